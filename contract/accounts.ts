@@ -1,0 +1,196 @@
+import { z } from "zod";
+import {
+  email,
+  isDefaultPassword,
+  isKeyboardSequence,
+  optionalMobile,
+  optionalText,
+  password,
+  realName,
+  required,
+  ticked,
+  username,
+} from "./rules";
+
+/* ----------------------------------------------------------------------------------------------
+ * Forms (SPEC §5 Login, Registration, Password reset, Change password). Each schema is used by the
+ * portal action (parseWithZod), by useForm on the client, and by the backend on the payload.
+ * -------------------------------------------------------------------------------------------- */
+
+export const captchaFields = {
+  captchaKey: required(),
+  captcha: z
+    .string({ error: "errors:MSG_20002" })
+    .trim()
+    .min(1, "errors:MSG_20002"),
+};
+
+/** SPEC §5 Login: username or email, password and captcha are all required. */
+export const loginSchema = z.object({
+  username: required().max(100, "validation.invalid"),
+  password: z.string({ error: "validation.required" }).min(1, "validation.required").max(100, "validation.invalid"),
+  ...captchaFields,
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const USER_TYPE = { INDIVIDUAL: "1", ENTERPRISE: "2" } as const;
+
+/** SPEC §5 Unified credit code: at least 8 characters (letters and digits, at most 18 as issued). */
+export const creditCode = () => required().regex(/^[A-Za-z0-9]{8,18}$/, "validation.creditCode.format");
+
+const registerBase = {
+  userName: username(),
+  password: password(),
+  confirmPassword: z.string({ error: "validation.required" }).min(1, "validation.required"),
+  realName: realName(),
+  email: email(),
+  mobile: optionalMobile(),
+  ...captchaFields,
+  agreeTerms: ticked("validation.agreeTerms"),
+  agreePrivacy: ticked("validation.agreePrivacy"),
+};
+
+const enterpriseFields = {
+  companyName: required().max(100, "validation.tooLong"),
+  companyAddress: required().max(200, "validation.tooLong"),
+  contactName: required().max(50, "validation.tooLong"),
+  country: required().max(60, "validation.tooLong"),
+  creditCode: creditCode(),
+};
+
+function confirmMatches<T extends { password: string; confirmPassword: string }>(value: T, ctx: z.RefinementCtx) {
+  if (value.password !== value.confirmPassword) {
+    ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation.confirmMismatch" });
+  }
+}
+
+/**
+ * Registration fields without the licence file, shared by the portal form and the backend payload;
+ * the licence travels as a File in the form and as base64 in the payload.
+ */
+export const registerFieldsSchema = z
+  .discriminatedUnion("userType", [
+    z.object({ userType: z.literal(USER_TYPE.INDIVIDUAL), ...registerBase }),
+    z.object({ userType: z.literal(USER_TYPE.ENTERPRISE), ...registerBase, ...enterpriseFields }),
+  ], { error: "validation.userType" })
+  .superRefine(confirmMatches);
+export type RegisterFields = z.infer<typeof registerFieldsSchema>;
+
+/** SPEC §5 / §9: the enterprise licence is at most 8 MB; pdf or image. */
+export const LICENCE_MAX_BYTES = 8 * 1024 * 1024;
+export const LICENCE_TYPES = ["application/pdf", "image/png", "image/jpeg"] as const;
+export const LICENCE_EXTENSIONS = [".pdf", ".png", ".jpg", ".jpeg"] as const;
+
+export function licenceProblem(file: { name: string; size: number; type: string }): string | null {
+  if (file.size === 0) return "validation.licence.required";
+  if (file.size > LICENCE_MAX_BYTES) return "validation.licence.tooLarge";
+  const lower = file.name.toLowerCase();
+  if (!LICENCE_EXTENSIONS.some((ext) => lower.endsWith(ext))) return "validation.licence.type";
+  if (file.type && !(LICENCE_TYPES as readonly string[]).includes(file.type)) return "validation.licence.type";
+  if (file.name.length > 50) return "validation.fileNameTooLong";
+  return null;
+}
+
+export const licencePayloadSchema = z.object({
+  name: z.string().min(1).max(50, "validation.fileNameTooLong"),
+  type: z.string(),
+  size: z.number().int().nonnegative(),
+  dataBase64: z.string().min(1, "validation.licence.required"),
+});
+
+export const registerPayloadSchema = z
+  .object({ payload: registerFieldsSchema, licence: licencePayloadSchema.optional() })
+  .superRefine((value, ctx) => {
+    if (value.payload.userType === USER_TYPE.ENTERPRISE && !value.licence) {
+      ctx.addIssue({ code: "custom", path: ["licence"], message: "validation.licence.required" });
+    }
+  });
+
+export const activateSchema = z.object({ token: required().max(200, "validation.invalid") });
+
+/** SPEC §2 Forget: the account (username, email or mobile) whose password is to be reset. */
+export const RETRIEVE_WAY = { EMAIL: "email" } as const;
+export const forgetSchema = z.object({
+  phone: required().max(100, "validation.invalid"),
+  retrieveWay: z.literal(RETRIEVE_WAY.EMAIL, { error: "validation.invalid" }).default(RETRIEVE_WAY.EMAIL),
+  ...captchaFields,
+});
+
+export const resetCodeSchema = z.object({
+  phone: required().max(100, "validation.invalid"),
+  retrieveWay: z.literal(RETRIEVE_WAY.EMAIL, { error: "validation.invalid" }),
+  captcha: required().regex(/^[0-9]{6}$/, "validation.resetCode.format"),
+});
+
+/** SPEC §5 Password reset: the same password rule; confirmation must match. */
+export const resetPasswordSchema = z
+  .object({
+    phone: required().max(100, "validation.invalid"),
+    retrieveWay: z.literal(RETRIEVE_WAY.EMAIL, { error: "validation.invalid" }),
+    captcha: required().regex(/^[0-9]{6}$/, "validation.resetCode.format"),
+    password: password(),
+    confirmPassword: z.string({ error: "validation.required" }).min(1, "validation.required"),
+  })
+  .superRefine(confirmMatches);
+
+/**
+ * SPEC §5 Change password: all three required, new = confirm, new ≠ old, no username inside, not a
+ * default or keyboard-sequence password; plus the registration password rule.
+ * `userName` is supplied by the caller (the portal from its session, the backend from the token).
+ */
+export function changePasswordSchema(userName: string) {
+  return z
+    .object({
+      oldPassword: z.string({ error: "validation.required" }).min(1, "validation.required"),
+      password: password(),
+      confirmPassword: z.string({ error: "validation.required" }).min(1, "validation.required"),
+    })
+    .superRefine((value, ctx) => {
+      confirmMatches(value, ctx);
+      const pw = value.password;
+      if (!pw) return;
+      if (pw === value.oldPassword) {
+        ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.sameAsOld" });
+      }
+      if (userName && pw.toLowerCase().includes(userName.toLowerCase())) {
+        ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.containsUsername" });
+      }
+      if (isDefaultPassword(pw)) {
+        ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.default" });
+      } else if (isKeyboardSequence(pw)) {
+        ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.sequence" });
+      }
+    });
+}
+
+/* ----------------------------------------------------------------------------------------------
+ * Response data shapes.
+ * -------------------------------------------------------------------------------------------- */
+
+export const userSchema = z.object({
+  userId: z.number().int(),
+  userName: z.string(),
+  realName: z.string(),
+  email: z.string(),
+  mobile: z.string().nullable(),
+  /** SPEC §3 user type: 1 individual, 2 enterprise. */
+  userType: z.union([z.literal(1), z.literal(2)]),
+  companyName: z.string().nullable(),
+  /** user | operator */
+  role: z.enum(["user", "operator"]),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const captchaDataSchema = z.object({
+  captchaKey: z.string(),
+  /** An SVG image as a data: URI, so the page needs no second request and no JavaScript. */
+  image: z.string(),
+  expiresInSeconds: z.number().int(),
+});
+
+export const loginDataSchema = z.object({ token: z.string(), user: userSchema });
+export const registerDataSchema = z.object({ userName: z.string(), email: z.string() });
+export const forgetDataSchema = z.object({ phone: z.string(), maskedEmail: z.string() });
+export const emptyDataSchema = z.null().or(z.undefined()).or(z.object({}).passthrough());

@@ -1,0 +1,40 @@
+/**
+ * The message keys of the /vueapi protocol (SPEC §8). The backend answers these keys in `message`;
+ * the portal translates them from the `errors` namespace of locales/en and locales/zh-CN.
+ */
+export const Msg = {
+  /** Request parameters failed validation; `data.fieldErrors` says which. */
+  INVALID_PARAMS: "MSG_10001",
+  NOT_FOUND: "MSG_10002",
+  /** Session invalid: no token (please log in). */
+  PLEASE_LOGIN: "MSG_10004",
+  /** Session invalid: the token expired (login timeout). */
+  LOGIN_TIMEOUT: "MSG_10005",
+  /** Session invalid: the token was revoked (session ended). */
+  SESSION_ENDED: "MSG_10009",
+  SERVER_ERROR: "MSG_10500",
+  INVALID_LOGIN_NAME: "MSG_20001",
+  CAPTCHA_EMPTY: "MSG_20002",
+  CAPTCHA_EXPIRED: "MSG_20003",
+  CAPTCHA_WRONG: "MSG_20004",
+  CAPTCHA_INVALID: "MSG_20005",
+  WRONG_CREDENTIALS: "MSG_20006",
+  ACCOUNT_LOCKED: "MSG_20007",
+  ACCOUNT_NOT_ACTIVATED: "MSG_20008",
+  USERNAME_TAKEN: "MSG_20009",
+  EMAIL_TAKEN: "MSG_20010",
+  ACTIVATION_INVALID: "MSG_20011",
+  ALREADY_ACTIVATED: "MSG_20012",
+  RESET_CODE_INVALID: "MSG_20013",
+  SAME_AS_OLD_PASSWORD: "MSG_20014",
+  OLD_PASSWORD_WRONG: "MSG_20015",
+  IDE_AUTH_EXPIRED: "MSG_20016",
+  FILE_TOO_LARGE: "MSG_20020",
+  FILE_TYPE_WRONG: "MSG_20021",
+  /** Silent notice (SPEC §8): the portal shows nothing for it. */
+  SILENT: "MSG_32029",
+} as const;
+export type MsgKey = (typeof Msg)[keyof typeof Msg];
+
+/** SPEC §8: these keys (or code 3) mean the session is invalid. */
+export const SESSION_INVALID_KEYS: readonly string[] = [Msg.PLEASE_LOGIN, Msg.LOGIN_TIMEOUT, Msg.SESSION_ENDED];

@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/** SPEC §3 City node, as the platform catalogue gives it. Prices are USD cents. */
+export const cityNodeSchema = z.object({
+  nodeId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameZh: z.string(),
+  operator: z.string(),
+  cloudProvider: z.string(),
+  address: z.string(),
+  availableTps: z.number().int(),
+  capacityGb: z.number().int(),
+  peers: z.number().int(),
+  trafficPricePerGbCents: z.number().int(),
+  tpsPricePerMonthCents: z.number().int(),
+  tpsPricePerYearCents: z.number().int(),
+  capacityPricePerGbMonthCents: z.number().int(),
+});
+export type CityNode = z.infer<typeof cityNodeSchema>;
+
+/** SPEC §7 paged request: page{pageSize,pageIndex,condition{...}}. */
+export const pageRequestSchema = z.object({
+  page: z
+    .object({
+      pageSize: z.number().int().min(1).max(999).default(10),
+      pageIndex: z.number().int().min(1).default(1),
+      condition: z.record(z.string(), z.unknown()).default({}),
+    })
+    .default({ pageSize: 10, pageIndex: 1, condition: {} }),
+});
+
+export function pageOf<T extends z.ZodType>(row: T) {
+  return z.object({
+    page: z.object({
+      rows: z.array(row),
+      total: z.number().int(),
+      pageIndex: z.number().int(),
+      pageSize: z.number().int(),
+    }),
+  });
+}
+
+export const messageSchema = z.object({
+  messageId: z.number().int(),
+  /** 0 unread, 1 read (SPEC §3 Message). */
+  status: z.union([z.literal(0), z.literal(1)]),
+  /** An i18n key of the `messages` namespace with its params, so each reader sees their own language. */
+  textKey: z.string(),
+  params: z.record(z.string(), z.string()),
+  createdAt: z.string(),
+});
+export const messageListSchema = pageOf(messageSchema).extend({ unread: z.number().int() });
+
+export const homeSummarySchema = z.object({
+  unreadMessages: z.number().int(),
+  cityNodes: z.number().int(),
+  lastLoginAt: z.string().nullable(),
+  memberSince: z.string(),
+});

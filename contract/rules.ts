@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+/**
+ * Field rules of SPEC §5, written once. Every message is an i18n key of the `validation` namespace.
+ * Schemas do not transform their input (apart from trimming), so the portal can forward the parsed
+ * form value and the backend can parse the same value again with the same schema.
+ */
+
+/** A required string: missing (Conform turns "" into undefined) and "" both give `validation.required`. */
+export const required = () =>
+  z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "validation.required" : "validation.invalid") })
+    .trim()
+    .min(1, "validation.required");
+
+export const optionalText = () =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v));
+
+/** SPEC §5 Registration: 6-25 letters and digits, starting with a letter. */
+export const USERNAME_RE = /^[A-Za-z][A-Za-z0-9]{5,24}$/;
+export const username = () => required().regex(USERNAME_RE, "validation.username.format");
+
+/** SPEC §5: the special characters a password may hold. */
+export const PASSWORD_SPECIALS = "~!@#$%^&*";
+const PASSWORD_CHARS_RE = /^[A-Za-z0-9~!@#$%^&*]+$/;
+
+/**
+ * SPEC §5 Registration password: 8-20 characters of letters, digits and ~!@#$%^&*, with at least two
+ * of each class (two letters, two digits, two special characters). See docs/decisions/003.
+ */
+export function passwordProblem(value: string): string | null {
+  if (value.length < 8 || value.length > 20) return "validation.password.length";
+  if (!PASSWORD_CHARS_RE.test(value)) return "validation.password.chars";
+  const letters = value.match(/[A-Za-z]/g)?.length ?? 0;
+  const digits = value.match(/[0-9]/g)?.length ?? 0;
+  const specials = value.match(/[~!@#$%^&*]/g)?.length ?? 0;
+  if (letters < 2 || digits < 2 || specials < 2) return "validation.password.classes";
+  return null;
+}
+
+export const password = () =>
+  z
+    .string({ error: (iss) => (iss.input === undefined ? "validation.required" : "validation.invalid") })
+    .min(1, "validation.required")
+    .superRefine((value, ctx) => {
+      const problem = passwordProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    });
+
+/** SPEC §5 certificate and other forms: 6-20 letters and digits. */
+export const shortSecret = () => required().regex(/^[A-Za-z0-9]{6,20}$/, "validation.shortSecret.format");
+
+/** SPEC §5 Registration: real name required, at most 6 Chinese characters. */
+export const REAL_NAME_RE = /^\p{Script=Han}{1,6}$/u;
+export const realName = () => required().regex(REAL_NAME_RE, "validation.realName.format");
+
+export const email = () => required().max(100, "validation.email.format").pipe(z.email("validation.email.format"));
+
+/** An international mobile number: optional +, 6 to 15 digits, the first not 0. */
+export const MOBILE_RE = /^\+?[1-9][0-9]{5,14}$/;
+export const mobile = () => required().regex(MOBILE_RE, "validation.mobile.format");
+export const optionalMobile = () =>
+  optionalText().refine((v) => v === undefined || MOBILE_RE.test(v), "validation.mobile.format");
+
+/** A checkbox that must be ticked (Conform submits "on"). */
+export const ticked = (messageKey: string) =>
+  z.literal("on", { error: messageKey });
+
+/** Keyboard rows and the alphabet: four neighbouring keys in a row, either way, make a sequence. */
+const SEQUENCES = [
+  "1234567890",
+  "qwertyuiop",
+  "asdfghjkl",
+  "zxcvbnm",
+  "abcdefghijklmnopqrstuvwxyz",
+  "!@#$%^&*",
+  "~!@#$%^&*",
+];
+const DEFAULT_PASSWORDS = new Set(
+  [
+    "password",
+    "password1",
+    "password123",
+    "passw0rd",
+    "p@ssw0rd",
+    "p@ssword",
+    "admin123",
+    "admin@123",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "11111111",
+    "88888888",
+    "00000000",
+    "aa123456",
+    "abc12345",
+    "abcd1234",
+    "qwer1234",
+    "qwerty123",
+    "1q2w3e4r",
+    "1qaz2wsx",
+    "demo12!@pass",
+    "aa11!!aa",
+    "root1234",
+    "test1234",
+    "welcome1",
+  ].map((p) => p.toLowerCase()),
+);
+
+export function isKeyboardSequence(value: string, run = 4): boolean {
+  const lower = value.toLowerCase();
+  for (const row of SEQUENCES) {
+    const reversed = [...row].reverse().join("");
+    for (let i = 0; i + run <= lower.length; i++) {
+      const piece = lower.slice(i, i + run);
+      if (row.includes(piece) || reversed.includes(piece)) return true;
+    }
+  }
+  return false;
+}
+
+export function isDefaultPassword(value: string): boolean {
+  return DEFAULT_PASSWORDS.has(value.toLowerCase());
+}

@@ -1,0 +1,16 @@
+/** @type {import('@remix-run/dev').AppConfig} */
+export default {
+  ignoredRouteFiles: ["**/.*", "**/*.test.*", "**/*.server.test.*"],
+  serverModuleFormat: "esm",
+  tailwind: true,
+  // PGlite loads its WASM next to its own module: keep every dependency external.
+  serverDependenciesToBundle: [],
+  watchPaths: ["./backend/**/*", "./contract/**/*", "./locales/**/*"],
+  future: {
+    v3_fetcherPersist: true,
+    v3_relativeSplatPath: true,
+    v3_throwAbortReason: true,
+    v3_lazyRouteDiscovery: true,
+    v3_singleFetch: false,
+  },
+};

@@ -1,0 +1,39 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const alias = {
+  "~": fileURLToPath(new URL("./app", import.meta.url)),
+  "@contract": fileURLToPath(new URL("./contract", import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          globals: true,
+          environment: "node",
+          include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx", "app/**/*.test.ts", "contract/**/*.test.ts", "backend/**/*.test.ts"],
+          setupFiles: ["tests/setup/fail-on-console-error.ts"],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "backend",
+          globals: true,
+          environment: "node",
+          include: ["tests/backend/**/*.test.ts"],
+          globalSetup: ["tests/backend/global-setup.ts"],
+          setupFiles: ["tests/setup/fail-on-console-error.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
