@@ -4,7 +4,6 @@ import {
   isDefaultPassword,
   isKeyboardSequence,
   optionalMobile,
-  optionalText,
   password,
   realName,
   required,

@@ -1,0 +1,39 @@
+import type { FieldMetadata } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
+import { useLocation, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorList } from "./forms";
+
+export type CaptchaData = { captchaKey: string; image: string };
+
+/**
+ * The image captcha (SPEC §5 Login/Registration). A new one comes with every page load and after every
+ * submission (they are single use); "another image" is a plain link, or a revalidation with JavaScript.
+ */
+export function Captcha({ captcha, field }: { captcha: CaptchaData; field: FieldMetadata<string | undefined> }) {
+  const { t } = useTranslation("auth");
+  const revalidator = useRevalidator();
+  const location = useLocation();
+  const props = getInputProps(field, { type: "text" });
+  return (
+    <div>
+      <label htmlFor={field.id} className="label">{t("captcha.label")}</label>
+      <input type="hidden" name="captchaKey" value={captcha.captchaKey} />
+      <div className="flex items-center gap-3">
+        <input {...props} key={captcha.captchaKey} defaultValue="" autoComplete="off" className="input max-w-[10rem]" />
+        <img src={captcha.image} alt={t("captcha.alt")} width={120} height={40} className="h-10 w-[120px] rounded border border-slate-200 bg-white" />
+        <a
+          href={location.pathname + location.search}
+          className="link text-sm"
+          onClick={(event) => {
+            event.preventDefault();
+            revalidator.revalidate();
+          }}
+        >
+          {t("captcha.refresh")}
+        </a>
+      </div>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}

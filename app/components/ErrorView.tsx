@@ -1,0 +1,34 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+const KNOWN_STATUSES = [400, 401, 403, 404, 500, 502, 503, 504];
+
+/** Which §8 message an error shows: the backend's message key when there is one, else the HTTP status's. */
+export function errorMessageKey(error: unknown): { status: number; key: string } {
+  if (isRouteErrorResponse(error)) {
+    const data = error.data as { messageKey?: unknown } | string | null;
+    if (data && typeof data === "object" && typeof data.messageKey === "string") {
+      return { status: error.status, key: data.messageKey };
+    }
+    return { status: error.status, key: KNOWN_STATUSES.includes(error.status) ? `errors:http.${error.status}` : "errors:http.generic" };
+  }
+  return { status: 500, key: "errors:http.500" };
+}
+
+/** The one error boundary component (ARCHITECTURE house habit 4): every §8 case, translated. */
+export function ErrorView() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const { status, key } = errorMessageKey(error);
+  return (
+    <section role="alert" className="mx-auto my-12 max-w-xl card text-center">
+      <p className="text-sm font-semibold text-brand-600">{status}</p>
+      <h1 className="mt-2 text-xl font-semibold text-slate-900">{t(key)}</h1>
+      <p className="mt-2 text-sm text-slate-600">{t("common:errorPage.hint")}</p>
+      <div className="mt-6 flex justify-center gap-3">
+        <Link to="/g/main/index" className="btn-secondary">{t("common:errorPage.home")}</Link>
+        <a href="" className="btn-primary">{t("common:errorPage.retry")}</a>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/** Field and form error messages are i18n keys (house habit 1), translated here. */
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
+  const { t } = useTranslation("forms");
+  if (!errors || errors.length === 0) return null;
+  return (
+    <ul id={id} className="field-error" role="alert">
+      {[...new Set(errors)].map((key) => (
+        <li key={key}>{t(key)}</li>
+      ))}
+    </ul>
+  );
+}
+
+type InputType = "text" | "email" | "password" | "tel" | "url" | "number" | "date";
+
+export function TextField({
+  field,
+  label,
+  type = "text",
+  hint,
+  autoComplete,
+  className = "",
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  type?: InputType;
+  hint?: ReactNode;
+  autoComplete?: string;
+  className?: string;
+}) {
+  const props = getInputProps(field, { type, ariaDescribedBy: hint ? `${field.id}-hint` : undefined });
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className="label">{label}</label>
+      <input {...props} key={props.key} autoComplete={autoComplete} className="input" />
+      {hint ? <p id={`${field.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+export function CheckboxField({ field, children }: { field: FieldMetadata<string | undefined>; children: ReactNode }) {
+  const props = getInputProps(field, { type: "checkbox" });
+  return (
+    <div>
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input {...props} key={props.key} className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600" />
+        <span>{children}</span>
+      </label>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+export function FormErrors({ id, errors }: { id?: string; errors?: string[] }) {
+  const { t } = useTranslation("forms");
+  if (!errors || errors.length === 0) return null;
+  return (
+    <div id={id} role="alert" data-testid="form-error" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+      {[...new Set(errors)].map((key) => (
+        <p key={key}>{t(key)}</p>
+      ))}
+    </div>
+  );
+}
+
+/** A submit button that says it is working while its form is being submitted. */
+export function SubmitButton({ children, intent, className = "btn-primary w-full" }: { children: ReactNode; intent?: string; className?: string }) {
+  const navigation = useNavigation();
+  const { t } = useTranslation();
+  const busy = navigation.state === "submitting" && (!intent || navigation.formData?.get("intent") === intent);
+  return (
+    <button type="submit" name={intent ? "intent" : undefined} value={intent} className={className} disabled={busy} aria-busy={busy}>
+      {busy ? t("actions.working") : children}
+    </button>
+  );
+}

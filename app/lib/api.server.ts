@@ -1,0 +1,106 @@
+import { json, redirect } from "@remix-run/node";
+import type { DataOf, PayloadOf, VueapiPath } from "@contract/paths";
+import { getLanguage } from "./i18n.server";
+import type { Language } from "./i18n";
+import { commitSession, flashCookie, getSession, safeReturnTo, type SessionUser } from "./session.server";
+import type { Transport } from "./transport.server";
+import { isMobileUserAgent, vueapi, VueapiRedirect, type VueapiFailure, type VueapiResult } from "./vueapi.server";
+
+/**
+ * What a loader or action knows about the person asking, and a request-layer client bound to them.
+ * Guards (house habit 3) live here too: every loader and action calls one of them itself.
+ */
+export type Viewer = {
+  language: Language;
+  token: string | null;
+  user: SessionUser | null;
+  mobile: boolean;
+};
+
+export async function getViewer(request: Request): Promise<Viewer> {
+  const [session, language] = await Promise.all([getSession(request), getLanguage(request)]);
+  return {
+    language,
+    token: session.get("token") ?? null,
+    user: session.get("user") ?? null,
+    mobile: isMobileUserAgent(request.headers.get("User-Agent")),
+  };
+}
+
+/** SPEC §2: a visitor on a /home path goes to login; the target is stored and restored after login. */
+export async function requireUser(request: Request): Promise<Viewer & { user: SessionUser; token: string }> {
+  const viewer = await getViewer(request);
+  if (viewer.user && viewer.token) return viewer as Viewer & { user: SessionUser; token: string };
+  const session = await getSession(request);
+  const url = new URL(request.url);
+  url.searchParams.delete("_data");
+  url.searchParams.delete("index");
+  // A form posted to a page is resumed at the page itself.
+  session.set("returnTo", url.pathname + url.search);
+  throw redirect("/g/main/Login/Logins", { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export async function requireOperator(request: Request) {
+  const viewer = await requireUser(request);
+  if (viewer.user.role !== "operator") throw redirect("/g/home/index");
+  return viewer;
+}
+
+/** SPEC §2: a logged-in user visiting login goes to /g/home/index. */
+export async function requireAnonymous(request: Request): Promise<Viewer> {
+  const viewer = await getViewer(request);
+  if (viewer.user && viewer.token) throw redirect("/g/home/index");
+  return viewer;
+}
+
+/** Turn the request layer's leave-the-page cases into redirects, clearing the session when it is invalid. */
+async function redirectFor(request: Request, error: VueapiRedirect): Promise<Response> {
+  if (error.reason === "no-permission") return redirect(error.to);
+  const session = await getSession(request);
+  session.unset("token");
+  session.unset("user");
+  if (error.returnTo) session.set("returnTo", safeReturnTo(error.returnTo));
+  const headers = new Headers();
+  headers.append("Set-Cookie", await commitSession(session));
+  if (error.messageKey) headers.append("Set-Cookie", await flashCookie(request, { kind: "error", key: error.messageKey }));
+  return redirect(error.to, { headers });
+}
+
+export type Api = {
+  viewer: Viewer;
+  /** For actions: a result whose failure becomes a form error. */
+  call<P extends VueapiPath>(path: P, payload: PayloadOf<P>): Promise<VueapiResult<DataOf<P>>>;
+  /** For loaders: the data, or a thrown Response that the error boundary renders. */
+  load<P extends VueapiPath>(path: P, payload: PayloadOf<P>): Promise<DataOf<P>>;
+};
+
+export function apiFor(
+  request: Request,
+  viewer: Viewer,
+  options: { portalPage?: boolean; transport?: Transport } = {},
+): Api {
+  const ctx = { request, token: viewer.token, language: viewer.language, portalPage: options.portalPage, transport: options.transport };
+  async function call<P extends VueapiPath>(path: P, payload: PayloadOf<P>) {
+    try {
+      return await vueapi(path, payload, ctx);
+    } catch (error) {
+      if (error instanceof VueapiRedirect) throw await redirectFor(request, error);
+      throw error;
+    }
+  }
+  return {
+    viewer,
+    call,
+    async load(path, payload) {
+      const result = await call(path, payload);
+      if (result.ok) return result.data;
+      throw failureResponse(result);
+    },
+  };
+}
+
+/** A failure as a thrown Response for the error boundary (house habit 4). */
+export function failureResponse(failure: VueapiFailure): Response {
+  const status = failure.status >= 400 && failure.status < 600 ? failure.status : 500;
+  return json({ messageKey: failure.messageKey }, { status });
+}

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The portal's environment, validated once at start (house habit 6). Nothing here reaches the browser:
+ * what the browser may see is whitelisted in `publicEnv`.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().url().optional(),
+  /** Another server speaking the /vueapi protocol; unset = the backend in this process. */
+  VUEAPI_URL: z.string().url().optional(),
+  /** Comma-separated: the first signs, all verify (rotation). */
+  SESSION_SECRET: z.string().min(1).optional(),
+  /** Secure cookies; defaults to on in production. Set to 0 to serve plain HTTP on a trusted network. */
+  COOKIE_SECURE: z.enum(["0", "1"]).optional(),
+  /** Links to user manuals and the source repository shown in the top bar and developer pages. */
+  USER_MANUAL_URL: z.string().default("/g/main/documentation#user-manual"),
+});
+
+export type PortalEnv = z.infer<typeof envSchema> & { sessionSecrets: string[]; cookieSecure: boolean };
+
+let cached: PortalEnv | undefined;
+
+export function readSessionSecrets(raw: z.infer<typeof envSchema>): string[] {
+  if (raw.SESSION_SECRET) {
+    const secrets = raw.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean);
+    if (secrets.length > 0) return secrets;
+  }
+  if (raw.DATABASE_URL) {
+    // Several processes may share that database: each would invent its own secret and reject the others' cookies.
+    throw new Error("SESSION_SECRET is required when DATABASE_URL is set (several portal processes must share it).");
+  }
+  const dir = path.resolve(raw.DATA_DIR);
+  const file = path.join(dir, "session-secret");
+  if (existsSync(file)) {
+    const kept = readFileSync(file, "utf8").trim();
+    if (kept) return [kept];
+  }
+  mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret + "\n", { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return [secret];
+}
+
+export function getEnv(): PortalEnv {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${detail}`);
+  }
+  const raw = parsed.data;
+  cached = {
+    ...raw,
+    sessionSecrets: readSessionSecrets(raw),
+    cookieSecure: raw.COOKIE_SECURE ? raw.COOKIE_SECURE === "1" : raw.NODE_ENV === "production",
+  };
+  return cached;
+}
+
+/** Test hook: forget the validated environment. */
+export function resetEnvForTests() {
+  cached = undefined;
+}

@@ -1,0 +1,28 @@
+import { createCookie } from "@remix-run/node";
+import { RemixI18Next } from "remix-i18next/server";
+import { fallbackLanguage, i18nConfig, supportedLanguages, type Language, isLanguage } from "./i18n";
+import { resources } from "./resources.server";
+
+/** The language cookie (a year), written with cookie.serialize (SPEC §1 "user language"). */
+export const languageCookie = createCookie("lng", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  maxAge: 60 * 60 * 24 * 365,
+});
+
+export const i18nServer = new RemixI18Next({
+  detection: {
+    supportedLanguages: [...supportedLanguages],
+    fallbackLanguage,
+    cookie: languageCookie,
+    // The default is English whatever the browser says (SPEC §9); only the user's choice changes it.
+    order: ["cookie"],
+  },
+  i18next: { ...i18nConfig, resources },
+});
+
+export async function getLanguage(request: Request): Promise<Language> {
+  const lng = await i18nServer.getLocale(request);
+  return isLanguage(lng) ? lng : fallbackLanguage;
+}

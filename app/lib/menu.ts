@@ -1,0 +1,32 @@
+/**
+ * The left menu of /g/home (SPEC §2 "entries with navigation>0"). An entry is listed only when its page
+ * works: areas of later issues add their entries here as they are built.
+ */
+export type MenuEntry = {
+  key: string;
+  to: string;
+  /** SPEC §2: shown in the left menu when > 0; the number orders the entries. */
+  navigation: number;
+  operatorOnly?: boolean;
+  children?: MenuEntry[];
+};
+
+export const MENU: MenuEntry[] = [
+  { key: "home", to: "/g/home/index", navigation: 1 },
+  {
+    key: "userCenter",
+    to: "/g/home/userCenter/MessageCenter",
+    navigation: 90,
+    children: [
+      { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 1 },
+      { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 2 },
+    ],
+  },
+];
+
+export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
+  return entries
+    .filter((e) => e.navigation > 0 && (!e.operatorOnly || role === "operator"))
+    .sort((a, b) => a.navigation - b.navigation)
+    .map((e) => (e.children ? { ...e, children: visibleMenu(role, e.children) } : e));
+}

@@ -1,0 +1,87 @@
+import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
+import { getEnv } from "./env.server";
+
+/**
+ * The signed cookie session (ARCHITECTURE "What does not fit": no database sessions). It holds only the
+ * backend token and the user basics the shell shows, far below 4 KB.
+ */
+export type SessionUser = {
+  userId: number;
+  userName: string;
+  realName: string;
+  userType: 1 | 2;
+  role: "user" | "operator";
+};
+
+type SessionData = { token: string; user: SessionUser; returnTo: string };
+type FlashData = { flash: { kind: "success" | "error" | "info"; key: string; params?: Record<string, string> } };
+
+let storages:
+  | {
+      session: ReturnType<typeof createCookieSessionStorage<SessionData>>;
+      flash: ReturnType<typeof createCookieSessionStorage<Record<string, never>, FlashData>>;
+    }
+  | undefined;
+
+function getStorages() {
+  if (storages) return storages;
+  const env = getEnv();
+  const cookie = {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: env.cookieSecure,
+    secrets: env.sessionSecrets,
+  };
+  storages = {
+    session: createCookieSessionStorage<SessionData>({ cookie: { name: "__session", maxAge: 60 * 60 * 12, ...cookie } }),
+    // House habit 5: flash messages travel in their own cookie and are read once by the root loader.
+    flash: createCookieSessionStorage<Record<string, never>, FlashData>({ cookie: { name: "__flash", ...cookie } }),
+  };
+  return storages;
+}
+
+export function getSession(request: Request) {
+  return getStorages().session.getSession(request.headers.get("Cookie"));
+}
+export function commitSession(session: Session<SessionData>) {
+  return getStorages().session.commitSession(session);
+}
+export function destroySession(session: Session<SessionData>) {
+  return getStorages().session.destroySession(session);
+}
+
+export async function getFlash(request: Request) {
+  const storage = getStorages().flash;
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  const flash = session.get("flash") ?? null;
+  return { flash, setCookie: flash ? await storage.commitSession(session) : null };
+}
+
+export async function flashCookie(request: Request, flash: FlashData["flash"]) {
+  const storage = getStorages().flash;
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  session.flash("flash", flash);
+  return storage.commitSession(session);
+}
+
+/** A redirect that carries a flash message (and any other Set-Cookie given). */
+export async function redirectWithFlash(
+  request: Request,
+  to: string,
+  flash: FlashData["flash"],
+  extraCookies: string[] = [],
+) {
+  const headers = new Headers();
+  for (const c of extraCookies) headers.append("Set-Cookie", c);
+  headers.append("Set-Cookie", await flashCookie(request, flash));
+  return redirect(to, { headers });
+}
+
+/** Only local paths are followed after login, never another site. */
+export function safeReturnTo(value: unknown, fallback = "/g/home/index"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
+    return fallback;
+  }
+  return value;
+}

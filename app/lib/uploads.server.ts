@@ -1,0 +1,40 @@
+import {
+  unstable_composeUploadHandlers as composeUploadHandlers,
+  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
+  unstable_parseMultipartFormData as parseMultipartFormData,
+  type UploadHandler,
+} from "@remix-run/node";
+
+/**
+ * Multipart forms with files checked for size while they arrive (ARCHITECTURE "Uploaded files"): a file
+ * over its limit is drained, not kept, and reported as `oversize` so the form can answer a field error
+ * and keep every other value the user typed.
+ */
+export async function parseFormWithFiles(request: Request, limits: Record<string, number>, textLimit = 64 * 1024) {
+  const oversize = new Set<string>();
+  const fileHandler: UploadHandler = async ({ name, filename, contentType, data }) => {
+    const limit = limits[name];
+    if (limit === undefined || !filename) return undefined;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of data) {
+      size += chunk.byteLength;
+      if (size <= limit) chunks.push(chunk);
+    }
+    if (size > limit) {
+      oversize.add(name);
+      return new File([], filename, { type: contentType });
+    }
+    return new File(chunks as BlobPart[], filename, { type: contentType });
+  };
+  const formData = await parseMultipartFormData(
+    request,
+    composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: textLimit })),
+  );
+  return { formData, oversize };
+}
+
+export async function fileToPayload(file: File) {
+  const bytes = Buffer.from(await file.arrayBuffer());
+  return { name: file.name, type: file.type, size: bytes.byteLength, dataBase64: bytes.toString("base64") };
+}

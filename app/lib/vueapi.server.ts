@@ -1,0 +1,178 @@
+import { envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
+import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
+import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
+import type { Language } from "./i18n";
+import { defaultTransport, vueapiBase, type Transport } from "./transport.server";
+
+/**
+ * The request layer (SPEC §7, §8; ARCHITECTURE house habit 8). Every loader and action reaches the
+ * /vueapi service through `vueapi()` and nothing else: base URL, fixed headers, language, timeout
+ * combined with the incoming request's abort signal, the contract's schema for the answer, and every
+ * §8 case mapped here.
+ */
+export const REQUEST_TIMEOUT_MS = 180_000;
+
+export type CallContext = {
+  /** The incoming request: its abort signal, its URL (to save the location) and user agent. */
+  request: Request;
+  token?: string | null;
+  language: Language;
+  /** The page is a portal (public) page: SPEC §7 portalCode. */
+  portalPage?: boolean;
+  /** SPEC §7: the client-code header is also sent when requested. */
+  clientCode?: boolean;
+  transport?: Transport;
+  timeoutMs?: number;
+};
+
+/** A failure the caller shows: a translated message (i18n key) and, for forms, field errors. */
+export type VueapiFailure = {
+  ok: false;
+  /** i18n key with its namespace, e.g. "errors:MSG_20006" or "errors:http.500". */
+  messageKey: string;
+  fieldErrors: FieldErrors;
+  /** SPEC §8 MSG_32029: show nothing. */
+  silent: boolean;
+  code: number | null;
+  status: number;
+};
+export type VueapiResult<T> = { ok: true; data: T } | VueapiFailure;
+
+/** Thrown by the layer for §8 cases that leave the page: the caller lets it propagate. */
+export class VueapiRedirect extends Error {
+  constructor(
+    readonly to: string,
+    readonly reason: "no-permission" | "session-invalid",
+    readonly messageKey: string | null,
+    readonly returnTo: string | null,
+  ) {
+    super(`vueapi redirect to ${to}`);
+  }
+}
+
+export const HTTP_MESSAGE_STATUSES = [400, 401, 403, 404, 500, 502, 503, 504] as const;
+
+/** SPEC §8 HTTP: a status's message key; other failures show a generic server error. */
+export function httpMessageKey(status: number): string {
+  return (HTTP_MESSAGE_STATUSES as readonly number[]).includes(status) ? `errors:http.${status}` : "errors:http.generic";
+}
+
+const MOBILE_UA = /Android|iPhone|iPad|iPod|Mobile|HarmonyOS|Windows Phone/i;
+export function isMobileUserAgent(ua: string | null): boolean {
+  return !!ua && MOBILE_UA.test(ua);
+}
+
+/** The location saved on session loss: only a /g/home page (SPEC §8). */
+export function savedLocation(request: Request): string | null {
+  const url = new URL(request.url);
+  url.searchParams.delete("_data");
+  url.searchParams.delete("index");
+  if (!url.pathname.startsWith("/g/home")) return null;
+  return url.pathname + url.search;
+}
+
+export function buildHeaders(path: string, ctx: CallContext): Headers {
+  const headers = new Headers({
+    "Content-Type": "application/json",
+    Accept: "application/json",
+    // SPEC §7 fixed headers.
+    "X-Requested-With": "XMLHttpRequest",
+    "X-Api-Mode": "portal",
+    userLanguage: ctx.language,
+  });
+  const mobile = isMobileUserAgent(ctx.request.headers.get("User-Agent"));
+  if (mobile || path === "/main/user/login" || ctx.clientCode) {
+    headers.set("clientCode", mobile ? "portal-h5" : "portal-pc");
+  }
+  if (ctx.token) headers.set("Authorization", `Bearer ${ctx.token}`);
+  return headers;
+}
+
+export function buildBody(path: string, payload: unknown, ctx: CallContext): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...(payload as Record<string, unknown> | undefined), userLanguage: ctx.language };
+  if (ctx.portalPage && PORTAL_CODE_PATHS.includes(path)) {
+    const page = body.page as { condition?: Record<string, unknown> } | undefined;
+    if (page && typeof page === "object") {
+      body.page = { ...page, condition: { ...(page.condition ?? {}), portalCode: 1 } };
+    } else {
+      body.portalCode = 1;
+    }
+  }
+  return body;
+}
+
+function failure(messageKey: string, init: Partial<VueapiFailure> = {}): VueapiFailure {
+  return { ok: false, messageKey, fieldErrors: {}, silent: false, code: null, status: 200, ...init };
+}
+
+/**
+ * Call a /vueapi path. Returns the parsed `data`, or a failure to show; throws VueapiRedirect for code 4
+ * and for an invalid session (the route helpers turn it into a redirect with the session cleared).
+ */
+export async function vueapi<P extends VueapiPath>(
+  path: P,
+  payload: PayloadOf<P>,
+  ctx: CallContext,
+): Promise<VueapiResult<DataOf<P>>> {
+  const transport = ctx.transport ?? defaultTransport;
+  const timeout = AbortSignal.timeout(ctx.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const signal = AbortSignal.any([ctx.request.signal, timeout]);
+  const outgoing = new Request(vueapiBase() + path, {
+    method: "POST",
+    headers: buildHeaders(path, ctx),
+    body: JSON.stringify(buildBody(path, payload, ctx)),
+    signal,
+  });
+
+  let response: Response;
+  try {
+    response = await transport(outgoing);
+  } catch (error) {
+    if (timeout.aborted) return failure("errors:http.timeout", { status: 999 });
+    if (ctx.request.signal.aborted) throw error;
+    return failure("errors:http.network", { status: 0 });
+  }
+
+  if (response.status === 401) {
+    throw new VueapiRedirect("/g/main/Login/Logins", "session-invalid", "errors:http.401", savedLocation(ctx.request));
+  }
+
+  let json: unknown;
+  try {
+    json = await response.json();
+  } catch {
+    if (timeout.aborted) return failure("errors:http.timeout", { status: 999 });
+    return failure(response.ok ? "errors:empty.dataError" : httpMessageKey(response.status), { status: response.status });
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) {
+    return failure(response.ok ? "errors:empty.dataError" : httpMessageKey(response.status), { status: response.status });
+  }
+  const { code, message, data } = envelope.data;
+
+  if (code === ResponseCode.OK) {
+    if (!response.ok) return failure(httpMessageKey(response.status), { status: response.status });
+    const parsed = paths[path].data.safeParse(data);
+    if (!parsed.success) return failure("errors:empty.dataError", { status: response.status });
+    return { ok: true, data: parsed.data as DataOf<P> };
+  }
+  if (code === ResponseCode.NO_PERMISSION) {
+    throw new VueapiRedirect("/g/home/index", "no-permission", null, null);
+  }
+  if (code === ResponseCode.SESSION_INVALID || SESSION_INVALID_KEYS.includes(message)) {
+    const key = SESSION_INVALID_KEYS.includes(message) ? `errors:${message}` : `errors:${Msg.PLEASE_LOGIN}`;
+    throw new VueapiRedirect("/g/main/index", "session-invalid", key, savedLocation(ctx.request));
+  }
+  if (message === Msg.SILENT) {
+    return failure(`errors:${Msg.SILENT}`, { silent: true, code, status: response.status });
+  }
+  if (!response.ok && !message.startsWith("MSG_")) {
+    return failure(httpMessageKey(response.status), { code, status: response.status });
+  }
+  const fe = fieldErrorsSchema.safeParse(data);
+  return failure(message.startsWith("MSG_") ? `errors:${message}` : httpMessageKey(response.status || 500), {
+    code,
+    status: response.status,
+    fieldErrors: fe.success ? fe.data.fieldErrors : {},
+  });
+}

@@ -1,0 +1,70 @@
+import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import stylesheet from "~/tailwind.css";
+import { ErrorView } from "./components/ErrorView";
+import { FlashBanner } from "./components/FlashBanner";
+import { MobileNotice } from "./components/MobileNotice";
+import { OfflineWatcher } from "./components/OfflineWatcher";
+import { getViewer } from "./lib/api.server";
+import { isMobileAllowed } from "./lib/mobile";
+import { getFlash } from "./lib/session.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const handle = { i18n: ["common", "errors", "forms"] };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [viewer, { flash, setCookie }] = await Promise.all([getViewer(request), getFlash(request)]);
+  const pathname = new URL(request.url).pathname;
+  return json(
+    {
+      locale: viewer.language,
+      flash,
+      mobileBlocked: viewer.mobile && !isMobileAllowed(pathname),
+      signedIn: !!viewer.user,
+    },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "BSN Portal" }];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const { i18n } = useTranslation();
+  const lang = data?.locale ?? i18n.language ?? "en";
+  return (
+    <html lang={lang} dir={i18n.dir(lang)} className="h-full bg-slate-50">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="h-full text-slate-800 antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { flash, mobileBlocked, signedIn } = useLoaderData<typeof loader>();
+  return (
+    <>
+      {flash ? <FlashBanner flash={flash} /> : null}
+      <OfflineWatcher signedIn={signedIn} />
+      {mobileBlocked ? <MobileNotice /> : <Outlet />}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView />;
+}

@@ -1,0 +1,58 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+
+export const handle = { i18n: ["home"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
+export const meta: MetaFunction = () => [{ title: "Console · BSN Portal" }];
+
+/** SPEC §2 /g/home/index: the account summary and shortcuts. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const api = apiFor(request, viewer);
+  const [user, summary] = await Promise.all([api.load("/main/getClientInfo", {}), api.load("/main/home/summary", {})]);
+  return json({ user, summary, language: viewer.language });
+}
+
+export default function HomeIndex() {
+  const { user, summary, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("home");
+  const shortcuts = [
+    { key: "messages", to: "/g/home/userCenter/MessageCenter" },
+    { key: "changePassword", to: "/g/home/userCenter/ChangePassword" },
+    { key: "documentation", to: "/g/main/documentation" },
+    { key: "nodes", to: "/g/main/index#nodes" },
+  ];
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold text-slate-900">{t("console.welcome", { name: user.realName })}</h1>
+      <section aria-labelledby="summary" className="card">
+        <h2 id="summary" className="font-semibold">{t("console.summary")}</h2>
+        <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          <div><dt className="text-slate-500">{t("console.userName")}</dt><dd className="font-medium" data-testid="summary-username">{user.userName}</dd></div>
+          <div><dt className="text-slate-500">{t("console.accountType")}</dt><dd className="font-medium">{t(`common:userType.${user.userType}`)}</dd></div>
+          {user.companyName ? <div><dt className="text-slate-500">{t("console.company")}</dt><dd className="font-medium">{user.companyName}</dd></div> : null}
+          <div><dt className="text-slate-500">{t("console.email")}</dt><dd className="font-medium">{user.email}</dd></div>
+          <div><dt className="text-slate-500">{t("console.memberSince")}</dt><dd className="font-medium">{formatDate(summary.memberSince, language)}</dd></div>
+          <div><dt className="text-slate-500">{t("console.lastLogin")}</dt><dd className="font-medium">{summary.lastLoginAt ? formatDate(summary.lastLoginAt, language, true) : t("console.firstLogin")}</dd></div>
+          <div><dt className="text-slate-500">{t("console.unread")}</dt><dd className="font-medium">{summary.unreadMessages}</dd></div>
+          <div><dt className="text-slate-500">{t("console.cityNodes")}</dt><dd className="font-medium">{summary.cityNodes}</dd></div>
+        </dl>
+      </section>
+      <section aria-labelledby="shortcuts">
+        <h2 id="shortcuts" className="font-semibold">{t("console.shortcuts")}</h2>
+        <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          {shortcuts.map((s) => (
+            <li key={s.key}>
+              <Link to={s.to} className="card block hover:border-brand-500">
+                <span className="font-medium text-slate-900">{t(`console.shortcut.${s.key}.title`)}</span>
+                <span className="mt-1 block text-sm text-slate-600">{t(`console.shortcut.${s.key}.body`)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

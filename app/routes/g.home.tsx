@@ -1,0 +1,94 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Breadcrumbs } from "~/components/Breadcrumbs";
+import { ErrorView } from "~/components/ErrorView";
+import { Footer } from "~/components/Footer";
+import { LanguageSwitch } from "~/components/LanguageSwitch";
+import { Logo } from "~/components/Logo";
+import { ProfilePanel } from "~/components/ProfilePanel";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { getEnv } from "~/lib/env.server";
+import { visibleMenu, type MenuEntry } from "~/lib/menu";
+
+export const handle = { i18n: ["home"] };
+
+/** The logged-in shell of /g/home (SPEC §2 Layout and access). Each child guards itself as well. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const summary = await apiFor(request, viewer).load("/main/home/summary", {});
+  return json({
+    user: viewer.user,
+    unread: summary.unreadMessages,
+    menu: visibleMenu(viewer.user.role),
+    userManualUrl: getEnv().USER_MANUAL_URL,
+  });
+}
+
+function MenuItem({ entry }: { entry: MenuEntry }) {
+  const { t } = useTranslation();
+  const linkClass = ({ isActive }: { isActive: boolean }) =>
+    `block rounded-md px-3 py-2 text-sm ${isActive ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-700 hover:bg-slate-100"}`;
+  if (!entry.children?.length) {
+    return <li><NavLink to={entry.to} className={linkClass} end>{t(`menu.${entry.key}`)}</NavLink></li>;
+  }
+  return (
+    <li>
+      <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-slate-400">{t(`menu.${entry.key}`)}</p>
+      <ul className="space-y-1">
+        {entry.children.map((child) => <MenuItem key={child.key} entry={child} />)}
+      </ul>
+    </li>
+  );
+}
+
+export default function HomeShell() {
+  const { user, unread, menu, userManualUrl } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const panelOpen = params.get("panel") === "profile";
+  params.delete("panel");
+  const closeHref = location.pathname + (params.size ? `?${params}` : "");
+  return (
+    <div className="flex min-h-full flex-col">
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
+        <div className="flex flex-wrap items-center justify-between gap-3 px-4 py-2">
+          <Logo to="/g/home/index" />
+          <nav aria-label={t("topbar.label")} className="flex flex-wrap items-center gap-2">
+            <ProfilePanel userName={user.userName} realName={user.realName} userType={user.userType} open={panelOpen} closeHref={closeHref} />
+            <Link to="/g/home/userCenter/MessageCenter" className="relative rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100">
+              {t("topbar.messages")}
+              {unread > 0 ? (
+                <span data-testid="unread-count" className="ml-1 rounded-full bg-red-600 px-1.5 py-0.5 text-xs font-semibold text-white">
+                  <span className="sr-only">{t("topbar.unread")}: </span>{unread}
+                </span>
+              ) : null}
+            </Link>
+            <a href="/g/main/documentation" target="_blank" rel="noopener" className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100">{t("topbar.documentation")}</a>
+            <a href={userManualUrl} target="_blank" rel="noopener" className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100">{t("topbar.userManual")}</a>
+            <LanguageSwitch />
+          </nav>
+        </div>
+      </header>
+      <div className="flex flex-1 flex-col md:flex-row">
+        <aside className="border-b border-slate-200 bg-white md:w-56 md:border-b-0 md:border-r">
+          <nav aria-label={t("menu.label")} className="p-3">
+            <ul className="space-y-1">{menu.map((entry) => <MenuItem key={entry.key} entry={entry} />)}</ul>
+          </nav>
+        </aside>
+        <main className="flex-1 px-4 py-6 md:px-8">
+          <Breadcrumbs />
+          <div className="mt-4">
+            <Outlet />
+          </div>
+        </main>
+      </div>
+      <Footer />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView />;
+}

@@ -1,0 +1,58 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { changePasswordSchema } from "@contract/accounts";
+import { FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { replyWithFailure } from "~/lib/forms.server";
+import { redirectWithFlash } from "~/lib/session.server";
+
+export const handle = {
+  i18n: ["auth"],
+  breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.changePassword" }],
+};
+export const meta: MetaFunction = () => [{ title: "Change password · BSN Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  return json({ userName: viewer.user.userName });
+}
+
+/** SPEC §5 Change password, checked here and again by the backend. */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema(viewer.user.userName) });
+  if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
+  const result = await apiFor(request, viewer).call("/main/updatePassword", submission.value);
+  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, "/g/home/index", { kind: "success", key: "auth:changePassword.done" });
+}
+
+export default function ChangePasswordPage() {
+  const { userName } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("auth");
+  const schema = useMemo(() => changePasswordSchema(userName), [userName]);
+  const [form, fields] = useForm({
+    id: "change-password",
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="card max-w-lg">
+      <h1 className="text-xl font-semibold">{t("changePassword.title")}</h1>
+      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <TextField field={fields.oldPassword} label={t("changePassword.old")} type="password" autoComplete="current-password" />
+        <TextField field={fields.password} label={t("changePassword.new")} type="password" autoComplete="new-password" hint={t("changePassword.rule")} />
+        <TextField field={fields.confirmPassword} label={t("changePassword.confirm")} type="password" autoComplete="new-password" />
+        <SubmitButton>{t("changePassword.submit")}</SubmitButton>
+      </Form>
+    </div>
+  );
+}

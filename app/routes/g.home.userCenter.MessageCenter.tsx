@@ -1,0 +1,103 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { Pagination } from "~/components/Pagination";
+import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+
+export const handle = {
+  i18n: ["messages"],
+  breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.messageCenter" }],
+};
+export const meta: MetaFunction = () => [{ title: "Message center · BSN Portal" }];
+
+const PAGE_SIZE = 10;
+const FILTERS = { all: undefined, unread: 0, read: 1 } as const;
+type Filter = keyof typeof FILTERS;
+
+function readQuery(url: URL) {
+  const filter = (Object.keys(FILTERS) as Filter[]).find((f) => f === url.searchParams.get("status")) ?? "all";
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  return { filter, page };
+}
+
+/** SPEC §2 MessageCenter: read and unread messages, mark one or all as read. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const { filter, page } = readQuery(new URL(request.url));
+  const status = FILTERS[filter];
+  const data = await apiFor(request, viewer).load("/sys/system/message/list", {
+    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: status === undefined ? {} : { status } },
+  });
+  return json({ ...data, filter, language: viewer.language });
+}
+
+const intentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("read"), messageId: z.coerce.number().int().positive() }),
+  z.object({ intent: z.literal("readAll") }),
+]);
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
+  // House habit 2: an unknown intent is a 400.
+  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const payload = parsed.data.intent === "readAll" ? { all: true } : { messageIds: [parsed.data.messageId] };
+  const result = await apiFor(request, viewer).call("/sys/system/message/read", payload);
+  if (!result.ok) throw failureResponse(result);
+  const url = new URL(request.url);
+  return redirect(url.pathname + url.search);
+}
+
+export default function MessageCenter() {
+  const { page, unread, filter, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("messages");
+  const location = useLocation();
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{t("center.title")}</h1>
+        <Form method="post" action={location.pathname + location.search}>
+          <button type="submit" name="intent" value="readAll" className="btn-secondary" disabled={unread === 0}>
+            {t("center.markAllRead")}
+          </button>
+        </Form>
+      </div>
+      <nav aria-label={t("center.filter")} className="flex gap-2 text-sm">
+        {(["all", "unread", "read"] as const).map((f) => (
+          <Link key={f} to={`?status=${f}`} aria-current={filter === f ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${filter === f ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+            {t(`center.filters.${f}`)}{f === "unread" ? ` (${unread})` : ""}
+          </Link>
+        ))}
+      </nav>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{t("common:empty.noRelevant")}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
+          {page.rows.map((m) => (
+            <li key={m.messageId} className="flex items-start justify-between gap-4 p-4" data-testid="message">
+              <div>
+                <p className={m.status === 0 ? "font-semibold text-slate-900" : "text-slate-700"}>
+                  {m.status === 0 ? <span className="mr-2 inline-block h-2 w-2 rounded-full bg-brand-600" aria-hidden="true" /> : null}
+                  {t(m.textKey, m.params)}
+                </p>
+                <p className="mt-1 text-xs text-slate-500">
+                  {formatDate(m.createdAt, language, true)} · {t(m.status === 0 ? "center.unread" : "center.read")}
+                </p>
+              </div>
+              {m.status === 0 ? (
+                <Form method="post" action={location.pathname + location.search}>
+                  <input type="hidden" name="messageId" value={m.messageId} />
+                  <button type="submit" name="intent" value="read" className="link text-sm">{t("center.markRead")}</button>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

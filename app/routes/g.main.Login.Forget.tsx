@@ -1,0 +1,63 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { forgetSchema, RETRIEVE_WAY } from "@contract/accounts";
+import { Captcha } from "~/components/Captcha";
+import { FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { apiFor, requireAnonymous } from "~/lib/api.server";
+import { loadCaptcha } from "~/lib/captcha.server";
+import { replyWithFailure } from "~/lib/forms.server";
+import { redirectWithFlash } from "~/lib/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Forgot password · BSN Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireAnonymous(request);
+  return json({ captcha: await loadCaptcha(apiFor(request, viewer, { portalPage: true })) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireAnonymous(request);
+  const submission = parseWithZod(await request.formData(), { schema: forgetSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
+  }
+  const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/password/sendResetCode", submission.value);
+  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: 400 });
+  const query = new URLSearchParams({ phone: result.data.phone, retrieveWay: RETRIEVE_WAY.EMAIL });
+  return redirectWithFlash(request, `/g/main/Login/forgetTwo?${query}`, {
+    kind: "info",
+    key: "auth:forget.codeSent",
+    params: { email: result.data.maskedEmail },
+  });
+}
+
+export default function ForgetPage() {
+  const { captcha } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("auth");
+  const [form, fields] = useForm({
+    id: "forget",
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgetSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="card">
+      <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 1, total: 3 })}</p>
+      <h1 className="mt-1 text-2xl font-semibold">{t("forget.title")}</h1>
+      <p className="mt-1 text-sm text-slate-600">{t("forget.intro")}</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="retrieveWay" value={RETRIEVE_WAY.EMAIL} />
+        <TextField field={fields.phone} label={t("forget.account")} hint={t("forget.accountHint")} autoComplete="username" />
+        <Captcha captcha={captcha} field={fields.captcha} />
+        <SubmitButton>{t("forget.submit")}</SubmitButton>
+      </Form>
+      <p className="mt-4 text-sm"><Link to="/g/main/Login/Logins" className="link">{t("forget.backToLogin")}</Link></p>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { loginSchema } from "@contract/accounts";
+import { Captcha } from "~/components/Captcha";
+import { FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { apiFor, requireAnonymous } from "~/lib/api.server";
+import { loadCaptcha } from "~/lib/captcha.server";
+import { replyWithFailure } from "~/lib/forms.server";
+import { commitSession, getSession, safeReturnTo } from "~/lib/session.server";
+
+export const meta: MetaFunction = () => [{ title: "Log in · BSN Portal" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireAnonymous(request);
+  const api = apiFor(request, viewer, { portalPage: true });
+  return json({ captcha: await loadCaptcha(api) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireAnonymous(request);
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
+  }
+  const api = apiFor(request, viewer, { portalPage: true });
+  const result = await api.call("/main/user/login", submission.value);
+  if (!result.ok) {
+    return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: 400 });
+  }
+  const session = await getSession(request);
+  const { token, user } = result.data;
+  const returnTo = safeReturnTo(session.get("returnTo"));
+  session.unset("returnTo");
+  session.set("token", token);
+  session.set("user", { userId: user.userId, userName: user.userName, realName: user.realName, userType: user.userType, role: user.role });
+  return redirect(returnTo, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function LoginPage() {
+  const { captcha } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("auth");
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="card">
+      <h1 className="text-2xl font-semibold text-slate-900">{t("login.title")}</h1>
+      <p className="mt-1 text-sm text-slate-600">{t("login.subtitle")}</p>
+      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <TextField field={fields.username} label={t("login.username")} autoComplete="username" />
+        <TextField field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
+        <Captcha captcha={captcha} field={fields.captcha} />
+        <SubmitButton>{t("login.submit")}</SubmitButton>
+      </Form>
+      <div className="mt-4 flex justify-between text-sm">
+        <Link to="/g/main/Login/Forget" className="link">{t("login.forgot")}</Link>
+        <Link to="/g/main/register" className="link">{t("login.register")}</Link>
+      </div>
+    </div>
+  );
+}

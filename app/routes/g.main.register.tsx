@@ -1,0 +1,149 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LICENCE_EXTENSIONS, LICENCE_MAX_BYTES, licenceProblem, registerFieldsSchema, USER_TYPE } from "@contract/accounts";
+import { Captcha } from "~/components/Captcha";
+import { CheckboxField, ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { apiFor, requireAnonymous } from "~/lib/api.server";
+import { loadCaptcha } from "~/lib/captcha.server";
+import { replyWithFailure } from "~/lib/forms.server";
+import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+
+export const handle = { i18n: ["auth"] };
+export const meta: MetaFunction = () => [{ title: "Register · BSN Portal" }];
+
+const HIDDEN = ["captcha"];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireAnonymous(request);
+  const type = new URL(request.url).searchParams.get("type") === "enterprise" ? USER_TYPE.ENTERPRISE : USER_TYPE.INDIVIDUAL;
+  return json({ type, captcha: await loadCaptcha(apiFor(request, viewer, { portalPage: true })) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireAnonymous(request);
+  const { formData, oversize } = await parseFormWithFiles(request, { licence: LICENCE_MAX_BYTES });
+  const submission = parseWithZod(formData, { schema: registerFieldsSchema });
+  const licence = formData.get("licence");
+  const isEnterprise = formData.get("userType") === USER_TYPE.ENTERPRISE;
+  const licenceError = !isEnterprise
+    ? null
+    : oversize.has("licence")
+      ? "validation.licence.tooLarge"
+      : licence instanceof File
+        ? licenceProblem(licence)
+        : "validation.licence.required";
+
+  if (submission.status !== "success" || licenceError) {
+    const fieldErrors: Record<string, string[]> = {};
+    if (submission.status === "error") {
+      for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
+    }
+    if (licenceError) fieldErrors.licence = [licenceError];
+    return json({ result: submission.reply({ fieldErrors, hideFields: HIDDEN }) }, { status: 400 });
+  }
+
+  const payload = {
+    payload: submission.value,
+    licence: isEnterprise && licence instanceof File ? await fileToPayload(licence) : undefined,
+  };
+  const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/user/register", payload);
+  if (!result.ok) {
+    return json({ result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) }, { status: 400 });
+  }
+  return redirect(`/g/main/UserActivation?${new URLSearchParams({ sent: "1", email: result.data.email })}`);
+}
+
+export default function RegisterPage() {
+  const { type, captcha } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("auth");
+  const [form, fields] = useForm({
+    id: `register-${type}`,
+    lastResult: actionData?.result,
+    defaultValue: { userType: type },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerFieldsSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]["field"]>;
+  const enterprise = type === USER_TYPE.ENTERPRISE;
+  const tabs = [
+    { key: "individual", active: !enterprise, label: t("register.individual") },
+    { key: "enterprise", active: enterprise, label: t("register.enterprise") },
+  ];
+  return (
+    <div className="mx-auto w-full max-w-2xl px-4 py-10">
+      <div className="card">
+        <h1 className="text-2xl font-semibold">{t("register.title")}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t("register.intro")}</p>
+        <nav aria-label={t("register.accountType")} className="mt-6 flex gap-2 border-b border-slate-200">
+          {tabs.map((tab) => (
+            <Link
+              key={tab.key}
+              to={`?type=${tab.key}`}
+              replace
+              aria-current={tab.active ? "page" : undefined}
+              className={`-mb-px border-b-2 px-4 py-2 text-sm ${tab.active ? "border-brand-600 font-semibold text-brand-700" : "border-transparent text-slate-600"}`}
+            >
+              {tab.label}
+            </Link>
+          ))}
+        </nav>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 grid gap-4 md:grid-cols-2">
+          <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+          <input type="hidden" name="userType" value={type} />
+          <TextField field={f.userName} label={t("register.userName")} hint={t("register.userNameHint")} autoComplete="username" />
+          <TextField field={f.realName} label={t("register.realName")} hint={t("register.realNameHint")} autoComplete="name" />
+          <TextField field={f.password} label={t("register.password")} type="password" hint={t("passwordRule")} autoComplete="new-password" />
+          <TextField field={f.confirmPassword} label={t("register.confirmPassword")} type="password" autoComplete="new-password" />
+          <TextField field={f.email} label={t("register.email")} type="email" autoComplete="email" />
+          <TextField field={f.mobile} label={t("register.mobile")} type="tel" hint={t("register.mobileHint")} autoComplete="tel" />
+          {enterprise ? (
+            <fieldset className="grid gap-4 md:col-span-2 md:grid-cols-2">
+              <legend className="mb-2 text-sm font-semibold text-slate-900">{t("register.companySection")}</legend>
+              <TextField field={f.companyName} label={t("register.companyName")} autoComplete="organization" />
+              <TextField field={f.creditCode} label={t("register.creditCode")} hint={t("register.creditCodeHint")} />
+              <TextField field={f.companyAddress} label={t("register.companyAddress")} className="md:col-span-2" autoComplete="street-address" />
+              <TextField field={f.contactName} label={t("register.contactName")} />
+              <TextField field={f.country} label={t("register.country")} autoComplete="country-name" />
+              <div className="md:col-span-2">
+                <label htmlFor="licence" className="label">{t("register.licence")}</label>
+                <input
+                  id="licence"
+                  name="licence"
+                  type="file"
+                  accept={LICENCE_EXTENSIONS.join(",")}
+                  aria-invalid={f.licence?.errors ? true : undefined}
+                  aria-describedby="licence-hint"
+                  className="block w-full text-sm"
+                />
+                <p id="licence-hint" className="mt-1 text-xs text-slate-500">{t("register.licenceHint")}</p>
+                <ErrorList errors={f.licence?.errors} />
+              </div>
+            </fieldset>
+          ) : null}
+          <div className="md:col-span-2">
+            <Captcha captcha={captcha} field={f.captcha} />
+          </div>
+          <div className="space-y-2 md:col-span-2">
+            <CheckboxField field={f.agreeTerms}>
+              {t("register.agreeTermsPrefix")} <Link to="/g/main/PrivateAgreement" target="_blank" className="link">{t("register.terms")}</Link>
+            </CheckboxField>
+            <CheckboxField field={f.agreePrivacy}>
+              {t("register.agreePrivacyPrefix")} <Link to="/g/main/PrivacyStatement" target="_blank" className="link">{t("register.privacy")}</Link>
+            </CheckboxField>
+          </div>
+          <div className="md:col-span-2">
+            <SubmitButton>{t("register.submit")}</SubmitButton>
+            <p className="mt-3 text-center text-sm">
+              {t("register.haveAccount")} <Link to="/g/main/Login/Logins" className="link">{t("register.login")}</Link>
+            </p>
+          </div>
+        </Form>
+      </div>
+    </div>
+  );
+}

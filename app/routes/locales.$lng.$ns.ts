@@ -1,0 +1,11 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { isLanguage } from "~/lib/i18n";
+import { isNamespace, resources } from "~/lib/resources.server";
+
+/** Translations for the browser (i18next-http-backend), from the same files the server renders with. */
+export function loader({ params }: LoaderFunctionArgs) {
+  const { lng, ns } = params;
+  const name = (ns ?? "").replace(/\.json$/, "");
+  if (!isLanguage(lng) || !isNamespace(name)) throw new Response("Not found", { status: 404 });
+  return json(resources[lng][name], { headers: { "Cache-Control": "public, max-age=300" } });
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readSessionSecrets } from "~/lib/env.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { visibleMenu, type MenuEntry } from "~/lib/menu";
+import { isMobileAllowed } from "~/lib/mobile";
+import { safeReturnTo } from "~/lib/session.server";
+
+describe("SPEC §9 dates", () => {
+  // 2026-03-04 20:30 UTC is 2026-03-05 04:30 in UTC+8.
+  const instant = "2026-03-04T20:30:00Z";
+  it("English: MM/DD/YYYY in UTC+8, prefixed", () => {
+    expect(formatDate(instant, "en")).toBe("UTC+8 03/05/2026");
+    expect(formatDate(instant, "en", true)).toBe("UTC+8 03/05/2026 04:30");
+  });
+  it("Chinese: YYYY-MM-DD in UTC+8, prefixed", () => {
+    expect(formatDate(instant, "zh-CN")).toBe("UTC+8 2026-03-05");
+    expect(formatDate(new Date(instant), "zh-CN", true)).toBe("UTC+8 2026-03-05 04:30");
+  });
+  it("shows nothing for a missing or broken date", () => {
+    expect(formatDate(null, "en")).toBe("");
+    expect(formatDate("not a date", "en")).toBe("");
+  });
+  it("shows USD from integer cents", () => {
+    expect(formatUsd(123456, "en")).toBe("$1,234.56");
+    expect(formatUsd(5, "zh-CN")).toContain("0.05");
+  });
+});
+
+describe("SPEC §2 mobile devices", () => {
+  it.each(["/g/main/index", "/g/main/documentation", "/g/main/contactUs", "/g/main/Login/Logins", "/g/main/Login/Forget", "/g/main/ddc-QRCode", "/g/main/ddc-view", "/g/main/account-binding"])(
+    "may reach %s",
+    (p) => expect(isMobileAllowed(p)).toBe(true),
+  );
+  it.each(["/g/main/register", "/g/home/index", "/g/main/privacy", "/g/home/userCenter/ChangePassword"])("may not reach %s", (p) =>
+    expect(isMobileAllowed(p)).toBe(false),
+  );
+});
+
+describe("return addresses after login", () => {
+  it("keeps local paths and refuses other sites", () => {
+    expect(safeReturnTo("/g/home/userCenter/MessageCenter?page=2")).toBe("/g/home/userCenter/MessageCenter?page=2");
+    expect(safeReturnTo("//evil.example/x")).toBe("/g/home/index");
+    expect(safeReturnTo("https://evil.example")).toBe("/g/home/index");
+    expect(safeReturnTo("/\\evil.example")).toBe("/g/home/index");
+    expect(safeReturnTo(undefined)).toBe("/g/home/index");
+  });
+});
+
+describe("SPEC §2 left menu", () => {
+  const menu: MenuEntry[] = [
+    { key: "b", to: "/b", navigation: 2 },
+    { key: "hidden", to: "/h", navigation: 0 },
+    { key: "a", to: "/a", navigation: 1 },
+    { key: "ops", to: "/ops", navigation: 3, operatorOnly: true },
+  ];
+  it("lists entries with navigation > 0 in order, operator entries for operators only", () => {
+    expect(visibleMenu("user", menu).map((e) => e.key)).toEqual(["a", "b"]);
+    expect(visibleMenu("operator", menu).map((e) => e.key)).toEqual(["a", "b", "ops"]);
+  });
+});
+
+describe("session secrets", () => {
+  const base = { NODE_ENV: "test" as const, PORT: 3000, USER_MANUAL_URL: "/x" };
+  afterEach(() => undefined);
+  it("takes several comma-separated secrets for rotation", () => {
+    expect(readSessionSecrets({ ...base, DATA_DIR: "/nonexistent", SESSION_SECRET: "new, old" })).toEqual(["new", "old"]);
+  });
+  it("refuses to start without SESSION_SECRET when DATABASE_URL is set", () => {
+    expect(() => readSessionSecrets({ ...base, DATA_DIR: "/nonexistent", DATABASE_URL: "postgres://x@127.0.0.1/db" })).toThrow(/SESSION_SECRET/);
+  });
+  it("creates one secret in DATA_DIR for the embedded default and keeps it", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "bsn-secret-"));
+    const first = readSessionSecrets({ ...base, DATA_DIR: dir });
+    const second = readSessionSecrets({ ...base, DATA_DIR: dir });
+    expect(first).toEqual(second);
+    expect(first[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(path.join(dir, "session-secret"), "utf8").trim()).toBe(first[0]);
+    expect(statSync(path.join(dir, "session-secret")).mode & 0o777).toBe(0o600);
+  });
+});
