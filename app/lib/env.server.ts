@@ -50,7 +50,9 @@ export function readSessionSecrets(raw: z.infer<typeof envSchema>): string[] {
 
 export function getEnv(): PortalEnv {
   if (cached) return cached;
-  const parsed = envSchema.safeParse(process.env);
+  // An empty variable counts as unset.
+  const present = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid environment: ${detail}`);

@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { createActiveUser, fillLogin, logIn, uniqueUser } from "./support";
+
+test("a wrong captcha is refused and the username is kept", async ({ page, request }, testInfo) => {
+  const user = await createActiveUser(request, uniqueUser(testInfo, "cap"));
+  await logIn(page, user.userName, user.password, "WRONG");
+  await expect(page.getByText("The captcha is wrong. Please enter the new one.")).toBeVisible();
+  await expect(page.getByLabel("Username or email")).toHaveValue(user.userName);
+  await expect(page.getByLabel("Captcha", { exact: true })).toHaveValue("");
+  // The next attempt with a fresh captcha works.
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByLabel("Captcha", { exact: true }).fill("E2E1");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+});
+
+test("five wrong passwords lock the account for 15 minutes", async ({ page, request }, testInfo) => {
+  const user = await createActiveUser(request, uniqueUser(testInfo, "lock"));
+  await page.goto("/g/main/Login/Logins");
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await fillLogin(page, user.userName, "Wrong12!@x");
+    await expect(page.getByText("Wrong username or password.")).toBeVisible();
+  }
+  await fillLogin(page, user.userName, "Wrong12!@x");
+  await expect(page.getByText(/This account is locked/)).toBeVisible();
+  // Even the right password is refused while locked.
+  await fillLogin(page, user.userName, user.password);
+  await expect(page.getByText(/This account is locked/)).toBeVisible();
+  await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
+});
+
+test("an unknown login name and the email as login name", async ({ page, request }, testInfo) => {
+  const user = await createActiveUser(request, uniqueUser(testInfo, "mail"));
+  await logIn(page, "nobodyhere99", user.password);
+  await expect(page.getByText("Invalid login name.")).toBeVisible();
+  await fillLogin(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+});

@@ -1,0 +1,88 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+
+export const CAPTCHA = "E2E1";
+export const PASSWORD = "Tr4!n9#Go";
+
+export type Mail = { to: string; subject: string; text: string; html?: string; date?: string };
+
+/** A name unique to this test and project (js / nojs), valid as a username (letters then digits). */
+export function uniqueUser(testInfo: TestInfo, prefix = "e2e") {
+  const project = testInfo.project.name.replace(/[^a-z]/g, "");
+  const stamp = Date.now().toString(36).replace(/[^a-z0-9]/g, "");
+  const random = Math.random().toString(36).slice(2, 6);
+  return `${prefix}${project}${stamp}${random}`.replace(/[^A-Za-z0-9]/g, "").slice(0, 25);
+}
+
+/** The mails the server wrote to DATA_DIR/outbox (the embedded default's mail transport). */
+export function mailsTo(address: string): Mail[] {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? "", "outbox");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Mail)
+    .filter((m) => String(m.to).toLowerCase().includes(address.toLowerCase()));
+}
+
+export async function waitForMail(address: string, match: RegExp, after = 0): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(() => {
+      found = mailsTo(address).slice(after).find((m) => match.test(m.text));
+      return !!found;
+    }, { timeout: 15_000 })
+    .toBe(true);
+  return found!;
+}
+
+export function activationLink(mail: Mail): string {
+  const link = mail.text.match(/https?:\/\/\S+\/g\/main\/UserActivation\?token=[A-Za-z0-9_-]+/);
+  if (!link) throw new Error(`no activation link in: ${mail.text}`);
+  return link[0];
+}
+
+async function post(request: APIRequestContext, p: string, data: unknown) {
+  const res = await request.post(`/vueapi${p}`, { data });
+  expect(res.status(), p).toBe(200);
+  return (await res.json()) as { code: number; message: string; data: any };
+}
+
+/** Register and activate an individual account through the /vueapi protocol, for specs about other things. */
+export async function createActiveUser(request: APIRequestContext, userName: string, password = PASSWORD) {
+  const email = `${userName}@example.com`;
+  const captcha = await post(request, "/anon/captcha/create", {});
+  const registered = await post(request, "/anon/user/register", {
+    payload: {
+      userType: "1",
+      userName,
+      password,
+      confirmPassword: password,
+      realName: "测试用户",
+      email,
+      captchaKey: captcha.data.captchaKey,
+      captcha: CAPTCHA,
+      agreeTerms: "on",
+      agreePrivacy: "on",
+    },
+  });
+  expect(registered.code, JSON.stringify(registered)).toBe(0);
+  const mail = await waitForMail(email, /UserActivation/);
+  const token = new URL(activationLink(mail)).searchParams.get("token");
+  const activated = await post(request, "/anon/user/activate", { token });
+  expect(activated.code, JSON.stringify(activated)).toBe(0);
+  return { userName, email, password };
+}
+
+export async function logIn(page: Page, username: string, password: string, captcha = CAPTCHA) {
+  await page.goto("/g/main/Login/Logins");
+  await fillLogin(page, username, password, captcha);
+}
+
+export async function fillLogin(page: Page, username: string, password: string, captcha = CAPTCHA) {
+  await page.getByLabel("Username or email").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Captcha", { exact: true }).fill(captcha);
+  await page.getByRole("button", { name: "Log in" }).click();
+}

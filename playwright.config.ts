@@ -1,0 +1,53 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// One server and one fresh embedded database for the whole run; the workers inherit these from the
+// main process, so they read the same outbox.
+process.env.E2E_PORT ??= String(41000 + Math.floor(Math.random() * 8000));
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "bsn-e2e-"));
+export const E2E_CAPTCHA = "E2E1";
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+const chromium = {
+  browserName: "chromium" as const,
+  launchOptions: {
+    // Debian's Chromium; Playwright never downloads a browser here.
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  },
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  reporter: [["list"]],
+  use: { baseURL, trace: "retain-on-failure", locale: "en-US" },
+  projects: [
+    { name: "js", use: { ...chromium, javaScriptEnabled: true } },
+    { name: "nojs", use: { ...chromium, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "node node_modules/@remix-run/serve/dist/cli.js build/index.js",
+    url: `${baseURL}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      TEST_CAPTCHA: E2E_CAPTCHA,
+      SESSION_SECRET: "e2e-secret",
+      PUBLIC_URL: baseURL,
+    },
+  },
+});

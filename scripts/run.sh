@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The run command (README): installs, builds and serves the portal with its embedded backend on
+# http://localhost:${PORT:-3000}. The embedded database (PGlite under ./data) is migrated and seeded with
+# the platform data and the demo accounts at start.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm_config_update_notifier=false
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npm run build
+echo "Starting on http://localhost:${PORT:-3000} (first start creates the embedded database: a few seconds)"
+exec npm start
