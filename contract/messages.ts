@@ -12,6 +12,8 @@ export const Msg = {
   LOGIN_TIMEOUT: "MSG_10005",
   /** Session invalid: the token was revoked (session ended). */
   SESSION_ENDED: "MSG_10009",
+  /** Code 4: the caller may not use this path (operators only). */
+  NO_PERMISSION: "MSG_10403",
   SERVER_ERROR: "MSG_10500",
   INVALID_LOGIN_NAME: "MSG_20001",
   CAPTCHA_EMPTY: "MSG_20002",

@@ -23,7 +23,7 @@ import { cityNodeSchema, homeSummarySchema, messageListSchema, pageRequestSchema
  * built by the backend with the token's user (see `changePasswordSchema`).
  */
 export type PathSpec = {
-  auth: "anon" | "user" | "operator";
+  readonly auth: "anon" | "user" | "operator";
   payload: z.ZodType;
   data: z.ZodType;
 };

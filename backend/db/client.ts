@@ -1,0 +1,43 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { BackendEnv } from "../env";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+const MIGRATIONS = path.resolve(process.cwd(), "backend/db/migrations");
+/** Any fixed number: the advisory lock several processes take to migrate one at a time. */
+const MIGRATION_LOCK = 7_305_512_001;
+
+export type Database = { db: Db; close: () => Promise<void>; kind: "pglite" | "postgres" };
+
+/** Opens PGlite under DATA_DIR/pgdata, or PostgreSQL at DATABASE_URL, and applies the migrations. */
+export async function openDatabase(env: BackendEnv): Promise<Database> {
+  if (env.databaseUrl) {
+    const { default: pg } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    const client = await pool.connect();
+    try {
+      await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+      client.release();
+    }
+    return { db, close: () => pool.end(), kind: "postgres" };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const dir = path.join(env.dataDir, "pgdata");
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS });
+  return { db: db as unknown as Db, close: () => client.close(), kind: "pglite" };
+}

@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../accounts/passwords";
+import type { Db } from "./client";
+import { cityNodes, messages, users } from "./schema";
+
+/** SPEC §3 City node: the platform catalogue. Prices in USD cents. */
+export const CITY_NODES = [
+  { code: "CN-BJ-01", name: "Beijing", nameZh: "北京", operator: "China Mobile", cloudProvider: "China Mobile Cloud", address: "Haidian District, Beijing", availableTps: 3000, capacityGb: 2000, peers: 4, trafficPricePerGbCents: 12, tpsPricePerMonthCents: 150, tpsPricePerYearCents: 1500, capacityPricePerGbMonthCents: 20 },
+  { code: "CN-SH-01", name: "Shanghai", nameZh: "上海", operator: "China Telecom", cloudProvider: "Tianyi Cloud", address: "Pudong New Area, Shanghai", availableTps: 2500, capacityGb: 1800, peers: 4, trafficPricePerGbCents: 12, tpsPricePerMonthCents: 150, tpsPricePerYearCents: 1500, capacityPricePerGbMonthCents: 20 },
+  { code: "CN-GZ-01", name: "Guangzhou", nameZh: "广州", operator: "China Unicom", cloudProvider: "Unicom Cloud", address: "Tianhe District, Guangzhou", availableTps: 2000, capacityGb: 1500, peers: 3, trafficPricePerGbCents: 11, tpsPricePerMonthCents: 140, tpsPricePerYearCents: 1400, capacityPricePerGbMonthCents: 18 },
+  { code: "CN-CQ-01", name: "Chongqing", nameZh: "重庆", operator: "China Mobile", cloudProvider: "China Mobile Cloud", address: "Liangjiang New Area, Chongqing", availableTps: 1500, capacityGb: 1200, peers: 3, trafficPricePerGbCents: 10, tpsPricePerMonthCents: 130, tpsPricePerYearCents: 1300, capacityPricePerGbMonthCents: 16 },
+  { code: "HK-01", name: "Hong Kong", nameZh: "香港", operator: "BSN International", cloudProvider: "Alibaba Cloud", address: "Kwun Tong, Hong Kong", availableTps: 1200, capacityGb: 1000, peers: 3, trafficPricePerGbCents: 15, tpsPricePerMonthCents: 180, tpsPricePerYearCents: 1800, capacityPricePerGbMonthCents: 25 },
+  { code: "SG-01", name: "Singapore", nameZh: "新加坡", operator: "BSN International", cloudProvider: "Google Cloud", address: "Jurong West, Singapore", availableTps: 1000, capacityGb: 800, peers: 3, trafficPricePerGbCents: 16, tpsPricePerMonthCents: 190, tpsPricePerYearCents: 1900, capacityPricePerGbMonthCents: 26 },
+  { code: "DE-FRA-01", name: "Frankfurt", nameZh: "法兰克福", operator: "BSN International", cloudProvider: "Microsoft Azure", address: "Frankfurt am Main, Germany", availableTps: 800, capacityGb: 600, peers: 2, trafficPricePerGbCents: 18, tpsPricePerMonthCents: 210, tpsPricePerYearCents: 2100, capacityPricePerGbMonthCents: 28 },
+  { code: "US-VA-01", name: "Virginia", nameZh: "弗吉尼亚", operator: "BSN International", cloudProvider: "Amazon Web Services", address: "Ashburn, Virginia, USA", availableTps: 900, capacityGb: 700, peers: 2, trafficPricePerGbCents: 17, tpsPricePerMonthCents: 200, tpsPricePerYearCents: 2000, capacityPricePerGbMonthCents: 27 },
+];
+
+export const DEMO_PASSWORD = "Demo12!@pass";
+
+export const DEMO_ACCOUNTS = [
+  { userName: "demoperson", realName: "演示个人", email: "demoperson@example.com", mobile: "+8613800000001", userType: 1, role: "user" },
+  {
+    userName: "democompany",
+    realName: "演示企业",
+    email: "democompany@example.com",
+    mobile: "+8613800000002",
+    userType: 2,
+    role: "user",
+    companyName: "Demo Chain Technology Co., Ltd.",
+    companyAddress: "8 Zhongguancun Street, Haidian District, Beijing",
+    contactName: "Demo Contact",
+    country: "China",
+    creditCode: "91110108MA01DEMO01",
+  },
+  { userName: "demooperator", realName: "运维人员", email: "demooperator@example.com", mobile: "+8613800000003", userType: 1, role: "operator" },
+] as const;
+
+/** Platform data: always upserted, so catalogue changes reach existing databases. */
+export async function seedPlatform(db: Db) {
+  for (const node of CITY_NODES) {
+    await db.insert(cityNodes).values(node).onConflictDoUpdate({ target: cityNodes.code, set: { ...node } });
+  }
+}
+
+/** Demo accounts: inserted once (idempotent); an existing account is never touched. */
+export async function seedDemo(db: Db) {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const now = new Date();
+  for (const account of DEMO_ACCOUNTS) {
+    const inserted = await db
+      .insert(users)
+      .values({ ...account, passwordHash, activatedAt: now, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (inserted.length > 0) {
+      await db.insert(messages).values({ userId: inserted[0].id, textKey: "messages.welcome", params: { userName: account.userName }, createdAt: now });
+    }
+  }
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  return n;
+}

@@ -1,0 +1,52 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** The backend's environment, validated at start: a bad value stops the server (ARCHITECTURE house habit 6). */
+const schema = z
+  .object({
+    NODE_ENV: z.string().default("development"),
+    PORT: z.coerce.number().int().default(3000),
+    DATA_DIR: z.string().default("./data"),
+    DATABASE_URL: z.string().url().optional(),
+    SMTP_URL: z.string().url().optional(),
+    MAIL_FROM: z.string().default("BSN Portal <no-reply@localhost>"),
+    PUBLIC_URL: z.string().url().optional(),
+    TEST_CAPTCHA: z.string().min(1).optional(),
+    SEED_DEMO: z.enum(["0", "1"]).optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.TEST_CAPTCHA && env.NODE_ENV === "production") {
+      ctx.addIssue({ code: "custom", path: ["TEST_CAPTCHA"], message: "TEST_CAPTCHA must not be set when NODE_ENV=production" });
+    }
+  });
+
+export type BackendEnv = {
+  nodeEnv: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  testCaptcha: string | undefined;
+  /** Demo accounts are seeded into the embedded database, or into a server database only when asked. */
+  seedDemo: boolean;
+};
+
+export function readBackendEnv(source: NodeJS.ProcessEnv = process.env): BackendEnv {
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    throw new Error(`Invalid backend environment: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  const env = parsed.data;
+  return {
+    nodeEnv: env.NODE_ENV,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
+    testCaptcha: env.TEST_CAPTCHA,
+    seedDemo: env.SEED_DEMO ? env.SEED_DEMO === "1" : !env.DATABASE_URL,
+  };
+}

@@ -1,0 +1,92 @@
+import type { z } from "zod";
+import { fail, ok, ResponseCode } from "../../contract/envelope";
+import { Msg } from "../../contract/messages";
+import { paths, type VueapiPath } from "../../contract/paths";
+import type { Language } from "../mail";
+import type { Services } from "../services";
+import { authenticate, type AuthUser } from "./auth";
+import { ApiError } from "./errors";
+
+export type CallContext = {
+  services: Services;
+  language: Language;
+  /** The caller, for paths that need a token. */
+  user: AuthUser | null;
+  tokenHash: string | null;
+};
+
+type Handler = (payload: unknown, ctx: CallContext) => Promise<unknown>;
+export type Handlers = { [P in VueapiPath]: Handler };
+
+const PREFIX = "/vueapi";
+
+function jsonResponse(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+/** Zod issues as `fieldErrors`: dotted path → i18n keys. */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join(".") || "_form";
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+function languageOf(request: Request, body: Record<string, unknown>): Language {
+  const value = body.userLanguage ?? request.headers.get("userLanguage");
+  return value === "zh-CN" ? "zh-CN" : "en";
+}
+
+/** The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys. */
+export function createRouter(services: Services, handlers: Handlers) {
+  return async function route(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
+    if (!Object.prototype.hasOwnProperty.call(paths, path)) {
+      return jsonResponse(fail(Msg.NOT_FOUND), 404);
+    }
+    if (request.method !== "POST") {
+      return new Response(JSON.stringify(fail(Msg.INVALID_PARAMS)), {
+        status: 405,
+        headers: { Allow: "POST", "Content-Type": "application/json; charset=utf-8" },
+      });
+    }
+    let body: Record<string, unknown>;
+    try {
+      const parsed = await request.json();
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
+    }
+    const vueapiPath = path as VueapiPath;
+    const spec = paths[vueapiPath];
+    const language = languageOf(request, body);
+    const { userLanguage: _l, portalCode: _p, ...payload } = body;
+    try {
+      let user: AuthUser | null = null;
+      let tokenHash: string | null = null;
+      if (spec.auth !== "anon") {
+        ({ user, tokenHash } = await authenticate(services, request));
+        if ((spec.auth as string) === "operator" && user.role !== "operator") {
+          throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
+        }
+      }
+      const parsed = spec.payload.safeParse(payload);
+      if (!parsed.success) {
+        return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
+      }
+      const data = await handlers[vueapiPath](parsed.data, { services, language, user, tokenHash });
+      return jsonResponse(ok(data ?? null));
+    } catch (error) {
+      if (error instanceof ApiError) return jsonResponse(fail(error.messageKey, error.data, error.code));
+      console.error(`vueapi ${path} failed`, error);
+      return jsonResponse(fail(Msg.SERVER_ERROR), 500);
+    }
+  };
+}

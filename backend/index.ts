@@ -1,0 +1,56 @@
+import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./accounts/handlers";
+import { createCaptcha } from "./accounts/captcha";
+import { openDatabase } from "./db/client";
+import { seedDemo, seedPlatform } from "./db/seed";
+import { readBackendEnv } from "./env";
+import { createRouter, type Handlers } from "./http/router";
+import { Mailer } from "./mail";
+import { listMessages, markRead } from "./messages/handlers";
+import { homeSummary, listCityNodes } from "./platform/handlers";
+import type { Services } from "./services";
+
+/** Every /vueapi path of contract/paths.ts and the handler that answers it. */
+const handlers: Handlers = {
+  "/anon/captcha/create": (_input, ctx) => createCaptcha(ctx.services),
+  "/anon/user/register": register as Handlers[string & keyof Handlers],
+  "/anon/user/activate": activate as Handlers[string & keyof Handlers],
+  "/anon/password/sendResetCode": sendResetCode as Handlers[string & keyof Handlers],
+  "/anon/password/checkResetCode": checkResetCode as Handlers[string & keyof Handlers],
+  "/main/updateEmailPassword": resetPassword as Handlers[string & keyof Handlers],
+  "/main/user/login": login as Handlers[string & keyof Handlers],
+  "/anon/platform/cityNodes": listCityNodes,
+  "/main/user/logout": logout,
+  "/main/getClientInfo": clientInfo,
+  "/main/updatePassword": changePassword,
+  "/main/home/summary": homeSummary,
+  "/sys/system/message/list": listMessages as Handlers[string & keyof Handlers],
+  "/sys/system/message/read": markRead as Handlers[string & keyof Handlers],
+};
+
+let started: Promise<(request: Request) => Promise<Response>> | undefined;
+
+async function start() {
+  const env = readBackendEnv();
+  const database = await openDatabase(env);
+  await seedPlatform(database.db);
+  if (env.seedDemo) await seedDemo(database.db);
+  const services: Services = { db: database.db, env, mailer: new Mailer(env), now: () => new Date() };
+  return createRouter(services, handlers);
+}
+
+/** Validates the environment, opens and migrates the database, seeds; once per process. */
+export async function startBackend(): Promise<void> {
+  started ??= start();
+  try {
+    await started;
+  } catch (error) {
+    started = undefined;
+    throw error;
+  }
+}
+
+/** The /vueapi service as a fetch-style handler (ARCHITECTURE: mounted in the portal's process by default). */
+export async function handleVueapi(request: Request): Promise<Response> {
+  await startBackend();
+  return (await started!)(request);
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createInstance, type TFunction } from "i18next";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { BackendEnv } from "./env";
+
+export type Language = "en" | "zh-CN";
+export type MailKind = "activation" | "resetCode";
+
+/**
+ * Mail (nodemailer). With SMTP_URL, a real SMTP server; without it, each mail is written to
+ * DATA_DIR/outbox as a .eml file and a .json file beside it ({to, subject, text, html, date}).
+ * Texts come from locales/<language>/mail.json.
+ */
+export class Mailer {
+  private transporter: Transporter;
+  private translators = new Map<Language, TFunction>();
+
+  constructor(private env: BackendEnv) {
+    this.transporter = env.smtpUrl
+      ? nodemailer.createTransport(env.smtpUrl)
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  }
+
+  private async translator(language: Language): Promise<TFunction> {
+    const known = this.translators.get(language);
+    if (known) return known;
+    const load = (lng: string) => JSON.parse(readFileSync(path.resolve(process.cwd(), "locales", lng, "mail.json"), "utf8"));
+    const instance = createInstance();
+    await instance.init({
+      lng: language,
+      fallbackLng: "en",
+      ns: ["mail"],
+      defaultNS: "mail",
+      resources: { en: { mail: load("en") }, "zh-CN": { mail: load("zh-CN") } },
+      interpolation: { escapeValue: false },
+    });
+    this.translators.set(language, instance.t);
+    return instance.t;
+  }
+
+  async send(to: string, kind: MailKind, language: Language, params: Record<string, string>) {
+    const t = await this.translator(language);
+    const subject = t(`${kind}.subject`, params);
+    const text = t(`${kind}.body`, params);
+    const info = await this.transporter.sendMail({ from: this.env.mailFrom, to, subject, text });
+    if (!this.env.smtpUrl) {
+      const dir = path.join(this.env.dataDir, "outbox");
+      await mkdir(dir, { recursive: true });
+      const base = `${Date.now()}-${randomBytes(4).toString("hex")}`;
+      await writeFile(path.join(dir, `${base}.eml`), info.message as Buffer);
+      await writeFile(path.join(dir, `${base}.json`), JSON.stringify({ to, subject, text, date: new Date().toISOString() }, null, 2));
+    }
+  }
+}
