@@ -1,5 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import stylesheet from "~/tailwind.css";
 import { ErrorView } from "./components/ErrorView";
@@ -56,6 +57,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { flash, mobileBlocked, signedIn } = useLoaderData<typeof loader>();
+  // Marks the page as interactive, for people and tests that need to know JavaScript has taken over.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <>
       {flash ? <FlashBanner flash={flash} /> : null}

@@ -32,7 +32,7 @@ export type BackendEnv = {
   seedDemo: boolean;
 };
 
-export function readBackendEnv(source: NodeJS.ProcessEnv = process.env): BackendEnv {
+export function readBackendEnv(source: Record<string, string | undefined> = process.env): BackendEnv {
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {

@@ -2,7 +2,7 @@ import { activate, changePassword, checkResetCode, clientInfo, login, logout, re
 import { createCaptcha } from "./accounts/captcha";
 import { openDatabase } from "./db/client";
 import { seedDemo, seedPlatform } from "./db/seed";
-import { readBackendEnv } from "./env";
+import { readBackendEnv, type BackendEnv } from "./env";
 import { createRouter, type Handlers } from "./http/router";
 import { Mailer } from "./mail";
 import { listMessages, markRead } from "./messages/handlers";
@@ -29,13 +29,18 @@ const handlers: Handlers = {
 
 let started: Promise<(request: Request) => Promise<Response>> | undefined;
 
-async function start() {
-  const env = readBackendEnv();
+/** A /vueapi service over its own database; `now` lets tests move the clock. */
+export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
   await seedPlatform(database.db);
   if (env.seedDemo) await seedDemo(database.db);
-  const services: Services = { db: database.db, env, mailer: new Mailer(env), now: () => new Date() };
-  return createRouter(services, handlers);
+  const services: Services = { db: database.db, env, mailer: new Mailer(env), now };
+  return { handle: createRouter(services, handlers), services, close: database.close };
+}
+
+async function start() {
+  const { handle } = await createVueapi(readBackendEnv());
+  return handle;
 }
 
 /** Validates the environment, opens and migrates the database, seeds; once per process. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { activationLink, fillLogin, PASSWORD, uniqueUser, waitForMail } from "./support";
 
 // Issue "Foundation" §7: register → read the activation mail → activate → log in → a protected deep link
@@ -9,7 +9,7 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
 
   await page.goto("/");
   await expect(page).toHaveURL(/\/g\/main\/index$/);
-  await expect(page.getByRole("heading", { name: "City nodes" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "City nodes", exact: true })).toBeVisible();
   await page.getByRole("link", { name: "Register" }).first().click();
 
   await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();

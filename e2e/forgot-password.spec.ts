@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createActiveUser, fillLogin, mailsTo, uniqueUser, waitForMail } from "./support";
 
 test("a forgotten password is reset with the mailed code", async ({ page, request }, testInfo) => {

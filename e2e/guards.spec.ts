@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { logIn } from "./support";
 
 test("unknown paths go to the landing page; /home paths need a login", async ({ page }) => {
@@ -16,6 +16,7 @@ test("the demo operator logs in and changes nothing it should not", async ({ pag
 
 test("change password checks every rule on the server", async ({ page }) => {
   await logIn(page, "demoperson", "Demo12!@pass");
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/ChangePassword");
   await page.getByLabel("Old password").fill("Demo12!@pass");
   await page.getByLabel("New password", { exact: true }).fill("demoperson12!@");
@@ -25,7 +26,7 @@ test("change password checks every rule on the server", async ({ page }) => {
   await page.getByLabel("New password", { exact: true }).fill("Zx1234!@");
   await page.getByLabel("Confirm the new password").fill("Zx1234!@");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByText(/keyboard sequence/)).toBeVisible();
+  await expect(page.getByText("The password must not contain a keyboard sequence such as 1234 or qwer.")).toBeVisible();
   await page.getByLabel("Old password").fill("Wrong12!@x");
   await page.getByLabel("New password", { exact: true }).fill("Nw93!@pq");
   await page.getByLabel("Confirm the new password").fill("Nw93!@pq");
@@ -37,7 +38,7 @@ test.describe("on a phone", () => {
   test.use({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148" });
   test("only the mobile pages open; others ask for a desktop", async ({ page }) => {
     await page.goto("/g/main/index");
-    await expect(page.getByRole("heading", { name: "City nodes" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "City nodes", exact: true })).toBeVisible();
     await page.goto("/g/main/register");
     await expect(page.getByRole("heading", { name: "Please use a desktop browser" })).toBeVisible();
     await page.goto("/g/main/Login/Logins");

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createActiveUser, fillLogin, logIn, uniqueUser } from "./support";
 
 test("a wrong captcha is refused and the username is kept", async ({ page, request }, testInfo) => {

@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { getInputProps } from "@conform-to/react";
+import { getInputProps, useField } from "@conform-to/react";
 import { useLocation, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorList } from "./forms";
@@ -14,10 +14,11 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
   const { t } = useTranslation("auth");
   const revalidator = useRevalidator();
   const location = useLocation();
-  const props = getInputProps(field, { type: "text" });
+  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  const props = getInputProps(meta, { type: "text" });
   return (
     <div>
-      <label htmlFor={field.id} className="label">{t("captcha.label")}</label>
+      <label htmlFor={meta.id} className="label">{t("captcha.label")}</label>
       <input type="hidden" name="captchaKey" value={captcha.captchaKey} />
       <div className="flex items-center gap-3">
         <input {...props} key={captcha.captchaKey} defaultValue="" autoComplete="off" className="input max-w-[10rem]" />
@@ -33,7 +34,7 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
           {t("captcha.refresh")}
         </a>
       </div>
-      <ErrorList id={field.errorId} errors={field.errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, useField, type FieldMetadata } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -33,26 +33,30 @@ export function TextField({
   autoComplete?: string;
   className?: string;
 }) {
-  const props = getInputProps(field, { type, ariaDescribedBy: hint ? `${field.id}-hint` : undefined });
+  // useField subscribes this component to its own field, so its errors show as soon as they change
+  // (the form must be wrapped in <FormProvider>).
+  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  const props = getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div className={className}>
-      <label htmlFor={field.id} className="label">{label}</label>
+      <label htmlFor={meta.id} className="label">{label}</label>
       <input {...props} key={props.key} autoComplete={autoComplete} className="input" />
-      {hint ? <p id={`${field.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      <ErrorList id={field.errorId} errors={field.errors} />
+      {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
 }
 
 export function CheckboxField({ field, children }: { field: FieldMetadata<string | undefined>; children: ReactNode }) {
-  const props = getInputProps(field, { type: "checkbox" });
+  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  const props = getInputProps(meta, { type: "checkbox" });
   return (
     <div>
       <label className="flex items-start gap-2 text-sm text-slate-700">
         <input {...props} key={props.key} className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600" />
         <span>{children}</span>
       </label>
-      <ErrorList id={field.errorId} errors={field.errors} />
+      <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -40,19 +40,21 @@ export default function ChangePasswordPage() {
     id: "change-password",
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   return (
     <div className="card max-w-lg">
       <h1 className="text-xl font-semibold">{t("changePassword.title")}</h1>
-      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <TextField field={fields.oldPassword} label={t("changePassword.old")} type="password" autoComplete="current-password" />
-        <TextField field={fields.password} label={t("changePassword.new")} type="password" autoComplete="new-password" hint={t("changePassword.rule")} />
-        <TextField field={fields.confirmPassword} label={t("changePassword.confirm")} type="password" autoComplete="new-password" />
-        <SubmitButton>{t("changePassword.submit")}</SubmitButton>
-      </Form>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <TextField field={fields.oldPassword} label={t("changePassword.old")} type="password" autoComplete="current-password" />
+          <TextField field={fields.password} label={t("changePassword.new")} type="password" autoComplete="new-password" hint={t("changePassword.rule")} />
+          <TextField field={fields.confirmPassword} label={t("changePassword.confirm")} type="password" autoComplete="new-password" />
+          <SubmitButton>{t("changePassword.submit")}</SubmitButton>
+        </Form>
+      </FormProvider>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -42,7 +42,7 @@ export default function ForgetPage() {
     id: "forget",
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgetSchema }),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   return (
@@ -50,13 +50,15 @@ export default function ForgetPage() {
       <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 1, total: 3 })}</p>
       <h1 className="mt-1 text-2xl font-semibold">{t("forget.title")}</h1>
       <p className="mt-1 text-sm text-slate-600">{t("forget.intro")}</p>
-      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="retrieveWay" value={RETRIEVE_WAY.EMAIL} />
-        <TextField field={fields.phone} label={t("forget.account")} hint={t("forget.accountHint")} autoComplete="username" />
-        <Captcha captcha={captcha} field={fields.captcha} />
-        <SubmitButton>{t("forget.submit")}</SubmitButton>
-      </Form>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="retrieveWay" value={RETRIEVE_WAY.EMAIL} />
+          <TextField field={fields.phone} label={t("forget.account")} hint={t("forget.accountHint")} autoComplete="username" />
+          <Captcha captcha={captcha} field={fields.captcha} />
+          <SubmitButton>{t("forget.submit")}</SubmitButton>
+        </Form>
+      </FormProvider>
       <p className="mt-4 text-sm"><Link to="/g/main/Login/Logins" className="link">{t("forget.backToLogin")}</Link></p>
     </div>
   );

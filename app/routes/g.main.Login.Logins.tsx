@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -48,20 +48,22 @@ export default function LoginPage() {
     id: "login",
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   return (
     <div className="card">
       <h1 className="text-2xl font-semibold text-slate-900">{t("login.title")}</h1>
       <p className="mt-1 text-sm text-slate-600">{t("login.subtitle")}</p>
-      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <TextField field={fields.username} label={t("login.username")} autoComplete="username" />
-        <TextField field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
-        <Captcha captcha={captcha} field={fields.captcha} />
-        <SubmitButton>{t("login.submit")}</SubmitButton>
-      </Form>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <TextField field={fields.username} label={t("login.username")} autoComplete="username" />
+          <TextField field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
+          <Captcha captcha={captcha} field={fields.captcha} />
+          <SubmitButton>{t("login.submit")}</SubmitButton>
+        </Form>
+      </FormProvider>
       <div className="mt-4 flex justify-between text-sm">
         <Link to="/g/main/Login/Forget" className="link">{t("login.forgot")}</Link>
         <Link to="/g/main/register" className="link">{t("login.register")}</Link>

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -39,22 +39,24 @@ export default function SetPasswordPage() {
     id: "set-password",
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   return (
     <div className="card">
       <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 3, total: 3 })}</p>
       <h1 className="mt-1 text-2xl font-semibold">{t("setPassword.title")}</h1>
-      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
-        <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.captcha.errors ?? [])]} />
-        <input type="hidden" name="phone" value={phone} />
-        <input type="hidden" name="captcha" value={captcha} />
-        <input type="hidden" name="retrieveWay" value={retrieveWay} />
-        <TextField field={fields.password} label={t("setPassword.password")} type="password" autoComplete="new-password" hint={t("passwordRule")} />
-        <TextField field={fields.confirmPassword} label={t("setPassword.confirm")} type="password" autoComplete="new-password" />
-        <SubmitButton>{t("setPassword.submit")}</SubmitButton>
-      </Form>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+          <FormErrors id={form.errorId} errors={[...(form.errors ?? []), ...(fields.captcha.errors ?? [])]} />
+          <input type="hidden" name="phone" value={phone} />
+          <input type="hidden" name="captcha" value={captcha} />
+          <input type="hidden" name="retrieveWay" value={retrieveWay} />
+          <TextField field={fields.password} label={t("setPassword.password")} type="password" autoComplete="new-password" hint={t("passwordRule")} />
+          <TextField field={fields.confirmPassword} label={t("setPassword.confirm")} type="password" autoComplete="new-password" />
+          <SubmitButton>{t("setPassword.submit")}</SubmitButton>
+        </Form>
+      </FormProvider>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -39,7 +39,7 @@ export default function ForgetTwoPage() {
     lastResult: actionData?.result,
     defaultValue: { phone, retrieveWay },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetCodeSchema }),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   return (
@@ -47,13 +47,15 @@ export default function ForgetTwoPage() {
       <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 2, total: 3 })}</p>
       <h1 className="mt-1 text-2xl font-semibold">{t("forgetTwo.title")}</h1>
       <p className="mt-1 text-sm text-slate-600">{t("forgetTwo.intro", { account: phone })}</p>
-      <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="phone" value={phone} />
-        <input type="hidden" name="retrieveWay" value={retrieveWay} />
-        <TextField field={fields.captcha} label={t("forgetTwo.code")} autoComplete="one-time-code" />
-        <SubmitButton>{t("forgetTwo.submit")}</SubmitButton>
-      </Form>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="phone" value={phone} />
+          <input type="hidden" name="retrieveWay" value={retrieveWay} />
+          <TextField field={fields.captcha} label={t("forgetTwo.code")} autoComplete="one-time-code" />
+          <SubmitButton>{t("forgetTwo.submit")}</SubmitButton>
+        </Form>
+      </FormProvider>
       <p className="mt-4 text-sm"><Link to="/g/main/Login/Forget" className="link">{t("forgetTwo.resend")}</Link></p>
     </div>
   );

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -65,7 +65,7 @@ export default function RegisterPage() {
     lastResult: actionData?.result,
     defaultValue: { userType: type },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: registerFieldsSchema }),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
   const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]["field"]>;
@@ -92,57 +92,59 @@ export default function RegisterPage() {
             </Link>
           ))}
         </nav>
-        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 grid gap-4 md:grid-cols-2">
-          <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
-          <input type="hidden" name="userType" value={type} />
-          <TextField field={f.userName} label={t("register.userName")} hint={t("register.userNameHint")} autoComplete="username" />
-          <TextField field={f.realName} label={t("register.realName")} hint={t("register.realNameHint")} autoComplete="name" />
-          <TextField field={f.password} label={t("register.password")} type="password" hint={t("passwordRule")} autoComplete="new-password" />
-          <TextField field={f.confirmPassword} label={t("register.confirmPassword")} type="password" autoComplete="new-password" />
-          <TextField field={f.email} label={t("register.email")} type="email" autoComplete="email" />
-          <TextField field={f.mobile} label={t("register.mobile")} type="tel" hint={t("register.mobileHint")} autoComplete="tel" />
-          {enterprise ? (
-            <fieldset className="grid gap-4 md:col-span-2 md:grid-cols-2">
-              <legend className="mb-2 text-sm font-semibold text-slate-900">{t("register.companySection")}</legend>
-              <TextField field={f.companyName} label={t("register.companyName")} autoComplete="organization" />
-              <TextField field={f.creditCode} label={t("register.creditCode")} hint={t("register.creditCodeHint")} />
-              <TextField field={f.companyAddress} label={t("register.companyAddress")} className="md:col-span-2" autoComplete="street-address" />
-              <TextField field={f.contactName} label={t("register.contactName")} />
-              <TextField field={f.country} label={t("register.country")} autoComplete="country-name" />
-              <div className="md:col-span-2">
-                <label htmlFor="licence" className="label">{t("register.licence")}</label>
-                <input
-                  id="licence"
-                  name="licence"
-                  type="file"
-                  accept={LICENCE_EXTENSIONS.join(",")}
-                  aria-invalid={f.licence?.errors ? true : undefined}
-                  aria-describedby="licence-hint"
-                  className="block w-full text-sm"
-                />
-                <p id="licence-hint" className="mt-1 text-xs text-slate-500">{t("register.licenceHint")}</p>
-                <ErrorList errors={f.licence?.errors} />
-              </div>
-            </fieldset>
-          ) : null}
-          <div className="md:col-span-2">
-            <Captcha captcha={captcha} field={f.captcha} />
-          </div>
-          <div className="space-y-2 md:col-span-2">
-            <CheckboxField field={f.agreeTerms}>
-              {t("register.agreeTermsPrefix")} <Link to="/g/main/PrivateAgreement" target="_blank" className="link">{t("register.terms")}</Link>
-            </CheckboxField>
-            <CheckboxField field={f.agreePrivacy}>
-              {t("register.agreePrivacyPrefix")} <Link to="/g/main/PrivacyStatement" target="_blank" className="link">{t("register.privacy")}</Link>
-            </CheckboxField>
-          </div>
-          <div className="md:col-span-2">
-            <SubmitButton>{t("register.submit")}</SubmitButton>
-            <p className="mt-3 text-center text-sm">
-              {t("register.haveAccount")} <Link to="/g/main/Login/Logins" className="link">{t("register.login")}</Link>
-            </p>
-          </div>
-        </Form>
+        <FormProvider context={form.context}>
+          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 grid gap-4 md:grid-cols-2">
+            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+            <input type="hidden" name="userType" value={type} />
+            <TextField field={f.userName} label={t("register.userName")} hint={t("register.userNameHint")} autoComplete="username" />
+            <TextField field={f.realName} label={t("register.realName")} hint={t("register.realNameHint")} autoComplete="name" />
+            <TextField field={f.password} label={t("register.password")} type="password" hint={t("passwordRule")} autoComplete="new-password" />
+            <TextField field={f.confirmPassword} label={t("register.confirmPassword")} type="password" autoComplete="new-password" />
+            <TextField field={f.email} label={t("register.email")} type="email" autoComplete="email" />
+            <TextField field={f.mobile} label={t("register.mobile")} type="tel" hint={t("register.mobileHint")} autoComplete="tel" />
+            {enterprise ? (
+              <fieldset className="grid gap-4 md:col-span-2 md:grid-cols-2">
+                <legend className="mb-2 text-sm font-semibold text-slate-900">{t("register.companySection")}</legend>
+                <TextField field={f.companyName} label={t("register.companyName")} autoComplete="organization" />
+                <TextField field={f.creditCode} label={t("register.creditCode")} hint={t("register.creditCodeHint")} />
+                <TextField field={f.companyAddress} label={t("register.companyAddress")} className="md:col-span-2" autoComplete="street-address" />
+                <TextField field={f.contactName} label={t("register.contactName")} />
+                <TextField field={f.country} label={t("register.country")} autoComplete="country-name" />
+                <div className="md:col-span-2">
+                  <label htmlFor="licence" className="label">{t("register.licence")}</label>
+                  <input
+                    id="licence"
+                    name="licence"
+                    type="file"
+                    accept={LICENCE_EXTENSIONS.join(",")}
+                    aria-invalid={f.licence?.errors ? true : undefined}
+                    aria-describedby="licence-hint"
+                    className="block w-full text-sm"
+                  />
+                  <p id="licence-hint" className="mt-1 text-xs text-slate-500">{t("register.licenceHint")}</p>
+                  <ErrorList errors={f.licence?.errors} />
+                </div>
+              </fieldset>
+            ) : null}
+            <div className="md:col-span-2">
+              <Captcha captcha={captcha} field={f.captcha} />
+            </div>
+            <div className="space-y-2 md:col-span-2">
+              <CheckboxField field={f.agreeTerms}>
+                {t("register.agreeTermsPrefix")} <Link to="/g/main/PrivateAgreement" target="_blank" className="link">{t("register.terms")}</Link>
+              </CheckboxField>
+              <CheckboxField field={f.agreePrivacy}>
+                {t("register.agreePrivacyPrefix")} <Link to="/g/main/PrivacyStatement" target="_blank" className="link">{t("register.privacy")}</Link>
+              </CheckboxField>
+            </div>
+            <div className="md:col-span-2">
+              <SubmitButton>{t("register.submit")}</SubmitButton>
+              <p className="mt-3 text-center text-sm">
+                {t("register.haveAccount")} <Link to="/g/main/Login/Logins" className="link">{t("register.login")}</Link>
+              </p>
+            </div>
+          </Form>
+        </FormProvider>
       </div>
     </div>
   );

@@ -1,0 +1,85 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, inject } from "vitest";
+
+export type Envelope<T = any> = { code: number; message: string; data: T };
+
+/** POST a /vueapi path as the portal does (JSON, language in body). */
+export async function call<T = any>(p: string, body: unknown = {}, token?: string): Promise<Envelope<T>> {
+  const res = await raw(p, body, token);
+  expect(res.headers.get("content-type")).toMatch(/application\/json/);
+  return res.json() as Promise<Envelope<T>>;
+}
+
+export function raw(p: string, body: unknown = {}, token?: string, init: RequestInit = {}) {
+  return fetch(`${inject("baseUrl")}/vueapi${p}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: typeof body === "string" ? body : JSON.stringify({ userLanguage: "en", ...(body as object) }),
+    ...init,
+  });
+}
+
+export async function captcha(): Promise<string> {
+  const res = await call<{ captchaKey: string }>("/anon/captcha/create");
+  expect(res.code).toBe(0);
+  return res.data.captchaKey;
+}
+
+export const PASSWORD = "Gd47!@kw";
+
+let counter = 0;
+export function uniqueName(prefix = "u") {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 5)}`.replace(/[^a-z0-9]/gi, "").slice(0, 25);
+}
+
+export type Mail = { to: string; subject: string; text: string };
+export function mailsTo(address: string): Mail[] {
+  const dir = path.join(inject("dataDir"), "outbox");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Mail)
+    .filter((m) => m.to.toLowerCase() === address.toLowerCase());
+}
+
+export function registration(userName: string, extra: Record<string, unknown> = {}) {
+  return {
+    userType: "1",
+    userName,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    realName: "测试",
+    email: `${userName}@example.com`,
+    captcha: inject("testCaptcha"),
+    agreeTerms: "on",
+    agreePrivacy: "on",
+    ...extra,
+  };
+}
+
+export async function register(userName: string, extra: Record<string, unknown> = {}, licence?: unknown) {
+  return call("/anon/user/register", { payload: { ...registration(userName, extra), captchaKey: await captcha() }, licence });
+}
+
+export function activationToken(email: string): string {
+  const mail = mailsTo(email).find((m) => /UserActivation\?token=/.test(m.text));
+  if (!mail) throw new Error(`no activation mail for ${email}`);
+  return mail.text.match(/UserActivation\?token=([A-Za-z0-9_-]+)/)![1];
+}
+
+export async function login(username: string, password = PASSWORD) {
+  return call<{ token: string; user: any }>("/main/user/login", { username, password, captchaKey: await captcha(), captcha: inject("testCaptcha") });
+}
+
+/** A registered, activated, logged-in user. */
+export async function activeUser(prefix = "act") {
+  const userName = uniqueName(prefix);
+  expect((await register(userName)).code).toBe(0);
+  expect((await call("/anon/user/activate", { token: activationToken(`${userName}@example.com`) })).code).toBe(0);
+  const res = await login(userName);
+  expect(res.code, JSON.stringify(res)).toBe(0);
+  return { userName, email: `${userName}@example.com`, token: res.data.token };
+}

@@ -1,0 +1,71 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createVueapi } from "../../backend/index";
+import { readBackendEnv } from "../../backend/env";
+
+// Time-bound rules need a clock the test can move: the same service, in-process, with its own database.
+let clock = new Date("2026-06-01T00:00:00Z");
+let service: Awaited<ReturnType<typeof createVueapi>>;
+
+async function post(p: string, body: object = {}, token?: string) {
+  const res = await service.handle(
+    new Request(`http://test.invalid/vueapi${p}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+  return res.json();
+}
+
+async function captchaKey() {
+  return (await post("/anon/captcha/create")).data.captchaKey as string;
+}
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-expiry-"));
+  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "CLOCK1", SEED_DEMO: "1" });
+  service = await createVueapi(env, () => clock);
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+describe("rules that depend on time", () => {
+  const later = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  it("a login token expires after 12 hours: MSG_10005", async () => {
+    const login = await post("/main/user/login", { username: "demoperson", password: "Demo12!@pass", captchaKey: await captchaKey(), captcha: "CLOCK1" });
+    expect(login.code).toBe(0);
+    later(11 * 60 * 60 * 1000);
+    expect((await post("/main/getClientInfo", {}, login.data.token)).code).toBe(0);
+    later(60 * 60 * 1000 + 1);
+    expect(await post("/main/getClientInfo", {}, login.data.token)).toMatchObject({ code: 3, message: "MSG_10005" });
+  });
+
+  it("a captcha expires after 5 minutes: MSG_20003", async () => {
+    const key = await captchaKey();
+    later(5 * 60 * 1000 + 1);
+    expect((await post("/main/user/login", { username: "demoperson", password: "Demo12!@pass", captchaKey: key, captcha: "CLOCK1" })).message).toBe("MSG_20003");
+  });
+
+  it("a lock ends after 15 minutes", async () => {
+    for (let i = 0; i < 5; i++) {
+      await post("/main/user/login", { username: "democompany", password: "Wrong12!@x", captchaKey: await captchaKey(), captcha: "CLOCK1" });
+    }
+    expect((await post("/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey: await captchaKey(), captcha: "CLOCK1" })).message).toBe("MSG_20007");
+    later(15 * 60 * 1000 + 1);
+    expect((await post("/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey: await captchaKey(), captcha: "CLOCK1" })).code).toBe(0);
+  });
+
+  it("refuses TEST_CAPTCHA in production", () => {
+    expect(() => readBackendEnv({ NODE_ENV: "production", TEST_CAPTCHA: "x" })).toThrow(/TEST_CAPTCHA/);
+    expect(readBackendEnv({ NODE_ENV: "production" }).seedDemo).toBe(true);
+    expect(readBackendEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://u@127.0.0.1/db" }).seedDemo).toBe(false);
+    expect(readBackendEnv({ DATABASE_URL: "postgres://u@127.0.0.1/db", SEED_DEMO: "1" }).seedDemo).toBe(true);
+  });
+});

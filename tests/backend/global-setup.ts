@@ -1,0 +1,75 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+    testCaptcha: string;
+    database: "pglite" | "postgres";
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * Starts the real built app (portal + embedded /vueapi backend) on a fresh database: PGlite in a new
+ * DATA_DIR, or the PostgreSQL of DATABASE_URL when it is set. The tests talk to it over HTTP.
+ */
+export default async function setup(project: TestProject) {
+  const root = path.resolve(__dirname, "../..");
+  if (!existsSync(path.join(root, "build/index.js"))) {
+    const built = spawnSync("npx", ["remix", "build"], { cwd: root, stdio: "inherit" });
+    if (built.status !== 0) throw new Error("remix build failed");
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backend-"));
+  const testCaptcha = "TEST1";
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      TEST_CAPTCHA: testCaptcha,
+      SESSION_SECRET: "backend-test-secret",
+      PUBLIC_URL: baseUrl,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("server did not become ready in 120 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  project.provide("baseUrl", baseUrl);
+  project.provide("dataDir", dataDir);
+  project.provide("testCaptcha", testCaptcha);
+  project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
+  return async () => {
+    server.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+  };
+}
