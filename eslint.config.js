@@ -2,7 +2,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", "node_modules/**", "backend/db/migrations/**", "test-results/**", "playwright-report/**", ".cache/**"] },
+  { ignores: ["build/**", "public/build/**", "bench/bare/build/**", "bench/bare/public/**", "node_modules/**", "backend/db/migrations/**", "test-results/**", "playwright-report/**", ".cache/**"] },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.{ts,tsx}"],

@@ -1,0 +1,179 @@
+// npm run bench: requests per second and latency under concurrent load on 127.0.0.1 for the landing page
+// and the console home, beside a bare Remix page measured in the same run, plus the gzip JS each route
+// loads. Budgets live here (never in a timed test); a broken budget exits 1. See bench/README.md.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bareDir = path.join(root, "bench/bare");
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+/** Budgets: relative to the bare page measured in the same run, since absolute figures drift. */
+const BUDGETS = {
+  minShareOfBareRps: { "/g/main/index": 0.25, "/g/home/index": 0.15 },
+  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200 },
+  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220 },
+};
+
+const serveCli = path.join(root, "node_modules/@remix-run/serve/dist/cli.js");
+const remixCli = path.join(root, "node_modules/@remix-run/dev/dist/cli.js");
+const children = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+function build(cwd) {
+  const r = spawnSync(process.execPath, [remixCli, "build"], { cwd, stdio: ["ignore", "ignore", "inherit"] });
+  if (r.status !== 0) throw new Error(`remix build failed in ${cwd}`);
+}
+
+async function serve(cwd, env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [serveCli, "build/index.js"], {
+    cwd,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "test", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server in ${cwd} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}${env.READY_PATH ?? "/"}`);
+      if (res.ok) return base;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server in ${cwd} not ready in 120 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Logs the demo account in through the real login form and returns its session cookie. */
+async function logIn(base, captcha) {
+  const page = await fetch(`${base}/g/main/Login/Logins`);
+  const html = await page.text();
+  const key = html.match(/name="captchaKey" value="([^"]+)"/)?.[1];
+  if (!key) throw new Error("no captchaKey on the login page");
+  const res = await fetch(`${base}/g/main/Login/Logins`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username: "demoperson", password: "Demo12!@pass", captchaKey: key, captcha }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session="));
+  if (res.status !== 302 || !cookie) throw new Error(`login failed: HTTP ${res.status}`);
+  const header = cookie.split(";")[0];
+  const check = await fetch(`${base}/g/home/index`, { redirect: "manual", headers: { Cookie: header } });
+  if (check.status !== 200) throw new Error(`/g/home/index answered ${check.status} after login`);
+  return header;
+}
+
+async function load(name, url, headers = {}) {
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}
+
+/** gzip bytes of the JS a page loads: the entry, the matched routes' modules and their imports. */
+function jsBytes(publicDir, routeIds) {
+  const buildDir = path.join(publicDir, "build");
+  const file = readdirSync(buildDir).find((f) => /^manifest-.*\.js$/.test(f));
+  const text = readFileSync(path.join(buildDir, file), "utf8");
+  const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1));
+  const modules = new Set([manifest.entry.module, ...manifest.entry.imports]);
+  const css = new Set();
+  for (const id of routeIds) {
+    const route = manifest.routes[id];
+    if (!route) throw new Error(`route ${id} not in the manifest`);
+    modules.add(route.module);
+    for (const m of route.imports ?? []) modules.add(m);
+    for (const c of route.css ?? []) css.add(c);
+  }
+  const gz = (urlPath) => gzipSync(readFileSync(path.join(publicDir, urlPath))).length;
+  return { js: [...modules].reduce((s, m) => s + gz(m), 0), css: [...css].reduce((s, c) => s + gz(c), 0) };
+}
+
+async function main() {
+  if (!existsSync(path.join(root, "build/index.js"))) build(root);
+  build(bareDir);
+
+  const captcha = "BENCH1";
+  const product = await serve(root, {
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "bsn-bench-")),
+    TEST_CAPTCHA: captcha,
+    SESSION_SECRET: "bench-secret",
+    READY_PATH: "/healthz",
+  });
+  const bare = await serve(bareDir, {});
+  const cookie = await logIn(product, captcha);
+
+  const results = [
+    await load("bare Remix page", `${bare}/`),
+    await load("/g/main/index", `${product}/g/main/index`),
+    await load("/g/home/index", `${product}/g/home/index`, { Cookie: cookie }),
+  ];
+  const bytes = {
+    "bare Remix page": jsBytes(path.join(bareDir, "public"), ["root", "routes/_index"]),
+    "/g/main/index": jsBytes(path.join(root, "public"), ["root", "routes/g.main", "routes/g.main.[index]"]),
+    "/g/home/index": jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.[index]"]),
+  };
+
+  const bareRps = results[0].rps;
+  const rows = results.map((r) => ({
+    target: r.name,
+    "req/s": r.rps.toFixed(0),
+    "vs bare": `${((r.rps / bareRps) * 100).toFixed(0)}%`,
+    "p50 ms": r.p50,
+    "p99 ms": r.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    "JS gzip KB": (bytes[r.name].js / 1024).toFixed(1),
+    "CSS gzip KB": (bytes[r.name].css / 1024).toFixed(1),
+  }));
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per target, 127.0.0.1\n`);
+  console.table(rows);
+
+  const broken = [];
+  for (const r of results.slice(1)) {
+    const share = r.rps / bareRps;
+    if (share < BUDGETS.minShareOfBareRps[r.name]) broken.push(`${r.name}: ${(share * 100).toFixed(0)}% of the bare page's req/s < ${BUDGETS.minShareOfBareRps[r.name] * 100}%`);
+    if (r.p99 > BUDGETS.maxP99Ms[r.name]) broken.push(`${r.name}: p99 ${r.p99} ms > ${BUDGETS.maxP99Ms[r.name]} ms`);
+    if (bytes[r.name].js / 1024 > BUDGETS.maxJsGzipKb[r.name]) broken.push(`${r.name}: JS ${(bytes[r.name].js / 1024).toFixed(1)} KB > ${BUDGETS.maxJsGzipKb[r.name]} KB`);
+    if (r.non2xx > 0 || r.errors > 0) broken.push(`${r.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  }
+  const out = path.join(root, "test-results/bench");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, "latest.json"), JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, results, bytes, budgets: BUDGETS, broken }, null, 2));
+  if (broken.length) {
+    console.log(`\nBudgets broken:\n- ${broken.join("\n- ")}`);
+    process.exitCode = 1;
+  } else {
+    console.log("\nAll budgets met.");
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  for (const c of children) c.kill("SIGTERM");
+}
