@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,8 @@ import { FlashBanner } from "./components/FlashBanner";
 import { MobileNotice } from "./components/MobileNotice";
 import { OfflineWatcher } from "./components/OfflineWatcher";
 import { getViewer } from "./lib/api.server";
+import { i18nServer } from "./lib/i18n.server";
+import { pageTitle } from "./lib/meta";
 import { isMobileAllowed } from "./lib/mobile";
 import { getFlash } from "./lib/session.server";
 
@@ -21,9 +23,13 @@ export const handle = { i18n: ["common", "errors", "forms"] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const [viewer, { flash, setCookie }] = await Promise.all([getViewer(request), getFlash(request)]);
   const pathname = new URL(request.url).pathname;
+  const t = await i18nServer.getFixedT(viewer.language, "common");
   return json(
     {
       locale: viewer.language,
+      brand: t("brand"),
+      description: t("description"),
+      titles: t("titles", { returnObjects: true }) as Record<string, string>,
       flash,
       mobileBlocked: viewer.mobile && !isMobileAllowed(pathname),
       signedIn: !!viewer.user,
@@ -32,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "BSN Portal" }];
+export const meta = pageTitle("");
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

@@ -27,7 +27,9 @@ const handlers: Handlers = {
   "/sys/system/message/read": markRead as Handlers[string & keyof Handlers],
 };
 
-let started: Promise<(request: Request) => Promise<Response>> | undefined;
+type Started = Promise<(request: Request) => Promise<Response>>;
+// Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
+const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
@@ -45,11 +47,11 @@ async function start() {
 
 /** Validates the environment, opens and migrates the database, seeds; once per process. */
 export async function startBackend(): Promise<void> {
-  started ??= start();
+  holder.__bsnVueapi ??= start();
   try {
-    await started;
+    await holder.__bsnVueapi;
   } catch (error) {
-    started = undefined;
+    holder.__bsnVueapi = undefined;
     throw error;
   }
 }
@@ -57,5 +59,5 @@ export async function startBackend(): Promise<void> {
 /** The /vueapi service as a fetch-style handler (ARCHITECTURE: mounted in the portal's process by default). */
 export async function handleVueapi(request: Request): Promise<Response> {
   await startBackend();
-  return (await started!)(request);
+  return (await holder.__bsnVueapi!)(request);
 }

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-const dir = process.argv[2] ?? "test-results/summary";
+const dir = process.argv[2] ?? "reports/test-summary";
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -31,7 +31,8 @@ npm run typecheck
 step "Lint"
 npm run lint
 
-results=test-results/summary
+# Outside test-results/, which Playwright empties when it starts.
+results=reports/test-summary
 rm -rf "$results"; mkdir -p "$results"
 
 step "Unit tests"

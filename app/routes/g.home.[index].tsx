@@ -1,22 +1,25 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
+import type { loader as shellLoader } from "./g.home";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = { i18n: ["home"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
-export const meta: MetaFunction = () => [{ title: "Console · BSN Portal" }];
+export const meta = pageTitle("console");
 
-/** SPEC §2 /g/home/index: the account summary and shortcuts. */
+/** SPEC §2 /g/home/index: the account summary and shortcuts. The summary comes with the shell's data. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const api = apiFor(request, viewer);
-  const [user, summary] = await Promise.all([api.load("/main/getClientInfo", {}), api.load("/main/home/summary", {})]);
-  return json({ user, summary, language: viewer.language });
+  const user = await apiFor(request, viewer).load("/main/getClientInfo", {});
+  return json({ user, language: viewer.language });
 }
 
 export default function HomeIndex() {
-  const { user, summary, language } = useLoaderData<typeof loader>();
+  const { user, language } = useLoaderData<typeof loader>();
+  const shell = useRouteLoaderData<typeof shellLoader>("routes/g.home");
+  const summary = shell!.summary;
   const { t } = useTranslation("home");
   const shortcuts = [
     { key: "messages", to: "/g/home/userCenter/MessageCenter" },

@@ -1,11 +1,12 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { apiFor, getViewer, requireUser } from "~/lib/api.server";
 import { destroySession, getSession, redirectWithFlash } from "~/lib/session.server";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = { breadcrumb: [{ key: "logout.title" }] };
-export const meta: MetaFunction = () => [{ title: "Log out · BSN Portal" }];
+export const meta = pageTitle("logout");
 
 /** Without JavaScript, Log Out lands here to confirm (SPEC §2 "Do you want to exit the system?"). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -19,6 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const summary = await apiFor(request, viewer).load("/main/home/summary", {});
   return json({
     user: viewer.user,
+    summary,
     unread: summary.unreadMessages,
     menu: visibleMenu(viewer.user.role),
     userManualUrl: getEnv().USER_MANUAL_URL,

@@ -1,6 +1,6 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,12 +9,13 @@ import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = {
   i18n: ["auth"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.changePassword" }],
 };
-export const meta: MetaFunction = () => [{ title: "Change password · BSN Portal" }];
+export const meta = pageTitle("changePassword");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);

@@ -1,16 +1,17 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { Pagination } from "~/components/Pagination";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = {
   i18n: ["messages"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.messageCenter" }],
 };
-export const meta: MetaFunction = () => [{ title: "Message center · BSN Portal" }];
+export const meta = pageTitle("messageCenter");
 
 const PAGE_SIZE = 10;
 const FILTERS = { all: undefined, unread: 0, read: 1 } as const;

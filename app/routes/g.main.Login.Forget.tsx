@@ -1,6 +1,6 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { forgetSchema, RETRIEVE_WAY } from "@contract/accounts";
@@ -10,8 +10,9 @@ import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { pageTitle } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Forgot password · BSN Portal" }];
+export const meta = pageTitle("forget");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireAnonymous(request);

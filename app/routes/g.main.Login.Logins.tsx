@@ -1,6 +1,6 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { loginSchema } from "@contract/accounts";
@@ -10,8 +10,9 @@ import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { commitSession, getSession, safeReturnTo } from "~/lib/session.server";
+import { pageTitle } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Log in · BSN Portal" }];
+export const meta = pageTitle("login");
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireAnonymous(request);

@@ -1,6 +1,6 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { resetPasswordSchema } from "@contract/accounts";
@@ -8,8 +8,9 @@ import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { pageTitle } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "New password · BSN Portal" }];
+export const meta = pageTitle("setPassword");
 
 /** SPEC §2 SetPassWord (query phone, captcha, retrieveWay): the new password, same rule as registration. */
 export async function loader({ request }: LoaderFunctionArgs) {

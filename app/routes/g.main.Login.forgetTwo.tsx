@@ -1,14 +1,15 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { resetCodeSchema } from "@contract/accounts";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
+import { pageTitle } from "~/lib/meta";
 
-export const meta: MetaFunction = () => [{ title: "Verification code · BSN Portal" }];
+export const meta = pageTitle("forgetTwo");
 
 /** SPEC §2 forgetTwo (query phone, retrieveWay): enter the code that was mailed. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,13 +1,14 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { activateSchema } from "@contract/accounts";
 import { FormErrors, SubmitButton } from "~/components/forms";
 import { apiFor, getViewer } from "~/lib/api.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
-export const meta: MetaFunction = () => [{ title: "Account activation · BSN Portal" }];
+export const meta = pageTitle("activation");
 
 /**
  * SPEC §2 UserActivation. The mailed link opens this page with its token; activation itself is a POST

@@ -1,15 +1,13 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { apiFor, getViewer } from "~/lib/api.server";
 import { formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = { i18n: ["home"] };
-export const meta: MetaFunction = () => [
-  { title: "BSN Portal · Blockchain service network" },
-  { name: "description", content: "Publish, test, join and operate consortium-chain services on city nodes around the world." },
-];
+export const meta = pageTitle("landing");
 
 /** The landing page of the network (SPEC §2 /g/main/index): what it offers, its city nodes, how to start. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
 import { TextPage } from "~/components/TextPage";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = { i18n: ["pages"] };
-export const meta: MetaFunction = () => [{ title: "BSN Portal" }];
+export const meta = pageTitle("documentation");
 
 export default function Page() {
   return <TextPage page="documentation" />;

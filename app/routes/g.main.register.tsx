@@ -1,6 +1,6 @@
 import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LICENCE_EXTENSIONS, LICENCE_MAX_BYTES, licenceProblem, registerFieldsSchema, USER_TYPE } from "@contract/accounts";
@@ -10,9 +10,10 @@ import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+import { pageTitle } from "~/lib/meta";
 
 export const handle = { i18n: ["auth"] };
-export const meta: MetaFunction = () => [{ title: "Register · BSN Portal" }];
+export const meta = pageTitle("register");
 
 const HIDDEN = ["captcha"];
 
