@@ -13,6 +13,7 @@ const schema = z
     PUBLIC_URL: z.string().url().optional(),
     TEST_CAPTCHA: z.string().min(1).optional(),
     SEED_DEMO: z.enum(["0", "1"]).optional(),
+    JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
   })
   .superRefine((env, ctx) => {
     if (env.TEST_CAPTCHA && env.NODE_ENV === "production") {
@@ -30,6 +31,8 @@ export type BackendEnv = {
   testCaptcha: string | undefined;
   /** Demo accounts are seeded into the embedded database, or into a server database only when asked. */
   seedDemo: boolean;
+  /** How often this process looks for due background jobs; 0 turns the loop off. */
+  jobsIntervalMs: number;
 };
 
 export function readBackendEnv(source: Record<string, string | undefined> = process.env): BackendEnv {
@@ -48,5 +51,6 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     testCaptcha: env.TEST_CAPTCHA,
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === "1" : !env.DATABASE_URL,
+    jobsIntervalMs: env.JOBS_INTERVAL_MS,
   };
 }

@@ -8,6 +8,11 @@ import { Mailer } from "./mail";
 import { listMessages, markRead } from "./messages/handlers";
 import { homeSummary, listCityNodes } from "./platform/handlers";
 import type { Services } from "./services";
+import { billingHandlers, billingJobs } from "./billing";
+import { invoiceHandlers, invoiceJobs } from "./invoices";
+import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
+import { paymentHandlers, paymentJobs } from "./payments";
+import { profileHandlers, profileJobs } from "./profile";
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it. */
 const handlers: Handlers = {
@@ -25,7 +30,14 @@ const handlers: Handlers = {
   "/main/home/summary": homeSummary,
   "/sys/system/message/list": listMessages as Handlers[string & keyof Handlers],
   "/sys/system/message/read": markRead as Handlers[string & keyof Handlers],
+  ...billingHandlers,
+  ...paymentHandlers,
+  ...invoiceHandlers,
+  ...profileHandlers,
 };
+
+/** Every background job kind and its handler (backend/jobs/runner.ts). */
+const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs }));
 
 type Started = Promise<(request: Request) => Promise<Response>>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
@@ -37,11 +49,18 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   await seedPlatform(database.db);
   if (env.seedDemo) await seedDemo(database.db);
   const services: Services = { db: database.db, env, mailer: new Mailer(env), now };
-  return { handle: createRouter(services, handlers), services, close: database.close };
+  return {
+    handle: createRouter(services, handlers),
+    services,
+    /** Runs the jobs due now (tests call this after moving the clock). */
+    runJobs: () => runDueJobs(services, jobRegistry),
+    close: database.close,
+  };
 }
 
 async function start() {
-  const { handle } = await createVueapi(readBackendEnv());
+  const { handle, services } = await createVueapi(readBackendEnv());
+  if (services.env.jobsIntervalMs > 0) startJobLoop(services, jobRegistry, services.env.jobsIntervalMs);
   return handle;
 }
 

@@ -14,24 +14,23 @@ import {
 } from "./accounts";
 import { cityNodeSchema, homeSummarySchema, messageListSchema, pageRequestSchema } from "./platform";
 
+import { anyPayload, nothing, type PathSpec } from "./path-spec";
+import { billingPaths } from "./billing";
+import { paymentPaths } from "./payments";
+import { invoicePaths } from "./invoices";
+import { profilePaths } from "./profile";
+
+export type { PathSpec } from "./path-spec";
+
 /**
  * The /vueapi paths (SPEC §7) with their payload and `data` schemas: written once, imported by the
- * portal's request layer and by the backend's router.
+ * portal's request layer and by the backend's router. Each domain keeps its paths in its own module
+ * (contract/billing.ts, payments.ts, invoices.ts, profile.ts) and they are merged here.
  *
- * `auth`: "anon" paths need no token; "user" paths need a valid token; "operator" paths need an
- * operator's token. Change password is validated against the user's name, so its payload schema is
- * built by the backend with the token's user (see `changePasswordSchema`).
+ * Change password is validated against the user's name, so its payload schema is built by the backend
+ * with the token's user (see `changePasswordSchema`).
  */
-export type PathSpec = {
-  readonly auth: "anon" | "user" | "operator";
-  payload: z.ZodType;
-  data: z.ZodType;
-};
-
-const anyPayload = z.object({}).passthrough();
-const nothing = z.null().optional();
-
-export const paths = {
+const accountPaths = {
   "/anon/captcha/create": { auth: "anon", payload: anyPayload, data: captchaDataSchema },
   "/anon/user/register": { auth: "anon", payload: registerPayloadSchema, data: registerDataSchema },
   "/anon/user/activate": { auth: "anon", payload: activateSchema, data: z.object({ userName: z.string() }) },
@@ -50,6 +49,14 @@ export const paths = {
     payload: z.object({ messageIds: z.array(z.number().int()).max(200).optional(), all: z.boolean().optional() }),
     data: z.object({ unread: z.number().int() }),
   },
+} satisfies Record<string, PathSpec>;
+
+export const paths = {
+  ...accountPaths,
+  ...billingPaths,
+  ...paymentPaths,
+  ...invoicePaths,
+  ...profilePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

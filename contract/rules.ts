@@ -126,3 +126,29 @@ export function isKeyboardSequence(value: string, run = 4): boolean {
 export function isDefaultPassword(value: string): boolean {
   return DEFAULT_PASSWORDS.has(value.toLowerCase());
 }
+
+/** USD amounts on forms (SPEC §5 Money): up to 2 decimals, greater than 0, at most 1,000,000.00. */
+export const MONEY_RE = /^(0|[1-9][0-9]{0,6})(\.[0-9]{1,2})?$/;
+export const MAX_AMOUNT_CENTS = 100_000_000;
+
+/** Integer cents of a form amount such as "12.5" (1250); exact, no floating point. */
+export function toCents(value: string): number {
+  const [whole, fraction = ""] = value.trim().split(".");
+  return Number(whole) * 100 + Number((fraction + "00").slice(0, 2));
+}
+
+/** A form amount in USD, kept as the typed string; the backend converts it with `toCents`. */
+export const moneyAmount = () =>
+  z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "validation.amount.required" : "validation.amount.format") })
+    .trim()
+    .min(1, "validation.amount.required")
+    .superRefine((value, ctx) => {
+      if (!MONEY_RE.test(value)) return void ctx.addIssue({ code: "custom", message: "validation.amount.format" });
+      const amount = toCents(value);
+      if (amount <= 0) ctx.addIssue({ code: "custom", message: "validation.amount.positive" });
+      else if (amount > MAX_AMOUNT_CENTS) ctx.addIssue({ code: "custom", message: "validation.amount.max" });
+    });
+
+/** A key the form carries so that submitting it twice does the work once (issued by the loader). */
+export const idempotencyKey = () => z.string().trim().regex(/^[A-Za-z0-9_-]{16,64}$/, "validation.invalid");

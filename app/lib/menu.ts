@@ -30,3 +30,10 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
     .sort((a, b) => a.navigation - b.navigation)
     .map((e) => (e.children ? { ...e, children: visibleMenu(role, e.children) } : e));
 }
+
+/**
+ * The queues of the operations area (/g/home/operations, operators only; docs/decisions/005). Each
+ * domain adds its queue here when its page works; the area's tabs and its menu entry come from this list.
+ */
+export type OperationsQueue = { key: string; to: string };
+export const OPERATIONS_QUEUES: OperationsQueue[] = [];

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, customType, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, customType, date, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** The one schema of the /vueapi service (PostgreSQL dialect: PGlite embedded or a PostgreSQL server). */
 
@@ -44,6 +44,17 @@ export const users = pgTable(
     lockedUntil: ts("locked_until"),
     lastLoginAt: ts("last_login_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /* SPEC §3 Profile (basic information). Notification email and mobile change only through support (§6). */
+    selfIntroduction: text("self_introduction"),
+    /** Company term options of §9: 1 under 3 years, 2 over 3, 3 under 10, 4 over 10. */
+    termOfBusiness: smallint("term_of_business"),
+    /** Staff options of §9: 1 under 100, 2 100-300, 3 300-500, 4 over 500. */
+    staffCount: smallint("staff_count"),
+    businessInformation: text("business_information"),
+    mainBusiness: text("main_business"),
+    companyProfile: text("company_profile"),
+    companyUrl: text("company_url"),
+    fax: text("fax"),
   },
   (t) => [
     uniqueIndex("users_user_name_lower").on(sql`lower(${t.userName})`),
@@ -127,4 +138,350 @@ export const messages = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("messages_user_status").on(t.userId, t.status, t.createdAt)],
+);
+
+/* ------------------------------------------------------------------------------------------------
+ * Background jobs (ARCHITECTURE: payment expiry, callbacks, weekly bills, later tests and deployments).
+ * A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so it survives a restart and runs once even
+ * with several processes. `dedupeKey` makes scheduling the same job twice a no-op.
+ * ---------------------------------------------------------------------------------------------- */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    dedupeKey: text("dedupe_key").unique(),
+    runAt: ts("run_at").notNull().defaultNow(),
+    lockedUntil: ts("locked_until"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    doneAt: ts("done_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("jobs_due").on(t.doneAt, t.runAt)],
+);
+
+/* ------------------------------------------------------------------------------------------------
+ * Finance (SPEC §3 Account, Bill; §4 payment, invoicing, invoice and refund statuses; §9 Billing).
+ * Money is integer USD cents (house habit 9).
+ * ---------------------------------------------------------------------------------------------- */
+const cents = (name: string) => bigint(name, { mode: "number" });
+
+/**
+ * The ledger's running totals, one row per user. Always equal to the sums of the user's ledger deltas
+ * (backend/billing/ledger.ts writes both in one transaction; a test checks they agree).
+ */
+export const wallets = pgTable(
+  "wallets",
+  {
+    userId: integer("user_id").primaryKey().references(() => users.id),
+    balanceCents: cents("balance_cents").notNull().default(0),
+    withdrawableCents: cents("withdrawable_cents").notNull().default(0),
+    invoiceableCents: cents("invoiceable_cents").notNull().default(0),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check("wallets_balance_nonneg", sql`${t.balanceCents} >= 0`),
+    check("wallets_withdrawable_range", sql`${t.withdrawableCents} >= 0 AND ${t.withdrawableCents} <= ${t.balanceCents}`),
+    check("wallets_invoiceable_nonneg", sql`${t.invoiceableCents} >= 0`),
+  ],
+);
+
+/** One ledger: every change of balance, withdrawable or invoiceable amount is an entry here. */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    /** recharge | bill_payment | refund | withdrawal_hold | withdrawal_release | invoice_hold | invoice_release | grant */
+    kind: text("kind").notNull(),
+    balanceDelta: cents("balance_delta").notNull(),
+    withdrawableDelta: cents("withdrawable_delta").notNull(),
+    invoiceableDelta: cents("invoiceable_delta").notNull(),
+    balanceAfter: cents("balance_after").notNull(),
+    withdrawableAfter: cents("withdrawable_after").notNull(),
+    invoiceableAfter: cents("invoiceable_after").notNull(),
+    /** What the entry is about: bill, payment, withdrawal, invoice. */
+    refType: text("ref_type").notNull(),
+    refId: integer("ref_id").notNull(),
+    /** A caller-supplied key: the same operation submitted twice writes one entry. */
+    idempotencyKey: text("idempotency_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("ledger_user_time").on(t.userId, t.createdAt),
+    uniqueIndex("ledger_user_idempotency").on(t.userId, t.idempotencyKey),
+    index("ledger_ref").on(t.refType, t.refId),
+  ],
+);
+
+/** Usage detail of a bill (SPEC §3 Bill): data usage per city node and resource usage. */
+export type BillDetail = {
+  dataUsage?: { nodeCode: string; usedGb: number; pricePerGbCents: number; amountCents: number }[];
+  resources?: {
+    nodeCode: string;
+    tps: number;
+    capacityGb: number;
+    peers: number;
+    monthlyPriceCents: number;
+    yearlyPriceCents: number;
+    amountCents: number;
+  }[];
+  nodeCount?: number;
+  hostConfiguration?: string;
+  dataCapacityGb?: number;
+  cloudPlatform?: string;
+  region?: string;
+};
+
+/** SPEC §3 Bill; types of §9 (1 publish, 2 config upgrade, 15 recharge, 25 withdrawal, 30 refund, ...). */
+export const bills = pgTable(
+  "bills",
+  {
+    id: serial("id").primaryKey(),
+    billNo: text("bill_no").notNull().unique(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    /** The service (app) the bill is for, when there is one. */
+    appId: integer("app_id"),
+    serviceName: text("service_name").notNull(),
+    billType: smallint("bill_type").notNull(),
+    /** §4 Payment status: 1 unpaid, 2 in payment, 5 failed, 10 expired, 15 paid, 20 all refunded, 25 partly refunded. */
+    payState: smallint("pay_state").notNull().default(1),
+    /** 1 prepaid (resource fees, first period on creation), 2 postpaid (by actual use, weekly). */
+    payMode: smallint("pay_mode").notNull(),
+    /** How it was paid: BALANCE, or a §9 payment type GT0001-GT0004. */
+    payType: text("pay_type"),
+    /** §4 Payment cycle: 1 yearly, 2 monthly, 99 weekly. */
+    cycle: smallint("cycle").notNull(),
+    periodStart: ts("period_start").notNull(),
+    periodEnd: ts("period_end").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** Pay before this; after it an unpaid bill expires (§4 status 10) or, for usage, blocks (§5). */
+    deadline: ts("deadline").notNull(),
+    /** When the resources of an unpaid bill are released. */
+    releaseTime: ts("release_time"),
+    paidAt: ts("paid_at"),
+    totalCents: cents("total_cents").notNull(),
+    payCents: cents("pay_cents").notNull(),
+    refundNo: text("refund_no"),
+    refundCents: cents("refund_cents").notNull().default(0),
+    /** §4 Invoicing status: 1 not invoiced, 2 in progress, 5 invoiced. */
+    invoiceState: smallint("invoice_state").notNull().default(1),
+    detail: jsonb("detail").$type<BillDetail>().notNull().default({}),
+    /** Generated bills (weekly traffic) are made once per user and period. */
+    dedupeKey: text("dedupe_key").unique(),
+  },
+  (t) => [index("bills_user_time").on(t.userId, t.createdAt), index("bills_user_state").on(t.userId, t.payState)],
+);
+
+/** Daily data traffic per city node: the 30-day chart (§9 Charts) and the weekly traffic bills. */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    userId: integer("user_id").notNull().references(() => users.id),
+    day: date("day", { mode: "string" }).notNull(),
+    cityNodeId: integer("city_node_id").notNull().references(() => cityNodes.id),
+    /** Traffic in MB (integer); bills convert to GB at 1024 MB. */
+    trafficMb: integer("traffic_mb").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.cityNodeId] })],
+);
+
+/**
+ * Payments through the card payment provider or by offline remittance (SPEC §9 Payment methods):
+ * recharges of the balance. Status is §4 Payment status.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial("id").primaryKey(),
+    paymentNo: text("payment_no").notNull().unique(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    purpose: text("purpose").notNull().default("recharge"),
+    amountCents: cents("amount_cents").notNull(),
+    /** §9 payment type GT0001-GT0004 (GT0004 offline remittance). */
+    payType: text("pay_type").notNull(),
+    status: smallint("status").notNull().default(1),
+    provider: text("provider"),
+    providerRef: text("provider_ref").unique(),
+    /** Offline remittance: the payer's bank reference, for the operator to match. */
+    remittanceRef: text("remittance_ref"),
+    failureReason: text("failure_reason"),
+    idempotencyKey: text("idempotency_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    expiresAt: ts("expires_at").notNull(),
+    paidAt: ts("paid_at"),
+    reviewedBy: integer("reviewed_by").references(() => users.id),
+    reviewedAt: ts("reviewed_at"),
+    reviewComments: text("review_comments"),
+  },
+  (t) => [
+    index("payments_user_time").on(t.userId, t.createdAt),
+    index("payments_status").on(t.status, t.expiresAt),
+    uniqueIndex("payments_user_idempotency").on(t.userId, t.idempotencyKey),
+  ],
+);
+
+/** Callbacks received from the payment provider, by its event id: a replayed event is recognised. */
+export const providerEvents = pgTable("provider_events", {
+  eventId: text("event_id").primaryKey(),
+  provider: text("provider").notNull(),
+  kind: text("kind").notNull(),
+  reference: text("reference").notNull(),
+  payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+  receivedAt: ts("received_at").notNull().defaultNow(),
+  timesReceived: integer("times_received").notNull().default(1),
+});
+
+/**
+ * The embedded sandbox card provider's own records (a third party of its own: the portal knows only its
+ * API). Checkout sessions for payments and for saving a card.
+ */
+export const sandboxCheckouts = pgTable("sandbox_checkouts", {
+  id: text("id").primaryKey(),
+  /** payment | setup */
+  mode: text("mode").notNull(),
+  merchantRef: text("merchant_ref").notNull(),
+  amountCents: cents("amount_cents"),
+  currency: text("currency").notNull().default("USD"),
+  description: text("description"),
+  returnUrl: text("return_url").notNull(),
+  callbackUrl: text("callback_url").notNull(),
+  /** open | succeeded | declined | expired */
+  status: text("status").notNull().default("open"),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
+  cardExpMonth: smallint("card_exp_month"),
+  cardExpYear: smallint("card_exp_year"),
+  declineReason: text("decline_reason"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  expiresAt: ts("expires_at").notNull(),
+  completedAt: ts("completed_at"),
+  callbackDeliveredAt: ts("callback_delivered_at"),
+});
+
+/** SPEC §3 Account card: only the brand and last 4 digits are kept; the provider holds the card. */
+export const cards = pgTable("cards", {
+  userId: integer("user_id").primaryKey().references(() => users.id),
+  brand: text("brand").notNull(),
+  last4: text("last4").notNull(),
+  expMonth: smallint("exp_month"),
+  expYear: smallint("exp_year"),
+  providerRef: text("provider_ref").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/** Withdrawal requests; state is §4 Refund review: 1 pending, 5 not approved, 10 approved, 15 confirmed. */
+export const withdrawals = pgTable(
+  "withdrawals",
+  {
+    id: serial("id").primaryKey(),
+    withdrawalNo: text("withdrawal_no").notNull().unique(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    amountCents: cents("amount_cents").notNull(),
+    state: smallint("state").notNull().default(1),
+    idempotencyKey: text("idempotency_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    reviewedBy: integer("reviewed_by").references(() => users.id),
+    reviewedAt: ts("reviewed_at"),
+    reviewComments: text("review_comments"),
+    /** Approved withdrawals arrive within 7 working days (§9). */
+    expectedArrival: date("expected_arrival", { mode: "string" }),
+  },
+  (t) => [index("withdrawals_user_time").on(t.userId, t.createdAt), uniqueIndex("withdrawals_user_idempotency").on(t.userId, t.idempotencyKey)],
+);
+
+/** SPEC §3 Invoice title; §9 title type 1 individual, 2 enterprise, 3 organisation. One default per user. */
+export const invoiceTitles = pgTable(
+  "invoice_titles",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    titleType: smallint("title_type").notNull(),
+    title: text("title").notNull(),
+    taxNo: text("tax_no"),
+    bank: text("bank"),
+    bankAccount: text("bank_account"),
+    registeredAddress: text("registered_address"),
+    registeredPhone: text("registered_phone"),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("invoice_titles_user").on(t.userId), uniqueIndex("invoice_titles_one_default").on(t.userId).where(sql`${t.isDefault}`)],
+);
+
+/** SPEC §3 Receiver address (recipient of paper invoices). One default per user. */
+export const receiverAddresses = pgTable(
+  "receiver_addresses",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    name: text("name").notNull(),
+    mobile: text("mobile").notNull(),
+    location: text("location").notNull(),
+    address: text("address").notNull(),
+    postalCode: text("postal_code"),
+    email: text("email"),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("receiver_addresses_user").on(t.userId), uniqueIndex("receiver_addresses_one_default").on(t.userId).where(sql`${t.isDefault}`)],
+);
+
+/**
+ * SPEC §3 Invoice application; status §4: 1 pending review, 3 not approved, 5 pending delivery,
+ * 10 delivered. Title and recipient are copied at application time, so later edits do not change it.
+ */
+export const invoiceApplications = pgTable(
+  "invoice_applications",
+  {
+    id: serial("id").primaryKey(),
+    applicationNo: text("application_no").notNull().unique(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    title: jsonb("title").$type<{ titleType: number; title: string; taxNo?: string | null; bank?: string | null; bankAccount?: string | null; registeredAddress?: string | null; registeredPhone?: string | null }>().notNull(),
+    /** §9: 1 general VAT, 5 special VAT. */
+    invoiceType: smallint("invoice_type").notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    status: smallint("status").notNull().default(1),
+    /** §4: 1 paper, 2 electronic. */
+    issuance: smallint("issuance").notNull(),
+    recipient: jsonb("recipient").$type<{ name?: string; mobile?: string; location?: string; address?: string; postalCode?: string | null; email?: string | null; remark?: string | null }>().notNull(),
+    deliveryEmail: text("delivery_email"),
+    courierName: text("courier_name"),
+    courierNo: text("courier_no"),
+    idempotencyKey: text("idempotency_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    reviewedBy: integer("reviewed_by").references(() => users.id),
+    reviewedAt: ts("reviewed_at"),
+    reviewComments: text("review_comments"),
+    deliveredBy: integer("delivered_by").references(() => users.id),
+    deliveredAt: ts("delivered_at"),
+  },
+  (t) => [index("invoice_applications_user").on(t.userId, t.createdAt), uniqueIndex("invoice_applications_user_idempotency").on(t.userId, t.idempotencyKey)],
+);
+
+export const invoiceApplicationBills = pgTable(
+  "invoice_application_bills",
+  {
+    applicationId: integer("application_id").notNull().references(() => invoiceApplications.id),
+    billId: integer("bill_id").notNull().references(() => bills.id),
+    amountCents: cents("amount_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.applicationId, t.billId] }), index("invoice_application_bills_bill").on(t.billId)],
+);
+
+/** SPEC §3 contact / §5 Contacts: name, mobile, email, department or company. */
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    name: text("name").notNull(),
+    mobile: text("mobile").notNull(),
+    email: text("email").notNull(),
+    department: text("department").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("contacts_user").on(t.userId)],
 );

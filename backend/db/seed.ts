@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { hashPassword } from "../accounts/passwords";
 import type { Db } from "./client";
+import { seedDemoData } from "./demo-data";
 import { cityNodes, messages, users } from "./schema";
 
 /** SPEC §3 City node: the platform catalogue. Prices in USD cents. */
@@ -46,6 +47,7 @@ export async function seedPlatform(db: Db) {
 export async function seedDemo(db: Db) {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const now = new Date();
+  const created: Record<string, number> = {};
   for (const account of DEMO_ACCOUNTS) {
     const inserted = await db
       .insert(users)
@@ -53,9 +55,12 @@ export async function seedDemo(db: Db) {
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (inserted.length > 0) {
+      created[account.userName] = inserted[0].id;
       await db.insert(messages).values({ userId: inserted[0].id, textKey: "messages.welcome", params: { userName: account.userName }, createdAt: now });
     }
   }
+  // Each domain's demo records, for the accounts created just now (never for existing ones).
+  if (Object.keys(created).length > 0) await seedDemoData(db, created, now);
   const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   return n;
 }

@@ -1,0 +1,14 @@
+import type { Db } from "./client";
+
+/**
+ * Demo records of each domain (bills, payments, invoices, contacts ...) for demo accounts created just
+ * now: `users` maps a demo username (seed.ts DEMO_ACCOUNTS) to its new id. Each domain adds its seeder
+ * here; a seeder must only insert (the accounts are new, so nothing of theirs exists yet).
+ */
+export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
+
+const seeders: DemoSeeder[] = [];
+
+export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
+  for (const seed of seeders) await seed(db, users, now);
+}
