@@ -46,6 +46,8 @@ export default defineConfig({
       NODE_ENV: "test",
       DATA_DIR: process.env.E2E_DATA_DIR,
       TEST_CAPTCHA: E2E_CAPTCHA,
+      TEST_FIXTURES: "1",
+      JOBS_INTERVAL_MS: "500",
       SESSION_SECRET: "e2e-secret",
       PUBLIC_URL: baseURL,
     },

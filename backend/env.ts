@@ -13,11 +13,15 @@ const schema = z
     PUBLIC_URL: z.string().url().optional(),
     TEST_CAPTCHA: z.string().min(1).optional(),
     SEED_DEMO: z.enum(["0", "1"]).optional(),
+    TEST_FIXTURES: z.enum(["0", "1"]).optional(),
     JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
   })
   .superRefine((env, ctx) => {
     if (env.TEST_CAPTCHA && env.NODE_ENV === "production") {
       ctx.addIssue({ code: "custom", path: ["TEST_CAPTCHA"], message: "TEST_CAPTCHA must not be set when NODE_ENV=production" });
+    }
+    if (env.TEST_FIXTURES === "1" && env.NODE_ENV === "production") {
+      ctx.addIssue({ code: "custom", path: ["TEST_FIXTURES"], message: "TEST_FIXTURES must not be set when NODE_ENV=production" });
     }
   });
 
@@ -31,6 +35,8 @@ export type BackendEnv = {
   testCaptcha: string | undefined;
   /** Demo accounts are seeded into the embedded database, or into a server database only when asked. */
   seedDemo: boolean;
+  /** Tests only: the /test/fixtures path may create records for the caller. */
+  testFixtures: boolean;
   /** How often this process looks for due background jobs; 0 turns the loop off. */
   jobsIntervalMs: number;
 };
@@ -52,5 +58,6 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     testCaptcha: env.TEST_CAPTCHA,
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === "1" : !env.DATABASE_URL,
     jobsIntervalMs: env.JOBS_INTERVAL_MS,
+    testFixtures: env.TEST_FIXTURES === "1",
   };
 }

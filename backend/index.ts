@@ -13,6 +13,7 @@ import { invoiceHandlers, invoiceJobs } from "./invoices";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
 import { paymentHandlers, paymentJobs } from "./payments";
 import { profileHandlers, profileJobs } from "./profile";
+import { createFixtures } from "./testing/fixtures";
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it. */
 const handlers: Handlers = {
@@ -34,6 +35,7 @@ const handlers: Handlers = {
   ...paymentHandlers,
   ...invoiceHandlers,
   ...profileHandlers,
+  "/test/fixtures": createFixtures as Handlers[string & keyof Handlers],
 };
 
 /** Every background job kind and its handler (backend/jobs/runner.ts). */

@@ -19,6 +19,7 @@ import { billingPaths } from "./billing";
 import { paymentPaths } from "./payments";
 import { invoicePaths } from "./invoices";
 import { profilePaths } from "./profile";
+import { testingPaths } from "./testing";
 
 export type { PathSpec } from "./path-spec";
 
@@ -57,6 +58,7 @@ export const paths = {
   ...paymentPaths,
   ...invoicePaths,
   ...profilePaths,
+  ...testingPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

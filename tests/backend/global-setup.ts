@@ -47,6 +47,8 @@ export default async function setup(project: TestProject) {
       NODE_ENV: "test",
       DATA_DIR: dataDir,
       TEST_CAPTCHA: testCaptcha,
+      TEST_FIXTURES: "1",
+      JOBS_INTERVAL_MS: "200",
       SESSION_SECRET: "backend-test-secret",
       PUBLIC_URL: baseUrl,
     },
