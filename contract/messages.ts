@@ -49,6 +49,8 @@ export const Msg = {
   ALREADY_REVIEWED: "MSG_30013",
   COMMENTS_REQUIRED: "MSG_30014",
   BILL_NOT_INVOICEABLE: "MSG_30015",
+  /* Profile and contacts. */
+  CONTACT_LIMIT: "MSG_35001",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -1,4 +1,4 @@
-import { getInputProps, useField, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, useField, type FieldMetadata } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -82,5 +82,61 @@ export function SubmitButton({ children, intent, className = "btn-primary w-full
     <button type="submit" name={intent ? "intent" : undefined} value={intent} className={className} disabled={busy} aria-busy={busy}>
       {busy ? t("actions.working") : children}
     </button>
+  );
+}
+
+/** A multi-line text field, subscribed to its own field like TextField. */
+export function TextAreaField({
+  field,
+  label,
+  hint,
+  rows = 4,
+  className = "",
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  hint?: ReactNode;
+  rows?: number;
+  className?: string;
+}) {
+  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  const props = getTextareaProps(meta, { ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className="label">{label}</label>
+      <textarea {...props} key={props.key} rows={rows} className="input" />
+      {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/** A native select (works without JavaScript); `options` are value → label. */
+export function SelectField({
+  field,
+  label,
+  options,
+  placeholder,
+  className = "",
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  options: { value: string; label: string }[];
+  placeholder?: string;
+  className?: string;
+}) {
+  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  const props = getSelectProps(meta);
+  return (
+    <div className={className}>
+      <label htmlFor={meta.id} className="label">{label}</label>
+      <select {...props} key={props.key} className="input">
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>{o.label}</option>
+        ))}
+      </select>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </div>
   );
 }

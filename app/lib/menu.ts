@@ -18,8 +18,10 @@ export const MENU: MenuEntry[] = [
     to: "/g/home/userCenter/MessageCenter",
     navigation: 90,
     children: [
-      { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 1 },
-      { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 2 },
+      { key: "information", to: "/g/home/userCenter/information", navigation: 20 },
+      { key: "contactInformation", to: "/g/home/userCenter/ContactInformation", navigation: 30 },
+      { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 40 },
+      { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 50 },
     ],
   },
 ];

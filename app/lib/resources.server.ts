@@ -1,25 +1,31 @@
-import enAuth from "../../locales/en/auth.json";
-import enCommon from "../../locales/en/common.json";
-import enErrors from "../../locales/en/errors.json";
-import enForms from "../../locales/en/forms.json";
-import enHome from "../../locales/en/home.json";
-import enMessages from "../../locales/en/messages.json";
-import enPages from "../../locales/en/pages.json";
-import zhAuth from "../../locales/zh-CN/auth.json";
-import zhCommon from "../../locales/zh-CN/common.json";
-import zhErrors from "../../locales/zh-CN/errors.json";
-import zhForms from "../../locales/zh-CN/forms.json";
-import zhHome from "../../locales/zh-CN/home.json";
-import zhMessages from "../../locales/zh-CN/messages.json";
-import zhPages from "../../locales/zh-CN/pages.json";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { supportedLanguages, type Language } from "./i18n";
 
-/** Every UI string of the portal, by language and namespace (locales/en, locales/zh-CN). */
-export const resources = {
-  en: { auth: enAuth, common: enCommon, errors: enErrors, forms: enForms, home: enHome, messages: enMessages, pages: enPages },
-  "zh-CN": { auth: zhAuth, common: zhCommon, errors: zhErrors, forms: zhForms, home: zhHome, messages: zhMessages, pages: zhPages },
-} as const;
+/**
+ * Every UI string of the portal, by language and namespace: each file locales/<language>/<namespace>.json,
+ * read once at start from the project's locales folder (the server runs from the project root), so a
+ * new namespace needs no registration.
+ */
+export type Namespace = string;
+type Resources = Record<Language, Record<Namespace, Record<string, unknown>>>;
 
-export type Namespace = keyof (typeof resources)["en"];
+const LOCALES_DIR = path.resolve(process.env.LOCALES_DIR ?? "locales");
+
+function load(): Resources {
+  const out = {} as Resources;
+  for (const language of supportedLanguages) {
+    const dir = path.join(LOCALES_DIR, language);
+    out[language] = {};
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+      out[language][file.slice(0, -".json".length)] = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+    }
+  }
+  return out;
+}
+
+export const resources: Resources = load();
+
 export function isNamespace(value: string): value is Namespace {
   return Object.prototype.hasOwnProperty.call(resources.en, value);
 }
