@@ -51,6 +51,10 @@ export const Msg = {
   BILL_NOT_INVOICEABLE: "MSG_30015",
   /* Profile and contacts. */
   CONTACT_LIMIT: "MSG_35001",
+  /* Services (SPEC §4 lifecycle; backend/services/lifecycle.ts). */
+  SERVICE_ACTION_NOT_AVAILABLE: "MSG_36001",
+  SERVICE_ACTION_NOT_ALLOWED: "MSG_36002",
+  PUBLISH_PAYMENT_NOT_EXPIRED: "MSG_36003",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;
