@@ -14,6 +14,7 @@ import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
 import { paymentHandlers, paymentJobs } from "./payments";
 import { profileHandlers, profileJobs } from "./profile";
 import { createFixtures } from "./testing/fixtures";
+import { serviceWizardHandlers } from "./services/wizard";
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it. */
 const handlers: Handlers = {
@@ -35,6 +36,7 @@ const handlers: Handlers = {
   ...paymentHandlers,
   ...invoiceHandlers,
   ...profileHandlers,
+  ...serviceWizardHandlers,
   "/test/fixtures": createFixtures as Handlers[string & keyof Handlers],
 };
 

@@ -20,6 +20,7 @@ import { paymentPaths } from "./payments";
 import { invoicePaths } from "./invoices";
 import { profilePaths } from "./profile";
 import { testingPaths } from "./testing";
+import { serviceWizardPaths } from "./service-wizard";
 
 export type { PathSpec } from "./path-spec";
 
@@ -59,6 +60,7 @@ export const paths = {
   ...invoicePaths,
   ...profilePaths,
   ...testingPaths,
+  ...serviceWizardPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

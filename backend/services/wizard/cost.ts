@@ -1,0 +1,34 @@
+import type { Cost } from "../../../contract/service-wizard";
+
+/** The catalogue prices of a city node (SPEC §3 City node), USD cents. */
+export type PricedNode = {
+  id: number;
+  name: string;
+  nameZh: string;
+  tpsPricePerMonthCents: number;
+  tpsPricePerYearCents: number;
+  capacityPricePerGbMonthCents: number;
+};
+
+export type BookedNode = { cityNodeId: number; tps: number; capacityGb: number; peers: number };
+
+/** §4 payment cycle: 1 yearly (12 months), 2 monthly. */
+export const monthsOf = (cycle: 1 | 2) => (cycle === 1 ? 12 : 1);
+
+/**
+ * The cost of one payment cycle of a service, per chosen city node and in total (docs/decisions/011):
+ * TPS × the node's TPS unit price per month (monthly) or per year (yearly), plus capacity GB × the node's
+ * price per GB-month × the months of the cycle. Bookkeeping nodes (peers) carry no price of their own: the
+ * catalogue has none, and the TPS and capacity booked on a node are shared by its peers. Integer cents only.
+ * A free service (§1, one per account) still shows its cost, but `free` says nothing will be billed.
+ */
+export function computeCost(nodes: BookedNode[], catalogue: Map<number, PricedNode>, cycle: 1 | 2, free: boolean): Cost {
+  const lines = nodes.flatMap((n) => {
+    const node = catalogue.get(n.cityNodeId);
+    if (!node) return [];
+    const tpsCents = n.tps * (cycle === 1 ? node.tpsPricePerYearCents : node.tpsPricePerMonthCents);
+    const capacityCents = n.capacityGb * node.capacityPricePerGbMonthCents * monthsOf(cycle);
+    return [{ cityNodeId: n.cityNodeId, name: node.name, nameZh: node.nameZh, tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, tpsCents, capacityCents, totalCents: tpsCents + capacityCents }];
+  });
+  return { paymentCycle: cycle, lines, totalCents: lines.reduce((sum, l) => sum + l.totalCents, 0), free };
+}
