@@ -1,0 +1,555 @@
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { CityNode } from "@contract/platform";
+import {
+  ATTACHMENT_TYPES,
+  attachmentFormSchema,
+  basicInfoSchema,
+  CERTIFICATE_MODES,
+  certificateFormSchema,
+  COVER_TYPES,
+  CROSS_PROTOCOLS,
+  FRAMEWORKS,
+  FUNC_TYPES,
+  functionFormSchema,
+  INDUSTRIES,
+  LANGUAGES,
+  nodesFormSchema,
+  packageFormSchema,
+  PAYMENT_CYCLES,
+  PLATFORM_TYPES,
+  roleFormSchema,
+  submitFormSchema,
+  type AppState,
+  type Draft,
+} from "@contract/service-wizard";
+import { CheckboxField, ErrorList, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { formatUsd } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+import { FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
+
+type Field = Parameters<typeof TextField>[0]["field"];
+type Fields = Record<string, Field>;
+const validateAs = "onBlur" as const;
+
+function StepNav({ backTo, children }: { backTo: string | null; children: React.ReactNode }) {
+  const { t } = useTranslation("wizard");
+  return (
+    <div className="flex items-center justify-between gap-2 border-t border-slate-200 pt-4">
+      {backTo ? <Link to={backTo} className="btn-secondary">{t("actions.back")}</Link> : <span />}
+      {children}
+    </div>
+  );
+}
+
+/** "Next" on the list steps: the backend checks the step is complete and remembers the furthest step. */
+export function NextForm({ action, actionData }: { action: string; actionData?: ActionData }) {
+  const { t } = useTranslation("wizard");
+  const result = resultFor(actionData, "advance");
+  const [form] = useForm({ id: "advance", lastResult: result });
+  return (
+    <Form method="post" action={action} {...getFormProps(form)} className="flex flex-col items-end gap-2">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <SubmitButton intent="advance" className="btn-primary">{t("actions.next")}</SubmitButton>
+    </Form>
+  );
+}
+
+/* ------------------------------------------ 1. basic ------------------------------------------- */
+
+export function BasicStep({ appState, view, action, actionData, attachmentsSlot }: { appState: AppState; view: Draft | null; action: string; actionData?: ActionData; attachmentsSlot: React.ReactNode }) {
+  const { t } = useTranslation("wizard");
+  const b = view?.basic;
+  const upgrade = appState === "update" && view?.verState !== 1;
+  const [form, fields] = useForm({
+    id: "basic",
+    lastResult: resultFor(actionData, "saveBasic"),
+    defaultValue: b
+      ? {
+          ...b,
+          // A new upgrade version starts without a number: it must differ from the running one.
+          version: upgrade ? "" : b.version,
+          crossChain: b.crossChain ? "on" : undefined,
+          isPublic: b.isPublic ? "on" : undefined,
+          freeService: b.freeService ? "on" : undefined,
+          industry: b.industry || undefined,
+          framework: b.framework || undefined,
+          platformType: b.platformType || undefined,
+        }
+      : { paymentCycle: "2" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: basicInfoSchema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+  });
+  const f = fields as unknown as Fields;
+  const opts = (values: readonly string[], ns: string) => values.map((v) => ({ value: v, label: t(`${ns}.${v}`) }));
+  const crossOn = form.value?.crossChain === "on";
+  const freeEditable = appState === "add" || appState === "mod2";
+  return (
+    <div className="space-y-6">
+      <FormProvider context={form.context}>
+        <Form method="post" action={action} encType="multipart/form-data" {...getFormProps(form)} className="card space-y-6">
+          <p className="text-sm text-slate-600">{t("basic.intro")}</p>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <div className="grid gap-4 md:grid-cols-2">
+            <TextField field={f.name} label={t("basic.name")} />
+            {appState === "mod" ? (
+              <div>
+                <span className="label">{t("basic.version")}</span>
+                <p className="text-sm">{b?.version}</p>
+                <p className="text-xs text-slate-500">{t("basic.versionFixed")}</p>
+                <input type="hidden" name="version" value={b?.version ?? ""} />
+              </div>
+            ) : (
+              <TextField field={f.version} label={t("basic.version")} hint={t("basic.versionHint")} />
+            )}
+            <SelectField field={f.industry} label={t("basic.industry")} options={opts(INDUSTRIES, "industries")} placeholder={t("basic.choose")} />
+            <SelectField field={f.framework} label={t("basic.framework")} options={opts(FRAMEWORKS, "frameworks")} placeholder={t("basic.choose")} />
+            <SelectField field={f.platformType} label={t("basic.platformType")} options={opts(PLATFORM_TYPES, "platforms")} placeholder={t("basic.choose")} />
+            <SelectField field={f.paymentCycle} label={t("basic.paymentCycle")} options={opts(PAYMENT_CYCLES, "cycles")} />
+            <TextField field={f.description} label={t("basic.description")} className="md:col-span-2" />
+            <TextAreaField field={f.introduction} label={t("basic.introduction")} className="md:col-span-2" />
+            <div className="md:col-span-2">
+              {view?.cover ? (
+                <div className="mb-2 flex items-center gap-3 text-sm text-slate-600">
+                  {view.cover.dataUrl ? <img src={view.cover.dataUrl} alt="" width={48} height={48} className="h-12 w-12 rounded object-cover" /> : null}
+                  <span>{t("basic.coverKept", { name: view.cover.name })}</span>
+                </div>
+              ) : null}
+              <FileField name="cover" label={t("basic.cover")} hint={t("basic.coverHint")} accept={COVER_TYPES.map((x) => `.${x}`).join(",")} errors={f.cover?.errors} />
+            </div>
+          </div>
+          <fieldset className="grid gap-4 md:grid-cols-3">
+            <legend className="mb-2 text-sm font-semibold">{t("basic.contact")}</legend>
+            <TextField field={f.contactName} label={t("basic.contactName")} />
+            <TextField field={f.contactMobile} label={t("basic.contactMobile")} type="tel" />
+            <TextField field={f.contactEmail} label={t("basic.contactEmail")} type="email" />
+          </fieldset>
+          <fieldset className="grid gap-4 md:grid-cols-2">
+            <legend className="mb-2 text-sm font-semibold">{t("basic.access")}</legend>
+            <TextField field={f.webUrl} label={t("basic.webUrl")} type="url" />
+            <TextField field={f.android} label={t("basic.android")} />
+            <TextField field={f.ios} label={t("basic.ios")} />
+            <TextField field={f.officialAccount} label={t("basic.officialAccount")} />
+            <TextField field={f.miniProgram} label={t("basic.miniProgram")} />
+            <TextAreaField field={f.apiInstructions} label={t("basic.apiInstructions")} rows={2} />
+          </fieldset>
+          <fieldset className="grid gap-4 md:grid-cols-2">
+            <legend className="mb-2 text-sm font-semibold">{t("basic.options")}</legend>
+            <div className="space-y-2 md:col-span-2">
+              <CheckboxField field={f.crossChain}>{t("basic.crossChain")}</CheckboxField>
+              <CheckboxField field={f.isPublic}>{t("basic.isPublic")}</CheckboxField>
+              {freeEditable ? (
+                <CheckboxField field={f.freeService}>{t("basic.freeService")}</CheckboxField>
+              ) : (
+                <p className="text-sm text-slate-600">{t("basic.freeFixed", { value: t(b?.freeService ? "basic.yes" : "basic.no") })}</p>
+              )}
+            </div>
+            {/* Without JavaScript the protocol fields are always shown; with it, only for a cross-chain service. */}
+            <div className={`grid gap-4 md:col-span-2 md:grid-cols-2 ${form.value === undefined || crossOn ? "" : "hidden"}`}>
+              <SelectField field={f.crossProtocol} label={t("basic.crossProtocol")} options={opts(CROSS_PROTOCOLS, "protocols")} placeholder={t("basic.choose")} />
+              <TextField field={f.crossAppCode} label={t("basic.crossAppCode")} hint={t("basic.crossAppCodeHint")} />
+            </div>
+          </fieldset>
+          <StepNav backTo={null}>
+            <SubmitButton intent="saveBasic" className="btn-primary">{t(appState === "mod" ? "actions.save" : "actions.saveContinue")}</SubmitButton>
+          </StepNav>
+        </Form>
+      </FormProvider>
+      {attachmentsSlot}
+    </div>
+  );
+}
+
+export function AttachmentsSection({ view, action, actionData, deleteHref, editable }: { view: Draft | null; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; editable: boolean }) {
+  const { t } = useTranslation("wizard");
+  const result = resultFor(actionData, "addAttachment");
+  const [form, fields] = useForm({
+    id: "attachment",
+    lastResult: result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: attachmentFormSchema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+  });
+  const f = fields as unknown as Fields;
+  return (
+    <section className="card space-y-4" aria-labelledby="attachments-title">
+      <h2 id="attachments-title" className="text-base font-semibold">{t("attachments.title")}</h2>
+      {!view ? (
+        <p className="text-sm text-slate-500">{t("attachments.afterSave")}</p>
+      ) : (
+        <>
+          <ItemTable
+            caption={t("attachments.title")}
+            empty={t("attachments.empty")}
+            head={[t("attachments.name"), t("attachments.fileName"), t("attachments.size")]}
+            rows={view.attachments.map((a) => ({
+              key: a.attachmentId,
+              cells: [a.name, a.fileName, formatSize(a.size)],
+              deleteTo: editable ? deleteHref("attachment", a.attachmentId) : undefined,
+              deleteLabel: t("actions.deleteItem", { name: a.name }),
+            }))}
+          />
+          {editable ? (
+            <FormProvider context={form.context}>
+              <Form method="post" action={action} encType="multipart/form-data" {...getFormProps(form)} className="grid gap-4 md:grid-cols-3">
+                <div className="md:col-span-3"><FormErrors id={form.errorId} errors={form.errors} /></div>
+                <TextField field={f.attachmentName} label={t("attachments.name")} />
+                <FileField name="attachmentFile" label={t("attachments.file")} hint={t("attachments.hint")} accept={ATTACHMENT_TYPES.map((x) => `.${x}`).join(",")} errors={f.attachmentFile?.errors} />
+                <div className="self-end">
+                  <SubmitButton intent="addAttachment" className="btn-secondary">{t("actions.addAttachment")}</SubmitButton>
+                </div>
+              </Form>
+            </FormProvider>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+/* ----------------------------------------- 2. packages ----------------------------------------- */
+
+export function PackagesStep({ view, action, actionData, deleteHref, backTo }: { view: Draft; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; backTo: string }) {
+  const { t } = useTranslation("wizard");
+  const [form, fields] = useForm({
+    id: "package",
+    lastResult: resultFor(actionData, "addPackage"),
+    defaultValue: { language: "go" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: packageFormSchema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+  });
+  const f = fields as unknown as Fields;
+  return (
+    <div className="space-y-6">
+      <section className="card space-y-4">
+        <p className="text-sm text-slate-600">{t("packages.intro")}</p>
+        <ItemTable
+          caption={t("packages.list")}
+          empty={t("packages.empty")}
+          head={[t("packages.name"), t("packages.version"), t("packages.language"), t("packages.initParams"), t("packages.mainPath"), t("packages.file")]}
+          rows={view.packages.map((p) => ({
+            key: p.packageId,
+            cells: [p.name, p.version, t(`languages.${p.language}`), p.initParams, p.mainPath, `${p.fileName} (${formatSize(p.size)})`],
+            deleteTo: deleteHref("package", p.packageId),
+            deleteLabel: t("actions.deleteItem", { name: p.name }),
+          }))}
+        />
+        <FormProvider context={form.context}>
+          <Form method="post" action={action} encType="multipart/form-data" {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
+            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+            <TextField field={f.name} label={t("packages.name")} hint={t("packages.nameHint")} />
+            <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
+            <SelectField field={f.language} label={t("packages.language")} options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
+            <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
+            <TextField field={f.mainPath} label={t("packages.mainPath")} />
+            <FileField name="file" label={t("packages.file")} hint={t("packages.fileHint")} accept=".zip" errors={f.file?.errors} />
+            <div className="md:col-span-2">
+              <SubmitButton intent="addPackage" className="btn-secondary">{t("actions.addPackage")}</SubmitButton>
+            </div>
+          </Form>
+        </FormProvider>
+      </section>
+      <StepNav backTo={backTo}>
+        <NextForm action={action} actionData={actionData} />
+      </StepNav>
+    </div>
+  );
+}
+
+/* ---------------------------------------- 3. functions ----------------------------------------- */
+
+export function FunctionsStep({ view, action, actionData, deleteHref, backTo }: { view: Draft; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; backTo: string }) {
+  const { t } = useTranslation("wizard");
+  const [form, fields] = useForm({
+    id: "function",
+    lastResult: resultFor(actionData, "addFunction"),
+    defaultValue: { parentId: "top", funcType: "1", packageId: view.packages[0] ? String(view.packages[0].packageId) : undefined },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: functionFormSchema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+  });
+  const f = fields as unknown as Fields;
+  const packageName = (id: number) => view.packages.find((p) => p.packageId === id)?.name ?? "";
+  const functionName = (id: number | null) => (id ? (view.functions.find((x) => x.functionId === id)?.name ?? "") : t("functions.top"));
+  return (
+    <div className="space-y-6">
+      <section className="card space-y-4">
+        <p className="text-sm text-slate-600">{t("functions.intro")}</p>
+        <ItemTable
+          caption={t("functions.list")}
+          empty={t("functions.empty")}
+          head={[t("functions.name"), t("functions.package"), t("functions.funcType"), t("functions.func"), t("functions.parent"), t("functions.crossChainAllowed")]}
+          rows={view.functions.map((x) => ({
+            key: x.functionId,
+            cells: [x.name, packageName(x.packageId), t(`funcTypes.${x.funcType}`), <code key="f">{x.func}</code>, functionName(x.parentId), t(x.crossChainAllowed ? "basic.yes" : "basic.no")],
+            deleteTo: deleteHref("function", x.functionId),
+            deleteLabel: t("actions.deleteItem", { name: x.name }),
+          }))}
+        />
+        <FormProvider context={form.context}>
+          <Form method="post" action={action} {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
+            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+            <TextField field={f.name} label={t("functions.name")} />
+            <SelectField field={f.packageId} label={t("functions.package")} options={view.packages.map((p) => ({ value: String(p.packageId), label: p.name }))} />
+            <SelectField field={f.funcType} label={t("functions.funcType")} options={FUNC_TYPES.map((v) => ({ value: v, label: t(`funcTypes.${v}`) }))} />
+            <TextField field={f.func} label={t("functions.func")} hint={t("functions.funcHint")} />
+            <SelectField
+              field={f.parentId}
+              label={t("functions.parent")}
+              options={[{ value: "top", label: t("functions.top") }, ...view.functions.map((x) => ({ value: String(x.functionId), label: x.name }))]}
+            />
+            <div className="self-end"><CheckboxField field={f.crossChainAllowed}>{t("functions.crossChainAllowed")}</CheckboxField></div>
+            <TextAreaField field={f.inputFormat} label={t("functions.inputFormat")} rows={2} />
+            <TextAreaField field={f.outputFormat} label={t("functions.outputFormat")} rows={2} />
+            <div className="md:col-span-2">
+              <SubmitButton intent="addFunction" className="btn-secondary">{t("actions.addFunction")}</SubmitButton>
+            </div>
+          </Form>
+        </FormProvider>
+      </section>
+      <StepNav backTo={backTo}>
+        <NextForm action={action} actionData={actionData} />
+      </StepNav>
+    </div>
+  );
+}
+
+/* ------------------------------------------ 4. roles ------------------------------------------- */
+
+export function RolesStep({ view, action, actionData, deleteHref, backTo }: { view: Draft; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; backTo: string }) {
+  const { t } = useTranslation("wizard");
+  const [form, fields] = useForm({
+    id: "role",
+    lastResult: resultFor(actionData, "addRole"),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: roleFormSchema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+  });
+  const f = fields as unknown as Fields;
+  const chosen = ([] as unknown[]).concat(f.functionIds.initialValue ?? []).map(String);
+  const functionName = (id: number) => view.functions.find((x) => x.functionId === id)?.name ?? "";
+  return (
+    <div className="space-y-6">
+      <section className="card space-y-4">
+        <p className="text-sm text-slate-600">{t("roles.intro")}</p>
+        <ItemTable
+          caption={t("roles.list")}
+          empty={t("roles.empty")}
+          head={[t("roles.name"), t("roles.description"), t("roles.functions")]}
+          rows={view.roles.map((r) => ({
+            key: r.roleId,
+            cells: [r.name, r.description, r.functionIds.map(functionName).join(", ")],
+            deleteTo: deleteHref("role", r.roleId),
+            deleteLabel: t("actions.deleteItem", { name: r.name }),
+          }))}
+        />
+        <FormProvider context={form.context}>
+          <Form method="post" action={action} {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
+            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+            <TextField field={f.name} label={t("roles.name")} />
+            <TextField field={f.description} label={t("roles.description")} />
+            <fieldset className="md:col-span-2" aria-describedby={f.functionIds.errorId}>
+              <legend className="label">{t("roles.functions")}</legend>
+              {view.functions.length === 0 ? <p className="text-sm text-slate-500">{t("roles.needFunctions")}</p> : null}
+              <div className="flex flex-wrap gap-4">
+                {view.functions.map((x) => (
+                  <label key={`${form.key}-${x.functionId}`} className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" name={f.functionIds.name} value={String(x.functionId)} defaultChecked={chosen.includes(String(x.functionId))} className="h-4 w-4" />
+                    {x.name} (<code>{x.func}</code>)
+                  </label>
+                ))}
+              </div>
+              <ErrorList id={f.functionIds.errorId} errors={f.functionIds.errors} />
+            </fieldset>
+            <div className="md:col-span-2">
+              <SubmitButton intent="addRole" className="btn-secondary">{t("actions.addRole")}</SubmitButton>
+            </div>
+          </Form>
+        </FormProvider>
+      </section>
+      <StepNav backTo={backTo}>
+        <NextForm action={action} actionData={actionData} />
+      </StepNav>
+    </div>
+  );
+}
+
+/* ------------------------------------------ 5. nodes ------------------------------------------- */
+
+export function NodesStep({ view, catalogue, language, action, actionData, backTo }: { view: Draft; catalogue: CityNode[]; language: Language; action: string; actionData?: ActionData; backTo: string }) {
+  const { t } = useTranslation("wizard");
+  const saved = new Map(view.nodes.map((n) => [n.cityNodeId, n]));
+  const [form, fields] = useForm({
+    id: "nodes",
+    lastResult: resultFor(actionData, "saveNodes"),
+    defaultValue: {
+      nodes: catalogue.map((c) => {
+        const s = saved.get(c.nodeId);
+        return { cityNodeId: String(c.nodeId), selected: s ? "on" : undefined, tps: s ? String(s.tps) : "", capacityGb: s ? String(s.capacityGb) : "", peers: s ? String(s.peers) : "" };
+      }),
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: nodesFormSchema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+  });
+  const list = fields.nodes.getFieldList();
+  const values = (form.value?.nodes ?? []) as ({ selected?: string } | undefined)[];
+  const chosenCount = values.filter((n) => n?.selected === "on").length;
+  const usd = (c: number) => formatUsd(c, language);
+  return (
+    <FormProvider context={form.context}>
+      <Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
+        <p className="text-sm text-slate-600">{t("nodes.intro")}</p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <ErrorList id={fields.nodes.errorId} errors={fields.nodes.errors} />
+        {chosenCount === 1 ? (
+          <p role="status" data-testid="single-node-risk" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-800">{t("nodes.risk")}</p>
+        ) : null}
+        <div className="space-y-3">
+          {list.map((item, i) => {
+            const node = catalogue[i];
+            const nf = item.getFieldset() as unknown as Fields;
+            const name = language === "zh-CN" ? node.nameZh : node.name;
+            return (
+              <fieldset key={item.key} className="card grid gap-3 md:grid-cols-4" data-testid="city-node">
+                <legend className="sr-only">{name}</legend>
+                <input type="hidden" name={nf.cityNodeId.name} value={String(node.nodeId)} />
+                <div className="md:col-span-4 flex flex-wrap items-start justify-between gap-2">
+                  <CheckboxField field={nf.selected}>
+                    <span className="font-semibold">{t("nodes.selectNode", { name })}</span>
+                  </CheckboxField>
+                  <dl className="grid grid-cols-2 gap-x-4 text-xs text-slate-600 md:grid-cols-4">
+                    <div><dt className="inline font-medium">{t("nodes.operator")}: </dt><dd className="inline">{node.operator}</dd></div>
+                    <div><dt className="inline font-medium">{t("nodes.cloud")}: </dt><dd className="inline">{node.cloudProvider}</dd></div>
+                    <div><dt className="inline font-medium">{t("nodes.address")}: </dt><dd className="inline">{node.address}</dd></div>
+                    <div><dt className="inline font-medium">{t("nodes.available")}: </dt><dd className="inline">{node.availableTps} / {node.capacityGb} GB · {t("nodes.peersAvailable")} {node.peers}</dd></div>
+                    <div className="col-span-2 md:col-span-4">
+                      <dt className="sr-only">{t("nodes.prices")}</dt>
+                      <dd>{t("nodes.priceLine", { tpsMonth: usd(node.tpsPricePerMonthCents), tpsYear: usd(node.tpsPricePerYearCents), gb: usd(node.capacityPricePerGbMonthCents), traffic: usd(node.trafficPricePerGbCents) })}</dd>
+                    </div>
+                  </dl>
+                </div>
+                <TextField field={nf.tps} label={`${t("nodes.tps")} · ${name}`} type="number" />
+                <TextField field={nf.capacityGb} label={`${t("nodes.capacityGb")} · ${name}`} type="number" />
+                <TextField field={nf.peers} label={`${t("nodes.peers")} · ${name}`} type="number" hint={t("nodes.peersHint")} />
+              </fieldset>
+            );
+          })}
+        </div>
+        <StepNav backTo={backTo}>
+          <SubmitButton intent="saveNodes" className="btn-primary">{t("actions.saveContinue")}</SubmitButton>
+        </StepNav>
+      </Form>
+    </FormProvider>
+  );
+}
+
+/* --------------------------------------- 6. certificate ---------------------------------------- */
+
+export function CertificateStep({ view, action, actionData, backTo }: { view: Draft; action: string; actionData?: ActionData; backTo: string }) {
+  const { t } = useTranslation("wizard");
+  const [form, fields] = useForm({
+    id: "certificate",
+    lastResult: resultFor(actionData, "saveCertificate"),
+    defaultValue: { certificateMode: view.certificateMode ? String(view.certificateMode) : undefined },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: certificateFormSchema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+  });
+  const field = fields.certificateMode;
+  return (
+    <Form method="post" action={action} {...getFormProps(form)} className="card space-y-4">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <fieldset aria-describedby={field.errorId}>
+        <legend className="label">{t("certificate.mode")}</legend>
+        <p className="mb-2 text-sm text-slate-600">{t("certificate.intro")}</p>
+        <div className="space-y-2">
+          {CERTIFICATE_MODES.map((m) => (
+            <label key={`${form.key}-${m}`} className="flex items-center gap-2 text-sm">
+              <input type="radio" name={field.name} value={m} defaultChecked={field.initialValue === m} className="h-4 w-4" />
+              {t(`certificate.modes.${m}`)}
+            </label>
+          ))}
+        </div>
+        <ErrorList id={field.errorId} errors={field.errors} />
+      </fieldset>
+      <StepNav backTo={backTo}>
+        <SubmitButton intent="saveCertificate" className="btn-primary">{t("actions.saveContinue")}</SubmitButton>
+      </StepNav>
+    </Form>
+  );
+}
+
+/* ------------------------------------------ 7. cost -------------------------------------------- */
+
+export function CostTable({ view, language }: { view: Draft; language: Language }) {
+  const { t } = useTranslation("wizard");
+  const usd = (c: number) => formatUsd(c, language);
+  const { cost } = view;
+  if (cost.lines.length === 0) return <p className="text-sm text-slate-500">{t("cost.empty")}</p>;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="cost-table">
+        <caption className="px-3 py-2 text-left text-sm text-slate-600">{t("cost.cycle", { cycle: t(`cycles.${cost.paymentCycle}`) })}</caption>
+        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
+          <tr>
+            {["node", "tps", "capacity", "peers", "tpsCost", "capacityCost", "total"].map((k) => (
+              <th key={k} scope="col" className="px-3 py-2">{t(`cost.${k}`)}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {cost.lines.map((l) => (
+            <tr key={l.cityNodeId}>
+              <td className="px-3 py-2">{language === "zh-CN" ? l.nameZh : l.name}</td>
+              <td className="px-3 py-2">{l.tps}</td>
+              <td className="px-3 py-2">{l.capacityGb} GB</td>
+              <td className="px-3 py-2">{l.peers}</td>
+              <td className="px-3 py-2">{usd(l.tpsCents)}</td>
+              <td className="px-3 py-2">{usd(l.capacityCents)}</td>
+              <td className="px-3 py-2 font-medium">{usd(l.totalCents)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr className="bg-slate-50">
+            <th scope="row" colSpan={6} className="px-3 py-2 text-right">{t("cost.grandTotal")}</th>
+            <td className="px-3 py-2 font-semibold" data-testid="cost-total">{usd(cost.totalCents)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+export function CostStep({ view, language, action, actionData, backTo }: { view: Draft; language: Language; action: string; actionData?: ActionData; backTo: string }) {
+  const { t } = useTranslation("wizard");
+  const [form, fields] = useForm({
+    id: "submit",
+    lastResult: resultFor(actionData, "submit"),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: submitFormSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const f = fields as unknown as Fields;
+  return (
+    <FormProvider context={form.context}>
+      <Form method="post" action={action} {...getFormProps(form)} className="card space-y-4">
+        <p className="text-sm text-slate-600">{t("cost.intro")}</p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <CostTable view={view} language={language} />
+        {view.nodes.length === 1 ? <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-800">{t("nodes.risk")}</p> : null}
+        {view.cost.free ? <p className="text-sm text-emerald-700">{t("cost.free")}</p> : null}
+        <CheckboxField field={f.agreement}>
+          {t("cost.agreement")} (<Link to="/g/main/PrivateAgreement" target="_blank" className="link">{t("cost.agreementLink")}</Link>)
+        </CheckboxField>
+        <StepNav backTo={backTo}>
+          <SubmitButton intent="submit" className="btn-primary">{t("actions.submit")}</SubmitButton>
+        </StepNav>
+      </Form>
+    </FormProvider>
+  );
+}
