@@ -1,0 +1,168 @@
+import { strToU8, zipSync } from "fflate";
+import type { Page } from "@playwright/test";
+import { expect, ready, test } from "./fixtures";
+import { createActiveUser, fillLogin, PASSWORD, uniqueUser } from "./support";
+
+const WIZARD = "/g/home/PermissionedServices/PublishedServices/NewServices";
+
+/** A small Go chaincode, zipped in the test (no binary fixture is committed). */
+function chaincodeZip() {
+  const main = `package main
+
+import "github.com/hyperledger/fabric-chaincode-go/shim"
+
+type Asset struct{}
+
+func main() { _ = shim.Start(new(Asset)) }
+`;
+  return Buffer.from(zipSync({ "asset/main.go": strToU8(main), "asset/go.mod": strToU8("module asset\n\ngo 1.20\n") }));
+}
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+
+async function logInAs(page: Page, userName: string, js: boolean) {
+  await page.goto("/g/main/Login/Logins");
+  if (js) await ready(page);
+  await fillLogin(page, userName, PASSWORD);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+}
+
+test("a fresh user fills the wizard from empty to submitted, resuming on a second device", async ({ page, request, browser }, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const user = await createActiveUser(request, uniqueUser(testInfo, "wiz"));
+  await logInAs(page, user.userName, js);
+
+  // Without a step the wizard opens at the first one.
+  await page.goto(`${WIZARD}?appState=add`);
+  await expect(page).toHaveURL(/step=basic/);
+  await expect(page.getByRole("heading", { name: "Create a new service" })).toBeVisible();
+  await expect(page.getByText("Save the basic information first; then attachments can be added.")).toBeVisible();
+
+  const serviceName = `Trade ${user.userName}`;
+  await page.getByLabel("Service name").fill(serviceName);
+  await page.getByLabel("Version", { exact: true }).fill("1.0");
+  await page.getByLabel("Industry").selectOption("finance");
+  await page.getByLabel("Framework").selectOption("fabric");
+  await page.getByLabel("Platform type").selectOption("web");
+  await page.getByLabel("Description").fill("Letters of credit between banks.");
+  await page.getByLabel("Introduction").fill("Banks share trade documents on a consortium chain.");
+  await page.getByLabel("Contact name").fill("Li Lei");
+  await page.getByLabel("Contact mobile").fill("+8613912345678");
+  await page.getByLabel("Contact email").fill("li@example.com");
+  await page.getByLabel("Web URL").fill("https://trade.example.com");
+  await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  // Bad input is explained and everything typed is kept.
+  await expect(page.getByText("Use a version like 1.0.1.")).toBeVisible();
+  await expect(page.getByLabel("Service name")).toHaveValue(serviceName);
+  await expect(page.getByLabel("Contact email")).toHaveValue("li@example.com");
+
+  await page.getByLabel("Version", { exact: true }).fill("1.0.0");
+  if (!js) await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/step=packages/);
+  const appId = new URL(page.url()).searchParams.get("appId");
+  expect(appId).toMatch(/^\d+$/);
+
+  // Step 2: a package; a bad name is refused and the other fields stay.
+  await expect(page.getByText("No chaincode packages yet.")).toBeVisible();
+  await page.getByLabel("Package name").fill("1bad");
+  await page.getByLabel("Package version").fill("1.0.0");
+  await page.getByLabel("Init parameters").fill("owner,amount");
+  await page.getByLabel("Main function path").fill("asset/main.go");
+  await page.getByLabel("Chaincode zip").setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip() });
+  await page.getByRole("button", { name: "Upload package" }).click();
+  await expect(page.getByText("Start with a letter or underscore; 4-16 letters, digits or underscores.").first()).toBeVisible();
+  await expect(page.getByLabel("Main function path")).toHaveValue("asset/main.go");
+  await page.getByLabel("Package name").fill("asset_cc");
+  await page.getByLabel("Chaincode zip").setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip() });
+  await page.getByRole("button", { name: "Upload package" }).click();
+  await expect(page.getByTestId("wizard-item")).toHaveCount(1);
+  await expect(page.getByTestId("wizard-item")).toContainText("asset_cc");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=functions/);
+
+  // Step 3: a function; FUNC with a space is refused.
+  await page.getByLabel("Function name").fill("Create asset");
+  await page.getByLabel("FUNC", { exact: true }).fill("create asset");
+  await page.getByLabel("Input parameter format").fill('{"id":"string"}');
+  await page.getByLabel("Output parameter format").fill('{"ok":"boolean"}');
+  await page.getByRole("button", { name: "Add function" }).click();
+  await expect(page.getByText("Only letters, digits and underscores (no Chinese, spaces or symbols).")).toBeVisible();
+  await expect(page.getByLabel("Function name")).toHaveValue("Create asset");
+  await page.getByLabel("FUNC", { exact: true }).fill("createAsset");
+  await page.getByRole("button", { name: "Add function" }).click();
+  await expect(page.getByTestId("wizard-item")).toHaveCount(1);
+
+  // A reload in the middle keeps everything.
+  await page.reload();
+  if (js) await ready(page);
+  await expect(page.getByTestId("wizard-item")).toContainText("createAsset");
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=roles/);
+
+  // A second device: a new browser context logged in as the same user resumes at the saved step.
+  const other = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: js, locale: "en-US" });
+  const second = await other.newPage();
+  await logInAs(second, user.userName, js);
+  await second.goto(`${WIZARD}?appState=add&appId=${appId}`);
+  await expect(second).toHaveURL(/step=roles/);
+  if (js) await ready(second);
+
+  // Step 4: a role needs a function.
+  await second.getByLabel("Role name").fill("Bank");
+  await second.getByLabel("Role description").fill("Issues letters of credit");
+  await second.getByRole("button", { name: "Add role" }).click();
+  await expect(second.getByText("Choose at least one function.")).toBeVisible();
+  await expect(second.getByLabel("Role name")).toHaveValue("Bank");
+  await second.getByLabel(/Create asset/).check();
+  await second.getByRole("button", { name: "Add role" }).click();
+  await expect(second.getByTestId("wizard-item")).toHaveCount(1);
+  await second.getByRole("button", { name: "Next" }).click();
+  await expect(second).toHaveURL(/step=nodes/);
+
+  // Step 5: one city node, with a bookkeeping-node count over 3 refused.
+  await second.getByLabel("Use Beijing").check();
+  await second.getByLabel("TPS · Beijing").fill("100");
+  await second.getByLabel("Capacity (GB) · Beijing").fill("50");
+  await second.getByLabel("Bookkeeping nodes · Beijing").fill("4");
+  if (js) await expect(second.getByTestId("single-node-risk")).toBeVisible();
+  await second.getByRole("button", { name: "Save and continue" }).click();
+  await expect(second.getByText("At most 3 bookkeeping nodes per city node.")).toBeVisible();
+  await expect(second.getByLabel("TPS · Beijing")).toHaveValue("100");
+  await second.getByLabel("Bookkeeping nodes · Beijing").fill("3");
+  await second.getByRole("button", { name: "Save and continue" }).click();
+  await expect(second).toHaveURL(/step=certificate/);
+
+  // Step 6: certificate mode.
+  await second.getByRole("button", { name: "Save and continue" }).click();
+  await expect(second.getByText("This field is required.")).toBeVisible();
+  await second.getByLabel("Key trust").check();
+  await second.getByRole("button", { name: "Save and continue" }).click();
+  await expect(second).toHaveURL(/step=cost/);
+
+  // Step 7: the backend's cost (Beijing monthly: 100 × $1.50 + 50 GB × $0.20 = $160.00), the agreement, submit.
+  await expect(second.getByTestId("cost-total")).toHaveText("$160.00");
+  await expect(second.getByText("Only one city node is chosen")).toBeVisible();
+  await second.getByRole("button", { name: "Submit for review" }).click();
+  await expect(second.getByText("Please accept the publishing agreement.")).toBeVisible();
+  await second.getByLabel("I have read and accept the publishing agreement").check();
+  await second.getByRole("button", { name: "Submit for review" }).click();
+  await expect(second.getByTestId("flash")).toHaveText("Your service was submitted for initial review.");
+  await expect(second.getByTestId("wizard-status")).toContainText("Status: Pending initial review");
+  await other.close();
+
+  // The first device sees the submitted service too, no longer editable.
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=roles`);
+  await expect(page.getByTestId("wizard-status")).toContainText("Pending initial review");
+});
+
+test("another user's draft is not found and an unknown appState is a bad request", async ({ page, request }, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const user = await createActiveUser(request, uniqueUser(testInfo, "wizb"));
+  await logInAs(page, user.userName, js);
+  const res = await page.goto(`${WIZARD}?appState=add&appId=1&step=basic`);
+  // appId 1 is the first service created in this run (another user's) or none at all: either way not found.
+  expect(res?.status()).toBe(404);
+  const bad = await page.goto(`${WIZARD}?appState=nope`);
+  expect(bad?.status()).toBe(400);
+});
