@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import type { Page } from "@playwright/test";
 import { expect, ready, test } from "./fixtures";
-import { createActiveUser, fillLogin, PASSWORD, uniqueUser } from "./support";
+import { CAPTCHA, createActiveUser, fillLogin, PASSWORD, uniqueUser } from "./support";
 
 const WIZARD = "/g/home/PermissionedServices/PublishedServices/NewServices";
 
@@ -165,4 +165,48 @@ test("another user's draft is not found and an unknown appState is a bad request
   expect(res?.status()).toBe(404);
   const bad = await page.goto(`${WIZARD}?appState=nope`);
   expect(bad?.status()).toBe(400);
+});
+
+test("a package that roles depend on is deleted only after those roles, each after confirming", async ({ page, request }, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const user = await createActiveUser(request, uniqueUser(testInfo, "wizd"));
+  // Build the draft through the /vueapi protocol, then delete through the pages.
+  const captcha = await (await request.post("/vueapi/anon/captcha/create", { data: {} })).json();
+  const login = await (await request.post("/vueapi/main/user/login", { data: { username: user.userName, password: PASSWORD, captchaKey: captcha.data.captchaKey, captcha: CAPTCHA } })).json();
+  const headers = { Authorization: `Bearer ${login.data.token}` };
+  const api = async (p: string, data: object) => {
+    const res = await (await request.post(`/vueapi/sys/chainAppInfo/wizard/${p}`, { data, headers })).json();
+    expect(res.code, JSON.stringify(res)).toBe(0);
+    return res.data;
+  };
+  const basic = { name: `Del ${user.userName}`, industry: "other", description: "d", introduction: "i", version: "1.0.0", framework: "fabric", platformType: "web", contactName: "Li", contactMobile: "+8613912345678", contactEmail: "li@example.com", webUrl: "https://x.example.com", paymentCycle: "1" };
+  const cover = { name: "c.png", type: "image/png", size: PNG.byteLength, dataBase64: PNG.toString("base64") };
+  const { appId } = await api("saveBasic", { appState: "add", basic, cover });
+  const zip = chaincodeZip();
+  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: { name: "a.zip", type: "application/zip", size: zip.byteLength, dataBase64: zip.toString("base64") } });
+  const d1 = (await api("draft", { appState: "add", appId })).draft;
+  await api("addFunction", { appState: "add", appId, fn: { name: "Create", packageId: String(d1.packages[0].packageId), funcType: "1", func: "create", parentId: "top", inputFormat: "i", outputFormat: "o" } });
+  const d2 = (await api("draft", { appState: "add", appId })).draft;
+  await api("addRole", { appState: "add", appId, role: { name: "Bank", description: "b", functionIds: [String(d2.functions[0].functionId)] } });
+  for (const from of ["packages", "functions", "roles"]) await api("advance", { appState: "add", appId, from });
+
+  await logInAs(page, user.userName, js);
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=packages`);
+  await page.getByRole("link", { name: "Delete asset_cc" }).click();
+  await expect(page.getByRole("heading", { name: "Delete asset_cc?" })).toBeVisible();
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Roles are built on this package's functions: delete those roles first.");
+  await expect(page.getByTestId("wizard-item")).toHaveCount(1);
+
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=roles`);
+  await page.getByRole("link", { name: "Delete Bank" }).click();
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Deleted.");
+  await expect(page.getByText("No roles yet.")).toBeVisible();
+
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=packages`);
+  await page.getByRole("link", { name: "Delete asset_cc" }).click();
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Deleted.");
+  await expect(page.getByText("No chaincode packages yet.")).toBeVisible();
 });
