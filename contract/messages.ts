@@ -49,6 +49,9 @@ export const Msg = {
   ALREADY_REVIEWED: "MSG_30013",
   COMMENTS_REQUIRED: "MSG_30014",
   BILL_NOT_INVOICEABLE: "MSG_30015",
+  /* Invoices (MSG_34001-MSG_34099; docs/decisions/008). */
+  INVOICE_BOOK_FULL: "MSG_34001",
+  INVOICE_NOT_APPROVED: "MSG_34002",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

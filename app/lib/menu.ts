@@ -20,8 +20,10 @@ export const MENU: MenuEntry[] = [
     children: [
       { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 1 },
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 2 },
+      { key: "invoices", to: "/g/home/userCenter/Invoices", navigation: 3 },
     ],
   },
+  { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
 ];
 
 export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
@@ -36,4 +38,4 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
  * domain adds its queue here when its page works; the area's tabs and its menu entry come from this list.
  */
 export type OperationsQueue = { key: string; to: string };
-export const OPERATIONS_QUEUES: OperationsQueue[] = [];
+export const OPERATIONS_QUEUES: OperationsQueue[] = [{ key: "menu.invoices", to: "/g/home/operations/Invoices" }];

@@ -3,6 +3,7 @@ import enCommon from "../../locales/en/common.json";
 import enErrors from "../../locales/en/errors.json";
 import enForms from "../../locales/en/forms.json";
 import enHome from "../../locales/en/home.json";
+import enInvoices from "../../locales/en/invoices.json";
 import enMessages from "../../locales/en/messages.json";
 import enPages from "../../locales/en/pages.json";
 import zhAuth from "../../locales/zh-CN/auth.json";
@@ -10,13 +11,14 @@ import zhCommon from "../../locales/zh-CN/common.json";
 import zhErrors from "../../locales/zh-CN/errors.json";
 import zhForms from "../../locales/zh-CN/forms.json";
 import zhHome from "../../locales/zh-CN/home.json";
+import zhInvoices from "../../locales/zh-CN/invoices.json";
 import zhMessages from "../../locales/zh-CN/messages.json";
 import zhPages from "../../locales/zh-CN/pages.json";
 
 /** Every UI string of the portal, by language and namespace (locales/en, locales/zh-CN). */
 export const resources = {
-  en: { auth: enAuth, common: enCommon, errors: enErrors, forms: enForms, home: enHome, messages: enMessages, pages: enPages },
-  "zh-CN": { auth: zhAuth, common: zhCommon, errors: zhErrors, forms: zhForms, home: zhHome, messages: zhMessages, pages: zhPages },
+  en: { auth: enAuth, common: enCommon, errors: enErrors, forms: enForms, home: enHome, invoices: enInvoices, messages: enMessages, pages: enPages },
+  "zh-CN": { auth: zhAuth, common: zhCommon, errors: zhErrors, forms: zhForms, home: zhHome, invoices: zhInvoices, messages: zhMessages, pages: zhPages },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];

@@ -1,4 +1,5 @@
 import type { Db } from "./client";
+import { seedInvoiceDemo } from "../invoices/demo";
 
 /**
  * Demo records of each domain (bills, payments, invoices, contacts ...) for demo accounts created just
@@ -7,7 +8,7 @@ import type { Db } from "./client";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [];
+const seeders: DemoSeeder[] = [seedInvoiceDemo];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);
