@@ -42,6 +42,8 @@ const idField = (message = "validation.invalid") => z.string({ error: message })
 const choice = <T extends readonly number[]>(values: T, message: string) =>
   z.enum(values.map(String) as [string, ...string[]], { error: message });
 const text = (max: number) => optionalText().refine((v) => v === undefined || v.length <= max, "validation.tooLong");
+/** Cross-field rules run even when another field failed, so every problem shows at once. */
+const always = { when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null };
 const checkbox = () => z.literal("on").optional();
 const optionalEmail = () =>
   optionalText().pipe(z.union([z.undefined(), z.string().max(100, "validation.email.format").pipe(z.email("validation.email.format"))]));
@@ -63,16 +65,16 @@ const titleFields = z.object({
 
 /** Enterprise and organisation titles need their tax number. */
 export const invoiceTitleSchema = titleFields.superRefine((v, ctx) => {
-  if (v.titleType !== String(TITLE_TYPE.INDIVIDUAL) && !v.taxNo) {
+  if ((v.titleType === String(TITLE_TYPE.ENTERPRISE) || v.titleType === String(TITLE_TYPE.ORGANISATION)) && !v.taxNo) {
     ctx.addIssue({ code: "custom", path: ["taxNo"], message: "invoices:validation.taxNoRequired" });
   }
-});
+}, always);
 export type InvoiceTitleInput = z.infer<typeof invoiceTitleSchema>;
 export const updateInvoiceTitleSchema = titleFields.extend({ titleId: idField() }).superRefine((v, ctx) => {
-  if (v.titleType !== String(TITLE_TYPE.INDIVIDUAL) && !v.taxNo) {
+  if ((v.titleType === String(TITLE_TYPE.ENTERPRISE) || v.titleType === String(TITLE_TYPE.ORGANISATION)) && !v.taxNo) {
     ctx.addIssue({ code: "custom", path: ["taxNo"], message: "invoices:validation.taxNoRequired" });
   }
-});
+}, always);
 
 export const invoiceTitleRowSchema = z.object({
   titleId: z.number().int(),
@@ -153,7 +155,7 @@ export const invoiceApplicationSchema = z
     if (v.issuance === String(ISSUANCE.ELECTRONIC) && !v.email) {
       ctx.addIssue({ code: "custom", path: ["email"], message: "invoices:validation.emailRequired" });
     }
-  });
+  }, always);
 export type InvoiceApplicationInput = z.infer<typeof invoiceApplicationSchema>;
 
 export const invoiceableBillSchema = z.object({
@@ -243,7 +245,7 @@ export const deliverInvoiceFormSchema = deliverInvoiceSchema.extend({ issuance: 
   } else if (!v.deliveryEmail) {
     ctx.addIssue({ code: "custom", path: ["deliveryEmail"], message: "invoices:validation.emailRequired" });
   }
-});
+}, always);
 
 const idPayload = (name: string) => z.object({ [name]: z.number().int().positive() });
 const statusCondition = z.object({

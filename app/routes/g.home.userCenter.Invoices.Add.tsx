@@ -263,7 +263,11 @@ function ConfirmStep() {
           {data.selected.map((id) => <input key={id} type="hidden" name="billIds" value={id} />)}
           <div>
             {data.titles.length === 0 ? (
-              <p className="text-sm text-slate-600">{t("add.noTitles")}</p>
+              <>
+                <p className="label">{t("fields.invoiceTitle")}</p>
+                <p className="text-sm text-slate-600">{t("add.noTitles")}</p>
+                <ErrorList id={fields.titleId.errorId} errors={fields.titleId.errors} />
+              </>
             ) : (
               <RadioGroupField
                 field={fields.titleId}
@@ -288,7 +292,11 @@ function ConfirmStep() {
           <div className="grid gap-4 md:grid-cols-2">
             <div>
               {data.addresses.length === 0 ? (
-                <p className="text-sm text-slate-600">{t("add.noAddresses")}</p>
+                <>
+                  <p className="label">{t("add.paperAddress")}</p>
+                  <p className="text-sm text-slate-600">{t("add.noAddresses")}</p>
+                  <ErrorList id={fields.addresseeId.errorId} errors={fields.addresseeId.errors} />
+                </>
               ) : (
                 <RadioGroupField
                   field={fields.addresseeId}
