@@ -228,4 +228,12 @@ test("deleting a title asks first", async ({ page, request }, testInfo) => {
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("flash")).toContainText("The invoice title was deleted.");
   await expect(page.getByTestId("empty")).toContainText("You have no invoice titles yet.");
+
+  // The same pages in Chinese.
+  await page.getByRole("link", { name: "中文" }).first().click();
+  await expect(page.getByRole("heading", { name: "发票抬头" })).toBeVisible();
+  await expect(page.getByTestId("empty")).toContainText("您还没有发票抬头。");
+  await page.getByRole("link", { name: "返回发票列表" }).click();
+  await expect(page.getByRole("heading", { name: "发票", exact: true })).toBeVisible();
+  await expect(page.getByTestId("invoiceable-amount")).toHaveText("US$1.00");
 });
