@@ -76,6 +76,9 @@ export const Msg = {
   INSUFFICIENT_RESOURCES: "MSG_37018",
   CERTIFICATE_MODE_REQUIRED: "MSG_37019",
   FUNCTION_REQUIRED: "MSG_37020",
+  /* Invoices (MSG_34001-MSG_34099; docs/decisions/008). */
+  INVOICE_BOOK_FULL: "MSG_34001",
+  INVOICE_NOT_APPROVED: "MSG_34002",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -22,8 +22,10 @@ export const MENU: MenuEntry[] = [
       { key: "contactInformation", to: "/g/home/userCenter/ContactInformation", navigation: 30 },
       { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 40 },
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 50 },
+      { key: "invoices", to: "/g/home/userCenter/Invoices", navigation: 15 },
     ],
   },
+  { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
 ];
 
 export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
@@ -38,4 +40,4 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
  * domain adds its queue here when its page works; the area's tabs and its menu entry come from this list.
  */
 export type OperationsQueue = { key: string; to: string };
-export const OPERATIONS_QUEUES: OperationsQueue[] = [];
+export const OPERATIONS_QUEUES: OperationsQueue[] = [{ key: "menu.invoices", to: "/g/home/operations/Invoices" }];

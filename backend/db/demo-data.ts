@@ -1,5 +1,6 @@
 import { seedDemoProfiles } from "../profile/seed";
 import type { Db } from "./client";
+import { seedInvoiceDemo } from "../invoices/demo";
 
 /**
  * Demo records of each domain (bills, payments, invoices, contacts ...) for demo accounts created just
@@ -8,7 +9,7 @@ import type { Db } from "./client";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [seedDemoProfiles];
+const seeders: DemoSeeder[] = [seedDemoProfiles, seedInvoiceDemo];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);

@@ -1,0 +1,33 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { pageTitle } from "~/lib/meta";
+import { idFromQuery, readFailure } from "./g.home.userCenter.Invoices/invoices.server";
+import { InvoiceDetailView } from "./g.home.userCenter.Invoices/ui";
+
+export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:detail.crumb" }] };
+export const meta = pageTitle("invoiceDetail");
+
+/** SPEC §2 Invoices details: the caller's own application only (another user's id is a 404). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const invoiceId = idFromQuery(new URL(request.url));
+  const result = await apiFor(request, viewer).call("/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail", { invoiceId });
+  if (!result.ok) throw readFailure(result);
+  return json({ detail: result.data, language: viewer.language });
+}
+
+export default function InvoiceDetailPage() {
+  const { detail, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("invoices");
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{t("detail.heading", { no: detail.applicationNo })}</h1>
+        <Link to="/g/home/userCenter/Invoices" className="btn-secondary">{t("actions.backToList")}</Link>
+      </div>
+      <InvoiceDetailView detail={detail} language={language} />
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Outlet } from "@remix-run/react";
+import { ErrorView } from "~/components/ErrorView";
+import { requireUser } from "~/lib/api.server";
+
+/** SPEC §2 Invoices: the layout of the list, add, details, titles and receiving addresses. */
+export const handle = {
+  i18n: ["invoices"],
+  breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.invoices", to: "/g/home/userCenter/Invoices" }],
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return json(null);
+}
+
+export default function InvoicesLayout() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <ErrorView />;
+}
