@@ -13,7 +13,9 @@ import { invoiceHandlers, invoiceJobs } from "./invoices";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
 import { paymentHandlers, paymentJobs } from "./payments";
 import { profileHandlers, profileJobs } from "./profile";
+import { serviceHandlers, serviceJobs } from "./services/index";
 import { createFixtures } from "./testing/fixtures";
+import { createServiceFixture } from "./testing/services";
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it. */
 const handlers: Handlers = {
@@ -35,11 +37,13 @@ const handlers: Handlers = {
   ...paymentHandlers,
   ...invoiceHandlers,
   ...profileHandlers,
+  ...serviceHandlers,
   "/test/fixtures": createFixtures as Handlers[string & keyof Handlers],
+  "/test/services": createServiceFixture as Handlers[string & keyof Handlers],
 };
 
 /** Every background job kind and its handler (backend/jobs/runner.ts). */
-const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs }));
+const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs, ...serviceJobs }));
 
 type Started = Promise<(request: Request) => Promise<Response>>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.

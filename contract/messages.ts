@@ -55,6 +55,10 @@ export const Msg = {
   SERVICE_ACTION_NOT_AVAILABLE: "MSG_36001",
   SERVICE_ACTION_NOT_ALLOWED: "MSG_36002",
   PUBLISH_PAYMENT_NOT_EXPIRED: "MSG_36003",
+  /* Service lifecycle after submission (backend/services/handlers.ts; docs/decisions/012). */
+  REFUND_PENDING: "MSG_38001",
+  SERVICE_NOT_RUNNING: "MSG_38002",
+  COMMENT_ALREADY_REPLIED: "MSG_38003",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -19,6 +19,7 @@ import { billingPaths } from "./billing";
 import { paymentPaths } from "./payments";
 import { invoicePaths } from "./invoices";
 import { profilePaths } from "./profile";
+import { servicePaths } from "./services";
 import { testingPaths } from "./testing";
 
 export type { PathSpec } from "./path-spec";
@@ -58,6 +59,7 @@ export const paths = {
   ...paymentPaths,
   ...invoicePaths,
   ...profilePaths,
+  ...servicePaths,
   ...testingPaths,
 } satisfies Record<string, PathSpec>;
 
