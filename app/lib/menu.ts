@@ -14,6 +14,12 @@ export type MenuEntry = {
 export const MENU: MenuEntry[] = [
   { key: "home", to: "/g/home/index", navigation: 1 },
   {
+    key: "permissionedServices",
+    to: "/g/home/PermissionedServices/PublishedServices",
+    navigation: 10,
+    children: [{ key: "publishedServices", to: "/g/home/PermissionedServices/PublishedServices", navigation: 10 }],
+  },
+  {
     key: "userCenter",
     to: "/g/home/userCenter/MessageCenter",
     navigation: 90,
@@ -24,6 +30,7 @@ export const MENU: MenuEntry[] = [
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 50 },
     ],
   },
+  { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
 ];
 
 export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
@@ -38,4 +45,7 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
  * domain adds its queue here when its page works; the area's tabs and its menu entry come from this list.
  */
 export type OperationsQueue = { key: string; to: string };
-export const OPERATIONS_QUEUES: OperationsQueue[] = [];
+export const OPERATIONS_QUEUES: OperationsQueue[] = [
+  { key: "titles.serviceReviews", to: "/g/home/operations/ServiceReviews" },
+  { key: "titles.refundReviews", to: "/g/home/operations/Refunds" },
+];

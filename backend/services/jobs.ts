@@ -5,7 +5,6 @@ import type { Finding } from "../../contract/services";
 import type { Db, Tx } from "../db/client";
 import { appFunctions, appNodes, appTransitions, appVersions, apps, bills, chaincodePackages, cityNodes, files } from "../db/schema";
 import { schedule, type JobHandler } from "../jobs/runner";
-import type { Services } from "../services";
 import { inspectPackage, storeReport, suggestionFor } from "./inspect";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./lifecycle";
 import { applyTransition } from "./transitions";
