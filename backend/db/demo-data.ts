@@ -1,4 +1,5 @@
 import { seedDemoProfiles } from "../profile/seed";
+import { seedDemoServices } from "../services/demo";
 import type { Db } from "./client";
 
 /**
@@ -8,7 +9,7 @@ import type { Db } from "./client";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [seedDemoProfiles];
+const seeders: DemoSeeder[] = [seedDemoProfiles, seedDemoServices];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);

@@ -56,7 +56,12 @@ async function lockedAt(tx: Tx, verId: number, state: number) {
 /** The test job: every package of the version is inspected (backend/services/inspect.ts). */
 export const runTest: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
-  await services.db.transaction(async (tx) => {
+  await services.db.transaction((tx) => testInTx(tx, verId, services.now()));
+};
+
+/** The test of one version inside `tx` (the job's work; the demo data uses it too). */
+export async function testInTx(tx: Tx, verId: number, now: Date) {
+  {
     const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
     if (!version) return;
     const packages = await tx.select().from(chaincodePackages).where(eq(chaincodePackages.verId, verId)).orderBy(asc(chaincodePackages.id));
@@ -78,11 +83,11 @@ export const runTest: JobHandler = async (payload, services) => {
       event: findings.length === 0 ? "testPass" : "testFail",
       actor: "system",
       actorId: null,
-      now: services.now(),
+      now,
       set: { testReport: report },
     });
-  });
-};
+  }
+}
 
 /** Deterministic addresses of a deployment (the embedded network adapter; ARCHITECTURE "Operations side"). */
 export function deploymentAddresses(appCode: string, version: string, nodeCode: string) {
@@ -114,10 +119,14 @@ export async function availableOn(tx: Tx | Db, cityNodeId: number, exceptVerId: 
  */
 export const runDeploy: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
-  await services.db.transaction(async (tx) => {
+  await services.db.transaction((tx) => deployInTx(tx, verId, services.now()));
+};
+
+/** The deployment of one version inside `tx` (the job's work; the demo data uses it too). */
+export async function deployInTx(tx: Tx, verId: number, now: Date) {
+  {
     const version = await lockedAt(tx, verId, VerState.PENDING_PUBLISH);
     if (!version) return;
-    const now = services.now();
     const [app] = await tx.select().from(apps).where(eq(apps.id, version.appId));
     const wanted = await tx.select().from(appNodes).where(eq(appNodes.verId, verId)).orderBy(asc(appNodes.cityNodeId));
     if (wanted.length > 0) {
@@ -156,8 +165,8 @@ export const runDeploy: JobHandler = async (payload, services) => {
       set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed } },
     });
     await tx.update(apps).set({ currentVerId: verId, updatedAt: now }).where(eq(apps.id, app.id));
-  });
-};
+  }
+}
 
 /** Payment expiry: 3 days after the final approval an unpaid publish bill expires (§4 10) and the version goes back to 1. */
 export const runExpire: JobHandler = async (payload, services) => {
