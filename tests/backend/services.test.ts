@@ -321,6 +321,17 @@ describe("who may do what", () => {
     expect(paged.data.page.rows).toHaveLength(1);
   });
 
+  it("the demo company has a running service with booked nodes and comments, and one to be paid", async () => {
+    const company = await loginAs("democompany");
+    const rows = (await post("/sys/chainAppInfo/publishedList", {}, company)).data.page.rows;
+    expect(rows.map((r: any) => r.verState).sort()).toEqual([23, 25]);
+    const running = await detail(company, rows.find((r: any) => r.verState === 25).appId);
+    expect(running.contents.nodes).toHaveLength(2);
+    expect(running.contents.nodes.every((n: any) => n.bookedAt && n.contractAddress)).toBe(true);
+    expect(running.comments.length).toBeGreaterThan(0);
+    expect(running.transitions.length).toBe(6);
+  });
+
   it("a version at 1 is not deployed or paid by a stray job", async () => {
     const rows = await service.services.db.select().from(appVersions).where(eq(appVersions.verState, 1));
     expect(rows.every((r) => r.publishedAt === null)).toBe(true);
