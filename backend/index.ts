@@ -13,8 +13,10 @@ import { invoiceHandlers, invoiceJobs } from "./invoices";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
 import { paymentHandlers, paymentJobs } from "./payments";
 import { profileHandlers, profileJobs } from "./profile";
+import { serviceHandlers, serviceJobs } from "./services/index";
 import { createFixtures } from "./testing/fixtures";
 import { serviceWizardHandlers } from "./services/wizard";
+import { createServiceFixture } from "./testing/services";
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it. */
 const handlers: Handlers = {
@@ -37,11 +39,13 @@ const handlers: Handlers = {
   ...invoiceHandlers,
   ...profileHandlers,
   ...serviceWizardHandlers,
+  ...serviceHandlers,
   "/test/fixtures": createFixtures as Handlers[string & keyof Handlers],
+  "/test/services": createServiceFixture as Handlers[string & keyof Handlers],
 };
 
 /** Every background job kind and its handler (backend/jobs/runner.ts). */
-const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs }));
+const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs, ...serviceJobs }));
 
 type Started = Promise<(request: Request) => Promise<Response>>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.

@@ -19,6 +19,7 @@ import { billingPaths } from "./billing";
 import { paymentPaths } from "./payments";
 import { invoicePaths } from "./invoices";
 import { profilePaths } from "./profile";
+import { servicePaths } from "./services";
 import { testingPaths } from "./testing";
 import { serviceWizardPaths } from "./service-wizard";
 
@@ -59,6 +60,7 @@ export const paths = {
   ...paymentPaths,
   ...invoicePaths,
   ...profilePaths,
+  ...servicePaths,
   ...testingPaths,
   ...serviceWizardPaths,
 } satisfies Record<string, PathSpec>;

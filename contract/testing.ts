@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PathSpec } from "./path-spec";
+import { serviceFixturePaths } from "./services";
 
 /**
  * Tests only (TEST_FIXTURES=1, refused in production): records that users cannot make by themselves
@@ -32,4 +33,5 @@ export const testingPaths = {
     payload: fixturesPayloadSchema,
     data: z.object({ billIds: z.array(z.number().int()) }),
   },
+  ...serviceFixturePaths,
 } satisfies Record<string, PathSpec>;

@@ -14,6 +14,12 @@ export type MenuEntry = {
 export const MENU: MenuEntry[] = [
   { key: "home", to: "/g/home/index", navigation: 1 },
   {
+    key: "permissionedServices",
+    to: "/g/home/PermissionedServices/PublishedServices",
+    navigation: 10,
+    children: [{ key: "publishedServices", to: "/g/home/PermissionedServices/PublishedServices", navigation: 10 }],
+  },
+  {
     key: "userCenter",
     to: "/g/home/userCenter/MessageCenter",
     navigation: 90,
@@ -40,4 +46,8 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
  * domain adds its queue here when its page works; the area's tabs and its menu entry come from this list.
  */
 export type OperationsQueue = { key: string; to: string };
-export const OPERATIONS_QUEUES: OperationsQueue[] = [{ key: "menu.invoices", to: "/g/home/operations/Invoices" }];
+export const OPERATIONS_QUEUES: OperationsQueue[] = [
+  { key: "titles.serviceReviews", to: "/g/home/operations/ServiceReviews" },
+  { key: "titles.refundReviews", to: "/g/home/operations/Refunds" },
+  { key: "menu.invoices", to: "/g/home/operations/Invoices" },
+];

@@ -1,0 +1,158 @@
+import { Form, Link } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { serviceActions, type ServiceAction } from "@contract/service-status";
+import type { Report, ServiceRow } from "@contract/services";
+
+/** Shared pieces of PublishedServices, ServicesDetail and the service review queues (namespace "services"). */
+
+export const PUBLISHED = "/g/home/PermissionedServices/PublishedServices";
+export const NEW_SERVICES = "/g/home/PermissionedServices/PublishedServices/NewServices";
+
+export function detailHref(row: { appId: number; appVerId: number }, tab = "chaincode") {
+  return `${PUBLISHED}/ServicesDetail?appId=${row.appId}&appVerId=${row.appVerId}&activeNames=${tab}`;
+}
+
+const TONE: Record<number, string> = {
+  25: "bg-green-50 text-green-800 ring-green-200",
+  23: "bg-amber-50 text-amber-800 ring-amber-200",
+  24: "bg-sky-50 text-sky-800 ring-sky-200",
+  10: "bg-sky-50 text-sky-800 ring-sky-200",
+  5: "bg-sky-50 text-sky-800 ring-sky-200",
+  15: "bg-sky-50 text-sky-800 ring-sky-200",
+  11: "bg-red-50 text-red-800 ring-red-200",
+  20: "bg-red-50 text-red-800 ring-red-200",
+  22: "bg-red-50 text-red-800 ring-red-200",
+  26: "bg-red-50 text-red-800 ring-red-200",
+};
+
+/** SPEC §4 Service status as a badge. */
+export function StatusBadge({ verState }: { verState: number }) {
+  const { t } = useTranslation("services");
+  return (
+    <span data-testid="status" className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${TONE[verState] ?? "bg-slate-50 text-slate-700 ring-slate-200"}`}>
+      {t(`status.${verState}`)}
+    </span>
+  );
+}
+
+/**
+ * The actions of SPEC §4 "Action availability on a published service", exactly those serviceActions()
+ * allows. Join and config upgrade belong to later issues and are not shown; "upgrade" (appState=update)
+ * is shown when a service upgrade is allowed (docs/decisions/012).
+ */
+export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "serviceUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
+
+export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending">) {
+  const allowed = serviceActions(row);
+  return SHOWN_ACTIONS.filter((a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending));
+}
+
+/** `here` is the current path and query without the confirm/invite parameters. */
+export function ServiceActionLinks({ row, here, omitDetails = false }: { row: ServiceRow; here: string; omitDetails?: boolean }) {
+  const { t } = useTranslation("services");
+  const join = here.includes("?") ? "&" : "?";
+  const actions = shownActions(row).filter((a) => !(omitDetails && a === "details"));
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" aria-label={t("actions.more", { name: row.name })} role="group">
+      {actions.map((a) => {
+        switch (a) {
+          case "details":
+            return <Link key={a} className="link" to={detailHref(row)} aria-label={t("actions.detailsOf", { name: row.name })}>{t("actions.details")}</Link>;
+          case "pay":
+            return <Link key={a} className="link font-semibold" to={`${detailHref(row)}#pay`}>{t("actions.pay")}</Link>;
+          case "edit":
+            return <Link key={a} className="link" to={`${NEW_SERVICES}?appState=mod2&appId=${row.appId}`}>{t("actions.edit")}</Link>;
+          case "basicEdit":
+            return <Link key={a} className="link" to={`${NEW_SERVICES}?appState=mod&appId=${row.appId}`}>{t("actions.basicEdit")}</Link>;
+          case "serviceUpgrade":
+            return <Link key={a} className="link" to={`${NEW_SERVICES}?appState=update&appId=${row.appId}`}>{t("actions.upgrade")}</Link>;
+          case "invite":
+            return <Link key={a} className="link" to={`${here}${join}invite=${row.appVerId}`}>{t("actions.invite")}</Link>;
+          case "unsubscribe":
+            return <Link key={a} className="link text-red-600" to={`${here}${join}confirm=unsubscribe&appVerId=${row.appVerId}`}>{t("actions.unsubscribe")}</Link>;
+          case "deactivate":
+            return <Link key={a} className="link text-red-600" to={`${here}${join}confirm=deactivate&appVerId=${row.appVerId}`}>{t("actions.deactivate")}</Link>;
+          case "enable":
+            return (
+              <Form key={a} method="post" className="inline">
+                <input type="hidden" name="appVerId" value={row.appVerId} />
+                <button type="submit" name="intent" value="enable" className="link">{t("actions.enable")}</button>
+              </Form>
+            );
+          default:
+            return null;
+        }
+      })}
+      {row.refundPending ? <span className="text-xs text-amber-700">{t("list.refundPending")}</span> : null}
+    </div>
+  );
+}
+
+/** The confirm step of a destructive action: a dialog with JavaScript, the same panel as a page without. */
+export function ConfirmPanel({ kind, row, cancelTo }: { kind: "deactivate" | "unsubscribe"; row: { appVerId: number; name: string }; cancelTo: string }) {
+  const { t } = useTranslation("services");
+  return (
+    <section role="alertdialog" aria-labelledby="confirm-title" className="card border-red-200 bg-red-50">
+      <h2 id="confirm-title" className="font-semibold text-red-800">{t(`confirm.${kind}Title`, { name: row.name })}</h2>
+      <p className="mt-1 text-sm text-red-700">{t(`confirm.${kind}Body`)}</p>
+      <Form method="post" className="mt-4 space-y-3">
+        <input type="hidden" name="appVerId" value={row.appVerId} />
+        {kind === "unsubscribe" ? (
+          <div>
+            <label htmlFor="unsubscribe-reason" className="label">{t("confirm.reason")}</label>
+            <input id="unsubscribe-reason" name="reason" maxLength={200} className="input" />
+          </div>
+        ) : null}
+        <div className="flex gap-2">
+          <button type="submit" name="intent" value={kind} className="btn-danger">{t(kind === "deactivate" ? "confirm.confirmDeactivate" : "confirm.confirmUnsubscribe")}</button>
+          <Link to={cancelTo} className="btn-secondary">{t("common:actions.cancel")}</Link>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+/** The invitation link with a copy button (the button needs JavaScript; the field is selectable without). */
+export function InvitePanel({ name, url, expires, closeTo }: { name: string; url: string; expires: string; closeTo: string }) {
+  const { t } = useTranslation("services");
+  const [hydrated, setHydrated] = useState(false);
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return (
+    <section role="dialog" aria-labelledby="invite-title" className="card border-brand-100 bg-brand-50">
+      <h2 id="invite-title" className="font-semibold">{t("invite.title", { name })}</h2>
+      <p className="mt-1 text-sm text-slate-700">{t("invite.body", { date: expires })}</p>
+      <label htmlFor="invite-link" className="label mt-3">{t("invite.link")}</label>
+      <div className="flex gap-2">
+        <input id="invite-link" readOnly value={url} className="input font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+        {hydrated ? (
+          <button type="button" className="btn-secondary whitespace-nowrap" onClick={() => void navigator.clipboard?.writeText(url).then(() => setCopied(true))}>
+            {copied ? t("invite.copied") : t("invite.copy")}
+          </button>
+        ) : null}
+      </div>
+      <Link to={closeTo} className="link mt-3 inline-block text-sm">{t("invite.close")}</Link>
+    </section>
+  );
+}
+
+/** Reasons and suggestion of a failed test or deployment (§4). */
+export function ReportPanel({ title, report }: { title: string; report: Report }) {
+  const { t } = useTranslation("services");
+  return (
+    <section className="card border-red-200 bg-red-50" data-testid="failure-report" aria-labelledby="report-title">
+      <h2 id="report-title" className="font-semibold text-red-800">{title}</h2>
+      <h3 className="mt-2 text-sm font-semibold text-red-800">{t("detail.reasons")}</h3>
+      <ul className="list-disc pl-5 text-sm text-red-800">
+        {report.reasons.map((r, i) => <li key={i}>{t(r.key, r.params)}</li>)}
+      </ul>
+      {report.suggestion ? (
+        <>
+          <h3 className="mt-2 text-sm font-semibold text-red-800">{t("detail.suggestion")}</h3>
+          <p className="text-sm text-red-800">{t(report.suggestion.key, report.suggestion.params)}</p>
+        </>
+      ) : null}
+    </section>
+  );
+}

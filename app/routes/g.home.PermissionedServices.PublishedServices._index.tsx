@@ -1,0 +1,115 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
+import { Pagination } from "~/components/Pagination";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { badRequest, lifecycleAction, withoutPanels } from "~/lib/services.server";
+
+export const handle = {
+  i18n: ["services"],
+  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices" }],
+};
+export const meta = pageTitle("publishedServices");
+
+const PAGE_SIZE = 10;
+const positive = (v: string | null) => {
+  const n = Number.parseInt(v ?? "", 10);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+};
+
+/**
+ * SPEC §2 PublishedServices: the caller's services with their §4 status, searchable by name, with exactly
+ * the actions serviceActions() allows. `?confirm=deactivate|unsubscribe&appVerId=` is the confirm step of a
+ * destructive action and `?invite=<appVerId>` shows an invitation link (both work without JavaScript).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const url = new URL(request.url);
+  const name = (url.searchParams.get("name") ?? "").trim().slice(0, 50);
+  const page = positive(url.searchParams.get("page")) ?? 1;
+  const api = apiFor(request, viewer);
+  const data = await api.load("/sys/chainAppInfo/publishedList", { page: { pageSize: PAGE_SIZE, pageIndex: page, condition: name ? { name } : {} } });
+  const confirmKind = url.searchParams.get("confirm");
+  const confirmVer = positive(url.searchParams.get("appVerId"));
+  const confirmRow = confirmVer ? data.page.rows.find((r) => r.appVerId === confirmVer) : undefined;
+  const confirm =
+    confirmRow && (confirmKind === "deactivate" || confirmKind === "unsubscribe") && shownActions(confirmRow).includes(confirmKind)
+      ? { kind: confirmKind as "deactivate" | "unsubscribe", appVerId: confirmRow.appVerId, name: confirmRow.name }
+      : null;
+  const inviteVer = positive(url.searchParams.get("invite"));
+  const inviteRow = inviteVer ? data.page.rows.find((r) => r.appVerId === inviteVer) : undefined;
+  let invite: { name: string; url: string; expiresAt: string } | null = null;
+  if (inviteRow && shownActions(inviteRow).includes("invite")) {
+    const link = await api.load("/sys/chainAppInfo/invite", { appVerId: inviteRow.appVerId, language: viewer.language });
+    invite = { name: inviteRow.name, url: `${url.origin}${link.path}`, expiresAt: link.expiresAt };
+  }
+  return json({ page: data.page, name, confirm, invite, here: withoutPanels(url), language: viewer.language });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const done = await lifecycleAction(request, viewer, await request.formData());
+  // House habit 2: an unknown intent is a 400.
+  if (!done) throw badRequest();
+  return done;
+}
+
+export default function PublishedServices() {
+  const { page, name, confirm, invite, here, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("services");
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{t("list.title")}</h1>
+        <Link to={`${NEW_SERVICES}?appState=add`} className="btn-primary">{t("list.create")}</Link>
+      </div>
+      {confirm ? <ConfirmPanel kind={confirm.kind} row={confirm} cancelTo={here} /> : null}
+      {invite ? <InvitePanel name={invite.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
+      <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
+        <div>
+          <label htmlFor="search-name" className="label">{t("list.search")}</label>
+          <input id="search-name" name="name" defaultValue={name} maxLength={50} className="input" />
+        </div>
+        <button type="submit" className="btn-secondary">{t("list.searchButton")}</button>
+        {name ? <Link to="?" className="link text-sm">{t("list.clear")}</Link> : null}
+      </Form>
+      {page.rows.length === 0 ? (
+        <div className="card space-y-3 text-center text-slate-500">
+          <p>{t(name ? "list.emptySearch" : "list.empty")}</p>
+          {!name ? <Link to={`${NEW_SERVICES}?appState=add`} className="btn-primary inline-block">{t("list.create")}</Link> : null}
+        </div>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
+              <tr>
+                <th scope="col" className="px-4 py-2">{t("list.name")}</th>
+                <th scope="col" className="px-4 py-2">{t("list.version")}</th>
+                <th scope="col" className="px-4 py-2">{t("list.status")}</th>
+                <th scope="col" className="px-4 py-2">{t("list.cost")}</th>
+                <th scope="col" className="px-4 py-2">{t("list.created")}</th>
+                <th scope="col" className="px-4 py-2">{t("list.actions")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {page.rows.map((row) => (
+                <tr key={row.appVerId} data-testid="service-row">
+                  <td className="px-4 py-2 font-medium"><Link className="link" to={detailHref(row)}>{row.name}</Link></td>
+                  <td className="px-4 py-2">{row.version}</td>
+                  <td className="px-4 py-2"><StatusBadge verState={row.verState} /></td>
+                  <td className="px-4 py-2">{row.freeYN === 1 ? t("list.free") : row.costCents === null ? "" : formatUsd(row.costCents, language)}</td>
+                  <td className="whitespace-nowrap px-4 py-2">{formatDate(row.createdAt, language)}</td>
+                  <td className="px-4 py-2"><ServiceActionLinks row={row} here={here} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { DataOf } from "@contract/paths";
+import { refundDecisionSchema } from "@contract/services";
+import { FormErrors, TextAreaField } from "~/components/forms";
+import { Pagination } from "~/components/Pagination";
+import { StatusBadge } from "~/components/services";
+import { apiFor, requireOperator } from "~/lib/api.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { replyWithFailure } from "~/lib/forms.server";
+import type { Language } from "~/lib/i18n";
+import { pageTitle } from "~/lib/meta";
+import { redirectWithFlash } from "~/lib/session.server";
+
+export const handle = {
+  i18n: ["services"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.refundReviews" }],
+};
+export const meta = pageTitle("refundReviews");
+
+const STATES = [1, 5, 10] as const;
+type Item = DataOf<"/sys/ops/refunds/list">["page"]["rows"][number];
+
+/**
+ * Operations: unsubscription (refund) requests, SPEC §4 Refund review. Approving uninstalls the service
+ * (35), releases its node bookings and refunds the unused part of the publish bill; rejecting needs comments.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const url = new URL(request.url);
+  const state = STATES.find((s) => String(s) === url.searchParams.get("state")) ?? 1;
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const data = await apiFor(request, viewer).load("/sys/ops/refunds/list", { state, pageIndex: page, pageSize: 10 });
+  return json({ ...data, state, language: viewer.language });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const formData = await request.formData();
+  // House habit 2: an unknown intent is a 400.
+  if (formData.get("intent") !== "refund") throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: refundDecisionSchema });
+  const refundId = Number(formData.get("refundId"));
+  if (submission.status !== "success") return json({ refundId, result: submission.reply() }, { status: 400 });
+  const v = submission.value;
+  const result = await apiFor(request, viewer).call("/sys/ops/refunds/decide", { refundId: v.refundId, decision: v.decision, comments: v.comments });
+  if (!result.ok) return json({ refundId, result: replyWithFailure(submission, result) }, { status: 400 });
+  const url = new URL(request.url);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: v.decision === "approve" ? "services:flash.refundApproved" : "services:flash.refundRejected" });
+}
+
+function RefundItem({ item, language }: { item: Item; language: Language }) {
+  const { t } = useTranslation("services");
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `refund-${item.refundId}`,
+    lastResult: actionData && actionData.refundId === item.refundId ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: refundDecisionSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <li className="card space-y-2" data-testid="refund-item">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="font-semibold">{item.name} <span className="font-normal text-slate-500">{item.version}</span></h2>
+        <StatusBadge verState={item.verState} />
+      </div>
+      <p className="text-sm text-slate-600">
+        {t("ops.publisher")}: {item.publisher} · {t("ops.requested")}: {formatDate(item.createdAt, language, true)} · {t("ops.amount")}: {formatUsd(item.amountCents, language)}
+      </p>
+      {item.reason ? <p className="text-sm">{t("ops.reason")}: {item.reason}</p> : null}
+      {item.state === 1 ? (
+        <FormProvider context={form.context}>
+          <Form method="post" {...getFormProps(form)} className="space-y-2">
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <input type="hidden" name="intent" value="refund" />
+            <input type="hidden" name="refundId" value={item.refundId} />
+            <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
+            <div className="flex gap-2">
+              <button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>
+              <button type="submit" name="decision" value="reject" className="btn-danger">{t("ops.reject")}</button>
+            </div>
+          </Form>
+        </FormProvider>
+      ) : (
+        <p className="text-sm text-slate-600">
+          {t(`refundState.${item.state}`)} · {t("ops.reviewed")}: {formatDate(item.reviewedAt, language, true)}{item.reviewComments ? ` · ${item.reviewComments}` : ""}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export default function Refunds() {
+  const { page, state, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("services");
+  return (
+    <div className="space-y-4">
+      <h2 className="text-lg font-semibold">{t("ops.refundsTitle")}</h2>
+      <nav aria-label={t("ops.refundsTitle")} className="flex gap-2 text-sm">
+        {STATES.map((s) => (
+          <Link key={s} to={`?state=${s}`} aria-current={state === s ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${state === s ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+            {t(`ops.refundQueues.${s}`)}
+          </Link>
+        ))}
+      </nav>
+      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{t("ops.empty")}</p> : (
+        <ul className="space-y-4">{page.rows.map((item) => <RefundItem key={item.refundId} item={item} language={language} />)}</ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

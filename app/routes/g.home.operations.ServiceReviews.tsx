@@ -1,0 +1,162 @@
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { reviewDecisionSchema } from "@contract/services";
+import type { z } from "zod";
+import { FormErrors, TextAreaField } from "~/components/forms";
+import { Pagination } from "~/components/Pagination";
+import { StatusBadge } from "~/components/services";
+import { apiFor, requireOperator } from "~/lib/api.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { replyWithFailure } from "~/lib/forms.server";
+import type { Language } from "~/lib/i18n";
+import { pageTitle } from "~/lib/meta";
+import { redirectWithFlash } from "~/lib/session.server";
+import type { DataOf } from "@contract/paths";
+
+export const handle = {
+  i18n: ["services"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.serviceReviews" }],
+};
+export const meta = pageTitle("serviceReviews");
+
+const QUEUES = ["initial", "final"] as const;
+type Queue = (typeof QUEUES)[number];
+type Item = DataOf<"/sys/ops/serviceReviews/list">["page"]["rows"][number];
+
+function readQuery(url: URL) {
+  const queue: Queue = url.searchParams.get("queue") === "final" ? "final" : "initial";
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  return { queue, page };
+}
+
+/**
+ * Operations: the initial-review queue (verState 5) and the final-review queue (15, with the test report).
+ * Each item shows what the publisher submitted; approve, or reject with comments (required). Operators only.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const { queue, page } = readQuery(new URL(request.url));
+  const data = await apiFor(request, viewer).load("/sys/ops/serviceReviews/list", { queue, pageIndex: page, pageSize: 10 });
+  return json({ ...data, queue, language: viewer.language });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const formData = await request.formData();
+  // House habit 2: an unknown intent is a 400.
+  if (formData.get("intent") !== "review") throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: reviewDecisionSchema });
+  const appVerId = Number(formData.get("appVerId"));
+  if (submission.status !== "success") return json({ appVerId, result: submission.reply() }, { status: 400 });
+  const v: z.output<typeof reviewDecisionSchema> = submission.value;
+  const result = await apiFor(request, viewer).call("/sys/ops/serviceReviews/decide", { appVerId: v.appVerId, decision: v.decision, comments: v.comments });
+  if (!result.ok) return json({ appVerId, result: replyWithFailure(submission, result) }, { status: 400 });
+  const url = new URL(request.url);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: v.decision === "approve" ? "services:flash.approved" : "services:flash.rejected" });
+}
+
+function VersionContents({ item, language }: { item: Pick<Item, "contents">; language: Language }) {
+  const { t } = useTranslation("services");
+  const c = item.contents;
+  return (
+    <div className="grid gap-3 text-sm lg:grid-cols-2">
+      <div>
+        <h3 className="font-semibold">{t("detail.packages")}</h3>
+        <ul className="list-disc pl-5">
+          {c.packages.map((p) => (
+            <li key={p.packageId}>{p.name} {p.version} · {p.language} · <span className="font-mono text-xs">{p.mainPath}</span> · {p.fileName} ({Math.ceil(p.size / 1024)} KB)</li>
+          ))}
+        </ul>
+      </div>
+      <div>
+        <h3 className="font-semibold">{t("detail.functions")}</h3>
+        <ul className="list-disc pl-5">
+          {c.functions.map((f) => (
+            <li key={f.functionId}>{f.name} · <span className="font-mono text-xs">{f.func}</span> ({f.packageName}, {t(`detail.funcTypes.${f.funcType}`)})</li>
+          ))}
+        </ul>
+      </div>
+      <div>
+        <h3 className="font-semibold">{t("detail.tabs.roles")}</h3>
+        <ul className="list-disc pl-5">
+          {c.roles.map((r) => <li key={r.roleId}>{r.name}: {r.functions.join(", ")}</li>)}
+        </ul>
+      </div>
+      <div>
+        <h3 className="font-semibold">{t("detail.nodes")}</h3>
+        <ul className="list-disc pl-5">
+          {c.nodes.map((n) => <li key={n.cityNodeId}>{language === "zh-CN" ? n.nameZh : n.name} · {n.tps} TPS · {n.capacityGb} GB · {n.peers}</li>)}
+        </ul>
+        <p className="mt-1"><span className="font-semibold">{t("detail.cost")}:</span> {c.costCents === null ? t("detail.none") : formatUsd(c.costCents, language)}</p>
+      </div>
+    </div>
+  );
+}
+
+function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; language: Language }) {
+  const { t } = useTranslation("services");
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `review-${item.appVerId}`,
+    lastResult: actionData && actionData.appVerId === item.appVerId ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: reviewDecisionSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const report = item.contents.testReport;
+  return (
+    <li className="card space-y-3" data-testid="review-item" aria-labelledby={`review-title-${item.appVerId}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={`review-title-${item.appVerId}`} className="font-semibold">{item.name} <span className="font-normal text-slate-500">{item.version}</span></h2>
+        <StatusBadge verState={item.verState} />
+      </div>
+      <p className="text-xs text-slate-500">{t("ops.publisher")}: {item.publisher} · {t("ops.submitted")}: {formatDate(item.submittedAt, language, true)}</p>
+      <VersionContents item={item} language={language} />
+      {queue === "final" ? (
+        <div className="text-sm">
+          <h3 className="font-semibold">{t("ops.testReport")}</h3>
+          {report && report.passed ? <p className="text-green-700">{t("ops.testPassed")}</p> : (
+            <ul className="list-disc pl-5 text-red-700">{report?.reasons.map((r, i) => <li key={i}>{t(r.key, r.params)}</li>)}</ul>
+          )}
+        </div>
+      ) : null}
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="space-y-2">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="intent" value="review" />
+          <input type="hidden" name="appVerId" value={item.appVerId} />
+          <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
+          <div className="flex gap-2">
+            <button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>
+            <button type="submit" name="decision" value="reject" className="btn-danger">{t("ops.reject")}</button>
+          </div>
+        </Form>
+      </FormProvider>
+    </li>
+  );
+}
+
+export default function ServiceReviews() {
+  const { page, queue, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("services");
+  return (
+    <div className="space-y-4">
+      <h2 className="text-lg font-semibold">{t("ops.reviewsTitle")}</h2>
+      <nav aria-label={t("ops.reviewsTitle")} className="flex gap-2 text-sm">
+        {QUEUES.map((q) => (
+          <Link key={q} to={`?queue=${q}`} aria-current={queue === q ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${queue === q ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+            {t(`ops.queues.${q}`)}
+          </Link>
+        ))}
+      </nav>
+      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{t("ops.empty")}</p> : (
+        <ul className="space-y-4">{page.rows.map((item) => <ReviewItem key={item.appVerId} item={item} queue={queue} language={language} />)}</ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

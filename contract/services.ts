@@ -1,0 +1,289 @@
+import { z } from "zod";
+import { nothing, type PathSpec } from "./path-spec";
+import { pageOf, pageRequestSchema } from "./platform";
+import { idempotencyKey, required } from "./rules";
+
+/* ------------------------------------------------------------------------------------------------
+ * The consortium-chain service lifecycle after submission (SPEC §2 PublishedServices, ServicesDetail;
+ * §4 Service status and action availability; §5 Service, comments; §8 Payments, Services and nodes;
+ * §9 Billing, Time). docs/decisions/010 and 012.
+ * ---------------------------------------------------------------------------------------------- */
+
+/**
+ * A finding of the test or deploy job: an i18n key of the `services` namespace and its parameters.
+ * Stored in app_versions.testReport / deployReport `reasons` as JSON strings (docs/decisions/012).
+ */
+export const findingSchema = z.object({ key: z.string(), params: z.record(z.string(), z.string()).default({}) });
+export type Finding = z.infer<typeof findingSchema>;
+
+export const reportSchema = z.object({
+  passed: z.boolean(),
+  reasons: z.array(findingSchema),
+  suggestion: findingSchema.nullable(),
+});
+export type Report = z.infer<typeof reportSchema>;
+
+/** One row of PublishedServices: the flags serviceActions() needs and what the list shows. */
+export const serviceRowSchema = z.object({
+  appId: z.number().int(),
+  appVerId: z.number().int(),
+  appCode: z.string(),
+  name: z.string(),
+  version: z.string(),
+  verState: z.number().int(),
+  billState: z.number().int(),
+  billId: z.number().int().nullable(),
+  verUpable: z.boolean(),
+  crossStatus: z.number().int(),
+  freeYN: z.number().int(),
+  costCents: z.number().int().nullable(),
+  createdAt: z.string(),
+  publishedAt: z.string().nullable(),
+  /** An unsubscription waiting for the operator's review. */
+  refundPending: z.boolean(),
+});
+export type ServiceRow = z.infer<typeof serviceRowSchema>;
+
+export const packageSchema = z.object({
+  packageId: z.number().int(),
+  name: z.string(),
+  version: z.string(),
+  language: z.string(),
+  initParams: z.string(),
+  mainPath: z.string(),
+  fileName: z.string(),
+  size: z.number().int(),
+});
+export const functionSchema = z.object({
+  functionId: z.number().int(),
+  name: z.string(),
+  packageName: z.string(),
+  funcType: z.number().int(),
+  func: z.string(),
+  parentName: z.string().nullable(),
+  crossChainAllowed: z.boolean(),
+  inputFormat: z.string(),
+  outputFormat: z.string(),
+});
+export const roleSchema = z.object({
+  roleId: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  functions: z.array(z.string()),
+});
+export const nodeSchema = z.object({
+  cityNodeId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameZh: z.string(),
+  tps: z.number().int(),
+  capacityGb: z.number().int(),
+  peers: z.number().int(),
+  bookedAt: z.string().nullable(),
+  contractAddress: z.string().nullable(),
+  chaincodeAddress: z.string().nullable(),
+});
+export const transitionSchema = z.object({
+  event: z.string(),
+  fromState: z.number().int(),
+  toState: z.number().int(),
+  actorKind: z.string(),
+  actorName: z.string().nullable(),
+  comments: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const commentSchema = z.object({
+  commentId: z.number().int(),
+  userName: z.string(),
+  text: z.string(),
+  reply: z.string().nullable(),
+  repliedAt: z.string().nullable(),
+  usefulCount: z.number().int(),
+  createdAt: z.string(),
+});
+export const billSummarySchema = z.object({
+  billId: z.number().int(),
+  billNo: z.string(),
+  payState: z.number().int(),
+  totalCents: z.number().int(),
+  deadline: z.string(),
+  paidAt: z.string().nullable(),
+});
+export const refundSchema = z.object({
+  refundId: z.number().int(),
+  state: z.number().int(),
+  amountCents: z.number().int(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+  reviewedAt: z.string().nullable(),
+  reviewComments: z.string().nullable(),
+});
+
+/** The version's contents as reviewers and the detail page see them. */
+export const versionContentsSchema = z.object({
+  packages: z.array(packageSchema),
+  functions: z.array(functionSchema),
+  roles: z.array(roleSchema),
+  nodes: z.array(nodeSchema),
+  costCents: z.number().int().nullable(),
+  testReport: reportSchema.nullable(),
+  deployReport: reportSchema.nullable(),
+});
+
+export const serviceDetailSchema = serviceRowSchema.extend({
+  industry: z.string(),
+  description: z.string(),
+  introduction: z.string(),
+  framework: z.string(),
+  paymentCycle: z.number().int(),
+  crossChain: z.boolean(),
+  crossProtocol: z.number().int().nullable(),
+  certificateMode: z.number().int().nullable(),
+  submittedAt: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  contents: versionContentsSchema,
+  transitions: z.array(transitionSchema),
+  comments: z.array(commentSchema),
+  history: z.array(z.object({ appVerId: z.number().int(), version: z.string(), verState: z.number().int(), createdAt: z.string(), publishedAt: z.string().nullable() })),
+  bill: billSummarySchema.nullable(),
+  refunds: z.array(refundSchema),
+  /** Cross-chain: §4 crossStatus with the flag and protocol above. */
+  currentVerId: z.number().int().nullable(),
+});
+export type ServiceDetail = z.infer<typeof serviceDetailSchema>;
+
+/* Forms (one schema each, for the portal's Conform and the backend). */
+export const COMMENT_MAX = 150;
+export const reviewCommentsMax = 500;
+
+/** Operator review decision: comments are required to reject (§5 "Review comments are required"). */
+export const reviewDecisionSchema = z
+  .object({
+    appVerId: z.coerce.number().int().positive(),
+    decision: z.enum(["approve", "reject"]),
+    comments: z.string().trim().max(reviewCommentsMax, "validation.tooLong").optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
+  });
+
+export const refundDecisionSchema = z
+  .object({
+    refundId: z.coerce.number().int().positive(),
+    decision: z.enum(["approve", "reject"]),
+    comments: z.string().trim().max(reviewCommentsMax, "validation.tooLong").optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
+  });
+
+/** §5 "Reply content required"; a reply is as long as a comment may be. */
+export const replySchema = z.object({
+  appId: z.coerce.number().int().positive(),
+  commentId: z.coerce.number().int().positive(),
+  reply: required().max(COMMENT_MAX, "validation.tooLong"),
+});
+
+export const unsubscribeSchema = z.object({
+  appVerId: z.coerce.number().int().positive(),
+  reason: z.string().trim().max(200, "validation.tooLong").optional(),
+});
+
+export const paySchema = z.object({ appVerId: z.coerce.number().int().positive(), idempotencyKey: idempotencyKey() });
+
+const verRef = z.object({ appVerId: z.number().int().positive() });
+
+export const reviewItemSchema = serviceRowSchema.extend({
+  publisher: z.string(),
+  submittedAt: z.string().nullable(),
+  contents: versionContentsSchema,
+});
+export const refundItemSchema = refundSchema.extend({
+  appId: z.number().int(),
+  appVerId: z.number().int(),
+  name: z.string(),
+  version: z.string(),
+  verState: z.number().int(),
+  publisher: z.string(),
+});
+
+/** SPEC §2 JOIN link: short query keys a to e (docs/decisions/012). */
+export const invitationSchema = z.object({ path: z.string(), expiresAt: z.string() });
+
+export const servicePaths = {
+  "/sys/chainAppInfo/publishedList": {
+    auth: "user",
+    payload: pageRequestSchema,
+    data: pageOf(serviceRowSchema),
+  },
+  "/sys/chainAppInfo/publishedDetail": {
+    auth: "user",
+    payload: z.object({ appId: z.number().int().positive(), appVerId: z.number().int().positive().optional() }),
+    data: serviceDetailSchema,
+  },
+  "/sys/chainAppInfo/payPublishBill": {
+    auth: "user",
+    payload: z.object({ appVerId: z.number().int().positive(), idempotencyKey: idempotencyKey() }),
+    data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
+  },
+  "/sys/chainAppInfo/deactivate": { auth: "user", payload: verRef, data: nothing },
+  "/sys/chainAppInfo/enable": { auth: "user", payload: verRef, data: nothing },
+  "/sys/chainAppInfo/unsubscribe": {
+    auth: "user",
+    payload: z.object({ appVerId: z.number().int().positive(), reason: z.string().trim().max(200).optional() }),
+    data: z.object({ refundId: z.number().int() }),
+  },
+  "/sys/chainAppInfo/invite": { auth: "user", payload: verRef.extend({ language: z.enum(["en", "zh-CN"]).default("en") }), data: invitationSchema },
+  "/sys/chainAppInfo/replyComment": {
+    auth: "user",
+    payload: z.object({ appId: z.number().int().positive(), commentId: z.number().int().positive(), reply: required().max(COMMENT_MAX, "validation.tooLong") }),
+    data: nothing,
+  },
+  "/sys/ops/serviceReviews/list": {
+    auth: "operator",
+    payload: z.object({ queue: z.enum(["initial", "final"]), pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) }),
+    data: pageOf(reviewItemSchema),
+  },
+  "/sys/ops/serviceReviews/decide": {
+    auth: "operator",
+    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(reviewCommentsMax).optional() }),
+    data: z.object({ verState: z.number().int() }),
+  },
+  "/sys/ops/refunds/list": {
+    auth: "operator",
+    payload: z.object({ state: z.union([z.literal(1), z.literal(5), z.literal(10)]).default(1), pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) }),
+    data: pageOf(refundItemSchema),
+  },
+  "/sys/ops/refunds/decide": {
+    auth: "operator",
+    payload: z.object({ refundId: z.number().int().positive(), decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(reviewCommentsMax).optional() }),
+    data: z.object({ state: z.number().int() }),
+  },
+} satisfies Record<string, PathSpec>;
+
+/* ------------------------------------------------------------------------------------------------
+ * Tests only (TEST_FIXTURES=1): a complete service version for the caller (backend/testing/services.ts).
+ * ---------------------------------------------------------------------------------------------- */
+export const SERVICE_FIXTURE_STATES = [5, 10, 15, 23, 24, 25, 30] as const;
+export const BAD_PACKAGE_KINDS = ["zip", "mainPath", "language", "func", "size"] as const;
+
+export const serviceFixtureSchema = z.object({
+  name: z.string().min(1).max(50).optional(),
+  verState: z.number().int().refine((v) => (SERVICE_FIXTURE_STATES as readonly number[]).includes(v)).default(5),
+  free: z.boolean().default(false),
+  costCents: z.number().int().min(0).default(12_000),
+  /** A deliberately bad package the test job must catch. */
+  badPackage: z.enum(BAD_PACKAGE_KINDS).optional(),
+  /** TPS booked on each node (more than a node has makes the deployment fail). */
+  tps: z.number().int().min(1).max(1_000_000).default(100),
+  /** How many city nodes (first ones of the catalogue). */
+  nodeCount: z.number().int().min(1).max(4).default(2),
+  comments: z.array(z.string().max(150)).max(10).default([]),
+});
+export const serviceFixturePaths = {
+  "/test/services": {
+    auth: "user",
+    payload: serviceFixtureSchema,
+    data: z.object({ appId: z.number().int(), appVerId: z.number().int(), name: z.string() }),
+  },
+} satisfies Record<string, PathSpec>;

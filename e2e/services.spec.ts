@@ -1,0 +1,139 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
+
+const OPERATOR = { userName: "demooperator", password: "Demo12!@pass" };
+
+async function api(request: APIRequestContext, p: string, data: unknown, token?: string) {
+  const res = await request.post(`/vueapi${p}`, { data, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const body = (await res.json()) as { code: number; message: string; data: any };
+  expect(body.code, `${p} ${JSON.stringify(body)}`).toBe(0);
+  return body.data;
+}
+
+/** A fresh publisher with a complete service version made by the tests-only /test/services path. */
+async function publisherWithService(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], service: Record<string, unknown>) {
+  const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
+  const captcha = await api(request, "/anon/captcha/create", {});
+  const login = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
+  const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
+  const created = await api(request, "/test/services", { name, ...service }, login.token);
+  return { user, token: login.token as string, name, ...(created as { appId: number; appVerId: number }) };
+}
+
+async function logInAs(page: Page, userName: string, password: string) {
+  await page.context().clearCookies();
+  await logIn(page, userName, password);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+}
+
+/** Reloads until the row of `name` shows `status` (the job loop of the test server works in the background). */
+async function waitForStatus(page: Page, url: string, status: string) {
+  await expect(async () => {
+    await page.goto(url);
+    await expect(page.getByTestId("status").first()).toHaveText(status, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+const reviewItem = (page: Page, name: string) => page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name }) });
+
+test("an operator rejects a submitted service with comments; the publisher sees them in the approval records", async ({ page, request }, testInfo) => {
+  const pub = await publisherWithService(request, "rej", testInfo, { verState: 5 });
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
+  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  const item = reviewItem(page, pub.name);
+  await expect(item).toContainText("asset_cc");
+  await expect(item).toContainText("CreateAsset");
+  await expect(item).toContainText("Administrator");
+  await expect(item).toContainText("Beijing");
+  await item.getByRole("button", { name: "Reject" }).click();
+  await expect(reviewItem(page, pub.name).getByText("This field is required.")).toBeVisible();
+  await reviewItem(page, pub.name).getByLabel("Review comments").fill("Please describe the roles in more detail.");
+  await reviewItem(page, pub.name).getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
+  await expect(reviewItem(page, pub.name)).toHaveCount(0);
+
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await page.goto("/g/home/PermissionedServices");
+  await expect(page).toHaveURL(/\/g\/home\/PermissionedServices\/PublishedServices$/);
+  const row = page.getByTestId("service-row").filter({ hasText: pub.name });
+  await expect(row.getByTestId("status")).toHaveText("Initial review not approved");
+  await row.getByRole("link", { name: `Details of ${pub.name}` }).click();
+  await page.getByRole("link", { name: "Approval records" }).click();
+  await expect(page.getByTestId("approval-records")).toContainText("Initial review not approved");
+  await expect(page.getByTestId("approval-records")).toContainText("Please describe the roles in more detail.");
+});
+
+test("a service goes through approval, test, payment and deployment to running", async ({ page, request }, testInfo) => {
+  const pub = await publisherWithService(request, "full", testInfo, { verState: 5, costCents: 12_000 });
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
+  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  await reviewItem(page, pub.name).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
+  // The test job inspects the packages; the version then waits in the final-review queue with its report.
+  await expect(async () => {
+    await page.goto("/g/home/operations/ServiceReviews?queue=final");
+    await expect(reviewItem(page, pub.name)).toContainText("All checks passed.", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  await reviewItem(page, pub.name).getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
+
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(pub.name)}`);
+  const row = page.getByTestId("service-row");
+  await expect(row.getByTestId("status")).toHaveText("To be paid");
+  await row.getByRole("link", { name: "Pay" }).click();
+  await page.getByRole("button", { name: "Pay $120.00" }).click();
+  await expect(page.getByTestId("form-error")).toHaveText("Insufficient account balance. Please recharge first.");
+  await expect(page.getByRole("link", { name: "Recharge your balance" })).toHaveAttribute("href", "/g/home/userCenter/MyAccount/Recharge");
+  await api(request, "/test/fixtures", { grantCents: 20_000 }, pub.token);
+  await page.getByRole("button", { name: "Pay $120.00" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The publish bill was paid. The service is being deployed.");
+
+  await waitForStatus(page, `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=chaincode`, "Running");
+  await expect(page.getByTestId("deployment")).toContainText(/0x[0-9a-f]{40}/);
+  await page.getByRole("link", { name: "Run info" }).click();
+  await expect(page.getByText("Beijing, Shanghai")).toBeVisible();
+  await page.getByRole("link", { name: "Approval records" }).click();
+  await expect(page.getByTestId("timeline")).toContainText("Deployed");
+});
+
+test("a test failure shows its reasons and a suggestion", async ({ page, request }, testInfo) => {
+  const pub = await publisherWithService(request, "tfail", testInfo, { verState: 10, badPackage: "func" });
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await waitForStatus(page, `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}`, "Test failed");
+  const report = page.getByTestId("failure-report");
+  await expect(report).toContainText("These FUNCs of the package asset_cc are not in its chaincode source: ReadAsset, TransferAsset.");
+  await expect(report).toContainText("Declare only FUNCs that the chaincode implements");
+});
+
+test("a deployment fails for lack of resources", async ({ page, request }, testInfo) => {
+  const pub = await publisherWithService(request, "dfail", testInfo, { verState: 23, free: true, tps: 5000, nodeCount: 1 });
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await waitForStatus(page, `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}`, "Publish failed");
+  const report = page.getByTestId("failure-report");
+  await expect(report).toContainText("Insufficient resources on Beijing: 5000 TPS");
+  await expect(report).toContainText("Choose other city nodes, or ask for fewer TPS");
+  await expect(page.getByRole("link", { name: "Edit", exact: true })).toHaveAttribute("href", `/g/home/PermissionedServices/PublishedServices/NewServices?appState=mod2&appId=${pub.appId}`);
+});
+
+test("deactivate after confirming, then enable", async ({ page, request }, testInfo) => {
+  const pub = await publisherWithService(request, "deact", testInfo, { verState: 25 });
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await page.goto("/g/home/PermissionedServices/PublishedServices");
+  const row = page.getByTestId("service-row").filter({ hasText: pub.name });
+  await expect(row.getByTestId("status")).toHaveText("Running");
+  await expect(row.getByRole("link", { name: "Invite" })).toBeVisible();
+  await expect(row.getByRole("button", { name: "Enable" })).toHaveCount(0);
+  await row.getByRole("link", { name: "Deactivate" }).click();
+  await expect(page.getByRole("heading", { name: `Deactivate ${pub.name}?` })).toBeVisible();
+  await page.getByRole("button", { name: "Deactivate", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was deactivated.");
+  await expect(row.getByTestId("status")).toHaveText("Deactivated");
+  await expect(row.getByRole("link", { name: "Invite" })).toHaveCount(0);
+  await row.getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service is running again.");
+  await expect(row.getByTestId("status")).toHaveText("Running");
+  await row.getByRole("link", { name: "Invite" }).click();
+  await expect(page.getByRole("textbox", { name: "Invitation link" })).toHaveValue(/\/g\/home\/ParticipatedServices\/JOIN\?a=\d+&b=APP\w+&c=[\w-]{22}&d=\d+&e=en$/);
+});
