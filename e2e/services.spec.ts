@@ -1,31 +1,7 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
-
-const OPERATOR = { userName: "demooperator", password: "Demo12!@pass" };
-
-async function api(request: APIRequestContext, p: string, data: unknown, token?: string) {
-  const res = await request.post(`/vueapi${p}`, { data, headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  const body = (await res.json()) as { code: number; message: string; data: any };
-  expect(body.code, `${p} ${JSON.stringify(body)}`).toBe(0);
-  return body.data;
-}
-
-/** A fresh publisher with a complete service version made by the tests-only /test/services path. */
-async function publisherWithService(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], service: Record<string, unknown>) {
-  const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
-  const captcha = await api(request, "/anon/captcha/create", {});
-  const login = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
-  const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
-  const created = await api(request, "/test/services", { name, ...service }, login.token);
-  return { user, token: login.token as string, name, ...(created as { appId: number; appVerId: number }) };
-}
-
-async function logInAs(page: Page, userName: string, password: string) {
-  await page.context().clearCookies();
-  await logIn(page, userName, password);
-  await expect(page).toHaveURL(/\/g\/home\/index$/);
-}
+import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
+import { PASSWORD } from "./support";
 
 /** Reloads until the row of `name` shows `status` (the job loop of the test server works in the background). */
 async function waitForStatus(page: Page, url: string, status: string) {

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { paySchema, replySchema, type ServiceDetail } from "@contract/services";
 import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
-import { ConfirmPanel, InvitePanel, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
+import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
@@ -325,6 +325,14 @@ export default function ServicesDetailPage() {
       {payKey ? <PayPanel service={service} payKey={payKey} language={language} /> : null}
       {service.verState === 11 && c.testReport && !c.testReport.passed ? <ReportPanel title={t("detail.testFailed")} report={c.testReport} /> : null}
       {service.verState === 26 && c.deployReport && !c.deployReport.passed ? <ReportPanel title={t("detail.deployFailed")} report={c.deployReport} /> : null}
+      {service.verState === 11 || service.verState === 20 ? (
+        // The lifecycle lets the publisher edit and resubmit from 11 and 20 too (docs/decisions/010); §4 lists
+        // Edit among the list's actions only at 22 and 26, so the way back is offered here, beside the reasons.
+        <p className="card flex flex-wrap items-center justify-between gap-3 text-sm" data-testid="resubmit-hint">
+          <span>{t("detail.resubmitHint")}</span>
+          <Link className="btn-primary" to={`${NEW_SERVICES}?appState=mod2&appId=${service.appId}`}>{t("detail.editResubmit")}</Link>
+        </p>
+      ) : null}
       {service.description ? <p className="text-sm text-slate-700">{service.description}</p> : null}
       <nav aria-label={t("detail.tabsLabel")} className="flex flex-wrap gap-1 border-b border-slate-200">
         {TABS.map((name) => (

@@ -1,0 +1,55 @@
+import { expect, test } from "./fixtures";
+import { logInAs, OPERATOR, publisherWithService } from "./services-support";
+import { PASSWORD } from "./support";
+
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+
+// Across the two halves of the services issue: the review rejects a submitted service, the publisher edits it in
+// the wizard (appState mod2) and resubmits, and the resubmitted version passes the initial review and the test.
+test("an operator rejects; the publisher edits in the wizard and resubmits; review and test pass", async ({ page, request }) => {
+  const pub = await publisherWithService(request, "jour", test.info(), { verState: 5 });
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
+  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  const item = page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) });
+  await item.getByLabel("Review comments").fill("Add a cover image and a description.");
+  await item.getByRole("button", { name: "Reject" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
+
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await page.goto(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=approvals`);
+  await expect(page.getByTestId("approval-records")).toContainText("Add a cover image and a description.");
+  await page.getByRole("link", { name: "Edit and resubmit" }).click();
+  await expect(page).toHaveURL(/appState=mod2/);
+
+  // The basic step: what the review asked for.
+  if (!/step=basic/.test(page.url())) await page.goto(`/g/home/PermissionedServices/PublishedServices/NewServices?appState=mod2&appId=${pub.appId}&step=basic`);
+  await page.getByLabel("Description").fill("Trade finance between partner banks.");
+  await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/step=packages/);
+  for (const next of ["functions", "roles"]) {
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page).toHaveURL(new RegExp(`step=${next}`));
+  }
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=nodes/);
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/step=certificate/);
+  await page.getByLabel("Key trust").check();
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/step=cost/);
+  await page.getByLabel("I have read and accept the publishing agreement").check();
+  await page.getByRole("button", { name: "Submit for review" }).click();
+  await expect(page.getByTestId("wizard-status")).toContainText("Pending initial review");
+
+  // Back in review: approved, and the test job passes the packages.
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
+  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  const again = page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) });
+  await again.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
+  await expect(async () => {
+    await page.goto("/g/home/operations/ServiceReviews?queue=final");
+    await expect(page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) })).toContainText("All checks passed.", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+});
