@@ -49,6 +49,9 @@ export const Msg = {
   ALREADY_REVIEWED: "MSG_30013",
   COMMENTS_REQUIRED: "MSG_30014",
   BILL_NOT_INVOICEABLE: "MSG_30015",
+  /* Payments (MSG_33001-33099, docs/decisions/007). */
+  /** A payment provider callback whose signature or timestamp does not verify: refused, nothing changes. */
+  CALLBACK_REJECTED: "MSG_33001",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;
