@@ -22,6 +22,7 @@ export const MENU: MenuEntry[] = [
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 2 },
     ],
   },
+  { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
 ];
 
 export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
@@ -36,4 +37,7 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
  * domain adds its queue here when its page works; the area's tabs and its menu entry come from this list.
  */
 export type OperationsQueue = { key: string; to: string };
-export const OPERATIONS_QUEUES: OperationsQueue[] = [];
+export const OPERATIONS_QUEUES: OperationsQueue[] = [
+  { key: "titles.remittances", to: "/g/home/operations/Remittances" },
+  { key: "titles.withdrawals", to: "/g/home/operations/Withdrawals" },
+];
