@@ -5,6 +5,7 @@ import enForms from "../../locales/en/forms.json";
 import enHome from "../../locales/en/home.json";
 import enMessages from "../../locales/en/messages.json";
 import enPages from "../../locales/en/pages.json";
+import enPayments from "../../locales/en/payments.json";
 import zhAuth from "../../locales/zh-CN/auth.json";
 import zhCommon from "../../locales/zh-CN/common.json";
 import zhErrors from "../../locales/zh-CN/errors.json";
@@ -12,11 +13,12 @@ import zhForms from "../../locales/zh-CN/forms.json";
 import zhHome from "../../locales/zh-CN/home.json";
 import zhMessages from "../../locales/zh-CN/messages.json";
 import zhPages from "../../locales/zh-CN/pages.json";
+import zhPayments from "../../locales/zh-CN/payments.json";
 
 /** Every UI string of the portal, by language and namespace (locales/en, locales/zh-CN). */
 export const resources = {
-  en: { auth: enAuth, common: enCommon, errors: enErrors, forms: enForms, home: enHome, messages: enMessages, pages: enPages },
-  "zh-CN": { auth: zhAuth, common: zhCommon, errors: zhErrors, forms: zhForms, home: zhHome, messages: zhMessages, pages: zhPages },
+  en: { auth: enAuth, common: enCommon, errors: enErrors, forms: enForms, home: enHome, messages: enMessages, pages: enPages, payments: enPayments },
+  "zh-CN": { auth: zhAuth, common: zhCommon, errors: zhErrors, forms: zhForms, home: zhHome, messages: zhMessages, pages: zhPages, payments: zhPayments },
 } as const;
 
 export type Namespace = keyof (typeof resources)["en"];
