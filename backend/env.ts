@@ -15,6 +15,7 @@ const schema = z
     SEED_DEMO: z.enum(["0", "1"]).optional(),
     TEST_FIXTURES: z.enum(["0", "1"]).optional(),
     JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+    PAYMENT_WEBHOOK_SECRET: z.string().min(16).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.TEST_CAPTCHA && env.NODE_ENV === "production") {
@@ -39,6 +40,11 @@ export type BackendEnv = {
   testFixtures: boolean;
   /** How often this process looks for due background jobs; 0 turns the loop off. */
   jobsIntervalMs: number;
+  /**
+   * The secret shared with the payment provider that signs its callbacks; when unset it is generated once
+   * into DATA_DIR (backend/payments/secret.ts), and required with DATABASE_URL (docs/decisions/007).
+   */
+  paymentWebhookSecret: string | undefined;
 };
 
 export function readBackendEnv(source: Record<string, string | undefined> = process.env): BackendEnv {
@@ -59,5 +65,6 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === "1" : !env.DATABASE_URL,
     jobsIntervalMs: env.JOBS_INTERVAL_MS,
     testFixtures: env.TEST_FIXTURES === "1",
+    paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
   };
 }

@@ -11,7 +11,7 @@ import type { Services } from "./services";
 import { billingHandlers, billingJobs } from "./billing";
 import { invoiceHandlers, invoiceJobs } from "./invoices";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
-import { paymentHandlers, paymentJobs } from "./payments";
+import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } from "./payments";
 import { profileHandlers, profileJobs } from "./profile";
 import { serviceHandlers, serviceJobs } from "./services/index";
 import { createFixtures } from "./testing/fixtures";
@@ -48,6 +48,8 @@ const handlers: Handlers = {
 const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs, ...serviceJobs }));
 
 type Started = Promise<(request: Request) => Promise<Response>>;
+// The started service's dependencies, for the sandbox provider's pages (handleSandbox below).
+const servicesHolder = globalThis as typeof globalThis & { __bsnServices?: Services };
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
 const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 
@@ -57,6 +59,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   await seedPlatform(database.db);
   if (env.seedDemo) await seedDemo(database.db);
   const services: Services = { db: database.db, env, mailer: new Mailer(env), now };
+  checkPaymentConfig(services);
   return {
     handle: createRouter(services, handlers),
     services,
@@ -68,6 +71,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
 
 async function start() {
   const { handle, services } = await createVueapi(readBackendEnv());
+  servicesHolder.__bsnServices = services;
   if (services.env.jobsIntervalMs > 0) startJobLoop(services, jobRegistry, services.env.jobsIntervalMs);
   return handle;
 }
@@ -87,4 +91,10 @@ export async function startBackend(): Promise<void> {
 export async function handleVueapi(request: Request): Promise<Response> {
   await startBackend();
   return (await holder.__bsnVueapi!)(request);
+}
+
+/** The embedded sandbox payment provider's hosted pages under /sandbox-pay (docs/decisions/007). */
+export async function handleSandbox(request: Request): Promise<Response> {
+  await startBackend();
+  return handleSandboxPay(request, servicesHolder.__bsnServices!);
 }

@@ -83,6 +83,9 @@ export const Msg = {
   REFUND_PENDING: "MSG_38001",
   SERVICE_NOT_RUNNING: "MSG_38002",
   COMMENT_ALREADY_REPLIED: "MSG_38003",
+  /* Payments (MSG_33001-33099, docs/decisions/007). */
+  /** A payment provider callback whose signature or timestamp does not verify: refused, nothing changes. */
+  CALLBACK_REJECTED: "MSG_33001",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

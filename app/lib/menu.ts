@@ -50,4 +50,6 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.serviceReviews", to: "/g/home/operations/ServiceReviews" },
   { key: "titles.refundReviews", to: "/g/home/operations/Refunds" },
   { key: "menu.invoices", to: "/g/home/operations/Invoices" },
+  { key: "titles.remittances", to: "/g/home/operations/Remittances" },
+  { key: "titles.withdrawals", to: "/g/home/operations/Withdrawals" },
 ];

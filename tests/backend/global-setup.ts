@@ -50,6 +50,8 @@ export default async function setup(project: TestProject) {
       TEST_FIXTURES: "1",
       JOBS_INTERVAL_MS: "200",
       SESSION_SECRET: "backend-test-secret",
+      // Required with DATABASE_URL (docs/decisions/007); the embedded run would generate one into DATA_DIR.
+      PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       PUBLIC_URL: baseUrl,
     },
     stdio: ["ignore", "ignore", "inherit"],

@@ -1,0 +1,65 @@
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+/**
+ * A submit button that asks first (house rule: destructive actions and money leaving the account). With
+ * JavaScript it opens a dialog whose confirm button submits the form with `confirmed=yes`; without
+ * JavaScript it submits at once and the action answers with a confirm step (see ConfirmStep).
+ */
+export function ConfirmSubmit({
+  formId,
+  name,
+  value,
+  label,
+  title,
+  question,
+  confirmLabel,
+  className = "btn-primary",
+}: {
+  formId: string;
+  name?: string;
+  value?: string;
+  label: ReactNode;
+  title: string;
+  question: ReactNode;
+  confirmLabel: string;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  const [hydrated, setHydrated] = useState(false);
+  const [open, setOpen] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated) {
+    return (
+      <button type="submit" name={name} value={value} className={className}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <>
+      <button type="button" className={className} onClick={() => setOpen(true)}>
+        {label}
+      </button>
+      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-50" role="alertdialog">
+        <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
+        <div className="fixed inset-0 flex items-center justify-center p-4">
+          <DialogPanel className="card w-full max-w-sm">
+            <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
+            <div className="mt-2 text-slate-600">{question}</div>
+            <div className="mt-6 flex justify-end gap-2">
+              <button type="button" className="btn-secondary" onClick={() => setOpen(false)}>
+                {t("actions.cancel")}
+              </button>
+              <input type="hidden" name="confirmed" value="yes" form={formId} />
+              <button type="submit" form={formId} name={name} value={value} className={className} onClick={() => setTimeout(() => setOpen(false), 0)}>
+                {confirmLabel}
+              </button>
+            </div>
+          </DialogPanel>
+        </div>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { useTranslation } from "react-i18next";
+import type { Language } from "~/lib/i18n";
+import { formatUsd } from "~/lib/format";
+
+/** Balance and withdrawable amount (SPEC §3 Account), shown on the recharge and withdrawal pages. */
+export function WalletSummary({ totals, language }: { totals: { balanceCents: number; withdrawableCents: number }; language: Language }) {
+  const { t } = useTranslation("payments");
+  return (
+    <dl className="grid max-w-lg grid-cols-2 gap-4">
+      <div className="card">
+        <dt className="text-sm text-slate-500">{t("account.balance")}</dt>
+        <dd className="mt-1 text-2xl font-semibold" data-testid="balance">{formatUsd(totals.balanceCents, language)}</dd>
+      </div>
+      <div className="card">
+        <dt className="text-sm text-slate-500">{t("account.withdrawable")}</dt>
+        <dd className="mt-1 text-2xl font-semibold" data-testid="withdrawable">{formatUsd(totals.withdrawableCents, language)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+const BADGE: Record<string, string> = {
+  ok: "bg-green-50 text-green-700 ring-green-200",
+  wait: "bg-amber-50 text-amber-800 ring-amber-200",
+  bad: "bg-red-50 text-red-700 ring-red-200",
+  off: "bg-slate-100 text-slate-600 ring-slate-200",
+};
+
+export function Badge({ tone, children }: { tone: keyof typeof BADGE; children: React.ReactNode }) {
+  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${BADGE[tone]}`} data-testid="status">{children}</span>;
+}
+
+/** SPEC §4 Payment status as a badge; an offline remittance in payment awaits confirmation. */
+export function PaymentStatusBadge({ status, payType }: { status: number; payType: string }) {
+  const { t } = useTranslation("payments");
+  const tone = status === 15 ? "ok" : status === 2 || status === 1 ? "wait" : status === 5 ? "bad" : "off";
+  const label = status === 2 && payType === "GT0004" ? t("awaitingConfirmation") : t(`paymentStatus.${status}`);
+  return <Badge tone={tone}>{label}</Badge>;
+}
+
+/** SPEC §4 Refund review state of a withdrawal. */
+export function WithdrawalStateBadge({ state }: { state: number }) {
+  const { t } = useTranslation("payments");
+  const tone = state === 10 || state === 15 ? "ok" : state === 1 ? "wait" : state === 5 ? "bad" : "off";
+  return <Badge tone={tone}>{t(`withdrawalState.${state}`)}</Badge>;
+}
+
+/** The platform's bank account for offline remittances (SPEC §9: confirmed in 1-3 working days). */
+export function RemittanceInstructions({ paymentNo }: { paymentNo?: string }) {
+  const { t } = useTranslation("payments");
+  return (
+    <section className="rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm" data-testid="remittance-instructions">
+      <h2 className="font-semibold">{t("remittance.title")}</h2>
+      <p className="mt-1 text-slate-600">{t("remittance.intro")}</p>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+        <dt className="text-slate-500">{t("remittance.beneficiary")}</dt><dd>{t("remittance.beneficiaryName")}</dd>
+        <dt className="text-slate-500">{t("remittance.bank")}</dt><dd>{t("remittance.bankName")}</dd>
+        <dt className="text-slate-500">{t("remittance.account")}</dt><dd className="font-mono">{t("remittance.accountNumber")}</dd>
+        <dt className="text-slate-500">{t("remittance.swift")}</dt><dd className="font-mono">{t("remittance.swiftCode")}</dd>
+      </dl>
+      {paymentNo ? <p className="mt-3 font-medium">{t("remittance.reference", { paymentNo })}</p> : null}
+      <p className="mt-2 text-slate-600">{t("remittance.time")}</p>
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+import { FormProvider, getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PAY_TYPES, rechargeSchema } from "@contract/payments";
+import { ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { Pagination } from "~/components/Pagination";
+import { PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/PaymentBits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { replyWithFailure } from "~/lib/forms.server";
+import { pageTitle } from "~/lib/meta";
+import { newIdempotencyKey, pageParam } from "~/lib/payments.server";
+
+export const handle = {
+  i18n: ["payments"],
+  breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" }, { key: "titles.recharge" }],
+};
+export const meta = pageTitle("recharge");
+
+const PAGE_SIZE = 10;
+
+/** SPEC §2 My account "balance recharge": the form and the caller's recharge records (§4 statuses). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const data = await apiFor(request, viewer).load("/sys/account/rechargeList", {
+    page: { pageSize: PAGE_SIZE, pageIndex: pageParam(new URL(request.url)), condition: {} },
+  });
+  return json({ ...data, idempotencyKey: newIdempotencyKey(), language: viewer.language });
+}
+
+/** SPEC §5 Money and §9 payment types, checked here and again by the backend. */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: rechargeSchema });
+  if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
+  const result = await apiFor(request, viewer).call("/sys/account/recharge", submission.value);
+  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
+  // The provider's checkout is another site: the browser loads it as a document.
+  if (result.data.redirectUrl) return redirectDocument(result.data.redirectUrl);
+  return redirect(`/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${encodeURIComponent(result.data.payment.paymentNo)}`);
+}
+
+export default function RechargePage() {
+  const { page, totals, idempotencyKey, language } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("payments");
+  const [form, fields] = useForm({
+    id: "recharge",
+    lastResult: actionData?.result,
+    defaultValue: { payType: "GT0001", idempotencyKey },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: rechargeSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{t("recharge.title")}</h1>
+        <Link to="/g/home/userCenter/MyAccount" className="link text-sm">{t("account.backToAccount")}</Link>
+      </div>
+      <WalletSummary totals={totals} language={language} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <div className="card">
+          <p className="text-sm text-slate-600">{t("recharge.intro")}</p>
+          <FormProvider context={form.context}>
+            <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+              <FormErrors id={form.errorId} errors={form.errors} />
+              <input {...getInputProps(fields.idempotencyKey, { type: "hidden" })} key={fields.idempotencyKey.key} />
+              <fieldset>
+                <legend className="label">{t("recharge.payType")}</legend>
+                <div className="space-y-2">
+                  {PAY_TYPES.map((type) => (
+                    <label key={type} className="flex items-center gap-2 text-sm">
+                      <input type="radio" name={fields.payType.name} value={type} defaultChecked={(fields.payType.initialValue ?? "GT0001") === type}
+                        key={`${fields.payType.key}-${type}`} className="h-4 w-4 text-brand-600" />
+                      {t(`payTypes.${type}`)}
+                    </label>
+                  ))}
+                </div>
+                <ErrorList id={fields.payType.errorId} errors={fields.payType.errors} />
+              </fieldset>
+              <TextField field={fields.amount} label={t("recharge.amount")} hint={t("recharge.amountHint")} autoComplete="off" />
+              <TextField field={fields.remittanceRef} label={t("recharge.remittanceRef")} hint={t("recharge.remittanceRefHint")} autoComplete="off" />
+              <p className="text-xs text-slate-500">{t("recharge.providerNote")}</p>
+              <SubmitButton>{t("recharge.submit")}</SubmitButton>
+            </Form>
+          </FormProvider>
+        </div>
+        <RemittanceInstructions />
+      </div>
+      <section>
+        <h2 className="mb-2 text-lg font-semibold">{t("recharge.records")}</h2>
+        {page.rows.length === 0 ? (
+          <p className="card text-center text-slate-500">{t("recharge.empty")}</p>
+        ) : (
+          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+            <table className="min-w-full divide-y divide-slate-100 text-sm" data-testid="recharge-records">
+              <thead className="bg-slate-50 text-left text-slate-600">
+                <tr>
+                  <th className="px-3 py-2">{t("recharge.columns.no")}</th>
+                  <th className="px-3 py-2">{t("recharge.columns.time")}</th>
+                  <th className="px-3 py-2">{t("recharge.columns.method")}</th>
+                  <th className="px-3 py-2 text-right">{t("recharge.columns.amount")}</th>
+                  <th className="px-3 py-2">{t("recharge.columns.status")}</th>
+                  <th className="px-3 py-2">{t("recharge.columns.note")}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {page.rows.map((p) => (
+                  <tr key={p.paymentNo} data-testid="recharge-row">
+                    <td className="px-3 py-2 font-mono">
+                      <Link className="link" to={`/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${p.paymentNo}`}>{p.paymentNo}</Link>
+                    </td>
+                    <td className="px-3 py-2">{formatDate(p.createdAt, language, true)}</td>
+                    <td className="px-3 py-2">{t(`payTypes.${p.payType}`)}</td>
+                    <td className="px-3 py-2 text-right">{formatUsd(p.amountCents, language)}</td>
+                    <td className="px-3 py-2"><PaymentStatusBadge status={p.status} payType={p.payType} /></td>
+                    <td className="px-3 py-2 text-slate-600">
+                      {p.failureReason ? t(`reasons.${p.failureReason}`) : null}
+                      {p.reviewComments ? ` ${p.reviewComments}` : null}
+                      {p.remittanceRef ? <span className="block text-xs">{p.remittanceRef}</span> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorView } from "~/components/ErrorView";
+import { PaymentStatusBadge, RemittanceInstructions } from "~/components/PaymentBits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+
+export const handle = {
+  i18n: ["payments"],
+  breadcrumb: [
+    { key: "menu.userCenter" },
+    { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" },
+    { key: "titles.recharge", to: "/g/home/userCenter/MyAccount/Recharge" },
+    { key: "titles.rechargeResult" },
+  ],
+};
+
+/** While the provider has not answered, the page refreshes itself (a meta refresh works without JavaScript). */
+const REFRESH_SECONDS = 3;
+
+export const meta: MetaFunction<typeof loader> = (args) => {
+  const base = pageTitle("rechargeResult")(args as Parameters<ReturnType<typeof pageTitle>>[0]);
+  return args.data?.waiting ? [...base, { httpEquiv: "refresh", content: String(REFRESH_SECONDS) }] : base;
+};
+
+/** Where the provider sends the browser back (and the link of each record): the outcome of one payment. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const paymentNo = new URL(request.url).searchParams.get("paymentNo")?.trim();
+  if (!paymentNo || paymentNo.length > 40) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  // SPEC §4 "Status refreshes": the backend asks the provider about a payment still in payment.
+  const data = await apiFor(request, viewer).load("/sys/account/payment", { paymentNo, refresh: true });
+  const waiting = data.payment.status === 2 && data.payment.payType !== "GT0004";
+  return json({ ...data, waiting, language: viewer.language });
+}
+
+export default function RechargeReturnPage() {
+  const { payment, totals, waiting, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("payments");
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), REFRESH_SECONDS * 1000);
+    return () => clearInterval(timer);
+  }, [waiting, revalidator]);
+  const amount = formatUsd(payment.amountCents, language);
+  const offline = payment.payType === "GT0004";
+  return (
+    <div className="max-w-2xl space-y-4">
+      <div className="card space-y-3" data-testid="recharge-result">
+        <div className="flex items-center justify-between gap-3">
+          <h1 className="text-xl font-semibold">{t("result.title", { paymentNo: payment.paymentNo })}</h1>
+          <PaymentStatusBadge status={payment.status} payType={payment.payType} />
+        </div>
+        <p className="text-sm text-slate-500">
+          {t(`payTypes.${payment.payType}`)} · {amount} · {formatDate(payment.createdAt, language, true)}
+        </p>
+        {payment.status === 15 ? <p className="text-green-700">{t("result.paid", { amount })}</p> : null}
+        {waiting ? (
+          <p role="status" className="text-amber-800">
+            {t("result.waiting")} <Link className="link" to={location.pathname + location.search}>{t("result.refresh")}</Link>
+          </p>
+        ) : null}
+        {payment.status === 2 && offline ? <p>{t("result.offline", { amount })}</p> : null}
+        {payment.status === 5 ? (
+          <p className="text-red-700">
+            {t("result.failed")} {payment.failureReason ? t(`reasons.${payment.failureReason}`) : null} {payment.reviewComments ?? null}
+          </p>
+        ) : null}
+        {payment.status === 10 ? <p className="text-slate-700">{t("result.expired")}</p> : null}
+        <p className="font-medium" data-testid="balance">{t("result.newBalance", { balance: formatUsd(totals.balanceCents, language) })}</p>
+        <div className="flex flex-wrap gap-3 pt-2">
+          <Link to="/g/home/userCenter/MyAccount/Recharge" className="btn-primary">{t("result.again")}</Link>
+          <Link to="/g/home/userCenter/MyAccount" className="btn-secondary">{t("account.backToAccount")}</Link>
+        </div>
+      </div>
+      {payment.status === 2 && offline ? <RemittanceInstructions paymentNo={payment.paymentNo} /> : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView />;
+}

@@ -1,0 +1,80 @@
+import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { SubmitButton } from "~/components/forms";
+import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+
+export const handle = {
+  i18n: ["payments"],
+  breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" }, { key: "titles.creditCard" }],
+};
+
+const REFRESH_SECONDS = 3;
+
+export const meta: MetaFunction<typeof loader> = (args) => {
+  const base = pageTitle("creditCard")(args as Parameters<ReturnType<typeof pageTitle>>[0]);
+  return args.data?.setup === "open" ? [...base, { httpEquiv: "refresh", content: String(REFRESH_SECONDS) }] : base;
+};
+
+/** SPEC §2 MyAccount/Update (credit card), §3 "only last 4 digits kept, handled by a card payment provider". */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const setupRef = new URL(request.url).searchParams.get("setup")?.trim().slice(0, 80) || undefined;
+  const data = await apiFor(request, viewer).load("/sys/account/card", { setupRef });
+  return json({ ...data, language: viewer.language });
+}
+
+const intentSchema = z.object({ intent: z.literal("setup") });
+
+/** Starts a card setup at the provider and sends the browser to its page. */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const result = await apiFor(request, viewer).call("/sys/account/cardSetup", {});
+  if (!result.ok) throw failureResponse(result);
+  return redirectDocument(result.data.redirectUrl);
+}
+
+export default function CardPage() {
+  const { card, setup, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("payments");
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (setup !== "open") return;
+    const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), REFRESH_SECONDS * 1000);
+    return () => clearInterval(timer);
+  }, [setup, revalidator]);
+  const tone = setup === "succeeded" ? "border-green-200 bg-green-50 text-green-800" : setup === "open" ? "border-amber-200 bg-amber-50 text-amber-900" : "border-red-200 bg-red-50 text-red-800";
+  return (
+    <div className="max-w-lg space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{t("card.title")}</h1>
+        <Link to="/g/home/userCenter/MyAccount" className="link text-sm">{t("account.backToAccount")}</Link>
+      </div>
+      {setup ? <p role="status" data-testid="setup-status" className={`rounded-md border p-3 text-sm ${tone}`}>{t(`card.setup.${setup}`)}</p> : null}
+      <div className="card space-y-3">
+        <p className="text-sm text-slate-600">{t("card.intro")}</p>
+        <h2 className="font-semibold">{t("card.current")}</h2>
+        {card ? (
+          <div data-testid="current-card">
+            <p className="text-lg">{t("card.number", { brand: card.brand, last4: card.last4 })}</p>
+            {card.expMonth && card.expYear ? (
+              <p className="text-sm text-slate-600">{t("card.expires", { month: String(card.expMonth).padStart(2, "0"), year: card.expYear })}</p>
+            ) : null}
+            <p className="text-xs text-slate-500">{t("card.updated", { date: formatDate(card.updatedAt, language, true) })}</p>
+          </div>
+        ) : (
+          <p className="text-slate-500" data-testid="current-card">{t("card.none")}</p>
+        )}
+        <Form method="post" reloadDocument>
+          <SubmitButton intent="setup" className="btn-primary">{card ? t("card.replace") : t("card.add")}</SubmitButton>
+        </Form>
+      </div>
+    </div>
+  );
+}

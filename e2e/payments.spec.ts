@@ -1,0 +1,159 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, ready, test } from "./fixtures";
+import { createActiveUser, logIn, uniqueUser } from "./support";
+
+// Issue "Account centre and finance", payments (docs/decisions/007): recharge through the sandbox
+// provider's hosted checkout, a declined card, a withdrawal approved by an operator, an offline
+// remittance confirmed by an operator. Runs with JavaScript on and off.
+
+const RECHARGE = "/g/home/userCenter/MyAccount/Recharge";
+const WITHDRAW = "/g/home/userCenter/MyAccount/Withdraw";
+const WITHDRAWABLE_MSG = "The amount is more than the withdrawable amount.";
+
+async function freshUser(page: Page, testInfo: Parameters<Parameters<typeof test>[1]>[1], prefix: string) {
+  const userName = uniqueUser(testInfo, prefix);
+  const user = await createActiveUser(page.request, userName);
+  await logIn(page, user.userName, user.password);
+  await expect(page).toHaveURL(/\/g\/home\//);
+  return user;
+}
+
+/** Starts a card recharge and pays at the sandbox checkout; ends on the return page. */
+async function rechargeByCard(page: Page, amount: string, card: string) {
+  await page.goto(RECHARGE);
+  await page.getByLabel("WeChat Pay").check();
+  await page.getByLabel("Amount (USD)").fill(amount);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/sandbox-pay\/checkout\/cs_/);
+  await expect(page.getByText("BSN Portal").first()).toBeVisible();
+  await expect(page.getByText("4242 4242 4242 4242")).toBeVisible();
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Name on card").fill("Li Lei");
+  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  await expect(page).toHaveURL(/\/g\/home\/userCenter\/MyAccount\/Recharge\/Return\?paymentNo=RC/);
+}
+
+async function operatorPage(browser: Browser, javaScriptEnabled: boolean, baseURL: string | undefined) {
+  const context = await browser.newContext({ javaScriptEnabled, baseURL, locale: "en-US" });
+  const page = await context.newPage();
+  await logIn(page, "demooperator", "Demo12!@pass");
+  await expect(page).toHaveURL(/\/g\/home\//);
+  return { page, close: () => context.close() };
+}
+
+async function go(page: Page, url: string, javaScriptEnabled: boolean) {
+  await page.goto(url);
+  if (javaScriptEnabled) await ready(page);
+}
+
+test("a fresh user recharges with the 4242 test card and sees the new balance", async ({ page }, testInfo) => {
+  await freshUser(page, testInfo, "rch");
+  await rechargeByCard(page, "25.50", "4242 4242 4242 4242");
+  const result = page.getByTestId("recharge-result");
+  await expect(result).toContainText("Payment received. $25.50 was added to your balance.", { timeout: 20_000 });
+  await expect(result.getByTestId("balance")).toContainText("$25.50");
+  await page.goto(RECHARGE);
+  await expect(page.getByTestId("balance")).toHaveText("$25.50");
+  await expect(page.getByTestId("withdrawable")).toHaveText("$25.50");
+  const row = page.getByTestId("recharge-row").first();
+  await expect(row).toContainText("$25.50");
+  await expect(row.getByTestId("status")).toHaveText("Paid");
+});
+
+test("a declined card fails the recharge with its reason", async ({ page }, testInfo) => {
+  await freshUser(page, testInfo, "dcl");
+  await rechargeByCard(page, "10", "4000 0000 0000 0002");
+  const result = page.getByTestId("recharge-result");
+  await expect(result).toContainText("The payment failed. The card was declined.", { timeout: 20_000 });
+  await expect(result.getByTestId("status")).toHaveText("Failed");
+  await expect(result.getByTestId("balance")).toContainText("$0.00");
+});
+
+test("an amount of 0 is refused with the form kept", async ({ page }, testInfo) => {
+  await freshUser(page, testInfo, "amt");
+  await page.goto(RECHARGE);
+  await page.getByLabel("Amount (USD)").fill("0");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("The amount must be greater than 0.")).toBeVisible();
+  await expect(page.getByLabel("Amount (USD)")).toHaveValue("0");
+});
+
+test("a withdrawal approved by the operator shows its expected arrival to the user", async ({ page, browser, javaScriptEnabled, baseURL }, testInfo) => {
+  await freshUser(page, testInfo, "wdr");
+  await rechargeByCard(page, "40", "5555 5555 5555 4444");
+  await expect(page.getByTestId("recharge-result")).toContainText("Payment received", { timeout: 20_000 });
+
+  await page.goto(WITHDRAW);
+  await expect(page.getByTestId("withdrawable")).toHaveText("$40.00");
+  await page.getByLabel("Amount (USD)").fill("50");
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, withdraw" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: WITHDRAWABLE_MSG })).toBeVisible();
+
+  await go(page, WITHDRAW, javaScriptEnabled);
+  await page.getByLabel("Amount (USD)").fill("15");
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, withdraw" }).click();
+  await expect(page.getByTestId("flash")).toContainText("Your withdrawal request was submitted for review.");
+  await expect(page.getByTestId("balance")).toHaveText("$25.00");
+  const row = page.getByTestId("withdrawal-row").first();
+  await expect(row.getByTestId("status")).toHaveText("Pending review");
+  const withdrawalNo = (await row.locator("td").first().innerText()).trim();
+
+  const operator = await operatorPage(browser, javaScriptEnabled, baseURL);
+  try {
+    await go(operator.page, "/g/home/operations/Withdrawals", javaScriptEnabled);
+    const item = operator.page.locator(`[data-withdrawal-no="${withdrawalNo}"]`);
+    await item.getByRole("button", { name: "Approve" }).click();
+    await operator.page.getByRole("button", { name: "Confirm", exact: true }).click();
+    await expect(operator.page.getByTestId("flash")).toContainText(`Withdrawal ${withdrawalNo} approved.`);
+  } finally {
+    await operator.close();
+  }
+
+  await page.goto(WITHDRAW);
+  const approved = page.getByTestId("withdrawal-row").first();
+  await expect(approved.getByTestId("status")).toHaveText("Approved");
+  await expect(approved.getByTestId("arrival")).toHaveText(/^UTC\+8 \d{2}\/\d{2}\/\d{4}$/);
+});
+
+test("an offline remittance is confirmed by the operator and credits the balance", async ({ page, browser, javaScriptEnabled, baseURL }, testInfo) => {
+  const user = await freshUser(page, testInfo, "ofl");
+  await page.goto(RECHARGE);
+  await page.getByLabel("Offline remittance (bank transfer)").check();
+  await page.getByLabel("Amount (USD)").fill("120");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Enter the reference of your bank transfer.")).toBeVisible();
+  await page.getByLabel("Your bank transfer reference").fill("BOC 20260601-778");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/Recharge\/Return\?paymentNo=RC/);
+  const instructions = page.getByTestId("remittance-instructions");
+  await expect(instructions).toContainText("Bank of China");
+  await expect(instructions).toContainText("1-3 working days");
+  await expect(page.getByTestId("recharge-result").getByTestId("status")).toHaveText("Awaiting confirmation");
+  const paymentNo = new URL(page.url()).searchParams.get("paymentNo")!;
+
+  const operator = await operatorPage(browser, javaScriptEnabled, baseURL);
+  try {
+    await go(operator.page, "/g/home/operations/Remittances", javaScriptEnabled);
+    const item = operator.page.locator(`[data-payment-no="${paymentNo}"]`);
+    await expect(item).toContainText(user.userName);
+    await expect(item).toContainText("BOC 20260601-778");
+    // Rejecting needs comments.
+    await item.getByRole("button", { name: "Reject" }).click();
+    if (javaScriptEnabled) await operator.page.getByRole("button", { name: "Confirm", exact: true }).click();
+    await expect(operator.page.getByText("Please enter review comments.")).toBeVisible();
+    await go(operator.page, "/g/home/operations/Remittances", javaScriptEnabled);
+    await operator.page.locator(`[data-payment-no="${paymentNo}"]`).getByRole("button", { name: "Confirm receipt" }).click();
+    await operator.page.getByRole("button", { name: "Confirm", exact: true }).click();
+    await expect(operator.page.getByTestId("flash")).toContainText(`Remittance ${paymentNo} confirmed`);
+  } finally {
+    await operator.close();
+  }
+
+  await page.goto(RECHARGE);
+  await expect(page.getByTestId("balance")).toHaveText("$120.00");
+  await expect(page.getByTestId("recharge-row").first().getByTestId("status")).toHaveText("Paid");
+});

@@ -1,0 +1,424 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { hashPassword } from "../../backend/accounts/passwords";
+import { derivedTotals, post as ledgerPost, totalsOf } from "../../backend/billing/ledger";
+import { cards, ledgerEntries, messages, payments, providerEvents, sandboxCheckouts, users, withdrawals } from "../../backend/db/schema";
+import { readBackendEnv } from "../../backend/env";
+import { issueToken } from "../../backend/http/auth";
+import { createVueapi } from "../../backend/index";
+import { handleSandboxPay, paymentJobs } from "../../backend/payments";
+import { eventFor, signCallback } from "../../backend/payments/provider";
+import { expectedArrival } from "../../backend/payments/withdrawals";
+
+/**
+ * Payments, recharge, card and withdrawals, in-process (a clock the test can move, direct access to the
+ * ledger to check the wallet against its entries). On PGlite by default; on the PostgreSQL of
+ * DATABASE_URL when it is set (CI), where the concurrency test runs with real parallel transactions.
+ */
+const SECRET = "payments-test-webhook-secret-0123456789";
+let clock = new Date();
+let service: Awaited<ReturnType<typeof createVueapi>>;
+let services: Awaited<ReturnType<typeof createVueapi>>["services"];
+let operatorToken: string;
+
+async function call(p: string, body: object = {}, token?: string) {
+  const res = await service.handle(
+    new Request(`http://test.invalid/vueapi${p}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+  return res.json();
+}
+
+let counter = 0;
+async function newUser(role: "user" | "operator" = "user") {
+  counter += 1;
+  const userName = `pay${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`.slice(0, 25);
+  const [row] = await services.db
+    .insert(users)
+    .values({ userName, passwordHash: await hashPassword("Gd47!@kw"), realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: clock, createdAt: clock })
+    .returning();
+  return { id: row.id, token: await issueToken(services, row.id) };
+}
+
+const key = () => `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}xxxxxxxx`.slice(0, 32);
+
+/** Pays a sandbox checkout with a card through the sandbox's own page (POST of its form). */
+async function payAtSandbox(redirectUrl: string, number: string, action = "pay") {
+  const form = new URLSearchParams({ action, number, expiry: "12/39", cvc: "123", name: "Test Payer" });
+  const url = new URL(redirectUrl);
+  return handleSandboxPay(
+    new Request(`http://test.invalid${url.pathname}`, { method: "POST", body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+    services,
+  );
+}
+
+/** The signed callback the sandbox would send for a checkout, as the body the provider POSTs. */
+async function signedCallbackFor(reference: string, secret = SECRET, at = clock) {
+  const [row] = await services.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, reference));
+  const state = {
+    reference: row.id,
+    mode: row.mode as "payment",
+    merchantRef: row.merchantRef,
+    status: row.status as "succeeded",
+    amountCents: row.amountCents,
+    card: row.cardLast4 ? { brand: row.cardBrand!, last4: row.cardLast4, expMonth: row.cardExpMonth, expYear: row.cardExpYear } : null,
+    reason: row.declineReason,
+  };
+  const event = JSON.stringify(eventFor(state, `evt_${row.id}`, Math.floor(at.getTime() / 1000)));
+  const timestamp = Math.floor(at.getTime() / 1000);
+  return { event, timestamp, signature: signCallback(secret, timestamp, event) };
+}
+
+async function recharge(token: string, amount: string, payType = "GT0001", extra: object = {}) {
+  return call("/sys/account/recharge", { payType, amount, idempotencyKey: key(), ...extra }, token);
+}
+
+async function paymentRow(paymentNo: string) {
+  const [row] = await services.db.select().from(payments).where(eq(payments.paymentNo, paymentNo));
+  return row;
+}
+
+async function expectLedgerAgrees(userId: number) {
+  const [wallet, derived] = await Promise.all([totalsOf(services.db, userId), derivedTotals(services.db, userId)]);
+  expect(derived).toEqual(wallet);
+  expect(wallet.balanceCents).toBeGreaterThanOrEqual(0);
+  expect(wallet.withdrawableCents).toBeGreaterThanOrEqual(0);
+  expect(wallet.withdrawableCents).toBeLessThanOrEqual(wallet.balanceCents);
+  return wallet;
+}
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-payments-"));
+  const env = readBackendEnv({
+    ...process.env,
+    DATA_DIR: dataDir,
+    NODE_ENV: "test",
+    TEST_CAPTCHA: "PAY1",
+    SEED_DEMO: "1",
+    PAYMENT_WEBHOOK_SECRET: SECRET,
+    PUBLIC_URL: "http://merchant.test",
+    JOBS_INTERVAL_MS: "0",
+  });
+  service = await createVueapi(env, () => clock);
+  services = service.services;
+  operatorToken = (await newUser("operator")).token;
+  // The sandbox's callback job talks to the merchant over HTTP: here, straight into this service.
+  vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    return service.handle(new Request(`http://test.invalid${url.pathname}`, init));
+  });
+});
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await service?.close();
+});
+
+describe("recharge through the sandbox provider", () => {
+  it("pays with 4242…, the callback credits the balance once however often it is delivered", async () => {
+    const me = await newUser();
+    const created = await recharge(me.token, "25.50");
+    expect(created.code, JSON.stringify(created)).toBe(0);
+    expect(created.data.payment).toMatchObject({ status: 2, amountCents: 2550, payType: "GT0001" });
+    expect(created.data.redirectUrl).toMatch(/^http:\/\/merchant\.test\/sandbox-pay\/checkout\/cs_/);
+
+    const page = await handleSandboxPay(new Request(`http://test.invalid${new URL(created.data.redirectUrl).pathname}`), services);
+    const html = await page.text();
+    expect(html).toContain("BSN Portal");
+    expect(html).toContain("$25.50");
+    expect(html).toContain("4242 4242 4242 4242");
+
+    const paid = await payAtSandbox(created.data.redirectUrl, "4242 4242 4242 4242");
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("Location")).toBe(`http://merchant.test/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${created.data.payment.paymentNo}`);
+    const payment = await paymentRow(created.data.payment.paymentNo);
+    const [checkout] = await services.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, payment.providerRef!));
+    expect(checkout).toMatchObject({ status: "succeeded", cardBrand: "Visa", cardLast4: "4242" });
+    // The sandbox never keeps a full card number.
+    expect(JSON.stringify(checkout)).not.toContain("4242424242424242");
+
+    const body = await signedCallbackFor(payment.providerRef!);
+    for (let i = 0; i < 10; i++) {
+      const res = await call("/pay/callback", body);
+      expect(res, JSON.stringify(res)).toMatchObject({ code: 0, data: { received: true, duplicate: i > 0 } });
+    }
+    expect((await paymentRow(payment.paymentNo)).status).toBe(15);
+    const [logged] = await services.db.select().from(providerEvents).where(eq(providerEvents.eventId, `evt_${payment.providerRef}`));
+    expect(logged.timesReceived).toBe(10);
+    const entries = await services.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, me.id));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ kind: "recharge", balanceDelta: 2550, idempotencyKey: `payment:${payment.id}` });
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 2550, withdrawableCents: 2550 });
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargePaid"]);
+
+    // The sandbox's own durable callback job delivers the same event again: still credited once.
+    await paymentJobs["sandbox.callback"]({ checkoutId: payment.providerRef }, services);
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 2550 });
+    const [delivered] = await services.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, payment.providerRef!));
+    expect(delivered.callbackDeliveredAt).not.toBeNull();
+
+    const list = await call("/sys/account/rechargeList", { page: { pageSize: 10, pageIndex: 1 } }, me.token);
+    expect(list.data.page.rows).toHaveLength(1);
+    expect(list.data.totals.balanceCents).toBe(2550);
+  });
+
+  it("refuses a forged or stale callback and changes nothing", async () => {
+    const me = await newUser();
+    const created = await recharge(me.token, "10");
+    await payAtSandbox(created.data.redirectUrl, "4242424242424242");
+    const payment = await paymentRow(created.data.payment.paymentNo);
+    const forged = await signedCallbackFor(payment.providerRef!, "not-the-shared-secret-at-all-000");
+    expect(await call("/pay/callback", forged)).toMatchObject({ code: 1, message: "MSG_33001" });
+    const good = await signedCallbackFor(payment.providerRef!);
+    const tampered = { ...good, event: good.event.replace('"amountCents":1000', '"amountCents":99999') };
+    expect(tampered.event).not.toBe(good.event);
+    expect(await call("/pay/callback", tampered)).toMatchObject({ code: 1, message: "MSG_33001" });
+    const stale = await signedCallbackFor(payment.providerRef!, SECRET, new Date(clock.getTime() - 10 * 60 * 1000));
+    expect(await call("/pay/callback", stale)).toMatchObject({ code: 1, message: "MSG_33001" });
+    expect(await call("/pay/callback", { event: "{}", timestamp: 1, signature: "zz" })).toMatchObject({ code: 1, message: "MSG_10001" });
+    expect((await paymentRow(payment.paymentNo)).status).toBe(2);
+    expect(await services.db.select().from(providerEvents).where(eq(providerEvents.reference, payment.providerRef!))).toHaveLength(0);
+    expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
+  });
+
+  it("a declined card fails the payment with its reason and a message", async () => {
+    const me = await newUser();
+    for (const [number, reason] of [["4000 0000 0000 0002", "card_declined"], ["4000000000009995", "insufficient_funds"]]) {
+      const created = await recharge(me.token, "12");
+      const res = await payAtSandbox(created.data.redirectUrl, number);
+      expect(res.status).toBe(303);
+      const payment = await paymentRow(created.data.payment.paymentNo);
+      expect(await call("/pay/callback", await signedCallbackFor(payment.providerRef!))).toMatchObject({ code: 0 });
+      expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 5, failureReason: reason });
+    }
+    expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargeFailed", "messages.rechargeFailed"]);
+  });
+
+  it("the status refresh learns the outcome from the provider without a callback; cancel fails the payment", async () => {
+    const me = await newUser();
+    const created = await recharge(me.token, "7.25");
+    await payAtSandbox(created.data.redirectUrl, "5555555555554444");
+    const refreshed = await call("/sys/account/payment", { paymentNo: created.data.payment.paymentNo, refresh: true }, me.token);
+    expect(refreshed.data.payment.status).toBe(15);
+    expect(refreshed.data.totals.balanceCents).toBe(725);
+
+    const canceled = await recharge(me.token, "3");
+    const back = await payAtSandbox(canceled.data.redirectUrl, "", "cancel");
+    expect(back.status).toBe(303);
+    const after = await call("/sys/account/payment", { paymentNo: canceled.data.payment.paymentNo, refresh: true }, me.token);
+    expect(after.data.payment).toMatchObject({ status: 5, failureReason: "canceled" });
+    await expectLedgerAgrees(me.id);
+  });
+
+  it("a payment left open expires after 30 minutes (status 10) and its checkout closes", async () => {
+    const me = await newUser();
+    const created = await recharge(me.token, "9");
+    const payment = await paymentRow(created.data.payment.paymentNo);
+    // The 5-minute poll finds it still open.
+    clock = new Date(clock.getTime() + 5 * 60 * 1000);
+    await paymentJobs["payments.poll"]({ paymentId: payment.id }, services);
+    expect((await paymentRow(payment.paymentNo)).status).toBe(2);
+    clock = new Date(clock.getTime() + 26 * 60 * 1000);
+    await paymentJobs["payments.expire"]({ paymentId: payment.id }, services);
+    expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 10, failureReason: "expired" });
+    const late = await payAtSandbox(created.data.redirectUrl, "4242424242424242");
+    expect(late.status).toBe(409);
+    expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargeExpired"]);
+  });
+
+  it("the same idempotency key makes one payment", async () => {
+    const me = await newUser();
+    const idempotencyKey = key();
+    const [a, b] = await Promise.all([
+      call("/sys/account/recharge", { payType: "GT0002", amount: "5", idempotencyKey }, me.token),
+      call("/sys/account/recharge", { payType: "GT0002", amount: "5", idempotencyKey }, me.token),
+    ]);
+    expect(a.data.payment.paymentNo).toBe(b.data.payment.paymentNo);
+    expect(await services.db.select().from(payments).where(eq(payments.userId, me.id))).toHaveLength(1);
+  });
+});
+
+describe("amount rules (SPEC §5 Money)", () => {
+  it("refuses missing, zero, negative and non-numeric amounts, for recharge and withdrawal", async () => {
+    const me = await newUser();
+    const cases: [unknown, string][] = [
+      ["0", "validation.amount.positive"],
+      ["0.00", "validation.amount.positive"],
+      ["-5", "validation.amount.format"],
+      ["abc", "validation.amount.format"],
+      ["1.234", "validation.amount.format"],
+      ["", "validation.amount.required"],
+      [undefined, "validation.amount.required"],
+      [12, "validation.amount.format"],
+    ];
+    for (const [amount, message] of cases) {
+      const r = await call("/sys/account/recharge", { payType: "GT0001", amount, idempotencyKey: key() }, me.token);
+      expect(r, String(amount)).toMatchObject({ code: 1, message: "MSG_10001", data: { fieldErrors: { amount: expect.arrayContaining([message]) } } });
+      const w = await call("/sys/account/h5cashOutAmount", { amount, idempotencyKey: key() }, me.token);
+      expect(w, String(amount)).toMatchObject({ code: 1, message: "MSG_10001", data: { fieldErrors: { amount: expect.arrayContaining([message]) } } });
+    }
+    expect(await services.db.select().from(payments).where(eq(payments.userId, me.id))).toHaveLength(0);
+  });
+
+  it("refuses a withdrawal above the withdrawable amount: MSG_30008 (grants are not withdrawable)", async () => {
+    const me = await newUser();
+    await services.db.transaction((tx) => ledgerPost(tx, { userId: me.id, kind: "grant", amountCents: 5000, refType: "grant", refId: me.id }, clock));
+    const r = await call("/sys/account/h5cashOutAmount", { amount: "0.01", idempotencyKey: key() }, me.token);
+    expect(r).toMatchObject({ code: 1, message: "MSG_30008", data: { fieldErrors: { amount: ["errors:MSG_30008"] }, withdrawableCents: 0 } });
+    expect(await services.db.select().from(withdrawals).where(eq(withdrawals.userId, me.id))).toHaveLength(0);
+  });
+
+  it("an offline remittance needs the payer's bank reference", async () => {
+    const me = await newUser();
+    const r = await recharge(me.token, "100", "GT0004");
+    expect(r).toMatchObject({ code: 1, data: { fieldErrors: { remittanceRef: ["payments:validation.remittanceRefRequired"] } } });
+  });
+});
+
+/** A user with `cents` of withdrawable money, credited by a confirmed offline remittance. */
+async function userWithMoney(cents: number) {
+  const me = await newUser();
+  const created = await recharge(me.token, (cents / 100).toFixed(2), "GT0004", { remittanceRef: "ICBC 2026-0001" });
+  expect(created.code, JSON.stringify(created)).toBe(0);
+  expect(created.data.redirectUrl).toBeNull();
+  const confirmed = await call("/ops/remittances/review", { paymentNo: created.data.payment.paymentNo, decision: "confirm" }, operatorToken);
+  expect(confirmed.code, JSON.stringify(confirmed)).toBe(0);
+  return me;
+}
+
+describe("offline remittance and withdrawals reviewed by operators", () => {
+  it("an operator confirms a remittance (ledger recharge) or rejects it with required comments", async () => {
+    const me = await userWithMoney(30000);
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 30000, withdrawableCents: 30000 });
+    const other = await recharge(me.token, "40", "GT0004", { remittanceRef: "BOC-7781" });
+    const queue = await call("/ops/remittances/list", { page: { pageSize: 100, pageIndex: 1 } }, operatorToken);
+    expect(queue.data.page.rows.some((r: { paymentNo: string }) => r.paymentNo === other.data.payment.paymentNo)).toBe(true);
+    const noComments = await call("/ops/remittances/review", { paymentNo: other.data.payment.paymentNo, decision: "reject" }, operatorToken);
+    expect(noComments).toMatchObject({ code: 1, message: "MSG_30014", data: { fieldErrors: { comments: ["payments:validation.commentsRequired"] } } });
+    expect(await call("/ops/remittances/review", { paymentNo: other.data.payment.paymentNo, decision: "reject", comments: "No such transfer arrived" }, operatorToken)).toMatchObject({ code: 0 });
+    expect(await paymentRow(other.data.payment.paymentNo)).toMatchObject({ status: 5, reviewComments: "No such transfer arrived" });
+    expect(await call("/ops/remittances/review", { paymentNo: other.data.payment.paymentNo, decision: "confirm" }, operatorToken)).toMatchObject({ code: 1, message: "MSG_30013" });
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 30000 });
+  });
+
+  it("approve: state 10 with the arrival 7 working days later; reject: state 5 and the money back", async () => {
+    const me = await userWithMoney(10000);
+    const first = await call("/sys/account/h5cashOutAmount", { amount: "30", idempotencyKey: key() }, me.token);
+    expect(first.data.withdrawal).toMatchObject({ state: 1, amountCents: 3000 });
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 7000, withdrawableCents: 7000 });
+    const approved = await call("/ops/withdrawals/review", { withdrawalNo: first.data.withdrawal.withdrawalNo, decision: "approve" }, operatorToken);
+    expect(approved.code, JSON.stringify(approved)).toBe(0);
+    const list = await call("/sys/account/withdrawList", { page: { pageSize: 10, pageIndex: 1 } }, me.token);
+    expect(list.data.page.rows[0]).toMatchObject({ state: 10, expectedArrival: expectedArrival(clock) });
+    expect(await call("/ops/withdrawals/review", { withdrawalNo: first.data.withdrawal.withdrawalNo, decision: "confirm" }, operatorToken)).toMatchObject({ code: 0 });
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 7000 });
+
+    const second = await call("/sys/account/h5cashOutAmount", { amount: "50", idempotencyKey: key() }, me.token);
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 2000, withdrawableCents: 2000 });
+    expect(await call("/ops/withdrawals/review", { withdrawalNo: second.data.withdrawal.withdrawalNo, decision: "reject" }, operatorToken)).toMatchObject({ code: 1, message: "MSG_30014" });
+    expect(await call("/ops/withdrawals/review", { withdrawalNo: second.data.withdrawal.withdrawalNo, decision: "reject", comments: "Account name does not match" }, operatorToken)).toMatchObject({ code: 0 });
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 7000, withdrawableCents: 7000 });
+    expect(await call("/ops/withdrawals/review", { withdrawalNo: second.data.withdrawal.withdrawalNo, decision: "approve" }, operatorToken)).toMatchObject({ code: 1, message: "MSG_30013" });
+    const rows = (await call("/sys/account/withdrawList", { page: { pageSize: 10, pageIndex: 1 } }, me.token)).data.page.rows;
+    expect(rows.map((r: { state: number }) => r.state)).toEqual([5, 15]);
+    expect(rows[0].reviewComments).toBe("Account name does not match");
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    expect(notes.map((m) => m.textKey)).toEqual(["messages.remittanceConfirmed", "messages.withdrawalApproved", "messages.withdrawalConfirmed", "messages.withdrawalRejected"]);
+  });
+
+  it("7 working days skip the weekend", () => {
+    // Friday 2026-06-05 10:00 in UTC+8 → Tuesday 2026-06-16.
+    expect(expectedArrival(new Date("2026-06-05T02:00:00Z"))).toBe("2026-06-16");
+  });
+
+  it("the same withdrawal key holds the money once", async () => {
+    const me = await userWithMoney(1000);
+    const idempotencyKey = key();
+    const results = await Promise.all([1, 2, 3].map(() => call("/sys/account/h5cashOutAmount", { amount: "4", idempotencyKey }, me.token)));
+    expect(new Set(results.map((r) => r.data.withdrawal.withdrawalNo)).size).toBe(1);
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 600 });
+  });
+});
+
+describe("who may see and do what", () => {
+  it("operator paths answer code 4 to users", async () => {
+    const me = await newUser();
+    for (const p of ["/ops/remittances/list", "/ops/withdrawals/list"]) {
+      expect(await call(p, { page: { pageSize: 10, pageIndex: 1 } }, me.token)).toMatchObject({ code: 4 });
+    }
+    expect(await call("/ops/remittances/review", { paymentNo: "RC1", decision: "confirm" }, me.token)).toMatchObject({ code: 4 });
+    expect(await call("/ops/withdrawals/review", { withdrawalNo: "WD1", decision: "approve" }, me.token)).toMatchObject({ code: 4 });
+  });
+
+  it("another user's payment, withdrawal and card checkout are invisible", async () => {
+    const owner = await userWithMoney(2000);
+    const stranger = await newUser();
+    const created = await recharge(owner.token, "5");
+    expect(await call("/sys/account/payment", { paymentNo: created.data.payment.paymentNo, refresh: true }, stranger.token)).toMatchObject({ code: 1, message: "MSG_10002" });
+    await call("/sys/account/h5cashOutAmount", { amount: "1", idempotencyKey: key() }, owner.token);
+    expect((await call("/sys/account/withdrawList", { page: { pageSize: 10, pageIndex: 1 } }, stranger.token)).data.page.total).toBe(0);
+    expect((await call("/sys/account/rechargeList", { page: { pageSize: 10, pageIndex: 1 } }, stranger.token)).data.page.total).toBe(0);
+    const setup = await call("/sys/account/cardSetup", {}, owner.token);
+    const ref = new URL(setup.data.redirectUrl).pathname.split("/").pop();
+    expect(await call("/sys/account/card", { setupRef: ref }, stranger.token)).toMatchObject({ code: 0, data: { card: null, setup: "unknown" } });
+  });
+});
+
+describe("saved card", () => {
+  it("a setup checkout stores only brand, last 4, expiry and the provider reference; a new one replaces it", async () => {
+    const me = await newUser();
+    for (const [number, last4] of [["4242424242424242", "4242"], ["5555 5555 5555 4444", "4444"]]) {
+      const setup = await call("/sys/account/cardSetup", {}, me.token);
+      expect(setup.code).toBe(0);
+      const res = await payAtSandbox(setup.data.redirectUrl, number);
+      const ref = new URL(setup.data.redirectUrl).pathname.split("/").pop()!;
+      expect(res.headers.get("Location")).toBe(`http://merchant.test/g/home/userCenter/MyAccount/Update?setup=${ref}`);
+      expect(await call("/pay/callback", await signedCallbackFor(ref))).toMatchObject({ code: 0 });
+      const card = await call("/sys/account/card", { setupRef: ref }, me.token);
+      expect(card.data).toMatchObject({ setup: "succeeded", card: { last4, expMonth: 12, expYear: 2039 } });
+    }
+    const rows = await services.db.select().from(cards).where(eq(cards.userId, me.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ brand: "Mastercard", last4: "4444" });
+    expect(Object.keys(rows[0]).sort()).toEqual(["brand", "expMonth", "expYear", "last4", "providerRef", "updatedAt", "userId"]);
+  });
+});
+
+describe("concurrency: one account, many callbacks and withdrawals at once", () => {
+  it("200 concurrent recharge callbacks and withdrawals never overdraw and the ledger agrees", async () => {
+    const me = await newUser();
+    const bodies: Awaited<ReturnType<typeof signedCallbackFor>>[] = [];
+    for (let i = 0; i < 50; i++) {
+      const created = await recharge(me.token, "2");
+      await payAtSandbox(created.data.redirectUrl, "4242424242424242");
+      bodies.push(await signedCallbackFor((await paymentRow(created.data.payment.paymentNo)).providerRef!));
+    }
+    // 50 payments, each callback delivered twice (100), against 100 withdrawals of $1.50 (more than will ever be there).
+    const work = [
+      ...bodies.flatMap((b) => [b, b]).map((b) => () => call("/pay/callback", b)),
+      ...Array.from({ length: 100 }, () => () => call("/sys/account/h5cashOutAmount", { amount: "1.50", idempotencyKey: key() }, me.token)),
+    ].sort(() => Math.random() - 0.5);
+    const results = await Promise.all(work.map((w) => w()));
+    for (const r of results) expect([0, 1]).toContain(r.code);
+    const refused = results.filter((r) => r.code === 1);
+    for (const r of refused) expect(r.message).toBe("MSG_30008");
+    const wallet = await expectLedgerAgrees(me.id);
+    const held = await services.db.select().from(withdrawals).where(eq(withdrawals.userId, me.id));
+    const credited = await services.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, me.id));
+    expect(credited.filter((e) => e.kind === "recharge")).toHaveLength(50);
+    expect(credited.filter((e) => e.kind === "withdrawal_hold")).toHaveLength(held.length);
+    expect(held.length).toBe(100 - refused.length);
+    expect(held.length).toBeLessThanOrEqual(Math.floor(10000 / 150));
+    expect(wallet.balanceCents).toBe(10000 - held.length * 150);
+  });
+});
