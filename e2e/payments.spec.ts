@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expect, ready, test } from "./fixtures";
 import { createActiveUser, logIn, uniqueUser } from "./support";
 
@@ -10,7 +10,7 @@ const RECHARGE = "/g/home/userCenter/MyAccount/Recharge";
 const WITHDRAW = "/g/home/userCenter/MyAccount/Withdraw";
 const WITHDRAWABLE_MSG = "The amount is more than the withdrawable amount.";
 
-async function freshUser(page: Page, testInfo: Parameters<Parameters<typeof test>[1]>[1], prefix: string) {
+async function freshUser(page: Page, testInfo: TestInfo, prefix: string) {
   const userName = uniqueUser(testInfo, prefix);
   const user = await createActiveUser(page.request, userName);
   await logIn(page, user.userName, user.password);
