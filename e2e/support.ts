@@ -84,5 +84,9 @@ export async function fillLogin(page: Page, username: string, password: string, 
   await page.getByLabel("Username or email").fill(username);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Captcha", { exact: true }).fill(captcha);
-  await page.getByRole("button", { name: "Log in" }).click();
+  // Wait for the login POST to be answered, so the next step never acts on the page of the previous attempt.
+  await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/g/main/Login/Logins")),
+    page.getByRole("button", { name: "Log in" }).click(),
+  ]);
 }

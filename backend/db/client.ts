@@ -20,6 +20,8 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
+    // An idle connection the server ends (restart, failover) must not take the process down.
+    pool.on("error", (error) => console.error("database connection error:", error.message));
     const db = drizzle(pool, { schema }) as unknown as Db;
     const client = await pool.connect();
     try {

@@ -73,7 +73,12 @@ export default async function setup(project: TestProject) {
   project.provide("testCaptcha", testCaptcha);
   project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
   return async () => {
+    // Wait until the server has really exited (SIGKILL after 5 s), so nothing outlives the run.
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 300));
+    const force = setTimeout(() => server.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(force);
   };
 }
