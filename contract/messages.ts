@@ -49,6 +49,9 @@ export const Msg = {
   ALREADY_REVIEWED: "MSG_30013",
   COMMENTS_REQUIRED: "MSG_30014",
   BILL_NOT_INVOICEABLE: "MSG_30015",
+  /* Bills (MSG_31001-MSG_31099). */
+  /** An idempotency key already used for another operation. */
+  IDEMPOTENCY_KEY_REUSED: "MSG_31001",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -1,3 +1,4 @@
+import { seedBillingDemo } from "../billing/demo";
 import type { Db } from "./client";
 
 /**
@@ -7,7 +8,7 @@ import type { Db } from "./client";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [];
+const seeders: DemoSeeder[] = [seedBillingDemo];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);
