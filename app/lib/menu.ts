@@ -15,11 +15,14 @@ export const MENU: MenuEntry[] = [
   { key: "home", to: "/g/home/index", navigation: 1 },
   {
     key: "userCenter",
-    to: "/g/home/userCenter/MessageCenter",
+    // SPEC §2: userCenter defaults to MyAccount.
+    to: "/g/home/userCenter/MyAccount",
     navigation: 90,
     children: [
-      { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 1 },
-      { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 2 },
+      { key: "myAccount", to: "/g/home/userCenter/MyAccount", navigation: 1 },
+      { key: "myBills", to: "/g/home/userCenter/MyBills", navigation: 2 },
+      { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 10 },
+      { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
   },
 ];
