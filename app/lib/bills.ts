@@ -1,35 +1,7 @@
 import type { TFunction } from "i18next";
-import { billFilterSchema, LEDGER_ENTRY_KINDS, NAMED_BILL_TYPES, PAY_STATES, type BillFilter, type LedgerEntryKind } from "@contract/billing";
 
-/**
- * The filters of My Bills and of its CSV export, read from the query string (a GET form). A value that
- * is not valid is left out rather than refused, so a hand-edited URL still shows a list.
- */
-export function billFilterFromQuery(params: URLSearchParams): BillFilter {
-  const num = (name: string) => {
-    const value = params.get(name);
-    return value && /^\d{1,3}$/.test(value) ? Number(value) : undefined;
-  };
-  const out: BillFilter = {};
-  const keep = <K extends keyof BillFilter>(key: K, value: unknown) => {
-    const parsed = billFilterSchema.shape[key].safeParse(value);
-    if (parsed.success && parsed.data !== undefined) out[key] = parsed.data as BillFilter[K];
-  };
-  keep("billType", num("billType"));
-  keep("payState", num("payState"));
-  keep("dateFrom", params.get("dateFrom") || undefined);
-  keep("dateTo", params.get("dateTo") || undefined);
-  return out;
-}
-
-export function pageFromQuery(params: URLSearchParams): number {
-  return Math.max(1, Math.min(100_000, Number.parseInt(params.get("page") ?? "1", 10) || 1));
-}
-
-export function kindFromQuery(params: URLSearchParams): LedgerEntryKind | undefined {
-  const kind = params.get("kind");
-  return (LEDGER_ENTRY_KINDS as readonly string[]).includes(kind ?? "") ? (kind as LedgerEntryKind) : undefined;
-}
+/** Bill helpers for pages and the CSV route; no Zod here, so the browser bundle stays small. */
+import { NAMED_BILL_TYPES, PAY_STATES } from "@contract/billing-codes";
 
 export const BILL_TYPE_OPTIONS = NAMED_BILL_TYPES;
 export const PAY_STATE_OPTIONS = PAY_STATES;

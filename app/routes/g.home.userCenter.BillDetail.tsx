@@ -2,12 +2,12 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
 import { ErrorView } from "~/components/ErrorView";
 import { SubmitButton } from "~/components/forms";
 import { PayStateBadge } from "~/components/PayStateBadge";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { billDetailHref, billSubject, billTypeLabel } from "~/lib/bills";
+import { payFormOf } from "~/lib/bills.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -46,15 +46,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ bill, confirming, balanceCents, idempotencyKey: crypto.randomUUID(), language: viewer.language });
 }
 
-const paySchema = z.object({ intent: z.literal("pay"), idempotencyKey: z.string().min(16).max(64) });
-
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const billId = billIdOf(request);
-  const parsed = paySchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = payFormOf(await request.formData());
   // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
-  const result = await apiFor(request, viewer).call("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: parsed.data.idempotencyKey });
+  if (!form) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const result = await apiFor(request, viewer).call("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: form.idempotencyKey });
   if (!result.ok) {
     return json({ messageKey: result.messageKey, insufficient: result.messageKey === "errors:MSG_30001" }, { status: 400 });
   }

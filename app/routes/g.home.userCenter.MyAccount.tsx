@@ -1,11 +1,11 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LEDGER_ENTRY_KINDS, transactionFilterSchema } from "@contract/billing";
+import { LEDGER_ENTRY_KINDS } from "@contract/billing-codes";
 import { Pagination } from "~/components/Pagination";
 import { UsageChart } from "~/components/UsageChart";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { kindFromQuery, pageFromQuery } from "~/lib/bills";
+import { dayFromQuery, kindFromQuery, pageFromQuery } from "~/lib/bills.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
 
@@ -18,11 +18,6 @@ export const meta = pageTitle("myAccount");
 const PAGE_SIZE = 10;
 const ACCOUNT = "/g/home/userCenter/MyAccount";
 
-function day(params: URLSearchParams, name: string): string | undefined {
-  const parsed = transactionFilterSchema.shape.dateFrom.safeParse(params.get(name) || undefined);
-  return parsed.success ? parsed.data : undefined;
-}
-
 /**
  * SPEC §2 MyAccount (the userCenter default) and §3 Account: balance, withdrawable and invoiceable
  * amounts, the card, quick actions, recent recharges and withdrawals, the 30-day data usage by city
@@ -32,7 +27,7 @@ function day(params: URLSearchParams, name: string): string | undefined {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  const filter = { kind: kindFromQuery(params), dateFrom: day(params, "dateFrom"), dateTo: day(params, "dateTo") };
+  const filter = { kind: kindFromQuery(params), dateFrom: dayFromQuery(params, "dateFrom"), dateTo: dayFromQuery(params, "dateTo") };
   const api = apiFor(request, viewer);
   const [summary, usage, transactions] = await Promise.all([
     api.load("/sys/account/summary", {}),

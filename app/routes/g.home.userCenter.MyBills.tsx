@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { Pagination } from "~/components/Pagination";
 import { PayStateBadge } from "~/components/PayStateBadge";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { BILL_TYPE_OPTIONS, billDetailHref, billFilterFromQuery, billSubject, billTypeLabel, pageFromQuery, PAY_STATE_OPTIONS } from "~/lib/bills";
+import { BILL_TYPE_OPTIONS, billDetailHref, billSubject, billTypeLabel, PAY_STATE_OPTIONS } from "~/lib/bills";
+import { billFilterFromQuery, pageFromQuery } from "~/lib/bills.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
 

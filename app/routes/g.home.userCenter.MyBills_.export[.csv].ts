@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { stringify } from "csv-stringify/sync";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { billFilterFromQuery, billSubject, billTypeLabel, utc8Day } from "~/lib/bills";
+import { billSubject, billTypeLabel, utc8Day } from "~/lib/bills";
+import { billFilterFromQuery } from "~/lib/bills.server";
 import { formatDate } from "~/lib/format";
 import { i18nServer } from "~/lib/i18n.server";
 

@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from "vitest";
 vi.mock("../../backend/index", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
 import { LEDGER_ENTRY_KINDS } from "@contract/billing";
 import type { Viewer } from "~/lib/api.server";
-import { billFilterFromQuery, kindFromQuery, pageFromQuery, utc8Day } from "~/lib/bills";
+import { utc8Day } from "~/lib/bills";
+import { billFilterFromQuery, kindFromQuery, pageFromQuery, payFormOf } from "~/lib/bills.server";
 import { getFlash } from "~/lib/session.server";
 import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
 import { isPayable } from "../../backend/billing/bills";
@@ -113,6 +114,13 @@ describe("portal query parsing", () => {
     expect(pageFromQuery(new URLSearchParams("page=4"))).toBe(4);
     expect(kindFromQuery(new URLSearchParams("kind=refund"))).toBe("refund");
     expect(kindFromQuery(new URLSearchParams("kind=theft"))).toBeUndefined();
+  });
+
+  it("accepts only the pay intent with a well-formed key", () => {
+    const form = (entries: Record<string, string>) => Object.entries(entries).reduce((f, [k, v]) => (f.append(k, v), f), new FormData());
+    expect(payFormOf(form({ intent: "pay", idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc" }))).toEqual({ idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc" });
+    expect(payFormOf(form({ intent: "refund", idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc" }))).toBeNull();
+    expect(payFormOf(form({ intent: "pay", idempotencyKey: "short" }))).toBeNull();
   });
 
   it("the contract lists the ledger's kinds", () => {
