@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageOf } from "./platform";
+import { idempotencyKey } from "./rules";
 import type { PathSpec } from "./path-spec";
 import { LEDGER_ENTRY_KINDS, PAY_STATES } from "./billing-codes";
 
@@ -114,7 +115,7 @@ export type BillDetail = z.infer<typeof billDetailSchema>;
 export const billPayPayloadSchema = z.object({
   billId: z.number().int().positive(),
   /** Issued by the portal's loader: the same key pays once and answers success every time. */
-  idempotencyKey: z.string().trim().regex(/^[A-Za-z0-9_-]{16,64}$/, "validation.invalid"),
+  idempotencyKey: idempotencyKey(),
 });
 export const billPayDataSchema = z.object({
   billId: z.number().int(),

@@ -1,3 +1,4 @@
+import { idempotencyKey } from "@contract/rules";
 import { billFilterSchema, LEDGER_ENTRY_KINDS, transactionFilterSchema, type BillFilter, type LedgerEntryKind } from "@contract/billing";
 
 /**
@@ -38,7 +39,6 @@ export function dayFromQuery(params: URLSearchParams, name: string): string | un
 
 /** The bill detail's pay form: intent "pay" and the idempotency key the loader issued; null otherwise. */
 export function payFormOf(form: FormData): { idempotencyKey: string } | null {
-  const key = form.get("idempotencyKey");
-  if (form.get("intent") !== "pay" || typeof key !== "string" || !/^[A-Za-z0-9_-]{16,64}$/.test(key)) return null;
-  return { idempotencyKey: key };
+  const key = idempotencyKey().safeParse(form.get("idempotencyKey"));
+  return form.get("intent") === "pay" && key.success ? { idempotencyKey: key.data } : null;
 }

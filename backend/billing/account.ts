@@ -4,6 +4,7 @@ import { UNPAID_STATES, type LedgerEntryKind, type transactionListPayloadSchema 
 import type { UserRow } from "../accounts/users";
 import { bills, cards, cityNodes, invoiceApplications, ledgerEntries, payments, usageDaily, withdrawals } from "../db/schema";
 import type { CallContext } from "../http/router";
+import { mbToGb } from "./jobs";
 import { derivedTotals, totalsOf, type Totals } from "./ledger";
 import { addDays, dayOf, daysBetween, startOfDay } from "./time";
 
@@ -101,8 +102,6 @@ export async function listTransactions(input: z.output<typeof transactionListPay
   };
 }
 
-const gbOf = (mb: number) => Math.round((mb / 1024) * 100) / 100;
-
 /** /sys/account/usage30: data traffic of the last 30 UTC+8 days (today included) per city node, in GB. */
 export async function usage30(_input: unknown, { services, user, language }: CallContext) {
   const me = user as UserRow;
@@ -124,10 +123,10 @@ export async function usage30(_input: unknown, { services, user, language }: Cal
   const nodes = [...byNode.values()].map((n) => ({
     nodeCode: n.nodeCode,
     nodeName: n.nodeName,
-    gb: n.mb.map(gbOf),
-    totalGb: gbOf(n.mb.reduce((s, v) => s + v, 0)),
+    gb: n.mb.map(mbToGb),
+    totalGb: mbToGb(n.mb.reduce((s, v) => s + v, 0)),
   }));
-  return { days, nodes, totalGb: gbOf(rows.reduce((s, r) => s + r.mb, 0)) };
+  return { days, nodes, totalGb: mbToGb(rows.reduce((s, r) => s + r.mb, 0)) };
 }
 
 const same = (a: Totals, b: Totals) =>

@@ -27,11 +27,14 @@ export const TRAFFIC_DUE_MS = 7 * DAY_MS;
 
 export type TrafficLine = NonNullable<BillDetail["dataUsage"]>[number];
 
+/** GB from MB (1024 MB a GB), rounded to 2 decimals. */
+export const mbToGb = (mb: number) => Math.round((mb / 1024) * 100) / 100;
+
 /** SPEC §9 "Data traffic is billed weekly by actual use": GB at 1024 MB, rounded to 2 decimals and to the cent. */
 export function trafficLine(nodeCode: string, trafficMb: number, pricePerGbCents: number): TrafficLine {
   return {
     nodeCode,
-    usedGb: Math.round((trafficMb / 1024) * 100) / 100,
+    usedGb: mbToGb(trafficMb),
     pricePerGbCents,
     amountCents: Math.round((trafficMb * pricePerGbCents) / 1024),
   };
