@@ -8,7 +8,7 @@ import { Mailer } from "./mail";
 import { listMessages, markRead } from "./messages/handlers";
 import { homeSummary, listCityNodes } from "./platform/handlers";
 import type { Services } from "./services";
-import { billingHandlers, billingJobs } from "./billing";
+import { billingHandlers, billingJobs, startBillingJobs } from "./billing";
 import { invoiceHandlers, invoiceJobs } from "./invoices";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
 import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } from "./payments";
@@ -58,6 +58,8 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   const database = await openDatabase(env);
   await seedPlatform(database.db);
   if (env.seedDemo) await seedDemo(database.db);
+  // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
+  await startBillingJobs(database.db, now());
   const services: Services = { db: database.db, env, mailer: new Mailer(env), now };
   checkPaymentConfig(services);
   return {

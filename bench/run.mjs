@@ -1,5 +1,5 @@
-// npm run bench: requests per second and latency under concurrent load on 127.0.0.1 for the landing page
-// and the console home, beside a bare Remix page measured in the same run, plus the gzip JS each route
+// npm run bench: requests per second and latency under concurrent load on 127.0.0.1 for the landing page,
+// the console home, My bills and a bill's detail, beside a bare Remix page measured in the same run, plus the gzip JS each route
 // loads. Budgets live here (never in a timed test); a broken budget exits 1. See bench/README.md.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,10 +16,12 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
 /** Budgets: relative to the bare page measured in the same run, since absolute figures drift. */
+const MY_BILLS = "/g/home/userCenter/MyBills";
+const BILL_DETAIL = "/g/home/userCenter/BillDetail";
 const BUDGETS = {
-  minShareOfBareRps: { "/g/main/index": 0.25, "/g/home/index": 0.15 },
-  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200 },
-  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220 },
+  minShareOfBareRps: { "/g/main/index": 0.25, "/g/home/index": 0.15, [MY_BILLS]: 0.08, [BILL_DETAIL]: 0.08 },
+  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200, [MY_BILLS]: 2000, [BILL_DETAIL]: 2000 },
+  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220, [MY_BILLS]: 220, [BILL_DETAIL]: 220 },
 };
 
 const serveCli = path.join(root, "node_modules/@remix-run/serve/dist/cli.js");
@@ -123,16 +125,24 @@ async function main() {
   });
   const bare = await serve(bareDir, {});
   const cookie = await logIn(product, captcha);
+  // A bill of the demo account (seeded with its bills), for the bill detail page.
+  const billsHtml = await (await fetch(`${product}${MY_BILLS}`, { headers: { Cookie: cookie } })).text();
+  const billHref = billsHtml.match(/href="(\/g\/home\/userCenter\/BillDetail\?[^"]+)"/)?.[1]?.replaceAll("&amp;", "&");
+  if (!billHref) throw new Error("no bill on My bills for the demo account");
 
   const results = [
     await load("bare Remix page", `${bare}/`),
     await load("/g/main/index", `${product}/g/main/index`),
     await load("/g/home/index", `${product}/g/home/index`, { Cookie: cookie }),
+    await load(MY_BILLS, `${product}${MY_BILLS}`, { Cookie: cookie }),
+    await load(BILL_DETAIL, `${product}${billHref}`, { Cookie: cookie }),
   ];
   const bytes = {
     "bare Remix page": jsBytes(path.join(bareDir, "public"), ["root", "routes/_index"]),
     "/g/main/index": jsBytes(path.join(root, "public"), ["root", "routes/g.main", "routes/g.main.[index]"]),
     "/g/home/index": jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.[index]"]),
+    [MY_BILLS]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.userCenter.MyBills"]),
+    [BILL_DETAIL]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.userCenter.BillDetail"]),
   };
 
   const bareRps = results[0].rps;

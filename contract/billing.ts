@@ -1,4 +1,214 @@
+import { z } from "zod";
+import { pageOf } from "./platform";
+import { idempotencyKey } from "./rules";
 import type { PathSpec } from "./path-spec";
+import { LEDGER_ENTRY_KINDS, PAY_STATES } from "./billing-codes";
 
-/** The /vueapi paths of this domain (merged into contract/paths.ts). */
-export const billingPaths = {} satisfies Record<string, PathSpec>;
+/**
+ * Bills, the account summary, transactions, usage and the unpaid-bill guard (SPEC §3 Bill and Account,
+ * §4 payment and invoicing statuses, §5 "Blocking by bills", §7 h5isHasNoPayBillV2, §9 Billing).
+ * Money is integer USD cents; dates are ISO strings (the portal shows them in UTC+8, §9).
+ * See docs/decisions/006-bills-and-the-unpaid-bill-guard.md.
+ */
+
+export * from "./billing-codes";
+
+/** At most this many bills in one CSV export. */
+export const EXPORT_LIMIT = 10_000;
+
+/** A calendar day (YYYY-MM-DD) in UTC+8, the time zone of every date the portal shows (§9). */
+export const dayString = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.invalid")
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "validation.invalid");
+
+export const billFilterSchema = z.object({
+  billType: z.number().int().min(1).max(999).optional(),
+  payState: z.number().int().refine((v) => PAY_STATES.includes(v), "validation.invalid").optional(),
+  /** Created on or after this UTC+8 day. */
+  dateFrom: dayString().optional(),
+  /** Created on or before this UTC+8 day. */
+  dateTo: dayString().optional(),
+});
+export type BillFilter = z.infer<typeof billFilterSchema>;
+
+/** SPEC §7 paged request page{pageSize,pageIndex,condition}. */
+const pageSize = () => z.number().int().min(1).max(100).default(10);
+const pageIndex = () => z.number().int().min(1).default(1);
+
+export const billListPayloadSchema = z.object({
+  page: z.object({ pageSize: pageSize(), pageIndex: pageIndex(), condition: billFilterSchema.prefault({}) }).prefault({}),
+});
+
+export const billRowSchema = z.object({
+  billId: z.number().int(),
+  billNo: z.string(),
+  appId: z.number().int().nullable(),
+  /** Empty for platform bills that belong to no service (weekly data traffic): show the bill type. */
+  serviceName: z.string(),
+  billType: z.number().int(),
+  payState: z.number().int(),
+  /** 1 prepaid (resource fees, first period on creation), 2 postpaid (by actual use, weekly). */
+  payMode: z.number().int(),
+  /** BALANCE, or a §9 payment type. */
+  payType: z.string().nullable(),
+  /** §4 Payment cycle: 1 yearly, 2 monthly, 99 weekly. */
+  cycle: z.number().int(),
+  createdAt: z.string(),
+  deadline: z.string(),
+  paidAt: z.string().nullable(),
+  totalCents: z.number().int(),
+  payCents: z.number().int(),
+  refundCents: z.number().int(),
+  invoiceState: z.number().int(),
+});
+export type BillRow = z.infer<typeof billRowSchema>;
+
+export const billListSchema = pageOf(billRowSchema);
+
+export const billExportSchema = z.object({
+  rows: z.array(billRowSchema),
+  total: z.number().int(),
+  /** More bills matched than EXPORT_LIMIT: only the newest are in `rows`. */
+  truncated: z.boolean(),
+});
+
+export const dataUsageLineSchema = z.object({
+  nodeCode: z.string(),
+  /** The city node's name in the caller's language. */
+  nodeName: z.string(),
+  usedGb: z.number(),
+  pricePerGbCents: z.number().int(),
+  amountCents: z.number().int(),
+});
+export const resourceLineSchema = z.object({
+  nodeCode: z.string(),
+  nodeName: z.string(),
+  tps: z.number().int(),
+  capacityGb: z.number().int(),
+  peers: z.number().int(),
+  monthlyPriceCents: z.number().int(),
+  yearlyPriceCents: z.number().int(),
+  amountCents: z.number().int(),
+});
+
+export const billDetailSchema = billRowSchema.extend({
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  releaseTime: z.string().nullable(),
+  refundNo: z.string().nullable(),
+  dataUsage: z.array(dataUsageLineSchema),
+  resources: z.array(resourceLineSchema),
+  nodeCount: z.number().int().nullable(),
+  hostConfiguration: z.string().nullable(),
+  dataCapacityGb: z.number().nullable(),
+  cloudPlatform: z.string().nullable(),
+  region: z.string().nullable(),
+  /** The caller may pay it from the balance now. */
+  payable: z.boolean(),
+  /** Unpaid past its deadline (postpaid usage bills stay payable and keep blocking, ADR 006). */
+  overdue: z.boolean(),
+});
+export type BillDetail = z.infer<typeof billDetailSchema>;
+
+export const billPayPayloadSchema = z.object({
+  billId: z.number().int().positive(),
+  /** Issued by the portal's loader: the same key pays once and answers success every time. */
+  idempotencyKey: idempotencyKey(),
+});
+export const billPayDataSchema = z.object({
+  billId: z.number().int(),
+  billNo: z.string(),
+  payState: z.number().int(),
+  paidCents: z.number().int(),
+  balanceCents: z.number().int(),
+  /** This key had already paid the bill: nothing was charged this time. */
+  replayed: z.boolean(),
+});
+
+export const totalsSchema = z.object({
+  balanceCents: z.number().int(),
+  withdrawableCents: z.number().int(),
+  invoiceableCents: z.number().int(),
+});
+
+export const accountSummarySchema = totalsSchema.extend({
+  card: z.object({ brand: z.string(), last4: z.string(), expMonth: z.number().int().nullable(), expYear: z.number().int().nullable() }).nullable(),
+  recharges: z.array(
+    z.object({
+      paymentNo: z.string(),
+      amountCents: z.number().int(),
+      payType: z.string(),
+      /** §4 Payment status. */
+      status: z.number().int(),
+      createdAt: z.string(),
+      paidAt: z.string().nullable(),
+    }),
+  ),
+  withdrawals: z.array(
+    z.object({
+      withdrawalNo: z.string(),
+      amountCents: z.number().int(),
+      /** §4 Refund review: 1 pending, 5 not approved, 10 approved, 15 confirmed. */
+      state: z.number().int(),
+      createdAt: z.string(),
+      expectedArrival: z.string().nullable(),
+    }),
+  ),
+  unpaidBills: z.number().int(),
+});
+
+export const transactionFilterSchema = z.object({
+  kind: z.enum(LEDGER_ENTRY_KINDS).optional(),
+  dateFrom: dayString().optional(),
+  dateTo: dayString().optional(),
+});
+export const transactionListPayloadSchema = z.object({
+  page: z.object({ pageSize: pageSize(), pageIndex: pageIndex(), condition: transactionFilterSchema.prefault({}) }).prefault({}),
+});
+export const transactionSchema = z.object({
+  entryId: z.number().int(),
+  kind: z.enum(LEDGER_ENTRY_KINDS),
+  balanceDelta: z.number().int(),
+  withdrawableDelta: z.number().int(),
+  invoiceableDelta: z.number().int(),
+  balanceAfter: z.number().int(),
+  refType: z.string(),
+  refId: z.number().int(),
+  /** The number of what the entry is about (bill, payment, withdrawal or invoice application), if any. */
+  reference: z.string().nullable(),
+  /** For a bill: its id, so the portal can link to the bill. */
+  billId: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+export const transactionListSchema = pageOf(transactionSchema);
+
+/** SPEC §9 Charts "Traffic usage: 30 days", per UTC+8 day and city node. */
+export const usage30Schema = z.object({
+  /** The 30 days, oldest first (YYYY-MM-DD, UTC+8). */
+  days: z.array(z.string()),
+  nodes: z.array(z.object({ nodeCode: z.string(), nodeName: z.string(), gb: z.array(z.number()), totalGb: z.number() })),
+  totalGb: z.number(),
+});
+
+/** SPEC §7: payType 1 new service or config upgrade, 2 dedicated node. */
+export const unpaidGuardPayloadSchema = z.object({ payType: z.union([z.literal(1), z.literal(2)]) });
+
+export const billingPaths = {
+  "/sys/system/clientInfo/h5billList": { auth: "user", payload: billListPayloadSchema, data: billListSchema },
+  "/sys/system/clientInfo/h5billExport": { auth: "user", payload: z.object({ condition: billFilterSchema.prefault({}) }), data: billExportSchema },
+  "/sys/system/clientInfo/h5billDetail": { auth: "user", payload: z.object({ billId: z.number().int().positive() }), data: billDetailSchema },
+  "/sys/system/clientInfo/h5billPay": { auth: "user", payload: billPayPayloadSchema, data: billPayDataSchema },
+  "/sys/account/summary": { auth: "user", payload: z.object({}).passthrough(), data: accountSummarySchema },
+  "/sys/account/transactions": { auth: "user", payload: transactionListPayloadSchema, data: transactionListSchema },
+  "/sys/account/usage30": { auth: "user", payload: z.object({}).passthrough(), data: usage30Schema },
+  /** Code 0 with data true allows entry; data false: unpaid bills block it (ADR 006 says which). */
+  "/sys/product/h5isHasNoPayBillV2": { auth: "user", payload: unpaidGuardPayloadSchema, data: z.boolean() },
+  /** Operators: a user's wallet against the sums of their ledger entries. */
+  "/ops/ledger/verify": {
+    auth: "operator",
+    payload: z.object({ userId: z.number().int().positive() }),
+    data: z.object({ userId: z.number().int(), wallet: totalsSchema, derived: totalsSchema, entries: z.number().int(), consistent: z.boolean() }),
+  },
+} satisfies Record<string, PathSpec>;

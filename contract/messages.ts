@@ -86,6 +86,9 @@ export const Msg = {
   /* Payments (MSG_33001-33099, docs/decisions/007). */
   /** A payment provider callback whose signature or timestamp does not verify: refused, nothing changes. */
   CALLBACK_REJECTED: "MSG_33001",
+  /* Bills (MSG_31001-MSG_31099). */
+  /** An idempotency key already used for another operation. */
+  IDEMPOTENCY_KEY_REUSED: "MSG_31001",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { logInAs, OPERATOR, publisherWithService } from "./services-support";
+import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
 import { PASSWORD } from "./support";
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
@@ -52,4 +52,13 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
     await page.goto("/g/home/operations/ServiceReviews?queue=final");
     await expect(page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) })).toContainText("All checks passed.", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
+});
+
+test("unpaid traffic bills keep the publisher out of the wizard until they are paid", async ({ page, request }) => {
+  const pub = await publisherWithService(request, "blk", test.info(), { verState: 25 });
+  await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, pub.token);
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await page.goto("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
 });

@@ -21,14 +21,17 @@ export const MENU: MenuEntry[] = [
   },
   {
     key: "userCenter",
-    to: "/g/home/userCenter/MessageCenter",
+    // SPEC §2: userCenter defaults to MyAccount.
+    to: "/g/home/userCenter/MyAccount",
     navigation: 90,
     children: [
-      { key: "information", to: "/g/home/userCenter/information", navigation: 20 },
-      { key: "contactInformation", to: "/g/home/userCenter/ContactInformation", navigation: 30 },
-      { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 40 },
-      { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 50 },
-      { key: "invoices", to: "/g/home/userCenter/Invoices", navigation: 15 },
+      { key: "myAccount", to: "/g/home/userCenter/MyAccount", navigation: 1 },
+      { key: "myBills", to: "/g/home/userCenter/MyBills", navigation: 2 },
+      { key: "invoices", to: "/g/home/userCenter/Invoices", navigation: 3 },
+      { key: "information", to: "/g/home/userCenter/information", navigation: 5 },
+      { key: "contactInformation", to: "/g/home/userCenter/ContactInformation", navigation: 6 },
+      { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 10 },
+      { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
   },
   { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },

@@ -37,6 +37,7 @@ import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.ser
 import { redirectWithFlash } from "~/lib/session.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
+import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
 
 /**
  * SPEC §2 PublishedServices/NewServices: the service publish wizard (appState add | mod | update | mod2).
@@ -74,9 +75,10 @@ const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 }
  *   await requireNoUnpaidBills(request, viewer, 1); // §7 payType 1: new service or config upgrade
  */
 async function guardEntry(request: Request, viewer: Viewer, appState: AppState): Promise<void> {
-  void request;
-  void viewer;
+  // SPEC §5 Blocking by bills / §7 h5isHasNoPayBillV2 payType 1 (new service or upgrade): unpaid traffic
+  // bills send the publisher home with the message, whatever the appState.
   void appState;
+  await requireNoUnpaidBills(request, viewer, 1);
 }
 
 function readQuery(request: Request) {

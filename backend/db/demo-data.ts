@@ -1,5 +1,6 @@
 import { seedDemoProfiles } from "../profile/seed";
 import { seedDemoServices } from "../services/demo";
+import { seedBillingDemo } from "../billing/demo";
 import type { Db } from "./client";
 import { seedInvoiceDemo } from "../invoices/demo";
 
@@ -10,7 +11,7 @@ import { seedInvoiceDemo } from "../invoices/demo";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [seedDemoProfiles, seedInvoiceDemo, seedDemoServices];
+const seeders: DemoSeeder[] = [seedBillingDemo, seedDemoProfiles, seedInvoiceDemo, seedDemoServices];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);

@@ -1,3 +1,4 @@
+import { hasBlockingBills } from "../../billing/guard";
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -504,6 +505,9 @@ export async function submit(input: unknown, ctx: CallContext) {
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, user.id, ref);
+    // SPEC §5 Blocking by bills: the portal sends the publisher home before the wizard, and the backend
+    // refuses the submission itself too.
+    if (await hasBlockingBills(tx, user.id, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     const basic = basicInfoSchema.safeParse(basicOf(app, version));
     if (!basic.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: prefix(fieldErrorsOf(basic.error), "basic.") });
     if (!app.coverFileId || !app.description.trim()) throw new ApiError(Msg.COVER_DESCRIPTION_REQUIRED);

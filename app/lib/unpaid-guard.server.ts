@@ -1,0 +1,24 @@
+import type { Viewer } from "./api.server";
+import { apiFor } from "./api.server";
+import { redirectWithFlash } from "./session.server";
+import type { Transport } from "./transport.server";
+
+/**
+ * SPEC §7 /sys/product/h5isHasNoPayBillV2 and §5 "Blocking by bills", for loaders and actions of other
+ * areas: payType 1 before a new service, a configuration upgrade, publishing, editing, upgrading, a new
+ * product or IPFS upload/download; payType 2 before a dedicated node. Code 0 with data true lets the
+ * request through; anything else throws a redirect to /g/home/index with a translated flash: unpaid
+ * bills (errors:MSG_30005) when the backend says false, or the failure's own message when the call failed.
+ * The backend applies the same rule again when the thing is created (backend/billing hasBlockingBills).
+ */
+export async function requireNoUnpaidBills(
+  request: Request,
+  viewer: Viewer,
+  payType: 1 | 2,
+  options: { transport?: Transport } = {},
+): Promise<void> {
+  const result = await apiFor(request, viewer, { transport: options.transport }).call("/sys/product/h5isHasNoPayBillV2", { payType });
+  if (result.ok && result.data === true) return;
+  const key = result.ok || result.silent ? "errors:MSG_30005" : result.messageKey;
+  throw await redirectWithFlash(request, "/g/home/index", { kind: "error", key });
+}

@@ -1,0 +1,246 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { ErrorView } from "~/components/ErrorView";
+import { SubmitButton } from "~/components/forms";
+import { PayStateBadge } from "~/components/PayStateBadge";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { billDetailHref, billSubject, billTypeLabel } from "~/lib/bills";
+import { payFormOf } from "~/lib/bills.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { redirectWithFlash } from "~/lib/session.server";
+
+export const handle = {
+  i18n: ["billing"],
+  breadcrumb: [
+    { key: "menu.userCenter", to: "/g/home/userCenter/MyAccount" },
+    { key: "menu.myBills", to: "/g/home/userCenter/MyBills" },
+    { key: "titles.billDetail" },
+  ],
+};
+export const meta = pageTitle("billDetail");
+
+const RECHARGE = "/g/home/userCenter/MyAccount/Recharge";
+
+function billIdOf(request: Request): number {
+  const raw = new URL(request.url).searchParams.get("billId") ?? "";
+  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (id <= 0) throw json({ messageKey: "errors:MSG_10002" }, { status: 404 });
+  return id;
+}
+
+/**
+ * SPEC §2 BillDetail (appId, billId, billType): every §3 Bill field and the usage detail. Paying is a
+ * confirmation step (`confirm=pay` in the URL, so it works without JavaScript) and a POST carrying an
+ * idempotency key issued here, so a double click or a resubmitted form pays once.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const api = apiFor(request, viewer);
+  const bill = await api.load("/sys/system/clientInfo/h5billDetail", { billId: billIdOf(request) });
+  const confirming = bill.payable && new URL(request.url).searchParams.get("confirm") === "pay";
+  // The balance is shown only on the confirmation step.
+  const balanceCents = confirming ? (await api.load("/sys/account/summary", {})).balanceCents : null;
+  return json({ bill, confirming, balanceCents, idempotencyKey: crypto.randomUUID(), language: viewer.language });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const billId = billIdOf(request);
+  const form = payFormOf(await request.formData());
+  // House habit 2: an unknown intent is a 400.
+  if (!form) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const result = await apiFor(request, viewer).call("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: form.idempotencyKey });
+  if (!result.ok) {
+    return json({ messageKey: result.messageKey, insufficient: result.messageKey === "errors:MSG_30001" }, { status: 400 });
+  }
+  const url = new URL(request.url);
+  url.searchParams.delete("confirm");
+  url.searchParams.delete("index");
+  return redirectWithFlash(request, url.pathname + url.search, {
+    kind: "success",
+    key: "billing:pay.done",
+    params: { billNo: result.data.billNo, amount: formatUsd(result.data.paidCents, viewer.language) },
+  });
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="font-medium text-slate-900">{children === null || children === "" ? "—" : children}</dd>
+    </div>
+  );
+}
+
+export default function BillDetailPage() {
+  const { bill, confirming, balanceCents, idempotencyKey, language } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
+  const { t } = useTranslation("billing");
+  const location = useLocation();
+  const money = (cents: number) => formatUsd(cents, language);
+  const date = (value: string | null) => (value ? formatDate(value, language, true) : null);
+  const dataTotal = bill.dataUsage.reduce((s, l) => s + l.amountCents, 0);
+  const hasConfig = bill.nodeCount !== null || bill.hostConfiguration || bill.dataCapacityGb !== null || bill.cloudPlatform || bill.region;
+  const params = new URLSearchParams(location.search);
+  params.delete("confirm");
+  const cancelHref = `${location.pathname}?${params}`;
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold">{t("detail.title", { billNo: bill.billNo })}</h1>
+          <p className="mt-1 text-sm text-slate-600">{billSubject(t, bill)} · {billTypeLabel(t, bill.billType)}</p>
+        </div>
+        <Link to="/g/home/userCenter/MyBills" className="btn-secondary">{t("detail.back")}</Link>
+      </div>
+
+      {bill.overdue && bill.payMode === 2 ? <p role="status" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{t("detail.overdue")}</p> : null}
+      {bill.payState === 10 ? <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">{t("detail.expired")}</p> : null}
+
+      {bill.payable ? (
+        <section aria-labelledby="pay-title" className="card border-amber-200" data-testid="pay-section">
+          {failure ? (
+            <div role="alert" data-testid="pay-error" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+              <p>{t(failure.messageKey)}</p>
+              {failure.insufficient ? (
+                <p className="mt-2">
+                  {t("pay.insufficientHint")}{" "}
+                  <Link to={RECHARGE} className="btn-primary ml-2 !py-1">{t("pay.recharge")}</Link>
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {confirming ? (
+            <div role="alertdialog" aria-labelledby="pay-title" aria-describedby="pay-question">
+              <h2 id="pay-title" className="font-semibold">{t("pay.confirmTitle")}</h2>
+              <p id="pay-question" className="mt-2 text-slate-700">{t("pay.confirmText", { amount: money(bill.payCents), billNo: bill.billNo })}</p>
+              {balanceCents !== null ? <p className="mt-1 text-sm text-slate-500" data-testid="pay-balance">{t("pay.balance", { balance: money(balanceCents) })}</p> : null}
+              <Form method="post" action={location.pathname + location.search} className="mt-4 flex flex-wrap gap-2">
+                <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+                <SubmitButton intent="pay" className="btn-primary">{t("pay.confirm")}</SubmitButton>
+                <Link to={cancelHref} className="btn-secondary">{t("pay.cancel")}</Link>
+              </Form>
+            </div>
+          ) : (
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <div>
+                <h2 id="pay-title" className="font-semibold">{t("pay.title")}</h2>
+                <p className="mt-1 text-sm text-slate-600">{t("pay.intro")}</p>
+              </div>
+              <Link to={billDetailHref(bill, "&confirm=pay")} className="btn-primary">{t("pay.button", { amount: money(bill.payCents) })}</Link>
+            </div>
+          )}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="bill-summary" className="card">
+        <h2 id="bill-summary" className="font-semibold">{t("detail.summary")}</h2>
+        <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          <Field label={t("detail.fields.billNo")}><span className="font-mono" data-testid="bill-no">{bill.billNo}</span></Field>
+          <Field label={t("detail.fields.service")}>{billSubject(t, bill)}</Field>
+          <Field label={t("detail.fields.type")}>{billTypeLabel(t, bill.billType)}</Field>
+          <Field label={t("detail.fields.payState")}><PayStateBadge payState={bill.payState} overdue={bill.overdue} /></Field>
+          <Field label={t("detail.fields.payMode")}>{t(`payModes.${bill.payMode}`, { defaultValue: String(bill.payMode) })}</Field>
+          <Field label={t("detail.fields.payType")}>{bill.payType ? t(`payTypes.${bill.payType}`, { defaultValue: bill.payType }) : null}</Field>
+          <Field label={t("detail.fields.cycle")}>{t(`cycles.${bill.cycle}`, { defaultValue: String(bill.cycle) })}</Field>
+          <Field label={t("detail.fields.period")}>{`${formatDate(bill.periodStart, language, true)} – ${formatDate(bill.periodEnd, language, true)}`}</Field>
+          <Field label={t("detail.fields.created")}>{date(bill.createdAt)}</Field>
+          <Field label={t("detail.fields.deadline")}>{date(bill.deadline)}</Field>
+          <Field label={t("detail.fields.releaseTime")}>{date(bill.releaseTime)}</Field>
+          <Field label={t("detail.fields.paidAt")}>{date(bill.paidAt)}</Field>
+          <Field label={t("detail.fields.total")}><span data-testid="bill-total">{money(bill.totalCents)}</span></Field>
+          <Field label={t("detail.fields.payAmount")}>{money(bill.payCents)}</Field>
+          <Field label={t("detail.fields.refundNo")}>{bill.refundNo}</Field>
+          <Field label={t("detail.fields.refund")}>{money(bill.refundCents)}</Field>
+          <Field label={t("detail.fields.invoiceState")}>{t(`invoiceStates.${bill.invoiceState}`, { defaultValue: String(bill.invoiceState) })}</Field>
+        </dl>
+      </section>
+
+      {bill.dataUsage.length > 0 ? (
+        <section aria-labelledby="data-usage" className="card overflow-x-auto">
+          <h2 id="data-usage" className="font-semibold">{t("detail.dataUsage.title")}</h2>
+          <table className="mt-3 min-w-full text-sm" data-testid="data-usage">
+            <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="py-2 pr-4">{t("detail.dataUsage.node")}</th>
+                <th scope="col" className="py-2 pr-4 text-right">{t("detail.dataUsage.usedGb")}</th>
+                <th scope="col" className="py-2 pr-4 text-right">{t("detail.dataUsage.price")}</th>
+                <th scope="col" className="py-2 text-right">{t("detail.dataUsage.amount")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {bill.dataUsage.map((l) => (
+                <tr key={l.nodeCode}>
+                  <td className="py-2 pr-4">{l.nodeName}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{l.usedGb.toFixed(2)}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{money(l.pricePerGbCents)}</td>
+                  <td className="py-2 text-right tabular-nums">{money(l.amountCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr className="border-t border-slate-200 font-semibold">
+                <th scope="row" colSpan={3} className="py-2 pr-4 text-left">{t("detail.dataUsage.total")}</th>
+                <td className="py-2 text-right tabular-nums">{money(dataTotal)}</td>
+              </tr>
+            </tfoot>
+          </table>
+          {bill.billType === 3 ? <p className="mt-3 text-xs text-slate-500">{t("detail.blocking")}</p> : null}
+        </section>
+      ) : null}
+
+      {bill.resources.length > 0 ? (
+        <section aria-labelledby="resources" className="card overflow-x-auto">
+          <h2 id="resources" className="font-semibold">{t("detail.resources.title")}</h2>
+          <table className="mt-3 min-w-full text-sm" data-testid="resources">
+            <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="py-2 pr-4">{t("detail.resources.node")}</th>
+                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.tps")}</th>
+                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.capacity")}</th>
+                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.peers")}</th>
+                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.monthly")}</th>
+                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.yearly")}</th>
+                <th scope="col" className="py-2 text-right">{t("detail.resources.amount")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {bill.resources.map((l) => (
+                <tr key={l.nodeCode}>
+                  <td className="py-2 pr-4">{l.nodeName}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{l.tps}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{l.capacityGb}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{l.peers}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{money(l.monthlyPriceCents)}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{money(l.yearlyPriceCents)}</td>
+                  <td className="py-2 text-right tabular-nums">{money(l.amountCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+
+      {hasConfig ? (
+        <section aria-labelledby="configuration" className="card">
+          <h2 id="configuration" className="font-semibold">{t("detail.other.title")}</h2>
+          <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
+            <Field label={t("detail.other.nodeCount")}>{bill.nodeCount === null ? null : String(bill.nodeCount)}</Field>
+            <Field label={t("detail.other.host")}>{bill.hostConfiguration}</Field>
+            <Field label={t("detail.other.capacity")}>{bill.dataCapacityGb === null ? null : t("detail.other.capacityGb", { gb: bill.dataCapacityGb })}</Field>
+            <Field label={t("detail.other.cloud")}>{bill.cloudPlatform}</Field>
+            <Field label={t("detail.other.region")}>{bill.region}</Field>
+          </dl>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView />;
+}

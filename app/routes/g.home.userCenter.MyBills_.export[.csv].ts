@@ -1,0 +1,51 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { stringify } from "csv-stringify/sync";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { billSubject, billTypeLabel, utc8Day } from "~/lib/bills";
+import { billFilterFromQuery } from "~/lib/bills.server";
+import { formatDate } from "~/lib/format";
+import { i18nServer } from "~/lib/i18n.server";
+
+const usd = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * My Bills as CSV: the list's filters, every matching bill (up to the backend's export limit), headers
+ * and statuses in the viewer's language, amounts in USD with 2 decimals, dates as §9 shows them (UTC+8).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const condition = billFilterFromQuery(new URL(request.url).searchParams);
+  const data = await apiFor(request, viewer).load("/sys/system/clientInfo/h5billExport", { condition });
+  const t = await i18nServer.getFixedT(viewer.language, "billing");
+  const lang = viewer.language;
+  const columns = ["billNo", "service", "type", "payState", "payMode", "cycle", "created", "deadline", "paidAt", "total", "payAmount", "refund", "invoiceState"] as const;
+  const csv = stringify([
+    columns.map((c) => t(`csv.${c}`)),
+    ...data.rows.map((b) => [
+      b.billNo,
+      billSubject(t, b),
+      billTypeLabel(t, b.billType),
+      t(`payStates.${b.payState}`, { defaultValue: String(b.payState) }),
+      t(`payModes.${b.payMode}`, { defaultValue: String(b.payMode) }),
+      t(`cycles.${b.cycle}`, { defaultValue: String(b.cycle) }),
+      formatDate(b.createdAt, lang, true),
+      formatDate(b.deadline, lang, true),
+      formatDate(b.paidAt, lang, true),
+      usd(b.totalCents),
+      usd(b.payCents),
+      usd(b.refundCents),
+      t(`invoiceStates.${b.invoiceState}`, { defaultValue: String(b.invoiceState) }),
+    ]),
+  ], { record_delimiter: "\r\n" });
+  const fileName = `${t("csv.fileName")}-${utc8Day(new Date())}.csv`;
+  // A byte order mark, so spreadsheet programs read the UTF-8 (Chinese headers and names) correctly.
+  return new Response(`\uFEFF${csv}`, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="bills-${utc8Day(new Date())}.csv"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      "Cache-Control": "no-store",
+      "X-Total-Count": String(data.total),
+      "X-Truncated": data.truncated ? "1" : "0",
+    },
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The codes of bills and the ledger (SPEC §4, §9; docs/decisions/006), without Zod, so that browser code
+ * can use them without loading the schemas. contract/billing.ts re-exports them.
+ */
+
+/**
+ * SPEC §9 bill types. 1, 2, 15, 25, 30, 50, 91 and 92 are named by the spec; the categories it lists
+ * without a code (data usage, IPFS, cross-chain, dedicated node) take codes from its numeric list (ADR 006).
+ */
+export const BillType = {
+  PUBLISH: 1,
+  CONFIG_UPGRADE: 2,
+  DATA_TRAFFIC: 3,
+  IPFS: 4,
+  CROSS_CHAIN: 5,
+  DEDICATED_NODE: 10,
+  RECHARGE: 15,
+  WITHDRAWAL: 25,
+  REFUND: 30,
+  ASSIGN_GAS: 50,
+  MINT_DDC: 91,
+  TRANSFER_DDC: 92,
+} as const;
+/** The types with a name, in the order the bill-type filter lists them. */
+export const NAMED_BILL_TYPES: readonly number[] = Object.values(BillType);
+
+/** SPEC §4 Payment status. */
+export const PayState = {
+  UNPAID: 1,
+  IN_PAYMENT: 2,
+  FAILED: 5,
+  EXPIRED: 10,
+  PAID: 15,
+  REFUNDED: 20,
+  PARTLY_REFUNDED: 25,
+} as const;
+export const PAY_STATES: readonly number[] = Object.values(PayState);
+/** Bills that are still owed: unpaid, in payment, or whose payment failed. */
+export const UNPAID_STATES: readonly number[] = [PayState.UNPAID, PayState.IN_PAYMENT, PayState.FAILED];
+
+/** SPEC §4 Invoicing status: 1 not invoiced, 2 in progress, 5 invoiced. */
+export const INVOICE_STATES: readonly number[] = [1, 2, 5];
+
+/** The ledger's kinds of entry (backend/billing/ledger.ts LEDGER_KINDS; a unit test keeps them equal). */
+export const LEDGER_ENTRY_KINDS = [
+  "recharge",
+  "grant",
+  "bill_payment",
+  "refund",
+  "withdrawal_hold",
+  "withdrawal_release",
+  "invoice_hold",
+  "invoice_release",
+] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
