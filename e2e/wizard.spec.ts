@@ -1,30 +1,6 @@
-import { strToU8, zipSync } from "fflate";
-import type { Page } from "@playwright/test";
 import { expect, ready, test } from "./fixtures";
-import { CAPTCHA, createActiveUser, fillLogin, PASSWORD, uniqueUser } from "./support";
-
-const WIZARD = "/g/home/PermissionedServices/PublishedServices/NewServices";
-
-/** A small Go chaincode, zipped in the test (no binary fixture is committed). */
-function chaincodeZip() {
-  const main = `package main
-
-import "github.com/hyperledger/fabric-chaincode-go/shim"
-
-type Asset struct{}
-
-func main() { _ = shim.Start(new(Asset)) }
-`;
-  return Buffer.from(zipSync({ "asset/main.go": strToU8(main), "asset/go.mod": strToU8("module asset\n\ngo 1.20\n") }));
-}
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
-
-async function logInAs(page: Page, userName: string, js: boolean) {
-  await page.goto("/g/main/Login/Logins");
-  if (js) await ready(page);
-  await fillLogin(page, userName, PASSWORD);
-  await expect(page).toHaveURL(/\/g\/home\/index$/);
-}
+import { createActiveUser, uniqueUser } from "./support";
+import { basicInfo, chaincodeZip, filePayload, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
 
 test("a fresh user fills the wizard from empty to submitted, resuming on a second device", async ({ page, request, browser }, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
@@ -171,19 +147,9 @@ test("a package that roles depend on is deleted only after those roles, each aft
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizd"));
   // Build the draft through the /vueapi protocol, then delete through the pages.
-  const captcha = await (await request.post("/vueapi/anon/captcha/create", { data: {} })).json();
-  const login = await (await request.post("/vueapi/main/user/login", { data: { username: user.userName, password: PASSWORD, captchaKey: captcha.data.captchaKey, captcha: CAPTCHA } })).json();
-  const headers = { Authorization: `Bearer ${login.data.token}` };
-  const api = async (p: string, data: object) => {
-    const res = await (await request.post(`/vueapi/sys/chainAppInfo/wizard/${p}`, { data, headers })).json();
-    expect(res.code, JSON.stringify(res)).toBe(0);
-    return res.data;
-  };
-  const basic = { name: `Del ${user.userName}`, industry: "other", description: "d", introduction: "i", version: "1.0.0", framework: "fabric", platformType: "web", contactName: "Li", contactMobile: "+8613912345678", contactEmail: "li@example.com", webUrl: "https://x.example.com", paymentCycle: "1" };
-  const cover = { name: "c.png", type: "image/png", size: PNG.byteLength, dataBase64: PNG.toString("base64") };
-  const { appId } = await api("saveBasic", { appState: "add", basic, cover });
-  const zip = chaincodeZip();
-  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: { name: "a.zip", type: "application/zip", size: zip.byteLength, dataBase64: zip.toString("base64") } });
+  const api = await wizardApi(request, user.userName);
+  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Del"), cover: filePayload("c.png", "image/png", PNG) });
+  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: filePayload("a.zip", "application/zip", chaincodeZip()) });
   const d1 = (await api("draft", { appState: "add", appId })).draft;
   await api("addFunction", { appState: "add", appId, fn: { name: "Create", packageId: String(d1.packages[0].packageId), funcType: "1", func: "create", parentId: "top", inputFormat: "i", outputFormat: "o" } });
   const d2 = (await api("draft", { appState: "add", appId })).draft;

@@ -3,15 +3,17 @@ import { useTranslation } from "react-i18next";
 
 const KNOWN_STATUSES = [400, 401, 403, 404, 500, 502, 503, 504];
 
+/** The §8 message of a failed answer: the backend's message key when its body has one, else the HTTP status's. */
+export function statusMessageKey(status: number, data: unknown): string {
+  if (data && typeof data === "object" && typeof (data as { messageKey?: unknown }).messageKey === "string") {
+    return (data as { messageKey: string }).messageKey;
+  }
+  return KNOWN_STATUSES.includes(status) ? `errors:http.${status}` : "errors:http.generic";
+}
+
 /** Which §8 message an error shows: the backend's message key when there is one, else the HTTP status's. */
 export function errorMessageKey(error: unknown): { status: number; key: string } {
-  if (isRouteErrorResponse(error)) {
-    const data = error.data as { messageKey?: unknown } | string | null;
-    if (data && typeof data === "object" && typeof data.messageKey === "string") {
-      return { status: error.status, key: data.messageKey };
-    }
-    return { status: error.status, key: KNOWN_STATUSES.includes(error.status) ? `errors:http.${error.status}` : "errors:http.generic" };
-  }
+  if (isRouteErrorResponse(error)) return { status: error.status, key: statusMessageKey(error.status, error.data) };
   return { status: 500, key: "errors:http.500" };
 }
 

@@ -73,11 +73,11 @@ export function FormErrors({ id, errors }: { id?: string; errors?: string[] }) {
   );
 }
 
-/** A submit button that says it is working while its form is being submitted. */
-export function SubmitButton({ children, intent, className = "btn-primary w-full" }: { children: ReactNode; intent?: string; className?: string }) {
+/** A submit button that says it is working while its form is being submitted (or, with `busy`, uploaded). */
+export function SubmitButton({ children, intent, className = "btn-primary w-full", busy: uploading = false }: { children: ReactNode; intent?: string; className?: string; busy?: boolean }) {
   const navigation = useNavigation();
   const { t } = useTranslation();
-  const busy = navigation.state === "submitting" && (!intent || navigation.formData?.get("intent") === intent);
+  const busy = uploading || (navigation.state === "submitting" && (!intent || navigation.formData?.get("intent") === intent));
   return (
     <button type="submit" name={intent ? "intent" : undefined} value={intent} className={className} disabled={busy} aria-busy={busy}>
       {busy ? t("actions.working") : children}

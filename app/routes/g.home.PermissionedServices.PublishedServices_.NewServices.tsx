@@ -1,7 +1,7 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import type { CityNode } from "@contract/platform";
@@ -38,6 +38,7 @@ import { redirectWithFlash } from "~/lib/session.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
 import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
+import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
 
 /**
  * SPEC §2 PublishedServices/NewServices: the service publish wizard (appState add | mod | update | mod2).
@@ -288,7 +289,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function NewServicesPage() {
   const { appState, appId, step, steps, allowed, draft, source, catalogue, confirming, language } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  // With JavaScript, the forms with a file upload by XMLHttpRequest (with progress): their action's answer
+  // arrives here as if Remix had submitted them (app/lib/use-upload.ts).
+  const [actionData, deliverUpload] = useActionDataWithUploads<ActionData>();
   const { t } = useTranslation("wizard");
   const view = (draft ?? source) as Draft | null;
   const action = wizardUrl(appState, appId, step);
@@ -313,26 +316,28 @@ export default function NewServicesPage() {
   }
 
   return (
-    <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{t(`title.${appState}`)}</h1>
-      <Stepper steps={steps} allowed={allowed} current={step} href={(s) => wizardUrl(appState, appId, s)} />
-      <h2 className="text-lg font-semibold" data-testid="wizard-step">{t(`steps.${step}`)}</h2>
-      {confirming ? <ConfirmDelete action={action} kind={confirming.kind} id={confirming.id} name={confirming.name} cancelTo={action} /> : null}
-      {step === "basic" ? (
-        <BasicStep
-          appState={appState}
-          view={view}
-          action={action}
-          actionData={actionData}
-          attachmentsSlot={<AttachmentsSection view={draft} action={action} actionData={actionData} deleteHref={deleteHref} editable={!!draft?.editable} />}
-        />
-      ) : null}
-      {view && step === "packages" ? <PackagesStep view={view} deleteHref={deleteHref} {...common} /> : null}
-      {view && step === "functions" ? <FunctionsStep view={view} deleteHref={deleteHref} {...common} /> : null}
-      {view && step === "roles" ? <RolesStep view={view} deleteHref={deleteHref} {...common} /> : null}
-      {view && step === "nodes" ? <NodesStep view={view} catalogue={catalogue} language={language} {...common} /> : null}
-      {view && step === "certificate" ? <CertificateStep view={view} {...common} /> : null}
-      {view && step === "cost" ? <CostStep view={view} language={language} {...common} /> : null}
-    </div>
+    <UploadActionDataProvider value={deliverUpload}>
+      <div className="space-y-6">
+        <h1 className="text-xl font-semibold">{t(`title.${appState}`)}</h1>
+        <Stepper steps={steps} allowed={allowed} current={step} href={(s) => wizardUrl(appState, appId, s)} />
+        <h2 className="text-lg font-semibold" data-testid="wizard-step">{t(`steps.${step}`)}</h2>
+        {confirming ? <ConfirmDelete action={action} kind={confirming.kind} id={confirming.id} name={confirming.name} cancelTo={action} /> : null}
+        {step === "basic" ? (
+          <BasicStep
+            appState={appState}
+            view={view}
+            action={action}
+            actionData={actionData}
+            attachmentsSlot={<AttachmentsSection view={draft} action={action} actionData={actionData} deleteHref={deleteHref} editable={!!draft?.editable} />}
+          />
+        ) : null}
+        {view && step === "packages" ? <PackagesStep view={view} deleteHref={deleteHref} {...common} /> : null}
+        {view && step === "functions" ? <FunctionsStep view={view} deleteHref={deleteHref} {...common} /> : null}
+        {view && step === "roles" ? <RolesStep view={view} deleteHref={deleteHref} {...common} /> : null}
+        {view && step === "nodes" ? <NodesStep view={view} catalogue={catalogue} language={language} {...common} /> : null}
+        {view && step === "certificate" ? <CertificateStep view={view} {...common} /> : null}
+        {view && step === "cost" ? <CostStep view={view} language={language} {...common} /> : null}
+      </div>
+    </UploadActionDataProvider>
   );
 }

@@ -118,8 +118,4 @@ export function FileField({ name, label, hint, accept, errors }: { name: string;
   );
 }
 
-export function formatSize(bytes: number) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+export { formatSize } from "~/lib/format";

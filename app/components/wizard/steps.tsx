@@ -26,8 +26,10 @@ import {
   type Draft,
 } from "@contract/service-wizard";
 import { CheckboxField, ErrorList, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { UploadProgress } from "~/components/UploadProgress";
 import { formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
+import { useUpload } from "~/lib/use-upload";
 import { FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
 
 type Field = Parameters<typeof TextField>[0]["field"];
@@ -63,6 +65,7 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
   const { t } = useTranslation("wizard");
   const b = view?.basic;
   const upgrade = appState === "update" && view?.verState !== 1;
+  const upload = useUpload();
   const [form, fields] = useForm({
     id: "basic",
     lastResult: resultFor(actionData, "saveBasic"),
@@ -80,6 +83,7 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
         }
       : { paymentCycle: "2" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: basicInfoSchema }),
+    onSubmit: upload.onSubmit,
     shouldValidate: validateAs,
     shouldRevalidate: "onInput",
   });
@@ -153,8 +157,9 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
               <TextField field={f.crossAppCode} label={t("basic.crossAppCode")} hint={t("basic.crossAppCodeHint")} />
             </div>
           </fieldset>
+          <UploadProgress upload={upload} />
           <StepNav backTo={null}>
-            <SubmitButton intent="saveBasic" className="btn-primary">{t(appState === "mod" ? "actions.save" : "actions.saveContinue")}</SubmitButton>
+            <SubmitButton intent="saveBasic" className="btn-primary" busy={upload.busy}>{t(appState === "mod" ? "actions.save" : "actions.saveContinue")}</SubmitButton>
           </StepNav>
         </Form>
       </FormProvider>
@@ -166,10 +171,12 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
 export function AttachmentsSection({ view, action, actionData, deleteHref, editable }: { view: Draft | null; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; editable: boolean }) {
   const { t } = useTranslation("wizard");
   const result = resultFor(actionData, "addAttachment");
+  const upload = useUpload();
   const [form, fields] = useForm({
     id: "attachment",
     lastResult: result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: attachmentFormSchema }),
+    onSubmit: upload.onSubmit,
     shouldValidate: validateAs,
     shouldRevalidate: "onInput",
   });
@@ -199,8 +206,9 @@ export function AttachmentsSection({ view, action, actionData, deleteHref, edita
                 <TextField field={f.attachmentName} label={t("attachments.name")} />
                 <FileField name="attachmentFile" label={t("attachments.file")} hint={t("attachments.hint")} accept={ATTACHMENT_TYPES.map((x) => `.${x}`).join(",")} errors={f.attachmentFile?.errors} />
                 <div className="self-end">
-                  <SubmitButton intent="addAttachment" className="btn-secondary">{t("actions.addAttachment")}</SubmitButton>
+                  <SubmitButton intent="addAttachment" className="btn-secondary" busy={upload.busy}>{t("actions.addAttachment")}</SubmitButton>
                 </div>
+                <div className="md:col-span-3"><UploadProgress upload={upload} /></div>
               </Form>
             </FormProvider>
           ) : null}
@@ -214,11 +222,13 @@ export function AttachmentsSection({ view, action, actionData, deleteHref, edita
 
 export function PackagesStep({ view, action, actionData, deleteHref, backTo }: { view: Draft; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; backTo: string }) {
   const { t } = useTranslation("wizard");
+  const upload = useUpload();
   const [form, fields] = useForm({
     id: "package",
     lastResult: resultFor(actionData, "addPackage"),
     defaultValue: { language: "go" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: packageFormSchema }),
+    onSubmit: upload.onSubmit,
     shouldValidate: validateAs,
     shouldRevalidate: "onInput",
   });
@@ -247,8 +257,9 @@ export function PackagesStep({ view, action, actionData, deleteHref, backTo }: {
             <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
             <TextField field={f.mainPath} label={t("packages.mainPath")} />
             <FileField name="file" label={t("packages.file")} hint={t("packages.fileHint")} accept=".zip" errors={f.file?.errors} />
-            <div className="md:col-span-2">
-              <SubmitButton intent="addPackage" className="btn-secondary">{t("actions.addPackage")}</SubmitButton>
+            <div className="space-y-3 md:col-span-2">
+              <UploadProgress upload={upload} />
+              <SubmitButton intent="addPackage" className="btn-secondary" busy={upload.busy}>{t("actions.addPackage")}</SubmitButton>
             </div>
           </Form>
         </FormProvider>

@@ -1,0 +1,52 @@
+import { strToU8, zipSync } from "fflate";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, ready } from "./fixtures";
+import { CAPTCHA, fillLogin, PASSWORD } from "./support";
+
+/** Shared by the wizard specs: its address, test files made in the test, logging in and the /vueapi wizard paths. */
+export const WIZARD = "/g/home/PermissionedServices/PublishedServices/NewServices";
+
+const MAIN_GO = `package main
+
+import "github.com/hyperledger/fabric-chaincode-go/shim"
+
+type Asset struct{}
+
+func main() { _ = shim.Start(new(Asset)) }
+`;
+
+/** A small Go chaincode, zipped in the test (no binary fixture is committed); `extra` adds more files. */
+export function chaincodeZip(extra: Record<string, Uint8Array> = {}, options: { level?: 0 } = {}) {
+  return Buffer.from(zipSync({ "asset/main.go": strToU8(MAIN_GO), "asset/go.mod": strToU8("module asset\n\ngo 1.20\n"), ...extra }, options));
+}
+
+export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+
+export async function logInAs(page: Page, userName: string, js: boolean) {
+  await page.goto("/g/main/Login/Logins");
+  if (js) await ready(page);
+  await fillLogin(page, userName, PASSWORD);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+}
+
+/** A file as the /vueapi upload payload. */
+export function filePayload(name: string, type: string, bytes: Buffer) {
+  return { name, type, size: bytes.byteLength, dataBase64: bytes.toString("base64") };
+}
+
+/** Complete basic information for a new service named after the user. */
+export function basicInfo(userName: string, prefix = "Svc") {
+  return { name: `${prefix} ${userName}`, industry: "other", description: "d", introduction: "i", version: "1.0.0", framework: "fabric", platformType: "web", contactName: "Li", contactMobile: "+8613912345678", contactEmail: "li@example.com", webUrl: "https://x.example.com", paymentCycle: "1" };
+}
+
+/** The wizard's /vueapi paths called as this user (logged in through the protocol), each expected to succeed. */
+export async function wizardApi(request: APIRequestContext, userName: string) {
+  const captcha = await (await request.post("/vueapi/anon/captcha/create", { data: {} })).json();
+  const login = await (await request.post("/vueapi/main/user/login", { data: { username: userName, password: PASSWORD, captchaKey: captcha.data.captchaKey, captcha: CAPTCHA } })).json();
+  const headers = { Authorization: `Bearer ${login.data.token}` };
+  return async (p: string, data: object) => {
+    const res = await (await request.post(`/vueapi/sys/chainAppInfo/wizard/${p}`, { data, headers })).json();
+    expect(res.code, JSON.stringify(res)).toBe(0);
+    return res.data;
+  };
+}
