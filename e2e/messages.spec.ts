@@ -1,0 +1,29 @@
+import { expect, test } from "./fixtures";
+import { api } from "./services-support";
+import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
+
+// SPEC §2 MessageCenter: read and unread messages, mark one or all read, the unread count in the top bar.
+test("messages are marked read one by one or all at once, and the top bar's count follows", async ({ page, request }, testInfo) => {
+  const user = await createActiveUser(request, uniqueUser(testInfo, "msg"));
+  // Two more messages besides the welcome: paying two bills each sends one.
+  const { captchaKey } = await api(request, "/anon/captcha/create", {});
+  const { token } = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey, captcha: CAPTCHA });
+  const made = await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ totalCents: 100 }, { totalCents: 200 }] }, token);
+  for (const [i, billId] of (made.billIds as number[]).entries()) {
+    await api(request, "/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: `msg-${i}-${user.userName}`.padEnd(20, "0").slice(0, 60) }, token);
+  }
+
+  await logIn(page, user.userName, PASSWORD);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await expect(page.getByTestId("unread-count")).toContainText("3");
+  await page.goto("/g/home/userCenter/MessageCenter?status=unread");
+  await expect(page.getByTestId("message")).toHaveCount(3);
+  await page.getByRole("button", { name: "Mark as read" }).first().click();
+  await expect(page.getByTestId("message")).toHaveCount(2);
+  await expect(page.getByTestId("unread-count")).toContainText("2");
+  await page.getByRole("button", { name: "Mark all as read" }).click();
+  await expect(page.getByText("No relevant data")).toBeVisible();
+  await expect(page.getByTestId("unread-count")).toHaveCount(0);
+  await page.goto("/g/home/userCenter/MessageCenter?status=read");
+  await expect(page.getByTestId("message")).toHaveCount(3);
+});
