@@ -89,6 +89,16 @@ test("a product goes through operator approval to listed", async ({ page, reques
   await page.goto(`/g/home/AppStore/Products?name=${encodeURIComponent(name)}`);
   await expect(page.getByTestId("store-product")).toContainText(name);
   await expect(page.getByTestId("store-product")).toContainText("$15.00 Monthly");
+
+  // The owner removes it (2 → 4) after confirming: a dialog with JavaScript, a confirm step without.
+  await page.goto("/g/home/AppStore/MyProducts");
+  await page.getByTestId("my-product").filter({ hasText: name }).getByRole("button", { name: "Remove from the store" }).click();
+  await expect(page.getByText(`Remove ${name} from the app store? Buyers will no longer see it.`)).toBeVisible();
+  await page.getByRole("button", { name: "Remove", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The product was removed from the store.");
+  await expect(page.getByTestId("my-product").filter({ hasText: name }).getByTestId("product-status")).toHaveText("Removed");
+  await page.goto(`/g/home/AppStore/Products?name=${encodeURIComponent(name)}`);
+  await expect(page.getByText("No product matches. Try another name or type.")).toBeVisible();
 });
 
 test("follow and unfollow a service in the app store", async ({ page, request }, testInfo) => {
