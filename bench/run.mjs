@@ -17,9 +17,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 
 /** Budgets: relative to the bare page measured in the same run, since absolute figures drift. */
 const BUDGETS = {
-  minShareOfBareRps: { "/g/main/index": 0.25, "/g/home/index": 0.15 },
-  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200 },
-  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220 },
+  minShareOfBareRps: { "/g/main/index": 0.25, "/g/home/index": 0.15, "/g/home/AppStore/Services": 0.1 },
+  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200, "/g/home/AppStore/Services": 1500 },
+  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220, "/g/home/AppStore/Services": 220 },
 };
 
 const serveCli = path.join(root, "node_modules/@remix-run/serve/dist/cli.js");
@@ -128,11 +128,14 @@ async function main() {
     await load("bare Remix page", `${bare}/`),
     await load("/g/main/index", `${product}/g/main/index`),
     await load("/g/home/index", `${product}/g/home/index`, { Cookie: cookie }),
+    // The app store's services (loaders: shell, listing with ratings, followers and participation).
+    await load("/g/home/AppStore/Services", `${product}/g/home/AppStore/Services`, { Cookie: cookie }),
   ];
   const bytes = {
     "bare Remix page": jsBytes(path.join(bareDir, "public"), ["root", "routes/_index"]),
     "/g/main/index": jsBytes(path.join(root, "public"), ["root", "routes/g.main", "routes/g.main.[index]"]),
     "/g/home/index": jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.[index]"]),
+    "/g/home/AppStore/Services": jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.AppStore.Services"]),
   };
 
   const bareRps = results[0].rps;
