@@ -335,6 +335,30 @@ describe("a buyer publishes a product", () => {
     expect(again.draft.basic.name).toBe(`${name} (2)`);
     const detail = await ok("/sys/product/detail", { productId }, buyer.token);
     expect(detail.myServices.map((m: any) => m.appId).sort()).toEqual([first.appId, second.appId].sort());
+    // A double click: two submissions of one form key at once make one draft.
+    const k2 = key();
+    const both = await Promise.all([post("/sys/product/publish", { productId, idempotencyKey: k2 }, buyer.token), post("/sys/product/publish", { productId, idempotencyKey: k2 }, buyer.token)]);
+    expect(both.map((r) => r.code)).toEqual([0, 0]);
+    expect(both[0].data.appId).toBe(both[1].data.appId);
+    expect((await ok("/sys/product/detail", { productId }, buyer.token)).myServices).toHaveLength(3);
+  });
+
+  it("serves covers only of what the caller may see", async () => {
+    const owner = await freshUser();
+    const productId = await listedProduct(owner);
+    const other = await freshUser();
+    const listedCover = await ok("/sys/store/cover", { kind: "product", id: productId }, other.token);
+    expect(listedCover.mime).toBe("image/png");
+    expect(Buffer.from(listedCover.dataBase64, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
+    const bytes = demoCover([9, 9, 9], [99, 99, 99]);
+    const { productId: draft } = await ok("/sys/product/save", { product: product(), cover: { name: "c.png", type: "image/png", size: bytes.length, dataBase64: bytes.toString("base64") } }, owner.token);
+    expect((await post("/sys/store/cover", { kind: "product", id: draft }, other.token)).message).toBe("MSG_10002");
+    await ok("/sys/store/cover", { kind: "product", id: draft }, owner.token);
+    const hidden = await runningService({ isPublic: false });
+    expect((await post("/sys/store/cover", { kind: "app", id: hidden.appId }, other.token)).message).toBe("MSG_40006");
+    // A file that is not an image is refused, whatever its name says.
+    const fake = await post("/sys/product/save", { product: product(), cover: { name: "c.png", type: "image/png", size: 4, dataBase64: Buffer.from("%PDF").toString("base64") } }, owner.token);
+    expect(fake.data.fieldErrors.cover).toEqual(["wizard:validation.file.coverType"]);
   });
 
   it("refuses company products to individuals and unlisted products to everyone", async () => {
