@@ -127,7 +127,7 @@ export async function storeServices(input: Payload<"/sys/store/services">, ctx: 
     .innerJoin(appVersions, eq(appVersions.id, apps.currentVerId))
     .innerJoin(users, eq(users.id, apps.userId))
     .where(where)
-    .orderBy(desc(appVersions.publishedAt), desc(apps.id))
+    .orderBy(sql`${appVersions.publishedAt} desc nulls last`, desc(apps.id))
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
   const rows = await storeRows(db, me(ctx).id, list);
