@@ -17,6 +17,7 @@ import { serviceHandlers, serviceJobs } from "./services/index";
 import { createFixtures } from "./testing/fixtures";
 import { serviceWizardHandlers } from "./services/wizard";
 import { createServiceFixture } from "./testing/services";
+import { storeHandlers } from "./store";
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it. */
 const handlers: Handlers = {
@@ -40,6 +41,7 @@ const handlers: Handlers = {
   ...profileHandlers,
   ...serviceWizardHandlers,
   ...serviceHandlers,
+  ...storeHandlers,
   "/test/fixtures": createFixtures as Handlers[string & keyof Handlers],
   "/test/services": createServiceFixture as Handlers[string & keyof Handlers],
 };

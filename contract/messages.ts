@@ -83,6 +83,19 @@ export const Msg = {
   REFUND_PENDING: "MSG_38001",
   SERVICE_NOT_RUNNING: "MSG_38002",
   COMMENT_ALREADY_REPLIED: "MSG_38003",
+  /* App store (MSG_40001-40099; backend/store/, docs/decisions/014). */
+  /** §1/§6: company products need an enterprise account; individuals cannot publish company services. */
+  ENTERPRISE_REQUIRED: "MSG_40001",
+  /** The product's status does not allow this (§4 Product, contract/store.ts PRODUCT_TRANSITIONS). */
+  PRODUCT_ACTION_NOT_ALLOWED: "MSG_40002",
+  /** Only participants of the service (participation confirmed) may comment or rate. */
+  PARTICIPANTS_ONLY: "MSG_40003",
+  /** A comment is marked useful once per user. */
+  ALREADY_MARKED_USEFUL: "MSG_40004",
+  /** The product is not listed (or no longer). */
+  PRODUCT_NOT_LISTED: "MSG_40005",
+  /** The service is not in the app store (not running or not public). */
+  SERVICE_NOT_LISTED: "MSG_40006",
   /* Payments (MSG_33001-33099, docs/decisions/007). */
   /** A payment provider callback whose signature or timestamp does not verify: refused, nothing changes. */
   CALLBACK_REJECTED: "MSG_33001",

@@ -20,6 +20,16 @@ export const MENU: MenuEntry[] = [
     children: [{ key: "publishedServices", to: "/g/home/PermissionedServices/PublishedServices", navigation: 10 }],
   },
   {
+    key: "appStore",
+    to: "/g/home/AppStore/Services",
+    navigation: 20,
+    children: [
+      { key: "storeServices", to: "/g/home/AppStore/Services", navigation: 10 },
+      { key: "storeProducts", to: "/g/home/AppStore/Products", navigation: 20 },
+      { key: "myProducts", to: "/g/home/AppStore/MyProducts", navigation: 30 },
+    ],
+  },
+  {
     key: "userCenter",
     // SPEC §2: userCenter defaults to MyAccount.
     to: "/g/home/userCenter/MyAccount",
@@ -55,4 +65,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "menu.invoices", to: "/g/home/operations/Invoices" },
   { key: "titles.remittances", to: "/g/home/operations/Remittances" },
   { key: "titles.withdrawals", to: "/g/home/operations/Withdrawals" },
+  { key: "titles.productReviews", to: "/g/home/operations/Products" },
 ];

@@ -3,6 +3,7 @@ import { seedDemoServices } from "../services/demo";
 import { seedBillingDemo } from "../billing/demo";
 import type { Db } from "./client";
 import { seedInvoiceDemo } from "../invoices/demo";
+import { seedDemoStore } from "../store";
 
 /**
  * Demo records of each domain (bills, payments, invoices, contacts ...) for demo accounts created just
@@ -11,7 +12,7 @@ import { seedInvoiceDemo } from "../invoices/demo";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [seedBillingDemo, seedDemoProfiles, seedInvoiceDemo, seedDemoServices];
+const seeders: DemoSeeder[] = [seedBillingDemo, seedDemoProfiles, seedInvoiceDemo, seedDemoServices, seedDemoStore];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);

@@ -845,8 +845,14 @@ export const productServices = pgTable(
     appId: integer("app_id").notNull().references(() => apps.id),
     userId: integer("user_id").notNull().references(() => users.id),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** The buyer's "Publish as my service" form key: submitting it twice makes one draft (docs/decisions/014). */
+    idempotencyKey: text("idempotency_key"),
   },
-  (t) => [primaryKey({ columns: [t.productId, t.appId] }), index("product_services_user").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.productId, t.appId] }),
+    index("product_services_user").on(t.userId),
+    uniqueIndex("product_services_user_idempotency").on(t.userId, t.idempotencyKey),
+  ],
 );
 
 /** Follows of services and products by users (followers counts of §3 Product and Service listing). */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { post } from "../billing/ledger";
 import type { Db } from "../db/client";
-import { appComments } from "../db/schema";
+import { appComments, commentUseful } from "../db/schema";
 import { buildDraft } from "./build";
 import { deployInTx, testInTx } from "./jobs";
 import { createPublishBill, payPublishBill } from "./payment";
@@ -32,10 +32,12 @@ export async function seedDemoServices(db: Db, created: Record<string, number>, 
     await post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199));
     await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(198) });
     await deployInTx(tx, version.id, at(197));
-    await tx.insert(appComments).values([
-      { appId: app.id, userId: commenter, text: "Very handy for tracking our shipments between Beijing and Shanghai.", usefulCount: 4, reply: "Thank you! More city nodes are coming.", repliedAt: at(100), createdAt: at(120) },
-      { appId: app.id, userId: commenter, text: "Could the audit role also read the asset history?", usefulCount: 1, createdAt: at(30) },
-    ]);
+    const [first] = await tx.insert(appComments).values([
+      { appId: app.id, userId: commenter, text: "Very handy for tracking our shipments between Beijing and Shanghai.", usefulCount: 1, reply: "Thank you! More city nodes are coming.", repliedAt: at(100), createdAt: at(120) },
+      { appId: app.id, userId: commenter, text: "Could the audit role also read the asset history?", usefulCount: 0, createdAt: at(30) },
+    ]).returning({ id: appComments.id });
+    // The useful count always equals the marks (app store, docs/decisions/014).
+    await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
   });
 
   await db.transaction(async (tx) => {

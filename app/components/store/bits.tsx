@@ -1,0 +1,73 @@
+import { useTranslation } from "react-i18next";
+import type { Participation } from "@contract/store";
+
+/** A service's or product's cover, served by the Cover resource route; a plain tile when there is none. */
+export function Cover({ kind, id, name, hasCover, size = "h-20 w-20" }: { kind: "app" | "product"; id: number; name: string; hasCover: boolean; size?: string }) {
+  const { t } = useTranslation("store");
+  if (!hasCover) {
+    return (
+      <div className={`${size} flex shrink-0 items-center justify-center rounded-md bg-slate-100 text-2xl font-semibold text-slate-400`} aria-label={t("noCover")} role="img">
+        {name.slice(0, 1).toUpperCase()}
+      </div>
+    );
+  }
+  return <img src={`/g/home/AppStore/Cover?kind=${kind}&id=${id}`} alt={t("cover", { name })} className={`${size} shrink-0 rounded-md object-cover`} loading="lazy" />;
+}
+
+const PARTICIPATION_CLASS: Record<Participation | "own", string> = {
+  participated: "bg-green-100 text-green-800",
+  reviewing: "bg-amber-100 text-amber-800",
+  none: "bg-slate-100 text-slate-700",
+  own: "bg-brand-50 text-brand-700",
+};
+
+/** §4 App participation display: Participated / Reviewing / Not participated (or the viewer's own service). */
+export function ParticipationBadge({ participation, own }: { participation: Participation; own: boolean }) {
+  const { t } = useTranslation("store");
+  const key = own ? "own" : participation;
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${PARTICIPATION_CLASS[key]}`} data-testid="participation">
+      {t(`participation.${key}`)}
+    </span>
+  );
+}
+
+const STATUS_CLASS: Record<number, string> = {
+  0: "bg-slate-100 text-slate-700",
+  1: "bg-amber-100 text-amber-800",
+  2: "bg-green-100 text-green-800",
+  3: "bg-red-100 text-red-800",
+  4: "bg-slate-200 text-slate-600",
+};
+
+/** §4 Product status. */
+export function ProductStatusBadge({ status }: { status: number }) {
+  const { t } = useTranslation("store");
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_CLASS[status] ?? STATUS_CLASS[0]}`} data-testid="product-status">
+      {t(`status.${status}`)}
+    </span>
+  );
+}
+
+/** The average rating with its count, or "not rated yet". */
+export function Rating({ average, count }: { average: number | null; count: number }) {
+  const { t } = useTranslation("store");
+  if (average === null || count === 0) return <span className="text-slate-500">{t("services.noRating")}</span>;
+  const full = Math.round(average);
+  return (
+    <span>
+      <span aria-hidden="true" className="text-amber-500">{"★".repeat(full)}{"☆".repeat(5 - full)}</span>{" "}
+      {t("services.ratingValue", { average: average.toFixed(1), count })}
+    </span>
+  );
+}
+
+/** A positive integer query parameter, or null. */
+export function positiveParam(v: string | null) {
+  const n = Number.parseInt(v ?? "", 10);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/** The publish wizard at the basic step of a draft (a buyer's service made from a product). */
+export const wizardHref = (appId: number) => `/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${appId}&step=basic`;

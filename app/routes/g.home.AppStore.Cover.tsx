@@ -1,0 +1,21 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiFor, requireUser } from "~/lib/api.server";
+
+/**
+ * A cover image of a listed service or product (or of the caller's own product), as an image response:
+ * the backend answers the bytes only for what the caller may see.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const url = new URL(request.url);
+  const kind = url.searchParams.get("kind");
+  const id = Number.parseInt(url.searchParams.get("id") ?? "", 10);
+  if ((kind !== "app" && kind !== "product") || !Number.isSafeInteger(id) || id <= 0) return new Response("Not found", { status: 404 });
+  const result = await apiFor(request, viewer).call("/sys/store/cover", { kind, id });
+  if (!result.ok) return new Response("Not found", { status: 404 });
+  const bytes = Buffer.from(result.data.dataBase64, "base64");
+  const mime = result.data.mime === "image/jpeg" ? "image/jpeg" : "image/png";
+  return new Response(bytes, {
+    headers: { "Content-Type": mime, "Content-Length": String(bytes.byteLength), "Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff" },
+  });
+}

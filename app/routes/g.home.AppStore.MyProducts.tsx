@@ -1,0 +1,134 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "zod";
+import { ownerActions } from "@contract/store";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Pagination } from "~/components/Pagination";
+import { Cover, ProductStatusBadge, positiveParam } from "~/components/store/bits";
+import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { redirectWithFlash } from "~/lib/session.server";
+
+export const handle = {
+  i18n: ["store"],
+  breadcrumb: [{ key: "menu.appStore" }, { key: "menu.myProducts" }],
+};
+export const meta = pageTitle("myProducts");
+
+const PAGE_SIZE = 10;
+
+function back(url: URL) {
+  const q = new URLSearchParams(url.search);
+  q.delete("confirm");
+  q.delete("index");
+  const s = q.toString();
+  return url.pathname + (s ? `?${s}` : "");
+}
+
+/** My products: the owner's products in every §4 status, with the actions the state machine allows. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const url = new URL(request.url);
+  const page = positiveParam(url.searchParams.get("page")) ?? 1;
+  const data = await apiFor(request, viewer).load("/sys/product/mine", { pageIndex: page, pageSize: PAGE_SIZE });
+  // Without JavaScript, removing asks on a confirm step (?confirm=<productId>).
+  const confirmId = positiveParam(url.searchParams.get("confirm"));
+  const confirm = confirmId ? (data.page.rows.find((r) => r.productId === confirmId && ownerActions(r.status).includes("remove")) ?? null) : null;
+  return json({ ...data, confirm: confirm ? { productId: confirm.productId, name: confirm.name } : null, back: back(url), language: viewer.language });
+}
+
+const intentSchema = z.object({
+  intent: z.enum(["submit", "remove"]),
+  productId: z.coerce.number().int().positive(),
+  confirmed: z.literal("yes").optional(),
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
+  // House habit 2: an unknown intent is a 400.
+  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const v = parsed.data;
+  const url = new URL(request.url);
+  const here = back(url);
+  if (v.intent === "remove" && v.confirmed !== "yes") {
+    const q = new URLSearchParams(here.split("?")[1] ?? "");
+    q.set("confirm", String(v.productId));
+    return redirect(`${url.pathname}?${q}`);
+  }
+  const result = await apiFor(request, viewer).call(v.intent === "submit" ? "/sys/product/submit" : "/sys/product/remove", { productId: v.productId });
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return redirectWithFlash(request, here, { kind: "error", key: result.messageKey });
+  }
+  return redirectWithFlash(request, here, { kind: "success", key: v.intent === "submit" ? "store:flash.submitted" : "store:flash.removed" });
+}
+
+export default function MyProducts() {
+  const { page, confirm, back: here, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("store");
+  const location = useLocation();
+  const action = location.pathname + (here.includes("?") ? `?${here.split("?")[1]}` : "");
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold">{t("mine.title")}</h1>
+          <p className="text-sm text-slate-600">{t("mine.intro")}</p>
+        </div>
+        <Link to="/g/home/AppStore/ProductEdit" className="btn-primary">{t("mine.new")}</Link>
+      </div>
+      {confirm ? (
+        <div className="card max-w-lg" role="alertdialog" aria-labelledby="remove-title" data-testid="confirm-step">
+          <h2 id="remove-title" className="text-lg font-semibold">{t("mine.removeTitle")}</h2>
+          <p className="mt-2 text-slate-600">{t("mine.removeQuestion", { name: confirm.name })}</p>
+          <Form method="post" action={action} className="mt-4 flex justify-end gap-2">
+            <input type="hidden" name="productId" value={confirm.productId} />
+            <input type="hidden" name="confirmed" value="yes" />
+            <Link to={here} className="btn-secondary">{t("mine.cancel")}</Link>
+            <button type="submit" name="intent" value="remove" className="btn-danger">{t("mine.confirm")}</button>
+          </Form>
+        </div>
+      ) : null}
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{t("mine.empty")}</p>
+      ) : (
+        <ul className="space-y-3">
+          {page.rows.map((p) => {
+            const actions = ownerActions(p.status);
+            const formId = `product-${p.productId}`;
+            return (
+              <li key={p.productId} className="card flex flex-wrap gap-4 p-4" data-testid="my-product">
+                <Cover kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} size="h-16 w-16" />
+                <div className="min-w-0 flex-1 space-y-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <h2 className="font-semibold">{p.name}</h2>
+                    <ProductStatusBadge status={p.status} />
+                  </div>
+                  <p className="text-xs text-slate-500">
+                    {t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""} · {formatUsd(p.suggestedPriceCents, language)} {t(`payModes.${p.payMode}`)}
+                    {p.listedAt ? ` · ${t("products.listed")}: ${formatDate(p.listedAt, language)}` : ""} · {t("products.followers", { count: p.followers })}
+                  </p>
+                  {p.reviewComments ? <p className="text-sm text-red-700">{t("mine.reviewComments")}: {p.reviewComments}</p> : null}
+                  <Form method="post" id={formId} action={action} className="flex flex-wrap items-center gap-2 pt-1">
+                    <input type="hidden" name="productId" value={p.productId} />
+                    {p.status === 2 ? <Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="btn-secondary text-sm">{t("mine.view")}</Link> : null}
+                    {actions.includes("edit") ? <Link to={`/g/home/AppStore/ProductEdit?id=${p.productId}`} className="btn-secondary text-sm">{t("mine.edit")}</Link> : null}
+                    {actions.includes("submit") ? <button type="submit" name="intent" value="submit" className="btn-primary text-sm">{t("mine.submit")}</button> : null}
+                    {actions.includes("remove") ? (
+                      <ConfirmSubmit formId={formId} name="intent" value="remove" label={t("mine.remove")} title={t("mine.removeTitle")}
+                        question={t("mine.removeQuestion", { name: p.name })} confirmLabel={t("mine.confirm")} className="btn-danger text-sm" />
+                    ) : null}
+                  </Form>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

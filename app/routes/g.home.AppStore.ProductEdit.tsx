@@ -1,0 +1,109 @@
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { COVER_MAX_BYTES, COVER_TYPES, coverProblem } from "@contract/service-wizard";
+import { ownerActions, PAY_MODES, PRODUCT_TYPES, productFormSchema } from "@contract/store";
+import { CheckboxField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { Cover, positiveParam } from "~/components/store/bits";
+import { FileField } from "~/components/wizard/shared";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { replyWithFailure } from "~/lib/forms.server";
+import { pageTitle } from "~/lib/meta";
+import { redirectWithFlash } from "~/lib/session.server";
+import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+
+export const handle = {
+  i18n: ["store", "wizard"],
+  breadcrumb: [{ key: "menu.appStore" }, { key: "menu.myProducts", to: "/g/home/AppStore/MyProducts" }, { key: "titles.productEdit" }],
+};
+export const meta = pageTitle("productEdit");
+
+/** Create a product (no id) or edit one of the caller's in status 0 or 3 (§4 Product). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const productId = positiveParam(new URL(request.url).searchParams.get("id"));
+  const enterprise = viewer.user.userType === 2;
+  if (!productId) return json({ product: null, enterprise });
+  const product = await apiFor(request, viewer).load("/sys/product/detail", { productId });
+  if (!product.own || !ownerActions(product.status).includes("edit")) throw json({ messageKey: "errors:MSG_40002" }, { status: 409 });
+  return json({ product, enterprise });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const productId = positiveParam(new URL(request.url).searchParams.get("id")) ?? undefined;
+  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
+  const { formData, oversize } = multipart ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES }) : { formData: await request.formData(), oversize: new Set<string>() };
+  // House habit 2: an unknown intent is a 400.
+  if (formData.get("intent") !== "save") throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: productFormSchema });
+  const file = formData.get("cover");
+  const given = file instanceof File && (file.name || file.size > 0) ? file : null;
+  const coverError = oversize.has("cover") ? "wizard:validation.file.coverTooLarge" : given ? coverProblem(given) : null;
+  if (submission.status !== "success" || coverError) {
+    const fieldErrors: Record<string, string[]> = coverError ? { cover: [coverError] } : {};
+    if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
+    return json({ result: submission.reply({ fieldErrors }) }, { status: 400 });
+  }
+  const result = await apiFor(request, viewer).call("/sys/product/save", {
+    productId,
+    product: submission.value,
+    cover: given ? await fileToPayload(given) : undefined,
+  });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result, { fieldPrefix: "product." }) }, { status: 400 });
+  return redirectWithFlash(request, "/g/home/AppStore/MyProducts", { kind: "success", key: "store:flash.saved" });
+}
+
+export default function ProductEdit() {
+  const { product, enterprise } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("store");
+  const [form, fields] = useForm({
+    id: "product",
+    lastResult: actionData?.result,
+    defaultValue: product
+      ? {
+          name: product.name,
+          productType: String(product.productType),
+          brief: product.brief,
+          description: product.description,
+          suggestedPrice: (product.suggestedPriceCents / 100).toFixed(2),
+          payMode: String(product.payMode),
+          company: product.company ? "on" : undefined,
+        }
+      : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: productFormSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const coverErrors = (actionData?.result as { error?: Record<string, string[] | null> } | undefined)?.error?.cover ?? undefined;
+  return (
+    <div className="card max-w-2xl">
+      <h1 className="text-xl font-semibold">{t(product ? "form.editTitle" : "form.newTitle")}</h1>
+      <FormProvider context={form.context}>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 space-y-4">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <TextField field={fields.name} label={t("form.name")} />
+          <SelectField field={fields.productType} label={t("form.type")} placeholder={t("form.choose")} options={PRODUCT_TYPES.map((v) => ({ value: v, label: t(`productTypes.${v}`) }))} />
+          <TextAreaField field={fields.brief} label={t("form.brief")} hint={t("form.briefHint")} rows={2} />
+          <TextAreaField field={fields.description} label={t("form.description")} rows={6} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField field={fields.suggestedPrice} label={t("form.price")} />
+            <SelectField field={fields.payMode} label={t("form.payMode")} placeholder={t("form.choose")} options={PAY_MODES.map((v) => ({ value: v, label: t(`payModes.${v}`) }))} />
+          </div>
+          <CheckboxField field={fields.company}>{t("form.company")}</CheckboxField>
+          {!enterprise ? <p className="-mt-2 text-xs text-slate-500">{t("form.companyIndividual")}</p> : null}
+          {product?.hasCover ? (
+            <div className="flex items-center gap-3 text-sm text-slate-600">
+              <Cover kind="product" id={product.productId} name={product.name} hasCover size="h-16 w-16" /> {t("form.currentCover")}
+            </div>
+          ) : null}
+          <FileField name="cover" label={t("form.cover")} hint={t("form.coverHint")} accept={COVER_TYPES.map((x) => `.${x}`).join(",")} errors={coverErrors} />
+          <SubmitButton intent="save" className="btn-primary">{t("form.save")}</SubmitButton>
+        </Form>
+      </FormProvider>
+    </div>
+  );
+}

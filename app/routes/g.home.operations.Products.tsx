@@ -1,0 +1,100 @@
+import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { DataOf } from "@contract/paths";
+import { productDecisionSchema } from "@contract/store";
+import { FormErrors, TextAreaField } from "~/components/forms";
+import { Pagination } from "~/components/Pagination";
+import { Cover, positiveParam } from "~/components/store/bits";
+import { apiFor, requireOperator } from "~/lib/api.server";
+import { formatDate, formatUsd } from "~/lib/format";
+import { replyWithFailure } from "~/lib/forms.server";
+import type { Language } from "~/lib/i18n";
+import { pageTitle } from "~/lib/meta";
+import { redirectWithFlash } from "~/lib/session.server";
+
+export const handle = {
+  i18n: ["store"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.productReviews" }],
+};
+export const meta = pageTitle("productReviews");
+
+type Item = DataOf<"/sys/ops/products/list">["page"]["rows"][number];
+
+/** Operations: products waiting for approval (§4 Product 1); approve → listed (2), reject with comments → 3. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const page = positiveParam(new URL(request.url).searchParams.get("page")) ?? 1;
+  const data = await apiFor(request, viewer).load("/sys/ops/products/list", { pageIndex: page, pageSize: 10 });
+  return json({ ...data, language: viewer.language });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const formData = await request.formData();
+  // House habit 2: an unknown intent is a 400.
+  if (formData.get("intent") !== "review") throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: productDecisionSchema });
+  const productId = Number(formData.get("productId"));
+  if (submission.status !== "success") return json({ productId, result: submission.reply() }, { status: 400 });
+  const v = submission.value;
+  const result = await apiFor(request, viewer).call("/sys/ops/products/decide", { productId: v.productId, decision: v.decision, comments: v.comments });
+  if (!result.ok) return json({ productId, result: replyWithFailure(submission, result) }, { status: 400 });
+  const url = new URL(request.url);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: v.decision === "approve" ? "store:flash.approved" : "store:flash.rejected" });
+}
+
+function ProductItem({ item, language }: { item: Item; language: Language }) {
+  const { t } = useTranslation("store");
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: `product-review-${item.productId}`,
+    lastResult: actionData && actionData.productId === item.productId ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: productDecisionSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <li className="card space-y-3" data-testid="product-review" aria-labelledby={`product-title-${item.productId}`}>
+      <div className="flex flex-wrap gap-4">
+        <Cover kind="product" id={item.productId} name={item.name} hasCover={item.hasCover} size="h-16 w-16" />
+        <div className="min-w-0 flex-1 space-y-1">
+          <h2 id={`product-title-${item.productId}`} className="font-semibold">{item.name}</h2>
+          <p className="text-xs text-slate-500">
+            {t(`productTypes.${item.productType}`)}{item.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {item.owner} · {formatUsd(item.suggestedPriceCents, language)} {t(`payModes.${item.payMode}`)} · {t("ops.submitted")}: {formatDate(item.createdAt, language, true)}
+          </p>
+          <p className="text-sm text-slate-700">{item.brief}</p>
+          <p className="whitespace-pre-line text-sm text-slate-600">{item.description}</p>
+        </div>
+      </div>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="space-y-2">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="intent" value="review" />
+          <input type="hidden" name="productId" value={item.productId} />
+          <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
+          <div className="flex gap-2">
+            <button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>
+            <button type="submit" name="decision" value="reject" className="btn-danger">{t("ops.reject")}</button>
+          </div>
+        </Form>
+      </FormProvider>
+    </li>
+  );
+}
+
+export default function ProductReviews() {
+  const { page, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("store");
+  return (
+    <div className="space-y-4">
+      <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
+      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{t("ops.empty")}</p> : (
+        <ul className="space-y-4">{page.rows.map((item) => <ProductItem key={item.productId} item={item} language={language} />)}</ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "product_services" ADD COLUMN "idempotency_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "product_services_user_idempotency" ON "product_services" USING btree ("user_id","idempotency_key");
