@@ -22,6 +22,7 @@ import { profilePaths } from "./profile";
 import { servicePaths } from "./services";
 import { testingPaths } from "./testing";
 import { serviceWizardPaths } from "./service-wizard";
+import { participationPaths } from "./participation";
 
 export type { PathSpec } from "./path-spec";
 
@@ -63,6 +64,7 @@ export const paths = {
   ...servicePaths,
   ...testingPaths,
   ...serviceWizardPaths,
+  ...participationPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

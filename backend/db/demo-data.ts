@@ -2,6 +2,7 @@ import { seedDemoProfiles } from "../profile/seed";
 import { seedDemoServices } from "../services/demo";
 import type { Db } from "./client";
 import { seedInvoiceDemo } from "../invoices/demo";
+import { seedDemoParticipation } from "../participation/demo";
 
 /**
  * Demo records of each domain (bills, payments, invoices, contacts ...) for demo accounts created just
@@ -10,7 +11,7 @@ import { seedInvoiceDemo } from "../invoices/demo";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [seedDemoProfiles, seedInvoiceDemo, seedDemoServices];
+const seeders: DemoSeeder[] = [seedDemoProfiles, seedInvoiceDemo, seedDemoServices, seedDemoParticipation];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);
