@@ -14,7 +14,7 @@ import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
 import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } from "./payments";
 import { profileHandlers, profileJobs } from "./profile";
 import { serviceHandlers, serviceJobs } from "./services/index";
-import { participationHandlers, participationJobs, useParticipationEnv } from "./participation/index";
+import { participationHandlers, participationJobs, setParticipationEnv } from "./participation/index";
 import { createFixtures } from "./testing/fixtures";
 import { serviceWizardHandlers } from "./services/wizard";
 import { createServiceFixture } from "./testing/services";
@@ -58,7 +58,7 @@ const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  useParticipationEnv(env);
+  setParticipationEnv(env);
   await seedPlatform(database.db);
   if (env.seedDemo) await seedDemo(database.db);
   const services: Services = { db: database.db, env, mailer: new Mailer(env), now };

@@ -43,7 +43,7 @@ function serverSecrets(env: BackendEnv): string[] {
 
 /** The environment of the running backend, for seeders that are not given it (backend/index.ts sets it). */
 let activeEnv: BackendEnv | undefined;
-export function useParticipationEnv(env: BackendEnv) {
+export function setParticipationEnv(env: BackendEnv) {
   activeEnv = env;
 }
 export function participationEnv(): BackendEnv | undefined {

@@ -49,4 +49,4 @@ export const participationHandlers = {
 /** The participation audit's background jobs (the work order), by kind. */
 export const participationJobs: Record<string, JobHandler> = jobs;
 
-export { useParticipationEnv } from "./certs";
+export { setParticipationEnv } from "./certs";

@@ -13,7 +13,7 @@ import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE } from "../../backend/participat
 
 // Participation through the /vueapi protocol, in-process with a movable clock and the job loop off (the
 // test runs due jobs itself), like tests/backend/services.test.ts.
-let clock = new Date("2026-08-01T00:00:00Z");
+const clock = new Date("2026-08-01T00:00:00Z");
 let service: Awaited<ReturnType<typeof createVueapi>>;
 const DAY = 24 * 60 * 60 * 1000;
 
