@@ -337,6 +337,12 @@ export const participationPaths = {
     payload: z.object({ pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) }),
     data: pageOf(opsItemSchema),
   },
+  /** Tests only (TEST_FIXTURES=1): set the certificate mode and public flag of one of the caller's running services. */
+  "/test/participation/service": {
+    auth: "user",
+    payload: z.object({ appId: z.number().int().positive(), certificateMode: z.number().int().min(1).max(3).optional(), isPublic: z.boolean().optional() }),
+    data: nothing,
+  },
   "/sys/ops/participations/decide": {
     auth: "operator",
     payload: joinRef.extend({ decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional() }),

@@ -595,3 +595,13 @@ export async function certificateFile(input: Payload<"/sys/chainAppInfo/certific
     return { fileName: `${base}-key.pem`, pem: openWithServer(ctx.services.env, cert.encryptedKeyPem) };
   });
 }
+
+/** Tests only (TEST_FIXTURES=1): the certificate mode and public flag of one of the caller's services. */
+export async function testServiceSettings(input: Payload<"/test/participation/service">, ctx: CallContext) {
+  if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const app = await appById(ctx.services.db, input.appId);
+  if (!app || app.userId !== me(ctx).id || !app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
+  if (input.isPublic !== undefined) await ctx.services.db.update(apps).set({ isPublic: input.isPublic }).where(eq(apps.id, app.id));
+  if (input.certificateMode !== undefined) await ctx.services.db.update(appVersions).set({ certificateMode: input.certificateMode }).where(eq(appVersions.id, app.currentVerId));
+  return null;
+}

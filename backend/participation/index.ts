@@ -19,6 +19,7 @@ import {
   queryReleaseCitys,
   queryReleaseRoles,
   queryRoles,
+  testServiceSettings,
   view,
 } from "./handlers";
 
@@ -44,6 +45,7 @@ export const participationHandlers = {
   "/sys/chainAppInfo/certificateFile": certificateFile as H,
   "/sys/ops/participations/list": opsList as H,
   "/sys/ops/participations/decide": opsDecide as H,
+  "/test/participation/service": testServiceSettings as H,
 } satisfies Partial<Handlers>;
 
 /** The participation audit's background jobs (the work order), by kind. */
