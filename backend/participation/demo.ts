@@ -1,17 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
-import { post } from "../billing/ledger";
+import { hashPassword } from "../accounts/passwords";
 import type { Db, Tx } from "../db/client";
 import { appRoles, appVersions, apps, users } from "../db/schema";
-import { buildDraft } from "../services/build";
-import { deployInTx, testInTx } from "../services/jobs";
-import { createPublishBill, payPublishBill } from "../services/payment";
-import { applyTransition } from "../services/transitions";
 import { applyJoinEvent, releasedNodeIds, startOrder, workOrderInTx } from "./audit";
 import { newKeyPair, participationEnv, sealWithServer } from "./certs";
 import { insertJoin } from "./handlers";
 
 const HOUR = 60 * 60 * 1000;
+const DEMO_PASSWORD = "Demo12!@pass";
 
 async function join(tx: Tx, appId: number, userId: number, roleName: string, at: Date) {
   const env = participationEnv()!;
@@ -28,8 +24,8 @@ async function join(tx: Tx, appId: number, userId: number, roleName: string, at:
 /**
  * Demo participation (backend/db/demo-data.ts; runs after the services' seeder): demoperson participates in
  * democompany's running "Cold-chain traceability" (publisher and operator approvals, work order, confirmed,
- * with a participant certificate), and has a request pending democompany's review on a second running,
- * public service "Carbon credit registry".
+ * with a participant certificate); a partner account, demopartner (same demo password), has a request on
+ * the same service pending democompany's review.
  */
 export async function seedDemoParticipation(db: Db, created: Record<string, number>, now: Date) {
   const company = created.democompany;
@@ -48,17 +44,13 @@ export async function seedDemoParticipation(db: Db, created: Record<string, numb
       await applyJoinEvent(tx, { joinId: j.id, event: "confirm", actor: "participant", actorId: person, now: at(70) });
     });
   }
-  await db.transaction(async (tx) => {
-    const { app, version } = await buildDraft(tx, { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 100, capacityGb: 50, nodeCount: 1, now: at(60), description: "Issuing and retiring carbon credits between partner enterprises." });
-    await tx.update(apps).set({ isPublic: true }).where(eq(apps.id, app.id));
-    await applyTransition(tx, { verId: version.id, event: "submit", actor: "publisher", actorId: company, now: at(60), set: { submittedAt: at(60) } });
-    await applyTransition(tx, { verId: version.id, event: "initialApprove", actor: "operator", actorId: operator, now: at(55) });
-    await testInTx(tx, version.id, at(54));
-    await applyTransition(tx, { verId: version.id, event: "finalApprove", actor: "operator", actorId: operator, now: at(50) });
-    await createPublishBill(tx, version.id, at(50));
-    await post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(49));
-    await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${randomBytes(2).toString("hex")}`, now: at(48) });
-    await deployInTx(tx, version.id, at(47));
-    await join(tx, app.id, person, "Administrator", at(3));
-  });
+  if (running) {
+    // A partner enterprise's request, pending democompany's review (same demo password).
+    const [partner] = await db
+      .insert(users)
+      .values({ userName: "demopartner", realName: "演示伙伴", email: "demopartner@example.com", userType: 2, role: "user", companyName: "Demo Logistics Partner Ltd.", passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: at(200), createdAt: at(200) })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (partner) await db.transaction((tx) => join(tx, running.id, partner.id, "Administrator", at(3)));
+  }
 }

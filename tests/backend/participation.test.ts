@@ -345,14 +345,19 @@ describe("joining: tokens, keys and certificates", () => {
     await service.services.db.update(appVersions).set({ verState: 25 }).where(eq(appVersions.id, svc.appVerId));
   });
 
-  it("demo data: demoperson participates with a certificate and democompany has a request to review", async () => {
+  it("demo data: demoperson participates with a certificate and democompany has demopartner's request to review", async () => {
     const person = await loginAs("demoperson");
     const company = await loginAs("democompany");
     const list = ok(await post("/sys/chainAppInfo/participatedList", { page: { pageSize: 10, pageIndex: 1, condition: {} } }, person));
-    expect(list.page.rows.map((r: any) => r.listStatus).sort()).toEqual(["confirmed", "reviewing"]);
+    expect(list.page.rows.map((r: any) => r.listStatus)).toEqual(["confirmed"]);
     const certs = ok(await post("/sys/chainAppInfo/myCertificates", {}, person));
-    expect(certs.page.rows.length).toBe(2);
+    expect(certs.page.rows).toHaveLength(1);
+    expect(certs.page.rows[0]).toMatchObject({ mode: 1, keyAvailable: true, downloadable: true });
+    const params = ok(await post("/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: list.page.rows[0].appJoinAuditId }, person));
+    expect(params.gateways).toHaveLength(2);
     const managed = ok(await post("/sys/chainAppInfo/joinManageList", { page: { pageSize: 10, pageIndex: 1, condition: { auditState: 0 } } }, company));
     expect(managed.page.total).toBe(1);
+    expect(managed.page.rows[0].applicant).toBe("demopartner");
+    await loginAs("demopartner");
   });
 });
