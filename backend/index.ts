@@ -14,6 +14,7 @@ import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
 import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } from "./payments";
 import { profileHandlers, profileJobs } from "./profile";
 import { serviceHandlers, serviceJobs } from "./services/index";
+import { participationHandlers, participationJobs, setParticipationEnv } from "./participation/index";
 import { createFixtures } from "./testing/fixtures";
 import { serviceWizardHandlers } from "./services/wizard";
 import { createServiceFixture } from "./testing/services";
@@ -42,12 +43,13 @@ const handlers: Handlers = {
   ...serviceWizardHandlers,
   ...serviceHandlers,
   ...storeHandlers,
+  ...participationHandlers,
   "/test/fixtures": createFixtures as Handlers[string & keyof Handlers],
   "/test/services": createServiceFixture as Handlers[string & keyof Handlers],
 };
 
 /** Every background job kind and its handler (backend/jobs/runner.ts). */
-const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs, ...serviceJobs }));
+const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs, ...serviceJobs, ...participationJobs }));
 
 type Started = Promise<(request: Request) => Promise<Response>>;
 // The started service's dependencies, for the sandbox provider's pages (handleSandbox below).
@@ -58,6 +60,7 @@ const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
+  setParticipationEnv(env);
   await seedPlatform(database.db);
   if (env.seedDemo) await seedDemo(database.db);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).

@@ -96,6 +96,27 @@ export const Msg = {
   PRODUCT_NOT_LISTED: "MSG_40005",
   /** The service is not in the app store (not running or not public). */
   SERVICE_NOT_LISTED: "MSG_40006",
+  /* Participation (MSG_39001-39099; docs/decisions/013). */
+  /** §8 "Tokens invalid": a join link with a bad or expired token, or no token for a service that is not public. */
+  TOKENS_INVALID: "MSG_39001",
+  /** §8 "Public key test failed": the signature of the test data does not verify with the given public key. */
+  PUBLIC_KEY_TEST_FAILED: "MSG_39002",
+  /** §8 "password error": the certificate password breaks §5 or does not match its confirmation. */
+  CERT_PASSWORD_ERROR: "MSG_39003",
+  /** The caller already has an open or accepted participation in this service. */
+  ALREADY_JOINED: "MSG_39004",
+  /** The participation is not in a state where this step applies. */
+  JOIN_STEP_NOT_AVAILABLE: "MSG_39005",
+  /** This step belongs to another actor (publisher, operator, participant, system). */
+  JOIN_STEP_NOT_ALLOWED: "MSG_39006",
+  /** A publisher does not join their own service. */
+  OWN_SERVICE: "MSG_39007",
+  /** Access parameters and certificates are available only once the participation is approved. */
+  ACCESS_NOT_AVAILABLE: "MSG_39008",
+  /** A participant certificate's private key is handed out once. */
+  KEY_ALREADY_DOWNLOADED: "MSG_39009",
+  /** The participant is already disabled. */
+  ALREADY_DISABLED: "MSG_39010",
   /* Payments (MSG_33001-33099, docs/decisions/007). */
   /** A payment provider callback whose signature or timestamp does not verify: refused, nothing changes. */
   CALLBACK_REJECTED: "MSG_33001",

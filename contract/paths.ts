@@ -23,6 +23,7 @@ import { servicePaths } from "./services";
 import { testingPaths } from "./testing";
 import { serviceWizardPaths } from "./service-wizard";
 import { storePaths } from "./store";
+import { participationPaths } from "./participation";
 
 export type { PathSpec } from "./path-spec";
 
@@ -65,6 +66,7 @@ export const paths = {
   ...testingPaths,
   ...serviceWizardPaths,
   ...storePaths,
+  ...participationPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

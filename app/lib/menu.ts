@@ -17,7 +17,12 @@ export const MENU: MenuEntry[] = [
     key: "permissionedServices",
     to: "/g/home/PermissionedServices/PublishedServices",
     navigation: 10,
-    children: [{ key: "publishedServices", to: "/g/home/PermissionedServices/PublishedServices", navigation: 10 }],
+    children: [
+      { key: "publishedServices", to: "/g/home/PermissionedServices/PublishedServices", navigation: 10 },
+      { key: "participatedServices", to: "/g/home/ParticipatedServices", navigation: 20 },
+      { key: "participationManagement", to: "/g/home/ParticipationManagement", navigation: 30 },
+      { key: "myCertificates", to: "/g/home/MyCertificates", navigation: 40 },
+    ],
   },
   {
     key: "appStore",
@@ -66,4 +71,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.remittances", to: "/g/home/operations/Remittances" },
   { key: "titles.withdrawals", to: "/g/home/operations/Withdrawals" },
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
+  { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
 ];

@@ -4,6 +4,7 @@ import { seedBillingDemo } from "../billing/demo";
 import type { Db } from "./client";
 import { seedInvoiceDemo } from "../invoices/demo";
 import { seedDemoStore } from "../store";
+import { seedDemoParticipation } from "../participation/demo";
 
 /**
  * Demo records of each domain (bills, payments, invoices, contacts ...) for demo accounts created just
@@ -12,7 +13,7 @@ import { seedDemoStore } from "../store";
  */
 export type DemoSeeder = (db: Db, users: Record<string, number>, now: Date) => Promise<void>;
 
-const seeders: DemoSeeder[] = [seedBillingDemo, seedDemoProfiles, seedInvoiceDemo, seedDemoServices, seedDemoStore];
+const seeders: DemoSeeder[] = [seedBillingDemo, seedDemoProfiles, seedInvoiceDemo, seedDemoServices, seedDemoParticipation, seedDemoStore];
 
 export async function seedDemoData(db: Db, users: Record<string, number>, now: Date) {
   for (const seed of seeders) await seed(db, users, now);

@@ -1,0 +1,72 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { ListStatus } from "@contract/participation";
+import { formatDate } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+
+/** Shared pieces of the participation pages (docs/decisions/013). */
+const LIST_TONE: Record<ListStatus, string> = {
+  reviewing: "bg-amber-50 text-amber-800 ring-amber-200",
+  rejected: "bg-red-50 text-red-700 ring-red-200",
+  toConfirm: "bg-blue-50 text-blue-700 ring-blue-200",
+  confirmed: "bg-green-50 text-green-700 ring-green-200",
+  deactivated: "bg-slate-100 text-slate-700 ring-slate-200",
+  uninstalled: "bg-slate-100 text-slate-500 ring-slate-200",
+};
+const badge = "inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1";
+
+export function ListStatusBadge({ status }: { status: ListStatus }) {
+  const { t } = useTranslation("participation");
+  return <span data-testid="list-status" className={`${badge} ${LIST_TONE[status]}`}>{t(`listStatus.${status}`)}</span>;
+}
+
+export function AuditBadge({ auditState }: { auditState: number }) {
+  const { t } = useTranslation("participation");
+  const tone = auditState === 2 || auditState === 4 ? LIST_TONE.rejected : auditState === 15 ? LIST_TONE.confirmed : auditState === 13 ? LIST_TONE.toConfirm : LIST_TONE.reviewing;
+  return <span data-testid="audit-state" className={`${badge} ${tone}`}>{t(`audit.${auditState}`)}</span>;
+}
+
+export function Table({ head, children, testId }: { head: string[]; children: ReactNode; testId?: string }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid={testId}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
+          <tr>{head.map((h, i) => <th key={`${h}-${i}`} scope="col" className="px-3 py-2">{h}</th>)}</tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+export const td = "px-3 py-2 align-top";
+
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-semibold uppercase text-slate-500">{label}</dt>
+      <dd className="mt-0.5 text-sm text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+type Step = { event: string; actorKind: string; comments: string | null; createdAt: string; toState: number };
+
+/** The approval records and timeline of a participation: every step with actor, time and comments. */
+export function Timeline({ steps, language }: { steps: Step[]; language: Language }) {
+  const { t } = useTranslation("participation");
+  return (
+    <ol className="space-y-2 border-l-2 border-slate-200 pl-4" data-testid="timeline">
+      {steps.map((s, i) => (
+        <li key={i} className="text-sm">
+          <p>
+            <span className="font-medium">{t(`events.${s.event}`)}</span>
+            <span className="text-slate-500"> · {t(`actors.${s.actorKind}`)} · {formatDate(s.createdAt, language, true)}</span>
+          </p>
+          {s.comments ? <p className="text-slate-700" data-testid="timeline-comments">{t("detail.comments")}: {s.comments}</p> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => (language === "zh-CN" ? n.nameZh : n.name);

@@ -1,0 +1,59 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { EXPIRY_WARNING_DAYS } from "@contract/participation";
+import { CertificateDownloads } from "~/components/CertificateDownloads";
+import { Pagination } from "~/components/Pagination";
+import { Table, td } from "~/components/participation";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+
+export const handle = { i18n: ["participation"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.myCertificates" }] };
+export const meta = pageTitle("myCertificates");
+
+const PAGE_SIZE = 10;
+const DAY = 24 * 60 * 60 * 1000;
+
+/** SPEC §2 MyCertificates: every identity certificate of the caller, soonest expiry first; expiring ones flagged. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const data = await apiFor(request, viewer).load("/sys/chainAppInfo/myCertificates", { page: { pageSize: PAGE_SIZE, pageIndex: page, condition: {} } });
+  return json({ ...data, now: Date.now(), language: viewer.language });
+}
+
+export default function MyCertificates() {
+  const { page, now, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("participation");
+  return (
+    <div className="space-y-4">
+      <h1 className="text-xl font-semibold">{t("certs.title")}</h1>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500" data-testid="empty">{t("certs.empty")}</p>
+      ) : (
+        <Table head={[t("certs.service"), t("certs.role"), t("certs.mode"), t("certs.serial"), t("certs.validity"), t("certs.expiry"), t("certs.status"), ""]} testId="certificates">
+          {page.rows.map((c) => {
+            const left = new Date(c.notAfter).getTime() - now;
+            const status = c.revokedAt ? "revoked" : left <= 0 ? "expired" : left <= EXPIRY_WARNING_DAYS * DAY ? "expiring" : "valid";
+            return (
+              <tr key={c.certificateId} data-testid="certificate-row">
+                <td className={td}>{c.appName}</td>
+                <td className={td}>{c.roleName}</td>
+                <td className={td}>{t(`modes.${c.mode}`)}</td>
+                <td className={`${td} font-mono text-xs`} title={c.subject}>{c.serialNumber.slice(0, 16)}</td>
+                <td className={td}>{formatDate(c.notBefore, language)}</td>
+                <td className={td}>{formatDate(c.notAfter, language)}</td>
+                <td className={td}>
+                  <span className={status === "valid" ? "text-green-700" : status === "expiring" ? "font-medium text-amber-700" : "text-red-700"} data-testid="certificate-status">{t(`certs.${status}`)}</span>
+                </td>
+                <td className={td}>{c.revokedAt ? null : <CertificateDownloads c={c} />}</td>
+              </tr>
+            );
+          })}
+        </Table>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { CertificateDownloads } from "~/components/CertificateDownloads";
+import { Field, Table, nodeLabel, td } from "~/components/participation";
+import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { notFound, positive } from "~/lib/participation.server";
+
+export const handle = {
+  i18n: ["participation"],
+  breadcrumb: [{ key: "menu.participatedServices", to: "/g/home/ParticipatedServices" }, { key: "titles.participatedAccess" }],
+};
+export const meta = pageTitle("participatedAccess");
+
+/**
+ * SPEC §2 ParticipatedServices/Access (appId): the access parameters of the caller's participation (§7
+ * getJoinParamList: gateway per city node, user code, app code, certificate download), shown only when the
+ * audit is approved and verState is not 30 or 35 (§4).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const appId = positive(new URL(request.url).searchParams.get("appId"));
+  if (!appId) throw notFound();
+  const api = apiFor(request, viewer);
+  const view = await api.load("/sys/chainAppInfo/view", { appId });
+  const p = view.participation;
+  if (!p) return json({ state: "none" as const, name: view.name, params: null, language: viewer.language });
+  if (!p.accessAllowed) return json({ state: "unavailable" as const, name: view.name, params: null, language: viewer.language });
+  const result = await api.call("/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: p.appJoinAuditId });
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return json({ state: "unavailable" as const, name: view.name, params: null, language: viewer.language });
+  }
+  return json({ state: "ok" as const, name: view.name, params: result.data, language: viewer.language });
+}
+
+export default function Access() {
+  const { state, name, params, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("participation");
+  return (
+    <div className="space-y-4">
+      <h1 className="text-xl font-semibold">{t("access.title")} · {name}</h1>
+      {state !== "ok" || !params ? (
+        <p className="card text-sm text-slate-600" data-testid="access-unavailable">{state === "none" ? t("access.none") : t("access.notAvailable")}</p>
+      ) : (
+        <>
+          <section className="card" data-testid="access-params">
+            <dl className="grid gap-3 sm:grid-cols-3">
+              <Field label={t("access.appCode")}><span className="font-mono">{params.appCode}</span></Field>
+              <Field label={t("access.userCode")}><span className="font-mono" data-testid="user-code">{params.userCode}</span></Field>
+              <Field label={t("access.role")}>{params.roleName}</Field>
+            </dl>
+          </section>
+          <h2 className="font-semibold">{t("access.gateways")}</h2>
+          <Table head={[t("access.node"), t("access.gateway")]} testId="gateways">
+            {params.gateways.map((g) => (
+              <tr key={g.cityNodeId}><td className={td}>{nodeLabel(g, language)}</td><td className={`${td} break-all font-mono text-xs`}>{g.gatewayUrl}</td></tr>
+            ))}
+          </Table>
+          {params.certificate ? (
+            <section className="card space-y-2">
+              <h2 className="font-semibold">{t("access.certificate")}</h2>
+              <p className="text-sm"><span className="font-mono text-xs">{params.certificate.subject}</span> · {t("certs.expiry")}: {formatDate(params.certificate.notAfter, language)}</p>
+              <CertificateDownloads c={params.certificate} />
+            </section>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

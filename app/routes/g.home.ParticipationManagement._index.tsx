@@ -1,0 +1,89 @@
+import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AUDIT_STATES } from "@contract/participation";
+import { Pagination } from "~/components/Pagination";
+import { AuditBadge, Table, td } from "~/components/participation";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { manageQueryHeader, readManageQuery } from "~/lib/participation.server";
+
+export const handle = { i18n: ["participation"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participationManagement" }] };
+export const meta = pageTitle("participationManagement");
+
+const PAGE_SIZE = 10;
+const KEYS = ["name", "auditState", "page"] as const;
+
+/**
+ * SPEC §2 ParticipationManagement ("kept alive"): the requests to join the publisher's services. Filters and
+ * page live in the URL; the last query is remembered in a cookie, so the menu link (no query) comes back to
+ * it (docs/decisions/013).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const url = new URL(request.url);
+  const own = new URLSearchParams();
+  for (const k of KEYS) {
+    const v = url.searchParams.get(k);
+    if (v) own.set(k, v.slice(0, 50));
+  }
+  if (![...own.keys()].length && !url.searchParams.has("all")) {
+    const last = await readManageQuery(request);
+    if (last) throw redirect(`${url.pathname}?${last}`);
+  }
+  const name = (own.get("name") ?? "").trim();
+  const stateRaw = own.get("auditState");
+  const auditState = stateRaw !== null && (AUDIT_STATES as readonly number[]).includes(Number(stateRaw)) ? Number(stateRaw) : undefined;
+  const page = Math.max(1, Number.parseInt(own.get("page") ?? "1", 10) || 1);
+  const data = await apiFor(request, viewer).load("/sys/chainAppInfo/joinManageList", {
+    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: { ...(name ? { name } : {}), ...(auditState !== undefined ? { auditState } : {}) } },
+  });
+  return json(
+    { ...data, name, auditState: auditState ?? "", query: own.toString(), language: viewer.language },
+    { headers: { "Set-Cookie": await manageQueryHeader(own.toString()) } },
+  );
+}
+
+export default function ParticipationManagement() {
+  const { page, name, auditState, query, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("participation");
+  const back = encodeURIComponent(query);
+  return (
+    <div className="space-y-4">
+      <h1 className="text-xl font-semibold">{t("manage.title")}</h1>
+      <Form method="get" className="flex flex-wrap items-end gap-3" role="search">
+        <div>
+          <label htmlFor="pm-name" className="label">{t("manage.search")}</label>
+          <input id="pm-name" name="name" defaultValue={name} maxLength={50} className="input" />
+        </div>
+        <div>
+          <label htmlFor="pm-state" className="label">{t("manage.audit")}</label>
+          <select id="pm-state" name="auditState" defaultValue={String(auditState)} className="input">
+            <option value="">{t("manage.all")}</option>
+            {AUDIT_STATES.map((s) => <option key={s} value={s}>{t(`audit.${s}`)}</option>)}
+          </select>
+        </div>
+        <input type="hidden" name="all" value="1" />
+        <button type="submit" className="btn-secondary">{t("manage.filter")}</button>
+      </Form>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500" data-testid="empty">{name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}</p>
+      ) : (
+        <Table head={[t("manage.service"), t("manage.applicant"), t("manage.role"), t("manage.applied"), t("manage.state"), ""]} testId="manage-list">
+          {page.rows.map((r) => (
+            <tr key={r.appJoinAuditId}>
+              <td className={td}>{r.name}</td>
+              <td className={td}>{r.applicant}</td>
+              <td className={td}>{r.roleName}</td>
+              <td className={td}>{formatDate(r.createdAt, language, true)}</td>
+              <td className={`${td} space-x-1`}><AuditBadge auditState={r.auditState} />{r.disabled ? <span className="text-xs text-red-700">{t("manage.disabled")}</span> : null}</td>
+              <td className={td}><Link to={`/g/home/ParticipationManagement/View?appJoinAuditId=${r.appJoinAuditId}&back=${back}`} className="link">{t("manage.view")}</Link></td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

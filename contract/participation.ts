@@ -1,0 +1,351 @@
+import { z } from "zod";
+import { nothing, type PathSpec } from "./path-spec";
+import { pageOf, pageRequestSchema } from "./platform";
+import { idempotencyKey, required, shortSecret } from "./rules";
+
+/* ------------------------------------------------------------------------------------------------
+ * Participation (SPEC §1 Service participant; §2 ParticipatedServices, ParticipationManagement,
+ * MyCertificates; §3 Participation; §4 Participation audit; §5 Participation, Identity certificate; §7 the
+ * /sys/chainAppInfo/* join calls; §8 Tokens invalid, Public key test failed, password error).
+ * docs/decisions/013.
+ * ---------------------------------------------------------------------------------------------- */
+
+/** §4 Participation audit. */
+export const AuditState = {
+  PENDING: 0,
+  PUBLISHER_APPROVED: 1,
+  PUBLISHER_REJECTED: 2,
+  OPERATOR_APPROVED: 3,
+  OPERATOR_REJECTED: 4,
+  TO_ORDER: 5,
+  ORDERED: 10,
+  WORK_ORDER_DONE: 13,
+  CONFIRMED: 15,
+} as const;
+export const AUDIT_STATES = [0, 1, 2, 3, 4, 5, 10, 13, 15] as const;
+
+/** §4 "On the participated list": the status a participant sees for one of their participations. */
+export const LIST_STATUSES = ["reviewing", "rejected", "toConfirm", "confirmed", "deactivated", "uninstalled"] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+
+/**
+ * The participated-list status of a participation (docs/decisions/013): the service's own state wins
+ * (30/40 deactivated, 35 uninstalled), then a disabled participant is "deactivated", then the audit.
+ */
+export function listStatusOf(p: { auditState: number; verState: number; disabled: boolean }): ListStatus {
+  if (p.verState === 35) return "uninstalled";
+  if (p.verState === 30 || p.verState === 40 || p.disabled) return "deactivated";
+  if (p.auditState === 2 || p.auditState === 4) return "rejected";
+  if (p.auditState === 13) return "toConfirm";
+  if (p.auditState === 15) return "confirmed";
+  return "reviewing";
+}
+
+/** §4 "Participated service": access parameters when the audit is approved and verState is not 30 or 35. */
+export function accessAllowed(p: { auditState: number; verState: number; disabled: boolean }): boolean {
+  return (p.auditState === 13 || p.auditState === 15) && p.verState !== 30 && p.verState !== 35 && !p.disabled;
+}
+
+/** §4 "detail unless rejected". */
+export const detailHidden = (auditState: number) => auditState === 2 || auditState === 4;
+
+/** §4 Service views: 0 pending review, 2 rejected, 15 participated (the publisher's summary of a request). */
+export const CERT_MODES = [1, 2, 3] as const;
+export const CERT_PASSWORD_RE = /^[A-Za-z0-9]{6,20}$/;
+export const REVIEW_COMMENTS_MAX = 500;
+/** Certificates expiring within this many days are flagged on MyCertificates. */
+export const EXPIRY_WARNING_DAYS = 30;
+/** SPEC §9: the role list page size. */
+export const ROLE_PAGE_SIZE = 999;
+
+/* ----------------------------------------- the apply form ----------------------------------------- */
+
+const applyFields = {
+  appId: z.coerce.number().int().positive(),
+  roleId: z.coerce.number({ error: "participation:validation.role" }).int().positive("participation:validation.role"),
+  cityNodeIds: z
+    .array(z.coerce.number().int().positive(), { error: "participation:validation.nodes" })
+    .min(1, "participation:validation.nodes")
+    .max(20, "validation.invalid"),
+  certificateMode: z.coerce.number().int().min(1).max(3),
+  /** Upload public key (mode 3): a PEM public key (ECDSA P-256), test data and its signature (base64 DER). */
+  publicKey: z.string().trim().max(4000, "validation.tooLong").optional(),
+  testData: z.string().max(1000, "validation.tooLong").optional(),
+  signature: z.string().trim().max(400, "validation.tooLong").optional(),
+  /** Key trust (mode 2): the certificate password that encrypts the downloaded key, confirmed. */
+  password: z.string().max(40).optional(),
+  confirmPassword: z.string().max(40).optional(),
+};
+
+type ApplyValues = { certificateMode: number; publicKey?: string; testData?: string; signature?: string; password?: string; confirmPassword?: string };
+
+/** §5 Identity certificate: public key, test data and signature required (mode 3); password 6-20, confirmed (mode 2). */
+function certificateRules(v: ApplyValues, ctx: z.RefinementCtx) {
+  if (v.certificateMode === 3) {
+    for (const field of ["publicKey", "testData", "signature"] as const) {
+      if (!v[field]?.trim()) ctx.addIssue({ code: "custom", path: [field], message: "validation.required" });
+    }
+  }
+  if (v.certificateMode === 2) {
+    const problem = shortSecret().safeParse(v.password ?? "");
+    if (!problem.success) ctx.addIssue({ code: "custom", path: ["password"], message: problem.error.issues[0].message });
+    if (!v.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation.required" });
+    else if (v.password !== v.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation.confirmMismatch" });
+  }
+}
+
+/** One schema for the portal's apply form (Conform) and the backend. */
+export const applySchema = z.object(applyFields).superRefine(certificateRules);
+export const applyPayloadSchema = z
+  .object({ ...applyFields, cityNodeIds: z.array(z.number().int().positive()).min(1, "participation:validation.nodes").max(20), ticket: z.string().max(200).optional() })
+  .superRefine(certificateRules);
+
+/** The publisher's and the operator's decision: comments are required to reject (§5). */
+export const auditDecisionSchema = z
+  .object({
+    appJoinAuditId: z.coerce.number().int().positive(),
+    decision: z.enum(["approve", "reject"]),
+    comments: z.string().trim().max(REVIEW_COMMENTS_MAX, "validation.tooLong").optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
+  });
+
+export const disableSchema = z.object({
+  appJoinAuditId: z.coerce.number().int().positive(),
+  comments: required().max(REVIEW_COMMENTS_MAX, "validation.tooLong"),
+});
+
+/* ------------------------------------------- data shapes ------------------------------------------- */
+
+export const joinTransitionSchema = z.object({
+  event: z.string(),
+  fromState: z.number().int(),
+  toState: z.number().int(),
+  actorKind: z.string(),
+  comments: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const joinRoleSchema = z.object({ roleId: z.number().int(), name: z.string(), description: z.string(), functions: z.array(z.string()) });
+
+export const joinCitySchema = z.object({
+  cityNodeId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameZh: z.string(),
+  operator: z.string(),
+  cloudProvider: z.string(),
+  /** The service already runs on this node: joining there orders nothing. */
+  released: z.boolean(),
+  /** What ordering an access node there costs for one month (0 when released). */
+  orderCents: z.number().int(),
+  /** Chosen by the participation of `joinAuditId`. */
+  selected: z.boolean(),
+});
+
+export const certificateSummarySchema = z.object({
+  certificateId: z.number().int(),
+  appJoinAuditId: z.number().int(),
+  appId: z.number().int(),
+  appName: z.string(),
+  appCode: z.string(),
+  roleName: z.string(),
+  mode: z.number().int(),
+  serialNumber: z.string(),
+  subject: z.string(),
+  issuer: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+  revokedAt: z.string().nullable(),
+  /** A private key can be downloaded: always for key trust (encrypted), once for a participant certificate. */
+  keyAvailable: z.boolean(),
+  /** The certificate may be downloaded now (the participation is approved and not disabled). */
+  downloadable: z.boolean(),
+});
+
+export const participationSchema = z.object({
+  appJoinAuditId: z.number().int(),
+  auditState: z.number().int(),
+  listStatus: z.enum(LIST_STATUSES),
+  roleId: z.number().int(),
+  roleName: z.string(),
+  certificateMode: z.number().int(),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+  cityNodes: z.array(z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string() })),
+  transitions: z.array(joinTransitionSchema),
+  /** The node order, when one was billed. */
+  order: z.object({ billId: z.number().int(), billNo: z.string(), payState: z.number().int(), totalCents: z.number().int(), deadline: z.string() }).nullable(),
+  accessAllowed: z.boolean(),
+  certificateId: z.number().int().nullable(),
+});
+
+export const joinViewSchema = z.object({
+  appId: z.number().int(),
+  appCode: z.string(),
+  name: z.string(),
+  publisher: z.string(),
+  industry: z.string(),
+  description: z.string(),
+  introduction: z.string(),
+  version: z.string(),
+  verState: z.number().int(),
+  certificateMode: z.number().int(),
+  isPublic: z.boolean(),
+  /** 1 when the caller has a participation (appJoinAuditId). */
+  ifJoIn: z.union([z.literal(0), z.literal(1)]),
+  /** The caller may apply now (running, not the publisher, no open application, a valid ticket or public). */
+  canApply: z.boolean(),
+  participation: participationSchema.nullable(),
+});
+export type JoinView = z.infer<typeof joinViewSchema>;
+
+export const participatedRowSchema = z.object({
+  appJoinAuditId: z.number().int(),
+  appId: z.number().int(),
+  appCode: z.string(),
+  name: z.string(),
+  roleName: z.string(),
+  auditState: z.number().int(),
+  verState: z.number().int(),
+  listStatus: z.enum(LIST_STATUSES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const manageRowSchema = z.object({
+  appJoinAuditId: z.number().int(),
+  appId: z.number().int(),
+  name: z.string(),
+  applicant: z.string(),
+  applicantRealName: z.string(),
+  roleName: z.string(),
+  auditState: z.number().int(),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const manageViewSchema = manageRowSchema.extend({
+  appCode: z.string(),
+  applicantEmail: z.string(),
+  certificateMode: z.number().int(),
+  certificateSubject: z.string().nullable(),
+  cityNodes: z.array(z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string() })),
+  transitions: z.array(joinTransitionSchema),
+});
+
+export const opsItemSchema = manageRowSchema.extend({ publisher: z.string(), cityNodes: z.array(z.string()) });
+
+export const joinParamsSchema = z.object({
+  appId: z.number().int(),
+  appCode: z.string(),
+  name: z.string(),
+  userCode: z.string(),
+  roleName: z.string(),
+  gateways: z.array(z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string(), gatewayUrl: z.string() })),
+  certificate: certificateSummarySchema.nullable(),
+});
+
+const joinRef = z.object({ appJoinAuditId: z.number().int().positive() });
+const paged = <C extends z.ZodType>(condition: C) =>
+  z.object({ page: z.object({ pageSize: z.number().int().min(1).max(999).default(10), pageIndex: z.number().int().min(1).default(1), condition }) });
+
+export const participationPaths = {
+  /** §7: appId and the token of the link (the invitation token, or the appCode of a public service). */
+  "/sys/chainAppInfo/applyJoinApp": {
+    auth: "user",
+    payload: z.object({
+      appId: z.number().int().positive(),
+      token: z.string().trim().min(1).max(100),
+      /** The invitation's d (expiry, Unix seconds) and e (language): the token signs them (docs/decisions/012). */
+      expiry: z.string().max(20).optional(),
+      language: z.string().max(10).optional(),
+    }),
+    data: z.object({
+      participatedYn: z.union([z.literal(0), z.literal(1)]),
+      appJoinAuditId: z.number().int().nullable(),
+      auditState: z.number().int().nullable(),
+      appCode: z.string(),
+      /** Lets the caller apply to this service for 24 hours (bound to the caller). */
+      ticket: z.string().nullable(),
+    }),
+  },
+  "/sys/chainAppInfo/queryRolesForAppList": {
+    auth: "user",
+    payload: paged(z.object({ appId: z.number().int().positive(), ticket: z.string().max(200).optional() })),
+    data: pageOf(joinRoleSchema),
+  },
+  "/sys/chainAppInfo/queryReleaseRolesForAppList": {
+    auth: "user",
+    payload: paged(z.object({ appId: z.number().int().positive(), joinAuditId: z.number().int().positive() })),
+    data: pageOf(joinRoleSchema),
+  },
+  "/sys/chainAppInfo/queryReleaseCitysForAppList": {
+    auth: "user",
+    payload: paged(z.object({ appId: z.number().int().positive(), joinAuditId: z.number().int().positive().optional(), ticket: z.string().max(200).optional() })),
+    data: pageOf(joinCitySchema),
+  },
+  "/sys/chainAppInfo/view": {
+    auth: "user",
+    payload: z.object({ appId: z.number().int().positive(), appJoinAuditId: z.number().int().positive().optional(), ticket: z.string().max(200).optional() }),
+    data: joinViewSchema,
+  },
+  "/sys/chainAppInfo/joinApp": {
+    auth: "user",
+    payload: applyPayloadSchema,
+    data: z.object({ appJoinAuditId: z.number().int(), auditState: z.number().int(), certificateId: z.number().int() }),
+  },
+  "/sys/chainAppInfo/getJoinParamList": { auth: "user", payload: joinRef, data: joinParamsSchema },
+  "/sys/chainAppInfo/participatedList": {
+    auth: "user",
+    payload: paged(z.object({ name: z.string().max(50).optional(), status: z.enum(LIST_STATUSES).optional() }).default({})),
+    data: pageOf(participatedRowSchema),
+  },
+  "/sys/chainAppInfo/payJoinOrder": {
+    auth: "user",
+    payload: joinRef.extend({ idempotencyKey: idempotencyKey() }),
+    data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
+  },
+  "/sys/chainAppInfo/confirmJoin": { auth: "user", payload: joinRef, data: nothing },
+  /** §7 "auditAppJoined": the publisher's decision; §8 Status error: 1 approved, 2 unapproved. */
+  "/sys/chainAppInfo/auditAppJoined": {
+    auth: "user",
+    payload: joinRef.extend({ auditState: z.union([z.literal(1), z.literal(2)]), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional() }),
+    data: z.object({ auditState: z.number().int() }),
+  },
+  "/sys/chainAppInfo/disableJoin": {
+    auth: "user",
+    payload: joinRef.extend({ comments: z.string().trim().min(1, "validation.required").max(REVIEW_COMMENTS_MAX) }),
+    data: nothing,
+  },
+  "/sys/chainAppInfo/joinManageList": {
+    auth: "user",
+    payload: paged(z.object({ name: z.string().max(50).optional(), auditState: z.number().int().optional() }).default({})),
+    data: pageOf(manageRowSchema),
+  },
+  "/sys/chainAppInfo/joinManageView": { auth: "user", payload: joinRef, data: manageViewSchema },
+  "/sys/chainAppInfo/myCertificates": { auth: "user", payload: pageRequestSchema, data: pageOf(certificateSummarySchema) },
+  /** A certificate (PEM) or its key: key trust's encrypted PKCS#8 any time, a participant certificate's key once. */
+  "/sys/chainAppInfo/certificateFile": {
+    auth: "user",
+    payload: z.object({ certificateId: z.number().int().positive(), kind: z.enum(["certificate", "key"]) }),
+    data: z.object({ fileName: z.string(), pem: z.string() }),
+  },
+  "/sys/ops/participations/list": {
+    auth: "operator",
+    payload: z.object({ pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) }),
+    data: pageOf(opsItemSchema),
+  },
+  /** Tests only (TEST_FIXTURES=1): set the certificate mode and public flag of one of the caller's running services. */
+  "/test/participation/service": {
+    auth: "user",
+    payload: z.object({ appId: z.number().int().positive(), certificateMode: z.number().int().min(1).max(3).optional(), isPublic: z.boolean().optional() }),
+    data: nothing,
+  },
+  "/sys/ops/participations/decide": {
+    auth: "operator",
+    payload: joinRef.extend({ decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional() }),
+    data: z.object({ auditState: z.number().int() }),
+  },
+} satisfies Record<string, PathSpec>;
