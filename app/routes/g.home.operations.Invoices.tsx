@@ -12,7 +12,8 @@ import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithFlash } from "~/lib/session.server";
 import { badIntent, optionalId, readFailure } from "./g.home.userCenter.Invoices/invoices.server";
-import { InvoiceDetailView, StatusBadge, TextAreaField } from "./g.home.userCenter.Invoices/ui";
+import { TextAreaField } from "~/components/forms";
+import { InvoiceDetailView, StatusBadge } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" }] };
 export const meta = pageTitle("invoiceQueue");

@@ -1,11 +1,11 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { auditDecisionSchema } from "@contract/participation";
 import type { DataOf } from "@contract/paths";
-import { FormErrors, TextAreaField } from "~/components/forms";
+import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
 import { AuditBadge } from "~/components/participation";
 import { apiFor, requireOperator } from "~/lib/api.server";
@@ -69,18 +69,7 @@ function ReviewItem({ item, language }: { item: Item; language: Language }) {
       <p className="text-sm text-slate-600">
         {t("ops.publisher")}: {item.publisher} · {t("detail.role")}: {item.roleName} · {t("ops.nodes")}: {item.cityNodes.join(", ")} · {formatDate(item.createdAt, language, true)}
       </p>
-      <FormProvider context={form.context}>
-        <Form method="post" {...getFormProps(form)} className="space-y-2">
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <input type="hidden" name="intent" value="review" />
-          <input type="hidden" name="appJoinAuditId" value={item.appJoinAuditId} />
-          <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
-          <div className="flex gap-2">
-            <button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>
-            <button type="submit" name="decision" value="reject" className="btn-danger">{t("ops.reject")}</button>
-          </div>
-        </Form>
-      </FormProvider>
+      <DecisionForm form={form} comments={fields.comments} intent="review" idName="appJoinAuditId" idValue={item.appJoinAuditId} ns="participation" />
     </li>
   );
 }

@@ -1,11 +1,11 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "@contract/paths";
 import { refundDecisionSchema } from "@contract/services";
-import { FormErrors, TextAreaField } from "~/components/forms";
+import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/services";
 import { apiFor, requireOperator } from "~/lib/api.server";
@@ -73,18 +73,7 @@ function RefundItem({ item, language }: { item: Item; language: Language }) {
       </p>
       {item.reason ? <p className="text-sm">{t("ops.reason")}: {item.reason}</p> : null}
       {item.state === 1 ? (
-        <FormProvider context={form.context}>
-          <Form method="post" {...getFormProps(form)} className="space-y-2">
-            <FormErrors id={form.errorId} errors={form.errors} />
-            <input type="hidden" name="intent" value="refund" />
-            <input type="hidden" name="refundId" value={item.refundId} />
-            <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
-            <div className="flex gap-2">
-              <button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>
-              <button type="submit" name="decision" value="reject" className="btn-danger">{t("ops.reject")}</button>
-            </div>
-          </Form>
-        </FormProvider>
+        <DecisionForm form={form} comments={fields.comments} intent="refund" idName="refundId" idValue={item.refundId} ns="services" />
       ) : (
         <p className="text-sm text-slate-600">
           {t(`refundState.${item.state}`)} · {t("ops.reviewed")}: {formatDate(item.reviewedAt, language, true)}{item.reviewComments ? ` · ${item.reviewComments}` : ""}

@@ -1,11 +1,11 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { reviewDecisionSchema } from "@contract/services";
 import type { z } from "zod";
-import { FormErrors, TextAreaField } from "~/components/forms";
+import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/services";
 import { apiFor, requireOperator } from "~/lib/api.server";
@@ -123,18 +123,7 @@ function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; langu
           )}
         </div>
       ) : null}
-      <FormProvider context={form.context}>
-        <Form method="post" {...getFormProps(form)} className="space-y-2">
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <input type="hidden" name="intent" value="review" />
-          <input type="hidden" name="appVerId" value={item.appVerId} />
-          <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
-          <div className="flex gap-2">
-            <button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>
-            <button type="submit" name="decision" value="reject" className="btn-danger">{t("ops.reject")}</button>
-          </div>
-        </Form>
-      </FormProvider>
+      <DecisionForm form={form} comments={fields.comments} intent="review" idName="appVerId" idValue={item.appVerId} ns="services" />
     </li>
   );
 }

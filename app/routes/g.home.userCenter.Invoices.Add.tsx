@@ -13,7 +13,8 @@ import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithFlash } from "~/lib/session.server";
 import { badIntent, newIdempotencyKey } from "./g.home.userCenter.Invoices/invoices.server";
-import { RadioGroupField, TextAreaField } from "./g.home.userCenter.Invoices/ui";
+import { TextAreaField } from "~/components/forms";
+import { RadioGroupField } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:add.crumb" }] };
 export const meta = pageTitle("invoiceAdd");

@@ -1,5 +1,5 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
-import { getInputProps, getTextareaProps, useField, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, useField, type FieldMetadata } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -54,18 +54,6 @@ export function RadioGroupField({
       </div>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
-  );
-}
-
-export function TextAreaField({ field, label, rows = 3 }: { field: FieldMetadata<string | undefined>; label: string; rows?: number }) {
-  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
-  const props = getTextareaProps(meta);
-  return (
-    <div>
-      <label htmlFor={meta.id} className="label">{label}</label>
-      <textarea {...props} key={props.key} rows={rows} className="input" />
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
   );
 }
 
