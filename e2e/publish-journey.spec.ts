@@ -62,3 +62,18 @@ test("unpaid traffic bills keep the publisher out of the wizard until they are p
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
 });
+
+test("the publisher answers a comment; a reply is required", async ({ page, request }) => {
+  const pub = await publisherWithService(request, "cmt", test.info(), { verState: 25, comments: ["Can auditors read the whole history?"] });
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await page.goto(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=comments`);
+  const comment = page.getByTestId("comment").filter({ hasText: "Can auditors read the whole history?" });
+  await expect(comment).toContainText("Not replied");
+  await comment.getByRole("button", { name: "Reply" }).click();
+  await expect(comment.getByText("This field is required.")).toBeVisible();
+  await comment.getByLabel("Your reply").fill("Yes: the auditor role can read every record.");
+  await comment.getByRole("button", { name: "Reply" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Your reply was saved.");
+  await expect(comment).toContainText("Replied");
+  await expect(comment).toContainText("Yes: the auditor role can read every record.");
+});
