@@ -8,7 +8,7 @@ import { FlashBanner } from "./components/FlashBanner";
 import { MobileNotice } from "./components/MobileNotice";
 import { OfflineWatcher } from "./components/OfflineWatcher";
 import { getViewer } from "./lib/api.server";
-import { i18nServer } from "./lib/i18n.server";
+import { resources } from "./lib/resources.server";
 import { pageTitle } from "./lib/meta";
 import { isMobileAllowed } from "./lib/mobile";
 import { getFlash } from "./lib/session.server";
@@ -23,13 +23,14 @@ export const handle = { i18n: ["common", "errors", "forms"] };
 export async function loader({ request }: LoaderFunctionArgs) {
   const [viewer, { flash, setCookie }] = await Promise.all([getViewer(request), getFlash(request)]);
   const pathname = new URL(request.url).pathname;
-  const t = await i18nServer.getFixedT(viewer.language, "common");
+  // The page titles come straight from the language's strings (no i18next instance per request).
+  const common = resources[viewer.language].common as { brand: string; description: string; titles: Record<string, string> };
   return json(
     {
       locale: viewer.language,
-      brand: t("brand"),
-      description: t("description"),
-      titles: t("titles", { returnObjects: true }) as Record<string, string>,
+      brand: common.brand,
+      description: common.description,
+      titles: common.titles,
       flash,
       mobileBlocked: viewer.mobile && !isMobileAllowed(pathname),
       signedIn: !!viewer.user,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { PathSpec } from "./path-spec";
 import { email, mobile, optionalText, required } from "./rules";
+import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes";
+export * from "./service-codes";
 
 /* ------------------------------------------------------------------------------------------------
  * The service publish wizard (SPEC §2 PublishedServices/NewServices, §3 Service, Chaincode package,
@@ -84,12 +86,6 @@ export const COVER_TYPES = ["png", "jpg", "jpeg"] as const;
 /** §5 bookkeeping nodes: at most 3 per chosen city node (ADR 011). */
 export const MAX_PEERS_PER_NODE = 3;
 
-export const INDUSTRIES = ["finance", "government", "logistics", "healthcare", "energy", "education", "manufacturing", "other"] as const;
-export const FRAMEWORKS = ["fabric", "fisco", "xuperchain", "cita"] as const;
-export const PLATFORM_TYPES = ["web", "mobile", "api", "hybrid"] as const;
-export const LANGUAGES = ["go", "java", "node"] as const;
-/** §9 two interchain protocols: 1 the enterprise interchain framework, 2 the NFT/deposit framework (needs APPCode). */
-export const CROSS_PROTOCOLS = ["1", "2"] as const;
 export const PAYMENT_CYCLES = ["1", "2"] as const;
 export const CERTIFICATE_MODES = ["1", "2", "3"] as const;
 export const FUNC_TYPES = ["1", "2"] as const;

@@ -4,6 +4,8 @@ import { pageOf } from "./platform";
 import { idempotencyKey, moneyAmount, optionalText, required } from "./rules";
 import { COMMENT_MAX, reviewCommentsMax } from "./services";
 import { uploadSchema } from "./service-wizard";
+import { PRODUCT_TYPES, PAY_MODES, PRODUCT_NAME_MAX, PRODUCT_BRIEF_MAX, PRODUCT_DESCRIPTION_MAX } from "./store-codes";
+export * from "./store-codes";
 
 /* ------------------------------------------------------------------------------------------------
  * The app store (SPEC §1 Product buyer and the enterprise rule, §2 App store, §3 Comment, Product,
@@ -23,42 +25,6 @@ export function participationOf(joins: { auditState: number; disabled: boolean }
 }
 
 /** §4 Product: 0 pending submit, 1 pending approval, 2 displayed (listed), 3 approval failed, 4 removed. */
-export const ProductStatus = { PENDING_SUBMIT: 0, PENDING_APPROVAL: 1, LISTED: 2, REJECTED: 3, REMOVED: 4 } as const;
-export const PRODUCT_STATUSES = [0, 1, 2, 3, 4] as const;
-
-export type ProductEvent = "edit" | "submit" | "approve" | "reject" | "remove";
-export type ProductActor = "owner" | "operator";
-
-/**
- * The product state machine as data (§4 Product; the transitions are "not shown", docs/decisions/014):
- * `edit` keeps the status, the others move it. The backend refuses anything not in this table.
- */
-export const PRODUCT_TRANSITIONS: readonly { event: ProductEvent; from: readonly number[]; to: number | null; actor: ProductActor }[] = [
-  { event: "edit", from: [0, 3], to: null, actor: "owner" },
-  { event: "submit", from: [0, 3], to: 1, actor: "owner" },
-  { event: "approve", from: [1], to: 2, actor: "operator" },
-  { event: "reject", from: [1], to: 3, actor: "operator" },
-  { event: "remove", from: [2], to: 4, actor: "owner" },
-];
-
-/** The status an event leads to from `status` (the same status for `edit`), or null when refused. */
-export function productTransition(status: number, event: ProductEvent, actor: ProductActor): number | null {
-  const rule = PRODUCT_TRANSITIONS.find((t) => t.event === event && t.actor === actor && t.from.includes(status));
-  if (!rule) return null;
-  return rule.to ?? status;
-}
-
-/** The owner's actions offered on a product in a status. */
-export function ownerActions(status: number): ProductEvent[] {
-  return PRODUCT_TRANSITIONS.filter((t) => t.actor === "owner" && t.from.includes(status)).map((t) => t.event);
-}
-
-/** Product types (the store's categories) and payment modes (products.productType, payMode). */
-export const PRODUCT_TYPES = ["1", "2", "3", "4"] as const;
-export const PAY_MODES = ["1", "2", "3"] as const;
-export const PRODUCT_NAME_MAX = 50;
-export const PRODUCT_BRIEF_MAX = 200;
-export const PRODUCT_DESCRIPTION_MAX = 2000;
 
 const text = (max: number) => required().max(max, "validation.tooLong");
 const choice = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: "validation.required" });

@@ -2,7 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { ownerActions } from "@contract/store";
+import { ownerActions } from "@contract/store-codes";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Pagination } from "~/components/Pagination";
 import { Cover, ProductStatusBadge, positiveParam } from "~/components/store/bits";

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PRODUCT_TYPES } from "@contract/store";
+import { PRODUCT_TYPES } from "@contract/store-codes";
 import { Pagination } from "~/components/Pagination";
 import { Cover, positiveParam } from "~/components/store/bits";
 import { apiFor, requireUser } from "~/lib/api.server";

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { INDUSTRIES } from "@contract/service-wizard";
+import { INDUSTRIES } from "@contract/service-codes";
 import { Pagination } from "~/components/Pagination";
 import { Cover, ParticipationBadge, Rating, positiveParam } from "~/components/store/bits";
 import { apiFor, requireUser } from "~/lib/api.server";

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LIST_STATUSES, type ListStatus } from "@contract/participation";
+import { LIST_STATUSES, type ListStatus } from "@contract/participation-codes";
 import { Pagination } from "~/components/Pagination";
 import { AuditBadge, ListStatusBadge, Table, td } from "~/components/participation";
 import { apiFor, requireUser } from "~/lib/api.server";

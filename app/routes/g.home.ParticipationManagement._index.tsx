@@ -1,7 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AUDIT_STATES } from "@contract/participation";
+import { AUDIT_STATES } from "@contract/participation-codes";
 import { Pagination } from "~/components/Pagination";
 import { AuditBadge, Table, td } from "~/components/participation";
 import { apiFor, requireUser } from "~/lib/api.server";

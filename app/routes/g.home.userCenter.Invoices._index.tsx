@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { INVOICE_STATUSES } from "@contract/invoices";
+import { INVOICE_STATUSES } from "@contract/invoice-codes";
 import { Pagination } from "~/components/Pagination";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";

@@ -1,0 +1,11 @@
+/**
+ * The wizard's choice lists without Zod (contract/service-wizard.ts re-exports them), for pages that only
+ * show them.
+ */
+
+export const INDUSTRIES = ["finance", "government", "logistics", "healthcare", "energy", "education", "manufacturing", "other"] as const;
+export const FRAMEWORKS = ["fabric", "fisco", "xuperchain", "cita"] as const;
+export const PLATFORM_TYPES = ["web", "mobile", "api", "hybrid"] as const;
+export const LANGUAGES = ["go", "java", "node"] as const;
+/** §9 two interchain protocols: 1 the enterprise interchain framework, 2 the NFT/deposit framework (needs APPCode). */
+export const CROSS_PROTOCOLS = ["1", "2"] as const;
