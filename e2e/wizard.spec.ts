@@ -1,8 +1,9 @@
 import { expect, ready, test } from "./fixtures";
-import { createActiveUser, uniqueUser } from "./support";
+import { api, logInAs as switchUser, OPERATOR } from "./services-support";
+import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support";
 import { basicInfo, chaincodeZip, filePayload, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
 
-test("a fresh user fills the wizard from empty to submitted, resuming on a second device", async ({ page, request, browser }, testInfo) => {
+test("a fresh user fills the wizard from empty to submitted, resuming on a second device, and the service runs after review, test, payment and deployment", async ({ page, request, browser }, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wiz"));
   await logInAs(page, user.userName, js);
@@ -130,6 +131,34 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   // The first device sees the submitted service too, no longer editable.
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=roles`);
   await expect(page.getByTestId("wizard-status")).toContainText("Pending initial review");
+
+  // On to running: the operator's initial review, the test job on the uploaded zip, the final review.
+  await switchUser(page, OPERATOR.userName, OPERATOR.password);
+  const item = () => page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: serviceName }) });
+  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  await item().getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
+  await expect(async () => {
+    await page.goto("/g/home/operations/ServiceReviews?queue=final");
+    await expect(item()).toContainText("All checks passed.", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  await item().getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
+
+  // The publisher pays the publish bill from a balance, and the deploy job puts the service on its node.
+  const { captchaKey } = await api(request, "/anon/captcha/create", {});
+  const { token } = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey, captcha: CAPTCHA });
+  await api(request, "/test/fixtures", { grantCents: 20_000 }, token);
+  await switchUser(page, user.userName, PASSWORD);
+  await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(serviceName)}`);
+  await expect(page.getByTestId("service-row").getByTestId("status")).toHaveText("To be paid");
+  await page.getByTestId("service-row").getByRole("link", { name: "Pay" }).click();
+  await page.getByRole("button", { name: "Pay $160.00" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The publish bill was paid. The service is being deployed.");
+  await expect(async () => {
+    await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(serviceName)}`);
+    await expect(page.getByTestId("service-row").getByTestId("status")).toHaveText("Running", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
 });
 
 test("another user's draft is not found and an unknown appState is a bad request", async ({ page, request }, testInfo) => {
