@@ -80,13 +80,21 @@ export async function logIn(page: Page, username: string, password: string, capt
   await fillLogin(page, username, password, captcha);
 }
 
+/**
+ * With JavaScript, waits until Remix has finished submitting and revalidating (a failed login reloads the
+ * captcha and clears its field), so a step never types into a form that is about to be re-rendered.
+ */
+export async function settled(page: Page) {
+  await page.waitForFunction(() => {
+    const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string } } }).__remixRouter;
+    return !router || (router.state.navigation.state === "idle" && router.state.revalidation === "idle");
+  });
+}
+
 export async function fillLogin(page: Page, username: string, password: string, captcha = CAPTCHA) {
+  await settled(page);
   await page.getByLabel("Username or email").fill(username);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Captcha", { exact: true }).fill(captcha);
-  // Wait for the login POST to be answered, so the next step never acts on the page of the previous attempt.
-  await Promise.all([
-    page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/g/main/Login/Logins")),
-    page.getByRole("button", { name: "Log in" }).click(),
-  ]);
+  await page.getByRole("button", { name: "Log in" }).click();
 }

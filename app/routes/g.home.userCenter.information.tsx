@@ -27,11 +27,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const api = apiFor(request, viewer);
-  const profile = await api.load("/sys/system/clientInfo/profile", {});
-  const submission = parseWithZod(await request.formData(), { schema: schemaFor(profile.userType) });
+  // The account type is in the session (set at login); the backend checks the fields by type again.
+  const submission = parseWithZod(await request.formData(), { schema: schemaFor(viewer.user.userType === 2 ? 2 : 1) });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
-  const result = await api.call("/sys/system/clientInfo/updateProfile", submission.value);
+  const result = await apiFor(request, viewer).call("/sys/system/clientInfo/updateProfile", submission.value);
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
   return redirectWithFlash(request, "/g/home/userCenter/information", { kind: "success", key: "profile:information.saved" });
 }
