@@ -63,3 +63,21 @@ export function ConfirmStep({ noField, no, decision, label, comments, summary }:
     </div>
   );
 }
+
+/** A queue's heading with its Open / All filter (plain links, so it works without JavaScript). */
+export function QueueHeader({ title, status }: { title: string; status: string }) {
+  const { t } = useTranslation("payments");
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <nav className="flex gap-2 text-sm">
+        {(["open", "all"] as const).map((s) => (
+          <Link key={s} to={`?status=${s}`} aria-current={status === s ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${status === s ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+            {t(`ops.filter.${s}`)}
+          </Link>
+        ))}
+      </nav>
+    </div>
+  );
+}

@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { withdrawalReviewSchema } from "@contract/payments";
 import { Pagination } from "~/components/Pagination";
 import { WithdrawalStateBadge } from "~/components/PaymentBits";
-import { ConfirmStep, ReviewForm } from "~/components/ReviewRow";
+import { ConfirmStep, ReviewForm, QueueHeader } from "~/components/ReviewRow";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
@@ -47,17 +47,7 @@ export default function WithdrawalsQueue() {
   const confirmingRow = confirming ? page.rows.find((r) => r.withdrawalNo === confirming.withdrawalNo) : undefined;
   return (
     <section className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold">{t("ops.withdrawals.title")}</h2>
-        <nav className="flex gap-2 text-sm">
-          {(["open", "all"] as const).map((s) => (
-            <Link key={s} to={`?status=${s}`} aria-current={status === s ? "page" : undefined}
-              className={`rounded-full px-3 py-1 ${status === s ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
-              {t(`ops.filter.${s}`)}
-            </Link>
-          ))}
-        </nav>
-      </div>
+      <QueueHeader title={t("ops.withdrawals.title")} status={status} />
       {confirming ? (
         <ConfirmStep noField="withdrawalNo" no={confirming.withdrawalNo} decision={confirming.decision} label={labels[confirming.decision]}
           comments={confirming.comments} summary={confirmingRow ? formatUsd(confirmingRow.amountCents, language) : ""} />
