@@ -10,7 +10,7 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
   await page.goto("/");
   await expect(page).toHaveURL(/\/g\/main\/index$/);
   await expect(page.getByRole("heading", { name: "City nodes", exact: true })).toBeVisible();
-  await page.getByRole("link", { name: "Register" }).first().click();
+  await page.getByRole("link", { name: "Register", exact: true }).first().click();
 
   await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
   await page.getByLabel("Username").fill(userName);
@@ -49,11 +49,11 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
   await expect(page.getByText(/UTC\+8 \d{4}-\d{2}-\d{2}/).first()).toBeVisible();
   await page.getByRole("link", { name: "修改密码" }).first().click();
   await expect(page.getByRole("heading", { name: "修改密码" })).toBeVisible();
-  await page.getByRole("link", { name: "English" }).first().click();
+  await page.getByRole("link", { name: "English", exact: true }).first().click();
   await expect(page.getByRole("heading", { name: "Change password" })).toBeVisible();
 
   // Log out asks "Do you want to exit the system?".
-  await page.getByRole("link", { name: "Profile" }).click();
+  await page.getByRole("link", { name: "Profile", exact: true }).click();
   await page.getByRole("link", { name: "Log out" }).click();
   await expect(page.getByText("Do you want to exit the system?")).toBeVisible();
   await page.getByRole("button", { name: "Log out" }).click();

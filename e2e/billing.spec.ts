@@ -58,7 +58,7 @@ test("filters My bills, opens a bill, pays it and sees the balance drop", async 
   await expect(page.getByTestId("bill-row")).toHaveCount(1);
   await expect(page.getByTestId("bill-row")).toContainText("Alpha ledger");
 
-  await page.getByTestId("bill-row").getByRole("link", { name: "Details" }).click();
+  await page.getByTestId("bill-row").getByRole("link", { name: "Details", exact: true }).click();
   await expect(page).toHaveURL(/\/g\/home\/userCenter\/BillDetail\?appId=&billId=\d+&billType=1/);
   await expect(page.getByTestId("bill-total")).toHaveText("$12.50");
   await expect(page.getByTestId("pay-state")).toHaveText("Unpaid");
@@ -81,11 +81,11 @@ test("an insufficient balance shows the message and a Recharge link", async ({ p
   await userWith(request, userName, { grantCents: 100, bills: [{ billType: 2, serviceName: "Upgrade of Beta", totalCents: 5_000 }] });
   await signIn(page, userName);
   await page.goto("/g/home/userCenter/MyBills?payState=1");
-  await page.getByTestId("bill-row").getByRole("link", { name: "Pay" }).click();
+  await page.getByTestId("bill-row").getByRole("link", { name: "Pay", exact: true }).click();
   await page.getByRole("button", { name: "Pay now" }).click();
   const error = page.getByTestId("pay-error");
   await expect(error).toContainText("Insufficient account balance");
-  await expect(error.getByRole("link", { name: "Recharge" })).toHaveAttribute("href", "/g/home/userCenter/MyAccount/Recharge");
+  await expect(error.getByRole("link", { name: "Recharge", exact: true })).toHaveAttribute("href", "/g/home/userCenter/MyAccount/Recharge");
   await page.goto("/g/home/userCenter/MyAccount");
   await expect(page.getByTestId("balance")).toHaveText("$1.00");
 });

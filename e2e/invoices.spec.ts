@@ -47,7 +47,7 @@ test("a user adds a title and an address, applies on two bills; the operator app
   await logIn(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 
-  await page.getByRole("link", { name: "Invoices" }).first().click();
+  await page.getByRole("link", { name: "Invoices", exact: true }).first().click();
   await expect(page.getByRole("heading", { name: "Invoices", exact: true })).toBeVisible();
   await expect(page.getByTestId("invoiceable-amount")).toHaveText("$37.50");
   await expect(page.getByTestId("empty")).toContainText("You have not applied for an invoice yet.");
@@ -219,12 +219,12 @@ test("deleting a title asks first", async ({ page, request }, testInfo) => {
   await logIn(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/Invoices/Titles");
-  await page.getByRole("link", { name: "Delete" }).click();
+  await page.getByRole("link", { name: "Delete", exact: true }).click();
   const question = page.getByRole("alertdialog");
   await expect(question).toContainText('Delete the invoice title "Temporary title"?');
-  await question.getByRole("link", { name: "Cancel" }).or(question.getByRole("button", { name: "Cancel" })).click();
+  await question.getByRole("link", { name: "Cancel", exact: true }).or(question.getByRole("button", { name: "Cancel" })).click();
   await expect(page.getByTestId("title-row")).toHaveCount(1);
-  await page.getByRole("link", { name: "Delete" }).click();
+  await page.getByRole("link", { name: "Delete", exact: true }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("flash")).toContainText("The invoice title was deleted.");
   await expect(page.getByTestId("empty")).toContainText("You have no invoice titles yet.");

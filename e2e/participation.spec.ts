@@ -41,7 +41,7 @@ async function applyWithPublicKey(page: Page, link: string) {
 async function publisherDecides(page: Page, applicant: string, decision: "Approve" | "Reject", comments: string, js: boolean) {
   await page.goto("/g/home/ParticipationManagement");
   const row = page.getByTestId("manage-list").getByRole("row", { name: new RegExp(applicant) });
-  await row.getByRole("link", { name: "View" }).click();
+  await row.getByRole("link", { name: "View", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Participation request" })).toBeVisible();
   await page.getByLabel("Review comments").fill(comments);
   await page.getByRole("button", { name: decision }).click();
@@ -84,7 +84,7 @@ test("a participant joins by invitation with an uploaded public key, is approved
   await page.goto("/g/home/ParticipatedServices");
   await expect(page.getByTestId("participated-list")).toContainText(svc.name);
   await expect(page.getByTestId("participated-list").getByTestId("list-status")).toHaveText("Confirmed");
-  await page.getByTestId("participated-list").getByRole("link", { name: "Access" }).click();
+  await page.getByTestId("participated-list").getByRole("link", { name: "Access", exact: true }).click();
   await expect(page.getByTestId("user-code")).toHaveText(/^UC[0-9A-F]{12}$/);
   await expect(page.getByTestId("gateways")).toContainText("https://gw-");
 
@@ -113,7 +113,7 @@ test("a rejected application shows the comments and hides the detail", async ({ 
   await logInAs(page, svc.user.userName, PASSWORD);
   // Rejecting without comments is refused.
   await page.goto("/g/home/ParticipationManagement");
-  await page.getByTestId("manage-list").getByRole("row", { name: new RegExp(participant.userName) }).getByRole("link", { name: "View" }).click();
+  await page.getByTestId("manage-list").getByRole("row", { name: new RegExp(participant.userName) }).getByRole("link", { name: "View", exact: true }).click();
   await page.getByRole("button", { name: "Reject" }).click();
   if (javaScriptEnabled) await page.getByRole("alertdialog").getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByText("This field is required.")).toBeVisible();

@@ -152,7 +152,7 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await switchUser(page, user.userName, PASSWORD);
   await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(serviceName)}`);
   await expect(page.getByTestId("service-row").getByTestId("status")).toHaveText("To be paid");
-  await page.getByTestId("service-row").getByRole("link", { name: "Pay" }).click();
+  await page.getByTestId("service-row").getByRole("link", { name: "Pay", exact: true }).click();
   await page.getByRole("button", { name: "Pay $160.00" }).click();
   await expect(page.getByTestId("flash")).toHaveText("The publish bill was paid. The service is being deployed.");
   await expect(async () => {
