@@ -2,6 +2,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
+/** The titles of the Playwright tests that passed only on a retry. */
+function flakyTitles(suites, out = []) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) if (t.status === "flaky") out.push(`[${t.projectName}] ${spec.file}:${spec.line} ${spec.title}`);
+    }
+    flakyTitles(suite.suites ?? [], out);
+  }
+  return out;
+}
+
 const dir = process.argv[2] ?? "reports/test-summary";
 let passed = 0;
 let failed = 0;
@@ -14,6 +25,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
     p = report.stats.expected + report.stats.flaky;
     f = report.stats.unexpected;
     s = report.stats.skipped;
+    for (const title of flakyTitles(report.suites ?? [])) console.log(`flaky (failed once, passed on retry): ${title}`);
   } else {
     // Vitest
     p = report.numPassedTests ?? 0;
