@@ -12,7 +12,8 @@ const HOUR = 60 * 60 * 1000;
 /**
  * Demo services (backend/db/demo-data.ts): democompany gets a running service that went through the whole
  * lifecycle (real zip packages tested, reviews by demooperator, publish bill paid through the ledger, two
- * city nodes booked, comments from demoperson), and a second one approved and waiting to be paid.
+ * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
+ * approved and waiting to be paid.
  */
 export async function seedDemoServices(db: Db, created: Record<string, number>, now: Date) {
   const company = created.democompany;
@@ -38,6 +39,27 @@ export async function seedDemoServices(db: Db, created: Record<string, number>, 
     ]).returning({ id: appComments.id });
     // The useful count always equals the marks (app store, docs/decisions/014).
     await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
+  });
+
+  // Running for a while, then suspended by operations (docs/decisions/015): the publisher can ask to enable it.
+  await db.transaction(async (tx) => {
+    const { version } = await buildDraft(tx, { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1, now: at(300) });
+    await applyTransition(tx, { verId: version.id, event: "submit", actor: "publisher", actorId: company, now: at(300), set: { submittedAt: at(300) } });
+    await applyTransition(tx, { verId: version.id, event: "initialApprove", actor: "operator", actorId: operator, now: at(290) });
+    await testInTx(tx, version.id, at(289));
+    await applyTransition(tx, { verId: version.id, event: "finalApprove", actor: "operator", actorId: operator, now: at(280) });
+    await createPublishBill(tx, version.id, at(280));
+    await post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279));
+    await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(278) });
+    await deployInTx(tx, version.id, at(277));
+    await applyTransition(tx, {
+      verId: version.id,
+      event: "suspend",
+      actor: "operator",
+      actorId: operator,
+      comments: "Suspended: the registry's contact e-mail bounces. Update the contact details, then ask us to enable it again.",
+      now: at(6),
+    });
   });
 
   await db.transaction(async (tx) => {
