@@ -55,6 +55,10 @@ export const Msg = {
   SERVICE_ACTION_NOT_AVAILABLE: "MSG_36001",
   SERVICE_ACTION_NOT_ALLOWED: "MSG_36002",
   PUBLISH_PAYMENT_NOT_EXPIRED: "MSG_36003",
+  /** A request to lift the operator's suspension (40) is already waiting (docs/decisions/015). */
+  ENABLE_ALREADY_REQUESTED: "MSG_36004",
+  /** An operator declines a re-enable request that is not (or no longer) pending. */
+  NO_ENABLE_REQUEST: "MSG_36005",
   /* Service publish wizard (contract/service-wizard.ts, backend/services/wizard/; MSG_37001-37099). */
   WIZARD_NOT_EDITABLE: "MSG_37001",
   SERVICE_NAME_TAKEN: "MSG_37002",

@@ -41,6 +41,8 @@ export const serviceRowSchema = z.object({
   publishedAt: z.string().nullable(),
   /** An unsubscription waiting for the operator's review. */
   refundPending: z.boolean(),
+  /** At 40: when the publisher asked operations to lift the suspension, while that request is pending (015). */
+  enableRequestedAt: z.string().nullable(),
 });
 export type ServiceRow = z.infer<typeof serviceRowSchema>;
 
@@ -147,6 +149,8 @@ export const serviceDetailSchema = serviceRowSchema.extend({
   history: z.array(z.object({ appVerId: z.number().int(), version: z.string(), verState: z.number().int(), createdAt: z.string(), publishedAt: z.string().nullable() })),
   bill: billSummarySchema.nullable(),
   refunds: z.array(refundSchema),
+  /** The note of the pending request to lift the suspension (enableRequestedAt). */
+  enableRequestNote: z.string().nullable(),
   /** Cross-chain: §4 crossStatus with the flag and protocol above. */
   currentVerId: z.number().int().nullable(),
 });
@@ -189,6 +193,28 @@ export const unsubscribeSchema = z.object({
   reason: z.string().trim().max(200, "validation.tooLong").optional(),
 });
 
+/** At 40 the publisher's "Enable" asks operations to lift the suspension, with an optional note (015). */
+export const ENABLE_NOTE_MAX = 200;
+const enableNote = z.string().trim().max(ENABLE_NOTE_MAX, "validation.tooLong").optional();
+export const enableRequestSchema = z.object({ appVerId: z.coerce.number().int().positive(), note: enableNote });
+
+/**
+ * An operator's decision in the running-services queue: suspend a running service (25 → 40), enable a
+ * suspended one (40 → 25), or decline the publisher's pending request to enable it (40 stays). Suspending
+ * and declining need comments; the portal says so at the row, the backend refuses with MSG_30014.
+ */
+export const SERVICE_OPS_DECISIONS = ["suspend", "enable", "decline"] as const;
+export type ServiceOpsDecision = (typeof SERVICE_OPS_DECISIONS)[number];
+export const serviceOpsDecisionSchema = z.object({
+  appVerId: z.coerce.number().int().positive(),
+  decision: z.enum(SERVICE_OPS_DECISIONS),
+  comments: z.string().trim().max(reviewCommentsMax, "validation.tooLong").optional(),
+});
+
+/** The running-services queue's filters: 25, 40, 40 with a pending request, or both statuses. */
+export const SERVICE_OPS_FILTERS = ["running", "suspended", "requested", "all"] as const;
+export type ServiceOpsFilter = (typeof SERVICE_OPS_FILTERS)[number];
+
 export const paySchema = z.object({ appVerId: z.coerce.number().int().positive(), idempotencyKey: idempotencyKey() });
 
 const verRef = z.object({ appVerId: z.number().int().positive() });
@@ -205,6 +231,15 @@ export const refundItemSchema = refundSchema.extend({
   version: z.string(),
   verState: z.number().int(),
   publisher: z.string(),
+});
+
+export const opsServiceItemSchema = serviceRowSchema.extend({
+  publisher: z.string(),
+  /** When the version entered its current status (running since / suspended since). */
+  since: z.string(),
+  /** At 40: the operator's comments when suspending it. */
+  suspendComments: z.string().nullable(),
+  enableRequestNote: z.string().nullable(),
 });
 
 /** SPEC §2 JOIN link: short query keys a to e (docs/decisions/012). */
@@ -233,6 +268,11 @@ export const servicePaths = {
     payload: z.object({ appVerId: z.number().int().positive(), reason: z.string().trim().max(200).optional() }),
     data: z.object({ refundId: z.number().int() }),
   },
+  "/sys/chainAppInfo/requestEnable": {
+    auth: "user",
+    payload: z.object({ appVerId: z.number().int().positive(), note: enableNote }),
+    data: nothing,
+  },
   "/sys/chainAppInfo/invite": { auth: "user", payload: verRef.extend({ language: z.enum(["en", "zh-CN"]).default("en") }), data: invitationSchema },
   "/sys/chainAppInfo/replyComment": {
     auth: "user",
@@ -258,6 +298,21 @@ export const servicePaths = {
     auth: "operator",
     payload: z.object({ refundId: z.number().int().positive(), decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(reviewCommentsMax).optional() }),
     data: z.object({ state: z.number().int() }),
+  },
+  "/sys/ops/services/list": {
+    auth: "operator",
+    payload: z.object({
+      filter: z.enum(SERVICE_OPS_FILTERS).default("all"),
+      name: z.string().trim().max(50).optional(),
+      pageIndex: z.number().int().min(1).default(1),
+      pageSize: z.number().int().min(1).max(50).default(10),
+    }),
+    data: pageOf(opsServiceItemSchema),
+  },
+  "/sys/ops/services/decide": {
+    auth: "operator",
+    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(SERVICE_OPS_DECISIONS), comments: z.string().trim().max(reviewCommentsMax).optional() }),
+    data: z.object({ verState: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;
 

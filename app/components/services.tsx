@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { serviceActions, type ServiceAction } from "@contract/service-status";
+import { serviceActions, VerState, type ServiceAction } from "@contract/service-status";
 import type { Report, ServiceRow } from "@contract/services";
 
 /** Shared pieces of PublishedServices, ServicesDetail and the service review queues (namespace "services"). */
@@ -43,10 +43,13 @@ export function StatusBadge({ verState }: { verState: number }) {
  */
 export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "serviceUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
 
-export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending">) {
+export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt">) {
   const allowed = serviceActions(row);
-  return SHOWN_ACTIONS.filter((a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending));
+  return SHOWN_ACTIONS.filter((a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending) && !(a === "enable" && row.enableRequestedAt));
 }
+
+/** At 40 "Enable" opens the confirm page of a request to operations (docs/decisions/015); at 30 it posts at once. */
+export const requestEnableHref = (row: { appId: number; appVerId: number }) => `${detailHref(row)}&confirm=requestEnable`;
 
 /** `here` is the current path and query without the confirm/invite parameters. */
 export function ServiceActionLinks({ row, here, omitDetails = false }: { row: ServiceRow; here: string; omitDetails?: boolean }) {
@@ -74,7 +77,9 @@ export function ServiceActionLinks({ row, here, omitDetails = false }: { row: Se
           case "deactivate":
             return <Link key={a} className="link text-red-600" to={`${here}${join}confirm=deactivate&appVerId=${row.appVerId}`}>{t("actions.deactivate")}</Link>;
           case "enable":
-            return (
+            return row.verState === VerState.DEACTIVATED_BY_OPERATOR ? (
+              <Link key={a} className="link" to={requestEnableHref(row)}>{t("actions.enable")}</Link>
+            ) : (
               <Form key={a} method="post" className="inline">
                 <input type="hidden" name="appVerId" value={row.appVerId} />
                 <button type="submit" name="intent" value="enable" className="link">{t("actions.enable")}</button>
@@ -85,6 +90,7 @@ export function ServiceActionLinks({ row, here, omitDetails = false }: { row: Se
         }
       })}
       {row.refundPending ? <span className="text-xs text-amber-700">{t("list.refundPending")}</span> : null}
+      {row.enableRequestedAt ? <span className="text-xs text-amber-700">{t("list.enableRequested")}</span> : null}
     </div>
   );
 }

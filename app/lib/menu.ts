@@ -66,6 +66,7 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
 export type OperationsQueue = { key: string; to: string };
 export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.serviceReviews", to: "/g/home/operations/ServiceReviews" },
+  { key: "titles.runningServices", to: "/g/home/operations/Services" },
   { key: "titles.refundReviews", to: "/g/home/operations/Refunds" },
   { key: "menu.invoices", to: "/g/home/operations/Invoices" },
   { key: "titles.remittances", to: "/g/home/operations/Remittances" },

@@ -22,8 +22,9 @@ export function parseReview<S extends z.ZodType<{ decision: string; comments?: s
   return { review, no: String(formData.get(noField) ?? ""), confirmed: formData.get("confirmed") === "yes" };
 }
 
-export function commentsMissing(review: { decision: string; comments?: string }) {
-  return review.decision === "reject" && !review.comments;
+/** The decisions that need comments: a rejection, unless the queue names its own (e.g. suspend, decline). */
+export function commentsMissing(review: { decision: string; comments?: string }, needComments: readonly string[] = ["reject"]) {
+  return needComments.includes(review.decision) && !review.comments;
 }
 
 export function rowError(no: string, comments: string | undefined, messageKey: string) {

@@ -4,8 +4,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { paySchema, replySchema, type ServiceDetail } from "@contract/services";
+import { VerState } from "@contract/service-status";
+import { enableRequestSchema, paySchema, replySchema, type ServiceDetail } from "@contract/services";
 import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
+import { RequestEnablePanel, SuspensionNotice } from "~/components/suspension";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
@@ -46,6 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const actions = shownActions(service);
   const confirmKind = url.searchParams.get("confirm");
   const confirm: "deactivate" | "unsubscribe" | null = (confirmKind === "deactivate" || confirmKind === "unsubscribe") && actions.includes(confirmKind) ? confirmKind : null;
+  // At 40 "Enable" asks operations to lift the suspension, through this confirm page (docs/decisions/015).
+  const requestEnable = confirmKind === "requestEnable" && service.verState === VerState.DEACTIVATED_BY_OPERATOR && actions.includes("enable");
   let invite: { url: string; expiresAt: string } | null = null;
   if (positive(url.searchParams.get("invite")) === service.appVerId && actions.includes("invite")) {
     const link = await api.load("/sys/chainAppInfo/invite", { appVerId: service.appVerId, language: viewer.language });
@@ -53,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // Paying moves money: the form carries a key issued here, so a double click or a reload pays once.
   const payKey = actions.includes("pay") ? newIdempotencyKey() : null;
-  return json({ service, tab, confirm, invite, payKey, here: withoutPanels(url), language: viewer.language });
+  return json({ service, tab, confirm, requestEnable, invite, payKey, here: withoutPanels(url), language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -77,6 +81,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const result = await api.call("/sys/chainAppInfo/replyComment", submission.value);
     if (!result.ok) return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
     return redirectWithFlash(request, back, { kind: "success", key: "services:flash.replied" });
+  }
+  if (intent === "requestEnable") {
+    const submission = parseWithZod(formData, { schema: enableRequestSchema });
+    if (submission.status !== "success") return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
+    const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
+    if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+    return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
   }
   const done = await lifecycleAction(request, viewer, formData);
   // House habit 2: an unknown intent is a 400.
@@ -305,7 +316,8 @@ function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab;
 }
 
 export default function ServicesDetailPage() {
-  const { service, tab, confirm, invite, payKey, here, language } = useLoaderData<typeof loader>();
+  const { service, tab, confirm, requestEnable, invite, payKey, here, language } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const { t } = useTranslation("services");
   const c = service.contents;
   return (
@@ -321,6 +333,10 @@ export default function ServicesDetailPage() {
         <ServiceActionLinks row={service} here={here} omitDetails />
       </div>
       {confirm ? <ConfirmPanel kind={confirm} row={service} cancelTo={here} /> : null}
+      {requestEnable ? (
+        <RequestEnablePanel service={service} cancelTo={here} language={language}
+          lastResult={actionData && "kind" in actionData && actionData.kind === "requestEnable" ? actionData.result : undefined} />
+      ) : service.verState === VerState.DEACTIVATED_BY_OPERATOR ? <SuspensionNotice service={service} language={language} /> : null}
       {invite ? <InvitePanel name={service.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
       {payKey ? <PayPanel service={service} payKey={payKey} language={language} /> : null}
       {service.verState === 11 && c.testReport && !c.testReport.passed ? <ReportPanel title={t("detail.testFailed")} report={c.testReport} /> : null}

@@ -567,6 +567,12 @@ export const appVersions = pgTable(
     /** The test job's and the deploy job's findings: reasons and a suggestion (§4). */
     testReport: jsonb("test_report").$type<{ passed: boolean; reasons: string[]; suggestion?: string }>(),
     deployReport: jsonb("deploy_report").$type<{ passed: boolean; reasons: string[]; suggestion?: string; nodes?: { cityNodeId: number; contractAddress: string; chaincodeAddress: string }[] }>(),
+    /**
+     * The publisher's pending request to lift an operator's suspension (verState 40) and its note; cleared
+     * when an operator enables the version or declines the request (docs/decisions/015).
+     */
+    enableRequestedAt: ts("enable_requested_at"),
+    enableRequestNote: text("enable_request_note"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },

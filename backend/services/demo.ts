@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { post } from "../billing/ledger";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { appComments, commentUseful } from "../db/schema";
-import { buildDraft } from "./build";
+import { buildDraft, type DraftSpec } from "./build";
 import { deployInTx, testInTx } from "./jobs";
 import { createPublishBill, payPublishBill } from "./payment";
 import { applyTransition } from "./transitions";
@@ -12,7 +12,8 @@ const HOUR = 60 * 60 * 1000;
 /**
  * Demo services (backend/db/demo-data.ts): democompany gets a running service that went through the whole
  * lifecycle (real zip packages tested, reviews by demooperator, publish bill paid through the ledger, two
- * city nodes booked, comments from demoperson), and a second one approved and waiting to be paid.
+ * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
+ * approved and waiting to be paid.
  */
 export async function seedDemoServices(db: Db, created: Record<string, number>, now: Date) {
   const company = created.democompany;
@@ -22,13 +23,27 @@ export async function seedDemoServices(db: Db, created: Record<string, number>, 
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);
   const suffix = randomBytes(2).toString("hex");
 
+  /**
+   * A draft submitted, approved at the initial review, tested and approved at the final review, with its
+   * publish bill (23, to be paid): `hoursAgo` of the four steps, and the reviewers' comments.
+   */
+  async function approvedDraft(tx: Tx, spec: Omit<DraftSpec, "now">, steps: { hoursAgo: [number, number, number, number]; comments?: [string, string] }) {
+    const [submitted, initial, tested, final] = steps.hoursAgo;
+    const built = await buildDraft(tx, { ...spec, now: at(submitted) });
+    const verId = built.version.id;
+    await applyTransition(tx, { verId, event: "submit", actor: "publisher", actorId: spec.userId, now: at(submitted), set: { submittedAt: at(submitted) } });
+    await applyTransition(tx, { verId, event: "initialApprove", actor: "operator", actorId: operator, comments: steps.comments?.[0], now: at(initial) });
+    await testInTx(tx, verId, at(tested));
+    await applyTransition(tx, { verId, event: "finalApprove", actor: "operator", actorId: operator, comments: steps.comments?.[1], now: at(final) });
+    await createPublishBill(tx, verId, at(final));
+    return built;
+  }
+
   await db.transaction(async (tx) => {
-    const { app, version } = await buildDraft(tx, { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100, now: at(240) });
-    await applyTransition(tx, { verId: version.id, event: "submit", actor: "publisher", actorId: company, now: at(240), set: { submittedAt: at(240) } });
-    await applyTransition(tx, { verId: version.id, event: "initialApprove", actor: "operator", actorId: operator, comments: "Packages and roles are complete.", now: at(220) });
-    await testInTx(tx, version.id, at(219));
-    await applyTransition(tx, { verId: version.id, event: "finalApprove", actor: "operator", actorId: operator, comments: "Approved for publishing.", now: at(200) });
-    await createPublishBill(tx, version.id, at(200));
+    const { app, version } = await approvedDraft(tx, { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 }, {
+      hoursAgo: [240, 220, 219, 200],
+      comments: ["Packages and roles are complete.", "Approved for publishing."],
+    });
     await post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199));
     await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(198) });
     await deployInTx(tx, version.id, at(197));
@@ -40,12 +55,23 @@ export async function seedDemoServices(db: Db, created: Record<string, number>, 
     await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
   });
 
+  // Running for a while, then suspended by operations (docs/decisions/015): the publisher can ask to enable it.
   await db.transaction(async (tx) => {
-    const { version } = await buildDraft(tx, { userId: company, name: "Supplier finance ledger", costCents: 9_500, tps: 100, capacityGb: 50, nodeCount: 1, now: at(30) });
-    await applyTransition(tx, { verId: version.id, event: "submit", actor: "publisher", actorId: company, now: at(30), set: { submittedAt: at(30) } });
-    await applyTransition(tx, { verId: version.id, event: "initialApprove", actor: "operator", actorId: operator, now: at(20) });
-    await testInTx(tx, version.id, at(19));
-    await applyTransition(tx, { verId: version.id, event: "finalApprove", actor: "operator", actorId: operator, now: at(2) });
-    await createPublishBill(tx, version.id, at(2));
+    const { version } = await approvedDraft(tx, { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1 }, { hoursAgo: [300, 290, 289, 280] });
+    await post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279));
+    await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(278) });
+    await deployInTx(tx, version.id, at(277));
+    await applyTransition(tx, {
+      verId: version.id,
+      event: "suspend",
+      actor: "operator",
+      actorId: operator,
+      comments: "The registry's contact e-mail bounces. Update the contact details, then ask us to enable it again.",
+      now: at(6),
+    });
+  });
+
+  await db.transaction(async (tx) => {
+    await approvedDraft(tx, { userId: company, name: "Supplier finance ledger", costCents: 9_500, tps: 100, capacityGb: 50, nodeCount: 1 }, { hoursAgo: [30, 20, 19, 2] });
   });
 }

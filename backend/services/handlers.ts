@@ -49,7 +49,7 @@ export const ALREADY_REPLIED = Msg.COMMENT_ALREADY_REPLIED;
 type VersionRow = typeof appVersions.$inferSelect;
 type AppRow = typeof apps.$inferSelect;
 
-function rowOf(app: AppRow, v: VersionRow, refundPending: boolean): ServiceRow {
+export function rowOf(app: AppRow, v: VersionRow, refundPending: boolean): ServiceRow {
   return {
     appId: app.id,
     appVerId: v.id,
@@ -66,6 +66,7 @@ function rowOf(app: AppRow, v: VersionRow, refundPending: boolean): ServiceRow {
     createdAt: v.createdAt.toISOString(),
     publishedAt: iso(v.publishedAt),
     refundPending,
+    enableRequestedAt: iso(v.enableRequestedAt),
   };
 }
 
@@ -76,7 +77,7 @@ const actionsOf = (app: AppRow, v: VersionRow) =>
  * The version of one of the caller's services (another user's is "not found": a publisher never sees
  * another's service), locked when `lock`.
  */
-async function ownVersion(db: Db | Tx, userId: number, verId: number, lock = false) {
+export async function ownVersion(db: Db | Tx, userId: number, verId: number, lock = false) {
   const q = db.select().from(appVersions).where(eq(appVersions.id, verId));
   const [version] = lock ? await q.for("update") : await q;
   if (!version) throw new ApiError(Msg.NOT_FOUND);
@@ -85,7 +86,7 @@ async function ownVersion(db: Db | Tx, userId: number, verId: number, lock = fal
   return { app, version };
 }
 
-function requireAction(app: AppRow, version: VersionRow, action: ServiceAction) {
+export function requireAction(app: AppRow, version: VersionRow, action: ServiceAction) {
   if (!actionsOf(app, version).has(action)) throw new ApiError(NOT_AVAILABLE);
 }
 
@@ -228,6 +229,7 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
     history: history.map((h) => ({ appVerId: h.id, version: h.version, verState: h.verState, createdAt: h.createdAt.toISOString(), publishedAt: iso(h.publishedAt) })),
     bill: bill ? { billId: bill.id, billNo: bill.billNo, payState: bill.payState, totalCents: bill.totalCents, deadline: bill.deadline.toISOString(), paidAt: iso(bill.paidAt) } : null,
     refunds: refunds.map(refundOf),
+    enableRequestNote: v.enableRequestedAt ? v.enableRequestNote : null,
     currentVerId: app.currentVerId,
   };
 }

@@ -15,6 +15,7 @@ import {
   unsubscribe,
 } from "./handlers";
 import { serviceJobs as jobs } from "./jobs";
+import { opsServiceDecide, opsServiceList, requestEnable } from "./suspension";
 
 type H = Handlers[keyof Handlers];
 
@@ -26,12 +27,15 @@ export const serviceHandlers = {
   "/sys/chainAppInfo/deactivate": deactivate as H,
   "/sys/chainAppInfo/enable": enable as H,
   "/sys/chainAppInfo/unsubscribe": unsubscribe as H,
+  "/sys/chainAppInfo/requestEnable": requestEnable as H,
   "/sys/chainAppInfo/invite": invite as H,
   "/sys/chainAppInfo/replyComment": replyComment as H,
   "/sys/ops/serviceReviews/list": reviewList as H,
   "/sys/ops/serviceReviews/decide": reviewDecide as H,
   "/sys/ops/refunds/list": refundList as H,
   "/sys/ops/refunds/decide": refundDecide as H,
+  "/sys/ops/services/list": opsServiceList as H,
+  "/sys/ops/services/decide": opsServiceDecide as H,
 } satisfies Partial<Handlers>;
 
 /** The service lifecycle's background jobs (test, deploy, payment expiry), by kind. */

@@ -22,7 +22,12 @@ import { VerState, type VerStateValue } from "../../contract/service-status";
  * | suspend        | operator  | 25                 | 40                      | comments required              |
  * | enable         | publisher | 30                 | 25                      |                                |
  * | enable         | operator  | 40                 | 25                      |                                |
+ * | requestEnable  | publisher | 40                 | 40                      | no request pending (015)       |
+ * | declineEnable  | operator  | 40                 | 40                      | a request pending; comments    |
  * | uninstall      | operator  | 25, 30, 40         | 35                      | the refund request is approved |
+ *
+ * `requestEnable` and `declineEnable` leave the status as it is: the publisher asks operations to lift a
+ * suspension, and an operator declines (docs/decisions/015); lifting it is the operator's `enable`.
  */
 export type Actor = "publisher" | "operator" | "system";
 export type LifecycleEvent =
@@ -41,6 +46,8 @@ export type LifecycleEvent =
   | "deactivate"
   | "suspend"
   | "enable"
+  | "requestEnable"
+  | "declineEnable"
   | "uninstall";
 
 type Rule = {
@@ -49,7 +56,20 @@ type Rule = {
   from: readonly VerStateValue[];
   to: VerStateValue | ((ctx: TransitionContext) => VerStateValue);
   commentsRequired?: boolean;
+  /** A further condition: the refusal's message key, or null when the event may happen. */
+  guard?: (ctx: TransitionContext) => string | null;
 };
+
+/** Refusals, as §8 message keys (contract/messages.ts). */
+export const LifecycleRefusal = {
+  NOT_AVAILABLE: "MSG_36001",
+  NOT_ALLOWED: "MSG_36002",
+  COMMENTS_REQUIRED: "MSG_30014",
+  PAYMENT_EXPIRED: "MSG_30006",
+  NOT_EXPIRED_YET: "MSG_36003",
+  ENABLE_ALREADY_REQUESTED: "MSG_36004",
+  NO_ENABLE_REQUEST: "MSG_36005",
+} as const;
 
 const S = VerState;
 
@@ -70,6 +90,21 @@ export const LIFECYCLE: readonly Rule[] = [
   { event: "suspend", actor: "operator", from: [S.RUNNING], to: S.DEACTIVATED_BY_OPERATOR, commentsRequired: true },
   { event: "enable", actor: "publisher", from: [S.DEACTIVATED], to: S.RUNNING },
   { event: "enable", actor: "operator", from: [S.DEACTIVATED_BY_OPERATOR], to: S.RUNNING },
+  {
+    event: "requestEnable",
+    actor: "publisher",
+    from: [S.DEACTIVATED_BY_OPERATOR],
+    to: S.DEACTIVATED_BY_OPERATOR,
+    guard: (ctx) => (ctx.enableRequested ? LifecycleRefusal.ENABLE_ALREADY_REQUESTED : null),
+  },
+  {
+    event: "declineEnable",
+    actor: "operator",
+    from: [S.DEACTIVATED_BY_OPERATOR],
+    to: S.DEACTIVATED_BY_OPERATOR,
+    commentsRequired: true,
+    guard: (ctx) => (ctx.enableRequested ? null : LifecycleRefusal.NO_ENABLE_REQUEST),
+  },
   { event: "uninstall", actor: "operator", from: [S.RUNNING, S.DEACTIVATED, S.DEACTIVATED_BY_OPERATOR], to: S.UNINSTALLED },
 ];
 
@@ -83,16 +118,9 @@ export type TransitionContext = {
   now?: Date;
   /** For `pay` and `expire`: when the application was approved for payment. */
   approvedAt?: Date | null;
+  /** For `requestEnable` and `declineEnable`: the publisher's request to lift the suspension is pending. */
+  enableRequested?: boolean;
 };
-
-/** Refusals, as §8 message keys (contract/messages.ts). */
-export const LifecycleRefusal = {
-  NOT_AVAILABLE: "MSG_36001",
-  NOT_ALLOWED: "MSG_36002",
-  COMMENTS_REQUIRED: "MSG_30014",
-  PAYMENT_EXPIRED: "MSG_30006",
-  NOT_EXPIRED_YET: "MSG_36003",
-} as const;
 
 export type TransitionResult = { ok: true; to: VerStateValue } | { ok: false; messageKey: string };
 
@@ -102,6 +130,8 @@ export function transition(from: number, event: LifecycleEvent, actor: Actor, ct
   if (forEvent.length === 0) return { ok: false, messageKey: LifecycleRefusal.NOT_AVAILABLE };
   const rule = forEvent.find((r) => r.actor === actor);
   if (!rule) return { ok: false, messageKey: LifecycleRefusal.NOT_ALLOWED };
+  const refused = rule.guard?.(ctx);
+  if (refused) return { ok: false, messageKey: refused };
   if (rule.commentsRequired && !ctx.comments?.trim()) return { ok: false, messageKey: LifecycleRefusal.COMMENTS_REQUIRED };
   if (event === "pay" || event === "expire") {
     const now = ctx.now ?? new Date();

@@ -32,6 +32,7 @@ export async function applyTransition(
     free: app.freeYN === 1,
     now: input.now,
     approvedAt: version.approvedAt,
+    enableRequested: version.enableRequestedAt !== null,
   };
   const result = transition(version.verState, input.event, input.actor, ctx);
   if (!result.ok) throw new ApiError(result.messageKey);

@@ -321,19 +321,129 @@ describe("who may do what", () => {
     expect(paged.data.page.rows).toHaveLength(1);
   });
 
-  it("the demo company has a running service with booked nodes and comments, and one to be paid", async () => {
+  it("the demo company has a running service with booked nodes and comments, one to be paid and one suspended", async () => {
     const company = await loginAs("democompany");
     const rows = (await post("/sys/chainAppInfo/publishedList", {}, company)).data.page.rows;
-    expect(rows.map((r: any) => r.verState).sort()).toEqual([23, 25]);
+    expect(rows.map((r: any) => r.verState).sort()).toEqual([23, 25, 40]);
     const running = await detail(company, rows.find((r: any) => r.verState === 25).appId);
     expect(running.contents.nodes).toHaveLength(2);
     expect(running.contents.nodes.every((n: any) => n.bookedAt && n.contractAddress)).toBe(true);
     expect(running.comments.length).toBeGreaterThan(0);
     expect(running.transitions.length).toBe(6);
+    const suspended = await detail(company, rows.find((r: any) => r.verState === 40).appId);
+    expect(suspended.transitions.at(-1)).toMatchObject({ event: "suspend", actorKind: "operator" });
+    expect(suspended.transitions.at(-1).comments).toBeTruthy();
+    expect(suspended.enableRequestedAt).toBeNull();
   });
 
   it("a version at 1 is not deployed or paid by a stray job", async () => {
     const rows = await service.services.db.select().from(appVersions).where(eq(appVersions.verState, 1));
     expect(rows.every((r) => r.publishedAt === null)).toBe(true);
+  });
+});
+
+describe("operator suspension and the publisher's request to enable (docs/decisions/015)", () => {
+  const ops = (appVerId: number, decision: "suspend" | "enable" | "decline", comments?: string, token = operator) =>
+    post("/sys/ops/services/decide", { appVerId, decision, comments }, token);
+  const request = (appVerId: number, token: string, note?: string) => post("/sys/chainAppInfo/requestEnable", { appVerId, note }, token);
+  const queue = async (filter: string, name: string) => (await post("/sys/ops/services/list", { filter, name }, operator)).data.page;
+  const inbox = async (token: string) => (await post("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1, condition: {} } }, token)).data.page.rows;
+
+  it("suspend with comments, one request at a time, decline with comments, enable; each recorded and messaged", async () => {
+    const pub = await freshUser();
+    const other = await freshUser();
+    const { appId, appVerId, name } = await fixture(pub, { verState: 25 });
+    const publisherName = (await post("/main/getClientInfo", {}, pub)).data.userName;
+
+    // Operators only.
+    expect((await post("/sys/ops/services/list", {}, pub)).code).toBe(4);
+    expect((await ops(appVerId, "suspend", "Spam.", pub)).code).toBe(4);
+    expect((await detail(pub, appId)).verState).toBe(25);
+
+    const listed = await queue("running", name);
+    expect(listed.rows).toHaveLength(1);
+    expect(listed.rows[0]).toMatchObject({ appVerId, name, verState: 25, publisher: publisherName, suspendComments: null, enableRequestedAt: null });
+    expect(Date.parse(listed.rows[0].since)).toBeLessThanOrEqual(clock.getTime());
+
+    // Suspending needs comments; the publisher may not ask before there is a suspension.
+    expect((await ops(appVerId, "suspend")).message).toBe("MSG_30014");
+    expect((await ops(appVerId, "suspend", "   ")).message).toBe("MSG_30014");
+    expect((await request(appVerId, pub)).message).toBe("MSG_36001");
+    later(60_000);
+    expect((await ops(appVerId, "suspend", "Reported for spam transactions.")).data.verState).toBe(40);
+    expect((await ops(appVerId, "suspend", "Again.")).message).toBe("MSG_36001");
+    const suspended = await detail(pub, appId);
+    expect(suspended.verState).toBe(40);
+    expect(suspended.transitions.at(-1)).toMatchObject({ event: "suspend", fromState: 25, toState: 40, actorKind: "operator", actorName: null, comments: "Reported for spam transactions." });
+    expect((await queue("suspended", name)).rows[0]).toMatchObject({ verState: 40, suspendComments: "Reported for spam transactions.", since: clock.toISOString() });
+    expect((await queue("running", name)).total).toBe(0);
+
+    // At 40 the publisher's Enable is a request; their old immediate path stays refused.
+    expect((await post("/sys/chainAppInfo/enable", { appVerId }, pub)).message).toBe("MSG_36002");
+    expect((await ops(appVerId, "decline", "Nothing to decline.")).message).toBe("MSG_36005");
+    expect((await request(appVerId, other)).message).toBe("MSG_10002");
+    expect((await request(appVerId, pub, "x".repeat(201))).message).toBe("MSG_10001");
+    later(60_000);
+    expect((await request(appVerId, pub, "  We removed the spam accounts.  ")).code).toBe(0);
+    expect((await request(appVerId, pub, "Please hurry.")).message).toBe("MSG_36004");
+    const requested = await detail(pub, appId);
+    expect(requested).toMatchObject({ verState: 40, enableRequestedAt: clock.toISOString(), enableRequestNote: "We removed the spam accounts." });
+    expect(requested.transitions.filter((t: any) => t.event === "requestEnable")).toHaveLength(1);
+    expect(requested.transitions.at(-1)).toMatchObject({ event: "requestEnable", actorKind: "publisher", actorName: publisherName, comments: "We removed the spam accounts." });
+    const pending = await queue("requested", name);
+    expect(pending.rows).toHaveLength(1);
+    expect(pending.rows[0]).toMatchObject({ appVerId, enableRequestedAt: clock.toISOString(), enableRequestNote: "We removed the spam accounts.", suspendComments: "Reported for spam transactions." });
+    // The request does not restart "suspended since".
+    expect(Date.parse(pending.rows[0].since)).toBe(clock.getTime() - 60_000);
+
+    // Declining needs comments, keeps 40 and closes the request; a new request may follow.
+    expect((await ops(appVerId, "decline")).message).toBe("MSG_30014");
+    expect((await ops(appVerId, "decline", "Some spam accounts remain.")).data.verState).toBe(40);
+    const declined = await detail(pub, appId);
+    expect(declined).toMatchObject({ verState: 40, enableRequestedAt: null, enableRequestNote: null });
+    expect(declined.transitions.at(-1)).toMatchObject({ event: "declineEnable", fromState: 40, toState: 40, actorKind: "operator", comments: "Some spam accounts remain." });
+    expect((await queue("requested", name)).total).toBe(0);
+    expect((await request(appVerId, pub)).code).toBe(0);
+
+    // Enabling needs no comments, lifts the suspension and closes the request.
+    later(60_000);
+    expect((await ops(appVerId, "enable")).data.verState).toBe(25);
+    expect((await ops(appVerId, "enable")).message).toBe("MSG_36001");
+    const running = await detail(pub, appId);
+    expect(running).toMatchObject({ verState: 25, enableRequestedAt: null });
+    expect(running.transitions.slice(-5).map((t: any) => t.event)).toEqual(["suspend", "requestEnable", "declineEnable", "requestEnable", "enable"]);
+    expect((await queue("running", name)).rows[0].since).toBe(clock.toISOString());
+
+    const messages = await inbox(pub);
+    const keys = messages.map((m: any) => m.textKey);
+    for (const k of ["suspend", "requestEnable", "declineEnable", "enable"]) expect(keys).toContain(`messages.service.${k}`);
+    expect(messages.find((m: any) => m.textKey === "messages.service.suspend").params).toMatchObject({ name, comments: "Reported for spam transactions." });
+    expect(messages.find((m: any) => m.textKey === "messages.service.declineEnable").params).toMatchObject({ name, comments: "Some spam accounts remain." });
+    expect((await inbox(other)).some((m: any) => m.params.name === name)).toBe(false);
+  });
+
+  it("the queue filters by status, searches by name and pages", async () => {
+    const pub = await freshUser();
+    const tag = `Q${Date.now().toString(36)}`;
+    const a = await fixture(pub, { verState: 25, name: `${tag} alpha`, tps: 10, nodeCount: 1 });
+    const b = await fixture(pub, { verState: 25, name: `${tag} beta`, tps: 10, nodeCount: 1 });
+    const c = await fixture(pub, { verState: 25, name: `${tag} gamma`, tps: 10, nodeCount: 1 });
+    await fixture(pub, { verState: 30, name: `${tag} deactivated`, tps: 10, nodeCount: 1 });
+    expect((await ops(b.appVerId, "suspend", "Check the roles.")).code).toBe(0);
+    expect((await ops(c.appVerId, "suspend", "Check the nodes.")).code).toBe(0);
+    expect((await request(c.appVerId, pub)).code).toBe(0);
+    const names = async (filter: string, name = tag) => (await queue(filter, name)).rows.map((r: any) => r.name);
+    expect(await names("running")).toEqual([`${tag} alpha`]);
+    // A pending request comes first.
+    expect(await names("suspended")).toEqual([`${tag} gamma`, `${tag} beta`]);
+    expect(await names("requested")).toEqual([`${tag} gamma`]);
+    expect(await names("all")).toEqual([`${tag} gamma`, `${tag} alpha`, `${tag} beta`]);
+    expect(await names("all", `${tag} BET`)).toEqual([`${tag} beta`]);
+    // Wildcards are searched for as text.
+    expect(await names("all", `${tag}%`)).toEqual([]);
+    const second = (await post("/sys/ops/services/list", { filter: "all", name: tag, pageSize: 2, pageIndex: 2 }, operator)).data.page;
+    expect(second).toMatchObject({ total: 3, pageIndex: 2, pageSize: 2 });
+    expect(second.rows.map((r: any) => r.appVerId)).toEqual([b.appVerId]);
+    expect(a.appVerId).toBeGreaterThan(0);
   });
 });

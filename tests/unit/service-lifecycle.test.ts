@@ -71,6 +71,8 @@ describe("the service lifecycle state machine (docs/decisions/010)", () => {
     [25, "suspend", "operator", 40],
     [30, "enable", "publisher", 25],
     [40, "enable", "operator", 25],
+    [40, "requestEnable", "publisher", 40],
+    [40, "declineEnable", "operator", 40],
     [25, "uninstall", "operator", 35],
     [30, "uninstall", "operator", 35],
     [40, "uninstall", "operator", 35],
@@ -85,7 +87,8 @@ describe("the service lifecycle state machine (docs/decisions/010)", () => {
         for (const actor of actors) {
           const expected = allowed.find(([f, e, a]) => f === from && e === event && a === actor);
           const now = event === "expire" ? new Date(approvedAt.getTime() + 4 * 86_400_000) : new Date(approvedAt.getTime() + 86_400_000);
-          const result = transition(from, event, actor, { comments: "looks fine", approvedAt, now });
+          // A decline needs a pending request; a request needs none (their guards are tested below).
+          const result = transition(from, event, actor, { comments: "looks fine", approvedAt, now, enableRequested: event === "declineEnable" });
           if (expected) {
             expect(result, `${from} ${event} ${actor}`).toEqual({ ok: true, to: expected[3] });
           } else {
@@ -96,9 +99,22 @@ describe("the service lifecycle state machine (docs/decisions/010)", () => {
   });
 
   it("requires comments for rejections and suspensions", () => {
-    for (const [from, event] of [[5, "initialReject"], [15, "finalReject"], [25, "suspend"]] as const) {
-      expect(transition(from, event, "operator", { comments: "  " })).toEqual({ ok: false, messageKey: "MSG_30014" });
+    for (const [from, event] of [[5, "initialReject"], [15, "finalReject"], [25, "suspend"], [40, "declineEnable"]] as const) {
+      expect(transition(from, event, "operator", { comments: "  ", enableRequested: true })).toEqual({ ok: false, messageKey: "MSG_30014" });
     }
+    // Enabling (either actor) needs none.
+    expect(transition(40, "enable", "operator", {})).toEqual({ ok: true, to: 25 });
+  });
+
+  it("takes one request to lift a suspension at a time, and declines only a pending one (docs/decisions/015)", () => {
+    expect(transition(40, "requestEnable", "publisher", { enableRequested: false })).toEqual({ ok: true, to: 40 });
+    expect(transition(40, "requestEnable", "publisher", { enableRequested: true })).toEqual({ ok: false, messageKey: "MSG_36004" });
+    expect(transition(40, "declineEnable", "operator", { enableRequested: false, comments: "Still under investigation." })).toEqual({ ok: false, messageKey: "MSG_36005" });
+    expect(transition(40, "declineEnable", "operator", { enableRequested: true, comments: "Still under investigation." })).toEqual({ ok: true, to: 40 });
+    // The publisher's own Enable at 40 stays the operator's decision; at 30 it is immediate.
+    expect(transition(40, "enable", "publisher", {})).toEqual({ ok: false, messageKey: "MSG_36002" });
+    expect(transition(30, "enable", "publisher", {})).toEqual({ ok: true, to: 25 });
+    expect(transition(30, "requestEnable", "publisher", {})).toEqual({ ok: false, messageKey: "MSG_36001" });
   });
 
   it("lets a free service skip payment", () => {

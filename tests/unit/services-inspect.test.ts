@@ -33,7 +33,7 @@ describe("the test job's package checks", () => {
 });
 
 describe("the actions PublishedServices shows (SPEC §4)", () => {
-  const row = { verState: 25, billState: 15, verUpable: true, crossStatus: 0, freeYN: 0, refundPending: false };
+  const row = { verState: 25, billState: 15, verUpable: true, crossStatus: 0, freeYN: 0, refundPending: false, enableRequestedAt: null };
   it("running and paid: details, basic edit, upgrade, invite, unsubscribe, deactivate; never join or config upgrade", () => {
     expect(shownActions(row)).toEqual(["details", "basicEdit", "serviceUpgrade", "invite", "unsubscribe", "deactivate"]);
     expect(shownActions({ ...row, freeYN: 1 })).not.toContain("configUpgrade");
@@ -44,5 +44,9 @@ describe("the actions PublishedServices shows (SPEC §4)", () => {
     expect(shownActions({ ...row, verState: 30 })).toEqual(["details", "enable"]);
     expect(shownActions({ ...row, refundPending: true })).not.toContain("unsubscribe");
     expect(shownActions({ ...row, crossStatus: 3 })).not.toContain("serviceUpgrade");
+  });
+  it("40: enable (a request to operations) until a request is pending (docs/decisions/015)", () => {
+    expect(shownActions({ ...row, verState: 40 })).toEqual(["details", "enable"]);
+    expect(shownActions({ ...row, verState: 40, enableRequestedAt: "2026-07-01T00:00:00.000Z" })).toEqual(["details"]);
   });
 });
