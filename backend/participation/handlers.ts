@@ -3,19 +3,18 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql } fr
 import * as x509 from "@peculiar/x509";
 import type { z } from "zod";
 import { Msg } from "../../contract/messages";
-import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf, type participationPaths } from "../../contract/participation";
+import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf } from "../../contract/participation";
 import type { pageRequestSchema } from "../../contract/platform";
 import type { UserRow } from "../accounts/users";
 import type { Db, Tx } from "../db/client";
 import { appFunctions, appJoinNodes, appJoinTransitions, appJoins, appRoleFunctions, appRoles, appVersions, apps, bills, certificates, cityNodes, messages, users } from "../db/schema";
 import type { BackendEnv } from "../env";
 import { ApiError, fieldError } from "../http/errors";
-import type { CallContext } from "../http/router";
+import type { CallContext, Payload } from "../http/router";
 import { verifyInvitation } from "../services/invite";
 import { accessNodeCents, applyJoinEvent, payOrder, releasedNodeIds, startOrder } from "./audit";
 import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
 
-type Payload<P extends keyof typeof participationPaths> = z.output<(typeof participationPaths)[P]["payload"]>;
 type AppRow = typeof apps.$inferSelect;
 type JoinRow = typeof appJoins.$inferSelect;
 type VersionRow = typeof appVersions.$inferSelect;
