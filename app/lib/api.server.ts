@@ -104,3 +104,9 @@ export function failureResponse(failure: VueapiFailure): Response {
   const status = failure.status >= 400 && failure.status < 600 ? failure.status : 500;
   return json({ messageKey: failure.messageKey }, { status });
 }
+
+/** A request the route does not understand (house habit 2: an unknown intent), as a Response to throw. */
+export const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
+
+/** A page for something that does not exist (or is not the viewer's), as a Response to throw. */
+export const notFound = () => json({ messageKey: "errors:http.404" }, { status: 404 });

@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { json } from "@remix-run/node";
 import { z } from "zod";
 import { unsubscribeSchema } from "@contract/services";
 import { apiFor, failureResponse, type Viewer } from "./api.server";
@@ -46,7 +44,5 @@ export async function lifecycleAction(request: Request, viewer: Viewer & { token
   return redirectWithFlash(request, back, { kind: "success", key: `services:flash.${key}` });
 }
 
-export const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
-
-/** A key for a form that moves money, issued by the loader (a double click or a reload does the work once). */
-export const newIdempotencyKey = () => randomBytes(18).toString("base64url");
+// PublishedServices imports it from here.
+export { badRequest } from "./api.server";

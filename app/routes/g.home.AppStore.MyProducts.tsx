@@ -5,10 +5,11 @@ import { z } from "zod";
 import { ownerActions } from "@contract/store-codes";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Pagination } from "~/components/Pagination";
-import { Cover, ProductStatusBadge, positiveParam } from "~/components/store/bits";
+import { Cover, ProductStatusBadge } from "~/components/store/bits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {

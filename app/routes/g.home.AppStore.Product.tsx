@@ -4,11 +4,12 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { idempotencyKey } from "@contract/rules";
 import { SubmitButton } from "~/components/forms";
-import { Cover, ProductStatusBadge, positiveParam, wizardHref } from "~/components/store/bits";
+import { Cover, ProductStatusBadge, wizardHref } from "~/components/store/bits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
-import { newIdempotencyKey } from "~/lib/services.server";
+import { positiveParam } from "~/lib/params";
+import { newIdempotencyKey } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {

@@ -1,12 +1,14 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PRODUCT_TYPES } from "@contract/store-codes";
 import { Pagination } from "~/components/Pagination";
-import { Cover, positiveParam } from "~/components/store/bits";
+import { SearchForm } from "~/components/SearchForm";
+import { Cover } from "~/components/store/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
+import { oneOf, pageParam, searchParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["store"],
@@ -20,10 +22,9 @@ const PAGE_SIZE = 10;
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const name = (url.searchParams.get("name") ?? "").trim().slice(0, 50);
-  const typeParam = url.searchParams.get("type") ?? "";
-  const type = (PRODUCT_TYPES as readonly string[]).includes(typeParam) ? typeParam : "";
-  const page = positiveParam(url.searchParams.get("page")) ?? 1;
+  const name = searchParam(url.searchParams);
+  const type = oneOf(PRODUCT_TYPES, url.searchParams.get("type")) ?? "";
+  const page = pageParam(url);
   const data = await apiFor(request, viewer).load("/sys/product/list", { pageIndex: page, pageSize: PAGE_SIZE, name: name || undefined, productType: type ? Number(type) : undefined });
   return json({ ...data, name, type, language: viewer.language });
 }
@@ -40,21 +41,14 @@ export default function StoreProducts() {
         </div>
         <Link to="/g/home/AppStore/MyProducts" className="btn-secondary">{t("mine.title")}</Link>
       </div>
-      <Form method="get" className="flex flex-wrap items-end gap-3" role="search">
-        <div>
-          <label htmlFor="product-name" className="label">{t("products.search")}</label>
-          <input id="product-name" name="name" defaultValue={name} maxLength={50} className="input" />
-        </div>
-        <div>
-          <label htmlFor="product-type" className="label">{t("products.type")}</label>
-          <select id="product-type" name="type" defaultValue={type} className="input">
-            <option value="">{t("products.allTypes")}</option>
-            {PRODUCT_TYPES.map((p) => <option key={p} value={p}>{t(`productTypes.${p}`)}</option>)}
-          </select>
-        </div>
-        <button type="submit" className="btn-primary">{t("services.apply")}</button>
+      <SearchForm
+        idPrefix="product"
+        search={{ label: t("products.search"), value: name }}
+        filter={{ name: "type", label: t("products.type"), value: type, allLabel: t("products.allTypes"), options: PRODUCT_TYPES.map((p) => ({ value: p, label: t(`productTypes.${p}`) })) }}
+        submit={{ label: t("services.apply"), className: "btn-primary" }}
+      >
         {name || type ? <Link to="/g/home/AppStore/Products" className="btn-secondary">{t("services.reset")}</Link> : null}
-      </Form>
+      </SearchForm>
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("products.empty")}</p>
       ) : (

@@ -7,12 +7,13 @@ import { z } from "zod";
 import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "@contract/store";
 import { FormErrors, SelectField, SubmitButton, TextAreaField } from "~/components/forms";
 import { Pagination } from "~/components/Pagination";
-import { Cover, ParticipationBadge, Rating, positiveParam } from "~/components/store/bits";
+import { Cover, ParticipationBadge, Rating } from "~/components/store/bits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {

@@ -6,12 +6,13 @@ import { useTranslation } from "react-i18next";
 import { auditDecisionSchema, disableSchema } from "@contract/participation";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { FormErrors, TextAreaField } from "~/components/forms";
-import { AuditBadge, Field, Timeline, nodeLabel } from "~/components/participation";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { Field, nodeLabel } from "~/components/details";
+import { AuditBadge, Timeline } from "~/components/participation";
+import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
-import { badRequest, notFound, positive } from "~/lib/participation.server";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {
@@ -29,7 +30,7 @@ const backTo = (url: URL) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appJoinAuditId = positive(url.searchParams.get("appJoinAuditId"));
+  const appJoinAuditId = positiveParam(url.searchParams.get("appJoinAuditId"));
   if (!appJoinAuditId) throw notFound();
   const item = await apiFor(request, viewer).load("/sys/chainAppInfo/joinManageView", { appJoinAuditId });
   return json({ item, back: backTo(url), language: viewer.language });

@@ -8,12 +8,11 @@ import type { DataOf } from "@contract/paths";
 import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
 import { AuditBadge } from "~/components/participation";
-import { apiFor, requireOperator } from "~/lib/api.server";
+import { apiFor, badRequest, requireOperator } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
-import { badRequest } from "~/lib/participation.server";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {

@@ -7,12 +7,13 @@ import type { DataOf } from "@contract/paths";
 import { productDecisionSchema } from "@contract/store";
 import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
-import { Cover, positiveParam } from "~/components/store/bits";
+import { Cover } from "~/components/store/bits";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {

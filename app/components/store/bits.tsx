@@ -63,11 +63,5 @@ export function Rating({ average, count }: { average: number | null; count: numb
   );
 }
 
-/** A positive integer query parameter, or null. */
-export function positiveParam(v: string | null) {
-  const n = Number.parseInt(v ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
 /** The publish wizard at the basic step of a draft (a buyer's service made from a product). */
 export const wizardHref = (appId: number) => `/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${appId}&step=basic`;
