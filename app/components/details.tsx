@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormErrors, SubmitButton } from "~/components/forms";
 import { formatDate, formatUsd } from "~/lib/format";
@@ -32,20 +32,17 @@ export function Field({ label, children }: { label: string; children: ReactNode 
 /** A city node's name in the reader's language. */
 export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => (language === "zh-CN" ? n.nameZh : n.name);
 
-/** What the action answers when paying was refused: the message, and whether the balance was too low. */
-export type PayRefusal = { error: string; recharge: boolean };
-
 /**
  * A bill to pay from the balance now (a service's publish bill, a participation's node order): its number,
  * amount and deadline, and a Pay form carrying the item's id and the idempotency key the loader issued. A
- * refusal shows its message, with a link to recharge when the balance was too low. `id` is the anchor.
+ * refusal (the action's payRefused answer) shows its message, with a link to recharge when the balance was
+ * too low. `id` is the anchor.
  */
 export function BillPayPanel({
   id,
   bill,
   item,
   payKey,
-  refusal,
   language,
   texts,
 }: {
@@ -53,10 +50,11 @@ export function BillPayPanel({
   bill: { billNo: string; totalCents: number; deadline: string };
   item: { name: string; value: number };
   payKey: string;
-  refusal: PayRefusal | null;
   language: Language;
   texts: { title: string; body: string; billNo: string; amount: string; deadline: string; recharge: string; pay: (amount: string) => string };
 }) {
+  const answer = useActionData<{ kind?: string; error?: string; recharge?: boolean }>();
+  const refusal = answer?.kind === "pay" && answer.error ? { error: answer.error, recharge: !!answer.recharge } : null;
   const amount = formatUsd(bill.totalCents, language);
   return (
     <section id={id} className="card border-amber-200 bg-amber-50" aria-labelledby={`${id}-title`}>

@@ -7,7 +7,7 @@ export function newIdempotencyKey(): string {
   return randomBytes(18).toString("base64url");
 }
 
-/** A pay action the backend refused, for BillPayPanel: its message, and a recharge link when the balance was too low. */
+/** A pay action the backend refused, as BillPayPanel reads it: the message, and whether the balance was too low (recharge). */
 export function payRefused(failure: VueapiFailure) {
   return json({ kind: "pay" as const, error: failure.messageKey, recharge: failure.messageKey === "errors:MSG_30001" }, { status: 400 });
 }

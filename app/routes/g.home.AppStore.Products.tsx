@@ -2,9 +2,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PRODUCT_TYPES } from "@contract/store-codes";
-import { Pagination } from "~/components/Pagination";
 import { SearchForm } from "~/components/SearchForm";
-import { Cover } from "~/components/store/bits";
+import { Catalogue, CatalogueCard, StoreHeading } from "~/components/store/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
@@ -34,13 +33,9 @@ export default function StoreProducts() {
   const { t } = useTranslation("store");
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("products.title")}</h1>
-          <p className="text-sm text-slate-600">{t("products.intro")}</p>
-        </div>
+      <StoreHeading title={t("products.title")} intro={t("products.intro")}>
         <Link to="/g/home/AppStore/MyProducts" className="btn-secondary">{t("mine.title")}</Link>
-      </div>
+      </StoreHeading>
       <SearchForm
         idPrefix="product"
         search={{ label: t("products.search"), value: name }}
@@ -49,28 +44,20 @@ export default function StoreProducts() {
       >
         {name || type ? <Link to="/g/home/AppStore/Products" className="btn-secondary">{t("services.reset")}</Link> : null}
       </SearchForm>
-      {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("products.empty")}</p>
-      ) : (
-        <ul className="grid gap-4 lg:grid-cols-2">
-          {page.rows.map((p) => (
-            <li key={p.productId} className="card flex gap-4 p-4" data-testid="store-product">
-              <Cover kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} />
-              <div className="min-w-0 flex-1 space-y-1">
-                <h2 className="font-semibold"><Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="link">{p.name}</Link></h2>
-                <p className="text-xs text-slate-500">
-                  {t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {p.owner}
-                </p>
-                <p className="line-clamp-2 text-sm text-slate-700">{p.brief}</p>
-                <p className="text-sm">
-                  <span className="font-semibold">{formatUsd(p.suggestedPriceCents, language)}</span> {t(`payModes.${p.payMode}`)} · {t("products.listed")}: {formatDate(p.listedAt, language)} · <span data-testid="followers">{t("products.followers", { count: p.followers })}</span>
-                </p>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      <Catalogue page={page} empty={t("products.empty")}>
+        {page.rows.map((p) => (
+          <CatalogueCard key={p.productId} kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} testId="store-product">
+            <h2 className="font-semibold"><Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="link">{p.name}</Link></h2>
+            <p className="text-xs text-slate-500">
+              {t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {p.owner}
+            </p>
+            <p className="line-clamp-2 text-sm text-slate-700">{p.brief}</p>
+            <p className="text-sm">
+              <span className="font-semibold">{formatUsd(p.suggestedPriceCents, language)}</span> {t(`payModes.${p.payMode}`)} · {t("products.listed")}: {formatDate(p.listedAt, language)} · <span data-testid="followers">{t("products.followers", { count: p.followers })}</span>
+            </p>
+          </CatalogueCard>
+        ))}
+      </Catalogue>
     </div>
   );
 }

@@ -2,9 +2,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { INDUSTRIES } from "@contract/service-codes";
-import { Pagination } from "~/components/Pagination";
 import { SearchForm } from "~/components/SearchForm";
-import { Cover, ParticipationBadge, Rating } from "~/components/store/bits";
+import { Catalogue, CatalogueCard, ParticipationBadge, Rating, StoreHeading } from "~/components/store/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
@@ -34,10 +33,7 @@ export default function StoreServices() {
   const { t } = useTranslation("store");
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-xl font-semibold">{t("services.title")}</h1>
-        <p className="text-sm text-slate-600">{t("services.intro")}</p>
-      </div>
+      <StoreHeading title={t("services.title")} intro={t("services.intro")} />
       <SearchForm
         idPrefix="store"
         search={{ label: t("services.search"), value: name }}
@@ -46,34 +42,26 @@ export default function StoreServices() {
       >
         {name || industry ? <Link to="/g/home/AppStore/Services" className="btn-secondary">{t("services.reset")}</Link> : null}
       </SearchForm>
-      {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("services.empty")}</p>
-      ) : (
-        <ul className="grid gap-4 lg:grid-cols-2">
-          {page.rows.map((s) => (
-            <li key={s.appId} className="card flex gap-4 p-4" data-testid="store-service">
-              <Cover kind="app" id={s.appId} name={s.name} hasCover={s.hasCover} />
-              <div className="min-w-0 flex-1 space-y-1">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <h2 className="font-semibold">
-                    <Link to={`/g/home/AppStore/Service?appId=${s.appId}`} className="link">{s.name}</Link>
-                  </h2>
-                  <ParticipationBadge participation={s.participation} own={s.own} />
-                </div>
-                <p className="line-clamp-2 text-sm text-slate-700">{s.description}</p>
-                <p className="text-xs text-slate-500">
-                  {t("services.publisher")}: {s.publisher}
-                  {s.industry ? ` · ${t(`wizard:industries.${s.industry}`, { defaultValue: s.industry })}` : ""} · {t("services.published")}: {formatDate(s.publishedAt, language)}
-                </p>
-                <p className="text-sm">
-                  <Rating average={s.ratingAverage} count={s.ratingCount} /> · <span data-testid="followers">{t("services.followers", { count: s.followers })}</span>
-                </p>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      <Catalogue page={page} empty={t("services.empty")}>
+        {page.rows.map((s) => (
+          <CatalogueCard key={s.appId} kind="app" id={s.appId} name={s.name} hasCover={s.hasCover} testId="store-service">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h2 className="font-semibold">
+                <Link to={`/g/home/AppStore/Service?appId=${s.appId}`} className="link">{s.name}</Link>
+              </h2>
+              <ParticipationBadge participation={s.participation} own={s.own} />
+            </div>
+            <p className="line-clamp-2 text-sm text-slate-700">{s.description}</p>
+            <p className="text-xs text-slate-500">
+              {t("services.publisher")}: {s.publisher}
+              {s.industry ? ` · ${t(`wizard:industries.${s.industry}`, { defaultValue: s.industry })}` : ""} · {t("services.published")}: {formatDate(s.publishedAt, language)}
+            </p>
+            <p className="text-sm">
+              <Rating average={s.ratingAverage} count={s.ratingCount} /> · <span data-testid="followers">{t("services.followers", { count: s.followers })}</span>
+            </p>
+          </CatalogueCard>
+        ))}
+      </Catalogue>
     </div>
   );
 }

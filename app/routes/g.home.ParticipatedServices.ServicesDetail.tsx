@@ -9,7 +9,7 @@ import type { DataOf } from "@contract/paths";
 import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
 import { AuditBadge, ListStatusBadge, Timeline, participatedDetailHref } from "~/components/participation";
-import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
+import { apiFor, badRequest, failureResponse, notFound, redirectAfter, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
@@ -91,12 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "confirm") {
     const parsed = joinRef.safeParse(Object.fromEntries(formData));
     if (!parsed.success) throw badRequest();
-    const result = await api.call("/sys/chainAppInfo/confirmJoin", parsed.data);
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return redirectWithFlash(request, here, { kind: "error", key: result.messageKey });
-    }
-    return redirectWithFlash(request, here, { kind: "success", key: "participation:flash.confirmed" });
+    return redirectAfter(request, await api.call("/sys/chainAppInfo/confirmJoin", parsed.data), here, "participation:flash.confirmed");
   }
   // House habit 2: an unknown intent is a 400.
   throw badRequest();
@@ -194,7 +189,6 @@ function ApplyForm({ service, roles, cities, language }: { service: JoinView; ro
 
 function OrderPanel({ p, payKey, language }: { p: NonNullable<JoinView["participation"]>; payKey: string; language: Language }) {
   const { t } = useTranslation("participation");
-  const actionData = useActionData<typeof action>();
   if (!p.order) return null;
   return (
     <BillPayPanel
@@ -202,7 +196,6 @@ function OrderPanel({ p, payKey, language }: { p: NonNullable<JoinView["particip
       bill={p.order}
       item={{ name: "appJoinAuditId", value: p.appJoinAuditId }}
       payKey={payKey}
-      refusal={actionData && actionData.kind === "pay" ? actionData : null}
       language={language}
       texts={{
         title: t("detail.orderTitle"),

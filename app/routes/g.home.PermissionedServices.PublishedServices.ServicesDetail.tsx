@@ -83,7 +83,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function PayPanel({ service, payKey, language }: { service: ServiceDetail; payKey: string; language: Language }) {
   const { t } = useTranslation("services");
-  const actionData = useActionData<typeof action>();
   if (!service.bill) return null;
   return (
     <BillPayPanel
@@ -91,7 +90,6 @@ function PayPanel({ service, payKey, language }: { service: ServiceDetail; payKe
       bill={service.bill}
       item={{ name: "appVerId", value: service.appVerId }}
       payKey={payKey}
-      refusal={actionData && "kind" in actionData && actionData.kind === "pay" ? actionData : null}
       language={language}
       texts={{
         title: t("pay.title"),
