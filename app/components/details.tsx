@@ -1,5 +1,6 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { FormErrors, SubmitButton } from "~/components/forms";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
@@ -36,7 +37,8 @@ export const nodeLabel = (n: { name: string; nameZh: string }, language: Languag
  * A bill to pay from the balance now (a service's publish bill, a participation's node order): its number,
  * amount and deadline, and a Pay form carrying the item's id and the idempotency key the loader issued. A
  * refusal (the action's payRefused answer) shows its message, with a link to recharge when the balance was
- * too low. `id` is the anchor.
+ * too low. `id` is the anchor; `texts` the group of keys (title, body, billNo, amount, deadline, recharge,
+ * submit) such as "services:pay".
  */
 export function BillPayPanel({
   id,
@@ -51,30 +53,31 @@ export function BillPayPanel({
   item: { name: string; value: number };
   payKey: string;
   language: Language;
-  texts: { title: string; body: string; billNo: string; amount: string; deadline: string; recharge: string; pay: (amount: string) => string };
+  texts: string;
 }) {
+  const { t } = useTranslation();
   const answer = useActionData<{ kind?: string; error?: string; recharge?: boolean }>();
   const refusal = answer?.kind === "pay" && answer.error ? { error: answer.error, recharge: !!answer.recharge } : null;
   const amount = formatUsd(bill.totalCents, language);
   return (
     <section id={id} className="card border-amber-200 bg-amber-50" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="font-semibold">{texts.title}</h2>
-      <p className="mt-1 text-sm text-slate-700">{texts.body}</p>
+      <h2 id={`${id}-title`} className="font-semibold">{t(`${texts}.title`)}</h2>
+      <p className="mt-1 text-sm text-slate-700">{t(`${texts}.body`)}</p>
       <dl className="mt-2 grid gap-3 sm:grid-cols-3">
-        <Field label={texts.billNo}>{bill.billNo}</Field>
-        <Field label={texts.amount}>{amount}</Field>
-        <Field label={texts.deadline}>{formatDate(bill.deadline, language, true)}</Field>
+        <Field label={t(`${texts}.billNo`)}>{bill.billNo}</Field>
+        <Field label={t(`${texts}.amount`)}>{amount}</Field>
+        <Field label={t(`${texts}.deadline`)}>{formatDate(bill.deadline, language, true)}</Field>
       </dl>
       {refusal ? (
         <div className="mt-2">
           <FormErrors errors={[refusal.error]} />
-          {refusal.recharge ? <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">{texts.recharge}</Link> : null}
+          {refusal.recharge ? <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">{t(`${texts}.recharge`)}</Link> : null}
         </div>
       ) : null}
       <Form method="post" className="mt-3">
         <input type="hidden" name={item.name} value={item.value} />
         <input type="hidden" name="idempotencyKey" value={payKey} />
-        <SubmitButton intent="pay" className="btn-primary">{texts.pay(amount)}</SubmitButton>
+        <SubmitButton intent="pay" className="btn-primary">{t(`${texts}.submit`, { amount })}</SubmitButton>
       </Form>
     </section>
   );

@@ -187,29 +187,6 @@ function ApplyForm({ service, roles, cities, language }: { service: JoinView; ro
   );
 }
 
-function OrderPanel({ p, payKey, language }: { p: NonNullable<JoinView["participation"]>; payKey: string; language: Language }) {
-  const { t } = useTranslation("participation");
-  if (!p.order) return null;
-  return (
-    <BillPayPanel
-      id="order"
-      bill={p.order}
-      item={{ name: "appJoinAuditId", value: p.appJoinAuditId }}
-      payKey={payKey}
-      language={language}
-      texts={{
-        title: t("detail.orderTitle"),
-        body: t("detail.orderBody"),
-        billNo: t("detail.billNo"),
-        amount: t("detail.amount"),
-        deadline: t("detail.deadline"),
-        recharge: t("detail.recharge"),
-        pay: (amount) => t("detail.pay", { amount }),
-      }}
-    />
-  );
-}
-
 export default function ParticipatedServiceDetail() {
   const { service, roles, cities, payKey, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("participation");
@@ -263,7 +240,9 @@ export default function ParticipatedServiceDetail() {
         </section>
       ) : null}
 
-      {p && payKey ? <OrderPanel p={p} payKey={payKey} language={language} /> : null}
+      {p && p.order && payKey ? (
+        <BillPayPanel id="order" bill={p.order} item={{ name: "appJoinAuditId", value: p.appJoinAuditId }} payKey={payKey} language={language} texts="participation:order" />
+      ) : null}
 
       {p && p.auditState === 13 && !p.disabled ? (
         <section className="card border-blue-200 bg-blue-50" aria-labelledby="confirm-title">

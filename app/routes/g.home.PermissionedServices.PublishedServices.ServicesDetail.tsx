@@ -81,29 +81,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return done;
 }
 
-function PayPanel({ service, payKey, language }: { service: ServiceDetail; payKey: string; language: Language }) {
-  const { t } = useTranslation("services");
-  if (!service.bill) return null;
-  return (
-    <BillPayPanel
-      id="pay"
-      bill={service.bill}
-      item={{ name: "appVerId", value: service.appVerId }}
-      payKey={payKey}
-      language={language}
-      texts={{
-        title: t("pay.title"),
-        body: t("pay.body"),
-        billNo: t("pay.billNo"),
-        amount: t("pay.amount"),
-        deadline: t("pay.deadline"),
-        recharge: t("pay.recharge"),
-        pay: (amount) => t("pay.submit", { amount }),
-      }}
-    />
-  );
-}
-
 function ReplyForm({ appId, commentId }: { appId: number; commentId: number }) {
   const { t } = useTranslation("services");
   const actionData = useActionData<typeof action>();
@@ -290,7 +267,9 @@ export default function ServicesDetailPage() {
       </div>
       {confirm ? <ConfirmPanel kind={confirm} row={service} cancelTo={here} /> : null}
       {invite ? <InvitePanel name={service.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
-      {payKey ? <PayPanel service={service} payKey={payKey} language={language} /> : null}
+      {payKey && service.bill ? (
+        <BillPayPanel id="pay" bill={service.bill} item={{ name: "appVerId", value: service.appVerId }} payKey={payKey} language={language} texts="services:pay" />
+      ) : null}
       {service.verState === 11 && c.testReport && !c.testReport.passed ? <ReportPanel title={t("detail.testFailed")} report={c.testReport} /> : null}
       {service.verState === 26 && c.deployReport && !c.deployReport.passed ? <ReportPanel title={t("detail.deployFailed")} report={c.deployReport} /> : null}
       {service.verState === 11 || service.verState === 20 ? (
