@@ -3,7 +3,7 @@ import { createCaptcha } from "./accounts/captcha";
 import { openDatabase } from "./db/client";
 import { seedDemo, seedPlatform } from "./db/seed";
 import { readBackendEnv, type BackendEnv } from "./env";
-import { createRouter, type Handlers } from "./http/router";
+import { createRouter, handlersOf, type Handlers } from "./http/router";
 import { Mailer } from "./mail";
 import { listMessages, markRead } from "./messages/handlers";
 import { homeSummary, listCityNodes } from "./platform/handlers";
@@ -20,22 +20,29 @@ import { serviceWizardHandlers } from "./services/wizard";
 import { createServiceFixture } from "./testing/services";
 import { storeHandlers } from "./store";
 
-/** Every /vueapi path of contract/paths.ts and the handler that answers it. */
-const handlers: Handlers = {
+/** The paths answered outside the domain folders: accounts, platform, messages and the test fixtures. */
+const coreHandlers = handlersOf({
   "/anon/captcha/create": (_input, ctx) => createCaptcha(ctx.services),
-  "/anon/user/register": register as Handlers[string & keyof Handlers],
-  "/anon/user/activate": activate as Handlers[string & keyof Handlers],
-  "/anon/password/sendResetCode": sendResetCode as Handlers[string & keyof Handlers],
-  "/anon/password/checkResetCode": checkResetCode as Handlers[string & keyof Handlers],
-  "/main/updateEmailPassword": resetPassword as Handlers[string & keyof Handlers],
-  "/main/user/login": login as Handlers[string & keyof Handlers],
+  "/anon/user/register": register,
+  "/anon/user/activate": activate,
+  "/anon/password/sendResetCode": sendResetCode,
+  "/anon/password/checkResetCode": checkResetCode,
+  "/main/updateEmailPassword": resetPassword,
+  "/main/user/login": login,
   "/anon/platform/cityNodes": listCityNodes,
   "/main/user/logout": logout,
   "/main/getClientInfo": clientInfo,
   "/main/updatePassword": changePassword,
   "/main/home/summary": homeSummary,
-  "/sys/system/message/list": listMessages as Handlers[string & keyof Handlers],
-  "/sys/system/message/read": markRead as Handlers[string & keyof Handlers],
+  "/sys/system/message/list": listMessages,
+  "/sys/system/message/read": markRead,
+  "/test/fixtures": createFixtures,
+  "/test/services": createServiceFixture,
+});
+
+/** Every /vueapi path of contract/paths.ts and the handler that answers it. */
+const handlers: Handlers = {
+  ...coreHandlers,
   ...billingHandlers,
   ...paymentHandlers,
   ...invoiceHandlers,
@@ -44,8 +51,6 @@ const handlers: Handlers = {
   ...serviceHandlers,
   ...storeHandlers,
   ...participationHandlers,
-  "/test/fixtures": createFixtures as Handlers[string & keyof Handlers],
-  "/test/services": createServiceFixture as Handlers[string & keyof Handlers],
 };
 
 /** Every background job kind and its handler (backend/jobs/runner.ts). */

@@ -224,7 +224,7 @@ export const deliverInvoiceFormSchema = deliverInvoiceSchema.extend({ issuance: 
   }
 }, always);
 
-const idPayload = (name: string) => z.object({ [name]: z.number().int().positive() });
+const idPayload = <K extends string>(name: K) => z.object({ [name]: z.number().int().positive() } as Record<K, z.ZodNumber>);
 const statusCondition = z.object({
   page: z
     .object({

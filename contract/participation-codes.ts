@@ -45,7 +45,6 @@ export const detailHidden = (auditState: number) => auditState === 2 || auditSta
 /** §4 Service views: 0 pending review, 2 rejected, 15 participated (the publisher's summary of a request). */
 export const CERT_MODES = [1, 2, 3] as const;
 export const CERT_PASSWORD_RE = /^[A-Za-z0-9]{6,20}$/;
-export const REVIEW_COMMENTS_MAX = 500;
 /** Certificates expiring within this many days are flagged on MyCertificates. */
 export const EXPIRY_WARNING_DAYS = 30;
 /** SPEC §9: the role list page size. */

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { nothing, type PathSpec } from "./path-spec";
-import { pageOf, pageRequestSchema } from "./platform";
-import { idempotencyKey, required, shortSecret } from "./rules";
-import { LIST_STATUSES, REVIEW_COMMENTS_MAX } from "./participation-codes";
+import { pageOf, pageRequestSchema, pagingFields } from "./platform";
+import { decisionFields, decisionFormSchema, idempotencyKey, required, REVIEW_COMMENTS_MAX, shortSecret } from "./rules";
+import { LIST_STATUSES } from "./participation-codes";
 export * from "./participation-codes";
 
 /* ------------------------------------------------------------------------------------------------
@@ -56,15 +56,7 @@ export const applyPayloadSchema = z
   .superRefine(certificateRules);
 
 /** The publisher's and the operator's decision: comments are required to reject (§5). */
-export const auditDecisionSchema = z
-  .object({
-    appJoinAuditId: z.coerce.number().int().positive(),
-    decision: z.enum(["approve", "reject"]),
-    comments: z.string().trim().max(REVIEW_COMMENTS_MAX, "validation.tooLong").optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
-  });
+export const auditDecisionSchema = decisionFormSchema({ appJoinAuditId: z.coerce.number().int().positive() });
 
 export const disableSchema = z.object({
   appJoinAuditId: z.coerce.number().int().positive(),
@@ -289,7 +281,7 @@ export const participationPaths = {
   },
   "/sys/ops/participations/list": {
     auth: "operator",
-    payload: z.object({ pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) }),
+    payload: z.object(pagingFields),
     data: pageOf(opsItemSchema),
   },
   /** Tests only (TEST_FIXTURES=1): set the certificate mode and public flag of one of the caller's running services. */
@@ -300,7 +292,7 @@ export const participationPaths = {
   },
   "/sys/ops/participations/decide": {
     auth: "operator",
-    payload: joinRef.extend({ decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional() }),
+    payload: joinRef.extend(decisionFields()),
     data: z.object({ auditState: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;

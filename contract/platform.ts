@@ -30,6 +30,9 @@ export const pageRequestSchema = z.object({
     .default({ pageSize: 10, pageIndex: 1, condition: {} }),
 });
 
+/** The page of a queue or list payload: pageIndex from 1, at most 50 rows a page. */
+export const pagingFields = { pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) };
+
 export function pageOf<T extends z.ZodType>(row: T) {
   return z.object({
     page: z.object({

@@ -150,5 +150,25 @@ export const moneyAmount = () =>
       else if (amount > MAX_AMOUNT_CENTS) ctx.addIssue({ code: "custom", message: "validation.amount.max" });
     });
 
+/** SPEC §5 review comments (services, refunds, participations, products): at most this many characters. */
+export const REVIEW_COMMENTS_MAX = 500;
+
+/** The fields of an approve/reject decision in a /vueapi payload: optional review comments. */
+export const decisionFields = () => ({
+  decision: z.enum(["approve", "reject"]),
+  comments: z.string().trim().max(REVIEW_COMMENTS_MAX, "validation.tooLong").optional(),
+});
+
+/**
+ * A decision form on one item (`item`: its id field), one schema for Conform and the action: review
+ * comments are required to reject (SPEC §5 "Review comments are required").
+ */
+export function decisionFormSchema<T extends z.ZodRawShape>(item: T) {
+  return z.object({ ...item, ...decisionFields() }).superRefine((value, ctx) => {
+    const v = value as { decision: "approve" | "reject"; comments?: string };
+    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
+  });
+}
+
 /** A key the form carries so that submitting it twice does the work once (issued by the loader). */
 export const idempotencyKey = () => z.string().trim().regex(/^[A-Za-z0-9_-]{16,64}$/, "validation.invalid");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nothing, type PathSpec } from "./path-spec";
-import { pageOf, pageRequestSchema } from "./platform";
-import { idempotencyKey, required } from "./rules";
+import { pageOf, pageRequestSchema, pagingFields } from "./platform";
+import { REVIEW_COMMENTS_MAX, decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules";
 
 /* ------------------------------------------------------------------------------------------------
  * The consortium-chain service lifecycle after submission (SPEC §2 PublishedServices, ServicesDetail;
@@ -158,28 +158,11 @@ export type ServiceDetail = z.infer<typeof serviceDetailSchema>;
 
 /* Forms (one schema each, for the portal's Conform and the backend). */
 export const COMMENT_MAX = 150;
-export const reviewCommentsMax = 500;
 
 /** Operator review decision: comments are required to reject (§5 "Review comments are required"). */
-export const reviewDecisionSchema = z
-  .object({
-    appVerId: z.coerce.number().int().positive(),
-    decision: z.enum(["approve", "reject"]),
-    comments: z.string().trim().max(reviewCommentsMax, "validation.tooLong").optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
-  });
+export const reviewDecisionSchema = decisionFormSchema({ appVerId: z.coerce.number().int().positive() });
 
-export const refundDecisionSchema = z
-  .object({
-    refundId: z.coerce.number().int().positive(),
-    decision: z.enum(["approve", "reject"]),
-    comments: z.string().trim().max(reviewCommentsMax, "validation.tooLong").optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
-  });
+export const refundDecisionSchema = decisionFormSchema({ refundId: z.coerce.number().int().positive() });
 
 /** §5 "Reply content required"; a reply is as long as a comment may be. */
 export const replySchema = z.object({
@@ -208,7 +191,7 @@ export type ServiceOpsDecision = (typeof SERVICE_OPS_DECISIONS)[number];
 export const serviceOpsDecisionSchema = z.object({
   appVerId: z.coerce.number().int().positive(),
   decision: z.enum(SERVICE_OPS_DECISIONS),
-  comments: z.string().trim().max(reviewCommentsMax, "validation.tooLong").optional(),
+  comments: z.string().trim().max(REVIEW_COMMENTS_MAX, "validation.tooLong").optional(),
 });
 
 /** The running-services queue's filters: 25, 40, 40 with a pending request, or both statuses. */
@@ -281,22 +264,22 @@ export const servicePaths = {
   },
   "/sys/ops/serviceReviews/list": {
     auth: "operator",
-    payload: z.object({ queue: z.enum(["initial", "final"]), pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) }),
+    payload: z.object({ queue: z.enum(["initial", "final"]), ...pagingFields }),
     data: pageOf(reviewItemSchema),
   },
   "/sys/ops/serviceReviews/decide": {
     auth: "operator",
-    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(reviewCommentsMax).optional() }),
+    payload: z.object({ appVerId: z.number().int().positive(), ...decisionFields() }),
     data: z.object({ verState: z.number().int() }),
   },
   "/sys/ops/refunds/list": {
     auth: "operator",
-    payload: z.object({ state: z.union([z.literal(1), z.literal(5), z.literal(10)]).default(1), pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) }),
+    payload: z.object({ state: z.union([z.literal(1), z.literal(5), z.literal(10)]).default(1), ...pagingFields }),
     data: pageOf(refundItemSchema),
   },
   "/sys/ops/refunds/decide": {
     auth: "operator",
-    payload: z.object({ refundId: z.number().int().positive(), decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(reviewCommentsMax).optional() }),
+    payload: z.object({ refundId: z.number().int().positive(), ...decisionFields() }),
     data: z.object({ state: z.number().int() }),
   },
   "/sys/ops/services/list": {
@@ -311,7 +294,7 @@ export const servicePaths = {
   },
   "/sys/ops/services/decide": {
     auth: "operator",
-    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(SERVICE_OPS_DECISIONS), comments: z.string().trim().max(reviewCommentsMax).optional() }),
+    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(SERVICE_OPS_DECISIONS), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional() }),
     data: z.object({ verState: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;

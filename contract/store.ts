@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { nothing, type PathSpec } from "./path-spec";
-import { pageOf } from "./platform";
-import { idempotencyKey, moneyAmount, optionalText, required } from "./rules";
-import { COMMENT_MAX, reviewCommentsMax } from "./services";
+import { pageOf, pagingFields } from "./platform";
+import { decisionFields, decisionFormSchema, idempotencyKey, moneyAmount, required } from "./rules";
+import { COMMENT_MAX, commentSchema } from "./services";
 import { uploadSchema } from "./service-wizard";
 import { PRODUCT_TYPES, PAY_MODES, PRODUCT_NAME_MAX, PRODUCT_BRIEF_MAX, PRODUCT_DESCRIPTION_MAX } from "./store-codes";
 export * from "./store-codes";
@@ -54,15 +54,7 @@ export const rateFormSchema = z.object({
 });
 
 /** Operator's decision on a product waiting for approval: comments are required to reject (§5). */
-export const productDecisionSchema = z
-  .object({
-    productId: z.coerce.number().int().positive(),
-    decision: z.enum(["approve", "reject"]),
-    comments: optionalText().refine((v) => v === undefined || v.length <= reviewCommentsMax, "validation.tooLong"),
-  })
-  .superRefine((v, ctx) => {
-    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
-  });
+export const productDecisionSchema = decisionFormSchema({ productId: z.coerce.number().int().positive() });
 
 /* ------------------------------------------ data shapes ------------------------------------------ */
 
@@ -85,16 +77,8 @@ export const storeServiceSchema = z.object({
 });
 export type StoreService = z.infer<typeof storeServiceSchema>;
 
-export const storeCommentSchema = z.object({
-  commentId: z.number().int(),
-  userName: z.string(),
-  text: z.string(),
-  reply: z.string().nullable(),
-  repliedAt: z.string().nullable(),
-  usefulCount: z.number().int(),
-  markedByMe: z.boolean(),
-  createdAt: z.string(),
-});
+/** A comment as the publisher sees it (contract/services.ts), and whether the viewer marked it useful. */
+export const storeCommentSchema = commentSchema.extend({ markedByMe: z.boolean() });
 
 export const storeServiceDetailSchema = storeServiceSchema.extend({
   introduction: z.string(),
@@ -133,14 +117,13 @@ export const productSchema = z.object({
 });
 export type Product = z.infer<typeof productSchema>;
 
-const paging = { pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) };
 const coverRef = z.object({ kind: z.enum(["app", "product"]), id: z.number().int().positive() });
 
 export const storePaths = {
   /** §2 App store, all services: running, public, joinable. */
   "/sys/store/services": {
     auth: "user",
-    payload: z.object({ ...paging, name: z.string().trim().max(50).optional(), industry: z.string().trim().max(30).optional() }),
+    payload: z.object({ ...pagingFields, name: z.string().trim().max(50).optional(), industry: z.string().trim().max(30).optional() }),
     data: pageOf(storeServiceSchema),
   },
   "/sys/store/service": {
@@ -174,10 +157,10 @@ export const storePaths = {
   /** §2 App store, all products: the listed ones (status 2). */
   "/sys/product/list": {
     auth: "user",
-    payload: z.object({ ...paging, name: z.string().trim().max(50).optional(), productType: z.number().int().min(1).max(9).optional() }),
+    payload: z.object({ ...pagingFields, name: z.string().trim().max(50).optional(), productType: z.number().int().min(1).max(9).optional() }),
     data: pageOf(productSchema),
   },
-  "/sys/product/mine": { auth: "user", payload: z.object(paging), data: pageOf(productSchema) },
+  "/sys/product/mine": { auth: "user", payload: z.object(pagingFields), data: pageOf(productSchema) },
   "/sys/product/detail": { auth: "user", payload: z.object({ productId: z.number().int().positive() }), data: productSchema },
   "/sys/product/save": {
     auth: "user",
@@ -192,10 +175,10 @@ export const storePaths = {
     payload: z.object({ productId: z.number().int().positive(), idempotencyKey: idempotencyKey() }),
     data: z.object({ appId: z.number().int(), replayed: z.boolean() }),
   },
-  "/sys/ops/products/list": { auth: "operator", payload: z.object(paging), data: pageOf(productSchema) },
+  "/sys/ops/products/list": { auth: "operator", payload: z.object(pagingFields), data: pageOf(productSchema) },
   "/sys/ops/products/decide": {
     auth: "operator",
-    payload: z.object({ productId: z.number().int().positive(), decision: z.enum(["approve", "reject"]), comments: z.string().trim().max(reviewCommentsMax).optional() }),
+    payload: z.object({ productId: z.number().int().positive(), ...decisionFields() }),
     data: z.object({ status: z.number().int() }),
   },
   /** Tests only (TEST_FIXTURES=1): make the caller's service public, or give the caller a join in a given audit state. */

@@ -1,38 +1,49 @@
-import { FormProvider, getFormProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
 import { FormErrors, TextAreaField } from "./forms";
+
+/** What a queue's action answers for one item's decision form (see decideQueueItem). */
+export type DecisionActionData = { id: number; result: SubmissionResult<string[]> };
 
 /**
  * An operator's decision on one queue item (operations area, docs/decisions/005): review comments and
- * Approve / Reject, posted with `intent`, the item's id and `decision`. The texts are the `ops.*` keys of
- * the queue's own namespace.
+ * Approve / Reject, posted with `intent`, the item's id (`idName`) and `decision`, validated with the
+ * queue's decision schema on both sides. The texts are the `ops.*` keys of the queue's own namespace.
  */
 export function DecisionForm({
-  form,
-  comments,
+  formId,
+  schema,
   intent,
   idName,
   idValue,
   ns,
 }: {
-  // The queues' forms have different fields; only `comments` is rendered here.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  form: FormMetadata<any, string[]>;
-  comments: FieldMetadata<string | undefined>;
+  formId: string;
+  schema: z.ZodType<{ decision: string; comments?: string }>;
   intent: string;
   idName: string;
-  idValue: string | number;
+  idValue: number;
   ns: string;
 }) {
   const { t } = useTranslation(ns);
+  const actionData = useActionData<DecisionActionData>();
+  const [form, fields] = useForm<{ comments?: string }>({
+    id: formId,
+    lastResult: actionData && actionData.id === idValue ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
   return (
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="space-y-2">
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name={idName} value={idValue} />
-        <TextAreaField field={comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
+        <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
         <div className="flex gap-2">
           <button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>
           <button type="submit" name="decision" value="reject" className="btn-danger">{t("ops.reject")}</button>

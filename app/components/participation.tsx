@@ -1,10 +1,14 @@
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ListStatus } from "@contract/participation";
 import { formatDate } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 
 /** Shared pieces of the participation pages (docs/decisions/013). */
+
+/** SPEC §2 ParticipatedServices/ServicesDetail of one of the caller's participations. */
+export const participatedDetailHref = (v: { appId: number; appCode: string; appJoinAuditId: number; auditState: number }) =>
+  `/g/home/ParticipatedServices/ServicesDetail?${new URLSearchParams({ types: "2", appCode: v.appCode, appId: String(v.appId), auditState: String(v.auditState), appJoinAuditId: String(v.appJoinAuditId), ifJoIn: "1" })}`;
+
 const LIST_TONE: Record<ListStatus, string> = {
   reviewing: "bg-amber-50 text-amber-800 ring-amber-200",
   rejected: "bg-red-50 text-red-700 ring-red-200",
@@ -26,29 +30,6 @@ export function AuditBadge({ auditState }: { auditState: number }) {
   return <span data-testid="audit-state" className={`${badge} ${tone}`}>{t(`audit.${auditState}`)}</span>;
 }
 
-export function Table({ head, children, testId }: { head: string[]; children: ReactNode; testId?: string }) {
-  return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid={testId}>
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-          <tr>{head.map((h, i) => <th key={`${h}-${i}`} scope="col" className="px-3 py-2">{h}</th>)}</tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
-      </table>
-    </div>
-  );
-}
-export const td = "px-3 py-2 align-top";
-
-export function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-semibold uppercase text-slate-500">{label}</dt>
-      <dd className="mt-0.5 text-sm text-slate-900">{children}</dd>
-    </div>
-  );
-}
-
 type Step = { event: string; actorKind: string; comments: string | null; createdAt: string; toState: number };
 
 /** The approval records and timeline of a participation: every step with actor, time and comments. */
@@ -68,5 +49,3 @@ export function Timeline({ steps, language }: { steps: Step[]; language: Languag
     </ol>
   );
 }
-
-export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => (language === "zh-CN" ? n.nameZh : n.name);

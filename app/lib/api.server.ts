@@ -2,7 +2,7 @@ import { json, redirect } from "@remix-run/node";
 import type { DataOf, PayloadOf, VueapiPath } from "@contract/paths";
 import { getLanguage } from "./i18n.server";
 import type { Language } from "./i18n";
-import { commitSession, flashCookie, getSession, safeReturnTo, type SessionUser } from "./session.server";
+import { commitSession, flashCookie, getSession, redirectWithFlash, safeReturnTo, type SessionUser } from "./session.server";
 import type { Transport } from "./transport.server";
 import { isMobileUserAgent, vueapi, VueapiRedirect, type VueapiFailure, type VueapiResult } from "./vueapi.server";
 
@@ -104,3 +104,22 @@ export function failureResponse(failure: VueapiFailure): Response {
   const status = failure.status >= 400 && failure.status < 600 ? failure.status : 500;
   return json({ messageKey: failure.messageKey }, { status });
 }
+
+/**
+ * The answer to a form that changed something (a plain POST → redirect): back to `to` with the success
+ * flash `successKey`, or, when the backend refused, back to `failureTo` with its message; a server failure
+ * goes to the error boundary.
+ */
+export async function redirectAfter(request: Request, result: VueapiResult<unknown>, to: string, successKey: string, failureTo = to) {
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return redirectWithFlash(request, failureTo, { kind: "error", key: result.messageKey });
+  }
+  return redirectWithFlash(request, to, { kind: "success", key: successKey });
+}
+
+/** A request the route does not understand (house habit 2: an unknown intent), as a Response to throw. */
+export const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
+
+/** A page for something that does not exist (or is not the viewer's), as a Response to throw. */
+export const notFound = () => json({ messageKey: "errors:http.404" }, { status: 404 });

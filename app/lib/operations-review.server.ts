@@ -1,6 +1,10 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
 import type { z } from "zod";
-import type { VueapiFailure } from "./vueapi.server";
+import { badRequest } from "./api.server";
+import { replyWithFailure } from "./forms.server";
+import { redirectWithFlash } from "./session.server";
+import type { VueapiFailure, VueapiResult } from "./vueapi.server";
 
 /**
  * The decision forms of the operations queues (docs/decisions/005, 007): an unknown decision is a 400,
@@ -17,7 +21,7 @@ export function parseReview<S extends z.ZodType<{ decision: string; comments?: s
   noField: string,
 ): { review: z.output<S>; no: string; confirmed: boolean } {
   const parsed = schema.safeParse(Object.fromEntries([...formData].filter(([k]) => k !== "confirmed")));
-  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  if (!parsed.success) throw badRequest();
   const review = parsed.data as z.output<S>;
   return { review, no: String(formData.get(noField) ?? ""), confirmed: formData.get("confirmed") === "yes" };
 }
@@ -33,4 +37,31 @@ export function rowError(no: string, comments: string | undefined, messageKey: s
 
 export function failureKey(failure: VueapiFailure): string {
   return failure.fieldErrors.comments?.[0] ?? failure.messageKey;
+}
+
+/**
+ * The action of a queue whose items carry a DecisionForm (service reviews, refunds, participations,
+ * products): an unknown intent is a 400 (house habit 2); an invalid form, or a decision the backend
+ * refuses, answers `{ id, result }` for that item's form; a decision comes back to the queue with the
+ * flash of `flashes[decision]`.
+ */
+export async function decideQueueItem<S extends z.ZodType<{ decision: "approve" | "reject"; comments?: string }>>(
+  request: Request,
+  { intent, schema, idName, decide, flashes }: {
+    intent: string;
+    schema: S;
+    idName: string;
+    decide: (decision: z.output<S>) => Promise<VueapiResult<unknown>>;
+    flashes: { approve: string; reject: string };
+  },
+) {
+  const formData = await request.formData();
+  if (formData.get("intent") !== intent) throw badRequest();
+  const submission = parseWithZod(formData, { schema });
+  const id = Number(formData.get(idName));
+  if (submission.status !== "success") return json({ id, result: submission.reply() }, { status: 400 });
+  const result = await decide(submission.value);
+  if (!result.ok) return json({ id, result: replyWithFailure(submission, result) }, { status: 400 });
+  const url = new URL(request.url);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: flashes[submission.value.decision] });
 }

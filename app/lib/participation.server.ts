@@ -1,4 +1,4 @@
-import { createCookie, json } from "@remix-run/node";
+import { createCookie } from "@remix-run/node";
 import { getEnv } from "./env.server";
 
 /**
@@ -29,11 +29,3 @@ export async function readManageQuery(request: Request): Promise<string | null> 
   return typeof value === "string" ? value : null;
 }
 export const manageQueryHeader = (query: string) => manage().serialize(query);
-
-export const positive = (v: string | null | undefined) => {
-  const n = Number.parseInt(v ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
-
-export const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
-export const notFound = () => json({ messageKey: "errors:http.404" }, { status: 404 });

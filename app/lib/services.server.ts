@@ -1,9 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { json } from "@remix-run/node";
 import { z } from "zod";
 import { unsubscribeSchema } from "@contract/services";
-import { apiFor, failureResponse, type Viewer } from "./api.server";
-import { redirectWithFlash } from "./session.server";
+import { apiFor, redirectAfter, type Viewer } from "./api.server";
 
 /** Query parameters of the confirm step and the invitation panel, removed to get "where we are". */
 export const PANEL_PARAMS = ["confirm", "appVerId", "invite"] as const;
@@ -38,15 +35,9 @@ export async function lifecycleAction(request: Request, viewer: Viewer & { token
     v.intent === "unsubscribe"
       ? await api.call("/sys/chainAppInfo/unsubscribe", { appVerId: v.appVerId, reason: v.reason })
       : await api.call(v.intent === "deactivate" ? "/sys/chainAppInfo/deactivate" : "/sys/chainAppInfo/enable", { appVerId: v.appVerId });
-  if (!result.ok) {
-    if (result.status >= 500) throw failureResponse(result);
-    return redirectWithFlash(request, back, { kind: "error", key: result.messageKey });
-  }
   const key = v.intent === "deactivate" ? "deactivated" : v.intent === "enable" ? "enabled" : "unsubscribed";
-  return redirectWithFlash(request, back, { kind: "success", key: `services:flash.${key}` });
+  return redirectAfter(request, result, back, `services:flash.${key}`);
 }
 
-export const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
-
-/** A key for a form that moves money, issued by the loader (a double click or a reload does the work once). */
-export const newIdempotencyKey = () => randomBytes(18).toString("base64url");
+// PublishedServices imports it from here.
+export { badRequest } from "./api.server";

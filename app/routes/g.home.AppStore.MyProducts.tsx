@@ -5,11 +5,11 @@ import { z } from "zod";
 import { ownerActions } from "@contract/store-codes";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Pagination } from "~/components/Pagination";
-import { Cover, ProductStatusBadge, positiveParam } from "~/components/store/bits";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { Cover, ProductStatusBadge, StoreHeading } from "~/components/store/bits";
+import { apiFor, badRequest, redirectAfter, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
+import { positiveParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["store"],
@@ -49,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
   // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  if (!parsed.success) throw badRequest();
   const v = parsed.data;
   const url = new URL(request.url);
   const here = back(url);
@@ -59,11 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(`${url.pathname}?${q}`);
   }
   const result = await apiFor(request, viewer).call(v.intent === "submit" ? "/sys/product/submit" : "/sys/product/remove", { productId: v.productId });
-  if (!result.ok) {
-    if (result.status >= 500) throw failureResponse(result);
-    return redirectWithFlash(request, here, { kind: "error", key: result.messageKey });
-  }
-  return redirectWithFlash(request, here, { kind: "success", key: v.intent === "submit" ? "store:flash.submitted" : "store:flash.removed" });
+  return redirectAfter(request, result, here, v.intent === "submit" ? "store:flash.submitted" : "store:flash.removed");
 }
 
 export default function MyProducts() {
@@ -73,13 +69,9 @@ export default function MyProducts() {
   const action = location.pathname + (here.includes("?") ? `?${here.split("?")[1]}` : "");
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("mine.title")}</h1>
-          <p className="text-sm text-slate-600">{t("mine.intro")}</p>
-        </div>
+      <StoreHeading title={t("mine.title")} intro={t("mine.intro")}>
         <Link to="/g/home/AppStore/ProductEdit" className="btn-primary">{t("mine.new")}</Link>
-      </div>
+      </StoreHeading>
       {confirm ? (
         <div className="card max-w-lg" role="alertdialog" aria-labelledby="remove-title" data-testid="confirm-step">
           <h2 id="remove-title" className="text-lg font-semibold">{t("mine.removeTitle")}</h2>

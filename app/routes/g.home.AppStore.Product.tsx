@@ -4,12 +4,13 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { idempotencyKey } from "@contract/rules";
 import { SubmitButton } from "~/components/forms";
-import { Cover, ProductStatusBadge, positiveParam, wizardHref } from "~/components/store/bits";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "~/components/store/bits";
+import { apiFor, badRequest, notFound, redirectAfter, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
-import { newIdempotencyKey } from "~/lib/services.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { positiveParam } from "~/lib/params";
+import { newIdempotencyKey } from "~/lib/payments.server";
+import { followAction } from "~/lib/store.server";
 
 export const handle = {
   i18n: ["store"],
@@ -21,7 +22,7 @@ export const meta = pageTitle("storeProduct");
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const productId = positiveParam(new URL(request.url).searchParams.get("id"));
-  if (!productId) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  if (!productId) throw notFound();
   const product = await apiFor(request, viewer).load("/sys/product/detail", { productId });
   // Publishing makes a draft: the form carries a key issued here, so a double click or a reload makes one.
   return json({ product, publishKey: product.status === 2 ? newIdempotencyKey() : null, language: viewer.language });
@@ -37,24 +38,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
   // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  if (!parsed.success) throw badRequest();
   const v = parsed.data;
   const api = apiFor(request, viewer);
   const here = `/g/home/AppStore/Product?id=${v.productId}`;
   if (v.intent === "publish") {
     const result = await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey });
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return redirectWithFlash(request, here, { kind: "error", key: result.messageKey });
-    }
-    return redirectWithFlash(request, wizardHref(result.data.appId), { kind: "success", key: "store:flash.published" });
+    return redirectAfter(request, result, result.ok ? wizardHref(result.data.appId) : here, "store:flash.published", here);
   }
-  const result = await api.call("/sys/store/follow", { targetKind: "product", targetId: v.productId, follow: v.intent === "follow" });
-  if (!result.ok) {
-    if (result.status >= 500) throw failureResponse(result);
-    return redirectWithFlash(request, here, { kind: "error", key: result.messageKey });
-  }
-  return redirectWithFlash(request, here, { kind: "success", key: v.intent === "follow" ? "store:flash.followed" : "store:flash.unfollowed" });
+  return followAction(request, api, { targetKind: "product", targetId: v.productId, follow: v.intent === "follow" }, here);
 }
 
 export default function StoreProduct() {
@@ -63,43 +55,30 @@ export default function StoreProduct() {
   const location = useLocation();
   return (
     <div className="space-y-4">
-      <section className="card flex flex-wrap gap-6">
-        <Cover kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} size="h-32 w-32" />
-        <div className="min-w-0 flex-1 space-y-2">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-xl font-semibold">{p.name}</h1>
-            {p.status !== 2 ? <ProductStatusBadge status={p.status} /> : null}
-          </div>
-          <p className="text-slate-700">{p.brief}</p>
-          <dl className="grid gap-2 text-sm sm:grid-cols-2">
-            <div><dt className="inline text-slate-500">{t("products.type")}: </dt><dd className="inline">{t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""}</dd></div>
-            <div><dt className="inline text-slate-500">{t("products.owner")}: </dt><dd className="inline">{p.owner}</dd></div>
-            <div><dt className="inline text-slate-500">{t("products.price")}: </dt><dd className="inline font-semibold">{formatUsd(p.suggestedPriceCents, language)}</dd></div>
-            <div><dt className="inline text-slate-500">{t("products.payMode")}: </dt><dd className="inline">{t(`payModes.${p.payMode}`)}</dd></div>
-            {p.listedAt ? <div><dt className="inline text-slate-500">{t("products.listed")}: </dt><dd className="inline">{formatDate(p.listedAt, language)}</dd></div> : null}
-            <div><dd className="inline" data-testid="followers">{t("products.followers", { count: p.followers })}</dd></div>
-          </dl>
-          <div className="flex flex-wrap items-center gap-2 pt-2">
-            {publishKey ? (
-              <Form method="post" action={location.pathname + location.search}>
-                <input type="hidden" name="productId" value={p.productId} />
-                <input type="hidden" name="idempotencyKey" value={publishKey} />
-                <SubmitButton intent="publish" className="btn-primary">{t("product.publish")}</SubmitButton>
-              </Form>
-            ) : null}
-            {p.status === 2 || p.following ? (
-              <Form method="post" action={location.pathname + location.search}>
-                <input type="hidden" name="productId" value={p.productId} />
-                <button type="submit" name="intent" value={p.following ? "unfollow" : "follow"} className="btn-secondary">{t(p.following ? "service.unfollow" : "service.follow")}</button>
-              </Form>
-            ) : null}
-            {p.own ? <Link to="/g/home/AppStore/MyProducts" className="link text-sm">{t("product.manage")}</Link> : null}
-          </div>
-          {publishKey ? <p className="text-xs text-slate-500">{t("product.publishHint")}</p> : null}
-          {publishKey && p.company ? <p className="text-xs text-slate-500">{t("product.companyHint")}</p> : null}
-          {p.own && p.reviewComments ? <p className="text-sm text-slate-700">{t("product.review")}: {p.reviewComments}</p> : null}
+      <ListingHeader kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} badge={p.status !== 2 ? <ProductStatusBadge status={p.status} /> : null} summary={p.brief}>
+        <dl className="grid gap-2 text-sm sm:grid-cols-2">
+          <div><dt className="inline text-slate-500">{t("products.type")}: </dt><dd className="inline">{t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""}</dd></div>
+          <div><dt className="inline text-slate-500">{t("products.owner")}: </dt><dd className="inline">{p.owner}</dd></div>
+          <div><dt className="inline text-slate-500">{t("products.price")}: </dt><dd className="inline font-semibold">{formatUsd(p.suggestedPriceCents, language)}</dd></div>
+          <div><dt className="inline text-slate-500">{t("products.payMode")}: </dt><dd className="inline">{t(`payModes.${p.payMode}`)}</dd></div>
+          {p.listedAt ? <div><dt className="inline text-slate-500">{t("products.listed")}: </dt><dd className="inline">{formatDate(p.listedAt, language)}</dd></div> : null}
+          <div><dd className="inline" data-testid="followers">{t("products.followers", { count: p.followers })}</dd></div>
+        </dl>
+        <div className="flex flex-wrap items-center gap-2 pt-2">
+          {publishKey ? (
+            <Form method="post" action={location.pathname + location.search}>
+              <input type="hidden" name="productId" value={p.productId} />
+              <input type="hidden" name="idempotencyKey" value={publishKey} />
+              <SubmitButton intent="publish" className="btn-primary">{t("product.publish")}</SubmitButton>
+            </Form>
+          ) : null}
+          {p.status === 2 || p.following ? <FollowButton idName="productId" id={p.productId} following={p.following} /> : null}
+          {p.own ? <Link to="/g/home/AppStore/MyProducts" className="link text-sm">{t("product.manage")}</Link> : null}
         </div>
-      </section>
+        {publishKey ? <p className="text-xs text-slate-500">{t("product.publishHint")}</p> : null}
+        {publishKey && p.company ? <p className="text-xs text-slate-500">{t("product.companyHint")}</p> : null}
+        {p.own && p.reviewComments ? <p className="text-sm text-slate-700">{t("product.review")}: {p.reviewComments}</p> : null}
+      </ListingHeader>
       <section className="card">
         <h2 className="font-semibold">{t("product.description")}</h2>
         <p className="mt-2 whitespace-pre-line text-sm text-slate-700">{p.description}</p>

@@ -6,11 +6,12 @@ import { useTranslation } from "react-i18next";
 import { COVER_MAX_BYTES, COVER_TYPES, coverProblem } from "@contract/service-wizard";
 import { ownerActions, PAY_MODES, PRODUCT_TYPES, productFormSchema } from "@contract/store";
 import { CheckboxField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { Cover, positiveParam } from "~/components/store/bits";
+import { Cover } from "~/components/store/bits";
 import { FileField } from "~/components/wizard/shared";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
 

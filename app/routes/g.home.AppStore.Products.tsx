@@ -1,12 +1,13 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PRODUCT_TYPES } from "@contract/store-codes";
-import { Pagination } from "~/components/Pagination";
-import { Cover, positiveParam } from "~/components/store/bits";
+import { SearchForm } from "~/components/SearchForm";
+import { Catalogue, CatalogueCard, StoreHeading } from "~/components/store/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
+import { oneOf, pageParam, searchParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["store"],
@@ -20,10 +21,9 @@ const PAGE_SIZE = 10;
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const name = (url.searchParams.get("name") ?? "").trim().slice(0, 50);
-  const typeParam = url.searchParams.get("type") ?? "";
-  const type = (PRODUCT_TYPES as readonly string[]).includes(typeParam) ? typeParam : "";
-  const page = positiveParam(url.searchParams.get("page")) ?? 1;
+  const name = searchParam(url.searchParams);
+  const type = oneOf(PRODUCT_TYPES, url.searchParams.get("type")) ?? "";
+  const page = pageParam(url);
   const data = await apiFor(request, viewer).load("/sys/product/list", { pageIndex: page, pageSize: PAGE_SIZE, name: name || undefined, productType: type ? Number(type) : undefined });
   return json({ ...data, name, type, language: viewer.language });
 }
@@ -33,50 +33,31 @@ export default function StoreProducts() {
   const { t } = useTranslation("store");
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("products.title")}</h1>
-          <p className="text-sm text-slate-600">{t("products.intro")}</p>
-        </div>
+      <StoreHeading title={t("products.title")} intro={t("products.intro")}>
         <Link to="/g/home/AppStore/MyProducts" className="btn-secondary">{t("mine.title")}</Link>
-      </div>
-      <Form method="get" className="flex flex-wrap items-end gap-3" role="search">
-        <div>
-          <label htmlFor="product-name" className="label">{t("products.search")}</label>
-          <input id="product-name" name="name" defaultValue={name} maxLength={50} className="input" />
-        </div>
-        <div>
-          <label htmlFor="product-type" className="label">{t("products.type")}</label>
-          <select id="product-type" name="type" defaultValue={type} className="input">
-            <option value="">{t("products.allTypes")}</option>
-            {PRODUCT_TYPES.map((p) => <option key={p} value={p}>{t(`productTypes.${p}`)}</option>)}
-          </select>
-        </div>
-        <button type="submit" className="btn-primary">{t("services.apply")}</button>
+      </StoreHeading>
+      <SearchForm
+        idPrefix="product"
+        search={{ label: t("products.search"), value: name }}
+        filter={{ name: "type", label: t("products.type"), value: type, allLabel: t("products.allTypes"), options: PRODUCT_TYPES.map((p) => ({ value: p, label: t(`productTypes.${p}`) })) }}
+        submit={{ label: t("services.apply"), className: "btn-primary" }}
+      >
         {name || type ? <Link to="/g/home/AppStore/Products" className="btn-secondary">{t("services.reset")}</Link> : null}
-      </Form>
-      {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("products.empty")}</p>
-      ) : (
-        <ul className="grid gap-4 lg:grid-cols-2">
-          {page.rows.map((p) => (
-            <li key={p.productId} className="card flex gap-4 p-4" data-testid="store-product">
-              <Cover kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} />
-              <div className="min-w-0 flex-1 space-y-1">
-                <h2 className="font-semibold"><Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="link">{p.name}</Link></h2>
-                <p className="text-xs text-slate-500">
-                  {t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {p.owner}
-                </p>
-                <p className="line-clamp-2 text-sm text-slate-700">{p.brief}</p>
-                <p className="text-sm">
-                  <span className="font-semibold">{formatUsd(p.suggestedPriceCents, language)}</span> {t(`payModes.${p.payMode}`)} · {t("products.listed")}: {formatDate(p.listedAt, language)} · <span data-testid="followers">{t("products.followers", { count: p.followers })}</span>
-                </p>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      </SearchForm>
+      <Catalogue page={page} empty={t("products.empty")}>
+        {page.rows.map((p) => (
+          <CatalogueCard key={p.productId} kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} testId="store-product">
+            <h2 className="font-semibold"><Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="link">{p.name}</Link></h2>
+            <p className="text-xs text-slate-500">
+              {t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {p.owner}
+            </p>
+            <p className="line-clamp-2 text-sm text-slate-700">{p.brief}</p>
+            <p className="text-sm">
+              <span className="font-semibold">{formatUsd(p.suggestedPriceCents, language)}</span> {t(`payModes.${p.payMode}`)} · {t("products.listed")}: {formatDate(p.listedAt, language)} · <span data-testid="followers">{t("products.followers", { count: p.followers })}</span>
+            </p>
+          </CatalogueCard>
+        ))}
+      </Catalogue>
     </div>
   );
 }

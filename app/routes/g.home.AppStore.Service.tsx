@@ -7,13 +7,15 @@ import { z } from "zod";
 import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "@contract/store";
 import { FormErrors, SelectField, SubmitButton, TextAreaField } from "~/components/forms";
 import { Pagination } from "~/components/Pagination";
-import { Cover, ParticipationBadge, Rating, positiveParam } from "~/components/store/bits";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "~/components/store/bits";
+import { apiFor, badRequest, notFound, redirectAfter, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
+import { followAction } from "~/lib/store.server";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -26,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const appId = positiveParam(url.searchParams.get("appId"));
-  if (!appId) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  if (!appId) throw notFound();
   const commentPage = positiveParam(url.searchParams.get("page")) ?? 1;
   const service = await apiFor(request, viewer).load("/sys/store/service", { appId, commentPage });
   return json({ service, commentPage, language: viewer.language });
@@ -60,18 +62,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const parsed = simpleIntent.safeParse(Object.fromEntries(formData));
   // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  if (!parsed.success) throw badRequest();
   const v = parsed.data;
-  const result =
-    v.intent === "useful"
-      ? await api.call("/sys/store/markUseful", { commentId: v.commentId })
-      : await api.call("/sys/store/follow", { targetKind: "app", targetId: v.appId, follow: v.intent === "follow" });
-  if (!result.ok) {
-    if (result.status >= 500) throw failureResponse(result);
-    return redirectWithFlash(request, here(v.appId), { kind: "error", key: result.messageKey });
+  if (v.intent === "useful") {
+    return redirectAfter(request, await api.call("/sys/store/markUseful", { commentId: v.commentId }), `${here(v.appId)}#comments`, "store:flash.useful", here(v.appId));
   }
-  const flash = v.intent === "useful" ? "useful" : v.intent === "follow" ? "followed" : "unfollowed";
-  return redirectWithFlash(request, v.intent === "useful" ? `${here(v.appId)}#comments` : here(v.appId), { kind: "success", key: `store:flash.${flash}` });
+  return followAction(request, api, { targetKind: "app", targetId: v.appId, follow: v.intent === "follow" }, here(v.appId));
 }
 
 function RateForm({ service }: { service: StoreServiceDetail }) {
@@ -162,43 +158,29 @@ function Comments({ service, page, language }: { service: StoreServiceDetail; pa
 export default function StoreService() {
   const { service, commentPage, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("store");
-  const location = useLocation();
   const canJoin = !service.own && service.participation === "none";
   return (
     <div className="space-y-4">
-      <section className="card flex flex-wrap gap-6">
-        <Cover kind="app" id={service.appId} name={service.name} hasCover={service.hasCover} size="h-32 w-32" />
-        <div className="min-w-0 flex-1 space-y-2">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-xl font-semibold">{service.name}</h1>
-            <ParticipationBadge participation={service.participation} own={service.own} />
-          </div>
-          <p className="text-slate-700">{service.description}</p>
-          <p className="text-sm text-slate-500">
-            {t("services.publisher")}: {service.publisher} · {t("service.version")}: {service.version}
-            {service.industry ? ` · ${t(`wizard:industries.${service.industry}`, { defaultValue: service.industry })}` : ""}
-            {service.framework ? ` · ${t("service.framework")}: ${t(`wizard:frameworks.${service.framework}`, { defaultValue: service.framework })}` : ""}
-            {" · "}{t("services.published")}: {formatDate(service.publishedAt, language)}
-          </p>
-          <p className="text-sm"><Rating average={service.ratingAverage} count={service.ratingCount} /> · <span data-testid="followers">{t("services.followers", { count: service.followers })}</span></p>
-          <div className="flex flex-wrap items-center gap-2 pt-2">
-            {canJoin ? (
-              <Link to={`/g/home/ParticipatedServices/JOIN?a=${service.appId}&b=${encodeURIComponent(service.appCode)}`} className="btn-primary">{t("service.join")}</Link>
-            ) : null}
-            <Form method="post" action={location.pathname + location.search}>
-              <input type="hidden" name="appId" value={service.appId} />
-              <button type="submit" name="intent" value={service.following ? "unfollow" : "follow"} className="btn-secondary">
-                {t(service.following ? "service.unfollow" : "service.follow")}
-              </button>
-            </Form>
-            {service.own ? (
-              <Link to={`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${service.appId}&activeNames=comments`} className="link text-sm">{t("service.replyLink")}</Link>
-            ) : null}
-          </div>
-          {canJoin ? <p className="text-xs text-slate-500">{t("service.joinHint")}</p> : null}
-          {service.own ? <p className="text-xs text-slate-500">{t("service.ownHint")}</p> : null}
+      <ListingHeader kind="app" id={service.appId} name={service.name} hasCover={service.hasCover} badge={<ParticipationBadge participation={service.participation} own={service.own} />} summary={service.description}>
+        <p className="text-sm text-slate-500">
+          {t("services.publisher")}: {service.publisher} · {t("service.version")}: {service.version}
+          {service.industry ? ` · ${t(`wizard:industries.${service.industry}`, { defaultValue: service.industry })}` : ""}
+          {service.framework ? ` · ${t("service.framework")}: ${t(`wizard:frameworks.${service.framework}`, { defaultValue: service.framework })}` : ""}
+          {" · "}{t("services.published")}: {formatDate(service.publishedAt, language)}
+        </p>
+        <p className="text-sm"><Rating average={service.ratingAverage} count={service.ratingCount} /> · <span data-testid="followers">{t("services.followers", { count: service.followers })}</span></p>
+        <div className="flex flex-wrap items-center gap-2 pt-2">
+          {canJoin ? (
+            <Link to={`/g/home/ParticipatedServices/JOIN?a=${service.appId}&b=${encodeURIComponent(service.appCode)}`} className="btn-primary">{t("service.join")}</Link>
+          ) : null}
+          <FollowButton idName="appId" id={service.appId} following={service.following} />
+          {service.own ? (
+            <Link to={`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${service.appId}&activeNames=comments`} className="link text-sm">{t("service.replyLink")}</Link>
+          ) : null}
         </div>
-      </section>
+        {canJoin ? <p className="text-xs text-slate-500">{t("service.joinHint")}</p> : null}
+        {service.own ? <p className="text-xs text-slate-500">{t("service.ownHint")}</p> : null}
+      </ListingHeader>
       {service.introduction ? (
         <section className="card">
           <h2 className="font-semibold">{t("service.introduction")}</h2>

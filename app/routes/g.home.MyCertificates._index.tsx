@@ -4,10 +4,11 @@ import { useTranslation } from "react-i18next";
 import { EXPIRY_WARNING_DAYS } from "@contract/participation-codes";
 import { CertificateDownloads } from "~/components/CertificateDownloads";
 import { Pagination } from "~/components/Pagination";
-import { Table, td } from "~/components/participation";
+import { Table, td } from "~/components/details";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
+import { pageParam } from "~/lib/params";
 
 export const handle = { i18n: ["participation"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.myCertificates" }] };
 export const meta = pageTitle("myCertificates");
@@ -18,7 +19,7 @@ const DAY = 24 * 60 * 60 * 1000;
 /** SPEC §2 MyCertificates: every identity certificate of the caller, soonest expiry first; expiring ones flagged. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(new URL(request.url));
   const data = await apiFor(request, viewer).load("/sys/chainAppInfo/myCertificates", { page: { pageSize: PAGE_SIZE, pageIndex: page, condition: {} } });
   return json({ ...data, now: Date.now(), language: viewer.language });
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
-import { badRequest, positive } from "~/lib/participation.server";
+import { apiFor, badRequest, failureResponse, requireUser } from "~/lib/api.server";
+import { positiveParam } from "~/lib/params";
 
 /**
  * Certificate downloads (resource route, no page): GET a certificate PEM or a key-trust key (encrypted with
@@ -25,10 +25,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = new URL(request.url).searchParams;
   const kind = q.get("kind");
   if (kind !== "certificate" && kind !== "key") throw badRequest();
-  return download(request, positive(q.get("certificateId")), kind);
+  return download(request, positiveParam(q.get("certificateId")), kind);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
-  return download(request, positive(String(form.get("certificateId") ?? "")), "key");
+  return download(request, positiveParam(String(form.get("certificateId") ?? "")), "key");
 }

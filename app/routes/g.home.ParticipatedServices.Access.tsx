@@ -2,11 +2,11 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CertificateDownloads } from "~/components/CertificateDownloads";
-import { Field, Table, nodeLabel, td } from "~/components/participation";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { Field, Table, nodeLabel, td } from "~/components/details";
+import { apiFor, failureResponse, notFound, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
-import { notFound, positive } from "~/lib/participation.server";
+import { positiveParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["participation"],
@@ -21,7 +21,7 @@ export const meta = pageTitle("participatedAccess");
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const appId = positive(new URL(request.url).searchParams.get("appId"));
+  const appId = positiveParam(new URL(request.url).searchParams.get("appId"));
   if (!appId) throw notFound();
   const api = apiFor(request, viewer);
   const view = await api.load("/sys/chainAppInfo/view", { appId });

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { FormErrors } from "~/components/forms";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { pageTitle } from "~/lib/meta";
-import { positive, ticketCookieHeader } from "~/lib/participation.server";
+import { positiveParam } from "~/lib/params";
+import { ticketCookieHeader } from "~/lib/participation.server";
 
 export const handle = {
   i18n: ["participation"],
@@ -21,7 +22,7 @@ export const meta = pageTitle("joinService");
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const q = new URL(request.url).searchParams;
-  const appId = positive(q.get("a"));
+  const appId = positiveParam(q.get("a"));
   const appCode = q.get("b") ?? "";
   const token = q.get("c") || appCode;
   if (!appId || !token) return json({ messageKey: "errors:MSG_39001" }, { status: 400 });

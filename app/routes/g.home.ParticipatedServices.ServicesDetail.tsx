@@ -6,15 +6,17 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { applySchema, detailHidden, type JoinView } from "@contract/participation";
 import type { DataOf } from "@contract/paths";
+import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
-import { AuditBadge, Field, ListStatusBadge, Table, Timeline, nodeLabel, td } from "~/components/participation";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { AuditBadge, ListStatusBadge, Timeline, participatedDetailHref } from "~/components/participation";
+import { apiFor, badRequest, failureResponse, notFound, redirectAfter, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
-import { badRequest, notFound, positive, readTicket } from "~/lib/participation.server";
-import { newIdempotencyKey } from "~/lib/services.server";
+import { positiveParam } from "~/lib/params";
+import { readTicket } from "~/lib/participation.server";
+import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {
@@ -26,9 +28,6 @@ export const meta = pageTitle("participatedDetail");
 type Role = DataOf<"/sys/chainAppInfo/queryRolesForAppList">["page"]["rows"][number];
 type City = DataOf<"/sys/chainAppInfo/queryReleaseCitysForAppList">["page"]["rows"][number];
 
-const detailUrl = (v: { appId: number; appCode: string; appJoinAuditId: number; auditState: number }) =>
-  `/g/home/ParticipatedServices/ServicesDetail?${new URLSearchParams({ types: "2", appCode: v.appCode, appId: String(v.appId), auditState: String(v.auditState), appJoinAuditId: String(v.appJoinAuditId), ifJoIn: "1" })}`;
-
 /**
  * SPEC §2 ParticipatedServices/ServicesDetail (appId, appJoinAuditId, auditState, types, ifJoIn): the service
  * as a participant sees it (§7 view), with the application form when not yet joined (types 1), or the
@@ -38,9 +37,9 @@ const detailUrl = (v: { appId: number; appCode: string; appJoinAuditId: number; 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appId = positive(url.searchParams.get("appId"));
+  const appId = positiveParam(url.searchParams.get("appId"));
   if (!appId) throw notFound();
-  const appJoinAuditId = positive(url.searchParams.get("appJoinAuditId")) ?? undefined;
+  const appJoinAuditId = positiveParam(url.searchParams.get("appJoinAuditId")) ?? undefined;
   const ticket = await readTicket(request, appId);
   const api = apiFor(request, viewer);
   const service = await api.load("/sys/chainAppInfo/view", { appId, appJoinAuditId, ticket });
@@ -77,7 +76,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return json({ kind: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
     }
     const view = await api.load("/sys/chainAppInfo/view", { appId: v.appId, appJoinAuditId: result.data.appJoinAuditId });
-    return redirectWithFlash(request, detailUrl({ appId: v.appId, appCode: view.appCode, appJoinAuditId: result.data.appJoinAuditId, auditState: result.data.auditState }), { kind: "success", key: "participation:flash.applied" });
+    return redirectWithFlash(request, participatedDetailHref({ appId: v.appId, appCode: view.appCode, appJoinAuditId: result.data.appJoinAuditId, auditState: result.data.auditState }), { kind: "success", key: "participation:flash.applied" });
   }
   if (intent === "pay") {
     const parsed = joinRef.extend({ idempotencyKey: z.string() }).safeParse(Object.fromEntries(formData));
@@ -85,19 +84,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const result = await api.call("/sys/chainAppInfo/payJoinOrder", parsed.data);
     if (!result.ok) {
       if (result.status >= 500) throw failureResponse(result);
-      return json({ kind: "pay" as const, error: result.messageKey, recharge: result.messageKey === "errors:MSG_30001" }, { status: 400 });
+      return payRefused(result);
     }
     return redirectWithFlash(request, here, { kind: "success", key: "participation:flash.paid" });
   }
   if (intent === "confirm") {
     const parsed = joinRef.safeParse(Object.fromEntries(formData));
     if (!parsed.success) throw badRequest();
-    const result = await api.call("/sys/chainAppInfo/confirmJoin", parsed.data);
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return redirectWithFlash(request, here, { kind: "error", key: result.messageKey });
-    }
-    return redirectWithFlash(request, here, { kind: "success", key: "participation:flash.confirmed" });
+    return redirectAfter(request, await api.call("/sys/chainAppInfo/confirmJoin", parsed.data), here, "participation:flash.confirmed");
   }
   // House habit 2: an unknown intent is a 400.
   throw badRequest();
@@ -193,35 +187,6 @@ function ApplyForm({ service, roles, cities, language }: { service: JoinView; ro
   );
 }
 
-function OrderPanel({ p, payKey, language }: { p: NonNullable<JoinView["participation"]>; payKey: string; language: Language }) {
-  const { t } = useTranslation("participation");
-  const actionData = useActionData<typeof action>();
-  const error = actionData && actionData.kind === "pay" ? actionData : null;
-  if (!p.order) return null;
-  return (
-    <section id="order" className="card border-amber-200 bg-amber-50" aria-labelledby="order-title">
-      <h2 id="order-title" className="font-semibold">{t("detail.orderTitle")}</h2>
-      <p className="mt-1 text-sm text-slate-700">{t("detail.orderBody")}</p>
-      <dl className="mt-2 grid gap-3 sm:grid-cols-3">
-        <Field label={t("detail.billNo")}>{p.order.billNo}</Field>
-        <Field label={t("detail.amount")}>{formatUsd(p.order.totalCents, language)}</Field>
-        <Field label={t("detail.deadline")}>{formatDate(p.order.deadline, language, true)}</Field>
-      </dl>
-      {error ? (
-        <div className="mt-2">
-          <FormErrors errors={[error.error]} />
-          {error.recharge ? <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">{t("detail.recharge")}</Link> : null}
-        </div>
-      ) : null}
-      <Form method="post" className="mt-3">
-        <input type="hidden" name="appJoinAuditId" value={p.appJoinAuditId} />
-        <input type="hidden" name="idempotencyKey" value={payKey} />
-        <SubmitButton intent="pay" className="btn-primary">{t("detail.pay", { amount: formatUsd(p.order.totalCents, language) })}</SubmitButton>
-      </Form>
-    </section>
-  );
-}
-
 export default function ParticipatedServiceDetail() {
   const { service, roles, cities, payKey, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("participation");
@@ -275,7 +240,9 @@ export default function ParticipatedServiceDetail() {
         </section>
       ) : null}
 
-      {p && payKey ? <OrderPanel p={p} payKey={payKey} language={language} /> : null}
+      {p && p.order && payKey ? (
+        <BillPayPanel id="order" bill={p.order} item={{ name: "appJoinAuditId", value: p.appJoinAuditId }} payKey={payKey} language={language} texts="participation:order" />
+      ) : null}
 
       {p && p.auditState === 13 && !p.disabled ? (
         <section className="card border-blue-200 bg-blue-50" aria-labelledby="confirm-title">

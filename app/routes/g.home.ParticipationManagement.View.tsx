@@ -2,17 +2,21 @@ import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
 import { auditDecisionSchema, disableSchema } from "@contract/participation";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Field, nodeLabel } from "~/components/details";
 import { FormErrors, TextAreaField } from "~/components/forms";
-import { AuditBadge, Field, Timeline, nodeLabel } from "~/components/participation";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { AuditBadge, Timeline } from "~/components/participation";
+import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
-import { badRequest, notFound, positive } from "~/lib/participation.server";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
+import type { VueapiResult } from "~/lib/vueapi.server";
 
 export const handle = {
   i18n: ["participation"],
@@ -29,43 +33,54 @@ const backTo = (url: URL) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appJoinAuditId = positive(url.searchParams.get("appJoinAuditId"));
+  const appJoinAuditId = positiveParam(url.searchParams.get("appJoinAuditId"));
   if (!appJoinAuditId) throw notFound();
   const item = await apiFor(request, viewer).load("/sys/chainAppInfo/joinManageView", { appJoinAuditId });
   return json({ item, back: backTo(url), language: viewer.language });
+}
+
+/**
+ * One of the publisher's steps (decide, disable): the form is validated, then (without JavaScript) comes
+ * back as a confirm step, and once confirmed goes to the backend; a refusal is shown on the form.
+ */
+async function publisherStep<K extends "decide" | "disable", S extends z.ZodType<{ appJoinAuditId: number; comments?: string }>>(
+  request: Request,
+  formData: FormData,
+  kind: K,
+  schema: S,
+  step: { decision: (v: z.output<S>) => string; call: (v: z.output<S>) => Promise<VueapiResult<unknown>>; flash: (v: z.output<S>) => string },
+) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return json({ kind, result: submission.reply(), confirm: null }, { status: 400 });
+  const v = submission.value;
+  if (formData.get("confirmed") !== "yes") return json({ kind, result: submission.reply(), confirm: { decision: step.decision(v), comments: v.comments ?? "" } });
+  const result = await step.call(v);
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return json({ kind, result: replyWithFailure(submission, result), confirm: null }, { status: 400 });
+  }
+  const url = new URL(request.url);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: step.flash(v) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const url = new URL(request.url);
-  const here = url.pathname + url.search;
-  const confirmed = formData.get("confirmed") === "yes";
   const api = apiFor(request, viewer);
   if (intent === "decide") {
-    const submission = parseWithZod(formData, { schema: auditDecisionSchema });
-    if (submission.status !== "success") return json({ kind: "decide" as const, result: submission.reply(), confirm: null }, { status: 400 });
-    const v = submission.value;
-    // Without JavaScript the decision comes back as a confirm step first.
-    if (!confirmed) return json({ kind: "decide" as const, result: submission.reply(), confirm: { decision: v.decision, comments: v.comments ?? "" } });
-    const result = await api.call("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: v.appJoinAuditId, auditState: v.decision === "approve" ? 1 : 2, comments: v.comments });
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return json({ kind: "decide" as const, result: replyWithFailure(submission, result), confirm: null }, { status: 400 });
-    }
-    return redirectWithFlash(request, here, { kind: "success", key: v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected" });
+    return publisherStep(request, formData, "decide", auditDecisionSchema, {
+      decision: (v) => v.decision,
+      call: (v) => api.call("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: v.appJoinAuditId, auditState: v.decision === "approve" ? 1 : 2, comments: v.comments }),
+      flash: (v) => (v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected"),
+    });
   }
   if (intent === "disable") {
-    const submission = parseWithZod(formData, { schema: disableSchema });
-    if (submission.status !== "success") return json({ kind: "disable" as const, result: submission.reply(), confirm: null }, { status: 400 });
-    if (!confirmed) return json({ kind: "disable" as const, result: submission.reply(), confirm: { decision: "disable", comments: submission.value.comments } });
-    const result = await api.call("/sys/chainAppInfo/disableJoin", submission.value);
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return json({ kind: "disable" as const, result: replyWithFailure(submission, result), confirm: null }, { status: 400 });
-    }
-    return redirectWithFlash(request, here, { kind: "success", key: "participation:flash.disabled" });
+    return publisherStep(request, formData, "disable", disableSchema, {
+      decision: () => "disable",
+      call: (v) => api.call("/sys/chainAppInfo/disableJoin", v),
+      flash: () => "participation:flash.disabled",
+    });
   }
   // House habit 2: an unknown intent is a 400.
   throw badRequest();
@@ -92,24 +107,52 @@ function ConfirmStep({ intent, id, decision, comments, question }: { intent: str
   );
 }
 
+/** The decide or the disable form: comments, and buttons (given the form's id) that ask before they post. */
+function PublisherForm({
+  intent,
+  title,
+  schema,
+  appJoinAuditId,
+  commentsLabel,
+  commentsHint,
+  children,
+}: {
+  intent: "decide" | "disable";
+  title: string;
+  schema: z.ZodType<{ comments?: string }>;
+  appJoinAuditId: number;
+  commentsLabel: string;
+  commentsHint?: string;
+  children: (formId: string) => ReactNode;
+}) {
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm<{ comments?: string }>({
+    id: intent,
+    lastResult: actionData?.kind === intent ? actionData.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card space-y-2" aria-labelledby={`${intent}-title`}>
+      <h2 id={`${intent}-title`} className="font-semibold">{title}</h2>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="space-y-2">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="intent" value={intent} />
+          <input type="hidden" name="appJoinAuditId" value={appJoinAuditId} />
+          <TextAreaField field={fields.comments} label={commentsLabel} hint={commentsHint} rows={2} />
+          {children(form.id)}
+        </Form>
+      </FormProvider>
+    </section>
+  );
+}
+
 export default function ParticipationView() {
   const { item, back, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("participation");
-  const [decideForm, decideFields] = useForm({
-    id: "decide",
-    lastResult: actionData?.kind === "decide" ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: auditDecisionSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  const [disableForm, disableFields] = useForm({
-    id: "disable",
-    lastResult: actionData?.kind === "disable" ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: disableSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
   const vars = { applicant: item.applicant, name: item.name };
   const confirm = actionData?.confirm ?? null;
   if (confirm) {
@@ -138,35 +181,19 @@ export default function ParticipationView() {
         </dl>
       </section>
       {item.auditState === 0 && !item.disabled ? (
-        <section className="card space-y-2" aria-labelledby="decide-title">
-          <h2 id="decide-title" className="font-semibold">{t("view.decide")}</h2>
-          <FormProvider context={decideForm.context}>
-            <Form method="post" {...getFormProps(decideForm)} className="space-y-2">
-              <FormErrors id={decideForm.errorId} errors={decideForm.errors} />
-              <input type="hidden" name="intent" value="decide" />
-              <input type="hidden" name="appJoinAuditId" value={item.appJoinAuditId} />
-              <TextAreaField field={decideFields.comments} label={t("view.comments")} hint={t("view.commentsHint")} rows={2} />
-              <div className="flex gap-2">
-                <ConfirmSubmit formId={decideForm.id} name="decision" value="approve" label={t("view.approve")} title={t("view.approve")} question={t("view.approveQuestion", vars)} confirmLabel={t("view.confirm")} />
-                <ConfirmSubmit formId={decideForm.id} name="decision" value="reject" label={t("view.reject")} title={t("view.reject")} question={t("view.rejectQuestion", vars)} confirmLabel={t("view.confirm")} className="btn-danger" />
-              </div>
-            </Form>
-          </FormProvider>
-        </section>
+        <PublisherForm intent="decide" title={t("view.decide")} schema={auditDecisionSchema} appJoinAuditId={item.appJoinAuditId} commentsLabel={t("view.comments")} commentsHint={t("view.commentsHint")}>
+          {(formId) => (
+            <div className="flex gap-2">
+              <ConfirmSubmit formId={formId} name="decision" value="approve" label={t("view.approve")} title={t("view.approve")} question={t("view.approveQuestion", vars)} confirmLabel={t("view.confirm")} />
+              <ConfirmSubmit formId={formId} name="decision" value="reject" label={t("view.reject")} title={t("view.reject")} question={t("view.rejectQuestion", vars)} confirmLabel={t("view.confirm")} className="btn-danger" />
+            </div>
+          )}
+        </PublisherForm>
       ) : null}
       {canDisable ? (
-        <section className="card space-y-2" aria-labelledby="disable-title">
-          <h2 id="disable-title" className="font-semibold">{t("view.disableTitle")}</h2>
-          <FormProvider context={disableForm.context}>
-            <Form method="post" {...getFormProps(disableForm)} className="space-y-2">
-              <FormErrors id={disableForm.errorId} errors={disableForm.errors} />
-              <input type="hidden" name="intent" value="disable" />
-              <input type="hidden" name="appJoinAuditId" value={item.appJoinAuditId} />
-              <TextAreaField field={disableFields.comments} label={t("view.disableReason")} rows={2} />
-              <ConfirmSubmit formId={disableForm.id} label={t("view.disable")} title={t("view.disableTitle")} question={t("view.disableQuestion", vars)} confirmLabel={t("view.confirm")} className="btn-danger" />
-            </Form>
-          </FormProvider>
-        </section>
+        <PublisherForm intent="disable" title={t("view.disableTitle")} schema={disableSchema} appJoinAuditId={item.appJoinAuditId} commentsLabel={t("view.disableReason")}>
+          {(formId) => <ConfirmSubmit formId={formId} label={t("view.disable")} title={t("view.disableTitle")} question={t("view.disableQuestion", vars)} confirmLabel={t("view.confirm")} className="btn-danger" />}
+        </PublisherForm>
       ) : null}
       <section className="card space-y-2">
         <h2 className="font-semibold">{t("detail.records")}</h2>

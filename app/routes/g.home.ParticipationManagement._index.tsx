@@ -1,12 +1,15 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AUDIT_STATES } from "@contract/participation-codes";
 import { Pagination } from "~/components/Pagination";
-import { AuditBadge, Table, td } from "~/components/participation";
+import { SearchForm } from "~/components/SearchForm";
+import { Table, td } from "~/components/details";
+import { AuditBadge } from "~/components/participation";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
+import { oneOf, positiveParam, searchParam } from "~/lib/params";
 import { manageQueryHeader, readManageQuery } from "~/lib/participation.server";
 
 export const handle = { i18n: ["participation"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participationManagement" }] };
@@ -32,10 +35,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const last = await readManageQuery(request);
     if (last) throw redirect(`${url.pathname}?${last}`);
   }
-  const name = (own.get("name") ?? "").trim();
-  const stateRaw = own.get("auditState");
-  const auditState = stateRaw !== null && (AUDIT_STATES as readonly number[]).includes(Number(stateRaw)) ? Number(stateRaw) : undefined;
-  const page = Math.max(1, Number.parseInt(own.get("page") ?? "1", 10) || 1);
+  const name = searchParam(own);
+  const auditState = oneOf(AUDIT_STATES, own.get("auditState"));
+  const page = positiveParam(own.get("page")) ?? 1;
   const data = await apiFor(request, viewer).load("/sys/chainAppInfo/joinManageList", {
     page: { pageSize: PAGE_SIZE, pageIndex: page, condition: { ...(name ? { name } : {}), ...(auditState !== undefined ? { auditState } : {}) } },
   });
@@ -52,21 +54,14 @@ export default function ParticipationManagement() {
   return (
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">{t("manage.title")}</h1>
-      <Form method="get" className="flex flex-wrap items-end gap-3" role="search">
-        <div>
-          <label htmlFor="pm-name" className="label">{t("manage.search")}</label>
-          <input id="pm-name" name="name" defaultValue={name} maxLength={50} className="input" />
-        </div>
-        <div>
-          <label htmlFor="pm-state" className="label">{t("manage.audit")}</label>
-          <select id="pm-state" name="auditState" defaultValue={String(auditState)} className="input">
-            <option value="">{t("manage.all")}</option>
-            {AUDIT_STATES.map((s) => <option key={s} value={s}>{t(`audit.${s}`)}</option>)}
-          </select>
-        </div>
+      <SearchForm
+        idPrefix="pm"
+        search={{ label: t("manage.search"), value: name }}
+        filter={{ name: "auditState", label: t("manage.audit"), value: String(auditState), allLabel: t("manage.all"), options: AUDIT_STATES.map((s) => ({ value: s, label: t(`audit.${s}`) })) }}
+        submit={{ label: t("manage.filter"), className: "btn-secondary" }}
+      >
         <input type="hidden" name="all" value="1" />
-        <button type="submit" className="btn-secondary">{t("manage.filter")}</button>
-      </Form>
+      </SearchForm>
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500" data-testid="empty">{name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}</p>
       ) : (

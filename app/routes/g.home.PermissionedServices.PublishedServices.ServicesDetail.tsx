@@ -2,20 +2,22 @@ import { FormProvider, getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { VerState } from "@contract/service-status";
 import { enableRequestSchema, paySchema, replySchema, type ServiceDetail } from "@contract/services";
+import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
 import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
 import { RequestEnablePanel, SuspensionNotice } from "~/components/suspension";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
-import { apiFor, requireUser } from "~/lib/api.server";
+import { apiFor, badRequest, notFound, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
+import { positiveParam } from "~/lib/params";
+import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { badRequest, lifecycleAction, newIdempotencyKey, withoutPanels } from "~/lib/services.server";
+import { lifecycleAction, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
   i18n: ["services"],
@@ -27,11 +29,6 @@ export const meta = pageTitle("servicesDetail");
 const TABS = ["chaincode", "roles", "approvals", "runInfo", "crossChain", "comments", "history"] as const;
 type Tab = (typeof TABS)[number];
 
-const positive = (v: string | null) => {
-  const n = Number.parseInt(v ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
-
 /**
  * SPEC §2 PublishedServices/ServicesDetail (appId, appVerId, activeNames): one of the caller's services at a
  * version, its tabs as plain links, the §4 actions, the publish bill to pay, failure reasons, comment replies.
@@ -39,9 +36,9 @@ const positive = (v: string | null) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appId = positive(url.searchParams.get("appId"));
-  if (!appId) throw json({ messageKey: "errors:http.404" }, { status: 404 });
-  const appVerId = positive(url.searchParams.get("appVerId")) ?? undefined;
+  const appId = positiveParam(url.searchParams.get("appId"));
+  if (!appId) throw notFound();
+  const appVerId = positiveParam(url.searchParams.get("appVerId")) ?? undefined;
   const tab = (TABS as readonly string[]).includes(url.searchParams.get("activeNames") ?? "") ? (url.searchParams.get("activeNames") as Tab) : "chaincode";
   const api = apiFor(request, viewer);
   const service = await api.load("/sys/chainAppInfo/publishedDetail", { appId, appVerId });
@@ -51,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // At 40 "Enable" asks operations to lift the suspension, through this confirm page (docs/decisions/015).
   const requestEnable = confirmKind === "requestEnable" && service.verState === VerState.DEACTIVATED_BY_OPERATOR && actions.includes("enable");
   let invite: { url: string; expiresAt: string } | null = null;
-  if (positive(url.searchParams.get("invite")) === service.appVerId && actions.includes("invite")) {
+  if (positiveParam(url.searchParams.get("invite")) === service.appVerId && actions.includes("invite")) {
     const link = await api.load("/sys/chainAppInfo/invite", { appVerId: service.appVerId, language: viewer.language });
     invite = { url: `${url.origin}${link.path}`, expiresAt: link.expiresAt };
   }
@@ -71,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = paySchema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) throw badRequest();
     const result = await api.call("/sys/chainAppInfo/payPublishBill", parsed.data);
-    if (!result.ok) return json({ kind: "pay" as const, error: result.messageKey, recharge: result.messageKey === "errors:MSG_30001" }, { status: 400 });
+    if (!result.ok) return payRefused(result);
     return redirectWithFlash(request, back, { kind: "success", key: "services:flash.paid" });
   }
   if (intent === "reply") {
@@ -93,58 +90,6 @@ export async function action({ request }: ActionFunctionArgs) {
   // House habit 2: an unknown intent is a 400.
   if (!done) throw badRequest();
   return done;
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-semibold uppercase text-slate-500">{label}</dt>
-      <dd className="mt-0.5 text-sm text-slate-900">{children}</dd>
-    </div>
-  );
-}
-
-function Table({ head, children, testId }: { head: string[]; children: ReactNode; testId?: string }) {
-  return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid={testId}>
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-          <tr>{head.map((h) => <th key={h} scope="col" className="px-3 py-2">{h}</th>)}</tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
-      </table>
-    </div>
-  );
-}
-const td = "px-3 py-2 align-top";
-
-function PayPanel({ service, payKey, language }: { service: ServiceDetail; payKey: string; language: Language }) {
-  const { t } = useTranslation("services");
-  const actionData = useActionData<typeof action>();
-  const error = actionData && "kind" in actionData && actionData.kind === "pay" ? actionData : null;
-  if (!service.bill) return null;
-  return (
-    <section id="pay" className="card border-amber-200 bg-amber-50" aria-labelledby="pay-title">
-      <h2 id="pay-title" className="font-semibold">{t("pay.title")}</h2>
-      <dl className="mt-2 grid gap-3 sm:grid-cols-3">
-        <Field label={t("pay.billNo")}>{service.bill.billNo}</Field>
-        <Field label={t("pay.amount")}>{formatUsd(service.bill.totalCents, language)}</Field>
-        <Field label={t("pay.deadline")}>{formatDate(service.bill.deadline, language, true)}</Field>
-      </dl>
-      <p className="mt-2 text-sm text-slate-700">{t("pay.body")}</p>
-      {error ? (
-        <div className="mt-2">
-          <FormErrors errors={[error.error]} />
-          {error.recharge ? <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">{t("pay.recharge")}</Link> : null}
-        </div>
-      ) : null}
-      <Form method="post" className="mt-3">
-        <input type="hidden" name="appVerId" value={service.appVerId} />
-        <input type="hidden" name="idempotencyKey" value={payKey} />
-        <SubmitButton intent="pay" className="btn-primary">{t("pay.submit", { amount: formatUsd(service.bill.totalCents, language) })}</SubmitButton>
-      </Form>
-    </section>
-  );
 }
 
 function ReplyForm({ appId, commentId }: { appId: number; commentId: number }) {
@@ -175,7 +120,7 @@ function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab;
   const { t } = useTranslation("services");
   const c = service.contents;
   const date = (v: string | null) => (v ? formatDate(v, language, true) : t("detail.none"));
-  const nodeName = (n: { name: string; nameZh: string }) => (language === "zh-CN" ? n.nameZh : n.name);
+  const nodeName = (n: { name: string; nameZh: string }) => nodeLabel(n, language);
   switch (tab) {
     case "chaincode":
       return (
@@ -338,7 +283,9 @@ export default function ServicesDetailPage() {
           lastResult={actionData && "kind" in actionData && actionData.kind === "requestEnable" ? actionData.result : undefined} />
       ) : service.verState === VerState.DEACTIVATED_BY_OPERATOR ? <SuspensionNotice service={service} language={language} /> : null}
       {invite ? <InvitePanel name={service.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
-      {payKey ? <PayPanel service={service} payKey={payKey} language={language} /> : null}
+      {payKey && service.bill ? (
+        <BillPayPanel id="pay" bill={service.bill} item={{ name: "appVerId", value: service.appVerId }} payKey={payKey} language={language} texts="services:pay" />
+      ) : null}
       {service.verState === 11 && c.testReport && !c.testReport.passed ? <ReportPanel title={t("detail.testFailed")} report={c.testReport} /> : null}
       {service.verState === 26 && c.deployReport && !c.deployReport.passed ? <ReportPanel title={t("detail.deployFailed")} report={c.deployReport} /> : null}
       {service.verState === 11 || service.verState === 20 ? (

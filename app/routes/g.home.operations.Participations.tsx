@@ -1,7 +1,5 @@
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { auditDecisionSchema } from "@contract/participation";
 import type { DataOf } from "@contract/paths";
@@ -10,11 +8,10 @@ import { Pagination } from "~/components/Pagination";
 import { AuditBadge } from "~/components/participation";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
-import { badRequest } from "~/lib/participation.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { decideQueueItem } from "~/lib/operations-review.server";
+import { pageParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["participation"],
@@ -30,36 +27,24 @@ type Item = DataOf<"/sys/ops/participations/list">["page"]["rows"][number];
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
-  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(new URL(request.url));
   const data = await apiFor(request, viewer).load("/sys/ops/participations/list", { pageIndex: page, pageSize: 10 });
   return json({ ...data, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  const formData = await request.formData();
-  // House habit 2: an unknown intent is a 400.
-  if (formData.get("intent") !== "review") throw badRequest();
-  const submission = parseWithZod(formData, { schema: auditDecisionSchema });
-  const id = Number(formData.get("appJoinAuditId"));
-  if (submission.status !== "success") return json({ id, result: submission.reply() }, { status: 400 });
-  const v = submission.value;
-  const result = await apiFor(request, viewer).call("/sys/ops/participations/decide", { appJoinAuditId: v.appJoinAuditId, decision: v.decision, comments: v.comments });
-  if (!result.ok) return json({ id, result: replyWithFailure(submission, result) }, { status: 400 });
-  const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected" });
+  return decideQueueItem(request, {
+    intent: "review",
+    schema: auditDecisionSchema,
+    idName: "appJoinAuditId",
+    decide: (v) => apiFor(request, viewer).call("/sys/ops/participations/decide", v),
+    flashes: { approve: "participation:flash.approved", reject: "participation:flash.rejected" },
+  });
 }
 
 function ReviewItem({ item, language }: { item: Item; language: Language }) {
   const { t } = useTranslation("participation");
-  const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: `join-review-${item.appJoinAuditId}`,
-    lastResult: actionData && actionData.id === item.appJoinAuditId ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: auditDecisionSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
   return (
     <li className="card space-y-3" data-testid="join-review-item" aria-labelledby={`jr-${item.appJoinAuditId}`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -69,7 +54,7 @@ function ReviewItem({ item, language }: { item: Item; language: Language }) {
       <p className="text-sm text-slate-600">
         {t("ops.publisher")}: {item.publisher} · {t("detail.role")}: {item.roleName} · {t("ops.nodes")}: {item.cityNodes.join(", ")} · {formatDate(item.createdAt, language, true)}
       </p>
-      <DecisionForm form={form} comments={fields.comments} intent="review" idName="appJoinAuditId" idValue={item.appJoinAuditId} ns="participation" />
+      <DecisionForm formId={`join-review-${item.appJoinAuditId}`} schema={auditDecisionSchema} intent="review" idName="appJoinAuditId" idValue={item.appJoinAuditId} ns="participation" />
     </li>
   );
 }

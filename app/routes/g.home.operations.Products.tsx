@@ -1,19 +1,17 @@
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "@contract/paths";
 import { productDecisionSchema } from "@contract/store";
 import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
-import { Cover, positiveParam } from "~/components/store/bits";
+import { Cover } from "~/components/store/bits";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
+import { decideQueueItem } from "~/lib/operations-review.server";
+import { pageParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["store"],
@@ -26,36 +24,24 @@ type Item = DataOf<"/sys/ops/products/list">["page"]["rows"][number];
 /** Operations: products waiting for approval (§4 Product 1); approve → listed (2), reject with comments → 3. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
-  const page = positiveParam(new URL(request.url).searchParams.get("page")) ?? 1;
+  const page = pageParam(new URL(request.url));
   const data = await apiFor(request, viewer).load("/sys/ops/products/list", { pageIndex: page, pageSize: 10 });
   return json({ ...data, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  const formData = await request.formData();
-  // House habit 2: an unknown intent is a 400.
-  if (formData.get("intent") !== "review") throw json({ messageKey: "errors:http.400" }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: productDecisionSchema });
-  const productId = Number(formData.get("productId"));
-  if (submission.status !== "success") return json({ productId, result: submission.reply() }, { status: 400 });
-  const v = submission.value;
-  const result = await apiFor(request, viewer).call("/sys/ops/products/decide", { productId: v.productId, decision: v.decision, comments: v.comments });
-  if (!result.ok) return json({ productId, result: replyWithFailure(submission, result) }, { status: 400 });
-  const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: v.decision === "approve" ? "store:flash.approved" : "store:flash.rejected" });
+  return decideQueueItem(request, {
+    intent: "review",
+    schema: productDecisionSchema,
+    idName: "productId",
+    decide: (v) => apiFor(request, viewer).call("/sys/ops/products/decide", v),
+    flashes: { approve: "store:flash.approved", reject: "store:flash.rejected" },
+  });
 }
 
 function ProductItem({ item, language }: { item: Item; language: Language }) {
   const { t } = useTranslation("store");
-  const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: `product-review-${item.productId}`,
-    lastResult: actionData && actionData.productId === item.productId ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: productDecisionSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
   return (
     <li className="card space-y-3" data-testid="product-review" aria-labelledby={`product-title-${item.productId}`}>
       <div className="flex flex-wrap gap-4">
@@ -69,7 +55,7 @@ function ProductItem({ item, language }: { item: Item; language: Language }) {
           <p className="whitespace-pre-line text-sm text-slate-600">{item.description}</p>
         </div>
       </div>
-      <DecisionForm form={form} comments={fields.comments} intent="review" idName="productId" idValue={item.productId} ns="store" />
+      <DecisionForm formId={`product-review-${item.productId}`} schema={productDecisionSchema} intent="review" idName="productId" idValue={item.productId} ns="store" />
     </li>
   );
 }

@@ -1,7 +1,5 @@
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "@contract/paths";
 import { refundDecisionSchema } from "@contract/services";
@@ -10,10 +8,10 @@ import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/services";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
+import { decideQueueItem } from "~/lib/operations-review.server";
+import { oneOf, pageParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["services"],
@@ -31,37 +29,25 @@ type Item = DataOf<"/sys/ops/refunds/list">["page"]["rows"][number];
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
-  const state = STATES.find((s) => String(s) === url.searchParams.get("state")) ?? 1;
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const state = oneOf(STATES, url.searchParams.get("state")) ?? 1;
+  const page = pageParam(url);
   const data = await apiFor(request, viewer).load("/sys/ops/refunds/list", { state, pageIndex: page, pageSize: 10 });
   return json({ ...data, state, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  const formData = await request.formData();
-  // House habit 2: an unknown intent is a 400.
-  if (formData.get("intent") !== "refund") throw json({ messageKey: "errors:http.400" }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: refundDecisionSchema });
-  const refundId = Number(formData.get("refundId"));
-  if (submission.status !== "success") return json({ refundId, result: submission.reply() }, { status: 400 });
-  const v = submission.value;
-  const result = await apiFor(request, viewer).call("/sys/ops/refunds/decide", { refundId: v.refundId, decision: v.decision, comments: v.comments });
-  if (!result.ok) return json({ refundId, result: replyWithFailure(submission, result) }, { status: 400 });
-  const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: v.decision === "approve" ? "services:flash.refundApproved" : "services:flash.refundRejected" });
+  return decideQueueItem(request, {
+    intent: "refund",
+    schema: refundDecisionSchema,
+    idName: "refundId",
+    decide: (v) => apiFor(request, viewer).call("/sys/ops/refunds/decide", v),
+    flashes: { approve: "services:flash.refundApproved", reject: "services:flash.refundRejected" },
+  });
 }
 
 function RefundItem({ item, language }: { item: Item; language: Language }) {
   const { t } = useTranslation("services");
-  const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: `refund-${item.refundId}`,
-    lastResult: actionData && actionData.refundId === item.refundId ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: refundDecisionSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
   return (
     <li className="card space-y-2" data-testid="refund-item">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -73,7 +59,7 @@ function RefundItem({ item, language }: { item: Item; language: Language }) {
       </p>
       {item.reason ? <p className="text-sm">{t("ops.reason")}: {item.reason}</p> : null}
       {item.state === 1 ? (
-        <DecisionForm form={form} comments={fields.comments} intent="refund" idName="refundId" idValue={item.refundId} ns="services" />
+        <DecisionForm formId={`refund-${item.refundId}`} schema={refundDecisionSchema} intent="refund" idName="refundId" idValue={item.refundId} ns="services" />
       ) : (
         <p className="text-sm text-slate-600">
           {t(`refundState.${item.state}`)} · {t("ops.reviewed")}: {formatDate(item.reviewedAt, language, true)}{item.reviewComments ? ` · ${item.reviewComments}` : ""}

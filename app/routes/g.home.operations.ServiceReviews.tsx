@@ -1,19 +1,16 @@
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { reviewDecisionSchema } from "@contract/services";
-import type { z } from "zod";
 import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/services";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
+import { decideQueueItem } from "~/lib/operations-review.server";
+import { oneOf, pageParam } from "~/lib/params";
 import type { DataOf } from "@contract/paths";
 
 export const handle = {
@@ -27,8 +24,8 @@ type Queue = (typeof QUEUES)[number];
 type Item = DataOf<"/sys/ops/serviceReviews/list">["page"]["rows"][number];
 
 function readQuery(url: URL) {
-  const queue: Queue = url.searchParams.get("queue") === "final" ? "final" : "initial";
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const queue: Queue = oneOf(QUEUES, url.searchParams.get("queue")) ?? "initial";
+  const page = pageParam(url);
   return { queue, page };
 }
 
@@ -45,17 +42,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  const formData = await request.formData();
-  // House habit 2: an unknown intent is a 400.
-  if (formData.get("intent") !== "review") throw json({ messageKey: "errors:http.400" }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: reviewDecisionSchema });
-  const appVerId = Number(formData.get("appVerId"));
-  if (submission.status !== "success") return json({ appVerId, result: submission.reply() }, { status: 400 });
-  const v: z.output<typeof reviewDecisionSchema> = submission.value;
-  const result = await apiFor(request, viewer).call("/sys/ops/serviceReviews/decide", { appVerId: v.appVerId, decision: v.decision, comments: v.comments });
-  if (!result.ok) return json({ appVerId, result: replyWithFailure(submission, result) }, { status: 400 });
-  const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: v.decision === "approve" ? "services:flash.approved" : "services:flash.rejected" });
+  return decideQueueItem(request, {
+    intent: "review",
+    schema: reviewDecisionSchema,
+    idName: "appVerId",
+    decide: (v) => apiFor(request, viewer).call("/sys/ops/serviceReviews/decide", v),
+    flashes: { approve: "services:flash.approved", reject: "services:flash.rejected" },
+  });
 }
 
 function VersionContents({ item, language }: { item: Pick<Item, "contents">; language: Language }) {
@@ -98,14 +91,6 @@ function VersionContents({ item, language }: { item: Pick<Item, "contents">; lan
 
 function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; language: Language }) {
   const { t } = useTranslation("services");
-  const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: `review-${item.appVerId}`,
-    lastResult: actionData && actionData.appVerId === item.appVerId ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: reviewDecisionSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
   const report = item.contents.testReport;
   return (
     <li className="card space-y-3" data-testid="review-item" aria-labelledby={`review-title-${item.appVerId}`}>
@@ -123,7 +108,7 @@ function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; langu
           )}
         </div>
       ) : null}
-      <DecisionForm form={form} comments={fields.comments} intent="review" idName="appVerId" idValue={item.appVerId} ns="services" />
+      <DecisionForm formId={`review-${item.appVerId}`} schema={reviewDecisionSchema} intent="review" idName="appVerId" idValue={item.appVerId} ns="services" />
     </li>
   );
 }

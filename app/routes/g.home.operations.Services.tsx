@@ -11,7 +11,7 @@ import { formatDate } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
 import { commentsMissing, failureKey, parseReview, rowError } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/payments.server";
+import { pageParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 
 // "payments" holds the decision form's shared texts (ReviewRow).

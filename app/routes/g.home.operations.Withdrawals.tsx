@@ -9,7 +9,7 @@ import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
 import { commentsMissing, failureKey, parseReview, rowError } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/payments.server";
+import { pageParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.withdrawals" }] };

@@ -11,7 +11,8 @@ import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
-import { newIdempotencyKey, pageParam } from "~/lib/payments.server";
+import { pageParam } from "~/lib/params";
+import { newIdempotencyKey } from "~/lib/payments.server";
 
 export const handle = {
   i18n: ["payments"],

@@ -13,7 +13,8 @@ import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
-import { newIdempotencyKey, pageParam } from "~/lib/payments.server";
+import { pageParam } from "~/lib/params";
+import { newIdempotencyKey } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
 
 export const handle = {

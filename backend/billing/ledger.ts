@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { LedgerEntryKind } from "../../contract/billing-codes";
 import { Msg } from "../../contract/messages";
 import type { Db, Tx } from "../db/client";
 import { ledgerEntries, wallets } from "../db/schema";
@@ -25,26 +26,16 @@ import { ApiError } from "../http/errors";
  * | invoice_release    |         |                                    | +a                     |
  *
  * Non-withdrawable money (grants) is spent first, so a payment takes withdrawable money only when it
- * must. The database checks keep balance ≥ 0 and 0 ≤ withdrawable ≤ balance whatever happens.
+ * must. The database checks keep balance ≥ 0 and 0 ≤ withdrawable ≤ balance whatever happens. The kinds
+ * are the contract's LEDGER_ENTRY_KINDS (the transaction list filters by them).
  */
-export const LEDGER_KINDS = [
-  "recharge",
-  "grant",
-  "bill_payment",
-  "refund",
-  "withdrawal_hold",
-  "withdrawal_release",
-  "invoice_hold",
-  "invoice_release",
-] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export type Totals = { balanceCents: number; withdrawableCents: number; invoiceableCents: number };
 export type Deltas = { balanceDelta: number; withdrawableDelta: number; invoiceableDelta: number };
 
 export type Posting = {
   userId: number;
-  kind: LedgerKind;
+  kind: LedgerEntryKind;
   amountCents: number;
   refType: "bill" | "payment" | "withdrawal" | "invoice" | "grant";
   refId: number;
@@ -53,7 +44,7 @@ export type Posting = {
 };
 
 /** The deltas of one operation on the given totals; refuses what the totals cannot cover. Pure. */
-export function deltasFor(kind: LedgerKind, amount: number, t: Totals): Deltas {
+export function deltasFor(kind: LedgerEntryKind, amount: number, t: Totals): Deltas {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new ApiError(Msg.AMOUNT_INVALID);
   switch (kind) {
     case "recharge":

@@ -18,6 +18,19 @@ export type CallContext = {
 type Handler = (payload: unknown, ctx: CallContext) => Promise<unknown>;
 export type Handlers = { [P in VueapiPath]: Handler };
 
+/** What the router hands the handler of path P: its payload as the contract's schema parsed it. */
+export type Payload<P extends VueapiPath> = z.output<(typeof paths)[P]["payload"]>;
+
+/**
+ * A domain's handlers by path, each checked against the payload of its own path (the router calls a
+ * handler only with the payload that path's schema parsed).
+ */
+export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? (payload: Payload<P>, ctx: CallContext) => Promise<unknown> : never }>(
+  map: M,
+): { [P in keyof M]: Handler } {
+  return map as { [P in keyof M]: Handler };
+}
+
 const PREFIX = "/vueapi";
 
 function jsonResponse(body: unknown, status = 200) {

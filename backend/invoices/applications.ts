@@ -302,56 +302,64 @@ async function lockForDecision(tx: Tx, invoiceId: number, decision: keyof typeof
   return row;
 }
 
-async function billIdsOf(tx: Tx, applicationId: number) {
-  const rows = await tx.select({ billId: invoiceApplicationBills.billId }).from(invoiceApplicationBills).where(eq(invoiceApplicationBills.applicationId, applicationId));
-  return rows.map((r) => r.billId);
+/** The application's bills move to `state` (with `from`, only those still in that state). */
+async function setBillsInvoiceState(tx: Tx, row: ApplicationRow, state: number, from?: number) {
+  const linked = await tx.select({ billId: invoiceApplicationBills.billId }).from(invoiceApplicationBills).where(eq(invoiceApplicationBills.applicationId, row.id));
+  if (linked.length === 0) return;
+  await tx
+    .update(bills)
+    .set({ invoiceState: state })
+    .where(and(inArray(bills.id, linked.map((l) => l.billId)), eq(bills.userId, row.userId), from === undefined ? undefined : eq(bills.invoiceState, from)));
 }
 
-async function tell(tx: Tx, userId: number, textKey: string, params: Record<string, string>, now: Date) {
-  await tx.insert(messages).values({ userId, textKey, params, createdAt: now });
+type Decision = keyof typeof TRANSITIONS;
+const DECIDED_MESSAGE: Record<Decision, string> = { approve: "messages.invoiceApproved", reject: "messages.invoiceRejected", deliver: "messages.invoiceDelivered" };
+
+/**
+ * One operator decision, in one transaction: the application is locked (refused unless TRANSITIONS lets
+ * the decision move it), `work` checks the input, does what the decision does besides and returns the
+ * columns it records, the application moves on, and the applicant is told (with `params` in the message).
+ */
+async function decide(
+  ctx: CallContext,
+  invoiceId: number,
+  decision: Decision,
+  work: (tx: Tx, row: ApplicationRow, operatorId: number, now: Date) => Promise<Partial<ApplicationRow>>,
+  params: Record<string, string> = {},
+) {
+  const operator = ctx.user as UserRow;
+  const now = ctx.services.now();
+  await ctx.services.db.transaction(async (tx) => {
+    const row = await lockForDecision(tx, invoiceId, decision);
+    const columns = await work(tx, row, operator.id, now);
+    await tx.update(invoiceApplications).set({ ...columns, status: TRANSITIONS[decision].to }).where(eq(invoiceApplications.id, row.id));
+    await tx.insert(messages).values({ userId: row.userId, textKey: DECIDED_MESSAGE[decision], params: { applicationNo: row.applicationNo, ...params }, createdAt: now });
+  });
+  return null;
 }
 
 export async function approveApplication(input: z.output<typeof approveInvoiceSchema>, ctx: CallContext) {
-  const operator = ctx.user as UserRow;
-  const now = ctx.services.now();
-  await ctx.services.db.transaction(async (tx) => {
-    const row = await lockForDecision(tx, Number(input.invoiceId), "approve");
-    await tx
-      .update(invoiceApplications)
-      .set({ status: TRANSITIONS.approve.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments ?? null })
-      .where(eq(invoiceApplications.id, row.id));
-    await tell(tx, row.userId, "messages.invoiceApproved", { applicationNo: row.applicationNo }, now);
-  });
-  return null;
+  return decide(ctx, Number(input.invoiceId), "approve", async (_tx, _row, operatorId, now) => ({ reviewedBy: operatorId, reviewedAt: now, reviewComments: input.comments ?? null }));
 }
 
+/** Rejected: the bills can be invoiced again and the amount is invoiceable again. */
 export async function rejectApplication(input: z.output<typeof rejectInvoiceSchema>, ctx: CallContext) {
-  const operator = ctx.user as UserRow;
-  const now = ctx.services.now();
-  await ctx.services.db.transaction(async (tx) => {
-    const row = await lockForDecision(tx, Number(input.invoiceId), "reject");
-    await tx
-      .update(invoiceApplications)
-      .set({ status: TRANSITIONS.reject.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments })
-      .where(eq(invoiceApplications.id, row.id));
-    const ids = await billIdsOf(tx, row.id);
-    if (ids.length > 0) {
-      await tx
-        .update(bills)
-        .set({ invoiceState: BILL_INVOICE_STATE.NOT_INVOICED })
-        .where(and(inArray(bills.id, ids), eq(bills.userId, row.userId), eq(bills.invoiceState, BILL_INVOICE_STATE.IN_PROGRESS)));
-    }
-    await post(tx, { userId: row.userId, kind: "invoice_release", amountCents: row.amountCents, refType: "invoice", refId: row.id }, now);
-    await tell(tx, row.userId, "messages.invoiceRejected", { applicationNo: row.applicationNo, comments: input.comments }, now);
-  });
-  return null;
+  return decide(
+    ctx,
+    Number(input.invoiceId),
+    "reject",
+    async (tx, row, operatorId, now) => {
+      await setBillsInvoiceState(tx, row, BILL_INVOICE_STATE.NOT_INVOICED, BILL_INVOICE_STATE.IN_PROGRESS);
+      await post(tx, { userId: row.userId, kind: "invoice_release", amountCents: row.amountCents, refType: "invoice", refId: row.id }, now);
+      return { reviewedBy: operatorId, reviewedAt: now, reviewComments: input.comments };
+    },
+    { comments: input.comments },
+  );
 }
 
+/** Delivered by courier (paper) or by email (electronic); the bills are invoiced. */
 export async function deliverApplication(input: z.output<typeof deliverInvoiceSchema>, ctx: CallContext) {
-  const operator = ctx.user as UserRow;
-  const now = ctx.services.now();
-  await ctx.services.db.transaction(async (tx) => {
-    const row = await lockForDecision(tx, Number(input.invoiceId), "deliver");
+  return decide(ctx, Number(input.invoiceId), "deliver", async (tx, row, operatorId, now) => {
     let delivery: { courierName: string | null; courierNo: string | null; deliveryEmail: string | null };
     if (row.issuance === ISSUANCE.PAPER) {
       if (!input.courierName) throw fieldError("courierName", "invoices:validation.courierNameRequired");
@@ -361,15 +369,7 @@ export async function deliverApplication(input: z.output<typeof deliverInvoiceSc
       if (!input.deliveryEmail) throw fieldError("deliveryEmail", "invoices:validation.emailRequired");
       delivery = { courierName: null, courierNo: null, deliveryEmail: input.deliveryEmail };
     }
-    await tx
-      .update(invoiceApplications)
-      .set({ status: TRANSITIONS.deliver.to, deliveredBy: operator.id, deliveredAt: now, ...delivery })
-      .where(eq(invoiceApplications.id, row.id));
-    const ids = await billIdsOf(tx, row.id);
-    if (ids.length > 0) {
-      await tx.update(bills).set({ invoiceState: BILL_INVOICE_STATE.INVOICED }).where(and(inArray(bills.id, ids), eq(bills.userId, row.userId)));
-    }
-    await tell(tx, row.userId, "messages.invoiceDelivered", { applicationNo: row.applicationNo }, now);
+    await setBillsInvoiceState(tx, row, BILL_INVOICE_STATE.INVOICED);
+    return { deliveredBy: operatorId, deliveredAt: now, ...delivery };
   });
-  return null;
 }

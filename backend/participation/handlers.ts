@@ -1,21 +1,20 @@
 import { createHash, createHmac, timingSafeEqual, type KeyObject } from "node:crypto";
-import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import * as x509 from "@peculiar/x509";
 import type { z } from "zod";
 import { Msg } from "../../contract/messages";
-import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf, type participationPaths } from "../../contract/participation";
+import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf } from "../../contract/participation";
 import type { pageRequestSchema } from "../../contract/platform";
 import type { UserRow } from "../accounts/users";
 import type { Db, Tx } from "../db/client";
 import { appFunctions, appJoinNodes, appJoinTransitions, appJoins, appRoleFunctions, appRoles, appVersions, apps, bills, certificates, cityNodes, messages, users } from "../db/schema";
 import type { BackendEnv } from "../env";
 import { ApiError, fieldError } from "../http/errors";
-import type { CallContext } from "../http/router";
+import type { CallContext, Payload } from "../http/router";
 import { verifyInvitation } from "../services/invite";
 import { accessNodeCents, applyJoinEvent, payOrder, releasedNodeIds, startOrder } from "./audit";
 import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
 
-type Payload<P extends keyof typeof participationPaths> = z.output<(typeof participationPaths)[P]["payload"]>;
 type AppRow = typeof apps.$inferSelect;
 type JoinRow = typeof appJoins.$inferSelect;
 type VersionRow = typeof appVersions.$inferSelect;
@@ -426,6 +425,22 @@ export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin"
   return null;
 }
 
+/** The requests to join matching `where`, with their service, applicant and role: the count and one page. */
+async function joinRequests(db: Db, where: SQL | undefined, order: SQL[], pageIndex: number, pageSize: number) {
+  const [{ total }] = await db.select({ total: count() }).from(appJoins).innerJoin(apps, eq(apps.id, appJoins.appId)).where(where);
+  const rows = await db
+    .select({ join: appJoins, app: apps, applicant: users.userName, realName: users.realName, roleName: appRoles.name })
+    .from(appJoins)
+    .innerJoin(apps, eq(apps.id, appJoins.appId))
+    .innerJoin(users, eq(users.id, appJoins.userId))
+    .innerJoin(appRoles, eq(appRoles.id, appJoins.roleId))
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset((pageIndex - 1) * pageSize);
+  return { total, rows };
+}
+
 function manageRow(r: { join: JoinRow; app: AppRow; applicant: string; realName: string; roleName: string }) {
   return {
     appJoinAuditId: r.join.id,
@@ -450,18 +465,8 @@ export async function joinManageList(input: Payload<"/sys/chainAppInfo/joinManag
     name ? ilike(apps.name, `%${escapeLike(name)}%`) : undefined,
     condition.auditState !== undefined ? eq(appJoins.auditState, condition.auditState) : undefined,
   );
-  const [{ total }] = await db.select({ total: count() }).from(appJoins).innerJoin(apps, eq(apps.id, appJoins.appId)).where(where);
-  const rows = await db
-    .select({ join: appJoins, app: apps, applicant: users.userName, realName: users.realName, roleName: appRoles.name })
-    .from(appJoins)
-    .innerJoin(apps, eq(apps.id, appJoins.appId))
-    .innerJoin(users, eq(users.id, appJoins.userId))
-    .innerJoin(appRoles, eq(appRoles.id, appJoins.roleId))
-    .where(where)
-    // Pending requests first, then the newest.
-    .orderBy(sql`case when ${appJoins.auditState} = 0 then 0 else 1 end`, desc(appJoins.createdAt), desc(appJoins.id))
-    .limit(pageSize)
-    .offset((pageIndex - 1) * pageSize);
+  // Pending requests first, then the newest.
+  const { total, rows } = await joinRequests(db, where, [sql`case when ${appJoins.auditState} = 0 then 0 else 1 end`, desc(appJoins.createdAt), desc(appJoins.id)], pageIndex, pageSize);
   return { page: { rows: rows.map(manageRow), total, pageIndex, pageSize } };
 }
 
@@ -488,19 +493,8 @@ export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManag
 /** Operations queue: requests the publisher approved (1), oldest first. */
 export async function opsList(input: Payload<"/sys/ops/participations/list">, ctx: CallContext) {
   const db = ctx.services.db;
-  const where = eq(appJoins.auditState, 1);
-  const [{ total }] = await db.select({ total: count() }).from(appJoins).where(where);
   const publishers = users;
-  const rows = await db
-    .select({ join: appJoins, app: apps, applicant: users.userName, realName: users.realName, roleName: appRoles.name })
-    .from(appJoins)
-    .innerJoin(apps, eq(apps.id, appJoins.appId))
-    .innerJoin(users, eq(users.id, appJoins.userId))
-    .innerJoin(appRoles, eq(appRoles.id, appJoins.roleId))
-    .where(where)
-    .orderBy(asc(appJoins.updatedAt), asc(appJoins.id))
-    .limit(input.pageSize)
-    .offset((input.pageIndex - 1) * input.pageSize);
+  const { total, rows } = await joinRequests(db, eq(appJoins.auditState, 1), [asc(appJoins.updatedAt), asc(appJoins.id)], input.pageIndex, input.pageSize);
   const ownerIds = [...new Set(rows.map((r) => r.app.userId))];
   const owners = ownerIds.length ? await db.select({ id: publishers.id, userName: publishers.userName }).from(publishers).where(inArray(publishers.id, ownerIds)) : [];
   const out = [];

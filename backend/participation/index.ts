@@ -1,4 +1,4 @@
-import type { Handlers } from "../http/router";
+import { handlersOf } from "../http/router";
 import type { JobHandler } from "../jobs/runner";
 import { participationJobs as jobs } from "./audit";
 import {
@@ -23,30 +23,28 @@ import {
   view,
 } from "./handlers";
 
-type H = Handlers[keyof Handlers];
-
 /** The /vueapi handlers of participation, by path (contract/participation.ts; docs/decisions/013). */
-export const participationHandlers = {
-  "/sys/chainAppInfo/applyJoinApp": applyJoinApp as H,
-  "/sys/chainAppInfo/queryRolesForAppList": queryRoles as H,
-  "/sys/chainAppInfo/queryReleaseRolesForAppList": queryReleaseRoles as H,
-  "/sys/chainAppInfo/queryReleaseCitysForAppList": queryReleaseCitys as H,
-  "/sys/chainAppInfo/view": view as H,
-  "/sys/chainAppInfo/joinApp": joinApp as H,
-  "/sys/chainAppInfo/getJoinParamList": getJoinParamList as H,
-  "/sys/chainAppInfo/participatedList": participatedList as H,
-  "/sys/chainAppInfo/payJoinOrder": payJoinOrder as H,
-  "/sys/chainAppInfo/confirmJoin": confirmJoin as H,
-  "/sys/chainAppInfo/auditAppJoined": auditAppJoined as H,
-  "/sys/chainAppInfo/disableJoin": disableJoin as H,
-  "/sys/chainAppInfo/joinManageList": joinManageList as H,
-  "/sys/chainAppInfo/joinManageView": joinManageView as H,
-  "/sys/chainAppInfo/myCertificates": myCertificates as H,
-  "/sys/chainAppInfo/certificateFile": certificateFile as H,
-  "/sys/ops/participations/list": opsList as H,
-  "/sys/ops/participations/decide": opsDecide as H,
-  "/test/participation/service": testServiceSettings as H,
-} satisfies Partial<Handlers>;
+export const participationHandlers = handlersOf({
+  "/sys/chainAppInfo/applyJoinApp": applyJoinApp,
+  "/sys/chainAppInfo/queryRolesForAppList": queryRoles,
+  "/sys/chainAppInfo/queryReleaseRolesForAppList": queryReleaseRoles,
+  "/sys/chainAppInfo/queryReleaseCitysForAppList": queryReleaseCitys,
+  "/sys/chainAppInfo/view": view,
+  "/sys/chainAppInfo/joinApp": joinApp,
+  "/sys/chainAppInfo/getJoinParamList": getJoinParamList,
+  "/sys/chainAppInfo/participatedList": participatedList,
+  "/sys/chainAppInfo/payJoinOrder": payJoinOrder,
+  "/sys/chainAppInfo/confirmJoin": confirmJoin,
+  "/sys/chainAppInfo/auditAppJoined": auditAppJoined,
+  "/sys/chainAppInfo/disableJoin": disableJoin,
+  "/sys/chainAppInfo/joinManageList": joinManageList,
+  "/sys/chainAppInfo/joinManageView": joinManageView,
+  "/sys/chainAppInfo/myCertificates": myCertificates,
+  "/sys/chainAppInfo/certificateFile": certificateFile,
+  "/sys/ops/participations/list": opsList,
+  "/sys/ops/participations/decide": opsDecide,
+  "/test/participation/service": testServiceSettings,
+});
 
 /** The participation audit's background jobs (the work order), by kind. */
 export const participationJobs: Record<string, JobHandler> = jobs;

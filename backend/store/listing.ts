@@ -1,15 +1,13 @@
 import { and, asc, count, desc, eq, ilike, inArray, sql } from "drizzle-orm";
-import type { z } from "zod";
 import { Msg } from "../../contract/messages";
 import { VerState } from "../../contract/service-status";
-import { participationOf, type StoreService, type storePaths } from "../../contract/store";
+import { participationOf, type StoreService } from "../../contract/store";
 import type { Db, Tx } from "../db/client";
 import { appComments, appJoins, appRatings, appRoles, apps, appVersions, commentUseful, files, follows, products, users } from "../db/schema";
 import { ApiError } from "../http/errors";
 import type { AuthUser } from "../http/auth";
-import type { CallContext } from "../http/router";
+import type { CallContext, Payload } from "../http/router";
 
-type Payload<P extends keyof typeof storePaths> = z.output<(typeof storePaths)[P]["payload"]>;
 type Q = Db | Tx;
 
 const me = (ctx: CallContext) => ctx.user as AuthUser;

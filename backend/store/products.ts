@@ -1,18 +1,16 @@
 import { and, count, desc, eq, ilike, inArray, sql } from "drizzle-orm";
-import type { z } from "zod";
 import { Msg } from "../../contract/messages";
 import { toCents } from "../../contract/rules";
 import { coverProblem } from "../../contract/service-wizard";
-import { productTransition, ProductStatus, type Product, type ProductEvent, type storePaths } from "../../contract/store";
+import { productTransition, ProductStatus, type Product, type ProductEvent } from "../../contract/store";
 import type { Db, Tx } from "../db/client";
 import { apps, appVersions, files, messages, products, productServices, users } from "../db/schema";
 import { ApiError, fieldError } from "../http/errors";
 import type { AuthUser } from "../http/auth";
-import type { CallContext } from "../http/router";
+import type { CallContext, Payload } from "../http/router";
 import { newAppCode } from "../services/build";
 import { escapeLike, followersFor, followingOf } from "./listing";
 
-type Payload<P extends keyof typeof storePaths> = z.output<(typeof storePaths)[P]["payload"]>;
 type Q = Db | Tx;
 type ProductRow = typeof products.$inferSelect;
 

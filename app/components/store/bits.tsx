@@ -1,5 +1,8 @@
+import { Form, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Participation } from "@contract/store";
+import { Pagination } from "~/components/Pagination";
 
 /** A service's or product's cover, served by the Cover resource route; a plain tile when there is none. */
 export function Cover({ kind, id, name, hasCover, size = "h-20 w-20" }: { kind: "app" | "product"; id: number; name: string; hasCover: boolean; size?: string }) {
@@ -63,11 +66,81 @@ export function Rating({ average, count }: { average: number | null; count: numb
   );
 }
 
-/** A positive integer query parameter, or null. */
-export function positiveParam(v: string | null) {
-  const n = Number.parseInt(v ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
 /** The publish wizard at the basic step of a draft (a buyer's service made from a product). */
 export const wizardHref = (appId: number) => `/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${appId}&step=basic`;
+
+/** A store page's heading: title and intro, with a link or button beside them (`children`). */
+export function StoreHeading({ title, intro, children }: { title: string; intro: string; children?: ReactNode }) {
+  const text = (
+    <div>
+      <h1 className="text-xl font-semibold">{title}</h1>
+      <p className="text-sm text-slate-600">{intro}</p>
+    </div>
+  );
+  if (!children) return text;
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-3">
+      {text}
+      {children}
+    </div>
+  );
+}
+
+/** One page of a catalogue (services or products): its cards in two columns on wide screens, or `empty`. */
+export function Catalogue({ page, empty, children }: { page: { rows: unknown[]; pageIndex: number; pageSize: number; total: number }; empty: string; children: ReactNode }) {
+  return (
+    <>
+      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{empty}</p> : <ul className="grid gap-4 lg:grid-cols-2">{children}</ul>}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </>
+  );
+}
+
+/** A catalogue card: the cover beside what `children` say about the service or product. */
+export function CatalogueCard({ kind, id, name, hasCover, testId, children }: { kind: "app" | "product"; id: number; name: string; hasCover: boolean; testId: string; children: ReactNode }) {
+  return (
+    <li className="card flex gap-4 p-4" data-testid={testId}>
+      <Cover kind={kind} id={id} name={name} hasCover={hasCover} />
+      <div className="min-w-0 flex-1 space-y-1">{children}</div>
+    </li>
+  );
+}
+
+/** The head of a service's or product's page: large cover, name with its badge, summary, then `children`. */
+export function ListingHeader({ kind, id, name, hasCover, badge, summary, children }: {
+  kind: "app" | "product";
+  id: number;
+  name: string;
+  hasCover: boolean;
+  badge: ReactNode;
+  summary: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card flex flex-wrap gap-6">
+      <Cover kind={kind} id={id} name={name} hasCover={hasCover} size="h-32 w-32" />
+      <div className="min-w-0 flex-1 space-y-2">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-xl font-semibold">{name}</h1>
+          {badge}
+        </div>
+        <p className="text-slate-700">{summary}</p>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/** Follow or Unfollow, posted to the page's own action with the listing's id (intent follow / unfollow). */
+export function FollowButton({ idName, id, following }: { idName: string; id: number; following: boolean }) {
+  const { t } = useTranslation("store");
+  const location = useLocation();
+  return (
+    <Form method="post" action={location.pathname + location.search}>
+      <input type="hidden" name={idName} value={id} />
+      <button type="submit" name="intent" value={following ? "unfollow" : "follow"} className="btn-secondary">
+        {t(following ? "service.unfollow" : "service.follow")}
+      </button>
+    </Form>
+  );
+}

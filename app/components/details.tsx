@@ -1,0 +1,84 @@
+import { Form, Link, useActionData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { FormErrors, SubmitButton } from "~/components/forms";
+import { formatDate, formatUsd } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+
+/** Shared pieces of the detail and list pages of services and participations. */
+
+export function Table({ head, children, testId }: { head: string[]; children: ReactNode; testId?: string }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid={testId}>
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
+          <tr>{head.map((h, i) => <th key={`${h}-${i}`} scope="col" className="px-3 py-2">{h}</th>)}</tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+export const td = "px-3 py-2 align-top";
+
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-xs font-semibold uppercase text-slate-500">{label}</dt>
+      <dd className="mt-0.5 text-sm text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** A city node's name in the reader's language. */
+export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => (language === "zh-CN" ? n.nameZh : n.name);
+
+/**
+ * A bill to pay from the balance now (a service's publish bill, a participation's node order): its number,
+ * amount and deadline, and a Pay form carrying the item's id and the idempotency key the loader issued. A
+ * refusal (the action's payRefused answer) shows its message, with a link to recharge when the balance was
+ * too low. `id` is the anchor; `texts` the group of keys (title, body, billNo, amount, deadline, recharge,
+ * submit) such as "services:pay".
+ */
+export function BillPayPanel({
+  id,
+  bill,
+  item,
+  payKey,
+  language,
+  texts,
+}: {
+  id: string;
+  bill: { billNo: string; totalCents: number; deadline: string };
+  item: { name: string; value: number };
+  payKey: string;
+  language: Language;
+  texts: string;
+}) {
+  const { t } = useTranslation();
+  const answer = useActionData<{ kind?: string; error?: string; recharge?: boolean }>();
+  const refusal = answer?.kind === "pay" && answer.error ? { error: answer.error, recharge: !!answer.recharge } : null;
+  const amount = formatUsd(bill.totalCents, language);
+  return (
+    <section id={id} className="card border-amber-200 bg-amber-50" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="font-semibold">{t(`${texts}.title`)}</h2>
+      <p className="mt-1 text-sm text-slate-700">{t(`${texts}.body`)}</p>
+      <dl className="mt-2 grid gap-3 sm:grid-cols-3">
+        <Field label={t(`${texts}.billNo`)}>{bill.billNo}</Field>
+        <Field label={t(`${texts}.amount`)}>{amount}</Field>
+        <Field label={t(`${texts}.deadline`)}>{formatDate(bill.deadline, language, true)}</Field>
+      </dl>
+      {refusal ? (
+        <div className="mt-2">
+          <FormErrors errors={[refusal.error]} />
+          {refusal.recharge ? <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">{t(`${texts}.recharge`)}</Link> : null}
+        </div>
+      ) : null}
+      <Form method="post" className="mt-3">
+        <input type="hidden" name={item.name} value={item.value} />
+        <input type="hidden" name="idempotencyKey" value={payKey} />
+        <SubmitButton intent="pay" className="btn-primary">{t(`${texts}.submit`, { amount })}</SubmitButton>
+      </Form>
+    </section>
+  );
+}
