@@ -1,55 +1,27 @@
 import { createPrivateKey, generateKeyPairSync, sign, X509Certificate } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
-import { readBackendEnv } from "../../backend/env";
+import { beforeAll, describe, expect, it } from "vitest";
 import { appCas, appJoinTransitions, appVersions, apps, bills, certificates, jobs, ledgerEntries, messages } from "../../backend/db/schema";
 import { invitationLink } from "../../backend/services/invite";
 import { AUDIT_STATES } from "../../contract/participation";
 import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE } from "../../backend/participation/machine";
+import { callVueapi, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
 
 // Participation through the /vueapi protocol, in-process with a movable clock and the job loop off (the
 // test runs due jobs itself), like tests/backend/services.test.ts.
 const clock = new Date("2026-08-01T00:00:00Z");
-let service: Awaited<ReturnType<typeof createVueapi>>;
+const service = inProcessVueapi("participation", { TEST_CAPTCHA: "PAR1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
 const DAY = 24 * 60 * 60 * 1000;
 
-type Env = { code: number; message: string; data: any };
-async function post(p: string, body: object = {}, token?: string): Promise<Env> {
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json() as Promise<Env>;
-}
-async function loginAs(username: string, password = "Demo12!@pass") {
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const res = await post("/main/user/login", { username, password, captchaKey: key, captcha: "PAR1" });
-  expect(res.code, JSON.stringify(res)).toBe(0);
-  return res.data.token as string;
-}
-let seq = 0;
+const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
+const loginAs = (username: string, password?: string) => loginToken(service, username, password);
 async function freshUser() {
-  seq += 1;
-  const userName = `par${Date.now().toString(36)}${seq}`;
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const reg = await post("/anon/user/register", {
-    payload: { userType: "1", userName, password: "Gd47!@kw", confirmPassword: "Gd47!@kw", realName: "测试", email: `${userName}@example.com`, captcha: "PAR1", captchaKey: key, agreeTerms: "on", agreePrivacy: "on" },
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const { users } = await import("../../backend/db/schema");
-  await service.services.db.update(users).set({ activatedAt: clock }).where(eq(users.userName, userName));
-  const token = await loginAs(userName, "Gd47!@kw");
+  const { userName, password } = await registeredUser(service, "par");
+  const token = await loginAs(userName, password);
   const info = await post("/main/getClientInfo", {}, token);
   return { token, userId: info.data.userId as number, userName };
 }
-const ok = (r: Env) => {
+const ok = (r: Reply) => {
   expect(r.code, JSON.stringify(r)).toBe(0);
   return r.data;
 };
@@ -95,13 +67,7 @@ async function applied(svc: Awaited<ReturnType<typeof runningService>>, extraNod
 
 let operator: string;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-participation-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "PAR1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
-  service = await createVueapi(env, () => clock);
   operator = await loginAs("demooperator");
-});
-afterAll(async () => {
-  await service?.close();
 });
 
 describe("the audit state machine through the API", () => {
