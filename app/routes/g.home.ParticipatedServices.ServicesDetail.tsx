@@ -87,7 +87,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (result.status >= 500) throw failureResponse(result);
       return json({ kind: "pay" as const, error: result.messageKey, recharge: result.messageKey === "errors:MSG_30001" }, { status: 400 });
     }
-    return redirectWithFlash(request, here, { kind: "success", key: "participation:flash.paid" });
+    return redirectWithFlash(request, here, { kind: "success", key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid" });
   }
   if (intent === "confirm") {
     const parsed = joinRef.safeParse(Object.fromEntries(formData));
@@ -198,13 +198,21 @@ function OrderPanel({ p, payKey, language }: { p: NonNullable<JoinView["particip
   const actionData = useActionData<typeof action>();
   const error = actionData && actionData.kind === "pay" ? actionData : null;
   if (!p.order) return null;
+  // An expired order is not an error: paying re-issues it at the current prices (docs/decisions/013).
+  const { expired } = p.order;
+  const amountCents = expired ? (p.order.reissueCents ?? p.order.totalCents) : p.order.totalCents;
   return (
-    <section id="order" className="card border-amber-200 bg-amber-50" aria-labelledby="order-title">
-      <h2 id="order-title" className="font-semibold">{t("detail.orderTitle")}</h2>
-      <p className="mt-1 text-sm text-slate-700">{t("detail.orderBody")}</p>
+    <section id="order" className="card border-amber-200 bg-amber-50" aria-labelledby="order-title" data-testid={expired ? "order-expired" : "order"}>
+      <h2 id="order-title" className="font-semibold">{expired ? t("detail.orderExpiredTitle") : t("detail.orderTitle")}</h2>
+      <p className="mt-1 text-sm text-slate-700">
+        {expired ? t("detail.orderExpiredBody", { billNo: p.order.billNo, amount: formatUsd(amountCents, language) }) : t("detail.orderBody")}
+      </p>
       <dl className="mt-2 grid gap-3 sm:grid-cols-3">
-        <Field label={t("detail.billNo")}>{p.order.billNo}</Field>
-        <Field label={t("detail.amount")}>{formatUsd(p.order.totalCents, language)}</Field>
+        <Field label={t("detail.billNo")}>
+          {p.order.billNo}
+          {expired ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-700">{t("detail.orderExpired")}</span> : null}
+        </Field>
+        <Field label={t("detail.amount")}>{formatUsd(amountCents, language)}</Field>
         <Field label={t("detail.deadline")}>{formatDate(p.order.deadline, language, true)}</Field>
       </dl>
       {error ? (
@@ -216,7 +224,7 @@ function OrderPanel({ p, payKey, language }: { p: NonNullable<JoinView["particip
       <Form method="post" className="mt-3">
         <input type="hidden" name="appJoinAuditId" value={p.appJoinAuditId} />
         <input type="hidden" name="idempotencyKey" value={payKey} />
-        <SubmitButton intent="pay" className="btn-primary">{t("detail.pay", { amount: formatUsd(p.order.totalCents, language) })}</SubmitButton>
+        <SubmitButton intent="pay" className="btn-primary">{t("detail.pay", { amount: formatUsd(amountCents, language) })}</SubmitButton>
       </Form>
     </section>
   );

@@ -19,6 +19,7 @@ import {
   queryReleaseCitys,
   queryReleaseRoles,
   queryRoles,
+  testOrderDeadline,
   testServiceSettings,
   view,
 } from "./handlers";
@@ -46,6 +47,7 @@ export const participationHandlers = {
   "/sys/ops/participations/list": opsList as H,
   "/sys/ops/participations/decide": opsDecide as H,
   "/test/participation/service": testServiceSettings as H,
+  "/test/participation/order": testOrderDeadline as H,
 } satisfies Partial<Handlers>;
 
 /** The participation audit's background jobs (the work order), by kind. */
