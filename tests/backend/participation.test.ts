@@ -329,7 +329,7 @@ describe("joining: tokens, keys and certificates", () => {
   });
 });
 
-describe("the node order: expired and re-issued (docs/decisions/013)", () => {
+describe("the node order: expired, re-issued, or paid from My Bills (docs/decisions/013)", () => {
   /** A participation approved by both with a node to order (audit 5), its order bill and its node. */
   async function atOrder() {
     const svc = await runningService(3);
@@ -425,5 +425,23 @@ describe("the node order: expired and re-issued (docs/decisions/013)", () => {
     ok(await post("/test/fixtures", { grantCents: current.orderCents }, current.who.token));
     expect(ok(await post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: current.joinId, idempotencyKey: "reorder-key-00000000004" }, current.who.token))).toMatchObject({ billId: current.bill.id, reissued: false });
     expect(await orderBills(current.joinId)).toHaveLength(1);
+  });
+
+  it("paying the order bill on BillDetail (h5billPay) moves the participation on as well, once", async () => {
+    const order = await atOrder();
+    ok(await post("/test/fixtures", { grantCents: order.orderCents }, order.who.token));
+    const k = "billdetail-order-key-0001";
+    const paid = ok(await post("/sys/system/clientInfo/h5billPay", { billId: order.bill.id, idempotencyKey: k }, order.who.token));
+    expect(paid).toMatchObject({ billId: order.bill.id, payState: 15, paidCents: order.orderCents, replayed: false });
+    expect(ok(await post("/sys/system/clientInfo/h5billPay", { billId: order.bill.id, idempotencyKey: k }, order.who.token)).replayed).toBe(true);
+    expect(ok(await post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: order.joinId, idempotencyKey: "billdetail-order-key-0002" }, order.who.token)).replayed).toBe(true);
+    expect((await joinRow(order.joinId)).auditState).toBe(10);
+    const payments = await service.services.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, order.who.userId), eq(ledgerEntries.kind, "bill_payment")));
+    expect(payments).toHaveLength(1);
+    const steps = ok(await post("/sys/chainAppInfo/view", { appId: order.svc.appId, appJoinAuditId: order.joinId }, order.who.token)).participation.transitions;
+    expect(steps.at(-1)).toMatchObject({ event: "pay", actorKind: "participant", toState: 10 });
+    // Another user cannot pay it.
+    const other = await freshUser();
+    expect((await post("/sys/system/clientInfo/h5billPay", { billId: order.bill.id, idempotencyKey: "billdetail-order-key-0003" }, other.token)).message).toBe("MSG_10002");
   });
 });
