@@ -3,6 +3,7 @@ import { createCaptcha } from "./accounts/captcha";
 import { openDatabase } from "./db/client";
 import { seedDemo, seedPlatform } from "./db/seed";
 import { readBackendEnv, type BackendEnv } from "./env";
+import { createDrain } from "./http/drain";
 import { createRouter, handlersOf, type Handlers } from "./http/router";
 import { Mailer } from "./mail";
 import { listMessages, markRead } from "./messages/handlers";
@@ -19,6 +20,8 @@ import { createFixtures } from "./testing/fixtures";
 import { serviceWizardHandlers } from "./services/wizard";
 import { createServiceFixture } from "./testing/services";
 import { storeHandlers } from "./store";
+import { fail } from "../contract/envelope";
+import { Msg } from "../contract/messages";
 
 /** The paths answered outside the domain folders: accounts, platform, messages and the test fixtures. */
 const coreHandlers = handlersOf({
@@ -81,10 +84,29 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   };
 }
 
+// The calls this process is answering; a shutdown waits for them before it closes the database.
+const drainHolder = globalThis as typeof globalThis & { __bsnDrain?: ReturnType<typeof createDrain> };
+const drain = (drainHolder.__bsnDrain ??= createDrain());
+/** What a call gets once the process is shutting down (the portal shows it as a server error). */
+const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), { status: 503, headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" } });
+
 async function start() {
-  const { handle, services } = await createVueapi(readBackendEnv());
+  const { handle, services, close } = await createVueapi(readBackendEnv());
   servicesHolder.__bsnServices = services;
-  if (services.env.jobsIntervalMs > 0) startJobLoop(services, jobRegistry, services.env.jobsIntervalMs);
+  const stopJobs = services.env.jobsIntervalMs > 0 ? startJobLoop(services, jobRegistry, services.env.jobsIntervalMs) : async () => undefined;
+  // On SIGTERM/SIGINT (the server stops taking connections, remix-serve), end cleanly: no further job pass,
+  // the calls under way answered, then the database closed. An open database (PGlite's timers, the pool's
+  // idle connections) would otherwise keep the process alive long after the signal.
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    stopping ??= (async () => {
+      await stopJobs();
+      await drain.close();
+      await close();
+    })().catch((error) => console.error("backend shutdown failed", error));
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
   return handle;
 }
 
@@ -101,12 +123,16 @@ export async function startBackend(): Promise<void> {
 
 /** The /vueapi service as a fetch-style handler (ARCHITECTURE: mounted in the portal's process by default). */
 export async function handleVueapi(request: Request): Promise<Response> {
-  await startBackend();
-  return (await holder.__bsnVueapi!)(request);
+  return drain.admit(async () => {
+    await startBackend();
+    return (await holder.__bsnVueapi!)(request);
+  }, shuttingDown);
 }
 
 /** The embedded sandbox payment provider's hosted pages under /sandbox-pay (docs/decisions/007). */
 export async function handleSandbox(request: Request): Promise<Response> {
-  await startBackend();
-  return handleSandboxPay(request, servicesHolder.__bsnServices!);
+  return drain.admit(async () => {
+    await startBackend();
+    return handleSandboxPay(request, servicesHolder.__bsnServices!);
+  }, shuttingDown);
 }

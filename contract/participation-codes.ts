@@ -39,6 +39,16 @@ export function accessAllowed(p: { auditState: number; verState: number; disable
   return (p.auditState === 13 || p.auditState === 15) && p.verState !== 30 && p.verState !== 35 && !p.disabled;
 }
 
+/**
+ * Whether a node order bill has expired unpaid (docs/decisions/013 "Expired orders"): the bill-expiry job
+ * marked it (§4 payment status 10), or it is still unpaid or failed (1, 5) and its deadline has passed,
+ * before the hourly job came round. Paying such an order re-issues it.
+ */
+export function orderExpired(bill: { payState: number; deadline: Date | string }, now: Date): boolean {
+  if (bill.payState === 10) return true;
+  return (bill.payState === 1 || bill.payState === 5) && new Date(bill.deadline).getTime() <= now.getTime();
+}
+
 /** §4 "detail unless rejected". */
 export const detailHidden = (auditState: number) => auditState === 2 || auditState === 4;
 

@@ -122,8 +122,13 @@ export const participationSchema = z.object({
   createdAt: z.string(),
   cityNodes: z.array(z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string() })),
   transitions: z.array(joinTransitionSchema),
-  /** The node order, when one was billed. */
-  order: z.object({ billId: z.number().int(), billNo: z.string(), payState: z.number().int(), totalCents: z.number().int(), deadline: z.string() }).nullable(),
+  /**
+   * The node order, when one was billed. `expired`: its bill expired unpaid (orderExpired); paying re-issues
+   * it at the current prices, `reissueCents` (null when not expired).
+   */
+  order: z
+    .object({ billId: z.number().int(), billNo: z.string(), payState: z.number().int(), totalCents: z.number().int(), deadline: z.string(), expired: z.boolean(), reissueCents: z.number().int().nullable() })
+    .nullable(),
   accessAllowed: z.boolean(),
   certificateId: z.number().int().nullable(),
 });
@@ -252,7 +257,8 @@ export const participationPaths = {
   "/sys/chainAppInfo/payJoinOrder": {
     auth: "user",
     payload: joinRef.extend({ idempotencyKey: idempotencyKey() }),
-    data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
+    /** `reissued`: the order had expired; a fresh bill (`billId`) was issued at current prices and paid. */
+    data: z.object({ billId: z.number().int(), replayed: z.boolean(), reissued: z.boolean() }),
   },
   "/sys/chainAppInfo/confirmJoin": { auth: "user", payload: joinRef, data: nothing },
   /** §7 "auditAppJoined": the publisher's decision; §8 Status error: 1 approved, 2 unapproved. */
@@ -290,6 +296,8 @@ export const participationPaths = {
     payload: z.object({ appId: z.number().int().positive(), certificateMode: z.number().int().min(1).max(3).optional(), isPublic: z.boolean().optional() }),
     data: nothing,
   },
+  /** Tests only (TEST_FIXTURES=1): the deadline of the caller's unpaid node order passes now (the expiry job has not run yet). */
+  "/test/participation/order": { auth: "user", payload: joinRef, data: nothing },
   "/sys/ops/participations/decide": {
     auth: "operator",
     payload: joinRef.extend(decisionFields()),

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
+import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support";
 import { createActiveUser, PASSWORD, uniqueUser } from "./support";
 
 // Participation end to end, with JavaScript on and off (projects js and nojs): an invitation link, an
@@ -129,3 +129,45 @@ test("a rejected application shows the comments and hides the detail", async ({ 
   await page.goto("/g/home/ParticipatedServices/JOIN?a=999999&b=APPXXXX&c=badtoken&d=1&e=en");
   await expect(page.getByTestId("join-invalid")).toContainText("Tokens invalid");
 });
+
+test("an order left unpaid past its deadline says so, and paying re-issues and pays it", async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000);
+  const svc = await serviceWithInvitation(request, testInfo);
+  const participant = await createActiveUser(request, uniqueUser(testInfo, "po"));
+  const token = await apiToken(request, participant.userName);
+  // The application through the API (the form is tested above): a node the service runs on and one to order.
+  const link = new URL(svc.link, "http://x").searchParams;
+  const { ticket } = await api(request, "/sys/chainAppInfo/applyJoinApp", { appId: svc.appId, token: link.get("c"), expiry: link.get("d"), language: link.get("e") }, token);
+  const condition = { appId: svc.appId, ticket };
+  const roles = (await api(request, "/sys/chainAppInfo/queryRolesForAppList", { page: { pageSize: 999, pageIndex: 1, condition } }, token)).page.rows;
+  const cities = (await api(request, "/sys/chainAppInfo/queryReleaseCitysForAppList", { page: { pageSize: 50, pageIndex: 1, condition } }, token)).page.rows;
+  const toOrder = cities.find((c: { released: boolean }) => !c.released);
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const joined = await api(request, "/sys/chainAppInfo/joinApp", {
+    ...condition,
+    roleId: roles[0].roleId,
+    cityNodeIds: [cities.find((c: { released: boolean }) => c.released).cityNodeId, toOrder.cityNodeId],
+    certificateMode: 3,
+    publicKey: publicKey.export({ type: "spki", format: "pem" }),
+    testData: "order test",
+    signature: sign("sha256", Buffer.from("order test"), privateKey).toString("base64"),
+  }, token);
+  const ref = { appJoinAuditId: joined.appJoinAuditId };
+  await api(request, "/sys/chainAppInfo/auditAppJoined", { ...ref, auditState: 1 }, svc.token);
+  expect((await api(request, "/sys/ops/participations/decide", { ...ref, decision: "approve" }, await apiToken(request, OPERATOR.userName, OPERATOR.password))).auditState).toBe(5);
+  await api(request, "/test/participation/order", ref, token);
+  await api(request, "/test/fixtures", { grantCents: toOrder.orderCents }, token);
+  const view = await api(request, "/sys/chainAppInfo/view", { appId: svc.appId, ...ref }, token);
+
+  await logInAs(page, participant.userName, PASSWORD);
+  const query = new URLSearchParams({ types: "2", appCode: view.appCode, appId: String(svc.appId), auditState: "5", appJoinAuditId: String(ref.appJoinAuditId), ifJoIn: "1" });
+  await page.goto(`/g/home/ParticipatedServices/ServicesDetail?${query}`);
+  const panel = page.getByTestId("order-expired");
+  await expect(panel.getByRole("heading", { name: "Order expired — pay to re-issue" })).toBeVisible();
+  await expect(panel).toContainText(`Bill ${view.participation.order.billNo} was not paid before its deadline and has expired`);
+  await panel.getByRole("button", { name: /^Pay .+ from the balance$/ }).click();
+  await expect(page.getByText("The order had expired: a new order bill was issued at the current prices and paid; the nodes are being prepared.")).toBeVisible();
+  await expect(page.getByTestId("timeline")).toContainText("Order re-issued");
+  await expect(page.getByTestId("order-expired")).toHaveCount(0);
+});
+

@@ -12,14 +12,20 @@ export async function api(request: APIRequestContext, p: string, data: unknown, 
   return body.data;
 }
 
+/** Logs in through the API (the test captcha); answers the bearer token. */
+export async function apiToken(request: APIRequestContext, userName: string, password = PASSWORD): Promise<string> {
+  const captcha = await api(request, "/anon/captcha/create", {});
+  const login = await api(request, "/main/user/login", { username: userName, password, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
+  return login.token as string;
+}
+
 /** A fresh publisher with a complete service version made by the tests-only /test/services path. */
 export async function publisherWithService(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], service: Record<string, unknown>) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
-  const captcha = await api(request, "/anon/captcha/create", {});
-  const login = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
+  const token = await apiToken(request, user.userName);
   const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
-  const created = await api(request, "/test/services", { name, ...service }, login.token);
-  return { user, token: login.token as string, name, ...(created as { appId: number; appVerId: number }) };
+  const created = await api(request, "/test/services", { name, ...service }, token);
+  return { user, token, name, ...(created as { appId: number; appVerId: number }) };
 }
 
 export async function logInAs(page: Page, userName: string, password: string) {

@@ -49,7 +49,8 @@ export function BillPayPanel({
   texts,
 }: {
   id: string;
-  bill: { billNo: string; totalCents: number; deadline: string };
+  /** `expired`: the bill expired unpaid and paying issues a fresh one for `reissueCents` (the node order, ADR 013). */
+  bill: { billNo: string; totalCents: number; deadline: string; expired?: boolean; reissueCents?: number | null };
   item: { name: string; value: number };
   payKey: string;
   language: Language;
@@ -58,13 +59,17 @@ export function BillPayPanel({
   const { t } = useTranslation();
   const answer = useActionData<{ kind?: string; error?: string; recharge?: boolean }>();
   const refusal = answer?.kind === "pay" && answer.error ? { error: answer.error, recharge: !!answer.recharge } : null;
-  const amount = formatUsd(bill.totalCents, language);
+  const expired = !!bill.expired;
+  const amount = formatUsd(expired ? (bill.reissueCents ?? bill.totalCents) : bill.totalCents, language);
   return (
-    <section id={id} className="card border-amber-200 bg-amber-50" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="font-semibold">{t(`${texts}.title`)}</h2>
-      <p className="mt-1 text-sm text-slate-700">{t(`${texts}.body`)}</p>
+    <section id={id} className="card border-amber-200 bg-amber-50" aria-labelledby={`${id}-title`} data-testid={expired ? `${id}-expired` : id}>
+      <h2 id={`${id}-title`} className="font-semibold">{t(expired ? `${texts}.expiredTitle` : `${texts}.title`)}</h2>
+      <p className="mt-1 text-sm text-slate-700">{expired ? t(`${texts}.expiredBody`, { billNo: bill.billNo, amount }) : t(`${texts}.body`)}</p>
       <dl className="mt-2 grid gap-3 sm:grid-cols-3">
-        <Field label={t(`${texts}.billNo`)}>{bill.billNo}</Field>
+        <Field label={t(`${texts}.billNo`)}>
+          {bill.billNo}
+          {expired ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-700">{t(`${texts}.expired`)}</span> : null}
+        </Field>
         <Field label={t(`${texts}.amount`)}>{amount}</Field>
         <Field label={t(`${texts}.deadline`)}>{formatDate(bill.deadline, language, true)}</Field>
       </dl>

@@ -86,7 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (result.status >= 500) throw failureResponse(result);
       return payRefused(result);
     }
-    return redirectWithFlash(request, here, { kind: "success", key: "participation:flash.paid" });
+    return redirectWithFlash(request, here, { kind: "success", key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid" });
   }
   if (intent === "confirm") {
     const parsed = joinRef.safeParse(Object.fromEntries(formData));

@@ -13,7 +13,8 @@ import {
 import { Msg } from "../../contract/messages";
 import type { UserRow } from "../accounts/users";
 import type { Db, Tx } from "../db/client";
-import { appVersions, bills, cityNodes, ledgerEntries, messages } from "../db/schema";
+import { appJoins, appVersions, bills, cityNodes, ledgerEntries, messages } from "../db/schema";
+import { payOrder } from "../participation/audit";
 import { payPublishBill } from "../services/payment";
 import { ApiError } from "../http/errors";
 import type { CallContext } from "../http/router";
@@ -150,6 +151,15 @@ export async function payBill(input: z.output<typeof billPayPayloadSchema>, { se
       const [bill] = await tx.select().from(bills).where(eq(bills.id, paid.billId));
       const totals = await totalsOf(tx, me.id);
       return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: bill.payCents, balanceCents: totals.balanceCents, replayed: paid.replayed };
+    }
+    // A participation's node order is paid by the participation area, which also moves it on (5 → 10) and
+    // schedules the work order; it locks the participation before the bill (docs/decisions/013).
+    const [order] = await tx.select({ joinId: appJoins.id }).from(appJoins).where(eq(appJoins.orderBillId, input.billId));
+    const [orderBill] = order ? await tx.select().from(bills).where(and(eq(bills.id, input.billId), eq(bills.userId, me.id))) : [];
+    if (order && orderBill && isPayable(orderBill, now)) {
+      const paid = await payOrder(tx, { userId: me.id, joinId: order.joinId, idempotencyKey: key, now });
+      const totals = await totalsOf(tx, me.id);
+      return { billId: orderBill.id, billNo: orderBill.billNo, payState: PayState.PAID as number, paidCents: orderBill.payCents, balanceCents: totals.balanceCents, replayed: paid.replayed };
     }
     const [bill] = await tx.select().from(bills).where(and(eq(bills.id, input.billId), eq(bills.userId, me.id))).for("update");
     if (!bill) throw new ApiError(Msg.NOT_FOUND);

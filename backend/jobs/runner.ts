@@ -71,18 +71,24 @@ export async function runDueJobs(services: Services, registry: JobRegistry, limi
   return ran;
 }
 
-/** Polls for due jobs every `intervalMs` until stopped. */
-export function startJobLoop(services: Services, registry: JobRegistry, intervalMs: number): () => void {
-  let running = false;
+/**
+ * Polls for due jobs every `intervalMs` until stopped. The stop function ends the polling and resolves once
+ * the pass under way (if any) has finished, so the database can be closed after it.
+ */
+export function startJobLoop(services: Services, registry: JobRegistry, intervalMs: number): () => Promise<void> {
+  let pass: Promise<void> | null = null;
   const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    runDueJobs(services, registry)
+    if (pass) return;
+    pass = runDueJobs(services, registry)
+      .then(() => undefined)
       .catch((error) => console.error("job loop failed", error))
       .finally(() => {
-        running = false;
+        pass = null;
       });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await pass;
+  };
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { PayState } from "../../contract/billing-codes";
 import { Msg } from "../../contract/messages";
+import { orderExpired } from "../../contract/participation-codes";
 import { post } from "../billing/ledger";
 import type { Db, Tx } from "../db/client";
 import { appJoinNodes, appJoinTransitions, appJoins, appNodes, apps, bills, certificates, cityNodes, messages, users } from "../db/schema";
@@ -54,12 +56,12 @@ async function operatorIds(tx: Tx) {
  */
 export async function applyJoinEvent(
   tx: Tx,
-  input: { joinId: number; event: JoinEvent; actor: JoinActor; actorId: number | null; comments?: string | null; now: Date; orderCents?: number; set?: Partial<typeof appJoins.$inferInsert> },
+  input: { joinId: number; event: JoinEvent; actor: JoinActor; actorId: number | null; comments?: string | null; now: Date; orderCents?: number; orderExpired?: boolean; set?: Partial<typeof appJoins.$inferInsert> },
 ) {
   const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, input.joinId)).for("update");
   if (!join) throw new ApiError(Msg.NOT_FOUND);
   const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
-  const result = joinTransition(join.auditState, input.event, input.actor, { comments: input.comments, orderCents: input.orderCents, disabled: !!join.disabledAt });
+  const result = joinTransition(join.auditState, input.event, input.actor, { comments: input.comments, orderCents: input.orderCents, orderExpired: input.orderExpired, disabled: !!join.disabledAt });
   if (!result.ok) throw new ApiError(result.messageKey);
   const comments = input.comments?.trim() || null;
   await tx.update(appJoins).set({ ...input.set, auditState: result.to, updatedAt: input.now }).where(eq(appJoins.id, join.id));
@@ -78,21 +80,15 @@ export async function applyJoinEvent(
   return { join, app, from: join.auditState, to: result.to };
 }
 
+type JoinRow = typeof appJoins.$inferSelect;
+type BillRow = typeof bills.$inferSelect;
+
 /**
- * After the operator's approval (3): the chosen nodes that need resources make an order billed to the
- * participant (3 → 5, bill type 10, pay within 3 days); when nothing must be ordered the work order starts
- * at once (3 → 10).
+ * Bills a participation's node order to the participant (bill type 10, monthly, pay within 3 days) at the
+ * catalogue prices of `now`. The dedupe key makes issuing the same bill twice return the first one.
  */
-export async function startOrder(tx: Tx, joinId: number, now: Date) {
-  const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, joinId));
-  const order = await orderOf(tx, join);
-  if (order.totalCents === 0) {
-    await applyJoinEvent(tx, { joinId, event: "skipOrder", actor: "system", actorId: null, now, orderCents: 0 });
-    await scheduleWorkOrder(tx, joinId, now);
-    return null;
-  }
+async function issueOrderBill(tx: Tx, join: JoinRow, order: Awaited<ReturnType<typeof orderOf>>, now: Date, dedupeKey: string): Promise<BillRow> {
   const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
-  const dedupeKey = `join-order:${joinId}`;
   const [created] = await tx
     .insert(bills)
     .values({
@@ -126,29 +122,65 @@ export async function startOrder(tx: Tx, joinId: number, now: Date) {
     })
     .onConflictDoNothing()
     .returning();
-  const bill = created ?? (await tx.select().from(bills).where(eq(bills.dedupeKey, dedupeKey)))[0];
+  return created ?? (await tx.select().from(bills).where(eq(bills.dedupeKey, dedupeKey)))[0];
+}
+
+/**
+ * After the operator's approval (3): the chosen nodes that need resources make an order billed to the
+ * participant (3 → 5, bill type 10, pay within 3 days); when nothing must be ordered the work order starts
+ * at once (3 → 10).
+ */
+export async function startOrder(tx: Tx, joinId: number, now: Date) {
+  const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, joinId));
+  const order = await orderOf(tx, join);
+  if (order.totalCents === 0) {
+    await applyJoinEvent(tx, { joinId, event: "skipOrder", actor: "system", actorId: null, now, orderCents: 0 });
+    await scheduleWorkOrder(tx, joinId, now);
+    return null;
+  }
+  const bill = await issueOrderBill(tx, join, order, now, `join-order:${joinId}`);
   await applyJoinEvent(tx, { joinId, event: "order", actor: "system", actorId: null, now, orderCents: order.totalCents, set: { orderBillId: bill.id } });
   return bill;
 }
 
 /**
+ * An order whose bill expired unpaid (docs/decisions/013 "Expired orders"): the old bill stays expired (it
+ * is marked so here when its deadline passed before the expiry job came round), and a fresh bill for the
+ * same participation is issued at the current catalogue prices with a new 3-day deadline; the
+ * participation stays at 5, points to the new bill and records the step "reorder".
+ */
+async function reissueOrder(tx: Tx, join: JoinRow, expired: BillRow, actorId: number, now: Date): Promise<BillRow> {
+  if (expired.payState !== PayState.EXPIRED) {
+    await tx.update(bills).set({ payState: PayState.EXPIRED, releaseTime: expired.releaseTime ?? now }).where(eq(bills.id, expired.id));
+  }
+  const order = await orderOf(tx, join);
+  const bill = await issueOrderBill(tx, join, order, now, `join-order:${join.id}:after:${expired.id}`);
+  await applyJoinEvent(tx, { joinId: join.id, event: "reorder", actor: "participant", actorId, now, orderCents: order.totalCents, orderExpired: true, set: { orderBillId: bill.id } });
+  return bill;
+}
+
+/**
  * The participant pays the node order from the balance (ledger bill_payment; insufficient balance →
- * MSG_30001), 5 → 10, and the work order is scheduled. Paying twice pays once (the bill is already paid,
- * or the same idempotency key).
+ * MSG_30001), 5 → 10, and the work order is scheduled. An expired order is re-issued first and the new bill
+ * paid, in the same transaction (so an insufficient balance re-issues nothing). Paying twice pays once
+ * (the bill is already paid, or the same idempotency key).
  */
 export async function payOrder(tx: Tx, input: { userId: number; joinId: number; idempotencyKey: string; now: Date }) {
   const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, input.joinId)).for("update");
   if (!join || join.userId !== input.userId) throw new ApiError(Msg.NOT_FOUND);
   if (!join.orderBillId) throw new ApiError(Msg.BILL_NOT_PAYABLE);
-  const [bill] = await tx.select().from(bills).where(eq(bills.id, join.orderBillId)).for("update");
+  let [bill] = await tx.select().from(bills).where(eq(bills.id, join.orderBillId)).for("update");
   if (!bill || bill.userId !== input.userId) throw new ApiError(Msg.NOT_FOUND);
-  if (bill.payState === 15) return { billId: bill.id, replayed: true };
-  if (join.auditState !== 5 || (bill.payState !== 1 && bill.payState !== 5)) throw new ApiError(Msg.BILL_NOT_PAYABLE);
+  if (bill.payState === PayState.PAID) return { billId: bill.id, replayed: true, reissued: false };
+  if (join.auditState !== 5) throw new ApiError(Msg.BILL_NOT_PAYABLE);
+  const reissued = orderExpired(bill, input.now);
+  if (reissued) bill = await reissueOrder(tx, join, bill, input.userId, input.now);
+  if (bill.payState !== PayState.UNPAID && bill.payState !== PayState.FAILED) throw new ApiError(Msg.BILL_NOT_PAYABLE);
   await post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
-  await tx.update(bills).set({ payState: 15, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id));
+  await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id));
   await applyJoinEvent(tx, { joinId: join.id, event: "pay", actor: "participant", actorId: input.userId, now: input.now });
   await scheduleWorkOrder(tx, join.id, input.now);
-  return { billId: bill.id, replayed: false };
+  return { billId: bill.id, replayed: false, reissued };
 }
 
 export async function scheduleWorkOrder(tx: Tx, joinId: number, now: Date) {

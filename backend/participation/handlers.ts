@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql, typ
 import * as x509 from "@peculiar/x509";
 import type { z } from "zod";
 import { Msg } from "../../contract/messages";
-import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf } from "../../contract/participation";
+import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf, orderExpired } from "../../contract/participation";
 import type { pageRequestSchema } from "../../contract/platform";
 import type { UserRow } from "../accounts/users";
 import type { Db, Tx } from "../db/client";
@@ -12,7 +12,7 @@ import type { BackendEnv } from "../env";
 import { ApiError, fieldError } from "../http/errors";
 import type { CallContext, Payload } from "../http/router";
 import { verifyInvitation } from "../services/invite";
-import { accessNodeCents, applyJoinEvent, payOrder, releasedNodeIds, startOrder } from "./audit";
+import { accessNodeCents, applyJoinEvent, orderOf, payOrder, releasedNodeIds, startOrder } from "./audit";
 import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
 
 type AppRow = typeof apps.$inferSelect;
@@ -216,10 +216,17 @@ async function participationOf(ctx: CallContext, join: JoinRow, version: Version
     createdAt: join.createdAt.toISOString(),
     cityNodes: nodes.map((n) => ({ cityNodeId: n.cityNodeId, name: n.name, nameZh: n.nameZh })),
     transitions: await transitionsOf(db, join.id),
-    order: bill ? { billId: bill.id, billNo: bill.billNo, payState: bill.payState, totalCents: bill.totalCents, deadline: bill.deadline.toISOString() } : null,
+    order: bill ? await orderSummary(ctx, join, bill) : null,
     accessAllowed: accessAllowed(flags),
     certificateId: cert?.id ?? null,
   };
+}
+
+/** The node order as the participant sees it; an expired one with what re-issuing it costs now. */
+async function orderSummary(ctx: CallContext, join: JoinRow, bill: typeof bills.$inferSelect) {
+  const expired = join.auditState === 5 && orderExpired(bill, ctx.services.now());
+  const reissueCents = expired ? (await orderOf(ctx.services.db, join)).totalCents : null;
+  return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, totalCents: bill.totalCents, deadline: bill.deadline.toISOString(), expired, reissueCents };
 }
 
 /** §7 view {appId, appJoinAuditId}: the service as a (future) participant sees it, with their participation. */
@@ -597,5 +604,17 @@ export async function testServiceSettings(input: Payload<"/test/participation/se
   if (!app || app.userId !== me(ctx).id || !app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
   if (input.isPublic !== undefined) await ctx.services.db.update(apps).set({ isPublic: input.isPublic }).where(eq(apps.id, app.id));
   if (input.certificateMode !== undefined) await ctx.services.db.update(appVersions).set({ certificateMode: input.certificateMode }).where(eq(appVersions.id, app.currentVerId));
+  return null;
+}
+
+/** Tests only (TEST_FIXTURES=1): the deadline of the caller's unpaid node order passes now. */
+export async function testOrderDeadline(input: Payload<"/test/participation/order">, ctx: CallContext) {
+  if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const join = await ownJoin(ctx.services.db, me(ctx).id, input.appJoinAuditId);
+  if (!join.orderBillId) throw new ApiError(Msg.NOT_FOUND);
+  await ctx.services.db
+    .update(bills)
+    .set({ deadline: new Date(ctx.services.now().getTime() - 1) })
+    .where(and(eq(bills.id, join.orderBillId), eq(bills.payState, 1)));
   return null;
 }

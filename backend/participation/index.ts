@@ -19,6 +19,7 @@ import {
   queryReleaseCitys,
   queryReleaseRoles,
   queryRoles,
+  testOrderDeadline,
   testServiceSettings,
   view,
 } from "./handlers";
@@ -44,6 +45,7 @@ export const participationHandlers = handlersOf({
   "/sys/ops/participations/list": opsList,
   "/sys/ops/participations/decide": opsDecide,
   "/test/participation/service": testServiceSettings,
+  "/test/participation/order": testOrderDeadline,
 });
 
 /** The participation audit's background jobs (the work order), by kind. */

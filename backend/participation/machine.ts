@@ -14,6 +14,7 @@ import { Msg } from "../../contract/messages";
  * | operatorReject   | operator    | 1    | 4  | comments required                                        |
  * | order            | system      | 3    | 5  | a chosen node needs resources: the order bill is created |
  * | skipOrder        | system      | 3    | 10 | nothing to order                                         |
+ * | reorder          | participant | 5    | 5  | the order bill expired unpaid: a fresh one is issued     |
  * | pay              | participant | 5    | 10 | the order bill is paid from the balance                  |
  * | workOrderDone    | system      | 10   | 13 | the work-order job provisioned every node                |
  * | confirm          | participant | 13   | 15 |                                                          |
@@ -22,9 +23,9 @@ import { Msg } from "../../contract/messages";
  * certificate and is recorded as a transition from the state to itself (event "disable").
  */
 export type JoinActor = "publisher" | "operator" | "participant" | "system";
-export type JoinEvent = "publisherApprove" | "publisherReject" | "operatorApprove" | "operatorReject" | "order" | "skipOrder" | "pay" | "workOrderDone" | "confirm";
+export type JoinEvent = "publisherApprove" | "publisherReject" | "operatorApprove" | "operatorReject" | "order" | "skipOrder" | "reorder" | "pay" | "workOrderDone" | "confirm";
 
-export type JoinRule = { event: JoinEvent; actor: JoinActor; from: number; to: number; commentsRequired?: boolean; guard?: "needsOrder" | "nothingToOrder" };
+export type JoinRule = { event: JoinEvent; actor: JoinActor; from: number; to: number; commentsRequired?: boolean; guard?: "needsOrder" | "nothingToOrder" | "orderExpired" };
 
 export const JOIN_MACHINE: readonly JoinRule[] = [
   { event: "publisherApprove", actor: "publisher", from: 0, to: 1 },
@@ -33,6 +34,7 @@ export const JOIN_MACHINE: readonly JoinRule[] = [
   { event: "operatorReject", actor: "operator", from: 1, to: 4, commentsRequired: true },
   { event: "order", actor: "system", from: 3, to: 5, guard: "needsOrder" },
   { event: "skipOrder", actor: "system", from: 3, to: 10, guard: "nothingToOrder" },
+  { event: "reorder", actor: "participant", from: 5, to: 5, guard: "orderExpired" },
   { event: "pay", actor: "participant", from: 5, to: 10 },
   { event: "workOrderDone", actor: "system", from: 10, to: 13 },
   { event: "confirm", actor: "participant", from: 13, to: 15 },
@@ -47,6 +49,8 @@ export type JoinContext = {
   orderCents?: number;
   /** A disabled participant takes no further step. */
   disabled?: boolean;
+  /** The current order bill expired unpaid (contract/participation-codes.ts orderExpired). */
+  orderExpired?: boolean;
 };
 
 export type JoinResult = { ok: true; to: number } | { ok: false; messageKey: string };
@@ -60,5 +64,6 @@ export function joinTransition(from: number, event: JoinEvent, actor: JoinActor,
   if (rule.commentsRequired && !ctx.comments?.trim()) return { ok: false, messageKey: Msg.COMMENTS_REQUIRED };
   if (rule.guard === "needsOrder" && !((ctx.orderCents ?? 0) > 0)) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_AVAILABLE };
   if (rule.guard === "nothingToOrder" && (ctx.orderCents ?? 0) > 0) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_AVAILABLE };
+  if (rule.guard === "orderExpired" && !(ctx.orderExpired && (ctx.orderCents ?? 0) > 0)) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_AVAILABLE };
   return { ok: true, to: rule.to };
 }

@@ -1,20 +1,16 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, count, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
-import { readBackendEnv } from "../../backend/env";
+import { beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../backend/http/auth";
 import { post as ledgerPost } from "../../backend/billing/ledger";
 import { makeTrafficBills, WEEKLY_TRAFFIC } from "../../backend/billing/jobs";
 import { bills, cityNodes, jobs, messages, usageDaily, users } from "../../backend/db/schema";
+import { callVueapi, inProcessVueapi } from "./in-process";
 
 // The weekly traffic bills and the expiry rule depend on time: the service runs in-process with a clock
 // the test moves (like expiry.test.ts), on its own embedded database.
 // 2026-06-03 is a Wednesday; 12:00 in UTC+8.
 let clock = new Date("2026-06-03T04:00:00Z");
-let service: Awaited<ReturnType<typeof createVueapi>>;
+const service = inProcessVueapi("billing-jobs", { SEED_DEMO: "0" }, () => clock);
 let userId: number;
 let operatorId: number;
 const at = (iso: string) => {
@@ -23,15 +19,7 @@ const at = (iso: string) => {
 
 /** Calls a path as a user, with a token issued at the current clock (a login lasts 12 hours). */
 async function post(p: string, body: object = {}, as = userId) {
-  const auth = await issueToken(service.services, as);
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${auth}` },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json();
+  return callVueapi(service, p, body, await issueToken(service.services, as));
 }
 
 async function newUser(userName: string, role = "user") {
@@ -81,15 +69,9 @@ const guard = async (payType: 1 | 2) => (await post("/sys/product/h5isHasNoPayBi
 const consistent = async () => (await post("/ops/ledger/verify", { userId }, operatorId)).data.consistent;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-billing-jobs-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", SEED_DEMO: "0" });
-  service = await createVueapi(env, () => clock);
   userId = await newUser("clockuser1");
   operatorId = await newUser("clockoperator1", "operator");
   await service.services.db.transaction((tx) => ledgerPost(tx, { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId }, clock));
-});
-afterAll(async () => {
-  await service?.close();
 });
 
 describe("weekly data-traffic bills (SPEC §9 Billing, ADR 006)", () => {

@@ -1,37 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
+import { describe, expect, it } from "vitest";
 import { readBackendEnv } from "../../backend/env";
+import { callVueapi, inProcessVueapi } from "./in-process";
 
 // Time-bound rules need a clock the test can move: the same service, in-process, with its own database.
 let clock = new Date("2026-06-01T00:00:00Z");
-let service: Awaited<ReturnType<typeof createVueapi>>;
-
-async function post(p: string, body: object = {}, token?: string) {
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json();
-}
+const service = inProcessVueapi("expiry", { TEST_CAPTCHA: "CLOCK1", SEED_DEMO: "1" }, () => clock);
+const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
 
 async function captchaKey() {
   return (await post("/anon/captcha/create")).data.captchaKey as string;
 }
-
-beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-expiry-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "CLOCK1", SEED_DEMO: "1" });
-  service = await createVueapi(env, () => clock);
-});
-afterAll(async () => {
-  await service?.close();
-});
 
 describe("rules that depend on time", () => {
   const later = (ms: number) => {

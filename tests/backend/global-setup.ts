@@ -73,11 +73,16 @@ export default async function setup(project: TestProject) {
   project.provide("testCaptcha", testCaptcha);
   project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
   return async () => {
-    // Wait until the server has really exited (SIGKILL after 5 s), so nothing outlives the run.
+    // The server ends on SIGTERM: it stops taking connections, answers the calls under way and closes its
+    // database (backend/index.ts). Wait until it has really exited, so nothing outlives the run; one that
+    // ignores SIGTERM is a bug of its own (an open handle), said here and then killed.
     if (server.exitCode !== null || server.signalCode !== null) return;
     const exited = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGTERM");
-    const force = setTimeout(() => server.kill("SIGKILL"), 5_000);
+    const force = setTimeout(() => {
+      console.warn("the test server did not exit within 5 s of SIGTERM: killed");
+      server.kill("SIGKILL");
+    }, 5_000);
     await exited;
     clearTimeout(force);
   };

@@ -1,38 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
-import { readBackendEnv } from "../../backend/env";
+import { describe, expect, it } from "vitest";
 import { derivedTotals, post, totalsOf } from "../../backend/billing/ledger";
 import { users } from "../../backend/db/schema";
+import { callVueapi, inProcessVueapi } from "./in-process";
 
 // The invoiceable amount can be lower than the bills' sum (a refund took part of it): the ledger is the
 // authority, so such an application is refused with MSG_30009 and nothing changes. In-process, so the
 // test can post a refund through the ledger directly, as the billing area does.
-let service: Awaited<ReturnType<typeof createVueapi>>;
-
-async function call(p: string, body: object = {}, token?: string) {
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json();
-}
-
-beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-invoices-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "INV1", TEST_FIXTURES: "1", SEED_DEMO: "1" });
-  service = await createVueapi(env);
-});
-afterAll(async () => {
-  await service?.close();
-});
+const service = inProcessVueapi("invoices", { TEST_CAPTCHA: "INV1", TEST_FIXTURES: "1", SEED_DEMO: "1" });
+const call = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
 
 describe("the invoiceable amount of the ledger", () => {
   it("is never exceeded: MSG_30009, and a refusal holds nothing", async () => {

@@ -1,55 +1,28 @@
 import { createPrivateKey, generateKeyPairSync, sign, X509Certificate } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
-import { readBackendEnv } from "../../backend/env";
-import { appCas, appJoinTransitions, appVersions, apps, bills, certificates, jobs, ledgerEntries, messages } from "../../backend/db/schema";
+import { and, asc, eq, like } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { appCas, appJoins, appJoinTransitions, appVersions, apps, bills, certificates, cityNodes, jobs, ledgerEntries, messages } from "../../backend/db/schema";
 import { invitationLink } from "../../backend/services/invite";
 import { AUDIT_STATES } from "../../contract/participation";
 import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE } from "../../backend/participation/machine";
+import { PASSWORD } from "./client";
+import { callVueapi, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
 
 // Participation through the /vueapi protocol, in-process with a movable clock and the job loop off (the
 // test runs due jobs itself), like tests/backend/services.test.ts.
-const clock = new Date("2026-08-01T00:00:00Z");
-let service: Awaited<ReturnType<typeof createVueapi>>;
+let clock = new Date("2026-08-01T00:00:00Z");
+const service = inProcessVueapi("participation", { TEST_CAPTCHA: "PAR1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
 const DAY = 24 * 60 * 60 * 1000;
 
-type Env = { code: number; message: string; data: any };
-async function post(p: string, body: object = {}, token?: string): Promise<Env> {
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json() as Promise<Env>;
-}
-async function loginAs(username: string, password = "Demo12!@pass") {
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const res = await post("/main/user/login", { username, password, captchaKey: key, captcha: "PAR1" });
-  expect(res.code, JSON.stringify(res)).toBe(0);
-  return res.data.token as string;
-}
-let seq = 0;
+const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
+const loginAs = (username: string, password?: string) => loginToken(service, username, password);
 async function freshUser() {
-  seq += 1;
-  const userName = `par${Date.now().toString(36)}${seq}`;
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const reg = await post("/anon/user/register", {
-    payload: { userType: "1", userName, password: "Gd47!@kw", confirmPassword: "Gd47!@kw", realName: "测试", email: `${userName}@example.com`, captcha: "PAR1", captchaKey: key, agreeTerms: "on", agreePrivacy: "on" },
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const { users } = await import("../../backend/db/schema");
-  await service.services.db.update(users).set({ activatedAt: clock }).where(eq(users.userName, userName));
-  const token = await loginAs(userName, "Gd47!@kw");
+  const { userName, password } = await registeredUser(service, "par");
+  const token = await loginAs(userName, password);
   const info = await post("/main/getClientInfo", {}, token);
   return { token, userId: info.data.userId as number, userName };
 }
-const ok = (r: Env) => {
+const ok = (r: Reply) => {
   expect(r.code, JSON.stringify(r)).toBe(0);
   return r.data;
 };
@@ -95,13 +68,7 @@ async function applied(svc: Awaited<ReturnType<typeof runningService>>, extraNod
 
 let operator: string;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-participation-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "PAR1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
-  service = await createVueapi(env, () => clock);
   operator = await loginAs("demooperator");
-});
-afterAll(async () => {
-  await service?.close();
 });
 
 describe("the audit state machine through the API", () => {
@@ -359,5 +326,122 @@ describe("joining: tokens, keys and certificates", () => {
     expect(managed.page.total).toBe(1);
     expect(managed.page.rows[0].applicant).toBe("demopartner");
     await loginAs("demopartner");
+  });
+});
+
+describe("the node order: expired, re-issued, or paid from My Bills (docs/decisions/013)", () => {
+  /** A participation approved by both with a node to order (audit 5), its order bill and its node. */
+  async function atOrder() {
+    const svc = await runningService(3);
+    const join = await applied(svc, true);
+    ok(await post("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: join.joinId, auditState: 1 }, svc.pub.token));
+    expect(ok(await post("/sys/ops/participations/decide", { appJoinAuditId: join.joinId, decision: "approve" }, operator)).auditState).toBe(5);
+    const [bill] = await service.services.db.select().from(bills).where(eq(bills.id, (await joinRow(join.joinId)).orderBillId!));
+    const [node] = await service.services.db.select().from(cityNodes).where(eq(cityNodes.code, bill.detail.resources![0].nodeCode));
+    return { ...join, svc, bill, node };
+  }
+  const joinRow = async (joinId: number) => (await service.services.db.select().from(appJoins).where(eq(appJoins.id, joinId)))[0];
+  const orderBills = (joinId: number) => service.services.db.select().from(bills).where(like(bills.dedupeKey, `join-order:${joinId}%`)).orderBy(asc(bills.id));
+
+  it("is expired by the job; paying re-issues it at today's prices, pays once, and the participation goes on", async () => {
+    const start = clock;
+    const order = await atOrder();
+    const { who, joinId, node } = order;
+    try {
+      // Past the 3 days: the hourly bill-expiry job expires the order bill; the participation stays at 5.
+      clock = new Date(start.getTime() + 3 * DAY + 60 * 60 * 1000);
+      await service.runJobs();
+      const [expired] = await service.services.db.select().from(bills).where(eq(bills.id, order.bill.id));
+      expect(expired.payState).toBe(10);
+      expect((await joinRow(joinId)).auditState).toBe(5);
+      // The catalogue price of the node changed meanwhile: the new order costs today's price.
+      await service.services.db.update(cityNodes).set({ tpsPricePerMonthCents: node.tpsPricePerMonthCents + 7 }).where(eq(cityNodes.id, node.id));
+      const newCents = order.orderCents + 70;
+
+      const token = await loginAs(who.userName, PASSWORD);
+      const view = async () => ok(await post("/sys/chainAppInfo/view", { appId: order.svc.appId, appJoinAuditId: joinId }, token));
+      expect((await view()).participation.order).toMatchObject({ billId: order.bill.id, payState: 10, expired: true, reissueCents: newCents });
+
+      // Not enough balance: refused, and nothing is re-issued.
+      expect((await post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: joinId, idempotencyKey: "reorder-key-00000000001" }, token)).message).toBe("MSG_30001");
+      expect(await orderBills(joinId)).toHaveLength(1);
+      expect((await joinRow(joinId)).orderBillId).toBe(order.bill.id);
+
+      ok(await post("/test/fixtures", { grantCents: newCents + 300 }, token));
+      const [a, b] = await Promise.all([
+        post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: joinId, idempotencyKey: "reorder-key-00000000001" }, token),
+        post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: joinId, idempotencyKey: "reorder-key-00000000002" }, token),
+      ]);
+      const answers = [ok(a), ok(b)].sort((x, y) => Number(x.replayed) - Number(y.replayed));
+      expect(answers[0]).toMatchObject({ replayed: false, reissued: true });
+      expect(answers[1]).toMatchObject({ replayed: true, billId: answers[0].billId });
+      // The same key again is a replay too.
+      expect(ok(await post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: joinId, idempotencyKey: "reorder-key-00000000001" }, token)).replayed).toBe(true);
+
+      const [old, fresh] = await orderBills(joinId);
+      expect(old).toMatchObject({ id: order.bill.id, payState: 10, payCents: order.orderCents });
+      expect(fresh).toMatchObject({ id: answers[0].billId, billType: 10, userId: who.userId, payState: 15, totalCents: newCents, payCents: newCents });
+      expect(fresh.deadline.getTime() - clock.getTime()).toBe(3 * DAY);
+      expect(await joinRow(joinId)).toMatchObject({ auditState: 10, orderBillId: fresh.id });
+      const payments = await service.services.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, who.userId), eq(ledgerEntries.kind, "bill_payment")));
+      expect(payments.map((p) => [p.refId, p.balanceDelta])).toEqual([[fresh.id, -newCents]]);
+      // My Bills keeps the expired bill beside the paid one.
+      const mine = ok(await post("/sys/system/clientInfo/h5billList", { page: { pageSize: 50, pageIndex: 1, condition: { billType: 10 } } }, token));
+      expect(mine.page.rows.map((r: any) => [r.billId, r.payState]).sort()).toEqual([[old.id, 10], [fresh.id, 15]].sort());
+
+      const after = await view();
+      expect(after.participation.order).toMatchObject({ billId: fresh.id, payState: 15, expired: false, reissueCents: null });
+      const steps = after.participation.transitions.map((t: any) => [t.event, t.actorKind, t.fromState, t.toState]);
+      expect(steps.slice(-3)).toEqual([["order", "system", 3, 5], ["reorder", "participant", 5, 5], ["pay", "participant", 5, 10]]);
+      const texts = (await service.services.db.select().from(messages).where(eq(messages.userId, who.userId))).map((m) => m.textKey);
+      expect(texts).toEqual(expect.arrayContaining(["messages.billExpired", "messages.participation.reorder", "messages.participation.pay"]));
+
+      await service.runJobs();
+      expect((await view()).participation.auditState).toBe(13);
+      const operatorNow = await loginAs("demooperator");
+      expect(ok(await post("/ops/ledger/verify", { userId: who.userId }, operatorNow)).consistent).toBe(true);
+    } finally {
+      clock = start;
+      await service.services.db.update(cityNodes).set({ tpsPricePerMonthCents: node.tpsPricePerMonthCents }).where(eq(cityNodes.id, node.id));
+    }
+  });
+
+  it("an unpaid order past its deadline is re-issued even before the hourly job has expired it", async () => {
+    const order = await atOrder();
+    // The deadline passed a moment ago; the expiry job has not come round yet.
+    await service.services.db.update(bills).set({ deadline: new Date(clock.getTime() - 1) }).where(eq(bills.id, order.bill.id));
+    const before = ok(await post("/sys/chainAppInfo/view", { appId: order.svc.appId, appJoinAuditId: order.joinId }, order.who.token));
+    expect(before.participation.order).toMatchObject({ payState: 1, expired: true, reissueCents: order.orderCents });
+    ok(await post("/test/fixtures", { grantCents: order.orderCents }, order.who.token));
+    const paid = ok(await post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: order.joinId, idempotencyKey: "reorder-key-00000000003" }, order.who.token));
+    expect(paid).toMatchObject({ replayed: false, reissued: true });
+    const [old, fresh] = await orderBills(order.joinId);
+    expect(old).toMatchObject({ id: order.bill.id, payState: 10 });
+    expect(old.releaseTime).not.toBeNull();
+    expect(fresh).toMatchObject({ id: paid.billId, payState: 15, payCents: order.orderCents });
+    expect((await joinRow(order.joinId)).auditState).toBe(10);
+    // An order still within its deadline is paid as it is, never re-issued.
+    const current = await atOrder();
+    ok(await post("/test/fixtures", { grantCents: current.orderCents }, current.who.token));
+    expect(ok(await post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: current.joinId, idempotencyKey: "reorder-key-00000000004" }, current.who.token))).toMatchObject({ billId: current.bill.id, reissued: false });
+    expect(await orderBills(current.joinId)).toHaveLength(1);
+  });
+
+  it("paying the order bill on BillDetail (h5billPay) moves the participation on as well, once", async () => {
+    const order = await atOrder();
+    ok(await post("/test/fixtures", { grantCents: order.orderCents }, order.who.token));
+    const k = "billdetail-order-key-0001";
+    const paid = ok(await post("/sys/system/clientInfo/h5billPay", { billId: order.bill.id, idempotencyKey: k }, order.who.token));
+    expect(paid).toMatchObject({ billId: order.bill.id, payState: 15, paidCents: order.orderCents, replayed: false });
+    expect(ok(await post("/sys/system/clientInfo/h5billPay", { billId: order.bill.id, idempotencyKey: k }, order.who.token)).replayed).toBe(true);
+    expect(ok(await post("/sys/chainAppInfo/payJoinOrder", { appJoinAuditId: order.joinId, idempotencyKey: "billdetail-order-key-0002" }, order.who.token)).replayed).toBe(true);
+    expect((await joinRow(order.joinId)).auditState).toBe(10);
+    const payments = await service.services.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, order.who.userId), eq(ledgerEntries.kind, "bill_payment")));
+    expect(payments).toHaveLength(1);
+    const steps = ok(await post("/sys/chainAppInfo/view", { appId: order.svc.appId, appJoinAuditId: order.joinId }, order.who.token)).participation.transitions;
+    expect(steps.at(-1)).toMatchObject({ event: "pay", actorKind: "participant", toState: 10 });
+    // Another user cannot pay it.
+    const other = await freshUser();
+    expect((await post("/sys/system/clientInfo/h5billPay", { billId: order.bill.id, idempotencyKey: "billdetail-order-key-0003" }, other.token)).message).toBe("MSG_10002");
   });
 });

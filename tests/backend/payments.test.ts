@@ -1,17 +1,13 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../backend/accounts/passwords";
 import { derivedTotals, post as ledgerPost, totalsOf } from "../../backend/billing/ledger";
 import { cards, ledgerEntries, messages, payments, providerEvents, sandboxCheckouts, users, withdrawals } from "../../backend/db/schema";
-import { readBackendEnv } from "../../backend/env";
 import { issueToken } from "../../backend/http/auth";
-import { createVueapi } from "../../backend/index";
 import { handleSandboxPay, paymentJobs } from "../../backend/payments";
 import { eventFor, signCallback } from "../../backend/payments/provider";
 import { expectedArrival } from "../../backend/payments/withdrawals";
+import { callVueapi, inProcessVueapi, type Vueapi } from "./in-process";
 
 /**
  * Payments, recharge, card and withdrawals, in-process (a clock the test can move, direct access to the
@@ -20,20 +16,15 @@ import { expectedArrival } from "../../backend/payments/withdrawals";
  */
 const SECRET = "payments-test-webhook-secret-0123456789";
 let clock = new Date();
-let service: Awaited<ReturnType<typeof createVueapi>>;
-let services: Awaited<ReturnType<typeof createVueapi>>["services"];
+const service = inProcessVueapi(
+  "payments",
+  { DATABASE_URL: process.env.DATABASE_URL, TEST_CAPTCHA: "PAY1", SEED_DEMO: "1", PAYMENT_WEBHOOK_SECRET: SECRET, PUBLIC_URL: "http://merchant.test", JOBS_INTERVAL_MS: "0" },
+  () => clock,
+);
+let services: Vueapi["services"];
 let operatorToken: string;
 
-async function call(p: string, body: object = {}, token?: string) {
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json();
-}
+const call = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
 
 let counter = 0;
 async function newUser(role: "user" | "operator" = "user") {
@@ -94,18 +85,6 @@ async function expectLedgerAgrees(userId: number) {
 }
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-payments-"));
-  const env = readBackendEnv({
-    ...process.env,
-    DATA_DIR: dataDir,
-    NODE_ENV: "test",
-    TEST_CAPTCHA: "PAY1",
-    SEED_DEMO: "1",
-    PAYMENT_WEBHOOK_SECRET: SECRET,
-    PUBLIC_URL: "http://merchant.test",
-    JOBS_INTERVAL_MS: "0",
-  });
-  service = await createVueapi(env, () => clock);
   services = service.services;
   operatorToken = (await newUser("operator")).token;
   // The sandbox's callback job talks to the merchant over HTTP: here, straight into this service.
@@ -114,9 +93,8 @@ beforeAll(async () => {
     return service.handle(new Request(`http://test.invalid${url.pathname}`, init));
   });
 });
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllGlobals();
-  await service?.close();
 });
 
 describe("recharge through the sandbox provider", () => {

@@ -1,66 +1,42 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
-import { readBackendEnv } from "../../backend/env";
+import { beforeAll, describe, expect, it } from "vitest";
 import { appNodes, appVersions, bills, jobs, ledgerEntries, users } from "../../backend/db/schema";
 import { totalsOf } from "../../backend/billing/ledger";
 import { verifyInvitation } from "../../backend/services/invite";
+import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
 
 // The service lifecycle through the /vueapi protocol, in-process with a movable clock and the job loop
 // off: the test runs the due jobs itself (runJobs), like tests/backend/expiry.test.ts.
 let clock = new Date("2026-07-01T00:00:00Z");
-let service: Awaited<ReturnType<typeof createVueapi>>;
+const service = inProcessVueapi("services", { TEST_CAPTCHA: "SVC1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
 const DAY = 24 * 60 * 60 * 1000;
 
-type Env = { code: number; message: string; data: any };
 /** Logins last 12 hours; when the test moves the clock further, a token is quietly renewed. */
 const logins = new Map<string, { username: string; password: string; at: number; current: string }>();
-async function post(p: string, body: object = {}, given?: string): Promise<Env> {
+async function post(p: string, body: object = {}, given?: string): Promise<Reply> {
   let token = given;
   const known = given ? logins.get(given) : undefined;
   if (known && clock.getTime() - known.at > 11 * 60 * 60 * 1000) {
-    known.current = await loginRaw(known.username, known.password);
+    known.current = await loginToken(service, known.username, known.password);
     known.at = clock.getTime();
   }
   if (known) token = known.current;
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json() as Promise<Env>;
+  return callVueapi(service, p, body, token);
 }
-async function loginRaw(username: string, password: string) {
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const res = await post("/main/user/login", { username, password, captchaKey: key, captcha: "SVC1" });
-  expect(res.code, JSON.stringify(res)).toBe(0);
-  return res.data.token as string;
-}
-async function loginAs(username: string, password = "Demo12!@pass") {
-  const token = await loginRaw(username, password);
+async function loginAs(username: string, password = DEMO_PASSWORD) {
+  const token = await loginToken(service, username, password);
   logins.set(token, { username, password, at: clock.getTime(), current: token });
   return token;
 }
 let seq = 0;
-/** A fresh activated user (register, activate with the token from the outbox-free path: direct update). */
+/** A fresh activated user (registered through the API, activated directly in the database), logged in. */
 async function freshUser() {
   seq += 1;
-  const userName = `svc${Date.now().toString(36)}${seq}`;
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const reg = await post("/anon/user/register", {
-    payload: { userType: "1", userName, password: "Gd47!@kw", confirmPassword: "Gd47!@kw", realName: "测试", email: `${userName}@example.com`, captcha: "SVC1", captchaKey: key, agreeTerms: "on", agreePrivacy: "on" },
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  await service.services.db.update(users).set({ activatedAt: clock }).where(eq(users.userName, userName));
-  return loginAs(userName, "Gd47!@kw");
+  const { userName, password } = await registeredUser(service, "svc");
+  return loginAs(userName, password);
 }
 const fixture = async (token: string, body: object = {}) => {
   const res = await post("/test/services", body, token);
@@ -73,13 +49,7 @@ const key = () => `k${Math.random().toString(36).slice(2)}${Date.now().toString(
 
 let operator: string;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-services-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "SVC1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
-  service = await createVueapi(env, () => clock);
   operator = await loginAs("demooperator");
-});
-afterAll(async () => {
-  await service?.close();
 });
 
 describe("the lifecycle from submission to running", () => {

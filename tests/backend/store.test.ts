@@ -1,51 +1,24 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
-import { readBackendEnv } from "../../backend/env";
-import { appComments, apps, appVersions, commentUseful, files, products, productServices, users } from "../../backend/db/schema";
+import { beforeAll, describe, expect, it } from "vitest";
+import { appComments, apps, appVersions, commentUseful, files, products, productServices } from "../../backend/db/schema";
 import { demoCover } from "../../backend/store/demo";
 import { PRODUCT_TRANSITIONS, productTransition, type ProductEvent } from "../../contract/store";
+import { callVueapi, inProcessVueapi, loginToken, registeredUser } from "./in-process";
 
 // The app store through the /vueapi protocol, in-process (like tests/backend/services.test.ts): services
 // come from the tests-only /test/services path, joins and public flags from /test/store.
-let service: Awaited<ReturnType<typeof createVueapi>>;
-type Env = { code: number; message: string; data: any };
+const service = inProcessVueapi("store", { TEST_CAPTCHA: "STO1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
 
-async function post(p: string, body: object = {}, token?: string): Promise<Env> {
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return res.json() as Promise<Env>;
-}
 async function ok(p: string, body: object, token: string) {
   const res = await post(p, body, token);
   expect(res.code, `${p} ${JSON.stringify(res)}`).toBe(0);
   return res.data;
 }
-async function loginAs(username: string, password = "Demo12!@pass") {
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const res = await post("/main/user/login", { username, password, captchaKey: key, captcha: "STO1" });
-  expect(res.code, JSON.stringify(res)).toBe(0);
-  return res.data.token as string;
-}
-let seq = 0;
+const loginAs = (username: string, password?: string) => loginToken(service, username, password);
 async function freshUser(enterprise = false) {
-  seq += 1;
-  const userName = `sto${Date.now().toString(36)}${seq}`;
-  const key = (await post("/anon/captcha/create")).data.captchaKey;
-  const reg = await post("/anon/user/register", {
-    payload: { userType: "1", userName, password: "Gd47!@kw", confirmPassword: "Gd47!@kw", realName: "测试", email: `${userName}@example.com`, captcha: "STO1", captchaKey: key, agreeTerms: "on", agreePrivacy: "on" },
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  await service.services.db.update(users).set({ activatedAt: new Date(), userType: enterprise ? 2 : 1 }).where(eq(users.userName, userName));
-  return { userName, token: await loginAs(userName, "Gd47!@kw") };
+  const { userName, password } = await registeredUser(service, "sto", { userType: enterprise ? 2 : 1 });
+  return { userName, token: await loginAs(userName, password) };
 }
 const key = () => `k${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`.padEnd(20, "x");
 /** A running (25) service of a fresh publisher, public unless said otherwise. */
@@ -69,14 +42,8 @@ const product = (extra: Record<string, unknown> = {}) => ({
 let operator: string;
 let person: string;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-store-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "STO1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
-  service = await createVueapi(env);
   operator = await loginAs("demooperator");
   person = await loginAs("demoperson");
-});
-afterAll(async () => {
-  await service?.close();
 });
 
 describe("all services", () => {

@@ -1,29 +1,16 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, count, eq } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVueapi } from "../../backend/index";
-import { readBackendEnv } from "../../backend/env";
+import { describe, expect, it } from "vitest";
 import { issueToken } from "../../backend/http/auth";
 import { appFunctions, appNodes, appRoles, apps, appTransitions, appVersions, chaincodePackages, cityNodes, users } from "../../backend/db/schema";
+import { callVueapi, inProcessVueapi } from "./in-process";
 
 // The wizard's rules over the /vueapi protocol, in-process so that a test can put a service in a later
 // status (running, rejected) directly, as the lifecycle of another issue would.
-let service: Awaited<ReturnType<typeof createVueapi>>;
+const service = inProcessVueapi("wizard", { TEST_CAPTCHA: "WIZ1" });
 let seq = 0;
 
-async function post(p: string, body: object = {}, token?: string) {
-  const res = await service.handle(
-    new Request(`http://test.invalid/vueapi/sys/chainAppInfo/wizard/${p}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    }),
-  );
-  return (await res.json()) as { code: number; message: string; data: any };
-}
+const post = (p: string, body: object = {}, token?: string) => callVueapi(service, `/sys/chainAppInfo/wizard/${p}`, body, token);
 
 async function newUser() {
   seq += 1;
@@ -104,14 +91,6 @@ async function countFor(table: typeof chaincodePackages | typeof appFunctions | 
   return row.n;
 }
 
-beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-wizard-"));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "WIZ1" });
-  service = await createVueapi(env);
-});
-afterAll(async () => {
-  await service?.close();
-});
 
 describe("step 1, basic information (§2, §3 Service, §5 Service)", () => {
   it("refuses bad input without creating anything, then creates the draft at verState 1 on the first good save", async () => {

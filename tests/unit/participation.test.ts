@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { accessAllowed, applySchema, AUDIT_STATES, auditDecisionSchema, detailHidden, listStatusOf } from "../../contract/participation";
+import { accessAllowed, applySchema, AUDIT_STATES, auditDecisionSchema, detailHidden, listStatusOf, orderExpired } from "../../contract/participation";
 import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE, joinTransition } from "../../backend/participation/machine";
 
 describe("the participation audit state machine (docs/decisions/013)", () => {
@@ -9,7 +9,7 @@ describe("the participation audit state machine (docs/decisions/013)", () => {
   it.each(cases)("$event by $actor from $from", ({ from, event, actor }) => {
     const rule = JOIN_MACHINE.find((r) => r.event === event && r.from === from && r.actor === actor);
     const anyActor = JOIN_MACHINE.some((r) => r.event === event && r.from === from);
-    const ctx = { comments: "ok", orderCents: event === "order" ? 100 : 0 };
+    const ctx = { comments: "ok", orderCents: event === "order" || event === "reorder" ? 100 : 0, orderExpired: event === "reorder" };
     const result = joinTransition(from, event, actor, ctx);
     if (rule) expect(result).toEqual({ ok: true, to: rule.to });
     else expect(result).toEqual({ ok: false, messageKey: anyActor ? "MSG_39006" : "MSG_39005" });
@@ -25,12 +25,38 @@ describe("the participation audit state machine (docs/decisions/013)", () => {
     expect(joinTransition(13, "confirm", "participant", { disabled: true })).toEqual({ ok: false, messageKey: "MSG_39005" });
   });
 
+  it("guards: an order is re-issued only when its bill expired and something must be ordered", () => {
+    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 500 })).toEqual({ ok: true, to: 5 });
+    expect(joinTransition(5, "reorder", "participant", { orderExpired: false, orderCents: 500 })).toEqual({ ok: false, messageKey: "MSG_39005" });
+    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 0 })).toEqual({ ok: false, messageKey: "MSG_39005" });
+    expect(joinTransition(5, "reorder", "system", { orderExpired: true, orderCents: 500 })).toEqual({ ok: false, messageKey: "MSG_39006" });
+    expect(joinTransition(10, "reorder", "participant", { orderExpired: true, orderCents: 500 })).toEqual({ ok: false, messageKey: "MSG_39005" });
+    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 500, disabled: true })).toEqual({ ok: false, messageKey: "MSG_39005" });
+  });
+
   it("every state but the rejections and 15 has a way on", () => {
     for (const s of AUDIT_STATES) {
       const out = JOIN_MACHINE.filter((r) => r.from === s);
       if (s === 2 || s === 4 || s === 15) expect(out).toEqual([]);
       else expect(out.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("an expired node order (docs/decisions/013 Expired orders)", () => {
+  const now = new Date("2026-08-04T00:00:00Z");
+  const before = "2026-08-03T23:59:59.999Z";
+  const after = "2026-08-04T00:00:00.001Z";
+  it("is one the expiry job marked, or an unpaid or failed one past its deadline", () => {
+    expect(orderExpired({ payState: 10, deadline: after }, now)).toBe(true);
+    expect(orderExpired({ payState: 1, deadline: before }, now)).toBe(true);
+    expect(orderExpired({ payState: 5, deadline: before }, now)).toBe(true);
+    expect(orderExpired({ payState: 1, deadline: now }, now)).toBe(true);
+    expect(orderExpired({ payState: 1, deadline: after }, now)).toBe(false);
+    expect(orderExpired({ payState: 5, deadline: new Date(after) }, now)).toBe(false);
+  });
+  it("is never a paid, refunded or in-payment bill, whatever its deadline", () => {
+    for (const payState of [2, 15, 20, 25]) expect(orderExpired({ payState, deadline: before }, now)).toBe(false);
   });
 });
 

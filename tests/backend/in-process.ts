@@ -1,0 +1,90 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect } from "vitest";
+import { users } from "../../backend/db/schema";
+import { readBackendEnv } from "../../backend/env";
+import { createVueapi } from "../../backend/index";
+import { PASSWORD, registration, uniqueName } from "./client";
+
+/**
+ * The /vueapi service in the test's own process (the tests that move the clock, run due jobs themselves or
+ * reach into the database), over a fresh embedded database in a new DATA_DIR. tests/backend/client.ts is
+ * the other way in: over HTTP to the server of global-setup.ts.
+ */
+export type Vueapi = Awaited<ReturnType<typeof createVueapi>>;
+export type Reply<T = any> = { code: number; message: string; data: T };
+
+/** The password of the seeded demo accounts. */
+export const DEMO_PASSWORD = "Demo12!@pass";
+
+/**
+ * Opens the service on a new PGlite database: NODE_ENV test plus `vars` (TEST_CAPTCHA, SEED_DEMO, ...);
+ * `now` is the clock the test moves. Pass `DATABASE_URL: process.env.DATABASE_URL` to run on the
+ * PostgreSQL of the environment instead.
+ */
+export async function openVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Promise<Vueapi> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `bsn-${name}-`));
+  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", ...vars });
+  return createVueapi(env, now);
+}
+
+/**
+ * The service of one test file: opened before its tests (a `beforeAll` registered here, so it runs before
+ * the file's own) and closed after them. The object stands for the service from then on.
+ */
+export function inProcessVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Vueapi {
+  let opened: Vueapi | undefined;
+  const current = () => {
+    if (!opened) throw new Error(`the ${name} service is used before beforeAll opened it`);
+    return opened;
+  };
+  beforeAll(async () => {
+    opened = await openVueapi(name, vars, now);
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+  return {
+    handle: (request) => current().handle(request),
+    get services() {
+      return current().services;
+    },
+    runJobs: () => current().runJobs(),
+    close: () => current().close(),
+  };
+}
+
+/** POSTs a JSON body to a /vueapi path of the service, with a bearer token when given; answers the envelope. */
+export async function callVueapi<T = any>(service: Vueapi, p: string, body: object = {}, token?: string): Promise<Reply<T>> {
+  const res = await service.handle(
+    new Request(`http://test.invalid/vueapi${p}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+  return res.json() as Promise<Reply<T>>;
+}
+
+/** Logs in with a fresh captcha answered by the service's TEST_CAPTCHA; answers the token. */
+export async function loginToken(service: Vueapi, username: string, password = DEMO_PASSWORD): Promise<string> {
+  const captchaKey = (await callVueapi(service, "/anon/captcha/create")).data.captchaKey;
+  const res = await callVueapi(service, "/main/user/login", { username, password, captchaKey, captcha: service.services.env.testCaptcha });
+  expect(res.code, JSON.stringify(res)).toBe(0);
+  return res.data.token as string;
+}
+
+/**
+ * Registers a new individual user through the API and activates it in the database (at the service's
+ * clock, with `set` for other columns, e.g. userType); the caller logs in with `password`.
+ */
+export async function registeredUser(service: Vueapi, prefix: string, set: Partial<typeof users.$inferInsert> = {}) {
+  const userName = uniqueName(prefix);
+  const captchaKey = (await callVueapi(service, "/anon/captcha/create")).data.captchaKey;
+  const reg = await callVueapi(service, "/anon/user/register", { payload: { ...registration(userName, { captcha: service.services.env.testCaptcha }), captchaKey } });
+  expect(reg.code, JSON.stringify(reg)).toBe(0);
+  await service.services.db.update(users).set({ activatedAt: service.services.now(), ...set }).where(eq(users.userName, userName));
+  return { userName, password: PASSWORD };
+}
