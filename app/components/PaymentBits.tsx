@@ -1,6 +1,19 @@
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { Language } from "~/lib/i18n";
 import { formatUsd } from "~/lib/format";
+import { Badge } from "./Badge";
+
+/** The heading of a page under My account (recharge, withdrawal, card) with the way back to the account. */
+export function AccountPageHeading({ title }: { title: string }) {
+  const { t } = useTranslation("payments");
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h1 className="text-xl font-semibold">{title}</h1>
+      <Link to="/g/home/userCenter/MyAccount" className="link text-sm">{t("account.backToAccount")}</Link>
+    </div>
+  );
+}
 
 /** Balance and withdrawable amount (SPEC §3 Account), shown on the recharge and withdrawal pages. */
 export function WalletSummary({ totals, language }: { totals: { balanceCents: number; withdrawableCents: number }; language: Language }) {
@@ -19,30 +32,19 @@ export function WalletSummary({ totals, language }: { totals: { balanceCents: nu
   );
 }
 
-const BADGE: Record<string, string> = {
-  ok: "bg-green-50 text-green-700 ring-green-200",
-  wait: "bg-amber-50 text-amber-800 ring-amber-200",
-  bad: "bg-red-50 text-red-700 ring-red-200",
-  off: "bg-slate-100 text-slate-600 ring-slate-200",
-};
-
-export function Badge({ tone, children }: { tone: keyof typeof BADGE; children: React.ReactNode }) {
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${BADGE[tone]}`} data-testid="status">{children}</span>;
-}
-
 /** SPEC §4 Payment status as a badge; an offline remittance in payment awaits confirmation. */
 export function PaymentStatusBadge({ status, payType }: { status: number; payType: string }) {
   const { t } = useTranslation("payments");
   const tone = status === 15 ? "ok" : status === 2 || status === 1 ? "wait" : status === 5 ? "bad" : "off";
   const label = status === 2 && payType === "GT0004" ? t("awaitingConfirmation") : t(`paymentStatus.${status}`);
-  return <Badge tone={tone}>{label}</Badge>;
+  return <Badge tone={tone} testId="status">{label}</Badge>;
 }
 
 /** SPEC §4 Refund review state of a withdrawal. */
 export function WithdrawalStateBadge({ state }: { state: number }) {
   const { t } = useTranslation("payments");
   const tone = state === 10 || state === 15 ? "ok" : state === 1 ? "wait" : state === 5 ? "bad" : "off";
-  return <Badge tone={tone}>{t(`withdrawalState.${state}`)}</Badge>;
+  return <Badge tone={tone} testId="status">{t(`withdrawalState.${state}`)}</Badge>;
 }
 
 /** The platform's bank account for offline remittances (SPEC §9: confirmed in 1-3 working days). */

@@ -1,6 +1,11 @@
 import { Form, Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { formatDate, formatUsd } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
 import { ConfirmSubmit } from "./ConfirmSubmit";
+import { FilterPills } from "./FilterPills";
+import { Pagination } from "./Pagination";
 
 /** `question`: the confirm question of this decision, when the queue words its own (default: payments' "{{action}} {{no}} for {{amount}}?"). */
 type Decision = { value: string; label: string; danger?: boolean; question?: string };
@@ -74,14 +79,96 @@ export function QueueHeader({ title, status }: { title: string; status: string }
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
       <h2 className="text-lg font-semibold">{title}</h2>
-      <nav className="flex gap-2 text-sm">
-        {(["open", "all"] as const).map((s) => (
-          <Link key={s} to={`?status=${s}`} aria-current={status === s ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ${status === s ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
-            {t(`ops.filter.${s}`)}
-          </Link>
-        ))}
-      </nav>
+      <FilterPills links={(["open", "all"] as const).map((s) => ({ key: s, to: `?status=${s}`, current: status === s, label: t(`ops.filter.${s}`) }))} />
     </div>
+  );
+}
+
+/** What a money queue's action answers instead of a redirect (decideReview of ~/lib/operations-review.server). */
+export type QueueReply =
+  | { kind: "confirm"; no: string; decision: string; comments: string }
+  | { kind: "error"; no: string; comments: string; messageKey: string };
+
+type QueueRecord = { amountCents: number; userName: string; realName: string; createdAt: string; reviewedAt: string | null; reviewComments: string | null };
+
+/**
+ * An operations queue of money records (remittances, withdrawals): heading and filter, the confirm step of
+ * a decision without JavaScript, one card per record (number and state, amount, user, dates, what `extra`
+ * adds) with, while it waits for one, its decision form, then the page links. `noField` names the record's
+ * number in the forms.
+ */
+export function ReviewQueue<Row extends QueueRecord>({
+  title,
+  status,
+  page,
+  empty,
+  noField,
+  noOf,
+  itemTestId,
+  itemNoAttribute,
+  reply,
+  labels,
+  decisionsOf,
+  badge,
+  extra,
+  language,
+}: {
+  title: string;
+  status: string;
+  page: { rows: Row[]; pageIndex: number; pageSize: number; total: number };
+  empty: string;
+  noField: string;
+  noOf: (row: Row) => string;
+  itemTestId: string;
+  /** A data attribute carrying the record's number, e.g. `data-payment-no`. */
+  itemNoAttribute: `data-${string}`;
+  reply: QueueReply | undefined;
+  labels: Record<string, string>;
+  /** The decisions the record waits for, none once it is decided. */
+  decisionsOf: (row: Row) => string[];
+  badge: (row: Row) => ReactNode;
+  extra: (row: Row) => ReactNode;
+  language: Language;
+}) {
+  const { t } = useTranslation("payments");
+  const amount = (row: Row) => formatUsd(row.amountCents, language);
+  const confirming = reply?.kind === "confirm" ? reply : null;
+  const confirmingRow = confirming ? page.rows.find((r) => noOf(r) === confirming.no) : undefined;
+  return (
+    <section className="space-y-4">
+      <QueueHeader title={title} status={status} />
+      {confirming ? (
+        <ConfirmStep noField={noField} no={confirming.no} decision={confirming.decision} label={labels[confirming.decision]}
+          comments={confirming.comments} summary={confirmingRow ? amount(confirmingRow) : ""} />
+      ) : null}
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{empty}</p>
+      ) : (
+        <ul className="space-y-3">
+          {page.rows.map((row) => {
+            const no = noOf(row);
+            const decisions = decisionsOf(row);
+            return (
+              <li key={no} className="card grid gap-4 p-4 md:grid-cols-2" data-testid={itemTestId} {...{ [itemNoAttribute]: no }}>
+                <div className="space-y-1 text-sm">
+                  <p className="flex items-center gap-2"><span className="font-mono">{no}</span> {badge(row)}</p>
+                  <p className="text-lg font-semibold">{amount(row)}</p>
+                  <p>{t("ops.user")}: {row.userName} ({row.realName})</p>
+                  <p className="text-slate-500">{formatDate(row.createdAt, language, true)}</p>
+                  {extra(row)}
+                  {row.reviewedAt ? <p className="text-slate-500">{formatDate(row.reviewedAt, language, true)} {row.reviewComments ?? ""}</p> : null}
+                </div>
+                {decisions.length > 0 ? (
+                  <ReviewForm id={`review-${no}`} noField={noField} no={no} summary={amount(row)}
+                    decisions={decisions.map((d) => ({ value: d, label: labels[d], danger: d === "reject" }))}
+                    error={reply?.kind === "error" && reply.no === no ? reply : null} />
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </section>
   );
 }

@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import type { Tone } from "~/components/Badge";
 
 /** Bill helpers for pages and the CSV route; no Zod here, so the browser bundle stays small. */
 import { NAMED_BILL_TYPES, PAY_STATES } from "@contract/billing-codes";
@@ -16,13 +17,13 @@ export function billSubject(t: TFunction, bill: { serviceName: string; billType:
   return bill.serviceName || billTypeLabel(t, bill.billType);
 }
 
-/** Colours of §4 payment statuses. */
-export function payStateTone(payState: number): string {
-  if (payState === 15) return "bg-green-50 text-green-700 ring-green-200";
-  if (payState === 1 || payState === 2) return "bg-amber-50 text-amber-800 ring-amber-200";
-  if (payState === 5) return "bg-red-50 text-red-700 ring-red-200";
-  if (payState === 20 || payState === 25) return "bg-sky-50 text-sky-700 ring-sky-200";
-  return "bg-slate-100 text-slate-600 ring-slate-200";
+/** How a §4 payment status reads: paid, waiting, failed, refunded, or closed. */
+export function payStateTone(payState: number): Tone {
+  if (payState === 15) return "ok";
+  if (payState === 1 || payState === 2) return "wait";
+  if (payState === 5) return "bad";
+  if (payState === 20 || payState === 25) return "info";
+  return "off";
 }
 
 /** The BillDetail address of SPEC §2 (appId, billId, billType). */

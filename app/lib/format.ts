@@ -14,6 +14,11 @@ export function formatDate(value: string | Date | null | undefined, language: La
   return `UTC+8 ${format(zoned, withTime ? `${day} HH:mm` : day)}`;
 }
 
+/** A calendar day of UTC+8 (YYYY-MM-DD, e.g. a withdrawal's expected arrival) as a date; "" when there is none. */
+export function formatDay(day: string | null | undefined, language: Language): string {
+  return day ? formatDate(`${day}T12:00:00+08:00`, language) : "";
+}
+
 /** USD from integer cents (ARCHITECTURE house habit 9). */
 export function formatUsd(cents: number, language: Language): string {
   return new Intl.NumberFormat(language === "zh-CN" ? "zh-CN" : "en-US", { style: "currency", currency: "USD" }).format(cents / 100);

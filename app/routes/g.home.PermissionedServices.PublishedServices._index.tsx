@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
-import { Pagination } from "~/components/Pagination";
+import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
@@ -76,40 +76,19 @@ export default function PublishedServices() {
         <button type="submit" className="btn-secondary">{t("list.searchButton")}</button>
         {name ? <Link to="?" className="link text-sm">{t("list.clear")}</Link> : null}
       </Form>
-      {page.rows.length === 0 ? (
-        <div className="card space-y-3 text-center text-slate-500">
+      <RecordTable page={page} rowKey={(row) => row.appVerId} rowTestId="service-row" columns={[
+        { header: t("list.name"), className: "font-medium", cell: (row) => <Link className="link" to={detailHref(row)}>{row.name}</Link> },
+        { header: t("list.version"), cell: (row) => row.version },
+        { header: t("list.status"), cell: (row) => <StatusBadge verState={row.verState} /> },
+        { header: t("list.cost"), cell: (row) => (row.freeYN === 1 ? t("list.free") : row.costCents === null ? "" : formatUsd(row.costCents, language)) },
+        { header: t("list.created"), className: "whitespace-nowrap", cell: (row) => formatDate(row.createdAt, language) },
+        { header: t("list.actions"), cell: (row) => <ServiceActionLinks row={row} here={here} /> },
+      ]} empty={
+        <>
           <p>{t(name ? "list.emptySearch" : "list.empty")}</p>
           {!name ? <Link to={`${NEW_SERVICES}?appState=add`} className="btn-primary inline-block">{t("list.create")}</Link> : null}
-        </div>
-      ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-2">{t("list.name")}</th>
-                <th scope="col" className="px-4 py-2">{t("list.version")}</th>
-                <th scope="col" className="px-4 py-2">{t("list.status")}</th>
-                <th scope="col" className="px-4 py-2">{t("list.cost")}</th>
-                <th scope="col" className="px-4 py-2">{t("list.created")}</th>
-                <th scope="col" className="px-4 py-2">{t("list.actions")}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {page.rows.map((row) => (
-                <tr key={row.appVerId} data-testid="service-row">
-                  <td className="px-4 py-2 font-medium"><Link className="link" to={detailHref(row)}>{row.name}</Link></td>
-                  <td className="px-4 py-2">{row.version}</td>
-                  <td className="px-4 py-2"><StatusBadge verState={row.verState} /></td>
-                  <td className="px-4 py-2">{row.freeYN === 1 ? t("list.free") : row.costCents === null ? "" : formatUsd(row.costCents, language)}</td>
-                  <td className="whitespace-nowrap px-4 py-2">{formatDate(row.createdAt, language)}</td>
-                  <td className="px-4 py-2"><ServiceActionLinks row={row} here={here} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+        </>
+      } />
     </div>
   );
 }

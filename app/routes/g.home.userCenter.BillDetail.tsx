@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
 import { SubmitButton } from "~/components/forms";
 import { PayStateBadge } from "~/components/PayStateBadge";
+import { CompactTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { billDetailHref, billSubject, billTypeLabel } from "~/lib/bills";
 import { payFormOf } from "~/lib/bills.server";
@@ -163,32 +164,17 @@ export default function BillDetailPage() {
       {bill.dataUsage.length > 0 ? (
         <section aria-labelledby="data-usage" className="card overflow-x-auto">
           <h2 id="data-usage" className="font-semibold">{t("detail.dataUsage.title")}</h2>
-          <table className="mt-3 min-w-full text-sm" data-testid="data-usage">
-            <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 pr-4">{t("detail.dataUsage.node")}</th>
-                <th scope="col" className="py-2 pr-4 text-right">{t("detail.dataUsage.usedGb")}</th>
-                <th scope="col" className="py-2 pr-4 text-right">{t("detail.dataUsage.price")}</th>
-                <th scope="col" className="py-2 text-right">{t("detail.dataUsage.amount")}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {bill.dataUsage.map((l) => (
-                <tr key={l.nodeCode}>
-                  <td className="py-2 pr-4">{l.nodeName}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{l.usedGb.toFixed(2)}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{money(l.pricePerGbCents)}</td>
-                  <td className="py-2 text-right tabular-nums">{money(l.amountCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr className="border-t border-slate-200 font-semibold">
-                <th scope="row" colSpan={3} className="py-2 pr-4 text-left">{t("detail.dataUsage.total")}</th>
-                <td className="py-2 text-right tabular-nums">{money(dataTotal)}</td>
-              </tr>
-            </tfoot>
-          </table>
+          <CompactTable testId="data-usage" rows={bill.dataUsage} rowKey={(l) => l.nodeCode} columns={[
+            { header: t("detail.dataUsage.node"), cell: (l) => l.nodeName },
+            { header: t("detail.dataUsage.usedGb"), numeric: true, cell: (l) => l.usedGb.toFixed(2) },
+            { header: t("detail.dataUsage.price"), numeric: true, cell: (l) => money(l.pricePerGbCents) },
+            { header: t("detail.dataUsage.amount"), numeric: true, cell: (l) => money(l.amountCents) },
+          ]} footer={
+            <tr className="border-t border-slate-200 font-semibold">
+              <th scope="row" colSpan={3} className="py-2 pr-4 text-left">{t("detail.dataUsage.total")}</th>
+              <td className="py-2 text-right tabular-nums">{money(dataTotal)}</td>
+            </tr>
+          } />
           {bill.billType === 3 ? <p className="mt-3 text-xs text-slate-500">{t("detail.blocking")}</p> : null}
         </section>
       ) : null}
@@ -196,32 +182,15 @@ export default function BillDetailPage() {
       {bill.resources.length > 0 ? (
         <section aria-labelledby="resources" className="card overflow-x-auto">
           <h2 id="resources" className="font-semibold">{t("detail.resources.title")}</h2>
-          <table className="mt-3 min-w-full text-sm" data-testid="resources">
-            <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 pr-4">{t("detail.resources.node")}</th>
-                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.tps")}</th>
-                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.capacity")}</th>
-                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.peers")}</th>
-                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.monthly")}</th>
-                <th scope="col" className="py-2 pr-4 text-right">{t("detail.resources.yearly")}</th>
-                <th scope="col" className="py-2 text-right">{t("detail.resources.amount")}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {bill.resources.map((l) => (
-                <tr key={l.nodeCode}>
-                  <td className="py-2 pr-4">{l.nodeName}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{l.tps}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{l.capacityGb}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{l.peers}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{money(l.monthlyPriceCents)}</td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{money(l.yearlyPriceCents)}</td>
-                  <td className="py-2 text-right tabular-nums">{money(l.amountCents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CompactTable testId="resources" rows={bill.resources} rowKey={(l) => l.nodeCode} columns={[
+            { header: t("detail.resources.node"), cell: (l) => l.nodeName },
+            { header: t("detail.resources.tps"), numeric: true, cell: (l) => l.tps },
+            { header: t("detail.resources.capacity"), numeric: true, cell: (l) => l.capacityGb },
+            { header: t("detail.resources.peers"), numeric: true, cell: (l) => l.peers },
+            { header: t("detail.resources.monthly"), numeric: true, cell: (l) => money(l.monthlyPriceCents) },
+            { header: t("detail.resources.yearly"), numeric: true, cell: (l) => money(l.yearlyPriceCents) },
+            { header: t("detail.resources.amount"), numeric: true, cell: (l) => money(l.amountCents) },
+          ]} />
         </section>
       ) : null}
 

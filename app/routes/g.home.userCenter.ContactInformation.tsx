@@ -6,11 +6,11 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { contactFormSchema, type Contact } from "@contract/profile";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { RecordTable } from "~/components/RecordTable";
+import { apiFor, requireUser } from "~/lib/api.server";
 import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
+import { pageParam, positiveParam } from "~/lib/params";
+import { savedRecordsAction } from "~/lib/saved-records.server";
 
 export const handle = {
   i18n: ["profile"],
@@ -19,10 +19,6 @@ export const handle = {
 export const meta = pageTitle("contactInformation");
 
 const PAGE_SIZE = 10;
-const positiveId = (value: string | null) => {
-  const n = Number.parseInt(value ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
 
 /** The add/edit form: §5 Contacts (name, mobile, email, department required). */
 const saveSchema = contactFormSchema.extend({ contactId: z.coerce.number().int().positive().optional() });
@@ -34,12 +30,11 @@ const saveSchema = contactFormSchema.extend({ contactId: z.coerce.number().int()
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const page = positiveId(url.searchParams.get("page")) ?? 1;
-  const editId = positiveId(url.searchParams.get("edit"));
-  const deleteId = positiveId(url.searchParams.get("delete"));
+  const editId = positiveParam(url.searchParams.get("edit"));
+  const deleteId = positiveParam(url.searchParams.get("delete"));
   const api = apiFor(request, viewer);
   const [list, editing, deleting] = await Promise.all([
-    api.load("/sys/system/clientInfo/contactList", { page: { pageSize: PAGE_SIZE, pageIndex: page, condition: {} } }),
+    api.load("/sys/system/clientInfo/contactList", { page: { pageSize: PAGE_SIZE, pageIndex: pageParam(url), condition: {} } }),
     editId ? api.load("/sys/system/clientInfo/contactDetail", { contactId: editId }) : null,
     deleteId ? api.load("/sys/system/clientInfo/contactDetail", { contactId: deleteId }) : null,
   ]);
@@ -48,25 +43,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
   const api = apiFor(request, viewer);
-  if (intent === "delete") {
-    const contactId = positiveId(String(formData.get("contactId") ?? ""));
-    if (!contactId) throw json({ messageKey: "errors:http.400" }, { status: 400 });
-    const result = await api.call("/sys/system/clientInfo/deleteContact", { contactId });
-    if (!result.ok) throw failureResponse(result);
-    return redirectWithFlash(request, "/g/home/userCenter/ContactInformation", { kind: "success", key: "profile:contacts.deleted" });
-  }
-  // House habit 2: an unknown intent is a 400.
-  if (intent !== "save") throw json({ messageKey: "errors:http.400" }, { status: 400 });
-  const submission = parseWithZod(formData, { schema: saveSchema });
-  if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
-  const result = await api.call("/sys/system/clientInfo/insertContactList", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
-  return redirectWithFlash(request, "/g/home/userCenter/ContactInformation", {
-    kind: "success",
-    key: submission.value.contactId ? "profile:contacts.updated" : "profile:contacts.added",
+  return savedRecordsAction(request, {
+    schema: saveSchema,
+    idName: "contactId",
+    listPath: "/g/home/userCenter/ContactInformation",
+    flash: { added: "profile:contacts.added", updated: "profile:contacts.updated", deleted: "profile:contacts.deleted" },
+    save: (value) => api.call("/sys/system/clientInfo/insertContactList", value),
+    remove: (contactId) => api.call("/sys/system/clientInfo/deleteContact", { contactId }),
   });
 }
 
@@ -127,38 +111,22 @@ export default function ContactInformationPage() {
           </Form>
         </section>
       ) : null}
-      {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("contacts.empty")}</p>
-      ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-2">{t("contacts.name")}</th>
-                <th scope="col" className="px-4 py-2">{t("contacts.mobile")}</th>
-                <th scope="col" className="px-4 py-2">{t("contacts.email")}</th>
-                <th scope="col" className="px-4 py-2">{t("contacts.department")}</th>
-                <th scope="col" className="px-4 py-2"><span className="sr-only">{t("contacts.actions")}</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {page.rows.map((c) => (
-                <tr key={c.contactId} data-testid="contact">
-                  <td className="px-4 py-2 font-medium">{c.name}</td>
-                  <td className="px-4 py-2">{c.mobile}</td>
-                  <td className="px-4 py-2">{c.email}</td>
-                  <td className="px-4 py-2">{c.department}</td>
-                  <td className="whitespace-nowrap px-4 py-2 text-right">
-                    <Link to={keep({ edit: String(c.contactId) })} className="link" aria-label={t("contacts.editOne", { name: c.name })}>{t("contacts.edit")}</Link>
-                    <Link to={keep({ delete: String(c.contactId) })} className="link ml-3 text-red-600" aria-label={t("contacts.deleteOne", { name: c.name })}>{t("contacts.delete")}</Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      <RecordTable page={page} rowKey={(c) => c.contactId} rowTestId="contact" empty={t("contacts.empty")} columns={[
+        { header: t("contacts.name"), className: "font-medium", cell: (c) => c.name },
+        { header: t("contacts.mobile"), cell: (c) => c.mobile },
+        { header: t("contacts.email"), cell: (c) => c.email },
+        { header: t("contacts.department"), cell: (c) => c.department },
+        {
+          header: <span className="sr-only">{t("contacts.actions")}</span>,
+          className: "whitespace-nowrap text-right",
+          cell: (c) => (
+            <>
+              <Link to={keep({ edit: String(c.contactId) })} className="link" aria-label={t("contacts.editOne", { name: c.name })}>{t("contacts.edit")}</Link>
+              <Link to={keep({ delete: String(c.contactId) })} className="link ml-3 text-red-600" aria-label={t("contacts.deleteOne", { name: c.name })}>{t("contacts.delete")}</Link>
+            </>
+          ),
+        },
+      ]} />
       <ContactForm key={editing?.contactId ?? "new"} editing={editing} />
     </div>
   );

@@ -11,10 +11,11 @@ import { replyWithFailure } from "~/lib/forms.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
+import { newIdempotencyKey } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { badIntent, newIdempotencyKey } from "./g.home.userCenter.Invoices/invoices.server";
+import { badIntent } from "./g.home.userCenter.Invoices/invoices.server";
 import { TextAreaField } from "~/components/forms";
-import { RadioGroupField } from "./g.home.userCenter.Invoices/ui";
+import { RadioGroupField, SavedChoice } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:add.crumb" }] };
 export const meta = pageTitle("invoiceAdd");
@@ -262,51 +263,35 @@ function ConfirmStep() {
           <FormErrors id={form.errorId} errors={form.errors} />
           <input type="hidden" name="idempotencyKey" value={key} />
           {data.selected.map((id) => <input key={id} type="hidden" name="billIds" value={id} />)}
-          <div>
-            {data.titles.length === 0 ? (
-              <>
-                <p className="label">{t("fields.invoiceTitle")}</p>
-                <p className="text-sm text-slate-600">{t("add.noTitles")}</p>
-                <ErrorList id={fields.titleId.errorId} errors={fields.titleId.errors} />
-              </>
-            ) : (
-              <RadioGroupField
-                field={fields.titleId}
-                legend={t("fields.invoiceTitle")}
-                options={data.titles.map((x) => ({
-                  value: String(x.titleId),
-                  label: (
-                    <>
-                      <span className="font-medium">{x.title}</span> · {t(`titleType.${x.titleType}`)}
-                      {x.taxNo ? ` · ${x.taxNo}` : ""}
-                      {titleAllowsSpecialVat(x) ? "" : <span className="text-slate-500"> · {t("add.generalOnly")}</span>}
-                    </>
-                  ),
-                }))}
-              />
-            )}
-            <Link to={`/g/home/userCenter/Invoices/Titles?form=new&back=${encodeURIComponent(here)}`} className="link mt-1 inline-block text-sm">{t("titles.add")}</Link>
-          </div>
+          <SavedChoice
+            field={fields.titleId}
+            legend={t("fields.invoiceTitle")}
+            none={t("add.noTitles")}
+            options={data.titles.map((x) => ({
+              value: String(x.titleId),
+              label: (
+                <>
+                  <span className="font-medium">{x.title}</span> · {t(`titleType.${x.titleType}`)}
+                  {x.taxNo ? ` · ${x.taxNo}` : ""}
+                  {titleAllowsSpecialVat(x) ? "" : <span className="text-slate-500"> · {t("add.generalOnly")}</span>}
+                </>
+              ),
+            }))}
+            addTo={`/g/home/userCenter/Invoices/Titles?form=new&back=${encodeURIComponent(here)}`}
+            addLabel={t("titles.add")}
+          />
           <RadioGroupField field={fields.invoiceType} legend={t("fields.invoiceType")} options={INVOICE_TYPES.map((v) => ({ value: String(v), label: t(`invoiceType.${v}`) }))} />
           <p className="-mt-3 text-xs text-slate-500">{t("titles.specialHint")}</p>
           <RadioGroupField field={fields.issuance} legend={t("fields.issuance")} options={ISSUANCES.map((v) => ({ value: String(v), label: t(`issuance.${v}`) }))} />
           <div className="grid gap-4 md:grid-cols-2">
-            <div>
-              {data.addresses.length === 0 ? (
-                <>
-                  <p className="label">{t("add.paperAddress")}</p>
-                  <p className="text-sm text-slate-600">{t("add.noAddresses")}</p>
-                  <ErrorList id={fields.addresseeId.errorId} errors={fields.addresseeId.errors} />
-                </>
-              ) : (
-                <RadioGroupField
-                  field={fields.addresseeId}
-                  legend={t("add.paperAddress")}
-                  options={data.addresses.map((a) => ({ value: String(a.addresseeId), label: `${a.name} · ${a.mobile} · ${a.location} ${a.address}` }))}
-                />
-              )}
-              <Link to={`/g/home/userCenter/Invoices/Addresses?form=new&back=${encodeURIComponent(here)}`} className="link mt-1 inline-block text-sm">{t("addresses.add")}</Link>
-            </div>
+            <SavedChoice
+              field={fields.addresseeId}
+              legend={t("add.paperAddress")}
+              none={t("add.noAddresses")}
+              options={data.addresses.map((a) => ({ value: String(a.addresseeId), label: `${a.name} · ${a.mobile} · ${a.location} ${a.address}` }))}
+              addTo={`/g/home/userCenter/Invoices/Addresses?form=new&back=${encodeURIComponent(here)}`}
+              addLabel={t("addresses.add")}
+            />
             <TextField field={fields.email} label={t("add.electronicEmail")} type="email" autoComplete="email" />
           </div>
           <TextAreaField field={fields.remark} label={t("fields.remark")} />

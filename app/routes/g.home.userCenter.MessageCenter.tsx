@@ -1,11 +1,13 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { FilterPills } from "~/components/FilterPills";
 import { Pagination } from "~/components/Pagination";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
+import { pageParam } from "~/lib/params";
 
 export const handle = {
   i18n: ["messages"],
@@ -19,7 +21,7 @@ type Filter = keyof typeof FILTERS;
 
 function readQuery(url: URL) {
   const filter = (Object.keys(FILTERS) as Filter[]).find((f) => f === url.searchParams.get("status")) ?? "all";
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(url);
   return { filter, page };
 }
 
@@ -65,14 +67,9 @@ export default function MessageCenter() {
           </button>
         </Form>
       </div>
-      <nav aria-label={t("center.filter")} className="flex gap-2 text-sm">
-        {(["all", "unread", "read"] as const).map((f) => (
-          <Link key={f} to={`?status=${f}`} aria-current={filter === f ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ${filter === f ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
-            {t(`center.filters.${f}`)}{f === "unread" ? ` (${unread})` : ""}
-          </Link>
-        ))}
-      </nav>
+      <FilterPills label={t("center.filter")} links={(["all", "unread", "read"] as const).map((f) => ({
+        key: f, to: `?status=${f}`, current: filter === f, label: `${t(`center.filters.${f}`)}${f === "unread" ? ` (${unread})` : ""}`,
+      }))} />
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("common:empty.noRelevant")}</p>
       ) : (

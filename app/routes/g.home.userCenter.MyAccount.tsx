@@ -1,12 +1,13 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LEDGER_ENTRY_KINDS } from "@contract/billing-codes";
-import { Pagination } from "~/components/Pagination";
+import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
+import { CompactTable, RecordTable, type Column } from "~/components/RecordTable";
 import { UsageChart } from "~/components/UsageChart";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { dayFromQuery, kindFromQuery, pageFromQuery } from "~/lib/bills.server";
-import { formatDate, formatUsd } from "~/lib/format";
+import { formatDate, formatDay, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
 
 export const handle = {
@@ -52,10 +53,49 @@ function Signed({ cents, language }: { cents: number; language: "en" | "zh-CN" }
   return <span className={cents > 0 ? "text-green-700" : "text-slate-900"}>{cents > 0 ? "+" : "−"}{formatUsd(Math.abs(cents), language)}</span>;
 }
 
+/** The latest few recharges or withdrawals, with a link to all of them (the record's number as a tooltip). */
+function RecentRecords<Row>({ id, title, allTo, allLabel, none, rows, rowKey, columns }: {
+  id: string;
+  title: string;
+  allTo: string;
+  allLabel: string;
+  none: string;
+  rows: Row[];
+  rowKey: (row: Row) => string;
+  columns: Column<Row>[];
+}) {
+  return (
+    <section aria-labelledby={`${id}-title`} className="card overflow-x-auto">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id={`${id}-title`} className="font-semibold">{title}</h2>
+        <Link to={allTo} className="link text-sm">{allLabel}</Link>
+      </div>
+      {rows.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-500">{none}</p>
+      ) : (
+        <CompactTable rows={rows} columns={columns} rowKey={rowKey} rowTitle={rowKey} testId={id} />
+      )}
+    </section>
+  );
+}
+
+type Entry = SerializeFrom<typeof loader>["transactions"]["rows"][number];
+
 export default function MyAccount() {
   const { summary, usage, transactions, filter, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("billing");
-  const th = "px-3 py-2";
+  const columns: Column<Entry>[] = [
+    { header: t("transactions.time"), className: "whitespace-nowrap text-slate-600", cell: (e) => formatDate(e.createdAt, language, true) },
+    { header: t("transactions.kind"), cell: (e) => t(`kinds.${e.kind}`) },
+    {
+      header: t("transactions.reference"),
+      className: "font-mono text-xs",
+      cell: (e) => (e.billId !== null && e.reference ? <Link to={`/g/home/userCenter/BillDetail?billId=${e.billId}`} className="link">{e.reference}</Link> : (e.reference ?? "—")),
+    },
+    { header: t("transactions.balanceChange"), numeric: true, cell: (e) => <Signed cents={e.balanceDelta} language={language} /> },
+    { header: t("transactions.invoiceableChange"), numeric: true, cell: (e) => <Signed cents={e.invoiceableDelta} language={language} /> },
+    { header: t("transactions.balanceAfter"), numeric: true, cell: (e) => formatUsd(e.balanceAfter, language) },
+  ];
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">{t("account.title")}</h1>
@@ -100,56 +140,20 @@ export default function MyAccount() {
       </div>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <section aria-labelledby="recharges-title" className="card overflow-x-auto">
-          <div className="flex items-center justify-between gap-2">
-            <h2 id="recharges-title" className="font-semibold">{t("account.recharges.title")}</h2>
-            <Link to={`${ACCOUNT}/Recharge`} className="link text-sm">{t("account.recharges.all")}</Link>
-          </div>
-          {summary.recharges.length === 0 ? (
-            <p className="mt-3 text-sm text-slate-500">{t("account.recharges.none")}</p>
-          ) : (
-            <table className="mt-3 min-w-full text-sm" data-testid="recharges">
-              <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr><th className="py-2 pr-3">{t("account.recharges.time")}</th><th className="py-2 pr-3 text-right">{t("account.recharges.amount")}</th><th className="py-2 pr-3">{t("account.recharges.method")}</th><th className="py-2">{t("account.recharges.status")}</th></tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {summary.recharges.map((r) => (
-                  <tr key={r.paymentNo} title={r.paymentNo}>
-                    <td className="whitespace-nowrap py-2 pr-3 text-slate-600">{formatDate(r.createdAt, language, true)}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{formatUsd(r.amountCents, language)}</td>
-                    <td className="py-2 pr-3">{t(`payTypes.${r.payType}`, { defaultValue: r.payType })}</td>
-                    <td className="py-2">{t(`payStates.${r.status}`, { defaultValue: String(r.status) })}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
-        <section aria-labelledby="withdrawals-title" className="card overflow-x-auto">
-          <div className="flex items-center justify-between gap-2">
-            <h2 id="withdrawals-title" className="font-semibold">{t("account.withdrawals.title")}</h2>
-            <Link to={`${ACCOUNT}/Withdraw`} className="link text-sm">{t("account.withdrawals.all")}</Link>
-          </div>
-          {summary.withdrawals.length === 0 ? (
-            <p className="mt-3 text-sm text-slate-500">{t("account.withdrawals.none")}</p>
-          ) : (
-            <table className="mt-3 min-w-full text-sm" data-testid="withdrawals">
-              <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr><th className="py-2 pr-3">{t("account.withdrawals.time")}</th><th className="py-2 pr-3 text-right">{t("account.withdrawals.amount")}</th><th className="py-2 pr-3">{t("account.withdrawals.status")}</th><th className="py-2">{t("account.withdrawals.expectedArrival")}</th></tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {summary.withdrawals.map((w) => (
-                  <tr key={w.withdrawalNo} title={w.withdrawalNo}>
-                    <td className="whitespace-nowrap py-2 pr-3 text-slate-600">{formatDate(w.createdAt, language, true)}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{formatUsd(w.amountCents, language)}</td>
-                    <td className="py-2 pr-3">{t(`withdrawalStates.${w.state}`, { defaultValue: String(w.state) })}</td>
-                    <td className="py-2">{w.expectedArrival ? formatDate(`${w.expectedArrival}T00:00:00+08:00`, language) : "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <RecentRecords id="recharges" title={t("account.recharges.title")} allTo={`${ACCOUNT}/Recharge`} allLabel={t("account.recharges.all")}
+          none={t("account.recharges.none")} rows={summary.recharges} rowKey={(r) => r.paymentNo} columns={[
+            { header: t("account.recharges.time"), className: "whitespace-nowrap text-slate-600", cell: (r) => formatDate(r.createdAt, language, true) },
+            { header: t("account.recharges.amount"), numeric: true, cell: (r) => formatUsd(r.amountCents, language) },
+            { header: t("account.recharges.method"), cell: (r) => t(`payTypes.${r.payType}`, { defaultValue: r.payType }) },
+            { header: t("account.recharges.status"), cell: (r) => t(`payStates.${r.status}`, { defaultValue: String(r.status) }) },
+          ]} />
+        <RecentRecords id="withdrawals" title={t("account.withdrawals.title")} allTo={`${ACCOUNT}/Withdraw`} allLabel={t("account.withdrawals.all")}
+          none={t("account.withdrawals.none")} rows={summary.withdrawals} rowKey={(w) => w.withdrawalNo} columns={[
+            { header: t("account.withdrawals.time"), className: "whitespace-nowrap text-slate-600", cell: (w) => formatDate(w.createdAt, language, true) },
+            { header: t("account.withdrawals.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
+            { header: t("account.withdrawals.status"), cell: (w) => t(`withdrawalStates.${w.state}`, { defaultValue: String(w.state) }) },
+            { header: t("account.withdrawals.expectedArrival"), cell: (w) => formatDay(w.expectedArrival, language) || "—" },
+          ]} />
       </div>
 
       <section aria-labelledby="usage-title" className="card">
@@ -163,62 +167,15 @@ export default function MyAccount() {
 
       <section aria-labelledby="transactions-title" className="space-y-3" id="transactions">
         <h2 id="transactions-title" className="font-semibold">{t("transactions.title")}</h2>
-        <Form method="get" action="#transactions" aria-label={t("transactions.filters")} className="card grid gap-3 !p-4 sm:grid-cols-2 lg:grid-cols-4">
-          <div>
-            <label htmlFor="kind" className="label">{t("transactions.kind")}</label>
-            <select id="kind" name="kind" defaultValue={filter.kind ?? ""} className="input">
-              <option value="">{t("transactions.allKinds")}</option>
-              {LEDGER_ENTRY_KINDS.map((k) => <option key={k} value={k}>{t(`kinds.${k}`)}</option>)}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="tx-from" className="label">{t("transactions.from")}</label>
-            <input id="tx-from" name="dateFrom" type="date" defaultValue={filter.dateFrom ?? ""} className="input" />
-          </div>
-          <div>
-            <label htmlFor="tx-to" className="label">{t("transactions.to")}</label>
-            <input id="tx-to" name="dateTo" type="date" defaultValue={filter.dateTo ?? ""} className="input" />
-          </div>
-          <div className="flex items-end gap-2">
-            <button type="submit" className="btn-primary">{t("transactions.search")}</button>
-            <Link to={`${ACCOUNT}#transactions`} className="btn-secondary">{t("transactions.reset")}</Link>
-          </div>
-        </Form>
-        {transactions.rows.length === 0 ? (
-          <p className="card text-center text-slate-500" data-testid="transactions-empty">{t("transactions.none")}</p>
-        ) : (
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-            <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="transactions">
-              <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className={th}>{t("transactions.time")}</th>
-                  <th scope="col" className={th}>{t("transactions.kind")}</th>
-                  <th scope="col" className={th}>{t("transactions.reference")}</th>
-                  <th scope="col" className={`${th} text-right`}>{t("transactions.balanceChange")}</th>
-                  <th scope="col" className={`${th} text-right`}>{t("transactions.invoiceableChange")}</th>
-                  <th scope="col" className={`${th} text-right`}>{t("transactions.balanceAfter")}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {transactions.rows.map((e) => (
-                  <tr key={e.entryId} data-testid="transaction">
-                    <td className={`${th} whitespace-nowrap text-slate-600`}>{formatDate(e.createdAt, language, true)}</td>
-                    <td className={th}>{t(`kinds.${e.kind}`)}</td>
-                    <td className={`${th} font-mono text-xs`}>
-                      {e.billId !== null && e.reference ? (
-                        <Link to={`/g/home/userCenter/BillDetail?billId=${e.billId}`} className="link">{e.reference}</Link>
-                      ) : (e.reference ?? "—")}
-                    </td>
-                    <td className={`${th} text-right tabular-nums`}><Signed cents={e.balanceDelta} language={language} /></td>
-                    <td className={`${th} text-right tabular-nums`}><Signed cents={e.invoiceableDelta} language={language} /></td>
-                    <td className={`${th} text-right tabular-nums`}>{formatUsd(e.balanceAfter, language)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pagination pageIndex={transactions.pageIndex} pageSize={transactions.pageSize} total={transactions.total} />
+        <ListFilterForm label={t("transactions.filters")} action="#transactions" grid="lg:grid-cols-4" searchLabel={t("transactions.search")}
+          resetLabel={t("transactions.reset")} resetTo={`${ACCOUNT}#transactions`}>
+          <SelectFilter id="kind" label={t("transactions.kind")} value={filter.kind} allLabel={t("transactions.allKinds")}
+            options={LEDGER_ENTRY_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))} />
+          <DateFilter id="tx-from" name="dateFrom" label={t("transactions.from")} value={filter.dateFrom} />
+          <DateFilter id="tx-to" name="dateTo" label={t("transactions.to")} value={filter.dateTo} />
+        </ListFilterForm>
+        <RecordTable page={transactions} columns={columns} rowKey={(e) => e.entryId} rowTestId="transaction" testId="transactions"
+          empty={t("transactions.none")} emptyTestId="transactions-empty" />
       </section>
     </div>
   );

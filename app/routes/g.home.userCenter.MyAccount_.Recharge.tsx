@@ -5,8 +5,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PAY_TYPES, rechargeSchema } from "@contract/payments";
 import { ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/PaymentBits";
+import { AccountPageHeading, PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/PaymentBits";
+import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
@@ -57,10 +57,7 @@ export default function RechargePage() {
   });
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("recharge.title")}</h1>
-        <Link to="/g/home/userCenter/MyAccount" className="link text-sm">{t("account.backToAccount")}</Link>
-      </div>
+      <AccountPageHeading title={t("recharge.title")} />
       <WalletSummary totals={totals} language={language} />
       <div className="grid gap-6 lg:grid-cols-2">
         <div className="card">
@@ -93,43 +90,28 @@ export default function RechargePage() {
       </div>
       <section>
         <h2 className="mb-2 text-lg font-semibold">{t("recharge.records")}</h2>
-        {page.rows.length === 0 ? (
-          <p className="card text-center text-slate-500">{t("recharge.empty")}</p>
-        ) : (
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-            <table className="min-w-full divide-y divide-slate-100 text-sm" data-testid="recharge-records">
-              <thead className="bg-slate-50 text-left text-slate-600">
-                <tr>
-                  <th className="px-3 py-2">{t("recharge.columns.no")}</th>
-                  <th className="px-3 py-2">{t("recharge.columns.time")}</th>
-                  <th className="px-3 py-2">{t("recharge.columns.method")}</th>
-                  <th className="px-3 py-2 text-right">{t("recharge.columns.amount")}</th>
-                  <th className="px-3 py-2">{t("recharge.columns.status")}</th>
-                  <th className="px-3 py-2">{t("recharge.columns.note")}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {page.rows.map((p) => (
-                  <tr key={p.paymentNo} data-testid="recharge-row">
-                    <td className="px-3 py-2 font-mono">
-                      <Link className="link" to={`/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${p.paymentNo}`}>{p.paymentNo}</Link>
-                    </td>
-                    <td className="px-3 py-2">{formatDate(p.createdAt, language, true)}</td>
-                    <td className="px-3 py-2">{t(`payTypes.${p.payType}`)}</td>
-                    <td className="px-3 py-2 text-right">{formatUsd(p.amountCents, language)}</td>
-                    <td className="px-3 py-2"><PaymentStatusBadge status={p.status} payType={p.payType} /></td>
-                    <td className="px-3 py-2 text-slate-600">
-                      {p.failureReason ? t(`reasons.${p.failureReason}`) : null}
-                      {p.reviewComments ? ` ${p.reviewComments}` : null}
-                      {p.remittanceRef ? <span className="block text-xs">{p.remittanceRef}</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+        <RecordTable page={page} rowKey={(p) => p.paymentNo} rowTestId="recharge-row" testId="recharge-records" empty={t("recharge.empty")} columns={[
+          {
+            header: t("recharge.columns.no"),
+            className: "font-mono",
+            cell: (p) => <Link className="link" to={`/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${p.paymentNo}`}>{p.paymentNo}</Link>,
+          },
+          { header: t("recharge.columns.time"), cell: (p) => formatDate(p.createdAt, language, true) },
+          { header: t("recharge.columns.method"), cell: (p) => t(`payTypes.${p.payType}`) },
+          { header: t("recharge.columns.amount"), numeric: true, cell: (p) => formatUsd(p.amountCents, language) },
+          { header: t("recharge.columns.status"), cell: (p) => <PaymentStatusBadge status={p.status} payType={p.payType} /> },
+          {
+            header: t("recharge.columns.note"),
+            className: "text-slate-600",
+            cell: (p) => (
+              <>
+                {p.failureReason ? t(`reasons.${p.failureReason}`) : null}
+                {p.reviewComments ? ` ${p.reviewComments}` : null}
+                {p.remittanceRef ? <span className="block text-xs">{p.remittanceRef}</span> : null}
+              </>
+            ),
+          },
+        ]} />
       </section>
     </div>
   );

@@ -1,12 +1,11 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
 import { PaymentStatusBadge, RemittanceInstructions } from "~/components/PaymentBits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
+import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
 
 export const handle = {
   i18n: ["payments"],
@@ -19,12 +18,7 @@ export const handle = {
 };
 
 /** While the provider has not answered, the page refreshes itself (a meta refresh works without JavaScript). */
-const REFRESH_SECONDS = 3;
-
-export const meta: MetaFunction<typeof loader> = (args) => {
-  const base = pageTitle("rechargeResult")(args as Parameters<ReturnType<typeof pageTitle>>[0]);
-  return args.data?.waiting ? [...base, { httpEquiv: "refresh", content: String(REFRESH_SECONDS) }] : base;
-};
+export const meta = pageTitleRefreshing<typeof loader>("rechargeResult", (data) => data.waiting);
 
 /** Where the provider sends the browser back (and the link of each record): the outcome of one payment. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -41,12 +35,7 @@ export default function RechargeReturnPage() {
   const { payment, totals, waiting, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("payments");
   const location = useLocation();
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), REFRESH_SECONDS * 1000);
-    return () => clearInterval(timer);
-  }, [waiting, revalidator]);
+  useRefreshWhile(waiting);
   const amount = formatUsd(payment.amountCents, language);
   const offline = payment.payType === "GT0004";
   return (

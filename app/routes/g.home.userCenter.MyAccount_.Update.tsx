@@ -1,24 +1,19 @@
-import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { SubmitButton } from "~/components/forms";
+import { AccountPageHeading } from "~/components/PaymentBits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
+import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
 
 export const handle = {
   i18n: ["payments"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" }, { key: "titles.creditCard" }],
 };
 
-const REFRESH_SECONDS = 3;
-
-export const meta: MetaFunction<typeof loader> = (args) => {
-  const base = pageTitle("creditCard")(args as Parameters<ReturnType<typeof pageTitle>>[0]);
-  return args.data?.setup === "open" ? [...base, { httpEquiv: "refresh", content: String(REFRESH_SECONDS) }] : base;
-};
+export const meta = pageTitleRefreshing<typeof loader>("creditCard", (data) => data.setup === "open");
 
 /** SPEC §2 MyAccount/Update (credit card), §3 "only last 4 digits kept, handled by a card payment provider". */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -43,19 +38,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function CardPage() {
   const { card, setup, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("payments");
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (setup !== "open") return;
-    const timer = setInterval(() => revalidator.state === "idle" && revalidator.revalidate(), REFRESH_SECONDS * 1000);
-    return () => clearInterval(timer);
-  }, [setup, revalidator]);
+  useRefreshWhile(setup === "open");
   const tone = setup === "succeeded" ? "border-green-200 bg-green-50 text-green-800" : setup === "open" ? "border-amber-200 bg-amber-50 text-amber-900" : "border-red-200 bg-red-50 text-red-800";
   return (
     <div className="max-w-lg space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("card.title")}</h1>
-        <Link to="/g/home/userCenter/MyAccount" className="link text-sm">{t("account.backToAccount")}</Link>
-      </div>
+      <AccountPageHeading title={t("card.title")} />
       {setup ? <p role="status" data-testid="setup-status" className={`rounded-md border p-3 text-sm ${tone}`}>{t(`card.setup.${setup}`)}</p> : null}
       <div className="card space-y-3">
         <p className="text-sm text-slate-600">{t("card.intro")}</p>

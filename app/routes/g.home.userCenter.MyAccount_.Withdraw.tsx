@@ -7,10 +7,10 @@ import { withdrawSchema } from "@contract/payments";
 import { toCents } from "@contract/rules";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { FormErrors, TextField } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { WalletSummary, WithdrawalStateBadge } from "~/components/PaymentBits";
+import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "~/components/PaymentBits";
+import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
+import { formatDate, formatDay, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
@@ -67,10 +67,7 @@ export default function WithdrawPage() {
   const typedUsd = typed && /^[0-9]+(\.[0-9]{1,2})?$/.test(typed) ? formatUsd(toCents(typed), language) : typed ?? "";
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("withdraw.title")}</h1>
-        <Link to="/g/home/userCenter/MyAccount" className="link text-sm">{t("account.backToAccount")}</Link>
-      </div>
+      <AccountPageHeading title={t("withdraw.title")} />
       <WalletSummary totals={totals} language={language} />
       {confirm ? (
         <div className="card max-w-lg" role="alertdialog" aria-labelledby="withdraw-confirm-title" data-testid="confirm-step">
@@ -101,37 +98,14 @@ export default function WithdrawPage() {
       )}
       <section>
         <h2 className="mb-2 text-lg font-semibold">{t("withdraw.records")}</h2>
-        {page.rows.length === 0 ? (
-          <p className="card text-center text-slate-500">{t("withdraw.empty")}</p>
-        ) : (
-          <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-            <table className="min-w-full divide-y divide-slate-100 text-sm" data-testid="withdrawal-records">
-              <thead className="bg-slate-50 text-left text-slate-600">
-                <tr>
-                  <th className="px-3 py-2">{t("withdraw.columns.no")}</th>
-                  <th className="px-3 py-2">{t("withdraw.columns.time")}</th>
-                  <th className="px-3 py-2 text-right">{t("withdraw.columns.amount")}</th>
-                  <th className="px-3 py-2">{t("withdraw.columns.status")}</th>
-                  <th className="px-3 py-2">{t("withdraw.columns.arrival")}</th>
-                  <th className="px-3 py-2">{t("withdraw.columns.comments")}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {page.rows.map((w) => (
-                  <tr key={w.withdrawalNo} data-testid="withdrawal-row">
-                    <td className="px-3 py-2 font-mono">{w.withdrawalNo}</td>
-                    <td className="px-3 py-2">{formatDate(w.createdAt, language, true)}</td>
-                    <td className="px-3 py-2 text-right">{formatUsd(w.amountCents, language)}</td>
-                    <td className="px-3 py-2"><WithdrawalStateBadge state={w.state} /></td>
-                    <td className="px-3 py-2" data-testid="arrival">{w.expectedArrival ? formatDate(`${w.expectedArrival}T12:00:00+08:00`, language) : ""}</td>
-                    <td className="px-3 py-2 text-slate-600">{w.reviewComments ?? ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+        <RecordTable page={page} rowKey={(w) => w.withdrawalNo} rowTestId="withdrawal-row" testId="withdrawal-records" empty={t("withdraw.empty")} columns={[
+          { header: t("withdraw.columns.no"), className: "font-mono", cell: (w) => w.withdrawalNo },
+          { header: t("withdraw.columns.time"), cell: (w) => formatDate(w.createdAt, language, true) },
+          { header: t("withdraw.columns.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
+          { header: t("withdraw.columns.status"), cell: (w) => <WithdrawalStateBadge state={w.state} /> },
+          { header: t("withdraw.columns.arrival"), cellTestId: "arrival", cell: (w) => formatDay(w.expectedArrival, language) },
+          { header: t("withdraw.columns.comments"), className: "text-slate-600", cell: (w) => w.reviewComments ?? "" },
+        ]} />
       </section>
     </div>
   );

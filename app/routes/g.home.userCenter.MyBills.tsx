@@ -1,8 +1,9 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Pagination } from "~/components/Pagination";
+import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
 import { PayStateBadge } from "~/components/PayStateBadge";
+import { RecordTable, type Column } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { BILL_TYPE_OPTIONS, billDetailHref, billSubject, billTypeLabel, PAY_STATE_OPTIONS } from "~/lib/bills";
 import { billFilterFromQuery, pageFromQuery } from "~/lib/bills.server";
@@ -28,95 +29,64 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ ...data, filter, language: viewer.language, now: Date.now() });
 }
 
+type Bill = SerializeFrom<typeof loader>["page"]["rows"][number];
+
 export default function MyBills() {
   const { page, filter, language, now } = useLoaderData<typeof loader>();
   const { t } = useTranslation("billing");
   const exportQuery = new URLSearchParams(
     Object.entries(filter).map(([k, v]) => [k, String(v)]),
   ).toString();
+  const overdue = (b: Bill) => b.payState === 1 && Date.parse(b.deadline) <= now;
+  // Prepaid bills past their deadline are about to expire; usage bills stay payable (ADR 006).
+  const payable = (b: Bill) => b.payState === 1 && (b.payMode === 2 || !overdue(b));
+  const columns: Column<Bill>[] = [
+    { header: t("bills.billNo"), className: "whitespace-nowrap font-mono text-xs", cell: (b) => <Link to={billDetailHref(b)} className="link">{b.billNo}</Link> },
+    {
+      header: t("bills.service"),
+      cell: (b) => (
+        <>
+          <span className="block text-slate-900">{billSubject(t, b)}</span>
+          <span className="block text-xs text-slate-500">{billTypeLabel(t, b.billType)} · {t(`cycles.${b.cycle}`, { defaultValue: "" })}</span>
+        </>
+      ),
+    },
+    { header: t("bills.amount"), numeric: true, className: "whitespace-nowrap", cell: (b) => formatUsd(b.payCents, language) },
+    { header: t("bills.status"), cell: (b) => <PayStateBadge payState={b.payState} overdue={overdue(b)} /> },
+    { header: t("bills.created"), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.createdAt, language, true) },
+    { header: t("bills.deadline"), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.deadline, language, true) },
+    {
+      header: t("bills.actions"),
+      className: "whitespace-nowrap",
+      cell: (b) => (
+        <>
+          <Link to={billDetailHref(b)} className="link">{t("bills.details")}</Link>
+          {payable(b) ? <Link to={billDetailHref(b, "&confirm=pay")} className="link ml-3 font-medium">{t("bills.pay")}</Link> : null}
+        </>
+      ),
+    },
+  ];
   return (
     <div className="space-y-4">
       <div>
         <h1 className="text-xl font-semibold">{t("bills.title")}</h1>
         <p className="mt-1 text-sm text-slate-600">{t("bills.intro")}</p>
       </div>
-      <Form method="get" aria-label={t("bills.filters")} className="card grid gap-3 !p-4 sm:grid-cols-2 lg:grid-cols-5">
-        <div>
-          <label htmlFor="billType" className="label">{t("bills.type")}</label>
-          <select id="billType" name="billType" defaultValue={filter.billType ?? ""} className="input">
-            <option value="">{t("bills.allTypes")}</option>
-            {BILL_TYPE_OPTIONS.map((code) => <option key={code} value={code}>{billTypeLabel(t, code)}</option>)}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="payState" className="label">{t("bills.payState")}</label>
-          <select id="payState" name="payState" defaultValue={filter.payState ?? ""} className="input">
-            <option value="">{t("bills.allStates")}</option>
-            {PAY_STATE_OPTIONS.map((s) => <option key={s} value={s}>{t(`payStates.${s}`)}</option>)}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="dateFrom" className="label">{t("bills.from")}</label>
-          <input id="dateFrom" name="dateFrom" type="date" defaultValue={filter.dateFrom ?? ""} className="input" />
-        </div>
-        <div>
-          <label htmlFor="dateTo" className="label">{t("bills.to")}</label>
-          <input id="dateTo" name="dateTo" type="date" defaultValue={filter.dateTo ?? ""} className="input" />
-        </div>
-        <div className="flex items-end gap-2">
-          <button type="submit" className="btn-primary">{t("bills.search")}</button>
-          <Link to="/g/home/userCenter/MyBills" className="btn-secondary">{t("bills.reset")}</Link>
-        </div>
-      </Form>
+      <ListFilterForm label={t("bills.filters")} grid="lg:grid-cols-5" searchLabel={t("bills.search")} resetLabel={t("bills.reset")} resetTo="/g/home/userCenter/MyBills">
+        <SelectFilter id="billType" label={t("bills.type")} value={filter.billType} allLabel={t("bills.allTypes")}
+          options={BILL_TYPE_OPTIONS.map((code) => ({ value: code, label: billTypeLabel(t, code) }))} />
+        <SelectFilter id="payState" label={t("bills.payState")} value={filter.payState} allLabel={t("bills.allStates")}
+          options={PAY_STATE_OPTIONS.map((s) => ({ value: s, label: t(`payStates.${s}`) }))} />
+        <DateFilter id="dateFrom" label={t("bills.from")} value={filter.dateFrom} />
+        <DateFilter id="dateTo" label={t("bills.to")} value={filter.dateTo} />
+      </ListFilterForm>
       <div className="flex justify-end">
         <a href={`/g/home/userCenter/MyBills/export.csv${exportQuery ? `?${exportQuery}` : ""}`} className="btn-secondary" download>
           {t("bills.export")}
         </a>
       </div>
-      {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="bills-empty">{t("bills.none")}</p>
-      ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="bills">
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-3 py-2">{t("bills.billNo")}</th>
-                <th scope="col" className="px-3 py-2">{t("bills.service")}</th>
-                <th scope="col" className="px-3 py-2 text-right">{t("bills.amount")}</th>
-                <th scope="col" className="px-3 py-2">{t("bills.status")}</th>
-                <th scope="col" className="px-3 py-2">{t("bills.created")}</th>
-                <th scope="col" className="px-3 py-2">{t("bills.deadline")}</th>
-                <th scope="col" className="px-3 py-2">{t("bills.actions")}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {page.rows.map((b) => {
-                const overdue = b.payState === 1 && Date.parse(b.deadline) <= now;
-                // Prepaid bills past their deadline are about to expire; usage bills stay payable (ADR 006).
-                const payable = b.payState === 1 && (b.payMode === 2 || !overdue);
-                return (
-                  <tr key={b.billId} data-testid="bill-row">
-                    <td className="whitespace-nowrap px-3 py-2 font-mono text-xs"><Link to={billDetailHref(b)} className="link">{b.billNo}</Link></td>
-                    <td className="px-3 py-2">
-                      <span className="block text-slate-900">{billSubject(t, b)}</span>
-                      <span className="block text-xs text-slate-500">{billTypeLabel(t, b.billType)} · {t(`cycles.${b.cycle}`, { defaultValue: "" })}</span>
-                    </td>
-                    <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatUsd(b.payCents, language)}</td>
-                    <td className="px-3 py-2"><PayStateBadge payState={b.payState} overdue={overdue} /></td>
-                    <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDate(b.createdAt, language, true)}</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDate(b.deadline, language, true)}</td>
-                    <td className="whitespace-nowrap px-3 py-2">
-                      <Link to={billDetailHref(b)} className="link">{t("bills.details")}</Link>
-                      {payable ? <Link to={billDetailHref(b, "&confirm=pay")} className="link ml-3 font-medium">{t("bills.pay")}</Link> : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      <RecordTable page={page} columns={columns} rowKey={(b) => b.billId} rowTestId="bill-row" testId="bills"
+        empty={t("bills.none")} emptyTestId="bills-empty" />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readSessionSecrets } from "~/lib/env.server";
-import { formatDate, formatUsd } from "~/lib/format";
+import { formatDate, formatDay, formatUsd } from "~/lib/format";
 import { visibleMenu, type MenuEntry } from "~/lib/menu";
 import { isMobileAllowed } from "~/lib/mobile";
 import { safeReturnTo } from "~/lib/session.server";
@@ -22,6 +22,11 @@ describe("SPEC §9 dates", () => {
   it("shows nothing for a missing or broken date", () => {
     expect(formatDate(null, "en")).toBe("");
     expect(formatDate("not a date", "en")).toBe("");
+  });
+  it("shows a UTC+8 calendar day as that day in both languages", () => {
+    expect(formatDay("2026-11-25", "en")).toBe("UTC+8 11/25/2026");
+    expect(formatDay("2026-01-01", "zh-CN")).toBe("UTC+8 2026-01-01");
+    expect(formatDay(null, "en")).toBe("");
   });
   it("shows USD from integer cents", () => {
     expect(formatUsd(123456, "en")).toBe("$1,234.56");

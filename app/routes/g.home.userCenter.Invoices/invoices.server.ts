@@ -1,13 +1,13 @@
 import { json } from "@remix-run/node";
-import { randomBytes } from "node:crypto";
 import type { VueapiFailure } from "~/lib/vueapi.server";
 import { failureResponse } from "~/lib/api.server";
+import { pageParam } from "~/lib/params";
 
 /** A record id from the query string, or a 404 for anything else. */
 export function idFromQuery(url: URL, name = "id"): number {
-  const raw = url.searchParams.get(name) ?? "";
-  if (!/^[1-9][0-9]{0,9}$/.test(raw)) throw json({ messageKey: "errors:http.404" }, { status: 404 });
-  return Number(raw);
+  const id = optionalId(url, name);
+  if (id === null) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  return id;
 }
 
 /** An optional record id from the query string (null when absent or malformed). */
@@ -22,12 +22,43 @@ export function readFailure(failure: VueapiFailure): Response {
   return failureResponse(failure);
 }
 
-/** The key a form that creates an application carries, so that submitting it twice does the work once. */
-export function newIdempotencyKey(): string {
-  return randomBytes(18).toString("base64url");
-}
-
 /** House habit 2: an unknown intent is a 400. */
 export function badIntent(): Response {
   return json({ messageKey: "errors:http.400" }, { status: 400 });
+}
+
+/** A title or an address added from the application page goes back there (`?back=`), never elsewhere. */
+export function backToApplication(value: unknown): string | null {
+  return typeof value === "string" && value.startsWith("/g/home/userCenter/Invoices/Add") && !value.includes("//") ? value : null;
+}
+
+type Page<T> = { rows: T[]; pageIndex: number; pageSize: number; total: number };
+
+/**
+ * The loader data of the invoice titles and receiving addresses pages: the asked page of the caller's
+ * records, the one being edited (`?edit=<id>`, a 404 when it is not one of theirs), whether the add form
+ * is open (`?form=new`), the one whose deletion is being confirmed (`?delete=<id>`) and the way back.
+ */
+export async function loadSavedList<T>(
+  url: URL,
+  pageSize: number,
+  list: (page: { pageSize: number; pageIndex: number; condition: Record<string, never> }) => Promise<{ page: Page<T> }>,
+  idOf: (row: T) => number,
+) {
+  const { page } = await list({ pageSize, pageIndex: pageParam(url), condition: {} });
+  const editId = optionalId(url, "edit");
+  let editing: T | null = null;
+  if (editId !== null) {
+    // A user keeps a handful of these: the record is looked for among all of them.
+    const all = await list({ pageSize: 100, pageIndex: 1, condition: {} });
+    editing = all.page.rows.find((r) => idOf(r) === editId) ?? null;
+    if (!editing) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  }
+  return {
+    page,
+    editing,
+    adding: url.searchParams.get("form") === "new",
+    deleting: optionalId(url, "delete"),
+    back: backToApplication(url.searchParams.get("back")),
+  };
 }

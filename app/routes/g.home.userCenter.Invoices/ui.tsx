@@ -1,30 +1,26 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
-import { getInputProps, useField, type FieldMetadata } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { FormProvider, getFormProps, getInputProps, useField, type FieldMetadata, type FormMetadata } from "@conform-to/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { InvoiceDetail } from "@contract/invoices";
-import { ErrorList } from "~/components/forms";
+import { Badge, type Tone } from "~/components/Badge";
+import type { TFunction } from "i18next";
+import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
+import { Pagination } from "~/components/Pagination";
+import type { Column } from "~/components/RecordTable";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
+import { pageParam } from "~/lib/params";
 
 /* Shared pieces of the invoice pages (user and operator). Not a route: files beside route.tsx are modules. */
 
-const STATUS_STYLES: Record<number, string> = {
-  1: "bg-amber-50 text-amber-800 ring-amber-200",
-  3: "bg-red-50 text-red-700 ring-red-200",
-  5: "bg-sky-50 text-sky-800 ring-sky-200",
-  10: "bg-green-50 text-green-800 ring-green-200",
-};
+const STATUS_TONES: Record<number, Tone> = { 1: "wait", 3: "bad", 5: "info", 10: "ok" };
 
 /** SPEC §4 invoice application status. */
 export function StatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("invoices");
-  return (
-    <span data-testid="invoice-status" className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${STATUS_STYLES[status] ?? "bg-slate-50 text-slate-700 ring-slate-200"}`}>
-      {t(`status.${status}`)}
-    </span>
-  );
+  return <Badge tone={STATUS_TONES[status] ?? "off"} testId="invoice-status">{t(`status.${status}`)}</Badge>;
 }
 
 /** One choice of several, as radio buttons (works without JavaScript). */
@@ -54,6 +50,43 @@ export function RadioGroupField({
       </div>
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </fieldset>
+  );
+}
+
+/**
+ * One of the caller's saved titles or addresses, with a link to add one (which comes back here); when
+ * there is none yet, a line that says so where the choices would be.
+ */
+export function SavedChoice({
+  field,
+  legend,
+  none,
+  options,
+  addTo,
+  addLabel,
+}: {
+  field: FieldMetadata<string | undefined>;
+  legend: string;
+  none: string;
+  options: { value: string; label: ReactNode }[];
+  addTo: string;
+  addLabel: string;
+}) {
+  // Subscribes this component to the field's errors (the form is wrapped in <FormProvider>).
+  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  return (
+    <div>
+      {options.length === 0 ? (
+        <>
+          <p className="label">{legend}</p>
+          <p className="text-sm text-slate-600">{none}</p>
+          <ErrorList id={meta.errorId} errors={meta.errors} />
+        </>
+      ) : (
+        <RadioGroupField field={field} legend={legend} options={options} />
+      )}
+      <Link to={addTo} className="link mt-1 inline-block text-sm">{addLabel}</Link>
+    </div>
   );
 }
 
@@ -122,6 +155,132 @@ export function ConfirmDelete({
       </Dialog>
     </>
   );
+}
+
+/**
+ * The add or edit form of an invoice title or a receiving address: the record's id when editing, the way
+ * back to the application page when it came from there, the fields, Save and Cancel.
+ */
+export function SavedRecordForm<Schema extends Record<string, unknown>>({
+  form,
+  name,
+  heading,
+  idName,
+  id,
+  back,
+  cancelTo,
+  children,
+}: {
+  form: FormMetadata<Schema, string[]>;
+  /** Names the section's heading: `${name}-form-heading`. */
+  name: string;
+  heading: string;
+  idName: string;
+  id: number | undefined;
+  back: string | null;
+  cancelTo: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation("invoices");
+  const location = useLocation();
+  return (
+    <section className="card" aria-labelledby={`${name}-form-heading`}>
+      <h2 id={`${name}-form-heading`} className="font-semibold">{heading}</h2>
+      <FormProvider context={form.context}>
+        <Form method="post" action={location.pathname + location.search} {...getFormProps(form)} className="mt-4 grid gap-4 md:grid-cols-2">
+          <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+          {id !== undefined ? <input type="hidden" name={idName} value={id} /> : null}
+          {back ? <input type="hidden" name="back" value={back} /> : null}
+          {children}
+          <div className="flex gap-2 md:col-span-2">
+            <SubmitButton intent="save" className="btn-primary">{t("actions.save")}</SubmitButton>
+            <Link to={back ?? cancelTo} className="btn-secondary">{t("common:actions.cancel")}</Link>
+          </div>
+        </Form>
+      </FormProvider>
+    </section>
+  );
+}
+
+/**
+ * The page of the caller's invoice titles or receiving addresses: heading, back to the invoices, Add (or
+ * the open form), then each record with Edit and Delete (asking first), and the page links.
+ */
+export function SavedRecordsPage<Item>({
+  heading,
+  addLabel,
+  form,
+  page,
+  empty,
+  rowTestId,
+  idOf,
+  idName,
+  deleteQuestion,
+  deleting,
+  action,
+  children,
+}: {
+  heading: string;
+  addLabel: string;
+  /** The add or edit form when it is open. */
+  form: ReactNode;
+  page: { rows: Item[]; pageIndex: number; pageSize: number; total: number };
+  empty: string;
+  rowTestId: string;
+  idOf: (row: Item) => number;
+  idName: string;
+  deleteQuestion: (row: Item) => string;
+  deleting: number | null;
+  action: string;
+  /** What a record shows. */
+  children: (row: Item) => ReactNode;
+}) {
+  const { t } = useTranslation("invoices");
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{heading}</h1>
+        <div className="flex gap-2">
+          <Link to="/g/home/userCenter/Invoices" className="btn-secondary">{t("actions.backToList")}</Link>
+          {!form ? <Link to="?form=new" className="btn-primary">{addLabel}</Link> : null}
+        </div>
+      </div>
+      {form}
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500" data-testid="empty">{empty}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
+          {page.rows.map((r) => (
+            <li key={idOf(r)} className="p-4" data-testid={rowTestId}>
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div>{children(r)}</div>
+                <div className="flex items-center gap-3">
+                  <Link to={`?edit=${idOf(r)}`} className="link text-sm">{t("actions.edit")}</Link>
+                  <ConfirmDelete
+                    id={idOf(r)}
+                    idName={idName}
+                    label={t("actions.delete")}
+                    question={deleteQuestion(r)}
+                    confirmHref={`?page=${page.pageIndex}&delete=${idOf(r)}`}
+                    closeHref={`?page=${page.pageIndex}`}
+                    open={deleting === idOf(r)}
+                    action={action}
+                  />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}
+
+/** The "Default" mark of the title or address used first. */
+export function DefaultMark() {
+  const { t } = useTranslation("invoices");
+  return <span className="ml-2 rounded-full bg-brand-50 px-2 py-0.5 text-xs text-brand-700">{t("fields.default")}</span>;
 }
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -222,10 +381,23 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
   );
 }
 
+type ApplicationRow = { title: string; invoiceType: number; issuance: number; amountCents: number; status: number; createdAt: string };
+
+/** The columns an invoice application shows in the user's list and in the operators' queue, after its number. */
+export function applicationColumns<Row extends ApplicationRow>(t: TFunction, language: Language): Column<Row>[] {
+  return [
+    { header: t("fields.title"), cell: (r) => r.title },
+    { header: t("fields.invoiceType"), cell: (r) => t(`invoiceType.${r.invoiceType}`) },
+    { header: t("fields.issuance"), cell: (r) => t(`issuance.${r.issuance}`) },
+    { header: t("fields.amount"), numeric: true, cell: (r) => formatUsd(r.amountCents, language) },
+    { header: t("fields.status"), cell: (r) => <StatusBadge status={r.status} /> },
+    { header: t("fields.createdAt"), cell: (r) => formatDate(r.createdAt, language, true) },
+  ];
+}
+
 /** Reads ?page= and ?status= of a list of applications. */
 export function readListQuery(url: URL, statuses: readonly number[]) {
   const raw = url.searchParams.get("status");
   const status = statuses.find((s) => String(s) === raw);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
-  return { status, page };
+  return { status, page: pageParam(url) };
 }
