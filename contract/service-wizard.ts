@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { PathSpec } from "./path-spec";
 import { email, mobile, optionalText, required } from "./rules";
 import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec";
 import { pageOf } from "./platform";
 import { idempotencyKey, moneyAmount, optionalText, required } from "./rules";

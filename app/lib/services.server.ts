@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { json } from "@remix-run/node";
-import { z } from "zod";
+import * as z from "zod";
 import { unsubscribeSchema } from "@contract/services";
 import { apiFor, failureResponse, type Viewer } from "./api.server";
 import { redirectWithFlash } from "./session.server";

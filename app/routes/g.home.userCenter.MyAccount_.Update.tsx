@@ -2,7 +2,7 @@ import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArg
 import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { SubmitButton } from "~/components/forms";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
