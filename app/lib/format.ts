@@ -14,14 +14,4 @@ export function formatDate(value: string | Date | null | undefined, language: La
   return `UTC+8 ${format(zoned, withTime ? `${day} HH:mm` : day)}`;
 }
 
-/** USD from integer cents (ARCHITECTURE house habit 9). */
-export function formatUsd(cents: number, language: Language): string {
-  return new Intl.NumberFormat(language === "zh-CN" ? "zh-CN" : "en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-}
-
-/** A file size for people: B, KB or MB with one decimal. */
-export function formatSize(bytes: number) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+export { formatSize, formatUsd } from "./format-number";

@@ -118,4 +118,4 @@ export function FileField({ name, label, hint, accept, errors }: { name: string;
   );
 }
 
-export { formatSize } from "~/lib/format";
+export { formatSize } from "~/lib/format-number";

@@ -27,7 +27,7 @@ import {
 } from "@contract/service-wizard";
 import { CheckboxField, ErrorList, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { UploadProgress } from "~/components/UploadProgress";
-import { formatUsd } from "~/lib/format";
+import { formatUsd } from "~/lib/format-number";
 import type { Language } from "~/lib/i18n";
 import { useUpload } from "~/lib/use-upload";
 import { FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
