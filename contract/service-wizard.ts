@@ -348,7 +348,8 @@ export const draftSchema = z.object({
     paymentCycle: z.string(),
     freeService: z.boolean(),
   }),
-  cover: z.object({ name: z.string(), size: z.number().int(), dataUrl: z.string() }).nullable(),
+  /** The cover's file (the page shows it from the portal's cover route, never inside the page). */
+  cover: z.object({ fileId: z.number().int(), name: z.string(), size: z.number().int() }).nullable(),
   attachments: z.array(z.object({ attachmentId: z.number().int(), name: z.string(), fileName: z.string(), size: z.number().int() })),
   packages: z.array(
     z.object({
@@ -390,12 +391,34 @@ export const draftDataSchema = z.object({
   source: draftSchema.nullable(),
 });
 
+/**
+ * Saved basic information as the step-1 form posts it: ticked boxes "on", empty fields left out. The
+ * form's default value, and what the backend parses again with `basicInfoSchema` at submission.
+ */
+export function basicFormValue(basic: Draft["basic"]): Record<string, string> {
+  const value: Record<string, string> = {};
+  for (const [key, v] of Object.entries(basic)) {
+    if (v === true) value[key] = "on";
+    else if (typeof v === "string" && v !== "") value[key] = v;
+  }
+  return value;
+}
+
 const savedSchema = z.object({ appId: z.number().int(), wizardStep: z.enum(WIZARD_STEPS) });
+
+/** The cover of the caller's own service; `knownFileId`: the file the caller has already (its ETag). */
+export const coverPayload = z.object({ appId: z.number().int().positive(), knownFileId: z.number().int().positive().optional() });
+export const coverDataSchema = z.object({
+  fileId: z.number().int(),
+  /** null when `knownFileId` is still the cover: the caller's copy is current. */
+  file: z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() }).nullable(),
+});
 
 /* -------------------------------------------- paths -------------------------------------------- */
 
 export const serviceWizardPaths = {
   "/sys/chainAppInfo/wizard/draft": { auth: "user", payload: draftRefSchema, data: draftDataSchema },
+  "/sys/chainAppInfo/wizard/cover": { auth: "user", payload: coverPayload, data: coverDataSchema },
   "/sys/chainAppInfo/wizard/saveBasic": { auth: "user", payload: saveBasicPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addAttachment": { auth: "user", payload: addAttachmentPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addPackage": { auth: "user", payload: addPackagePayload, data: savedSchema },

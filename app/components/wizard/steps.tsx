@@ -6,6 +6,7 @@ import type { CityNode } from "@contract/platform";
 import {
   ATTACHMENT_TYPES,
   attachmentFormSchema,
+  basicFormValue,
   basicInfoSchema,
   CERTIFICATE_MODES,
   certificateFormSchema,
@@ -30,7 +31,7 @@ import { UploadProgress } from "~/components/UploadProgress";
 import { formatUsd } from "~/lib/format-number";
 import type { Language } from "~/lib/i18n";
 import { useUpload } from "~/lib/use-upload";
-import { FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
+import { coverUrl, FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
 
 type Field = Parameters<typeof TextField>[0]["field"];
 type Fields = Record<string, Field>;
@@ -69,19 +70,8 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
   const [form, fields] = useForm({
     id: "basic",
     lastResult: resultFor(actionData, "saveBasic"),
-    defaultValue: b
-      ? {
-          ...b,
-          // A new upgrade version starts without a number: it must differ from the running one.
-          version: upgrade ? "" : b.version,
-          crossChain: b.crossChain ? "on" : undefined,
-          isPublic: b.isPublic ? "on" : undefined,
-          freeService: b.freeService ? "on" : undefined,
-          industry: b.industry || undefined,
-          framework: b.framework || undefined,
-          platformType: b.platformType || undefined,
-        }
-      : { paymentCycle: "2" },
+    // A new upgrade version starts without a number: it must differ from the running one.
+    defaultValue: b ? { ...basicFormValue(b), version: upgrade ? "" : b.version } : { paymentCycle: "2" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: basicInfoSchema }),
     onSubmit: upload.onSubmit,
     shouldValidate: validateAs,
@@ -118,7 +108,7 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
             <div className="md:col-span-2">
               {view?.cover ? (
                 <div className="mb-2 flex items-center gap-3 text-sm text-slate-600">
-                  {view.cover.dataUrl ? <img src={view.cover.dataUrl} alt="" width={48} height={48} className="h-12 w-12 rounded object-cover" /> : null}
+                  <img src={coverUrl(view.appId, view.cover.fileId)} alt="" width={48} height={48} className="h-12 w-12 rounded object-cover" data-testid="cover-preview" />
                   <span>{t("basic.coverKept", { name: view.cover.name })}</span>
                 </div>
               ) : null}
