@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { PathSpec } from "./path-spec";
 import { email, mobile, optionalText, required } from "./rules";
 import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes";
+import { bookedNodeSchema, functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
 export * from "./service-codes";
 
 /* ------------------------------------------------------------------------------------------------
@@ -295,13 +296,7 @@ export const submitPayload = withRef({ form: submitFormSchema });
 
 /* --------------------------------------------- data -------------------------------------------- */
 
-export const costLineSchema = z.object({
-  cityNodeId: z.number().int(),
-  name: z.string(),
-  nameZh: z.string(),
-  tps: z.number().int(),
-  capacityGb: z.number().int(),
-  peers: z.number().int(),
+export const costLineSchema = namedNodeSchema.extend({
   /** TPS price of one cycle: tps × the node's TPS unit price per month or per year. */
   tpsCents: z.number().int(),
   /** Capacity price of one cycle: GB × the node's price per GB-month × months of the cycle. */
@@ -351,33 +346,10 @@ export const draftSchema = z.object({
   /** The cover's file (the page shows it from the portal's cover route, never inside the page). */
   cover: z.object({ fileId: z.number().int(), name: z.string(), size: z.number().int() }).nullable(),
   attachments: z.array(z.object({ attachmentId: z.number().int(), name: z.string(), fileName: z.string(), size: z.number().int() })),
-  packages: z.array(
-    z.object({
-      packageId: z.number().int(),
-      name: z.string(),
-      version: z.string(),
-      language: z.string(),
-      initParams: z.string(),
-      mainPath: z.string(),
-      fileName: z.string(),
-      size: z.number().int(),
-    }),
-  ),
-  functions: z.array(
-    z.object({
-      functionId: z.number().int(),
-      packageId: z.number().int(),
-      name: z.string(),
-      funcType: z.number().int(),
-      func: z.string(),
-      parentId: z.number().int().nullable(),
-      crossChainAllowed: z.boolean(),
-      inputFormat: z.string(),
-      outputFormat: z.string(),
-    }),
-  ),
-  roles: z.array(z.object({ roleId: z.number().int(), name: z.string(), description: z.string(), functionIds: z.array(z.number().int()) })),
-  nodes: z.array(z.object({ cityNodeId: z.number().int(), tps: z.number().int(), capacityGb: z.number().int(), peers: z.number().int() })),
+  packages: z.array(packageSchema),
+  functions: z.array(z.object({ ...functionFields, packageId: z.number().int(), parentId: z.number().int().nullable() })),
+  roles: z.array(z.object({ ...roleFields, functionIds: z.array(z.number().int()) })),
+  nodes: z.array(bookedNodeSchema),
   certificateMode: z.number().int().nullable(),
   cost: costSchema,
   costCents: z.number().int().nullable(),
