@@ -14,6 +14,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bareDir = path.join(root, "bench/bare");
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** BENCH_ONLY=wizard (comma-separated, case-insensitive parts of target names): load only those targets beside the bare page. */
+const ONLY = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const wanted = (name) => ONLY.length === 0 || ONLY.some((part) => name.toLowerCase().includes(part));
 
 /** Budgets: relative to the bare page measured in the same run, since absolute figures drift. */
 const MY_BILLS = "/g/home/userCenter/MyBills";
@@ -179,18 +182,22 @@ async function main() {
   const wizardUrl = `${product}/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${draft.appId}&step=basic`;
   const wizardForm = new URLSearchParams({ intent: "saveBasic", ...draft.basic }).toString();
 
-  const results = [
-    await load("bare Remix page", `${bare}/`),
-    await load("/g/main/index", `${product}/g/main/index`),
-    await load("/g/home/index", `${product}/g/home/index`, { Cookie: cookie }),
-    await load(MY_BILLS, `${product}${MY_BILLS}`, { Cookie: cookie }),
-    await load(BILL_DETAIL, `${product}${billHref}`, { Cookie: cookie }),
-    await load(PUBLISHED, `${product}${PUBLISHED}`, { Cookie: companyCookie }),
-    await load(WIZARD_GET, wizardUrl, { Cookie: companyCookie }),
-    await load(WIZARD_POST, wizardUrl, { Cookie: companyCookie, "Content-Type": "application/x-www-form-urlencoded" }, { method: "POST", body: wizardForm }),
-    await load(STORE, `${product}${STORE}`, { Cookie: cookie }),
-    await load(PARTICIPATED, `${product}${PARTICIPATED}`, { Cookie: cookie }),
+  const targets = [
+    ["bare Remix page", `${bare}/`],
+    ["/g/main/index", `${product}/g/main/index`],
+    ["/g/home/index", `${product}/g/home/index`, { Cookie: cookie }],
+    [MY_BILLS, `${product}${MY_BILLS}`, { Cookie: cookie }],
+    [BILL_DETAIL, `${product}${billHref}`, { Cookie: cookie }],
+    [PUBLISHED, `${product}${PUBLISHED}`, { Cookie: companyCookie }],
+    [WIZARD_GET, wizardUrl, { Cookie: companyCookie }],
+    [WIZARD_POST, wizardUrl, { Cookie: companyCookie, "Content-Type": "application/x-www-form-urlencoded" }, { method: "POST", body: wizardForm }],
+    [STORE, `${product}${STORE}`, { Cookie: cookie }],
+    [PARTICIPATED, `${product}${PARTICIPATED}`, { Cookie: cookie }],
   ];
+  const results = [];
+  for (const [name, url, headers, request] of targets) {
+    if (name === "bare Remix page" || wanted(name)) results.push(await load(name, url, headers, request));
+  }
   const bytes = {
     "bare Remix page": jsBytes(path.join(bareDir, "public"), ["root", "routes/_index"]),
     "/g/main/index": jsBytes(path.join(root, "public"), ["root", "routes/g.main", "routes/g.main.[index]"]),
