@@ -157,6 +157,9 @@ export const draftRefSchema = z.object({
   appId: z.number().int().positive().optional(),
 });
 
+/** SPEC §3 Service access methods (the service's access address: at least one is required). */
+export const ACCESS_METHODS = ["webUrl", "android", "ios", "officialAccount", "miniProgram", "apiInstructions"] as const;
+
 /* Step 1 — basic information (§2, §3 Service, §5 Service "Basic info: introduction, address, contact required"). */
 export const basicInfoSchema = z
   .object({
@@ -186,7 +189,7 @@ export const basicInfoSchema = z
   })
   .superRefine((v, ctx) => {
     // "address" of §5 Basic info = the access address: at least one access method.
-    if (!v.webUrl && !v.android && !v.ios && !v.officialAccount && !v.miniProgram && !v.apiInstructions) {
+    if (ACCESS_METHODS.every((key) => !v[key])) {
       ctx.addIssue({ code: "custom", path: ["webUrl"], message: "wizard:validation.accessRequired" });
     }
     if (v.crossChain === "on") {

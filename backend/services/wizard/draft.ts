@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
 import { serviceActions, VerState } from "../../../contract/service-status";
-import { isWizardStep, type AppState, type Draft } from "../../../contract/service-wizard";
+import { ACCESS_METHODS, isWizardStep, type AppState, type Draft } from "../../../contract/service-wizard";
 import type { Db, Tx } from "../../db/client";
 import { appAttachments, appFunctions, appNodes, appRoleFunctions, appRoles, apps, appVersions, chaincodePackages, cityNodes, files } from "../../db/schema";
 import { ApiError } from "../../http/errors";
@@ -82,12 +82,7 @@ export function basicOf(app: AppRow, version: VersionRow): Draft["basic"] {
     contactName: app.contactName,
     contactMobile: app.contactMobile,
     contactEmail: app.contactEmail,
-    webUrl: a.webUrl ?? "",
-    android: a.android ?? "",
-    ios: a.ios ?? "",
-    officialAccount: a.officialAccount ?? "",
-    miniProgram: a.miniProgram ?? "",
-    apiInstructions: a.apiInstructions ?? "",
+    ...(Object.fromEntries(ACCESS_METHODS.map((key) => [key, a[key] ?? ""])) as Record<(typeof ACCESS_METHODS)[number], string>),
     crossChain: app.crossChain,
     crossProtocol: app.crossProtocol ? String(app.crossProtocol) : "",
     crossAppCode: app.crossAppCode ?? "",

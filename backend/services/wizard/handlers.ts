@@ -4,6 +4,7 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import {
+  ACCESS_METHODS,
   attachmentProblem,
   basicFormValue,
   basicInfoSchema,
@@ -116,7 +117,7 @@ async function otherFreeService(tx: Tx, userId: number, exceptAppId: number | nu
 
 function appFields(b: BasicInfo) {
   const accessMethods: AccessMethods = {};
-  for (const key of ["webUrl", "android", "ios", "officialAccount", "miniProgram", "apiInstructions"] as const) {
+  for (const key of ACCESS_METHODS) {
     if (b[key]) accessMethods[key] = b[key];
   }
   const crossChain = b.crossChain === "on";
