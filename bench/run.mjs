@@ -2,6 +2,7 @@
 // the console home, My bills and a bill's detail, beside a bare Remix page measured in the same run, plus the gzip JS each route
 // loads. Budgets live here (never in a timed test); a broken budget exits 1. See bench/README.md.
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,6 +15,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bareDir = path.join(root, "bench/bare");
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** BENCH_ONLY=wizard (comma-separated, case-insensitive parts of target names): load only those targets beside the bare page. */
+const ONLY = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const wanted = (name) => ONLY.length === 0 || ONLY.some((part) => name.toLowerCase().includes(part));
 
 /** Budgets: relative to the bare page measured in the same run, since absolute figures drift. */
 const MY_BILLS = "/g/home/userCenter/MyBills";
@@ -24,9 +28,9 @@ const WIZARD_POST = "wizard step POST";
 const STORE = "/g/home/AppStore/Services";
 const PARTICIPATED = "/g/home/ParticipatedServices";
 const BUDGETS = {
-  minShareOfBareRps: { "/g/main/index": 0.14, "/g/home/index": 0.1, [MY_BILLS]: 0.08, [BILL_DETAIL]: 0.08, [PUBLISHED]: 0.08, [WIZARD_GET]: 0.05, [WIZARD_POST]: 0.04, [STORE]: 0.08, [PARTICIPATED]: 0.08 },
-  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200, [MY_BILLS]: 2000, [BILL_DETAIL]: 2000, [PUBLISHED]: 2000, [WIZARD_GET]: 3000, [WIZARD_POST]: 3000, [STORE]: 2000, [PARTICIPATED]: 2000 },
-  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220, [MY_BILLS]: 220, [BILL_DETAIL]: 220, [PUBLISHED]: 220, [WIZARD_GET]: 260, [WIZARD_POST]: 260, [STORE]: 220, [PARTICIPATED]: 220 },
+  minShareOfBareRps: { "/g/main/index": 0.14, "/g/home/index": 0.1, [MY_BILLS]: 0.08, [BILL_DETAIL]: 0.08, [PUBLISHED]: 0.08, [WIZARD_GET]: 0.055, [WIZARD_POST]: 0.13, [STORE]: 0.08, [PARTICIPATED]: 0.08 },
+  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200, [MY_BILLS]: 2000, [BILL_DETAIL]: 2000, [PUBLISHED]: 2000, [WIZARD_GET]: 2500, [WIZARD_POST]: 1500, [STORE]: 2000, [PARTICIPATED]: 2000 },
+  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220, [MY_BILLS]: 220, [BILL_DETAIL]: 220, [PUBLISHED]: 220, [WIZARD_GET]: 195, [WIZARD_POST]: 195, [STORE]: 220, [PARTICIPATED]: 220 },
 };
 /** A POST step answers with a redirect to the next step: 3xx is its success. */
 const REDIRECT_OK = new Set([WIZARD_POST]);
@@ -115,7 +119,7 @@ async function vueapi(base, p, body, token) {
 
 /**
  * democompany's draft for the wizard step: its unpaid weekly traffic bill (demo data) is paid first, since
- * unpaid bills keep publishers out of the wizard (SPEC §5), then a draft is saved with a cover.
+ * unpaid bills keep publishers out of the wizard (SPEC §5), then a draft is saved with a 200 KB cover.
  */
 async function wizardDraft(base, captcha) {
   const { captchaKey } = await vueapi(base, "/anon/captcha/create", {});
@@ -124,7 +128,8 @@ async function wizardDraft(base, captcha) {
   for (const bill of bills.page.rows) {
     await vueapi(base, "/sys/system/clientInfo/h5billPay", { billId: bill.billId, idempotencyKey: `bench-${bill.billId}-0000000000` }, token);
   }
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+  // A cover of a realistic size (200 KB of incompressible bytes behind the PNG signature).
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200 * 1024)]);
   const basic = {
     name: "Bench trade finance", industry: "finance", description: "Letters of credit between banks.",
     introduction: "Banks share trade documents on a consortium chain.", version: "1.0.0", framework: "fabric",
@@ -179,18 +184,22 @@ async function main() {
   const wizardUrl = `${product}/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${draft.appId}&step=basic`;
   const wizardForm = new URLSearchParams({ intent: "saveBasic", ...draft.basic }).toString();
 
-  const results = [
-    await load("bare Remix page", `${bare}/`),
-    await load("/g/main/index", `${product}/g/main/index`),
-    await load("/g/home/index", `${product}/g/home/index`, { Cookie: cookie }),
-    await load(MY_BILLS, `${product}${MY_BILLS}`, { Cookie: cookie }),
-    await load(BILL_DETAIL, `${product}${billHref}`, { Cookie: cookie }),
-    await load(PUBLISHED, `${product}${PUBLISHED}`, { Cookie: companyCookie }),
-    await load(WIZARD_GET, wizardUrl, { Cookie: companyCookie }),
-    await load(WIZARD_POST, wizardUrl, { Cookie: companyCookie, "Content-Type": "application/x-www-form-urlencoded" }, { method: "POST", body: wizardForm }),
-    await load(STORE, `${product}${STORE}`, { Cookie: cookie }),
-    await load(PARTICIPATED, `${product}${PARTICIPATED}`, { Cookie: cookie }),
+  const targets = [
+    ["bare Remix page", `${bare}/`],
+    ["/g/main/index", `${product}/g/main/index`],
+    ["/g/home/index", `${product}/g/home/index`, { Cookie: cookie }],
+    [MY_BILLS, `${product}${MY_BILLS}`, { Cookie: cookie }],
+    [BILL_DETAIL, `${product}${billHref}`, { Cookie: cookie }],
+    [PUBLISHED, `${product}${PUBLISHED}`, { Cookie: companyCookie }],
+    [WIZARD_GET, wizardUrl, { Cookie: companyCookie }],
+    [WIZARD_POST, wizardUrl, { Cookie: companyCookie, "Content-Type": "application/x-www-form-urlencoded" }, { method: "POST", body: wizardForm }],
+    [STORE, `${product}${STORE}`, { Cookie: cookie }],
+    [PARTICIPATED, `${product}${PARTICIPATED}`, { Cookie: cookie }],
   ];
+  const results = [];
+  for (const [name, url, headers, request] of targets) {
+    if (name === "bare Remix page" || wanted(name)) results.push(await load(name, url, headers, request));
+  }
   const bytes = {
     "bare Remix page": jsBytes(path.join(bareDir, "public"), ["root", "routes/_index"]),
     "/g/main/index": jsBytes(path.join(root, "public"), ["root", "routes/g.main", "routes/g.main.[index]"]),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { pageOf } from "./platform";
 import { idempotencyKey } from "./rules";
 import type { PathSpec } from "./path-spec";

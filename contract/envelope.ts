@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The /vueapi envelope (SPEC §7 "Responses"): every call answers `{ code, message, data }`.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema, pagingFields } from "./platform";
 import { decisionFields, decisionFormSchema, idempotencyKey, required, REVIEW_COMMENTS_MAX, shortSecret } from "./rules";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * One /vueapi path: who may call it and the Zod schemas of its payload and of its `data`.

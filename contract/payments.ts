@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema } from "./platform";
 import { idempotencyKey, moneyAmount, optionalText } from "./rules";

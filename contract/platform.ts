@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** SPEC §3 City node, as the platform catalogue gives it. Prices are USD cents. */
 export const cityNodeSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { anyPayload, nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema } from "./platform";
 import { email, mobile, optionalText, required } from "./rules";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Field rules of SPEC §5, written once. Every message is an i18n key of the `validation` namespace.

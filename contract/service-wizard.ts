@@ -1,7 +1,8 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { PathSpec } from "./path-spec";
 import { email, mobile, optionalText, required } from "./rules";
 import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes";
+import { bookedNodeSchema, functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
 export * from "./service-codes";
 
 /* ------------------------------------------------------------------------------------------------
@@ -156,6 +157,9 @@ export const draftRefSchema = z.object({
   appId: z.number().int().positive().optional(),
 });
 
+/** SPEC §3 Service access methods (the service's access address: at least one is required). */
+export const ACCESS_METHODS = ["webUrl", "android", "ios", "officialAccount", "miniProgram", "apiInstructions"] as const;
+
 /* Step 1 — basic information (§2, §3 Service, §5 Service "Basic info: introduction, address, contact required"). */
 export const basicInfoSchema = z
   .object({
@@ -185,7 +189,7 @@ export const basicInfoSchema = z
   })
   .superRefine((v, ctx) => {
     // "address" of §5 Basic info = the access address: at least one access method.
-    if (!v.webUrl && !v.android && !v.ios && !v.officialAccount && !v.miniProgram && !v.apiInstructions) {
+    if (ACCESS_METHODS.every((key) => !v[key])) {
       ctx.addIssue({ code: "custom", path: ["webUrl"], message: "wizard:validation.accessRequired" });
     }
     if (v.crossChain === "on") {
@@ -295,13 +299,7 @@ export const submitPayload = withRef({ form: submitFormSchema });
 
 /* --------------------------------------------- data -------------------------------------------- */
 
-export const costLineSchema = z.object({
-  cityNodeId: z.number().int(),
-  name: z.string(),
-  nameZh: z.string(),
-  tps: z.number().int(),
-  capacityGb: z.number().int(),
-  peers: z.number().int(),
+export const costLineSchema = namedNodeSchema.extend({
   /** TPS price of one cycle: tps × the node's TPS unit price per month or per year. */
   tpsCents: z.number().int(),
   /** Capacity price of one cycle: GB × the node's price per GB-month × months of the cycle. */
@@ -348,35 +346,13 @@ export const draftSchema = z.object({
     paymentCycle: z.string(),
     freeService: z.boolean(),
   }),
-  cover: z.object({ name: z.string(), size: z.number().int(), dataUrl: z.string() }).nullable(),
+  /** The cover's file (the page shows it from the portal's cover route, never inside the page). */
+  cover: z.object({ fileId: z.number().int(), name: z.string(), size: z.number().int() }).nullable(),
   attachments: z.array(z.object({ attachmentId: z.number().int(), name: z.string(), fileName: z.string(), size: z.number().int() })),
-  packages: z.array(
-    z.object({
-      packageId: z.number().int(),
-      name: z.string(),
-      version: z.string(),
-      language: z.string(),
-      initParams: z.string(),
-      mainPath: z.string(),
-      fileName: z.string(),
-      size: z.number().int(),
-    }),
-  ),
-  functions: z.array(
-    z.object({
-      functionId: z.number().int(),
-      packageId: z.number().int(),
-      name: z.string(),
-      funcType: z.number().int(),
-      func: z.string(),
-      parentId: z.number().int().nullable(),
-      crossChainAllowed: z.boolean(),
-      inputFormat: z.string(),
-      outputFormat: z.string(),
-    }),
-  ),
-  roles: z.array(z.object({ roleId: z.number().int(), name: z.string(), description: z.string(), functionIds: z.array(z.number().int()) })),
-  nodes: z.array(z.object({ cityNodeId: z.number().int(), tps: z.number().int(), capacityGb: z.number().int(), peers: z.number().int() })),
+  packages: z.array(packageSchema),
+  functions: z.array(z.object({ ...functionFields, packageId: z.number().int(), parentId: z.number().int().nullable() })),
+  roles: z.array(z.object({ ...roleFields, functionIds: z.array(z.number().int()) })),
+  nodes: z.array(bookedNodeSchema),
   certificateMode: z.number().int().nullable(),
   cost: costSchema,
   costCents: z.number().int().nullable(),
@@ -390,12 +366,34 @@ export const draftDataSchema = z.object({
   source: draftSchema.nullable(),
 });
 
+/**
+ * Saved basic information as the step-1 form posts it: ticked boxes "on", empty fields left out. The
+ * form's default value, and what the backend parses again with `basicInfoSchema` at submission.
+ */
+export function basicFormValue(basic: Draft["basic"]): Record<string, string> {
+  const value: Record<string, string> = {};
+  for (const [key, v] of Object.entries(basic)) {
+    if (v === true) value[key] = "on";
+    else if (typeof v === "string" && v !== "") value[key] = v;
+  }
+  return value;
+}
+
 const savedSchema = z.object({ appId: z.number().int(), wizardStep: z.enum(WIZARD_STEPS) });
+
+/** The cover of the caller's own service; `knownFileId`: the file the caller has already (its ETag). */
+export const coverPayload = z.object({ appId: z.number().int().positive(), knownFileId: z.number().int().positive().optional() });
+export const coverDataSchema = z.object({
+  fileId: z.number().int(),
+  /** null when `knownFileId` is still the cover: the caller's copy is current. */
+  file: z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() }).nullable(),
+});
 
 /* -------------------------------------------- paths -------------------------------------------- */
 
 export const serviceWizardPaths = {
   "/sys/chainAppInfo/wizard/draft": { auth: "user", payload: draftRefSchema, data: draftDataSchema },
+  "/sys/chainAppInfo/wizard/cover": { auth: "user", payload: coverPayload, data: coverDataSchema },
   "/sys/chainAppInfo/wizard/saveBasic": { auth: "user", payload: saveBasicPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addAttachment": { auth: "user", payload: addAttachmentPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addPackage": { auth: "user", payload: addPackagePayload, data: savedSchema },

@@ -1,7 +1,8 @@
-import { z } from "zod";
+import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema, pagingFields } from "./platform";
 import { REVIEW_COMMENTS_MAX, decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules";
+import { functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
 
 /* ------------------------------------------------------------------------------------------------
  * The consortium-chain service lifecycle after submission (SPEC §2 PublishedServices, ServicesDetail;
@@ -46,41 +47,11 @@ export const serviceRowSchema = z.object({
 });
 export type ServiceRow = z.infer<typeof serviceRowSchema>;
 
-export const packageSchema = z.object({
-  packageId: z.number().int(),
-  name: z.string(),
-  version: z.string(),
-  language: z.string(),
-  initParams: z.string(),
-  mainPath: z.string(),
-  fileName: z.string(),
-  size: z.number().int(),
-});
-export const functionSchema = z.object({
-  functionId: z.number().int(),
-  name: z.string(),
-  packageName: z.string(),
-  funcType: z.number().int(),
-  func: z.string(),
-  parentName: z.string().nullable(),
-  crossChainAllowed: z.boolean(),
-  inputFormat: z.string(),
-  outputFormat: z.string(),
-});
-export const roleSchema = z.object({
-  roleId: z.number().int(),
-  name: z.string(),
-  description: z.string(),
-  functions: z.array(z.string()),
-});
-export const nodeSchema = z.object({
-  cityNodeId: z.number().int(),
+export { packageSchema };
+export const functionSchema = z.object({ ...functionFields, packageName: z.string(), parentName: z.string().nullable() });
+export const roleSchema = z.object({ ...roleFields, functions: z.array(z.string()) });
+export const nodeSchema = namedNodeSchema.extend({
   code: z.string(),
-  name: z.string(),
-  nameZh: z.string(),
-  tps: z.number().int(),
-  capacityGb: z.number().int(),
-  peers: z.number().int(),
   bookedAt: z.string().nullable(),
   contractAddress: z.string().nullable(),
   chaincodeAddress: z.string().nullable(),

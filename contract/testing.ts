@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { PathSpec } from "./path-spec";
 import { serviceFixturePaths } from "./services";
 

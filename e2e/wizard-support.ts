@@ -42,14 +42,19 @@ export function basicInfo(userName: string, prefix = "Svc") {
   return { name: `${prefix} ${userName}`, industry: "other", description: "d", introduction: "i", version: "1.0.0", framework: "fabric", platformType: "web", contactName: "Li", contactMobile: "+8613912345678", contactEmail: "li@example.com", webUrl: "https://x.example.com", paymentCycle: "1" };
 }
 
-/** The wizard's /vueapi paths called as this user (logged in through the protocol), each expected to succeed. */
+/**
+ * The wizard's /vueapi paths called as this user (logged in through the protocol), each expected to
+ * succeed; `token` is the login's, for other paths.
+ */
 export async function wizardApi(request: APIRequestContext, userName: string) {
   const captcha = await (await request.post("/vueapi/anon/captcha/create", { data: {} })).json();
   const login = await (await request.post("/vueapi/main/user/login", { data: { username: userName, password: PASSWORD, captchaKey: captcha.data.captchaKey, captcha: CAPTCHA } })).json();
-  const headers = { Authorization: `Bearer ${login.data.token}` };
-  return async (p: string, data: object) => {
+  const token: string = login.data.token;
+  const headers = { Authorization: `Bearer ${token}` };
+  const call = async (p: string, data: object) => {
     const res = await (await request.post(`/vueapi/sys/chainAppInfo/wizard/${p}`, { data, headers })).json();
     expect(res.code, JSON.stringify(res)).toBe(0);
     return res.data;
   };
+  return Object.assign(call, { token });
 }

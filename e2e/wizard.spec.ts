@@ -172,6 +172,57 @@ test("another user's draft is not found and an unknown appState is a bad request
   expect(bad?.status()).toBe(400);
 });
 
+test("with a saved draft, unpaid bills still send the publisher home: the backend refuses the draft and its saves", async ({ page, request }, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const user = await createActiveUser(request, uniqueUser(testInfo, "wizu"));
+  const wizard = await wizardApi(request, user.userName);
+  const { appId } = await wizard("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Unpaid"), cover: filePayload("c.png", "image/png", PNG) });
+  await logInAs(page, user.userName, js);
+  const basicStep = `${WIZARD}?appState=add&appId=${appId}&step=basic`;
+  await page.goto(basicStep);
+  await expect(page.getByTestId("wizard-step")).toHaveText("Basic information");
+
+  // A weekly traffic bill falls due while the step is open: saving it sends the publisher home.
+  await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, wizard.token);
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
+  // And so does opening the draft again.
+  await page.goto(basicStep);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
+});
+
+test("the cover is served to its owner only, privately cached and revalidated by its ETag", async ({ page, request, browser }, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const owner = await createActiveUser(request, uniqueUser(testInfo, "wizc"));
+  const { appId } = await (await wizardApi(request, owner.userName))("saveBasic", { appState: "add", basic: basicInfo(owner.userName, "Cover"), cover: filePayload("c.png", "image/png", PNG) });
+  await logInAs(page, owner.userName, js);
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=basic`);
+  const src = await page.getByTestId("cover-preview").getAttribute("src");
+  expect(src).toMatch(new RegExp(`^${WIZARD}/cover\\?appId=${appId}&v=\\d+$`));
+  // The page carries the cover's address, not its bytes.
+  expect(await page.content()).not.toContain(PNG.toString("base64").slice(0, 16));
+
+  const image = await page.request.get(src!);
+  expect(image.status()).toBe(200);
+  expect(image.headers()["content-type"]).toBe("image/png");
+  expect(image.headers()["cache-control"]).toBe("private, no-cache");
+  expect(Buffer.from(await image.body()).equals(PNG)).toBe(true);
+  const etag = image.headers()["etag"];
+  expect(etag).toMatch(/^"cover-\d+"$/);
+  const again = await page.request.get(src!, { headers: { "If-None-Match": etag } });
+  expect(again.status()).toBe(304);
+
+  const other = await createActiveUser(request, uniqueUser(testInfo, "wizo"));
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: js, locale: "en-US" });
+  const otherPage = await context.newPage();
+  await logInAs(otherPage, other.userName, js);
+  expect((await otherPage.request.get(src!)).status()).toBe(404);
+  expect((await otherPage.request.get(src!, { headers: { "If-None-Match": etag } })).status()).toBe(404);
+  await context.close();
+});
+
 test("a package that roles depend on is deleted only after those roles, each after confirming", async ({ page, request }, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizd"));

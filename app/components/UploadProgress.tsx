@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { formatSize } from "~/lib/format";
+import { formatSize } from "~/lib/format-number";
 import type { Upload } from "~/lib/use-upload";
 
 /**

@@ -19,14 +19,4 @@ export function formatDay(day: string | null | undefined, language: Language): s
   return day ? formatDate(`${day}T12:00:00+08:00`, language) : "";
 }
 
-/** USD from integer cents (ARCHITECTURE house habit 9). */
-export function formatUsd(cents: number, language: Language): string {
-  return new Intl.NumberFormat(language === "zh-CN" ? "zh-CN" : "en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-}
-
-/** A file size for people: B, KB or MB with one decimal. */
-export function formatSize(bytes: number) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+export { formatSize, formatUsd } from "./format-number";

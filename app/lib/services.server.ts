@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { unsubscribeSchema } from "@contract/services";
 import { apiFor, redirectAfter, type Viewer } from "./api.server";
 

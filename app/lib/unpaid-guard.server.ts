@@ -2,6 +2,14 @@ import type { Viewer } from "./api.server";
 import { apiFor } from "./api.server";
 import { redirectWithFlash } from "./session.server";
 import type { Transport } from "./transport.server";
+import type { VueapiResult } from "./vueapi.server";
+
+const UNPAID_BILLS = "errors:MSG_30005";
+
+/** Leaves the page for /g/home/index with the message of why (SPEC §5 "Blocking by bills"). */
+async function sendHome(request: Request, key: string): Promise<never> {
+  throw await redirectWithFlash(request, "/g/home/index", { kind: "error", key });
+}
 
 /**
  * SPEC §7 /sys/product/h5isHasNoPayBillV2 and §5 "Blocking by bills", for loaders and actions of other
@@ -19,6 +27,15 @@ export async function requireNoUnpaidBills(
 ): Promise<void> {
   const result = await apiFor(request, viewer, { transport: options.transport }).call("/sys/product/h5isHasNoPayBillV2", { payType });
   if (result.ok && result.data === true) return;
-  const key = result.ok || result.silent ? "errors:MSG_30005" : result.messageKey;
-  throw await redirectWithFlash(request, "/g/home/index", { kind: "error", key });
+  await sendHome(request, result.ok || result.silent ? UNPAID_BILLS : result.messageKey);
+}
+
+/**
+ * For a call whose backend path applies the same rule itself (the service wizard's draft and saves refuse
+ * with MSG_30005 while bills are unpaid): that refusal leaves the page exactly as `requireNoUnpaidBills`
+ * does, so the page need not ask h5isHasNoPayBillV2 first. Any other result is handed back.
+ */
+export async function unlessRefusedForBills<R extends VueapiResult<unknown>>(request: Request, result: R): Promise<R> {
+  if (!result.ok && result.messageKey === UNPAID_BILLS) await sendHome(request, UNPAID_BILLS);
+  return result;
 }

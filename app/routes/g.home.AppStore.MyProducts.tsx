@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { ownerActions } from "@contract/store-codes";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Pagination } from "~/components/Pagination";

@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { idempotencyKey } from "@contract/rules";
 import { SubmitButton } from "~/components/forms";
 import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "~/components/store/bits";

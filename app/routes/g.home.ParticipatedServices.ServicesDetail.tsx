@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { applySchema, detailHidden, type JoinView } from "@contract/participation";
 import type { DataOf } from "@contract/paths";
 import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";

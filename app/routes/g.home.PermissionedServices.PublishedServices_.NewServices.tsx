@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import type { CityNode } from "@contract/platform";
 import {
   allowedSteps,
@@ -33,11 +33,12 @@ import {
 } from "@contract/service-wizard";
 import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/wizard/shared";
 import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/wizard/steps";
+import type { PayloadOf, VueapiPath } from "@contract/paths";
 import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
-import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
+import { requireNoUnpaidBills, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
 import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
 
 /**
@@ -70,16 +71,24 @@ const positiveId = (value: string | null) => {
 const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
 
 /**
- * SPEC §5 "Blocking by bills": unpaid bills block new services, editing and upgrading. The one place where
- * the unpaid-bill guard (app/lib/unpaid-guard.server.ts `requireNoUnpaidBills(request, viewer, payType)`,
- * built in another branch) is to be called, for every appState, by the loader and the action alike:
- *   await requireNoUnpaidBills(request, viewer, 1); // §7 payType 1: new service or config upgrade
+ * SPEC §5 "Blocking by bills": unpaid bills block new services, editing and upgrading, for every appState
+ * (§7 h5isHasNoPayBillV2 payType 1), in the loader and the action alike. The backend's wizard paths (draft,
+ * every save, submission) refuse with MSG_30005 themselves, and `unlessRefusedForBills` turns that refusal
+ * into the guard's redirect home, so a request about a saved draft (with appId) makes one backend call,
+ * not two (bench/README.md). A new draft without appId calls no such path before its first save: the guard
+ * asks h5isHasNoPayBillV2 first (app/lib/unpaid-guard.server.ts).
  */
-async function guardEntry(request: Request, viewer: Viewer, appState: AppState): Promise<void> {
-  // SPEC §5 Blocking by bills / §7 h5isHasNoPayBillV2 payType 1 (new service or upgrade): unpaid traffic
-  // bills send the publisher home with the message, whatever the appState.
-  void appState;
-  await requireNoUnpaidBills(request, viewer, 1);
+async function guardNewDraft(request: Request, viewer: Viewer, appId: number | null): Promise<void> {
+  if (!appId) await requireNoUnpaidBills(request, viewer, 1);
+}
+
+/** The request layer of this page: a backend refusal for unpaid bills leaves for home (see guardNewDraft). */
+function wizardApi(request: Request, viewer: Viewer) {
+  const api = apiFor(request, viewer);
+  return {
+    call: async <P extends VueapiPath>(path: P, payload: PayloadOf<P>) => unlessRefusedForBills(request, await api.call(path, payload)),
+    load: api.load,
+  };
 }
 
 function readQuery(request: Request) {
@@ -104,8 +113,8 @@ function loadFailure(failure: VueapiFailure): Response {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const { appState, appId, step: asked, rawStep, confirm } = readQuery(request);
-  await guardEntry(request, viewer, appState);
-  const api = apiFor(request, viewer);
+  await guardNewDraft(request, viewer, appId);
+  const api = wizardApi(request, viewer);
   let draft: Draft | null = null;
   let source: Draft | null = null;
   if (appId) {
@@ -175,8 +184,8 @@ function fileProblem(formData: FormData, oversize: Set<string>, name: string, pr
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const { appState, appId, step } = readQuery(request);
-  await guardEntry(request, viewer, appState);
-  const api = apiFor(request, viewer);
+  await guardNewDraft(request, viewer, appId);
+  const api = wizardApi(request, viewer);
   const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
   const { formData, oversize } = multipart
     ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES, attachmentFile: ATTACHMENT_MAX_BYTES, file: ZIP_MAX_BYTES })

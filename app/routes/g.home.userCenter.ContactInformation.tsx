@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { contactFormSchema, type Contact } from "@contract/profile";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { RecordTable } from "~/components/RecordTable";

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { FilterPills } from "~/components/FilterPills";
 import { Pagination } from "~/components/Pagination";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";

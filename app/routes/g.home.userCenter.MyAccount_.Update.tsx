@@ -1,7 +1,7 @@
 import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import * as z from "zod";
 import { SubmitButton } from "~/components/forms";
 import { AccountPageHeading } from "~/components/PaymentBits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";

@@ -7,10 +7,11 @@ import { callVueapi, inProcessVueapi } from "./in-process";
 
 // The wizard's rules over the /vueapi protocol, in-process so that a test can put a service in a later
 // status (running, rejected) directly, as the lifecycle of another issue would.
-const service = inProcessVueapi("wizard", { TEST_CAPTCHA: "WIZ1" });
+const service = inProcessVueapi("wizard", { TEST_CAPTCHA: "WIZ1", TEST_FIXTURES: "1" });
 let seq = 0;
 
-const post = (p: string, body: object = {}, token?: string) => callVueapi(service, `/sys/chainAppInfo/wizard/${p}`, body, token);
+const vueapi = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
+const post = (p: string, body: object = {}, token?: string) => vueapi(`/sys/chainAppInfo/wizard/${p}`, body, token);
 
 async function newUser() {
   seq += 1;
@@ -365,5 +366,65 @@ describe("mod and update on a running service (§4 action availability)", () => 
     const { appId } = await running(token);
     await service.services.db.update(apps).set({ crossStatus: 3 }).where(eq(apps.id, appId));
     expect((await post("draft", { appState: "update", appId }, token)).message).toBe("MSG_36001");
+  });
+});
+
+describe("SPEC §5 Blocking by bills, on the backend's wizard paths", () => {
+  it("an unpaid usage bill: opening a draft and every save answer MSG_30005 and write nothing; paying opens them again", async () => {
+    const { id, token } = await newUser();
+    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover }, token);
+    const ref = { appState: "add", appId: data.appId };
+    expect((await post("addPackage", { ...ref, pkg: pkg(), file: zipFile() }, token)).code).toBe(0);
+    const { verId, packages } = await draftOf(token, data.appId);
+    const bill = await vueapi("/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, token);
+    expect(bill.code, JSON.stringify(bill)).toBe(0);
+
+    const refused = [
+      await post("draft", ref, token),
+      await post("draft", { appState: "add" }, token),
+      await post("saveBasic", { appState: "add", basic: basic(), cover }, token),
+      await post("saveBasic", { ...ref, basic: basic() }, token),
+      await post("addAttachment", { ...ref, attachment: { attachmentName: "Manual" }, file: { name: "m.pdf", type: "application/pdf", size: 8, dataBase64: b64(strToU8("%PDF-1.4")) } }, token),
+      await post("addPackage", { ...ref, pkg: pkg({ name: "more_cc" }), file: zipFile() }, token),
+      await post("addFunction", { ...ref, fn: fn(packages[0].packageId) }, token),
+      await post("advance", { ...ref, from: "packages" }, token),
+      await post("delete", { ...ref, kind: "package", id: packages[0].packageId }, token),
+      await post("submit", { ...ref, form: { agreement: "on" } }, token),
+    ];
+    expect(refused.map((r) => r.message)).toEqual(refused.map(() => "MSG_30005"));
+    const [mine] = await service.services.db.select({ n: count() }).from(apps).where(eq(apps.userId, id));
+    expect(mine.n).toBe(1);
+    expect(await countFor(chaincodePackages, verId)).toBe(1);
+    expect(await countFor(appFunctions, verId)).toBe(0);
+
+    const paid = await vueapi("/sys/system/clientInfo/h5billPay", { billId: bill.data.billIds[0], idempotencyKey: `wiz-bill-${Date.now()}` }, token);
+    expect(paid.code, JSON.stringify(paid)).toBe(0);
+    expect((await post("draft", ref, token)).code).toBe(0);
+    expect((await post("advance", { ...ref, from: "packages" }, token)).code).toBe(0);
+  });
+});
+
+describe("the cover (shown from the portal's cover route, not inside the draft)", () => {
+  it("answers the owner's cover file, without its bytes when the caller has it already; another user's is not found", async () => {
+    const alice = await newUser();
+    const bob = await newUser();
+    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover }, alice.token);
+    const draft = await draftOf(alice.token, data.appId);
+    expect(draft.cover).toEqual({ fileId: expect.any(Number), name: "cover.png", size: PNG.byteLength });
+    expect(JSON.stringify(draft)).not.toContain(PNG.toString("base64"));
+
+    const full = await post("cover", { appId: data.appId }, alice.token);
+    expect(full.data).toEqual({ fileId: draft.cover.fileId, file: { name: "cover.png", mime: "image/png", dataBase64: PNG.toString("base64") } });
+    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token)).data).toEqual({ fileId: draft.cover.fileId, file: null });
+    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, bob.token)).message).toBe("MSG_10002");
+    expect((await post("cover", { appId: data.appId }, bob.token)).message).toBe("MSG_10002");
+
+    // A new upload is a new file: the old ETag no longer matches.
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)]);
+    const upload = { name: "new.jpg", type: "image/jpeg", size: jpeg.byteLength, dataBase64: jpeg.toString("base64") };
+    expect((await post("saveBasic", { appState: "add", appId: data.appId, basic: { ...basic(), name: draft.basic.name }, cover: upload }, alice.token)).code).toBe(0);
+    const changed = await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token);
+    expect(changed.data.fileId).not.toBe(draft.cover.fileId);
+    expect(changed.data.file).toMatchObject({ name: "new.jpg", mime: "image/jpeg" });
   });
 });

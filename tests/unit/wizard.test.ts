@@ -1,7 +1,9 @@
+import "./setup-env";
 import { describe, expect, it } from "vitest";
 import { computeCost, type PricedNode } from "../../backend/services/wizard/cost";
 import {
   allowedSteps,
+  basicFormValue,
   basicInfoSchema,
   functionFormSchema,
   furthestOf,
@@ -16,6 +18,9 @@ import {
   type AppState,
   type WizardStep,
 } from "@contract/service-wizard";
+import { getFlash } from "~/lib/session.server";
+import { unlessRefusedForBills } from "~/lib/unpaid-guard.server";
+import type { VueapiFailure } from "~/lib/vueapi.server";
 
 describe("the wizard's step graph is data", () => {
   const all = WIZARD_STEPS;
@@ -122,5 +127,48 @@ describe("step schemas (§5)", () => {
     expect(basicInfoSchema.safeParse({ ...base, crossChain: "on", crossProtocol: "1" }).success).toBe(true);
     expect(basicInfoSchema.safeParse({ ...base, crossChain: "on", crossProtocol: "2" }).success).toBe(false);
     expect(basicInfoSchema.safeParse({ ...base, webUrl: undefined }).success).toBe(false);
+  });
+});
+
+describe("basicFormValue: saved basic information as the step-1 form posts it", () => {
+  const saved = {
+    name: "Trade", industry: "finance", description: "d", introduction: "i", version: "1.0.0", framework: "fabric", platformType: "web",
+    contactName: "Li", contactMobile: "+8613912345678", contactEmail: "li@example.com", webUrl: "", android: "app://x", ios: "", officialAccount: "",
+    miniProgram: "", apiInstructions: "", crossChain: true, crossProtocol: "2", crossAppCode: "APP-1", isPublic: false, paymentCycle: "1", freeService: true,
+  };
+
+  it("ticks boxes with \"on\", leaves out what is empty or unticked, and parses with the step-1 schema", () => {
+    const value = basicFormValue(saved);
+    expect(value).toMatchObject({ android: "app://x", crossChain: "on", crossProtocol: "2", freeService: "on", paymentCycle: "1" });
+    for (const key of ["webUrl", "ios", "isPublic", "apiInstructions"]) expect(value).not.toHaveProperty(key);
+    expect(basicInfoSchema.safeParse(value).success).toBe(true);
+  });
+
+  it("a saved service lacking what the rules now require fails the same parse (submission re-checks it)", () => {
+    const parsed = basicInfoSchema.safeParse(basicFormValue({ ...saved, android: "", crossProtocol: "" }));
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join("."))).toEqual(["webUrl", "crossProtocol"]);
+  });
+});
+
+describe("unlessRefusedForBills: the backend's own §5 refusal leaves the wizard like the guard", () => {
+  const request = () => new Request("http://portal.test/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=7&step=basic");
+  const failure = (messageKey: string): VueapiFailure => ({ ok: false, messageKey, fieldErrors: {}, silent: false, code: 1, status: 200 });
+
+  it("MSG_30005 redirects to /g/home/index with the unpaid-bills flash", async () => {
+    const thrown = await unlessRefusedForBills(request(), failure("errors:MSG_30005")).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(Response);
+    const res = thrown as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/g/home/index");
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__flash="))!.split(";")[0];
+    expect((await getFlash(new Request("http://portal.test/", { headers: { Cookie: cookie } }))).flash).toEqual({ kind: "error", key: "errors:MSG_30005" });
+  });
+
+  it("hands back any other result as it is", async () => {
+    const other = failure("errors:MSG_37001");
+    expect(await unlessRefusedForBills(request(), other)).toBe(other);
+    const ok = { ok: true as const, data: { appId: 7 } };
+    expect(await unlessRefusedForBills(request(), ok)).toBe(ok);
   });
 });

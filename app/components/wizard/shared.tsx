@@ -14,6 +14,11 @@ export function wizardUrl(appState: AppState, appId: number | null, step?: Wizar
   return `/g/home/PermissionedServices/PublishedServices/NewServices?${q}`;
 }
 
+/** The cover of the caller's own service, from the wizard's cover route (the file id makes a new cover a new URL). */
+export function coverUrl(appId: number, fileId: number) {
+  return `/g/home/PermissionedServices/PublishedServices/NewServices/cover?${new URLSearchParams({ appId: String(appId), v: String(fileId) })}`;
+}
+
 export type ActionData = { intent: string; result: SubmissionResult<string[]> };
 
 /** The last result of the form with this intent (each form of a step has its own). */
@@ -118,4 +123,4 @@ export function FileField({ name, label, hint, accept, errors }: { name: string;
   );
 }
 
-export { formatSize } from "~/lib/format";
+export { formatSize } from "~/lib/format-number";

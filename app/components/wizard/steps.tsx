@@ -1,11 +1,13 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm, type FormMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type * as z from "zod";
 import type { CityNode } from "@contract/platform";
 import {
   ATTACHMENT_TYPES,
   attachmentFormSchema,
+  basicFormValue,
   basicInfoSchema,
   CERTIFICATE_MODES,
   certificateFormSchema,
@@ -27,10 +29,10 @@ import {
 } from "@contract/service-wizard";
 import { CheckboxField, ErrorList, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { UploadProgress } from "~/components/UploadProgress";
-import { formatUsd } from "~/lib/format";
+import { formatUsd } from "~/lib/format-number";
 import type { Language } from "~/lib/i18n";
-import { useUpload } from "~/lib/use-upload";
-import { FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
+import { useUpload, type Upload } from "~/lib/use-upload";
+import { coverUrl, FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
 
 type Field = Parameters<typeof TextField>[0]["field"];
 type Fields = Record<string, Field>;
@@ -59,6 +61,64 @@ export function NextForm({ action, actionData }: { action: string; actionData?: 
   );
 }
 
+/**
+ * A step's form (Conform): its Zod schema validates in the browser as the publisher types (from leaving a
+ * field, then at every input), and the action's reply to its intent shows at the fields.
+ */
+function useStepForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
+  schema: Schema,
+  { id, intent, actionData, ...options }: { id: string; intent: string; actionData?: ActionData } & Partial<Pick<Parameters<typeof useForm<z.input<Schema>, z.output<Schema>>>[0], "defaultValue" | "onSubmit" | "shouldValidate" | "shouldRevalidate">>,
+) {
+  return useForm<z.input<Schema>, z.output<Schema>>({
+    id,
+    lastResult: resultFor(actionData, intent),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: validateAs,
+    shouldRevalidate: "onInput",
+    ...options,
+  });
+}
+
+type DeleteHref = (kind: string, id: number) => string;
+type StepProps = { view: Draft; action: string; actionData?: ActionData; backTo: string };
+type ListStepProps = StepProps & { deleteHref: DeleteHref };
+
+/** The delete link of a saved item's row (it opens the confirm step). */
+function useDeleteLink(deleteHref: DeleteHref) {
+  const { t } = useTranslation("wizard");
+  return (kind: string, id: number, name: string) => ({ deleteTo: deleteHref(kind, id), deleteLabel: t("actions.deleteItem", { name }) });
+}
+
+/**
+ * The frame of the list steps (packages, functions, roles): what is saved (texts `<list>.intro`, `.list`,
+ * `.empty`), the form that adds one more (its fields are the children; its button `actions.<intent>`, with
+ * the upload's progress when it sends a file), and "Next".
+ */
+function ListStep<Schema extends Record<string, unknown>>({ list, head, rows, form, intent, upload, action, actionData, backTo, children }: Omit<StepProps, "view"> & Pick<Parameters<typeof ItemTable>[0], "head" | "rows"> & { list: "packages" | "functions" | "roles"; form: FormMetadata<Schema, string[]>; intent: string; upload?: Upload; children: React.ReactNode }) {
+  const { t } = useTranslation("wizard");
+  return (
+    <div className="space-y-6">
+      <section className="card space-y-4">
+        <p className="text-sm text-slate-600">{t(`${list}.intro`)}</p>
+        <ItemTable caption={t(`${list}.list`)} empty={t(`${list}.empty`)} head={head} rows={rows} />
+        <FormProvider context={form.context}>
+          <Form method="post" action={action} encType={upload ? "multipart/form-data" : undefined} {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
+            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+            {children}
+            <div className="space-y-3 md:col-span-2">
+              {upload ? <UploadProgress upload={upload} /> : null}
+              <SubmitButton intent={intent} className="btn-secondary" busy={upload?.busy}>{t(`actions.${intent}`)}</SubmitButton>
+            </div>
+          </Form>
+        </FormProvider>
+      </section>
+      <StepNav backTo={backTo}>
+        <NextForm action={action} actionData={actionData} />
+      </StepNav>
+    </div>
+  );
+}
+
 /* ------------------------------------------ 1. basic ------------------------------------------- */
 
 export function BasicStep({ appState, view, action, actionData, attachmentsSlot }: { appState: AppState; view: Draft | null; action: string; actionData?: ActionData; attachmentsSlot: React.ReactNode }) {
@@ -66,26 +126,13 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
   const b = view?.basic;
   const upgrade = appState === "update" && view?.verState !== 1;
   const upload = useUpload();
-  const [form, fields] = useForm({
+  const [form, fields] = useStepForm(basicInfoSchema, {
     id: "basic",
-    lastResult: resultFor(actionData, "saveBasic"),
-    defaultValue: b
-      ? {
-          ...b,
-          // A new upgrade version starts without a number: it must differ from the running one.
-          version: upgrade ? "" : b.version,
-          crossChain: b.crossChain ? "on" : undefined,
-          isPublic: b.isPublic ? "on" : undefined,
-          freeService: b.freeService ? "on" : undefined,
-          industry: b.industry || undefined,
-          framework: b.framework || undefined,
-          platformType: b.platformType || undefined,
-        }
-      : { paymentCycle: "2" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: basicInfoSchema }),
+    intent: "saveBasic",
+    actionData,
+    // A new upgrade version starts without a number: it must differ from the running one.
+    defaultValue: b ? { ...basicFormValue(b), version: upgrade ? "" : b.version } : { paymentCycle: "2" },
     onSubmit: upload.onSubmit,
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
   });
   const f = fields as unknown as Fields;
   const opts = (values: readonly string[], ns: string) => values.map((v) => ({ value: v, label: t(`${ns}.${v}`) }));
@@ -118,7 +165,7 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
             <div className="md:col-span-2">
               {view?.cover ? (
                 <div className="mb-2 flex items-center gap-3 text-sm text-slate-600">
-                  {view.cover.dataUrl ? <img src={view.cover.dataUrl} alt="" width={48} height={48} className="h-12 w-12 rounded object-cover" /> : null}
+                  <img src={coverUrl(view.appId, view.cover.fileId)} alt="" width={48} height={48} className="h-12 w-12 rounded object-cover" data-testid="cover-preview" />
                   <span>{t("basic.coverKept", { name: view.cover.name })}</span>
                 </div>
               ) : null}
@@ -168,18 +215,11 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
   );
 }
 
-export function AttachmentsSection({ view, action, actionData, deleteHref, editable }: { view: Draft | null; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; editable: boolean }) {
+export function AttachmentsSection({ view, action, actionData, deleteHref, editable }: { view: Draft | null; action: string; actionData?: ActionData; deleteHref: DeleteHref; editable: boolean }) {
   const { t } = useTranslation("wizard");
-  const result = resultFor(actionData, "addAttachment");
   const upload = useUpload();
-  const [form, fields] = useForm({
-    id: "attachment",
-    lastResult: result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: attachmentFormSchema }),
-    onSubmit: upload.onSubmit,
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
-  });
+  const deleteLink = useDeleteLink(deleteHref);
+  const [form, fields] = useStepForm(attachmentFormSchema, { id: "attachment", intent: "addAttachment", actionData, onSubmit: upload.onSubmit });
   const f = fields as unknown as Fields;
   return (
     <section className="card space-y-4" aria-labelledby="attachments-title">
@@ -195,8 +235,7 @@ export function AttachmentsSection({ view, action, actionData, deleteHref, edita
             rows={view.attachments.map((a) => ({
               key: a.attachmentId,
               cells: [a.name, a.fileName, formatSize(a.size)],
-              deleteTo: editable ? deleteHref("attachment", a.attachmentId) : undefined,
-              deleteLabel: t("actions.deleteItem", { name: a.name }),
+              ...(editable ? deleteLink("attachment", a.attachmentId, a.name) : {}),
             }))}
           />
           {editable ? (
@@ -220,192 +259,131 @@ export function AttachmentsSection({ view, action, actionData, deleteHref, edita
 
 /* ----------------------------------------- 2. packages ----------------------------------------- */
 
-export function PackagesStep({ view, action, actionData, deleteHref, backTo }: { view: Draft; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; backTo: string }) {
+export function PackagesStep({ view, deleteHref, ...step }: ListStepProps) {
   const { t } = useTranslation("wizard");
   const upload = useUpload();
-  const [form, fields] = useForm({
-    id: "package",
-    lastResult: resultFor(actionData, "addPackage"),
-    defaultValue: { language: "go" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: packageFormSchema }),
-    onSubmit: upload.onSubmit,
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
-  });
+  const deleteLink = useDeleteLink(deleteHref);
+  const [form, fields] = useStepForm(packageFormSchema, { id: "package", intent: "addPackage", actionData: step.actionData, defaultValue: { language: "go" }, onSubmit: upload.onSubmit });
   const f = fields as unknown as Fields;
   return (
-    <div className="space-y-6">
-      <section className="card space-y-4">
-        <p className="text-sm text-slate-600">{t("packages.intro")}</p>
-        <ItemTable
-          caption={t("packages.list")}
-          empty={t("packages.empty")}
-          head={[t("packages.name"), t("packages.version"), t("packages.language"), t("packages.initParams"), t("packages.mainPath"), t("packages.file")]}
-          rows={view.packages.map((p) => ({
-            key: p.packageId,
-            cells: [p.name, p.version, t(`languages.${p.language}`), p.initParams, p.mainPath, `${p.fileName} (${formatSize(p.size)})`],
-            deleteTo: deleteHref("package", p.packageId),
-            deleteLabel: t("actions.deleteItem", { name: p.name }),
-          }))}
-        />
-        <FormProvider context={form.context}>
-          <Form method="post" action={action} encType="multipart/form-data" {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
-            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
-            <TextField field={f.name} label={t("packages.name")} hint={t("packages.nameHint")} />
-            <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
-            <SelectField field={f.language} label={t("packages.language")} options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
-            <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
-            <TextField field={f.mainPath} label={t("packages.mainPath")} />
-            <FileField name="file" label={t("packages.file")} hint={t("packages.fileHint")} accept=".zip" errors={f.file?.errors} />
-            <div className="space-y-3 md:col-span-2">
-              <UploadProgress upload={upload} />
-              <SubmitButton intent="addPackage" className="btn-secondary" busy={upload.busy}>{t("actions.addPackage")}</SubmitButton>
-            </div>
-          </Form>
-        </FormProvider>
-      </section>
-      <StepNav backTo={backTo}>
-        <NextForm action={action} actionData={actionData} />
-      </StepNav>
-    </div>
+    <ListStep
+      {...step}
+      list="packages"
+      form={form}
+      intent="addPackage"
+      upload={upload}
+      head={[t("packages.name"), t("packages.version"), t("packages.language"), t("packages.initParams"), t("packages.mainPath"), t("packages.file")]}
+      rows={view.packages.map((p) => ({
+        key: p.packageId,
+        cells: [p.name, p.version, t(`languages.${p.language}`), p.initParams, p.mainPath, `${p.fileName} (${formatSize(p.size)})`],
+        ...deleteLink("package", p.packageId, p.name),
+      }))}
+    >
+      <TextField field={f.name} label={t("packages.name")} hint={t("packages.nameHint")} />
+      <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
+      <SelectField field={f.language} label={t("packages.language")} options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
+      <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
+      <TextField field={f.mainPath} label={t("packages.mainPath")} />
+      <FileField name="file" label={t("packages.file")} hint={t("packages.fileHint")} accept=".zip" errors={f.file?.errors} />
+    </ListStep>
   );
 }
 
 /* ---------------------------------------- 3. functions ----------------------------------------- */
 
-export function FunctionsStep({ view, action, actionData, deleteHref, backTo }: { view: Draft; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; backTo: string }) {
+export function FunctionsStep({ view, deleteHref, ...step }: ListStepProps) {
   const { t } = useTranslation("wizard");
-  const [form, fields] = useForm({
+  const deleteLink = useDeleteLink(deleteHref);
+  const [form, fields] = useStepForm(functionFormSchema, {
     id: "function",
-    lastResult: resultFor(actionData, "addFunction"),
+    intent: "addFunction",
+    actionData: step.actionData,
     defaultValue: { parentId: "top", funcType: "1", packageId: view.packages[0] ? String(view.packages[0].packageId) : undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: functionFormSchema }),
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
   });
   const f = fields as unknown as Fields;
   const packageName = (id: number) => view.packages.find((p) => p.packageId === id)?.name ?? "";
   const functionName = (id: number | null) => (id ? (view.functions.find((x) => x.functionId === id)?.name ?? "") : t("functions.top"));
   return (
-    <div className="space-y-6">
-      <section className="card space-y-4">
-        <p className="text-sm text-slate-600">{t("functions.intro")}</p>
-        <ItemTable
-          caption={t("functions.list")}
-          empty={t("functions.empty")}
-          head={[t("functions.name"), t("functions.package"), t("functions.funcType"), t("functions.func"), t("functions.parent"), t("functions.crossChainAllowed")]}
-          rows={view.functions.map((x) => ({
-            key: x.functionId,
-            cells: [x.name, packageName(x.packageId), t(`funcTypes.${x.funcType}`), <code key="f">{x.func}</code>, functionName(x.parentId), t(x.crossChainAllowed ? "basic.yes" : "basic.no")],
-            deleteTo: deleteHref("function", x.functionId),
-            deleteLabel: t("actions.deleteItem", { name: x.name }),
-          }))}
-        />
-        <FormProvider context={form.context}>
-          <Form method="post" action={action} {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
-            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
-            <TextField field={f.name} label={t("functions.name")} />
-            <SelectField field={f.packageId} label={t("functions.package")} options={view.packages.map((p) => ({ value: String(p.packageId), label: p.name }))} />
-            <SelectField field={f.funcType} label={t("functions.funcType")} options={FUNC_TYPES.map((v) => ({ value: v, label: t(`funcTypes.${v}`) }))} />
-            <TextField field={f.func} label={t("functions.func")} hint={t("functions.funcHint")} />
-            <SelectField
-              field={f.parentId}
-              label={t("functions.parent")}
-              options={[{ value: "top", label: t("functions.top") }, ...view.functions.map((x) => ({ value: String(x.functionId), label: x.name }))]}
-            />
-            <div className="self-end"><CheckboxField field={f.crossChainAllowed}>{t("functions.crossChainAllowed")}</CheckboxField></div>
-            <TextAreaField field={f.inputFormat} label={t("functions.inputFormat")} rows={2} />
-            <TextAreaField field={f.outputFormat} label={t("functions.outputFormat")} rows={2} />
-            <div className="md:col-span-2">
-              <SubmitButton intent="addFunction" className="btn-secondary">{t("actions.addFunction")}</SubmitButton>
-            </div>
-          </Form>
-        </FormProvider>
-      </section>
-      <StepNav backTo={backTo}>
-        <NextForm action={action} actionData={actionData} />
-      </StepNav>
-    </div>
+    <ListStep
+      {...step}
+      list="functions"
+      form={form}
+      intent="addFunction"
+      head={[t("functions.name"), t("functions.package"), t("functions.funcType"), t("functions.func"), t("functions.parent"), t("functions.crossChainAllowed")]}
+      rows={view.functions.map((x) => ({
+        key: x.functionId,
+        cells: [x.name, packageName(x.packageId), t(`funcTypes.${x.funcType}`), <code key="f">{x.func}</code>, functionName(x.parentId), t(x.crossChainAllowed ? "basic.yes" : "basic.no")],
+        ...deleteLink("function", x.functionId, x.name),
+      }))}
+    >
+      <TextField field={f.name} label={t("functions.name")} />
+      <SelectField field={f.packageId} label={t("functions.package")} options={view.packages.map((p) => ({ value: String(p.packageId), label: p.name }))} />
+      <SelectField field={f.funcType} label={t("functions.funcType")} options={FUNC_TYPES.map((v) => ({ value: v, label: t(`funcTypes.${v}`) }))} />
+      <TextField field={f.func} label={t("functions.func")} hint={t("functions.funcHint")} />
+      <SelectField
+        field={f.parentId}
+        label={t("functions.parent")}
+        options={[{ value: "top", label: t("functions.top") }, ...view.functions.map((x) => ({ value: String(x.functionId), label: x.name }))]}
+      />
+      <div className="self-end"><CheckboxField field={f.crossChainAllowed}>{t("functions.crossChainAllowed")}</CheckboxField></div>
+      <TextAreaField field={f.inputFormat} label={t("functions.inputFormat")} rows={2} />
+      <TextAreaField field={f.outputFormat} label={t("functions.outputFormat")} rows={2} />
+    </ListStep>
   );
 }
 
 /* ------------------------------------------ 4. roles ------------------------------------------- */
 
-export function RolesStep({ view, action, actionData, deleteHref, backTo }: { view: Draft; action: string; actionData?: ActionData; deleteHref: (kind: string, id: number) => string; backTo: string }) {
+export function RolesStep({ view, deleteHref, ...step }: ListStepProps) {
   const { t } = useTranslation("wizard");
-  const [form, fields] = useForm({
-    id: "role",
-    lastResult: resultFor(actionData, "addRole"),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: roleFormSchema }),
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
-  });
+  const deleteLink = useDeleteLink(deleteHref);
+  const [form, fields] = useStepForm(roleFormSchema, { id: "role", intent: "addRole", actionData: step.actionData });
   const f = fields as unknown as Fields;
   const chosen = ([] as unknown[]).concat(f.functionIds.initialValue ?? []).map(String);
   const functionName = (id: number) => view.functions.find((x) => x.functionId === id)?.name ?? "";
   return (
-    <div className="space-y-6">
-      <section className="card space-y-4">
-        <p className="text-sm text-slate-600">{t("roles.intro")}</p>
-        <ItemTable
-          caption={t("roles.list")}
-          empty={t("roles.empty")}
-          head={[t("roles.name"), t("roles.description"), t("roles.functions")]}
-          rows={view.roles.map((r) => ({
-            key: r.roleId,
-            cells: [r.name, r.description, r.functionIds.map(functionName).join(", ")],
-            deleteTo: deleteHref("role", r.roleId),
-            deleteLabel: t("actions.deleteItem", { name: r.name }),
-          }))}
-        />
-        <FormProvider context={form.context}>
-          <Form method="post" action={action} {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
-            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
-            <TextField field={f.name} label={t("roles.name")} />
-            <TextField field={f.description} label={t("roles.description")} />
-            <fieldset className="md:col-span-2" aria-describedby={f.functionIds.errorId}>
-              <legend className="label">{t("roles.functions")}</legend>
-              {view.functions.length === 0 ? <p className="text-sm text-slate-500">{t("roles.needFunctions")}</p> : null}
-              <div className="flex flex-wrap gap-4">
-                {view.functions.map((x) => (
-                  <label key={`${form.key}-${x.functionId}`} className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" name={f.functionIds.name} value={String(x.functionId)} defaultChecked={chosen.includes(String(x.functionId))} className="h-4 w-4" />
-                    {x.name} (<code>{x.func}</code>)
-                  </label>
-                ))}
-              </div>
-              <ErrorList id={f.functionIds.errorId} errors={f.functionIds.errors} />
-            </fieldset>
-            <div className="md:col-span-2">
-              <SubmitButton intent="addRole" className="btn-secondary">{t("actions.addRole")}</SubmitButton>
-            </div>
-          </Form>
-        </FormProvider>
-      </section>
-      <StepNav backTo={backTo}>
-        <NextForm action={action} actionData={actionData} />
-      </StepNav>
-    </div>
+    <ListStep
+      {...step}
+      list="roles"
+      form={form}
+      intent="addRole"
+      head={[t("roles.name"), t("roles.description"), t("roles.functions")]}
+      rows={view.roles.map((r) => ({ key: r.roleId, cells: [r.name, r.description, r.functionIds.map(functionName).join(", ")], ...deleteLink("role", r.roleId, r.name) }))}
+    >
+      <TextField field={f.name} label={t("roles.name")} />
+      <TextField field={f.description} label={t("roles.description")} />
+      <fieldset className="md:col-span-2" aria-describedby={f.functionIds.errorId}>
+        <legend className="label">{t("roles.functions")}</legend>
+        {view.functions.length === 0 ? <p className="text-sm text-slate-500">{t("roles.needFunctions")}</p> : null}
+        <div className="flex flex-wrap gap-4">
+          {view.functions.map((x) => (
+            <label key={`${form.key}-${x.functionId}`} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name={f.functionIds.name} value={String(x.functionId)} defaultChecked={chosen.includes(String(x.functionId))} className="h-4 w-4" />
+              {x.name} (<code>{x.func}</code>)
+            </label>
+          ))}
+        </div>
+        <ErrorList id={f.functionIds.errorId} errors={f.functionIds.errors} />
+      </fieldset>
+    </ListStep>
   );
 }
 
 /* ------------------------------------------ 5. nodes ------------------------------------------- */
 
-export function NodesStep({ view, catalogue, language, action, actionData, backTo }: { view: Draft; catalogue: CityNode[]; language: Language; action: string; actionData?: ActionData; backTo: string }) {
+export function NodesStep({ view, catalogue, language, action, actionData, backTo }: StepProps & { catalogue: CityNode[]; language: Language }) {
   const { t } = useTranslation("wizard");
   const saved = new Map(view.nodes.map((n) => [n.cityNodeId, n]));
-  const [form, fields] = useForm({
+  const [form, fields] = useStepForm(nodesFormSchema, {
     id: "nodes",
-    lastResult: resultFor(actionData, "saveNodes"),
+    intent: "saveNodes",
+    actionData,
     defaultValue: {
       nodes: catalogue.map((c) => {
         const s = saved.get(c.nodeId);
         return { cityNodeId: String(c.nodeId), selected: s ? "on" : undefined, tps: s ? String(s.tps) : "", capacityGb: s ? String(s.capacityGb) : "", peers: s ? String(s.peers) : "" };
       }),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: nodesFormSchema }),
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
   });
   const list = fields.nodes.getFieldList();
   const values = (form.value?.nodes ?? []) as ({ selected?: string } | undefined)[];
@@ -461,15 +439,13 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
 
 /* --------------------------------------- 6. certificate ---------------------------------------- */
 
-export function CertificateStep({ view, action, actionData, backTo }: { view: Draft; action: string; actionData?: ActionData; backTo: string }) {
+export function CertificateStep({ view, action, actionData, backTo }: StepProps) {
   const { t } = useTranslation("wizard");
-  const [form, fields] = useForm({
+  const [form, fields] = useStepForm(certificateFormSchema, {
     id: "certificate",
-    lastResult: resultFor(actionData, "saveCertificate"),
+    intent: "saveCertificate",
+    actionData,
     defaultValue: { certificateMode: view.certificateMode ? String(view.certificateMode) : undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: certificateFormSchema }),
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
   });
   const field = fields.certificateMode;
   return (
@@ -537,14 +513,9 @@ export function CostTable({ view, language }: { view: Draft; language: Language 
   );
 }
 
-export function CostStep({ view, language, action, actionData, backTo }: { view: Draft; language: Language; action: string; actionData?: ActionData; backTo: string }) {
+export function CostStep({ view, language, action, actionData, backTo }: StepProps & { language: Language }) {
   const { t } = useTranslation("wizard");
-  const [form, fields] = useForm({
-    id: "submit",
-    lastResult: resultFor(actionData, "submit"),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: submitFormSchema }),
-    shouldValidate: "onSubmit",
-  });
+  const [form, fields] = useStepForm(submitFormSchema, { id: "submit", intent: "submit", actionData, shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" });
   const f = fields as unknown as Fields;
   return (
     <FormProvider context={form.context}>

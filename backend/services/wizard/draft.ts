@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
 import { serviceActions, VerState } from "../../../contract/service-status";
-import { isWizardStep, type AppState, type Draft } from "../../../contract/service-wizard";
+import { ACCESS_METHODS, isWizardStep, type AppState, type Draft } from "../../../contract/service-wizard";
 import type { Db, Tx } from "../../db/client";
 import { appAttachments, appFunctions, appNodes, appRoleFunctions, appRoles, apps, appVersions, chaincodePackages, cityNodes, files } from "../../db/schema";
 import { ApiError } from "../../http/errors";
@@ -68,21 +68,48 @@ export async function catalogue(q: Q): Promise<Map<number, typeof cityNodes.$inf
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The whole draft as the wizard shows it (every query bound to the version of the caller's app). */
+/** A service's basic information as the draft shows it (empty strings for what is not set). */
+export function basicOf(app: AppRow, version: VersionRow): Draft["basic"] {
+  const a = app.accessMethods ?? {};
+  return {
+    name: app.name,
+    industry: app.industry,
+    description: app.description,
+    introduction: app.introduction,
+    version: version.version,
+    framework: app.framework,
+    platformType: app.platformType,
+    contactName: app.contactName,
+    contactMobile: app.contactMobile,
+    contactEmail: app.contactEmail,
+    ...(Object.fromEntries(ACCESS_METHODS.map((key) => [key, a[key] ?? ""])) as Record<(typeof ACCESS_METHODS)[number], string>),
+    crossChain: app.crossChain,
+    crossProtocol: app.crossProtocol ? String(app.crossProtocol) : "",
+    crossAppCode: app.crossAppCode ?? "",
+    isPublic: app.isPublic,
+    paymentCycle: String(app.paymentCycle),
+    freeService: app.freeYN === 1,
+  };
+}
+
+/**
+ * The whole draft as the wizard shows it (every query bound to the version of the caller's app). The cover
+ * is named, not sent (the portal serves it from its cover route), and the catalogue is read only to price
+ * booked nodes.
+ */
 export async function draftOf(q: Q, app: AppRow, version: VersionRow, editable: boolean): Promise<Draft> {
-  const [attachments, packages, functions, roles, nodes, cover, nodeCatalogue] = await Promise.all([
+  const [attachments, packages, functions, roles, nodes, cover] = await Promise.all([
     q.select().from(appAttachments).where(eq(appAttachments.appId, app.id)).orderBy(asc(appAttachments.id)),
     q.select().from(chaincodePackages).where(eq(chaincodePackages.verId, version.id)).orderBy(asc(chaincodePackages.id)),
     q.select().from(appFunctions).where(eq(appFunctions.verId, version.id)).orderBy(asc(appFunctions.id)),
     q.select().from(appRoles).where(eq(appRoles.verId, version.id)).orderBy(asc(appRoles.id)),
     q.select().from(appNodes).where(eq(appNodes.verId, version.id)).orderBy(asc(appNodes.cityNodeId)),
-    app.coverFileId ? q.select().from(files).where(eq(files.id, app.coverFileId)) : Promise.resolve([]),
-    catalogue(q),
+    app.coverFileId ? q.select({ id: files.id, name: files.name, size: files.size }).from(files).where(eq(files.id, app.coverFileId)) : Promise.resolve([]),
   ]);
-  const roleLinks = roles.length
-    ? await q.select().from(appRoleFunctions).where(inArray(appRoleFunctions.roleId, roles.map((r) => r.id)))
-    : [];
-  const a = app.accessMethods ?? {};
+  const [roleLinks, nodeCatalogue] = await Promise.all([
+    roles.length ? q.select().from(appRoleFunctions).where(inArray(appRoleFunctions.roleId, roles.map((r) => r.id))) : Promise.resolve([]),
+    nodes.length ? catalogue(q) : Promise.resolve(new Map()),
+  ]);
   const cycle = app.paymentCycle === 1 ? 1 : 2;
   const coverFile = cover[0];
   return {
@@ -92,38 +119,8 @@ export async function draftOf(q: Q, app: AppRow, version: VersionRow, editable: 
     verState: version.verState,
     editable,
     wizardStep: isWizardStep(version.wizardStep) ? version.wizardStep : "basic",
-    basic: {
-      name: app.name,
-      industry: app.industry,
-      description: app.description,
-      introduction: app.introduction,
-      version: version.version,
-      framework: app.framework,
-      platformType: app.platformType,
-      contactName: app.contactName,
-      contactMobile: app.contactMobile,
-      contactEmail: app.contactEmail,
-      webUrl: a.webUrl ?? "",
-      android: a.android ?? "",
-      ios: a.ios ?? "",
-      officialAccount: a.officialAccount ?? "",
-      miniProgram: a.miniProgram ?? "",
-      apiInstructions: a.apiInstructions ?? "",
-      crossChain: app.crossChain,
-      crossProtocol: app.crossProtocol ? String(app.crossProtocol) : "",
-      crossAppCode: app.crossAppCode ?? "",
-      isPublic: app.isPublic,
-      paymentCycle: String(app.paymentCycle),
-      freeService: app.freeYN === 1,
-    },
-    cover: coverFile
-      ? {
-          name: coverFile.name,
-          size: coverFile.size,
-          // Shown as a preview when small enough to travel with the page.
-          dataUrl: coverFile.size <= 256 * 1024 ? `data:${coverFile.mime};base64,${coverFile.bytes.toString("base64")}` : "",
-        }
-      : null,
+    basic: basicOf(app, version),
+    cover: coverFile ? { fileId: coverFile.id, name: coverFile.name, size: coverFile.size } : null,
     attachments: attachments.map((x) => ({ attachmentId: x.id, name: x.name, fileName: x.fileName, size: x.size })),
     packages: packages.map((p) => ({
       packageId: p.id,

@@ -4,7 +4,9 @@ import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import {
+  ACCESS_METHODS,
   attachmentProblem,
+  basicFormValue,
   basicInfoSchema,
   chosenNodes,
   coverProblem,
@@ -18,6 +20,7 @@ import {
   type addRolePayload,
   type advancePayload,
   type AppState,
+  type coverPayload,
   type BasicInfo,
   type deletePayload,
   type draftRefSchema,
@@ -30,13 +33,13 @@ import {
 } from "../../../contract/service-wizard";
 import type { AccessMethods } from "../../db/schema";
 import { appAttachments, appFunctions, appNodes, appRoleFunctions, appRoles, apps, appVersions, chaincodePackages, files } from "../../db/schema";
-import type { Tx } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { ApiError, fieldError } from "../../http/errors";
 import { fieldErrorsOf, type CallContext } from "../../http/router";
 import type { AuthUser } from "../../http/auth";
 import { applyTransition } from "../transitions";
 import { computeCost } from "./cost";
-import { catalogue, draftOf, ownApp, resolveDraft, RESUBMITTABLE, type AppRow, type Resolved, type VersionRow } from "./draft";
+import { basicOf, catalogue, draftOf, ownApp, resolveDraft, RESUBMITTABLE, type Resolved, type VersionRow } from "./draft";
 
 type Ref = z.infer<typeof draftRefSchema>;
 const me = (ctx: CallContext) => ctx.user as AuthUser;
@@ -67,10 +70,21 @@ async function storeFile(tx: Tx, name: string, mime: string, bytes: Buffer) {
 }
 
 /**
- * The draft a mutation changes, locked for the transaction: the caller's own service, in a status the
- * appState may edit (MSG_37001 otherwise). `mod` changes only basic information.
+ * SPEC §5 "Blocking by bills" (§7 h5isHasNoPayBillV2, payType 1: new service, editing, upgrading): unpaid
+ * usage bills keep the publisher out of the wizard. Checked here, when a draft is opened or changed, with
+ * the refusal the portal's guard answers (MSG_30005), so the portal need not ask before every call.
  */
-async function editableDraft(tx: Tx, userId: number, ref: Ref, opts: { basicOnly?: boolean } = {}): Promise<Resolved & { version: VersionRow }> {
+async function refuseWhileBillsUnpaid(q: Db | Tx, userId: number, now: Date) {
+  if (await hasBlockingBills(q, userId, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
+}
+
+/**
+ * The draft a mutation changes, locked for the transaction: the caller's own service, in a status the
+ * appState may edit (MSG_37001 otherwise), and no unpaid bill in the way. `mod` changes only basic information.
+ */
+async function editableDraft(tx: Tx, ctx: CallContext, ref: Ref, opts: { basicOnly?: boolean } = {}): Promise<Resolved & { version: VersionRow }> {
+  const userId = me(ctx).id;
+  await refuseWhileBillsUnpaid(tx, userId, ctx.services.now());
   if (!ref.appId) throw new ApiError(Msg.NOT_FOUND);
   await ownApp(tx, userId, ref.appId, true);
   const resolved = await resolveDraft(tx, userId, ref.appState, ref.appId);
@@ -103,7 +117,7 @@ async function otherFreeService(tx: Tx, userId: number, exceptAppId: number | nu
 
 function appFields(b: BasicInfo) {
   const accessMethods: AccessMethods = {};
-  for (const key of ["webUrl", "android", "ios", "officialAccount", "miniProgram", "apiInstructions"] as const) {
+  for (const key of ACCESS_METHODS) {
     if (b[key]) accessMethods[key] = b[key];
   }
   const crossChain = b.crossChain === "on";
@@ -164,6 +178,7 @@ async function copyVersion(tx: Tx, from: VersionRow, toId: number) {
 /** The draft of an appState (or, for update before its version exists, the source it copies). */
 export async function getDraft(input: unknown, ctx: CallContext) {
   const ref = input as Ref;
+  await refuseWhileBillsUnpaid(ctx.services.db, me(ctx).id, ctx.services.now());
   if (!ref.appId) {
     if (ref.appState !== "add") throw new ApiError(Msg.NOT_FOUND);
     return { draft: null, source: null };
@@ -181,6 +196,21 @@ export async function getDraft(input: unknown, ctx: CallContext) {
 }
 
 /**
+ * The cover of the caller's own service (another user's, or none, is "not found"). The bytes are left out
+ * when the caller already has this file (`knownFileId`, from the portal's ETag).
+ */
+export async function getCover(input: unknown, ctx: CallContext) {
+  const { appId, knownFileId } = input as z.infer<typeof coverPayload>;
+  const { db } = ctx.services;
+  const app = await ownApp(db, me(ctx).id, appId);
+  if (!app.coverFileId) throw new ApiError(Msg.NOT_FOUND);
+  if (knownFileId === app.coverFileId) return { fileId: app.coverFileId, file: null };
+  const [file] = await db.select({ name: files.name, mime: files.mime, bytes: files.bytes }).from(files).where(eq(files.id, app.coverFileId));
+  if (!file) throw new ApiError(Msg.NOT_FOUND);
+  return { fileId: app.coverFileId, file: { name: file.name, mime: file.mime, dataBase64: file.bytes.toString("base64") } };
+}
+
+/**
  * Step 1. `add` creates the service and its first version on the first save; `update` creates the new
  * version (copying the running one) on its first save; `mod` saves the running service's basic
  * information without review; every appState checks §8 duplicate names and versions and §1 one free
@@ -191,6 +221,7 @@ export async function saveBasic(input: unknown, ctx: CallContext) {
   const user = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
+    await refuseWhileBillsUnpaid(tx, user.id, now);
     let resolved: Resolved | null = null;
     if (appId) {
       await ownApp(tx, user.id, appId, true);
@@ -251,7 +282,7 @@ export async function addAttachment(input: unknown, ctx: CallContext) {
   const { attachment, file, ...ref } = input as z.infer<typeof addAttachmentPayload>;
   const bytes = decode(file, "attachmentFile", attachmentProblem);
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref, { basicOnly: true });
+    const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: true });
     const clash = await tx
       .select({ id: appAttachments.id })
       .from(appAttachments)
@@ -270,7 +301,7 @@ export async function addPackage(input: unknown, ctx: CallContext) {
   if (sniff(bytes) !== "zip") throw fieldError("file", "wizard:validation.file.zipOnly", Msg.FILE_TYPE_WRONG);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref);
+    const { app, version } = await editableDraft(tx, ctx, ref);
     const clash = await tx
       .select({ id: chaincodePackages.id })
       .from(chaincodePackages)
@@ -297,7 +328,7 @@ export async function addPackage(input: unknown, ctx: CallContext) {
 export async function addFunction(input: unknown, ctx: CallContext) {
   const { fn, ...ref } = input as z.infer<typeof addFunctionPayload>;
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref);
+    const { app, version } = await editableDraft(tx, ctx, ref);
     const [pkg] = await tx
       .select({ id: chaincodePackages.id })
       .from(chaincodePackages)
@@ -333,7 +364,7 @@ export async function addFunction(input: unknown, ctx: CallContext) {
 export async function addRole(input: unknown, ctx: CallContext) {
   const { role, ...ref } = input as z.infer<typeof addRolePayload>;
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref);
+    const { app, version } = await editableDraft(tx, ctx, ref);
     const ids = [...new Set(role.functionIds.map(Number))];
     const known = await tx.select({ id: appFunctions.id }).from(appFunctions).where(and(eq(appFunctions.verId, version.id), inArray(appFunctions.id, ids)));
     if (known.length !== ids.length) throw fieldError("role.functionIds", "wizard:validation.functionsRequired");
@@ -352,7 +383,7 @@ export async function addRole(input: unknown, ctx: CallContext) {
 export async function deleteItem(input: unknown, ctx: CallContext) {
   const { kind, id, ...ref } = input as z.infer<typeof deletePayload>;
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref, { basicOnly: kind === "attachment" });
+    const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: kind === "attachment" });
     if (kind === "attachment") {
       const gone = await tx.delete(appAttachments).where(and(eq(appAttachments.id, id), eq(appAttachments.appId, app.id))).returning();
       if (!gone.length) throw new ApiError(Msg.NOT_FOUND);
@@ -401,7 +432,7 @@ export async function saveNodes(input: unknown, ctx: CallContext) {
   const { form, ...ref } = input as z.infer<typeof saveNodesPayload>;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref);
+    const { app, version } = await editableDraft(tx, ctx, ref);
     const nodes = await catalogue(tx);
     const chosen = chosenNodes(form);
     if (new Set(chosen.map((n) => n.cityNodeId)).size !== chosen.length) throw fieldError("nodes", "validation.invalid");
@@ -424,7 +455,7 @@ export async function saveCertificate(input: unknown, ctx: CallContext) {
   const { form, ...ref } = input as z.infer<typeof saveCertificatePayload>;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref);
+    const { app, version } = await editableDraft(tx, ctx, ref);
     await tx.update(appVersions).set({ certificateMode: Number(form.certificateMode) }).where(eq(appVersions.id, version.id));
     return saved(app.id, await reach(tx, version, "cost", now));
   });
@@ -461,7 +492,7 @@ export async function advance(input: unknown, ctx: CallContext) {
   const { from, ...ref } = input as z.infer<typeof advancePayload>;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, me(ctx).id, ref);
+    const { app, version } = await editableDraft(tx, ctx, ref);
     const next = nextStep(ref.appState, from);
     // Only the list steps move on with "Next"; the others move on by saving their own form.
     if (!next || !["packages", "functions", "roles"].includes(from)) throw new ApiError(Msg.INVALID_PARAMS);
@@ -469,29 +500,6 @@ export async function advance(input: unknown, ctx: CallContext) {
     if (missing) throw new ApiError(missing);
     return saved(app.id, await reach(tx, version, next, now));
   });
-}
-
-function basicOf(app: AppRow, version: VersionRow) {
-  const a = app.accessMethods ?? {};
-  return {
-    name: app.name,
-    industry: app.industry,
-    description: app.description,
-    introduction: app.introduction,
-    version: version.version,
-    framework: app.framework,
-    platformType: app.platformType,
-    contactName: app.contactName,
-    contactMobile: app.contactMobile,
-    contactEmail: app.contactEmail,
-    ...a,
-    crossChain: app.crossChain ? "on" : undefined,
-    crossProtocol: app.crossProtocol ? String(app.crossProtocol) : undefined,
-    crossAppCode: app.crossAppCode ?? undefined,
-    isPublic: app.isPublic ? "on" : undefined,
-    paymentCycle: String(app.paymentCycle),
-    freeService: app.freeYN === 1 ? "on" : undefined,
-  };
 }
 
 /**
@@ -504,11 +512,9 @@ export async function submit(input: unknown, ctx: CallContext) {
   const user = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
-    const { app, version } = await editableDraft(tx, user.id, ref);
-    // SPEC §5 Blocking by bills: the portal sends the publisher home before the wizard, and the backend
-    // refuses the submission itself too.
-    if (await hasBlockingBills(tx, user.id, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
-    const basic = basicInfoSchema.safeParse(basicOf(app, version));
+    // editableDraft refuses while bills are unpaid (SPEC §5 Blocking by bills).
+    const { app, version } = await editableDraft(tx, ctx, ref);
+    const basic = basicInfoSchema.safeParse(basicFormValue(basicOf(app, version)));
     if (!basic.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: prefix(fieldErrorsOf(basic.error), "basic.") });
     if (!app.coverFileId || !app.description.trim()) throw new ApiError(Msg.COVER_DESCRIPTION_REQUIRED);
     const missing = await completeness(tx, version, "certificate");
