@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -5,7 +6,11 @@ import { defineConfig } from "@playwright/test";
 
 // One server and one fresh embedded database for the whole run; the workers inherit these from the
 // main process, so they read the same outbox.
-process.env.E2E_PORT ??= String(41000 + Math.floor(Math.random() * 8000));
+// A port the OS says is free right now (a random one once collided with a connection's local port).
+process.env.E2E_PORT ??= execFileSync(process.execPath, [
+  "-e",
+  "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); });",
+]).toString();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "bsn-e2e-"));
 export const E2E_CAPTCHA = "E2E1";
 const port = Number(process.env.E2E_PORT);
