@@ -3,12 +3,12 @@ import { fail, ok, ResponseCode } from "../../contract/envelope";
 import { Msg } from "../../contract/messages";
 import { paths, type VueapiPath } from "../../contract/paths";
 import type { Language } from "../mail";
-import type { Services } from "../services";
+import type { Deps } from "../deps";
 import { authenticate, type AuthUser } from "./auth";
 import { ApiError } from "./errors";
 
 export type CallContext = {
-  services: Services;
+  services: Deps;
   language: Language;
   /** The caller, for paths that need a token. */
   user: AuthUser | null;
@@ -56,7 +56,7 @@ function languageOf(request: Request, body: Record<string, unknown>): Language {
 }
 
 /** The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys. */
-export function createRouter(services: Services, handlers: Handlers) {
+export function createRouter(services: Deps, handlers: Handlers) {
   return async function route(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
