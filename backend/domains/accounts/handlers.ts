@@ -18,11 +18,11 @@ import { activationTokens, resetCodes } from "./tables";
 import { authTokens, files, messages, users } from "../../db/tables";
 import { issueToken, newSecret, revokeToken, sha256 } from "../../http/auth";
 import { ApiError, fieldError } from "../../http/errors";
-import { fieldErrorsOf, type CallContext } from "../../http/router";
+import { fieldErrorsOf, type CallContext, type SignedInContext } from "../../http/router";
 import type { Deps } from "../../deps";
 import { checkCaptcha } from "./captcha";
 import { hashPassword, verifyPassword } from "./passwords";
-import { findUserByLogin, toUser, type UserRow } from "./users";
+import { findUserByLogin, toUser } from "./users";
 
 export const ACTIVATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
@@ -174,13 +174,13 @@ export async function login(input: z.output<typeof loginSchema>, { services }: C
   return { token, user: toUser(updated) };
 }
 
-export async function logout(_input: unknown, { services, tokenHash }: CallContext) {
+export async function logout(_input: unknown, { services, tokenHash }: SignedInContext) {
   if (tokenHash) await revokeToken(services, tokenHash);
   return null;
 }
 
-export async function clientInfo(_input: unknown, { user }: CallContext) {
-  return toUser(user as UserRow);
+export async function clientInfo(_input: unknown, { user }: SignedInContext) {
+  return toUser(user);
 }
 
 /* ------------------------------------------------------------------ forgotten password */
@@ -245,8 +245,8 @@ export async function resetPassword(input: z.output<typeof resetPasswordSchema>,
 
 /* ------------------------------------------------------------------ change password */
 
-export async function changePassword(input: unknown, { services, user, tokenHash }: CallContext) {
-  const me = user as UserRow;
+export async function changePassword(input: unknown, { services, user, tokenHash }: SignedInContext) {
+  const me = user;
   const parsed = changePasswordSchema(me.userName).safeParse(input);
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
   if (!(await verifyPassword(parsed.data.oldPassword, me.passwordHash))) {

@@ -1,12 +1,11 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { UNPAID_STATES, type LedgerEntryKind, type transactionListPayloadSchema } from "../../../contract/billing";
-import type { UserRow } from "../accounts/users";
 import { bills, ledgerEntries, usageDaily } from "./tables";
 import { cards, payments, withdrawals } from "../payments/tables";
 import { cityNodes } from "../../db/tables";
 import { invoiceApplications } from "../invoices/tables";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 import { mbToGb } from "./jobs";
 import { derivedTotals, totalsOf, type Totals } from "./ledger";
 import { addDays, dayOf, daysBetween, startOfDay } from "./time";
@@ -14,8 +13,8 @@ import { addDays, dayOf, daysBetween, startOfDay } from "./time";
 const RECENT = 5;
 
 /** /sys/account/summary: the wallet, the saved card, the last recharges and withdrawals, unpaid bills. */
-export async function accountSummary(_input: unknown, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function accountSummary(_input: unknown, { services, user }: SignedInContext) {
+  const me = user;
   const db = services.db;
   const [totals, [card], recharges, cashOuts, [{ unpaid }]] = await Promise.all([
     totalsOf(db, me.id),
@@ -52,8 +51,8 @@ export async function accountSummary(_input: unknown, { services, user }: CallCo
 }
 
 /** /sys/account/transactions: the caller's ledger entries, newest first, with the number of what each is about. */
-export async function listTransactions(input: z.output<typeof transactionListPayloadSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function listTransactions(input: z.output<typeof transactionListPayloadSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const { pageSize, pageIndex, condition } = input.page;
   const filters: SQL[] = [eq(ledgerEntries.userId, me.id)];
   if (condition.kind) filters.push(eq(ledgerEntries.kind, condition.kind));
@@ -106,8 +105,8 @@ export async function listTransactions(input: z.output<typeof transactionListPay
 }
 
 /** /sys/account/usage30: data traffic of the last 30 UTC+8 days (today included) per city node, in GB. */
-export async function usage30(_input: unknown, { services, user, language }: CallContext) {
-  const me = user as UserRow;
+export async function usage30(_input: unknown, { services, user, language }: SignedInContext) {
+  const me = user;
   const today = dayOf(services.now());
   const days = daysBetween(addDays(today, -29), today);
   const rows = await services.db
@@ -139,7 +138,7 @@ const same = (a: Totals, b: Totals) =>
  * /ops/ledger/verify (operators): the wallet against the sums of the user's ledger entries and against
  * the running totals of the last entry. `consistent` is true when all three agree.
  */
-export async function verifyLedger(input: { userId: number }, { services }: CallContext) {
+export async function verifyLedger(input: { userId: number }, { services }: SignedInContext) {
   const db = services.db;
   const [wallet, derived, [last], [{ entries }]] = await Promise.all([
     totalsOf(db, input.userId),

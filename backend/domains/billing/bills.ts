@@ -11,7 +11,6 @@ import {
   type BillRow,
 } from "../../../contract/billing";
 import { Msg } from "../../../contract/messages";
-import type { UserRow } from "../accounts/users";
 import type { Db, Tx } from "../../db/client";
 import { appJoins } from "../participation/tables";
 import { appVersions } from "../services/tables";
@@ -20,7 +19,7 @@ import { cityNodes, messages } from "../../db/tables";
 import { payOrder } from "../participation/audit";
 import { payPublishBill } from "../services/payment";
 import { ApiError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 import type { Language } from "../../mail";
 import { post, totalsOf } from "./ledger";
 import { addDays, dayOf, startOfDay } from "./time";
@@ -80,8 +79,8 @@ function whereOf(userId: number, filter: z.output<typeof billFilterSchema>): SQL
 
 const newestFirst = [desc(bills.createdAt), desc(bills.id)];
 
-export async function listBills(input: z.output<typeof billListPayloadSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function listBills(input: z.output<typeof billListPayloadSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const { pageSize, pageIndex, condition } = input.page;
   const where = whereOf(me.id, condition);
   const [rows, [{ total }]] = await Promise.all([
@@ -92,8 +91,8 @@ export async function listBills(input: z.output<typeof billListPayloadSchema>, {
 }
 
 /** The same filter as the list, every row up to EXPORT_LIMIT (the CSV export). */
-export async function exportBills(input: { condition: z.output<typeof billFilterSchema> }, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function exportBills(input: { condition: z.output<typeof billFilterSchema> }, { services, user }: SignedInContext) {
+  const me = user;
   const where = whereOf(me.id, input.condition);
   const [rows, [{ total }]] = await Promise.all([
     services.db.select().from(bills).where(where).orderBy(...newestFirst).limit(EXPORT_LIMIT),
@@ -110,8 +109,8 @@ async function nodeNames(db: Db | Tx, codes: string[], language: Language): Prom
 }
 
 /** /sys/system/clientInfo/h5billDetail: every §3 Bill field and its usage detail; another user's bill is not found. */
-export async function billDetail(input: { billId: number }, { services, user, language }: CallContext): Promise<BillDetail> {
-  const me = user as UserRow;
+export async function billDetail(input: { billId: number }, { services, user, language }: SignedInContext): Promise<BillDetail> {
+  const me = user;
   const [bill] = await services.db.select().from(bills).where(and(eq(bills.id, input.billId), eq(bills.userId, me.id)));
   if (!bill) throw new ApiError(Msg.NOT_FOUND);
   const d = bill.detail;
@@ -141,8 +140,8 @@ export async function billDetail(input: { billId: number }, { services, user, la
  * The bill row is locked first, so two payments of one bill run one after the other; the ledger entry
  * carries the idempotency key, so the same key pays once and answers success every time.
  */
-export async function payBill(input: z.output<typeof billPayPayloadSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function payBill(input: z.output<typeof billPayPayloadSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const now = services.now();
   const key = `billpay:${input.idempotencyKey}`;
   return services.db.transaction(async (tx) => {

@@ -3,19 +3,18 @@ import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import type { fixturesPayloadSchema } from "../../../contract/testing";
-import type { UserRow } from "../accounts/users";
 import { post } from "./ledger";
 import { bills, usageDaily } from "./tables";
 import { cityNodes } from "../../db/tables";
 import { ApiError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /** /test/fixtures (tests only): bills and usage for the caller; paid bills are paid through the ledger. */
-export async function createFixtures(input: z.output<typeof fixturesPayloadSchema>, { services, user }: CallContext) {
+export async function createFixtures(input: z.output<typeof fixturesPayloadSchema>, { services, user }: SignedInContext) {
   if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const me = user as UserRow;
+  const me = user;
   const now = services.now();
   return services.db.transaction(async (tx) => {
     if (input.grantCents > 0) {

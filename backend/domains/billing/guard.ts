@@ -1,9 +1,8 @@
 import { and, count, eq, gt, inArray, or } from "drizzle-orm";
 import { BillType, UNPAID_STATES } from "../../../contract/billing";
-import type { UserRow } from "../accounts/users";
 import type { Db, Tx } from "../../db/client";
 import { bills } from "./tables";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 
 /**
  * SPEC §5 "Blocking by bills" and §7 h5isHasNoPayBillV2 (docs/decisions/006):
@@ -26,6 +25,6 @@ export async function hasBlockingBills(db: Db | Tx, userId: number, payType: 1 |
 }
 
 /** /sys/product/h5isHasNoPayBillV2: true allows entry, false means unpaid bills block it. */
-export async function noUnpaidBills(input: { payType: 1 | 2 }, { services, user }: CallContext): Promise<boolean> {
-  return !(await hasBlockingBills(services.db, (user as UserRow).id, input.payType, services.now()));
+export async function noUnpaidBills(input: { payType: 1 | 2 }, { services, user }: SignedInContext): Promise<boolean> {
+  return !(await hasBlockingBills(services.db, (user).id, input.payType, services.now()));
 }

@@ -14,14 +14,13 @@ import {
   type rejectInvoiceSchema,
 } from "../../../contract/invoices";
 import { Msg } from "../../../contract/messages";
-import type { UserRow } from "../accounts/users";
 import { lockWallet, post, totalsOf } from "../billing/ledger";
 import type { Db, Tx } from "../../db/client";
 import { bills } from "../billing/tables";
 import { invoiceApplicationBills, invoiceApplications, invoiceTitles, receiverAddresses } from "./tables";
 import { messages, users } from "../../db/tables";
 import { ApiError, fieldError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 
 /*
  * Invoice applications (SPEC §3, §4) and their operator review (docs/decisions/005, 008).
@@ -55,8 +54,8 @@ function invoiceableBillFilter(userId: number): SQL {
 }
 
 /** Select billing (SPEC §2): the caller's paid bills not invoiced yet, and the invoiceable amount. */
-export async function invoiceableBills(_input: unknown, ctx: CallContext) {
-  const me = ctx.user as UserRow;
+export async function invoiceableBills(_input: unknown, ctx: SignedInContext) {
+  const me = ctx.user;
   const [rows, totals] = await Promise.all([
     ctx.services.db
       .select({ id: bills.id, billNo: bills.billNo, serviceName: bills.serviceName, billType: bills.billType, payState: bills.payState, paidAt: bills.paidAt, amount: billAmount })
@@ -103,8 +102,8 @@ async function byIdempotencyKey(db: Db | Tx, userId: number, key: string) {
  * one user run one after the other and a replay is seen), then the bills FOR UPDATE; every bill must be
  * the caller's, paid, and not invoiced; the amount is their sum and never above the invoiceable amount.
  */
-export async function applyForInvoice(input: z.output<typeof invoiceApplicationSchema>, ctx: CallContext) {
-  const me = ctx.user as UserRow;
+export async function applyForInvoice(input: z.output<typeof invoiceApplicationSchema>, ctx: SignedInContext) {
+  const me = ctx.user;
   const now = ctx.services.now();
   const billIds = [...new Set(input.billIds.map(Number))].sort((a, b) => a - b);
   const previous = await byIdempotencyKey(ctx.services.db, me.id, input.idempotencyKey);
@@ -238,8 +237,8 @@ async function listApplications(db: Db, input: ListInput, userId: number | null)
   return { rows, total, pageIndex, pageSize };
 }
 
-export async function myApplications(input: ListInput, ctx: CallContext) {
-  const me = ctx.user as UserRow;
+export async function myApplications(input: ListInput, ctx: SignedInContext) {
+  const me = ctx.user;
   const [list, totals] = await Promise.all([listApplications(ctx.services.db, input, me.id), totalsOf(ctx.services.db, me.id)]);
   return {
     page: { rows: list.rows.map((r) => toSummary(r.app)), total: list.total, pageIndex: list.pageIndex, pageSize: list.pageSize },
@@ -277,18 +276,18 @@ async function detailOf(db: Db, invoiceId: number, userId: number | null) {
   };
 }
 
-export async function myApplication(input: { invoiceId: number }, ctx: CallContext) {
-  return detailOf(ctx.services.db, input.invoiceId, (ctx.user as UserRow).id);
+export async function myApplication(input: { invoiceId: number }, ctx: SignedInContext) {
+  return detailOf(ctx.services.db, input.invoiceId, ctx.user.id);
 }
 
 /* ------------------------------------------------------------------------------ operators */
 
-export async function operatorApplications(input: ListInput, ctx: CallContext) {
+export async function operatorApplications(input: ListInput, ctx: SignedInContext) {
   const list = await listApplications(ctx.services.db, input, null);
   return { page: { rows: list.rows.map((r) => toSummary(r.app, r.userName)), total: list.total, pageIndex: list.pageIndex, pageSize: list.pageSize } };
 }
 
-export async function operatorApplication(input: { invoiceId: number }, ctx: CallContext) {
+export async function operatorApplication(input: { invoiceId: number }, ctx: SignedInContext) {
   return detailOf(ctx.services.db, input.invoiceId, null);
 }
 
@@ -323,13 +322,13 @@ const DECIDED_MESSAGE: Record<Decision, string> = { approve: "messages.invoiceAp
  * columns it records, the application moves on, and the applicant is told (with `params` in the message).
  */
 async function decide(
-  ctx: CallContext,
+  ctx: SignedInContext,
   invoiceId: number,
   decision: Decision,
   work: (tx: Tx, row: ApplicationRow, operatorId: number, now: Date) => Promise<Partial<ApplicationRow>>,
   params: Record<string, string> = {},
 ) {
-  const operator = ctx.user as UserRow;
+  const operator = ctx.user;
   const now = ctx.services.now();
   await ctx.services.db.transaction(async (tx) => {
     const row = await lockForDecision(tx, invoiceId, decision);
@@ -340,12 +339,12 @@ async function decide(
   return null;
 }
 
-export async function approveApplication(input: z.output<typeof approveInvoiceSchema>, ctx: CallContext) {
+export async function approveApplication(input: z.output<typeof approveInvoiceSchema>, ctx: SignedInContext) {
   return decide(ctx, Number(input.invoiceId), "approve", async (_tx, _row, operatorId, now) => ({ reviewedBy: operatorId, reviewedAt: now, reviewComments: input.comments ?? null }));
 }
 
 /** Rejected: the bills can be invoiced again and the amount is invoiceable again. */
-export async function rejectApplication(input: z.output<typeof rejectInvoiceSchema>, ctx: CallContext) {
+export async function rejectApplication(input: z.output<typeof rejectInvoiceSchema>, ctx: SignedInContext) {
   return decide(
     ctx,
     Number(input.invoiceId),
@@ -360,7 +359,7 @@ export async function rejectApplication(input: z.output<typeof rejectInvoiceSche
 }
 
 /** Delivered by courier (paper) or by email (electronic); the bills are invoiced. */
-export async function deliverApplication(input: z.output<typeof deliverInvoiceSchema>, ctx: CallContext) {
+export async function deliverApplication(input: z.output<typeof deliverInvoiceSchema>, ctx: SignedInContext) {
   return decide(ctx, Number(input.invoiceId), "deliver", async (tx, row, operatorId, now) => {
     let delivery: { courierName: string | null; courierNo: string | null; deliveryEmail: string | null };
     if (row.issuance === ISSUANCE.PAPER) {

@@ -3,11 +3,10 @@ import type { z } from "zod";
 import type { addresseeSchema, invoiceTitleSchema, updateInvoiceTitleSchema } from "../../../contract/invoices";
 import { Msg } from "../../../contract/messages";
 import type { pageRequestSchema } from "../../../contract/platform";
-import type { UserRow } from "../accounts/users";
 import type { Tx } from "../../db/client";
 import { invoiceTitles, receiverAddresses } from "./tables";
 import { ApiError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 
 /*
  * The caller's invoice titles and receiving addresses (SPEC §3). Every query is filtered by the caller,
@@ -27,8 +26,8 @@ export async function lockUserBook(tx: Tx, kind: number, userId: number) {
 /** At most this many titles and addresses per user (docs/decisions/008). */
 export const MAX_BOOK_ENTRIES = 50;
 
-function me(ctx: CallContext) {
-  return ctx.user as UserRow;
+function me(ctx: SignedInContext) {
+  return ctx.user;
 }
 
 function nullable(v: string | undefined) {
@@ -52,7 +51,7 @@ export function toTitle(row: typeof invoiceTitles.$inferSelect) {
   };
 }
 
-export async function listTitles(input: z.output<typeof pageRequestSchema>, ctx: CallContext) {
+export async function listTitles(input: z.output<typeof pageRequestSchema>, ctx: SignedInContext) {
   const { pageSize, pageIndex } = input.page;
   const where = eq(invoiceTitles.userId, me(ctx).id);
   const [rows, [{ total }]] = await Promise.all([
@@ -80,7 +79,7 @@ function titleValues(input: z.output<typeof invoiceTitleSchema>) {
   };
 }
 
-export async function insertTitle(input: z.output<typeof invoiceTitleSchema>, ctx: CallContext) {
+export async function insertTitle(input: z.output<typeof invoiceTitleSchema>, ctx: SignedInContext) {
   const userId = me(ctx).id;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
@@ -98,7 +97,7 @@ export async function insertTitle(input: z.output<typeof invoiceTitleSchema>, ct
   });
 }
 
-export async function updateTitle(input: z.output<typeof updateInvoiceTitleSchema>, ctx: CallContext) {
+export async function updateTitle(input: z.output<typeof updateInvoiceTitleSchema>, ctx: SignedInContext) {
   const userId = me(ctx).id;
   const titleId = Number(input.titleId);
   return ctx.services.db.transaction(async (tx) => {
@@ -117,7 +116,7 @@ export async function updateTitle(input: z.output<typeof updateInvoiceTitleSchem
   });
 }
 
-export async function deleteTitle(input: { titleId: number }, ctx: CallContext) {
+export async function deleteTitle(input: { titleId: number }, ctx: SignedInContext) {
   const userId = me(ctx).id;
   await ctx.services.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_TITLES, userId);
@@ -147,7 +146,7 @@ export function toAddressee(row: typeof receiverAddresses.$inferSelect) {
   };
 }
 
-export async function listAddressees(input: z.output<typeof pageRequestSchema>, ctx: CallContext) {
+export async function listAddressees(input: z.output<typeof pageRequestSchema>, ctx: SignedInContext) {
   const { pageSize, pageIndex } = input.page;
   const where = eq(receiverAddresses.userId, me(ctx).id);
   const [rows, [{ total }]] = await Promise.all([
@@ -164,7 +163,7 @@ export async function listAddressees(input: z.output<typeof pageRequestSchema>, 
 }
 
 /** SPEC §7 addOrUpdateClientAddressee: with an addresseeId it edits that (own) address, else adds one. */
-export async function saveAddressee(input: z.output<typeof addresseeSchema>, ctx: CallContext) {
+export async function saveAddressee(input: z.output<typeof addresseeSchema>, ctx: SignedInContext) {
   const userId = me(ctx).id;
   const now = ctx.services.now();
   const values = {
@@ -196,7 +195,7 @@ export async function saveAddressee(input: z.output<typeof addresseeSchema>, ctx
   });
 }
 
-export async function deleteAddressee(input: { addresseeId: number }, ctx: CallContext) {
+export async function deleteAddressee(input: { addresseeId: number }, ctx: SignedInContext) {
   const userId = me(ctx).id;
   await ctx.services.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_ADDRESSES, userId);

@@ -1,13 +1,12 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { pageRequestSchema } from "../../../contract/platform";
-import type { UserRow } from "../accounts/users";
 import { messages } from "../../db/tables";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 
 /** SPEC §3 Message: the caller's own messages only, newest first, optionally by status (0 unread, 1 read). */
-export async function listMessages(input: z.output<typeof pageRequestSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function listMessages(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const { pageSize, pageIndex, condition } = input.page;
   const filters: SQL[] = [eq(messages.userId, me.id)];
   if (condition.status === 0 || condition.status === 1) filters.push(eq(messages.status, condition.status));
@@ -34,8 +33,8 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
   };
 }
 
-export async function markRead(input: { messageIds?: number[]; all?: boolean }, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function markRead(input: { messageIds?: number[]; all?: boolean }, { services, user }: SignedInContext) {
+  const me = user;
   if (input.all) {
     await services.db.update(messages).set({ status: 1 }).where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
   } else if (input.messageIds && input.messageIds.length > 0) {

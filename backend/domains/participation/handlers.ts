@@ -5,7 +5,6 @@ import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf, orderExpired } from "../../../contract/participation";
 import type { pageRequestSchema } from "../../../contract/platform";
-import type { UserRow } from "../accounts/users";
 import type { Db, Tx } from "../../db/client";
 import { appFunctions, appRoleFunctions, appRoles, appVersions, apps } from "../services/tables";
 import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables";
@@ -13,7 +12,7 @@ import { bills } from "../billing/tables";
 import { cityNodes, messages, users } from "../../db/tables";
 import type { BackendEnv } from "../../env";
 import { ApiError, fieldError } from "../../http/errors";
-import type { CallContext, Payload } from "../../http/router";
+import type { SignedInContext, Payload } from "../../http/router";
 import { verifyInvitation } from "../services/invite";
 import { accessNodeCents, applyJoinEvent, orderOf, payOrder, releasedNodeIds, startOrder } from "./audit";
 import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
@@ -22,7 +21,7 @@ type AppRow = typeof apps.$inferSelect;
 type JoinRow = typeof appJoins.$inferSelect;
 type VersionRow = typeof appVersions.$inferSelect;
 
-const me = (ctx: CallContext) => ctx.user as UserRow;
+const me = (ctx: SignedInContext) => ctx.user;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const RUNNING = 25;
 const REJECTED = [2, 4];
@@ -93,7 +92,7 @@ async function publishersJoin(db: Db | Tx, userId: number, joinId: number) {
  * Who may see a service's join page, roles and city nodes: its publisher, anybody with a participation in
  * it, anybody holding a valid apply ticket, and anybody when it is public and running.
  */
-async function mayView(ctx: CallContext, app: AppRow, version: VersionRow | undefined, ticket?: string) {
+async function mayView(ctx: SignedInContext, app: AppRow, version: VersionRow | undefined, ticket?: string) {
   const user = me(ctx);
   if (app.userId === user.id) return true;
   if (app.isPublic && version?.verState === RUNNING) return true;
@@ -101,7 +100,7 @@ async function mayView(ctx: CallContext, app: AppRow, version: VersionRow | unde
   const [any] = await ctx.services.db.select({ id: appJoins.id }).from(appJoins).where(and(eq(appJoins.userId, user.id), eq(appJoins.appId, app.id))).limit(1);
   return !!any;
 }
-async function viewable(ctx: CallContext, appId: number, ticket?: string) {
+async function viewable(ctx: SignedInContext, appId: number, ticket?: string) {
   const app = await appById(ctx.services.db, appId);
   if (!app) throw new ApiError(Msg.NOT_FOUND);
   const version = await currentVersion(ctx.services.db, app);
@@ -134,7 +133,7 @@ const pageArgs = (page: { pageSize: number; pageIndex: number }) => ({ limit: pa
  * 012), or the appCode of a public running service. Answers whether the caller already participates
  * (participatedYn, appJoinAuditId, auditState) and, when not, an apply ticket.
  */
-export async function applyJoinApp(input: Payload<"/sys/chainAppInfo/applyJoinApp">, ctx: CallContext) {
+export async function applyJoinApp(input: Payload<"/sys/chainAppInfo/applyJoinApp">, ctx: SignedInContext) {
   const { db, env } = ctx.services;
   const now = ctx.services.now();
   const user = me(ctx);
@@ -157,7 +156,7 @@ export async function applyJoinApp(input: Payload<"/sys/chainAppInfo/applyJoinAp
 }
 
 /** §7 queryRolesForAppList: the roles of the running version to apply under (page size 999, §9). */
-export async function queryRoles(input: Payload<"/sys/chainAppInfo/queryRolesForAppList">, ctx: CallContext) {
+export async function queryRoles(input: Payload<"/sys/chainAppInfo/queryRolesForAppList">, ctx: SignedInContext) {
   const { version } = await viewable(ctx, input.page.condition.appId, input.page.condition.ticket);
   const all = version ? await ctx.services.db.select({ id: appRoles.id }).from(appRoles).where(eq(appRoles.verId, version.id)).orderBy(asc(appRoles.id)) : [];
   const { limit, offset } = pageArgs(input.page);
@@ -166,7 +165,7 @@ export async function queryRoles(input: Payload<"/sys/chainAppInfo/queryRolesFor
 }
 
 /** §7 queryReleaseRolesForAppList: the role a participation was granted. */
-export async function queryReleaseRoles(input: Payload<"/sys/chainAppInfo/queryReleaseRolesForAppList">, ctx: CallContext) {
+export async function queryReleaseRoles(input: Payload<"/sys/chainAppInfo/queryReleaseRolesForAppList">, ctx: SignedInContext) {
   const join = await ownJoin(ctx.services.db, me(ctx).id, input.page.condition.joinAuditId);
   if (join.appId !== input.page.condition.appId) throw new ApiError(Msg.NOT_FOUND);
   const rows = await rolesOf(ctx.services.db, [join.roleId]);
@@ -174,7 +173,7 @@ export async function queryReleaseRoles(input: Payload<"/sys/chainAppInfo/queryR
 }
 
 /** §7 queryReleaseCitysForAppList: the city nodes to choose from, which the service runs on, and the chosen ones. */
-export async function queryReleaseCitys(input: Payload<"/sys/chainAppInfo/queryReleaseCitysForAppList">, ctx: CallContext) {
+export async function queryReleaseCitys(input: Payload<"/sys/chainAppInfo/queryReleaseCitysForAppList">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const { app, version } = await viewable(ctx, input.page.condition.appId, input.page.condition.ticket);
   const released = version ? await releasedNodeIds(db, version.id) : new Set<number>();
@@ -201,7 +200,7 @@ export async function queryReleaseCitys(input: Payload<"/sys/chainAppInfo/queryR
   return { page: { rows, total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize } };
 }
 
-async function participationOf(ctx: CallContext, join: JoinRow, version: VersionRow | undefined) {
+async function participationOf(ctx: SignedInContext, join: JoinRow, version: VersionRow | undefined) {
   const db = ctx.services.db;
   const [role] = await db.select().from(appRoles).where(eq(appRoles.id, join.roleId));
   const nodes = await joinNodes(db, join.id);
@@ -226,14 +225,14 @@ async function participationOf(ctx: CallContext, join: JoinRow, version: Version
 }
 
 /** The node order as the participant sees it; an expired one with what re-issuing it costs now. */
-async function orderSummary(ctx: CallContext, join: JoinRow, bill: typeof bills.$inferSelect) {
+async function orderSummary(ctx: SignedInContext, join: JoinRow, bill: typeof bills.$inferSelect) {
   const expired = join.auditState === 5 && orderExpired(bill, ctx.services.now());
   const reissueCents = expired ? (await orderOf(ctx.services.db, join)).totalCents : null;
   return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, totalCents: bill.totalCents, deadline: bill.deadline.toISOString(), expired, reissueCents };
 }
 
 /** §7 view {appId, appJoinAuditId}: the service as a (future) participant sees it, with their participation. */
-export async function view(input: Payload<"/sys/chainAppInfo/view">, ctx: CallContext) {
+export async function view(input: Payload<"/sys/chainAppInfo/view">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const user = me(ctx);
   const { app, version } = await viewable(ctx, input.appId, input.ticket);
@@ -269,7 +268,7 @@ export async function view(input: Payload<"/sys/chainAppInfo/view">, ctx: CallCo
  * Applies to join (SPEC §1, §5): a role of the running version, one or more city nodes, and the identity
  * certificate in the service's mode, issued at once by the service CA (revoked if the request is rejected).
  */
-export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: CallContext) {
+export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: SignedInContext) {
   const { env } = ctx.services;
   const now = ctx.services.now();
   const user = me(ctx);
@@ -340,7 +339,7 @@ export async function insertJoin(
 }
 
 /** §7 getJoinParamList: gateway per city node, user code, app code and the certificate; approved participations only. */
-export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoinParamList">, ctx: CallContext) {
+export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoinParamList">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const join = await ownJoin(db, me(ctx).id, input.appJoinAuditId);
   const app = (await appById(db, join.appId))!;
@@ -361,7 +360,7 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
 }
 
 /** §2 ParticipatedServices: the caller's participations, searchable by service name and list status. */
-export async function participatedList(input: Payload<"/sys/chainAppInfo/participatedList">, ctx: CallContext) {
+export async function participatedList(input: Payload<"/sys/chainAppInfo/participatedList">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const { condition, pageIndex, pageSize } = input.page;
   const name = condition.name?.trim();
@@ -391,13 +390,13 @@ export async function participatedList(input: Payload<"/sys/chainAppInfo/partici
   return { page: { rows: all.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), total: all.length, pageIndex, pageSize } };
 }
 
-export async function payJoinOrder(input: Payload<"/sys/chainAppInfo/payJoinOrder">, ctx: CallContext) {
+export async function payJoinOrder(input: Payload<"/sys/chainAppInfo/payJoinOrder">, ctx: SignedInContext) {
   const now = ctx.services.now();
   return ctx.services.db.transaction((tx) => payOrder(tx, { userId: me(ctx).id, joinId: input.appJoinAuditId, idempotencyKey: input.idempotencyKey, now }));
 }
 
 /** The participant confirms the work order (13 → 15 participated). */
-export async function confirmJoin(input: Payload<"/sys/chainAppInfo/confirmJoin">, ctx: CallContext) {
+export async function confirmJoin(input: Payload<"/sys/chainAppInfo/confirmJoin">, ctx: SignedInContext) {
   const user = me(ctx);
   await ctx.services.db.transaction(async (tx) => {
     await ownJoin(tx, user.id, input.appJoinAuditId);
@@ -409,7 +408,7 @@ export async function confirmJoin(input: Payload<"/sys/chainAppInfo/confirmJoin"
 /* ---------------------------------------- the publisher's side ---------------------------------------- */
 
 /** §7 auditAppJoined: the publisher approves (1) or rejects (2, comments required) a pending request. */
-export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJoined">, ctx: CallContext) {
+export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJoined">, ctx: SignedInContext) {
   const user = me(ctx);
   return ctx.services.db.transaction(async (tx) => {
     await publishersJoin(tx, user.id, input.appJoinAuditId);
@@ -419,7 +418,7 @@ export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJ
 }
 
 /** The publisher disables a participant (§6): no further step, certificate revoked, access withdrawn. */
-export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin">, ctx: CallContext) {
+export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin">, ctx: SignedInContext) {
   const user = me(ctx);
   const now = ctx.services.now();
   await ctx.services.db.transaction(async (tx) => {
@@ -466,7 +465,7 @@ function manageRow(r: { join: JoinRow; app: AppRow; applicant: string; realName:
 }
 
 /** §2 ParticipationManagement: the requests to join the caller's services, by service name and audit state. */
-export async function joinManageList(input: Payload<"/sys/chainAppInfo/joinManageList">, ctx: CallContext) {
+export async function joinManageList(input: Payload<"/sys/chainAppInfo/joinManageList">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const { condition, pageIndex, pageSize } = input.page;
   const name = condition.name?.trim();
@@ -480,7 +479,7 @@ export async function joinManageList(input: Payload<"/sys/chainAppInfo/joinManag
   return { page: { rows: rows.map(manageRow), total, pageIndex, pageSize } };
 }
 
-export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManageView">, ctx: CallContext) {
+export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManageView">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const { join, app } = await publishersJoin(db, me(ctx).id, input.appJoinAuditId);
   const [applicant] = await db.select().from(users).where(eq(users.id, join.userId));
@@ -501,7 +500,7 @@ export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManag
 /* ------------------------------------------ the operators ------------------------------------------ */
 
 /** Operations queue: requests the publisher approved (1), oldest first. */
-export async function opsList(input: Payload<"/sys/ops/participations/list">, ctx: CallContext) {
+export async function opsList(input: Payload<"/sys/ops/participations/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const publishers = users;
   const { total, rows } = await joinRequests(db, eq(appJoins.auditState, 1), [asc(appJoins.updatedAt), asc(appJoins.id)], input.pageIndex, input.pageSize);
@@ -516,7 +515,7 @@ export async function opsList(input: Payload<"/sys/ops/participations/list">, ct
 }
 
 /** An operator approves (1 → 3, then the order or the work order starts) or rejects (→ 4, comments required). */
-export async function opsDecide(input: Payload<"/sys/ops/participations/decide">, ctx: CallContext) {
+export async function opsDecide(input: Payload<"/sys/ops/participations/decide">, ctx: SignedInContext) {
   const user = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
@@ -575,7 +574,7 @@ function issuerOf(caPem: string) {
 }
 
 /** §2 MyCertificates: every certificate of the caller, soonest expiry first. */
-export async function myCertificates(input: z.output<typeof pageRequestSchema>, ctx: CallContext) {
+export async function myCertificates(input: z.output<typeof pageRequestSchema>, ctx: SignedInContext) {
   const { pageIndex, pageSize } = input.page;
   const [{ total }] = await ctx.services.db.select({ total: count() }).from(certificates).where(eq(certificates.userId, me(ctx).id));
   const rows = await certificateRows(ctx.services.db, me(ctx).id, eq(certificates.userId, me(ctx).id), { limit: pageSize, offset: (pageIndex - 1) * pageSize });
@@ -583,7 +582,7 @@ export async function myCertificates(input: z.output<typeof pageRequestSchema>, 
 }
 
 /** A certificate (PEM) or its private key: key trust's encrypted PKCS#8 any time, a participant certificate's key once. */
-export async function certificateFile(input: Payload<"/sys/chainAppInfo/certificateFile">, ctx: CallContext) {
+export async function certificateFile(input: Payload<"/sys/chainAppInfo/certificateFile">, ctx: SignedInContext) {
   const user = me(ctx);
   return ctx.services.db.transaction(async (tx) => {
     const [cert] = await tx.select().from(certificates).where(eq(certificates.id, input.certificateId)).for("update");
@@ -601,7 +600,7 @@ export async function certificateFile(input: Payload<"/sys/chainAppInfo/certific
 }
 
 /** Tests only (TEST_FIXTURES=1): the certificate mode and public flag of one of the caller's services. */
-export async function testServiceSettings(input: Payload<"/test/participation/service">, ctx: CallContext) {
+export async function testServiceSettings(input: Payload<"/test/participation/service">, ctx: SignedInContext) {
   if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const app = await appById(ctx.services.db, input.appId);
   if (!app || app.userId !== me(ctx).id || !app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
@@ -611,7 +610,7 @@ export async function testServiceSettings(input: Payload<"/test/participation/se
 }
 
 /** Tests only (TEST_FIXTURES=1): the deadline of the caller's unpaid node order passes now. */
-export async function testOrderDeadline(input: Payload<"/test/participation/order">, ctx: CallContext) {
+export async function testOrderDeadline(input: Payload<"/test/participation/order">, ctx: SignedInContext) {
   if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const join = await ownJoin(ctx.services.db, me(ctx).id, input.appJoinAuditId);
   if (!join.orderBillId) throw new ApiError(Msg.NOT_FOUND);

@@ -12,13 +12,12 @@ import {
 } from "../../../contract/payments";
 import type { pageRequestSchema } from "../../../contract/platform";
 import { toCents } from "../../../contract/rules";
-import type { UserRow } from "../accounts/users";
 import { post, totalsOf } from "../billing/ledger";
 import type { Tx } from "../../db/client";
 import { cards, payments, providerEvents } from "./tables";
 import { messages, users } from "../../db/tables";
 import { ApiError, fieldError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { CallContext, SignedInContext } from "../../http/router";
 import { schedule, type JobHandler } from "../../jobs/runner";
 import type { Deps } from "../../deps";
 import { CallbackRejected, callbackSecret, providerFor, verifyCallback, type CheckoutState } from "./provider";
@@ -51,8 +50,8 @@ function answer(services: Deps, row: PaymentRow) {
  * a payment "in payment" and a provider checkout the browser is sent to; GT0004 records an offline
  * remittance awaiting an operator. The idempotency key makes a double submit one payment.
  */
-export async function createRecharge(input: z.output<typeof rechargeSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function createRecharge(input: z.output<typeof rechargeSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const amountCents = toCents(input.amount);
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
   const replay = await findByKey(services, me.id, input.idempotencyKey);
@@ -229,8 +228,8 @@ const expireJob: JobHandler = async (payload, services) => {
 export const paymentJobHandlers: Record<string, JobHandler> = { "payments.poll": pollPayment, "payments.expire": expireJob };
 
 /** POST /sys/account/payment: one of the caller's own payments (another user's is not found). */
-export async function getPayment(input: { paymentNo: string; refresh: boolean }, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function getPayment(input: { paymentNo: string; refresh: boolean }, { services, user }: SignedInContext) {
+  const me = user;
   const find = async () => (await services.db.select().from(payments).where(and(eq(payments.userId, me.id), eq(payments.paymentNo, input.paymentNo))).limit(1))[0];
   let row = await find();
   if (!row) throw new ApiError(Msg.NOT_FOUND);
@@ -242,8 +241,8 @@ export async function getPayment(input: { paymentNo: string; refresh: boolean },
 }
 
 /** POST /sys/account/rechargeList: the caller's recharge records, newest first, with the wallet totals. */
-export async function listRecharges(input: z.output<typeof pageRequestSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function listRecharges(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const where = and(eq(payments.userId, me.id), eq(payments.purpose, "recharge"));
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }], totals] = await Promise.all([
@@ -262,8 +261,8 @@ function cardAnswer(row: typeof cards.$inferSelect | undefined) {
   return row ? { brand: row.brand, last4: row.last4, expMonth: row.expMonth, expYear: row.expYear, updatedAt: row.updatedAt.toISOString() } : null;
 }
 
-export async function startCardSetup(_input: unknown, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function startCardSetup(_input: unknown, { services, user }: SignedInContext) {
+  const me = user;
   const now = services.now();
   const nonce = `${now.getTime().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   try {
@@ -283,8 +282,8 @@ export async function startCardSetup(_input: unknown, { services, user }: CallCo
   }
 }
 
-export async function getCard(input: { setupRef?: string }, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function getCard(input: { setupRef?: string }, { services, user }: SignedInContext) {
+  const me = user;
   let setup: "open" | "succeeded" | "declined" | "expired" | "unknown" | null = null;
   if (input.setupRef) {
     const state = await providerFor(services).fetchStatus(input.setupRef);
@@ -303,7 +302,7 @@ export async function getCard(input: { setupRef?: string }, { services, user }: 
  * Offline remittance queue (operators).
  * ---------------------------------------------------------------------------------------------- */
 
-export async function listRemittances(input: z.output<typeof pageRequestSchema>, { services }: CallContext) {
+export async function listRemittances(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
   const all = input.page.condition.status === "all";
   const where = all
     ? eq(payments.payType, OFFLINE_PAY_TYPE)
@@ -330,8 +329,8 @@ export async function listRemittances(input: z.output<typeof pageRequestSchema>,
   };
 }
 
-export async function reviewRemittance(input: z.output<typeof remittanceReviewSchema>, { services, user }: CallContext) {
-  const operator = user as UserRow;
+export async function reviewRemittance(input: z.output<typeof remittanceReviewSchema>, { services, user }: SignedInContext) {
+  const operator = user;
   if (input.decision === "reject" && !input.comments) throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   await services.db.transaction(async (tx) => {

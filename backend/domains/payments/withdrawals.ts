@@ -6,12 +6,11 @@ import { Msg } from "../../../contract/messages";
 import { WITHDRAWAL_WORKING_DAYS, WithdrawalState, type withdrawalReviewSchema, type withdrawSchema } from "../../../contract/payments";
 import type { pageRequestSchema } from "../../../contract/platform";
 import { toCents } from "../../../contract/rules";
-import type { UserRow } from "../accounts/users";
 import { post, totalsOf } from "../billing/ledger";
 import { users } from "../../db/tables";
 import { withdrawals } from "./tables";
 import { ApiError, fieldError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 import { amountParam, notify, pageWindow, recordNo, toWithdrawalRecord } from "./records";
 
 /** Calendar days are those of UTC+8, as shown (SPEC §9 Dates). */
@@ -26,8 +25,8 @@ export function expectedArrival(now: Date): string {
  * POST /sys/account/h5cashOutAmount (SPEC §5 Money): amount > 0 and ≤ withdrawable (MSG_30008). One
  * transaction creates the request (state 1 pending review) and holds the money (ledger withdrawal_hold).
  */
-export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const amountCents = toCents(input.amount);
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
   const now = services.now();
@@ -56,8 +55,8 @@ export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, 
   }
 }
 
-export async function listWithdrawals(input: z.output<typeof pageRequestSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function listWithdrawals(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const where = eq(withdrawals.userId, me.id);
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }], totals] = await Promise.all([
@@ -69,7 +68,7 @@ export async function listWithdrawals(input: z.output<typeof pageRequestSchema>,
 }
 
 /** Operators: requests still to decide or to pay out (states 1 and 10), or every request. */
-export async function listWithdrawalQueue(input: z.output<typeof pageRequestSchema>, { services }: CallContext) {
+export async function listWithdrawalQueue(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
   const all = input.page.condition.status === "all";
   const where = all ? undefined : inArray(withdrawals.state, [WithdrawalState.PENDING, WithdrawalState.APPROVED]);
   const { limit, offset } = pageWindow(input.page);
@@ -98,8 +97,8 @@ export async function listWithdrawalQueue(input: z.output<typeof pageRequestSche
  * Operators decide (SPEC §4 Refund review): approve 1 → 10 with the expected arrival; reject 1 → 5 with
  * required comments (MSG_30014), the held money released; confirm 10 → 15 once paid out.
  */
-export async function reviewWithdrawal(input: z.output<typeof withdrawalReviewSchema>, { services, user }: CallContext) {
-  const operator = user as UserRow;
+export async function reviewWithdrawal(input: z.output<typeof withdrawalReviewSchema>, { services, user }: SignedInContext) {
+  const operator = user;
   if (input.decision === "reject" && !input.comments) throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   await services.db.transaction(async (tx) => {

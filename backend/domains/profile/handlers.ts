@@ -10,15 +10,15 @@ import {
   type Profile,
 } from "../../../contract/profile";
 import type { pageRequestSchema } from "../../../contract/platform";
-import type { UserRow } from "../accounts/users";
+import type { AuthUser } from "../../http/auth";
 import { contacts } from "./tables";
 import { users } from "../../db/tables";
 import { ApiError } from "../../http/errors";
-import { fieldErrorsOf, type CallContext } from "../../http/router";
+import { fieldErrorsOf, type SignedInContext } from "../../http/router";
 
 const str = (n: number | null) => (n === null ? null : String(n));
 
-function toProfile(row: UserRow): Profile {
+function toProfile(row: AuthUser): Profile {
   return {
     userType: row.userType === 2 ? 2 : 1,
     userName: row.userName,
@@ -42,8 +42,8 @@ function toProfile(row: UserRow): Profile {
 }
 
 /** SPEC §3 Profile of the caller. */
-export async function getProfile(_input: unknown, { user }: CallContext): Promise<Profile> {
-  return toProfile(user as UserRow);
+export async function getProfile(_input: unknown, { user }: SignedInContext): Promise<Profile> {
+  return toProfile(user);
 }
 
 /**
@@ -51,8 +51,8 @@ export async function getProfile(_input: unknown, { user }: CallContext): Promis
  * that type (an individual cannot set company fields; an enterprise must give all its required ones).
  * Email and mobile are not accepted (§6: only through support).
  */
-export async function updateProfile(input: unknown, { services, user }: CallContext): Promise<Profile> {
-  const me = user as UserRow;
+export async function updateProfile(input: unknown, { services, user }: SignedInContext): Promise<Profile> {
+  const me = user;
   if (me.userType === 2) {
     const parsed = enterpriseProfileSchema.safeParse(input);
     if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
@@ -91,8 +91,8 @@ function toContact(row: typeof contacts.$inferSelect): Contact {
 }
 
 /** SPEC §5 Contacts of the caller, newest first. */
-export async function listContacts(input: z.output<typeof pageRequestSchema>, { services, user }: CallContext) {
-  const me = user as UserRow;
+export async function listContacts(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+  const me = user;
   const { pageSize, pageIndex } = input.page;
   const where = eq(contacts.userId, me.id);
   const [rows, [{ total }]] = await Promise.all([
@@ -102,21 +102,21 @@ export async function listContacts(input: z.output<typeof pageRequestSchema>, { 
   return { page: { rows: rows.map(toContact), total, pageIndex, pageSize } };
 }
 
-async function ownContact(ctx: CallContext, contactId: number) {
-  const me = ctx.user as UserRow;
+async function ownContact(ctx: SignedInContext, contactId: number) {
+  const me = ctx.user;
   const [row] = await ctx.services.db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, me.id)));
   // Another user's contact is answered exactly like a missing one.
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
 }
 
-export async function contactDetail(input: { contactId: number }, ctx: CallContext) {
+export async function contactDetail(input: { contactId: number }, ctx: SignedInContext) {
   return toContact(await ownContact(ctx, input.contactId));
 }
 
 /** Adds a contact, or updates the caller's own contact when `contactId` is given. */
-export async function saveContact(input: z.output<typeof contactFormSchema> & { contactId?: number }, ctx: CallContext) {
-  const me = ctx.user as UserRow;
+export async function saveContact(input: z.output<typeof contactFormSchema> & { contactId?: number }, ctx: SignedInContext) {
+  const me = ctx.user;
   const values = { name: input.name, mobile: input.mobile, email: input.email, department: input.department };
   if (input.contactId !== undefined) {
     await ownContact(ctx, input.contactId);
@@ -133,8 +133,8 @@ export async function saveContact(input: z.output<typeof contactFormSchema> & { 
   });
 }
 
-export async function deleteContact(input: { contactId: number }, ctx: CallContext) {
-  const me = ctx.user as UserRow;
+export async function deleteContact(input: { contactId: number }, ctx: SignedInContext) {
+  const me = ctx.user;
   await ownContact(ctx, input.contactId);
   await ctx.services.db.delete(contacts).where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id)));
   return null;

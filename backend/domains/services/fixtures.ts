@@ -2,12 +2,11 @@ import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import type { serviceFixtureSchema } from "../../../contract/services";
-import type { UserRow } from "../accounts/users";
 import { post } from "../billing/ledger";
 import { eq } from "drizzle-orm";
 import { appComments, appVersions } from "./tables";
 import { ApiError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 import { buildDraft } from "./build";
 import { runDeploy, runTest, scheduleDeploy, scheduleTest } from "./jobs";
 import { createPublishBill, payPublishBill } from "./payment";
@@ -18,9 +17,9 @@ import { applyTransition } from "./transitions";
  * and moved on to the asked verState through the real lifecycle (transitions, jobs, bill, ledger), so the
  * tests do not need the publish wizard of the other issue. Operator steps are recorded with no actor.
  */
-export async function createServiceFixture(input: z.output<typeof serviceFixtureSchema>, { services, user }: CallContext) {
+export async function createServiceFixture(input: z.output<typeof serviceFixtureSchema>, { services, user }: SignedInContext) {
   if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const owner = user as UserRow;
+  const owner = user;
   const name = input.name ?? `Fixture ${randomBytes(4).toString("hex")}`;
   const target = input.verState;
   const now = () => services.now();

@@ -5,14 +5,13 @@ import { Msg } from "../../../contract/messages";
 import { serviceActions, VerState, type ServiceAction } from "../../../contract/service-status";
 import type { ServiceDetail, ServiceRow, servicePaths } from "../../../contract/services";
 import type { pageRequestSchema } from "../../../contract/platform";
-import type { UserRow } from "../accounts/users";
 import { post } from "../billing/ledger";
 import type { Db, Tx } from "../../db/client";
 import { appComments, appFunctions, appNodes, appRoleFunctions, appRoles, appTransitions, appVersions, apps, chaincodePackages, refundRequests } from "./tables";
 import { bills } from "../billing/tables";
 import { cityNodes, messages, users } from "../../db/tables";
 import { ApiError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 import { readReport } from "./inspect";
 import { invitationLink } from "./invite";
 import { scheduleDeploy, scheduleTest } from "./jobs";
@@ -22,7 +21,7 @@ import { applyTransition } from "./transitions";
 type Payload<P extends keyof typeof servicePaths> = z.output<(typeof servicePaths)[P]["payload"]>;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-const me = (ctx: CallContext) => ctx.user as UserRow;
+const me = (ctx: SignedInContext) => ctx.user;
 
 /** The message of a refusal that applies to the service's status (docs/decisions/010). */
 export const NOT_AVAILABLE = Msg.SERVICE_ACTION_NOT_AVAILABLE;
@@ -97,7 +96,7 @@ async function pendingRefunds(db: Db | Tx, verIds: number[]) {
 }
 
 /** SPEC §2 PublishedServices: the caller's services with a version past the draft, searchable by name. */
-export async function publishedList(input: z.output<typeof pageRequestSchema>, ctx: CallContext) {
+export async function publishedList(input: z.output<typeof pageRequestSchema>, ctx: SignedInContext) {
   const { pageSize, pageIndex, condition } = input.page;
   const name = typeof condition.name === "string" ? condition.name.trim().slice(0, 50) : "";
   const db = ctx.services.db;
@@ -161,7 +160,7 @@ export async function versionContents(db: Db | Tx, v: VersionRow) {
 }
 
 /** SPEC §2 ServicesDetail: one of the caller's services at a version (default: the listed one). */
-export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishedDetail">, ctx: CallContext): Promise<ServiceDetail> {
+export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishedDetail">, ctx: SignedInContext): Promise<ServiceDetail> {
   const db = ctx.services.db;
   const [app] = await db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app || app.userId !== me(ctx).id) throw new ApiError(Msg.NOT_FOUND);
@@ -226,14 +225,14 @@ function refundOf(r: typeof refundRequests.$inferSelect) {
 }
 
 /** Pay the publish bill (payment.ts `payPublishBill`), in one transaction. */
-export async function payBill(input: Payload<"/sys/chainAppInfo/payPublishBill">, ctx: CallContext) {
+export async function payBill(input: Payload<"/sys/chainAppInfo/payPublishBill">, ctx: SignedInContext) {
   const now = ctx.services.now();
   return ctx.services.db.transaction((tx) => payPublishBill(tx, { userId: me(ctx).id, verId: input.appVerId, idempotencyKey: input.idempotencyKey, now }));
 }
 
 /** A publisher's lifecycle event on their own version, re-checking serviceActions() (§4). */
 function publisherEvent(action: "deactivate" | "enable") {
-  return async (input: Payload<"/sys/chainAppInfo/deactivate">, ctx: CallContext) => {
+  return async (input: Payload<"/sys/chainAppInfo/deactivate">, ctx: SignedInContext) => {
     const now = ctx.services.now();
     await ctx.services.db.transaction(async (tx) => {
       const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
@@ -257,7 +256,7 @@ async function refundableCents(db: Db | Tx, version: VersionRow, now: Date) {
 }
 
 /** §4: unsubscribing creates a refund request (state 1 pending) that an operator reviews. */
-export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe">, ctx: CallContext) {
+export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe">, ctx: SignedInContext) {
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
@@ -273,7 +272,7 @@ export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe"
 }
 
 /** §2 invitation link to JOIN (keys a to e, invite.ts), when §4 allows inviting. */
-export async function invite(input: Payload<"/sys/chainAppInfo/invite">, ctx: CallContext) {
+export async function invite(input: Payload<"/sys/chainAppInfo/invite">, ctx: SignedInContext) {
   const { app, version } = await ownVersion(ctx.services.db, me(ctx).id, input.appVerId);
   if (version.verState !== VerState.RUNNING) throw new ApiError(NOT_RUNNING);
   requireAction(app, version, "invite");
@@ -282,7 +281,7 @@ export async function invite(input: Payload<"/sys/chainAppInfo/invite">, ctx: Ca
 }
 
 /** §5: the publisher replies to a comment on their service (reply required, 150 characters). */
-export async function replyComment(input: Payload<"/sys/chainAppInfo/replyComment">, ctx: CallContext) {
+export async function replyComment(input: Payload<"/sys/chainAppInfo/replyComment">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const [app] = await db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app || app.userId !== me(ctx).id) throw new ApiError(Msg.NOT_FOUND);
@@ -303,7 +302,7 @@ export async function replyComment(input: Payload<"/sys/chainAppInfo/replyCommen
  * ---------------------------------------------------------------------------------------------- */
 
 /** The initial-review queue (5) or the final-review queue (15), oldest submission first. */
-export async function reviewList(input: Payload<"/sys/ops/serviceReviews/list">, ctx: CallContext) {
+export async function reviewList(input: Payload<"/sys/ops/serviceReviews/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const state = input.queue === "initial" ? VerState.PENDING_INITIAL_REVIEW : VerState.PENDING_REVIEW;
   const [{ total }] = await db.select({ total: count() }).from(appVersions).where(eq(appVersions.verState, state));
@@ -328,7 +327,7 @@ export async function reviewList(input: Payload<"/sys/ops/serviceReviews/list">,
  * approval schedules the test job; final approval makes the publish bill, or for a free service goes to
  * 24 and schedules the deploy job.
  */
-export async function reviewDecide(input: Payload<"/sys/ops/serviceReviews/decide">, ctx: CallContext) {
+export async function reviewDecide(input: Payload<"/sys/ops/serviceReviews/decide">, ctx: SignedInContext) {
   const now = ctx.services.now();
   const operator = me(ctx);
   return ctx.services.db.transaction(async (tx) => {
@@ -352,7 +351,7 @@ export async function reviewDecide(input: Payload<"/sys/ops/serviceReviews/decid
   });
 }
 
-export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: CallContext) {
+export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const [{ total }] = await db.select({ total: count() }).from(refundRequests).where(eq(refundRequests.state, input.state));
   const list = await db
@@ -373,7 +372,7 @@ export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: C
  * §4 Refund review: approve → the version is uninstalled (35), its node bookings are released and the
  * unused part of the publish bill goes back to the balance through the ledger; reject needs comments.
  */
-export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ctx: CallContext) {
+export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ctx: SignedInContext) {
   const now = ctx.services.now();
   const operator = me(ctx);
   return ctx.services.db.transaction(async (tx) => {

@@ -2,10 +2,9 @@ import { and, asc, count, desc, eq, ilike, inArray, isNotNull, sql } from "drizz
 import type { z } from "zod";
 import { VerState } from "../../../contract/service-status";
 import type { ServiceOpsDecision, servicePaths } from "../../../contract/services";
-import type { UserRow } from "../accounts/users";
 import { appTransitions, appVersions, apps } from "./tables";
 import { users } from "../../db/tables";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 import { escapeLike } from "../store/listing";
 import { ownVersion, requireAction, rowOf } from "./handlers";
 import type { LifecycleEvent } from "./lifecycle";
@@ -19,13 +18,13 @@ import { applyTransition } from "./transitions";
  */
 
 type Payload<P extends keyof typeof servicePaths> = z.output<(typeof servicePaths)[P]["payload"]>;
-const me = (ctx: CallContext) => ctx.user as UserRow;
+const me = (ctx: SignedInContext) => ctx.user;
 
 /** Clears the pending request: an operator's enable and decline both close it. */
 const NO_REQUEST = { enableRequestedAt: null, enableRequestNote: null };
 
 /** The publisher asks operations to lift the suspension of their own version (at most one request pending). */
-export async function requestEnable(input: Payload<"/sys/chainAppInfo/requestEnable">, ctx: CallContext) {
+export async function requestEnable(input: Payload<"/sys/chainAppInfo/requestEnable">, ctx: SignedInContext) {
   const now = ctx.services.now();
   const note = input.note?.trim() || null;
   await ctx.services.db.transaction(async (tx) => {
@@ -55,7 +54,7 @@ const STATES_OF = {
  * The running-services queue: versions at 25 and 40 by filter and name; pending requests first (oldest
  * first), then by service name.
  */
-export async function opsServiceList(input: Payload<"/sys/ops/services/list">, ctx: CallContext) {
+export async function opsServiceList(input: Payload<"/sys/ops/services/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const name = input.name?.trim() ?? "";
   const where = and(
@@ -98,7 +97,7 @@ export async function opsServiceList(input: Payload<"/sys/ops/services/list">, c
 const EVENT_OF: Record<ServiceOpsDecision, LifecycleEvent> = { suspend: "suspend", enable: "enable", decline: "declineEnable" };
 
 /** Suspend (comments required), enable, or decline the pending request (comments required). */
-export async function opsServiceDecide(input: Payload<"/sys/ops/services/decide">, ctx: CallContext) {
+export async function opsServiceDecide(input: Payload<"/sys/ops/services/decide">, ctx: SignedInContext) {
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const result = await applyTransition(tx, {

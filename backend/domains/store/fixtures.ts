@@ -4,18 +4,17 @@ import { Msg } from "../../../contract/messages";
 import type { storePaths } from "../../../contract/store";
 import { appJoins } from "../participation/tables";
 import { appRoles, apps, appVersions } from "../services/tables";
-import type { AuthUser } from "../../http/auth";
 import { ApiError } from "../../http/errors";
-import type { CallContext } from "../../http/router";
+import type { SignedInContext } from "../../http/router";
 
 /**
  * /test/store (tests only, TEST_FIXTURES=1): makes one of the caller's services public, or gives the
  * caller a join of another's service in a given audit state (the participation half builds the real
  * applying; the store only reads app_joins).
  */
-export async function storeFixture(input: z.output<(typeof storePaths)["/test/store"]["payload"]>, { services, user }: CallContext) {
+export async function storeFixture(input: z.output<(typeof storePaths)["/test/store"]["payload"]>, { services, user }: SignedInContext) {
   if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const caller = user as AuthUser;
+  const caller = user;
   const now = services.now();
   const [app] = await services.db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app) throw new ApiError(Msg.NOT_FOUND);

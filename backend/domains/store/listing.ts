@@ -8,12 +8,11 @@ import { appJoins } from "../participation/tables";
 import { appRatings, commentUseful, follows, products } from "./tables";
 import { files, users } from "../../db/tables";
 import { ApiError } from "../../http/errors";
-import type { AuthUser } from "../../http/auth";
-import type { CallContext, Payload } from "../../http/router";
+import type { SignedInContext, Payload } from "../../http/router";
 
 type Q = Db | Tx;
 
-const me = (ctx: CallContext) => ctx.user as AuthUser;
+const me = (ctx: SignedInContext) => ctx.user;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 export const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -114,7 +113,7 @@ async function storeRows(q: Q, viewerId: number, list: ListedRow[]): Promise<Sto
 }
 
 /** §2 App store, all services: running, public; search by name, filter by industry, newest first. */
-export async function storeServices(input: Payload<"/sys/store/services">, ctx: CallContext) {
+export async function storeServices(input: Payload<"/sys/store/services">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const where = and(
     listedCondition(),
@@ -138,7 +137,7 @@ export async function storeServices(input: Payload<"/sys/store/services">, ctx: 
 const COMMENTS_PER_PAGE = 20;
 
 /** A listed service with its roles, comments (20 a page), the viewer's follow and rating. */
-export async function storeService(input: Payload<"/sys/store/service">, ctx: CallContext) {
+export async function storeService(input: Payload<"/sys/store/service">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const viewer = me(ctx);
   const row = await listedService(db, input.appId);
@@ -185,7 +184,7 @@ export async function storeService(input: Payload<"/sys/store/service">, ctx: Ca
 }
 
 /** Follow or unfollow a listed service or product (unfollowing is always possible). */
-export async function follow(input: Payload<"/sys/store/follow">, ctx: CallContext) {
+export async function follow(input: Payload<"/sys/store/follow">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const viewer = me(ctx);
   if (input.follow) {
@@ -203,7 +202,7 @@ export async function follow(input: Payload<"/sys/store/follow">, ctx: CallConte
 }
 
 /** Rate a listed service 1-5: confirmed participants only; rating again replaces the score. */
-export async function rate(input: Payload<"/sys/store/rate">, ctx: CallContext) {
+export async function rate(input: Payload<"/sys/store/rate">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const viewer = me(ctx);
   const { app } = await listedService(db, input.appId);
@@ -218,7 +217,7 @@ export async function rate(input: Payload<"/sys/store/rate">, ctx: CallContext) 
 }
 
 /** SPEC §7 /sys/chainAppInfo/addComment: participants of a listed service, at most 150 characters (§5). */
-export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">, ctx: CallContext) {
+export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const viewer = me(ctx);
   const { app } = await listedService(db, input.appId);
@@ -231,7 +230,7 @@ export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">,
  * §3 "marked useful": once per user and comment, on a listed service; the mark and the comment's count
  * change in one transaction, so the count always equals the marks.
  */
-export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: CallContext) {
+export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: SignedInContext) {
   const viewer = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
@@ -250,7 +249,7 @@ export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: C
 }
 
 /** A cover image: of a listed service, of a listed product, or of the caller's own product. */
-export async function cover(input: Payload<"/sys/store/cover">, ctx: CallContext) {
+export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInContext) {
   const db = ctx.services.db;
   let fileId: number | null = null;
   if (input.kind === "app") {

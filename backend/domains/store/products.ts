@@ -8,15 +8,14 @@ import { apps, appVersions } from "../services/tables";
 import { files, messages, users } from "../../db/tables";
 import { products, productServices } from "./tables";
 import { ApiError, fieldError } from "../../http/errors";
-import type { AuthUser } from "../../http/auth";
-import type { CallContext, Payload } from "../../http/router";
+import type { SignedInContext, Payload } from "../../http/router";
 import { newAppCode } from "../services/build";
 import { escapeLike, followersFor, followingOf } from "./listing";
 
 type Q = Db | Tx;
 type ProductRow = typeof products.$inferSelect;
 
-const me = (ctx: CallContext) => ctx.user as AuthUser;
+const me = (ctx: SignedInContext) => ctx.user;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 /** §1/§6: enterprise certification = an enterprise account (users.userType 2). */
 const isEnterprise = (user: { userType: number }) => user.userType === 2;
@@ -59,7 +58,7 @@ async function rowsOf(q: Q, viewerId: number, list: { p: ProductRow; owner: stri
 const withOwner = (q: Q) => q.select({ p: products, owner: users.userName }).from(products).innerJoin(users, eq(users.id, products.userId));
 
 /** §2 App store, all products: listed ones (status 2), searchable by name, filtered by type, newest listing first. */
-export async function listProducts(input: Payload<"/sys/product/list">, ctx: CallContext) {
+export async function listProducts(input: Payload<"/sys/product/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const where = and(
     eq(products.status, ProductStatus.LISTED),
@@ -72,7 +71,7 @@ export async function listProducts(input: Payload<"/sys/product/list">, ctx: Cal
 }
 
 /** My products: the caller's own, in every status but removed ones last. */
-export async function myProducts(input: Payload<"/sys/product/mine">, ctx: CallContext) {
+export async function myProducts(input: Payload<"/sys/product/mine">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const where = eq(products.userId, me(ctx).id);
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
@@ -85,7 +84,7 @@ export async function myProducts(input: Payload<"/sys/product/mine">, ctx: CallC
 }
 
 /** A listed product, or one of the caller's own in any status (another's unlisted product is "not found"). */
-export async function productDetail(input: Payload<"/sys/product/detail">, ctx: CallContext) {
+export async function productDetail(input: Payload<"/sys/product/detail">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const [row] = await withOwner(db).where(eq(products.id, input.productId));
   if (!row || (row.p.status !== ProductStatus.LISTED && row.p.userId !== me(ctx).id)) throw new ApiError(Msg.NOT_FOUND);
@@ -116,7 +115,7 @@ function sniffImage(bytes: Buffer): "image/png" | "image/jpeg" | null {
  * Create (no productId) or edit a product of the caller's, in status 0 or 3 (§4). A company product needs
  * an enterprise account (§1, §6). The cover (png/jpg, 5 MB) is checked on its bytes.
  */
-export async function saveProduct(input: Payload<"/sys/product/save">, ctx: CallContext) {
+export async function saveProduct(input: Payload<"/sys/product/save">, ctx: SignedInContext) {
   const user = me(ctx);
   const now = ctx.services.now();
   const f = input.product;
@@ -160,7 +159,7 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Call
 }
 
 /** 0 or 3 → 1 pending approval (the owner); a company product still needs an enterprise account. */
-export async function submitProduct(input: Payload<"/sys/product/submit">, ctx: CallContext) {
+export async function submitProduct(input: Payload<"/sys/product/submit">, ctx: SignedInContext) {
   const user = me(ctx);
   return ctx.services.db.transaction(async (tx) => {
     const p = await ownProduct(tx, user.id, input.productId);
@@ -172,7 +171,7 @@ export async function submitProduct(input: Payload<"/sys/product/submit">, ctx: 
 }
 
 /** 2 → 4 removed from the store (the owner). */
-export async function removeProduct(input: Payload<"/sys/product/remove">, ctx: CallContext) {
+export async function removeProduct(input: Payload<"/sys/product/remove">, ctx: SignedInContext) {
   const user = me(ctx);
   return ctx.services.db.transaction(async (tx) => {
     const p = await ownProduct(tx, user.id, input.productId);
@@ -183,7 +182,7 @@ export async function removeProduct(input: Payload<"/sys/product/remove">, ctx: 
 }
 
 /** Products waiting for approval (status 1), oldest first (operators only). */
-export async function opsProducts(input: Payload<"/sys/ops/products/list">, ctx: CallContext) {
+export async function opsProducts(input: Payload<"/sys/ops/products/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const where = eq(products.status, ProductStatus.PENDING_APPROVAL);
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
@@ -195,7 +194,7 @@ export async function opsProducts(input: Payload<"/sys/ops/products/list">, ctx:
  * The operator approves (1 → 2, listed now) or rejects with comments (1 → 3, editable again); the owner
  * gets a message either way. Approving a company product re-checks the owner's enterprise account.
  */
-export async function decideProduct(input: Payload<"/sys/ops/products/decide">, ctx: CallContext) {
+export async function decideProduct(input: Payload<"/sys/ops/products/decide">, ctx: SignedInContext) {
   const operator = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
@@ -242,7 +241,7 @@ async function freeServiceName(tx: Tx, base: string) {
  * rest are chosen in the wizard. Nothing is charged now (docs/decisions/014): the service's publish bill
  * is paid through the normal lifecycle. The form key makes a double submission one draft.
  */
-export async function publishProduct(input: Payload<"/sys/product/publish">, ctx: CallContext) {
+export async function publishProduct(input: Payload<"/sys/product/publish">, ctx: SignedInContext) {
   const buyer = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {

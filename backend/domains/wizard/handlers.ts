@@ -14,20 +14,9 @@ import {
   MAX_PEERS_PER_NODE,
   nextStep,
   zipProblem,
-  type addAttachmentPayload,
-  type addFunctionPayload,
-  type addPackagePayload,
-  type addRolePayload,
-  type advancePayload,
   type AppState,
-  type coverPayload,
   type BasicInfo,
-  type deletePayload,
   type draftRefSchema,
-  type saveBasicPayload,
-  type saveCertificatePayload,
-  type saveNodesPayload,
-  type submitPayload,
   type Upload,
   type WizardStep,
 } from "../../../contract/service-wizard";
@@ -36,14 +25,13 @@ import { appAttachments, appFunctions, appNodes, appRoleFunctions, appRoles, app
 import { files } from "../../db/tables";
 import type { Db, Tx } from "../../db/client";
 import { ApiError, fieldError } from "../../http/errors";
-import { fieldErrorsOf, type CallContext } from "../../http/router";
-import type { AuthUser } from "../../http/auth";
+import { fieldErrorsOf, type Payload, type SignedInContext } from "../../http/router";
 import { applyTransition } from "../services/transitions";
 import { computeCost } from "./cost";
 import { basicOf, catalogue, draftOf, ownApp, resolveDraft, RESUBMITTABLE, type Resolved, type VersionRow } from "./draft";
 
 type Ref = z.infer<typeof draftRefSchema>;
-const me = (ctx: CallContext) => ctx.user as AuthUser;
+const me = (ctx: SignedInContext) => ctx.user;
 const saved = (appId: number, wizardStep: string) => ({ appId, wizardStep: wizardStep as WizardStep });
 
 /* ------------------------------------------- helpers ------------------------------------------- */
@@ -83,7 +71,7 @@ async function refuseWhileBillsUnpaid(q: Db | Tx, userId: number, now: Date) {
  * The draft a mutation changes, locked for the transaction: the caller's own service, in a status the
  * appState may edit (MSG_37001 otherwise), and no unpaid bill in the way. `mod` changes only basic information.
  */
-async function editableDraft(tx: Tx, ctx: CallContext, ref: Ref, opts: { basicOnly?: boolean } = {}): Promise<Resolved & { version: VersionRow }> {
+async function editableDraft(tx: Tx, ctx: SignedInContext, ref: Ref, opts: { basicOnly?: boolean } = {}): Promise<Resolved & { version: VersionRow }> {
   const userId = me(ctx).id;
   await refuseWhileBillsUnpaid(tx, userId, ctx.services.now());
   if (!ref.appId) throw new ApiError(Msg.NOT_FOUND);
@@ -177,8 +165,8 @@ async function copyVersion(tx: Tx, from: VersionRow, toId: number) {
 /* ------------------------------------------- handlers ------------------------------------------ */
 
 /** The draft of an appState (or, for update before its version exists, the source it copies). */
-export async function getDraft(input: unknown, ctx: CallContext) {
-  const ref = input as Ref;
+export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">, ctx: SignedInContext) {
+  const ref = input;
   await refuseWhileBillsUnpaid(ctx.services.db, me(ctx).id, ctx.services.now());
   if (!ref.appId) {
     if (ref.appState !== "add") throw new ApiError(Msg.NOT_FOUND);
@@ -200,8 +188,8 @@ export async function getDraft(input: unknown, ctx: CallContext) {
  * The cover of the caller's own service (another user's, or none, is "not found"). The bytes are left out
  * when the caller already has this file (`knownFileId`, from the portal's ETag).
  */
-export async function getCover(input: unknown, ctx: CallContext) {
-  const { appId, knownFileId } = input as z.infer<typeof coverPayload>;
+export async function getCover(input: Payload<"/sys/chainAppInfo/wizard/cover">, ctx: SignedInContext) {
+  const { appId, knownFileId } = input;
   const { db } = ctx.services;
   const app = await ownApp(db, me(ctx).id, appId);
   if (!app.coverFileId) throw new ApiError(Msg.NOT_FOUND);
@@ -217,8 +205,8 @@ export async function getCover(input: unknown, ctx: CallContext) {
  * information without review; every appState checks §8 duplicate names and versions and §1 one free
  * service. Nothing is written when a rule fails.
  */
-export async function saveBasic(input: unknown, ctx: CallContext) {
-  const { appState, appId, basic, cover } = input as z.infer<typeof saveBasicPayload>;
+export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBasic">, ctx: SignedInContext) {
+  const { appState, appId, basic, cover } = input;
   const user = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
@@ -279,8 +267,8 @@ export async function saveBasic(input: unknown, ctx: CallContext) {
 }
 
 /** §5 attachment: name required and unique per service, ≤ 20 MB, name ≤ 50, listed types. Allowed in `mod` too. */
-export async function addAttachment(input: unknown, ctx: CallContext) {
-  const { attachment, file, ...ref } = input as z.infer<typeof addAttachmentPayload>;
+export async function addAttachment(input: Payload<"/sys/chainAppInfo/wizard/addAttachment">, ctx: SignedInContext) {
+  const { attachment, file, ...ref } = input;
   const bytes = decode(file, "attachmentFile", attachmentProblem);
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: true });
@@ -296,8 +284,8 @@ export async function addAttachment(input: unknown, ctx: CallContext) {
 }
 
 /** §5 chaincode package: name rule and unique in the version; zip only (magic bytes), ≤ 60 MB, no spaces in the file name. */
-export async function addPackage(input: unknown, ctx: CallContext) {
-  const { pkg, file, ...ref } = input as z.infer<typeof addPackagePayload>;
+export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPackage">, ctx: SignedInContext) {
+  const { pkg, file, ...ref } = input;
   const bytes = decode(file, "file", zipProblem);
   if (sniff(bytes) !== "zip") throw fieldError("file", "wizard:validation.file.zipOnly", Msg.FILE_TYPE_WRONG);
   const now = ctx.services.now();
@@ -326,8 +314,8 @@ export async function addPackage(input: unknown, ctx: CallContext) {
 }
 
 /** §5 function: every field required; FUNC without Chinese, spaces or symbols and unique; parent is Top or a function of this version. */
-export async function addFunction(input: unknown, ctx: CallContext) {
-  const { fn, ...ref } = input as z.infer<typeof addFunctionPayload>;
+export async function addFunction(input: Payload<"/sys/chainAppInfo/wizard/addFunction">, ctx: SignedInContext) {
+  const { fn, ...ref } = input;
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     const [pkg] = await tx
@@ -362,8 +350,8 @@ export async function addFunction(input: unknown, ctx: CallContext) {
 }
 
 /** §5 role: name required and unique, a description, at least one function permission (of this version). */
-export async function addRole(input: unknown, ctx: CallContext) {
-  const { role, ...ref } = input as z.infer<typeof addRolePayload>;
+export async function addRole(input: Payload<"/sys/chainAppInfo/wizard/addRole">, ctx: SignedInContext) {
+  const { role, ...ref } = input;
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     const ids = [...new Set(role.functionIds.map(Number))];
@@ -381,8 +369,8 @@ export async function addRole(input: unknown, ctx: CallContext) {
  * Deletes an attachment, package, function or role of the caller's draft. §5: a package or function that
  * roles are built on is refused until those roles are deleted; a function with sub-functions too.
  */
-export async function deleteItem(input: unknown, ctx: CallContext) {
-  const { kind, id, ...ref } = input as z.infer<typeof deletePayload>;
+export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete">, ctx: SignedInContext) {
+  const { kind, id, ...ref } = input;
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: kind === "attachment" });
     if (kind === "attachment") {
@@ -429,8 +417,8 @@ export async function deleteItem(input: unknown, ctx: CallContext) {
 }
 
 /** Step 5: the chosen city nodes with TPS, capacity and bookkeeping nodes, within what each node offers. */
-export async function saveNodes(input: unknown, ctx: CallContext) {
-  const { form, ...ref } = input as z.infer<typeof saveNodesPayload>;
+export async function saveNodes(input: Payload<"/sys/chainAppInfo/wizard/saveNodes">, ctx: SignedInContext) {
+  const { form, ...ref } = input;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
@@ -452,8 +440,8 @@ export async function saveNodes(input: unknown, ctx: CallContext) {
 }
 
 /** Step 6: certificate mode 1 participant certificate, 2 key trust, 3 upload public key. */
-export async function saveCertificate(input: unknown, ctx: CallContext) {
-  const { form, ...ref } = input as z.infer<typeof saveCertificatePayload>;
+export async function saveCertificate(input: Payload<"/sys/chainAppInfo/wizard/saveCertificate">, ctx: SignedInContext) {
+  const { form, ...ref } = input;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
@@ -489,8 +477,8 @@ async function completeness(tx: Tx, version: VersionRow, upTo: WizardStep): Prom
 }
 
 /** "Next" on the list steps (packages, functions, roles): the step must be complete; the draft remembers the furthest step. */
-export async function advance(input: unknown, ctx: CallContext) {
-  const { from, ...ref } = input as z.infer<typeof advancePayload>;
+export async function advance(input: Payload<"/sys/chainAppInfo/wizard/advance">, ctx: SignedInContext) {
+  const { from, ...ref } = input;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
@@ -508,8 +496,8 @@ export async function advance(input: unknown, ctx: CallContext) {
  * description, version unique, agreement, one free service), the cost of one cycle is computed from the
  * catalogue and saved, then the lifecycle moves 1 → 5 ("submit") or 11/20/22/26 → 5 ("resubmit").
  */
-export async function submit(input: unknown, ctx: CallContext) {
-  const { form: _agreed, ...ref } = input as z.infer<typeof submitPayload>;
+export async function submit(input: Payload<"/sys/chainAppInfo/wizard/submit">, ctx: SignedInContext) {
+  const { form: _agreed, ...ref } = input;
   const user = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
