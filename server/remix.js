@@ -6,6 +6,8 @@ import { createReadableStreamFromReadable, createRequestHandler } from "@remix-r
  * Remix's fetch polyfill: the Request, Response, Headers and streams are Node's.
  */
 
+const HOST = /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/;
+
 /**
  * The Fetch API Request for an incoming request; its signal aborts when the client goes away before the
  * answer has been written.
@@ -13,7 +15,9 @@ import { createReadableStreamFromReadable, createRequestHandler } from "@remix-r
  * @param {import("express").Response} res
  */
 export function toFetchRequest(req, res) {
-  const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);
+  // A Host header that is not a host name (with a port) could move the path ("a/b" would make "/b/…").
+  const host = req.get("host");
+  const url = new URL(`${req.protocol}://${host && HOST.test(host) ? host : "localhost"}${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

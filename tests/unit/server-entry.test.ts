@@ -157,6 +157,31 @@ describe("toFetchRequest", () => {
     expect(seen).toEqual({ method: "POST", url: `${base}/a/b?x=1&y=%20`, type: "text/plain", body: "hello body" });
   });
 
+  it("a Host header that is not a host name cannot change the path", async () => {
+    const urls: string[] = [];
+    const app = express();
+    app.all("*", (req, res) => {
+      urls.push(toFetchRequest(req, res).url);
+      res.end();
+    });
+    const base = await serve(app);
+    const port = new URL(base).port;
+    for (const host of [`127.0.0.1:${port}`, "portal.example:8080", "[::1]:3000", "evil/b?", "a b"]) {
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest(`${base}/g/main/index?x=1`, { agent: false, setHost: false, headers: { Host: host } }, (res) => res.resume().on("end", resolve));
+        req.on("error", reject);
+        req.end();
+      });
+    }
+    expect(urls).toEqual([
+      `http://127.0.0.1:${port}/g/main/index?x=1`,
+      "http://portal.example:8080/g/main/index?x=1",
+      "http://[::1]:3000/g/main/index?x=1",
+      "http://localhost/g/main/index?x=1",
+      "http://localhost/g/main/index?x=1",
+    ]);
+  });
+
   it("its signal aborts when the client goes away before the answer", async () => {
     let aborted!: () => void;
     const wasAborted = new Promise<void>((resolve) => (aborted = resolve));
