@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -143,6 +143,7 @@ export type FakeVueapi = Awaited<ReturnType<typeof startFakeVueapi>>;
 export async function startPortal(env: Record<string, string>) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-server-"));
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
   delete inherited.VUEAPI_URL;
@@ -153,7 +154,7 @@ export async function startPortal(env: Record<string, string>) {
       PORT: String(port),
       HOST: "127.0.0.1",
       NODE_ENV: "test",
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "bsn-server-")),
+      DATA_DIR: dataDir,
       SESSION_SECRET: "server-test-secret",
       JOBS_INTERVAL_MS: "0",
       ...env,
@@ -163,7 +164,12 @@ export async function startPortal(env: Record<string, string>) {
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve(code);
+    }),
+  );
 
   const deadline = Date.now() + 60_000;
   for (;;) {
