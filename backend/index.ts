@@ -16,6 +16,7 @@ import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } fr
 import { profileHandlers, profileJobs } from "./profile";
 import { serviceHandlers, serviceJobs } from "./services/index";
 import { participationHandlers, participationJobs, setParticipationEnv } from "./participation/index";
+import { lockDataDirOrExit } from "./kit/data-dir-lock";
 import { createFixtures } from "./testing/fixtures";
 import { serviceWizardHandlers } from "./services/wizard";
 import { createServiceFixture } from "./testing/services";
@@ -91,7 +92,10 @@ const drain = (drainHolder.__bsnDrain ??= createDrain());
 const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), { status: 503, headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" } });
 
 async function start() {
-  const { handle, services, close } = await createVueapi(readBackendEnv());
+  const env = readBackendEnv();
+  // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
+  const dataDirLock = await lockDataDirOrExit(env);
+  const { handle, services, close } = await createVueapi(env);
   servicesHolder.__bsnServices = services;
   const stopJobs = services.env.jobsIntervalMs > 0 ? startJobLoop(services, jobRegistry, services.env.jobsIntervalMs) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections, remix-serve), end cleanly: no further job pass,
@@ -103,6 +107,7 @@ async function start() {
       await stopJobs();
       await drain.close();
       await close();
+      await dataDirLock?.release();
     })().catch((error) => console.error("backend shutdown failed", error));
   };
   process.once("SIGTERM", shutdown);
