@@ -16,6 +16,7 @@ import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } fr
 import { profileHandlers, profileJobs } from "./profile";
 import { serviceHandlers, serviceJobs } from "./services/index";
 import { participationHandlers, participationJobs, setParticipationEnv } from "./participation/index";
+import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
 import { createFixtures } from "./testing/fixtures";
 import { serviceWizardHandlers } from "./services/wizard";
@@ -96,6 +97,7 @@ async function start() {
   // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
   const dataDirLock = await lockDataDirOrExit(env);
   const { handle, services, close } = await createVueapi(env);
+  await dataDirLock?.serve(answerBackups(services));
   servicesHolder.__bsnServices = services;
   const stopJobs = services.env.jobsIntervalMs > 0 ? startJobLoop(services, jobRegistry, services.env.jobsIntervalMs) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections, remix-serve), end cleanly: no further job pass,

@@ -9,7 +9,7 @@ export type Holding = { child: ChildProcess; pid: number };
 export type Outcome = { code: number | null; line: string; stdout: string; stderr: string };
 
 /** Starts a holder process; resolves with its first line of output and, when it exits, its code. */
-export function startHolder(dataDir: string, mode: "plain" | "serve" | "server" = "plain") {
+export function startHolder(dataDir: string, mode: "plain" | "serve" | "backups" | "server" = "plain") {
   const child = spawn(process.execPath, ["--import", "tsx", fixture, dataDir, mode], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -27,7 +27,7 @@ export function startHolder(dataDir: string, mode: "plain" | "serve" | "server" 
 }
 
 /** A holder that reports HELD; fails the test otherwise. */
-export async function hold(dataDir: string, mode: "plain" | "serve" = "plain"): Promise<Holding> {
+export async function hold(dataDir: string, mode: "plain" | "serve" | "backups" = "plain"): Promise<Holding> {
   const started = startHolder(dataDir, mode);
   const line = await started.firstLine;
   if (!line.startsWith("HELD ")) throw new Error(`expected the process to hold ${dataDir}, it said: ${line}`);
