@@ -29,7 +29,10 @@ export type LockRequestHandler = (request: LockRequest, connection: Socket) => P
 export type DataDirLock = {
   readonly dataDir: string;
   readonly socketPath: string;
-  /** Listens on the lock's unix socket and answers local commands with `handler` (a server does this). */
+  /**
+   * Listens on the lock's unix socket and answers local commands with `handler` (a server does this). A
+   * failure is only warned about: the lock holds all the same.
+   */
   serve(handler: LockRequestHandler): Promise<void>;
   /** Gives the lock back (after the last of this process's holders released it). */
   release(): Promise<void>;
@@ -184,23 +187,30 @@ async function open(dataDir: string): Promise<DataDirLock> {
     socketPath: paths.socket,
     async serve(handler) {
       if (server || closed) return;
-      if (path.dirname(paths.socket) !== paths.dir) ensurePrivateDir(path.dirname(paths.socket));
-      // The lock is ours, so a socket file here is a dead holder's: replace it.
-      rmSync(paths.socket, { force: true });
       const listening = createServer({ allowHalfOpen: true }, (connection) => {
         connections.add(connection);
         connection.once("close", () => connections.delete(connection));
         answer(connection, handler, dataDir);
       });
-      server = listening;
-      await new Promise<void>((resolve, reject) => {
-        listening.once("error", reject);
-        listening.listen(paths.socket, () => {
-          listening.off("error", reject);
-          resolve();
+      try {
+        if (path.dirname(paths.socket) !== paths.dir) ensurePrivateDir(path.dirname(paths.socket));
+        // The lock is ours, so a socket file here is a dead holder's: replace it.
+        rmSync(paths.socket, { force: true });
+        await new Promise<void>((resolve, reject) => {
+          listening.once("error", reject);
+          listening.listen(paths.socket, () => {
+            listening.off("error", reject);
+            resolve();
+          });
         });
-      });
-      chmodSync(paths.socket, 0o600);
+        chmodSync(paths.socket, 0o600);
+      } catch (error) {
+        listening.close();
+        // The lock still holds; only the local commands cannot reach this process.
+        console.warn(`DATA_DIR ${dataDir}: cannot listen on ${paths.socket} (npm run backup cannot reach this server): ${(error as Error).message}`);
+        return;
+      }
+      server = listening;
       // The socket must not keep a process alive that has nothing else to do.
       listening.unref();
     },

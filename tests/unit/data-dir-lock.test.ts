@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { acquireDataDirLock, DataDirInUseError, embeddedEngines, lockPaths, MAX_SOCKET_PATH, readHolder, requestHolder, socketPath } from "../../backend/kit/data-dir-lock";
 import { hold, startHolder, stop, type Holding } from "./lock-processes";
 
@@ -112,6 +112,20 @@ describe("the DATA_DIR lock", () => {
       await lock.release();
     }
     expect(existsSync(socketPath(long))).toBe(false);
+  });
+
+  it("warns and keeps the lock when its socket cannot be created", { timeout: 30_000 }, async () => {
+    const dataDir = fresh();
+    const lock = await acquireDataDirLock(dataDir);
+    try {
+      mkdirSync(lockPaths(dataDir).socket); // a folder where the socket should go
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      await lock.serve(async () => false);
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/cannot listen on .*server\.sock \(npm run backup cannot reach this server\)/));
+      expect((await startHolder(dataDir).exited).code).toBe(3);
+    } finally {
+      await lock.release();
+    }
   });
 
   it("is taken at start only when some embedded engine keeps data under DATA_DIR", () => {
