@@ -1,27 +1,27 @@
-import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./accounts/handlers";
-import { createCaptcha } from "./accounts/captcha";
+import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./domains/accounts/handlers";
+import { createCaptcha } from "./domains/accounts/captcha";
 import { openDatabase } from "./db/client";
 import { seedDemo, seedPlatform } from "./db/seed";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { createRouter, handlersOf, type Handlers } from "./http/router";
 import { Mailer } from "./mail";
-import { listMessages, markRead } from "./messages/handlers";
-import { homeSummary, listCityNodes } from "./platform/handlers";
-import type { Services } from "./services";
-import { billingHandlers, billingJobs, startBillingJobs } from "./billing";
-import { invoiceHandlers, invoiceJobs } from "./invoices";
+import { listMessages, markRead } from "./domains/messages/handlers";
+import { homeSummary, listCityNodes } from "./domains/platform/handlers";
+import type { Deps } from "./deps";
+import { billingHandlers, billingJobs, startBillingJobs } from "./domains/billing/index";
+import { invoiceHandlers, invoiceJobs } from "./domains/invoices/index";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
-import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } from "./payments";
-import { profileHandlers, profileJobs } from "./profile";
-import { serviceHandlers, serviceJobs } from "./services/index";
-import { participationHandlers, participationJobs, setParticipationEnv } from "./participation/index";
+import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } from "./domains/payments/index";
+import { profileHandlers, profileJobs } from "./domains/profile/index";
+import { serviceHandlers, serviceJobs } from "./domains/services/index";
+import { participationHandlers, participationJobs, setParticipationEnv } from "./domains/participation/index";
 import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
-import { createFixtures } from "./testing/fixtures";
-import { serviceWizardHandlers } from "./services/wizard";
-import { createServiceFixture } from "./testing/services";
-import { storeHandlers } from "./store";
+import { createFixtures } from "./domains/billing/fixtures";
+import { serviceWizardHandlers } from "./domains/wizard/index";
+import { createServiceFixture } from "./domains/services/fixtures";
+import { storeHandlers } from "./domains/store/index";
 import { fail } from "../contract/envelope";
 import { Msg } from "../contract/messages";
 
@@ -63,7 +63,7 @@ const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...pay
 
 type Started = Promise<(request: Request) => Promise<Response>>;
 // The started service's dependencies, for the sandbox provider's pages (handleSandbox below).
-const servicesHolder = globalThis as typeof globalThis & { __bsnServices?: Services };
+const servicesHolder = globalThis as typeof globalThis & { __bsnServices?: Deps };
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
 const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 
@@ -75,7 +75,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   if (env.seedDemo) await seedDemo(database.db);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
   await startBillingJobs(database.db, now());
-  const services: Services = { db: database.db, env, mailer: new Mailer(env), now };
+  const services: Deps = { db: database.db, env, mailer: new Mailer(env), now };
   checkPaymentConfig(services);
   return {
     handle: createRouter(services, handlers),

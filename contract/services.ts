@@ -271,7 +271,7 @@ export const servicePaths = {
 } satisfies Record<string, PathSpec>;
 
 /* ------------------------------------------------------------------------------------------------
- * Tests only (TEST_FIXTURES=1): a complete service version for the caller (backend/testing/services.ts).
+ * Tests only (TEST_FIXTURES=1): a complete service version for the caller (backend/domains/services/fixtures.ts).
  * ---------------------------------------------------------------------------------------------- */
 export const SERVICE_FIXTURE_STATES = [5, 10, 15, 23, 24, 25, 30] as const;
 export const BAD_PACKAGE_KINDS = ["zip", "mainPath", "language", "func", "size"] as const;

@@ -3,9 +3,9 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { BackendEnv } from "../env";
 import { acquireDataDirLock } from "../kit/data-dir-lock";
-import * as schema from "./schema";
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The database, typed without a relational schema: every query names its tables (db/tables.ts and each domain's tables.ts). */
+export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const MIGRATIONS = path.resolve(process.cwd(), "backend/db/migrations");
@@ -23,11 +23,11 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
     const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
     // An idle connection the server ends (restart, failover) must not take the process down.
     pool.on("error", (error) => console.error("database connection error:", error.message));
-    const db = drizzle(pool, { schema }) as unknown as Db;
+    const db = drizzle(pool) as unknown as Db;
     const client = await pool.connect();
     try {
       await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
       client.release();
@@ -41,7 +41,7 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
   const lock = await acquireDataDirLock(env.dataDir); // one process per DATA_DIR (docs/decisions/017); shared within it
   mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir);
-  const db = drizzle(client, { schema });
+  const db = drizzle(client);
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, close: () => client.close().finally(() => lock.release()), kind: "pglite" };
 }

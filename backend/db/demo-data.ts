@@ -1,10 +1,10 @@
-import { seedDemoProfiles } from "../profile/seed";
-import { seedDemoServices } from "../services/demo";
-import { seedBillingDemo } from "../billing/demo";
+import { seedDemoProfiles } from "../domains/profile/demo";
+import { seedDemoServices } from "../domains/services/demo";
+import { seedBillingDemo } from "../domains/billing/demo";
 import type { Db } from "./client";
-import { seedInvoiceDemo } from "../invoices/demo";
-import { seedDemoStore } from "../store";
-import { seedDemoParticipation } from "../participation/demo";
+import { seedInvoiceDemo } from "../domains/invoices/demo";
+import { seedDemoStore } from "../domains/store/index";
+import { seedDemoParticipation } from "../domains/participation/demo";
 
 /**
  * Demo records of each domain (bills, payments, invoices, contacts ...) for demo accounts created just

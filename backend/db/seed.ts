@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { hashPassword } from "../accounts/passwords";
+import { hashPassword } from "../domains/accounts/passwords";
 import type { Db } from "./client";
 import { seedDemoData } from "./demo-data";
-import { cityNodes, messages, users } from "./schema";
+import { cityNodes, messages, users } from "./tables";
 
 /** SPEC §3 City node: the platform catalogue. Prices in USD cents. */
 export const CITY_NODES = [

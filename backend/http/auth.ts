@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { Msg } from "../../contract/messages";
-import { authTokens, users } from "../db/schema";
-import type { Services } from "../services";
+import { authTokens, users } from "../db/tables";
+import type { Deps } from "../deps";
 import { sessionInvalid } from "./errors";
 
 export type AuthUser = typeof users.$inferSelect;
@@ -18,7 +18,7 @@ export function newSecret(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
-export async function issueToken(services: Services, userId: number): Promise<string> {
+export async function issueToken(services: Deps, userId: number): Promise<string> {
   const token = newSecret();
   const now = services.now();
   await services.db.insert(authTokens).values({ tokenHash: sha256(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + TOKEN_TTL_MS) });
@@ -29,7 +29,7 @@ export async function issueToken(services: Services, userId: number): Promise<st
  * The caller of a non-anonymous path (SPEC §8): no or unknown token → MSG_10004, expired → MSG_10005,
  * revoked (logout, password reset) → MSG_10009; all with code 3.
  */
-export async function authenticate(services: Services, request: Request): Promise<{ user: AuthUser; tokenHash: string }> {
+export async function authenticate(services: Deps, request: Request): Promise<{ user: AuthUser; tokenHash: string }> {
   const header = request.headers.get("Authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   if (!token) throw sessionInvalid(Msg.PLEASE_LOGIN);
@@ -46,6 +46,6 @@ export async function authenticate(services: Services, request: Request): Promis
   return { user: row.user, tokenHash };
 }
 
-export async function revokeToken(services: Services, tokenHash: string) {
+export async function revokeToken(services: Deps, tokenHash: string) {
   await services.db.update(authTokens).set({ revokedAt: services.now() }).where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt)));
 }

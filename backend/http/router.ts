@@ -3,32 +3,39 @@ import { fail, ok, ResponseCode } from "../../contract/envelope";
 import { Msg } from "../../contract/messages";
 import { paths, type VueapiPath } from "../../contract/paths";
 import type { Language } from "../mail";
-import type { Services } from "../services";
+import type { Deps } from "../deps";
 import { authenticate, type AuthUser } from "./auth";
 import { ApiError } from "./errors";
 
 export type CallContext = {
-  services: Services;
+  services: Deps;
   language: Language;
   /** The caller, for paths that need a token. */
   user: AuthUser | null;
   tokenHash: string | null;
 };
 
-type Handler = (payload: unknown, ctx: CallContext) => Promise<unknown>;
-export type Handlers = { [P in VueapiPath]: Handler };
+/** The context of a path that needs a token: the router has authenticated the caller. */
+export type SignedInContext = CallContext & { user: AuthUser; tokenHash: string };
+
+/** What the handler of path P receives: the signed-in context unless the path is anonymous. */
+export type ContextOf<P extends VueapiPath> = (typeof paths)[P]["auth"] extends "anon" ? CallContext : SignedInContext;
+
+type AnyHandler = (payload: unknown, ctx: CallContext) => Promise<unknown>;
+export type Handlers = { [P in VueapiPath]: AnyHandler };
 
 /** What the router hands the handler of path P: its payload as the contract's schema parsed it. */
 export type Payload<P extends VueapiPath> = z.output<(typeof paths)[P]["payload"]>;
 
+/** The handler of path P, typed by its path: its parsed payload and its caller. */
+export type Handler<P extends VueapiPath> = (payload: Payload<P>, ctx: ContextOf<P>) => Promise<unknown>;
+
 /**
- * A domain's handlers by path, each checked against the payload of its own path (the router calls a
- * handler only with the payload that path's schema parsed).
+ * A domain's handlers by path, each checked against the payload and the caller of its own path (the router
+ * calls a handler only with the payload that path's schema parsed, and with the caller its `auth` demands).
  */
-export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? (payload: Payload<P>, ctx: CallContext) => Promise<unknown> : never }>(
-  map: M,
-): { [P in keyof M]: Handler } {
-  return map as { [P in keyof M]: Handler };
+export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? Handler<P> : never }>(map: M): { [P in keyof M]: AnyHandler } {
+  return map as unknown as { [P in keyof M]: AnyHandler };
 }
 
 const PREFIX = "/vueapi";
@@ -56,7 +63,7 @@ function languageOf(request: Request, body: Record<string, unknown>): Language {
 }
 
 /** The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys. */
-export function createRouter(services: Services, handlers: Handlers) {
+export function createRouter(services: Deps, handlers: Handlers) {
   return async function route(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;

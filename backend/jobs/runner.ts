@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { jobs } from "../db/schema";
-import type { Services } from "../services";
+import { jobs } from "../db/tables";
+import type { Deps } from "../deps";
 
 /**
  * Durable background jobs (ARCHITECTURE: payment expiry, provider callbacks, weekly bills, and later
@@ -10,7 +10,7 @@ import type { Services } from "../services";
  * when its lease ends. A handler must be safe to run again after a crash (do its work in one
  * transaction, or check what is already done).
  */
-export type JobHandler = (payload: Record<string, unknown>, services: Services) => Promise<void>;
+export type JobHandler = (payload: Record<string, unknown>, services: Deps) => Promise<void>;
 
 const LEASE_MS = 5 * 60 * 1000;
 const MAX_ATTEMPTS = 8;
@@ -31,7 +31,7 @@ export async function schedule(
 }
 
 /** Claims the next due job, or none. */
-async function claim(services: Services) {
+async function claim(services: Deps) {
   const now = services.now();
   const leaseEnd = new Date(now.getTime() + LEASE_MS);
   const result = await services.db.execute(sql`
@@ -48,7 +48,7 @@ async function claim(services: Services) {
 }
 
 /** Runs every job due now, one after another; returns how many ran. */
-export async function runDueJobs(services: Services, registry: JobRegistry, limit = 100): Promise<number> {
+export async function runDueJobs(services: Deps, registry: JobRegistry, limit = 100): Promise<number> {
   let ran = 0;
   while (ran < limit) {
     const job = await claim(services);
@@ -75,7 +75,7 @@ export async function runDueJobs(services: Services, registry: JobRegistry, limi
  * Polls for due jobs every `intervalMs` until stopped. The stop function ends the polling and resolves once
  * the pass under way (if any) has finished, so the database can be closed after it.
  */
-export function startJobLoop(services: Services, registry: JobRegistry, intervalMs: number): () => Promise<void> {
+export function startJobLoop(services: Deps, registry: JobRegistry, intervalMs: number): () => Promise<void> {
   let pass: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (pass) return;

@@ -1,9 +1,10 @@
 import { and, count, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../backend/http/auth";
-import { post as ledgerPost } from "../../backend/billing/ledger";
-import { makeTrafficBills, WEEKLY_TRAFFIC } from "../../backend/billing/jobs";
-import { bills, cityNodes, jobs, messages, usageDaily, users } from "../../backend/db/schema";
+import { post as ledgerPost } from "../../backend/domains/billing/ledger";
+import { makeTrafficBills, WEEKLY_TRAFFIC } from "../../backend/domains/billing/jobs";
+import { bills, usageDaily } from "../../backend/domains/billing/tables";
+import { cityNodes, jobs, messages, users } from "../../backend/db/tables";
 import { callVueapi, inProcessVueapi } from "./in-process";
 
 // The weekly traffic bills and the expiry rule depend on time: the service runs in-process with a clock

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
-import { users } from "../../backend/db/schema";
+import { users } from "../../backend/db/tables";
 import { readBackendEnv } from "../../backend/env";
 import { createVueapi } from "../../backend/index";
 import { PASSWORD, registration, uniqueName } from "./client";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { derivedTotals, post, totalsOf } from "../../backend/billing/ledger";
-import { users } from "../../backend/db/schema";
+import { derivedTotals, post, totalsOf } from "../../backend/domains/billing/ledger";
+import { users } from "../../backend/db/tables";
 import { callVueapi, inProcessVueapi } from "./in-process";
 
 // The invoiceable amount can be lower than the bills' sum (a refund took part of it): the ledger is the

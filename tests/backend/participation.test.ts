@@ -1,10 +1,13 @@
 import { createPrivateKey, generateKeyPairSync, sign, X509Certificate } from "node:crypto";
 import { and, asc, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appCas, appJoins, appJoinTransitions, appVersions, apps, bills, certificates, cityNodes, jobs, ledgerEntries, messages } from "../../backend/db/schema";
-import { invitationLink } from "../../backend/services/invite";
+import { appCas, appJoins, appJoinTransitions, certificates } from "../../backend/domains/participation/tables";
+import { appVersions, apps } from "../../backend/domains/services/tables";
+import { bills, ledgerEntries } from "../../backend/domains/billing/tables";
+import { cityNodes, jobs, messages } from "../../backend/db/tables";
+import { invitationLink } from "../../backend/domains/services/invite";
 import { AUDIT_STATES } from "../../contract/participation";
-import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE } from "../../backend/participation/machine";
+import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE } from "../../backend/domains/participation/machine";
 import { PASSWORD } from "./client";
 import { callVueapi, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
 

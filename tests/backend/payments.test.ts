@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { hashPassword } from "../../backend/accounts/passwords";
-import { derivedTotals, post as ledgerPost, totalsOf } from "../../backend/billing/ledger";
-import { cards, ledgerEntries, messages, payments, providerEvents, sandboxCheckouts, users, withdrawals } from "../../backend/db/schema";
+import { hashPassword } from "../../backend/domains/accounts/passwords";
+import { derivedTotals, post as ledgerPost, totalsOf } from "../../backend/domains/billing/ledger";
+import { cards, payments, providerEvents, sandboxCheckouts, withdrawals } from "../../backend/domains/payments/tables";
+import { ledgerEntries } from "../../backend/domains/billing/tables";
+import { messages, users } from "../../backend/db/tables";
 import { issueToken } from "../../backend/http/auth";
-import { handleSandboxPay, paymentJobs } from "../../backend/payments";
-import { eventFor, signCallback } from "../../backend/payments/provider";
-import { expectedArrival } from "../../backend/payments/withdrawals";
+import { handleSandboxPay, paymentJobs } from "../../backend/domains/payments/index";
+import { eventFor, signCallback } from "../../backend/domains/payments/provider";
+import { expectedArrival } from "../../backend/domains/payments/withdrawals";
 import { callVueapi, inProcessVueapi, type Vueapi } from "./in-process";
 
 /**

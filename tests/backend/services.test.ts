@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appNodes, appVersions, bills, jobs, ledgerEntries, users } from "../../backend/db/schema";
-import { totalsOf } from "../../backend/billing/ledger";
-import { verifyInvitation } from "../../backend/services/invite";
+import { appNodes, appVersions } from "../../backend/domains/services/tables";
+import { bills, ledgerEntries } from "../../backend/domains/billing/tables";
+import { jobs, users } from "../../backend/db/tables";
+import { totalsOf } from "../../backend/domains/billing/ledger";
+import { verifyInvitation } from "../../backend/domains/services/invite";
 import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
 
 // The service lifecycle through the /vueapi protocol, in-process with a movable clock and the job loop

@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appComments, apps, appVersions, commentUseful, files, products, productServices } from "../../backend/db/schema";
-import { demoCover } from "../../backend/store/demo";
+import { appComments, apps, appVersions } from "../../backend/domains/services/tables";
+import { commentUseful, products, productServices } from "../../backend/domains/store/tables";
+import { files } from "../../backend/db/tables";
+import { demoCover } from "../../backend/domains/store/demo";
 import { PRODUCT_TRANSITIONS, productTransition, type ProductEvent } from "../../contract/store";
 import { callVueapi, inProcessVueapi, loginToken, registeredUser } from "./in-process";
 

@@ -2,7 +2,8 @@ import { and, count, eq } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { issueToken } from "../../backend/http/auth";
-import { appFunctions, appNodes, appRoles, apps, appTransitions, appVersions, chaincodePackages, cityNodes, users } from "../../backend/db/schema";
+import { appFunctions, appNodes, appRoles, apps, appTransitions, appVersions, chaincodePackages } from "../../backend/domains/services/tables";
+import { cityNodes, users } from "../../backend/db/tables";
 import { callVueapi, inProcessVueapi } from "./in-process";
 
 // The wizard's rules over the /vueapi protocol, in-process so that a test can put a service in a later

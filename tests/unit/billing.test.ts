@@ -9,10 +9,10 @@ import { utc8Day } from "~/lib/bills";
 import { billFilterFromQuery, kindFromQuery, pageFromQuery, payFormOf } from "~/lib/bills.server";
 import { getFlash } from "~/lib/session.server";
 import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
-import { isPayable } from "../../backend/billing/bills";
-import { trafficLine } from "../../backend/billing/jobs";
-import { deltasFor } from "../../backend/billing/ledger";
-import { addDays, dayOf, daysBetween, lastCompletedWeekStart, startOfDay, weekEnd, weekStartOf } from "../../backend/billing/time";
+import { isPayable } from "../../backend/domains/billing/bills";
+import { trafficLine } from "../../backend/domains/billing/jobs";
+import { deltasFor } from "../../backend/domains/billing/ledger";
+import { addDays, dayOf, daysBetween, lastCompletedWeekStart, startOfDay, weekEnd, weekStartOf } from "../../backend/domains/billing/time";
 
 const viewer: Viewer = { language: "en", token: "tok", user: { userId: 1, userName: "alice1", realName: "爱", userType: 1, role: "user" }, mobile: false };
 const incoming = () => new Request("http://portal.test/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { moneyAmount, toCents } from "@contract/rules";
-import { deltasFor } from "../../backend/billing/ledger";
+import { deltasFor } from "../../backend/domains/billing/ledger";
 
 describe("SPEC §5 Money: form amounts", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { accessAllowed, applySchema, AUDIT_STATES, auditDecisionSchema, detailHidden, listStatusOf, orderExpired } from "../../contract/participation";
-import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE, joinTransition } from "../../backend/participation/machine";
+import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE, joinTransition } from "../../backend/domains/participation/machine";
 
 describe("the participation audit state machine (docs/decisions/013)", () => {
   const cases = AUDIT_STATES.flatMap((from) => JOIN_EVENTS.flatMap((event) => JOIN_ACTORS.map((actor) => ({ from, event, actor }))));

@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { inspectPackage, normaliseLanguage, readReport, storeReport, suggestionFor } from "../../backend/services/inspect";
-import { sampleChaincode } from "../../backend/services/samples";
+import { inspectPackage, normaliseLanguage, readReport, storeReport, suggestionFor } from "../../backend/domains/services/inspect";
+import { sampleChaincode } from "../../backend/domains/services/samples";
 import { shownActions } from "~/components/services";
 
 const pkg = { name: "asset_cc", language: "go", mainPath: "main/main.go", funcs: ["CreateAsset", "ReadAsset"] };

@@ -1,0 +1,11 @@
+import type { Db } from "./db/client";
+import type { BackendEnv } from "./env";
+import type { Mailer } from "./mail";
+
+/** What every handler may use: the database, the environment, the mailer, and a clock tests can move. */
+export type Deps = {
+  db: Db;
+  env: BackendEnv;
+  mailer: Mailer;
+  now: () => Date;
+};

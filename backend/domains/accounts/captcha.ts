@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import svgCaptcha from "svg-captcha";
+import { Msg } from "../../../contract/messages";
+import { captchas } from "./tables";
+import { ApiError } from "../../http/errors";
+import type { Deps } from "../../deps";
+
+export const CAPTCHA_TTL_SECONDS = 300;
+
+/** A new image captcha (svg-captcha), single use, valid 5 minutes. */
+export async function createCaptcha(services: Deps) {
+  const { text, data } = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: "0o1ilI", color: true, background: "#f5f7fb", width: 120, height: 40 });
+  const key = randomUUID();
+  const now = services.now();
+  await services.db.insert(captchas).values({ key, answer: text.toLowerCase(), expiresAt: new Date(now.getTime() + CAPTCHA_TTL_SECONDS * 1000) });
+  return {
+    captchaKey: key,
+    image: `data:image/svg+xml;base64,${Buffer.from(data).toString("base64")}`,
+    expiresInSeconds: CAPTCHA_TTL_SECONDS,
+  };
+}
+
+function captchaError(key: string): ApiError {
+  return new ApiError(key, { fieldErrors: { captcha: [`errors:${key}`] } });
+}
+
+/**
+ * Checks and uses up a captcha (SPEC §8 Login: empty, expired, wrong or invalid). Every check consumes it.
+ * TEST_CAPTCHA, for automated tests only, is accepted as the answer of any live captcha.
+ */
+export async function checkCaptcha(services: Deps, key: string | undefined, answer: string | undefined) {
+  if (!answer || !answer.trim()) throw captchaError(Msg.CAPTCHA_EMPTY);
+  if (!key) throw captchaError(Msg.CAPTCHA_INVALID);
+  const now = services.now();
+  // Taking the captcha and checking it are one statement, so two requests cannot both use it.
+  const [row] = await services.db
+    .update(captchas)
+    .set({ usedAt: now })
+    .where(and(eq(captchas.key, key), isNull(captchas.usedAt)))
+    .returning({ answer: captchas.answer, expiresAt: captchas.expiresAt });
+  if (!row) throw captchaError(Msg.CAPTCHA_INVALID);
+  if (row.expiresAt.getTime() <= now.getTime()) throw captchaError(Msg.CAPTCHA_EXPIRED);
+  const given = answer.trim().toLowerCase();
+  const testAnswer = services.env.testCaptcha?.toLowerCase();
+  if (given !== row.answer && given !== testAnswer) throw captchaError(Msg.CAPTCHA_WRONG);
+}

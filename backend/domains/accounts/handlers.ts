@@ -1,0 +1,269 @@
+import { randomInt } from "node:crypto";
+import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import type { z } from "zod";
+import {
+  activateSchema,
+  changePasswordSchema,
+  forgetSchema,
+  LICENCE_MAX_BYTES,
+  licenceProblem,
+  loginSchema,
+  registerPayloadSchema,
+  resetCodeSchema,
+  resetPasswordSchema,
+  USER_TYPE,
+} from "../../../contract/accounts";
+import { Msg } from "../../../contract/messages";
+import { activationTokens, resetCodes } from "./tables";
+import { authTokens, files, messages, users } from "../../db/tables";
+import { issueToken, newSecret, revokeToken, sha256 } from "../../http/auth";
+import { ApiError, fieldError } from "../../http/errors";
+import { fieldErrorsOf, type CallContext, type SignedInContext } from "../../http/router";
+import type { Deps } from "../../deps";
+import { checkCaptcha } from "./captcha";
+import { hashPassword, verifyPassword } from "./passwords";
+import { findUserByLogin, toUser } from "./users";
+
+export const ACTIVATION_TTL_MS = 24 * 60 * 60 * 1000;
+export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
+export const RESET_CODE_MAX_ATTEMPTS = 5;
+export const LOCK_AFTER_FAILURES = 5;
+export const LOCK_MS = 15 * 60 * 1000;
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/** Magic bytes of the licence types (SPEC §5: licence upload, max 8 MB). */
+function sniffLicence(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 5).toString("latin1") === "%PDF-") return "application/pdf";
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  return null;
+}
+
+async function addMessage(services: Deps, userId: number, textKey: string, params: Record<string, string> = {}) {
+  await services.db.insert(messages).values({ userId, textKey, params, createdAt: services.now() });
+}
+
+/* ------------------------------------------------------------------ registration and activation */
+
+export async function register(input: z.output<typeof registerPayloadSchema>, ctx: CallContext) {
+  const { services } = ctx;
+  const { payload, licence } = input;
+  await checkCaptcha(services, payload.captchaKey, payload.captcha);
+
+  let licenceFile: { name: string; mime: string; bytes: Buffer } | null = null;
+  if (payload.userType === USER_TYPE.ENTERPRISE && licence) {
+    const bytes = Buffer.from(licence.dataBase64, "base64");
+    if (bytes.byteLength > LICENCE_MAX_BYTES) throw fieldError("licence", "validation.licence.tooLarge");
+    const problem = licenceProblem({ name: licence.name, size: bytes.byteLength, type: licence.type });
+    const sniffed = sniffLicence(bytes);
+    if (problem) throw fieldError("licence", problem);
+    if (!sniffed) throw fieldError("licence", "validation.licence.type");
+    licenceFile = { name: licence.name, mime: sniffed, bytes };
+  }
+
+  const taken: Record<string, string[]> = {};
+  const [nameRow] = await services.db.select({ id: users.id }).from(users).where(sql`lower(${users.userName}) = ${payload.userName.toLowerCase()}`).limit(1);
+  if (nameRow) taken["payload.userName"] = [`errors:${Msg.USERNAME_TAKEN}`];
+  const [emailRow] = await services.db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${payload.email.toLowerCase()}`).limit(1);
+  if (emailRow) taken["payload.email"] = [`errors:${Msg.EMAIL_TAKEN}`];
+  if (Object.keys(taken).length > 0) throw new ApiError(nameRow ? Msg.USERNAME_TAKEN : Msg.EMAIL_TAKEN, { fieldErrors: taken });
+
+  const passwordHash = await hashPassword(payload.password);
+  const token = newSecret();
+  const now = services.now();
+  try {
+    await services.db.transaction(async (tx) => {
+      let licenceFileId: number | null = null;
+      if (licenceFile) {
+        const [file] = await tx
+          .insert(files)
+          .values({ name: licenceFile.name, mime: licenceFile.mime, size: licenceFile.bytes.byteLength, bytes: licenceFile.bytes })
+          .returning({ id: files.id });
+        licenceFileId = file.id;
+      }
+      const enterprise = payload.userType === USER_TYPE.ENTERPRISE ? payload : null;
+      const [user] = await tx
+        .insert(users)
+        .values({
+          userName: payload.userName,
+          passwordHash,
+          realName: payload.realName,
+          email: payload.email,
+          mobile: payload.mobile ?? null,
+          userType: Number(payload.userType),
+          companyName: enterprise?.companyName ?? null,
+          companyAddress: enterprise?.companyAddress ?? null,
+          contactName: enterprise?.contactName ?? null,
+          country: enterprise?.country ?? null,
+          creditCode: enterprise?.creditCode ?? null,
+          licenceFileId,
+          createdAt: now,
+        })
+        .returning({ id: users.id });
+      await tx.insert(activationTokens).values({ tokenHash: sha256(token), userId: user.id, expiresAt: new Date(now.getTime() + ACTIVATION_TTL_MS) });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new ApiError(Msg.USERNAME_TAKEN, { fieldErrors: { "payload.userName": [`errors:${Msg.USERNAME_TAKEN}`] } });
+    }
+    throw error;
+  }
+
+  const link = `${services.env.publicUrl}/g/main/UserActivation?token=${token}`;
+  await services.mailer.send(payload.email, "activation", ctx.language, { userName: payload.userName, link });
+  return { userName: payload.userName, email: payload.email };
+}
+
+export async function activate(input: z.output<typeof activateSchema>, { services }: CallContext) {
+  const now = services.now();
+  return services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ token: activationTokens, user: users })
+      .from(activationTokens)
+      .innerJoin(users, eq(users.id, activationTokens.userId))
+      .where(eq(activationTokens.tokenHash, sha256(input.token)))
+      .limit(1);
+    if (!row) throw new ApiError(Msg.ACTIVATION_INVALID);
+    if (row.user.activatedAt) throw new ApiError(Msg.ALREADY_ACTIVATED);
+    if (row.token.usedAt || row.token.expiresAt.getTime() <= now.getTime()) throw new ApiError(Msg.ACTIVATION_INVALID);
+    const used = await tx
+      .update(activationTokens)
+      .set({ usedAt: now })
+      .where(and(eq(activationTokens.tokenHash, row.token.tokenHash), isNull(activationTokens.usedAt)))
+      .returning({ userId: activationTokens.userId });
+    if (used.length === 0) throw new ApiError(Msg.ALREADY_ACTIVATED);
+    await tx.update(users).set({ activatedAt: now }).where(eq(users.id, row.user.id));
+    await tx.insert(messages).values({ userId: row.user.id, textKey: "messages.welcome", params: { userName: row.user.userName }, createdAt: now });
+    return { userName: row.user.userName };
+  });
+}
+
+/* ------------------------------------------------------------------ login and logout */
+
+export async function login(input: z.output<typeof loginSchema>, { services }: CallContext) {
+  await checkCaptcha(services, input.captchaKey, input.captcha);
+  const user = await findUserByLogin(services.db, input.username);
+  if (!user) throw new ApiError(Msg.INVALID_LOGIN_NAME);
+  const now = services.now();
+  if (user.lockedUntil && user.lockedUntil.getTime() > now.getTime()) throw new ApiError(Msg.ACCOUNT_LOCKED);
+
+  if (!(await verifyPassword(input.password, user.passwordHash))) {
+    const [counted] = await services.db
+      .update(users)
+      .set({ failedLogins: sql`${users.failedLogins} + 1` })
+      .where(eq(users.id, user.id))
+      .returning({ failedLogins: users.failedLogins });
+    if (counted.failedLogins >= LOCK_AFTER_FAILURES) {
+      await services.db.update(users).set({ failedLogins: 0, lockedUntil: new Date(now.getTime() + LOCK_MS) }).where(eq(users.id, user.id));
+      throw new ApiError(Msg.ACCOUNT_LOCKED);
+    }
+    throw new ApiError(Msg.WRONG_CREDENTIALS);
+  }
+  if (!user.activatedAt) throw new ApiError(Msg.ACCOUNT_NOT_ACTIVATED);
+
+  const [updated] = await services.db
+    .update(users)
+    .set({ failedLogins: 0, lockedUntil: null, lastLoginAt: now })
+    .where(eq(users.id, user.id))
+    .returning();
+  const token = await issueToken(services, user.id);
+  return { token, user: toUser(updated) };
+}
+
+export async function logout(_input: unknown, { services, tokenHash }: SignedInContext) {
+  if (tokenHash) await revokeToken(services, tokenHash);
+  return null;
+}
+
+export async function clientInfo(_input: unknown, { user }: SignedInContext) {
+  return toUser(user);
+}
+
+/* ------------------------------------------------------------------ forgotten password */
+
+function maskEmail(email: string): string {
+  const [local, domain] = email.split("@");
+  return `${local.slice(0, 1)}***@${domain}`;
+}
+
+export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: CallContext) {
+  const { services } = ctx;
+  await checkCaptcha(services, input.captchaKey, input.captcha);
+  const user = await findUserByLogin(services.db, input.phone);
+  if (!user) throw fieldError("phone", `errors:${Msg.INVALID_LOGIN_NAME}`, Msg.INVALID_LOGIN_NAME);
+  const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const now = services.now();
+  await services.db.transaction(async (tx) => {
+    await tx.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.userId, user.id), isNull(resetCodes.usedAt)));
+    await tx.insert(resetCodes).values({ userId: user.id, codeHash: sha256(`${user.id}:${code}`), expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS) });
+  });
+  await services.mailer.send(user.email, "resetCode", ctx.language, { userName: user.userName, code });
+  return { phone: input.phone, maskedEmail: maskEmail(user.email) };
+}
+
+/** The live code of the account named `phone`, checked; a wrong code counts an attempt. */
+async function verifyResetCode(services: Deps, phone: string, code: string) {
+  const invalid = () => new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
+  const user = await findUserByLogin(services.db, phone);
+  if (!user) throw invalid();
+  const [row] = await services.db
+    .select()
+    .from(resetCodes)
+    .where(and(eq(resetCodes.userId, user.id), isNull(resetCodes.usedAt)))
+    .orderBy(desc(resetCodes.id))
+    .limit(1);
+  if (!row || row.expiresAt.getTime() <= services.now().getTime() || row.attempts >= RESET_CODE_MAX_ATTEMPTS) throw invalid();
+  if (row.codeHash !== sha256(`${user.id}:${code}`)) {
+    await services.db.update(resetCodes).set({ attempts: sql`${resetCodes.attempts} + 1` }).where(eq(resetCodes.id, row.id));
+    throw invalid();
+  }
+  return { user, codeId: row.id };
+}
+
+export async function checkResetCode(input: z.output<typeof resetCodeSchema>, { services }: CallContext) {
+  await verifyResetCode(services, input.phone, input.captcha);
+  return null;
+}
+
+export async function resetPassword(input: z.output<typeof resetPasswordSchema>, { services }: CallContext) {
+  const { user, codeId } = await verifyResetCode(services, input.phone, input.captcha);
+  const passwordHash = await hashPassword(input.password);
+  const now = services.now();
+  await services.db.transaction(async (tx) => {
+    const used = await tx.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.id, codeId), isNull(resetCodes.usedAt))).returning({ id: resetCodes.id });
+    if (used.length === 0) throw new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
+    await tx.update(users).set({ passwordHash, failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+    await tx.update(authTokens).set({ revokedAt: now }).where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt)));
+    await tx.insert(messages).values({ userId: user.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
+  });
+  return null;
+}
+
+/* ------------------------------------------------------------------ change password */
+
+export async function changePassword(input: unknown, { services, user, tokenHash }: SignedInContext) {
+  const me = user;
+  const parsed = changePasswordSchema(me.userName).safeParse(input);
+  if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
+  if (!(await verifyPassword(parsed.data.oldPassword, me.passwordHash))) {
+    throw fieldError("oldPassword", `errors:${Msg.OLD_PASSWORD_WRONG}`, Msg.OLD_PASSWORD_WRONG);
+  }
+  const passwordHash = await hashPassword(parsed.data.password);
+  const now = services.now();
+  await services.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, me.id));
+    // Other sessions end; this one goes on.
+    await tx
+      .update(authTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(authTokens.userId, me.id), isNull(authTokens.revokedAt), ne(authTokens.tokenHash, tokenHash ?? "")));
+    await tx.insert(messages).values({ userId: me.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
+  });
+  return null;
+}
+
+export { addMessage };

@@ -1,0 +1,34 @@
+import { eq, or, sql } from "drizzle-orm";
+import type { User } from "../../../contract/accounts";
+import type { Db, Tx } from "../../db/client";
+import { users } from "../../db/tables";
+
+export type UserRow = typeof users.$inferSelect;
+
+/** A user by username, email or mobile number (case-insensitive for names and emails). */
+export async function findUserByLogin(db: Db | Tx, login: string): Promise<UserRow | undefined> {
+  const lower = login.trim().toLowerCase();
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(or(sql`lower(${users.userName}) = ${lower}`, sql`lower(${users.email}) = ${lower}`, eq(users.mobile, login.trim())))
+    .orderBy(users.id)
+    .limit(1);
+  return row;
+}
+
+/** The user as the contract shows it (SPEC §3 user info). */
+export function toUser(row: UserRow): User {
+  return {
+    userId: row.id,
+    userName: row.userName,
+    realName: row.realName,
+    email: row.email,
+    mobile: row.mobile,
+    userType: row.userType === 2 ? 2 : 1,
+    companyName: row.companyName,
+    role: row.role === "operator" ? "operator" : "user",
+    createdAt: row.createdAt.toISOString(),
+    lastLoginAt: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,264 @@
+import { randomInt } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { BillType, PayState } from "../../../contract/billing";
+import type { Db, Tx } from "../../db/client";
+import type { DemoSeeder } from "../../db/demo-data";
+import { bills, usageDaily, type BillDetail } from "./tables";
+import { cityNodes } from "../../db/tables";
+import { payments, withdrawals } from "../payments/tables";
+import { post } from "./ledger";
+import { createTrafficBill, weeklyUsage } from "./jobs";
+import { newBillNo } from "./bills";
+import { addDays, dayOf, DAY_MS, lastCompletedWeekStart, weekEnd } from "./time";
+
+/**
+ * Demo money, usage and bills for demoperson and democompany (backend/db/demo-data.ts). Money moves only
+ * through the ledger, in time order, so the transaction inquiry reads like a real account: a welcome
+ * grant, card recharges, bill payments, a partial refund and a withdrawal. Bills cover every category of
+ * §9 and every state of §4 a user meets; weekly traffic bills are made from the usage by the job's code.
+ */
+type Node = typeof cityNodes.$inferSelect;
+type Profile = {
+  grantCents: number;
+  recharges: { daysAgo: number; cents: number; payType: string }[];
+  /** Daily traffic in MB per node code around which the usage varies. */
+  usage: Record<string, number>;
+  /** The service the resource bills are for: TPS and capacity per node. */
+  service: { name: string; appId: number; nodes: string[]; tps: number; capacityGb: number };
+  extraBills: boolean;
+  withdrawalCents: number;
+};
+
+const PROFILES: Record<string, Profile> = {
+  demoperson: {
+    grantCents: 5_000,
+    recharges: [
+      { daysAgo: 58, cents: 30_000, payType: "GT0001" },
+      { daysAgo: 12, cents: 20_000, payType: "GT0002" },
+    ],
+    usage: { "CN-BJ-01": 2_600, "CN-SH-01": 1_900, "HK-01": 1_200 },
+    service: { name: "Campus credential ledger", appId: 1001, nodes: ["CN-BJ-01", "CN-SH-01", "HK-01"], tps: 20, capacityGb: 10 },
+    extraBills: false,
+    withdrawalCents: 0,
+  },
+  democompany: {
+    grantCents: 20_000,
+    recharges: [
+      { daysAgo: 58, cents: 300_000, payType: "GT0002" },
+      { daysAgo: 33, cents: 150_000, payType: "GT0003" },
+      { daysAgo: 12, cents: 100_000, payType: "GT0004" },
+    ],
+    usage: { "CN-BJ-01": 9_800, "CN-SH-01": 7_400, "CN-GZ-01": 5_200, "SG-01": 3_100 },
+    service: { name: "Supply chain traceability", appId: 2001, nodes: ["CN-BJ-01", "CN-SH-01", "CN-GZ-01"], tps: 100, capacityGb: 50 },
+    extraBills: true,
+    withdrawalCents: 25_000,
+  },
+};
+
+const ago = (now: Date, days: number, hours = 0) => new Date(now.getTime() - days * DAY_MS + hours * 3_600_000);
+
+function resources(nodes: Node[], codes: string[], tps: number, capacityGb: number, cycle: 1 | 2): BillDetail {
+  const lines = codes.map((code) => {
+    const n = nodes.find((x) => x.code === code)!;
+    const monthly = tps * n.tpsPricePerMonthCents + capacityGb * n.capacityPricePerGbMonthCents;
+    const yearly = tps * n.tpsPricePerYearCents + capacityGb * n.capacityPricePerGbMonthCents * 10;
+    return { nodeCode: code, tps, capacityGb, peers: n.peers, monthlyPriceCents: monthly, yearlyPriceCents: yearly, amountCents: cycle === 1 ? yearly : monthly };
+  });
+  return { resources: lines, nodeCount: lines.length, region: "Asia Pacific", cloudPlatform: "BSN city nodes" };
+}
+
+/** §9 "Withdrawal return 7 working days": Monday to Friday. */
+function addWorkingDays(day: string, n: number): string {
+  let d = day;
+  for (let left = n; left > 0; ) {
+    d = addDays(d, 1);
+    const weekday = new Date(`${d}T00:00:00Z`).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left -= 1;
+  }
+  return d;
+}
+
+const sum = (d: BillDetail) => [...(d.resources ?? []), ...(d.dataUsage ?? [])].reduce((s, l) => s + l.amountCents, 0);
+
+async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: Date, operatorId: number | null) {
+  // Ledger operations, run in time order at the end.
+  const events: { at: Date; run: () => Promise<unknown> }[] = [];
+  const ledger = (at: Date, run: () => Promise<unknown>) => events.push({ at, run });
+
+  ledger(ago(now, 60), () => post(tx, { userId, kind: "grant", amountCents: p.grantCents, refType: "grant", refId: userId }, ago(now, 60)));
+  for (const r of p.recharges) {
+    const at = ago(now, r.daysAgo);
+    const [payment] = await tx
+      .insert(payments)
+      .values({
+        paymentNo: newBillNo(at, "P"),
+        userId,
+        amountCents: r.cents,
+        payType: r.payType,
+        status: PayState.PAID,
+        provider: r.payType === "GT0004" ? null : "sandbox",
+        remittanceRef: r.payType === "GT0004" ? `REM${randomInt(100_000, 999_999)}` : null,
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + 30 * 60_000),
+        paidAt: new Date(at.getTime() + 3 * 60_000),
+      })
+      .returning();
+    ledger(payment.paidAt!, () =>
+      post(tx, { userId, kind: "recharge", amountCents: r.cents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, payment.paidAt!),
+    );
+  }
+
+  type BillSpec = {
+    daysAgo: number;
+    billType: number;
+    serviceName: string;
+    cycle: 1 | 2 | 99;
+    detail: BillDetail;
+    /** paid: paid a few hours after creation; unpaid: due in the future; expired: never paid. */
+    state: "paid" | "unpaid" | "expired";
+    refundCents?: number;
+  };
+  const svc = p.service;
+  const monthly = resources(nodes, svc.nodes, svc.tps, svc.capacityGb, 2);
+  const specs: BillSpec[] = [
+    { daysAgo: 55, billType: BillType.PUBLISH, serviceName: svc.name, cycle: 2, detail: monthly, state: "paid" },
+    { daysAgo: 25, billType: BillType.PUBLISH, serviceName: svc.name, cycle: 2, detail: monthly, state: "paid" },
+    { daysAgo: 44, billType: BillType.CONFIG_UPGRADE, serviceName: svc.name, cycle: 2, detail: resources(nodes, svc.nodes.slice(0, 2), Math.round(svc.tps / 2), svc.capacityGb, 2), state: "paid" },
+    {
+      daysAgo: 40,
+      billType: BillType.IPFS,
+      serviceName: "IPFS storage",
+      cycle: 2,
+      detail: { dataCapacityGb: p.extraBills ? 500 : 100, cloudPlatform: "Alibaba Cloud", region: "Hong Kong", nodeCount: 1 },
+      state: "paid",
+    },
+    { daysAgo: 20, billType: BillType.PUBLISH, serviceName: "Digital archive notary", cycle: 2, detail: resources(nodes, svc.nodes.slice(0, 1), 10, 5, 2), state: "expired" },
+    { daysAgo: 16, billType: BillType.PUBLISH, serviceName: "Carbon credit registry", cycle: 2, detail: resources(nodes, svc.nodes.slice(0, 2), 10, 10, 2), state: "paid", refundCents: 1_500 },
+    { daysAgo: 1, billType: BillType.PUBLISH, serviceName: "Digital identity service", cycle: 2, detail: resources(nodes, svc.nodes, Math.round(svc.tps / 4), 10, 2), state: "unpaid" },
+  ];
+  if (p.extraBills) {
+    const crossChain = (gb: number) => ({ dataUsage: [{ nodeCode: "CN-BJ-01", usedGb: gb, pricePerGbCents: 12, amountCents: Math.round(gb * 12) }], nodeCount: 2, region: "China" });
+    specs.push(
+      { daysAgo: 50, billType: BillType.CROSS_CHAIN, serviceName: `${svc.name} ⇄ Logistics chain`, cycle: 99, detail: crossChain(180), state: "paid" },
+      { daysAgo: 36, billType: BillType.CROSS_CHAIN, serviceName: `${svc.name} ⇄ Logistics chain`, cycle: 99, detail: crossChain(240), state: "paid" },
+      {
+        daysAgo: 30,
+        billType: BillType.DEDICATED_NODE,
+        serviceName: "prodnodes",
+        cycle: 2,
+        detail: {
+          ...resources(nodes, ["SG-01"], 50, 200, 2),
+          nodeCount: 4,
+          hostConfiguration: "4 vCPU · 16 GB RAM · 200 GB SSD",
+          dataCapacityGb: 200,
+          cloudPlatform: "Google Cloud",
+          region: "Singapore (asia-southeast1)",
+        },
+        state: "paid",
+      },
+      { daysAgo: 27, billType: BillType.ASSIGN_GAS, serviceName: "Open alliance chain · wallet-ops", cycle: 2, detail: {}, state: "paid" },
+      { daysAgo: 9, billType: BillType.MINT_DDC, serviceName: "Open alliance chain · ddc-mint", cycle: 2, detail: {}, state: "paid" },
+      { daysAgo: 2, billType: BillType.CONFIG_UPGRADE, serviceName: svc.name, cycle: 1, detail: resources(nodes, svc.nodes.slice(0, 1), 20, 20, 1), state: "unpaid" },
+    );
+  }
+  const flatCents: Partial<Record<number, number>> = { [BillType.ASSIGN_GAS]: 4_000, [BillType.MINT_DDC]: 1_250, [BillType.IPFS]: p.extraBills ? 9_000 : 1_800 };
+
+  for (const s of specs) {
+    const createdAt = ago(now, s.daysAgo, -2);
+    const total = flatCents[s.billType] ?? sum(s.detail);
+    const periodDays = s.cycle === 99 ? 7 : s.cycle === 2 ? 30 : 365;
+    const deadline = new Date(createdAt.getTime() + 3 * DAY_MS);
+    const [bill] = await tx
+      .insert(bills)
+      .values({
+        billNo: newBillNo(createdAt),
+        userId,
+        appId: s.billType === BillType.PUBLISH || s.billType === BillType.CONFIG_UPGRADE ? svc.appId : null,
+        serviceName: s.serviceName,
+        billType: s.billType,
+        payState: s.state === "expired" ? PayState.EXPIRED : PayState.UNPAID,
+        payMode: s.cycle === 99 ? 2 : 1,
+        cycle: s.cycle,
+        periodStart: createdAt,
+        periodEnd: new Date(createdAt.getTime() + periodDays * DAY_MS),
+        createdAt,
+        deadline,
+        releaseTime: s.state === "expired" ? deadline : null,
+        totalCents: total,
+        payCents: total,
+        detail: s.detail,
+      })
+      .returning();
+    if (s.state !== "paid") continue;
+    const paidAt = new Date(createdAt.getTime() + 2 * 3_600_000);
+    ledger(paidAt, async () => {
+      await post(tx, { userId, kind: "bill_payment", amountCents: total, refType: "bill", refId: bill.id, idempotencyKey: `billpay:demo-${bill.id}` }, paidAt);
+      await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt }).where(eq(bills.id, bill.id));
+    });
+    if (s.refundCents) {
+      const refundAt = new Date(paidAt.getTime() + 4 * DAY_MS);
+      ledger(refundAt, async () => {
+        await post(tx, { userId, kind: "refund", amountCents: s.refundCents!, refType: "bill", refId: bill.id }, refundAt);
+        await tx.update(bills).set({ payState: PayState.PARTLY_REFUNDED, refundNo: newBillNo(refundAt, "R"), refundCents: s.refundCents! }).where(eq(bills.id, bill.id));
+      });
+    }
+  }
+
+  // 30 days of traffic (today not yet counted), varying by day and node.
+  const today = dayOf(now);
+  const codes = Object.keys(p.usage);
+  for (let i = 1; i <= 30; i++) {
+    const day = addDays(today, -i);
+    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+    for (const [k, code] of codes.entries()) {
+      const node = nodes.find((n) => n.code === code)!;
+      const wave = 1 + 0.35 * Math.sin(i / 3 + k);
+      const weekend = weekday === 0 || weekday === 6 ? 0.6 : 1;
+      await tx.insert(usageDaily).values({ userId, day, cityNodeId: node.id, trafficMb: Math.round(p.usage[code] * wave * weekend) });
+    }
+  }
+  // Weekly traffic bills of the completed weeks, made as the job makes them; all paid but the last.
+  const lastWeek = lastCompletedWeekStart(now);
+  const weeks = [3, 2, 1, 0].map((w) => addDays(lastWeek, -7 * w)).filter((w) => addDays(w, 6) >= addDays(today, -30));
+  for (const [i, weekStart] of weeks.entries()) {
+    const lines = (await weeklyUsage(tx, weekStart, [userId])).get(userId);
+    const madeAt = new Date(weekEnd(weekStart).getTime() + 3_600_000);
+    const bill = lines ? await createTrafficBill(tx, userId, weekStart, lines, madeAt) : null;
+    if (!bill || i === weeks.length - 1) continue;
+    const paidAt = new Date(madeAt.getTime() + 2 * DAY_MS);
+    ledger(paidAt, async () => {
+      await post(tx, { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `billpay:demo-${bill.id}` }, paidAt);
+      await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt }).where(eq(bills.id, bill.id));
+    });
+  }
+
+  if (p.withdrawalCents > 0) {
+    const at = ago(now, 8);
+    const [w] = await tx
+      .insert(withdrawals)
+      .values({
+        withdrawalNo: newBillNo(at, "W"),
+        userId,
+        amountCents: p.withdrawalCents,
+        state: 10,
+        createdAt: at,
+        reviewedBy: operatorId,
+        reviewedAt: new Date(at.getTime() + DAY_MS),
+        expectedArrival: addWorkingDays(dayOf(new Date(at.getTime() + DAY_MS)), 7),
+      })
+      .returning();
+    ledger(at, () => post(tx, { userId, kind: "withdrawal_hold", amountCents: p.withdrawalCents, refType: "withdrawal", refId: w.id }, at));
+  }
+
+  events.sort((a, b) => a.at.getTime() - b.at.getTime());
+  for (const e of events) await e.run();
+}
+
+export const seedBillingDemo: DemoSeeder = async (db: Db, users, now) => {
+  const nodes = await db.select().from(cityNodes);
+  for (const [userName, profile] of Object.entries(PROFILES)) {
+    const userId = users[userName];
+    if (userId === undefined) continue;
+    await db.transaction((tx) => seedUser(tx, userId, profile, nodes, now, users.demooperator ?? null));
+  }
+};

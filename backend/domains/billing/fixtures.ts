@@ -1,0 +1,62 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { z } from "zod";
+import { Msg } from "../../../contract/messages";
+import type { fixturesPayloadSchema } from "../../../contract/testing";
+import { post } from "./ledger";
+import { bills, usageDaily } from "./tables";
+import { cityNodes } from "../../db/tables";
+import { ApiError } from "../../http/errors";
+import type { SignedInContext } from "../../http/router";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** /test/fixtures (tests only): bills and usage for the caller; paid bills are paid through the ledger. */
+export async function createFixtures(input: z.output<typeof fixturesPayloadSchema>, { services, user }: SignedInContext) {
+  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const me = user;
+  const now = services.now();
+  return services.db.transaction(async (tx) => {
+    if (input.grantCents > 0) {
+      await post(tx, { userId: me.id, kind: "grant", amountCents: input.grantCents, refType: "grant", refId: me.id }, now);
+    }
+    const billIds: number[] = [];
+    for (const spec of input.bills) {
+      const periodDays = spec.cycle === 99 ? 7 : spec.cycle === 2 ? 30 : 365;
+      const periodStart = new Date(now.getTime() - periodDays * DAY);
+      const [bill] = await tx
+        .insert(bills)
+        .values({
+          billNo: `FX${now.getTime().toString(36).toUpperCase()}${randomBytes(3).toString("hex").toUpperCase()}`,
+          userId: me.id,
+          serviceName: spec.serviceName,
+          billType: spec.billType,
+          payState: spec.payState === 15 ? 1 : spec.payState,
+          payMode: spec.cycle === 99 ? 2 : 1,
+          cycle: spec.cycle,
+          periodStart,
+          periodEnd: now,
+          createdAt: now,
+          deadline: new Date(now.getTime() + (spec.payState === 10 ? -DAY : 3 * DAY)),
+          totalCents: spec.totalCents,
+          payCents: spec.totalCents,
+        })
+        .returning({ id: bills.id });
+      if (spec.payState === 15) {
+        await post(tx, { userId: me.id, kind: "bill_payment", amountCents: spec.totalCents, refType: "bill", refId: bill.id }, now);
+        await tx.update(bills).set({ payState: 15, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
+      }
+      billIds.push(bill.id);
+    }
+    if (input.usage) {
+      const nodes = await tx.select({ id: cityNodes.id }).from(cityNodes).orderBy(cityNodes.id).limit(3);
+      for (let d = 1; d <= input.usage.days; d++) {
+        const day = new Date(now.getTime() - d * DAY).toISOString().slice(0, 10);
+        for (const node of nodes) {
+          await tx.insert(usageDaily).values({ userId: me.id, day, cityNodeId: node.id, trafficMb: input.usage.mbPerDay }).onConflictDoNothing();
+        }
+      }
+    }
+    return { billIds };
+  });
+}

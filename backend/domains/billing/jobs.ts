@@ -1,0 +1,151 @@
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { BillType, PayState } from "../../../contract/billing";
+import type { Db, Tx } from "../../db/client";
+import { bills, usageDaily, type BillDetail } from "./tables";
+import { cityNodes, messages } from "../../db/tables";
+import { schedule, type JobHandler } from "../../jobs/runner";
+import type { Deps } from "../../deps";
+import { newBillNo, usd } from "./bills";
+import { addDays, DAY_MS, lastCompletedWeekStart, startOfDay, weekEnd } from "./time";
+
+/**
+ * The billing jobs (docs/decisions/005 runner, 006 rules):
+ * - `billing.weeklyTraffic` {weekStart}: one data-traffic bill per user with usage in that week
+ *   (Monday-Sunday, UTC+8), made once (dedupe key `traffic:<userId>:<weekStart>`); then schedules itself
+ *   for the following week, one job per week (dedupe key `billing.weeklyTraffic:<weekStart>`).
+ * - `billing.expireBills`: unpaid prepaid bills past their deadline expire (§4 status 10); then schedules
+ *   itself for the next hour (one job per hour).
+ * `startBillingJobs` schedules both at start when missing (idempotent).
+ */
+export const WEEKLY_TRAFFIC = "billing.weeklyTraffic";
+export const EXPIRE_BILLS = "billing.expireBills";
+
+const HOUR_MS = 60 * 60 * 1000;
+/** The weekly run starts an hour after the week ends (Monday 01:00 UTC+8), once Sunday's usage is in. */
+const WEEKLY_DELAY_MS = HOUR_MS;
+/** A data-traffic bill is due 7 days after it is made. */
+export const TRAFFIC_DUE_MS = 7 * DAY_MS;
+
+export type TrafficLine = NonNullable<BillDetail["dataUsage"]>[number];
+
+/** GB from MB (1024 MB a GB), rounded to 2 decimals. */
+export const mbToGb = (mb: number) => Math.round((mb / 1024) * 100) / 100;
+
+/** SPEC §9 "Data traffic is billed weekly by actual use": GB at 1024 MB, rounded to 2 decimals and to the cent. */
+export function trafficLine(nodeCode: string, trafficMb: number, pricePerGbCents: number): TrafficLine {
+  return {
+    nodeCode,
+    usedGb: mbToGb(trafficMb),
+    pricePerGbCents,
+    amountCents: Math.round((trafficMb * pricePerGbCents) / 1024),
+  };
+}
+
+/** Each user's traffic lines of a week, by user id (optionally only for some users). */
+export async function weeklyUsage(db: Db | Tx, weekStart: string, userIds?: number[]): Promise<Map<number, TrafficLine[]>> {
+  const conditions = [gte(usageDaily.day, weekStart), lte(usageDaily.day, addDays(weekStart, 6))];
+  if (userIds) conditions.push(inArray(usageDaily.userId, userIds));
+  const rows = await db
+    .select({ userId: usageDaily.userId, code: cityNodes.code, price: cityNodes.trafficPricePerGbCents, mb: sql<string>`sum(${usageDaily.trafficMb})` })
+    .from(usageDaily)
+    .innerJoin(cityNodes, eq(cityNodes.id, usageDaily.cityNodeId))
+    .where(and(...conditions))
+    .groupBy(usageDaily.userId, cityNodes.id, cityNodes.code, cityNodes.trafficPricePerGbCents)
+    .orderBy(usageDaily.userId, cityNodes.id);
+  const out = new Map<number, TrafficLine[]>();
+  for (const r of rows) {
+    const lines = out.get(r.userId) ?? [];
+    lines.push(trafficLine(r.code, Number(r.mb), r.price));
+    out.set(r.userId, lines);
+  }
+  return out;
+}
+
+/** Makes one user's traffic bill of a week, unless it exists or comes to nothing; returns it when made. */
+export async function createTrafficBill(tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) {
+  const totalCents = lines.reduce((s, l) => s + l.amountCents, 0);
+  if (totalCents <= 0) return null;
+  const [bill] = await tx
+    .insert(bills)
+    .values({
+      billNo: newBillNo(now, "T"),
+      userId,
+      serviceName: "",
+      billType: BillType.DATA_TRAFFIC,
+      payState: PayState.UNPAID,
+      payMode: 2,
+      cycle: 99,
+      periodStart: startOfDay(weekStart),
+      periodEnd: weekEnd(weekStart),
+      createdAt: now,
+      deadline: new Date(now.getTime() + TRAFFIC_DUE_MS),
+      totalCents,
+      payCents: totalCents,
+      detail: { dataUsage: lines },
+      dedupeKey: `traffic:${userId}:${weekStart}`,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!bill) return null;
+  await tx.insert(messages).values({ userId, textKey: "messages.trafficBill", params: { billNo: bill.billNo, amount: usd(totalCents) }, createdAt: now });
+  return bill;
+}
+
+/** Every user's traffic bill of a week (each in its own transaction); returns how many were made. */
+export async function makeTrafficBills(db: Db, weekStart: string, now: Date, userIds?: number[]): Promise<number> {
+  let made = 0;
+  for (const [userId, lines] of await weeklyUsage(db, weekStart, userIds)) {
+    if (await db.transaction((tx) => createTrafficBill(tx, userId, weekStart, lines, now))) made += 1;
+  }
+  return made;
+}
+
+function scheduleWeekly(db: Db, weekStart: string) {
+  return schedule(db, WEEKLY_TRAFFIC, { weekStart }, { runAt: new Date(weekEnd(weekStart).getTime() + WEEKLY_DELAY_MS), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}` });
+}
+
+function scheduleExpiry(db: Db, at: Date) {
+  const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+  return schedule(db, EXPIRE_BILLS, {}, { runAt: hour, dedupeKey: `${EXPIRE_BILLS}:${hour.toISOString().slice(0, 13)}` });
+}
+
+/**
+ * Unpaid (or failed) prepaid bills past their deadline expire: §4 status 10, their resources released.
+ * Postpaid usage bills never expire (they keep blocking until paid, ADR 006).
+ */
+export async function expireBills(db: Db, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const expired = await tx
+      .update(bills)
+      .set({ payState: PayState.EXPIRED, releaseTime: sql`coalesce(${bills.releaseTime}, ${now.toISOString()}::timestamptz)` })
+      .where(and(eq(bills.payMode, 1), inArray(bills.payState, [PayState.UNPAID, PayState.FAILED]), lte(bills.deadline, now)))
+      .returning({ id: bills.id, userId: bills.userId, billNo: bills.billNo });
+    if (expired.length > 0) {
+      await tx.insert(messages).values(expired.map((b) => ({ userId: b.userId, textKey: "messages.billExpired", params: { billNo: b.billNo }, createdAt: now })));
+    }
+    return expired.length;
+  });
+}
+
+const weeklyTraffic: JobHandler = async (payload, services: Deps) => {
+  const weekStart = String(payload.weekStart);
+  await makeTrafficBills(services.db, weekStart, services.now());
+  await scheduleWeekly(services.db, addDays(weekStart, 7));
+};
+
+const expireJob: JobHandler = async (_payload, services: Deps) => {
+  const now = services.now();
+  await expireBills(services.db, now);
+  await scheduleExpiry(services.db, new Date(now.getTime() + HOUR_MS));
+};
+
+export const jobHandlers: Record<string, JobHandler> = { [WEEKLY_TRAFFIC]: weeklyTraffic, [EXPIRE_BILLS]: expireJob };
+
+/**
+ * At start: the weekly run of the last completed week (a no-op when it exists, so a server that was down
+ * catches up one week and then follows the chain) and an expiry run this hour. Safe to call every start.
+ */
+export async function startBillingJobs(db: Db, now: Date) {
+  await scheduleWeekly(db, lastCompletedWeekStart(now));
+  await scheduleExpiry(db, now);
+}

@@ -1,0 +1,126 @@
+import { bigserial, check, date, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { users, cityNodes } from "../../db/tables";
+import { ts, cents } from "../../db/columns";
+
+/** The Drizzle tables of the billing domain (migrations: backend/db/migrations). */
+
+/**
+ * The ledger's running totals, one row per user. Always equal to the sums of the user's ledger deltas
+ * (backend/billing/ledger.ts writes both in one transaction; a test checks they agree).
+ */
+export const wallets = pgTable(
+  "wallets",
+  {
+    userId: integer("user_id").primaryKey().references(() => users.id),
+    balanceCents: cents("balance_cents").notNull().default(0),
+    withdrawableCents: cents("withdrawable_cents").notNull().default(0),
+    invoiceableCents: cents("invoiceable_cents").notNull().default(0),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check("wallets_balance_nonneg", sql`${t.balanceCents} >= 0`),
+    check("wallets_withdrawable_range", sql`${t.withdrawableCents} >= 0 AND ${t.withdrawableCents} <= ${t.balanceCents}`),
+    check("wallets_invoiceable_nonneg", sql`${t.invoiceableCents} >= 0`),
+  ],
+);
+
+/** One ledger: every change of balance, withdrawable or invoiceable amount is an entry here. */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    /** recharge | bill_payment | refund | withdrawal_hold | withdrawal_release | invoice_hold | invoice_release | grant */
+    kind: text("kind").notNull(),
+    balanceDelta: cents("balance_delta").notNull(),
+    withdrawableDelta: cents("withdrawable_delta").notNull(),
+    invoiceableDelta: cents("invoiceable_delta").notNull(),
+    balanceAfter: cents("balance_after").notNull(),
+    withdrawableAfter: cents("withdrawable_after").notNull(),
+    invoiceableAfter: cents("invoiceable_after").notNull(),
+    /** What the entry is about: bill, payment, withdrawal, invoice. */
+    refType: text("ref_type").notNull(),
+    refId: integer("ref_id").notNull(),
+    /** A caller-supplied key: the same operation submitted twice writes one entry. */
+    idempotencyKey: text("idempotency_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("ledger_user_time").on(t.userId, t.createdAt),
+    uniqueIndex("ledger_user_idempotency").on(t.userId, t.idempotencyKey),
+    index("ledger_ref").on(t.refType, t.refId),
+  ],
+);
+
+/** Usage detail of a bill (SPEC §3 Bill): data usage per city node and resource usage. */
+export type BillDetail = {
+  dataUsage?: { nodeCode: string; usedGb: number; pricePerGbCents: number; amountCents: number }[];
+  resources?: {
+    nodeCode: string;
+    tps: number;
+    capacityGb: number;
+    peers: number;
+    monthlyPriceCents: number;
+    yearlyPriceCents: number;
+    amountCents: number;
+  }[];
+  nodeCount?: number;
+  hostConfiguration?: string;
+  dataCapacityGb?: number;
+  cloudPlatform?: string;
+  region?: string;
+};
+
+/** SPEC §3 Bill; types of §9 (1 publish, 2 config upgrade, 15 recharge, 25 withdrawal, 30 refund, ...). */
+export const bills = pgTable(
+  "bills",
+  {
+    id: serial("id").primaryKey(),
+    billNo: text("bill_no").notNull().unique(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    /** The service (app) the bill is for, when there is one. */
+    appId: integer("app_id"),
+    serviceName: text("service_name").notNull(),
+    billType: smallint("bill_type").notNull(),
+    /** §4 Payment status: 1 unpaid, 2 in payment, 5 failed, 10 expired, 15 paid, 20 all refunded, 25 partly refunded. */
+    payState: smallint("pay_state").notNull().default(1),
+    /** 1 prepaid (resource fees, first period on creation), 2 postpaid (by actual use, weekly). */
+    payMode: smallint("pay_mode").notNull(),
+    /** How it was paid: BALANCE, or a §9 payment type GT0001-GT0004. */
+    payType: text("pay_type"),
+    /** §4 Payment cycle: 1 yearly, 2 monthly, 99 weekly. */
+    cycle: smallint("cycle").notNull(),
+    periodStart: ts("period_start").notNull(),
+    periodEnd: ts("period_end").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** Pay before this; after it an unpaid bill expires (§4 status 10) or, for usage, blocks (§5). */
+    deadline: ts("deadline").notNull(),
+    /** When the resources of an unpaid bill are released. */
+    releaseTime: ts("release_time"),
+    paidAt: ts("paid_at"),
+    totalCents: cents("total_cents").notNull(),
+    payCents: cents("pay_cents").notNull(),
+    refundNo: text("refund_no"),
+    refundCents: cents("refund_cents").notNull().default(0),
+    /** §4 Invoicing status: 1 not invoiced, 2 in progress, 5 invoiced. */
+    invoiceState: smallint("invoice_state").notNull().default(1),
+    detail: jsonb("detail").$type<BillDetail>().notNull().default({}),
+    /** Generated bills (weekly traffic) are made once per user and period. */
+    dedupeKey: text("dedupe_key").unique(),
+  },
+  (t) => [index("bills_user_time").on(t.userId, t.createdAt), index("bills_user_state").on(t.userId, t.payState)],
+);
+
+/** Daily data traffic per city node: the 30-day chart (§9 Charts) and the weekly traffic bills. */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    userId: integer("user_id").notNull().references(() => users.id),
+    day: date("day", { mode: "string" }).notNull(),
+    cityNodeId: integer("city_node_id").notNull().references(() => cityNodes.id),
+    /** Traffic in MB (integer); bills convert to GB at 1024 MB. */
+    trafficMb: integer("traffic_mb").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.cityNodeId] })],
+);

@@ -1,0 +1,45 @@
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import type { pageRequestSchema } from "../../../contract/platform";
+import { messages } from "../../db/tables";
+import type { SignedInContext } from "../../http/router";
+
+/** SPEC §3 Message: the caller's own messages only, newest first, optionally by status (0 unread, 1 read). */
+export async function listMessages(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+  const me = user;
+  const { pageSize, pageIndex, condition } = input.page;
+  const filters: SQL[] = [eq(messages.userId, me.id)];
+  if (condition.status === 0 || condition.status === 1) filters.push(eq(messages.status, condition.status));
+  const where = and(...filters);
+  const [rows, [{ total }], [{ unread }]] = await Promise.all([
+    services.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(pageSize).offset((pageIndex - 1) * pageSize),
+    services.db.select({ total: count() }).from(messages).where(where),
+    services.db.select({ unread: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
+  ]);
+  return {
+    page: {
+      rows: rows.map((m) => ({
+        messageId: m.id,
+        status: m.status === 1 ? (1 as const) : (0 as const),
+        textKey: m.textKey,
+        params: m.params,
+        createdAt: m.createdAt.toISOString(),
+      })),
+      total,
+      pageIndex,
+      pageSize,
+    },
+    unread,
+  };
+}
+
+export async function markRead(input: { messageIds?: number[]; all?: boolean }, { services, user }: SignedInContext) {
+  const me = user;
+  if (input.all) {
+    await services.db.update(messages).set({ status: 1 }).where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
+  } else if (input.messageIds && input.messageIds.length > 0) {
+    await services.db.update(messages).set({ status: 1 }).where(and(eq(messages.userId, me.id), inArray(messages.id, input.messageIds)));
+  }
+  const [{ unread }] = await services.db.select({ unread: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
+  return { unread };
+}

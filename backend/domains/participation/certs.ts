@@ -1,0 +1,196 @@
+import { createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, verify, webcrypto, type KeyObject } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import * as x509 from "@peculiar/x509";
+import { eq } from "drizzle-orm";
+import { Msg } from "../../../contract/messages";
+import type { Tx } from "../../db/client";
+import { appCas } from "./tables";
+import type { BackendEnv } from "../../env";
+import { ApiError, fieldError } from "../../http/errors";
+
+/**
+ * Identity certificates (SPEC §5; docs/decisions/013): real X.509 certificates, ECDSA P-256 with SHA-256
+ * (what Hyperledger Fabric uses), signed by a certificate authority of each service (app_cas, made on first
+ * need). The CA's private key is stored encrypted (AES-256-GCM) with a key derived from the deployment's
+ * session secret, which every process shares.
+ */
+const crypto = webcrypto as unknown as Crypto;
+x509.cryptoProvider.set(crypto);
+
+const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
+const CA_YEARS = 10;
+export const CERT_VALIDITY_DAYS = 365;
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The server secrets, newest first: encrypt with the first, decrypt with any. SESSION_SECRET (comma-separated,
+ * newest first, required with DATABASE_URL so every process shares it), else one generated once into
+ * DATA_DIR/participation-secret for the embedded default (independent of when the portal makes its own).
+ */
+function serverSecrets(env: BackendEnv): string[] {
+  const configured = (process.env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const file = path.join(env.dataDir, "participation-secret");
+  let generated = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+  if (!configured.length && !generated) {
+    mkdirSync(env.dataDir, { recursive: true });
+    generated = randomBytes(32).toString("hex");
+    writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  return [...configured, ...(generated ? [generated] : [])];
+}
+
+/** The environment of the running backend, for seeders that are not given it (backend/index.ts sets it). */
+let activeEnv: BackendEnv | undefined;
+export function setParticipationEnv(env: BackendEnv) {
+  activeEnv = env;
+}
+export function participationEnv(): BackendEnv | undefined {
+  return activeEnv;
+}
+const keyOf = (secret: string) => createHash("sha256").update(`bsn-participation-keys:${secret}`).digest();
+
+export function sealWithServer(env: BackendEnv, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", keyOf(serverSecrets(env)[0]), iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+}
+
+export function openWithServer(env: BackendEnv, sealed: string): string {
+  const raw = Buffer.from(sealed.replace(/^v1:/, ""), "base64");
+  for (const secret of serverSecrets(env)) {
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+    } catch {
+      // try the next secret
+    }
+  }
+  throw new Error("sealed value does not open with any server secret");
+}
+
+/** A node KeyObject as a WebCrypto key for @peculiar/x509. */
+async function toWebPrivate(key: KeyObject) {
+  return crypto.subtle.importKey("pkcs8", key.export({ type: "pkcs8", format: "der" }), { name: "ECDSA", namedCurve: "P-256" }, true, ["sign"]);
+}
+async function toWebPublic(key: KeyObject) {
+  return crypto.subtle.importKey("spki", key.export({ type: "spki", format: "der" }), { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]);
+}
+
+const serial = () => {
+  const bytes = randomBytes(16);
+  bytes[0] &= 0x7f; // a positive INTEGER
+  return bytes.toString("hex");
+};
+/** A value safe inside an X.500 name. */
+const dn = (value: string) => value.replace(/[,+="<>#;\\]/g, " ").replace(/\s+/g, " ").trim().slice(0, 64) || "-";
+
+export type ServiceCa = { certificate: x509.X509Certificate; privateKey: KeyObject; pem: string };
+
+/** The CA of a service, created on first need (one row per app; a concurrent creator's row wins). */
+export async function serviceCa(tx: Tx, env: BackendEnv, app: { id: number; appCode: string; name: string }, now: Date): Promise<ServiceCa> {
+  let [row] = await tx.select().from(appCas).where(eq(appCas.appId, app.id));
+  if (!row) {
+    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const keys = { privateKey: await toWebPrivate(privateKey), publicKey: await toWebPublic(publicKey) };
+    const cert = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: serial(),
+      name: `CN=ca.${dn(app.appCode).toLowerCase()}, O=${dn(app.name)}, OU=BSN service CA`,
+      notBefore: now,
+      notAfter: new Date(now.getTime() + CA_YEARS * 365 * DAY),
+      keys,
+      signingAlgorithm: ALG,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      ],
+    });
+    const sealed = sealWithServer(env, privateKey.export({ type: "pkcs8", format: "pem" }) as string);
+    await tx.insert(appCas).values({ appId: app.id, certificatePem: cert.toString("pem"), encryptedKey: sealed, createdAt: now }).onConflictDoNothing();
+    [row] = await tx.select().from(appCas).where(eq(appCas.appId, app.id));
+  }
+  return { certificate: new x509.X509Certificate(row.certificatePem), privateKey: createPrivateKey(openWithServer(env, row.encryptedKey)), pem: row.certificatePem };
+}
+
+export type IssuedCertificate = { pem: string; serialNumber: string; subject: string; notBefore: Date; notAfter: Date };
+
+/** An end-entity certificate for `publicKey`, signed by the service CA. */
+export async function issueCertificate(
+  ca: ServiceCa,
+  input: { publicKey: KeyObject; userName: string; roleName: string; appCode: string; now: Date },
+): Promise<IssuedCertificate> {
+  const notBefore = input.now;
+  const notAfter = new Date(input.now.getTime() + CERT_VALIDITY_DAYS * DAY);
+  const subject = `CN=${dn(input.userName)}@${dn(input.appCode)}, OU=${dn(input.roleName)}, O=${dn(input.appCode)}`;
+  const publicKey = await toWebPublic(input.publicKey);
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject,
+    issuer: ca.certificate.subject,
+    notBefore,
+    notAfter,
+    publicKey,
+    signingKey: await toWebPrivate(ca.privateKey),
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      await x509.AuthorityKeyIdentifierExtension.create(ca.certificate, false),
+      await x509.SubjectKeyIdentifierExtension.create(publicKey),
+    ],
+  });
+  return { pem: cert.toString("pem"), serialNumber: cert.serialNumber, subject: cert.subject, notBefore: cert.notBefore, notAfter: cert.notAfter };
+}
+
+/** A key pair the backend makes (participant certificate and key trust modes). */
+export function newKeyPair() {
+  return generateKeyPairSync("ec", { namedCurve: "P-256" });
+}
+
+/** Key trust: the private key as encrypted PKCS#8 PEM, with the participant's certificate password. */
+export function encryptKeyWithPassword(privateKey: KeyObject, password: string): string {
+  return privateKey.export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: password }) as string;
+}
+
+/** Where the signature is accepted as base64 of DER (Fabric, OpenSSL) or of the 64-byte r||s form. */
+function signatureBytes(signature: string): Buffer | null {
+  const compact = signature.replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return null;
+  const bytes = Buffer.from(compact.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  return bytes.length >= 8 && bytes.length <= 160 ? bytes : null;
+}
+
+/**
+ * §5 "the test must pass": the uploaded public key (PEM, ECDSA P-256) must verify the signature
+ * (ECDSA with SHA-256) of the test data. A key that is not an ECDSA P-256 public key is a field error
+ * at publicKey; a signature that does not verify is §8 "Public key test failed" (MSG_39002).
+ */
+export function verifyUploadedKey(input: { publicKey: string; testData: string; signature: string }): KeyObject {
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: input.publicKey.trim(), format: "pem" });
+  } catch {
+    throw fieldError("publicKey", "participation:validation.publicKeyFormat", Msg.PUBLIC_KEY_TEST_FAILED);
+  }
+  if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
+    throw fieldError("publicKey", "participation:validation.publicKeyFormat", Msg.PUBLIC_KEY_TEST_FAILED);
+  }
+  const sig = signatureBytes(input.signature);
+  const data = Buffer.from(input.testData, "utf8");
+  const good =
+    !!sig &&
+    ((() => {
+      try {
+        return verify("sha256", data, { key, dsaEncoding: "der" }, sig);
+      } catch {
+        return false;
+      }
+    })() ||
+      (sig.length === 64 && verify("sha256", data, { key, dsaEncoding: "ieee-p1363" }, sig)));
+  if (!good) throw new ApiError(Msg.PUBLIC_KEY_TEST_FAILED);
+  return key;
+}

@@ -1,0 +1,57 @@
+import { and, asc, eq } from "drizzle-orm";
+import { hashPassword } from "../accounts/passwords";
+import type { Db, Tx } from "../../db/client";
+import { appRoles, appVersions, apps } from "../services/tables";
+import { users } from "../../db/tables";
+import { applyJoinEvent, releasedNodeIds, startOrder, workOrderInTx } from "./audit";
+import { newKeyPair, participationEnv, sealWithServer } from "./certs";
+import { insertJoin } from "./handlers";
+
+const HOUR = 60 * 60 * 1000;
+const DEMO_PASSWORD = "Demo12!@pass";
+
+async function join(tx: Tx, appId: number, userId: number, roleName: string, at: Date) {
+  const env = participationEnv()!;
+  const [app] = await tx.select().from(apps).where(eq(apps.id, appId));
+  const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, app.currentVerId!));
+  const [role] = await tx.select().from(appRoles).where(and(eq(appRoles.verId, version.id), eq(appRoles.name, roleName)));
+  const [user] = await tx.select().from(users).where(eq(users.id, userId));
+  const pair = newKeyPair();
+  const nodeIds = [...(await releasedNodeIds(tx, version.id))].sort((a, b) => a - b);
+  const storedKey = sealWithServer(env, pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string);
+  return insertJoin(tx, env, { app, version, user, role, nodeIds, mode: version.certificateMode ?? 1, publicKey: pair.publicKey, storedKey, now: at });
+}
+
+/**
+ * Demo participation (backend/db/demo-data.ts; runs after the services' seeder): demoperson participates in
+ * democompany's running "Cold-chain traceability" (publisher and operator approvals, work order, confirmed,
+ * with a participant certificate); a partner account, demopartner (same demo password), has a request on
+ * the same service pending democompany's review.
+ */
+export async function seedDemoParticipation(db: Db, created: Record<string, number>, now: Date) {
+  const company = created.democompany;
+  const person = created.demoperson;
+  const operator = created.demooperator ?? null;
+  if (!company || !person || !participationEnv()) return;
+  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);
+  const [running] = await db.select().from(apps).where(and(eq(apps.userId, company), eq(apps.name, "Cold-chain traceability"))).orderBy(asc(apps.id)).limit(1);
+  if (running) {
+    await db.transaction(async (tx) => {
+      const { join: j } = await join(tx, running.id, person, "Auditor", at(96));
+      await applyJoinEvent(tx, { joinId: j.id, event: "publisherApprove", actor: "publisher", actorId: company, comments: "Welcome aboard.", now: at(90) });
+      await applyJoinEvent(tx, { joinId: j.id, event: "operatorApprove", actor: "operator", actorId: operator, now: at(80) });
+      await startOrder(tx, j.id, at(80));
+      await workOrderInTx(tx, j.id, at(79));
+      await applyJoinEvent(tx, { joinId: j.id, event: "confirm", actor: "participant", actorId: person, now: at(70) });
+    });
+  }
+  if (running) {
+    // A partner enterprise's request, pending democompany's review (same demo password).
+    const [partner] = await db
+      .insert(users)
+      .values({ userName: "demopartner", realName: "演示伙伴", email: "demopartner@example.com", userType: 2, role: "user", companyName: "Demo Logistics Partner Ltd.", passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: at(200), createdAt: at(200) })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (partner) await db.transaction((tx) => join(tx, running.id, partner.id, "Administrator", at(3)));
+  }
+}

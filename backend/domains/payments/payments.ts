@@ -1,0 +1,356 @@
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { Msg } from "../../../contract/messages";
+import {
+  OFFLINE_PAY_TYPE,
+  PAYMENT_OPEN_MINUTES,
+  PaymentStatus,
+  REMITTANCE_OPEN_DAYS,
+  type callbackSchema,
+  type rechargeSchema,
+  type remittanceReviewSchema,
+} from "../../../contract/payments";
+import type { pageRequestSchema } from "../../../contract/platform";
+import { toCents } from "../../../contract/rules";
+import { post, totalsOf } from "../billing/ledger";
+import type { Tx } from "../../db/client";
+import { cards, payments, providerEvents } from "./tables";
+import { messages, users } from "../../db/tables";
+import { ApiError, fieldError } from "../../http/errors";
+import type { CallContext, SignedInContext } from "../../http/router";
+import { schedule, type JobHandler } from "../../jobs/runner";
+import type { Deps } from "../../deps";
+import { CallbackRejected, callbackSecret, providerFor, verifyCallback, type CheckoutState } from "./provider";
+import { amountParam, notify, pageWindow, recordNo, toPaymentRecord, type PaymentRow } from "./records";
+
+const MINUTE = 60 * 1000;
+const DAY = 24 * 60 * MINUTE;
+/** SPEC §4 "Status refreshes within 10 minutes after payment": the provider is asked after 5 and 10 minutes. */
+const POLL_AFTER_MINUTES = [5, 10];
+
+export const RECHARGE_RETURN_PATH = "/g/home/userCenter/MyAccount/Recharge/Return";
+export const CARD_PAGE_PATH = "/g/home/userCenter/MyAccount/Update";
+
+function callbackUrl(services: Deps) {
+  return `${services.env.publicUrl}/vueapi/pay/callback`;
+}
+
+async function findByKey(services: Deps, userId: number, key: string) {
+  const [row] = await services.db.select().from(payments).where(and(eq(payments.userId, userId), eq(payments.idempotencyKey, key))).limit(1);
+  return row;
+}
+
+function answer(services: Deps, row: PaymentRow) {
+  const open = row.status === PaymentStatus.IN_PAYMENT && row.payType !== OFFLINE_PAY_TYPE && row.providerRef;
+  return { payment: toPaymentRecord(row), redirectUrl: open ? providerFor(services).checkoutUrl(row.providerRef!) : null };
+}
+
+/**
+ * POST /sys/account/recharge (SPEC §5 Money, §9 Payment methods). Provider types (GT0001-GT0003) create
+ * a payment "in payment" and a provider checkout the browser is sent to; GT0004 records an offline
+ * remittance awaiting an operator. The idempotency key makes a double submit one payment.
+ */
+export async function createRecharge(input: z.output<typeof rechargeSchema>, { services, user }: SignedInContext) {
+  const me = user;
+  const amountCents = toCents(input.amount);
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
+  const replay = await findByKey(services, me.id, input.idempotencyKey);
+  if (replay) return answer(services, replay);
+  const now = services.now();
+  const offline = input.payType === OFFLINE_PAY_TYPE;
+  const expiresAt = new Date(now.getTime() + (offline ? REMITTANCE_OPEN_DAYS * DAY : PAYMENT_OPEN_MINUTES * MINUTE));
+  const created = await services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(payments)
+      .values({
+        paymentNo: recordNo("RC", now),
+        userId: me.id,
+        purpose: "recharge",
+        amountCents,
+        payType: input.payType,
+        status: PaymentStatus.IN_PAYMENT,
+        provider: offline ? null : providerFor(services).name,
+        remittanceRef: offline ? (input.remittanceRef ?? null) : null,
+        idempotencyKey: input.idempotencyKey,
+        createdAt: now,
+        expiresAt,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) return undefined;
+    await schedule(tx, "payments.expire", { paymentId: row.id }, { runAt: expiresAt, dedupeKey: `payments.expire:${row.id}` });
+    if (!offline) {
+      for (const minutes of POLL_AFTER_MINUTES) {
+        await schedule(tx, "payments.poll", { paymentId: row.id }, { runAt: new Date(now.getTime() + minutes * MINUTE), dedupeKey: `payments.poll:${row.id}:${minutes}` });
+      }
+    }
+    return row;
+  });
+  // A concurrent submit with the same key won the insert: answer its payment.
+  if (!created) return answer(services, (await findByKey(services, me.id, input.idempotencyKey))!);
+  if (offline) return answer(services, created);
+  try {
+    const checkout = await providerFor(services).createCheckout({
+      mode: "payment",
+      merchantRef: created.paymentNo,
+      amountCents,
+      description: `Balance recharge ${created.paymentNo}`,
+      returnUrl: `${services.env.publicUrl}${RECHARGE_RETURN_PATH}?paymentNo=${encodeURIComponent(created.paymentNo)}`,
+      callbackUrl: callbackUrl(services),
+      expiresAt,
+    });
+    const [row] = await services.db.update(payments).set({ providerRef: checkout.reference }).where(eq(payments.id, created.id)).returning();
+    return { payment: toPaymentRecord(row), redirectUrl: checkout.redirectUrl };
+  } catch (error) {
+    console.error("payment provider refused a checkout", error);
+    await services.db
+      .update(payments)
+      .set({ status: PaymentStatus.FAILED, failureReason: "provider_unavailable" })
+      .where(and(eq(payments.id, created.id), eq(payments.status, PaymentStatus.IN_PAYMENT)));
+    throw new ApiError(Msg.CREATION_FAILED);
+  }
+}
+
+/**
+ * Applies what the provider says about a checkout (from a verified callback or from a status poll), in
+ * the caller's transaction, under a lock of the payment row. Paid credits the balance once (ledger
+ * idempotency key `payment:<id>`); declined fails the payment with its reason; closed expires it.
+ */
+export async function applyCheckoutState(tx: Tx, services: Deps, state: CheckoutState): Promise<void> {
+  const now = services.now();
+  if (state.mode === "setup") return applyCardSetup(tx, state, now);
+  const [payment] = await tx.select().from(payments).where(eq(payments.providerRef, state.reference)).for("update");
+  if (!payment || state.status === "open") return;
+  if (state.status === "succeeded") {
+    // A payment closed here a moment before the payer finished still gets the money it took.
+    if (payment.status !== PaymentStatus.IN_PAYMENT && payment.status !== PaymentStatus.EXPIRED) return;
+    if (state.amountCents !== payment.amountCents) throw new Error(`provider amount ${state.amountCents} differs from payment ${payment.paymentNo}`);
+    await post(tx, { userId: payment.userId, kind: "recharge", amountCents: payment.amountCents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, now);
+    await tx.update(payments).set({ status: PaymentStatus.PAID, paidAt: now, failureReason: null }).where(eq(payments.id, payment.id));
+    await notify(tx, payment.userId, "messages.rechargePaid", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) }, now);
+    return;
+  }
+  if (payment.status !== PaymentStatus.IN_PAYMENT) return;
+  if (state.status === "declined" || state.reason === "canceled") {
+    const reason = state.reason ?? "card_declined";
+    await tx.update(payments).set({ status: PaymentStatus.FAILED, failureReason: reason }).where(eq(payments.id, payment.id));
+    await notify(tx, payment.userId, "messages.rechargeFailed", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason }, now);
+    return;
+  }
+  await expirePayment(tx, payment, now);
+}
+
+async function expirePayment(tx: Tx, payment: PaymentRow, now: Date) {
+  await tx.update(payments).set({ status: PaymentStatus.EXPIRED, failureReason: "expired" }).where(eq(payments.id, payment.id));
+  await notify(tx, payment.userId, "messages.rechargeExpired", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) }, now);
+}
+
+/** A card setup for `card:<userId>:<nonce>`: keep only brand, last 4 digits, expiry and the provider reference. */
+async function applyCardSetup(tx: Tx, state: CheckoutState, now: Date) {
+  const userId = Number(state.merchantRef.match(/^card:([0-9]+):/)?.[1]);
+  if (!Number.isSafeInteger(userId) || userId <= 0) return;
+  if (state.status === "succeeded" && state.card) {
+    const [current] = await tx.select().from(cards).where(eq(cards.userId, userId)).for("update");
+    if (current?.providerRef === state.reference) return;
+    const values = { brand: state.card.brand, last4: state.card.last4, expMonth: state.card.expMonth, expYear: state.card.expYear, providerRef: state.reference, updatedAt: now };
+    await tx.insert(cards).values({ userId, ...values }).onConflictDoUpdate({ target: cards.userId, set: values });
+    await notify(tx, userId, "messages.cardSaved", { brand: state.card.brand, last4: state.card.last4 }, now);
+  } else if (state.status === "declined") {
+    // Told once per checkout: the callback and a status refresh may both bring the outcome.
+    const [told] = await tx
+      .select({ n: count() })
+      .from(messages)
+      .where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.cardDeclined"), sql`${messages.params}->>'ref' = ${state.reference}`));
+    if (told.n === 0) await notify(tx, userId, "messages.cardDeclined", { reason: state.reason ?? "card_declined", ref: state.reference }, now);
+  }
+}
+
+/** POST /pay/callback: called by the provider. Forged or stale → refused and nothing changes. */
+export async function receiveCallback(input: z.output<typeof callbackSchema>, { services }: CallContext) {
+  let event;
+  try {
+    event = verifyCallback(callbackSecret(services), input, services.now());
+  } catch (error) {
+    if (error instanceof CallbackRejected) throw new ApiError(Msg.CALLBACK_REJECTED);
+    throw error;
+  }
+  const provider = providerFor(services).name;
+  const now = services.now();
+  return services.db.transaction(async (tx) => {
+    const [logged] = await tx
+      .insert(providerEvents)
+      .values({ eventId: event.id, provider, kind: event.type, reference: event.data.reference, payload: event as unknown as Record<string, unknown>, receivedAt: now })
+      .onConflictDoUpdate({ target: providerEvents.eventId, set: { timesReceived: sql`${providerEvents.timesReceived} + 1` } })
+      .returning({ timesReceived: providerEvents.timesReceived });
+    const status = event.type === "checkout.succeeded" ? "succeeded" : event.type === "checkout.declined" ? "declined" : "expired";
+    await applyCheckoutState(tx, services, { ...event.data, status });
+    return { received: true as const, duplicate: logged.timesReceived > 1 };
+  });
+}
+
+/** Asks the provider about one payment still in payment and applies a final answer. */
+async function refreshFromProvider(services: Deps, payment: PaymentRow) {
+  if (payment.status !== PaymentStatus.IN_PAYMENT || payment.payType === OFFLINE_PAY_TYPE || !payment.providerRef) return;
+  const provider = providerFor(services);
+  const overdue = payment.expiresAt.getTime() <= services.now().getTime();
+  const state = overdue ? await provider.expireCheckout(payment.providerRef) : await provider.fetchStatus(payment.providerRef);
+  if (state && state.status !== "open") {
+    await services.db.transaction((tx) => applyCheckoutState(tx, services, state));
+  } else if (!state && overdue) {
+    await services.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+      if (locked?.status === PaymentStatus.IN_PAYMENT) await expirePayment(tx, locked, services.now());
+    });
+  }
+}
+
+async function paymentById(services: Deps, id: unknown) {
+  const [row] = await services.db.select().from(payments).where(eq(payments.id, Number(id))).limit(1);
+  return row;
+}
+
+const pollPayment: JobHandler = async (payload, services) => {
+  const payment = await paymentById(services, payload.paymentId);
+  if (payment) await refreshFromProvider(services, payment);
+};
+
+/** At its end a payment still in payment expires (§4 status 10); an offline remittance nobody confirmed too. */
+const expireJob: JobHandler = async (payload, services) => {
+  const payment = await paymentById(services, payload.paymentId);
+  if (!payment || payment.status !== PaymentStatus.IN_PAYMENT) return;
+  if (payment.payType !== OFFLINE_PAY_TYPE) return refreshFromProvider(services, payment);
+  await services.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+    if (locked?.status === PaymentStatus.IN_PAYMENT && locked.expiresAt.getTime() <= services.now().getTime()) await expirePayment(tx, locked, services.now());
+  });
+};
+
+export const paymentJobHandlers: Record<string, JobHandler> = { "payments.poll": pollPayment, "payments.expire": expireJob };
+
+/** POST /sys/account/payment: one of the caller's own payments (another user's is not found). */
+export async function getPayment(input: { paymentNo: string; refresh: boolean }, { services, user }: SignedInContext) {
+  const me = user;
+  const find = async () => (await services.db.select().from(payments).where(and(eq(payments.userId, me.id), eq(payments.paymentNo, input.paymentNo))).limit(1))[0];
+  let row = await find();
+  if (!row) throw new ApiError(Msg.NOT_FOUND);
+  if (input.refresh && row.status === PaymentStatus.IN_PAYMENT) {
+    await refreshFromProvider(services, row);
+    row = (await find())!;
+  }
+  return { payment: toPaymentRecord(row), totals: await totalsOf(services.db, me.id) };
+}
+
+/** POST /sys/account/rechargeList: the caller's recharge records, newest first, with the wallet totals. */
+export async function listRecharges(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+  const me = user;
+  const where = and(eq(payments.userId, me.id), eq(payments.purpose, "recharge"));
+  const { limit, offset } = pageWindow(input.page);
+  const [rows, [{ total }], totals] = await Promise.all([
+    services.db.select().from(payments).where(where).orderBy(desc(payments.createdAt), desc(payments.id)).limit(limit).offset(offset),
+    services.db.select({ total: count() }).from(payments).where(where),
+    totalsOf(services.db, me.id),
+  ]);
+  return { page: { rows: rows.map(toPaymentRecord), total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize }, totals };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Saved card (SPEC §3 Account card; §2 MyAccount/Update).
+ * ---------------------------------------------------------------------------------------------- */
+
+function cardAnswer(row: typeof cards.$inferSelect | undefined) {
+  return row ? { brand: row.brand, last4: row.last4, expMonth: row.expMonth, expYear: row.expYear, updatedAt: row.updatedAt.toISOString() } : null;
+}
+
+export async function startCardSetup(_input: unknown, { services, user }: SignedInContext) {
+  const me = user;
+  const now = services.now();
+  const nonce = `${now.getTime().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    const checkout = await providerFor(services).createCheckout({
+      mode: "setup",
+      merchantRef: `card:${me.id}:${nonce}`,
+      amountCents: null,
+      description: "Card for balance recharges",
+      returnUrl: `${services.env.publicUrl}${CARD_PAGE_PATH}?setup={CHECKOUT_ID}`,
+      callbackUrl: callbackUrl(services),
+      expiresAt: new Date(now.getTime() + PAYMENT_OPEN_MINUTES * MINUTE),
+    });
+    return { redirectUrl: checkout.redirectUrl };
+  } catch (error) {
+    console.error("payment provider refused a card setup", error);
+    throw new ApiError(Msg.CREATION_FAILED);
+  }
+}
+
+export async function getCard(input: { setupRef?: string }, { services, user }: SignedInContext) {
+  const me = user;
+  let setup: "open" | "succeeded" | "declined" | "expired" | "unknown" | null = null;
+  if (input.setupRef) {
+    const state = await providerFor(services).fetchStatus(input.setupRef);
+    // Another user's checkout is as unknown as one that does not exist.
+    if (!state || state.mode !== "setup" || !state.merchantRef.startsWith(`card:${me.id}:`)) setup = "unknown";
+    else {
+      setup = state.status;
+      if (state.status !== "open") await services.db.transaction((tx) => applyCheckoutState(tx, services, state));
+    }
+  }
+  const [row] = await services.db.select().from(cards).where(eq(cards.userId, me.id)).limit(1);
+  return { card: cardAnswer(row), setup };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Offline remittance queue (operators).
+ * ---------------------------------------------------------------------------------------------- */
+
+export async function listRemittances(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
+  const all = input.page.condition.status === "all";
+  const where = all
+    ? eq(payments.payType, OFFLINE_PAY_TYPE)
+    : and(eq(payments.payType, OFFLINE_PAY_TYPE), eq(payments.status, PaymentStatus.IN_PAYMENT));
+  const { limit, offset } = pageWindow(input.page);
+  const [rows, [{ total }]] = await Promise.all([
+    services.db
+      .select({ payment: payments, userName: users.userName, realName: users.realName })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(where)
+      .orderBy(all ? desc(payments.createdAt) : asc(payments.createdAt), asc(payments.id))
+      .limit(limit)
+      .offset(offset),
+    services.db.select({ total: count() }).from(payments).where(where),
+  ]);
+  return {
+    page: {
+      rows: rows.map((r) => ({ ...toPaymentRecord(r.payment), userName: r.userName, realName: r.realName })),
+      total,
+      pageIndex: input.page.pageIndex,
+      pageSize: input.page.pageSize,
+    },
+  };
+}
+
+export async function reviewRemittance(input: z.output<typeof remittanceReviewSchema>, { services, user }: SignedInContext) {
+  const operator = user;
+  if (input.decision === "reject" && !input.comments) throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
+  const now = services.now();
+  await services.db.transaction(async (tx) => {
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.paymentNo, input.paymentNo), eq(payments.payType, OFFLINE_PAY_TYPE)))
+      .for("update");
+    if (!payment) throw new ApiError(Msg.NOT_FOUND);
+    if (payment.status !== PaymentStatus.IN_PAYMENT) throw new ApiError(Msg.ALREADY_REVIEWED);
+    const review = { reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments ?? null };
+    const params = { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), comments: input.comments ?? "" };
+    if (input.decision === "confirm") {
+      await post(tx, { userId: payment.userId, kind: "recharge", amountCents: payment.amountCents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, now);
+      await tx.update(payments).set({ ...review, status: PaymentStatus.PAID, paidAt: now }).where(eq(payments.id, payment.id));
+      await notify(tx, payment.userId, "messages.remittanceConfirmed", params, now);
+    } else {
+      await tx.update(payments).set({ ...review, status: PaymentStatus.FAILED, failureReason: "rejected" }).where(eq(payments.id, payment.id));
+      await notify(tx, payment.userId, "messages.remittanceRejected", params, now);
+    }
+  });
+  return null;
+}

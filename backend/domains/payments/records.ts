@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import type { PaymentRecord, PayType, WithdrawalRecord } from "../../../contract/payments";
+import type { Tx } from "../../db/client";
+import { messages } from "../../db/tables";
+import { payments, withdrawals } from "./tables";
+
+/** Shared helpers of the payments domain: record shapes, numbers, user messages. */
+
+export type PaymentRow = typeof payments.$inferSelect;
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+
+export function toPaymentRecord(row: PaymentRow): PaymentRecord {
+  return {
+    paymentNo: row.paymentNo,
+    amountCents: row.amountCents,
+    payType: row.payType as PayType,
+    status: row.status,
+    failureReason: row.failureReason,
+    remittanceRef: row.remittanceRef,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    reviewedAt: row.reviewedAt?.toISOString() ?? null,
+    reviewComments: row.reviewComments,
+  };
+}
+
+export function toWithdrawalRecord(row: WithdrawalRow): WithdrawalRecord {
+  return {
+    withdrawalNo: row.withdrawalNo,
+    amountCents: row.amountCents,
+    state: row.state,
+    createdAt: row.createdAt.toISOString(),
+    reviewedAt: row.reviewedAt?.toISOString() ?? null,
+    reviewComments: row.reviewComments,
+    expectedArrival: row.expectedArrival,
+  };
+}
+
+/** A record number: prefix, UTC date, 8 random hex digits (e.g. RC20260601A1B2C3D4). */
+export function recordNo(prefix: "RC" | "WD", now: Date): string {
+  return `${prefix}${now.toISOString().slice(0, 10).replace(/-/g, "")}${randomBytes(4).toString("hex").toUpperCase()}`;
+}
+
+/** An amount for a message text ("12.50"): messages keep string params and are shown in USD. */
+export function amountParam(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+/** A Message Center message (SPEC §3 Message), in the caller's transaction. */
+export async function notify(tx: Tx, userId: number, textKey: string, params: Record<string, string>, now: Date) {
+  await tx.insert(messages).values({ userId, textKey, params, createdAt: now });
+}
+
+export function pageWindow(page: { pageSize: number; pageIndex: number }) {
+  return { limit: page.pageSize, offset: (page.pageIndex - 1) * page.pageSize };
+}

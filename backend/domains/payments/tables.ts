@@ -1,0 +1,109 @@
+import { date, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "../../db/tables";
+import { ts, cents } from "../../db/columns";
+
+/** The Drizzle tables of the payments domain (migrations: backend/db/migrations). */
+
+/**
+ * Payments through the card payment provider or by offline remittance (SPEC §9 Payment methods):
+ * recharges of the balance. Status is §4 Payment status.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial("id").primaryKey(),
+    paymentNo: text("payment_no").notNull().unique(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    purpose: text("purpose").notNull().default("recharge"),
+    amountCents: cents("amount_cents").notNull(),
+    /** §9 payment type GT0001-GT0004 (GT0004 offline remittance). */
+    payType: text("pay_type").notNull(),
+    status: smallint("status").notNull().default(1),
+    provider: text("provider"),
+    providerRef: text("provider_ref").unique(),
+    /** Offline remittance: the payer's bank reference, for the operator to match. */
+    remittanceRef: text("remittance_ref"),
+    failureReason: text("failure_reason"),
+    idempotencyKey: text("idempotency_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    expiresAt: ts("expires_at").notNull(),
+    paidAt: ts("paid_at"),
+    reviewedBy: integer("reviewed_by").references(() => users.id),
+    reviewedAt: ts("reviewed_at"),
+    reviewComments: text("review_comments"),
+  },
+  (t) => [
+    index("payments_user_time").on(t.userId, t.createdAt),
+    index("payments_status").on(t.status, t.expiresAt),
+    uniqueIndex("payments_user_idempotency").on(t.userId, t.idempotencyKey),
+  ],
+);
+
+/** Callbacks received from the payment provider, by its event id: a replayed event is recognised. */
+export const providerEvents = pgTable("provider_events", {
+  eventId: text("event_id").primaryKey(),
+  provider: text("provider").notNull(),
+  kind: text("kind").notNull(),
+  reference: text("reference").notNull(),
+  payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+  receivedAt: ts("received_at").notNull().defaultNow(),
+  timesReceived: integer("times_received").notNull().default(1),
+});
+
+/**
+ * The embedded sandbox card provider's own records (a third party of its own: the portal knows only its
+ * API). Checkout sessions for payments and for saving a card.
+ */
+export const sandboxCheckouts = pgTable("sandbox_checkouts", {
+  id: text("id").primaryKey(),
+  /** payment | setup */
+  mode: text("mode").notNull(),
+  merchantRef: text("merchant_ref").notNull(),
+  amountCents: cents("amount_cents"),
+  currency: text("currency").notNull().default("USD"),
+  description: text("description"),
+  returnUrl: text("return_url").notNull(),
+  callbackUrl: text("callback_url").notNull(),
+  /** open | succeeded | declined | expired */
+  status: text("status").notNull().default("open"),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
+  cardExpMonth: smallint("card_exp_month"),
+  cardExpYear: smallint("card_exp_year"),
+  declineReason: text("decline_reason"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  expiresAt: ts("expires_at").notNull(),
+  completedAt: ts("completed_at"),
+  callbackDeliveredAt: ts("callback_delivered_at"),
+});
+
+/** SPEC §3 Account card: only the brand and last 4 digits are kept; the provider holds the card. */
+export const cards = pgTable("cards", {
+  userId: integer("user_id").primaryKey().references(() => users.id),
+  brand: text("brand").notNull(),
+  last4: text("last4").notNull(),
+  expMonth: smallint("exp_month"),
+  expYear: smallint("exp_year"),
+  providerRef: text("provider_ref").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/** Withdrawal requests; state is §4 Refund review: 1 pending, 5 not approved, 10 approved, 15 confirmed. */
+export const withdrawals = pgTable(
+  "withdrawals",
+  {
+    id: serial("id").primaryKey(),
+    withdrawalNo: text("withdrawal_no").notNull().unique(),
+    userId: integer("user_id").notNull().references(() => users.id),
+    amountCents: cents("amount_cents").notNull(),
+    state: smallint("state").notNull().default(1),
+    idempotencyKey: text("idempotency_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    reviewedBy: integer("reviewed_by").references(() => users.id),
+    reviewedAt: ts("reviewed_at"),
+    reviewComments: text("review_comments"),
+    /** Approved withdrawals arrive within 7 working days (§9). */
+    expectedArrival: date("expected_arrival", { mode: "string" }),
+  },
+  (t) => [index("withdrawals_user_time").on(t.userId, t.createdAt), uniqueIndex("withdrawals_user_idempotency").on(t.userId, t.idempotencyKey)],
+);

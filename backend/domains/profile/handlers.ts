@@ -1,0 +1,141 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import type { z } from "zod";
+import { Msg } from "../../../contract/messages";
+import {
+  enterpriseProfileSchema,
+  individualProfileSchema,
+  MAX_CONTACTS,
+  type Contact,
+  type contactFormSchema,
+  type Profile,
+} from "../../../contract/profile";
+import type { pageRequestSchema } from "../../../contract/platform";
+import type { AuthUser } from "../../http/auth";
+import { contacts } from "./tables";
+import { users } from "../../db/tables";
+import { ApiError } from "../../http/errors";
+import { fieldErrorsOf, type SignedInContext } from "../../http/router";
+
+const str = (n: number | null) => (n === null ? null : String(n));
+
+function toProfile(row: AuthUser): Profile {
+  return {
+    userType: row.userType === 2 ? 2 : 1,
+    userName: row.userName,
+    realName: row.realName,
+    email: row.email,
+    mobile: row.mobile,
+    country: row.country,
+    selfIntroduction: row.selfIntroduction,
+    companyName: row.companyName,
+    creditCode: row.creditCode,
+    termOfBusiness: str(row.termOfBusiness),
+    staffCount: str(row.staffCount),
+    businessInformation: row.businessInformation,
+    mainBusiness: row.mainBusiness,
+    companyProfile: row.companyProfile,
+    companyUrl: row.companyUrl,
+    companyAddress: row.companyAddress,
+    contactName: row.contactName,
+    fax: row.fax,
+  };
+}
+
+/** SPEC §3 Profile of the caller. */
+export async function getProfile(_input: unknown, { user }: SignedInContext): Promise<Profile> {
+  return toProfile(user);
+}
+
+/**
+ * SPEC §5 Profile: the fields of the caller's own account type, checked again here with the schema of
+ * that type (an individual cannot set company fields; an enterprise must give all its required ones).
+ * Email and mobile are not accepted (§6: only through support).
+ */
+export async function updateProfile(input: unknown, { services, user }: SignedInContext): Promise<Profile> {
+  const me = user;
+  if (me.userType === 2) {
+    const parsed = enterpriseProfileSchema.safeParse(input);
+    if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
+    const v = parsed.data;
+    const [row] = await services.db
+      .update(users)
+      .set({
+        country: v.country,
+        selfIntroduction: v.selfIntroduction,
+        termOfBusiness: Number(v.termOfBusiness),
+        staffCount: Number(v.staffCount),
+        businessInformation: v.businessInformation ?? null,
+        mainBusiness: v.mainBusiness ?? null,
+        companyProfile: v.companyProfile,
+        companyUrl: v.companyUrl ?? null,
+        companyAddress: v.companyAddress,
+        contactName: v.contactName,
+        fax: v.fax ?? null,
+      })
+      .where(eq(users.id, me.id))
+      .returning();
+    return toProfile(row);
+  }
+  const parsed = individualProfileSchema.safeParse(input);
+  if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
+  const [row] = await services.db
+    .update(users)
+    .set({ country: parsed.data.country, selfIntroduction: parsed.data.selfIntroduction })
+    .where(eq(users.id, me.id))
+    .returning();
+  return toProfile(row);
+}
+
+function toContact(row: typeof contacts.$inferSelect): Contact {
+  return { contactId: row.id, name: row.name, mobile: row.mobile, email: row.email, department: row.department, createdAt: row.createdAt.toISOString() };
+}
+
+/** SPEC §5 Contacts of the caller, newest first. */
+export async function listContacts(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+  const me = user;
+  const { pageSize, pageIndex } = input.page;
+  const where = eq(contacts.userId, me.id);
+  const [rows, [{ total }]] = await Promise.all([
+    services.db.select().from(contacts).where(where).orderBy(desc(contacts.createdAt), desc(contacts.id)).limit(pageSize).offset((pageIndex - 1) * pageSize),
+    services.db.select({ total: count() }).from(contacts).where(where),
+  ]);
+  return { page: { rows: rows.map(toContact), total, pageIndex, pageSize } };
+}
+
+async function ownContact(ctx: SignedInContext, contactId: number) {
+  const me = ctx.user;
+  const [row] = await ctx.services.db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, me.id)));
+  // Another user's contact is answered exactly like a missing one.
+  if (!row) throw new ApiError(Msg.NOT_FOUND);
+  return row;
+}
+
+export async function contactDetail(input: { contactId: number }, ctx: SignedInContext) {
+  return toContact(await ownContact(ctx, input.contactId));
+}
+
+/** Adds a contact, or updates the caller's own contact when `contactId` is given. */
+export async function saveContact(input: z.output<typeof contactFormSchema> & { contactId?: number }, ctx: SignedInContext) {
+  const me = ctx.user;
+  const values = { name: input.name, mobile: input.mobile, email: input.email, department: input.department };
+  if (input.contactId !== undefined) {
+    await ownContact(ctx, input.contactId);
+    const [row] = await ctx.services.db.update(contacts).set(values).where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id))).returning();
+    return toContact(row);
+  }
+  return ctx.services.db.transaction(async (tx) => {
+    // Serialise this user's additions so the limit holds under concurrent requests.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, me.id)).for("update");
+    const [{ n }] = await tx.select({ n: count() }).from(contacts).where(eq(contacts.userId, me.id));
+    if (n >= MAX_CONTACTS) throw new ApiError(Msg.CONTACT_LIMIT);
+    const [row] = await tx.insert(contacts).values({ ...values, userId: me.id, createdAt: ctx.services.now() }).returning();
+    return toContact(row);
+  });
+}
+
+export async function deleteContact(input: { contactId: number }, ctx: SignedInContext) {
+  const me = ctx.user;
+  await ownContact(ctx, input.contactId);
+  await ctx.services.db.delete(contacts).where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id)));
+  return null;
+}

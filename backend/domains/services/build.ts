@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client";
+import { appFunctions, appNodes, appRoleFunctions, appRoles, appVersions, apps, chaincodePackages } from "./tables";
+import { cityNodes, files } from "../../db/tables";
+import { SAMPLE_MAIN_PATH, sampleChaincode, type SampleKind } from "./samples";
+
+/**
+ * A complete service version in verState 1 (what the publish wizard of the other issue produces), for the
+ * demo data and the tests-only fixture: two chaincode packages of real zip bytes, functions, roles with
+ * function permissions, city nodes and a cost. Callers move it on through the lifecycle.
+ */
+export type DraftSpec = {
+  userId: number;
+  name: string;
+  version?: string;
+  free?: boolean;
+  costCents?: number;
+  badPackage?: Exclude<SampleKind, "good">;
+  tps?: number;
+  capacityGb?: number;
+  nodeCount?: number;
+  description?: string;
+  now: Date;
+};
+
+export function newAppCode() {
+  return `APP${randomBytes(5).toString("hex").toUpperCase()}`;
+}
+
+const PACKAGES = [
+  { name: "asset_cc", funcs: [["Create asset", "CreateAsset", 1], ["Read asset", "ReadAsset", 2], ["Transfer asset", "TransferAsset", 1]] },
+  { name: "audit_cc", funcs: [["Record audit", "RecordAudit", 1], ["Query audit", "QueryAudit", 2]] },
+] as const;
+
+export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
+  const now = spec.now;
+  const [app] = await db
+    .insert(apps)
+    .values({
+      appCode: newAppCode(),
+      userId: spec.userId,
+      name: spec.name,
+      // Codes of the wizard's lists (contract/service-wizard.ts), so the draft can be edited there.
+      industry: "logistics",
+      description: spec.description ?? "Traceability of goods between logistics partners on a consortium chain.",
+      introduction: "Partners record each hand-over of a shipment; auditors read the history.",
+      framework: "fabric",
+      platformType: "web",
+      accessMethods: { webUrl: "https://trace.example.com" },
+      freeYN: spec.free ? 1 : 0,
+      paymentCycle: 2,
+      contactName: "Li Wei",
+      contactMobile: "+8613900000011",
+      contactEmail: "li.wei@example.com",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  const [version] = await db
+    .insert(appVersions)
+    .values({ appId: app.id, version: spec.version ?? "1.0.0", verState: 1, wizardStep: "cost", certificateMode: 1, costCents: spec.free ? 0 : (spec.costCents ?? 12_000), agreementAcceptedAt: now, createdAt: now, updatedAt: now })
+    .returning();
+  await db.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, app.id));
+  const functionIds: number[] = [];
+  for (const [i, pkg] of PACKAGES.entries()) {
+    const funcs = pkg.funcs.map((f) => f[1] as string);
+    const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
+    const bytes = Buffer.from(sampleChaincode(pkg.name, funcs, kind));
+    const fileName = `${pkg.name}.zip`;
+    const [file] = await db.insert(files).values({ name: fileName, mime: "application/zip", size: bytes.length, bytes, createdAt: now }).returning({ id: files.id });
+    const [row] = await db
+      .insert(chaincodePackages)
+      .values({ verId: version.id, name: pkg.name, version: "1.0.0", language: "go", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH, fileId: file.id, fileName, size: bytes.length, createdAt: now })
+      .returning({ id: chaincodePackages.id });
+    let parentId: number | null = null;
+    for (const [name, func, funcType] of pkg.funcs) {
+      const [fn]: { id: number }[] = await db
+        .insert(appFunctions)
+        .values({ verId: version.id, packageId: row.id, name, funcType, func, parentId, inputFormat: '{"id":"string"}', outputFormat: '{"ok":"boolean"}' })
+        .returning({ id: appFunctions.id });
+      parentId ??= fn.id;
+      functionIds.push(fn.id);
+    }
+  }
+  const [admin] = await db.insert(appRoles).values({ verId: version.id, name: "Administrator", description: "Manages assets and audits." }).returning({ id: appRoles.id });
+  const [auditor] = await db.insert(appRoles).values({ verId: version.id, name: "Auditor", description: "Reads the audit trail." }).returning({ id: appRoles.id });
+  await db.insert(appRoleFunctions).values(functionIds.map((functionId) => ({ roleId: admin.id, functionId })));
+  await db.insert(appRoleFunctions).values(functionIds.slice(-1).map((functionId) => ({ roleId: auditor.id, functionId })));
+  const nodes = await db.select().from(cityNodes).orderBy(asc(cityNodes.id)).limit(spec.nodeCount ?? 2);
+  await db.insert(appNodes).values(nodes.map((n) => ({ verId: version.id, cityNodeId: n.id, tps: spec.tps ?? 100, capacityGb: spec.capacityGb ?? 50, peers: Math.min(n.peers, 2) })));
+  return { app, version };
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { post } from "../billing/ledger";
+import type { Db, Tx } from "../../db/client";
+import { appComments } from "./tables";
+import { commentUseful } from "../store/tables";
+import { buildDraft, type DraftSpec } from "./build";
+import { deployInTx, testInTx } from "./jobs";
+import { createPublishBill, payPublishBill } from "./payment";
+import { applyTransition } from "./transitions";
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Demo services (backend/db/demo-data.ts): democompany gets a running service that went through the whole
+ * lifecycle (real zip packages tested, reviews by demooperator, publish bill paid through the ledger, two
+ * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
+ * approved and waiting to be paid.
+ */
+export async function seedDemoServices(db: Db, created: Record<string, number>, now: Date) {
+  const company = created.democompany;
+  if (!company) return;
+  const operator = created.demooperator ?? null;
+  const commenter = created.demoperson ?? company;
+  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);
+  const suffix = randomBytes(2).toString("hex");
+
+  /**
+   * A draft submitted, approved at the initial review, tested and approved at the final review, with its
+   * publish bill (23, to be paid): `hoursAgo` of the four steps, and the reviewers' comments.
+   */
+  async function approvedDraft(tx: Tx, spec: Omit<DraftSpec, "now">, steps: { hoursAgo: [number, number, number, number]; comments?: [string, string] }) {
+    const [submitted, initial, tested, final] = steps.hoursAgo;
+    const built = await buildDraft(tx, { ...spec, now: at(submitted) });
+    const verId = built.version.id;
+    await applyTransition(tx, { verId, event: "submit", actor: "publisher", actorId: spec.userId, now: at(submitted), set: { submittedAt: at(submitted) } });
+    await applyTransition(tx, { verId, event: "initialApprove", actor: "operator", actorId: operator, comments: steps.comments?.[0], now: at(initial) });
+    await testInTx(tx, verId, at(tested));
+    await applyTransition(tx, { verId, event: "finalApprove", actor: "operator", actorId: operator, comments: steps.comments?.[1], now: at(final) });
+    await createPublishBill(tx, verId, at(final));
+    return built;
+  }
+
+  await db.transaction(async (tx) => {
+    const { app, version } = await approvedDraft(tx, { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 }, {
+      hoursAgo: [240, 220, 219, 200],
+      comments: ["Packages and roles are complete.", "Approved for publishing."],
+    });
+    await post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199));
+    await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(198) });
+    await deployInTx(tx, version.id, at(197));
+    const [first] = await tx.insert(appComments).values([
+      { appId: app.id, userId: commenter, text: "Very handy for tracking our shipments between Beijing and Shanghai.", usefulCount: 1, reply: "Thank you! More city nodes are coming.", repliedAt: at(100), createdAt: at(120) },
+      { appId: app.id, userId: commenter, text: "Could the audit role also read the asset history?", usefulCount: 0, createdAt: at(30) },
+    ]).returning({ id: appComments.id });
+    // The useful count always equals the marks (app store, docs/decisions/014).
+    await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
+  });
+
+  // Running for a while, then suspended by operations (docs/decisions/015): the publisher can ask to enable it.
+  await db.transaction(async (tx) => {
+    const { version } = await approvedDraft(tx, { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1 }, { hoursAgo: [300, 290, 289, 280] });
+    await post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279));
+    await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(278) });
+    await deployInTx(tx, version.id, at(277));
+    await applyTransition(tx, {
+      verId: version.id,
+      event: "suspend",
+      actor: "operator",
+      actorId: operator,
+      comments: "The registry's contact e-mail bounces. Update the contact details, then ask us to enable it again.",
+      now: at(6),
+    });
+  });
+
+  await db.transaction(async (tx) => {
+    await approvedDraft(tx, { userId: company, name: "Supplier finance ledger", costCents: 9_500, tps: 100, capacityGb: 50, nodeCount: 1 }, { hoursAgo: [30, 20, 19, 2] });
+  });
+}

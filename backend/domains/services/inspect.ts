@@ -1,0 +1,132 @@
+import { strFromU8, unzipSync, type UnzipFileInfo } from "fflate";
+import type { Finding, Report } from "../../../contract/services";
+
+/**
+ * What the test job checks in one chaincode package (SPEC §4 "pending test", §5 Chaincode package):
+ * the zip opens; its entries are of a reasonable number and total size (a zip bomb is refused before
+ * anything is inflated); the main function path is in it; its sources are of the declared language;
+ * every FUNC declared for the package appears in those sources. Pure: bytes in, findings out.
+ */
+export const ZIP_LIMITS = {
+  /** §9: chaincode zips are at most 60 MB; what they unpack to may be larger, within reason. */
+  maxTotalUncompressed: 200 * 1024 * 1024,
+  maxEntries: 5000,
+  /** A single source file larger than this is not read. */
+  maxSourceBytes: 5 * 1024 * 1024,
+  /** Compression ratios above this are treated as a bomb. */
+  maxRatio: 200,
+};
+
+export const LANGUAGE_EXTENSIONS: Record<string, readonly string[]> = {
+  go: [".go"],
+  java: [".java"],
+  node: [".js", ".ts", ".mjs", ".cjs"],
+};
+
+/** The wizard's language names and common spellings, to go / java / node. */
+export function normaliseLanguage(language: string): string {
+  const l = language.trim().toLowerCase();
+  if (l === "golang" || l === "go") return "go";
+  if (l === "java") return "java";
+  if (["node", "nodejs", "node.js", "javascript", "typescript", "js", "ts"].includes(l)) return "node";
+  return l;
+}
+
+const normalisePath = (p: string) => p.replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "");
+
+export type PackageToInspect = { name: string; language: string; mainPath: string; funcs: string[] };
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+export function inspectPackage(bytes: Uint8Array, pkg: PackageToInspect): Finding[] {
+  const findings: Finding[] = [];
+  const p = { package: pkg.name };
+  const entries: UnzipFileInfo[] = [];
+  try {
+    // First pass: read the central directory only (the filter refuses every entry, so nothing is inflated).
+    unzipSync(bytes, {
+      filter: (file) => {
+        entries.push(file);
+        return false;
+      },
+    });
+  } catch {
+    return [{ key: "report.zipInvalid", params: p }];
+  }
+  const files = entries.filter((e) => !e.name.endsWith("/"));
+  const total = files.reduce((sum, e) => sum + e.originalSize, 0);
+  const compressed = files.reduce((sum, e) => sum + e.size, 0);
+  if (files.length === 0) return [{ key: "report.zipEmpty", params: p }];
+  if (files.length > ZIP_LIMITS.maxEntries || total > ZIP_LIMITS.maxTotalUncompressed || total > Math.max(compressed, 1) * ZIP_LIMITS.maxRatio) {
+    return [{ key: "report.zipTooLarge", params: { ...p, limitMb: String(ZIP_LIMITS.maxTotalUncompressed / 1024 / 1024) } }];
+  }
+
+  const names = files.map((e) => normalisePath(e.name));
+  const main = normalisePath(pkg.mainPath);
+  const mainFound = main !== "" && names.some((n) => n === main || n.startsWith(`${main}/`));
+  if (!mainFound) findings.push({ key: "report.mainPathMissing", params: { ...p, path: pkg.mainPath } });
+
+  const language = normaliseLanguage(pkg.language);
+  const extensions = LANGUAGE_EXTENSIONS[language];
+  if (!extensions) {
+    findings.push({ key: "report.languageUnknown", params: { ...p, language: pkg.language } });
+    return findings;
+  }
+  const isSource = (n: string) => extensions.some((x) => n.toLowerCase().endsWith(x));
+  const sourceEntries = new Set(files.filter((e) => isSource(normalisePath(e.name)) && e.originalSize <= ZIP_LIMITS.maxSourceBytes).map((e) => e.name));
+  if (sourceEntries.size === 0) {
+    findings.push({ key: "report.languageMismatch", params: { ...p, language: pkg.language, extensions: extensions.join(", ") } });
+    return findings;
+  }
+  let sources = "";
+  try {
+    const unpacked = unzipSync(bytes, { filter: (file) => sourceEntries.has(file.name) });
+    sources = Object.values(unpacked).map((b) => strFromU8(b)).join("\n");
+  } catch {
+    return [...findings, { key: "report.zipInvalid", params: p }];
+  }
+  const missing = pkg.funcs.filter((f) => !new RegExp(`(^|[^A-Za-z0-9_])${escapeRe(f)}([^A-Za-z0-9_]|$)`).test(sources));
+  if (missing.length > 0) findings.push({ key: "report.funcMissing", params: { ...p, funcs: missing.join(", ") } });
+  return findings;
+}
+
+/** The suggestion shown with the reasons (§4 "failure shows reasons and a suggestion"). */
+export function suggestionFor(findings: Finding[]): Finding | null {
+  if (findings.length === 0) return null;
+  const first = findings[0].key;
+  if (first === "report.zipInvalid" || first === "report.zipEmpty" || first === "report.zipTooLarge") return { key: "report.suggest.repackage", params: {} };
+  if (first === "report.mainPathMissing") return { key: "report.suggest.mainPath", params: {} };
+  if (first === "report.languageMismatch" || first === "report.languageUnknown") return { key: "report.suggest.language", params: {} };
+  if (first === "report.packageMissing") return { key: "report.suggest.repackage", params: {} };
+  return { key: "report.suggest.funcs", params: {} };
+}
+
+/** Reports are kept as app_versions.testReport / deployReport: reasons as JSON strings (ADR 012). */
+export type StoredReport = { passed: boolean; reasons: string[]; suggestion?: string };
+
+export function storeReport(findings: Finding[], suggestion: Finding | null): StoredReport {
+  return {
+    passed: findings.length === 0,
+    reasons: findings.map((f) => JSON.stringify(f)),
+    ...(suggestion ? { suggestion: JSON.stringify(suggestion) } : {}),
+  };
+}
+
+function readFinding(value: string): Finding {
+  try {
+    const parsed = JSON.parse(value) as Finding;
+    if (parsed && typeof parsed.key === "string") return { key: parsed.key, params: parsed.params ?? {} };
+  } catch {
+    // a plain text reason
+  }
+  return { key: "report.text", params: { text: value } };
+}
+
+export function readReport(stored: StoredReport | null | undefined): Report | null {
+  if (!stored) return null;
+  return {
+    passed: stored.passed,
+    reasons: stored.reasons.map(readFinding),
+    suggestion: stored.suggestion ? readFinding(stored.suggestion) : null,
+  };
+}

@@ -1,0 +1,193 @@
+import { createHash } from "node:crypto";
+import { and, asc, count, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { VerState } from "../../../contract/service-status";
+import type { Finding } from "../../../contract/services";
+import type { Db, Tx } from "../../db/client";
+import { appFunctions, appNodes, appTransitions, appVersions, apps, chaincodePackages } from "./tables";
+import { bills } from "../billing/tables";
+import { cityNodes, files } from "../../db/tables";
+import { schedule, type JobHandler } from "../../jobs/runner";
+import { inspectPackage, storeReport, suggestionFor } from "./inspect";
+import { PUBLISH_PAYMENT_WINDOW_MS } from "./lifecycle";
+import { applyTransition } from "./transitions";
+
+/**
+ * The service lifecycle's background jobs (backend/jobs/runner.ts; docs/decisions/005, 012):
+ * - service.test    10 → 15 testPass or 11 testFail, after inspecting the packages for real;
+ * - service.deploy  24 → 25 deploySuccess (node resources booked) or 26 deployFail ("Insufficient resources");
+ * - service.expire  23 → 1 when the publish bill is still unpaid 3 days after the final approval.
+ * Each is scheduled with a dedupe key per version and attempt, and each handler locks the version and
+ * does nothing when the version has left the state it works on, so it never runs twice.
+ */
+export const JOB_TEST = "service.test";
+export const JOB_DEPLOY = "service.deploy";
+export const JOB_EXPIRE = "service.expire";
+
+/** How many times the version entered `state` (the attempt number of the job that works on it). */
+async function attemptOf(tx: Tx | Db, verId: number, state: number): Promise<number> {
+  const [{ n }] = await tx.select({ n: count() }).from(appTransitions).where(and(eq(appTransitions.verId, verId), eq(appTransitions.toState, state)));
+  return n;
+}
+
+export async function scheduleTest(tx: Tx, verId: number, now: Date) {
+  const attempt = await attemptOf(tx, verId, VerState.PENDING_TEST);
+  await schedule(tx, JOB_TEST, { verId }, { runAt: now, dedupeKey: `service.test:${verId}:${attempt}` });
+}
+
+export async function scheduleDeploy(tx: Tx, verId: number, now: Date) {
+  const attempt = await attemptOf(tx, verId, VerState.PENDING_PUBLISH);
+  await schedule(tx, JOB_DEPLOY, { verId }, { runAt: now, dedupeKey: `service.deploy:${verId}:${attempt}` });
+}
+
+export async function scheduleExpiry(tx: Tx, verId: number, billId: number, approvedAt: Date) {
+  await schedule(tx, JOB_EXPIRE, { verId, billId }, { runAt: new Date(approvedAt.getTime() + PUBLISH_PAYMENT_WINDOW_MS + 1000), dedupeKey: `service.expire:${verId}:${billId}` });
+}
+
+const verIdOf = (payload: Record<string, unknown>) => {
+  const id = Number(payload.verId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error("job payload without verId");
+  return id;
+};
+
+/** Locks the version; undefined when it is not (or no longer) in `state`. */
+async function lockedAt(tx: Tx, verId: number, state: number) {
+  const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, verId)).for("update");
+  return version && version.verState === state ? version : undefined;
+}
+
+/** The test job: every package of the version is inspected (backend/services/inspect.ts). */
+export const runTest: JobHandler = async (payload, services) => {
+  const verId = verIdOf(payload);
+  await services.db.transaction((tx) => testInTx(tx, verId, services.now()));
+};
+
+/** The test of one version inside `tx` (the job's work; the demo data uses it too). */
+export async function testInTx(tx: Tx, verId: number, now: Date) {
+  {
+    const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
+    if (!version) return;
+    const packages = await tx.select().from(chaincodePackages).where(eq(chaincodePackages.verId, verId)).orderBy(asc(chaincodePackages.id));
+    const functions = await tx.select({ packageId: appFunctions.packageId, func: appFunctions.func }).from(appFunctions).where(eq(appFunctions.verId, verId));
+    const findings: Finding[] = [];
+    if (packages.length === 0) findings.push({ key: "report.packageMissing", params: {} });
+    for (const pkg of packages) {
+      const [file] = await tx.select({ bytes: files.bytes }).from(files).where(eq(files.id, pkg.fileId));
+      const funcs = functions.filter((f) => f.packageId === pkg.id).map((f) => f.func);
+      if (!file) {
+        findings.push({ key: "report.zipInvalid", params: { package: pkg.name } });
+        continue;
+      }
+      findings.push(...inspectPackage(new Uint8Array(file.bytes), { name: pkg.name, language: pkg.language, mainPath: pkg.mainPath, funcs }));
+    }
+    const report = storeReport(findings, suggestionFor(findings));
+    await applyTransition(tx, {
+      verId,
+      event: findings.length === 0 ? "testPass" : "testFail",
+      actor: "system",
+      actorId: null,
+      now,
+      set: { testReport: report },
+    });
+  }
+}
+
+/** Deterministic addresses of a deployment (the embedded network adapter; ARCHITECTURE "Operations side"). */
+export function deploymentAddresses(appCode: string, version: string, nodeCode: string) {
+  const h = (s: string) => createHash("sha256").update(s).digest("hex");
+  return {
+    contractAddress: `0x${h(`contract:${appCode}:${version}:${nodeCode}`).slice(0, 40)}`,
+    chaincodeAddress: `${appCode.toLowerCase()}_${h(`chaincode:${appCode}:${version}:${nodeCode}`).slice(0, 16)}`,
+  };
+}
+
+/** Versions whose bookings hold resources: deploying, running, deactivated (§8 "Insufficient resources"). */
+const HOLDING = [VerState.PENDING_PUBLISH, VerState.RUNNING, VerState.DEACTIVATED, VerState.DEACTIVATED_BY_OPERATOR];
+
+/** What is left on a city node: its TPS and capacity minus what other versions booked. */
+export async function availableOn(tx: Tx | Db, cityNodeId: number, exceptVerId: number) {
+  const [node] = await tx.select().from(cityNodes).where(eq(cityNodes.id, cityNodeId));
+  const [used] = await tx
+    .select({ tps: sql<string>`coalesce(sum(${appNodes.tps}), 0)`, capacity: sql<string>`coalesce(sum(${appNodes.capacityGb}), 0)` })
+    .from(appNodes)
+    .innerJoin(appVersions, eq(appVersions.id, appNodes.verId))
+    .where(and(eq(appNodes.cityNodeId, cityNodeId), isNotNull(appNodes.bookedAt), ne(appNodes.verId, exceptVerId), inArray(appVersions.verState, HOLDING)));
+  return { node, tps: node.availableTps - Number(used.tps), capacityGb: node.capacityGb - Number(used.capacity) };
+}
+
+/**
+ * The deploy job: in one transaction, locks the city nodes of the version (in id order, so two deployments
+ * never overbook a node), checks what each has left, and either books them all with their addresses and
+ * moves to 25, or books nothing and moves to 26 with the reasons and a suggestion.
+ */
+export const runDeploy: JobHandler = async (payload, services) => {
+  const verId = verIdOf(payload);
+  await services.db.transaction((tx) => deployInTx(tx, verId, services.now()));
+};
+
+/** The deployment of one version inside `tx` (the job's work; the demo data uses it too). */
+export async function deployInTx(tx: Tx, verId: number, now: Date) {
+  {
+    const version = await lockedAt(tx, verId, VerState.PENDING_PUBLISH);
+    if (!version) return;
+    const [app] = await tx.select().from(apps).where(eq(apps.id, version.appId));
+    const wanted = await tx.select().from(appNodes).where(eq(appNodes.verId, verId)).orderBy(asc(appNodes.cityNodeId));
+    if (wanted.length > 0) {
+      await tx.select({ id: cityNodes.id }).from(cityNodes).where(inArray(cityNodes.id, wanted.map((w) => w.cityNodeId))).orderBy(asc(cityNodes.id)).for("update");
+    }
+    const findings: Finding[] = [];
+    if (wanted.length === 0) findings.push({ key: "report.noNodes", params: {} });
+    const codes = new Map<number, string>();
+    for (const w of wanted) {
+      const left = await availableOn(tx, w.cityNodeId, verId);
+      codes.set(w.cityNodeId, left.node.code);
+      if (w.tps > left.tps || w.capacityGb > left.capacityGb) {
+        findings.push({
+          key: "report.insufficientResources",
+          params: { node: left.node.name, tps: String(w.tps), tpsLeft: String(Math.max(0, left.tps)), capacityGb: String(w.capacityGb), capacityLeft: String(Math.max(0, left.capacityGb)) },
+        });
+      }
+    }
+    if (findings.length > 0) {
+      const suggestion: Finding = { key: findings[0].key === "report.noNodes" ? "report.suggest.nodes" : "report.suggest.resources", params: {} };
+      await applyTransition(tx, { verId, event: "deployFail", actor: "system", actorId: null, now, set: { deployReport: storeReport(findings, suggestion) } });
+      return;
+    }
+    const deployed = [];
+    for (const w of wanted) {
+      const addresses = deploymentAddresses(app.appCode, version.version, codes.get(w.cityNodeId) ?? String(w.cityNodeId));
+      await tx.update(appNodes).set({ bookedAt: now, ...addresses }).where(and(eq(appNodes.verId, verId), eq(appNodes.cityNodeId, w.cityNodeId)));
+      deployed.push({ cityNodeId: w.cityNodeId, ...addresses });
+    }
+    await applyTransition(tx, {
+      verId,
+      event: "deploySuccess",
+      actor: "system",
+      actorId: null,
+      now,
+      set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed } },
+    });
+    await tx.update(apps).set({ currentVerId: verId, updatedAt: now }).where(eq(apps.id, app.id));
+  }
+}
+
+/** Payment expiry: 3 days after the final approval an unpaid publish bill expires (§4 10) and the version goes back to 1. */
+export const runExpire: JobHandler = async (payload, services) => {
+  const verId = verIdOf(payload);
+  const billId = Number(payload.billId);
+  await services.db.transaction(async (tx) => {
+    const version = await lockedAt(tx, verId, VerState.TO_BE_PAID);
+    if (!version || version.billId !== billId) return;
+    const [bill] = await tx.select().from(bills).where(eq(bills.id, billId)).for("update");
+    // The billing area's hourly expiry may have marked the bill expired (10) first; the version still goes back.
+    if (!bill || ![1, 5, 10].includes(bill.payState)) return;
+    const now = services.now();
+    await tx.update(bills).set({ payState: 10 }).where(eq(bills.id, billId));
+    await applyTransition(tx, { verId, event: "expire", actor: "system", actorId: null, now, set: { billState: 10 } });
+  });
+};
+
+export const serviceJobs: Record<string, JobHandler> = {
+  [JOB_TEST]: runTest,
+  [JOB_DEPLOY]: runDeploy,
+  [JOB_EXPIRE]: runExpire,
+};

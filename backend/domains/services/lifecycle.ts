@@ -1,0 +1,143 @@
+import { VerState, type VerStateValue } from "../../../contract/service-status";
+
+/**
+ * The service lifecycle (SPEC §4 verState) as an explicit state machine. §4 says "Transition rules between
+ * statuses: not shown"; this table is the issue's reading of it (docs/decisions/010):
+ *
+ * | event          | actor     | from               | to                      | guard                          |
+ * |----------------|-----------|--------------------|-------------------------|--------------------------------|
+ * | submit         | publisher | 1                  | 5                       | the draft is complete          |
+ * | resubmit       | publisher | 11, 20, 22, 26     | 5                       | the draft is complete          |
+ * | initialApprove | operator  | 5                  | 10                      |                                |
+ * | initialReject  | operator  | 5                  | 20                      | comments required              |
+ * | testPass       | system    | 10                 | 15                      |                                |
+ * | testFail       | system    | 10                 | 11                      |                                |
+ * | finalApprove   | operator  | 15                 | 23, or 24 when free     |                                |
+ * | finalReject    | operator  | 15                 | 22                      | comments required              |
+ * | pay            | publisher | 23                 | 24                      | within 3 days of the approval  |
+ * | expire         | system    | 23                 | 1                       | 3 days passed unpaid           |
+ * | deploySuccess  | system    | 24                 | 25                      |                                |
+ * | deployFail     | system    | 24                 | 26                      |                                |
+ * | deactivate     | publisher | 25                 | 30                      |                                |
+ * | suspend        | operator  | 25                 | 40                      | comments required              |
+ * | enable         | publisher | 30                 | 25                      |                                |
+ * | enable         | operator  | 40                 | 25                      |                                |
+ * | requestEnable  | publisher | 40                 | 40                      | no request pending (015)       |
+ * | declineEnable  | operator  | 40                 | 40                      | a request pending; comments    |
+ * | uninstall      | operator  | 25, 30, 40         | 35                      | the refund request is approved |
+ *
+ * `requestEnable` and `declineEnable` leave the status as it is: the publisher asks operations to lift a
+ * suspension, and an operator declines (docs/decisions/015); lifting it is the operator's `enable`.
+ */
+export type Actor = "publisher" | "operator" | "system";
+export type LifecycleEvent =
+  | "submit"
+  | "resubmit"
+  | "initialApprove"
+  | "initialReject"
+  | "testPass"
+  | "testFail"
+  | "finalApprove"
+  | "finalReject"
+  | "pay"
+  | "expire"
+  | "deploySuccess"
+  | "deployFail"
+  | "deactivate"
+  | "suspend"
+  | "enable"
+  | "requestEnable"
+  | "declineEnable"
+  | "uninstall";
+
+type Rule = {
+  event: LifecycleEvent;
+  actor: Actor;
+  from: readonly VerStateValue[];
+  to: VerStateValue | ((ctx: TransitionContext) => VerStateValue);
+  commentsRequired?: boolean;
+  /** A further condition: the refusal's message key, or null when the event may happen. */
+  guard?: (ctx: TransitionContext) => string | null;
+};
+
+/** Refusals, as §8 message keys (contract/messages.ts). */
+export const LifecycleRefusal = {
+  NOT_AVAILABLE: "MSG_36001",
+  NOT_ALLOWED: "MSG_36002",
+  COMMENTS_REQUIRED: "MSG_30014",
+  PAYMENT_EXPIRED: "MSG_30006",
+  NOT_EXPIRED_YET: "MSG_36003",
+  ENABLE_ALREADY_REQUESTED: "MSG_36004",
+  NO_ENABLE_REQUEST: "MSG_36005",
+} as const;
+
+const S = VerState;
+
+export const LIFECYCLE: readonly Rule[] = [
+  { event: "submit", actor: "publisher", from: [S.PENDING_SUBMIT], to: S.PENDING_INITIAL_REVIEW },
+  { event: "resubmit", actor: "publisher", from: [S.TEST_FAILED, S.INITIAL_REVIEW_REJECTED, S.REVIEW_REJECTED, S.PUBLISH_FAILED], to: S.PENDING_INITIAL_REVIEW },
+  { event: "initialApprove", actor: "operator", from: [S.PENDING_INITIAL_REVIEW], to: S.PENDING_TEST },
+  { event: "initialReject", actor: "operator", from: [S.PENDING_INITIAL_REVIEW], to: S.INITIAL_REVIEW_REJECTED, commentsRequired: true },
+  { event: "testPass", actor: "system", from: [S.PENDING_TEST], to: S.PENDING_REVIEW },
+  { event: "testFail", actor: "system", from: [S.PENDING_TEST], to: S.TEST_FAILED },
+  { event: "finalApprove", actor: "operator", from: [S.PENDING_REVIEW], to: (ctx) => (ctx.free ? S.PENDING_PUBLISH : S.TO_BE_PAID) },
+  { event: "finalReject", actor: "operator", from: [S.PENDING_REVIEW], to: S.REVIEW_REJECTED, commentsRequired: true },
+  { event: "pay", actor: "publisher", from: [S.TO_BE_PAID], to: S.PENDING_PUBLISH },
+  { event: "expire", actor: "system", from: [S.TO_BE_PAID], to: S.PENDING_SUBMIT },
+  { event: "deploySuccess", actor: "system", from: [S.PENDING_PUBLISH], to: S.RUNNING },
+  { event: "deployFail", actor: "system", from: [S.PENDING_PUBLISH], to: S.PUBLISH_FAILED },
+  { event: "deactivate", actor: "publisher", from: [S.RUNNING], to: S.DEACTIVATED },
+  { event: "suspend", actor: "operator", from: [S.RUNNING], to: S.DEACTIVATED_BY_OPERATOR, commentsRequired: true },
+  { event: "enable", actor: "publisher", from: [S.DEACTIVATED], to: S.RUNNING },
+  { event: "enable", actor: "operator", from: [S.DEACTIVATED_BY_OPERATOR], to: S.RUNNING },
+  {
+    event: "requestEnable",
+    actor: "publisher",
+    from: [S.DEACTIVATED_BY_OPERATOR],
+    to: S.DEACTIVATED_BY_OPERATOR,
+    guard: (ctx) => (ctx.enableRequested ? LifecycleRefusal.ENABLE_ALREADY_REQUESTED : null),
+  },
+  {
+    event: "declineEnable",
+    actor: "operator",
+    from: [S.DEACTIVATED_BY_OPERATOR],
+    to: S.DEACTIVATED_BY_OPERATOR,
+    commentsRequired: true,
+    guard: (ctx) => (ctx.enableRequested ? null : LifecycleRefusal.NO_ENABLE_REQUEST),
+  },
+  { event: "uninstall", actor: "operator", from: [S.RUNNING, S.DEACTIVATED, S.DEACTIVATED_BY_OPERATOR], to: S.UNINSTALLED },
+];
+
+/** Publish applications are valid for 3 days (SPEC §8 Payments, §9 Time). */
+export const PUBLISH_PAYMENT_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+
+export type TransitionContext = {
+  comments?: string | null;
+  /** A free service skips payment (§1 one free service per account). */
+  free?: boolean;
+  now?: Date;
+  /** For `pay` and `expire`: when the application was approved for payment. */
+  approvedAt?: Date | null;
+  /** For `requestEnable` and `declineEnable`: the publisher's request to lift the suspension is pending. */
+  enableRequested?: boolean;
+};
+
+export type TransitionResult = { ok: true; to: VerStateValue } | { ok: false; messageKey: string };
+
+/** The state after `event` by `actor` from `from`, or the reason it is refused. Pure. */
+export function transition(from: number, event: LifecycleEvent, actor: Actor, ctx: TransitionContext = {}): TransitionResult {
+  const forEvent = LIFECYCLE.filter((r) => r.event === event && (r.from as readonly number[]).includes(from));
+  if (forEvent.length === 0) return { ok: false, messageKey: LifecycleRefusal.NOT_AVAILABLE };
+  const rule = forEvent.find((r) => r.actor === actor);
+  if (!rule) return { ok: false, messageKey: LifecycleRefusal.NOT_ALLOWED };
+  const refused = rule.guard?.(ctx);
+  if (refused) return { ok: false, messageKey: refused };
+  if (rule.commentsRequired && !ctx.comments?.trim()) return { ok: false, messageKey: LifecycleRefusal.COMMENTS_REQUIRED };
+  if (event === "pay" || event === "expire") {
+    const now = ctx.now ?? new Date();
+    const late = !!ctx.approvedAt && now.getTime() - ctx.approvedAt.getTime() > PUBLISH_PAYMENT_WINDOW_MS;
+    if (event === "pay" && late) return { ok: false, messageKey: LifecycleRefusal.PAYMENT_EXPIRED };
+    if (event === "expire" && !late) return { ok: false, messageKey: LifecycleRefusal.NOT_EXPIRED_YET };
+  }
+  return { ok: true, to: typeof rule.to === "function" ? rule.to(ctx) : rule.to };
+}

@@ -1,0 +1,39 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { z } from "zod";
+import { Msg } from "../../../contract/messages";
+import type { storePaths } from "../../../contract/store";
+import { appJoins } from "../participation/tables";
+import { appRoles, apps, appVersions } from "../services/tables";
+import { ApiError } from "../../http/errors";
+import type { SignedInContext } from "../../http/router";
+
+/**
+ * /test/store (tests only, TEST_FIXTURES=1): makes one of the caller's services public, or gives the
+ * caller a join of another's service in a given audit state (the participation half builds the real
+ * applying; the store only reads app_joins).
+ */
+export async function storeFixture(input: z.output<(typeof storePaths)["/test/store"]["payload"]>, { services, user }: SignedInContext) {
+  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const caller = user;
+  const now = services.now();
+  const [app] = await services.db.select().from(apps).where(eq(apps.id, input.appId));
+  if (!app) throw new ApiError(Msg.NOT_FOUND);
+  if (input.makePublic) {
+    if (app.userId !== caller.id) throw new ApiError(Msg.NOT_FOUND);
+    await services.db.update(apps).set({ isPublic: true, updatedAt: now }).where(eq(apps.id, app.id));
+  }
+  if (input.joinState !== undefined) {
+    if (!app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
+    const [version] = await services.db.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
+    const [role] = await services.db.select().from(appRoles).where(eq(appRoles.verId, app.currentVerId)).orderBy(asc(appRoles.id)).limit(1);
+    if (!role) throw new ApiError(Msg.NOT_FOUND);
+    const [existing] = await services.db.select().from(appJoins).where(and(eq(appJoins.appId, app.id), eq(appJoins.userId, caller.id)));
+    if (existing) await services.db.update(appJoins).set({ auditState: input.joinState, updatedAt: now }).where(eq(appJoins.id, existing.id));
+    else {
+      await services.db
+        .insert(appJoins)
+        .values({ appId: app.id, verId: app.currentVerId, userId: caller.id, roleId: role.id, auditState: input.joinState, certificateMode: version.certificateMode ?? 1, createdAt: now, updatedAt: now });
+    }
+  }
+  return null;
+}

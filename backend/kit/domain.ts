@@ -1,0 +1,66 @@
+import type { Db } from "../db/client";
+import type { Deps } from "../deps";
+import type { Handlers } from "../http/router";
+import type { JobHandler } from "../jobs/runner";
+
+/**
+ * One domain of the backend (docs/decisions/018): a folder under backend/domains/<name>/ whose index.ts
+ * default-exports `defineDomain({...})`. backend/index.ts lists the domains once; everything below is
+ * merged from that list. A domain imports another only through that domain's `api` (or its `tables.ts`
+ * for Drizzle foreign keys and read joins), never its other files: the lint rule in eslint.config.js
+ * enforces it.
+ */
+export type Domain = {
+  /** The folder's name. */
+  readonly name: string;
+  /** Its /vueapi paths (contract/<name>.ts), typed by path with `handlersOf`. */
+  readonly handlers?: Partial<Handlers>;
+  /** Its background job kinds and their handlers (backend/jobs/runner.ts). */
+  readonly jobs?: Record<string, JobHandler>;
+  /** Recurring jobs: each is called at every start and schedules its next run (idempotent, by dedupe key). */
+  readonly schedules?: readonly Schedule[];
+  /** What runs at start, before any request: configuration checks, environment handed to the domain. */
+  readonly start?: (deps: Deps) => void | Promise<void>;
+  /** HTTP endpoints outside the /vueapi envelope that the domain serves (webhooks, hosted pages, later JSON-RPC). */
+  readonly endpoints?: readonly Endpoint[];
+  /** The functions other domains may call. */
+  readonly api?: Readonly<Record<string, unknown>>;
+  /** Demo records for the demo accounts created just now (only when demo data is asked for). */
+  readonly seedDemo?: DemoSeeder;
+  /** Tests only (TEST_FIXTURES=1): /test/* paths that create this domain's records for the caller. */
+  readonly fixtures?: Partial<Handlers>;
+};
+
+/** A recurring job: schedules its next run; called at every start. */
+export type Schedule = (db: Db, now: Date) => Promise<void>;
+
+/**
+ * Demo records of one domain for demo accounts created just now: `users` maps a demo username to its
+ * new id. A seeder only inserts (the accounts are new, so nothing of theirs exists yet).
+ */
+export type DemoSeeder = (deps: Deps, users: Record<string, number>, now: Date) => Promise<void>;
+
+/**
+ * An HTTP endpoint a domain serves outside the /vueapi JSON envelope. The door route
+ * (app/routes/$door.ts... see backend/index.ts handleEndpoint) hands it every request whose path starts
+ * with `path`; the security suites read this list so that every endpoint is covered by construction.
+ */
+export type Endpoint = {
+  /** The methods it answers; another method is a 405. */
+  readonly methods: readonly ("GET" | "POST" | "HEAD")[];
+  /** A path prefix under the site's root, e.g. "/sandbox-pay/". */
+  readonly path: string;
+  /** Who may call it: anyone, the holder of a signature (provider webhooks), a project key, a session. */
+  readonly auth: "public" | "signature" | "key" | "session";
+  /** The largest request body it reads; a larger one is refused with 413 before it is read. */
+  readonly bodyLimitBytes: number;
+  /** Requests per minute per client address, or null where a signature or key check guards it instead. */
+  readonly ratePerMinute: number | null;
+  /** What it does; the request's body is within the limit. */
+  readonly handle: (request: Request, deps: Deps) => Promise<Response>;
+};
+
+/** Declares a domain; keeps the literal types of its `api` for the domains that call it. */
+export function defineDomain<const D extends Domain>(domain: D): D {
+  return domain;
+}
