@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,8 +11,10 @@ import { fingerprint, loginAt, registerAndActivate, spawnServer, startServer, st
 // acknowledged write. Embedded data only (with DATABASE_URL no lock is taken).
 describe.skipIf(Boolean(process.env.DATABASE_URL))("one server per DATA_DIR", () => {
   const servers: Server[] = [];
+  const others: ChildProcess[] = [];
   afterAll(async () => {
     await Promise.all(servers.map((s) => stopServer(s, "SIGKILL")));
+    for (const child of others) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
 
   it("refuses a second server without touching pgdata; after kill -9 the first starts again with its writes", { timeout: 400_000 }, async () => {
@@ -23,6 +26,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("one server per DATA_DIR", ()
     expect(Object.keys(before).length).toBeGreaterThan(100);
 
     const second = await spawnServer(dataDir);
+    others.push(second.child);
     const refused = await Promise.race([second.exited, new Promise<undefined>((resolve) => setTimeout(resolve, 60_000))]);
     if (!refused) second.child.kill("SIGKILL");
     expect(refused, "the second server was still running after 60 s: it was not refused").toBeDefined();
