@@ -29,6 +29,43 @@ export default tseslint.config(
     },
   },
   {
+    // Only the door files import backend/ (docs/decisions/018): the /vueapi resource route, the transport,
+    // and the door route that serves the endpoints the domains register.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/routes/vueapi.$.ts", "app/routes/$.tsx", "app/lib/transport.server.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "(^|/)backend(/|$)", message: "The portal reaches the backend through the request layer (app/lib/vueapi.server.ts); only the door files import backend/." }] },
+      ],
+    },
+  },
+  {
+    // A domain reaches another only through its index (the `api` of defineDomain) or its tables.ts
+    // (Drizzle foreign keys and read joins): docs/decisions/018.
+    files: ["backend/domains/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.\\./(?!\\.\\.)[^/]+/(?!tables$)[^/]+",
+              message: "Import another domain through its index (`import billing from \"../billing\"`, then billing.api...) or its tables.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // db/ and the kernel never import a domain; only backend/index.ts and backend/seed.ts list them.
+    files: ["backend/db/**/*.ts", "backend/http/**/*.ts", "backend/jobs/**/*.ts", "backend/kit/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "(^|/)domains(/|$)", message: "The kernel never imports a domain (docs/decisions/018)." }] }],
+    },
+  },
+  {
     files: ["scripts/**", "bench/**", "backend/db/seed-cli.ts", "e2e/**", "tests/**"],
     rules: { "no-console": "off", "@typescript-eslint/no-explicit-any": "off" },
   },

@@ -41,7 +41,7 @@ export default defineConfig({
     { name: "nojs", use: { ...chromium, javaScriptEnabled: false } },
   ],
   webServer: {
-    command: "node node_modules/@remix-run/serve/dist/cli.js build/index.js",
+    command: "node server/index.js build/index.js",
     url: `${baseURL}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -34,6 +34,22 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // The server entry over real sockets: backend faults, shutdown, security headers, compression.
+          // Each file starts its own server processes (docs/decisions/016).
+          name: "server",
+          globals: true,
+          environment: "node",
+          include: ["tests/server/**/*.test.ts"],
+          globalSetup: ["tests/server/global-setup.ts"],
+          setupFiles: ["tests/setup/fail-on-console-error.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

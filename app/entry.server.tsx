@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { createInstance } from "i18next";
@@ -9,6 +9,7 @@ import { I18nextProvider, initReactI18next } from "react-i18next";
 import { getEnv } from "./lib/env.server";
 import { i18nConfig } from "./lib/i18n";
 import { getLanguage, i18nServer } from "./lib/i18n.server";
+import { NonceContext } from "./lib/nonce";
 import { resources } from "./lib/resources.server";
 import { startServices } from "./lib/transport.server";
 
@@ -24,33 +25,48 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ) {
+  // The CSP nonce of this response (server/app.js): on every inline script, React's own included.
+  const nonce = loadContext.cspNonce;
   const instance = createInstance();
   const lng = await getLanguage(request);
   const ns = i18nServer.getRouteNamespaces(remixContext);
   await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns: [...new Set([...i18nConfig.ns, ...ns])], resources });
 
-  const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
+    // A render still going after ABORT_DELAY is cut short. The timer ends with the render, so that it does
+    // not keep a stopping process alive for ten seconds.
+    const timer = setTimeout(() => abort(), ABORT_DELAY);
+    const send = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      const stream = createReadableStreamFromReadable(body);
+      // The security headers (CSP, nosniff, referrer, frames, HSTS) are the server entry's, on every response.
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={instance}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
-      </I18nextProvider>,
+      <NonceContext.Provider value={nonce}>
+        <I18nextProvider i18n={instance}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+        </I18nextProvider>
+      </NonceContext.Provider>,
       {
-        [callbackName]: () => {
-          shellRendered = true;
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("X-Content-Type-Options", "nosniff");
-          responseHeaders.set("Referrer-Policy", "same-origin");
-          responseHeaders.set("X-Frame-Options", "DENY");
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        nonce,
+        onShellReady() {
+          if (!waitForAll) send();
+        },
+        onAllReady() {
+          clearTimeout(timer);
+          if (waitForAll) send();
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -59,6 +75,5 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
   });
 }

@@ -1,5 +1,5 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import stylesheet from "~/tailwind.css";
@@ -11,6 +11,7 @@ import { getViewer } from "./lib/api.server";
 import { resources } from "./lib/resources.server";
 import { pageTitle } from "./lib/meta";
 import { isMobileAllowed } from "./lib/mobile";
+import { useNonce } from "./lib/nonce";
 import { getFlash } from "./lib/session.server";
 
 export const links: LinksFunction = () => [
@@ -44,6 +45,7 @@ export const meta = pageTitle("");
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const { i18n } = useTranslation();
+  const nonce = useNonce();
   const lang = data?.locale ?? i18n.language ?? "en";
   return (
     <html lang={lang} dir={i18n.dir(lang)} className="h-full bg-slate-50">
@@ -55,8 +57,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="h-full text-slate-800 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+        <LiveReload nonce={nonce} />
       </body>
     </html>
   );

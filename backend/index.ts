@@ -1,87 +1,61 @@
-import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./domains/accounts/handlers";
-import { createCaptcha } from "./domains/accounts/captcha";
-import { openDatabase } from "./db/client";
-import { seedDemo, seedPlatform } from "./db/seed";
-import { readBackendEnv, type BackendEnv } from "./env";
-import { createDrain } from "./http/drain";
-import { createRouter, handlersOf, type Handlers } from "./http/router";
-import { Mailer } from "./mail";
-import { listMessages, markRead } from "./domains/messages/handlers";
-import { homeSummary, listCityNodes } from "./domains/platform/handlers";
-import type { Deps } from "./deps";
-import { billingHandlers, billingJobs, startBillingJobs } from "./domains/billing/index";
-import { invoiceHandlers, invoiceJobs } from "./domains/invoices/index";
-import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
-import { checkPaymentConfig, handleSandboxPay, paymentHandlers, paymentJobs } from "./domains/payments/index";
-import { profileHandlers, profileJobs } from "./domains/profile/index";
-import { serviceHandlers, serviceJobs } from "./domains/services/index";
-import { participationHandlers, participationJobs, setParticipationEnv } from "./domains/participation/index";
-import { answerBackups } from "./kit/backup";
-import { lockDataDirOrExit } from "./kit/data-dir-lock";
-import { createFixtures } from "./domains/billing/fixtures";
-import { serviceWizardHandlers } from "./domains/wizard/index";
-import { createServiceFixture } from "./domains/services/fixtures";
-import { storeHandlers } from "./domains/store/index";
 import { fail } from "../contract/envelope";
 import { Msg } from "../contract/messages";
+import { openDatabase } from "./db/client";
+import type { Deps } from "./deps";
+import accounts from "./domains/accounts";
+import billing from "./domains/billing";
+import inbox from "./domains/inbox";
+import invoices from "./domains/invoices";
+import participation from "./domains/participation";
+import payments from "./domains/payments";
+import platform from "./domains/platform";
+import profile from "./domains/profile";
+import services from "./domains/services";
+import store from "./domains/store";
+import wizard from "./domains/wizard";
+import { readBackendEnv, type BackendEnv } from "./env";
+import { createDrain } from "./http/drain";
+import { createRouter, type Handlers } from "./http/router";
+import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
+import { answerBackups } from "./kit/backup";
+import { lockDataDirOrExit } from "./kit/data-dir-lock";
+import type { Domain, Endpoint } from "./kit/domain";
+import { Mailer } from "./mail";
+import { seedDemoData } from "./seed";
 
-/** The paths answered outside the domain folders: accounts, platform, messages and the test fixtures. */
-const coreHandlers = handlersOf({
-  "/anon/captcha/create": (_input, ctx) => createCaptcha(ctx.services),
-  "/anon/user/register": register,
-  "/anon/user/activate": activate,
-  "/anon/password/sendResetCode": sendResetCode,
-  "/anon/password/checkResetCode": checkResetCode,
-  "/main/updateEmailPassword": resetPassword,
-  "/main/user/login": login,
-  "/anon/platform/cityNodes": listCityNodes,
-  "/main/user/logout": logout,
-  "/main/getClientInfo": clientInfo,
-  "/main/updatePassword": changePassword,
-  "/main/home/summary": homeSummary,
-  "/sys/system/message/list": listMessages,
-  "/sys/system/message/read": markRead,
-  "/test/fixtures": createFixtures,
-  "/test/services": createServiceFixture,
-});
+/**
+ * The domains of the backend, in the order their start hooks and demo seeders run (docs/decisions/018).
+ * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
+ * contract/paths.ts.
+ */
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, wizard, participation, store];
 
-/** Every /vueapi path of contract/paths.ts and the handler that answers it. */
-const handlers: Handlers = {
-  ...coreHandlers,
-  ...billingHandlers,
-  ...paymentHandlers,
-  ...invoiceHandlers,
-  ...profileHandlers,
-  ...serviceWizardHandlers,
-  ...serviceHandlers,
-  ...storeHandlers,
-  ...participationHandlers,
-};
+/** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
+const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
 
 /** Every background job kind and its handler (backend/jobs/runner.ts). */
-const jobRegistry: JobRegistry = new Map(Object.entries({ ...billingJobs, ...paymentJobs, ...invoiceJobs, ...profileJobs, ...serviceJobs, ...participationJobs }));
+const jobRegistry: JobRegistry = new Map(domains.flatMap((d) => Object.entries(d.jobs ?? {})));
 
-type Started = Promise<(request: Request) => Promise<Response>>;
-// The started service's dependencies, for the sandbox provider's pages (handleSandbox below).
-const servicesHolder = globalThis as typeof globalThis & { __bsnServices?: Deps };
+/** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
+export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
+
+type Started = Promise<{ handle: (request: Request) => Promise<Response>; deps: Deps }>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
 const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  setParticipationEnv(env);
-  await seedPlatform(database.db);
-  if (env.seedDemo) await seedDemo(database.db);
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), now };
+  for (const domain of domains) await domain.start?.(deps);
+  if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
-  await startBillingJobs(database.db, now());
-  const services: Deps = { db: database.db, env, mailer: new Mailer(env), now };
-  checkPaymentConfig(services);
+  for (const schedule of domains.flatMap((d) => d.schedules ?? [])) await schedule(deps.db, now());
   return {
-    handle: createRouter(services, handlers),
-    services,
+    handle: createRouter(deps, handlers),
+    services: deps,
     /** Runs the jobs due now (tests call this after moving the clock). */
-    runJobs: () => runDueJobs(services, jobRegistry),
+    runJobs: () => runDueJobs(deps, jobRegistry),
     close: database.close,
   };
 }
@@ -96,13 +70,12 @@ async function start() {
   const env = readBackendEnv();
   // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
   const dataDirLock = await lockDataDirOrExit(env);
-  const { handle, services, close } = await createVueapi(env);
-  await dataDirLock?.serve(answerBackups(services));
-  servicesHolder.__bsnServices = services;
-  const stopJobs = services.env.jobsIntervalMs > 0 ? startJobLoop(services, jobRegistry, services.env.jobsIntervalMs) : async () => undefined;
-  // On SIGTERM/SIGINT (the server stops taking connections, remix-serve), end cleanly: no further job pass,
-  // the calls under way answered, then the database closed. An open database (PGlite's timers, the pool's
-  // idle connections) would otherwise keep the process alive long after the signal.
+  const { handle, services: deps, close } = await createVueapi(env);
+  await dataDirLock?.serve(answerBackups(deps));
+  const stopJobs = deps.env.jobsIntervalMs > 0 ? startJobLoop(deps, jobRegistry, deps.env.jobsIntervalMs) : async () => undefined;
+  // On SIGTERM/SIGINT (the server stops taking connections), end cleanly: no further job pass, the calls
+  // under way answered, then the database closed. An open database (PGlite's timers, the pool's idle
+  // connections) would otherwise keep the process alive long after the signal.
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
@@ -114,7 +87,7 @@ async function start() {
   };
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
-  return handle;
+  return { handle, deps };
 }
 
 /** Validates the environment, opens and migrates the database, seeds; once per process. */
@@ -132,14 +105,30 @@ export async function startBackend(): Promise<void> {
 export async function handleVueapi(request: Request): Promise<Response> {
   return drain.admit(async () => {
     await startBackend();
-    return (await holder.__bsnVueapi!)(request);
+    return (await holder.__bsnVueapi!).handle(request);
   }, shuttingDown);
 }
 
-/** The embedded sandbox payment provider's hosted pages under /sandbox-pay (docs/decisions/007). */
-export async function handleSandbox(request: Request): Promise<Response> {
+/** The endpoint registered for a path, if any (the door route asks before it hands a request over). */
+export function endpointFor(pathname: string): Endpoint | undefined {
+  return endpoints.find((e) => pathname === e.path.replace(/\/$/, "") || pathname.startsWith(e.path));
+}
+
+/**
+ * The registered endpoints outside the /vueapi envelope (payment webhooks and the sandbox checkout today):
+ * the method is checked and the body limit enforced from the declaration before the domain sees the request.
+ */
+export async function handleEndpoint(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const endpoint = endpointFor(url.pathname);
+  if (!endpoint) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!(endpoint.methods as readonly string[]).includes(request.method)) {
+    return new Response("Method not allowed", { status: 405, headers: { Allow: endpoint.methods.join(", "), "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > endpoint.bodyLimitBytes) return new Response("Payload too large", { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return drain.admit(async () => {
     await startBackend();
-    return handleSandboxPay(request, servicesHolder.__bsnServices!);
+    return endpoint.handle(request, (await holder.__bsnVueapi!).deps);
   }, shuttingDown);
 }

@@ -35,7 +35,8 @@ const BUDGETS = {
 /** A POST step answers with a redirect to the next step: 3xx is its success. */
 const REDIRECT_OK = new Set([WIZARD_POST]);
 
-const serveCli = path.join(root, "node_modules/@remix-run/serve/dist/cli.js");
+// The product's own server entry serves both builds, so they are measured behind the same server.
+const serverEntry = path.join(root, "server/index.js");
 const remixCli = path.join(root, "node_modules/@remix-run/dev/dist/cli.js");
 const children = [];
 const servers = new Map();
@@ -69,7 +70,7 @@ function build(cwd) {
 /** Serves a build; `env` may override NODE_ENV (production by default, as on a real server). */
 async function serve(cwd, env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [serveCli, "build/index.js"], {
+  const child = spawn(process.execPath, [serverEntry, "build/index.js"], {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...env },
     stdio: ["ignore", "ignore", "inherit"],

@@ -7,6 +7,12 @@ export async function ready(page: Page) {
 
 export const test = base.extend({
   page: async ({ page, javaScriptEnabled }, provide) => {
+    // The Content-Security-Policy (docs/decisions/016) must not block anything the pages use: a script
+    // without the nonce, an injected style, an image or a request the policy does not allow.
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
     if (javaScriptEnabled) {
       const goto = page.goto.bind(page);
       page.goto = async (url, options) => {
@@ -16,6 +22,7 @@ export const test = base.extend({
       };
     }
     await provide(page);
+    if (violations.length > 0) throw new Error(`Content-Security-Policy violations:\n${violations.join("\n")}`);
   },
 });
 

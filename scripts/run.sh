@@ -10,4 +10,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 npm run build
 echo "Starting on http://localhost:${PORT:-3000} (first start creates the embedded database: a few seconds)"
-exec npm start
+# The server itself (what `npm start` runs), not npm: SIGTERM then reaches it and it stops gracefully
+# (docs/decisions/016); npm's shell does not pass the signal on.
+exec node server/index.js

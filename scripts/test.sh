@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README): installs what the tests need on a fresh machine, then runs every test:
-# build, typecheck, lint, unit tests, the backend suite on PGlite and on PostgreSQL, and the Playwright
+# build, typecheck, lint, unit tests, the server entry's suite, the backend suite on PGlite and on PostgreSQL, and the Playwright
 # specs with JavaScript on and off. Ends with one line "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +37,9 @@ rm -rf "$results"; mkdir -p "$results"
 
 step "Unit tests"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile="$results/unit.json"
+
+step "Server entry over real sockets (backend faults, shutdown, security headers, compression)"
+npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/server.json"
 
 step "Backend over HTTP on embedded PGlite"
 env -u DATABASE_URL npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-pglite.json"

@@ -99,10 +99,20 @@ export function apiFor(
   };
 }
 
-/** A failure as a thrown Response for the error boundary (house habit 4). */
+/**
+ * A failure as a thrown Response for the error boundary (house habit 4). The page keeps the §8 message of
+ * the failure; its HTTP status says what happened: the backend's own error status, 504 when the backend
+ * did not answer in time (§8 999, "request timeout"), 502 when it could not be reached, else 500.
+ */
 export function failureResponse(failure: VueapiFailure): Response {
-  const status = failure.status >= 400 && failure.status < 600 ? failure.status : 500;
-  return json({ messageKey: failure.messageKey }, { status });
+  return json({ messageKey: failure.messageKey }, { status: failureStatus(failure.status) });
+}
+
+export function failureStatus(status: number): number {
+  if (status >= 400 && status < 600) return status;
+  if (status === 999) return 504;
+  if (status === 0) return 502;
+  return 500;
 }
 
 /**

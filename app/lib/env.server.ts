@@ -14,6 +14,8 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** Another server speaking the /vueapi protocol; unset = the backend in this process. */
   VUEAPI_URL: z.string().url().optional(),
+  /** How long one /vueapi call may take, in ms (SPEC §7: 180000); then the page shows the time-out message. */
+  VUEAPI_TIMEOUT_MS: z.coerce.number().int().min(1).max(2_147_483_647).default(180_000),
   /** Comma-separated: the first signs, all verify (rotation). */
   SESSION_SECRET: z.string().min(1).optional(),
   /** Secure cookies; defaults to on in production. Set to 0 to serve plain HTTP on a trusted network. */
@@ -26,7 +28,7 @@ export type PortalEnv = z.infer<typeof envSchema> & { sessionSecrets: string[]; 
 
 let cached: PortalEnv | undefined;
 
-export function readSessionSecrets(raw: z.infer<typeof envSchema>): string[] {
+export function readSessionSecrets(raw: Pick<z.infer<typeof envSchema>, "SESSION_SECRET" | "DATABASE_URL" | "DATA_DIR">): string[] {
   if (raw.SESSION_SECRET) {
     const secrets = raw.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean);
     if (secrets.length > 0) return secrets;

@@ -1,5 +1,6 @@
 import { createCookie } from "@remix-run/node";
 import { RemixI18Next } from "remix-i18next/server";
+import { getEnv } from "./env.server";
 import { fallbackLanguage, i18nConfig, supportedLanguages, type Language, isLanguage } from "./i18n";
 import { resources } from "./resources.server";
 
@@ -10,6 +11,11 @@ export const languageCookie = createCookie("lng", {
   httpOnly: true,
   maxAge: 60 * 60 * 24 * 365,
 });
+
+/** The Set-Cookie of a language choice: Secure by the session cookie's rule (COOKIE_SECURE, on in production). */
+export function languageSetCookie(lng: Language): Promise<string> {
+  return languageCookie.serialize(lng, { secure: getEnv().cookieSecure });
+}
 
 export const i18nServer = new RemixI18Next({
   detection: {

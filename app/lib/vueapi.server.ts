@@ -1,6 +1,7 @@
 import { envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
 import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
+import { getEnv } from "./env.server";
 import type { Language } from "./i18n";
 import { defaultTransport, vueapiBase, type Transport } from "./transport.server";
 
@@ -10,6 +11,7 @@ import { defaultTransport, vueapiBase, type Transport } from "./transport.server
  * combined with the incoming request's abort signal, the contract's schema for the answer, and every
  * §8 case mapped here.
  */
+/** SPEC §7's timeout: the default of VUEAPI_TIMEOUT_MS (app/lib/env.server.ts). */
 export const REQUEST_TIMEOUT_MS = 180_000;
 
 export type CallContext = {
@@ -22,6 +24,7 @@ export type CallContext = {
   /** SPEC §7: the client-code header is also sent when requested. */
   clientCode?: boolean;
   transport?: Transport;
+  /** Overrides VUEAPI_TIMEOUT_MS for this call. */
   timeoutMs?: number;
 };
 
@@ -115,7 +118,7 @@ export async function vueapi<P extends VueapiPath>(
   ctx: CallContext,
 ): Promise<VueapiResult<DataOf<P>>> {
   const transport = ctx.transport ?? defaultTransport;
-  const timeout = AbortSignal.timeout(ctx.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const timeout = AbortSignal.timeout(ctx.timeoutMs ?? getEnv().VUEAPI_TIMEOUT_MS);
   const signal = AbortSignal.any([ctx.request.signal, timeout]);
   const outgoing = new Request(vueapiBase() + path, {
     method: "POST",

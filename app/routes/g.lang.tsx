@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { isLanguage } from "~/lib/i18n";
-import { languageCookie } from "~/lib/i18n.server";
+import { languageSetCookie } from "~/lib/i18n.server";
 import { safeReturnTo } from "~/lib/session.server";
 
 /** The language switch: a plain GET link, so it works without JavaScript; the choice is kept in a cookie. */
@@ -9,5 +9,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const lng = url.searchParams.get("lng");
   const back = safeReturnTo(url.searchParams.get("redirectTo"), "/g/main/index");
   if (!isLanguage(lng)) return redirect(back);
-  return redirect(back, { headers: { "Set-Cookie": await languageCookie.serialize(lng) } });
+  return redirect(back, { headers: { "Set-Cookie": await languageSetCookie(lng) } });
 }

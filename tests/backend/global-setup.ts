@@ -31,14 +31,14 @@ function freePort(): Promise<number> {
 export default async function setup(project: TestProject) {
   const root = path.resolve(__dirname, "../..");
   if (!existsSync(path.join(root, "build/index.js"))) {
-    const built = spawnSync("npx", ["remix", "build"], { cwd: root, stdio: "inherit" });
+    const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
     if (built.status !== 0) throw new Error("remix build failed");
   }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backend-"));
   const testCaptcha = "TEST1";
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"], {
+  const server: ChildProcess = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
     env: {
       ...process.env,

@@ -6,9 +6,12 @@ import { cards, payments, providerEvents, sandboxCheckouts, withdrawals } from "
 import { ledgerEntries } from "../../backend/domains/billing/tables";
 import { messages, users } from "../../backend/db/tables";
 import { issueToken } from "../../backend/http/auth";
-import { handleSandboxPay, paymentJobs } from "../../backend/domains/payments/index";
-import { eventFor, signCallback } from "../../backend/domains/payments/provider";
-import { expectedArrival } from "../../backend/domains/payments/withdrawals";
+import paymentsDomain from "../../backend/domains/payments";
+
+const handleSandboxPay = paymentsDomain.endpoints[0].handle;
+const paymentJobs = paymentsDomain.jobs;
+import { eventFor, signCallback } from "../../backend/domains/payments/checkout";
+import { expectedArrival } from "../../backend/domains/payments/handlers";
 import { callVueapi, inProcessVueapi, type Vueapi } from "./in-process";
 
 /**

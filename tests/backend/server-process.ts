@@ -43,10 +43,10 @@ function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Spawns the built server (remix-serve) on DATA_DIR; `exited` resolves when it ends. */
+/** Spawns the built server (server/index.js) on DATA_DIR; `exited` resolves when it ends. */
 export async function spawnServer(dataDir: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "build/index.js"], {
+  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
     env: serverEnv(dataDir, port),
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BILL_STATES, CROSS_STATUSES, serviceActions, VER_STATES, type ServiceAction } from "@contract/service-status";
-import { LIFECYCLE, transition, type Actor, type LifecycleEvent } from "../../backend/domains/services/lifecycle";
+import { LIFECYCLE, transition, type Actor, type LifecycleEvent } from "../../backend/domains/services/machine";
 
 describe("SPEC §4 Action availability on a published service, over every combination", () => {
   const rows: { verState: number; billState: number; verUpable: boolean; crossStatus: number; freeYN: number; stuFreeAppYn: number }[] = [];

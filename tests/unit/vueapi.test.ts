@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 
 // The request layer is tested against fake transports; the embedded backend is not loaded.
 vi.mock("../../backend/index", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
-import { apiFor, type Viewer } from "~/lib/api.server";
+import { apiFor, failureStatus, type Viewer } from "~/lib/api.server";
+import { getEnv, resetEnvForTests } from "~/lib/env.server";
 import {
   buildBody,
   buildHeaders,
@@ -61,8 +62,24 @@ describe("request layer: what it sends (SPEC §7)", () => {
     expect(buildBody("/main/getClientInfo", {}, ctx({ portalPage: true }))).toEqual({ userLanguage: "en" });
   });
 
-  it("uses the 180000 ms timeout of SPEC §7", () => {
+  it("uses the 180000 ms timeout of SPEC §7 unless VUEAPI_TIMEOUT_MS says otherwise", () => {
     expect(REQUEST_TIMEOUT_MS).toBe(180000);
+    const previous = process.env.VUEAPI_TIMEOUT_MS;
+    try {
+      delete process.env.VUEAPI_TIMEOUT_MS;
+      resetEnvForTests();
+      expect(getEnv().VUEAPI_TIMEOUT_MS).toBe(180000);
+      process.env.VUEAPI_TIMEOUT_MS = "5000";
+      resetEnvForTests();
+      expect(getEnv().VUEAPI_TIMEOUT_MS).toBe(5000);
+      process.env.VUEAPI_TIMEOUT_MS = "soon";
+      resetEnvForTests();
+      expect(() => getEnv()).toThrow(/VUEAPI_TIMEOUT_MS/);
+    } finally {
+      if (previous === undefined) delete process.env.VUEAPI_TIMEOUT_MS;
+      else process.env.VUEAPI_TIMEOUT_MS = previous;
+      resetEnvForTests();
+    }
   });
 });
 
@@ -170,5 +187,27 @@ describe("route helpers over the request layer", () => {
     expect(thrown).toBeInstanceOf(Response);
     expect(thrown.status).toBe(502);
     expect(await thrown.json()).toEqual({ messageKey: "errors:http.502" });
+  });
+
+  it("a timed-out call reaches the error boundary as 504 with the time-out message", async () => {
+    const hang = (r: Request) => new Promise<Response>((_, reject) => r.signal.addEventListener("abort", () => reject(r.signal.reason)));
+    const api = apiFor(incoming(), viewer, { transport: hang });
+    const previous = process.env.VUEAPI_TIMEOUT_MS;
+    process.env.VUEAPI_TIMEOUT_MS = "30";
+    resetEnvForTests();
+    try {
+      const thrown = await api.load("/main/getClientInfo", {}).catch((e) => e);
+      expect(thrown).toBeInstanceOf(Response);
+      expect(thrown.status).toBe(504);
+      expect(await thrown.json()).toEqual({ messageKey: "errors:http.timeout" });
+    } finally {
+      if (previous === undefined) delete process.env.VUEAPI_TIMEOUT_MS;
+      else process.env.VUEAPI_TIMEOUT_MS = previous;
+      resetEnvForTests();
+    }
+  });
+
+  it("the status a failure shows: the backend's error status, 504 for a timeout, 502 when unreachable, else 500", () => {
+    expect([403, 503, 999, 0, 200, 302].map(failureStatus)).toEqual([403, 503, 504, 502, 500, 500]);
   });
 });

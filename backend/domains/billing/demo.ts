@@ -1,14 +1,14 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { BillType, PayState } from "../../../contract/billing";
-import type { Db, Tx } from "../../db/client";
-import type { DemoSeeder } from "../../db/demo-data";
+import type { Tx } from "../../db/client";
+import type { DemoSeeder } from "../../kit/domain";
 import { bills, usageDaily, type BillDetail } from "./tables";
 import { cityNodes } from "../../db/tables";
 import { payments, withdrawals } from "../payments/tables";
 import { post } from "./ledger";
 import { createTrafficBill, weeklyUsage } from "./jobs";
-import { newBillNo } from "./bills";
+import { newBillNo } from "./handlers";
 import { addDays, dayOf, DAY_MS, lastCompletedWeekStart, weekEnd } from "./time";
 
 /**
@@ -254,7 +254,7 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
   for (const e of events) await e.run();
 }
 
-export const seedBillingDemo: DemoSeeder = async (db: Db, users, now) => {
+export const seedBillingDemo: DemoSeeder = async ({ db }, users, now) => {
   const nodes = await db.select().from(cityNodes);
   for (const [userName, profile] of Object.entries(PROFILES)) {
     const userId = users[userName];

@@ -5,8 +5,8 @@ import { bills, usageDaily, type BillDetail } from "./tables";
 import { cityNodes, messages } from "../../db/tables";
 import { schedule, type JobHandler } from "../../jobs/runner";
 import type { Deps } from "../../deps";
-import { newBillNo, usd } from "./bills";
-import { addDays, DAY_MS, lastCompletedWeekStart, startOfDay, weekEnd } from "./time";
+import { newBillNo, usd } from "./handlers";
+import { addDays, DAY_MS, startOfDay, weekEnd } from "./time";
 
 /**
  * The billing jobs (docs/decisions/005 runner, 006 rules):
@@ -15,7 +15,7 @@ import { addDays, DAY_MS, lastCompletedWeekStart, startOfDay, weekEnd } from "./
  *   for the following week, one job per week (dedupe key `billing.weeklyTraffic:<weekStart>`).
  * - `billing.expireBills`: unpaid prepaid bills past their deadline expire (§4 status 10); then schedules
  *   itself for the next hour (one job per hour).
- * `startBillingJobs` schedules both at start when missing (idempotent).
+ * The domain's `schedules` (index.ts) schedule both at start when missing (idempotent).
  */
 export const WEEKLY_TRAFFIC = "billing.weeklyTraffic";
 export const EXPIRE_BILLS = "billing.expireBills";
@@ -100,11 +100,11 @@ export async function makeTrafficBills(db: Db, weekStart: string, now: Date, use
   return made;
 }
 
-function scheduleWeekly(db: Db, weekStart: string) {
+export function scheduleWeekly(db: Db, weekStart: string) {
   return schedule(db, WEEKLY_TRAFFIC, { weekStart }, { runAt: new Date(weekEnd(weekStart).getTime() + WEEKLY_DELAY_MS), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}` });
 }
 
-function scheduleExpiry(db: Db, at: Date) {
+export function scheduleExpiry(db: Db, at: Date) {
   const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
   return schedule(db, EXPIRE_BILLS, {}, { runAt: hour, dedupeKey: `${EXPIRE_BILLS}:${hour.toISOString().slice(0, 13)}` });
 }
@@ -140,12 +140,3 @@ const expireJob: JobHandler = async (_payload, services: Deps) => {
 };
 
 export const jobHandlers: Record<string, JobHandler> = { [WEEKLY_TRAFFIC]: weeklyTraffic, [EXPIRE_BILLS]: expireJob };
-
-/**
- * At start: the weekly run of the last completed week (a no-op when it exists, so a server that was down
- * catches up one week and then follows the chain) and an expiry run this hour. Safe to call every start.
- */
-export async function startBillingJobs(db: Db, now: Date) {
-  await scheduleWeekly(db, lastCompletedWeekStart(now));
-  await scheduleExpiry(db, now);
-}

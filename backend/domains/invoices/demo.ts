@@ -1,9 +1,9 @@
-import type { Db } from "../../db/client";
-import type { DemoSeeder } from "../../db/demo-data";
+
+import type { DemoSeeder } from "../../kit/domain";
 import { invoiceTitles, receiverAddresses } from "./tables";
 
 /** Demo invoice titles and receiving addresses for the demo accounts (nothing touches the ledger). */
-export const seedInvoiceDemo: DemoSeeder = async (db: Db, users: Record<string, number>, now: Date) => {
+export const seedInvoiceDemo: DemoSeeder = async ({ db }, users, now) => {
   const person = users.demoperson;
   const company = users.democompany;
   if (person) {

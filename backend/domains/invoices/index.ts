@@ -1,5 +1,6 @@
 import { handlersOf } from "../../http/router";
-import type { JobHandler } from "../../jobs/runner";
+import { defineDomain } from "../../kit/domain";
+import { seedInvoiceDemo } from "./demo";
 import {
   applyForInvoice,
   approveApplication,
@@ -10,28 +11,29 @@ import {
   operatorApplication,
   operatorApplications,
   rejectApplication,
-} from "./applications";
-import { deleteAddressee, deleteTitle, insertTitle, listAddressees, listTitles, saveAddressee, updateTitle } from "./book";
+} from "./handlers";
+import { deleteAddressee, deleteTitle, insertTitle, listAddressees, listTitles, saveAddressee, updateTitle } from "./handlers";
 
-/** The /vueapi handlers of this domain, by path (contract/invoices.ts). */
-export const invoiceHandlers = handlersOf({
-  "/sys/invoicetitles/h5queryInvoiceTitleList": listTitles,
-  "/sys/invoicetitles/h5insertInvoiceTitle": insertTitle,
-  "/sys/invoicetitles/h5updateInvoiceTitle": updateTitle,
-  "/sys/invoicetitles/h5deleteInvoiceTitle": deleteTitle,
-  "/sys/system/clientInfo/queryClientAddresseeList": listAddressees,
-  "/sys/system/clientInfo/addOrUpdateClientAddressee": saveAddressee,
-  "/sys/system/clientInfo/deleteClientAddressee": deleteAddressee,
-  "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills": invoiceableBills,
-  "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade": applyForInvoice,
-  "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList": myApplications,
-  "/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail": myApplication,
-  "/sys/operations/invoices/list": operatorApplications,
-  "/sys/operations/invoices/detail": operatorApplication,
-  "/sys/operations/invoices/approve": approveApplication,
-  "/sys/operations/invoices/reject": rejectApplication,
-  "/sys/operations/invoices/deliver": deliverApplication,
+/** Invoice titles, receiving addresses and invoice applications (SPEC §3, §4, §9; contract/invoices.ts; docs/decisions/008). */
+export default defineDomain({
+  name: "invoices",
+  handlers: handlersOf({
+    "/sys/invoicetitles/h5queryInvoiceTitleList": listTitles,
+    "/sys/invoicetitles/h5insertInvoiceTitle": insertTitle,
+    "/sys/invoicetitles/h5updateInvoiceTitle": updateTitle,
+    "/sys/invoicetitles/h5deleteInvoiceTitle": deleteTitle,
+    "/sys/system/clientInfo/queryClientAddresseeList": listAddressees,
+    "/sys/system/clientInfo/addOrUpdateClientAddressee": saveAddressee,
+    "/sys/system/clientInfo/deleteClientAddressee": deleteAddressee,
+    "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills": invoiceableBills,
+    "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade": applyForInvoice,
+    "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList": myApplications,
+    "/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail": myApplication,
+    "/sys/operations/invoices/list": operatorApplications,
+    "/sys/operations/invoices/detail": operatorApplication,
+    "/sys/operations/invoices/approve": approveApplication,
+    "/sys/operations/invoices/reject": rejectApplication,
+    "/sys/operations/invoices/deliver": deliverApplication,
+  }),
+  seedDemo: seedInvoiceDemo,
 });
-
-/** The background jobs of this domain, by kind (none: every invoice step is a user's or an operator's). */
-export const invoiceJobs: Record<string, JobHandler> = {};

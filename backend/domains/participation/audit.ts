@@ -1,17 +1,18 @@
+import type { BillSettler } from "../billing";
+import billing from "../billing";
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { PayState } from "../../../contract/billing-codes";
 import { Msg } from "../../../contract/messages";
 import { orderExpired } from "../../../contract/participation-codes";
-import { post } from "../billing/ledger";
 import type { Db, Tx } from "../../db/client";
 import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables";
 import { appNodes, apps } from "../services/tables";
 import { bills } from "../billing/tables";
 import { cityNodes, messages, users } from "../../db/tables";
 import { ApiError } from "../../http/errors";
-import { schedule, type JobHandler } from "../../jobs/runner";
-import type { Deps } from "../../deps";
+import { schedule } from "../../jobs/runner";
+
 import { joinTransition, type JoinActor, type JoinEvent } from "./machine";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -179,7 +180,7 @@ export async function payOrder(tx: Tx, input: { userId: number; joinId: number; 
   const reissued = orderExpired(bill, input.now);
   if (reissued) bill = await reissueOrder(tx, join, bill, input.userId, input.now);
   if (bill.payState !== PayState.UNPAID && bill.payState !== PayState.FAILED) throw new ApiError(Msg.BILL_NOT_PAYABLE);
-  await post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
+  await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
   await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id));
   await applyJoinEvent(tx, { joinId: join.id, event: "pay", actor: "participant", actorId: input.userId, now: input.now });
   await scheduleWorkOrder(tx, join.id, input.now);
@@ -190,26 +191,15 @@ export async function scheduleWorkOrder(tx: Tx, joinId: number, now: Date) {
   await schedule(tx, JOB_WORK_ORDER, { joinId }, { runAt: now, dedupeKey: `${JOB_WORK_ORDER}:${joinId}` });
 }
 
-/** The gateway a participant reaches the service through on one city node. */
-export const gatewayUrl = (nodeCode: string, appCode: string) => `https://gw-${nodeCode.toLowerCase()}.bsn.example/api/v1/${appCode.toLowerCase()}`;
-
-/** The work order (10 → 13): a gateway URL on each chosen node and the participant's user code. */
-export async function workOrderInTx(tx: Tx, joinId: number, now: Date) {
-  const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, joinId)).for("update");
-  if (!join || join.auditState !== 10 || join.disabledAt) return false;
-  const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
-  const chosen = await tx.select({ code: cityNodes.code, id: cityNodes.id }).from(appJoinNodes).innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId)).where(eq(appJoinNodes.joinId, joinId));
-  for (const node of chosen) {
-    await tx.update(appJoinNodes).set({ gatewayUrl: gatewayUrl(node.code, app.appCode) }).where(and(eq(appJoinNodes.joinId, joinId), eq(appJoinNodes.cityNodeId, node.id)));
-  }
-  const userCode = join.userCode ?? `UC${randomBytes(6).toString("hex").toUpperCase()}`;
-  await applyJoinEvent(tx, { joinId, event: "workOrderDone", actor: "system", actorId: null, now, set: { userCode } });
-  return true;
-}
-
-export const runWorkOrder: JobHandler = async (payload, services: Deps) => {
-  const joinId = Number(payload.joinId);
-  await services.db.transaction((tx) => workOrderInTx(tx, joinId, services.now()));
+/**
+ * Billing's settler for node orders (billing api `settleBillsWith`): a payable bill that is a participation's
+ * node order is paid here, which also moves the participation on (5 → 10) and schedules the work order.
+ */
+export const settleOrderBill: BillSettler = async (tx, { userId, billId, idempotencyKey, now }) => {
+  const [order] = await tx.select({ joinId: appJoins.id }).from(appJoins).where(eq(appJoins.orderBillId, billId));
+  if (!order) return null;
+  const [orderBill] = await tx.select().from(bills).where(and(eq(bills.id, billId), eq(bills.userId, userId)));
+  if (!orderBill || !billing.api.isPayable(orderBill, now)) return null;
+  const paid = await payOrder(tx, { userId, joinId: order.joinId, idempotencyKey, now });
+  return { billId: orderBill.id, billNo: orderBill.billNo, payState: PayState.PAID as number, paidCents: orderBill.payCents, replayed: paid.replayed };
 };
-
-export const participationJobs: Record<string, JobHandler> = { [JOB_WORK_ORDER]: runWorkOrder };

@@ -1,17 +1,20 @@
+import accounts from "../accounts";
+import type { DemoSeeder } from "../../kit/domain";
 import { and, asc, eq } from "drizzle-orm";
-import { hashPassword } from "../accounts/passwords";
-import type { Db, Tx } from "../../db/client";
+
+import type { Tx } from "../../db/client";
 import { appRoles, appVersions, apps } from "../services/tables";
 import { users } from "../../db/tables";
-import { applyJoinEvent, releasedNodeIds, startOrder, workOrderInTx } from "./audit";
-import { newKeyPair, participationEnv, sealWithServer } from "./certs";
+import { applyJoinEvent, releasedNodeIds, startOrder } from "./audit";
+import { workOrderInTx } from "./jobs";
+import { newKeyPair, sealWithServer } from "./certs";
+import type { BackendEnv } from "../../env";
 import { insertJoin } from "./handlers";
 
 const HOUR = 60 * 60 * 1000;
 const DEMO_PASSWORD = "Demo12!@pass";
 
-async function join(tx: Tx, appId: number, userId: number, roleName: string, at: Date) {
-  const env = participationEnv()!;
+async function join(tx: Tx, env: BackendEnv, appId: number, userId: number, roleName: string, at: Date) {
   const [app] = await tx.select().from(apps).where(eq(apps.id, appId));
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, app.currentVerId!));
   const [role] = await tx.select().from(appRoles).where(and(eq(appRoles.verId, version.id), eq(appRoles.name, roleName)));
@@ -28,16 +31,16 @@ async function join(tx: Tx, appId: number, userId: number, roleName: string, at:
  * with a participant certificate); a partner account, demopartner (same demo password), has a request on
  * the same service pending democompany's review.
  */
-export async function seedDemoParticipation(db: Db, created: Record<string, number>, now: Date) {
+export const seedDemoParticipation: DemoSeeder = async ({ db, env }, created, now) => {
   const company = created.democompany;
   const person = created.demoperson;
   const operator = created.demooperator ?? null;
-  if (!company || !person || !participationEnv()) return;
+  if (!company || !person) return;
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);
   const [running] = await db.select().from(apps).where(and(eq(apps.userId, company), eq(apps.name, "Cold-chain traceability"))).orderBy(asc(apps.id)).limit(1);
   if (running) {
     await db.transaction(async (tx) => {
-      const { join: j } = await join(tx, running.id, person, "Auditor", at(96));
+      const { join: j } = await join(tx, env, running.id, person, "Auditor", at(96));
       await applyJoinEvent(tx, { joinId: j.id, event: "publisherApprove", actor: "publisher", actorId: company, comments: "Welcome aboard.", now: at(90) });
       await applyJoinEvent(tx, { joinId: j.id, event: "operatorApprove", actor: "operator", actorId: operator, now: at(80) });
       await startOrder(tx, j.id, at(80));
@@ -49,9 +52,9 @@ export async function seedDemoParticipation(db: Db, created: Record<string, numb
     // A partner enterprise's request, pending democompany's review (same demo password).
     const [partner] = await db
       .insert(users)
-      .values({ userName: "demopartner", realName: "演示伙伴", email: "demopartner@example.com", userType: 2, role: "user", companyName: "Demo Logistics Partner Ltd.", passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: at(200), createdAt: at(200) })
+      .values({ userName: "demopartner", realName: "演示伙伴", email: "demopartner@example.com", userType: 2, role: "user", companyName: "Demo Logistics Partner Ltd.", passwordHash: await accounts.api.hashPassword(DEMO_PASSWORD), activatedAt: at(200), createdAt: at(200) })
       .onConflictDoNothing()
       .returning({ id: users.id });
-    if (partner) await db.transaction((tx) => join(tx, running.id, partner.id, "Administrator", at(3)));
+    if (partner) await db.transaction((tx) => join(tx, env, running.id, partner.id, "Administrator", at(3)));
   }
 }

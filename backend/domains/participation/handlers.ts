@@ -1,3 +1,5 @@
+import { escapeLike } from "../../kit/sql";
+import services from "../services";
 import { createHash, createHmac, timingSafeEqual, type KeyObject } from "node:crypto";
 import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import * as x509 from "@peculiar/x509";
@@ -13,7 +15,6 @@ import { cityNodes, messages, users } from "../../db/tables";
 import type { BackendEnv } from "../../env";
 import { ApiError, fieldError } from "../../http/errors";
 import type { SignedInContext, Payload } from "../../http/router";
-import { verifyInvitation } from "../services/invite";
 import { accessNodeCents, applyJoinEvent, orderOf, payOrder, releasedNodeIds, startOrder } from "./audit";
 import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
 
@@ -25,7 +26,6 @@ const me = (ctx: SignedInContext) => ctx.user;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const RUNNING = 25;
 const REJECTED = [2, 4];
-const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 export { EXPIRY_WARNING_DAYS };
 
 /* ------------------------------------------- tickets ------------------------------------------- */
@@ -145,7 +145,7 @@ export async function applyJoinApp(input: Payload<"/sys/chainAppInfo/applyJoinAp
     valid = app.isPublic;
   } else {
     const query = new URLSearchParams({ a: String(app.id), b: app.appCode, c: input.token, d: input.expiry ?? "", e: input.language ?? "" });
-    valid = verifyInvitation(env, query, now)?.appId === app.id;
+    valid = services.api.verifyInvitation(env, query, now)?.appId === app.id;
   }
   if (!valid) throw new ApiError(Msg.TOKENS_INVALID);
   if (app.userId === user.id) throw new ApiError(Msg.OWN_SERVICE);

@@ -1,6 +1,10 @@
 import { handlersOf } from "../../http/router";
-import type { JobHandler } from "../../jobs/runner";
-import { participationJobs as jobs } from "./audit";
+import billing from "../billing";
+import { defineDomain } from "../../kit/domain";
+import { settleOrderBill } from "./audit";
+import { setParticipationEnv } from "./certs";
+import { seedDemoParticipation } from "./demo";
+import { jobs } from "./jobs";
 import {
   applyJoinApp,
   auditAppJoined,
@@ -24,8 +28,10 @@ import {
   view,
 } from "./handlers";
 
-/** The /vueapi handlers of participation, by path (contract/participation.ts; docs/decisions/013). */
-export const participationHandlers = handlersOf({
+/** Joining services, the participation audit, certificates (SPEC §2, §4, §5; contract/participation.ts; docs/decisions/013). */
+export default defineDomain({
+  name: "participation",
+  handlers: handlersOf({
   "/sys/chainAppInfo/applyJoinApp": applyJoinApp,
   "/sys/chainAppInfo/queryRolesForAppList": queryRoles,
   "/sys/chainAppInfo/queryReleaseRolesForAppList": queryReleaseRoles,
@@ -44,11 +50,15 @@ export const participationHandlers = handlersOf({
   "/sys/chainAppInfo/certificateFile": certificateFile,
   "/sys/ops/participations/list": opsList,
   "/sys/ops/participations/decide": opsDecide,
+  }),
+  jobs,
+  start: (deps) => {
+    setParticipationEnv(deps.env);
+    billing.api.settleBillsWith("participation", settleOrderBill);
+  },
+  seedDemo: seedDemoParticipation,
+  fixtures: handlersOf({
   "/test/participation/service": testServiceSettings,
   "/test/participation/order": testOrderDeadline,
+  }),
 });
-
-/** The participation audit's background jobs (the work order), by kind. */
-export const participationJobs: Record<string, JobHandler> = jobs;
-
-export { setParticipationEnv } from "./certs";

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { sandboxCheckouts } from "./tables";
 import { schedule, type JobHandler } from "../../jobs/runner";
 import type { Deps } from "../../deps";
-import { eventFor, signCallback, type CheckoutRequest, type CheckoutState, type CheckoutStatus } from "./provider";
+import { eventFor, signCallback, type CheckoutRequest, type CheckoutState, type CheckoutStatus } from "./checkout";
 import { webhookSecret } from "./secret";
 
 /**

@@ -1,10 +1,11 @@
+import type { DemoSeeder } from "../../kit/domain";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+
 import { contacts } from "./tables";
 import { users } from "../../db/tables";
 
 /** Demo profile details and contacts (backend/db/demo-data.ts). */
-export async function seedDemoProfiles(db: Db, created: Record<string, number>, now: Date) {
+export const seedDemoProfiles: DemoSeeder = async ({ db }, created, now) => {
   const company = created.democompany;
   if (company) {
     await db

@@ -1,16 +1,18 @@
 import { handlersOf } from "../../http/router";
-import type { JobHandler } from "../../jobs/runner";
+import { defineDomain } from "../../kit/domain";
+import { seedDemoProfiles } from "./demo";
 import { contactDetail, deleteContact, getProfile, listContacts, saveContact, updateProfile } from "./handlers";
 
-/** The /vueapi handlers of this domain, by path (contract/profile.ts). */
-export const profileHandlers = handlersOf({
-  "/sys/system/clientInfo/profile": getProfile,
-  "/sys/system/clientInfo/updateProfile": updateProfile,
-  "/sys/system/clientInfo/contactList": listContacts,
-  "/sys/system/clientInfo/contactDetail": contactDetail,
-  "/sys/system/clientInfo/insertContactList": saveContact,
-  "/sys/system/clientInfo/deleteContact": deleteContact,
+/** Basic information and contacts (SPEC §3, §5; contract/profile.ts; docs/decisions/009). */
+export default defineDomain({
+  name: "profile",
+  handlers: handlersOf({
+    "/sys/system/clientInfo/profile": getProfile,
+    "/sys/system/clientInfo/updateProfile": updateProfile,
+    "/sys/system/clientInfo/contactList": listContacts,
+    "/sys/system/clientInfo/contactDetail": contactDetail,
+    "/sys/system/clientInfo/insertContactList": saveContact,
+    "/sys/system/clientInfo/deleteContact": deleteContact,
+  }),
+  seedDemo: seedDemoProfiles,
 });
-
-/** The background jobs of this domain, by kind. */
-export const profileJobs: Record<string, JobHandler> = {};

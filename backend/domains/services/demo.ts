@@ -1,12 +1,13 @@
+import billing from "../billing";
+import type { DemoSeeder } from "../../kit/domain";
 import { randomBytes } from "node:crypto";
-import { post } from "../billing/ledger";
-import type { Db, Tx } from "../../db/client";
+import type { Tx } from "../../db/client";
 import { appComments } from "./tables";
 import { commentUseful } from "../store/tables";
 import { buildDraft, type DraftSpec } from "./build";
 import { deployInTx, testInTx } from "./jobs";
 import { createPublishBill, payPublishBill } from "./payment";
-import { applyTransition } from "./transitions";
+import { applyTransition } from "./machine";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -16,7 +17,7 @@ const HOUR = 60 * 60 * 1000;
  * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
  * approved and waiting to be paid.
  */
-export async function seedDemoServices(db: Db, created: Record<string, number>, now: Date) {
+export const seedDemoServices: DemoSeeder = async ({ db }, created, now) => {
   const company = created.democompany;
   if (!company) return;
   const operator = created.demooperator ?? null;
@@ -45,7 +46,7 @@ export async function seedDemoServices(db: Db, created: Record<string, number>, 
       hoursAgo: [240, 220, 219, 200],
       comments: ["Packages and roles are complete.", "Approved for publishing."],
     });
-    await post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199));
+    await billing.api.post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199));
     await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(198) });
     await deployInTx(tx, version.id, at(197));
     const [first] = await tx.insert(appComments).values([
@@ -59,7 +60,7 @@ export async function seedDemoServices(db: Db, created: Record<string, number>, 
   // Running for a while, then suspended by operations (docs/decisions/015): the publisher can ask to enable it.
   await db.transaction(async (tx) => {
     const { version } = await approvedDraft(tx, { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1 }, { hoursAgo: [300, 290, 289, 280] });
-    await post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279));
+    await billing.api.post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279));
     await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(278) });
     await deployInTx(tx, version.id, at(277));
     await applyTransition(tx, {

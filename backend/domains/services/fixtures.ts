@@ -1,8 +1,8 @@
+import billing from "../billing";
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import type { serviceFixtureSchema } from "../../../contract/services";
-import { post } from "../billing/ledger";
 import { eq } from "drizzle-orm";
 import { appComments, appVersions } from "./tables";
 import { ApiError } from "../../http/errors";
@@ -10,7 +10,7 @@ import type { SignedInContext } from "../../http/router";
 import { buildDraft } from "./build";
 import { runDeploy, runTest, scheduleDeploy, scheduleTest } from "./jobs";
 import { createPublishBill, payPublishBill } from "./payment";
-import { applyTransition } from "./transitions";
+import { applyTransition } from "./machine";
 
 /**
  * /test/services (tests only, TEST_FIXTURES=1): a complete service version for the caller, submitted (5)
@@ -52,7 +52,7 @@ export async function createServiceFixture(input: z.output<typeof serviceFixture
   }
   if (target >= 24 && !input.free) {
     await services.db.transaction(async (tx) => {
-      if (input.costCents > 0) await post(tx, { userId: owner.id, kind: "grant", amountCents: input.costCents, refType: "grant", refId: owner.id }, now());
+      if (input.costCents > 0) await billing.api.post(tx, { userId: owner.id, kind: "grant", amountCents: input.costCents, refType: "grant", refId: owner.id }, now());
       await payPublishBill(tx, { userId: owner.id, verId: version.id, idempotencyKey: `fixture-${randomBytes(8).toString("hex")}`, now: now() });
     });
   }

@@ -1,38 +1,45 @@
-import { randomBytes } from "node:crypto";
+import billing from "../billing";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
-import { serviceActions, VerState, type ServiceAction } from "../../../contract/service-status";
-import type { ServiceDetail, ServiceRow, servicePaths } from "../../../contract/services";
 import type { pageRequestSchema } from "../../../contract/platform";
-import { post } from "../billing/ledger";
+import { VerState, serviceActions, type ServiceAction } from "../../../contract/service-status";
+import type { ServiceDetail, ServiceOpsDecision, ServiceRow, servicePaths } from "../../../contract/services";
 import type { Db, Tx } from "../../db/client";
-import { appComments, appFunctions, appNodes, appRoleFunctions, appRoles, appTransitions, appVersions, apps, chaincodePackages, refundRequests } from "./tables";
-import { bills } from "../billing/tables";
 import { cityNodes, messages, users } from "../../db/tables";
 import { ApiError } from "../../http/errors";
 import type { SignedInContext } from "../../http/router";
+import { bills } from "../billing/tables";
+import { escapeLike } from "../../kit/sql";
 import { readReport } from "./inspect";
 import { invitationLink } from "./invite";
 import { scheduleDeploy, scheduleTest } from "./jobs";
+import type { LifecycleEvent } from "./machine";
 import { createPublishBill, payPublishBill } from "./payment";
-import { applyTransition } from "./transitions";
+import { appComments, appFunctions, appNodes, appRoleFunctions, appRoles, appTransitions, appVersions, apps, chaincodePackages, refundRequests } from "./tables";
+import { applyTransition } from "./machine";
 
 type Payload<P extends keyof typeof servicePaths> = z.output<(typeof servicePaths)[P]["payload"]>;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
 const me = (ctx: SignedInContext) => ctx.user;
 
 /** The message of a refusal that applies to the service's status (docs/decisions/010). */
 export const NOT_AVAILABLE = Msg.SERVICE_ACTION_NOT_AVAILABLE;
+
 /** An unsubscription of this version is already waiting for review (§4 Refund review). */
 export const REFUND_PENDING = Msg.REFUND_PENDING;
+
 /** The service is not running (§8 "service not running"). */
 export const NOT_RUNNING = Msg.SERVICE_NOT_RUNNING;
+
 /** The comment was already replied to. */
 export const ALREADY_REPLIED = Msg.COMMENT_ALREADY_REPLIED;
 
 type VersionRow = typeof appVersions.$inferSelect;
+
 type AppRow = typeof apps.$inferSelect;
 
 export function rowOf(app: AppRow, v: VersionRow, refundPending: boolean): ServiceRow {
@@ -242,7 +249,9 @@ function publisherEvent(action: "deactivate" | "enable") {
     return null;
   };
 }
+
 export const deactivate = publisherEvent("deactivate");
+
 export const enable = publisherEvent("enable");
 
 /** The part of the paid publish bill not yet used, refunded when the unsubscription is approved. */
@@ -393,7 +402,7 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
       const [bill] = await tx.select().from(bills).where(eq(bills.id, version.billId)).for("update");
       const amount = Math.min(refund.amountCents, bill.payCents - bill.refundCents);
       if (amount > 0) {
-        await post(tx, { userId: refund.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: `service-refund:${refund.id}` }, now);
+        await billing.api.post(tx, { userId: refund.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: `service-refund:${refund.id}` }, now);
         const refunded = bill.refundCents + amount;
         await tx
           .update(bills)
@@ -404,5 +413,107 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
     }
     await tx.update(refundRequests).set({ state: 10, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
     return { state: 10 };
+  });
+}
+
+/**
+ * Operator suspension (docs/decisions/015): operators suspend running services (25 → 40) and lift the
+ * suspension (40 → 25); at 40 the publisher's "Enable" is a request to operations, which an operator
+ * grants by enabling or declines with comments. Every decision is a lifecycle event (lifecycle.ts) applied
+ * by applyTransition, so it is recorded for the approval records and the publisher gets a message.
+ */
+
+
+
+/** Clears the pending request: an operator's enable and decline both close it. */
+const NO_REQUEST = { enableRequestedAt: null, enableRequestNote: null };
+
+/** The publisher asks operations to lift the suspension of their own version (at most one request pending). */
+export async function requestEnable(input: Payload<"/sys/chainAppInfo/requestEnable">, ctx: SignedInContext) {
+  const now = ctx.services.now();
+  const note = input.note?.trim() || null;
+  await ctx.services.db.transaction(async (tx) => {
+    const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
+    requireAction(app, version, "enable");
+    await applyTransition(tx, {
+      verId: version.id,
+      event: "requestEnable",
+      actor: "publisher",
+      actorId: me(ctx).id,
+      comments: note,
+      now,
+      set: { enableRequestedAt: now, enableRequestNote: note },
+    });
+  });
+  return null;
+}
+
+const STATES_OF = {
+  running: [VerState.RUNNING],
+  suspended: [VerState.DEACTIVATED_BY_OPERATOR],
+  requested: [VerState.DEACTIVATED_BY_OPERATOR],
+  all: [VerState.RUNNING, VerState.DEACTIVATED_BY_OPERATOR],
+} as const;
+
+/**
+ * The running-services queue: versions at 25 and 40 by filter and name; pending requests first (oldest
+ * first), then by service name.
+ */
+export async function opsServiceList(input: Payload<"/sys/ops/services/list">, ctx: SignedInContext) {
+  const db = ctx.services.db;
+  const name = input.name?.trim() ?? "";
+  const where = and(
+    inArray(appVersions.verState, [...STATES_OF[input.filter]]),
+    input.filter === "requested" ? isNotNull(appVersions.enableRequestedAt) : undefined,
+    name ? ilike(apps.name, `%${escapeLike(name)}%`) : undefined,
+  );
+  const [{ total }] = await db.select({ total: count() }).from(appVersions).innerJoin(apps, eq(apps.id, appVersions.appId)).where(where);
+  // When the version entered its current status: its last transition that changed the status.
+  const since = sql`(select max(t.created_at) from ${appTransitions} t where t.ver_id = ${appVersions.id} and t.to_state = ${appVersions.verState} and t.from_state <> t.to_state)`.mapWith(appTransitions.createdAt);
+  const list = await db
+    .select({ v: appVersions, a: apps, publisher: users.userName, since })
+    .from(appVersions)
+    .innerJoin(apps, eq(apps.id, appVersions.appId))
+    .innerJoin(users, eq(users.id, apps.userId))
+    .where(where)
+    .orderBy(sql`${appVersions.enableRequestedAt} asc nulls last`, asc(apps.name), asc(appVersions.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  const suspended = list.filter(({ v }) => v.verState === VerState.DEACTIVATED_BY_OPERATOR).map(({ v }) => v.id);
+  const suspensions = suspended.length
+    ? await db
+        .select({ verId: appTransitions.verId, comments: appTransitions.comments })
+        .from(appTransitions)
+        .where(and(inArray(appTransitions.verId, suspended), eq(appTransitions.event, "suspend")))
+        .orderBy(desc(appTransitions.createdAt), desc(appTransitions.id))
+    : [];
+  const lastComments = new Map<number, string | null>();
+  for (const s of suspensions) if (!lastComments.has(s.verId)) lastComments.set(s.verId, s.comments);
+  const rows = list.map(({ v, a, publisher, since: at }) => ({
+    ...rowOf(a, v, false),
+    publisher,
+    since: (at ?? v.updatedAt).toISOString(),
+    suspendComments: lastComments.get(v.id) ?? null,
+    enableRequestNote: v.enableRequestedAt ? v.enableRequestNote : null,
+  }));
+  return { page: { rows, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+}
+
+const EVENT_OF: Record<ServiceOpsDecision, LifecycleEvent> = { suspend: "suspend", enable: "enable", decline: "declineEnable" };
+
+/** Suspend (comments required), enable, or decline the pending request (comments required). */
+export async function opsServiceDecide(input: Payload<"/sys/ops/services/decide">, ctx: SignedInContext) {
+  const now = ctx.services.now();
+  return ctx.services.db.transaction(async (tx) => {
+    const result = await applyTransition(tx, {
+      verId: input.appVerId,
+      event: EVENT_OF[input.decision],
+      actor: "operator",
+      actorId: me(ctx).id,
+      comments: input.comments ?? null,
+      now,
+      set: NO_REQUEST,
+    });
+    return { verState: result.to };
   });
 }

@@ -1,42 +1,57 @@
+import billing from "../billing";
 import { handlersOf } from "../../http/router";
-import type { JobHandler } from "../../jobs/runner";
+import { defineDomain } from "../../kit/domain";
+import { newAppCode } from "./build";
+import { seedDemoServices } from "./demo";
+import { createServiceFixture } from "./fixtures";
 import {
   deactivate,
   enable,
   invite,
+  opsServiceDecide,
+  opsServiceList,
   payBill,
   publishedDetail,
   publishedList,
   refundDecide,
   refundList,
   replyComment,
+  requestEnable,
   reviewDecide,
   reviewList,
   unsubscribe,
 } from "./handlers";
-import { serviceJobs as jobs } from "./jobs";
-import { opsServiceDecide, opsServiceList, requestEnable } from "./suspension";
+import { verifyInvitation } from "./invite";
+import { serviceJobs } from "./jobs";
+import { applyTransition } from "./machine";
+import { settlePublishBill } from "./payment";
 
-/** The /vueapi handlers of the service lifecycle after submission, by path (contract/services.ts). */
-export const serviceHandlers = handlersOf({
-  "/sys/chainAppInfo/publishedList": publishedList,
-  "/sys/chainAppInfo/publishedDetail": publishedDetail,
-  "/sys/chainAppInfo/payPublishBill": payBill,
-  "/sys/chainAppInfo/deactivate": deactivate,
-  "/sys/chainAppInfo/enable": enable,
-  "/sys/chainAppInfo/unsubscribe": unsubscribe,
-  "/sys/chainAppInfo/requestEnable": requestEnable,
-  "/sys/chainAppInfo/invite": invite,
-  "/sys/chainAppInfo/replyComment": replyComment,
-  "/sys/ops/serviceReviews/list": reviewList,
-  "/sys/ops/serviceReviews/decide": reviewDecide,
-  "/sys/ops/refunds/list": refundList,
-  "/sys/ops/refunds/decide": refundDecide,
-  "/sys/ops/services/list": opsServiceList,
-  "/sys/ops/services/decide": opsServiceDecide,
+/**
+ * Consortium-chain services after submission: PublishedServices, ServicesDetail, reviews, the test and deploy
+ * jobs, payment, deactivation, suspension, refunds (SPEC §2, §4; contract/services.ts; docs/decisions/010, 012, 015).
+ */
+export default defineDomain({
+  name: "services",
+  handlers: handlersOf({
+    "/sys/chainAppInfo/publishedList": publishedList,
+    "/sys/chainAppInfo/publishedDetail": publishedDetail,
+    "/sys/chainAppInfo/payPublishBill": payBill,
+    "/sys/chainAppInfo/deactivate": deactivate,
+    "/sys/chainAppInfo/enable": enable,
+    "/sys/chainAppInfo/unsubscribe": unsubscribe,
+    "/sys/chainAppInfo/requestEnable": requestEnable,
+    "/sys/chainAppInfo/invite": invite,
+    "/sys/chainAppInfo/replyComment": replyComment,
+    "/sys/ops/serviceReviews/list": reviewList,
+    "/sys/ops/serviceReviews/decide": reviewDecide,
+    "/sys/ops/refunds/list": refundList,
+    "/sys/ops/refunds/decide": refundDecide,
+    "/sys/ops/services/list": opsServiceList,
+    "/sys/ops/services/decide": opsServiceDecide,
+  }),
+  jobs: serviceJobs,
+  start: () => billing.api.settleBillsWith("services", settlePublishBill),
+  api: { applyTransition, newAppCode, verifyInvitation },
+  seedDemo: seedDemoServices,
+  fixtures: handlersOf({ "/test/services": createServiceFixture }),
 });
-
-/** The service lifecycle's background jobs (test, deploy, payment expiry), by kind. */
-export const serviceJobs: Record<string, JobHandler> = jobs;
-
-export { payPublishBill } from "./payment";

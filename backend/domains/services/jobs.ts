@@ -8,8 +8,8 @@ import { bills } from "../billing/tables";
 import { cityNodes, files } from "../../db/tables";
 import { schedule, type JobHandler } from "../../jobs/runner";
 import { inspectPackage, storeReport, suggestionFor } from "./inspect";
-import { PUBLISH_PAYMENT_WINDOW_MS } from "./lifecycle";
-import { applyTransition } from "./transitions";
+import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
+import { applyTransition } from "./machine";
 
 /**
  * The service lifecycle's background jobs (backend/jobs/runner.ts; docs/decisions/005, 012):

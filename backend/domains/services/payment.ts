@@ -1,15 +1,16 @@
+import type { BillSettler } from "../billing";
+import billing from "../billing";
 import { randomBytes } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
 import { serviceActions, VerState } from "../../../contract/service-status";
-import { post } from "../billing/ledger";
 import type { Tx } from "../../db/client";
 import { appTransitions, appVersions, apps } from "./tables";
 import { bills } from "../billing/tables";
 import { ApiError } from "../../http/errors";
-import { PUBLISH_PAYMENT_WINDOW_MS } from "./lifecycle";
+import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
 import { scheduleDeploy, scheduleExpiry } from "./jobs";
-import { applyTransition } from "./transitions";
+import { applyTransition } from "./machine";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -85,10 +86,22 @@ export async function payPublishBill(
   }
   if (input.now.getTime() > bill.deadline.getTime()) throw new ApiError(Msg.PUBLISH_PAYMENT_EXPIRED);
   if (bill.payCents > 0) {
-    await post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
+    await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
   }
   await tx.update(bills).set({ payState: 15, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id));
   await applyTransition(tx, { verId, event: "pay", actor: "publisher", actorId: input.userId, now: input.now, set: { billState: 15 } });
   await scheduleDeploy(tx, verId, input.now);
   return { billId: bill.id, replayed: false };
 }
+
+/**
+ * Billing's settler for publish bills (billing api `settleBillsWith`): a bill that is a version's publish bill
+ * is paid here, which also moves the service on (23 → 24) and schedules its deployment.
+ */
+export const settlePublishBill: BillSettler = async (tx, { userId, billId, idempotencyKey, now }) => {
+  const [publish] = await tx.select({ verId: appVersions.id }).from(appVersions).where(eq(appVersions.billId, billId));
+  if (!publish) return null;
+  const paid = await payPublishBill(tx, { userId, billId, idempotencyKey, now });
+  const [bill] = await tx.select().from(bills).where(eq(bills.id, paid.billId));
+  return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: bill.payCents, replayed: paid.replayed };
+};

@@ -1,6 +1,7 @@
+import type { DemoSeeder } from "../../kit/domain";
 import { deflateSync } from "node:zlib";
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+
 import { appJoins } from "../participation/tables";
 import { appRatings, follows, products } from "./tables";
 import { appRoles, apps, appVersions } from "../services/tables";
@@ -51,7 +52,7 @@ export function demoCover(a: [number, number, number], b: [number, number, numbe
  * made public, demoperson participates in it (audit 15), rates it and follows it; listed products (one a
  * company product of democompany), one waiting for approval; demoperson follows some.
  */
-export async function seedDemoStore(db: Db, created: Record<string, number>, now: Date) {
+export const seedDemoStore: DemoSeeder = async ({ db }, created, now) => {
   const company = created.democompany;
   const person = created.demoperson;
   if (!company || !person) return;

@@ -1,4 +1,5 @@
-import { hasBlockingBills } from "../billing/guard";
+import services from "../services";
+import billing from "../billing";
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -26,7 +27,6 @@ import { files } from "../../db/tables";
 import type { Db, Tx } from "../../db/client";
 import { ApiError, fieldError } from "../../http/errors";
 import { fieldErrorsOf, type Payload, type SignedInContext } from "../../http/router";
-import { applyTransition } from "../services/transitions";
 import { computeCost } from "./cost";
 import { basicOf, catalogue, draftOf, ownApp, resolveDraft, RESUBMITTABLE, type Resolved, type VersionRow } from "./draft";
 
@@ -64,7 +64,7 @@ async function storeFile(tx: Tx, name: string, mime: string, bytes: Buffer) {
  * the refusal the portal's guard answers (MSG_30005), so the portal need not ask before every call.
  */
 async function refuseWhileBillsUnpaid(q: Db | Tx, userId: number, now: Date) {
-  if (await hasBlockingBills(q, userId, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
+  if (await billing.api.hasBlockingBills(q, userId, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
 }
 
 /**
@@ -517,7 +517,7 @@ export async function submit(input: Payload<"/sys/chainAppInfo/wizard/submit">, 
     const nodes = await tx.select().from(appNodes).where(eq(appNodes.verId, version.id));
     const cost = computeCost(nodes, await catalogue(tx), app.paymentCycle === 1 ? 1 : 2, app.freeYN === 1);
     const event = RESUBMITTABLE.includes(version.verState) ? "resubmit" : "submit";
-    const result = await applyTransition(tx, {
+    const result = await services.api.applyTransition(tx, {
       verId: version.id,
       event,
       actor: "publisher",

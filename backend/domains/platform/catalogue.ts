@@ -1,8 +1,5 @@
-import { sql } from "drizzle-orm";
-import { hashPassword } from "../domains/accounts/passwords";
-import type { Db } from "./client";
-import { seedDemoData } from "./demo-data";
-import { cityNodes, messages, users } from "./tables";
+import type { Db } from "../../db/client";
+import { cityNodes } from "../../db/tables";
 
 /** SPEC §3 City node: the platform catalogue. Prices in USD cents. */
 export const CITY_NODES = [
@@ -16,26 +13,6 @@ export const CITY_NODES = [
   { code: "US-VA-01", name: "Virginia", nameZh: "弗吉尼亚", operator: "BSN International", cloudProvider: "Amazon Web Services", address: "Ashburn, Virginia, USA", availableTps: 900, capacityGb: 700, peers: 2, trafficPricePerGbCents: 17, tpsPricePerMonthCents: 200, tpsPricePerYearCents: 2000, capacityPricePerGbMonthCents: 27 },
 ];
 
-export const DEMO_PASSWORD = "Demo12!@pass";
-
-export const DEMO_ACCOUNTS = [
-  { userName: "demoperson", realName: "演示个人", email: "demoperson@example.com", mobile: "+8613800000001", userType: 1, role: "user" },
-  {
-    userName: "democompany",
-    realName: "演示企业",
-    email: "democompany@example.com",
-    mobile: "+8613800000002",
-    userType: 2,
-    role: "user",
-    companyName: "Demo Chain Technology Co., Ltd.",
-    companyAddress: "8 Zhongguancun Street, Haidian District, Beijing",
-    contactName: "Demo Contact",
-    country: "China",
-    creditCode: "91110108MA01DEMO01",
-  },
-  { userName: "demooperator", realName: "运维人员", email: "demooperator@example.com", mobile: "+8613800000003", userType: 1, role: "operator" },
-] as const;
-
 /** Platform data: always upserted, so catalogue changes reach existing databases. */
 export async function seedPlatform(db: Db) {
   for (const node of CITY_NODES) {
@@ -43,24 +20,3 @@ export async function seedPlatform(db: Db) {
   }
 }
 
-/** Demo accounts: inserted once (idempotent); an existing account is never touched. */
-export async function seedDemo(db: Db) {
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const now = new Date();
-  const created: Record<string, number> = {};
-  for (const account of DEMO_ACCOUNTS) {
-    const inserted = await db
-      .insert(users)
-      .values({ ...account, passwordHash, activatedAt: now, createdAt: now })
-      .onConflictDoNothing()
-      .returning({ id: users.id });
-    if (inserted.length > 0) {
-      created[account.userName] = inserted[0].id;
-      await db.insert(messages).values({ userId: inserted[0].id, textKey: "messages.welcome", params: { userName: account.userName }, createdAt: now });
-    }
-  }
-  // Each domain's demo records, for the accounts created just now (never for existing ones).
-  if (Object.keys(created).length > 0) await seedDemoData(db, created, now);
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
-  return n;
-}

@@ -1,0 +1,44 @@
+import { hashPassword } from "./passwords";
+import { messages, users } from "../../db/tables";
+import type { Db } from "../../db/client";
+
+export const DEMO_PASSWORD = "Demo12!@pass";
+
+export const DEMO_ACCOUNTS = [
+  { userName: "demoperson", realName: "演示个人", email: "demoperson@example.com", mobile: "+8613800000001", userType: 1, role: "user" },
+  {
+    userName: "democompany",
+    realName: "演示企业",
+    email: "democompany@example.com",
+    mobile: "+8613800000002",
+    userType: 2,
+    role: "user",
+    companyName: "Demo Chain Technology Co., Ltd.",
+    companyAddress: "8 Zhongguancun Street, Haidian District, Beijing",
+    contactName: "Demo Contact",
+    country: "China",
+    creditCode: "91110108MA01DEMO01",
+  },
+  { userName: "demooperator", realName: "运维人员", email: "demooperator@example.com", mobile: "+8613800000003", userType: 1, role: "operator" },
+] as const;
+
+/**
+ * The demo accounts: inserted once (an existing account is never touched). Returns the ones created just
+ * now, by username, for the other domains' demo seeders (backend/seed.ts).
+ */
+export async function createDemoAccounts(db: Db, now: Date): Promise<Record<string, number>> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const created: Record<string, number> = {};
+  for (const account of DEMO_ACCOUNTS) {
+    const inserted = await db
+      .insert(users)
+      .values({ ...account, passwordHash, activatedAt: now, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (inserted.length > 0) {
+      created[account.userName] = inserted[0].id;
+      await db.insert(messages).values({ userId: inserted[0].id, textKey: "messages.welcome", params: { userName: account.userName }, createdAt: now });
+    }
+  }
+  return created;
+}

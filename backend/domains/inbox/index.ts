@@ -1,0 +1,12 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { listMessages, markRead } from "./handlers";
+
+/** The Message Center (SPEC §2, §3 Message; contract/inbox.ts). Other domains write messages into db/tables.ts `messages`. */
+export default defineDomain({
+  name: "inbox",
+  handlers: handlersOf({
+    "/sys/system/message/list": listMessages,
+    "/sys/system/message/read": markRead,
+  }),
+});

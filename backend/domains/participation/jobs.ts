@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../db/client";
+import { cityNodes } from "../../db/tables";
+import type { Deps } from "../../deps";
+import type { JobHandler } from "../../jobs/runner";
+import { apps } from "../services/tables";
+import { applyJoinEvent, JOB_WORK_ORDER } from "./audit";
+import { appJoinNodes, appJoins } from "./tables";
+
+/** The gateway a participant reaches the service through on one city node. */
+export const gatewayUrl = (nodeCode: string, appCode: string) => `https://gw-${nodeCode.toLowerCase()}.bsn.example/api/v1/${appCode.toLowerCase()}`;
+
+/** The work order (10 → 13): a gateway URL on each chosen node and the participant's user code. */
+export async function workOrderInTx(tx: Tx, joinId: number, now: Date) {
+  const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, joinId)).for("update");
+  if (!join || join.auditState !== 10 || join.disabledAt) return false;
+  const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
+  const chosen = await tx.select({ code: cityNodes.code, id: cityNodes.id }).from(appJoinNodes).innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId)).where(eq(appJoinNodes.joinId, joinId));
+  for (const node of chosen) {
+    await tx.update(appJoinNodes).set({ gatewayUrl: gatewayUrl(node.code, app.appCode) }).where(and(eq(appJoinNodes.joinId, joinId), eq(appJoinNodes.cityNodeId, node.id)));
+  }
+  const userCode = join.userCode ?? `UC${randomBytes(6).toString("hex").toUpperCase()}`;
+  await applyJoinEvent(tx, { joinId, event: "workOrderDone", actor: "system", actorId: null, now, set: { userCode } });
+  return true;
+}
+
+export const runWorkOrder: JobHandler = async (payload, services: Deps) => {
+  const joinId = Number(payload.joinId);
+  await services.db.transaction((tx) => workOrderInTx(tx, joinId, services.now()));
+};
+
+/** The participation audit's background jobs, by kind. */
+export const jobs: Record<string, JobHandler> = { [JOB_WORK_ORDER]: runWorkOrder };

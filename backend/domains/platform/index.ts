@@ -1,0 +1,15 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { seedPlatform } from "./catalogue";
+import { homeSummary, listCityNodes } from "./handlers";
+
+/** Platform data (the city-node catalogue, SPEC §3) and the console home's summary (contract/platform.ts). */
+export default defineDomain({
+  name: "platform",
+  handlers: handlersOf({
+    "/anon/platform/cityNodes": listCityNodes,
+    "/main/home/summary": homeSummary,
+  }),
+  // The catalogue is upserted at every start, so its changes reach existing databases.
+  start: (deps) => seedPlatform(deps.db),
+});

@@ -1,0 +1,45 @@
+// @ts-check
+import compression from "compression";
+import express from "express";
+import { remixHandler } from "./remix.js";
+import { createNonce, securityHeaders } from "./security.js";
+import { buildAssets, COMPRESS_THRESHOLD, DYNAMIC_GZIP_LEVEL, gzipOnly } from "./static.js";
+
+/**
+ * The HTTP application serving a Remix build (docs/decisions/016): security headers with a fresh CSP
+ * nonce on every response, gzip when asked for, the build's assets with long caching, the other public
+ * files, then Remix (pages, resource routes and the /vueapi service mounted as a route).
+ * @param {{
+ *   build: import("@remix-run/node").ServerBuild;
+ *   mode: string;
+ *   publicDir?: string;
+ *   isStopping?: () => boolean;
+ * }} options
+ */
+export function createApp({ build, mode, publicDir = "public", isStopping = () => false }) {
+  const production = mode === "production";
+  const development = mode === "development";
+  const app = express();
+  app.disable("x-powered-by");
+
+  app.use((req, res, next) => {
+    const nonce = createNonce();
+    res.locals.cspNonce = nonce;
+    for (const [name, value] of Object.entries(securityHeaders({ nonce, production, development }))) res.setHeader(name, value);
+    // A keep-alive connection is not kept once the server is stopping.
+    if (isStopping()) res.setHeader("Connection", "close");
+    next();
+  });
+  app.use(gzipOnly(compression({ level: DYNAMIC_GZIP_LEVEL, threshold: COMPRESS_THRESHOLD })));
+  app.use(build.publicPath, ...buildAssets(build.assetsBuildDirectory, { precompressed: !development }));
+  app.use(express.static(publicDir, { maxAge: "1h", index: false, redirect: false }));
+  app.all(
+    "*",
+    remixHandler({
+      build,
+      mode,
+      getLoadContext: (_req, res) => ({ cspNonce: /** @type {string} */ (res.locals.cspNonce) }),
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,54 @@
+// @ts-check
+/**
+ * The server entry (docs/decisions/016): `node server/index.js [build/index.js]`, what `npm start` runs.
+ * It serves the Remix build with Node's own fetch (it never installs Remix's fetch polyfill, which
+ * `remix-serve` did), on PORT (3000) and HOST (all interfaces), and stops gracefully on SIGTERM/SIGINT.
+ */
+import { createServer } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { broadcastDevReady } from "@remix-run/node";
+import { createApp } from "./app.js";
+
+process.env.NODE_ENV ??= "production";
+const mode = process.env.NODE_ENV;
+
+/** How long the requests under way may take after SIGTERM before their connections are closed. */
+const SHUTDOWN_GRACE_MS = 25_000;
+
+const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
+// Importing the build validates the environment and starts the embedded backend (app/entry.server.tsx):
+// a bad configuration stops the process here, before it listens.
+/** @type {import("@remix-run/node").ServerBuild} */
+const build = await import(pathToFileURL(buildPath).href);
+
+let stopping = false;
+const app = createApp({ build, mode, isStopping: () => stopping });
+const server = createServer(app);
+
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || undefined;
+server.listen({ port, host }, () => {
+  console.log(`[server] http://${host ?? "localhost"}:${port} (${mode})`);
+  if (mode === "development") void broadcastDevReady(build);
+});
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let the requests under way finish (the embedded backend
+ * drains its own calls on the same signal: backend/index.ts), close each connection once it is idle,
+ * and after the grace period close what is left. The process then ends by itself when nothing is open.
+ * @param {NodeJS.Signals} signal
+ */
+function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`[server] ${signal}: not accepting connections; finishing the requests under way`);
+  server.close((error) => {
+    if (error) console.error("[server] close failed", error);
+  });
+  server.closeIdleConnections();
+  setInterval(() => server.closeIdleConnections(), 100).unref();
+  setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+}
+process.once("SIGTERM", stop);
+process.once("SIGINT", stop);

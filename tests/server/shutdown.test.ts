@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startFakeVueapi, startPortal, type FakeVueapi } from "./support";
+
+/**
+ * SIGTERM (docs/decisions/016): the server stops accepting connections, lets the request under way
+ * finish with its full answer, and the process then ends by itself with code 0.
+ */
+
+let fake: FakeVueapi;
+beforeAll(async () => {
+  fake = await startFakeVueapi();
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+it("SIGTERM: no new connections, the request under way completes, then the process exits with 0", async () => {
+  const portal = await startPortal({ VUEAPI_URL: fake.url });
+  try {
+    fake.setFault({ kind: "late", afterMs: 800 });
+    const call = fake.nextCall();
+    const underWay = fetch(`${portal.base}/g/main/index`).then(async (res) => ({ status: res.status, html: await res.text() }));
+    await call;
+    const signalled = Date.now();
+    portal.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
+
+    await expect(fetch(`${portal.base}/healthz`, { headers: { Connection: "close" } })).rejects.toThrow();
+
+    const answer = await underWay;
+    expect(answer.status).toBe(200);
+    expect(answer.html).toContain("Fake City");
+    expect(answer.html).toMatch(/<\/html>$/);
+
+    expect(await portal.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+    expect(portal.output()).toMatch(/SIGTERM: not accepting connections/);
+  } finally {
+    await portal.stop();
+  }
+});
+
+it("SIGTERM on an idle server: it exits at once", async () => {
+  const portal = await startPortal({ VUEAPI_URL: fake.url });
+  fake.setFault({ kind: "ok" });
+  expect((await fetch(`${portal.base}/g/main/index`)).status).toBe(200);
+  const signalled = Date.now();
+  portal.child.kill("SIGTERM");
+  expect(await portal.exited).toBe(0);
+  // The render's abort timer (ten seconds) once kept it alive that long.
+  expect(Date.now() - signalled).toBeLessThan(2_000);
+});
