@@ -17,6 +17,8 @@ import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { createRouter, type Handlers } from "./http/router";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
+import { answerBackups } from "./kit/backup";
+import { lockDataDirOrExit } from "./kit/data-dir-lock";
 import type { Domain, Endpoint } from "./kit/domain";
 import { Mailer } from "./mail";
 import { seedDemoData } from "./seed";
@@ -65,7 +67,11 @@ const drain = (drainHolder.__bsnDrain ??= createDrain());
 const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), { status: 503, headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" } });
 
 async function start() {
-  const { handle, services: deps, close } = await createVueapi(readBackendEnv());
+  const env = readBackendEnv();
+  // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
+  const dataDirLock = await lockDataDirOrExit(env);
+  const { handle, services: deps, close } = await createVueapi(env);
+  await dataDirLock?.serve(answerBackups(deps));
   const stopJobs = deps.env.jobsIntervalMs > 0 ? startJobLoop(deps, jobRegistry, deps.env.jobsIntervalMs) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections), end cleanly: no further job pass, the calls
   // under way answered, then the database closed. An open database (PGlite's timers, the pool's idle
@@ -76,6 +82,7 @@ async function start() {
       await stopJobs();
       await drain.close();
       await close();
+      await dataDirLock?.release();
     })().catch((error) => console.error("backend shutdown failed", error));
   };
   process.once("SIGTERM", shutdown);
