@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
 import type { $ZodType, output } from "zod/v4/core";
-import { failureResponse } from "./api.server";
+import { badRequest, failureResponse } from "./api.server";
 import { replyWithFailure } from "./forms.server";
 import { redirectWithFlash } from "./session.server";
 import type { VueapiResult } from "./vueapi.server";
@@ -45,8 +45,4 @@ export async function savedRecordsAction<S extends $ZodType>(
     return redirectWithFlash(request, options.listPath, { kind: "success", key: options.flash.deleted });
   }
   throw badRequest();
-}
-
-function badRequest(): Response {
-  return json({ messageKey: "errors:http.400" }, { status: 400 });
 }

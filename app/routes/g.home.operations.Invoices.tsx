@@ -5,18 +5,17 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { useTranslation } from "react-i18next";
 import type { $ZodType, output } from "zod/v4/core";
 import { approveInvoiceSchema, deliverInvoiceFormSchema, INVOICE_STATUSES, rejectInvoiceSchema, type InvoiceDetail } from "@contract/invoices";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { FormErrors, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { FilterPills } from "~/components/FilterPills";
+import { applicationColumns, InvoiceDetailView } from "~/components/invoices/application";
 import { RecordTable } from "~/components/RecordTable";
-import { apiFor, requireOperator } from "~/lib/api.server";
+import { apiFor, badRequest, requireOperator } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
+import { optionalId, readFailure } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 import type { VueapiResult } from "~/lib/vueapi.server";
-import { badIntent, optionalId, readFailure } from "./g.home.userCenter.Invoices/invoices.server";
-import { TextAreaField } from "~/components/forms";
-import { applicationColumns, InvoiceDetailView } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" }] };
 export const meta = pageTitle("invoiceQueue");
@@ -70,7 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "deliver") {
     return decide(deliverInvoiceFormSchema, ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload), "invoices:queue.delivered");
   }
-  throw badIntent();
+  throw badRequest();
 }
 
 /** The reply of the last submission, for the form of that intent only. */

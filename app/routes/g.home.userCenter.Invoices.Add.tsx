@@ -5,17 +5,15 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { INVOICE_TYPES, ISSUANCES, invoiceApplicationSchema, selectBillsSchema, titleAllowsSpecialVat, type Addressee, type InvoiceableBill, type InvoiceTitle } from "@contract/invoices";
-import { ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, requireUser } from "~/lib/api.server";
+import { ErrorList, FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { SavedChoice } from "~/components/invoices/saved-records";
+import { apiFor, badRequest, requireUser } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
 import { newIdempotencyKey } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { badIntent } from "./g.home.userCenter.Invoices/invoices.server";
-import { TextAreaField } from "~/components/forms";
-import { RadioGroupField, SavedChoice } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:add.crumb" }] };
 export const meta = pageTitle("invoiceAdd");
@@ -98,7 +96,7 @@ export async function action({ request }: ActionFunctionArgs) {
       params: { no: result.data.applicationNo },
     });
   }
-  throw badIntent();
+  throw badRequest();
 }
 
 function Steps({ step }: { step: "select" | "confirm" }) {

@@ -5,11 +5,11 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { addresseeSchema, type Addressee } from "@contract/invoices";
 import { CheckboxField, TextField } from "~/components/forms";
+import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "~/components/invoices/saved-records";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { backToApplication, loadSavedList } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { savedRecordsAction } from "~/lib/saved-records.server";
-import { backToApplication, loadSavedList } from "./g.home.userCenter.Invoices/invoices.server";
-import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:addresses.crumb" }] };
 export const meta = pageTitle("invoiceAddresses");

@@ -4,12 +4,12 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { invoiceTitleSchema, TITLE_TYPES, type InvoiceTitle } from "@contract/invoices";
-import { CheckboxField, TextField } from "~/components/forms";
+import { CheckboxField, RadioGroupField, TextField } from "~/components/forms";
+import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "~/components/invoices/saved-records";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { backToApplication, loadSavedList } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { savedRecordsAction } from "~/lib/saved-records.server";
-import { backToApplication, loadSavedList } from "./g.home.userCenter.Invoices/invoices.server";
-import { DefaultMark, RadioGroupField, SavedRecordForm, SavedRecordsPage } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:titles.crumb" }] };
 export const meta = pageTitle("invoiceTitles");

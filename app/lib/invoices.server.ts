@@ -1,12 +1,14 @@
 import { json } from "@remix-run/node";
-import type { VueapiFailure } from "~/lib/vueapi.server";
-import { failureResponse } from "~/lib/api.server";
-import { pageParam } from "~/lib/params";
+import { failureResponse, notFound } from "./api.server";
+import { pageParam } from "./params";
+import type { VueapiFailure } from "./vueapi.server";
+
+/* Server helpers of the invoice pages (user and operator). */
 
 /** A record id from the query string, or a 404 for anything else. */
 export function idFromQuery(url: URL, name = "id"): number {
   const id = optionalId(url, name);
-  if (id === null) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  if (id === null) throw notFound();
   return id;
 }
 
@@ -20,11 +22,6 @@ export function optionalId(url: URL, name: string): number | null {
 export function readFailure(failure: VueapiFailure): Response {
   if (failure.messageKey === "errors:MSG_10002") return json({ messageKey: failure.messageKey }, { status: 404 });
   return failureResponse(failure);
-}
-
-/** House habit 2: an unknown intent is a 400. */
-export function badIntent(): Response {
-  return json({ messageKey: "errors:http.400" }, { status: 400 });
 }
 
 /** A title or an address added from the application page goes back there (`?back=`), never elsewhere. */
@@ -52,7 +49,7 @@ export async function loadSavedList<T>(
     // A user keeps a handful of these: the record is looked for among all of them.
     const all = await list({ pageSize: 100, pageIndex: 1, condition: {} });
     editing = all.page.rows.find((r) => idOf(r) === editId) ?? null;
-    if (!editing) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+    if (!editing) throw notFound();
   }
   return {
     page,
