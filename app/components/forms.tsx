@@ -170,3 +170,15 @@ export function RadioGroupField({
     </fieldset>
   );
 }
+
+/** A file input with its label, hint and errors (files are checked on the server; they cannot be kept after a failed POST). */
+export function FileField({ name, label, hint, accept, errors }: { name: string; label: string; hint?: string; accept?: string; errors?: string[] }) {
+  return (
+    <div>
+      <label htmlFor={`file-${name}`} className="label">{label}</label>
+      <input id={`file-${name}`} name={name} type="file" accept={accept} aria-invalid={errors?.length ? true : undefined} aria-describedby={hint ? `file-${name}-hint` : undefined} className="block w-full text-sm" />
+      {hint ? <p id={`file-${name}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <ErrorList errors={errors} />
+    </div>
+  );
+}

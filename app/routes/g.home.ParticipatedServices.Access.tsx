@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CertificateDownloads } from "~/components/CertificateDownloads";
+import { CertificateDownloads } from "~/components/participation/CertificateDownloads";
 import { Field, Table, nodeLabel, td } from "~/components/details";
 import { apiFor, failureResponse, notFound, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";

@@ -8,7 +8,7 @@ import { applySchema, detailHidden, type JoinView } from "@contract/participatio
 import type { DataOf } from "@contract/paths";
 import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
-import { AuditBadge, ListStatusBadge, Timeline, participatedDetailHref } from "~/components/participation";
+import { AuditBadge, ListStatusBadge, Timeline, participatedDetailHref } from "~/components/participation/bits";
 import { apiFor, badRequest, failureResponse, notFound, redirectAfter, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";

@@ -9,7 +9,7 @@ import { auditDecisionSchema, disableSchema } from "@contract/participation";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Field, nodeLabel } from "~/components/details";
 import { FormErrors, TextAreaField } from "~/components/forms";
-import { AuditBadge, Timeline } from "~/components/participation";
+import { AuditBadge, Timeline } from "~/components/participation/bits";
 import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";

@@ -31,8 +31,8 @@ import {
   type Draft,
   type WizardStep,
 } from "@contract/service-wizard";
-import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/wizard/shared";
-import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/wizard/steps";
+import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/services/wizard/shared";
+import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
 import type { PayloadOf, VueapiPath } from "@contract/paths";
 import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
 import { redirectWithFlash } from "~/lib/session.server";

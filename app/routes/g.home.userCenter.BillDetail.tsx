@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
 import { SubmitButton } from "~/components/forms";
-import { PayStateBadge } from "~/components/PayStateBadge";
+import { PayStateBadge } from "~/components/billing/PayStateBadge";
 import { CompactTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { billDetailHref, billSubject, billTypeLabel } from "~/lib/bills";

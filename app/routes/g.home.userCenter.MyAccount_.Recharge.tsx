@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PAY_TYPES, rechargeSchema } from "@contract/payments";
 import { ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { AccountPageHeading, PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/PaymentBits";
+import { AccountPageHeading, PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/payments/bits";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
-import { PaymentStatusBadge, RemittanceInstructions } from "~/components/PaymentBits";
+import { PaymentStatusBadge, RemittanceInstructions } from "~/components/payments/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";

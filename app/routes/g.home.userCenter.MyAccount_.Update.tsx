@@ -3,7 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import { SubmitButton } from "~/components/forms";
-import { AccountPageHeading } from "~/components/PaymentBits";
+import { AccountPageHeading } from "~/components/payments/bits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";

@@ -7,7 +7,7 @@ import { withdrawSchema } from "@contract/payments";
 import { toCents } from "@contract/rules";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { FormErrors, TextField } from "~/components/forms";
-import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "~/components/PaymentBits";
+import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "~/components/payments/bits";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatDay, formatUsd } from "~/lib/format";

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ENABLE_NOTE_MAX, enableRequestSchema, type ServiceDetail } from "@contract/services";
 import { formatDate } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { FormErrors, SubmitButton, TextAreaField } from "./forms";
+import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
 
 /**
  * The publisher's side of an operator suspension (verState 40, docs/decisions/015): what operations said,

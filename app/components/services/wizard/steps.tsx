@@ -27,12 +27,12 @@ import {
   type AppState,
   type Draft,
 } from "@contract/service-wizard";
-import { CheckboxField, ErrorList, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { CheckboxField, ErrorList, FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { UploadProgress } from "~/components/UploadProgress";
-import { formatUsd } from "~/lib/format-number";
+import { formatSize, formatUsd } from "~/lib/format-number";
 import type { Language } from "~/lib/i18n";
 import { useUpload, type Upload } from "~/lib/use-upload";
-import { coverUrl, FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
+import { coverUrl, ItemTable, resultFor, type ActionData } from "./shared";
 
 type Field = Parameters<typeof TextField>[0]["field"];
 type Fields = Record<string, Field>;
