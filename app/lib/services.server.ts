@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { unsubscribeSchema } from "@contract/services";
 import { apiFor, redirectAfter, type Viewer } from "./api.server";
+import { parseFormOr400 } from "./intents.server";
 
 /** Query parameters of the confirm step and the invitation panel, removed to get "where we are". */
 export const PANEL_PARAMS = ["confirm", "appVerId", "invite"] as const;
@@ -14,30 +15,27 @@ export function withoutPanels(url: URL) {
   return url.pathname + (s ? `?${s}` : "");
 }
 
-const lifecycleIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("deactivate"), appVerId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("enable"), appVerId: z.coerce.number().int().positive() }),
-  unsubscribeSchema.extend({ intent: z.literal("unsubscribe") }),
-]);
+/** The publisher's lifecycle intents, shared by PublishedServices and ServicesDetail. */
+export const LIFECYCLE_INTENTS = ["deactivate", "enable", "unsubscribe"] as const;
+export type LifecycleIntent = (typeof LIFECYCLE_INTENTS)[number];
+
+const serviceRef = z.object({ appVerId: z.coerce.number().int().positive() });
 
 /**
- * The publisher's lifecycle actions shared by PublishedServices and ServicesDetail (deactivate, enable,
- * unsubscribe): the backend re-checks serviceActions(); a refusal comes back as an error flash. Returns
- * null for intents it does not know (the route decides, an unknown one is a 400).
+ * The publisher's lifecycle actions (deactivate, enable, unsubscribe): the backend re-checks
+ * serviceActions(); a refusal comes back as an error flash, a form without its service is a 400.
  */
-export async function lifecycleAction(request: Request, viewer: Viewer & { token: string }, formData: FormData) {
-  const parsed = lifecycleIntent.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) return null;
+export async function lifecycleAction(request: Request, viewer: Viewer & { token: string }, intent: LifecycleIntent, formData: FormData) {
   const api = apiFor(request, viewer);
   const back = withoutPanels(new URL(request.url));
-  const v = parsed.data;
-  const result =
-    v.intent === "unsubscribe"
-      ? await api.call("/sys/chainAppInfo/unsubscribe", { appVerId: v.appVerId, reason: v.reason })
-      : await api.call(v.intent === "deactivate" ? "/sys/chainAppInfo/deactivate" : "/sys/chainAppInfo/enable", { appVerId: v.appVerId });
-  const key = v.intent === "deactivate" ? "deactivated" : v.intent === "enable" ? "enabled" : "unsubscribed";
-  return redirectAfter(request, result, back, `services:flash.${key}`);
+  switch (intent) {
+    case "deactivate":
+      return redirectAfter(request, await api.call("/sys/chainAppInfo/deactivate", parseFormOr400(serviceRef, formData)), back, "services:flash.deactivated");
+    case "enable":
+      return redirectAfter(request, await api.call("/sys/chainAppInfo/enable", parseFormOr400(serviceRef, formData)), back, "services:flash.enabled");
+    case "unsubscribe": {
+      const { appVerId, reason } = parseFormOr400(unsubscribeSchema, formData);
+      return redirectAfter(request, await api.call("/sys/chainAppInfo/unsubscribe", { appVerId, reason }), back, "services:flash.unsubscribed");
+    }
+  }
 }
-
-// PublishedServices imports it from here.
-export { badRequest } from "./api.server";

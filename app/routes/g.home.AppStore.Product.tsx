@@ -5,8 +5,9 @@ import * as z from "zod";
 import { idempotencyKey } from "@contract/rules";
 import { SubmitButton } from "~/components/forms";
 import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "~/components/store/bits";
-import { apiFor, badRequest, notFound, redirectAfter, requireUser } from "~/lib/api.server";
+import { apiFor, notFound, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { newIdempotencyKey } from "~/lib/payments.server";
@@ -28,25 +29,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ product, publishKey: product.status === 2 ? newIdempotencyKey() : null, language: viewer.language });
 }
 
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("follow"), productId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("unfollow"), productId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("publish"), productId: z.coerce.number().int().positive(), idempotencyKey: idempotencyKey() }),
-]);
+const productRef = z.object({ productId: z.coerce.number().int().positive() });
+const productHref = (productId: number) => `/g/home/AppStore/Product?id=${productId}`;
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-  // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw badRequest();
-  const v = parsed.data;
+  const formData = await request.formData();
+  const intent = intentOf(formData, ["publish", "follow", "unfollow"]);
   const api = apiFor(request, viewer);
-  const here = `/g/home/AppStore/Product?id=${v.productId}`;
-  if (v.intent === "publish") {
-    const result = await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey });
-    return redirectAfter(request, result, result.ok ? wizardHref(result.data.appId) : here, "store:flash.published", here);
+  switch (intent) {
+    case "publish":
+      return publish(request, api, formData);
+    case "follow":
+    case "unfollow": {
+      const { productId } = parseFormOr400(productRef, formData);
+      return followAction(request, api, { targetKind: "product", targetId: productId, follow: intent === "follow" }, productHref(productId));
+    }
   }
-  return followAction(request, api, { targetKind: "product", targetId: v.productId, follow: v.intent === "follow" }, here);
+}
+
+/** "Publish as my service": a draft service made from the product, opened in the wizard. */
+async function publish(request: Request, api: Api, formData: FormData) {
+  const v = parseFormOr400(productRef.extend({ idempotencyKey: idempotencyKey() }), formData);
+  const here = productHref(v.productId);
+  const result = await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey });
+  return redirectAfter(request, result, result.ok ? wizardHref(result.data.appId) : here, "store:flash.published", here);
 }
 
 export default function StoreProduct() {

@@ -9,6 +9,7 @@ import { CheckboxField, FileField, FormErrors, SelectField, SubmitButton, TextAr
 import { Cover } from "~/components/store/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -37,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
   const { formData, oversize } = multipart ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES }) : { formData: await request.formData(), oversize: new Set<string>() };
   // House habit 2: an unknown intent is a 400.
-  if (formData.get("intent") !== "save") throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  intentOf(formData, ["save"]);
   const submission = parseWithZod(formData, { schema: productFormSchema });
   const file = formData.get("cover");
   const given = file instanceof File && (file.name || file.size > 0) ? file : null;

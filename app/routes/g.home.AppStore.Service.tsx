@@ -8,10 +8,11 @@ import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "@con
 import { FormErrors, SelectField, SubmitButton, TextAreaField } from "~/components/forms";
 import { Pagination } from "~/components/Pagination";
 import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "~/components/store/bits";
-import { apiFor, badRequest, notFound, redirectAfter, requireUser } from "~/lib/api.server";
+import { apiFor, notFound, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -34,40 +35,48 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ service, commentPage, language: viewer.language });
 }
 
-const simpleIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("follow"), appId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("unfollow"), appId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("useful"), appId: z.coerce.number().int().positive(), commentId: z.coerce.number().int().positive() }),
-]);
+const listingRef = z.object({ appId: z.coerce.number().int().positive() });
+const commentRef = listingRef.extend({ commentId: z.coerce.number().int().positive() });
+const here = (appId: number) => `/g/home/AppStore/Service?appId=${appId}`;
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, ["comment", "rate", "useful", "follow", "unfollow"]);
   const api = apiFor(request, viewer);
-  const here = (appId: number) => `/g/home/AppStore/Service?appId=${appId}`;
-  if (intent === "comment") {
-    const submission = parseWithZod(formData, { schema: commentFormSchema });
-    if (submission.status !== "success") return json({ kind: "comment" as const, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/chainAppInfo/addComment", submission.value);
-    if (!result.ok) return json({ kind: "comment" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, `${here(submission.value.appId)}#comments`, { kind: "success", key: "store:flash.commented" });
+  switch (intent) {
+    case "comment":
+      return comment(request, api, formData);
+    case "rate":
+      return rate(request, api, formData);
+    case "useful": {
+      const { appId, commentId } = parseFormOr400(commentRef, formData);
+      return redirectAfter(request, await api.call("/sys/store/markUseful", { commentId }), `${here(appId)}#comments`, "store:flash.useful", here(appId));
+    }
+    case "follow":
+    case "unfollow": {
+      const { appId } = parseFormOr400(listingRef, formData);
+      return followAction(request, api, { targetKind: "app", targetId: appId, follow: intent === "follow" }, here(appId));
+    }
   }
-  if (intent === "rate") {
-    const submission = parseWithZod(formData, { schema: rateFormSchema });
-    if (submission.status !== "success") return json({ kind: "rate" as const, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/store/rate", submission.value);
-    if (!result.ok) return json({ kind: "rate" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, here(submission.value.appId), { kind: "success", key: "store:flash.rated" });
-  }
-  const parsed = simpleIntent.safeParse(Object.fromEntries(formData));
-  // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw badRequest();
-  const v = parsed.data;
-  if (v.intent === "useful") {
-    return redirectAfter(request, await api.call("/sys/store/markUseful", { commentId: v.commentId }), `${here(v.appId)}#comments`, "store:flash.useful", here(v.appId));
-  }
-  return followAction(request, api, { targetKind: "app", targetId: v.appId, follow: v.intent === "follow" }, here(v.appId));
+}
+
+/** A participant's comment (SPEC §3 Comment). */
+async function comment(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: commentFormSchema });
+  if (submission.status !== "success") return json({ kind: "comment" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/addComment", submission.value);
+  if (!result.ok) return json({ kind: "comment" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, `${here(submission.value.appId)}#comments`, { kind: "success", key: "store:flash.commented" });
+}
+
+/** A participant's rating, one to five stars. */
+async function rate(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: rateFormSchema });
+  if (submission.status !== "success") return json({ kind: "rate" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/store/rate", submission.value);
+  if (!result.ok) return json({ kind: "rate" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, here(submission.value.appId), { kind: "success", key: "store:flash.rated" });
 }
 
 function RateForm({ service }: { service: StoreServiceDetail }) {

@@ -9,10 +9,11 @@ import type { DataOf } from "@contract/paths";
 import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
 import { AuditBadge, ListStatusBadge, Timeline, participatedDetailHref } from "~/components/participation/bits";
-import { apiFor, badRequest, failureResponse, notFound, redirectAfter, requireUser } from "~/lib/api.server";
+import { apiFor, failureResponse, notFound, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { readTicket } from "~/lib/participation.server";
@@ -61,40 +62,43 @@ const joinRef = z.object({ appJoinAuditId: z.coerce.number().int().positive() })
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, ["apply", "pay", "confirm"]);
   const api = apiFor(request, viewer);
   const url = new URL(request.url);
   const here = url.pathname + url.search.replace(/[?&]index(=[^&]*)?/, "");
-  if (intent === "apply") {
-    const submission = parseWithZod(formData, { schema: applySchema });
-    if (submission.status !== "success") return json({ kind: "apply" as const, result: submission.reply() }, { status: 400 });
-    const v = submission.value;
-    const ticket = await readTicket(request, v.appId);
-    const result = await api.call("/sys/chainAppInfo/joinApp", { ...v, ticket });
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return json({ kind: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    }
-    const view = await api.load("/sys/chainAppInfo/view", { appId: v.appId, appJoinAuditId: result.data.appJoinAuditId });
-    return redirectWithFlash(request, participatedDetailHref({ appId: v.appId, appCode: view.appCode, appJoinAuditId: result.data.appJoinAuditId, auditState: result.data.auditState }), { kind: "success", key: "participation:flash.applied" });
+  switch (intent) {
+    case "apply":
+      return apply(request, api, formData);
+    case "pay":
+      return payJoinOrder(request, api, formData, here);
+    case "confirm":
+      return redirectAfter(request, await api.call("/sys/chainAppInfo/confirmJoin", parseFormOr400(joinRef, formData)), here, "participation:flash.confirmed");
   }
-  if (intent === "pay") {
-    const parsed = joinRef.extend({ idempotencyKey: z.string() }).safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw badRequest();
-    const result = await api.call("/sys/chainAppInfo/payJoinOrder", parsed.data);
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return payRefused(result);
-    }
-    return redirectWithFlash(request, here, { kind: "success", key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid" });
+}
+
+/** The request to join (§5 Identity certificate by mode); once made, its own detail page. */
+async function apply(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: applySchema });
+  if (submission.status !== "success") return json({ kind: "apply" as const, result: submission.reply() }, { status: 400 });
+  const v = submission.value;
+  const ticket = await readTicket(request, v.appId);
+  const result = await api.call("/sys/chainAppInfo/joinApp", { ...v, ticket });
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return json({ kind: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
   }
-  if (intent === "confirm") {
-    const parsed = joinRef.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw badRequest();
-    return redirectAfter(request, await api.call("/sys/chainAppInfo/confirmJoin", parsed.data), here, "participation:flash.confirmed");
+  const view = await api.load("/sys/chainAppInfo/view", { appId: v.appId, appJoinAuditId: result.data.appJoinAuditId });
+  return redirectWithFlash(request, participatedDetailHref({ appId: v.appId, appCode: view.appCode, appJoinAuditId: result.data.appJoinAuditId, auditState: result.data.auditState }), { kind: "success", key: "participation:flash.applied" });
+}
+
+/** Pays the node order with the key the loader issued. */
+async function payJoinOrder(request: Request, api: Api, formData: FormData, here: string) {
+  const result = await api.call("/sys/chainAppInfo/payJoinOrder", parseFormOr400(joinRef.extend({ idempotencyKey: z.string() }), formData));
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return payRefused(result);
   }
-  // House habit 2: an unknown intent is a 400.
-  throw badRequest();
+  return redirectWithFlash(request, here, { kind: "success", key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid" });
 }
 
 function ApplyForm({ service, roles, cities, language }: { service: JoinView; roles: Role[]; cities: City[]; language: Language }) {

@@ -10,9 +10,10 @@ import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Field, nodeLabel } from "~/components/details";
 import { FormErrors, TextAreaField } from "~/components/forms";
 import { AuditBadge, Timeline } from "~/components/participation/bits";
-import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
+import { apiFor, failureResponse, notFound, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -66,24 +67,22 @@ async function publisherStep<K extends "decide" | "disable", S extends z.ZodType
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, ["decide", "disable"]);
   const api = apiFor(request, viewer);
-  if (intent === "decide") {
-    return publisherStep(request, formData, "decide", auditDecisionSchema, {
-      decision: (v) => v.decision,
-      call: (v) => api.call("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: v.appJoinAuditId, auditState: v.decision === "approve" ? 1 : 2, comments: v.comments }),
-      flash: (v) => (v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected"),
-    });
+  switch (intent) {
+    case "decide":
+      return publisherStep(request, formData, intent, auditDecisionSchema, {
+        decision: (v) => v.decision,
+        call: (v) => api.call("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: v.appJoinAuditId, auditState: v.decision === "approve" ? 1 : 2, comments: v.comments }),
+        flash: (v) => (v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected"),
+      });
+    case "disable":
+      return publisherStep(request, formData, intent, disableSchema, {
+        decision: () => "disable",
+        call: (v) => api.call("/sys/chainAppInfo/disableJoin", v),
+        flash: () => "participation:flash.disabled",
+      });
   }
-  if (intent === "disable") {
-    return publisherStep(request, formData, "disable", disableSchema, {
-      decision: () => "disable",
-      call: (v) => api.call("/sys/chainAppInfo/disableJoin", v),
-      flash: () => "participation:flash.disabled",
-    });
-  }
-  // House habit 2: an unknown intent is a 400.
-  throw badRequest();
 }
 
 function ConfirmStep({ intent, id, decision, comments, question }: { intent: string; id: number; decision: string; comments: string; question: string }) {

@@ -9,15 +9,16 @@ import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details"
 import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
 import { RequestEnablePanel, SuspensionNotice } from "~/components/services/suspension";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services/bits";
-import { apiFor, badRequest, notFound, requireUser } from "~/lib/api.server";
+import { apiFor, notFound, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
   i18n: ["services"],
@@ -57,39 +58,52 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ service, tab, confirm, requestEnable, invite, payKey, here: withoutPanels(url), language: viewer.language });
 }
 
+const INTENTS = ["pay", "reply", "requestEnable", ...LIFECYCLE_INTENTS] as const;
+
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, INTENTS);
   const api = apiFor(request, viewer);
-  const url = new URL(request.url);
-  const back = withoutPanels(url);
-  if (intent === "pay") {
-    const parsed = paySchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw badRequest();
-    const result = await api.call("/sys/chainAppInfo/payPublishBill", parsed.data);
-    if (!result.ok) return payRefused(result);
-    return redirectWithFlash(request, back, { kind: "success", key: "services:flash.paid" });
+  const back = withoutPanels(new URL(request.url));
+  switch (intent) {
+    case "pay":
+      return payPublishBill(request, api, formData, back);
+    case "reply":
+      return replyToComment(request, api, formData, back);
+    case "requestEnable":
+      return requestEnable(request, api, formData, back);
+    case "deactivate":
+    case "enable":
+    case "unsubscribe":
+      return lifecycleAction(request, viewer, intent, formData);
   }
-  if (intent === "reply") {
-    const submission = parseWithZod(formData, { schema: replySchema });
-    const commentId = Number(formData.get("commentId"));
-    if (submission.status !== "success") return json({ kind: "reply" as const, commentId, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/chainAppInfo/replyComment", submission.value);
-    if (!result.ok) return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, back, { kind: "success", key: "services:flash.replied" });
-  }
-  if (intent === "requestEnable") {
-    const submission = parseWithZod(formData, { schema: enableRequestSchema });
-    if (submission.status !== "success") return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
-    if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
-  }
-  const done = await lifecycleAction(request, viewer, formData);
-  // House habit 2: an unknown intent is a 400.
-  if (!done) throw badRequest();
-  return done;
+}
+
+/** Pays the publish bill with the key the loader issued. */
+async function payPublishBill(request: Request, api: Api, formData: FormData, back: string) {
+  const result = await api.call("/sys/chainAppInfo/payPublishBill", parseFormOr400(paySchema, formData));
+  if (!result.ok) return payRefused(result);
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.paid" });
+}
+
+/** The publisher's reply to a comment; a refusal is shown at that comment's form. */
+async function replyToComment(request: Request, api: Api, formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: replySchema });
+  const commentId = Number(formData.get("commentId"));
+  if (submission.status !== "success") return json({ kind: "reply" as const, commentId, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/replyComment", submission.value);
+  if (!result.ok) return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.replied" });
+}
+
+/** At 40, asks operations to lift the suspension (docs/decisions/015). */
+async function requestEnable(request: Request, api: Api, formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: enableRequestSchema });
+  if (submission.status !== "success") return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
+  if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
 }
 
 function ReplyForm({ appId, commentId }: { appId: number; commentId: number }) {

@@ -5,8 +5,9 @@ import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadg
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { badRequest, lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
   i18n: ["services"],
@@ -51,10 +52,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const done = await lifecycleAction(request, viewer, await request.formData());
-  // House habit 2: an unknown intent is a 400.
-  if (!done) throw badRequest();
-  return done;
+  const formData = await request.formData();
+  return lifecycleAction(request, viewer, intentOf(formData, LIFECYCLE_INTENTS), formData);
 }
 
 export default function PublishedServices() {

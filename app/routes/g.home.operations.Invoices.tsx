@@ -9,8 +9,9 @@ import { FormErrors, SubmitButton, TextAreaField, TextField } from "~/components
 import { FilterPills } from "~/components/FilterPills";
 import { applicationColumns, InvoiceDetailView } from "~/components/invoices/application";
 import { RecordTable } from "~/components/RecordTable";
-import { apiFor, badRequest, requireOperator } from "~/lib/api.server";
+import { apiFor, requireOperator } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
+import { intentOf } from "~/lib/intents.server";
 import { optionalId, readFailure } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
@@ -52,24 +53,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
   const api = apiFor(request, viewer);
-  const url = new URL(request.url);
-  const back = url.pathname + url.search;
-  // Each decision: its form's schema, the backend call, and the flash message once it is done.
-  const decide = async <S extends $ZodType>(schema: S, submit: (value: output<S>) => Promise<VueapiResult<unknown>>, key: string) => {
-    const submission = parseWithZod(formData, { schema });
-    if (submission.status !== "success") return json({ intent: String(intent), result: submission.reply() }, { status: 400 });
-    const result = await submit(submission.value);
-    if (!result.ok) return json({ intent: String(intent), result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, back, { kind: "success", key });
-  };
-  if (intent === "approve") return decide(approveInvoiceSchema, (v) => api.call("/sys/operations/invoices/approve", v), "invoices:queue.approved");
-  if (intent === "reject") return decide(rejectInvoiceSchema, (v) => api.call("/sys/operations/invoices/reject", v), "invoices:queue.rejected");
-  if (intent === "deliver") {
-    return decide(deliverInvoiceFormSchema, ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload), "invoices:queue.delivered");
+  const intent = intentOf(formData, ["approve", "reject", "deliver"]);
+  switch (intent) {
+    case "approve":
+      return decide(request, formData, intent, approveInvoiceSchema, (v) => api.call("/sys/operations/invoices/approve", v), "invoices:queue.approved");
+    case "reject":
+      return decide(request, formData, intent, rejectInvoiceSchema, (v) => api.call("/sys/operations/invoices/reject", v), "invoices:queue.rejected");
+    case "deliver":
+      return decide(request, formData, intent, deliverInvoiceFormSchema, ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload), "invoices:queue.delivered");
   }
-  throw badRequest();
+}
+
+/** One decision: its form's schema, the backend call, and the flash message once it is done. */
+async function decide<S extends $ZodType>(request: Request, formData: FormData, intent: string, schema: S, submit: (value: output<S>) => Promise<VueapiResult<unknown>>, key: string) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  const result = await submit(submission.value);
+  if (!result.ok) return json({ intent, result: replyWithFailure(submission, result) }, { status: 400 });
+  const url = new URL(request.url);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key });
 }
 
 /** The reply of the last submission, for the form of that intent only. */

@@ -7,10 +7,11 @@ import { useTranslation } from "react-i18next";
 import { INVOICE_TYPES, ISSUANCES, invoiceApplicationSchema, selectBillsSchema, titleAllowsSpecialVat, type Addressee, type InvoiceableBill, type InvoiceTitle } from "@contract/invoices";
 import { ErrorList, FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { SavedChoice } from "~/components/invoices/saved-records";
-import { apiFor, badRequest, requireUser } from "~/lib/api.server";
+import { apiFor, requireUser, type Api } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { newIdempotencyKey } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -79,24 +80,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
-  if (intent === "select") {
-    const submission = parseWithZod(formData, { schema: selectBillsSchema });
-    if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
-    return redirect(stepUrl("confirm", submission.value.billIds));
+  switch (intentOf(formData, ["select", "apply"])) {
+    case "select":
+      return selectBills(formData);
+    case "apply":
+      return apply(request, apiFor(request, viewer), formData);
   }
-  if (intent === "apply") {
-    const submission = parseWithZod(formData, { schema: invoiceApplicationSchema });
-    if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
-    const result = await apiFor(request, viewer).call("/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", submission.value);
-    if (!result.ok) return json({ intent, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, `/g/home/userCenter/Invoices/Detail?id=${result.data.invoiceId}`, {
-      kind: "success",
-      key: "invoices:add.done",
-      params: { no: result.data.applicationNo },
-    });
-  }
-  throw badRequest();
+}
+
+/** The bills chosen at the first step, carried to the second in its URL. */
+function selectBills(formData: FormData) {
+  const submission = parseWithZod(formData, { schema: selectBillsSchema });
+  if (submission.status !== "success") return json({ intent: "select" as const, result: submission.reply() }, { status: 400 });
+  return redirect(stepUrl("confirm", submission.value.billIds));
+}
+
+/** The application itself; once made, its detail page. */
+async function apply(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: invoiceApplicationSchema });
+  if (submission.status !== "success") return json({ intent: "apply" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", submission.value);
+  if (!result.ok) return json({ intent: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, `/g/home/userCenter/Invoices/Detail?id=${result.data.invoiceId}`, {
+    kind: "success",
+    key: "invoices:add.done",
+    params: { no: result.data.applicationNo },
+  });
 }
 
 function Steps({ step }: { step: "select" | "confirm" }) {
