@@ -1,4 +1,3 @@
-import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -34,10 +33,12 @@ import {
 import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/services/wizard/shared";
 import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
 import type { PayloadOf, VueapiPath } from "@contract/paths";
-import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
+import { apiFor, badRequest, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
+import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
 import { intentOf } from "~/lib/intents.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+import { positiveId } from "~/lib/params";
+import { fileProblem, fileToPayload, readFormWithFiles } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
 import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
@@ -64,12 +65,6 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const brand = root?.brand ?? "BSN Portal";
   return [{ title: title ? `${title} · ${brand}` : brand }];
 };
-
-const positiveId = (value: string | null) => {
-  const n = Number.parseInt(value ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 && String(n) === value ? n : null;
-};
-const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
 
 /**
  * SPEC §5 "Blocking by bills": unpaid bills block new services, editing and upgrading, for every appState
@@ -152,36 +147,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /* ---------------------------------------------- action ---------------------------------------------- */
 
-function msgKey(key: string) {
-  return key.startsWith("MSG_") ? `errors:${key}` : key;
-}
-
-/** Conform's name for a backend field path: "form.nodes.0.tps" → "nodes[0].tps". */
-function fieldName(path: string, prefix: string) {
-  const name = path.startsWith(prefix) ? path.slice(prefix.length) : path;
-  return name.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
-}
-
-function failureReply(submission: Submission<unknown>, failure: VueapiFailure, prefix: string) {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const [name, keys] of Object.entries(failure.fieldErrors)) fieldErrors[fieldName(name, prefix)] = keys.map(msgKey);
-  return submission.reply({ formErrors: failure.silent || Object.keys(fieldErrors).length ? [] : [failure.messageKey], fieldErrors });
-}
-
-/** The submission's own errors plus those of the files beside it. */
-function invalidReply(submission: Submission<unknown>, extra: Record<string, string[]>) {
-  const fieldErrors: Record<string, string[]> = { ...extra };
-  if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
-  return submission.reply({ fieldErrors });
-}
-
-function fileProblem(formData: FormData, oversize: Set<string>, name: string, problemOf: (f: { name: string; size: number }) => string | null, tooLarge: string, optional = false) {
-  if (oversize.has(name)) return tooLarge;
-  const file = formData.get(name);
-  if (!(file instanceof File) || (!file.name && file.size === 0)) return optional ? null : "wizard:validation.file.required";
-  return problemOf(file);
-}
-
 /** The wizard's forms: each step's save, the list steps' additions, "Next", deletion and the final submission. */
 const WIZARD_INTENTS = ["saveBasic", "addAttachment", "addPackage", "addFunction", "addRole", "saveNodes", "saveCertificate", "advance", "delete", "submit"] as const;
 
@@ -190,10 +155,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { appState, appId, step } = readQuery(request);
   await guardNewDraft(request, viewer, appId);
   const api = wizardApi(request, viewer);
-  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  const { formData, oversize } = multipart
-    ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES, attachmentFile: ATTACHMENT_MAX_BYTES, file: ZIP_MAX_BYTES })
-    : { formData: await request.formData(), oversize: new Set<string>() };
+  const { formData, oversize } = await readFormWithFiles(request, { cover: COVER_MAX_BYTES, attachmentFile: ATTACHMENT_MAX_BYTES, file: ZIP_MAX_BYTES });
   const intent = intentOf(formData, WIZARD_INTENTS);
   const ref = { appState, ...(appId ? { appId } : {}) };
   const here = (s: WizardStep | null = step) => wizardUrl(appState, appId, s);
@@ -204,14 +166,14 @@ export async function action({ request }: ActionFunctionArgs) {
     case "saveBasic": {
       const submission = parseWithZod(formData, { schema: basicInfoSchema });
       const coverError = fileProblem(formData, oversize, "cover", coverProblem, "wizard:validation.file.coverTooLarge", true);
-      if (submission.status !== "success" || coverError) return reply(invalidReply(submission, coverError ? { cover: [coverError] } : {}));
+      if (submission.status !== "success" || coverError) return reply(replyWithFieldErrors(submission, coverError ? { cover: [coverError] } : {}));
       const cover = formData.get("cover");
       const result = await api.call("/sys/chainAppInfo/wizard/saveBasic", {
         ...ref,
         basic: submission.value as z.input<typeof basicInfoSchema>,
         cover: cover instanceof File && cover.size > 0 ? await fileToPayload(cover) : undefined,
       });
-      if (!result.ok) return reply(failureReply(submission, result, "basic."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "basic." }));
       if (appState === "mod") return after(result.data.appId, "basic", "wizard:flash.basicSaved");
       return after(result.data.appId, nextStep(appState, "basic"));
     }
@@ -219,20 +181,20 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!appId) throw badRequest();
       const submission = parseWithZod(formData, { schema: attachmentFormSchema });
       const fileError = fileProblem(formData, oversize, "attachmentFile", attachmentProblem, "wizard:validation.file.attachmentTooLarge");
-      if (submission.status !== "success" || fileError) return reply(invalidReply(submission, fileError ? { attachmentFile: [fileError] } : {}));
+      if (submission.status !== "success" || fileError) return reply(replyWithFieldErrors(submission, fileError ? { attachmentFile: [fileError] } : {}));
       const file = formData.get("attachmentFile") as File;
       const result = await api.call("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: submission.value, file: await fileToPayload(file) });
-      if (!result.ok) return reply(failureReply(submission, result, "attachment."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "attachment." }));
       return after(appId, "basic");
     }
     case "addPackage": {
       if (!appId) throw badRequest();
       const submission = parseWithZod(formData, { schema: packageFormSchema });
       const fileError = fileProblem(formData, oversize, "file", zipProblem, "wizard:validation.file.zipTooLarge");
-      if (submission.status !== "success" || fileError) return reply(invalidReply(submission, fileError ? { file: [fileError] } : {}));
+      if (submission.status !== "success" || fileError) return reply(replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}));
       const file = formData.get("file") as File;
       const result = await api.call("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: submission.value as z.input<typeof packageFormSchema>, file: await fileToPayload(file) });
-      if (!result.ok) return reply(failureReply(submission, result, "pkg."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "pkg." }));
       return after(appId, "packages");
     }
     case "addFunction": {
@@ -240,7 +202,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: functionFormSchema });
       if (submission.status !== "success") return reply(submission.reply());
       const result = await api.call("/sys/chainAppInfo/wizard/addFunction", { ...ref, fn: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "fn."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "fn." }));
       return after(appId, "functions");
     }
     case "addRole": {
@@ -248,7 +210,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: roleFormSchema });
       if (submission.status !== "success") return reply(submission.reply());
       const result = await api.call("/sys/chainAppInfo/wizard/addRole", { ...ref, role: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "role."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "role." }));
       return after(appId, "roles");
     }
     case "saveNodes": {
@@ -256,7 +218,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: nodesFormSchema });
       if (submission.status !== "success") return reply(submission.reply());
       const result = await api.call("/sys/chainAppInfo/wizard/saveNodes", { ...ref, form: submission.value as z.input<typeof nodesFormSchema> });
-      if (!result.ok) return reply(failureReply(submission, result, "form."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "form." }));
       return after(appId, "certificate");
     }
     case "saveCertificate": {
@@ -264,14 +226,14 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: certificateFormSchema });
       if (submission.status !== "success") return reply(submission.reply());
       const result = await api.call("/sys/chainAppInfo/wizard/saveCertificate", { ...ref, form: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "form."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "form." }));
       return after(appId, "cost");
     }
     case "advance": {
       if (!appId || !step) throw badRequest();
       const submission = parseWithZod(formData, { schema: z.object({}) });
       const result = await api.call("/sys/chainAppInfo/wizard/advance", { ...ref, from: step });
-      if (!result.ok) return reply(failureReply(submission, result, ""));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "" }));
       return redirect(wizardUrl(appState, appId, nextStep(appState, step)));
     }
     case "delete": {
@@ -289,7 +251,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: submitFormSchema });
       if (submission.status !== "success") return reply(submission.reply());
       const result = await api.call("/sys/chainAppInfo/wizard/submit", { ...ref, form: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "form."));
+      if (!result.ok) return reply(replyWithFailure(submission, result, { fieldPrefix: "form." }));
       return after(appId, null, "wizard:flash.submitted");
     }
   }
