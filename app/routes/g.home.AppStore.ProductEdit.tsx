@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -14,6 +14,7 @@ import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 import { fileProblem, fileToPayload, readFormWithFiles } from "~/lib/uploads.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -56,9 +57,8 @@ export default function ProductEdit() {
   const { product, enterprise } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("store");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(productFormSchema, actionData?.result, {
     id: "product",
-    lastResult: actionData?.result,
     defaultValue: product
       ? {
           name: product.name,
@@ -70,9 +70,6 @@ export default function ProductEdit() {
           company: product.company ? "on" : undefined,
         }
       : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: productFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   const coverErrors = (actionData?.result as { error?: Record<string, string[] | null> } | undefined)?.error?.cover ?? undefined;
   return (

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { FormProvider, getFormProps, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -17,6 +17,7 @@ import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 import { followAction } from "~/lib/store.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -82,12 +83,10 @@ async function rate(request: Request, api: Api, formData: FormData) {
 function RateForm({ service }: { service: StoreServiceDetail }) {
   const { t } = useTranslation("store");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(rateFormSchema, actionData?.kind === "rate" ? actionData.result : undefined, {
     id: "rate",
-    lastResult: actionData?.kind === "rate" ? actionData.result : undefined,
     defaultValue: { score: service.myRating ? String(service.myRating) : "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: rateFormSchema }),
-    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
   });
   return (
     <FormProvider context={form.context}>
@@ -105,13 +104,7 @@ function RateForm({ service }: { service: StoreServiceDetail }) {
 function CommentForm({ appId }: { appId: number }) {
   const { t } = useTranslation("store");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: "comment",
-    lastResult: actionData?.kind === "comment" ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: commentFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(commentFormSchema, actionData?.kind === "comment" ? actionData.result : undefined, { id: "comment" });
   return (
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="space-y-2">

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -19,6 +19,7 @@ import { positiveParam } from "~/lib/params";
 import { readTicket } from "~/lib/participation.server";
 import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["participation"],
@@ -104,13 +105,7 @@ async function payJoinOrder(request: Request, api: Api, formData: FormData, here
 function ApplyForm({ service, roles, cities, language }: { service: JoinView; roles: Role[]; cities: City[]; language: Language }) {
   const { t } = useTranslation("participation");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: "apply",
-    lastResult: actionData && actionData.kind === "apply" ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: applySchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(applySchema, actionData && actionData.kind === "apply" ? actionData.result : undefined, { id: "apply" });
   const chosen = new Set([fields.cityNodeIds.initialValue ?? []].flat().map(String));
   const mode = service.certificateMode;
   return (

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -17,6 +17,7 @@ import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 import type { VueapiResult } from "~/lib/vueapi.server";
 
 export const handle = {
@@ -118,20 +119,14 @@ function PublisherForm({
 }: {
   intent: "decide" | "disable";
   title: string;
-  schema: z.ZodType<{ comments?: string }>;
+  schema: z.ZodType<{ comments?: string }, { comments?: string }>;
   appJoinAuditId: number;
   commentsLabel: string;
   commentsHint?: string;
   children: (formId: string) => ReactNode;
 }) {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm<{ comments?: string }>({
-    id: intent,
-    lastResult: actionData?.kind === intent ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(schema, actionData?.kind === intent ? actionData.result : undefined, { id: intent });
   return (
     <section className="card space-y-2" aria-labelledby={`${intent}-title`}>
       <h2 id={`${intent}-title`} className="font-semibold">{title}</h2>

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -19,6 +19,7 @@ import { positiveParam } from "~/lib/params";
 import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["services"],
@@ -110,13 +111,7 @@ function ReplyForm({ appId, commentId }: { appId: number; commentId: number }) {
   const { t } = useTranslation("services");
   const actionData = useActionData<typeof action>();
   const mine = actionData && "kind" in actionData && actionData.kind === "reply" && actionData.commentId === commentId ? actionData.result : undefined;
-  const [form, fields] = useForm({
-    id: `reply-${commentId}`,
-    lastResult: mine,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: replySchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(replySchema, mine, { id: `reply-${commentId}` });
   return (
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="mt-2 space-y-2">

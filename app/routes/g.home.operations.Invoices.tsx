@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -16,6 +16,7 @@ import { optionalId, readFailure } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 import type { VueapiResult } from "~/lib/vueapi.server";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" }] };
@@ -91,13 +92,7 @@ function CommentDecision({ detail, intent, schema, commentsLabel, buttonClass }:
 }) {
   const { t } = useTranslation("invoices");
   const location = useLocation();
-  const [form, fields] = useForm({
-    id: `${intent}-${detail.invoiceId}`,
-    lastResult: useReply(intent),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(schema, useReply(intent), { id: `${intent}-${detail.invoiceId}` });
   return (
     <FormProvider context={form.context}>
       <Form method="post" action={location.pathname + location.search} {...getFormProps(form)} className="card space-y-3" aria-labelledby={`${intent}-heading`}>
@@ -125,13 +120,9 @@ function DeliverForm({ detail }: { detail: InvoiceDetail }) {
   const { t } = useTranslation("invoices");
   const location = useLocation();
   const paper = detail.issuance === 1;
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(deliverInvoiceFormSchema, useReply("deliver"), {
     id: `deliver-${detail.invoiceId}`,
-    lastResult: useReply("deliver"),
     defaultValue: { deliveryEmail: detail.recipient.email ?? undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: deliverInvoiceFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   return (
     <FormProvider context={form.context}>

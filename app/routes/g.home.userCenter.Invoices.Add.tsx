@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useField, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, useField } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -15,6 +15,7 @@ import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { newIdempotencyKey } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:add.crumb" }] };
 export const meta = pageTitle("invoiceAdd");
@@ -186,13 +187,9 @@ function SelectStep() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("invoices");
   const location = useLocation();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(selectBillsSchema, actionData?.intent === "select" ? actionData.result : undefined, {
     id: "invoice-select",
-    lastResult: actionData?.intent === "select" ? actionData.result : undefined,
     defaultValue: { billIds: data.selected },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: selectBillsSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   if (data.bills.length === 0) {
     return (
@@ -225,9 +222,8 @@ function ConfirmStep() {
   const defaultTitle = data.titles.find((x) => x.isDefault) ?? data.titles[0];
   const defaultAddress = data.addresses.find((x) => x.isDefault) ?? data.addresses[0];
   const total = useMemo(() => data.bills.reduce((sum, b) => sum + b.amountCents, 0), [data.bills]);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(invoiceApplicationSchema, actionData?.intent === "apply" ? actionData.result : undefined, {
     id: "invoice-confirm",
-    lastResult: actionData?.intent === "apply" ? actionData.result : undefined,
     defaultValue: {
       idempotencyKey: data.idempotencyKey,
       titleId: defaultTitle ? String(defaultTitle.titleId) : undefined,
@@ -236,9 +232,6 @@ function ConfirmStep() {
       addresseeId: defaultAddress ? String(defaultAddress.addresseeId) : undefined,
       email: data.email,
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: invoiceApplicationSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   const key = (fields.idempotencyKey.initialValue as string | undefined) ?? data.idempotencyKey;
   const over = total > data.invoiceableCents;
