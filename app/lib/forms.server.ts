@@ -6,8 +6,8 @@ import type { VueapiFailure } from "./vueapi.server";
  * "payload.userName" is mapped to the form's "userName" with `fieldPrefix: "payload."`, and "form.nodes.0.tps"
  * to "nodes[0].tps" with "form."), other messages as a form error.
  */
-export function replyWithFailure<T>(
-  submission: Submission<T>,
+export function replyWithFailure<T, V>(
+  submission: Submission<T, string[], V>,
   failure: VueapiFailure,
   options: { hideFields?: string[]; fieldPrefix?: string } = {},
 ) {
@@ -36,7 +36,7 @@ function messageKey(key: string) {
  * A refused submission's reply with the errors found beside it (the files of a multipart form, checked
  * on the server): its own field errors and those of `extra`.
  */
-export function replyWithFieldErrors<T>(submission: Submission<T>, extra: Record<string, string[]>) {
+export function replyWithFieldErrors<T, V>(submission: Submission<T, string[], V>, extra: Record<string, string[]>) {
   const fieldErrors: Record<string, string[]> = { ...extra };
   if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
   return submission.reply({ fieldErrors });
