@@ -1,7 +1,12 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json } from "@remix-run/node";
 import * as z from "zod";
-import { unsubscribeSchema } from "@contract/services";
-import { apiFor, redirectAfter, type Viewer } from "./api.server";
+import { enableRequestSchema, paySchema, replySchema, unsubscribeSchema } from "@contract/services";
+import { apiFor, redirectAfter, type Api, type Viewer } from "./api.server";
+import { replyWithFailure } from "./forms.server";
 import { parseFormOr400 } from "./intents.server";
+import { payRefused } from "./payments.server";
+import { redirectWithFlash } from "./session.server";
 
 /** Query parameters of the confirm step and the invitation panel, removed to get "where we are". */
 export const PANEL_PARAMS = ["confirm", "appVerId", "invite"] as const;
@@ -38,4 +43,35 @@ export async function lifecycleAction(request: Request, viewer: Viewer & { token
       return redirectAfter(request, await api.call("/sys/chainAppInfo/unsubscribe", { appVerId, reason }), back, "services:flash.unsubscribed");
     }
   }
+}
+
+/* The publisher's service detail (PublishedServices/ServicesDetail): its forms besides the lifecycle. */
+
+/** The forms of the service detail: pay, reply to a comment, ask to lift a suspension, and the lifecycle's. */
+export const SERVICE_DETAIL_INTENTS = ["pay", "reply", "requestEnable", ...LIFECYCLE_INTENTS] as const;
+
+/** Pays the publish bill with the key the loader issued. */
+export async function payPublishBill(request: Request, api: Api, formData: FormData, back: string) {
+  const result = await api.call("/sys/chainAppInfo/payPublishBill", parseFormOr400(paySchema, formData));
+  if (!result.ok) return payRefused(result);
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.paid" });
+}
+
+/** The publisher's reply to a comment; a refusal is shown at that comment's form. */
+export async function replyToComment(request: Request, api: Api, formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: replySchema });
+  const commentId = Number(formData.get("commentId"));
+  if (submission.status !== "success") return json({ kind: "reply" as const, commentId, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/replyComment", submission.value);
+  if (!result.ok) return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.replied" });
+}
+
+/** At 40, asks operations to lift the suspension (docs/decisions/015). */
+export async function askToLiftSuspension(request: Request, api: Api, formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: enableRequestSchema });
+  if (submission.status !== "success") return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
+  if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
 }

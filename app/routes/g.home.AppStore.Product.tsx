@@ -5,11 +5,11 @@ import * as z from "zod";
 import { idempotencyKey } from "@contract/rules";
 import { SubmitButton } from "~/components/forms";
 import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "~/components/store/bits";
-import { apiFor, notFound, redirectAfter, requireUser, type Api } from "~/lib/api.server";
+import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 import { newIdempotencyKey } from "~/lib/payments.server";
 import { followAction } from "~/lib/store.server";
 
@@ -22,8 +22,7 @@ export const meta = pageTitle("storeProduct");
 /** A listed product (or one of the caller's own): §3 Product fields, follow, "Publish as my service". */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const productId = positiveParam(new URL(request.url).searchParams.get("id"));
-  if (!productId) throw notFound();
+  const productId = requiredId(new URL(request.url), "id");
   const product = await apiFor(request, viewer).load("/sys/product/detail", { productId });
   // Publishing makes a draft: the form carries a key issued here, so a double click or a reload makes one.
   return json({ product, publishKey: product.status === 2 ? newIdempotencyKey() : null, language: viewer.language });

@@ -8,13 +8,14 @@ import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "@con
 import { FormErrors, SelectField, SubmitButton, TextAreaField } from "~/components/forms";
 import { Pagination } from "~/components/Pagination";
 import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "~/components/store/bits";
-import { apiFor, notFound, redirectAfter, requireUser, type Api } from "~/lib/api.server";
+import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { followAction } from "~/lib/store.server";
 import { useSchemaForm } from "~/lib/use-schema-form";
@@ -29,8 +30,7 @@ export const meta = pageTitle("storeService");
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appId = positiveParam(url.searchParams.get("appId"));
-  if (!appId) throw notFound();
+  const appId = requiredId(url, "appId");
   const commentPage = positiveParam(url.searchParams.get("page")) ?? 1;
   const service = await apiFor(request, viewer).load("/sys/store/service", { appId, commentPage });
   return json({ service, commentPage, language: viewer.language });

@@ -9,13 +9,14 @@ import type { DataOf } from "@contract/paths";
 import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
 import { AuditBadge, ListStatusBadge, Timeline, participatedDetailHref } from "~/components/participation/bits";
-import { apiFor, failureResponse, notFound, redirectAfter, requireUser, type Api } from "~/lib/api.server";
+import { apiFor, failureResponse, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 import { readTicket } from "~/lib/participation.server";
 import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
@@ -39,8 +40,7 @@ type City = DataOf<"/sys/chainAppInfo/queryReleaseCitysForAppList">["page"]["row
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appId = positiveParam(url.searchParams.get("appId"));
-  if (!appId) throw notFound();
+  const appId = requiredId(url, "appId");
   const appJoinAuditId = positiveParam(url.searchParams.get("appJoinAuditId")) ?? undefined;
   const ticket = await readTicket(request, appId);
   const api = apiFor(request, viewer);

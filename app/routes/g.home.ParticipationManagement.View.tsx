@@ -10,12 +10,12 @@ import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Field, nodeLabel } from "~/components/details";
 import { FormErrors, TextAreaField } from "~/components/forms";
 import { AuditBadge, Timeline } from "~/components/participation/bits";
-import { apiFor, failureResponse, notFound, requireUser } from "~/lib/api.server";
+import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { useSchemaForm } from "~/lib/use-schema-form";
 import type { VueapiResult } from "~/lib/vueapi.server";
@@ -35,8 +35,7 @@ const backTo = (url: URL) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appJoinAuditId = positiveParam(url.searchParams.get("appJoinAuditId"));
-  if (!appJoinAuditId) throw notFound();
+  const appJoinAuditId = requiredId(url, "appJoinAuditId");
   const item = await apiFor(request, viewer).load("/sys/chainAppInfo/joinManageView", { appJoinAuditId });
   return json({ item, back: backTo(url), language: viewer.language });
 }
