@@ -1,6 +1,11 @@
-import { json } from "@remix-run/node";
-import { failureResponse, notFound } from "./api.server";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect } from "@remix-run/node";
+import { invoiceApplicationSchema, selectBillsSchema } from "@contract/invoices";
+import { invoiceStepUrl } from "~/components/invoices/application-wizard";
+import { failureResponse, notFound, type Api } from "./api.server";
+import { replyWithFailure } from "./forms.server";
 import { pageParam } from "./params";
+import { redirectWithFlash } from "./session.server";
 import type { VueapiFailure } from "./vueapi.server";
 
 /* Server helpers of the invoice pages (user and operator). */
@@ -58,4 +63,26 @@ export async function loadSavedList<T>(
     deleting: optionalId(url, "delete"),
     back: backToApplication(url.searchParams.get("back")),
   };
+}
+
+/* The application (Invoices/Add): its two forms. */
+
+/** The bills chosen at the first step, carried to the second in its URL. */
+export function selectInvoiceBills(formData: FormData) {
+  const submission = parseWithZod(formData, { schema: selectBillsSchema });
+  if (submission.status !== "success") return json({ intent: "select" as const, result: submission.reply() }, { status: 400 });
+  return redirect(invoiceStepUrl("confirm", submission.value.billIds));
+}
+
+/** The application itself; once made, its detail page. */
+export async function applyForInvoice(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: invoiceApplicationSchema });
+  if (submission.status !== "success") return json({ intent: "apply" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", submission.value);
+  if (!result.ok) return json({ intent: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, `/g/home/userCenter/Invoices/Detail?id=${result.data.invoiceId}`, {
+    kind: "success",
+    key: "invoices:add.done",
+    params: { no: result.data.applicationNo },
+  });
 }
