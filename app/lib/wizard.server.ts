@@ -24,7 +24,7 @@ import {
   type WizardStep,
 } from "@contract/service-wizard";
 import { wizardUrl, type ActionData } from "~/components/services/wizard/shared";
-import { apiFor, badRequest, failureResponse, type Viewer } from "./api.server";
+import { apiFor, badRequest, failureResponse, notFound, type Viewer } from "./api.server";
 import { replyWithFailure, replyWithFieldErrors } from "./forms.server";
 import { intentOf } from "./intents.server";
 import { positiveId } from "./params";
@@ -74,7 +74,7 @@ export function readWizardQuery(request: Request) {
 
 /** A backend refusal as the page's error (another user's service is simply "not found"). */
 export function wizardLoadFailure(failure: VueapiFailure): Response {
-  if (failure.messageKey === "errors:MSG_10002") return json({ messageKey: "errors:http.404" }, { status: 404 });
+  if (failure.messageKey === "errors:MSG_10002") return notFound();
   if (failure.messageKey === "errors:MSG_36001" || failure.messageKey === "errors:MSG_37001") return json({ messageKey: failure.messageKey }, { status: 403 });
   return failureResponse(failure);
 }
