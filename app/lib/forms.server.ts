@@ -22,3 +22,8 @@ export function replyWithFailure<T>(
     hideFields: options.hideFields,
   });
 }
+
+/** The status of a page answering a refused form: 429 when the backend refused for a rate limit (docs/decisions/021), else 400. */
+export function formFailureStatus(failure: VueapiFailure): number {
+  return failure.status === 429 ? 429 : 400;
+}
