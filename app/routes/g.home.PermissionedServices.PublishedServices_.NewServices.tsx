@@ -35,6 +35,7 @@ import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components
 import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/wizard/steps";
 import type { PayloadOf, VueapiPath } from "@contract/paths";
 import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
+import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
@@ -64,10 +65,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   return [{ title: title ? `${title} · ${brand}` : brand }];
 };
 
-const positiveId = (value: string | null) => {
-  const n = Number.parseInt(value ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 && String(n) === value ? n : null;
-};
+const positiveId = positiveParam;
 const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
 
 /**
