@@ -19,7 +19,15 @@ export type Viewer = {
   mobile: boolean;
 };
 
+/**
+ * Set by the server entry (server/remix.js) on a form sent from another site's page, which it renders as
+ * a GET of the same address: every loader that asks who the viewer is (the root's and every guard)
+ * throws the 403 that the error boundary shows (docs/decisions/021).
+ */
+export const CROSS_ORIGIN_REFUSED = "x-bsn-cross-origin-refused";
+
 export async function getViewer(request: Request): Promise<Viewer> {
+  if (request.headers.get(CROSS_ORIGIN_REFUSED) === "1") throw json({ messageKey: "errors:http.403" }, { status: 403 });
   const [session, language] = await Promise.all([getSession(request), getLanguage(request)]);
   return {
     language,
