@@ -1,35 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorText, startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support";
+import { describe, expect, it } from "vitest";
+import { errorText, portalWithFakeBackend } from "./support";
 
 /**
  * A form sent from another site's page (docs/decisions/021): the real built server answers the error page
  * with 403 (Remix alone answered an empty 500) and the action never runs: the backend gets no call.
  */
 
-let fake: FakeVueapi;
-let portal: Portal;
+const started = portalWithFakeBackend();
 const EVIL = "https://evil.example";
-
-beforeAll(async () => {
-  fake = await startFakeVueapi();
-  portal = await startPortal({ VUEAPI_URL: fake.url });
-});
-afterAll(async () => {
-  await portal?.stop();
-  await fake?.close();
-});
 
 /** Whether the fake backend gets a call while `during` runs (and a little after). */
 async function backendCalled(during: () => Promise<unknown>): Promise<boolean> {
   let called = false;
-  void fake.nextCall().then(() => (called = true));
+  void started.fake.nextCall().then(() => (called = true));
   await during();
   await new Promise((r) => setTimeout(r, 100));
   return called;
 }
 
 const login = (headers: Record<string, string>, query = "") =>
-  fetch(`${portal.base}/g/main/Login/Logins${query}`, {
+  fetch(`${started.portal.base}/g/main/Login/Logins${query}`, {
     method: "POST",
     redirect: "manual",
     headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
@@ -51,7 +41,7 @@ describe("a form posted from another site", () => {
   });
 
   it("speaks the visitor's language", async () => {
-    const lng = (await fetch(`${portal.base}/g/lang?lng=zh-CN&redirectTo=/g/main/index`, { redirect: "manual" })).headers.getSetCookie().find((c) => c.startsWith("lng="))!;
+    const lng = (await fetch(`${started.portal.base}/g/lang?lng=zh-CN&redirectTo=/g/main/index`, { redirect: "manual" })).headers.getSetCookie().find((c) => c.startsWith("lng="))!;
     const res = await login({ Origin: EVIL, Cookie: lng.split(";")[0] });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("拒绝访问。");
@@ -71,7 +61,7 @@ describe("a form posted from another site", () => {
   });
 
   it("the same form from this site, or without an Origin, reaches the action as before", async () => {
-    for (const headers of [{ Origin: portal.base }, {}] as Record<string, string>[]) {
+    for (const headers of [{ Origin: started.portal.base }, {}] as Record<string, string>[]) {
       const res = await login(headers);
       // The fake backend answers data that is not a login's: the form shows the empty-data error.
       expect(res.status).toBe(400);
@@ -80,7 +70,7 @@ describe("a form posted from another site", () => {
   });
 
   it("resource routes are left to guard themselves (the /healthz route has no action: 405)", async () => {
-    const res = await fetch(`${portal.base}/healthz`, { method: "POST", headers: { Origin: EVIL } });
+    const res = await fetch(`${started.portal.base}/healthz`, { method: "POST", headers: { Origin: EVIL } });
     expect(res.status).toBe(405);
   });
 });
