@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 // Route loaders over the real request layer; the embedded backend is replaced by an answer per test.
 const backend = vi.hoisted(() => ({ answer: { code: 0, message: "success", data: null as unknown } }));
 vi.mock("../../backend/index", () => ({
-  handleVueapi: vi.fn(async () => new Response(JSON.stringify(backend.answer), { headers: { "Content-Type": "application/json" } })),
+  handleVueapiInProcess: vi.fn(async () => new Response(JSON.stringify(backend.answer), { headers: { "Content-Type": "application/json" } })),
   startBackend: vi.fn(),
 }));
 
@@ -57,12 +57,12 @@ describe("an unknown or another user's id in a page's load (the backend answers 
   }
 
   it("an id no record can have is a 404 without asking the backend", async () => {
-    const { handleVueapi } = await import("../../backend/index");
-    vi.mocked(handleVueapi).mockClear();
+    const { handleVueapiInProcess } = await import("../../backend/index");
+    vi.mocked(handleVueapiInProcess).mockClear();
     for (const appId of ["abc", "12abc", "0", "-3", "1e3", "2147483648", "99999999999"]) {
       const res = await thrownBy(published.loader(await signedIn(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${appId}`)));
       expect(res.status, appId).toBe(404);
     }
-    expect(handleVueapi).not.toHaveBeenCalled();
+    expect(handleVueapiInProcess).not.toHaveBeenCalled();
   });
 });
