@@ -20,7 +20,7 @@ export type Reply<T = any> = { code: number; message: string; data: T };
 export const DEMO_PASSWORD = "Demo12!@pass";
 
 /**
- * Opens the service on a new PGlite database: NODE_ENV test plus `vars` (TEST_CAPTCHA, SEED_DEMO, ...);
+ * Opens the service on a new PGlite database: NODE_ENV test plus `vars` (TEST_CAPTCHA, DEMO, ...);
  * `now` is the clock the test moves. Pass `DATABASE_URL: process.env.DATABASE_URL` to run on the
  * PostgreSQL of the environment instead.
  */
@@ -48,6 +48,7 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
   });
   return {
     handle: (request) => current().handle(request),
+    serveEndpoint: (request) => current().serveEndpoint(request),
     get services() {
       return current().services;
     },

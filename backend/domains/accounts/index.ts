@@ -3,6 +3,7 @@ import { defineDomain } from "../../kit/domain";
 import { createCaptcha } from "./captcha";
 import { createDemoAccounts } from "./demo";
 import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./handlers";
+import { createOperator } from "./operators";
 import { hashPassword } from "./passwords";
 
 /** Registration, activation, login, password reset and change (SPEC §5; contract/accounts.ts). */
@@ -20,5 +21,5 @@ export default defineDomain({
     "/main/getClientInfo": clientInfo,
     "/main/updatePassword": changePassword,
   }),
-  api: { hashPassword, createDemoAccounts },
+  api: { hashPassword, createDemoAccounts, createOperator },
 });
