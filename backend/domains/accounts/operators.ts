@@ -18,7 +18,7 @@ export const DEFAULT_OPERATOR_NAME = "运维人员";
  * registered (case-insensitive) is refused. Refusals are ApiErrors with field errors, as on the API.
  */
 export async function createOperator(db: Db, input: OperatorInput, now: Date): Promise<{ userId: number; userName: string }> {
-  const parsed = operatorAccountSchema.safeParse({ realName: DEFAULT_OPERATOR_NAME, ...input });
+  const parsed = operatorAccountSchema.safeParse({ ...input, realName: input.realName ?? DEFAULT_OPERATOR_NAME });
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
   const account = parsed.data;
   const passwordHash = await hashPassword(account.password);
