@@ -2,14 +2,16 @@
 // creates an activated operator account in the configured database (DATA_DIR or DATABASE_URL), the way to
 // make a server's first operator (docs/decisions/020). The password is read from OPERATOR_PASSWORD, else
 // from the first line of standard input when it is not a terminal, else asked twice without echo. The
-// §5 password rules apply; an existing username or email is refused. Exit status: 0 created, 1 refused,
-// 2 wrong usage. On the embedded database, run it while the server is stopped (one process owns PGlite).
+// §5 password rules apply; an existing username or email is refused. It reads the server's configuration
+// (backend/env.ts) and refuses a wrong one as the server does. Exit status: 0 created, 1 refused,
+// 2 wrong usage or configuration. On the embedded database, run it while the server is stopped (one
+// process owns PGlite).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import accounts from "./domains/accounts";
 import { openDatabase } from "./db/client";
-import { readBackendEnv } from "./env";
+import { ConfigurationError, readBackendEnv } from "./env";
 import { ApiError } from "./http/errors";
 
 const USAGE = "usage: npm run operator:create -- --username <name> --email <address> [--real-name <name>] [--mobile <number>]\n" +
@@ -89,8 +91,16 @@ if (!args.username || !args.email) {
   process.exit(2);
 }
 
+let env;
+try {
+  // The server's own configuration, checked the same way: the database it names is the one written to.
+  env = readBackendEnv();
+} catch (error) {
+  if (!(error instanceof ConfigurationError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(2);
+}
 const password = await readPassword();
-const env = readBackendEnv();
 const database = await openDatabase(env);
 try {
   const created = await accounts.api.createOperator(
