@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { paymentReviewSchema } from "@contract/payments";
@@ -7,24 +7,17 @@ import { ReviewQueue } from "~/components/ReviewRow";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatMinorUnits, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
-import { decideReview, queueStatus } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/params";
+import { decideReview, loadMoneyQueue } from "~/lib/operations-review.server";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.paymentReviews" }] };
 export const meta = pageTitle("paymentReviews");
-
-const PAGE_SIZE = 20;
 
 /**
  * Operators: payments held because the provider's signed answer differs from the checkout in amount or
  * currency (docs/decisions/019), to credit the checkout's amount or reject with comments; or all of them.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireOperator(request);
-  const url = new URL(request.url);
-  const status = queueStatus(url);
-  const data = await apiFor(request, viewer).load("/ops/paymentReviews/list", { page: { pageSize: PAGE_SIZE, pageIndex: pageParam(url), condition: { status } } });
-  return json({ ...data, status, language: viewer.language });
+  return loadMoneyQueue(request, "/ops/paymentReviews/list");
 }
 
 export async function action({ request }: ActionFunctionArgs) {
