@@ -284,7 +284,7 @@ describe("a signed callback whose amount or currency differs from the checkout g
     expect((await reviewQueue()).some((r) => r.paymentNo === payment.paymentNo)).toBe(false);
     expect((await reviewQueue("all")).find((r) => r.paymentNo === payment.paymentNo)).toMatchObject({ inReview: false, review: { decision: "credit" } });
     const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
-    expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargeInReview", "messages.rechargeReviewCredited"]);
+    expect(notes.map((m) => m.textKey).sort()).toEqual(["messages.rechargeInReview", "messages.rechargeReviewCredited"]);
   });
 
   it("another currency: held; an operator rejects it with required comments and the user is told", async () => {
@@ -390,7 +390,7 @@ describe("offline remittance and withdrawals reviewed by operators", () => {
     expect(rows.map((r: { state: number }) => r.state)).toEqual([5, 15]);
     expect(rows[0].reviewComments).toBe("Account name does not match");
     const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
-    expect(notes.map((m) => m.textKey)).toEqual(["messages.remittanceConfirmed", "messages.withdrawalApproved", "messages.withdrawalConfirmed", "messages.withdrawalRejected"]);
+    expect(notes.map((m) => m.textKey).sort()).toEqual(["messages.remittanceConfirmed", "messages.withdrawalApproved", "messages.withdrawalConfirmed", "messages.withdrawalRejected"]);
   });
 
   it("7 working days skip the weekend", () => {
