@@ -12,7 +12,7 @@ import platform from "./domains/platform";
 import profile from "./domains/profile";
 import services from "./domains/services";
 import store from "./domains/store";
-import wizard from "./domains/wizard";
+import serviceWizard from "./domains/service-wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { createRouter, type Handlers } from "./http/router";
@@ -28,7 +28,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, wizard, participation, store];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { expect, inject } from "vitest";
+import { freePort } from "../server/support";
 import { PASSWORD, registration, uniqueName, type Envelope } from "./client";
 
 /**
@@ -15,16 +15,6 @@ const root = path.resolve(__dirname, "../..");
 
 export type Server = { child: ChildProcess; pid: number; baseUrl: string; dataDir: string; stderr: () => string };
 export type Exit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {

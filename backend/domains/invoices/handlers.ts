@@ -241,7 +241,7 @@ async function promoteNewest(tx: Tx, kind: "titles" | "addresses", userId: numbe
  *          └────────reject (comments)──▶ 3 not approved (amount and bills released)
  *
  * Bills: invoiceState 1 → 2 when applied for, back to 1 on rejection, 5 when delivered.
- * Invoiceable amount: invoice_hold on applying, invoice_release on rejection (backend/billing/ledger.ts).
+ * Invoiceable amount: invoice_hold on applying, invoice_release on rejection (backend/domains/billing/ledger.ts).
  */
 
 type ApplicationRow = typeof invoiceApplications.$inferSelect;

@@ -419,7 +419,7 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
 /**
  * Operator suspension (docs/decisions/015): operators suspend running services (25 → 40) and lift the
  * suspension (40 → 25); at 40 the publisher's "Enable" is a request to operations, which an operator
- * grants by enabling or declines with comments. Every decision is a lifecycle event (lifecycle.ts) applied
+ * grants by enabling or declines with comments. Every decision is a lifecycle event (machine.ts) applied
  * by applyTransition, so it is recorded for the approval records and the publisher gets a message.
  */
 

@@ -145,7 +145,7 @@ export function transition(from: number, event: LifecycleEvent, actor: Actor, ct
 }
 
 /**
- * Applies one lifecycle event to a service version inside `tx` (backend/services/lifecycle.ts decides):
+ * Applies one lifecycle event to a service version inside `tx` (backend/domains/services/machine.ts decides):
  * locks the version row, refuses with the rule's message key, moves verState, records the transition
  * (actor, time, comments) for the approval records and timeline, and sends the publisher a message
  * (messages.json `messages.service.<event>`). Returns the states before and after.
