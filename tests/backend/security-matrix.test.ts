@@ -7,6 +7,7 @@ import { Msg } from "../../contract/messages";
 import { paths, type VueapiPath } from "../../contract/paths";
 import { basePayload, DISCRIMINATED, KIND_OF_FIELD, recordFieldsOf, withField } from "./security/payloads";
 import { allPaths, getAt, idFieldsOf, openObjectsOf, setAt, type Json, type JsonObject } from "./security/schema";
+import { login } from "./client";
 import { buildWorld, changedKeys, foreignIdsIn, leaksOf, post, publisher, snapshot, type Kind, type Reply, type World } from "./security/world";
 
 /**
@@ -65,11 +66,13 @@ const answerKind = (field: string) => ANSWER_KINDS[field] ?? null;
 
 type Variant = { label: string; payload: JsonObject; foreign: boolean; idFields: string[]; field?: string };
 
-const figures = { paths: 0, pathIdRequests: 0, operatorRequests: 0, endpointRequests: 0, webhookRequests: 0, snapshots: 0, ms: 0 };
+const figures = { paths: 0, pathIdRequests: 0, operatorRequests: 0, sessionRequests: 0, endpointRequests: 0, webhookRequests: 0, snapshots: 0, ms: 0 };
 const started = Date.now();
 
 let A: World;
 let B: World;
+/** A's token once the matrix's logout has ended it. */
+let revokedToken: string;
 let cityNodeId: number;
 
 beforeAll(async () => {
@@ -213,14 +216,31 @@ describe("user A with user B's ids", () => {
   }, 900_000);
 
   it("A's own records never came to hold B's (no cross-links made by the calls above)", async () => {
-    const relogged = await post("/main/getClientInfo", {}, A.token);
-    if (relogged.code !== 0) {
-      const { login } = await import("./client");
-      A = { ...A, token: (await login(A.userName)).data.token };
-    }
+    // The matrix ended with logout: A logs in again.
+    expect((await post("/main/getClientInfo", {}, A.token)).code).toBe(ResponseCode.SESSION_INVALID);
+    revokedToken = A.token;
+    A = { ...A, token: (await login(A.userName)).data.token };
     const mine = JSON.stringify(await snapshot(A));
     expect(leaksOf(mine, B)).toEqual([]);
   }, 60_000);
+
+  it("without a valid session (none, forged, revoked) every non-anonymous path answers code 3 and nothing else", async () => {
+    const forged = randomBytes(32).toString("base64url");
+    const problems: string[] = [];
+    const before = await snapshot(B);
+    for (const path of allPaths.filter((p) => paths[p].auth !== "anon")) {
+      const variants = variantsOf(path);
+      const payload = (variants.find((v) => v.label === "every id B's") ?? variants[0]).payload;
+      for (const [label, token] of [["no token", undefined], ["a forged token", forged], ["a revoked token", revokedToken]] as const) {
+        const r = await post(path, payload, token);
+        figures.sessionRequests += 1;
+        if (r.code !== ResponseCode.SESSION_INVALID || r.status >= 500) problems.push(`${path} with ${label}: ${r.status} code ${r.code} ${r.message}`);
+        for (const leak of leaksOf(r.text, B)) problems.push(`${path} with ${label}: shows B's ${leak}`);
+      }
+    }
+    for (const k of changedKeys(before, await snapshot(B))) problems.push(`after the calls without a session: B's ${k} changed`);
+    expect(problems).toEqual([]);
+  }, 300_000);
 });
 
 /* ------------------------------------------------ endpoints ------------------------------------------------ */

@@ -27,7 +27,11 @@ type IdParam = {
   by?: { param: string; kinds: Record<string, Kind> };
   /** A page answering bad links with another 4xx than 404 (e.g. the JOIN page's "invalid link", 400). */
   statuses?: number[];
-  /** What a malformed value gets when it is not a 404 (e.g. ProductEdit without a valid id is the form for a new product). */
+  /**
+   * What a malformed value (or a near miss a strict reader refuses) may get besides the 404: a parameter
+   * that only opens something on the caller's own page may be ignored (200); ProductEdit without a valid
+   * id is the form for a new product (200).
+   */
   malformed?: number[];
 };
 type Param = IdParam | { notId: string };
@@ -80,7 +84,8 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     name: NAME,
   },
   "g.home.PermissionedServices.PublishedServices_.NewServices.tsx": {
-    appId: { kind: "app", expect: "404", with: () => ({ appState: "add" }) },
+    // The wizard answers a malformed query with a 400 (app/lib/wizard.server.ts readWizardQuery).
+    appId: { kind: "app", expect: "404", with: () => ({ appState: "add" }), malformed: [400] },
     appState: { notId: "add, mod, update, mod2" },
     step: { notId: "wizard step" },
     confirm: { notId: "which deletion to confirm" },
@@ -96,10 +101,10 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.operations.Services.tsx": { filter: { notId: "status filter" }, name: NAME, page: PAGE },
   "g.home.tsx": { panel: { notId: "the profile panel (read in the browser)" } },
   "g.home.userCenter.BillDetail.tsx": { billId: { kind: "bill", expect: "404" }, confirm: { notId: "pay confirmation" } },
-  "g.home.userCenter.ContactInformation.tsx": { edit: { kind: "contact", expect: "404" }, delete: { kind: "contact", expect: "404" }, page: PAGE },
+  "g.home.userCenter.ContactInformation.tsx": { edit: { kind: "contact", expect: "404", malformed: [200] }, delete: { kind: "contact", expect: "404", malformed: [200] }, page: PAGE },
   "g.home.userCenter.Invoices.Add.tsx": { step: { notId: "select or confirm" }, billIds: { kind: "bill", expect: "no-data", with: () => ({ step: "confirm" }) } },
-  "g.home.userCenter.Invoices.Addresses.tsx": { edit: { kind: "addressee", expect: "404" }, delete: { kind: "addressee", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" } },
-  "g.home.userCenter.Invoices.Titles.tsx": { edit: { kind: "title", expect: "404" }, delete: { kind: "title", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" } },
+  "g.home.userCenter.Invoices.Addresses.tsx": { edit: { kind: "addressee", expect: "404", malformed: [200] }, delete: { kind: "addressee", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" } },
+  "g.home.userCenter.Invoices.Titles.tsx": { edit: { kind: "title", expect: "404", malformed: [200] }, delete: { kind: "title", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" } },
   "g.home.userCenter.Invoices.Detail.tsx": { id: { kind: "invoice", expect: "404" } },
   "g.home.userCenter.Invoices._index.tsx": { status: { notId: "status filter" }, page: PAGE },
   "g.home.userCenter.MessageCenter.tsx": { status: { notId: "read filter" }, page: PAGE },
@@ -273,11 +278,12 @@ describe("routes reading ids", () => {
       for (const [name, spec] of ids) {
         figures.idParams += 1;
         const variants: { label: string; query: Record<string, string>; foreign: boolean; malformed?: boolean }[] = [];
+        // Near misses are refused like the id they resolve to (404), or like malformed values by a strict reader.
         const kinds = spec.by ? Object.entries(spec.by.kinds) : [[null, spec.kind] as const];
         for (const [disc, kind] of kinds) {
           const extra = { ...(spec.with?.(A) ?? {}), ...(disc && spec.by ? { [spec.by.param]: disc } : {}) };
           for (const v of B.ids[kind]) variants.push({ label: `B's ${kind} ${v}`, query: { ...extra, [name]: String(v) }, foreign: true });
-          for (const v of nearMisses(B.ids[kind][0])) variants.push({ label: `near miss of B's ${kind}: "${v}"`, query: { ...extra, [name]: v }, foreign: true });
+          for (const v of nearMisses(B.ids[kind][0])) variants.push({ label: `near miss of B's ${kind}: "${v}"`, query: { ...extra, [name]: v }, foreign: true, malformed: true });
           variants.push({ label: `unknown ${kind}`, query: { ...extra, [name]: unknownOf(kind) }, foreign: false });
           for (const v of MALFORMED) variants.push({ label: `"${v}"`, query: { ...extra, [name]: v }, foreign: false, malformed: true });
         }
@@ -294,7 +300,8 @@ describe("routes reading ids", () => {
           const leaks = (html: string) => leaksOf(html, B).filter((l) => !sent.some((x) => x.includes(l.replace(/^\S+ /, "").toLowerCase())));
           for (const leak of leaks(page.html)) problems.push(`${where}: shows B's ${leak}`);
           if (page.location && /Login/.test(page.location)) problems.push(`${where}: A was sent to log in (${page.location})`);
-          const allowed = spec.expect === "404" ? (v.malformed && spec.malformed ? spec.malformed : (spec.statuses ?? [404])) : [200, 302, 400, 404];
+          const refused = spec.statuses ?? [404];
+          const allowed = spec.expect === "404" ? (v.malformed ? [...refused, ...(spec.malformed ?? [])] : refused) : [200, 302, 400, 404];
           if (!allowed.includes(page.status)) problems.push(`${where}: ${page.status}, expected ${allowed.join("/")}`);
           // Anonymous: the login page, never the record.
           if (v.foreign && variants.indexOf(v) === 0) {
