@@ -1,11 +1,11 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "../../contract/messages";
 import { paths, type VueapiPath } from "../../contract/paths";
 import { activeUser, login } from "./client";
 import { basePayload, type PayloadContext } from "./security/payloads";
 import { accepts, allPaths, jsonSchemaOf, type Json, type JsonObject } from "./security/schema";
-import { buildWorld, changedKeys, key, operator, post, publisher, snapshot, type Reply, type World } from "./security/world";
+import { buildWorld, changedKeys, figuresOf, firstCityNode, key, operator, post, publisher, snapshot, type Reply, type World } from "./security/world";
 
 /**
  * Property-based fuzzing of every /vueapi path's payload (issue "Hardening", security suites), generated
@@ -28,8 +28,9 @@ const IDEMPOTENCY_KEY = "FUZZFRESHIDEMPOTENCYKEY";
 /** Paths whose every call must carry a captcha of its own (they are single use). */
 const CAPTCHA_PATHS = new Set<VueapiPath>(["/main/user/login", "/anon/user/register", "/anon/password/sendResetCode"]);
 
-const figures = { paths: 0, requests: 0, invalid: 0, valid: 0, serverErrors: 0, snapshots: 0, ms: 0 };
-const started = Date.now();
+const figures = figuresOf(() => `security fuzz (${process.env.DATABASE_URL ? "postgres" : "pglite"}, seed ${SEED}, ${RUNS} cases a path)`, {
+  paths: 0, requests: 0, invalid: 0, valid: 0, serverErrors: 0, snapshots: 0,
+});
 
 /* ------------------------------------------------- values ------------------------------------------------- */
 
@@ -196,32 +197,24 @@ function contractAccepts(path: VueapiPath, body: string): boolean {
 
 /* ------------------------------------------------ the suite ------------------------------------------------ */
 
+/** The caller of user paths, whose records the payloads name; operator paths act on them too. */
 let F: World;
-let loginName: string;
-/** Logout ends the session it is given: each of its cases gets a fresh one of this user. */
-let logoutName: string;
-let cityNodeId: number;
-let operatorToken: string;
+/** The accounts of the login fuzz and of logout's fresh sessions (logout ends the session it is given). */
+const accounts = { login: "", logout: "", operatorToken: "", cityNodeId: 0 };
 
 beforeAll(async () => {
-  const C = await publisher("fzc");
-  F = await buildWorld("fzf", C);
-  loginName = (await activeUser("fzl")).userName;
-  logoutName = (await activeUser("fzo")).userName;
-  operatorToken = await operator();
-  cityNodeId = (await post("/anon/platform/cityNodes", {})).data[0].nodeId;
+  F = await buildWorld("fzf", await publisher("fzc"));
+  accounts.login = (await activeUser("fzl")).userName;
+  accounts.logout = (await activeUser("fzo")).userName;
+  accounts.operatorToken = await operator();
+  accounts.cityNodeId = await firstCityNode();
 }, 300_000);
-
-afterAll(() => {
-  figures.ms = Date.now() - started;
-  console.info(`security fuzz (${process.env.DATABASE_URL ? "postgres" : "pglite"}, seed ${SEED}, ${RUNS} cases a path): ${JSON.stringify(figures)}`);
-});
 
 type Planned = { path: VueapiPath; what: string; body: string; valid: boolean };
 
 /** The cases of one path, generated with its own seed (the suite's seed and the path's place in the contract). */
 function plan(path: VueapiPath, index: number): Planned[] {
-  const ctx: PayloadContext = { world: F, cityNodeId, captcha: { key: CAPTCHA_KEY, answer: inject("testCaptcha") }, loginName, idempotencyKey: () => IDEMPOTENCY_KEY };
+  const ctx: PayloadContext = { world: F, cityNodeId: accounts.cityNodeId, captcha: { key: CAPTCHA_KEY, answer: inject("testCaptcha") }, loginName: accounts.login, idempotencyKey: () => IDEMPOTENCY_KEY };
   const { payload: base } = basePayload(path, ctx);
   return fc.sample(caseArb, { seed: SEED + index, numRuns: RUNS }).map((c) => {
     if ("raw" in c) return { path, what: `raw body ${describeValue(c.raw)}`, body: c.raw, valid: contractAccepts(path, c.raw) };
@@ -235,8 +228,8 @@ function plan(path: VueapiPath, index: number): Planned[] {
 async function callerOf(path: VueapiPath): Promise<string | undefined> {
   const auth = paths[path].auth;
   if (auth === "anon") return undefined;
-  if (auth === "operator") return operatorToken;
-  if (path === "/main/user/logout") return (await login(logoutName)).data.token;
+  if (auth === "operator") return accounts.operatorToken;
+  if (path === "/main/user/logout") return (await login(accounts.logout)).data.token;
   return F.token;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { endpoints } from "../../backend/index";
 import { eventFor, signCallback } from "../../backend/domains/payments/checkout";
 import { ResponseCode } from "../../contract/envelope";
@@ -8,7 +8,7 @@ import { paths, type VueapiPath } from "../../contract/paths";
 import { basePayload, DISCRIMINATED, KIND_OF_FIELD, recordFieldsOf, withField } from "./security/payloads";
 import { allPaths, getAt, idFieldsOf, openObjectsOf, setAt, type Json, type JsonObject } from "./security/schema";
 import { login } from "./client";
-import { buildWorld, changedKeys, foreignIdsIn, leaksOf, post, publisher, snapshot, type Kind, type Reply, type World } from "./security/world";
+import { buildWorld, changedKeys, figuresOf, firstCityNode, foreignIdsIn, leaksOf, post, publisher, snapshot, type Kind, type Reply, type World } from "./security/world";
 
 /**
  * The authorization matrix (issue "Hardening", security suites), generated from contract/paths.ts and the
@@ -66,8 +66,7 @@ const answerKind = (field: string) => ANSWER_KINDS[field] ?? null;
 
 type Variant = { label: string; payload: JsonObject; foreign: boolean; idFields: string[]; field?: string };
 
-const figures = { paths: 0, pathIdRequests: 0, operatorRequests: 0, sessionRequests: 0, endpointRequests: 0, webhookRequests: 0, snapshots: 0, ms: 0 };
-const started = Date.now();
+const figures = figuresOf(() => "security matrix", { paths: 0, pathIdRequests: 0, operatorRequests: 0, sessionRequests: 0, endpointRequests: 0, webhookRequests: 0, snapshots: 0 });
 
 let A: World;
 let B: World;
@@ -79,13 +78,8 @@ beforeAll(async () => {
   const C = await publisher("secc");
   A = await buildWorld("seca", C, "4242424242424242");
   B = await buildWorld("secb", C, "5555555555554444");
-  cityNodeId = (await post("/anon/platform/cityNodes", {})).data[0].nodeId;
+  cityNodeId = await firstCityNode();
 }, 300_000);
-
-afterAll(() => {
-  figures.ms = Date.now() - started;
-  console.info(`security matrix: ${JSON.stringify(figures)}`);
-});
 
 /** Every payload A sends for one path: B's ids in each id field in turn, all at once, and B's ids slipped into open objects. */
 function variantsOf(path: VueapiPath): Variant[] {

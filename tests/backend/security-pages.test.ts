@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { PASSWORD } from "./client";
-import { buildWorld, leaksOf, publisher, type Kind, type World } from "./security/world";
+import { buildWorld, figuresOf, leaksOf, publisher, type Kind, type World } from "./security/world";
 
 /**
  * Pages and resource routes with foreign, unknown and malformed ids (issue "Hardening", security suites),
@@ -220,8 +220,7 @@ async function loginForm(userName: string): Promise<string> {
 let A: World;
 let B: World;
 let cookie: string;
-const figures = { routes: 0, idParams: 0, requests: 0, anonymous: 0, ms: 0 };
-const started = Date.now();
+const figures = figuresOf(() => "security pages", { routes: 0, idParams: 0, requests: 0, anonymous: 0 });
 
 beforeAll(async () => {
   const C = await publisher("pgc");
@@ -229,11 +228,6 @@ beforeAll(async () => {
   B = await buildWorld("pgb", C, "5555555555554444");
   cookie = await loginForm(A.userName);
 }, 300_000);
-
-afterAll(() => {
-  figures.ms = Date.now() - started;
-  console.info(`security pages: ${JSON.stringify(figures)}`);
-});
 
 const routeFiles = () => readdirSync(routesDir).filter((f) => /\.tsx?$/.test(f));
 const isId = (p: Param): p is IdParam => !("notId" in p);

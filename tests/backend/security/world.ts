@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { strToU8, zipSync } from "fflate";
-import { expect, inject } from "vitest";
+import { afterAll, expect, inject } from "vitest";
 import type { Json } from "./schema";
 import { activeUser, login } from "../client";
 
@@ -394,4 +394,20 @@ export function foreignIdsIn(data: Json, owner: World, caller: World, kindOf: (f
   };
   walk(data, "");
   return found;
+}
+
+/** A suite's figures (counts it adds up), printed after its tests with the time the file took. */
+export function figuresOf<T extends Record<string, number>>(title: () => string, initial: T): T & { ms: number } {
+  const started = Date.now();
+  const figures = { ...initial, ms: 0 };
+  afterAll(() => {
+    figures.ms = Date.now() - started;
+    console.info(`${title()}: ${JSON.stringify(figures)}`);
+  });
+  return figures;
+}
+
+/** The first city node of the platform's catalogue (payloads that book nodes name it). */
+export async function firstCityNode(): Promise<number> {
+  return (await post("/anon/platform/cityNodes", {})).data[0].nodeId;
 }
