@@ -24,7 +24,7 @@ const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
-  "/main/user/logout", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/sys/system/message/list",
+  "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",
   "/sys/account/usage30", "/sys/product/h5isHasNoPayBillV2", "/sys/account/recharge", "/sys/account/rechargeList",
   "/sys/account/h5cashOutAmount", "/sys/account/withdrawList", "/sys/account/cardSetup", "/ops/remittances/list", "/ops/withdrawals/list",
@@ -49,8 +49,8 @@ const OWN_ONLY: Record<string, string> = {
   "/sys/chainAppInfo/queryRolesForAppList#page.condition.ticket": "the caller's own draft needs no ticket: the roles listed are the caller's",
 };
 
-/** Paths called last: they end A's session. */
-const LAST: VueapiPath[] = ["/main/user/logout"];
+/** Paths called last: they end A's session (the matrix then checks that it has ended). */
+const LAST: VueapiPath[] = ["/main/user/logoutEverywhere", "/main/user/logout"];
 
 /** Kinds of the id fields in answers (for B's ids in a successful answer). */
 const ANSWER_KINDS: Record<string, Kind> = {

@@ -115,6 +115,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.userCenter.MyBills_.export[.csv].ts": { dateFrom: DAY, dateTo: DAY },
   "g.home.userCenter.MyAccount_.Recharge_.Return.tsx": { paymentNo: { kind: "payment", expect: "404" } },
   "g.home.userCenter.MyAccount_.Update.tsx": { setup: { kind: "setupRef", expect: "no-data" } },
+  "g.home.logout.tsx": { scope: { notId: "this session or every session" } },
   "g.lang.tsx": { lng: { notId: "language" }, redirectTo: { notId: "way back" } },
   "g.main.Login.SetPassWord.tsx": { phone: { notId: "account name typed on the previous step" }, captcha: { notId: "reset code" }, retrieveWay: { notId: "email" } },
   "g.main.Login.forgetTwo.tsx": { phone: { notId: "account name typed on the previous step" }, retrieveWay: { notId: "email" } },

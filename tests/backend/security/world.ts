@@ -16,11 +16,21 @@ export type Reply = { status: number; code: number; message: string; data: any; 
 
 /** POST a /vueapi path; any answer (JSON or not) comes back with its HTTP status. */
 export async function post(p: string, body: unknown = {}, token?: string, rawBody?: string): Promise<Reply> {
-  const res = await fetch(`${inject("baseUrl")}/vueapi${p}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: rawBody ?? JSON.stringify({ userLanguage: "en", ...(body as object) }),
-  });
+  const send = () =>
+    fetch(`${inject("baseUrl")}/vueapi${p}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: rawBody ?? JSON.stringify({ userLanguage: "en", ...(body as object) }),
+    });
+  let res: Response;
+  try {
+    res = await send();
+  } catch (error) {
+    // A kept-alive connection the server closed while this process was busy (the fuzz plans its cases
+    // synchronously): the request never reached it, so it is sent once more on a new connection.
+    if ((error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+    res = await send();
+  }
   const text = await res.text();
   let parsed: any = null;
   try {
