@@ -4,6 +4,7 @@ import { createCaptcha } from "./captcha";
 import { createDemoAccounts } from "./demo";
 import { activate, changePassword, checkResetCode, clientInfo, logout, register, resetPassword, sendResetCode } from "./handlers";
 import { login, logoutEverywhere } from "./login";
+import { createOperator } from "./operators";
 import { hashPassword } from "./passwords";
 
 /** Registration, activation, login (with its limits and locks), logout, password reset and change (SPEC §5; contract/accounts.ts). */
@@ -22,5 +23,5 @@ export default defineDomain({
     "/main/getClientInfo": clientInfo,
     "/main/updatePassword": changePassword,
   }),
-  api: { hashPassword, createDemoAccounts },
+  api: { hashPassword, createDemoAccounts, createOperator },
 });
