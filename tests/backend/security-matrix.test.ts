@@ -27,7 +27,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",
   "/sys/account/usage30", "/sys/product/h5isHasNoPayBillV2", "/sys/account/recharge", "/sys/account/rechargeList",
-  "/sys/account/h5cashOutAmount", "/sys/account/withdrawList", "/sys/account/cardSetup", "/ops/remittances/list", "/ops/withdrawals/list",
+  "/sys/account/h5cashOutAmount", "/sys/account/withdrawList", "/sys/account/cardSetup", "/ops/remittances/list", "/ops/paymentReviews/list", "/ops/withdrawals/list",
   "/sys/invoicetitles/h5queryInvoiceTitleList", "/sys/system/clientInfo/queryClientAddresseeList",
   "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList",
   "/sys/operations/invoices/list", "/sys/system/clientInfo/profile", "/sys/system/clientInfo/updateProfile", "/sys/system/clientInfo/contactList",
@@ -242,29 +242,53 @@ describe("user A with user B's ids", () => {
 type Probe = { label: string; method: string; url: string; body?: BodyInit; headers?: Record<string, string>; expect: number[] };
 
 /**
- * Requests with no or forged credentials, per registered endpoint (by its path prefix). Every endpoint
- * also gets a method it does not answer (405) and a body over its limit (413).
+ * Requests with no or forged credentials, per registered endpoint (by its path prefix). An endpoint the
+ * test server serves also gets a method it does not answer (405) and a body over its limit (413) at `sample`;
+ * one it does not serve (another provider's webhook) must not answer at all, whatever is sent.
  */
-const ENDPOINT_PROBES: Record<string, (b: World, base: string) => Probe[]> = {
+type EndpointProbes = { served: true; sample: (base: string) => string; probes: (b: World, base: string) => Probe[] } | { served: string; probes: (b: World, base: string) => Probe[] };
+
+const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
   // The sandbox checkout: its id is the credential. Forged and near-miss ids, other shapes of path.
-  "/sandbox-pay/": (b, base) => {
-    const real = new URL(b.openCheckoutUrl).pathname.split("/").pop()!;
-    const forged = `cs_${randomBytes(18).toString("base64url")}`;
-    const nearMiss = `${real.slice(0, -1)}${real.endsWith("A") ? "B" : "A"}`;
-    const pay = new URLSearchParams({ action: "pay", number: "4242424242424242", expiry: "12/39", cvc: "123", name: "Mallory" });
-    const form = { "Content-Type": "application/x-www-form-urlencoded" };
-    return [
-      { label: "a forged checkout id", method: "GET", url: `${base}/sandbox-pay/checkout/${forged}`, expect: [404] },
-      { label: "paying a forged checkout id", method: "POST", url: `${base}/sandbox-pay/checkout/${forged}`, body: pay, headers: form, expect: [404] },
-      { label: "a near miss of B's checkout id", method: "GET", url: `${base}/sandbox-pay/checkout/${nearMiss}`, expect: [404] },
-      { label: "paying a near miss of B's checkout id", method: "POST", url: `${base}/sandbox-pay/checkout/${nearMiss}`, body: pay, headers: form, expect: [404] },
-      { label: "cancelling a near miss", method: "POST", url: `${base}/sandbox-pay/checkout/${nearMiss}`, body: new URLSearchParams({ action: "cancel" }), headers: form, expect: [404] },
-      { label: "B's id under another path", method: "GET", url: `${base}/sandbox-pay/checkout/${real}/extra`, expect: [404] },
-      { label: "B's id in upper case", method: "GET", url: `${base}/sandbox-pay/checkout/${real.toUpperCase()}`, expect: [404] },
-      { label: "no id", method: "GET", url: `${base}/sandbox-pay/checkout/`, expect: [404] },
-      { label: "a path escaping the prefix", method: "GET", url: `${base}/sandbox-pay/checkout/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
-      { label: "a SQL-ish id", method: "GET", url: `${base}/sandbox-pay/checkout/cs_'%20OR%20'1'='1`, expect: [404] },
-    ];
+  "/sandbox-pay/": {
+    served: true,
+    sample: (base) => `${base}/sandbox-pay/checkout/cs_${randomBytes(18).toString("base64url")}`,
+    probes: (b, base): Probe[] => {
+      const real = new URL(b.openCheckoutUrl).pathname.split("/").pop()!;
+      const forged = `cs_${randomBytes(18).toString("base64url")}`;
+      const nearMiss = `${real.slice(0, -1)}${real.endsWith("A") ? "B" : "A"}`;
+      const pay = new URLSearchParams({ action: "pay", number: "4242424242424242", expiry: "12/39", cvc: "123", name: "Mallory" });
+      const form = { "Content-Type": "application/x-www-form-urlencoded" };
+      return [
+        { label: "a forged checkout id", method: "GET", url: `${base}/sandbox-pay/checkout/${forged}`, expect: [404] },
+        { label: "paying a forged checkout id", method: "POST", url: `${base}/sandbox-pay/checkout/${forged}`, body: pay, headers: form, expect: [404] },
+        { label: "a near miss of B's checkout id", method: "GET", url: `${base}/sandbox-pay/checkout/${nearMiss}`, expect: [404] },
+        { label: "paying a near miss of B's checkout id", method: "POST", url: `${base}/sandbox-pay/checkout/${nearMiss}`, body: pay, headers: form, expect: [404] },
+        { label: "cancelling a near miss", method: "POST", url: `${base}/sandbox-pay/checkout/${nearMiss}`, body: new URLSearchParams({ action: "cancel" }), headers: form, expect: [404] },
+        { label: "B's id under another path", method: "GET", url: `${base}/sandbox-pay/checkout/${real}/extra`, expect: [404] },
+        { label: "B's id in upper case", method: "GET", url: `${base}/sandbox-pay/checkout/${real.toUpperCase()}`, expect: [404] },
+        { label: "no id", method: "GET", url: `${base}/sandbox-pay/checkout/`, expect: [404] },
+        { label: "a path escaping the prefix", method: "GET", url: `${base}/sandbox-pay/checkout/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
+        { label: "a SQL-ish id", method: "GET", url: `${base}/sandbox-pay/checkout/cs_'%20OR%20'1'='1`, expect: [404] },
+      ];
+    },
+  },
+  // Stripe's webhook is served only with PAYMENT_PROVIDER=stripe; its signature checks (forged, tampered,
+  // unsigned, stale) are tested against a fake Stripe in tests/backend/stripe.test.ts.
+  "/payments/stripe/webhook": {
+    served: "only with PAYMENT_PROVIDER=stripe (the test server runs the sandbox)",
+    probes: (b, base): Probe[] => {
+      const event = JSON.stringify({
+        id: `evt_${randomBytes(8).toString("hex")}`,
+        type: "checkout.session.completed",
+        data: { object: { id: `cs_${randomBytes(12).toString("hex")}`, client_reference_id: b.openPaymentNo, payment_status: "paid", amount_total: 500, currency: "usd", metadata: { paymentNo: b.openPaymentNo } } },
+      });
+      const url = `${base}/payments/stripe/webhook`;
+      return [
+        { label: "B's payment completed, forged signature", method: "POST", url, body: event, headers: { "Content-Type": "application/json", "Stripe-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }, expect: [302, 404] },
+        { label: "B's payment completed, unsigned", method: "POST", url, body: event, headers: { "Content-Type": "application/json" }, expect: [302, 404] },
+      ];
+    },
   },
 };
 
@@ -279,13 +303,17 @@ describe("endpoints and webhooks with forged credentials", () => {
     const before = await snapshot(B);
     const problems: string[] = [];
     for (const endpoint of endpoints) {
-      const url = `${base}${endpoint.path}checkout/cs_${randomBytes(18).toString("base64url")}`;
-      const other = (["PUT", "DELETE", "PATCH"] as const).find((m) => !(endpoint.methods as readonly string[]).includes(m))!;
-      const generic: Probe[] = [{ label: `method ${other}`, method: other, url, expect: [405] }];
-      if ((endpoint.methods as readonly string[]).includes("POST")) {
-        generic.push({ label: "a body over the limit", method: "POST", url, body: "x".repeat(endpoint.bodyLimitBytes + 1), headers: { "Content-Type": "application/x-www-form-urlencoded" }, expect: [413] });
+      const entry = ENDPOINT_PROBES[endpoint.path];
+      const generic: Probe[] = [];
+      if (entry.served === true) {
+        const url = entry.sample(base);
+        const other = (["PUT", "DELETE", "PATCH"] as const).find((m) => !(endpoint.methods as readonly string[]).includes(m))!;
+        generic.push({ label: `method ${other}`, method: other, url, expect: [405] });
+        if ((endpoint.methods as readonly string[]).includes("POST")) {
+          generic.push({ label: "a body over the limit", method: "POST", url, body: "x".repeat(endpoint.bodyLimitBytes + 1), headers: { "Content-Type": "application/x-www-form-urlencoded" }, expect: [413] });
+        }
       }
-      for (const p of [...ENDPOINT_PROBES[endpoint.path](B, base), ...generic]) {
+      for (const p of [...entry.probes(B, base), ...generic]) {
         const r = await probe(p);
         figures.endpointRequests += 1;
         if (!p.expect.includes(r.status)) problems.push(`${endpoint.path} ${p.label}: status ${r.status}, expected ${p.expect.join("/")}: ${r.text.slice(0, 120)}`);
@@ -296,7 +324,7 @@ describe("endpoints and webhooks with forged credentials", () => {
     const reference = new URL(B.openCheckoutUrl).pathname.split("/").pop()!;
     const now = Math.floor(Date.now() / 1000);
     const event = JSON.stringify(
-      eventFor({ reference, mode: "payment", merchantRef: B.openPaymentNo, status: "succeeded", amountCents: 500, card: { brand: "Visa", last4: "4242", expMonth: 12, expYear: 2039 }, reason: null }, `evt_${randomBytes(8).toString("hex")}`, now),
+      eventFor({ reference, mode: "payment", merchantRef: B.openPaymentNo, status: "succeeded", amountCents: 500, currency: "USD", card: { brand: "Visa", last4: "4242", expMonth: 12, expYear: 2039 }, reason: null }, `evt_${randomBytes(8).toString("hex")}`, now),
     );
     const forgeries = [
       { label: "signed with a wrong secret", event, timestamp: now, signature: signCallback("not-the-secret", now, event) },
