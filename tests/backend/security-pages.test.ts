@@ -95,6 +95,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.operations.Participations.tsx": { page: PAGE },
   "g.home.operations.Products.tsx": { page: PAGE },
   "g.home.operations.Remittances.tsx": { status: { notId: "open or all" }, page: PAGE },
+  "g.home.operations.PaymentReviews.tsx": { status: { notId: "open or all" }, page: PAGE },
   "g.home.operations.Withdrawals.tsx": { status: { notId: "open or all" }, page: PAGE },
   "g.home.operations.Refunds.tsx": { state: { notId: "state filter" }, page: PAGE },
   "g.home.operations.ServiceReviews.tsx": { queue: { notId: "initial or final" }, page: PAGE },
@@ -103,8 +104,8 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.userCenter.BillDetail.tsx": { billId: { kind: "bill", expect: "404" }, confirm: { notId: "pay confirmation" } },
   "g.home.userCenter.ContactInformation.tsx": { edit: { kind: "contact", expect: "404", malformed: [200] }, delete: { kind: "contact", expect: "404", malformed: [200] }, page: PAGE },
   "g.home.userCenter.Invoices.Add.tsx": { step: { notId: "select or confirm" }, billIds: { kind: "bill", expect: "no-data", with: () => ({ step: "confirm" }) } },
-  "g.home.userCenter.Invoices.Addresses.tsx": { edit: { kind: "addressee", expect: "404", malformed: [200] }, delete: { kind: "addressee", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" } },
-  "g.home.userCenter.Invoices.Titles.tsx": { edit: { kind: "title", expect: "404", malformed: [200] }, delete: { kind: "title", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" } },
+  "g.home.userCenter.Invoices.Addresses.tsx": { edit: { kind: "addressee", expect: "404", malformed: [200] }, delete: { kind: "addressee", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" }, page: PAGE },
+  "g.home.userCenter.Invoices.Titles.tsx": { edit: { kind: "title", expect: "404", malformed: [200] }, delete: { kind: "title", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" }, page: PAGE },
   "g.home.userCenter.Invoices.Detail.tsx": { id: { kind: "invoice", expect: "404" } },
   "g.home.userCenter.Invoices._index.tsx": { status: { notId: "status filter" }, page: PAGE },
   "g.home.userCenter.MessageCenter.tsx": { status: { notId: "read filter" }, page: PAGE },
@@ -128,30 +129,38 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
 
 const READ = /(?:searchParams|\bq|\bparams|\bown)\.(?:get|getAll|has)\("([^"]+)"\)/g;
 
-/** Helpers of app/lib that read the query: the parameters each reads, and whether a string argument names one. */
-function libHelpers(): Map<string, { reads: string[]; named: string | null }> {
-  const helpers = new Map<string, { reads: string[]; named: string | null }>();
+/**
+ * Functions of app/lib that read the query: the parameters each reads, directly or through the functions it
+ * calls (to a fixed point), and whether a string argument names one (requiredId(url, "appId")).
+ */
+function libHelpers(): Map<string, { reads: Set<string>; named: string | null; body: string }> {
+  const helpers = new Map<string, { reads: Set<string>; named: string | null; body: string }>();
   const dir = path.join(root, "app/lib");
   for (const file of readdirSync(dir).filter((f) => /\.tsx?$/.test(f))) {
     const text = readFileSync(path.join(dir, file), "utf8");
-    const starts = [...text.matchAll(/export (?:async )?function (\w+)/g)];
+    const starts = [...text.matchAll(/(?:export )?(?:async )?function (\w+)/g)];
     starts.forEach((m, i) => {
       const body = text.slice(m.index, starts[i + 1]?.index ?? text.length);
       const signature = body.slice(0, body.indexOf("{"));
-      const reads = [...body.matchAll(READ)].map((r) => r[1]);
       const param = signature.match(/name(?:: string)?\s*=\s*"(\w+)"/);
       const readsName = /\.get\(name\)/.test(body) || /\w+\(url, name\)/.test(body);
-      helpers.set(m[1], { reads, named: readsName ? (param?.[1] ?? "") : null });
+      helpers.set(m[1], { reads: new Set([...body.matchAll(READ)].map((r) => r[1])), named: readsName ? (param?.[1] ?? "") : null, body });
     });
   }
-  // A helper calling another with a literal name reads that name too (loadSavedList → optionalId(url, "edit")).
-  for (const [name, h] of helpers) {
-    const text = readdirSync(path.join(root, "app/lib")).map((f) => readFileSync(path.join(root, "app/lib", f), "utf8")).join("\n");
-    const body = text.slice(text.search(new RegExp(`function ${name}\\b`)));
-    const own = body.slice(0, body.indexOf("\nexport ") > 0 ? body.indexOf("\nexport ") : body.length);
-    for (const [other, o] of helpers) {
-      if (other === name || o.named === null) continue;
-      for (const call of own.matchAll(new RegExp(`\\b${other}\\([^,()]+,\\s*"(\\w+)"\\)`, "g"))) h.reads.push(call[1]);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, h] of helpers) {
+      for (const [other, o] of helpers) {
+        if (other === name) continue;
+        const calls = [...h.body.matchAll(new RegExp(`\\b${other}\\(((?:[^()]|\\([^()]*\\))*)\\)`, "g"))];
+        if (!calls.length) continue;
+        const before = h.reads.size;
+        o.reads.forEach((r) => h.reads.add(r));
+        // A called function that reads the parameter its caller names (loadSavedList → optionalId(url, "edit")).
+        if (o.named !== null) for (const c of calls) h.reads.add(c[1].match(/,\s*"(\w+)"\s*$/)?.[1] ?? o.named);
+        h.reads.delete("");
+        if (h.reads.size !== before) changed = true;
+      }
     }
   }
   return helpers;
