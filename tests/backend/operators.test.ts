@@ -33,7 +33,8 @@ describe("demo accounts only with DEMO=1", () => {
     for (const username of ["demooperator", "demoperson", "democompany", "demopartner"]) {
       const captchaKey = (await callVueapi(service, "/anon/captcha/create")).data.captchaKey;
       const login = await callVueapi(service, "/main/user/login", { username, password: DEMO_PASSWORD, captchaKey, captcha: "OPS1" });
-      expect(login, username).toMatchObject({ code: 1, message: "MSG_20001" });
+      // Unknown and wrong password answer alike (Hardening 12): the demo accounts do not exist.
+      expect(login, username).toMatchObject({ code: 1, message: "MSG_20006" });
     }
   });
 });
@@ -115,7 +116,7 @@ describe("npm run operator:create", () => {
       const token = await loginToken(server, "firstops", "Op47!@kwz");
       expect((await callVueapi(server, "/main/getClientInfo", {}, token)).data).toMatchObject({ role: "operator" });
       const captchaKey = (await callVueapi(server, "/anon/captcha/create")).data.captchaKey;
-      expect(await callVueapi(server, "/main/user/login", { username: "demooperator", password: DEMO_PASSWORD, captchaKey, captcha: "CLI1" })).toMatchObject({ message: "MSG_20001" });
+      expect(await callVueapi(server, "/main/user/login", { username: "demooperator", password: DEMO_PASSWORD, captchaKey, captcha: "CLI1" })).toMatchObject({ message: "MSG_20006" });
     } finally {
       await server.close();
     }
