@@ -23,6 +23,16 @@ export function positiveId(v: string | null | undefined): number | null {
   return n !== null && String(n) === v ? n : null;
 }
 
+/**
+ * A record number as the backend writes them (a payment's "RC20261123B8ED9F4A", a withdrawal's "WD…"):
+ * letters and digits, at most 40; null for anything else (spaces, NUL, punctuation), so the page answers
+ * 404 for a number no record can have instead of sending text the backend refuses (a 400).
+ */
+export function recordNumberParam(v: string | null | undefined): string | null {
+  const trimmed = v?.trim() ?? "";
+  return /^[A-Za-z0-9]{1,40}$/.test(trimmed) ? trimmed : null;
+}
+
 /** The page number of a list (?page=N), 1 when missing or wrong. */
 export function pageParam(url: URL): number {
   return positiveParam(url.searchParams.get("page")) ?? 1;

@@ -5,6 +5,7 @@ import { ErrorView } from "~/components/ErrorView";
 import { PaymentStatusBadge, RemittanceInstructions } from "~/components/payments/bits";
 import { apiFor, notFound, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
+import { recordNumberParam } from "~/lib/params";
 import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
 
 export const handle = {
@@ -23,8 +24,8 @@ export const meta = pageTitleRefreshing<typeof loader>("rechargeResult", (data) 
 /** Where the provider sends the browser back (and the link of each record): the outcome of one payment. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const paymentNo = new URL(request.url).searchParams.get("paymentNo")?.trim();
-  if (!paymentNo || paymentNo.length > 40) throw notFound();
+  const paymentNo = recordNumberParam(new URL(request.url).searchParams.get("paymentNo"));
+  if (!paymentNo) throw notFound();
   // SPEC §4 "Status refreshes": the backend asks the provider about a payment still in payment.
   const data = await apiFor(request, viewer).load("/sys/account/payment", { paymentNo, refresh: true });
   // A payment held for an operator waits for a person, not for the provider: no refreshing.

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
-import { positiveId, positiveParam } from "~/lib/params";
+import { positiveId, positiveParam, recordNumberParam } from "~/lib/params";
 import { fileProblem } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
 
@@ -37,6 +37,19 @@ describe("positiveId", () => {
   it("refuses what positiveParam refuses: a number with anything after it is no id (Hardening 5)", () => {
     expect(positiveParam("12x")).toBeNull();
     expect(positiveId("12x")).toBeNull();
+  });
+
+  it.each([
+    ["RC20261123B8ED9F4A", "RC20261123B8ED9F4A"],
+    [" WD2026112373C80AAF ", "WD2026112373C80AAF"],
+    ["RC2026\u0000", null],
+    ["RC-1", null],
+    ["x' OR '1'='1", null],
+    ["R".repeat(41), null],
+    ["", null],
+    [null, null],
+  ])("reads the record number %j as %j (a malformed one is a 404, never text the backend refuses)", (raw, number) => {
+    expect(recordNumberParam(raw)).toBe(number);
   });
 });
 

@@ -1,0 +1,212 @@
+import type { VueapiPath } from "../../../contract/paths";
+import { accepts, getAt, idFieldsOf, issuesOf, jsonSchemaOf, minimalValue, setAt, type FieldPath, type IdField, type Json, type JsonObject, type Schema } from "./schema";
+import { cover, key, txtFile, zipFile, type Kind, type World } from "./world";
+import { PASSWORD } from "../client";
+
+/**
+ * The kind of record each id-like field names (by its name), for every path of the contract. A field the
+ * suites cannot map fails them: a new path's ids get a kind here, or a mark saying why they are not ids.
+ */
+export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
+  billId: "bill",
+  billIds: "bill",
+  appId: "app",
+  appVerId: "appVer",
+  commentId: "comment",
+  contactId: "contact",
+  titleId: "title",
+  addresseeId: "addressee",
+  invoiceId: "invoice",
+  paymentNo: "payment",
+  withdrawalNo: "withdrawal",
+  productId: "product",
+  appJoinAuditId: "join",
+  joinAuditId: "join",
+  certificateId: "certificate",
+  roleId: "role",
+  functionIds: "function",
+  packageId: "package",
+  parentId: "function",
+  knownFileId: "file",
+  userId: "user",
+  messageIds: "message",
+  refundId: "refund",
+  ticket: "ticket",
+  setupRef: "setupRef",
+  /** The platform's city nodes: a public catalogue every user chooses from. */
+  cityNodeId: "catalogue",
+  cityNodeIds: "catalogue",
+  /** Texts the user types, not references: a tax number, a courier's bill number, a bank transfer reference. */
+  taxNo: "not-id",
+  courierNo: "not-id",
+  remittanceRef: "not-id",
+};
+
+/** Fields whose kind depends on another field of the payload (`kind`, `targetKind`). */
+export const DISCRIMINATED: Record<string, { by: string; kinds: Record<string, Kind> }> = {
+  "/sys/store/cover#id": { by: "kind", kinds: { app: "app", product: "product" } },
+  "/sys/store/follow#targetId": { by: "targetKind", kinds: { app: "app", product: "product" } },
+  "/sys/chainAppInfo/wizard/delete#id": { by: "kind", kinds: { attachment: "attachment", package: "package", function: "function", role: "role" } },
+};
+
+export type FieldKinds = { field: IdField; kinds: [string | null, Kind][] };
+
+/** The kinds of one id field of a path ([discriminator value, kind] pairs), or an error saying it is unmapped. */
+export function kindsOf(path: VueapiPath, field: IdField): [string | null, Kind][] | "catalogue" | "not-id" | null {
+  const d = DISCRIMINATED[`${path}#${field.key}`];
+  if (d) return Object.entries(d.kinds);
+  const k = KIND_OF_FIELD[field.name];
+  if (!k) return null;
+  if (k === "catalogue" || k === "not-id") return k;
+  return [[null, k]];
+}
+
+/** The id fields of a path that name users' records, with their kinds; unmapped ones listed apart. */
+export function recordFieldsOf(path: VueapiPath): { fields: FieldKinds[]; unmapped: string[] } {
+  const fields: FieldKinds[] = [];
+  const unmapped: string[] = [];
+  for (const field of idFieldsOf(path)) {
+    const kinds = kindsOf(path, field);
+    if (kinds === null) unmapped.push(field.key);
+    else if (Array.isArray(kinds)) fields.push({ field, kinds });
+  }
+  return { fields, unmapped };
+}
+
+/** What payloads are built from: the caller's records, the catalogue, a fresh captcha. */
+export type PayloadContext = {
+  world: World;
+  cityNodeId: number;
+  captcha?: { key: string; answer: string };
+  /** The account the login payload names (the caller's own by default). */
+  loginName?: string;
+  /** Idempotency keys (a fresh random one each by default). */
+  idempotencyKey?: () => string;
+};
+
+const DAY = "2026-01-01";
+
+/** Values of fields whose rules the JSON Schema does not carry (§5 refinements), by field name. */
+function namer(ctx: PayloadContext) {
+  const byName: Record<string, () => Json> = {
+    idempotencyKey: ctx.idempotencyKey ?? key,
+    email: () => "sec@example.com",
+    contactEmail: () => "sec@example.com",
+    deliveryEmail: () => "sec@example.com",
+    mobile: () => "13800000009",
+    contactMobile: () => "13800000009",
+    version: () => "1.0.0",
+    amount: () => "1.00",
+    suggestedPrice: () => "10.00",
+    password: () => PASSWORD,
+    confirmPassword: () => PASSWORD,
+    realName: () => "测试",
+    dateFrom: () => DAY,
+    dateTo: () => DAY,
+    webUrl: () => "https://example.com",
+    func: () => "createAsset",
+    captchaKey: () => ctx.captcha?.key ?? "no-captcha",
+    captcha: () => ctx.captcha?.answer ?? "x",
+    username: () => ctx.loginName ?? ctx.world.userName,
+    comments: () => "security suite",
+  };
+  const typed = (s: Schema, value: number | string): Json => {
+    if (s.type === "array") return [typed(s.items ?? {}, value)];
+    return s.type === "string" ? String(value) : value;
+  };
+  return (name: string, _at: FieldPath, s: Schema): Json | undefined => {
+    const kind = KIND_OF_FIELD[name];
+    if (kind === "catalogue") return typed(s, ctx.cityNodeId);
+    if (kind && kind !== "not-id") {
+      const value = ctx.world.ids[kind][0];
+      return value === undefined ? undefined : typed(s, value);
+    }
+    return byName[name]?.();
+  };
+}
+
+/** Payload parts the generic builder cannot guess (several fields that must agree, uploads). */
+function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonObject>> {
+  const w = ctx.world;
+  const idem = ctx.idempotencyKey ?? key;
+  const draftRef = { appState: "add", appId: w.draftAppId };
+  const basic = {
+    name: `${w.tag} basic`, industry: "finance", description: "d", introduction: "i", version: "1.0.0", framework: "fabric", platformType: "web",
+    contactName: "Li Lei", contactMobile: "+8613912345678", contactEmail: "li@example.com", webUrl: "https://example.com", paymentCycle: "2",
+  };
+  return {
+    "/anon/user/register": () => ({
+      payload: { userType: "1", userName: `sec${key().slice(3, 15)}`, password: PASSWORD, confirmPassword: PASSWORD, realName: "测试", email: `${key()}@example.com`, captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x", agreeTerms: "on", agreePrivacy: "on" },
+    }),
+    "/anon/password/checkResetCode": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456" }),
+    "/main/updateEmailPassword": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456", password: PASSWORD, confirmPassword: PASSWORD }),
+    "/anon/password/sendResetCode": () => ({ phone: w.userName, retrieveWay: "email", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),
+    "/main/updatePassword": () => ({ oldPassword: "Wr0ng!!pass", password: "Nw58!@qz", confirmPassword: "Nw58!@qz" }),
+    "/sys/system/clientInfo/updateProfile": () => ({ country: "China", selfIntroduction: `${w.tag} about me` }),
+    "/pay/callback": () => ({ event: JSON.stringify({ id: "evt_x" }), timestamp: Math.floor(Date.now() / 1000), signature: "0".repeat(64) }),
+    "/sys/account/recharge": () => ({ payType: "GT0001", amount: "1.00", idempotencyKey: idem() }),
+    "/sys/invoicetitles/h5insertInvoiceTitle": () => ({ titleType: "1", title: `${w.tag} title` }),
+    "/sys/invoicetitles/h5updateInvoiceTitle": () => ({ titleId: String(w.ids.title[0]), titleType: "1", title: `${w.tag} title` }),
+    "/sys/system/clientInfo/addOrUpdateClientAddressee": () => ({ addresseeId: String(w.ids.addressee[0]), name: `${w.tag} addr`, mobile: "13800000002", location: "city", address: "street" }),
+    "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade": () => ({
+      idempotencyKey: idem(), billIds: [String(w.ids.bill[w.ids.bill.length - 2])], titleId: String(w.ids.title[0]), invoiceType: "1", issuance: "1", addresseeId: String(w.ids.addressee[0]),
+    }),
+    "/sys/operations/invoices/approve": () => ({ invoiceId: String(w.ids.invoice[0]) }),
+    "/sys/operations/invoices/reject": () => ({ invoiceId: String(w.ids.invoice[0]), comments: "security suite" }),
+    "/sys/operations/invoices/deliver": () => ({ invoiceId: String(w.ids.invoice[0]), deliveryEmail: "sec@example.com" }),
+    "/sys/system/clientInfo/insertContactList": () => ({ contactId: w.ids.contact[0], name: `${w.tag} contact`, mobile: "13800000001", email: "c@example.com", department: "dept" }),
+    "/sys/chainAppInfo/wizard/draft": () => draftRef,
+    "/sys/chainAppInfo/wizard/cover": () => ({ appId: w.draftAppId, knownFileId: w.ids.file[0] }),
+    "/sys/chainAppInfo/wizard/saveBasic": () => ({ ...draftRef, basic }),
+    "/sys/chainAppInfo/wizard/addAttachment": () => ({ ...draftRef, attachment: { attachmentName: `${w.tag} att two` }, file: txtFile() }),
+    "/sys/chainAppInfo/wizard/addPackage": () => ({ ...draftRef, pkg: { name: "other_cc", version: "1.0.0", language: "go", mainPath: "chaincode/main.go" }, file: zipFile() }),
+    "/sys/chainAppInfo/wizard/addFunction": () => ({
+      ...draftRef,
+      fn: { name: `${w.tag} fn two`, packageId: String(w.ids.package[0]), funcType: "1", func: "readAsset", parentId: String(w.ids.function[0]), inputFormat: "{}", outputFormat: "{}" },
+    }),
+    "/sys/chainAppInfo/wizard/addRole": () => ({ ...draftRef, role: { name: `${w.tag} role two`, description: "r", functionIds: [String(w.ids.function[0])] } }),
+    "/sys/chainAppInfo/wizard/delete": () => ({ ...draftRef, kind: "attachment", id: w.ids.attachment[0] as number }),
+    "/sys/chainAppInfo/wizard/saveNodes": () => ({ ...draftRef, form: { nodes: [{ cityNodeId: String(ctx.cityNodeId), selected: "on", tps: "10", capacityGb: "10", peers: "1" }] } }),
+    "/sys/chainAppInfo/wizard/saveCertificate": () => ({ ...draftRef, form: { certificateMode: "1" } }),
+    "/sys/chainAppInfo/wizard/advance": () => ({ ...draftRef, from: "roles" }),
+    "/sys/chainAppInfo/wizard/submit": () => ({ ...draftRef, form: { agreement: "on" } }),
+    "/sys/chainAppInfo/joinApp": () => ({ appId: w.runAppId, roleId: w.ids.role[0] as number, cityNodeIds: [ctx.cityNodeId], certificateMode: 1, ticket: String(w.ids.ticket[0]) }),
+    "/sys/chainAppInfo/applyJoinApp": () => ({ appId: w.runAppId, token: w.invite.get("c")!, expiry: w.invite.get("d")!, language: "en" }),
+    "/sys/product/save": () => ({
+      productId: w.ids.product[0] as number,
+      product: { name: `${w.tag} prod`, productType: "1", brief: "b", description: "d", suggestedPrice: "10.00", payMode: "1" },
+      cover: cover(),
+    }),
+    "/sys/store/cover": () => ({ kind: "product", id: w.ids.product[0] as number }),
+    "/sys/store/follow": () => ({ targetKind: "product", targetId: w.ids.product[0] as number, follow: true }),
+    "/sys/chainAppInfo/replyComment": () => ({ appId: w.runAppId, commentId: w.ids.comment[0] as number, reply: "thanks" }),
+    "/sys/chainAppInfo/addComment": () => ({ appId: w.runAppId, text: "nice" }),
+    "/sys/chainAppInfo/disableJoin": () => ({ appJoinAuditId: w.named.manageJoinId as number, comments: "security suite" }),
+    "/sys/chainAppInfo/auditAppJoined": () => ({ appJoinAuditId: w.named.manageJoinId as number, auditState: 1 }),
+    "/sys/chainAppInfo/certificateFile": () => ({ certificateId: w.ids.certificate[0] as number, kind: "certificate" }),
+    "/sys/system/message/read": () => ({ messageIds: [w.ids.message[0] as number] }),
+  };
+}
+
+/** Ids keep the type the schema wants: strings stay strings, lists stay lists. */
+export function typedLike(base: Json | undefined, value: number | string): Json {
+  if (Array.isArray(base)) return [typedLike(base[0], value)];
+  if (typeof base === "string") return String(value);
+  return typeof value === "number" ? value : /^[0-9]+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * A valid payload of the path for the caller of `ctx` (their own records in every id field). Built from the
+ * path's JSON Schema, the field-name values above and the overrides; checked against the contract.
+ */
+export function basePayload(path: VueapiPath, ctx: PayloadContext): { payload: JsonObject; problem: string } {
+  const built = (minimalValue(jsonSchemaOf(path), "", [], namer(ctx)) ?? {}) as JsonObject;
+  const extra = overrides(ctx)[path]?.();
+  const payload = extra ? { ...built, ...extra } : built;
+  return { payload, problem: accepts(path, payload) ? "" : issuesOf(path, payload) };
+}
+
+/** The payload with one field set to a value of another user's record (typed like the caller's own). */
+export function withField(payload: JsonObject, at: FieldPath, value: number | string): JsonObject {
+  return setAt(payload, at, typedLike(getAt(payload, at), value)) as JsonObject;
+}

@@ -1,0 +1,423 @@
+import { randomBytes } from "node:crypto";
+import { strToU8, zipSync } from "fflate";
+import { afterAll, expect, inject } from "vitest";
+import type { Json } from "./schema";
+import { activeUser, login } from "../client";
+
+/**
+ * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
+ * cannot make them alone): bills, services in several statuses, a wizard draft with its parts, comments,
+ * contacts, invoice titles, addresses and an application, payments (paid, open, offline), a withdrawal,
+ * a saved card, products, participations both ways, a certificate, messages. The security suites call
+ * paths as another user with these ids, and read them again as their owner to see that nothing changed.
+ */
+
+export type Reply = { status: number; code: number; message: string; data: any; text: string };
+
+/** POST a /vueapi path; any answer (JSON or not) comes back with its HTTP status. */
+export async function post(p: string, body: unknown = {}, token?: string, rawBody?: string): Promise<Reply> {
+  const send = () =>
+    fetch(`${inject("baseUrl")}/vueapi${p}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: rawBody ?? JSON.stringify({ userLanguage: "en", ...(body as object) }),
+    });
+  let res: Response;
+  try {
+    res = await send();
+  } catch (error) {
+    // A kept-alive connection the server closed while this process was busy (the fuzz plans its cases
+    // synchronously): the request never reached it, so it is sent once more on a new connection.
+    if ((error as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw error;
+    res = await send();
+  }
+  const text = await res.text();
+  let parsed: any = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: kept as text
+  }
+  return { status: res.status, code: parsed?.code ?? -1, message: parsed?.message ?? "", data: parsed?.data, text };
+}
+
+export async function ok(p: string, body: unknown, token: string) {
+  const res = await post(p, body, token);
+  expect(res.code, `${p} ${res.text.slice(0, 500)}`).toBe(0);
+  return res.data;
+}
+
+export const key = () => `sec${randomBytes(12).toString("hex")}`;
+export const DEMO_PASSWORD = "Demo12!@pass";
+
+export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
+export const cover = () => ({ name: "cover.png", type: "image/png", size: PNG.byteLength, dataBase64: PNG.toString("base64") });
+const ZIP = zipSync({ "chaincode/main.go": strToU8("package main\n\nfunc main() {}\n") });
+export const zipFile = () => ({ name: "asset.zip", type: "application/zip", size: ZIP.byteLength, dataBase64: Buffer.from(ZIP).toString("base64") });
+const TXT = Buffer.from("read me\n");
+export const txtFile = () => ({ name: "readme.txt", type: "text/plain", size: TXT.byteLength, dataBase64: TXT.toString("base64") });
+
+/** The kinds of records a payload can name, and the values of one user's records of each kind. */
+export const KINDS = [
+  "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
+  "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef",
+] as const;
+export type Kind = (typeof KINDS)[number];
+export type Ids = Record<Kind, (number | string)[]>;
+
+export type World = {
+  userName: string;
+  userId: number;
+  token: string;
+  /** In every name and text this user typed: finding it in another user's answer is a leak. */
+  tag: string;
+  ids: Ids;
+  /** Numbers and codes the backend gave this user's records (bill, payment, withdrawal, application numbers, app codes, checkout ids). */
+  markers: string[];
+  /** Fields whose value in an answer identifies this user's data, e.g. the saved card's last4. */
+  fieldMarkers: [string, string][];
+  /** The wizard draft (appState add). */
+  draftAppId: number;
+  /** The running service others may join with this link (query a..e). */
+  runAppId: number;
+  invite: URLSearchParams;
+  /** A card checkout still open: its sandbox page. */
+  openCheckoutUrl: string;
+  /** The payment that checkout is for. */
+  openPaymentNo: string;
+  /** Extra ids by role, for the pages suite. */
+  named: Record<string, number | string>;
+};
+
+export type Publisher = { token: string; userName: string; appId: number; invite: URLSearchParams };
+
+/** A user with a running service in certificate mode 1 and an invitation link to it. */
+export async function publisher(prefix: string): Promise<Publisher> {
+  const u = await activeUser(prefix);
+  const svc = await ok("/test/services", { verState: 25, name: `${prefix} ${key().slice(0, 10)} svc` }, u.token);
+  await ok("/test/participation/service", { appId: svc.appId, certificateMode: 1 }, u.token);
+  const link = await ok("/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" }, u.token);
+  return { token: u.token, userName: u.userName, appId: svc.appId, invite: new URL(`http://x${link.path}`).searchParams };
+}
+
+/** Applies to join the service of an invitation (certificate mode 1), on a node the service runs on. */
+export async function join(token: string, invite: URLSearchParams) {
+  const appId = Number(invite.get("a"));
+  const info = await ok("/sys/chainAppInfo/applyJoinApp", { appId, token: invite.get("c"), expiry: invite.get("d"), language: invite.get("e") }, token);
+  const ticket = info.ticket as string;
+  const roles = await ok("/sys/chainAppInfo/queryRolesForAppList", { page: { pageSize: 50, pageIndex: 1, condition: { appId, ticket } } }, token);
+  const cities = await ok("/sys/chainAppInfo/queryReleaseCitysForAppList", { page: { pageSize: 50, pageIndex: 1, condition: { appId, ticket } } }, token);
+  const released = cities.page.rows.filter((c: any) => c.released).map((c: any) => c.cityNodeId);
+  const joined = await ok("/sys/chainAppInfo/joinApp", { appId, ticket, roleId: roles.page.rows[0].roleId, cityNodeIds: [released[0]], certificateMode: 1 }, token);
+  return { joinId: joined.appJoinAuditId as number, certificateId: joined.certificateId as number, ticket };
+}
+
+/** Pays (or cancels) a sandbox checkout with a card through its hosted page, as a browser would. */
+export async function payAtSandbox(redirectUrl: string, number = "4242424242424242") {
+  const form = new URLSearchParams({ action: "pay", number, expiry: "12/39", cvc: "123", name: "Test Payer" });
+  const res = await fetch(redirectUrl, { method: "POST", body: form, redirect: "manual" });
+  expect(res.status, `sandbox pay ${redirectUrl}`).toBe(303);
+}
+
+export async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+let operatorToken: string | undefined;
+/** The seeded operator (demo data is seeded on PGlite, and with SEED_DEMO=1 on PostgreSQL). */
+export async function operator(): Promise<string> {
+  if (!operatorToken) {
+    const res = await login("demooperator", DEMO_PASSWORD);
+    expect(res.code, JSON.stringify(res)).toBe(0);
+    operatorToken = res.data.token;
+  }
+  return operatorToken!;
+}
+
+/**
+ * Builds one user's records. `other` publishes a running service this user joins (and its participation is
+ * taken to "participated"); `other` also applies to join this user's running service.
+ */
+export async function buildWorld(prefix: string, other: Publisher, card = "5555555555554444"): Promise<World> {
+  const u = await activeUser(prefix);
+  const token = u.token;
+  const me = await ok("/main/getClientInfo", {}, token);
+  const tag = `${prefix}${randomBytes(5).toString("hex")}`;
+  const ids = Object.fromEntries(KINDS.map((k) => [k, []])) as unknown as Ids;
+  const markers: string[] = [u.userName, u.email];
+  const named: Record<string, number | string> = {};
+  ids.user.push(me.userId);
+
+  // A wizard draft with a cover, an attachment, a package, a function and a role (before any unpaid bill blocks it).
+  const basic = {
+    name: `${tag} draft`, industry: "finance", description: `${tag} description`, introduction: `${tag} introduction`, version: "1.0.0",
+    framework: "fabric", platformType: "web", contactName: "Li Lei", contactMobile: "+8613912345678", contactEmail: "li@example.com",
+    webUrl: "https://example.com", paymentCycle: "2",
+  };
+  const draftAppId = (await ok("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic, cover: cover() }, token)).appId as number;
+  const ref = { appState: "add", appId: draftAppId };
+  await ok("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: { attachmentName: `${tag} att` }, file: txtFile() }, token);
+  await ok("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: { name: "asset_cc", version: "1.0.0", language: "go", initParams: "a", mainPath: "chaincode/main.go" }, file: zipFile() }, token);
+  const draft1 = (await ok("/sys/chainAppInfo/wizard/draft", ref, token)).draft;
+  await ok("/sys/chainAppInfo/wizard/advance", { ...ref, from: "packages" }, token);
+  const fn = { name: `${tag} fn`, packageId: String(draft1.packages[0].packageId), funcType: "1", func: "createAsset", parentId: "top", inputFormat: "{}", outputFormat: "{}" };
+  await ok("/sys/chainAppInfo/wizard/addFunction", { ...ref, fn }, token);
+  const draft2 = (await ok("/sys/chainAppInfo/wizard/draft", ref, token)).draft;
+  await ok("/sys/chainAppInfo/wizard/advance", { ...ref, from: "functions" }, token);
+  await ok("/sys/chainAppInfo/wizard/addRole", { ...ref, role: { name: `${tag} role`, description: `${tag} role text`, functionIds: [String(draft2.functions[0].functionId)] } }, token);
+  const draft = (await ok("/sys/chainAppInfo/wizard/draft", ref, token)).draft;
+  ids.app.push(draftAppId);
+  ids.appVer.push(draft.verId);
+  ids.attachment.push(...draft.attachments.map((a: any) => a.attachmentId));
+  ids.package.push(...draft.packages.map((p: any) => p.packageId));
+  ids.function.push(...draft.functions.map((f: any) => f.functionId));
+  ids.role.push(...draft.roles.map((r: any) => r.roleId));
+  ids.file.push(draft.cover.fileId);
+  markers.push(draft.appCode);
+  named.draftAppId = draftAppId;
+
+  // Services in stable statuses (no job moves them): running (with a comment), in initial review, to be paid, deactivated, and one unsubscribed.
+  const services: Record<string, { appId: number; appVerId: number }> = {};
+  for (const [label, verState] of [["run", 25], ["review", 5], ["topay", 23], ["stopped", 30], ["unsub", 25]] as const) {
+    const svc = await ok("/test/services", { verState, name: `${tag} ${label}`, comments: label === "run" ? [`${tag} comment`] : [] }, token);
+    services[label] = svc;
+    ids.app.push(svc.appId);
+    ids.appVer.push(svc.appVerId);
+    named[`${label}AppId`] = svc.appId;
+    named[`${label}AppVerId`] = svc.appVerId;
+  }
+  await ok("/test/participation/service", { appId: services.run.appId, certificateMode: 1 }, token);
+  await ok("/sys/chainAppInfo/unsubscribe", { appVerId: services.unsub.appVerId, reason: `${tag} unsubscribe` }, token);
+  for (const label of Object.keys(services)) {
+    const detail = await ok("/sys/chainAppInfo/publishedDetail", { appId: services[label].appId }, token);
+    markers.push(detail.appCode);
+    ids.comment.push(...detail.comments.map((c: any) => c.commentId));
+    ids.role.push(...detail.contents.roles.map((r: any) => r.roleId));
+    ids.refund.push(...detail.refunds.map((r: any) => r.refundId));
+    if (detail.bill) {
+      ids.bill.push(detail.bill.billId);
+      markers.push(detail.bill.billNo);
+    }
+  }
+  const link = await ok("/sys/chainAppInfo/invite", { appVerId: services.run.appVerId, language: "en" }, token);
+  const invite = new URL(`http://x${link.path}`).searchParams;
+  markers.push(invite.get("c")!);
+
+  // Bills: unpaid, paid (one invoiced below), expired.
+  const fixtures = await ok(
+    "/test/fixtures",
+    {
+      grantCents: 10_000,
+      bills: [
+        { totalCents: 1_000, serviceName: `${tag} unpaid` },
+        { totalCents: 2_500, payState: 15, serviceName: `${tag} paid` },
+        { totalCents: 1_200, payState: 15, serviceName: `${tag} paid two` },
+        { totalCents: 300, payState: 10, serviceName: `${tag} expired` },
+      ],
+    },
+    token,
+  );
+  ids.bill.push(...fixtures.billIds);
+  named.billId = fixtures.billIds[0];
+
+  // Contacts, invoice title, receiving address, an invoice application of one paid bill.
+  const contact = await ok("/sys/system/clientInfo/insertContactList", { name: `${tag} contact`, mobile: "13800000001", email: `${tag}c@example.com`, department: `${tag} dept` }, token);
+  ids.contact.push(contact.contactId);
+  const title = await ok("/sys/invoicetitles/h5insertInvoiceTitle", { titleType: "1", title: `${tag} title` }, token);
+  ids.title.push(title.titleId);
+  const addressee = await ok("/sys/system/clientInfo/addOrUpdateClientAddressee", { name: `${tag} addr`, mobile: "13800000002", location: `${tag} city`, address: `${tag} street` }, token);
+  ids.addressee.push(addressee.addresseeId);
+  const invoice = await ok(
+    "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade",
+    { idempotencyKey: key(), billIds: [String(fixtures.billIds[1])], titleId: String(title.titleId), invoiceType: "1", issuance: "1", addresseeId: String(addressee.addresseeId), remark: `${tag} remark` },
+    token,
+  );
+  ids.invoice.push(invoice.invoiceId);
+  markers.push(invoice.applicationNo);
+
+  // Payments: a card recharge paid at the sandbox (withdrawable money), one left open, an offline remittance; a withdrawal.
+  const paid = await ok("/sys/account/recharge", { payType: "GT0001", amount: "20.00", idempotencyKey: key() }, token);
+  await payAtSandbox(paid.redirectUrl, card);
+  await waitFor(
+    "card recharge paid",
+    () => ok("/sys/account/payment", { paymentNo: paid.payment.paymentNo, refresh: true }, token),
+    (d) => d.payment.status === 15,
+  );
+  const open = await ok("/sys/account/recharge", { payType: "GT0001", amount: "5.00", idempotencyKey: key() }, token);
+  const offline = await ok("/sys/account/recharge", { payType: "GT0004", amount: "7.00", remittanceRef: `REF-${tag}`, idempotencyKey: key() }, token);
+  for (const p of [paid, open, offline]) {
+    ids.payment.push(p.payment.paymentNo);
+    markers.push(p.payment.paymentNo);
+  }
+  markers.push(new URL(open.redirectUrl).pathname.split("/").pop()!);
+  const withdrawal = await ok("/sys/account/h5cashOutAmount", { amount: "3.00", idempotencyKey: key() }, token);
+  ids.withdrawal.push(withdrawal.withdrawal.withdrawalNo);
+  markers.push(withdrawal.withdrawal.withdrawalNo);
+
+  // A saved card (its checkout reference is the setupRef the card path reads).
+  const setup = await ok("/sys/account/cardSetup", {}, token);
+  await payAtSandbox(setup.redirectUrl, card);
+  const setupRef = new URL(setup.redirectUrl).pathname.split("/").pop()!;
+  await waitFor("card saved", () => ok("/sys/account/card", { setupRef }, token), (d) => d.card !== null);
+  ids.setupRef.push(setupRef);
+  markers.push(setupRef);
+
+  // Products: a draft with a cover, and one waiting for approval.
+  const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
+  const p1 = await ok("/sys/product/save", { product: product("prod"), cover: cover() }, token);
+  const p2 = await ok("/sys/product/save", { product: product("prod two") }, token);
+  await ok("/sys/product/submit", { productId: p2.productId }, token);
+  ids.product.push(p1.productId, p2.productId);
+  named.productId = p1.productId;
+
+  // Participations: this user joins the other's service (taken to "participated"); the other applies to this user's.
+  const mine = await join(token, other.invite);
+  ids.join.push(mine.joinId);
+  ids.certificate.push(mine.certificateId);
+  ids.ticket.push(mine.ticket);
+  named.participatedAppId = other.appId;
+  named.joinId = mine.joinId;
+  named.certificateId = mine.certificateId;
+  await ok("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: mine.joinId, auditState: 1 }, other.token);
+  await ok("/sys/ops/participations/decide", { appJoinAuditId: mine.joinId, decision: "approve" }, await operator());
+  await waitFor(
+    "participation ready to confirm",
+    () => ok("/sys/chainAppInfo/view", { appId: other.appId, appJoinAuditId: mine.joinId }, token),
+    (d) => d.participation?.auditState === 13,
+  );
+  await ok("/sys/chainAppInfo/confirmJoin", { appJoinAuditId: mine.joinId }, token);
+  const theirs = await join(other.token, invite);
+  ids.join.push(theirs.joinId);
+  named.manageJoinId = theirs.joinId;
+
+  const certs = await ok("/sys/chainAppInfo/myCertificates", { page: { pageSize: 50, pageIndex: 1 } }, token);
+  for (const c of certs.page.rows) markers.push(c.serialNumber);
+  const messages = await ok("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1 } }, token);
+  ids.message.push(...messages.page.rows.map((m: any) => m.messageId));
+  const cardNow = (await ok("/sys/account/card", {}, token)).card;
+
+  return {
+    userName: u.userName,
+    userId: me.userId,
+    token,
+    tag,
+    ids,
+    markers: [...new Set(markers.filter(Boolean))],
+    fieldMarkers: [["last4", cardNow.last4]],
+    draftAppId,
+    runAppId: services.run.appId,
+    invite,
+    openCheckoutUrl: open.redirectUrl,
+    openPaymentNo: open.payment.paymentNo,
+    named,
+  };
+}
+
+/**
+ * Everything the user sees of their own records, read through the paths the portal reads them with
+ * (reads only: no refresh, no key download). Two snapshots differ only if something changed.
+ */
+export async function snapshot(w: World): Promise<Record<string, Json>> {
+  const reads: [string, object][] = [
+    ["/main/getClientInfo", {}],
+    ["/sys/system/clientInfo/profile", {}],
+    ["/main/home/summary", {}],
+    ["/sys/account/summary", {}],
+    ["/sys/account/transactions", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/system/clientInfo/h5billList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/system/clientInfo/contactList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/invoicetitles/h5queryInvoiceTitleList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/system/clientInfo/queryClientAddresseeList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList", {}],
+    ["/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", {}],
+    ["/sys/account/rechargeList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/account/withdrawList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/account/card", {}],
+    ["/sys/chainAppInfo/publishedList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/chainAppInfo/wizard/draft", { appState: "add", appId: w.draftAppId }],
+    ["/sys/product/mine", { pageSize: 50 }],
+    ["/sys/chainAppInfo/participatedList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/chainAppInfo/joinManageList", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/chainAppInfo/myCertificates", { page: { pageSize: 100, pageIndex: 1 } }],
+    ["/sys/system/message/list", { page: { pageSize: 100, pageIndex: 1 } }],
+    ...w.ids.bill.map((billId): [string, object] => ["/sys/system/clientInfo/h5billDetail", { billId }]),
+    ...w.ids.contact.map((contactId): [string, object] => ["/sys/system/clientInfo/contactDetail", { contactId }]),
+    ...w.ids.invoice.map((invoiceId): [string, object] => ["/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail", { invoiceId }]),
+    ...w.ids.payment.map((paymentNo): [string, object] => ["/sys/account/payment", { paymentNo }]),
+    ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/chainAppInfo/publishedDetail", { appId }]),
+    ...w.ids.product.map((productId): [string, object] => ["/sys/product/detail", { productId }]),
+    ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
+    ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
+    ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],
+  ];
+  const out: Record<string, Json> = {};
+  const answers = await Promise.all(reads.map(([p, body]) => post(p, body, w.token)));
+  reads.forEach(([p, body], i) => {
+    const a = answers[i];
+    out[`${p} ${JSON.stringify(body)}`] = a.code === 0 ? a.data : { failed: a.code, message: a.message };
+  });
+  const page = await fetch(w.openCheckoutUrl);
+  out["sandbox checkout"] = `${page.status} ${/<form method="post"/.test(await page.text()) ? "open" : "closed"}`;
+  return out;
+}
+
+/** The keys whose values differ between two snapshots. */
+export function changedKeys(before: Record<string, Json>, after: Record<string, Json>): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
+
+/** The ways an answer can show another user's data: their tag, numbers and codes, or a marked field. */
+export function leaksOf(text: string, owner: World): string[] {
+  const found: string[] = [];
+  const lower = text.toLowerCase();
+  if (lower.includes(owner.tag.toLowerCase())) found.push(`tag ${owner.tag}`);
+  for (const m of owner.markers) if (lower.includes(m.toLowerCase())) found.push(`marker ${m}`);
+  for (const [field, value] of owner.fieldMarkers) if (text.includes(`"${field}":"${value}"`)) found.push(`${field}=${value}`);
+  return found;
+}
+
+/** The id fields of a successful answer whose value is one of the owner's ids of that kind (and not the caller's). */
+export function foreignIdsIn(data: Json, owner: World, caller: World, kindOf: (field: string) => Kind | null): string[] {
+  const found: string[] = [];
+  const walk = (v: Json, at: string) => {
+    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}[${i}]`));
+    if (!v || typeof v !== "object") return;
+    for (const [k, x] of Object.entries(v)) {
+      const kind = kindOf(k);
+      const values = Array.isArray(x) ? x : [x];
+      if (kind) {
+        for (const value of values) {
+          if (typeof value !== "number" && typeof value !== "string") continue;
+          const mine = caller.ids[kind].map(String);
+          if (owner.ids[kind].map(String).includes(String(value)) && !mine.includes(String(value))) found.push(`${at}.${k}=${value}`);
+        }
+      }
+      walk(x, `${at}.${k}`);
+    }
+  };
+  walk(data, "");
+  return found;
+}
+
+/** A suite's figures (counts it adds up), printed after its tests with the time the file took. */
+export function figuresOf<T extends Record<string, number>>(title: () => string, initial: T): T & { ms: number } {
+  const started = Date.now();
+  const figures = { ...initial, ms: 0 };
+  afterAll(() => {
+    figures.ms = Date.now() - started;
+    console.info(`${title()}: ${JSON.stringify(figures)}`);
+  });
+  return figures;
+}
+
+/** The first city node of the platform's catalogue (payloads that book nodes name it). */
+export async function firstCityNode(): Promise<number> {
+  return (await post("/anon/platform/cityNodes", {})).data[0].nodeId;
+}
