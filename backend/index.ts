@@ -6,6 +6,7 @@ import accounts from "./domains/accounts";
 import billing from "./domains/billing";
 import inbox from "./domains/inbox";
 import invoices from "./domains/invoices";
+import operations from "./domains/operations";
 import participation from "./domains/participation";
 import payments from "./domains/payments";
 import platform from "./domains/platform";
@@ -16,7 +17,7 @@ import wizard from "./domains/wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { createRouter, type Handlers } from "./http/router";
-import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
+import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import type { Domain, Endpoint } from "./kit/domain";
 import { Mailer } from "./mail";
 import { seedDemoData } from "./seed";
@@ -26,13 +27,13 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, wizard, participation, store];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, wizard, participation, store, operations];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
 
-/** Every background job kind and its handler (backend/jobs/runner.ts). */
-const jobRegistry: JobRegistry = new Map(domains.flatMap((d) => Object.entries(d.jobs ?? {})));
+/** Every background job kind and its handler (backend/jobs/runner.ts); the fixture kinds only with TEST_FIXTURES=1. */
+const jobsOf = (env: BackendEnv) => jobRegistry(domains.flatMap((d) => Object.entries({ ...d.jobs, ...(env.testFixtures ? d.fixtureJobs : {}) })));
 
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
@@ -49,11 +50,16 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
   for (const schedule of domains.flatMap((d) => d.schedules ?? [])) await schedule(deps.db, now());
+  const registry = jobsOf(env);
+  const runner = createJobRunner(deps, registry);
   return {
     handle: createRouter(deps, handlers),
     services: deps,
     /** Runs the jobs due now (tests call this after moving the clock). */
-    runJobs: () => runDueJobs(deps, jobRegistry),
+    runJobs: () => runner.runDue(),
+    /** The job runner of this process; tests make others (another worker, other lease times) with `jobRunner(options)`. */
+    jobs: runner,
+    jobRunner: (options: RunnerOptions) => createJobRunner(deps, registry, options),
     close: database.close,
   };
 }
@@ -65,8 +71,8 @@ const drain = (drainHolder.__bsnDrain ??= createDrain());
 const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), { status: 503, headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" } });
 
 async function start() {
-  const { handle, services: deps, close } = await createVueapi(readBackendEnv());
-  const stopJobs = deps.env.jobsIntervalMs > 0 ? startJobLoop(deps, jobRegistry, deps.env.jobsIntervalMs) : async () => undefined;
+  const { handle, services: deps, jobs, close } = await createVueapi(readBackendEnv());
+  const stopJobs = deps.env.jobsIntervalMs > 0 ? jobs.start(deps.env.jobsIntervalMs) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections), end cleanly: no further job pass, the calls
   // under way answered, then the database closed. An open database (PGlite's timers, the pool's idle
   // connections) would otherwise keep the process alive long after the signal.

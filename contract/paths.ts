@@ -24,6 +24,7 @@ import { testingPaths } from "./testing";
 import { serviceWizardPaths } from "./service-wizard";
 import { storePaths } from "./store";
 import { participationPaths } from "./participation";
+import { operationPaths } from "./operations";
 
 export type { PathSpec } from "./path-spec";
 
@@ -67,6 +68,7 @@ export const paths = {
   ...serviceWizardPaths,
   ...storePaths,
   ...participationPaths,
+  ...operationPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { PathSpec } from "./path-spec";
+import { operationFixturePaths } from "./operations";
 import { serviceFixturePaths } from "./services";
 
 /**
@@ -34,4 +35,5 @@ export const testingPaths = {
     data: z.object({ billIds: z.array(z.number().int()) }),
   },
   ...serviceFixturePaths,
+  ...operationFixturePaths,
 } satisfies Record<string, PathSpec>;

@@ -52,6 +52,10 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
       return current().services;
     },
     runJobs: () => current().runJobs(),
+    get jobs() {
+      return current().jobs;
+    },
+    jobRunner: (options) => current().jobRunner(options),
     close: () => current().close(),
   };
 }
