@@ -49,8 +49,11 @@ export const testJobSchema = z.object({
   failForMs: z.number().int().min(0).max(86_400_000).default(0),
   /** Attempts counted as used already (7 of 8: its next failure is its last). */
   attemptsUsed: z.number().int().min(0).max(20).default(0),
-  /** Runs its first attempt within this call instead of leaving it to the job loop. */
-  runNow: z.boolean().default(false),
+  /**
+   * Where its next attempt runs: "loop" leaves it to the job loops; "wait" runs it in this process within
+   * the call; "start" starts it in this process and answers at once (no other process's loop takes it first).
+   */
+  run: z.enum(["loop", "wait", "start"]).default("loop"),
   /** How the owner's message names the job's resource. */
   label: z.string().trim().min(1).max(50).default("test record"),
 });

@@ -50,16 +50,16 @@ export function jobRegistry(entries: Iterable<readonly [string, JobEntry]>): Job
   return new Map([...entries].map(([kind, entry]) => [kind, typeof entry === "function" ? { run: entry } : entry]));
 }
 
-/** Schedules a job; with a `dedupeKey`, scheduling the same job twice keeps the first. */
+/** Schedules a job; with a `dedupeKey`, scheduling the same job twice keeps the first. `createdAt` defaults to `runAt`. */
 export async function schedule(
   db: Db | Tx,
   kind: string,
   payload: Record<string, unknown>,
-  options: { runAt: Date; dedupeKey?: string },
+  options: { runAt: Date; dedupeKey?: string; createdAt?: Date },
 ): Promise<{ id: number } | undefined> {
   const [row] = await db
     .insert(jobs)
-    .values({ kind, payload, runAt: options.runAt, dedupeKey: options.dedupeKey ?? null, createdAt: options.runAt })
+    .values({ kind, payload, runAt: options.runAt, dedupeKey: options.dedupeKey ?? null, createdAt: options.createdAt ?? options.runAt })
     .onConflictDoNothing()
     .returning({ id: jobs.id });
   return row;
@@ -109,15 +109,18 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
   const leaseEnd = sql`clock_timestamp() + ${leaseMs}::int * interval '1 millisecond'`;
   const mine = (id: number) => and(eq(jobs.id, id), eq(jobs.lockedBy, label));
 
-  /** Claims the next due job (or the job `jobId` when it is due and free): a free job is one with no live lease. */
+  /**
+   * Claims the next due job, or the job `jobId` due or not (its run time then becomes now, so that after a
+   * crash it is due for whoever takes it up). A job is free when no live lease holds it.
+   */
   async function claim(jobId?: number): Promise<Claimed | undefined> {
     const now = services.now().toISOString();
-    const only = jobId === undefined ? sql`` : sql`AND id = ${jobId}`;
+    const which = jobId === undefined ? sql`run_at <= ${now}` : sql`id = ${jobId}`;
     const result = await db.execute(sql`
-      UPDATE ${jobs} SET locked_until = ${leaseEnd}, locked_by = ${label}, attempts = attempts + 1
+      UPDATE ${jobs} SET locked_until = ${leaseEnd}, locked_by = ${label}, attempts = attempts + 1, run_at = LEAST(run_at, ${now}::timestamptz)
       WHERE id = (
         SELECT id FROM ${jobs}
-        WHERE done_at IS NULL AND dead_at IS NULL AND run_at <= ${now} ${only}
+        WHERE done_at IS NULL AND dead_at IS NULL AND ${which}
           AND (locked_until IS NULL OR locked_until < clock_timestamp())
         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
       )
@@ -212,7 +215,7 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
     return ran;
   }
 
-  /** Runs one job now if it is due and free (test fixtures); false when it was not. */
+  /** Runs one job now, due or not, if it is free and neither done nor dead (test fixtures); false when it was not. */
   async function runJob(jobId: number): Promise<boolean> {
     const job = await claim(jobId);
     if (!job) return false;

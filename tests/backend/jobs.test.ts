@@ -207,8 +207,8 @@ describe("the dead-letter list", () => {
     expect(dead).toMatchObject({ attempts: MAX_ATTEMPTS, doneAt: null, lastError: "the process running its last attempt stopped before it finished" });
   });
 
-  it("/test/jobs with runNow makes a dead job at once (the Playwright fixture)", async () => {
-    const jobId = await testJob({ failForMs: 60_000, attemptsUsed: MAX_ATTEMPTS - 1, runNow: true });
+  it('/test/jobs with run "wait" makes a dead job at once (the Playwright fixture)', async () => {
+    const jobId = await testJob({ failForMs: 60_000, attemptsUsed: MAX_ATTEMPTS - 1, run: "wait" });
     expect((await post("/test/jobs/status", { jobId }, ownerId)).data).toMatchObject({ state: "dead", attempts: MAX_ATTEMPTS });
     // Another user does not see it.
     expect((await post("/test/jobs/status", { jobId }, operatorId)).message).toBe(Msg.NOT_FOUND);

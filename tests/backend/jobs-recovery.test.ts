@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { activeUser, call, type Server } from "./client";
+
+/**
+ * docs/decisions/005: a server killed with SIGKILL while it runs a job, then started again on the same data
+ * (the same embedded DATA_DIR, or the same DATABASE_URL): the new process sees on start that the process
+ * holding the job has ended on this host and runs the job at once, instead of waiting out its lease.
+ */
+const root = path.resolve(__dirname, "../..");
+const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-jobs-recovery-"));
+const started: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** The built server on the shared data; resolves once it answers /healthz. */
+async function startServer(): Promise<{ child: ChildProcess; server: Server }> {
+  const port = await freePort();
+  const server: Server = { baseUrl: `http://127.0.0.1:${port}`, dataDir, testCaptcha: "JOBS1" };
+  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      TEST_CAPTCHA: server.testCaptcha,
+      TEST_FIXTURES: "1",
+      SEED_DEMO: "0",
+      JOBS_INTERVAL_MS: "200",
+      SESSION_SECRET: "jobs-recovery-secret",
+      PAYMENT_WEBHOOK_SECRET: "jobs-recovery-webhook-secret",
+      PUBLIC_URL: server.baseUrl,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  started.push(child);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${server.baseUrl}/healthz`)).ok) return { child, server };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("server not ready in 120 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+afterAll(async () => {
+  for (const child of started) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(force);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function status(server: Server, token: string, jobId: number) {
+  const res = await call<{ state: string; attempts: number; lockedBy: string | null; lastError: string | null }>("/test/jobs/status", { jobId }, token, server);
+  expect(res.code, JSON.stringify(res)).toBe(0);
+  return res.data;
+}
+
+it("kill -9 during a job, restart: the job runs to the end within seconds, not after its lease", { timeout: 240_000 }, async () => {
+  const first = await startServer();
+  const user = await activeUser("jobkill", first.server);
+  // Its first attempt takes ten minutes, a second one a moment; it starts in this server's process.
+  const created = await call("/test/jobs", { durationsMs: [600_000, 300], run: "start" }, user.token, first.server);
+  expect(created.code, JSON.stringify(created)).toBe(0);
+  const jobId: number = created.data.jobId;
+  await expect.poll(async () => (await status(first.server, user.token, jobId)).state, { timeout: 5_000, interval: 50 }).toBe("running");
+  const running = await status(first.server, user.token, jobId);
+  expect(running.attempts).toBe(1);
+  expect(running.lockedBy).toMatch(new RegExp(`:${first.child.pid}:[0-9a-f]+$`));
+
+  first.child.kill("SIGKILL");
+  await new Promise((resolve) => first.child.once("exit", resolve));
+
+  const second = await startServer();
+  const restarted = Date.now();
+  let now = await status(second.server, user.token, jobId);
+  while (now.state !== "done") {
+    expect(Date.now() - restarted, `still ${JSON.stringify(now)}`).toBeLessThan(10_000);
+    await new Promise((r) => setTimeout(r, 100));
+    now = await status(second.server, user.token, jobId);
+  }
+  // Done well within the 30-second lease the killed process held: taken up at start, run once more.
+  expect(Date.now() - restarted).toBeLessThan(10_000);
+  expect(now).toMatchObject({ state: "done", attempts: 2, lockedBy: null, lastError: null });
+});
