@@ -92,3 +92,12 @@ export async function registeredUser(service: Vueapi, prefix: string, set: Parti
   await service.services.db.update(users).set({ activatedAt: service.services.now(), ...set }).where(eq(users.userName, userName));
   return { userName, password: PASSWORD };
 }
+
+/** A user inserted straight into the service's database, activated at the service's clock; answers its id. */
+export async function insertedUser(service: Vueapi, userName: string, role = "user"): Promise<number> {
+  const [row] = await service.services.db
+    .insert(users)
+    .values({ userName, passwordHash: "x", realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: service.services.now() })
+    .returning({ id: users.id });
+  return row.id;
+}

@@ -1,64 +1,33 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { activeUser, call, type Server } from "./client";
+import { startBuiltServer } from "./server-process";
 
 /**
  * docs/decisions/005: a server killed with SIGKILL while it runs a job, then started again on the same data
  * (the same embedded DATA_DIR, or the same DATABASE_URL): the new process sees on start that the process
  * holding the job has ended on this host and runs the job at once, instead of waiting out its lease.
  */
-const root = path.resolve(__dirname, "../..");
 const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-jobs-recovery-"));
 const started: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-/** The built server on the shared data; resolves once it answers /healthz. */
+/** The built server on the shared data. */
 async function startServer(): Promise<{ child: ChildProcess; server: Server }> {
-  const port = await freePort();
-  const server: Server = { baseUrl: `http://127.0.0.1:${port}`, dataDir, testCaptcha: "JOBS1" };
-  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      NODE_ENV: "test",
-      DATA_DIR: dataDir,
-      TEST_CAPTCHA: server.testCaptcha,
-      TEST_FIXTURES: "1",
-      SEED_DEMO: "0",
-      JOBS_INTERVAL_MS: "200",
-      SESSION_SECRET: "jobs-recovery-secret",
-      PAYMENT_WEBHOOK_SECRET: "jobs-recovery-webhook-secret",
-      PUBLIC_URL: server.baseUrl,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+  const testCaptcha = "JOBS1";
+  const { child, baseUrl } = await startBuiltServer({
+    DATA_DIR: dataDir,
+    TEST_CAPTCHA: testCaptcha,
+    TEST_FIXTURES: "1",
+    SEED_DEMO: "0",
+    JOBS_INTERVAL_MS: "200",
+    SESSION_SECRET: "jobs-recovery-secret",
+    PAYMENT_WEBHOOK_SECRET: "jobs-recovery-webhook-secret",
   });
   started.push(child);
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${server.baseUrl}/healthz`)).ok) return { child, server };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("server not ready in 120 s");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return { child, server: { baseUrl, dataDir, testCaptcha } };
 }
 
 afterAll(async () => {

@@ -4,13 +4,13 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Msg } from "../../contract/messages";
-import { jobs, messages, users } from "../../backend/db/tables";
+import { jobs, messages } from "../../backend/db/tables";
 import { domains } from "../../backend/index";
 import { issueToken } from "../../backend/http/auth";
 import { jobRegistry, MAX_ATTEMPTS, schedule } from "../../backend/jobs/runner";
 import { newWorker, thisProcess, workerLabel } from "../../backend/jobs/worker";
 import { TEST_JOB } from "../../backend/domains/operations/jobs";
-import { callVueapi, inProcessVueapi } from "./in-process";
+import { callVueapi, inProcessVueapi, insertedUser } from "./in-process";
 
 // docs/decisions/005: leases, heartbeats, orphans of ended processes, the dead-letter list and its retry.
 // The service runs in this process with a clock the test moves (whether a job is due); leases run on the
@@ -22,13 +22,7 @@ let ownerId: number;
 let operatorId: number;
 const ownerName = `jobowner${Date.now().toString(36)}`;
 
-async function newUser(userName: string, role = "user") {
-  const [row] = await service.services.db
-    .insert(users)
-    .values({ userName, passwordHash: "x", realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: clock })
-    .returning({ id: users.id });
-  return row.id;
-}
+const newUser = (userName: string, role?: string) => insertedUser(service, userName, role);
 
 async function post(p: string, body: object, as: number) {
   return callVueapi(service, p, body, await issueToken(service.services, as));
@@ -58,17 +52,17 @@ beforeAll(async () => {
 
 describe("leases and heartbeats", () => {
   it("a running job's short lease is renewed by its heartbeat: another process cannot take it while it runs", async () => {
-    const jobId = await testJob({ durationsMs: [1_500] });
-    const a = service.jobRunner({ worker: newWorker({ host: "host-a" }), leaseMs: 400, heartbeatMs: 100 });
-    const b = service.jobRunner({ worker: newWorker({ host: "host-b" }), leaseMs: 400, heartbeatMs: 100 });
+    const jobId = await testJob({ durationsMs: [3_500] });
+    const a = service.jobRunner({ worker: newWorker({ host: "host-a" }), leaseMs: 1_000, heartbeatMs: 100 });
+    const b = service.jobRunner({ worker: newWorker({ host: "host-b" }), leaseMs: 1_000, heartbeatMs: 100 });
     const running = a.runJob(jobId);
     await until(async () => (await row(jobId)).lockedBy === a.label);
     const firstLease = (await row(jobId)).lockedUntil!;
     // The lease is short (no 5-minute claim) ...
-    expect(firstLease.getTime() - Date.now()).toBeLessThanOrEqual(400 + 200);
-    // ... yet for more than three leases the other process finds the job taken.
+    expect(firstLease.getTime() - Date.now()).toBeLessThanOrEqual(1_000 + 200);
+    // ... yet for more than two leases the other process finds the job taken.
     const started = Date.now();
-    while (Date.now() - started < 1_200) {
+    while (Date.now() - started < 2_500) {
       expect(await b.runJob(jobId)).toBe(false);
       await sleep(100);
     }
@@ -79,13 +73,13 @@ describe("leases and heartbeats", () => {
   });
 
   it("without a heartbeat the lease lapses and another process takes the job (a job whose lease has expired is free)", async () => {
-    const jobId = await testJob({ durationsMs: [1_500, 0] });
-    const stalled = service.jobRunner({ worker: newWorker({ host: "host-a" }), leaseMs: 300, heartbeatMs: 60_000 });
-    const other = service.jobRunner({ worker: newWorker({ host: "host-b" }), leaseMs: 300, heartbeatMs: 100 });
+    const jobId = await testJob({ durationsMs: [3_000, 0] });
+    const stalled = service.jobRunner({ worker: newWorker({ host: "host-a" }), leaseMs: 1_000, heartbeatMs: 60_000 });
+    const other = service.jobRunner({ worker: newWorker({ host: "host-b" }), leaseMs: 1_000, heartbeatMs: 100 });
     const first = stalled.runJob(jobId);
     await until(async () => (await row(jobId)).lockedBy === stalled.label);
     expect(await other.runJob(jobId)).toBe(false);
-    await sleep(450);
+    await sleep(1_200);
     expect(await other.runJob(jobId)).toBe(true);
     expect(await row(jobId)).toMatchObject({ attempts: 2, lockedBy: null });
     expect((await row(jobId)).doneAt).not.toBeNull();

@@ -1,7 +1,8 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { FailedJob } from "@contract/operations";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { IntentConfirmStep } from "~/components/IntentConfirmStep";
 import { formatDate } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 
@@ -63,15 +64,7 @@ export function RetryConfirmStep({ job }: { job: Pick<FailedJob, "jobId" | "kind
   const location = useLocation();
   const here = location.pathname + location.search;
   return (
-    <div className="card max-w-lg" role="alertdialog" aria-labelledby="retry-confirm-title" data-testid="confirm-step">
-      <h2 id="retry-confirm-title" className="text-lg font-semibold">{t("failedJobs.retryTitle", { id: job.jobId })}</h2>
-      <p className="mt-2 text-slate-600">{t("failedJobs.retryQuestion", { id: job.jobId, kind: job.kind })}</p>
-      <Form method="post" action={here} className="mt-4 flex justify-end gap-2">
-        <input type="hidden" name="jobId" value={job.jobId} />
-        <input type="hidden" name="confirmed" value="yes" />
-        <Link to={here} className="btn-secondary">{t("failedJobs.cancel")}</Link>
-        <button type="submit" name="intent" value="retry" className="btn-primary">{t("failedJobs.confirm")}</button>
-      </Form>
-    </div>
+    <IntentConfirmStep id="retry-confirm-title" title={t("failedJobs.retryTitle", { id: job.jobId })} question={t("failedJobs.retryQuestion", { id: job.jobId, kind: job.kind })}
+      intent="retry" fields={{ jobId: job.jobId }} action={here} cancelTo={here} confirmLabel={t("failedJobs.confirm")} cancelLabel={t("failedJobs.cancel")} />
   );
 }
