@@ -42,7 +42,7 @@ export type BackendEnv = {
   jobsIntervalMs: number;
   /**
    * The secret shared with the payment provider that signs its callbacks; when unset it is generated once
-   * into DATA_DIR (backend/payments/secret.ts), and required with DATABASE_URL (docs/decisions/007).
+   * into DATA_DIR (backend/domains/payments/secret.ts), and required with DATABASE_URL (docs/decisions/007).
    */
   paymentWebhookSecret: string | undefined;
 };

@@ -13,11 +13,13 @@ import platform from "./domains/platform";
 import profile from "./domains/profile";
 import services from "./domains/services";
 import store from "./domains/store";
-import wizard from "./domains/wizard";
+import serviceWizard from "./domains/service-wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { createRouter, type Handlers } from "./http/router";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
+import { answerBackups } from "./kit/backup";
+import { lockDataDirOrExit } from "./kit/data-dir-lock";
 import type { Domain, Endpoint } from "./kit/domain";
 import { Mailer } from "./mail";
 import { seedDemoData } from "./seed";
@@ -27,7 +29,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, wizard, participation, store, operations];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store, operations];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
@@ -71,8 +73,15 @@ const drain = (drainHolder.__bsnDrain ??= createDrain());
 const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), { status: 503, headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" } });
 
 async function start() {
-  const { handle, services: deps, jobs, close } = await createVueapi(readBackendEnv());
-  const stopJobs = deps.env.jobsIntervalMs > 0 ? jobs.start(deps.env.jobsIntervalMs) : async () => undefined;
+  const env = readBackendEnv();
+  // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
+  const dataDirLock = await lockDataDirOrExit(env);
+  const { handle, services: deps, jobs, close } = await createVueapi(env);
+  await dataDirLock?.serve(answerBackups(deps));
+  // Holding the lock of the embedded database, no other process runs jobs on it: every job another process
+  // held is an orphan of a process that ended (docs/decisions/005).
+  const exclusive = dataDirLock !== undefined && !env.databaseUrl;
+  const stopJobs = deps.env.jobsIntervalMs > 0 ? jobs.start(deps.env.jobsIntervalMs, { exclusive }) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections), end cleanly: no further job pass, the calls
   // under way answered, then the database closed. An open database (PGlite's timers, the pool's idle
   // connections) would otherwise keep the process alive long after the signal.
@@ -82,6 +91,7 @@ async function start() {
       await stopJobs();
       await drain.close();
       await close();
+      await dataDirLock?.release();
     })().catch((error) => console.error("backend shutdown failed", error));
   };
   process.once("SIGTERM", shutdown);

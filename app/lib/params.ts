@@ -6,6 +6,15 @@ export function positiveParam(v: string | null | undefined): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/**
+ * An id exactly as written by the portal (canonical digits: no "01", "1x" or "1.0"), or null. Stricter than
+ * positiveParam: for ids that name a record to change, where a near miss is a bad request, not a guess.
+ */
+export function positiveId(v: string | null | undefined): number | null {
+  const n = positiveParam(v);
+  return n !== null && String(n) === v ? n : null;
+}
+
 /** The page number of a list (?page=N), 1 when missing or wrong. */
 export function pageParam(url: URL): number {
   return positiveParam(url.searchParams.get("page")) ?? 1;

@@ -34,6 +34,30 @@ export async function parseFormWithFiles(request: Request, limits: Record<string
   return { formData, oversize };
 }
 
+/** A form that may carry files: a multipart one is read by parseFormWithFiles, a plain one has none. */
+export async function readFormWithFiles(request: Request, limits: Record<string, number>) {
+  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
+  return multipart ? parseFormWithFiles(request, limits) : { formData: await request.formData(), oversize: new Set<string>() };
+}
+
+/**
+ * What is wrong with the file `name` of a form read by parseFormWithFiles, as an i18n key: over its limit
+ * (`tooLarge`), missing (unless `optional`) or refused by `problemOf` (its type); null when it is fine.
+ */
+export function fileProblem(
+  formData: FormData,
+  oversize: Set<string>,
+  name: string,
+  problemOf: (f: { name: string; size: number }) => string | null,
+  tooLarge: string,
+  optional = false,
+) {
+  if (oversize.has(name)) return tooLarge;
+  const file = formData.get(name);
+  if (!(file instanceof File) || (!file.name && file.size === 0)) return optional ? null : "wizard:validation.file.required";
+  return problemOf(file);
+}
+
 export async function fileToPayload(file: File) {
   const bytes = Buffer.from(await file.arrayBuffer());
   return { name: file.name, type: file.type, size: bytes.byteLength, dataBase64: bytes.toString("base64") };

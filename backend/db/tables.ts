@@ -136,3 +136,15 @@ export const jobs = pgTable(
   },
   (t) => [index("jobs_due").on(t.doneAt, t.runAt), index("jobs_dead").on(t.deadAt)],
 );
+
+/** The columns of a status-machine transition record (approval records and timelines): event, states, actor, comments. */
+export const transitionColumns = () => ({
+  event: text("event").notNull(),
+  fromState: smallint("from_state").notNull(),
+  toState: smallint("to_state").notNull(),
+  /** The user who acted; null for the system (jobs). */
+  actorId: integer("actor_id").references(() => users.id),
+  actorKind: text("actor_kind").notNull(),
+  comments: text("comments"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});

@@ -224,10 +224,12 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
   }
 
   /**
-   * Frees the jobs held by processes on this host that have ended (a crash, a kill -9, a restart): their
-   * leases would free them anyway, this does it at once. The attempt they were on stays counted.
+   * Frees the jobs held by processes that have certainly ended (a crash, a kill -9, a restart): their leases
+   * would free them anyway, this does it at once. Ended are the holders on this host whose pid is gone (or is
+   * an earlier life of this pid) and, when `exclusive` (this process holds the DATA_DIR lock of the embedded
+   * database, so no other process can run jobs on it), every other holder. The attempt they were on stays counted.
    */
-  async function reclaimOrphans(): Promise<number> {
+  async function reclaimOrphans(exclusive = false): Promise<number> {
     const held = await db
       .select({ id: jobs.id, lockedBy: jobs.lockedBy })
       .from(jobs)
@@ -235,24 +237,25 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
     let freed = 0;
     for (const row of held) {
       const holder = parseWorker(row.lockedBy);
-      if (!holder || !hasEnded(holder, worker)) continue;
+      if (!exclusive && (!holder || !hasEnded(holder, worker))) continue;
+      if (row.lockedBy === label) continue;
       const [done] = await db
         .update(jobs)
-        .set({ lockedUntil: null, lockedBy: null, lastError: `interrupted: process ${holder.pid} on ${holder.host} ended while running it` })
+        .set({ lockedUntil: null, lockedBy: null, lastError: `interrupted: ${holder ? `process ${holder.pid} on ${holder.host}` : row.lockedBy} ended while running it` })
         .where(and(eq(jobs.id, row.id), eq(jobs.lockedBy, row.lockedBy!)))
         .returning({ id: jobs.id });
       if (done) freed += 1;
     }
-    if (freed > 0) console.warn(`[jobs] ${freed} job(s) of ended processes on this host taken up again`);
+    if (freed > 0) console.warn(`[jobs] ${freed} job(s) of ended processes taken up again`);
     return freed;
   }
 
   /**
-   * Frees the orphans of this host, then polls for due jobs every `intervalMs` until stopped. The stop
-   * function claims no further job, waits up to the grace period for the one under way, and clears every
-   * heartbeat (a job still running then keeps its lease only until it lapses).
+   * Frees the orphans (`exclusive`: see reclaimOrphans), then polls for due jobs every `intervalMs` until
+   * stopped. The stop function claims no further job, waits up to the grace period for the one under way, and
+   * clears every heartbeat (a job still running then keeps its lease only until it lapses).
    */
-  function start(intervalMs: number): () => Promise<void> {
+  function start(intervalMs: number, { exclusive = false }: { exclusive?: boolean } = {}): () => Promise<void> {
     let pass: Promise<void> | null = null;
     const runPass = (work: () => Promise<unknown>) => {
       if (pass || stopped) return;
@@ -266,7 +269,7 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
         });
     };
     runPass(async () => {
-      await reclaimOrphans();
+      await reclaimOrphans(exclusive);
       await runDue();
     });
     const timer = setInterval(() => runPass(() => runDue()), intervalMs);

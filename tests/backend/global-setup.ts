@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startBuiltServer } from "./server-process";
+import { freePort } from "../server/support";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -24,17 +24,40 @@ export default async function setup(project: TestProject) {
     const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
     if (built.status !== 0) throw new Error("remix build failed");
   }
+  const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backend-"));
   const testCaptcha = "TEST1";
-  const { child: server, baseUrl } = await startBuiltServer({
-    DATA_DIR: dataDir,
-    TEST_CAPTCHA: testCaptcha,
-    TEST_FIXTURES: "1",
-    JOBS_INTERVAL_MS: "200",
-    SESSION_SECRET: "backend-test-secret",
-    // Required with DATABASE_URL (docs/decisions/007); the embedded run would generate one into DATA_DIR.
-    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server: ChildProcess = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      TEST_CAPTCHA: testCaptcha,
+      TEST_FIXTURES: "1",
+      JOBS_INTERVAL_MS: "200",
+      SESSION_SECRET: "backend-test-secret",
+      // Required with DATABASE_URL (docs/decisions/007); the embedded run would generate one into DATA_DIR.
+      PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+      PUBLIC_URL: baseUrl,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
   });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("server did not become ready in 120 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
   project.provide("baseUrl", baseUrl);
   project.provide("dataDir", dataDir);
   project.provide("testCaptcha", testCaptcha);

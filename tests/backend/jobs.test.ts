@@ -114,7 +114,7 @@ describe("orphans of ended processes on this host", () => {
     sleeper?.kill("SIGKILL");
   });
 
-  it("are taken up at once; a live holder's and another host's jobs wait for their leases", async () => {
+  it("are taken up at once; a live holder's and another host's jobs wait for their leases, unless the database is this process's alone", async () => {
     const gonePid = spawnSync(process.execPath, ["-e", ""]).pid!;
     sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     const holders = {
@@ -138,6 +138,10 @@ describe("orphans of ended processes on this host", () => {
       expect((await row(ids[name])).lastError).toMatch(/^interrupted: process \d+ on .+ ended while running it$/);
     }
     for (const name of ["alive", "otherHost"]) expect((await row(ids[name])).lockedBy, name).toBe(holders[name as keyof typeof holders]);
+    // A process holding the DATA_DIR lock of the embedded database is the only one that can run its jobs:
+    // every job another process holds is an orphan.
+    expect(await service.jobRunner({}).reclaimOrphans(true)).toBe(2);
+    for (const name of ["alive", "otherHost"]) expect((await row(ids[name])).lockedBy, name).toBeNull();
     await service.services.db.delete(jobs).where(eq(jobs.kind, TEST_JOB));
   });
 });

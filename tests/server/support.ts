@@ -4,12 +4,18 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "../backend/server-process";
 
 export const root = path.resolve(__dirname, "../..");
 
-// One way to find a free port for every suite that starts servers.
-export { freePort };
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
 
 /* ------------------------------------------------------------------------------------------------
  * A fake /vueapi backend on a real socket, whose next answers can be made to fail in chosen ways.

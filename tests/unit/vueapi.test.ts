@@ -205,7 +205,8 @@ describe("route helpers over the request layer", () => {
       else process.env.VUEAPI_TIMEOUT_MS = previous;
       resetEnvForTests();
     }
-  });
+    // A generous test timeout: the call itself times out after 30 ms, but a loaded CI machine imports slowly.
+  }, 20_000);
 
   it("the status a failure shows: the backend's error status, 504 for a timeout, 502 when unreachable, else 500", () => {
     expect([403, 503, 999, 0, 200, 302].map(failureStatus)).toEqual([403, 503, 504, 502, 500, 500]);
