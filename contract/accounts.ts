@@ -194,6 +194,7 @@ export const loginDataSchema = z.object({ token: z.string(), user: userSchema })
 export const registerDataSchema = z.object({ userName: z.string(), email: z.string() });
 export const forgetDataSchema = z.object({ phone: z.string(), maskedEmail: z.string() });
 export const emptyDataSchema = z.null().or(z.undefined()).or(z.object({}).passthrough());
+export const logoutEverywhereDataSchema = z.object({ sessions: z.number().int().nonnegative() });
 
 /**
  * The /vueapi paths of registration, activation, login, password reset and change (SPEC §7). Change password
@@ -209,6 +210,8 @@ export const accountPaths = {
   "/main/updateEmailPassword": { auth: "anon", payload: resetPasswordSchema, data: nothing },
   "/main/user/login": { auth: "anon", payload: loginSchema, data: loginDataSchema },
   "/main/user/logout": { auth: "user", payload: anyPayload, data: nothing },
+  /** Revokes every live token of the account, the caller's too (docs/decisions/021); answers how many. */
+  "/main/user/logoutEverywhere": { auth: "user", payload: anyPayload, data: logoutEverywhereDataSchema },
   "/main/getClientInfo": { auth: "user", payload: anyPayload, data: userSchema },
   "/main/updatePassword": { auth: "user", payload: anyPayload, data: nothing },
 } satisfies Record<string, PathSpec>;

@@ -34,3 +34,11 @@ export function ok<T>(data: T): Envelope & { data: T } {
 export function fail(message: string, data?: unknown, code: number = ResponseCode.FAIL): Envelope {
   return { code, message, data: data ?? null };
 }
+
+/**
+ * The end user's address on a call the portal makes in its own process (docs/decisions/021). The server
+ * entry (server/remix.js) overwrites it on every incoming request with the address it saw (the socket, or
+ * X-Forwarded-For under TRUST_PROXY); the request layer passes it on; the backend reads it only on calls
+ * that come in-process, never from a request that arrived over HTTP.
+ */
+export const CLIENT_ADDRESS_HEADER = "X-Portal-Client-Address";

@@ -15,6 +15,8 @@ export const Msg = {
   /** Code 4: the caller may not use this path (operators only). */
   NO_PERMISSION: "MSG_10403",
   SERVER_ERROR: "MSG_10500",
+  /** Too many requests from this address or for this account in a short time: HTTP 429 with Retry-After (docs/decisions/021). */
+  RATE_LIMITED: "MSG_10429",
   INVALID_LOGIN_NAME: "MSG_20001",
   CAPTCHA_EMPTY: "MSG_20002",
   CAPTCHA_EXPIRED: "MSG_20003",
@@ -31,6 +33,8 @@ export const Msg = {
   SAME_AS_OLD_PASSWORD: "MSG_20014",
   OLD_PASSWORD_WRONG: "MSG_20015",
   IDE_AUTH_EXPIRED: "MSG_20016",
+  /** SPEC §9 resend wait: a reset code was mailed less than 60 seconds ago (HTTP 429). */
+  RESEND_WAIT: "MSG_20017",
   FILE_TOO_LARGE: "MSG_20020",
   FILE_TYPE_WRONG: "MSG_20021",
   /* Payments and finance (SPEC §8 Payments, §5 Money). */

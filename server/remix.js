@@ -1,5 +1,6 @@
 // @ts-check
 import { createReadableStreamFromReadable, createRequestHandler } from "@remix-run/node";
+import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./client-address.js";
 
 /**
  * Remix behind Express, with Node's own fetch classes (docs/decisions/016). Nothing here installs
@@ -10,7 +11,8 @@ const HOST = /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/;
 
 /**
  * The Fetch API Request for an incoming request; its signal aborts when the client goes away before the
- * answer has been written.
+ * answer has been written. Its CLIENT_ADDRESS_HEADER is the address this server saw, whatever the client
+ * sent under that name (docs/decisions/021).
  * @param {import("express").Request} req
  * @param {import("express").Response} res
  */
@@ -23,6 +25,9 @@ export function toFetchRequest(req, res) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
+  headers.delete(CLIENT_ADDRESS_HEADER);
+  const address = clientAddressOf(req);
+  if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();

@@ -41,3 +41,8 @@ export function replyWithFieldErrors<T, V>(submission: Submission<T, string[], V
   if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
   return submission.reply({ fieldErrors });
 }
+
+/** The status of a page answering a refused form: 429 when the backend refused for a rate limit (docs/decisions/021), else 400. */
+export function formFailureStatus(failure: VueapiFailure): number {
+  return failure.status === 429 ? 429 : 400;
+}

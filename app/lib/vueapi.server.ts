@@ -1,4 +1,4 @@
-import { envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
+import { CLIENT_ADDRESS_HEADER, envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
 import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
 import { getEnv } from "./env.server";
@@ -53,7 +53,7 @@ export class VueapiRedirect extends Error {
   }
 }
 
-export const HTTP_MESSAGE_STATUSES = [400, 401, 403, 404, 500, 502, 503, 504] as const;
+export const HTTP_MESSAGE_STATUSES = [400, 401, 403, 404, 429, 500, 502, 503, 504] as const;
 
 /** SPEC §8 HTTP: a status's message key; other failures show a generic server error. */
 export function httpMessageKey(status: number): string {
@@ -88,6 +88,9 @@ export function buildHeaders(path: string, ctx: CallContext): Headers {
     headers.set("clientCode", mobile ? "portal-h5" : "portal-pc");
   }
   if (ctx.token) headers.set("Authorization", `Bearer ${ctx.token}`);
+  // The end user's address, as the server entry wrote it on the incoming request (docs/decisions/021).
+  const address = ctx.request.headers.get(CLIENT_ADDRESS_HEADER);
+  if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
   return headers;
 }
 

@@ -8,7 +8,7 @@ import { Captcha } from "~/components/Captcha";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { pageTitle } from "~/lib/meta";
 import { useSchemaForm } from "~/lib/use-schema-form";
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
   }
   const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/password/sendResetCode", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: 400 });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
   const query = new URLSearchParams({ phone: result.data.phone, retrieveWay: RETRIEVE_WAY.EMAIL });
   return redirectWithFlash(request, `/g/main/Login/forgetTwo?${query}`, {
     kind: "info",

@@ -8,7 +8,7 @@ import { Captcha } from "~/components/Captcha";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { commitSession, getSession, safeReturnTo } from "~/lib/session.server";
 import { pageTitle } from "~/lib/meta";
 import { useSchemaForm } from "~/lib/use-schema-form";
@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer, { portalPage: true });
   const result = await api.call("/main/user/login", submission.value);
   if (!result.ok) {
-    return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: 400 });
+    return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
   }
   const session = await getSession(request);
   const { token, user } = result.data;

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { resetPasswordSchema } from "@contract/accounts";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { pageTitle } from "~/lib/meta";
 import { useSchemaForm } from "~/lib/use-schema-form";
@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer, { portalPage: true }).call("/main/updateEmailPassword", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
   return redirectWithFlash(request, "/g/main/Login/Logins", { kind: "success", key: "auth:setPassword.done" });
 }
 

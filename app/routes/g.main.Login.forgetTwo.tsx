@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { resetCodeSchema } from "@contract/accounts";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
 import { useSchemaForm } from "~/lib/use-schema-form";
 
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: resetCodeSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/password/checkResetCode", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
   const query = new URLSearchParams({ phone: submission.value.phone, captcha: submission.value.captcha, retrieveWay: submission.value.retrieveWay });
   return redirect(`/g/main/Login/SetPassWord?${query}`);
 }

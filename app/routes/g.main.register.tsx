@@ -8,7 +8,7 @@ import { Captcha } from "~/components/Captcha";
 import { CheckboxField, ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
 import { pageTitle } from "~/lib/meta";
 import { useSchemaForm } from "~/lib/use-schema-form";
@@ -53,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
   };
   const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/user/register", payload);
   if (!result.ok) {
-    return json({ result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) }, { status: 400 });
+    return json({ result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) }, { status: formFailureStatus(result) });
   }
   return redirect(`/g/main/UserActivation?${new URLSearchParams({ sent: "1", email: result.data.email })}`);
 }

@@ -34,8 +34,6 @@ export const users = pgTable(
     /** "user" or "operator" (operations staff, SPEC §6). */
     role: text("role").notNull().default("user"),
     activatedAt: ts("activated_at"),
-    failedLogins: integer("failed_logins").notNull().default(0),
-    lockedUntil: ts("locked_until"),
     lastLoginAt: ts("last_login_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
     /* SPEC §3 Profile (basic information). Notification email and mobile change only through support (§6). */
@@ -68,6 +66,21 @@ export const authTokens = pgTable(
     revokedAt: ts("revoked_at"),
   },
   (t) => [index("auth_tokens_user").on(t.userId)],
+);
+
+/**
+ * Rate-limit counters and locks (backend/kit/rate-limit.ts, docs/decisions/021), in the database so that every
+ * process counts together. One row per key: `hits` in the window that ends at `resetAt` (or the lock that
+ * ends then); a hit after `resetAt` starts a new window. Rows past their `resetAt` are dead and purged.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    resetAt: ts("reset_at").notNull(),
+  },
+  (t) => [index("rate_limits_reset_at").on(t.resetAt)],
 );
 
 /** SPEC §3 City node. Prices in USD cents. */

@@ -13,7 +13,15 @@ export type CallContext = {
   /** The caller, for paths that need a token. */
   user: AuthUser | null;
   tokenHash: string | null;
+  /**
+   * The end user's address as the caller of the router vouched for it (docs/decisions/021): the socket's
+   * (or a trusted proxy's) for a call over HTTP, the portal's header for a call in-process; null if unknown.
+   */
+  clientAddress: string | null;
 };
+
+/** Who hands a request to the router, and what it knows of the end user. */
+export type Caller = { clientAddress?: string | null };
 
 /** The context of a path that needs a token: the router has authenticated the caller. */
 export type SignedInContext = CallContext & { user: AuthUser; tokenHash: string };
@@ -40,11 +48,17 @@ export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? Ha
 
 const PREFIX = "/vueapi";
 
-function jsonResponse(body: unknown, status = 200) {
+function jsonResponse(body: unknown, status = 200, extra: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...extra },
   });
+}
+
+/** An ApiError as its HTTP answer: 200 with the envelope, or its own status (429 with Retry-After). */
+function errorResponse(error: ApiError): Response {
+  const retry = error.http?.retryAfterSeconds;
+  return jsonResponse(fail(error.messageKey, error.data, error.code), error.http?.status ?? 200, retry ? { "Retry-After": String(retry) } : {});
 }
 
 /** Zod issues as `fieldErrors`: dotted path → i18n keys. */
@@ -64,7 +78,7 @@ function languageOf(request: Request, body: Record<string, unknown>): Language {
 
 /** The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys. */
 export function createRouter(services: Deps, handlers: Handlers) {
-  return async function route(request: Request): Promise<Response> {
+  return async function route(request: Request, caller: Caller = {}): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
     if (!Object.prototype.hasOwnProperty.call(paths, path)) {
@@ -101,10 +115,11 @@ export function createRouter(services: Deps, handlers: Handlers) {
       if (!parsed.success) {
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
       }
-      const data = await handlers[vueapiPath](parsed.data, { services, language, user, tokenHash });
+      const clientAddress = caller.clientAddress ?? null;
+      const data = await handlers[vueapiPath](parsed.data, { services, language, user, tokenHash, clientAddress });
       return jsonResponse(ok(data ?? null));
     } catch (error) {
-      if (error instanceof ApiError) return jsonResponse(fail(error.messageKey, error.data, error.code));
+      if (error instanceof ApiError) return errorResponse(error);
       console.error(`vueapi ${path} failed`, error);
       return jsonResponse(fail(Msg.SERVER_ERROR), 500);
     }

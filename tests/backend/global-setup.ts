@@ -43,6 +43,10 @@ export default async function setup(project: TestProject) {
       // Required with DATABASE_URL (docs/decisions/007); the embedded run would generate one into DATA_DIR.
       PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       PUBLIC_URL: baseUrl,
+      // Real rate limits (docs/decisions/021), but not for the tests' own address: tests that check a limit
+      // name another address in X-Forwarded-For, which this server believes from loopback only.
+      TRUST_PROXY: "loopback",
+      RATE_LIMIT_EXEMPT: "127.0.0.1",
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -37,6 +37,8 @@ export type Fault =
 
 export type Call = {
   path: string;
+  /** The headers the portal sent with the call. */
+  headers: IncomingHttpHeaders;
   /** Resolves with true when the portal closed the connection before the answer was complete. */
   closed: Promise<boolean>;
 };
@@ -75,7 +77,7 @@ export async function startFakeVueapi() {
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const closed = new Promise<boolean>((resolve) => res.on("close", () => resolve(!res.writableFinished)));
-    const call: Call = { path: req.url ?? "", closed };
+    const call: Call = { path: req.url ?? "", headers: req.headers, closed };
     req.resume();
     req.on("end", () => {
       waiting.splice(0).forEach((notify) => notify(call));
