@@ -1,4 +1,5 @@
 import {
+  json,
   unstable_composeUploadHandlers as composeUploadHandlers,
   unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
@@ -27,10 +28,18 @@ export async function parseFormWithFiles(request: Request, limits: Record<string
     }
     return new File(chunks as BlobPart[], filename, { type: contentType });
   };
-  const formData = await parseMultipartFormData(
-    request,
-    composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: textLimit })),
-  );
+  let formData: FormData;
+  try {
+    formData = await parseMultipartFormData(
+      request,
+      composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: textLimit })),
+    );
+  } catch (error) {
+    // A body that is not a multipart form (another content type, a broken body, a text field over its
+    // limit) is the sender's fault: a 400, not a 500. A browser that went away is not answered.
+    if (request.signal.aborted) throw error;
+    throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  }
   return { formData, oversize };
 }
 

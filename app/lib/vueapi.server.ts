@@ -1,6 +1,7 @@
 import { CLIENT_ADDRESS_HEADER, envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
 import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
+import { refusedTextErrors, refusedTextFields } from "@contract/text";
 import { getEnv } from "./env.server";
 import type { Language } from "./i18n";
 import { defaultTransport, vueapiBase, type Transport } from "./transport.server";
@@ -120,6 +121,12 @@ export async function vueapi<P extends VueapiPath>(
   payload: PayloadOf<P>,
   ctx: CallContext,
 ): Promise<VueapiResult<DataOf<P>>> {
+  // Text the database cannot keep is the caller's field error, as the backend would answer it (also when
+  // VUEAPI_URL points at a server that does not check): docs/decisions/024.
+  const refused = refusedTextFields(payload);
+  if (refused.length > 0) {
+    return failure(`errors:${Msg.INVALID_PARAMS}`, { code: ResponseCode.FAIL, status: 400, fieldErrors: refusedTextErrors(refused) });
+  }
   const transport = ctx.transport ?? defaultTransport;
   const timeout = AbortSignal.timeout(ctx.timeoutMs ?? getEnv().VUEAPI_TIMEOUT_MS);
   const signal = AbortSignal.any([ctx.request.signal, timeout]);

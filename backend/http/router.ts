@@ -1,7 +1,9 @@
 import type { z } from "zod";
 import { fail, ok, ResponseCode } from "../../contract/envelope";
 import { Msg } from "../../contract/messages";
+import { errorSummary } from "../../contract/error-summary";
 import { paths, type VueapiPath } from "../../contract/paths";
+import { refusedTextErrors, refusedTextFields } from "../../contract/text";
 import type { Language } from "../mail";
 import type { Deps } from "../deps";
 import { authenticate, type AuthUser } from "./auth";
@@ -76,6 +78,20 @@ function languageOf(request: Request, body: Record<string, unknown>): Language {
   return value === "zh-CN" ? "zh-CN" : "en";
 }
 
+/**
+ * The data exceptions (SQLSTATE class 22) that a value sent by the caller causes: text too long, a number
+ * out of range, a malformed number or date, a date out of range, a character the database refuses, a bad
+ * LIKE escape. Others of the class (a division by zero) are the server's own faults.
+ */
+const INPUT_DATA_EXCEPTIONS = new Set(["22001", "22003", "22007", "22008", "22021", "22025", "22P02", "22P05"]);
+
+/** A database error caused by a value of the request, itself or as the cause of a failed query. */
+function isDataException(error: unknown): boolean {
+  const code = (e: unknown) => (e && typeof e === "object" ? (e as { code?: unknown }).code : undefined);
+  const found = code(error) ?? code((error as { cause?: unknown } | null)?.cause);
+  return typeof found === "string" && INPUT_DATA_EXCEPTIONS.has(found);
+}
+
 /** The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys. */
 export function createRouter(services: Deps, handlers: Handlers) {
   return async function route(request: Request, caller: Caller = {}): Promise<Response> {
@@ -111,6 +127,10 @@ export function createRouter(services: Deps, handlers: Handlers) {
           throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
         }
       }
+      // Text the database cannot keep (NUL, lone surrogates) is refused wherever it is, before any rule or
+      // handler sees it (docs/decisions/024).
+      const refused = refusedTextFields(payload);
+      if (refused.length > 0) return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
       const parsed = spec.payload.safeParse(payload);
       if (!parsed.success) {
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
@@ -120,7 +140,14 @@ export function createRouter(services: Deps, handlers: Handlers) {
       return jsonResponse(ok(data ?? null));
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
-      console.error(`vueapi ${path} failed`, error);
+      // A value the database refuses (a number out of range, text too long) came from the request: a 400,
+      // though a rule of the contract should have caught it first.
+      if (isDataException(error)) {
+        console.warn(`vueapi ${path}: the database refused a value: ${errorSummary(error)}`);
+        return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
+      }
+      // Logged without the request's values (a failed query's message holds its parameters).
+      console.error(`vueapi ${path} failed: ${errorSummary(error)}`);
       return jsonResponse(fail(Msg.SERVER_ERROR), 500);
     }
   };

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { jobs, messages } from "../db/tables";
 import type { Deps } from "../deps";
+import { errorSummary } from "../../contract/error-summary";
 import { hasEnded, parseWorker, thisProcess, workerLabel, type Worker } from "./worker";
 
 /**
@@ -81,7 +82,8 @@ export async function retryDeadJob(db: Db, jobId: number, operatorId: number, no
 
 type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; lastError: string | null };
 
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+/** What of an error is kept on the row and logged: never the values it was working on (docs/decisions/024). */
+const errorText = (error: unknown) => errorSummary(error, false).slice(0, 2000);
 
 export type RunnerOptions = {
   /** The process claiming jobs (default: this process). Tests pass others to play several processes. */
@@ -262,7 +264,7 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
       pass = work()
         .then(() => undefined)
         .catch((error) => {
-          if (!stopped) console.error("job loop failed", error);
+          if (!stopped) console.error(`job loop failed: ${errorSummary(error)}`);
         })
         .finally(() => {
           pass = null;

@@ -158,7 +158,7 @@ describe("the dead-letter list", () => {
     const dead = await row(jobId);
     expect(dead.deadAt).not.toBeNull();
     expect(dead).toMatchObject({ attempts: MAX_ATTEMPTS, lockedBy: null, ownerId });
-    expect(dead.lastError).toMatch(/^test dependency unavailable until /);
+    expect(dead.lastError).toMatch(/^Error: test dependency unavailable until /);
     // A dead job is not run again by itself.
     await service.runJobs();
     expect((await row(jobId)).attempts).toBe(MAX_ATTEMPTS);

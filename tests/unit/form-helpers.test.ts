@@ -34,8 +34,8 @@ describe("positiveId", () => {
     expect(positiveId(raw)).toBe(id);
   });
 
-  it("is stricter than positiveParam, which reads a leading number", () => {
-    expect(positiveParam("12x")).toBe(12);
+  it("refuses what positiveParam refuses: a number with anything after it is no id (Hardening 5)", () => {
+    expect(positiveParam("12x")).toBeNull();
     expect(positiveId("12x")).toBeNull();
   });
 });
