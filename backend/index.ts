@@ -6,6 +6,7 @@ import accounts from "./domains/accounts";
 import billing from "./domains/billing";
 import inbox from "./domains/inbox";
 import invoices from "./domains/invoices";
+import operations from "./domains/operations";
 import participation from "./domains/participation";
 import payments from "./domains/payments";
 import platform from "./domains/platform";
@@ -17,7 +18,7 @@ import { readBackendEnv, type BackendEnv } from "./env";
 import { readBodyWithin } from "./http/body";
 import { createDrain } from "./http/drain";
 import { createRouter, type Caller, type Handlers } from "./http/router";
-import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
+import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
 import type { Domain, Endpoint } from "./kit/domain";
@@ -30,13 +31,13 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store, operations];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
 
-/** Every background job kind and its handler (backend/jobs/runner.ts). */
-const jobRegistry: JobRegistry = new Map(domains.flatMap((d) => Object.entries(d.jobs ?? {})));
+/** Every background job kind and its handler (backend/jobs/runner.ts); the fixture kinds only with TEST_FIXTURES=1. */
+const jobsOf = (env: BackendEnv) => jobRegistry(domains.flatMap((d) => Object.entries({ ...d.jobs, ...(env.testFixtures ? d.fixtureJobs : {}) })));
 
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
@@ -55,13 +56,18 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
   for (const schedule of domains.flatMap((d) => d.schedules ?? [])) await schedule(deps.db, now());
+  const registry = jobsOf(env);
+  const runner = createJobRunner(deps, registry);
   return {
     handle: createRouter(deps, handlers),
     /** The endpoints outside /vueapi (webhooks, the sandbox checkout), as the door route serves them. */
     serveEndpoint: (request: Request) => serveEndpoint(request, deps),
     services: deps,
     /** Runs the jobs due now (tests call this after moving the clock). */
-    runJobs: () => runDueJobs(deps, jobRegistry),
+    runJobs: () => runner.runDue(),
+    /** The job runner of this process; tests make others (another worker, other lease times) with `jobRunner(options)`. */
+    jobs: runner,
+    jobRunner: (options: RunnerOptions) => createJobRunner(deps, registry, options),
     close: database.close,
   };
 }
@@ -77,9 +83,12 @@ async function start() {
   startedEnv.__bsnBackendEnv = env;
   // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
   const dataDirLock = await lockDataDirOrExit(env);
-  const { handle, services: deps, close } = await createVueapi(env);
+  const { handle, services: deps, jobs, close } = await createVueapi(env);
   await dataDirLock?.serve(answerBackups(deps));
-  const stopJobs = deps.env.jobsIntervalMs > 0 ? startJobLoop(deps, jobRegistry, deps.env.jobsIntervalMs) : async () => undefined;
+  // Holding the lock of the embedded database, no other process runs jobs on it: every job another process
+  // held is an orphan of a process that ended (docs/decisions/005).
+  const exclusive = dataDirLock !== undefined && !env.databaseUrl;
+  const stopJobs = deps.env.jobsIntervalMs > 0 ? jobs.start(deps.env.jobsIntervalMs, { exclusive }) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections), end cleanly: no further job pass, the calls
   // under way answered, then the database closed. An open database (PGlite's timers, the pool's idle
   // connections) would otherwise keep the process alive long after the signal.

@@ -131,6 +131,9 @@ export const Msg = {
   /* Bills (MSG_31001-MSG_31099). */
   /** An idempotency key already used for another operation. */
   IDEMPOTENCY_KEY_REUSED: "MSG_31001",
+  /* Operations (MSG_41001-41099; docs/decisions/005). */
+  /** An operator retries a job that is not (or no longer) in the failed list. */
+  JOB_NOT_FAILED: "MSG_41001",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

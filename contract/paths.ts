@@ -12,6 +12,7 @@ import { serviceFixturePaths, servicePaths } from "./services";
 import { serviceWizardPaths } from "./service-wizard";
 import { storePaths } from "./store";
 import { participationPaths } from "./participation";
+import { operationFixturePaths, operationPaths } from "./operations";
 
 export type { PathSpec } from "./path-spec";
 
@@ -35,6 +36,8 @@ export const paths = {
   ...serviceWizardPaths,
   ...storePaths,
   ...participationPaths,
+  ...operationPaths,
+  ...operationFixturePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

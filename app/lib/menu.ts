@@ -74,4 +74,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.paymentReviews", to: "/g/home/operations/PaymentReviews" },
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
+  { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs" },
 ];

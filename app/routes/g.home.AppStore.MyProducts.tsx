@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import { ownerActions } from "@contract/store-codes";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { IntentConfirmStep } from "~/components/IntentConfirmStep";
 import { Pagination } from "~/components/Pagination";
 import { Cover, ProductStatusBadge, StoreHeading } from "~/components/store/bits";
 import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
@@ -82,16 +83,8 @@ export default function MyProducts() {
         <Link to="/g/home/AppStore/ProductEdit" className="btn-primary">{t("mine.new")}</Link>
       </StoreHeading>
       {confirm ? (
-        <div className="card max-w-lg" role="alertdialog" aria-labelledby="remove-title" data-testid="confirm-step">
-          <h2 id="remove-title" className="text-lg font-semibold">{t("mine.removeTitle")}</h2>
-          <p className="mt-2 text-slate-600">{t("mine.removeQuestion", { name: confirm.name })}</p>
-          <Form method="post" action={action} className="mt-4 flex justify-end gap-2">
-            <input type="hidden" name="productId" value={confirm.productId} />
-            <input type="hidden" name="confirmed" value="yes" />
-            <Link to={here} className="btn-secondary">{t("mine.cancel")}</Link>
-            <button type="submit" name="intent" value="remove" className="btn-danger">{t("mine.confirm")}</button>
-          </Form>
-        </div>
+        <IntentConfirmStep id="remove-title" title={t("mine.removeTitle")} question={t("mine.removeQuestion", { name: confirm.name })} intent="remove"
+          fields={{ productId: confirm.productId }} action={action} cancelTo={here} confirmLabel={t("mine.confirm")} cancelLabel={t("mine.cancel")} danger />
       ) : null}
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("mine.empty")}</p>

@@ -116,9 +116,11 @@ export const messages = pgTable(
 );
 
 /* ------------------------------------------------------------------------------------------------
- * Background jobs (ARCHITECTURE: payment expiry, callbacks, weekly bills, later tests and deployments).
- * A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so it survives a restart and runs once even
- * with several processes. `dedupeKey` makes scheduling the same job twice a no-op.
+ * Background jobs (ARCHITECTURE: payment expiry, callbacks, weekly bills, tests and deployments;
+ * backend/jobs/runner.ts, docs/decisions/005). A job is claimed with FOR UPDATE SKIP LOCKED and a short
+ * lease renewed by a heartbeat while it runs, so it survives a restart and runs once even with several
+ * processes. `dedupeKey` makes scheduling the same job twice a no-op. A job that used up its attempts is
+ * kept as dead (`deadAt`) with its last error until an operator retries it.
  * ---------------------------------------------------------------------------------------------- */
 export const jobs = pgTable(
   "jobs",
@@ -128,13 +130,24 @@ export const jobs = pgTable(
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
     dedupeKey: text("dedupe_key").unique(),
     runAt: ts("run_at").notNull().defaultNow(),
+    /** The end of the lease of the process running it (the database's clock); free once passed. */
     lockedUntil: ts("locked_until"),
+    /** The process running it: "<host>:<pid namespace>:<pid>:<random id of that start>" (backend/jobs/worker.ts). */
+    lockedBy: text("locked_by"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     doneAt: ts("done_at"),
+    /** Dead letter: every attempt failed; kept with its last error until an operator retries it. */
+    deadAt: ts("dead_at"),
+    /** Whom the dead job concerns (the owner of its resource, told by a message), when its domain says. */
+    ownerId: integer("owner_id").references(() => users.id),
+    /** The last retry by an operator, and how many there were. */
+    retriedAt: ts("retried_at"),
+    retriedBy: integer("retried_by").references(() => users.id),
+    retries: integer("retries").notNull().default(0),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("jobs_due").on(t.doneAt, t.runAt)],
+  (t) => [index("jobs_due").on(t.doneAt, t.runAt), index("jobs_dead").on(t.deadAt)],
 );
 
 /** The columns of a status-machine transition record (approval records and timelines): event, states, actor, comments. */

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import type { Deps } from "../deps";
 import type { BackendEnv } from "../env";
 import type { Handlers } from "../http/router";
-import type { JobHandler } from "../jobs/runner";
+import type { JobEntry } from "../jobs/runner";
 
 /**
  * One domain of the backend (docs/decisions/018): a folder under backend/domains/<name>/ whose index.ts
@@ -16,8 +16,11 @@ export type Domain = {
   readonly name: string;
   /** Its /vueapi paths (contract/<name>.ts), typed by path with `handlersOf`. */
   readonly handlers?: Partial<Handlers>;
-  /** Its background job kinds and their handlers (backend/jobs/runner.ts). */
-  readonly jobs?: Record<string, JobHandler>;
+  /**
+   * Its background job kinds (backend/jobs/runner.ts): each a handler, or `{ run, ownerOf }` when its jobs
+   * concern one user's resource, so that user is told when such a job dies (docs/decisions/005).
+   */
+  readonly jobs?: Record<string, JobEntry>;
   /** Recurring jobs: each is called at every start and schedules its next run (idempotent, by dedupe key). */
   readonly schedules?: readonly Schedule[];
   /** What runs at start, before any request: configuration checks, environment handed to the domain. */
@@ -30,10 +33,12 @@ export type Domain = {
   readonly seedDemo?: DemoSeeder;
   /** Tests only (TEST_FIXTURES=1): /test/* paths that create this domain's records for the caller. */
   readonly fixtures?: Partial<Handlers>;
+  /** Tests only (TEST_FIXTURES=1): job kinds registered only then (e.g. a job that takes long or fails on demand). */
+  readonly fixtureJobs?: Record<string, JobEntry>;
 };
 
 /** A recurring job: schedules its next run; called at every start. */
-export type Schedule = (db: Db, now: Date) => Promise<void>;
+export type Schedule = (db: Db, now: Date) => Promise<unknown>;
 
 /**
  * Demo records of one domain for demo accounts created just now: `users` maps a demo username to its

@@ -4,8 +4,8 @@ import { issueToken } from "../../backend/http/auth";
 import { post as ledgerPost } from "../../backend/domains/billing/ledger";
 import { makeTrafficBills, WEEKLY_TRAFFIC } from "../../backend/domains/billing/jobs";
 import { bills, usageDaily } from "../../backend/domains/billing/tables";
-import { cityNodes, jobs, messages, users } from "../../backend/db/tables";
-import { callVueapi, inProcessVueapi } from "./in-process";
+import { cityNodes, jobs, messages } from "../../backend/db/tables";
+import { callVueapi, inProcessVueapi, insertedUser } from "./in-process";
 
 // The weekly traffic bills and the expiry rule depend on time: the service runs in-process with a clock
 // the test moves (like expiry.test.ts), on its own embedded database.
@@ -23,13 +23,7 @@ async function post(p: string, body: object = {}, as = userId) {
   return callVueapi(service, p, body, await issueToken(service.services, as));
 }
 
-async function newUser(userName: string, role = "user") {
-  const [row] = await service.services.db
-    .insert(users)
-    .values({ userName, passwordHash: "x", realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: clock })
-    .returning({ id: users.id });
-  return row.id;
-}
+const newUser = (userName: string, role?: string) => insertedUser(service, userName, role);
 
 async function nodeId(code: string) {
   const [row] = await service.services.db.select({ id: cityNodes.id }).from(cityNodes).where(eq(cityNodes.code, code));

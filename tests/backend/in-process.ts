@@ -53,6 +53,10 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
       return current().services;
     },
     runJobs: () => current().runJobs(),
+    get jobs() {
+      return current().jobs;
+    },
+    jobRunner: (options) => current().jobRunner(options),
     close: () => current().close(),
   };
 }
@@ -88,4 +92,13 @@ export async function registeredUser(service: Vueapi, prefix: string, set: Parti
   expect(reg.code, JSON.stringify(reg)).toBe(0);
   await service.services.db.update(users).set({ activatedAt: service.services.now(), ...set }).where(eq(users.userName, userName));
   return { userName, password: PASSWORD };
+}
+
+/** A user inserted straight into the service's database, activated at the service's clock; answers its id. */
+export async function insertedUser(service: Vueapi, userName: string, role = "user"): Promise<number> {
+  const [row] = await service.services.db
+    .insert(users)
+    .values({ userName, passwordHash: "x", realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: service.services.now() })
+    .returning({ id: users.id });
+  return row.id;
 }

@@ -7,9 +7,11 @@ import { ledgerEntries } from "../../backend/domains/billing/tables";
 import { messages, users } from "../../backend/db/tables";
 import { issueToken } from "../../backend/http/auth";
 import paymentsDomain from "../../backend/domains/payments";
+import { jobRegistry } from "../../backend/jobs/runner";
 
 const handleSandboxPay = paymentsDomain.endpoints[0].handle;
-const paymentJobs = paymentsDomain.jobs;
+/** The domain's job kinds as the runner sees them (a handler, or a handler with `ownerOf`). */
+const paymentJobs = jobRegistry(Object.entries(paymentsDomain.jobs));
 import { eventFor, signCallback, type CheckoutState } from "../../backend/domains/payments/checkout";
 import { expectedArrival } from "../../backend/domains/payments/handlers";
 import { callVueapi, inProcessVueapi, type Vueapi } from "./in-process";
@@ -146,7 +148,7 @@ describe("recharge through the sandbox provider", () => {
     expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargePaid"]);
 
     // The sandbox's own durable callback job delivers the same event again: still credited once.
-    await paymentJobs["sandbox.callback"]({ checkoutId: payment.providerRef }, services);
+    await paymentJobs.get("sandbox.callback")!.run({ checkoutId: payment.providerRef }, services);
     expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 2550 });
     const [delivered] = await services.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, payment.providerRef!));
     expect(delivered.callbackDeliveredAt).not.toBeNull();
@@ -212,10 +214,10 @@ describe("recharge through the sandbox provider", () => {
     const payment = await paymentRow(created.data.payment.paymentNo);
     // The 5-minute poll finds it still open.
     clock = new Date(clock.getTime() + 5 * 60 * 1000);
-    await paymentJobs["payments.poll"]({ paymentId: payment.id }, services);
+    await paymentJobs.get("payments.poll")!.run({ paymentId: payment.id }, services);
     expect((await paymentRow(payment.paymentNo)).status).toBe(2);
     clock = new Date(clock.getTime() + 26 * 60 * 1000);
-    await paymentJobs["payments.expire"]({ paymentId: payment.id }, services);
+    await paymentJobs.get("payments.expire")!.run({ paymentId: payment.id }, services);
     expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 10, failureReason: "expired" });
     const late = await payAtSandbox(created.data.redirectUrl, "4242424242424242");
     expect(late.status).toBe(409);

@@ -16,7 +16,8 @@ const root = path.resolve(__dirname, "../..");
 export type Server = { child: ChildProcess; pid: number; baseUrl: string; dataDir: string; stderr: () => string };
 export type Exit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
-function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+/** The server's environment: the embedded defaults below, then `extra` (e.g. jobs on, test fixtures). */
+function serverEnv(dataDir: string, port: number, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -32,15 +33,15 @@ function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   };
   // The embedded default, its secrets generated into DATA_DIR (so that a backup must carry them).
   for (const name of ["DATABASE_URL", "SESSION_SECRET", "PAYMENT_WEBHOOK_SECRET", "SEED_DEMO", "VUEAPI_URL"]) delete env[name];
-  return env;
+  return { ...env, ...extra };
 }
 
 /** Spawns the built server (server/index.js) on DATA_DIR; `exited` resolves when it ends. */
-export async function spawnServer(dataDir: string) {
+export async function spawnServer(dataDir: string, extra: Record<string, string> = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
-    env: serverEnv(dataDir, port),
+    env: serverEnv(dataDir, port, extra),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -52,8 +53,8 @@ export async function spawnServer(dataDir: string) {
 }
 
 /** A server that has become ready (GET /healthz) on DATA_DIR. */
-export async function startServer(dataDir: string): Promise<Server> {
-  const spawned = await spawnServer(dataDir);
+export async function startServer(dataDir: string, extra: Record<string, string> = {}): Promise<Server> {
+  const spawned = await spawnServer(dataDir, extra);
   const deadline = Date.now() + 150_000;
   for (;;) {
     if (spawned.child.exitCode !== null) throw new Error(`the server exited with ${spawned.child.exitCode}: ${spawned.stderr()}`);

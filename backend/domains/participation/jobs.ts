@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { cityNodes } from "../../db/tables";
 import type { Deps } from "../../deps";
-import type { JobHandler } from "../../jobs/runner";
+import type { JobEntry, JobHandler, JobOwner } from "../../jobs/runner";
 import { apps } from "../services/tables";
 import { applyJoinEvent, JOB_WORK_ORDER } from "./audit";
 import { appJoinNodes, appJoins } from "./tables";
@@ -30,5 +30,13 @@ export const runWorkOrder: JobHandler = async (payload, services: Deps) => {
   await services.db.transaction((tx) => workOrderInTx(tx, joinId, services.now()));
 };
 
+/** Whom a participation's job concerns: the participant, told when it dies (docs/decisions/005). */
+async function participantOf(payload: Record<string, unknown>, db: Db): Promise<JobOwner | null> {
+  const joinId = Number(payload.joinId);
+  if (!Number.isSafeInteger(joinId) || joinId <= 0) return null;
+  const [row] = await db.select({ userId: appJoins.userId, name: apps.name }).from(appJoins).innerJoin(apps, eq(apps.id, appJoins.appId)).where(eq(appJoins.id, joinId));
+  return row ? { userId: row.userId, subject: row.name } : null;
+}
+
 /** The participation audit's background jobs, by kind. */
-export const jobs: Record<string, JobHandler> = { [JOB_WORK_ORDER]: runWorkOrder };
+export const jobs: Record<string, JobEntry> = { [JOB_WORK_ORDER]: { run: runWorkOrder, ownerOf: participantOf } };

@@ -17,11 +17,12 @@ import {
 } from "../../../contract/payments";
 import type { pageRequestSchema } from "../../../contract/platform";
 import { toCents } from "../../../contract/rules";
+import type { Db } from "../../db/client";
 import { users } from "../../db/tables";
 import type { Deps } from "../../deps";
 import { ApiError, fieldError } from "../../http/errors";
 import type { CallContext, SignedInContext } from "../../http/router";
-import { schedule, type JobHandler } from "../../jobs/runner";
+import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
 import { CallbackRejected, verifyCallback } from "./checkout";
 import { callbackSecret, providerFor } from "./provider";
 import { amountParam, notify, pageWindow, recordNo, toPaymentRecord, toWithdrawalRecord, type PaymentRow } from "./records";
@@ -193,7 +194,18 @@ const expireJob: JobHandler = async (payload, services) => {
   });
 };
 
-export const paymentJobHandlers: Record<string, JobHandler> = { "payments.poll": pollPayment, "payments.expire": expireJob };
+/** Whom a payment's job concerns: the payer, told when it dies (docs/decisions/005). */
+async function payerOf(payload: Record<string, unknown>, db: Db): Promise<JobOwner | null> {
+  const id = Number(payload.paymentId);
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const [row] = await db.select({ userId: payments.userId, paymentNo: payments.paymentNo }).from(payments).where(eq(payments.id, id));
+  return row ? { userId: row.userId, subject: row.paymentNo } : null;
+}
+
+export const paymentJobHandlers: Record<string, JobEntry> = {
+  "payments.poll": { run: pollPayment, ownerOf: payerOf },
+  "payments.expire": { run: expireJob, ownerOf: payerOf },
+};
 
 /** POST /sys/account/payment: one of the caller's own payments (another user's is not found). */
 export async function getPayment(input: { paymentNo: string; refresh: boolean }, { services, user }: SignedInContext) {

@@ -6,7 +6,7 @@ import type { Db, Tx } from "../../db/client";
 import { appFunctions, appNodes, appTransitions, appVersions, apps, chaincodePackages } from "./tables";
 import { bills } from "../billing/tables";
 import { cityNodes, files } from "../../db/tables";
-import { schedule, type JobHandler } from "../../jobs/runner";
+import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
 import { inspectPackage, storeReport, suggestionFor } from "./inspect";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
 import { applyTransition } from "./machine";
@@ -186,8 +186,20 @@ export const runExpire: JobHandler = async (payload, services) => {
   });
 };
 
-export const serviceJobs: Record<string, JobHandler> = {
-  [JOB_TEST]: runTest,
-  [JOB_DEPLOY]: runDeploy,
-  [JOB_EXPIRE]: runExpire,
+/** Whom a job of a version concerns: the publisher, told when it dies (docs/decisions/005). */
+async function publisherOf(payload: Record<string, unknown>, db: Db): Promise<JobOwner | null> {
+  const verId = Number(payload.verId);
+  if (!Number.isSafeInteger(verId) || verId <= 0) return null;
+  const [row] = await db
+    .select({ userId: apps.userId, name: apps.name, version: appVersions.version })
+    .from(appVersions)
+    .innerJoin(apps, eq(apps.id, appVersions.appId))
+    .where(eq(appVersions.id, verId));
+  return row ? { userId: row.userId, subject: `${row.name} ${row.version}` } : null;
+}
+
+export const serviceJobs: Record<string, JobEntry> = {
+  [JOB_TEST]: { run: runTest, ownerOf: publisherOf },
+  [JOB_DEPLOY]: { run: runDeploy, ownerOf: publisherOf },
+  [JOB_EXPIRE]: { run: runExpire, ownerOf: publisherOf },
 };
