@@ -268,7 +268,7 @@ describe("a signed callback whose amount or currency differs from the checkout g
     // Neither the provider's correct word now nor the clock decides it any more: the operator does.
     expect(await call("/pay/callback", await signedCallbackFor(payment.providerRef!))).toMatchObject({ code: 0 });
     clock = new Date(clock.getTime() + 31 * 60 * 1000);
-    await paymentJobs["payments.expire"]({ paymentId: payment.id }, services);
+    await paymentJobs.get("payments.expire")!.run({ paymentId: payment.id }, services);
     expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 2 });
     expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
 

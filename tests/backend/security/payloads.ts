@@ -40,6 +40,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   taxNo: "not-id",
   courierNo: "not-id",
   remittanceRef: "not-id",
+  /** A background job of the platform: only operators name one (/sys/ops/jobs/*), or the test path its caller's own. */
+  jobId: "not-id",
 };
 
 /** Fields whose kind depends on another field of the payload (`kind`, `targetKind`). */
