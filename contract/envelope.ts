@@ -34,3 +34,9 @@ export function ok<T>(data: T): Envelope & { data: T } {
 export function fail(message: string, data?: unknown, code: number = ResponseCode.FAIL): Envelope {
   return { code, message, data: data ?? null };
 }
+
+/**
+ * The header with the browser's address: set by the server entry from the connection (server/remix.js),
+ * forwarded by the portal's request layer, recorded in the audit log (docs/decisions/022).
+ */
+export const CLIENT_ADDRESS_HEADER = "x-client-address";

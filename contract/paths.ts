@@ -24,6 +24,8 @@ import { testingPaths } from "./testing";
 import { serviceWizardPaths } from "./service-wizard";
 import { storePaths } from "./store";
 import { participationPaths } from "./participation";
+import { operatorAuthFixturePaths, operatorAuthPaths, SECOND_FACTOR_STEPS } from "./operator-auth";
+import { auditPaths } from "./audit";
 
 export type { PathSpec } from "./path-spec";
 
@@ -42,9 +44,14 @@ const accountPaths = {
   "/anon/password/sendResetCode": { auth: "anon", payload: forgetSchema, data: forgetDataSchema },
   "/anon/password/checkResetCode": { auth: "anon", payload: resetCodeSchema, data: nothing },
   "/main/updateEmailPassword": { auth: "anon", payload: resetPasswordSchema, data: nothing },
-  "/main/user/login": { auth: "anon", payload: loginSchema, data: loginDataSchema },
+  "/main/user/login": {
+    auth: "anon",
+    payload: loginSchema,
+    // An operator's token is good only for the second step until it is passed (docs/decisions/022).
+    data: loginDataSchema.extend({ secondFactor: z.enum(SECOND_FACTOR_STEPS).nullable() }),
+  },
   "/anon/platform/cityNodes": { auth: "anon", payload: anyPayload, data: z.array(cityNodeSchema) },
-  "/main/user/logout": { auth: "user", payload: anyPayload, data: nothing },
+  "/main/user/logout": { auth: "user", beforeSecondFactor: true, payload: anyPayload, data: nothing },
   "/main/getClientInfo": { auth: "user", payload: anyPayload, data: userSchema },
   "/main/updatePassword": { auth: "user", payload: anyPayload, data: nothing },
   "/main/home/summary": { auth: "user", payload: anyPayload, data: homeSummarySchema },
@@ -67,6 +74,9 @@ export const paths = {
   ...serviceWizardPaths,
   ...storePaths,
   ...participationPaths,
+  ...operatorAuthPaths,
+  ...operatorAuthFixturePaths,
+  ...auditPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

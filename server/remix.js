@@ -9,6 +9,13 @@ import { createReadableStreamFromReadable, createRequestHandler } from "@remix-r
 const HOST = /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/;
 
 /**
+ * The header that carries the client's address to the portal and on to the /vueapi service (the audit log
+ * records it: docs/decisions/022; backend/kit/audit.ts reads it). Always set here from the connection
+ * (Express's req.ip), so a client cannot choose what it says.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-client-address";
+
+/**
  * The Fetch API Request for an incoming request; its signal aborts when the client goes away before the
  * answer has been written.
  * @param {import("express").Request} req
@@ -20,9 +27,11 @@ export function toFetchRequest(req, res) {
   const url = new URL(`${req.protocol}://${host && HOST.test(host) ? host : "localhost"}${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
+    if (value === undefined || name === CLIENT_ADDRESS_HEADER) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
+  const address = req.ip ?? req.socket.remoteAddress;
+  if (address) headers.set(CLIENT_ADDRESS_HEADER, address.replace(/^::ffff:/, ""));
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();

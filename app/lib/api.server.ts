@@ -15,15 +15,27 @@ export type Viewer = {
   token: string | null;
   user: SessionUser | null;
   mobile: boolean;
+  /** An operator between the password and the second step: signed out for every page but that step. */
+  pending?: PendingLogin | null;
 };
+
+export type PendingLogin = { token: string; user: SessionUser; step: "enrol" | "verify" };
+
+/** The page of each second step (docs/decisions/022). */
+export const SECOND_FACTOR_PAGES = { enrol: "/g/main/Login/TwoFactorSetup", verify: "/g/main/Login/TwoFactor" } as const;
 
 export async function getViewer(request: Request): Promise<Viewer> {
   const [session, language] = await Promise.all([getSession(request), getLanguage(request)]);
+  const token = session.get("token") ?? null;
+  const user = session.get("user") ?? null;
+  const step = session.get("secondFactor");
+  const pending = step && token && user ? { token, user, step } : null;
   return {
     language,
-    token: session.get("token") ?? null,
-    user: session.get("user") ?? null,
+    token: pending ? null : token,
+    user: pending ? null : user,
     mobile: isMobileUserAgent(request.headers.get("User-Agent")),
+    pending,
   };
 }
 
@@ -31,6 +43,8 @@ export async function getViewer(request: Request): Promise<Viewer> {
 export async function requireUser(request: Request): Promise<Viewer & { user: SessionUser; token: string }> {
   const viewer = await getViewer(request);
   if (viewer.user && viewer.token) return viewer as Viewer & { user: SessionUser; token: string };
+  // An operator half-way through the login finishes the second step first.
+  if (viewer.pending) throw redirect(SECOND_FACTOR_PAGES[viewer.pending.step]);
   const session = await getSession(request);
   const url = new URL(request.url);
   url.searchParams.delete("_data");
@@ -59,6 +73,7 @@ async function redirectFor(request: Request, error: VueapiRedirect): Promise<Res
   const session = await getSession(request);
   session.unset("token");
   session.unset("user");
+  session.unset("secondFactor");
   if (error.returnTo) session.set("returnTo", safeReturnTo(error.returnTo));
   const headers = new Headers();
   headers.append("Set-Cookie", await commitSession(session));

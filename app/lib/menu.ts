@@ -73,4 +73,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.withdrawals", to: "/g/home/operations/Withdrawals" },
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
+  { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
 ];

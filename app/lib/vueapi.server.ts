@@ -1,4 +1,4 @@
-import { envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
+import { CLIENT_ADDRESS_HEADER, envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
 import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
 import { getEnv } from "./env.server";
@@ -88,6 +88,9 @@ export function buildHeaders(path: string, ctx: CallContext): Headers {
     headers.set("clientCode", mobile ? "portal-h5" : "portal-pc");
   }
   if (ctx.token) headers.set("Authorization", `Bearer ${ctx.token}`);
+  // The browser's address, as the server entry saw it, for the operators' audit log (docs/decisions/022).
+  const client = ctx.request.headers.get(CLIENT_ADDRESS_HEADER);
+  if (client) headers.set(CLIENT_ADDRESS_HEADER, client);
   return headers;
 }
 

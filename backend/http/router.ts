@@ -1,11 +1,14 @@
 import type { z } from "zod";
+import { AUDIT_RULES, type OperatorPath } from "../../contract/audit-rules";
 import { fail, ok, ResponseCode } from "../../contract/envelope";
 import { Msg } from "../../contract/messages";
-import { paths, type VueapiPath } from "../../contract/paths";
+import { paths, type PathSpec, type VueapiPath } from "../../contract/paths";
+import type { Db } from "../db/client";
 import type { Language } from "../mail";
 import type { Deps } from "../deps";
+import { clientAddressOf, entryFromRule, recordAudit } from "../kit/audit";
 import { authenticate, type AuthUser } from "./auth";
-import { ApiError } from "./errors";
+import { ApiError, sessionInvalid } from "./errors";
 
 export type CallContext = {
   services: Deps;
@@ -13,6 +16,9 @@ export type CallContext = {
   /** The caller, for paths that need a token. */
   user: AuthUser | null;
   tokenHash: string | null;
+  /** The path called, and the caller's address as the server entry saw it (for the audit log). */
+  path: VueapiPath;
+  clientIp: string | null;
 };
 
 /** The context of a path that needs a token: the router has authenticated the caller. */
@@ -92,7 +98,12 @@ export function createRouter(services: Deps, handlers: Handlers) {
       let user: AuthUser | null = null;
       let tokenHash: string | null = null;
       if (spec.auth !== "anon") {
-        ({ user, tokenHash } = await authenticate(services, request));
+        let secondFactorPassed: boolean;
+        ({ user, tokenHash, secondFactorPassed } = await authenticate(services, request));
+        // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
+        if (user.role === "operator" && !secondFactorPassed && !(spec as PathSpec).beforeSecondFactor) {
+          throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
+        }
         if ((spec.auth as string) === "operator" && user.role !== "operator") {
           throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
         }
@@ -101,7 +112,19 @@ export function createRouter(services: Deps, handlers: Handlers) {
       if (!parsed.success) {
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
       }
-      const data = await handlers[vueapiPath](parsed.data, { services, language, user, tokenHash });
+      const ctx: CallContext = { services, language, user, tokenHash, path: vueapiPath, clientIp: clientAddressOf(request) };
+      const rule = (spec.auth as string) === "operator" ? AUDIT_RULES[vueapiPath as OperatorPath] : "read";
+      const handler = handlers[vueapiPath];
+      const data =
+        typeof rule === "object" && user
+          ? // An operator decision and its audit entry commit together, or neither does.
+            await services.db.transaction(async (tx) => {
+              const result = await handler(parsed.data, { ...ctx, services: { ...services, db: tx as unknown as Db } });
+              const entry = entryFromRule(rule, parsed.data as Record<string, unknown>, result);
+              await recordAudit(tx, { ...entry, actor: user, at: services.now(), path: vueapiPath, clientIp: ctx.clientIp });
+              return result;
+            })
+          : await handler(parsed.data, ctx);
       return jsonResponse(ok(data ?? null));
     } catch (error) {
       if (error instanceof ApiError) return jsonResponse(fail(error.messageKey, error.data, error.code));

@@ -21,6 +21,7 @@ import { ApiError, fieldError } from "../../http/errors";
 import { fieldErrorsOf, type CallContext, type SignedInContext } from "../../http/router";
 import type { Deps } from "../../deps";
 import { checkCaptcha } from "./captcha";
+import { secondFactorStep } from "./mfa";
 import { hashPassword, verifyPassword } from "./passwords";
 import { findUserByLogin, toUser } from "./users";
 
@@ -171,7 +172,9 @@ export async function login(input: z.output<typeof loginSchema>, { services }: C
     .where(eq(users.id, user.id))
     .returning();
   const token = await issueToken(services, user.id);
-  return { token, user: toUser(updated) };
+  // An operator's token opens only the second step until it is passed (docs/decisions/022).
+  const secondFactor = updated.role === "operator" ? await secondFactorStep(services.db, user.id) : null;
+  return { token, user: toUser(updated), secondFactor };
 }
 
 export async function logout(_input: unknown, { services, tokenHash }: SignedInContext) {

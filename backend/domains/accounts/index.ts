@@ -3,9 +3,10 @@ import { defineDomain } from "../../kit/domain";
 import { createCaptcha } from "./captcha";
 import { createDemoAccounts } from "./demo";
 import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./handlers";
+import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, verifySecondFactor } from "./mfa";
 import { hashPassword } from "./passwords";
 
-/** Registration, activation, login, password reset and change (SPEC §5; contract/accounts.ts). */
+/** Registration, activation, login (with the operators' second factor, docs/decisions/022), password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
   name: "accounts",
   handlers: handlersOf({
@@ -19,6 +20,11 @@ export default defineDomain({
     "/main/user/logout": logout,
     "/main/getClientInfo": clientInfo,
     "/main/updatePassword": changePassword,
+    "/main/mfa/enrolment": enrolment,
+    "/main/mfa/confirm": confirmEnrolment,
+    "/main/mfa/verify": verifySecondFactor,
   }),
   api: { hashPassword, createDemoAccounts },
+  seedDemo: seedDemoSecondFactors,
+  fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),
 });

@@ -1,0 +1,45 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { stringify } from "csv-stringify/sync";
+import { apiFor, requireOperator } from "~/lib/api.server";
+import { detailsText, neutraliseCell } from "~/lib/audit";
+import { auditFilterFromQuery } from "~/lib/audit.server";
+import { utc8Day } from "~/lib/bills";
+import { i18nServer } from "~/lib/i18n.server";
+
+/**
+ * The audit log as CSV (docs/decisions/022): the tab's filters, every matching entry up to the backend's
+ * export limit, newest first; headers and labels in the viewer's language, times in ISO 8601 (UTC), every
+ * cell neutralised against spreadsheet formulas. The export itself is an entry of the log.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const filter = auditFilterFromQuery(new URL(request.url).searchParams);
+  const data = await apiFor(request, viewer).load("/sys/ops/audit/export", filter);
+  const t = await i18nServer.getFixedT(viewer.language, "audit");
+  const columns = ["id", "at", "actor", "action", "targetType", "targetId", "decision", "comments", "details", "clientIp", "path"] as const;
+  const rows = data.rows.map((e) => [
+    String(e.id),
+    e.at,
+    e.actorName,
+    t(`actions.${e.action}`, { defaultValue: e.action }),
+    t(`targets.${e.targetType}`, { defaultValue: e.targetType }),
+    e.targetId ?? "",
+    e.decision ? t(`decisions.${e.decision}`, { defaultValue: e.decision }) : "",
+    e.comments ?? "",
+    detailsText(e.details),
+    e.clientIp ?? "",
+    e.path,
+  ]);
+  const csv = stringify([columns.map((c) => t(`csv.${c}`)), ...rows].map((row) => row.map(neutraliseCell)), { record_delimiter: "\r\n" });
+  const day = utc8Day(new Date());
+  // A byte order mark, so spreadsheet programs read the UTF-8 (Chinese labels and names) correctly.
+  return new Response(`\uFEFF${csv}`, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="audit-log-${day}.csv"; filename*=UTF-8''${encodeURIComponent(`${t("csv.fileName")}-${day}.csv`)}`,
+      "Cache-Control": "no-store",
+      "X-Total-Count": String(data.total),
+      "X-Truncated": data.truncated ? "1" : "0",
+    },
+  });
+}
