@@ -23,7 +23,7 @@ export function normaliseSecondFactorCode(value: string): string {
 
 /** Enrolment is confirmed with a code of the new authenticator. */
 export const enrolConfirmSchema = z.object({
-  code: required().refine((v) => TOTP_CODE_RE.test(normaliseSecondFactorCode(v)), "auth:twoFactor.validation.digits"),
+  code: required().refine((v) => v === "" || TOTP_CODE_RE.test(normaliseSecondFactorCode(v)), "auth:twoFactor.validation.digits"),
 });
 
 /** The second step of a login: a 6-digit code or one of the recovery codes. */
@@ -32,7 +32,8 @@ export const secondFactorSchema = z.object({
     .max(40, "auth:twoFactor.validation.format")
     .refine((v) => {
       const code = normaliseSecondFactorCode(v);
-      return TOTP_CODE_RE.test(code) || RECOVERY_CODE_RE.test(code);
+      // An empty field is told once, as required.
+      return v === "" || TOTP_CODE_RE.test(code) || RECOVERY_CODE_RE.test(code);
     }, "auth:twoFactor.validation.format"),
 });
 
