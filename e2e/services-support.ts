@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect } from "./fixtures";
+import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor";
 import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
 
 /** Shared by the service specs: the demo operator, the /vueapi API and fixture services. */
@@ -12,10 +13,17 @@ export async function api(request: APIRequestContext, p: string, data: unknown, 
   return body.data;
 }
 
-/** Logs in through the API (the test captcha); answers the bearer token. */
+/** Logs in through the API (the test captcha); answers the bearer token. A demo operator also passes the second step. */
 export async function apiToken(request: APIRequestContext, userName: string, password = PASSWORD): Promise<string> {
   const captcha = await api(request, "/anon/captcha/create", {});
   const login = await api(request, "/main/user/login", { username: userName, password, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
+  const secret = demoTotpSecret(userName);
+  if (login.secondFactor === "verify" && secret) {
+    await passSecondFactor(secret, async (code) => {
+      const res = await request.post("/vueapi/main/mfa/verify", { data: { code }, headers: { Authorization: `Bearer ${login.token}` } });
+      return (await res.json()) as { code: number; message: string };
+    });
+  }
   return login.token as string;
 }
 

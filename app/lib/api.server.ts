@@ -43,15 +43,15 @@ export async function getViewer(request: Request): Promise<Viewer> {
 export async function requireUser(request: Request): Promise<Viewer & { user: SessionUser; token: string }> {
   const viewer = await getViewer(request);
   if (viewer.user && viewer.token) return viewer as Viewer & { user: SessionUser; token: string };
-  // An operator half-way through the login finishes the second step first.
-  if (viewer.pending) throw redirect(SECOND_FACTOR_PAGES[viewer.pending.step]);
   const session = await getSession(request);
   const url = new URL(request.url);
   url.searchParams.delete("_data");
   url.searchParams.delete("index");
   // A form posted to a page is resumed at the page itself.
   session.set("returnTo", url.pathname + url.search);
-  throw redirect("/g/main/Login/Logins", { headers: { "Set-Cookie": await commitSession(session) } });
+  // An operator half-way through the login finishes the second step first.
+  const to = viewer.pending ? SECOND_FACTOR_PAGES[viewer.pending.step] : "/g/main/Login/Logins";
+  throw redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export async function requireOperator(request: Request) {
