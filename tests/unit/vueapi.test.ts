@@ -50,6 +50,10 @@ describe("request layer: what it sends (SPEC §7)", () => {
     expect(buildHeaders("/main/getClientInfo", ctx({ request: incoming(undefined, IPHONE) })).get("clientCode")).toBe("portal-h5");
     expect(buildHeaders("/main/getClientInfo", ctx({ clientCode: true })).get("clientCode")).toBe("portal-pc");
     expect(buildHeaders("/main/getClientInfo", ctx({ token: null })).get("Authorization")).toBeNull();
+    // The browser's address as the server entry set it goes on to the backend (the audit log, docs/decisions/022).
+    const from = new Request("http://portal.test/g/home/index", { headers: { "x-client-address": "203.0.113.9" } });
+    expect(buildHeaders("/sys/ops/services/decide", ctx({ request: from })).get("x-client-address")).toBe("203.0.113.9");
+    expect(buildHeaders("/main/getClientInfo", ctx()).get("x-client-address")).toBeNull();
   });
 
   it("adds portalCode 1 on portal pages for the listed paths, inside the condition when paged", () => {
