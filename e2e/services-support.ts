@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { expect } from "./fixtures";
 import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor";
 import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
@@ -15,14 +15,19 @@ export async function api(request: APIRequestContext, p: string, data: unknown, 
 
 /** Logs in through the API (the test captcha); answers the bearer token. A demo operator also passes the second step. */
 export async function apiToken(request: APIRequestContext, userName: string, password = PASSWORD): Promise<string> {
+  const secret = demoTotpSecret(userName);
+  if (secret && operatorApiToken) {
+    const res = await request.post("/vueapi/main/getClientInfo", { data: {}, headers: { Authorization: `Bearer ${operatorApiToken}` } });
+    if (((await res.json()) as { code: number }).code === 0) return operatorApiToken;
+  }
   const captcha = await api(request, "/anon/captcha/create", {});
   const login = await api(request, "/main/user/login", { username: userName, password, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
-  const secret = demoTotpSecret(userName);
   if (login.secondFactor === "verify" && secret) {
     await passSecondFactor(secret, async (code) => {
       const res = await request.post("/vueapi/main/mfa/verify", { data: { code }, headers: { Authorization: `Bearer ${login.token}` } });
       return (await res.json()) as { code: number; message: string };
     });
+    operatorApiToken = login.token as string;
   }
   return login.token as string;
 }
@@ -36,9 +41,25 @@ export async function publisherWithService(request: APIRequestContext, prefix: s
   return { user, token, name, ...(created as { appId: number; appVerId: number }) };
 }
 
+/**
+ * The demo operator's session and token of this worker. An operator's login takes a TOTP code, and a code
+ * opens one login per 30-second step (docs/decisions/022), so specs that act as the operator reuse one
+ * login instead of logging in again each time (e2e/guards.spec.ts and e2e/operator-auth.spec.ts test the
+ * login itself). A session or token that has ended is replaced by a new login.
+ */
+let operatorCookies: Awaited<ReturnType<BrowserContext["cookies"]>> | null = null;
+let operatorApiToken: string | null = null;
+
 export async function logInAs(page: Page, userName: string, password: string) {
   await page.context().clearCookies();
+  if (demoTotpSecret(userName) && operatorCookies) {
+    await page.context().addCookies(operatorCookies);
+    await page.goto("/g/home/index");
+    if (new URL(page.url()).pathname === "/g/home/index") return;
+    await page.context().clearCookies();
+  }
   await logIn(page, userName, password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
+  if (demoTotpSecret(userName)) operatorCookies = (await page.context().cookies()).filter((c) => c.name === "__session");
 }
 
