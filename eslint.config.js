@@ -36,7 +36,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: "(^|/)backend(/|$)", message: "The portal reaches the backend through the request layer (app/lib/vueapi.server.ts); only the door files import backend/." }] },
+        {
+          patterns: [{ regex: "(^|/)backend(/|$)", message: "The portal reaches the backend through the request layer (app/lib/vueapi.server.ts); only the door files import backend/." }],
+          // Every CSV export neutralises formula cells through one writer (docs/decisions/024).
+          paths: ["csv-stringify", "csv-stringify/sync"].map((name) => ({ name, message: "Write CSV with toCsv() of app/lib/csv.server.ts." })),
+        },
       ],
     },
   },

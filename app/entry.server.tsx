@@ -1,7 +1,8 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
+import { errorSummary } from "@contract/error-summary";
 import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -19,6 +20,16 @@ getEnv();
 await startServices();
 
 const ABORT_DELAY = 10_000;
+
+/**
+ * What Remix logs when a loader or action throws something other than a Response: the error's class,
+ * message and frames, never what the request carried (docs/decisions/024). A request the browser gave
+ * up on is not an error.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  console.error(`${request.method} ${new URL(request.url).pathname} failed: ${errorSummary(error)}`);
+};
 
 export default async function handleRequest(
   request: Request,
@@ -71,7 +82,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) console.error(`render failed: ${errorSummary(error)}`);
         },
       },
     );

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { readRateLimitConfig, type RateLimitConfig } from "./kit/rate-limit-rules";
 
 /** The backend's environment, validated at start: a bad value stops the server (ARCHITECTURE house habit 6). */
 const schema = z
@@ -16,10 +17,17 @@ const schema = z
     TEST_FIXTURES: z.enum(["0", "1"]).optional(),
     JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
     PAYMENT_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** "on" (default), "off" (tests only) or overrides "name=limit/window[/block],…" (docs/decisions/021). */
+    RATE_LIMITS: z.string().optional(),
+    /** Comma-separated client addresses that the per-address limits leave alone. */
+    RATE_LIMIT_EXEMPT: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.TEST_CAPTCHA && env.NODE_ENV === "production") {
       ctx.addIssue({ code: "custom", path: ["TEST_CAPTCHA"], message: "TEST_CAPTCHA must not be set when NODE_ENV=production" });
+    }
+    if (env.RATE_LIMITS?.trim() === "off" && env.NODE_ENV === "production") {
+      ctx.addIssue({ code: "custom", path: ["RATE_LIMITS"], message: "RATE_LIMITS=off must not be set when NODE_ENV=production" });
     }
     if (env.TEST_FIXTURES === "1" && env.NODE_ENV === "production") {
       ctx.addIssue({ code: "custom", path: ["TEST_FIXTURES"], message: "TEST_FIXTURES must not be set when NODE_ENV=production" });
@@ -42,9 +50,11 @@ export type BackendEnv = {
   jobsIntervalMs: number;
   /**
    * The secret shared with the payment provider that signs its callbacks; when unset it is generated once
-   * into DATA_DIR (backend/payments/secret.ts), and required with DATABASE_URL (docs/decisions/007).
+   * into DATA_DIR (backend/domains/payments/secret.ts), and required with DATABASE_URL (docs/decisions/007).
    */
   paymentWebhookSecret: string | undefined;
+  /** The rate limits and locks (backend/kit/rate-limit-rules.ts). */
+  rateLimits: RateLimitConfig;
 };
 
 export function readBackendEnv(source: Record<string, string | undefined> = process.env): BackendEnv {
@@ -54,6 +64,12 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     throw new Error(`Invalid backend environment: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
   const env = parsed.data;
+  let rateLimits: RateLimitConfig;
+  try {
+    rateLimits = readRateLimitConfig(env.RATE_LIMITS, env.RATE_LIMIT_EXEMPT);
+  } catch (error) {
+    throw new Error(`Invalid backend environment: ${(error as Error).message}`);
+  }
   return {
     nodeEnv: env.NODE_ENV,
     dataDir: path.resolve(env.DATA_DIR),
@@ -66,5 +82,6 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     jobsIntervalMs: env.JOBS_INTERVAL_MS,
     testFixtures: env.TEST_FIXTURES === "1",
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
+    rateLimits,
   };
 }

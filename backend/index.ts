@@ -1,4 +1,4 @@
-import { fail } from "../contract/envelope";
+import { CLIENT_ADDRESS_HEADER, fail } from "../contract/envelope";
 import { Msg } from "../contract/messages";
 import { openDatabase } from "./db/client";
 import type { Deps } from "./deps";
@@ -13,12 +13,15 @@ import platform from "./domains/platform";
 import profile from "./domains/profile";
 import services from "./domains/services";
 import store from "./domains/store";
-import wizard from "./domains/wizard";
+import serviceWizard from "./domains/service-wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
-import { createRouter, type Handlers } from "./http/router";
+import { createRouter, type Caller, type Handlers } from "./http/router";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
+import { answerBackups } from "./kit/backup";
+import { lockDataDirOrExit } from "./kit/data-dir-lock";
 import type { Domain, Endpoint } from "./kit/domain";
+import { Limits } from "./kit/rate-limit";
 import { Mailer } from "./mail";
 import { seedDemoData } from "./seed";
 
@@ -27,7 +30,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, wizard, participation, store, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
@@ -38,14 +41,14 @@ const jobRegistry: JobRegistry = new Map(domains.flatMap((d) => Object.entries(d
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
 
-type Started = Promise<{ handle: (request: Request) => Promise<Response>; deps: Deps }>;
+type Started = Promise<{ handle: (request: Request, caller?: Caller) => Promise<Response>; deps: Deps }>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
 const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), now };
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), now };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
@@ -66,7 +69,11 @@ const drain = (drainHolder.__bsnDrain ??= createDrain());
 const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), { status: 503, headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" } });
 
 async function start() {
-  const { handle, services: deps, close } = await createVueapi(readBackendEnv());
+  const env = readBackendEnv();
+  // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
+  const dataDirLock = await lockDataDirOrExit(env);
+  const { handle, services: deps, close } = await createVueapi(env);
+  await dataDirLock?.serve(answerBackups(deps));
   const stopJobs = deps.env.jobsIntervalMs > 0 ? startJobLoop(deps, jobRegistry, deps.env.jobsIntervalMs) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections), end cleanly: no further job pass, the calls
   // under way answered, then the database closed. An open database (PGlite's timers, the pool's idle
@@ -77,6 +84,7 @@ async function start() {
       await stopJobs();
       await drain.close();
       await close();
+      await dataDirLock?.release();
     })().catch((error) => console.error("backend shutdown failed", error));
   };
   process.once("SIGTERM", shutdown);
@@ -95,12 +103,25 @@ export async function startBackend(): Promise<void> {
   }
 }
 
-/** The /vueapi service as a fetch-style handler (ARCHITECTURE: mounted in the portal's process by default). */
-export async function handleVueapi(request: Request): Promise<Response> {
+/**
+ * The /vueapi service as a fetch-style handler, for a request that arrived over HTTP (app/routes/vueapi.$.ts):
+ * `caller.clientAddress` is the address the server entry saw for it; any client-address header it carries
+ * is ignored (docs/decisions/021).
+ */
+export async function handleVueapi(request: Request, caller: Caller = {}): Promise<Response> {
   return drain.admit(async () => {
     await startBackend();
-    return (await holder.__bsnVueapi!).handle(request);
+    return (await holder.__bsnVueapi!).handle(request, caller);
   }, shuttingDown);
+}
+
+/**
+ * The /vueapi service called by the portal in this process (app/lib/transport.server.ts, ARCHITECTURE: the
+ * default). Only here is the portal's CLIENT_ADDRESS_HEADER believed: a browser never reaches this function,
+ * and the portal sets the header from what the server entry saw.
+ */
+export function handleVueapiInProcess(request: Request): Promise<Response> {
+  return handleVueapi(request, { clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER) });
 }
 
 /** The endpoint registered for a path, if any (the door route asks before it hands a request over). */

@@ -9,6 +9,13 @@ import type { BackendEnv } from "./env";
 export type Language = "en" | "zh-CN";
 export type MailKind = "activation" | "resetCode";
 
+declare const permitted: unique symbol;
+/**
+ * The right to send one mail to `to`, given by the rate limits (`services.limits.mailPermit`): every mail
+ * passes the per-recipient and per-address mail limits, because `send` takes nothing else (docs/decisions/021).
+ */
+export type MailPermit = { readonly to: string; readonly [permitted]: true };
+
 /**
  * Mail (nodemailer). With SMTP_URL, a real SMTP server; without it, each mail is written to
  * DATA_DIR/outbox as a .eml file and a .json file beside it ({to, subject, text, html, date}).
@@ -41,7 +48,8 @@ export class Mailer {
     return instance.t;
   }
 
-  async send(to: string, kind: MailKind, language: Language, params: Record<string, string>) {
+  async send(permit: MailPermit, kind: MailKind, language: Language, params: Record<string, string>) {
+    const { to } = permit;
     const t = await this.translator(language);
     const subject = t(`${kind}.subject`, params);
     const text = t(`${kind}.body`, params);

@@ -1,4 +1,6 @@
 import * as z from "zod";
+import { SECOND_FACTOR_STEPS } from "./operator-auth";
+import { anyPayload, nothing, type PathSpec } from "./path-spec";
 import {
   email,
   isDefaultPassword,
@@ -193,3 +195,29 @@ export const loginDataSchema = z.object({ token: z.string(), user: userSchema })
 export const registerDataSchema = z.object({ userName: z.string(), email: z.string() });
 export const forgetDataSchema = z.object({ phone: z.string(), maskedEmail: z.string() });
 export const emptyDataSchema = z.null().or(z.undefined()).or(z.object({}).passthrough());
+export const logoutEverywhereDataSchema = z.object({ sessions: z.number().int().nonnegative() });
+
+/**
+ * The /vueapi paths of registration, activation, login, password reset and change (SPEC §7). Change password
+ * is validated against the user's name, so its payload schema is built by the backend with the token's user
+ * (see `changePasswordSchema`).
+ */
+export const accountPaths = {
+  "/anon/captcha/create": { auth: "anon", payload: anyPayload, data: captchaDataSchema },
+  "/anon/user/register": { auth: "anon", payload: registerPayloadSchema, data: registerDataSchema },
+  "/anon/user/activate": { auth: "anon", payload: activateSchema, data: z.object({ userName: z.string() }) },
+  "/anon/password/sendResetCode": { auth: "anon", payload: forgetSchema, data: forgetDataSchema },
+  "/anon/password/checkResetCode": { auth: "anon", payload: resetCodeSchema, data: nothing },
+  "/main/updateEmailPassword": { auth: "anon", payload: resetPasswordSchema, data: nothing },
+  "/main/user/login": {
+    auth: "anon",
+    payload: loginSchema,
+    // An operator's token is good only for the second step until it is passed (docs/decisions/022).
+    data: loginDataSchema.extend({ secondFactor: z.enum(SECOND_FACTOR_STEPS).nullable() }),
+  },
+  "/main/user/logout": { auth: "user", beforeSecondFactor: true, payload: anyPayload, data: nothing },
+  /** Revokes every live token of the account, the caller's too (docs/decisions/021); answers how many. */
+  "/main/user/logoutEverywhere": { auth: "user", payload: anyPayload, data: logoutEverywhereDataSchema },
+  "/main/getClientInfo": { auth: "user", payload: anyPayload, data: userSchema },
+  "/main/updatePassword": { auth: "user", payload: anyPayload, data: nothing },
+} satisfies Record<string, PathSpec>;

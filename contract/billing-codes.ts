@@ -41,7 +41,7 @@ export const UNPAID_STATES: readonly number[] = [PayState.UNPAID, PayState.IN_PA
 /** SPEC §4 Invoicing status: 1 not invoiced, 2 in progress, 5 invoiced. */
 export const INVOICE_STATES: readonly number[] = [1, 2, 5];
 
-/** The ledger's kinds of entry (what each one does: backend/billing/ledger.ts). */
+/** The ledger's kinds of entry (what each one does: backend/domains/billing/ledger.ts). */
 export const LEDGER_ENTRY_KINDS = [
   "recharge",
   "grant",

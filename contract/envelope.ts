@@ -36,7 +36,9 @@ export function fail(message: string, data?: unknown, code: number = ResponseCod
 }
 
 /**
- * The header with the browser's address: set by the server entry from the connection (server/remix.js),
- * forwarded by the portal's request layer, recorded in the audit log (docs/decisions/022).
+ * The end user's address on a call the portal makes in its own process (docs/decisions/021). The server
+ * entry (server/remix.js) overwrites it on every incoming request with the address it saw (the socket, or
+ * X-Forwarded-For under TRUST_PROXY); the request layer passes it on; the backend reads it only on calls
+ * that come in-process, never from a request that arrived over HTTP.
  */
-export const CLIENT_ADDRESS_HEADER = "x-client-address";
+export const CLIENT_ADDRESS_HEADER = "X-Portal-Client-Address";

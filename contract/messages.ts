@@ -15,6 +15,8 @@ export const Msg = {
   /** Code 4: the caller may not use this path (operators only). */
   NO_PERMISSION: "MSG_10403",
   SERVER_ERROR: "MSG_10500",
+  /** Too many requests from this address or for this account in a short time: HTTP 429 with Retry-After (docs/decisions/021). */
+  RATE_LIMITED: "MSG_10429",
   INVALID_LOGIN_NAME: "MSG_20001",
   CAPTCHA_EMPTY: "MSG_20002",
   CAPTCHA_EXPIRED: "MSG_20003",
@@ -31,6 +33,8 @@ export const Msg = {
   SAME_AS_OLD_PASSWORD: "MSG_20014",
   OLD_PASSWORD_WRONG: "MSG_20015",
   IDE_AUTH_EXPIRED: "MSG_20016",
+  /** SPEC §9 resend wait: a reset code was mailed less than 60 seconds ago (HTTP 429). */
+  RESEND_WAIT: "MSG_20017",
   FILE_TOO_LARGE: "MSG_20020",
   FILE_TYPE_WRONG: "MSG_20021",
   /* Payments and finance (SPEC §8 Payments, §5 Money). */
@@ -51,7 +55,7 @@ export const Msg = {
   BILL_NOT_INVOICEABLE: "MSG_30015",
   /* Profile and contacts. */
   CONTACT_LIMIT: "MSG_35001",
-  /* Services (SPEC §4 lifecycle; backend/services/lifecycle.ts). */
+  /* Services (SPEC §4 lifecycle; backend/domains/services/machine.ts). */
   SERVICE_ACTION_NOT_AVAILABLE: "MSG_36001",
   SERVICE_ACTION_NOT_ALLOWED: "MSG_36002",
   PUBLISH_PAYMENT_NOT_EXPIRED: "MSG_36003",
@@ -59,7 +63,7 @@ export const Msg = {
   ENABLE_ALREADY_REQUESTED: "MSG_36004",
   /** An operator declines a re-enable request that is not (or no longer) pending. */
   NO_ENABLE_REQUEST: "MSG_36005",
-  /* Service publish wizard (contract/service-wizard.ts, backend/services/wizard/; MSG_37001-37099). */
+  /* Service publish wizard (contract/service-wizard.ts, backend/domains/service-wizard/; MSG_37001-37099). */
   WIZARD_NOT_EDITABLE: "MSG_37001",
   SERVICE_NAME_TAKEN: "MSG_37002",
   VERSION_TAKEN: "MSG_37003",
@@ -83,11 +87,11 @@ export const Msg = {
   /* Invoices (MSG_34001-MSG_34099; docs/decisions/008). */
   INVOICE_BOOK_FULL: "MSG_34001",
   INVOICE_NOT_APPROVED: "MSG_34002",
-  /* Service lifecycle after submission (backend/services/handlers.ts; docs/decisions/012). */
+  /* Service lifecycle after submission (backend/domains/services/handlers.ts; docs/decisions/012). */
   REFUND_PENDING: "MSG_38001",
   SERVICE_NOT_RUNNING: "MSG_38002",
   COMMENT_ALREADY_REPLIED: "MSG_38003",
-  /* App store (MSG_40001-40099; backend/store/, docs/decisions/014). */
+  /* App store (MSG_40001-40099; backend/domains/store/, docs/decisions/014). */
   /** §1/§6: company products need an enterprise account; individuals cannot publish company services. */
   ENTERPRISE_REQUIRED: "MSG_40001",
   /** The product's status does not allow this (§4 Product, contract/store.ts PRODUCT_TRANSITIONS). */

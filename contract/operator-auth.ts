@@ -62,7 +62,7 @@ export const operatorAuthPaths = {
     auth: "operator",
     beforeSecondFactor: true,
     payload: enrolConfirmSchema,
-    data: z.object({ recoveryCodes: z.array(z.string()).length(RECOVERY_CODE_COUNT) }),
+    data: z.object({ recoveryCodes: z.array(z.string()) }),
   },
   /** The second step of a login; the token is then good for every operator path. */
   "/main/mfa/verify": {

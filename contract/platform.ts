@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { anyPayload, type PathSpec } from "./path-spec";
 
 /** SPEC §3 City node, as the platform catalogue gives it. Prices are USD cents. */
 export const cityNodeSchema = z.object({
@@ -61,3 +62,9 @@ export const homeSummarySchema = z.object({
   lastLoginAt: z.string().nullable(),
   memberSince: z.string(),
 });
+
+/** The /vueapi paths of the platform catalogue and the console home (SPEC §7). */
+export const platformPaths = {
+  "/anon/platform/cityNodes": { auth: "anon", payload: anyPayload, data: z.array(cityNodeSchema) },
+  "/main/home/summary": { auth: "user", payload: anyPayload, data: homeSummarySchema },
+} satisfies Record<string, PathSpec>;

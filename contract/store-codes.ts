@@ -2,6 +2,8 @@
  * App store constants and the product state machine without Zod (contract/store.ts re-exports them), so
  * pages that need only these do not ship the schema library to the browser.
  */
+import { Msg } from "./messages";
+import { defineMachine } from "./state-machine";
 
 export const ProductStatus = { PENDING_SUBMIT: 0, PENDING_APPROVAL: 1, LISTED: 2, REJECTED: 3, REMOVED: 4 } as const;
 export const PRODUCT_STATUSES = [0, 1, 2, 3, 4] as const;
@@ -21,11 +23,19 @@ export const PRODUCT_TRANSITIONS: readonly { event: ProductEvent; from: readonly
   { event: "remove", from: [2], to: 4, actor: "owner" },
 ];
 
+/** The table above as a machine (contract/state-machine.ts): `edit` keeps the status it starts from. */
+export const productMachine = defineMachine<number, ProductEvent, ProductActor, { comments?: string | null }>({
+  name: "product",
+  states: PRODUCT_STATUSES,
+  actors: ["owner", "operator"],
+  rules: PRODUCT_TRANSITIONS.map((t) => ({ event: t.event, actor: t.actor, from: t.from, to: t.to ?? ((_ctx, from) => from) })),
+  refusals: { notAvailable: Msg.PRODUCT_ACTION_NOT_ALLOWED, notAllowed: Msg.PRODUCT_ACTION_NOT_ALLOWED, commentsRequired: Msg.COMMENTS_REQUIRED },
+});
+
 /** The status an event leads to from `status` (the same status for `edit`), or null when refused. */
 export function productTransition(status: number, event: ProductEvent, actor: ProductActor): number | null {
-  const rule = PRODUCT_TRANSITIONS.find((t) => t.event === event && t.actor === actor && t.from.includes(status));
-  if (!rule) return null;
-  return rule.to ?? status;
+  const result = productMachine.transition(status, event, actor);
+  return result.ok ? result.to : null;
 }
 
 /** The owner's actions offered on a product in a status. */

@@ -54,7 +54,7 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
 
   // Log out asks "Do you want to exit the system?".
   await page.getByRole("link", { name: "Profile", exact: true }).click();
-  await page.getByRole("link", { name: "Log out" }).click();
+  await page.getByRole("link", { name: "Log out", exact: true }).click();
   await expect(page.getByText("Do you want to exit the system?")).toBeVisible();
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);

@@ -14,7 +14,7 @@ test("a wrong captcha is refused and the username is kept", async ({ page, reque
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 });
 
-test("five wrong passwords lock the account for 15 minutes", async ({ page, request }, testInfo) => {
+test("five wrong passwords lock this address out of the account for 15 minutes", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "lock"));
   await page.goto("/g/main/Login/Logins");
   for (let attempt = 1; attempt <= 4; attempt++) {
@@ -22,17 +22,17 @@ test("five wrong passwords lock the account for 15 minutes", async ({ page, requ
     await expect(page.getByText("Wrong username or password.")).toBeVisible();
   }
   await fillLogin(page, user.userName, "Wrong12!@x");
-  await expect(page.getByText(/This account is locked/)).toBeVisible();
-  // Even the right password is refused while locked.
+  await expect(page.getByText(/Too many failed logins to this account from your address/)).toBeVisible();
+  // Even the right password is refused from this address while it is locked (another address: login-limits.spec.ts).
   await fillLogin(page, user.userName, user.password);
-  await expect(page.getByText(/This account is locked/)).toBeVisible();
+  await expect(page.getByText(/Too many failed logins to this account from your address/)).toBeVisible();
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
 });
 
-test("an unknown login name and the email as login name", async ({ page, request }, testInfo) => {
+test("an unknown login name gets the same message as a wrong password; the email works as login name", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "mail"));
   await logIn(page, "nobodyhere99", user.password);
-  await expect(page.getByText("Invalid login name.")).toBeVisible();
+  await expect(page.getByText("Wrong username or password.")).toBeVisible();
   await fillLogin(page, user.email, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 });

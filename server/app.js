@@ -1,6 +1,7 @@
 // @ts-check
 import compression from "compression";
 import express from "express";
+import { clientAddressOf } from "./client-address.js";
 import { remixHandler } from "./remix.js";
 import { createNonce, securityHeaders } from "./security.js";
 import { buildAssets, COMPRESS_THRESHOLD, DYNAMIC_GZIP_LEVEL, gzipOnly } from "./static.js";
@@ -14,13 +15,17 @@ import { buildAssets, COMPRESS_THRESHOLD, DYNAMIC_GZIP_LEVEL, gzipOnly } from ".
  *   mode: string;
  *   publicDir?: string;
  *   isStopping?: () => boolean;
+ *   trustProxy?: false | number | string[];
  * }} options
  */
-export function createApp({ build, mode, publicDir = "public", isStopping = () => false }) {
+export function createApp({ build, mode, publicDir = "public", isStopping = () => false, trustProxy = false }) {
   const production = mode === "production";
   const development = mode === "development";
   const app = express();
   app.disable("x-powered-by");
+  // Which peers may tell the end user's address in X-Forwarded-For (TRUST_PROXY, server/client-address.js);
+  // Express checks the list here, so a wrong address stops the server at start.
+  app.set("trust proxy", trustProxy);
 
   app.use((req, res, next) => {
     const nonce = createNonce();
@@ -38,7 +43,7 @@ export function createApp({ build, mode, publicDir = "public", isStopping = () =
     remixHandler({
       build,
       mode,
-      getLoadContext: (_req, res) => ({ cspNonce: /** @type {string} */ (res.locals.cspNonce) }),
+      getLoadContext: (req, res) => ({ cspNonce: /** @type {string} */ (res.locals.cspNonce), clientAddress: clientAddressOf(req) }),
     }),
   );
   return app;

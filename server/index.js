@@ -9,12 +9,16 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { broadcastDevReady } from "@remix-run/node";
 import { createApp } from "./app.js";
+import { parseTrustProxy } from "./client-address.js";
 
 process.env.NODE_ENV ??= "production";
 const mode = process.env.NODE_ENV;
 
 /** How long the requests under way may take after SIGTERM before their connections are closed. */
 const SHUTDOWN_GRACE_MS = 25_000;
+
+// Read before the build starts anything: a wrong TRUST_PROXY stops the process at once.
+const trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
 
 const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
 // Importing the build validates the environment and starts the embedded backend (app/entry.server.tsx):
@@ -23,7 +27,7 @@ const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
 const build = await import(pathToFileURL(buildPath).href);
 
 let stopping = false;
-const app = createApp({ build, mode, isStopping: () => stopping });
+const app = createApp({ build, mode, isStopping: () => stopping, trustProxy });
 const server = createServer(app);
 
 const port = Number(process.env.PORT || 3000);

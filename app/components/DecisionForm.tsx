@@ -1,9 +1,9 @@
-import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import { FormErrors, TextAreaField } from "./forms";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 /** What a queue's action answers for one item's decision form (see decideQueueItem). */
 export type DecisionActionData = { id: number; result: SubmissionResult<string[]> };
@@ -22,7 +22,7 @@ export function DecisionForm({
   ns,
 }: {
   formId: string;
-  schema: z.ZodType<{ decision: string; comments?: string }>;
+  schema: z.ZodType<{ decision: string; comments?: string }, { comments?: string }>;
   intent: string;
   idName: string;
   idValue: number;
@@ -30,13 +30,7 @@ export function DecisionForm({
 }) {
   const { t } = useTranslation(ns);
   const actionData = useActionData<DecisionActionData>();
-  const [form, fields] = useForm<{ comments?: string }>({
-    id: formId,
-    lastResult: actionData && actionData.id === idValue ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(schema, actionData && actionData.id === idValue ? actionData.result : undefined, { id: formId });
   return (
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="space-y-2">

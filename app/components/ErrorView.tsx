@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
-const KNOWN_STATUSES = [400, 401, 403, 404, 500, 502, 503, 504];
+const KNOWN_STATUSES = [400, 401, 403, 404, 429, 500, 502, 503, 504];
 
 /** The §8 message of a failed answer: the backend's message key when its body has one, else the HTTP status's. */
 export function statusMessageKey(status: number, data: unknown): string {

@@ -1,12 +1,20 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import { Form, Link } from "@remix-run/react";
-import { useState } from "react";
+import { useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 
 type Props = { userName: string; realName: string; userType: 1 | 2; open: boolean; closeHref: string };
 
-function PanelBody({ userName, realName, userType, onLogout }: Omit<Props, "open" | "closeHref"> & { onLogout?: () => void }) {
+type Leave = "logout" | "logoutEverywhere";
+
+function PanelBody({ userName, realName, userType, onLeave }: Omit<Props, "open" | "closeHref"> & { onLeave?: (intent: Leave) => void }) {
   const { t } = useTranslation();
+  const leave = (intent: Leave) => (event: MouseEvent) => {
+    if (onLeave) {
+      event.preventDefault();
+      onLeave(intent);
+    }
+  };
   return (
     <div className="space-y-6">
       <div>
@@ -15,19 +23,10 @@ function PanelBody({ userName, realName, userType, onLogout }: Omit<Props, "open
       </div>
       <ul className="space-y-2">
         <li><Link to="/g/home/userCenter/ChangePassword" className="btn-secondary w-full">{t("profile.changePassword")}</Link></li>
+        <li><Link to="/g/home/logout" className="btn-danger w-full" onClick={leave("logout")}>{t("profile.logout")}</Link></li>
         <li>
-          <Link
-            to="/g/home/logout"
-            className="btn-danger w-full"
-            onClick={(event) => {
-              if (onLogout) {
-                event.preventDefault();
-                onLogout();
-              }
-            }}
-          >
-            {t("profile.logout")}
-          </Link>
+          <Link to="/g/home/logout?scope=everywhere" className="btn-secondary w-full" onClick={leave("logoutEverywhere")}>{t("profile.logoutEverywhere")}</Link>
+          <p className="mt-1 text-xs text-slate-500">{t("profile.logoutEverywhereHint")}</p>
         </li>
       </ul>
     </div>
@@ -36,13 +35,15 @@ function PanelBody({ userName, realName, userType, onLogout }: Omit<Props, "open
 
 /**
  * SPEC §2 profile side panel with Change Password and Log Out; Log Out asks "Do you want to exit the
- * system?". With JavaScript both are Headless UI dialogs; without it, the panel is opened by a link
- * (?panel=profile) and Log Out leads to a confirmation page.
+ * system?". "Log out everywhere" ends every session of the account, this one too (docs/decisions/021), after
+ * its own question. With JavaScript these are Headless UI dialogs; without it, the panel is opened by a link
+ * (?panel=profile) and both lead to a confirmation page (/g/home/logout).
  */
 export function ProfilePanel(props: Props) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<Leave | null>(null);
+  const everywhere = confirming === "logoutEverywhere";
   return (
     <>
       <Link
@@ -75,19 +76,21 @@ export function ProfilePanel(props: Props) {
             <DialogTitle className="font-semibold">{t("topbar.profile")}</DialogTitle>
             <button type="button" onClick={() => setOpen(false)} className="text-sm text-slate-500 hover:text-slate-800">{t("actions.close")}</button>
           </div>
-          <PanelBody {...props} onLogout={() => { setOpen(false); setConfirming(true); }} />
+          <PanelBody {...props} onLeave={(intent) => { setOpen(false); setConfirming(intent); }} />
         </DialogPanel>
       </Dialog>
 
-      <Dialog open={confirming} onClose={() => setConfirming(false)} className="relative z-50" role="alertdialog">
+      <Dialog open={confirming !== null} onClose={() => setConfirming(null)} className="relative z-50" role="alertdialog">
         <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="card w-full max-w-sm">
-            <DialogTitle className="font-semibold">{t("logout.title")}</DialogTitle>
-            <p className="mt-2 text-sm text-slate-600">{t("logout.question")}</p>
+            <DialogTitle className="font-semibold">{t(everywhere ? "logout.everywhereTitle" : "logout.title")}</DialogTitle>
+            <p className="mt-2 text-sm text-slate-600">{t(everywhere ? "logout.everywhereQuestion" : "logout.question")}</p>
             <Form method="post" action="/g/home/logout" className="mt-6 flex justify-end gap-2">
-              <button type="button" className="btn-secondary" onClick={() => setConfirming(false)}>{t("actions.cancel")}</button>
-              <button type="submit" className="btn-danger">{t("logout.confirm")}</button>
+              <button type="button" className="btn-secondary" onClick={() => setConfirming(null)}>{t("actions.cancel")}</button>
+              <button type="submit" name="intent" value={confirming ?? "logout"} className="btn-danger">
+                {t(everywhere ? "logout.everywhereConfirm" : "logout.confirm")}
+              </button>
             </Form>
           </DialogPanel>
         </div>

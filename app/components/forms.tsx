@@ -140,3 +140,45 @@ export function SelectField({
     </div>
   );
 }
+
+/** One choice of several, as radio buttons (works without JavaScript). */
+export function RadioGroupField({
+  field,
+  legend,
+  options,
+}: {
+  field: FieldMetadata<string | undefined>;
+  legend: string;
+  options: { value: string; label: ReactNode; disabled?: boolean }[];
+}) {
+  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  return (
+    <fieldset aria-describedby={meta.errors ? meta.errorId : undefined}>
+      <legend className="label">{legend}</legend>
+      <div className="space-y-2">
+        {options.map((o) => {
+          const props = getInputProps(meta, { type: "radio", value: o.value });
+          return (
+            <label key={o.value} className={`flex items-start gap-2 text-sm ${o.disabled ? "text-slate-400" : "text-slate-700"}`}>
+              <input {...props} key={`${props.key}-${o.value}`} id={`${meta.id}-${o.value}`} disabled={o.disabled} className="mt-0.5 h-4 w-4 border-slate-300 text-brand-600" />
+              <span>{o.label}</span>
+            </label>
+          );
+        })}
+      </div>
+      <ErrorList id={meta.errorId} errors={meta.errors} />
+    </fieldset>
+  );
+}
+
+/** A file input with its label, hint and errors (files are checked on the server; they cannot be kept after a failed POST). */
+export function FileField({ name, label, hint, accept, errors }: { name: string; label: string; hint?: string; accept?: string; errors?: string[] }) {
+  return (
+    <div>
+      <label htmlFor={`file-${name}`} className="label">{label}</label>
+      <input id={`file-${name}`} name={name} type="file" accept={accept} aria-invalid={errors?.length ? true : undefined} aria-describedby={hint ? `file-${name}-hint` : undefined} className="block w-full text-sm" />
+      {hint ? <p id={`file-${name}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <ErrorList errors={errors} />
+    </div>
+  );
+}

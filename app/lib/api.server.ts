@@ -1,5 +1,7 @@
 import { json, redirect } from "@remix-run/node";
-import type { DataOf, PayloadOf, VueapiPath } from "@contract/paths";
+import { Msg } from "@contract/messages";
+import { paths, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
+import { emptyDataOf } from "./empty-data";
 import { getLanguage } from "./i18n.server";
 import type { Language } from "./i18n";
 import { commitSession, flashCookie, getSession, redirectWithFlash, safeReturnTo, type SessionUser } from "./session.server";
@@ -23,8 +25,15 @@ export type PendingLogin = { token: string; user: SessionUser; step: "enrol" | "
 
 /** The page of each second step (docs/decisions/022). */
 export const SECOND_FACTOR_PAGES = { enrol: "/g/main/Login/TwoFactorSetup", verify: "/g/main/Login/TwoFactor" } as const;
+/**
+ * Set by the server entry (server/remix.js) on a form sent from another site's page, which it renders as
+ * a GET of the same address: every loader that asks who the viewer is (the root's and every guard)
+ * throws the 403 that the error boundary shows (docs/decisions/024).
+ */
+export const CROSS_ORIGIN_REFUSED = "x-bsn-cross-origin-refused";
 
 export async function getViewer(request: Request): Promise<Viewer> {
+  if (request.headers.get(CROSS_ORIGIN_REFUSED) === "1") throw json({ messageKey: "errors:http.403" }, { status: 403 });
   const [session, language] = await Promise.all([getSession(request), getLanguage(request)]);
   const token = session.get("token") ?? null;
   const user = session.get("user") ?? null;
@@ -85,7 +94,10 @@ export type Api = {
   viewer: Viewer;
   /** For actions: a result whose failure becomes a form error. */
   call<P extends VueapiPath>(path: P, payload: PayloadOf<P>): Promise<VueapiResult<DataOf<P>>>;
-  /** For loaders: the data, or a thrown Response that the error boundary renders. */
+  /**
+   * For loaders: the data, or a thrown Response that the error boundary renders. A silent answer (SPEC §8
+   * MSG_32029) is no error: the page renders with the path's empty data (app/lib/empty-data.ts).
+   */
   load<P extends VueapiPath>(path: P, payload: PayloadOf<P>): Promise<DataOf<P>>;
 };
 
@@ -109,6 +121,10 @@ export function apiFor(
     async load(path, payload) {
       const result = await call(path, payload);
       if (result.ok) return result.data;
+      if (result.silent) {
+        const empty = emptyDataOf(paths[path].data);
+        if (empty) return empty.data as DataOf<typeof path>;
+      }
       throw failureResponse(result);
     },
   };
@@ -116,18 +132,32 @@ export function apiFor(
 
 /**
  * A failure as a thrown Response for the error boundary (house habit 4). The page keeps the §8 message of
- * the failure; its HTTP status says what happened: the backend's own error status, 504 when the backend
- * did not answer in time (§8 999, "request timeout"), 502 when it could not be reached, else 500.
+ * the failure; its HTTP status says what happened (`failureStatus`).
  */
 export function failureResponse(failure: VueapiFailure): Response {
-  return json({ messageKey: failure.messageKey }, { status: failureStatus(failure.status) });
+  return json({ messageKey: failure.messageKey }, { status: failureStatus(failure) });
 }
 
-export function failureStatus(status: number): number {
+/** Business refusals that mean "there is no such thing for you" (an unknown id, another user's record). */
+const NOT_FOUND_KEYS: readonly string[] = [Msg.NOT_FOUND, Msg.PRODUCT_NOT_LISTED, Msg.SERVICE_NOT_LISTED].map((k) => `errors:${k}`);
+
+/**
+ * The HTTP status of a failure (docs/decisions/024): the backend's own error status; 504 when it did not
+ * answer in time (§8 999, "request timeout"); 502 when it could not be reached. A refusal the backend
+ * answered with code 1 is the request's fault, never a 5xx: not found (also another user's id) is a 404,
+ * invalid parameters a 400, any other refusal (the record's state does not allow it; a silent answer
+ * where the caller has no page to show) a 409. A failure of the answer itself (data that does not match
+ * the contract) is a 500.
+ */
+export function failureStatus(failure: Pick<VueapiFailure, "status" | "code" | "messageKey">): number {
+  const { status } = failure;
   if (status >= 400 && status < 600) return status;
   if (status === 999) return 504;
   if (status === 0) return 502;
-  return 500;
+  if (failure.code === null) return 500;
+  if (NOT_FOUND_KEYS.includes(failure.messageKey)) return 404;
+  if (failure.messageKey === `errors:${Msg.INVALID_PARAMS}`) return 400;
+  return 409;
 }
 
 /**

@@ -45,7 +45,15 @@ export function readSessionSecrets(raw: Pick<z.infer<typeof envSchema>, "SESSION
   }
   mkdirSync(dir, { recursive: true });
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret + "\n", { mode: 0o600 });
+  try {
+    // Created exclusively: two processes starting at once on a new DATA_DIR keep the first one's secret (the
+    // other is then refused by the DATA_DIR lock, docs/decisions/017-data-dir-lock.md).
+    writeFileSync(file, secret + "\n", { mode: 0o600, flag: existsSync(file) ? "w" : "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const theirs = readFileSync(file, "utf8").trim();
+    if (theirs) return [theirs];
+  }
   chmodSync(file, 0o600);
   return [secret];
 }

@@ -16,5 +16,10 @@ declare module "@remix-run/server-runtime" {
   interface AppLoadContext {
     /** Set by server/app.js for every request. */
     cspNonce?: string;
+    /**
+     * The end user's address as server/app.js saw it (the socket, or X-Forwarded-For under TRUST_PROXY):
+     * what the /vueapi route hands the backend (docs/decisions/021).
+     */
+    clientAddress?: string;
   }
 }

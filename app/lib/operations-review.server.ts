@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import type { z } from "zod";
 import { badRequest } from "./api.server";
 import { replyWithFailure } from "./forms.server";
+import { intentOf } from "./intents.server";
 import { redirectWithFlash } from "./session.server";
 import type { VueapiFailure, VueapiResult } from "./vueapi.server";
 
@@ -56,7 +57,7 @@ export async function decideQueueItem<S extends z.ZodType<{ decision: "approve" 
   },
 ) {
   const formData = await request.formData();
-  if (formData.get("intent") !== intent) throw badRequest();
+  intentOf(formData, [intent]);
   const submission = parseWithZod(formData, { schema });
   const id = Number(formData.get(idName));
   if (submission.status !== "success") return json({ id, result: submission.reply() }, { status: 400 });

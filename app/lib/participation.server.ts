@@ -1,12 +1,22 @@
-import { createCookie } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { createCookie, json } from "@remix-run/node";
+import * as z from "zod";
+import { applySchema } from "@contract/participation";
+import { participatedDetailHref } from "~/components/participation/bits";
+import { failureResponse, redirectAfter, type Api } from "./api.server";
 import { getEnv } from "./env.server";
+import { replyWithFailure } from "./forms.server";
+import { parseFormOr400 } from "./intents.server";
+import { payRefused } from "./payments.server";
+import { redirectWithFlash } from "./session.server";
 
 /**
  * Portal helpers of participation (docs/decisions/013):
  * - the apply ticket that applyJoinApp hands out travels in its own signed cookie (one service at a
  *   time, 24 hours), so the ServicesDetail URL stays the one of SPEC §2;
  * - ParticipationManagement is "kept alive" (§2): its last query is remembered in a signed cookie and the
- *   menu link (no query) restores it.
+ *   menu link (no query) restores it;
+ * - the forms of the participant's ServicesDetail: apply, pay the node order, confirm.
  */
 function cookieOptions(maxAge: number) {
   const env = getEnv();
@@ -29,3 +39,37 @@ export async function readManageQuery(request: Request): Promise<string | null> 
   return typeof value === "string" ? value : null;
 }
 export const manageQueryHeader = (query: string) => manage().serialize(query);
+
+/* The participant's ServicesDetail. */
+
+const joinRef = z.object({ appJoinAuditId: z.coerce.number().int().positive() });
+
+/** The request to join (§5 Identity certificate by mode); once made, its own detail page. */
+export async function applyToJoin(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: applySchema });
+  if (submission.status !== "success") return json({ kind: "apply" as const, result: submission.reply() }, { status: 400 });
+  const v = submission.value;
+  const ticket = await readTicket(request, v.appId);
+  const result = await api.call("/sys/chainAppInfo/joinApp", { ...v, ticket });
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return json({ kind: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  }
+  const view = await api.load("/sys/chainAppInfo/view", { appId: v.appId, appJoinAuditId: result.data.appJoinAuditId });
+  return redirectWithFlash(request, participatedDetailHref({ appId: v.appId, appCode: view.appCode, appJoinAuditId: result.data.appJoinAuditId, auditState: result.data.auditState }), { kind: "success", key: "participation:flash.applied" });
+}
+
+/** Pays the node order with the key the loader issued. */
+export async function payJoinOrder(request: Request, api: Api, formData: FormData, here: string) {
+  const result = await api.call("/sys/chainAppInfo/payJoinOrder", parseFormOr400(joinRef.extend({ idempotencyKey: z.string() }), formData));
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return payRefused(result);
+  }
+  return redirectWithFlash(request, here, { kind: "success", key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid" });
+}
+
+/** Confirms a participation the publisher approved (auditState 13). */
+export async function confirmJoin(request: Request, api: Api, formData: FormData, here: string) {
+  return redirectAfter(request, await api.call("/sys/chainAppInfo/confirmJoin", parseFormOr400(joinRef, formData)), here, "participation:flash.confirmed");
+}

@@ -1,6 +1,12 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json } from "@remix-run/node";
 import * as z from "zod";
-import { unsubscribeSchema } from "@contract/services";
-import { apiFor, redirectAfter, type Viewer } from "./api.server";
+import { enableRequestSchema, paySchema, replySchema, unsubscribeSchema } from "@contract/services";
+import { apiFor, redirectAfter, type Api, type Viewer } from "./api.server";
+import { replyWithFailure } from "./forms.server";
+import { parseFormOr400 } from "./intents.server";
+import { payRefused } from "./payments.server";
+import { redirectWithFlash } from "./session.server";
 
 /** Query parameters of the confirm step and the invitation panel, removed to get "where we are". */
 export const PANEL_PARAMS = ["confirm", "appVerId", "invite"] as const;
@@ -14,30 +20,58 @@ export function withoutPanels(url: URL) {
   return url.pathname + (s ? `?${s}` : "");
 }
 
-const lifecycleIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("deactivate"), appVerId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("enable"), appVerId: z.coerce.number().int().positive() }),
-  unsubscribeSchema.extend({ intent: z.literal("unsubscribe") }),
-]);
+/** The publisher's lifecycle intents, shared by PublishedServices and ServicesDetail. */
+export const LIFECYCLE_INTENTS = ["deactivate", "enable", "unsubscribe"] as const;
+export type LifecycleIntent = (typeof LIFECYCLE_INTENTS)[number];
+
+const serviceRef = z.object({ appVerId: z.coerce.number().int().positive() });
 
 /**
- * The publisher's lifecycle actions shared by PublishedServices and ServicesDetail (deactivate, enable,
- * unsubscribe): the backend re-checks serviceActions(); a refusal comes back as an error flash. Returns
- * null for intents it does not know (the route decides, an unknown one is a 400).
+ * The publisher's lifecycle actions (deactivate, enable, unsubscribe): the backend re-checks
+ * serviceActions(); a refusal comes back as an error flash, a form without its service is a 400.
  */
-export async function lifecycleAction(request: Request, viewer: Viewer & { token: string }, formData: FormData) {
-  const parsed = lifecycleIntent.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) return null;
+export async function lifecycleAction(request: Request, viewer: Viewer & { token: string }, intent: LifecycleIntent, formData: FormData) {
   const api = apiFor(request, viewer);
   const back = withoutPanels(new URL(request.url));
-  const v = parsed.data;
-  const result =
-    v.intent === "unsubscribe"
-      ? await api.call("/sys/chainAppInfo/unsubscribe", { appVerId: v.appVerId, reason: v.reason })
-      : await api.call(v.intent === "deactivate" ? "/sys/chainAppInfo/deactivate" : "/sys/chainAppInfo/enable", { appVerId: v.appVerId });
-  const key = v.intent === "deactivate" ? "deactivated" : v.intent === "enable" ? "enabled" : "unsubscribed";
-  return redirectAfter(request, result, back, `services:flash.${key}`);
+  switch (intent) {
+    case "deactivate":
+      return redirectAfter(request, await api.call("/sys/chainAppInfo/deactivate", parseFormOr400(serviceRef, formData)), back, "services:flash.deactivated");
+    case "enable":
+      return redirectAfter(request, await api.call("/sys/chainAppInfo/enable", parseFormOr400(serviceRef, formData)), back, "services:flash.enabled");
+    case "unsubscribe": {
+      const { appVerId, reason } = parseFormOr400(unsubscribeSchema, formData);
+      return redirectAfter(request, await api.call("/sys/chainAppInfo/unsubscribe", { appVerId, reason }), back, "services:flash.unsubscribed");
+    }
+  }
 }
 
-// PublishedServices imports it from here.
-export { badRequest } from "./api.server";
+/* The publisher's service detail (PublishedServices/ServicesDetail): its forms besides the lifecycle. */
+
+/** The forms of the service detail: pay, reply to a comment, ask to lift a suspension, and the lifecycle's. */
+export const SERVICE_DETAIL_INTENTS = ["pay", "reply", "requestEnable", ...LIFECYCLE_INTENTS] as const;
+
+/** Pays the publish bill with the key the loader issued. */
+export async function payPublishBill(request: Request, api: Api, formData: FormData, back: string) {
+  const result = await api.call("/sys/chainAppInfo/payPublishBill", parseFormOr400(paySchema, formData));
+  if (!result.ok) return payRefused(result);
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.paid" });
+}
+
+/** The publisher's reply to a comment; a refusal is shown at that comment's form. */
+export async function replyToComment(request: Request, api: Api, formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: replySchema });
+  const commentId = Number(formData.get("commentId"));
+  if (submission.status !== "success") return json({ kind: "reply" as const, commentId, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/replyComment", submission.value);
+  if (!result.ok) return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.replied" });
+}
+
+/** At 40, asks operations to lift the suspension (docs/decisions/015). */
+export async function askToLiftSuspension(request: Request, api: Api, formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: enableRequestSchema });
+  if (submission.status !== "success") return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
+  if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
+}

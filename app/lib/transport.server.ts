@@ -1,4 +1,5 @@
-import { handleVueapi, startBackend } from "../../backend/index";
+import { CLIENT_ADDRESS_HEADER } from "@contract/envelope";
+import { handleVueapiInProcess, startBackend } from "../../backend/index";
 import { getEnv } from "./env.server";
 
 /**
@@ -15,8 +16,21 @@ export function vueapiBase(): string {
   return env.VUEAPI_URL ? env.VUEAPI_URL.replace(/\/+$/, "") : `${IN_PROCESS_ORIGIN}/vueapi`;
 }
 
+/**
+ * Over HTTP the end user's address travels as X-Forwarded-For, which the other server believes only when its
+ * TRUST_PROXY names this portal's address; the in-process header would be overwritten there anyway
+ * (docs/decisions/021).
+ */
+export function overHttp(request: Request): Request {
+  const address = request.headers.get(CLIENT_ADDRESS_HEADER);
+  const headers = new Headers(request.headers);
+  headers.delete(CLIENT_ADDRESS_HEADER);
+  if (address) headers.set("X-Forwarded-For", address);
+  return new Request(request, { headers });
+}
+
 export const defaultTransport: Transport = (request) =>
-  getEnv().VUEAPI_URL ? fetch(request) : handleVueapi(request);
+  getEnv().VUEAPI_URL ? fetch(overHttp(request)) : handleVueapiInProcess(request);
 
 /** Start what this process serves: the embedded backend, unless the portal talks to another server. */
 export async function startServices() {

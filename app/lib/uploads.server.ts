@@ -1,4 +1,5 @@
 import {
+  json,
   unstable_composeUploadHandlers as composeUploadHandlers,
   unstable_createMemoryUploadHandler as createMemoryUploadHandler,
   unstable_parseMultipartFormData as parseMultipartFormData,
@@ -27,11 +28,43 @@ export async function parseFormWithFiles(request: Request, limits: Record<string
     }
     return new File(chunks as BlobPart[], filename, { type: contentType });
   };
-  const formData = await parseMultipartFormData(
-    request,
-    composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: textLimit })),
-  );
+  let formData: FormData;
+  try {
+    formData = await parseMultipartFormData(
+      request,
+      composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: textLimit })),
+    );
+  } catch (error) {
+    // A body that is not a multipart form (another content type, a broken body, a text field over its
+    // limit) is the sender's fault: a 400, not a 500. A browser that went away is not answered.
+    if (request.signal.aborted) throw error;
+    throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  }
   return { formData, oversize };
+}
+
+/** A form that may carry files: a multipart one is read by parseFormWithFiles, a plain one has none. */
+export async function readFormWithFiles(request: Request, limits: Record<string, number>) {
+  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
+  return multipart ? parseFormWithFiles(request, limits) : { formData: await request.formData(), oversize: new Set<string>() };
+}
+
+/**
+ * What is wrong with the file `name` of a form read by parseFormWithFiles, as an i18n key: over its limit
+ * (`tooLarge`), missing (unless `optional`) or refused by `problemOf` (its type); null when it is fine.
+ */
+export function fileProblem(
+  formData: FormData,
+  oversize: Set<string>,
+  name: string,
+  problemOf: (f: { name: string; size: number }) => string | null,
+  tooLarge: string,
+  optional = false,
+) {
+  if (oversize.has(name)) return tooLarge;
+  const file = formData.get(name);
+  if (!(file instanceof File) || (!file.name && file.size === 0)) return optional ? null : "wizard:validation.file.required";
+  return problemOf(file);
 }
 
 export async function fileToPayload(file: File) {

@@ -1,6 +1,7 @@
 import { CLIENT_ADDRESS_HEADER, envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
 import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
+import { refusedTextErrors, refusedTextFields } from "@contract/text";
 import { getEnv } from "./env.server";
 import type { Language } from "./i18n";
 import { defaultTransport, vueapiBase, type Transport } from "./transport.server";
@@ -53,7 +54,7 @@ export class VueapiRedirect extends Error {
   }
 }
 
-export const HTTP_MESSAGE_STATUSES = [400, 401, 403, 404, 500, 502, 503, 504] as const;
+export const HTTP_MESSAGE_STATUSES = [400, 401, 403, 404, 429, 500, 502, 503, 504] as const;
 
 /** SPEC §8 HTTP: a status's message key; other failures show a generic server error. */
 export function httpMessageKey(status: number): string {
@@ -88,9 +89,9 @@ export function buildHeaders(path: string, ctx: CallContext): Headers {
     headers.set("clientCode", mobile ? "portal-h5" : "portal-pc");
   }
   if (ctx.token) headers.set("Authorization", `Bearer ${ctx.token}`);
-  // The browser's address, as the server entry saw it, for the operators' audit log (docs/decisions/022).
-  const client = ctx.request.headers.get(CLIENT_ADDRESS_HEADER);
-  if (client) headers.set(CLIENT_ADDRESS_HEADER, client);
+  // The end user's address, as the server entry wrote it on the incoming request (docs/decisions/021).
+  const address = ctx.request.headers.get(CLIENT_ADDRESS_HEADER);
+  if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
   return headers;
 }
 
@@ -120,6 +121,12 @@ export async function vueapi<P extends VueapiPath>(
   payload: PayloadOf<P>,
   ctx: CallContext,
 ): Promise<VueapiResult<DataOf<P>>> {
+  // Text the database cannot keep is the caller's field error, as the backend would answer it (also when
+  // VUEAPI_URL points at a server that does not check): docs/decisions/024.
+  const refused = refusedTextFields(payload);
+  if (refused.length > 0) {
+    return failure(`errors:${Msg.INVALID_PARAMS}`, { code: ResponseCode.FAIL, status: 400, fieldErrors: refusedTextErrors(refused) });
+  }
   const transport = ctx.transport ?? defaultTransport;
   const timeout = AbortSignal.timeout(ctx.timeoutMs ?? getEnv().VUEAPI_TIMEOUT_MS);
   const signal = AbortSignal.any([ctx.request.signal, timeout]);

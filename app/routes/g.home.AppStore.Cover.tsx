@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { positiveParam } from "~/lib/params";
 
 /**
  * A cover image of a listed service or product (or of the caller's own product), as an image response:
@@ -9,8 +10,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const kind = url.searchParams.get("kind");
-  const id = Number.parseInt(url.searchParams.get("id") ?? "", 10);
-  if ((kind !== "app" && kind !== "product") || !Number.isSafeInteger(id) || id <= 0) return new Response("Not found", { status: 404 });
+  const id = positiveParam(url.searchParams.get("id"));
+  if ((kind !== "app" && kind !== "product") || id === null) return new Response("Not found", { status: 404 });
   const result = await apiFor(request, viewer).call("/sys/store/cover", { kind, id });
   if (!result.ok) return new Response("Not found", { status: 404 });
   const bytes = Buffer.from(result.data.dataBase64, "base64");

@@ -6,8 +6,9 @@ import { ownerActions } from "@contract/store-codes";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Pagination } from "~/components/Pagination";
 import { Cover, ProductStatusBadge, StoreHeading } from "~/components/store/bits";
-import { apiFor, badRequest, redirectAfter, requireUser } from "~/lib/api.server";
+import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 
@@ -39,27 +40,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ ...data, confirm: confirm ? { productId: confirm.productId, name: confirm.name } : null, back: back(url), language: viewer.language });
 }
 
-const intentSchema = z.object({
-  intent: z.enum(["submit", "remove"]),
+const productForm = z.object({
   productId: z.coerce.number().int().positive(),
   confirmed: z.literal("yes").optional(),
 });
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-  // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw badRequest();
-  const v = parsed.data;
+  const formData = await request.formData();
+  const intent = intentOf(formData, ["submit", "remove"]);
+  const v = parseFormOr400(productForm, formData);
   const url = new URL(request.url);
+  const api = apiFor(request, viewer);
+  switch (intent) {
+    case "submit":
+      return redirectAfter(request, await api.call("/sys/product/submit", { productId: v.productId }), back(url), "store:flash.submitted");
+    case "remove":
+      return remove(request, api, v, url);
+  }
+}
+
+/** Removing asks first: without JavaScript the answer is the confirm step (?confirm=<productId>). */
+async function remove(request: Request, api: Api, v: z.output<typeof productForm>, url: URL) {
   const here = back(url);
-  if (v.intent === "remove" && v.confirmed !== "yes") {
+  if (v.confirmed !== "yes") {
     const q = new URLSearchParams(here.split("?")[1] ?? "");
     q.set("confirm", String(v.productId));
     return redirect(`${url.pathname}?${q}`);
   }
-  const result = await apiFor(request, viewer).call(v.intent === "submit" ? "/sys/product/submit" : "/sys/product/remove", { productId: v.productId });
-  return redirectAfter(request, result, here, v.intent === "submit" ? "store:flash.submitted" : "store:flash.removed");
+  return redirectAfter(request, await api.call("/sys/product/remove", { productId: v.productId }), here, "store:flash.removed");
 }
 
 export default function MyProducts() {

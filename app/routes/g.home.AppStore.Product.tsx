@@ -5,10 +5,11 @@ import * as z from "zod";
 import { idempotencyKey } from "@contract/rules";
 import { SubmitButton } from "~/components/forms";
 import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "~/components/store/bits";
-import { apiFor, badRequest, notFound, redirectAfter, requireUser } from "~/lib/api.server";
+import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 import { newIdempotencyKey } from "~/lib/payments.server";
 import { followAction } from "~/lib/store.server";
 
@@ -21,32 +22,37 @@ export const meta = pageTitle("storeProduct");
 /** A listed product (or one of the caller's own): §3 Product fields, follow, "Publish as my service". */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const productId = positiveParam(new URL(request.url).searchParams.get("id"));
-  if (!productId) throw notFound();
+  const productId = requiredId(new URL(request.url), "id");
   const product = await apiFor(request, viewer).load("/sys/product/detail", { productId });
   // Publishing makes a draft: the form carries a key issued here, so a double click or a reload makes one.
   return json({ product, publishKey: product.status === 2 ? newIdempotencyKey() : null, language: viewer.language });
 }
 
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("follow"), productId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("unfollow"), productId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("publish"), productId: z.coerce.number().int().positive(), idempotencyKey: idempotencyKey() }),
-]);
+const productRef = z.object({ productId: z.coerce.number().int().positive() });
+const productHref = (productId: number) => `/g/home/AppStore/Product?id=${productId}`;
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-  // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw badRequest();
-  const v = parsed.data;
+  const formData = await request.formData();
+  const intent = intentOf(formData, ["publish", "follow", "unfollow"]);
   const api = apiFor(request, viewer);
-  const here = `/g/home/AppStore/Product?id=${v.productId}`;
-  if (v.intent === "publish") {
-    const result = await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey });
-    return redirectAfter(request, result, result.ok ? wizardHref(result.data.appId) : here, "store:flash.published", here);
+  switch (intent) {
+    case "publish":
+      return publish(request, api, formData);
+    case "follow":
+    case "unfollow": {
+      const { productId } = parseFormOr400(productRef, formData);
+      return followAction(request, api, { targetKind: "product", targetId: productId, follow: intent === "follow" }, productHref(productId));
+    }
   }
-  return followAction(request, api, { targetKind: "product", targetId: v.productId, follow: v.intent === "follow" }, here);
+}
+
+/** "Publish as my service": a draft service made from the product, opened in the wizard. */
+async function publish(request: Request, api: Api, formData: FormData) {
+  const v = parseFormOr400(productRef.extend({ idempotencyKey: idempotencyKey() }), formData);
+  const here = productHref(v.productId);
+  const result = await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey });
+  return redirectAfter(request, result, result.ok ? wizardHref(result.data.appId) : here, "store:flash.published", here);
 }
 
 export default function StoreProduct() {

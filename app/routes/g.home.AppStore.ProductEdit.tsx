@@ -1,19 +1,20 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { COVER_MAX_BYTES, COVER_TYPES, coverProblem } from "@contract/service-wizard";
 import { ownerActions, PAY_MODES, PRODUCT_TYPES, productFormSchema } from "@contract/store";
-import { CheckboxField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { CheckboxField, FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { Cover } from "~/components/store/bits";
-import { FileField } from "~/components/wizard/shared";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
-import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+import { fileProblem, fileToPayload, readFormWithFiles } from "~/lib/uploads.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -35,19 +36,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const productId = positiveParam(new URL(request.url).searchParams.get("id")) ?? undefined;
-  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  const { formData, oversize } = multipart ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES }) : { formData: await request.formData(), oversize: new Set<string>() };
+  const { formData, oversize } = await readFormWithFiles(request, { cover: COVER_MAX_BYTES });
   // House habit 2: an unknown intent is a 400.
-  if (formData.get("intent") !== "save") throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  intentOf(formData, ["save"]);
   const submission = parseWithZod(formData, { schema: productFormSchema });
   const file = formData.get("cover");
   const given = file instanceof File && (file.name || file.size > 0) ? file : null;
-  const coverError = oversize.has("cover") ? "wizard:validation.file.coverTooLarge" : given ? coverProblem(given) : null;
-  if (submission.status !== "success" || coverError) {
-    const fieldErrors: Record<string, string[]> = coverError ? { cover: [coverError] } : {};
-    if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
-    return json({ result: submission.reply({ fieldErrors }) }, { status: 400 });
-  }
+  const coverError = fileProblem(formData, oversize, "cover", coverProblem, "wizard:validation.file.coverTooLarge", true);
+  if (submission.status !== "success" || coverError) return json({ result: replyWithFieldErrors(submission, coverError ? { cover: [coverError] } : {}) }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/product/save", {
     productId,
     product: submission.value,
@@ -61,9 +57,8 @@ export default function ProductEdit() {
   const { product, enterprise } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("store");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(productFormSchema, actionData?.result, {
     id: "product",
-    lastResult: actionData?.result,
     defaultValue: product
       ? {
           name: product.name,
@@ -75,9 +70,6 @@ export default function ProductEdit() {
           company: product.company ? "on" : undefined,
         }
       : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: productFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   const coverErrors = (actionData?.result as { error?: Record<string, string[] | null> } | undefined)?.error?.cover ?? undefined;
   return (

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { FormProvider, getFormProps, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -8,14 +8,17 @@ import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "@con
 import { FormErrors, SelectField, SubmitButton, TextAreaField } from "~/components/forms";
 import { Pagination } from "~/components/Pagination";
 import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "~/components/store/bits";
-import { apiFor, badRequest, notFound, redirectAfter, requireUser } from "~/lib/api.server";
+import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
 import type { Language } from "~/lib/i18n";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { followAction } from "~/lib/store.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -27,58 +30,63 @@ export const meta = pageTitle("storeService");
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appId = positiveParam(url.searchParams.get("appId"));
-  if (!appId) throw notFound();
+  const appId = requiredId(url, "appId");
   const commentPage = positiveParam(url.searchParams.get("page")) ?? 1;
   const service = await apiFor(request, viewer).load("/sys/store/service", { appId, commentPage });
   return json({ service, commentPage, language: viewer.language });
 }
 
-const simpleIntent = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("follow"), appId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("unfollow"), appId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("useful"), appId: z.coerce.number().int().positive(), commentId: z.coerce.number().int().positive() }),
-]);
+const listingRef = z.object({ appId: z.coerce.number().int().positive() });
+const commentRef = listingRef.extend({ commentId: z.coerce.number().int().positive() });
+const here = (appId: number) => `/g/home/AppStore/Service?appId=${appId}`;
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, ["comment", "rate", "useful", "follow", "unfollow"]);
   const api = apiFor(request, viewer);
-  const here = (appId: number) => `/g/home/AppStore/Service?appId=${appId}`;
-  if (intent === "comment") {
-    const submission = parseWithZod(formData, { schema: commentFormSchema });
-    if (submission.status !== "success") return json({ kind: "comment" as const, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/chainAppInfo/addComment", submission.value);
-    if (!result.ok) return json({ kind: "comment" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, `${here(submission.value.appId)}#comments`, { kind: "success", key: "store:flash.commented" });
+  switch (intent) {
+    case "comment":
+      return comment(request, api, formData);
+    case "rate":
+      return rate(request, api, formData);
+    case "useful": {
+      const { appId, commentId } = parseFormOr400(commentRef, formData);
+      return redirectAfter(request, await api.call("/sys/store/markUseful", { commentId }), `${here(appId)}#comments`, "store:flash.useful", here(appId));
+    }
+    case "follow":
+    case "unfollow": {
+      const { appId } = parseFormOr400(listingRef, formData);
+      return followAction(request, api, { targetKind: "app", targetId: appId, follow: intent === "follow" }, here(appId));
+    }
   }
-  if (intent === "rate") {
-    const submission = parseWithZod(formData, { schema: rateFormSchema });
-    if (submission.status !== "success") return json({ kind: "rate" as const, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/store/rate", submission.value);
-    if (!result.ok) return json({ kind: "rate" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, here(submission.value.appId), { kind: "success", key: "store:flash.rated" });
-  }
-  const parsed = simpleIntent.safeParse(Object.fromEntries(formData));
-  // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw badRequest();
-  const v = parsed.data;
-  if (v.intent === "useful") {
-    return redirectAfter(request, await api.call("/sys/store/markUseful", { commentId: v.commentId }), `${here(v.appId)}#comments`, "store:flash.useful", here(v.appId));
-  }
-  return followAction(request, api, { targetKind: "app", targetId: v.appId, follow: v.intent === "follow" }, here(v.appId));
+}
+
+/** A participant's comment (SPEC §3 Comment). */
+async function comment(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: commentFormSchema });
+  if (submission.status !== "success") return json({ kind: "comment" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/chainAppInfo/addComment", submission.value);
+  if (!result.ok) return json({ kind: "comment" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, `${here(submission.value.appId)}#comments`, { kind: "success", key: "store:flash.commented" });
+}
+
+/** A participant's rating, one to five stars. */
+async function rate(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: rateFormSchema });
+  if (submission.status !== "success") return json({ kind: "rate" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/store/rate", submission.value);
+  if (!result.ok) return json({ kind: "rate" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, here(submission.value.appId), { kind: "success", key: "store:flash.rated" });
 }
 
 function RateForm({ service }: { service: StoreServiceDetail }) {
   const { t } = useTranslation("store");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(rateFormSchema, actionData?.kind === "rate" ? actionData.result : undefined, {
     id: "rate",
-    lastResult: actionData?.kind === "rate" ? actionData.result : undefined,
     defaultValue: { score: service.myRating ? String(service.myRating) : "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: rateFormSchema }),
-    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
   });
   return (
     <FormProvider context={form.context}>
@@ -96,13 +104,7 @@ function RateForm({ service }: { service: StoreServiceDetail }) {
 function CommentForm({ appId }: { appId: number }) {
   const { t } = useTranslation("store");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: "comment",
-    lastResult: actionData?.kind === "comment" ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: commentFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(commentFormSchema, actionData?.kind === "comment" ? actionData.result : undefined, { id: "comment" });
   return (
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="space-y-2">

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { EXPIRY_WARNING_DAYS } from "@contract/participation-codes";
-import { CertificateDownloads } from "~/components/CertificateDownloads";
+import { CertificateDownloads } from "~/components/participation/CertificateDownloads";
 import { Pagination } from "~/components/Pagination";
 import { Table, td } from "~/components/details";
 import { apiFor, requireUser } from "~/lib/api.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, badRequest, failureResponse, requireUser } from "~/lib/api.server";
+import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
 import { positiveParam } from "~/lib/params";
 
 /**
@@ -9,7 +9,8 @@ import { positiveParam } from "~/lib/params";
  */
 async function download(request: Request, certificateId: number | null, kind: "certificate" | "key") {
   const viewer = await requireUser(request);
-  if (!certificateId) throw badRequest();
+  // No such id can exist: the same 404 as an unknown or another user's certificate.
+  if (!certificateId) throw notFound();
   const result = await apiFor(request, viewer).call("/sys/chainAppInfo/certificateFile", { certificateId, kind });
   if (!result.ok) throw failureResponse(result);
   return new Response(result.data.pem, {

@@ -1,12 +1,12 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CertificateDownloads } from "~/components/CertificateDownloads";
+import { CertificateDownloads } from "~/components/participation/CertificateDownloads";
 import { Field, Table, nodeLabel, td } from "~/components/details";
-import { apiFor, failureResponse, notFound, requireUser } from "~/lib/api.server";
+import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 
 export const handle = {
   i18n: ["participation"],
@@ -21,8 +21,7 @@ export const meta = pageTitle("participatedAccess");
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const appId = positiveParam(new URL(request.url).searchParams.get("appId"));
-  if (!appId) throw notFound();
+  const appId = requiredId(new URL(request.url), "appId");
   const api = apiFor(request, viewer);
   const view = await api.load("/sys/chainAppInfo/view", { appId });
   const p = view.participation;

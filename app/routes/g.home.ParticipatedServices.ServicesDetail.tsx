@@ -1,32 +1,25 @@
-import { FormProvider, getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import * as z from "zod";
-import { applySchema, detailHidden, type JoinView } from "@contract/participation";
-import type { DataOf } from "@contract/paths";
+import { detailHidden } from "@contract/participation";
 import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
-import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
-import { AuditBadge, ListStatusBadge, Timeline, participatedDetailHref } from "~/components/participation";
-import { apiFor, badRequest, failureResponse, notFound, redirectAfter, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import type { Language } from "~/lib/i18n";
+import { SubmitButton } from "~/components/forms";
+import { ApplyForm, type City, type Role } from "~/components/participation/ApplyForm";
+import { AuditBadge, ListStatusBadge, Timeline } from "~/components/participation/bits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
-import { readTicket } from "~/lib/participation.server";
-import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { requiredId } from "~/lib/params.server";
+import { applyToJoin, confirmJoin, payJoinOrder, readTicket } from "~/lib/participation.server";
+import { newIdempotencyKey } from "~/lib/payments.server";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.participatedServices", to: "/g/home/ParticipatedServices" }, { key: "titles.participatedDetail" }],
 };
 export const meta = pageTitle("participatedDetail");
-
-type Role = DataOf<"/sys/chainAppInfo/queryRolesForAppList">["page"]["rows"][number];
-type City = DataOf<"/sys/chainAppInfo/queryReleaseCitysForAppList">["page"]["rows"][number];
 
 /**
  * SPEC §2 ParticipatedServices/ServicesDetail (appId, appJoinAuditId, auditState, types, ifJoIn): the service
@@ -37,8 +30,7 @@ type City = DataOf<"/sys/chainAppInfo/queryReleaseCitysForAppList">["page"]["row
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appId = positiveParam(url.searchParams.get("appId"));
-  if (!appId) throw notFound();
+  const appId = requiredId(url, "appId");
   const appJoinAuditId = positiveParam(url.searchParams.get("appJoinAuditId")) ?? undefined;
   const ticket = await readTicket(request, appId);
   const api = apiFor(request, viewer);
@@ -56,135 +48,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ service, roles, cities, payKey, language: viewer.language });
 }
 
-const joinRef = z.object({ appJoinAuditId: z.coerce.number().int().positive() });
-
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, ["apply", "pay", "confirm"]);
   const api = apiFor(request, viewer);
   const url = new URL(request.url);
   const here = url.pathname + url.search.replace(/[?&]index(=[^&]*)?/, "");
-  if (intent === "apply") {
-    const submission = parseWithZod(formData, { schema: applySchema });
-    if (submission.status !== "success") return json({ kind: "apply" as const, result: submission.reply() }, { status: 400 });
-    const v = submission.value;
-    const ticket = await readTicket(request, v.appId);
-    const result = await api.call("/sys/chainAppInfo/joinApp", { ...v, ticket });
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return json({ kind: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    }
-    const view = await api.load("/sys/chainAppInfo/view", { appId: v.appId, appJoinAuditId: result.data.appJoinAuditId });
-    return redirectWithFlash(request, participatedDetailHref({ appId: v.appId, appCode: view.appCode, appJoinAuditId: result.data.appJoinAuditId, auditState: result.data.auditState }), { kind: "success", key: "participation:flash.applied" });
+  switch (intent) {
+    case "apply":
+      return applyToJoin(request, api, formData);
+    case "pay":
+      return payJoinOrder(request, api, formData, here);
+    case "confirm":
+      return confirmJoin(request, api, formData, here);
   }
-  if (intent === "pay") {
-    const parsed = joinRef.extend({ idempotencyKey: z.string() }).safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw badRequest();
-    const result = await api.call("/sys/chainAppInfo/payJoinOrder", parsed.data);
-    if (!result.ok) {
-      if (result.status >= 500) throw failureResponse(result);
-      return payRefused(result);
-    }
-    return redirectWithFlash(request, here, { kind: "success", key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid" });
-  }
-  if (intent === "confirm") {
-    const parsed = joinRef.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw badRequest();
-    return redirectAfter(request, await api.call("/sys/chainAppInfo/confirmJoin", parsed.data), here, "participation:flash.confirmed");
-  }
-  // House habit 2: an unknown intent is a 400.
-  throw badRequest();
-}
-
-function ApplyForm({ service, roles, cities, language }: { service: JoinView; roles: Role[]; cities: City[]; language: Language }) {
-  const { t } = useTranslation("participation");
-  const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: "apply",
-    lastResult: actionData && actionData.kind === "apply" ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: applySchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  const chosen = new Set([fields.cityNodeIds.initialValue ?? []].flat().map(String));
-  const mode = service.certificateMode;
-  return (
-    <section className="card space-y-4" aria-labelledby="apply-title">
-      <h2 id="apply-title" className="text-lg font-semibold">{t("apply.title")}</h2>
-      <p className="text-sm text-slate-600">{t("apply.intro")}</p>
-      <FormProvider context={form.context}>
-        <Form method="post" {...getFormProps(form)} className="space-y-4">
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <input type="hidden" name="appId" value={service.appId} />
-          <input type="hidden" name="certificateMode" value={mode} />
-          <fieldset>
-            <legend className="label">{t("apply.role")}</legend>
-            <div className="space-y-2">
-              {roles.map((r) => (
-                <label key={r.roleId} className="flex items-start gap-2 text-sm">
-                  <input type="radio" name={fields.roleId.name} value={r.roleId} defaultChecked={String(fields.roleId.initialValue ?? "") === String(r.roleId)} className="mt-1" />
-                  <span><span className="font-medium">{r.name}</span> <span className="text-slate-500">{r.description}</span><br /><span className="text-xs text-slate-500">{t("detail.functions")}: {r.functions.join(", ")}</span></span>
-                </label>
-              ))}
-            </div>
-            <ErrorList id={fields.roleId.errorId} errors={fields.roleId.errors} />
-          </fieldset>
-          <fieldset>
-            <legend className="label">{t("apply.nodes")}</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {cities.map((c) => (
-                <label key={c.cityNodeId} className="flex items-start gap-2 text-sm">
-                  <input type="checkbox" name={fields.cityNodeIds.name} value={c.cityNodeId} defaultChecked={chosen.has(String(c.cityNodeId))} className="mt-1" />
-                  <span>{nodeLabel(c, language)} <span className="text-xs text-slate-500">({c.operator}) · {c.released ? t("apply.released") : t("apply.orderCost", { amount: formatUsd(c.orderCents, language) })}</span></span>
-                </label>
-              ))}
-            </div>
-            <ErrorList id={fields.cityNodeIds.errorId} errors={fields.cityNodeIds.errors} />
-          </fieldset>
-          <fieldset className="space-y-3">
-            <legend className="label">{t("apply.mode", { mode: t(`modes.${mode}`) })}</legend>
-            <p className="text-sm text-slate-600">{t(`apply.mode${mode}`)}</p>
-            {mode === 3 ? (
-              <>
-                <div>
-                  <label htmlFor={fields.publicKey.id} className="label">{t("apply.publicKey")}</label>
-                  <textarea {...getTextareaProps(fields.publicKey)} key={fields.publicKey.key} rows={5} className="input font-mono text-xs" />
-                  <ErrorList id={fields.publicKey.errorId} errors={fields.publicKey.errors} />
-                </div>
-                <div>
-                  <label htmlFor={fields.testData.id} className="label">{t("apply.testData")}</label>
-                  <input {...getInputProps(fields.testData, { type: "text" })} key={fields.testData.key} className="input" />
-                  <ErrorList id={fields.testData.errorId} errors={fields.testData.errors} />
-                </div>
-                <div>
-                  <label htmlFor={fields.signature.id} className="label">{t("apply.signature")}</label>
-                  <textarea {...getTextareaProps(fields.signature)} key={fields.signature.key} rows={2} className="input font-mono text-xs" />
-                  <ErrorList id={fields.signature.errorId} errors={fields.signature.errors} />
-                </div>
-              </>
-            ) : null}
-            {mode === 2 ? (
-              <div className="grid gap-3 sm:grid-cols-2">
-                <div>
-                  <label htmlFor={fields.password.id} className="label">{t("apply.password")}</label>
-                  <input {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} autoComplete="new-password" className="input" aria-describedby={`${fields.password.id}-hint`} />
-                  <p id={`${fields.password.id}-hint`} className="mt-1 text-xs text-slate-500">{t("apply.passwordHint")}</p>
-                  <ErrorList id={fields.password.errorId} errors={fields.password.errors} />
-                </div>
-                <div>
-                  <label htmlFor={fields.confirmPassword.id} className="label">{t("apply.confirmPassword")}</label>
-                  <input {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} autoComplete="new-password" className="input" />
-                  <ErrorList id={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors} />
-                </div>
-              </div>
-            ) : null}
-          </fieldset>
-          <SubmitButton intent="apply" className="btn-primary">{t("apply.submit")}</SubmitButton>
-        </Form>
-      </FormProvider>
-    </section>
-  );
 }
 
 export default function ParticipatedServiceDetail() {

@@ -5,7 +5,7 @@ import { LIST_STATUSES } from "@contract/participation-codes";
 import { Pagination } from "~/components/Pagination";
 import { SearchForm } from "~/components/SearchForm";
 import { Table, td } from "~/components/details";
-import { AuditBadge, ListStatusBadge, participatedDetailHref } from "~/components/participation";
+import { AuditBadge, ListStatusBadge, participatedDetailHref } from "~/components/participation/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";

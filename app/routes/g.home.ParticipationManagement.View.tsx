@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -9,13 +9,15 @@ import { auditDecisionSchema, disableSchema } from "@contract/participation";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Field, nodeLabel } from "~/components/details";
 import { FormErrors, TextAreaField } from "~/components/forms";
-import { AuditBadge, Timeline } from "~/components/participation";
-import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
+import { AuditBadge, Timeline } from "~/components/participation/bits";
+import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { replyWithFailure } from "~/lib/forms.server";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
+import { requiredId } from "~/lib/params.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 import type { VueapiResult } from "~/lib/vueapi.server";
 
 export const handle = {
@@ -33,8 +35,7 @@ const backTo = (url: URL) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appJoinAuditId = positiveParam(url.searchParams.get("appJoinAuditId"));
-  if (!appJoinAuditId) throw notFound();
+  const appJoinAuditId = requiredId(url, "appJoinAuditId");
   const item = await apiFor(request, viewer).load("/sys/chainAppInfo/joinManageView", { appJoinAuditId });
   return json({ item, back: backTo(url), language: viewer.language });
 }
@@ -66,24 +67,22 @@ async function publisherStep<K extends "decide" | "disable", S extends z.ZodType
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, ["decide", "disable"]);
   const api = apiFor(request, viewer);
-  if (intent === "decide") {
-    return publisherStep(request, formData, "decide", auditDecisionSchema, {
-      decision: (v) => v.decision,
-      call: (v) => api.call("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: v.appJoinAuditId, auditState: v.decision === "approve" ? 1 : 2, comments: v.comments }),
-      flash: (v) => (v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected"),
-    });
+  switch (intent) {
+    case "decide":
+      return publisherStep(request, formData, intent, auditDecisionSchema, {
+        decision: (v) => v.decision,
+        call: (v) => api.call("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: v.appJoinAuditId, auditState: v.decision === "approve" ? 1 : 2, comments: v.comments }),
+        flash: (v) => (v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected"),
+      });
+    case "disable":
+      return publisherStep(request, formData, intent, disableSchema, {
+        decision: () => "disable",
+        call: (v) => api.call("/sys/chainAppInfo/disableJoin", v),
+        flash: () => "participation:flash.disabled",
+      });
   }
-  if (intent === "disable") {
-    return publisherStep(request, formData, "disable", disableSchema, {
-      decision: () => "disable",
-      call: (v) => api.call("/sys/chainAppInfo/disableJoin", v),
-      flash: () => "participation:flash.disabled",
-    });
-  }
-  // House habit 2: an unknown intent is a 400.
-  throw badRequest();
 }
 
 function ConfirmStep({ intent, id, decision, comments, question }: { intent: string; id: number; decision: string; comments: string; question: string }) {
@@ -119,20 +118,14 @@ function PublisherForm({
 }: {
   intent: "decide" | "disable";
   title: string;
-  schema: z.ZodType<{ comments?: string }>;
+  schema: z.ZodType<{ comments?: string }, { comments?: string }>;
   appJoinAuditId: number;
   commentsLabel: string;
   commentsHint?: string;
   children: (formId: string) => ReactNode;
 }) {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useForm<{ comments?: string }>({
-    id: intent,
-    lastResult: actionData?.kind === intent ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(schema, actionData?.kind === intent ? actionData.result : undefined, { id: intent });
   return (
     <section className="card space-y-2" aria-labelledby={`${intent}-title`}>
       <h2 id={`${intent}-title`} className="font-semibold">{title}</h2>

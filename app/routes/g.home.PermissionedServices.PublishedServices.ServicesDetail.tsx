@@ -1,33 +1,25 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { VerState } from "@contract/service-status";
-import { enableRequestSchema, paySchema, replySchema, type ServiceDetail } from "@contract/services";
-import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
-import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
-import { RequestEnablePanel, SuspensionNotice } from "~/components/suspension";
-import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
-import { apiFor, badRequest, notFound, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import type { Language } from "~/lib/i18n";
+import { BillPayPanel } from "~/components/details";
+import { RequestEnablePanel, SuspensionNotice } from "~/components/services/suspension";
+import { ServiceTabs, tabOf } from "~/components/services/detail-tabs";
+import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, shownActions } from "~/components/services/bits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
-import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { requiredId } from "~/lib/params.server";
+import { newIdempotencyKey } from "~/lib/payments.server";
+import { askToLiftSuspension, lifecycleAction, payPublishBill, replyToComment, SERVICE_DETAIL_INTENTS, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
   i18n: ["services"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices", to: PUBLISHED }, { key: "titles.servicesDetail" }],
 };
 export const meta = pageTitle("servicesDetail");
-
-/** SPEC §2 Service detail tabs, as `activeNames`. */
-const TABS = ["chaincode", "roles", "approvals", "runInfo", "crossChain", "comments", "history"] as const;
-type Tab = (typeof TABS)[number];
 
 /**
  * SPEC §2 PublishedServices/ServicesDetail (appId, appVerId, activeNames): one of the caller's services at a
@@ -36,10 +28,9 @@ type Tab = (typeof TABS)[number];
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const appId = positiveParam(url.searchParams.get("appId"));
-  if (!appId) throw notFound();
+  const appId = requiredId(url, "appId");
   const appVerId = positiveParam(url.searchParams.get("appVerId")) ?? undefined;
-  const tab = (TABS as readonly string[]).includes(url.searchParams.get("activeNames") ?? "") ? (url.searchParams.get("activeNames") as Tab) : "chaincode";
+  const tab = tabOf(url.searchParams.get("activeNames"));
   const api = apiFor(request, viewer);
   const service = await api.load("/sys/chainAppInfo/publishedDetail", { appId, appVerId });
   const actions = shownActions(service);
@@ -60,203 +51,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
+  const intent = intentOf(formData, SERVICE_DETAIL_INTENTS);
   const api = apiFor(request, viewer);
-  const url = new URL(request.url);
-  const back = withoutPanels(url);
-  if (intent === "pay") {
-    const parsed = paySchema.safeParse(Object.fromEntries(formData));
-    if (!parsed.success) throw badRequest();
-    const result = await api.call("/sys/chainAppInfo/payPublishBill", parsed.data);
-    if (!result.ok) return payRefused(result);
-    return redirectWithFlash(request, back, { kind: "success", key: "services:flash.paid" });
-  }
-  if (intent === "reply") {
-    const submission = parseWithZod(formData, { schema: replySchema });
-    const commentId = Number(formData.get("commentId"));
-    if (submission.status !== "success") return json({ kind: "reply" as const, commentId, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/chainAppInfo/replyComment", submission.value);
-    if (!result.ok) return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, back, { kind: "success", key: "services:flash.replied" });
-  }
-  if (intent === "requestEnable") {
-    const submission = parseWithZod(formData, { schema: enableRequestSchema });
-    if (submission.status !== "success") return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
-    if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
-  }
-  const done = await lifecycleAction(request, viewer, formData);
-  // House habit 2: an unknown intent is a 400.
-  if (!done) throw badRequest();
-  return done;
-}
-
-function ReplyForm({ appId, commentId }: { appId: number; commentId: number }) {
-  const { t } = useTranslation("services");
-  const actionData = useActionData<typeof action>();
-  const mine = actionData && "kind" in actionData && actionData.kind === "reply" && actionData.commentId === commentId ? actionData.result : undefined;
-  const [form, fields] = useForm({
-    id: `reply-${commentId}`,
-    lastResult: mine,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: replySchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  return (
-    <FormProvider context={form.context}>
-      <Form method="post" {...getFormProps(form)} className="mt-2 space-y-2">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="appId" value={appId} />
-        <input type="hidden" name="commentId" value={commentId} />
-        <TextAreaField field={fields.reply} label={t("detail.reply")} rows={2} />
-        <SubmitButton intent="reply" className="btn-secondary">{t("detail.replyButton")}</SubmitButton>
-      </Form>
-    </FormProvider>
-  );
-}
-
-function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab; language: Language }) {
-  const { t } = useTranslation("services");
-  const c = service.contents;
-  const date = (v: string | null) => (v ? formatDate(v, language, true) : t("detail.none"));
-  const nodeName = (n: { name: string; nameZh: string }) => nodeLabel(n, language);
-  switch (tab) {
-    case "chaincode":
-      return (
-        <div className="space-y-4">
-          <h2 className="font-semibold">{t("detail.packages")}</h2>
-          {c.packages.length === 0 ? <p className="text-sm text-slate-500">{t("detail.noPackages")}</p> : (
-            <Table head={[t("detail.packageName"), t("detail.packageVersion"), t("detail.language"), t("detail.mainPath"), t("detail.initParams"), t("detail.file")]}>
-              {c.packages.map((p) => (
-                <tr key={p.packageId}>
-                  <td className={td}>{p.name}</td><td className={td}>{p.version}</td><td className={td}>{p.language}</td>
-                  <td className={`${td} font-mono text-xs`}>{p.mainPath}</td><td className={td}>{p.initParams}</td>
-                  <td className={td}>{p.fileName} ({Math.ceil(p.size / 1024)} KB)</td>
-                </tr>
-              ))}
-            </Table>
-          )}
-          <h2 className="font-semibold">{t("detail.functions")}</h2>
-          <Table head={[t("detail.functionName"), t("detail.packageName"), t("detail.func"), t("detail.funcType"), t("detail.parent"), t("detail.crossAllowed"), t("detail.io")]}>
-            {c.functions.map((f) => (
-              <tr key={f.functionId}>
-                <td className={td}>{f.name}</td><td className={td}>{f.packageName}</td><td className={`${td} font-mono text-xs`}>{f.func}</td>
-                <td className={td}>{t(`detail.funcTypes.${f.funcType}`)}</td><td className={td}>{f.parentName ?? t("detail.top")}</td>
-                <td className={td}>{f.crossChainAllowed ? "✓" : "—"}</td>
-                <td className={`${td} font-mono text-xs`}>{f.inputFormat} → {f.outputFormat}</td>
-              </tr>
-            ))}
-          </Table>
-          <h2 className="font-semibold">{t("detail.deployment")}</h2>
-          <Table head={[t("detail.node"), t("detail.tps"), t("detail.capacity"), t("detail.peers"), t("detail.contractAddress"), t("detail.chaincodeAddress")]} testId="deployment">
-            {c.nodes.map((n) => (
-              <tr key={n.cityNodeId}>
-                <td className={td}>{nodeName(n)}</td><td className={td}>{n.tps}</td><td className={td}>{n.capacityGb}</td><td className={td}>{n.peers}</td>
-                <td className={`${td} break-all font-mono text-xs`}>{n.contractAddress ?? t("detail.notDeployed")}</td>
-                <td className={`${td} break-all font-mono text-xs`}>{n.chaincodeAddress ?? t("detail.notDeployed")}</td>
-              </tr>
-            ))}
-          </Table>
-        </div>
-      );
-    case "roles":
-      return c.roles.length === 0 ? <p className="text-sm text-slate-500">{t("detail.noRoles")}</p> : (
-        <Table head={[t("detail.roleName"), t("detail.roleDescription"), t("detail.permissions")]}>
-          {c.roles.map((r) => (
-            <tr key={r.roleId}><td className={`${td} font-medium`}>{r.name}</td><td className={td}>{r.description}</td><td className={td}>{r.functions.join(", ")}</td></tr>
-          ))}
-        </Table>
-      );
-    case "approvals": {
-      const reviews = service.transitions.filter((x) => x.actorKind === "operator" || x.event === "testPass" || x.event === "testFail");
-      return (
-        <div className="space-y-4">
-          <h2 className="font-semibold">{t("detail.records")}</h2>
-          {reviews.length === 0 ? <p className="text-sm text-slate-500">{t("detail.noRecords")}</p> : (
-            <Table head={[t("detail.event"), t("detail.actor"), t("detail.time"), t("detail.commentsCol")]} testId="approval-records">
-              {reviews.map((x, i) => (
-                <tr key={i}>
-                  <td className={td}>{t(`detail.events.${x.event}`)}</td><td className={td}>{t(`detail.actors.${x.actorKind}`)}</td>
-                  <td className={`${td} whitespace-nowrap`}>{date(x.createdAt)}</td><td className={td}>{x.comments ?? ""}</td>
-                </tr>
-              ))}
-            </Table>
-          )}
-          <h2 className="font-semibold">{t("detail.timeline")}</h2>
-          <ol className="space-y-2 border-l-2 border-slate-200 pl-4 text-sm" data-testid="timeline">
-            {service.transitions.map((x, i) => (
-              <li key={i}>
-                <span className="font-medium">{t(`detail.events.${x.event}`)}</span>{" "}
-                <span className="text-slate-500">· {x.actorKind === "publisher" && x.actorName ? x.actorName : t(`detail.actors.${x.actorKind}`)} · {date(x.createdAt)}</span>
-                {" "}<StatusBadge verState={x.toState} />
-                {x.comments ? <p className="text-slate-700">{x.comments}</p> : null}
-              </li>
-            ))}
-          </ol>
-          {service.refunds.length > 0 ? (
-            <>
-              <h2 className="font-semibold">{t("detail.refunds")}</h2>
-              <Table head={[t("detail.time"), t("detail.status"), t("detail.refundAmount"), t("detail.reviewComments")]}>
-                {service.refunds.map((r) => (
-                  <tr key={r.refundId}><td className={td}>{date(r.createdAt)}</td><td className={td}>{t(`refundState.${r.state}`)}</td><td className={td}>{formatUsd(r.amountCents, language)}</td><td className={td}>{r.reviewComments ?? ""}</td></tr>
-                ))}
-              </Table>
-            </>
-          ) : null}
-        </div>
-      );
-    }
-    case "runInfo":
-      return (
-        <dl className="card grid gap-4 sm:grid-cols-3">
-          <Field label={t("detail.status")}><StatusBadge verState={service.verState} /></Field>
-          <Field label={t("detail.publishedAt")}>{date(service.publishedAt)}</Field>
-          <Field label={t("detail.submittedAt")}>{date(service.submittedAt)}</Field>
-          <Field label={t("detail.nodes")}>{c.nodes.map(nodeName).join(", ")}</Field>
-          <Field label={t("detail.totalTps")}>{c.nodes.reduce((s, n) => s + n.tps, 0)}</Field>
-          <Field label={t("detail.totalCapacity")}>{c.nodes.reduce((s, n) => s + n.capacityGb, 0)}</Field>
-          <Field label={t("detail.cost")}>{service.freeYN === 1 ? t("detail.free") : c.costCents === null ? t("detail.none") : formatUsd(c.costCents, language)}</Field>
-          <Field label={t("detail.cycle")}>{t(`detail.cycles.${service.paymentCycle}`)}</Field>
-          <Field label={t("detail.billState")}>{service.bill ? `${t(`payState.${service.bill.payState}`)} · ${service.bill.billNo}` : t("detail.none")}</Field>
-          <Field label={t("detail.certificateMode")}>{service.certificateMode ? t(`detail.certificateModes.${service.certificateMode}`) : t("detail.none")}</Field>
-        </dl>
-      );
-    case "crossChain":
-      return (
-        <dl className="card grid gap-4 sm:grid-cols-3">
-          <Field label={t("detail.crossFlag")}>{t(service.crossChain ? "detail.crossOn" : "detail.crossOff")}</Field>
-          <Field label={t("detail.protocol")}>{service.crossProtocol ? t(`detail.protocols.${service.crossProtocol}`) : t("detail.none")}</Field>
-          <Field label={t("detail.crossStatus")}>{t(`detail.crossStatuses.${service.crossStatus}`)}</Field>
-        </dl>
-      );
-    case "comments":
-      return service.comments.length === 0 ? <p className="card text-center text-sm text-slate-500">{t("detail.noComments")}</p> : (
-        <ul className="space-y-3">
-          {service.comments.map((m) => (
-            <li key={m.commentId} className="card" data-testid="comment">
-              <p className="text-sm">{m.text}</p>
-              <p className="mt-1 text-xs text-slate-500">
-                {t("detail.commentBy", { user: m.userName, date: formatDate(m.createdAt, language, true) })} · {t("detail.useful", { count: m.usefulCount })} · {t(m.reply ? "detail.replied" : "detail.unreplied")}
-              </p>
-              {m.reply ? <p className="mt-2 rounded-md bg-slate-50 p-2 text-sm">{m.reply}</p> : <ReplyForm appId={service.appId} commentId={m.commentId} />}
-            </li>
-          ))}
-        </ul>
-      );
-    case "history":
-      return (
-        <Table head={[t("detail.historyVersion"), t("detail.historyState"), t("detail.historyCreated"), t("detail.historyPublished"), ""]}>
-          {service.history.map((h) => (
-            <tr key={h.appVerId}>
-              <td className={td}>{h.version}{h.appVerId === service.currentVerId ? ` (${t("detail.current")})` : ""}</td>
-              <td className={td}><StatusBadge verState={h.verState} /></td>
-              <td className={td}>{date(h.createdAt)}</td><td className={td}>{date(h.publishedAt)}</td>
-              <td className={td}>{h.appVerId === service.appVerId ? "" : <Link className="link" to={detailHref({ appId: service.appId, appVerId: h.appVerId })}>{t("detail.view")}</Link>}</td>
-            </tr>
-          ))}
-        </Table>
-      );
+  const back = withoutPanels(new URL(request.url));
+  switch (intent) {
+    case "pay":
+      return payPublishBill(request, api, formData, back);
+    case "reply":
+      return replyToComment(request, api, formData, back);
+    case "requestEnable":
+      return askToLiftSuspension(request, api, formData, back);
+    case "deactivate":
+    case "enable":
+    case "unsubscribe":
+      return lifecycleAction(request, viewer, intent, formData);
   }
 }
 
@@ -297,15 +105,7 @@ export default function ServicesDetailPage() {
         </p>
       ) : null}
       {service.description ? <p className="text-sm text-slate-700">{service.description}</p> : null}
-      <nav aria-label={t("detail.tabsLabel")} className="flex flex-wrap gap-1 border-b border-slate-200">
-        {TABS.map((name) => (
-          <Link key={name} to={detailHref(service, name)} aria-current={tab === name ? "page" : undefined}
-            className={`rounded-t-md px-3 py-2 text-sm ${tab === name ? "border-b-2 border-brand-600 font-semibold text-brand-700" : "text-slate-600 hover:bg-slate-100"}`}>
-            {t(`detail.tabs.${name}`)}
-          </Link>
-        ))}
-      </nav>
-      <TabBody service={service} tab={tab} language={language} />
+      <ServiceTabs service={service} tab={tab} language={language} />
     </div>
   );
 }

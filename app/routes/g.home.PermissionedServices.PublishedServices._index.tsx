@@ -1,12 +1,14 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services";
+import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services/bits";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { badRequest, lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { pageParam, positiveParam, searchParam } from "~/lib/params";
+import { LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
   i18n: ["services"],
@@ -15,10 +17,6 @@ export const handle = {
 export const meta = pageTitle("publishedServices");
 
 const PAGE_SIZE = 10;
-const positive = (v: string | null) => {
-  const n = Number.parseInt(v ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-};
 
 /**
  * SPEC §2 PublishedServices: the caller's services with their §4 status, searchable by name, with exactly
@@ -28,18 +26,18 @@ const positive = (v: string | null) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const name = (url.searchParams.get("name") ?? "").trim().slice(0, 50);
-  const page = positive(url.searchParams.get("page")) ?? 1;
+  const name = searchParam(url.searchParams);
+  const page = pageParam(url);
   const api = apiFor(request, viewer);
   const data = await api.load("/sys/chainAppInfo/publishedList", { page: { pageSize: PAGE_SIZE, pageIndex: page, condition: name ? { name } : {} } });
   const confirmKind = url.searchParams.get("confirm");
-  const confirmVer = positive(url.searchParams.get("appVerId"));
+  const confirmVer = positiveParam(url.searchParams.get("appVerId"));
   const confirmRow = confirmVer ? data.page.rows.find((r) => r.appVerId === confirmVer) : undefined;
   const confirm =
     confirmRow && (confirmKind === "deactivate" || confirmKind === "unsubscribe") && shownActions(confirmRow).includes(confirmKind)
       ? { kind: confirmKind as "deactivate" | "unsubscribe", appVerId: confirmRow.appVerId, name: confirmRow.name }
       : null;
-  const inviteVer = positive(url.searchParams.get("invite"));
+  const inviteVer = positiveParam(url.searchParams.get("invite"));
   const inviteRow = inviteVer ? data.page.rows.find((r) => r.appVerId === inviteVer) : undefined;
   let invite: { name: string; url: string; expiresAt: string } | null = null;
   if (inviteRow && shownActions(inviteRow).includes("invite")) {
@@ -51,10 +49,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const done = await lifecycleAction(request, viewer, await request.formData());
-  // House habit 2: an unknown intent is a 400.
-  if (!done) throw badRequest();
-  return done;
+  const formData = await request.formData();
+  return lifecycleAction(request, viewer, intentOf(formData, LIFECYCLE_INTENTS), formData);
 }
 
 export default function PublishedServices() {

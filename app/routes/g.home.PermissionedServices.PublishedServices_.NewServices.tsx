@@ -1,51 +1,37 @@
-import type { Submission } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import * as z from "zod";
 import type { CityNode } from "@contract/platform";
-import {
-  allowedSteps,
-  ATTACHMENT_MAX_BYTES,
-  attachmentFormSchema,
-  attachmentProblem,
-  basicInfoSchema,
-  certificateFormSchema,
-  COVER_MAX_BYTES,
-  coverProblem,
-  functionFormSchema,
-  isAppState,
-  isStepAllowed,
-  isWizardStep,
-  nextStep,
-  nodesFormSchema,
-  packageFormSchema,
-  previousStep,
-  roleFormSchema,
-  stepsFor,
-  submitFormSchema,
-  ZIP_MAX_BYTES,
-  zipProblem,
-  type AppState,
-  type Draft,
-  type WizardStep,
-} from "@contract/service-wizard";
-import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/wizard/shared";
-import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/wizard/steps";
-import type { PayloadOf, VueapiPath } from "@contract/paths";
-import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
-import type { VueapiFailure } from "~/lib/vueapi.server";
-import { requireNoUnpaidBills, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
+import { allowedSteps, isStepAllowed, previousStep, stepsFor, type AppState, type Draft, type WizardStep } from "@contract/service-wizard";
+import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/services/wizard/shared";
+import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
+import { badRequest, requireUser } from "~/lib/api.server";
 import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
+import {
+  addAttachment,
+  addFunction,
+  addPackage,
+  addRole,
+  advance,
+  confirmingItem,
+  deleteItem,
+  guardNewDraft,
+  readWizardPost,
+  readWizardQuery,
+  saveBasic,
+  saveCertificate,
+  saveNodes,
+  submit,
+  wizardApi,
+  wizardLoadFailure,
+} from "~/lib/wizard.server";
 
 /**
  * SPEC §2 PublishedServices/NewServices: the service publish wizard (appState add | mod | update | mod2).
  * The step is in the URL and the draft in the backend (house habit 7): every step is POST → the step's
  * Zod schema → the backend saves → redirect, so it works without JavaScript, survives a reload and resumes
  * on another device (docs/decisions/011). The trailing underscore keeps it out of the list page's layout.
+ * Its server side (query, unpaid-bill guard, one function per form) is app/lib/wizard.server.ts.
  */
 export const handle = {
   i18n: ["wizard"],
@@ -64,62 +50,16 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   return [{ title: title ? `${title} · ${brand}` : brand }];
 };
 
-const positiveId = (value: string | null) => {
-  const n = Number.parseInt(value ?? "", 10);
-  return Number.isSafeInteger(n) && n > 0 && String(n) === value ? n : null;
-};
-const badRequest = () => json({ messageKey: "errors:http.400" }, { status: 400 });
-
-/**
- * SPEC §5 "Blocking by bills": unpaid bills block new services, editing and upgrading, for every appState
- * (§7 h5isHasNoPayBillV2 payType 1), in the loader and the action alike. The backend's wizard paths (draft,
- * every save, submission) refuse with MSG_30005 themselves, and `unlessRefusedForBills` turns that refusal
- * into the guard's redirect home, so a request about a saved draft (with appId) makes one backend call,
- * not two (bench/README.md). A new draft without appId calls no such path before its first save: the guard
- * asks h5isHasNoPayBillV2 first (app/lib/unpaid-guard.server.ts).
- */
-async function guardNewDraft(request: Request, viewer: Viewer, appId: number | null): Promise<void> {
-  if (!appId) await requireNoUnpaidBills(request, viewer, 1);
-}
-
-/** The request layer of this page: a backend refusal for unpaid bills leaves for home (see guardNewDraft). */
-function wizardApi(request: Request, viewer: Viewer) {
-  const api = apiFor(request, viewer);
-  return {
-    call: async <P extends VueapiPath>(path: P, payload: PayloadOf<P>) => unlessRefusedForBills(request, await api.call(path, payload)),
-    load: api.load,
-  };
-}
-
-function readQuery(request: Request) {
-  const url = new URL(request.url);
-  const state = url.searchParams.get("appState") ?? "add";
-  if (!isAppState(state)) throw badRequest();
-  const rawId = url.searchParams.get("appId");
-  const appId = rawId === null ? null : positiveId(rawId);
-  if (rawId !== null && !appId) throw badRequest();
-  if (state !== "add" && !appId) throw badRequest();
-  const step = url.searchParams.get("step");
-  return { appState: state, appId, step: isWizardStep(step) ? step : null, rawStep: step, confirm: url.searchParams.get("confirm") };
-}
-
-/** A backend refusal as the page's error (another user's service is simply "not found"). */
-function loadFailure(failure: VueapiFailure): Response {
-  if (failure.messageKey === "errors:MSG_10002") return json({ messageKey: "errors:http.404" }, { status: 404 });
-  if (failure.messageKey === "errors:MSG_36001" || failure.messageKey === "errors:MSG_37001") return json({ messageKey: failure.messageKey }, { status: 403 });
-  return failureResponse(failure);
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const { appState, appId, step: asked, rawStep, confirm } = readQuery(request);
+  const { appState, appId, step: asked, rawStep, confirm } = readWizardQuery(request);
   await guardNewDraft(request, viewer, appId);
   const api = wizardApi(request, viewer);
   let draft: Draft | null = null;
   let source: Draft | null = null;
   if (appId) {
     const result = await api.call("/sys/chainAppInfo/wizard/draft", { appState, appId });
-    if (!result.ok) throw loadFailure(result);
+    if (!result.ok) throw wizardLoadFailure(result);
     ({ draft, source } = result.data);
   }
   const steps = stepsFor(appState);
@@ -135,162 +75,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const step = asked ?? resumeAt;
   const needsCatalogue = step === "nodes";
   const catalogue: CityNode[] = needsCatalogue ? await api.load("/anon/platform/cityNodes", {}) : [];
-  let confirming: { kind: string; id: number; name: string } | null = null;
-  const match = confirm?.match(/^(attachment|package|function|role)-([1-9][0-9]{0,9})$/);
-  if (match && draft?.editable) {
-    const id = Number(match[2]);
-    const found =
-      match[1] === "attachment" ? draft.attachments.find((x) => x.attachmentId === id)?.name
-      : match[1] === "package" ? draft.packages.find((x) => x.packageId === id)?.name
-      : match[1] === "function" ? draft.functions.find((x) => x.functionId === id)?.name
-      : draft.roles.find((x) => x.roleId === id)?.name;
-    if (found) confirming = { kind: match[1], id, name: found };
-  }
+  const confirming = confirmingItem(draft, confirm);
   return json({ appState, appId, step, steps, allowed, draft, source, catalogue, confirming, language: viewer.language });
-}
-
-/* ---------------------------------------------- action ---------------------------------------------- */
-
-function msgKey(key: string) {
-  return key.startsWith("MSG_") ? `errors:${key}` : key;
-}
-
-/** Conform's name for a backend field path: "form.nodes.0.tps" → "nodes[0].tps". */
-function fieldName(path: string, prefix: string) {
-  const name = path.startsWith(prefix) ? path.slice(prefix.length) : path;
-  return name.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
-}
-
-function failureReply(submission: Submission<unknown>, failure: VueapiFailure, prefix: string) {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const [name, keys] of Object.entries(failure.fieldErrors)) fieldErrors[fieldName(name, prefix)] = keys.map(msgKey);
-  return submission.reply({ formErrors: failure.silent || Object.keys(fieldErrors).length ? [] : [failure.messageKey], fieldErrors });
-}
-
-/** The submission's own errors plus those of the files beside it. */
-function invalidReply(submission: Submission<unknown>, extra: Record<string, string[]>) {
-  const fieldErrors: Record<string, string[]> = { ...extra };
-  if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
-  return submission.reply({ fieldErrors });
-}
-
-function fileProblem(formData: FormData, oversize: Set<string>, name: string, problemOf: (f: { name: string; size: number }) => string | null, tooLarge: string, optional = false) {
-  if (oversize.has(name)) return tooLarge;
-  const file = formData.get(name);
-  if (!(file instanceof File) || (!file.name && file.size === 0)) return optional ? null : "wizard:validation.file.required";
-  return problemOf(file);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const { appState, appId, step } = readQuery(request);
-  await guardNewDraft(request, viewer, appId);
-  const api = wizardApi(request, viewer);
-  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  const { formData, oversize } = multipart
-    ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES, attachmentFile: ATTACHMENT_MAX_BYTES, file: ZIP_MAX_BYTES })
-    : { formData: await request.formData(), oversize: new Set<string>() };
-  const intent = String(formData.get("intent") ?? "");
-  const ref = { appState, ...(appId ? { appId } : {}) };
-  const here = (s: WizardStep | null = step) => wizardUrl(appState, appId, s);
-  const reply = (result: ActionData["result"]) => json({ intent, result } as ActionData, { status: 400 });
-  const after = (id: number, s: WizardStep | null, key = "wizard:flash.saved") => redirectWithFlash(request, wizardUrl(appState, id, s), { kind: "success", key });
-
-  switch (intent) {
-    case "saveBasic": {
-      const submission = parseWithZod(formData, { schema: basicInfoSchema });
-      const coverError = fileProblem(formData, oversize, "cover", coverProblem, "wizard:validation.file.coverTooLarge", true);
-      if (submission.status !== "success" || coverError) return reply(invalidReply(submission, coverError ? { cover: [coverError] } : {}));
-      const cover = formData.get("cover");
-      const result = await api.call("/sys/chainAppInfo/wizard/saveBasic", {
-        ...ref,
-        basic: submission.value as z.input<typeof basicInfoSchema>,
-        cover: cover instanceof File && cover.size > 0 ? await fileToPayload(cover) : undefined,
-      });
-      if (!result.ok) return reply(failureReply(submission, result, "basic."));
-      if (appState === "mod") return after(result.data.appId, "basic", "wizard:flash.basicSaved");
-      return after(result.data.appId, nextStep(appState, "basic"));
-    }
-    case "addAttachment": {
-      if (!appId) throw badRequest();
-      const submission = parseWithZod(formData, { schema: attachmentFormSchema });
-      const fileError = fileProblem(formData, oversize, "attachmentFile", attachmentProblem, "wizard:validation.file.attachmentTooLarge");
-      if (submission.status !== "success" || fileError) return reply(invalidReply(submission, fileError ? { attachmentFile: [fileError] } : {}));
-      const file = formData.get("attachmentFile") as File;
-      const result = await api.call("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: submission.value, file: await fileToPayload(file) });
-      if (!result.ok) return reply(failureReply(submission, result, "attachment."));
-      return after(appId, "basic");
-    }
-    case "addPackage": {
-      if (!appId) throw badRequest();
-      const submission = parseWithZod(formData, { schema: packageFormSchema });
-      const fileError = fileProblem(formData, oversize, "file", zipProblem, "wizard:validation.file.zipTooLarge");
-      if (submission.status !== "success" || fileError) return reply(invalidReply(submission, fileError ? { file: [fileError] } : {}));
-      const file = formData.get("file") as File;
-      const result = await api.call("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: submission.value as z.input<typeof packageFormSchema>, file: await fileToPayload(file) });
-      if (!result.ok) return reply(failureReply(submission, result, "pkg."));
-      return after(appId, "packages");
-    }
-    case "addFunction": {
-      if (!appId) throw badRequest();
-      const submission = parseWithZod(formData, { schema: functionFormSchema });
-      if (submission.status !== "success") return reply(submission.reply());
-      const result = await api.call("/sys/chainAppInfo/wizard/addFunction", { ...ref, fn: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "fn."));
-      return after(appId, "functions");
-    }
-    case "addRole": {
-      if (!appId) throw badRequest();
-      const submission = parseWithZod(formData, { schema: roleFormSchema });
-      if (submission.status !== "success") return reply(submission.reply());
-      const result = await api.call("/sys/chainAppInfo/wizard/addRole", { ...ref, role: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "role."));
-      return after(appId, "roles");
-    }
-    case "saveNodes": {
-      if (!appId) throw badRequest();
-      const submission = parseWithZod(formData, { schema: nodesFormSchema });
-      if (submission.status !== "success") return reply(submission.reply());
-      const result = await api.call("/sys/chainAppInfo/wizard/saveNodes", { ...ref, form: submission.value as z.input<typeof nodesFormSchema> });
-      if (!result.ok) return reply(failureReply(submission, result, "form."));
-      return after(appId, "certificate");
-    }
-    case "saveCertificate": {
-      if (!appId) throw badRequest();
-      const submission = parseWithZod(formData, { schema: certificateFormSchema });
-      if (submission.status !== "success") return reply(submission.reply());
-      const result = await api.call("/sys/chainAppInfo/wizard/saveCertificate", { ...ref, form: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "form."));
-      return after(appId, "cost");
-    }
-    case "advance": {
-      if (!appId || !step) throw badRequest();
-      const submission = parseWithZod(formData, { schema: z.object({}) });
-      const result = await api.call("/sys/chainAppInfo/wizard/advance", { ...ref, from: step });
-      if (!result.ok) return reply(failureReply(submission, result, ""));
-      return redirect(wizardUrl(appState, appId, nextStep(appState, step)));
-    }
-    case "delete": {
-      if (!appId) throw badRequest();
-      const kind = String(formData.get("kind") ?? "");
-      const id = positiveId(String(formData.get("id") ?? ""));
-      if (!id || !["attachment", "package", "function", "role"].includes(kind)) throw badRequest();
-      const result = await api.call("/sys/chainAppInfo/wizard/delete", { ...ref, kind: kind as "role", id });
-      // A refusal (roles still built on it) is shown on the step, with the list unchanged.
-      if (!result.ok) return redirectWithFlash(request, here(), { kind: "error", key: result.messageKey });
-      return after(appId, step, "wizard:flash.deleted");
-    }
-    case "submit": {
-      if (!appId) throw badRequest();
-      const submission = parseWithZod(formData, { schema: submitFormSchema });
-      if (submission.status !== "success") return reply(submission.reply());
-      const result = await api.call("/sys/chainAppInfo/wizard/submit", { ...ref, form: submission.value });
-      if (!result.ok) return reply(failureReply(submission, result, "form."));
-      return after(appId, null, "wizard:flash.submitted");
-    }
-    default:
-      // House habit 2: an unknown intent is a 400.
-      throw badRequest();
+  const post = await readWizardPost(request, viewer);
+  switch (post.intent) {
+    case "saveBasic":
+      return saveBasic(post);
+    case "addAttachment":
+      return addAttachment(post);
+    case "addPackage":
+      return addPackage(post);
+    case "addFunction":
+      return addFunction(post);
+    case "addRole":
+      return addRole(post);
+    case "saveNodes":
+      return saveNodes(post);
+    case "saveCertificate":
+      return saveCertificate(post);
+    case "advance":
+      return advance(post);
+    case "delete":
+      return deleteItem(post);
+    case "submit":
+      return submit(post);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { positiveParam } from "~/lib/params";
 
 const etagOf = (fileId: number) => `"cover-${fileId}"`;
 
@@ -20,10 +21,9 @@ function knownFileId(request: Request): number | undefined {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const raw = new URL(request.url).searchParams.get("appId") ?? "";
-  const appId = Number(raw);
+  const appId = positiveParam(new URL(request.url).searchParams.get("appId"));
   const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  if (!/^[1-9][0-9]{0,9}$/.test(raw)) return notFound();
+  if (!appId) return notFound();
   const result = await apiFor(request, viewer).call("/sys/chainAppInfo/wizard/cover", { appId, knownFileId: knownFileId(request) });
   if (!result.ok) return result.messageKey === "errors:MSG_10002" ? notFound() : failureResponse(result);
   const { fileId, file } = result.data;

@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { DataOf } from "@contract/paths";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
-import type { loader as shellLoader } from "./g.home";
 import { pageTitle } from "~/lib/meta";
 
 export const handle = { i18n: ["home"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
@@ -18,7 +18,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function HomeIndex() {
   const { user, language } = useLoaderData<typeof loader>();
-  const shell = useRouteLoaderData<typeof shellLoader>("routes/g.home");
+  // The shell (routes/g.home) loads the summary for its menu badge; this page shows it too.
+  const shell = useRouteLoaderData<{ summary: DataOf<"/main/home/summary"> }>("routes/g.home");
   const summary = shell!.summary;
   const { t } = useTranslation("home");
   const shortcuts = [

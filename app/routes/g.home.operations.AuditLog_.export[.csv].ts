@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { stringify } from "csv-stringify/sync";
 import { apiFor, requireOperator } from "~/lib/api.server";
-import { detailsText, neutraliseCell } from "~/lib/audit";
+import { detailsText } from "~/lib/audit";
 import { auditFilterFromQuery } from "~/lib/audit.server";
 import { utc8Day } from "~/lib/bills";
+import { csvNumber, toCsv } from "~/lib/csv.server";
 import { i18nServer } from "~/lib/i18n.server";
 
 /**
@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const t = await i18nServer.getFixedT(viewer.language, "audit");
   const columns = ["id", "at", "actor", "action", "targetType", "targetId", "decision", "comments", "details", "clientIp", "path"] as const;
   const rows = data.rows.map((e) => [
-    String(e.id),
+    csvNumber(e.id),
     e.at,
     e.actorName,
     t(`actions.${e.action}`, { defaultValue: e.action }),
@@ -30,7 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     e.clientIp ?? "",
     e.path,
   ]);
-  const csv = stringify([columns.map((c) => t(`csv.${c}`)), ...rows].map((row) => row.map(neutraliseCell)), { record_delimiter: "\r\n" });
+  // Every text cell neutralised against spreadsheet formulas (docs/decisions/024): comments are typed by operators.
+  const csv = toCsv([columns.map((c) => t(`csv.${c}`)), ...rows]);
   const day = utc8Day(new Date());
   // A byte order mark, so spreadsheet programs read the UTF-8 (Chinese labels and names) correctly.
   return new Response(`\uFEFF${csv}`, {

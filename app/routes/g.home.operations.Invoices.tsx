@@ -1,22 +1,23 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { $ZodType, output } from "zod/v4/core";
 import { approveInvoiceSchema, deliverInvoiceFormSchema, INVOICE_STATUSES, rejectInvoiceSchema, type InvoiceDetail } from "@contract/invoices";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { FormErrors, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { FilterPills } from "~/components/FilterPills";
+import { applicationColumns, InvoiceDetailView } from "~/components/invoices/application";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
+import { intentOf } from "~/lib/intents.server";
+import { optionalId, readFailure } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 import type { VueapiResult } from "~/lib/vueapi.server";
-import { badIntent, optionalId, readFailure } from "./g.home.userCenter.Invoices/invoices.server";
-import { TextAreaField } from "~/components/forms";
-import { applicationColumns, InvoiceDetailView } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" }] };
 export const meta = pageTitle("invoiceQueue");
@@ -53,24 +54,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
   const api = apiFor(request, viewer);
-  const url = new URL(request.url);
-  const back = url.pathname + url.search;
-  // Each decision: its form's schema, the backend call, and the flash message once it is done.
-  const decide = async <S extends $ZodType>(schema: S, submit: (value: output<S>) => Promise<VueapiResult<unknown>>, key: string) => {
-    const submission = parseWithZod(formData, { schema });
-    if (submission.status !== "success") return json({ intent: String(intent), result: submission.reply() }, { status: 400 });
-    const result = await submit(submission.value);
-    if (!result.ok) return json({ intent: String(intent), result: replyWithFailure(submission, result) }, { status: 400 });
-    return redirectWithFlash(request, back, { kind: "success", key });
-  };
-  if (intent === "approve") return decide(approveInvoiceSchema, (v) => api.call("/sys/operations/invoices/approve", v), "invoices:queue.approved");
-  if (intent === "reject") return decide(rejectInvoiceSchema, (v) => api.call("/sys/operations/invoices/reject", v), "invoices:queue.rejected");
-  if (intent === "deliver") {
-    return decide(deliverInvoiceFormSchema, ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload), "invoices:queue.delivered");
+  const intent = intentOf(formData, ["approve", "reject", "deliver"]);
+  switch (intent) {
+    case "approve":
+      return decide(request, formData, intent, approveInvoiceSchema, (v) => api.call("/sys/operations/invoices/approve", v), "invoices:queue.approved");
+    case "reject":
+      return decide(request, formData, intent, rejectInvoiceSchema, (v) => api.call("/sys/operations/invoices/reject", v), "invoices:queue.rejected");
+    case "deliver":
+      return decide(request, formData, intent, deliverInvoiceFormSchema, ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload), "invoices:queue.delivered");
   }
-  throw badIntent();
+}
+
+/** One decision: its form's schema, the backend call, and the flash message once it is done. */
+async function decide<S extends $ZodType>(request: Request, formData: FormData, intent: string, schema: S, submit: (value: output<S>) => Promise<VueapiResult<unknown>>, key: string) {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
+  const result = await submit(submission.value);
+  if (!result.ok) return json({ intent, result: replyWithFailure(submission, result) }, { status: 400 });
+  const url = new URL(request.url);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key });
 }
 
 /** The reply of the last submission, for the form of that intent only. */
@@ -89,13 +92,7 @@ function CommentDecision({ detail, intent, schema, commentsLabel, buttonClass }:
 }) {
   const { t } = useTranslation("invoices");
   const location = useLocation();
-  const [form, fields] = useForm({
-    id: `${intent}-${detail.invoiceId}`,
-    lastResult: useReply(intent),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(schema, useReply(intent), { id: `${intent}-${detail.invoiceId}` });
   return (
     <FormProvider context={form.context}>
       <Form method="post" action={location.pathname + location.search} {...getFormProps(form)} className="card space-y-3" aria-labelledby={`${intent}-heading`}>
@@ -123,13 +120,9 @@ function DeliverForm({ detail }: { detail: InvoiceDetail }) {
   const { t } = useTranslation("invoices");
   const location = useLocation();
   const paper = detail.issuance === 1;
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(deliverInvoiceFormSchema, useReply("deliver"), {
     id: `deliver-${detail.invoiceId}`,
-    lastResult: useReply("deliver"),
     defaultValue: { deliveryEmail: detail.recipient.email ?? undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: deliverInvoiceFormSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   return (
     <FormProvider context={form.context}>

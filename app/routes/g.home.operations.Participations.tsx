@@ -5,7 +5,7 @@ import { auditDecisionSchema } from "@contract/participation";
 import type { DataOf } from "@contract/paths";
 import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
-import { AuditBadge } from "~/components/participation";
+import { AuditBadge } from "~/components/participation/bits";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import type { Language } from "~/lib/i18n";

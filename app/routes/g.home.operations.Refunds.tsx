@@ -5,7 +5,7 @@ import type { DataOf } from "@contract/paths";
 import { refundDecisionSchema } from "@contract/services";
 import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
-import { StatusBadge } from "~/components/services";
+import { StatusBadge } from "~/components/services/bits";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";

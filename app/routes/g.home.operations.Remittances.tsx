@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { remittanceReviewSchema } from "@contract/payments";
-import { PaymentStatusBadge } from "~/components/PaymentBits";
+import { PaymentStatusBadge } from "~/components/payments/bits";
 import { ReviewQueue } from "~/components/ReviewRow";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { pageTitle } from "~/lib/meta";

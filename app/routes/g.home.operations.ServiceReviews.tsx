@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { reviewDecisionSchema } from "@contract/services";
 import { DecisionForm } from "~/components/DecisionForm";
 import { Pagination } from "~/components/Pagination";
-import { StatusBadge } from "~/components/services";
+import { StatusBadge } from "~/components/services/bits";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";

@@ -5,7 +5,7 @@ import type { DataOf } from "@contract/paths";
 import { SERVICE_OPS_FILTERS, serviceOpsDecisionSchema, type ServiceOpsDecision, type ServiceOpsFilter } from "@contract/services";
 import { Pagination } from "~/components/Pagination";
 import { ConfirmStep, ReviewForm } from "~/components/ReviewRow";
-import { StatusBadge } from "~/components/services";
+import { StatusBadge } from "~/components/services/bits";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import type { Language } from "~/lib/i18n";

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { withdrawalReviewSchema } from "@contract/payments";
-import { WithdrawalStateBadge } from "~/components/PaymentBits";
+import { WithdrawalStateBadge } from "~/components/payments/bits";
 import { ReviewQueue } from "~/components/ReviewRow";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDay } from "~/lib/format";

@@ -4,9 +4,9 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
 import { SubmitButton } from "~/components/forms";
-import { PayStateBadge } from "~/components/PayStateBadge";
+import { PayStateBadge } from "~/components/billing/PayStateBadge";
 import { CompactTable } from "~/components/RecordTable";
-import { apiFor, requireUser } from "~/lib/api.server";
+import { apiFor, badRequest, requireUser } from "~/lib/api.server";
 import { billDetailHref, billSubject, billTypeLabel } from "~/lib/bills";
 import { payFormOf } from "~/lib/bills.server";
 import { formatDate, formatUsd } from "~/lib/format";
@@ -51,8 +51,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const billId = billIdOf(request);
   const form = payFormOf(await request.formData());
-  // House habit 2: an unknown intent is a 400.
-  if (!form) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  // The page's one form: intent "pay" with the key the loader issued; anything else is a 400 (house habit 2).
+  if (!form) throw badRequest();
   const result = await apiFor(request, viewer).call("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: form.idempotencyKey });
   if (!result.ok) {
     return json({ messageKey: result.messageKey, insufficient: result.messageKey === "errors:MSG_30001" }, { status: 400 });

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -10,6 +10,7 @@ import { apiFor, requireUser } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { pageTitle } from "~/lib/meta";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["auth"],
@@ -37,13 +38,7 @@ export default function ChangePasswordPage() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
   const schema = useMemo(() => changePasswordSchema(userName), [userName]);
-  const [form, fields] = useForm({
-    id: "change-password",
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(schema, actionData?.result, { id: "change-password" });
   return (
     <div className="card max-w-lg">
       <h1 className="text-xl font-semibold">{t("changePassword.title")}</h1>

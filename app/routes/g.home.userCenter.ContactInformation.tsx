@@ -1,5 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -11,6 +10,7 @@ import { apiFor, requireUser } from "~/lib/api.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam, positiveParam } from "~/lib/params";
 import { savedRecordsAction } from "~/lib/saved-records.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["profile"],
@@ -57,13 +57,9 @@ export async function action({ request }: ActionFunctionArgs) {
 function ContactForm({ editing }: { editing: Contact | null }) {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("profile");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(saveSchema, actionData && "result" in actionData ? actionData.result : undefined, {
     id: editing ? `contact-${editing.contactId}` : "contact-new",
-    lastResult: actionData && "result" in actionData ? actionData.result : undefined,
     defaultValue: editing ? { name: editing.name, mobile: editing.mobile, email: editing.email, department: editing.department } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: saveSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   return (
     <FormProvider context={form.context}>

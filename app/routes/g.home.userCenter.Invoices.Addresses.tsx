@@ -1,15 +1,14 @@
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { addresseeSchema, type Addressee } from "@contract/invoices";
 import { CheckboxField, TextField } from "~/components/forms";
+import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "~/components/invoices/saved-records";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { backToApplication, loadSavedList } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { savedRecordsAction } from "~/lib/saved-records.server";
-import { backToApplication, loadSavedList } from "./g.home.userCenter.Invoices/invoices.server";
-import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "./g.home.userCenter.Invoices/ui";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:addresses.crumb" }] };
 export const meta = pageTitle("invoiceAddresses");
@@ -42,9 +41,8 @@ export async function action({ request }: ActionFunctionArgs) {
 function AddressForm({ editing, back }: { editing: Addressee | null; back: string | null }) {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("invoices");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(addresseeSchema, actionData?.result, {
     id: editing ? `address-${editing.addresseeId}` : "address-new",
-    lastResult: actionData?.result,
     defaultValue: editing
       ? {
           addresseeId: String(editing.addresseeId),
@@ -57,9 +55,6 @@ function AddressForm({ editing, back }: { editing: Addressee | null; back: strin
           isDefault: editing.isDefault ? "on" : undefined,
         }
       : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addresseeSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   return (
     <SavedRecordForm form={form} name="address" heading={t(editing ? "addresses.edit" : "addresses.add")} idName="addresseeId" id={editing?.addresseeId}

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { InvoiceDetailView } from "~/components/invoices/application";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { idFromQuery, readFailure } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
-import { idFromQuery, readFailure } from "./g.home.userCenter.Invoices/invoices.server";
-import { InvoiceDetailView } from "./g.home.userCenter.Invoices/ui";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:detail.crumb" }] };
 export const meta = pageTitle("invoiceDetail");

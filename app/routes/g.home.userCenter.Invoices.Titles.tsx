@@ -1,15 +1,14 @@
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { invoiceTitleSchema, TITLE_TYPES, type InvoiceTitle } from "@contract/invoices";
-import { CheckboxField, TextField } from "~/components/forms";
+import { CheckboxField, RadioGroupField, TextField } from "~/components/forms";
+import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "~/components/invoices/saved-records";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { backToApplication, loadSavedList } from "~/lib/invoices.server";
 import { pageTitle } from "~/lib/meta";
 import { savedRecordsAction } from "~/lib/saved-records.server";
-import { backToApplication, loadSavedList } from "./g.home.userCenter.Invoices/invoices.server";
-import { DefaultMark, RadioGroupField, SavedRecordForm, SavedRecordsPage } from "./g.home.userCenter.Invoices/ui";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:titles.crumb" }] };
 export const meta = pageTitle("invoiceTitles");
@@ -44,9 +43,8 @@ export async function action({ request }: ActionFunctionArgs) {
 function TitleForm({ editing, back }: { editing: InvoiceTitle | null; back: string | null }) {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("invoices");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(invoiceTitleSchema, actionData?.result, {
     id: editing ? `title-${editing.titleId}` : "title-new",
-    lastResult: actionData?.result,
     defaultValue: editing
       ? {
           titleType: String(editing.titleType),
@@ -60,9 +58,6 @@ function TitleForm({ editing, back }: { editing: InvoiceTitle | null; back: stri
           titleId: String(editing.titleId),
         }
       : { titleType: "2" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: invoiceTitleSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   return (
     <SavedRecordForm form={form} name="title" heading={t(editing ? "titles.edit" : "titles.add")} idName="titleId" id={editing?.titleId}

@@ -6,8 +6,9 @@ import { FilterPills } from "~/components/FilterPills";
 import { RecordTable, type Column } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatUsd } from "~/lib/format";
+import { applicationColumns } from "~/components/invoices/application";
 import { pageTitle } from "~/lib/meta";
-import { applicationColumns, readListQuery } from "./g.home.userCenter.Invoices/ui";
+import { oneOf, pageParam } from "~/lib/params";
 
 export const handle = { i18n: ["invoices"] };
 export const meta = pageTitle("invoices");
@@ -17,7 +18,9 @@ const PAGE_SIZE = 10;
 /** SPEC §2 Invoices list: the applications with their status (§4), filter and pages, the invoiceable amount. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const { status, page } = readListQuery(new URL(request.url), INVOICE_STATUSES);
+  const url = new URL(request.url);
+  const status = oneOf(INVOICE_STATUSES, url.searchParams.get("status"));
+  const page = pageParam(url);
   const data = await apiFor(request, viewer).load("/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList", {
     page: { pageSize: PAGE_SIZE, pageIndex: page, condition: status === undefined ? {} : { status: status as 1 | 3 | 5 | 10 } },
   });

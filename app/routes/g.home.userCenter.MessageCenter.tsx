@@ -4,8 +4,9 @@ import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import { FilterPills } from "~/components/FilterPills";
 import { Pagination } from "~/components/Pagination";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
+import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
+import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
 
@@ -36,17 +37,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ ...data, filter, language: viewer.language });
 }
 
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("read"), messageId: z.coerce.number().int().positive() }),
-  z.object({ intent: z.literal("readAll") }),
-]);
+const messageRef = z.object({ messageId: z.coerce.number().int().positive() });
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-  // House habit 2: an unknown intent is a 400.
-  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
-  const payload = parsed.data.intent === "readAll" ? { all: true } : { messageIds: [parsed.data.messageId] };
+  const formData = await request.formData();
+  switch (intentOf(formData, ["read", "readAll"])) {
+    case "read":
+      return markRead(request, viewer, { messageIds: [parseFormOr400(messageRef, formData).messageId] });
+    case "readAll":
+      return markRead(request, viewer, { all: true });
+  }
+}
+
+/** Marks one message or all as read, and shows the same page again. */
+async function markRead(request: Request, viewer: Viewer, payload: { messageIds: number[] } | { all: true }) {
   const result = await apiFor(request, viewer).call("/sys/system/message/read", payload);
   if (!result.ok) throw failureResponse(result);
   const url = new URL(request.url);

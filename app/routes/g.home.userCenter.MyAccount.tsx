@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { LEDGER_ENTRY_KINDS } from "@contract/billing-codes";
 import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
 import { CompactTable, RecordTable, type Column } from "~/components/RecordTable";
-import { UsageChart } from "~/components/UsageChart";
+import { UsageChart } from "~/components/billing/UsageChart";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { dayFromQuery, kindFromQuery, pageFromQuery } from "~/lib/bills.server";
 import { formatDate, formatDay, formatUsd } from "~/lib/format";

@@ -1,11 +1,11 @@
-import { FormProvider, getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PAY_TYPES, rechargeSchema } from "@contract/payments";
 import { ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { AccountPageHeading, PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/PaymentBits";
+import { AccountPageHeading, PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/payments/bits";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
@@ -13,6 +13,7 @@ import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
 import { newIdempotencyKey } from "~/lib/payments.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["payments"],
@@ -47,14 +48,7 @@ export default function RechargePage() {
   const { page, totals, idempotencyKey, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("payments");
-  const [form, fields] = useForm({
-    id: "recharge",
-    lastResult: actionData?.result,
-    defaultValue: { payType: "GT0001", idempotencyKey },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: rechargeSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(rechargeSchema, actionData?.result, { id: "recharge", defaultValue: { payType: "GT0001", idempotencyKey } });
   return (
     <div className="space-y-6">
       <AccountPageHeading title={t("recharge.title")} />

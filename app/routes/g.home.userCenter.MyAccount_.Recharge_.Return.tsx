@@ -2,8 +2,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
-import { PaymentStatusBadge, RemittanceInstructions } from "~/components/PaymentBits";
-import { apiFor, requireUser } from "~/lib/api.server";
+import { PaymentStatusBadge, RemittanceInstructions } from "~/components/payments/bits";
+import { apiFor, notFound, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
 
@@ -24,7 +24,7 @@ export const meta = pageTitleRefreshing<typeof loader>("rechargeResult", (data) 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const paymentNo = new URL(request.url).searchParams.get("paymentNo")?.trim();
-  if (!paymentNo || paymentNo.length > 40) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  if (!paymentNo || paymentNo.length > 40) throw notFound();
   // SPEC §4 "Status refreshes": the backend asks the provider about a payment still in payment.
   const data = await apiFor(request, viewer).load("/sys/account/payment", { paymentNo, refresh: true });
   const waiting = data.payment.status === 2 && data.payment.payType !== "GT0004";

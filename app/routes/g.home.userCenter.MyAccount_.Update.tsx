@@ -1,11 +1,11 @@
 import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import * as z from "zod";
 import { SubmitButton } from "~/components/forms";
-import { AccountPageHeading } from "~/components/PaymentBits";
+import { AccountPageHeading } from "~/components/payments/bits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
 
 export const handle = {
@@ -23,13 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ ...data, language: viewer.language });
 }
 
-const intentSchema = z.object({ intent: z.literal("setup") });
-
 /** Starts a card setup at the provider and sends the browser to its page. */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  intentOf(await request.formData(), ["setup"]);
   const result = await apiFor(request, viewer).call("/sys/account/cardSetup", {});
   if (!result.ok) throw failureResponse(result);
   return redirectDocument(result.data.redirectUrl);

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -7,7 +7,7 @@ import { withdrawSchema } from "@contract/payments";
 import { toCents } from "@contract/rules";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { FormErrors, TextField } from "~/components/forms";
-import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "~/components/PaymentBits";
+import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "~/components/payments/bits";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatDay, formatUsd } from "~/lib/format";
@@ -16,6 +16,7 @@ import { pageTitle } from "~/lib/meta";
 import { pageParam } from "~/lib/params";
 import { newIdempotencyKey } from "~/lib/payments.server";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["payments"],
@@ -54,14 +55,7 @@ export default function WithdrawPage() {
   const { page, totals, idempotencyKey, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("payments");
-  const [form, fields] = useForm({
-    id: "withdraw",
-    lastResult: actionData?.result,
-    defaultValue: { idempotencyKey },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: withdrawSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(withdrawSchema, actionData?.result, { id: "withdraw", defaultValue: { idempotencyKey } });
   const confirm = actionData?.confirm;
   const typed = fields.amount.value;
   const typedUsd = typed && /^[0-9]+(\.[0-9]{1,2})?$/.test(typed) ? formatUsd(toCents(typed), language) : typed ?? "";

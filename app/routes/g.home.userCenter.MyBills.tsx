@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/no
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
-import { PayStateBadge } from "~/components/PayStateBadge";
+import { PayStateBadge } from "~/components/billing/PayStateBadge";
 import { RecordTable, type Column } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { BILL_TYPE_OPTIONS, billDetailHref, billSubject, billTypeLabel, PAY_STATE_OPTIONS } from "~/lib/bills";

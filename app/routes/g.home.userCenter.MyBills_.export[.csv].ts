@@ -1,16 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { stringify } from "csv-stringify/sync";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { billSubject, billTypeLabel, utc8Day } from "~/lib/bills";
 import { billFilterFromQuery } from "~/lib/bills.server";
+import { csvNumber, toCsv } from "~/lib/csv.server";
 import { formatDate } from "~/lib/format";
 import { i18nServer } from "~/lib/i18n.server";
 
-const usd = (cents: number) => (cents / 100).toFixed(2);
+/** An amount in USD with 2 decimals, a number cell (app/lib/csv.server.ts): "-12.00" stays a number. */
+const usd = (cents: number) => csvNumber((cents / 100).toFixed(2));
 
 /**
  * My Bills as CSV: the list's filters, every matching bill (up to the backend's export limit), headers
  * and statuses in the viewer's language, amounts in USD with 2 decimals, dates as §9 shows them (UTC+8).
+ * Text cells that a spreadsheet would run as a formula are neutralised (app/lib/csv.server.ts).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
@@ -19,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const t = await i18nServer.getFixedT(viewer.language, "billing");
   const lang = viewer.language;
   const columns = ["billNo", "service", "type", "payState", "payMode", "cycle", "created", "deadline", "paidAt", "total", "payAmount", "refund", "invoiceState"] as const;
-  const csv = stringify([
+  const csv = toCsv([
     columns.map((c) => t(`csv.${c}`)),
     ...data.rows.map((b) => [
       b.billNo,
@@ -36,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       usd(b.refundCents),
       t(`invoiceStates.${b.invoiceState}`, { defaultValue: String(b.invoiceState) }),
     ]),
-  ], { record_delimiter: "\r\n" });
+  ]);
   const fileName = `${t("csv.fileName")}-${utc8Day(new Date())}.csv`;
   // A byte order mark, so spreadsheet programs read the UTF-8 (Chinese headers and names) correctly.
   return new Response(`\uFEFF${csv}`, {

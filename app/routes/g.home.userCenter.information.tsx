@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -9,6 +9,7 @@ import { apiFor, requireUser } from "~/lib/api.server";
 import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithFlash } from "~/lib/session.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
   i18n: ["profile"],
@@ -56,14 +57,7 @@ export default function InformationPage() {
   const { t } = useTranslation("profile");
   const enterprise = profile.userType === 2;
   const schema = schemaFor(profile.userType);
-  const [form, fields] = useForm({
-    id: "profile",
-    lastResult: actionData?.result,
-    defaultValue: defaults(profile),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(schema, actionData?.result, { id: "profile", defaultValue: defaults(profile) });
   const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]["field"]>;
   const support = (
     <Link to="/g/main/contactUs" className="link ml-2 text-xs">{t("information.viaSupport")}</Link>

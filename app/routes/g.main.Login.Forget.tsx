@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -8,9 +8,10 @@ import { Captcha } from "~/components/Captcha";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { pageTitle } from "~/lib/meta";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const meta = pageTitle("forget");
 
@@ -26,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
   }
   const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/password/sendResetCode", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: 400 });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
   const query = new URLSearchParams({ phone: result.data.phone, retrieveWay: RETRIEVE_WAY.EMAIL });
   return redirectWithFlash(request, `/g/main/Login/forgetTwo?${query}`, {
     kind: "info",
@@ -39,13 +40,7 @@ export default function ForgetPage() {
   const { captcha } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
-  const [form, fields] = useForm({
-    id: "forget",
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgetSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(forgetSchema, actionData?.result, { id: "forget" });
   return (
     <div className="card">
       <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 1, total: 3 })}</p>

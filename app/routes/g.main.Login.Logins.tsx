@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -8,9 +8,10 @@ import { Captcha } from "~/components/Captcha";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous, SECOND_FACTOR_PAGES } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { commitSession, getSession, safeReturnTo } from "~/lib/session.server";
 import { pageTitle } from "~/lib/meta";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const meta = pageTitle("login");
 
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer, { portalPage: true });
   const result = await api.call("/main/user/login", submission.value);
   if (!result.ok) {
-    return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: 400 });
+    return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
   }
   const session = await getSession(request);
   const { token, user, secondFactor } = result.data;
@@ -51,13 +52,7 @@ export default function LoginPage() {
   const { captcha } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
-  const [form, fields] = useForm({
-    id: "login",
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(loginSchema, actionData?.result, { id: "login" });
   return (
     <div className="card">
       <h1 className="text-2xl font-semibold text-slate-900">{t("login.title")}</h1>

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -6,9 +6,10 @@ import { useTranslation } from "react-i18next";
 import { resetPasswordSchema } from "@contract/accounts";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { redirectWithFlash } from "~/lib/session.server";
 import { pageTitle } from "~/lib/meta";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const meta = pageTitle("setPassword");
 
@@ -28,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer, { portalPage: true }).call("/main/updateEmailPassword", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
   return redirectWithFlash(request, "/g/main/Login/Logins", { kind: "success", key: "auth:setPassword.done" });
 }
 
@@ -36,13 +37,7 @@ export default function SetPasswordPage() {
   const { phone, captcha, retrieveWay } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
-  const [form, fields] = useForm({
-    id: "set-password",
-    lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(resetPasswordSchema, actionData?.result, { id: "set-password" });
   return (
     <div className="card">
       <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 3, total: 3 })}</p>

@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -6,8 +6,9 @@ import { useTranslation } from "react-i18next";
 import { resetCodeSchema } from "@contract/accounts";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const meta = pageTitle("forgetTwo");
 
@@ -26,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: resetCodeSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/password/checkResetCode", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
   const query = new URLSearchParams({ phone: submission.value.phone, captcha: submission.value.captcha, retrieveWay: submission.value.retrieveWay });
   return redirect(`/g/main/Login/SetPassWord?${query}`);
 }
@@ -35,14 +36,7 @@ export default function ForgetTwoPage() {
   const { phone, retrieveWay } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
-  const [form, fields] = useForm({
-    id: "forget-two",
-    lastResult: actionData?.result,
-    defaultValue: { phone, retrieveWay },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetCodeSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(resetCodeSchema, actionData?.result, { id: "forget-two", defaultValue: { phone, retrieveWay } });
   return (
     <div className="card">
       <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 2, total: 3 })}</p>

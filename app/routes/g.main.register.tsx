@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, useForm } from "@conform-to/react";
+import { FormProvider, getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -8,9 +8,10 @@ import { Captcha } from "~/components/Captcha";
 import { CheckboxField, ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
-import { replyWithFailure } from "~/lib/forms.server";
+import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
 import { pageTitle } from "~/lib/meta";
+import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = { i18n: ["auth"] };
 export const meta = pageTitle("register");
@@ -52,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
   };
   const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/user/register", payload);
   if (!result.ok) {
-    return json({ result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) }, { status: 400 });
+    return json({ result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) }, { status: formFailureStatus(result) });
   }
   return redirect(`/g/main/UserActivation?${new URLSearchParams({ sent: "1", email: result.data.email })}`);
 }
@@ -61,14 +62,7 @@ export default function RegisterPage() {
   const { type, captcha } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
-  const [form, fields] = useForm({
-    id: `register-${type}`,
-    lastResult: actionData?.result,
-    defaultValue: { userType: type },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerFieldsSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(registerFieldsSchema, actionData?.result, { id: `register-${type}`, defaultValue: { userType: type } });
   const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]["field"]>;
   const enterprise = type === USER_TYPE.ENTERPRISE;
   const tabs = [

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { BackendEnv } from "../env";
+import { acquireDataDirLock } from "../kit/data-dir-lock";
 import { applyDatabaseGuards } from "./guards";
 
 /** The database, typed without a relational schema: every query names its tables (db/tables.ts and each domain's tables.ts). */
@@ -39,10 +40,11 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   const dir = path.join(env.dataDir, "pgdata");
+  const lock = await acquireDataDirLock(env.dataDir); // one process per DATA_DIR (docs/decisions/017); shared within it
   mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir);
   const db = drizzle(client);
   await migrate(db, { migrationsFolder: MIGRATIONS });
   await applyDatabaseGuards(db as unknown as Db);
-  return { db: db as unknown as Db, close: () => client.close(), kind: "pglite" };
+  return { db: db as unknown as Db, close: () => client.close().finally(() => lock.release()), kind: "pglite" };
 }

@@ -34,8 +34,6 @@ export const users = pgTable(
     /** "user" or "operator" (operations staff, SPEC §6). */
     role: text("role").notNull().default("user"),
     activatedAt: ts("activated_at"),
-    failedLogins: integer("failed_logins").notNull().default(0),
-    lockedUntil: ts("locked_until"),
     lastLoginAt: ts("last_login_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
     /* SPEC §3 Profile (basic information). Notification email and mobile change only through support (§6). */
@@ -73,6 +71,21 @@ export const authTokens = pgTable(
     mfaVerifiedAt: ts("mfa_verified_at"),
   },
   (t) => [index("auth_tokens_user").on(t.userId)],
+);
+
+/**
+ * Rate-limit counters and locks (backend/kit/rate-limit.ts, docs/decisions/021), in the database so that every
+ * process counts together. One row per key: `hits` in the window that ends at `resetAt` (or the lock that
+ * ends then); a hit after `resetAt` starts a new window. Rows past their `resetAt` are dead and purged.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    resetAt: ts("reset_at").notNull(),
+  },
+  (t) => [index("rate_limits_reset_at").on(t.resetAt)],
 );
 
 /** SPEC §3 City node. Prices in USD cents. */
@@ -129,6 +142,17 @@ export const jobs = pgTable(
   (t) => [index("jobs_due").on(t.doneAt, t.runAt)],
 );
 
+/** The columns of a status-machine transition record (approval records and timelines): event, states, actor, comments. */
+export const transitionColumns = () => ({
+  event: text("event").notNull(),
+  fromState: smallint("from_state").notNull(),
+  toState: smallint("to_state").notNull(),
+  /** The user who acted; null for the system (jobs). */
+  actorId: integer("actor_id").references(() => users.id),
+  actorKind: text("actor_kind").notNull(),
+  comments: text("comments"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
 /* ------------------------------------------------------------------------------------------------
  * The operators' audit log (docs/decisions/022): one row per operator decision, written by the router in
  * the decision's own transaction (backend/kit/audit.ts). Append-only: no code updates or deletes a row,

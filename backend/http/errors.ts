@@ -1,12 +1,16 @@
 import { ResponseCode } from "../../contract/envelope";
 import { Msg } from "../../contract/messages";
 
-/** A business failure answered as `{code, message, data}` (code 1 unless said otherwise). */
+/** How a failure is answered over HTTP when not with 200: a rate limit's 429 and its Retry-After. */
+export type HttpAnswer = { status: number; retryAfterSeconds?: number };
+
+/** A business failure answered as `{code, message, data}` (code 1 unless said otherwise; HTTP 200 unless `http` says). */
 export class ApiError extends Error {
   constructor(
     readonly messageKey: string,
     readonly data: unknown = null,
     readonly code: number = ResponseCode.FAIL,
+    readonly http: HttpAnswer | null = null,
   ) {
     super(messageKey);
   }

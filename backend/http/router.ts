@@ -2,11 +2,13 @@ import type { z } from "zod";
 import { AUDIT_RULES, type OperatorPath } from "../../contract/audit-rules";
 import { fail, ok, ResponseCode } from "../../contract/envelope";
 import { Msg } from "../../contract/messages";
+import { errorSummary } from "../../contract/error-summary";
 import { paths, type PathSpec, type VueapiPath } from "../../contract/paths";
-import type { Db } from "../db/client";
+import { refusedTextErrors, refusedTextFields } from "../../contract/text";
 import type { Language } from "../mail";
+import type { Db } from "../db/client";
 import type { Deps } from "../deps";
-import { clientAddressOf, entryFromRule, recordAudit } from "../kit/audit";
+import { entryFromRule, recordAudit } from "../kit/audit";
 import { authenticate, type AuthUser } from "./auth";
 import { ApiError, sessionInvalid } from "./errors";
 
@@ -16,10 +18,17 @@ export type CallContext = {
   /** The caller, for paths that need a token. */
   user: AuthUser | null;
   tokenHash: string | null;
-  /** The path called, and the caller's address as the server entry saw it (for the audit log). */
+  /**
+   * The end user's address as the caller of the router vouched for it (docs/decisions/021): the socket's
+   * (or a trusted proxy's) for a call over HTTP, the portal's header for a call in-process; null if unknown.
+   */
+  clientAddress: string | null;
+  /** The path called (the audit log names it). */
   path: VueapiPath;
-  clientIp: string | null;
 };
+
+/** Who hands a request to the router, and what it knows of the end user. */
+export type Caller = { clientAddress?: string | null };
 
 /** The context of a path that needs a token: the router has authenticated the caller. */
 export type SignedInContext = CallContext & { user: AuthUser; tokenHash: string };
@@ -46,11 +55,17 @@ export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? Ha
 
 const PREFIX = "/vueapi";
 
-function jsonResponse(body: unknown, status = 200) {
+function jsonResponse(body: unknown, status = 200, extra: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...extra },
   });
+}
+
+/** An ApiError as its HTTP answer: 200 with the envelope, or its own status (429 with Retry-After). */
+function errorResponse(error: ApiError): Response {
+  const retry = error.http?.retryAfterSeconds;
+  return jsonResponse(fail(error.messageKey, error.data, error.code), error.http?.status ?? 200, retry ? { "Retry-After": String(retry) } : {});
 }
 
 /** Zod issues as `fieldErrors`: dotted path → i18n keys. */
@@ -68,9 +83,23 @@ function languageOf(request: Request, body: Record<string, unknown>): Language {
   return value === "zh-CN" ? "zh-CN" : "en";
 }
 
+/**
+ * The data exceptions (SQLSTATE class 22) that a value sent by the caller causes: text too long, a number
+ * out of range, a malformed number or date, a date out of range, a character the database refuses, a bad
+ * LIKE escape. Others of the class (a division by zero) are the server's own faults.
+ */
+const INPUT_DATA_EXCEPTIONS = new Set(["22001", "22003", "22007", "22008", "22021", "22025", "22P02", "22P05"]);
+
+/** A database error caused by a value of the request, itself or as the cause of a failed query. */
+function isDataException(error: unknown): boolean {
+  const code = (e: unknown) => (e && typeof e === "object" ? (e as { code?: unknown }).code : undefined);
+  const found = code(error) ?? code((error as { cause?: unknown } | null)?.cause);
+  return typeof found === "string" && INPUT_DATA_EXCEPTIONS.has(found);
+}
+
 /** The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys. */
 export function createRouter(services: Deps, handlers: Handlers) {
-  return async function route(request: Request): Promise<Response> {
+  return async function route(request: Request, caller: Caller = {}): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
     if (!Object.prototype.hasOwnProperty.call(paths, path)) {
@@ -108,27 +137,38 @@ export function createRouter(services: Deps, handlers: Handlers) {
           throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
         }
       }
+      // Text the database cannot keep (NUL, lone surrogates) is refused wherever it is, before any rule or
+      // handler sees it (docs/decisions/024).
+      const refused = refusedTextFields(payload);
+      if (refused.length > 0) return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
       const parsed = spec.payload.safeParse(payload);
       if (!parsed.success) {
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
       }
-      const ctx: CallContext = { services, language, user, tokenHash, path: vueapiPath, clientIp: clientAddressOf(request) };
+      const ctx: CallContext = { services, language, user, tokenHash, clientAddress: caller.clientAddress ?? null, path: vueapiPath };
       const rule = (spec.auth as string) === "operator" ? AUDIT_RULES[vueapiPath as OperatorPath] : "read";
       const handler = handlers[vueapiPath];
       const data =
         typeof rule === "object" && user
-          ? // An operator decision and its audit entry commit together, or neither does.
+          ? // An operator decision and its audit entry commit together, or neither does (docs/decisions/022).
             await services.db.transaction(async (tx) => {
               const result = await handler(parsed.data, { ...ctx, services: { ...services, db: tx as unknown as Db } });
               const entry = entryFromRule(rule, parsed.data as Record<string, unknown>, result);
-              await recordAudit(tx, { ...entry, actor: user, at: services.now(), path: vueapiPath, clientIp: ctx.clientIp });
+              await recordAudit(tx, { ...entry, actor: user, at: services.now(), path: vueapiPath, clientIp: ctx.clientAddress });
               return result;
             })
           : await handler(parsed.data, ctx);
       return jsonResponse(ok(data ?? null));
     } catch (error) {
-      if (error instanceof ApiError) return jsonResponse(fail(error.messageKey, error.data, error.code));
-      console.error(`vueapi ${path} failed`, error);
+      if (error instanceof ApiError) return errorResponse(error);
+      // A value the database refuses (a number out of range, text too long) came from the request: a 400,
+      // though a rule of the contract should have caught it first.
+      if (isDataException(error)) {
+        console.warn(`vueapi ${path}: the database refused a value: ${errorSummary(error)}`);
+        return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
+      }
+      // Logged without the request's values (a failed query's message holds its parameters).
+      console.error(`vueapi ${path} failed: ${errorSummary(error)}`);
       return jsonResponse(fail(Msg.SERVER_ERROR), 500);
     }
   };

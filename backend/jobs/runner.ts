@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { jobs } from "../db/tables";
 import type { Deps } from "../deps";
+import { errorSummary } from "../../contract/error-summary";
 
 /**
  * Durable background jobs (ARCHITECTURE: payment expiry, provider callbacks, weekly bills, and later
@@ -60,11 +61,12 @@ export async function runDueJobs(services: Deps, registry: JobRegistry, limit = 
       await handler(job.payload, services);
       await services.db.update(jobs).set({ doneAt: services.now(), lockedUntil: null, lastError: null }).where(eq(jobs.id, job.id));
     } catch (error) {
-      // Retried later with a growing delay; the error is kept on the row for operators.
+      // Retried later with a growing delay; the error is kept on the row for operators, told without the
+      // values it was working on (a failed query's message holds its parameters).
       const delay = Math.min(60 * 60 * 1000, 2 ** job.attempts * 1000);
       await services.db
         .update(jobs)
-        .set({ lockedUntil: null, lastError: String(error instanceof Error ? error.message : error), runAt: new Date(services.now().getTime() + delay) })
+        .set({ lockedUntil: null, lastError: errorSummary(error, false), runAt: new Date(services.now().getTime() + delay) })
         .where(and(eq(jobs.id, job.id)));
     }
   }
@@ -81,7 +83,7 @@ export function startJobLoop(services: Deps, registry: JobRegistry, intervalMs: 
     if (pass) return;
     pass = runDueJobs(services, registry)
       .then(() => undefined)
-      .catch((error) => console.error("job loop failed", error))
+      .catch((error) => console.error(`job loop failed: ${errorSummary(error)}`))
       .finally(() => {
         pass = null;
       });

@@ -1,6 +1,5 @@
 import type { AuditAction, AuditTarget } from "../../contract/audit";
 import type { AuditRule } from "../../contract/audit-rules";
-import { CLIENT_ADDRESS_HEADER } from "../../contract/envelope";
 import type { Db, Tx } from "../db/client";
 import { auditLog } from "../db/tables";
 
@@ -22,12 +21,6 @@ export type AuditFields = {
 };
 
 export type AuditRecord = AuditFields & { actor: AuditActor; at: Date; path: string; clientIp: string | null };
-
-/** The client's address as the server entry saw it, when it is a plausible IP address. */
-export function clientAddressOf(request: Request): string | null {
-  const value = (request.headers.get(CLIENT_ADDRESS_HEADER) ?? "").trim();
-  return /^[0-9A-Fa-f:.]{2,45}$/.test(value) ? value : null;
-}
 
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null);
 

@@ -113,11 +113,13 @@ describe("activation", () => {
 });
 
 describe("login (SPEC §8 Login)", () => {
-  it("logs in by username or email; unknown names and wrong passwords are told apart", async () => {
+  it("logs in by username or email; an unknown name and a wrong password get the one same answer (Hardening 12)", async () => {
     const user = await activeUser("lgn");
     expect((await login(user.email.toUpperCase())).code).toBe(0);
-    expect((await login("nosuchuser123")).message).toBe("MSG_20001");
-    expect((await login(user.userName, "Wrong12!@x")).message).toBe("MSG_20006");
+    const unknown = await login("nosuchuser123");
+    const wrong = await login(user.userName, "Wrong12!@x");
+    expect(unknown).toEqual({ code: 1, message: "MSG_20006", data: null });
+    expect(wrong).toEqual(unknown);
   });
 
   it("locks the account after 5 failures for 15 minutes", async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { activeUser, call, login, PASSWORD } from "./client";
+import { activeUser, call, login, PASSWORD, portalLogin } from "./client";
 
 /**
  * Bills, payments from the balance, the account summary and the unpaid-bill guard, over HTTP against
@@ -257,24 +257,6 @@ describe("operator reconciliation /ops/ledger/verify", () => {
     expect(await call("/ops/ledger/verify", { userId: await userId(token) }, token)).toMatchObject({ code: 4, message: "MSG_10403" });
   });
 });
-
-/** Logs in through the portal's own login form and returns the session cookie. */
-async function portalLogin(userName: string, password: string): Promise<string> {
-  const base = inject("baseUrl");
-  const html = await (await fetch(`${base}/g/main/Login/Logins`)).text();
-  const captchaKey = html.match(/name="captchaKey" value="([^"]+)"/)?.[1];
-  expect(captchaKey).toBeTruthy();
-  const res = await fetch(`${base}/g/main/Login/Logins`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: userName, password, captchaKey: captchaKey!, captcha: inject("testCaptcha") }),
-  });
-  expect(res.status).toBe(302);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session="));
-  expect(cookie).toBeTruthy();
-  return cookie!.split(";")[0];
-}
 
 describe("My bills CSV export (resource route)", () => {
   it("exports the filtered list with translated headers, USD amounts and UTC+8 dates", async () => {

@@ -90,3 +90,21 @@ export async function activeUser(prefix = "act") {
   expect(res.code, JSON.stringify(res)).toBe(0);
   return { userName, email: `${userName}@example.com`, token: res.data.token };
 }
+
+/** Logs in through the portal's own login form and returns the session cookie. */
+export async function portalLogin(userName: string, password: string): Promise<string> {
+  const base = inject("baseUrl");
+  const html = await (await fetch(`${base}/g/main/Login/Logins`)).text();
+  const captchaKey = html.match(/name="captchaKey" value="([^"]+)"/)?.[1];
+  expect(captchaKey).toBeTruthy();
+  const res = await fetch(`${base}/g/main/Login/Logins`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ username: userName, password, captchaKey: captchaKey!, captcha: inject("testCaptcha") }),
+  });
+  expect(res.status).toBe(302);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session="));
+  expect(cookie).toBeTruthy();
+  return cookie!.split(";")[0];
+}

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { freePort } from "../server/support";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,16 +12,6 @@ declare module "vitest" {
     testCaptcha: string;
     database: "pglite" | "postgres";
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /**
@@ -53,6 +43,10 @@ export default async function setup(project: TestProject) {
       // Required with DATABASE_URL (docs/decisions/007); the embedded run would generate one into DATA_DIR.
       PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       PUBLIC_URL: baseUrl,
+      // Real rate limits (docs/decisions/021), but not for the tests' own address: tests that check a limit
+      // name another address in X-Forwarded-For, which this server believes from loopback only.
+      TRUST_PROXY: "loopback",
+      RATE_LIMIT_EXEMPT: "127.0.0.1",
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

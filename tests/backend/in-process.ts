@@ -21,13 +21,13 @@ export type Reply<T = any> = { code: number; message: string; data: T };
 export const DEMO_PASSWORD = "Demo12!@pass";
 
 /**
- * Opens the service on a new PGlite database: NODE_ENV test plus `vars` (TEST_CAPTCHA, SEED_DEMO, ...);
- * `now` is the clock the test moves. Pass `DATABASE_URL: process.env.DATABASE_URL` to run on the
+ * Opens the service on a new PGlite database: NODE_ENV test, RATE_LIMITS off (only the login locks count),
+ * plus `vars` (TEST_CAPTCHA, SEED_DEMO, RATE_LIMITS, ...); `now` is the clock the test moves. Pass `DATABASE_URL: process.env.DATABASE_URL` to run on the
  * PostgreSQL of the environment instead.
  */
 export async function openVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Promise<Vueapi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `bsn-${name}-`));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", ...vars });
+  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", RATE_LIMITS: "off", ...vars });
   return createVueapi(env, now);
 }
 
@@ -48,7 +48,7 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
     await opened?.close();
   });
   return {
-    handle: (request) => current().handle(request),
+    handle: (request, caller) => current().handle(request, caller),
     get services() {
       return current().services;
     },

@@ -6,7 +6,7 @@ import { DEMO_OPERATOR_TOTP_SECRET } from "../../backend/domains/accounts/demo-t
 import { operatorSecondFactors, recoveryCodes } from "../../backend/domains/accounts/tables";
 import { auditLog, messages, users } from "../../backend/db/tables";
 import { ApiError } from "../../backend/http/errors";
-import { createRouter, type CallContext, type Handlers } from "../../backend/http/router";
+import { createRouter, type CallContext, type Caller, type Handlers } from "../../backend/http/router";
 import { stepOf, totpAt } from "../support/second-factor";
 import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
 
@@ -204,14 +204,15 @@ const SAMPLES = {
   "/main/mfa/verify": null,
 } satisfies Record<OperatorPath, Record<string, unknown> | null>;
 
-/** POSTs through a router with the client's address header, as the portal sends it. */
-async function routed(route: (r: Request) => Promise<Response>, p: string, body: object, token: string): Promise<Reply> {
+/** POSTs through a router, with the client's address as the server entry hands it over. */
+async function routed(route: (r: Request, caller?: Caller) => Promise<Response>, p: string, body: object, token: string): Promise<Reply> {
   const res = await route(
     new Request(`http://test.invalid/vueapi${p}`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "x-client-address": "203.0.113.9" },
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     }),
+    { clientAddress: "203.0.113.9" },
   );
   return res.json() as Promise<Reply>;
 }

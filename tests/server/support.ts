@@ -4,6 +4,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 export const root = path.resolve(__dirname, "../..");
 
@@ -37,6 +38,8 @@ export type Fault =
 
 export type Call = {
   path: string;
+  /** The headers the portal sent with the call. */
+  headers: IncomingHttpHeaders;
   /** Resolves with true when the portal closed the connection before the answer was complete. */
   closed: Promise<boolean>;
 };
@@ -75,7 +78,7 @@ export async function startFakeVueapi() {
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const closed = new Promise<boolean>((resolve) => res.on("close", () => resolve(!res.writableFinished)));
-    const call: Call = { path: req.url ?? "", closed };
+    const call: Call = { path: req.url ?? "", headers: req.headers, closed };
     req.resume();
     req.on("end", () => {
       waiting.splice(0).forEach((notify) => notify(call));
@@ -201,6 +204,23 @@ export async function startPortal(env: Record<string, string>) {
 }
 
 export type Portal = Awaited<ReturnType<typeof startPortal>>;
+
+/**
+ * The built server in front of a fake backend, for one test file: started before its tests, stopped after
+ * them. The returned object holds both once they run.
+ */
+export function portalWithFakeBackend(env: Record<string, string> = {}) {
+  const started = {} as { fake: FakeVueapi; portal: Portal };
+  beforeAll(async () => {
+    started.fake = await startFakeVueapi();
+    started.portal = await startPortal({ VUEAPI_URL: started.fake.url, ...env });
+  });
+  afterAll(async () => {
+    await started.portal?.stop();
+    await started.fake?.close();
+  });
+  return started;
+}
 
 /* ------------------------------------------------------------------------------------------------
  * Raw HTTP (fetch hides Content-Encoding work and cannot send some requests).

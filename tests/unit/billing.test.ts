@@ -9,7 +9,7 @@ import { utc8Day } from "~/lib/bills";
 import { billFilterFromQuery, kindFromQuery, pageFromQuery, payFormOf } from "~/lib/bills.server";
 import { getFlash } from "~/lib/session.server";
 import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
-import { isPayable } from "../../backend/domains/billing/handlers";
+import { isPayable } from "../../backend/domains/billing/rules";
 import { trafficLine } from "../../backend/domains/billing/jobs";
 import { deltasFor } from "../../backend/domains/billing/ledger";
 import { addDays, dayOf, daysBetween, lastCompletedWeekStart, startOfDay, weekEnd, weekStartOf } from "../../backend/domains/billing/time";

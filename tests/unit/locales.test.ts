@@ -33,7 +33,7 @@ describe("both languages are complete", () => {
     }
   });
   it("translates every validation key the contract uses", () => {
-    const contract = ["accounts.ts", "rules.ts"].map((f) => readFileSync(path.resolve(__dirname, "../../contract", f), "utf8")).join("\n");
+    const contract = ["accounts.ts", "rules.ts", "text.ts"].map((f) => readFileSync(path.resolve(__dirname, "../../contract", f), "utf8")).join("\n");
     const used = new Set([...contract.matchAll(/"(validation\.[A-Za-z.]+)"/g)].map((m) => m[1]));
     expect(used.size).toBeGreaterThan(10);
     const enForms = keys(en.get("forms.json") ?? {});

@@ -182,24 +182,6 @@ describe("toFetchRequest", () => {
     ]);
   });
 
-  it("says the client's address from the connection, whatever the client sends (docs/decisions/022)", async () => {
-    const seen: (string | null)[] = [];
-    const app = express();
-    app.all("*", (req, res) => {
-      seen.push(toFetchRequest(req, res).headers.get("x-client-address"));
-      res.end();
-    });
-    const base = await serve(app);
-    for (const headers of [{}, { "X-Client-Address": "198.51.100.7" }]) {
-      await new Promise<void>((resolve, reject) => {
-        const req = httpRequest(base, { agent: false, headers }, (res) => res.resume().on("end", resolve));
-        req.on("error", reject);
-        req.end();
-      });
-    }
-    expect(seen).toEqual(["127.0.0.1", "127.0.0.1"]);
-  });
-
   it("its signal aborts when the client goes away before the answer", async () => {
     let aborted!: () => void;
     const wasAborted = new Promise<void>((resolve) => (aborted = resolve));

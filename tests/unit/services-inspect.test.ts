@@ -2,7 +2,7 @@ import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { inspectPackage, normaliseLanguage, readReport, storeReport, suggestionFor } from "../../backend/domains/services/inspect";
 import { sampleChaincode } from "../../backend/domains/services/samples";
-import { shownActions } from "~/components/services";
+import { shownActions } from "~/components/services/bits";
 
 const pkg = { name: "asset_cc", language: "go", mainPath: "main/main.go", funcs: ["CreateAsset", "ReadAsset"] };
 

@@ -1,6 +1,6 @@
 import "./setup-env";
 import { describe, expect, it } from "vitest";
-import { computeCost, type PricedNode } from "../../backend/domains/wizard/cost";
+import { computeCost, type PricedNode } from "../../backend/domains/service-wizard/cost";
 import {
   allowedSteps,
   basicFormValue,

@@ -8,8 +8,9 @@ import type { Deps } from "../../deps";
 
 export const CAPTCHA_TTL_SECONDS = 300;
 
-/** A new image captcha (svg-captcha), single use, valid 5 minutes. */
-export async function createCaptcha(services: Deps) {
+/** A new image captcha (svg-captcha), single use, valid 5 minutes; at most "captcha.ip" per address (docs/decisions/021). */
+export async function createCaptcha(services: Deps, clientAddress: string | null) {
+  await services.limits.consume("captcha.ip", services.limits.subjectOf(clientAddress));
   const { text, data } = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: "0o1ilI", color: true, background: "#f5f7fb", width: 120, height: 40 });
   const key = randomUUID();
   const now = services.now();

@@ -7,7 +7,6 @@ import {
   forgetSchema,
   LICENCE_MAX_BYTES,
   licenceProblem,
-  loginSchema,
   registerPayloadSchema,
   resetCodeSchema,
   resetPasswordSchema,
@@ -16,20 +15,18 @@ import {
 import { Msg } from "../../../contract/messages";
 import { activationTokens, resetCodes } from "./tables";
 import { authTokens, files, messages, users } from "../../db/tables";
-import { issueToken, newSecret, revokeToken, sha256 } from "../../http/auth";
+import { newSecret, revokeToken, sha256 } from "../../http/auth";
 import { ApiError, fieldError } from "../../http/errors";
 import { fieldErrorsOf, type CallContext, type SignedInContext } from "../../http/router";
 import type { Deps } from "../../deps";
 import { checkCaptcha } from "./captcha";
-import { secondFactorStep } from "./mfa";
+import { forgetLoginFailures } from "./login";
 import { hashPassword, verifyPassword } from "./passwords";
 import { findUserByLogin, toUser } from "./users";
 
 export const ACTIVATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
 export const RESET_CODE_MAX_ATTEMPTS = 5;
-export const LOCK_AFTER_FAILURES = 5;
-export const LOCK_MS = 15 * 60 * 1000;
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
@@ -73,6 +70,9 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
   if (emailRow) taken["payload.email"] = [`errors:${Msg.EMAIL_TAKEN}`];
   if (Object.keys(taken).length > 0) throw new ApiError(nameRow ? Msg.USERNAME_TAKEN : Msg.EMAIL_TAKEN, { fieldErrors: taken });
 
+  // Counted once the registration can only succeed (docs/decisions/021): accounts created, not attempts.
+  await services.limits.consume("register.ip", services.limits.subjectOf(ctx.clientAddress));
+  const mail = await services.limits.mailPermit(payload.email, ctx.clientAddress);
   const passwordHash = await hashPassword(payload.password);
   const token = newSecret();
   const now = services.now();
@@ -115,7 +115,7 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
   }
 
   const link = `${services.env.publicUrl}/g/main/UserActivation?token=${token}`;
-  await services.mailer.send(payload.email, "activation", ctx.language, { userName: payload.userName, link });
+  await services.mailer.send(mail, "activation", ctx.language, { userName: payload.userName, link });
   return { userName: payload.userName, email: payload.email };
 }
 
@@ -143,39 +143,7 @@ export async function activate(input: z.output<typeof activateSchema>, { service
   });
 }
 
-/* ------------------------------------------------------------------ login and logout */
-
-export async function login(input: z.output<typeof loginSchema>, { services }: CallContext) {
-  await checkCaptcha(services, input.captchaKey, input.captcha);
-  const user = await findUserByLogin(services.db, input.username);
-  if (!user) throw new ApiError(Msg.INVALID_LOGIN_NAME);
-  const now = services.now();
-  if (user.lockedUntil && user.lockedUntil.getTime() > now.getTime()) throw new ApiError(Msg.ACCOUNT_LOCKED);
-
-  if (!(await verifyPassword(input.password, user.passwordHash))) {
-    const [counted] = await services.db
-      .update(users)
-      .set({ failedLogins: sql`${users.failedLogins} + 1` })
-      .where(eq(users.id, user.id))
-      .returning({ failedLogins: users.failedLogins });
-    if (counted.failedLogins >= LOCK_AFTER_FAILURES) {
-      await services.db.update(users).set({ failedLogins: 0, lockedUntil: new Date(now.getTime() + LOCK_MS) }).where(eq(users.id, user.id));
-      throw new ApiError(Msg.ACCOUNT_LOCKED);
-    }
-    throw new ApiError(Msg.WRONG_CREDENTIALS);
-  }
-  if (!user.activatedAt) throw new ApiError(Msg.ACCOUNT_NOT_ACTIVATED);
-
-  const [updated] = await services.db
-    .update(users)
-    .set({ failedLogins: 0, lockedUntil: null, lastLoginAt: now })
-    .where(eq(users.id, user.id))
-    .returning();
-  const token = await issueToken(services, user.id);
-  // An operator's token opens only the second step until it is passed (docs/decisions/022).
-  const secondFactor = updated.role === "operator" ? await secondFactorStep(services.db, user.id) : null;
-  return { token, user: toUser(updated), secondFactor };
-}
+/* ------------------------------------------------------------------ logout (login: login.ts) */
 
 export async function logout(_input: unknown, { services, tokenHash }: SignedInContext) {
   if (tokenHash) await revokeToken(services, tokenHash);
@@ -195,21 +163,30 @@ function maskEmail(email: string): string {
 
 export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: CallContext) {
   const { services } = ctx;
+  const { limits } = services;
+  await limits.consume("resetCode.ip", limits.subjectOf(ctx.clientAddress));
   await checkCaptcha(services, input.captchaKey, input.captcha);
   const user = await findUserByLogin(services.db, input.phone);
   if (!user) throw fieldError("phone", `errors:${Msg.INVALID_LOGIN_NAME}`, Msg.INVALID_LOGIN_NAME);
+  // SPEC §9 resend wait (60 s per account), then the mail limits (per recipient and per address).
+  await limits.consume("resetCode.resend", `user:${user.id}`, Msg.RESEND_WAIT);
+  const mail = await limits.mailPermit(user.email, ctx.clientAddress);
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   const now = services.now();
   await services.db.transaction(async (tx) => {
     await tx.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.userId, user.id), isNull(resetCodes.usedAt)));
     await tx.insert(resetCodes).values({ userId: user.id, codeHash: sha256(`${user.id}:${code}`), expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS) });
   });
-  await services.mailer.send(user.email, "resetCode", ctx.language, { userName: user.userName, code });
+  await services.mailer.send(mail, "resetCode", ctx.language, { userName: user.userName, code });
   return { phone: input.phone, maskedEmail: maskEmail(user.email) };
 }
 
-/** The live code of the account named `phone`, checked; a wrong code counts an attempt. */
-async function verifyResetCode(services: Deps, phone: string, code: string) {
+/**
+ * The live code of the account named `phone`, checked; a wrong code counts an attempt, and every check counts
+ * against the caller's address ("resetCheck.ip").
+ */
+async function verifyResetCode({ services, clientAddress }: CallContext, phone: string, code: string) {
+  await services.limits.consume("resetCheck.ip", services.limits.subjectOf(clientAddress));
   const invalid = () => new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
   const user = await findUserByLogin(services.db, phone);
   if (!user) throw invalid();
@@ -227,22 +204,24 @@ async function verifyResetCode(services: Deps, phone: string, code: string) {
   return { user, codeId: row.id };
 }
 
-export async function checkResetCode(input: z.output<typeof resetCodeSchema>, { services }: CallContext) {
-  await verifyResetCode(services, input.phone, input.captcha);
+export async function checkResetCode(input: z.output<typeof resetCodeSchema>, ctx: CallContext) {
+  await verifyResetCode(ctx, input.phone, input.captcha);
   return null;
 }
 
-export async function resetPassword(input: z.output<typeof resetPasswordSchema>, { services }: CallContext) {
-  const { user, codeId } = await verifyResetCode(services, input.phone, input.captcha);
+export async function resetPassword(input: z.output<typeof resetPasswordSchema>, ctx: CallContext) {
+  const { services } = ctx;
+  const { user, codeId } = await verifyResetCode(ctx, input.phone, input.captcha);
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
   await services.db.transaction(async (tx) => {
     const used = await tx.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.id, codeId), isNull(resetCodes.usedAt))).returning({ id: resetCodes.id });
     if (used.length === 0) throw new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
-    await tx.update(users).set({ passwordHash, failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
     await tx.update(authTokens).set({ revokedAt: now }).where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt)));
     await tx.insert(messages).values({ userId: user.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
   });
+  await forgetLoginFailures(services, user.id);
   return null;
 }
 

@@ -2,15 +2,16 @@ import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { createCaptcha } from "./captcha";
 import { createDemoAccounts } from "./demo";
-import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./handlers";
+import { activate, changePassword, checkResetCode, clientInfo, logout, register, resetPassword, sendResetCode } from "./handlers";
+import { login, logoutEverywhere } from "./login";
 import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, verifySecondFactor } from "./mfa";
 import { hashPassword } from "./passwords";
 
-/** Registration, activation, login (with the operators' second factor, docs/decisions/022), password reset and change (SPEC §5; contract/accounts.ts). */
+/** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
   name: "accounts",
   handlers: handlersOf({
-    "/anon/captcha/create": (_input, ctx) => createCaptcha(ctx.services),
+    "/anon/captcha/create": (_input, ctx) => createCaptcha(ctx.services, ctx.clientAddress),
     "/anon/user/register": register,
     "/anon/user/activate": activate,
     "/anon/password/sendResetCode": sendResetCode,
@@ -18,6 +19,7 @@ export default defineDomain({
     "/main/updateEmailPassword": resetPassword,
     "/main/user/login": login,
     "/main/user/logout": logout,
+    "/main/user/logoutEverywhere": logoutEverywhere,
     "/main/getClientInfo": clientInfo,
     "/main/updatePassword": changePassword,
     "/main/mfa/enrolment": enrolment,

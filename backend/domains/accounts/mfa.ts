@@ -83,7 +83,7 @@ export async function secondFactorStep(db: Db, userId: number): Promise<SecondFa
 
 async function audit(db: Db | Tx, ctx: SignedInContext, action: AuditAction, decision: string, details: Record<string, unknown> = {}) {
   const { user } = ctx;
-  await recordAudit(db, { action, targetType: "operator", targetId: String(user.id), decision, comments: null, details, actor: user, at: ctx.services.now(), path: ctx.path, clientIp: ctx.clientIp });
+  await recordAudit(db, { action, targetType: "operator", targetId: String(user.id), decision, comments: null, details, actor: user, at: ctx.services.now(), path: ctx.path, clientIp: ctx.clientAddress });
 }
 
 const refused = (key: string) => fieldError("code", `errors:${key}`, key);

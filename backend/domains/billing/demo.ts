@@ -8,11 +8,11 @@ import { cityNodes } from "../../db/tables";
 import { payments, withdrawals } from "../payments/tables";
 import { post } from "./ledger";
 import { createTrafficBill, weeklyUsage } from "./jobs";
-import { newBillNo } from "./handlers";
+import { newBillNo } from "./rules";
 import { addDays, dayOf, DAY_MS, lastCompletedWeekStart, weekEnd } from "./time";
 
 /**
- * Demo money, usage and bills for demoperson and democompany (backend/db/demo-data.ts). Money moves only
+ * Demo money, usage and bills for demoperson and democompany (backend/seed.ts). Money moves only
  * through the ledger, in time order, so the transaction inquiry reads like a real account: a welcome
  * grant, card recharges, bill payments, a partial refund and a withdrawal. Bills cover every category of
  * §9 and every state of §4 a user meets; weekly traffic bills are made from the usage by the job's code.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
-import type { fixturesPayloadSchema } from "../../../contract/testing";
+import type { fixturesPayloadSchema } from "../../../contract/billing";
 import { post } from "./ledger";
 import { bills, usageDaily } from "./tables";
 import { cityNodes } from "../../db/tables";

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, type SQL } from "drizzle-orm";
-import { randomInt } from "node:crypto";
+
 import type { z } from "zod";
 import {
     BillType, EXPORT_LIMIT,
@@ -15,7 +15,7 @@ import type { SignedInContext } from "../../http/router";
 import type { Language } from "../../mail";
 import { invoiceApplications } from "../invoices/tables";
 import { cards, payments, withdrawals } from "../payments/tables";
-import { mbToGb } from "./jobs";
+import { isPayable, mbToGb, usd } from "./rules";
 import { derivedTotals, post, totalsOf, type Totals } from "./ledger";
 import { bills, ledgerEntries, usageDaily } from "./tables";
 import { addDays, dayOf, daysBetween, startOfDay } from "./time";
@@ -164,25 +164,8 @@ export async function verifyLedger(input: { userId: number }, { services }: Sign
 
 type BillRecord = typeof bills.$inferSelect;
 
-/** A new bill number: B, the UTC+8 day, and six random digits (unique in the table). */
-export function newBillNo(now: Date, prefix = "B"): string {
-  return `${prefix}${dayOf(now).replaceAll("-", "")}${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
-}
 
-/** USD from cents with 2 decimals, as message parameters and CSV cells show it. */
-export function usd(cents: number): string {
-  return (cents / 100).toFixed(2);
-}
 
-/**
- * Whether a bill may be paid from the balance now: unpaid, something to pay, and, for prepaid bills
- * (applications, resource fees), before its deadline. Postpaid usage bills never expire: they stay
- * payable when overdue, and keep blocking until paid (docs/decisions/006).
- */
-export function isPayable(bill: Pick<BillRecord, "payState" | "payMode" | "deadline" | "payCents">, now: Date): boolean {
-  if (bill.payState !== PayState.UNPAID || bill.payCents <= 0) return false;
-  return bill.payMode === 2 || bill.deadline.getTime() > now.getTime();
-}
 
 export function toBillRow(b: BillRecord): BillRow {
   return {

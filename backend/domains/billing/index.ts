@@ -7,10 +7,8 @@ import {
   billDetail,
   exportBills,
   hasBlockingBills,
-  isPayable,
   listBills,
   listTransactions,
-  newBillNo,
   noUnpaidBills,
   payBill,
   settleBillsWith,
@@ -19,6 +17,7 @@ import {
 } from "./handlers";
 import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs";
 import { lockWallet, post, totalsOf } from "./ledger";
+import { isPayable, newBillNo } from "./rules";
 import { lastCompletedWeekStart } from "./time";
 
 /** My account, My bills, BillDetail, the unpaid-bill guard and the one ledger (SPEC §3, §5, §9; contract/billing.ts). */

@@ -5,7 +5,7 @@ import { bills, usageDaily, type BillDetail } from "./tables";
 import { cityNodes, messages } from "../../db/tables";
 import { schedule, type JobHandler } from "../../jobs/runner";
 import type { Deps } from "../../deps";
-import { newBillNo, usd } from "./handlers";
+import { mbToGb, newBillNo, usd } from "./rules";
 import { addDays, DAY_MS, startOfDay, weekEnd } from "./time";
 
 /**
@@ -28,8 +28,6 @@ export const TRAFFIC_DUE_MS = 7 * DAY_MS;
 
 export type TrafficLine = NonNullable<BillDetail["dataUsage"]>[number];
 
-/** GB from MB (1024 MB a GB), rounded to 2 decimals. */
-export const mbToGb = (mb: number) => Math.round((mb / 1024) * 100) / 100;
 
 /** SPEC §9 "Data traffic is billed weekly by actual use": GB at 1024 MB, rounded to 2 decimals and to the cent. */
 export function trafficLine(nodeCode: string, trafficMb: number, pricePerGbCents: number): TrafficLine {

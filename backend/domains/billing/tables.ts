@@ -7,7 +7,7 @@ import { ts, cents } from "../../db/columns";
 
 /**
  * The ledger's running totals, one row per user. Always equal to the sums of the user's ledger deltas
- * (backend/billing/ledger.ts writes both in one transaction; a test checks they agree).
+ * (backend/domains/billing/ledger.ts writes both in one transaction; a test checks they agree).
  */
 export const wallets = pgTable(
   "wallets",

@@ -20,6 +20,7 @@ import type { pageRequestSchema } from "../../../contract/platform";
 import type { Db, Tx } from "../../db/client";
 import { messages, users } from "../../db/tables";
 import { ApiError, fieldError } from "../../http/errors";
+import { invoiceMachine, type InvoiceDecision } from "./machine";
 import type { SignedInContext } from "../../http/router";
 import { bills } from "../billing/tables";
 import { invoiceApplicationBills, invoiceApplications, invoiceTitles, receiverAddresses } from "./tables";
@@ -240,17 +241,12 @@ async function promoteNewest(tx: Tx, kind: "titles" | "addresses", userId: numbe
  *          └────────reject (comments)──▶ 3 not approved (amount and bills released)
  *
  * Bills: invoiceState 1 → 2 when applied for, back to 1 on rejection, 5 when delivered.
- * Invoiceable amount: invoice_hold on applying, invoice_release on rejection (backend/billing/ledger.ts).
+ * Invoiceable amount: invoice_hold on applying, invoice_release on rejection (backend/domains/billing/ledger.ts).
  */
 
 type ApplicationRow = typeof invoiceApplications.$inferSelect;
 
 /** The state machine of an application: which decision may move it from which status, to which. */
-export const TRANSITIONS = {
-  approve: { from: INVOICE_STATUS.PENDING_REVIEW, to: INVOICE_STATUS.PENDING_DELIVERY },
-  reject: { from: INVOICE_STATUS.PENDING_REVIEW, to: INVOICE_STATUS.NOT_APPROVED },
-  deliver: { from: INVOICE_STATUS.PENDING_DELIVERY, to: INVOICE_STATUS.DELIVERED },
-} as const;
 
 /** What a bill can still be invoiced for: paid amount minus refunds. */
 const billAmount = sql<number>`(${bills.payCents} - ${bills.refundCents})`;
@@ -502,16 +498,13 @@ export async function operatorApplication(input: { invoiceId: number }, ctx: Sig
   return detailOf(ctx.services.db, input.invoiceId, null);
 }
 
-/** The application locked for a decision; a decision on one already decided is MSG_30013. */
-async function lockForDecision(tx: Tx, invoiceId: number, decision: keyof typeof TRANSITIONS) {
+/** The application locked for a decision, refused unless the invoice machine (machine.ts) lets the decision move it. */
+async function lockForDecision(tx: Tx, invoiceId: number, decision: InvoiceDecision) {
   const [row] = await tx.select().from(invoiceApplications).where(eq(invoiceApplications.id, invoiceId)).for("update");
   if (!row) throw new ApiError(Msg.NOT_FOUND);
-  const { from } = TRANSITIONS[decision];
-  if (row.status !== from) {
-    if (decision === "deliver" && row.status === INVOICE_STATUS.PENDING_REVIEW) throw new ApiError(Msg.INVOICE_NOT_APPROVED);
-    throw new ApiError(Msg.ALREADY_REVIEWED, { status: row.status });
-  }
-  return row;
+  const result = invoiceMachine.transition(row.status, decision, "operator");
+  if (!result.ok) throw new ApiError(result.messageKey, result.messageKey === Msg.ALREADY_REVIEWED ? { status: row.status } : null);
+  return { row, to: result.to };
 }
 
 /** The application's bills move to `state` (with `from`, only those still in that state). */
@@ -524,13 +517,13 @@ async function setBillsInvoiceState(tx: Tx, row: ApplicationRow, state: number, 
     .where(and(inArray(bills.id, linked.map((l) => l.billId)), eq(bills.userId, row.userId), from === undefined ? undefined : eq(bills.invoiceState, from)));
 }
 
-type Decision = keyof typeof TRANSITIONS;
+type Decision = InvoiceDecision;
 
 const DECIDED_MESSAGE: Record<Decision, string> = { approve: "messages.invoiceApproved", reject: "messages.invoiceRejected", deliver: "messages.invoiceDelivered" };
 
 /**
  * One operator decision, in one transaction: the application is locked (refused unless TRANSITIONS lets
- * the decision move it), `work` checks the input, does what the decision does besides and returns the
+ * the decision move it: machine.ts), `work` checks the input, does what the decision does besides and returns the
  * columns it records, the application moves on, and the applicant is told (with `params` in the message).
  */
 async function decide(
@@ -543,9 +536,9 @@ async function decide(
   const operator = ctx.user;
   const now = ctx.services.now();
   await ctx.services.db.transaction(async (tx) => {
-    const row = await lockForDecision(tx, invoiceId, decision);
+    const { row, to } = await lockForDecision(tx, invoiceId, decision);
     const columns = await work(tx, row, operator.id, now);
-    await tx.update(invoiceApplications).set({ ...columns, status: TRANSITIONS[decision].to }).where(eq(invoiceApplications.id, row.id));
+    await tx.update(invoiceApplications).set({ ...columns, status: to }).where(eq(invoiceApplications.id, row.id));
     await tx.insert(messages).values({ userId: row.userId, textKey: DECIDED_MESSAGE[decision], params: { applicationNo: row.applicationNo, ...params }, createdAt: now });
   });
   return null;

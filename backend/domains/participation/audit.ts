@@ -54,7 +54,7 @@ async function operatorIds(tx: Tx) {
 }
 
 /**
- * Applies one audit event to a participation inside `tx` (backend/participation/machine.ts decides): locks
+ * Applies one audit event to a participation inside `tx` (backend/domains/participation/machine.ts decides): locks
  * the row, refuses with the rule's message key, moves auditState, records the transition (actor, time,
  * comments) and messages the people concerned. Returns the rows before the change and the new state.
  */

@@ -26,7 +26,7 @@ async function join(tx: Tx, env: BackendEnv, appId: number, userId: number, role
 }
 
 /**
- * Demo participation (backend/db/demo-data.ts; runs after the services' seeder): demoperson participates in
+ * Demo participation (backend/seed.ts; runs after the services' seeder): demoperson participates in
  * democompany's running "Cold-chain traceability" (publisher and operator approvals, work order, confirmed,
  * with a participant certificate); a partner account, demopartner (same demo password), has a request on
  * the same service pending democompany's review.

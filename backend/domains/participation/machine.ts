@@ -1,4 +1,6 @@
 import { Msg } from "../../../contract/messages";
+import { AUDIT_STATES } from "../../../contract/participation-codes";
+import { defineMachine, type MachineRule, type TransitionOutcome } from "../../../contract/state-machine";
 
 /**
  * The participation audit (SPEC §4: 0 pending, 1 publisher approved, 2 publisher rejected, 3 operator
@@ -25,24 +27,6 @@ import { Msg } from "../../../contract/messages";
 export type JoinActor = "publisher" | "operator" | "participant" | "system";
 export type JoinEvent = "publisherApprove" | "publisherReject" | "operatorApprove" | "operatorReject" | "order" | "skipOrder" | "reorder" | "pay" | "workOrderDone" | "confirm";
 
-export type JoinRule = { event: JoinEvent; actor: JoinActor; from: number; to: number; commentsRequired?: boolean; guard?: "needsOrder" | "nothingToOrder" | "orderExpired" };
-
-export const JOIN_MACHINE: readonly JoinRule[] = [
-  { event: "publisherApprove", actor: "publisher", from: 0, to: 1 },
-  { event: "publisherReject", actor: "publisher", from: 0, to: 2, commentsRequired: true },
-  { event: "operatorApprove", actor: "operator", from: 1, to: 3 },
-  { event: "operatorReject", actor: "operator", from: 1, to: 4, commentsRequired: true },
-  { event: "order", actor: "system", from: 3, to: 5, guard: "needsOrder" },
-  { event: "skipOrder", actor: "system", from: 3, to: 10, guard: "nothingToOrder" },
-  { event: "reorder", actor: "participant", from: 5, to: 5, guard: "orderExpired" },
-  { event: "pay", actor: "participant", from: 5, to: 10 },
-  { event: "workOrderDone", actor: "system", from: 10, to: 13 },
-  { event: "confirm", actor: "participant", from: 13, to: 15 },
-];
-
-export const JOIN_EVENTS: readonly JoinEvent[] = [...new Set(JOIN_MACHINE.map((r) => r.event))];
-export const JOIN_ACTORS: readonly JoinActor[] = ["publisher", "operator", "participant", "system"];
-
 export type JoinContext = {
   comments?: string | null;
   /** The order amount of the chosen nodes (cents): > 0 needs an order, 0 does not. */
@@ -53,17 +37,42 @@ export type JoinContext = {
   orderExpired?: boolean;
 };
 
-export type JoinResult = { ok: true; to: number } | { ok: false; messageKey: string };
+export type JoinRule = MachineRule<number, JoinEvent, JoinActor, JoinContext> & { readonly from: number; readonly to: number };
+
+const needsOrder = (ctx: JoinContext) => ((ctx.orderCents ?? 0) > 0 ? null : Msg.JOIN_STEP_NOT_AVAILABLE);
+const nothingToOrder = (ctx: JoinContext) => ((ctx.orderCents ?? 0) > 0 ? Msg.JOIN_STEP_NOT_AVAILABLE : null);
+const orderExpired = (ctx: JoinContext) => (ctx.orderExpired && (ctx.orderCents ?? 0) > 0 ? null : Msg.JOIN_STEP_NOT_AVAILABLE);
+
+export const JOIN_MACHINE: readonly JoinRule[] = [
+  { event: "publisherApprove", actor: "publisher", from: 0, to: 1 },
+  { event: "publisherReject", actor: "publisher", from: 0, to: 2, commentsRequired: true },
+  { event: "operatorApprove", actor: "operator", from: 1, to: 3 },
+  { event: "operatorReject", actor: "operator", from: 1, to: 4, commentsRequired: true },
+  { event: "order", actor: "system", from: 3, to: 5, guard: needsOrder },
+  { event: "skipOrder", actor: "system", from: 3, to: 10, guard: nothingToOrder },
+  { event: "reorder", actor: "participant", from: 5, to: 5, guard: orderExpired },
+  { event: "pay", actor: "participant", from: 5, to: 10 },
+  { event: "workOrderDone", actor: "system", from: 10, to: 13 },
+  { event: "confirm", actor: "participant", from: 13, to: 15 },
+];
+
+export type JoinResult = TransitionOutcome<number>;
+
+export const JOIN_ACTORS: readonly JoinActor[] = ["publisher", "operator", "participant", "system"];
+
+/** The machine (backend/kit/machine.ts) of the table above; a disabled participant takes no further step. */
+export const joinMachine = defineMachine({
+  name: "participation audit",
+  states: AUDIT_STATES,
+  actors: JOIN_ACTORS,
+  rules: JOIN_MACHINE,
+  refusals: { notAvailable: Msg.JOIN_STEP_NOT_AVAILABLE, notAllowed: Msg.JOIN_STEP_NOT_ALLOWED, commentsRequired: Msg.COMMENTS_REQUIRED },
+  blocked: (ctx) => !!ctx.disabled,
+});
+
+export const JOIN_EVENTS: readonly JoinEvent[] = joinMachine.events;
 
 /** The audit state after `event` by `actor` from `from`, or the message key of the refusal. Pure. */
 export function joinTransition(from: number, event: JoinEvent, actor: JoinActor, ctx: JoinContext = {}): JoinResult {
-  const forEvent = JOIN_MACHINE.filter((r) => r.event === event && r.from === from);
-  if (forEvent.length === 0 || ctx.disabled) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_AVAILABLE };
-  const rule = forEvent.find((r) => r.actor === actor);
-  if (!rule) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_ALLOWED };
-  if (rule.commentsRequired && !ctx.comments?.trim()) return { ok: false, messageKey: Msg.COMMENTS_REQUIRED };
-  if (rule.guard === "needsOrder" && !((ctx.orderCents ?? 0) > 0)) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_AVAILABLE };
-  if (rule.guard === "nothingToOrder" && (ctx.orderCents ?? 0) > 0) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_AVAILABLE };
-  if (rule.guard === "orderExpired" && !(ctx.orderExpired && (ctx.orderCents ?? 0) > 0)) return { ok: false, messageKey: Msg.JOIN_STEP_NOT_AVAILABLE };
-  return { ok: true, to: rule.to };
+  return joinMachine.transition(from, event, actor, ctx);
 }

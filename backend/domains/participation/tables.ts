@@ -1,5 +1,5 @@
 import { index, integer, pgTable, primaryKey, serial, smallint, text } from "drizzle-orm/pg-core";
-import { users, cityNodes } from "../../db/tables";
+import { users, cityNodes, transitionColumns } from "../../db/tables";
 import { bills } from "../billing/tables";
 import { apps, appVersions, appRoles } from "../services/tables";
 import { ts } from "../../db/columns";
@@ -55,13 +55,7 @@ export const appJoinTransitions = pgTable(
   {
     id: serial("id").primaryKey(),
     joinId: integer("join_id").notNull().references(() => appJoins.id),
-    event: text("event").notNull(),
-    fromState: smallint("from_state").notNull(),
-    toState: smallint("to_state").notNull(),
-    actorId: integer("actor_id").references(() => users.id),
-    actorKind: text("actor_kind").notNull(),
-    comments: text("comments"),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    ...transitionColumns(),
   },
   (t) => [index("app_join_transitions_join").on(t.joinId, t.createdAt)],
 );

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { contacts } from "./tables";
 import { users } from "../../db/tables";
 
-/** Demo profile details and contacts (backend/db/demo-data.ts). */
+/** Demo profile details and contacts (backend/seed.ts). */
 export const seedDemoProfiles: DemoSeeder = async ({ db }, created, now) => {
   const company = created.democompany;
   if (company) {

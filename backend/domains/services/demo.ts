@@ -12,7 +12,7 @@ import { applyTransition } from "./machine";
 const HOUR = 60 * 60 * 1000;
 
 /**
- * Demo services (backend/db/demo-data.ts): democompany gets a running service that went through the whole
+ * Demo services (backend/seed.ts): democompany gets a running service that went through the whole
  * lifecycle (real zip packages tested, reviews by demooperator, publish bill paid through the ledger, two
  * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
  * approved and waiting to be paid.

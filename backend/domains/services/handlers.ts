@@ -18,7 +18,7 @@ import { scheduleDeploy, scheduleTest } from "./jobs";
 import type { LifecycleEvent } from "./machine";
 import { createPublishBill, payPublishBill } from "./payment";
 import { appComments, appFunctions, appNodes, appRoleFunctions, appRoles, appTransitions, appVersions, apps, chaincodePackages, refundRequests } from "./tables";
-import { applyTransition } from "./machine";
+import { applyTransition, refundMachine } from "./machine";
 
 type Payload<P extends keyof typeof servicePaths> = z.output<(typeof servicePaths)[P]["payload"]>;
 
@@ -387,14 +387,14 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
   return ctx.services.db.transaction(async (tx) => {
     const [refund] = await tx.select().from(refundRequests).where(eq(refundRequests.id, input.refundId)).for("update");
     if (!refund) throw new ApiError(Msg.NOT_FOUND);
-    if (refund.state !== 1) throw new ApiError(Msg.ALREADY_REVIEWED);
     const comments = input.comments?.trim() || null;
+    const decided = refundMachine.transition(refund.state, input.decision, "operator", { comments });
+    if (!decided.ok) throw new ApiError(decided.messageKey);
     if (input.decision === "reject") {
-      if (!comments) throw new ApiError(Msg.COMMENTS_REQUIRED);
-      await tx.update(refundRequests).set({ state: 5, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
+      await tx.update(refundRequests).set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
       const [app] = await tx.select().from(apps).where(eq(apps.id, refund.appId));
-      await tx.insert(messages).values({ userId: refund.userId, textKey: "messages.service.refundRejected", params: { name: app.name, comments }, createdAt: now });
-      return { state: 5 };
+      await tx.insert(messages).values({ userId: refund.userId, textKey: "messages.service.refundRejected", params: { name: app.name, comments: comments ?? "" }, createdAt: now });
+      return { state: decided.to };
     }
     const { version } = await applyTransition(tx, { verId: refund.verId, event: "uninstall", actor: "operator", actorId: operator.id, comments, now });
     await tx.update(appNodes).set({ bookedAt: null }).where(and(eq(appNodes.verId, refund.verId), isNotNull(appNodes.bookedAt)));
@@ -411,15 +411,15 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
         await tx.update(appVersions).set({ billState: refunded >= bill.payCents ? 20 : 25 }).where(eq(appVersions.id, version.id));
       }
     }
-    await tx.update(refundRequests).set({ state: 10, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
-    return { state: 10 };
+    await tx.update(refundRequests).set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
+    return { state: decided.to };
   });
 }
 
 /**
  * Operator suspension (docs/decisions/015): operators suspend running services (25 → 40) and lift the
  * suspension (40 → 25); at 40 the publisher's "Enable" is a request to operations, which an operator
- * grants by enabling or declines with comments. Every decision is a lifecycle event (lifecycle.ts) applied
+ * grants by enabling or declines with comments. Every decision is a lifecycle event (machine.ts) applied
  * by applyTransition, so it is recorded for the approval records and the publisher gets a message.
  */
 

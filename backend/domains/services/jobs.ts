@@ -55,7 +55,7 @@ async function lockedAt(tx: Tx, verId: number, state: number) {
   return version && version.verState === state ? version : undefined;
 }
 
-/** The test job: every package of the version is inspected (backend/services/inspect.ts). */
+/** The test job: every package of the version is inspected (backend/domains/services/inspect.ts). */
 export const runTest: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
   await services.db.transaction((tx) => testInTx(tx, verId, services.now()));

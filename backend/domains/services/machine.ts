@@ -1,5 +1,7 @@
+import { Msg } from "../../../contract/messages";
 import { eq } from "drizzle-orm";
-import { VerState, type VerStateValue } from "../../../contract/service-status";
+import { VER_STATES, VerState, type VerStateValue } from "../../../contract/service-status";
+import { defineMachine, type MachineRule, type TransitionOutcome } from "../../../contract/state-machine";
 import type { Tx } from "../../db/client";
 import { messages } from "../../db/tables";
 import { ApiError } from "../../http/errors";
@@ -56,15 +58,7 @@ export type LifecycleEvent =
   | "declineEnable"
   | "uninstall";
 
-type Rule = {
-  event: LifecycleEvent;
-  actor: Actor;
-  from: readonly VerStateValue[];
-  to: VerStateValue | ((ctx: TransitionContext) => VerStateValue);
-  commentsRequired?: boolean;
-  /** A further condition: the refusal's message key, or null when the event may happen. */
-  guard?: (ctx: TransitionContext) => string | null;
-};
+type Rule = MachineRule<VerStateValue, LifecycleEvent, Actor, TransitionContext>;
 
 /** Refusals, as §8 message keys (contract/messages.ts). */
 export const LifecycleRefusal = {
@@ -88,8 +82,8 @@ export const LIFECYCLE: readonly Rule[] = [
   { event: "testFail", actor: "system", from: [S.PENDING_TEST], to: S.TEST_FAILED },
   { event: "finalApprove", actor: "operator", from: [S.PENDING_REVIEW], to: (ctx) => (ctx.free ? S.PENDING_PUBLISH : S.TO_BE_PAID) },
   { event: "finalReject", actor: "operator", from: [S.PENDING_REVIEW], to: S.REVIEW_REJECTED, commentsRequired: true },
-  { event: "pay", actor: "publisher", from: [S.TO_BE_PAID], to: S.PENDING_PUBLISH },
-  { event: "expire", actor: "system", from: [S.TO_BE_PAID], to: S.PENDING_SUBMIT },
+  { event: "pay", actor: "publisher", from: [S.TO_BE_PAID], to: S.PENDING_PUBLISH, guard: (ctx) => (paymentLate(ctx) ? LifecycleRefusal.PAYMENT_EXPIRED : null) },
+  { event: "expire", actor: "system", from: [S.TO_BE_PAID], to: S.PENDING_SUBMIT, guard: (ctx) => (paymentLate(ctx) ? null : LifecycleRefusal.NOT_EXPIRED_YET) },
   { event: "deploySuccess", actor: "system", from: [S.PENDING_PUBLISH], to: S.RUNNING },
   { event: "deployFail", actor: "system", from: [S.PENDING_PUBLISH], to: S.PUBLISH_FAILED },
   { event: "deactivate", actor: "publisher", from: [S.RUNNING], to: S.DEACTIVATED },
@@ -128,28 +122,30 @@ export type TransitionContext = {
   enableRequested?: boolean;
 };
 
-export type TransitionResult = { ok: true; to: VerStateValue } | { ok: false; messageKey: string };
+export type TransitionResult = TransitionOutcome<VerStateValue>;
+
+/** More than 3 days since the approval for payment. */
+function paymentLate(ctx: TransitionContext): boolean {
+  const now = ctx.now ?? new Date();
+  return !!ctx.approvedAt && now.getTime() - ctx.approvedAt.getTime() > PUBLISH_PAYMENT_WINDOW_MS;
+}
+
+/** The machine (backend/kit/machine.ts) of the table above. */
+export const lifecycle = defineMachine({
+  name: "service lifecycle",
+  states: VER_STATES,
+  actors: ["publisher", "operator", "system"] as const,
+  rules: LIFECYCLE,
+  refusals: { notAvailable: LifecycleRefusal.NOT_AVAILABLE, notAllowed: LifecycleRefusal.NOT_ALLOWED, commentsRequired: LifecycleRefusal.COMMENTS_REQUIRED },
+});
 
 /** The state after `event` by `actor` from `from`, or the reason it is refused. Pure. */
 export function transition(from: number, event: LifecycleEvent, actor: Actor, ctx: TransitionContext = {}): TransitionResult {
-  const forEvent = LIFECYCLE.filter((r) => r.event === event && (r.from as readonly number[]).includes(from));
-  if (forEvent.length === 0) return { ok: false, messageKey: LifecycleRefusal.NOT_AVAILABLE };
-  const rule = forEvent.find((r) => r.actor === actor);
-  if (!rule) return { ok: false, messageKey: LifecycleRefusal.NOT_ALLOWED };
-  const refused = rule.guard?.(ctx);
-  if (refused) return { ok: false, messageKey: refused };
-  if (rule.commentsRequired && !ctx.comments?.trim()) return { ok: false, messageKey: LifecycleRefusal.COMMENTS_REQUIRED };
-  if (event === "pay" || event === "expire") {
-    const now = ctx.now ?? new Date();
-    const late = !!ctx.approvedAt && now.getTime() - ctx.approvedAt.getTime() > PUBLISH_PAYMENT_WINDOW_MS;
-    if (event === "pay" && late) return { ok: false, messageKey: LifecycleRefusal.PAYMENT_EXPIRED };
-    if (event === "expire" && !late) return { ok: false, messageKey: LifecycleRefusal.NOT_EXPIRED_YET };
-  }
-  return { ok: true, to: typeof rule.to === "function" ? rule.to(ctx) : rule.to };
+  return lifecycle.transition(from, event, actor, ctx);
 }
 
 /**
- * Applies one lifecycle event to a service version inside `tx` (backend/services/lifecycle.ts decides):
+ * Applies one lifecycle event to a service version inside `tx` (backend/domains/services/machine.ts decides):
  * locks the version row, refuses with the rule's message key, moves verState, records the transition
  * (actor, time, comments) for the approval records and timeline, and sends the publisher a message
  * (messages.json `messages.service.<event>`). Returns the states before and after.
@@ -202,3 +198,23 @@ export async function applyTransition(
   });
   return { app, version, from: version.verState, to: result.to };
 }
+
+/**
+ * A refund request after unsubscribing (SPEC §4 Refund review: 1 pending, 5 not approved, 10 approved,
+ * 15 confirmed), reviewed by operators; approving it uninstalls the service (the lifecycle's `uninstall`).
+ *
+ * | event   | actor    | from | to | guard             |
+ * |---------|----------|------|----|-------------------|
+ * | approve | operator | 1    | 10 |                   |
+ * | reject  | operator | 1    | 5  | comments required |
+ */
+export const refundMachine = defineMachine<1 | 5 | 10 | 15, "approve" | "reject", "operator", { comments?: string | null }>({
+  name: "refund review",
+  states: [1, 5, 10, 15],
+  actors: ["operator"],
+  rules: [
+    { event: "approve", actor: "operator", from: [1], to: 10 },
+    { event: "reject", actor: "operator", from: [1], to: 5, commentsRequired: true },
+  ],
+  refusals: { notAvailable: Msg.ALREADY_REVIEWED, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.COMMENTS_REQUIRED },
+});

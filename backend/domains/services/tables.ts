@@ -1,8 +1,8 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { files, users, cityNodes } from "../../db/tables";
+import { files, users, cityNodes, transitionColumns } from "../../db/tables";
 import { bills } from "../billing/tables";
-import { ts, cents } from "../../db/columns";
+import { cents, ts } from "../../db/columns";
 
 /** The Drizzle tables of the services domain (migrations: backend/db/migrations). */
 
@@ -196,14 +196,7 @@ export const appTransitions = pgTable(
   {
     id: serial("id").primaryKey(),
     verId: integer("ver_id").notNull().references(() => appVersions.id),
-    event: text("event").notNull(),
-    fromState: smallint("from_state").notNull(),
-    toState: smallint("to_state").notNull(),
-    /** The user who acted; null for the system (jobs). */
-    actorId: integer("actor_id").references(() => users.id),
-    actorKind: text("actor_kind").notNull(),
-    comments: text("comments"),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    ...transitionColumns(),
   },
   (t) => [index("app_transitions_ver").on(t.verId, t.createdAt)],
 );

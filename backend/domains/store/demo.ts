@@ -48,7 +48,7 @@ export function demoCover(a: [number, number, number], b: [number, number, numbe
 }
 
 /**
- * Demo app store (backend/db/demo-data.ts, after the services seeder): democompany's running service is
+ * Demo app store (backend/seed.ts, after the services seeder): democompany's running service is
  * made public, demoperson participates in it (audit 15), rates it and follows it; listed products (one a
  * company product of democompany), one waiting for approval; demoperson follows some.
  */

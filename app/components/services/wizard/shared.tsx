@@ -103,24 +103,3 @@ export function ItemTable({ caption, empty, head, rows }: { caption: string; emp
     </div>
   );
 }
-
-/** A file input with its label, hint and errors (files are checked on the server; they cannot be kept after a failed POST). */
-export function FileField({ name, label, hint, accept, errors }: { name: string; label: string; hint?: string; accept?: string; errors?: string[] }) {
-  const { t } = useTranslation("forms");
-  return (
-    <div>
-      <label htmlFor={`file-${name}`} className="label">{label}</label>
-      <input id={`file-${name}`} name={name} type="file" accept={accept} aria-invalid={errors?.length ? true : undefined} aria-describedby={hint ? `file-${name}-hint` : undefined} className="block w-full text-sm" />
-      {hint ? <p id={`file-${name}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-      {errors?.length ? (
-        <ul className="field-error" role="alert">
-          {[...new Set(errors)].map((k) => (
-            <li key={k}>{t(k)}</li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
-}
-
-export { formatSize } from "~/lib/format-number";

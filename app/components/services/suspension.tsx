@@ -1,11 +1,11 @@
-import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ENABLE_NOTE_MAX, enableRequestSchema, type ServiceDetail } from "@contract/services";
 import { formatDate } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { FormErrors, SubmitButton, TextAreaField } from "./forms";
+import { useSchemaForm } from "~/lib/use-schema-form";
+import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
 
 /**
  * The publisher's side of an operator suspension (verState 40, docs/decisions/015): what operations said,
@@ -67,13 +67,7 @@ export function SuspensionNotice({ service, language }: { service: ServiceDetail
 export function RequestEnablePanel({ service, lastResult, cancelTo, language }: { service: ServiceDetail; lastResult?: SubmissionResult<string[]>; cancelTo: string; language: Language }) {
   const { t } = useTranslation("services");
   const { suspend } = suspensionOf(service);
-  const [form, fields] = useForm({
-    id: `request-enable-${service.appVerId}`,
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: enableRequestSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(enableRequestSchema, lastResult, { id: `request-enable-${service.appVerId}` });
   return (
     <section role="alertdialog" aria-labelledby="request-enable-title" className="card space-y-3 border-brand-100 bg-brand-50">
       <h2 id="request-enable-title" className="font-semibold">{t("suspension.requestTitle", { name: service.name })}</h2>

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { payStateTone } from "~/lib/bills";
-import { Badge } from "./Badge";
+import { Badge } from "~/components/Badge";
 
 /** A §4 payment status as a coloured badge (the `billing` namespace must be loaded by the route). */
 export function PayStateBadge({ payState, overdue = false }: { payState: number; overdue?: boolean }) {

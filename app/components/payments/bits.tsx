@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { Language } from "~/lib/i18n";
 import { formatUsd } from "~/lib/format";
-import { Badge } from "./Badge";
+import { Badge } from "~/components/Badge";
 
 /** The heading of a page under My account (recharge, withdrawal, card) with the way back to the account. */
 export function AccountPageHeading({ title }: { title: string }) {

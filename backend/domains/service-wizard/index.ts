@@ -4,7 +4,7 @@ import { addAttachment, addFunction, addPackage, addRole, advance, deleteItem, g
 
 /** The service publish wizard: drafts, packages, functions, roles, nodes, certificate mode, submission (SPEC §2, §5; contract/service-wizard.ts; docs/decisions/011). */
 export default defineDomain({
-  name: "wizard",
+  name: "service-wizard",
   handlers: handlersOf({
     "/sys/chainAppInfo/wizard/draft": getDraft,
     "/sys/chainAppInfo/wizard/cover": getCover,

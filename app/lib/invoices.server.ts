@@ -1,12 +1,19 @@
-import { json } from "@remix-run/node";
-import type { VueapiFailure } from "~/lib/vueapi.server";
-import { failureResponse } from "~/lib/api.server";
-import { pageParam } from "~/lib/params";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect } from "@remix-run/node";
+import { invoiceApplicationSchema, selectBillsSchema } from "@contract/invoices";
+import { invoiceStepUrl } from "~/components/invoices/application-wizard";
+import { failureResponse, notFound, type Api } from "./api.server";
+import { replyWithFailure } from "./forms.server";
+import { pageParam } from "./params";
+import { redirectWithFlash } from "./session.server";
+import type { VueapiFailure } from "./vueapi.server";
+
+/* Server helpers of the invoice pages (user and operator). */
 
 /** A record id from the query string, or a 404 for anything else. */
 export function idFromQuery(url: URL, name = "id"): number {
   const id = optionalId(url, name);
-  if (id === null) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+  if (id === null) throw notFound();
   return id;
 }
 
@@ -20,11 +27,6 @@ export function optionalId(url: URL, name: string): number | null {
 export function readFailure(failure: VueapiFailure): Response {
   if (failure.messageKey === "errors:MSG_10002") return json({ messageKey: failure.messageKey }, { status: 404 });
   return failureResponse(failure);
-}
-
-/** House habit 2: an unknown intent is a 400. */
-export function badIntent(): Response {
-  return json({ messageKey: "errors:http.400" }, { status: 400 });
 }
 
 /** A title or an address added from the application page goes back there (`?back=`), never elsewhere. */
@@ -52,7 +54,7 @@ export async function loadSavedList<T>(
     // A user keeps a handful of these: the record is looked for among all of them.
     const all = await list({ pageSize: 100, pageIndex: 1, condition: {} });
     editing = all.page.rows.find((r) => idOf(r) === editId) ?? null;
-    if (!editing) throw json({ messageKey: "errors:http.404" }, { status: 404 });
+    if (!editing) throw notFound();
   }
   return {
     page,
@@ -61,4 +63,26 @@ export async function loadSavedList<T>(
     deleting: optionalId(url, "delete"),
     back: backToApplication(url.searchParams.get("back")),
   };
+}
+
+/* The application (Invoices/Add): its two forms. */
+
+/** The bills chosen at the first step, carried to the second in its URL. */
+export function selectInvoiceBills(formData: FormData) {
+  const submission = parseWithZod(formData, { schema: selectBillsSchema });
+  if (submission.status !== "success") return json({ intent: "select" as const, result: submission.reply() }, { status: 400 });
+  return redirect(invoiceStepUrl("confirm", submission.value.billIds));
+}
+
+/** The application itself; once made, its detail page. */
+export async function applyForInvoice(request: Request, api: Api, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: invoiceApplicationSchema });
+  if (submission.status !== "success") return json({ intent: "apply" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", submission.value);
+  if (!result.ok) return json({ intent: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, `/g/home/userCenter/Invoices/Detail?id=${result.data.invoiceId}`, {
+    kind: "success",
+    key: "invoices:add.done",
+    params: { no: result.data.applicationNo },
+  });
 }

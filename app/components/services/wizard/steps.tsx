@@ -1,5 +1,4 @@
 import { FormProvider, getFormProps, useForm, type FormMetadata } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type * as z from "zod";
@@ -27,12 +26,13 @@ import {
   type AppState,
   type Draft,
 } from "@contract/service-wizard";
-import { CheckboxField, ErrorList, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { CheckboxField, ErrorList, FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { UploadProgress } from "~/components/UploadProgress";
-import { formatUsd } from "~/lib/format-number";
+import { formatSize, formatUsd } from "~/lib/format-number";
 import type { Language } from "~/lib/i18n";
+import { useSchemaForm, type SchemaFormOptions } from "~/lib/use-schema-form";
 import { useUpload, type Upload } from "~/lib/use-upload";
-import { coverUrl, FileField, formatSize, ItemTable, resultFor, type ActionData } from "./shared";
+import { coverUrl, ItemTable, resultFor, type ActionData } from "./shared";
 
 type Field = Parameters<typeof TextField>[0]["field"];
 type Fields = Record<string, Field>;
@@ -62,21 +62,14 @@ export function NextForm({ action, actionData }: { action: string; actionData?: 
 }
 
 /**
- * A step's form (Conform): its Zod schema validates in the browser as the publisher types (from leaving a
- * field, then at every input), and the action's reply to its intent shows at the fields.
+ * A step's form: its Zod schema validates in the browser as the publisher types (from leaving a field,
+ * then at every input), and the action's reply to its intent shows at the fields.
  */
 function useStepForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
   schema: Schema,
-  { id, intent, actionData, ...options }: { id: string; intent: string; actionData?: ActionData } & Partial<Pick<Parameters<typeof useForm<z.input<Schema>, z.output<Schema>>>[0], "defaultValue" | "onSubmit" | "shouldValidate" | "shouldRevalidate">>,
+  { intent, actionData, ...options }: { id: string; intent: string; actionData?: ActionData } & SchemaFormOptions<Schema>,
 ) {
-  return useForm<z.input<Schema>, z.output<Schema>>({
-    id,
-    lastResult: resultFor(actionData, intent),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: validateAs,
-    shouldRevalidate: "onInput",
-    ...options,
-  });
+  return useSchemaForm(schema, resultFor(actionData, intent), { shouldValidate: validateAs, ...options });
 }
 
 type DeleteHref = (kind: string, id: number) => string;

@@ -1,0 +1,13 @@
+import * as z from "zod";
+import { type PathSpec } from "./path-spec";
+import { messageListSchema, pageRequestSchema } from "./platform";
+
+/** The /vueapi paths of the Message Center (SPEC §2, §3 Message; backend/domains/inbox). */
+export const inboxPaths = {
+  "/sys/system/message/list": { auth: "user", payload: pageRequestSchema, data: messageListSchema },
+  "/sys/system/message/read": {
+    auth: "user",
+    payload: z.object({ messageIds: z.array(z.number().int()).max(200).optional(), all: z.boolean().optional() }),
+    data: z.object({ unread: z.number().int() }),
+  },
+} satisfies Record<string, PathSpec>;
