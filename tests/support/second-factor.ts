@@ -27,7 +27,14 @@ export function totpAt(secret: string, step: number): string {
  * skipping those the backend says were used; then, with a real clock, the next steps as they come.
  * `submit` answers the envelope's message ("" or "success" when accepted).
  */
-export async function passSecondFactor(secret: string, submit: (code: string) => Promise<{ code: number; message: string }>, clock: () => number = Date.now, realClock = true) {
+export async function passSecondFactor(
+  secret: string,
+  submit: (code: string) => Promise<{ code: number; message: string }>,
+  clock: () => number = Date.now,
+  realClock = true,
+  /** Called before waiting for the next step (a suite may give its test that much more time). */
+  onWait: (ms: number) => void = () => undefined,
+) {
   const tried = new Set<number>();
   const deadline = Date.now() + 4 * PERIOD_MS;
   for (;;) {
@@ -40,6 +47,8 @@ export async function passSecondFactor(secret: string, submit: (code: string) =>
       if (answer.message !== REUSED) throw new Error(`the second factor was refused: ${JSON.stringify(answer)}`);
     }
     if (!realClock || Date.now() > deadline) throw new Error("every code of the drift window was already used");
-    await new Promise((resolve) => setTimeout(resolve, (stepOf(clock()) + 1) * PERIOD_MS - clock() + 50));
+    const wait = (stepOf(clock()) + 1) * PERIOD_MS - clock() + 50;
+    onWait(wait);
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
