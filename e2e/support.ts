@@ -23,8 +23,15 @@ export function mailsTo(address: string): Mail[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
     .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Mail)
-    .filter((m) => String(m.to).toLowerCase().includes(address.toLowerCase()));
+    .map((f) => {
+      // A mail being written right now is read at the next poll.
+      try {
+        return JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Mail;
+      } catch {
+        return null;
+      }
+    })
+    .filter((m): m is Mail => m !== null && String(m.to).toLowerCase().includes(address.toLowerCase()));
 }
 
 export async function waitForMail(address: string, match: RegExp, after = 0): Promise<Mail> {
