@@ -54,6 +54,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       TEST_CAPTCHA: E2E_CAPTCHA,
       TEST_FIXTURES: "1",
+      // The demo: its accounts (demooperator…) and the sandbox in test mode (docs/decisions/020).
+      DEMO: "1",
       JOBS_INTERVAL_MS: "500",
       SESSION_SECRET: "e2e-secret",
       PUBLIC_URL: baseURL,

@@ -7,7 +7,9 @@ import { ErrorView } from "./components/ErrorView";
 import { FlashBanner } from "./components/FlashBanner";
 import { MobileNotice } from "./components/MobileNotice";
 import { OfflineWatcher } from "./components/OfflineWatcher";
+import { TestModeBanner } from "./components/TestModeBanner";
 import { getViewer } from "./lib/api.server";
+import { getEnv } from "./lib/env.server";
 import { resources } from "./lib/resources.server";
 import { pageTitle } from "./lib/meta";
 import { isMobileAllowed } from "./lib/mobile";
@@ -35,6 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       flash,
       mobileBlocked: viewer.mobile && !isMobileAllowed(pathname),
       signedIn: !!viewer.user,
+      testMode: getEnv().testMode,
     },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
@@ -66,13 +69,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const { flash, mobileBlocked, signedIn } = useLoaderData<typeof loader>();
+  const { flash, mobileBlocked, signedIn, testMode } = useLoaderData<typeof loader>();
   // Marks the page as interactive, for people and tests that need to know JavaScript has taken over.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
     <>
+      {testMode ? <TestModeBanner /> : null}
       {flash ? <FlashBanner flash={flash} /> : null}
       <OfflineWatcher signedIn={signedIn} />
       {mobileBlocked ? <MobileNotice /> : <Outlet />}

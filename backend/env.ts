@@ -1,8 +1,13 @@
 import path from "node:path";
 import { z } from "zod";
 import { readRateLimitConfig, type RateLimitConfig } from "./kit/rate-limit-rules";
+import { chosenPaymentProvider, PAYMENT_PROVIDERS, sandboxMayRun, type PaymentProviderName } from "../contract/payments-codes";
 
-/** The backend's environment, validated at start: a bad value stops the server (ARCHITECTURE house habit 6). */
+/**
+ * The backend's environment, validated at start: a bad value stops the server (ARCHITECTURE house habit 6).
+ * Production is not a test bench (docs/decisions/020): test captchas and fixtures are refused there, and the
+ * sandbox payment provider runs there only as the demo (DEMO=1, shown as test mode on every page).
+ */
 const schema = z
   .object({
     NODE_ENV: z.string().default("development"),
@@ -13,6 +18,9 @@ const schema = z
     MAIL_FROM: z.string().default("BSN Portal <no-reply@localhost>"),
     PUBLIC_URL: z.string().url().optional(),
     TEST_CAPTCHA: z.string().min(1).optional(),
+    /** The demo: demo accounts seeded into any database, the sandbox provider in test mode. */
+    DEMO: z.enum(["0", "1"]).optional(),
+    /** The former name of DEMO, still read when DEMO is unset. */
     SEED_DEMO: z.enum(["0", "1"]).optional(),
     TEST_FIXTURES: z.enum(["0", "1"]).optional(),
     JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
@@ -21,18 +29,59 @@ const schema = z
     RATE_LIMITS: z.string().optional(),
     /** Comma-separated client addresses that the per-address limits leave alone. */
     RATE_LIMIT_EXEMPT: z.string().optional(),
+    PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(live|test)_[A-Za-z0-9]+$/, "a Stripe secret key starts with sk_live_, sk_test_ or (restricted) rk_live_, rk_test_")
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]+$/, "a Stripe webhook signing secret starts with whsec_").optional(),
+    /** Another address for the Stripe API (stripe-mock, a test double); unset = api.stripe.com. */
+    STRIPE_API_URL: z.string().url().optional(),
   })
   .superRefine((env, ctx) => {
-    if (env.TEST_CAPTCHA && env.NODE_ENV === "production") {
-      ctx.addIssue({ code: "custom", path: ["TEST_CAPTCHA"], message: "TEST_CAPTCHA must not be set when NODE_ENV=production" });
+    const production = env.NODE_ENV === "production";
+    const demo = (env.DEMO ?? env.SEED_DEMO) === "1";
+    const issue = (variable: string, message: string) => ctx.addIssue({ code: "custom", path: [variable], message });
+    if (env.TEST_CAPTCHA && production) issue("TEST_CAPTCHA", "TEST_CAPTCHA must not be set when NODE_ENV=production");
+    if (env.TEST_FIXTURES === "1" && production) issue("TEST_FIXTURES", "TEST_FIXTURES must not be set when NODE_ENV=production");
+    const provider = chosenPaymentProvider({ nodeEnv: env.NODE_ENV, demo, paymentProvider: env.PAYMENT_PROVIDER });
+    if (!provider) {
+      issue(
+        "PAYMENT_PROVIDER",
+        "a production server needs a real payment provider: set PAYMENT_PROVIDER=stripe with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, " +
+          "or DEMO=1 to run the demo (sandbox payments in test mode, demo accounts)",
+      );
+    } else if (provider === "sandbox" && !sandboxMayRun({ nodeEnv: env.NODE_ENV, demo })) {
+      issue(
+        "PAYMENT_PROVIDER",
+        "the sandbox provider takes no real money and is refused when NODE_ENV=production: set PAYMENT_PROVIDER=stripe " +
+          "(with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), or DEMO=1 to run the demo in test mode",
+      );
     }
-    if (env.RATE_LIMITS?.trim() === "off" && env.NODE_ENV === "production") {
-      ctx.addIssue({ code: "custom", path: ["RATE_LIMITS"], message: "RATE_LIMITS=off must not be set when NODE_ENV=production" });
-    }
-    if (env.TEST_FIXTURES === "1" && env.NODE_ENV === "production") {
-      ctx.addIssue({ code: "custom", path: ["TEST_FIXTURES"], message: "TEST_FIXTURES must not be set when NODE_ENV=production" });
+    if (env.RATE_LIMITS?.trim() === "off" && production) issue("RATE_LIMITS", "RATE_LIMITS=off must not be set when NODE_ENV=production");
+    if (provider === "stripe") {
+      if (!env.STRIPE_SECRET_KEY) issue("STRIPE_SECRET_KEY", "required when PAYMENT_PROVIDER=stripe (the API secret key of the Stripe account)");
+      if (!env.STRIPE_WEBHOOK_SECRET) {
+        issue("STRIPE_WEBHOOK_SECRET", "required when PAYMENT_PROVIDER=stripe (the signing secret whsec_… of the webhook endpoint PUBLIC_URL/payments/stripe/webhook)");
+      }
+      if (production && !env.PUBLIC_URL) issue("PUBLIC_URL", "required when PAYMENT_PROVIDER=stripe in production (where Stripe sends the payer back, and the webhook's address)");
+      if (production && demo) {
+        issue("DEMO", "the demo (accounts with a published password, sandbox payments) cannot run with PAYMENT_PROVIDER=stripe when NODE_ENV=production");
+      }
     }
   });
+
+/** A refused configuration: the server entry prints its message, without a stack, and exits with 1. */
+export class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+}
+
+export type StripeConfig = {
+  secretKey: string;
+  webhookSecret: string;
+  /** Another address for the Stripe API (tests, stripe-mock); unset = the library's default. */
+  apiUrl: string | undefined;
+};
 
 export type BackendEnv = {
   nodeEnv: string;
@@ -42,17 +91,25 @@ export type BackendEnv = {
   mailFrom: string;
   publicUrl: string;
   testCaptcha: string | undefined;
-  /** Demo accounts are seeded into the embedded database, or into a server database only when asked. */
+  /** DEMO=1 (docs/decisions/020): the demo accounts are seeded and the sandbox runs, in test mode. */
+  demo: boolean;
+  /** Demo accounts are seeded at start: only for the demo (DEMO=1), or by `npm run db:seed` on purpose. */
   seedDemo: boolean;
   /** Tests only: the /test/fixtures path may create records for the caller. */
   testFixtures: boolean;
   /** How often this process looks for due background jobs; 0 turns the loop off. */
   jobsIntervalMs: number;
   /**
-   * The secret shared with the payment provider that signs its callbacks; when unset it is generated once
+   * The secret shared with the sandbox provider that signs its callbacks; when unset it is generated once
    * into DATA_DIR (backend/domains/payments/secret.ts), and required with DATABASE_URL (docs/decisions/007).
    */
   paymentWebhookSecret: string | undefined;
+  /** The card payment provider this server runs (docs/decisions/019). */
+  paymentProvider: PaymentProviderName;
+  /** Test mode: the sandbox takes the payments, no real money moves, and every page says so. */
+  testMode: boolean;
+  /** Stripe's keys, with PAYMENT_PROVIDER=stripe. */
+  stripe: StripeConfig | null;
   /** The rate limits and locks (backend/kit/rate-limit-rules.ts). */
   rateLimits: RateLimitConfig;
 };
@@ -61,15 +118,18 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    throw new Error(`Invalid backend environment: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new ConfigurationError(`Invalid backend environment:\n${parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n")}`);
   }
   const env = parsed.data;
   let rateLimits: RateLimitConfig;
   try {
     rateLimits = readRateLimitConfig(env.RATE_LIMITS, env.RATE_LIMIT_EXEMPT);
   } catch (error) {
-    throw new Error(`Invalid backend environment: ${(error as Error).message}`);
+    throw new ConfigurationError(`Invalid backend environment: ${(error as Error).message}`);
   }
+  const demo = (env.DEMO ?? env.SEED_DEMO) === "1";
+  // Validated above: a provider was chosen.
+  const paymentProvider = chosenPaymentProvider({ nodeEnv: env.NODE_ENV, demo, paymentProvider: env.PAYMENT_PROVIDER })!;
   return {
     nodeEnv: env.NODE_ENV,
     dataDir: path.resolve(env.DATA_DIR),
@@ -78,10 +138,17 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
     testCaptcha: env.TEST_CAPTCHA,
-    seedDemo: env.SEED_DEMO ? env.SEED_DEMO === "1" : !env.DATABASE_URL,
+    demo,
+    seedDemo: demo,
     jobsIntervalMs: env.JOBS_INTERVAL_MS,
     testFixtures: env.TEST_FIXTURES === "1",
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
+    paymentProvider,
+    testMode: paymentProvider === "sandbox",
+    stripe:
+      paymentProvider === "stripe"
+        ? { secretKey: env.STRIPE_SECRET_KEY!, webhookSecret: env.STRIPE_WEBHOOK_SECRET!, apiUrl: env.STRIPE_API_URL }
+        : null,
   };
 }

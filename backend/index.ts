@@ -15,6 +15,7 @@ import services from "./domains/services";
 import store from "./domains/store";
 import serviceWizard from "./domains/service-wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
+import { readBodyWithin } from "./http/body";
 import { createDrain } from "./http/drain";
 import { createRouter, type Caller, type Handlers } from "./http/router";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
@@ -44,6 +45,8 @@ export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints
 type Started = Promise<{ handle: (request: Request, caller?: Caller) => Promise<Response>; deps: Deps }>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
 const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
+/** The configuration of the backend started in this process, once it is (which endpoints it serves depends on it). */
+const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: BackendEnv };
 
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
@@ -55,6 +58,8 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   for (const schedule of domains.flatMap((d) => d.schedules ?? [])) await schedule(deps.db, now());
   return {
     handle: createRouter(deps, handlers),
+    /** The endpoints outside /vueapi (webhooks, the sandbox checkout), as the door route serves them. */
+    serveEndpoint: (request: Request) => serveEndpoint(request, deps),
     services: deps,
     /** Runs the jobs due now (tests call this after moving the clock). */
     runJobs: () => runDueJobs(deps, jobRegistry),
@@ -70,6 +75,7 @@ const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), 
 
 async function start() {
   const env = readBackendEnv();
+  startedEnv.__bsnBackendEnv = env;
   // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
   const dataDirLock = await lockDataDirOrExit(env);
   const { handle, services: deps, close } = await createVueapi(env);
@@ -124,26 +130,42 @@ export function handleVueapiInProcess(request: Request): Promise<Response> {
   return handleVueapi(request, { clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER) });
 }
 
-/** The endpoint registered for a path, if any (the door route asks before it hands a request over). */
-export function endpointFor(pathname: string): Endpoint | undefined {
-  return endpoints.find((e) => pathname === e.path.replace(/\/$/, "") || pathname.startsWith(e.path));
+/**
+ * The endpoint this server serves for a path, if any (the door route asks before it hands a request over).
+ * An endpoint that depends on the configuration (the sandbox checkout, a provider's webhook) is served only
+ * by a backend started in this process with that configuration.
+ */
+export function endpointFor(pathname: string, env: BackendEnv | undefined = startedEnv.__bsnBackendEnv): Endpoint | undefined {
+  return endpoints.find(
+    (e) => (pathname === e.path.replace(/\/$/, "") || pathname.startsWith(e.path)) && (!e.enabled || (env !== undefined && e.enabled(env))),
+  );
 }
 
+const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
+
 /**
- * The registered endpoints outside the /vueapi envelope (payment webhooks and the sandbox checkout today):
- * the method is checked and the body limit enforced from the declaration before the domain sees the request.
+ * Serves one request to a registered endpoint outside the /vueapi envelope (payment webhooks and the sandbox
+ * checkout today): the method is checked and the body limit enforced from the declaration before the
+ * domain sees the request.
  */
-export async function handleEndpoint(request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const endpoint = endpointFor(url.pathname);
-  if (!endpoint) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  if (!(endpoint.methods as readonly string[]).includes(request.method)) {
-    return new Response("Method not allowed", { status: 405, headers: { Allow: endpoint.methods.join(", "), "Content-Type": "text/plain; charset=utf-8" } });
-  }
+export async function serveEndpoint(request: Request, deps: Deps): Promise<Response> {
+  const endpoint = endpointFor(new URL(request.url).pathname, deps.env);
+  if (!endpoint) return plain(404, "Not found");
+  if (!(endpoint.methods as readonly string[]).includes(request.method)) return plain(405, "Method not allowed", { Allow: endpoint.methods.join(", ") });
   const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > endpoint.bodyLimitBytes) return new Response("Payload too large", { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (declared > endpoint.bodyLimitBytes) return plain(413, "Payload too large");
+  if (!request.body) return endpoint.handle(request, deps);
+  // Read here within the limit (a body sent without Content-Length too): the domain gets exactly these bytes.
+  const body = await readBodyWithin(request.body, endpoint.bodyLimitBytes);
+  if (!body) return plain(413, "Payload too large");
+  return endpoint.handle(new Request(request.url, { method: request.method, headers: request.headers, body }), deps);
+}
+
+/** The door route's way to the endpoints of the backend in this process (started first if need be). */
+export async function handleEndpoint(request: Request): Promise<Response> {
   return drain.admit(async () => {
     await startBackend();
-    return endpoint.handle(request, (await holder.__bsnVueapi!).deps);
+    return serveEndpoint(request, (await holder.__bsnVueapi!).deps);
   }, shuttingDown);
 }

@@ -184,7 +184,8 @@ async function main() {
   // sessions made during set-up stay valid.
   const captcha = "BENCH1";
   const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-"));
-  const common = { DATA_DIR: dataDir, SESSION_SECRET: "bench-secret", COOKIE_SECURE: "0", READY_PATH: "/healthz" };
+  // DEMO=1: the demo accounts the bench logs in with, and the sandbox a production server runs only as the demo.
+  const common = { DATA_DIR: dataDir, SESSION_SECRET: "bench-secret", COOKIE_SECURE: "0", READY_PATH: "/healthz", DEMO: "1" };
   const setup = await serve(root, { ...common, NODE_ENV: "test", TEST_CAPTCHA: captcha });
   const cookie = await logIn(setup, captcha);
   // A bill of the demo account (seeded with its bills), for the bill detail page.

@@ -153,16 +153,31 @@ export function changePasswordSchema(userName: string) {
       if (pw === value.oldPassword) {
         ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.sameAsOld" });
       }
-      if (userName && pw.toLowerCase().includes(userName.toLowerCase())) {
-        ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.containsUsername" });
-      }
-      if (isDefaultPassword(pw)) {
-        ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.default" });
-      } else if (isKeyboardSequence(pw)) {
-        ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.sequence" });
-      }
+      for (const message of passwordStrengthProblems(pw, userName)) ctx.addIssue({ code: "custom", path: ["password"], message });
     });
 }
+
+/**
+ * The rules a chosen password follows beyond the registration rule (docs/decisions/003): no username inside
+ * (case-insensitive), not a default password, no keyboard sequence. Answers their message keys.
+ */
+export function passwordStrengthProblems(pw: string, userName: string): string[] {
+  const problems: string[] = [];
+  if (userName && pw.toLowerCase().includes(userName.toLowerCase())) problems.push("validation.password.containsUsername");
+  if (isDefaultPassword(pw)) problems.push("validation.password.default");
+  else if (isKeyboardSequence(pw)) problems.push("validation.password.sequence");
+  return problems;
+}
+
+/**
+ * An operator account made on the server with `npm run operator:create` (backend/operator-cli.ts): the §5
+ * rules of registration (username, email, real name, mobile, password) and of a chosen password.
+ */
+export const operatorAccountSchema = z
+  .object({ userName: username(), email: email(), realName: realName(), mobile: optionalMobile(), password: password() })
+  .superRefine((value, ctx) => {
+    for (const message of passwordStrengthProblems(value.password, value.userName)) ctx.addIssue({ code: "custom", path: ["password"], message });
+  });
 
 /* ----------------------------------------------------------------------------------------------
  * Response data shapes.

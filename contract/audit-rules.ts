@@ -37,6 +37,9 @@ export const AUDIT_RULES = {
   "/sys/operations/invoices/deliver": { action: "invoice.delivery", target: "invoice", id: "invoiceId", decision: "deliver" },
   "/ops/remittances/list": "read",
   "/ops/remittances/review": { action: "remittance.review", target: "payment", id: "paymentNo" },
+  "/ops/paymentReviews/list": "read",
+  // A payment the provider reported with another amount or currency: credited or rejected (docs/decisions/019).
+  "/ops/paymentReviews/review": { action: "payment.review", target: "payment", id: "paymentNo" },
   "/ops/withdrawals/list": "read",
   // decision "confirm" is the payout: the money has left for the user's account.
   "/ops/withdrawals/review": { action: "withdrawal.review", target: "withdrawal", id: "withdrawalNo" },

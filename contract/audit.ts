@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   "invoice.review",
   "invoice.delivery",
   "remittance.review",
+  "payment.review",
   "withdrawal.review",
   "audit.export",
   "mfa.enrolment",

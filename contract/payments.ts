@@ -57,6 +57,16 @@ export const remittanceReviewSchema = z.object({
   comments: reviewComments(),
 });
 
+/** An operator's decision on a payment held for review: credit the checkout's amount, or reject with comments. */
+export const paymentReviewSchema = z.object({
+  paymentNo: z.string().trim().min(1).max(40),
+  decision: z.enum(["credit", "reject"]),
+  comments: reviewComments(),
+});
+
+/** Why a provider's answer is held for an operator (docs/decisions/019). */
+export const REVIEW_REASONS = ["amount_mismatch", "currency_mismatch"] as const;
+
 export const withdrawalReviewSchema = z.object({
   withdrawalNo: z.string().trim().min(1).max(40),
   decision: z.enum(["approve", "reject", "confirm"]),
@@ -81,6 +91,8 @@ export const paymentSchema = z.object({
   paidAt: z.string().nullable(),
   reviewedAt: z.string().nullable(),
   reviewComments: z.string().nullable(),
+  /** Held for an operator: the provider's amount or currency differs from the checkout (docs/decisions/019). */
+  inReview: z.boolean(),
 });
 export type PaymentRecord = z.infer<typeof paymentSchema>;
 
@@ -144,6 +156,26 @@ export const paymentPaths = {
     data: pageOf(paymentSchema.extend(requester)),
   },
   "/ops/remittances/review": { auth: "operator", payload: remittanceReviewSchema, data: nothing },
+  /** Payments held because the provider's amount or currency differs from the checkout: open ones, or all. */
+  "/ops/paymentReviews/list": {
+    auth: "operator",
+    payload: pageRequestSchema,
+    data: pageOf(
+      paymentSchema.extend(requester).extend({
+        review: z.object({
+          provider: z.string(),
+          reason: z.enum(REVIEW_REASONS),
+          reportedAmountCents: z.number().int().nullable(),
+          reportedCurrency: z.string().nullable(),
+          createdAt: z.string(),
+          decision: z.enum(["credit", "reject"]).nullable(),
+          decidedAt: z.string().nullable(),
+          comments: z.string().nullable(),
+        }),
+      }),
+    ),
+  },
+  "/ops/paymentReviews/review": { auth: "operator", payload: paymentReviewSchema, data: nothing },
   "/ops/withdrawals/list": {
     auth: "operator",
     payload: pageRequestSchema,

@@ -47,8 +47,8 @@ env -u DATABASE_URL npx vitest run --project backend --reporter=default --report
 step "Backend over HTTP on PostgreSQL"
 pgdir=$(mktemp -d /tmp/bsn-pg.XXXXXX)
 trap 'scripts/pg-throwaway.sh stop "$pgdir"' EXIT
-# A test database: the demo accounts are asked for explicitly (SEED_DEMO=1), as on any server database.
-DATABASE_URL=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") SEED_DEMO=1 \
+# A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
+DATABASE_URL=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") \
   npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json"
 
 step "End-to-end (Chromium, JavaScript on and off)"

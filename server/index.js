@@ -24,7 +24,17 @@ const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
 // Importing the build validates the environment and starts the embedded backend (app/entry.server.tsx):
 // a bad configuration stops the process here, before it listens.
 /** @type {import("@remix-run/node").ServerBuild} */
-const build = await import(pathToFileURL(buildPath).href);
+let build;
+try {
+  build = await import(pathToFileURL(buildPath).href);
+} catch (error) {
+  // A refused configuration (backend/env.ts, app/lib/env.server.ts) is said plainly, without a stack.
+  if (error instanceof Error && error.name === "ConfigurationError") {
+    console.error(`[server] not started: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}
 
 let stopping = false;
 const app = createApp({ build, mode, isStopping: () => stopping, trustProxy });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod";
+import { chosenPaymentProvider, PAYMENT_PROVIDERS } from "@contract/payments-codes";
 
 /**
  * The portal's environment, validated once at start (house habit 6). Nothing here reaches the browser:
@@ -22,9 +23,18 @@ const envSchema = z.object({
   COOKIE_SECURE: z.enum(["0", "1"]).optional(),
   /** Links to user manuals and the source repository shown in the top bar and developer pages. */
   USER_MANUAL_URL: z.string().default("/g/main/documentation#user-manual"),
+  /** The demo and the payment provider, read as the backend reads them (backend/env.ts), for the test-mode banner. */
+  DEMO: z.enum(["0", "1"]).optional(),
+  SEED_DEMO: z.enum(["0", "1"]).optional(),
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
 });
 
-export type PortalEnv = z.infer<typeof envSchema> & { sessionSecrets: string[]; cookieSecure: boolean };
+export type PortalEnv = z.infer<typeof envSchema> & {
+  sessionSecrets: string[];
+  cookieSecure: boolean;
+  /** The sandbox takes the payments (docs/decisions/020): every page says "test mode — no real money". */
+  testMode: boolean;
+};
 
 let cached: PortalEnv | undefined;
 
@@ -65,13 +75,14 @@ export function getEnv(): PortalEnv {
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid environment: ${detail}`);
+    throw Object.assign(new Error(`Invalid environment: ${detail}`), { name: "ConfigurationError" });
   }
   const raw = parsed.data;
   cached = {
     ...raw,
     sessionSecrets: readSessionSecrets(raw),
     cookieSecure: raw.COOKIE_SECURE ? raw.COOKIE_SECURE === "1" : raw.NODE_ENV === "production",
+    testMode: chosenPaymentProvider({ nodeEnv: raw.NODE_ENV, demo: (raw.DEMO ?? raw.SEED_DEMO) === "1", paymentProvider: raw.PAYMENT_PROVIDER }) === "sandbox",
   };
   return cached;
 }

@@ -19,4 +19,4 @@ export function formatDay(day: string | null | undefined, language: Language): s
   return day ? formatDate(`${day}T12:00:00+08:00`, language) : "";
 }
 
-export { formatSize, formatUsd } from "./format-number";
+export { formatMinorUnits, formatSize, formatUsd } from "./format-number";

@@ -71,6 +71,7 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "menu.invoices", to: "/g/home/operations/Invoices" },
   { key: "titles.remittances", to: "/g/home/operations/Remittances" },
   { key: "titles.withdrawals", to: "/g/home/operations/Withdrawals" },
+  { key: "titles.paymentReviews", to: "/g/home/operations/PaymentReviews" },
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },

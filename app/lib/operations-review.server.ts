@@ -1,7 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
 import type { z } from "zod";
-import { badRequest } from "./api.server";
+import type { DataOf } from "@contract/paths";
+import { apiFor, badRequest, requireOperator } from "./api.server";
+import { pageParam } from "./params";
 import { replyWithFailure } from "./forms.server";
 import { intentOf } from "./intents.server";
 import { redirectWithFlash } from "./session.server";
@@ -96,4 +98,20 @@ export async function decideReview<S extends z.ZodType<{ decision: string; comme
 /** A queue's filter: what still waits for a decision (the default) or everything. */
 export function queueStatus(url: URL): "open" | "all" {
   return url.searchParams.get("status") === "all" ? "all" : "open";
+}
+
+/** The money queues' list paths (docs/decisions/007, 019). */
+type MoneyQueuePath = "/ops/remittances/list" | "/ops/withdrawals/list" | "/ops/paymentReviews/list";
+
+/**
+ * The loader of a money queue: operators only; the page and the open/all filter of the URL; the list
+ * path's page, with the filter and the operator's language for the page.
+ */
+export async function loadMoneyQueue<P extends MoneyQueuePath>(request: Request, path: P, pageSize = 20) {
+  const viewer = await requireOperator(request);
+  const url = new URL(request.url);
+  const status = queueStatus(url);
+  // The three paths take the same paged payload; the data is the one of `path`.
+  const data = (await apiFor(request, viewer).load(path as MoneyQueuePath, { page: { pageSize, pageIndex: pageParam(url), condition: { status } } })) as DataOf<P>;
+  return json({ ...data, status, language: viewer.language });
 }

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { remittanceReviewSchema } from "@contract/payments";
@@ -6,21 +6,14 @@ import { PaymentStatusBadge } from "~/components/payments/bits";
 import { ReviewQueue } from "~/components/ReviewRow";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { pageTitle } from "~/lib/meta";
-import { decideReview, queueStatus } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/params";
+import { decideReview, loadMoneyQueue } from "~/lib/operations-review.server";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.remittances" }] };
 export const meta = pageTitle("remittances");
 
-const PAGE_SIZE = 20;
-
 /** Operators: offline remittances awaiting confirmation (SPEC §9 GT0004, 1-3 working days), or all. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireOperator(request);
-  const url = new URL(request.url);
-  const status = queueStatus(url);
-  const data = await apiFor(request, viewer).load("/ops/remittances/list", { page: { pageSize: PAGE_SIZE, pageIndex: pageParam(url), condition: { status } } });
-  return json({ ...data, status, language: viewer.language });
+  return loadMoneyQueue(request, "/ops/remittances/list");
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { withdrawalReviewSchema } from "@contract/payments";
@@ -7,22 +7,16 @@ import { ReviewQueue } from "~/components/ReviewRow";
 import { apiFor, requireOperator } from "~/lib/api.server";
 import { formatDay } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
-import { decideReview, queueStatus } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/params";
+import { decideReview, loadMoneyQueue } from "~/lib/operations-review.server";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.withdrawals" }] };
 export const meta = pageTitle("withdrawals");
 
-const PAGE_SIZE = 20;
 const DONE_KEYS = { approve: "payments:ops.withdrawals.approved", reject: "payments:ops.withdrawals.rejectedDone", confirm: "payments:ops.withdrawals.confirmedDone" };
 
 /** Operators: withdrawals to review (state 1) or to mark paid out (state 10), or all (SPEC §4 Refund review). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireOperator(request);
-  const url = new URL(request.url);
-  const status = queueStatus(url);
-  const data = await apiFor(request, viewer).load("/ops/withdrawals/list", { page: { pageSize: PAGE_SIZE, pageIndex: pageParam(url), condition: { status } } });
-  return json({ ...data, status, language: viewer.language });
+  return loadMoneyQueue(request, "/ops/withdrawals/list");
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -93,7 +93,7 @@ export default function RechargePage() {
           { header: t("recharge.columns.time"), cell: (p) => formatDate(p.createdAt, language, true) },
           { header: t("recharge.columns.method"), cell: (p) => t(`payTypes.${p.payType}`) },
           { header: t("recharge.columns.amount"), numeric: true, cell: (p) => formatUsd(p.amountCents, language) },
-          { header: t("recharge.columns.status"), cell: (p) => <PaymentStatusBadge status={p.status} payType={p.payType} /> },
+          { header: t("recharge.columns.status"), cell: (p) => <PaymentStatusBadge status={p.status} payType={p.payType} inReview={p.inReview} /> },
           {
             header: t("recharge.columns.note"),
             className: "text-slate-600",

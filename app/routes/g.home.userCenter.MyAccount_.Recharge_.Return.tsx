@@ -27,7 +27,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!paymentNo || paymentNo.length > 40) throw notFound();
   // SPEC §4 "Status refreshes": the backend asks the provider about a payment still in payment.
   const data = await apiFor(request, viewer).load("/sys/account/payment", { paymentNo, refresh: true });
-  const waiting = data.payment.status === 2 && data.payment.payType !== "GT0004";
+  // A payment held for an operator waits for a person, not for the provider: no refreshing.
+  const waiting = data.payment.status === 2 && data.payment.payType !== "GT0004" && !data.payment.inReview;
   return json({ ...data, waiting, language: viewer.language });
 }
 
@@ -43,7 +44,7 @@ export default function RechargeReturnPage() {
       <div className="card space-y-3" data-testid="recharge-result">
         <div className="flex items-center justify-between gap-3">
           <h1 className="text-xl font-semibold">{t("result.title", { paymentNo: payment.paymentNo })}</h1>
-          <PaymentStatusBadge status={payment.status} payType={payment.payType} />
+          <PaymentStatusBadge status={payment.status} payType={payment.payType} inReview={payment.inReview} />
         </div>
         <p className="text-sm text-slate-500">
           {t(`payTypes.${payment.payType}`)} · {amount} · {formatDate(payment.createdAt, language, true)}
@@ -54,13 +55,14 @@ export default function RechargeReturnPage() {
             {t("result.waiting")} <Link className="link" to={location.pathname + location.search}>{t("result.refresh")}</Link>
           </p>
         ) : null}
+        {payment.inReview ? <p role="status" className="text-amber-800">{t("result.inReview", { amount })}</p> : null}
         {payment.status === 2 && offline ? <p>{t("result.offline", { amount })}</p> : null}
         {payment.status === 5 ? (
           <p className="text-red-700">
             {t("result.failed")} {payment.failureReason ? t(`reasons.${payment.failureReason}`) : null} {payment.reviewComments ?? null}
           </p>
         ) : null}
-        {payment.status === 10 ? <p className="text-slate-700">{t("result.expired")}</p> : null}
+        {payment.status === 10 && !payment.inReview ? <p className="text-slate-700">{t("result.expired")}</p> : null}
         <p className="font-medium" data-testid="balance">{t("result.newBalance", { balance: formatUsd(totals.balanceCents, language) })}</p>
         <div className="flex flex-wrap gap-3 pt-2">
           <Link to="/g/home/userCenter/MyAccount/Recharge" className="btn-primary">{t("result.again")}</Link>

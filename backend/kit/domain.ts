@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import type { Deps } from "../deps";
+import type { BackendEnv } from "../env";
 import type { Handlers } from "../http/router";
 import type { JobHandler } from "../jobs/runner";
 
@@ -56,6 +57,11 @@ export type Endpoint = {
   readonly bodyLimitBytes: number;
   /** Requests per minute per client address, or null where a signature or key check guards it instead. */
   readonly ratePerMinute: number | null;
+  /**
+   * Whether this server serves it, from its configuration (e.g. the sandbox checkout only while the sandbox
+   * is the provider): an endpoint it does not serve is not found. Absent = always.
+   */
+  readonly enabled?: (env: BackendEnv) => boolean;
   /** What it does; the request's body is within the limit. */
   readonly handle: (request: Request, deps: Deps) => Promise<Response>;
 };

@@ -11,7 +11,7 @@ import { callVueapi, inProcessVueapi } from "./in-process";
 // the test moves (like expiry.test.ts), on its own embedded database.
 // 2026-06-03 is a Wednesday; 12:00 in UTC+8.
 let clock = new Date("2026-06-03T04:00:00Z");
-const service = inProcessVueapi("billing-jobs", { SEED_DEMO: "0" }, () => clock);
+const service = inProcessVueapi("billing-jobs", { DEMO: "0" }, () => clock);
 let userId: number;
 let operatorId: number;
 const at = (iso: string) => {

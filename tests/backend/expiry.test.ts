@@ -4,7 +4,7 @@ import { callVueapi, inProcessVueapi } from "./in-process";
 
 // Time-bound rules need a clock the test can move: the same service, in-process, with its own database.
 let clock = new Date("2026-06-01T00:00:00Z");
-const service = inProcessVueapi("expiry", { TEST_CAPTCHA: "CLOCK1", SEED_DEMO: "1" }, () => clock);
+const service = inProcessVueapi("expiry", { TEST_CAPTCHA: "CLOCK1", DEMO: "1" }, () => clock);
 const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
 
 async function captchaKey() {
@@ -40,10 +40,13 @@ describe("rules that depend on time", () => {
     expect((await post("/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey: await captchaKey(), captcha: "CLOCK1" })).code).toBe(0);
   });
 
-  it("refuses TEST_CAPTCHA in production", () => {
-    expect(() => readBackendEnv({ NODE_ENV: "production", TEST_CAPTCHA: "x" })).toThrow(/TEST_CAPTCHA/);
-    expect(readBackendEnv({ NODE_ENV: "production" }).seedDemo).toBe(true);
-    expect(readBackendEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://u@127.0.0.1/db" }).seedDemo).toBe(false);
+  it("refuses TEST_CAPTCHA in production, even for the demo; demo accounts only with DEMO=1", () => {
+    expect(() => readBackendEnv({ NODE_ENV: "production", TEST_CAPTCHA: "x", DEMO: "1" })).toThrow(/TEST_CAPTCHA/);
+    // No database gets the demo accounts unless the demo is asked for, embedded or not (docs/decisions/020).
+    expect(readBackendEnv({ NODE_ENV: "production", DEMO: "1" }).seedDemo).toBe(true);
+    expect(readBackendEnv({ NODE_ENV: "development" }).seedDemo).toBe(false);
+    expect(readBackendEnv({ NODE_ENV: "production", PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_live_x1", STRIPE_WEBHOOK_SECRET: "whsec_x1", PUBLIC_URL: "https://bsn.example" }).seedDemo).toBe(false);
+    expect(readBackendEnv({ DATABASE_URL: "postgres://u@127.0.0.1/db", DEMO: "1" }).seedDemo).toBe(true);
     expect(readBackendEnv({ DATABASE_URL: "postgres://u@127.0.0.1/db", SEED_DEMO: "1" }).seedDemo).toBe(true);
   });
 });

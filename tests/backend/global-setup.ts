@@ -38,6 +38,8 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       TEST_CAPTCHA: testCaptcha,
       TEST_FIXTURES: "1",
+      // The demo accounts the tests log in with (docs/decisions/020).
+      DEMO: "1",
       JOBS_INTERVAL_MS: "200",
       SESSION_SECRET: "backend-test-secret",
       // Required with DATABASE_URL (docs/decisions/007); the embedded run would generate one into DATA_DIR.

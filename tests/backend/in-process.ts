@@ -22,7 +22,7 @@ export const DEMO_PASSWORD = "Demo12!@pass";
 
 /**
  * Opens the service on a new PGlite database: NODE_ENV test, RATE_LIMITS off (only the login locks count),
- * plus `vars` (TEST_CAPTCHA, SEED_DEMO, RATE_LIMITS, ...); `now` is the clock the test moves. Pass `DATABASE_URL: process.env.DATABASE_URL` to run on the
+ * plus `vars` (TEST_CAPTCHA, DEMO, RATE_LIMITS, ...); `now` is the clock the test moves. Pass `DATABASE_URL: process.env.DATABASE_URL` to run on the
  * PostgreSQL of the environment instead.
  */
 export async function openVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Promise<Vueapi> {
@@ -49,6 +49,7 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
   });
   return {
     handle: (request, caller) => current().handle(request, caller),
+    serveEndpoint: (request) => current().serveEndpoint(request),
     get services() {
       return current().services;
     },

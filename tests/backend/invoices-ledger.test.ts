@@ -8,7 +8,7 @@ import { callVueapi, inProcessVueapi } from "./in-process";
 // The invoiceable amount can be lower than the bills' sum (a refund took part of it): the ledger is the
 // authority, so such an application is refused with MSG_30009 and nothing changes. In-process, so the
 // test can post a refund through the ledger directly, as the billing area does.
-const service = inProcessVueapi("invoices", { TEST_CAPTCHA: "INV1", TEST_FIXTURES: "1", SEED_DEMO: "1" });
+const service = inProcessVueapi("invoices", { TEST_CAPTCHA: "INV1", TEST_FIXTURES: "1", DEMO: "1" });
 const call = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
 
 describe("the invoiceable amount of the ledger", () => {

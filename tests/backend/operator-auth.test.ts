@@ -194,6 +194,8 @@ const SAMPLES = {
   "/sys/operations/invoices/deliver": { invoiceId: "900016", courierName: "SF Express", courierNo: "SF12345678" },
   "/ops/remittances/list": {},
   "/ops/remittances/review": { paymentNo: "RC20260803A", decision: "confirm" },
+  "/ops/paymentReviews/list": {},
+  "/ops/paymentReviews/review": { paymentNo: "PAY900018", decision: "credit", comments: "The bank confirms the amount." },
   "/ops/withdrawals/list": {},
   "/ops/withdrawals/review": { withdrawalNo: "WD20260803B", decision: "confirm", comments: "Paid out." },
   "/ops/ledger/verify": { userId: 1 },
@@ -265,7 +267,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(11);
+    expect(audited).toBe(12);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

@@ -14,7 +14,7 @@ import { callVueapi, inProcessVueapi, loginToken, registeredUser, type Reply } f
 // Participation through the /vueapi protocol, in-process with a movable clock and the job loop off (the
 // test runs due jobs itself), like tests/backend/services.test.ts.
 let clock = new Date("2026-08-01T00:00:00Z");
-const service = inProcessVueapi("participation", { TEST_CAPTCHA: "PAR1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
+const service = inProcessVueapi("participation", { TEST_CAPTCHA: "PAR1", DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
 const DAY = 24 * 60 * 60 * 1000;
 
 const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../backend/domains/accounts/passwords";
 import { derivedTotals, post as ledgerPost, totalsOf } from "../../backend/domains/billing/ledger";
-import { cards, payments, providerEvents, sandboxCheckouts, withdrawals } from "../../backend/domains/payments/tables";
+import { cards, paymentReviews, payments, providerEvents, sandboxCheckouts, withdrawals } from "../../backend/domains/payments/tables";
 import { ledgerEntries } from "../../backend/domains/billing/tables";
 import { messages, users } from "../../backend/db/tables";
 import { issueToken } from "../../backend/http/auth";
@@ -10,7 +10,7 @@ import paymentsDomain from "../../backend/domains/payments";
 
 const handleSandboxPay = paymentsDomain.endpoints[0].handle;
 const paymentJobs = paymentsDomain.jobs;
-import { eventFor, signCallback } from "../../backend/domains/payments/checkout";
+import { eventFor, signCallback, type CheckoutState } from "../../backend/domains/payments/checkout";
 import { expectedArrival } from "../../backend/domains/payments/handlers";
 import { callVueapi, inProcessVueapi, type Vueapi } from "./in-process";
 import { Secret } from "otpauth";
@@ -27,7 +27,7 @@ const SECRET = "payments-test-webhook-secret-0123456789";
 let clock = new Date();
 const service = inProcessVueapi(
   "payments",
-  { DATABASE_URL: process.env.DATABASE_URL, TEST_CAPTCHA: "PAY1", SEED_DEMO: "1", PAYMENT_WEBHOOK_SECRET: SECRET, PUBLIC_URL: "http://merchant.test", JOBS_INTERVAL_MS: "0" },
+  { DATABASE_URL: process.env.DATABASE_URL, TEST_CAPTCHA: "PAY1", DEMO: "1", PAYMENT_WEBHOOK_SECRET: SECRET, PUBLIC_URL: "http://merchant.test", JOBS_INTERVAL_MS: "0" },
   () => clock,
 );
 let services: Vueapi["services"];
@@ -65,17 +65,22 @@ async function payAtSandbox(redirectUrl: string, number: string, action = "pay")
   );
 }
 
-/** The signed callback the sandbox would send for a checkout, as the body the provider POSTs. */
-async function signedCallbackFor(reference: string, secret = SECRET, at = clock) {
+/**
+ * The signed callback the sandbox would send for a checkout, as the body the provider POSTs; `change` makes
+ * it say something else, still signed (a provider that took another amount or currency).
+ */
+async function signedCallbackFor(reference: string, secret = SECRET, at = clock, change: Partial<CheckoutState> = {}) {
   const [row] = await services.db.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, reference));
-  const state = {
+  const state: CheckoutState = {
     reference: row.id,
     mode: row.mode as "payment",
     merchantRef: row.merchantRef,
     status: row.status as "succeeded",
     amountCents: row.amountCents,
+    currency: row.mode === "setup" ? null : row.currency,
     card: row.cardLast4 ? { brand: row.cardBrand!, last4: row.cardLast4, expMonth: row.cardExpMonth, expYear: row.cardExpYear } : null,
     reason: row.declineReason,
+    ...change,
   };
   const event = JSON.stringify(eventFor(state, `evt_${row.id}`, Math.floor(at.getTime() / 1000)));
   const timestamp = Math.floor(at.getTime() / 1000);
@@ -242,6 +247,75 @@ describe("recharge through the sandbox provider", () => {
   });
 });
 
+describe("a signed callback whose amount or currency differs from the checkout goes to review", () => {
+  /** A card recharge of `amount` paid at the sandbox, and its payment row. */
+  async function paidRecharge(token: string, amount: string) {
+    const created = await recharge(token, amount);
+    await payAtSandbox(created.data.redirectUrl, "4242424242424242");
+    return paymentRow(created.data.payment.paymentNo);
+  }
+  const reviewQueue = async (status: "open" | "all" = "open") =>
+    (await call("/ops/paymentReviews/list", { page: { pageSize: 100, pageIndex: 1, condition: { status } } }, operatorToken)).data.page.rows as {
+      paymentNo: string;
+      inReview: boolean;
+      review: { reason: string; reportedAmountCents: number | null; reportedCurrency: string | null; decision: string | null; comments: string | null };
+    }[];
+
+  it("another amount: no 500 and nothing credited; the user sees it in review; an operator credits the checkout's amount once", async () => {
+    const me = await newUser();
+    const payment = await paidRecharge(me.token, "10");
+    const body = await signedCallbackFor(payment.providerRef!, SECRET, clock, { amountCents: 99_999 });
+    for (let i = 0; i < 3; i++) expect(await call("/pay/callback", body)).toMatchObject({ code: 0, data: { received: true, duplicate: i > 0 } });
+    expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
+    const records = (await call("/sys/account/rechargeList", { page: { pageSize: 10, pageIndex: 1 } }, me.token)).data.page.rows;
+    expect(records[0]).toMatchObject({ paymentNo: payment.paymentNo, status: 2, inReview: true });
+    expect((await call("/sys/account/payment", { paymentNo: payment.paymentNo, refresh: true }, me.token)).data.payment).toMatchObject({ status: 2, inReview: true });
+    const held = (await reviewQueue()).find((r) => r.paymentNo === payment.paymentNo);
+    expect(held).toMatchObject({ inReview: true, review: { reason: "amount_mismatch", reportedAmountCents: 99_999, reportedCurrency: "USD", decision: null } });
+    expect(await services.db.select().from(paymentReviews).where(eq(paymentReviews.paymentId, payment.id))).toHaveLength(1);
+
+    // Neither the provider's correct word now nor the clock decides it any more: the operator does.
+    expect(await call("/pay/callback", await signedCallbackFor(payment.providerRef!))).toMatchObject({ code: 0 });
+    clock = new Date(clock.getTime() + 31 * 60 * 1000);
+    await paymentJobs["payments.expire"]({ paymentId: payment.id }, services);
+    expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 2 });
+    expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
+
+    const credited = await call("/ops/paymentReviews/review", { paymentNo: payment.paymentNo, decision: "credit", comments: "Checked at the provider" }, operatorToken);
+    expect(credited, JSON.stringify(credited)).toMatchObject({ code: 0 });
+    expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 15, reviewComments: "Checked at the provider" });
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 1000, withdrawableCents: 1000 });
+    expect(await call("/ops/paymentReviews/review", { paymentNo: payment.paymentNo, decision: "credit" }, operatorToken)).toMatchObject({ code: 1, message: "MSG_30013" });
+    // The provider delivers its event again (signed now): still credited once.
+    expect(await call("/pay/callback", await signedCallbackFor(payment.providerRef!, SECRET, clock, { amountCents: 99_999 }))).toMatchObject({ code: 0, data: { duplicate: true } });
+    expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 1000 });
+    const [decided] = await services.db.select().from(paymentReviews).where(eq(paymentReviews.paymentId, payment.id));
+    expect(decided).toMatchObject({ decision: "credit", comments: "Checked at the provider" });
+    expect(decided.decidedBy).not.toBeNull();
+    expect((await reviewQueue()).some((r) => r.paymentNo === payment.paymentNo)).toBe(false);
+    expect((await reviewQueue("all")).find((r) => r.paymentNo === payment.paymentNo)).toMatchObject({ inReview: false, review: { decision: "credit" } });
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargeInReview", "messages.rechargeReviewCredited"]);
+  });
+
+  it("another currency: held; an operator rejects it with required comments and the user is told", async () => {
+    const me = await newUser();
+    const payment = await paidRecharge(me.token, "12.34");
+    expect(await call("/pay/callback", await signedCallbackFor(payment.providerRef!, SECRET, clock, { currency: "EUR" }))).toMatchObject({ code: 0 });
+    expect((await reviewQueue()).find((r) => r.paymentNo === payment.paymentNo)).toMatchObject({ review: { reason: "currency_mismatch", reportedAmountCents: 1234, reportedCurrency: "EUR" } });
+    const noComments = await call("/ops/paymentReviews/review", { paymentNo: payment.paymentNo, decision: "reject" }, operatorToken);
+    expect(noComments).toMatchObject({ code: 1, message: "MSG_30014", data: { fieldErrors: { comments: ["payments:validation.commentsRequired"] } } });
+    expect(await call("/ops/paymentReviews/review", { paymentNo: payment.paymentNo, decision: "reject", comments: "Charged in EUR: refunded at the provider" }, operatorToken)).toMatchObject({ code: 0 });
+    expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 5, failureReason: "review_rejected", reviewComments: "Charged in EUR: refunded at the provider" });
+    expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    expect(notes.map((m) => [m.textKey, m.params.comments])).toEqual([["messages.rechargeInReview", undefined], ["messages.rechargeReviewRejected", "Charged in EUR: refunded at the provider"]]);
+    // A payment that never went to review is not in the queue to decide.
+    const plain = await paidRecharge(me.token, "1");
+    expect(await call("/ops/paymentReviews/review", { paymentNo: plain.paymentNo, decision: "credit" }, operatorToken)).toMatchObject({ code: 1, message: "MSG_10002" });
+  });
+});
+
 describe("amount rules (SPEC §5 Money)", () => {
   it("refuses missing, zero, negative and non-numeric amounts, for recharge and withdrawal", async () => {
     const me = await newUser();
@@ -347,10 +421,11 @@ describe("offline remittance and withdrawals reviewed by operators", () => {
 describe("who may see and do what", () => {
   it("operator paths answer code 4 to users", async () => {
     const me = await newUser();
-    for (const p of ["/ops/remittances/list", "/ops/withdrawals/list"]) {
+    for (const p of ["/ops/remittances/list", "/ops/withdrawals/list", "/ops/paymentReviews/list"]) {
       expect(await call(p, { page: { pageSize: 10, pageIndex: 1 } }, me.token)).toMatchObject({ code: 4 });
     }
     expect(await call("/ops/remittances/review", { paymentNo: "RC1", decision: "confirm" }, me.token)).toMatchObject({ code: 4 });
+    expect(await call("/ops/paymentReviews/review", { paymentNo: "RC1", decision: "credit" }, me.token)).toMatchObject({ code: 4 });
     expect(await call("/ops/withdrawals/review", { withdrawalNo: "WD1", decision: "approve" }, me.token)).toMatchObject({ code: 4 });
   });
 

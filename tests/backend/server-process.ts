@@ -26,6 +26,8 @@ function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
     TEST_CAPTCHA: inject("testCaptcha"),
     // No background jobs: nothing writes to the database unless the test asks.
     JOBS_INTERVAL_MS: "0",
+    // The demo accounts, which these tests log in with (docs/decisions/020).
+    DEMO: "1",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
   // The embedded default, its secrets generated into DATA_DIR (so that a backup must carry them).

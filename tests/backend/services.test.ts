@@ -10,7 +10,7 @@ import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser,
 // The service lifecycle through the /vueapi protocol, in-process with a movable clock and the job loop
 // off: the test runs the due jobs itself (runJobs), like tests/backend/expiry.test.ts.
 let clock = new Date("2026-07-01T00:00:00Z");
-const service = inProcessVueapi("services", { TEST_CAPTCHA: "SVC1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
+const service = inProcessVueapi("services", { TEST_CAPTCHA: "SVC1", DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };

@@ -9,7 +9,7 @@ import { callVueapi, inProcessVueapi, loginToken, registeredUser } from "./in-pr
 
 // The app store through the /vueapi protocol, in-process (like tests/backend/services.test.ts): services
 // come from the tests-only /test/services path, joins and public flags from /test/store.
-const service = inProcessVueapi("store", { TEST_CAPTCHA: "STO1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+const service = inProcessVueapi("store", { TEST_CAPTCHA: "STO1", DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
 const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
 
 async function ok(p: string, body: object, token: string) {

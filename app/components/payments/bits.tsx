@@ -32,11 +32,14 @@ export function WalletSummary({ totals, language }: { totals: { balanceCents: nu
   );
 }
 
-/** SPEC §4 Payment status as a badge; an offline remittance in payment awaits confirmation. */
-export function PaymentStatusBadge({ status, payType }: { status: number; payType: string }) {
+/**
+ * SPEC §4 Payment status as a badge; an offline remittance in payment awaits confirmation; a payment held
+ * for an operator (the provider's amount or currency differs: docs/decisions/019) is in review.
+ */
+export function PaymentStatusBadge({ status, payType, inReview = false }: { status: number; payType: string; inReview?: boolean }) {
   const { t } = useTranslation("payments");
-  const tone = status === 15 ? "ok" : status === 2 || status === 1 ? "wait" : status === 5 ? "bad" : "off";
-  const label = status === 2 && payType === "GT0004" ? t("awaitingConfirmation") : t(`paymentStatus.${status}`);
+  const tone = inReview || status === 2 || status === 1 ? "wait" : status === 15 ? "ok" : status === 5 ? "bad" : "off";
+  const label = inReview ? t("inReview") : status === 2 && payType === "GT0004" ? t("awaitingConfirmation") : t(`paymentStatus.${status}`);
   return <Badge tone={tone} testId="status">{label}</Badge>;
 }
 

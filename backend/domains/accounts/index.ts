@@ -5,6 +5,7 @@ import { createDemoAccounts } from "./demo";
 import { activate, changePassword, checkResetCode, clientInfo, logout, register, resetPassword, sendResetCode } from "./handlers";
 import { login, logoutEverywhere } from "./login";
 import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, verifySecondFactor } from "./mfa";
+import { createOperator } from "./operators";
 import { hashPassword } from "./passwords";
 
 /** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
@@ -26,7 +27,7 @@ export default defineDomain({
     "/main/mfa/confirm": confirmEnrolment,
     "/main/mfa/verify": verifySecondFactor,
   }),
-  api: { hashPassword, createDemoAccounts },
+  api: { hashPassword, createDemoAccounts, createOperator },
   seedDemo: seedDemoSecondFactors,
   fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),
 });

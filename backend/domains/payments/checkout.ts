@@ -3,9 +3,8 @@ import { z } from "zod";
 
 /**
  * The card payment provider as this backend (the merchant) sees it (SPEC §1 "Payment by a card payment
- * provider (redirect)", §9). The embedded default is the sandbox provider of ./sandbox.ts, a third party
- * of its own that this adapter reaches only through these calls; a real provider gets another adapter
- * with the same shape.
+ * provider (redirect)", §9; docs/decisions/019). Two adapters have this shape: the sandbox provider of
+ * ./sandbox.ts (test mode: a third party of its own, embedded), and Stripe Checkout (./stripe.ts).
  */
 
 export type CheckoutMode = "payment" | "setup";
@@ -20,6 +19,8 @@ export type CheckoutState = {
   merchantRef: string;
   status: CheckoutStatus;
   amountCents: number | null;
+  /** ISO 4217 code, upper case, of the amount the provider took (null: a card setup). */
+  currency: string | null;
   card: CardDetails | null;
   /** Why it was declined or closed: card_declined, insufficient_funds, canceled, expired. */
   reason: string | null;
@@ -39,14 +40,14 @@ export type CheckoutRequest = {
 export interface PaymentProvider {
   readonly name: string;
   createCheckout(request: CheckoutRequest): Promise<{ reference: string; redirectUrl: string }>;
-  /** Where the browser goes to pay an open checkout. */
-  checkoutUrl(reference: string): string;
+  /** Where the browser goes to pay an open checkout (null once it is closed). */
+  checkoutUrl(reference: string): Promise<string | null>;
   fetchStatus(reference: string): Promise<CheckoutState | null>;
   /** Closes a checkout still open; answers its final state (it may have been paid in the meantime). */
   expireCheckout(reference: string): Promise<CheckoutState | null>;
 }
 
-/** A callback event, as signed by the provider. */
+/** A callback event, as signed by the sandbox provider. */
 export const providerEventSchema = z.object({
   id: z.string().min(1).max(100),
   type: z.enum(["checkout.succeeded", "checkout.declined", "checkout.expired"]),
@@ -56,6 +57,7 @@ export const providerEventSchema = z.object({
     mode: z.enum(["payment", "setup"]),
     merchantRef: z.string().min(1).max(100),
     amountCents: z.number().int().nullable(),
+    currency: z.string().regex(/^[A-Z]{3}$/).nullable(),
     card: z.object({ brand: z.string(), last4: z.string().regex(/^[0-9]{4}$/), expMonth: z.number().int().nullable(), expYear: z.number().int().nullable() }).nullable(),
     reason: z.string().nullable(),
   }),

@@ -1,7 +1,7 @@
 import billing from "../billing";
 import { TZDate } from "@date-fns/tz";
 import { addBusinessDays, format } from "date-fns";
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import {
@@ -17,16 +17,16 @@ import {
 } from "../../../contract/payments";
 import type { pageRequestSchema } from "../../../contract/platform";
 import { toCents } from "../../../contract/rules";
-import type { Tx } from "../../db/client";
-import { messages, users } from "../../db/tables";
+import { users } from "../../db/tables";
 import type { Deps } from "../../deps";
 import { ApiError, fieldError } from "../../http/errors";
 import type { CallContext, SignedInContext } from "../../http/router";
 import { schedule, type JobHandler } from "../../jobs/runner";
-import { CallbackRejected, verifyCallback, type CheckoutState } from "./checkout";
+import { CallbackRejected, verifyCallback } from "./checkout";
 import { callbackSecret, providerFor } from "./provider";
 import { amountParam, notify, pageWindow, recordNo, toPaymentRecord, toWithdrawalRecord, type PaymentRow } from "./records";
-import { cards, payments, providerEvents, withdrawals } from "./tables";
+import { applyCheckoutState, expirePayment, inReview, receiveProviderEvent, reviewOf } from "./settle";
+import { cards, paymentReviews, payments, withdrawals } from "./tables";
 
 const MINUTE = 60 * 1000;
 
@@ -48,9 +48,19 @@ async function findByKey(services: Deps, userId: number, key: string) {
   return row;
 }
 
-function answer(services: Deps, row: PaymentRow) {
+/** A recharge as created (or found again by its idempotency key), with the way to its open checkout. */
+async function answer(services: Deps, row: PaymentRow) {
   const open = row.status === PaymentStatus.IN_PAYMENT && row.payType !== OFFLINE_PAY_TYPE && row.providerRef;
-  return { payment: toPaymentRecord(row), redirectUrl: open ? providerFor(services).checkoutUrl(row.providerRef!) : null };
+  let redirectUrl: string | null = null;
+  if (open) {
+    try {
+      redirectUrl = await providerFor(services).checkoutUrl(row.providerRef!);
+    } catch (error) {
+      // The payment is shown without the way back to its checkout; its status still comes in.
+      console.warn(`payment provider did not give the checkout of ${row.paymentNo}:`, error instanceof Error ? error.message : error);
+    }
+  }
+  return { payment: toPaymentRecord(row, await inReview(services.db, row.id)), redirectUrl };
 }
 
 /**
@@ -120,61 +130,11 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
 }
 
 /**
- * Applies what the provider says about a checkout (from a verified callback or from a status poll), in
- * the caller's transaction, under a lock of the payment row. Paid credits the balance once (ledger
- * idempotency key `payment:<id>`); declined fails the payment with its reason; closed expires it.
+ * POST /pay/callback: called by the sandbox provider. Forged or stale → refused and nothing changes; refused
+ * too when the sandbox is not this server's provider (docs/decisions/020).
  */
-export async function applyCheckoutState(tx: Tx, services: Deps, state: CheckoutState): Promise<void> {
-  const now = services.now();
-  if (state.mode === "setup") return applyCardSetup(tx, state, now);
-  const [payment] = await tx.select().from(payments).where(eq(payments.providerRef, state.reference)).for("update");
-  if (!payment || state.status === "open") return;
-  if (state.status === "succeeded") {
-    // A payment closed here a moment before the payer finished still gets the money it took.
-    if (payment.status !== PaymentStatus.IN_PAYMENT && payment.status !== PaymentStatus.EXPIRED) return;
-    if (state.amountCents !== payment.amountCents) throw new Error(`provider amount ${state.amountCents} differs from payment ${payment.paymentNo}`);
-    await billing.api.post(tx, { userId: payment.userId, kind: "recharge", amountCents: payment.amountCents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, now);
-    await tx.update(payments).set({ status: PaymentStatus.PAID, paidAt: now, failureReason: null }).where(eq(payments.id, payment.id));
-    await notify(tx, payment.userId, "messages.rechargePaid", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) }, now);
-    return;
-  }
-  if (payment.status !== PaymentStatus.IN_PAYMENT) return;
-  if (state.status === "declined" || state.reason === "canceled") {
-    const reason = state.reason ?? "card_declined";
-    await tx.update(payments).set({ status: PaymentStatus.FAILED, failureReason: reason }).where(eq(payments.id, payment.id));
-    await notify(tx, payment.userId, "messages.rechargeFailed", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason }, now);
-    return;
-  }
-  await expirePayment(tx, payment, now);
-}
-
-async function expirePayment(tx: Tx, payment: PaymentRow, now: Date) {
-  await tx.update(payments).set({ status: PaymentStatus.EXPIRED, failureReason: "expired" }).where(eq(payments.id, payment.id));
-  await notify(tx, payment.userId, "messages.rechargeExpired", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) }, now);
-}
-
-/** A card setup for `card:<userId>:<nonce>`: keep only brand, last 4 digits, expiry and the provider reference. */
-async function applyCardSetup(tx: Tx, state: CheckoutState, now: Date) {
-  const userId = Number(state.merchantRef.match(/^card:([0-9]+):/)?.[1]);
-  if (!Number.isSafeInteger(userId) || userId <= 0) return;
-  if (state.status === "succeeded" && state.card) {
-    const [current] = await tx.select().from(cards).where(eq(cards.userId, userId)).for("update");
-    if (current?.providerRef === state.reference) return;
-    const values = { brand: state.card.brand, last4: state.card.last4, expMonth: state.card.expMonth, expYear: state.card.expYear, providerRef: state.reference, updatedAt: now };
-    await tx.insert(cards).values({ userId, ...values }).onConflictDoUpdate({ target: cards.userId, set: values });
-    await notify(tx, userId, "messages.cardSaved", { brand: state.card.brand, last4: state.card.last4 }, now);
-  } else if (state.status === "declined") {
-    // Told once per checkout: the callback and a status refresh may both bring the outcome.
-    const [told] = await tx
-      .select({ n: count() })
-      .from(messages)
-      .where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.cardDeclined"), sql`${messages.params}->>'ref' = ${state.reference}`));
-    if (told.n === 0) await notify(tx, userId, "messages.cardDeclined", { reason: state.reason ?? "card_declined", ref: state.reference }, now);
-  }
-}
-
-/** POST /pay/callback: called by the provider. Forged or stale → refused and nothing changes. */
 export async function receiveCallback(input: z.output<typeof callbackSchema>, { services }: CallContext) {
+  if (services.env.paymentProvider !== "sandbox") throw new ApiError(Msg.CALLBACK_REJECTED);
   let event;
   try {
     event = verifyCallback(callbackSecret(services), input, services.now());
@@ -182,28 +142,28 @@ export async function receiveCallback(input: z.output<typeof callbackSchema>, { 
     if (error instanceof CallbackRejected) throw new ApiError(Msg.CALLBACK_REJECTED);
     throw error;
   }
-  const provider = providerFor(services).name;
-  const now = services.now();
-  return services.db.transaction(async (tx) => {
-    const [logged] = await tx
-      .insert(providerEvents)
-      .values({ eventId: event.id, provider, kind: event.type, reference: event.data.reference, payload: event as unknown as Record<string, unknown>, receivedAt: now })
-      .onConflictDoUpdate({ target: providerEvents.eventId, set: { timesReceived: sql`${providerEvents.timesReceived} + 1` } })
-      .returning({ timesReceived: providerEvents.timesReceived });
-    const status = event.type === "checkout.succeeded" ? "succeeded" : event.type === "checkout.declined" ? "declined" : "expired";
-    await applyCheckoutState(tx, services, { ...event.data, status });
-    return { received: true as const, duplicate: logged.timesReceived > 1 };
+  const status = event.type === "checkout.succeeded" ? "succeeded" : event.type === "checkout.declined" ? "declined" : "expired";
+  const { duplicate } = await receiveProviderEvent(services, {
+    provider: "sandbox",
+    eventId: event.id,
+    kind: event.type,
+    reference: event.data.reference,
+    payload: event as unknown as Record<string, unknown>,
+    state: { ...event.data, status },
   });
+  return { received: true as const, duplicate };
 }
 
 /** Asks the provider about one payment still in payment and applies a final answer. */
 async function refreshFromProvider(services: Deps, payment: PaymentRow) {
   if (payment.status !== PaymentStatus.IN_PAYMENT || payment.payType === OFFLINE_PAY_TYPE || !payment.providerRef) return;
+  // Held for an operator: neither the provider nor the clock decides it any more.
+  if (await reviewOf(services.db, payment.id)) return;
   const provider = providerFor(services);
   const overdue = payment.expiresAt.getTime() <= services.now().getTime();
   const state = overdue ? await provider.expireCheckout(payment.providerRef) : await provider.fetchStatus(payment.providerRef);
   if (state && state.status !== "open") {
-    await services.db.transaction((tx) => applyCheckoutState(tx, services, state));
+    await services.db.transaction((tx) => applyCheckoutState(tx, services, state, { provider: provider.name, eventId: null }));
   } else if (!state && overdue) {
     await services.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
@@ -245,7 +205,7 @@ export async function getPayment(input: { paymentNo: string; refresh: boolean },
     await refreshFromProvider(services, row);
     row = (await find())!;
   }
-  return { payment: toPaymentRecord(row), totals: await billing.api.totalsOf(services.db, me.id) };
+  return { payment: toPaymentRecord(row, await inReview(services.db, row.id)), totals: await billing.api.totalsOf(services.db, me.id) };
 }
 
 /** POST /sys/account/rechargeList: the caller's recharge records, newest first, with the wallet totals. */
@@ -254,11 +214,19 @@ export async function listRecharges(input: z.output<typeof pageRequestSchema>, {
   const where = and(eq(payments.userId, me.id), eq(payments.purpose, "recharge"));
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }], totals] = await Promise.all([
-    services.db.select().from(payments).where(where).orderBy(desc(payments.createdAt), desc(payments.id)).limit(limit).offset(offset),
+    services.db
+      .select({ payment: payments, reviewId: paymentReviews.id })
+      .from(payments)
+      .leftJoin(paymentReviews, and(eq(paymentReviews.paymentId, payments.id), isNull(paymentReviews.decision)))
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(limit)
+      .offset(offset),
     services.db.select({ total: count() }).from(payments).where(where),
     billing.api.totalsOf(services.db, me.id),
   ]);
-  return { page: { rows: rows.map(toPaymentRecord), total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize }, totals };
+  const records = rows.map((r) => toPaymentRecord(r.payment, r.reviewId !== null));
+  return { page: { rows: records, total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize }, totals };
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -299,7 +267,7 @@ export async function getCard(input: { setupRef?: string }, { services, user }: 
     if (!state || state.mode !== "setup" || !state.merchantRef.startsWith(`card:${me.id}:`)) setup = "unknown";
     else {
       setup = state.status;
-      if (state.status !== "open") await services.db.transaction((tx) => applyCheckoutState(tx, services, state));
+      if (state.status !== "open") await services.db.transaction((tx) => applyCheckoutState(tx, services, state, { provider: providerFor(services).name, eventId: null }));
     }
   }
   const [row] = await services.db.select().from(cards).where(eq(cards.userId, me.id)).limit(1);

@@ -1,11 +1,17 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { getCard, getPayment, listRecharges, listRemittances, createRecharge, paymentJobHandlers, receiveCallback, reviewRemittance, startCardSetup } from "./handlers";
+import { listWithdrawalQueue, listWithdrawals, requestWithdrawal, reviewWithdrawal } from "./handlers";
+import { listPaymentReviews, reviewPayment } from "./reviews";
 import { handleSandboxRequest, SANDBOX_PATH, sandboxJobs } from "./sandbox";
 import { webhookSecret } from "./secret";
-import { listWithdrawalQueue, listWithdrawals, requestWithdrawal, reviewWithdrawal } from "./handlers";
+import { handleStripeWebhook, STRIPE_WEBHOOK_PATH } from "./stripe-webhook";
 
-/** Recharge, saved card, offline remittance and withdrawals through the provider adapter (SPEC §9; contract/payments.ts; docs/decisions/007). */
+/**
+ * Recharge, saved card, offline remittance and withdrawals through the provider adapter (SPEC §9;
+ * contract/payments.ts; docs/decisions/007): the sandbox in test mode or Stripe Checkout (docs/decisions/019,
+ * 020), with payments whose provider's amount or currency differs held for an operator.
+ */
 export default defineDomain({
   name: "payments",
   handlers: handlersOf({
@@ -19,23 +25,36 @@ export default defineDomain({
     "/pay/callback": receiveCallback,
     "/ops/remittances/list": listRemittances,
     "/ops/remittances/review": reviewRemittance,
+    "/ops/paymentReviews/list": listPaymentReviews,
+    "/ops/paymentReviews/review": reviewPayment,
     "/ops/withdrawals/list": listWithdrawalQueue,
     "/ops/withdrawals/review": reviewWithdrawal,
   }),
   jobs: { ...paymentJobHandlers, ...sandboxJobs },
-  // The callback secret exists (generated into DATA_DIR, or required with DATABASE_URL).
+  // The sandbox's callback secret exists (generated into DATA_DIR, or required with DATABASE_URL).
   start: (deps) => {
-    webhookSecret(deps.env);
+    if (deps.env.paymentProvider === "sandbox") webhookSecret(deps.env);
   },
   endpoints: [
     {
-      // The embedded sandbox provider's hosted checkout (docs/decisions/007).
+      // The embedded sandbox provider's hosted checkout (docs/decisions/007), only while it is the provider.
       methods: ["GET", "POST"],
       path: `${SANDBOX_PATH}/`,
       auth: "public",
       bodyLimitBytes: 64 * 1024,
       ratePerMinute: 120,
+      enabled: (env) => env.paymentProvider === "sandbox",
       handle: handleSandboxRequest,
+    },
+    {
+      // Stripe's signed webhook (docs/decisions/019).
+      methods: ["POST"],
+      path: STRIPE_WEBHOOK_PATH,
+      auth: "signature",
+      bodyLimitBytes: 512 * 1024,
+      ratePerMinute: null,
+      enabled: (env) => env.paymentProvider === "stripe",
+      handle: handleStripeWebhook,
     },
   ],
 });

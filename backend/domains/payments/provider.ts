@@ -2,19 +2,23 @@ import type { Deps } from "../../deps";
 import type { PaymentProvider } from "./checkout";
 import { createSandboxCheckout, expireSandboxCheckout, sandboxCheckoutState, sandboxCheckoutUrl } from "./sandbox";
 import { webhookSecret } from "./secret";
+import { stripeProvider } from "./stripe";
 
 /** The embedded sandbox provider, reached in-process (its pages are served under /sandbox-pay). */
 export function sandboxProvider(services: Deps): PaymentProvider {
   return {
     name: "sandbox",
     createCheckout: (request) => createSandboxCheckout(services, request),
-    checkoutUrl: (reference) => sandboxCheckoutUrl(services, reference),
+    checkoutUrl: async (reference) => sandboxCheckoutUrl(services, reference),
     fetchStatus: (reference) => sandboxCheckoutState(services, reference),
     expireCheckout: (reference) => expireSandboxCheckout(services, reference),
   };
 }
 
+/** The provider this server runs: PAYMENT_PROVIDER, validated at start (backend/env.ts; docs/decisions/019, 020). */
 export function providerFor(services: Deps): PaymentProvider {
+  const stripe = services.env.stripe;
+  if (services.env.paymentProvider === "stripe" && stripe) return stripeProvider(services, stripe);
   return sandboxProvider(services);
 }
 

@@ -9,7 +9,8 @@ import { payments, withdrawals } from "./tables";
 export type PaymentRow = typeof payments.$inferSelect;
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
-export function toPaymentRecord(row: PaymentRow): PaymentRecord {
+/** A payment as the contract shows it; `inReview`: held for an operator (./settle.ts holdForReview). */
+export function toPaymentRecord(row: PaymentRow, inReview = false): PaymentRecord {
   return {
     paymentNo: row.paymentNo,
     amountCents: row.amountCents,
@@ -22,6 +23,7 @@ export function toPaymentRecord(row: PaymentRow): PaymentRecord {
     paidAt: row.paidAt?.toISOString() ?? null,
     reviewedAt: row.reviewedAt?.toISOString() ?? null,
     reviewComments: row.reviewComments,
+    inReview,
   };
 }
 

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { sandboxCheckouts } from "./tables";
 import { schedule, type JobHandler } from "../../jobs/runner";
 import type { Deps } from "../../deps";
+import { PLATFORM_CURRENCY } from "../../../contract/payments-codes";
 import { eventFor, signCallback, type CheckoutRequest, type CheckoutState, type CheckoutStatus } from "./checkout";
 import { webhookSecret } from "./secret";
 
@@ -11,7 +12,8 @@ import { webhookSecret } from "./secret";
  * process for development, tests and demos. It keeps its own records (`sandbox_checkouts`, never a full
  * card number), serves its hosted checkout page under /sandbox-pay (plain HTML, works without
  * JavaScript), and tells the merchant the outcome with a signed server-to-server callback, a durable
- * job retried until the merchant answers code 0.
+ * job retried until the merchant answers code 0. It takes no real money: it runs only outside production
+ * or as the demo (DEMO=1), and its page says "test mode" (docs/decisions/020).
  */
 
 export const SANDBOX_PATH = "/sandbox-pay";
@@ -40,6 +42,7 @@ function stateOf(row: Row): CheckoutState {
     merchantRef: row.merchantRef,
     status: row.status as CheckoutStatus,
     amountCents: row.amountCents,
+    currency: row.mode === "setup" ? null : row.currency,
     card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4, expMonth: row.cardExpMonth, expYear: row.cardExpYear } : null,
     reason: row.declineReason,
   };
@@ -52,6 +55,7 @@ export async function createSandboxCheckout(services: Deps, request: CheckoutReq
     mode: request.mode,
     merchantRef: request.merchantRef,
     amountCents: request.amountCents,
+    currency: PLATFORM_CURRENCY,
     description: request.description,
     // Like real providers, the return URL may carry the checkout's id: {CHECKOUT_ID}.
     returnUrl: request.returnUrl.replace("{CHECKOUT_ID}", id),
@@ -123,6 +127,11 @@ export const sandboxJobs: Record<string, JobHandler> = { "sandbox.callback": del
  * The hosted checkout page (GET shows it, POST pays or cancels). Plain server-rendered HTML.
  * ---------------------------------------------------------------------------------------------- */
 
+/** On every page of the sandbox: it moves no money (docs/decisions/020). */
+const TEST_MODE_BANNER =
+  `<p class="testmode" role="note" data-testid="test-mode-banner"><strong>Test mode — no real money.</strong> ` +
+  `This is the sandbox provider: no card is charged and nothing is paid out.</p>`;
+
 type Values = { name: string; number: string; expiry: string; cvc: string };
 type Errors = Partial<Record<keyof Values | "form", string>>;
 
@@ -144,8 +153,8 @@ label{display:block;font-size:.85rem;font-weight:600;margin-top:.9rem}input{widt
 .row{display:flex;gap:.75rem}.row>div{flex:1}.error{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}
 .actions{display:flex;gap:.75rem;margin-top:1.25rem}button{flex:1;padding:.65rem;border-radius:.4rem;border:1px solid #cbd5e1;font-size:1rem;cursor:pointer;background:#fff}
 button.pay{background:#4f46e5;border-color:#4f46e5;color:#fff}.hint{margin-top:1.25rem;background:#fefce8;border:1px solid #fde68a;border-radius:.5rem;padding:.75rem;font-size:.85rem}
-.hint ul{margin:.4rem 0 0;padding-left:1.1rem}code{font-size:.85rem}.badge{display:inline-block;background:#fde68a;border-radius:9999px;padding:0 .5rem;font-size:.75rem;font-weight:600}
-</style></head><body><main>${body}</main></body></html>`,
+.hint ul{margin:.4rem 0 0;padding-left:1.1rem}.testmode{max-width:28rem;margin:0 auto 1rem;background:#fef3c7;border:1px solid #f59e0b;color:#78350f;border-radius:.5rem;padding:.6rem .9rem;font-size:.9rem}code{font-size:.85rem}.badge{display:inline-block;background:#fde68a;border-radius:9999px;padding:0 .5rem;font-size:.75rem;font-weight:600}
+</style></head><body>${TEST_MODE_BANNER}<main>${body}</main></body></html>`,
     { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer" } },
   );
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { BackendEnv } from "../../env";
+import { ConfigurationError, type BackendEnv } from "../../env";
 
 const resolved = new WeakMap<BackendEnv, string>();
 
 /**
- * The secret shared by the merchant (this backend) and the payment provider that signs callbacks:
+ * The secret shared by the merchant (this backend) and the sandbox payment provider that signs callbacks:
  * PAYMENT_WEBHOOK_SECRET, or one generated once into DATA_DIR/payment-webhook-secret like the session
  * secret. With DATABASE_URL several processes share the database and must share the secret: required.
  */
@@ -15,7 +15,7 @@ export function webhookSecret(env: BackendEnv): string {
   if (known) return known;
   let secret = env.paymentWebhookSecret;
   if (!secret) {
-    if (env.databaseUrl) throw new Error("PAYMENT_WEBHOOK_SECRET is required when DATABASE_URL is set (several processes must share it).");
+    if (env.databaseUrl) throw new ConfigurationError("PAYMENT_WEBHOOK_SECRET is required with DATABASE_URL while the sandbox is the payment provider (several processes must share it).");
     const file = path.join(env.dataDir, "payment-webhook-secret");
     if (existsSync(file)) secret = readFileSync(file, "utf8").trim() || undefined;
     if (!secret) {

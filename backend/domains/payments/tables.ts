@@ -39,6 +39,33 @@ export const payments = pgTable(
   ],
 );
 
+/**
+ * Payments held for an operator (docs/decisions/019): a provider said it took an amount or a currency that
+ * differs from the checkout. Nothing is credited until an operator credits the checkout's amount or
+ * rejects the payment with comments; the row keeps what the provider said and the decision.
+ */
+export const paymentReviews = pgTable(
+  "payment_reviews",
+  {
+    id: serial("id").primaryKey(),
+    paymentId: integer("payment_id").notNull().unique().references(() => payments.id),
+    provider: text("provider").notNull(),
+    /** The provider's event that brought it (null: learnt from a status request). */
+    eventId: text("event_id"),
+    /** amount_mismatch | currency_mismatch */
+    reason: text("reason").notNull(),
+    reportedAmountCents: cents("reported_amount_cents"),
+    reportedCurrency: text("reported_currency"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** credit | reject, once decided. */
+    decision: text("decision"),
+    decidedBy: integer("decided_by").references(() => users.id),
+    decidedAt: ts("decided_at"),
+    comments: text("comments"),
+  },
+  (t) => [index("payment_reviews_open").on(t.decision, t.createdAt)],
+);
+
 /** Callbacks received from the payment provider, by its event id: a replayed event is recognised. */
 export const providerEvents = pgTable("provider_events", {
   eventId: text("event_id").primaryKey(),

@@ -1,0 +1,81 @@
+import { asc, count, desc, eq, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import { Msg } from "../../../contract/messages";
+import { PaymentStatus, type paymentReviewSchema } from "../../../contract/payments";
+import type { pageRequestSchema } from "../../../contract/platform";
+import { users } from "../../db/tables";
+import { ApiError, fieldError } from "../../http/errors";
+import type { SignedInContext } from "../../http/router";
+import { amountParam, notify, pageWindow, toPaymentRecord } from "./records";
+import { creditPayment } from "./settle";
+import { paymentReviews, payments } from "./tables";
+
+/**
+ * The operations queue of payments held for review (docs/decisions/019): a provider's signed word whose
+ * amount or currency differs from the checkout. An operator credits the checkout's amount or rejects the
+ * payment with comments; the decision is kept on the review row and on the payment, and the user is told.
+ */
+
+export async function listPaymentReviews(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
+  const all = input.page.condition.status === "all";
+  const where = all ? undefined : isNull(paymentReviews.decision);
+  const { limit, offset } = pageWindow(input.page);
+  const [rows, [{ total }]] = await Promise.all([
+    services.db
+      .select({ review: paymentReviews, payment: payments, userName: users.userName, realName: users.realName })
+      .from(paymentReviews)
+      .innerJoin(payments, eq(payments.id, paymentReviews.paymentId))
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(where)
+      .orderBy(all ? desc(paymentReviews.createdAt) : asc(paymentReviews.createdAt), asc(paymentReviews.id))
+      .limit(limit)
+      .offset(offset),
+    services.db.select({ total: count() }).from(paymentReviews).where(where),
+  ]);
+  return {
+    page: {
+      rows: rows.map(({ review, payment, userName, realName }) => ({
+        ...toPaymentRecord(payment, review.decision === null),
+        userName,
+        realName,
+        review: {
+          provider: review.provider,
+          reason: review.reason === "currency_mismatch" ? ("currency_mismatch" as const) : ("amount_mismatch" as const),
+          reportedAmountCents: review.reportedAmountCents,
+          reportedCurrency: review.reportedCurrency,
+          createdAt: review.createdAt.toISOString(),
+          decision: review.decision === "credit" || review.decision === "reject" ? review.decision : null,
+          decidedAt: review.decidedAt?.toISOString() ?? null,
+          comments: review.comments,
+        },
+      })),
+      total,
+      pageIndex: input.page.pageIndex,
+      pageSize: input.page.pageSize,
+    },
+  };
+}
+
+/** Credit: the checkout's own amount, once (ledger key `payment:<id>`). Reject: failed, comments required (MSG_30014). */
+export async function reviewPayment(input: z.output<typeof paymentReviewSchema>, { services, user }: SignedInContext) {
+  const operator = user;
+  if (input.decision === "reject" && !input.comments) throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
+  const now = services.now();
+  const comments = input.comments ?? null;
+  await services.db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.paymentNo, input.paymentNo)).for("update");
+    if (!payment) throw new ApiError(Msg.NOT_FOUND);
+    const [review] = await tx.select().from(paymentReviews).where(eq(paymentReviews.paymentId, payment.id)).for("update");
+    if (!review) throw new ApiError(Msg.NOT_FOUND);
+    if (review.decision) throw new ApiError(Msg.ALREADY_REVIEWED);
+    await tx.update(paymentReviews).set({ decision: input.decision, decidedBy: operator.id, decidedAt: now, comments }).where(eq(paymentReviews.id, review.id));
+    const reviewed = { reviewedBy: operator.id, reviewedAt: now, reviewComments: comments };
+    if (input.decision === "credit") {
+      await creditPayment(tx, payment, now, { key: "messages.rechargeReviewCredited", params: { comments: comments ?? "" } }, reviewed);
+    } else {
+      await tx.update(payments).set({ ...reviewed, status: PaymentStatus.FAILED, failureReason: "review_rejected" }).where(eq(payments.id, payment.id));
+      await notify(tx, payment.userId, "messages.rechargeReviewRejected", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), comments: comments ?? "" }, now);
+    }
+  });
+  return null;
+}
