@@ -3,6 +3,7 @@ import { Msg } from "../contract/messages";
 import { openDatabase } from "./db/client";
 import type { Deps } from "./deps";
 import accounts from "./domains/accounts";
+import audit from "./domains/audit";
 import billing from "./domains/billing";
 import inbox from "./domains/inbox";
 import invoices from "./domains/invoices";
@@ -31,7 +32,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store, operations];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { SECOND_FACTOR_STEPS } from "./operator-auth";
 import { anyPayload, nothing, type PathSpec } from "./path-spec";
 import {
   email,
@@ -223,8 +224,13 @@ export const accountPaths = {
   "/anon/password/sendResetCode": { auth: "anon", payload: forgetSchema, data: forgetDataSchema },
   "/anon/password/checkResetCode": { auth: "anon", payload: resetCodeSchema, data: nothing },
   "/main/updateEmailPassword": { auth: "anon", payload: resetPasswordSchema, data: nothing },
-  "/main/user/login": { auth: "anon", payload: loginSchema, data: loginDataSchema },
-  "/main/user/logout": { auth: "user", payload: anyPayload, data: nothing },
+  "/main/user/login": {
+    auth: "anon",
+    payload: loginSchema,
+    // An operator's token is good only for the second step until it is passed (docs/decisions/022).
+    data: loginDataSchema.extend({ secondFactor: z.enum(SECOND_FACTOR_STEPS).nullable() }),
+  },
+  "/main/user/logout": { auth: "user", beforeSecondFactor: true, payload: anyPayload, data: nothing },
   /** Revokes every live token of the account, the caller's too (docs/decisions/021); answers how many. */
   "/main/user/logoutEverywhere": { auth: "user", payload: anyPayload, data: logoutEverywhereDataSchema },
   "/main/getClientInfo": { auth: "user", payload: anyPayload, data: userSchema },

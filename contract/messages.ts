@@ -134,10 +134,23 @@ export const Msg = {
   /* Operations (MSG_41001-41099; docs/decisions/005). */
   /** An operator retries a job that is not (or no longer) in the failed list. */
   JOB_NOT_FAILED: "MSG_41001",
+  /* Operators' second factor (MSG_21001-21099, docs/decisions/022). */
+  /** Session invalid (code 3): an operator's token that has not passed the second factor yet. */
+  SECOND_FACTOR_REQUIRED: "MSG_21001",
+  /** The authentication code or recovery code is wrong (or expired). */
+  SECOND_FACTOR_WRONG: "MSG_21002",
+  /** The code was already used: a code opens one login; wait for the next one. */
+  SECOND_FACTOR_REUSED: "MSG_21003",
+  /** Too many wrong codes: the second factor is refused for a while. */
+  SECOND_FACTOR_LOCKED: "MSG_21004",
+  /** Enrolment asked for by an operator who is already enrolled. */
+  SECOND_FACTOR_ENROLLED: "MSG_21005",
+  /** A code asked for before the operator has enrolled. */
+  SECOND_FACTOR_NOT_ENROLLED: "MSG_21006",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;
 export type MsgKey = (typeof Msg)[keyof typeof Msg];
 
 /** SPEC §8: these keys (or code 3) mean the session is invalid. */
-export const SESSION_INVALID_KEYS: readonly string[] = [Msg.PLEASE_LOGIN, Msg.LOGIN_TIMEOUT, Msg.SESSION_ENDED];
+export const SESSION_INVALID_KEYS: readonly string[] = [Msg.PLEASE_LOGIN, Msg.LOGIN_TIMEOUT, Msg.SESSION_ENDED, Msg.SECOND_FACTOR_REQUIRED];

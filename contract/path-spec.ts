@@ -9,6 +9,11 @@ export type PathSpec = {
   readonly auth: "anon" | "user" | "operator";
   payload: z.ZodType;
   data: z.ZodType;
+  /**
+   * The path also accepts an operator's token that has not passed the second factor yet (the two-factor
+   * paths and logout; docs/decisions/022). Every other path refuses such a token with code 3.
+   */
+  readonly beforeSecondFactor?: true;
 };
 
 /** A payload with no fields of its own (userLanguage and portalCode are removed before validation). */

@@ -13,6 +13,8 @@ import { serviceWizardPaths } from "./service-wizard";
 import { storePaths } from "./store";
 import { participationPaths } from "./participation";
 import { operationFixturePaths, operationPaths } from "./operations";
+import { operatorAuthFixturePaths, operatorAuthPaths } from "./operator-auth";
+import { auditPaths } from "./audit";
 
 export type { PathSpec } from "./path-spec";
 
@@ -38,6 +40,9 @@ export const paths = {
   ...participationPaths,
   ...operationPaths,
   ...operationFixturePaths,
+  ...operatorAuthPaths,
+  ...operatorAuthFixturePaths,
+  ...auditPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
+import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support";
 import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support";
 
 /** A fresh user and their /vueapi token. */
@@ -11,8 +11,7 @@ async function userWithToken(request: APIRequestContext, prefix: string, testInf
   return { ...user, token: login.token as string };
 }
 async function operatorToken(request: APIRequestContext) {
-  const captcha = await api(request, "/anon/captcha/create", {});
-  return (await api(request, "/main/user/login", { username: OPERATOR.userName, password: OPERATOR.password, captchaKey: captcha.captchaKey, captcha: CAPTCHA })).token as string;
+  return apiToken(request, OPERATOR.userName, OPERATOR.password);
 }
 /** A product listed through the real path: saved, submitted, approved by the operator. */
 async function listedProduct(request: APIRequestContext, token: string, name: string) {

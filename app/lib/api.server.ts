@@ -17,8 +17,14 @@ export type Viewer = {
   token: string | null;
   user: SessionUser | null;
   mobile: boolean;
+  /** An operator between the password and the second step: signed out for every page but that step. */
+  pending?: PendingLogin | null;
 };
 
+export type PendingLogin = { token: string; user: SessionUser; step: "enrol" | "verify" };
+
+/** The page of each second step (docs/decisions/022). */
+export const SECOND_FACTOR_PAGES = { enrol: "/g/main/Login/TwoFactorSetup", verify: "/g/main/Login/TwoFactor" } as const;
 /**
  * Set by the server entry (server/remix.js) on a form sent from another site's page, which it renders as
  * a GET of the same address: every loader that asks who the viewer is (the root's and every guard)
@@ -29,11 +35,16 @@ export const CROSS_ORIGIN_REFUSED = "x-bsn-cross-origin-refused";
 export async function getViewer(request: Request): Promise<Viewer> {
   if (request.headers.get(CROSS_ORIGIN_REFUSED) === "1") throw json({ messageKey: "errors:http.403" }, { status: 403 });
   const [session, language] = await Promise.all([getSession(request), getLanguage(request)]);
+  const token = session.get("token") ?? null;
+  const user = session.get("user") ?? null;
+  const step = session.get("secondFactor");
+  const pending = step && token && user ? { token, user, step } : null;
   return {
     language,
-    token: session.get("token") ?? null,
-    user: session.get("user") ?? null,
+    token: pending ? null : token,
+    user: pending ? null : user,
     mobile: isMobileUserAgent(request.headers.get("User-Agent")),
+    pending,
   };
 }
 
@@ -47,7 +58,9 @@ export async function requireUser(request: Request): Promise<Viewer & { user: Se
   url.searchParams.delete("index");
   // A form posted to a page is resumed at the page itself.
   session.set("returnTo", url.pathname + url.search);
-  throw redirect("/g/main/Login/Logins", { headers: { "Set-Cookie": await commitSession(session) } });
+  // An operator half-way through the login finishes the second step first.
+  const to = viewer.pending ? SECOND_FACTOR_PAGES[viewer.pending.step] : "/g/main/Login/Logins";
+  throw redirect(to, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export async function requireOperator(request: Request) {
@@ -69,6 +82,7 @@ async function redirectFor(request: Request, error: VueapiRedirect): Promise<Res
   const session = await getSession(request);
   session.unset("token");
   session.unset("user");
+  session.unset("secondFactor");
   if (error.returnTo) session.set("returnTo", safeReturnTo(error.returnTo));
   const headers = new Headers();
   headers.append("Set-Cookie", await commitSession(session));

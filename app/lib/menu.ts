@@ -75,4 +75,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
   { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs" },
+  { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
 ];

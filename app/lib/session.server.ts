@@ -13,7 +13,11 @@ export type SessionUser = {
   role: "user" | "operator";
 };
 
-type SessionData = { token: string; user: SessionUser; returnTo: string };
+/**
+ * `secondFactor`: an operator who passed the password but not yet the second step (enrol or verify,
+ * docs/decisions/022). Such a session counts as signed out everywhere but the two-factor pages.
+ */
+type SessionData = { token: string; user: SessionUser; returnTo: string; secondFactor: "enrol" | "verify" };
 type FlashData = { flash: { kind: "success" | "error" | "info"; key: string; params?: Record<string, string> } };
 
 let storages:

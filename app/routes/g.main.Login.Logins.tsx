@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { loginSchema } from "@contract/accounts";
 import { Captcha } from "~/components/Captcha";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, requireAnonymous } from "~/lib/api.server";
+import { apiFor, requireAnonymous, SECOND_FACTOR_PAGES } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
 import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { commitSession, getSession, safeReturnTo } from "~/lib/session.server";
@@ -34,11 +34,17 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
   }
   const session = await getSession(request);
-  const { token, user } = result.data;
-  const returnTo = safeReturnTo(session.get("returnTo"));
-  session.unset("returnTo");
+  const { token, user, secondFactor } = result.data;
   session.set("token", token);
   session.set("user", { userId: user.userId, userName: user.userName, realName: user.realName, userType: user.userType, role: user.role });
+  if (secondFactor) {
+    // An operator: enrol or give a code first; the page asked for is kept for after (docs/decisions/022).
+    session.set("secondFactor", secondFactor);
+    return redirect(SECOND_FACTOR_PAGES[secondFactor], { headers: { "Set-Cookie": await commitSession(session) } });
+  }
+  const returnTo = safeReturnTo(session.get("returnTo"));
+  session.unset("returnTo");
+  session.unset("secondFactor");
   return redirect(returnTo, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 

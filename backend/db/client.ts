@@ -3,6 +3,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { BackendEnv } from "../env";
 import { acquireDataDirLock } from "../kit/data-dir-lock";
+import { applyDatabaseGuards } from "./guards";
 
 /** The database, typed without a relational schema: every query names its tables (db/tables.ts and each domain's tables.ts). */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -14,7 +15,7 @@ const MIGRATION_LOCK = 7_305_512_001;
 
 export type Database = { db: Db; close: () => Promise<void>; kind: "pglite" | "postgres" };
 
-/** Opens PGlite under DATA_DIR/pgdata, or PostgreSQL at DATABASE_URL, and applies the migrations. */
+/** Opens PGlite under DATA_DIR/pgdata, or PostgreSQL at DATABASE_URL, and applies the migrations and the guards (db/guards.ts). */
 export async function openDatabase(env: BackendEnv): Promise<Database> {
   if (env.databaseUrl) {
     const { default: pg } = await import("pg");
@@ -28,6 +29,7 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
     try {
       await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
       await migrate(drizzle(client), { migrationsFolder: MIGRATIONS });
+      await applyDatabaseGuards(drizzle(client) as unknown as Db);
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
       client.release();
@@ -43,5 +45,6 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
   const client = await PGlite.create(dir);
   const db = drizzle(client);
   await migrate(db, { migrationsFolder: MIGRATIONS });
+  await applyDatabaseGuards(db as unknown as Db);
   return { db: db as unknown as Db, close: () => client.close().finally(() => lock.release()), kind: "pglite" };
 }

@@ -64,6 +64,11 @@ export const authTokens = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     expiresAt: ts("expires_at").notNull(),
     revokedAt: ts("revoked_at"),
+    /**
+     * When the holder passed the second factor (operators, docs/decisions/022). An operator's token without
+     * it opens only the two-factor paths (contract: `beforeSecondFactor`); other users' tokens ignore it.
+     */
+    mfaVerifiedAt: ts("mfa_verified_at"),
   },
   (t) => [index("auth_tokens_user").on(t.userId)],
 );
@@ -161,3 +166,36 @@ export const transitionColumns = () => ({
   comments: text("comments"),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
+/* ------------------------------------------------------------------------------------------------
+ * The operators' audit log (docs/decisions/022): one row per operator decision, written by the router in
+ * the decision's own transaction (backend/kit/audit.ts). Append-only: no code updates or deletes a row,
+ * and the database refuses UPDATE, DELETE and TRUNCATE (backend/db/guards.ts).
+ * ---------------------------------------------------------------------------------------------- */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: ts("at").notNull(),
+    actorId: integer("actor_id").notNull().references(() => users.id),
+    /** The actor's username when it acted. */
+    actorName: text("actor_name").notNull(),
+    /** e.g. "service.review", "withdrawal.review", "mfa.verify" (contract/audit.ts AUDIT_ACTIONS). */
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    /** The target's id or number as the path names it (appVerId, paymentNo, ...); null for the log itself. */
+    targetId: text("target_id"),
+    decision: text("decision"),
+    comments: text("comments"),
+    /** The rest of the request (courier, filters) and the outcome the path answered (the new status). */
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    /** The /vueapi path that made the decision. */
+    path: text("path").notNull(),
+    clientIp: text("client_ip"),
+  },
+  (t) => [
+    index("audit_log_at").on(t.at),
+    index("audit_log_actor_at").on(t.actorId, t.at),
+    index("audit_log_action_at").on(t.action, t.at),
+    index("audit_log_target").on(t.targetType, t.targetId),
+  ],
+);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { Msg } from "../../contract/messages";
 import { authTokens, users } from "../db/tables";
+import type { Db, Tx } from "../db/client";
 import type { Deps } from "../deps";
 import { sessionInvalid } from "./errors";
 
@@ -25,11 +26,21 @@ export async function issueToken(services: Deps, userId: number): Promise<string
   return token;
 }
 
+/** The holder of this token passed the second factor (docs/decisions/022); answers false for an unknown or ended token. */
+export async function markSecondFactorPassed(db: Db | Tx, tokenHash: string, now: Date): Promise<boolean> {
+  const marked = await db
+    .update(authTokens)
+    .set({ mfaVerifiedAt: now })
+    .where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt)))
+    .returning({ tokenHash: authTokens.tokenHash });
+  return marked.length > 0;
+}
+
 /**
  * The caller of a non-anonymous path (SPEC §8): no or unknown token → MSG_10004, expired → MSG_10005,
  * revoked (logout, password reset) → MSG_10009; all with code 3.
  */
-export async function authenticate(services: Deps, request: Request): Promise<{ user: AuthUser; tokenHash: string }> {
+export async function authenticate(services: Deps, request: Request): Promise<{ user: AuthUser; tokenHash: string; secondFactorPassed: boolean }> {
   const header = request.headers.get("Authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   if (!token) throw sessionInvalid(Msg.PLEASE_LOGIN);
@@ -43,7 +54,7 @@ export async function authenticate(services: Deps, request: Request): Promise<{ 
   if (!row) throw sessionInvalid(Msg.PLEASE_LOGIN);
   if (row.token.revokedAt) throw sessionInvalid(Msg.SESSION_ENDED);
   if (row.token.expiresAt.getTime() <= services.now().getTime()) throw sessionInvalid(Msg.LOGIN_TIMEOUT);
-  return { user: row.user, tokenHash };
+  return { user: row.user, tokenHash, secondFactorPassed: row.token.mfaVerifiedAt !== null };
 }
 
 export async function revokeToken(services: Deps, tokenHash: string) {

@@ -1,13 +1,16 @@
 import type { z } from "zod";
+import { AUDIT_RULES, type OperatorPath } from "../../contract/audit-rules";
 import { fail, ok, ResponseCode } from "../../contract/envelope";
 import { Msg } from "../../contract/messages";
 import { errorSummary } from "../../contract/error-summary";
-import { paths, type VueapiPath } from "../../contract/paths";
+import { paths, type PathSpec, type VueapiPath } from "../../contract/paths";
 import { refusedTextErrors, refusedTextFields } from "../../contract/text";
 import type { Language } from "../mail";
+import type { Db } from "../db/client";
 import type { Deps } from "../deps";
+import { entryFromRule, recordAudit } from "../kit/audit";
 import { authenticate, type AuthUser } from "./auth";
-import { ApiError } from "./errors";
+import { ApiError, sessionInvalid } from "./errors";
 
 export type CallContext = {
   services: Deps;
@@ -20,6 +23,8 @@ export type CallContext = {
    * (or a trusted proxy's) for a call over HTTP, the portal's header for a call in-process; null if unknown.
    */
   clientAddress: string | null;
+  /** The path called (the audit log names it). */
+  path: VueapiPath;
 };
 
 /** Who hands a request to the router, and what it knows of the end user. */
@@ -122,7 +127,12 @@ export function createRouter(services: Deps, handlers: Handlers) {
       let user: AuthUser | null = null;
       let tokenHash: string | null = null;
       if (spec.auth !== "anon") {
-        ({ user, tokenHash } = await authenticate(services, request));
+        let secondFactorPassed: boolean;
+        ({ user, tokenHash, secondFactorPassed } = await authenticate(services, request));
+        // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
+        if (user.role === "operator" && !secondFactorPassed && !(spec as PathSpec).beforeSecondFactor) {
+          throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
+        }
         if ((spec.auth as string) === "operator" && user.role !== "operator") {
           throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
         }
@@ -135,8 +145,19 @@ export function createRouter(services: Deps, handlers: Handlers) {
       if (!parsed.success) {
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
       }
-      const clientAddress = caller.clientAddress ?? null;
-      const data = await handlers[vueapiPath](parsed.data, { services, language, user, tokenHash, clientAddress });
+      const ctx: CallContext = { services, language, user, tokenHash, clientAddress: caller.clientAddress ?? null, path: vueapiPath };
+      const rule = (spec.auth as string) === "operator" ? AUDIT_RULES[vueapiPath as OperatorPath] : "read";
+      const handler = handlers[vueapiPath];
+      const data =
+        typeof rule === "object" && user
+          ? // An operator decision and its audit entry commit together, or neither does (docs/decisions/022).
+            await services.db.transaction(async (tx) => {
+              const result = await handler(parsed.data, { ...ctx, services: { ...services, db: tx as unknown as Db } });
+              const entry = entryFromRule(rule, parsed.data as Record<string, unknown>, result);
+              await recordAudit(tx, { ...entry, actor: user, at: services.now(), path: vueapiPath, clientIp: ctx.clientAddress });
+              return result;
+            })
+          : await handler(parsed.data, ctx);
       return jsonResponse(ok(data ?? null));
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, inject } from "vitest";
+import { demoTotpSecret, passSecondFactor } from "../support/second-factor";
 
 export type Envelope<T = any> = { code: number; message: string; data: T };
 
@@ -70,8 +71,14 @@ export function activationToken(email: string): string {
   return mail.text.match(/UserActivation\?token=([A-Za-z0-9_-]+)/)![1];
 }
 
+/** Logs in; a demo operator passes the second step with its documented demo secret (tests/support/second-factor.ts). */
 export async function login(username: string, password = PASSWORD) {
-  return call<{ token: string; user: any }>("/main/user/login", { username, password, captchaKey: await captcha(), captcha: inject("testCaptcha") });
+  const res = await call<{ token: string; user: any; secondFactor: "enrol" | "verify" | null }>("/main/user/login", { username, password, captchaKey: await captcha(), captcha: inject("testCaptcha") });
+  const secret = demoTotpSecret(username);
+  if (res.code === 0 && res.data.secondFactor === "verify" && secret) {
+    await passSecondFactor(secret, (code) => call("/main/mfa/verify", { code }, res.data.token));
+  }
+  return res;
 }
 
 /** A registered, activated, logged-in user. */

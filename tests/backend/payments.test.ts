@@ -15,6 +15,10 @@ const paymentJobs = jobRegistry(Object.entries(paymentsDomain.jobs));
 import { eventFor, signCallback, type CheckoutState } from "../../backend/domains/payments/checkout";
 import { expectedArrival } from "../../backend/domains/payments/handlers";
 import { callVueapi, inProcessVueapi, type Vueapi } from "./in-process";
+import { Secret } from "otpauth";
+import { operatorSecondFactors } from "../../backend/domains/accounts/tables";
+import { sealTotpSecret } from "../../backend/domains/accounts/mfa";
+import { passSecondFactor } from "../support/second-factor";
 
 /**
  * Payments, recharge, card and withdrawals, in-process (a clock the test can move, direct access to the
@@ -41,7 +45,14 @@ async function newUser(role: "user" | "operator" = "user") {
     .insert(users)
     .values({ userName, passwordHash: await hashPassword("Gd47!@kw"), realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: clock, createdAt: clock })
     .returning();
-  return { id: row.id, token: await issueToken(services, row.id) };
+  const token = await issueToken(services, row.id);
+  if (role === "operator") {
+    // An operator's token opens operator paths only after the second factor (docs/decisions/022).
+    const secret = new Secret({ size: 20 }).base32;
+    await services.db.insert(operatorSecondFactors).values({ userId: row.id, sealedSecret: sealTotpSecret(services.env, secret), enrolledAt: clock, createdAt: clock });
+    await passSecondFactor(secret, (code) => call("/main/mfa/verify", { code }, token), () => clock.getTime(), false);
+  }
+  return { id: row.id, token };
 }
 
 const key = () => `k${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}xxxxxxxx`.slice(0, 32);

@@ -4,10 +4,11 @@ import { createCaptcha } from "./captcha";
 import { createDemoAccounts } from "./demo";
 import { activate, changePassword, checkResetCode, clientInfo, logout, register, resetPassword, sendResetCode } from "./handlers";
 import { login, logoutEverywhere } from "./login";
+import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, verifySecondFactor } from "./mfa";
 import { createOperator } from "./operators";
 import { hashPassword } from "./passwords";
 
-/** Registration, activation, login (with its limits and locks), logout, password reset and change (SPEC §5; contract/accounts.ts). */
+/** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
   name: "accounts",
   handlers: handlersOf({
@@ -22,6 +23,11 @@ export default defineDomain({
     "/main/user/logoutEverywhere": logoutEverywhere,
     "/main/getClientInfo": clientInfo,
     "/main/updatePassword": changePassword,
+    "/main/mfa/enrolment": enrolment,
+    "/main/mfa/confirm": confirmEnrolment,
+    "/main/mfa/verify": verifySecondFactor,
   }),
   api: { hashPassword, createDemoAccounts, createOperator },
+  seedDemo: seedDemoSecondFactors,
+  fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),
 });

@@ -10,6 +10,7 @@ import type { CallContext, SignedInContext } from "../../http/router";
 import { tooManyRequests } from "../../kit/rate-limit";
 import type { Deps } from "../../deps";
 import { checkCaptcha } from "./captcha";
+import { secondFactorStep } from "./mfa";
 import { hashPassword, verifyPassword } from "./passwords";
 import { findUserByLogin, toUser } from "./users";
 
@@ -69,7 +70,9 @@ export async function login(input: z.output<typeof loginSchema>, { services, cli
   await limits.forget("login.lock", fromHere);
   const [updated] = await services.db.update(users).set({ lastLoginAt: services.now() }).where(eq(users.id, user.id)).returning();
   const token = await issueToken(services, user.id);
-  return { token, user: toUser(updated) };
+  // An operator's token opens only the second step until it is passed (docs/decisions/022).
+  const secondFactor = updated.role === "operator" ? await secondFactorStep(services.db, user.id) : null;
+  return { token, user: toUser(updated), secondFactor };
 }
 
 /** After a password reset the account's locks and attack count are forgotten: its owner has proved who they are. */

@@ -1,6 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, verify, webcrypto, type KeyObject } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, verify, webcrypto, type KeyObject } from "node:crypto";
 import * as x509 from "@peculiar/x509";
 import { eq } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
@@ -8,6 +6,7 @@ import type { Tx } from "../../db/client";
 import { appCas } from "./tables";
 import type { BackendEnv } from "../../env";
 import { ApiError, fieldError } from "../../http/errors";
+import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
 
 /**
  * Identity certificates (SPEC §5; docs/decisions/013): real X.509 certificates, ECDSA P-256 with SHA-256
@@ -23,24 +22,6 @@ const CA_YEARS = 10;
 export const CERT_VALIDITY_DAYS = 365;
 const DAY = 24 * 60 * 60 * 1000;
 
-/**
- * The server secrets, newest first: encrypt with the first, decrypt with any. SESSION_SECRET (comma-separated,
- * newest first, required with DATABASE_URL so every process shares it), else one generated once into
- * DATA_DIR/participation-secret for the embedded default (independent of when the portal makes its own).
- */
-function serverSecrets(env: BackendEnv): string[] {
-  const configured = (process.env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const file = path.join(env.dataDir, "participation-secret");
-  let generated = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
-  if (!configured.length && !generated) {
-    mkdirSync(env.dataDir, { recursive: true });
-    generated = randomBytes(32).toString("hex");
-    writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-    chmodSync(file, 0o600);
-  }
-  return [...configured, ...(generated ? [generated] : [])];
-}
-
 /** The environment of the running backend, for seeders that are not given it (backend/index.ts sets it). */
 let activeEnv: BackendEnv | undefined;
 export function setParticipationEnv(env: BackendEnv) {
@@ -49,27 +30,15 @@ export function setParticipationEnv(env: BackendEnv) {
 export function participationEnv(): BackendEnv | undefined {
   return activeEnv;
 }
-const keyOf = (secret: string) => createHash("sha256").update(`bsn-participation-keys:${secret}`).digest();
+/** The CA keys are sealed with the server secret (backend/kit/sealed.ts); the label and file are kept as they were. */
+const CA_KEYS: SealPurpose = { label: "bsn-participation-keys", fallbackFile: "participation-secret" };
 
 export function sealWithServer(env: BackendEnv, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyOf(serverSecrets(env)[0]), iv);
-  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+  return sealWith(env, CA_KEYS, plain);
 }
 
 export function openWithServer(env: BackendEnv, sealed: string): string {
-  const raw = Buffer.from(sealed.replace(/^v1:/, ""), "base64");
-  for (const secret of serverSecrets(env)) {
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), raw.subarray(0, 12));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
-    } catch {
-      // try the next secret
-    }
-  }
-  throw new Error("sealed value does not open with any server secret");
+  return openWith(env, CA_KEYS, sealed);
 }
 
 /** A node KeyObject as a WebCrypto key for @peculiar/x509. */

@@ -1,0 +1,55 @@
+import type { AuditAction, AuditTarget } from "./audit";
+import type { paths, VueapiPath } from "./paths";
+
+/**
+ * What every operator path writes to the audit log (docs/decisions/022). The map is typed by the paths
+ * whose `auth` is "operator": a new operator path does not compile until it is listed here, so no
+ * decision can be forgotten. The router writes the entry from the path's payload in the decision's own
+ * transaction (backend/kit/audit.ts):
+ * - "read": the path changes nothing; no entry.
+ * - "handler": the handler writes its own entries (the second factor, whose outcome decides the action).
+ * - a rule: one entry per successful call. `id` names the payload field holding the target's id;
+ *   `decision` is the payload's `decision` unless the rule fixes it; `comments` is the payload's;
+ *   the other payload fields go to `details`, and with `outcome` the path's answer too (the new status).
+ */
+export type AuditRule =
+  | "read"
+  | "handler"
+  | { readonly action: AuditAction; readonly target: AuditTarget; readonly id?: string; readonly decision?: string; readonly outcome?: boolean };
+
+export type OperatorPath = { [P in VueapiPath]: (typeof paths)[P]["auth"] extends "operator" ? P : never }[VueapiPath];
+
+export const AUDIT_RULES = {
+  "/sys/ops/serviceReviews/list": "read",
+  "/sys/ops/serviceReviews/decide": { action: "service.review", target: "serviceVersion", id: "appVerId", outcome: true },
+  "/sys/ops/refunds/list": "read",
+  "/sys/ops/refunds/decide": { action: "refund.review", target: "refund", id: "refundId", outcome: true },
+  "/sys/ops/services/list": "read",
+  "/sys/ops/services/decide": { action: "service.suspension", target: "serviceVersion", id: "appVerId", outcome: true },
+  "/sys/ops/participations/list": "read",
+  "/sys/ops/participations/decide": { action: "participation.review", target: "participation", id: "appJoinAuditId", outcome: true },
+  "/sys/ops/products/list": "read",
+  "/sys/ops/products/decide": { action: "product.review", target: "product", id: "productId", outcome: true },
+  "/sys/operations/invoices/list": "read",
+  "/sys/operations/invoices/detail": "read",
+  "/sys/operations/invoices/approve": { action: "invoice.review", target: "invoice", id: "invoiceId", decision: "approve" },
+  "/sys/operations/invoices/reject": { action: "invoice.review", target: "invoice", id: "invoiceId", decision: "reject" },
+  "/sys/operations/invoices/deliver": { action: "invoice.delivery", target: "invoice", id: "invoiceId", decision: "deliver" },
+  "/ops/remittances/list": "read",
+  "/ops/remittances/review": { action: "remittance.review", target: "payment", id: "paymentNo" },
+  "/ops/paymentReviews/list": "read",
+  // A payment the provider reported with another amount or currency: credited or rejected (docs/decisions/019).
+  "/ops/paymentReviews/review": { action: "payment.review", target: "payment", id: "paymentNo" },
+  "/ops/withdrawals/list": "read",
+  // decision "confirm" is the payout: the money has left for the user's account.
+  "/ops/withdrawals/review": { action: "withdrawal.review", target: "withdrawal", id: "withdrawalNo" },
+  "/ops/ledger/verify": "read",
+  "/sys/ops/jobs/failedList": "read",
+  // A dead background job put back in the queue (docs/decisions/005); the answer names its kind.
+  "/sys/ops/jobs/retry": { action: "job.retry", target: "job", id: "jobId", decision: "retry", outcome: true },
+  "/sys/ops/audit/list": "read",
+  "/sys/ops/audit/export": { action: "audit.export", target: "auditLog", outcome: false },
+  "/main/mfa/enrolment": "handler",
+  "/main/mfa/confirm": "handler",
+  "/main/mfa/verify": "handler",
+} as const satisfies Record<OperatorPath, AuditRule>;
