@@ -20,7 +20,7 @@ import { buildWorld, changedKeys, figuresOf, firstCityNode, foreignIdsIn, leaksO
  */
 
 /** Test fixtures (open only with TEST_FIXTURES=1, refused in production): not part of the product's surface. */
-const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status"]);
+const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator"]);
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
@@ -34,6 +34,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/chainAppInfo/publishedList", "/sys/ops/serviceReviews/list", "/sys/ops/refunds/list", "/sys/ops/services/list", "/sys/store/services",
   "/sys/product/list", "/sys/product/mine", "/sys/ops/products/list", "/sys/chainAppInfo/participatedList", "/sys/chainAppInfo/joinManageList",
   "/sys/chainAppInfo/myCertificates", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry",
+  "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
 ]);
 
 /**

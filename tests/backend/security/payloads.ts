@@ -42,6 +42,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   remittanceRef: "not-id",
   /** A background job of the platform: only operators name one (/sys/ops/jobs/*), or the test path its caller's own. */
   jobId: "not-id",
+  /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
+  targetId: "not-id",
 };
 
 /** Fields whose kind depends on another field of the payload (`kind`, `targetKind`). */
@@ -143,6 +145,9 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/anon/password/checkResetCode": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456" }),
     "/main/updateEmailPassword": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456", password: PASSWORD, confirmPassword: PASSWORD }),
     "/anon/password/sendResetCode": () => ({ phone: w.userName, retrieveWay: "email", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),
+    // A well-formed code that is not the current one (the operator's secret is not the suite's to know).
+    "/main/mfa/confirm": () => ({ code: "000000" }),
+    "/main/mfa/verify": () => ({ code: "000000" }),
     "/main/updatePassword": () => ({ oldPassword: "Wr0ng!!pass", password: "Nw58!@qz", confirmPassword: "Nw58!@qz" }),
     "/sys/system/clientInfo/updateProfile": () => ({ country: "China", selfIntroduction: `${w.tag} about me` }),
     "/pay/callback": () => ({ event: JSON.stringify({ id: "evt_x" }), timestamp: Math.floor(Date.now() / 1000), signature: "0".repeat(64) }),
