@@ -1,11 +1,16 @@
 import type { Db } from "./db/client";
 import type { BackendEnv } from "./env";
+import type { FileStore } from "./kit/storage";
 import type { Mailer } from "./mail";
 
-/** What every handler may use: the database, the environment, the mailer, and a clock tests can move. */
+/**
+ * What every handler may use: the database, the environment, the mailer, the storage adapter of files
+ * (backend/kit/storage.ts) and a clock tests can move.
+ */
 export type Deps = {
   db: Db;
   env: BackendEnv;
   mailer: Mailer;
+  files: FileStore;
   now: () => Date;
 };

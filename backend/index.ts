@@ -17,7 +17,11 @@ import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { createRouter, type Handlers } from "./http/router";
 import { runDueJobs, startJobLoop, type JobRegistry } from "./jobs/runner";
+import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest } from "./kit/body-limit";
 import type { Domain, Endpoint } from "./kit/domain";
+import { databaseFileStore } from "./kit/storage";
+import type { UploadRule } from "./kit/uploads";
+import type { UploadKind } from "../contract/uploads";
 import { Mailer } from "./mail";
 import { seedDemoData } from "./seed";
 
@@ -34,6 +38,13 @@ const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, 
 /** Every background job kind and its handler (backend/jobs/runner.ts). */
 const jobRegistry: JobRegistry = new Map(domains.flatMap((d) => Object.entries(d.jobs ?? {})));
 
+/** Every upload kind (contract/uploads.ts) and the rule of the domain that owns it; a kind is owned once. */
+const uploadRules = new Map<UploadKind, UploadRule>();
+for (const [kind, rule] of domains.flatMap((d) => Object.entries(d.uploads ?? {}) as [UploadKind, UploadRule][])) {
+  if (uploadRules.has(kind)) throw new Error(`upload kind ${kind} is declared twice`);
+  uploadRules.set(kind, rule);
+}
+
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
 
@@ -44,13 +55,13 @@ const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), now };
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), files: databaseFileStore, now };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
   for (const schedule of domains.flatMap((d) => d.schedules ?? [])) await schedule(deps.db, now());
   return {
-    handle: createRouter(deps, handlers),
+    handle: createRouter(deps, handlers, uploadRules),
     services: deps,
     /** Runs the jobs due now (tests call this after moving the clock). */
     runJobs: () => runDueJobs(deps, jobRegistry),
@@ -118,10 +129,23 @@ export async function handleEndpoint(request: Request): Promise<Response> {
   if (!(endpoint.methods as readonly string[]).includes(request.method)) {
     return new Response("Method not allowed", { status: 405, headers: { Allow: endpoint.methods.join(", "), "Content-Type": "text/plain; charset=utf-8" } });
   }
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > endpoint.bodyLimitBytes) return new Response("Payload too large", { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const tooLarge = () => new Response("Payload too large", { status: 413, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (declaresMoreThan(request, endpoint.bodyLimitBytes)) {
+    discardRest(request.body);
+    return tooLarge();
+  }
+  // The body is counted while the endpoint reads it: past the limit its read fails and the answer is a 413,
+  // whatever the endpoint made of the failure.
+  const limited = limitRequest(request, endpoint.bodyLimitBytes);
   return drain.admit(async () => {
     await startBackend();
-    return endpoint.handle(request, (await holder.__bsnVueapi!).deps);
+    try {
+      const response = await endpoint.handle(limited.request, (await holder.__bsnVueapi!).deps);
+      if (!limited.exceeded()) return response;
+    } catch (error) {
+      if (!limited.exceeded() && !(error instanceof BodyTooLargeError)) throw error;
+    }
+    discardRest(limited.rest());
+    return tooLarge();
   }, shuttingDown);
 }

@@ -15,6 +15,8 @@ export const Msg = {
   /** Code 4: the caller may not use this path (operators only). */
   NO_PERMISSION: "MSG_10403",
   SERVER_ERROR: "MSG_10500",
+  /** The request's body is larger than its path accepts (HTTP 413; docs/decisions/023). */
+  REQUEST_TOO_LARGE: "MSG_10413",
   INVALID_LOGIN_NAME: "MSG_20001",
   CAPTCHA_EMPTY: "MSG_20002",
   CAPTCHA_EXPIRED: "MSG_20003",
@@ -33,6 +35,8 @@ export const Msg = {
   IDE_AUTH_EXPIRED: "MSG_20016",
   FILE_TOO_LARGE: "MSG_20020",
   FILE_TYPE_WRONG: "MSG_20021",
+  /** SPEC §8 "Upload failed (reupload)": the upload a call names is unknown, used already or expired. */
+  UPLOAD_FAILED: "MSG_20022",
   /* Payments and finance (SPEC §8 Payments, §5 Money). */
   INSUFFICIENT_BALANCE: "MSG_30001",
   DEDUCTION_FAILED: "MSG_30002",

@@ -4,6 +4,7 @@ import { createCaptcha } from "./captcha";
 import { createDemoAccounts } from "./demo";
 import { activate, changePassword, checkResetCode, clientInfo, login, logout, register, resetPassword, sendResetCode } from "./handlers";
 import { hashPassword } from "./passwords";
+import { licenceUpload } from "./rules";
 
 /** Registration, activation, login, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
@@ -20,5 +21,6 @@ export default defineDomain({
     "/main/getClientInfo": clientInfo,
     "/main/updatePassword": changePassword,
   }),
+  uploads: { licence: licenceUpload },
   api: { hashPassword, createDemoAccounts },
 });

@@ -1,0 +1,204 @@
+import { constants as zlibConstants, crc32, deflateRawSync, deflateSync } from "node:zlib";
+import { strToU8, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { extensionAllows, sniffContent } from "../../backend/kit/file-content";
+import { receiveUpload, type UploadRule } from "../../backend/kit/uploads";
+import { centralDirectory, entriesProblem, isUnsafeEntryName, ZIP_LIMITS, ZipGuard } from "../../backend/kit/zip-safety";
+import { wizardUploads } from "../../backend/domains/wizard/rules";
+
+const MB = 1024 * 1024;
+
+function pngChunk(type: string, data: Buffer) {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+/** A real 1×1 PNG. */
+export function tinyPng() {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header[8] = 8;
+  header[9] = 2;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", header), pngChunk("IDAT", deflateSync(Buffer.from([0, 255, 0, 0]))), pngChunk("IEND", Buffer.alloc(0))]);
+}
+
+const HTML = Buffer.from("<!DOCTYPE html>\n<html><body><script>alert(1)</script></body></html>\n");
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+
+/**
+ * A zip of one entry that inflates to `mb` MB of zeros, built without ever holding them: one MB of zeros
+ * deflated once (ending on a byte boundary), repeated, then a last empty block; sizes and CRC are real.
+ */
+function zerosZip(mb: number, name = "zeros.bin"): Uint8Array {
+  const block = deflateRawSync(new Uint8Array(MB), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  const data = Buffer.concat([...Array.from({ length: mb }, () => block), Buffer.from([0x03, 0x00])]);
+  let crc = 0;
+  const zeros = new Uint8Array(MB);
+  for (let i = 0; i < mb; i += 1) crc = crc32(zeros, crc);
+  const fileName = Buffer.from(name);
+  const fields = (header: Buffer, at: number) => {
+    header.writeUInt16LE(20, at);
+    header.writeUInt16LE(0, at + 2);
+    header.writeUInt16LE(8, at + 4);
+    header.writeUInt32LE(crc >>> 0, at + 10);
+    header.writeUInt32LE(data.length, at + 14);
+    header.writeUInt32LE((mb * MB) % 2 ** 32, at + 18);
+    header.writeUInt16LE(fileName.length, at + 22);
+  };
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  fields(local, 4);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  fields(central, 6);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + fileName.length, 12);
+  end.writeUInt32LE(local.length + fileName.length + data.length, 16);
+  return Buffer.concat([local, fileName, data, central, fileName, end]);
+}
+
+/** Rewrites the central directory's declared unpacked sizes to `size` (what a lying archive does). */
+function lieAboutSizes(zip: Uint8Array, size: number): Uint8Array {
+  const bytes = Buffer.from(zip);
+  for (let at = 0; at < bytes.length - 4; at += 1) {
+    if (bytes.readUInt32LE(at) === 0x02014b50) bytes.writeUInt32LE(size, at + 24);
+  }
+  return bytes;
+}
+
+async function guardVerdict(zip: Uint8Array, slice = 64 * 1024) {
+  const guard = new ZipGuard();
+  for (let at = 0; at < zip.length; at += slice) {
+    const problem = await guard.push(zip.subarray(at, at + slice));
+    if (problem) return { problem, stoppedAt: at + slice };
+  }
+  return { problem: await guard.finish(zip), stoppedAt: zip.length };
+}
+
+function readerOf(bytes: Uint8Array, chunk = 64 * 1024) {
+  let at = 0;
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      pulled += 1;
+      controller.enqueue(bytes.subarray(at, at + chunk));
+      at += chunk;
+    },
+  });
+  return { reader: stream.getReader(), pulledBytes: () => Math.min(at, bytes.length), pulled: () => pulled };
+}
+
+describe("zip safety (backend/kit/zip-safety.ts, shared with the test job)", () => {
+  it("calls entry names that leave the folder unsafe", () => {
+    for (const name of ["../evil.sh", "a/../../b", "/etc/passwd", "\\windows\\x", "C:/x", "c:\\x", "a\\..\\b", "a\0b"]) expect(isUnsafeEntryName(name), name).toBe(true);
+    for (const name of ["asset/main.go", "a..b/c", "..hidden", "dir/", "x/.../y"]) expect(isUnsafeEntryName(name), name).toBe(false);
+  });
+
+  it("refuses by the central directory: unsafe names, too many entries, declared size or ratio", () => {
+    const ok = { name: "a.go", size: 100, originalSize: 1000 };
+    expect(entriesProblem([ok])).toBeNull();
+    expect(entriesProblem([ok, { ...ok, name: "../x" }])).toBe("unsafePath");
+    expect(entriesProblem(Array.from({ length: ZIP_LIMITS.maxEntries + 1 }, (_, i) => ({ ...ok, name: `f${i}` })))).toBe("bomb");
+    expect(entriesProblem([{ name: "a", size: 10 * MB, originalSize: ZIP_LIMITS.maxTotalUncompressed + 1 }])).toBe("bomb");
+    expect(entriesProblem([{ name: "a", size: 1000, originalSize: 1000 * (ZIP_LIMITS.maxRatio + 1) }])).toBe("bomb");
+  });
+
+  it("lets an ordinary chaincode zip through, streamed in pieces", async () => {
+    const zip = zipSync({ "asset/main.go": strToU8("package main\nfunc main() {}\n"), "asset/go.mod": strToU8("module asset\n") });
+    expect((await guardVerdict(zip, 7)).problem).toBeNull();
+  });
+
+  it("refuses a zip with ../ or absolute entries as they arrive", async () => {
+    expect((await guardVerdict(zipSync({ "../../etc/cron.d/x": strToU8("* * * * * root sh\n") }))).problem).toBe("unsafePath");
+    expect((await guardVerdict(zipSync({ "/tmp/x": strToU8("x") }))).problem).toBe("unsafePath");
+  });
+
+  it("refuses a bomb by what it really inflates to, before its end arrives, whatever its headers say", async () => {
+    const bomb = lieAboutSizes(zerosZip(2 * ZIP_LIMITS.maxTotalUncompressed / MB), 1000);
+    // The central directory alone would let it through: it declares 1000 bytes.
+    const declared = centralDirectory(bomb)!;
+    expect(declared[0].originalSize).toBe(1000);
+    expect(entriesProblem(declared)).toBeNull();
+    const verdict = await guardVerdict(bomb, 16 * 1024);
+    expect(verdict.problem).toBe("bomb");
+    expect(verdict.stoppedAt).toBeLessThan(bomb.length);
+  });
+
+  it("refuses a small zip compressed beyond the sane ratio", async () => {
+    const zip = zerosZip(10);
+    expect(zip.length * ZIP_LIMITS.maxRatio).toBeLessThan(10 * MB);
+    expect((await guardVerdict(zip)).problem).toBe("bomb");
+  });
+
+  it("refuses too many entries and bytes that are not a zip", async () => {
+    const many: Record<string, Uint8Array> = {};
+    for (let i = 0; i <= ZIP_LIMITS.maxEntries; i += 1) many[`f${i}.txt`] = strToU8(`${i}`);
+    expect((await guardVerdict(zipSync(many, { level: 0 }))).problem).toBe("bomb");
+    expect((await guardVerdict(Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(5000, 7)]))).problem).toBe("invalid");
+  });
+});
+
+describe("content by magic bytes (backend/kit/file-content.ts)", () => {
+  it("knows a PNG, a PDF, a zip, text and HTML", async () => {
+    expect(await sniffContent(tinyPng())).toEqual({ content: "png", mime: "image/png" });
+    expect(await sniffContent(PDF)).toEqual({ content: "pdf", mime: "application/pdf" });
+    expect((await sniffContent(zipSync({ "a.txt": strToU8("a") })))?.content).toBe("zip");
+    expect(await sniffContent(Buffer.from("A whitepaper.\nSecond line, 中文.\n"))).toEqual({ content: "text", mime: "text/plain" });
+    // HTML is neither a known binary type nor plain text.
+    expect(await sniffContent(HTML)).toBeNull();
+    expect(await sniffContent(Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00]))).toBeNull();
+  });
+
+  it("accepts a content only under a name whose extension allows it", () => {
+    expect(extensionAllows("manual.pdf", "pdf")).toBe(true);
+    expect(extensionAllows("manual.pdf", "text")).toBe(false);
+    expect(extensionAllows("cover.jpg", "png")).toBe(true);
+    expect(extensionAllows("cover.png", "pdf")).toBe(false);
+    expect(extensionAllows("report.docx", "zip")).toBe(true);
+    expect(extensionAllows("noextension", "text")).toBe(false);
+  });
+});
+
+describe("receiving an upload (backend/kit/uploads.ts)", () => {
+  const attachment: UploadRule = wizardUploads.attachment;
+  const chaincode: UploadRule = wizardUploads.chaincode;
+
+  it("refuses an HTML page named .pdf, and takes a real PDF", async () => {
+    expect(await receiveUpload(readerOf(HTML).reader, "manual.pdf", 20 * MB, attachment)).toMatchObject({ ok: false, reason: "wrongType", messageKey: "wizard:validation.file.attachmentContent" });
+    expect(await receiveUpload(readerOf(PDF).reader, "manual.pdf", 20 * MB, attachment)).toMatchObject({ ok: true, mime: "application/pdf" });
+  });
+
+  it("takes a PNG named .png as a cover", async () => {
+    const received = await receiveUpload(readerOf(tinyPng()).reader, "cover.png", 5 * MB, wizardUploads.cover);
+    expect(received).toMatchObject({ ok: true, mime: "image/png" });
+  });
+
+  it("stops reading at the first chunk past the limit", async () => {
+    const body = readerOf(Buffer.alloc(3 * MB, "All work and no play. "));
+    const received = await receiveUpload(body.reader, "blob.txt", MB, attachment);
+    expect(received).toMatchObject({ ok: false, reason: "tooLarge", messageKey: "wizard:validation.file.attachmentTooLarge" });
+    expect(body.pulledBytes()).toBeLessThanOrEqual(MB + 2 * 64 * 1024);
+  });
+
+  it("refuses a zip with ../ entries, or a bomb, as a chaincode package", async () => {
+    const evil = zipSync({ "asset/main.go": strToU8("package main\n"), "../../x.go": strToU8("package x\n") });
+    expect(await receiveUpload(readerOf(evil).reader, "asset.zip", 60 * MB, chaincode)).toMatchObject({ ok: false, reason: "unsafePath", messageKey: "wizard:validation.file.zipUnsafe" });
+    const bomb = zerosZip(2 * ZIP_LIMITS.maxTotalUncompressed / MB);
+    const body = readerOf(bomb, 16 * 1024);
+    expect(await receiveUpload(body.reader, "asset.zip", 60 * MB, chaincode)).toMatchObject({ ok: false, reason: "bomb", messageKey: "wizard:validation.file.zipBomb" });
+    expect(body.pulledBytes()).toBeLessThan(bomb.length);
+  });
+
+  it("refuses an empty file as not chosen", async () => {
+    expect(await receiveUpload(readerOf(new Uint8Array(0)).reader, "a.txt", MB, attachment)).toMatchObject({ ok: false, reason: "required" });
+  });
+});
