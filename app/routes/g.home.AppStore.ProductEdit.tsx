@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { COVER_MAX_BYTES, COVER_TYPES, coverProblem } from "@contract/service-wizard";
+import { COVER_TYPES, coverProblem } from "@contract/service-wizard";
 import { ownerActions, PAY_MODES, PRODUCT_TYPES, productFormSchema } from "@contract/store";
 import { CheckboxField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { Cover } from "~/components/store/bits";
@@ -13,7 +13,7 @@ import { replyWithFailure } from "~/lib/forms.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
-import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+import { parseFormWithUploads, uploadError, uploadRef, type UploadOutcome } from "~/lib/uploads.server";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -36,23 +36,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const productId = positiveParam(new URL(request.url).searchParams.get("id")) ?? undefined;
   const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  const { formData, oversize } = multipart ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES }) : { formData: await request.formData(), oversize: new Set<string>() };
+  const api = apiFor(request, viewer);
+  // A chosen cover is streamed to the backend while the form is read (docs/decisions/023).
+  const { formData, uploads } = multipart
+    ? await parseFormWithUploads(request, api, { cover: { kind: "cover", problem: coverProblem, tooLarge: "wizard:validation.file.coverTooLarge" } })
+    : { formData: await request.formData(), uploads: {} as Record<string, UploadOutcome> };
   // House habit 2: an unknown intent is a 400.
   if (formData.get("intent") !== "save") throw json({ messageKey: "errors:http.400" }, { status: 400 });
   const submission = parseWithZod(formData, { schema: productFormSchema });
-  const file = formData.get("cover");
-  const given = file instanceof File && (file.name || file.size > 0) ? file : null;
-  const coverError = oversize.has("cover") ? "wizard:validation.file.coverTooLarge" : given ? coverProblem(given) : null;
+  const coverError = uploadError(uploads.cover, null);
   if (submission.status !== "success" || coverError) {
     const fieldErrors: Record<string, string[]> = coverError ? { cover: [coverError] } : {};
     if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
     return json({ result: submission.reply({ fieldErrors }) }, { status: 400 });
   }
-  const result = await apiFor(request, viewer).call("/sys/product/save", {
-    productId,
-    product: submission.value,
-    cover: given ? await fileToPayload(given) : undefined,
-  });
+  const result = await api.call("/sys/product/save", { productId, product: submission.value, cover: uploadRef(uploads.cover) });
   if (!result.ok) return json({ result: replyWithFailure(submission, result, { fieldPrefix: "product." }) }, { status: 400 });
   return redirectWithFlash(request, "/g/home/AppStore/MyProducts", { kind: "success", key: "store:flash.saved" });
 }

@@ -7,12 +7,10 @@ import * as z from "zod";
 import type { CityNode } from "@contract/platform";
 import {
   allowedSteps,
-  ATTACHMENT_MAX_BYTES,
   attachmentFormSchema,
   attachmentProblem,
   basicInfoSchema,
   certificateFormSchema,
-  COVER_MAX_BYTES,
   coverProblem,
   functionFormSchema,
   isAppState,
@@ -25,7 +23,6 @@ import {
   roleFormSchema,
   stepsFor,
   submitFormSchema,
-  ZIP_MAX_BYTES,
   zipProblem,
   type AppState,
   type Draft,
@@ -36,7 +33,7 @@ import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, Fu
 import type { PayloadOf, VueapiPath } from "@contract/paths";
 import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+import { parseFormWithUploads, uploadError, uploadRef, type UploadField, type UploadOutcome } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
 import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
@@ -174,12 +171,13 @@ function invalidReply(submission: Submission<unknown>, extra: Record<string, str
   return submission.reply({ fieldErrors });
 }
 
-function fileProblem(formData: FormData, oversize: Set<string>, name: string, problemOf: (f: { name: string; size: number }) => string | null, tooLarge: string, optional = false) {
-  if (oversize.has(name)) return tooLarge;
-  const file = formData.get(name);
-  if (!(file instanceof File) || (!file.name && file.size === 0)) return optional ? null : "wizard:validation.file.required";
-  return problemOf(file);
-}
+/** The wizard's file inputs and their upload kinds (contract/uploads.ts; docs/decisions/023). */
+const WIZARD_FILES: Record<string, UploadField> = {
+  cover: { kind: "cover", problem: coverProblem, tooLarge: "wizard:validation.file.coverTooLarge" },
+  attachmentFile: { kind: "attachment", problem: attachmentProblem, tooLarge: "wizard:validation.file.attachmentTooLarge" },
+  file: { kind: "chaincode", problem: zipProblem, tooLarge: "wizard:validation.file.zipTooLarge" },
+};
+const FILE_REQUIRED = "wizard:validation.file.required";
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
@@ -187,9 +185,9 @@ export async function action({ request }: ActionFunctionArgs) {
   await guardNewDraft(request, viewer, appId);
   const api = wizardApi(request, viewer);
   const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
-  const { formData, oversize } = multipart
-    ? await parseFormWithFiles(request, { cover: COVER_MAX_BYTES, attachmentFile: ATTACHMENT_MAX_BYTES, file: ZIP_MAX_BYTES })
-    : { formData: await request.formData(), oversize: new Set<string>() };
+  const { formData, uploads } = multipart
+    ? await parseFormWithUploads(request, apiFor(request, viewer), WIZARD_FILES)
+    : { formData: await request.formData(), uploads: {} as Record<string, UploadOutcome> };
   const intent = String(formData.get("intent") ?? "");
   const ref = { appState, ...(appId ? { appId } : {}) };
   const here = (s: WizardStep | null = step) => wizardUrl(appState, appId, s);
@@ -199,13 +197,12 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (intent) {
     case "saveBasic": {
       const submission = parseWithZod(formData, { schema: basicInfoSchema });
-      const coverError = fileProblem(formData, oversize, "cover", coverProblem, "wizard:validation.file.coverTooLarge", true);
+      const coverError = uploadError(uploads.cover, null);
       if (submission.status !== "success" || coverError) return reply(invalidReply(submission, coverError ? { cover: [coverError] } : {}));
-      const cover = formData.get("cover");
       const result = await api.call("/sys/chainAppInfo/wizard/saveBasic", {
         ...ref,
         basic: submission.value as z.input<typeof basicInfoSchema>,
-        cover: cover instanceof File && cover.size > 0 ? await fileToPayload(cover) : undefined,
+        cover: uploadRef(uploads.cover),
       });
       if (!result.ok) return reply(failureReply(submission, result, "basic."));
       if (appState === "mod") return after(result.data.appId, "basic", "wizard:flash.basicSaved");
@@ -214,20 +211,20 @@ export async function action({ request }: ActionFunctionArgs) {
     case "addAttachment": {
       if (!appId) throw badRequest();
       const submission = parseWithZod(formData, { schema: attachmentFormSchema });
-      const fileError = fileProblem(formData, oversize, "attachmentFile", attachmentProblem, "wizard:validation.file.attachmentTooLarge");
-      if (submission.status !== "success" || fileError) return reply(invalidReply(submission, fileError ? { attachmentFile: [fileError] } : {}));
-      const file = formData.get("attachmentFile") as File;
-      const result = await api.call("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: submission.value, file: await fileToPayload(file) });
+      const fileError = uploadError(uploads.attachmentFile, FILE_REQUIRED);
+      const file = uploadRef(uploads.attachmentFile);
+      if (submission.status !== "success" || fileError || !file) return reply(invalidReply(submission, fileError ? { attachmentFile: [fileError] } : {}));
+      const result = await api.call("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: submission.value, file });
       if (!result.ok) return reply(failureReply(submission, result, "attachment."));
       return after(appId, "basic");
     }
     case "addPackage": {
       if (!appId) throw badRequest();
       const submission = parseWithZod(formData, { schema: packageFormSchema });
-      const fileError = fileProblem(formData, oversize, "file", zipProblem, "wizard:validation.file.zipTooLarge");
-      if (submission.status !== "success" || fileError) return reply(invalidReply(submission, fileError ? { file: [fileError] } : {}));
-      const file = formData.get("file") as File;
-      const result = await api.call("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: submission.value as z.input<typeof packageFormSchema>, file: await fileToPayload(file) });
+      const fileError = uploadError(uploads.file, FILE_REQUIRED);
+      const file = uploadRef(uploads.file);
+      if (submission.status !== "success" || fileError || !file) return reply(invalidReply(submission, fileError ? { file: [fileError] } : {}));
+      const result = await api.call("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: submission.value as z.input<typeof packageFormSchema>, file });
       if (!result.ok) return reply(failureReply(submission, result, "pkg."));
       return after(appId, "packages");
     }
