@@ -56,7 +56,7 @@ export async function handleUpload(services: Deps, rules: UploadRules, kind: Upl
   const name = fileNameOf(request);
   if (!name) return leave(refused(Msg.INVALID_PARAMS, rule.messages.required, 400));
   const nameProblem = rule.nameProblem(name);
-  if (nameProblem) return leave(refused(Msg.FILE_TYPE_WRONG, nameProblem));
+  if (nameProblem) return leave(refused(nameProblem === rule.messages.extension ? Msg.FILE_TYPE_WRONG : Msg.INVALID_PARAMS, nameProblem));
   if (declaresMoreThan(request, maxBytes)) return leave(refused(Msg.FILE_TOO_LARGE, rule.messages.tooLarge, 413));
   if (!request.body) return refused(Msg.INVALID_PARAMS, rule.messages.required);
 

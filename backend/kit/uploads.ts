@@ -13,6 +13,8 @@ export type UploadRule = {
   messages: {
     required: string;
     tooLarge: string;
+    /** The name's extension is not one the kind takes (as `nameProblem` answers it). */
+    extension: string;
     /** The content is not one the name's extension allows. */
     wrongType: string;
     /** A zip (or zip container) with entries outside its folder, a bomb, or unreadable. */

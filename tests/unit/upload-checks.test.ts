@@ -1,33 +1,13 @@
-import { constants as zlibConstants, crc32, deflateRawSync, deflateSync } from "node:zlib";
+import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { extensionAllows, sniffContent } from "../../backend/kit/file-content";
 import { receiveUpload, type UploadRule } from "../../backend/kit/uploads";
 import { centralDirectory, entriesProblem, isUnsafeEntryName, ZIP_LIMITS, ZipGuard } from "../../backend/kit/zip-safety";
 import { wizardUploads } from "../../backend/domains/wizard/rules";
+import { HTML, PDF, tinyPng } from "../fixtures/files";
 
 const MB = 1024 * 1024;
-
-function pngChunk(type: string, data: Buffer) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
-/** A real 1×1 PNG. */
-export function tinyPng() {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header[8] = 8;
-  header[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", header), pngChunk("IDAT", deflateSync(Buffer.from([0, 255, 0, 0]))), pngChunk("IEND", Buffer.alloc(0))]);
-}
-
-const HTML = Buffer.from("<!DOCTYPE html>\n<html><body><script>alert(1)</script></body></html>\n");
-const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 
 /**
  * A zip of one entry that inflates to `mb` MB of zeros, built without ever holding them: one MB of zeros

@@ -8,5 +8,5 @@ import type { UploadRule } from "../../kit/uploads";
  */
 export const licenceUpload: UploadRule = {
   nameProblem: (name) => licenceProblem({ name, size: 1, type: "" }),
-  messages: { required: "validation.licence.required", tooLarge: "validation.licence.tooLarge", wrongType: "validation.licence.type" },
+  messages: { required: "validation.licence.required", tooLarge: "validation.licence.tooLarge", extension: "validation.licence.type", wrongType: "validation.licence.type" },
 };

@@ -17,14 +17,31 @@ const ZIP_MESSAGES = {
 export const wizardUploads = {
   chaincode: {
     nameProblem: nameRule(zipProblem),
-    messages: { required: "wizard:validation.file.required", tooLarge: "wizard:validation.file.zipTooLarge", wrongType: "wizard:validation.file.zipOnly", zip: ZIP_MESSAGES },
+    messages: {
+      required: "wizard:validation.file.required",
+      tooLarge: "wizard:validation.file.zipTooLarge",
+      extension: "wizard:validation.file.zipOnly",
+      wrongType: "wizard:validation.file.zipOnly",
+      zip: ZIP_MESSAGES,
+    },
   },
   attachment: {
     nameProblem: nameRule(attachmentProblem),
-    messages: { required: "wizard:validation.file.required", tooLarge: "wizard:validation.file.attachmentTooLarge", wrongType: "wizard:validation.file.attachmentContent", zip: ZIP_MESSAGES },
+    messages: {
+      required: "wizard:validation.file.required",
+      tooLarge: "wizard:validation.file.attachmentTooLarge",
+      extension: "wizard:validation.file.attachmentType",
+      wrongType: "wizard:validation.file.attachmentContent",
+      zip: ZIP_MESSAGES,
+    },
   },
   cover: {
     nameProblem: nameRule(coverProblem),
-    messages: { required: "wizard:validation.file.required", tooLarge: "wizard:validation.file.coverTooLarge", wrongType: "wizard:validation.file.coverType" },
+    messages: {
+      required: "wizard:validation.file.required",
+      tooLarge: "wizard:validation.file.coverTooLarge",
+      extension: "wizard:validation.file.coverType",
+      wrongType: "wizard:validation.file.coverType",
+    },
   },
 } satisfies Record<string, UploadRule>;
