@@ -94,7 +94,7 @@ function capRequest(request: Request, limit: number) {
  * Parses a multipart form whose file fields are `fields` (by input name): text fields as usual (each at
  * most `textLimit`), each chosen file streamed to the backend as it arrives. Answers the form (a file
  * field's value is its upload id, or "") and, per file field, what became of its file. A form larger than
- * its files' limits allow is refused with 413, as is a text field over `textLimit`.
+ * twice its files' limits (plus 1 MB of text) is refused with 413, as is a text field over `textLimit`.
  */
 export async function parseFormWithUploads(request: Request, api: Pick<Api, "upload">, fields: Record<string, UploadField>, textLimit = 64 * 1024) {
   const uploads: Record<string, UploadOutcome> = Object.fromEntries(Object.keys(fields).map((name) => [name, { status: "none" }]));
@@ -125,7 +125,9 @@ export async function parseFormWithUploads(request: Request, api: Pick<Api, "upl
     }
     return "";
   };
-  const limit = Object.values(fields).reduce((sum, f) => sum + UPLOAD_KINDS[f.kind].maxBytes, TEXT_ALLOWANCE);
+  // A file over its limit is still read (and thrown away) so that the form can answer its size message:
+  // up to twice the files' limits; past that the whole form is refused (413).
+  const limit = 2 * Object.values(fields).reduce((sum, f) => sum + UPLOAD_KINDS[f.kind].maxBytes, 0) + TEXT_ALLOWANCE;
   const capped = capRequest(request, limit);
   let formData: FormData;
   try {
