@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
-import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, inject, it } from "vitest";
-import { HTML, PDF, tinyPng } from "../fixtures/files";
+import { HTML, PDF, tinyPng, zerosZip } from "../fixtures/files";
 import { activeUser, call, raw, upload, uploadRaw } from "./client";
 
 /*
@@ -62,36 +61,6 @@ function storedZipHead(mb: number) {
   header.writeUInt32LE(mb * MB, 22);
   header.writeUInt16LE(name.length, 26);
   return Buffer.concat([header, name]);
-}
-
-/** A zip of one entry inflating to `mb` MB of zeros, ~1 KB per MB: one deflated MB repeated (sizes and CRC real). */
-function zerosZip(mb: number) {
-  const block = deflateRawSync(new Uint8Array(MB), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-  const data = Buffer.concat([...Array.from({ length: mb }, () => block), Buffer.from([0x03, 0x00])]);
-  let crc = 0;
-  for (let i = 0; i < mb; i += 1) crc = crc32(new Uint8Array(MB), crc);
-  const name = Buffer.from("zeros.bin");
-  const fields = (b: Buffer, at: number) => {
-    b.writeUInt16LE(20, at);
-    b.writeUInt16LE(8, at + 4);
-    b.writeUInt32LE(crc >>> 0, at + 10);
-    b.writeUInt32LE(data.length, at + 14);
-    b.writeUInt32LE((mb * MB) % 2 ** 32, at + 18);
-    b.writeUInt16LE(name.length, at + 22);
-  };
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  fields(local, 4);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  fields(central, 6);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + name.length, 12);
-  end.writeUInt32LE(local.length + name.length + data.length, 16);
-  return Buffer.concat([local, name, data, central, name, end]);
 }
 
 describe("the /vueapi JSON body limit (1 MB, counted while it arrives)", () => {

@@ -1,49 +1,12 @@
-import { constants as zlibConstants, crc32, deflateRawSync } from "node:zlib";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { extensionAllows, sniffContent } from "../../backend/kit/file-content";
 import { receiveUpload, type UploadRule } from "../../backend/kit/uploads";
 import { centralDirectory, entriesProblem, isUnsafeEntryName, ZIP_LIMITS, ZipGuard } from "../../backend/kit/zip-safety";
 import { wizardUploads } from "../../backend/domains/wizard/rules";
-import { HTML, PDF, tinyPng } from "../fixtures/files";
+import { HTML, PDF, tinyPng, zerosZip } from "../fixtures/files";
 
 const MB = 1024 * 1024;
-
-/**
- * A zip of one entry that inflates to `mb` MB of zeros, built without ever holding them: one MB of zeros
- * deflated once (ending on a byte boundary), repeated, then a last empty block; sizes and CRC are real.
- */
-function zerosZip(mb: number, name = "zeros.bin"): Uint8Array {
-  const block = deflateRawSync(new Uint8Array(MB), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-  const data = Buffer.concat([...Array.from({ length: mb }, () => block), Buffer.from([0x03, 0x00])]);
-  let crc = 0;
-  const zeros = new Uint8Array(MB);
-  for (let i = 0; i < mb; i += 1) crc = crc32(zeros, crc);
-  const fileName = Buffer.from(name);
-  const fields = (header: Buffer, at: number) => {
-    header.writeUInt16LE(20, at);
-    header.writeUInt16LE(0, at + 2);
-    header.writeUInt16LE(8, at + 4);
-    header.writeUInt32LE(crc >>> 0, at + 10);
-    header.writeUInt32LE(data.length, at + 14);
-    header.writeUInt32LE((mb * MB) % 2 ** 32, at + 18);
-    header.writeUInt16LE(fileName.length, at + 22);
-  };
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  fields(local, 4);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  fields(central, 6);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + fileName.length, 12);
-  end.writeUInt32LE(local.length + fileName.length + data.length, 16);
-  return Buffer.concat([local, fileName, data, central, fileName, end]);
-}
 
 /** Rewrites the central directory's declared unpacked sizes to `size` (what a lying archive does). */
 function lieAboutSizes(zip: Uint8Array, size: number): Uint8Array {
