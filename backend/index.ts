@@ -24,6 +24,9 @@ import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
 import type { Domain, Endpoint } from "./kit/domain";
 import { Limits } from "./kit/rate-limit";
+import { databaseFileStore } from "./kit/storage";
+import type { UploadRule } from "./kit/uploads";
+import type { UploadKind } from "../contract/uploads";
 import { Mailer } from "./mail";
 import { seedDemoData } from "./seed";
 
@@ -40,6 +43,13 @@ const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, 
 /** Every background job kind and its handler (backend/jobs/runner.ts); the fixture kinds only with TEST_FIXTURES=1. */
 const jobsOf = (env: BackendEnv) => jobRegistry(domains.flatMap((d) => Object.entries({ ...d.jobs, ...(env.testFixtures ? d.fixtureJobs : {}) })));
 
+/** Every upload kind (contract/uploads.ts) and the rule of the domain that owns it; a kind is owned once. */
+const uploadRules = new Map<UploadKind, UploadRule>();
+for (const [kind, rule] of domains.flatMap((d) => Object.entries(d.uploads ?? {}) as [UploadKind, UploadRule][])) {
+  if (uploadRules.has(kind)) throw new Error(`upload kind ${kind} is declared twice`);
+  uploadRules.set(kind, rule);
+}
+
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
 
@@ -52,7 +62,7 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), now };
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
@@ -60,7 +70,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   const registry = jobsOf(env);
   const runner = createJobRunner(deps, registry);
   return {
-    handle: createRouter(deps, handlers),
+    handle: createRouter(deps, handlers, uploadRules),
     /** The endpoints outside /vueapi (webhooks, the sandbox checkout), as the door route serves them. */
     serveEndpoint: (request: Request) => serveEndpoint(request, deps),
     services: deps,

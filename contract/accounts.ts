@@ -12,6 +12,7 @@ import {
   ticked,
   username,
 } from "./rules";
+import { UPLOAD_KINDS, uploadRefSchema } from "./uploads";
 
 /* ----------------------------------------------------------------------------------------------
  * Forms (SPEC §5 Login, Registration, Password reset, Change password). Each schema is used by the
@@ -78,7 +79,7 @@ export const registerFieldsSchema = z
 export type RegisterFields = z.infer<typeof registerFieldsSchema>;
 
 /** SPEC §5 / §9: the enterprise licence is at most 8 MB; pdf or image. */
-export const LICENCE_MAX_BYTES = 8 * 1024 * 1024;
+export const LICENCE_MAX_BYTES = UPLOAD_KINDS.licence.maxBytes;
 export const LICENCE_TYPES = ["application/pdf", "image/png", "image/jpeg"] as const;
 export const LICENCE_EXTENSIONS = [".pdf", ".png", ".jpg", ".jpeg"] as const;
 
@@ -92,12 +93,8 @@ export function licenceProblem(file: { name: string; size: number; type: string 
   return null;
 }
 
-export const licencePayloadSchema = z.object({
-  name: z.string().min(1).max(50, "validation.fileNameTooLong"),
-  type: z.string(),
-  size: z.number().int().nonnegative(),
-  dataBase64: z.string().min(1, "validation.licence.required"),
-});
+/** The licence of a registration: uploaded beforehand (contract/uploads.ts), named by its upload id. */
+export const licencePayloadSchema = uploadRefSchema;
 
 export const registerPayloadSchema = z
   .object({ payload: registerFieldsSchema, licence: licencePayloadSchema.optional() })

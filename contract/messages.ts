@@ -17,6 +17,8 @@ export const Msg = {
   SERVER_ERROR: "MSG_10500",
   /** Too many requests from this address or for this account in a short time: HTTP 429 with Retry-After (docs/decisions/021). */
   RATE_LIMITED: "MSG_10429",
+  /** The request's body is larger than its path accepts (HTTP 413; docs/decisions/023). */
+  REQUEST_TOO_LARGE: "MSG_10413",
   INVALID_LOGIN_NAME: "MSG_20001",
   CAPTCHA_EMPTY: "MSG_20002",
   CAPTCHA_EXPIRED: "MSG_20003",
@@ -37,6 +39,8 @@ export const Msg = {
   RESEND_WAIT: "MSG_20017",
   FILE_TOO_LARGE: "MSG_20020",
   FILE_TYPE_WRONG: "MSG_20021",
+  /** SPEC §8 "Upload failed (reupload)": the upload a call names is unknown, used already or expired. */
+  UPLOAD_FAILED: "MSG_20022",
   /* Payments and finance (SPEC §8 Payments, §5 Money). */
   INSUFFICIENT_BALANCE: "MSG_30001",
   DEDUCTION_FAILED: "MSG_30002",

@@ -3,6 +3,7 @@ import type { PathSpec } from "./path-spec";
 import { email, mobile, optionalText, required } from "./rules";
 import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes";
 import { bookedNodeSchema, functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
+import { UPLOAD_KINDS, uploadRefSchema } from "./uploads";
 export * from "./service-codes";
 
 /* ------------------------------------------------------------------------------------------------
@@ -73,13 +74,12 @@ export function isStepAllowed(appState: AppState, furthest: WizardStep | null, s
 
 /* -------------------------------------------- limits ------------------------------------------- */
 
-const MB = 1024 * 1024;
 /** §5/§9 chaincode zip at most 60 MB. */
-export const ZIP_MAX_BYTES = 60 * MB;
+export const ZIP_MAX_BYTES = UPLOAD_KINDS.chaincode.maxBytes;
 /** §5/§9 attachments at most 20 MB. */
-export const ATTACHMENT_MAX_BYTES = 20 * MB;
+export const ATTACHMENT_MAX_BYTES = UPLOAD_KINDS.attachment.maxBytes;
 /** §5/§9 images 5 MB; "covers up to 10 MB in some forms": the cover is an image, so 5 MB (ADR 011). */
-export const COVER_MAX_BYTES = 5 * MB;
+export const COVER_MAX_BYTES = UPLOAD_KINDS.cover.maxBytes;
 /** §9 file names at most 50 characters. */
 export const FILE_NAME_MAX = 50;
 export const ATTACHMENT_TYPES = ["doc", "docx", "wps", "pdf", "txt", "zip", "rar", "tar", "jar"] as const;
@@ -121,13 +121,8 @@ export function coverProblem(file: { name: string; size: number }): string | nul
   return null;
 }
 
-/** An uploaded file as it travels in a JSON payload. */
-export const uploadSchema = z.object({
-  name: z.string().max(255),
-  type: z.string().max(100).default(""),
-  size: z.number().int().min(0),
-  dataBase64: z.string().min(1, "wizard:validation.file.required"),
-});
+/** A file of a wizard call: uploaded beforehand (contract/uploads.ts), named by its upload id. */
+export const uploadSchema = uploadRefSchema;
 export type Upload = z.infer<typeof uploadSchema>;
 
 /* -------------------------------------------- fields ------------------------------------------- */

@@ -1,8 +1,10 @@
 import { expect, test } from "./fixtures";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
 import { PASSWORD } from "./support";
+import { tinyPng } from "../tests/fixtures/files";
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+// A real PNG: uploads are checked by their bytes (docs/decisions/023).
+const PNG = tinyPng();
 
 // Across the two halves of the services issue: the review rejects a submitted service, the publisher edits it in
 // the wizard (appState mod2) and resubmits, and the resubmitted version passes the initial review and the test.

@@ -1,6 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, ready } from "./fixtures";
+import { tinyPng } from "../tests/fixtures/files";
 import { CAPTCHA, fillLogin, PASSWORD } from "./support";
 
 /** Shared by the wizard specs: its address, test files made in the test, logging in and the /vueapi wizard paths. */
@@ -23,7 +24,8 @@ export function chaincodeZip(extra: Record<string, Uint8Array> = {}, options: { 
   return Buffer.from(zipSync({ "asset/main.go": strToU8(MAIN_GO), "asset/go.mod": strToU8("module asset\n\ngo 1.20\n"), ...extra }, options));
 }
 
-export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+/** A real PNG: uploads are checked by their bytes (docs/decisions/023). */
+export const PNG = tinyPng();
 
 export async function logInAs(page: Page, userName: string, js: boolean) {
   await page.goto("/g/main/Login/Logins");
@@ -32,10 +34,6 @@ export async function logInAs(page: Page, userName: string, js: boolean) {
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 }
 
-/** A file as the /vueapi upload payload. */
-export function filePayload(name: string, type: string, bytes: Buffer) {
-  return { name, type, size: bytes.byteLength, dataBase64: bytes.toString("base64") };
-}
 
 /** Complete basic information for a new service named after the user. */
 export function basicInfo(userName: string, prefix = "Svc") {
@@ -44,7 +42,8 @@ export function basicInfo(userName: string, prefix = "Svc") {
 
 /**
  * The wizard's /vueapi paths called as this user (logged in through the protocol), each expected to
- * succeed; `token` is the login's, for other paths.
+ * succeed; `token` is the login's, for other paths; `upload` streams a file to /vueapi/upload/<kind>
+ * and answers the reference a wizard call names it by (docs/decisions/023).
  */
 export async function wizardApi(request: APIRequestContext, userName: string) {
   const captcha = await (await request.post("/vueapi/anon/captcha/create", { data: {} })).json();
@@ -56,5 +55,10 @@ export async function wizardApi(request: APIRequestContext, userName: string) {
     expect(res.code, JSON.stringify(res)).toBe(0);
     return res.data;
   };
-  return Object.assign(call, { token });
+  const upload = async (kind: "cover" | "chaincode" | "attachment", name: string, bytes: Buffer) => {
+    const res = await (await request.post(`/vueapi/upload/${kind}`, { data: bytes, headers: { ...headers, "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name) } })).json();
+    expect(res.code, JSON.stringify(res)).toBe(0);
+    return { uploadId: res.data.uploadId as string };
+  };
+  return Object.assign(call, { token, upload });
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Page, Request } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { createActiveUser, uniqueUser } from "./support";
-import { basicInfo, chaincodeZip, filePayload, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
+import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
 
 /*
  * Upload progress (docs/decisions/011): with JavaScript a form with a chosen file is sent by XMLHttpRequest
@@ -32,7 +32,7 @@ async function limitUpload(page: Page, bytesPerSecond: number) {
 async function onPackagesStep(page: Page, request: Parameters<typeof createActiveUser>[0], testInfo: Parameters<typeof uniqueUser>[0], prefix: string) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const api = await wizardApi(request, user.userName);
-  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Up"), cover: filePayload("c.png", "image/png", PNG) });
+  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Up"), cover: await api.upload("cover", "c.png", PNG) });
   await logInAs(page, user.userName, true);
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=packages`);
   return { api, appId: appId as number };
@@ -76,7 +76,7 @@ test("a chaincode zip of a few MB uploads with a progress bar, then is listed", 
 test("a package name the server refuses comes back at its field, with every other field and the file kept", async ({ page, request }, testInfo) => {
   const { api, appId } = await onPackagesStep(page, request, testInfo, "upn");
   // Valid for the browser's checks, refused by the backend: the name is taken (case-insensitively).
-  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: filePayload("a.zip", "application/zip", chaincodeZip()) });
+  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: await api.upload("chaincode", "a.zip", chaincodeZip()) });
   await page.reload();
   await expect(page.getByTestId("wizard-item")).toHaveCount(1);
   await fillPackage(page, "ASSET_CC", bigChaincodeZip(1));

@@ -1,7 +1,7 @@
 import { expect, ready, test } from "./fixtures";
 import { api, logInAs as switchUser, OPERATOR } from "./services-support";
 import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support";
-import { basicInfo, chaincodeZip, filePayload, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
+import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
 
 test("a fresh user fills the wizard from empty to submitted, resuming on a second device, and the service runs after review, test, payment and deployment", async ({ page, request, browser }, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
@@ -176,7 +176,7 @@ test("with a saved draft, unpaid bills still send the publisher home: the backen
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizu"));
   const wizard = await wizardApi(request, user.userName);
-  const { appId } = await wizard("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Unpaid"), cover: filePayload("c.png", "image/png", PNG) });
+  const { appId } = await wizard("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Unpaid"), cover: await wizard.upload("cover", "c.png", PNG) });
   await logInAs(page, user.userName, js);
   const basicStep = `${WIZARD}?appState=add&appId=${appId}&step=basic`;
   await page.goto(basicStep);
@@ -196,7 +196,8 @@ test("with a saved draft, unpaid bills still send the publisher home: the backen
 test("the cover is served to its owner only, privately cached and revalidated by its ETag", async ({ page, request, browser }, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const owner = await createActiveUser(request, uniqueUser(testInfo, "wizc"));
-  const { appId } = await (await wizardApi(request, owner.userName))("saveBasic", { appState: "add", basic: basicInfo(owner.userName, "Cover"), cover: filePayload("c.png", "image/png", PNG) });
+  const ownerApi = await wizardApi(request, owner.userName);
+  const { appId } = await ownerApi("saveBasic", { appState: "add", basic: basicInfo(owner.userName, "Cover"), cover: await ownerApi.upload("cover", "c.png", PNG) });
   await logInAs(page, owner.userName, js);
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=basic`);
   const src = await page.getByTestId("cover-preview").getAttribute("src");
@@ -223,13 +224,52 @@ test("the cover is served to its owner only, privately cached and revalidated by
   await context.close();
 });
 
+test("a file refused by its bytes or its size is explained at its field, and what was typed stays (docs/decisions/023)", async ({ page, request }, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const user = await createActiveUser(request, uniqueUser(testInfo, "wizf"));
+  const api = await wizardApi(request, user.userName);
+  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Files"), cover: await api.upload("cover", "c.png", PNG) });
+  await logInAs(page, user.userName, js);
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=basic`);
+  if (js) await ready(page);
+
+  // An HTML page named .pdf: the name passes, the bytes do not.
+  await page.getByLabel("Attachment name").fill("Whitepaper");
+  await page.getByLabel("Attachment file").setInputFiles({ name: "paper.pdf", mimeType: "application/pdf", buffer: Buffer.from("<!DOCTYPE html><html><body><script>alert(1)</script></body></html>") });
+  await page.getByRole("button", { name: "Upload attachment" }).click();
+  await expect(page.getByText("The file's content does not match its type (doc, docx, wps, pdf, txt, zip, rar, tar, jar).")).toBeVisible();
+  await expect(page.getByLabel("Attachment name")).toHaveValue("Whitepaper");
+  await expect(page.getByText("No attachments yet.")).toBeVisible();
+
+  // A cover over 5 MB: cut off while it streams, and the size message shown with the form as typed.
+  await page.getByLabel("Introduction").fill("Banks share trade documents.");
+  const big = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 1024)]);
+  await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "big.png", mimeType: "image/png", buffer: big });
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page.getByText("The cover must be at most 5 MB.")).toBeVisible();
+  await expect(page.getByLabel("Introduction")).toHaveValue("Banks share trade documents.");
+  await expect(page).toHaveURL(/step=basic/);
+
+  // A chaincode zip with an entry outside its folder is refused at upload, not later in the test job.
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=packages`);
+  if (js) await ready(page);
+  await page.getByLabel("Package name").fill("asset_cc");
+  await page.getByLabel("Package version").fill("1.0.0");
+  await page.getByLabel("Main function path").fill("asset/main.go");
+  await page.getByLabel("Chaincode zip").setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip({ "../../escape.go": new TextEncoder().encode("package x\n") }) });
+  await page.getByRole("button", { name: "Upload package" }).click();
+  await expect(page.getByText("The zip has entries outside its folder (../ or absolute paths).")).toBeVisible();
+  await expect(page.getByLabel("Package name")).toHaveValue("asset_cc");
+  await expect(page.getByText("No chaincode packages yet.")).toBeVisible();
+});
+
 test("a package that roles depend on is deleted only after those roles, each after confirming", async ({ page, request }, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizd"));
   // Build the draft through the /vueapi protocol, then delete through the pages.
   const api = await wizardApi(request, user.userName);
-  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Del"), cover: filePayload("c.png", "image/png", PNG) });
-  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: filePayload("a.zip", "application/zip", chaincodeZip()) });
+  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Del"), cover: await api.upload("cover", "c.png", PNG) });
+  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: await api.upload("chaincode", "a.zip", chaincodeZip()) });
   const d1 = (await api("draft", { appState: "add", appId })).draft;
   await api("addFunction", { appState: "add", appId, fn: { name: "Create", packageId: String(d1.packages[0].packageId), funcType: "1", func: "create", parentId: "top", inputFormat: "i", outputFormat: "o" } });
   const d2 = (await api("draft", { appState: "add", appId })).draft;

@@ -6,7 +6,8 @@ import { getLanguage } from "./i18n.server";
 import type { Language } from "./i18n";
 import { commitSession, flashCookie, getSession, redirectWithFlash, safeReturnTo, type SessionUser } from "./session.server";
 import type { Transport } from "./transport.server";
-import { isMobileUserAgent, vueapi, VueapiRedirect, type VueapiFailure, type VueapiResult } from "./vueapi.server";
+import type { Uploaded, UploadKind } from "@contract/uploads";
+import { isMobileUserAgent, vueapi, vueapiUpload, VueapiRedirect, type OutgoingFile, type VueapiFailure, type VueapiResult } from "./vueapi.server";
 
 /**
  * What a loader or action knows about the person asking, and a request-layer client bound to them.
@@ -99,6 +100,8 @@ export type Api = {
    * MSG_32029) is no error: the page renders with the path's empty data (app/lib/empty-data.ts).
    */
   load<P extends VueapiPath>(path: P, payload: PayloadOf<P>): Promise<DataOf<P>>;
+  /** Streams a file to the backend's upload path of `kind` (docs/decisions/023); answers its upload id. */
+  upload(kind: UploadKind, file: OutgoingFile): Promise<VueapiResult<Uploaded>>;
 };
 
 export function apiFor(
@@ -107,17 +110,19 @@ export function apiFor(
   options: { portalPage?: boolean; transport?: Transport } = {},
 ): Api {
   const ctx = { request, token: viewer.token, language: viewer.language, portalPage: options.portalPage, transport: options.transport };
-  async function call<P extends VueapiPath>(path: P, payload: PayloadOf<P>) {
+  async function leavingOn<T>(exchange: () => Promise<T>): Promise<T> {
     try {
-      return await vueapi(path, payload, ctx);
+      return await exchange();
     } catch (error) {
       if (error instanceof VueapiRedirect) throw await redirectFor(request, error);
       throw error;
     }
   }
+  const call = <P extends VueapiPath>(path: P, payload: PayloadOf<P>) => leavingOn(() => vueapi(path, payload, ctx));
   return {
     viewer,
     call,
+    upload: (kind, file) => leavingOn(() => vueapiUpload(kind, file, ctx)),
     async load(path, payload) {
       const result = await call(path, payload);
       if (result.ok) return result.data;

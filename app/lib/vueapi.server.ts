@@ -2,6 +2,8 @@ import { CLIENT_ADDRESS_HEADER, envelopeSchema, fieldErrorsSchema, ResponseCode,
 import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
 import { refusedTextErrors, refusedTextFields } from "@contract/text";
+import { FILE_NAME_HEADER, uploadedSchema, uploadPath, type Uploaded, type UploadKind } from "@contract/uploads";
+import type * as z from "zod";
 import { getEnv } from "./env.server";
 import type { Language } from "./i18n";
 import { defaultTransport, vueapiBase, type Transport } from "./transport.server";
@@ -127,15 +129,38 @@ export async function vueapi<P extends VueapiPath>(
   if (refused.length > 0) {
     return failure(`errors:${Msg.INVALID_PARAMS}`, { code: ResponseCode.FAIL, status: 400, fieldErrors: refusedTextErrors(refused) });
   }
+  const dataSchema = paths[path].data as unknown as z.ZodType<DataOf<P>>;
+  return exchange(path, { headers: buildHeaders(path, ctx), body: JSON.stringify(buildBody(path, payload, ctx)) }, dataSchema, ctx);
+}
+
+/** A file to upload: its name, declared type and bytes as they arrive. */
+export type OutgoingFile = { name: string; type: string; body: ReadableStream<Uint8Array> };
+
+/**
+ * Streams a file to the backend's upload path of `kind` (docs/decisions/023): the bytes as the body,
+ * never held whole here; answers the upload id the JSON call then names the file by, or a failure (413
+ * for a file over the kind's limit, the reason at `fieldErrors.file` for a refused content).
+ */
+export async function vueapiUpload(kind: UploadKind, file: OutgoingFile, ctx: CallContext): Promise<VueapiResult<Uploaded>> {
+  const path = uploadPath(kind);
+  const headers = buildHeaders(path, ctx);
+  // The type the browser declared, when it is a plain media type (the backend goes by the bytes anyway).
+  headers.set("Content-Type", /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(file.type) ? file.type : "application/octet-stream");
+  headers.set(FILE_NAME_HEADER, encodeURIComponent(file.name));
+  return exchange(path, { headers, body: file.body, duplex: "half" }, uploadedSchema, ctx);
+}
+
+/** One request to the backend and what its answer means (SPEC §7, §8): every case mapped here. */
+async function exchange<T>(
+  path: string,
+  init: { headers: Headers; body: BodyInit; duplex?: "half" },
+  dataSchema: z.ZodType<T>,
+  ctx: CallContext,
+): Promise<VueapiResult<T>> {
   const transport = ctx.transport ?? defaultTransport;
   const timeout = AbortSignal.timeout(ctx.timeoutMs ?? getEnv().VUEAPI_TIMEOUT_MS);
   const signal = AbortSignal.any([ctx.request.signal, timeout]);
-  const outgoing = new Request(vueapiBase() + path, {
-    method: "POST",
-    headers: buildHeaders(path, ctx),
-    body: JSON.stringify(buildBody(path, payload, ctx)),
-    signal,
-  });
+  const outgoing = new Request(vueapiBase() + path, { method: "POST", ...init, signal } as RequestInit);
 
   let response: Response;
   try {
@@ -165,9 +190,9 @@ export async function vueapi<P extends VueapiPath>(
 
   if (code === ResponseCode.OK) {
     if (!response.ok) return failure(httpMessageKey(response.status), { status: response.status });
-    const parsed = paths[path].data.safeParse(data);
+    const parsed = dataSchema.safeParse(data);
     if (!parsed.success) return failure("errors:empty.dataError", { status: response.status });
-    return { ok: true, data: parsed.data as DataOf<P> };
+    return { ok: true, data: parsed.data };
   }
   if (code === ResponseCode.NO_PERMISSION) {
     throw new VueapiRedirect("/g/home/index", "no-permission", null, null);

@@ -3,12 +3,10 @@ import { json, redirect } from "@remix-run/node";
 import * as z from "zod";
 import type { PayloadOf, VueapiPath } from "@contract/paths";
 import {
-  ATTACHMENT_MAX_BYTES,
   attachmentFormSchema,
   attachmentProblem,
   basicInfoSchema,
   certificateFormSchema,
-  COVER_MAX_BYTES,
   coverProblem,
   functionFormSchema,
   isAppState,
@@ -18,7 +16,6 @@ import {
   packageFormSchema,
   roleFormSchema,
   submitFormSchema,
-  ZIP_MAX_BYTES,
   zipProblem,
   type Draft,
   type WizardStep,
@@ -30,7 +27,7 @@ import { intentOf } from "./intents.server";
 import { positiveId } from "./params";
 import { redirectWithFlash } from "./session.server";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "./unpaid-guard.server";
-import { fileProblem, fileToPayload, readFormWithFiles } from "./uploads.server";
+import { parseFormWithUploads, uploadError, uploadRef, type UploadField, type UploadOutcome } from "./uploads.server";
 import type { VueapiFailure, VueapiResult } from "./vueapi.server";
 
 /*
@@ -97,14 +94,26 @@ export function confirmingItem(draft: Draft | null, confirm: string | null): { k
 /** The wizard's forms: each step's save, the list steps' additions, "Next", deletion and the final submission. */
 export const WIZARD_INTENTS = ["saveBasic", "addAttachment", "addPackage", "addFunction", "addRole", "saveNodes", "saveCertificate", "advance", "delete", "submit"] as const;
 
+/** The wizard's file inputs and their upload kinds (contract/uploads.ts; docs/decisions/023). */
+const WIZARD_FILES: Record<string, UploadField> = {
+  cover: { kind: "cover", problem: coverProblem, tooLarge: "wizard:validation.file.coverTooLarge" },
+  attachmentFile: { kind: "attachment", problem: attachmentProblem, tooLarge: "wizard:validation.file.attachmentTooLarge" },
+  file: { kind: "chaincode", problem: zipProblem, tooLarge: "wizard:validation.file.zipTooLarge" },
+};
+
 /** One POST to the wizard (the caller is guarded): where it is, its form with its files, and its intent. */
 export async function readWizardPost(request: Request, viewer: Viewer) {
   const { appState, appId, step } = readWizardQuery(request);
   await guardNewDraft(request, viewer, appId);
   const api = wizardApi(request, viewer);
-  const { formData, oversize } = await readFormWithFiles(request, { cover: COVER_MAX_BYTES, attachmentFile: ATTACHMENT_MAX_BYTES, file: ZIP_MAX_BYTES });
+  // A chosen file is streamed to the backend while the form is read; the form then names it by upload id
+  // (docs/decisions/023).
+  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
+  const { formData, uploads } = multipart
+    ? await parseFormWithUploads(request, apiFor(request, viewer), WIZARD_FILES)
+    : { formData: await request.formData(), uploads: {} as Record<string, UploadOutcome> };
   const intent = intentOf(formData, WIZARD_INTENTS);
-  return { request, api, formData, oversize, intent, appState, appId, step, ref: { appState, ...(appId ? { appId } : {}) } };
+  return { request, api, formData, uploads, intent, appState, appId, step, ref: { appState, ...(appId ? { appId } : {}) } };
 }
 
 type WizardPost = Awaited<ReturnType<typeof readWizardPost>>;
@@ -122,8 +131,11 @@ function savedDraft(post: WizardPost): number {
   return post.appId;
 }
 
-/** A file of the form that must be there and right (checked as it arrived: parseFormWithFiles). */
-type FileRule = { name: string; problemOf: (f: { name: string; size: number }) => string | null; tooLarge: string; optional?: boolean };
+/** A file input of the form (checked and uploaded as it arrived: parseFormWithUploads), required unless `optional`. */
+type FileRule = { name: keyof typeof WIZARD_FILES; optional?: boolean };
+
+/** The upload id of the form's file `name`, once the form was checked (saveForm). */
+const uploaded = (post: WizardPost, name: keyof typeof WIZARD_FILES) => uploadRef(post.uploads[name]);
 
 /**
  * A form of a step: its schema and the file beside it checked, then the backend's save; a refusal of
@@ -140,7 +152,7 @@ async function saveForm<S extends z.ZodType, T>(
   },
 ) {
   const submission = parseWithZod(post.formData, { schema });
-  const fileError = file ? fileProblem(post.formData, post.oversize, file.name, file.problemOf, file.tooLarge, file.optional) : null;
+  const fileError = file ? uploadError(post.uploads[file.name], file.optional ? null : "wizard:validation.file.required") : null;
   if (submission.status !== "success" || fileError) return refused(post, replyWithFieldErrors(submission, file && fileError ? { [file.name]: [fileError] } : {}));
   const result = await save(submission.value);
   if (!result.ok) return refused(post, replyWithFailure(submission, result, { fieldPrefix: prefix }));
@@ -151,16 +163,10 @@ async function saveForm<S extends z.ZodType, T>(
 export function saveBasic(post: WizardPost) {
   return saveForm(post, {
     schema: basicInfoSchema,
-    file: { name: "cover", problemOf: coverProblem, tooLarge: "wizard:validation.file.coverTooLarge", optional: true },
+    file: { name: "cover", optional: true },
     prefix: "basic.",
-    save: async (basic) => {
-      const cover = post.formData.get("cover");
-      return post.api.call("/sys/chainAppInfo/wizard/saveBasic", {
-        ...post.ref,
-        basic: basic as z.input<typeof basicInfoSchema>,
-        cover: cover instanceof File && cover.size > 0 ? await fileToPayload(cover) : undefined,
-      });
-    },
+    save: (basic) =>
+      post.api.call("/sys/chainAppInfo/wizard/saveBasic", { ...post.ref, basic: basic as z.input<typeof basicInfoSchema>, cover: uploaded(post, "cover") }),
     then: ({ appId }) => (post.appState === "mod" ? savedTo(post, appId, "basic", "wizard:flash.basicSaved") : savedTo(post, appId, nextStep(post.appState, "basic"))),
   });
 }
@@ -169,10 +175,9 @@ export function addAttachment(post: WizardPost) {
   const appId = savedDraft(post);
   return saveForm(post, {
     schema: attachmentFormSchema,
-    file: { name: "attachmentFile", problemOf: attachmentProblem, tooLarge: "wizard:validation.file.attachmentTooLarge" },
+    file: { name: "attachmentFile" },
     prefix: "attachment.",
-    save: async (attachment) =>
-      post.api.call("/sys/chainAppInfo/wizard/addAttachment", { ...post.ref, attachment, file: await fileToPayload(post.formData.get("attachmentFile") as File) }),
+    save: (attachment) => post.api.call("/sys/chainAppInfo/wizard/addAttachment", { ...post.ref, attachment, file: uploaded(post, "attachmentFile")! }),
     then: () => savedTo(post, appId, "basic"),
   });
 }
@@ -181,10 +186,9 @@ export function addPackage(post: WizardPost) {
   const appId = savedDraft(post);
   return saveForm(post, {
     schema: packageFormSchema,
-    file: { name: "file", problemOf: zipProblem, tooLarge: "wizard:validation.file.zipTooLarge" },
+    file: { name: "file" },
     prefix: "pkg.",
-    save: async (pkg) =>
-      post.api.call("/sys/chainAppInfo/wizard/addPackage", { ...post.ref, pkg: pkg as z.input<typeof packageFormSchema>, file: await fileToPayload(post.formData.get("file") as File) }),
+    save: (pkg) => post.api.call("/sys/chainAppInfo/wizard/addPackage", { ...post.ref, pkg: pkg as z.input<typeof packageFormSchema>, file: uploaded(post, "file")! }),
     then: () => savedTo(post, appId, "packages"),
   });
 }

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { COVER_MAX_BYTES, COVER_TYPES, coverProblem } from "@contract/service-wizard";
+import { COVER_TYPES, coverProblem } from "@contract/service-wizard";
 import { ownerActions, PAY_MODES, PRODUCT_TYPES, productFormSchema } from "@contract/store";
 import { CheckboxField, FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { Cover } from "~/components/store/bits";
@@ -13,7 +13,7 @@ import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
-import { fileProblem, fileToPayload, readFormWithFiles } from "~/lib/uploads.server";
+import { parseFormWithUploads, uploadError, uploadRef, type UploadOutcome } from "~/lib/uploads.server";
 import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
@@ -36,19 +36,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const productId = positiveParam(new URL(request.url).searchParams.get("id")) ?? undefined;
-  const { formData, oversize } = await readFormWithFiles(request, { cover: COVER_MAX_BYTES });
+  const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
+  const api = apiFor(request, viewer);
+  // A chosen cover is streamed to the backend while the form is read (docs/decisions/023).
+  const { formData, uploads } = multipart
+    ? await parseFormWithUploads(request, api, { cover: { kind: "cover", problem: coverProblem, tooLarge: "wizard:validation.file.coverTooLarge" } })
+    : { formData: await request.formData(), uploads: {} as Record<string, UploadOutcome> };
   // House habit 2: an unknown intent is a 400.
   intentOf(formData, ["save"]);
   const submission = parseWithZod(formData, { schema: productFormSchema });
-  const file = formData.get("cover");
-  const given = file instanceof File && (file.name || file.size > 0) ? file : null;
-  const coverError = fileProblem(formData, oversize, "cover", coverProblem, "wizard:validation.file.coverTooLarge", true);
+  const coverError = uploadError(uploads.cover, null);
   if (submission.status !== "success" || coverError) return json({ result: replyWithFieldErrors(submission, coverError ? { cover: [coverError] } : {}) }, { status: 400 });
-  const result = await apiFor(request, viewer).call("/sys/product/save", {
-    productId,
-    product: submission.value,
-    cover: given ? await fileToPayload(given) : undefined,
-  });
+  const result = await api.call("/sys/product/save", { productId, product: submission.value, cover: uploadRef(uploads.cover) });
   if (!result.ok) return json({ result: replyWithFailure(submission, result, { fieldPrefix: "product." }) }, { status: 400 });
   return redirectWithFlash(request, "/g/home/AppStore/MyProducts", { kind: "success", key: "store:flash.saved" });
 }

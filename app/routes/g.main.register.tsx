@@ -3,13 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LICENCE_EXTENSIONS, LICENCE_MAX_BYTES, licenceProblem, registerFieldsSchema, USER_TYPE } from "@contract/accounts";
+import { LICENCE_EXTENSIONS, licenceProblem, registerFieldsSchema, USER_TYPE } from "@contract/accounts";
 import { Captcha } from "~/components/Captcha";
 import { CheckboxField, ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
 import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { fileToPayload, parseFormWithFiles } from "~/lib/uploads.server";
+import { parseFormWithUploads, uploadError, uploadRef } from "~/lib/uploads.server";
 import { pageTitle } from "~/lib/meta";
 import { useSchemaForm } from "~/lib/use-schema-form";
 
@@ -26,17 +26,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireAnonymous(request);
-  const { formData, oversize } = await parseFormWithFiles(request, { licence: LICENCE_MAX_BYTES });
+  const api = apiFor(request, viewer, { portalPage: true });
+  // The licence is streamed to the backend while the form is read (docs/decisions/023).
+  const { formData, uploads } = await parseFormWithUploads(request, api, {
+    licence: { kind: "licence", problem: licenceProblem, tooLarge: "validation.licence.tooLarge" },
+  });
   const submission = parseWithZod(formData, { schema: registerFieldsSchema });
-  const licence = formData.get("licence");
   const isEnterprise = formData.get("userType") === USER_TYPE.ENTERPRISE;
-  const licenceError = !isEnterprise
-    ? null
-    : oversize.has("licence")
-      ? "validation.licence.tooLarge"
-      : licence instanceof File
-        ? licenceProblem(licence)
-        : "validation.licence.required";
+  const licenceError = isEnterprise ? uploadError(uploads.licence, "validation.licence.required") : null;
 
   if (submission.status !== "success" || licenceError) {
     const fieldErrors: Record<string, string[]> = {};
@@ -47,11 +44,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ result: submission.reply({ fieldErrors, hideFields: HIDDEN }) }, { status: 400 });
   }
 
-  const payload = {
-    payload: submission.value,
-    licence: isEnterprise && licence instanceof File ? await fileToPayload(licence) : undefined,
-  };
-  const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/user/register", payload);
+  const payload = { payload: submission.value, licence: isEnterprise ? uploadRef(uploads.licence) : undefined };
+  const result = await api.call("/anon/user/register", payload);
   if (!result.ok) {
     return json({ result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) }, { status: formFailureStatus(result) });
   }

@@ -4,15 +4,32 @@ import { bytea, ts } from "./columns";
 
 /** The platform's core tables, shared by the kernel and every domain: users, tokens, files, jobs, messages, city nodes. */
 
-/** Uploaded files (licences now; chaincode, attachments, covers later): in the database, so every process sees them. */
-export const files = pgTable("files", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull(),
-  mime: text("mime").notNull(),
-  size: integer("size").notNull(),
-  bytes: bytea("bytes").notNull(),
-  createdAt: ts("created_at").notNull().defaultNow(),
-});
+/**
+ * Stored files (licences, chaincode zips, attachments, covers): in the database, so every process sees them.
+ * Read and written only through the storage adapter (backend/kit/storage.ts). A file arriving by upload
+ * (docs/decisions/023) carries its upload id, kind and uploader and stays pending until the call that uses
+ * it claims it (`claimedAt`); pending uploads left unclaimed are swept after a while.
+ */
+export const files = pgTable(
+  "files",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    mime: text("mime").notNull(),
+    size: integer("size").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** The upload's id (random, unguessable), or null for a file stored by the backend itself. */
+    uploadId: text("upload_id"),
+    /** The upload kind (contract/uploads.ts), for an uploaded file. */
+    kind: text("kind"),
+    /** Who uploaded it; null for the licence uploaded before its account exists. */
+    ownerId: integer("owner_id"),
+    /** When the call that uses the upload took it; null while pending. */
+    claimedAt: ts("claimed_at"),
+  },
+  (t) => [uniqueIndex("files_upload_id_idx").on(t.uploadId), index("files_pending_idx").on(t.createdAt).where(sql`${t.uploadId} is not null and ${t.claimedAt} is null`)],
+);
 
 export const users = pgTable(
   "users",

@@ -5,12 +5,15 @@ import { Msg } from "../../contract/messages";
 import { errorSummary } from "../../contract/error-summary";
 import { paths, type PathSpec, type VueapiPath } from "../../contract/paths";
 import { refusedTextErrors, refusedTextFields } from "../../contract/text";
+import { isUploadKind, JSON_BODY_LIMIT_BYTES, UPLOAD_PATH_PREFIX } from "../../contract/uploads";
 import type { Language } from "../mail";
 import type { Db } from "../db/client";
 import type { Deps } from "../deps";
 import { entryFromRule, recordAudit } from "../kit/audit";
+import { BodyTooLargeError, discardRest, readLimited } from "../kit/body-limit";
 import { authenticate, type AuthUser } from "./auth";
 import { ApiError, sessionInvalid } from "./errors";
+import { handleUpload, type UploadRules } from "./upload";
 
 export type CallContext = {
   services: Deps;
@@ -97,28 +100,55 @@ function isDataException(error: unknown): boolean {
   return typeof found === "string" && INPUT_DATA_EXCEPTIONS.has(found);
 }
 
-/** The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys. */
-export function createRouter(services: Deps, handlers: Handlers) {
+/** A JSON body of at most JSON_BODY_LIMIT_BYTES, counted while it arrives (docs/decisions/023). */
+async function readJsonObject(request: Request): Promise<Record<string, unknown> | "tooLarge" | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLimited(request, JSON_BODY_LIMIT_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return "tooLarge";
+    return null;
+  }
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys; a JSON body is at
+ * most 1 MB. Files are not JSON: `/upload/<kind>` takes them as a stream (backend/http/upload.ts).
+ */
+export function createRouter(services: Deps, handlers: Handlers, uploads: UploadRules = new Map()) {
   return async function route(request: Request, caller: Caller = {}): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
-    if (!Object.prototype.hasOwnProperty.call(paths, path)) {
+    const asked = path.startsWith(UPLOAD_PATH_PREFIX) ? path.slice(UPLOAD_PATH_PREFIX.length) : null;
+    const uploadKind = isUploadKind(asked) && uploads.has(asked) ? asked : null;
+    if (!uploadKind && !Object.prototype.hasOwnProperty.call(paths, path)) {
+      discardRest(request.body);
       return jsonResponse(fail(Msg.NOT_FOUND), 404);
     }
     if (request.method !== "POST") {
+      discardRest(request.body);
       return new Response(JSON.stringify(fail(Msg.INVALID_PARAMS)), {
         status: 405,
         headers: { Allow: "POST", "Content-Type": "application/json; charset=utf-8" },
       });
     }
-    let body: Record<string, unknown>;
-    try {
-      const parsed = await request.json();
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-      body = parsed as Record<string, unknown>;
-    } catch {
-      return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
+    if (uploadKind) {
+      try {
+        return await handleUpload(services, uploads, uploadKind, request, caller.clientAddress ?? null);
+      } catch (error) {
+        console.error(`vueapi ${path} failed: ${errorSummary(error)}`);
+        return jsonResponse(fail(Msg.SERVER_ERROR), 500);
+      }
     }
+    const body = await readJsonObject(request);
+    if (body === "tooLarge") return jsonResponse(fail(Msg.REQUEST_TOO_LARGE), 413);
+    if (!body) return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
     const vueapiPath = path as VueapiPath;
     const spec = paths[vueapiPath];
     const language = languageOf(request, body);

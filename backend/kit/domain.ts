@@ -3,6 +3,8 @@ import type { Deps } from "../deps";
 import type { BackendEnv } from "../env";
 import type { Handlers } from "../http/router";
 import type { JobEntry } from "../jobs/runner";
+import type { UploadKind } from "../../contract/uploads";
+import type { UploadRule } from "./uploads";
 
 /**
  * One domain of the backend (docs/decisions/018): a folder under backend/domains/<name>/ whose index.ts
@@ -27,6 +29,12 @@ export type Domain = {
   readonly start?: (deps: Deps) => void | Promise<void>;
   /** HTTP endpoints outside the /vueapi envelope that the domain serves (webhooks, hosted pages, later JSON-RPC). */
   readonly endpoints?: readonly Endpoint[];
+  /**
+   * The upload kinds it owns (contract/uploads.ts gives their byte limits): files streamed to
+   * `POST /vueapi/upload/<kind>`, checked by the rule while they arrive, then claimed by its handlers
+   * through `deps.files` (docs/decisions/023).
+   */
+  readonly uploads?: Partial<Record<UploadKind, UploadRule>>;
   /** The functions other domains may call. */
   readonly api?: Readonly<Record<string, unknown>>;
   /** Demo records for the demo accounts created just now (only when demo data is asked for). */
@@ -58,7 +66,10 @@ export type Endpoint = {
   readonly path: string;
   /** Who may call it: anyone, the holder of a signature (provider webhooks), a project key, a session. */
   readonly auth: "public" | "signature" | "key" | "session";
-  /** The largest request body it reads; a larger one is refused with 413 before it is read. */
+  /**
+   * The largest request body it reads: a larger Content-Length is refused with 413 before the body is
+   * read, and the body is counted while it streams (a handler reading past the limit gets a 413 too).
+   */
   readonly bodyLimitBytes: number;
   /** Requests per minute per client address, or null where a signature or key check guards it instead. */
   readonly ratePerMinute: number | null;
@@ -67,7 +78,7 @@ export type Endpoint = {
    * is the provider): an endpoint it does not serve is not found. Absent = always.
    */
   readonly enabled?: (env: BackendEnv) => boolean;
-  /** What it does; the request's body is within the limit. */
+  /** What it does; the request's body is limited to `bodyLimitBytes` (backend/kit/body-limit.ts). */
   readonly handle: (request: Request, deps: Deps) => Promise<Response>;
 };
 

@@ -34,6 +34,8 @@ export const DEFAULT_RULES = {
   "login.account": { limit: 10, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE, scope: "account" },
   /** Accounts registered from one address. */
   "register.ip": { limit: 5, windowMs: HOUR, scope: "address" },
+  /** Files uploaded without a session (a registration's licence, up to 8 MB each) from one address. */
+  "upload.anon.ip": { limit: 20, windowMs: HOUR, scope: "address" },
   /** Requests for a password-reset code from one address. */
   "resetCode.ip": { limit: 10, windowMs: 15 * MINUTE, scope: "address" },
   /** SPEC §9 resend wait: one reset code per account per 60 seconds. */

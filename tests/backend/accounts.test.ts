@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { activationToken, activeUser, call, captcha, login, mailsTo, PASSWORD, register, uniqueName } from "./client";
+import { activationToken, activeUser, call, captcha, login, mailsTo, PASSWORD, register, uniqueName, upload } from "./client";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const enterprise = { userType: "2", companyName: "Example Ltd", companyAddress: "1 Road", contactName: "Zhang", country: "China", creditCode: "91110000ABCDEFGH" };
@@ -34,8 +34,14 @@ describe("registration (SPEC §5)", () => {
 
   it("registers an enterprise with its licence", async () => {
     const userName = uniqueName("ent");
-    const res = await register(userName, enterprise, { name: "licence.png", type: "image/png", size: PNG.length, dataBase64: PNG.toString("base64") });
+    // The licence is uploaded first, before the account exists (docs/decisions/023), then named by its id.
+    const licence = await upload("licence", "licence.png", PNG);
+    expect(licence.code, JSON.stringify(licence)).toBe(0);
+    const res = await register(userName, enterprise, { uploadId: licence.data.uploadId });
     expect(res.code, JSON.stringify(res)).toBe(0);
+    // It is used: another registration cannot name it again.
+    const again = await register(uniqueName("ent"), enterprise, { uploadId: licence.data.uploadId });
+    expect(again.data.fieldErrors).toMatchObject({ licence: ["errors:MSG_20022"] });
   });
 
   it("checks every field rule on the server, whatever the portal did", async () => {
@@ -79,12 +85,16 @@ describe("registration (SPEC §5)", () => {
     });
     const noLicence = await register(uniqueName("ent"), enterprise);
     expect(noLicence.data.fieldErrors).toMatchObject({ licence: ["validation.licence.required"] });
+    // The licence's own checks happen at its upload: by its bytes, and by its size while it arrives.
     const exe = Buffer.from("MZ\x90\x00 not an image");
-    const wrongType = await register(uniqueName("ent"), enterprise, { name: "licence.png", type: "image/png", size: exe.length, dataBase64: exe.toString("base64") });
-    expect(wrongType.data.fieldErrors).toMatchObject({ licence: ["validation.licence.type"] });
+    const wrongType = await upload("licence", "licence.png", exe);
+    expect(wrongType).toMatchObject({ message: "MSG_20021", data: { fieldErrors: { file: ["validation.licence.type"] } } });
     const big = Buffer.concat([PNG, Buffer.alloc(8 * 1024 * 1024)]);
-    const tooBig = await register(uniqueName("ent"), enterprise, { name: "licence.png", type: "image/png", size: big.length, dataBase64: big.toString("base64") });
-    expect(tooBig.data.fieldErrors).toMatchObject({ licence: ["validation.licence.tooLarge"] });
+    const tooBig = await upload("licence", "licence.png", big);
+    expect(tooBig).toMatchObject({ message: "MSG_20020", data: { fieldErrors: { file: ["validation.licence.tooLarge"] } } });
+    expect((await upload("licence", "licence.exe", PNG)).data.fieldErrors).toEqual({ file: ["validation.licence.type"] });
+    const unknown = await register(uniqueName("ent"), enterprise, { uploadId: "u".repeat(43) });
+    expect(unknown.data.fieldErrors).toMatchObject({ licence: ["errors:MSG_20022"] });
   });
 
   it("refuses a taken username and email, in any case", async () => {

@@ -21,6 +21,21 @@ export function raw(p: string, body: unknown = {}, token?: string, init: Request
   });
 }
 
+/** Streams `bytes` to the upload path of `kind` (docs/decisions/023), as the portal does; answers the response. */
+export function uploadRaw(kind: string, name: string, body: BodyInit, token?: string, headers: Record<string, string> = {}) {
+  return fetch(`${inject("baseUrl")}/vueapi/upload/${kind}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name), ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+    body,
+    duplex: "half",
+  } as RequestInit);
+}
+
+/** An upload's envelope. */
+export async function upload<T = any>(kind: string, name: string, bytes: Uint8Array, token?: string): Promise<Envelope<T>> {
+  return (await uploadRaw(kind, name, Buffer.from(bytes), token)).json() as Promise<Envelope<T>>;
+}
+
 export async function captcha(): Promise<string> {
   const res = await call<{ captchaKey: string }>("/anon/captcha/create");
   expect(res.code).toBe(0);

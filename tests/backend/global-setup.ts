@@ -11,6 +11,8 @@ declare module "vitest" {
     dataDir: string;
     testCaptcha: string;
     database: "pglite" | "postgres";
+    /** The server process's id (the request-limit tests read its memory in /proc). */
+    serverPid: number;
   }
 }
 
@@ -68,6 +70,7 @@ export default async function setup(project: TestProject) {
   project.provide("dataDir", dataDir);
   project.provide("testCaptcha", testCaptcha);
   project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
+  project.provide("serverPid", server.pid ?? 0);
   return async () => {
     // The server ends on SIGTERM: it stops taking connections, answers the calls under way and closes its
     // database (backend/index.ts). Wait until it has really exited, so nothing outlives the run; one that

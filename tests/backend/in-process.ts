@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
+import type { UploadKind } from "../../contract/uploads";
 import { users } from "../../backend/db/tables";
 import { readBackendEnv } from "../../backend/env";
 import { createVueapi } from "../../backend/index";
@@ -69,6 +70,18 @@ export async function callVueapi<T = any>(service: Vueapi, p: string, body: obje
       method: "POST",
       headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
+    }),
+  );
+  return res.json() as Promise<Reply<T>>;
+}
+
+/** Streams `bytes` to the service's upload path of `kind` as the portal does (docs/decisions/023); answers the envelope. */
+export async function uploadVueapi<T = any>(service: Vueapi, kind: UploadKind, name: string, bytes: Uint8Array, token?: string): Promise<Reply<T>> {
+  const res = await service.handle(
+    new Request(`http://test.invalid/vueapi/upload/${kind}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: Buffer.from(bytes),
     }),
   );
   return res.json() as Promise<Reply<T>>;

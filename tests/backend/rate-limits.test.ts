@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
+import { tinyPng } from "../fixtures/files";
 import { activeUser, mailsTo, PASSWORD, registration, uniqueName, type Envelope } from "./client";
 
 /**
@@ -150,6 +151,24 @@ describe("registration: 5 accounts an hour per address", () => {
     expectRefused(await register(sixth), "MSG_10429");
     expect(mailsTo(`${sixth}@example.com`)).toEqual([]);
     expect((await post(address(), "/anon/user/register", { payload: { ...registration(sixth), captchaKey: await key() } })).body.code).toBe(0);
+  });
+});
+
+describe("uploads without a session: 20 an hour per address", () => {
+  it("refuses the 21st licence from one address with 429 before reading it; another address still uploads", async () => {
+    const upload = (from: string) =>
+      fetch(`${inject("baseUrl")}/vueapi/upload/licence`, {
+        method: "POST",
+        headers: { "Content-Type": "image/png", "X-File-Name": "licence.png", "X-Forwarded-For": from },
+        body: tinyPng(),
+      });
+    const from = address();
+    for (let i = 0; i < 20; i += 1) expect((await (await upload(from)).json()).code).toBe(0);
+    const refused = await upload(from);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+    expect(await refused.json()).toMatchObject({ code: 1, message: "MSG_10429" });
+    expect((await (await upload(address())).json()).code).toBe(0);
   });
 });
 

@@ -5,12 +5,18 @@ import { commentUseful, products, productServices } from "../../backend/domains/
 import { files } from "../../backend/db/tables";
 import { demoCover } from "../../backend/domains/store/demo";
 import { PRODUCT_TRANSITIONS, productTransition, type ProductEvent } from "../../contract/store";
-import { callVueapi, inProcessVueapi, loginToken, registeredUser } from "./in-process";
+import { callVueapi, inProcessVueapi, loginToken, registeredUser, uploadVueapi } from "./in-process";
 
 // The app store through the /vueapi protocol, in-process (like tests/backend/services.test.ts): services
 // come from the tests-only /test/services path, joins and public flags from /test/store.
 const service = inProcessVueapi("store", { TEST_CAPTCHA: "STO1", DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
 const post = (p: string, body: object = {}, token?: string) => callVueapi(service, p, body, token);
+/** An image uploaded as the caller's (docs/decisions/023), named by its upload id in the product's save. */
+async function coverUpload(bytes: Uint8Array, token: string, name = "cover.png") {
+  const res = await uploadVueapi(service, "cover", name, bytes, token);
+  expect(res.code, JSON.stringify(res)).toBe(0);
+  return { uploadId: res.data.uploadId as string };
+}
 
 async function ok(p: string, body: object, token: string) {
   const res = await post(p, body, token);
@@ -266,8 +272,7 @@ describe("products", () => {
 
 describe("a buyer publishes a product", () => {
   async function listedProduct(owner: { token: string }, extra: Record<string, unknown> = {}) {
-    const bytes = demoCover([1, 2, 3], [200, 100, 50]);
-    const cover = { name: "cover.png", type: "image/png", size: bytes.length, dataBase64: bytes.toString("base64") };
+    const cover = await coverUpload(demoCover([1, 2, 3], [200, 100, 50]), owner.token);
     const { productId } = await ok("/sys/product/save", { product: product(extra), cover }, owner.token);
     await ok("/sys/product/submit", { productId }, owner.token);
     await ok("/sys/ops/products/decide", { productId, decision: "approve" }, operator);
@@ -319,15 +324,17 @@ describe("a buyer publishes a product", () => {
     const listedCover = await ok("/sys/store/cover", { kind: "product", id: productId }, other.token);
     expect(listedCover.mime).toBe("image/png");
     expect(Buffer.from(listedCover.dataBase64, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
-    const bytes = demoCover([9, 9, 9], [99, 99, 99]);
-    const { productId: draft } = await ok("/sys/product/save", { product: product(), cover: { name: "c.png", type: "image/png", size: bytes.length, dataBase64: bytes.toString("base64") } }, owner.token);
+    const { productId: draft } = await ok("/sys/product/save", { product: product(), cover: await coverUpload(demoCover([9, 9, 9], [99, 99, 99]), owner.token, "c.png") }, owner.token);
     expect((await post("/sys/store/cover", { kind: "product", id: draft }, other.token)).message).toBe("MSG_10002");
     await ok("/sys/store/cover", { kind: "product", id: draft }, owner.token);
     const hidden = await runningService({ isPublic: false });
     expect((await post("/sys/store/cover", { kind: "app", id: hidden.appId }, other.token)).message).toBe("MSG_40006");
-    // A file that is not an image is refused, whatever its name says.
-    const fake = await post("/sys/product/save", { product: product(), cover: { name: "c.png", type: "image/png", size: 4, dataBase64: Buffer.from("%PDF").toString("base64") } }, owner.token);
-    expect(fake.data.fieldErrors.cover).toEqual(["wizard:validation.file.coverType"]);
+    // A file that is not an image is refused at its upload, whatever its name says.
+    const fake = await uploadVueapi(service, "cover", "c.png", Buffer.from("%PDF-1.4\n"), owner.token);
+    expect(fake).toMatchObject({ message: "MSG_20021", data: { fieldErrors: { file: ["wizard:validation.file.coverType"] } } });
+    // Another user's upload cannot be named.
+    const notMine = await coverUpload(demoCover([9, 9, 9], [99, 99, 99]), other.token);
+    expect((await post("/sys/product/save", { product: product(), cover: notMine }, owner.token)).data.fieldErrors).toEqual({ cover: ["errors:MSG_20022"] });
   });
 
   it("refuses company products to individuals and unlisted products to everyone", async () => {

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { issueToken } from "../../backend/http/auth";
 import { appFunctions, appNodes, appRoles, apps, appTransitions, appVersions, chaincodePackages } from "../../backend/domains/services/tables";
 import { cityNodes, users } from "../../backend/db/tables";
-import { callVueapi, inProcessVueapi } from "./in-process";
+import type { UploadKind } from "../../contract/uploads";
+import { JPEG, PDF, tinyPng } from "../fixtures/files";
+import { callVueapi, inProcessVueapi, uploadVueapi } from "./in-process";
 
 // The wizard's rules over the /vueapi protocol, in-process so that a test can put a service in a later
 // status (running, rejected) directly, as the lifecycle of another issue would.
@@ -24,11 +26,16 @@ async function newUser() {
   return { id: row.id, token: await issueToken(service.services, row.id) };
 }
 
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
-const cover = { name: "cover.png", type: "image/png", size: PNG.byteLength, dataBase64: PNG.toString("base64") };
+const PNG = tinyPng();
 const ZIP = zipSync({ "chaincode/main.go": strToU8("package main\n\nfunc main() {}\n") });
-const zipFile = (name = "asset.zip", bytes: Uint8Array = ZIP) => ({ name, type: "application/zip", size: bytes.byteLength, dataBase64: b64(bytes) });
+/** Uploads a file as `token`'s (docs/decisions/023): a wizard call then names it by its upload id. */
+async function upload(kind: UploadKind, name: string, bytes: Uint8Array, token: string) {
+  const res = await uploadVueapi(service, kind, name, bytes, token);
+  expect(res.code, JSON.stringify(res)).toBe(0);
+  return { uploadId: res.data.uploadId as string };
+}
+const cover = (token: string) => upload("cover", "cover.png", PNG, token);
+const zipFile = (token: string, name = "asset.zip", bytes: Uint8Array = ZIP) => upload("chaincode", name, bytes, token);
 
 function basic(extra: Record<string, unknown> = {}) {
   seq += 1;
@@ -69,11 +76,11 @@ async function draftOf(token: string, appId: number, appState = "add") {
 
 /** A complete draft: basic info, one package, one function, one role, one node, certificate mode. */
 async function completeDraft(token: string, extra: Record<string, unknown> = {}) {
-  const saved = await post("saveBasic", { appState: "add", basic: basic(extra), cover }, token);
+  const saved = await post("saveBasic", { appState: "add", basic: basic(extra), cover: await cover(token) }, token);
   expect(saved.code, JSON.stringify(saved)).toBe(0);
   const appId = saved.data.appId as number;
   const ref = { appState: "add", appId };
-  expect((await post("addPackage", { ...ref, pkg: pkg(), file: zipFile() }, token)).code).toBe(0);
+  expect((await post("addPackage", { ...ref, pkg: pkg(), file: await zipFile(token) }, token)).code).toBe(0);
   const packageId = (await draftOf(token, appId)).packages[0].packageId;
   expect((await post("advance", { ...ref, from: "packages" }, token)).code).toBe(0);
   expect((await post("addFunction", { ...ref, fn: fn(packageId) }, token)).code).toBe(0);
@@ -100,46 +107,55 @@ describe("step 1, basic information (§2, §3 Service, §5 Service)", () => {
     const bad = await post("saveBasic", {
       appState: "add",
       basic: basic({ name: "", version: "1.0", contactEmail: "nope", webUrl: undefined, crossChain: "on", crossProtocol: "2", paymentCycle: "3" }),
-      cover,
+      cover: await cover(token),
     }, token);
     expect(bad.message).toBe("MSG_10001");
     expect(Object.keys(bad.data.fieldErrors).sort()).toEqual(["basic.contactEmail", "basic.name", "basic.paymentCycle", "basic.version"]);
     // Rules across fields: an access address (§5 "address"), a protocol, and the APPCode of the second protocol.
-    const cross = await post("saveBasic", { appState: "add", basic: basic({ webUrl: undefined, crossChain: "on", crossProtocol: "2" }), cover }, token);
+    const cross = await post("saveBasic", { appState: "add", basic: basic({ webUrl: undefined, crossChain: "on", crossProtocol: "2" }), cover: await cover(token) }, token);
     expect(cross.data.fieldErrors).toEqual({ "basic.webUrl": ["wizard:validation.accessRequired"], "basic.crossAppCode": ["wizard:validation.appCodeRequired"] });
-    const noProtocol = await post("saveBasic", { appState: "add", basic: basic({ crossChain: "on" }), cover }, token);
+    const noProtocol = await post("saveBasic", { appState: "add", basic: basic({ crossChain: "on" }), cover: await cover(token) }, token);
     expect(noProtocol.data.fieldErrors).toEqual({ "basic.crossProtocol": ["wizard:validation.protocolRequired"] });
     const noCover = await post("saveBasic", { appState: "add", basic: basic() }, token);
     expect(noCover.data.fieldErrors).toEqual({ cover: ["wizard:validation.coverRequired"] });
-    const fakeCover = await post("saveBasic", { appState: "add", basic: basic(), cover: { ...cover, dataBase64: Buffer.from("not an image").toString("base64") } }, token);
-    expect(fakeCover.message).toBe("MSG_20021");
+    // A cover that is not an image is refused at its upload, by its bytes.
+    const fakeCover = await uploadVueapi(service, "cover", "cover.png", strToU8("not an image"), token);
+    expect(fakeCover).toMatchObject({ code: 1, message: "MSG_20021", data: { fieldErrors: { file: ["wizard:validation.file.coverType"] } } });
+    // An upload id is used once, by its uploader, for its kind.
+    const once = await cover(token);
+    expect((await post("saveBasic", { appState: "add", basic: basic(), cover: once }, (await newUser()).token)).data.fieldErrors).toEqual({ cover: ["errors:MSG_20022"] });
+    expect((await post("saveBasic", { appState: "add", basic: basic(), cover: await zipFile(token) }, token)).message).toBe("MSG_20022");
     const [none] = await service.services.db.select({ n: count() }).from(apps).where(eq(apps.userId, id));
     expect(none.n).toBe(0);
 
-    const good = await post("saveBasic", { appState: "add", basic: basic({ crossChain: "on", crossProtocol: "2", crossAppCode: "APP-1" }), cover }, token);
+    const used = await cover(token);
+    const good = await post("saveBasic", { appState: "add", basic: basic({ crossChain: "on", crossProtocol: "2", crossAppCode: "APP-1" }), cover: used }, token);
     expect(good.code, JSON.stringify(good)).toBe(0);
     expect(good.data.wizardStep).toBe("packages");
     const draft = await draftOf(token, good.data.appId);
     expect(draft).toMatchObject({ verState: 1, editable: true, wizardStep: "packages", basic: { crossChain: true, crossProtocol: "2", crossAppCode: "APP-1", version: "1.0.0" } });
     expect(draft.cover.name).toBe("cover.png");
+    // The cover it claimed cannot be claimed again.
+    const again = await post("saveBasic", { appState: "add", appId: good.data.appId, basic: basic({ crossChain: "on", crossProtocol: "2", crossAppCode: "APP-1" }), cover: used }, token);
+    expect(again.data.fieldErrors).toEqual({ cover: ["errors:MSG_20022"] });
   });
 
   it("service names are unique across services (§8 duplicate names), whoever owns them", async () => {
     const alice = await newUser();
     const bob = await newUser();
     const b = basic();
-    expect((await post("saveBasic", { appState: "add", basic: b, cover }, alice.token)).code).toBe(0);
-    const dup = await post("saveBasic", { appState: "add", basic: { ...basic(), name: b.name.toUpperCase() }, cover }, bob.token);
+    expect((await post("saveBasic", { appState: "add", basic: b, cover: await cover(alice.token) }, alice.token)).code).toBe(0);
+    const dup = await post("saveBasic", { appState: "add", basic: { ...basic(), name: b.name.toUpperCase() }, cover: await cover(bob.token) }, bob.token);
     expect(dup.message).toBe("MSG_37002");
     expect(dup.data.fieldErrors).toEqual({ "basic.name": ["MSG_37002"] });
   });
 
   it("one free service per account (§1): a second free one is refused", async () => {
     const { token } = await newUser();
-    expect((await post("saveBasic", { appState: "add", basic: basic({ freeService: "on" }), cover }, token)).code).toBe(0);
-    const second = await post("saveBasic", { appState: "add", basic: basic({ freeService: "on" }), cover }, token);
+    expect((await post("saveBasic", { appState: "add", basic: basic({ freeService: "on" }), cover: await cover(token) }, token)).code).toBe(0);
+    const second = await post("saveBasic", { appState: "add", basic: basic({ freeService: "on" }), cover: await cover(token) }, token);
     expect(second.message).toBe("MSG_37011");
-    expect((await post("saveBasic", { appState: "add", basic: basic(), cover }, token)).code).toBe(0);
+    expect((await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token)).code).toBe(0);
   });
 
   it("another user's draft is not found, to read or to change", async () => {
@@ -147,8 +163,8 @@ describe("step 1, basic information (§2, §3 Service, §5 Service)", () => {
     const bob = await newUser();
     const { appId } = await completeDraft(alice.token);
     expect((await post("draft", { appState: "add", appId }, bob.token)).message).toBe("MSG_10002");
-    expect((await post("saveBasic", { appState: "add", appId, basic: basic(), cover }, bob.token)).message).toBe("MSG_10002");
-    expect((await post("addPackage", { appState: "add", appId, pkg: pkg({ name: "other_cc" }), file: zipFile() }, bob.token)).message).toBe("MSG_10002");
+    expect((await post("saveBasic", { appState: "add", appId, basic: basic(), cover: await cover(bob.token) }, bob.token)).message).toBe("MSG_10002");
+    expect((await post("addPackage", { appState: "add", appId, pkg: pkg({ name: "other_cc" }), file: await zipFile(bob.token) }, bob.token)).message).toBe("MSG_10002");
     expect((await post("submit", { appState: "add", appId, form: { agreement: "on" } }, bob.token)).message).toBe("MSG_10002");
     expect((await post("draft", { appState: "add", appId })).code).toBe(3);
   });
@@ -157,26 +173,29 @@ describe("step 1, basic information (§2, §3 Service, §5 Service)", () => {
 describe("step 2, chaincode packages (§5 Chaincode package)", () => {
   it("checks name, version, language, main path and the zip; bad input never reaches the database", async () => {
     const { token } = await newUser();
-    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover }, token);
+    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token);
     const ref = { appState: "add", appId: data.appId };
     const verId = (await draftOf(token, data.appId)).verId;
     const noNext = await post("advance", { ...ref, from: "packages" }, token);
     expect(noNext.message).toBe("MSG_37012");
 
-    const bad = await post("addPackage", { ...ref, pkg: { name: "1abc", version: "v1", language: "rust", mainPath: "", initParams: "a,,b" }, file: zipFile() }, token);
+    const bad = await post("addPackage", { ...ref, pkg: { name: "1abc", version: "v1", language: "rust", mainPath: "", initParams: "a,,b" }, file: await zipFile(token) }, token);
     expect(Object.keys(bad.data.fieldErrors).sort()).toEqual(["pkg.initParams", "pkg.language", "pkg.mainPath", "pkg.name", "pkg.version"]);
     for (const name of ["abc", "a_name_longer_than_16", "has space", "名字abcd"]) {
-      expect((await post("addPackage", { ...ref, pkg: pkg({ name }), file: zipFile() }, token)).data.fieldErrors).toHaveProperty(["pkg.name"]);
+      expect((await post("addPackage", { ...ref, pkg: pkg({ name }), file: await zipFile(token) }, token)).data.fieldErrors).toHaveProperty(["pkg.name"]);
     }
-    expect((await post("addPackage", { ...ref, pkg: pkg(), file: zipFile("my chaincode.zip") }, token)).data.fieldErrors).toEqual({ file: ["wizard:validation.file.spaces"] });
-    expect((await post("addPackage", { ...ref, pkg: pkg(), file: zipFile(`${"a".repeat(47)}.zip`) }, token)).data.fieldErrors).toEqual({ file: ["wizard:validation.file.nameTooLong"] });
-    expect((await post("addPackage", { ...ref, pkg: pkg(), file: zipFile("code.tar") }, token)).message).toBe("MSG_20021");
-    const fake = await post("addPackage", { ...ref, pkg: pkg(), file: zipFile("fake.zip", strToU8("not a zip at all")) }, token);
+    // The zip itself is checked at its upload: its name before a byte is read, then its bytes.
+    const refusedUpload = (name: string, bytes: Uint8Array = ZIP) => uploadVueapi(service, "chaincode", name, bytes, token);
+    expect((await refusedUpload("my chaincode.zip")).data.fieldErrors).toEqual({ file: ["wizard:validation.file.spaces"] });
+    expect((await refusedUpload(`${"a".repeat(47)}.zip`)).data.fieldErrors).toEqual({ file: ["wizard:validation.file.nameTooLong"] });
+    expect((await refusedUpload("code.tar")).message).toBe("MSG_20021");
+    const fake = await refusedUpload("fake.zip", strToU8("not a zip at all"));
     expect(fake).toMatchObject({ message: "MSG_20021", data: { fieldErrors: { file: ["wizard:validation.file.zipOnly"] } } });
+    expect((await post("addPackage", { ...ref, pkg: pkg(), file: { uploadId: "x".repeat(43) } }, token)).data.fieldErrors).toEqual({ file: ["errors:MSG_20022"] });
     expect(await countFor(chaincodePackages, verId)).toBe(0);
 
-    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "_asset1" }), file: zipFile() }, token)).code).toBe(0);
-    const dup = await post("addPackage", { ...ref, pkg: pkg({ name: "_ASSET1" }), file: zipFile() }, token);
+    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "_asset1" }), file: await zipFile(token) }, token)).code).toBe(0);
+    const dup = await post("addPackage", { ...ref, pkg: pkg({ name: "_ASSET1" }), file: await zipFile(token) }, token);
     expect(dup.message).toBe("MSG_37004");
     const draft = await draftOf(token, data.appId);
     expect(draft.packages).toHaveLength(1);
@@ -188,9 +207,9 @@ describe("step 2, chaincode packages (§5 Chaincode package)", () => {
 describe("steps 3 and 4, functions and roles (§5 Function, Role)", () => {
   it("checks FUNC, parents and uniqueness; roles need a unique name and a function; deletes wait for the roles", async () => {
     const { token } = await newUser();
-    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover }, token);
+    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token);
     const ref = { appState: "add", appId: data.appId };
-    await post("addPackage", { ...ref, pkg: pkg(), file: zipFile() }, token);
+    await post("addPackage", { ...ref, pkg: pkg(), file: await zipFile(token) }, token);
     const { packages, verId } = await draftOf(token, data.appId);
     const packageId = packages[0].packageId;
     expect((await post("advance", { ...ref, from: "functions" }, token)).message).toBe("MSG_37020");
@@ -237,7 +256,7 @@ describe("steps 3 and 4, functions and roles (§5 Function, Role)", () => {
   it("every package needs functions and a role before the roles step is left", async () => {
     const { token } = await newUser();
     const { ref } = await completeDraft(token);
-    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "second_cc" }), file: zipFile() }, token)).code).toBe(0);
+    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "second_cc" }), file: await zipFile(token) }, token)).code).toBe(0);
     expect((await post("advance", { ...ref, from: "functions" }, token)).message).toBe("MSG_37013");
     const second = (await draftOf(token, ref.appId)).packages[1].packageId;
     await post("addFunction", { ...ref, fn: fn(second, { func: "transfer" }) }, token);
@@ -301,7 +320,7 @@ describe("submission (§5 Service) and the lifecycle", () => {
     const { ref } = await completeDraft(token);
     const { verId } = await draftOf(token, ref.appId);
     await service.services.db.update(appVersions).set({ verState: 22 }).where(eq(appVersions.id, verId));
-    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "late_cc" }), file: zipFile() }, token)).message).toBe("MSG_37001");
+    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "late_cc" }), file: await zipFile(token) }, token)).message).toBe("MSG_37001");
     const mod2 = { appState: "mod2", appId: ref.appId };
     const d = await draftOf(token, ref.appId, "mod2");
     expect(d.editable).toBe(true);
@@ -329,7 +348,7 @@ describe("mod and update on a running service (§4 action availability)", () => 
     expect(saved.code, JSON.stringify(saved)).toBe(0);
     const after = await draftOf(token, appId, "mod");
     expect(after).toMatchObject({ verState: 25, basic: { introduction: "Now with more banks.", version: "1.0.0" } });
-    expect((await post("addPackage", { appState: "mod", appId, pkg: pkg({ name: "mod_cc" }), file: zipFile() }, token)).message).toBe("MSG_37001");
+    expect((await post("addPackage", { appState: "mod", appId, pkg: pkg({ name: "mod_cc" }), file: await zipFile(token) }, token)).message).toBe("MSG_37001");
     await service.services.db.update(appVersions).set({ billState: 1 }).where(eq(appVersions.id, verId));
     expect((await post("draft", { appState: "mod", appId }, token)).message).toBe("MSG_36001");
     expect((await post("saveBasic", { appState: "mod", appId, basic: basic({ name: d.basic.name }) }, token)).message).toBe("MSG_36001");
@@ -373,9 +392,9 @@ describe("mod and update on a running service (§4 action availability)", () => 
 describe("SPEC §5 Blocking by bills, on the backend's wizard paths", () => {
   it("an unpaid usage bill: opening a draft and every save answer MSG_30005 and write nothing; paying opens them again", async () => {
     const { id, token } = await newUser();
-    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover }, token);
+    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token);
     const ref = { appState: "add", appId: data.appId };
-    expect((await post("addPackage", { ...ref, pkg: pkg(), file: zipFile() }, token)).code).toBe(0);
+    expect((await post("addPackage", { ...ref, pkg: pkg(), file: await zipFile(token) }, token)).code).toBe(0);
     const { verId, packages } = await draftOf(token, data.appId);
     const bill = await vueapi("/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, token);
     expect(bill.code, JSON.stringify(bill)).toBe(0);
@@ -383,10 +402,10 @@ describe("SPEC §5 Blocking by bills, on the backend's wizard paths", () => {
     const refused = [
       await post("draft", ref, token),
       await post("draft", { appState: "add" }, token),
-      await post("saveBasic", { appState: "add", basic: basic(), cover }, token),
+      await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token),
       await post("saveBasic", { ...ref, basic: basic() }, token),
-      await post("addAttachment", { ...ref, attachment: { attachmentName: "Manual" }, file: { name: "m.pdf", type: "application/pdf", size: 8, dataBase64: b64(strToU8("%PDF-1.4")) } }, token),
-      await post("addPackage", { ...ref, pkg: pkg({ name: "more_cc" }), file: zipFile() }, token),
+      await post("addAttachment", { ...ref, attachment: { attachmentName: "Manual" }, file: await upload("attachment", "m.pdf", PDF, token) }, token),
+      await post("addPackage", { ...ref, pkg: pkg({ name: "more_cc" }), file: await zipFile(token) }, token),
       await post("addFunction", { ...ref, fn: fn(packages[0].packageId) }, token),
       await post("advance", { ...ref, from: "packages" }, token),
       await post("delete", { ...ref, kind: "package", id: packages[0].packageId }, token),
@@ -409,7 +428,7 @@ describe("the cover (shown from the portal's cover route, not inside the draft)"
   it("answers the owner's cover file, without its bytes when the caller has it already; another user's is not found", async () => {
     const alice = await newUser();
     const bob = await newUser();
-    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover }, alice.token);
+    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(alice.token) }, alice.token);
     const draft = await draftOf(alice.token, data.appId);
     expect(draft.cover).toEqual({ fileId: expect.any(Number), name: "cover.png", size: PNG.byteLength });
     expect(JSON.stringify(draft)).not.toContain(PNG.toString("base64"));
@@ -421,9 +440,8 @@ describe("the cover (shown from the portal's cover route, not inside the draft)"
     expect((await post("cover", { appId: data.appId }, bob.token)).message).toBe("MSG_10002");
 
     // A new upload is a new file: the old ETag no longer matches.
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)]);
-    const upload = { name: "new.jpg", type: "image/jpeg", size: jpeg.byteLength, dataBase64: jpeg.toString("base64") };
-    expect((await post("saveBasic", { appState: "add", appId: data.appId, basic: { ...basic(), name: draft.basic.name }, cover: upload }, alice.token)).code).toBe(0);
+    const jpeg = await upload("cover", "new.jpg", JPEG, alice.token);
+    expect((await post("saveBasic", { appState: "add", appId: data.appId, basic: { ...basic(), name: draft.basic.name }, cover: jpeg }, alice.token)).code).toBe(0);
     const changed = await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token);
     expect(changed.data.fileId).not.toBe(draft.cover.fileId);
     expect(changed.data.file).toMatchObject({ name: "new.jpg", mime: "image/jpeg" });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
 import { positiveId, positiveParam, recordNumberParam } from "~/lib/params";
-import { fileProblem } from "~/lib/uploads.server";
+import { uploadError, uploadRef } from "~/lib/uploads.server";
 import type { VueapiFailure } from "~/lib/vueapi.server";
 
 const schema = z.object({ name: z.string({ error: "validation.required" }), nodes: z.array(z.object({ tps: z.coerce.number() })).optional() });
@@ -89,23 +89,17 @@ describe("replyWithFieldErrors", () => {
   });
 });
 
-describe("fileProblem", () => {
-  const onlyZip = (f: { name: string }) => (f.name.endsWith(".zip") ? null : "wizard:validation.file.zipOnly");
-  const form = (file?: File) => {
-    const data = new FormData();
-    if (file) data.append("file", file);
-    return data;
-  };
-
-  it("reports a file over its limit, a missing one and a refused one", () => {
-    expect(fileProblem(form(new File([], "a.zip")), new Set(["file"]), "file", onlyZip, "tooLarge")).toBe("tooLarge");
-    expect(fileProblem(form(), new Set(), "file", onlyZip, "tooLarge")).toBe("wizard:validation.file.required");
-    expect(fileProblem(form(new File([], "")), new Set(), "file", onlyZip, "tooLarge")).toBe("wizard:validation.file.required");
-    expect(fileProblem(form(new File(["x"], "a.txt")), new Set(), "file", onlyZip, "tooLarge")).toBe("wizard:validation.file.zipOnly");
+describe("uploadError and uploadRef", () => {
+  it("reports a refused file, and a missing one only when it is required", () => {
+    expect(uploadError({ status: "refused", error: "wizard:validation.file.zipTooLarge" }, "wizard:validation.file.required")).toBe("wizard:validation.file.zipTooLarge");
+    expect(uploadError({ status: "none" }, "wizard:validation.file.required")).toBe("wizard:validation.file.required");
+    expect(uploadError(undefined, null)).toBeNull();
+    expect(uploadRef({ status: "refused", error: "x" })).toBeUndefined();
   });
 
-  it("accepts a good file, and no file when it is optional", () => {
-    expect(fileProblem(form(new File(["x"], "a.zip")), new Set(), "file", onlyZip, "tooLarge")).toBeNull();
-    expect(fileProblem(form(), new Set(), "file", onlyZip, "tooLarge", true)).toBeNull();
+  it("names an uploaded file by its upload id", () => {
+    const uploaded = { status: "uploaded" as const, uploadId: "u1", name: "a.zip", size: 3 };
+    expect(uploadError(uploaded, "wizard:validation.file.required")).toBeNull();
+    expect(uploadRef(uploaded)).toEqual({ uploadId: "u1" });
   });
 });

@@ -5,8 +5,6 @@ import {
   activateSchema,
   changePasswordSchema,
   forgetSchema,
-  LICENCE_MAX_BYTES,
-  licenceProblem,
   registerPayloadSchema,
   resetCodeSchema,
   resetPasswordSchema,
@@ -14,7 +12,7 @@ import {
 } from "../../../contract/accounts";
 import { Msg } from "../../../contract/messages";
 import { activationTokens, resetCodes } from "./tables";
-import { authTokens, files, messages, users } from "../../db/tables";
+import { authTokens, messages, users } from "../../db/tables";
 import { newSecret, revokeToken, sha256 } from "../../http/auth";
 import { ApiError, fieldError } from "../../http/errors";
 import { fieldErrorsOf, type CallContext, type SignedInContext } from "../../http/router";
@@ -33,14 +31,6 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
-/** Magic bytes of the licence types (SPEC §5: licence upload, max 8 MB). */
-function sniffLicence(bytes: Buffer): string | null {
-  if (bytes.subarray(0, 5).toString("latin1") === "%PDF-") return "application/pdf";
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
-  return null;
-}
-
 async function addMessage(services: Deps, userId: number, textKey: string, params: Record<string, string> = {}) {
   await services.db.insert(messages).values({ userId, textKey, params, createdAt: services.now() });
 }
@@ -51,17 +41,6 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
   const { services } = ctx;
   const { payload, licence } = input;
   await checkCaptcha(services, payload.captchaKey, payload.captcha);
-
-  let licenceFile: { name: string; mime: string; bytes: Buffer } | null = null;
-  if (payload.userType === USER_TYPE.ENTERPRISE && licence) {
-    const bytes = Buffer.from(licence.dataBase64, "base64");
-    if (bytes.byteLength > LICENCE_MAX_BYTES) throw fieldError("licence", "validation.licence.tooLarge");
-    const problem = licenceProblem({ name: licence.name, size: bytes.byteLength, type: licence.type });
-    const sniffed = sniffLicence(bytes);
-    if (problem) throw fieldError("licence", problem);
-    if (!sniffed) throw fieldError("licence", "validation.licence.type");
-    licenceFile = { name: licence.name, mime: sniffed, bytes };
-  }
 
   const taken: Record<string, string[]> = {};
   const [nameRow] = await services.db.select({ id: users.id }).from(users).where(sql`lower(${users.userName}) = ${payload.userName.toLowerCase()}`).limit(1);
@@ -78,12 +57,11 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
   const now = services.now();
   try {
     await services.db.transaction(async (tx) => {
+      // The licence was checked (≤ 8 MB, a PDF or image by its bytes) while it was uploaded: ./rules.ts.
       let licenceFileId: number | null = null;
-      if (licenceFile) {
-        const [file] = await tx
-          .insert(files)
-          .values({ name: licenceFile.name, mime: licenceFile.mime, size: licenceFile.bytes.byteLength, bytes: licenceFile.bytes })
-          .returning({ id: files.id });
+      if (payload.userType === USER_TYPE.ENTERPRISE && licence) {
+        const file = await services.files.claim(tx, licence.uploadId, { kind: "licence", ownerId: null, at: now });
+        if (!file) throw fieldError("licence", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
         licenceFileId = file.id;
       }
       const enterprise = payload.userType === USER_TYPE.ENTERPRISE ? payload : null;

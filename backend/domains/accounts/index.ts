@@ -7,6 +7,7 @@ import { login, logoutEverywhere } from "./login";
 import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, verifySecondFactor } from "./mfa";
 import { createOperator } from "./operators";
 import { hashPassword } from "./passwords";
+import { licenceUpload } from "./rules";
 
 /** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
@@ -27,6 +28,7 @@ export default defineDomain({
     "/main/mfa/confirm": confirmEnrolment,
     "/main/mfa/verify": verifySecondFactor,
   }),
+  uploads: { licence: licenceUpload },
   api: { hashPassword, createDemoAccounts, createOperator },
   seedDemo: seedDemoSecondFactors,
   fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),

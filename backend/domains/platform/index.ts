@@ -2,8 +2,12 @@ import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { seedPlatform } from "./catalogue";
 import { homeSummary, listCityNodes } from "./handlers";
+import { platformJobs, scheduleUploadSweep } from "./jobs";
 
-/** Platform data (the city-node catalogue, SPEC §3) and the console home's summary (contract/platform.ts). */
+/**
+ * Platform data (the city-node catalogue, SPEC §3), the console home's summary (contract/platform.ts) and
+ * the hourly sweep of uploads nobody claimed (docs/decisions/023).
+ */
 export default defineDomain({
   name: "platform",
   handlers: handlersOf({
@@ -12,4 +16,6 @@ export default defineDomain({
   }),
   // The catalogue is upserted at every start, so its changes reach existing databases.
   start: (deps) => seedPlatform(deps.db),
+  jobs: platformJobs,
+  schedules: [scheduleUploadSweep],
 });

@@ -1,5 +1,6 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
+import { wizardUploads } from "./rules";
 import { addAttachment, addFunction, addPackage, addRole, advance, deleteItem, getCover, getDraft, saveBasic, saveCertificate, saveNodes, submit } from "./handlers";
 
 /** The service publish wizard: drafts, packages, functions, roles, nodes, certificate mode, submission (SPEC §2, §5; contract/service-wizard.ts; docs/decisions/011). */
@@ -19,4 +20,5 @@ export default defineDomain({
     "/sys/chainAppInfo/wizard/advance": advance,
     "/sys/chainAppInfo/wizard/submit": submit,
   }),
+  uploads: wizardUploads,
 });

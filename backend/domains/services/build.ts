@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
 import { appFunctions, appNodes, appRoleFunctions, appRoles, appVersions, apps, chaincodePackages } from "./tables";
-import { cityNodes, files } from "../../db/tables";
+import { cityNodes } from "../../db/tables";
+import type { FileStore } from "../../kit/storage";
 import { SAMPLE_MAIN_PATH, sampleChaincode, type SampleKind } from "./samples";
 
 /**
@@ -22,6 +23,8 @@ export type DraftSpec = {
   nodeCount?: number;
   description?: string;
   now: Date;
+  /** Where the packages' zips are stored (deps.files). */
+  files: FileStore;
 };
 
 export function newAppCode() {
@@ -68,7 +71,7 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
     const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
     const bytes = Buffer.from(sampleChaincode(pkg.name, funcs, kind));
     const fileName = `${pkg.name}.zip`;
-    const [file] = await db.insert(files).values({ name: fileName, mime: "application/zip", size: bytes.length, bytes, createdAt: now }).returning({ id: files.id });
+    const file = await spec.files.put(db, { name: fileName, mime: "application/zip", bytes, createdAt: now });
     const [row] = await db
       .insert(chaincodePackages)
       .values({ verId: version.id, name: pkg.name, version: "1.0.0", language: "go", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH, fileId: file.id, fileName, size: bytes.length, createdAt: now })

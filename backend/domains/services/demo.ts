@@ -17,7 +17,7 @@ const HOUR = 60 * 60 * 1000;
  * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
  * approved and waiting to be paid.
  */
-export const seedDemoServices: DemoSeeder = async ({ db }, created, now) => {
+export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now) => {
   const company = created.democompany;
   if (!company) return;
   const operator = created.demooperator ?? null;
@@ -29,13 +29,13 @@ export const seedDemoServices: DemoSeeder = async ({ db }, created, now) => {
    * A draft submitted, approved at the initial review, tested and approved at the final review, with its
    * publish bill (23, to be paid): `hoursAgo` of the four steps, and the reviewers' comments.
    */
-  async function approvedDraft(tx: Tx, spec: Omit<DraftSpec, "now">, steps: { hoursAgo: [number, number, number, number]; comments?: [string, string] }) {
+  async function approvedDraft(tx: Tx, spec: Omit<DraftSpec, "now" | "files">, steps: { hoursAgo: [number, number, number, number]; comments?: [string, string] }) {
     const [submitted, initial, tested, final] = steps.hoursAgo;
-    const built = await buildDraft(tx, { ...spec, now: at(submitted) });
+    const built = await buildDraft(tx, { ...spec, now: at(submitted), files });
     const verId = built.version.id;
     await applyTransition(tx, { verId, event: "submit", actor: "publisher", actorId: spec.userId, now: at(submitted), set: { submittedAt: at(submitted) } });
     await applyTransition(tx, { verId, event: "initialApprove", actor: "operator", actorId: operator, comments: steps.comments?.[0], now: at(initial) });
-    await testInTx(tx, verId, at(tested));
+    await testInTx(tx, verId, at(tested), files);
     await applyTransition(tx, { verId, event: "finalApprove", actor: "operator", actorId: operator, comments: steps.comments?.[1], now: at(final) });
     await createPublishBill(tx, verId, at(final));
     return built;

@@ -1,21 +1,15 @@
-import { strFromU8, unzipSync, type UnzipFileInfo } from "fflate";
+import { strFromU8, unzipSync } from "fflate";
 import type { Finding, Report } from "../../../contract/services";
+import { centralDirectory, entriesProblem, ZIP_LIMITS } from "../../kit/zip-safety";
 
 /**
  * What the test job checks in one chaincode package (SPEC §4 "pending test", §5 Chaincode package):
- * the zip opens; its entries are of a reasonable number and total size (a zip bomb is refused before
- * anything is inflated); the main function path is in it; its sources are of the declared language;
- * every FUNC declared for the package appears in those sources. Pure: bytes in, findings out.
+ * the zip opens; its entries stay inside its folder and are of a reasonable number and total size (a zip
+ * bomb is refused before anything is inflated: the rules of backend/kit/zip-safety.ts, which the upload
+ * already applied); the main function path is in it; its sources are of the declared language; every
+ * FUNC declared for the package appears in those sources. Pure: bytes in, findings out.
  */
-export const ZIP_LIMITS = {
-  /** §9: chaincode zips are at most 60 MB; what they unpack to may be larger, within reason. */
-  maxTotalUncompressed: 200 * 1024 * 1024,
-  maxEntries: 5000,
-  /** A single source file larger than this is not read. */
-  maxSourceBytes: 5 * 1024 * 1024,
-  /** Compression ratios above this are treated as a bomb. */
-  maxRatio: 200,
-};
+export { ZIP_LIMITS };
 
 export const LANGUAGE_EXTENSIONS: Record<string, readonly string[]> = {
   go: [".go"],
@@ -41,25 +35,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function inspectPackage(bytes: Uint8Array, pkg: PackageToInspect): Finding[] {
   const findings: Finding[] = [];
   const p = { package: pkg.name };
-  const entries: UnzipFileInfo[] = [];
-  try {
-    // First pass: read the central directory only (the filter refuses every entry, so nothing is inflated).
-    unzipSync(bytes, {
-      filter: (file) => {
-        entries.push(file);
-        return false;
-      },
-    });
-  } catch {
-    return [{ key: "report.zipInvalid", params: p }];
-  }
+  // First pass: the central directory only (nothing is inflated).
+  const entries = centralDirectory(bytes);
+  if (!entries) return [{ key: "report.zipInvalid", params: p }];
   const files = entries.filter((e) => !e.name.endsWith("/"));
-  const total = files.reduce((sum, e) => sum + e.originalSize, 0);
-  const compressed = files.reduce((sum, e) => sum + e.size, 0);
   if (files.length === 0) return [{ key: "report.zipEmpty", params: p }];
-  if (files.length > ZIP_LIMITS.maxEntries || total > ZIP_LIMITS.maxTotalUncompressed || total > Math.max(compressed, 1) * ZIP_LIMITS.maxRatio) {
-    return [{ key: "report.zipTooLarge", params: { ...p, limitMb: String(ZIP_LIMITS.maxTotalUncompressed / 1024 / 1024) } }];
-  }
+  const problem = entriesProblem(entries);
+  if (problem === "unsafePath") return [{ key: "report.zipUnsafePath", params: p }];
+  if (problem === "bomb") return [{ key: "report.zipTooLarge", params: { ...p, limitMb: String(ZIP_LIMITS.maxTotalUncompressed / 1024 / 1024) } }];
 
   const names = files.map((e) => normalisePath(e.name));
   const main = normalisePath(pkg.mainPath);
@@ -94,7 +77,7 @@ export function inspectPackage(bytes: Uint8Array, pkg: PackageToInspect): Findin
 export function suggestionFor(findings: Finding[]): Finding | null {
   if (findings.length === 0) return null;
   const first = findings[0].key;
-  if (first === "report.zipInvalid" || first === "report.zipEmpty" || first === "report.zipTooLarge") return { key: "report.suggest.repackage", params: {} };
+  if (first === "report.zipInvalid" || first === "report.zipEmpty" || first === "report.zipTooLarge" || first === "report.zipUnsafePath") return { key: "report.suggest.repackage", params: {} };
   if (first === "report.mainPathMissing") return { key: "report.suggest.mainPath", params: {} };
   if (first === "report.languageMismatch" || first === "report.languageUnknown") return { key: "report.suggest.language", params: {} };
   if (first === "report.packageMissing") return { key: "report.suggest.repackage", params: {} };

@@ -5,7 +5,8 @@ import type { Finding } from "../../../contract/services";
 import type { Db, Tx } from "../../db/client";
 import { appFunctions, appNodes, appTransitions, appVersions, apps, chaincodePackages } from "./tables";
 import { bills } from "../billing/tables";
-import { cityNodes, files } from "../../db/tables";
+import { cityNodes } from "../../db/tables";
+import type { FileStore } from "../../kit/storage";
 import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
 import { inspectPackage, storeReport, suggestionFor } from "./inspect";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
@@ -58,11 +59,11 @@ async function lockedAt(tx: Tx, verId: number, state: number) {
 /** The test job: every package of the version is inspected (backend/domains/services/inspect.ts). */
 export const runTest: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
-  await services.db.transaction((tx) => testInTx(tx, verId, services.now()));
+  await services.db.transaction((tx) => testInTx(tx, verId, services.now(), services.files));
 };
 
 /** The test of one version inside `tx` (the job's work; the demo data uses it too). */
-export async function testInTx(tx: Tx, verId: number, now: Date) {
+export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStore) {
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
     if (!version) return;
@@ -71,7 +72,7 @@ export async function testInTx(tx: Tx, verId: number, now: Date) {
     const findings: Finding[] = [];
     if (packages.length === 0) findings.push({ key: "report.packageMissing", params: {} });
     for (const pkg of packages) {
-      const [file] = await tx.select({ bytes: files.bytes }).from(files).where(eq(files.id, pkg.fileId));
+      const file = await store.read(tx, pkg.fileId);
       const funcs = functions.filter((f) => f.packageId === pkg.id).map((f) => f.func);
       if (!file) {
         findings.push({ key: "report.zipInvalid", params: { package: pkg.name } });

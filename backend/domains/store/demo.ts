@@ -5,7 +5,6 @@ import { and, asc, eq } from "drizzle-orm";
 import { appJoins } from "../participation/tables";
 import { appRatings, follows, products } from "./tables";
 import { appRoles, apps, appVersions } from "../services/tables";
-import { files } from "../../db/tables";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -52,7 +51,7 @@ export function demoCover(a: [number, number, number], b: [number, number, numbe
  * made public, demoperson participates in it (audit 15), rates it and follows it; listed products (one a
  * company product of democompany), one waiting for approval; demoperson follows some.
  */
-export const seedDemoStore: DemoSeeder = async ({ db }, created, now) => {
+export const seedDemoStore: DemoSeeder = async ({ db, files }, created, now) => {
   const company = created.democompany;
   const person = created.demoperson;
   if (!company || !person) return;
@@ -70,7 +69,7 @@ export const seedDemoStore: DemoSeeder = async ({ db }, created, now) => {
       let coverFileId = app.app.coverFileId;
       if (!coverFileId) {
         const bytes = demoCover([14, 116, 144], [186, 230, 253]);
-        [{ id: coverFileId }] = await tx.insert(files).values({ name: "cold-chain.png", mime: "image/png", size: bytes.length, bytes, createdAt: at(240) }).returning({ id: files.id });
+        ({ id: coverFileId } = await files.put(tx, { name: "cold-chain.png", mime: "image/png", bytes, createdAt: at(240) }));
       }
       await tx.update(apps).set({ isPublic: true, coverFileId }).where(eq(apps.id, appId));
       const [joined] = await tx.select({ id: appJoins.id }).from(appJoins).where(and(eq(appJoins.appId, appId), eq(appJoins.userId, person)));
@@ -87,7 +86,7 @@ export const seedDemoStore: DemoSeeder = async ({ db }, created, now) => {
     const covers = [demoCover([22, 101, 52], [187, 247, 208]), demoCover([124, 58, 237], [221, 214, 254]), demoCover([180, 83, 9], [254, 215, 170])];
     const coverIds: number[] = [];
     for (const [i, bytes] of covers.entries()) {
-      const [f] = await tx.insert(files).values({ name: `product-${i + 1}.png`, mime: "image/png", size: bytes.length, bytes, createdAt: at(300) }).returning({ id: files.id });
+      const f = await files.put(tx, { name: `product-${i + 1}.png`, mime: "image/png", bytes, createdAt: at(300) });
       coverIds.push(f.id);
     }
     const rows = await tx

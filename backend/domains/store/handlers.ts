@@ -4,10 +4,9 @@ import { and, asc, count, desc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
 import { toCents } from "../../../contract/rules";
 import { VerState } from "../../../contract/service-status";
-import { coverProblem } from "../../../contract/service-wizard";
 import { participationOf, ProductStatus, productTransition, type Product, type ProductEvent, type StoreService } from "../../../contract/store";
 import type { Db, Tx } from "../../db/client";
-import { files, messages, users } from "../../db/tables";
+import { messages, users } from "../../db/tables";
 import { ApiError, fieldError } from "../../http/errors";
 import type { Payload, SignedInContext } from "../../http/router";
 import { appJoins } from "../participation/tables";
@@ -266,7 +265,7 @@ export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInCon
     fileId = p.coverFileId;
   }
   if (!fileId) throw new ApiError(Msg.NOT_FOUND);
-  const [file] = await db.select().from(files).where(eq(files.id, fileId));
+  const file = await ctx.services.files.read(db, fileId);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   return { mime: file.mime, dataBase64: file.bytes.toString("base64") };
 }
@@ -364,15 +363,9 @@ function allowed(status: number, event: ProductEvent, actor: "owner" | "operator
   return to;
 }
 
-function sniffImage(bytes: Buffer): "image/png" | "image/jpeg" | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
-  return null;
-}
-
 /**
  * Create (no productId) or edit a product of the caller's, in status 0 or 3 (§4). A company product needs
- * an enterprise account (§1, §6). The cover (png/jpg, 5 MB) is checked on its bytes.
+ * an enterprise account (§1, §6). The cover is an image upload (png/jpg, 5 MB), checked on its bytes as it arrived.
  */
 export async function saveProduct(input: Payload<"/sys/product/save">, ctx: SignedInContext) {
   const user = me(ctx);
@@ -380,21 +373,14 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Sign
   const f = input.product;
   const company = f.company === "on";
   if (company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
-  let coverBytes: { bytes: Buffer; mime: string; name: string } | null = null;
-  if (input.cover) {
-    const bytes = Buffer.from(input.cover.dataBase64, "base64");
-    const problem = coverProblem({ name: input.cover.name, size: bytes.byteLength });
-    if (problem) throw fieldError("cover", problem, problem.includes("Type") ? Msg.FILE_TYPE_WRONG : Msg.INVALID_PARAMS);
-    const mime = sniffImage(bytes);
-    if (!mime) throw fieldError("cover", "wizard:validation.file.coverType", Msg.FILE_TYPE_WRONG);
-    coverBytes = { bytes, mime, name: input.cover.name };
-  }
   return ctx.services.db.transaction(async (tx) => {
     const existing = input.productId ? await ownProduct(tx, user.id, input.productId) : null;
     if (existing) allowed(existing.status, "edit", "owner");
     let coverFileId = existing?.coverFileId ?? null;
-    if (coverBytes) {
-      const [file] = await tx.insert(files).values({ name: coverBytes.name, mime: coverBytes.mime, size: coverBytes.bytes.byteLength, bytes: coverBytes.bytes, createdAt: now }).returning({ id: files.id });
+    if (input.cover) {
+      // An image upload (kind "cover": png/jpg by its bytes, ≤ 5 MB, checked while it arrived), the caller's own.
+      const file = await ctx.services.files.claim(tx, input.cover.uploadId, { kind: "cover", ownerId: user.id, at: now });
+      if (!file) throw fieldError("cover", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
       coverFileId = file.id;
     }
     const fields = {
@@ -515,13 +501,7 @@ export async function publishProduct(input: Payload<"/sys/product/publish">, ctx
     // §1 Individuals cannot publish company services.
     if (p.company && !isEnterprise(buyer)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
     let coverFileId: number | null = null;
-    if (p.coverFileId) {
-      const [file] = await tx.select().from(files).where(eq(files.id, p.coverFileId));
-      if (file) {
-        const [copy] = await tx.insert(files).values({ name: file.name, mime: file.mime, size: file.size, bytes: file.bytes, createdAt: now }).returning({ id: files.id });
-        coverFileId = copy.id;
-      }
-    }
+    if (p.coverFileId) coverFileId = (await ctx.services.files.copy(tx, p.coverFileId, now))?.id ?? null;
     const [app] = await tx
       .insert(apps)
       .values({

@@ -1,0 +1,24 @@
+import type { Db } from "../../db/client";
+import { schedule, type JobHandler } from "../../jobs/runner";
+
+/**
+ * Uploads nobody claimed (docs/decisions/023): a file is uploaded while its form is read and claimed by
+ * the call the form then makes; when that call is refused, or never comes, the upload stays pending.
+ * Once an hour, the pending uploads older than UPLOAD_TTL_MS are deleted through the storage adapter.
+ */
+export const SWEEP_UPLOADS = "files.sweepUploads";
+export const UPLOAD_TTL_MS = 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+export function scheduleUploadSweep(db: Db, at: Date) {
+  const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+  return schedule(db, SWEEP_UPLOADS, {}, { runAt: hour, dedupeKey: `${SWEEP_UPLOADS}:${hour.toISOString().slice(0, 13)}` });
+}
+
+const sweepUploads: JobHandler = async (_payload, services) => {
+  const now = services.now();
+  await services.files.sweep(services.db, new Date(now.getTime() - UPLOAD_TTL_MS));
+  await scheduleUploadSweep(services.db, new Date(now.getTime() + HOUR_MS));
+};
+
+export const platformJobs = { [SWEEP_UPLOADS]: sweepUploads };
