@@ -16,8 +16,8 @@ import services from "./domains/services";
 import store from "./domains/store";
 import serviceWizard from "./domains/service-wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
-import { readBodyWithin } from "./http/body";
 import { createDrain } from "./http/drain";
+import { BodyTooLargeError, readLimited } from "./kit/body-limit";
 import { createRouter, type Caller, type Handlers } from "./http/router";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import { answerBackups } from "./kit/backup";
@@ -172,12 +172,16 @@ export async function serveEndpoint(request: Request, deps: Deps): Promise<Respo
   const endpoint = endpointFor(new URL(request.url).pathname, deps.env);
   if (!endpoint) return plain(404, "Not found");
   if (!(endpoint.methods as readonly string[]).includes(request.method)) return plain(405, "Method not allowed", { Allow: endpoint.methods.join(", ") });
-  const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > endpoint.bodyLimitBytes) return plain(413, "Payload too large");
   if (!request.body) return endpoint.handle(request, deps);
-  // Read here within the limit (a body sent without Content-Length too): the domain gets exactly these bytes.
-  const body = await readBodyWithin(request.body, endpoint.bodyLimitBytes);
-  if (!body) return plain(413, "Payload too large");
+  // Read here within the limit, a body sent without Content-Length too (docs/decisions/023): the domain gets
+  // exactly these bytes; a refused body's rest is read and thrown away so that the client gets the 413.
+  let body: Uint8Array<ArrayBuffer>;
+  try {
+    body = await readLimited(request, endpoint.bodyLimitBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return plain(413, "Payload too large", { "Cache-Control": "no-store" });
+    throw error;
+  }
   return endpoint.handle(new Request(request.url, { method: request.method, headers: request.headers, body }), deps);
 }
 

@@ -100,7 +100,7 @@ export function discardRest(stream: ReadableStream<Uint8Array> | null, limits = 
  * it arrives and refused at the first byte past the limit. Throws BodyTooLargeError; the rest of the body
  * is drained in the background (`discardRest`).
  */
-export async function readLimited(request: Request, limit: number, discard = DISCARD_LIMITS): Promise<Uint8Array> {
+export async function readLimited(request: Request, limit: number, discard = DISCARD_LIMITS): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   if (declaresMoreThan(request, limit)) {
     discardRest(request.body, discard);

@@ -160,7 +160,7 @@ describe("uploads without a session: 20 an hour per address", () => {
       fetch(`${inject("baseUrl")}/vueapi/upload/licence`, {
         method: "POST",
         headers: { "Content-Type": "image/png", "X-File-Name": "licence.png", "X-Forwarded-For": from },
-        body: tinyPng(),
+        body: new Uint8Array(tinyPng()),
       });
     const from = address();
     for (let i = 0; i < 20; i += 1) expect((await (await upload(from)).json()).code).toBe(0);

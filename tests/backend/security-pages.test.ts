@@ -67,6 +67,8 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   },
   "g.home.ParticipatedServices._index.tsx": { status: { notId: "status filter" }, page: PAGE, name: NAME },
   "g.home.MyCertificates._index.tsx": { page: PAGE },
+  "g.home.operations.AuditLog.tsx": { page: PAGE },
+  "g.home.operations.FailedJobs.tsx": { page: PAGE },
   "g.home.ParticipationManagement.View.tsx": { appJoinAuditId: { kind: "join", expect: "404" }, back: { notId: "the list's query to go back to" } },
   "g.home.ParticipationManagement._index.tsx": { auditState: { notId: "status filter" }, page: PAGE, all: { notId: "show all" }, name: NAME },
   "g.home.PermissionedServices.PublishedServices.ServicesDetail.tsx": {

@@ -1,6 +1,6 @@
 import type { VueapiPath } from "../../../contract/paths";
 import { accepts, getAt, idFieldsOf, issuesOf, jsonSchemaOf, minimalValue, setAt, type FieldPath, type IdField, type Json, type JsonObject, type Schema } from "./schema";
-import { cover, key, txtFile, zipFile, type Kind, type World } from "./world";
+import { key, type Kind, type World } from "./world";
 import { PASSWORD } from "../client";
 
 /**
@@ -42,6 +42,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   remittanceRef: "not-id",
   /** A background job of the platform: only operators name one (/sys/ops/jobs/*), or the test path its caller's own. */
   jobId: "not-id",
+  /** A file uploaded and not used yet: only its uploader may name it in a call. */
+  uploadId: "upload",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -165,8 +167,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/chainAppInfo/wizard/draft": () => draftRef,
     "/sys/chainAppInfo/wizard/cover": () => ({ appId: w.draftAppId, knownFileId: w.ids.file[0] }),
     "/sys/chainAppInfo/wizard/saveBasic": () => ({ ...draftRef, basic }),
-    "/sys/chainAppInfo/wizard/addAttachment": () => ({ ...draftRef, attachment: { attachmentName: `${w.tag} att two` }, file: txtFile() }),
-    "/sys/chainAppInfo/wizard/addPackage": () => ({ ...draftRef, pkg: { name: "other_cc", version: "1.0.0", language: "go", mainPath: "chaincode/main.go" }, file: zipFile() }),
+    "/sys/chainAppInfo/wizard/addAttachment": () => ({ ...draftRef, attachment: { attachmentName: `${w.tag} att two` }, file: w.pending.attachment }),
+    "/sys/chainAppInfo/wizard/addPackage": () => ({ ...draftRef, pkg: { name: "other_cc", version: "1.0.0", language: "go", mainPath: "chaincode/main.go" }, file: w.pending.chaincode }),
     "/sys/chainAppInfo/wizard/addFunction": () => ({
       ...draftRef,
       fn: { name: `${w.tag} fn two`, packageId: String(w.ids.package[0]), funcType: "1", func: "readAsset", parentId: String(w.ids.function[0]), inputFormat: "{}", outputFormat: "{}" },
@@ -182,7 +184,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/product/save": () => ({
       productId: w.ids.product[0] as number,
       product: { name: `${w.tag} prod`, productType: "1", brief: "b", description: "d", suggestedPrice: "10.00", payMode: "1" },
-      cover: cover(),
+      cover: w.pending.cover,
     }),
     "/sys/store/cover": () => ({ kind: "product", id: w.ids.product[0] as number }),
     "/sys/store/follow": () => ({ targetKind: "product", targetId: w.ids.product[0] as number, follow: true }),

@@ -3,6 +3,7 @@ import { strToU8, zipSync } from "fflate";
 import { afterAll, expect, inject } from "vitest";
 import type { Json } from "./schema";
 import { activeUser, login } from "../client";
+import { tinyPng } from "../../fixtures/files";
 
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
@@ -50,17 +51,35 @@ export async function ok(p: string, body: unknown, token: string) {
 export const key = () => `sec${randomBytes(12).toString("hex")}`;
 export const DEMO_PASSWORD = "Demo12!@pass";
 
-export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]);
-export const cover = () => ({ name: "cover.png", type: "image/png", size: PNG.byteLength, dataBase64: PNG.toString("base64") });
+export const PNG = tinyPng();
 const ZIP = zipSync({ "chaincode/main.go": strToU8("package main\n\nfunc main() {}\n") });
-export const zipFile = () => ({ name: "asset.zip", type: "application/zip", size: ZIP.byteLength, dataBase64: Buffer.from(ZIP).toString("base64") });
 const TXT = Buffer.from("read me\n");
-export const txtFile = () => ({ name: "readme.txt", type: "text/plain", size: TXT.byteLength, dataBase64: TXT.toString("base64") });
+
+/** The files of the wizard and the store, by upload kind (docs/decisions/023): name and bytes. */
+const FILES = {
+  cover: ["cover.png", PNG],
+  attachment: ["readme.txt", TXT],
+  chaincode: ["asset.zip", Buffer.from(ZIP)],
+} as const;
+export type FileKind = keyof typeof FILES;
+
+/** Uploads a file of `kind` as `token`'s user; answers its upload id, for the JSON call that uses it. */
+export async function uploaded(kind: FileKind, token: string): Promise<{ uploadId: string }> {
+  const [name, bytes] = FILES[kind];
+  const res = await fetch(`${inject("baseUrl")}/vueapi/upload/${kind}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream", "X-File-Name": name, Authorization: `Bearer ${token}` },
+    body: new Uint8Array(bytes),
+  });
+  const answer = (await res.json()) as { code: number; data: { uploadId: string } };
+  expect(answer.code, `upload ${kind} ${JSON.stringify(answer)}`).toBe(0);
+  return { uploadId: answer.data.uploadId };
+}
 
 /** The kinds of records a payload can name, and the values of one user's records of each kind. */
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
-  "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef",
+  "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -87,6 +106,8 @@ export type World = {
   openPaymentNo: string;
   /** Extra ids by role, for the pages suite. */
   named: Record<string, number | string>;
+  /** Files this user uploaded and never used (pending uploads), by kind: the payloads' files. */
+  pending: Record<FileKind, { uploadId: string }>;
 };
 
 export type Publisher = { token: string; userName: string; appId: number; invite: URLSearchParams };
@@ -160,10 +181,10 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
     framework: "fabric", platformType: "web", contactName: "Li Lei", contactMobile: "+8613912345678", contactEmail: "li@example.com",
     webUrl: "https://example.com", paymentCycle: "2",
   };
-  const draftAppId = (await ok("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic, cover: cover() }, token)).appId as number;
+  const draftAppId = (await ok("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic, cover: await uploaded("cover", token) }, token)).appId as number;
   const ref = { appState: "add", appId: draftAppId };
-  await ok("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: { attachmentName: `${tag} att` }, file: txtFile() }, token);
-  await ok("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: { name: "asset_cc", version: "1.0.0", language: "go", initParams: "a", mainPath: "chaincode/main.go" }, file: zipFile() }, token);
+  await ok("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: { attachmentName: `${tag} att` }, file: await uploaded("attachment", token) }, token);
+  await ok("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: { name: "asset_cc", version: "1.0.0", language: "go", initParams: "a", mainPath: "chaincode/main.go" }, file: await uploaded("chaincode", token) }, token);
   const draft1 = (await ok("/sys/chainAppInfo/wizard/draft", ref, token)).draft;
   await ok("/sys/chainAppInfo/wizard/advance", { ...ref, from: "packages" }, token);
   const fn = { name: `${tag} fn`, packageId: String(draft1.packages[0].packageId), funcType: "1", func: "createAsset", parentId: "top", inputFormat: "{}", outputFormat: "{}" };
@@ -270,7 +291,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
 
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
-  const p1 = await ok("/sys/product/save", { product: product("prod"), cover: cover() }, token);
+  const p1 = await ok("/sys/product/save", { product: product("prod"), cover: await uploaded("cover", token) }, token);
   const p2 = await ok("/sys/product/save", { product: product("prod two") }, token);
   await ok("/sys/product/submit", { productId: p2.productId }, token);
   ids.product.push(p1.productId, p2.productId);
@@ -301,6 +322,10 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const messages = await ok("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1 } }, token);
   ids.message.push(...messages.page.rows.map((m: any) => m.messageId));
   const cardNow = (await ok("/sys/account/card", {}, token)).card;
+  // Uploads left pending: another user naming them must not get them.
+  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token) };
+  ids.upload.push(...Object.values(pending).map((u) => u.uploadId));
+  markers.push(...ids.upload.map(String));
 
   return {
     userName: u.userName,
@@ -316,6 +341,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
     openCheckoutUrl: open.redirectUrl,
     openPaymentNo: open.payment.paymentNo,
     named,
+    pending,
   };
 }
 
