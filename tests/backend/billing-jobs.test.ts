@@ -1,11 +1,10 @@
 import { and, count, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "../../backend/http/auth";
 import { post as ledgerPost } from "../../backend/domains/billing/ledger";
 import { makeTrafficBills, WEEKLY_TRAFFIC } from "../../backend/domains/billing/jobs";
 import { bills, usageDaily } from "../../backend/domains/billing/tables";
 import { cityNodes, jobs, messages } from "../../backend/db/tables";
-import { callVueapi, inProcessVueapi, insertedUser } from "./in-process";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
 
 // The weekly traffic bills and the expiry rule depend on time: the service runs in-process with a clock
 // the test moves (like expiry.test.ts), on its own embedded database.
@@ -20,7 +19,7 @@ const at = (iso: string) => {
 
 /** Calls a path as a user, with a token issued at the current clock (a login lasts 12 hours). */
 async function post(p: string, body: object = {}, as = userId) {
-  return callVueapi(service, p, body, await issueToken(service.services, as));
+  return callVueapi(service, p, body, await sessionOf(service, as));
 }
 
 const newUser = (userName: string, role?: string) => insertedUser(service, userName, role);

@@ -7,6 +7,7 @@ import type { UploadKind } from "../../contract/uploads";
 import { users } from "../../backend/db/tables";
 import { readBackendEnv } from "../../backend/env";
 import { createVueapi } from "../../backend/index";
+import { issueToken, markSecondFactorPassed, sha256 } from "../../backend/http/auth";
 import { demoTotpSecret, passSecondFactor } from "../support/second-factor";
 import { PASSWORD, registration, uniqueName } from "./client";
 
@@ -134,4 +135,15 @@ export async function insertedUser(service: Vueapi, userName: string, role = "us
     .values({ userName, passwordHash: "x", realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: service.services.now() })
     .returning({ id: users.id });
   return row.id;
+}
+
+/**
+ * A session of the user `userId` made in the database, as a login would; an operator's session has passed
+ * its second factor (docs/decisions/022; that step itself is tested in operator-auth.test.ts).
+ */
+export async function sessionOf(service: Vueapi, userId: number): Promise<string> {
+  const token = await issueToken(service.services, userId);
+  const [row] = await service.services.db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+  if (row?.role === "operator") await markSecondFactorPassed(service.services.db, sha256(token), service.services.now());
+  return token;
 }

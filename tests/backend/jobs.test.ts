@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Msg } from "../../contract/messages";
 import { jobs, messages } from "../../backend/db/tables";
 import { domains } from "../../backend/index";
-import { issueToken, markSecondFactorPassed, sha256 } from "../../backend/http/auth";
 import { jobRegistry, MAX_ATTEMPTS, schedule } from "../../backend/jobs/runner";
 import { newWorker, thisProcess, workerLabel } from "../../backend/jobs/worker";
 import { TEST_JOB } from "../../backend/domains/operations/jobs";
-import { callVueapi, inProcessVueapi, insertedUser } from "./in-process";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
 
 // docs/decisions/005: leases, heartbeats, orphans of ended processes, the dead-letter list and its retry.
 // The service runs in this process with a clock the test moves (whether a job is due); leases run on the
@@ -25,10 +24,7 @@ const ownerName = `jobowner${Date.now().toString(36)}`;
 const newUser = (userName: string, role?: string) => insertedUser(service, userName, role);
 
 async function post(p: string, body: object, as: number) {
-  const token = await issueToken(service.services, as);
-  // The operator's session has passed its second factor (that step is tested in operator-auth.test.ts).
-  if (as === operatorId) await markSecondFactorPassed(service.services.db, sha256(token), clock);
-  return callVueapi(service, p, body, token);
+  return callVueapi(service, p, body, await sessionOf(service, as));
 }
 
 async function testJob(body: object = {}): Promise<number> {

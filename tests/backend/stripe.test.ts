@@ -6,9 +6,8 @@ import { ledgerEntries } from "../../backend/domains/billing/tables";
 import { totalsOf } from "../../backend/domains/billing/ledger";
 import { cards, paymentReviews, payments, providerEvents } from "../../backend/domains/payments/tables";
 import { messages, users } from "../../backend/db/tables";
-import { issueToken } from "../../backend/http/auth";
 import { eventAbout, fixture, startFakeStripe, type FakeStripe } from "./fake-stripe";
-import { callVueapi, openVueapi, type Vueapi } from "./in-process";
+import { callVueapi, openVueapi, sessionOf, type Vueapi } from "./in-process";
 
 /**
  * Stripe Checkout behind the provider adapter (docs/decisions/019), offline: the official client talks to a
@@ -34,7 +33,7 @@ async function userToken(role: "user" | "operator") {
     .insert(users)
     .values({ userName, passwordHash: await hashPassword("Gd47!@kw"), realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: clock, createdAt: clock })
     .returning();
-  return { id: row.id, token: await issueToken(service.services, row.id) };
+  return { id: row.id, token: await sessionOf(service, row.id) };
 }
 
 /** POSTs a webhook to the endpoint as Stripe does: the raw payload and its Stripe-Signature header. */
