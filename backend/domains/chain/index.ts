@@ -22,7 +22,11 @@ const RPC_BODY_LIMIT = 5 * 1024 * 1024;
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
 
-/** Tests only (TEST_FIXTURES=1): a chain's JSON-RPC over HTTP without a key, at /chain/test-rpc/<chain name>. */
+/**
+ * Tests only (TEST_FIXTURES=1): a chain's JSON-RPC over HTTP without a key, at /chain/test-rpc/<chain name>;
+ * `…/<chain name>/fund` ({ address, wei }) sends gas from its treasury and `…/<chain name>/compile` (file name →
+ * source) compiles, so that tests reach what later slices reach through the api.
+ */
 const testRpc: Endpoint = {
   methods: ["POST"],
   path: "/chain/test-rpc/",
@@ -31,10 +35,19 @@ const testRpc: Endpoint = {
   ratePerMinute: null,
   enabled: (env) => env.testFixtures,
   async handle(request, deps) {
-    const name = decodeURIComponent(new URL(request.url).pathname.slice("/chain/test-rpc/".length));
+    const [name = "", action, ...rest] = new URL(request.url).pathname.slice("/chain/test-rpc/".length).split("/").map(decodeURIComponent);
     const registry = registryOf(deps);
-    if (!registry.has(name)) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: `no chain named ${name}` } });
-    return json(200, await answerText(registry.node(name), await request.text()));
+    if (!registry.has(name) || rest.length) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: `no chain named ${name}` } });
+    const text = await request.text();
+    if (action === undefined) return json(200, await answerText(registry.node(name), text));
+    try {
+      const body = JSON.parse(text) as Record<string, string>;
+      if (action === "fund") return json(200, { hash: await registry.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
+      if (action === "compile") return json(200, await compileSolidity(body));
+    } catch (error) {
+      return json(400, { error: error instanceof Error ? error.message : String(error) });
+    }
+    return json(404, { error: `no action ${action}` });
   },
 };
 
