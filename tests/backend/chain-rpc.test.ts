@@ -54,8 +54,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("the embedded chain over JSON
     const url = `${server.baseUrl}/chain/test-rpc/test-network`;
     const chainId = Number(batch.body[0].result);
     const chain = { id: chainId, name: "test-network", nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 }, rpcUrls: { default: { http: [url] } } } as const;
-    const publicClient = createPublicClient({ chain, transport: http(url), pollingInterval: 50 });
-    const wallet = createWalletClient({ account, chain, transport: http(url), pollingInterval: 50 });
+    // Each restart listens on another port: the clients follow the current server.
+    const transport = http(undefined, { fetchFn: (input, init) => fetch(String(input).replace(/^http:\/\/127\.0\.0\.1:\d+/, server!.baseUrl), init) });
+    const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+    const wallet = createWalletClient({ account, chain, transport, pollingInterval: 50 });
     expect(await publicClient.getBalance({ address: account.address })).toBe(10n ** 18n);
 
     const compiled = (await (await fetch(`${url}/compile`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ "Counter.sol": SOURCE }) })).json()) as any;
