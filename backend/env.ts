@@ -37,6 +37,10 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]+$/, "a Stripe webhook signing secret starts with whsec_").optional(),
     /** Another address for the Stripe API (stripe-mock, a test double); unset = api.stripe.com. */
     STRIPE_API_URL: z.string().url().optional(),
+    /** Another Ethereum JSON-RPC node for every chain instead of the embedded engine (docs/decisions/025). */
+    CHAIN_RPC_URL: z.string().url().optional(),
+    /** With CHAIN_RPC_URL: the private key of an account funded on that node, the treasury (0x + 64 hex). */
+    CHAIN_TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits").optional(),
   })
   .superRefine((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -58,6 +62,7 @@ const schema = z
           "(with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), or DEMO=1 to run the demo in test mode",
       );
     }
+    if (env.CHAIN_RPC_URL && !env.CHAIN_TREASURY_KEY) issue("CHAIN_TREASURY_KEY", "required with CHAIN_RPC_URL (the key of an account funded on that node, which pays the gas the portal assigns)");
     if (env.RATE_LIMITS?.trim() === "off" && production) issue("RATE_LIMITS", "RATE_LIMITS=off must not be set when NODE_ENV=production");
     if (provider === "stripe") {
       if (!env.STRIPE_SECRET_KEY) issue("STRIPE_SECRET_KEY", "required when PAYMENT_PROVIDER=stripe (the API secret key of the Stripe account)");
@@ -112,6 +117,8 @@ export type BackendEnv = {
   stripe: StripeConfig | null;
   /** The rate limits and locks (backend/kit/rate-limit-rules.ts). */
   rateLimits: RateLimitConfig;
+  /** The chains' node: the embedded engine, or an Ethereum JSON-RPC node with its treasury key (docs/decisions/025). */
+  chain: { kind: "embedded" } | { kind: "rpc"; url: string; treasuryKey: string };
 };
 
 export function readBackendEnv(source: Record<string, string | undefined> = process.env): BackendEnv {
@@ -144,6 +151,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     testFixtures: env.TEST_FIXTURES === "1",
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
+    chain: env.CHAIN_RPC_URL ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! } : { kind: "embedded" },
     paymentProvider,
     testMode: paymentProvider === "sandbox",
     stripe:

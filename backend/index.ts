@@ -5,6 +5,7 @@ import type { Deps } from "./deps";
 import accounts from "./domains/accounts";
 import audit from "./domains/audit";
 import billing from "./domains/billing";
+import chain from "./domains/chain";
 import inbox from "./domains/inbox";
 import invoices from "./domains/invoices";
 import operations from "./domains/operations";
@@ -35,7 +36,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, payments, profile, invoices, services, serviceWizard, participation, store, operations, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
@@ -53,7 +54,7 @@ for (const [kind, rule] of domains.flatMap((d) => Object.entries(d.uploads ?? {}
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
 
-type Started = Promise<{ handle: (request: Request, caller?: Caller) => Promise<Response>; deps: Deps }>;
+type Started = Promise<{ handle: (request: Request, caller?: Caller) => Promise<Response>; deps: Deps; health: () => Promise<Record<string, unknown>> }>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
 const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 /** The configuration of the backend started in this process, once it is (which endpoints it serves depends on it). */
@@ -79,8 +80,20 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
     /** The job runner of this process; tests make others (another worker, other lease times) with `jobRunner(options)`. */
     jobs: runner,
     jobRunner: (options: RunnerOptions) => createJobRunner(deps, registry, options),
-    close: database.close,
+    /** What each domain adds to /healthz. */
+    health: () => healthOf(deps),
+    close: async () => {
+      for (const domain of [...domains].reverse()) await domain.stop?.(deps);
+      await database.close();
+    },
   };
+}
+
+/** /healthz's body: each domain's report under its name (the chains' heights…). */
+async function healthOf(deps: Deps): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const domain of domains) if (domain.health) out[domain.name] = await domain.health(deps);
+  return out;
 }
 
 // The calls this process is answering; a shutdown waits for them before it closes the database.
@@ -94,7 +107,7 @@ async function start() {
   startedEnv.__bsnBackendEnv = env;
   // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
   const dataDirLock = await lockDataDirOrExit(env);
-  const { handle, services: deps, jobs, close } = await createVueapi(env);
+  const { handle, services: deps, jobs, close, health } = await createVueapi(env);
   await dataDirLock?.serve(answerBackups(deps));
   // Holding the lock of the embedded database, no other process runs jobs on it: every job another process
   // held is an orphan of a process that ended (docs/decisions/005).
@@ -114,7 +127,13 @@ async function start() {
   };
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
-  return { handle, deps };
+  return { handle, deps, health };
+}
+
+/** What the backend in this process reports to /healthz (started first if need be). */
+export async function backendHealth(): Promise<Record<string, unknown>> {
+  await startBackend();
+  return (await holder.__bsnVueapi!).health();
 }
 
 /** Validates the environment, opens and migrates the database, seeds; once per process. */

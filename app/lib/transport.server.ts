@@ -1,5 +1,5 @@
 import { CLIENT_ADDRESS_HEADER } from "@contract/envelope";
-import { handleVueapiInProcess, startBackend } from "../../backend/index";
+import { backendHealth, handleVueapiInProcess, startBackend } from "../../backend/index";
 import { getEnv } from "./env.server";
 
 /**
@@ -36,4 +36,9 @@ export const defaultTransport: Transport = (request) =>
 export async function startServices() {
   const env = getEnv();
   if (!env.VUEAPI_URL) await startBackend();
+}
+
+/** What the backend in this process reports to /healthz; nothing when the portal talks to another server. */
+export async function servicesHealth(): Promise<Record<string, unknown>> {
+  return getEnv().VUEAPI_URL ? {} : backendHealth();
 }

@@ -1,7 +1,12 @@
-import { startServices } from "~/lib/transport.server";
+import { servicesHealth, startServices } from "~/lib/transport.server";
 
-/** Readiness: answers once the backend has migrated and seeded. */
+/**
+ * Readiness: answers once the backend has migrated and seeded, with what its domains report (each chain's
+ * height, time of its last block and pending transactions).
+ */
 export async function loader() {
   await startServices();
-  return new Response("ok", { headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
+  return new Response(JSON.stringify({ status: "ok", ...(await servicesHealth()) }), {
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }

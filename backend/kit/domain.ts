@@ -27,6 +27,10 @@ export type Domain = {
   readonly schedules?: readonly Schedule[];
   /** What runs at start, before any request: configuration checks, environment handed to the domain. */
   readonly start?: (deps: Deps) => void | Promise<void>;
+  /** What runs when the service closes (worker threads ended, stores closed). */
+  readonly stop?: (deps: Deps) => Promise<void>;
+  /** What it adds to /healthz (e.g. each chain's height), under its name. */
+  readonly health?: (deps: Deps) => Promise<Record<string, unknown>>;
   /** HTTP endpoints outside the /vueapi envelope that the domain serves (webhooks, hosted pages, later JSON-RPC). */
   readonly endpoints?: readonly Endpoint[];
   /**

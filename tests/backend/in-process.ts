@@ -60,6 +60,7 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
       return current().jobs;
     },
     jobRunner: (options) => current().jobRunner(options),
+    health: () => current().health(),
     close: () => current().close(),
   };
 }

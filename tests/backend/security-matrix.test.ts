@@ -274,6 +274,25 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       ];
     },
   },
+  // The chains' JSON-RPC without a key, served only with TEST_FIXTURES=1 (docs/decisions/025): it holds no
+  // user's data (the keyed /chain/rpc/<projectKey> endpoint comes with the public-chain console). Unknown chains,
+  // actions and paths that escape the prefix are not found; a body that is not JSON is a JSON-RPC parse error.
+  "/chain/test-rpc/": {
+    served: true,
+    sample: (base) => `${base}/chain/test-rpc/test-network`,
+    probes: (_b, base): Probe[] => {
+      const json = { "Content-Type": "application/json" };
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+      return [
+        { label: "an unknown chain", method: "POST", url: `${base}/chain/test-rpc/no-such-chain`, body: call, headers: json, expect: [404] },
+        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/test-rpc/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [404] },
+        { label: "an unknown action", method: "POST", url: `${base}/chain/test-rpc/test-network/drain`, body: call, headers: json, expect: [404] },
+        { label: "an extra segment", method: "POST", url: `${base}/chain/test-rpc/test-network/fund/more`, body: call, headers: json, expect: [404] },
+        { label: "a fund to a bad address", method: "POST", url: `${base}/chain/test-rpc/test-network/fund`, body: JSON.stringify({ address: "0x12", wei: "1" }), headers: json, expect: [400] },
+        { label: "a body that is not JSON", method: "POST", url: `${base}/chain/test-rpc/test-network`, body: "{", headers: json, expect: [200] },
+      ];
+    },
+  },
   // Stripe's webhook is served only with PAYMENT_PROVIDER=stripe; its signature checks (forged, tampered,
   // unsigned, stale) are tested against a fake Stripe in tests/backend/stripe.test.ts.
   "/payments/stripe/webhook": {

@@ -1,0 +1,41 @@
+import { startWorker, type WorkerClient } from "../../kit/worker";
+
+/** A compiled contract: its ABI and creation and runtime bytecode. */
+export type CompiledContract = { file: string; name: string; abi: unknown[]; bytecode: string; deployedBytecode: string };
+export type CompileResult = { ok: true; contracts: CompiledContract[]; warnings: string[]; compiler: string } | { ok: false; errors: string[]; warnings: string[] };
+
+/** The compiler's thread ends after this long without work (it holds ~245 MB). */
+const IDLE_MS = 60_000;
+/** Sources larger than this are refused before they reach the compiler. */
+export const MAX_SOURCE_BYTES = 1_000_000;
+
+let worker: WorkerClient | undefined;
+let idle: NodeJS.Timeout | undefined;
+let running = 0;
+
+/**
+ * Compiles Solidity sources (file name → source) with solc 0.8.37 for the Prague EVM, off the main thread:
+ * the contracts, or the compiler's errors.
+ */
+export async function compileSolidity(sources: Record<string, string>): Promise<CompileResult> {
+  const size = Object.values(sources).reduce((n, s) => n + Buffer.byteLength(s), 0);
+  if (!Object.keys(sources).length) return { ok: false, errors: ["no source to compile"], warnings: [] };
+  if (size > MAX_SOURCE_BYTES) return { ok: false, errors: [`the sources exceed ${MAX_SOURCE_BYTES} bytes`], warnings: [] };
+  clearTimeout(idle);
+  worker ??= startWorker("backend/domains/chain/solc.worker.ts");
+  running++;
+  try {
+    return await worker.call<CompileResult>("compile", sources);
+  } finally {
+    running--;
+    if (!running) idle = setTimeout(() => void stopCompiler(), IDLE_MS).unref();
+  }
+}
+
+/** Ends the compiler's thread (at shutdown, or when idle). */
+export async function stopCompiler(): Promise<void> {
+  clearTimeout(idle);
+  const w = worker;
+  worker = undefined;
+  await w?.close();
+}

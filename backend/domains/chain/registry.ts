@@ -1,0 +1,171 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { asc, eq, max } from "drizzle-orm";
+import type { Deps } from "../../deps";
+import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
+import { startWorker, type WorkerClient } from "../../kit/worker";
+import { EmbeddedChain } from "./embedded";
+import { RPC, RpcError } from "./hex";
+import { remoteNode } from "./remote";
+import type { ChainNode, RpcCall } from "./rpc";
+import { chains } from "./tables";
+
+/**
+ * The registry of chains (docs/decisions/025): every chain is one instance of the same engine with its own
+ * chain id, state and treasury, recorded in the `chains` table. With CHAIN_RPC_URL every name maps to that
+ * node instead, and the same calls go there.
+ */
+
+/** The chains every server has. */
+export const OPEN_ALLIANCE = "open-alliance";
+export const TEST_NETWORK = "test-network";
+const DEFAULT_CHAINS = [
+  { name: OPEN_ALLIANCE, purpose: "open-alliance" },
+  { name: TEST_NETWORK, purpose: "test" },
+] as const;
+/** The first embedded chain's id; the next ones count up. */
+const FIRST_CHAIN_ID = 7701;
+/** What the treasury holds at genesis: one billion ether. */
+const TREASURY_WEI = (10n ** 27n).toString();
+const TREASURY_KEYS: SealPurpose = { label: "bsn-chain-treasury", fallbackFile: "chain-secret" };
+
+export type ChainHealth = { height: number; lastBlockAt: string | null; pending: number };
+export type ChainInfo = { name: string; chainId: number; purpose: string; treasury: string };
+type Entry = ChainInfo & { node: ChainNode; health: () => ChainHealth | Promise<ChainHealth>; treasuryKey: string };
+
+const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export class ChainRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private worker: WorkerClient | undefined;
+  /** Per chain, the treasury's transfers one after another (each takes the next nonce). */
+  private readonly funding = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Opens every recorded chain, creating the default ones the first time. */
+  async start(): Promise<void> {
+    for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id))) await this.open(row);
+    for (const chain of DEFAULT_CHAINS) if (!this.entries.has(chain.name)) await this.createChain(chain);
+  }
+
+  async close(): Promise<void> {
+    if (this.worker) {
+      await this.worker.call("closeAll").catch(() => undefined);
+      await this.worker.close();
+    }
+    this.worker = undefined;
+    this.entries.clear();
+  }
+
+  private engine(): WorkerClient {
+    return (this.worker ??= startWorker("backend/domains/chain/engine.worker.ts"));
+  }
+
+  private async open(row: typeof chains.$inferSelect): Promise<Entry> {
+    const chain = this.deps.env.chain;
+    const treasuryKey = chain.kind === "rpc" ? chain.treasuryKey : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
+    const info = { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress };
+    let entry: Entry;
+    if (chain.kind === "rpc") {
+      const node = remoteNode(chain.url);
+      entry = { ...info, node, health: () => node.health(), treasuryKey };
+    } else {
+      const dir = path.join(this.deps.env.dataDir, "chains", row.name);
+      const embedded = new EmbeddedChain({ name: row.name, chainId: row.chainId, dir, treasury: row.treasuryAddress, treasuryWei: row.treasuryWei }, this.engine(), this.deps.db, this.deps.now);
+      const { removed, replayed } = await embedded.open();
+      if (removed || replayed) console.warn(`chain ${row.name}: ${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`);
+      entry = { ...info, node: embedded, health: () => embedded.health(), treasuryKey };
+    }
+    this.entries.set(row.name, entry);
+    return entry;
+  }
+
+  /** Adds a chain (e.g. one per consortium service) and opens it; its name is lower-case letters, digits and dashes. */
+  async createChain(input: { name: string; purpose: string }): Promise<ChainInfo> {
+    if (!NAME.test(input.name)) throw new Error(`a chain name is lower-case letters, digits and dashes: ${input.name}`);
+    const existing = this.entries.get(input.name);
+    if (existing) return infoOf(existing);
+    const chain = this.deps.env.chain;
+    const { privateToAddress } = await import("@ethereumjs/util");
+    let key: string;
+    let chainId: number;
+    if (chain.kind === "rpc") {
+      key = chain.treasuryKey;
+      chainId = Number(await remoteNode(chain.url).request({ method: "eth_chainId" }));
+    } else {
+      key = `0x${randomBytes(32).toString("hex")}`;
+      const [top] = await this.deps.db.select({ id: max(chains.chainId) }).from(chains);
+      chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
+    }
+    const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
+    const [row] = await this.deps.db
+      .insert(chains)
+      .values({ name: input.name, chainId, purpose: input.purpose, treasuryAddress: treasury, treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI })
+      .onConflictDoNothing()
+      .returning();
+    const recorded = row ?? (await this.deps.db.select().from(chains).where(eq(chains.name, input.name)))[0]!;
+    return infoOf(await this.open(recorded));
+  }
+
+  private entry(name: string): Entry {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`no chain named ${name}`);
+    return entry;
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  list(): ChainInfo[] {
+    return [...this.entries.values()].map(infoOf);
+  }
+
+  info(name: string): ChainInfo {
+    return infoOf(this.entry(name));
+  }
+
+  /** One JSON-RPC call on a chain: its result, or an RpcError. */
+  request(name: string, call: RpcCall): Promise<unknown> {
+    return this.entry(name).node.request(call);
+  }
+
+  node(name: string): ChainNode {
+    return this.entry(name).node;
+  }
+
+  async health(): Promise<Record<string, ChainHealth & { chainId: number }>> {
+    const out: Record<string, ChainHealth & { chainId: number }> = {};
+    for (const entry of this.entries.values()) out[entry.name] = { chainId: entry.chainId, ...(await entry.health()) };
+    return out;
+  }
+
+  /**
+   * Sends `wei` from the chain's treasury to `address` (a gas assignment): a signed EIP-1559 transfer; resolves
+   * with its hash once the chain accepted it (embedded: once it is sealed and recorded).
+   */
+  fund(name: string, address: string, wei: bigint): Promise<string> {
+    const entry = this.entry(name);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`);
+    if (wei <= 0n) throw new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive");
+    const run = async () => {
+      const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
+      const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
+      const nonce = (await entry.node.request({ method: "eth_getTransactionCount", params: [entry.treasury, "pending"] })) as string;
+      const gasPrice = BigInt((await entry.node.request({ method: "eth_gasPrice" })) as string);
+      const common = createCustomCommon({ chainId: entry.chainId }, Mainnet, { hardfork: "prague" });
+      const tx = createFeeMarket1559Tx(
+        { chainId: BigInt(entry.chainId), nonce: BigInt(nonce), to: address as `0x${string}`, value: wei, gasLimit: 21_000n, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1_000_000_000n },
+        { common },
+      ).sign(Buffer.from(entry.treasuryKey.slice(2), "hex"));
+      return (await entry.node.request({ method: "eth_sendRawTransaction", params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`] })) as string;
+    };
+    const result = (this.funding.get(name) ?? Promise.resolve()).then(run, run);
+    this.funding.set(name, result.catch(() => undefined));
+    return result;
+  }
+}
+
+const infoOf = (e: Entry): ChainInfo => ({ name: e.name, chainId: e.chainId, purpose: e.purpose, treasury: e.treasury });
+

@@ -1,0 +1,98 @@
+import { bigint, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text } from "drizzle-orm/pg-core";
+import { ts } from "../../db/columns";
+
+/**
+ * The Drizzle tables of the chain domain (docs/decisions/025). The database is the chains' durable log: a
+ * block is recorded here, with its raw transactions, before any of them is answered as accepted, and the
+ * engine's LevelDB is brought back to it at start. The same rows are the index of transactions, receipts and
+ * logs that the engine itself does not keep.
+ */
+
+/** The registry: every chain of the engine (or, with CHAIN_RPC_URL, every name mapped to that node). */
+export const chains = pgTable("chains", {
+  id: serial("id").primaryKey(),
+  /** The registry's name: "open-alliance", "test-network", "service-<id>"… */
+  name: text("name").notNull().unique(),
+  /** The EIP-155 chain id. */
+  chainId: integer("chain_id").notNull(),
+  /** What it carries, for operators: "open-alliance", "test", "consortium". */
+  purpose: text("purpose").notNull(),
+  /** The treasury funded at genesis: its address, and its private key sealed with the server secret. */
+  treasuryAddress: text("treasury_address").notNull(),
+  treasuryKeySealed: text("treasury_key_sealed").notNull(),
+  /** Wei given to the treasury at genesis (decimal). */
+  treasuryWei: text("treasury_wei").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+/** Every sealed block: what replay needs to seal it again to the same hash. */
+export const chainBlocks = pgTable(
+  "chain_blocks",
+  {
+    chainId: integer("chain_id").notNull(),
+    number: bigint("number", { mode: "number" }).notNull(),
+    hash: text("hash").notNull(),
+    parentHash: text("parent_hash").notNull(),
+    /** Unix seconds, as in the header. */
+    timestamp: bigint("timestamp", { mode: "number" }).notNull(),
+    gasUsed: text("gas_used").notNull(),
+    /** The raw signed transactions in block order (hex). */
+    rawTxs: jsonb("raw_txs").$type<string[]>().notNull(),
+    sealedAt: ts("sealed_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.number] }), index("chain_blocks_hash").on(t.hash)],
+);
+
+/** The transaction and receipt index (eth_getTransactionByHash, eth_getTransactionReceipt). */
+export const chainTxs = pgTable(
+  "chain_txs",
+  {
+    chainId: integer("chain_id").notNull(),
+    hash: text("hash").notNull(),
+    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    txIndex: integer("tx_index").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address"),
+    /** Receipt status: 1 success, 0 reverted. */
+    status: smallint("status").notNull(),
+    gasUsed: text("gas_used").notNull(),
+    cumulativeGasUsed: text("cumulative_gas_used").notNull(),
+    effectiveGasPrice: text("effective_gas_price").notNull(),
+    contractAddress: text("contract_address"),
+    logsBloom: text("logs_bloom").notNull(),
+    /** The transaction's JSON-RPC fields without the block's. */
+    rpc: jsonb("rpc").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chainId, t.hash] }),
+    index("chain_txs_block").on(t.chainId, t.blockNumber),
+    index("chain_txs_from").on(t.chainId, t.fromAddress, t.blockNumber),
+    index("chain_txs_to").on(t.chainId, t.toAddress, t.blockNumber),
+  ],
+);
+
+/** The log index (eth_getLogs and the receipts' logs). */
+export const chainLogs = pgTable(
+  "chain_logs",
+  {
+    chainId: integer("chain_id").notNull(),
+    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockHash: text("block_hash").notNull(),
+    txHash: text("tx_hash").notNull(),
+    txIndex: integer("tx_index").notNull(),
+    address: text("address").notNull(),
+    topic0: text("topic0"),
+    topic1: text("topic1"),
+    topic2: text("topic2"),
+    topic3: text("topic3"),
+    data: text("data").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chainId, t.blockNumber, t.logIndex] }),
+    index("chain_logs_address").on(t.chainId, t.address, t.blockNumber),
+    index("chain_logs_topic0").on(t.chainId, t.topic0, t.blockNumber),
+    index("chain_logs_tx").on(t.chainId, t.txHash),
+  ],
+);
