@@ -63,7 +63,8 @@ type DueBill = BillRow & { payable: boolean };
 
 /** The bills a payment covers: number (to its detail), what for, amount and deadline (UTC+8 in the header). */
 function DueBillsTable({ bills, language }: { bills: DueBill[]; language: Language }) {
-  const { t } = useTranslation("common");
+  // The bill types' names are in the billing namespace: load it on a client-side navigation too.
+  const { t } = useTranslation(["common", "billing"]);
   return (
     <CompactTable testId="due-bills" rows={bills} rowKey={(b) => b.billId} columns={[
       { header: t("blocked.billNo"), cell: (b) => <Link to={billDetailHref(b)} className="link font-mono text-xs">{b.billNo}</Link> },

@@ -9,7 +9,7 @@ import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
 
-export const handle = { i18n: ["home"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
+export const handle = { i18n: ["home", "billing"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
 export const meta = pageTitle("console");
 
 /**
