@@ -195,11 +195,42 @@ export const usage30Schema = z.object({
 /** SPEC §7: payType 1 new service or config upgrade, 2 dedicated node. */
 export const unpaidGuardPayloadSchema = z.object({ payType: z.union([z.literal(1), z.literal(2)]) });
 
+/**
+ * The bills due now (docs/decisions/027): with payType, those that block it (SPEC §5 "Blocking by bills",
+ * the same rule as h5isHasNoPayBillV2), without it every bill that can be paid from the balance. Newest
+ * first, at most DUE_LIMIT rows; `totalCents` and `count` cover them all.
+ */
+export const DUE_LIMIT = 100;
+export const dueBillsPayloadSchema = z.object({ payType: z.union([z.literal(1), z.literal(2)]).optional() });
+export const dueBillsSchema = z.object({
+  bills: z.array(billRowSchema.extend({ payable: z.boolean() })),
+  count: z.number().int(),
+  totalCents: z.number().int(),
+  /** What can be paid from the balance now (usage bills always; prepaid ones before their deadline). */
+  payableCents: z.number().int(),
+});
+export type DueBills = z.infer<typeof dueBillsSchema>;
+
+/** Several bills paid from the balance in one transaction: all of them or none (Pay all, Pay and continue). */
+export const billPayManyPayloadSchema = z.object({
+  billIds: z.array(z.number().int().positive()).min(1).max(DUE_LIMIT),
+  /** One key for the whole payment: the same key pays once and answers success every time. */
+  idempotencyKey: idempotencyKey(),
+});
+export const billPayManyDataSchema = z.object({
+  paid: z.array(z.object({ billId: z.number().int(), billNo: z.string(), paidCents: z.number().int() })),
+  paidCents: z.number().int(),
+  balanceCents: z.number().int(),
+  replayed: z.boolean(),
+});
+
 export const billingPaths = {
   "/sys/system/clientInfo/h5billList": { auth: "user", payload: billListPayloadSchema, data: billListSchema },
   "/sys/system/clientInfo/h5billExport": { auth: "user", payload: z.object({ condition: billFilterSchema.prefault({}) }), data: billExportSchema },
   "/sys/system/clientInfo/h5billDetail": { auth: "user", payload: z.object({ billId: z.number().int().positive() }), data: billDetailSchema },
   "/sys/system/clientInfo/h5billPay": { auth: "user", payload: billPayPayloadSchema, data: billPayDataSchema },
+  "/sys/system/clientInfo/h5billPayMany": { auth: "user", payload: billPayManyPayloadSchema, data: billPayManyDataSchema },
+  "/sys/system/clientInfo/h5billDue": { auth: "user", payload: dueBillsPayloadSchema, data: dueBillsSchema },
   "/sys/account/summary": { auth: "user", payload: z.object({}).passthrough(), data: accountSummarySchema },
   "/sys/account/transactions": { auth: "user", payload: transactionListPayloadSchema, data: transactionListSchema },
   "/sys/account/usage30": { auth: "user", payload: z.object({}).passthrough(), data: usage30Schema },

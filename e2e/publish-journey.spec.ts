@@ -61,7 +61,7 @@ test("unpaid traffic bills keep the publisher out of the wizard until they are p
   await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, pub.token);
   await logInAs(page, pub.user.userName, PASSWORD);
   await page.goto("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
-  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newService&/);
   await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
 });
 

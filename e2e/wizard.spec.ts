@@ -185,12 +185,14 @@ test("with a saved draft, unpaid bills still send the publisher home: the backen
   // A weekly traffic bill falls due while the step is open: saving it sends the publisher home.
   await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, wizard.token);
   await page.getByRole("button", { name: "Save and continue" }).click();
-  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newService&/);
   await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
+  await expect(page.getByTestId("blocked-panel")).toContainText("$3.00");
   // And so does opening the draft again.
   await page.goto(basicStep);
-  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newService&/);
   await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
+  await expect(page.getByTestId("blocked-panel")).toContainText("$3.00");
 });
 
 test("the cover is served to its owner only, privately cached and revalidated by its ETag", async ({ page, request, browser }, testInfo) => {

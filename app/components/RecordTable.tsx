@@ -72,9 +72,12 @@ export function RecordTable<Row>({
   page,
   empty,
   emptyTestId,
+  sizes = false,
   ...table
 }: {
   page: Page<Row>;
+  /** The list reads `?pageSize=` (app/lib/paging.ts): offer the page-size choice. */
+  sizes?: boolean;
   columns: Column<Row>[];
   rowKey: (row: Row) => string | number;
   rowTestId?: string;
@@ -94,7 +97,7 @@ export function RecordTable<Row>({
             headClass="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500" />
         </div>
       )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} sizes={sizes} />
     </>
   );
 }

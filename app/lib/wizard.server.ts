@@ -17,6 +17,7 @@ import {
   roleFormSchema,
   submitFormSchema,
   zipProblem,
+  type AppState,
   type Draft,
   type WizardStep,
 } from "@contract/service-wizard";
@@ -24,6 +25,7 @@ import { wizardUrl, type ActionData } from "~/components/services/wizard/shared"
 import { apiFor, badRequest, failureResponse, notFound, type Viewer } from "./api.server";
 import { replyWithFailure, replyWithFieldErrors } from "./forms.server";
 import { intentOf } from "./intents.server";
+import type { BlockedAction } from "./blocked";
 import { positiveId } from "./params";
 import { redirectWithFlash } from "./session.server";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "./unpaid-guard.server";
@@ -43,15 +45,18 @@ import type { VueapiFailure, VueapiResult } from "./vueapi.server";
  * not two (bench/README.md). A new draft without appId calls no such path before its first save: the guard
  * asks h5isHasNoPayBillV2 first (app/lib/unpaid-guard.server.ts).
  */
-export async function guardNewDraft(request: Request, viewer: Viewer, appId: number | null): Promise<void> {
-  if (!appId) await requireNoUnpaidBills(request, viewer, 1);
+export async function guardNewDraft(request: Request, viewer: Viewer, appState: AppState, appId: number | null): Promise<void> {
+  if (!appId) await requireNoUnpaidBills(request, viewer, WIZARD_ACTION[appState]);
 }
 
+/** What home's blocked-action panel calls each kind of wizard (app/lib/blocked.ts). */
+export const WIZARD_ACTION: Record<AppState, BlockedAction> = { add: "newService", mod: "editServiceBasic", update: "upgradeService", mod2: "editService" };
+
 /** The request layer of the wizard: a backend refusal for unpaid bills leaves for home (see guardNewDraft). */
-export function wizardApi(request: Request, viewer: Viewer) {
+export function wizardApi(request: Request, viewer: Viewer, appState: AppState) {
   const api = apiFor(request, viewer);
   return {
-    call: async <P extends VueapiPath>(path: P, payload: PayloadOf<P>) => unlessRefusedForBills(request, await api.call(path, payload)),
+    call: async <P extends VueapiPath>(path: P, payload: PayloadOf<P>) => unlessRefusedForBills(request, await api.call(path, payload), WIZARD_ACTION[appState]),
     load: api.load,
   };
 }
@@ -104,8 +109,8 @@ const WIZARD_FILES: Record<string, UploadField> = {
 /** One POST to the wizard (the caller is guarded): where it is, its form with its files, and its intent. */
 export async function readWizardPost(request: Request, viewer: Viewer) {
   const { appState, appId, step } = readWizardQuery(request);
-  await guardNewDraft(request, viewer, appId);
-  const api = wizardApi(request, viewer);
+  await guardNewDraft(request, viewer, appState, appId);
+  const api = wizardApi(request, viewer, appState);
   // A chosen file is streamed to the backend while the form is read; the form then names it by upload id
   // (docs/decisions/023).
   const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");

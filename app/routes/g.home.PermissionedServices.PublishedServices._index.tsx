@@ -2,21 +2,22 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services/bits";
+import { BlockedLink } from "~/components/BlockedAction";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
+import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
 import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { pageParam, positiveParam, searchParam } from "~/lib/params";
+import { pagingOf } from "~/lib/paging";
+import { positiveParam, searchParam } from "~/lib/params";
 import { LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { blockOf } from "~/lib/unpaid-guard.server";
 
 export const handle = {
   i18n: ["services"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices" }],
 };
 export const meta = pageTitle("publishedServices");
-
-const PAGE_SIZE = 10;
 
 /**
  * SPEC §2 PublishedServices: the caller's services with their §4 status, searchable by name, with exactly
@@ -27,9 +28,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const name = searchParam(url.searchParams);
-  const page = pageParam(url);
   const api = apiFor(request, viewer);
-  const data = await api.load("/sys/chainAppInfo/publishedList", { page: { pageSize: PAGE_SIZE, pageIndex: page, condition: name ? { name } : {} } });
+  // The wizard's entries show before the click whether unpaid bills block them (SPEC §5, docs/decisions/027).
+  const [data, block] = await Promise.all([
+    api.load("/sys/chainAppInfo/publishedList", { page: { ...pagingOf(url), condition: name ? { name } : {} } }),
+    blockOf(api, 1),
+  ]);
   const confirmKind = url.searchParams.get("confirm");
   const confirmVer = positiveParam(url.searchParams.get("appVerId"));
   const confirmRow = confirmVer ? data.page.rows.find((r) => r.appVerId === confirmVer) : undefined;
@@ -44,7 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const link = await api.load("/sys/chainAppInfo/invite", { appVerId: inviteRow.appVerId, language: viewer.language });
     invite = { name: inviteRow.name, url: `${url.origin}${link.path}`, expiresAt: link.expiresAt };
   }
-  return json({ page: data.page, name, confirm, invite, here: withoutPanels(url), language: viewer.language });
+  return json({ page: data.page, name, confirm, invite, block, here: withoutPanels(url), language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -54,13 +58,14 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function PublishedServices() {
-  const { page, name, confirm, invite, here, language } = useLoaderData<typeof loader>();
+  const { page, name, confirm, invite, block, here, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("services");
+  const create = <BlockedLink to={`${NEW_SERVICES}?appState=add`} action="newService" block={block} className="btn-primary inline-block">{t("list.create")}</BlockedLink>;
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-        <Link to={`${NEW_SERVICES}?appState=add`} className="btn-primary">{t("list.create")}</Link>
+        {create}
       </div>
       {confirm ? <ConfirmPanel kind={confirm.kind} row={confirm} cancelTo={here} /> : null}
       {invite ? <InvitePanel name={invite.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
@@ -72,17 +77,17 @@ export default function PublishedServices() {
         <button type="submit" className="btn-secondary">{t("list.searchButton")}</button>
         {name ? <Link to="?" className="link text-sm">{t("list.clear")}</Link> : null}
       </Form>
-      <RecordTable page={page} rowKey={(row) => row.appVerId} rowTestId="service-row" columns={[
+      <RecordTable page={page} sizes rowKey={(row) => row.appVerId} rowTestId="service-row" columns={[
         { header: t("list.name"), className: "font-medium", cell: (row) => <Link className="link" to={detailHref(row)}>{row.name}</Link> },
         { header: t("list.version"), cell: (row) => row.version },
         { header: t("list.status"), cell: (row) => <StatusBadge verState={row.verState} /> },
         { header: t("list.cost"), cell: (row) => (row.freeYN === 1 ? t("list.free") : row.costCents === null ? "" : formatUsd(row.costCents, language)) },
-        { header: t("list.created"), className: "whitespace-nowrap", cell: (row) => formatDate(row.createdAt, language) },
-        { header: t("list.actions"), cell: (row) => <ServiceActionLinks row={row} here={here} /> },
+        { header: zoneHeader(t, t("list.created")), className: "whitespace-nowrap", cell: (row) => formatDate(row.createdAt, language, false, false) },
+        { header: t("list.actions"), cell: (row) => <ServiceActionLinks row={row} here={here} block={block} /> },
       ]} empty={
         <>
           <p>{t(name ? "list.emptySearch" : "list.empty")}</p>
-          {!name ? <Link to={`${NEW_SERVICES}?appState=add`} className="btn-primary inline-block">{t("list.create")}</Link> : null}
+          {!name ? create : null}
         </>
       } />
     </div>

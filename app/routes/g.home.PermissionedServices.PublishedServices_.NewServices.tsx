@@ -53,8 +53,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const { appState, appId, step: asked, rawStep, confirm } = readWizardQuery(request);
-  await guardNewDraft(request, viewer, appId);
-  const api = wizardApi(request, viewer);
+  await guardNewDraft(request, viewer, appState, appId);
+  const api = wizardApi(request, viewer, appState);
   let draft: Draft | null = null;
   let source: Draft | null = null;
   if (appId) {

@@ -1,23 +1,40 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "@contract/paths";
+import { BlockedPanel } from "~/components/BlockedAction";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
+import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
 
-export const handle = { i18n: ["home"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
+export const handle = { i18n: ["home", "billing"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
 export const meta = pageTitle("console");
 
-/** SPEC §2 /g/home/index: the account summary and shortcuts. The summary comes with the shell's data. */
+/**
+ * SPEC §2 /g/home/index: the account summary and shortcuts. The summary comes with the shell's data. After
+ * an action refused for unpaid bills (SPEC §7 h5isHasNoPayBillV2 redirects here), `?blocked=<action>&returnTo=`
+ * adds the panel that names the bills and pays them ("Pay and continue", docs/decisions/027).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const user = await apiFor(request, viewer).load("/main/getClientInfo", {});
-  return json({ user, language: viewer.language });
+  const api = apiFor(request, viewer);
+  const [user, blocked] = await Promise.all([api.load("/main/getClientInfo", {}), loadBlockedPanel(request, api)]);
+  return json({ user, blocked, language: viewer.language });
+}
+
+/** The page's one form: "Pay and continue" (intent payAndContinue); any other intent is a 400. */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const form = await request.formData();
+  intentOf(form, ["payAndContinue"]);
+  return payBillsAndReturn(request, apiFor(request, viewer), form, "/g/home/index");
 }
 
 export default function HomeIndex() {
-  const { user, language } = useLoaderData<typeof loader>();
+  const { user, blocked, language } = useLoaderData<typeof loader>();
+  const failure = useActionData<PayManyFailure>();
   // The shell (routes/g.home) loads the summary for its menu badge; this page shows it too.
   const shell = useRouteLoaderData<{ summary: DataOf<"/main/home/summary"> }>("routes/g.home");
   const summary = shell!.summary;
@@ -31,6 +48,7 @@ export default function HomeIndex() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">{t("console.welcome", { name: user.realName })}</h1>
+      {blocked ? <BlockedPanel panel={blocked} language={language} failure={failure} /> : null}
       <section aria-labelledby="summary" className="card">
         <h2 id="summary" className="font-semibold">{t("console.summary")}</h2>
         <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">

@@ -8,7 +8,7 @@ import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.ser
 import { formatDate } from "~/lib/format";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import { pagingOf } from "~/lib/paging";
 
 export const handle = {
   i18n: ["messages"],
@@ -16,23 +16,21 @@ export const handle = {
 };
 export const meta = pageTitle("messageCenter");
 
-const PAGE_SIZE = 10;
 const FILTERS = { all: undefined, unread: 0, read: 1 } as const;
 type Filter = keyof typeof FILTERS;
 
 function readQuery(url: URL) {
   const filter = (Object.keys(FILTERS) as Filter[]).find((f) => f === url.searchParams.get("status")) ?? "all";
-  const page = pageParam(url);
-  return { filter, page };
+  return { filter, paging: pagingOf(url) };
 }
 
 /** SPEC §2 MessageCenter: read and unread messages, mark one or all as read. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const { filter, page } = readQuery(new URL(request.url));
+  const { filter, paging } = readQuery(new URL(request.url));
   const status = FILTERS[filter];
   const data = await apiFor(request, viewer).load("/sys/system/message/list", {
-    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: status === undefined ? {} : { status } },
+    page: { ...paging, condition: status === undefined ? {} : { status } },
   });
   return json({ ...data, filter, language: viewer.language });
 }
@@ -78,7 +76,7 @@ export default function MessageCenter() {
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("common:empty.noRelevant")}</p>
       ) : (
-        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
+        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" aria-describedby="message-times">
           {page.rows.map((m) => (
             <li key={m.messageId} className="flex items-start justify-between gap-4 p-4" data-testid="message">
               <div>
@@ -87,7 +85,7 @@ export default function MessageCenter() {
                   {t(m.textKey, m.params)}
                 </p>
                 <p className="mt-1 text-xs text-slate-500">
-                  {formatDate(m.createdAt, language, true)} · {t(m.status === 0 ? "center.unread" : "center.read")}
+                  {formatDate(m.createdAt, language, true, false)} · {t(m.status === 0 ? "center.unread" : "center.read")}
                 </p>
               </div>
               {m.status === 0 ? (
@@ -100,7 +98,8 @@ export default function MessageCenter() {
           ))}
         </ul>
       )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      {page.rows.length > 0 ? <p id="message-times" className="text-xs text-slate-600">{t("common:timesInZone")}</p> : null}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} sizes />
     </div>
   );
 }

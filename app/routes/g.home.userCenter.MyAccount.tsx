@@ -6,8 +6,9 @@ import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilte
 import { CompactTable, RecordTable, type Column } from "~/components/RecordTable";
 import { UsageChart } from "~/components/billing/UsageChart";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { dayFromQuery, kindFromQuery, pageFromQuery } from "~/lib/bills.server";
-import { formatDate, formatDay, formatUsd } from "~/lib/format";
+import { dayFromQuery, kindFromQuery } from "~/lib/bills.server";
+import { formatDate, formatDay, formatUsd, zoneHeader } from "~/lib/format";
+import { pagingOf } from "~/lib/paging";
 import { pageTitle } from "~/lib/meta";
 
 export const handle = {
@@ -16,7 +17,6 @@ export const handle = {
 };
 export const meta = pageTitle("myAccount");
 
-const PAGE_SIZE = 10;
 const ACCOUNT = "/g/home/userCenter/MyAccount";
 
 /**
@@ -27,13 +27,14 @@ const ACCOUNT = "/g/home/userCenter/MyAccount";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const params = new URL(request.url).searchParams;
+  const url = new URL(request.url);
+  const params = url.searchParams;
   const filter = { kind: kindFromQuery(params), dateFrom: dayFromQuery(params, "dateFrom"), dateTo: dayFromQuery(params, "dateTo") };
   const api = apiFor(request, viewer);
   const [summary, usage, transactions] = await Promise.all([
     api.load("/sys/account/summary", {}),
     api.load("/sys/account/usage30", {}),
-    api.load("/sys/account/transactions", { page: { pageSize: PAGE_SIZE, pageIndex: pageFromQuery(params), condition: filter } }),
+    api.load("/sys/account/transactions", { page: { ...pagingOf(url), condition: filter } }),
   ]);
   return json({ summary, usage, transactions: transactions.page, filter, language: viewer.language });
 }
@@ -85,7 +86,7 @@ export default function MyAccount() {
   const { summary, usage, transactions, filter, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("billing");
   const columns: Column<Entry>[] = [
-    { header: t("transactions.time"), className: "whitespace-nowrap text-slate-600", cell: (e) => formatDate(e.createdAt, language, true) },
+    { header: zoneHeader(t, t("transactions.time")), className: "whitespace-nowrap text-slate-600", cell: (e) => formatDate(e.createdAt, language, true, false) },
     { header: t("transactions.kind"), cell: (e) => t(`kinds.${e.kind}`) },
     {
       header: t("transactions.reference"),
@@ -142,14 +143,14 @@ export default function MyAccount() {
       <div className="grid gap-4 lg:grid-cols-2">
         <RecentRecords id="recharges" title={t("account.recharges.title")} allTo={`${ACCOUNT}/Recharge`} allLabel={t("account.recharges.all")}
           none={t("account.recharges.none")} rows={summary.recharges} rowKey={(r) => r.paymentNo} columns={[
-            { header: t("account.recharges.time"), className: "whitespace-nowrap text-slate-600", cell: (r) => formatDate(r.createdAt, language, true) },
+            { header: zoneHeader(t, t("account.recharges.time")), className: "whitespace-nowrap text-slate-600", cell: (r) => formatDate(r.createdAt, language, true, false) },
             { header: t("account.recharges.amount"), numeric: true, cell: (r) => formatUsd(r.amountCents, language) },
             { header: t("account.recharges.method"), cell: (r) => t(`payTypes.${r.payType}`, { defaultValue: r.payType }) },
             { header: t("account.recharges.status"), cell: (r) => t(`payStates.${r.status}`, { defaultValue: String(r.status) }) },
           ]} />
         <RecentRecords id="withdrawals" title={t("account.withdrawals.title")} allTo={`${ACCOUNT}/Withdraw`} allLabel={t("account.withdrawals.all")}
           none={t("account.withdrawals.none")} rows={summary.withdrawals} rowKey={(w) => w.withdrawalNo} columns={[
-            { header: t("account.withdrawals.time"), className: "whitespace-nowrap text-slate-600", cell: (w) => formatDate(w.createdAt, language, true) },
+            { header: zoneHeader(t, t("account.withdrawals.time")), className: "whitespace-nowrap text-slate-600", cell: (w) => formatDate(w.createdAt, language, true, false) },
             { header: t("account.withdrawals.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
             { header: t("account.withdrawals.status"), cell: (w) => t(`withdrawalStates.${w.state}`, { defaultValue: String(w.state) }) },
             { header: t("account.withdrawals.expectedArrival"), cell: (w) => formatDay(w.expectedArrival, language) || "—" },
@@ -174,7 +175,7 @@ export default function MyAccount() {
           <DateFilter id="tx-from" name="dateFrom" label={t("transactions.from")} value={filter.dateFrom} />
           <DateFilter id="tx-to" name="dateTo" label={t("transactions.to")} value={filter.dateTo} />
         </ListFilterForm>
-        <RecordTable page={transactions} columns={columns} rowKey={(e) => e.entryId} rowTestId="transaction" testId="transactions"
+        <RecordTable page={transactions} sizes columns={columns} rowKey={(e) => e.entryId} rowTestId="transaction" testId="transactions"
           empty={t("transactions.none")} emptyTestId="transactions-empty" />
       </section>
     </div>

@@ -1,14 +1,18 @@
-import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
 import { PayStateBadge } from "~/components/billing/PayStateBadge";
+import { PayBillsForm, PayFailure } from "~/components/BlockedAction";
 import { RecordTable, type Column } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { BILL_TYPE_OPTIONS, billDetailHref, billSubject, billTypeLabel, PAY_STATE_OPTIONS } from "~/lib/bills";
-import { billFilterFromQuery, pageFromQuery } from "~/lib/bills.server";
-import { formatDate, formatUsd } from "~/lib/format";
+import { billFilterFromQuery } from "~/lib/bills.server";
+import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
+import { pagingOf } from "~/lib/paging";
+import { payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
 
 export const handle = {
   i18n: ["billing"],
@@ -16,23 +20,42 @@ export const handle = {
 };
 export const meta = pageTitle("myBills");
 
-const PAGE_SIZE = 10;
+const MY_BILLS = "/g/home/userCenter/MyBills";
 
-/** SPEC §2 My Bills: the caller's bills, filtered by type, payment status and created date (a GET form). */
+/**
+ * SPEC §2 My Bills: the caller's bills, filtered by type, payment status and created date (a GET form), paged
+ * (?page, ?pageSize), with the total due and "Pay all" (issue 16): `?confirm=payAll` is its confirmation step
+ * (a page state, so it works without JavaScript), which issues the payment's idempotency key.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const params = new URL(request.url).searchParams;
-  const filter = billFilterFromQuery(params);
-  const data = await apiFor(request, viewer).load("/sys/system/clientInfo/h5billList", {
-    page: { pageSize: PAGE_SIZE, pageIndex: pageFromQuery(params), condition: filter },
-  });
-  return json({ ...data, filter, language: viewer.language, now: Date.now() });
+  const url = new URL(request.url);
+  const filter = billFilterFromQuery(url.searchParams);
+  const api = apiFor(request, viewer);
+  const [data, due] = await Promise.all([
+    api.load("/sys/system/clientInfo/h5billList", { page: { ...pagingOf(url), condition: filter } }),
+    api.load("/sys/system/clientInfo/h5billDue", {}),
+  ]);
+  const confirming = due.count > 0 && url.searchParams.get("confirm") === "payAll";
+  const balanceCents = confirming ? (await api.load("/sys/account/summary", {})).balanceCents : null;
+  url.searchParams.delete("confirm");
+  const here = url.pathname + url.search;
+  return json({ ...data, filter, due, confirming, balanceCents, here, idempotencyKey: crypto.randomUUID(), language: viewer.language, now: Date.now() });
+}
+
+/** The page's one form: Pay all (intent payAll) from its confirmation step; any other intent is a 400. */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const form = await request.formData();
+  intentOf(form, ["payAll"]);
+  return payBillsAndReturn(request, apiFor(request, viewer), form, MY_BILLS);
 }
 
 type Bill = SerializeFrom<typeof loader>["page"]["rows"][number];
 
 export default function MyBills() {
-  const { page, filter, language, now } = useLoaderData<typeof loader>();
+  const { page, filter, due, confirming, balanceCents, here, idempotencyKey, language, now } = useLoaderData<typeof loader>();
+  const failure = useActionData<PayManyFailure>();
   const { t } = useTranslation("billing");
   const exportQuery = new URLSearchParams(
     Object.entries(filter).map(([k, v]) => [k, String(v)]),
@@ -53,8 +76,8 @@ export default function MyBills() {
     },
     { header: t("bills.amount"), numeric: true, className: "whitespace-nowrap", cell: (b) => formatUsd(b.payCents, language) },
     { header: t("bills.status"), cell: (b) => <PayStateBadge payState={b.payState} overdue={overdue(b)} /> },
-    { header: t("bills.created"), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.createdAt, language, true) },
-    { header: t("bills.deadline"), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.deadline, language, true) },
+    { header: zoneHeader(t, t("bills.created")), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.createdAt, language, true, false) },
+    { header: zoneHeader(t, t("bills.deadline")), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.deadline, language, true, false) },
     {
       header: t("bills.actions"),
       className: "whitespace-nowrap",
@@ -72,6 +95,27 @@ export default function MyBills() {
         <h1 className="text-xl font-semibold">{t("bills.title")}</h1>
         <p className="mt-1 text-sm text-slate-600">{t("bills.intro")}</p>
       </div>
+      {due.count > 0 ? (
+        <section aria-labelledby="due-title" className="card space-y-3 border-amber-200" data-testid="bills-due">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <div>
+              <h2 id="due-title" className="font-semibold">{t("bills.due.title")}</h2>
+              <p className="mt-1 text-sm text-slate-700" data-testid="bills-due-total">{t("bills.due.total", { count: due.count, amount: formatUsd(due.payableCents, language) })}</p>
+            </div>
+            {!confirming ? <Link to={`${here}${here.includes("?") ? "&" : "?"}confirm=payAll`} className="btn-primary">{t("bills.due.payAll")}</Link> : null}
+          </div>
+          <PayFailure failure={failure} />
+          {confirming ? (
+            <div role="alertdialog" aria-labelledby="pay-all-title" aria-describedby="pay-all-question" className="space-y-3">
+              <h3 id="pay-all-title" className="font-semibold">{t("bills.due.confirmTitle")}</h3>
+              <p id="pay-all-question" className="text-slate-700">{t("bills.due.confirmText", { count: due.bills.length, amount: formatUsd(due.bills.reduce((s, b) => s + b.payCents, 0), language) })}</p>
+              {balanceCents !== null ? <p className="text-sm text-slate-600" data-testid="pay-all-balance">{t("pay.balance", { balance: formatUsd(balanceCents, language) })}</p> : null}
+              {due.count > due.bills.length ? <p className="text-sm text-slate-600">{t("bills.due.limited", { count: due.bills.length })}</p> : null}
+              <PayBillsForm bills={due.bills} idempotencyKey={idempotencyKey} returnTo={here} intent="payAll" label={t("bills.due.confirm")} cancel={{ to: here, label: t("pay.cancel") }} />
+            </div>
+          ) : null}
+        </section>
+      ) : null}
       <ListFilterForm label={t("bills.filters")} grid="lg:grid-cols-5" searchLabel={t("bills.search")} resetLabel={t("bills.reset")} resetTo="/g/home/userCenter/MyBills">
         <SelectFilter id="billType" label={t("bills.type")} value={filter.billType} allLabel={t("bills.allTypes")}
           options={BILL_TYPE_OPTIONS.map((code) => ({ value: code, label: billTypeLabel(t, code) }))} />
@@ -85,7 +129,7 @@ export default function MyBills() {
           {t("bills.export")}
         </a>
       </div>
-      <RecordTable page={page} columns={columns} rowKey={(b) => b.billId} rowTestId="bill-row" testId="bills"
+      <RecordTable page={page} sizes columns={columns} rowKey={(b) => b.billId} rowTestId="bill-row" testId="bills"
         empty={t("bills.none")} emptyTestId="bills-empty" />
     </div>
   );

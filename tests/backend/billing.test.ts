@@ -294,3 +294,46 @@ describe("My bills CSV export (resource route)", () => {
     expect(res.headers.get("location")).toBe("/g/main/Login/Logins");
   });
 });
+
+describe("bills due and paying several at once (issue 16, docs/decisions/027)", () => {
+  const due = (token: string, payType?: 1 | 2) => call<any>("/sys/system/clientInfo/h5billDue", payType ? { payType } : {}, token);
+  const payMany = (token: string, billIds: number[], idempotencyKey: string) => call<any>("/sys/system/clientInfo/h5billPayMany", { billIds, idempotencyKey }, token);
+
+  it("names the blocking bills (usage bills only for payType 1) and every payable bill without payType", async () => {
+    const { token } = await activeUser("du");
+    const billIds = await fixtures(token, {
+      grantCents: 100,
+      bills: [{ billType: 3, cycle: 99, totalCents: 300, serviceName: "" }, { billType: 1, totalCents: 250 }, { billType: 1, totalCents: 999, payState: 10 }, { billType: 4, totalCents: 70, payState: 15 }],
+    });
+    const blocking = (await due(token, 1)).data;
+    expect(blocking.bills.map((b: any) => b.billId)).toEqual([billIds[0]]);
+    expect(blocking).toMatchObject({ count: 1, totalCents: 300, payableCents: 300 });
+    const all = (await due(token)).data;
+    expect(all.bills.map((b: any) => b.billId).sort()).toEqual([billIds[0], billIds[1]].sort());
+    expect(all).toMatchObject({ count: 2, totalCents: 550, payableCents: 550 });
+  });
+
+  it("pays all or none in one transaction; the same key pays once; another user's bill is not found", async () => {
+    const { token } = await activeUser("pm");
+    const billIds = await fixtures(token, { grantCents: 500, bills: [{ billType: 3, cycle: 99, totalCents: 300 }, { billType: 1, totalCents: 250 }] });
+    const short = await payMany(token, billIds, key("short"));
+    expect(short.message).toBe("MSG_30001");
+    expect((await due(token)).data.count).toBe(2);
+
+    await fixtures(token, { grantCents: 100 });
+    const k = key("many");
+    const paid = await payMany(token, billIds, k);
+    expect(paid.code).toBe(0);
+    expect(paid.data).toMatchObject({ paidCents: 550, balanceCents: 50, replayed: false });
+    const again = await payMany(token, billIds, k);
+    expect(again.data).toMatchObject({ paidCents: 550, balanceCents: 50, replayed: true });
+    expect((await due(token)).data.count).toBe(0);
+    expect((await payMany(token, billIds, key("second"))).message).toBe("MSG_30010");
+    await expectConsistent(token);
+
+    const other = await activeUser("pm");
+    const theirs = await fixtures(other.token, { grantCents: 1_000, bills: [{ billType: 1, totalCents: 100 }] });
+    expect((await payMany(token, theirs, key("foreign"))).message).toBe("MSG_10002");
+    expect((await due(other.token)).data.count).toBe(1);
+  });
+});

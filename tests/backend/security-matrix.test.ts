@@ -26,7 +26,7 @@ const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "
 const NO_IDS = new Set<VueapiPath>([
   "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",
-  "/sys/account/usage30", "/sys/product/h5isHasNoPayBillV2", "/sys/account/recharge", "/sys/account/rechargeList",
+  "/sys/account/usage30", "/sys/product/h5isHasNoPayBillV2", "/sys/system/clientInfo/h5billDue", "/sys/account/recharge", "/sys/account/rechargeList",
   "/sys/account/h5cashOutAmount", "/sys/account/withdrawList", "/sys/account/cardSetup", "/ops/remittances/list", "/ops/paymentReviews/list", "/ops/withdrawals/list",
   "/sys/invoicetitles/h5queryInvoiceTitleList", "/sys/system/clientInfo/queryClientAddresseeList",
   "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList",

@@ -39,6 +39,7 @@ type Param = IdParam | { notId: string };
 const PAGE: Param = { notId: "page number" };
 const NAME: Param = { notId: "name search" };
 const DAY: Param = { notId: "date filter" };
+const SIZE: Param = { notId: "page size (10, 20 or 50)" };
 
 /** Every query parameter each route file reads: the id ones with their kind, the others with why they are not ids. */
 const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
@@ -83,6 +84,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     invite: { kind: "appVer", expect: "no-data" },
     confirm: { notId: "which action to confirm" },
     page: PAGE,
+    pageSize: SIZE,
     name: NAME,
   },
   "g.home.PermissionedServices.PublishedServices_.NewServices.tsx": {
@@ -110,11 +112,12 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.userCenter.Invoices.Titles.tsx": { edit: { kind: "title", expect: "404", malformed: [200] }, delete: { kind: "title", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" }, page: PAGE },
   "g.home.userCenter.Invoices.Detail.tsx": { id: { kind: "invoice", expect: "404" } },
   "g.home.userCenter.Invoices._index.tsx": { status: { notId: "status filter" }, page: PAGE },
-  "g.home.userCenter.MessageCenter.tsx": { status: { notId: "read filter" }, page: PAGE },
-  "g.home.userCenter.MyAccount.tsx": { page: PAGE, kind: { notId: "ledger entry kind filter" }, dateFrom: DAY, dateTo: DAY },
+  "g.home.userCenter.MessageCenter.tsx": { status: { notId: "read filter" }, page: PAGE, pageSize: SIZE },
+  "g.home.userCenter.MyAccount.tsx": { page: PAGE, pageSize: SIZE, kind: { notId: "ledger entry kind filter" }, dateFrom: DAY, dateTo: DAY },
   "g.home.userCenter.MyAccount_.Recharge.tsx": { page: PAGE },
   "g.home.userCenter.MyAccount_.Withdraw.tsx": { page: PAGE },
-  "g.home.userCenter.MyBills.tsx": { page: PAGE, dateFrom: DAY, dateTo: DAY },
+  "g.home.userCenter.MyBills.tsx": { page: PAGE, pageSize: SIZE, dateFrom: DAY, dateTo: DAY, confirm: { notId: "Pay all confirmation" } },
+  "g.home.[index].tsx": { blocked: { notId: "the blocked action to explain" }, returnTo: { notId: "way back (a console path, validated)" } },
   "g.home.userCenter.MyBills_.export[.csv].ts": { dateFrom: DAY, dateTo: DAY },
   "g.home.userCenter.MyAccount_.Recharge_.Return.tsx": { paymentNo: { kind: "payment", expect: "404" } },
   "g.home.userCenter.MyAccount_.Update.tsx": { setup: { kind: "setupRef", expect: "no-data" } },

@@ -32,7 +32,7 @@ async function flashOf(response: Response) {
 describe("requireNoUnpaidBills (SPEC §7 h5isHasNoPayBillV2)", () => {
   it("lets the request through on code 0 with data true, sending the payType", async () => {
     let body: Record<string, unknown> | undefined;
-    await requireNoUnpaidBills(incoming(), viewer, 2, {
+    await requireNoUnpaidBills(incoming(), viewer, "dedicatedNode", {
       transport: async (r) => {
         expect(new URL(r.url).pathname).toBe("/vueapi/sys/product/h5isHasNoPayBillV2");
         body = await r.json();
@@ -42,23 +42,26 @@ describe("requireNoUnpaidBills (SPEC §7 h5isHasNoPayBillV2)", () => {
     expect(body).toMatchObject({ payType: 2 });
   });
 
-  it("redirects to /g/home/index with the unpaid-bills flash on data false", async () => {
-    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, 1, { transport: async () => reply({ code: 0, message: "success", data: false }) }));
+  it("redirects to /g/home/index with the action and the way back for its panel, and the unpaid-bills flash, on data false", async () => {
+    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => reply({ code: 0, message: "success", data: false }) }));
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/g/home/index");
+    const to = new URL(res.headers.get("Location")!, "http://portal.test");
+    expect(to.pathname).toBe("/g/home/index");
+    expect(to.searchParams.get("blocked")).toBe("newService");
+    expect(to.searchParams.get("returnTo")).toBe("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
     expect(await flashOf(res)).toEqual({ kind: "error", key: "errors:MSG_30005" });
   });
 
   it("redirects with the failure's own message when the call fails", async () => {
-    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, 1, { transport: async () => reply({ code: 1, message: "MSG_10500", data: null }, 500) }));
+    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => reply({ code: 1, message: "MSG_10500", data: null }, 500) }));
     expect(res.headers.get("Location")).toBe("/g/home/index");
     expect(await flashOf(res)).toEqual({ kind: "error", key: "errors:MSG_10500" });
-    const network = await thrown(requireNoUnpaidBills(incoming(), viewer, 1, { transport: async () => { throw new TypeError("fetch failed"); } }));
+    const network = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => { throw new TypeError("fetch failed"); } }));
     expect(await flashOf(network)).toEqual({ kind: "error", key: "errors:http.network" });
   });
 
   it("an invalid session still goes to login through the request layer (SPEC §8)", async () => {
-    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, 1, { transport: async () => reply({ code: 3, message: "MSG_10005", data: null }) }));
+    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => reply({ code: 3, message: "MSG_10005", data: null }) }));
     expect(res.headers.get("Location")).toBe("/g/main/index");
   });
 });

@@ -156,19 +156,21 @@ describe("unlessRefusedForBills: the backend's own §5 refusal leaves the wizard
   const failure = (messageKey: string): VueapiFailure => ({ ok: false, messageKey, fieldErrors: {}, silent: false, code: 1, status: 200 });
 
   it("MSG_30005 redirects to /g/home/index with the unpaid-bills flash", async () => {
-    const thrown = await unlessRefusedForBills(request(), failure("errors:MSG_30005")).catch((e: unknown) => e);
+    const thrown = await unlessRefusedForBills(request(), failure("errors:MSG_30005"), "newService").catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(Response);
     const res = thrown as Response;
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/g/home/index");
+    expect(res.headers.get("Location")).toBe(
+      `/g/home/index?blocked=newService&returnTo=${encodeURIComponent("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=7&step=basic")}`,
+    );
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__flash="))!.split(";")[0];
     expect((await getFlash(new Request("http://portal.test/", { headers: { Cookie: cookie } }))).flash).toEqual({ kind: "error", key: "errors:MSG_30005" });
   });
 
   it("hands back any other result as it is", async () => {
     const other = failure("errors:MSG_37001");
-    expect(await unlessRefusedForBills(request(), other)).toBe(other);
+    expect(await unlessRefusedForBills(request(), other, "newService")).toBe(other);
     const ok = { ok: true as const, data: { appId: 7 } };
-    expect(await unlessRefusedForBills(request(), ok)).toBe(ok);
+    expect(await unlessRefusedForBills(request(), ok, "newService")).toBe(ok);
   });
 });

@@ -3,6 +3,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { serviceActions, VerState, type ServiceAction } from "@contract/service-status";
 import type { Report, ServiceRow } from "@contract/services";
+import { BlockedLink } from "~/components/BlockedAction";
+import type { Block } from "~/lib/blocked";
 
 /** Shared pieces of PublishedServices, ServicesDetail and the service review queues (namespace "services"). */
 
@@ -52,7 +54,11 @@ export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "v
 export const requestEnableHref = (row: { appId: number; appVerId: number }) => `${detailHref(row)}&confirm=requestEnable`;
 
 /** `here` is the current path and query without the confirm/invite parameters. */
-export function ServiceActionLinks({ row, here, omitDetails = false }: { row: ServiceRow; here: string; omitDetails?: boolean }) {
+/**
+ * `block`: unpaid bills that block the wizard's entries (edit, basic edit, upgrade; SPEC §5), shown before
+ * the click by BlockedLink (docs/decisions/027).
+ */
+export function ServiceActionLinks({ row, here, omitDetails = false, block = null }: { row: ServiceRow; here: string; omitDetails?: boolean; block?: Block }) {
   const { t } = useTranslation("services");
   const join = here.includes("?") ? "&" : "?";
   const actions = shownActions(row).filter((a) => !(omitDetails && a === "details"));
@@ -65,11 +71,11 @@ export function ServiceActionLinks({ row, here, omitDetails = false }: { row: Se
           case "pay":
             return <Link key={a} className="link font-semibold" to={`${detailHref(row)}#pay`}>{t("actions.pay")}</Link>;
           case "edit":
-            return <Link key={a} className="link" to={`${NEW_SERVICES}?appState=mod2&appId=${row.appId}`}>{t("actions.edit")}</Link>;
+            return <BlockedLink key={a} compact block={block} action="editService" className="link" to={`${NEW_SERVICES}?appState=mod2&appId=${row.appId}`}>{t("actions.edit")}</BlockedLink>;
           case "basicEdit":
-            return <Link key={a} className="link" to={`${NEW_SERVICES}?appState=mod&appId=${row.appId}`}>{t("actions.basicEdit")}</Link>;
+            return <BlockedLink key={a} compact block={block} action="editServiceBasic" className="link" to={`${NEW_SERVICES}?appState=mod&appId=${row.appId}`}>{t("actions.basicEdit")}</BlockedLink>;
           case "serviceUpgrade":
-            return <Link key={a} className="link" to={`${NEW_SERVICES}?appState=update&appId=${row.appId}`}>{t("actions.upgrade")}</Link>;
+            return <BlockedLink key={a} compact block={block} action="upgradeService" className="link" to={`${NEW_SERVICES}?appState=update&appId=${row.appId}`}>{t("actions.upgrade")}</BlockedLink>;
           case "invite":
             return <Link key={a} className="link" to={`${here}${join}invite=${row.appVerId}`}>{t("actions.invite")}</Link>;
           case "unsubscribe":

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sum, type SQL } from "drizzle-orm";
 
 import type { z } from "zod";
 import {
-    BillType, EXPORT_LIMIT,
+    BillType, DUE_LIMIT, EXPORT_LIMIT,
+    type billPayManyPayloadSchema, type DueBills, type dueBillsPayloadSchema,
     PayState, UNPAID_STATES, type BillDetail, type billFilterSchema,
     type billListPayloadSchema,
     type billPayPayloadSchema, type BillRow, type LedgerEntryKind, type transactionListPayloadSchema
@@ -278,38 +279,61 @@ export function settleBillsWith(name: string, settler: BillSettler): void {
  * carries the idempotency key, so the same key pays once and answers success every time.
  */
 export async function payBill(input: z.output<typeof billPayPayloadSchema>, { services, user }: SignedInContext) {
-  const me = user;
   const now = services.now();
-  const key = `billpay:${input.idempotencyKey}`;
   return services.db.transaction(async (tx) => {
-    // A bill another domain settles (a service's publish bill, a participation's node order) is paid by that
-    // domain, which also moves its own record on; it locks its record before the bill, so this path does not
-    // lock first.
-    for (const settle of settlers.values()) {
-      const paid = await settle(tx, { userId: me.id, billId: input.billId, idempotencyKey: key, now });
-      if (paid) return { ...paid, balanceCents: (await totalsOf(tx, me.id)).balanceCents };
-    }
-    const [bill] = await tx.select().from(bills).where(and(eq(bills.id, input.billId), eq(bills.userId, me.id))).for("update");
-    if (!bill) throw new ApiError(Msg.NOT_FOUND);
-    const [done] = await tx
-      .select()
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.userId, me.id), eq(ledgerEntries.idempotencyKey, key)))
-      .limit(1);
-    if (done) {
-      if (done.refType !== "bill" || done.refId !== bill.id) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
-      const totals = await totalsOf(tx, me.id);
-      return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: -done.balanceDelta, balanceCents: totals.balanceCents, replayed: true };
-    }
-    if (!isPayable(bill, now)) throw new ApiError(Msg.BILL_NOT_PAYABLE, { payState: bill.payState });
-    const { totals } = await post(
-      tx,
-      { userId: me.id, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: key },
-      now,
-    );
-    await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
-    await tx.insert(messages).values({ userId: me.id, textKey: "messages.billPaid", params: { billNo: bill.billNo, amount: usd(bill.payCents) }, createdAt: now });
-    return { billId: bill.id, billNo: bill.billNo, payState: PayState.PAID as number, paidCents: bill.payCents, balanceCents: totals.balanceCents, replayed: false };
+    const paid = await payInTx(tx, user.id, input.billId, `billpay:${input.idempotencyKey}`, now);
+    return { ...paid, balanceCents: (await totalsOf(tx, user.id)).balanceCents };
+  });
+}
+
+/**
+ * Pays one bill inside the caller's transaction; `key` is the ledger entry's idempotency key. The same key
+ * again answers the first payment (`replayed`); the same key for another bill is MSG_31001.
+ */
+async function payInTx(tx: Tx, userId: number, billId: number, key: string, now: Date) {
+  // A bill another domain settles (a service's publish bill, a participation's node order) is paid by that
+  // domain, which also moves its own record on; it locks its record before the bill, so this path does not
+  // lock first.
+  for (const settle of settlers.values()) {
+    const paid = await settle(tx, { userId, billId, idempotencyKey: key, now });
+    if (paid) return paid;
+  }
+  const [bill] = await tx.select().from(bills).where(and(eq(bills.id, billId), eq(bills.userId, userId))).for("update");
+  if (!bill) throw new ApiError(Msg.NOT_FOUND);
+  const [done] = await tx
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.idempotencyKey, key)))
+    .limit(1);
+  if (done) {
+    if (done.refType !== "bill" || done.refId !== bill.id) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
+    return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: -done.balanceDelta, replayed: true };
+  }
+  if (!isPayable(bill, now)) throw new ApiError(Msg.BILL_NOT_PAYABLE, { payState: bill.payState });
+  await post(tx, { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: key }, now);
+  await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
+  await tx.insert(messages).values({ userId, textKey: "messages.billPaid", params: { billNo: bill.billNo, amount: usd(bill.payCents) }, createdAt: now });
+  return { billId: bill.id, billNo: bill.billNo, payState: PayState.PAID as number, paidCents: bill.payCents, replayed: false };
+}
+
+/**
+ * /sys/system/clientInfo/h5billPayMany (Pay all, Pay and continue; docs/decisions/027): the caller's bills
+ * paid from the balance in ONE transaction, in id order (so two payments of overlapping sets lock in the same
+ * order): every bill is paid, or none is (insufficient balance, a bill no longer payable, another user's
+ * bill). Each bill's ledger entry carries `billpay:<key>:<billId>`, so the same key pays once.
+ */
+export async function payBills(input: z.output<typeof billPayManyPayloadSchema>, { services, user }: SignedInContext) {
+  const now = services.now();
+  const ids = [...new Set(input.billIds)].sort((a, b) => a - b);
+  return services.db.transaction(async (tx) => {
+    const paid = [];
+    for (const id of ids) paid.push(await payInTx(tx, user.id, id, `billpay:${input.idempotencyKey}:${id}`, now));
+    return {
+      paid: paid.map((p) => ({ billId: p.billId, billNo: p.billNo, paidCents: p.paidCents })),
+      paidCents: paid.reduce((sum, p) => sum + p.paidCents, 0),
+      balanceCents: (await totalsOf(tx, user.id)).balanceCents,
+      replayed: paid.every((p) => p.replayed),
+    };
   });
 }
 
@@ -324,13 +348,33 @@ export async function payBill(input: z.output<typeof billPayPayloadSchema>, { se
  * Other domains call `hasBlockingBills` on the server before creating or upgrading anything.
  */
 export async function hasBlockingBills(db: Db | Tx, userId: number, payType: 1 | 2, now: Date): Promise<boolean> {
+  const [{ n }] = await db.select({ n: count() }).from(bills).where(blockingWhere(userId, payType, now));
+  return n > 0;
+}
+
+function blockingWhere(userId: number, payType: 1 | 2, now: Date): SQL {
   const usage = eq(bills.payMode, 2);
   const pendingNode = and(eq(bills.billType, BillType.DEDICATED_NODE), gt(bills.deadline, now));
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(bills)
-    .where(and(eq(bills.userId, userId), inArray(bills.payState, [...UNPAID_STATES]), payType === 2 ? or(usage, pendingNode) : usage));
-  return n > 0;
+  return and(eq(bills.userId, userId), inArray(bills.payState, [...UNPAID_STATES]), payType === 2 ? or(usage, pendingNode) : usage)!;
+}
+
+/**
+ * /sys/system/clientInfo/h5billDue (docs/decisions/027): with payType, the bills that block it (the same
+ * condition as hasBlockingBills); without, every unpaid bill that can be paid from the balance now.
+ */
+export async function dueBills(input: z.output<typeof dueBillsPayloadSchema>, { services, user }: SignedInContext): Promise<DueBills> {
+  const now = services.now();
+  const payableNow = and(eq(bills.userId, user.id), eq(bills.payState, PayState.UNPAID), gt(bills.payCents, 0), or(eq(bills.payMode, 2), gt(bills.deadline, now)))!;
+  const where = input.payType ? blockingWhere(user.id, input.payType, now) : payableNow;
+  const [rows, [sums]] = await Promise.all([
+    services.db.select().from(bills).where(where).orderBy(...newestFirst).limit(DUE_LIMIT),
+    services.db.select({ n: count(), total: sum(bills.payCents) }).from(bills).where(where),
+  ]);
+  const listed = rows.map((b) => ({ ...toBillRow(b), payable: isPayable(b, now) }));
+  const payableCents = input.payType
+    ? listed.filter((b) => b.payable).reduce((s, b) => s + b.payCents, 0)
+    : Number(sums.total ?? 0);
+  return { bills: listed, count: sums.n, totalCents: Number(sums.total ?? 0), payableCents };
 }
 
 /** /sys/product/h5isHasNoPayBillV2: true allows entry, false means unpaid bills block it. */
