@@ -10,7 +10,8 @@ import type { Page, TestInfo } from "@playwright/test";
  * A page is analysed once it has hydrated and Remix is idle, after each main-frame navigation (a goto, a
  * link, a form's redirect) and once more at the end of the test. A page state is analysed once per run,
  * whichever worker meets it first: its key is the language, the path with ids replaced by ":id", the names
- * of its query parameters and whether it shows a form error. A retry analyses again whatever it meets, so a
+ * of its query parameters (with the value of those that pick a view: step, tab...) and whether it shows a
+ * form error. A retry analyses again whatever it meets, so a
  * violation fails the retry too and cannot pass as flaky.
  *
  * E2E_AXE=report records violations in DATA_DIR/axe-report.jsonl without failing (for counting them);
@@ -30,7 +31,8 @@ function stateOf(page: Page): Promise<PageState> {
     return {
       lang: document.documentElement.lang,
       path: location.pathname,
-      params: [...new Set(new URLSearchParams(location.search).keys())].sort(),
+      // A parameter that picks a view (a wizard's step, a tab) counts with its value; others (ids, pages) by name.
+      params: [...new Set([...new URLSearchParams(location.search)].map(([name, value]) => (/^(step|tab|type|kind|panel|confirm|view|mode)$/.test(name) ? `${name}=${value}` : name)))].sort(),
       error: !!document.querySelector('[aria-invalid="true"], .field-error, [data-testid="form-error"]'),
       ready:
         document.readyState === "complete" &&

@@ -129,8 +129,8 @@ export const sandboxJobs: Record<string, JobHandler> = { "sandbox.callback": del
 
 /** On every page of the sandbox: it moves no money (docs/decisions/020). */
 const TEST_MODE_BANNER =
-  `<p class="testmode" role="note" data-testid="test-mode-banner"><strong>Test mode — no real money.</strong> ` +
-  `This is the sandbox provider: no card is charged and nothing is paid out.</p>`;
+  `<aside class="testmode" aria-label="Test mode" data-testid="test-mode-banner"><strong>Test mode — no real money.</strong> ` +
+  `This is the sandbox provider: no card is charged and nothing is paid out.</aside>`;
 
 type Values = { name: string; number: string; expiry: string; cvc: string };
 type Errors = Partial<Record<keyof Values | "form", string>>;
