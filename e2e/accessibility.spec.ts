@@ -40,7 +40,7 @@ for (const lng of LANGUAGES) {
       "/g/home/index",
       "/g/home/userCenter/MyBills",
       "/g/home/PermissionedServices/PublishedServices",
-      "/g/home/AppStore",
+      "/g/home/AppStore/Services",
       "/g/home/userCenter/MyAccount",
     ]);
   });
