@@ -85,5 +85,5 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  return <ErrorView />;
+  return <ErrorView standalone />;
 }

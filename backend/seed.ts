@@ -1,6 +1,7 @@
 import type { Deps } from "./deps";
 import type { Domain } from "./kit/domain";
 import accounts from "./domains/accounts";
+import { DemoTimeline } from "./kit/demo-timeline";
 
 /**
  * Demo data (only when asked for: docs/decisions/018): the demo accounts, then each domain's demo records
@@ -12,6 +13,9 @@ export async function seedDemoData(deps: Deps, domains: readonly Domain[]): Prom
   const now = new Date();
   const created = await accounts.api.createDemoAccounts(deps.db, now);
   if (Object.keys(created).length === 0) return created;
-  for (const domain of domains) await domain.seedDemo?.(deps, created, now);
+  // The ledger entries of all domains in time order, so "balance after" chains (docs/decisions/028).
+  const timeline = new DemoTimeline();
+  for (const domain of domains) await domain.seedDemo?.(deps, created, now, timeline);
+  await deps.db.transaction((tx) => timeline.finish(tx));
   return created;
 }

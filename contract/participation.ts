@@ -83,6 +83,8 @@ export const joinCitySchema = z.object({
   nameZh: z.string(),
   operator: z.string(),
   cloudProvider: z.string(),
+  operatorZh: z.string().nullable(),
+  cloudProviderZh: z.string().nullable(),
   /** The service already runs on this node: joining there orders nothing. */
   released: z.boolean(),
   /** What ordering an access node there costs for one month (0 when released). */

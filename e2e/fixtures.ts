@@ -1,4 +1,5 @@
-import { test as base, type Page } from "@playwright/test";
+import { test as base, type Browser, type Page } from "@playwright/test";
+import { AxeWatch } from "./axe";
 
 /** With JavaScript on, wait until React has hydrated the page before acting on it. */
 export async function ready(page: Page) {
@@ -6,14 +7,23 @@ export async function ready(page: Page) {
 }
 
 export const test = base.extend({
-  page: async ({ page, javaScriptEnabled }, provide) => {
+  page: async ({ page, javaScriptEnabled, browser }, provide, testInfo) => {
     // The Content-Security-Policy (docs/decisions/016) must not block anything the pages use: a script
     // without the nonce, an injected style, an image or a request the policy does not allow.
     const violations: string[] = [];
     page.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
+    // axe-core analyses every page a JavaScript-on test visits, in the test's own contexts too (e2e/axe.ts).
+    const axe = new AxeWatch(testInfo);
+    const newContext = browser.newContext;
     if (javaScriptEnabled) {
+      axe.watch(page);
+      (browser as Browser).newContext = async (options) => {
+        const context = await newContext.call(browser, options);
+        if (options?.javaScriptEnabled !== false) context.on("page", (p) => axe.watch(p));
+        return context;
+      };
       const goto = page.goto.bind(page);
       page.goto = async (url, options) => {
         const response = await goto(url, options);
@@ -21,7 +31,12 @@ export const test = base.extend({
         return response;
       };
     }
-    await provide(page);
+    try {
+      await provide(page);
+      await axe.finish();
+    } finally {
+      browser.newContext = newContext;
+    }
     if (violations.length > 0) throw new Error(`Content-Security-Policy violations:\n${violations.join("\n")}`);
   },
 });

@@ -17,12 +17,15 @@ export function errorMessageKey(error: unknown): { status: number; key: string }
   return { status: 500, key: "errors:http.500" };
 }
 
-/** The one error boundary component (ARCHITECTURE house habit 4): every §8 case, translated. */
-export function ErrorView() {
+/**
+ * The one error boundary component (ARCHITECTURE house habit 4): every §8 case, translated. `standalone`
+ * where it replaces a whole page (the root and layout boundaries): it is then the page's main landmark.
+ */
+export function ErrorView({ standalone = false }: { standalone?: boolean }) {
   const error = useRouteError();
   const { t } = useTranslation();
   const { status, key } = errorMessageKey(error);
-  return (
+  const view = (
     <section role="alert" className="mx-auto my-12 max-w-xl card text-center">
       <p className="text-sm font-semibold text-brand-600">{status}</p>
       <h1 className="mt-2 text-xl font-semibold text-slate-900">{t(key)}</h1>
@@ -33,4 +36,5 @@ export function ErrorView() {
       </div>
     </section>
   );
+  return standalone ? <main>{view}</main> : view;
 }

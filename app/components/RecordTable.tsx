@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import type { ReactNode } from "react";
 import { Pagination } from "./Pagination";
 
@@ -40,12 +41,13 @@ function Table<Row>({
   space: string;
   footer?: ReactNode;
 }) {
+  const { t } = useTranslation();
   const align = (column: Column<Row>, extra: string) => [space, column.numeric ? `text-right ${extra}`.trim() : ""].filter(Boolean).join(" ");
   return (
     <table className={tableClass} data-testid={testId}>
       <thead className={headClass}>
         <tr>
-          {columns.map((column, i) => <th key={i} scope="col" className={align(column, "")}>{column.header}</th>)}
+          {columns.map((column, i) => <th key={i} scope="col" className={align(column, "")}>{column.header || <span className="sr-only">{t("common:actions.column")}</span>}</th>)}
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">

@@ -8,11 +8,12 @@ import type { Language } from "~/lib/i18n";
 /** Shared pieces of the detail and list pages of services and participations. */
 
 export function Table({ head, children, testId }: { head: string[]; children: ReactNode; testId?: string }) {
+  const { t } = useTranslation();
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid={testId}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-          <tr>{head.map((h, i) => <th key={`${h}-${i}`} scope="col" className="px-3 py-2">{h}</th>)}</tr>
+          <tr>{head.map((h, i) => <th key={`${h}-${i}`} scope="col" className="px-3 py-2">{h || <span className="sr-only">{t("common:actions.column")}</span>}</th>)}</tr>
         </thead>
         <tbody className="divide-y divide-slate-100">{children}</tbody>
       </table>
@@ -30,8 +31,11 @@ export function Field({ label, children }: { label: string; children: ReactNode 
   );
 }
 
+/** A word of platform data in the reader's language: its Chinese value when there is one (docs/decisions/028). */
+export const inLanguage = (en: string, zh: string | null | undefined, language: Language) => (language === "zh-CN" && zh ? zh : en);
+
 /** A city node's name in the reader's language. */
-export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => (language === "zh-CN" ? n.nameZh : n.name);
+export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => inLanguage(n.name, n.nameZh, language);
 
 /**
  * A bill to pay from the balance now (a service's publish bill, a participation's node order): its number,

@@ -8,11 +8,13 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
   const { t } = useTranslation("forms");
   if (!errors || errors.length === 0) return null;
   return (
-    <ul id={id} className="field-error" role="alert">
-      {[...new Set(errors)].map((key) => (
-        <li key={key}>{t(key)}</li>
-      ))}
-    </ul>
+    <div id={id} className="field-error" role="alert">
+      <ul>
+        {[...new Set(errors)].map((key) => (
+          <li key={key}>{t(key)}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -17,7 +17,7 @@ export const handle = {
   i18n: ["store"],
   breadcrumb: [{ key: "menu.appStore" }, { key: "menu.storeProducts", to: "/g/home/AppStore/Products" }, { key: "titles.storeProduct" }],
 };
-export const meta = pageTitle("storeProduct");
+export const meta = pageTitle("storeProduct", (d) => d.product?.name);
 
 /** A listed product (or one of the caller's own): §3 Product fields, follow, "Publish as my service". */
 export async function loader({ request }: LoaderFunctionArgs) {

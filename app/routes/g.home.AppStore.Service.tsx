@@ -24,7 +24,7 @@ export const handle = {
   i18n: ["store", "wizard"],
   breadcrumb: [{ key: "menu.appStore" }, { key: "menu.storeServices", to: "/g/home/AppStore/Services" }, { key: "titles.storeService" }],
 };
-export const meta = pageTitle("storeService");
+export const meta = pageTitle("storeService", (d) => d.service?.name);
 
 /** A listed service in the app store: details, roles, comments; follow, rate, comment, mark useful, join. */
 export async function loader({ request }: LoaderFunctionArgs) {

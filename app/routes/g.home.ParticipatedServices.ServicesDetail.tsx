@@ -19,7 +19,7 @@ export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.participatedServices", to: "/g/home/ParticipatedServices" }, { key: "titles.participatedDetail" }],
 };
-export const meta = pageTitle("participatedDetail");
+export const meta = pageTitle("participatedDetail", (d) => d.service?.name);
 
 /**
  * SPEC §2 ParticipatedServices/ServicesDetail (appId, appJoinAuditId, auditState, types, ifJoIn): the service

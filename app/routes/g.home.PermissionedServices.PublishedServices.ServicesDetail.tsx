@@ -19,7 +19,7 @@ export const handle = {
   i18n: ["services"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices", to: PUBLISHED }, { key: "titles.servicesDetail" }],
 };
-export const meta = pageTitle("servicesDetail");
+export const meta = pageTitle("servicesDetail", (d) => d.service?.name);
 
 /**
  * SPEC §2 PublishedServices/ServicesDetail (appId, appVerId, activeNames): one of the caller's services at a

@@ -35,7 +35,7 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
   }
   return (
     <li>
-      <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-slate-400">{t(`menu.${entry.key}`)}</p>
+      <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-slate-500">{t(`menu.${entry.key}`)}</p>
       <ul className="space-y-1">
         {entry.children.map((child) => <MenuItem key={child.key} entry={child} />)}
       </ul>
@@ -91,5 +91,5 @@ export default function HomeShell() {
 }
 
 export function ErrorBoundary() {
-  return <ErrorView />;
+  return <ErrorView standalone />;
 }

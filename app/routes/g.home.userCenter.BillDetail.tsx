@@ -21,7 +21,7 @@ export const handle = {
     { key: "titles.billDetail" },
   ],
 };
-export const meta = pageTitle("billDetail");
+export const meta = pageTitle("billDetail", (d) => d.bill?.billNo);
 
 const RECHARGE = "/g/home/userCenter/MyAccount/Recharge";
 

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { apiFor, getViewer } from "~/lib/api.server";
 import { formatUsd } from "~/lib/format";
+import { inLanguage, nodeLabel } from "~/components/details";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
 
@@ -87,11 +88,11 @@ export default function LandingPage() {
                 {cityNodes.map((n) => (
                   <tr key={n.nodeId}>
                     <th scope="row" className="px-4 py-2 text-left font-medium text-slate-900">
-                      {lang === "zh-CN" ? n.nameZh : n.name}
-                      <div className="text-xs font-normal text-slate-500">{n.address}</div>
+                      {nodeLabel(n, lang)}
+                      <div className="text-xs font-normal text-slate-500">{inLanguage(n.address, n.addressZh, lang)}</div>
                     </th>
-                    <td className="px-4 py-2">{n.operator}</td>
-                    <td className="px-4 py-2">{n.cloudProvider}</td>
+                    <td className="px-4 py-2">{inLanguage(n.operator, n.operatorZh, lang)}</td>
+                    <td className="px-4 py-2">{inLanguage(n.cloudProvider, n.cloudProviderZh, lang)}</td>
                     <td className="px-4 py-2 text-right">{n.availableTps.toLocaleString(lang)}</td>
                     <td className="px-4 py-2 text-right">{n.capacityGb.toLocaleString(lang)}</td>
                     <td className="px-4 py-2 text-right">{n.peers}</td>

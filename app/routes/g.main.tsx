@@ -55,5 +55,5 @@ export default function PublicLayout() {
 }
 
 export function ErrorBoundary() {
-  return <ErrorView />;
+  return <ErrorView standalone />;
 }

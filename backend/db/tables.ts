@@ -114,6 +114,11 @@ export const cityNodes = pgTable("city_nodes", {
   operator: text("operator").notNull(),
   cloudProvider: text("cloud_provider").notNull(),
   address: text("address").notNull(),
+  // The Chinese words of the catalogue (docs/decisions/028): filled by the platform's upsert at every start;
+  // null only for a node the catalogue does not list, shown in English then.
+  operatorZh: text("operator_zh"),
+  cloudProviderZh: text("cloud_provider_zh"),
+  addressZh: text("address_zh"),
   availableTps: integer("available_tps").notNull(),
   capacityGb: integer("capacity_gb").notNull(),
   peers: integer("peers").notNull(),

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import type { DemoTimeline } from "./demo-timeline";
 import type { Deps } from "../deps";
 import type { BackendEnv } from "../env";
 import type { Handlers } from "../http/router";
@@ -54,9 +55,10 @@ export type Schedule = (db: Db, now: Date) => Promise<unknown>;
 
 /**
  * Demo records of one domain for demo accounts created just now: `users` maps a demo username to its
- * new id. A seeder only inserts (the accounts are new, so nothing of theirs exists yet).
+ * new id. A seeder only inserts (the accounts are new, so nothing of theirs exists yet). Whatever moves
+ * money goes through `timeline`, so every demo ledger entry is posted in time order (kit/demo-timeline.ts).
  */
-export type DemoSeeder = (deps: Deps, users: Record<string, number>, now: Date) => Promise<void>;
+export type DemoSeeder = (deps: Deps, users: Record<string, number>, now: Date, timeline: DemoTimeline) => Promise<void>;
 
 /**
  * An HTTP endpoint a domain serves outside the /vueapi JSON envelope. The door route

@@ -40,3 +40,20 @@ describe("both languages are complete", () => {
     for (const key of used) expect(enForms, key).toContain(key);
   });
 });
+
+describe("counts use i18next plurals in both languages", () => {
+  it("says 'once' in English and the count in Chinese", async () => {
+    const { createInstance } = await import("i18next");
+    const i18n = createInstance();
+    await i18n.init({
+      resources: { en: { services: load("en").get("services.json")! }, "zh-CN": { services: load("zh-CN").get("services.json")! } },
+      lng: "en",
+      ns: ["services"],
+      defaultNS: "services",
+      interpolation: { escapeValue: false },
+    });
+    expect(i18n.t("detail.useful", { count: 1 })).toBe("Marked useful once");
+    expect(i18n.t("detail.useful", { count: 3 })).toBe("Marked useful 3 times");
+    expect(i18n.getFixedT("zh-CN")("detail.useful", { count: 1 })).toBe("被标记有用 1 次");
+  });
+});

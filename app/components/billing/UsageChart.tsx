@@ -20,7 +20,8 @@ const at = (day: string) => `${day}T00:00:00+08:00`;
 function UsageTable({ usage, language }: { usage: Usage30; language: Language }) {
   const { t } = useTranslation("billing");
   return (
-    <div className="max-h-96 overflow-auto">
+    // A scrolled region: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable).
+    <div className="max-h-96 overflow-auto rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500" tabIndex={0} role="region" aria-label={t("usage.title")}>
       <table className="min-w-full text-sm" data-testid="usage-table">
         <thead className="sticky top-0 bg-white text-left text-xs uppercase tracking-wide text-slate-500">
           <tr>

@@ -3,7 +3,7 @@ import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { applySchema, type JoinView } from "@contract/participation";
 import type { DataOf } from "@contract/paths";
-import { nodeLabel } from "~/components/details";
+import { inLanguage, nodeLabel } from "~/components/details";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
 import { formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
@@ -49,7 +49,7 @@ export function ApplyForm({ service, roles, cities, language }: { service: JoinV
               {cities.map((c) => (
                 <label key={c.cityNodeId} className="flex items-start gap-2 text-sm">
                   <input type="checkbox" name={fields.cityNodeIds.name} value={c.cityNodeId} defaultChecked={chosen.has(String(c.cityNodeId))} className="mt-1" />
-                  <span>{nodeLabel(c, language)} <span className="text-xs text-slate-500">({c.operator}) · {c.released ? t("apply.released") : t("apply.orderCost", { amount: formatUsd(c.orderCents, language) })}</span></span>
+                  <span>{nodeLabel(c, language)} <span className="text-xs text-slate-500">({inLanguage(c.operator, c.operatorZh, language)}) · {c.released ? t("apply.released") : t("apply.orderCost", { amount: formatUsd(c.orderCents, language) })}</span></span>
                 </label>
               ))}
             </div>

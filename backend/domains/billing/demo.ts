@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { BillType, PayState } from "../../../contract/billing";
 import type { Tx } from "../../db/client";
+import type { DemoTimeline } from "../../kit/demo-timeline";
 import type { DemoSeeder } from "../../kit/domain";
 import { bills, usageDaily, type BillDetail } from "./tables";
 import { cityNodes } from "../../db/tables";
@@ -80,12 +81,11 @@ function addWorkingDays(day: string, n: number): string {
 
 const sum = (d: BillDetail) => [...(d.resources ?? []), ...(d.dataUsage ?? [])].reduce((s, l) => s + l.amountCents, 0);
 
-async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: Date, operatorId: number | null) {
-  // Ledger operations, run in time order at the end.
-  const events: { at: Date; run: () => Promise<unknown> }[] = [];
-  const ledger = (at: Date, run: () => Promise<unknown>) => events.push({ at, run });
+async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: Date, operatorId: number | null, timeline: DemoTimeline) {
+  // Ledger operations, run in time order with every other domain's (backend/kit/demo-timeline.ts).
+  const ledger = (at: Date, run: (tx: Tx) => Promise<unknown>) => timeline.later(at, run);
 
-  ledger(ago(now, 60), () => post(tx, { userId, kind: "grant", amountCents: p.grantCents, refType: "grant", refId: userId }, ago(now, 60)));
+  ledger(ago(now, 60), (tx) => post(tx, { userId, kind: "grant", amountCents: p.grantCents, refType: "grant", refId: userId }, ago(now, 60)));
   for (const r of p.recharges) {
     const at = ago(now, r.daysAgo);
     const [payment] = await tx
@@ -103,7 +103,7 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
         paidAt: new Date(at.getTime() + 3 * 60_000),
       })
       .returning();
-    ledger(payment.paidAt!, () =>
+    ledger(payment.paidAt!, (tx) =>
       post(tx, { userId, kind: "recharge", amountCents: r.cents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, payment.paidAt!),
     );
   }
@@ -191,13 +191,13 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
       .returning();
     if (s.state !== "paid") continue;
     const paidAt = new Date(createdAt.getTime() + 2 * 3_600_000);
-    ledger(paidAt, async () => {
+    ledger(paidAt, async (tx) => {
       await post(tx, { userId, kind: "bill_payment", amountCents: total, refType: "bill", refId: bill.id, idempotencyKey: `billpay:demo-${bill.id}` }, paidAt);
       await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt }).where(eq(bills.id, bill.id));
     });
     if (s.refundCents) {
       const refundAt = new Date(paidAt.getTime() + 4 * DAY_MS);
-      ledger(refundAt, async () => {
+      ledger(refundAt, async (tx) => {
         await post(tx, { userId, kind: "refund", amountCents: s.refundCents!, refType: "bill", refId: bill.id }, refundAt);
         await tx.update(bills).set({ payState: PayState.PARTLY_REFUNDED, refundNo: newBillNo(refundAt, "R"), refundCents: s.refundCents! }).where(eq(bills.id, bill.id));
       });
@@ -226,7 +226,7 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
     const bill = lines ? await createTrafficBill(tx, userId, weekStart, lines, madeAt) : null;
     if (!bill || i === weeks.length - 1) continue;
     const paidAt = new Date(madeAt.getTime() + 2 * DAY_MS);
-    ledger(paidAt, async () => {
+    ledger(paidAt, async (tx) => {
       await post(tx, { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `billpay:demo-${bill.id}` }, paidAt);
       await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt }).where(eq(bills.id, bill.id));
     });
@@ -247,18 +247,16 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
         expectedArrival: addWorkingDays(dayOf(new Date(at.getTime() + DAY_MS)), 7),
       })
       .returning();
-    ledger(at, () => post(tx, { userId, kind: "withdrawal_hold", amountCents: p.withdrawalCents, refType: "withdrawal", refId: w.id }, at));
+    ledger(at, (tx) => post(tx, { userId, kind: "withdrawal_hold", amountCents: p.withdrawalCents, refType: "withdrawal", refId: w.id }, at));
   }
 
-  events.sort((a, b) => a.at.getTime() - b.at.getTime());
-  for (const e of events) await e.run();
 }
 
-export const seedBillingDemo: DemoSeeder = async ({ db }, users, now) => {
+export const seedBillingDemo: DemoSeeder = async ({ db }, users, now, timeline) => {
   const nodes = await db.select().from(cityNodes);
   for (const [userName, profile] of Object.entries(PROFILES)) {
     const userId = users[userName];
     if (userId === undefined) continue;
-    await db.transaction((tx) => seedUser(tx, userId, profile, nodes, now, users.demooperator ?? null));
+    await db.transaction((tx) => seedUser(tx, userId, profile, nodes, now, users.demooperator ?? null, timeline));
   }
 };

@@ -193,6 +193,8 @@ export async function queryReleaseCitys(input: Payload<"/sys/chainAppInfo/queryR
     nameZh: n.nameZh,
     operator: n.operator,
     cloudProvider: n.cloudProvider,
+    operatorZh: n.operatorZh,
+    cloudProviderZh: n.cloudProviderZh,
     released: released.has(n.id),
     orderCents: released.has(n.id) ? 0 : accessNodeCents(n),
     selected: selected.has(n.id),

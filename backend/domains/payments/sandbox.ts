@@ -129,8 +129,8 @@ export const sandboxJobs: Record<string, JobHandler> = { "sandbox.callback": del
 
 /** On every page of the sandbox: it moves no money (docs/decisions/020). */
 const TEST_MODE_BANNER =
-  `<p class="testmode" role="note" data-testid="test-mode-banner"><strong>Test mode — no real money.</strong> ` +
-  `This is the sandbox provider: no card is charged and nothing is paid out.</p>`;
+  `<aside class="testmode" aria-label="Test mode" data-testid="test-mode-banner"><strong>Test mode — no real money.</strong> ` +
+  `This is the sandbox provider: no card is charged and nothing is paid out.</aside>`;
 
 type Values = { name: string; number: string; expiry: string; cvc: string };
 type Errors = Partial<Record<keyof Values | "form", string>>;
@@ -153,7 +153,7 @@ label{display:block;font-size:.85rem;font-weight:600;margin-top:.9rem}input{widt
 .row{display:flex;gap:.75rem}.row>div{flex:1}.error{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}
 .actions{display:flex;gap:.75rem;margin-top:1.25rem}button{flex:1;padding:.65rem;border-radius:.4rem;border:1px solid #cbd5e1;font-size:1rem;cursor:pointer;background:#fff}
 button.pay{background:#4f46e5;border-color:#4f46e5;color:#fff}.hint{margin-top:1.25rem;background:#fefce8;border:1px solid #fde68a;border-radius:.5rem;padding:.75rem;font-size:.85rem}
-.hint ul{margin:.4rem 0 0;padding-left:1.1rem}.testmode{max-width:28rem;margin:0 auto 1rem;background:#fef3c7;border:1px solid #f59e0b;color:#78350f;border-radius:.5rem;padding:.6rem .9rem;font-size:.9rem}code{font-size:.85rem}.badge{display:inline-block;background:#fde68a;border-radius:9999px;padding:0 .5rem;font-size:.75rem;font-weight:600}
+.hint ul{margin:.4rem 0 0;padding-left:1.1rem}.testmode{max-width:28rem;margin:0 auto 1rem;background:#fef3c7;border:1px solid #f59e0b;color:#78350f;border-radius:.5rem;padding:.6rem .9rem;font-size:.9rem}code{font-size:.85rem}.badge{display:inline-block;background:#fde68a;color:#78350f;border-radius:9999px;padding:0 .5rem;font-size:.75rem;font-weight:600}
 </style></head><body>${TEST_MODE_BANNER}<main>${body}</main></body></html>`,
     { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer" } },
   );

@@ -17,7 +17,7 @@ const HOUR = 60 * 60 * 1000;
  * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
  * approved and waiting to be paid.
  */
-export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now) => {
+export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, timeline) => {
   const company = created.democompany;
   if (!company) return;
   const operator = created.demooperator ?? null;
@@ -41,27 +41,13 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now) 
     return built;
   }
 
-  await db.transaction(async (tx) => {
-    const { app, version } = await approvedDraft(tx, { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 }, {
-      hoursAgo: [240, 220, 219, 200],
-      comments: ["Packages and roles are complete.", "Approved for publishing."],
-    });
-    await billing.api.post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199));
-    await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(198) });
-    await deployInTx(tx, version.id, at(197));
-    const [first] = await tx.insert(appComments).values([
-      { appId: app.id, userId: commenter, text: "Very handy for tracking our shipments between Beijing and Shanghai.", usefulCount: 1, reply: "Thank you! More city nodes are coming.", repliedAt: at(100), createdAt: at(120) },
-      { appId: app.id, userId: commenter, text: "Could the audit role also read the asset history?", usefulCount: 0, createdAt: at(30) },
-    ]).returning({ id: appComments.id });
-    // The useful count always equals the marks (app store, docs/decisions/014).
-    await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
-  });
-
+  // The services in the order of their money (the ledger's time order): the oldest first.
   // Running for a while, then suspended by operations (docs/decisions/015): the publisher can ask to enable it.
   await db.transaction(async (tx) => {
     const { version } = await approvedDraft(tx, { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1 }, { hoursAgo: [300, 290, 289, 280] });
-    await billing.api.post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279));
-    await payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(278) });
+    // Money moves in time order with the other demo money (backend/kit/demo-timeline.ts).
+    await timeline.now(tx, at(279), () => billing.api.post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279)));
+    await timeline.now(tx, at(278), () => payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(278) }));
     await deployInTx(tx, version.id, at(277));
     await applyTransition(tx, {
       verId: version.id,
@@ -71,6 +57,22 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now) 
       comments: "The registry's contact e-mail bounces. Update the contact details, then ask us to enable it again.",
       now: at(6),
     });
+  });
+
+  await db.transaction(async (tx) => {
+    const { app, version } = await approvedDraft(tx, { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 }, {
+      hoursAgo: [240, 220, 219, 200],
+      comments: ["Packages and roles are complete.", "Approved for publishing."],
+    });
+    await timeline.now(tx, at(199), () => billing.api.post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199)));
+    await timeline.now(tx, at(198), () => payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(198) }));
+    await deployInTx(tx, version.id, at(197));
+    const [first] = await tx.insert(appComments).values([
+      { appId: app.id, userId: commenter, text: "Very handy for tracking our shipments between Beijing and Shanghai.", usefulCount: 1, reply: "Thank you! More city nodes are coming.", repliedAt: at(100), createdAt: at(120) },
+      { appId: app.id, userId: commenter, text: "Could the audit role also read the asset history?", usefulCount: 0, createdAt: at(30) },
+    ]).returning({ id: appComments.id });
+    // The useful count always equals the marks (app store, docs/decisions/014).
+    await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
   });
 
   await db.transaction(async (tx) => {

@@ -35,13 +35,14 @@ export function Stepper({ steps, allowed, current, href }: { steps: readonly Wiz
       <ol className="flex flex-wrap gap-2 text-sm">
         {steps.map((s, i) => {
           const label = `${i + 1}. ${t(`steps.${s}`)}`;
-          const cls = s === current ? "border-brand-600 bg-brand-50 font-semibold text-brand-700" : "border-slate-200 text-slate-600";
+          // A step not open yet is dashed, not faded: its label keeps the contrast of text (WCAG 1.4.3).
+          const cls = s === current ? "border-brand-600 bg-brand-50 font-semibold text-brand-700" : allowed.includes(s) ? "border-slate-200 text-slate-600" : "border-dashed border-slate-300 text-slate-600";
           return (
             <li key={s}>
               {allowed.includes(s) && s !== current ? (
                 <Link to={href(s)} className={`block rounded-md border px-3 py-1 hover:bg-slate-50 ${cls}`}>{label}</Link>
               ) : (
-                <span aria-current={s === current ? "step" : undefined} className={`block rounded-md border px-3 py-1 ${cls} ${allowed.includes(s) ? "" : "opacity-60"}`}>
+                <span aria-current={s === current ? "step" : undefined} className={`block rounded-md border px-3 py-1 ${cls}`}>
                   {label}
                   {s === current ? <span className="sr-only"> ({t("steps.current")})</span> : null}
                 </span>

@@ -29,6 +29,7 @@ import {
 import { CheckboxField, ErrorList, FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { UploadProgress } from "~/components/UploadProgress";
 import { formatSize, formatUsd } from "~/lib/format-number";
+import { inLanguage } from "~/components/details";
 import type { Language } from "~/lib/i18n";
 import { useSchemaForm, type SchemaFormOptions } from "~/lib/use-schema-form";
 import { useUpload, type Upload } from "~/lib/use-upload";
@@ -405,9 +406,9 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
                     <span className="font-semibold">{t("nodes.selectNode", { name })}</span>
                   </CheckboxField>
                   <dl className="grid grid-cols-2 gap-x-4 text-xs text-slate-600 md:grid-cols-4">
-                    <div><dt className="inline font-medium">{t("nodes.operator")}: </dt><dd className="inline">{node.operator}</dd></div>
-                    <div><dt className="inline font-medium">{t("nodes.cloud")}: </dt><dd className="inline">{node.cloudProvider}</dd></div>
-                    <div><dt className="inline font-medium">{t("nodes.address")}: </dt><dd className="inline">{node.address}</dd></div>
+                    <div><dt className="inline font-medium">{t("nodes.operator")}: </dt><dd className="inline">{inLanguage(node.operator, node.operatorZh, language)}</dd></div>
+                    <div><dt className="inline font-medium">{t("nodes.cloud")}: </dt><dd className="inline">{inLanguage(node.cloudProvider, node.cloudProviderZh, language)}</dd></div>
+                    <div><dt className="inline font-medium">{t("nodes.address")}: </dt><dd className="inline">{inLanguage(node.address, node.addressZh, language)}</dd></div>
                     <div><dt className="inline font-medium">{t("nodes.available")}: </dt><dd className="inline">{node.availableTps} / {node.capacityGb} GB · {t("nodes.peersAvailable")} {node.peers}</dd></div>
                     <div className="col-span-2 md:col-span-4">
                       <dt className="sr-only">{t("nodes.prices")}</dt>

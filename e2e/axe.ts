@@ -1,0 +1,165 @@
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdirSync, openSync, closeSync, rmSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page, TestInfo } from "@playwright/test";
+
+/**
+ * axe-core on every page the JavaScript-on project visits (docs/decisions/028).
+ *
+ * A page is analysed once it has hydrated and Remix is idle, after each main-frame navigation (a goto, a
+ * link, a form's redirect) and once more at the end of the test. A page state is analysed once per run,
+ * whichever worker meets it first: its key is the language, the path with ids replaced by ":id", the names
+ * of its query parameters (with the value of those that pick a view: step, tab...) and whether it shows a
+ * form error. A retry analyses again whatever it meets, so a
+ * violation fails the retry too and cannot pass as flaky.
+ *
+ * E2E_AXE=report records violations in DATA_DIR/axe-report.jsonl without failing (for counting them);
+ * E2E_AXE=off turns the analysis off.
+ */
+
+const MODE = process.env.E2E_AXE ?? "fail";
+const DIR = path.join(process.env.E2E_DATA_DIR ?? "", "axe");
+
+export type Found = { key: string; url: string; rule: string; impact: string; help: string; targets: string[] };
+
+type PageState = { lang: string; path: string; params: string[]; error: boolean; ready: boolean };
+
+function stateOf(page: Page): Promise<PageState> {
+  return page.evaluate(() => {
+    const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string } } }).__remixRouter;
+    return {
+      lang: document.documentElement.lang,
+      path: location.pathname,
+      // A parameter that picks a view (a wizard's step, a tab) counts with its value; others (ids, pages) by name.
+      params: [...new Set([...new URLSearchParams(location.search)].map(([name, value]) => (/^(step|tab|type|kind|panel|confirm|view|mode)$/.test(name) ? `${name}=${value}` : name)))].sort(),
+      error: !!document.querySelector('[aria-invalid="true"], .field-error, [data-testid="form-error"]'),
+      ready:
+        document.readyState === "complete" &&
+        document.documentElement.dataset.hydrated === "true" &&
+        (!router || (router.state.navigation.state === "idle" && router.state.revalidation === "idle")),
+    };
+  });
+}
+
+/** Ids in a path (numbers, uuids, long tokens) are one page, not one page per id. */
+export function keyOf(state: Pick<PageState, "lang" | "path" | "params" | "error">) {
+  const pathKey = state.path
+    .split("/")
+    .map((segment) => (/^\d+$|^[0-9a-f-]{16,}$|^(?=.*\d)[A-Za-z0-9_-]{16,}$/i.test(segment) ? ":id" : segment))
+    .join("/");
+  return `${state.lang} ${pathKey}${state.params.length ? `?${state.params.join("&")}` : ""}${state.error ? " (form error)" : ""}`;
+}
+
+/** The first worker to claim a key analyses it; the claim is a file created exclusively. */
+function claim(key: string): (() => void) | null {
+  mkdirSync(DIR, { recursive: true });
+  const file = path.join(DIR, createHash("sha1").update(key).digest("hex").slice(0, 20));
+  try {
+    closeSync(openSync(file, "wx"));
+  } catch {
+    return null;
+  }
+  return () => rmSync(file, { force: true });
+}
+
+async function run(page: Page): Promise<Awaited<ReturnType<AxeBuilder["analyze"]>>> {
+  return new AxeBuilder({ page }).analyze();
+}
+
+export function format(found: Found[]) {
+  return found
+    .map((f) => `- [${f.key}] ${f.rule} (${f.impact}): ${f.help}\n    ${f.targets.slice(0, 5).join("\n    ")}${f.targets.length > 5 ? `\n    … ${f.targets.length - 5} more` : ""}`)
+    .join("\n");
+}
+
+/**
+ * Analyses the page now, if its state was not analysed yet in this run (or `force`). Returns what it found,
+ * or null when the page was left during the analysis (then the state stays unclaimed for a later visit).
+ */
+export function analyse(page: Page, options: { force?: boolean } = {}): Promise<Found[] | null> {
+  // One analysis at a time in a page: axe refuses to start while it runs.
+  const previous = running.get(page) ?? Promise.resolve();
+  const next = previous.catch(() => null).then(() => analyseNow(page, options));
+  running.set(page, next);
+  return next;
+}
+
+const running = new WeakMap<Page, Promise<unknown>>();
+
+async function analyseNow(page: Page, options: { force?: boolean }): Promise<Found[] | null> {
+  if (MODE === "off" || page.isClosed()) return [];
+  const before = await stateOf(page);
+  const url = page.url();
+  const key = keyOf(before);
+  const release = options.force ? () => {} : claim(key);
+  if (!release) return [];
+  let results;
+  try {
+    results = await run(page);
+    const after = await stateOf(page);
+    if (page.url() !== url || keyOf(after) !== key) throw new Error("left during the analysis");
+  } catch {
+    release();
+    return null;
+  }
+  const found = results.violations.map((v) => ({
+    key,
+    url,
+    rule: v.id,
+    impact: v.impact ?? "",
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.join(" ")),
+  }));
+  mkdirSync(DIR, { recursive: true });
+  appendFileSync(path.join(DIR, "..", "axe-report.jsonl"), found.map((f) => `${JSON.stringify(f)}\n`).join("") || `${JSON.stringify({ key, url, rule: null })}\n`);
+  return found;
+}
+
+/**
+ * Watches a page of a JavaScript-on test: each main-frame navigation schedules an analysis once the page is
+ * ready; `finish` waits for them, analyses the last page and throws on any violation.
+ */
+export class AxeWatch {
+  private queue: Promise<void> = Promise.resolve();
+  private found: Found[] = [];
+  private pages: Page[] = [];
+
+  constructor(private testInfo: TestInfo) {}
+
+  watch(page: Page) {
+    if (MODE === "off") return;
+    this.pages.push(page);
+    page.on("framenavigated", (frame) => {
+      if (frame !== page.mainFrame()) return;
+      const url = frame.url();
+      this.queue = this.queue.then(() => this.whenReady(page, url)).catch(() => {});
+    });
+  }
+
+  private async whenReady(page: Page, url: string) {
+    if (page.isClosed() || page.url() !== url) return;
+    // Wait for hydration and an idle router, in small polls so a navigation away ends the wait.
+    for (let i = 0; i < 100; i++) {
+      if (page.isClosed() || page.url() !== url) return;
+      const state = await stateOf(page).catch(() => null);
+      if (state?.ready) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (page.isClosed() || page.url() !== url) return;
+    const found = await analyse(page, { force: this.testInfo.retry > 0 }).catch(() => null);
+    if (found) this.found.push(...found);
+  }
+
+  async finish() {
+    if (MODE === "off") return;
+    await this.queue;
+    for (const page of this.pages) {
+      if (page.isClosed()) continue;
+      await this.whenReady(page, page.url()).catch(() => {});
+    }
+    if (this.found.length > 0 && MODE !== "report") {
+      throw new Error(`axe found ${this.found.length} accessibility violation(s):\n${format(this.found)}`);
+    }
+  }
+}
