@@ -43,9 +43,10 @@ describe("pages and data", () => {
 
   it("a small answer is not compressed even when gzip is accepted", async () => {
     const res = await rawGet(`${portal.base}/healthz`, { "Accept-Encoding": BROWSER });
+    // The readiness answer of a portal in front of another backend is a few bytes of JSON.
     expect(res.headers["content-encoding"]).toBeUndefined();
-    expect(res.headers["content-length"]).toBe("2");
-    expect(res.body.toString()).toBe("ok");
+    expect(JSON.parse(res.body.toString())).toEqual({ status: "ok" });
+    expect(res.headers["content-length"]).toBe(String(res.body.byteLength));
   });
 });
 
