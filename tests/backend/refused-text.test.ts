@@ -93,7 +93,7 @@ describe("portal forms with refused text", () => {
   it("login shows the field error at the field and keeps the rest", async () => {
     const { status, html } = await postForm("/g/main/Login/Logins", { username: "demo\u0000person", password: "Demo12!@pass" });
     expect(status).toBe(400);
-    expect(html).toMatch(new RegExp(`id="[^"]*username-error"[^>]*><li>${refusedMessage.replace(/[.()]/g, "\\$&")}</li>`));
+    expect(html).toMatch(new RegExp(`id="[^"]*username-error"[^>]*><ul><li>${refusedMessage.replace(/[.()]/g, "\\$&")}</li>`));
   });
 
   it("password reset shows the field error", async () => {
