@@ -4,6 +4,8 @@ import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support";
 import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
 
 test("a fresh user fills the wizard from empty to submitted, resuming on a second device, and the service runs after review, test, payment and deployment", async ({ page, request, browser }, testInfo) => {
+  // The whole journey, two devices and four people's steps (with axe on each new page state when JS is on).
+  test.setTimeout(180_000);
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wiz"));
   await logInAs(page, user.userName, js);
