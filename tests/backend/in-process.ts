@@ -27,6 +27,12 @@ export const DEMO_PASSWORD = "Demo12!@pass";
  * plus `vars` (TEST_CAPTCHA, DEMO, RATE_LIMITS, ...); `now` is the clock the test moves. Pass `DATABASE_URL: process.env.DATABASE_URL` to run on the
  * PostgreSQL of the environment instead.
  */
+/**
+ * Every service of a run on one PostgreSQL shares the test server's secret (tests/backend/global-setup.ts), as
+ * processes on one database must in production: what one seals (a chain's treasury key) another opens.
+ */
+process.env.SESSION_SECRET ??= "backend-test-secret";
+
 export async function openVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Promise<Vueapi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `bsn-${name}-`));
   const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", RATE_LIMITS: "off", ...vars });
