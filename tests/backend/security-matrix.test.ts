@@ -33,7 +33,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/operations/invoices/list", "/sys/system/clientInfo/profile", "/sys/system/clientInfo/updateProfile", "/sys/system/clientInfo/contactList",
   "/sys/chainAppInfo/publishedList", "/sys/ops/serviceReviews/list", "/sys/ops/refunds/list", "/sys/ops/services/list", "/sys/store/services",
   "/sys/product/list", "/sys/product/mine", "/sys/ops/products/list", "/sys/chainAppInfo/participatedList", "/sys/chainAppInfo/joinManageList",
-  "/sys/chainAppInfo/myCertificates", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry", "/sys/ops/queues/waiting",
+  "/sys/chainAppInfo/myCertificates", "/sys/chainAppInfo/wizard/drafts", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry", "/sys/ops/queues/waiting",
   "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
 ]);
 
