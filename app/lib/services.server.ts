@@ -45,6 +45,14 @@ export async function lifecycleAction(request: Request, viewer: Viewer & { token
   }
 }
 
+const draftRef = z.object({ appId: z.coerce.number().int().positive(), appVerId: z.coerce.number().int().positive() });
+
+/** Deletes a wizard draft after its confirm step (docs/decisions/029); a draft already gone is an error flash. */
+export async function discardDraft(request: Request, viewer: Viewer & { token: string }, formData: FormData) {
+  const back = withoutPanels(new URL(request.url));
+  return redirectAfter(request, await apiFor(request, viewer).call("/sys/chainAppInfo/wizard/discard", parseFormOr400(draftRef, formData)), back, "services:flash.draftDeleted");
+}
+
 /* The publisher's service detail (PublishedServices/ServicesDetail): its forms besides the lifecycle. */
 
 /** The forms of the service detail: pay, reply to a comment, ask to lift a suspension, and the lifecycle's. */
