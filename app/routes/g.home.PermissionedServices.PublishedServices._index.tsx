@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services/bits";
 import { BlockedLink } from "~/components/BlockedAction";
@@ -64,6 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function PublishedServices() {
   const { page, drafts, discard, name, confirm, invite, block, here, language } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
   const { t } = useTranslation("services");
   const create = <BlockedLink to={`${NEW_SERVICES}?appState=add`} action="newService" block={block} className="btn-primary inline-block">{t("list.create")}</BlockedLink>;
   return (
@@ -73,7 +74,7 @@ export default function PublishedServices() {
         {create}
       </div>
       {discard ? <DiscardPanel draft={discard} cancelTo={here} /> : null}
-      {confirm ? <ConfirmPanel kind={confirm.kind} row={confirm} cancelTo={here} /> : null}
+      {confirm ? <ConfirmPanel kind={confirm.kind} row={confirm} cancelTo={here} lastResult={reply?.kind === "typedConfirm" ? reply.result : undefined} /> : null}
       {invite ? <InvitePanel name={invite.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
       <DraftList drafts={drafts} here={here} block={block} language={language} />
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
