@@ -63,7 +63,10 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
     },
   });
   const cycle = view.basic.paymentCycle === "1" ? 1 : 2;
-  const rows = (form.value?.nodes ?? []) as (NodeRowInput | undefined)[];
+  // A row just ticked had its inputs disabled when the form read its values: they hold the defaults.
+  const rows = ((form.value?.nodes ?? []) as (NodeRowInput | undefined)[]).map((r) =>
+    r?.selected === "on" ? { ...r, tps: r.tps ?? NODE_DEFAULTS.tps, capacityGb: r.capacityGb ?? NODE_DEFAULTS.capacityGb, peers: r.peers ?? NODE_DEFAULTS.peers } : r,
+  );
   const total = runningTotal(rows, new Map(catalogue.map((c) => [c.nodeId, c])), cycle);
   const usd = (c: number) => formatUsd(c, language);
   const list = fields.nodes.getFieldList();
