@@ -12,6 +12,8 @@ const queueItem = (page: Page, name: string) => page.getByTestId("ops-service").
 /** A decision is confirmed first: a dialog with JavaScript, a confirm step without; both end in "Confirm". */
 async function decide(page: Page, name: string, decision: string) {
   await queueItem(page, name).getByRole("button", { name: decision, exact: true }).click();
+  // Suspending is confirmed by typing the service's name (docs/decisions/029): in the dialog, or on the confirm step.
+  if (decision === "Suspend") await page.getByLabel(`To confirm, type the service name: ${name}`).fill(name);
   await page.getByRole("button", { name: "Confirm", exact: true }).click();
 }
 
