@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { apps, appVersions } from "../../backend/domains/services/tables";
 import { usageDaily, wallets } from "../../backend/domains/billing/tables";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
+import { wizardBasic } from "./wizard-basic";
 
 // The console home's one call (/main/home/dashboard), the operators' queue counts, wizard drafts listed and
 // discarded, and the typed confirmation of destructive actions (docs/decisions/029).
@@ -16,20 +17,7 @@ async function user(role = "user") {
   return { id, token: await sessionOf(service, id) };
 }
 
-const basic = (name: string) => ({
-  name,
-  industry: "finance",
-  description: "Trade finance on a consortium chain.",
-  introduction: "Banks share letters of credit.",
-  version: "1.0.0",
-  framework: "fabric",
-  platformType: "web",
-  contactName: "Li Lei",
-  contactMobile: "+8613912345678",
-  contactEmail: "li@example.com",
-  webUrl: "https://example.com",
-  paymentCycle: "2",
-});
+const basic = wizardBasic;
 
 describe("/main/home/dashboard", () => {
   it("answers the account's own figures, read again from its records", async () => {
