@@ -82,7 +82,7 @@ test("an operator sees the items waiting in each queue on the overview and besid
   await page.goto("/g/home/index");
   const onHome = Number(await page.getByTestId("dash-queue-ServiceReviews").textContent());
   expect(onHome).toBeGreaterThanOrEqual(1);
-  await page.getByRole("link", { name: /Service reviews/ }).first().click();
+  await page.getByTestId("dash-queue-ServiceReviews").click();
   await expect(page).toHaveURL(/\/g\/home\/operations\/ServiceReviews/);
   expect(Number(await page.getByTestId("queue-count-ServiceReviews").textContent().then((t) => t?.replace(/\D+/g, "")))).toBeGreaterThanOrEqual(1);
 });
