@@ -15,7 +15,7 @@ import { discardDraft, LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from 
 import { blockOf } from "~/lib/unpaid-guard.server";
 
 export const handle = {
-  i18n: ["services"],
+  i18n: ["services", "wizard"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices" }],
 };
 export const meta = pageTitle("publishedServices");
