@@ -1,8 +1,9 @@
 import { and, count, eq, gte, sum } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apps, appVersions } from "../../backend/domains/services/tables";
-import { usageDaily, wallets } from "../../backend/domains/billing/tables";
-import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
+import { bills, usageDaily, wallets } from "../../backend/domains/billing/tables";
+import { tinyPng } from "../fixtures/files";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf, uploadVueapi } from "./in-process";
 import { wizardBasic } from "./wizard-basic";
 
 // The console home's one call (/main/home/dashboard), the operators' queue counts, wizard drafts listed and
@@ -17,11 +18,19 @@ async function user(role = "user") {
   return { id, token: await sessionOf(service, id) };
 }
 
-const basic = wizardBasic;
+/** A new service's draft saved at step 1 (with its cover), so it waits at step 2. */
+async function saveDraft(token: string, name: string) {
+  const cover = await uploadVueapi(service, "cover", "cover.png", tinyPng(), token);
+  expect(cover.code, JSON.stringify(cover)).toBe(0);
+  return call("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: wizardBasic(name), cover: { uploadId: cover.data.uploadId } }, token);
+}
 
 describe("/main/home/dashboard", () => {
   it("answers the account's own figures, read again from its records", async () => {
     const me = await user();
+    // The draft first: the unpaid traffic bill below blocks new services (SPEC §5).
+    const draft = await saveDraft(me.token, `Draft ${Date.now().toString(36)}`);
+    expect(draft.code, JSON.stringify(draft)).toBe(0);
     const fx = await call("/test/fixtures", {
       grantCents: 50_000,
       bills: [{ totalCents: 1_234, cycle: 99 }, { totalCents: 2_000 }, { totalCents: 700, payState: 15 }],
@@ -30,10 +39,8 @@ describe("/main/home/dashboard", () => {
     expect(fx.code, JSON.stringify(fx)).toBe(0);
     const running = await call("/test/services", { verState: 25 }, me.token);
     await call("/test/services", { verState: 5 }, me.token);
-    await call("/test/services", { verState: 23 }, me.token);
+    const toPay = await call("/test/services", { verState: 23 }, me.token);
     expect(running.code, JSON.stringify(running)).toBe(0);
-    const draft = await call("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: basic(`Draft ${Date.now().toString(36)}`) }, me.token);
-    expect(draft.code, JSON.stringify(draft)).toBe(0);
 
     const res = await call("/main/home/dashboard", {}, me.token);
     expect(res.code, JSON.stringify(res)).toBe(0);
@@ -42,9 +49,13 @@ describe("/main/home/dashboard", () => {
     const [wallet] = await db.select().from(wallets).where(eq(wallets.userId, me.id));
     expect(d.balanceCents).toBe(wallet.balanceCents);
     expect(d.balanceCents).toBe(50_000 - 700);
-    // Both unpaid bills are payable now: the weekly traffic bill and the monthly one before its deadline.
-    expect(d.dueCount).toBe(2);
-    expect(d.dueCents).toBe(1_234 + 2_000);
+    // Payable now: the weekly traffic bill, the monthly one before its deadline and the publish bill of the
+    // service waiting for payment (23); the paid one is not. The same bills as My bills' "amount due".
+    const [publish] = await db.select().from(bills).where(and(eq(bills.userId, me.id), eq(bills.appId, toPay.data.appId)));
+    expect(d.dueCount).toBe(3);
+    expect(d.dueCents).toBe(1_234 + 2_000 + publish.payCents);
+    const due = await call("/sys/system/clientInfo/h5billDue", {}, me.token);
+    expect([d.dueCount, d.dueCents]).toEqual([due.data.count, due.data.totalCents]);
     expect(new Date(d.nextDeadline).getTime()).toBeGreaterThan(service.services.now().getTime());
     // Seven UTC+8 days, today last; their sum is what the usage table holds for those days.
     expect(d.usage7).toHaveLength(7);
@@ -79,7 +90,7 @@ describe("wizard drafts", () => {
     const me = await user();
     const other = await user();
     const name = `Drafty ${Date.now().toString(36)}`;
-    const saved = await call("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: basic(name) }, me.token);
+    const saved = await saveDraft(me.token, name);
     expect(saved.code, JSON.stringify(saved)).toBe(0);
     const list = await call("/sys/chainAppInfo/wizard/drafts", {}, me.token);
     expect(list.data).toHaveLength(1);
@@ -94,7 +105,7 @@ describe("wizard drafts", () => {
     expect(await service.services.db.select().from(apps).where(eq(apps.id, d.appId))).toEqual([]);
     expect((await call("/sys/chainAppInfo/wizard/drafts", {}, me.token)).data).toEqual([]);
     // The name is free again.
-    expect((await call("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: basic(name) }, me.token)).code).toBe(0);
+    expect((await saveDraft(me.token, name)).code).toBe(0);
   });
 
   it("refuses to discard a submitted version", async () => {
