@@ -1,7 +1,7 @@
 import { expect, ready, test } from "./fixtures";
 import { api, apiToken, logInAs, OPERATOR } from "./services-support";
 import { createActiveUser, PASSWORD, uniqueUser } from "./support";
-import { basicInfo, logInAs as logInWith, wizardApi } from "./wizard-support";
+import { basicInfo, logInAs as logInWith, PNG, wizardApi } from "./wizard-support";
 
 // Issue 16 (docs/decisions/029): the overview's figures, drafts in Published services resumed from another
 // device and deleted after a confirm step, and the operators' waiting items; JavaScript on and off.
@@ -44,7 +44,7 @@ test("a draft is listed in Published services, resumed from a second device and 
   const user = await createActiveUser(request, uniqueUser(testInfo, "drf"));
   const wizard = await wizardApi(request, user.userName);
   const info = basicInfo(user.userName, "Draft");
-  const { appId } = await wizard("saveBasic", { appState: "add", basic: info });
+  const { appId } = await wizard("saveBasic", { appState: "add", basic: info, cover: await wizard.upload("cover", "cover.png", PNG) });
 
   await logInWith(page, user.userName, js);
   await expect(page.getByTestId("dash-services-drafts")).toHaveText("1");
