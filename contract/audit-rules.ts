@@ -45,6 +45,7 @@ export const AUDIT_RULES = {
   "/ops/withdrawals/review": { action: "withdrawal.review", target: "withdrawal", id: "withdrawalNo" },
   "/ops/ledger/verify": "read",
   "/sys/ops/jobs/failedList": "read",
+  "/sys/ops/queues/waiting": "read",
   // A dead background job put back in the queue (docs/decisions/005); the answer names its kind.
   "/sys/ops/jobs/retry": { action: "job.retry", target: "job", id: "jobId", decision: "retry", outcome: true },
   "/sys/ops/audit/list": "read",

@@ -66,8 +66,34 @@ export const homeSummarySchema = z.object({
   memberSince: z.string(),
 });
 
+/** The operations queues (their route names under /g/home/operations) and the items waiting in each. */
+export const OPS_QUEUES = ["ServiceReviews", "Services", "Refunds", "Invoices", "Remittances", "Withdrawals", "PaymentReviews", "Products", "Participations", "FailedJobs"] as const;
+export type OpsQueue = (typeof OPS_QUEUES)[number];
+export const opsQueueCountsSchema = z.object(Object.fromEntries(OPS_QUEUES.map((q) => [q, z.number().int()])) as Record<OpsQueue, z.ZodNumber>);
+export type OpsQueueCounts = z.infer<typeof opsQueueCountsSchema>;
+
+/** Every figure of the console home in one answer (docs/decisions/029). */
+export const homeDashboardSchema = homeSummarySchema.extend({
+  balanceCents: z.number().int(),
+  /** Unpaid bills payable from the balance now: count, sum and the nearest deadline. */
+  dueCount: z.number().int(),
+  dueCents: z.number().int(),
+  nextDeadline: z.string().nullable(),
+  /** Data traffic of the last 7 UTC+8 days (today last), in MB. */
+  usage7: z.array(z.object({ day: z.string(), mb: z.number().int() })),
+  /** The publisher's services by the status of their current version, and their drafts. */
+  services: z.object({ byState: z.array(z.object({ verState: z.number().int(), count: z.number().int() })), drafts: z.number().int() }),
+  /** Requests to join the user's services waiting for their decision; the user's own requests under way. */
+  joinRequestsToDecide: z.number().int(),
+  myJoinRequests: z.number().int(),
+  /** Operators only: the waiting items of each operations queue. */
+  queues: opsQueueCountsSchema.nullable(),
+});
+
 /** The /vueapi paths of the platform catalogue and the console home (SPEC §7). */
 export const platformPaths = {
   "/anon/platform/cityNodes": { auth: "anon", payload: anyPayload, data: z.array(cityNodeSchema) },
   "/main/home/summary": { auth: "user", payload: anyPayload, data: homeSummarySchema },
+  "/main/home/dashboard": { auth: "user", payload: anyPayload, data: homeDashboardSchema },
+  "/sys/ops/queues/waiting": { auth: "operator", payload: anyPayload, data: opsQueueCountsSchema },
 } satisfies Record<string, PathSpec>;

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
+import { anyPayload, type PathSpec } from "./path-spec";
 import { email, mobile, optionalText, required } from "./rules";
 import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes";
 import { bookedNodeSchema, functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
@@ -384,10 +384,27 @@ export const coverDataSchema = z.object({
   file: z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() }).nullable(),
 });
 
+/** A wizard draft as Published services lists it (docs/decisions/029). */
+export const draftSummarySchema = z.object({
+  appId: z.number().int(),
+  appVerId: z.number().int(),
+  name: z.string(),
+  version: z.string(),
+  /** How the wizard resumes it: a new service's draft (add) or an upgrade's (update). */
+  appState: z.enum(["add", "update"]),
+  /** The furthest step reached: the draft is at step WIZARD_STEPS.indexOf(wizardStep) + 1 of 7. */
+  wizardStep: z.enum(WIZARD_STEPS),
+  updatedAt: z.string(),
+});
+export type DraftSummary = z.infer<typeof draftSummarySchema>;
+export const discardPayload = z.object({ appId: z.number().int().positive(), appVerId: z.number().int().positive() });
+
 /* -------------------------------------------- paths -------------------------------------------- */
 
 export const serviceWizardPaths = {
   "/sys/chainAppInfo/wizard/draft": { auth: "user", payload: draftRefSchema, data: draftDataSchema },
+  "/sys/chainAppInfo/wizard/drafts": { auth: "user", payload: anyPayload, data: z.array(draftSummarySchema) },
+  "/sys/chainAppInfo/wizard/discard": { auth: "user", payload: discardPayload, data: z.object({ name: z.string(), serviceRemoved: z.boolean() }) },
   "/sys/chainAppInfo/wizard/cover": { auth: "user", payload: coverPayload, data: coverDataSchema },
   "/sys/chainAppInfo/wizard/saveBasic": { auth: "user", payload: saveBasicPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addAttachment": { auth: "user", payload: addAttachmentPayload, data: savedSchema },

@@ -142,10 +142,31 @@ export const replySchema = z.object({
   reply: required().max(COMMENT_MAX, "validation.tooLong"),
 });
 
-export const unsubscribeSchema = z.object({
-  appVerId: z.coerce.number().int().positive(),
-  reason: z.string().trim().max(200, "validation.tooLong").optional(),
-});
+/**
+ * Destructive actions (deactivate, unsubscribe, suspend) are confirmed by typing the service's name
+ * (docs/decisions/029): surrounding spaces aside, exactly as the service is named.
+ */
+export const CONFIRM_NAME_MAX = 100;
+export const sameServiceName = (typed: string, name: string) => typed.trim().normalize("NFC") === name.trim().normalize("NFC");
+/** The typed name in a payload: when present, the backend refuses a mismatch with a field error on `confirmName`. */
+const confirmName = z.string().max(CONFIRM_NAME_MAX).optional();
+/** The typed name in a form: required, and with the name known (in the browser) it must match. */
+export function typedNameField(name?: string) {
+  return z
+    .string({ error: "validation.required" })
+    .trim()
+    .min(1, "validation.required")
+    .max(CONFIRM_NAME_MAX, "validation.tooLong")
+    .refine((v) => name === undefined || sameServiceName(v, name), "validation.nameMismatch");
+}
+/** The confirm form of deactivate and unsubscribe (the reason only for unsubscribe). */
+export function lifecycleConfirmSchema(name?: string) {
+  return z.object({
+    appVerId: z.coerce.number().int().positive(),
+    reason: z.string().trim().max(200, "validation.tooLong").optional(),
+    confirmName: typedNameField(name),
+  });
+}
 
 /** At 40 the publisher's "Enable" asks operations to lift the suspension, with an optional note (015). */
 export const ENABLE_NOTE_MAX = 200;
@@ -163,6 +184,8 @@ export const serviceOpsDecisionSchema = z.object({
   appVerId: z.coerce.number().int().positive(),
   decision: z.enum(SERVICE_OPS_DECISIONS),
   comments: z.string().trim().max(REVIEW_COMMENTS_MAX, "validation.tooLong").optional(),
+  /** Suspending is confirmed by typing the service's name. */
+  confirmName,
 });
 
 /** The running-services queue's filters: 25, 40, 40 with a pending request, or both statuses. */
@@ -215,11 +238,11 @@ export const servicePaths = {
     payload: z.object({ appVerId: z.number().int().positive(), idempotencyKey: idempotencyKey() }),
     data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
   },
-  "/sys/chainAppInfo/deactivate": { auth: "user", payload: verRef, data: nothing },
+  "/sys/chainAppInfo/deactivate": { auth: "user", payload: verRef.extend({ confirmName }), data: nothing },
   "/sys/chainAppInfo/enable": { auth: "user", payload: verRef, data: nothing },
   "/sys/chainAppInfo/unsubscribe": {
     auth: "user",
-    payload: z.object({ appVerId: z.number().int().positive(), reason: z.string().trim().max(200).optional() }),
+    payload: z.object({ appVerId: z.number().int().positive(), reason: z.string().trim().max(200).optional(), confirmName }),
     data: z.object({ refundId: z.number().int() }),
   },
   "/sys/chainAppInfo/requestEnable": {
@@ -265,7 +288,7 @@ export const servicePaths = {
   },
   "/sys/ops/services/decide": {
     auth: "operator",
-    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(SERVICE_OPS_DECISIONS), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional() }),
+    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(SERVICE_OPS_DECISIONS), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional(), confirmName }),
     data: z.object({ verState: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;

@@ -12,6 +12,8 @@ const queueItem = (page: Page, name: string) => page.getByTestId("ops-service").
 /** A decision is confirmed first: a dialog with JavaScript, a confirm step without; both end in "Confirm". */
 async function decide(page: Page, name: string, decision: string) {
   await queueItem(page, name).getByRole("button", { name: decision, exact: true }).click();
+  // Suspending is confirmed by typing the service's name (docs/decisions/029): in the dialog, or on the confirm step.
+  if (decision === "Suspend") await page.getByLabel(`To confirm, type the service name: ${name}`).fill(name);
   await page.getByRole("button", { name: "Confirm", exact: true }).click();
 }
 
@@ -27,7 +29,12 @@ test("an operator suspends a running service, the publisher asks to enable it, t
   await expect(queueItem(page, pub.name)).toContainText("Running since");
   // Suspending needs comments: refused at the row, nothing changes.
   await queueItem(page, pub.name).getByRole("button", { name: "Suspend", exact: true }).click();
-  if (javaScriptEnabled) await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  if (javaScriptEnabled) {
+    // The dialog's confirm button waits for the typed name.
+    await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeDisabled();
+    await page.getByLabel(`To confirm, type the service name: ${pub.name}`).fill(pub.name);
+    await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  }
   await expect(queueItem(page, pub.name).getByText("Please enter review comments.")).toBeVisible();
   await queueItem(page, pub.name).getByLabel("Comments").fill(comments);
   await decide(page, pub.name, "Suspend");

@@ -103,6 +103,16 @@ test("deactivate after confirming, then enable", async ({ page, request }, testI
   await expect(row.getByRole("button", { name: "Enable" })).toHaveCount(0);
   await row.getByRole("link", { name: "Deactivate", exact: true }).click();
   await expect(page.getByRole("heading", { name: `Deactivate ${pub.name}?` })).toBeVisible();
+  // Confirmed by typing the service's name (docs/decisions/029): none, then a wrong one, are refused.
+  const typed = page.getByLabel(`To confirm, type the service name: ${pub.name}`);
+  await page.getByRole("button", { name: "Deactivate", exact: true }).click();
+  await expect(page.getByTestId("confirm-panel")).toContainText("This field is required.");
+  await typed.fill(`${pub.name} 2`);
+  await page.getByRole("button", { name: "Deactivate", exact: true }).click();
+  await expect(page.getByTestId("confirm-panel")).toContainText("Type the name exactly as it is shown.");
+  await expect(typed).toHaveValue(`${pub.name} 2`);
+  await expect(row.getByTestId("status")).toHaveText("Running");
+  await typed.fill(pub.name);
   await page.getByRole("button", { name: "Deactivate", exact: true }).click();
   await expect(page.getByTestId("flash")).toHaveText("The service was deactivated.");
   await expect(row.getByTestId("status")).toHaveText("Deactivated");

@@ -99,12 +99,21 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await second.getByRole("button", { name: "Next" }).click();
   await expect(second).toHaveURL(/step=nodes/);
 
-  // Step 5: one city node, with a bookkeeping-node count over 3 refused.
-  await second.getByLabel("Use Beijing").check();
-  await second.getByLabel("TPS · Beijing").fill("100");
+  // Step 5: one city node in the table (its inputs open when it is chosen: with JavaScript at once, without
+  // it after "Recalculate"), with its defaults, the running total, and a bookkeeping-node count over 3 refused.
+  await expect(second.getByLabel("TPS · Beijing")).toBeDisabled();
+  await second.getByLabel("Beijing", { exact: true }).check();
+  if (!js) await second.getByRole("button", { name: "Recalculate" }).click();
+  await expect(second.getByLabel("TPS · Beijing")).toBeEnabled();
+  await expect(second.getByLabel("TPS · Beijing")).toHaveValue("100");
+  // The defaults (100 TPS, 10 GB) for a month: 100 × $1.50 + 10 × $0.20.
+  await expect(second.getByTestId("node-total")).toHaveText("$152.00");
   await second.getByLabel("Capacity (GB) · Beijing").fill("50");
   await second.getByLabel("Bookkeeping nodes · Beijing").fill("4");
-  if (js) await expect(second.getByTestId("single-node-risk")).toBeVisible();
+  if (!js) await second.getByRole("button", { name: "Recalculate" }).click();
+  await expect(second.getByTestId("node-total")).toHaveText("$160.00");
+  await expect(second.getByTestId("single-node-risk")).toBeVisible();
+  await expect(second.getByLabel("TPS · Shanghai")).toBeDisabled();
   await second.getByRole("button", { name: "Save and continue" }).click();
   await expect(second.getByText("At most 3 bookkeeping nodes per city node.")).toBeVisible();
   await expect(second.getByLabel("TPS · Beijing")).toHaveValue("100");

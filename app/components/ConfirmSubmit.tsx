@@ -1,6 +1,10 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { sameServiceName } from "@contract/services";
+
+/** A destructive decision confirmed by typing a name (docs/decisions/029): the field's label and the name. */
+export type TypeToConfirm = { name: string; label: string };
 
 /**
  * A submit button that asks first (house rule: destructive actions and money leaving the account). With
@@ -16,6 +20,7 @@ export function ConfirmSubmit({
   question,
   confirmLabel,
   className = "btn-primary",
+  typeToConfirm,
 }: {
   formId: string;
   name?: string;
@@ -25,10 +30,15 @@ export function ConfirmSubmit({
   question: ReactNode;
   confirmLabel: string;
   className?: string;
+  /** The dialog asks to type this name; its confirm button waits for it (the server checks it again). */
+  typeToConfirm?: TypeToConfirm;
 }) {
   const { t } = useTranslation();
   const [hydrated, setHydrated] = useState(false);
   const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const inputId = useId();
+  const matches = !typeToConfirm || sameServiceName(typed, typeToConfirm.name);
   useEffect(() => setHydrated(true), []);
   if (!hydrated) {
     return (
@@ -48,12 +58,18 @@ export function ConfirmSubmit({
           <DialogPanel className="card w-full max-w-sm">
             <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
             <div className="mt-2 text-slate-600">{question}</div>
+            {typeToConfirm ? (
+              <div className="mt-4">
+                <label htmlFor={inputId} className="label">{typeToConfirm.label}</label>
+                <input id={inputId} name="confirmName" form={formId} autoComplete="off" className="input" value={typed} onChange={(e) => setTyped(e.target.value)} />
+              </div>
+            ) : null}
             <div className="mt-6 flex justify-end gap-2">
               <button type="button" className="btn-secondary" onClick={() => setOpen(false)}>
                 {t("actions.cancel")}
               </button>
               <input type="hidden" name="confirmed" value="yes" form={formId} />
-              <button type="submit" form={formId} name={name} value={value} className={className} onClick={() => setTimeout(() => setOpen(false), 0)}>
+              <button type="submit" form={formId} name={name} value={value} className={className} disabled={!matches} onClick={() => setTimeout(() => setOpen(false), 0)}>
                 {confirmLabel}
               </button>
             </div>

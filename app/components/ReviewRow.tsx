@@ -3,12 +3,12 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { ConfirmSubmit } from "./ConfirmSubmit";
+import { ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmit";
 import { FilterPills } from "./FilterPills";
 import { Pagination } from "./Pagination";
 
 /** `question`: the confirm question of this decision, when the queue words its own (default: payments' "{{action}} {{no}} for {{amount}}?"). */
-type Decision = { value: string; label: string; danger?: boolean; question?: string };
+type Decision = { value: string; label: string; danger?: boolean; question?: string; typeToConfirm?: TypeToConfirm };
 
 /**
  * One record's decision form in an operations queue: comments and a button per decision, each confirmed
@@ -45,7 +45,7 @@ export function ReviewForm({
         {decisions.map((d) => (
           <ConfirmSubmit key={d.value} formId={id} name="decision" value={d.value} label={d.label} title={d.label}
             question={d.question ?? t("ops.confirmQuestion", { action: d.label, no, amount: summary })} confirmLabel={t("ops.confirm")}
-            className={d.danger ? "btn-danger text-sm" : "btn-primary text-sm"} />
+            className={d.danger ? "btn-danger text-sm" : "btn-primary text-sm"} typeToConfirm={d.typeToConfirm} />
         ))}
       </div>
     </Form>
@@ -53,7 +53,7 @@ export function ReviewForm({
 }
 
 /** The confirm step of a decision without JavaScript. */
-export function ConfirmStep({ noField, no, decision, label, comments, summary, question }: { noField: string; no: string; decision: string; label: string; comments?: string; summary: string; question?: string }) {
+export function ConfirmStep({ noField, no, decision, label, comments, summary, question, typeToConfirm }: { noField: string; no: string; decision: string; label: string; comments?: string; summary: string; question?: string; typeToConfirm?: TypeToConfirm }) {
   const { t } = useTranslation("payments");
   const location = useLocation();
   return (
@@ -61,7 +61,13 @@ export function ConfirmStep({ noField, no, decision, label, comments, summary, q
       <h2 id="review-confirm-title" className="text-lg font-semibold">{label}</h2>
       <p className="mt-2 text-slate-600">{question ?? t("ops.confirmQuestion", { action: label, no, amount: summary })}</p>
       {comments ? <p className="mt-1 text-sm text-slate-500">{t("ops.comments")}: {comments}</p> : null}
-      <Form method="post" action={location.pathname + location.search} className="mt-4 flex justify-end gap-2">
+      <Form method="post" action={location.pathname + location.search} className="mt-4 flex flex-wrap justify-end gap-2">
+        {typeToConfirm ? (
+          <div className="w-full">
+            <label htmlFor="confirm-step-name" className="label">{typeToConfirm.label}</label>
+            <input id="confirm-step-name" name="confirmName" autoComplete="off" required className="input" />
+          </div>
+        ) : null}
         <input type="hidden" name={noField} value={no} />
         <input type="hidden" name="decision" value={decision} />
         <input type="hidden" name="comments" value={comments ?? ""} />

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
 import * as z from "zod";
-import { enableRequestSchema, paySchema, replySchema, unsubscribeSchema } from "@contract/services";
+import { enableRequestSchema, lifecycleConfirmSchema, paySchema, replySchema } from "@contract/services";
 import { apiFor, redirectAfter, type Api, type Viewer } from "./api.server";
 import { replyWithFailure } from "./forms.server";
 import { parseFormOr400 } from "./intents.server";
@@ -35,14 +35,36 @@ export async function lifecycleAction(request: Request, viewer: Viewer & { token
   const back = withoutPanels(new URL(request.url));
   switch (intent) {
     case "deactivate":
-      return redirectAfter(request, await api.call("/sys/chainAppInfo/deactivate", parseFormOr400(serviceRef, formData)), back, "services:flash.deactivated");
+    case "unsubscribe":
+      return typedConfirmation(request, api, intent, formData, back);
     case "enable":
       return redirectAfter(request, await api.call("/sys/chainAppInfo/enable", parseFormOr400(serviceRef, formData)), back, "services:flash.enabled");
-    case "unsubscribe": {
-      const { appVerId, reason } = parseFormOr400(unsubscribeSchema, formData);
-      return redirectAfter(request, await api.call("/sys/chainAppInfo/unsubscribe", { appVerId, reason }), back, "services:flash.unsubscribed");
-    }
   }
+}
+
+/**
+ * Deactivate and unsubscribe, confirmed by the typed service name (docs/decisions/029): the form's schema,
+ * then the backend compares the name; a missing or wrong name answers the confirm panel again with its
+ * field error and what was typed.
+ */
+async function typedConfirmation(request: Request, api: Api, intent: "deactivate" | "unsubscribe", formData: FormData, back: string) {
+  const submission = parseWithZod(formData, { schema: lifecycleConfirmSchema() });
+  if (submission.status !== "success") return json({ kind: "typedConfirm" as const, result: submission.reply() }, { status: 400 });
+  const { appVerId, reason, confirmName } = submission.value;
+  const result =
+    intent === "deactivate"
+      ? await api.call("/sys/chainAppInfo/deactivate", { appVerId, confirmName })
+      : await api.call("/sys/chainAppInfo/unsubscribe", { appVerId, reason, confirmName });
+  if (!result.ok && result.fieldErrors.confirmName) return json({ kind: "typedConfirm" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectAfter(request, result, back, intent === "deactivate" ? "services:flash.deactivated" : "services:flash.unsubscribed");
+}
+
+const draftRef = z.object({ appId: z.coerce.number().int().positive(), appVerId: z.coerce.number().int().positive() });
+
+/** Deletes a wizard draft after its confirm step (docs/decisions/029); a draft already gone is an error flash. */
+export async function discardDraft(request: Request, viewer: Viewer & { token: string }, formData: FormData) {
+  const back = withoutPanels(new URL(request.url));
+  return redirectAfter(request, await apiFor(request, viewer).call("/sys/chainAppInfo/wizard/discard", parseFormOr400(draftRef, formData)), back, "services:flash.draftDeleted");
 }
 
 /* The publisher's service detail (PublishedServices/ServicesDetail): its forms besides the lifecycle. */

@@ -27,6 +27,7 @@ import { replyWithFailure, replyWithFieldErrors } from "./forms.server";
 import { intentOf } from "./intents.server";
 import type { BlockedAction } from "./blocked";
 import { positiveId } from "./params";
+import { fillNodeDefaults } from "./wizard-nodes";
 import { redirectWithFlash } from "./session.server";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "./unpaid-guard.server";
 import { parseFormWithUploads, uploadError, uploadRef, type UploadField, type UploadOutcome } from "./uploads.server";
@@ -96,8 +97,18 @@ export function confirmingItem(draft: Draft | null, confirm: string | null): { k
 
 /* ---------------------------------------------- action ---------------------------------------------- */
 
+/**
+ * "Recalculate" on the nodes step without JavaScript: the form comes back as typed (chosen rows with their
+ * defaults) so the page shows the running total; nothing is saved (docs/decisions/029).
+ */
+export function recalculateNodes(post: WizardPost) {
+  savedDraft(post);
+  const submission = parseWithZod(fillNodeDefaults(post.formData), { schema: nodesFormSchema });
+  return json({ intent: "saveNodes", result: submission.reply() } as ActionData);
+}
+
 /** The wizard's forms: each step's save, the list steps' additions, "Next", deletion and the final submission. */
-export const WIZARD_INTENTS = ["saveBasic", "addAttachment", "addPackage", "addFunction", "addRole", "saveNodes", "saveCertificate", "advance", "delete", "submit"] as const;
+export const WIZARD_INTENTS = ["saveBasic", "addAttachment", "addPackage", "addFunction", "addRole", "saveNodes", "recalculateNodes", "saveCertificate", "advance", "delete", "submit"] as const;
 
 /** The wizard's file inputs and their upload kinds (contract/uploads.ts; docs/decisions/023). */
 const WIZARD_FILES: Record<string, UploadField> = {
@@ -220,7 +231,7 @@ export function addRole(post: WizardPost) {
 
 export function saveNodes(post: WizardPost) {
   const appId = savedDraft(post);
-  return saveForm(post, {
+  return saveForm({ ...post, formData: fillNodeDefaults(post.formData) }, {
     schema: nodesFormSchema,
     prefix: "form.",
     save: (form) => post.api.call("/sys/chainAppInfo/wizard/saveNodes", { ...post.ref, form: form as z.input<typeof nodesFormSchema> }),

@@ -85,7 +85,10 @@ export default function ServicesDetailPage() {
         </div>
         <ServiceActionLinks row={service} here={here} omitDetails />
       </div>
-      {confirm ? <ConfirmPanel kind={confirm} row={service} cancelTo={here} /> : null}
+      {confirm ? (
+        <ConfirmPanel kind={confirm} row={service} cancelTo={here}
+          lastResult={actionData && "kind" in actionData && actionData.kind === "typedConfirm" ? actionData.result : undefined} />
+      ) : null}
       {requestEnable ? (
         <RequestEnablePanel service={service} cancelTo={here} language={language}
           lastResult={actionData && "kind" in actionData && actionData.kind === "requestEnable" ? actionData.result : undefined} />

@@ -1,8 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services/bits";
 import { BlockedLink } from "~/components/BlockedAction";
+import { DiscardPanel, DraftList } from "~/components/services/drafts";
 import { RecordTable } from "~/components/RecordTable";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
@@ -10,11 +11,11 @@ import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { pagingOf } from "~/lib/paging";
 import { positiveParam, searchParam } from "~/lib/params";
-import { LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { discardDraft, LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
 import { blockOf } from "~/lib/unpaid-guard.server";
 
 export const handle = {
-  i18n: ["services"],
+  i18n: ["services", "wizard"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices" }],
 };
 export const meta = pageTitle("publishedServices");
@@ -30,8 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const name = searchParam(url.searchParams);
   const api = apiFor(request, viewer);
   // The wizard's entries show before the click whether unpaid bills block them (SPEC §5, docs/decisions/027).
-  const [data, block] = await Promise.all([
+  const [data, drafts, block] = await Promise.all([
     api.load("/sys/chainAppInfo/publishedList", { page: { ...pagingOf(url), condition: name ? { name } : {} } }),
+    api.load("/sys/chainAppInfo/wizard/drafts", {}),
     blockOf(api, 1),
   ]);
   const confirmKind = url.searchParams.get("confirm");
@@ -41,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     confirmRow && (confirmKind === "deactivate" || confirmKind === "unsubscribe") && shownActions(confirmRow).includes(confirmKind)
       ? { kind: confirmKind as "deactivate" | "unsubscribe", appVerId: confirmRow.appVerId, name: confirmRow.name }
       : null;
+  const discard = confirmKind === "discard" ? (drafts.find((d) => d.appVerId === confirmVer) ?? null) : null;
   const inviteVer = positiveParam(url.searchParams.get("invite"));
   const inviteRow = inviteVer ? data.page.rows.find((r) => r.appVerId === inviteVer) : undefined;
   let invite: { name: string; url: string; expiresAt: string } | null = null;
@@ -48,17 +51,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const link = await api.load("/sys/chainAppInfo/invite", { appVerId: inviteRow.appVerId, language: viewer.language });
     invite = { name: inviteRow.name, url: `${url.origin}${link.path}`, expiresAt: link.expiresAt };
   }
-  return json({ page: data.page, name, confirm, invite, block, here: withoutPanels(url), language: viewer.language });
+  return json({ page: data.page, drafts, discard, name, confirm, invite, block, here: withoutPanels(url), language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  return lifecycleAction(request, viewer, intentOf(formData, LIFECYCLE_INTENTS), formData);
+  const intent = intentOf(formData, [...LIFECYCLE_INTENTS, "discardDraft"]);
+  if (intent === "discardDraft") return discardDraft(request, viewer, formData);
+  return lifecycleAction(request, viewer, intent, formData);
 }
 
 export default function PublishedServices() {
-  const { page, name, confirm, invite, block, here, language } = useLoaderData<typeof loader>();
+  const { page, drafts, discard, name, confirm, invite, block, here, language } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
   const { t } = useTranslation("services");
   const create = <BlockedLink to={`${NEW_SERVICES}?appState=add`} action="newService" block={block} className="btn-primary inline-block">{t("list.create")}</BlockedLink>;
   return (
@@ -67,8 +73,10 @@ export default function PublishedServices() {
         <h1 className="text-xl font-semibold">{t("list.title")}</h1>
         {create}
       </div>
-      {confirm ? <ConfirmPanel kind={confirm.kind} row={confirm} cancelTo={here} /> : null}
+      {discard ? <DiscardPanel draft={discard} cancelTo={here} /> : null}
+      {confirm ? <ConfirmPanel kind={confirm.kind} row={confirm} cancelTo={here} lastResult={reply?.kind === "typedConfirm" ? reply.result : undefined} /> : null}
       {invite ? <InvitePanel name={invite.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
+      <DraftList drafts={drafts} here={here} block={block} language={language} />
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
         <div>
           <label htmlFor="search-name" className="label">{t("list.search")}</label>

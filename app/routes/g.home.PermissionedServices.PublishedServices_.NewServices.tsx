@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { CityNode } from "@contract/platform";
 import { allowedSteps, isStepAllowed, previousStep, stepsFor, type AppState, type Draft, type WizardStep } from "@contract/service-wizard";
 import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/services/wizard/shared";
-import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, NodesStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
+import { NodesStep } from "~/components/services/wizard/nodes";
+import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
 import { badRequest, requireUser } from "~/lib/api.server";
 import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
 import {
@@ -20,6 +21,7 @@ import {
   readWizardQuery,
   saveBasic,
   saveCertificate,
+  recalculateNodes,
   saveNodes,
   submit,
   wizardApi,
@@ -95,6 +97,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return addRole(post);
     case "saveNodes":
       return saveNodes(post);
+    case "recalculateNodes":
+      return recalculateNodes(post);
     case "saveCertificate":
       return saveCertificate(post);
     case "advance":

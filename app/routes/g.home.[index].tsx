@@ -1,27 +1,34 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { DataOf } from "@contract/paths";
-import { BlockedPanel } from "~/components/BlockedAction";
+import { BlockedLink, BlockedPanel } from "~/components/BlockedAction";
+import { MoneyAndInbox, QueueCounts, ServicesByStatus, UsageSparkline } from "~/components/home/Dashboard";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
+import { blockOf, loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
 
 export const handle = { i18n: ["home", "billing"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
 export const meta = pageTitle("console");
 
 /**
- * SPEC §2 /g/home/index: the account summary and shortcuts. The summary comes with the shell's data. After
+ * SPEC §2 /g/home/index: the dashboard a user opens first (docs/decisions/029): money, services by status,
+ * join requests, unread messages, 7-day traffic, the operators' queues, the account and shortcuts, all
+ * from one backend call (/main/home/dashboard). After
  * an action refused for unpaid bills (SPEC §7 h5isHasNoPayBillV2 redirects here), `?blocked=<action>&returnTo=`
  * adds the panel that names the bills and pays them ("Pay and continue", docs/decisions/027).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const api = apiFor(request, viewer);
-  const [user, blocked] = await Promise.all([api.load("/main/getClientInfo", {}), loadBlockedPanel(request, api)]);
-  return json({ user, blocked, language: viewer.language });
+  const [user, dashboard, blocked, block] = await Promise.all([
+    api.load("/main/getClientInfo", {}),
+    api.load("/main/home/dashboard", {}),
+    loadBlockedPanel(request, api),
+    blockOf(api, 1),
+  ]);
+  return json({ user, dashboard, blocked, block, language: viewer.language });
 }
 
 /** The page's one form: "Pay and continue" (intent payAndContinue); any other intent is a 400. */
@@ -33,13 +40,14 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function HomeIndex() {
-  const { user, blocked, language } = useLoaderData<typeof loader>();
+  const { user, dashboard: summary, blocked, block, language } = useLoaderData<typeof loader>();
   const failure = useActionData<PayManyFailure>();
-  // The shell (routes/g.home) loads the summary for its menu badge; this page shows it too.
-  const shell = useRouteLoaderData<{ summary: DataOf<"/main/home/summary"> }>("routes/g.home");
-  const summary = shell!.summary;
   const { t } = useTranslation("home");
   const shortcuts = [
+    { key: "newService", to: "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add" },
+    { key: "recharge", to: "/g/home/userCenter/MyAccount/Recharge" },
+    { key: "bills", to: "/g/home/userCenter/MyBills" },
+    { key: "store", to: "/g/home/AppStore" },
     { key: "messages", to: "/g/home/userCenter/MessageCenter" },
     { key: "changePassword", to: "/g/home/userCenter/ChangePassword" },
     { key: "documentation", to: "/g/main/documentation" },
@@ -49,6 +57,12 @@ export default function HomeIndex() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">{t("console.welcome", { name: user.realName })}</h1>
       {blocked ? <BlockedPanel panel={blocked} language={language} failure={failure} /> : null}
+      <MoneyAndInbox d={summary} language={language} />
+      {summary.queues ? <QueueCounts queues={summary.queues} /> : null}
+      <div className="grid gap-6 lg:grid-cols-2">
+        <ServicesByStatus d={summary} />
+        <UsageSparkline d={summary} language={language} />
+      </div>
       <section aria-labelledby="summary" className="card">
         <h2 id="summary" className="font-semibold">{t("console.summary")}</h2>
         <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
@@ -58,7 +72,6 @@ export default function HomeIndex() {
           <div><dt className="text-slate-500">{t("console.email")}</dt><dd className="font-medium">{user.email}</dd></div>
           <div><dt className="text-slate-500">{t("console.memberSince")}</dt><dd className="font-medium">{formatDate(summary.memberSince, language)}</dd></div>
           <div><dt className="text-slate-500">{t("console.lastLogin")}</dt><dd className="font-medium">{summary.lastLoginAt ? formatDate(summary.lastLoginAt, language, true) : t("console.firstLogin")}</dd></div>
-          <div><dt className="text-slate-500">{t("console.unread")}</dt><dd className="font-medium">{summary.unreadMessages}</dd></div>
           <div><dt className="text-slate-500">{t("console.cityNodes")}</dt><dd className="font-medium">{summary.cityNodes}</dd></div>
         </dl>
       </section>
@@ -67,10 +80,10 @@ export default function HomeIndex() {
         <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           {shortcuts.map((s) => (
             <li key={s.key}>
-              <Link to={s.to} className="card block hover:border-brand-500">
+              <BlockedLink to={s.to} action="newService" block={s.key === "newService" ? block : null} className="card block h-full hover:border-brand-500">
                 <span className="font-medium text-slate-900">{t(`console.shortcut.${s.key}.title`)}</span>
                 <span className="mt-1 block text-sm text-slate-600">{t(`console.shortcut.${s.key}.body`)}</span>
-              </Link>
+              </BlockedLink>
             </li>
           ))}
         </ul>

@@ -50,8 +50,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { review, no, confirmed } = parseReview(serviceOpsDecisionSchema, await request.formData(), "appVerId");
   if (commentsMissing(review, NEED_COMMENTS)) return rowError(no, review.comments, "payments:validation.commentsRequired");
   if (!confirmed) return json({ kind: "confirm" as const, review });
+  // Suspending needs the typed name; the backend compares it with the service's.
+  if (review.decision === "suspend" && !review.confirmName?.trim()) return rowError(no, review.comments, "forms:validation.nameMismatch");
   const result = await apiFor(request, viewer).call("/sys/ops/services/decide", review);
-  if (!result.ok) return rowError(no, review.comments, failureKey(result));
+  if (!result.ok) return rowError(no, review.comments, result.fieldErrors.confirmName ? "forms:validation.nameMismatch" : failureKey(result));
   const url = new URL(request.url);
   return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: DONE_KEYS[review.decision] });
 }
@@ -61,6 +63,8 @@ function useDecisionTexts() {
   return {
     label: (d: ServiceOpsDecision) => t(`ops.running.decisions.${d}`),
     question: (d: ServiceOpsDecision, row: Pick<Row, "name" | "version"> | undefined) => t(`ops.running.questions.${d}`, { name: row?.name ?? "", version: row?.version ?? "" }),
+    /** Suspending is confirmed by typing the service's name (docs/decisions/029). */
+    typeToConfirm: (d: ServiceOpsDecision, row: Pick<Row, "name"> | undefined) => (d === "suspend" && row ? { name: row.name, label: t("confirm.typeName", { name: row.name }) } : undefined),
   };
 }
 
@@ -69,7 +73,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
   const actionData = useActionData<typeof action>();
   const texts = useDecisionTexts();
   const offered: ServiceOpsDecision[] = row.verState === 25 ? ["suspend"] : row.enableRequestedAt ? ["enable", "decline"] : ["enable"];
-  const decisions = offered.map((d) => ({ value: d, label: texts.label(d), danger: d !== "enable", question: texts.question(d, row) }));
+  const decisions = offered.map((d) => ({ value: d, label: texts.label(d), danger: d !== "enable", question: texts.question(d, row), typeToConfirm: texts.typeToConfirm(d, row) }));
   const when = (iso: string) => formatDate(iso, language, true);
   return (
     <li className="card grid gap-4 p-4 md:grid-cols-2" data-testid="ops-service" aria-labelledby={`ops-service-${row.appVerId}-title`}>
@@ -125,7 +129,8 @@ export default function RunningServices() {
       </Form>
       {confirming ? (
         <ConfirmStep noField="appVerId" no={String(confirming.appVerId)} decision={confirming.decision} label={texts.label(confirming.decision)}
-          comments={confirming.comments} summary="" question={texts.question(confirming.decision, confirmingRow)} />
+          comments={confirming.comments} summary="" question={texts.question(confirming.decision, confirmingRow)}
+          typeToConfirm={texts.typeToConfirm(confirming.decision, confirmingRow)} />
       ) : null}
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{name ? t("ops.running.emptySearch") : t(`ops.running.empty.${filter}`)}</p>

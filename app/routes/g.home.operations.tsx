@@ -2,7 +2,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
-import { requireOperator } from "~/lib/api.server";
+import { apiFor, requireOperator } from "~/lib/api.server";
+import { queueOf } from "~/lib/dashboard";
 import { OPERATIONS_QUEUES } from "~/lib/menu";
 
 export const handle = { breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }] };
@@ -13,8 +14,11 @@ export const handle = { breadcrumb: [{ key: "menu.operations", to: "/g/home/oper
  * answers code 4 to anyone else.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireOperator(request);
-  return json({ queues: OPERATIONS_QUEUES });
+  const viewer = await requireOperator(request);
+  // The waiting items of each queue beside its tab (docs/decisions/029); a failed count shows the tabs alone.
+  const waiting = await apiFor(request, viewer).call("/sys/ops/queues/waiting", {});
+  const counts: Record<string, number> = waiting.ok ? waiting.data : {};
+  return json({ queues: OPERATIONS_QUEUES.map((q) => ({ ...q, waiting: counts[queueOf(q.to)] ?? null })) });
 }
 
 export default function Operations() {
@@ -28,6 +32,11 @@ export default function Operations() {
           <NavLink key={q.key} to={q.to}
             className={({ isActive }) => `rounded-md px-3 py-1.5 ${isActive ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}>
             {t(q.key)}
+            {q.waiting ? (
+              <span className="ml-1.5 inline-flex min-w-5 justify-center rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900" data-testid={`queue-count-${queueOf(q.to)}`}>
+                {q.waiting}<span className="sr-only"> {t("operations.waiting")}</span>
+              </span>
+            ) : null}
           </NavLink>
         ))}
       </nav>

@@ -200,6 +200,7 @@ const SAMPLES = {
   "/ops/withdrawals/review": { withdrawalNo: "WD20260803B", decision: "confirm", comments: "Paid out." },
   "/ops/ledger/verify": { userId: 1 },
   "/sys/ops/jobs/failedList": {},
+  "/sys/ops/queues/waiting": {},
   "/sys/ops/jobs/retry": { jobId: 41 },
   "/sys/ops/audit/list": {},
   "/sys/ops/audit/export": { action: "service.review" },

@@ -24,7 +24,7 @@ const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
-  "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/sys/system/message/list",
+  "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/main/home/dashboard", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",
   "/sys/account/usage30", "/sys/product/h5isHasNoPayBillV2", "/sys/system/clientInfo/h5billDue", "/sys/account/recharge", "/sys/account/rechargeList",
   "/sys/account/h5cashOutAmount", "/sys/account/withdrawList", "/sys/account/cardSetup", "/ops/remittances/list", "/ops/paymentReviews/list", "/ops/withdrawals/list",
@@ -33,7 +33,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/operations/invoices/list", "/sys/system/clientInfo/profile", "/sys/system/clientInfo/updateProfile", "/sys/system/clientInfo/contactList",
   "/sys/chainAppInfo/publishedList", "/sys/ops/serviceReviews/list", "/sys/ops/refunds/list", "/sys/ops/services/list", "/sys/store/services",
   "/sys/product/list", "/sys/product/mine", "/sys/ops/products/list", "/sys/chainAppInfo/participatedList", "/sys/chainAppInfo/joinManageList",
-  "/sys/chainAppInfo/myCertificates", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry",
+  "/sys/chainAppInfo/myCertificates", "/sys/chainAppInfo/wizard/drafts", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry", "/sys/ops/queues/waiting",
   "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
 ]);
 

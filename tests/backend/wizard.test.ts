@@ -7,6 +7,7 @@ import { cityNodes, users } from "../../backend/db/tables";
 import type { UploadKind } from "../../contract/uploads";
 import { JPEG, PDF, tinyPng } from "../fixtures/files";
 import { callVueapi, inProcessVueapi, uploadVueapi } from "./in-process";
+import { wizardBasic } from "./wizard-basic";
 
 // The wizard's rules over the /vueapi protocol, in-process so that a test can put a service in a later
 // status (running, rejected) directly, as the lifecycle of another issue would.
@@ -39,21 +40,7 @@ const zipFile = (token: string, name = "asset.zip", bytes: Uint8Array = ZIP) => 
 
 function basic(extra: Record<string, unknown> = {}) {
   seq += 1;
-  return {
-    name: `Service ${Date.now().toString(36)} ${seq}`,
-    industry: "finance",
-    description: "Trade finance on a consortium chain.",
-    introduction: "Banks share letters of credit.",
-    version: "1.0.0",
-    framework: "fabric",
-    platformType: "web",
-    contactName: "Li Lei",
-    contactMobile: "+8613912345678",
-    contactEmail: "li@example.com",
-    webUrl: "https://example.com",
-    paymentCycle: "2",
-    ...extra,
-  };
+  return { ...wizardBasic(`Service ${Date.now().toString(36)} ${seq}`), ...extra };
 }
 
 const pkg = (extra: Record<string, unknown> = {}) => ({ name: "asset_cc", version: "1.0.0", language: "go", initParams: "a, b", mainPath: "chaincode/main.go", ...extra });

@@ -7,7 +7,7 @@ export type Usage30 = { days: string[]; nodes: { nodeCode: string; nodeName: str
 
 // apexcharts touches `window`: it is loaded only in the browser, after hydration (STACK.md gotcha 3).
 // The classic compiler wraps the CommonJS module twice, hence `default.default`.
-const Chart = lazy(() =>
+export const Chart = lazy(() =>
   import("react-apexcharts").then((m) => {
     const mod = m as unknown as { default: { default?: React.ComponentType<Record<string, unknown>> } & React.ComponentType<Record<string, unknown>> };
     return { default: mod.default.default ?? mod.default };

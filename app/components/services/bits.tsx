@@ -1,8 +1,11 @@
+import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { serviceActions, VerState, type ServiceAction } from "@contract/service-status";
-import type { Report, ServiceRow } from "@contract/services";
+import { lifecycleConfirmSchema, type Report, type ServiceRow } from "@contract/services";
+import { FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { useSchemaForm } from "~/lib/use-schema-form";
 import { BlockedLink } from "~/components/BlockedAction";
 import type { Block } from "~/lib/blocked";
 
@@ -101,26 +104,30 @@ export function ServiceActionLinks({ row, here, omitDetails = false, block = nul
   );
 }
 
-/** The confirm step of a destructive action: a dialog with JavaScript, the same panel as a page without. */
-export function ConfirmPanel({ kind, row, cancelTo }: { kind: "deactivate" | "unsubscribe"; row: { appVerId: number; name: string }; cancelTo: string }) {
+/**
+ * The confirm step of a destructive action, a panel on the page (so it works without JavaScript): the
+ * service's name must be typed (docs/decisions/029). With JavaScript the form checks it as you type; the
+ * server checks it again either way. `lastResult`: the action's reply to this form (nothing typed is lost).
+ */
+export function ConfirmPanel({ kind, row, cancelTo, lastResult }: { kind: "deactivate" | "unsubscribe"; row: { appVerId: number; name: string }; cancelTo: string; lastResult?: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation("services");
+  const [form, fields] = useSchemaForm(lifecycleConfirmSchema(row.name), lastResult, { id: `confirm-${kind}-${row.appVerId}`, shouldValidate: "onBlur" });
   return (
-    <section role="alertdialog" aria-labelledby="confirm-title" className="card border-red-200 bg-red-50">
+    <section role="alertdialog" aria-labelledby="confirm-title" className="card border-red-200 bg-red-50" data-testid="confirm-panel">
       <h2 id="confirm-title" className="font-semibold text-red-800">{t(`confirm.${kind}Title`, { name: row.name })}</h2>
-      <p className="mt-1 text-sm text-red-700">{t(`confirm.${kind}Body`)}</p>
-      <Form method="post" className="mt-4 space-y-3">
-        <input type="hidden" name="appVerId" value={row.appVerId} />
-        {kind === "unsubscribe" ? (
-          <div>
-            <label htmlFor="unsubscribe-reason" className="label">{t("confirm.reason")}</label>
-            <input id="unsubscribe-reason" name="reason" maxLength={200} className="input" />
+      <p className="mt-1 text-sm text-red-800">{t(`confirm.${kind}Body`)}</p>
+      <FormProvider context={form.context}>
+        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input type="hidden" name="appVerId" value={row.appVerId} />
+          {kind === "unsubscribe" ? <TextField field={fields.reason} label={t("confirm.reason")} /> : null}
+          <TextField field={fields.confirmName} label={t("confirm.typeName", { name: row.name })} autoComplete="off" />
+          <div className="flex gap-2">
+            <SubmitButton intent={kind} className="btn-danger">{t(kind === "deactivate" ? "confirm.confirmDeactivate" : "confirm.confirmUnsubscribe")}</SubmitButton>
+            <Link to={cancelTo} className="btn-secondary">{t("common:actions.cancel")}</Link>
           </div>
-        ) : null}
-        <div className="flex gap-2">
-          <button type="submit" name="intent" value={kind} className="btn-danger">{t(kind === "deactivate" ? "confirm.confirmDeactivate" : "confirm.confirmUnsubscribe")}</button>
-          <Link to={cancelTo} className="btn-secondary">{t("common:actions.cancel")}</Link>
-        </div>
-      </Form>
+        </Form>
+      </FormProvider>
     </section>
   );
 }

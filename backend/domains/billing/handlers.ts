@@ -18,6 +18,7 @@ import { invoiceApplications } from "../invoices/tables";
 import { cards, payments, withdrawals } from "../payments/tables";
 import { isPayable, mbToGb, usd } from "./rules";
 import { derivedTotals, post, totalsOf, type Totals } from "./ledger";
+import { payableNowWhere } from "./figures";
 import { bills, ledgerEntries, usageDaily } from "./tables";
 import { addDays, dayOf, daysBetween, startOfDay } from "./time";
 
@@ -364,8 +365,7 @@ function blockingWhere(userId: number, payType: 1 | 2, now: Date): SQL {
  */
 export async function dueBills(input: z.output<typeof dueBillsPayloadSchema>, { services, user }: SignedInContext): Promise<DueBills> {
   const now = services.now();
-  const payableNow = and(eq(bills.userId, user.id), eq(bills.payState, PayState.UNPAID), gt(bills.payCents, 0), or(eq(bills.payMode, 2), gt(bills.deadline, now)))!;
-  const where = input.payType ? blockingWhere(user.id, input.payType, now) : payableNow;
+  const where = input.payType ? blockingWhere(user.id, input.payType, now) : payableNowWhere(user.id, now);
   const [rows, [sums]] = await Promise.all([
     services.db.select().from(bills).where(where).orderBy(...newestFirst).limit(DUE_LIMIT),
     services.db.select({ n: count(), total: sum(bills.payCents) }).from(bills).where(where),

@@ -17,6 +17,7 @@ import {
   usage30,
   verifyLedger,
 } from "./handlers";
+import { billingFigures } from "./figures";
 import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs";
 import { lockWallet, post, totalsOf } from "./ledger";
 import { isPayable, newBillNo } from "./rules";
@@ -42,7 +43,7 @@ export default defineDomain({
   // The weekly traffic bills of the last completed week (a server that was down catches up one week and then
   // follows the chain) and an expiry pass this hour; both are no-ops when already scheduled.
   schedules: [(db, now) => scheduleWeekly(db, lastCompletedWeekStart(now)), (db, now) => scheduleExpiry(db, now)],
-  api: { post, lockWallet, totalsOf, hasBlockingBills, isPayable, newBillNo, settleBillsWith },
+  api: { billingFigures, post, lockWallet, totalsOf, hasBlockingBills, isPayable, newBillNo, settleBillsWith },
   seedDemo: seedBillingDemo,
   fixtures: handlersOf({ "/test/fixtures": createFixtures }),
 });

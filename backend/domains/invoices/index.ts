@@ -1,6 +1,7 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { seedInvoiceDemo } from "./demo";
+import { invoicesWaiting } from "./figures";
 import {
   applyForInvoice,
   approveApplication,
@@ -35,5 +36,6 @@ export default defineDomain({
     "/sys/operations/invoices/reject": rejectApplication,
     "/sys/operations/invoices/deliver": deliverApplication,
   }),
+  api: { invoicesWaiting },
   seedDemo: seedInvoiceDemo,
 });

@@ -1,5 +1,6 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
+import { failedJobsWaiting } from "./figures";
 import { createTestJob, testJobStatus } from "./fixtures";
 import { failedList, retry } from "./handlers";
 import { TEST_JOB, testJob } from "./jobs";
@@ -14,6 +15,7 @@ export default defineDomain({
     "/sys/ops/jobs/failedList": failedList,
     "/sys/ops/jobs/retry": retry,
   }),
+  api: { failedJobsWaiting },
   fixtures: handlersOf({
     "/test/jobs": createTestJob,
     "/test/jobs/status": testJobStatus,

@@ -1,5 +1,6 @@
 import { handlersOf } from "../../http/router";
 import billing from "../billing";
+import { joinFigures, participationsWaiting } from "./figures";
 import { defineDomain } from "../../kit/domain";
 import { settleOrderBill } from "./audit";
 import { setParticipationEnv } from "./certs";
@@ -56,6 +57,7 @@ export default defineDomain({
     setParticipationEnv(deps.env);
     billing.api.settleBillsWith("participation", settleOrderBill);
   },
+  api: { joinFigures, participationsWaiting },
   seedDemo: seedDemoParticipation,
   fixtures: handlersOf({
   "/test/participation/service": testServiceSettings,

@@ -2,6 +2,7 @@ import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { getCard, getPayment, listRecharges, listRemittances, createRecharge, paymentJobHandlers, receiveCallback, reviewRemittance, startCardSetup } from "./handlers";
 import { listWithdrawalQueue, listWithdrawals, requestWithdrawal, reviewWithdrawal } from "./handlers";
+import { paymentsWaiting } from "./figures";
 import { listPaymentReviews, reviewPayment } from "./reviews";
 import { handleSandboxRequest, SANDBOX_PATH, sandboxJobs } from "./sandbox";
 import { webhookSecret } from "./secret";
@@ -30,6 +31,7 @@ export default defineDomain({
     "/ops/withdrawals/list": listWithdrawalQueue,
     "/ops/withdrawals/review": reviewWithdrawal,
   }),
+  api: { paymentsWaiting },
   jobs: { ...paymentJobHandlers, ...sandboxJobs },
   // The sandbox's callback secret exists (generated into DATA_DIR, or required with DATABASE_URL).
   start: (deps) => {

@@ -1,6 +1,7 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { seedPlatform } from "./catalogue";
+import { homeDashboard, opsQueueCounts } from "./dashboard";
 import { homeSummary, listCityNodes } from "./handlers";
 import { platformJobs, scheduleUploadSweep } from "./jobs";
 
@@ -13,6 +14,8 @@ export default defineDomain({
   handlers: handlersOf({
     "/anon/platform/cityNodes": listCityNodes,
     "/main/home/summary": homeSummary,
+    "/main/home/dashboard": homeDashboard,
+    "/sys/ops/queues/waiting": opsQueueCounts,
   }),
   // The catalogue is upserted at every start, so its changes reach existing databases.
   start: (deps) => seedPlatform(deps.db),

@@ -1,3 +1,4 @@
+import { nodeCycleCents } from "../../../contract/service-cost";
 import type { Cost } from "../../../contract/service-wizard";
 
 /** The catalogue prices of a city node (SPEC §3 City node), USD cents. */
@@ -12,8 +13,6 @@ export type PricedNode = {
 
 export type BookedNode = { cityNodeId: number; tps: number; capacityGb: number; peers: number };
 
-/** §4 payment cycle: 1 yearly (12 months), 2 monthly. */
-export const monthsOf = (cycle: 1 | 2) => (cycle === 1 ? 12 : 1);
 
 /**
  * The cost of one payment cycle of a service, per chosen city node and in total (docs/decisions/011):
@@ -26,9 +25,8 @@ export function computeCost(nodes: BookedNode[], catalogue: Map<number, PricedNo
   const lines = nodes.flatMap((n) => {
     const node = catalogue.get(n.cityNodeId);
     if (!node) return [];
-    const tpsCents = n.tps * (cycle === 1 ? node.tpsPricePerYearCents : node.tpsPricePerMonthCents);
-    const capacityCents = n.capacityGb * node.capacityPricePerGbMonthCents * monthsOf(cycle);
-    return [{ cityNodeId: n.cityNodeId, name: node.name, nameZh: node.nameZh, tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, tpsCents, capacityCents, totalCents: tpsCents + capacityCents }];
+    const { tpsCents, capacityCents, totalCents } = nodeCycleCents(node, n.tps, n.capacityGb, cycle);
+    return [{ cityNodeId: n.cityNodeId, name: node.name, nameZh: node.nameZh, tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, tpsCents, capacityCents, totalCents }];
   });
   return { paymentCycle: cycle, lines, totalCents: lines.reduce((sum, l) => sum + l.totalCents, 0), free };
 }

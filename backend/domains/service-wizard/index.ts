@@ -1,5 +1,6 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
+import { discardDraft, listDrafts } from "./drafts";
 import { wizardUploads } from "./rules";
 import { addAttachment, addFunction, addPackage, addRole, advance, deleteItem, getCover, getDraft, saveBasic, saveCertificate, saveNodes, submit } from "./handlers";
 
@@ -19,6 +20,8 @@ export default defineDomain({
     "/sys/chainAppInfo/wizard/saveCertificate": saveCertificate,
     "/sys/chainAppInfo/wizard/advance": advance,
     "/sys/chainAppInfo/wizard/submit": submit,
+    "/sys/chainAppInfo/wizard/drafts": listDrafts,
+    "/sys/chainAppInfo/wizard/discard": discardDraft,
   }),
   uploads: wizardUploads,
 });

@@ -5,10 +5,10 @@ import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
 import type { pageRequestSchema } from "../../../contract/platform";
 import { VerState, serviceActions, type ServiceAction } from "../../../contract/service-status";
-import type { ServiceDetail, ServiceOpsDecision, ServiceRow, servicePaths } from "../../../contract/services";
+import { sameServiceName, type ServiceDetail, type ServiceOpsDecision, type ServiceRow, type servicePaths } from "../../../contract/services";
 import type { Db, Tx } from "../../db/client";
 import { cityNodes, messages, users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
+import { ApiError, fieldError } from "../../http/errors";
 import type { SignedInContext } from "../../http/router";
 import { bills } from "../billing/tables";
 import { escapeLike } from "../../kit/sql";
@@ -237,6 +237,14 @@ export async function payBill(input: Payload<"/sys/chainAppInfo/payPublishBill">
   return ctx.services.db.transaction((tx) => payPublishBill(tx, { userId: me(ctx).id, verId: input.appVerId, idempotencyKey: input.idempotencyKey, now }));
 }
 
+/**
+ * A destructive action confirmed by typing the service's name (docs/decisions/029): a typed name that does
+ * not match is refused with a field error, before anything changes.
+ */
+function requireTypedName(typed: string | undefined, name: string) {
+  if (typed !== undefined && !sameServiceName(typed, name)) throw fieldError("confirmName", "validation.nameMismatch");
+}
+
 /** A publisher's lifecycle event on their own version, re-checking serviceActions() (§4). */
 function publisherEvent(action: "deactivate" | "enable") {
   return async (input: Payload<"/sys/chainAppInfo/deactivate">, ctx: SignedInContext) => {
@@ -244,6 +252,7 @@ function publisherEvent(action: "deactivate" | "enable") {
     await ctx.services.db.transaction(async (tx) => {
       const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
       requireAction(app, version, action);
+      requireTypedName(input.confirmName, app.name);
       await applyTransition(tx, { verId: version.id, event: action, actor: "publisher", actorId: me(ctx).id, now });
     });
     return null;
@@ -270,6 +279,7 @@ export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe"
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
     requireAction(app, version, "unsubscribe");
+    requireTypedName(input.confirmName, app.name);
     const [pending] = await tx.select({ id: refundRequests.id }).from(refundRequests).where(and(eq(refundRequests.verId, version.id), eq(refundRequests.state, 1)));
     if (pending) throw new ApiError(REFUND_PENDING);
     const [row] = await tx
@@ -505,6 +515,10 @@ const EVENT_OF: Record<ServiceOpsDecision, LifecycleEvent> = { suspend: "suspend
 export async function opsServiceDecide(input: Payload<"/sys/ops/services/decide">, ctx: SignedInContext) {
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
+    if (input.decision === "suspend") {
+      const [service] = await tx.select({ name: apps.name }).from(appVersions).innerJoin(apps, eq(apps.id, appVersions.appId)).where(eq(appVersions.id, input.appVerId));
+      if (service) requireTypedName(input.confirmName, service.name);
+    }
     const result = await applyTransition(tx, {
       verId: input.appVerId,
       event: EVENT_OF[input.decision],

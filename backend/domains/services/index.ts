@@ -1,4 +1,5 @@
 import billing from "../billing";
+import { serviceFigures, servicesWaiting } from "./figures";
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { newAppCode } from "./build";
@@ -51,7 +52,7 @@ export default defineDomain({
   }),
   jobs: serviceJobs,
   start: () => billing.api.settleBillsWith("services", settlePublishBill),
-  api: { applyTransition, newAppCode, verifyInvitation },
+  api: { applyTransition, newAppCode, verifyInvitation, serviceFigures, servicesWaiting },
   seedDemo: seedDemoServices,
   fixtures: handlersOf({ "/test/services": createServiceFixture }),
 });

@@ -1,6 +1,7 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { seedDemoStore } from "./demo";
+import { productsWaiting } from "./figures";
 import { addComment, cover, follow, markUseful, rate, storeService, storeServices } from "./handlers";
 import { decideProduct, listProducts, myProducts, opsProducts, productDetail, publishProduct, removeProduct, saveProduct, submitProduct } from "./handlers";
 import { storeFixture } from "./fixtures";
@@ -26,6 +27,7 @@ export default defineDomain({
     "/sys/ops/products/list": opsProducts,
     "/sys/ops/products/decide": decideProduct,
   }),
+  api: { productsWaiting },
   seedDemo: seedDemoStore,
   fixtures: handlersOf({
     "/test/store": storeFixture,

@@ -2,7 +2,6 @@ import { FormProvider, getFormProps, useForm, type FormMetadata } from "@conform
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type * as z from "zod";
-import type { CityNode } from "@contract/platform";
 import {
   ATTACHMENT_TYPES,
   attachmentFormSchema,
@@ -17,7 +16,6 @@ import {
   functionFormSchema,
   INDUSTRIES,
   LANGUAGES,
-  nodesFormSchema,
   packageFormSchema,
   PAYMENT_CYCLES,
   PLATFORM_TYPES,
@@ -29,7 +27,6 @@ import {
 import { CheckboxField, ErrorList, FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
 import { UploadProgress } from "~/components/UploadProgress";
 import { formatSize, formatUsd } from "~/lib/format-number";
-import { inLanguage } from "~/components/details";
 import type { Language } from "~/lib/i18n";
 import { useSchemaForm, type SchemaFormOptions } from "~/lib/use-schema-form";
 import { useUpload, type Upload } from "~/lib/use-upload";
@@ -39,7 +36,7 @@ type Field = Parameters<typeof TextField>[0]["field"];
 type Fields = Record<string, Field>;
 const validateAs = "onBlur" as const;
 
-function StepNav({ backTo, children }: { backTo: string | null; children: React.ReactNode }) {
+export function StepNav({ backTo, children }: { backTo: string | null; children: React.ReactNode }) {
   const { t } = useTranslation("wizard");
   return (
     <div className="flex items-center justify-between gap-2 border-t border-slate-200 pt-4">
@@ -360,74 +357,6 @@ export function RolesStep({ view, deleteHref, ...step }: ListStepProps) {
         <ErrorList id={f.functionIds.errorId} errors={f.functionIds.errors} />
       </fieldset>
     </ListStep>
-  );
-}
-
-/* ------------------------------------------ 5. nodes ------------------------------------------- */
-
-export function NodesStep({ view, catalogue, language, action, actionData, backTo }: StepProps & { catalogue: CityNode[]; language: Language }) {
-  const { t } = useTranslation("wizard");
-  const saved = new Map(view.nodes.map((n) => [n.cityNodeId, n]));
-  const [form, fields] = useStepForm(nodesFormSchema, {
-    id: "nodes",
-    intent: "saveNodes",
-    actionData,
-    defaultValue: {
-      nodes: catalogue.map((c) => {
-        const s = saved.get(c.nodeId);
-        return { cityNodeId: String(c.nodeId), selected: s ? "on" : undefined, tps: s ? String(s.tps) : "", capacityGb: s ? String(s.capacityGb) : "", peers: s ? String(s.peers) : "" };
-      }),
-    },
-  });
-  const list = fields.nodes.getFieldList();
-  const values = (form.value?.nodes ?? []) as ({ selected?: string } | undefined)[];
-  const chosenCount = values.filter((n) => n?.selected === "on").length;
-  const usd = (c: number) => formatUsd(c, language);
-  return (
-    <FormProvider context={form.context}>
-      <Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
-        <p className="text-sm text-slate-600">{t("nodes.intro")}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <ErrorList id={fields.nodes.errorId} errors={fields.nodes.errors} />
-        {chosenCount === 1 ? (
-          <p role="status" data-testid="single-node-risk" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-800">{t("nodes.risk")}</p>
-        ) : null}
-        <div className="space-y-3">
-          {list.map((item, i) => {
-            const node = catalogue[i];
-            const nf = item.getFieldset() as unknown as Fields;
-            const name = language === "zh-CN" ? node.nameZh : node.name;
-            return (
-              <fieldset key={item.key} className="card grid gap-3 md:grid-cols-4" data-testid="city-node">
-                <legend className="sr-only">{name}</legend>
-                <input type="hidden" name={nf.cityNodeId.name} value={String(node.nodeId)} />
-                <div className="md:col-span-4 flex flex-wrap items-start justify-between gap-2">
-                  <CheckboxField field={nf.selected}>
-                    <span className="font-semibold">{t("nodes.selectNode", { name })}</span>
-                  </CheckboxField>
-                  <dl className="grid grid-cols-2 gap-x-4 text-xs text-slate-600 md:grid-cols-4">
-                    <div><dt className="inline font-medium">{t("nodes.operator")}: </dt><dd className="inline">{inLanguage(node.operator, node.operatorZh, language)}</dd></div>
-                    <div><dt className="inline font-medium">{t("nodes.cloud")}: </dt><dd className="inline">{inLanguage(node.cloudProvider, node.cloudProviderZh, language)}</dd></div>
-                    <div><dt className="inline font-medium">{t("nodes.address")}: </dt><dd className="inline">{inLanguage(node.address, node.addressZh, language)}</dd></div>
-                    <div><dt className="inline font-medium">{t("nodes.available")}: </dt><dd className="inline">{node.availableTps} / {node.capacityGb} GB · {t("nodes.peersAvailable")} {node.peers}</dd></div>
-                    <div className="col-span-2 md:col-span-4">
-                      <dt className="sr-only">{t("nodes.prices")}</dt>
-                      <dd>{t("nodes.priceLine", { tpsMonth: usd(node.tpsPricePerMonthCents), tpsYear: usd(node.tpsPricePerYearCents), gb: usd(node.capacityPricePerGbMonthCents), traffic: usd(node.trafficPricePerGbCents) })}</dd>
-                    </div>
-                  </dl>
-                </div>
-                <TextField field={nf.tps} label={`${t("nodes.tps")} · ${name}`} type="number" />
-                <TextField field={nf.capacityGb} label={`${t("nodes.capacityGb")} · ${name}`} type="number" />
-                <TextField field={nf.peers} label={`${t("nodes.peers")} · ${name}`} type="number" hint={t("nodes.peersHint")} />
-              </fieldset>
-            );
-          })}
-        </div>
-        <StepNav backTo={backTo}>
-          <SubmitButton intent="saveNodes" className="btn-primary">{t("actions.saveContinue")}</SubmitButton>
-        </StepNav>
-      </Form>
-    </FormProvider>
   );
 }
 

@@ -1,0 +1,47 @@
+import billing from "../billing";
+import invoices from "../invoices";
+import operations from "../operations";
+import participation from "../participation";
+import payments from "../payments";
+import services from "../services";
+import store from "../store";
+import type { Db } from "../../db/client";
+import type { SignedInContext } from "../../http/router";
+import type { OpsQueueCounts } from "../../../contract/platform";
+import { homeSummary } from "./handlers";
+
+/** The waiting items of every operations queue, keyed by the queue's route name (docs/decisions/029). */
+export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
+  const parts = await Promise.all([
+    services.api.servicesWaiting(db),
+    invoices.api.invoicesWaiting(db),
+    payments.api.paymentsWaiting(db),
+    store.api.productsWaiting(db),
+    participation.api.participationsWaiting(db),
+    operations.api.failedJobsWaiting(db),
+  ]);
+  return Object.assign({}, ...parts) as OpsQueueCounts;
+}
+
+/**
+ * /main/home/dashboard: every figure of the console home (/g/home/index) in one call: the account facts of
+ * the summary, money (balance, due, next deadline, 7-day traffic), services by status and drafts, join
+ * requests, and for an operator the waiting items of each operations queue.
+ */
+export async function homeDashboard(_input: unknown, ctx: SignedInContext) {
+  const { db } = ctx.services;
+  const now = ctx.services.now();
+  const [summary, money, serviceCounts, joins, queues] = await Promise.all([
+    homeSummary(_input, ctx),
+    billing.api.billingFigures(db, ctx.user.id, now),
+    services.api.serviceFigures(db, ctx.user.id),
+    participation.api.joinFigures(db, ctx.user.id),
+    ctx.user.role === "operator" ? queueCounts(db) : Promise.resolve(null),
+  ]);
+  return { ...summary, ...money, services: serviceCounts, ...joins, queues };
+}
+
+/** /sys/ops/queues/waiting (operators): the waiting items of each queue, for the Operations tabs. */
+export async function opsQueueCounts(_input: unknown, ctx: SignedInContext) {
+  return queueCounts(ctx.services.db);
+}

@@ -1,0 +1,35 @@
+import { and, count, eq, inArray, isNotNull } from "drizzle-orm";
+import { VerState } from "../../../contract/service-status";
+import type { Db } from "../../db/client";
+import { apps, appVersions, refundRequests } from "./tables";
+
+/**
+ * The console home's service figures (/main/home/dashboard): the publisher's services counted by the status
+ * of their current version, and the drafts (versions in verState 1, a new service's or an upgrade's).
+ */
+export async function serviceFigures(db: Db, userId: number) {
+  const [byState, [drafts]] = await Promise.all([
+    db
+      .select({ verState: appVersions.verState, n: count() })
+      .from(apps)
+      .innerJoin(appVersions, eq(appVersions.id, apps.currentVerId))
+      .where(eq(apps.userId, userId))
+      .groupBy(appVersions.verState),
+    db
+      .select({ n: count() })
+      .from(appVersions)
+      .innerJoin(apps, eq(apps.id, appVersions.appId))
+      .where(and(eq(apps.userId, userId), eq(appVersions.verState, VerState.PENDING_SUBMIT))),
+  ]);
+  return { byState: byState.map((r) => ({ verState: r.verState, count: r.n })), drafts: drafts.n };
+}
+
+/** Waiting items of this domain's operations queues (the same conditions as their lists' default view). */
+export async function servicesWaiting(db: Db) {
+  const [[reviews], [requests], [refunds]] = await Promise.all([
+    db.select({ n: count() }).from(appVersions).where(inArray(appVersions.verState, [VerState.PENDING_INITIAL_REVIEW, VerState.PENDING_REVIEW])),
+    db.select({ n: count() }).from(appVersions).where(and(eq(appVersions.verState, VerState.DEACTIVATED_BY_OPERATOR), isNotNull(appVersions.enableRequestedAt))),
+    db.select({ n: count() }).from(refundRequests).where(eq(refundRequests.state, 1)),
+  ]);
+  return { ServiceReviews: reviews.n, Services: requests.n, Refunds: refunds.n };
+}
