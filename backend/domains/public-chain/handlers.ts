@@ -256,6 +256,10 @@ export async function createProject(input: Payload<"/sys/opc/project/create">, c
 
 export async function listProjects(input: Payload<"/sys/opc/project/list">, ctx: Ctx) {
   const db = ctx.services.db;
+  if (input.planId) {
+    const [plan] = await db.select({ id: pubChainPlans.id }).from(pubChainPlans).where(and(eq(pubChainPlans.id, input.planId), eq(pubChainPlans.userId, ctx.user.id)));
+    if (!plan) throw new ApiError(Msg.NOT_FOUND);
+  }
   const where = and(
     eq(pubChainProjects.userId, ctx.user.id),
     input.planId ? eq(pubChainProjects.planId, input.planId) : undefined,
@@ -390,6 +394,7 @@ export async function createAccount(input: Payload<"/sys/opc/account/create">, c
 
 export async function listAccounts(input: Payload<"/sys/opc/account/list">, ctx: Ctx) {
   const db = ctx.services.db;
+  if (input.projectId) await ownProject(db, ctx.user.id, input.projectId);
   const where = and(eq(pubChainAccounts.userId, ctx.user.id), input.projectId ? eq(pubChainAccounts.projectId, input.projectId) : undefined);
   const [{ total }] = await db.select({ total: count() }).from(pubChainAccounts).where(where);
   const rows = await db
