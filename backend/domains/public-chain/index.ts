@@ -1,6 +1,7 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { seedPublicChainOrgs } from "./catalogue";
+import { seedDemoPublicChain } from "./demo";
 import { projectRpc } from "./endpoint";
 import {
   accountDetail,
@@ -52,4 +53,5 @@ export default defineDomain({
   jobs: publicChainJobs,
   endpoints: [projectRpc],
   api: { requestUnits, requestsOn },
+  seedDemo: seedDemoPublicChain,
 });
