@@ -6,16 +6,10 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "../../contract/messages";
 import { activeUser, call } from "./client";
 import { waitFor } from "./security/world";
+import { COUNTER_SOURCE as SOURCE } from "./fixtures/counter-contract";
 
 // docs/decisions/026: plans, projects, the keyed JSON-RPC endpoint and its meter, chain accounts and gas, over
 // HTTP against the test server (its embedded open-alliance chain).
-const SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Counter {
-  event Counted(address indexed by, uint256 value);
-  uint256 public value;
-  function add(uint256 by) external { require(by > 0, "zero"); value += by; emit Counted(msg.sender, value); }
-}`;
 
 const base = () => inject("baseUrl");
 const idem = () => `pc${randomBytes(12).toString("hex")}`;

@@ -5,8 +5,8 @@ import { BillType } from "../../../contract/billing-codes";
 import { GasStatus, KeyType, PLAN_BILL_TYPE, PlanStatus, ProjectStatus, WEI_PER_CENT } from "../../../contract/public-chain-codes";
 import type { DemoSeeder } from "../../kit/domain";
 import billing from "../billing";
-import { bills } from "../billing/tables";
 import chain from "../chain";
+import { paidBill } from "./bills";
 import { newProjectKey, sealCustodyKey } from "./keys";
 import { pubChainAccounts, pubChainGas, pubChainOrgs, pubChainPlans, pubChainProjectTransitions, pubChainProjects } from "./tables";
 
@@ -32,31 +32,8 @@ export const seedDemoPublicChain: DemoSeeder = async (deps, created, now, timeli
 
   await db.transaction(async (tx) => {
     const bought = at(72);
-    const bill = (values: { billNo: string; serviceName: string; billType: number; cents: number; at: Date; end: Date; key: string }) =>
-      tx
-        .insert(bills)
-        .values({
-          billNo: values.billNo,
-          userId: company,
-          serviceName: values.serviceName,
-          billType: values.billType,
-          payState: 15,
-          payMode: 1,
-          payType: "BALANCE",
-          cycle: values.billType === PLAN_BILL_TYPE ? 1 : 2,
-          periodStart: values.at,
-          periodEnd: values.end,
-          createdAt: values.at,
-          deadline: values.at,
-          paidAt: values.at,
-          totalCents: values.cents,
-          payCents: values.cents,
-          dedupeKey: values.key,
-        })
-        .returning()
-        .then((rows) => rows[0]);
     const expiresAt = new Date(bought.getTime() + org.periodDays * 24 * HOUR);
-    const planBill = await bill({ billNo: billing.api.newBillNo(bought, "PC"), serviceName: `${org.planName} · Beijing`, billType: PLAN_BILL_TYPE, cents: org.priceCents, at: bought, end: expiresAt, key: `pc-plan:${company}:demo` });
+    const planBill = await paidBill(tx, { userId: company, billType: PLAN_BILL_TYPE, serviceName: `${org.planName} · Beijing`, cents: org.priceCents, at: bought, periodEnd: expiresAt, yearly: true, prefix: "PC", dedupeKey: `pc-plan:${company}:demo` });
     timeline.later(bought, (ltx) => billing.api.post(ltx, { userId: company, kind: "bill_payment", amountCents: org.priceCents, refType: "bill", refId: planBill.id, idempotencyKey: "pc-plan:demo" }, bought));
     const [plan] = await tx.insert(pubChainPlans).values({ userId: company, orgId: org.id, status: PlanStatus.ACTIVE, billId: planBill.id, idempotencyKey: "demo-plan", createdAt: bought, expiresAt }).returning();
 
@@ -78,7 +55,7 @@ export const seedDemoPublicChain: DemoSeeder = async (deps, created, now, timeli
       .values({ userId: company, projectId: project.id, name: "Operations wallet", address, keyType: KeyType.CUSTODY, keySealed: sealCustodyKey(env, bytesToHex(privateKey)), gasWarningWei: (10n ** 16n).toString(), createdAt: at(71.4) })
       .returning();
     const assigned = at(71.3);
-    const gasBill = await bill({ billNo: billing.api.newBillNo(assigned, "GS"), serviceName: "Supply-chain DApp · Operations wallet", billType: BillType.ASSIGN_GAS, cents: gasCents, at: assigned, end: assigned, key: `pc-gas:${company}:demo` });
+    const gasBill = await paidBill(tx, { userId: company, billType: BillType.ASSIGN_GAS, serviceName: "Supply-chain DApp · Operations wallet", cents: gasCents, at: assigned, periodEnd: assigned, yearly: false, prefix: "GS", dedupeKey: `pc-gas:${company}:demo` });
     timeline.later(assigned, (ltx) => billing.api.post(ltx, { userId: company, kind: "bill_payment", amountCents: gasCents, refType: "bill", refId: gasBill.id, idempotencyKey: "pc-gas:demo" }, assigned));
     await tx.insert(pubChainGas).values({ userId: company, accountId: account.id, billId: gasBill.id, amountCents: gasCents, wei: wei.toString(), status: GasStatus.DONE, txHash: hash, idempotencyKey: "demo-gas", createdAt: assigned });
   });

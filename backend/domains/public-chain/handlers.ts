@@ -15,6 +15,7 @@ import billing from "../billing";
 import { bills } from "../billing/tables";
 import chain from "../chain";
 import { chainBlocks, chainTxs, chains } from "../chain/tables";
+import { paidBill } from "./bills";
 import { scheduleDeploy } from "./jobs";
 import { hashKey, newProjectKey, openCustodyKey, openProjectKey, sealCustodyKey } from "./keys";
 import { moveProject } from "./machine";
@@ -120,27 +121,17 @@ export async function buyPlan(input: Payload<"/sys/opc/plan/buy">, ctx: Ctx) {
     const [held] = await tx.select({ id: pubChainPlans.id }).from(pubChainPlans).where(and(eq(pubChainPlans.userId, me), eq(pubChainPlans.orgId, input.orgId)));
     if (held) throw new ApiError(Msg.PLAN_ALREADY_ON_NODE);
     const expiresAt = new Date(now.getTime() + row.org.periodDays * DAY_MS);
-    const [bill] = await tx
-      .insert(bills)
-      .values({
-        billNo: billing.api.newBillNo(now, "PC"),
-        userId: me,
-        serviceName: `${row.org.planName} · ${row.node.name}`,
-        billType: PLAN_BILL_TYPE,
-        payState: 15,
-        payMode: 1,
-        payType: "BALANCE",
-        cycle: row.org.periodDays >= 365 ? 1 : 2,
-        periodStart: now,
-        periodEnd: expiresAt,
-        createdAt: now,
-        deadline: now,
-        paidAt: now,
-        totalCents: row.org.priceCents,
-        payCents: row.org.priceCents,
-        dedupeKey: `pc-plan:${me}:${input.idempotencyKey}`,
-      })
-      .returning();
+    const bill = await paidBill(tx, {
+      userId: me,
+      billType: PLAN_BILL_TYPE,
+      serviceName: `${row.org.planName} · ${row.node.name}`,
+      cents: row.org.priceCents,
+      at: now,
+      periodEnd: expiresAt,
+      yearly: row.org.periodDays >= 365,
+      prefix: "PC",
+      dedupeKey: `pc-plan:${me}:${input.idempotencyKey}`,
+    });
     if (bill.payCents > 0) {
       await billing.api.post(tx, { userId: me, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `pc-plan:${input.idempotencyKey}` }, now);
     }
@@ -462,27 +453,17 @@ export async function assignGas(input: Payload<"/sys/opc/account/assignGas">, ct
       return { row: replay, replayed: true };
     }
     const wei = BigInt(amountCents) * WEI_PER_CENT;
-    const [bill] = await tx
-      .insert(bills)
-      .values({
-        billNo: billing.api.newBillNo(now, "GS"),
-        userId: me,
-        serviceName: `${project.name} · ${account.name}`,
-        billType: BillType.ASSIGN_GAS,
-        payState: 15,
-        payMode: 1,
-        payType: "BALANCE",
-        cycle: 2,
-        periodStart: now,
-        periodEnd: now,
-        createdAt: now,
-        deadline: now,
-        paidAt: now,
-        totalCents: amountCents,
-        payCents: amountCents,
-        dedupeKey: `pc-gas:${me}:${input.idempotencyKey}`,
-      })
-      .returning();
+    const bill = await paidBill(tx, {
+      userId: me,
+      billType: BillType.ASSIGN_GAS,
+      serviceName: `${project.name} · ${account.name}`,
+      cents: amountCents,
+      at: now,
+      periodEnd: now,
+      yearly: false,
+      prefix: "GS",
+      dedupeKey: `pc-gas:${me}:${input.idempotencyKey}`,
+    });
     await billing.api.post(tx, { userId: me, kind: "bill_payment", amountCents, refType: "bill", refId: bill.id, idempotencyKey: `pc-gas:${input.idempotencyKey}` }, now);
     const [row] = await tx
       .insert(pubChainGas)
