@@ -191,9 +191,11 @@ export const publicChainPaths = {
     data: pageOf(projectSchema),
   },
   "/sys/opc/project/detail": { auth: "user", payload: projectRef, data: projectSchema },
-  /** The user's moves of §4 (docs/decisions/026): enable (11 or 20 → 16), deactivate (16 → 20). */
+  /** The user's moves of §4 (docs/decisions/026): enable (11, 15 or 20 → 16), deactivate (16 → 20). */
   "/sys/opc/project/enable": { auth: "user", payload: projectRef, data: projectSchema },
   "/sys/opc/project/deactivate": { auth: "user", payload: projectRef, data: projectSchema },
+  /** A failed deployment (5) queued again (→ 1). */
+  "/sys/opc/project/redeploy": { auth: "user", payload: projectRef, data: projectSchema },
   /** The project key: show it, regenerate it (the old one stops at once), enable or disable it. */
   "/sys/opc/project/key": {
     auth: "user",

@@ -20,7 +20,7 @@ import { scheduleDeploy } from "./jobs";
 import { hashKey, newProjectKey, openCustodyKey, openProjectKey, sealCustodyKey } from "./keys";
 import { moveProject } from "./machine";
 import { addressOfPublicKey, checkedAddress, chinaDay, etherToWei, lastDays, planActive } from "./rules";
-import { pubChainAccounts, pubChainDailyUse, pubChainGas, pubChainMeter, pubChainOrgs, pubChainPlans, pubChainProjects } from "./tables";
+import { pubChainAccounts, pubChainDailyUse, pubChainGas, pubChainMeter, pubChainOrgs, pubChainPlans, pubChainProjectTransitions, pubChainProjects } from "./tables";
 
 /** The public chain's handlers (contract/public-chain.ts; docs/decisions/026). */
 
@@ -276,6 +276,18 @@ function userMove(event: "enable" | "deactivate") {
 }
 export const enableProject = userMove("enable");
 export const deactivateProject = userMove("deactivate");
+
+/** A failed deployment queued again (5 → 1): a new job, with its own dedupe key per attempt. */
+export async function redeployProject(input: Payload<"/sys/opc/project/redeploy">, ctx: Ctx) {
+  const now = ctx.services.now();
+  const row = await ctx.services.db.transaction(async (tx) => {
+    const moved = await moveProject(tx, await ownProject(tx, ctx.user.id, input.projectId, true), "redeploy", "user", now);
+    const [{ n }] = await tx.select({ n: count() }).from(pubChainProjectTransitions).where(and(eq(pubChainProjectTransitions.projectId, moved.id), eq(pubChainProjectTransitions.event, "redeploy")));
+    await scheduleDeploy(tx, moved.id, n, now);
+    return moved;
+  });
+  return projectOut(ctx.services.db, ctx.services, row);
+}
 
 /** The project key: show (the key itself), regenerate (a new one; the old one stops at once), enable, disable. */
 export async function projectKey(input: Payload<"/sys/opc/project/key">, ctx: Ctx) {

@@ -18,6 +18,7 @@ import {
   projectDetail,
   projectKey,
   projectStats,
+  redeployProject,
   queryPubOrgList,
   requestsOn,
 } from "./handlers";
@@ -40,6 +41,7 @@ export default defineDomain({
     "/sys/opc/project/detail": projectDetail,
     "/sys/opc/project/enable": enableProject,
     "/sys/opc/project/deactivate": deactivateProject,
+    "/sys/opc/project/redeploy": redeployProject,
     "/sys/opc/project/key": projectKey,
     "/sys/opc/project/stats": projectStats,
     "/sys/opc/account/create": createAccount,
