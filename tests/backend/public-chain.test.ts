@@ -4,7 +4,7 @@ import { createPublicClient, createWalletClient, http, parseEventLogs, type Abi 
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "../../contract/messages";
-import { activeUser, call } from "./client";
+import { activeUser, call, login } from "./client";
 import { waitFor } from "./security/world";
 import { COUNTER_SOURCE as SOURCE } from "./fixtures/counter-contract";
 
@@ -221,6 +221,17 @@ describe("the public chain", () => {
     const stats = await ok("/sys/opc/project/stats", { projectId: project.projectId, range: "7d" }, token);
     expect(stats.rows.map((r: any) => r.method)).toEqual(expect.arrayContaining(["eth_sendRawTransaction", "eth_getTransactionReceipt", "eth_call"]));
   }, 180_000);
+
+  it("the demo: democompany's enabled project answers with its key, and its custody account holds the gas it was assigned", async () => {
+    const demo = (await login("democompany", "Demo12!@pass")).data.token as string;
+    const [project] = (await ok("/sys/opc/project/list", { pageSize: 10 }, demo)).page.rows;
+    expect(project).toMatchObject({ name: "Supply-chain DApp", status: 16, keyEnabled: true });
+    const { apiKey } = await ok("/sys/opc/project/key", { projectId: project.projectId, action: "show" }, demo);
+    const [account] = (await ok("/sys/opc/account/list", { projectId: project.projectId }, demo)).page.rows;
+    const balance = await rpc(`/chain/rpc/${apiKey}`, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [account.address, "latest"] }));
+    expect(BigInt(balance.body.result)).toBe(5n * 10n ** 16n);
+    expect(account).toMatchObject({ keyType: 1, gasWei: (5n * 10n ** 16n).toString() });
+  });
 
   it("another user sees none of it", async () => {
     const other = (await activeUser("pcx")).token;
