@@ -4,7 +4,7 @@
  */
 
 /**
- * SPEC §9 bill types. 1, 2, 15, 25, 30, 50, 91 and 92 are named by the spec; the categories it lists
+ * SPEC §9 bill types. 1, 2, 15, 25, 30, 50, 91 and 92 are named by the spec (56, the public-chain plan fee, by docs/decisions/026); the categories it lists
  * without a code (data usage, IPFS, cross-chain, dedicated node) take codes from its numeric list (ADR 006).
  */
 export const BillType = {
@@ -18,6 +18,8 @@ export const BillType = {
   WITHDRAWAL: 25,
   REFUND: 30,
   ASSIGN_GAS: 50,
+  /** A public-chain plan's fee (docs/decisions/026). */
+  PUBLIC_CHAIN_PLAN: 56,
   MINT_DDC: 91,
   TRANSFER_DDC: 92,
 } as const;

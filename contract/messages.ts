@@ -151,6 +151,37 @@ export const Msg = {
   SECOND_FACTOR_ENROLLED: "MSG_21005",
   /** A code asked for before the operator has enrolled. */
   SECOND_FACTOR_NOT_ENROLLED: "MSG_21006",
+  /* Public chain (MSG_42001-42099; backend/domains/public-chain/, docs/decisions/026). */
+  /** §8 "Failed to get public chain list". */
+  PUBLIC_CHAIN_LIST_FAILED: "MSG_42001",
+  /** §8 "Already have a plan on this node". */
+  PLAN_ALREADY_ON_NODE: "MSG_42002",
+  /** §8 "Plan deactivated": a deactivated (or expired) plan allows no new project. */
+  PLAN_DEACTIVATED: "MSG_42003",
+  /** §8 "Project limit reached": the plan's project maximum. */
+  PROJECT_LIMIT_REACHED: "MSG_42004",
+  /** §8 "Daily requests out of range" of the plan. */
+  DAILY_REQUESTS_OUT_OF_RANGE: "MSG_42005",
+  /** §8 duplicate project name (per user). */
+  PROJECT_NAME_TAKEN: "MSG_42006",
+  /** §8 duplicate chain account name. */
+  CHAIN_ACCOUNT_NAME_TAKEN: "MSG_42007",
+  /** §8 duplicate chain account address. */
+  CHAIN_ACCOUNT_ADDRESS_TAKEN: "MSG_42008",
+  /** §8 "Bad chain address" (or a public key that gives none). */
+  BAD_CHAIN_ADDRESS: "MSG_42009",
+  /** §8 "Chain account gas is 0". */
+  GAS_ZERO: "MSG_42010",
+  /** The project's status does not allow this move (machine.ts). */
+  PROJECT_ACTION_NOT_AVAILABLE: "MSG_42011",
+  /** The project has no key yet (its deployment has not finished). */
+  PROJECT_KEY_NOT_READY: "MSG_42012",
+  /** A keystore exists only for custody accounts (key type 1). */
+  NOT_CUSTODY_ACCOUNT: "MSG_42013",
+  /** The gas transfer on the chain failed: the bill was refunded. */
+  GAS_TRANSFER_FAILED: "MSG_42014",
+  /** The node sells no plan now. */
+  PLAN_NOT_FOR_SALE: "MSG_42015",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -15,6 +15,7 @@ import { participationPaths } from "./participation";
 import { operationFixturePaths, operationPaths } from "./operations";
 import { operatorAuthFixturePaths, operatorAuthPaths } from "./operator-auth";
 import { auditPaths } from "./audit";
+import { publicChainPaths } from "./public-chain";
 
 export type { PathSpec } from "./path-spec";
 
@@ -43,6 +44,7 @@ export const paths = {
   ...operatorAuthPaths,
   ...operatorAuthFixturePaths,
   ...auditPaths,
+  ...publicChainPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

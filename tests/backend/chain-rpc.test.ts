@@ -6,17 +6,11 @@ import { createPublicClient, createWalletClient, http, parseEventLogs, type Abi 
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer, stopServer, type Server } from "./server-process";
+import { COUNTER_SOURCE as SOURCE } from "./fixtures/counter-contract";
 
 // docs/decisions/025: the embedded chain through its JSON-RPC over HTTP (the test-only endpoint), with viem and
 // ethers unchanged; its state survives a restart, and an acknowledged transaction survives kill -9.
 // One server on its own DATA_DIR (embedded database: the kill -9 part needs the lock; see data-dir-lock.test.ts).
-const SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Counter {
-  event Counted(address indexed by, uint256 value);
-  uint256 public value;
-  function add(uint256 by) external { require(by > 0, "zero"); value += by; emit Counted(msg.sender, value); }
-}`;
 
 async function rpc(server: Server, chain: string, body: unknown) {
   const res = await fetch(`${server.baseUrl}/chain/test-rpc/${chain}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });

@@ -35,6 +35,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/product/list", "/sys/product/mine", "/sys/ops/products/list", "/sys/chainAppInfo/participatedList", "/sys/chainAppInfo/joinManageList",
   "/sys/chainAppInfo/myCertificates", "/sys/chainAppInfo/wizard/drafts", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry", "/sys/ops/queues/waiting",
   "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
+  "/sys/pubChainOrg/queryPubOrgList", "/sys/opc/plan/buy", "/sys/opc/plan/list",
 ]);
 
 /**
@@ -290,6 +291,30 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
         { label: "an extra segment", method: "POST", url: `${base}/chain/test-rpc/test-network/fund/more`, body: call, headers: json, expect: [404] },
         { label: "a fund to a bad address", method: "POST", url: `${base}/chain/test-rpc/test-network/fund`, body: JSON.stringify({ address: "0x12", wei: "1" }), headers: json, expect: [400] },
         { label: "a body that is not JSON", method: "POST", url: `${base}/chain/test-rpc/test-network`, body: "{", headers: json, expect: [200] },
+      ];
+    },
+  },
+  // The keyed JSON-RPC endpoint of open-alliance projects (docs/decisions/026): the project key is the credential,
+  // in the path or in x-api-key. Forged keys, near misses of B's, B's in another case, other shapes of path.
+  "/chain/rpc/": {
+    served: true,
+    sample: (base) => `${base}/chain/rpc/${randomBytes(32).toString("base64url")}`,
+    probes: (b, base): Probe[] => {
+      const json = { "Content-Type": "application/json" };
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [b.markers.find((m) => /^0x[0-9a-fA-F]{40}$/.test(m)) ?? "0x0000000000000000000000000000000000000000", "latest"] });
+      const real = String(b.named.projectKey);
+      const forged = randomBytes(32).toString("base64url");
+      const nearMiss = `${real.slice(0, -1)}${real.endsWith("A") ? "B" : "A"}`;
+      return [
+        { label: "a forged key", method: "POST", url: `${base}/chain/rpc/${forged}`, body: call, headers: json, expect: [401] },
+        { label: "a near miss of B's key", method: "POST", url: `${base}/chain/rpc/${nearMiss}`, body: call, headers: json, expect: [401] },
+        { label: "B's key in upper case", method: "POST", url: `${base}/chain/rpc/${real.toUpperCase()}`, body: call, headers: json, expect: [401] },
+        { label: "a forged x-api-key", method: "POST", url: `${base}/chain/rpc`, body: call, headers: { ...json, "x-api-key": forged }, expect: [401] },
+        { label: "a near miss in x-api-key", method: "POST", url: `${base}/chain/rpc/`, body: call, headers: { ...json, "x-api-key": nearMiss }, expect: [401] },
+        { label: "no key", method: "POST", url: `${base}/chain/rpc`, body: call, headers: json, expect: [401] },
+        { label: "B's key under another path", method: "POST", url: `${base}/chain/rpc/${real}/extra`, body: call, headers: json, expect: [404] },
+        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/rpc/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
+        { label: "a SQL-ish key", method: "POST", url: `${base}/chain/rpc/'%20OR%20'1'='1`, body: call, headers: json, expect: [401] },
       ];
     },
   },

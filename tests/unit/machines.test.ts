@@ -4,6 +4,7 @@ import { fromStates, type Machine } from "../../contract/state-machine";
 import { invoiceMachine } from "../../backend/domains/invoices/machine";
 import { joinMachine } from "../../backend/domains/participation/machine";
 import { lifecycle, refundMachine } from "../../backend/domains/services/machine";
+import { projectMachine } from "../../backend/domains/public-chain/machine";
 
 /**
  * Every machine's table-driven test, generated from its own table (contract/state-machine.ts): each state ×
@@ -41,6 +42,7 @@ const machines: Entry[] = [
   },
   { machine: invoiceMachine, pass: () => ({ comments: "ok" }) },
   { machine: productMachine, pass: () => ({ comments: "ok" }) },
+  { machine: projectMachine, pass: () => ({}) },
 ];
 
 describe.each(machines.map((entry) => ({ name: entry.machine.name, entry })))("the $name machine, from its table", ({ entry }) => {

@@ -44,6 +44,11 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   jobId: "not-id",
   /** A file uploaded and not used yet: only its uploader may name it in a call. */
   uploadId: "upload",
+  /** The public chain (docs/decisions/026): the organisation nodes are a catalogue every user chooses from. */
+  orgId: "catalogue",
+  planId: "pcPlan",
+  projectId: "pcProject",
+  accountId: "pcAccount",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -194,6 +199,11 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/chainAppInfo/auditAppJoined": () => ({ appJoinAuditId: w.named.manageJoinId as number, auditState: 1 }),
     "/sys/chainAppInfo/certificateFile": () => ({ certificateId: w.ids.certificate[0] as number, kind: "certificate" }),
     "/sys/system/message/read": () => ({ messageIds: [w.ids.message[0] as number] }),
+    "/sys/opc/plan/buy": () => ({ orgId: 1, idempotencyKey: idem() }),
+    "/sys/opc/project/create": () => ({ planId: w.ids.pcPlan[0] as number, name: `${w.tag} project ${key().slice(3, 9)}`, framework: "evm", dailyRequests: "1000" }),
+    "/sys/opc/account/create": () => ({ projectId: w.ids.pcProject[0] as number, name: `${w.tag} acct ${key().slice(3, 9)}`, keyType: "3", address: `0x${key().slice(3, 23)}${key().slice(3, 23)}`, gasWarning: "0.01" }),
+    "/sys/opc/account/assignGas": () => ({ accountId: w.ids.pcAccount[0] as number, amount: "0.01", idempotencyKey: idem() }),
+    "/sys/opc/account/keystore": () => ({ accountId: w.ids.pcAccount[0] as number, password: PASSWORD }),
   };
 }
 

@@ -80,6 +80,7 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
+  "pcPlan", "pcProject", "pcAccount",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -289,6 +290,27 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.setupRef.push(setupRef);
   markers.push(setupRef);
 
+  // The public chain: a plan (paid from the balance), an enabled project with its key, a custody account with gas and an uploaded address.
+  const orgs = await ok("/sys/pubChainOrg/queryPubOrgList", { page: { pageSize: 50, pageIndex: 1, condition: {} } }, token);
+  const org = orgs.page.rows.find((o: any) => o.orgCode === "PC-SH-01");
+  const plan = await ok("/sys/opc/plan/buy", { orgId: org.orgId, idempotencyKey: key() }, token);
+  ids.pcPlan.push(plan.planId);
+  markers.push(plan.billNo);
+  const project = await ok("/sys/opc/project/create", { planId: plan.planId, name: `${tag} project`, framework: "evm", dailyRequests: "1000" }, token);
+  ids.pcProject.push(project.projectId);
+  await waitFor("project deployed", () => ok("/sys/opc/project/detail", { projectId: project.projectId }, token), (d) => d.status === 11);
+  await ok("/sys/opc/project/enable", { projectId: project.projectId }, token);
+  const projectKey = (await ok("/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token)).apiKey as string;
+  markers.push(projectKey);
+  named.projectKey = projectKey;
+  const custody = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} custody`, keyType: "1", gasWarning: "0.01" }, token);
+  const uploadedAddress = `0x${randomBytes(20).toString("hex")}`;
+  const watched = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} address`, keyType: "3", address: uploadedAddress, gasWarning: "0.01" }, token);
+  ids.pcAccount.push(custody.accountId, watched.accountId);
+  markers.push(custody.address, watched.address);
+  const gas = await ok("/sys/opc/account/assignGas", { accountId: custody.accountId, amount: "0.50", idempotencyKey: key() }, token);
+  markers.push(gas.billNo, gas.txHash);
+
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
   const p1 = await ok("/sys/product/save", { product: product("prod"), cover: await uploaded("cover", token) }, token);
@@ -378,6 +400,12 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.payment.map((paymentNo): [string, object] => ["/sys/account/payment", { paymentNo }]),
     ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/chainAppInfo/publishedDetail", { appId }]),
     ...w.ids.product.map((productId): [string, object] => ["/sys/product/detail", { productId }]),
+    ["/sys/opc/plan/list", {}],
+    ["/sys/opc/project/list", { pageSize: 50 }],
+    ["/sys/opc/account/list", { pageSize: 50 }],
+    ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/project/detail", { projectId }]),
+    ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/project/stats", { projectId, range: "7d" }]),
+    ...w.ids.pcAccount.map((accountId): [string, object] => ["/sys/opc/account/detail", { accountId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],

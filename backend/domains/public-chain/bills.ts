@@ -1,0 +1,32 @@
+import type { Tx } from "../../db/client";
+import billing from "../billing";
+import { bills } from "../billing/tables";
+
+/**
+ * A bill paid from the balance at `at` (a plan fee, type 56, or a gas assignment, type 50): prepaid, paid by
+ * BALANCE, one per `dedupeKey`. The caller posts its `bill_payment` ledger entry.
+ */
+export async function paidBill(tx: Tx, input: { userId: number; billType: number; serviceName: string; cents: number; at: Date; periodEnd: Date; yearly: boolean; prefix: string; dedupeKey: string }) {
+  const [bill] = await tx
+    .insert(bills)
+    .values({
+      billNo: billing.api.newBillNo(input.at, input.prefix),
+      userId: input.userId,
+      serviceName: input.serviceName,
+      billType: input.billType,
+      payState: 15,
+      payMode: 1,
+      payType: "BALANCE",
+      cycle: input.yearly ? 1 : 2,
+      periodStart: input.at,
+      periodEnd: input.periodEnd,
+      createdAt: input.at,
+      deadline: input.at,
+      paidAt: input.at,
+      totalCents: input.cents,
+      payCents: input.cents,
+      dedupeKey: input.dedupeKey,
+    })
+    .returning();
+  return bill;
+}

@@ -1,0 +1,59 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { seedPublicChainOrgs } from "./catalogue";
+import { seedDemoPublicChain } from "./demo";
+import { projectRpc } from "./endpoint";
+import {
+  accountDetail,
+  accountKeystore,
+  assignGas,
+  buyPlan,
+  createAccount,
+  createProject,
+  deactivateProject,
+  enableProject,
+  listAccounts,
+  listPlans,
+  listProjects,
+  projectDetail,
+  projectKey,
+  projectStats,
+  redeployProject,
+  queryPubOrgList,
+  requestsOn,
+} from "./handlers";
+import { publicChainJobs } from "./jobs";
+import { requestUnits } from "./rules";
+
+/**
+ * The public chain (SPEC §1, §3, §4, §5, §7, §8, §9; contract/public-chain.ts; docs/decisions/026): the
+ * organisation nodes and their plans, open-alliance projects with their keyed JSON-RPC endpoint and meter,
+ * chain accounts and gas. It reaches the chains only through the chain domain's api, money only through billing's.
+ */
+export default defineDomain({
+  name: "public-chain",
+  handlers: handlersOf({
+    "/sys/pubChainOrg/queryPubOrgList": queryPubOrgList,
+    "/sys/opc/plan/buy": buyPlan,
+    "/sys/opc/plan/list": listPlans,
+    "/sys/opc/project/create": createProject,
+    "/sys/opc/project/list": listProjects,
+    "/sys/opc/project/detail": projectDetail,
+    "/sys/opc/project/enable": enableProject,
+    "/sys/opc/project/deactivate": deactivateProject,
+    "/sys/opc/project/redeploy": redeployProject,
+    "/sys/opc/project/key": projectKey,
+    "/sys/opc/project/stats": projectStats,
+    "/sys/opc/account/create": createAccount,
+    "/sys/opc/account/list": listAccounts,
+    "/sys/opc/account/detail": accountDetail,
+    "/sys/opc/account/keystore": accountKeystore,
+    "/sys/opc/account/assignGas": assignGas,
+  }),
+  // The organisation nodes are upserted at every start (after the platform's city nodes).
+  start: (deps) => seedPublicChainOrgs(deps.db),
+  jobs: publicChainJobs,
+  endpoints: [projectRpc],
+  api: { requestUnits, requestsOn },
+  seedDemo: seedDemoPublicChain,
+});
