@@ -142,8 +142,16 @@ async function wizardDraft(base, captcha) {
   for (const bill of bills.page.rows) {
     await vueapi(base, "/sys/system/clientInfo/h5billPay", { billId: bill.billId, idempotencyKey: `bench-${bill.billId}-0000000000` }, token);
   }
-  // A cover of a realistic size (200 KB of incompressible bytes behind the PNG signature).
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200 * 1024)]);
+  // A cover of a realistic size: a 1×1 PNG followed by 200 KB of incompressible bytes, streamed to the upload
+  // path first (docs/decisions/023); the wizard call names it by its upload id.
+  const tiny = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+  const png = Buffer.concat([tiny, randomBytes(200 * 1024)]);
+  const uploaded = await fetch(`${base}/vueapi/upload/cover`, {
+    method: "POST",
+    headers: { "Content-Type": "image/png", "X-File-Name": "cover.png", Authorization: `Bearer ${token}` },
+    body: png,
+  }).then((res) => res.json());
+  if (uploaded.code !== 0) throw new Error(`/upload/cover: ${JSON.stringify(uploaded)}`);
   const basic = {
     name: "Bench trade finance", industry: "finance", description: "Letters of credit between banks.",
     introduction: "Banks share trade documents on a consortium chain.", version: "1.0.0", framework: "fabric",
@@ -151,7 +159,7 @@ async function wizardDraft(base, captcha) {
     webUrl: "https://trade.example.com", paymentCycle: "2",
   };
   const saved = await vueapi(base, "/sys/chainAppInfo/wizard/saveBasic", {
-    appState: "add", basic, cover: { name: "cover.png", type: "image/png", size: png.length, dataBase64: png.toString("base64") },
+    appState: "add", basic, cover: { uploadId: uploaded.data.uploadId },
   }, token);
   return { appId: saved.appId, basic };
 }
