@@ -3,6 +3,7 @@ import type { BackendEnv } from "./env";
 import type { Limits } from "./kit/rate-limit";
 import type { FileStore } from "./kit/storage";
 import type { SessionCache } from "./http/session-cache";
+import type { ConstantData } from "./kit/constant-data";
 import type { Mailer } from "./mail";
 
 /**
@@ -22,4 +23,6 @@ export type Deps = {
    * calls `sessions.forgetToken` / `forgetUser` once it has committed.
    */
   sessions: SessionCache;
+  /** Platform data kept until its catalogue is written (backend/kit/constant-data.ts). */
+  constants: ConstantData;
 };
