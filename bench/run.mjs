@@ -76,7 +76,9 @@ function build(cwd) {
 /** Serves a build; `env` may override NODE_ENV (production by default, as on a real server). */
 async function serve(cwd, env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [serverEntry, "build/index.js"], {
+  // BENCH_CPU_PROF=<dir>: the product's measured server writes a V8 CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF && cwd === root && env.NODE_ENV !== "test" ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...profile, serverEntry, "build/index.js"], {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...env },
     stdio: ["ignore", "ignore", "inherit"],
@@ -316,4 +318,6 @@ try {
   process.exitCode = 1;
 } finally {
   for (const c of children) c.kill("SIGTERM");
+  // A profiled server writes its profile as it exits: wait for it.
+  if (process.env.BENCH_CPU_PROF) await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))));
 }
