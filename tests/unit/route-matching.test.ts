@@ -15,7 +15,7 @@ describe("route matching (patched @remix-run/router)", () => {
   });
 
   it("matches as before, the same tree many times and several trees side by side", () => {
-    type Route = { id: string; path?: string; index?: boolean; children?: Route[] };
+    type Route = import("@remix-run/router").AgnosticRouteObject;
     const tree = (extra: Route[] = []): Route[] => [
       { id: "root", path: "", children: [
         { id: "home", path: "g/home", children: [{ id: "bills", path: "userCenter/MyBills" }, { id: "homeIndex", index: true }, ...extra] },
