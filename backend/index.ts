@@ -21,6 +21,8 @@ import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { BodyTooLargeError, readLimited } from "./kit/body-limit";
 import { createRouter, type Caller, type Handlers } from "./http/router";
+import { SessionCache, type AuthScope } from "./http/session-cache";
+import { ConstantData } from "./kit/constant-data";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
@@ -64,7 +66,7 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now };
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now, sessions: new SessionCache(), constants: new ConstantData() };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
@@ -165,8 +167,8 @@ export async function handleVueapi(request: Request, caller: Caller = {}): Promi
  * default). Only here is the portal's CLIENT_ADDRESS_HEADER believed: a browser never reaches this function,
  * and the portal sets the header from what the server entry saw.
  */
-export function handleVueapiInProcess(request: Request): Promise<Response> {
-  return handleVueapi(request, { clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER) });
+export function handleVueapiInProcess(request: Request, authScope?: AuthScope): Promise<Response> {
+  return handleVueapi(request, { clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER), authScope });
 }
 
 /**

@@ -2,6 +2,7 @@
 import { createReadableStreamFromReadable, createRequestHandler } from "@remix-run/node";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./client-address.js";
 import { matchRoutes } from "@remix-run/router";
+import { pageRequest } from "./page-request.js";
 
 /**
  * Remix behind Express, with Node's own fetch classes (docs/decisions/016). Nothing here installs
@@ -173,11 +174,12 @@ export function remixHandler({ build, mode, getLoadContext }) {
   return async (req, res, next) => {
     try {
       const context = getLoadContext?.(req, res);
-      if (UNSAFE_METHODS.has(req.method) && isCrossOrigin(req) && !isResourceRequest(routes, req)) {
-        await sendFetchResponse(res, await crossOriginRefusal(req, res, handle, context));
-        return;
-      }
-      const response = await handle(toFetchRequest(req, res), context);
+      // Everything that answers this request shares one bag (server/page-request.js).
+      const response = await pageRequest.run({}, () =>
+        UNSAFE_METHODS.has(req.method) && isCrossOrigin(req) && !isResourceRequest(routes, req)
+          ? crossOriginRefusal(req, res, handle, context)
+          : handle(toFetchRequest(req, res), context),
+      );
       await sendFetchResponse(res, response);
     } catch (error) {
       next(error);

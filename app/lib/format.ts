@@ -30,4 +30,4 @@ export function formatDay(day: string | null | undefined, language: Language, zo
   return day ? formatDate(`${day}T12:00:00+08:00`, language, false, zone) : "";
 }
 
-export { formatMinorUnits, formatSize, formatUsd } from "./format-number";
+export { formatMinorUnits, formatNumber, formatSize, formatUsd, numberFormat } from "./format-number";

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { apiFor, getViewer } from "~/lib/api.server";
-import { formatUsd } from "~/lib/format";
+import { formatNumber, formatUsd } from "~/lib/format";
 import { inLanguage, nodeLabel } from "~/components/details";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
@@ -46,8 +46,8 @@ export default function LandingPage() {
           </div>
           <dl className="mt-12 grid max-w-xl grid-cols-3 gap-6">
             <div><dt className="text-sm text-brand-100">{t("landing.stats.nodes")}</dt><dd className="text-3xl font-semibold">{cityNodes.length}</dd></div>
-            <div><dt className="text-sm text-brand-100">{t("landing.stats.tps")}</dt><dd className="text-3xl font-semibold">{cityNodes.reduce((s, n) => s + n.availableTps, 0).toLocaleString(lang)}</dd></div>
-            <div><dt className="text-sm text-brand-100">{t("landing.stats.capacity")}</dt><dd className="text-3xl font-semibold">{cityNodes.reduce((s, n) => s + n.capacityGb, 0).toLocaleString(lang)}</dd></div>
+            <div><dt className="text-sm text-brand-100">{t("landing.stats.tps")}</dt><dd className="text-3xl font-semibold">{formatNumber(cityNodes.reduce((s, n) => s + n.availableTps, 0), lang)}</dd></div>
+            <div><dt className="text-sm text-brand-100">{t("landing.stats.capacity")}</dt><dd className="text-3xl font-semibold">{formatNumber(cityNodes.reduce((s, n) => s + n.capacityGb, 0), lang)}</dd></div>
           </dl>
         </div>
       </section>
@@ -93,8 +93,8 @@ export default function LandingPage() {
                     </th>
                     <td className="px-4 py-2">{inLanguage(n.operator, n.operatorZh, lang)}</td>
                     <td className="px-4 py-2">{inLanguage(n.cloudProvider, n.cloudProviderZh, lang)}</td>
-                    <td className="px-4 py-2 text-right">{n.availableTps.toLocaleString(lang)}</td>
-                    <td className="px-4 py-2 text-right">{n.capacityGb.toLocaleString(lang)}</td>
+                    <td className="px-4 py-2 text-right">{formatNumber(n.availableTps, lang)}</td>
+                    <td className="px-4 py-2 text-right">{formatNumber(n.capacityGb, lang)}</td>
                     <td className="px-4 py-2 text-right">{n.peers}</td>
                     <td className="px-4 py-2 text-right">{formatUsd(n.trafficPricePerGbCents, lang)}</td>
                     <td className="px-4 py-2 text-right">{formatUsd(n.tpsPricePerMonthCents, lang)}</td>

@@ -17,6 +17,7 @@ import { ApiError, fieldError } from "../../http/errors";
 import type { SignedInContext, Payload } from "../../http/router";
 import { accessNodeCents, applyJoinEvent, orderOf, payOrder, releasedNodeIds, startOrder } from "./audit";
 import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
+import { cityNodeCatalogue } from "../../kit/constant-data";
 
 type AppRow = typeof apps.$inferSelect;
 type JoinRow = typeof appJoins.$inferSelect;
@@ -183,9 +184,11 @@ export async function queryReleaseCitys(input: Payload<"/sys/chainAppInfo/queryR
     if (join.appId !== app.id) throw new ApiError(Msg.NOT_FOUND);
     selected = new Set((await joinNodes(db, join.id)).map((n) => n.cityNodeId));
   }
-  const [{ total }] = await db.select({ total: count() }).from(cityNodes);
+  // The catalogue is kept per process until it is written (backend/kit/constant-data.ts).
+  const catalogue = await cityNodeCatalogue(ctx.services);
+  const total = catalogue.length;
   const { limit, offset } = pageArgs(input.page);
-  const nodes = await db.select().from(cityNodes).orderBy(asc(cityNodes.id)).limit(limit).offset(offset);
+  const nodes = catalogue.slice(offset, offset + limit);
   const rows = nodes.map((n) => ({
     cityNodeId: n.id,
     code: n.code,

@@ -18,7 +18,7 @@ export default defineDomain({
     "/sys/ops/queues/waiting": opsQueueCounts,
   }),
   // The catalogue is upserted at every start, so its changes reach existing databases.
-  start: (deps) => seedPlatform(deps.db),
+  start: (deps) => seedPlatform(deps),
   jobs: platformJobs,
   schedules: [scheduleUploadSweep],
 });
