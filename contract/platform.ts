@@ -48,6 +48,16 @@ export function pageOf<T extends z.ZodType>(row: T) {
   });
 }
 
+/**
+ * What a message can be about, as the Message center links it (app/lib/message-links.ts): `bill` (bill id),
+ * `service` (a publisher's service, app id), `joinRequest` (a request to join the reader's service, join id),
+ * `participation` (a service the reader asked to join, app id), `invoice` (invoice application id),
+ * `product` (product id).
+ */
+export const MESSAGE_REF_KINDS = ["bill", "service", "joinRequest", "participation", "invoice", "product"] as const;
+export type MessageRefKind = (typeof MESSAGE_REF_KINDS)[number];
+export const messageRefSchema = z.object({ kind: z.enum(MESSAGE_REF_KINDS), id: z.number().int() });
+
 export const messageSchema = z.object({
   messageId: z.number().int(),
   /** 0 unread, 1 read (SPEC §3 Message). */
@@ -55,6 +65,8 @@ export const messageSchema = z.object({
   /** An i18n key of the `messages` namespace with its params, so each reader sees their own language. */
   textKey: z.string(),
   params: z.record(z.string(), z.string()),
+  /** What it is about, linked from the Message center; null when it is about nothing in particular. */
+  ref: messageRefSchema.nullable(),
   createdAt: z.string(),
 });
 export const messageListSchema = pageOf(messageSchema).extend({ unread: z.number().int() });
