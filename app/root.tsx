@@ -79,7 +79,7 @@ export default function App() {
       {testMode ? <TestModeBanner /> : null}
       {flash ? <FlashBanner flash={flash} /> : null}
       <OfflineWatcher signedIn={signedIn} />
-      {mobileBlocked ? <MobileNotice /> : <Outlet />}
+      {mobileBlocked ? <MobileNotice signedIn={signedIn} /> : <Outlet />}
     </>
   );
 }

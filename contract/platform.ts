@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { anyPayload, type PathSpec } from "./path-spec";
+import { email } from "./rules";
 
 /** SPEC §3 City node, as the platform catalogue gives it. Prices are USD cents. */
 export const cityNodeSchema = z.object({
@@ -103,7 +104,17 @@ export const homeDashboardSchema = homeSummarySchema.extend({
 });
 
 /** The /vueapi paths of the platform catalogue and the console home (SPEC §7). */
+/**
+ * "Mail me a desktop link" (issue 16, SPEC §2 mobile): a console page to open on a desktop, as a path under
+ * /g/ (never another site, no `//` or backslash), and the address to send it to.
+ */
+export const desktopLinkPayloadSchema = z.object({
+  email: email(),
+  path: z.string().max(500).regex(/^\/g\/[A-Za-z0-9_\-./?=&%]*$/, "validation.invalid").refine((p) => !p.includes("//") && !p.includes(".."), "validation.invalid"),
+});
+
 export const platformPaths = {
+  "/anon/platform/desktopLink": { auth: "anon", payload: desktopLinkPayloadSchema, data: z.null() },
   "/anon/platform/cityNodes": { auth: "anon", payload: anyPayload, data: z.array(cityNodeSchema) },
   "/main/home/summary": { auth: "user", payload: anyPayload, data: homeSummarySchema },
   "/main/home/dashboard": { auth: "user", payload: anyPayload, data: homeDashboardSchema },
