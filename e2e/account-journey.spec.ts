@@ -80,7 +80,7 @@ test("an enterprise registers with its licence; bad input is explained and nothi
   await page.getByRole("button", { name: "Register" }).click();
 
   await expect(page.getByText("6-25 letters and digits, starting with a letter.").first()).toBeVisible();
-  await expect(page.getByText("Enter your real name in Chinese characters, at most 6.")).toBeVisible();
+  await expect(page.getByText("Enter your real name in Chinese characters (at most 6), as on your ID, e.g. 张伟.")).toBeVisible();
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();
   await expect(page.getByText("The unified credit code has 8 to 18 letters and digits.")).toBeVisible();
   await expect(page.getByText("Please accept the service agreement.")).toBeVisible();

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD } from "./support";
+import { PASSWORD, rowMenuItem } from "./support";
 
 /** Reloads until the row of `name` shows `status` (the job loop of the test server works in the background). */
 async function waitForStatus(page: Page, url: string, status: string) {
@@ -101,7 +101,7 @@ test("deactivate after confirming, then enable", async ({ page, request }, testI
   await expect(row.getByTestId("status")).toHaveText("Running");
   await expect(row.getByRole("link", { name: "Invite", exact: true })).toBeVisible();
   await expect(row.getByRole("button", { name: "Enable" })).toHaveCount(0);
-  await row.getByRole("link", { name: "Deactivate", exact: true }).click();
+  await (await rowMenuItem(page, row, "Deactivate")).click();
   await expect(page.getByRole("heading", { name: `Deactivate ${pub.name}?` })).toBeVisible();
   // Confirmed by typing the service's name (docs/decisions/029): none, then a wrong one, are refused.
   const typed = page.getByLabel(`To confirm, type the service name: ${pub.name}`);

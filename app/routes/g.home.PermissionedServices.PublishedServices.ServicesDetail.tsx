@@ -83,7 +83,7 @@ export default function ServicesDetailPage() {
             <StatusBadge verState={service.verState} /> <span>{t("detail.appCode")}: <span className="font-mono">{service.appCode}</span></span>
           </p>
         </div>
-        <ServiceActionLinks row={service} here={here} omitDetails />
+        <ServiceActionLinks row={service} here={here} omitDetails layout="inline" />
       </div>
       {confirm ? (
         <ConfirmPanel kind={confirm} row={service} cancelTo={here}

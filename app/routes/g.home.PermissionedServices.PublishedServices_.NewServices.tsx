@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CityNode } from "@contract/platform";
@@ -7,6 +7,7 @@ import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components
 import { NodesStep } from "~/components/services/wizard/nodes";
 import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
 import { badRequest, requireUser } from "~/lib/api.server";
+import { redirectKeepingFlash } from "~/lib/session.server";
 import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
 import {
   addAttachment,
@@ -72,7 +73,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Without a step (or with one not reached yet) the wizard resumes where the publisher was.
   const resumeAt = allowed[allowed.length - 1];
   if (draft?.editable !== false && (!asked || !isStepAllowed(appState, furthest, asked))) {
-    throw redirect(wizardUrl(appState, appId, resumeAt));
+    // The step goes into the URL; a flash that led here (e.g. "Pay and continue") is kept for that page.
+    throw await redirectKeepingFlash(request, wizardUrl(appState, appId, resumeAt));
   }
   const step = asked ?? resumeAt;
   const needsCatalogue = step === "nodes";

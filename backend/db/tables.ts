@@ -1,3 +1,4 @@
+import type { MessageRefKind } from "../../contract/platform";
 import { bigserial, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { bytea, ts } from "./columns";
@@ -137,6 +138,12 @@ export const messages = pgTable(
     status: smallint("status").notNull().default(0),
     textKey: text("text_key").notNull(),
     params: jsonb("params").$type<Record<string, string>>().notNull().default({}),
+    /**
+     * What the message is about (contract/platform.ts MESSAGE_REF_KINDS: a bill, a service, a join
+     * request…) and its id, for the Message center's link; null for older messages and for news.
+     */
+    refKind: text("ref_kind").$type<MessageRefKind>(),
+    refId: integer("ref_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("messages_user_status").on(t.userId, t.status, t.createdAt)],

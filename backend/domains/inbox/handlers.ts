@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import type { pageRequestSchema } from "../../../contract/platform";
+import { MESSAGE_REF_KINDS, type pageRequestSchema } from "../../../contract/platform";
 import { messages } from "../../db/tables";
 import type { SignedInContext } from "../../http/router";
 
@@ -23,6 +23,7 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
         status: m.status === 1 ? (1 as const) : (0 as const),
         textKey: m.textKey,
         params: m.params,
+        ref: m.refKind && m.refId !== null && (MESSAGE_REF_KINDS as readonly string[]).includes(m.refKind) ? { kind: m.refKind, id: m.refId } : null,
         createdAt: m.createdAt.toISOString(),
       })),
       total,

@@ -337,8 +337,8 @@ export async function insertJoin(
     .returning({ id: certificates.id });
   const params = { name: app.name, applicant: user.userName };
   await tx.insert(messages).values([
-    { userId: app.userId, textKey: "messages.participation.applied", params, createdAt: now },
-    { userId: user.id, textKey: "messages.participation.submitted", params, createdAt: now },
+    { userId: app.userId, textKey: "messages.participation.applied", params, refKind: "joinRequest", refId: join.id, createdAt: now },
+    { userId: user.id, textKey: "messages.participation.submitted", params, refKind: "participation", refId: app.id, createdAt: now },
   ]);
   return { join, certificateId: cert.id };
 }
@@ -434,7 +434,7 @@ export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin"
     await tx.update(appJoins).set({ disabledAt: now, updatedAt: now }).where(eq(appJoins.id, join.id));
     await tx.update(certificates).set({ revokedAt: now }).where(and(eq(certificates.joinId, join.id), isNull(certificates.revokedAt)));
     await tx.insert(appJoinTransitions).values({ joinId: join.id, event: "disable", fromState: join.auditState, toState: join.auditState, actorId: user.id, actorKind: "publisher", comments: input.comments, createdAt: now });
-    await tx.insert(messages).values({ userId: join.userId, textKey: "messages.participation.disabled", params: { name: app.name, comments: input.comments }, createdAt: now });
+    await tx.insert(messages).values({ userId: join.userId, textKey: "messages.participation.disabled", params: { name: app.name, comments: input.comments }, refKind: "participation", refId: app.id, createdAt: now });
   });
   return null;
 }

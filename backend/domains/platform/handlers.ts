@@ -1,5 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
-import type { CityNode } from "../../../contract/platform";
+import type { z } from "zod";
+import type { CityNode, desktopLinkPayloadSchema } from "../../../contract/platform";
 import { messages } from "../../db/tables";
 import { cityNodeCatalogue, cityNodeCount } from "../../kit/constant-data";
 import type { CallContext, SignedInContext } from "../../http/router";
@@ -22,4 +23,14 @@ export async function homeSummary(_input: unknown, { services, user }: SignedInC
     lastLoginAt: me.lastLoginAt ? me.lastLoginAt.toISOString() : null,
     memberSince: me.createdAt.toISOString(),
   };
+}
+
+/**
+ * /anon/platform/desktopLink: mails a console page's link to open on a desktop (the desktop-only page on a
+ * phone, SPEC §2). The mail limits apply (3 a quarter-hour per address, 10 an hour per caller: a 429).
+ */
+export async function mailDesktopLink(input: z.output<typeof desktopLinkPayloadSchema>, { services, language, clientAddress }: CallContext) {
+  const permit = await services.limits.mailPermit(input.email, clientAddress);
+  await services.mailer.send(permit, "desktopLink", language, { link: `${services.env.publicUrl}${input.path}` });
+  return null;
 }

@@ -2,7 +2,7 @@ import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { seedPlatform } from "./catalogue";
 import { homeDashboard, opsQueueCounts } from "./dashboard";
-import { homeSummary, listCityNodes } from "./handlers";
+import { homeSummary, listCityNodes, mailDesktopLink } from "./handlers";
 import { platformJobs, scheduleUploadSweep } from "./jobs";
 
 /**
@@ -13,6 +13,7 @@ export default defineDomain({
   name: "platform",
   handlers: handlersOf({
     "/anon/platform/cityNodes": listCityNodes,
+    "/anon/platform/desktopLink": mailDesktopLink,
     "/main/home/summary": homeSummary,
     "/main/home/dashboard": homeDashboard,
     "/sys/ops/queues/waiting": opsQueueCounts,

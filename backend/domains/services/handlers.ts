@@ -403,7 +403,7 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
     if (input.decision === "reject") {
       await tx.update(refundRequests).set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
       const [app] = await tx.select().from(apps).where(eq(apps.id, refund.appId));
-      await tx.insert(messages).values({ userId: refund.userId, textKey: "messages.service.refundRejected", params: { name: app.name, comments: comments ?? "" }, createdAt: now });
+      await tx.insert(messages).values({ userId: refund.userId, textKey: "messages.service.refundRejected", params: { name: app.name, comments: comments ?? "" }, refKind: "service", refId: app.id, createdAt: now });
       return { state: decided.to };
     }
     const { version } = await applyTransition(tx, { verId: refund.verId, event: "uninstall", actor: "operator", actorId: operator.id, comments, now });

@@ -194,6 +194,8 @@ export async function applyTransition(
     userId: app.userId,
     textKey: `messages.service.${input.event}`,
     params: { name: app.name, version: version.version, ...(input.comments?.trim() ? { comments: input.comments.trim() } : {}) },
+    refKind: "service",
+    refId: app.id,
     createdAt: input.now,
   });
   return { app, version, from: version.verState, to: result.to };

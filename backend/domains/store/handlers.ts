@@ -451,7 +451,7 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
       if (!comments) throw new ApiError(Msg.COMMENTS_REQUIRED);
       const to = allowed(p.status, "reject", "operator");
       await tx.update(products).set({ status: to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now }).where(eq(products.id, p.id));
-      await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.rejected", params: { name: p.name, comments }, createdAt: now });
+      await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.rejected", params: { name: p.name, comments }, refKind: "product", refId: p.id, createdAt: now });
       return { status: to };
     }
     if (p.company) {
@@ -460,7 +460,7 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
     }
     const to = allowed(p.status, "approve", "operator");
     await tx.update(products).set({ status: to, listedAt: now, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now }).where(eq(products.id, p.id));
-    await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.approved", params: { name: p.name }, createdAt: now });
+    await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.approved", params: { name: p.name }, refKind: "product", refId: p.id, createdAt: now });
     return { status: to };
   });
 }

@@ -149,6 +149,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/anon/user/register": () => ({
       payload: { userType: "1", userName: `sec${key().slice(3, 15)}`, password: PASSWORD, confirmPassword: PASSWORD, realName: "测试", email: `${key()}@example.com`, captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x", agreeTerms: "on", agreePrivacy: "on" },
     }),
+    "/anon/platform/desktopLink": () => ({ email: `${key()}@example.com`, path: "/g/home/index" }),
     "/anon/password/checkResetCode": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456" }),
     "/main/updateEmailPassword": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456", password: PASSWORD, confirmPassword: PASSWORD }),
     "/anon/password/sendResetCode": () => ({ phone: w.userName, retrieveWay: "email", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),
