@@ -2,7 +2,10 @@ import * as z from "zod";
 import { type PathSpec } from "./path-spec";
 import { pageOf, pagingFields } from "./platform";
 import { decisionFields, decisionFormSchema, idempotencyKey } from "./rules";
-import { bookedNodeSchema, namedNodeSchema } from "./service-parts";
+import { bookedNodeSchema, namedNodeSchema, upgradeRowSchema } from "./service-parts";
+
+export { upgradeRowSchema };
+export type { UpgradeRow } from "./service-parts";
 import { reportSchema } from "./services";
 import { checkNodeRows, nodeRowsSchema } from "./service-wizard";
 
@@ -13,24 +16,6 @@ import { checkNodeRows, nodeRowsSchema } from "./service-wizard";
  * ---------------------------------------------------------------------------------------------- */
 
 const id = () => z.number().int().positive();
-
-/** One row of Configuration (the list) and of a service's upgrade history. */
-export const upgradeRowSchema = z.object({
-  upgradeId: z.number().int(),
-  upgradeNo: z.string(),
-  appId: z.number().int(),
-  serviceName: z.string(),
-  upgradeType: z.number().int(),
-  status: z.number().int(),
-  reviewState: z.number().int(),
-  deployState: z.number().int(),
-  amountCents: z.number().int(),
-  billId: z.number().int().nullable(),
-  /** The bill's §4 payment status; null before the operator approves (or when there is nothing to pay). */
-  payState: z.number().int().nullable(),
-  createdAt: z.string(),
-});
-export type UpgradeRow = z.infer<typeof upgradeRowSchema>;
 
 export const upgradeDetailSchema = upgradeRowSchema.extend({
   appVerId: z.number().int(),
