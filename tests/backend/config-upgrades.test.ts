@@ -83,15 +83,18 @@ describe("configuration upgrades", () => {
   it("not within 5 days of the cycle's end (MSG_44001); the price is for the rest of the cycle", async () => {
     const s = await runningService("ce");
     later(20 * DAY);
-    const ten = await tpsUp(s.token, s.appId, 130);
+    const ten = await tpsUp(await sessionOf(service, s.userId), s.appId, 130);
     expect(ten.code).toBe(0);
     // 30 more TPS × 150 cents for 10 of the 30 days left: 1500.
     expect(ten.data.amountCents).toBe(1500);
     const op = await operator();
-    await post("/sys/ops/configUpgrades/decide", { upgradeId: ten.data.upgradeId, decision: "reject", comments: "Capacity planning" }, op);
+    expect((await post("/sys/ops/configUpgrades/decide", { upgradeId: ten.data.upgradeId, decision: "reject", comments: "Capacity planning" }, op)).code).toBe(0);
     later(5 * DAY + 1);
-    expect((await tpsUp(s.token, s.appId, 140)).message).toBe(Msg.UPGRADE_CYCLE_END);
-    later(-(25 * DAY + 1));
+    // A login lasts 12 hours: a new session at the moved clock.
+    const token = await sessionOf(service, s.userId);
+    const options = await post("/sys/configUpgrade/options", { appId: s.appId }, token);
+    expect(options.data.refusal).toBe(Msg.UPGRADE_CYCLE_END);
+    expect((await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 2, nodes: options.data.current.map((n: any) => ({ ...n, tps: 140 })) }, token)).message).toBe(Msg.UPGRADE_CYCLE_END);
   });
 
   it("rejection needs comments and ends the upgrade; the type must match the change; unpaid usage bills block", async () => {
@@ -119,7 +122,8 @@ describe("configuration upgrades", () => {
 
   it("a paid service is not offered config upgrades (§4: freeYN 1)", async () => {
     const s = await runningService("pd", false);
-    expect((await tpsUp(s.token, s.appId, 150)).message).toBe(Msg.UPGRADE_NOT_AVAILABLE);
+    expect((await post("/sys/configUpgrade/options", { appId: s.appId }, s.token)).message).toBe(Msg.UPGRADE_NOT_AVAILABLE);
+    expect((await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 2, nodes: [{ cityNodeId: 1, tps: 150, capacityGb: 10, peers: 1 }] }, s.token)).message).toBe(Msg.UPGRADE_NOT_AVAILABLE);
   });
 
   it("insufficient resources on the node: the deployment fails with the reason and books nothing", async () => {
@@ -151,6 +155,7 @@ describe("renewals of the payment cycle", () => {
     const weekly = Math.ceil((100 * 150 * 7) / 30) + Math.ceil((10 * 20 * 7) / 30);
     await grant(s.token, weekly);
     later(HOUR);
+    // (the renewal sweep runs hourly: this runs the one due now)
     await service.runJobs();
     const [renewed] = await service.services.db.select().from(apps).where(eq(apps.id, s.appId));
     expect(renewed.cycleEnd!.getTime() - renewed.cycleStart!.getTime()).toBe(7 * DAY);
@@ -161,7 +166,7 @@ describe("renewals of the payment cycle", () => {
     // The next week the balance is empty: the bill stays unpaid and Pay is offered on the service.
     later(7 * DAY);
     await service.runJobs();
-    const list = await post("/sys/chainAppInfo/publishedList", { page: { condition: {} } }, s.token);
+    const list = await post("/sys/chainAppInfo/publishedList", { page: { condition: {} } }, await sessionOf(service, s.userId));
     const row = list.data.page.rows.find((r: any) => r.appId === s.appId);
     expect(row.unpaidBillId).not.toBeNull();
     expect(row.verState).toBe(25);
@@ -182,8 +187,9 @@ describe("renewals of the payment cycle", () => {
     const [app] = await service.services.db.select().from(apps).where(eq(apps.id, s.appId));
     expect(app.renewalBillId).not.toBeNull();
     const [bill] = await service.services.db.select().from(bills).where(eq(bills.id, app.renewalBillId!));
-    await grant(s.token, bill.payCents);
-    const paid = await post("/sys/system/clientInfo/h5billPay", { billId: bill.id, idempotencyKey: "b".repeat(20) }, s.token);
+    const token = await sessionOf(service, s.userId);
+    await grant(token, bill.payCents);
+    const paid = await post("/sys/system/clientInfo/h5billPay", { billId: bill.id, idempotencyKey: "b".repeat(20) }, token);
     expect(paid.code, JSON.stringify(paid)).toBe(0);
     const [after] = await service.services.db.select().from(apps).where(eq(apps.id, s.appId));
     expect(after.renewalBillId).toBeNull();

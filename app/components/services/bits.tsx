@@ -43,13 +43,16 @@ export function StatusBadge({ verState }: { verState: number }) {
 
 /**
  * The actions of SPEC §4 "Action availability on a published service", exactly those serviceActions()
- * allows. Join and config upgrade belong to later issues and are not shown; "upgrade" (appState=update)
- * is shown when a service upgrade is allowed (docs/decisions/012).
+ * allows. "upgrade" and "serviceUpgrade" are one entry (appState=update), shown when a service upgrade is
+ * allowed (docs/decisions/012); Join is the publisher's own join through the invitation link and Config
+ * upgrade leads to ConfigurationNew (docs/decisions/036).
  */
-export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "serviceUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
+export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "join", "serviceUpgrade", "configUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
 
-export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt">) {
-  const allowed = serviceActions(row);
+export const CONFIGURATION_NEW = "/g/home/ConfigurationNew";
+
+export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt" | "unpaidBillId">) {
+  const allowed = serviceActions({ ...row, unpaidBill: row.unpaidBillId !== null });
   return SHOWN_ACTIONS.filter((a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending) && !(a === "enable" && row.enableRequestedAt));
 }
 
@@ -67,12 +70,29 @@ export function ServiceActionLinks({ row, here, omitDetails = false, block = nul
   const actions = shownActions(row).filter((a) => !(omitDetails && a === "details"));
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" aria-label={t("actions.more", { name: row.name })} role="group">
-      {actions.map((a) => {
+      {actions.map((a) => (
+        // `data-action` names each entry: tests/backend/service-action-pages.test.ts reads it.
+        <span key={a} data-action={a} className="contents">{entry(a)}</span>
+      ))}
+      {row.refundPending ? <span className="text-xs text-amber-700">{t("list.refundPending")}</span> : null}
+      {row.enableRequestedAt ? <span className="text-xs text-amber-700">{t("list.enableRequested")}</span> : null}
+    </div>
+  );
+
+  function entry(a: ServiceAction) {
         switch (a) {
           case "details":
             return <Link key={a} className="link" to={detailHref(row)} aria-label={t("actions.detailsOf", { name: row.name })}>{t("actions.details")}</Link>;
           case "pay":
-            return <Link key={a} className="link font-semibold" to={`${detailHref(row)}#pay`}>{t("actions.pay")}</Link>;
+            return row.unpaidBillId !== null && row.verState === VerState.RUNNING ? (
+              <Link key={a} className="link font-semibold" to={`/g/home/userCenter/BillDetail?billId=${row.unpaidBillId}`}>{t("actions.pay")}</Link>
+            ) : (
+              <Link key={a} className="link font-semibold" to={`${detailHref(row)}#pay`}>{t("actions.pay")}</Link>
+            );
+          case "join":
+            return <Link key={a} className="link" to={`${here}${join}join=${row.appVerId}`}>{t("actions.join")}</Link>;
+          case "configUpgrade":
+            return <BlockedLink key={a} compact block={block} action="configUpgrade" className="link" to={`${CONFIGURATION_NEW}?appId=${row.appId}`}>{t("actions.configUpgrade")}</BlockedLink>;
           case "edit":
             return <BlockedLink key={a} compact block={block} action="editService" className="link" to={`${NEW_SERVICES}?appState=mod2&appId=${row.appId}`}>{t("actions.edit")}</BlockedLink>;
           case "basicEdit":
@@ -97,11 +117,7 @@ export function ServiceActionLinks({ row, here, omitDetails = false, block = nul
           default:
             return null;
         }
-      })}
-      {row.refundPending ? <span className="text-xs text-amber-700">{t("list.refundPending")}</span> : null}
-      {row.enableRequestedAt ? <span className="text-xs text-amber-700">{t("list.enableRequested")}</span> : null}
-    </div>
-  );
+  }
 }
 
 /**
