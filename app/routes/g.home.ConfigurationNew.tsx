@@ -24,9 +24,10 @@ export const meta = pageTitle("configurationNew", (d) => d.options?.name);
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const appId = requiredId(new URL(request.url), "appId");
-  await requireNoUnpaidBills(request, viewer, "configUpgrade");
   const api = apiFor(request, viewer);
+  // Another user's or an unknown service is not found before anything else is said about it.
   const [options, catalogue] = await Promise.all([api.load("/sys/configUpgrade/options", { appId }), api.load("/anon/platform/cityNodes", {})]);
+  await requireNoUnpaidBills(request, viewer, "configUpgrade");
   return json({ options, catalogue, language: viewer.language });
 }
 
