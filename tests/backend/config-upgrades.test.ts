@@ -5,6 +5,7 @@ import { Msg } from "../../contract/messages";
 import { cityNodes } from "../../backend/db/tables";
 import { bills } from "../../backend/domains/billing/tables";
 import { appNodes, apps, appVersions } from "../../backend/domains/services/tables";
+import { sweepRenewals } from "../../backend/domains/services/renewal";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
 
 // Configuration upgrades and renewals (docs/decisions/036), with a clock the test moves.
@@ -155,8 +156,8 @@ describe("renewals of the payment cycle", () => {
     const weekly = Math.ceil((100 * 150 * 7) / 30) + Math.ceil((10 * 20 * 7) / 30);
     await grant(s.token, weekly);
     later(HOUR);
-    // (the renewal sweep runs hourly: this runs the one due now)
-    await service.runJobs();
+    // The hourly job's work, run here so that a failure shows.
+    await sweepRenewals(service.services.db, clock);
     const [renewed] = await service.services.db.select().from(apps).where(eq(apps.id, s.appId));
     expect(renewed.cycleEnd!.getTime() - renewed.cycleStart!.getTime()).toBe(7 * DAY);
     expect(renewed.renewalBillId).toBeNull();
@@ -165,14 +166,14 @@ describe("renewals of the payment cycle", () => {
 
     // The next week the balance is empty: the bill stays unpaid and Pay is offered on the service.
     later(7 * DAY);
-    await service.runJobs();
+    await sweepRenewals(service.services.db, clock);
     const list = await post("/sys/chainAppInfo/publishedList", { page: { condition: {} } }, await sessionOf(service, s.userId));
     const row = list.data.page.rows.find((r: any) => r.appId === s.appId);
     expect(row.unpaidBillId).not.toBeNull();
     expect(row.verState).toBe(25);
     // After the 3 days of grace the platform deactivates it (40) and the bill expires.
     later(3 * DAY + HOUR);
-    await service.runJobs();
+    await sweepRenewals(service.services.db, clock);
     const [version] = await service.services.db.select().from(appVersions).where(eq(appVersions.id, s.appVerId));
     expect(version.verState).toBe(40);
     const [expired] = await service.services.db.select().from(bills).where(eq(bills.id, row.unpaidBillId));
@@ -184,6 +185,7 @@ describe("renewals of the payment cycle", () => {
     await service.services.db.update(apps).set({ cycleEnd: clock }).where(eq(apps.id, s.appId));
     later(HOUR);
     await service.runJobs();
+    await sweepRenewals(service.services.db, clock);
     const [app] = await service.services.db.select().from(apps).where(eq(apps.id, s.appId));
     expect(app.renewalBillId).not.toBeNull();
     const [bill] = await service.services.db.select().from(bills).where(eq(bills.id, app.renewalBillId!));

@@ -11,7 +11,7 @@ const STATES = [
   { label: "running", verState: 25, free: false },
   { label: "running free", verState: 25, free: true },
   { label: "to be paid", verState: 23, free: false },
-  { label: "publish failed", verState: 26, free: false, tps: 999_999 },
+  { label: "pending review", verState: 15, free: false },
   { label: "deactivated", verState: 30, free: false },
   { label: "in review", verState: 5, free: false },
 ] as const;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const user = await activeUser("acts");
   token = user.token;
   for (const s of STATES) {
-    const made = await call("/test/services", { verState: s.verState, free: s.free, name: `${user.userName.slice(0, 20)} ${s.label}`, ...("tps" in s ? { tps: s.tps, nodeCount: 1 } : {}) }, token);
+    const made = await call("/test/services", { verState: s.verState, free: s.free, name: `${user.userName.slice(0, 20)} ${s.label}` }, token);
     expect(made.code, JSON.stringify(made)).toBe(0);
   }
   rows = (await call("/sys/chainAppInfo/publishedList", { page: { pageSize: 50, condition: {} } }, token)).data.page.rows;
