@@ -1,39 +1,16 @@
-import { FormProvider, getFormProps, getInputProps, useField, type SubmissionResult } from "@conform-to/react";
+import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { upgradeFormSchema, type UpgradeOptions } from "@contract/configuration";
 import type { CityNode } from "@contract/platform";
 import { NODE_DEFAULTS } from "@contract/service-cost";
 import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
+import { CellInput, ChooseCell } from "~/components/services/wizard/nodes";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { useSchemaForm } from "~/lib/use-schema-form";
 
-type FieldName = { name: string; formId: string };
 type Quote = { amountCents: number; remainingDays: number; cycleEnd: string };
-
-function NumberCell({ field, label }: { field: FieldName; label: string }) {
-  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
-  const props = getInputProps(meta, { type: "number" });
-  return (
-    <div className="min-w-20">
-      <label htmlFor={meta.id} className="sr-only">{label}</label>
-      <input {...props} key={props.key} min={1} className="input w-24 py-1 tabular-nums" />
-      <ErrorList id={meta.errorId} errors={meta.errors} />
-    </div>
-  );
-}
-
-function ChooseCell({ field, label }: { field: FieldName; label: string }) {
-  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
-  const props = getInputProps(meta, { type: "checkbox" });
-  return (
-    <label className="flex items-center gap-2 font-medium text-slate-900">
-      <input {...props} key={props.key} className="h-4 w-4 rounded border-slate-300 text-brand-600" />
-      <span>{label}</span>
-    </label>
-  );
-}
 
 /**
  * ConfigurationNew's form (docs/decisions/036): the type (node or resource upgrade) and one row per
@@ -103,9 +80,9 @@ export function UpgradeForm({ options, catalogue, language, result, quote }: { o
                     </td>
                     <td className="px-3 py-2 align-top text-xs text-slate-700">{now ? `${now.tps} TPS · ${now.capacityGb} GB · ${now.peers}` : "—"}</td>
                     <td className="px-3 py-2 align-top text-xs text-slate-700">{free ? t("form.leftLine", { tps: free.tps, gb: free.capacityGb }) : "—"}</td>
-                    <td className="px-3 py-2 align-top"><NumberCell field={nf.tps} label={`${t("form.tps")} · ${name}`} /></td>
-                    <td className="px-3 py-2 align-top"><NumberCell field={nf.capacityGb} label={`${t("form.capacityGb")} · ${name}`} /></td>
-                    <td className="px-3 py-2 align-top"><NumberCell field={nf.peers} label={`${t("form.peers")} · ${name}`} /></td>
+                    <td className="px-3 py-2 align-top"><CellInput field={nf.tps} label={`${t("form.tps")} · ${name}`} disabled={false} /></td>
+                    <td className="px-3 py-2 align-top"><CellInput field={nf.capacityGb} label={`${t("form.capacityGb")} · ${name}`} disabled={false} /></td>
+                    <td className="px-3 py-2 align-top"><CellInput field={nf.peers} label={`${t("form.peers")} · ${name}`} disabled={false} /></td>
                   </tr>
                 );
               })}
