@@ -151,9 +151,10 @@ describe("renewals of the payment cycle", () => {
     const s = await runningService("rn", false);
     const [app] = await service.services.db.select().from(apps).where(eq(apps.id, s.appId));
     expect(app.cycleEnd!.getTime() - app.cycleStart!.getTime()).toBe(30 * DAY);
-    // Weekly from now on (§4 99): 100 TPS × 150 cents × 7/30 + 10 GB × 20 cents × 7/30, rounded up each.
+    // Weekly from now on (§4 99): TPS × 150 cents × 7/30 + GB × 20 cents × 7/30 on Beijing, each rounded up.
     await service.services.db.update(apps).set({ paymentCycle: 99, cycleEnd: clock }).where(eq(apps.id, s.appId));
-    const weekly = Math.ceil((100 * 150 * 7) / 30) + Math.ceil((10 * 20 * 7) / 30);
+    const [booked] = await service.services.db.select().from(appNodes).where(eq(appNodes.verId, s.appVerId));
+    const weekly = Math.ceil((booked.tps * 150 * 7) / 30) + Math.ceil((booked.capacityGb * 20 * 7) / 30);
     await grant(s.token, weekly);
     later(HOUR);
     // The hourly job's work, run here so that a failure shows.
