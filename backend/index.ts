@@ -12,6 +12,7 @@ import operations from "./domains/operations";
 import participation from "./domains/participation";
 import payments from "./domains/payments";
 import platform from "./domains/platform";
+import prices from "./domains/prices";
 import profile from "./domains/profile";
 import publicChain from "./domains/public-chain";
 import services from "./domains/services";
@@ -39,7 +40,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, operations, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, prices, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;

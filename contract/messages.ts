@@ -182,6 +182,25 @@ export const Msg = {
   GAS_TRANSFER_FAILED: "MSG_42014",
   /** The node sells no plan now. */
   PLAN_NOT_FOR_SALE: "MSG_42015",
+  /* Configuration upgrades, renewals and prices (MSG_44001-44099; docs/decisions/036). */
+  /** §8 "Config upgrade not allowed within 5 days of cycle end". */
+  UPGRADE_CYCLE_END: "MSG_44001",
+  /** §8 "Upgrade blocked while one is in progress". */
+  UPGRADE_IN_PROGRESS: "MSG_44002",
+  /** §8 config upgrade "repeated within 6 hours". */
+  UPGRADE_COOLDOWN: "MSG_44003",
+  /** The requested configuration is the one the service has. */
+  UPGRADE_NO_CHANGE: "MSG_44004",
+  /** The change does not match the upgrade type (nodes for a node upgrade, resources for a resource upgrade). */
+  UPGRADE_TYPE_MISMATCH: "MSG_44005",
+  /** The service's status or plan does not allow a config upgrade (§4). */
+  UPGRADE_NOT_AVAILABLE: "MSG_44006",
+  /** The upgrade's bill cannot be paid now (not approved, already paid, or past its deadline). */
+  UPGRADE_NOT_PAYABLE: "MSG_44007",
+  /** A city node that is not in the catalogue. */
+  UPGRADE_UNKNOWN_NODE: "MSG_44008",
+  /** A price area, item or field that does not exist. */
+  PRICE_ITEM_UNKNOWN: "MSG_44009",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -16,6 +16,8 @@ import { operationFixturePaths, operationPaths } from "./operations";
 import { operatorAuthFixturePaths, operatorAuthPaths } from "./operator-auth";
 import { auditPaths } from "./audit";
 import { publicChainPaths } from "./public-chain";
+import { configurationPaths } from "./configuration";
+import { pricePaths } from "./prices";
 
 export type { PathSpec } from "./path-spec";
 
@@ -45,6 +47,8 @@ export const paths = {
   ...operatorAuthFixturePaths,
   ...auditPaths,
   ...publicChainPaths,
+  ...configurationPaths,
+  ...pricePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -21,6 +21,7 @@ export const cityNodeSchema = z.object({
   tpsPricePerMonthCents: z.number().int(),
   tpsPricePerYearCents: z.number().int(),
   capacityPricePerGbMonthCents: z.number().int(),
+  peerPricePerMonthCents: z.number().int().default(0),
 });
 export type CityNode = z.infer<typeof cityNodeSchema>;
 

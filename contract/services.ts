@@ -2,7 +2,7 @@ import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema, pagingFields } from "./platform";
 import { REVIEW_COMMENTS_MAX, decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules";
-import { functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
+import { functionFields, namedNodeSchema, packageSchema, roleFields, upgradeRowSchema } from "./service-parts";
 
 /* ------------------------------------------------------------------------------------------------
  * The consortium-chain service lifecycle after submission (SPEC §2 PublishedServices, ServicesDetail;
@@ -44,6 +44,8 @@ export const serviceRowSchema = z.object({
   refundPending: z.boolean(),
   /** At 40: when the publisher asked operations to lift the suspension, while that request is pending (015). */
   enableRequestedAt: z.string().nullable(),
+  /** An unpaid bill of the running service (a renewal, docs/decisions/036): Pay opens it. */
+  unpaidBillId: z.number().int().nullable(),
 });
 export type ServiceRow = z.infer<typeof serviceRowSchema>;
 
@@ -124,6 +126,10 @@ export const serviceDetailSchema = serviceRowSchema.extend({
   enableRequestNote: z.string().nullable(),
   /** Cross-chain: §4 crossStatus with the flag and protocol above. */
   currentVerId: z.number().int().nullable(),
+  /** The paid period of the payment cycle (docs/decisions/036). */
+  cycleEnd: z.string().nullable(),
+  /** The service's configuration upgrades, newest first. */
+  upgrades: z.array(upgradeRowSchema),
 });
 export type ServiceDetail = z.infer<typeof serviceDetailSchema>;
 

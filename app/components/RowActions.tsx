@@ -20,6 +20,8 @@ export type RowMenuItem = {
   /** A line under the label (e.g. why an entry is blocked by unpaid bills). */
   note?: ReactNode;
   testId?: string;
+  /** What the item does, as a machine-readable name (`data-action`; tests read it). */
+  dataAction?: string;
 } & ({ to: string; submit?: never } | { submit: { form: string; name: string; value: string }; to?: never });
 
 const ITEM = "block w-full px-3 py-2 text-left text-sm";
@@ -37,13 +39,13 @@ function ItemBody({ item }: { item: RowMenuItem }) {
 function ItemElement({ item, className, ...rest }: { item: RowMenuItem; className: string }) {
   if (item.submit) {
     return (
-      <button type="submit" form={item.submit.form} name={item.submit.name} value={item.submit.value} aria-label={item.ariaLabel} data-testid={item.testId} className={className} {...rest}>
+      <button type="submit" form={item.submit.form} name={item.submit.name} value={item.submit.value} aria-label={item.ariaLabel} data-testid={item.testId} data-action={item.dataAction} className={className} {...rest}>
         <ItemBody item={item} />
       </button>
     );
   }
   return (
-    <Link to={item.to} aria-label={item.ariaLabel} data-testid={item.testId} className={className} {...rest}>
+    <Link to={item.to} aria-label={item.ariaLabel} data-testid={item.testId} data-action={item.dataAction} className={className} {...rest}>
       <ItemBody item={item} />
     </Link>
   );

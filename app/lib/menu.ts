@@ -22,6 +22,7 @@ export const MENU: MenuEntry[] = [
       { key: "participatedServices", to: "/g/home/ParticipatedServices", navigation: 20 },
       { key: "participationManagement", to: "/g/home/ParticipationManagement", navigation: 30 },
       { key: "myCertificates", to: "/g/home/MyCertificates", navigation: 40 },
+      { key: "configuration", to: "/g/home/Configuration", navigation: 50 },
     ],
   },
   {
@@ -66,6 +67,8 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
 export type OperationsQueue = { key: string; to: string };
 export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.serviceReviews", to: "/g/home/operations/ServiceReviews" },
+  { key: "titles.configUpgradeReviews", to: "/g/home/operations/ConfigUpgrades" },
+  { key: "titles.prices", to: "/g/home/operations/Prices" },
   { key: "titles.runningServices", to: "/g/home/operations/Services" },
   { key: "titles.refundReviews", to: "/g/home/operations/Refunds" },
   { key: "menu.invoices", to: "/g/home/operations/Invoices" },

@@ -13,10 +13,10 @@ import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { requiredId } from "~/lib/params.server";
 import { newIdempotencyKey } from "~/lib/payments.server";
-import { askToLiftSuspension, lifecycleAction, payPublishBill, replyToComment, SERVICE_DETAIL_INTENTS, withoutPanels } from "~/lib/services.server";
+import { askToLiftSuspension, joinRedirect, lifecycleAction, payPublishBill, replyToComment, SERVICE_DETAIL_INTENTS, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
-  i18n: ["services"],
+  i18n: ["services", "configuration", "billing"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices", to: PUBLISHED }, { key: "titles.servicesDetail" }],
 };
 export const meta = pageTitle("servicesDetail", (d) => d.service?.name);
@@ -34,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = apiFor(request, viewer);
   const service = await api.load("/sys/chainAppInfo/publishedDetail", { appId, appVerId });
   const actions = shownActions(service);
+  await joinRedirect(url, api, [service], viewer.language);
   const confirmKind = url.searchParams.get("confirm");
   const confirm: "deactivate" | "unsubscribe" | null = (confirmKind === "deactivate" || confirmKind === "unsubscribe") && actions.includes(confirmKind) ? confirmKind : null;
   // At 40 "Enable" asks operations to lift the suspension, through this confirm page (docs/decisions/015).

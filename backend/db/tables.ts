@@ -127,6 +127,8 @@ export const cityNodes = pgTable("city_nodes", {
   tpsPricePerMonthCents: integer("tps_price_per_month_cents").notNull(),
   tpsPricePerYearCents: integer("tps_price_per_year_cents").notNull(),
   capacityPricePerGbMonthCents: integer("capacity_price_per_gb_month_cents").notNull(),
+  /** The price of one bookkeeping node per month (docs/decisions/036); operators edit it with the others. */
+  peerPricePerMonthCents: integer("peer_price_per_month_cents").notNull().default(0),
 });
 
 /** SPEC §3 Message: the text is an i18n key with its parameters, so each reader sees their language. */

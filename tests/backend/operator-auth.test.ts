@@ -179,6 +179,11 @@ describe("operators' second factor", () => {
 const SAMPLES = {
   "/sys/ops/serviceReviews/list": { queue: "initial" },
   "/sys/ops/serviceReviews/decide": { appVerId: 900011, decision: "reject", comments: "The licence is missing." },
+  "/sys/ops/configUpgrades/list": { queue: "pending" },
+  "/sys/ops/configUpgrades/decide": { upgradeId: 900019, decision: "reject", comments: "Not now." },
+  "/sys/ops/prices/list": {},
+  "/sys/ops/prices/history": {},
+  "/sys/ops/prices/set": { area: "cityNode", itemId: 1, prices: { peerPricePerMonthCents: 5 } },
   "/sys/ops/refunds/list": {},
   "/sys/ops/refunds/decide": { refundId: 900012, decision: "approve" },
   "/sys/ops/services/list": {},

@@ -44,13 +44,16 @@ export function StatusBadge({ verState }: { verState: number }) {
 
 /**
  * The actions of SPEC §4 "Action availability on a published service", exactly those serviceActions()
- * allows. Join and config upgrade belong to later issues and are not shown; "upgrade" (appState=update)
- * is shown when a service upgrade is allowed (docs/decisions/012).
+ * allows. "upgrade" and "serviceUpgrade" are one entry (appState=update), shown when a service upgrade is
+ * allowed (docs/decisions/012); Join is the publisher's own join through the invitation link and Config
+ * upgrade leads to ConfigurationNew (docs/decisions/036).
  */
-export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "serviceUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
+export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "join", "serviceUpgrade", "configUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
 
-export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt">) {
-  const allowed = serviceActions(row);
+export const CONFIGURATION_NEW = "/g/home/ConfigurationNew";
+
+export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt" | "unpaidBillId">) {
+  const allowed = serviceActions({ ...row, unpaidBill: row.unpaidBillId !== null });
   return SHOWN_ACTIONS.filter((a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending) && !(a === "enable" && row.enableRequestedAt));
 }
 
@@ -79,7 +82,14 @@ function useServiceEntries(row: ServiceRow, here: string, block: Block, omitDeta
         entries.push({ action: a, key: a, label: t("actions.details"), ariaLabel: t("actions.detailsOf", { name: row.name }), to: detailHref(row) });
         break;
       case "pay":
-        entries.push({ action: a, key: a, label: t("actions.pay"), to: `${detailHref(row)}#pay` });
+        // A running service's unpaid bill (a renewal) is paid on its bill; a publish bill on the detail.
+        entries.push({ action: a, key: a, label: t("actions.pay"), to: row.unpaidBillId !== null && row.verState === VerState.RUNNING ? `/g/home/userCenter/BillDetail?billId=${row.unpaidBillId}` : `${detailHref(row)}#pay` });
+        break;
+      case "join":
+        entries.push({ action: a, key: a, label: t("actions.join"), to: `${here}${join}join=${row.appVerId}` });
+        break;
+      case "configUpgrade":
+        entries.push({ action: a, key: a, label: t("actions.configUpgrade"), ...blocked("configUpgrade", block, `${CONFIGURATION_NEW}?appId=${row.appId}`) });
         break;
       case "edit":
         entries.push({ action: a, key: a, label: t("actions.edit"), ...wizard("editService", "mod2") });
@@ -108,7 +118,7 @@ function useServiceEntries(row: ServiceRow, here: string, block: Block, omitDeta
         break;
     }
   }
-  return entries;
+  return entries.map((e) => ({ ...e, dataAction: e.action }));
 }
 
 const enableFormId = (row: { appVerId: number }) => `enable-${row.appVerId}`;
@@ -120,9 +130,9 @@ const MAIN_ACTIONS: readonly ServiceAction[] = ["pay", "enable", "invite", "deta
 function EntryElement({ entry }: { entry: ServiceEntry }) {
   const className = `link ${entry.danger ? "text-red-700" : ""} ${entry.action === "pay" ? "font-semibold" : ""}`;
   const element = entry.submit ? (
-    <button type="submit" form={entry.submit.form} name={entry.submit.name} value={entry.submit.value} className={className}>{entry.label}</button>
+    <button type="submit" form={entry.submit.form} name={entry.submit.name} value={entry.submit.value} className={className} data-action={entry.action}>{entry.label}</button>
   ) : (
-    <Link className={className} to={entry.to} aria-label={entry.ariaLabel}>{entry.label}</Link>
+    <Link className={className} to={entry.to} aria-label={entry.ariaLabel} data-action={entry.action}>{entry.label}</Link>
   );
   if (!entry.note) return element;
   return (

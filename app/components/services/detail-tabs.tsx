@@ -8,6 +8,7 @@ import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { useSchemaForm } from "~/lib/use-schema-form";
 import { StatusBadge, detailHref } from "./bits";
+import { UpgradeTable } from "~/components/configuration/bits";
 
 /** SPEC §2 the tabs of a publisher's service detail (PublishedServices/ServicesDetail), as `activeNames`. */
 export const TABS = ["chaincode", "roles", "approvals", "runInfo", "crossChain", "comments", "history"] as const;
@@ -188,6 +189,7 @@ function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab;
       );
     case "history":
       return (
+        <>
         <Table head={[t("detail.historyVersion"), t("detail.historyState"), t("detail.historyCreated"), t("detail.historyPublished"), ""]}>
           {service.history.map((h) => (
             <tr key={h.appVerId}>
@@ -198,6 +200,12 @@ function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab;
             </tr>
           ))}
         </Table>
+        {/* The service's configuration upgrades (docs/decisions/036). */}
+        <section className="mt-4 space-y-2" aria-labelledby="upgrade-history">
+          <h3 id="upgrade-history" className="font-semibold">{t("configuration:history")}</h3>
+          <UpgradeTable rows={service.upgrades} language={language} showService={false} />
+        </section>
+        </>
       );
   }
 }

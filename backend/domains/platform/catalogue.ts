@@ -15,10 +15,14 @@ export const CITY_NODES = [
   { code: "US-VA-01", name: "Virginia", nameZh: "弗吉尼亚", operator: "BSN International", cloudProvider: "Amazon Web Services", address: "Ashburn, Virginia, USA", operatorZh: "BSN 国际", cloudProviderZh: "亚马逊云科技", addressZh: "美国弗吉尼亚州阿什本", availableTps: 900, capacityGb: 700, peers: 2, trafficPricePerGbCents: 17, tpsPricePerMonthCents: 200, tpsPricePerYearCents: 2000, capacityPricePerGbMonthCents: 27 },
 ];
 
-/** Platform data: always upserted, so catalogue changes reach existing databases; the kept copy is then cleared. */
+/**
+ * Platform data: always upserted, so catalogue changes reach existing databases; the kept copy is then cleared.
+ * Prices are written only when a node is new: afterwards operators own them (the prices page, docs/decisions/036).
+ */
 export async function seedPlatform(deps: Pick<Deps, "db" | "constants">) {
   for (const node of CITY_NODES) {
-    await deps.db.insert(cityNodes).values(node).onConflictDoUpdate({ target: cityNodes.code, set: { ...node } });
+    const { trafficPricePerGbCents: _t, tpsPricePerMonthCents: _m, tpsPricePerYearCents: _y, capacityPricePerGbMonthCents: _c, ...words } = node;
+    await deps.db.insert(cityNodes).values(node).onConflictDoUpdate({ target: cityNodes.code, set: words });
   }
   deps.constants.clear(CITY_NODES_KEY);
 }

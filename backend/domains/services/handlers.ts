@@ -19,6 +19,7 @@ import type { LifecycleEvent } from "./machine";
 import { createPublishBill, payPublishBill } from "./payment";
 import { appComments, appFunctions, appNodes, appRoleFunctions, appRoles, appTransitions, appVersions, apps, chaincodePackages, refundRequests } from "./tables";
 import { applyTransition, refundMachine } from "./machine";
+import { upgradeHistory } from "./config-handlers";
 
 type Payload<P extends keyof typeof servicePaths> = z.output<(typeof servicePaths)[P]["payload"]>;
 
@@ -60,11 +61,12 @@ export function rowOf(app: AppRow, v: VersionRow, refundPending: boolean): Servi
     publishedAt: iso(v.publishedAt),
     refundPending,
     enableRequestedAt: iso(v.enableRequestedAt),
+    unpaidBillId: app.renewalBillId,
   };
 }
 
 const actionsOf = (app: AppRow, v: VersionRow) =>
-  serviceActions({ verState: v.verState, billState: v.billState, verUpable: v.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN });
+  serviceActions({ verState: v.verState, billState: v.billState, verUpable: v.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN, unpaidBill: app.renewalBillId !== null });
 
 /**
  * The version of one of the caller's services (another user's is "not found": a publisher never sees
@@ -224,6 +226,8 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
     refunds: refunds.map(refundOf),
     enableRequestNote: v.enableRequestedAt ? v.enableRequestNote : null,
     currentVerId: app.currentVerId,
+    cycleEnd: iso(app.cycleEnd),
+    upgrades: await upgradeHistory(db, app.id),
   };
 }
 

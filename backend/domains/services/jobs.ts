@@ -10,6 +10,7 @@ import type { FileStore } from "../../kit/storage";
 import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
 import { inspectPackage, storeReport, suggestionFor } from "./inspect";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
+import { cycleDays, DAY_MS } from "../../../contract/config-upgrade-codes";
 import { applyTransition } from "./machine";
 
 /**
@@ -167,7 +168,10 @@ export async function deployInTx(tx: Tx, verId: number, now: Date) {
       now,
       set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed } },
     });
-    await tx.update(apps).set({ currentVerId: verId, updatedAt: now }).where(eq(apps.id, app.id));
+    // The first period of the payment cycle was paid with the publish bill; it starts when the service runs
+    // (a later version of a running service keeps the cycle; docs/decisions/036).
+    const cycle = app.cycleEnd ? {} : { cycleStart: now, cycleEnd: new Date(now.getTime() + cycleDays(app.paymentCycle) * DAY_MS) };
+    await tx.update(apps).set({ currentVerId: verId, updatedAt: now, ...cycle }).where(eq(apps.id, app.id));
   }
 }
 

@@ -48,6 +48,10 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   orgId: "catalogue",
   planId: "pcPlan",
   projectId: "pcProject",
+  /** A configuration upgrade of one of the user's services (docs/decisions/036). */
+  upgradeId: "upgrade",
+  /** An item of the price catalogue: only operators name one (/sys/ops/prices/set). */
+  itemId: "not-id",
   accountId: "pcAccount",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",

@@ -80,7 +80,7 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
-  "pcPlan", "pcProject", "pcAccount",
+  "pcPlan", "pcProject", "pcAccount", "upgrade",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -227,6 +227,16 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
       markers.push(detail.bill.billNo);
     }
   }
+  // The free plan's running service with a configuration upgrade waiting for review (docs/decisions/036).
+  const free = await ok("/test/services", { verState: 25, free: true, name: `${tag} free` }, token);
+  ids.app.push(free.appId);
+  ids.appVer.push(free.appVerId);
+  named.freeAppId = free.appId;
+  const options = await ok("/sys/configUpgrade/options", { appId: free.appId }, token);
+  const upgrade = await ok("/sys/configUpgrade/create", { appId: free.appId, upgradeType: 2, nodes: options.current.map((n: any) => ({ ...n, tps: n.tps + 1 })) }, token);
+  ids.upgrade.push(upgrade.upgradeId);
+  markers.push(upgrade.upgradeNo);
+  named.upgradeId = upgrade.upgradeId;
   const link = await ok("/sys/chainAppInfo/invite", { appVerId: services.run.appVerId, language: "en" }, token);
   const invite = new URL(`http://x${link.path}`).searchParams;
   markers.push(invite.get("c")!);

@@ -1,0 +1,75 @@
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { serviceActions, type ServiceAction } from "../../contract/service-status";
+import { activeUser, call, PASSWORD, portalLogin } from "./client";
+
+/**
+ * Page level (SPEC §4 Action availability): PublishedServices and ServicesDetail show, for each service,
+ * exactly the actions serviceActions() allows for its flags ("upgrade" is shown once, as the service
+ * upgrade entry; the detail omits "details", the page it is). Each entry carries `data-action`.
+ */
+const STATES = [
+  { label: "running", verState: 25, free: false },
+  { label: "running free", verState: 25, free: true },
+  { label: "to be paid", verState: 23, free: false },
+  { label: "pending review", verState: 15, free: false },
+  { label: "deactivated", verState: 30, free: false },
+  { label: "in review", verState: 5, free: false },
+] as const;
+
+let token = "";
+let cookie = "";
+let rows: any[] = [];
+
+beforeAll(async () => {
+  const user = await activeUser("acts");
+  token = user.token;
+  for (const s of STATES) {
+    const made = await call("/test/services", { verState: s.verState, free: s.free, name: `${user.userName.slice(0, 20)} ${s.label}` }, token);
+    expect(made.code, JSON.stringify(made)).toBe(0);
+  }
+  rows = (await call("/sys/chainAppInfo/publishedList", { page: { pageSize: 50, condition: {} } }, token)).data.page.rows;
+  expect(rows).toHaveLength(STATES.length);
+  cookie = await portalLogin(user.userName, PASSWORD);
+}, 180_000);
+
+/** The actions serviceActions() allows for a row, as the pages name them. */
+function expected(row: any, omitDetails: boolean): string[] {
+  const allowed = serviceActions({ ...row, unpaidBill: row.unpaidBillId !== null });
+  return [...allowed].filter((a: ServiceAction) => a !== "upgrade" && !(omitDetails && a === "details")).sort();
+}
+
+/** The `data-action` entries inside the group of actions labelled for `name`. */
+function shown(html: string, name: string): string[] {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const group = html.match(new RegExp(`aria-label="Actions for ${escaped}" role="group">([\\s\\S]*?)</div>`));
+  expect(group, `the actions of ${name}`).toBeTruthy();
+  return [...group![1].matchAll(/data-action="([a-zA-Z]+)"/g)].map((m) => m[1]).sort();
+}
+
+const page = async (path: string) => {
+  const res = await fetch(inject("baseUrl") + path, { headers: { Cookie: cookie, "Accept-Language": "en" } });
+  expect(res.status).toBe(200);
+  return res.text();
+};
+
+describe("the pages show exactly the actions serviceActions() returns", () => {
+  it("PublishedServices, each row", async () => {
+    const html = (await page("/g/home/PermissionedServices/PublishedServices")).replaceAll("&#x27;", "'");
+    for (const row of rows) expect(shown(html, row.name), row.name).toEqual(expected(row, false));
+  });
+
+  it("ServicesDetail, each service", async () => {
+    for (const row of rows) {
+      const html = await page(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${row.appId}`);
+      expect(shown(html, row.name), row.name).toEqual(expected(row, true));
+    }
+  });
+
+  it("the running free service offers Join and Config upgrade; Join leads to its invitation link", async () => {
+    const free = rows.find((r) => r.freeYN === 1);
+    expect(expected(free, false)).toEqual(expect.arrayContaining(["join", "configUpgrade"]));
+    const res = await fetch(`${inject("baseUrl")}/g/home/PermissionedServices/PublishedServices?join=${free.appVerId}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/^\/g\/home\/ParticipatedServices\/JOIN\?/);
+  });
+});
