@@ -14,6 +14,8 @@ export const BLOCKED_ACTIONS = {
   editService: { payType: 1 },
   editServiceBasic: { payType: 1 },
   upgradeService: { payType: 1 },
+  /** Buying a public-chain plan (SPEC §2 PermissionlessServices Index). */
+  buyPlan: { payType: 1 },
   /** payType 2: for the dedicated-node application when its screen lands (SPEC §6). */
   dedicatedNode: { payType: 2 },
 } as const satisfies Record<string, { payType: 1 | 2 }>;

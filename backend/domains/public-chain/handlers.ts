@@ -117,6 +117,8 @@ export async function buyPlan(input: Payload<"/sys/opc/plan/buy">, ctx: Ctx) {
     }
     const [row] = await tx.select({ org: pubChainOrgs, node: cityNodes }).from(pubChainOrgs).innerJoin(cityNodes, eq(cityNodes.id, pubChainOrgs.cityNodeId)).where(eq(pubChainOrgs.id, input.orgId));
     if (!row) throw new ApiError(Msg.NOT_FOUND);
+    // SPEC §5 "Blocking by bills": unpaid usage bills block a new purchase, as they block a new service.
+    if (await billing.api.hasBlockingBills(tx, me, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     if (!row.org.selling) throw new ApiError(Msg.PLAN_NOT_FOR_SALE);
     const [held] = await tx.select({ id: pubChainPlans.id }).from(pubChainPlans).where(and(eq(pubChainPlans.userId, me), eq(pubChainPlans.orgId, input.orgId)));
     if (held) throw new ApiError(Msg.PLAN_ALREADY_ON_NODE);
