@@ -28,7 +28,7 @@ const RANGES = Object.keys(GAS_RANGES) as (keyof typeof GAS_RANGES)[];
 
 /**
  * SPEC §2 chain account detail: the address, the gas (energy) read from the chain, the warning value, the
- * custody keystore (password ≥ 8, a POST answered with the file), assign gas (§9 bill type 50) with a
+ * custody keystore (password ≥ 8, a POST to Account/keystore answered with the file), assign gas (§9 bill type 50) with a
  * confirm step showing the amount and the balance after, and the gas spent over 5 and 30 days (receipts).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -45,22 +45,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const accountId = idParam(request, "accountId");
   const formData = await request.formData();
   const api = apiFor(request, viewer);
-  if (intentOf(formData, ["keystore", "assignGas"]) === "keystore") {
-    const password = formData.get("password");
-    const result = await api.call("/sys/opc/account/keystore", { accountId, password: typeof password === "string" ? password : "" });
-    if (!result.ok) {
-      const errors = result.fieldErrors.password ?? [result.messageKey];
-      return json({ kind: "keystore" as const, errors: errors.map((k) => (k.startsWith("MSG_") ? `errors:${k}` : k)) }, { status: result.status === 404 ? 404 : 400 });
-    }
-    return new Response(result.data.keystore, {
-      headers: { "Content-Type": "application/json; charset=utf-8", "Content-Disposition": `attachment; filename="${result.data.fileName}"`, "Cache-Control": "no-store" },
-    });
-  }
+  intentOf(formData, ["assignGas"]);
   const submission = parseWithZod(formData, { schema: assignGasForm });
-  if (submission.status !== "success") return json({ kind: "gas" as const, result: submission.reply(), confirm: null }, { status: 400 });
-  if (formData.get("confirmed") !== "yes") return json({ kind: "gas" as const, result: submission.reply(), confirm: submission.value });
+  if (submission.status !== "success") return json({ result: submission.reply(), confirm: null }, { status: 400 });
+  if (formData.get("confirmed") !== "yes") return json({ result: submission.reply(), confirm: submission.value });
   const result = await api.call("/sys/opc/account/assignGas", { accountId, ...submission.value });
-  if (!result.ok) return json({ kind: "gas" as const, result: replyWithFailure(submission, result), confirm: null }, { status: result.status === 404 ? 404 : 400 });
+  if (!result.ok) return json({ result: replyWithFailure(submission, result), confirm: null }, { status: result.status === 404 ? 404 : 400 });
   return redirectWithFlash(request, accountHref(accountId), { kind: "success", key: "publicChain:gas.done", params: { billNo: result.data.billNo } });
 }
 
@@ -69,7 +59,6 @@ export default function ChainAccount() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("publicChain");
   const here = accountHref(a.accountId);
-  const gas = actionData?.kind === "gas" ? actionData : null;
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -93,13 +82,13 @@ export default function ChainAccount() {
       <section className="card space-y-3">
         <h2 className="text-lg font-semibold">{t("gas.title")}</h2>
         <p className="text-sm text-slate-600">{t("gas.intro")}</p>
-        <AssignGasForm action={here} balanceCents={balanceCents} language={language} issuedKey={idempotencyKey} lastResult={gas?.result} confirm={gas?.confirm ?? null} />
+        <AssignGasForm action={here} balanceCents={balanceCents} language={language} issuedKey={idempotencyKey} lastResult={actionData?.result} confirm={actionData?.confirm ?? null} />
       </section>
       {isCustody(a.keyType) ? (
         <section className="card space-y-3">
           <h2 className="text-lg font-semibold">{t("keystore.title")}</h2>
           <p className="text-sm text-slate-600">{t("keystore.intro")}</p>
-          <KeystoreForm action={here} errors={actionData?.kind === "keystore" ? actionData.errors : undefined} />
+          <KeystoreForm action={`${PC}/Account/keystore?accountId=${a.accountId}`} />
         </section>
       ) : null}
       <section className="card space-y-3">

@@ -5,7 +5,7 @@ import * as z from "zod";
 import { WEI_PER_CENT } from "@contract/public-chain-codes";
 import { idempotencyKey, moneyAmount, toCents } from "@contract/rules";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { ErrorList, FormErrors, TextField } from "~/components/forms";
+import { FormErrors, TextField } from "~/components/forms";
 import type { Language } from "~/lib/i18n";
 import { formatUsd } from "~/lib/format";
 import { useSchemaForm } from "~/lib/use-schema-form";
@@ -73,10 +73,10 @@ export function AssignGasForm({ action, balanceCents, language, issuedKey, lastR
 }
 
 /**
- * The custody key as an encrypted keystore: a plain POST (a document request even with JavaScript) whose
- * answer is the file; a password under 8 characters comes back as the field's error.
+ * The custody key as an encrypted keystore: a plain POST (a document request even with JavaScript) to the
+ * keystore resource route, whose answer is the file; a refused password comes back as the page's message.
  */
-export function KeystoreForm({ action, errors }: { action: string; errors: string[] | undefined }) {
+export function KeystoreForm({ action }: { action: string }) {
   const { t } = useTranslation("publicChain");
   return (
     <Form method="post" action={action} reloadDocument className="max-w-md space-y-3">
@@ -84,9 +84,8 @@ export function KeystoreForm({ action, errors }: { action: string; errors: strin
       <div>
         <label htmlFor="keystore-password" className="label">{t("keystore.password")}</label>
         <input id="keystore-password" name="password" type="password" autoComplete="new-password" minLength={8} maxLength={128} required className="input"
-          aria-describedby="keystore-password-hint" aria-invalid={errors?.length ? true : undefined} />
+          aria-describedby="keystore-password-hint" />
         <p id="keystore-password-hint" className="mt-1 text-xs text-slate-600">{t("keystore.hint")}</p>
-        <ErrorList errors={errors} />
       </div>
       <button type="submit" className="btn-secondary">{t("keystore.download")}</button>
     </Form>
