@@ -182,6 +182,8 @@ export const Msg = {
   GAS_TRANSFER_FAILED: "MSG_42014",
   /** The node sells no plan now. */
   PLAN_NOT_FOR_SALE: "MSG_42015",
+  /** The chain did not answer (its balance could not be read); nothing was done. */
+  CHAIN_UNAVAILABLE: "MSG_42016",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { accountHref } from "~/components/public-chain/bits";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { idParam } from "~/lib/public-chain.server";
@@ -9,6 +9,14 @@ import { redirectWithFlash } from "~/lib/session.server";
  * (at least 8 characters, checked by the backend) answered with the file. A refused password goes back to
  * the account with the message; another user's or an unknown account is a 404.
  */
+/** A GET of the download's address (a bookmark, a reload) leads to the account's page and its form; another user's is a 404. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const accountId = idParam(request, "accountId");
+  await apiFor(request, viewer).load("/sys/opc/account/detail", { accountId, gasRange: "5d" });
+  return redirect(accountHref(accountId));
+}
+
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const accountId = idParam(request, "accountId");

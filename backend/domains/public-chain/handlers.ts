@@ -16,6 +16,7 @@ import { bills } from "../billing/tables";
 import chain from "../chain";
 import { chainBlocks, chainTxs, chains } from "../chain/tables";
 import { paidBill } from "./bills";
+import { finishGas, gasOf, refundGas } from "./gas";
 import { scheduleDeploy } from "./jobs";
 import { hashKey, newProjectKey, openCustodyKey, openProjectKey, sealCustodyKey } from "./keys";
 import { moveProject } from "./machine";
@@ -329,15 +330,6 @@ export async function projectStats(input: Payload<"/sys/opc/project/stats">, ctx
 
 /* -------------------------------------------- chain accounts -------------------------------------------- */
 
-/** The gas balance of an address on the project's chain (wei), or null when the chain does not answer. */
-async function gasOf(deps: Deps, chainName: string, address: string): Promise<bigint | null> {
-  try {
-    return BigInt(String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })));
-  } catch {
-    return null;
-  }
-}
-
 async function accountOut(deps: Deps, a: AccountRow, project: { name: string; chain: string }) {
   const gas = await gasOf(deps, project.chain, a.address);
   return {
@@ -489,27 +481,15 @@ export async function assignGas(input: Payload<"/sys/opc/account/assignGas">, ct
   if (!started.replayed) {
     try {
       const hash = await chain.api.fund(deps, project.chain, account.address, BigInt(row.wei));
-      [row] = await deps.db.update(pubChainGas).set({ status: GasStatus.DONE, txHash: hash }).where(eq(pubChainGas.id, row.id)).returning();
+      row = await finishGas(deps.db, row.id, hash);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      row = await refundGas(deps.db, row, reason, deps.now());
+      row = await refundGas(deps.db, row.id, reason, deps.now());
     }
   }
   const [bill] = await deps.db.select().from(bills).where(eq(bills.id, row.billId));
   if (row.status === GasStatus.REFUNDED && !started.replayed) throw new ApiError(Msg.GAS_TRANSFER_FAILED, { billNo: bill.billNo });
   return { assignmentId: row.id, accountId: row.accountId, billId: bill.id, billNo: bill.billNo, amountCents: row.amountCents, wei: row.wei, status: row.status, txHash: row.txHash, failReason: row.failReason, replayed: started.replayed };
-}
-
-/** A failed transfer: the bill refunded (one `refund` entry) and the assignment marked refunded, once. */
-async function refundGas(db: Db, assignment: typeof pubChainGas.$inferSelect, reason: string, now: Date) {
-  return db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(pubChainGas).where(eq(pubChainGas.id, assignment.id)).for("update");
-    if (locked.status !== GasStatus.TRANSFERRING) return locked;
-    await billing.api.post(tx, { userId: locked.userId, kind: "refund", amountCents: locked.amountCents, refType: "bill", refId: locked.billId, idempotencyKey: `pc-gas-refund:${locked.id}` }, now);
-    await tx.update(bills).set({ payState: 20, refundCents: locked.amountCents }).where(eq(bills.id, locked.billId));
-    const [row] = await tx.update(pubChainGas).set({ status: GasStatus.REFUNDED, failReason: reason }).where(eq(pubChainGas.id, locked.id)).returning();
-    return row;
-  });
 }
 
 /* ---------------------------------------------- the meter ---------------------------------------------- */

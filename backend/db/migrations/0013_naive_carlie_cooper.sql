@@ -1,0 +1,1 @@
+ALTER TABLE "pub_chain_accounts" ADD COLUMN "gas_low_since" timestamp with time zone;
