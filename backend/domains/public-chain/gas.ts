@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
-import { GasStatus } from "../../../contract/public-chain-codes";
+import { BillType } from "../../../contract/billing-codes";
+import { GasStatus, WEI_PER_CENT } from "../../../contract/public-chain-codes";
 import type { Db } from "../../db/client";
 import type { Deps } from "../../deps";
 import { ApiError } from "../../http/errors";
@@ -10,6 +11,7 @@ import { bills } from "../billing/tables";
 import chain from "../chain";
 import { chainTxs } from "../chain/tables";
 import inbox from "../inbox";
+import { paidBill } from "./bills";
 import { pubChainAccounts, pubChainGas, pubChainProjects } from "./tables";
 
 /**
@@ -38,6 +40,55 @@ export function scheduleGasRecover(db: Db, at: Date) {
 export function scheduleGasWatch(db: Db, at: Date) {
   const run = slot(at, WATCH_EVERY_MS);
   return schedule(db, JOB_GAS_WATCH, {}, { runAt: run, dedupeKey: `${JOB_GAS_WATCH}:${run.toISOString()}` });
+}
+
+/**
+ * The first half of a gas assignment, in one transaction: the paid bill (type 50), its one `bill_payment`
+ * ledger entry and the assignment "transferring". The same idempotency key answers the first assignment
+ * (`replayed`), or refuses another account or amount.
+ */
+export async function startAssignment(
+  deps: Deps,
+  input: { userId: number; account: { id: number; name: string }; project: { name: string }; amountCents: number; idempotencyKey: string; now: Date },
+) {
+  const { userId, account, project, amountCents, idempotencyKey, now } = input;
+  return deps.db.transaction(async (tx) => {
+    await billing.api.lockWallet(tx, userId, now);
+    const [replay] = await tx.select().from(pubChainGas).where(and(eq(pubChainGas.userId, userId), eq(pubChainGas.idempotencyKey, idempotencyKey)));
+    if (replay) {
+      if (replay.accountId !== account.id || replay.amountCents !== amountCents) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
+      return { row: replay, replayed: true };
+    }
+    const bill = await paidBill(tx, {
+      userId,
+      billType: BillType.ASSIGN_GAS,
+      serviceName: `${project.name} · ${account.name}`,
+      cents: amountCents,
+      at: now,
+      periodEnd: now,
+      yearly: false,
+      prefix: "GS",
+      dedupeKey: `pc-gas:${userId}:${idempotencyKey}`,
+    });
+    await billing.api.post(tx, { userId, kind: "bill_payment", amountCents, refType: "bill", refId: bill.id, idempotencyKey: `pc-gas:${idempotencyKey}` }, now);
+    const wei = BigInt(amountCents) * WEI_PER_CENT;
+    const [row] = await tx
+      .insert(pubChainGas)
+      .values({ userId, accountId: account.id, billId: bill.id, amountCents, wei: wei.toString(), status: GasStatus.TRANSFERRING, idempotencyKey, createdAt: now })
+      .returning();
+    return { row, replayed: false };
+  });
+}
+
+/** The second half: the treasury's transfer on the chain, then done with its hash, or refunded when it failed. */
+export async function transferAssignment(deps: Deps, row: typeof pubChainGas.$inferSelect, chainName: string, address: string) {
+  try {
+    const hash = await chain.api.fund(deps, chainName, address, BigInt(row.wei));
+    return await finishGas(deps.db, row.id, hash);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    return refundGas(deps.db, row.id, reason, deps.now());
+  }
 }
 
 /** A failed transfer: the bill refunded (one `refund` entry) and the assignment marked refunded, once. */

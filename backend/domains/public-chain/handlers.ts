@@ -3,8 +3,7 @@ import { bytesToHex, privateToAddress, toChecksumAddress } from "@ethereumjs/uti
 import { randomBytes } from "node:crypto";
 import { Wallet } from "ethers";
 import { Msg } from "../../../contract/messages";
-import { GAS_RANGES, GasStatus, KeyType, PLAN_BILL_TYPE, PlanStatus, ProjectStatus, STATS_RANGES, WEI_PER_CENT } from "../../../contract/public-chain-codes";
-import { BillType } from "../../../contract/billing-codes";
+import { GAS_RANGES, GasStatus, KeyType, PLAN_BILL_TYPE, PlanStatus, ProjectStatus, STATS_RANGES } from "../../../contract/public-chain-codes";
 import { toCents } from "../../../contract/rules";
 import type { Db, Tx } from "../../db/client";
 import { cityNodes } from "../../db/tables";
@@ -16,12 +15,12 @@ import { bills } from "../billing/tables";
 import chain from "../chain";
 import { chainBlocks, chainTxs, chains } from "../chain/tables";
 import { paidBill } from "./bills";
-import { finishGas, gasOf, refundGas } from "./gas";
+import { gasOf, startAssignment, transferAssignment } from "./gas";
 import { scheduleDeploy } from "./jobs";
 import { hashKey, newProjectKey, openCustodyKey, openProjectKey, sealCustodyKey } from "./keys";
 import { moveProject } from "./machine";
 import { addressOfPublicKey, checkedAddress, chinaDay, etherToWei, lastDays, planActive } from "./rules";
-import { pubChainAccounts, pubChainDailyUse, pubChainGas, pubChainMeter, pubChainOrgs, pubChainPlans, pubChainProjectTransitions, pubChainProjects } from "./tables";
+import { pubChainAccounts, pubChainDailyUse, pubChainMeter, pubChainOrgs, pubChainPlans, pubChainProjectTransitions, pubChainProjects } from "./tables";
 
 /** The public chain's handlers (contract/public-chain.ts; docs/decisions/026). */
 
@@ -442,51 +441,15 @@ export async function accountKeystore(input: Payload<"/sys/opc/account/keystore"
 
 /**
  * Assigns gas from the balance (§9 bill type 50): a paid bill and one `bill_payment` ledger entry with the
- * assignment in one transaction, then a real transfer from the chain's treasury. A failed transfer refunds the
- * bill (one `refund` entry). The same idempotency key answers the first assignment.
+ * assignment in one transaction, then a real transfer from the chain's treasury (gas.ts; a crash between the
+ * two is finished or refunded by the recovery job). A failed transfer refunds the bill (one `refund` entry).
+ * The same idempotency key answers the first assignment.
  */
 export async function assignGas(input: Payload<"/sys/opc/account/assignGas">, ctx: Ctx) {
-  const me = ctx.user.id;
   const deps = ctx.services;
-  const now = deps.now();
-  const amountCents = toCents(input.amount);
-  const { account, project } = await ownAccount(deps.db, me, input.accountId);
-  const started = await deps.db.transaction(async (tx) => {
-    await billing.api.lockWallet(tx, me, now);
-    const [replay] = await tx.select().from(pubChainGas).where(and(eq(pubChainGas.userId, me), eq(pubChainGas.idempotencyKey, input.idempotencyKey)));
-    if (replay) {
-      if (replay.accountId !== account.id || replay.amountCents !== amountCents) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
-      return { row: replay, replayed: true };
-    }
-    const wei = BigInt(amountCents) * WEI_PER_CENT;
-    const bill = await paidBill(tx, {
-      userId: me,
-      billType: BillType.ASSIGN_GAS,
-      serviceName: `${project.name} · ${account.name}`,
-      cents: amountCents,
-      at: now,
-      periodEnd: now,
-      yearly: false,
-      prefix: "GS",
-      dedupeKey: `pc-gas:${me}:${input.idempotencyKey}`,
-    });
-    await billing.api.post(tx, { userId: me, kind: "bill_payment", amountCents, refType: "bill", refId: bill.id, idempotencyKey: `pc-gas:${input.idempotencyKey}` }, now);
-    const [row] = await tx
-      .insert(pubChainGas)
-      .values({ userId: me, accountId: account.id, billId: bill.id, amountCents, wei: wei.toString(), status: GasStatus.TRANSFERRING, idempotencyKey: input.idempotencyKey, createdAt: now })
-      .returning();
-    return { row, replayed: false };
-  });
-  let row = started.row;
-  if (!started.replayed) {
-    try {
-      const hash = await chain.api.fund(deps, project.chain, account.address, BigInt(row.wei));
-      row = await finishGas(deps.db, row.id, hash);
-    } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      row = await refundGas(deps.db, row.id, reason, deps.now());
-    }
-  }
+  const { account, project } = await ownAccount(deps.db, ctx.user.id, input.accountId);
+  const started = await startAssignment(deps, { userId: ctx.user.id, account, project, amountCents: toCents(input.amount), idempotencyKey: input.idempotencyKey, now: deps.now() });
+  const row = started.replayed ? started.row : await transferAssignment(deps, started.row, project.chain, account.address);
   const [bill] = await deps.db.select().from(bills).where(eq(bills.id, row.billId));
   if (row.status === GasStatus.REFUNDED && !started.replayed) throw new ApiError(Msg.GAS_TRANSFER_FAILED, { billNo: bill.billNo });
   return { assignmentId: row.id, accountId: row.accountId, billId: bill.id, billNo: bill.billNo, amountCents: row.amountCents, wei: row.wei, status: row.status, txHash: row.txHash, failReason: row.failReason, replayed: started.replayed };
