@@ -1,12 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { GAS_RANGES } from "@contract/public-chain-codes";
 import { Badge } from "~/components/Badge";
 import { Field } from "~/components/details";
 import { AssignGasForm, KeystoreForm, assignGasForm } from "~/components/public-chain/account";
-import { DayChart } from "~/components/public-chain/DayChart";
+import { ChartHeading, DayChart } from "~/components/public-chain/DayChart";
 import { KeyTypeLabel, PC, accountHref, accountsHref, formatEther, isCustody, projectHref } from "~/components/public-chain/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
@@ -92,17 +92,7 @@ export default function ChainAccount() {
         </section>
       ) : null}
       <section className="card space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 className="text-lg font-semibold">{t("gasUsed.title")}</h2>
-          <Form method="get" className="flex items-end gap-2">
-            <input type="hidden" name="accountId" value={a.accountId} />
-            <label htmlFor="gas-range" className="label !mb-0 self-center">{t("stats.range")}</label>
-            <select id="gas-range" name="gasRange" defaultValue={gasRange} className="input !w-auto">
-              {RANGES.map((r) => <option key={r} value={r}>{t(`gasUsed.ranges.${r}`)}</option>)}
-            </select>
-            <button type="submit" className="btn-secondary">{t("stats.show")}</button>
-          </Form>
-        </div>
+        <ChartHeading title={t("gasUsed.title")} keep={{ name: "accountId", value: a.accountId }} name="gasRange" value={gasRange} ranges={RANGES} labelOf={(r) => t(`gasUsed.ranges.${r}`)} />
         <DayChart language={language} testId="gas-used" unit={t("account.unit")} format={(v) => v.toLocaleString(language, { maximumFractionDigits: 6 })}
           data={{ days: a.gasUsed.map((d) => d.day), series: a.gasUsed.some((d) => d.transactions > 0) ? [{ name: t("gasUsed.series"), data: a.gasUsed.map((d) => Number(formatEther(d.wei))) }] : [] }}
           texts={{ title: t("gasUsed.title"), day: t("stats.day"), total: t("stats.dayTotal"), showTable: t("stats.showTable"), empty: t("gasUsed.none") }} />

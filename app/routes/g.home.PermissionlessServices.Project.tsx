@@ -1,11 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { STATS_RANGES } from "@contract/public-chain-codes";
 import { FormErrors } from "~/components/forms";
 import { IntentConfirmStep } from "~/components/IntentConfirmStep";
 import { Field, inLanguage } from "~/components/details";
-import { DayChart, byMethod } from "~/components/public-chain/DayChart";
+import { ChartHeading, DayChart, byMethod } from "~/components/public-chain/DayChart";
 import { ProjectActions, ProjectKeyCard } from "~/components/public-chain/project";
 import { PC, ProjectStatusBadge, accountsHref, contractsHref, projectHref } from "~/components/public-chain/bits";
 import { apiFor, failureStatus, redirectAfter, requireUser } from "~/lib/api.server";
@@ -96,17 +96,7 @@ export default function ProjectPage() {
       </section>
       <ProjectKeyCard project={p} origin={origin} here={here} shown={actionData?.kind === "key" ? actionData : null} />
       <section className="card space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 className="text-lg font-semibold">{t("stats.title")}</h2>
-          <Form method="get" className="flex items-end gap-2">
-            <input type="hidden" name="projectId" value={p.projectId} />
-            <label htmlFor="stats-range" className="label !mb-0 self-center">{t("stats.range")}</label>
-            <select id="stats-range" name="range" defaultValue={range} className="input !w-auto">
-              {RANGES.map((r) => <option key={r} value={r}>{t(`stats.ranges.${r}`)}</option>)}
-            </select>
-            <button type="submit" className="btn-secondary">{t("stats.show")}</button>
-          </Form>
-        </div>
+        <ChartHeading title={t("stats.title")} keep={{ name: "projectId", value: p.projectId }} name="range" value={range} ranges={RANGES} labelOf={(r) => t(`stats.ranges.${r}`)} />
         <p className="text-sm text-slate-600" data-testid="stats-total">{t("stats.total", { count: stats.total, range: t(`stats.ranges.${range}`) })}</p>
         <DayChart data={byMethod(stats)} language={language} testId="stats" unit={t("stats.unit")}
           texts={{ title: t("stats.title"), day: t("stats.day"), total: t("stats.dayTotal"), showTable: t("stats.showTable"), empty: t("stats.none") }} />

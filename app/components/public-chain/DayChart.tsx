@@ -1,4 +1,6 @@
+import { Form } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Chart } from "~/components/billing/UsageChart";
 import type { Language } from "~/lib/i18n";
 import { formatDate } from "~/lib/format";
@@ -92,4 +94,32 @@ export function byMethod(stats: { days: string[]; rows: { day: string; method: s
     if (i !== undefined) series[methods.indexOf(r.method)].data[i] += r.requests;
   }
   return { days: stats.days, series };
+}
+
+/**
+ * A chart's section heading with its period choice: a GET form (works without JavaScript) keeping the
+ * record's id (`keep`) and setting `name` to one of `ranges`.
+ */
+export function ChartHeading({ title, keep, name, value, ranges, labelOf }: {
+  title: string;
+  keep: { name: string; value: number };
+  name: string;
+  value: string;
+  ranges: readonly string[];
+  labelOf: (range: string) => string;
+}) {
+  const { t } = useTranslation("publicChain");
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <Form method="get" className="flex items-end gap-2">
+        <input type="hidden" name={keep.name} value={keep.value} />
+        <label htmlFor={`${name}-select`} className="label !mb-0 self-center">{t("stats.range")}</label>
+        <select id={`${name}-select`} name={name} defaultValue={value} className="input !w-auto">
+          {ranges.map((r) => <option key={r} value={r}>{labelOf(r)}</option>)}
+        </select>
+        <button type="submit" className="btn-secondary">{t("stats.show")}</button>
+      </Form>
+    </div>
+  );
 }
