@@ -68,6 +68,8 @@ test("buys a plan, creates a project, enables it and takes its key; the endpoint
 
   await page.goto(`${PC}/Home`);
   await page.getByRole("link", { name: "Create project" }).click();
+  // Home's search field is labelled "Project name" too: act once the form's page is there.
+  await expect(page.getByRole("heading", { name: "Create a project", level: 1 })).toBeVisible();
   const projectName = `Ledger ${testInfo.project.name}`;
   // Out of the plan's range (100–100,000): the server's §8 text at the field, nothing typed lost.
   await page.getByLabel("Project name").fill(projectName);
