@@ -201,6 +201,8 @@ export const Msg = {
   UPGRADE_UNKNOWN_NODE: "MSG_44008",
   /** A price area, item or field that does not exist. */
   PRICE_ITEM_UNKNOWN: "MSG_44009",
+  /** The chain did not answer (its balance could not be read); nothing was done. */
+  CHAIN_UNAVAILABLE: "MSG_42016",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

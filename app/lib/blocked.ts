@@ -16,6 +16,8 @@ export const BLOCKED_ACTIONS = {
   upgradeService: { payType: 1 },
   /** SPEC §7 payType 1: a configuration upgrade (docs/decisions/036). */
   configUpgrade: { payType: 1 },
+  /** Buying a public-chain plan (SPEC §2 PermissionlessServices Index). */
+  buyPlan: { payType: 1 },
   /** payType 2: for the dedicated-node application when its screen lands (SPEC §6). */
   dedicatedNode: { payType: 2 },
 } as const satisfies Record<string, { payType: 1 | 2 }>;

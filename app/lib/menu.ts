@@ -26,6 +26,15 @@ export const MENU: MenuEntry[] = [
     ],
   },
   {
+    key: "permissionlessServices",
+    to: "/g/home/PermissionlessServices",
+    navigation: 15,
+    children: [
+      { key: "publicChainNodes", to: "/g/home/PermissionlessServices", navigation: 10 },
+      { key: "publicChainHome", to: "/g/home/PermissionlessServices/Home", navigation: 20 },
+    ],
+  },
+  {
     key: "appStore",
     to: "/g/home/AppStore/Services",
     navigation: 20,

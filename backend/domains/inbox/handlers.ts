@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { MESSAGE_REF_KINDS, type pageRequestSchema } from "../../../contract/platform";
+import type { Db, Tx } from "../../db/client";
 import { messages } from "../../db/tables";
 import type { SignedInContext } from "../../http/router";
 
@@ -43,4 +44,12 @@ export async function markRead(input: { messageIds?: number[]; all?: boolean }, 
   }
   const [{ unread }] = await services.db.select({ unread: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
   return { unread };
+}
+
+/**
+ * A message to a user's Message Center, written inside the caller's transaction: `textKey` is a key of
+ * locales/<lang>/messages.json ("messages.…") and `params` its values, translated when the message is shown.
+ */
+export async function notify(tx: Db | Tx, input: { userId: number; textKey: string; params: Record<string, string>; at: Date }) {
+  await tx.insert(messages).values({ userId: input.userId, textKey: input.textKey, params: input.params, createdAt: input.at });
 }

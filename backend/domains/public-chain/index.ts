@@ -22,6 +22,7 @@ import {
   queryPubOrgList,
   requestsOn,
 } from "./handlers";
+import { gasJobs, requireGas, scheduleGasRecover, scheduleGasWatch } from "./gas";
 import { publicChainJobs } from "./jobs";
 import { requestUnits } from "./rules";
 
@@ -52,8 +53,10 @@ export default defineDomain({
   }),
   // The organisation nodes are upserted at every start (after the platform's city nodes).
   start: (deps) => seedPublicChainOrgs(deps.db),
-  jobs: publicChainJobs,
+  jobs: { ...publicChainJobs, ...gasJobs },
+  // Interrupted gas transfers are finished or refunded at every start, then every 5 minutes; low gas is watched every 10.
+  schedules: [scheduleGasRecover, scheduleGasWatch],
   endpoints: [projectRpc],
-  api: { requestUnits, requestsOn },
+  api: { requestUnits, requestsOn, requireGas },
   seedDemo: seedDemoPublicChain,
 });
