@@ -23,6 +23,8 @@ import {
   requestsOn,
 } from "./handlers";
 import { publicChainJobs } from "./jobs";
+import { openCustodyKey } from "./keys";
+import { publishOnFirstContract } from "./machine";
 import { requestUnits } from "./rules";
 
 /**
@@ -54,6 +56,13 @@ export default defineDomain({
   start: (deps) => seedPublicChainOrgs(deps.db),
   jobs: publicChainJobs,
   endpoints: [projectRpc],
-  api: { requestUnits, requestsOn },
+  api: {
+    requestUnits,
+    requestsOn,
+    /** A custody account's private key (hex), for the contract deployments it signs (docs/decisions/033). */
+    openCustodyKey,
+    /** 11 → 15 "published" when a project not yet enabled has its first contract deployed (docs/decisions/026). */
+    publishOnFirstContract,
+  },
   seedDemo: seedDemoPublicChain,
 });
