@@ -24,7 +24,10 @@ const children = [];
 const freePort = () =>
   new Promise((resolve, reject) => {
     const s = netServer();
-    s.listen(0, "127.0.0.1", () => s.close(() => resolve(s.address()?.port ?? 0)));
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
     s.on("error", reject);
   });
 

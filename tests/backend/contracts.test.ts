@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Msg } from "../../contract/messages";
-import { activeUser, call } from "./client";
+import { activeUser, call, login } from "./client";
 import { waitFor } from "./security/world";
 import { COUNTER_SOURCE } from "./fixtures/counter-contract";
 
@@ -110,6 +110,22 @@ describe("contract deployment", () => {
     expect(again.status).toBe(0);
     expect((await settled(token, reverting.contractId)).status).toBe(3);
   }, 120_000);
+
+  it("the demo: democompany's project holds the demo token, deployed from its custody account, readable and with its Transfer event", async () => {
+    const demo = (await login("democompany", "Demo12!@pass")).data.token as string;
+    const [project] = (await ok("/sys/opc/project/list", { pageSize: 10 }, demo)).page.rows;
+    const list = await ok("/sys/opc/contract/list", { projectId: project.projectId }, demo);
+    expect(list.page.rows).toMatchObject([{ name: "Demo Token", mainContract: "DemoToken", status: 2, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) }]);
+    const token = list.page.rows[0];
+    const read = async (functionName: string, args: string[] = []) => (await ok("/sys/opc/contract/call", { contractId: token.contractId, functionName, args }, demo)).outputs[0].value;
+    expect(await read("name")).toBe("Demo Token");
+    expect(await read("symbol")).toBe("DEMO");
+    expect(await read("decimals")).toBe("18");
+    expect(await read("totalSupply")).toBe((10n ** 24n).toString());
+    expect(await read("balanceOf", [token.accountAddress])).toBe((10n ** 24n).toString());
+    const events = await ok("/sys/opc/contract/events", { contractId: token.contractId }, demo);
+    expect(events.page.rows).toMatchObject([{ eventName: "Transfer", args: [{ name: "from", value: "0x0000000000000000000000000000000000000000" }, { name: "to", value: token.accountAddress }, { name: "value", value: (10n ** 24n).toString() }] }]);
+  });
 
   it("another user sees and calls none of it", async () => {
     const other = (await activeUser("ctx")).token;

@@ -1,6 +1,7 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { callContract, contractDetail, contractEvents, createContract, listContracts, redeployContract, updateContract } from "./handlers";
+import { seedDemoContracts } from "./demo";
 import { contractJobs } from "./jobs";
 
 /**
@@ -21,4 +22,5 @@ export default defineDomain({
     "/sys/opc/contract/events": contractEvents,
   }),
   jobs: contractJobs,
+  seedDemo: seedDemoContracts,
 });

@@ -153,7 +153,7 @@ async function settle(deps: Deps, row: Row, chainName: string) {
   });
 }
 
-async function deploy(payload: Record<string, unknown>, deps: Deps) {
+export async function deployContract(payload: Record<string, unknown>, deps: Deps) {
   const id = Number(payload.contractId);
   if (!Number.isSafeInteger(id) || id <= 0) throw new Error("job payload without contractId");
   let [row] = await deps.db.select().from(pubChainContracts).where(eq(pubChainContracts.id, id));
@@ -175,7 +175,7 @@ async function deploy(payload: Record<string, unknown>, deps: Deps) {
 
 export const contractJobs: Record<string, JobEntry> = {
   [JOB_DEPLOY_CONTRACT]: {
-    run: deploy,
+    run: deployContract,
     async ownerOf(payload, db) {
       const [c] = await db.select({ userId: pubChainContracts.userId, name: pubChainContracts.name }).from(pubChainContracts).where(eq(pubChainContracts.id, Number(payload.contractId) || 0));
       return c ? { userId: c.userId, subject: c.name } : null;
