@@ -114,18 +114,16 @@ async function main() {
       "eth_sendRawTransaction /chain/rpc",
       {
         url: `${product.base}/chain/rpc`,
+        method: "POST",
         headers,
-        requests: [
-          {
-            method: "POST",
-            setupRequest(req, context) {
-              context.sender ??= nextSender++ % CONNECTIONS;
-              context.nonce ??= 0;
-              const raw = signed[context.sender][context.nonce++];
-              return { ...req, body: JSON.stringify({ jsonrpc: "2.0", id: context.nonce, method: "eth_sendRawTransaction", params: [raw] }) };
-            },
-          },
-        ],
+        // Each connection (client) sends its own sender's transactions, nonce after nonce, one at a time.
+        setupClient(client) {
+          const sender = nextSender++ % CONNECTIONS;
+          let nonce = 0;
+          const next = () => JSON.stringify({ jsonrpc: "2.0", id: nonce + 1, method: "eth_sendRawTransaction", params: [signed[sender][nonce++]] });
+          client.setBody(next());
+          client.on("response", () => client.setBody(next()));
+        },
       },
     ],
   ];
