@@ -6,6 +6,7 @@ import accounts from "./domains/accounts";
 import audit from "./domains/audit";
 import billing from "./domains/billing";
 import chain from "./domains/chain";
+import contracts from "./domains/contracts";
 import inbox from "./domains/inbox";
 import invoices from "./domains/invoices";
 import operations from "./domains/operations";
@@ -40,7 +41,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, prices, operations, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, prices, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;

@@ -203,6 +203,29 @@ export const Msg = {
   PRICE_ITEM_UNKNOWN: "MSG_44009",
   /** The chain did not answer (its balance could not be read); nothing was done. */
   CHAIN_UNAVAILABLE: "MSG_42016",
+  /* Contract deployment (MSG_42100-42199; backend/domains/contracts/, docs/decisions/033). */
+  /** §5 Contract name: no leading or trailing spaces. */
+  CONTRACT_NAME_SPACES: "MSG_42101",
+  /** §4 Only one deployment at a time per project. */
+  CONTRACT_DEPLOYMENT_UNDER_WAY: "MSG_42102",
+  /** §4 A contract being deployed blocks edits. */
+  CONTRACT_BEING_DEPLOYED: "MSG_42103",
+  /** The contract is not deployed (yet, or it failed): nothing to call or read. */
+  CONTRACT_NOT_DEPLOYED: "MSG_42104",
+  /** No read function (view or pure) of that name in the ABI. */
+  CONTRACT_NO_SUCH_FUNCTION: "MSG_42105",
+  /** The arguments do not fit the function's parameters. */
+  CONTRACT_BAD_ARGUMENTS: "MSG_42106",
+  /** The call reverted (its reason in data.reason). */
+  CONTRACT_CALL_REVERTED: "MSG_42107",
+  /** The project cannot deploy contracts in its status (not deployed yet, failed, or deactivated). */
+  CONTRACT_PROJECT_NOT_READY: "MSG_42108",
+  /** Contracts deploy from custody accounts only (the server holds no other key). */
+  CONTRACT_ACCOUNT_NOT_CUSTODY: "MSG_42109",
+  /** The ABI is not a JSON array of ABI entries. */
+  CONTRACT_BAD_ABI: "MSG_42110",
+  /** The status does not allow this action (only a failed deployment is redeployed). */
+  CONTRACT_ACTION_NOT_AVAILABLE: "MSG_42111",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -18,6 +18,7 @@ import { auditPaths } from "./audit";
 import { publicChainPaths } from "./public-chain";
 import { configurationPaths } from "./configuration";
 import { pricePaths } from "./prices";
+import { contractPaths } from "./contracts";
 
 export type { PathSpec } from "./path-spec";
 
@@ -49,6 +50,7 @@ export const paths = {
   ...publicChainPaths,
   ...configurationPaths,
   ...pricePaths,
+  ...contractPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -24,6 +24,8 @@ import {
 } from "./handlers";
 import { gasJobs, requireGas, scheduleGasRecover, scheduleGasWatch } from "./gas";
 import { publicChainJobs } from "./jobs";
+import { openCustodyKey } from "./keys";
+import { publishOnFirstContract } from "./machine";
 import { requestUnits } from "./rules";
 
 /**
@@ -57,6 +59,14 @@ export default defineDomain({
   // Interrupted gas transfers are finished or refunded at every start, then every 5 minutes; low gas is watched every 10.
   schedules: [scheduleGasRecover, scheduleGasWatch],
   endpoints: [projectRpc],
-  api: { requestUnits, requestsOn, requireGas },
+  api: {
+    requestUnits,
+    requestsOn,
+    requireGas,
+    /** A custody account's private key (hex), for the contract deployments it signs (docs/decisions/033). */
+    openCustodyKey,
+    /** 11 → 15 "published" when a project not yet enabled has its first contract deployed (docs/decisions/026). */
+    publishOnFirstContract,
+  },
   seedDemo: seedDemoPublicChain,
 });

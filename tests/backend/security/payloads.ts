@@ -53,6 +53,7 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   /** An item of the price catalogue: only operators name one (/sys/ops/prices/set). */
   itemId: "not-id",
   accountId: "pcAccount",
+  contractId: "pcContract",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -209,6 +210,9 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/account/create": () => ({ projectId: w.ids.pcProject[0] as number, name: `${w.tag} acct ${key().slice(3, 9)}`, keyType: "3", address: `0x${key().slice(3, 23)}${key().slice(3, 23)}`, gasWarning: "0.01" }),
     "/sys/opc/account/assignGas": () => ({ accountId: w.ids.pcAccount[0] as number, amount: "0.01", idempotencyKey: idem() }),
     "/sys/opc/account/keystore": () => ({ accountId: w.ids.pcAccount[0] as number, password: PASSWORD }),
+    "/sys/opc/contract/create": () => ({ projectId: w.ids.pcProject[0] as number, accountId: w.ids.pcAccount[0] as number, name: `${w.tag} c ${key().slice(3, 9)}`, sourceKind: "abi", abi: "[]", bytecode: "0x6001600c60003960016000f300" }),
+    "/sys/opc/contract/update": () => ({ contractId: w.ids.pcContract[0] as number, name: `${w.tag} contract` }),
+    "/sys/opc/contract/call": () => ({ contractId: w.ids.pcContract[0] as number, functionName: "v", args: [] }),
   };
 }
 

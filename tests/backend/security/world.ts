@@ -80,7 +80,7 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
-  "pcPlan", "pcProject", "pcAccount", "upgrade",
+  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -320,6 +320,12 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   markers.push(custody.address, watched.address);
   const gas = await ok("/sys/opc/account/assignGas", { accountId: custody.accountId, amount: "0.50", idempotencyKey: key() }, token);
   markers.push(gas.billNo, gas.txHash);
+  // A contract deployed from the custody account (docs/decisions/033), from a small source compiled on the server.
+  const contract = await ok("/sys/opc/contract/create", { projectId: project.projectId, accountId: custody.accountId, name: `${tag} contract`, sourceKind: "source", source: "// SPDX-License-Identifier: MIT\npragma solidity 0.8.37;\ncontract Mark { event Marked(uint256 v); uint256 public v = 7; function mark(uint256 x) external { v = x; emit Marked(x); } }" }, token);
+  ids.pcContract.push(contract.contractId);
+  const contractDone = await waitFor("contract deployed", () => ok("/sys/opc/contract/detail", { contractId: contract.contractId }, token), (d) => d.status === 2 || d.status === 3);
+  expect(contractDone.status, contractDone.failReason).toBe(2);
+  markers.push(contractDone.address, contractDone.txHash);
 
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
@@ -416,6 +422,8 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/project/detail", { projectId }]),
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/project/stats", { projectId, range: "7d" }]),
     ...w.ids.pcAccount.map((accountId): [string, object] => ["/sys/opc/account/detail", { accountId }]),
+    ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/contract/list", { projectId }]),
+    ...w.ids.pcContract.map((contractId): [string, object] => ["/sys/opc/contract/detail", { contractId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],
