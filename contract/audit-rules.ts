@@ -21,6 +21,8 @@ export type OperatorPath = { [P in VueapiPath]: (typeof paths)[P]["auth"] extend
 
 export const AUDIT_RULES = {
   "/sys/ops/serviceReviews/list": "read",
+  "/sys/ops/testNetwork/status": "read",
+  "/sys/ops/testNetwork/reset": { action: "testNetwork.reset", target: "testNetwork", outcome: true },
   "/sys/ops/serviceReviews/decide": { action: "service.review", target: "serviceVersion", id: "appVerId", outcome: true },
   "/sys/ops/refunds/list": "read",
   "/sys/ops/refunds/decide": { action: "refund.review", target: "refund", id: "refundId", outcome: true },

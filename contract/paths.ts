@@ -16,6 +16,7 @@ import { operationFixturePaths, operationPaths } from "./operations";
 import { operatorAuthFixturePaths, operatorAuthPaths } from "./operator-auth";
 import { auditPaths } from "./audit";
 import { publicChainPaths } from "./public-chain";
+import { testServicePaths } from "./test-services";
 
 export type { PathSpec } from "./path-spec";
 
@@ -45,6 +46,7 @@ export const paths = {
   ...operatorAuthFixturePaths,
   ...auditPaths,
   ...publicChainPaths,
+  ...testServicePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;
