@@ -116,3 +116,6 @@ export const testServicePaths = {
   "/sys/ops/testNetwork/status": { auth: "operator", payload: z.object({}), data: testNetworkSchema },
   "/sys/ops/testNetwork/reset": { auth: "operator", payload: testNetworkResetSchema, data: testNetworkSchema },
 } satisfies Record<string, PathSpec>;
+
+/** The portal's form (the package file travels as an upload beside it). */
+export const testServiceFormSchema = testServiceFields.omit({ uploadId: true });
