@@ -1,6 +1,7 @@
 import type { VueapiPath } from "../../../contract/paths";
 import { accepts, getAt, idFieldsOf, issuesOf, jsonSchemaOf, minimalValue, setAt, type FieldPath, type IdField, type Json, type JsonObject, type Schema } from "./schema";
 import { key, type Kind, type World } from "./world";
+import { COUNTER_SOURCE } from "../fixtures/counter-contract";
 import { PASSWORD } from "../client";
 
 /**
@@ -49,6 +50,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   planId: "pcPlan",
   projectId: "pcProject",
   accountId: "pcAccount",
+  /** Test services (docs/decisions/034). */
+  testServiceId: "testService",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -204,6 +207,9 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/account/create": () => ({ projectId: w.ids.pcProject[0] as number, name: `${w.tag} acct ${key().slice(3, 9)}`, keyType: "3", address: `0x${key().slice(3, 23)}${key().slice(3, 23)}`, gasWarning: "0.01" }),
     "/sys/opc/account/assignGas": () => ({ accountId: w.ids.pcAccount[0] as number, amount: "0.01", idempotencyKey: idem() }),
     "/sys/opc/account/keystore": () => ({ accountId: w.ids.pcAccount[0] as number, password: PASSWORD }),
+    "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
+    "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
+    "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
   };
 }
 
