@@ -5,6 +5,7 @@ import { TestServiceStatus, type TestServiceFields, type TestService } from "../
 import type { Db, Tx } from "../../db/client";
 import { users } from "../../db/tables";
 import { ApiError, fieldError } from "../../http/errors";
+import { recordAudit } from "../../kit/audit";
 import type { Payload, SignedInContext } from "../../http/router";
 import chain from "../chain";
 import participation from "../participation";
@@ -228,6 +229,7 @@ export async function resetTestNetwork(_input: Payload<"/sys/ops/testNetwork/res
   const now = ctx.services.now();
   const next = (await currentNetwork(ctx.services.db)).generation + 1;
   await chain.api.createChain(ctx.services, { name: chainNameOf(next), purpose: "test" });
+  const chainName = chainNameOf(next);
   await ctx.services.db.transaction(async (tx) => {
     await tx.insert(testNetworkGenerations).values({ generation: next, chainName: chainNameOf(next), resetBy: ctx.user.id, createdAt: now });
     const moving = await tx
@@ -238,6 +240,18 @@ export async function resetTestNetwork(_input: Payload<"/sys/ops/testNetwork/res
     for (const row of moving) {
       await moveTestService(tx, row, "reset", "operator", now, { contractAddress: null, txHash: null, blockNumber: null, chainName: null });
     }
+    await recordAudit(tx, {
+      action: "testNetwork.reset",
+      targetType: "testNetwork",
+      targetId: chainName,
+      decision: "reset",
+      comments: null,
+      details: { generation: next, servicesToRedeploy: moving.length },
+      actor: ctx.user,
+      at: now,
+      path: ctx.path,
+      clientIp: ctx.clientAddress,
+    });
   });
   return networkOut(ctx);
 }
