@@ -42,6 +42,18 @@ async function sourcesOf(tx: Tx, ctx: Ctx, input: TestServiceFields): Promise<{ 
   return { sources, packageName: claimed.name };
 }
 
+/** The columns a create or an edit sets from the form. */
+const editable = (input: TestServiceFields, sources: Record<string, string>, packageName: string | null) => ({
+  name: input.name,
+  version: input.version,
+  platform: input.platform,
+  sourceKind: input.sourceKind,
+  sources,
+  packageName,
+  mainContract: input.mainContract,
+  initParams: input.initParams,
+});
+
 async function nameFree(tx: Tx, userId: number, name: string, version: string, except?: number) {
   const [taken] = await tx
     .select({ id: testServices.id })
@@ -116,14 +128,7 @@ export async function createTestService(input: Payload<"/sys/testService/create"
       .insert(testServices)
       .values({
         userId: ctx.user.id,
-        name: input.name,
-        version: input.version,
-        platform: input.platform,
-        sourceKind: input.sourceKind,
-        sources,
-        packageName,
-        mainContract: input.mainContract,
-        initParams: input.initParams,
+        ...editable(input, sources, packageName),
         status: TestServiceStatus.NOT_DEPLOYED,
         appCode,
         ...deployer,
@@ -146,14 +151,7 @@ export async function editTestService(input: Payload<"/sys/testService/edit">, c
     await nameFree(tx, ctx.user.id, input.name, input.version, current.id);
     const { sources, packageName } = input.sourceKind === current.sourceKind && input.sourceKind === "package" && !input.uploadId ? current : await sourcesOf(tx, ctx, input);
     return moveTestService(tx, current, "edit", "user", ctx.services.now(), {
-      name: input.name,
-      version: input.version,
-      platform: input.platform,
-      sourceKind: input.sourceKind,
-      sources,
-      packageName,
-      mainContract: input.mainContract,
-      initParams: input.initParams,
+    ...editable(input, sources, packageName),
     });
   });
   return out(ctx.services.db, ctx, row, true);
