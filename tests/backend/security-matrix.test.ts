@@ -36,7 +36,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/chainAppInfo/myCertificates", "/sys/chainAppInfo/wizard/drafts", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry", "/sys/ops/queues/waiting",
   "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
   "/sys/pubChainOrg/queryPubOrgList", "/sys/opc/plan/buy", "/sys/opc/plan/list",
-  "/sys/testService/list", "/sys/testService/create", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
+  "/sys/testService/list", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
 ]);
 
 /**

@@ -30,6 +30,8 @@ async function own(q: Db | Tx, userId: number, id: number, lock = false): Promis
 /** The sources of a create, edit or upgrade: typed Solidity, or the .sol files of an uploaded chaincode package. */
 async function sourcesOf(tx: Tx, ctx: Ctx, input: TestServiceFields): Promise<{ sources: Record<string, string>; packageName: string | null }> {
   if (input.sourceKind === "source") {
+    // A file named with typed source is refused rather than ignored: the caller meant one or the other.
+    if (input.uploadId) throw fieldError("file", "testServices:validation.fileWithSource", Msg.INVALID_PARAMS);
     if (!input.source?.trim()) throw fieldError("source", "validation.required", Msg.TEST_SERVICE_SOURCE_REQUIRED);
     return { sources: { [`${input.mainContract || "Contract"}.sol`]: input.source }, packageName: null };
   }

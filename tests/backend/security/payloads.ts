@@ -207,6 +207,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/account/create": () => ({ projectId: w.ids.pcProject[0] as number, name: `${w.tag} acct ${key().slice(3, 9)}`, keyType: "3", address: `0x${key().slice(3, 23)}${key().slice(3, 23)}`, gasWarning: "0.01" }),
     "/sys/opc/account/assignGas": () => ({ accountId: w.ids.pcAccount[0] as number, amount: "0.01", idempotencyKey: idem() }),
     "/sys/opc/account/keystore": () => ({ accountId: w.ids.pcAccount[0] as number, password: PASSWORD }),
+    "/sys/ops/testNetwork/reset": () => ({ confirmName: "test-network" }),
     "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
