@@ -21,6 +21,10 @@ export type OperatorPath = { [P in VueapiPath]: (typeof paths)[P]["auth"] extend
 
 export const AUDIT_RULES = {
   "/sys/ops/serviceReviews/list": "read",
+  "/sys/ops/testNetwork/status": "read",
+  // The reset opens a new chain before its decision commits (a single-connection database cannot wait inside the
+  // router's transaction): the handler writes its entry in the transaction that moves the services.
+  "/sys/ops/testNetwork/reset": "handler",
   "/sys/ops/serviceReviews/decide": { action: "service.review", target: "serviceVersion", id: "appVerId", outcome: true },
   "/sys/ops/configUpgrades/list": "read",
   "/sys/ops/configUpgrades/decide": { action: "configUpgrade.review", target: "configUpgrade", id: "upgradeId", outcome: true },

@@ -226,6 +226,15 @@ export const Msg = {
   CONTRACT_BAD_ABI: "MSG_42110",
   /** The status does not allow this action (only a failed deployment is redeployed). */
   CONTRACT_ACTION_NOT_AVAILABLE: "MSG_42111",
+  /* Test services (MSG_43001-43199; backend/domains/test-services/, docs/decisions/034). */
+  /** The test service's status does not allow this action (machine.ts). */
+  TEST_SERVICE_ACTION_NOT_AVAILABLE: "MSG_43001",
+  /** A test service of this name and version exists already (per user). */
+  TEST_SERVICE_NAME_TAKEN: "MSG_43002",
+  /** Source from a package: the package has no .sol file, or is not a readable zip. */
+  TEST_SERVICE_PACKAGE_INVALID: "MSG_43003",
+  /** Neither typed source nor a package was given. */
+  TEST_SERVICE_SOURCE_REQUIRED: "MSG_43004",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -19,6 +19,7 @@ import { publicChainPaths } from "./public-chain";
 import { configurationPaths } from "./configuration";
 import { pricePaths } from "./prices";
 import { contractPaths } from "./contracts";
+import { testServicePaths } from "./test-services";
 
 export type { PathSpec } from "./path-spec";
 
@@ -51,6 +52,7 @@ export const paths = {
   ...configurationPaths,
   ...pricePaths,
   ...contractPaths,
+  ...testServicePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

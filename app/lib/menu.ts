@@ -22,6 +22,7 @@ export const MENU: MenuEntry[] = [
       { key: "participatedServices", to: "/g/home/ParticipatedServices", navigation: 20 },
       { key: "participationManagement", to: "/g/home/ParticipationManagement", navigation: 30 },
       { key: "myCertificates", to: "/g/home/MyCertificates", navigation: 40 },
+      { key: "testServices", to: "/g/home/TestServices", navigation: 50 },
       { key: "configuration", to: "/g/home/Configuration", navigation: 50 },
     ],
   },
@@ -87,5 +88,6 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
   { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs" },
+  { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
 ];

@@ -209,6 +209,8 @@ const SAMPLES = {
   "/sys/ops/jobs/retry": { jobId: 41 },
   "/sys/ops/audit/list": {},
   "/sys/ops/audit/export": { action: "service.review" },
+  "/sys/ops/testNetwork/status": {},
+  "/sys/ops/testNetwork/reset": { confirmName: "test-network" },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,

@@ -8,9 +8,11 @@ import { bills } from "../billing/tables";
 import { cityNodes } from "../../db/tables";
 import type { FileStore } from "../../kit/storage";
 import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
-import { inspectPackage, storeReport, suggestionFor } from "./inspect";
+import { inspectPackage, normaliseLanguage, solidityFilesOfPackage, solidityFindings, storeReport, suggestionFor } from "./inspect";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
 import { cycleDays, DAY_MS } from "../../../contract/config-upgrade-codes";
+import { EVM_FRAMEWORKS } from "../../../contract/service-codes";
+import chain from "../chain";
 import { applyTransition } from "./machine";
 
 /**
@@ -69,6 +71,7 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
     const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
     if (!version) return;
     const packages = await tx.select().from(chaincodePackages).where(eq(chaincodePackages.verId, verId)).orderBy(asc(chaincodePackages.id));
+    const [{ framework }] = await tx.select({ framework: apps.framework }).from(apps).where(eq(apps.id, version.appId));
     const functions = await tx.select({ packageId: appFunctions.packageId, func: appFunctions.func }).from(appFunctions).where(eq(appFunctions.verId, verId));
     const findings: Finding[] = [];
     if (packages.length === 0) findings.push({ key: "report.packageMissing", params: {} });
@@ -79,7 +82,13 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
         findings.push({ key: "report.zipInvalid", params: { package: pkg.name } });
         continue;
       }
-      findings.push(...inspectPackage(new Uint8Array(file.bytes), { name: pkg.name, language: pkg.language, mainPath: pkg.mainPath, funcs }));
+      const found = inspectPackage(new Uint8Array(file.bytes), { name: pkg.name, language: pkg.language, mainPath: pkg.mainPath, funcs });
+      findings.push(...found);
+      // Solidity packages (FISCO BCOS, CITA) are compiled for real; their FUNCs are read from the ABI (docs/decisions/034).
+      if (normaliseLanguage(pkg.language) === "solidity" && !found.length) {
+        if (!(EVM_FRAMEWORKS as readonly string[]).includes(framework)) findings.push({ key: "report.languageFramework", params: { package: pkg.name, framework } });
+        else findings.push(...solidityFindings({ name: pkg.name, funcs }, await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes)))));
+      }
     }
     const report = storeReport(findings, suggestionFor(findings));
     await applyTransition(tx, {

@@ -1,6 +1,7 @@
 import type { VueapiPath } from "../../../contract/paths";
 import { accepts, getAt, idFieldsOf, issuesOf, jsonSchemaOf, minimalValue, setAt, type FieldPath, type IdField, type Json, type JsonObject, type Schema } from "./schema";
 import { key, type Kind, type World } from "./world";
+import { COUNTER_SOURCE } from "../fixtures/counter-contract";
 import { PASSWORD } from "../client";
 
 /**
@@ -54,6 +55,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   itemId: "not-id",
   accountId: "pcAccount",
   contractId: "pcContract",
+  /** Test services (docs/decisions/034). */
+  testServiceId: "testService",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -213,6 +216,10 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/contract/create": () => ({ projectId: w.ids.pcProject[0] as number, accountId: w.ids.pcAccount[0] as number, name: `${w.tag} c ${key().slice(3, 9)}`, sourceKind: "abi", abi: "[]", bytecode: "0x6001600c60003960016000f300" }),
     "/sys/opc/contract/update": () => ({ contractId: w.ids.pcContract[0] as number, name: `${w.tag} contract` }),
     "/sys/opc/contract/call": () => ({ contractId: w.ids.pcContract[0] as number, functionName: "v", args: [] }),
+    "/sys/ops/testNetwork/reset": () => ({ confirmName: "test-network" }),
+    "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
+    "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
+    "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
   };
 }
 

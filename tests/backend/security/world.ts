@@ -4,6 +4,7 @@ import { afterAll, expect, inject } from "vitest";
 import type { Json } from "./schema";
 import { activeUser, login } from "../client";
 import { tinyPng } from "../../fixtures/files";
+import { COUNTER_SOURCE } from "../fixtures/counter-contract";
 
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
@@ -80,7 +81,7 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
-  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract",
+  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -327,6 +328,15 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   expect(contractDone.status, contractDone.failReason).toBe(2);
   markers.push(contractDone.address, contractDone.txHash);
 
+  // A test service deployed on the test network (docs/decisions/034), with its access URL's key.
+  const ts = await ok("/sys/testService/create", { name: `${tag} ts`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }, token);
+  ids.testService.push(ts.testServiceId);
+  await ok("/sys/testService/deploy", { testServiceId: ts.testServiceId }, token);
+  const deployedTs = await waitFor("test service deployed", () => ok("/sys/testService/detail", { testServiceId: ts.testServiceId }, token), (d) => d.status !== 5, 90_000);
+  expect(deployedTs.status).toBe(10);
+  named.testKey = String(deployedTs.accessPath).split("/").pop()!;
+  markers.push(ts.appCode, named.testKey as string, deployedTs.contractAddress);
+
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
   const p1 = await ok("/sys/product/save", { product: product("prod"), cover: await uploaded("cover", token) }, token);
@@ -417,6 +427,8 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/chainAppInfo/publishedDetail", { appId }]),
     ...w.ids.product.map((productId): [string, object] => ["/sys/product/detail", { productId }]),
     ["/sys/opc/plan/list", {}],
+    ["/sys/testService/list", { pageSize: 50 }],
+    ...w.ids.testService.map((testServiceId): [string, object] => ["/sys/testService/detail", { testServiceId }]),
     ["/sys/opc/project/list", { pageSize: 50 }],
     ["/sys/opc/account/list", { pageSize: 50 }],
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/project/detail", { projectId }]),
