@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD } from "./support";
+import { PASSWORD, rowMenuItem } from "./support";
 
 // docs/decisions/036: a resource upgrade from the request through the operator's review, the payment of its
 // bill and the deployment, with the new TPS shown on the service; another within 6 hours is refused with
@@ -14,7 +14,8 @@ test("a resource upgrade is reviewed, paid and deployed; another within 6 hours 
   await logInAs(page, pub.user.userName, PASSWORD);
   await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(pub.name)}`);
   const row = page.getByTestId("service-row").filter({ hasText: pub.name });
-  await row.getByRole("link", { name: "Config upgrade", exact: true }).click();
+  // Config upgrade is in the row's "More" menu (docs/decisions/027).
+  await (await rowMenuItem(page, row, "Config upgrade")).click();
   await expect(page).toHaveURL(/\/g\/home\/ConfigurationNew\?appId=/);
   await page.getByLabel("TPS · Beijing").fill("60");
   await page.getByRole("button", { name: "Calculate the price" }).click();
