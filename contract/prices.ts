@@ -74,7 +74,7 @@ export const pricePaths = {
     payload: z.object({
       area: z.enum(PRICE_AREA_NAMES as [PriceArea, ...PriceArea[]]),
       itemId: z.number().int().positive(),
-      prices: z.record(z.enum(PRICE_FIELDS), z.number().int().min(0).max(MAX_AMOUNT_CENTS)),
+      prices: z.partialRecord(z.enum(PRICE_FIELDS), z.number().int().min(0).max(MAX_AMOUNT_CENTS)),
     }),
     data: z.object({ changed: z.number().int() }),
   },

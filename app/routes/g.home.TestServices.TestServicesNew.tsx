@@ -55,7 +55,9 @@ export default function TestServicesNew() {
   const { service, mode } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("testServices");
-  const fileErrors = (actionData?.result as { error?: Record<string, string[] | null> } | undefined)?.error?.file ?? undefined;
+  // The backend names an upload's problem by its id field; the form shows it at the file input.
+  const resultErrors = (actionData?.result as { error?: Record<string, string[] | null> } | undefined)?.error;
+  const fileErrors = resultErrors?.file ?? resultErrors?.uploadId ?? undefined;
   return (
     <div className="card max-w-3xl">
       <h1 className="text-xl font-semibold">{t(`form.title.${mode}`, { name: service?.name })}</h1>

@@ -38,12 +38,17 @@ function expected(row: any, omitDetails: boolean): string[] {
   return [...allowed].filter((a: ServiceAction) => a !== "upgrade" && !(omitDetails && a === "details")).sort();
 }
 
-/** The `data-action` entries inside the group of actions labelled for `name`. */
+/**
+ * The `data-action` entries of `name`: on the detail, inside the group of actions labelled for it; in the list,
+ * inside its row (the main action and the "More" menu, whose items are in the page without JavaScript).
+ */
 function shown(html: string, name: string): string[] {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const group = html.match(new RegExp(`aria-label="Actions for ${escaped}" role="group">([\\s\\S]*?)</div>`));
-  expect(group, `the actions of ${name}`).toBeTruthy();
-  return [...group![1].matchAll(/data-action="([a-zA-Z]+)"/g)].map((m) => m[1]).sort();
+  const row = group ? null : html.match(new RegExp(`<tr[^>]*data-testid="service-row"[^>]*>(?:(?!</tr>)[\\s\\S])*?${escaped}(?=[<"])[\\s\\S]*?</tr>`));
+  const part = group?.[1] ?? row?.[0];
+  expect(part, `the actions of ${name}`).toBeTypeOf("string");
+  return [...new Set([...part!.matchAll(/data-action="([a-zA-Z]+)"/g)].map((m) => m[1]))].sort();
 }
 
 const page = async (path: string) => {
@@ -65,10 +70,12 @@ describe("the pages show exactly the actions serviceActions() returns", () => {
     }
   });
 
-  it("the running free service offers Join and Config upgrade; Join leads to its invitation link", async () => {
-    const free = rows.find((r) => r.freeYN === 1);
-    expect(expected(free, false)).toEqual(expect.arrayContaining(["join", "configUpgrade"]));
-    const res = await fetch(`${inject("baseUrl")}/g/home/PermissionedServices/PublishedServices?join=${free.appVerId}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  it("a running free service offers Config upgrade; a paid running one Join, which leads to its invitation link", async () => {
+    const free = rows.find((r) => r.freeYN === 1 && r.verState === 25);
+    expect(expected(free, false)).toContain("configUpgrade");
+    const paid = rows.find((r) => r.freeYN !== 1 && r.verState === 25);
+    expect(expected(paid, false)).toContain("join");
+    const res = await fetch(`${inject("baseUrl")}/g/home/PermissionedServices/PublishedServices?join=${paid.appVerId}`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toMatch(/^\/g\/home\/ParticipatedServices\/JOIN\?/);
   });

@@ -78,7 +78,7 @@ export async function setPrices(input: Payload<"/sys/ops/prices/set">, { service
   const changed = await services.db.transaction(async (tx) => {
     const current = await store.lock(tx, input.itemId);
     if (!current) throw new ApiError(Msg.PRICE_ITEM_UNKNOWN);
-    const changes = Object.entries(input.prices).filter(([f, cents]) => current[f] !== cents);
+    const changes = Object.entries(input.prices).filter((e): e is [string, number] => e[1] !== undefined && current[e[0]] !== e[1]);
     if (changes.length === 0) return 0;
     await store.write(tx, input.itemId, Object.fromEntries(changes));
     await tx.insert(priceChanges).values(changes.map(([field, cents]) => ({ area: input.area, itemId: input.itemId, field, oldCents: current[field], newCents: cents, authorId: user.id, createdAt: now })));

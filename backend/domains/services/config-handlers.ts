@@ -14,6 +14,11 @@ type Payload<P extends keyof typeof configurationPaths> = z.output<(typeof confi
 
 /** SPEC §2 Configuration: the caller's upgrades, newest first, optionally of one service. */
 export async function upgradeList(input: Payload<"/sys/configUpgrade/list">, { services, user }: SignedInContext) {
+  if (input.appId) {
+    // A filter by another user's service is refused, not answered with an empty page.
+    const [app] = await services.db.select({ userId: apps.userId }).from(apps).where(eq(apps.id, input.appId));
+    if (!app || app.userId !== user.id) throw new ApiError(Msg.NOT_FOUND);
+  }
   const where = and(eq(configUpgrades.userId, user.id), input.appId ? eq(configUpgrades.appId, input.appId) : undefined);
   const [{ total }] = await services.db.select({ total: count() }).from(configUpgrades).where(where);
   const rows = await upgradeRows(services.db, where, input.pageSize, (input.pageIndex - 1) * input.pageSize);

@@ -31,13 +31,13 @@ async function own(q: Db | Tx, userId: number, id: number, lock = false): Promis
 async function sourcesOf(tx: Tx, ctx: Ctx, input: TestServiceFields): Promise<{ sources: Record<string, string>; packageName: string | null }> {
   if (input.sourceKind === "source") {
     // A file named with typed source is refused rather than ignored: the caller meant one or the other.
-    if (input.uploadId) throw fieldError("file", "testServices:validation.fileWithSource", Msg.INVALID_PARAMS);
+    if (input.uploadId) throw fieldError("uploadId", "testServices:validation.fileWithSource", Msg.INVALID_PARAMS);
     if (!input.source?.trim()) throw fieldError("source", "validation.required", Msg.TEST_SERVICE_SOURCE_REQUIRED);
     return { sources: { [`${input.mainContract || "Contract"}.sol`]: input.source }, packageName: null };
   }
   if (!input.uploadId) throw fieldError("file", "validation.required", Msg.TEST_SERVICE_SOURCE_REQUIRED);
   const claimed = await ctx.services.files.claim(tx, input.uploadId, { kind: "chaincode", ownerId: ctx.user.id, at: ctx.services.now() });
-  if (!claimed) throw fieldError("file", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
+  if (!claimed) throw fieldError("uploadId", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
   const file = await ctx.services.files.read(tx, claimed.id);
   const sources = file && solidityFilesOf(file.bytes);
   if (!sources) throw fieldError("file", "testServices:validation.package", Msg.TEST_SERVICE_PACKAGE_INVALID);

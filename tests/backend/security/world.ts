@@ -314,9 +314,9 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const projectKey = (await ok("/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token)).apiKey as string;
   markers.push(projectKey);
   named.projectKey = projectKey;
-  const custody = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} custody`, keyType: "1", gasWarning: "0.01" }, token);
+  const custody = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} custody`, keyType: "1", gasWarning: "0" }, token);
   const uploadedAddress = `0x${randomBytes(20).toString("hex")}`;
-  const watched = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} address`, keyType: "3", address: uploadedAddress, gasWarning: "0.01" }, token);
+  const watched = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} address`, keyType: "3", address: uploadedAddress, gasWarning: "0" }, token);
   ids.pcAccount.push(custody.accountId, watched.accountId);
   markers.push(custody.address, watched.address);
   const gas = await ok("/sys/opc/account/assignGas", { accountId: custody.accountId, amount: "0.50", idempotencyKey: key() }, token);
