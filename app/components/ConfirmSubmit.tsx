@@ -52,7 +52,7 @@ export function ConfirmSubmit({
       <button type="button" className={className} onClick={() => setOpen(true)}>
         {label}
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-50" role="alertdialog">
+      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-50" role="alertdialog" aria-label={title}>
         <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="card w-full max-w-sm">
