@@ -12,10 +12,12 @@ import { cityNodes } from "../db/tables";
 export class ConstantData {
   private readonly values = new Map<string, Promise<unknown>>();
 
-  get<T>(name: string, read: () => Promise<T>): Promise<T> {
+  get<T>(name: string, read: () => PromiseLike<T>): Promise<T> {
     const kept = this.values.get(name) as Promise<T> | undefined;
     if (kept) return kept;
-    const reading = read();
+    // A Drizzle query is a lazy thenable that runs its SQL again at every `await`: keep the settled value of
+    // one run (Promise.resolve calls its `then` once), not the query.
+    const reading = Promise.resolve(read());
     this.values.set(name, reading);
     reading.catch(() => {
       if (this.values.get(name) === reading) this.values.delete(name);

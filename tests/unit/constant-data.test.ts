@@ -14,6 +14,16 @@ describe("kept platform data", () => {
     expect(await kept.get("n", read)).toBe(3);
   });
 
+  it("runs a lazy query (a thenable that runs at every then, as Drizzle's do) once", async () => {
+    const kept = new ConstantData();
+    let runs = 0;
+    const query = { then: <R>(resolve: (v: number) => R) => resolve(++runs) };
+    expect(await kept.get("q", () => query)).toBe(1);
+    expect(await kept.get("q", () => query)).toBe(1);
+    expect(await Promise.all([kept.get("q", () => query), kept.get("q", () => query)])).toEqual([1, 1]);
+    expect(runs).toBe(1);
+  });
+
   it("does not keep a failed read", async () => {
     const kept = new ConstantData();
     await expect(kept.get("n", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
