@@ -17,7 +17,7 @@ describe("kept platform data", () => {
   it("runs a lazy query (a thenable that runs at every then, as Drizzle's do) once", async () => {
     const kept = new ConstantData();
     let runs = 0;
-    const query = { then: <R>(resolve: (v: number) => R) => resolve(++runs) };
+    const query: PromiseLike<number> = { then: (onValue, onError) => Promise.resolve(++runs).then(onValue, onError) };
     expect(await kept.get("q", () => query)).toBe(1);
     expect(await kept.get("q", () => query)).toBe(1);
     expect(await Promise.all([kept.get("q", () => query), kept.get("q", () => query)])).toEqual([1, 1]);
