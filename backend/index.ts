@@ -24,7 +24,7 @@ import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { BodyTooLargeError, readLimited } from "./kit/body-limit";
 import { createRouter, type Caller, type Handlers } from "./http/router";
-import { SessionCache, type AuthScope } from "./http/session-cache";
+import { SessionCache } from "./http/session-cache";
 import { ConstantData } from "./kit/constant-data";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import { answerBackups } from "./kit/backup";
@@ -170,8 +170,8 @@ export async function handleVueapi(request: Request, caller: Caller = {}): Promi
  * default). Only here is the portal's CLIENT_ADDRESS_HEADER believed: a browser never reaches this function,
  * and the portal sets the header from what the server entry saw.
  */
-export function handleVueapiInProcess(request: Request, authScope?: AuthScope): Promise<Response> {
-  return handleVueapi(request, { clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER), authScope });
+export function handleVueapiInProcess(request: Request): Promise<Response> {
+  return handleVueapi(request, { clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER) });
 }
 
 /**

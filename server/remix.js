@@ -2,7 +2,6 @@
 import { createReadableStreamFromReadable, createRequestHandler } from "@remix-run/node";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./client-address.js";
 import { matchRoutes } from "@remix-run/router";
-import { pageRequest } from "./page-request.js";
 
 /**
  * Remix behind Express, with Node's own fetch classes (docs/decisions/016). Nothing here installs
@@ -174,12 +173,10 @@ export function remixHandler({ build, mode, getLoadContext }) {
   return async (req, res, next) => {
     try {
       const context = getLoadContext?.(req, res);
-      // Everything that answers this request shares one bag (server/page-request.js).
-      const response = await pageRequest.run({}, () =>
+      const response =
         UNSAFE_METHODS.has(req.method) && isCrossOrigin(req) && !isResourceRequest(routes, req)
-          ? crossOriginRefusal(req, res, handle, context)
-          : handle(toFetchRequest(req, res), context),
-      );
+          ? await crossOriginRefusal(req, res, handle, context)
+          : await handle(toFetchRequest(req, res), context);
       await sendFetchResponse(res, response);
     } catch (error) {
       next(error);

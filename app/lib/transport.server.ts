@@ -1,7 +1,5 @@
 import { CLIENT_ADDRESS_HEADER } from "@contract/envelope";
 import { backendHealth, handleVueapiInProcess, startBackend } from "../../backend/index";
-import { AuthScope } from "../../backend/http/session-cache";
-import { pageRequest } from "../../server/page-request.js";
 import { getEnv } from "./env.server";
 
 /**
@@ -31,19 +29,8 @@ export function overHttp(request: Request): Request {
   return new Request(request, { headers });
 }
 
-/**
- * The token check of the page request under way (server/page-request.js), made by its first backend call
- * and reused by the others (docs/decisions/030); none outside a page request (a script, a test).
- */
-function authScope(): AuthScope | undefined {
-  const bag = pageRequest.getStore();
-  if (!bag) return undefined;
-  if (!(bag.authScope instanceof AuthScope)) bag.authScope = new AuthScope();
-  return bag.authScope as AuthScope;
-}
-
 export const defaultTransport: Transport = (request) =>
-  getEnv().VUEAPI_URL ? fetch(overHttp(request)) : handleVueapiInProcess(request, authScope());
+  getEnv().VUEAPI_URL ? fetch(overHttp(request)) : handleVueapiInProcess(request);
 
 /** Start what this process serves: the embedded backend, unless the portal talks to another server. */
 export async function startServices() {

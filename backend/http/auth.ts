@@ -5,7 +5,7 @@ import { authTokens, users } from "../db/tables";
 import type { Db, Tx } from "../db/client";
 import type { Deps } from "../deps";
 import { sessionInvalid } from "./errors";
-import type { AuthScope, AuthUser, TokenRow } from "./session-cache";
+import type { AuthUser, TokenRow } from "./session-cache";
 
 export type { AuthUser } from "./session-cache";
 
@@ -64,20 +64,20 @@ async function readToken(db: Db | Tx, tokenHash: string): Promise<TokenRow | und
 }
 
 /**
- * A token's row: from this page request's scope, else from this process's cache, else read (and kept).
+ * A token's row: from this process's cache, else from the read of it under way, else read (and kept).
  * `fresh` reads the database whatever is kept (a refusal is never decided on a kept row: see the router).
  */
-async function tokenRow(services: Deps, tokenHash: string, scope: AuthScope | undefined, fresh: boolean): Promise<{ row: TokenRow | undefined; kept: boolean }> {
+async function tokenRow(services: Deps, tokenHash: string, fresh: boolean): Promise<{ row: TokenRow | undefined; kept: boolean }> {
   const cache = services.sessions;
   const generation = cache.generation;
   if (!fresh) {
-    const reused = scope?.reuse(tokenHash, generation);
-    if (reused) return { row: await reused, kept: true };
     const cached = cache.get(tokenHash);
     if (cached) return { row: cached, kept: true };
+    const shared = cache.pending(tokenHash);
+    if (shared) return { row: await shared, kept: true };
   }
   const reading = readToken(services.db, tokenHash);
-  scope?.keep(tokenHash, generation, reading);
+  if (!fresh) cache.share(tokenHash, generation, reading);
   const row = await reading;
   if (row) cache.set(tokenHash, row, generation);
   return { row, kept: false };
@@ -87,15 +87,15 @@ export type Authenticated = { user: AuthUser; tokenHash: string; secondFactorPas
 
 /**
  * The caller of a non-anonymous path (SPEC §8): no or unknown token → MSG_10004, expired → MSG_10005,
- * revoked (logout, password reset) → MSG_10009; all with code 3. `kept`: the answer came from the page
- * request's scope or the process's cache rather than a read just now.
+ * revoked (logout, password reset) → MSG_10009; all with code 3. `kept`: the answer came from the
+ * process's cache or another check's read rather than a read of its own just now.
  */
-export async function authenticate(services: Deps, request: Request, scope?: AuthScope, fresh = false): Promise<Authenticated> {
+export async function authenticate(services: Deps, request: Request, fresh = false): Promise<Authenticated> {
   const header = request.headers.get("Authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   if (!token) throw sessionInvalid(Msg.PLEASE_LOGIN);
   const tokenHash = sha256(token);
-  const { row, kept } = await tokenRow(services, tokenHash, scope, fresh);
+  const { row, kept } = await tokenRow(services, tokenHash, fresh);
   if (!row) throw sessionInvalid(Msg.PLEASE_LOGIN);
   if (row.revokedAt) throw sessionInvalid(Msg.SESSION_ENDED);
   if (row.expiresAt.getTime() <= services.now().getTime()) throw sessionInvalid(Msg.LOGIN_TIMEOUT);

@@ -12,7 +12,6 @@ import type { Deps } from "../deps";
 import { entryFromRule, recordAudit } from "../kit/audit";
 import { BodyTooLargeError, discardRest, readLimited } from "../kit/body-limit";
 import { authenticate, type Authenticated, type AuthUser } from "./auth";
-import type { AuthScope } from "./session-cache";
 import { ApiError, sessionInvalid } from "./errors";
 import { handleUpload, type UploadRules } from "./upload";
 
@@ -31,11 +30,8 @@ export type CallContext = {
   path: VueapiPath;
 };
 
-/**
- * Who hands a request to the router, and what it knows of the end user. `authScope`: the portal's page
- * request this call belongs to (in-process only), so that its calls check the token once (docs/decisions/030).
- */
-export type Caller = { clientAddress?: string | null; authScope?: AuthScope };
+/** Who hands a request to the router, and what it knows of the end user. */
+export type Caller = { clientAddress?: string | null };
 
 /** The context of a path that needs a token: the router has authenticated the caller. */
 export type SignedInContext = CallContext & { user: AuthUser; tokenHash: string };
@@ -164,10 +160,10 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
         // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
         const needsSecondFactor = (a: Authenticated) => a.user.role === "operator" && !a.secondFactorPassed && !(spec as PathSpec).beforeSecondFactor;
         const notOperator = (a: Authenticated) => (spec.auth as string) === "operator" && a.user.role !== "operator";
-        let auth = await authenticate(services, request, caller.authScope);
+        let auth = await authenticate(services, request);
         // A refusal is never decided on a kept answer (the second factor passed or a role changed in another
         // process since): it is read again first (docs/decisions/030).
-        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(services, request, undefined, true);
+        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(services, request, true);
         ({ user, tokenHash } = auth);
         if (needsSecondFactor(auth)) {
           throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);

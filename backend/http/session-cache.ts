@@ -1,15 +1,13 @@
 /**
- * The token check's memory (issue 11, docs/decisions/030). Two layers keep the check to at most one query
- * per page request, and usually none:
- *
- * - `AuthScope`: one page request of the portal. The portal calls the backend in-process several times per
- *   page (the shell's loader, the page's loaders); the first call resolves the token, the others reuse it.
- * - `SessionCache`: this process. A token's row is kept for `SESSION_CACHE_TTL_MS` after it was read.
+ * The token check's memory (issue 11, docs/decisions/030): at most one query per page request, and usually
+ * none. A token's row is kept for `SESSION_CACHE_TTL_MS` after it was read, and checks that start while a
+ * read of the same token is under way (the shell's and the page's loaders of one page, in parallel) wait for
+ * that read instead of making their own.
  *
  * Revocation: every write that ends or changes a session in this process (logout, password change or
  * reset, log out everywhere, the second factor, a profile or role change) calls `forgetToken` or
  * `forgetUser` after it has committed, which drops the entries and bumps `generation`. A read that started
- * before a bump is not stored, and a scope's answer from before a bump is not reused, so in the revoking
+ * before a bump is neither stored nor shared, so in the revoking
  * process a revoked token is refused by the very next call. Another process (WORKERS=N, or a second portal
  * on the same PostgreSQL) keeps its entry until its TTL ends: that is the bound, `SESSION_CACHE_TTL_MS`.
  */
@@ -31,7 +29,8 @@ type Entry = { row: TokenRow; readAt: number };
 
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
-  /** Bumped by every forget: reads and scope answers from before it are not trusted. */
+  private readonly reading = new Map<string, { generation: number; row: Promise<TokenRow | undefined> }>();
+  /** Bumped by every forget: reads from before it are not trusted. */
   generation = 0;
 
   constructor(
@@ -62,6 +61,22 @@ export class SessionCache {
     this.entries.set(tokenHash, { row, readAt: this.clock() });
   }
 
+  /** The read of a token under way, started when the generation was the current one. */
+  pending(tokenHash: string): Promise<TokenRow | undefined> | undefined {
+    const found = this.reading.get(tokenHash);
+    return found && found.generation === this.generation ? found.row : undefined;
+  }
+
+  /** Lets the checks that start meanwhile wait for this read; it is let go once settled. */
+  share(tokenHash: string, readSince: number, row: Promise<TokenRow | undefined>): void {
+    const entry = { generation: readSince, row };
+    this.reading.set(tokenHash, entry);
+    const done = () => {
+      if (this.reading.get(tokenHash) === entry) this.reading.delete(tokenHash);
+    };
+    row.then(done, done);
+  }
+
   /** One token ended or changed (logout, the second factor passed). */
   forgetToken(tokenHash: string): void {
     this.generation += 1;
@@ -76,23 +91,5 @@ export class SessionCache {
 
   get size(): number {
     return this.entries.size;
-  }
-}
-
-/**
- * One page request's token checks (the portal makes one per incoming request and hands it to every
- * in-process call of that request: app/lib/transport.server.ts). Answers are reused only while the
- * process's cache generation is unchanged.
- */
-export class AuthScope {
-  private readonly answers = new Map<string, { generation: number; row: Promise<TokenRow | undefined> }>();
-
-  reuse(tokenHash: string, generation: number): Promise<TokenRow | undefined> | undefined {
-    const found = this.answers.get(tokenHash);
-    return found && found.generation === generation ? found.row : undefined;
-  }
-
-  keep(tokenHash: string, generation: number, row: Promise<TokenRow | undefined>): void {
-    this.answers.set(tokenHash, { generation, row });
   }
 }

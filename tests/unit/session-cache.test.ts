@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AuthScope, SessionCache, SESSION_CACHE_TTL_MS, type TokenRow } from "../../backend/http/session-cache";
+import { SessionCache, SESSION_CACHE_TTL_MS, type TokenRow } from "../../backend/http/session-cache";
 
 const row = (userId: number, revokedAt: Date | null = null): TokenRow => ({
   user: { id: userId, userName: `u${userId}`, realName: "R", email: "e@example.com", mobile: null, userType: 1, companyName: null, contactName: null, role: "user", createdAt: new Date(0), lastLoginAt: null },
@@ -53,14 +53,20 @@ describe("the token check's cache", () => {
     expect([small.get("a"), small.get("b")?.user.id, small.get("c")?.user.id]).toEqual([undefined, 2, 3]);
   });
 
-  it("a page request's scope answers again only while nothing was revoked since", async () => {
+  it("a read under way is shared only while nothing was revoked since, and let go once settled", async () => {
     const cache = new SessionCache();
-    const scope = new AuthScope();
-    const answer = Promise.resolve(row(1));
-    scope.keep("a", cache.generation, answer);
-    expect(scope.reuse("a", cache.generation)).toBe(answer);
-    expect(scope.reuse("b", cache.generation)).toBeUndefined();
+    let settle: (r: TokenRow | undefined) => void = () => undefined;
+    const reading = new Promise<TokenRow | undefined>((resolve) => (settle = resolve));
+    cache.share("a", cache.generation, reading);
+    expect(cache.pending("a")).toBe(reading);
+    expect(cache.pending("b")).toBeUndefined();
+    settle(row(1));
+    await reading;
+    await Promise.resolve();
+    expect(cache.pending("a")).toBeUndefined();
+    const second = Promise.resolve(row(1));
+    cache.share("a", cache.generation, second);
     cache.forgetToken("a");
-    expect(scope.reuse("a", cache.generation)).toBeUndefined();
+    expect(cache.pending("a")).toBeUndefined();
   });
 });
