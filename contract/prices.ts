@@ -54,7 +54,8 @@ const priceAmount = () =>
 export const priceFormSchema = z.object({
   area: z.enum(PRICE_AREA_NAMES as [PriceArea, ...PriceArea[]]),
   itemId: z.coerce.number().int().positive(),
-  prices: z.record(z.enum(PRICE_FIELDS), priceAmount()),
+  // Partial: an item has the fields of its area only (zod 4 makes a record over an enum exhaustive).
+  prices: z.partialRecord(z.enum(PRICE_FIELDS), priceAmount()),
 });
 
 export const pricePaths = {

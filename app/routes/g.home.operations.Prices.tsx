@@ -41,7 +41,8 @@ export async function action({ request }: ActionFunctionArgs) {
     for (const issue of parsed.error.issues) errors[String(issue.path[1] ?? issue.path[0])] = issue.message;
     return json({ item, typed: prices, errors, messageKey: null as string | null }, { status: 400 });
   }
-  const cents = Object.fromEntries(Object.entries(parsed.data.prices).map(([f, v]) => [f, toCents(v)]));
+  const cents: Record<string, number> = {};
+  for (const [field, typedPrice] of Object.entries(parsed.data.prices)) if (typedPrice !== undefined) cents[field] = toCents(typedPrice);
   const result = await apiFor(request, viewer).call("/sys/ops/prices/set", { area: parsed.data.area, itemId: parsed.data.itemId, prices: cents });
   if (!result.ok) return json({ item, typed: prices, errors: {} as Record<string, string>, messageKey: result.messageKey }, { status: 400 });
   const url = new URL(request.url);
