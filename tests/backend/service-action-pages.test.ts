@@ -75,8 +75,15 @@ describe("the pages show exactly the actions serviceActions() returns", () => {
     const free = rows.find((r) => r.freeYN === 1 && r.verState === 25);
     expect(free, "the running free fixture reached 25").toBeDefined();
     expect(expected(free, false)).toContain("configUpgrade");
-    // Join depends on the bill state of the version (§4); whichever row offers it must lead to its invitation link.
-    for (const row of rows.filter((r) => expected(r, false).includes("join"))) {
+    // Join needs a paid bill and a running version (§4): the paid running fixture offers it, and every row that
+    // offers it leads to its invitation link.
+    const running = rows.find((r) => r.name.endsWith(" running"));
+    expect(running, "the running fixture").toMatchObject({ verState: 25, freeYN: 0 });
+    expect([15, 25]).toContain(running.billState);
+    expect(expected(running, false)).toContain("join");
+    const joining = rows.filter((r) => expected(r, false).includes("join"));
+    expect(joining.map((r) => r.appVerId)).toContain(running.appVerId);
+    for (const row of joining) {
       const res = await fetch(`${inject("baseUrl")}/g/home/PermissionedServices/PublishedServices?join=${row.appVerId}`, { headers: { Cookie: cookie }, redirect: "manual" });
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toMatch(/^\/g\/home\/ParticipatedServices\/JOIN\?/);
