@@ -87,10 +87,12 @@ test("a withdrawal approved by the operator shows its expected arrival to the us
 
   await page.goto(WITHDRAW);
   await expect(page.getByTestId("withdrawable")).toHaveText("$40.00");
+  // Above the withdrawable amount: refused at the field before any confirmation, and the amount stays.
   await page.getByLabel("Amount (USD)").fill("50");
   await page.getByRole("button", { name: "Withdraw", exact: true }).click();
-  await page.getByRole("button", { name: "Yes, withdraw" }).click();
   await expect(page.getByRole("alert").filter({ hasText: WITHDRAWABLE_MSG })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Yes, withdraw" })).toHaveCount(0);
+  await expect(page.getByLabel("Amount (USD)")).toHaveValue("50");
 
   await go(page, WITHDRAW, javaScriptEnabled);
   await page.getByLabel("Amount (USD)").fill("15");

@@ -21,6 +21,7 @@ export function ConfirmSubmit({
   confirmLabel,
   className = "btn-primary",
   typeToConfirm,
+  canOpen,
 }: {
   formId: string;
   name?: string;
@@ -32,6 +33,8 @@ export function ConfirmSubmit({
   className?: string;
   /** The dialog asks to type this name; its confirm button waits for it (the server checks it again). */
   typeToConfirm?: TypeToConfirm;
+  /** Checked before the dialog opens: false keeps it closed (the check shows its own errors), as the server's first step does. */
+  canOpen?: () => boolean;
 }) {
   const { t } = useTranslation();
   const [hydrated, setHydrated] = useState(false);
@@ -49,7 +52,7 @@ export function ConfirmSubmit({
   }
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)}>
+      <button type="button" className={className} onClick={() => setOpen(!canOpen || canOpen())}>
         {label}
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} className="relative z-50" role="alertdialog" aria-label={title}>
