@@ -158,9 +158,10 @@ export default function NewServicesPage() {
             attachmentsSlot={<AttachmentsSection view={draft} action={action} actionData={actionData} deleteHref={deleteHref} editable={!!draft?.editable} />}
           />
         ) : null}
-        {view && step === "packages" ? <PackagesStep view={view} deleteHref={deleteHref} {...common} /> : null}
-        {view && step === "functions" ? <FunctionsStep view={view} deleteHref={deleteHref} {...common} /> : null}
-        {view && step === "roles" ? <RolesStep view={view} deleteHref={deleteHref} {...common} /> : null}
+        {/* Keyed by the saved items: once one is added the add form starts empty again, also with JavaScript. */}
+        {view && step === "packages" ? <PackagesStep key={view.packages.map((x) => x.packageId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
+        {view && step === "functions" ? <FunctionsStep key={view.functions.map((x) => x.functionId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
+        {view && step === "roles" ? <RolesStep key={view.roles.map((x) => x.roleId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
         {view && step === "nodes" ? <NodesStep view={view} catalogue={catalogue} language={language} {...common} /> : null}
         {view && step === "certificate" ? <CertificateStep view={view} {...common} /> : null}
         {view && step === "cost" ? <CostStep view={view} language={language} {...common} /> : null}
