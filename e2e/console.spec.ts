@@ -119,3 +119,22 @@ test("My bills shows the total due; Pay all asks first, pays every bill once", a
   await page.goto("/g/home/userCenter/MyAccount");
   await expect(page.getByTestId("balance")).toHaveText("$14.50");
 });
+
+test("an unpaid bill blocks a new product (SPEC §5): My products says why; Pay and continue opens the product form", async ({ page, request }, testInfo) => {
+  const user = await userWithBills(request, testInfo, "blp", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] });
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto("/g/home/AppStore/MyProducts");
+  const entry = page.getByTestId("blocked-entry");
+  await expect(entry).toContainText("New product");
+  await expect(entry).toContainText("Blocked by 1 unpaid bill ($3.00).");
+  // The form's own address is guarded too (SPEC §7: a refused h5isHasNoPayBillV2 goes home).
+  await page.goto("/g/home/AppStore/ProductEdit");
+  await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newProduct&returnTo=/);
+  const panel = page.getByTestId("blocked-panel");
+  await expect(panel.getByRole("heading")).toHaveText("“Create a product” is blocked by unpaid bills");
+  await panel.getByRole("button", { name: "Pay $3.00 and continue" }).click();
+  await expect(page).toHaveURL(/\/g\/home\/AppStore\/ProductEdit$/);
+  await expect(page.getByRole("heading", { name: "New product" })).toBeVisible();
+  await page.goto("/g/home/AppStore/MyProducts");
+  await expect(page.getByTestId("blocked-entry")).toHaveCount(0);
+});
