@@ -246,3 +246,16 @@ describe("the public chain", () => {
     expect((await ok("/sys/opc/project/list", { pageSize: 50 }, other)).page.total).toBe(0);
   });
 });
+
+describe("SPEC §5 Blocking by bills: a public-chain plan", () => {
+  it("an unpaid traffic bill refuses buying a plan (MSG_30005) and takes nothing; paid, the plan is sold", async () => {
+    const token = (await activeUser("pcb")).token;
+    const bill = await ok("/test/fixtures", { grantCents: 10_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, token);
+    const org = await orgOf(token, "PC-SH-01");
+    const before = await balanceOf(token);
+    expect((await call("/sys/opc/plan/buy", { orgId: org.orgId, idempotencyKey: idem() }, token)).message).toBe(Msg.UNPAID_BILLS);
+    expect(await balanceOf(token)).toBe(before);
+    await ok("/sys/system/clientInfo/h5billPay", { billId: bill.billIds[0], idempotencyKey: idem() }, token);
+    expect((await ok("/sys/opc/plan/buy", { orgId: org.orgId, idempotencyKey: idem() }, token)).replayed).toBe(false);
+  });
+});
