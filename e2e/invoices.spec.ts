@@ -247,6 +247,8 @@ test("a bill invoiced meanwhile from another tab is refused at the selection, an
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto(`/g/home/userCenter/Invoices/Add?step=confirm&billIds=${billId}`);
   await page.getByLabel("Remark").fill("Keep me too");
+  // An optional field carries no required marker.
+  await expect(page.getByLabel("Remark")).not.toHaveAttribute("required");
 
   // The other tab applies for the same bill first.
   await vueapi(request, "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", {

@@ -87,6 +87,9 @@ test("a withdrawal approved by the operator shows its expected arrival to the us
 
   await page.goto(WITHDRAW);
   await expect(page.getByTestId("withdrawable")).toHaveText("$40.00");
+  // The amount is required: marked beside its label, and so for assistive technology.
+  await expect(page.getByLabel("Amount (USD)")).toHaveAttribute("required", "");
+  await expect(page.getByTestId("required-mark")).toHaveCount(1);
   // Above the withdrawable amount: refused at the field before any confirmation, and the amount stays.
   await page.getByLabel("Amount (USD)").fill("50");
   await page.getByRole("button", { name: "Withdraw", exact: true }).click();

@@ -18,6 +18,20 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
   );
 }
 
+/**
+ * A field's label and, when its schema requires it, the marker beside it (outside the label, so the field's
+ * accessible name stays its label; the input itself carries `required`).
+ */
+function FieldLabel({ htmlFor, required, children }: { htmlFor: string; required?: boolean; children: ReactNode }) {
+  const { t } = useTranslation("forms");
+  return (
+    <div className="flex items-baseline gap-1">
+      <label htmlFor={htmlFor} className="label">{children}</label>
+      {required ? <span aria-hidden="true" title={t("requiredMark")} className="text-sm font-semibold text-red-700" data-testid="required-mark">*</span> : null}
+    </div>
+  );
+}
+
 type InputType = "text" | "email" | "password" | "tel" | "url" | "number" | "date";
 
 export function TextField({
@@ -41,7 +55,7 @@ export function TextField({
   const props = getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div className={className}>
-      <label htmlFor={meta.id} className="label">{label}</label>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
       <input {...props} key={props.key} autoComplete={autoComplete} className="input" />
       {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
@@ -105,7 +119,7 @@ export function TextAreaField({
   const props = getTextareaProps(meta, { ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div className={className}>
-      <label htmlFor={meta.id} className="label">{label}</label>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
       <textarea {...props} key={props.key} rows={rows} className="input" />
       {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
@@ -131,7 +145,7 @@ export function SelectField({
   const props = getSelectProps(meta);
   return (
     <div className={className}>
-      <label htmlFor={meta.id} className="label">{label}</label>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
       <select {...props} key={props.key} className="input">
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
@@ -156,7 +170,10 @@ export function RadioGroupField({
   const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
   return (
     <fieldset aria-describedby={meta.errors ? meta.errorId : undefined}>
-      <legend className="label">{legend}</legend>
+      <legend className="label">
+        {legend}
+        {meta.required ? <span aria-hidden="true" className="ml-1 text-sm font-semibold text-red-700" data-testid="required-mark">*</span> : null}
+      </legend>
       <div className="space-y-2">
         {options.map((o) => {
           const props = getInputProps(meta, { type: "radio", value: o.value });
