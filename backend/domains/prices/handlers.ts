@@ -10,20 +10,6 @@ import { priceChanges } from "./tables";
 
 type Payload<P extends keyof typeof pricePaths> = z.output<(typeof pricePaths)[P]["payload"]>;
 
-type Listener = () => void | Promise<void>;
-const listeners = new Set<Listener>();
-
-/** Lets a cache of the catalogue (prices, city nodes, plans) hear that it changed ("Speed"). */
-export function onCatalogueChanged(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** The one "catalogue changed" call of the price-editing path: every cached catalogue is cleared. */
-export async function catalogueChanged(): Promise<void> {
-  for (const listener of listeners) await listener();
-}
-
 export async function listPrices(_input: unknown, { services }: SignedInContext) {
   const areas = [];
   for (const area of PRICE_AREA_NAMES) areas.push({ area, items: await AREA_STORES[area].items(services.db) });
@@ -87,7 +73,6 @@ export async function setPrices(input: Payload<"/sys/ops/prices/set">, { service
   if (changed > 0) {
     // The catalogue kept per process (docs/decisions/030) is read again by the next request.
     services.constants.clear();
-    await catalogueChanged();
   }
   return { changed };
 }

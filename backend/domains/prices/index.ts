@@ -1,11 +1,11 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
-import { catalogueChanged, listPrices, onCatalogueChanged, priceHistory, setPrices } from "./handlers";
+import { listPrices, priceHistory, setPrices } from "./handlers";
 
 /**
  * The price catalogue operators edit (contract/prices.ts; docs/decisions/036): city-node and public-chain
- * plan prices in one generic shape, every change kept with its author and time. `catalogueChanged` is the
- * one hook a cache of the catalogue listens to (`onCatalogueChanged`).
+ * plan prices in one generic shape, every change kept with its author and time. A change clears the
+ * catalogue kept per process (`services.constants`, docs/decisions/030), the one cache of it.
  */
 export default defineDomain({
   name: "prices",
@@ -14,5 +14,4 @@ export default defineDomain({
     "/sys/ops/prices/history": priceHistory,
     "/sys/ops/prices/set": setPrices,
   }),
-  api: { catalogueChanged, onCatalogueChanged },
 });
