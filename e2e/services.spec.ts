@@ -22,10 +22,11 @@ test("an operator rejects a submitted service with comments; the publisher sees 
   await expect(item).toContainText("CreateAsset");
   await expect(item).toContainText("Administrator");
   await expect(item).toContainText("Beijing");
-  await item.getByRole("button", { name: "Reject" }).click();
+  // Reject is in the item's "More" menu (its main action is Approve).
+  await (await rowMenuItem(page, item, "Reject")).click();
   await expect(reviewItem(page, pub.name).getByText("This field is required.")).toBeVisible();
   await reviewItem(page, pub.name).getByLabel("Review comments").fill("Please describe the roles in more detail.");
-  await reviewItem(page, pub.name).getByRole("button", { name: "Reject" }).click();
+  await (await rowMenuItem(page, reviewItem(page, pub.name), "Reject")).click();
   await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
   await expect(reviewItem(page, pub.name)).toHaveCount(0);
 

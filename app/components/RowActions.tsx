@@ -1,6 +1,6 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from "@headlessui/react";
 import { Link } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState, type MouseEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 /*
@@ -35,11 +35,38 @@ function ItemBody({ item }: { item: RowMenuItem }) {
   );
 }
 
+/**
+ * Submits form `formId` as if a submit button named `name` with `value` had been clicked. The Headless UI menu
+ * closes (and removes its items) on a click before a submit button's default action would run, so its items
+ * are plain buttons that submit through a short-lived submitter inside the form.
+ */
+function submitWith(formId: string, name: string, value: string) {
+  const form = document.getElementById(formId);
+  if (!(form instanceof HTMLFormElement)) return;
+  const submitter = document.createElement("button");
+  submitter.type = "submit";
+  submitter.name = name;
+  submitter.value = value;
+  submitter.hidden = true;
+  form.appendChild(submitter);
+  try {
+    form.requestSubmit(submitter);
+  } finally {
+    submitter.remove();
+  }
+}
+
 /** The item's element: a Link or a submit button tied to its form by id (so it works inside a portal or <details>). */
-function ItemElement({ item, className, ...rest }: { item: RowMenuItem; className: string }) {
+function ItemElement({ item, className, scripted = false, ...rest }: { item: RowMenuItem; className: string; scripted?: boolean; onClick?: (event: MouseEvent<HTMLElement>) => void }) {
   if (item.submit) {
+    const submit = item.submit;
     return (
-      <button type="submit" form={item.submit.form} name={item.submit.name} value={item.submit.value} aria-label={item.ariaLabel} data-testid={item.testId} data-action={item.dataAction} className={className} {...rest}>
+      <button type={scripted ? "button" : "submit"} form={item.submit.form} name={item.submit.name} value={item.submit.value} aria-label={item.ariaLabel} data-testid={item.testId} data-action={item.dataAction} className={className} {...rest}
+        onClick={(event) => {
+          // The menu's own handler (in `rest`, from Headless UI) closes it; then the form is submitted.
+          rest.onClick?.(event);
+          if (scripted) submitWith(submit.form, submit.name, submit.value);
+        }}>
         <ItemBody item={item} />
       </button>
     );
@@ -77,7 +104,7 @@ export function RowActions({ name, main, more, children }: { name: string; main?
           <MenuItems anchor="bottom end" modal={false} className="z-30 min-w-44 rounded-md bg-white py-1 shadow-lg ring-1 ring-slate-200 focus:outline-none" data-testid="row-menu">
             {more.map((item) => (
               <MenuItem key={item.key}>
-                <ItemElement item={item} className={`${ITEM} data-[focus]:bg-slate-100`} />
+                <ItemElement item={item} className={`${ITEM} data-[focus]:bg-slate-100`} scripted />
               </MenuItem>
             ))}
           </MenuItems>
