@@ -22,6 +22,11 @@ export type RowMenuItem = {
   testId?: string;
   /** What the item does, as a machine-readable name (`data-action`; tests read it). */
   dataAction?: string;
+  /**
+   * With JavaScript, what choosing a submit item does instead of submitting (e.g. open the decision's confirm
+   * dialog); without JavaScript the item stays a plain submit button and the server answers a confirm step.
+   */
+  onSelect?: () => void;
 } & ({ to: string; submit?: never } | { submit: { form: string; name: string; value: string }; to?: never });
 
 const ITEM = "block w-full px-3 py-2 text-left text-sm";
@@ -65,7 +70,9 @@ function ItemElement({ item, className, scripted = false, ...rest }: { item: Row
         onClick={(event) => {
           // The menu's own handler (in `rest`, from Headless UI) closes it; then the form is submitted.
           rest.onClick?.(event);
-          if (scripted) submitWith(submit.form, submit.name, submit.value);
+          if (!scripted) return;
+          if (item.onSelect) item.onSelect();
+          else submitWith(submit.form, submit.name, submit.value);
         }}>
         <ItemBody item={item} />
       </button>
