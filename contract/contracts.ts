@@ -32,26 +32,45 @@ export const contractName = () =>
 
 const args = z.array(z.string().max(CONTRACT_ARG_MAX, "validation.tooLong")).max(CONTRACT_ARGS_MAX, "contracts:validation.args").default([]);
 
-export const contractCreateSchema = z
+const deployFields = {
+  projectId: id(),
+  accountId: id(),
+  name: contractName(),
+  sourceKind: z.enum(CONTRACT_SOURCES, { error: "contracts:validation.sourceKind" }),
+  /** Solidity source (sourceKind "source"). */
+  source: z.string().max(CONTRACT_SOURCE_MAX, "validation.tooLong").optional(),
+  /** The contract of the source to deploy, when it holds several. */
+  mainContract: z.string().trim().max(100, "validation.tooLong").optional(),
+  /** ABI JSON and creation bytecode (sourceKind "abi"). */
+  abi: z.string().max(CONTRACT_ABI_MAX, "validation.tooLong").optional(),
+  bytecode: z.string().trim().max(CONTRACT_BYTECODE_MAX_HEX, "validation.tooLong").optional(),
+};
+
+type DeployFields = { sourceKind: string; source?: string; abi?: string; bytecode?: string };
+/** What the chosen source needs: Solidity source, or an ABI and a bytecode. */
+function checkSource(v: DeployFields, ctx: z.RefinementCtx) {
+  if (v.sourceKind === "source" && !v.source?.trim()) ctx.addIssue({ code: "custom", path: ["source"], message: "contracts:validation.source" });
+  if (v.sourceKind === "abi" && !v.abi?.trim()) ctx.addIssue({ code: "custom", path: ["abi"], message: "contracts:validation.abi" });
+  if (v.sourceKind === "abi" && !/^0x([0-9a-fA-F]{2})+$/.test(v.bytecode ?? "")) ctx.addIssue({ code: "custom", path: ["bytecode"], message: "contracts:validation.bytecode" });
+}
+
+export const contractCreateSchema = z.object({ ...deployFields, constructorArgs: args }).superRefine(checkSource);
+
+/** The constructor's arguments as typed in the portal's form: one per line. */
+export const constructorArgsOfText = (text: string | undefined) => (text ?? "").split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
+
+/** The portal's deployment form: the same rules, the constructor's arguments one per line (at most 20). */
+export const contractDeployFormSchema = z
   .object({
-    projectId: id(),
-    accountId: id(),
-    name: contractName(),
-    sourceKind: z.enum(CONTRACT_SOURCES, { error: "contracts:validation.sourceKind" }),
-    /** Solidity source (sourceKind "source"). */
-    source: z.string().max(CONTRACT_SOURCE_MAX, "validation.tooLong").optional(),
-    /** The contract of the source to deploy, when it holds several. */
-    mainContract: z.string().trim().max(100, "validation.tooLong").optional(),
-    /** ABI JSON and creation bytecode (sourceKind "abi"). */
-    abi: z.string().max(CONTRACT_ABI_MAX, "validation.tooLong").optional(),
-    bytecode: z.string().trim().max(CONTRACT_BYTECODE_MAX_HEX, "validation.tooLong").optional(),
-    constructorArgs: args,
+    ...deployFields,
+    constructorArgsText: z
+      .string()
+      .max(CONTRACT_ARGS_MAX * (CONTRACT_ARG_MAX + 1), "validation.tooLong")
+      .optional()
+      .refine((v) => constructorArgsOfText(v).length <= CONTRACT_ARGS_MAX, "contracts:validation.args")
+      .refine((v) => constructorArgsOfText(v).every((a) => a.length <= CONTRACT_ARG_MAX), "validation.tooLong"),
   })
-  .superRefine((v, ctx) => {
-    if (v.sourceKind === "source" && !v.source?.trim()) ctx.addIssue({ code: "custom", path: ["source"], message: "contracts:validation.source" });
-    if (v.sourceKind === "abi" && !v.abi?.trim()) ctx.addIssue({ code: "custom", path: ["abi"], message: "contracts:validation.abi" });
-    if (v.sourceKind === "abi" && !/^0x([0-9a-fA-F]{2})+$/.test(v.bytecode ?? "")) ctx.addIssue({ code: "custom", path: ["bytecode"], message: "contracts:validation.bytecode" });
-  });
+  .superRefine(checkSource);
 
 export const contractSchema = z.object({
   contractId: z.number().int(),
@@ -88,6 +107,9 @@ export const contractDetailSchema = contractSchema.extend({
 
 const contractRef = z.object({ contractId: id() });
 
+/** A read function's call: its name, its signature among overloads, the arguments as typed. */
+export const contractCallSchema = contractRef.extend({ functionName: z.string().trim().min(1, "validation.required").max(100, "validation.tooLong"), signature: z.string().trim().max(1000).optional(), args });
+
 /** The /vueapi paths of contract deployment (SPEC §7: the /sys/opc… family). */
 export const contractPaths = {
   "/sys/opc/contract/create": { auth: "user", payload: contractCreateSchema, data: contractSchema },
@@ -104,7 +126,7 @@ export const contractPaths = {
   /** A read function (view or pure) called with eth_call: arguments as typed, the decoded result. */
   "/sys/opc/contract/call": {
     auth: "user",
-    payload: contractRef.extend({ functionName: z.string().trim().min(1, "validation.required").max(100, "validation.tooLong"), signature: z.string().trim().max(1000).optional(), args }),
+    payload: contractCallSchema,
     data: z.object({ functionName: z.string(), signature: z.string(), outputs: z.array(z.object({ name: z.string(), type: z.string(), value: z.string() })) }),
   },
   /** The contract's events, newest first, decoded with its ABI. */

@@ -1,7 +1,8 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { api, apiToken, logInAs } from "./services-support";
-import { createActiveUser, PASSWORD, uniqueUser } from "./support";
+import { enabledProject, userWithBalance } from "./public-chain-support";
+import { logInAs } from "./services-support";
+import { PASSWORD } from "./support";
 
 /**
  * The public-chain console (SPEC §2 PermissionlessServices, issue 12), with JavaScript on and off: buy a plan,
@@ -10,14 +11,6 @@ import { createActiveUser, PASSWORD, uniqueUser } from "./support";
  */
 
 const PC = "/g/home/PermissionlessServices";
-
-/** A fresh user with a balance (the tests-only fixtures path), logged in through the API. */
-async function userWithBalance(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], grantCents: number) {
-  const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
-  const token = await apiToken(request, user.userName);
-  await api(request, "/test/fixtures", { grantCents }, token);
-  return { ...user, token };
-}
 
 /** A submit that asks first: the dialog's button with JavaScript, the page's confirm step without. */
 async function confirmAfter(page: Page, javaScriptEnabled: boolean, confirmLabel: string) {
@@ -33,17 +26,6 @@ async function waitForStatus(page: Page, status: string) {
       return page.getByTestId("project-status").first().innerText();
     }, { timeout: 30_000, intervals: [500, 1_000] })
     .toBe(status);
-}
-
-/** A plan on the Shanghai node and an enabled project, through the API (for the tests about other things). */
-async function enabledProject(request: APIRequestContext, token: string, name: string) {
-  const orgs = await api(request, "/sys/pubChainOrg/queryPubOrgList", { page: { pageSize: 10, pageIndex: 1, condition: { orgName: "Shanghai" } } }, token);
-  const org = orgs.page.rows[0];
-  const { planId } = await api(request, "/sys/opc/plan/buy", { orgId: org.orgId, idempotencyKey: `plan-${Date.now()}-${name.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 60) }, token);
-  const project = await api(request, "/sys/opc/project/create", { planId, name, framework: "evm", dailyRequests: "1000" }, token);
-  await expect.poll(async () => (await api(request, "/sys/opc/project/detail", { projectId: project.projectId }, token)).status, { timeout: 30_000 }).toBe(11);
-  await api(request, "/sys/opc/project/enable", { projectId: project.projectId }, token);
-  return project.projectId as number;
 }
 
 test("buys a plan, creates a project, enables it and takes its key; the endpoint answers and the statistics count it", async ({ page, request, javaScriptEnabled, context }, testInfo) => {

@@ -135,13 +135,14 @@ export function SelectField({
   placeholder,
   className = "",
 }: {
-  field: FieldMetadata<string | undefined>;
+  /** A number field (an id chosen from a list) is posted as its digits and parsed by the schema. */
+  field: FieldMetadata<string | number | undefined>;
   label: string;
   options: { value: string; label: string }[];
   placeholder?: string;
   className?: string;
 }) {
-  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  const [meta] = useField<string | number | undefined>(field.name, { formId: field.formId });
   const props = getSelectProps(meta);
   return (
     <div className={className}>

@@ -3,8 +3,8 @@ import { positiveId } from "./params";
 
 /** Server helpers of the public-chain console pages (app/routes/g.home.PermissionlessServices.*). */
 
-/** The project or account id of a page's query (`?projectId=` / `?accountId=`), or a 404. */
-export function idParam(request: Request, name: "projectId" | "accountId"): number {
+/** The project, account or contract id of a page's query (`?projectId=`, `?accountId=`, `?contractId=`), or a 404. */
+export function idParam(request: Request, name: "projectId" | "accountId" | "contractId"): number {
   const id = positiveId(new URL(request.url).searchParams.get(name));
   if (!id) throw notFound();
   return id;

@@ -88,6 +88,8 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.PermissionlessServices.NewProject.tsx": { planId: { kind: "pcPlan", expect: "404" } },
   "g.home.PermissionlessServices.Project.tsx": { projectId: { kind: "pcProject", expect: "404" }, range: { notId: "statistics period" } },
   "g.home.PermissionlessServices.Accounts.tsx": { projectId: { kind: "pcProject", expect: "404" }, page: PAGE },
+  "g.home.PermissionlessServices.Contracts.tsx": { projectId: { kind: "pcProject", expect: "404" }, page: PAGE },
+  "g.home.PermissionlessServices.Contract.tsx": { contractId: { kind: "pcContract", expect: "404" }, page: { notId: "events page number" } },
   "g.home.PermissionlessServices.NewAccount.tsx": { projectId: { kind: "pcProject", expect: "404" } },
   "g.home.PermissionlessServices.Account.tsx": { accountId: { kind: "pcAccount", expect: "404" }, gasRange: { notId: "gas chart period" } },
   "g.home.PermissionlessServices.Account_.keystore.ts": { accountId: { kind: "pcAccount", expect: "404" } },
