@@ -88,6 +88,8 @@ export const Msg = {
   INSUFFICIENT_RESOURCES: "MSG_37018",
   CERTIFICATE_MODE_REQUIRED: "MSG_37019",
   FUNCTION_REQUIRED: "MSG_37020",
+  /** Solidity packages run only on the EVM frameworks (FISCO BCOS, CITA; docs/decisions/034). */
+  SOLIDITY_NEEDS_EVM: "MSG_37021",
   /* Invoices (MSG_34001-MSG_34099; docs/decisions/008). */
   INVOICE_BOOK_FULL: "MSG_34001",
   INVOICE_NOT_APPROVED: "MSG_34002",

@@ -11,7 +11,7 @@ import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../j
 import { inspectPackage, normaliseLanguage, solidityFilesOfPackage, solidityFindings, storeReport, suggestionFor } from "./inspect";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
 import { cycleDays, DAY_MS } from "../../../contract/config-upgrade-codes";
-import { EVM_FRAMEWORKS } from "../../../contract/service-codes";
+import { isEvmFramework } from "../../../contract/service-codes";
 import chain from "../chain";
 import { applyTransition } from "./machine";
 
@@ -86,7 +86,7 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
       findings.push(...found);
       // Solidity packages (FISCO BCOS, CITA) are compiled for real; their FUNCs are read from the ABI (docs/decisions/034).
       if (normaliseLanguage(pkg.language) === "solidity" && !found.length) {
-        if (!(EVM_FRAMEWORKS as readonly string[]).includes(framework)) findings.push({ key: "report.languageFramework", params: { package: pkg.name, framework } });
+        if (!isEvmFramework(framework)) findings.push({ key: "report.languageFramework", params: { package: pkg.name, framework } });
         else findings.push(...solidityFindings({ name: pkg.name, funcs }, await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes)))));
       }
     }

@@ -16,7 +16,7 @@ import {
   FUNC_TYPES,
   functionFormSchema,
   INDUSTRIES,
-  LANGUAGES,
+  languagesFor,
   packageFormSchema,
   PAYMENT_CYCLES,
   PLATFORM_TYPES,
@@ -273,7 +273,7 @@ export function PackagesStep({ view, deleteHref, ...step }: ListStepProps) {
     >
       <TextField field={f.name} label={t("packages.name")} hint={t("packages.nameHint")} />
       <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
-      <SelectField field={f.language} label={t("packages.language")} options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
+      <SelectField field={f.language} label={t("packages.language")} options={languagesFor(view.basic.framework).map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
       <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
       <TextField field={f.mainPath} label={t("packages.mainPath")} />
       <FileField name="file" label={t("packages.file")} hint={t("packages.fileHint")} accept=".zip" errors={f.file?.errors} />
