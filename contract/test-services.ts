@@ -113,6 +113,8 @@ export const testServicePaths = {
   /** Re-deploy the same source: 10, 15, 20 → 5. */
   "/sys/testService/redeploy": { auth: "user", payload: ref, data: testServiceSchema },
   "/sys/testService/delete": { auth: "user", payload: ref, data: nothing },
+  /** The test identity's private key (PEM, PKCS#8), for the owner's own tools; any time, since it signs only on the test network. */
+  "/sys/testService/identityKey": { auth: "user", payload: ref, data: z.object({ fileName: z.string(), pem: z.string() }) },
   "/sys/ops/testNetwork/status": { auth: "operator", payload: z.object({}), data: testNetworkSchema },
   "/sys/ops/testNetwork/reset": { auth: "operator", payload: testNetworkResetSchema, data: testNetworkSchema },
 } satisfies Record<string, PathSpec>;

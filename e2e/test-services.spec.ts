@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import { logInAs } from "./services-support";
 import { createActiveUser, PASSWORD, uniqueUser } from "./support";
@@ -46,6 +47,13 @@ test("a test service goes from source to its access parameters; a failing one sh
   const answer = await request.post(new URL(accessUrl).pathname, { data: { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] } });
   expect(answer.status()).toBe(200);
   expect((await answer.json()).result).toMatch(/^0x/);
+  // The test identity's private key downloads as a PEM file.
+  await page.getByText("Identity certificate").click();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download the identity's private key" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^TS[0-9A-F]{16}-1\.0\.0-identity-key\.pem$/);
+  expect(readFileSync((await file.path())!, "utf8")).toContain("BEGIN PRIVATE KEY");
 
   await createAndDeploy(page, "Broken e2e", SOURCE.replace("string public greeting;", "string public greeting"), "hello");
   await expect(page.getByTestId("test-service-status")).toHaveText("Deployment failed");

@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey, X509Certificate } from "node:crypto";
 import { zipSync, strToU8 } from "fflate";
 import { createPublicClient, http, type Abi } from "viem";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -39,6 +40,12 @@ describe("test services", () => {
     // Another user sees nothing of it.
     const other = (await activeUser("tso")).token;
     expect((await call("/sys/testService/detail", { testServiceId: created.testServiceId }, other)).message).toBe(Msg.NOT_FOUND);
+    // The test identity's private key: to its owner, the key of the certificate's public key; to nobody else.
+    const key = await ok<{ fileName: string; pem: string }>("/sys/testService/identityKey", { testServiceId: created.testServiceId }, token);
+    expect(key.fileName).toBe(`${created.appCode}-1.0.0-identity-key.pem`);
+    const certificateKey = new X509Certificate(created.certificatePem).publicKey.export({ type: "spki", format: "der" });
+    expect(createPublicKey(createPrivateKey(key.pem)).export({ type: "spki", format: "der" }).equals(certificateKey)).toBe(true);
+    expect((await call("/sys/testService/identityKey", { testServiceId: created.testServiceId }, other)).message).toBe(Msg.NOT_FOUND);
 
     expect((await ok("/sys/testService/deploy", { testServiceId: created.testServiceId }, token)).status).toBe(TestServiceStatus.DEPLOYING);
     expect((await call("/sys/testService/edit", { ...fields, testServiceId: created.testServiceId }, token)).message).toBe(Msg.TEST_SERVICE_ACTION_NOT_AVAILABLE);

@@ -1,3 +1,4 @@
+import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { TestService } from "@contract/test-services";
 import { Field } from "~/components/details";
@@ -38,6 +39,12 @@ export function AccessParameters({ service, origin }: { service: TestService; or
         <details>
           <summary className="cursor-pointer text-sm font-medium">{t("access.certificate")}</summary>
           <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs" data-testid="certificate">{service.certificatePem}</pre>
+          {/* A document POST (not a fetch), so the browser saves the answered file. */}
+          <Form method="post" action="/g/home/TestServices/identityKey" reloadDocument className="mt-2">
+            <input type="hidden" name="testServiceId" value={service.testServiceId} />
+            <button type="submit" className="btn-secondary text-sm">{t("access.downloadKey")}</button>
+            <p className="mt-1 text-xs text-slate-600">{t("access.downloadKeyHint")}</p>
+          </Form>
         </details>
       ) : null}
     </section>

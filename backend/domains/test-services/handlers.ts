@@ -11,7 +11,7 @@ import chain from "../chain";
 import participation from "../participation";
 import { scheduleTestDeploy } from "./jobs";
 import { allowed, moveTestService, type TestServiceRow } from "./machine";
-import { accessPathOf, chainNameOf, currentNetwork, newDeployer, newEndpointKey, openEndpointKey, sealIdentityKey } from "./network";
+import { accessPathOf, chainNameOf, currentNetwork, newDeployer, newEndpointKey, openEndpointKey, openIdentityKey, sealIdentityKey } from "./network";
 import { deploymentNameOf, solidityFilesOf } from "./rules";
 import { testNetworkGenerations, testServices } from "./tables";
 
@@ -115,6 +115,13 @@ export async function listTestServices(input: Payload<"/sys/testService/list">, 
 
 export async function testServiceDetail(input: Payload<"/sys/testService/detail">, ctx: Ctx) {
   return out(ctx.services.db, ctx, await own(ctx.services.db, ctx.user.id, input.testServiceId), true);
+}
+
+/** The test identity's private key, to its owner only (docs/decisions/034): the PEM and a file name of the service's. */
+export async function testIdentityKey(input: Payload<"/sys/testService/identityKey">, ctx: Ctx) {
+  const row = await own(ctx.services.db, ctx.user.id, input.testServiceId);
+  if (!row.certificateKeySealed) throw new ApiError(Msg.NOT_FOUND);
+  return { fileName: `${row.appCode}-${row.version}-identity-key.pem`, pem: openIdentityKey(ctx.services.env, row.certificateKeySealed) };
 }
 
 export async function createTestService(input: Payload<"/sys/testService/create">, ctx: Ctx) {

@@ -4,6 +4,7 @@ import { testServiceRpc } from "./endpoint";
 import {
   createTestService,
   deleteTestService,
+  testIdentityKey,
   deployTestService,
   editTestService,
   listTestServices,
@@ -32,6 +33,7 @@ export default defineDomain({
     "/sys/testService/upgrade": upgradeTestService,
     "/sys/testService/redeploy": redeployTestService,
     "/sys/testService/delete": deleteTestService,
+    "/sys/testService/identityKey": testIdentityKey,
     "/sys/ops/testNetwork/status": testNetworkStatus,
     "/sys/ops/testNetwork/reset": resetTestNetwork,
   }),

@@ -39,6 +39,7 @@ export async function newDeployer(env: BackendEnv) {
 }
 const IDENTITY_KEYS: SealPurpose = { label: "bsn-test-service-identity-key", fallbackFile: "test-services-secret" };
 export const sealIdentityKey = (env: BackendEnv, pem: string) => sealWith(env, IDENTITY_KEYS, pem);
+export const openIdentityKey = (env: BackendEnv, sealed: string) => openWith(env, IDENTITY_KEYS, sealed);
 
 export const openDeployerKey = (env: BackendEnv, sealed: string) => openWith(env, DEPLOYER_KEYS, sealed);
 
