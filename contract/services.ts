@@ -105,6 +105,15 @@ export const versionContentsSchema = z.object({
   deployReport: reportSchema.nullable(),
 });
 
+/** A service's own chain as its publisher and participants see it (docs/decisions/038). */
+export const serviceChainSchema = z.object({
+  chainName: z.string(),
+  chainId: z.number().int(),
+  /** /chain/service/<the viewer's key>: JSON-RPC on the service's chain. */
+  endpointPath: z.string(),
+  contracts: z.array(z.object({ packageName: z.string(), contractName: z.string(), address: z.string(), txHash: z.string(), blockNumber: z.number().int() })),
+});
+
 export const serviceDetailSchema = serviceRowSchema.extend({
   industry: z.string(),
   description: z.string(),
@@ -130,6 +139,8 @@ export const serviceDetailSchema = serviceRowSchema.extend({
   cycleEnd: z.string().nullable(),
   /** The service's configuration upgrades, newest first. */
   upgrades: z.array(upgradeRowSchema),
+  /** A FISCO BCOS or CITA service's own chain (docs/decisions/038): its id, the endpoint with the viewer's key, this version's contracts. */
+  chain: serviceChainSchema.nullable(),
 });
 export type ServiceDetail = z.infer<typeof serviceDetailSchema>;
 
@@ -317,6 +328,8 @@ export const serviceFixtureSchema = z.object({
   /** How many city nodes (first ones of the catalogue). */
   nodeCount: z.number().int().min(1).max(4).default(2),
   comments: z.array(z.string().max(150)).max(10).default([]),
+  /** fisco: Solidity packages deployed on the service's own chain (docs/decisions/038). */
+  framework: z.enum(["fabric", "fisco"]).default("fabric"),
 });
 export const serviceFixturePaths = {
   "/test/services": {

@@ -340,6 +340,24 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       ];
     },
   },
+  // The chains of consortium services (docs/decisions/038): a user's service key is the credential. Forged keys
+  // are unknown; other shapes of path are refused before any lookup (a real key's refusals are in
+  // tests/backend/consortium-chain.test.ts: a participant who lost access, a stopped service).
+  "/chain/service/": {
+    served: true,
+    sample: (base) => `${base}/chain/service/${randomBytes(32).toString("base64url")}`,
+    probes: (_b, base): Probe[] => {
+      const json = { "Content-Type": "application/json" };
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+      const forged = randomBytes(32).toString("base64url");
+      return [
+        { label: "a forged service key", method: "POST", url: `${base}/chain/service/${forged}`, body: call, headers: json, expect: [401] },
+        { label: "a key under another path", method: "POST", url: `${base}/chain/service/${forged}/extra`, body: call, headers: json, expect: [401] },
+        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/service/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
+        { label: "no key", method: "POST", url: `${base}/chain/service/`, body: call, headers: json, expect: [401] },
+      ];
+    },
+  },
   // Stripe's webhook is served only with PAYMENT_PROVIDER=stripe; its signature checks (forged, tampered,
   // unsigned, stale) are tested against a fake Stripe in tests/backend/stripe.test.ts.
   "/payments/stripe/webhook": {

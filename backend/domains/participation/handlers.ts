@@ -361,6 +361,7 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
     roleName: role?.name ?? "",
     gateways: nodes.map((n) => ({ cityNodeId: n.cityNodeId, name: n.name, nameZh: n.nameZh, gatewayUrl: n.gatewayUrl ?? "" })),
     certificate: certs[0] ?? null,
+    chain: version ? await services.api.serviceChainView(db, ctx.services.env, app.id, version.id, join.userId, ctx.services.now()) : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { serviceChainView } from "./chain";
 import billing from "../billing";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -228,6 +229,7 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
     currentVerId: app.currentVerId,
     cycleEnd: iso(app.cycleEnd),
     upgrades: await upgradeHistory(db, app.id),
+    chain: await serviceChainView(db, ctx.services.env, app.id, v.id, app.userId, ctx.services.now()),
   };
 }
 

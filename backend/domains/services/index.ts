@@ -1,5 +1,7 @@
 import billing from "../billing";
 import { serviceFigures, servicesWaiting } from "./figures";
+import { serviceChainView } from "./chain";
+import { serviceChainRpc } from "./chain-endpoint";
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { newAppCode } from "./build";
@@ -66,7 +68,8 @@ export default defineDomain({
   // The hourly sweep of renewals, lapsed renewal bills and unpaid upgrade bills (renewal.ts).
   schedules: [(db, now) => scheduleRenewals(db, now)],
   start: () => billing.api.settleBillsWith("services", settlePublishBill),
-  api: { applyTransition, newAppCode, verifyInvitation, serviceFigures, servicesWaiting },
+  endpoints: [serviceChainRpc],
+  api: { applyTransition, newAppCode, verifyInvitation, serviceFigures, servicesWaiting, serviceChainView },
   seedDemo: seedDemoServices,
   fixtures: handlersOf({ "/test/services": createServiceFixture }),
 });

@@ -13,12 +13,15 @@ import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
 import { cycleDays, DAY_MS } from "../../../contract/config-upgrade-codes";
 import { isEvmFramework } from "../../../contract/service-codes";
 import chain from "../chain";
+import { deployOnServiceChain, type ChainDeployment } from "./chain";
 import { applyTransition } from "./machine";
 
 /**
  * The service lifecycle's background jobs (backend/jobs/runner.ts; docs/decisions/005, 012):
  * - service.test    10 → 15 testPass or 11 testFail, after inspecting the packages for real;
- * - service.deploy  24 → 25 deploySuccess (node resources booked) or 26 deployFail ("Insufficient resources");
+ * - service.deploy  24 → 25 deploySuccess (node resources booked; a FISCO BCOS or CITA service's Solidity
+ *                   contracts deployed on its own chain, docs/decisions/038) or 26 deployFail ("Insufficient
+ *                   resources", or the chain's or compiler's reason);
  * - service.expire  23 → 1 when the publish bill is still unpaid 3 days after the final approval.
  * Each is scheduled with a dedupe key per version and attempt, and each handler locks the version and
  * does nothing when the version has left the state it works on, so it never runs twice.
@@ -132,11 +135,16 @@ export async function availableOn(tx: Tx | Db, cityNodeId: number, exceptVerId: 
  */
 export const runDeploy: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
-  await services.db.transaction((tx) => deployInTx(tx, verId, services.now()));
+  // A FISCO BCOS or CITA service's contracts are deployed on its own chain first, outside the transaction.
+  const onChain = await deployOnServiceChain(verId, services);
+  await services.db.transaction((tx) => deployInTx(tx, verId, services.now(), onChain));
 };
 
-/** The deployment of one version inside `tx` (the job's work; the demo data uses it too). */
-export async function deployInTx(tx: Tx, verId: number, now: Date) {
+/**
+ * The deployment of one version inside `tx` (the job's work; the demo data uses it too). `onChain`: the
+ * outcome of its deployment on the service's own chain (docs/decisions/038), null when it has none.
+ */
+export async function deployInTx(tx: Tx, verId: number, now: Date, onChain: ChainDeployment | null = null) {
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_PUBLISH);
     if (!version) return;
@@ -147,6 +155,7 @@ export async function deployInTx(tx: Tx, verId: number, now: Date) {
     }
     const findings: Finding[] = [];
     if (wanted.length === 0) findings.push({ key: "report.noNodes", params: {} });
+    if (onChain && !onChain.ok) findings.push({ key: "report.chainFailed", params: { reason: onChain.reason } });
     const codes = new Map<number, string>();
     for (const w of wanted) {
       const left = await availableOn(tx, w.cityNodeId, verId);
@@ -159,7 +168,8 @@ export async function deployInTx(tx: Tx, verId: number, now: Date) {
       }
     }
     if (findings.length > 0) {
-      const suggestion: Finding = { key: findings[0].key === "report.noNodes" ? "report.suggest.nodes" : "report.suggest.resources", params: {} };
+      const first = findings[0].key;
+      const suggestion: Finding = { key: first === "report.noNodes" ? "report.suggest.nodes" : first === "report.chainFailed" ? "report.suggest.chain" : "report.suggest.resources", params: {} };
       await applyTransition(tx, { verId, event: "deployFail", actor: "system", actorId: null, now, set: { deployReport: storeReport(findings, suggestion) } });
       return;
     }
@@ -175,7 +185,7 @@ export async function deployInTx(tx: Tx, verId: number, now: Date) {
       actor: "system",
       actorId: null,
       now,
-      set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed } },
+      set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed, ...(onChain?.ok ? { chain: { name: onChain.chainName, chainId: onChain.chainId, contracts: onChain.contracts.map(({ abi: _abi, ...c }) => c) } } : {}) } },
     });
     // The first period of the payment cycle was paid with the publish bill; it starts when the service runs
     // (a later version of a running service keeps the cycle; docs/decisions/036).

@@ -1,11 +1,12 @@
 import { strFromU8, unzipSync } from "fflate";
 import type { FailureSuggestion } from "../../../contract/test-services-codes";
 import { centralDirectory, entriesProblem } from "../../kit/zip-safety";
+export { chooseContract, constructorArgs } from "../../kit/solidity";
 
 /**
- * Pure rules of test services (docs/decisions/034): the Solidity files of a chaincode package, which compiled
- * contract a service deploys, its constructor arguments from the comma-separated init params, and the
- * suggestion (SPEC §4) that goes with a failure.
+ * Pure rules of test services (docs/decisions/034): the Solidity files of a chaincode package and the
+ * suggestion (SPEC §4) that goes with a failure; which compiled contract a service deploys and its constructor
+ * arguments are backend/kit/solidity.ts (consortium services deploy the same way).
  */
 
 /** The .sol files of a chaincode package (zip), by their path inside it; null when the zip is unreadable or unsafe. */
@@ -21,51 +22,6 @@ export function solidityFilesOf(bytes: Uint8Array): Record<string, string> | nul
   const out: Record<string, string> = {};
   for (const [name, data] of Object.entries(files)) out[name.replace(/\\/g, "/").replace(/^\.?\/+/, "")] = strFromU8(data);
   return Object.keys(out).length ? out : null;
-}
-
-type Compiled = { file: string; name: string; abi: unknown[]; bytecode: string };
-
-/**
- * The contract a service deploys: the one named `main` when given, else the only contract with creation code
- * (interfaces, libraries without code and abstract contracts have none). A refusal is a reason and its suggestion.
- */
-export function chooseContract(contracts: readonly Compiled[], main: string): { contract: Compiled } | { reason: string; suggestion: FailureSuggestion } {
-  const deployable = contracts.filter((c) => c.bytecode && c.bytecode !== "0x");
-  if (main) {
-    const named = contracts.find((c) => c.name === main);
-    if (!named) return { reason: `no contract named ${main} in the sources (found: ${contracts.map((c) => c.name).join(", ") || "none"})`, suggestion: "noContract" };
-    if (!deployable.includes(named)) return { reason: `${main} is abstract or an interface: it has no creation code`, suggestion: "noContract" };
-    return { contract: named };
-  }
-  if (deployable.length === 1) return { contract: deployable[0]! };
-  if (!deployable.length) return { reason: "the sources define no contract that can be deployed (only interfaces, libraries or abstract contracts)", suggestion: "noContract" };
-  return { reason: `several contracts can be deployed (${deployable.map((c) => c.name).join(", ")}): name the main contract`, suggestion: "severalContracts" };
-}
-
-type AbiInput = { type: string; name?: string };
-
-/**
- * The constructor's arguments from the init params (SPEC §5: comma-separated): one per constructor input, as
- * viem encodes them (integers as bigint, bool as true/false, the rest as typed). A mismatch is a reason.
- */
-export function constructorArgs(abi: readonly unknown[], initParams: string): { args: unknown[] } | { reason: string } {
-  const ctor = abi.find((item): item is { type: string; inputs?: AbiInput[] } => typeof item === "object" && item !== null && (item as { type?: unknown }).type === "constructor");
-  const inputs = ctor?.inputs ?? [];
-  const given = initParams.trim() === "" ? [] : initParams.split(",").map((p) => p.trim());
-  if (given.length !== inputs.length) return { reason: `the constructor takes ${inputs.length} parameter(s) (${inputs.map((i) => `${i.type} ${i.name ?? ""}`.trim()).join(", ") || "none"}) and the init params give ${given.length}` };
-  const args: unknown[] = [];
-  for (const [i, input] of inputs.entries()) {
-    const value = given[i]!;
-    if (/^u?int\d*$/.test(input.type)) {
-      if (!/^-?\d+$/.test(value)) return { reason: `init param ${i + 1} (${input.type}) is not an integer: ${value}` };
-      args.push(BigInt(value));
-    } else if (input.type === "bool") {
-      if (value !== "true" && value !== "false") return { reason: `init param ${i + 1} (bool) is neither true nor false: ${value}` };
-      args.push(value === "true");
-    } else if (input.type === "address" || input.type === "string" || /^bytes\d*$/.test(input.type)) args.push(value);
-    else return { reason: `init param ${i + 1} has the type ${input.type}, which init params cannot give` };
-  }
-  return { args };
 }
 
 /** The suggestion for a chain's refusal (network or revert). */
