@@ -46,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // Paying moves money: the form carries a key issued here, so a double click or a reload pays once.
   const payKey = actions.includes("pay") ? newIdempotencyKey() : null;
-  return json({ service, tab, confirm, requestEnable, invite, payKey, here: withoutPanels(url), language: viewer.language });
+  return json({ service, tab, confirm, requestEnable, invite, payKey, here: withoutPanels(url), origin: url.origin, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -70,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ServicesDetailPage() {
-  const { service, tab, confirm, requestEnable, invite, payKey, here, language } = useLoaderData<typeof loader>();
+  const { service, tab, confirm, requestEnable, invite, payKey, here, origin, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("services");
   const c = service.contents;
@@ -109,7 +109,7 @@ export default function ServicesDetailPage() {
         </p>
       ) : null}
       {service.description ? <p className="text-sm text-slate-700">{service.description}</p> : null}
-      <ServiceTabs service={service} tab={tab} language={language} />
+      <ServiceTabs service={service} tab={tab} origin={origin} language={language} />
     </div>
   );
 }
