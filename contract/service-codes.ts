@@ -14,3 +14,7 @@ export const isEvmFramework = (framework: string | null | undefined) => (EVM_FRA
 export const languagesFor = (framework: string | null | undefined) => LANGUAGES.filter((l) => l !== "solidity" || isEvmFramework(framework));
 /** §9 two interchain protocols: 1 the enterprise interchain framework, 2 the NFT/deposit framework (needs APPCode). */
 export const CROSS_PROTOCOLS = ["1", "2"] as const;
+
+/** SPEC §2 "Service wizard" steps, in order (app_versions.wizardStep keeps the furthest one reached). */
+export const WIZARD_STEPS = ["basic", "packages", "functions", "roles", "nodes", "certificate", "cost"] as const;
+export type WizardStep = (typeof WIZARD_STEPS)[number];

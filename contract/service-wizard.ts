@@ -20,9 +20,8 @@ export const APP_STATES = ["add", "mod", "update", "mod2"] as const;
 export type AppState = (typeof APP_STATES)[number];
 export const isAppState = (v: unknown): v is AppState => typeof v === "string" && (APP_STATES as readonly string[]).includes(v);
 
-/** SPEC §2 "Service wizard" steps, in order (app_versions.wizardStep keeps the furthest one reached). */
-export const WIZARD_STEPS = ["basic", "packages", "functions", "roles", "nodes", "certificate", "cost"] as const;
-export type WizardStep = (typeof WIZARD_STEPS)[number];
+import { WIZARD_STEPS, type WizardStep } from "./service-codes";
+export { WIZARD_STEPS, type WizardStep };
 export const isWizardStep = (v: unknown): v is WizardStep => typeof v === "string" && (WIZARD_STEPS as readonly string[]).includes(v);
 
 /**

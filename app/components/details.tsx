@@ -31,11 +31,7 @@ export function Field({ label, children }: { label: string; children: ReactNode 
   );
 }
 
-/** A word of platform data in the reader's language: its Chinese value when there is one (docs/decisions/028). */
-export const inLanguage = (en: string, zh: string | null | undefined, language: Language) => (language === "zh-CN" && zh ? zh : en);
-
-/** A city node's name in the reader's language. */
-export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => inLanguage(n.name, n.nameZh, language);
+export { inLanguage, nodeLabel } from "~/lib/i18n";
 
 /**
  * A bill to pay from the balance now (a service's publish bill, a participation's node order): its number,

@@ -1,11 +1,10 @@
-import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
+import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { serviceActions, VerState, type ServiceAction } from "@contract/service-status";
-import { lifecycleConfirmSchema, type Report, type ServiceRow } from "@contract/services";
+import type { Report, ServiceRow } from "@contract/services";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { useSchemaForm } from "~/lib/use-schema-form";
 import { useBlockedTarget } from "~/components/BlockedAction";
 import { RowActions, type RowMenuItem } from "~/components/RowActions";
 import type { Block } from "~/lib/blocked";
@@ -186,7 +185,9 @@ export function ServiceActionLinks({ row, here, omitDetails = false, block = nul
  */
 export function ConfirmPanel({ kind, row, cancelTo, lastResult }: { kind: "deactivate" | "unsubscribe"; row: { appVerId: number; name: string }; cancelTo: string; lastResult?: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation("services");
-  const [form, fields] = useSchemaForm(lifecycleConfirmSchema(row.name), lastResult, { id: `confirm-${kind}-${row.appVerId}`, shouldValidate: "onBlur" });
+  // Checked by the server (lifecycleConfirmSchema in the action): the panel comes from a request already, and
+  // the list page does not load Zod for it.
+  const [form, fields] = useForm<{ reason?: string; confirmName: string }>({ id: `confirm-${kind}-${row.appVerId}`, lastResult });
   return (
     <section role="alertdialog" aria-labelledby="confirm-title" className="card border-red-200 bg-red-50" data-testid="confirm-panel">
       <h2 id="confirm-title" className="font-semibold text-red-800">{t(`confirm.${kind}Title`, { name: row.name })}</h2>

@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { WIZARD_STEPS, type DraftSummary } from "@contract/service-wizard";
+import { WIZARD_STEPS } from "@contract/service-codes";
+import type { DraftSummary } from "@contract/service-wizard";
 import { BlockedLink } from "~/components/BlockedAction";
 import type { Block } from "~/lib/blocked";
 import { formatDate, zoneHeader } from "~/lib/format";
