@@ -107,7 +107,9 @@ async function start() {
   const env = readBackendEnv();
   startedEnv.__bsnBackendEnv = env;
   // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
-  const dataDirLock = await lockDataDirOrExit(env);
+  // In a cluster (WORKERS > 1, docs/decisions/031) the owner worker holds it for the whole cluster; its peers
+  // keep nothing of their own under DATA_DIR and reach the embedded engines through the owner.
+  const dataDirLock = env.cluster?.role === "peer" ? undefined : await lockDataDirOrExit(env);
   const { handle, services: deps, jobs, close, health } = await createVueapi(env);
   await dataDirLock?.serve(answerBackups(deps));
   // Holding the lock of the embedded database, no other process runs jobs on it: every job another process
