@@ -94,6 +94,8 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
 async function healthOf(deps: Deps): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const domain of domains) if (domain.health) out[domain.name] = await domain.health(deps);
+  // In a cluster (docs/decisions/031), which worker answered.
+  if (deps.env.cluster) out.cluster = { role: deps.env.cluster.role, pid: process.pid };
   return out;
 }
 

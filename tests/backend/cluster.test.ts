@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { Agent } from "undici";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { Msg } from "../../contract/messages";
+import { tinyPng } from "../fixtures/files";
+import { PASSWORD, registration, uniqueName } from "./client";
+import { startServer, stopServer, type Server } from "./server-process";
+
+/**
+ * WORKERS=2 on PostgreSQL (docs/decisions/031): two portal processes on one port. Each "side" below is a
+ * connection held by one worker (an undici agent of one connection), so a call is known to go to that worker.
+ * Shown: a job runs once, a rate limit and captchas are shared, a file uploaded through one worker is used
+ * through the other, and the chain (run by the owner worker) answers from both.
+ */
+const DATABASE_URL = process.env.DATABASE_URL;
+const reason = "skipped: DATABASE_URL is unset (a cluster needs PostgreSQL; PGlite has one writer)";
+
+type Side = { pid: number; role: string; agent: Agent };
+
+describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (${reason})`}`, () => {
+  let server: Server;
+  let dataDir: string;
+  const sides: Side[] = [];
+
+  const post = async (side: Side, p: string, body: unknown) => {
+    const res = await fetch(`${server.baseUrl}${p}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), dispatcher: side.agent } as RequestInit);
+    return res.json() as Promise<any>;
+  };
+  const vueapi = (side: Side, p: string, body: Record<string, unknown>) => post(side, `/vueapi${p}`, { userLanguage: "en", ...body });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "bsn-cluster-"));
+    server = await startServer(dataDir, {
+      WORKERS: "2",
+      DATABASE_URL: DATABASE_URL!,
+      SESSION_SECRET: "cluster-test-session-secret-0123456789abcdef",
+      PAYMENT_WEBHOOK_SECRET: "cluster-test-webhook-secret-0123456789",
+      TEST_FIXTURES: "1",
+      JOBS_INTERVAL_MS: "100",
+      DEMO: "0",
+      RATE_LIMITS: "captcha.ip=4/1m",
+    });
+    // New connections go to the workers in turn: keep one agent per worker.
+    for (let i = 0; i < 20 && sides.length < 2; i++) {
+      const agent = new Agent({ connections: 1, pipelining: 1 });
+      const health = (await (await fetch(`${server.baseUrl}/healthz`, { dispatcher: agent } as RequestInit)).json()) as { cluster?: { pid: number; role: string } };
+      if (health.cluster && !sides.some((s) => s.pid === health.cluster!.pid)) sides.push({ ...health.cluster, agent });
+      else await agent.close();
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await stopServer(server);
+    for (const side of sides) await side.agent.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("two workers serve the port: the owner of the engines and a peer", () => {
+    expect(sides.map((s) => s.role).sort()).toEqual(["owner", "peer"]);
+    expect(new Set(sides.map((s) => s.pid)).size).toBe(2);
+  });
+
+  it("a rate limit is shared: 4 captchas a minute per address, counted across both workers; a captcha made by one is used by the other", async () => {
+    const [a, b] = sides as [Side, Side];
+    const made = [];
+    for (const side of [a, b, a, b]) made.push(await vueapi(side, "/anon/captcha/create", {}));
+    expect(made.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect((await vueapi(a, "/anon/captcha/create", {})).code).not.toBe(0);
+    expect((await vueapi(b, "/anon/captcha/create", {})).code).not.toBe(0);
+    // The captcha made through the peer is accepted (and used up) through the owner, then refused through the peer.
+    const name = uniqueName("clu");
+    const first = await vueapi(a, "/anon/user/register", { payload: { ...registration(name), captchaKey: made[1].data.captchaKey } });
+    expect(first.code).toBe(0);
+    const again = await vueapi(b, "/anon/user/register", { payload: { ...registration(uniqueName("clu")), captchaKey: made[1].data.captchaKey } });
+    expect(again.code).not.toBe(0);
+    expect(again.data.fieldErrors.captcha).toEqual([`errors:${Msg.CAPTCHA_INVALID}`]);
+  });
+
+  it("a file uploaded through one worker is claimed by a registration through the other", async () => {
+    const [a, b] = sides as [Side, Side];
+    const res = await fetch(`${server.baseUrl}/vueapi/upload/licence`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream", "X-File-Name": "licence.png" },
+      body: tinyPng(),
+      dispatcher: a.agent,
+    } as RequestInit);
+    const uploaded = (await res.json()) as any;
+    expect(uploaded.code).toBe(0);
+    const captcha = await vueapi(b, "/anon/captcha/create", {});
+    const enterprise = { userType: "2", companyName: "Cluster Ltd", companyAddress: "1 Road", contactName: "Zhang", country: "China", creditCode: "91110000ABCDEFGH" };
+    const registered = await vueapi(b, "/anon/user/register", { payload: { ...registration(uniqueName("cle"), enterprise), captchaKey: captcha.data?.captchaKey }, licence: { uploadId: uploaded.data.uploadId } });
+    expect(registered.code).toBe(0);
+  });
+
+  it("a job runs once although both workers poll for due jobs every 100 ms", async () => {
+    const [a, b] = sides as [Side, Side];
+    const name = uniqueName("clj");
+    const captcha = await vueapi(a, "/anon/captcha/create", {});
+    expect((await vueapi(a, "/anon/user/register", { payload: { ...registration(name), captchaKey: captcha.data?.captchaKey } })).code).toBe(0);
+    const outbox = path.join(dataDir, "outbox");
+    const mail = (existsSync(outbox) ? readdirSync(outbox) : []).filter((f) => f.endsWith(".json")).map((f) => JSON.parse(readFileSync(path.join(outbox, f), "utf8")) as { to: string; text: string }).find((m) => m.to === `${name}@example.com`);
+    const token = mail!.text.match(/UserActivation\?token=([A-Za-z0-9_-]+)/)![1];
+    expect((await vueapi(b, "/anon/user/activate", { token })).code).toBe(0);
+    const loginCaptcha = await vueapi(b, "/anon/captcha/create", {});
+    const login = await vueapi(b, "/main/user/login", { username: name, password: PASSWORD, captchaKey: loginCaptcha.data?.captchaKey, captcha: inject("testCaptcha") });
+    expect(login.code).toBe(0);
+    const bearer = (side: Side, p: string, body: Record<string, unknown>) =>
+      fetch(`${server.baseUrl}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` }, body: JSON.stringify({ userLanguage: "en", ...body }), dispatcher: side.agent } as RequestInit).then((r) => r.json() as Promise<any>);
+    const made = await Promise.all(Array.from({ length: 6 }, () => bearer(a, "/test/jobs", { run: "loop", durationsMs: [300] })));
+    const ids = made.map((r) => r.data.jobId as number);
+    const deadline = Date.now() + 30_000;
+    let states: any[] = [];
+    while (Date.now() < deadline) {
+      states = await Promise.all(ids.map((jobId) => bearer(b, "/test/jobs/status", { jobId }).then((r) => r.data)));
+      if (states.every((s) => s.state === "done")) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(states.map((s) => s.state)).toEqual(ids.map(() => "done"));
+    expect(states.map((s) => s.attempts)).toEqual(ids.map(() => 1));
+  });
+
+  it("the chain runs in the owner and answers from both workers; the peer's funding is mined by the owner", async () => {
+    const [a, b] = sides as [Side, Side];
+    const rpc = (side: Side, method: string, params: unknown[] = []) => post(side, "/chain/test-rpc/open-alliance", { jsonrpc: "2.0", id: 1, method, params });
+    const chainIds = [await rpc(a, "eth_chainId"), await rpc(b, "eth_chainId")];
+    expect(chainIds[0].result).toMatch(/^0x[0-9a-f]+$/);
+    expect(chainIds[1].result).toBe(chainIds[0].result);
+    const peer = sides.find((s) => s.role === "peer")!;
+    const owner = sides.find((s) => s.role === "owner")!;
+    const address = `0x${"ab".repeat(20)}`;
+    const funded = await post(peer, "/chain/test-rpc/open-alliance/fund", { address, wei: "12345" });
+    expect(funded.hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await rpc(owner, "eth_getBalance", [address, "latest"])).result).toBe("0x3039");
+    expect((await rpc(peer, "eth_getBalance", [address, "latest"])).result).toBe("0x3039");
+    // An unknown method keeps its JSON-RPC error code through the owner's socket.
+    expect((await rpc(peer, "eth_noSuchMethod")).error.code).toBe((await rpc(owner, "eth_noSuchMethod")).error.code);
+  });
+});
+
