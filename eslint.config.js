@@ -70,6 +70,21 @@ export default tseslint.config(
     },
   },
   {
+    // Kept catalogues (backend/kit/constant-data.ts, docs/decisions/030): only their write paths, which clear
+    // the kept copy, write their tables.
+    files: ["backend/**/*.ts", "tests/**/*.ts", "scripts/**/*.ts"],
+    ignores: ["backend/domains/platform/catalogue.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(cityNodes)$/]",
+          message: "The city-node catalogue is kept per process: write it through backend/domains/platform/catalogue.ts, which clears the kept copy (docs/decisions/030).",
+        },
+      ],
+    },
+  },
+  {
     files: ["scripts/**", "bench/**", "backend/db/seed-cli.ts", "e2e/**", "tests/**"],
     rules: { "no-console": "off", "@typescript-eslint/no-explicit-any": "off" },
   },

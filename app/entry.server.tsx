@@ -3,15 +3,12 @@ import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-r
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { errorSummary } from "@contract/error-summary";
-import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { getEnv } from "./lib/env.server";
-import { i18nConfig } from "./lib/i18n";
-import { getLanguage, i18nServer } from "./lib/i18n.server";
+import { getLanguage, i18nFor } from "./lib/i18n.server";
 import { NonceContext } from "./lib/nonce";
-import { resources } from "./lib/resources.server";
 import { startServices } from "./lib/transport.server";
 
 // Validate the environment and start the embedded /vueapi backend (migrations, seed) before serving:
@@ -40,10 +37,8 @@ export default async function handleRequest(
 ) {
   // The CSP nonce of this response (server/app.js): on every inline script, React's own included.
   const nonce = loadContext.cspNonce;
-  const instance = createInstance();
-  const lng = await getLanguage(request);
-  const ns = i18nServer.getRouteNamespaces(remixContext);
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns: [...new Set([...i18nConfig.ns, ...ns])], resources });
+  // The language's instance, initialised once at start with every namespace (app/lib/i18n.server.ts).
+  const instance = i18nFor(await getLanguage(request));
 
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
 

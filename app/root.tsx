@@ -24,7 +24,7 @@ export const links: LinksFunction = () => [
 export const handle = { i18n: ["common", "errors", "forms"] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [viewer, { flash, setCookie }] = await Promise.all([getViewer(request), getFlash(request)]);
+  const [viewer, { flash, setCookies }] = await Promise.all([getViewer(request), getFlash(request)]);
   const pathname = new URL(request.url).pathname;
   // The page titles come straight from the language's strings (no i18next instance per request).
   const common = resources[viewer.language].common as { brand: string; description: string; titles: Record<string, string> };
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       signedIn: !!viewer.user,
       testMode: getEnv().testMode,
     },
-    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+    { headers: setCookies.map((c): [string, string] => ["Set-Cookie", c]) },
   );
 }
 
@@ -79,7 +79,7 @@ export default function App() {
       {testMode ? <TestModeBanner /> : null}
       {flash ? <FlashBanner flash={flash} /> : null}
       <OfflineWatcher signedIn={signedIn} />
-      {mobileBlocked ? <MobileNotice /> : <Outlet />}
+      {mobileBlocked ? <MobileNotice signedIn={signedIn} /> : <Outlet />}
     </>
   );
 }

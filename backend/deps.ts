@@ -2,11 +2,14 @@ import type { Db } from "./db/client";
 import type { BackendEnv } from "./env";
 import type { Limits } from "./kit/rate-limit";
 import type { FileStore } from "./kit/storage";
+import type { SessionCache } from "./http/session-cache";
+import type { ConstantData } from "./kit/constant-data";
 import type { Mailer } from "./mail";
 
 /**
  * What every handler may use: the database, the environment, the mailer, the rate limits, the storage adapter
- * of files (backend/kit/storage.ts) and a clock tests can move.
+ * of files (backend/kit/storage.ts), a clock tests can move and the
+ * token check's cache.
  */
 export type Deps = {
   db: Db;
@@ -15,4 +18,11 @@ export type Deps = {
   limits: Limits;
   files: FileStore;
   now: () => Date;
+  /**
+   * The token check's cache (backend/http/session-cache.ts): every write that ends or changes a session
+   * calls `sessions.forgetToken` / `forgetUser` once it has committed.
+   */
+  sessions: SessionCache;
+  /** Platform data kept until its catalogue is written (backend/kit/constant-data.ts). */
+  constants: ConstantData;
 };

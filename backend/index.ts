@@ -6,21 +6,26 @@ import accounts from "./domains/accounts";
 import audit from "./domains/audit";
 import billing from "./domains/billing";
 import chain from "./domains/chain";
+import contracts from "./domains/contracts";
 import inbox from "./domains/inbox";
 import invoices from "./domains/invoices";
 import operations from "./domains/operations";
 import participation from "./domains/participation";
 import payments from "./domains/payments";
 import platform from "./domains/platform";
+import prices from "./domains/prices";
 import profile from "./domains/profile";
 import publicChain from "./domains/public-chain";
 import services from "./domains/services";
 import store from "./domains/store";
+import testServices from "./domains/test-services";
 import serviceWizard from "./domains/service-wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { BodyTooLargeError, readLimited } from "./kit/body-limit";
 import { createRouter, type Caller, type Handlers } from "./http/router";
+import { SessionCache } from "./http/session-cache";
+import { ConstantData } from "./kit/constant-data";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
@@ -37,7 +42,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, operations, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, prices, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
@@ -64,7 +69,7 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now };
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now, sessions: new SessionCache(), constants: new ConstantData() };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).

@@ -7,7 +7,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { BackendEnv } from "./env";
 
 export type Language = "en" | "zh-CN";
-export type MailKind = "activation" | "resetCode";
+export type MailKind = "activation" | "resetCode" | "desktopLink";
 
 declare const permitted: unique symbol;
 /**

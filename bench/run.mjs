@@ -19,7 +19,14 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ONLY = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
 const wanted = (name) => ONLY.length === 0 || ONLY.some((part) => name.toLowerCase().includes(part));
 
-/** Budgets: relative to the bare page measured in the same run, since absolute figures drift. */
+/**
+ * Budgets (issue 11): req/s as a share of the bare page measured in the same run, since absolute figures
+ * drift; every key page's p99 at CONNECTIONS within P99_OVER_P50 times its p50; no time-out (10 s) at
+ * HEAVY_CONNECTIONS connections.
+ */
+const P99_OVER_P50 = 3;
+const HEAVY_CONNECTIONS = 50;
+const TIMEOUT_S = 10;
 const MY_BILLS = "/g/home/userCenter/MyBills";
 const BILL_DETAIL = "/g/home/userCenter/BillDetail";
 const PUBLISHED = "/g/home/PermissionedServices/PublishedServices";
@@ -28,8 +35,7 @@ const WIZARD_POST = "wizard step POST";
 const STORE = "/g/home/AppStore/Services";
 const PARTICIPATED = "/g/home/ParticipatedServices";
 const BUDGETS = {
-  minShareOfBareRps: { "/g/main/index": 0.1, "/g/home/index": 0.065, [MY_BILLS]: 0.05, [BILL_DETAIL]: 0.06, [PUBLISHED]: 0.05, [WIZARD_GET]: 0.037, [WIZARD_POST]: 0.08, [STORE]: 0.05, [PARTICIPATED]: 0.065 },
-  maxP99Ms: { "/g/main/index": 800, "/g/home/index": 1200, [MY_BILLS]: 2000, [BILL_DETAIL]: 2000, [PUBLISHED]: 2000, [WIZARD_GET]: 2500, [WIZARD_POST]: 1500, [STORE]: 2000, [PARTICIPATED]: 2000 },
+  minShareOfBareRps: { "/g/main/index": 0.25, "/g/home/index": 0.15, [MY_BILLS]: 0.1, [BILL_DETAIL]: 0.1, [PUBLISHED]: 0.1, [WIZARD_GET]: 0.08, [WIZARD_POST]: 0.08, [STORE]: 0.1, [PARTICIPATED]: 0.1 },
   maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220, [MY_BILLS]: 220, [BILL_DETAIL]: 220, [PUBLISHED]: 220, [WIZARD_GET]: 195, [WIZARD_POST]: 195, [STORE]: 220, [PARTICIPATED]: 220 },
 };
 /** A POST step answers with a redirect to the next step: 3xx is its success. */
@@ -70,7 +76,9 @@ function build(cwd) {
 /** Serves a build; `env` may override NODE_ENV (production by default, as on a real server). */
 async function serve(cwd, env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [serverEntry, "build/index.js"], {
+  // BENCH_CPU_PROF=<dir>: the product's measured server writes a V8 CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF && cwd === root && env.NODE_ENV !== "test" ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...profile, serverEntry, "build/index.js"], {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...env },
     stdio: ["ignore", "ignore", "inherit"],
@@ -112,12 +120,36 @@ async function logIn(base, captcha, username = "demoperson") {
   return header;
 }
 
-async function load(name, url, headers = {}, request = {}) {
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers, ...request }); // warm-up
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, ...request });
-  const non2xx = REDIRECT_OK.has(name) ? r.non2xx - r["3xx"] : r.non2xx;
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx, errors: r.errors + r.timeouts };
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (Linux). */
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+function cpuMsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The fields after the command name (which may hold spaces) in parentheses: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
+
+/** Every target is asked as a browser asks: gzip accepted (the product and the bare page alike). */
+const BROWSER = { "Accept-Encoding": "gzip" };
+
+async function load(name, url, headers = {}, request = {}, pid) {
+  const all = { ...BROWSER, ...headers };
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers: all, ...request }); // warm-up
+  const cpuBefore = cpuMsOf(pid);
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: all, timeout: TIMEOUT_S, ...request });
+  const cpuMs = cpuMsOf(pid) - cpuBefore;
+  const non2xx = REDIRECT_OK.has(name) ? r.non2xx - r["3xx"] : r.non2xx;
+  const result = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx, errors: r.errors + r.timeouts, cpuMsPerRequest: r.requests.total ? cpuMs / r.requests.total : null };
+  if (name !== BARE && !(ONLY_20.has(name))) {
+    // The same page at HEAVY_CONNECTIONS: what counts is that nothing waits past the time-out.
+    const heavy = await autocannon({ url, connections: HEAVY_CONNECTIONS, duration: Math.max(5, Math.round(DURATION / 2)), headers: all, timeout: TIMEOUT_S, ...request });
+    Object.assign(result, { heavy: { connections: HEAVY_CONNECTIONS, rps: heavy.requests.average, p99: heavy.latency.p99, timeouts: heavy.timeouts, errors: heavy.errors } });
+  }
+  return result;
+}
+const BARE = "bare Remix page";
+/** Targets measured at CONNECTIONS only (the POST is not a page a visitor waits for). */
+const ONLY_20 = new Set(["wizard step POST"]);
 
 /** A /vueapi call with the backend token (set-up only, not measured). */
 async function vueapi(base, p, body, token) {
@@ -142,8 +174,16 @@ async function wizardDraft(base, captcha) {
   for (const bill of bills.page.rows) {
     await vueapi(base, "/sys/system/clientInfo/h5billPay", { billId: bill.billId, idempotencyKey: `bench-${bill.billId}-0000000000` }, token);
   }
-  // A cover of a realistic size (200 KB of incompressible bytes behind the PNG signature).
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200 * 1024)]);
+  // A cover of a realistic size: a 1×1 PNG followed by 200 KB of incompressible bytes, streamed to the upload
+  // path first (docs/decisions/023); the wizard call names it by its upload id.
+  const tiny = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+  const png = Buffer.concat([tiny, randomBytes(200 * 1024)]);
+  const uploaded = await fetch(`${base}/vueapi/upload/cover`, {
+    method: "POST",
+    headers: { "Content-Type": "image/png", "X-File-Name": "cover.png", Authorization: `Bearer ${token}` },
+    body: png,
+  }).then((res) => res.json());
+  if (uploaded.code !== 0) throw new Error(`/upload/cover: ${JSON.stringify(uploaded)}`);
   const basic = {
     name: "Bench trade finance", industry: "finance", description: "Letters of credit between banks.",
     introduction: "Banks share trade documents on a consortium chain.", version: "1.0.0", framework: "fabric",
@@ -151,7 +191,7 @@ async function wizardDraft(base, captcha) {
     webUrl: "https://trade.example.com", paymentCycle: "2",
   };
   const saved = await vueapi(base, "/sys/chainAppInfo/wizard/saveBasic", {
-    appState: "add", basic, cover: { name: "cover.png", type: "image/png", size: png.length, dataBase64: png.toString("base64") },
+    appState: "add", basic, cover: { uploadId: uploaded.data.uploadId },
   }, token);
   return { appId: saved.appId, basic };
 }
@@ -202,7 +242,7 @@ async function main() {
   const wizardForm = new URLSearchParams({ intent: "saveBasic", ...draft.basic }).toString();
 
   const targets = [
-    ["bare Remix page", `${bare}/`],
+    [BARE, `${bare}/`],
     ["/g/main/index", `${product}/g/main/index`],
     ["/g/home/index", `${product}/g/home/index`, { Cookie: cookie }],
     [MY_BILLS, `${product}${MY_BILLS}`, { Cookie: cookie }],
@@ -213,9 +253,11 @@ async function main() {
     [STORE, `${product}${STORE}`, { Cookie: cookie }],
     [PARTICIPATED, `${product}${PARTICIPATED}`, { Cookie: cookie }],
   ];
+  const pids = { [bare]: servers.get(bare).pid, [product]: servers.get(product).pid };
   const results = [];
   for (const [name, url, headers, request] of targets) {
-    if (name === "bare Remix page" || wanted(name)) results.push(await load(name, url, headers, request));
+    const pid = pids[url.startsWith(bare) ? bare : product];
+    if (name === BARE || wanted(name)) results.push(await load(name, url, headers, request, pid));
   }
   const bytes = {
     "bare Remix page": jsBytes(path.join(bareDir, "public"), ["root", "routes/_index"]),
@@ -231,12 +273,16 @@ async function main() {
   };
 
   const bareRps = results[0].rps;
+  for (const r of results) r.shareOfBare = r.rps / bareRps;
   const rows = results.map((r) => ({
     target: r.name,
     "req/s": r.rps.toFixed(0),
-    "vs bare": `${((r.rps / bareRps) * 100).toFixed(0)}%`,
+    "share of bare": `${(r.shareOfBare * 100).toFixed(1)}%`,
     "p50 ms": r.p50,
     "p99 ms": r.p99,
+    "CPU ms/req": r.cpuMsPerRequest === null ? "-" : r.cpuMsPerRequest.toFixed(2),
+    [`p99 @${HEAVY_CONNECTIONS}`]: r.heavy ? r.heavy.p99 : "-",
+    [`time-outs @${HEAVY_CONNECTIONS}`]: r.heavy ? r.heavy.timeouts : "-",
     non2xx: r.non2xx,
     errors: r.errors,
     "JS gzip KB": (bytes[r.name].js / 1024).toFixed(1),
@@ -248,14 +294,15 @@ async function main() {
   const broken = [];
   for (const r of results.slice(1)) {
     const share = r.rps / bareRps;
-    if (share < BUDGETS.minShareOfBareRps[r.name]) broken.push(`${r.name}: ${(share * 100).toFixed(0)}% of the bare page's req/s < ${BUDGETS.minShareOfBareRps[r.name] * 100}%`);
-    if (r.p99 > BUDGETS.maxP99Ms[r.name]) broken.push(`${r.name}: p99 ${r.p99} ms > ${BUDGETS.maxP99Ms[r.name]} ms`);
+    if (share < BUDGETS.minShareOfBareRps[r.name]) broken.push(`${r.name}: ${(share * 100).toFixed(1)}% of the bare page's req/s < ${BUDGETS.minShareOfBareRps[r.name] * 100}%`);
+    if (r.p99 > P99_OVER_P50 * r.p50) broken.push(`${r.name}: p99 ${r.p99} ms > ${P99_OVER_P50} × p50 (${r.p50} ms)`);
+    if (r.heavy && r.heavy.timeouts > 0) broken.push(`${r.name}: ${r.heavy.timeouts} time-outs (${TIMEOUT_S} s) at ${HEAVY_CONNECTIONS} connections`);
     if (bytes[r.name].js / 1024 > BUDGETS.maxJsGzipKb[r.name]) broken.push(`${r.name}: JS ${(bytes[r.name].js / 1024).toFixed(1)} KB > ${BUDGETS.maxJsGzipKb[r.name]} KB`);
     if (r.non2xx > 0 || r.errors > 0) broken.push(`${r.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   }
   const out = path.join(root, "test-results/bench");
   mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, "latest.json"), JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, results, bytes, budgets: BUDGETS, broken }, null, 2));
+  writeFileSync(path.join(out, "latest.json"), JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, results, bytes, budgets: { ...BUDGETS, p99OverP50: P99_OVER_P50, heavyConnections: HEAVY_CONNECTIONS, timeoutSeconds: TIMEOUT_S }, broken }, null, 2));
   if (broken.length) {
     console.log(`\nBudgets broken:\n- ${broken.join("\n- ")}`);
     process.exitCode = 1;
@@ -271,4 +318,6 @@ try {
   process.exitCode = 1;
 } finally {
   for (const c of children) c.kill("SIGTERM");
+  // A profiled server writes its profile as it exits: wait for it.
+  if (process.env.BENCH_CPU_PROF) await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))));
 }

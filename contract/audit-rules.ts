@@ -21,7 +21,17 @@ export type OperatorPath = { [P in VueapiPath]: (typeof paths)[P]["auth"] extend
 
 export const AUDIT_RULES = {
   "/sys/ops/serviceReviews/list": "read",
+  "/sys/ops/testNetwork/status": "read",
+  // The reset opens a new chain before its decision commits (a single-connection database cannot wait inside the
+  // router's transaction): the handler writes its entry in the transaction that moves the services.
+  "/sys/ops/testNetwork/reset": "handler",
   "/sys/ops/serviceReviews/decide": { action: "service.review", target: "serviceVersion", id: "appVerId", outcome: true },
+  "/sys/ops/configUpgrades/list": "read",
+  "/sys/ops/configUpgrades/decide": { action: "configUpgrade.review", target: "configUpgrade", id: "upgradeId", outcome: true },
+  "/sys/ops/prices/list": "read",
+  "/sys/ops/prices/history": "read",
+  // One entry per item saved; details carry the area and the new prices (the history keeps each old one).
+  "/sys/ops/prices/set": { action: "price.change", target: "priceItem", id: "itemId", decision: "set", outcome: true },
   "/sys/ops/refunds/list": "read",
   "/sys/ops/refunds/decide": { action: "refund.review", target: "refund", id: "refundId", outcome: true },
   "/sys/ops/services/list": "read",

@@ -10,6 +10,8 @@ import { pageOf } from "./platform";
 
 export const AUDIT_ACTIONS = [
   "service.review",
+  "configUpgrade.review",
+  "price.change",
   "service.suspension",
   "refund.review",
   "participation.review",
@@ -24,10 +26,11 @@ export const AUDIT_ACTIONS = [
   "mfa.enrolment",
   "mfa.verify",
   "mfa.lockout",
+  "testNetwork.reset",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job"] as const;
+export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork"] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** At most this many entries in one CSV export. */

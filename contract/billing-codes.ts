@@ -14,6 +14,8 @@ export const BillType = {
   IPFS: 4,
   CROSS_CHAIN: 5,
   DEDICATED_NODE: 10,
+  /** A service's resource fees for its next period of the payment cycle (docs/decisions/036). */
+  RESOURCE_RENEWAL: 11,
   RECHARGE: 15,
   WITHDRAWAL: 25,
   REFUND: 30,

@@ -88,6 +88,8 @@ export const Msg = {
   INSUFFICIENT_RESOURCES: "MSG_37018",
   CERTIFICATE_MODE_REQUIRED: "MSG_37019",
   FUNCTION_REQUIRED: "MSG_37020",
+  /** Solidity packages run only on the EVM frameworks (FISCO BCOS, CITA; docs/decisions/034). */
+  SOLIDITY_NEEDS_EVM: "MSG_37021",
   /* Invoices (MSG_34001-MSG_34099; docs/decisions/008). */
   INVOICE_BOOK_FULL: "MSG_34001",
   INVOICE_NOT_APPROVED: "MSG_34002",
@@ -182,6 +184,59 @@ export const Msg = {
   GAS_TRANSFER_FAILED: "MSG_42014",
   /** The node sells no plan now. */
   PLAN_NOT_FOR_SALE: "MSG_42015",
+  /* Configuration upgrades, renewals and prices (MSG_44001-44099; docs/decisions/036). */
+  /** §8 "Config upgrade not allowed within 5 days of cycle end". */
+  UPGRADE_CYCLE_END: "MSG_44001",
+  /** §8 "Upgrade blocked while one is in progress". */
+  UPGRADE_IN_PROGRESS: "MSG_44002",
+  /** §8 config upgrade "repeated within 6 hours". */
+  UPGRADE_COOLDOWN: "MSG_44003",
+  /** The requested configuration is the one the service has. */
+  UPGRADE_NO_CHANGE: "MSG_44004",
+  /** The change does not match the upgrade type (nodes for a node upgrade, resources for a resource upgrade). */
+  UPGRADE_TYPE_MISMATCH: "MSG_44005",
+  /** The service's status or plan does not allow a config upgrade (§4). */
+  UPGRADE_NOT_AVAILABLE: "MSG_44006",
+  /** The upgrade's bill cannot be paid now (not approved, already paid, or past its deadline). */
+  UPGRADE_NOT_PAYABLE: "MSG_44007",
+  /** A city node that is not in the catalogue. */
+  UPGRADE_UNKNOWN_NODE: "MSG_44008",
+  /** A price area, item or field that does not exist. */
+  PRICE_ITEM_UNKNOWN: "MSG_44009",
+  /** The chain did not answer (its balance could not be read); nothing was done. */
+  CHAIN_UNAVAILABLE: "MSG_42016",
+  /* Contract deployment (MSG_42100-42199; backend/domains/contracts/, docs/decisions/033). */
+  /** §5 Contract name: no leading or trailing spaces. */
+  CONTRACT_NAME_SPACES: "MSG_42101",
+  /** §4 Only one deployment at a time per project. */
+  CONTRACT_DEPLOYMENT_UNDER_WAY: "MSG_42102",
+  /** §4 A contract being deployed blocks edits. */
+  CONTRACT_BEING_DEPLOYED: "MSG_42103",
+  /** The contract is not deployed (yet, or it failed): nothing to call or read. */
+  CONTRACT_NOT_DEPLOYED: "MSG_42104",
+  /** No read function (view or pure) of that name in the ABI. */
+  CONTRACT_NO_SUCH_FUNCTION: "MSG_42105",
+  /** The arguments do not fit the function's parameters. */
+  CONTRACT_BAD_ARGUMENTS: "MSG_42106",
+  /** The call reverted (its reason in data.reason). */
+  CONTRACT_CALL_REVERTED: "MSG_42107",
+  /** The project cannot deploy contracts in its status (not deployed yet, failed, or deactivated). */
+  CONTRACT_PROJECT_NOT_READY: "MSG_42108",
+  /** Contracts deploy from custody accounts only (the server holds no other key). */
+  CONTRACT_ACCOUNT_NOT_CUSTODY: "MSG_42109",
+  /** The ABI is not a JSON array of ABI entries. */
+  CONTRACT_BAD_ABI: "MSG_42110",
+  /** The status does not allow this action (only a failed deployment is redeployed). */
+  CONTRACT_ACTION_NOT_AVAILABLE: "MSG_42111",
+  /* Test services (MSG_43001-43199; backend/domains/test-services/, docs/decisions/034). */
+  /** The test service's status does not allow this action (machine.ts). */
+  TEST_SERVICE_ACTION_NOT_AVAILABLE: "MSG_43001",
+  /** A test service of this name and version exists already (per user). */
+  TEST_SERVICE_NAME_TAKEN: "MSG_43002",
+  /** Source from a package: the package has no .sol file, or is not a readable zip. */
+  TEST_SERVICE_PACKAGE_INVALID: "MSG_43003",
+  /** Neither typed source nor a package was given. */
+  TEST_SERVICE_SOURCE_REQUIRED: "MSG_43004",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -3,6 +3,7 @@ import { nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema, pagingFields } from "./platform";
 import { decisionFields, decisionFormSchema, idempotencyKey, required, REVIEW_COMMENTS_MAX, shortSecret } from "./rules";
 import { LIST_STATUSES } from "./participation-codes";
+import { serviceChainSchema } from "./services";
 export * from "./participation-codes";
 
 /* ------------------------------------------------------------------------------------------------
@@ -199,6 +200,8 @@ export const joinParamsSchema = z.object({
   roleName: z.string(),
   gateways: z.array(z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string(), gatewayUrl: z.string() })),
   certificate: certificateSummarySchema.nullable(),
+  /** The service's own chain, with the participant's key in the endpoint (FISCO BCOS and CITA; docs/decisions/038). */
+  chain: serviceChainSchema.nullable(),
 });
 
 const joinRef = z.object({ appJoinAuditId: z.number().int().positive() });

@@ -16,6 +16,10 @@ import { operationFixturePaths, operationPaths } from "./operations";
 import { operatorAuthFixturePaths, operatorAuthPaths } from "./operator-auth";
 import { auditPaths } from "./audit";
 import { publicChainPaths } from "./public-chain";
+import { configurationPaths } from "./configuration";
+import { pricePaths } from "./prices";
+import { contractPaths } from "./contracts";
+import { testServicePaths } from "./test-services";
 
 export type { PathSpec } from "./path-spec";
 
@@ -45,6 +49,10 @@ export const paths = {
   ...operatorAuthFixturePaths,
   ...auditPaths,
   ...publicChainPaths,
+  ...configurationPaths,
+  ...pricePaths,
+  ...contractPaths,
+  ...testServicePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema } from "./platform";
-import { idempotencyKey, moneyAmount, optionalText } from "./rules";
+import { idempotencyKey, moneyAmount, optionalText, toCents } from "./rules";
 
 /**
  * Payments, recharge, saved card and withdrawals (SPEC §3 Account, §4 Payment status and Refund review,
@@ -47,6 +47,15 @@ export const withdrawSchema = z.object({
   amount: moneyAmount(),
   idempotencyKey: idempotencyKey(),
 });
+
+/**
+ * The withdrawal form against what the caller can withdraw now (SPEC §5 Money: amount ≤ withdrawable), so an
+ * amount above it is refused at its field before the confirmation step; the backend checks it again (MSG_30008).
+ */
+export const withdrawFormSchema = (withdrawableCents: number) =>
+  withdrawSchema.superRefine((value, ctx) => {
+    if (toCents(value.amount) > withdrawableCents) ctx.addIssue({ code: "custom", path: ["amount"], message: "validation.amount.overWithdrawable" });
+  });
 
 /** Review comments: required to reject (MSG_30014), at most 500 characters. */
 export const reviewComments = () => optionalText().refine((v) => v === undefined || v.length <= 500, "validation.tooLong");

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { anyPayload, type PathSpec } from "./path-spec";
+import { email } from "./rules";
 
 /** SPEC §3 City node, as the platform catalogue gives it. Prices are USD cents. */
 export const cityNodeSchema = z.object({
@@ -20,6 +21,7 @@ export const cityNodeSchema = z.object({
   tpsPricePerMonthCents: z.number().int(),
   tpsPricePerYearCents: z.number().int(),
   capacityPricePerGbMonthCents: z.number().int(),
+  peerPricePerMonthCents: z.number().int().default(0),
 });
 export type CityNode = z.infer<typeof cityNodeSchema>;
 
@@ -48,6 +50,16 @@ export function pageOf<T extends z.ZodType>(row: T) {
   });
 }
 
+/**
+ * What a message can be about, as the Message center links it (app/lib/message-links.ts): `bill` (bill id),
+ * `service` (a publisher's service, app id), `joinRequest` (a request to join the reader's service, join id),
+ * `participation` (a service the reader asked to join, app id), `invoice` (invoice application id),
+ * `product` (product id).
+ */
+export const MESSAGE_REF_KINDS = ["bill", "service", "joinRequest", "participation", "invoice", "product"] as const;
+export type MessageRefKind = (typeof MESSAGE_REF_KINDS)[number];
+export const messageRefSchema = z.object({ kind: z.enum(MESSAGE_REF_KINDS), id: z.number().int() });
+
 export const messageSchema = z.object({
   messageId: z.number().int(),
   /** 0 unread, 1 read (SPEC §3 Message). */
@@ -55,6 +67,8 @@ export const messageSchema = z.object({
   /** An i18n key of the `messages` namespace with its params, so each reader sees their own language. */
   textKey: z.string(),
   params: z.record(z.string(), z.string()),
+  /** What it is about, linked from the Message center; null when it is about nothing in particular. */
+  ref: messageRefSchema.nullable(),
   createdAt: z.string(),
 });
 export const messageListSchema = pageOf(messageSchema).extend({ unread: z.number().int() });
@@ -91,7 +105,17 @@ export const homeDashboardSchema = homeSummarySchema.extend({
 });
 
 /** The /vueapi paths of the platform catalogue and the console home (SPEC §7). */
+/**
+ * "Mail me a desktop link" (issue 16, SPEC §2 mobile): a console page to open on a desktop, as a path under
+ * /g/ (never another site, no `//` or backslash), and the address to send it to.
+ */
+export const desktopLinkPayloadSchema = z.object({
+  email: email(),
+  path: z.string().max(500).regex(/^\/g\/[A-Za-z0-9_\-./?=&%]*$/, "validation.invalid").refine((p) => !p.includes("//") && !p.includes(".."), "validation.invalid"),
+});
+
 export const platformPaths = {
+  "/anon/platform/desktopLink": { auth: "anon", payload: desktopLinkPayloadSchema, data: z.null() },
   "/anon/platform/cityNodes": { auth: "anon", payload: anyPayload, data: z.array(cityNodeSchema) },
   "/main/home/summary": { auth: "user", payload: anyPayload, data: homeSummarySchema },
   "/main/home/dashboard": { auth: "user", payload: anyPayload, data: homeDashboardSchema },

@@ -5,19 +5,44 @@
  */
 
 /** The catalogue prices of a city node (SPEC §3 City node), USD cents. */
-export type NodePrices = { tpsPricePerMonthCents: number; tpsPricePerYearCents: number; capacityPricePerGbMonthCents: number };
+export type NodePrices = {
+  tpsPricePerMonthCents: number;
+  tpsPricePerYearCents: number;
+  capacityPricePerGbMonthCents: number;
+  /** The price of one bookkeeping node (peer) per month; operators may set it (docs/decisions/036). */
+  peerPricePerMonthCents?: number;
+};
 
-/** §4 payment cycle: 1 yearly (12 months), 2 monthly. */
-export const monthsOf = (cycle: 1 | 2) => (cycle === 1 ? 12 : 1);
+/** §4 payment cycle: 1 yearly (12 months), 2 monthly, 99 weekly (7/30 of a month, docs/decisions/036). */
+export const monthsOf = (cycle: 1 | 2 | 99) => (cycle === 1 ? 12 : 1);
+
+/** A monthly amount for one cycle: × 12 yearly, as is monthly, 7/30 of it (rounded up) weekly. */
+const perCycle = (monthlyCents: number, cycle: 1 | 2 | 99) => (cycle === 99 ? Math.ceil((monthlyCents * 7) / 30) : monthlyCents * monthsOf(cycle));
 
 /**
- * One node's cost for the cycle: TPS × the node's TPS price per month (monthly) or per year (yearly), plus
- * capacity GB × its price per GB-month × the months of the cycle. Bookkeeping nodes (peers) carry no price.
+ * One node's cost for the cycle: TPS × the node's TPS price per month (monthly, weekly pro rata) or per year
+ * (yearly), plus capacity GB × its price per GB-month, plus bookkeeping nodes × the peer price per month,
+ * both × the months of the cycle. The one cost formula of the wizard, config upgrades and renewals.
  */
-export function nodeCycleCents(prices: NodePrices, tps: number, capacityGb: number, cycle: 1 | 2) {
-  const tpsCents = tps * (cycle === 1 ? prices.tpsPricePerYearCents : prices.tpsPricePerMonthCents);
-  const capacityCents = capacityGb * prices.capacityPricePerGbMonthCents * monthsOf(cycle);
-  return { tpsCents, capacityCents, totalCents: tpsCents + capacityCents };
+export function nodeCycleCents(prices: NodePrices, tps: number, capacityGb: number, cycle: 1 | 2 | 99, peers = 0) {
+  const tpsCents = cycle === 1 ? tps * prices.tpsPricePerYearCents : perCycle(tps * prices.tpsPricePerMonthCents, cycle);
+  const capacityCents = perCycle(capacityGb * prices.capacityPricePerGbMonthCents, cycle);
+  const peerCents = perCycle(peers * (prices.peerPricePerMonthCents ?? 0), cycle);
+  return { tpsCents, capacityCents, peerCents, totalCents: tpsCents + capacityCents + peerCents };
+}
+
+/** The cost of a whole configuration for one cycle (nodes the catalogue does not list cost nothing). */
+export function configCycleCents(
+  nodes: readonly { cityNodeId: number; tps: number; capacityGb: number; peers: number }[],
+  prices: ReadonlyMap<number, NodePrices>,
+  cycle: 1 | 2 | 99,
+) {
+  let total = 0;
+  for (const n of nodes) {
+    const p = prices.get(n.cityNodeId);
+    if (p) total += nodeCycleCents(p, n.tps, n.capacityGb, cycle, n.peers).totalCents;
+  }
+  return total;
 }
 
 /** What a newly chosen node's inputs hold: within what every catalogue node offers. */
@@ -50,7 +75,7 @@ export function runningTotal(rows: readonly (NodeRowInput | undefined)[], prices
       complete = false;
       continue;
     }
-    const cents = nodeCycleCents(node, tps, capacityGb, cycle).totalCents;
+    const cents = nodeCycleCents(node, tps, capacityGb, cycle, whole(row.peers) ?? 0).totalCents;
     lines.set(id, cents);
     totalCents += cents;
   }

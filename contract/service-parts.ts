@@ -38,3 +38,21 @@ export const bookedNodeSchema = z.object({ cityNodeId: id(), tps: id(), capacity
 
 /** A booked node with the city node's names. */
 export const namedNodeSchema = bookedNodeSchema.extend({ name: z.string(), nameZh: z.string() });
+
+/** One row of Configuration (the list) and of a service's upgrade history. */
+export const upgradeRowSchema = z.object({
+  upgradeId: id(),
+  upgradeNo: z.string(),
+  appId: id(),
+  serviceName: z.string(),
+  upgradeType: id(),
+  status: id(),
+  reviewState: id(),
+  deployState: id(),
+  amountCents: id(),
+  billId: id().nullable(),
+  /** The bill's §4 payment status; null before the operator approves (or when there is nothing to pay). */
+  payState: id().nullable(),
+  createdAt: z.string(),
+});
+export type UpgradeRow = z.infer<typeof upgradeRowSchema>;

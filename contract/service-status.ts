@@ -36,6 +36,8 @@ export type ServiceFlags = {
   freeYN?: number;
   /** stuFreeAppYn: 1 for a student free plan. */
   stuFreeAppYn?: number;
+  /** A bill of the running service is unpaid (a renewal of the payment cycle, docs/decisions/036). */
+  unpaidBill?: boolean;
 };
 
 export const SERVICE_ACTIONS = [
@@ -57,7 +59,7 @@ export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
 /**
  * §4 Action availability, literally:
  * - Details always; Pay when unpaid (the publish bill of a service "to be paid": unpaid, or failed and so
- *   payable again); Edit at verState 22 or 26.
+ *   payable again; or, at 25, another bill of the service such as a renewal); Edit at verState 22 or 26.
  * - Basic-info edit, join, upgrade, invite, unsubscribe only when paid and running (billState 15 or 25 and
  *   verState 25); service upgrade also needs verUpable and crossStatus not 3 or 4.
  * - Config upgrade at verState 25 or 40 on a non-student free plan with freeYN 1. Enable at 30 or 40.
@@ -66,6 +68,7 @@ export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
 export function serviceActions(s: ServiceFlags): Set<ServiceAction> {
   const actions = new Set<ServiceAction>(["details"]);
   if (s.verState === VerState.TO_BE_PAID && (s.billState === 1 || s.billState === 5)) actions.add("pay");
+  if (s.verState === VerState.RUNNING && s.unpaidBill) actions.add("pay");
   if (s.verState === VerState.REVIEW_REJECTED || s.verState === VerState.PUBLISH_FAILED) actions.add("edit");
   const paidAndRunning = (s.billState === 15 || s.billState === 25) && s.verState === VerState.RUNNING;
   if (paidAndRunning) {

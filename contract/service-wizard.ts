@@ -232,35 +232,37 @@ export const roleFormSchema = z.object({
 });
 
 /* Step 5 — city nodes (§3 City node; §5 bookkeeping nodes, single-node risk). Every catalogue node is a row. */
-export const nodesFormSchema = z
-  .object({
-    nodes: z
-      .array(
-        z.object({
-          cityNodeId: idField(),
-          selected: checkbox(),
-          tps: z.string().trim().optional(),
-          capacityGb: z.string().trim().optional(),
-          peers: z.string().trim().optional(),
-        }),
-      )
-      .max(100)
-      .default([]),
-  })
-  .superRefine((v, ctx) => {
-    const chosen = v.nodes.filter((n) => n.selected === "on");
-    if (chosen.length === 0) ctx.addIssue({ code: "custom", path: ["nodes"], message: "wizard:validation.nodesRequired" });
-    v.nodes.forEach((n, i) => {
-      if (n.selected !== "on") return;
-      for (const [key, max] of [["tps", 100000], ["capacityGb", 100000], ["peers", MAX_PEERS_PER_NODE]] as const) {
-        const result = wholeNumber(max).safeParse(n[key] ?? "");
-        if (!result.success) {
-          const message = key === "peers" && /^[0-9]+$/.test(n[key] ?? "") ? "wizard:validation.peersMax" : result.error.issues[0].message;
-          ctx.addIssue({ code: "custom", path: ["nodes", i, key], message });
-        }
+/** The rows of a nodes form (the wizard's step 5 and ConfigurationNew): one per catalogue node. */
+export const nodeRowsSchema = z
+  .array(
+    z.object({
+      cityNodeId: idField(),
+      selected: checkbox(),
+      tps: z.string().trim().optional(),
+      capacityGb: z.string().trim().optional(),
+      peers: z.string().trim().optional(),
+    }),
+  )
+  .max(100)
+  .default([]);
+
+/** At least one node chosen, and each chosen row's TPS, capacity and bookkeeping nodes whole numbers within limits. */
+export function checkNodeRows(nodes: z.output<typeof nodeRowsSchema>, ctx: z.RefinementCtx) {
+  const chosen = nodes.filter((n) => n.selected === "on");
+  if (chosen.length === 0) ctx.addIssue({ code: "custom", path: ["nodes"], message: "wizard:validation.nodesRequired" });
+  nodes.forEach((n, i) => {
+    if (n.selected !== "on") return;
+    for (const [key, max] of [["tps", 100000], ["capacityGb", 100000], ["peers", MAX_PEERS_PER_NODE]] as const) {
+      const result = wholeNumber(max).safeParse(n[key] ?? "");
+      if (!result.success) {
+        const message = key === "peers" && /^[0-9]+$/.test(n[key] ?? "") ? "wizard:validation.peersMax" : result.error.issues[0].message;
+        ctx.addIssue({ code: "custom", path: ["nodes", i, key], message });
       }
-    });
+    }
   });
+}
+
+export const nodesFormSchema = z.object({ nodes: nodeRowsSchema }).superRefine((v, ctx) => checkNodeRows(v.nodes, ctx));
 export type NodesForm = z.infer<typeof nodesFormSchema>;
 
 /** The chosen nodes of a valid nodes form. */

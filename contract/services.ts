@@ -2,7 +2,7 @@ import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec";
 import { pageOf, pageRequestSchema, pagingFields } from "./platform";
 import { REVIEW_COMMENTS_MAX, decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules";
-import { functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
+import { functionFields, namedNodeSchema, packageSchema, roleFields, upgradeRowSchema } from "./service-parts";
 
 /* ------------------------------------------------------------------------------------------------
  * The consortium-chain service lifecycle after submission (SPEC §2 PublishedServices, ServicesDetail;
@@ -44,6 +44,8 @@ export const serviceRowSchema = z.object({
   refundPending: z.boolean(),
   /** At 40: when the publisher asked operations to lift the suspension, while that request is pending (015). */
   enableRequestedAt: z.string().nullable(),
+  /** An unpaid bill of the running service (a renewal, docs/decisions/036): Pay opens it. */
+  unpaidBillId: z.number().int().nullable(),
 });
 export type ServiceRow = z.infer<typeof serviceRowSchema>;
 
@@ -103,6 +105,15 @@ export const versionContentsSchema = z.object({
   deployReport: reportSchema.nullable(),
 });
 
+/** A service's own chain as its publisher and participants see it (docs/decisions/038). */
+export const serviceChainSchema = z.object({
+  chainName: z.string(),
+  chainId: z.number().int(),
+  /** /chain/service/<the viewer's key>: JSON-RPC on the service's chain. */
+  endpointPath: z.string(),
+  contracts: z.array(z.object({ packageName: z.string(), contractName: z.string(), address: z.string(), txHash: z.string(), blockNumber: z.number().int() })),
+});
+
 export const serviceDetailSchema = serviceRowSchema.extend({
   industry: z.string(),
   description: z.string(),
@@ -124,6 +135,12 @@ export const serviceDetailSchema = serviceRowSchema.extend({
   enableRequestNote: z.string().nullable(),
   /** Cross-chain: §4 crossStatus with the flag and protocol above. */
   currentVerId: z.number().int().nullable(),
+  /** The paid period of the payment cycle (docs/decisions/036). */
+  cycleEnd: z.string().nullable(),
+  /** The service's configuration upgrades, newest first. */
+  upgrades: z.array(upgradeRowSchema),
+  /** A FISCO BCOS or CITA service's own chain (docs/decisions/038): its id, the endpoint with the viewer's key, this version's contracts. */
+  chain: serviceChainSchema.nullable(),
 });
 export type ServiceDetail = z.infer<typeof serviceDetailSchema>;
 
@@ -311,6 +328,8 @@ export const serviceFixtureSchema = z.object({
   /** How many city nodes (first ones of the catalogue). */
   nodeCount: z.number().int().min(1).max(4).default(2),
   comments: z.array(z.string().max(150)).max(10).default([]),
+  /** fisco: Solidity packages deployed on the service's own chain (docs/decisions/038). */
+  framework: z.enum(["fabric", "fisco"]).default("fabric"),
 });
 export const serviceFixturePaths = {
   "/test/services": {

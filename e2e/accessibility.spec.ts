@@ -35,6 +35,8 @@ for (const lng of LANGUAGES) {
   });
 
   test(`the console's key pages have no axe violations (${lng})`, async ({ page }) => {
+    // Five full pages, each analysed by axe after it hydrates.
+    test.setTimeout(120_000);
     await logInAs(page, "democompany", "Demo12!@pass");
     await expectNoViolations(page, lng, [
       "/g/home/index",

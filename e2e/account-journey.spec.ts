@@ -46,7 +46,9 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
   await page.getByRole("link", { name: "中文" }).first().click();
   await expect(page.getByRole("heading", { name: "账户概况" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
-  await expect(page.getByText(/UTC\+8 \d{4}-\d{2}-\d{2}/).first()).toBeVisible();
+  // The usage table's days (behind the sparkline with JavaScript); its header names the zone once.
+  await expect(page.getByTestId("dash-usage-table")).toContainText(/\d{4}-\d{2}-\d{2}/);
+  await expect(page.getByTestId("dash-usage-table").locator("thead")).toContainText("UTC+8");
   await page.getByRole("link", { name: "修改密码" }).first().click();
   await expect(page.getByRole("heading", { name: "修改密码" })).toBeVisible();
   await page.getByRole("link", { name: "English", exact: true }).first().click();
@@ -78,7 +80,7 @@ test("an enterprise registers with its licence; bad input is explained and nothi
   await page.getByRole("button", { name: "Register" }).click();
 
   await expect(page.getByText("6-25 letters and digits, starting with a letter.").first()).toBeVisible();
-  await expect(page.getByText("Enter your real name in Chinese characters, at most 6.")).toBeVisible();
+  await expect(page.getByText("Enter your real name in Chinese characters (at most 6), as on your ID, e.g. 张伟.")).toBeVisible();
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();
   await expect(page.getByText("The unified credit code has 8 to 18 letters and digits.")).toBeVisible();
   await expect(page.getByText("Please accept the service agreement.")).toBeVisible();

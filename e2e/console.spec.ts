@@ -40,9 +40,8 @@ test("a blocked 'Create a new service' says why before the click; Pay and contin
 
   await expect(page).toHaveURL(/NewServices\?appState=add/);
   await expect(page.getByTestId("wizard-step")).toHaveText("Basic information");
-  // Without JavaScript the flash says what was paid; with it, the wizard's own redirect to its first step
-  // (a second redirect) consumes the flash before it is shown (noted in docs/decisions/027).
-  if (testInfo.project.use.javaScriptEnabled === false) await expect(page.getByTestId("flash")).toHaveText("$3.00 paid from your balance.");
+  // The flash says what was paid, with JavaScript and without.
+  await expect(page.getByTestId("flash")).toHaveText("$3.00 paid from your balance.");
   await page.goto(PUBLISHED);
   await expect(page.getByTestId("blocked-entry")).toHaveCount(0);
 });
@@ -119,4 +118,23 @@ test("My bills shows the total due; Pay all asks first, pays every bill once", a
   await expect(page.getByTestId("bills-due")).toHaveCount(0);
   await page.goto("/g/home/userCenter/MyAccount");
   await expect(page.getByTestId("balance")).toHaveText("$14.50");
+});
+
+test("an unpaid bill blocks a new product (SPEC §5): My products says why; Pay and continue opens the product form", async ({ page, request }, testInfo) => {
+  const user = await userWithBills(request, testInfo, "blp", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] });
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto("/g/home/AppStore/MyProducts");
+  const entry = page.getByTestId("blocked-entry");
+  await expect(entry).toContainText("New product");
+  await expect(entry).toContainText("Blocked by 1 unpaid bill ($3.00).");
+  // The form's own address is guarded too (SPEC §7: a refused h5isHasNoPayBillV2 goes home).
+  await page.goto("/g/home/AppStore/ProductEdit");
+  await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newProduct&returnTo=/);
+  const panel = page.getByTestId("blocked-panel");
+  await expect(panel.getByRole("heading")).toHaveText("“Create a product” is blocked by unpaid bills");
+  await panel.getByRole("button", { name: "Pay $3.00 and continue" }).click();
+  await expect(page).toHaveURL(/\/g\/home\/AppStore\/ProductEdit$/);
+  await expect(page.getByRole("heading", { name: "New product" })).toBeVisible();
+  await page.goto("/g/home/AppStore/MyProducts");
+  await expect(page.getByTestId("blocked-entry")).toHaveCount(0);
 });

@@ -18,7 +18,7 @@ test("an operator retries a failed job and it runs; its owner was told", async (
 
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations");
-  await page.getByRole("link", { name: "Failed jobs", exact: true }).click();
+  await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: /^Failed jobs( \d+ waiting)?$/ }).click();
   await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
   await expect(page.getByRole("heading", { name: "Failed jobs", level: 2 })).toBeVisible();
   const card = page.locator(`[data-testid="failed-job"][data-job-id="${jobId}"]`);

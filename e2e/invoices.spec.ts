@@ -237,3 +237,31 @@ test("deleting a title asks first", async ({ page, request }, testInfo) => {
   await expect(page.getByRole("heading", { name: "发票", exact: true })).toBeVisible();
   await expect(page.getByTestId("invoiceable-amount")).toHaveText("US$1.00");
 });
+
+test("a bill invoiced meanwhile from another tab is refused at the selection, and the choices are kept", async ({ page, request }, testInfo) => {
+  const user = await userWithBills(request, testInfo, "sel", [300]);
+  const title = await vueapi(request, "/sys/invoicetitles/h5insertInvoiceTitle", { titleType: "1", title: "Li Lei" }, user.token);
+  const bills = await vueapi(request, "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", {}, user.token);
+  const billId = String(bills.bills[0].billId);
+  await logIn(page, user.userName, user.password);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await page.goto(`/g/home/userCenter/Invoices/Add?step=confirm&billIds=${billId}`);
+  await page.getByLabel("Remark").fill("Keep me too");
+  // An optional field carries no required marker.
+  await expect(page.getByLabel("Remark")).not.toHaveAttribute("required");
+
+  // The other tab applies for the same bill first.
+  await vueapi(request, "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", {
+    idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2, 10)}`,
+    billIds: [billId],
+    titleId: String(title.titleId),
+    invoiceType: "1",
+    issuance: "2",
+    email: user.email,
+  }, user.token);
+
+  await page.getByRole("button", { name: "Submit the application" }).click();
+  const selection = page.getByRole("region", { name: "Selected bills" }).or(page.locator("section[aria-labelledby=confirm-bills]"));
+  await expect(selection.getByRole("alert")).toHaveText("Only paid bills that are not invoiced yet can be invoiced.");
+  await expect(page.getByLabel("Remark")).toHaveValue("Keep me too");
+});

@@ -27,3 +27,26 @@ test("messages are marked read one by one or all at once, and the top bar's coun
   await page.goto("/g/home/userCenter/MessageCenter?status=read");
   await expect(page.getByTestId("message")).toHaveCount(3);
 });
+
+// Issue 16: each message links to what it is about (a typed reference); one without a reference (the
+// welcome) has no link.
+test("a message links to the bill it is about; the welcome links to nothing", async ({ page, request }, testInfo) => {
+  const user = await createActiveUser(request, uniqueUser(testInfo, "mln"));
+  const { captchaKey } = await api(request, "/anon/captcha/create", {});
+  const { token } = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey, captcha: CAPTCHA });
+  const made = await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ totalCents: 150 }] }, token);
+  const billId = (made.billIds as number[])[0];
+  await api(request, "/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: `mln-${user.userName}`.padEnd(20, "0").slice(0, 60) }, token);
+
+  await logIn(page, user.userName, PASSWORD);
+  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await page.goto("/g/home/userCenter/MessageCenter");
+  const paid = page.getByTestId("message").filter({ hasText: "USD 1.50" });
+  await expect(paid).toHaveCount(1);
+  const welcome = page.getByTestId("message").filter({ hasNotText: "USD 1.50" });
+  await expect(welcome).toHaveCount(1);
+  await expect(welcome.getByTestId("message-link")).toHaveCount(0);
+  await paid.getByRole("link", { name: "Open the bill" }).click();
+  await expect(page).toHaveURL(new RegExp(`/g/home/userCenter/BillDetail\\?billId=${billId}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(/FX/);
+});

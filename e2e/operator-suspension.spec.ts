@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD } from "./support";
+import { PASSWORD, rowMenuItem } from "./support";
 
 // docs/decisions/015: an operator suspends a running service (25 → 40) with comments; the publisher sees
 // them, asks operations to enable it again; the operator enables it. Runs with JavaScript on and off.
@@ -72,7 +72,7 @@ test("an operator suspends a running service, the publisher asks to enable it, t
   await logInAs(page, pub.user.userName, PASSWORD);
   await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(pub.name)}`);
   await expect(row.getByTestId("status")).toHaveText("Running");
-  await expect(row.getByRole("link", { name: "Deactivate", exact: true })).toBeVisible();
+  await expect(await rowMenuItem(page, row, "Deactivate")).toBeVisible();
   await page.goto("/g/home/userCenter/MessageCenter");
   await expect(page.getByText(`Your service ${pub.name} was deactivated by operations: ${comments}`)).toBeVisible();
   await expect(page.getByText(`Your service ${pub.name} is running again.`)).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expect, ready, test } from "./fixtures";
-import { createActiveUser, logIn, uniqueUser } from "./support";
+import { createActiveUser, logIn, rowMenuItem, uniqueUser } from "./support";
 
 // Issue "Account centre and finance", payments (docs/decisions/007): recharge through the sandbox
 // provider's hosted checkout, a declined card, a withdrawal approved by an operator, an offline
@@ -87,10 +87,15 @@ test("a withdrawal approved by the operator shows its expected arrival to the us
 
   await page.goto(WITHDRAW);
   await expect(page.getByTestId("withdrawable")).toHaveText("$40.00");
+  // The amount is required: marked beside its label, and so for assistive technology.
+  await expect(page.getByLabel("Amount (USD)")).toHaveAttribute("required", "");
+  await expect(page.getByTestId("required-mark")).toHaveCount(1);
+  // Above the withdrawable amount: refused at the field before any confirmation, and the amount stays.
   await page.getByLabel("Amount (USD)").fill("50");
   await page.getByRole("button", { name: "Withdraw", exact: true }).click();
-  await page.getByRole("button", { name: "Yes, withdraw" }).click();
   await expect(page.getByRole("alert").filter({ hasText: WITHDRAWABLE_MSG })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Yes, withdraw" })).toHaveCount(0);
+  await expect(page.getByLabel("Amount (USD)")).toHaveValue("50");
 
   await go(page, WITHDRAW, javaScriptEnabled);
   await page.getByLabel("Amount (USD)").fill("15");
@@ -141,10 +146,18 @@ test("an offline remittance is confirmed by the operator and credits the balance
     const item = operator.page.locator(`[data-payment-no="${paymentNo}"]`);
     await expect(item).toContainText(user.userName);
     await expect(item).toContainText("BOC 20260601-778");
-    // Rejecting needs comments.
-    await item.getByRole("button", { name: "Reject" }).click();
+    // Rejecting needs comments. Reject is in the item's "More" menu (its main action is Confirm receipt).
+    await (await rowMenuItem(operator.page, item, "Reject")).click();
     if (javaScriptEnabled) await operator.page.getByRole("button", { name: "Confirm", exact: true }).click();
     await expect(operator.page.getByText("Please enter review comments.")).toBeVisible();
+    // With comments, the menu's Reject asks first (a dialog, or a confirm step without JavaScript); cancelling leaves the remittance waiting.
+    await item.getByLabel("Comments").fill("No transfer with this reference yet.");
+    await (await rowMenuItem(operator.page, item, "Reject")).click();
+    const question = operator.page.getByRole("alertdialog", { name: "Reject" });
+    await expect(question).toContainText(`Reject ${paymentNo} for $120.00?`);
+    await question.getByRole(javaScriptEnabled ? "button" : "link", { name: "Cancel" }).click();
+    await expect(question).toHaveCount(0);
+    await expect(operator.page.locator(`[data-payment-no="${paymentNo}"]`).getByRole("button", { name: "Confirm receipt" })).toBeVisible();
     await go(operator.page, "/g/home/operations/Remittances", javaScriptEnabled);
     await operator.page.locator(`[data-payment-no="${paymentNo}"]`).getByRole("button", { name: "Confirm receipt" }).click();
     await operator.page.getByRole("button", { name: "Confirm", exact: true }).click();

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD } from "./support";
+import { PASSWORD, rowMenuItem } from "./support";
 import { tinyPng } from "../tests/fixtures/files";
 
 // A real PNG: uploads are checked by their bytes (docs/decisions/023).
@@ -14,7 +14,7 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
   const item = page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) });
   await item.getByLabel("Review comments").fill("Add a cover image and a description.");
-  await item.getByRole("button", { name: "Reject" }).click();
+  await (await rowMenuItem(page, item, "Reject")).click();
   await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
 
   await logInAs(page, pub.user.userName, PASSWORD);

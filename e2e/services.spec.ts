@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD } from "./support";
+import { PASSWORD, rowMenuItem } from "./support";
 
 /** Reloads until the row of `name` shows `status` (the job loop of the test server works in the background). */
 async function waitForStatus(page: Page, url: string, status: string) {
@@ -22,10 +22,11 @@ test("an operator rejects a submitted service with comments; the publisher sees 
   await expect(item).toContainText("CreateAsset");
   await expect(item).toContainText("Administrator");
   await expect(item).toContainText("Beijing");
-  await item.getByRole("button", { name: "Reject" }).click();
+  // Reject is in the item's "More" menu (its main action is Approve).
+  await (await rowMenuItem(page, item, "Reject")).click();
   await expect(reviewItem(page, pub.name).getByText("This field is required.")).toBeVisible();
   await reviewItem(page, pub.name).getByLabel("Review comments").fill("Please describe the roles in more detail.");
-  await reviewItem(page, pub.name).getByRole("button", { name: "Reject" }).click();
+  await (await rowMenuItem(page, reviewItem(page, pub.name), "Reject")).click();
   await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
   await expect(reviewItem(page, pub.name)).toHaveCount(0);
 
@@ -101,7 +102,7 @@ test("deactivate after confirming, then enable", async ({ page, request }, testI
   await expect(row.getByTestId("status")).toHaveText("Running");
   await expect(row.getByRole("link", { name: "Invite", exact: true })).toBeVisible();
   await expect(row.getByRole("button", { name: "Enable" })).toHaveCount(0);
-  await row.getByRole("link", { name: "Deactivate", exact: true }).click();
+  await (await rowMenuItem(page, row, "Deactivate")).click();
   await expect(page.getByRole("heading", { name: `Deactivate ${pub.name}?` })).toBeVisible();
   // Confirmed by typing the service's name (docs/decisions/029): none, then a wrong one, are refused.
   const typed = page.getByLabel(`To confirm, type the service name: ${pub.name}`);

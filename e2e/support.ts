@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor";
 
 export const CAPTCHA = "E2E1";
@@ -133,4 +133,18 @@ export async function giveSecondFactor(page: Page, secret: string) {
 /** Waiting for the next 30-second step is time the test did not spend on its own work: it gets it back. */
 export function moreTimeForTheNextCode(ms: number) {
   test.info().setTimeout(test.info().timeout + ms + 5_000);
+}
+
+/**
+ * An entry of a row's "More" menu (app/components/RowActions.tsx), opened first: with JavaScript a Headless
+ * UI menu (role menuitem, anchored outside the row), without it a <details> inside the row.
+ */
+export async function rowMenuItem(page: Page, row: Locator, name: string) {
+  const js = test.info().project.use.javaScriptEnabled !== false;
+  // With JavaScript the button is the Headless UI menu's once the page has hydrated.
+  if (js) await expect(row.getByTestId("row-more")).toHaveAttribute("aria-haspopup", "menu");
+  await row.getByTestId("row-more").click();
+  if (js) return page.getByRole("menu").getByRole("menuitem", { name, exact: true });
+  const menu = row.getByTestId("row-menu");
+  return menu.getByRole("link", { name, exact: true }).or(menu.getByRole("button", { name, exact: true }));
 }

@@ -38,5 +38,7 @@ test("operators have the queue of payments in review", async ({ page }) => {
   await page.getByRole("link", { name: "Payments in review" }).click();
   await expect(page).toHaveURL(/\/g\/home\/operations\/PaymentReviews/);
   await expect(page.getByRole("heading", { name: "Payments in review" })).toBeVisible();
-  await expect(page.getByText("No payments to review.")).toBeVisible();
+  // Other specs may have put payments in review meanwhile (payment-review.spec.ts covers the queue's rows):
+  // the page shows either its empty state or the payments in review.
+  await expect(page.getByText("No payments to review.").or(page.getByRole("listitem").filter({ hasText: "Provider reported" })).first()).toBeVisible();
 });

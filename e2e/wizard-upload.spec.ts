@@ -128,3 +128,28 @@ test("an attachment on the basic step uploads the same way", async ({ page, requ
   await expect(page.getByTestId("wizard-item")).toContainText("Whitepaper");
   await expect(page.getByTestId("flash")).toHaveText("Saved.");
 });
+
+test("a file input is a drop area with JavaScript: a dropped file becomes the input's file, and its name and size show", async ({ page, request }, testInfo) => {
+  await onPackagesStep(page, request, testInfo, "drp");
+  const area = page.getByTestId("file-drop");
+  await expect(area).toContainText("Drop a file here");
+  await page.getByLabel("Chaincode zip").setInputFiles({ name: "chosen.zip", mimeType: "application/zip", buffer: Buffer.alloc(2048) });
+  await expect(page.getByTestId("file-drop-chosen")).toHaveText("chosen.zip (2.0 KB)");
+  const zip = chaincodeZip();
+  const dropped = await page.evaluateHandle((bytes) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(bytes)], "dropped.zip", { type: "application/zip" }));
+    return transfer;
+  }, [...zip]);
+  await area.dispatchEvent("drop", { dataTransfer: dropped });
+  await expect(page.getByTestId("file-drop-chosen")).toHaveText(`dropped.zip (${zip.byteLength < 1024 ? `${zip.byteLength} B` : `${(zip.byteLength / 1024).toFixed(1)} KB`})`);
+  expect(await page.getByLabel("Chaincode zip").evaluate((input: HTMLInputElement) => input.files?.[0]?.name)).toBe("dropped.zip");
+  // The dropped file is what the form sends.
+  await page.getByLabel("Package name").fill("dropped_cc");
+  await page.getByLabel("Package version").fill("1.0.0");
+  await page.getByLabel("Init parameters").fill("owner");
+  await page.getByLabel("Main function path").fill("asset/main.go");
+  await page.getByRole("button", { name: "Upload package" }).click();
+  await expect(page.getByTestId("wizard-item")).toHaveCount(1);
+  await expect(page.getByTestId("wizard-item")).toContainText("dropped_cc");
+});

@@ -96,6 +96,10 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await second.getByLabel(/Create asset/).check();
   await second.getByRole("button", { name: "Add role" }).click();
   await expect(second.getByTestId("wizard-item")).toHaveCount(1);
+  // The role was added: its form is empty again for the next one.
+  await expect(second.getByLabel("Role name")).toHaveValue("");
+  await expect(second.getByLabel("Role description")).toHaveValue("");
+  await expect(second.getByLabel(/Create asset/)).not.toBeChecked();
   await second.getByRole("button", { name: "Next" }).click();
   await expect(second).toHaveURL(/step=nodes/);
 

@@ -1,6 +1,7 @@
 // @ts-check
 import compression from "compression";
 import express from "express";
+import { existsSync, readdirSync } from "node:fs";
 import { clientAddressOf } from "./client-address.js";
 import { remixHandler } from "./remix.js";
 import { createNonce, securityHeaders } from "./security.js";
@@ -37,7 +38,16 @@ export function createApp({ build, mode, publicDir = "public", isStopping = () =
   });
   app.use(gzipOnly(compression({ level: DYNAMIC_GZIP_LEVEL, threshold: COMPRESS_THRESHOLD })));
   app.use(build.publicPath, ...buildAssets(build.assetsBuildDirectory, { precompressed: !development }));
-  app.use(express.static(publicDir, { maxAge: "1h", index: false, redirect: false }));
+  // The other public files (favicon …): only a request whose first path segment names one of them goes to
+  // the static handler, so a page request costs no file-system stat (issue 11). In development the list is
+  // read again on each request, so a file added to public/ is served at once.
+  const servePublic = express.static(publicDir, { maxAge: "1h", index: false, redirect: false });
+  const listPublic = () => new Set(existsSync(publicDir) ? readdirSync(publicDir) : []);
+  const publicNames = listPublic();
+  app.use((req, res, next) => {
+    const first = decodeURIComponentSafe(req.path.split("/")[1] ?? "");
+    return (development ? listPublic() : publicNames).has(first) ? servePublic(req, res, next) : next();
+  });
   app.all(
     "*",
     remixHandler({
@@ -47,4 +57,13 @@ export function createApp({ build, mode, publicDir = "public", isStopping = () =
     }),
   );
   return app;
+}
+
+/** @param {string} segment */
+function decodeURIComponentSafe(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -173,11 +173,10 @@ export function remixHandler({ build, mode, getLoadContext }) {
   return async (req, res, next) => {
     try {
       const context = getLoadContext?.(req, res);
-      if (UNSAFE_METHODS.has(req.method) && isCrossOrigin(req) && !isResourceRequest(routes, req)) {
-        await sendFetchResponse(res, await crossOriginRefusal(req, res, handle, context));
-        return;
-      }
-      const response = await handle(toFetchRequest(req, res), context);
+      const response =
+        UNSAFE_METHODS.has(req.method) && isCrossOrigin(req) && !isResourceRequest(routes, req)
+          ? await crossOriginRefusal(req, res, handle, context)
+          : await handle(toFetchRequest(req, res), context);
       await sendFetchResponse(res, response);
     } catch (error) {
       next(error);

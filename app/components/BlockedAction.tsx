@@ -59,6 +59,18 @@ export function BlockedLink({
   );
 }
 
+/**
+ * The same entry as a menu item (RowActions): without a block the target itself; with one, home's panel as
+ * the target and the reason as the item's note, so the menu says before the click why the action is blocked.
+ */
+export function useBlockedTarget() {
+  const { t, i18n } = useTranslation("common");
+  return (action: BlockedAction, block: Block, to: string): { to: string; note?: string; blocked: boolean } =>
+    block
+      ? { to: blockedHomeHref(action, to), note: t("blocked.reason", { count: block.count, amount: formatUsd(block.totalCents, i18n.language as Language) }), blocked: true }
+      : { to, blocked: false };
+}
+
 type DueBill = BillRow & { payable: boolean };
 
 /** The bills a payment covers: number (to its detail), what for, amount and deadline (UTC+8 in the header). */

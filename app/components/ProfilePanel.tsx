@@ -69,7 +69,7 @@ export function ProfilePanel(props: Props) {
         </aside>
       ) : null}
 
-      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-40">
+      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-40" aria-label={t("topbar.profile")}>
         <DialogBackdrop className="fixed inset-0 bg-slate-900/30" />
         <DialogPanel className="fixed inset-y-0 right-0 w-80 border-l border-slate-200 bg-white p-6 shadow-xl">
           <div className="mb-6 flex items-center justify-between">
@@ -80,7 +80,7 @@ export function ProfilePanel(props: Props) {
         </DialogPanel>
       </Dialog>
 
-      <Dialog open={confirming !== null} onClose={() => setConfirming(null)} className="relative z-50" role="alertdialog">
+      <Dialog open={confirming !== null} onClose={() => setConfirming(null)} className="relative z-50" role="alertdialog" aria-label={t(everywhere ? "logout.everywhereTitle" : "logout.title")}>
         <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="card w-full max-w-sm">

@@ -1,18 +1,21 @@
 import { Form, Link, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmit";
+import { ConfirmDialog, ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmit";
 import { FilterPills } from "./FilterPills";
 import { Pagination } from "./Pagination";
+import { RowActions } from "./RowActions";
 
 /** `question`: the confirm question of this decision, when the queue words its own (default: payments' "{{action}} {{no}} for {{amount}}?"). */
 type Decision = { value: string; label: string; danger?: boolean; question?: string; typeToConfirm?: TypeToConfirm };
 
 /**
- * One record's decision form in an operations queue: comments and a button per decision, each confirmed
- * (dialog with JavaScript; without it the action answers a confirm step, rendered by ConfirmStep).
+ * One record's decision form in an operations queue: comments, the first decision as the record's main action
+ * and the others in its "More" menu (RowActions, docs/decisions/027), each confirmed: a dialog with
+ * JavaScript; without it the action answers a confirm step, rendered by ConfirmStep. `subject` names the record
+ * for the menu button's accessible name.
  */
 export function ReviewForm({
   id,
@@ -22,8 +25,10 @@ export function ReviewForm({
   decisions,
   error,
   hint,
+  subject,
 }: {
   id: string;
+  subject?: string;
   noField: string;
   no: string;
   summary: string;
@@ -34,6 +39,10 @@ export function ReviewForm({
 }) {
   const { t } = useTranslation("payments");
   const location = useLocation();
+  const [chosenValue, setChosen] = useState<string | null>(null);
+  const [main, ...others] = decisions;
+  const chosen = others.find((d) => d.value === chosenValue);
+  const questionOf = (d: Decision) => d.question ?? t("ops.confirmQuestion", { action: d.label, no, amount: summary });
   return (
     <Form method="post" id={id} action={location.pathname + location.search} className="space-y-2">
       <input type="hidden" name={noField} value={no} />
@@ -41,13 +50,20 @@ export function ReviewForm({
       <textarea id={`${id}-comments`} name="comments" rows={2} maxLength={500} defaultValue={error?.comments ?? ""} placeholder={hint ?? t("ops.commentsHint")}
         className="input" aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
       {error ? <p id={`${id}-error`} role="alert" className="field-error">{t(error.messageKey)}</p> : null}
-      <div className="flex flex-wrap gap-2">
-        {decisions.map((d) => (
-          <ConfirmSubmit key={d.value} formId={id} name="decision" value={d.value} label={d.label} title={d.label}
-            question={d.question ?? t("ops.confirmQuestion", { action: d.label, no, amount: summary })} confirmLabel={t("ops.confirm")}
-            className={d.danger ? "btn-danger text-sm" : "btn-primary text-sm"} typeToConfirm={d.typeToConfirm} />
-        ))}
-      </div>
+      <RowActions
+        name={subject ?? no}
+        main={main ? (
+          <ConfirmSubmit formId={id} name="decision" value={main.value} label={main.label} title={main.label} question={questionOf(main)}
+            confirmLabel={t("ops.confirm")} className={main.danger ? "btn-danger text-sm" : "btn-primary text-sm"} typeToConfirm={main.typeToConfirm} />
+        ) : undefined}
+        more={others.map((d) => ({ key: d.value, label: d.label, danger: d.danger, dataAction: d.value,
+          submit: { form: id, name: "decision", value: d.value }, onSelect: () => setChosen(d.value) }))}
+      />
+      {chosen ? (
+        <ConfirmDialog open onClose={() => setChosen(null)} formId={id} name="decision" value={chosen.value} title={chosen.label}
+          question={questionOf(chosen)} confirmLabel={t("ops.confirm")} className={chosen.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
+          typeToConfirm={chosen.typeToConfirm} />
+      ) : null}
     </Form>
   );
 }

@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, getTextareaProps, useField, type FieldMetadata } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 /** Field and form error messages are i18n keys (house habit 1), translated here. */
@@ -14,6 +14,20 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
           <li key={key}>{t(key)}</li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/**
+ * A field's label and, when its schema requires it, the marker beside it (outside the label, so the field's
+ * accessible name stays its label; the input itself carries `required`).
+ */
+function FieldLabel({ htmlFor, required, children }: { htmlFor: string; required?: boolean; children: ReactNode }) {
+  const { t } = useTranslation("forms");
+  return (
+    <div className="flex items-baseline gap-1">
+      <label htmlFor={htmlFor} className="label">{children}</label>
+      {required ? <span aria-hidden="true" title={t("requiredMark")} className="text-sm font-semibold text-red-700" data-testid="required-mark">*</span> : null}
     </div>
   );
 }
@@ -41,7 +55,7 @@ export function TextField({
   const props = getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div className={className}>
-      <label htmlFor={meta.id} className="label">{label}</label>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
       <input {...props} key={props.key} autoComplete={autoComplete} className="input" />
       {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
@@ -105,7 +119,7 @@ export function TextAreaField({
   const props = getTextareaProps(meta, { ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div className={className}>
-      <label htmlFor={meta.id} className="label">{label}</label>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
       <textarea {...props} key={props.key} rows={rows} className="input" />
       {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
@@ -121,17 +135,18 @@ export function SelectField({
   placeholder,
   className = "",
 }: {
-  field: FieldMetadata<string | undefined>;
+  /** A number field (an id chosen from a list) is posted as its digits and parsed by the schema. */
+  field: FieldMetadata<string | number | undefined>;
   label: string;
   options: { value: string; label: string }[];
   placeholder?: string;
   className?: string;
 }) {
-  const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
+  const [meta] = useField<string | number | undefined>(field.name, { formId: field.formId });
   const props = getSelectProps(meta);
   return (
     <div className={className}>
-      <label htmlFor={meta.id} className="label">{label}</label>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
       <select {...props} key={props.key} className="input">
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
@@ -156,7 +171,10 @@ export function RadioGroupField({
   const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
   return (
     <fieldset aria-describedby={meta.errors ? meta.errorId : undefined}>
-      <legend className="label">{legend}</legend>
+      <legend className="label">
+        {legend}
+        {meta.required ? <span aria-hidden="true" className="ml-1 text-sm font-semibold text-red-700" data-testid="required-mark">*</span> : null}
+      </legend>
       <div className="space-y-2">
         {options.map((o) => {
           const props = getInputProps(meta, { type: "radio", value: o.value });
@@ -173,14 +191,59 @@ export function RadioGroupField({
   );
 }
 
-/** A file input with its label, hint and errors (files are checked on the server; they cannot be kept after a failed POST). */
+/**
+ * A file input with its label, hint and errors (files are checked on the server; they cannot be kept after a
+ * failed POST). Without JavaScript it is the native input. With JavaScript the same input sits in a drop area:
+ * a file dropped on it or chosen by a click becomes the input's file (the form posts it as before), and its
+ * name and size are shown; keyboard users reach the input itself, whose focus rings the area.
+ */
 export function FileField({ name, label, hint, accept, errors }: { name: string; label: string; hint?: string; accept?: string; errors?: string[] }) {
+  const { t } = useTranslation("forms");
+  const [hydrated, setHydrated] = useState(false);
+  const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => setHydrated(true), []);
+  const id = `file-${name}`;
+  const field = (
+    <input ref={input} id={id} name={name} type="file" accept={accept} aria-invalid={errors?.length ? true : undefined} aria-describedby={hint ? `${id}-hint` : undefined}
+      onChange={(e) => {
+        const file = e.currentTarget.files?.[0];
+        setChosen(file ? { name: file.name, size: file.size } : null);
+      }}
+      className={hydrated ? "sr-only" : "block w-full text-sm"} />
+  );
+  const drop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setOver(false);
+    const files = e.dataTransfer.files;
+    if (!input.current || files.length === 0) return;
+    const one = new DataTransfer();
+    one.items.add(files[0]);
+    input.current.files = one.files;
+    input.current.dispatchEvent(new Event("change", { bubbles: true }));
+  };
   return (
     <div>
-      <label htmlFor={`file-${name}`} className="label">{label}</label>
-      <input id={`file-${name}`} name={name} type="file" accept={accept} aria-invalid={errors?.length ? true : undefined} aria-describedby={hint ? `file-${name}-hint` : undefined} className="block w-full text-sm" />
-      {hint ? <p id={`file-${name}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <label htmlFor={id} className="label">{label}</label>
+      {hydrated ? (
+        <div data-testid="file-drop" onClick={(e) => { if (e.target !== input.current) input.current?.click(); }} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={drop}
+          className={`flex cursor-pointer flex-col items-center gap-1 rounded-md border-2 border-dashed px-4 py-5 text-center text-sm focus-within:ring-2 focus-within:ring-brand-500 ${over ? "border-brand-500 bg-brand-50" : errors?.length ? "border-red-300 bg-red-50" : "border-slate-300 bg-white hover:border-brand-400"}`}>
+          {field}
+          <span aria-hidden="true" className="font-medium text-slate-800" data-testid="file-drop-chosen">
+            {chosen ? t("fileDrop.chosen", { name: chosen.name, size: formatSize(chosen.size) }) : t("fileDrop.prompt")}
+          </span>
+          <span aria-hidden="true" className="text-xs text-slate-600">{chosen ? t("fileDrop.replace") : t("fileDrop.click")}</span>
+        </div>
+      ) : field}
+      {hint ? <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
       <ErrorList errors={errors} />
     </div>
   );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

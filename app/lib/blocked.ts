@@ -14,6 +14,15 @@ export const BLOCKED_ACTIONS = {
   editService: { payType: 1 },
   editServiceBasic: { payType: 1 },
   upgradeService: { payType: 1 },
+  /** SPEC §7 payType 1: a configuration upgrade (docs/decisions/036). */
+  configUpgrade: { payType: 1 },
+  /** Buying a public-chain plan (SPEC §2 PermissionlessServices Index). */
+  buyPlan: { payType: 1 },
+  /** §5 "new products": creating an app-store product, and submitting it for approval (its publishing). */
+  newProduct: { payType: 1 },
+  submitProduct: { payType: 1 },
+  /** §5 "new services": publishing a service from a listed product makes a new service. */
+  publishProduct: { payType: 1 },
   /** payType 2: for the dedicated-node application when its screen lands (SPEC §6). */
   dedicatedNode: { payType: 2 },
 } as const satisfies Record<string, { payType: 1 | 2 }>;

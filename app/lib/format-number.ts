@@ -6,9 +6,35 @@ import type { Language } from "./i18n";
  * app/lib/format.ts re-exports them beside the date formats.
  */
 
+/** The Intl locale of a language's numbers. */
+const localeOf = (language: Language) => (language === "zh-CN" ? "zh-CN" : "en-US");
+
+/**
+ * Number formats are built once per locale and currency and kept: building an Intl.NumberFormat costs
+ * far more than formatting with it (issue 11), and a page formats many amounts. The set is small and
+ * fixed (two locales, the currencies payment providers report), so the map does not grow without bound
+ * in practice; an unknown currency is not kept (it throws when built).
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+export function numberFormat(language: Language, options: Intl.NumberFormatOptions & { currency?: string } = {}): Intl.NumberFormat {
+  const key = `${localeOf(language)}|${options.style ?? ""}|${options.currency ?? ""}`;
+  let found = numberFormats.get(key);
+  if (!found) {
+    found = new Intl.NumberFormat(localeOf(language), options);
+    numberFormats.set(key, found);
+  }
+  return found;
+}
+
 /** USD from integer cents (ARCHITECTURE house habit 9). */
 export function formatUsd(cents: number, language: Language): string {
-  return new Intl.NumberFormat(language === "zh-CN" ? "zh-CN" : "en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+  return numberFormat(language, { style: "currency", currency: "USD" }).format(cents / 100);
+}
+
+/** A plain number with the language's grouping (3,000 / 3,000). */
+export function formatNumber(value: number, language: Language): string {
+  return numberFormat(language).format(value);
 }
 
 /**
@@ -17,7 +43,7 @@ export function formatUsd(cents: number, language: Language): string {
  */
 export function formatMinorUnits(amount: number, currency: string, language: Language): string {
   try {
-    const format = new Intl.NumberFormat(language === "zh-CN" ? "zh-CN" : "en-US", { style: "currency", currency });
+    const format = numberFormat(language, { style: "currency", currency });
     return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
   } catch {
     return `${amount} ${currency}`;

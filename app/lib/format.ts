@@ -26,8 +26,8 @@ export function zoneHeader(t: TFunction, label: string): string {
 }
 
 /** A calendar day of UTC+8 (YYYY-MM-DD, e.g. a withdrawal's expected arrival) as a date; "" when there is none. */
-export function formatDay(day: string | null | undefined, language: Language): string {
-  return day ? formatDate(`${day}T12:00:00+08:00`, language) : "";
+export function formatDay(day: string | null | undefined, language: Language, zone = true): string {
+  return day ? formatDate(`${day}T12:00:00+08:00`, language, false, zone) : "";
 }
 
-export { formatMinorUnits, formatSize, formatUsd } from "./format-number";
+export { formatMinorUnits, formatNumber, formatSize, formatUsd, numberFormat } from "./format-number";

@@ -1,3 +1,4 @@
+import { Msg } from "@contract/messages";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
 import { invoiceApplicationSchema, selectBillsSchema } from "@contract/invoices";
@@ -79,7 +80,12 @@ export async function applyForInvoice(request: Request, api: Api, formData: Form
   const submission = parseWithZod(formData, { schema: invoiceApplicationSchema });
   if (submission.status !== "success") return json({ intent: "apply" as const, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", submission.value);
-  if (!result.ok) return json({ intent: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok) {
+    // A bill of the selection that can no longer be invoiced (paid back, invoiced from another tab) is the
+    // selection's problem: its message is shown at the chosen bills, with "Change selection" beside it.
+    const failure = result.messageKey === `errors:${Msg.BILL_NOT_INVOICEABLE}` ? { ...result, fieldErrors: { billIds: [Msg.BILL_NOT_INVOICEABLE] } } : result;
+    return json({ intent: "apply" as const, result: replyWithFailure(submission, failure) }, { status: 400 });
+  }
   return redirectWithFlash(request, `/g/home/userCenter/Invoices/Detail?id=${result.data.invoiceId}`, {
     kind: "success",
     key: "invoices:add.done",

@@ -22,6 +22,17 @@ export const MENU: MenuEntry[] = [
       { key: "participatedServices", to: "/g/home/ParticipatedServices", navigation: 20 },
       { key: "participationManagement", to: "/g/home/ParticipationManagement", navigation: 30 },
       { key: "myCertificates", to: "/g/home/MyCertificates", navigation: 40 },
+      { key: "testServices", to: "/g/home/TestServices", navigation: 50 },
+      { key: "configuration", to: "/g/home/Configuration", navigation: 50 },
+    ],
+  },
+  {
+    key: "permissionlessServices",
+    to: "/g/home/PermissionlessServices",
+    navigation: 15,
+    children: [
+      { key: "publicChainNodes", to: "/g/home/PermissionlessServices", navigation: 10 },
+      { key: "publicChainHome", to: "/g/home/PermissionlessServices/Home", navigation: 20 },
     ],
   },
   {
@@ -66,6 +77,8 @@ export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = ME
 export type OperationsQueue = { key: string; to: string };
 export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.serviceReviews", to: "/g/home/operations/ServiceReviews" },
+  { key: "titles.configUpgradeReviews", to: "/g/home/operations/ConfigUpgrades" },
+  { key: "titles.prices", to: "/g/home/operations/Prices" },
   { key: "titles.runningServices", to: "/g/home/operations/Services" },
   { key: "titles.refundReviews", to: "/g/home/operations/Refunds" },
   { key: "menu.invoices", to: "/g/home/operations/Invoices" },
@@ -75,5 +88,6 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
   { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs" },
+  { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
 ];

@@ -1,15 +1,17 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
 import * as z from "zod";
 import { enableRequestSchema, lifecycleConfirmSchema, paySchema, replySchema } from "@contract/services";
 import { apiFor, redirectAfter, type Api, type Viewer } from "./api.server";
 import { replyWithFailure } from "./forms.server";
 import { parseFormOr400 } from "./intents.server";
 import { payRefused } from "./payments.server";
+import { positiveParam } from "./params";
+import { shownActions } from "~/components/services/bits";
 import { redirectWithFlash } from "./session.server";
 
 /** Query parameters of the confirm step and the invitation panel, removed to get "where we are". */
-export const PANEL_PARAMS = ["confirm", "appVerId", "invite"] as const;
+export const PANEL_PARAMS = ["confirm", "appVerId", "invite", "join"] as const;
 
 export function withoutPanels(url: URL) {
   const q = new URLSearchParams(url.search);
@@ -96,4 +98,17 @@ export async function askToLiftSuspension(request: Request, api: Api, formData: 
   const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
   if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
   return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
+}
+
+/**
+ * `?join=<appVerId>` on the list or the detail: the publisher's own join of a paid, running service
+ * (§4 Join), through the service's invitation link (JOIN). Nothing when the parameter names no row that
+ * may be joined.
+ */
+export async function joinRedirect(url: URL, api: Api, rows: readonly Parameters<typeof shownActions>[0][], language: "en" | "zh-CN") {
+  const verId = positiveParam(url.searchParams.get("join"));
+  const row = verId ? rows.find((r) => (r as { appVerId?: number }).appVerId === verId) : undefined;
+  if (!row || !shownActions(row).includes("join")) return;
+  const link = await api.load("/sys/chainAppInfo/invite", { appVerId: verId!, language });
+  throw redirect(link.path);
 }

@@ -24,6 +24,7 @@ let storages:
   | {
       session: ReturnType<typeof createCookieSessionStorage<SessionData>>;
       flash: ReturnType<typeof createCookieSessionStorage<Record<string, never>, FlashData>>;
+      carried: ReturnType<typeof createCookieSessionStorage<Record<string, never>, FlashData>>;
     }
   | undefined;
 
@@ -41,6 +42,8 @@ function getStorages() {
     session: createCookieSessionStorage<SessionData>({ cookie: { name: "__session", maxAge: 60 * 60 * 12, ...cookie } }),
     // House habit 5: flash messages travel in their own cookie and are read once by the root loader.
     flash: createCookieSessionStorage<Record<string, never>, FlashData>({ cookie: { name: "__flash", ...cookie } }),
+    // A flash carried over a loader's own redirect (redirectKeepingFlash), in a cookie of its own.
+    carried: createCookieSessionStorage<Record<string, never>, FlashData>({ cookie: { name: "__flash_carried", ...cookie } }),
   };
   return storages;
 }
@@ -55,11 +58,39 @@ export function destroySession(session: Session<SessionData>) {
   return getStorages().session.destroySession(session);
 }
 
+/**
+ * The flash message of this request, read once: the carried one (redirectKeepingFlash) first, then the
+ * primary one; `setCookies` clears every cookie that held one.
+ */
 export async function getFlash(request: Request) {
-  const storage = getStorages().flash;
-  const session = await storage.getSession(request.headers.get("Cookie"));
-  const flash = session.get("flash") ?? null;
-  return { flash, setCookie: flash ? await storage.commitSession(session) : null };
+  const cookies = request.headers.get("Cookie");
+  const { flash: primary, carried } = getStorages();
+  const setCookies: string[] = [];
+  let flash: FlashData["flash"] | null = null;
+  for (const storage of [carried, primary]) {
+    const session = await storage.getSession(cookies);
+    const value = session.get("flash");
+    if (!value) continue;
+    flash ??= value;
+    setCookies.push(await storage.commitSession(session));
+  }
+  return { flash, setCookies };
+}
+
+/**
+ * A loader's redirect to its own canonical address (e.g. the wizard's current step) that keeps the flash
+ * the request arrived with. With JavaScript, Remix loads the root loader beside the redirecting loader:
+ * the root reads and clears the primary flash, whose page is then never shown, and follows the redirect.
+ * The flash therefore goes on in a second cookie that the root's clearing does not touch (docs/decisions/027).
+ * Without JavaScript the redirect alone answers: the primary cookie stays, and the root reads either once.
+ */
+export async function redirectKeepingFlash(request: Request, to: string) {
+  const { flash } = await getFlash(request);
+  if (!flash) return redirect(to);
+  const storage = getStorages().carried;
+  const session = await storage.getSession();
+  session.flash("flash", flash);
+  return redirect(to, { headers: { "Set-Cookie": await storage.commitSession(session) } });
 }
 
 export async function flashCookie(request: Request, flash: FlashData["flash"]) {

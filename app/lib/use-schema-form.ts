@@ -1,5 +1,6 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useMemo } from "react";
 import type * as z from "zod";
 
 // Its own module rather than components/forms.tsx: pages that only use a SubmitButton do not load Zod.
@@ -20,11 +21,26 @@ export function useSchemaForm<Schema extends FormSchema>(
   lastResult: SubmissionResult<string[]> | null | undefined,
   options: SchemaFormOptions<Schema> = {},
 ) {
+  const constraint = useMemo(() => requiredOnly(schema), [schema]);
   return useForm<z.input<Schema>, z.output<Schema>>({
     lastResult,
+    constraint,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     ...options,
   });
+}
+
+/**
+ * Which fields the schema requires, and nothing else of its constraints: the fields mark themselves
+ * (components/forms.tsx) and carry `required` for assistive technology, while lengths and patterns stay the
+ * server's and Conform's to explain (the forms are `noValidate`, so the browser never blocks a submission).
+ */
+function requiredOnly(schema: FormSchema): Record<string, { required?: boolean }> | undefined {
+  try {
+    return Object.fromEntries(Object.entries(getZodConstraint(schema)).map(([name, c]) => [name, { required: c.required }]));
+  } catch {
+    return undefined;
+  }
 }

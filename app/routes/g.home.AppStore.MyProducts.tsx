@@ -6,11 +6,13 @@ import { ownerActions } from "@contract/store-codes";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { IntentConfirmStep } from "~/components/IntentConfirmStep";
 import { Pagination } from "~/components/Pagination";
+import { BlockedLink } from "~/components/BlockedAction";
 import { Cover, ProductStatusBadge, StoreHeading } from "~/components/store/bits";
 import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
+import { blockOf, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
 import { positiveParam } from "~/lib/params";
 
 export const handle = {
@@ -34,11 +36,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const page = positiveParam(url.searchParams.get("page")) ?? 1;
-  const data = await apiFor(request, viewer).load("/sys/product/mine", { pageIndex: page, pageSize: PAGE_SIZE });
+  const api = apiFor(request, viewer);
+  // The blocked entries (SPEC §5: new products and their submission) say so before the click.
+  const [data, block] = await Promise.all([api.load("/sys/product/mine", { pageIndex: page, pageSize: PAGE_SIZE }), blockOf(api, 1)]);
   // Without JavaScript, removing asks on a confirm step (?confirm=<productId>).
   const confirmId = positiveParam(url.searchParams.get("confirm"));
   const confirm = confirmId ? (data.page.rows.find((r) => r.productId === confirmId && ownerActions(r.status).includes("remove")) ?? null) : null;
-  return json({ ...data, confirm: confirm ? { productId: confirm.productId, name: confirm.name } : null, back: back(url), language: viewer.language });
+  return json({ ...data, confirm: confirm ? { productId: confirm.productId, name: confirm.name } : null, back: back(url), language: viewer.language, block });
 }
 
 const productForm = z.object({
@@ -55,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer);
   switch (intent) {
     case "submit":
-      return redirectAfter(request, await api.call("/sys/product/submit", { productId: v.productId }), back(url), "store:flash.submitted");
+      return redirectAfter(request, await unlessRefusedForBills(request, await api.call("/sys/product/submit", { productId: v.productId }), "submitProduct"), back(url), "store:flash.submitted");
     case "remove":
       return remove(request, api, v, url);
   }
@@ -73,14 +77,14 @@ async function remove(request: Request, api: Api, v: z.output<typeof productForm
 }
 
 export default function MyProducts() {
-  const { page, confirm, back: here, language } = useLoaderData<typeof loader>();
+  const { page, confirm, back: here, language, block } = useLoaderData<typeof loader>();
   const { t } = useTranslation("store");
   const location = useLocation();
   const action = location.pathname + (here.includes("?") ? `?${here.split("?")[1]}` : "");
   return (
     <div className="space-y-4">
       <StoreHeading title={t("mine.title")} intro={t("mine.intro")}>
-        <Link to="/g/home/AppStore/ProductEdit" className="btn-primary">{t("mine.new")}</Link>
+        <BlockedLink to="/g/home/AppStore/ProductEdit" action="newProduct" block={block} className="btn-primary inline-block">{t("mine.new")}</BlockedLink>
       </StoreHeading>
       {confirm ? (
         <IntentConfirmStep id="remove-title" title={t("mine.removeTitle")} question={t("mine.removeQuestion", { name: confirm.name })} intent="remove"

@@ -9,6 +9,8 @@ import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
+import { blockOf, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
+import { BlockedLink } from "~/components/BlockedAction";
 import { requiredId } from "~/lib/params.server";
 import { newIdempotencyKey } from "~/lib/payments.server";
 import { followAction } from "~/lib/store.server";
@@ -23,9 +25,12 @@ export const meta = pageTitle("storeProduct", (d) => d.product?.name);
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const productId = requiredId(new URL(request.url), "id");
-  const product = await apiFor(request, viewer).load("/sys/product/detail", { productId });
+  const api = apiFor(request, viewer);
+  const product = await api.load("/sys/product/detail", { productId });
+  // Publishing makes a new service, which unpaid bills block (SPEC §5): the entry says so before the click.
+  const block = product.status === 2 ? await blockOf(api, 1) : null;
   // Publishing makes a draft: the form carries a key issued here, so a double click or a reload makes one.
-  return json({ product, publishKey: product.status === 2 ? newIdempotencyKey() : null, language: viewer.language });
+  return json({ product, publishKey: product.status === 2 ? newIdempotencyKey() : null, block, language: viewer.language });
 }
 
 const productRef = z.object({ productId: z.coerce.number().int().positive() });
@@ -51,12 +56,12 @@ export async function action({ request }: ActionFunctionArgs) {
 async function publish(request: Request, api: Api, formData: FormData) {
   const v = parseFormOr400(productRef.extend({ idempotencyKey: idempotencyKey() }), formData);
   const here = productHref(v.productId);
-  const result = await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey });
+  const result = await unlessRefusedForBills(request, await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey }), "publishProduct");
   return redirectAfter(request, result, result.ok ? wizardHref(result.data.appId) : here, "store:flash.published", here);
 }
 
 export default function StoreProduct() {
-  const { product: p, publishKey, language } = useLoaderData<typeof loader>();
+  const { product: p, publishKey, block, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("store");
   const location = useLocation();
   return (
@@ -71,7 +76,9 @@ export default function StoreProduct() {
           <div><dd className="inline" data-testid="followers">{t("products.followers", { count: p.followers })}</dd></div>
         </dl>
         <div className="flex flex-wrap items-center gap-2 pt-2">
-          {publishKey ? (
+          {publishKey && block ? (
+            <BlockedLink to={location.pathname + location.search} action="publishProduct" block={block} className="btn-primary">{t("product.publish")}</BlockedLink>
+          ) : publishKey ? (
             <Form method="post" action={location.pathname + location.search}>
               <input type="hidden" name="productId" value={p.productId} />
               <input type="hidden" name="idempotencyKey" value={publishKey} />

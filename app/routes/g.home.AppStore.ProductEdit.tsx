@@ -13,6 +13,7 @@ import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { redirectWithFlash } from "~/lib/session.server";
+import { requireNoUnpaidBills, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
 import { parseFormWithUploads, uploadError, uploadRef, type UploadOutcome } from "~/lib/uploads.server";
 import { useSchemaForm } from "~/lib/use-schema-form";
 
@@ -27,7 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const productId = positiveParam(new URL(request.url).searchParams.get("id"));
   const enterprise = viewer.user.userType === 2;
-  if (!productId) return json({ product: null, enterprise });
+  // SPEC §5 Blocking by bills: a new product (the backend refuses it again when it is saved).
+  if (!productId) {
+    await requireNoUnpaidBills(request, viewer, "newProduct");
+    return json({ product: null, enterprise });
+  }
   const product = await apiFor(request, viewer).load("/sys/product/detail", { productId });
   if (!product.own || !ownerActions(product.status).includes("edit")) throw json({ messageKey: "errors:MSG_40002" }, { status: 409 });
   return json({ product, enterprise });
@@ -47,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: productFormSchema });
   const coverError = uploadError(uploads.cover, null);
   if (submission.status !== "success" || coverError) return json({ result: replyWithFieldErrors(submission, coverError ? { cover: [coverError] } : {}) }, { status: 400 });
-  const result = await api.call("/sys/product/save", { productId, product: submission.value, cover: uploadRef(uploads.cover) });
+  const result = await unlessRefusedForBills(request, await api.call("/sys/product/save", { productId, product: submission.value, cover: uploadRef(uploads.cover) }), "newProduct");
   if (!result.ok) return json({ result: replyWithFailure(submission, result, { fieldPrefix: "product." }) }, { status: 400 });
   return redirectWithFlash(request, "/g/home/AppStore/MyProducts", { kind: "success", key: "store:flash.saved" });
 }

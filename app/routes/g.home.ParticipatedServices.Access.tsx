@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CertificateDownloads } from "~/components/participation/CertificateDownloads";
+import { ServiceChainPanel } from "~/components/services/ServiceChain";
 import { Field, Table, nodeLabel, td } from "~/components/details";
 import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
@@ -9,7 +10,7 @@ import { pageTitle } from "~/lib/meta";
 import { requiredId } from "~/lib/params.server";
 
 export const handle = {
-  i18n: ["participation"],
+  i18n: ["participation", "services"],
   breadcrumb: [{ key: "menu.participatedServices", to: "/g/home/ParticipatedServices" }, { key: "titles.participatedAccess" }],
 };
 export const meta = pageTitle("participatedAccess");
@@ -32,11 +33,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (result.status >= 500) throw failureResponse(result);
     return json({ state: "unavailable" as const, name: view.name, params: null, language: viewer.language });
   }
-  return json({ state: "ok" as const, name: view.name, params: result.data, language: viewer.language });
+  return json({ state: "ok" as const, name: view.name, params: result.data, origin: new URL(request.url).origin, language: viewer.language });
 }
 
 export default function Access() {
-  const { state, name, params, language } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { state, name, params, language } = data;
   const { t } = useTranslation("participation");
   return (
     <div className="space-y-4">
@@ -58,6 +60,7 @@ export default function Access() {
               <tr key={g.cityNodeId}><td className={td}>{nodeLabel(g, language)}</td><td className={`${td} break-all font-mono text-xs`}>{g.gatewayUrl}</td></tr>
             ))}
           </Table>
+          {params.chain && "origin" in data ? <ServiceChainPanel chain={params.chain} origin={data.origin} /> : null}
           {params.certificate ? (
             <section className="card space-y-2">
               <h2 className="font-semibold">{t("access.certificate")}</h2>

@@ -13,10 +13,10 @@ import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 import { requiredId } from "~/lib/params.server";
 import { newIdempotencyKey } from "~/lib/payments.server";
-import { askToLiftSuspension, lifecycleAction, payPublishBill, replyToComment, SERVICE_DETAIL_INTENTS, withoutPanels } from "~/lib/services.server";
+import { askToLiftSuspension, joinRedirect, lifecycleAction, payPublishBill, replyToComment, SERVICE_DETAIL_INTENTS, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
-  i18n: ["services"],
+  i18n: ["services", "configuration", "billing"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices", to: PUBLISHED }, { key: "titles.servicesDetail" }],
 };
 export const meta = pageTitle("servicesDetail", (d) => d.service?.name);
@@ -34,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = apiFor(request, viewer);
   const service = await api.load("/sys/chainAppInfo/publishedDetail", { appId, appVerId });
   const actions = shownActions(service);
+  await joinRedirect(url, api, [service], viewer.language);
   const confirmKind = url.searchParams.get("confirm");
   const confirm: "deactivate" | "unsubscribe" | null = (confirmKind === "deactivate" || confirmKind === "unsubscribe") && actions.includes(confirmKind) ? confirmKind : null;
   // At 40 "Enable" asks operations to lift the suspension, through this confirm page (docs/decisions/015).
@@ -45,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // Paying moves money: the form carries a key issued here, so a double click or a reload pays once.
   const payKey = actions.includes("pay") ? newIdempotencyKey() : null;
-  return json({ service, tab, confirm, requestEnable, invite, payKey, here: withoutPanels(url), language: viewer.language });
+  return json({ service, tab, confirm, requestEnable, invite, payKey, here: withoutPanels(url), origin: url.origin, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -69,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ServicesDetailPage() {
-  const { service, tab, confirm, requestEnable, invite, payKey, here, language } = useLoaderData<typeof loader>();
+  const { service, tab, confirm, requestEnable, invite, payKey, here, origin, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("services");
   const c = service.contents;
@@ -83,7 +84,7 @@ export default function ServicesDetailPage() {
             <StatusBadge verState={service.verState} /> <span>{t("detail.appCode")}: <span className="font-mono">{service.appCode}</span></span>
           </p>
         </div>
-        <ServiceActionLinks row={service} here={here} omitDetails />
+        <ServiceActionLinks row={service} here={here} omitDetails layout="inline" />
       </div>
       {confirm ? (
         <ConfirmPanel kind={confirm} row={service} cancelTo={here}
@@ -108,7 +109,7 @@ export default function ServicesDetailPage() {
         </p>
       ) : null}
       {service.description ? <p className="text-sm text-slate-700">{service.description}</p> : null}
-      <ServiceTabs service={service} tab={tab} language={language} />
+      <ServiceTabs service={service} tab={tab} origin={origin} language={language} />
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { pagingOf } from "~/lib/paging";
 import { positiveParam, searchParam } from "~/lib/params";
-import { discardDraft, LIFECYCLE_INTENTS, lifecycleAction, withoutPanels } from "~/lib/services.server";
+import { discardDraft, LIFECYCLE_INTENTS, lifecycleAction, withoutPanels, joinRedirect } from "~/lib/services.server";
 import { blockOf } from "~/lib/unpaid-guard.server";
 
 export const handle = {
@@ -36,6 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     api.load("/sys/chainAppInfo/wizard/drafts", {}),
     blockOf(api, 1),
   ]);
+  await joinRedirect(url, api, data.page.rows, viewer.language);
   const confirmKind = url.searchParams.get("confirm");
   const confirmVer = positiveParam(url.searchParams.get("appVerId"));
   const confirmRow = confirmVer ? data.page.rows.find((r) => r.appVerId === confirmVer) : undefined;

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CityNode } from "@contract/platform";
@@ -7,6 +7,7 @@ import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components
 import { NodesStep } from "~/components/services/wizard/nodes";
 import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
 import { badRequest, requireUser } from "~/lib/api.server";
+import { redirectKeepingFlash } from "~/lib/session.server";
 import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
 import {
   addAttachment,
@@ -72,7 +73,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Without a step (or with one not reached yet) the wizard resumes where the publisher was.
   const resumeAt = allowed[allowed.length - 1];
   if (draft?.editable !== false && (!asked || !isStepAllowed(appState, furthest, asked))) {
-    throw redirect(wizardUrl(appState, appId, resumeAt));
+    // The step goes into the URL; a flash that led here (e.g. "Pay and continue") is kept for that page.
+    throw await redirectKeepingFlash(request, wizardUrl(appState, appId, resumeAt));
   }
   const step = asked ?? resumeAt;
   const needsCatalogue = step === "nodes";
@@ -156,9 +158,10 @@ export default function NewServicesPage() {
             attachmentsSlot={<AttachmentsSection view={draft} action={action} actionData={actionData} deleteHref={deleteHref} editable={!!draft?.editable} />}
           />
         ) : null}
-        {view && step === "packages" ? <PackagesStep view={view} deleteHref={deleteHref} {...common} /> : null}
-        {view && step === "functions" ? <FunctionsStep view={view} deleteHref={deleteHref} {...common} /> : null}
-        {view && step === "roles" ? <RolesStep view={view} deleteHref={deleteHref} {...common} /> : null}
+        {/* Keyed by the saved items: once one is added the add form starts empty again, also with JavaScript. */}
+        {view && step === "packages" ? <PackagesStep key={view.packages.map((x) => x.packageId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
+        {view && step === "functions" ? <FunctionsStep key={view.functions.map((x) => x.functionId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
+        {view && step === "roles" ? <RolesStep key={view.roles.map((x) => x.roleId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
         {view && step === "nodes" ? <NodesStep view={view} catalogue={catalogue} language={language} {...common} /> : null}
         {view && step === "certificate" ? <CertificateStep view={view} {...common} /> : null}
         {view && step === "cost" ? <CostStep view={view} language={language} {...common} /> : null}

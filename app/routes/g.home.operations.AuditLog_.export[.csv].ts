@@ -4,7 +4,7 @@ import { detailsText } from "~/lib/audit";
 import { auditFilterFromQuery } from "~/lib/audit.server";
 import { utc8Day } from "~/lib/bills";
 import { csvNumber, toCsv } from "~/lib/csv.server";
-import { i18nServer } from "~/lib/i18n.server";
+import { fixedT } from "~/lib/i18n.server";
 
 /**
  * The audit log as CSV (docs/decisions/022): the tab's filters, every matching entry up to the backend's
@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const filter = auditFilterFromQuery(new URL(request.url).searchParams);
   const data = await apiFor(request, viewer).load("/sys/ops/audit/export", filter);
-  const t = await i18nServer.getFixedT(viewer.language, "audit");
+  const t = fixedT(viewer.language, "audit");
   const columns = ["id", "at", "actor", "action", "targetType", "targetId", "decision", "comments", "details", "clientIp", "path"] as const;
   const rows = data.rows.map((e) => [
     csvNumber(e.id),

@@ -108,7 +108,7 @@ function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; langu
           )}
         </div>
       ) : null}
-      <DecisionForm formId={`review-${item.appVerId}`} schema={reviewDecisionSchema} intent="review" idName="appVerId" idValue={item.appVerId} ns="services" />
+      <DecisionForm formId={`review-${item.appVerId}`} schema={reviewDecisionSchema} intent="review" idName="appVerId" idValue={item.appVerId} ns="services" subject={item.name} />
     </li>
   );
 }

@@ -91,7 +91,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
           </div>
         ) : null}
       </div>
-      <ReviewForm id={`ops-service-${row.appVerId}`} noField="appVerId" no={String(row.appVerId)} summary="" decisions={decisions}
+      <ReviewForm id={`ops-service-${row.appVerId}`} subject={row.name} noField="appVerId" no={String(row.appVerId)} summary="" decisions={decisions}
         hint={t(row.verState === 25 ? "ops.running.hintRunning" : row.enableRequestedAt ? "ops.running.hintRequested" : "ops.running.hintSuspended")}
         error={actionData?.kind === "error" && actionData.no === String(row.appVerId) ? actionData : null} />
     </li>

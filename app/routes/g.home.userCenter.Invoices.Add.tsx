@@ -28,7 +28,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return json<ApplicationWizardData>({ step, language: viewer.language, ...invoiceable, selected, dropped: 0, titles: [], addresses: [], email: "", idempotencyKey: "" });
   }
   const chosen = invoiceable.bills.filter((b) => selected.includes(String(b.billId)));
-  if (chosen.length === 0) throw redirect(invoiceStepUrl("select", []));
+  // Nothing chosen at all: back to the choice. Chosen bills that can no longer be invoiced (invoiced from
+  // another tab) stay on this step as "dropped", so a refused application keeps its message and its choices.
+  if (selected.length === 0) throw redirect(invoiceStepUrl("select", []));
   const [titles, addresses, me] = await Promise.all([
     api.load("/sys/invoicetitles/h5queryInvoiceTitleList", { page: { pageSize: 100, pageIndex: 1, condition: {} } }),
     api.load("/sys/system/clientInfo/queryClientAddresseeList", { page: { pageSize: 100, pageIndex: 1, condition: {} } }),

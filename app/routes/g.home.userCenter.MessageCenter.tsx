@@ -1,11 +1,12 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import { FilterPills } from "~/components/FilterPills";
 import { Pagination } from "~/components/Pagination";
 import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
+import { messageHref } from "~/lib/message-links";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { pagingOf } from "~/lib/paging";
@@ -84,8 +85,9 @@ export default function MessageCenter() {
                   {m.status === 0 ? <span className="mr-2 inline-block h-2 w-2 rounded-full bg-brand-600" aria-hidden="true" /> : null}
                   {t(m.textKey, m.params)}
                 </p>
-                <p className="mt-1 text-xs text-slate-500">
+                <p className="mt-1 text-xs text-slate-600">
                   {formatDate(m.createdAt, language, true, false)} · {t(m.status === 0 ? "center.unread" : "center.read")}
+                  {messageHref(m.ref) ? <> · <Link to={messageHref(m.ref)!} className="link" data-testid="message-link">{t(`center.open.${m.ref!.kind}`)}</Link></> : null}
                 </p>
               </div>
               {m.status === 0 ? (

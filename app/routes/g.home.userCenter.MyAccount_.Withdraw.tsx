@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { withdrawSchema } from "@contract/payments";
+import { withdrawFormSchema } from "@contract/payments";
 import { toCents } from "@contract/rules";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { FormErrors, TextField } from "~/components/forms";
@@ -37,16 +37,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * SPEC §5 Money: amount > 0 and ≤ withdrawable (the backend checks it, MSG_30008). Money leaving the
- * account is confirmed first: a dialog with JavaScript, this confirm step without.
+ * SPEC §5 Money: amount > 0 and ≤ withdrawable, checked against the caller's withdrawable amount before the
+ * confirmation step (and by the backend again, MSG_30008). Money leaving the account is confirmed first: a
+ * dialog with JavaScript, this confirm step without.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: withdrawSchema });
+  const api = apiFor(request, viewer);
+  const { totals } = await api.load("/sys/account/withdrawList", { page: { pageSize: 1, pageIndex: 1, condition: {} } });
+  const submission = parseWithZod(formData, { schema: withdrawFormSchema(totals.withdrawableCents) });
   if (submission.status !== "success") return json({ result: submission.reply(), confirm: null }, { status: 400 });
   if (formData.get("confirmed") !== "yes") return json({ result: submission.reply(), confirm: submission.value });
-  const result = await apiFor(request, viewer).call("/sys/account/h5cashOutAmount", submission.value);
+  const result = await api.call("/sys/account/h5cashOutAmount", submission.value);
   if (!result.ok) return json({ result: replyWithFailure(submission, result), confirm: null }, { status: 400 });
   return redirectWithFlash(request, PATH, { kind: "success", key: "payments:withdraw.done" });
 }
@@ -55,7 +58,15 @@ export default function WithdrawPage() {
   const { page, totals, idempotencyKey, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("payments");
-  const [form, fields] = useSchemaForm(withdrawSchema, actionData?.result, { id: "withdraw", defaultValue: { idempotencyKey } });
+  const schema = withdrawFormSchema(totals.withdrawableCents);
+  const [form, fields] = useSchemaForm(schema, actionData?.result, { id: "withdraw", defaultValue: { idempotencyKey } });
+  // With JavaScript the dialog opens only for an amount the server would take to its confirm step.
+  const canOpen = () => {
+    const element = document.getElementById(form.id);
+    const ok = element instanceof HTMLFormElement && schema.safeParse(Object.fromEntries(new FormData(element))).success;
+    if (!ok) form.validate();
+    return ok;
+  };
   const confirm = actionData?.confirm;
   const typed = fields.amount.value;
   const typedUsd = typed && /^[0-9]+(\.[0-9]{1,2})?$/.test(typed) ? formatUsd(toCents(typed), language) : typed ?? "";
@@ -85,7 +96,7 @@ export default function WithdrawPage() {
               <TextField field={fields.amount} label={t("withdraw.amount")} hint={t("withdraw.amountHint", { max: formatUsd(totals.withdrawableCents, language) })} autoComplete="off" />
               <p className="text-xs text-slate-500">{t("withdraw.arrival")}</p>
               <ConfirmSubmit formId={form.id} label={t("withdraw.submit")} title={t("withdraw.confirmTitle")}
-                question={t("withdraw.confirmQuestion", { amount: typedUsd })} confirmLabel={t("withdraw.confirm")} className="btn-primary w-full" />
+                question={t("withdraw.confirmQuestion", { amount: typedUsd })} confirmLabel={t("withdraw.confirm")} className="btn-primary w-full" canOpen={canOpen} />
             </Form>
           </FormProvider>
         </div>

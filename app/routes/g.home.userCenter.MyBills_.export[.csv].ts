@@ -4,7 +4,7 @@ import { billSubject, billTypeLabel, utc8Day } from "~/lib/bills";
 import { billFilterFromQuery } from "~/lib/bills.server";
 import { csvNumber, toCsv } from "~/lib/csv.server";
 import { formatDate } from "~/lib/format";
-import { i18nServer } from "~/lib/i18n.server";
+import { fixedT } from "~/lib/i18n.server";
 
 /** An amount in USD with 2 decimals, a number cell (app/lib/csv.server.ts): "-12.00" stays a number. */
 const usd = (cents: number) => csvNumber((cents / 100).toFixed(2));
@@ -18,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const condition = billFilterFromQuery(new URL(request.url).searchParams);
   const data = await apiFor(request, viewer).load("/sys/system/clientInfo/h5billExport", { condition });
-  const t = await i18nServer.getFixedT(viewer.language, "billing");
+  const t = fixedT(viewer.language, "billing");
   const lang = viewer.language;
   const columns = ["billNo", "service", "type", "payState", "payMode", "cycle", "created", "deadline", "paidAt", "total", "payAmount", "refund", "invoiceState"] as const;
   const csv = toCsv([

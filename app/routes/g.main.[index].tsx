@@ -1,8 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DesktopLinkForm } from "~/components/MobileNotice";
 import { useTranslation } from "react-i18next";
 import { apiFor, getViewer } from "~/lib/api.server";
-import { formatUsd } from "~/lib/format";
+import { formatNumber, formatUsd } from "~/lib/format";
 import { inLanguage, nodeLabel } from "~/components/details";
 import type { Language } from "~/lib/i18n";
 import { pageTitle } from "~/lib/meta";
@@ -15,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
   const cityNodes = await apiFor(request, viewer, { portalPage: true }).load("/anon/platform/cityNodes", {});
   return json(
-    { cityNodes, signedIn: !!viewer.user, language: viewer.language },
+    { cityNodes, signedIn: !!viewer.user, mobile: viewer.mobile, language: viewer.language },
     { headers: { "Cache-Control": "private, max-age=0, must-revalidate" } },
   );
 }
@@ -24,7 +25,7 @@ const OFFERS = ["consortium", "publicChain", "ipfs", "crossChain", "nodes", "sto
 const STEPS = ["register", "activate", "publish", "operate"] as const;
 
 export default function LandingPage() {
-  const { cityNodes, signedIn, language } = useLoaderData<typeof loader>();
+  const { cityNodes, signedIn, mobile, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("home");
   const lang = language as Language;
   return (
@@ -38,16 +39,24 @@ export default function LandingPage() {
               <Link to="/g/home/index" className="btn bg-white text-brand-900 hover:bg-brand-50">{t("landing.console")}</Link>
             ) : (
               <>
-                <Link to="/g/main/register" className="btn bg-white text-brand-900 hover:bg-brand-50">{t("landing.start")}</Link>
+                {mobile ? null : <Link to="/g/main/register" className="btn bg-white text-brand-900 hover:bg-brand-50">{t("landing.start")}</Link>}
                 <Link to="/g/main/Login/Logins" className="btn border border-white/60 text-white hover:bg-white/10">{t("landing.login")}</Link>
               </>
             )}
             <Link to="/g/main/documentation" className="btn text-white underline-offset-2 hover:underline">{t("landing.docs")}</Link>
           </div>
+          {mobile && !signedIn ? (
+            // SPEC §2: registration is not a page a phone may open; say so, and mail its link for a desktop.
+            <div className="mt-6 max-w-md rounded-lg bg-white p-4 text-slate-800" data-testid="mobile-register">
+              <h2 className="font-semibold">{t("landing.start")}</h2>
+              <p className="mt-1 text-sm">{t("common:mobile.registerHint")}</p>
+              <DesktopLinkForm path="/g/main/register" className="mt-3" />
+            </div>
+          ) : null}
           <dl className="mt-12 grid max-w-xl grid-cols-3 gap-6">
             <div><dt className="text-sm text-brand-100">{t("landing.stats.nodes")}</dt><dd className="text-3xl font-semibold">{cityNodes.length}</dd></div>
-            <div><dt className="text-sm text-brand-100">{t("landing.stats.tps")}</dt><dd className="text-3xl font-semibold">{cityNodes.reduce((s, n) => s + n.availableTps, 0).toLocaleString(lang)}</dd></div>
-            <div><dt className="text-sm text-brand-100">{t("landing.stats.capacity")}</dt><dd className="text-3xl font-semibold">{cityNodes.reduce((s, n) => s + n.capacityGb, 0).toLocaleString(lang)}</dd></div>
+            <div><dt className="text-sm text-brand-100">{t("landing.stats.tps")}</dt><dd className="text-3xl font-semibold">{formatNumber(cityNodes.reduce((s, n) => s + n.availableTps, 0), lang)}</dd></div>
+            <div><dt className="text-sm text-brand-100">{t("landing.stats.capacity")}</dt><dd className="text-3xl font-semibold">{formatNumber(cityNodes.reduce((s, n) => s + n.capacityGb, 0), lang)}</dd></div>
           </dl>
         </div>
       </section>
@@ -93,8 +102,8 @@ export default function LandingPage() {
                     </th>
                     <td className="px-4 py-2">{inLanguage(n.operator, n.operatorZh, lang)}</td>
                     <td className="px-4 py-2">{inLanguage(n.cloudProvider, n.cloudProviderZh, lang)}</td>
-                    <td className="px-4 py-2 text-right">{n.availableTps.toLocaleString(lang)}</td>
-                    <td className="px-4 py-2 text-right">{n.capacityGb.toLocaleString(lang)}</td>
+                    <td className="px-4 py-2 text-right">{formatNumber(n.availableTps, lang)}</td>
+                    <td className="px-4 py-2 text-right">{formatNumber(n.capacityGb, lang)}</td>
                     <td className="px-4 py-2 text-right">{n.peers}</td>
                     <td className="px-4 py-2 text-right">{formatUsd(n.trafficPricePerGbCents, lang)}</td>
                     <td className="px-4 py-2 text-right">{formatUsd(n.tpsPricePerMonthCents, lang)}</td>

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LICENCE_EXTENSIONS, licenceProblem, registerFieldsSchema, USER_TYPE } from "@contract/accounts";
 import { Captcha } from "~/components/Captcha";
-import { CheckboxField, ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
+import { CheckboxField, FileField, FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { apiFor, requireAnonymous } from "~/lib/api.server";
 import { loadCaptcha } from "~/lib/captcha.server";
 import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
@@ -100,18 +100,7 @@ export default function RegisterPage() {
                 <TextField field={f.contactName} label={t("register.contactName")} />
                 <TextField field={f.country} label={t("register.country")} autoComplete="country-name" />
                 <div className="md:col-span-2">
-                  <label htmlFor="licence" className="label">{t("register.licence")}</label>
-                  <input
-                    id="licence"
-                    name="licence"
-                    type="file"
-                    accept={LICENCE_EXTENSIONS.join(",")}
-                    aria-invalid={f.licence?.errors ? true : undefined}
-                    aria-describedby="licence-hint"
-                    className="block w-full text-sm"
-                  />
-                  <p id="licence-hint" className="mt-1 text-xs text-slate-500">{t("register.licenceHint")}</p>
-                  <ErrorList errors={f.licence?.errors} />
+                  <FileField name="licence" label={t("register.licence")} hint={t("register.licenceHint")} accept={LICENCE_EXTENSIONS.join(",")} errors={f.licence?.errors} />
                 </div>
               </fieldset>
             ) : null}

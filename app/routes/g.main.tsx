@@ -23,27 +23,30 @@ export default function PublicLayout() {
   ];
   return (
     <div className="flex min-h-full flex-col">
-      <header className="border-b border-slate-200 bg-white">
+      <header className="relative border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <Logo />
-          <nav aria-label={t("nav.main")} className="flex gap-4 text-sm">
-            {nav.map((n) => (
-              <NavLink key={n.to} to={n.to} className={({ isActive }) => (isActive ? "font-semibold text-brand-700" : "text-slate-600 hover:text-brand-700")}>
-                {n.label}
-              </NavLink>
-            ))}
+          {/* Wide screens: the navigation and the account links in one row. */}
+          <nav aria-label={t("nav.main")} className="hidden gap-4 text-sm md:flex">
+            {nav.map((n) => <NavItem key={n.to} {...n} />)}
           </nav>
-          <div className="flex items-center gap-3">
+          <div className="hidden items-center gap-3 md:flex">
             <LanguageSwitch />
-            {signedIn ? (
-              <Link to="/g/home/index" className="btn-primary">{t("nav.console")}</Link>
-            ) : (
-              <>
-                <Link to="/g/main/Login/Logins" className="btn-secondary">{t("nav.login")}</Link>
-                <Link to="/g/main/register" className="btn-primary">{t("nav.register")}</Link>
-              </>
-            )}
+            <AccountLinks signedIn={signedIn} />
           </div>
+          {/* Narrow screens (SPEC §2 mobile): the same behind a menu button; <details> opens without JavaScript. */}
+          <details className="group md:hidden" data-testid="mobile-menu">
+            <summary className="btn-secondary cursor-pointer list-none" aria-label={t("nav.menu")}>
+              <span aria-hidden="true">☰</span> {t("nav.menu")}
+            </summary>
+            <div className="absolute inset-x-0 z-30 mt-3 space-y-3 border-b border-slate-200 bg-white px-4 pb-4 shadow-md">
+              <nav aria-label={t("nav.main")} className="flex flex-col gap-2 text-sm">
+                {nav.map((n) => <NavItem key={n.to} {...n} />)}
+              </nav>
+              <LanguageSwitch />
+              <div className="flex gap-3"><AccountLinks signedIn={signedIn} /></div>
+            </div>
+          </details>
         </div>
       </header>
       <main className="flex-1">
@@ -51,6 +54,26 @@ export default function PublicLayout() {
       </main>
       <Footer />
     </div>
+  );
+}
+
+function NavItem({ to, label }: { to: string; label: string }) {
+  return (
+    <NavLink to={to} className={({ isActive }) => (isActive ? "font-semibold text-brand-700" : "text-slate-600 hover:text-brand-700")}>
+      {label}
+    </NavLink>
+  );
+}
+
+function AccountLinks({ signedIn }: { signedIn: boolean }) {
+  const { t } = useTranslation();
+  return signedIn ? (
+    <Link to="/g/home/index" className="btn-primary">{t("nav.console")}</Link>
+  ) : (
+    <>
+      <Link to="/g/main/Login/Logins" className="btn-secondary">{t("nav.login")}</Link>
+      <Link to="/g/main/register" className="btn-primary">{t("nav.register")}</Link>
+    </>
   );
 }
 

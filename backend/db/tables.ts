@@ -1,3 +1,4 @@
+import type { MessageRefKind } from "../../contract/platform";
 import { bigserial, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { bytea, ts } from "./columns";
@@ -126,6 +127,8 @@ export const cityNodes = pgTable("city_nodes", {
   tpsPricePerMonthCents: integer("tps_price_per_month_cents").notNull(),
   tpsPricePerYearCents: integer("tps_price_per_year_cents").notNull(),
   capacityPricePerGbMonthCents: integer("capacity_price_per_gb_month_cents").notNull(),
+  /** The price of one bookkeeping node per month (docs/decisions/036); operators edit it with the others. */
+  peerPricePerMonthCents: integer("peer_price_per_month_cents").notNull().default(0),
 });
 
 /** SPEC §3 Message: the text is an i18n key with its parameters, so each reader sees their language. */
@@ -137,6 +140,12 @@ export const messages = pgTable(
     status: smallint("status").notNull().default(0),
     textKey: text("text_key").notNull(),
     params: jsonb("params").$type<Record<string, string>>().notNull().default({}),
+    /**
+     * What the message is about (contract/platform.ts MESSAGE_REF_KINDS: a bill, a service, a join
+     * request…) and its id, for the Message center's link; null for older messages and for news.
+     */
+    refKind: text("ref_kind").$type<MessageRefKind>(),
+    refId: integer("ref_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("messages_user_status").on(t.userId, t.status, t.createdAt)],

@@ -11,7 +11,7 @@ import type { Db } from "../db/client";
 import type { Deps } from "../deps";
 import { entryFromRule, recordAudit } from "../kit/audit";
 import { BodyTooLargeError, discardRest, readLimited } from "../kit/body-limit";
-import { authenticate, type AuthUser } from "./auth";
+import { authenticate, type Authenticated, type AuthUser } from "./auth";
 import { ApiError, sessionInvalid } from "./errors";
 import { handleUpload, type UploadRules } from "./upload";
 
@@ -157,13 +157,18 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
       let user: AuthUser | null = null;
       let tokenHash: string | null = null;
       if (spec.auth !== "anon") {
-        let secondFactorPassed: boolean;
-        ({ user, tokenHash, secondFactorPassed } = await authenticate(services, request));
         // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
-        if (user.role === "operator" && !secondFactorPassed && !(spec as PathSpec).beforeSecondFactor) {
+        const needsSecondFactor = (a: Authenticated) => a.user.role === "operator" && !a.secondFactorPassed && !(spec as PathSpec).beforeSecondFactor;
+        const notOperator = (a: Authenticated) => (spec.auth as string) === "operator" && a.user.role !== "operator";
+        let auth = await authenticate(services, request);
+        // A refusal is never decided on a kept answer (the second factor passed or a role changed in another
+        // process since): it is read again first (docs/decisions/030).
+        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(services, request, true);
+        ({ user, tokenHash } = auth);
+        if (needsSecondFactor(auth)) {
           throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
         }
-        if ((spec.auth as string) === "operator" && user.role !== "operator") {
+        if (notOperator(auth)) {
           throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
         }
       }

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
-import { Agent } from "undici";
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "../../contract/messages";
 import { tinyPng } from "../fixtures/files";
@@ -12,7 +12,7 @@ import { startServer, stopServer, type Server } from "./server-process";
 
 /**
  * WORKERS=2 on PostgreSQL (docs/decisions/031): two portal processes on one port. Each "side" below is a
- * connection held by one worker (an undici agent of one connection), so a call is known to go to that worker.
+ * connection held by one worker (a node:http keep-alive agent of one socket), so a call is known to go to that worker.
  * Shown: a job runs once, a rate limit and captchas are shared, a file uploaded through one worker is used
  * through the other, and the chain (run by the owner worker) answers from both.
  */
@@ -21,15 +21,31 @@ const reason = "skipped: DATABASE_URL is unset (a cluster needs PostgreSQL; PGli
 
 type Side = { pid: number; role: string; agent: Agent };
 
+/** One HTTP request over `agent`'s socket (so it reaches the worker that holds it); the answer's JSON. */
+function send(baseUrl: string, agent: Agent, p: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}${p}`, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
+
 describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (${reason})`}`, () => {
   let server: Server;
   let dataDir: string;
   const sides: Side[] = [];
 
-  const post = async (side: Side, p: string, body: unknown) => {
-    const res = await fetch(`${server.baseUrl}${p}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), dispatcher: side.agent } as RequestInit);
-    return res.json() as Promise<any>;
-  };
+  const post = (side: Side, p: string, body: unknown) => send(server.baseUrl, side.agent, p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const vueapi = (side: Side, p: string, body: Record<string, unknown>) => post(side, `/vueapi${p}`, { userLanguage: "en", ...body });
 
   beforeAll(async () => {
@@ -49,11 +65,11 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     // The peer starts once the owner listens: look for it for up to a minute.
     const until = Date.now() + 60_000;
     while (sides.length < 2 && Date.now() < until) {
-      const agent = new Agent({ connections: 1, pipelining: 1 });
-      const health = (await (await fetch(`${server.baseUrl}/healthz`, { dispatcher: agent } as RequestInit)).json()) as { cluster?: { pid: number; role: string } };
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const health = (await send(server.baseUrl, agent, "/healthz")) as { cluster?: { pid: number; role: string } };
       if (health.cluster && !sides.some((s) => s.pid === health.cluster!.pid)) sides.push({ ...health.cluster, agent });
       else {
-        await agent.close();
+        agent.destroy();
         await new Promise((r) => setTimeout(r, 200));
       }
     }
@@ -61,7 +77,7 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
 
   afterAll(async () => {
     await stopServer(server);
-    for (const side of sides) await side.agent.close();
+    for (const side of sides) side.agent.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -72,13 +88,11 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
 
   it("a file uploaded through one worker is claimed by a registration through the other", async () => {
     const [a, b] = sides as [Side, Side];
-    const res = await fetch(`${server.baseUrl}/vueapi/upload/licence`, {
+    const uploaded = await send(server.baseUrl, a.agent, "/vueapi/upload/licence", {
       method: "POST",
       headers: { "Content-Type": "application/octet-stream", "X-File-Name": "licence.png" },
-      body: tinyPng(),
-      dispatcher: a.agent,
-    } as RequestInit);
-    const uploaded = (await res.json()) as any;
+      body: Buffer.from(tinyPng()),
+    });
     expect(uploaded.code).toBe(0);
     const captcha = await vueapi(b, "/anon/captcha/create", {});
     const enterprise = { userType: "2", companyName: "Cluster Ltd", companyAddress: "1 Road", contactName: "Zhang", country: "China", creditCode: "91110000ABCDEFGH" };
@@ -99,7 +113,7 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     const login = await vueapi(b, "/main/user/login", { username: name, password: PASSWORD, captchaKey: loginCaptcha.data?.captchaKey, captcha: inject("testCaptcha") });
     expect(login.code).toBe(0);
     const bearer = (side: Side, p: string, body: Record<string, unknown>) =>
-      fetch(`${server.baseUrl}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` }, body: JSON.stringify({ userLanguage: "en", ...body }), dispatcher: side.agent } as RequestInit).then((r) => r.json() as Promise<any>);
+      send(server.baseUrl, side.agent, `/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` }, body: JSON.stringify({ userLanguage: "en", ...body }) });
     const made = await Promise.all(Array.from({ length: 6 }, () => bearer(a, "/test/jobs", { run: "loop", durationsMs: [300] })));
     const ids = made.map((r) => r.data.jobId as number);
     const deadline = Date.now() + 30_000;

@@ -179,6 +179,11 @@ describe("operators' second factor", () => {
 const SAMPLES = {
   "/sys/ops/serviceReviews/list": { queue: "initial" },
   "/sys/ops/serviceReviews/decide": { appVerId: 900011, decision: "reject", comments: "The licence is missing." },
+  "/sys/ops/configUpgrades/list": { queue: "pending" },
+  "/sys/ops/configUpgrades/decide": { upgradeId: 900019, decision: "reject", comments: "Not now." },
+  "/sys/ops/prices/list": {},
+  "/sys/ops/prices/history": {},
+  "/sys/ops/prices/set": { area: "cityNode", itemId: 1, prices: { peerPricePerMonthCents: 5 } },
   "/sys/ops/refunds/list": {},
   "/sys/ops/refunds/decide": { refundId: 900012, decision: "approve" },
   "/sys/ops/services/list": {},
@@ -204,6 +209,8 @@ const SAMPLES = {
   "/sys/ops/jobs/retry": { jobId: 41 },
   "/sys/ops/audit/list": {},
   "/sys/ops/audit/export": { action: "service.review" },
+  "/sys/ops/testNetwork/status": {},
+  "/sys/ops/testNetwork/reset": { confirmName: "test-network" },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -270,7 +277,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(13);
+    expect(audited).toBe(15);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

@@ -10,6 +10,7 @@ import { AUDIT_STATES } from "../../contract/participation";
 import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE } from "../../backend/domains/participation/machine";
 import { PASSWORD } from "./client";
 import { callVueapi, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
+import { writeCityNode } from "../../backend/domains/platform/catalogue";
 
 // Participation through the /vueapi protocol, in-process with a movable clock and the job loop off (the
 // test runs due jobs itself), like tests/backend/services.test.ts.
@@ -358,7 +359,7 @@ describe("the node order: expired, re-issued, or paid from My Bills (docs/decisi
       expect(expired.payState).toBe(10);
       expect((await joinRow(joinId)).auditState).toBe(5);
       // The catalogue price of the node changed meanwhile: the new order costs today's price.
-      await service.services.db.update(cityNodes).set({ tpsPricePerMonthCents: node.tpsPricePerMonthCents + 7 }).where(eq(cityNodes.id, node.id));
+      await writeCityNode(service.services, node.id, { tpsPricePerMonthCents: node.tpsPricePerMonthCents + 7 });
       const newCents = order.orderCents + 70;
 
       const token = await loginAs(who.userName, PASSWORD);
@@ -405,7 +406,7 @@ describe("the node order: expired, re-issued, or paid from My Bills (docs/decisi
       expect(ok(await post("/ops/ledger/verify", { userId: who.userId }, operatorNow)).consistent).toBe(true);
     } finally {
       clock = start;
-      await service.services.db.update(cityNodes).set({ tpsPricePerMonthCents: node.tpsPricePerMonthCents }).where(eq(cityNodes.id, node.id));
+      await writeCityNode(service.services, node.id, { tpsPricePerMonthCents: node.tpsPricePerMonthCents });
     }
   });
 

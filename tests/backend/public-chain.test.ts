@@ -229,8 +229,12 @@ describe("the public chain", () => {
     const { apiKey } = await ok("/sys/opc/project/key", { projectId: project.projectId, action: "show" }, demo);
     const [account] = (await ok("/sys/opc/account/list", { projectId: project.projectId }, demo)).page.rows;
     const balance = await rpc(`/chain/rpc/${apiKey}`, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [account.address, "latest"] }));
-    expect(BigInt(balance.body.result)).toBe(5n * 10n ** 16n);
-    expect(account).toMatchObject({ keyType: 1, gasWei: (5n * 10n ** 16n).toString() });
+    // It was assigned 0.05 ether and paid the deployment of the demo token (docs/decisions/033).
+    const [token] = (await ok("/sys/opc/contract/list", { projectId: project.projectId }, demo)).page.rows;
+    const receipt = (await rpc(`/chain/rpc/${apiKey}`, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "eth_getTransactionReceipt", params: [token.txHash] }))).body.result;
+    const spent = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
+    expect(BigInt(balance.body.result)).toBe(5n * 10n ** 16n - spent);
+    expect(account).toMatchObject({ keyType: 1, gasWei: (5n * 10n ** 16n - spent).toString() });
   });
 
   it("another user sees none of it", async () => {
@@ -240,5 +244,18 @@ describe("the public chain", () => {
     expect((await call("/sys/opc/project/detail", { projectId }, other)).message).toBe(Msg.NOT_FOUND);
     expect((await call("/sys/opc/project/key", { projectId, action: "show" }, other)).message).toBe(Msg.NOT_FOUND);
     expect((await ok("/sys/opc/project/list", { pageSize: 50 }, other)).page.total).toBe(0);
+  });
+});
+
+describe("SPEC §5 Blocking by bills: a public-chain plan", () => {
+  it("an unpaid traffic bill refuses buying a plan (MSG_30005) and takes nothing; paid, the plan is sold", async () => {
+    const token = (await activeUser("pcb")).token;
+    const bill = await ok("/test/fixtures", { grantCents: 10_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, token);
+    const org = await orgOf(token, "PC-SH-01");
+    const before = await balanceOf(token);
+    expect((await call("/sys/opc/plan/buy", { orgId: org.orgId, idempotencyKey: idem() }, token)).message).toBe(Msg.UNPAID_BILLS);
+    expect(await balanceOf(token)).toBe(before);
+    await ok("/sys/system/clientInfo/h5billPay", { billId: bill.billIds[0], idempotencyKey: idem() }, token);
+    expect((await ok("/sys/opc/plan/buy", { orgId: org.orgId, idempotencyKey: idem() }, token)).replayed).toBe(false);
   });
 });

@@ -24,6 +24,7 @@ const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  "/sys/ops/configUpgrades/list", "/sys/ops/prices/list", "/sys/ops/prices/history", "/sys/ops/prices/set",
   "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/main/home/dashboard", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",
   "/sys/account/usage30", "/sys/product/h5isHasNoPayBillV2", "/sys/system/clientInfo/h5billDue", "/sys/account/recharge", "/sys/account/rechargeList",
@@ -36,6 +37,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/chainAppInfo/myCertificates", "/sys/chainAppInfo/wizard/drafts", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry", "/sys/ops/queues/waiting",
   "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
   "/sys/pubChainOrg/queryPubOrgList", "/sys/opc/plan/buy", "/sys/opc/plan/list",
+  "/sys/testService/list", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
 ]);
 
 /**
@@ -315,6 +317,44 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
         { label: "B's key under another path", method: "POST", url: `${base}/chain/rpc/${real}/extra`, body: call, headers: json, expect: [404] },
         { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/rpc/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
         { label: "a SQL-ish key", method: "POST", url: `${base}/chain/rpc/'%20OR%20'1'='1`, body: call, headers: json, expect: [401] },
+      ];
+    },
+  },
+  // The access URLs of test services (docs/decisions/034): the test key is the credential. Forged keys, near
+  // misses and B's in another case are unknown; other shapes of path are refused before any lookup.
+  "/chain/test/": {
+    served: true,
+    sample: (base) => `${base}/chain/test/${randomBytes(32).toString("base64url")}`,
+    probes: (b, base): Probe[] => {
+      const json = { "Content-Type": "application/json" };
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+      const real = String(b.named.testKey);
+      const nearMiss = `${real.slice(0, -1)}${real.endsWith("A") ? "B" : "A"}`;
+      return [
+        { label: "a forged test key", method: "POST", url: `${base}/chain/test/${randomBytes(32).toString("base64url")}`, body: call, headers: json, expect: [401] },
+        { label: "a near miss of B's test key", method: "POST", url: `${base}/chain/test/${nearMiss}`, body: call, headers: json, expect: [401] },
+        { label: "B's test key in upper case", method: "POST", url: `${base}/chain/test/${real.toUpperCase()}`, body: call, headers: json, expect: [401] },
+        { label: "B's test key under another path", method: "POST", url: `${base}/chain/test/${real}/extra`, body: call, headers: json, expect: [401] },
+        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/test/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
+        { label: "no key", method: "POST", url: `${base}/chain/test/`, body: call, headers: json, expect: [401] },
+      ];
+    },
+  },
+  // The chains of consortium services (docs/decisions/038): a user's service key is the credential. Forged keys
+  // are unknown; other shapes of path are refused before any lookup (a real key's refusals are in
+  // tests/backend/consortium-chain.test.ts: a participant who lost access, a stopped service).
+  "/chain/service/": {
+    served: true,
+    sample: (base) => `${base}/chain/service/${randomBytes(32).toString("base64url")}`,
+    probes: (_b, base): Probe[] => {
+      const json = { "Content-Type": "application/json" };
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+      const forged = randomBytes(32).toString("base64url");
+      return [
+        { label: "a forged service key", method: "POST", url: `${base}/chain/service/${forged}`, body: call, headers: json, expect: [401] },
+        { label: "a key under another path", method: "POST", url: `${base}/chain/service/${forged}/extra`, body: call, headers: json, expect: [401] },
+        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/service/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
+        { label: "no key", method: "POST", url: `${base}/chain/service/`, body: call, headers: json, expect: [401] },
       ];
     },
   },

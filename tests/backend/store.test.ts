@@ -348,3 +348,31 @@ describe("a buyer publishes a product", () => {
     expect((await post("/sys/product/publish", { productId: draftOnly, idempotencyKey: key() }, individual.token)).message).toBe("MSG_40005");
   });
 });
+
+describe("SPEC §5 Blocking by bills: products", () => {
+  it("an unpaid traffic bill refuses a new product, its submission and publishing a service from a product; paying opens them again", async () => {
+    const owner = await freshUser();
+    const cover = await coverUpload(demoCover([3, 2, 1], [50, 100, 200]), owner.token);
+    const { productId: draft } = await ok("/sys/product/save", { product: product(), cover }, owner.token);
+    const { productId: listed } = await ok("/sys/product/save", { product: product() }, owner.token);
+    await ok("/sys/product/submit", { productId: listed }, owner.token);
+    await ok("/sys/ops/products/decide", { productId: listed, decision: "approve" }, operator);
+    const bill = await post("/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, owner.token);
+    expect(bill.code, JSON.stringify(bill)).toBe(0);
+
+    const refused = [
+      await post("/sys/product/save", { product: product() }, owner.token),
+      await post("/sys/product/submit", { productId: draft }, owner.token),
+      await post("/sys/product/publish", { productId: listed, idempotencyKey: key() }, owner.token),
+    ];
+    expect(refused.map((r) => r.message)).toEqual(["MSG_30005", "MSG_30005", "MSG_30005"]);
+    // Editing an existing product is not a new product.
+    await ok("/sys/product/save", { productId: draft, product: product({ name: "Edited while blocked" }) }, owner.token);
+
+    const paid = await post("/sys/system/clientInfo/h5billPay", { billId: bill.data.billIds[0], idempotencyKey: key() }, owner.token);
+    expect(paid.code, JSON.stringify(paid)).toBe(0);
+    await ok("/sys/product/save", { product: product() }, owner.token);
+    expect(await ok("/sys/product/submit", { productId: draft }, owner.token)).toEqual({ status: 1 });
+    expect((await ok("/sys/product/publish", { productId: listed, idempotencyKey: key() }, owner.token)).replayed).toBe(false);
+  });
+});

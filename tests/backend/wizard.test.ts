@@ -189,6 +189,22 @@ describe("step 2, chaincode packages (§5 Chaincode package)", () => {
     expect(draft.packages[0]).toMatchObject({ name: "_asset1", initParams: "a,b", fileName: "asset.zip", size: ZIP.byteLength });
     expect((await post("advance", { ...ref, from: "packages" }, token)).data.wizardStep).toBe("functions");
   });
+
+  it("takes Solidity packages only on an EVM framework, and keeps such a draft on one", async () => {
+    const { token } = await newUser();
+    const fabric = await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token);
+    const onFabric = { appState: "add", appId: fabric.data.appId };
+    const refused = await post("addPackage", { ...onFabric, pkg: pkg({ name: "token_sol", language: "solidity" }), file: await zipFile(token) }, token);
+    expect(refused).toMatchObject({ message: "MSG_37021", data: { fieldErrors: { "pkg.language": ["MSG_37021"] } } });
+    expect(await countFor(chaincodePackages, (await draftOf(token, fabric.data.appId)).verId)).toBe(0);
+
+    const fisco = await post("saveBasic", { appState: "add", basic: basic({ name: `Sol ${Date.now()}`, framework: "fisco" }), cover: await cover(token) }, token);
+    const onFisco = { appState: "add", appId: fisco.data.appId };
+    expect((await post("addPackage", { ...onFisco, pkg: pkg({ name: "token_sol", language: "solidity" }), file: await zipFile(token) }, token)).code).toBe(0);
+    // With a Solidity package in the draft, its framework cannot become one that does not run it.
+    const switched = await post("saveBasic", { ...onFisco, basic: basic({ name: `Sol ${Date.now()}`, framework: "fabric" }) }, token);
+    expect(switched).toMatchObject({ message: "MSG_37021", data: { fieldErrors: { "basic.framework": ["MSG_37021"] } } });
+  });
 });
 
 describe("steps 3 and 4, functions and roles (§5 Function, Role)", () => {

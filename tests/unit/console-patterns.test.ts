@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BLOCKED_ACTIONS, blockedHomeHref, isBlockedAction, safeReturnTo } from "~/lib/blocked";
 import { pageItems, pageSizeParam, pagingOf } from "~/lib/paging";
+import { messageHref } from "~/lib/message-links";
+import { MESSAGE_REF_KINDS } from "@contract/platform";
 
 describe("pageItems: page links with ellipses (issue 16)", () => {
   it.each([
@@ -111,5 +113,20 @@ describe("safeReturnTo: the way back is a console path of this site, never an op
     expect(isBlockedAction("__proto__")).toBe(false);
     expect(BLOCKED_ACTIONS.dedicatedNode.payType).toBe(2);
     expect(Object.values(BLOCKED_ACTIONS).every((a) => a.payType === 1 || a.payType === 2)).toBe(true);
+  });
+});
+
+describe("messageHref: a message's typed reference as the console page that shows it (issue 16)", () => {
+  it.each(MESSAGE_REF_KINDS.map((kind) => [kind]))("%s leads to a console page carrying the id", (kind) => {
+    const href = messageHref({ kind, id: 4217 });
+    expect(href).toMatch(/^\/g\/home\/[A-Za-z/]+\?[A-Za-z]+=4217$/);
+  });
+  it("pages by kind", () => {
+    expect(messageHref({ kind: "bill", id: 5 })).toBe("/g/home/userCenter/BillDetail?billId=5");
+    expect(messageHref({ kind: "joinRequest", id: 6 })).toBe("/g/home/ParticipationManagement/View?appJoinAuditId=6");
+    expect(messageHref({ kind: "participation", id: 7 })).toBe("/g/home/ParticipatedServices/ServicesDetail?appId=7");
+  });
+  it("a message without a reference has no link", () => {
+    expect(messageHref(null)).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import { invoiceMachine } from "../../backend/domains/invoices/machine";
 import { joinMachine } from "../../backend/domains/participation/machine";
 import { lifecycle, refundMachine } from "../../backend/domains/services/machine";
 import { projectMachine } from "../../backend/domains/public-chain/machine";
+import { testServiceMachine } from "../../backend/domains/test-services/machine";
 
 /**
  * Every machine's table-driven test, generated from its own table (contract/state-machine.ts): each state ×
@@ -43,6 +44,7 @@ const machines: Entry[] = [
   { machine: invoiceMachine, pass: () => ({ comments: "ok" }) },
   { machine: productMachine, pass: () => ({ comments: "ok" }) },
   { machine: projectMachine, pass: () => ({}) },
+  { machine: testServiceMachine, pass: () => ({}) },
 ];
 
 describe.each(machines.map((entry) => ({ name: entry.machine.name, entry })))("the $name machine, from its table", ({ entry }) => {

@@ -17,7 +17,7 @@ describe("one node's cost for a payment cycle", () => {
     [0, 0, 2, 0, 0],
     [1, 1, 1, 1500, 240],
   ] as const)("%i TPS and %i GB, cycle %i", (tps, gb, cycle, tpsCents, capacityCents) => {
-    expect(nodeCycleCents(beijing, tps, gb, cycle)).toEqual({ tpsCents, capacityCents, totalCents: tpsCents + capacityCents });
+    expect(nodeCycleCents(beijing, tps, gb, cycle)).toEqual({ tpsCents, capacityCents, peerCents: 0, totalCents: tpsCents + capacityCents });
   });
 });
 

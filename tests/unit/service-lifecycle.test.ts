@@ -3,22 +3,24 @@ import { BILL_STATES, CROSS_STATUSES, serviceActions, VER_STATES, type ServiceAc
 import { LIFECYCLE, transition, type Actor, type LifecycleEvent } from "../../backend/domains/services/machine";
 
 describe("SPEC §4 Action availability on a published service, over every combination", () => {
-  const rows: { verState: number; billState: number; verUpable: boolean; crossStatus: number; freeYN: number; stuFreeAppYn: number }[] = [];
+  const rows: { verState: number; billState: number; verUpable: boolean; crossStatus: number; freeYN: number; stuFreeAppYn: number; unpaidBill: boolean }[] = [];
   for (const verState of VER_STATES)
     for (const billState of BILL_STATES)
       for (const verUpable of [false, true])
         for (const crossStatus of CROSS_STATUSES)
           for (const freeYN of [0, 1])
-            for (const stuFreeAppYn of [0, 1]) rows.push({ verState, billState, verUpable, crossStatus, freeYN, stuFreeAppYn });
+            for (const stuFreeAppYn of [0, 1])
+              for (const unpaidBill of [false, true]) rows.push({ verState, billState, verUpable, crossStatus, freeYN, stuFreeAppYn, unpaidBill });
 
-  it(`covers ${VER_STATES.length * BILL_STATES.length * 2 * CROSS_STATUSES.length * 4} combinations`, () => {
-    expect(rows).toHaveLength(14 * 7 * 2 * 5 * 4);
+  it(`covers ${VER_STATES.length * BILL_STATES.length * 2 * CROSS_STATUSES.length * 8} combinations`, () => {
+    expect(rows).toHaveLength(14 * 7 * 2 * 5 * 8);
   });
 
   // Each action's rule as the spec words it, checked against every row.
   const spec: Record<ServiceAction, (r: (typeof rows)[number]) => boolean> = {
     details: () => true,
-    pay: (r) => r.verState === 23 && [1, 5].includes(r.billState),
+    // The publish bill of a service to be paid, or at 25 another unpaid bill of it (a renewal, docs/decisions/036).
+    pay: (r) => (r.verState === 23 && [1, 5].includes(r.billState)) || (r.verState === 25 && r.unpaidBill),
     edit: (r) => [22, 26].includes(r.verState),
     basicEdit: (r) => [15, 25].includes(r.billState) && r.verState === 25,
     join: (r) => [15, 25].includes(r.billState) && r.verState === 25,
@@ -46,6 +48,9 @@ describe("SPEC §4 Action availability on a published service, over every combin
     expect(serviceActions({ verState: 25, billState: 1, verUpable: true, crossStatus: 0 }).has("invite")).toBe(false);
     expect([...serviceActions({ verState: 23, billState: 1, verUpable: false, crossStatus: 0 })].sort()).toEqual(["details", "pay"]);
     expect([...serviceActions({ verState: 26, billState: 10, verUpable: false, crossStatus: 0 })].sort()).toEqual(["details", "edit"]);
+    expect(serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 0, unpaidBill: true }).has("pay")).toBe(true);
+    expect(serviceActions({ verState: 30, billState: 15, verUpable: true, crossStatus: 0, unpaidBill: true }).has("pay")).toBe(false);
+    expect(serviceActions({ verState: 40, billState: 15, verUpable: true, crossStatus: 0, freeYN: 1 }).has("configUpgrade")).toBe(true);
   });
 });
 
@@ -68,6 +73,8 @@ describe("the service lifecycle state machine (docs/decisions/010)", () => {
     [24, "deploySuccess", "system", 25],
     [24, "deployFail", "system", 26],
     [25, "deactivate", "publisher", 30],
+    [25, "lapse", "system", 40],
+    [30, "lapse", "system", 40],
     [25, "suspend", "operator", 40],
     [30, "enable", "publisher", 25],
     [40, "enable", "operator", 25],

@@ -33,10 +33,15 @@ describe("the test job's package checks", () => {
 });
 
 describe("the actions PublishedServices shows (SPEC §4)", () => {
-  const row = { verState: 25, billState: 15, verUpable: true, crossStatus: 0, freeYN: 0, refundPending: false, enableRequestedAt: null };
-  it("running and paid: details, basic edit, upgrade, invite, unsubscribe, deactivate; never join or config upgrade", () => {
-    expect(shownActions(row)).toEqual(["details", "basicEdit", "serviceUpgrade", "invite", "unsubscribe", "deactivate"]);
-    expect(shownActions({ ...row, freeYN: 1 })).not.toContain("configUpgrade");
+  const row = { verState: 25, billState: 15, verUpable: true, crossStatus: 0, freeYN: 0, refundPending: false, enableRequestedAt: null, unpaidBillId: null };
+  it("running and paid: details, basic edit, join, upgrade, invite, unsubscribe, deactivate; config upgrade on freeYN 1", () => {
+    expect(shownActions(row)).toEqual(["details", "basicEdit", "join", "serviceUpgrade", "invite", "unsubscribe", "deactivate"]);
+    expect(shownActions({ ...row, freeYN: 1 })).toContain("configUpgrade");
+    expect(shownActions({ ...row, verState: 40, freeYN: 1 })).toEqual(["details", "configUpgrade", "enable"]);
+  });
+  it("running with an unpaid renewal bill: Pay (docs/decisions/036)", () => {
+    expect(shownActions({ ...row, unpaidBillId: 7 })).toContain("pay");
+    expect(shownActions({ ...row, verState: 30, unpaidBillId: 7 })).not.toContain("pay");
   });
   it("to be paid: details and pay; 22/26: edit; 30: enable; an unsubscription under review hides unsubscribe", () => {
     expect(shownActions({ ...row, verState: 23, billState: 1 })).toEqual(["details", "pay"]);

@@ -82,7 +82,7 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
       <tbody className="divide-y divide-slate-100">
         {d.usage7.map((u) => (
           <tr key={u.day}>
-            <th scope="row" className="py-1 pr-4 text-left font-normal text-slate-700">{formatDay(u.day, language)}</th>
+            <th scope="row" className="py-1 pr-4 text-left font-normal text-slate-700">{formatDay(u.day, language, false)}</th>
             <td className="py-1 text-right tabular-nums">{mbToGbText(u.mb)}</td>
           </tr>
         ))}

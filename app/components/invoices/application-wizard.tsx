@@ -189,6 +189,7 @@ export function ConfirmStep({ data }: { data: ApplicationWizardData }) {
         </p>
         <p className="mt-1 text-xs text-slate-500">{t("fields.invoiceable")}: {formatUsd(data.invoiceableCents, data.language)}</p>
         {over ? <p role="alert" className="mt-2 text-sm text-red-700">{t("errors:MSG_30009")}</p> : null}
+        <ErrorList id={fields.billIds.errorId} errors={fields.billIds.errors} />
       </section>
       <FormProvider context={form.context}>
         <Form method="post" action={here} {...getFormProps(form)} className="card space-y-5">

@@ -99,7 +99,7 @@ export function ConfirmDelete({
           {form()}
         </div>
       ) : null}
-      <Dialog open={dialog} onClose={() => setDialog(false)} className="relative z-50" role="alertdialog">
+      <Dialog open={dialog} onClose={() => setDialog(false)} className="relative z-50" role="alertdialog" aria-label={question}>
         <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="card w-full max-w-sm">

@@ -6,7 +6,8 @@ import { serviceActions, VerState, type ServiceAction } from "@contract/service-
 import { lifecycleConfirmSchema, type Report, type ServiceRow } from "@contract/services";
 import { FormErrors, SubmitButton, TextField } from "~/components/forms";
 import { useSchemaForm } from "~/lib/use-schema-form";
-import { BlockedLink } from "~/components/BlockedAction";
+import { useBlockedTarget } from "~/components/BlockedAction";
+import { RowActions, type RowMenuItem } from "~/components/RowActions";
 import type { Block } from "~/lib/blocked";
 
 /** Shared pieces of PublishedServices, ServicesDetail and the service review queues (namespace "services"). */
@@ -43,64 +44,138 @@ export function StatusBadge({ verState }: { verState: number }) {
 
 /**
  * The actions of SPEC §4 "Action availability on a published service", exactly those serviceActions()
- * allows. Join and config upgrade belong to later issues and are not shown; "upgrade" (appState=update)
- * is shown when a service upgrade is allowed (docs/decisions/012).
+ * allows. "upgrade" and "serviceUpgrade" are one entry (appState=update), shown when a service upgrade is
+ * allowed (docs/decisions/012); Join is the publisher's own join through the invitation link and Config
+ * upgrade leads to ConfigurationNew (docs/decisions/036).
  */
-export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "serviceUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
+export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "join", "serviceUpgrade", "configUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
 
-export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt">) {
-  const allowed = serviceActions(row);
+export const CONFIGURATION_NEW = "/g/home/ConfigurationNew";
+
+export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt" | "unpaidBillId">) {
+  const allowed = serviceActions({ ...row, unpaidBill: row.unpaidBillId !== null });
   return SHOWN_ACTIONS.filter((a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending) && !(a === "enable" && row.enableRequestedAt));
 }
 
 /** At 40 "Enable" opens the confirm page of a request to operations (docs/decisions/015); at 30 it posts at once. */
 export const requestEnableHref = (row: { appId: number; appVerId: number }) => `${detailHref(row)}&confirm=requestEnable`;
 
-/** `here` is the current path and query without the confirm/invite parameters. */
+/** A service action as an entry: a link, or a POST (enable at 30) through the row's own form. */
+type ServiceEntry = RowMenuItem & { action: ServiceAction };
+
 /**
- * `block`: unpaid bills that block the wizard's entries (edit, basic edit, upgrade; SPEC §5), shown before
- * the click by BlockedLink (docs/decisions/027).
+ * The entries of the actions shownActions() allows, in the order of SHOWN_ACTIONS. The wizard's entries
+ * (edit, basic edit, upgrade) show before the click whether unpaid bills block them (`block`, SPEC §5,
+ * docs/decisions/027): they then lead to home's panel and say why. A new action (e.g. a configuration
+ * upgrade) adds its case here and is shown in the row's "More" menu and on the detail page alike.
  */
-export function ServiceActionLinks({ row, here, omitDetails = false, block = null }: { row: ServiceRow; here: string; omitDetails?: boolean; block?: Block }) {
+function useServiceEntries(row: ServiceRow, here: string, block: Block, omitDetails: boolean): ServiceEntry[] {
   const { t } = useTranslation("services");
+  const blocked = useBlockedTarget();
   const join = here.includes("?") ? "&" : "?";
-  const actions = shownActions(row).filter((a) => !(omitDetails && a === "details"));
+  const wizard = (action: "editService" | "editServiceBasic" | "upgradeService", appState: string) => blocked(action, block, `${NEW_SERVICES}?appState=${appState}&appId=${row.appId}`);
+  const entries: ServiceEntry[] = [];
+  for (const a of shownActions(row)) {
+    if (omitDetails && a === "details") continue;
+    switch (a) {
+      case "details":
+        entries.push({ action: a, key: a, label: t("actions.details"), ariaLabel: t("actions.detailsOf", { name: row.name }), to: detailHref(row) });
+        break;
+      case "pay":
+        // A running service's unpaid bill (a renewal) is paid on its bill; a publish bill on the detail.
+        entries.push({ action: a, key: a, label: t("actions.pay"), to: row.unpaidBillId !== null && row.verState === VerState.RUNNING ? `/g/home/userCenter/BillDetail?billId=${row.unpaidBillId}` : `${detailHref(row)}#pay` });
+        break;
+      case "join":
+        entries.push({ action: a, key: a, label: t("actions.join"), to: `${here}${join}join=${row.appVerId}` });
+        break;
+      case "configUpgrade":
+        entries.push({ action: a, key: a, label: t("actions.configUpgrade"), ...blocked("configUpgrade", block, `${CONFIGURATION_NEW}?appId=${row.appId}`) });
+        break;
+      case "edit":
+        entries.push({ action: a, key: a, label: t("actions.edit"), ...wizard("editService", "mod2") });
+        break;
+      case "basicEdit":
+        entries.push({ action: a, key: a, label: t("actions.basicEdit"), ...wizard("editServiceBasic", "mod") });
+        break;
+      case "serviceUpgrade":
+        entries.push({ action: a, key: a, label: t("actions.upgrade"), ...wizard("upgradeService", "update") });
+        break;
+      case "invite":
+        entries.push({ action: a, key: a, label: t("actions.invite"), to: `${here}${join}invite=${row.appVerId}` });
+        break;
+      case "unsubscribe":
+        entries.push({ action: a, key: a, label: t("actions.unsubscribe"), danger: true, to: `${here}${join}confirm=unsubscribe&appVerId=${row.appVerId}` });
+        break;
+      case "deactivate":
+        entries.push({ action: a, key: a, label: t("actions.deactivate"), danger: true, to: `${here}${join}confirm=deactivate&appVerId=${row.appVerId}` });
+        break;
+      case "enable":
+        entries.push(row.verState === VerState.DEACTIVATED_BY_OPERATOR
+          ? { action: a, key: a, label: t("actions.enable"), to: requestEnableHref(row) }
+          : { action: a, key: a, label: t("actions.enable"), submit: { form: enableFormId(row), name: "intent", value: "enable" } });
+        break;
+      default:
+        break;
+    }
+  }
+  return entries.map((e) => ({ ...e, dataAction: e.action }));
+}
+
+const enableFormId = (row: { appVerId: number }) => `enable-${row.appVerId}`;
+
+/** The row's main action, the first of these it offers; the others go to the "More" menu. */
+const MAIN_ACTIONS: readonly ServiceAction[] = ["pay", "enable", "invite", "details"];
+
+/** An entry as a plain link or button (the main action, and every entry on the detail page). */
+function EntryElement({ entry }: { entry: ServiceEntry }) {
+  const className = `link ${entry.danger ? "text-red-700" : ""} ${entry.action === "pay" ? "font-semibold" : ""}`;
+  const element = entry.submit ? (
+    <button type="submit" form={entry.submit.form} name={entry.submit.name} value={entry.submit.value} className={className} data-action={entry.action}>{entry.label}</button>
+  ) : (
+    <Link className={className} to={entry.to} aria-label={entry.ariaLabel} data-action={entry.action}>{entry.label}</Link>
+  );
+  if (!entry.note) return element;
   return (
-    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" aria-label={t("actions.more", { name: row.name })} role="group">
-      {actions.map((a) => {
-        switch (a) {
-          case "details":
-            return <Link key={a} className="link" to={detailHref(row)} aria-label={t("actions.detailsOf", { name: row.name })}>{t("actions.details")}</Link>;
-          case "pay":
-            return <Link key={a} className="link font-semibold" to={`${detailHref(row)}#pay`}>{t("actions.pay")}</Link>;
-          case "edit":
-            return <BlockedLink key={a} compact block={block} action="editService" className="link" to={`${NEW_SERVICES}?appState=mod2&appId=${row.appId}`}>{t("actions.edit")}</BlockedLink>;
-          case "basicEdit":
-            return <BlockedLink key={a} compact block={block} action="editServiceBasic" className="link" to={`${NEW_SERVICES}?appState=mod&appId=${row.appId}`}>{t("actions.basicEdit")}</BlockedLink>;
-          case "serviceUpgrade":
-            return <BlockedLink key={a} compact block={block} action="upgradeService" className="link" to={`${NEW_SERVICES}?appState=update&appId=${row.appId}`}>{t("actions.upgrade")}</BlockedLink>;
-          case "invite":
-            return <Link key={a} className="link" to={`${here}${join}invite=${row.appVerId}`}>{t("actions.invite")}</Link>;
-          case "unsubscribe":
-            return <Link key={a} className="link text-red-600" to={`${here}${join}confirm=unsubscribe&appVerId=${row.appVerId}`}>{t("actions.unsubscribe")}</Link>;
-          case "deactivate":
-            return <Link key={a} className="link text-red-600" to={`${here}${join}confirm=deactivate&appVerId=${row.appVerId}`}>{t("actions.deactivate")}</Link>;
-          case "enable":
-            return row.verState === VerState.DEACTIVATED_BY_OPERATOR ? (
-              <Link key={a} className="link" to={requestEnableHref(row)}>{t("actions.enable")}</Link>
-            ) : (
-              <Form key={a} method="post" className="inline">
-                <input type="hidden" name="appVerId" value={row.appVerId} />
-                <button type="submit" name="intent" value="enable" className="link">{t("actions.enable")}</button>
-              </Form>
-            );
-          default:
-            return null;
-        }
-      })}
+    <span className="inline-flex items-center gap-1" data-testid="blocked-entry">
+      {element} <span className="text-xs text-slate-600">{entry.note}</span>
+    </span>
+  );
+}
+
+/**
+ * A service's actions: in a list row (`layout="row"`) the main action and a "More" menu (RowActions);
+ * on the detail page (`layout="inline"`) every entry side by side. `here` is the current path and query
+ * without the confirm/invite parameters.
+ */
+export function ServiceActionLinks({ row, here, omitDetails = false, block = null, layout = "row" }: { row: ServiceRow; here: string; omitDetails?: boolean; block?: Block; layout?: "row" | "inline" }) {
+  const { t } = useTranslation("services");
+  const entries = useServiceEntries(row, here, block, omitDetails);
+  const notes = (
+    <>
       {row.refundPending ? <span className="text-xs text-amber-700">{t("list.refundPending")}</span> : null}
       {row.enableRequestedAt ? <span className="text-xs text-amber-700">{t("list.enableRequested")}</span> : null}
-    </div>
+    </>
+  );
+  const enableForm = entries.some((e) => e.submit) ? (
+    <Form id={enableFormId(row)} method="post" className="hidden">
+      <input type="hidden" name="appVerId" value={row.appVerId} />
+    </Form>
+  ) : null;
+  if (layout === "inline") {
+    return (
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" aria-label={t("actions.more", { name: row.name })} role="group">
+        {enableForm}
+        {entries.map((e) => <EntryElement key={e.key} entry={e} />)}
+        {notes}
+      </div>
+    );
+  }
+  const main = MAIN_ACTIONS.map((a) => entries.find((e) => e.action === a && !e.note)).find((e) => e !== undefined);
+  const more = entries.filter((e) => e !== main);
+  return (
+    <RowActions name={row.name} main={<>{enableForm}{main ? <EntryElement entry={main} /> : null}</>} more={more}>
+      {notes}
+    </RowActions>
   );
 }
 

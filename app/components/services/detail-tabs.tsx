@@ -8,6 +8,8 @@ import { formatDate, formatUsd } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { useSchemaForm } from "~/lib/use-schema-form";
 import { StatusBadge, detailHref } from "./bits";
+import { ServiceChainPanel } from "./ServiceChain";
+import { UpgradeTable } from "~/components/configuration/bits";
 
 /** SPEC §2 the tabs of a publisher's service detail (PublishedServices/ServicesDetail), as `activeNames`. */
 export const TABS = ["chaincode", "roles", "approvals", "runInfo", "crossChain", "comments", "history"] as const;
@@ -22,7 +24,7 @@ export function tabOf(activeNames: string | null): Tab {
 export type ReplyActionData = { kind: "reply"; commentId: number; result: SubmissionResult<string[]> };
 
 /** The tabs as plain links (`activeNames`) and the chosen one's content. */
-export function ServiceTabs({ service, tab, language }: { service: ServiceDetail; tab: Tab; language: Language }) {
+export function ServiceTabs({ service, tab, origin, language }: { service: ServiceDetail; tab: Tab; origin: string; language: Language }) {
   const { t } = useTranslation("services");
   return (
     <>
@@ -34,7 +36,7 @@ export function ServiceTabs({ service, tab, language }: { service: ServiceDetail
           </Link>
         ))}
       </nav>
-      <TabBody service={service} tab={tab} language={language} />
+      <TabBody service={service} tab={tab} origin={origin} language={language} />
     </>
   );
 }
@@ -58,7 +60,7 @@ function ReplyForm({ appId, commentId }: { appId: number; commentId: number }) {
   );
 }
 
-function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab; language: Language }) {
+function TabBody({ service, tab, origin, language }: { service: ServiceDetail; tab: Tab; origin: string; language: Language }) {
   const { t } = useTranslation("services");
   const c = service.contents;
   const date = (v: string | null) => (v ? formatDate(v, language, true) : t("detail.none"));
@@ -100,6 +102,7 @@ function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab;
               </tr>
             ))}
           </Table>
+          {service.chain ? <ServiceChainPanel chain={service.chain} origin={origin} /> : null}
         </div>
       );
     case "roles":
@@ -188,6 +191,7 @@ function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab;
       );
     case "history":
       return (
+        <>
         <Table head={[t("detail.historyVersion"), t("detail.historyState"), t("detail.historyCreated"), t("detail.historyPublished"), ""]}>
           {service.history.map((h) => (
             <tr key={h.appVerId}>
@@ -198,6 +202,12 @@ function TabBody({ service, tab, language }: { service: ServiceDetail; tab: Tab;
             </tr>
           ))}
         </Table>
+        {/* The service's configuration upgrades (docs/decisions/036). */}
+        <section className="mt-4 space-y-2" aria-labelledby="upgrade-history">
+          <h3 id="upgrade-history" className="font-semibold">{t("configuration:history")}</h3>
+          <UpgradeTable rows={service.upgrades} language={language} showService={false} />
+        </section>
+        </>
       );
   }
 }

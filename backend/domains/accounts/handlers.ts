@@ -199,6 +199,8 @@ export async function resetPassword(input: z.output<typeof resetPasswordSchema>,
     await tx.update(authTokens).set({ revokedAt: now }).where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt)));
     await tx.insert(messages).values({ userId: user.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
   });
+  // Committed: this process refuses the revoked tokens from the next call on (docs/decisions/030).
+  services.sessions.forgetUser(user.id);
   await forgetLoginFailures(services, user.id);
   return null;
 }
@@ -209,7 +211,9 @@ export async function changePassword(input: unknown, { services, user, tokenHash
   const me = user;
   const parsed = changePasswordSchema(me.userName).safeParse(input);
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
-  if (!(await verifyPassword(parsed.data.oldPassword, me.passwordHash))) {
+  // The hash is read here, never kept with the session (docs/decisions/030).
+  const [{ passwordHash: current }] = await services.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, me.id));
+  if (!(await verifyPassword(parsed.data.oldPassword, current))) {
     throw fieldError("oldPassword", `errors:${Msg.OLD_PASSWORD_WRONG}`, Msg.OLD_PASSWORD_WRONG);
   }
   const passwordHash = await hashPassword(parsed.data.password);
@@ -223,6 +227,7 @@ export async function changePassword(input: unknown, { services, user, tokenHash
       .where(and(eq(authTokens.userId, me.id), isNull(authTokens.revokedAt), ne(authTokens.tokenHash, tokenHash ?? "")));
     await tx.insert(messages).values({ userId: me.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
   });
+  services.sessions.forgetUser(me.id);
   return null;
 }
 

@@ -89,5 +89,6 @@ export async function logoutEverywhere(_input: unknown, { services, user }: Sign
     .set({ revokedAt: now })
     .where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt), gt(authTokens.expiresAt, now)))
     .returning({ tokenHash: authTokens.tokenHash });
+  services.sessions.forgetUser(user.id);
   return { sessions: ended.length };
 }

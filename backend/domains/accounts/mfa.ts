@@ -192,6 +192,7 @@ export async function confirmEnrolment(input: z.output<typeof enrolConfirmSchema
     await markSecondFactorPassed(tx, ctx.tokenHash, now);
     await audit(tx, ctx, "mfa.enrolment", "confirm", { recoveryCodes: codes.length });
   });
+  ctx.services.sessions.forgetToken(ctx.tokenHash);
   return { recoveryCodes: codes };
 }
 
@@ -207,6 +208,7 @@ export async function verifySecondFactor(input: z.output<typeof secondFactorSche
     await markSecondFactorPassed(tx, ctx.tokenHash, now);
     await audit(tx, ctx, "mfa.verify", method === "recovery" ? "recoveryCode" : "totp", method === "recovery" ? { recoveryCodesLeft: left.n } : {});
   });
+  ctx.services.sessions.forgetToken(ctx.tokenHash);
   return { method, recoveryCodesLeft: left.n };
 }
 
@@ -224,5 +226,6 @@ export async function seedDemoSecondFactors(deps: Deps, created: Record<string, 
 export async function promoteToOperator(_input: unknown, { services, user }: SignedInContext) {
   if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   await services.db.update(users).set({ role: "operator" }).where(eq(users.id, user.id));
+  services.sessions.forgetUser(user.id);
   return null;
 }

@@ -2,6 +2,7 @@ import { eq, or, sql } from "drizzle-orm";
 import type { User } from "../../../contract/accounts";
 import type { Db, Tx } from "../../db/client";
 import { users } from "../../db/tables";
+import type { AuthUser } from "../../http/auth";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -18,7 +19,7 @@ export async function findUserByLogin(db: Db | Tx, login: string): Promise<UserR
 }
 
 /** The user as the contract shows it (SPEC §3 user info). */
-export function toUser(row: UserRow): User {
+export function toUser(row: AuthUser): User {
   return {
     userId: row.id,
     userName: row.userName,

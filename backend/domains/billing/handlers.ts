@@ -313,7 +313,7 @@ async function payInTx(tx: Tx, userId: number, billId: number, key: string, now:
   if (!isPayable(bill, now)) throw new ApiError(Msg.BILL_NOT_PAYABLE, { payState: bill.payState });
   await post(tx, { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: key }, now);
   await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
-  await tx.insert(messages).values({ userId, textKey: "messages.billPaid", params: { billNo: bill.billNo, amount: usd(bill.payCents) }, createdAt: now });
+  await tx.insert(messages).values({ userId, textKey: "messages.billPaid", params: { billNo: bill.billNo, amount: usd(bill.payCents) }, refKind: "bill", refId: bill.id, createdAt: now });
   return { billId: bill.id, billNo: bill.billNo, payState: PayState.PAID as number, paidCents: bill.payCents, replayed: false };
 }
 

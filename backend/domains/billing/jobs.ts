@@ -85,7 +85,7 @@ export async function createTrafficBill(tx: Tx, userId: number, weekStart: strin
     .onConflictDoNothing()
     .returning();
   if (!bill) return null;
-  await tx.insert(messages).values({ userId, textKey: "messages.trafficBill", params: { billNo: bill.billNo, amount: usd(totalCents) }, createdAt: now });
+  await tx.insert(messages).values({ userId, textKey: "messages.trafficBill", params: { billNo: bill.billNo, amount: usd(totalCents) }, refKind: "bill", refId: bill.id, createdAt: now });
   return bill;
 }
 
@@ -119,7 +119,7 @@ export async function expireBills(db: Db, now: Date): Promise<number> {
       .where(and(eq(bills.payMode, 1), inArray(bills.payState, [PayState.UNPAID, PayState.FAILED]), lte(bills.deadline, now)))
       .returning({ id: bills.id, userId: bills.userId, billNo: bills.billNo });
     if (expired.length > 0) {
-      await tx.insert(messages).values(expired.map((b) => ({ userId: b.userId, textKey: "messages.billExpired", params: { billNo: b.billNo }, createdAt: now })));
+      await tx.insert(messages).values(expired.map((b) => ({ userId: b.userId, textKey: "messages.billExpired", params: { billNo: b.billNo }, refKind: "bill" as const, refId: b.id, createdAt: now })));
     }
     return expired.length;
   });

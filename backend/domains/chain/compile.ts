@@ -24,9 +24,13 @@ export async function compileSolidity(sources: Record<string, string>): Promise<
   clearTimeout(idle);
   worker ??= startWorker("backend/domains/chain/solc.worker.ts");
   running++;
+  // The compiler's thread does not keep the process alive: a caller awaiting it before the server listens (the
+  // demo seed) would see Node exit with "unsettled top-level await" (13) without this timer.
+  const alive = setInterval(() => undefined, 1_000);
   try {
     return await worker.call<CompileResult>("compile", sources);
   } finally {
+    clearInterval(alive);
     running--;
     if (!running) idle = setTimeout(() => void stopCompiler(), IDLE_MS).unref();
   }

@@ -10,9 +10,11 @@ import { answerText, type RpcCall } from "./rpc";
  * Other domains reach it through `api`; the keyed public endpoint comes with the public-chain console.
  */
 const registries = new WeakMap<Deps, ChainRegistry>();
+/** The same by configuration: an audited operator path's handler gets a copy of the deps (its db the decision's transaction). */
+const registriesByEnv = new WeakMap<Deps["env"], ChainRegistry>();
 
 function registryOf(deps: Deps): ChainRegistry {
-  const registry = registries.get(deps);
+  const registry = registries.get(deps) ?? registriesByEnv.get(deps.env);
   if (!registry) throw new Error("the chain domain has not started");
   return registry;
 }
@@ -56,11 +58,13 @@ export default defineDomain({
   async start(deps) {
     const registry = new ChainRegistry(deps);
     registries.set(deps, registry);
+    registriesByEnv.set(deps.env, registry);
     await registry.start();
   },
   async stop(deps) {
     await registries.get(deps)?.close();
     registries.delete(deps);
+    registriesByEnv.delete(deps.env);
     await stopCompiler();
   },
   async health(deps) {
@@ -81,6 +85,10 @@ export default defineDomain({
     answer: (deps: Deps, name: string, text: string) => answerText(registryOf(deps).node(name), text),
     /** Sends wei from the chain's treasury to an address; resolves with the transaction hash once accepted. */
     fund: (deps: Deps, name: string, address: string, wei: bigint) => registryOf(deps).fund(name, address, wei),
+    /** Signs with `privateKey` and sends a transfer, call or creation; resolves with the hash once accepted. */
+    send: (deps: Deps, name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }) => registryOf(deps).send(name, privateKey, input),
+    /** Deploys creation bytecode from the account of `privateKey`: address, transaction, block (or throws the chain's reason). */
+    deploy: (deps: Deps, name: string, privateKey: string, bytecode: string) => registryOf(deps).deploy(name, privateKey, bytecode),
     /** Compiles Solidity sources off the main thread: contracts (ABI, bytecode) or the compiler's errors. */
     compile: compileSolidity,
   },

@@ -40,8 +40,8 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export class ChainRegistry {
   private readonly entries = new Map<string, Entry>();
   private worker: WorkerClient | undefined;
-  /** Per chain, the treasury's transfers one after another (each takes the next nonce). */
-  private readonly funding = new Map<string, Promise<unknown>>();
+  /** Per chain and sender, its transactions one after another (each takes the next nonce). */
+  private readonly sending = new Map<string, Promise<unknown>>();
   /**
    * In a cluster (docs/decisions/031) the embedded chains have one writer, the owner process, which serves
    * them to the peers on its engine socket; a peer sends every call there. Null: this process runs them.
@@ -143,6 +143,15 @@ export class ChainRegistry {
     return infoOf(await this.open(recorded));
   }
 
+  /** The chain's entry; a peer opens a chain another process created after this one started (the owner runs it). */
+  private async opened(name: string): Promise<Entry> {
+    if (this.role === "peer" && !this.entries.has(name)) {
+      const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, name));
+      if (recorded) return this.open(recorded);
+    }
+    return this.entry(name);
+  }
+
   private entry(name: string): Entry {
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`no chain named ${name}`);
@@ -183,28 +192,70 @@ export class ChainRegistry {
    * with its hash once the chain accepted it (embedded: once it is sealed and recorded).
    */
   fund(name: string, address: string, wei: bigint): Promise<string> {
-    const entry = this.entry(name);
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`);
     if (wei <= 0n) throw new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive");
     // One writer takes the treasury's nonces: a peer asks the owner.
     if (this.role === "peer") return callEngine<{ hash: string }>(this.deps.env, "chain", "/fund", { name, address, wei: wei.toString() }).then((r) => r.hash);
+    return this.send(name, this.entry(name).treasuryKey, { to: address, value: wei, gasLimit: 21_000n });
+  }
+
+  /**
+   * Signs an EIP-1559 transaction with `privateKey` (hex) and sends it: a transfer, a call (`to` and `data`) or a
+   * contract creation (`data` without `to`). The gas limit is estimated when not given. Transactions of one
+   * sender on one chain go one after another, each with the next nonce; resolves with the hash once accepted.
+   */
+  send(name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }): Promise<string> {
     const run = async () => {
+      const entry = await this.opened(name);
       const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
       const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
-      const nonce = (await entry.node.request({ method: "eth_getTransactionCount", params: [entry.treasury, "pending"] })) as string;
+      const { privateToAddress } = await import("@ethereumjs/util");
+      const key = Buffer.from(privateKey.replace(/^0x/, ""), "hex");
+      const from = `0x${Buffer.from(privateToAddress(key)).toString("hex")}`;
+      const nonce = (await entry.node.request({ method: "eth_getTransactionCount", params: [from, "pending"] })) as string;
       const gasPrice = BigInt((await entry.node.request({ method: "eth_gasPrice" })) as string);
+      const value = input.value ?? 0n;
+      const estimate = async () =>
+        (BigInt((await entry.node.request({ method: "eth_estimateGas", params: [{ from, to: input.to, data: input.data, value: `0x${value.toString(16)}` }] })) as string) * 12n) / 10n;
+      const gasLimit = input.gasLimit ?? (await estimate());
       const common = createCustomCommon({ chainId: entry.chainId }, Mainnet, { hardfork: "prague" });
       const tx = createFeeMarket1559Tx(
-        { chainId: BigInt(entry.chainId), nonce: BigInt(nonce), to: address as `0x${string}`, value: wei, gasLimit: 21_000n, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1_000_000_000n },
+        { chainId: BigInt(entry.chainId), nonce: BigInt(nonce), to: input.to as `0x${string}` | undefined, data: input.data as `0x${string}` | undefined, value, gasLimit, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1_000_000_000n },
         { common },
-      ).sign(Buffer.from(entry.treasuryKey.slice(2), "hex"));
+      ).sign(key);
       return (await entry.node.request({ method: "eth_sendRawTransaction", params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`] })) as string;
     };
-    const result = (this.funding.get(name) ?? Promise.resolve()).then(run, run);
-    this.funding.set(name, result.catch(() => undefined));
+    const queue = `${name}:${privateKey}`;
+    const result = (this.sending.get(queue) ?? Promise.resolve()).then(run, run);
+    this.sending.set(queue, result.catch(() => undefined));
     return result;
   }
+
+  /**
+   * Deploys a contract's creation bytecode (with its encoded constructor arguments appended) from the account of
+   * `privateKey`: its address, transaction and block once mined, or throws with the chain's reason.
+   */
+  async deploy(name: string, privateKey: string, bytecode: string): Promise<Deployed> {
+    if (!/^0x([0-9a-fA-F]{2})+$/.test(bytecode)) throw new RpcError(RPC.INVALID_PARAMS, "the bytecode is not hex");
+    const txHash = await this.send(name, privateKey, { data: bytecode });
+    const receipt = await this.receipt(name, txHash);
+    if (receipt.status !== "0x1" || !receipt.contractAddress) throw new RpcError(RPC.INTERNAL, `the contract creation ${txHash} was reverted`);
+    return { address: receipt.contractAddress, txHash, blockNumber: Number(receipt.blockNumber), gasUsed: BigInt(receipt.gasUsed).toString() };
+  }
+
+  /** A transaction's receipt: at once on the embedded engine (answered once recorded), polled on a remote node. */
+  private async receipt(name: string, hash: string): Promise<{ status: string; contractAddress: string | null; blockNumber: string; gasUsed: string }> {
+    for (let attempt = 0; attempt < 120; attempt++) {
+      const receipt = await this.request(name, { method: "eth_getTransactionReceipt", params: [hash] });
+      if (receipt) return receipt as { status: string; contractAddress: string | null; blockNumber: string; gasUsed: string };
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new RpcError(RPC.INTERNAL, `no receipt for ${hash} after 60 seconds`);
+  }
 }
+
+/** A deployed contract. */
+export type Deployed = { address: string; txHash: string; blockNumber: number; gasUsed: string };
 
 const infoOf = (e: Entry): ChainInfo => ({ name: e.name, chainId: e.chainId, purpose: e.purpose, treasury: e.treasury });
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import type { pageRequestSchema } from "../../../contract/platform";
+import { MESSAGE_REF_KINDS, type pageRequestSchema } from "../../../contract/platform";
+import type { Db, Tx } from "../../db/client";
 import { messages } from "../../db/tables";
 import type { SignedInContext } from "../../http/router";
 
@@ -23,6 +24,7 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
         status: m.status === 1 ? (1 as const) : (0 as const),
         textKey: m.textKey,
         params: m.params,
+        ref: m.refKind && m.refId !== null && (MESSAGE_REF_KINDS as readonly string[]).includes(m.refKind) ? { kind: m.refKind, id: m.refId } : null,
         createdAt: m.createdAt.toISOString(),
       })),
       total,
@@ -42,4 +44,12 @@ export async function markRead(input: { messageIds?: number[]; all?: boolean }, 
   }
   const [{ unread }] = await services.db.select({ unread: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
   return { unread };
+}
+
+/**
+ * A message to a user's Message Center, written inside the caller's transaction: `textKey` is a key of
+ * locales/<lang>/messages.json ("messages.…") and `params` its values, translated when the message is shown.
+ */
+export async function notify(tx: Db | Tx, input: { userId: number; textKey: string; params: Record<string, string>; at: Date }) {
+  await tx.insert(messages).values({ userId: input.userId, textKey: input.textKey, params: input.params, createdAt: input.at });
 }

@@ -1,6 +1,6 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
-import { listMessages, markRead } from "./handlers";
+import { listMessages, markRead, notify } from "./handlers";
 
 /** The Message Center (SPEC §2, §3 Message; contract/inbox.ts). Other domains write messages into db/tables.ts `messages`. */
 export default defineDomain({
@@ -9,4 +9,5 @@ export default defineDomain({
     "/sys/system/message/list": listMessages,
     "/sys/system/message/read": markRead,
   }),
+  api: { notify },
 });

@@ -539,7 +539,7 @@ async function decide(
     const { row, to } = await lockForDecision(tx, invoiceId, decision);
     const columns = await work(tx, row, operator.id, now);
     await tx.update(invoiceApplications).set({ ...columns, status: to }).where(eq(invoiceApplications.id, row.id));
-    await tx.insert(messages).values({ userId: row.userId, textKey: DECIDED_MESSAGE[decision], params: { applicationNo: row.applicationNo, ...params }, createdAt: now });
+    await tx.insert(messages).values({ userId: row.userId, textKey: DECIDED_MESSAGE[decision], params: { applicationNo: row.applicationNo, ...params }, refKind: "invoice", refId: row.id, createdAt: now });
   });
   return null;
 }

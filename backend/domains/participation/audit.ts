@@ -5,6 +5,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { PayState } from "../../../contract/billing-codes";
 import { Msg } from "../../../contract/messages";
 import { orderExpired } from "../../../contract/participation-codes";
+import type { MessageRefKind } from "../../../contract/platform";
 import type { Db, Tx } from "../../db/client";
 import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables";
 import { appNodes, apps } from "../services/tables";
@@ -43,9 +44,9 @@ export async function orderOf(db: Db | Tx, join: { id: number; verId: number }) 
 }
 
 /** Messages to users (messages.json `messages.participation.<key>`). */
-async function notify(tx: Tx, userIds: number[], key: string, params: Record<string, string>, now: Date) {
+async function notify(tx: Tx, userIds: number[], key: string, params: Record<string, string>, now: Date, ref?: (userId: number) => { refKind: MessageRefKind; refId: number } | null) {
   const unique = [...new Set(userIds)];
-  if (unique.length) await tx.insert(messages).values(unique.map((userId) => ({ userId, textKey: `messages.participation.${key}`, params, createdAt: now })));
+  if (unique.length) await tx.insert(messages).values(unique.map((userId) => ({ userId, textKey: `messages.participation.${key}`, params, ...ref?.(userId), createdAt: now })));
 }
 
 async function operatorIds(tx: Tx) {
@@ -76,7 +77,9 @@ export async function applyJoinEvent(
   // operator decides; the operators when a request reaches their queue.
   const audience: number[] = [join.userId];
   if (input.event === "operatorApprove" || input.event === "operatorReject" || input.event === "confirm") audience.push(app.userId);
-  await notify(tx, audience, input.event, params, input.now);
+  // The participant's message links to the service they asked to join, the publisher's to the request.
+  await notify(tx, audience, input.event, params, input.now, (userId) =>
+    userId === join.userId ? { refKind: "participation", refId: app.id } : { refKind: "joinRequest", refId: join.id });
   if (input.event === "publisherApprove") await notify(tx, await operatorIds(tx), "toOperators", params, input.now);
   if (result.to === 2 || result.to === 4) {
     await tx.update(certificates).set({ revokedAt: input.now }).where(and(eq(certificates.joinId, join.id), isNull(certificates.revokedAt)));

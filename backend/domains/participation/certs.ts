@@ -59,25 +59,44 @@ const dn = (value: string) => value.replace(/[,+="<>#;\\]/g, " ").replace(/\s+/g
 
 export type ServiceCa = { certificate: x509.X509Certificate; privateKey: KeyObject; pem: string };
 
+/** A self-signed CA certificate and its key (a service's CA, or a test service's one-certificate CA). */
+async function newCa(name: string, org: string, now: Date) {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const keys = { privateKey: await toWebPrivate(privateKey), publicKey: await toWebPublic(publicKey) };
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: `CN=ca.${dn(name).toLowerCase()}, O=${dn(org)}, OU=BSN service CA`,
+    notBefore: now,
+    notAfter: new Date(now.getTime() + CA_YEARS * 365 * DAY),
+    keys,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { cert, privateKey };
+}
+
+/**
+ * A test service's identity (docs/decisions/034): a key pair and its certificate, issued as participants'
+ * are, by a CA of its own (its key is not kept: the CA signs this one certificate). The certificate chain
+ * (leaf, then CA) and the private key, both PEM.
+ */
+export async function issueTestIdentity(input: { appCode: string; name: string; userName: string; now: Date }) {
+  const { cert, privateKey } = await newCa(input.appCode, input.name, input.now);
+  const ca: ServiceCa = { certificate: cert, privateKey, pem: cert.toString("pem") };
+  const pair = newKeyPair();
+  const issued = await issueCertificate(ca, { publicKey: pair.publicKey, userName: input.userName, roleName: "test", appCode: input.appCode, now: input.now });
+  return { certificatePem: `${issued.pem}\n${ca.pem}`, privateKeyPem: pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string };
+}
+
 /** The CA of a service, created on first need (one row per app; a concurrent creator's row wins). */
 export async function serviceCa(tx: Tx, env: BackendEnv, app: { id: number; appCode: string; name: string }, now: Date): Promise<ServiceCa> {
   let [row] = await tx.select().from(appCas).where(eq(appCas.appId, app.id));
   if (!row) {
-    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const keys = { privateKey: await toWebPrivate(privateKey), publicKey: await toWebPublic(publicKey) };
-    const cert = await x509.X509CertificateGenerator.createSelfSigned({
-      serialNumber: serial(),
-      name: `CN=ca.${dn(app.appCode).toLowerCase()}, O=${dn(app.name)}, OU=BSN service CA`,
-      notBefore: now,
-      notAfter: new Date(now.getTime() + CA_YEARS * 365 * DAY),
-      keys,
-      signingAlgorithm: ALG,
-      extensions: [
-        new x509.BasicConstraintsExtension(true, 0, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      ],
-    });
+    const { cert, privateKey } = await newCa(app.appCode, app.name, now);
     const sealed = sealWithServer(env, privateKey.export({ type: "pkcs8", format: "pem" }) as string);
     await tx.insert(appCas).values({ appId: app.id, certificatePem: cert.toString("pem"), encryptedKey: sealed, createdAt: now }).onConflictDoNothing();
     [row] = await tx.select().from(appCas).where(eq(appCas.appId, app.id));

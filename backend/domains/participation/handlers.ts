@@ -17,6 +17,7 @@ import { ApiError, fieldError } from "../../http/errors";
 import type { SignedInContext, Payload } from "../../http/router";
 import { accessNodeCents, applyJoinEvent, orderOf, payOrder, releasedNodeIds, startOrder } from "./audit";
 import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
+import { cityNodeCatalogue } from "../../kit/constant-data";
 
 type AppRow = typeof apps.$inferSelect;
 type JoinRow = typeof appJoins.$inferSelect;
@@ -183,9 +184,11 @@ export async function queryReleaseCitys(input: Payload<"/sys/chainAppInfo/queryR
     if (join.appId !== app.id) throw new ApiError(Msg.NOT_FOUND);
     selected = new Set((await joinNodes(db, join.id)).map((n) => n.cityNodeId));
   }
-  const [{ total }] = await db.select({ total: count() }).from(cityNodes);
+  // The catalogue is kept per process until it is written (backend/kit/constant-data.ts).
+  const catalogue = await cityNodeCatalogue(ctx.services);
+  const total = catalogue.length;
   const { limit, offset } = pageArgs(input.page);
-  const nodes = await db.select().from(cityNodes).orderBy(asc(cityNodes.id)).limit(limit).offset(offset);
+  const nodes = catalogue.slice(offset, offset + limit);
   const rows = nodes.map((n) => ({
     cityNodeId: n.id,
     code: n.code,
@@ -334,8 +337,8 @@ export async function insertJoin(
     .returning({ id: certificates.id });
   const params = { name: app.name, applicant: user.userName };
   await tx.insert(messages).values([
-    { userId: app.userId, textKey: "messages.participation.applied", params, createdAt: now },
-    { userId: user.id, textKey: "messages.participation.submitted", params, createdAt: now },
+    { userId: app.userId, textKey: "messages.participation.applied", params, refKind: "joinRequest", refId: join.id, createdAt: now },
+    { userId: user.id, textKey: "messages.participation.submitted", params, refKind: "participation", refId: app.id, createdAt: now },
   ]);
   return { join, certificateId: cert.id };
 }
@@ -358,6 +361,7 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
     roleName: role?.name ?? "",
     gateways: nodes.map((n) => ({ cityNodeId: n.cityNodeId, name: n.name, nameZh: n.nameZh, gatewayUrl: n.gatewayUrl ?? "" })),
     certificate: certs[0] ?? null,
+    chain: version ? await services.api.serviceChainView(db, ctx.services.env, app.id, version.id, join.userId, ctx.services.now()) : null,
   };
 }
 
@@ -431,7 +435,7 @@ export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin"
     await tx.update(appJoins).set({ disabledAt: now, updatedAt: now }).where(eq(appJoins.id, join.id));
     await tx.update(certificates).set({ revokedAt: now }).where(and(eq(certificates.joinId, join.id), isNull(certificates.revokedAt)));
     await tx.insert(appJoinTransitions).values({ joinId: join.id, event: "disable", fromState: join.auditState, toState: join.auditState, actorId: user.id, actorKind: "publisher", comments: input.comments, createdAt: now });
-    await tx.insert(messages).values({ userId: join.userId, textKey: "messages.participation.disabled", params: { name: app.name, comments: input.comments }, createdAt: now });
+    await tx.insert(messages).values({ userId: join.userId, textKey: "messages.participation.disabled", params: { name: app.name, comments: input.comments }, refKind: "participation", refId: app.id, createdAt: now });
   });
   return null;
 }

@@ -4,6 +4,7 @@ import { joinFigures, participationsWaiting } from "./figures";
 import { defineDomain } from "../../kit/domain";
 import { settleOrderBill } from "./audit";
 import { setParticipationEnv } from "./certs";
+import { issueTestIdentity } from "./certs";
 import { seedDemoParticipation } from "./demo";
 import { jobs } from "./jobs";
 import {
@@ -57,7 +58,7 @@ export default defineDomain({
     setParticipationEnv(deps.env);
     billing.api.settleBillsWith("participation", settleOrderBill);
   },
-  api: { joinFigures, participationsWaiting },
+  api: { joinFigures, participationsWaiting, issueTestIdentity },
   seedDemo: seedDemoParticipation,
   fixtures: handlersOf({
   "/test/participation/service": testServiceSettings,

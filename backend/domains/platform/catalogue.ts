@@ -1,5 +1,7 @@
-import type { Db } from "../../db/client";
+import { eq } from "drizzle-orm";
 import { cityNodes } from "../../db/tables";
+import type { Deps } from "../../deps";
+import { CITY_NODES_KEY, type CityNodeRow } from "../../kit/constant-data";
 
 /** SPEC §3 City node: the platform catalogue, its words in English and Chinese (docs/decisions/028). Prices in USD cents. */
 export const CITY_NODES = [
@@ -13,10 +15,21 @@ export const CITY_NODES = [
   { code: "US-VA-01", name: "Virginia", nameZh: "弗吉尼亚", operator: "BSN International", cloudProvider: "Amazon Web Services", address: "Ashburn, Virginia, USA", operatorZh: "BSN 国际", cloudProviderZh: "亚马逊云科技", addressZh: "美国弗吉尼亚州阿什本", availableTps: 900, capacityGb: 700, peers: 2, trafficPricePerGbCents: 17, tpsPricePerMonthCents: 200, tpsPricePerYearCents: 2000, capacityPricePerGbMonthCents: 27 },
 ];
 
-/** Platform data: always upserted, so catalogue changes reach existing databases. */
-export async function seedPlatform(db: Db) {
+/**
+ * Platform data: always upserted, so catalogue changes reach existing databases; the kept copy is then cleared.
+ * Prices are written only when a node is new: afterwards operators own them (the prices page, docs/decisions/036).
+ */
+export async function seedPlatform(deps: Pick<Deps, "db" | "constants">) {
   for (const node of CITY_NODES) {
-    await db.insert(cityNodes).values(node).onConflictDoUpdate({ target: cityNodes.code, set: { ...node } });
+    const { trafficPricePerGbCents: _t, tpsPricePerMonthCents: _m, tpsPricePerYearCents: _y, capacityPricePerGbMonthCents: _c, ...words } = node;
+    await deps.db.insert(cityNodes).values(node).onConflictDoUpdate({ target: cityNodes.code, set: words });
   }
+  deps.constants.clear(CITY_NODES_KEY);
+}
+
+/** Changes one city node (its prices, its capacity) and clears the kept catalogue (docs/decisions/030). */
+export async function writeCityNode(deps: Pick<Deps, "db" | "constants">, id: number, set: Partial<Omit<CityNodeRow, "id">>) {
+  await deps.db.update(cityNodes).set(set).where(eq(cityNodes.id, id));
+  deps.constants.clear(CITY_NODES_KEY);
 }
 

@@ -1,24 +1,36 @@
 import { and, count, eq } from "drizzle-orm";
-import type { CityNode } from "../../../contract/platform";
-import { cityNodes, messages } from "../../db/tables";
+import type { z } from "zod";
+import type { CityNode, desktopLinkPayloadSchema } from "../../../contract/platform";
+import { messages } from "../../db/tables";
+import { cityNodeCatalogue, cityNodeCount } from "../../kit/constant-data";
 import type { CallContext, SignedInContext } from "../../http/router";
 
 export async function listCityNodes(_input: unknown, { services }: CallContext): Promise<CityNode[]> {
-  const rows = await services.db.select().from(cityNodes).orderBy(cityNodes.id);
+  const rows = await cityNodeCatalogue(services);
   return rows.map(({ id, ...rest }) => ({ nodeId: id, ...rest }));
 }
 
 /** The console home's account summary (/g/home/index). */
 export async function homeSummary(_input: unknown, { services, user }: SignedInContext) {
   const me = user;
-  const [[unread], [nodes]] = await Promise.all([
+  const [[unread], nodes] = await Promise.all([
     services.db.select({ n: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
-    services.db.select({ n: count() }).from(cityNodes),
+    cityNodeCount(services),
   ]);
   return {
     unreadMessages: unread.n,
-    cityNodes: nodes.n,
+    cityNodes: nodes,
     lastLoginAt: me.lastLoginAt ? me.lastLoginAt.toISOString() : null,
     memberSince: me.createdAt.toISOString(),
   };
+}
+
+/**
+ * /anon/platform/desktopLink: mails a console page's link to open on a desktop (the desktop-only page on a
+ * phone, SPEC §2). The mail limits apply (3 a quarter-hour per address, 10 an hour per caller: a 429).
+ */
+export async function mailDesktopLink(input: z.output<typeof desktopLinkPayloadSchema>, { services, language, clientAddress }: CallContext) {
+  const permit = await services.limits.mailPermit(input.email, clientAddress);
+  await services.mailer.send(permit, "desktopLink", language, { link: `${services.env.publicUrl}${input.path}` });
+  return null;
 }

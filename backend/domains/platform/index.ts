@@ -2,7 +2,7 @@ import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { seedPlatform } from "./catalogue";
 import { homeDashboard, opsQueueCounts } from "./dashboard";
-import { homeSummary, listCityNodes } from "./handlers";
+import { homeSummary, listCityNodes, mailDesktopLink } from "./handlers";
 import { platformJobs, scheduleUploadSweep } from "./jobs";
 
 /**
@@ -13,12 +13,13 @@ export default defineDomain({
   name: "platform",
   handlers: handlersOf({
     "/anon/platform/cityNodes": listCityNodes,
+    "/anon/platform/desktopLink": mailDesktopLink,
     "/main/home/summary": homeSummary,
     "/main/home/dashboard": homeDashboard,
     "/sys/ops/queues/waiting": opsQueueCounts,
   }),
   // The catalogue is upserted at every start, so its changes reach existing databases.
-  start: (deps) => seedPlatform(deps.db),
+  start: (deps) => seedPlatform(deps),
   jobs: platformJobs,
   schedules: [scheduleUploadSweep],
 });

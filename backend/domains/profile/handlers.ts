@@ -10,7 +10,6 @@ import {
   type Profile,
 } from "../../../contract/profile";
 import type { pageRequestSchema } from "../../../contract/platform";
-import type { AuthUser } from "../../http/auth";
 import { contacts } from "./tables";
 import { users } from "../../db/tables";
 import { ApiError } from "../../http/errors";
@@ -18,7 +17,7 @@ import { fieldErrorsOf, type SignedInContext } from "../../http/router";
 
 const str = (n: number | null) => (n === null ? null : String(n));
 
-function toProfile(row: AuthUser): Profile {
+function toProfile(row: typeof users.$inferSelect): Profile {
   return {
     userType: row.userType === 2 ? 2 : 1,
     userName: row.userName,
@@ -42,8 +41,10 @@ function toProfile(row: AuthUser): Profile {
 }
 
 /** SPEC §3 Profile of the caller. */
-export async function getProfile(_input: unknown, { user }: SignedInContext): Promise<Profile> {
-  return toProfile(user);
+export async function getProfile(_input: unknown, { services, user }: SignedInContext): Promise<Profile> {
+  // The whole row: the token check reads only the caller's basics (docs/decisions/030).
+  const [row] = await services.db.select().from(users).where(eq(users.id, user.id));
+  return toProfile(row);
 }
 
 /**

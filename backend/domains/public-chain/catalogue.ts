@@ -20,6 +20,8 @@ export async function seedPublicChainOrgs(db: Db) {
     const [node] = await db.select({ id: cityNodes.id }).from(cityNodes).where(eq(cityNodes.code, cityNode));
     if (!node) continue;
     const row = { ...org, cityNodeId: node.id, appType: 1, frameworks: ["evm"], selling: true };
-    await db.insert(pubChainOrgs).values(row).onConflictDoUpdate({ target: pubChainOrgs.orgCode, set: row });
+    // The plan's price is written only when the node is new: afterwards operators own it (docs/decisions/036).
+    const { priceCents: _price, ...rest } = row;
+    await db.insert(pubChainOrgs).values(row).onConflictDoUpdate({ target: pubChainOrgs.orgCode, set: rest });
   }
 }

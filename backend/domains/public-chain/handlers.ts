@@ -3,8 +3,7 @@ import { bytesToHex, privateToAddress, toChecksumAddress } from "@ethereumjs/uti
 import { randomBytes } from "node:crypto";
 import { Wallet } from "ethers";
 import { Msg } from "../../../contract/messages";
-import { GAS_RANGES, GasStatus, KeyType, PLAN_BILL_TYPE, PlanStatus, ProjectStatus, STATS_RANGES, WEI_PER_CENT } from "../../../contract/public-chain-codes";
-import { BillType } from "../../../contract/billing-codes";
+import { GAS_RANGES, GasStatus, KeyType, PLAN_BILL_TYPE, PlanStatus, ProjectStatus, STATS_RANGES } from "../../../contract/public-chain-codes";
 import { toCents } from "../../../contract/rules";
 import type { Db, Tx } from "../../db/client";
 import { cityNodes } from "../../db/tables";
@@ -16,11 +15,12 @@ import { bills } from "../billing/tables";
 import chain from "../chain";
 import { chainBlocks, chainTxs, chains } from "../chain/tables";
 import { paidBill } from "./bills";
+import { gasOf, startAssignment, transferAssignment } from "./gas";
 import { scheduleDeploy } from "./jobs";
 import { hashKey, newProjectKey, openCustodyKey, openProjectKey, sealCustodyKey } from "./keys";
 import { moveProject } from "./machine";
 import { addressOfPublicKey, checkedAddress, chinaDay, etherToWei, lastDays, planActive } from "./rules";
-import { pubChainAccounts, pubChainDailyUse, pubChainGas, pubChainMeter, pubChainOrgs, pubChainPlans, pubChainProjectTransitions, pubChainProjects } from "./tables";
+import { pubChainAccounts, pubChainDailyUse, pubChainMeter, pubChainOrgs, pubChainPlans, pubChainProjectTransitions, pubChainProjects } from "./tables";
 
 /** The public chain's handlers (contract/public-chain.ts; docs/decisions/026). */
 
@@ -117,6 +117,8 @@ export async function buyPlan(input: Payload<"/sys/opc/plan/buy">, ctx: Ctx) {
     }
     const [row] = await tx.select({ org: pubChainOrgs, node: cityNodes }).from(pubChainOrgs).innerJoin(cityNodes, eq(cityNodes.id, pubChainOrgs.cityNodeId)).where(eq(pubChainOrgs.id, input.orgId));
     if (!row) throw new ApiError(Msg.NOT_FOUND);
+    // SPEC §5 "Blocking by bills": unpaid usage bills block a new purchase, as they block a new service.
+    if (await billing.api.hasBlockingBills(tx, me, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     if (!row.org.selling) throw new ApiError(Msg.PLAN_NOT_FOR_SALE);
     const [held] = await tx.select({ id: pubChainPlans.id }).from(pubChainPlans).where(and(eq(pubChainPlans.userId, me), eq(pubChainPlans.orgId, input.orgId)));
     if (held) throw new ApiError(Msg.PLAN_ALREADY_ON_NODE);
@@ -327,15 +329,6 @@ export async function projectStats(input: Payload<"/sys/opc/project/stats">, ctx
 
 /* -------------------------------------------- chain accounts -------------------------------------------- */
 
-/** The gas balance of an address on the project's chain (wei), or null when the chain does not answer. */
-async function gasOf(deps: Deps, chainName: string, address: string): Promise<bigint | null> {
-  try {
-    return BigInt(String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })));
-  } catch {
-    return null;
-  }
-}
-
 async function accountOut(deps: Deps, a: AccountRow, project: { name: string; chain: string }) {
   const gas = await gasOf(deps, project.chain, a.address);
   return {
@@ -448,66 +441,18 @@ export async function accountKeystore(input: Payload<"/sys/opc/account/keystore"
 
 /**
  * Assigns gas from the balance (§9 bill type 50): a paid bill and one `bill_payment` ledger entry with the
- * assignment in one transaction, then a real transfer from the chain's treasury. A failed transfer refunds the
- * bill (one `refund` entry). The same idempotency key answers the first assignment.
+ * assignment in one transaction, then a real transfer from the chain's treasury (gas.ts; a crash between the
+ * two is finished or refunded by the recovery job). A failed transfer refunds the bill (one `refund` entry).
+ * The same idempotency key answers the first assignment.
  */
 export async function assignGas(input: Payload<"/sys/opc/account/assignGas">, ctx: Ctx) {
-  const me = ctx.user.id;
   const deps = ctx.services;
-  const now = deps.now();
-  const amountCents = toCents(input.amount);
-  const { account, project } = await ownAccount(deps.db, me, input.accountId);
-  const started = await deps.db.transaction(async (tx) => {
-    await billing.api.lockWallet(tx, me, now);
-    const [replay] = await tx.select().from(pubChainGas).where(and(eq(pubChainGas.userId, me), eq(pubChainGas.idempotencyKey, input.idempotencyKey)));
-    if (replay) {
-      if (replay.accountId !== account.id || replay.amountCents !== amountCents) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
-      return { row: replay, replayed: true };
-    }
-    const wei = BigInt(amountCents) * WEI_PER_CENT;
-    const bill = await paidBill(tx, {
-      userId: me,
-      billType: BillType.ASSIGN_GAS,
-      serviceName: `${project.name} · ${account.name}`,
-      cents: amountCents,
-      at: now,
-      periodEnd: now,
-      yearly: false,
-      prefix: "GS",
-      dedupeKey: `pc-gas:${me}:${input.idempotencyKey}`,
-    });
-    await billing.api.post(tx, { userId: me, kind: "bill_payment", amountCents, refType: "bill", refId: bill.id, idempotencyKey: `pc-gas:${input.idempotencyKey}` }, now);
-    const [row] = await tx
-      .insert(pubChainGas)
-      .values({ userId: me, accountId: account.id, billId: bill.id, amountCents, wei: wei.toString(), status: GasStatus.TRANSFERRING, idempotencyKey: input.idempotencyKey, createdAt: now })
-      .returning();
-    return { row, replayed: false };
-  });
-  let row = started.row;
-  if (!started.replayed) {
-    try {
-      const hash = await chain.api.fund(deps, project.chain, account.address, BigInt(row.wei));
-      [row] = await deps.db.update(pubChainGas).set({ status: GasStatus.DONE, txHash: hash }).where(eq(pubChainGas.id, row.id)).returning();
-    } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      row = await refundGas(deps.db, row, reason, deps.now());
-    }
-  }
+  const { account, project } = await ownAccount(deps.db, ctx.user.id, input.accountId);
+  const started = await startAssignment(deps, { userId: ctx.user.id, account, project, amountCents: toCents(input.amount), idempotencyKey: input.idempotencyKey, now: deps.now() });
+  const row = started.replayed ? started.row : await transferAssignment(deps, started.row, project.chain, account.address);
   const [bill] = await deps.db.select().from(bills).where(eq(bills.id, row.billId));
   if (row.status === GasStatus.REFUNDED && !started.replayed) throw new ApiError(Msg.GAS_TRANSFER_FAILED, { billNo: bill.billNo });
   return { assignmentId: row.id, accountId: row.accountId, billId: bill.id, billNo: bill.billNo, amountCents: row.amountCents, wei: row.wei, status: row.status, txHash: row.txHash, failReason: row.failReason, replayed: started.replayed };
-}
-
-/** A failed transfer: the bill refunded (one `refund` entry) and the assignment marked refunded, once. */
-async function refundGas(db: Db, assignment: typeof pubChainGas.$inferSelect, reason: string, now: Date) {
-  return db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(pubChainGas).where(eq(pubChainGas.id, assignment.id)).for("update");
-    if (locked.status !== GasStatus.TRANSFERRING) return locked;
-    await billing.api.post(tx, { userId: locked.userId, kind: "refund", amountCents: locked.amountCents, refType: "bill", refId: locked.billId, idempotencyKey: `pc-gas-refund:${locked.id}` }, now);
-    await tx.update(bills).set({ payState: 20, refundCents: locked.amountCents }).where(eq(bills.id, locked.billId));
-    const [row] = await tx.update(pubChainGas).set({ status: GasStatus.REFUNDED, failReason: reason }).where(eq(pubChainGas.id, locked.id)).returning();
-    return row;
-  });
 }
 
 /* ---------------------------------------------- the meter ---------------------------------------------- */

@@ -22,7 +22,10 @@ import {
   queryPubOrgList,
   requestsOn,
 } from "./handlers";
+import { gasJobs, requireGas, scheduleGasRecover, scheduleGasWatch } from "./gas";
 import { publicChainJobs } from "./jobs";
+import { openCustodyKey } from "./keys";
+import { publishOnFirstContract } from "./machine";
 import { requestUnits } from "./rules";
 
 /**
@@ -52,8 +55,18 @@ export default defineDomain({
   }),
   // The organisation nodes are upserted at every start (after the platform's city nodes).
   start: (deps) => seedPublicChainOrgs(deps.db),
-  jobs: publicChainJobs,
+  jobs: { ...publicChainJobs, ...gasJobs },
+  // Interrupted gas transfers are finished or refunded at every start, then every 5 minutes; low gas is watched every 10.
+  schedules: [scheduleGasRecover, scheduleGasWatch],
   endpoints: [projectRpc],
-  api: { requestUnits, requestsOn },
+  api: {
+    requestUnits,
+    requestsOn,
+    requireGas,
+    /** A custody account's private key (hex), for the contract deployments it signs (docs/decisions/033). */
+    openCustodyKey,
+    /** 11 → 15 "published" when a project not yet enabled has its first contract deployed (docs/decisions/026). */
+    publishOnFirstContract,
+  },
   seedDemo: seedDemoPublicChain,
 });

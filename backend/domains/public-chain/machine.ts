@@ -51,3 +51,9 @@ export async function moveProject(tx: Tx, project: typeof pubChainProjects.$infe
   return row;
 }
 
+
+/** The first contract deployed from a project still to be enabled (11) publishes it (→ 15); other statuses stay. */
+export async function publishOnFirstContract(tx: Tx, projectId: number, now: Date) {
+  const [project] = await tx.select().from(pubChainProjects).where(eq(pubChainProjects.id, projectId)).for("update");
+  if (project?.status === S.TO_BE_ENABLED) await moveProject(tx, project, "publish", "system", now);
+}

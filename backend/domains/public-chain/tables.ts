@@ -145,6 +145,8 @@ export const pubChainAccounts = pgTable(
     publicKey: text("public_key"),
     keySealed: text("key_sealed"),
     gasWarningWei: text("gas_warning_wei").notNull(),
+    /** Since when the gas is below the warning value, as last seen by the gas watch (its message sent once); null above it. */
+    gasLowSince: ts("gas_low_since"),
     createdAt: ts("created_at").notNull(),
   },
   (t) => [uniqueIndex("pub_chain_accounts_user_name").on(t.userId, t.name), uniqueIndex("pub_chain_accounts_user_address").on(t.userId, t.address)],

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "../../../contract/messages";
+import { isEvmFramework } from "../../../contract/service-codes";
 import {
   ACCESS_METHODS,
   basicFormValue,
@@ -219,6 +220,11 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
         .where(and(eq(appVersions.appId, app.id), eq(appVersions.version, basic.version), resolved?.version ? ne(appVersions.id, resolved.version.id) : undefined));
       if (clash.length) throw fieldError("basic.version", Msg.VERSION_TAKEN, Msg.VERSION_TAKEN);
     }
+    // A framework that does not run Solidity is refused while the draft holds a Solidity package.
+    if (resolved?.version && !isEvmFramework(basic.framework)) {
+      const [solidity] = await tx.select({ id: chaincodePackages.id }).from(chaincodePackages).where(and(eq(chaincodePackages.verId, resolved.version.id), eq(chaincodePackages.language, "solidity")));
+      if (solidity) throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
+    }
     let coverFileId = app?.coverFileId ?? null;
     if (cover) coverFileId = (await claimUpload(tx, ctx, cover, "cover", "cover")).id;
     if (!coverFileId) throw fieldError("cover", "wizard:validation.coverRequired");
@@ -268,6 +274,7 @@ export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPac
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
+    if (pkg.language === "solidity" && !isEvmFramework(app.framework)) throw fieldError("pkg.language", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
     const clash = await tx
       .select({ id: chaincodePackages.id })
       .from(chaincodePackages)

@@ -4,7 +4,7 @@ import type { Db, Tx } from "../../db/client";
 import { appFunctions, appNodes, appRoleFunctions, appRoles, appVersions, apps, chaincodePackages } from "./tables";
 import { cityNodes } from "../../db/tables";
 import type { FileStore } from "../../kit/storage";
-import { SAMPLE_MAIN_PATH, sampleChaincode, type SampleKind } from "./samples";
+import { SAMPLE_MAIN_PATH, SAMPLE_SOLIDITY_MAIN_PATH, sampleChaincode, sampleSolidityChaincode, type SampleKind } from "./samples";
 
 /**
  * A complete service version in verState 1 (what the publish wizard of the other issue produces), for the
@@ -22,6 +22,8 @@ export type DraftSpec = {
   capacityGb?: number;
   nodeCount?: number;
   description?: string;
+  /** fisco: Solidity packages for the service's own chain (docs/decisions/038); fabric (default): Go packages. */
+  framework?: "fabric" | "fisco";
   now: Date;
   /** Where the packages' zips are stored (deps.files). */
   files: FileStore;
@@ -48,7 +50,7 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
       industry: "logistics",
       description: spec.description ?? "Traceability of goods between logistics partners on a consortium chain.",
       introduction: "Partners record each hand-over of a shipment; auditors read the history.",
-      framework: "fabric",
+      framework: spec.framework ?? "fabric",
       platformType: "web",
       accessMethods: { webUrl: "https://trace.example.com" },
       freeYN: spec.free ? 1 : 0,
@@ -69,12 +71,14 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
   for (const [i, pkg] of PACKAGES.entries()) {
     const funcs = pkg.funcs.map((f) => f[1] as string);
     const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
-    const bytes = Buffer.from(sampleChaincode(pkg.name, funcs, kind));
+    const solidity = spec.framework === "fisco";
+    const bytes = Buffer.from(solidity ? sampleSolidityChaincode(pkg.name, funcs, kind !== "good") : sampleChaincode(pkg.name, funcs, kind));
     const fileName = `${pkg.name}.zip`;
     const file = await spec.files.put(db, { name: fileName, mime: "application/zip", bytes, createdAt: now });
+    const code = solidity ? { language: "solidity", initParams: "", mainPath: SAMPLE_SOLIDITY_MAIN_PATH } : { language: "go", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH };
     const [row] = await db
       .insert(chaincodePackages)
-      .values({ verId: version.id, name: pkg.name, version: "1.0.0", language: "go", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH, fileId: file.id, fileName, size: bytes.length, createdAt: now })
+      .values({ verId: version.id, name: pkg.name, version: "1.0.0", ...code, fileId: file.id, fileName, size: bytes.length, createdAt: now })
       .returning({ id: chaincodePackages.id });
     let parentId: number | null = null;
     for (const [name, func, funcType] of pkg.funcs) {

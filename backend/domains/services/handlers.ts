@@ -1,3 +1,4 @@
+import { serviceChainView } from "./chain";
 import billing from "../billing";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -19,6 +20,7 @@ import type { LifecycleEvent } from "./machine";
 import { createPublishBill, payPublishBill } from "./payment";
 import { appComments, appFunctions, appNodes, appRoleFunctions, appRoles, appTransitions, appVersions, apps, chaincodePackages, refundRequests } from "./tables";
 import { applyTransition, refundMachine } from "./machine";
+import { upgradeHistory } from "./config-handlers";
 
 type Payload<P extends keyof typeof servicePaths> = z.output<(typeof servicePaths)[P]["payload"]>;
 
@@ -60,11 +62,12 @@ export function rowOf(app: AppRow, v: VersionRow, refundPending: boolean): Servi
     publishedAt: iso(v.publishedAt),
     refundPending,
     enableRequestedAt: iso(v.enableRequestedAt),
+    unpaidBillId: app.renewalBillId,
   };
 }
 
 const actionsOf = (app: AppRow, v: VersionRow) =>
-  serviceActions({ verState: v.verState, billState: v.billState, verUpable: v.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN });
+  serviceActions({ verState: v.verState, billState: v.billState, verUpable: v.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN, unpaidBill: app.renewalBillId !== null });
 
 /**
  * The version of one of the caller's services (another user's is "not found": a publisher never sees
@@ -224,6 +227,9 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
     refunds: refunds.map(refundOf),
     enableRequestNote: v.enableRequestedAt ? v.enableRequestNote : null,
     currentVerId: app.currentVerId,
+    cycleEnd: iso(app.cycleEnd),
+    upgrades: await upgradeHistory(db, app.id),
+    chain: await serviceChainView(db, ctx.services.env, app.id, v.id, app.userId, ctx.services.now()),
   };
 }
 
@@ -403,7 +409,7 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
     if (input.decision === "reject") {
       await tx.update(refundRequests).set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
       const [app] = await tx.select().from(apps).where(eq(apps.id, refund.appId));
-      await tx.insert(messages).values({ userId: refund.userId, textKey: "messages.service.refundRejected", params: { name: app.name, comments: comments ?? "" }, createdAt: now });
+      await tx.insert(messages).values({ userId: refund.userId, textKey: "messages.service.refundRejected", params: { name: app.name, comments: comments ?? "" }, refKind: "service", refId: app.id, createdAt: now });
       return { state: decided.to };
     }
     const { version } = await applyTransition(tx, { verId: refund.verId, event: "uninstall", actor: "operator", actorId: operator.id, comments, now });

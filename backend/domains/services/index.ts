@@ -1,5 +1,7 @@
 import billing from "../billing";
 import { serviceFigures, servicesWaiting } from "./figures";
+import { serviceChainView } from "./chain";
+import { serviceChainRpc } from "./chain-endpoint";
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
 import { newAppCode } from "./build";
@@ -26,10 +28,14 @@ import { verifyInvitation } from "./invite";
 import { serviceJobs } from "./jobs";
 import { applyTransition } from "./machine";
 import { settlePublishBill } from "./payment";
+import { opsUpgradeDecide, opsUpgradeList, upgradeCreate, upgradeDetail, upgradeList, upgradeOptions, upgradePay, upgradeQuote } from "./config-handlers";
+import { JOB_RENEWALS, runRenewals, scheduleRenewals } from "./renewal";
+import { JOB_UPGRADE_DEPLOY, runUpgradeDeploy, upgradeOwner } from "./upgrade";
 
 /**
  * Consortium-chain services after submission: PublishedServices, ServicesDetail, reviews, the test and deploy
- * jobs, payment, deactivation, suspension, refunds (SPEC §2, §4; contract/services.ts; docs/decisions/010, 012, 015).
+ * jobs, payment, deactivation, suspension, refunds (SPEC §2, §4; contract/services.ts; docs/decisions/010, 012, 015);
+ * configuration upgrades and renewals of the payment cycle (contract/configuration.ts; docs/decisions/036).
  */
 export default defineDomain({
   name: "services",
@@ -49,10 +55,21 @@ export default defineDomain({
     "/sys/ops/refunds/decide": refundDecide,
     "/sys/ops/services/list": opsServiceList,
     "/sys/ops/services/decide": opsServiceDecide,
+    "/sys/configUpgrade/list": upgradeList,
+    "/sys/configUpgrade/options": upgradeOptions,
+    "/sys/configUpgrade/quote": upgradeQuote,
+    "/sys/configUpgrade/create": upgradeCreate,
+    "/sys/configUpgrade/detail": upgradeDetail,
+    "/sys/configUpgrade/pay": upgradePay,
+    "/sys/ops/configUpgrades/list": opsUpgradeList,
+    "/sys/ops/configUpgrades/decide": opsUpgradeDecide,
   }),
-  jobs: serviceJobs,
+  jobs: { ...serviceJobs, [JOB_UPGRADE_DEPLOY]: { run: runUpgradeDeploy, ownerOf: upgradeOwner }, [JOB_RENEWALS]: runRenewals },
+  // The hourly sweep of renewals, lapsed renewal bills and unpaid upgrade bills (renewal.ts).
+  schedules: [(db, now) => scheduleRenewals(db, now)],
   start: () => billing.api.settleBillsWith("services", settlePublishBill),
-  api: { applyTransition, newAppCode, verifyInvitation, serviceFigures, servicesWaiting },
+  endpoints: [serviceChainRpc],
+  api: { applyTransition, newAppCode, verifyInvitation, serviceFigures, servicesWaiting, serviceChainView },
   seedDemo: seedDemoServices,
   fixtures: handlersOf({ "/test/services": createServiceFixture }),
 });

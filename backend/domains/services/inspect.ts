@@ -15,6 +15,7 @@ export const LANGUAGE_EXTENSIONS: Record<string, readonly string[]> = {
   go: [".go"],
   java: [".java"],
   node: [".js", ".ts", ".mjs", ".cjs"],
+  solidity: [".sol"],
 };
 
 /** The wizard's language names and common spellings, to go / java / node. */
@@ -23,6 +24,7 @@ export function normaliseLanguage(language: string): string {
   if (l === "golang" || l === "go") return "go";
   if (l === "java") return "java";
   if (["node", "nodejs", "node.js", "javascript", "typescript", "js", "ts"].includes(l)) return "node";
+  if (l === "solidity" || l === "sol") return "solidity";
   return l;
 }
 
@@ -112,4 +114,29 @@ export function readReport(stored: StoredReport | null | undefined): Report | nu
     reasons: stored.reasons.map(readFinding),
     suggestion: stored.suggestion ? readFinding(stored.suggestion) : null,
   };
+}
+
+/** The .sol files of a package (path → source), for the compiler. */
+export function solidityFilesOfPackage(bytes: Uint8Array): Record<string, string> {
+  const out: Record<string, string> = {};
+  try {
+    for (const [name, data] of Object.entries(unzipSync(bytes, { filter: (f) => f.name.toLowerCase().endsWith(".sol") }))) out[normalisePath(name)] = strFromU8(data);
+  } catch {
+    return {};
+  }
+  return out;
+}
+
+type CompileOutcome = { ok: true; contracts: { name: string; abi: unknown[] }[] } | { ok: false; errors: string[] };
+
+/**
+ * The compiler's findings on a Solidity package (docs/decisions/034): its errors, or the FUNCs that no
+ * contract's ABI has as a function. Pure: the compiler's outcome in, findings out.
+ */
+export function solidityFindings(pkg: { name: string; funcs: string[] }, outcome: CompileOutcome): Finding[] {
+  const p = { package: pkg.name };
+  if (!outcome.ok) return [{ key: "report.compileFailed", params: { ...p, errors: outcome.errors.join("\n").slice(0, 2000) } }];
+  const names = new Set(outcome.contracts.flatMap((c) => c.abi.filter((i): i is { type: string; name: string } => typeof i === "object" && i !== null && (i as { type?: unknown }).type === "function").map((i) => i.name)));
+  const missing = pkg.funcs.filter((f) => !names.has(f));
+  return missing.length ? [{ key: "report.funcNotInAbi", params: { ...p, funcs: missing.join(", ") } }] : [];
 }

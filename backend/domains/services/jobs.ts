@@ -8,14 +8,20 @@ import { bills } from "../billing/tables";
 import { cityNodes } from "../../db/tables";
 import type { FileStore } from "../../kit/storage";
 import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
-import { inspectPackage, storeReport, suggestionFor } from "./inspect";
+import { inspectPackage, normaliseLanguage, solidityFilesOfPackage, solidityFindings, storeReport, suggestionFor } from "./inspect";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
+import { cycleDays, DAY_MS } from "../../../contract/config-upgrade-codes";
+import { isEvmFramework } from "../../../contract/service-codes";
+import chain from "../chain";
+import { deployOnServiceChain, type ChainDeployment } from "./chain";
 import { applyTransition } from "./machine";
 
 /**
  * The service lifecycle's background jobs (backend/jobs/runner.ts; docs/decisions/005, 012):
  * - service.test    10 → 15 testPass or 11 testFail, after inspecting the packages for real;
- * - service.deploy  24 → 25 deploySuccess (node resources booked) or 26 deployFail ("Insufficient resources");
+ * - service.deploy  24 → 25 deploySuccess (node resources booked; a FISCO BCOS or CITA service's Solidity
+ *                   contracts deployed on its own chain, docs/decisions/038) or 26 deployFail ("Insufficient
+ *                   resources", or the chain's or compiler's reason);
  * - service.expire  23 → 1 when the publish bill is still unpaid 3 days after the final approval.
  * Each is scheduled with a dedupe key per version and attempt, and each handler locks the version and
  * does nothing when the version has left the state it works on, so it never runs twice.
@@ -68,6 +74,7 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
     const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
     if (!version) return;
     const packages = await tx.select().from(chaincodePackages).where(eq(chaincodePackages.verId, verId)).orderBy(asc(chaincodePackages.id));
+    const [{ framework }] = await tx.select({ framework: apps.framework }).from(apps).where(eq(apps.id, version.appId));
     const functions = await tx.select({ packageId: appFunctions.packageId, func: appFunctions.func }).from(appFunctions).where(eq(appFunctions.verId, verId));
     const findings: Finding[] = [];
     if (packages.length === 0) findings.push({ key: "report.packageMissing", params: {} });
@@ -78,7 +85,13 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
         findings.push({ key: "report.zipInvalid", params: { package: pkg.name } });
         continue;
       }
-      findings.push(...inspectPackage(new Uint8Array(file.bytes), { name: pkg.name, language: pkg.language, mainPath: pkg.mainPath, funcs }));
+      const found = inspectPackage(new Uint8Array(file.bytes), { name: pkg.name, language: pkg.language, mainPath: pkg.mainPath, funcs });
+      findings.push(...found);
+      // Solidity packages (FISCO BCOS, CITA) are compiled for real; their FUNCs are read from the ABI (docs/decisions/034).
+      if (normaliseLanguage(pkg.language) === "solidity" && !found.length) {
+        if (!isEvmFramework(framework)) findings.push({ key: "report.languageFramework", params: { package: pkg.name, framework } });
+        else findings.push(...solidityFindings({ name: pkg.name, funcs }, await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes)))));
+      }
     }
     const report = storeReport(findings, suggestionFor(findings));
     await applyTransition(tx, {
@@ -122,11 +135,16 @@ export async function availableOn(tx: Tx | Db, cityNodeId: number, exceptVerId: 
  */
 export const runDeploy: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
-  await services.db.transaction((tx) => deployInTx(tx, verId, services.now()));
+  // A FISCO BCOS or CITA service's contracts are deployed on its own chain first, outside the transaction.
+  const onChain = await deployOnServiceChain(verId, services);
+  await services.db.transaction((tx) => deployInTx(tx, verId, services.now(), onChain));
 };
 
-/** The deployment of one version inside `tx` (the job's work; the demo data uses it too). */
-export async function deployInTx(tx: Tx, verId: number, now: Date) {
+/**
+ * The deployment of one version inside `tx` (the job's work; the demo data uses it too). `onChain`: the
+ * outcome of its deployment on the service's own chain (docs/decisions/038), null when it has none.
+ */
+export async function deployInTx(tx: Tx, verId: number, now: Date, onChain: ChainDeployment | null = null) {
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_PUBLISH);
     if (!version) return;
@@ -137,6 +155,7 @@ export async function deployInTx(tx: Tx, verId: number, now: Date) {
     }
     const findings: Finding[] = [];
     if (wanted.length === 0) findings.push({ key: "report.noNodes", params: {} });
+    if (onChain && !onChain.ok) findings.push({ key: "report.chainFailed", params: { reason: onChain.reason } });
     const codes = new Map<number, string>();
     for (const w of wanted) {
       const left = await availableOn(tx, w.cityNodeId, verId);
@@ -149,7 +168,8 @@ export async function deployInTx(tx: Tx, verId: number, now: Date) {
       }
     }
     if (findings.length > 0) {
-      const suggestion: Finding = { key: findings[0].key === "report.noNodes" ? "report.suggest.nodes" : "report.suggest.resources", params: {} };
+      const first = findings[0].key;
+      const suggestion: Finding = { key: first === "report.noNodes" ? "report.suggest.nodes" : first === "report.chainFailed" ? "report.suggest.chain" : "report.suggest.resources", params: {} };
       await applyTransition(tx, { verId, event: "deployFail", actor: "system", actorId: null, now, set: { deployReport: storeReport(findings, suggestion) } });
       return;
     }
@@ -165,9 +185,12 @@ export async function deployInTx(tx: Tx, verId: number, now: Date) {
       actor: "system",
       actorId: null,
       now,
-      set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed } },
+      set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed, ...(onChain?.ok ? { chain: { name: onChain.chainName, chainId: onChain.chainId, contracts: onChain.contracts.map(({ abi: _abi, ...c }) => c) } } : {}) } },
     });
-    await tx.update(apps).set({ currentVerId: verId, updatedAt: now }).where(eq(apps.id, app.id));
+    // The first period of the payment cycle was paid with the publish bill; it starts when the service runs
+    // (a later version of a running service keeps the cycle; docs/decisions/036).
+    const cycle = app.cycleEnd ? {} : { cycleStart: now, cycleEnd: new Date(now.getTime() + cycleDays(app.paymentCycle) * DAY_MS) };
+    await tx.update(apps).set({ currentVerId: verId, updatedAt: now, ...cycle }).where(eq(apps.id, app.id));
   }
 }
 

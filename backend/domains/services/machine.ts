@@ -32,6 +32,7 @@ import { appTransitions, appVersions, apps } from "./tables";
  * | requestEnable  | publisher | 40                 | 40                      | no request pending (015)       |
  * | declineEnable  | operator  | 40                 | 40                      | a request pending; comments    |
  * | uninstall      | operator  | 25, 30, 40         | 35                      | the refund request is approved |
+ * | lapse          | system    | 25, 30             | 40                      | a renewal bill unpaid past its deadline (036) |
  *
  * `requestEnable` and `declineEnable` leave the status as it is: the publisher asks operations to lift a
  * suspension, and an operator declines (docs/decisions/015); lifting it is the operator's `enable`.
@@ -56,7 +57,8 @@ export type LifecycleEvent =
   | "enable"
   | "requestEnable"
   | "declineEnable"
-  | "uninstall";
+  | "uninstall"
+  | "lapse";
 
 type Rule = MachineRule<VerStateValue, LifecycleEvent, Actor, TransitionContext>;
 
@@ -106,6 +108,9 @@ export const LIFECYCLE: readonly Rule[] = [
     guard: (ctx) => (ctx.enableRequested ? null : LifecycleRefusal.NO_ENABLE_REQUEST),
   },
   { event: "uninstall", actor: "operator", from: [S.RUNNING, S.DEACTIVATED, S.DEACTIVATED_BY_OPERATOR], to: S.UNINSTALLED },
+  // The platform deactivates a service whose renewal stayed unpaid: 40, the status of deactivations not
+  // made by the publisher (docs/decisions/015, 036); lifting it is an operator's `enable`.
+  { event: "lapse", actor: "system", from: [S.RUNNING, S.DEACTIVATED], to: S.DEACTIVATED_BY_OPERATOR },
 ];
 
 /** Publish applications are valid for 3 days (SPEC §8 Payments, §9 Time). */
@@ -194,6 +199,8 @@ export async function applyTransition(
     userId: app.userId,
     textKey: `messages.service.${input.event}`,
     params: { name: app.name, version: version.version, ...(input.comments?.trim() ? { comments: input.comments.trim() } : {}) },
+    refKind: "service",
+    refId: app.id,
     createdAt: input.now,
   });
   return { app, version, from: version.verState, to: result.to };

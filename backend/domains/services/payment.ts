@@ -5,17 +5,19 @@ import { and, count, eq } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
 import { serviceActions, VerState } from "../../../contract/service-status";
 import type { Tx } from "../../db/client";
-import { appTransitions, appVersions, apps } from "./tables";
+import { appTransitions, appVersions, apps, configUpgrades } from "./tables";
+import { payRenewal } from "./renewal";
+import { payUpgrade } from "./upgrade";
 import { bills } from "../billing/tables";
 import { ApiError } from "../../http/errors";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
 import { scheduleDeploy, scheduleExpiry } from "./jobs";
 import { applyTransition } from "./machine";
+import { cycleDays } from "../../../contract/config-upgrade-codes";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** §4 Payment cycle in days: 1 yearly, 2 monthly. */
-export const cycleDays = (cycle: number) => (cycle === 1 ? 365 : 30);
+export { cycleDays };
 
 /**
  * The publish bill of a version the final review approved (§9 bill type 1): amount = app_versions.costCents,
@@ -100,8 +102,21 @@ export async function payPublishBill(
  */
 export const settlePublishBill: BillSettler = async (tx, { userId, billId, idempotencyKey, now }) => {
   const [publish] = await tx.select({ verId: appVersions.id }).from(appVersions).where(eq(appVersions.billId, billId));
-  if (!publish) return null;
+  if (!publish) return settleOtherBill(tx, { userId, billId, idempotencyKey, now });
   const paid = await payPublishBill(tx, { userId, billId, idempotencyKey, now });
   const [bill] = await tx.select().from(bills).where(eq(bills.id, paid.billId));
   return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: bill.payCents, replayed: paid.replayed };
+};
+
+/** The services' other bills paid from My bills or BillDetail: a renewal (the period moves on) or a config upgrade (its deployment starts). */
+const settleOtherBill: BillSettler = async (tx, input) => {
+  const renewal = await payRenewal(tx, input);
+  if (renewal) {
+    if ("refused" in renewal) throw new ApiError(Msg.BILL_NOT_PAYABLE);
+    return { billId: renewal.bill.id, billNo: renewal.bill.billNo, payState: renewal.bill.payState, paidCents: renewal.bill.payCents, replayed: renewal.replayed };
+  }
+  const [upgrade] = await tx.select({ id: configUpgrades.id }).from(configUpgrades).where(eq(configUpgrades.billId, input.billId));
+  if (!upgrade) return null;
+  const paid = await payUpgrade(tx, { userId: input.userId, billId: input.billId, idempotencyKey: input.idempotencyKey, now: input.now });
+  return { billId: paid.bill.id, billNo: paid.bill.billNo, payState: paid.bill.payState, paidCents: paid.bill.payCents, replayed: paid.replayed };
 };

@@ -58,3 +58,29 @@ export function sampleChaincode(pkg: string, funcs: string[], kind: SampleKind =
 }
 
 export const SAMPLE_MAIN_PATH = "main/main.go";
+
+/** A Solidity contract whose public functions are the given FUNCs (a ledger of named values). */
+function soliditySource(pkg: string, funcs: string[]): string {
+  const bodies = funcs.map((f) => `  function ${f}(string calldata key, uint256 value) external { values[key] = value; emit Changed(msg.sender, key, value); }`).join("\n");
+  return `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+
+/// Chaincode ${pkg.replace(/[^A-Za-z0-9_ ]/g, "")} for FISCO BCOS and CITA (an EVM).
+contract Ledger {
+  event Changed(address indexed by, string key, uint256 value);
+  mapping(string => uint256) public values;
+${bodies}
+}
+`;
+}
+
+/**
+ * Zip bytes of a Solidity chaincode package (docs/decisions/034) with main at `contracts/Ledger.sol`; with
+ * `broken` its source has a syntax error the compiler reports.
+ */
+export function sampleSolidityChaincode(pkg: string, funcs: string[], broken = false): Uint8Array {
+  const source = soliditySource(pkg, funcs);
+  return zipSync({ "contracts/Ledger.sol": strToU8(broken ? source.replace("mapping(string => uint256) public values;", "mapping(string => uint256) public values") : source), "README.md": strToU8(`# ${pkg}\n\nSolidity chaincode.\n`) });
+}
+
+export const SAMPLE_SOLIDITY_MAIN_PATH = "contracts/Ledger.sol";

@@ -54,6 +54,14 @@ export const apps = pgTable(
     accessMethods: jsonb("access_methods").$type<AccessMethods>().notNull().default({}),
     /** The version that runs (or the first one, before anything runs). */
     currentVerId: integer("current_ver_id"),
+    /**
+     * The paid period of the payment cycle (docs/decisions/036): set when the service first runs (the first
+     * period is paid on creation), moved on by each paid renewal.
+     */
+    cycleStart: ts("cycle_start"),
+    cycleEnd: ts("cycle_end"),
+    /** The renewal bill of the next period while it is unpaid (Pay on the service; deactivated after its deadline). */
+    renewalBillId: integer("renewal_bill_id").references(() => bills.id),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
@@ -235,4 +243,94 @@ export const refundRequests = pgTable(
     reviewComments: text("review_comments"),
   },
   (t) => [index("refund_requests_state").on(t.state)],
+);
+
+/** What a version books on one city node, as an upgrade records it before and after. */
+export type NodeConfigRow = { cityNodeId: number; tps: number; capacityGb: number; peers: number };
+
+/**
+ * SPEC §3 Config upgrade application and §4 Config upgrade (docs/decisions/036): the configuration before
+ * and after, the price for the rest of the cycle, the operator's review, the bill (§9 type 2), the
+ * deployment job's state and report, and the upgrade status.
+ */
+export const configUpgrades = pgTable(
+  "config_upgrades",
+  {
+    id: serial("id").primaryKey(),
+    upgradeNo: text("upgrade_no").notNull().unique(),
+    appId: integer("app_id").notNull().references(() => apps.id),
+    verId: integer("ver_id").notNull().references(() => appVersions.id),
+    userId: integer("user_id").notNull().references(() => users.id),
+    /** §4 types: 1 node upgrade, 2 resource upgrade. */
+    upgradeType: smallint("upgrade_type").notNull(),
+    /** §4 upgrade status: 1 upgrading, 2 success, 3 failed. */
+    status: smallint("status").notNull().default(1),
+    /** §4 review: 1 pending, 5 not approved, 10 approved. */
+    reviewState: smallint("review_state").notNull().default(1),
+    /** §4 deployment: 1 to submit, 5 in progress, 10 success, 20 failed, 25 undeployed. */
+    deployState: smallint("deploy_state").notNull().default(1),
+    before: jsonb("before").$type<NodeConfigRow[]>().notNull(),
+    after: jsonb("after").$type<NodeConfigRow[]>().notNull(),
+    /** The price for the rest of the cycle, computed from the catalogue when requested. */
+    amountCents: cents("amount_cents").notNull(),
+    paymentCycle: smallint("payment_cycle").notNull(),
+    cycleEnd: ts("cycle_end").notNull(),
+    billId: integer("bill_id").references(() => bills.id),
+    reviewComments: text("review_comments"),
+    reviewedBy: integer("reviewed_by").references(() => users.id),
+    reviewedAt: ts("reviewed_at"),
+    deployReport: jsonb("deploy_report").$type<{ passed: boolean; reasons: string[]; suggestion?: string }>(),
+    deployedAt: ts("deployed_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("config_upgrades_app").on(t.appId, t.createdAt), index("config_upgrades_review").on(t.reviewState, t.createdAt), index("config_upgrades_user").on(t.userId, t.createdAt)],
+);
+
+/**
+ * A consortium service's own chain (docs/decisions/038): FISCO BCOS and CITA services run their Solidity
+ * chaincode on an embedded EVM chain of the registry, started by the deploy job. The deployer account's key is
+ * sealed; the chain's treasury gives it gas.
+ */
+export const serviceChains = pgTable("service_chains", {
+  appId: integer("app_id").primaryKey().references(() => apps.id),
+  chainName: text("chain_name").notNull().unique(),
+  chainId: integer("chain_id").notNull(),
+  deployerAddress: text("deployer_address").notNull(),
+  deployerKeySealed: text("deployer_key_sealed").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+/** The contract each Solidity package of a version was deployed as on the service's chain. */
+export const serviceChainContracts = pgTable(
+  "service_chain_contracts",
+  {
+    id: serial("id").primaryKey(),
+    verId: integer("ver_id").notNull().references(() => appVersions.id),
+    packageId: integer("package_id").notNull().references(() => chaincodePackages.id),
+    contractName: text("contract_name").notNull(),
+    address: text("address").notNull(),
+    txHash: text("tx_hash").notNull(),
+    blockNumber: integer("block_number").notNull(),
+    abi: jsonb("abi").$type<unknown[]>().notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("service_chain_contracts_package").on(t.verId, t.packageId)],
+);
+
+/**
+ * The key of one user (the publisher, or an approved participant) to a service chain's JSON-RPC endpoint
+ * /chain/service/<key>: stored as its hash for the lookup and sealed for showing it again.
+ */
+export const serviceChainKeys = pgTable(
+  "service_chain_keys",
+  {
+    id: serial("id").primaryKey(),
+    appId: integer("app_id").notNull().references(() => apps.id),
+    userId: integer("user_id").notNull().references(() => users.id),
+    keyHash: text("key_hash").notNull().unique(),
+    keySealed: text("key_sealed").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("service_chain_keys_user").on(t.appId, t.userId)],
 );

@@ -1,4 +1,5 @@
 import { escapeLike } from "../../kit/sql";
+import billing from "../billing";
 import services from "../services";
 import { and, asc, count, desc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
@@ -374,6 +375,8 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Sign
   const company = f.company === "on";
   if (company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
   return ctx.services.db.transaction(async (tx) => {
+    // SPEC §5 Blocking by bills: unpaid bills block new products.
+    if (!input.productId && (await billing.api.hasBlockingBills(tx, user.id, 1, now))) throw new ApiError(Msg.UNPAID_BILLS);
     const existing = input.productId ? await ownProduct(tx, user.id, input.productId) : null;
     if (existing) allowed(existing.status, "edit", "owner");
     let coverFileId = existing?.coverFileId ?? null;
@@ -409,6 +412,8 @@ export async function submitProduct(input: Payload<"/sys/product/submit">, ctx: 
   return ctx.services.db.transaction(async (tx) => {
     const p = await ownProduct(tx, user.id, input.productId);
     const to = allowed(p.status, "submit", "owner");
+    // SPEC §5 Blocking by bills: publishing a product (its submission for approval) is blocked too.
+    if (await billing.api.hasBlockingBills(tx, user.id, 1, ctx.services.now())) throw new ApiError(Msg.UNPAID_BILLS);
     if (p.company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
     await tx.update(products).set({ status: to, updatedAt: ctx.services.now() }).where(eq(products.id, p.id));
     return { status: to };
@@ -451,7 +456,7 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
       if (!comments) throw new ApiError(Msg.COMMENTS_REQUIRED);
       const to = allowed(p.status, "reject", "operator");
       await tx.update(products).set({ status: to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now }).where(eq(products.id, p.id));
-      await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.rejected", params: { name: p.name, comments }, createdAt: now });
+      await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.rejected", params: { name: p.name, comments }, refKind: "product", refId: p.id, createdAt: now });
       return { status: to };
     }
     if (p.company) {
@@ -460,7 +465,7 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
     }
     const to = allowed(p.status, "approve", "operator");
     await tx.update(products).set({ status: to, listedAt: now, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now }).where(eq(products.id, p.id));
-    await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.approved", params: { name: p.name }, createdAt: now });
+    await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.approved", params: { name: p.name }, refKind: "product", refId: p.id, createdAt: now });
     return { status: to };
   });
 }
@@ -498,6 +503,8 @@ export async function publishProduct(input: Payload<"/sys/product/publish">, ctx
       .where(and(eq(productServices.userId, buyer.id), eq(productServices.idempotencyKey, input.idempotencyKey)));
     if (done) return { appId: done.appId, replayed: true };
     if (!p || p.status !== ProductStatus.LISTED) throw new ApiError(Msg.PRODUCT_NOT_LISTED);
+    // SPEC §5 Blocking by bills: the service it makes is a new service.
+    if (await billing.api.hasBlockingBills(tx, buyer.id, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     // §1 Individuals cannot publish company services.
     if (p.company && !isEnterprise(buyer)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
     let coverFileId: number | null = null;

@@ -1,6 +1,7 @@
 import type { VueapiPath } from "../../../contract/paths";
 import { accepts, getAt, idFieldsOf, issuesOf, jsonSchemaOf, minimalValue, setAt, type FieldPath, type IdField, type Json, type JsonObject, type Schema } from "./schema";
 import { key, type Kind, type World } from "./world";
+import { COUNTER_SOURCE } from "../fixtures/counter-contract";
 import { PASSWORD } from "../client";
 
 /**
@@ -48,7 +49,14 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   orgId: "catalogue",
   planId: "pcPlan",
   projectId: "pcProject",
+  /** A configuration upgrade of one of the user's services (docs/decisions/036). */
+  upgradeId: "upgrade",
+  /** An item of the price catalogue: only operators name one (/sys/ops/prices/set). */
+  itemId: "not-id",
   accountId: "pcAccount",
+  contractId: "pcContract",
+  /** Test services (docs/decisions/034). */
+  testServiceId: "testService",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -149,6 +157,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/anon/user/register": () => ({
       payload: { userType: "1", userName: `sec${key().slice(3, 15)}`, password: PASSWORD, confirmPassword: PASSWORD, realName: "测试", email: `${key()}@example.com`, captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x", agreeTerms: "on", agreePrivacy: "on" },
     }),
+    "/anon/platform/desktopLink": () => ({ email: `${key()}@example.com`, path: "/g/home/index" }),
     "/anon/password/checkResetCode": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456" }),
     "/main/updateEmailPassword": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456", password: PASSWORD, confirmPassword: PASSWORD }),
     "/anon/password/sendResetCode": () => ({ phone: w.userName, retrieveWay: "email", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),
@@ -204,6 +213,13 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/account/create": () => ({ projectId: w.ids.pcProject[0] as number, name: `${w.tag} acct ${key().slice(3, 9)}`, keyType: "3", address: `0x${key().slice(3, 23)}${key().slice(3, 23)}`, gasWarning: "0.01" }),
     "/sys/opc/account/assignGas": () => ({ accountId: w.ids.pcAccount[0] as number, amount: "0.01", idempotencyKey: idem() }),
     "/sys/opc/account/keystore": () => ({ accountId: w.ids.pcAccount[0] as number, password: PASSWORD }),
+    "/sys/opc/contract/create": () => ({ projectId: w.ids.pcProject[0] as number, accountId: w.ids.pcAccount[0] as number, name: `${w.tag} c ${key().slice(3, 9)}`, sourceKind: "abi", abi: "[]", bytecode: "0x6001600c60003960016000f300" }),
+    "/sys/opc/contract/update": () => ({ contractId: w.ids.pcContract[0] as number, name: `${w.tag} contract` }),
+    "/sys/opc/contract/call": () => ({ contractId: w.ids.pcContract[0] as number, functionName: "v", args: [] }),
+    "/sys/ops/testNetwork/reset": () => ({ confirmName: "test-network" }),
+    "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
+    "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
+    "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
   };
 }
 

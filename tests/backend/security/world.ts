@@ -4,6 +4,7 @@ import { afterAll, expect, inject } from "vitest";
 import type { Json } from "./schema";
 import { activeUser, login } from "../client";
 import { tinyPng } from "../../fixtures/files";
+import { COUNTER_SOURCE } from "../fixtures/counter-contract";
 
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
@@ -80,7 +81,7 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
-  "pcPlan", "pcProject", "pcAccount",
+  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -227,6 +228,16 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
       markers.push(detail.bill.billNo);
     }
   }
+  // The free plan's running service with a configuration upgrade waiting for review (docs/decisions/036).
+  const free = await ok("/test/services", { verState: 25, free: true, name: `${tag} free` }, token);
+  ids.app.push(free.appId);
+  ids.appVer.push(free.appVerId);
+  named.freeAppId = free.appId;
+  const options = await ok("/sys/configUpgrade/options", { appId: free.appId }, token);
+  const upgrade = await ok("/sys/configUpgrade/create", { appId: free.appId, upgradeType: 2, nodes: options.current.map((n: any) => ({ ...n, tps: n.tps + 1 })) }, token);
+  ids.upgrade.push(upgrade.upgradeId);
+  markers.push(upgrade.upgradeNo);
+  named.upgradeId = upgrade.upgradeId;
   const link = await ok("/sys/chainAppInfo/invite", { appVerId: services.run.appVerId, language: "en" }, token);
   const invite = new URL(`http://x${link.path}`).searchParams;
   markers.push(invite.get("c")!);
@@ -303,13 +314,28 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const projectKey = (await ok("/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token)).apiKey as string;
   markers.push(projectKey);
   named.projectKey = projectKey;
-  const custody = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} custody`, keyType: "1", gasWarning: "0.01" }, token);
+  const custody = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} custody`, keyType: "1", gasWarning: "0" }, token);
   const uploadedAddress = `0x${randomBytes(20).toString("hex")}`;
-  const watched = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} address`, keyType: "3", address: uploadedAddress, gasWarning: "0.01" }, token);
+  const watched = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} address`, keyType: "3", address: uploadedAddress, gasWarning: "0" }, token);
   ids.pcAccount.push(custody.accountId, watched.accountId);
   markers.push(custody.address, watched.address);
   const gas = await ok("/sys/opc/account/assignGas", { accountId: custody.accountId, amount: "0.50", idempotencyKey: key() }, token);
   markers.push(gas.billNo, gas.txHash);
+  // A contract deployed from the custody account (docs/decisions/033), from a small source compiled on the server.
+  const contract = await ok("/sys/opc/contract/create", { projectId: project.projectId, accountId: custody.accountId, name: `${tag} contract`, sourceKind: "source", source: "// SPDX-License-Identifier: MIT\npragma solidity 0.8.37;\ncontract Mark { event Marked(uint256 v); uint256 public v = 7; function mark(uint256 x) external { v = x; emit Marked(x); } }" }, token);
+  ids.pcContract.push(contract.contractId);
+  const contractDone = await waitFor("contract deployed", () => ok("/sys/opc/contract/detail", { contractId: contract.contractId }, token), (d) => d.status === 2 || d.status === 3);
+  expect(contractDone.status, contractDone.failReason).toBe(2);
+  markers.push(contractDone.address, contractDone.txHash);
+
+  // A test service deployed on the test network (docs/decisions/034), with its access URL's key.
+  const ts = await ok("/sys/testService/create", { name: `${tag} ts`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }, token);
+  ids.testService.push(ts.testServiceId);
+  await ok("/sys/testService/deploy", { testServiceId: ts.testServiceId }, token);
+  const deployedTs = await waitFor("test service deployed", () => ok("/sys/testService/detail", { testServiceId: ts.testServiceId }, token), (d) => d.status !== 5, 90_000);
+  expect(deployedTs.status).toBe(10);
+  named.testKey = String(deployedTs.accessPath).split("/").pop()!;
+  markers.push(ts.appCode, named.testKey as string, deployedTs.contractAddress);
 
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
@@ -401,11 +427,15 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/chainAppInfo/publishedDetail", { appId }]),
     ...w.ids.product.map((productId): [string, object] => ["/sys/product/detail", { productId }]),
     ["/sys/opc/plan/list", {}],
+    ["/sys/testService/list", { pageSize: 50 }],
+    ...w.ids.testService.map((testServiceId): [string, object] => ["/sys/testService/detail", { testServiceId }]),
     ["/sys/opc/project/list", { pageSize: 50 }],
     ["/sys/opc/account/list", { pageSize: 50 }],
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/project/detail", { projectId }]),
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/project/stats", { projectId, range: "7d" }]),
     ...w.ids.pcAccount.map((accountId): [string, object] => ["/sys/opc/account/detail", { accountId }]),
+    ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/contract/list", { projectId }]),
+    ...w.ids.pcContract.map((contractId): [string, object] => ["/sys/opc/contract/detail", { contractId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],

@@ -16,7 +16,7 @@ import { StepNav } from "./steps";
 type FieldName = { name: string; formId: string };
 
 /** A number input in a table cell, labelled for screen readers; disabled while its node is not chosen. */
-function CellInput({ field, label, disabled }: { field: FieldName; label: string; disabled: boolean }) {
+export function CellInput({ field, label, disabled }: { field: FieldName; label: string; disabled: boolean }) {
   const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
   const props = getInputProps(meta, { type: "number" });
   return (
@@ -28,7 +28,7 @@ function CellInput({ field, label, disabled }: { field: FieldName; label: string
   );
 }
 
-function ChooseCell({ field, label }: { field: FieldName; label: string }) {
+export function ChooseCell({ field, label }: { field: FieldName; label: string }) {
   const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
   const props = getInputProps(meta, { type: "checkbox" });
   return (

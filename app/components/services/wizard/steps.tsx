@@ -9,13 +9,14 @@ import {
   basicInfoSchema,
   CERTIFICATE_MODES,
   certificateFormSchema,
+  COVER_MAX_BYTES,
   COVER_TYPES,
   CROSS_PROTOCOLS,
   FRAMEWORKS,
   FUNC_TYPES,
   functionFormSchema,
   INDUSTRIES,
-  LANGUAGES,
+  languagesFor,
   packageFormSchema,
   PAYMENT_CYCLES,
   PLATFORM_TYPES,
@@ -160,7 +161,7 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
                   <span>{t("basic.coverKept", { name: view.cover.name })}</span>
                 </div>
               ) : null}
-              <FileField name="cover" label={t("basic.cover")} hint={t("basic.coverHint")} accept={COVER_TYPES.map((x) => `.${x}`).join(",")} errors={f.cover?.errors} />
+              <FileField name="cover" label={t("basic.cover")} hint={t("basic.coverHint", { types: COVER_TYPES.map((x) => x.toUpperCase()).join(", "), mb: COVER_MAX_BYTES / (1024 * 1024) })} accept={COVER_TYPES.map((x) => `.${x}`).join(",")} errors={f.cover?.errors} />
             </div>
           </div>
           <fieldset className="grid gap-4 md:grid-cols-3">
@@ -272,7 +273,7 @@ export function PackagesStep({ view, deleteHref, ...step }: ListStepProps) {
     >
       <TextField field={f.name} label={t("packages.name")} hint={t("packages.nameHint")} />
       <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
-      <SelectField field={f.language} label={t("packages.language")} options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
+      <SelectField field={f.language} label={t("packages.language")} options={languagesFor(view.basic.framework).map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
       <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
       <TextField field={f.mainPath} label={t("packages.mainPath")} />
       <FileField name="file" label={t("packages.file")} hint={t("packages.fileHint")} accept=".zip" errors={f.file?.errors} />
@@ -379,9 +380,12 @@ export function CertificateStep({ view, action, actionData, backTo }: StepProps)
         <p className="mb-2 text-sm text-slate-600">{t("certificate.intro")}</p>
         <div className="space-y-2">
           {CERTIFICATE_MODES.map((m) => (
-            <label key={`${form.key}-${m}`} className="flex items-center gap-2 text-sm">
-              <input type="radio" name={field.name} value={m} defaultChecked={field.initialValue === m} className="h-4 w-4" />
-              {t(`certificate.modes.${m}`)}
+            <label key={`${form.key}-${m}`} className="flex items-start gap-2 text-sm">
+              <input type="radio" name={field.name} value={m} defaultChecked={field.initialValue === m} className="mt-0.5 h-4 w-4" aria-describedby={`certificate-mode-${m}-hint`} />
+              <span>
+                <span className="font-medium">{t(`certificate.modes.${m}`)}</span>
+                <span id={`certificate-mode-${m}-hint`} className="block text-slate-600" data-testid="certificate-mode-hint">{t(`certificate.modeHints.${m}`)}</span>
+              </span>
             </label>
           ))}
         </div>

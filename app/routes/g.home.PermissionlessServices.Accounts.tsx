@@ -1,0 +1,68 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Badge } from "~/components/Badge";
+import { Pagination } from "~/components/Pagination";
+import { Table, td } from "~/components/details";
+import { KeyTypeLabel, PC, accountHref, formatEther, projectHref } from "~/components/public-chain/bits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { pageParam } from "~/lib/params";
+import { idParam } from "~/lib/public-chain.server";
+
+export const handle = {
+  i18n: ["publicChain"],
+  breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome", to: `${PC}/Home` }, { key: "titles.publicChainAccounts" }],
+};
+export const meta = pageTitle("publicChainAccounts", (d: { project?: { name: string } }) => d.project?.name);
+
+const PAGE_SIZE = 10;
+
+/** SPEC §2 chain account management: a project's chain accounts with their gas read from the chain. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const projectId = idParam(request, "projectId");
+  const api = apiFor(request, viewer);
+  const [project, accounts] = await Promise.all([
+    api.load("/sys/opc/project/detail", { projectId }),
+    api.load("/sys/opc/account/list", { projectId, pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE }),
+  ]);
+  return json({ project, page: accounts.page, language: viewer.language });
+}
+
+export default function ChainAccounts() {
+  const { project, page, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("publicChain");
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{t("accounts.title", { name: project.name })}</h1>
+        <div className="flex gap-2">
+          <Link className="btn-secondary" to={projectHref(project.projectId)}>{t("accounts.backToProject")}</Link>
+          <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>{t("accounts.create")}</Link>
+        </div>
+      </div>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-600" data-testid="empty">{t("accounts.empty")}</p>
+      ) : (
+        <Table testId="account-list" head={[t("account.name"), t("account.address"), t("account.keyType"), t("account.gas"), t("account.created"), t("index.actions")]}>
+          {page.rows.map((a) => (
+            <tr key={a.accountId} data-testid="account-row">
+              <td className={td}><Link className="link" to={accountHref(a.accountId)}>{a.name}</Link></td>
+              <td className={`${td} break-all font-mono text-xs`}>{a.address}</td>
+              <td className={td}><KeyTypeLabel keyType={a.keyType} /></td>
+              <td className={`${td} tabular-nums`}>
+                {a.gasWei === null ? t("account.gasUnknown") : `${formatEther(a.gasWei)} ${t("account.unit")}`}
+                {a.gasLow ? <div className="mt-1"><Badge tone="wait" testId="gas-low">{t("account.gasLow")}</Badge></div> : null}
+              </td>
+              <td className={td}>{formatDate(a.createdAt, language, true)}</td>
+              <td className={td}><Link className="link" to={accountHref(a.accountId)}>{t("accounts.detail")}</Link></td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

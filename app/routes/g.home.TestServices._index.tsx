@@ -1,0 +1,59 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Pagination } from "~/components/Pagination";
+import { Table, td } from "~/components/details";
+import { TestServiceBadge } from "~/components/test-services/bits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatDate, zoneHeader } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { pagingOf } from "~/lib/paging";
+
+export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "menu.testServices" }] };
+export const meta = pageTitle("testServices");
+
+/** SPEC §2 TestServices: the caller's test services, newest first, paged; an empty state leads to the first one. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const url = new URL(request.url);
+  const data = await apiFor(request, viewer).load("/sys/testService/list", pagingOf(url));
+  return json({ ...data, language: viewer.language });
+}
+
+export default function TestServices() {
+  const { page, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("testServices");
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
+          <p className="text-sm text-slate-600">{t("list.intro")}</p>
+        </div>
+        <Link to="/g/home/TestServices/TestServicesNew" className="btn-primary">{t("list.new")}</Link>
+      </div>
+      {page.rows.length === 0 ? (
+        <div className="card text-center text-slate-600" data-testid="empty">
+          <p>{t("list.empty")}</p>
+          <Link to="/g/home/TestServices/TestServicesNew" className="mt-2 inline-block underline">{t("list.emptyAction")}</Link>
+        </div>
+      ) : (
+        <Table head={[t("fields.name"), t("fields.version"), t("fields.platform"), zoneHeader(t, t("list.deployTime")), t("fields.status"), t("list.actions")]} testId="test-services">
+          {page.rows.map((s) => (
+            <tr key={s.testServiceId} data-testid="test-service-row">
+              <td className={td}>{s.name}</td>
+              <td className={td}>{s.version}</td>
+              <td className={td}>{t(`platforms.${s.platform}`)}</td>
+              <td className={td}>{s.deployTime ? formatDate(s.deployTime, language, true, false) : "—"}</td>
+              <td className={td}><TestServiceBadge status={s.status} /></td>
+              <td className={td}>
+                <Link to={`/g/home/TestServices/TestServicesDetail?id=${s.testServiceId}`} className="underline">{t("list.details")}</Link>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} sizes />
+    </div>
+  );
+}

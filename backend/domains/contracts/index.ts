@@ -1,0 +1,26 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { callContract, contractDetail, contractEvents, createContract, listContracts, redeployContract, updateContract } from "./handlers";
+import { seedDemoContracts } from "./demo";
+import { contractJobs } from "./jobs";
+
+/**
+ * Contract deployment on open-alliance projects (SPEC §4 Contract deployment, §5 Contract name;
+ * contract/contracts.ts; docs/decisions/033): contracts compiled on the server or given as ABI and bytecode,
+ * deployed by a job from a project's custody account, their read functions and events. It reaches the chain
+ * only through the chain domain's api, projects and accounts through public-chain's tables and api.
+ */
+export default defineDomain({
+  name: "contracts",
+  handlers: handlersOf({
+    "/sys/opc/contract/create": createContract,
+    "/sys/opc/contract/list": listContracts,
+    "/sys/opc/contract/detail": contractDetail,
+    "/sys/opc/contract/update": updateContract,
+    "/sys/opc/contract/redeploy": redeployContract,
+    "/sys/opc/contract/call": callContract,
+    "/sys/opc/contract/events": contractEvents,
+  }),
+  jobs: contractJobs,
+  seedDemo: seedDemoContracts,
+});

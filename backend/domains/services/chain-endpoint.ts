@@ -1,0 +1,47 @@
+import { and, eq, isNull, inArray } from "drizzle-orm";
+import { accessAllowed } from "../../../contract/participation-codes";
+import { RPC_BODY_LIMIT_BYTES } from "../../../contract/public-chain-codes";
+import { VerState } from "../../../contract/service-status";
+import type { Endpoint } from "../../kit/domain";
+import chain from "../chain";
+import { appJoins } from "../participation/tables";
+import { SERVICE_KEY_SHAPE, SERVICE_RPC_PREFIX, hashServiceKey } from "./chain";
+import { appVersions, apps, serviceChainKeys, serviceChains } from "./tables";
+
+/**
+ * A consortium service's chain over JSON-RPC (docs/decisions/038): POST /chain/service/<key>, standard JSON-RPC
+ * that viem and ethers use. The key is one user's: the publisher's, or a participant's whose participation
+ * gives access (approved, not disabled: SPEC §4). The service must be running (25); a key stops working when
+ * its user loses access, and the chain keeps its state.
+ */
+const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+const refusal = (status: number, code: number, message: string) => new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), { status, headers });
+
+export const serviceChainRpc: Endpoint = {
+  methods: ["POST"],
+  path: SERVICE_RPC_PREFIX,
+  auth: "key",
+  bodyLimitBytes: RPC_BODY_LIMIT_BYTES,
+  ratePerMinute: 600,
+  async handle(request, deps) {
+    const key = decodeURIComponent(new URL(request.url).pathname.slice(SERVICE_RPC_PREFIX.length));
+    if (!SERVICE_KEY_SHAPE.test(key)) return refusal(401, -32001, "a valid service key is required: POST to /chain/service/<key>");
+    const [row] = await deps.db
+      .select({ userId: serviceChainKeys.userId, appId: apps.id, owner: apps.userId, chainName: serviceChains.chainName, verState: appVersions.verState })
+      .from(serviceChainKeys)
+      .innerJoin(apps, eq(apps.id, serviceChainKeys.appId))
+      .innerJoin(serviceChains, eq(serviceChains.appId, apps.id))
+      .leftJoin(appVersions, eq(appVersions.id, apps.currentVerId))
+      .where(eq(serviceChainKeys.keyHash, hashServiceKey(key)));
+    if (!row) return refusal(401, -32001, "unknown service key");
+    if (row.verState !== VerState.RUNNING) return refusal(403, -32002, "this service is not running");
+    if (row.userId !== row.owner) {
+      const joins = await deps.db
+        .select({ auditState: appJoins.auditState })
+        .from(appJoins)
+        .where(and(eq(appJoins.appId, row.appId), eq(appJoins.userId, row.userId), isNull(appJoins.disabledAt), inArray(appJoins.auditState, [13, 15])));
+      if (!joins.some((j) => accessAllowed({ auditState: j.auditState, verState: row.verState ?? 0, disabled: false }))) return refusal(403, -32003, "this key's participation gives no access to the service");
+    }
+    return new Response(JSON.stringify(await chain.api.answer(deps, row.chainName, await request.text())), { status: 200, headers });
+  },
+};

@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, eq } from "drizzle-orm";
+import { encodeDeployData, type Abi } from "viem";
+import { isEvmFramework } from "../../../contract/service-codes";
+import { VerState } from "../../../contract/service-status";
+import type { Db, Tx } from "../../db/client";
+import type { Deps } from "../../deps";
+import type { BackendEnv } from "../../env";
+import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
+import { chooseContract, constructorArgs } from "../../kit/solidity";
+import chain from "../chain";
+import { solidityFilesOfPackage } from "./inspect";
+import { appVersions, apps, chaincodePackages, serviceChainContracts, serviceChainKeys, serviceChains } from "./tables";
+
+/*
+ * Consortium services on their own chain (docs/decisions/038). A FISCO BCOS or CITA service runs its Solidity
+ * chaincode on an EVM chain of the registry (backend/domains/chain), one per service, started by the deploy job
+ * (24 → 25 / 26): each Solidity package is compiled for real and its contract created from the service's
+ * deployer account, whose gas comes from the chain's treasury. Fabric and XuperChain keep the booking of
+ * docs/decisions/012. Users reach the chain through /chain/service/<key> with a key of their own.
+ */
+
+const DEPLOYER_KEYS: SealPurpose = { label: "bsn-service-chain-deployer-key", fallbackFile: "service-chain-secret" };
+const ENDPOINT_KEYS: SealPurpose = { label: "bsn-service-chain-endpoint-key", fallbackFile: "service-chain-secret" };
+/** The gas a deployer is given when it holds less than half of it: 10 ether of the service's chain. */
+const DEPLOYER_GAS = 10n * 10n ** 18n;
+
+export const SERVICE_RPC_PREFIX = "/chain/service/";
+/** An endpoint key: 32 random bytes, base64url (43 characters). */
+export const SERVICE_KEY_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+export const hashServiceKey = (key: string) => createHash("sha256").update(key, "utf8").digest("hex");
+
+/** The registry name of a service's chain: its app code, lower-case. */
+export const serviceChainName = (appCode: string) => `svc-${appCode.toLowerCase()}`;
+
+export type ChainDeployment =
+  | { ok: true; chainName: string; chainId: number; contracts: { packageId: number; packageName: string; contractName: string; address: string; txHash: string; blockNumber: number; abi: unknown[] }[] }
+  | { ok: false; reason: string };
+
+/** The contract name a package names by its main path ("contracts/Ledger.sol" → "Ledger"), when the sources have it. */
+function mainOf(mainPath: string, names: string[]) {
+  const base = mainPath.split("/").pop()?.replace(/\.sol$/i, "") ?? "";
+  return names.includes(base) ? base : "";
+}
+
+/** The service's chain and deployer, made on its first deployment (the registry returns an existing chain as is). */
+async function chainOf(deps: Deps, app: { id: number; appCode: string }) {
+  const [known] = await deps.db.select().from(serviceChains).where(eq(serviceChains.appId, app.id));
+  const info = await chain.api.createChain(deps, { name: known?.chainName ?? serviceChainName(app.appCode), purpose: "consortium" });
+  if (known) return { ...known, deployerKey: openWith(deps.env, DEPLOYER_KEYS, known.deployerKeySealed) };
+  const { privateToAddress, toChecksumAddress, bytesToHex } = await import("@ethereumjs/util");
+  const key = randomBytes(32);
+  const row = { appId: app.id, chainName: info.name, chainId: info.chainId, deployerAddress: toChecksumAddress(bytesToHex(privateToAddress(key))), deployerKeySealed: sealWith(deps.env, DEPLOYER_KEYS, `0x${key.toString("hex")}`), createdAt: deps.now() };
+  await deps.db.insert(serviceChains).values(row).onConflictDoNothing();
+  const [saved] = await deps.db.select().from(serviceChains).where(eq(serviceChains.appId, app.id));
+  return { ...saved!, deployerKey: openWith(deps.env, DEPLOYER_KEYS, saved!.deployerKeySealed) };
+}
+
+/**
+ * The chain part of deploying version `verId` (outside any transaction: compiling and mining take their time):
+ * null when the service does not run on a chain of its own (not EVM, or no Solidity package), else every
+ * Solidity package deployed, or the first reason why not (the compiler's, the init params', the chain's).
+ * A package already deployed for this version (a job run again after a crash) keeps its contract.
+ */
+export async function deployOnServiceChain(verId: number, deps: Deps): Promise<ChainDeployment | null> {
+  const [row] = await deps.db.select({ version: appVersions, app: apps }).from(appVersions).innerJoin(apps, eq(apps.id, appVersions.appId)).where(eq(appVersions.id, verId));
+  if (!row || row.version.verState !== VerState.PENDING_PUBLISH || !isEvmFramework(row.app.framework)) return null;
+  const packages = (await deps.db.select().from(chaincodePackages).where(eq(chaincodePackages.verId, verId)).orderBy(asc(chaincodePackages.id))).filter((p) => p.language === "solidity");
+  if (!packages.length) return null;
+  let target;
+  try {
+    target = await chainOf(deps, row.app);
+  } catch (error) {
+    return { ok: false, reason: `the service's chain could not start: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const done = await deps.db.select().from(serviceChainContracts).where(eq(serviceChainContracts.verId, verId));
+  const contracts = [];
+  for (const pkg of packages) {
+    const existing = done.find((d) => d.packageId === pkg.id);
+    if (existing) {
+      contracts.push({ packageId: pkg.id, packageName: pkg.name, contractName: existing.contractName, address: existing.address, txHash: existing.txHash, blockNumber: existing.blockNumber, abi: existing.abi });
+      continue;
+    }
+    const file = await deps.files.read(deps.db, pkg.fileId);
+    if (!file) return { ok: false, reason: `${pkg.name}: the package file is missing` };
+    const compiled = await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes)));
+    if (!compiled.ok) return { ok: false, reason: `${pkg.name}: ${compiled.errors.join("\n")}`.slice(0, 4000) };
+    const chosen = chooseContract(compiled.contracts, mainOf(pkg.mainPath, compiled.contracts.map((c) => c.name)));
+    if ("reason" in chosen) return { ok: false, reason: `${pkg.name}: ${chosen.reason}` };
+    const args = constructorArgs(chosen.contract.abi, pkg.initParams);
+    if ("reason" in args) return { ok: false, reason: `${pkg.name}: ${args.reason}` };
+    try {
+      const data = encodeDeployData({ abi: chosen.contract.abi as Abi, bytecode: chosen.contract.bytecode as `0x${string}`, args: args.args });
+      const balance = BigInt((await chain.api.request(deps, target.chainName, { method: "eth_getBalance", params: [target.deployerAddress, "latest"] })) as string);
+      if (balance < DEPLOYER_GAS / 2n) await chain.api.fund(deps, target.chainName, target.deployerAddress, DEPLOYER_GAS);
+      const deployed = await chain.api.deploy(deps, target.chainName, target.deployerKey, data);
+      const contract = { packageId: pkg.id, packageName: pkg.name, contractName: chosen.contract.name, address: deployed.address, txHash: deployed.txHash, blockNumber: deployed.blockNumber, abi: chosen.contract.abi };
+      await deps.db.insert(serviceChainContracts).values({ verId, ...contract, createdAt: deps.now() }).onConflictDoNothing();
+      contracts.push(contract);
+    } catch (error) {
+      return { ok: false, reason: `${pkg.name}: the service's chain refused the deployment: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`.slice(0, 2000) };
+    }
+  }
+  return { ok: true, chainName: target.chainName, chainId: target.chainId, contracts };
+}
+
+/** What a page shows of a service's chain: its id, the contracts of `verId`, and the endpoint with `userId`'s key. */
+export async function serviceChainView(db: Db | Tx, env: BackendEnv, appId: number, verId: number, userId: number, now: Date) {
+  const [known] = await db.select().from(serviceChains).where(eq(serviceChains.appId, appId));
+  if (!known) return null;
+  const contracts = await db
+    .select({ packageName: chaincodePackages.name, contractName: serviceChainContracts.contractName, address: serviceChainContracts.address, txHash: serviceChainContracts.txHash, blockNumber: serviceChainContracts.blockNumber })
+    .from(serviceChainContracts)
+    .innerJoin(chaincodePackages, eq(chaincodePackages.id, serviceChainContracts.packageId))
+    .where(eq(serviceChainContracts.verId, verId))
+    .orderBy(asc(serviceChainContracts.id));
+  return { chainName: known.chainName, chainId: known.chainId, endpointPath: `${SERVICE_RPC_PREFIX}${await keyOf(db, env, appId, userId, now)}`, contracts };
+}
+
+/** `userId`'s key to the service's chain, made on first use. */
+async function keyOf(db: Db | Tx, env: BackendEnv, appId: number, userId: number, now: Date): Promise<string> {
+  const [known] = await db.select().from(serviceChainKeys).where(and(eq(serviceChainKeys.appId, appId), eq(serviceChainKeys.userId, userId)));
+  if (known) return openWith(env, ENDPOINT_KEYS, known.keySealed);
+  const key = randomBytes(32).toString("base64url");
+  await db.insert(serviceChainKeys).values({ appId, userId, keyHash: hashServiceKey(key), keySealed: sealWith(env, ENDPOINT_KEYS, key), createdAt: now }).onConflictDoNothing();
+  const [saved] = await db.select().from(serviceChainKeys).where(and(eq(serviceChainKeys.appId, appId), eq(serviceChainKeys.userId, userId)));
+  return openWith(env, ENDPOINT_KEYS, saved!.keySealed);
+}

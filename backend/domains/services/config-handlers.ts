@@ -1,0 +1,102 @@
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import type { z } from "zod";
+import type { configurationPaths } from "../../../contract/configuration";
+import { UpgradeReview } from "../../../contract/config-upgrade-codes";
+import { Msg } from "../../../contract/messages";
+import { ApiError } from "../../http/errors";
+import type { SignedInContext } from "../../http/router";
+import { apps, configUpgrades } from "./tables";
+import { createUpgrade, cycleOf, currentConfig, leftFor, payUpgrade, priceRequest, refusalNow, reviewUpgrade, upgradableService, upgradeDetails, upgradeRows } from "./upgrade";
+
+/** The /vueapi paths of configuration upgrades (contract/configuration.ts; docs/decisions/036). */
+
+type Payload<P extends keyof typeof configurationPaths> = z.output<(typeof configurationPaths)[P]["payload"]>;
+
+/** SPEC §2 Configuration: the caller's upgrades, newest first, optionally of one service. */
+export async function upgradeList(input: Payload<"/sys/configUpgrade/list">, { services, user }: SignedInContext) {
+  if (input.appId) {
+    // A filter by another user's service is refused, not answered with an empty page.
+    const [app] = await services.db.select({ userId: apps.userId }).from(apps).where(eq(apps.id, input.appId));
+    if (!app || app.userId !== user.id) throw new ApiError(Msg.NOT_FOUND);
+  }
+  const where = and(eq(configUpgrades.userId, user.id), input.appId ? eq(configUpgrades.appId, input.appId) : undefined);
+  const [{ total }] = await services.db.select({ total: count() }).from(configUpgrades).where(where);
+  const rows = await upgradeRows(services.db, where, input.pageSize, (input.pageIndex - 1) * input.pageSize);
+  return { page: { rows, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+}
+
+/** What ConfigurationNew shows: the service's configuration, its cycle, what nodes have left, and §5's refusal. */
+export async function upgradeOptions(input: Payload<"/sys/configUpgrade/options">, { services, user }: SignedInContext) {
+  const now = services.now();
+  const { app, version } = await upgradableService(services.db, user.id, input.appId);
+  const cycle = cycleOf(app, version.publishedAt, now);
+  return {
+    appId: app.id,
+    appVerId: version.id,
+    name: app.name,
+    paymentCycle: app.paymentCycle,
+    cycleStart: cycle?.start.toISOString() ?? null,
+    cycleEnd: cycle?.end.toISOString() ?? null,
+    current: await currentConfig(services.db, version.id),
+    left: await leftFor(services.db, version.id),
+    refusal: await refusalNow(services.db, app, version, now),
+  };
+}
+
+export async function upgradeQuote(input: Payload<"/sys/configUpgrade/quote">, { services, user }: SignedInContext) {
+  const now = services.now();
+  const { app, version } = await upgradableService(services.db, user.id, input.appId);
+  const priced = await priceRequest(services.db, app, version, input, now);
+  return { amountCents: priced.amountCents, fullCycleDiffCents: priced.fullCycleDiffCents, remainingDays: priced.remainingDays, cycleEnd: priced.cycle.end.toISOString() };
+}
+
+export async function upgradeCreate(input: Payload<"/sys/configUpgrade/create">, { services, user }: SignedInContext) {
+  const now = services.now();
+  const row = await services.db.transaction((tx) => createUpgrade(tx, user.id, input, now));
+  return (await upgradeDetails(services.db, [row], now))[0];
+}
+
+export async function upgradeDetail(input: Payload<"/sys/configUpgrade/detail">, { services, user }: SignedInContext) {
+  const [row] = await services.db.select().from(configUpgrades).where(eq(configUpgrades.id, input.upgradeId));
+  if (!row || row.userId !== user.id) throw new ApiError(Msg.NOT_FOUND);
+  return (await upgradeDetails(services.db, [row], services.now()))[0];
+}
+
+export async function upgradePay(input: Payload<"/sys/configUpgrade/pay">, { services, user }: SignedInContext) {
+  const now = services.now();
+  const paid = await services.db.transaction((tx) => payUpgrade(tx, { userId: user.id, upgradeId: input.upgradeId, idempotencyKey: `upgradepay:${input.idempotencyKey}`, now }));
+  return { billId: paid.billId, replayed: paid.replayed };
+}
+
+/** Operations: pending requests (oldest first) or those not approved (newest first), with what they change. */
+export async function opsUpgradeList(input: Payload<"/sys/ops/configUpgrades/list">, { services }: SignedInContext) {
+  const state = input.queue === "pending" ? UpgradeReview.PENDING : UpgradeReview.NOT_APPROVED;
+  const where = eq(configUpgrades.reviewState, state);
+  const [{ total }] = await services.db.select({ total: count() }).from(configUpgrades).where(where);
+  const rows = await services.db
+    .select()
+    .from(configUpgrades)
+    .where(where)
+    .orderBy(input.queue === "pending" ? configUpgrades.createdAt : desc(configUpgrades.reviewedAt), configUpgrades.id)
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  return { page: { rows: await upgradeDetails(services.db, rows, services.now()), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+}
+
+export async function opsUpgradeDecide(input: Payload<"/sys/ops/configUpgrades/decide">, { services, user }: SignedInContext) {
+  const now = services.now();
+  const u = await services.db.transaction((tx) => reviewUpgrade(tx, { upgradeId: input.upgradeId, decision: input.decision, comments: input.comments, operatorId: user.id, now }));
+  return { reviewState: u.reviewState, status: u.status };
+}
+
+/** A service's upgrade history (ServicesDetail), newest first. */
+export async function upgradeHistory(db: SignedInContext["services"]["db"], appId: number) {
+  return upgradeRows(db, eq(configUpgrades.appId, appId), 50, 0);
+}
+
+/** The services among `appIds` with an unpaid renewal bill, and that bill (Pay on the list and the detail). */
+export async function unpaidRenewals(db: SignedInContext["services"]["db"], appIds: number[]) {
+  if (appIds.length === 0) return new Map<number, number>();
+  const rows = await db.select({ id: apps.id, billId: apps.renewalBillId }).from(apps).where(inArray(apps.id, appIds));
+  return new Map(rows.flatMap((r) => (r.billId ? [[r.id, r.billId] as [number, number]] : [])));
+}

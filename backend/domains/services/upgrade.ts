@@ -1,0 +1,411 @@
+import billing from "../billing";
+import { and, asc, desc, eq, inArray, isNotNull, max } from "drizzle-orm";
+import { BillType, PayState } from "../../../contract/billing-codes";
+import {
+  UPGRADE_PAYMENT_WINDOW_MS,
+  UpgradeDeploy,
+  UpgradeReview,
+  UpgradeStatus,
+  asCycle,
+  changeKind,
+  cycleDays,
+  DAY_MS,
+  proratedCents,
+  upgradeRefusal,
+  type NodeConfig,
+} from "../../../contract/config-upgrade-codes";
+import type { UpgradeDetail, UpgradeRow } from "../../../contract/configuration";
+import { Msg } from "../../../contract/messages";
+import { configCycleCents, nodeCycleCents, type NodePrices } from "../../../contract/service-cost";
+import { serviceActions } from "../../../contract/service-status";
+import type { Finding } from "../../../contract/services";
+import type { Db, Tx } from "../../db/client";
+import { cityNodes, messages, users } from "../../db/tables";
+import { ApiError } from "../../http/errors";
+import { schedule, type JobHandler } from "../../jobs/runner";
+import { bills, type BillDetail } from "../billing/tables";
+import { readReport, storeReport } from "./inspect";
+import { availableOn, deploymentAddresses } from "./jobs";
+import { appNodes, appVersions, apps, configUpgrades, type NodeConfigRow } from "./tables";
+
+/**
+ * Configuration upgrades of a running service (SPEC §4 Config upgrade, §5, §9 bill type 2;
+ * docs/decisions/036): request → operator review → the bill paid from the balance → the deployment job
+ * re-books the node resources for real. The price is the difference of one cycle at today's catalogue,
+ * for the share of the cycle that is left.
+ */
+export const JOB_UPGRADE_DEPLOY = "service.configUpgradeDeploy";
+
+type Q = Db | Tx;
+type AppRow = typeof apps.$inferSelect;
+type VersionRow = typeof appVersions.$inferSelect;
+type UpgradeRecord = typeof configUpgrades.$inferSelect;
+type CatalogueNode = NodePrices & { id: number; name: string; nameZh: string; code: string };
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export type Catalogue = Map<number, NodePrices & { code: string }>;
+
+/** A bill's resource lines (SPEC §3 Bill usage detail) for one cycle of `nodes`. */
+export function resourceLines(nodes: readonly NodeConfig[], catalogue: Catalogue, cycle: number): NonNullable<BillDetail["resources"]> {
+  return nodes.flatMap((n) => {
+    const p = catalogue.get(n.cityNodeId);
+    if (!p) return [];
+    return [{ nodeCode: p.code, tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, monthlyPriceCents: p.tpsPricePerMonthCents, yearlyPriceCents: p.tpsPricePerYearCents, amountCents: nodeCycleCents(p, n.tps, n.capacityGb, asCycle(cycle), n.peers).totalCents }];
+  });
+}
+
+/** The city-node catalogue with its prices, read now (a change applies to new orders and renewals). */
+export async function priceCatalogue(q: Q): Promise<Map<number, CatalogueNode>> {
+  const rows = await q.select().from(cityNodes).orderBy(asc(cityNodes.id));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** What the version books now, in city-node order. */
+export async function currentConfig(q: Q, verId: number): Promise<NodeConfig[]> {
+  const rows = await q.select().from(appNodes).where(eq(appNodes.verId, verId)).orderBy(asc(appNodes.cityNodeId));
+  return rows.map((r) => ({ cityNodeId: r.cityNodeId, tps: r.tps, capacityGb: r.capacityGb, peers: r.peers }));
+}
+
+/**
+ * The paid period of the service's payment cycle: the recorded one, or (a service that ran before cycles
+ * were recorded) the period of its publication's cycle that contains `now`.
+ */
+export function cycleOf(app: Pick<AppRow, "cycleStart" | "cycleEnd" | "paymentCycle">, publishedAt: Date | null, now: Date): { start: Date; end: Date } | null {
+  if (app.cycleStart && app.cycleEnd) return { start: app.cycleStart, end: app.cycleEnd };
+  if (!publishedAt) return null;
+  const len = cycleDays(app.paymentCycle) * DAY_MS;
+  const n = Math.max(0, Math.floor((now.getTime() - publishedAt.getTime()) / len));
+  const start = new Date(publishedAt.getTime() + n * len);
+  return { start, end: new Date(start.getTime() + len) };
+}
+
+/** The §5 facts of a service now: an upgrade in progress, the last success. */
+async function upgradeFacts(q: Q, appId: number) {
+  const [inProgress] = await q.select({ id: configUpgrades.id }).from(configUpgrades).where(and(eq(configUpgrades.appId, appId), eq(configUpgrades.status, UpgradeStatus.UPGRADING))).limit(1);
+  const [last] = await q.select({ at: max(configUpgrades.deployedAt) }).from(configUpgrades).where(and(eq(configUpgrades.appId, appId), eq(configUpgrades.status, UpgradeStatus.SUCCESS)));
+  return { inProgress: inProgress !== undefined, lastSuccessAt: last?.at ? new Date(last.at) : null };
+}
+
+/** The running service a publisher upgrades: theirs (else not found) and allowed by §4 (else MSG_44006). */
+export async function upgradableService(q: Q, userId: number, appId: number) {
+  const [app] = await q.select().from(apps).where(eq(apps.id, appId));
+  if (!app || app.userId !== userId) throw new ApiError(Msg.NOT_FOUND);
+  const [version] = app.currentVerId ? await q.select().from(appVersions).where(eq(appVersions.id, app.currentVerId)) : [];
+  if (!version) throw new ApiError(Msg.UPGRADE_NOT_AVAILABLE);
+  const actions = serviceActions({ verState: version.verState, billState: version.billState, verUpable: version.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN });
+  if (!actions.has("configUpgrade")) throw new ApiError(Msg.UPGRADE_NOT_AVAILABLE);
+  return { app, version };
+}
+
+/** The refusal of §5 for this service now, or null. */
+export async function refusalNow(q: Q, app: AppRow, version: VersionRow, now: Date): Promise<string | null> {
+  const facts = await upgradeFacts(q, app.id);
+  return upgradeRefusal({ now, cycleEnd: cycleOf(app, version.publishedAt, now)?.end ?? null, ...facts });
+}
+
+/** What is left on each catalogue node for this version (its own booking counted as free). */
+export async function leftFor(q: Q, verId: number) {
+  const nodes = await q.select({ id: cityNodes.id }).from(cityNodes).orderBy(asc(cityNodes.id));
+  const out = [];
+  for (const n of nodes) {
+    const left = await availableOn(q as Tx, n.id, verId);
+    out.push({ cityNodeId: n.id, tps: Math.max(0, left.tps), capacityGb: Math.max(0, left.capacityGb) });
+  }
+  return out;
+}
+
+/**
+ * Checks a requested configuration against the current one and prices it: every node in the catalogue,
+ * the change of the requested type (MSG_44005) and not nothing (MSG_44004); the price for the rest of the cycle.
+ */
+export async function priceRequest(q: Q, app: AppRow, version: VersionRow, request: { upgradeType: 1 | 2; nodes: NodeConfig[] }, now: Date) {
+  const catalogue = await priceCatalogue(q);
+  const after = [...request.nodes].sort((a, b) => a.cityNodeId - b.cityNodeId);
+  if (new Set(after.map((n) => n.cityNodeId)).size !== after.length || after.some((n) => !catalogue.has(n.cityNodeId))) throw new ApiError(Msg.UPGRADE_UNKNOWN_NODE);
+  const before = await currentConfig(q, version.id);
+  const kind = changeKind(before, after);
+  if (kind === "none") throw new ApiError(Msg.UPGRADE_NO_CHANGE);
+  if (kind === "mixed" || (kind === "node") !== (request.upgradeType === 1)) throw new ApiError(Msg.UPGRADE_TYPE_MISMATCH);
+  const cycle = cycleOf(app, version.publishedAt, now);
+  if (!cycle) throw new ApiError(Msg.UPGRADE_NOT_AVAILABLE);
+  const c = asCycle(app.paymentCycle);
+  const fullCycleDiffCents = configCycleCents(after, catalogue, c) - configCycleCents(before, catalogue, c);
+  const remainingMs = cycle.end.getTime() - now.getTime();
+  const amountCents = proratedCents(fullCycleDiffCents, remainingMs, cycle.end.getTime() - cycle.start.getTime());
+  return { before, after, cycle, fullCycleDiffCents, amountCents, remainingDays: Math.max(0, Math.ceil(remainingMs / DAY_MS)) };
+}
+
+/**
+ * A publisher's upgrade request (§5 checked on the server): unpaid usage bills block it (payType 1, MSG_30005),
+ * then the rules of §5, then the change; recorded upgrading (1), pending review (1), to submit (1).
+ */
+export async function createUpgrade(tx: Tx, userId: number, request: { appId: number; upgradeType: 1 | 2; nodes: NodeConfig[] }, now: Date) {
+  const { app, version } = await upgradableService(tx, userId, request.appId);
+  // One request at a time per service: the service row is the lock the §5 checks read under.
+  await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for("update");
+  if (await billing.api.hasBlockingBills(tx, userId, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
+  const refusal = await refusalNow(tx, app, version, now);
+  if (refusal) throw new ApiError(refusal);
+  const priced = await priceRequest(tx, app, version, request, now);
+  const [row] = await tx
+    .insert(configUpgrades)
+    .values({
+      upgradeNo: billing.api.newBillNo(now, "CU"),
+      appId: app.id,
+      verId: version.id,
+      userId,
+      upgradeType: request.upgradeType,
+      before: priced.before,
+      after: priced.after,
+      amountCents: priced.amountCents,
+      paymentCycle: app.paymentCycle,
+      cycleEnd: priced.cycle.end,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await tell(tx, row, app.name, "upgradeRequested", now);
+  return row;
+}
+
+async function tell(tx: Tx, upgrade: UpgradeRecord, name: string, key: string, now: Date, extra: Record<string, string> = {}) {
+  await tx.insert(messages).values({ userId: upgrade.userId, textKey: `messages.service.${key}`, params: { name, upgradeNo: upgrade.upgradeNo, ...extra }, createdAt: now });
+}
+
+const usd = (cents: number) => (cents / 100).toFixed(2);
+
+/** Locks one upgrade (404 when absent or, with `userId`, another user's). */
+async function lockedUpgrade(tx: Tx, upgradeId: number, userId?: number) {
+  const [u] = await tx.select().from(configUpgrades).where(eq(configUpgrades.id, upgradeId)).for("update");
+  if (!u || (userId !== undefined && u.userId !== userId)) throw new ApiError(Msg.NOT_FOUND);
+  const [app] = await tx.select().from(apps).where(eq(apps.id, u.appId));
+  return { upgrade: u, app };
+}
+
+/**
+ * An operator's review (§4 review 1 pending → 10 approved or 5 not approved with comments). Approving makes
+ * the bill (§9 type 2, payable 3 days) or, with nothing to pay, starts the deployment at once; rejecting ends
+ * the upgrade (status 3 failed, deployment 25 undeployed).
+ */
+export async function reviewUpgrade(tx: Tx, input: { upgradeId: number; decision: "approve" | "reject"; comments?: string; operatorId: number; now: Date }) {
+  const { upgrade, app } = await lockedUpgrade(tx, input.upgradeId);
+  if (upgrade.reviewState !== UpgradeReview.PENDING) throw new ApiError(Msg.ALREADY_REVIEWED);
+  const reviewed = { reviewedBy: input.operatorId, reviewedAt: input.now, reviewComments: input.comments?.trim() || null, updatedAt: input.now };
+  if (input.decision === "reject") {
+    if (!input.comments?.trim()) throw new ApiError(Msg.COMMENTS_REQUIRED);
+    const [u] = await tx.update(configUpgrades).set({ ...reviewed, reviewState: UpgradeReview.NOT_APPROVED, status: UpgradeStatus.FAILED, deployState: UpgradeDeploy.UNDEPLOYED }).where(eq(configUpgrades.id, upgrade.id)).returning();
+    await tell(tx, u, app.name, "upgradeRejected", input.now, { comments: input.comments.trim() });
+    return u;
+  }
+  if (upgrade.amountCents === 0) {
+    const [u] = await tx.update(configUpgrades).set({ ...reviewed, reviewState: UpgradeReview.APPROVED, deployState: UpgradeDeploy.IN_PROGRESS }).where(eq(configUpgrades.id, upgrade.id)).returning();
+    await scheduleUpgradeDeploy(tx, u.id, input.now);
+    await tell(tx, u, app.name, "upgradeApprovedFree", input.now);
+    return u;
+  }
+  const [bill] = await tx
+    .insert(bills)
+    .values({
+      billNo: billing.api.newBillNo(input.now, "CB"),
+      userId: upgrade.userId,
+      appId: upgrade.appId,
+      serviceName: app.name,
+      billType: BillType.CONFIG_UPGRADE,
+      payState: PayState.UNPAID,
+      payMode: 1,
+      cycle: upgrade.paymentCycle,
+      periodStart: input.now,
+      periodEnd: upgrade.cycleEnd,
+      createdAt: input.now,
+      deadline: new Date(input.now.getTime() + UPGRADE_PAYMENT_WINDOW_MS),
+      totalCents: upgrade.amountCents,
+      payCents: upgrade.amountCents,
+      detail: { resources: resourceLines(upgrade.after, await priceCatalogue(tx), upgrade.paymentCycle), nodeCount: upgrade.after.length },
+      dedupeKey: `configUpgrade:${upgrade.id}`,
+    })
+    .returning();
+  const [u] = await tx.update(configUpgrades).set({ ...reviewed, reviewState: UpgradeReview.APPROVED, billId: bill.id }).where(eq(configUpgrades.id, upgrade.id)).returning();
+  await tell(tx, u, app.name, "upgradeApproved", input.now, { amount: usd(u.amountCents) });
+  return u;
+}
+
+/**
+ * Pays an approved upgrade's bill from the balance (insufficient → MSG_30001 from the ledger) and starts its
+ * deployment (5 in progress). Paying twice pays once.
+ */
+export async function payUpgrade(tx: Tx, input: { userId: number; upgradeId?: number; billId?: number; idempotencyKey: string; now: Date }) {
+  let upgradeId = input.upgradeId;
+  if (upgradeId === undefined) {
+    const [linked] = await tx.select({ id: configUpgrades.id }).from(configUpgrades).where(eq(configUpgrades.billId, input.billId ?? -1));
+    if (!linked) throw new ApiError(Msg.NOT_FOUND);
+    upgradeId = linked.id;
+  }
+  const { upgrade, app } = await lockedUpgrade(tx, upgradeId, input.userId);
+  if (!upgrade.billId) throw new ApiError(Msg.UPGRADE_NOT_PAYABLE);
+  const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId)).for("update");
+  if (bill.payState === PayState.PAID) return { billId: bill.id, replayed: true, bill };
+  if (upgrade.status !== UpgradeStatus.UPGRADING || !billing.api.isPayable(bill, input.now)) throw new ApiError(Msg.UPGRADE_NOT_PAYABLE);
+  await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
+  const [paid] = await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id)).returning();
+  await tx.update(configUpgrades).set({ deployState: UpgradeDeploy.IN_PROGRESS, updatedAt: input.now }).where(eq(configUpgrades.id, upgrade.id));
+  await scheduleUpgradeDeploy(tx, upgrade.id, input.now);
+  await tell(tx, upgrade, app.name, "upgradePaid", input.now);
+  return { billId: bill.id, replayed: false, bill: paid };
+}
+
+export function scheduleUpgradeDeploy(tx: Tx, upgradeId: number, now: Date) {
+  return schedule(tx, JOB_UPGRADE_DEPLOY, { upgradeId }, { runAt: now, dedupeKey: `${JOB_UPGRADE_DEPLOY}:${upgradeId}` });
+}
+
+/**
+ * The deployment job: in one transaction, locks the upgrade and the city nodes of both configurations (in id
+ * order, as the service deployment does), checks what each node has left besides this service, and either
+ * re-books the version's nodes (removed ones released, new ones with their addresses) → 10 success and upgrade
+ * status 2, or books nothing → 20 failed and status 3 with the reasons ("Insufficient resources").
+ */
+export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
+  const [upgrade] = await tx.select().from(configUpgrades).where(eq(configUpgrades.id, upgradeId)).for("update");
+  if (!upgrade || upgrade.deployState !== UpgradeDeploy.IN_PROGRESS) return;
+  const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, upgrade.verId)).for("update");
+  const [app] = await tx.select().from(apps).where(eq(apps.id, upgrade.appId));
+  const ids = [...new Set([...upgrade.before, ...upgrade.after].map((n) => n.cityNodeId))].sort((a, b) => a - b);
+  if (ids.length > 0) await tx.select({ id: cityNodes.id }).from(cityNodes).where(inArray(cityNodes.id, ids)).orderBy(asc(cityNodes.id)).for("update");
+  const findings: Finding[] = [];
+  const codes = new Map<number, string>();
+  for (const w of upgrade.after) {
+    const left = await availableOn(tx, w.cityNodeId, upgrade.verId);
+    codes.set(w.cityNodeId, left.node.code);
+    if (w.tps > left.tps || w.capacityGb > left.capacityGb) {
+      findings.push({
+        key: "report.insufficientResources",
+        params: { node: left.node.name, tps: String(w.tps), tpsLeft: String(Math.max(0, left.tps)), capacityGb: String(w.capacityGb), capacityLeft: String(Math.max(0, left.capacityGb)) },
+      });
+    }
+  }
+  if (findings.length > 0) {
+    await tx
+      .update(configUpgrades)
+      .set({ deployState: UpgradeDeploy.FAILED, status: UpgradeStatus.FAILED, deployReport: storeReport(findings, { key: "report.suggest.resources", params: {} }), updatedAt: now })
+      .where(eq(configUpgrades.id, upgrade.id));
+    await tell(tx, upgrade, app.name, "upgradeFailed", now);
+    return;
+  }
+  const current = await tx.select().from(appNodes).where(eq(appNodes.verId, upgrade.verId));
+  const wanted = new Map(upgrade.after.map((n) => [n.cityNodeId, n]));
+  for (const row of current) {
+    if (!wanted.has(row.cityNodeId)) await tx.delete(appNodes).where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, row.cityNodeId)));
+  }
+  for (const n of upgrade.after) {
+    const had = current.find((r) => r.cityNodeId === n.cityNodeId);
+    if (had) {
+      await tx.update(appNodes).set({ tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, bookedAt: now }).where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, n.cityNodeId)));
+    } else {
+      const addresses = deploymentAddresses(app.appCode, version.version, codes.get(n.cityNodeId) ?? String(n.cityNodeId));
+      await tx.insert(appNodes).values({ verId: upgrade.verId, ...n, bookedAt: now, ...addresses });
+    }
+  }
+  await tx.update(configUpgrades).set({ deployState: UpgradeDeploy.SUCCESS, status: UpgradeStatus.SUCCESS, deployedAt: now, deployReport: { passed: true, reasons: [] }, updatedAt: now }).where(eq(configUpgrades.id, upgrade.id));
+  await tell(tx, upgrade, app.name, "upgradeSucceeded", now);
+}
+
+export const runUpgradeDeploy: JobHandler = async (payload, services) => {
+  const upgradeId = Number(payload.upgradeId);
+  if (!Number.isSafeInteger(upgradeId) || upgradeId <= 0) throw new Error("job payload without upgradeId");
+  await services.db.transaction((tx) => deployUpgradeInTx(tx, upgradeId, services.now()));
+};
+
+/** An approved upgrade whose bill was not paid by its deadline ends: status 3, deployment 25 undeployed. */
+export async function expireUnpaidUpgrades(db: Db, now: Date) {
+  const due = await db
+    .select({ id: configUpgrades.id })
+    .from(configUpgrades)
+    .innerJoin(bills, eq(bills.id, configUpgrades.billId))
+    .where(and(eq(configUpgrades.status, UpgradeStatus.UPGRADING), eq(configUpgrades.deployState, UpgradeDeploy.TO_SUBMIT), isNotNull(configUpgrades.billId), inArray(bills.payState, [PayState.UNPAID, PayState.FAILED, PayState.EXPIRED])));
+  let n = 0;
+  for (const { id } of due) {
+    await db.transaction(async (tx) => {
+      const { upgrade, app } = await lockedUpgrade(tx, id);
+      const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId!)).for("update");
+      if (upgrade.status !== UpgradeStatus.UPGRADING || bill.payState === PayState.PAID || bill.deadline.getTime() > now.getTime()) return;
+      await tx.update(bills).set({ payState: PayState.EXPIRED }).where(eq(bills.id, bill.id));
+      await tx.update(configUpgrades).set({ status: UpgradeStatus.FAILED, deployState: UpgradeDeploy.UNDEPLOYED, updatedAt: now }).where(eq(configUpgrades.id, id));
+      await tell(tx, upgrade, app.name, "upgradeExpired", now);
+      n += 1;
+    });
+  }
+  return n;
+}
+
+/* ------------------------------------------------ views ------------------------------------------------ */
+
+export function upgradeRowOf(u: UpgradeRecord, serviceName: string, payState: number | null): UpgradeRow {
+  return {
+    upgradeId: u.id,
+    upgradeNo: u.upgradeNo,
+    appId: u.appId,
+    serviceName,
+    upgradeType: u.upgradeType,
+    status: u.status,
+    reviewState: u.reviewState,
+    deployState: u.deployState,
+    amountCents: u.amountCents,
+    billId: u.billId,
+    payState,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+function named(nodes: NodeConfigRow[], catalogue: Map<number, CatalogueNode>) {
+  return nodes.map((n) => ({ ...n, name: catalogue.get(n.cityNodeId)?.name ?? String(n.cityNodeId), nameZh: catalogue.get(n.cityNodeId)?.nameZh ?? String(n.cityNodeId) }));
+}
+
+/** The detail of upgrades (ConfigurationDetail, the operators' queue). */
+export async function upgradeDetails(q: Q, rows: UpgradeRecord[], now: Date): Promise<(UpgradeDetail & { publisher: string })[]> {
+  if (rows.length === 0) return [];
+  const catalogue = await priceCatalogue(q);
+  const appRows = await q.select({ id: apps.id, name: apps.name }).from(apps).where(inArray(apps.id, [...new Set(rows.map((r) => r.appId))]));
+  const billIds = rows.flatMap((r) => (r.billId ? [r.billId] : []));
+  const billRows = billIds.length ? await q.select().from(bills).where(inArray(bills.id, billIds)) : [];
+  const userRows = await q.select({ id: users.id, userName: users.userName }).from(users).where(inArray(users.id, [...new Set(rows.map((r) => r.userId))]));
+  return rows.map((u) => {
+    const bill = billRows.find((b) => b.id === u.billId) ?? null;
+    return {
+      ...upgradeRowOf(u, appRows.find((a) => a.id === u.appId)?.name ?? "", bill?.payState ?? null),
+      appVerId: u.verId,
+      paymentCycle: u.paymentCycle,
+      cycleEnd: u.cycleEnd.toISOString(),
+      before: named(u.before, catalogue),
+      after: named(u.after, catalogue),
+      reviewComments: u.reviewComments,
+      reviewedAt: iso(u.reviewedAt),
+      billDeadline: iso(bill?.deadline),
+      deployReport: readReport(u.deployReport),
+      deployedAt: iso(u.deployedAt),
+      payable: !!bill && u.status === UpgradeStatus.UPGRADING && billing.api.isPayable(bill, now),
+      publisher: userRows.find((x) => x.id === u.userId)?.userName ?? "",
+    };
+  });
+}
+
+/** A service's upgrades, newest first, with their bills' payment status (list and the service's history). */
+export async function upgradeRows(q: Q, where: ReturnType<typeof and>, limit: number, offset: number) {
+  const rows = await q
+    .select({ u: configUpgrades, name: apps.name, payState: bills.payState })
+    .from(configUpgrades)
+    .innerJoin(apps, eq(apps.id, configUpgrades.appId))
+    .leftJoin(bills, eq(bills.id, configUpgrades.billId))
+    .where(where)
+    .orderBy(desc(configUpgrades.createdAt), desc(configUpgrades.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => upgradeRowOf(r.u, r.name, r.payState ?? null));
+}
+
+/** Whom an upgrade's deployment concerns: the publisher, told when the job dies (docs/decisions/005). */
+export async function upgradeOwner(payload: Record<string, unknown>, db: Db) {
+  const upgradeId = Number(payload.upgradeId);
+  if (!Number.isSafeInteger(upgradeId) || upgradeId <= 0) return null;
+  const [row] = await db.select({ userId: configUpgrades.userId, upgradeNo: configUpgrades.upgradeNo }).from(configUpgrades).where(eq(configUpgrades.id, upgradeId));
+  return row ? { userId: row.userId, subject: row.upgradeNo } : null;
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// The chain's JSON-RPC under load (`npm run bench:chain`; issue 12): eth_call and eth_sendRawTransaction through
+// the keyed endpoint /chain/rpc (x-api-key of democompany's demo project), beside a bare JSON endpoint (a
+// node:http server answering a fixed JSON-RPC result: the machine's ceiling for a JSON POST). A file of its
+// own beside bench/run.mjs: it adds targets without touching that script's output.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import { createServer as netServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Signed transactions prepared per connection (each connection sends its own sender's, nonce after nonce). */
+const TX_PER_CONNECTION = Number(process.env.BENCH_TX_PER_CONNECTION ?? 400);
+const children = [];
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = netServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+
+async function serve(env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 150_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, child };
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error("server not ready in 150 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+
+async function vueapi(base, p, body, token) {
+  const res = await fetch(`${base}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (json.code !== 0) throw new Error(`${p}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+const post = async (url, body) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
+
+const COUNTER = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+contract Counter { event Counted(address indexed by, uint256 value); uint256 public value; function add(uint256 by) external { value += by; emit Counted(msg.sender, value); } }`;
+const abi = parseAbi(["function value() view returns (uint256)", "function add(uint256 by)"]);
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-chain-"));
+  const common = { DATA_DIR: dataDir, SESSION_SECRET: "bench-chain-secret", DEMO: "1", JOBS_INTERVAL_MS: "0" };
+  // Set-up on a test server (test captcha, test-only funding and compiling), measured on a production server.
+  const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
+  const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
+  const { token } = await vueapi(setup.base, "/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey, captcha: "BENCH1" });
+  const [project] = (await vueapi(setup.base, "/sys/opc/project/list", { pageSize: 10 }, token)).page.rows;
+  const { apiKey } = await vueapi(setup.base, "/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token);
+  const testRpc = `${setup.base}/chain/test-rpc/open-alliance`;
+  const chainId = Number((await post(testRpc, { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] })).result);
+  const chain = { id: chainId, name: "open-alliance", nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 }, rpcUrls: { default: { http: [testRpc] } } };
+  const keys = Array.from({ length: CONNECTIONS + 1 }, () => generatePrivateKey());
+  for (const key of keys) await post(`${testRpc}/fund`, { address: privateKeyToAccount(key).address, wei: (10n ** 18n).toString() });
+  const compiled = await post(`${testRpc}/compile`, { "Counter.sol": COUNTER });
+  const counter = compiled.contracts.find((c) => c.name === "Counter");
+  const publicClient = createPublicClient({ chain, transport: http(testRpc), pollingInterval: 50 });
+  const deployer = createWalletClient({ account: privateKeyToAccount(keys[CONNECTIONS]), chain, transport: http(testRpc) });
+  const address = (await publicClient.waitForTransactionReceipt({ hash: await deployer.deployContract({ abi, bytecode: counter.bytecode }) })).contractAddress;
+  // Each connection's sender signs its transactions in advance (nonce 0, 1, …): the bench measures the endpoint, not signing.
+  const gasPrice = BigInt((await post(testRpc, { jsonrpc: "2.0", id: 1, method: "eth_gasPrice", params: [] })).result);
+  const data = encodeFunctionData({ abi, functionName: "add", args: [1n] });
+  const signed = [];
+  for (const key of keys.slice(0, CONNECTIONS)) {
+    const account = privateKeyToAccount(key);
+    const list = [];
+    for (let nonce = 0; nonce < TX_PER_CONNECTION; nonce++) {
+      list.push(await account.signTransaction({ type: "eip1559", chainId, nonce, to: address, data, gas: 60_000n, maxFeePerGas: gasPrice * 4n, maxPriorityFeePerGas: 1_000_000_000n }));
+    }
+    signed.push(list);
+  }
+  await stop(setup.child);
+
+  const product = await serve({ ...common, NODE_ENV: "production" });
+  const bareBody = JSON.stringify({ jsonrpc: "2.0", id: 1, result: "0x1" });
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200, { "Content-Type": "application/json" }).end(bareBody));
+  });
+  const barePort = await freePort();
+  await new Promise((r) => bare.listen(barePort, "127.0.0.1", r));
+
+  const headers = { "Content-Type": "application/json", "x-api-key": apiKey };
+  const callBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: address, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"] });
+  let nextSender = 0;
+  const targets = [
+    ["bare JSON endpoint", { url: `http://127.0.0.1:${barePort}/`, method: "POST", headers: { "Content-Type": "application/json" }, body: callBody }],
+    ["eth_call /chain/rpc", { url: `${product.base}/chain/rpc`, method: "POST", headers, body: callBody }],
+    [
+      "eth_sendRawTransaction /chain/rpc",
+      {
+        url: `${product.base}/chain/rpc`,
+        method: "POST",
+        headers,
+        // Each connection (client) sends its own sender's transactions, nonce after nonce, one at a time.
+        setupClient(client) {
+          const sender = nextSender++ % CONNECTIONS;
+          let nonce = 0;
+          const next = () => JSON.stringify({ jsonrpc: "2.0", id: nonce + 1, method: "eth_sendRawTransaction", params: [signed[sender][nonce++]] });
+          client.setBody(next());
+          client.on("response", () => client.setBody(next()));
+        },
+      },
+    ],
+  ];
+  const rows = [];
+  for (const [name, options] of targets) {
+    if (!name.startsWith("eth_send")) await autocannon({ ...options, connections: CONNECTIONS, duration: 2 }); // warm-up (not for transactions: nonces)
+    const r = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
+    rows.push({ target: name, "req/s": Math.round(r.requests.average), "p50 ms": r.latency.p50, "p99 ms": r.latency.p99, non2xx: r.non2xx, errors: r.errors, requests: r.requests.total });
+  }
+  // Every answered eth_sendRawTransaction must have landed: the counter counts them.
+  const answer = await fetch(`${product.base}/chain/rpc`, { method: "POST", headers, body: callBody });
+  const landed = Number(BigInt((await answer.json()).result));
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per target, 127.0.0.1 (chain JSON-RPC)\n`);
+  console.table(rows);
+  console.log(`transactions landed on the chain: ${landed} (answered: ${rows[2].requests - rows[2].non2xx})`);
+  bare.close();
+  if (rows.some((r) => r.non2xx || r.errors) || landed < rows[2].requests - rows[2].non2xx) process.exitCode = 1;
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  for (const c of children) c.kill("SIGTERM");
+}

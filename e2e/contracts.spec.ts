@@ -1,0 +1,123 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { custodyAccountWithGas, enabledProject, userWithBalance } from "./public-chain-support";
+import { logInAs } from "./services-support";
+import { PASSWORD } from "./support";
+
+/**
+ * Contract deployment on an open-alliance project (SPEC §4 Contract deployment, §5 Contract name; issue 12),
+ * with JavaScript on and off: a bad name is refused at its field with the source kept; a compile error is the
+ * deployment's failure with the compiler's message; a contract compiled from source is deployed on the project's
+ * chain, its read functions answer eth_call and its constructor's event is decoded.
+ */
+
+const PC = "/g/home/PermissionlessServices";
+
+const GREETER = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+contract Greeter {
+  event Greeted(address indexed by, string text);
+  string public greeting;
+
+  constructor(string memory text) {
+    greeting = text;
+    emit Greeted(msg.sender, text);
+  }
+
+  function twice(uint256 x) external pure returns (uint256) {
+    return x * 2;
+  }
+}
+`;
+
+const BROKEN = "pragma solidity ^0.8.0;\ncontract Broken { function f( }\n";
+
+/** The list row of contract `name` once its deployment has ended (the page refreshes itself with JavaScript; reloaded without). */
+async function settledRow(page: Page, name: string, javaScriptEnabled: boolean, status: string) {
+  const row = page.getByTestId("contract-row").filter({ has: page.getByRole("link", { name, exact: true }) });
+  if (javaScriptEnabled) {
+    await expect(row.getByTestId("contract-status")).toHaveText(status, { timeout: 60_000 });
+  } else {
+    await expect.poll(async () => {
+      await page.reload();
+      return row.getByTestId("contract-status").innerText();
+    }, { timeout: 60_000, intervals: [1_000] }).toBe(status);
+  }
+  return row;
+}
+
+async function deploy(page: Page, name: string, source: string, args: string) {
+  await page.getByLabel("Contract name").fill(name);
+  await page.getByRole("textbox", { name: "Solidity source" }).fill(source);
+  await page.getByLabel("Constructor arguments").fill(args);
+  await page.getByRole("button", { name: "Deploy", exact: true }).click();
+}
+
+test("deploys a contract from Solidity source, calls its read functions and reads its event", async ({ page, request, javaScriptEnabled }, testInfo) => {
+  test.setTimeout(180_000);
+  const user = await userWithBalance(request, "pcsol", testInfo, 3_000);
+  const projectId = await enabledProject(request, user.token, `Contracts ${testInfo.project.name}`);
+  await custodyAccountWithGas(request, user.token, projectId, "Deployer");
+  await logInAs(page, user.userName, PASSWORD);
+
+  await page.goto(`${PC}/Project?projectId=${projectId}`);
+  await page.getByRole("link", { name: "Contracts" }).click();
+  await expect(page.getByRole("heading", { name: `Contracts of Contracts ${testInfo.project.name}` })).toBeVisible();
+  await expect(page.getByTestId("empty")).toBeVisible();
+
+  // §5: a name with a leading space is refused at its field; the source and the arguments stay typed.
+  await deploy(page, " Greeter", GREETER, "Hello chain");
+  await expect(page.getByText("A contract name may not start or end with a space.")).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Solidity source" })).toHaveValue(GREETER);
+  await expect(page.getByLabel("Constructor arguments")).toHaveValue("Hello chain");
+
+  // A compile error is the deployment's failure, with the compiler's message.
+  await deploy(page, "Broken", BROKEN, "");
+  await expect(page.getByTestId("flash")).toHaveText("Broken is queued for deployment. Its status updates below.");
+  const broken = await settledRow(page, "Broken", javaScriptEnabled, "Failed");
+  await expect(broken.getByTestId("fail-reason")).toContainText(/ParserError|Expected/);
+
+  await deploy(page, "Greeter", GREETER, "Hello chain");
+  const row = await settledRow(page, "Greeter", javaScriptEnabled, "Deployed");
+  await expect(row.getByTestId("contract-address")).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+  await row.getByRole("link", { name: "Greeter", exact: true }).click();
+
+  await expect(page).toHaveTitle(/^Greeter · Contract · /);
+  await expect(page.getByRole("heading", { name: "Greeter", exact: false }).first()).toBeVisible();
+  await expect(page.getByTestId("abi-functions")).toContainText("twice");
+  await expect(page.getByTestId("abi-events")).toContainText("Greeted");
+
+  const greeting = page.getByTestId("read-function").filter({ has: page.getByRole("heading", { name: "greeting()" }) });
+  await greeting.getByRole("button", { name: "Call" }).click();
+  await expect(greeting.getByTestId("call-result")).toContainText("Hello chain");
+
+  const twice = page.getByTestId("read-function").filter({ has: page.getByRole("heading", { name: "twice(uint256)" }) });
+  // A value that does not fit the parameter is refused at its input, kept as typed.
+  await twice.getByLabel("x (uint256)").fill("twenty-one");
+  await twice.getByRole("button", { name: "Call" }).click();
+  await expect(twice.getByText("The arguments do not fit the function's parameters.")).toBeVisible();
+  await expect(twice.getByLabel("x (uint256)")).toHaveValue("twenty-one");
+  await twice.getByLabel("x (uint256)").fill("21");
+  await twice.getByRole("button", { name: "Call" }).click();
+  await expect(twice.getByTestId("call-result")).toContainText("42");
+
+  // The constructor's event, decoded with the ABI.
+  const event = page.getByTestId("event-row").first();
+  await expect(event.getByTestId("event-name")).toHaveText("Greeted");
+  await expect(event).toContainText("Hello chain");
+});
+
+test("democompany's demo token is deployed and answers its read functions", async ({ page }) => {
+  await logInAs(page, "democompany", "Demo12!@pass");
+  await page.goto(`${PC}/Home`);
+  await page.getByTestId("project-row").filter({ hasText: "Supply-chain DApp" }).getByRole("link", { name: "Supply-chain DApp" }).click();
+  await page.getByRole("link", { name: "Contracts" }).click();
+  const row = page.getByTestId("contract-row").filter({ hasText: "Demo Token" });
+  await expect(row.getByTestId("contract-status")).toHaveText("Deployed");
+  await row.getByRole("link", { name: "Demo Token", exact: true }).click();
+  const symbol = page.getByTestId("read-function").filter({ has: page.getByRole("heading", { name: "symbol()" }) });
+  await symbol.getByRole("button", { name: "Call" }).click();
+  await expect(symbol.getByTestId("call-result")).toContainText("DEMO");
+  await expect(page.getByTestId("event-row").last().getByTestId("event-name")).toHaveText("Transfer");
+});

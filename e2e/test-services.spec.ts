@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "./fixtures";
+import { logInAs } from "./services-support";
+import { createActiveUser, PASSWORD, uniqueUser } from "./support";
+
+// docs/decisions/034: a test service from Solidity source through its deployment on the test network to its
+// access parameters, and a source the compiler refuses shows the compiler's reason and a suggestion. Runs with
+// JavaScript on and off (the detail page refreshes itself with JavaScript; without, the test reloads it).
+
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+contract Greeter {
+  string public greeting;
+  constructor(string memory g) { greeting = g; }
+}`;
+
+async function createAndDeploy(page: import("@playwright/test").Page, name: string, source: string, initParams: string) {
+  await page.goto("/g/home/TestServices");
+  await page.getByRole("link", { name: "New test service" }).first().click();
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Version").fill("1.0.0");
+  await page.getByLabel("Solidity source", { exact: true }).first().check();
+  await page.getByRole("textbox", { name: "Solidity source" }).fill(source);
+  await page.getByLabel("Init params").fill(initParams);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByTestId("test-service-status")).toHaveText("Not deployed");
+  await page.getByRole("button", { name: "Start deploying" }).click();
+  await expect(page.getByTestId("test-service-status")).not.toHaveText("Not deployed");
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("test-service-status")).not.toHaveText("Deploying", { timeout: 1_000 });
+  }).toPass({ timeout: 90_000 });
+}
+
+test("a test service goes from source to its access parameters; a failing one shows its reason", async ({ page, request }, testInfo) => {
+  test.setTimeout(180_000);
+  const user = await createActiveUser(request, uniqueUser(testInfo, "tsv"));
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto("/g/home/TestServices");
+  await expect(page.getByTestId("empty")).toBeVisible();
+
+  await createAndDeploy(page, "Greeter e2e", SOURCE, "hello");
+  await expect(page.getByTestId("test-service-status")).toHaveText("Deployment successful");
+  await expect(page.getByTestId("contract-address")).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+  const accessUrl = (await page.getByTestId("access-url").textContent())!;
+  expect(accessUrl).toMatch(/\/chain\/test\/[A-Za-z0-9_-]{43}$/);
+  const answer = await request.post(new URL(accessUrl).pathname, { data: { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] } });
+  expect(answer.status()).toBe(200);
+  expect((await answer.json()).result).toMatch(/^0x/);
+  // The test identity's private key downloads as a PEM file.
+  await page.getByText("Identity certificate").click();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download the identity's private key" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^TS[0-9A-F]{16}-1\.0\.0-identity-key\.pem$/);
+  expect(readFileSync((await file.path())!, "utf8")).toContain("BEGIN PRIVATE KEY");
+
+  await createAndDeploy(page, "Broken e2e", SOURCE.replace("string public greeting;", "string public greeting"), "hello");
+  await expect(page.getByTestId("test-service-status")).toHaveText("Deployment failed");
+  await expect(page.getByTestId("fail-reason")).toContainText("ParserError");
+  await expect(page.getByTestId("suggestion")).toContainText("Fix the source where the compiler points");
+
+  await page.goto("/g/home/TestServices");
+  await expect(page.getByTestId("test-service-row")).toHaveCount(2);
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { formatMinorUnits, formatNumber, formatUsd, numberFormat } from "~/lib/format";
+import { fixedT, i18nFor } from "~/lib/i18n.server";
+
+// Issue 11: what a page needs for its language is made once, not on every request or every call.
+describe("number formats", () => {
+  it("are built once per locale and kind, and format as Intl does", () => {
+    expect(numberFormat("en", { style: "currency", currency: "USD" })).toBe(numberFormat("en", { style: "currency", currency: "USD" }));
+    expect(numberFormat("en", { style: "currency", currency: "USD" })).not.toBe(numberFormat("zh-CN", { style: "currency", currency: "USD" }));
+    expect(numberFormat("en")).not.toBe(numberFormat("en", { style: "currency", currency: "USD" }));
+    expect(formatUsd(123456, "en")).toBe(new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(1234.56));
+    expect(formatUsd(123456, "zh-CN")).toBe(new Intl.NumberFormat("zh-CN", { style: "currency", currency: "USD" }).format(1234.56));
+    expect(formatNumber(3000, "en")).toBe("3,000");
+    expect(formatMinorUnits(1234, "JPY", "en")).toBe(new Intl.NumberFormat("en-US", { style: "currency", currency: "JPY" }).format(1234));
+    expect(formatMinorUnits(5, "NOPE", "en")).toBe("5 NOPE");
+  });
+});
+
+describe("i18next on the server", () => {
+  it("has one ready instance per language, reused by every request", () => {
+    const en = i18nFor("en");
+    expect(i18nFor("en")).toBe(en);
+    expect(en.isInitialized).toBe(true);
+    expect(en.language).toBe("en");
+    const zh = i18nFor("zh-CN");
+    expect(zh).not.toBe(en);
+    expect(zh.language).toBe("zh-CN");
+    // Every namespace is there without loading: a route's namespace needs no per-request init.
+    expect(en.t("billing:csv.billNo")).not.toBe("csv.billNo");
+    expect(zh.t("billing:csv.billNo")).not.toBe(en.t("billing:csv.billNo"));
+    expect(fixedT("zh-CN", "billing")("csv.billNo")).toBe(zh.t("billing:csv.billNo"));
+    // Using an instance leaves its language as it was.
+    fixedT("en", "billing")("csv.billNo");
+    expect(zh.language).toBe("zh-CN");
+  });
+});

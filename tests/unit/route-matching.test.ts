@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+
+// The server's copy of @remix-run/router keeps ranked branches and compiled paths (patches/, docs/decisions/030).
+const require = createRequire(import.meta.url);
+const routerFile = require.resolve("@remix-run/router");
+const router = require("@remix-run/router") as typeof import("@remix-run/router");
+
+describe("route matching (patched @remix-run/router)", () => {
+  it("is patched: npm install ran patch-package", () => {
+    const source = readFileSync(routerFile, "utf8");
+    expect(source).toContain("rankedBranchesOf(routes)");
+    expect(source).toContain("compiledPaths.get(key)");
+  });
+
+  it("matches as before, the same tree many times and several trees side by side", () => {
+    type Route = import("@remix-run/router").AgnosticRouteObject;
+    const tree = (extra: Route[] = []): Route[] => [
+      { id: "root", path: "", children: [
+        { id: "home", path: "g/home", children: [{ id: "bills", path: "userCenter/MyBills" }, { id: "homeIndex", index: true }, ...extra] },
+        { id: "splat", path: ":x/*" },
+      ] },
+    ];
+    const a = tree();
+    const b = tree([{ id: "extra", path: "extra" }]);
+    for (let i = 0; i < 3; i++) {
+      expect(router.matchRoutes(a, "/g/home/userCenter/MyBills")?.map((m) => m.route.id)).toEqual(["root", "home", "bills"]);
+      expect(router.matchRoutes(a, "/g/home")?.map((m) => m.route.id)).toEqual(["root", "home", "homeIndex"]);
+      expect(router.matchRoutes(a, "/G/HOME/extra")?.map((m) => m.route.id)).toEqual(["root", "splat"]);
+      expect(router.matchRoutes(b, "/G/HOME/extra")?.map((m) => m.route.id)).toEqual(["root", "home", "extra"]);
+      expect(router.matchRoutes(a, "/zz/yy")?.at(-1)?.params).toEqual({ x: "zz", "*": "yy" });
+    }
+    expect(router.matchPath({ path: "/a/:b", caseSensitive: true }, "/A/1")).toBeNull();
+    expect(router.matchPath({ path: "/a/:b" }, "/A/1")?.params).toEqual({ b: "1" });
+  });
+});
