@@ -25,7 +25,7 @@ import { createDrain } from "./http/drain";
 import { BodyTooLargeError, readLimited } from "./kit/body-limit";
 import { createRouter, type Caller, type Handlers } from "./http/router";
 import { SessionCache } from "./http/session-cache";
-import { ConstantData } from "./kit/constant-data";
+import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
@@ -69,7 +69,7 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now, sessions: new SessionCache(), constants: new ConstantData() };
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now, sessions: new SessionCache(), constants: new ConstantData(env.databaseUrl ? CONSTANT_DATA_TTL_MS : Number.POSITIVE_INFINITY) };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
