@@ -75,6 +75,9 @@ async function serve() {
     console.log(`[server] ${signal}: not accepting connections; finishing the requests under way`);
     server.close((error) => {
       if (error) console.error("[server] close failed", error);
+      // A cluster's worker (docs/decisions/031) also holds its channel to the primary open: let it go, or the
+      // process would never end by itself.
+      if (process.connected) process.disconnect();
     });
     server.closeIdleConnections();
     setInterval(() => server.closeIdleConnections(), 100).unref();
