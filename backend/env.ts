@@ -41,6 +41,14 @@ const schema = z
     CHAIN_RPC_URL: z.string().url().optional(),
     /** With CHAIN_RPC_URL: the private key of an account funded on that node, the treasury (0x + 64 hex). */
     CHAIN_TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits").optional(),
+    /** Where the embedded database's SQL runs: its own worker thread (default) or the main thread (docs/decisions/031). */
+    PGLITE_THREAD: z.enum(["worker", "main"]).default("worker"),
+    /** Portal processes on one port (server/cluster.js); more than one needs DATABASE_URL (docs/decisions/031). */
+    WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+    /** Set by the cluster's primary for each worker, never by hand: "owner" (the embedded engines) or "peer". */
+    BSN_CLUSTER_ROLE: z.enum(["owner", "peer"]).optional(),
+    /** Set by the cluster's primary: the unix socket on which the owner serves the embedded engines to the peers. */
+    BSN_ENGINES_SOCKET: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -63,6 +71,10 @@ const schema = z
       );
     }
     if (env.CHAIN_RPC_URL && !env.CHAIN_TREASURY_KEY) issue("CHAIN_TREASURY_KEY", "required with CHAIN_RPC_URL (the key of an account funded on that node, which pays the gas the portal assigns)");
+    if (env.WORKERS > 1 && !env.DATABASE_URL) {
+      issue("WORKERS", "WORKERS above 1 needs DATABASE_URL: the embedded database (PGlite) has one writer, one process. Set DATABASE_URL to a PostgreSQL server, or WORKERS=1");
+    }
+    if (env.BSN_CLUSTER_ROLE && !env.BSN_ENGINES_SOCKET) issue("BSN_ENGINES_SOCKET", "set by the cluster's primary with BSN_CLUSTER_ROLE");
     if (env.RATE_LIMITS?.trim() === "off" && production) issue("RATE_LIMITS", "RATE_LIMITS=off must not be set when NODE_ENV=production");
     if (provider === "stripe") {
       if (!env.STRIPE_SECRET_KEY) issue("STRIPE_SECRET_KEY", "required when PAYMENT_PROVIDER=stripe (the API secret key of the Stripe account)");
@@ -119,6 +131,13 @@ export type BackendEnv = {
   rateLimits: RateLimitConfig;
   /** The chains' node: the embedded engine, or an Ethereum JSON-RPC node with its treasury key (docs/decisions/025). */
   chain: { kind: "embedded" } | { kind: "rpc"; url: string; treasuryKey: string };
+  /** The embedded database's SQL in its own worker thread (PGLITE_THREAD=worker) or on the main thread. */
+  pgliteThread: "worker" | "main";
+  /**
+   * In a cluster (WORKERS > 1; docs/decisions/031): this process is the "owner" of the embedded engines (it
+   * holds DATA_DIR's lock and runs the chains) or a "peer" reaching them on the owner's socket. Null: alone.
+   */
+  cluster: { role: "owner" | "peer"; enginesSocket: string } | null;
 };
 
 export function readBackendEnv(source: Record<string, string | undefined> = process.env): BackendEnv {
@@ -152,6 +171,8 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
     chain: env.CHAIN_RPC_URL ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! } : { kind: "embedded" },
+    pgliteThread: env.PGLITE_THREAD,
+    cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,
     paymentProvider,
     testMode: paymentProvider === "sandbox",
     stripe:

@@ -25,7 +25,7 @@ import { createDrain } from "./http/drain";
 import { BodyTooLargeError, readLimited } from "./kit/body-limit";
 import { createRouter, type Caller, type Handlers } from "./http/router";
 import { SessionCache } from "./http/session-cache";
-import { ConstantData } from "./kit/constant-data";
+import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
 import { answerBackups } from "./kit/backup";
 import { lockDataDirOrExit } from "./kit/data-dir-lock";
@@ -69,7 +69,7 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now, sessions: new SessionCache(), constants: new ConstantData() };
+  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now, sessions: new SessionCache(), constants: new ConstantData(env.databaseUrl ? CONSTANT_DATA_TTL_MS : Number.POSITIVE_INFINITY) };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
@@ -99,6 +99,8 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
 async function healthOf(deps: Deps): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const domain of domains) if (domain.health) out[domain.name] = await domain.health(deps);
+  // In a cluster (docs/decisions/031), which worker answered.
+  if (deps.env.cluster) out.cluster = { role: deps.env.cluster.role, pid: process.pid };
   return out;
 }
 
@@ -112,7 +114,9 @@ async function start() {
   const env = readBackendEnv();
   startedEnv.__bsnBackendEnv = env;
   // One process owns the embedded data under DATA_DIR: a second one ends here, before anything is opened.
-  const dataDirLock = await lockDataDirOrExit(env);
+  // In a cluster (WORKERS > 1, docs/decisions/031) the owner worker holds it for the whole cluster; its peers
+  // keep nothing of their own under DATA_DIR and reach the embedded engines through the owner.
+  const dataDirLock = env.cluster?.role === "peer" ? undefined : await lockDataDirOrExit(env);
   const { handle, services: deps, jobs, close, health } = await createVueapi(env);
   await dataDirLock?.serve(answerBackups(deps));
   // Holding the lock of the embedded database, no other process runs jobs on it: every job another process

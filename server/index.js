@@ -8,61 +8,81 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { broadcastDevReady } from "@remix-run/node";
+import cluster from "node:cluster";
 import { createApp } from "./app.js";
+import { clusterSize, runPrimary } from "./cluster.js";
 import { parseTrustProxy } from "./client-address.js";
 
 process.env.NODE_ENV ??= "production";
 const mode = process.env.NODE_ENV;
 
-/** How long the requests under way may take after SIGTERM before their connections are closed. */
-const SHUTDOWN_GRACE_MS = 25_000;
+// WORKERS=N (docs/decisions/031): the primary forks N processes running this entry and serves nothing itself.
+const size = clusterSize(process.env);
+if ("refused" in size) {
+  console.error(`[server] not started: ${size.refused}`);
+  process.exit(1);
+}
+if (size.workers > 1 && cluster.isPrimary) {
+  runPrimary(size.workers);
+} else {
+  await serve();
+}
 
-// Read before the build starts anything: a wrong TRUST_PROXY stops the process at once.
-const trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
+async function serve() {
 
-const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
-// Importing the build validates the environment and starts the embedded backend (app/entry.server.tsx):
-// a bad configuration stops the process here, before it listens.
-/** @type {import("@remix-run/node").ServerBuild} */
-let build;
-try {
-  build = await import(pathToFileURL(buildPath).href);
-} catch (error) {
-  // A refused configuration (backend/env.ts, app/lib/env.server.ts) is said plainly, without a stack.
-  if (error instanceof Error && error.name === "ConfigurationError") {
-    console.error(`[server] not started: ${error.message}`);
-    process.exit(1);
+  /** How long the requests under way may take after SIGTERM before their connections are closed. */
+  const SHUTDOWN_GRACE_MS = 25_000;
+
+  // Read before the build starts anything: a wrong TRUST_PROXY stops the process at once.
+  const trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
+
+  const buildPath = path.resolve(process.argv[2] ?? "build/index.js");
+  // Importing the build validates the environment and starts the embedded backend (app/entry.server.tsx):
+  // a bad configuration stops the process here, before it listens.
+  /** @type {import("@remix-run/node").ServerBuild} */
+  let build;
+  try {
+    build = await import(pathToFileURL(buildPath).href);
+  } catch (error) {
+    // A refused configuration (backend/env.ts, app/lib/env.server.ts) is said plainly, without a stack.
+    if (error instanceof Error && error.name === "ConfigurationError") {
+      console.error(`[server] not started: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
   }
-  throw error;
-}
 
-let stopping = false;
-const app = createApp({ build, mode, isStopping: () => stopping, trustProxy });
-const server = createServer(app);
+  let stopping = false;
+  const app = createApp({ build, mode, isStopping: () => stopping, trustProxy });
+  const server = createServer(app);
 
-const port = Number(process.env.PORT || 3000);
-const host = process.env.HOST || undefined;
-server.listen({ port, host }, () => {
-  console.log(`[server] http://${host ?? "localhost"}:${port} (${mode})`);
-  if (mode === "development") void broadcastDevReady(build);
-});
-
-/**
- * SIGTERM/SIGINT: stop accepting connections, let the requests under way finish (the embedded backend
- * drains its own calls on the same signal: backend/index.ts), close each connection once it is idle,
- * and after the grace period close what is left. The process then ends by itself when nothing is open.
- * @param {NodeJS.Signals} signal
- */
-function stop(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`[server] ${signal}: not accepting connections; finishing the requests under way`);
-  server.close((error) => {
-    if (error) console.error("[server] close failed", error);
+  const port = Number(process.env.PORT || 3000);
+  const host = process.env.HOST || undefined;
+  server.listen({ port, host }, () => {
+    console.log(`[server] http://${host ?? "localhost"}:${port} (${mode})`);
+    if (mode === "development") void broadcastDevReady(build);
   });
-  server.closeIdleConnections();
-  setInterval(() => server.closeIdleConnections(), 100).unref();
-  setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+
+  /**
+   * SIGTERM/SIGINT: stop accepting connections, let the requests under way finish (the embedded backend
+   * drains its own calls on the same signal: backend/index.ts), close each connection once it is idle,
+   * and after the grace period close what is left. The process then ends by itself when nothing is open.
+   * @param {NodeJS.Signals} signal
+   */
+  function stop(signal) {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[server] ${signal}: not accepting connections; finishing the requests under way`);
+    server.close((error) => {
+      if (error) console.error("[server] close failed", error);
+      // A cluster's worker (docs/decisions/031) also holds its channel to the primary open: let it go, or the
+      // process would never end by itself.
+      if (process.connected) process.disconnect();
+    });
+    server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 100).unref();
+    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+  }
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);

@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { BackendEnv } from "../env";
 import { acquireDataDirLock } from "../kit/data-dir-lock";
 import { applyDatabaseGuards } from "./guards";
+import { PGliteThread } from "./pglite-proxy";
 
 /** The database, typed without a relational schema: every query names its tables (db/tables.ts and each domain's tables.ts). */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -42,9 +43,16 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
   const dir = path.join(env.dataDir, "pgdata");
   const lock = await acquireDataDirLock(env.dataDir); // one process per DATA_DIR (docs/decisions/017); shared within it
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  // Its SQL runs in a worker thread by default (docs/decisions/031): Drizzle talks to the thread's proxy.
+  const client = env.pgliteThread === "worker" ? ((await PGliteThread.open(dir)) as unknown as InstanceType<typeof PGlite>) : await PGlite.create(dir);
   const db = drizzle(client);
-  await migrate(db, { migrationsFolder: MIGRATIONS });
-  await applyDatabaseGuards(db as unknown as Db);
+  try {
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await applyDatabaseGuards(db as unknown as Db);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    await lock.release();
+    throw error;
+  }
   return { db: db as unknown as Db, close: () => client.close().finally(() => lock.release()), kind: "pglite" };
 }

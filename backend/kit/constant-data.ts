@@ -8,19 +8,31 @@ import { cityNodes } from "../db/tables";
  * concurrent first reads share one query; a failed read is not kept. The city-node catalogue is written
  * only by backend/domains/platform/catalogue.ts (its seeder at every start, `writeCityNode`), which clears
  * it; lint refuses any other write to the table (eslint.config.js), so a write path cannot forget to clear.
+ *
+ * A write clears only its own process's copy. Where several processes share one database (DATABASE_URL: a
+ * cluster, or servers side by side; docs/decisions/031) an entry is also read again once it is older than
+ * `ttlMs`, which bounds how long another process shows the old value (CONSTANT_DATA_TTL_MS).
  */
+export const CONSTANT_DATA_TTL_MS = 5_000;
+
 export class ConstantData {
-  private readonly values = new Map<string, Promise<unknown>>();
+  private readonly values = new Map<string, { at: number; value: Promise<unknown> }>();
+
+  constructor(
+    private readonly ttlMs = Number.POSITIVE_INFINITY,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get<T>(name: string, read: () => PromiseLike<T>): Promise<T> {
-    const kept = this.values.get(name) as Promise<T> | undefined;
-    if (kept) return kept;
+    const kept = this.values.get(name);
+    if (kept && this.clock() - kept.at < this.ttlMs) return kept.value as Promise<T>;
     // A Drizzle query is a lazy thenable that runs its SQL again at every `await`: keep the settled value of
     // one run (Promise.resolve calls its `then` once), not the query.
     const reading = Promise.resolve(read());
-    this.values.set(name, reading);
+    const entry = { at: this.clock(), value: reading as Promise<unknown> };
+    this.values.set(name, entry);
     reading.catch(() => {
-      if (this.values.get(name) === reading) this.values.delete(name);
+      if (this.values.get(name) === entry) this.values.delete(name);
     });
     return reading;
   }

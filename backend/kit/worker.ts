@@ -57,6 +57,7 @@ export function startWorker(source: WorkerSource, workerData?: unknown): WorkerC
     const call = waiting.get(reply.id);
     if (!call) return;
     waiting.delete(reply.id);
+    if (!waiting.size) worker.unref();
     if (reply.ok) call.resolve(reply.value);
     else call.reject(new WorkerCallError(reply.failure));
   });
@@ -67,7 +68,8 @@ export function startWorker(source: WorkerSource, workerData?: unknown): WorkerC
   };
   worker.on("error", fail);
   worker.on("exit", (code) => fail(new Error(`the worker ${source} exited with ${code}`)));
-  // A worker waiting for calls does not keep the process alive.
+  // A worker waiting for calls does not keep the process alive; one answering a call does (a script awaiting
+  // its database would otherwise end with the call under way).
   worker.unref();
   return {
     call<T>(op: string, ...args: unknown[]) {
@@ -75,6 +77,7 @@ export function startWorker(source: WorkerSource, workerData?: unknown): WorkerC
       const id = next++;
       return new Promise<T>((resolve, reject) => {
         waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        worker.ref();
         worker.postMessage({ id, op, args });
       });
     },
@@ -84,14 +87,18 @@ export function startWorker(source: WorkerSource, workerData?: unknown): WorkerC
   };
 }
 
-/** In a worker's module: answers the calls of its `startWorker` with these functions, one call at a time. */
-export function serveWorker(ops: Record<string, (...args: never[]) => unknown>): void {
+/**
+ * In a worker's module: answers the calls of its `startWorker` with these functions, one call at a time, or
+ * as they come with `{ concurrent: true }` (when the functions order themselves, as a database does).
+ */
+export function serveWorker(ops: Record<string, (...args: never[]) => unknown>, options: { concurrent?: boolean } = {}): void {
   const port = parentPort;
   if (!port) throw new Error("serveWorker runs in a worker thread");
   // One queue: each call runs after the previous one ended, so that state is never touched by two at once.
   let queue: Promise<unknown> = Promise.resolve();
   port.on("message", ({ id, op, args }: { id: number; op: string; args: unknown[] }) => {
-    queue = queue.then(async () => {
+    const previous = options.concurrent ? Promise.resolve() : queue;
+    queue = previous.then(async () => {
       try {
         const fn = ops[op];
         if (!fn) throw new Error(`unknown worker call ${op}`);

@@ -29,4 +29,16 @@ describe("kept platform data", () => {
     await expect(kept.get("n", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     expect(await kept.get("n", async () => 7)).toBe(7);
   });
+
+  it("reads again once an entry is older than its bound (processes sharing one database)", async () => {
+    let now = 1_000;
+    const kept = new ConstantData(5_000, () => now);
+    let value = 1;
+    expect(await kept.get("p", async () => value)).toBe(1);
+    value = 2;
+    now += 4_999;
+    expect(await kept.get("p", async () => value)).toBe(1);
+    now += 1;
+    expect(await kept.get("p", async () => value)).toBe(2);
+  });
 });

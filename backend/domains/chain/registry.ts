@@ -4,6 +4,8 @@ import { asc, eq, max } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
 import { startWorker, type WorkerClient } from "../../kit/worker";
+import { callEngine, serveEngine, waitForEngine } from "../../kit/engine-socket";
+import type { Server } from "node:http";
 import { EmbeddedChain } from "./embedded";
 import { RPC, RpcError } from "./hex";
 import { remoteNode } from "./remote";
@@ -40,16 +42,38 @@ export class ChainRegistry {
   private worker: WorkerClient | undefined;
   /** Per chain and sender, its transactions one after another (each takes the next nonce). */
   private readonly sending = new Map<string, Promise<unknown>>();
+  /**
+   * In a cluster (docs/decisions/031) the embedded chains have one writer, the owner process, which serves
+   * them to the peers on its engine socket; a peer sends every call there. Null: this process runs them.
+   */
+  private readonly role: "owner" | "peer" | null;
+  private socket: Server | undefined;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {
+    this.role = deps.env.chain.kind === "embedded" ? (deps.env.cluster?.role ?? null) : null;
+  }
 
-  /** Opens every recorded chain, creating the default ones the first time. */
+  /** Opens every recorded chain, creating the default ones the first time; an owner then serves the peers. */
   async start(): Promise<void> {
+    if (this.role === "peer") await waitForEngine(this.deps.env, "chain", "/health");
     for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id))) await this.open(row);
     for (const chain of DEFAULT_CHAINS) if (!this.entries.has(chain.name)) await this.createChain(chain);
+    if (this.role === "owner") this.socket = await serveEngine(this.deps.env, "chain", (path, body) => this.answerPeer(path, body));
+  }
+
+  /** The owner's answers to the peers: /health, /rpc/<chain> (one call), /create, /fund. */
+  private async answerPeer(path: string, body: unknown): Promise<unknown> {
+    const input = (body ?? {}) as Record<string, string>;
+    if (path === "/health") return this.health();
+    if (path.startsWith("/rpc/")) return { result: (await this.request(decodeURIComponent(path.slice(5)), body as RpcCall)) ?? null };
+    if (path === "/create") return this.createChain({ name: String(input.name), purpose: String(input.purpose) });
+    if (path === "/fund") return { hash: await this.fund(String(input.name), String(input.address), BigInt(input.wei ?? "0")) };
+    throw new Error(`no engine call ${path}`);
   }
 
   async close(): Promise<void> {
+    await new Promise((resolve) => (this.socket ? this.socket.close(resolve) : resolve(undefined)));
+    this.socket = undefined;
     if (this.worker) {
       await this.worker.call("closeAll").catch(() => undefined);
       await this.worker.close();
@@ -67,7 +91,12 @@ export class ChainRegistry {
     const treasuryKey = chain.kind === "rpc" ? chain.treasuryKey : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
     const info = { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress };
     let entry: Entry;
-    if (chain.kind === "rpc") {
+    if (this.role === "peer") {
+      const env = this.deps.env;
+      const node: ChainNode = { request: async (call) => (await callEngine<{ result: unknown }>(env, "chain", `/rpc/${encodeURIComponent(row.name)}`, call)).result };
+      const health = async () => (await callEngine<Record<string, ChainHealth>>(env, "chain", "/health"))[row.name] ?? { height: 0, lastBlockAt: null, pending: 0 };
+      entry = { ...info, node, health, treasuryKey };
+    } else if (chain.kind === "rpc") {
       const node = remoteNode(chain.url);
       entry = { ...info, node, health: () => node.health(), treasuryKey };
     } else {
@@ -86,6 +115,12 @@ export class ChainRegistry {
     if (!NAME.test(input.name)) throw new Error(`a chain name is lower-case letters, digits and dashes: ${input.name}`);
     const existing = this.entries.get(input.name);
     if (existing) return infoOf(existing);
+    if (this.role === "peer") {
+      // The owner creates and opens it; this process then sends its calls there.
+      await callEngine(this.deps.env, "chain", "/create", input);
+      const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, input.name));
+      return infoOf(this.entries.get(input.name) ?? (await this.open(recorded!)));
+    }
     const chain = this.deps.env.chain;
     const { privateToAddress } = await import("@ethereumjs/util");
     let key: string;
@@ -108,6 +143,15 @@ export class ChainRegistry {
     return infoOf(await this.open(recorded));
   }
 
+  /** The chain's entry; a peer opens a chain another process created after this one started (the owner runs it). */
+  private async opened(name: string): Promise<Entry> {
+    if (this.role === "peer" && !this.entries.has(name)) {
+      const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, name));
+      if (recorded) return this.open(recorded);
+    }
+    return this.entry(name);
+  }
+
   private entry(name: string): Entry {
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`no chain named ${name}`);
@@ -128,10 +172,12 @@ export class ChainRegistry {
 
   /** One JSON-RPC call on a chain: its result, or an RpcError. */
   request(name: string, call: RpcCall): Promise<unknown> {
-    return this.entry(name).node.request(call);
+    return this.node(name).request(call);
   }
 
   node(name: string): ChainNode {
+    // A peer sends a chain it has not opened (created since it started) to the owner, which knows it or refuses.
+    if (this.role === "peer" && !this.entries.has(name)) return { request: async (call) => (await callEngine<{ result: unknown }>(this.deps.env, "chain", `/rpc/${encodeURIComponent(name)}`, call)).result };
     return this.entry(name).node;
   }
 
@@ -146,10 +192,11 @@ export class ChainRegistry {
    * with its hash once the chain accepted it (embedded: once it is sealed and recorded).
    */
   fund(name: string, address: string, wei: bigint): Promise<string> {
-    const entry = this.entry(name);
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`);
     if (wei <= 0n) throw new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive");
-    return this.send(name, entry.treasuryKey, { to: address, value: wei, gasLimit: 21_000n });
+    // One writer takes the treasury's nonces: a peer asks the owner.
+    if (this.role === "peer") return callEngine<{ hash: string }>(this.deps.env, "chain", "/fund", { name, address, wei: wei.toString() }).then((r) => r.hash);
+    return this.send(name, this.entry(name).treasuryKey, { to: address, value: wei, gasLimit: 21_000n });
   }
 
   /**
@@ -158,8 +205,8 @@ export class ChainRegistry {
    * sender on one chain go one after another, each with the next nonce; resolves with the hash once accepted.
    */
   send(name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }): Promise<string> {
-    const entry = this.entry(name);
     const run = async () => {
+      const entry = await this.opened(name);
       const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
       const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
       const { privateToAddress } = await import("@ethereumjs/util");

@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { Msg } from "../../contract/messages";
+import { tinyPng } from "../fixtures/files";
+import { PASSWORD, registration, uniqueName } from "./client";
+import { startServer, stopServer, type Server } from "./server-process";
+
+/**
+ * WORKERS=2 on PostgreSQL (docs/decisions/031): two portal processes on one port. Each "side" below is a
+ * connection held by one worker (a node:http keep-alive agent of one socket), so a call is known to go to that worker.
+ * Shown: a job runs once, a rate limit and captchas are shared, a file uploaded through one worker is used
+ * through the other, and the chain (run by the owner worker) answers from both.
+ */
+const DATABASE_URL = process.env.DATABASE_URL;
+const reason = "skipped: DATABASE_URL is unset (a cluster needs PostgreSQL; PGlite has one writer)";
+
+type Side = { pid: number; role: string; agent: Agent };
+
+/** One HTTP request over `agent`'s socket (so it reaches the worker that holds it); the answer's JSON. */
+function send(baseUrl: string, agent: Agent, p: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}${p}`, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
+
+describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (${reason})`}`, () => {
+  let server: Server;
+  let dataDir: string;
+  const sides: Side[] = [];
+
+  const post = (side: Side, p: string, body: unknown) => send(server.baseUrl, side.agent, p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const vueapi = (side: Side, p: string, body: Record<string, unknown>) => post(side, `/vueapi${p}`, { userLanguage: "en", ...body });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "bsn-cluster-"));
+    server = await startServer(dataDir, {
+      WORKERS: "2",
+      DATABASE_URL: DATABASE_URL!,
+      // The test server of the run shares this database: the same secrets open what it sealed (chain keys).
+      SESSION_SECRET: "backend-test-secret",
+      PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+      TEST_FIXTURES: "1",
+      JOBS_INTERVAL_MS: "100",
+      DEMO: "0",
+      RATE_LIMITS: "captcha.ip=8/1m",
+    });
+    // New connections go to the workers in turn: keep one agent per worker.
+    // The peer starts once the owner listens: look for it for up to a minute.
+    const until = Date.now() + 60_000;
+    while (sides.length < 2 && Date.now() < until) {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const health = (await send(server.baseUrl, agent, "/healthz")) as { cluster?: { pid: number; role: string } };
+      if (health.cluster && !sides.some((s) => s.pid === health.cluster!.pid)) sides.push({ ...health.cluster, agent });
+      else {
+        agent.destroy();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }, 240_000);
+
+  afterAll(async () => {
+    await stopServer(server);
+    for (const side of sides) side.agent.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("two workers serve the port: the owner of the engines and a peer", () => {
+    expect(sides.map((s) => s.role).sort()).toEqual(["owner", "peer"]);
+    expect(new Set(sides.map((s) => s.pid)).size).toBe(2);
+  });
+
+  it("a file uploaded through one worker is claimed by a registration through the other", async () => {
+    const [a, b] = sides as [Side, Side];
+    const uploaded = await send(server.baseUrl, a.agent, "/vueapi/upload/licence", {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream", "X-File-Name": "licence.png" },
+      body: Buffer.from(tinyPng()),
+    });
+    expect(uploaded.code).toBe(0);
+    const captcha = await vueapi(b, "/anon/captcha/create", {});
+    const enterprise = { userType: "2", companyName: "Cluster Ltd", companyAddress: "1 Road", contactName: "Zhang", country: "China", creditCode: "91110000ABCDEFGH" };
+    const registered = await vueapi(b, "/anon/user/register", { payload: { ...registration(uniqueName("cle"), enterprise), captchaKey: captcha.data?.captchaKey }, licence: { uploadId: uploaded.data.uploadId } });
+    expect(registered.code).toBe(0);
+  });
+
+  it("a job runs once although both workers poll for due jobs every 100 ms", async () => {
+    const [a, b] = sides as [Side, Side];
+    const name = uniqueName("clj");
+    const captcha = await vueapi(a, "/anon/captcha/create", {});
+    expect((await vueapi(a, "/anon/user/register", { payload: { ...registration(name), captchaKey: captcha.data?.captchaKey } })).code).toBe(0);
+    const outbox = path.join(dataDir, "outbox");
+    const mail = (existsSync(outbox) ? readdirSync(outbox) : []).filter((f) => f.endsWith(".json")).map((f) => JSON.parse(readFileSync(path.join(outbox, f), "utf8")) as { to: string; text: string }).find((m) => m.to === `${name}@example.com`);
+    const token = mail!.text.match(/UserActivation\?token=([A-Za-z0-9_-]+)/)![1];
+    expect((await vueapi(b, "/anon/user/activate", { token })).code).toBe(0);
+    const loginCaptcha = await vueapi(b, "/anon/captcha/create", {});
+    const login = await vueapi(b, "/main/user/login", { username: name, password: PASSWORD, captchaKey: loginCaptcha.data?.captchaKey, captcha: inject("testCaptcha") });
+    expect(login.code).toBe(0);
+    const bearer = (side: Side, p: string, body: Record<string, unknown>) =>
+      send(server.baseUrl, side.agent, `/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` }, body: JSON.stringify({ userLanguage: "en", ...body }) });
+    const made = await Promise.all(Array.from({ length: 6 }, () => bearer(a, "/test/jobs", { run: "loop", durationsMs: [300] })));
+    const ids = made.map((r) => r.data.jobId as number);
+    const deadline = Date.now() + 30_000;
+    let states: any[] = [];
+    while (Date.now() < deadline) {
+      states = await Promise.all(ids.map((jobId) => bearer(b, "/test/jobs/status", { jobId }).then((r) => r.data)));
+      if (states.every((s) => s.state === "done")) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(states.map((s) => s.state)).toEqual(ids.map(() => "done"));
+    expect(states.map((s) => s.attempts)).toEqual(ids.map(() => 1));
+  });
+
+  it("the chain runs in the owner and answers from both workers; the peer's funding is mined by the owner", async () => {
+    const [a, b] = sides as [Side, Side];
+    const rpc = (side: Side, method: string, params: unknown[] = []) => post(side, "/chain/test-rpc/open-alliance", { jsonrpc: "2.0", id: 1, method, params });
+    const chainIds = [await rpc(a, "eth_chainId"), await rpc(b, "eth_chainId")];
+    expect(chainIds[0].result).toMatch(/^0x[0-9a-f]+$/);
+    expect(chainIds[1].result).toBe(chainIds[0].result);
+    const peer = sides.find((s) => s.role === "peer")!;
+    const owner = sides.find((s) => s.role === "owner")!;
+    const address = `0x${randomBytes(20).toString("hex")}`;
+    const funded = await post(peer, "/chain/test-rpc/open-alliance/fund", { address, wei: "12345" });
+    expect(funded.hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await rpc(owner, "eth_getBalance", [address, "latest"])).result).toBe("0x3039");
+    expect((await rpc(peer, "eth_getBalance", [address, "latest"])).result).toBe("0x3039");
+    // An unknown method keeps its JSON-RPC error code through the owner's socket.
+    expect((await rpc(peer, "eth_noSuchMethod")).error.code).toBe((await rpc(owner, "eth_noSuchMethod")).error.code);
+  });
+  it("a rate limit is shared (captcha.ip: 8 a minute per address, counted across both workers); a captcha made by one is used by the other", async () => {
+    const [a, b] = sides as [Side, Side];
+    // Made alternately through both: with a counter per process, each would accept 8 (16 in all).
+    const made = [];
+    for (let i = 0; i < 12; i++) made.push(await vueapi(sides[i % 2]!, "/anon/captcha/create", {}));
+    const accepted = made.filter((r) => r.code === 0);
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.length).toBeLessThanOrEqual(8);
+    expect(made.slice(-2).map((r) => r.code === 0)).toEqual([false, false]);
+    // A captcha made through one worker is accepted (and used up) through the other, then refused.
+    const key = accepted[accepted.length - 1].data.captchaKey;
+    expect((await vueapi(a, "/anon/user/register", { payload: { ...registration(uniqueName("clu")), captchaKey: key } })).code).toBe(0);
+    const again = await vueapi(b, "/anon/user/register", { payload: { ...registration(uniqueName("clu")), captchaKey: key } });
+    expect(again.code).not.toBe(0);
+    expect(again.data.fieldErrors.captcha).toEqual([`errors:${Msg.CAPTCHA_INVALID}`]);
+  });
+});
