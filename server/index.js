@@ -77,7 +77,7 @@ async function serve() {
       if (error) console.error("[server] close failed", error);
       // A cluster's worker (docs/decisions/031) also holds its channel to the primary open: let it go, or the
       // process would never end by itself.
-      if (process.connected) process.disconnect();
+      if (process.connected) process.disconnect?.();
     });
     server.closeIdleConnections();
     setInterval(() => server.closeIdleConnections(), 100).unref();
