@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { userSchema } from "./accounts";
 import { anyPayload, type PathSpec } from "./path-spec";
 import { email } from "./rules";
 
@@ -86,13 +87,20 @@ export type OpsQueue = (typeof OPS_QUEUES)[number];
 export const opsQueueCountsSchema = z.object(Object.fromEntries(OPS_QUEUES.map((q) => [q, z.number().int()])) as Record<OpsQueue, z.ZodNumber>);
 export type OpsQueueCounts = z.infer<typeof opsQueueCountsSchema>;
 
-/** Every figure of the console home in one answer (docs/decisions/029). */
-export const homeDashboardSchema = homeSummarySchema.extend({
+/**
+ * Every figure of the console home in one answer (docs/decisions/029) beside the shell's summary
+ * (/main/home/summary, which the page takes from the shell's loader: docs/decisions/030).
+ */
+export const homeDashboardSchema = z.object({
+  /** The caller, as /main/getClientInfo answers (from the token check's row: no query of its own). */
+  account: userSchema,
   balanceCents: z.number().int(),
   /** Unpaid bills payable from the balance now: count, sum and the nearest deadline. */
   dueCount: z.number().int(),
   dueCents: z.number().int(),
   nextDeadline: z.string().nullable(),
+  /** The unpaid bills that block a new service (SPEC §5, payType 1), as h5billDue with payType 1 counts them. */
+  blockingBills: z.object({ count: z.number().int(), totalCents: z.number().int() }).nullable(),
   /** Data traffic of the last 7 UTC+8 days (today last), in MB. */
   usage7: z.array(z.object({ day: z.string(), mb: z.number().int() })),
   /** The publisher's services by the status of their current version, and their drafts. */

@@ -1,10 +1,14 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
 import type { TFunction } from "i18next";
 import type { Language } from "./i18n";
 
-/** SPEC §9 Dates: English MM/DD/YYYY, Chinese YYYY-MM-DD, in UTC+8 and prefixed with it. */
+/**
+ * SPEC §9 Dates: English MM/DD/YYYY, Chinese YYYY-MM-DD, in UTC+8 and prefixed with it. UTC+8 is a fixed
+ * offset (China has kept no daylight saving time since 1991), so a date is its UTC fields 8 hours on: no
+ * time-zone database and no formatter objects per call (docs/decisions/030, per-request setup).
+ */
 export const DISPLAY_TIME_ZONE = "Asia/Shanghai";
+const UTC_PLUS_8_MS = 8 * 3_600_000;
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
  * `zone` false leaves out the "UTC+8 " prefix: in a table the column header says it once (`zoneHeader`),
@@ -14,9 +18,10 @@ export function formatDate(value: string | Date | null | undefined, language: La
   if (value === null || value === undefined || value === "") return "";
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return "";
-  const zoned = new TZDate(date.getTime(), DISPLAY_TIME_ZONE);
-  const day = language === "zh-CN" ? "yyyy-MM-dd" : "MM/dd/yyyy";
-  const text = format(zoned, withTime ? `${day} HH:mm` : day);
+  const z = new Date(date.getTime() + UTC_PLUS_8_MS);
+  const [y, m, d] = [z.getUTCFullYear(), two(z.getUTCMonth() + 1), two(z.getUTCDate())];
+  const day = language === "zh-CN" ? `${y}-${m}-${d}` : `${m}/${d}/${y}`;
+  const text = withTime ? `${day} ${two(z.getUTCHours())}:${two(z.getUTCMinutes())}` : day;
   return zone ? `UTC+8 ${text}` : text;
 }
 

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlockedLink, BlockedPanel } from "~/components/BlockedAction";
 import { MoneyAndInbox, QueueCounts, ServicesByStatus, UsageSparkline } from "~/components/home/Dashboard";
@@ -7,28 +7,25 @@ import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
-import { blockOf, loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
+import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
+import type { loader as shellLoader } from "./g.home";
 
 export const handle = { i18n: ["home", "billing"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
 export const meta = pageTitle("console");
 
 /**
  * SPEC §2 /g/home/index: the dashboard a user opens first (docs/decisions/029): money, services by status,
- * join requests, unread messages, 7-day traffic, the operators' queues, the account and shortcuts, all
- * from one backend call (/main/home/dashboard). After
+ * join requests, unread messages, 7-day traffic, the operators' queues, the account and shortcuts, from
+ * one backend call (/main/home/dashboard) beside the shell's summary, which the page reuses rather than
+ * reading again (the unread count, the account facts: docs/decisions/030). After
  * an action refused for unpaid bills (SPEC §7 h5isHasNoPayBillV2 redirects here), `?blocked=<action>&returnTo=`
  * adds the panel that names the bills and pays them ("Pay and continue", docs/decisions/027).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const api = apiFor(request, viewer);
-  const [user, dashboard, blocked, block] = await Promise.all([
-    api.load("/main/getClientInfo", {}),
-    api.load("/main/home/dashboard", {}),
-    loadBlockedPanel(request, api),
-    blockOf(api, 1),
-  ]);
-  return json({ user, dashboard, blocked, block, language: viewer.language });
+  const [dashboard, blocked] = await Promise.all([api.load("/main/home/dashboard", {}), loadBlockedPanel(request, api)]);
+  return json({ user: dashboard.account, dashboard, blocked, block: dashboard.blockingBills, language: viewer.language });
 }
 
 /** The page's one form: "Pay and continue" (intent payAndContinue); any other intent is a 400. */
@@ -42,6 +39,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function HomeIndex() {
   const { user, dashboard: summary, blocked, block, language } = useLoaderData<typeof loader>();
   const failure = useActionData<PayManyFailure>();
+  const shell = useRouteLoaderData<typeof shellLoader>("routes/g.home");
+  const account = shell?.summary;
   const { t } = useTranslation("home");
   const shortcuts = [
     { key: "newService", to: "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add" },
@@ -57,7 +56,7 @@ export default function HomeIndex() {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">{t("console.welcome", { name: user.realName })}</h1>
       {blocked ? <BlockedPanel panel={blocked} language={language} failure={failure} /> : null}
-      <MoneyAndInbox d={summary} language={language} />
+      <MoneyAndInbox d={summary} unread={shell?.unread ?? 0} language={language} />
       {summary.queues ? <QueueCounts queues={summary.queues} /> : null}
       <div className="grid gap-6 lg:grid-cols-2">
         <ServicesByStatus d={summary} />
@@ -70,9 +69,9 @@ export default function HomeIndex() {
           <div><dt className="text-slate-500">{t("console.accountType")}</dt><dd className="font-medium">{t(`common:userType.${user.userType}`)}</dd></div>
           {user.companyName ? <div><dt className="text-slate-500">{t("console.company")}</dt><dd className="font-medium">{user.companyName}</dd></div> : null}
           <div><dt className="text-slate-500">{t("console.email")}</dt><dd className="font-medium">{user.email}</dd></div>
-          <div><dt className="text-slate-500">{t("console.memberSince")}</dt><dd className="font-medium">{formatDate(summary.memberSince, language)}</dd></div>
-          <div><dt className="text-slate-500">{t("console.lastLogin")}</dt><dd className="font-medium">{summary.lastLoginAt ? formatDate(summary.lastLoginAt, language, true) : t("console.firstLogin")}</dd></div>
-          <div><dt className="text-slate-500">{t("console.cityNodes")}</dt><dd className="font-medium">{summary.cityNodes}</dd></div>
+          <div><dt className="text-slate-500">{t("console.memberSince")}</dt><dd className="font-medium">{formatDate(account?.memberSince, language)}</dd></div>
+          <div><dt className="text-slate-500">{t("console.lastLogin")}</dt><dd className="font-medium">{account?.lastLoginAt ? formatDate(account.lastLoginAt, language, true) : t("console.firstLogin")}</dd></div>
+          <div><dt className="text-slate-500">{t("console.cityNodes")}</dt><dd className="font-medium">{account?.cityNodes}</dd></div>
         </dl>
       </section>
       <section aria-labelledby="shortcuts">

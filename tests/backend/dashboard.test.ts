@@ -1,6 +1,7 @@
 import { and, count, eq, gte, sum } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { apps, appVersions } from "../../backend/domains/services/tables";
+import { appJoins } from "../../backend/domains/participation/tables";
+import { appRoles, apps, appVersions } from "../../backend/domains/services/tables";
 import { bills, usageDaily, wallets } from "../../backend/domains/billing/tables";
 import { tinyPng } from "../fixtures/files";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf, uploadVueapi } from "./in-process";
@@ -46,6 +47,8 @@ describe("/main/home/dashboard", () => {
     expect(res.code, JSON.stringify(res)).toBe(0);
     const d = res.data;
     const db = service.services.db;
+    // The caller, exactly as /main/getClientInfo answers.
+    expect(d.account).toEqual((await call("/main/getClientInfo", {}, me.token)).data);
     const [wallet] = await db.select().from(wallets).where(eq(wallets.userId, me.id));
     expect(d.balanceCents).toBe(wallet.balanceCents);
     expect(d.balanceCents).toBe(50_000 - 700);
@@ -64,8 +67,28 @@ describe("/main/home/dashboard", () => {
     const byState = Object.fromEntries(d.services.byState.map((s: { verState: number; count: number }) => [s.verState, s.count]));
     expect(byState).toMatchObject({ 25: 1, 5: 1, 23: 1, 1: 1 });
     expect(d.services.drafts).toBe(1);
-    expect(d.unreadMessages).toBeGreaterThanOrEqual(0);
+    // What blocks a new service: the same bills, counted the same, as h5billDue with payType 1 (SPEC §5).
+    const blocking = await call("/sys/system/clientInfo/h5billDue", { payType: 1 }, me.token);
+    expect(blocking.data.count).toBeGreaterThan(0);
+    expect(d.blockingBills).toEqual({ count: blocking.data.count, totalCents: blocking.data.totalCents });
     expect(d.queues).toBeNull();
+  });
+
+  it("counts join requests: those waiting for the publisher's decision, and the user's own under way", async () => {
+    const publisher = await user();
+    const joiner = await user();
+    const db = service.services.db;
+    const svc = await call("/test/services", { verState: 25 }, publisher.token);
+    expect(svc.code, JSON.stringify(svc)).toBe(0);
+    const [role] = await db.insert(appRoles).values({ verId: svc.data.appVerId, name: "member" }).returning();
+    const join = (auditState: number) => ({ appId: svc.data.appId, verId: svc.data.appVerId, userId: joiner.id, roleId: role.id, auditState, certificateMode: 1 });
+    // Waiting for the publisher (0), approved and waiting for the operators (1), rejected (2): two under way.
+    await db.insert(appJoins).values([join(0), join(1), join(2)]);
+    const pub = (await call("/main/home/dashboard", {}, publisher.token)).data;
+    const mine = (await call("/main/home/dashboard", {}, joiner.token)).data;
+    expect([pub.joinRequestsToDecide, pub.myJoinRequests]).toEqual([1, 0]);
+    expect([mine.joinRequestsToDecide, mine.myJoinRequests]).toEqual([0, 2]);
+    expect(mine.blockingBills).toBeNull();
   });
 
   it("gives an operator each queue's waiting items, the same as /sys/ops/queues/waiting", async () => {

@@ -19,6 +19,15 @@ describe("SPEC §9 dates", () => {
     expect(formatDate(instant, "zh-CN")).toBe("UTC+8 2026-03-05");
     expect(formatDate(new Date(instant), "zh-CN", true)).toBe("UTC+8 2026-03-05 04:30");
   });
+  it("gives the same day and time as the Asia/Shanghai time-zone database, across years and midnights", () => {
+    const tz = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    let t = Date.UTC(1995, 0, 1, 15, 59);
+    for (let i = 0; i < 2000; i += 1) {
+      const parts = Object.fromEntries(tz.formatToParts(t).map((p) => [p.type, p.value]));
+      expect(formatDate(new Date(t), "zh-CN", true)).toBe(`UTC+8 ${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`);
+      t += 6 * 86_400_000 + 7 * 3_600_000 + 13 * 60_000; // steps that land on every hour and minute in turn
+    }
+  });
   it("shows nothing for a missing or broken date", () => {
     expect(formatDate(null, "en")).toBe("");
     expect(formatDate("not a date", "en")).toBe("");

@@ -12,6 +12,21 @@ describe("route matching (patched @remix-run/router)", () => {
     const source = readFileSync(routerFile, "utf8");
     expect(source).toContain("rankedBranchesOf(routes)");
     expect(source).toContain("compiledPaths.get(key)");
+    expect(source).toContain("kept.matches.get(key)");
+  });
+
+  it("hands out a kept match as a copy: changing one answer's params changes no other", () => {
+    const routes = [{ id: "root", path: "", children: [{ id: "item", path: "items/:id" }] }];
+    const first = router.matchRoutes(routes, "/items/7")!;
+    (first.at(-1)!.params as Record<string, string>).id = "changed";
+    (first.at(-1) as { pathname: string }).pathname = "/changed";
+    const second = router.matchRoutes(routes, "/items/7")!;
+    expect(second.at(-1)!.params).toEqual({ id: "7" });
+    expect(second.at(-1)!.pathname).toBe("/items/7");
+    expect(second.at(-1)!.route).toBe(first.at(-1)!.route);
+    expect(router.matchRoutes(routes, "/items/8")!.at(-1)!.params).toEqual({ id: "8" });
+    expect(router.matchRoutes(routes, "/nothing")).toBeNull();
+    expect(router.matchRoutes(routes, "/nothing")).toBeNull();
   });
 
   it("matches as before, the same tree many times and several trees side by side", () => {

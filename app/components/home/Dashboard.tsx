@@ -26,14 +26,14 @@ function Figure({ label, value, testId, to, hint }: { label: string; value: stri
 }
 
 /** Balance, amount due with the next deadline, unread messages, join requests. */
-export function MoneyAndInbox({ d, language }: { d: Dashboard; language: Language }) {
+export function MoneyAndInbox({ d, unread, language }: { d: Dashboard; unread: number; language: Language }) {
   const { t } = useTranslation("home");
   const due = d.dueCount === 0 ? t("dashboard.nothingDue") : t("dashboard.dueHint", { count: d.dueCount, date: formatDate(d.nextDeadline, language, true) });
   return (
     <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <Figure label={t("dashboard.balance")} value={formatUsd(d.balanceCents, language)} testId="dash-balance" to="/g/home/userCenter/MyAccount" />
       <Figure label={t("dashboard.due")} value={formatUsd(d.dueCents, language)} testId="dash-due" to="/g/home/userCenter/MyBills" hint={due} />
-      <Figure label={t("dashboard.unread")} value={d.unreadMessages} testId="dash-unread" to="/g/home/userCenter/MessageCenter" />
+      <Figure label={t("dashboard.unread")} value={unread} testId="dash-unread" to="/g/home/userCenter/MessageCenter" />
       <Figure
         label={t("dashboard.joinRequests")}
         value={d.joinRequestsToDecide}

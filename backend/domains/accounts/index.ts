@@ -8,6 +8,7 @@ import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, 
 import { createOperator } from "./operators";
 import { hashPassword } from "./passwords";
 import { licenceUpload } from "./rules";
+import { toUser } from "./users";
 
 /** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
@@ -29,7 +30,7 @@ export default defineDomain({
     "/main/mfa/verify": verifySecondFactor,
   }),
   uploads: { licence: licenceUpload },
-  api: { hashPassword, createDemoAccounts, createOperator },
+  api: { hashPassword, createDemoAccounts, createOperator, toUser },
   seedDemo: seedDemoSecondFactors,
   fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),
 });

@@ -1,5 +1,5 @@
-import { and, count, eq, gt, gte, lte, min, or, sum, type SQL } from "drizzle-orm";
-import { PayState } from "../../../contract/billing-codes";
+import { and, eq, gt, gte, inArray, lte, or, sql, sum, type SQL } from "drizzle-orm";
+import { BillType, PayState, UNPAID_STATES } from "../../../contract/billing-codes";
 import type { Db } from "../../db/client";
 import { bills, usageDaily, wallets } from "./tables";
 import { addDays, dayOf, daysBetween } from "./time";
@@ -10,15 +10,49 @@ export function payableNowWhere(userId: number, now: Date): SQL {
 }
 
 /**
- * The console home's money figures (/main/home/dashboard): the balance, what is due now (the same bills as
- * h5billDue without payType) with the nearest deadline, and the data traffic of the last 7 UTC+8 days in MB.
+ * SPEC §5 "Blocking by bills" (docs/decisions/006): the unpaid bills that block an action of payType 1 or 2.
+ * Every payType is blocked by an unpaid postpaid usage bill (payMode 2); payType 2 also by a dedicated-node
+ * bill still waiting for payment before its deadline.
+ */
+export function blockingWhere(userId: number, payType: 1 | 2, now: Date): SQL {
+  const usage = eq(bills.payMode, 2);
+  const pendingNode = and(eq(bills.billType, BillType.DEDICATED_NODE), gt(bills.deadline, now));
+  return and(eq(bills.userId, userId), inArray(bills.payState, [...UNPAID_STATES]), payType === 2 ? or(usage, pendingNode) : usage)!;
+}
+
+/** count(*) and sum(pay_cents) of the rows that meet `where`, as filtered aggregates of one scan. */
+function countAndSum(where: SQL) {
+  return {
+    n: sql<number>`count(*) filter (where ${where})`.mapWith(Number),
+    cents: sql<number>`coalesce(sum(${bills.payCents}) filter (where ${where}), 0)`.mapWith(Number),
+  };
+}
+
+/**
+ * The console home's money figures (/main/home/dashboard), in two queries: the balance, what is due now
+ * (the same bills as h5billDue without payType) with the nearest deadline, and what blocks a new service
+ * (payType 1, as h5billDue with payType 1), filtered aggregates over the user's bills; then the data
+ * traffic of the last 7 UTC+8 days in MB.
  */
 export async function billingFigures(db: Db, userId: number, now: Date) {
   const today = dayOf(now);
   const days = daysBetween(addDays(today, -6), today);
-  const [[wallet], [due], usage] = await Promise.all([
-    db.select({ balanceCents: wallets.balanceCents }).from(wallets).where(eq(wallets.userId, userId)),
-    db.select({ n: count(), total: sum(bills.payCents), next: min(bills.deadline) }).from(bills).where(payableNowWhere(userId, now)),
+  const payable = payableNowWhere(userId, now);
+  const blocking = blockingWhere(userId, 1, now);
+  const dueNow = countAndSum(payable);
+  const blocks = countAndSum(blocking);
+  const [[money], usage] = await Promise.all([
+    db
+      .select({
+        balanceCents: sql<number | null>`(select ${wallets.balanceCents} from ${wallets} where ${wallets.userId} = ${userId})`.mapWith(Number),
+        dueCount: dueNow.n,
+        dueCents: dueNow.cents,
+        next: sql<Date | null>`min(${bills.deadline}) filter (where ${payable})`.mapWith(bills.deadline),
+        blockCount: blocks.n,
+        blockCents: blocks.cents,
+      })
+      .from(bills)
+      .where(eq(bills.userId, userId)),
     db
       .select({ day: usageDaily.day, mb: sum(usageDaily.trafficMb) })
       .from(usageDaily)
@@ -27,10 +61,11 @@ export async function billingFigures(db: Db, userId: number, now: Date) {
   ]);
   const byDay = new Map(usage.map((u) => [u.day, Number(u.mb ?? 0)]));
   return {
-    balanceCents: wallet?.balanceCents ?? 0,
-    dueCount: due.n,
-    dueCents: Number(due.total ?? 0),
-    nextDeadline: due.next ? new Date(due.next).toISOString() : null,
+    balanceCents: money.balanceCents ?? 0,
+    dueCount: money.dueCount,
+    dueCents: money.dueCents,
+    nextDeadline: money.next ? new Date(money.next).toISOString() : null,
+    blockingBills: money.blockCount > 0 ? { count: money.blockCount, totalCents: money.blockCents } : null,
     usage7: days.map((day) => ({ day, mb: byDay.get(day) ?? 0 })),
   };
 }

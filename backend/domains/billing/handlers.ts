@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sum, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sum, type SQL } from "drizzle-orm";
 
 import type { z } from "zod";
 import {
-    BillType, DUE_LIMIT, EXPORT_LIMIT,
+    DUE_LIMIT, EXPORT_LIMIT,
     type billPayManyPayloadSchema, type DueBills, type dueBillsPayloadSchema,
     PayState, UNPAID_STATES, type BillDetail, type billFilterSchema,
     type billListPayloadSchema,
@@ -18,7 +18,7 @@ import { invoiceApplications } from "../invoices/tables";
 import { cards, payments, withdrawals } from "../payments/tables";
 import { isPayable, mbToGb, usd } from "./rules";
 import { derivedTotals, post, totalsOf, type Totals } from "./ledger";
-import { payableNowWhere } from "./figures";
+import { blockingWhere, payableNowWhere } from "./figures";
 import { bills, ledgerEntries, usageDaily } from "./tables";
 import { addDays, dayOf, daysBetween, startOfDay } from "./time";
 
@@ -353,11 +353,6 @@ export async function hasBlockingBills(db: Db | Tx, userId: number, payType: 1 |
   return n > 0;
 }
 
-function blockingWhere(userId: number, payType: 1 | 2, now: Date): SQL {
-  const usage = eq(bills.payMode, 2);
-  const pendingNode = and(eq(bills.billType, BillType.DEDICATED_NODE), gt(bills.deadline, now));
-  return and(eq(bills.userId, userId), inArray(bills.payState, [...UNPAID_STATES]), payType === 2 ? or(usage, pendingNode) : usage)!;
-}
 
 /**
  * /sys/system/clientInfo/h5billDue (docs/decisions/027): with payType, the bills that block it (the same

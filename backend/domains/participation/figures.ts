@@ -1,4 +1,4 @@
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { apps } from "../services/tables";
 import { appJoins } from "./tables";
@@ -7,15 +7,22 @@ import { appJoins } from "./tables";
 const IN_PROGRESS = [0, 1, 3, 5, 10, 13];
 
 /**
- * The console home's participation figures (/main/home/dashboard): requests to join the user's services
- * waiting for their decision (audit 0), and the user's own requests to join other services still under way.
+ * The console home's participation figures (/main/home/dashboard), in one query: requests to join the
+ * user's services waiting for their decision (audit 0), and the user's own requests to join other services
+ * still under way.
  */
 export async function joinFigures(db: Db, userId: number) {
-  const [[toDecide], [mine]] = await Promise.all([
-    db.select({ n: count() }).from(appJoins).innerJoin(apps, eq(apps.id, appJoins.appId)).where(and(eq(apps.userId, userId), eq(appJoins.auditState, 0))),
-    db.select({ n: count() }).from(appJoins).where(and(eq(appJoins.userId, userId), inArray(appJoins.auditState, IN_PROGRESS))),
-  ]);
-  return { joinRequestsToDecide: toDecide.n, myJoinRequests: mine.n };
+  const toDecide = and(eq(apps.userId, userId), eq(appJoins.auditState, 0));
+  const mine = and(eq(appJoins.userId, userId), inArray(appJoins.auditState, IN_PROGRESS));
+  const [row] = await db
+    .select({
+      toDecide: sql<number>`count(*) filter (where ${toDecide})`.mapWith(Number),
+      mine: sql<number>`count(*) filter (where ${mine})`.mapWith(Number),
+    })
+    .from(appJoins)
+    .innerJoin(apps, eq(apps.id, appJoins.appId))
+    .where(or(eq(apps.userId, userId), eq(appJoins.userId, userId)));
+  return { joinRequestsToDecide: row.toDecide, myJoinRequests: row.mine };
 }
 
 /** The operators' participation queue: requests the publisher approved (audit 1), as its list shows. */

@@ -1,3 +1,4 @@
+import accounts from "../accounts";
 import billing from "../billing";
 import invoices from "../invoices";
 import operations from "../operations";
@@ -8,7 +9,6 @@ import store from "../store";
 import type { Db } from "../../db/client";
 import type { SignedInContext } from "../../http/router";
 import type { OpsQueueCounts } from "../../../contract/platform";
-import { homeSummary } from "./handlers";
 
 /** The waiting items of every operations queue, keyed by the queue's route name (docs/decisions/029). */
 export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
@@ -24,21 +24,21 @@ export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
 }
 
 /**
- * /main/home/dashboard: every figure of the console home (/g/home/index) in one call: the account facts of
- * the summary, money (balance, due, next deadline, 7-day traffic), services by status and drafts, join
- * requests, and for an operator the waiting items of each operations queue.
+ * /main/home/dashboard: every figure of the console home (/g/home/index) in one call, one or two queries
+ * per domain: the caller (as /main/getClientInfo), money (balance, due, next deadline, what blocks a new service, 7-day traffic), services by
+ * status and drafts, join requests, and for an operator the waiting items of each operations queue. The
+ * account facts and unread messages are the shell's (/main/home/summary), which the page reuses.
  */
 export async function homeDashboard(_input: unknown, ctx: SignedInContext) {
   const { db } = ctx.services;
   const now = ctx.services.now();
-  const [summary, money, serviceCounts, joins, queues] = await Promise.all([
-    homeSummary(_input, ctx),
+  const [money, serviceCounts, joins, queues] = await Promise.all([
     billing.api.billingFigures(db, ctx.user.id, now),
     services.api.serviceFigures(db, ctx.user.id),
     participation.api.joinFigures(db, ctx.user.id),
     ctx.user.role === "operator" ? queueCounts(db) : Promise.resolve(null),
   ]);
-  return { ...summary, ...money, services: serviceCounts, ...joins, queues };
+  return { account: accounts.api.toUser(ctx.user), ...money, services: serviceCounts, ...joins, queues };
 }
 
 /** /sys/ops/queues/waiting (operators): the waiting items of each queue, for the Operations tabs. */

@@ -1,27 +1,28 @@
-import { and, count, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { VerState } from "../../../contract/service-status";
 import type { Db } from "../../db/client";
 import { apps, appVersions, refundRequests } from "./tables";
 
 /**
- * The console home's service figures (/main/home/dashboard): the publisher's services counted by the status
- * of their current version, and the drafts (versions in verState 1, a new service's or an upgrade's).
+ * The console home's service figures (/main/home/dashboard), in one query over the publisher's versions:
+ * the services counted by the status of their current version, and the drafts (versions in verState 1, a
+ * new service's or an upgrade's).
  */
 export async function serviceFigures(db: Db, userId: number) {
-  const [byState, [drafts]] = await Promise.all([
-    db
-      .select({ verState: appVersions.verState, n: count() })
-      .from(apps)
-      .innerJoin(appVersions, eq(appVersions.id, apps.currentVerId))
-      .where(eq(apps.userId, userId))
-      .groupBy(appVersions.verState),
-    db
-      .select({ n: count() })
-      .from(appVersions)
-      .innerJoin(apps, eq(apps.id, appVersions.appId))
-      .where(and(eq(apps.userId, userId), eq(appVersions.verState, VerState.PENDING_SUBMIT))),
-  ]);
-  return { byState: byState.map((r) => ({ verState: r.verState, count: r.n })), drafts: drafts.n };
+  const rows = await db
+    .select({
+      verState: appVersions.verState,
+      current: sql<number>`count(*) filter (where ${apps.currentVerId} = ${appVersions.id})`.mapWith(Number),
+      all: count(),
+    })
+    .from(appVersions)
+    .innerJoin(apps, eq(apps.id, appVersions.appId))
+    .where(eq(apps.userId, userId))
+    .groupBy(appVersions.verState);
+  return {
+    byState: rows.filter((r) => r.current > 0).map((r) => ({ verState: r.verState, count: r.current })),
+    drafts: rows.find((r) => r.verState === VerState.PENDING_SUBMIT)?.all ?? 0,
+  };
 }
 
 /** Waiting items of this domain's operations queues (the same conditions as their lists' default view). */
