@@ -41,6 +41,8 @@ const schema = z
     CHAIN_RPC_URL: z.string().url().optional(),
     /** With CHAIN_RPC_URL: the private key of an account funded on that node, the treasury (0x + 64 hex). */
     CHAIN_TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits").optional(),
+    /** A kubo node's RPC API (or an IPFS Cluster's IPFS proxy) instead of the embedded IPFS engine (docs/decisions/039). */
+    IPFS_API_URL: z.string().url().optional(),
     /** Where the embedded database's SQL runs: its own worker thread (default) or the main thread (docs/decisions/031). */
     PGLITE_THREAD: z.enum(["worker", "main"]).default("worker"),
     /** Portal processes on one port (server/cluster.js); more than one needs DATABASE_URL (docs/decisions/031). */
@@ -131,6 +133,8 @@ export type BackendEnv = {
   rateLimits: RateLimitConfig;
   /** The chains' node: the embedded engine, or an Ethereum JSON-RPC node with its treasury key (docs/decisions/025). */
   chain: { kind: "embedded" } | { kind: "rpc"; url: string; treasuryKey: string };
+  /** The IPFS engine: embedded under DATA_DIR/ipfs, or a kubo RPC API (docs/decisions/039). */
+  ipfs: { kind: "embedded" } | { kind: "remote"; url: string };
   /** The embedded database's SQL in its own worker thread (PGLITE_THREAD=worker) or on the main thread. */
   pgliteThread: "worker" | "main";
   /**
@@ -171,6 +175,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
     chain: env.CHAIN_RPC_URL ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! } : { kind: "embedded" },
+    ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },
     pgliteThread: env.PGLITE_THREAD,
     cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,
     paymentProvider,

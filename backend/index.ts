@@ -16,13 +16,14 @@ import platform from "./domains/platform";
 import prices from "./domains/prices";
 import profile from "./domains/profile";
 import publicChain from "./domains/public-chain";
+import ipfs from "./domains/ipfs";
 import services from "./domains/services";
 import store from "./domains/store";
 import testServices from "./domains/test-services";
 import serviceWizard from "./domains/service-wizard";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
-import { BodyTooLargeError, readLimited } from "./kit/body-limit";
+import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit";
 import { createRouter, type Caller, type Handlers } from "./http/router";
 import { SessionCache } from "./http/session-cache";
 import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data";
@@ -42,7 +43,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, prices, operations, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, ipfs, prices, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
@@ -202,6 +203,23 @@ export async function serveEndpoint(request: Request, deps: Deps): Promise<Respo
   if (!endpoint) return plain(404, "Not found");
   if (!(endpoint.methods as readonly string[]).includes(request.method)) return plain(405, "Method not allowed", { Allow: endpoint.methods.join(", ") });
   if (!request.body) return endpoint.handle(request, deps);
+  if (endpoint.streamBody) {
+    // Streamed to the handler, counted while it arrives (docs/decisions/023, 039).
+    if (declaresMoreThan(request, endpoint.bodyLimitBytes)) {
+      discardRest(request.body);
+      return plain(413, "Payload too large", { "Cache-Control": "no-store" });
+    }
+    const limited = limitRequest(request, endpoint.bodyLimitBytes);
+    try {
+      const response = await endpoint.handle(limited.request, deps);
+      if (limited.exceeded()) discardRest(limited.rest());
+      return response;
+    } catch (error) {
+      if (!limited.exceeded()) throw error;
+      discardRest(limited.rest());
+      return plain(413, "Payload too large", { "Cache-Control": "no-store" });
+    }
+  }
   // Read here within the limit, a body sent without Content-Length too (docs/decisions/023): the domain gets
   // exactly these bytes; a refused body's rest is read and thrown away so that the client gets the 413.
   let body: Uint8Array<ArrayBuffer>;

@@ -205,6 +205,25 @@ export const Msg = {
   PRICE_ITEM_UNKNOWN: "MSG_44009",
   /** The chain did not answer (its balance could not be read); nothing was done. */
   CHAIN_UNAVAILABLE: "MSG_42016",
+  /* IPFS storage (MSG_45001-45099; backend/domains/ipfs/, docs/decisions/039). */
+  /** A capacity (storeUnit) that selectCapacity does not offer. */
+  IPFS_CAPACITY_UNKNOWN: "MSG_45001",
+  /** A gateway (orgId) that selectIpfsOrgFlowPrices does not offer. */
+  IPFS_GATEWAY_UNKNOWN: "MSG_45002",
+  /** Duplicate IPFS service name (per user). */
+  IPFS_NAME_TAKEN: "MSG_45003",
+  /** The service is not running (unsubscribed): its keys cannot change. */
+  IPFS_SERVICE_NOT_RUNNING: "MSG_45004",
+  /** Gateway upload: the file does not fit in the service's free capacity. */
+  IPFS_OVER_CAPACITY: "MSG_45005",
+  /** Gateway: no key, or a key that is not this kind's. */
+  IPFS_KEY_UNKNOWN: "MSG_45006",
+  /** Gateway: the key is deactivated (§4 state 0) or unsubscribed (2). */
+  IPFS_KEY_DEACTIVATED: "MSG_45007",
+  /** Gateway: the service does not use this city node's gateway. */
+  IPFS_NOT_THIS_GATEWAY: "MSG_45008",
+  /** Gateway: the IPFS engine failed; nothing was stored. */
+  IPFS_ENGINE_FAILED: "MSG_45009",
   /* Contract deployment (MSG_42100-42199; backend/domains/contracts/, docs/decisions/033). */
   /** §5 Contract name: no leading or trailing spaces. */
   CONTRACT_NAME_SPACES: "MSG_42101",

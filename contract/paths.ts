@@ -20,6 +20,7 @@ import { configurationPaths } from "./configuration";
 import { pricePaths } from "./prices";
 import { contractPaths } from "./contracts";
 import { testServicePaths } from "./test-services";
+import { ipfsFixturePaths, ipfsPaths } from "./ipfs";
 
 export type { PathSpec } from "./path-spec";
 
@@ -53,6 +54,8 @@ export const paths = {
   ...pricePaths,
   ...contractPaths,
   ...testServicePaths,
+  ...ipfsPaths,
+  ...ipfsFixturePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -84,6 +84,11 @@ export type Endpoint = {
    * is the provider): an endpoint it does not serve is not found. Absent = always.
    */
   readonly enabled?: (env: BackendEnv) => boolean;
+  /**
+   * Whether the handler gets the body as a stream (counted against `bodyLimitBytes` while it arrives, the
+   * reader erroring with BodyTooLargeError past it) rather than read into memory first: large uploads (IPFS).
+   */
+  readonly streamBody?: boolean;
   /** What it does; the request's body is limited to `bodyLimitBytes` (backend/kit/body-limit.ts). */
   readonly handle: (request: Request, deps: Deps) => Promise<Response>;
 };

@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { BackendEnv } from "../env";
 
 /**
@@ -9,6 +9,11 @@ import type { BackendEnv } from "../env";
  * a POST of JSON to a path; the answer is JSON (HTTP 200), or `{ error: { name, message, code? } }` with 500.
  */
 export type EngineRoute = (path: string, body: unknown) => Promise<unknown>;
+/**
+ * Calls whose body or answer is a byte stream (IPFS uploads and downloads): the owner hands the request and
+ * response to it for paths under `/stream/`; it answers them itself.
+ */
+export type EngineStreamRoute = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export class EngineCallError extends Error {
   constructor(
@@ -22,14 +27,22 @@ export class EngineCallError extends Error {
   }
 }
 
-const socketOf = (env: Pick<BackendEnv, "cluster">, engine: string) => `${env.cluster!.enginesSocket}-${engine}`;
+export const socketOf = (env: Pick<BackendEnv, "cluster">, engine: string) => `${env.cluster!.enginesSocket}-${engine}`;
 
 /** The owner: answers the peers' calls to `engine` with `route`; resolves once listening. */
-export async function serveEngine(env: Pick<BackendEnv, "cluster">, engine: string, route: EngineRoute): Promise<Server> {
+export async function serveEngine(env: Pick<BackendEnv, "cluster">, engine: string, route: EngineRoute, streams?: EngineStreamRoute): Promise<Server> {
   const socket = socketOf(env, engine);
   // A socket left by an owner that died is replaced (only the owner, which holds DATA_DIR's lock, gets here).
   rmSync(socket, { force: true });
   const server = createServer((req, res) => {
+    if (streams && req.url?.startsWith("/stream/")) {
+      streams(req, res).catch((error: unknown) => {
+        const e = error as { name?: string; message?: string };
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { name: e.name ?? "Error", message: e.message ?? String(error) } }));
+        else res.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {

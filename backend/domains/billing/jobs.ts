@@ -6,12 +6,14 @@ import { cityNodes, messages } from "../../db/tables";
 import { schedule, type JobHandler } from "../../jobs/runner";
 import type { Deps } from "../../deps";
 import { mbToGb, newBillNo, usd } from "./rules";
+import { ipfsServices, ipfsTrafficDaily } from "../ipfs/tables";
 import { addDays, DAY_MS, startOfDay, weekEnd } from "./time";
 
 /**
  * The billing jobs (docs/decisions/005 runner, 006 rules):
  * - `billing.weeklyTraffic` {weekStart}: one data-traffic bill per user with usage in that week
- *   (Monday-Sunday, UTC+8), made once (dedupe key `traffic:<userId>:<weekStart>`); then schedules itself
+ *   (Monday-Sunday, UTC+8), made once (dedupe key `traffic:<userId>:<weekStart>`), and one IPFS traffic
+ *   bill per user with IPFS downloads that week (`ipfs-traffic:<userId>:<weekStart>`); then schedules itself
  *   for the following week, one job per week (dedupe key `billing.weeklyTraffic:<weekStart>`).
  * - `billing.expireBills`: unpaid prepaid bills past their deadline expire (§4 status 10); then schedules
  *   itself for the next hour (one job per hour).
@@ -98,6 +100,70 @@ export async function makeTrafficBills(db: Db, weekStart: string, now: Date, use
   return made;
 }
 
+/**
+ * SPEC §9 "the IPFS bill category" and "data traffic billed weekly by actual use" (docs/decisions/039): each
+ * user's IPFS download traffic of a week, per city node gateway at that gateway's traffic price, as bytes
+ * metered by the gateways (ipfs_traffic_daily) counted in MB of 1024 × 1024 bytes.
+ */
+export async function weeklyIpfsUsage(db: Db | Tx, weekStart: string, userIds?: number[]): Promise<Map<number, TrafficLine[]>> {
+  const conditions = [gte(ipfsTrafficDaily.day, weekStart), lte(ipfsTrafficDaily.day, addDays(weekStart, 6))];
+  if (userIds) conditions.push(inArray(ipfsServices.userId, userIds));
+  const rows = await db
+    .select({ userId: ipfsServices.userId, code: cityNodes.code, price: cityNodes.trafficPricePerGbCents, bytes: sql<string>`sum(${ipfsTrafficDaily.bytes})` })
+    .from(ipfsTrafficDaily)
+    .innerJoin(ipfsServices, eq(ipfsServices.id, ipfsTrafficDaily.serviceId))
+    .innerJoin(cityNodes, eq(cityNodes.id, ipfsTrafficDaily.cityNodeId))
+    .where(and(...conditions))
+    .groupBy(ipfsServices.userId, cityNodes.id, cityNodes.code, cityNodes.trafficPricePerGbCents)
+    .orderBy(ipfsServices.userId, cityNodes.id);
+  const out = new Map<number, TrafficLine[]>();
+  for (const r of rows) {
+    const lines = out.get(r.userId) ?? [];
+    lines.push(trafficLine(r.code, Number(r.bytes) / (1024 * 1024), r.price));
+    out.set(r.userId, lines);
+  }
+  return out;
+}
+
+/** Makes one user's IPFS traffic bill of a week (postpaid, type 4), unless it exists or comes to nothing. */
+export async function createIpfsTrafficBill(tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) {
+  const totalCents = lines.reduce((s, l) => s + l.amountCents, 0);
+  if (totalCents <= 0) return null;
+  const [bill] = await tx
+    .insert(bills)
+    .values({
+      billNo: newBillNo(now, "IT"),
+      userId,
+      serviceName: "IPFS download traffic",
+      billType: BillType.IPFS,
+      payState: PayState.UNPAID,
+      payMode: 2,
+      cycle: 99,
+      periodStart: startOfDay(weekStart),
+      periodEnd: weekEnd(weekStart),
+      createdAt: now,
+      deadline: new Date(now.getTime() + TRAFFIC_DUE_MS),
+      totalCents,
+      payCents: totalCents,
+      detail: { dataUsage: lines },
+      dedupeKey: `ipfs-traffic:${userId}:${weekStart}`,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!bill) return null;
+  await tx.insert(messages).values({ userId, textKey: "messages.trafficBill", params: { billNo: bill.billNo, amount: usd(totalCents) }, refKind: "bill", refId: bill.id, createdAt: now });
+  return bill;
+}
+
+/** Every user's IPFS traffic bill of a week (each in its own transaction); returns how many were made. */
+export async function makeIpfsTrafficBills(db: Db, weekStart: string, now: Date, userIds?: number[]): Promise<number> {
+  let made = 0;
+  for (const [userId, lines] of await weeklyIpfsUsage(db, weekStart, userIds)) {
+    if (await db.transaction((tx) => createIpfsTrafficBill(tx, userId, weekStart, lines, now))) made += 1;
+  }
+  return made;
+}
+
 export function scheduleWeekly(db: Db, weekStart: string) {
   return schedule(db, WEEKLY_TRAFFIC, { weekStart }, { runAt: new Date(weekEnd(weekStart).getTime() + WEEKLY_DELAY_MS), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}` });
 }
@@ -128,6 +194,7 @@ export async function expireBills(db: Db, now: Date): Promise<number> {
 const weeklyTraffic: JobHandler = async (payload, services: Deps) => {
   const weekStart = String(payload.weekStart);
   await makeTrafficBills(services.db, weekStart, services.now());
+  await makeIpfsTrafficBills(services.db, weekStart, services.now());
   await scheduleWeekly(services.db, addDays(weekStart, 7));
 };
 

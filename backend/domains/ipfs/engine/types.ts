@@ -1,0 +1,59 @@
+/**
+ * The IPFS engine (docs/decisions/039): what the ipfs domain asks of an IPFS node, whichever runs it. The
+ * embedded one (UnixFS importer and exporter over an on-disk blockstore under DATA_DIR/ipfs), a kubo node or
+ * an IPFS Cluster through `kubo-rpc-client` (IPFS_API_URL), or, in a cluster of portal processes, the owner's
+ * engine reached over its socket (docs/decisions/031). The same CIDs everywhere: CIDv1, raw leaves, 1 MiB fixed
+ * chunks, balanced layout of up to 1024 links per node (Helia's defaults).
+ */
+
+/** What an upload gave: the root CID (CIDv1, base32) and the file's size in bytes. */
+export type Added = { cid: string; size: number };
+
+/** A pinned root: its file size and how many blocks its DAG has. */
+export type Stat = { cid: string; size: number; blocks: number };
+
+/** The repository: the blocks kept and their bytes. */
+export type RepoStats = { blocks: number; bytes: number };
+
+/** A byte range of a file: `length` bytes from `offset` (to the end when absent). */
+export type ByteRange = { offset: number; length?: number };
+
+export interface IpfsEngine {
+  /** Which implementation answers (for /healthz). */
+  readonly kind: "embedded" | "remote" | "peer";
+  /**
+   * Imports a stream of bytes as one UnixFS file and pins its root once (a count: the same root added twice is
+   * pinned twice and needs two unpins). A failed or aborted stream leaves nothing behind.
+   */
+  add(source: AsyncIterable<Uint8Array>, options?: { signal?: AbortSignal }): Promise<Added>;
+  /** The file's bytes, or the slice `range`; throws NotPinnedError when the root is not pinned. */
+  cat(cid: string, range?: ByteRange, options?: { signal?: AbortSignal }): AsyncIterable<Uint8Array>;
+  /** A pinned root's size and block count, or null when it is not pinned. */
+  stat(cid: string): Promise<Stat | null>;
+  /** Pins a root present in the store once more (counted). */
+  pin(cid: string): Promise<void>;
+  /**
+   * Takes one pin of a root away; when none is left, the blocks of its DAG that no other pinned root
+   * references are removed. Resolves with the blocks removed.
+   */
+  unpin(cid: string): Promise<{ removedBlocks: number }>;
+  /** How many pins a root holds (0 when none). */
+  pins(cid: string): Promise<number>;
+  /** The repository's blocks and bytes. */
+  repoStats(): Promise<RepoStats>;
+  close(): Promise<void>;
+}
+
+export class NotPinnedError extends Error {
+  constructor(cid: string) {
+    super(`${cid} is not pinned here`);
+    this.name = "NotPinnedError";
+  }
+}
+
+export class BadCidError extends Error {
+  constructor(cid: string) {
+    super(`not a CID: ${cid.slice(0, 120)}`);
+    this.name = "BadCidError";
+  }
+}

@@ -1,0 +1,60 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { ipfsGateway } from "./gateway";
+import {
+  createService,
+  getIpfsPrice,
+  getIpfsUnitPrice,
+  listFiles,
+  listServices,
+  selectCapacity,
+  selectIpfsOrgFlowPrices,
+  serviceDetail,
+  serviceKey,
+  serviceTraffic,
+  setCapacityFixture,
+  unpinFile,
+  usageByGateway,
+} from "./handlers";
+import { meterOf, stopMeter } from "./meter";
+import { engineHealth, engineOf, startEngine, stopEngine } from "./node";
+import type { Deps } from "../../deps";
+
+/**
+ * IPFS storage (SPEC §1, §3 IPFS service, §4, §5, §7 /sys/ipfsBusiness, §9; contract/ipfs.ts;
+ * docs/decisions/039): services with a capacity bought from the balance, upload and download keys, city node
+ * gateways that meter every byte served, and the engine that keeps the files (embedded, kubo, or the cluster
+ * owner's). The weekly IPFS traffic bills are made by billing's weekly job from `ipfs_traffic_daily`.
+ */
+export default defineDomain({
+  name: "ipfs",
+  handlers: handlersOf({
+    "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices": selectIpfsOrgFlowPrices,
+    "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity": selectCapacity,
+    "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice": getIpfsUnitPrice,
+    "/sys/ipfsBusiness/ipfs/getIpfsPrice": getIpfsPrice,
+    "/sys/ipfsBusiness/ipfs/create": createService,
+    "/sys/ipfsBusiness/ipfs/list": listServices,
+    "/sys/ipfsBusiness/ipfs/detail": serviceDetail,
+    "/sys/ipfsBusiness/ipfs/key": serviceKey,
+    "/sys/ipfsBusiness/ipfs/files": listFiles,
+    "/sys/ipfsBusiness/ipfs/unpin": unpinFile,
+    "/sys/ipfsBusiness/ipfs/traffic": serviceTraffic,
+    "/sys/ipfsBusiness/ipfs/usageByGateway": usageByGateway,
+  }),
+  start: startEngine,
+  async stop(deps) {
+    // The meter first: what was served is written before the database closes.
+    await stopMeter(deps);
+    await stopEngine(deps);
+  },
+  health: engineHealth,
+  endpoints: [ipfsGateway],
+  api: {
+    /** The engine of this process (tests, bench). */
+    engine: engineOf,
+    /** Writes the download meter's counts now (before reading the traffic, e.g. a bill run in a test). */
+    flushTraffic: (deps: Deps) => meterOf(deps).flush(),
+  },
+  fixtures: handlersOf({ "/test/ipfs/capacity": setCapacityFixture }),
+});

@@ -1,0 +1,54 @@
+import { BillType } from "./billing-codes";
+
+/**
+ * Codes of IPFS storage (SPEC §3 IPFS service, §4 IPFS upgrade and key, §9; docs/decisions/039), without Zod,
+ * so that browser code can use them without loading the schemas. contract/ipfs.ts re-exports them.
+ */
+
+/** SPEC §4 IPFS key: 0 deactivated, 1 activated, 2 unsubscribed. */
+export const IpfsKeyState = { DEACTIVATED: 0, ACTIVATED: 1, UNSUBSCRIBED: 2 } as const;
+export const IPFS_KEY_STATES: readonly number[] = Object.values(IpfsKeyState);
+
+/** SPEC §4 IPFS upgrade: 0 pending, 2 operations processing, 5 success, 6 failed. */
+export const IpfsUpgradeStatus = { PENDING: 0, PROCESSING: 2, SUCCESS: 5, FAILED: 6 } as const;
+
+/** An IPFS service: 1 running, 2 unsubscribed (its keys are then 2 too). */
+export const IpfsServiceStatus = { RUNNING: 1, UNSUBSCRIBED: 2 } as const;
+
+/** The two keys of a service: uploads and downloads. */
+export const IPFS_KEY_KINDS = ["upload", "download"] as const;
+export type IpfsKeyKind = (typeof IPFS_KEY_KINDS)[number];
+
+/** Bytes in a GB of capacity and traffic (binary, as the traffic bills count GB at 1024 MB). */
+export const GB = 1024 ** 3;
+
+/**
+ * SPEC §7 selectCapacity: the capacities a service may have, in GB (`storeUnit`), with the monthly price of a
+ * GB at that size (getIpfsUnitPrice): larger capacities cost less per GB.
+ */
+export const IPFS_CAPACITIES: readonly { storeUnit: number; unitPriceCents: number }[] = [
+  { storeUnit: 1, unitPriceCents: 30 },
+  { storeUnit: 10, unitPriceCents: 25 },
+  { storeUnit: 50, unitPriceCents: 20 },
+  { storeUnit: 100, unitPriceCents: 18 },
+  { storeUnit: 500, unitPriceCents: 15 },
+  { storeUnit: 1024, unitPriceCents: 12 },
+];
+
+/** A service is bought for a month; the first period is paid on creation (SPEC §9). */
+export const IPFS_PERIOD_DAYS = 30;
+
+/** The bill category of IPFS (SPEC §9): the capacity on creation and the weekly download traffic. */
+export const IPFS_BILL_TYPE = BillType.IPFS;
+
+/** SPEC §9 traffic usage chart: 30 days. */
+export const IPFS_TRAFFIC_DAYS = 30;
+
+/** Where every city node gateway of a service serves: `<site>/ipfs-gw/<city node code>`. */
+export const IPFS_GATEWAY_PREFIX = "/ipfs-gw/";
+
+/** The largest single upload a gateway reads (the service's free capacity is the other limit). */
+export const IPFS_UPLOAD_LIMIT_BYTES = 1024 ** 3;
+
+/** §5 service name: like other console names, 1-50 characters. */
+export const IPFS_NAME_MAX = 50;
