@@ -46,7 +46,7 @@ export const ipfsGatewaySchema = z.object({
 });
 
 export const ipfsServiceSchema = z.object({
-  serviceId: z.number().int(),
+  ipfsServiceId: z.number().int(),
   name: z.string(),
   storeUnit: z.number().int(),
   capacityBytes: z.number().int(),
@@ -63,7 +63,7 @@ export const ipfsServiceSchema = z.object({
 export type IpfsService = z.infer<typeof ipfsServiceSchema>;
 
 export const ipfsFileSchema = z.object({
-  fileId: z.number().int(),
+  ipfsFileId: z.number().int(),
   name: z.string(),
   cid: z.string(),
   size: z.number().int(),
@@ -79,7 +79,7 @@ export const ipfsCreateSchema = z.object({
   idempotencyKey: idempotencyKey(),
 });
 
-const serviceRef = z.object({ serviceId: id() });
+const serviceRef = z.object({ ipfsServiceId: id() });
 
 export const ipfsTrafficSchema = z.object({
   days: z.array(z.string()),
@@ -119,19 +119,19 @@ export const ipfsPaths = {
   /** A key: show it, regenerate it (the old one stops at once), deactivate (0) or activate (1) it. */
   "/sys/ipfsBusiness/ipfs/key": {
     auth: "user",
-    payload: z.object({ serviceId: id(), kind: z.enum(IPFS_KEY_KINDS), action: z.enum(["show", "regenerate", "deactivate", "activate"]) }),
+    payload: z.object({ ipfsServiceId: id(), kind: z.enum(IPFS_KEY_KINDS), action: z.enum(["show", "regenerate", "deactivate", "activate"]) }),
     data: ipfsKeySchema,
   },
   "/sys/ipfsBusiness/ipfs/files": {
     auth: "user",
-    payload: z.object({ ...pagingFields, serviceId: id(), name: z.string().trim().max(255).optional() }),
+    payload: z.object({ ...pagingFields, ipfsServiceId: id(), name: z.string().trim().max(255).optional() }),
     data: pageOf(ipfsFileSchema),
   },
   /** Unpins (deletes) a file; its blocks go when no other pin holds them. */
   "/sys/ipfsBusiness/ipfs/unpin": {
     auth: "user",
-    payload: z.object({ serviceId: id(), fileId: id() }),
-    data: z.object({ fileId: z.number().int(), usedBytes: z.number().int() }),
+    payload: z.object({ ipfsServiceId: id(), ipfsFileId: id() }),
+    data: z.object({ ipfsFileId: z.number().int(), usedBytes: z.number().int() }),
   },
   /** The download traffic of a service per gateway and day, over 30 days (SPEC §9). */
   "/sys/ipfsBusiness/ipfs/traffic": { auth: "user", payload: serviceRef, data: ipfsTrafficSchema },
@@ -143,7 +143,7 @@ export const ipfsPaths = {
 export const ipfsFixturePaths = {
   "/test/ipfs/capacity": {
     auth: "user",
-    payload: z.object({ serviceId: id(), capacityBytes: z.number().int().min(0) }),
-    data: z.object({ serviceId: z.number().int(), capacityBytes: z.number().int() }),
+    payload: z.object({ ipfsServiceId: id(), capacityBytes: z.number().int().min(0) }),
+    data: z.object({ ipfsServiceId: z.number().int(), capacityBytes: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;

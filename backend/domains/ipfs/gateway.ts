@@ -125,7 +125,7 @@ async function upload(request: Request, deps: Deps, code: string): Promise<Respo
     return refusal(413, Msg.IPFS_OVER_CAPACITY, { freeBytes: Math.max(0, service.capacityBytes - service.usedBytes) });
   }
   return new Response(
-    JSON.stringify({ code: 0, cid: file.cid, name, size: file.size, contentType, fileId: recorded.row.id, usedBytes: recorded.usedBytes, capacityBytes: service.capacityBytes, path: `${IPFS_GATEWAY_PREFIX}${code}/ipfs/${file.cid}` }),
+    JSON.stringify({ code: 0, cid: file.cid, name, size: file.size, contentType, ipfsFileId: recorded.row.id, usedBytes: recorded.usedBytes, capacityBytes: service.capacityBytes, path: `${IPFS_GATEWAY_PREFIX}${code}/ipfs/${file.cid}` }),
     { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } },
   );
 }

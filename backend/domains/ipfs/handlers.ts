@@ -82,7 +82,7 @@ async function servicesOut(db: Db | Tx, rows: ServiceRow[], shown: Map<string, s
   const billIds = rows.map((r) => r.billId).filter((b): b is number => b !== null);
   const billRows = billIds.length ? await db.select({ id: bills.id, billNo: bills.billNo }).from(bills).where(inArray(bills.id, billIds)) : [];
   return rows.map((s) => ({
-    serviceId: s.id,
+    ipfsServiceId: s.id,
     name: s.name,
     storeUnit: s.storeUnit,
     capacityBytes: s.capacityBytes,
@@ -180,7 +180,7 @@ export async function listServices(input: Payload<"/sys/ipfsBusiness/ipfs/list">
 }
 
 export async function serviceDetail(input: Payload<"/sys/ipfsBusiness/ipfs/detail">, ctx: Ctx) {
-  const [out] = await servicesOut(ctx.services.db, [await ownService(ctx.services.db, ctx.user.id, input.serviceId)]);
+  const [out] = await servicesOut(ctx.services.db, [await ownService(ctx.services.db, ctx.user.id, input.ipfsServiceId)]);
   return out;
 }
 
@@ -189,7 +189,7 @@ export async function serviceKey(input: Payload<"/sys/ipfsBusiness/ipfs/key">, c
   const env = ctx.services.env;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
-    const service = await ownService(tx, ctx.user.id, input.serviceId, true);
+    const service = await ownService(tx, ctx.user.id, input.ipfsServiceId, true);
     const [key] = await tx.select().from(ipfsKeys).where(and(eq(ipfsKeys.serviceId, service.id), eq(ipfsKeys.kind, input.kind)));
     if (!key) throw new ApiError(Msg.NOT_FOUND);
     if (input.action === "show") return keyOut(key, openKey(env, key.keySealed));
@@ -207,11 +207,11 @@ export async function serviceKey(input: Payload<"/sys/ipfsBusiness/ipfs/key">, c
 
 /* -------------------------------------------------- files -------------------------------------------------- */
 
-const fileOut = (f: typeof ipfsFiles.$inferSelect) => ({ fileId: f.id, name: f.name, cid: f.cid, size: f.size, contentType: f.contentType, createdAt: f.createdAt.toISOString() });
+const fileOut = (f: typeof ipfsFiles.$inferSelect) => ({ ipfsFileId: f.id, name: f.name, cid: f.cid, size: f.size, contentType: f.contentType, createdAt: f.createdAt.toISOString() });
 
 export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, ctx: Ctx) {
   const db = ctx.services.db;
-  const service = await ownService(db, ctx.user.id, input.serviceId);
+  const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
   const where = and(eq(ipfsFiles.serviceId, service.id), input.name ? ilike(ipfsFiles.name, `%${escapeLike(input.name)}%`) : undefined);
   const [{ total }] = await db.select({ total: count() }).from(ipfsFiles).where(where);
   const rows = await db.select().from(ipfsFiles).where(where).orderBy(desc(ipfsFiles.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
@@ -226,8 +226,8 @@ export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, 
 export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, ctx: Ctx) {
   const deps = ctx.services;
   const { file, usedBytes } = await deps.db.transaction(async (tx) => {
-    const service = await ownService(tx, ctx.user.id, input.serviceId, true);
-    const [file] = await tx.delete(ipfsFiles).where(and(eq(ipfsFiles.id, input.fileId), eq(ipfsFiles.serviceId, service.id))).returning();
+    const service = await ownService(tx, ctx.user.id, input.ipfsServiceId, true);
+    const [file] = await tx.delete(ipfsFiles).where(and(eq(ipfsFiles.id, input.ipfsFileId), eq(ipfsFiles.serviceId, service.id))).returning();
     if (!file) throw new ApiError(Msg.NOT_FOUND);
     const [updated] = await tx
       .update(ipfsServices)
@@ -241,7 +241,7 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
   } catch (error) {
     console.warn(`ipfs: unpin of ${file.cid} after file ${file.id} was deleted failed:`, error);
   }
-  return { fileId: file.id, usedBytes };
+  return { ipfsFileId: file.id, usedBytes };
 }
 
 /* ------------------------------------------------- traffic ------------------------------------------------- */
@@ -249,7 +249,7 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
 /** SPEC §9: a service's download traffic per gateway and UTC+8 day over 30 days. */
 export async function serviceTraffic(input: Payload<"/sys/ipfsBusiness/ipfs/traffic">, ctx: Ctx) {
   const db = ctx.services.db;
-  const service = await ownService(db, ctx.user.id, input.serviceId);
+  const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
   const days = lastDays(ctx.services.now(), IPFS_TRAFFIC_DAYS);
   const gateways = (await gatewaysOf(db, [service.id])).get(service.id) ?? [];
   const rows = await db
@@ -329,7 +329,7 @@ export async function pinnedFile(db: Db, serviceId: number, cid: string) {
 /** Tests only: a service's capacity in bytes. */
 export async function setCapacityFixture(input: Payload<"/test/ipfs/capacity">, ctx: Ctx) {
   if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const service = await ownService(ctx.services.db, ctx.user.id, input.serviceId);
+  const service = await ownService(ctx.services.db, ctx.user.id, input.ipfsServiceId);
   await ctx.services.db.update(ipfsServices).set({ capacityBytes: input.capacityBytes }).where(eq(ipfsServices.id, service.id));
-  return { serviceId: service.id, capacityBytes: input.capacityBytes };
+  return { ipfsServiceId: service.id, capacityBytes: input.capacityBytes };
 }

@@ -1,0 +1,323 @@
+import { createHash, randomBytes } from "node:crypto";
+import path from "node:path";
+import { unixfs } from "@helia/unixfs";
+import { MemoryBlockstore } from "blockstore-core";
+import { and, eq } from "drizzle-orm";
+import { base32 } from "multiformats/bases/base32";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Msg } from "../../contract/messages";
+import { createVueapi } from "../../backend/index";
+import ipfs from "../../backend/domains/ipfs";
+import { EmbeddedIpfs } from "../../backend/domains/ipfs/engine/embedded";
+import { ipfsFiles, ipfsTrafficDaily } from "../../backend/domains/ipfs/tables";
+import { post as ledgerPost } from "../../backend/domains/billing/ledger";
+import { bills } from "../../backend/domains/billing/tables";
+import { trafficLine, WEEKLY_TRAFFIC } from "../../backend/domains/billing/jobs";
+import { weekStartOf } from "../../backend/domains/billing/time";
+import { schedule } from "../../backend/jobs/runner";
+import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process";
+import { uniqueName } from "./client";
+
+// Issue 13 (docs/decisions/039): IPFS services over the /vueapi paths and their gateways, in this process with
+// the real embedded engine under the service's DATA_DIR, on PGlite, or on the PostgreSQL of DATABASE_URL.
+
+const MiB = 1024 * 1024;
+let service: Vueapi;
+let userId: number;
+let token: string;
+
+async function ok<T = any>(p: string, body: object, as = token): Promise<T> {
+  const res = await callVueapi<T>(service, p, body, as);
+  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
+  return res.data;
+}
+const idem = () => `ipfs${randomBytes(10).toString("hex")}`;
+
+function gw(method: string, p: string, headers: Record<string, string> = {}, body?: BodyInit) {
+  return service.serveEndpoint(new Request(`http://test.invalid${p}`, { method, headers, body, ...(body ? { duplex: "half" } : {}) } as RequestInit));
+}
+const upload = (code: string, key: string, bytes: Uint8Array, name = "data.bin", headers: Record<string, string> = {}) =>
+  gw("POST", `/ipfs-gw/${code}/upload`, { Authorization: `Bearer ${key}`, "X-File-Name": encodeURIComponent(name), "Content-Type": "application/octet-stream", ...headers }, Buffer.from(bytes));
+const download = (code: string, key: string, cid: string, headers: Record<string, string> = {}) => gw("GET", `/ipfs-gw/${code}/ipfs/${cid}`, { "X-Api-Key": key, ...headers });
+
+async function newService(name: string, orgIds: number[], as = token) {
+  return ok("/sys/ipfsBusiness/ipfs/create", { name, storeUnit: 1, orgIds, idempotencyKey: idem() }, as);
+}
+
+const engine = () => ipfs.api.engine(service.services);
+
+beforeAll(async () => {
+  service = await openVueapi("ipfs", { DATABASE_URL: process.env.DATABASE_URL, DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+  userId = await insertedUser(service, uniqueName("ipfs"));
+  token = await sessionOf(service, userId);
+  await service.services.db.transaction((tx) => ledgerPost(tx, { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId }, service.services.now()));
+}, 120_000);
+afterAll(async () => {
+  await service?.close();
+});
+
+describe("IPFS storage (issue 13)", () => {
+  const data = randomBytes(5 * MiB);
+  let gateways: { orgId: number; orgCode: string; flowPriceCents: number }[];
+  let svc: any;
+  let upKey: string;
+  let downKey: string;
+  let cid: string;
+  let served = 0;
+
+  it("answers the four §7 paths with code 0 and non-empty data", async () => {
+    gateways = await ok("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {});
+    expect(gateways.length).toBeGreaterThan(1);
+    expect(gateways[0]).toMatchObject({ orgCode: expect.any(String), flowPriceCents: expect.any(Number), gatewayPath: `/ipfs-gw/${gateways[0].orgCode}` });
+    const capacities = await ok<any[]>("/sys/ipfsBusiness/ipfsUpgrade/selectCapacity", {});
+    expect(capacities.length).toBeGreaterThan(0);
+    expect(capacities[0]).toEqual({ storeUnit: 1, label: "1 GB" });
+    expect(await ok("/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", { storeUnit: 10 })).toEqual({ storeUnit: 10, unitPriceCents: 25 });
+    expect(await ok("/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: 10 })).toEqual({ storeUnit: 10, unitPriceCents: 25, priceCents: 250, periodDays: 30 });
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: 3 }, token)).message).toBe(Msg.IPFS_CAPACITY_UNKNOWN);
+  });
+
+  it("creates a service paid from the balance with an IPFS bill, two activated keys and its gateways", async () => {
+    const before = (await ok("/sys/account/summary", {})).balanceCents;
+    const key = idem();
+    svc = await ok("/sys/ipfsBusiness/ipfs/create", { name: "files", storeUnit: 1, orgIds: [gateways[0].orgId, gateways[1].orgId], idempotencyKey: key });
+    expect(svc).toMatchObject({ storeUnit: 1, capacityBytes: 1024 ** 3, usedBytes: 0, status: 1, replayed: false });
+    expect(svc.gateways.map((g: any) => g.orgCode)).toEqual([gateways[0].orgCode, gateways[1].orgCode]);
+    expect(svc.keys.map((k: any) => [k.kind, k.state])).toEqual([["upload", 1], ["download", 1]]);
+    upKey = svc.keys.find((k: any) => k.kind === "upload").apiKey;
+    downKey = svc.keys.find((k: any) => k.kind === "download").apiKey;
+    expect(upKey).toMatch(/^ipfs_up_/);
+    expect(downKey).toMatch(/^ipfs_dl_/);
+    expect((await ok("/sys/account/summary", {})).balanceCents).toBe(before - 30);
+    const bill = await ok("/sys/system/clientInfo/h5billDetail", { billId: svc.billId });
+    expect(JSON.stringify(bill)).toContain('"billType":4');
+    // The same idempotency key answers the first creation; the name is unique per user.
+    expect(await ok("/sys/ipfsBusiness/ipfs/create", { name: "files", storeUnit: 1, orgIds: [gateways[0].orgId], idempotencyKey: key })).toMatchObject({ ipfsServiceId: svc.ipfsServiceId, replayed: true });
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/create", { name: "files", storeUnit: 1, orgIds: [gateways[0].orgId], idempotencyKey: idem() }, token)).message).toBe(Msg.IPFS_NAME_TAKEN);
+    expect((await ok("/sys/account/summary", {})).balanceCents).toBe(before - 30);
+    // Keys are shown again only to their owner; the detail does not carry them.
+    expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId })).keys.every((k: any) => k.apiKey === null)).toBe(true);
+    expect((await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "download", action: "show" })).apiKey).toBe(downKey);
+  });
+
+  it("uploads a real 5 MB file streamed, with the CID Helia's own importer gives for the same bytes", async () => {
+    const res = await upload(gateways[0].orgCode, upKey, data, "five.bin");
+    const body = (await res.json()) as any;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    cid = body.cid;
+    expect(body).toMatchObject({ size: data.length, name: "five.bin", contentType: "application/octet-stream", usedBytes: data.length });
+    // The reference: @helia/unixfs (its defaults: CIDv1, raw leaves, 1 MiB chunks, balanced layout) in memory.
+    const helia = unixfs({ blockstore: new MemoryBlockstore() } as any);
+    expect(cid).toBe((await helia.addBytes(data)).toString());
+    expect(cid).toMatch(/^bafybei/);
+    // A file of one chunk is one raw block: its CID derived by hand (CIDv1, raw 0x55, sha2-256) matches too.
+    const small = randomBytes(1000);
+    const smallRes = (await (await upload(gateways[0].orgCode, upKey, small, "small.txt")).json()) as any;
+    const multihash = Buffer.concat([Buffer.from([0x12, 0x20]), createHash("sha256").update(small).digest()]);
+    expect(smallRes.cid).toBe(base32.encode(Buffer.concat([Buffer.from([0x01, 0x55]), multihash])));
+    expect(smallRes.contentType).toBe("text/plain; charset=utf-8");
+    const files = await ok("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId, pageIndex: 1, pageSize: 10 });
+    expect(files.page.rows.map((f: any) => [f.name, f.cid, f.size])).toEqual([
+      ["small.txt", smallRes.cid, 1000],
+      ["five.bin", cid, data.length],
+    ]);
+  });
+
+  it("downloads the same bytes with the download key, and the right slices with Range", async () => {
+    const res = await download(gateways[0].orgCode, downKey, cid);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(data.length));
+    expect(res.headers.get("accept-ranges")).toBe("bytes");
+    const got = Buffer.from(await res.arrayBuffer());
+    expect(got.equals(data)).toBe(true);
+    served += got.length;
+    const part = await download(gateways[0].orgCode, downKey, cid, { Range: "bytes=1048000-2100000" });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 1048000-2100000/${data.length}`);
+    const slice = Buffer.from(await part.arrayBuffer());
+    expect(slice.equals(data.subarray(1048000, 2100001))).toBe(true);
+    served += slice.length;
+    const tail = await download(gateways[0].orgCode, downKey, cid, { Range: "bytes=-100" });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(data.subarray(data.length - 100))).toBe(true);
+    served += 100;
+    const beyond = await download(gateways[0].orgCode, downKey, cid, { Range: `bytes=${data.length}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get("content-range")).toBe(`bytes */${data.length}`);
+    const head = await gw("HEAD", `/ipfs-gw/${gateways[0].orgCode}/ipfs/${cid}`, { "X-Api-Key": downKey });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(data.length));
+  });
+
+  it("refuses a wrong key (401), a deactivated key (403), another gateway, and CIDs the key's service has not pinned (404)", async () => {
+    const code = gateways[0].orgCode;
+    const wrong = `ipfs_dl_${randomBytes(32).toString("base64url")}`;
+    const r1 = await download(code, wrong, cid);
+    expect(r1.status).toBe(401);
+    expect(((await r1.json()) as any).code).toBe(Msg.IPFS_KEY_UNKNOWN);
+    expect((await download(code, "", cid)).status).toBe(401);
+    // The upload key does not download, nor the download key upload.
+    expect((await download(code, upKey, cid)).status).toBe(401);
+    expect((await upload(code, downKey, randomBytes(10))).status).toBe(401);
+    expect(await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "download", action: "deactivate" })).toMatchObject({ state: 0 });
+    const r2 = await download(code, downKey, cid);
+    expect(r2.status).toBe(403);
+    expect(((await r2.json()) as any).code).toBe(Msg.IPFS_KEY_DEACTIVATED);
+    await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "download", action: "activate" });
+    expect((await download(code, downKey, cid, { Range: "bytes=0-0" })).status).toBe(206);
+    served += 1;
+    // A gateway the service did not choose.
+    const other = gateways[gateways.length - 1].orgCode;
+    expect((await download(other, downKey, cid)).status).toBe(403);
+    // Regenerating the upload key stops the old one at once.
+    const fresh = (await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "upload", action: "regenerate" })).apiKey;
+    expect((await upload(code, upKey, randomBytes(10))).status).toBe(401);
+    upKey = fresh;
+    // Another user who knows the CID, with a service and keys of their own: 404; and never sees this service.
+    const otherUser = await insertedUser(service, uniqueName("ipfso"));
+    const otherToken = await sessionOf(service, otherUser);
+    await service.services.db.transaction((tx) => ledgerPost(tx, { userId: otherUser, kind: "grant", amountCents: 1_000, refType: "grant", refId: otherUser }, service.services.now()));
+    const theirs = await newService("theirs", [gateways[0].orgId], otherToken);
+    const theirKey = theirs.keys.find((k: any) => k.kind === "download").apiKey;
+    const r3 = await download(code, theirKey, cid);
+    expect(r3.status).toBe(404);
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId }, otherToken)).message).toBe(Msg.NOT_FOUND);
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId }, otherToken)).message).toBe(Msg.NOT_FOUND);
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: svc.ipfsServiceId }, otherToken)).message).toBe(Msg.NOT_FOUND);
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "upload", action: "show" }, otherToken)).message).toBe(Msg.NOT_FOUND);
+    const [file] = await service.services.db.select().from(ipfsFiles).where(and(eq(ipfsFiles.serviceId, svc.ipfsServiceId), eq(ipfsFiles.cid, cid)));
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: theirs.ipfsServiceId, ipfsFileId: file.id }, otherToken)).message).toBe(Msg.NOT_FOUND);
+    expect((await ok("/sys/ipfsBusiness/ipfs/list", { pageIndex: 1, pageSize: 10 }, otherToken)).page.rows.map((s: any) => s.name)).toEqual(["theirs"]);
+  });
+
+  it("refuses an upload beyond the capacity with its message, streamed or declared, and keeps no block of it", async () => {
+    const detail = await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId });
+    await ok("/test/ipfs/capacity", { ipfsServiceId: svc.ipfsServiceId, capacityBytes: detail.usedBytes + 1000 });
+    const blocks = (await engine().repoStats()).blocks;
+    const declared = await upload(gateways[0].orgCode, upKey, randomBytes(2 * MiB));
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ code: Msg.IPFS_OVER_CAPACITY, message: expect.stringMatching(/capacity/), freeBytes: 1000 });
+    // A multipart form declares no file size: the stream is cut where it passes the free capacity.
+    const form = new FormData();
+    form.append("note", "x");
+    form.append("file", new Blob([randomBytes(3 * MiB)]), "big.bin");
+    const streamed = await gw("POST", `/ipfs-gw/${gateways[0].orgCode}/upload`, { Authorization: `Bearer ${upKey}` }, form);
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
+    expect((await engine().repoStats()).blocks).toBe(blocks);
+    // What fits goes through, as multipart too.
+    const fits = new FormData();
+    fits.append("file", new Blob([randomBytes(900)]), "fits.bin");
+    const accepted = await gw("POST", `/ipfs-gw/${gateways[0].orgCode}/upload`, { Authorization: `Bearer ${upKey}` }, fits);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ name: "fits.bin", size: 900 });
+    await ok("/test/ipfs/capacity", { ipfsServiceId: svc.ipfsServiceId, capacityBytes: 1024 ** 3 });
+  });
+
+  it("refuses uploads and downloads while an IPFS bill is unpaid (SPEC §5)", async () => {
+    const now = service.services.now();
+    const [bill] = await service.services.db
+      .insert(bills)
+      .values({ billNo: `IPT${randomBytes(6).toString("hex")}`, userId, serviceName: "IPFS download traffic", billType: 4, payState: 1, payMode: 2, cycle: 99, periodStart: now, periodEnd: now, createdAt: now, deadline: now, totalCents: 5, payCents: 5 })
+      .returning();
+    const up = await upload(gateways[0].orgCode, upKey, randomBytes(10));
+    expect(up.status).toBe(402);
+    expect(((await up.json()) as any).code).toBe(Msg.UNPAID_BILLS);
+    expect((await download(gateways[0].orgCode, downKey, cid)).status).toBe(402);
+    await ok("/sys/system/clientInfo/h5billPay", { billId: bill.id, idempotencyKey: idem() });
+    expect((await download(gateways[0].orgCode, downKey, cid, { Range: "bytes=0-9" })).status).toBe(206);
+    served += 10;
+  });
+
+  it("unpins with shared blocks: the other file stays readable, blocks go only when nothing pins them", async () => {
+    const code = gateways[1].orgCode;
+    // B shares A's first two 1 MiB chunks (the same raw leaves); C is A again (the same root, a second pin).
+    const b = Buffer.concat([data.subarray(0, 2 * MiB), randomBytes(MiB / 2)]);
+    const bRes = (await (await upload(code, upKey, b, "b.bin")).json()) as any;
+    const cRes = (await (await upload(code, upKey, data, "c.bin")).json()) as any;
+    expect(cRes.cid).toBe(cid);
+    expect(await engine().pins(cid)).toBe(2);
+    const files = (await ok("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId, pageIndex: 1, pageSize: 50 })).page.rows as any[];
+    const first = files.find((f) => f.name === "five.bin");
+    const before = await engine().repoStats();
+    // One of A's two pins goes: nothing is removed.
+    await ok("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: first.ipfsFileId });
+    expect((await engine().repoStats()).blocks).toBe(before.blocks);
+    const stillA = await download(code, downKey, cid);
+    expect(Buffer.from(await stillA.arrayBuffer()).equals(data)).toBe(true);
+    served += data.length;
+    // The last pin of A: its root and its three chunks of its own go; the two B shares stay.
+    const second = files.find((f) => f.name === "c.bin");
+    const used = (await ok("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: second.ipfsFileId })).usedBytes;
+    expect((await engine().repoStats()).blocks).toBe(before.blocks - 4);
+    expect(await engine().pins(cid)).toBe(0);
+    expect((await download(code, downKey, cid)).status).toBe(404);
+    const bBack = await download(code, downKey, bRes.cid);
+    expect(Buffer.from(await bBack.arrayBuffer()).equals(b)).toBe(true);
+    served += b.length;
+    expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId })).usedBytes).toBe(used);
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: second.ipfsFileId }, token)).message).toBe(Msg.NOT_FOUND);
+    // A again, for what follows.
+    cid = ((await (await upload(code, upKey, data, "again.bin")).json()) as any).cid;
+  });
+
+  it("meters every byte served per gateway and day, and the weekly job bills it at each gateway's price", async () => {
+    await ipfs.api.flushTraffic(service.services);
+    const traffic = await ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: svc.ipfsServiceId });
+    expect(traffic.days).toHaveLength(30);
+    expect(traffic.totalBytes).toBe(served);
+    const byGateway = Object.fromEntries(gateways.slice(0, 2).map((g) => [g.orgCode, traffic.rows.filter((r: any) => r.orgCode === g.orgCode).reduce((n: number, r: any) => n + r.bytes, 0)]));
+    const usage = await ok("/sys/ipfsBusiness/ipfs/usageByGateway", {});
+    expect(usage.totalBytes).toBe(served);
+    expect(usage.rows.map((r: any) => [r.orgCode, r.bytes])).toEqual(Object.entries(byGateway).filter(([, n]) => n > 0));
+    // Enough traffic for a bill in cents: 10 more downloads of the 5 MB file.
+    for (let i = 0; i < 10; i++) {
+      const res = await download(gateways[0].orgCode, downKey, cid);
+      served += (await res.arrayBuffer()).byteLength;
+      byGateway[gateways[0].orgCode] += data.length;
+    }
+    await ipfs.api.flushTraffic(service.services);
+    const rows = await service.services.db.select().from(ipfsTrafficDaily).where(eq(ipfsTrafficDaily.serviceId, svc.ipfsServiceId));
+    expect(rows.reduce((n, r) => n + r.bytes, 0)).toBe(served);
+    // The weekly traffic job for this week (run now rather than next Monday).
+    const weekStart = weekStartOf(service.services.now());
+    await schedule(service.services.db, WEEKLY_TRAFFIC, { weekStart }, { runAt: service.services.now(), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}:ipfs-test-${randomBytes(4).toString("hex")}` });
+    await service.runJobs();
+    const [bill] = await service.services.db.select().from(bills).where(and(eq(bills.userId, userId), eq(bills.dedupeKey, `ipfs-traffic:${userId}:${weekStart}`)));
+    expect(bill).toMatchObject({ billType: 4, payMode: 2, cycle: 99, payState: 1 });
+    const expected = gateways
+      .slice(0, 2)
+      .filter((g) => byGateway[g.orgCode] > 0)
+      .map((g) => trafficLine(g.orgCode, byGateway[g.orgCode] / MiB, g.flowPriceCents));
+    expect(bill.detail?.dataUsage).toEqual(expected);
+    expect(bill.totalCents).toBe(expected.reduce((n, l) => n + l.amountCents, 0));
+    expect(bill.totalCents).toBeGreaterThan(0);
+    // Paid, so that what follows is not blocked.
+    await ok("/sys/system/clientInfo/h5billPay", { billId: bill.id, idempotencyKey: idem() });
+  });
+
+  it("keeps the files across a restart, the engine alone and the whole service", async () => {
+    const dir = path.join(service.services.env.dataDir, "ipfs");
+    // A second engine on the same directory (read-only use here) finds the pins and the blocks.
+    const other = new EmbeddedIpfs(dir);
+    const opened = await other.open();
+    expect(opened).toMatchObject({ removed: 0 });
+    expect(await other.stat(cid)).toMatchObject({ size: data.length });
+    let n = 0;
+    for await (const chunk of other.cat(cid, { offset: 10, length: 20 })) n += chunk.byteLength;
+    expect(n).toBe(20);
+    await other.close();
+    // The whole service closed and opened again on the same DATA_DIR and database.
+    const env = service.services.env;
+    await service.close();
+    service = await createVueapi(env);
+    const res = await download(gateways[0].orgCode, downKey, cid);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
+    const health = (await service.health()).ipfs as any;
+    expect(health).toMatchObject({ engine: "embedded", ok: true });
+    expect(health.blocks).toBeGreaterThan(0);
+    expect(health.bytes).toBeGreaterThan(data.length);
+    expect(health.freeDiskBytes).toBeGreaterThan(0);
+  });
+});
