@@ -35,6 +35,7 @@ export const MENU: MenuEntry[] = [
       { key: "publicChainHome", to: "/g/home/PermissionlessServices/Home", navigation: 20 },
     ],
   },
+  { key: "ipfs", to: "/g/home/IPFS", navigation: 17 },
   {
     key: "appStore",
     to: "/g/home/AppStore/Services",

@@ -1,5 +1,5 @@
 import { CLIENT_ADDRESS_HEADER } from "@contract/envelope";
-import { backendHealth, handleVueapiInProcess, startBackend } from "../../backend/index";
+import { backendHealth, handleEndpoint, handleVueapiInProcess, startBackend } from "../../backend/index";
 import { getEnv } from "./env.server";
 
 /**
@@ -31,6 +31,19 @@ export function overHttp(request: Request): Request {
 
 export const defaultTransport: Transport = (request) =>
   getEnv().VUEAPI_URL ? fetch(overHttp(request)) : handleVueapiInProcess(request);
+
+/**
+ * The origin of the backend's endpoints outside /vueapi (the IPFS gateways, docs/decisions/039): VUEAPI_URL's
+ * origin when the backend is another server, else the in-process origin.
+ */
+export function endpointBase(): string {
+  const env = getEnv();
+  return env.VUEAPI_URL ? new URL(env.VUEAPI_URL).origin : IN_PROCESS_ORIGIN;
+}
+
+/** A request to one of those endpoints: over the network, or handed to the backend in this process. */
+export const endpointTransport: Transport = (request) =>
+  getEnv().VUEAPI_URL ? fetch(overHttp(request)) : handleEndpoint(request);
 
 /** Start what this process serves: the embedded backend, unless the portal talks to another server. */
 export async function startServices() {

@@ -5,6 +5,7 @@ import { LEDGER_ENTRY_KINDS } from "@contract/billing-codes";
 import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
 import { CompactTable, RecordTable, type Column } from "~/components/RecordTable";
 import { UsageChart } from "~/components/billing/UsageChart";
+import { IpfsUsageByGateway } from "~/components/ipfs/UsageByGateway";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { dayFromQuery, kindFromQuery } from "~/lib/bills.server";
 import { formatDate, formatDay, formatUsd, zoneHeader } from "~/lib/format";
@@ -12,7 +13,7 @@ import { pagingOf } from "~/lib/paging";
 import { pageTitle } from "~/lib/meta";
 
 export const handle = {
-  i18n: ["billing"],
+  i18n: ["billing", "ipfs"],
   breadcrumb: [{ key: "menu.userCenter", to: "/g/home/userCenter/MyAccount" }, { key: "menu.myAccount" }],
 };
 export const meta = pageTitle("myAccount");
@@ -22,7 +23,7 @@ const ACCOUNT = "/g/home/userCenter/MyAccount";
 /**
  * SPEC §2 MyAccount (the userCenter default) and §3 Account: balance, withdrawable and invoiceable
  * amounts, the card, quick actions, recent recharges and withdrawals, the 30-day data usage by city
- * node, and the transaction inquiry (a GET form over the ledger). This route has no Outlet: Recharge,
+ * node, the IPFS data usage by city node gateway, and the transaction inquiry (a GET form over the ledger). This route has no Outlet: Recharge,
  * Withdraw and Update are MyAccount_.* routes of their own.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -31,12 +32,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = url.searchParams;
   const filter = { kind: kindFromQuery(params), dateFrom: dayFromQuery(params, "dateFrom"), dateTo: dayFromQuery(params, "dateTo") };
   const api = apiFor(request, viewer);
-  const [summary, usage, transactions] = await Promise.all([
+  const [summary, usage, ipfsUsage, transactions] = await Promise.all([
     api.load("/sys/account/summary", {}),
     api.load("/sys/account/usage30", {}),
+    api.load("/sys/ipfsBusiness/ipfs/usageByGateway", {}),
     api.load("/sys/account/transactions", { page: { ...pagingOf(url), condition: filter } }),
   ]);
-  return json({ summary, usage, transactions: transactions.page, filter, language: viewer.language });
+  return json({ summary, usage, ipfsUsage, transactions: transactions.page, filter, language: viewer.language });
 }
 
 function Figure({ label, hint, cents, testId, language }: { label: string; hint: string; cents: number; testId: string; language: "en" | "zh-CN" }) {
@@ -83,7 +85,7 @@ function RecentRecords<Row>({ id, title, allTo, allLabel, none, rows, rowKey, co
 type Entry = SerializeFrom<typeof loader>["transactions"]["rows"][number];
 
 export default function MyAccount() {
-  const { summary, usage, transactions, filter, language } = useLoaderData<typeof loader>();
+  const { summary, usage, ipfsUsage, transactions, filter, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("billing");
   const columns: Column<Entry>[] = [
     { header: zoneHeader(t, t("transactions.time")), className: "whitespace-nowrap text-slate-600", cell: (e) => formatDate(e.createdAt, language, true, false) },
@@ -165,6 +167,8 @@ export default function MyAccount() {
         <p className="mt-1 text-sm text-slate-500">{t("usage.intro")}</p>
         <div className="mt-4"><UsageChart usage={usage} language={language} /></div>
       </section>
+
+      <IpfsUsageByGateway usage={ipfsUsage} language={language} />
 
       <section aria-labelledby="transactions-title" className="space-y-3" id="transactions">
         <h2 id="transactions-title" className="font-semibold">{t("transactions.title")}</h2>

@@ -1,0 +1,71 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { IPFS_TRAFFIC_DAYS } from "@contract/ipfs-codes";
+import { Table, td, inLanguage } from "~/components/details";
+import { DayChart, type DaySeries } from "~/components/public-chain/DayChart";
+import { IPFS, formatBytes, serviceHref } from "~/components/ipfs/bits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { formatUsd } from "~/lib/format";
+import { serviceIdParam } from "~/lib/ipfs.server";
+import { pageTitle } from "~/lib/meta";
+
+export const handle = { i18n: ["ipfs", "publicChain"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsTraffic" }] };
+export const meta = pageTitle("ipfsTraffic", (d: { service?: { name: string } }) => d.service?.name);
+
+/**
+ * SPEC §2 "download traffic detail" and §9: the bytes each city node gateway of the service served per UTC+8
+ * day over 30 days, as a chart with JavaScript and a table without; billed weekly at each gateway's price.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const ipfsServiceId = serviceIdParam(request);
+  const api = apiFor(request, viewer);
+  const [service, traffic] = await Promise.all([
+    api.load("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId }),
+    api.load("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }),
+  ]);
+  return json({ service, traffic, language: viewer.language });
+}
+
+export default function IpfsTraffic() {
+  const { service: s, traffic, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("ipfs");
+  const index = new Map(traffic.days.map((d, i) => [d, i]));
+  const byGateway = new Map(traffic.gateways.map((g) => [g.orgCode, traffic.days.map(() => 0)]));
+  for (const r of traffic.rows) {
+    const i = index.get(r.day);
+    const row = byGateway.get(r.orgCode);
+    if (i !== undefined && row) row[i] += r.bytes;
+  }
+  const series: DaySeries = {
+    days: traffic.days,
+    series: traffic.rows.length === 0 ? [] : traffic.gateways.map((g) => ({ name: inLanguage(g.orgName, g.orgNameZh, language), data: byGateway.get(g.orgCode)! })),
+  };
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-xl font-semibold">{t("traffic.title", { name: s.name })}</h1>
+        <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>{t("traffic.back")}</Link>
+      </div>
+      <section className="card space-y-3">
+        <p className="text-sm text-slate-600" data-testid="traffic-total">{t("traffic.total", { total: formatBytes(traffic.totalBytes), days: IPFS_TRAFFIC_DAYS })}</p>
+        <DayChart data={series} language={language} testId="traffic" unit="" format={formatBytes}
+          texts={{ title: t("traffic.chart", { days: IPFS_TRAFFIC_DAYS }), day: t("traffic.day"), total: t("traffic.dayTotal"), showTable: t("traffic.showTable"), empty: t("traffic.none") }} />
+      </section>
+      <section className="space-y-2">
+        <h2 className="text-lg font-semibold">{t("traffic.byGateway")}</h2>
+        <Table testId="traffic-gateways" head={[t("gateway.node"), t("gateway.price"), t("traffic.served")]}>
+          {traffic.gateways.map((g) => (
+            <tr key={g.orgCode}>
+              <td className={td}>{inLanguage(g.orgName, g.orgNameZh, language)}</td>
+              <td className={`${td} tabular-nums`}>{t("create.trafficPrice", { price: formatUsd(g.flowPriceCents, language) })}</td>
+              <td className={`${td} tabular-nums`} data-testid={`served-${g.orgCode}`}>{formatBytes(byGateway.get(g.orgCode)!.reduce((a, b) => a + b, 0))}</td>
+            </tr>
+          ))}
+        </Table>
+        <p className="text-xs text-slate-600">{t("traffic.billing")}</p>
+      </section>
+    </div>
+  );
+}

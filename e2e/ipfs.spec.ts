@@ -1,0 +1,121 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { userWithBalance } from "./public-chain-support";
+import { logInAs } from "./services-support";
+import { PASSWORD } from "./support";
+
+/**
+ * IPFS storage (issue 13), with JavaScript on and off: create a service paid from the balance, upload a file
+ * from the page (with progress when JavaScript is on, a plain multipart form when it is off), download it whole
+ * and by range through the service's gateway, see the traffic and My account's usage by gateway, and delete it
+ * after confirming.
+ */
+
+const IPFS = "/g/home/IPFS";
+
+async function confirmAfter(page: Page, javaScriptEnabled: boolean, confirmLabel: string) {
+  const scope = javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step");
+  await scope.getByRole("button", { name: confirmLabel }).click();
+}
+
+/** 300 KB of text that is not all alike (so its CID is its own). */
+function fileBytes(seed: string) {
+  const line = `IPFS e2e ${seed} `;
+  let text = "";
+  for (let i = 0; text.length < 300 * 1024; i += 1) text += `${line}${i}\n`;
+  return Buffer.from(text);
+}
+
+test("creates a service, uploads a file, downloads it whole and by range, sees its traffic and deletes it", async ({ page, request, javaScriptEnabled }, testInfo) => {
+  test.setTimeout(120_000);
+  const user = await userWithBalance(request, "ipfs", testInfo, 5_000);
+  await logInAs(page, user.userName, PASSWORD);
+
+  await page.goto(IPFS);
+  await expect(page.getByRole("heading", { name: "IPFS storage", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("empty")).toBeVisible();
+  await page.getByRole("link", { name: "New IPFS service" }).click();
+  await expect(page.getByRole("heading", { name: "New IPFS service", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("capacity-1")).toContainText("for 30 days");
+
+  // No gateway chosen: the server's message at the field, the name kept.
+  const name = `Archive ${testInfo.project.name}`;
+  await page.getByLabel("Service name").fill(name);
+  await page.getByRole("button", { name: "Pay and create" }).click();
+  await expect(page.getByRole("group", { name: /City node gateways/ }).getByRole("alert").or(page.getByText(/at least one|required/i).first())).toBeVisible();
+  await expect(page.getByLabel("Service name")).toHaveValue(name);
+  await page.locator('input[name="orgIds"]').first().check();
+  await page.getByRole("button", { name: "Pay and create" }).click();
+  await expect(page.getByRole("heading", { name: `IPFS service ${name}` })).toBeVisible();
+  await expect(page.getByText(/IPFS service .* created; bill \S+ paid from your balance\./)).toBeVisible();
+  await expect(page.getByTestId("key-upload-state")).toHaveText("Activated");
+  await expect(page.getByTestId("no-files")).toBeVisible();
+
+  // Upload from the page.
+  const bytes = fileBytes(`${testInfo.project.name}-${Date.now()}`);
+  await page.getByLabel("File to upload").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: bytes });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByText(/notes\.txt uploaded: bafy/)).toBeVisible();
+  const row = page.getByTestId("file-row").filter({ hasText: "notes.txt" });
+  await expect(row).toHaveCount(1);
+  const cid = (await row.getByTestId("file-cid").innerText()).trim();
+  expect(cid).toMatch(/^bafy[a-z2-7]+$/);
+  await expect(page.getByTestId("file-count")).toHaveText("1");
+
+  // Download through the gateway, with the page's session: whole, then a range.
+  const href = await row.getByTestId("file-download").getAttribute("href");
+  const whole = await page.request.get(href!);
+  expect(whole.status()).toBe(200);
+  expect(Buffer.compare(await whole.body(), bytes)).toBe(0);
+  const part = await page.request.get(href!, { headers: { Range: "bytes=100-199" } });
+  expect(part.status()).toBe(206);
+  expect(Buffer.compare(await part.body(), bytes.subarray(100, 200))).toBe(0);
+
+  // The traffic: the bytes just served, on the chart (JS) or in the table (no JS).
+  await page.getByRole("link", { name: "Download traffic" }).first().click();
+  await expect(page.getByRole("heading", { name: `Download traffic of ${name}` })).toBeVisible();
+  await expect(page.getByTestId("traffic-total")).toContainText("300.1 KB served");
+  if (javaScriptEnabled) await expect(page.getByTestId("traffic-chart")).toBeVisible();
+  else await expect(page.getByTestId("traffic-table")).toBeVisible();
+
+  await page.goto("/g/home/userCenter/MyAccount");
+  await expect(page.getByTestId("ipfs-usage-row")).toHaveCount(1);
+  await expect(page.getByTestId("ipfs-usage-total")).toContainText("300.1 KB");
+
+  // Delete after confirming: the file and its space go.
+  await page.goto(IPFS);
+  await page.getByTestId("ipfs-row").getByRole("link", { name }).click();
+  await page.getByTestId("file-row").filter({ hasText: "notes.txt" }).getByRole("button", { name: "Delete" }).click();
+  await confirmAfter(page, javaScriptEnabled, "Delete");
+  await expect(page.getByText("The file was deleted and its space freed.")).toBeVisible();
+  await expect(page.getByTestId("no-files")).toBeVisible();
+  expect((await page.request.get(href!)).status()).toBe(404);
+});
+
+test("a deactivated upload key refuses uploads with its message until it is activated again", async ({ page, request, javaScriptEnabled }, testInfo) => {
+  test.setTimeout(90_000);
+  const user = await userWithBalance(request, "ipfskey", testInfo, 5_000);
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto(`${IPFS}/New`);
+  await page.getByLabel("Service name").fill(`Keys ${testInfo.project.name}`);
+  await page.locator('input[name="orgIds"]').first().check();
+  await page.getByRole("button", { name: "Pay and create" }).click();
+  await expect(page.getByTestId("key-upload")).toBeVisible();
+
+  await page.getByTestId("key-upload").getByRole("button", { name: "Show" }).click();
+  await expect(page.getByTestId("key-upload-value")).toBeVisible();
+  await page.getByTestId("key-upload").getByRole("button", { name: "Deactivate" }).click();
+  await confirmAfter(page, javaScriptEnabled, "Deactivate");
+  await expect(page.getByTestId("key-upload-state")).toHaveText("Deactivated");
+
+  await page.getByLabel("File to upload").setInputFiles({ name: "refused.txt", mimeType: "text/plain", buffer: Buffer.from("not stored") });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByText(/deactivated/i).first()).toBeVisible();
+  await expect(page.getByTestId("no-files")).toBeVisible();
+
+  await page.getByTestId("key-upload").getByRole("button", { name: "Activate" }).click();
+  await expect(page.getByTestId("key-upload-state")).toHaveText("Activated");
+  await page.getByLabel("File to upload").setInputFiles({ name: "kept.txt", mimeType: "text/plain", buffer: Buffer.from("stored now") });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByTestId("file-row").filter({ hasText: "kept.txt" })).toHaveCount(1);
+});
