@@ -23,6 +23,9 @@ export const BLOCKED_ACTIONS = {
   submitProduct: { payType: 1 },
   /** §5 "new services": publishing a service from a listed product makes a new service. */
   publishProduct: { payType: 1 },
+  /** SPEC §5 "IPFS upload and download" (docs/decisions/039): the gateways refuse them too (HTTP 402). */
+  ipfsUpload: { payType: 1 },
+  ipfsDownload: { payType: 1 },
   /** payType 2: for the dedicated-node application when its screen lands (SPEC §6). */
   dedicatedNode: { payType: 2 },
 } as const satisfies Record<string, { payType: 1 | 2 }>;
