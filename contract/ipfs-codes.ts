@@ -47,8 +47,8 @@ export const IPFS_TRAFFIC_DAYS = 30;
 /** Where every city node gateway of a service serves: `<site>/ipfs-gw/<city node code>`. */
 export const IPFS_GATEWAY_PREFIX = "/ipfs-gw/";
 
-/** The largest single upload a gateway reads (the service's free capacity is the other limit). */
-export const IPFS_UPLOAD_LIMIT_BYTES = 1024 ** 3;
+/** The largest single upload a gateway reads, 100 MiB (the service's free capacity is the other limit; docs/decisions/039). */
+export const IPFS_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /** §5 service name: like other console names, 1-50 characters. */
 export const IPFS_NAME_MAX = 50;

@@ -97,9 +97,9 @@ export const ipfsUsageSchema = z.object({
 
 export const ipfsPaths = {
   /** SPEC §7: the city node gateways with their traffic price; code 0 and non-empty data. */
-  "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices": { auth: "user", payload: z.object({}), data: z.array(ipfsOrgFlowPriceSchema).min(1) },
+  "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices": { auth: "user", payload: z.object({}), data: z.array(ipfsOrgFlowPriceSchema) },
   /** SPEC §7: the capacities (storeUnit, GB); code 0 and non-empty data. */
-  "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity": { auth: "user", payload: z.object({}), data: z.array(ipfsCapacitySchema).min(1) },
+  "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity": { auth: "user", payload: z.object({}), data: z.array(ipfsCapacitySchema) },
   /** SPEC §7: the monthly price of one GB at this capacity. */
   "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice": { auth: "user", payload: storeUnitPayload, data: z.object({ storeUnit: z.number().int(), unitPriceCents: z.number().int() }) },
   /** SPEC §7: the price of this capacity for one period (30 days). */

@@ -47,7 +47,7 @@ async function newService(name: string, orgIds: number[], as = token) {
 const engine = () => ipfs.api.engine(service.services);
 
 beforeAll(async () => {
-  service = await openVueapi("ipfs", { DATABASE_URL: process.env.DATABASE_URL, DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+  service = await openVueapi("ipfs", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
   userId = await insertedUser(service, uniqueName("ipfs"));
   token = await sessionOf(service, userId);
   await service.services.db.transaction((tx) => ledgerPost(tx, { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId }, service.services.now()));

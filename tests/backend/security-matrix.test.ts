@@ -20,7 +20,7 @@ import { buildWorld, changedKeys, figuresOf, firstCityNode, foreignIdsIn, leaksO
  */
 
 /** Test fixtures (open only with TEST_FIXTURES=1, refused in production): not part of the product's surface. */
-const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator"]);
+const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator", "/test/ipfs/capacity"]);
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
@@ -38,6 +38,8 @@ const NO_IDS = new Set<VueapiPath>([
   "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
   "/sys/pubChainOrg/queryPubOrgList", "/sys/opc/plan/buy", "/sys/opc/plan/list",
   "/sys/testService/list", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
+  "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity", "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", "/sys/ipfsBusiness/ipfs/getIpfsPrice",
+  "/sys/ipfsBusiness/ipfs/create", "/sys/ipfsBusiness/ipfs/list", "/sys/ipfsBusiness/ipfs/usageByGateway",
 ]);
 
 /**
@@ -253,6 +255,36 @@ type Probe = { label: string; method: string; url: string; body?: BodyInit; head
 type EndpointProbes = { served: true; sample: (base: string) => string; probes: (b: World, base: string) => Probe[] } | { served: string; probes: (b: World, base: string) => Probe[] };
 
 const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
+  // The city node gateways of IPFS services (docs/decisions/039): the upload and download keys are the credentials.
+  // Forged keys, near misses of B's, B's keys swapped or on a gateway B's service did not choose, other paths.
+  "/ipfs-gw/": {
+    served: true,
+    sample: (base) => `${base}/ipfs-gw/CN-BJ-01/upload`,
+    probes: (b, base): Probe[] => {
+      const gw = `${base}/ipfs-gw/${b.named.ipfsGateway}`;
+      const cid = String(b.named.ipfsCid);
+      const up = String(b.named.ipfsUpKey);
+      const down = String(b.named.ipfsDownKey);
+      const forged = (kind: "up" | "dl") => `ipfs_${kind}_${randomBytes(32).toString("base64url")}`;
+      const near = (k: string) => `${k.slice(0, -1)}${k.endsWith("A") ? "B" : "A"}`;
+      const file = { "Content-Type": "application/octet-stream", "X-File-Name": "mallory.txt" };
+      return [
+        { label: "an upload without a key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: file, expect: [401] },
+        { label: "an upload with a forged key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, Authorization: `Bearer ${forged("up")}` }, expect: [401] },
+        { label: "an upload with a near miss of B's upload key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, "X-Api-Key": near(up) }, expect: [401] },
+        { label: "an upload with B's download key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, "X-Api-Key": down }, expect: [401] },
+        { label: "an upload with B's key in upper case", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, "X-Api-Key": up.toUpperCase() }, expect: [401] },
+        { label: "B's CID without a key", method: "GET", url: `${gw}/ipfs/${cid}`, expect: [401] },
+        { label: "B's CID with a forged key", method: "GET", url: `${gw}/ipfs/${cid}`, headers: { "X-Api-Key": forged("dl") }, expect: [401] },
+        { label: "B's CID with a near miss of B's download key", method: "GET", url: `${gw}/ipfs/${cid}`, headers: { Authorization: `Bearer ${near(down)}` }, expect: [401] },
+        { label: "B's CID with B's upload key", method: "GET", url: `${gw}/ipfs/${cid}`, headers: { "X-Api-Key": up }, expect: [401] },
+        { label: "B's CID, B's key, a gateway B's service did not choose", method: "GET", url: `${base}/ipfs-gw/${b.named.ipfsOtherGateway}/ipfs/${cid}`, headers: { "X-Api-Key": down }, expect: [403] },
+        { label: "a path escaping the prefix", method: "GET", url: `${base}/ipfs-gw/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
+        { label: "an unknown action", method: "GET", url: `${gw}/pins/${cid}`, headers: { "X-Api-Key": down }, expect: [404] },
+        { label: "an extra segment", method: "GET", url: `${gw}/ipfs/${cid}/more`, headers: { "X-Api-Key": down }, expect: [404] },
+      ];
+    },
+  },
   // The sandbox checkout: its id is the credential. Forged and near-miss ids, other shapes of path.
   "/sandbox-pay/": {
     served: true,

@@ -57,6 +57,10 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   contractId: "pcContract",
   /** Test services (docs/decisions/034). */
   testServiceId: "testService",
+  /** IPFS storage (docs/decisions/039): a service and one of its pinned files; its gateways are city nodes (a catalogue). */
+  ipfsServiceId: "ipfsService",
+  ipfsFileId: "ipfsFile",
+  orgIds: "catalogue",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };

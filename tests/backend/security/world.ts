@@ -81,7 +81,7 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
-  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService",
+  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -337,6 +337,33 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   named.testKey = String(deployedTs.accessPath).split("/").pop()!;
   markers.push(ts.appCode, named.testKey as string, deployedTs.contractAddress);
 
+  // IPFS storage (docs/decisions/039): a service on the first city node's gateway, a file uploaded through it.
+  const ipfsNodes = await ok("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
+  const ipfs = await ok("/sys/ipfsBusiness/ipfs/create", { name: `${tag} ipfs`, storeUnit: 1, orgIds: [ipfsNodes[0].orgId], idempotencyKey: key() }, token);
+  ids.ipfsService.push(ipfs.ipfsServiceId);
+  markers.push(ipfs.billNo);
+  const ipfsKey = (kind: string) => ipfs.keys.find((k: any) => k.kind === kind).apiKey as string;
+  named.ipfsUpKey = ipfsKey("upload");
+  named.ipfsDownKey = ipfsKey("download");
+  named.ipfsGateway = ipfsNodes[0].orgCode;
+  named.ipfsOtherGateway = ipfsNodes[1].orgCode;
+  markers.push(named.ipfsUpKey, named.ipfsDownKey);
+  const pinned = await fetch(`${inject("baseUrl")}/ipfs-gw/${ipfsNodes[0].orgCode}/upload`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${named.ipfsUpKey}`, "X-File-Name": `${tag}.txt` },
+    body: `${tag} ${randomBytes(16).toString("hex")} stored on IPFS`,
+  });
+  expect(pinned.status).toBe(200);
+  const pinnedFile = (await pinned.json()) as { cid: string; ipfsFileId: number };
+  ids.ipfsFile.push(pinnedFile.ipfsFileId);
+  named.ipfsCid = pinnedFile.cid;
+  markers.push(pinnedFile.cid);
+  const served = await fetch(`${inject("baseUrl")}/ipfs-gw/${ipfsNodes[0].orgCode}/ipfs/${pinnedFile.cid}`, { headers: { "X-Api-Key": named.ipfsDownKey } });
+  expect(served.status).toBe(200);
+  expect(await served.text()).toContain(tag);
+  // The meter writes within a second: the snapshots start once it has.
+  await waitFor("ipfs traffic metered", () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token), (t) => t.totalBytes > 0);
+
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
   const p1 = await ok("/sys/product/save", { product: product("prod"), cover: await uploaded("cover", token) }, token);
@@ -436,6 +463,11 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.pcAccount.map((accountId): [string, object] => ["/sys/opc/account/detail", { accountId }]),
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/contract/list", { projectId }]),
     ...w.ids.pcContract.map((contractId): [string, object] => ["/sys/opc/contract/detail", { contractId }]),
+    ["/sys/ipfsBusiness/ipfs/list", { pageSize: 50 }],
+    ["/sys/ipfsBusiness/ipfs/usageByGateway", {}],
+    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId }]),
+    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/files", { ipfsServiceId, pageSize: 50 }]),
+    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { activeContent, capacityOf, chinaDay, cleanName, contentTypeOf, lastDays, parseRange } from "../../backend/domains/ipfs/rules";
+
+// docs/decisions/039: the pure rules of IPFS storage, by tables.
+
+describe("Range headers (RFC 9110 §14) against a 1000-byte file", () => {
+  it.each([
+    [null, null],
+    ["bytes=0-0", { offset: 0, length: 1 }],
+    ["bytes=0-999", { offset: 0, length: 1000 }],
+    ["bytes=10-", { offset: 10, length: 990 }],
+    ["bytes=990-5000", { offset: 990, length: 10 }],
+    ["bytes=-100", { offset: 900, length: 100 }],
+    ["bytes=-5000", { offset: 0, length: 1000 }],
+    ["bytes=1000-", "unsatisfiable"],
+    ["bytes=-0", "unsatisfiable"],
+    ["bytes=5-4", null],
+    ["bytes=0-1,5-6", null],
+    ["items=0-1", null],
+    ["bytes=-", null],
+    ["bytes=abc", null],
+  ] as const)("%s → %j", (header, expected) => {
+    expect(parseRange(header, 1000)).toEqual(expected);
+  });
+  it("an empty file has no satisfiable range", () => {
+    expect(parseRange("bytes=0-", 0)).toBe("unsatisfiable");
+    expect(parseRange("bytes=-1", 0)).toBe("unsatisfiable");
+  });
+});
+
+describe("capacities and prices (SPEC §7 selectCapacity, getIpfsUnitPrice, getIpfsPrice)", () => {
+  it.each([
+    [1, { unitPriceCents: 30, priceCents: 30, capacityBytes: 1024 ** 3 }],
+    [10, { unitPriceCents: 25, priceCents: 250 }],
+    [1024, { unitPriceCents: 12, priceCents: 12_288, capacityBytes: 1024 ** 4 }],
+  ] as const)("%i GB", (storeUnit, expected) => {
+    expect(capacityOf(storeUnit)).toMatchObject({ storeUnit, periodDays: 30, ...expected });
+  });
+  it("refuses a capacity that is not offered", () => {
+    expect(capacityOf(3)).toBeNull();
+    expect(capacityOf(0)).toBeNull();
+  });
+});
+
+describe("content types: the bytes' sniff first, then text formats by name", () => {
+  it.each([
+    ["a.png", "image/png", "image/png"],
+    ["a.txt", undefined, "text/plain; charset=utf-8"],
+    ["A.JSON", undefined, "application/json"],
+    ["page.html", undefined, "text/html; charset=utf-8"],
+    ["noext", undefined, "application/octet-stream"],
+    ["a.exe", undefined, "application/octet-stream"],
+  ])("%s (%s) → %s", (name, sniffed, expected) => {
+    expect(contentTypeOf(name, sniffed)).toBe(expected);
+  });
+  it("serves active content as an attachment, never inline", () => {
+    expect(activeContent("text/html; charset=utf-8")).toBe(true);
+    expect(activeContent("image/svg+xml")).toBe(true);
+    expect(activeContent("text/plain; charset=utf-8")).toBe(false);
+    expect(activeContent("image/png")).toBe(false);
+  });
+});
+
+describe("names and days", () => {
+  it.each([
+    ["report.pdf", "report.pdf"],
+    ["../../etc/passwd", "passwd"],
+    ["C:\\Users\\me\\a.txt", "a.txt"],
+    ["a\u0000b\nc.txt", "abc.txt"],
+    ["", "file"],
+    [null, "file"],
+  ])("%j → %j", (raw, expected) => {
+    expect(cleanName(raw)).toBe(expected);
+  });
+  it("counts days in UTC+8 (SPEC §9), oldest first", () => {
+    expect(chinaDay(new Date("2026-06-03T15:59:59Z"))).toBe("2026-06-03");
+    expect(chinaDay(new Date("2026-06-03T16:00:00Z"))).toBe("2026-06-04");
+    const days = lastDays(new Date("2026-06-03T04:00:00Z"), 30);
+    expect(days).toHaveLength(30);
+    expect(days[0]).toBe("2026-05-05");
+    expect(days[29]).toBe("2026-06-03");
+  });
+});
