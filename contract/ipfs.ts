@@ -75,7 +75,7 @@ export const ipfsCreateSchema = z.object({
   name: required().pipe(z.string().max(IPFS_NAME_MAX, "validation.tooLong")),
   storeUnit: z.coerce.number().int().positive(),
   /** The city node gateways (selectIpfsOrgFlowPrices orgId), at least one. */
-  orgIds: z.array(id()).min(1).max(50),
+  orgIds: z.array(id(), "validation.ipfsGateways").min(1, "validation.ipfsGateways").max(50),
   idempotencyKey: idempotencyKey(),
 });
 
