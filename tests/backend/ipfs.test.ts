@@ -4,7 +4,7 @@ import { unixfs } from "@helia/unixfs";
 import { MemoryBlockstore } from "blockstore-core";
 import { and, eq } from "drizzle-orm";
 import { base32 } from "multiformats/bases/base32";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "../../contract/messages";
 import { createVueapi } from "../../backend/index";
 import ipfs from "../../backend/domains/ipfs";
@@ -16,7 +16,7 @@ import { trafficLine, WEEKLY_TRAFFIC } from "../../backend/domains/billing/jobs"
 import { weekStartOf } from "../../backend/domains/billing/time";
 import { schedule } from "../../backend/jobs/runner";
 import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process";
-import { uniqueName } from "./client";
+import { activeUser, call, uniqueName } from "./client";
 
 // Issue 13 (docs/decisions/039): IPFS services over the /vueapi paths and their gateways, in this process with
 // the real embedded engine under the service's DATA_DIR, on PGlite, or on the PostgreSQL of DATABASE_URL.
@@ -319,5 +319,35 @@ describe("IPFS storage (issue 13)", () => {
     expect(health.blocks).toBeGreaterThan(0);
     expect(health.bytes).toBeGreaterThan(data.length);
     expect(health.freeDiskBytes).toBeGreaterThan(0);
+  });
+});
+
+describe("the gateways through the portal's HTTP server", () => {
+  it("streams an upload in, and serves whole files and ranges untouched by compression", async () => {
+    const base = inject("baseUrl");
+    const user = await activeUser("ipfsh");
+    expect((await call("/test/fixtures", { grantCents: 1_000 }, user.token)).code).toBe(0);
+    const nodes = (await call<any[]>("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, user.token)).data;
+    const created = (await call<any>("/sys/ipfsBusiness/ipfs/create", { name: "http", storeUnit: 1, orgIds: [nodes[0].orgId], idempotencyKey: idem() }, user.token)).data;
+    const key = (kind: string) => created.keys.find((k: any) => k.kind === kind).apiKey;
+    const text = Buffer.from("hello IPFS ".repeat(200_000));
+    const form = new FormData();
+    form.append("file", new Blob([text]), "hello.txt");
+    const up = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload`, { method: "POST", headers: { Authorization: `Bearer ${key("upload")}` }, body: form });
+    const added = (await up.json()) as any;
+    expect(up.status, JSON.stringify(added)).toBe(200);
+    expect(added).toMatchObject({ name: "hello.txt", size: text.length, contentType: "text/plain; charset=utf-8" });
+    const url = `${base}/ipfs-gw/${nodes[0].orgCode}/ipfs/${added.cid}`;
+    const whole = await fetch(url, { headers: { "X-Api-Key": key("download"), "Accept-Encoding": "gzip" } });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("content-encoding")).toBeNull();
+    expect(whole.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(Buffer.from(await whole.arrayBuffer()).equals(text)).toBe(true);
+    const part = await fetch(url, { headers: { "X-Api-Key": key("download"), "Accept-Encoding": "gzip", Range: "bytes=11-21" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 11-21/${text.length}`);
+    expect(await part.text()).toBe("hello IPFS ");
+    const health = (await (await fetch(`${base}/healthz`)).json()) as any;
+    expect(JSON.stringify(health)).toContain('"engine":"embedded"');
   });
 });

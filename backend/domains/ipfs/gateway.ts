@@ -157,7 +157,8 @@ async function download(request: Request, deps: Deps, code: string, cidText: str
     "Content-Type": file.contentType,
     "Accept-Ranges": "bytes",
     ETag: `"${cid}"`,
-    "Cache-Control": "private, no-cache",
+    // no-transform: the compression middleware leaves the bytes (and their Range and Content-Length) alone.
+    "Cache-Control": "private, no-cache, no-transform",
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "sandbox; default-src 'none'",
     "X-Ipfs-Path": `/ipfs/${cid}`,
