@@ -150,6 +150,8 @@ function write(res, chunk) {
     const resume = () => {
       if (done) return;
       done = true;
+      // Both go: a drain listener left behind would pile up on a long stream (one per wait).
+      res.off("drain", resume);
       res.off("close", resume);
       resolve(undefined);
     };

@@ -71,6 +71,36 @@ describe("sendFetchResponse", () => {
     expect(res.chunks.map((c) => c.text).join("")).toBe(big);
   });
 
+  it("a long stream waiting on a slow connection leaves no listener behind per wait", async () => {
+    const chunk = new Uint8Array(4 * 1024 * 1024);
+    let waits = 0;
+    let most = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (waits++ >= 16) return controller.close();
+        controller.enqueue(chunk);
+      },
+    });
+    const app = express().get("/", (_req, res) => {
+      const sample = setInterval(() => (most = Math.max(most, res.listenerCount("drain"))), 1);
+      void sendFetchResponse(res, new Response(body)).finally(() => clearInterval(sample));
+    });
+    const base = await serve(app);
+    let bytes = 0;
+    await new Promise<void>((resolve, reject) => {
+      httpRequest(base, { agent: false }, (res) => {
+        res.on("data", (c: Buffer) => {
+          bytes += c.length;
+          res.pause();
+          setTimeout(() => res.resume(), 1);
+        });
+        res.on("end", resolve);
+      }).on("error", reject).end();
+    });
+    expect(bytes).toBe(16 * chunk.byteLength);
+    expect(most).toBeLessThanOrEqual(1);
+  });
+
   it("a streamed body reaches the client as it comes, not at the end", async () => {
     const base = await serve(express().get("/", (_req, res) => void sendFetchResponse(res, new Response(slowStream(["<p>shell</p>", "<p>later</p>"], 300)))));
     const res = await get(base);

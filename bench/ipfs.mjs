@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// IPFS gateways under load (`npm run bench:ipfs`; issue 13, docs/decisions/039): uploads and downloads of a
+// 16 MB file through a city node gateway of a demo service (its upload and download keys, the same code paths
+// as curl), beside the same file served as a bare static file by the same process (express.static: the
+// machine's ceiling for streaming a file over HTTP here). Prints MB/s and writes test-results/bench/ipfs.json.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as netServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Downloads in parallel (each a whole 16 MB file); uploads in parallel. */
+const DOWNLOADERS = Number(process.env.BENCH_IPFS_DOWNLOADERS ?? 4);
+const UPLOADERS = Number(process.env.BENCH_IPFS_UPLOADERS ?? 2);
+const MB = 1024 * 1024;
+const FILE_BYTES = 16 * MB;
+const children = [];
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = netServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+
+async function serve(env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 150_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, child };
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error("server not ready in 150 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+
+async function vueapi(base, p, body, token) {
+  const res = await fetch(`${base}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (json.code !== 0) throw new Error(`${p}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Uploads of `file` by `parallel` senders for DURATION seconds: MB/s of bytes acknowledged with a CID. */
+async function uploads(url, key, file, parallel) {
+  const until = Date.now() + DURATION * 1000;
+  let bytes = 0;
+  let count = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async (_, i) => {
+      for (let n = 0; Date.now() < until; n += 1) {
+        // Each upload differs in its last bytes, so that every one is stored (no block is shared).
+        const body = Buffer.concat([file, Buffer.from(`${i}:${n}:${Date.now()}`)]);
+        const res = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${key}`, "X-File-Name": `bench-${i}-${n}.bin`, "Content-Type": "application/octet-stream" }, body });
+        const answer = await res.json();
+        if (!res.ok || !answer.cid) throw new Error(`upload: HTTP ${res.status} ${JSON.stringify(answer)}`);
+        bytes += body.byteLength;
+        count += 1;
+      }
+    }),
+  );
+  return { mbps: bytes / MB / ((Date.now() - started) / 1000), count };
+}
+
+/** Whole-file GETs by DOWNLOADERS connections for DURATION seconds (autocannon): MB/s received. */
+async function downloads(url, headers) {
+  await autocannon({ url, headers, connections: DOWNLOADERS, duration: 2 }); // warm-up
+  const r = await autocannon({ url, headers, connections: DOWNLOADERS, duration: DURATION });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { mbps: r.throughput.average / MB, requests: r.requests.total, p99: r.latency.p99 };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-ipfs-"));
+  const common = { DATA_DIR: dataDir, SESSION_SECRET: "bench-ipfs-secret", DEMO: "1", JOBS_INTERVAL_MS: "0" };
+  const staticName = `bench-ipfs-${process.pid}.bin`;
+  const staticPath = path.join(root, "public", staticName);
+  const file = randomBytes(FILE_BYTES);
+  writeFileSync(staticPath, file);
+  try {
+    // Set-up on a test server (test captcha, a balance granted by the test-only fixtures), measured on a
+    // production server over the same data.
+    const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
+    const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
+    const { token } = await vueapi(setup.base, "/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey, captcha: "BENCH1" });
+    await vueapi(setup.base, "/test/fixtures", { grantCents: 1_000_000 }, token);
+    // The demo account's unpaid traffic bills block IPFS (SPEC §5): paid first, from the granted balance.
+    const due = await vueapi(setup.base, "/sys/system/clientInfo/h5billDue", { payType: 1 }, token);
+    if (due.bills.length) await vueapi(setup.base, "/sys/system/clientInfo/h5billPayMany", { billIds: due.bills.map((b) => b.billId), idempotencyKey: `bench-pay-${Date.now()}` }, token);
+    const [gateway] = await vueapi(setup.base, "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
+    const service = await vueapi(setup.base, "/sys/ipfsBusiness/ipfs/create", { name: `bench ${Date.now()}`, storeUnit: 1024, orgIds: [gateway.orgId], idempotencyKey: `bench-ipfs-${Date.now()}` }, token);
+    const keyOf = (kind) => service.keys.find((k) => k.kind === kind).apiKey;
+    await stop(setup.child);
+
+    const product = await serve({ ...common, NODE_ENV: "production" });
+    const gw = `${product.base}${gateway.gatewayPath}`;
+    const first = await fetch(`${gw}/upload`, { method: "POST", headers: { Authorization: `Bearer ${keyOf("upload")}`, "X-File-Name": "bench.bin" }, body: file });
+    const { cid } = await first.json();
+    if (!cid) throw new Error(`first upload: HTTP ${first.status}`);
+
+    const staticResult = await downloads(`${product.base}/${staticName}`, {});
+    const download = await downloads(`${gw}/ipfs/${cid}`, { Authorization: `Bearer ${keyOf("download")}` });
+    const upload = await uploads(`${gw}/upload`, keyOf("upload"), file, UPLOADERS);
+    const rows = [
+      { target: "bare static file (16 MB, express.static)", "MB/s": staticResult.mbps.toFixed(1), requests: staticResult.requests, "p99 ms": staticResult.p99, "share of bare": "100.0%" },
+      { target: "gateway download (16 MB, keyed, metered)", "MB/s": download.mbps.toFixed(1), requests: download.requests, "p99 ms": download.p99, "share of bare": `${((download.mbps / staticResult.mbps) * 100).toFixed(1)}%` },
+      { target: `gateway upload (16 MB, ${UPLOADERS} in parallel)`, "MB/s": upload.mbps.toFixed(1), requests: upload.count, "p99 ms": "-", "share of bare": "-" },
+    ];
+    console.log(`\nIPFS gateways, ${DURATION} s per target, ${DOWNLOADERS} downloaders (Node ${process.version}, ${tmpdir()})`);
+    console.table(rows);
+    const out = path.join(root, "test-results/bench");
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path.join(out, "ipfs.json"), `${JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION, fileBytes: FILE_BYTES, static: staticResult, download, upload }, null, 2)}\n`);
+  } finally {
+    rmSync(staticPath, { force: true });
+    await Promise.all(children.map(stop));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  for (const c of children) c.kill("SIGKILL");
+  process.exit(1);
+});
