@@ -117,7 +117,7 @@ export default function IpfsServicePage() {
         <section className="card">
           <dl className="grid gap-4 sm:grid-cols-3">
             <Field label={t("service.status")}><ServiceStatusBadge status={s.status} /></Field>
-            <Field label={t("service.capacity")}><span className="block font-medium">{capacityLabel(s.storeUnit)}</span><CapacityMeter used={s.usedBytes} capacity={s.capacityBytes} /></Field>
+            <Field label={t("service.capacity")}><span className="block font-medium" data-testid="service-capacity">{capacityLabel(s.storeUnit)}</span><CapacityMeter used={s.usedBytes} capacity={s.capacityBytes} /></Field>
             <Field label={t("service.files")}><span data-testid="file-count">{s.files.toLocaleString(language)}</span></Field>
             <Field label={t("service.created")}>{formatDate(s.createdAt, language, true)}</Field>
             <Field label={t("service.expires")}>{formatDate(s.expiresAt, language, true)}</Field>

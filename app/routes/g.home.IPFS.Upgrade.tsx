@@ -74,6 +74,8 @@ export default function NewIpfsUpgrade() {
   const here = newUpgradeHref(o.ipfsServiceId);
   const [chosen, setChosen] = useState<number | null>(actionData?.toStoreUnit ?? null);
   const picked = o.options.find((x) => x.storeUnit === chosen) ?? null;
+  // With JavaScript, nothing chosen keeps the dialog closed and says so, as the server does without it.
+  const [missing, setMissing] = useState(false);
   const formId = "ipfs-upgrade";
   if (actionData?.kind === "confirm") {
     return (
@@ -103,14 +105,14 @@ export default function NewIpfsUpgrade() {
         <p className="card">{t("upgrade.largest")}</p>
       ) : (
         <Form method="post" action={here} id={formId} className="card space-y-4">
-          {actionData?.kind === "refused" ? <FormErrors errors={[actionData.messageKey]} /> : null}
+          {missing ? <FormErrors errors={["validation.ipfsUpgradeCapacity"]} /> : actionData?.kind === "refused" ? <FormErrors errors={[actionData.messageKey]} /> : null}
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <fieldset>
             <legend className="label">{t("upgrade.choose")}</legend>
             <div className="grid gap-2">
               {o.options.map((x) => (
                 <label key={x.storeUnit} className="flex items-start gap-2 rounded-md border border-slate-200 p-2 text-sm">
-                  <input type="radio" name="toStoreUnit" value={x.storeUnit} defaultChecked={chosen === x.storeUnit} onChange={() => setChosen(x.storeUnit)} className="mt-0.5 h-4 w-4" data-testid={`upgrade-to-${x.storeUnit}`} />
+                  <input type="radio" name="toStoreUnit" value={x.storeUnit} defaultChecked={chosen === x.storeUnit} onChange={() => { setChosen(x.storeUnit); setMissing(false); }} className="mt-0.5 h-4 w-4" data-testid={`upgrade-to-${x.storeUnit}`} />
                   <span>
                     <span className="font-medium">{capacityLabel(x.storeUnit)}</span>{" · "}
                     {t("upgrade.optionPrice", { price: formatUsd(x.priceDiffCents, language), full: formatUsd(x.fullPeriodDiffCents, language) })}
@@ -129,7 +131,7 @@ export default function NewIpfsUpgrade() {
             <Link to={serviceHref(o.ipfsServiceId)} className="btn-secondary">{t("common:actions.cancel")}</Link>
             <ConfirmSubmit formId={formId} name="intent" value="upgrade" label={t("upgrade.submit")} title={t("upgrade.confirmTitle")}
               question={picked ? t("upgrade.confirmQuestion", { from: capacityLabel(o.storeUnit), to: capacityLabel(picked.storeUnit), price: formatUsd(picked.priceDiffCents, language) }) : t("upgrade.choosePrice")}
-              confirmLabel={t("upgrade.pay")} />
+              confirmLabel={t("upgrade.pay")} canOpen={() => { setMissing(picked === null); return picked !== null; }} />
           </div>
         </Form>
       )}
