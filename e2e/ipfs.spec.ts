@@ -146,9 +146,9 @@ test("a capacity upgrade is paid from the balance, taken and approved by an oper
   await expect(page.getByTestId("upgrade-balance")).toContainText("$49.70");
   // Nothing chosen: the server says so.
   await page.getByRole("button", { name: "Pay and request the upgrade" }).click();
-  await expect(page.getByText("Choose a larger capacity.")).toBeVisible();
+  await expect(page.getByTestId("form-error")).toHaveText("Choose a larger capacity.");
   await page.getByTestId("upgrade-to-10").check();
-  await expect(page.getByText("$2.20 now")).toBeVisible();
+  await expect(page.locator("label", { has: page.getByTestId("upgrade-to-10") })).toContainText("$2.20 now");
   if (javaScriptEnabled) await expect(page.getByTestId("upgrade-summary")).toContainText("You pay $2.20 now for 10 GB.");
   await page.getByRole("button", { name: "Pay and request the upgrade" }).click();
   await expect((javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step"))).toContainText("Upgrade from 1 GB to 10 GB: $2.20 is paid from your balance now.");
