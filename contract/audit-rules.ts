@@ -28,6 +28,10 @@ export const AUDIT_RULES = {
   "/sys/ops/serviceReviews/decide": { action: "service.review", target: "serviceVersion", id: "appVerId", outcome: true },
   "/sys/ops/configUpgrades/list": "read",
   "/sys/ops/configUpgrades/decide": { action: "configUpgrade.review", target: "configUpgrade", id: "upgradeId", outcome: true },
+  // IPFS capacity upgrades (docs/decisions/039): taking one (0 → 2), then success (5, the capacity applied) or failure (6, refunded).
+  "/sys/ops/ipfsUpgrades/list": "read",
+  "/sys/ops/ipfsUpgrades/take": { action: "ipfsUpgrade.take", target: "ipfsUpgrade", id: "ipfsUpgradeId", decision: "take", outcome: true },
+  "/sys/ops/ipfsUpgrades/decide": { action: "ipfsUpgrade.decision", target: "ipfsUpgrade", id: "ipfsUpgradeId", outcome: true },
   "/sys/ops/prices/list": "read",
   "/sys/ops/prices/history": "read",
   // One entry per item saved; details carry the area and the new prices (the history keeps each old one).

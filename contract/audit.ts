@@ -27,10 +27,12 @@ export const AUDIT_ACTIONS = [
   "mfa.verify",
   "mfa.lockout",
   "testNetwork.reset",
+  "ipfsUpgrade.take",
+  "ipfsUpgrade.decision",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork"] as const;
+export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade"] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** At most this many entries in one CSV export. */

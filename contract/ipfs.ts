@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { PathSpec } from "./path-spec";
 import { pageOf, pagingFields } from "./platform";
-import { idempotencyKey, required } from "./rules";
+import { decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules";
 import { IPFS_KEY_KINDS, IPFS_NAME_MAX } from "./ipfs-codes";
 export * from "./ipfs-codes";
 
@@ -95,6 +95,57 @@ export const ipfsUsageSchema = z.object({
   totalBytes: z.number().int(),
 });
 
+/** SPEC §4 IPFS upgrade: a capacity upgrade of a service (docs/decisions/039, addendum "Capacity upgrades"). */
+export const ipfsUpgradeSchema = z.object({
+  ipfsUpgradeId: z.number().int(),
+  ipfsServiceId: z.number().int(),
+  serviceName: z.string(),
+  fromStoreUnit: z.number().int(),
+  toStoreUnit: z.number().int(),
+  /** The price difference paid for the rest of the paid period (USD cents). */
+  priceDiffCents: z.number().int(),
+  /** 0 pending, 2 operations processing, 5 success, 6 failed. */
+  status: z.number().int(),
+  billId: z.number().int().nullable(),
+  billNo: z.string().nullable(),
+  /** What an operator gave as the reason of a failure (the difference was refunded). */
+  failReason: z.string().nullable(),
+  /** The part of the bill refunded (on failure). */
+  refundCents: z.number().int(),
+  createdAt: z.string(),
+  takenAt: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+});
+export type IpfsUpgrade = z.infer<typeof ipfsUpgradeSchema>;
+
+/** An item of the operators' queue: the upgrade with its owner's account name. */
+export const ipfsUpgradeQueueItemSchema = ipfsUpgradeSchema.extend({ owner: z.string() });
+
+/** What the new-upgrade page offers: the current capacity, the larger ones with their price difference, the open upgrade. */
+export const ipfsUpgradeOptionsSchema = z.object({
+  ipfsServiceId: z.number().int(),
+  name: z.string(),
+  status: z.number().int(),
+  storeUnit: z.number().int(),
+  usedBytes: z.number().int(),
+  expiresAt: z.string(),
+  /** Whole days left of the paid period (0 once it has ended). */
+  remainingDays: z.number().int(),
+  periodDays: z.number().int(),
+  options: z.array(z.object({ storeUnit: z.number().int(), fullPeriodDiffCents: z.number().int(), priceDiffCents: z.number().int() })),
+  /** The upgrade pending or being processed, if any (one at a time). */
+  openUpgradeId: z.number().int().nullable(),
+});
+
+export const ipfsUpgradeCreateSchema = z.object({
+  ipfsServiceId: z.coerce.number().int().positive(),
+  toStoreUnit: z.coerce.number({ error: "validation.ipfsUpgradeCapacity" }).int().positive("validation.ipfsUpgradeCapacity"),
+  idempotencyKey: idempotencyKey(),
+});
+
+/** The operators' decision on an upgrade being processed: success (approve) or failure (reject, with its reason). */
+export const ipfsUpgradeDecisionSchema = decisionFormSchema({ ipfsUpgradeId: z.coerce.number().int().positive() });
+
 export const ipfsPaths = {
   /** SPEC §7: the city node gateways with their traffic price; code 0 and non-empty data. */
   "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices": { auth: "user", payload: z.object({}), data: z.array(ipfsOrgFlowPriceSchema) },
@@ -137,6 +188,21 @@ export const ipfsPaths = {
   "/sys/ipfsBusiness/ipfs/traffic": { auth: "user", payload: serviceRef, data: ipfsTrafficSchema },
   /** My account: the caller's IPFS data usage by city node gateway over 30 days. */
   "/sys/ipfsBusiness/ipfs/usageByGateway": { auth: "user", payload: z.object({}), data: ipfsUsageSchema },
+  /** New upgrade: the service's capacity, the larger ones with the difference to pay now, and its open upgrade. */
+  "/sys/ipfsBusiness/ipfsUpgrade/options": { auth: "user", payload: serviceRef, data: ipfsUpgradeOptionsSchema },
+  /**
+   * Requests a larger capacity: the difference is paid from the balance at once (an IPFS bill); unpaid usage
+   * bills refuse it (MSG_30005); one open upgrade per service. The same idempotency key answers the first request.
+   */
+  "/sys/ipfsBusiness/ipfsUpgrade/create": { auth: "user", payload: ipfsUpgradeCreateSchema, data: ipfsUpgradeSchema.extend({ replayed: z.boolean() }) },
+  "/sys/ipfsBusiness/ipfsUpgrade/list": { auth: "user", payload: z.object({ ...pagingFields, ipfsServiceId: id() }), data: pageOf(ipfsUpgradeSchema) },
+  "/sys/ipfsBusiness/ipfsUpgrade/detail": { auth: "user", payload: z.object({ ipfsUpgradeId: id() }), data: ipfsUpgradeSchema },
+  /** Operations: the upgrades pending (0) and being processed (2), oldest first. */
+  "/sys/ops/ipfsUpgrades/list": { auth: "operator", payload: z.object({ ...pagingFields }), data: pageOf(ipfsUpgradeQueueItemSchema) },
+  /** Operations: takes a pending upgrade (0 → 2). */
+  "/sys/ops/ipfsUpgrades/take": { auth: "operator", payload: z.object({ ipfsUpgradeId: id() }), data: z.object({ status: z.number().int() }) },
+  /** Operations: success (2 → 5, the new capacity applies) or failure with a reason (0|2 → 6, the difference refunded). */
+  "/sys/ops/ipfsUpgrades/decide": { auth: "operator", payload: z.object({ ipfsUpgradeId: id(), ...decisionFields() }), data: z.object({ status: z.number().int() }) },
 } satisfies Record<string, PathSpec>;
 
 /** Tests only (TEST_FIXTURES=1): a service's capacity set in bytes, so that "over capacity" needs no gigabytes. */

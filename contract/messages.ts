@@ -224,6 +224,14 @@ export const Msg = {
   IPFS_NOT_THIS_GATEWAY: "MSG_45008",
   /** Gateway: the IPFS engine failed; nothing was stored. */
   IPFS_ENGINE_FAILED: "MSG_45009",
+  /** Capacity upgrade: the capacity chosen is not larger than the service's current one. */
+  IPFS_UPGRADE_NOT_LARGER: "MSG_45010",
+  /** Capacity upgrade: the service already has an upgrade pending or being processed. */
+  IPFS_UPGRADE_OPEN: "MSG_45011",
+  /** Capacity upgrade: the upgrade is not in a status that allows this move (already taken or decided). */
+  IPFS_UPGRADE_NOT_AVAILABLE: "MSG_45012",
+  /** Capacity upgrade: refusing an upgrade needs a reason. */
+  IPFS_UPGRADE_REASON_REQUIRED: "MSG_45013",
   /* Contract deployment (MSG_42100-42199; backend/domains/contracts/, docs/decisions/033). */
   /** §5 Contract name: no leading or trailing spaces. */
   CONTRACT_NAME_SPACES: "MSG_42101",

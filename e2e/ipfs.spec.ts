@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { userWithBalance } from "./public-chain-support";
-import { logInAs } from "./services-support";
+import { logInAs, OPERATOR } from "./services-support";
 import { PASSWORD } from "./support";
 
 /**
@@ -125,4 +125,62 @@ test("a deactivated upload key refuses uploads with its message until it is acti
   await page.getByLabel("File to upload").setInputFiles({ name: "kept.txt", mimeType: "text/plain", buffer: Buffer.from("stored now") });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByTestId("file-row").filter({ hasText: "kept.txt" })).toHaveCount(1);
+});
+
+test("a capacity upgrade is paid from the balance, taken and approved by an operator, and applies", async ({ page, request, javaScriptEnabled }, testInfo) => {
+  test.setTimeout(120_000);
+  const user = await userWithBalance(request, "ipfsup", testInfo, 5_000);
+  await logInAs(page, user.userName, PASSWORD);
+  const name = `Grow ${testInfo.project.name} ${Date.now().toString(36)}`;
+  await page.goto(`${IPFS}/New`);
+  await page.getByLabel("Service name").fill(name);
+  await page.locator('input[name="orgIds"]').first().check();
+  await page.getByRole("button", { name: "Pay and create" }).click();
+  await expect(page.getByTestId("service-capacity")).toHaveText("1 GB");
+  await expect(page.getByTestId("no-upgrades")).toBeVisible();
+
+  // New upgrade: the current capacity, the larger ones with the difference for the rest of the period, the balance.
+  await page.getByRole("link", { name: "Upgrade capacity" }).click();
+  await expect(page.getByRole("heading", { name: `Upgrade the capacity of ${name}` })).toBeVisible();
+  await expect(page.getByTestId("current-capacity")).toHaveText("1 GB");
+  await expect(page.getByTestId("upgrade-balance")).toContainText("$49.70");
+  // Nothing chosen: the server says so.
+  await page.getByRole("button", { name: "Pay and request the upgrade" }).click();
+  await expect(page.getByTestId("form-error")).toHaveText("Choose a larger capacity.");
+  await page.getByTestId("upgrade-to-10").check();
+  await expect(page.locator("label", { has: page.getByTestId("upgrade-to-10") })).toContainText("$2.20 now");
+  if (javaScriptEnabled) await expect(page.getByTestId("upgrade-summary")).toContainText("You pay $2.20 now for 10 GB.");
+  await page.getByRole("button", { name: "Pay and request the upgrade" }).click();
+  await expect((javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step"))).toContainText("Upgrade from 1 GB to 10 GB: $2.20 is paid from your balance now.");
+  await confirmAfter(page, javaScriptEnabled, "Pay the difference");
+  await expect(page.getByTestId("flash")).toHaveText("Upgrade to 10 GB requested; $2.20 was paid from your balance.");
+  await expect(page.getByTestId("upgrade-status")).toHaveText("Pending");
+  await expect(page.getByTestId("upgrade-price")).toHaveText("$2.20");
+  await expect(page.getByTestId("upgrade-bill")).toHaveText(/^IU/);
+  const detail = new URL(page.url()).pathname + new URL(page.url()).search;
+  // Not applied yet.
+  await page.getByRole("link", { name: "Back to the service" }).click();
+  await expect(page.getByTestId("service-capacity")).toHaveText("1 GB");
+  await expect(page.getByTestId("upgrade-row")).toHaveCount(1);
+
+  // An operator takes it, then reports success.
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
+  await page.goto("/g/home/operations/IpfsUpgrades");
+  const item = page.getByTestId("ipfs-upgrade-review").filter({ hasText: name });
+  await expect(item).toContainText("1 GB → 10 GB");
+  await item.getByRole("button", { name: "Take" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Upgrade taken: it is being processed.");
+  await expect(item.getByTestId("upgrade-status")).toHaveText("Operations processing");
+  await item.getByRole("button", { name: "Success", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Upgrade done: the new capacity applies.");
+  await expect(item).toHaveCount(0);
+
+  // The owner sees Success and the new capacity.
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto(detail);
+  await expect(page.getByTestId("upgrade-status")).toHaveText("Success");
+  await expect(page.getByTestId("upgrade-explain")).toHaveText("Done: the service now has 10 GB.");
+  await page.getByRole("link", { name: "Back to the service" }).click();
+  await expect(page.getByTestId("service-capacity")).toHaveText("10 GB");
+  await expect(page.getByTestId("upgrade-row").getByTestId("upgrade-status")).toHaveText("Success");
 });

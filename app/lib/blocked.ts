@@ -27,6 +27,8 @@ export const BLOCKED_ACTIONS = {
   newIpfsService: { payType: 1 },
   ipfsUpload: { payType: 1 },
   ipfsDownload: { payType: 1 },
+  /** §5 "upgrading": a larger capacity for an IPFS service (docs/decisions/039). */
+  ipfsUpgrade: { payType: 1 },
   /** payType 2: for the dedicated-node application when its screen lands (SPEC §6). */
   dedicatedNode: { payType: 2 },
 } as const satisfies Record<string, { payType: 1 | 2 }>;

@@ -89,6 +89,7 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.productReviews", to: "/g/home/operations/Products" },
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
   { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs" },
+  { key: "titles.ipfsUpgradeReviews", to: "/g/home/operations/IpfsUpgrades" },
   { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
 ];

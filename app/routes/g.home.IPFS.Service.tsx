@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { IPFS_KEY_KINDS, IpfsServiceStatus } from "@contract/ipfs-codes";
 import { Msg } from "@contract/messages";
+import { BlockedLink } from "~/components/BlockedAction";
 import { FileField, FormErrors, SubmitButton } from "~/components/forms";
 import { Field } from "~/components/details";
 import { IntentConfirmStep } from "~/components/IntentConfirmStep";
@@ -10,6 +11,7 @@ import { Pagination } from "~/components/Pagination";
 import { UploadProgress } from "~/components/UploadProgress";
 import { CapacityMeter, IPFS, ServiceStatusBadge, capacityLabel, formatBytes, serviceHref, trafficHref } from "~/components/ipfs/bits";
 import { CommandLineGuide, FileTable, GatewayTable, KeyCards, type ShownKey } from "~/components/ipfs/service";
+import { UpgradeTable, newUpgradeHref } from "~/components/ipfs/upgrades";
 import { apiFor, failureStatus, redirectAfter, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
 import { intentOf } from "~/lib/intents.server";
@@ -18,7 +20,7 @@ import { pageTitle } from "~/lib/meta";
 import { oneOf, pageParam, positiveId, searchParam } from "~/lib/params";
 import { siteOrigin } from "~/lib/public-chain.server";
 import { redirectWithFlash } from "~/lib/session.server";
-import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
+import { blockOf, requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
 import { UploadActionDataProvider, useActionDataWithUploads, useUpload } from "~/lib/use-upload";
 
 export const handle = { i18n: ["ipfs", "publicChain"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsService" }] };
@@ -45,11 +47,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const name = searchParam(url.searchParams);
   const api = apiFor(request, viewer);
-  const [service, files] = await Promise.all([
+  const [service, files, upgrades, block] = await Promise.all([
     api.load("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId }),
     api.load("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId, pageIndex: pageParam(url), pageSize: PAGE_SIZE, ...(name ? { name } : {}) }),
+    api.load("/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageIndex: 1, pageSize: 10 }),
+    blockOf(api, 1),
   ]);
-  return json({ service, files: files.page, name, origin: siteOrigin(request), language: viewer.language });
+  return json({ service, files: files.page, upgrades: upgrades.page, block, name, origin: siteOrigin(request), language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -87,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function IpfsServicePage() {
-  const { service: s, files, name, origin, language } = useLoaderData<typeof loader>();
+  const { service: s, files, upgrades, block, name, origin, language } = useLoaderData<typeof loader>();
   const [actionData, deliver] = useActionDataWithUploads<ActionData>();
   const { t } = useTranslation("ipfs");
   const upload = useUpload();
@@ -101,6 +105,7 @@ export default function IpfsServicePage() {
           <h1 className="text-xl font-semibold">{t("service.title", { name: s.name })}</h1>
           <div className="flex gap-3">
             <Link className="btn-secondary" to={trafficHref(s.ipfsServiceId)}>{t("list.traffic")}</Link>
+            {running ? <BlockedLink to={newUpgradeHref(s.ipfsServiceId)} action="ipfsUpgrade" block={block} className="btn-primary">{t("upgrade.link")}</BlockedLink> : null}
           </div>
         </div>
         {confirm ? (
@@ -112,7 +117,7 @@ export default function IpfsServicePage() {
         <section className="card">
           <dl className="grid gap-4 sm:grid-cols-3">
             <Field label={t("service.status")}><ServiceStatusBadge status={s.status} /></Field>
-            <Field label={t("service.capacity")}><span className="block font-medium">{capacityLabel(s.storeUnit)}</span><CapacityMeter used={s.usedBytes} capacity={s.capacityBytes} /></Field>
+            <Field label={t("service.capacity")}><span className="block font-medium" data-testid="service-capacity">{capacityLabel(s.storeUnit)}</span><CapacityMeter used={s.usedBytes} capacity={s.capacityBytes} /></Field>
             <Field label={t("service.files")}><span data-testid="file-count">{s.files.toLocaleString(language)}</span></Field>
             <Field label={t("service.created")}>{formatDate(s.createdAt, language, true)}</Field>
             <Field label={t("service.expires")}>{formatDate(s.expiresAt, language, true)}</Field>
@@ -150,6 +155,10 @@ export default function IpfsServicePage() {
             <FileTable service={s} files={files.rows} here={here} language={language} />
           )}
           <Pagination pageIndex={files.pageIndex} pageSize={files.pageSize} total={files.total} />
+        </section>
+        <section className="space-y-2" aria-labelledby="ipfs-upgrades">
+          <h2 id="ipfs-upgrades" className="text-lg font-semibold">{t("upgrade.listTitle")}</h2>
+          {upgrades.rows.length === 0 ? <p className="card text-center text-slate-600" data-testid="no-upgrades">{t("upgrade.none")}</p> : <UpgradeTable rows={upgrades.rows} language={language} />}
         </section>
         <CommandLineGuide service={s} origin={origin} />
       </div>

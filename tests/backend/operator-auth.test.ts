@@ -211,6 +211,9 @@ const SAMPLES = {
   "/sys/ops/audit/export": { action: "service.review" },
   "/sys/ops/testNetwork/status": {},
   "/sys/ops/testNetwork/reset": { confirmName: "test-network" },
+  "/sys/ops/ipfsUpgrades/list": {},
+  "/sys/ops/ipfsUpgrades/take": { ipfsUpgradeId: 900020 },
+  "/sys/ops/ipfsUpgrades/decide": { ipfsUpgradeId: 900020, decision: "reject", comments: "No room." },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -277,7 +280,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(15);
+    expect(audited).toBe(17);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

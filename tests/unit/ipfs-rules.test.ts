@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeContent, capacityOf, chinaDay, cleanName, contentTypeOf, lastDays, parseRange } from "../../backend/domains/ipfs/rules";
+import { activeContent, capacityOf, chinaDay, cleanName, contentTypeOf, lastDays, parseRange, upgradePrice } from "../../backend/domains/ipfs/rules";
 
 // docs/decisions/039: the pure rules of IPFS storage, by tables.
 
@@ -79,5 +79,26 @@ describe("names and days", () => {
     expect(days).toHaveLength(30);
     expect(days[0]).toBe("2026-05-05");
     expect(days[29]).toBe("2026-06-03");
+  });
+});
+
+describe("upgradePrice (docs/decisions/039, capacity upgrades)", () => {
+  const now = new Date("2026-11-23T00:00:00Z");
+  const inDays = (d: number) => new Date(now.getTime() + d * 86_400_000);
+  it.each([
+    // from, to, days left → full period difference, difference paid now, days left
+    [1, 10, 30, 220, 220, 30],
+    [1, 10, 15, 220, 110, 15],
+    [1, 10, 1, 220, 8, 1],
+    [10, 50, 45, 750, 750, 30],
+    [1, 10, 0, 220, 220, 0],
+    [1, 10, -3, 220, 220, 0],
+  ])("%i GB → %i GB with %i days left", (from, to, days, full, paid, left) => {
+    expect(upgradePrice(from, to, inDays(days), now)).toEqual({ fullPeriodDiffCents: full, priceDiffCents: paid, remainingDays: left });
+  });
+  it("refuses a smaller, equal or unknown capacity", () => {
+    expect(upgradePrice(10, 10, inDays(30), now)).toBeNull();
+    expect(upgradePrice(10, 1, inDays(30), now)).toBeNull();
+    expect(upgradePrice(1, 3, inDays(30), now)).toBeNull();
   });
 });

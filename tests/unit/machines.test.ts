@@ -6,6 +6,7 @@ import { joinMachine } from "../../backend/domains/participation/machine";
 import { lifecycle, refundMachine } from "../../backend/domains/services/machine";
 import { projectMachine } from "../../backend/domains/public-chain/machine";
 import { testServiceMachine } from "../../backend/domains/test-services/machine";
+import { ipfsUpgradeMachine } from "../../backend/domains/ipfs/machine";
 
 /**
  * Every machine's table-driven test, generated from its own table (contract/state-machine.ts): each state ×
@@ -45,6 +46,7 @@ const machines: Entry[] = [
   { machine: productMachine, pass: () => ({ comments: "ok" }) },
   { machine: projectMachine, pass: () => ({}) },
   { machine: testServiceMachine, pass: () => ({}) },
+  { machine: ipfsUpgradeMachine, pass: () => ({ comments: "no room on the node" }) },
 ];
 
 describe.each(machines.map((entry) => ({ name: entry.machine.name, entry })))("the $name machine, from its table", ({ entry }) => {

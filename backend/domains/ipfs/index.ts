@@ -17,6 +17,7 @@ import {
   usageByGateway,
 } from "./handlers";
 import { meterOf, stopMeter } from "./meter";
+import { createUpgrade, listUpgrades, opsUpgradeDecide, opsUpgradeList, opsUpgradeTake, upgradeDetail, upgradeOptions, upgradesWaiting } from "./upgrades";
 import { engineHealth, engineOf, startEngine, stopEngine } from "./node";
 import type { Deps } from "../../deps";
 
@@ -41,6 +42,13 @@ export default defineDomain({
     "/sys/ipfsBusiness/ipfs/unpin": unpinFile,
     "/sys/ipfsBusiness/ipfs/traffic": serviceTraffic,
     "/sys/ipfsBusiness/ipfs/usageByGateway": usageByGateway,
+    "/sys/ipfsBusiness/ipfsUpgrade/options": upgradeOptions,
+    "/sys/ipfsBusiness/ipfsUpgrade/create": createUpgrade,
+    "/sys/ipfsBusiness/ipfsUpgrade/list": listUpgrades,
+    "/sys/ipfsBusiness/ipfsUpgrade/detail": upgradeDetail,
+    "/sys/ops/ipfsUpgrades/list": opsUpgradeList,
+    "/sys/ops/ipfsUpgrades/take": opsUpgradeTake,
+    "/sys/ops/ipfsUpgrades/decide": opsUpgradeDecide,
   }),
   start: startEngine,
   async stop(deps) {
@@ -55,6 +63,8 @@ export default defineDomain({
     engine: engineOf,
     /** Writes the download meter's counts now (before reading the traffic, e.g. a bill run in a test). */
     flushTraffic: (deps: Deps) => meterOf(deps).flush(),
+    /** The operations queue of capacity upgrades: pending and being processed. */
+    upgradesWaiting,
   },
   fixtures: handlersOf({ "/test/ipfs/capacity": setCapacityFixture }),
 });

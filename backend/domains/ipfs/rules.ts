@@ -78,3 +78,19 @@ export function cleanName(raw: string | null | undefined): string {
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
   return clean || "file";
 }
+
+/**
+ * The price of a capacity upgrade (docs/decisions/039, addendum "Capacity upgrades"): the difference of one
+ * period's price between the two capacities, for the share of the paid period that is left, rounded up to the
+ * cent. Once the paid period has ended, the whole period's difference (the new capacity is bought from now).
+ */
+export function upgradePrice(fromStoreUnit: number, toStoreUnit: number, expiresAt: Date, now: Date) {
+  const from = capacityOf(fromStoreUnit);
+  const to = capacityOf(toStoreUnit);
+  if (!from || !to || toStoreUnit <= fromStoreUnit) return null;
+  const fullPeriodDiffCents = Math.max(0, to.priceCents - from.priceCents);
+  const periodMs = IPFS_PERIOD_DAYS * DAY_MS;
+  const remainingMs = Math.min(periodMs, expiresAt.getTime() - now.getTime());
+  const priceDiffCents = remainingMs <= 0 ? fullPeriodDiffCents : Math.ceil((fullPeriodDiffCents * remainingMs) / periodMs);
+  return { fullPeriodDiffCents, priceDiffCents, remainingDays: Math.max(0, Math.ceil(remainingMs / DAY_MS)) };
+}

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, date, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { cityNodes, users } from "../../db/tables";
 import { ts } from "../../db/columns";
@@ -95,4 +96,45 @@ export const ipfsTrafficDaily = pgTable(
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.serviceId, t.cityNodeId, t.day] }), index("ipfs_traffic_day").on(t.day)],
+);
+
+/**
+ * SPEC §4 IPFS upgrade: a capacity upgrade of a service (0 pending, 2 operations processing, 5 success, 6
+ * failed; backend/domains/ipfs/machine.ts). The price difference is paid when it is requested (`billId`), the
+ * new capacity applies on success, a failure refunds the bill.
+ */
+export const ipfsUpgrades = pgTable(
+  "ipfs_upgrades",
+  {
+    id: serial("id").primaryKey(),
+    serviceId: integer("service_id")
+      .notNull()
+      .references(() => ipfsServices.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    fromStoreUnit: integer("from_store_unit").notNull(),
+    toStoreUnit: integer("to_store_unit").notNull(),
+    /** What the difference cost for the rest of the paid period (docs/decisions/039 addendum). */
+    priceDiffCents: integer("price_diff_cents").notNull(),
+    /** 0 pending, 2 operations processing, 5 success, 6 failed (contract/ipfs-codes.ts IpfsUpgradeStatus). */
+    status: smallint("status").notNull().default(0),
+    /** The paid IPFS bill of the difference (none when the difference is 0). */
+    billId: integer("bill_id").references(() => bills.id),
+    failReason: text("fail_reason"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    createdAt: ts("created_at").notNull(),
+    /** When an operator took it (0 → 2). */
+    takenAt: ts("taken_at"),
+    takenBy: integer("taken_by").references(() => users.id),
+    decidedAt: ts("decided_at"),
+    decidedBy: integer("decided_by").references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex("ipfs_upgrades_user_idem").on(t.userId, t.idempotencyKey),
+    index("ipfs_upgrades_service").on(t.serviceId),
+    index("ipfs_upgrades_status").on(t.status),
+    // One open upgrade (0 or 2) per service, kept by the database too.
+    uniqueIndex("ipfs_upgrades_one_open").on(t.serviceId).where(sql`${t.status} in (0, 2)`),
+  ],
 );

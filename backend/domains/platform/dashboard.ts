@@ -1,6 +1,7 @@
 import accounts from "../accounts";
 import billing from "../billing";
 import invoices from "../invoices";
+import ipfs from "../ipfs";
 import operations from "../operations";
 import participation from "../participation";
 import payments from "../payments";
@@ -19,6 +20,7 @@ export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
     store.api.productsWaiting(db),
     participation.api.participationsWaiting(db),
     operations.api.failedJobsWaiting(db),
+    ipfs.api.upgradesWaiting(db),
   ]);
   return Object.assign({}, ...parts) as OpsQueueCounts;
 }

@@ -60,6 +60,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   /** IPFS storage (docs/decisions/039): a service and one of its pinned files; its gateways are city nodes (a catalogue). */
   ipfsServiceId: "ipfsService",
   ipfsFileId: "ipfsFile",
+  /** A capacity upgrade of one of the user's IPFS services (docs/decisions/039). */
+  ipfsUpgradeId: "ipfsUpgrade",
   orgIds: "catalogue",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",

@@ -81,7 +81,7 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
-  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile",
+  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile", "ipfsUpgrade",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -357,6 +357,11 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const pinnedFile = (await pinned.json()) as { cid: string; ipfsFileId: number };
   ids.ipfsFile.push(pinnedFile.ipfsFileId);
   named.ipfsCid = pinnedFile.cid;
+  // A capacity upgrade of that service, paid and pending (docs/decisions/039).
+  const ipfsUpgrade = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: ipfs.ipfsServiceId, toStoreUnit: 10, idempotencyKey: key() }, token);
+  ids.ipfsUpgrade.push(ipfsUpgrade.ipfsUpgradeId);
+  if (ipfsUpgrade.billId) ids.bill.push(ipfsUpgrade.billId);
+  if (ipfsUpgrade.billNo) markers.push(ipfsUpgrade.billNo);
   markers.push(pinnedFile.cid);
   const served = await fetch(`${inject("baseUrl")}/ipfs-gw/${ipfsNodes[0].orgCode}/ipfs/${pinnedFile.cid}`, { headers: { "X-Api-Key": named.ipfsDownKey } });
   expect(served.status).toBe(200);
@@ -468,6 +473,8 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/files", { ipfsServiceId, pageSize: 50 }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),
+    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageSize: 50 }]),
+    ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],
