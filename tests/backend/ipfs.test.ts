@@ -361,6 +361,11 @@ describe("the gateways through the portal's HTTP server", () => {
     const over = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload?name=big.bin`, { method: "POST", headers: { "X-Api-Key": key("upload") }, body: stream, duplex: "half" } as RequestInit);
     expect(over.status).toBe(413);
     expect(((await over.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
+    const bigForm = new FormData();
+    bigForm.append("file", new Blob([randomBytes(8 * MiB)]), "big.bin");
+    const overForm = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload`, { method: "POST", headers: { "X-Api-Key": key("upload") }, body: bigForm });
+    expect(overForm.status).toBe(413);
+    expect(((await overForm.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
     const health = (await (await fetch(`${base}/healthz`)).json()) as any;
     expect(JSON.stringify(health)).toContain('"engine":"embedded"');
   });
