@@ -347,6 +347,25 @@ describe("the gateways through the portal's HTTP server", () => {
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 11-21/${text.length}`);
     expect(await part.text()).toBe("hello IPFS ");
+    // A raw body without Content-Length past the free capacity: the answer still reaches the client.
+    expect((await call("/test/ipfs/capacity", { ipfsServiceId: created.ipfsServiceId, capacityBytes: text.length + 1000 }, user.token)).code).toBe(0);
+    const chunk = randomBytes(256 * 1024);
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 8 * MiB) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const over = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload?name=big.bin`, { method: "POST", headers: { "X-Api-Key": key("upload") }, body: stream, duplex: "half" } as RequestInit);
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
+    const bigForm = new FormData();
+    bigForm.append("file", new Blob([randomBytes(8 * MiB)]), "big.bin");
+    const overForm = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload`, { method: "POST", headers: { "X-Api-Key": key("upload") }, body: bigForm });
+    expect(overForm.status).toBe(413);
+    expect(((await overForm.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
     const health = (await (await fetch(`${base}/healthz`)).json()) as any;
     expect(JSON.stringify(health)).toContain('"engine":"embedded"');
   });

@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from "file-type";
 import { IPFS_GATEWAY_PREFIX, IPFS_UPLOAD_LIMIT_BYTES, type IpfsKeyKind } from "../../../contract/ipfs-codes";
 import { Msg } from "../../../contract/messages";
 import type { Deps } from "../../deps";
-import { BodyTooLargeError } from "../../kit/body-limit";
+import { BodyTooLargeError, discardRest } from "../../kit/body-limit";
 import type { Endpoint } from "../../kit/domain";
 import billing from "../billing";
 import { normalCid } from "./engine/embedded";
@@ -94,6 +94,7 @@ async function upload(request: Request, deps: Deps, code: string): Promise<Respo
   const seen = { bytes: 0, head: [] as Uint8Array[], headBytes: 0 };
   let name = cleanName(decodeURIComponentSafe(request.headers.get("x-file-name")) ?? new URL(request.url).searchParams.get("name"));
   let added: { cid: string; size: number } | null = null;
+  let rawReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     if (multipart) {
       await unstable_parseMultipartFormData(request, async (part) => {
@@ -106,10 +107,31 @@ async function upload(request: Request, deps: Deps, code: string): Promise<Respo
         return undefined;
       });
     } else if (request.body) {
-      added = await engine.add(counted(request.body as unknown as AsyncIterable<Uint8Array>, free, seen));
+      const reader = request.body.getReader();
+      rawReader = reader;
+      added = await engine.add(
+        counted(
+          (async function* () {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) return;
+              yield value;
+            }
+          })(),
+          free,
+          seen,
+        ),
+      );
     }
   } catch (error) {
-    if (error instanceof OverCapacity) return refusal(413, Msg.IPFS_OVER_CAPACITY, { freeBytes: free });
+    if (error instanceof OverCapacity) {
+      // The rest of a raw body is read and thrown away, so that the client gets the answer (body-limit.ts).
+      if (rawReader && request.body) {
+        rawReader.releaseLock();
+        discardRest(request.body);
+      }
+      return refusal(413, Msg.IPFS_OVER_CAPACITY, { freeBytes: free });
+    }
     if (error instanceof BodyTooLargeError || (error as Error)?.name === "BodyTooLargeError") throw error;
     console.error("[ipfs] upload failed:", error);
     return refusal(500, Msg.IPFS_ENGINE_FAILED);
