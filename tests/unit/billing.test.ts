@@ -9,7 +9,7 @@ import { utc8Day } from "~/lib/bills";
 import { billFilterFromQuery, kindFromQuery, pageFromQuery, payFormOf } from "~/lib/bills.server";
 import { getFlash } from "~/lib/session.server";
 import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
-import { isPayable } from "../../backend/domains/billing/rules";
+import { isPayable, newBillNo } from "../../backend/domains/billing/rules";
 import { trafficLine } from "../../backend/domains/billing/jobs";
 import { deltasFor } from "../../backend/domains/billing/ledger";
 import { addDays, dayOf, daysBetween, lastCompletedWeekStart, startOfDay, weekEnd, weekStartOf } from "../../backend/domains/billing/time";
@@ -131,5 +131,17 @@ describe("portal query parsing", () => {
     for (const kind of LEDGER_ENTRY_KINDS) {
       expect(Object.values(deltasFor(kind, 100, totals)).some((delta) => delta !== 0), kind).toBe(true);
     }
+  });
+});
+
+describe("bill numbers", () => {
+  it("carry the prefix and the UTC+8 day, and never repeat within one process: 100 in one millisecond, a day of them apart", () => {
+    const at = new Date("2026-03-04T20:30:00.123Z"); // 2026-03-05 04:30 in UTC+8
+    const same = Array.from({ length: 100 }, () => newBillNo(at, "IP"));
+    expect(new Set(same).size).toBe(100);
+    for (const n of same) expect(n).toMatch(/^IP20260305\d{12}$/);
+    const day = new Set<string>();
+    for (let ms = 0; ms < 86_400_000; ms += 997) day.add(newBillNo(new Date(Date.UTC(2026, 2, 4, 16) + ms)));
+    expect(day.size).toBe(Math.ceil(86_400_000 / 997));
   });
 });

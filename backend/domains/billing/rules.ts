@@ -5,9 +5,21 @@ import { dayOf } from "./time";
 
 type BillRecord = typeof bills.$inferSelect;
 
-/** A new bill number: B, the UTC+8 day, and six random digits (unique in the table). */
+/** Numbers handed out by this process: the last two digits of a count, so that one millisecond may have 100. */
+let issued = randomInt(0, 100);
+/** The process's mark in a number (two digits), so that two processes in the same millisecond differ too. */
+const PROCESS_MARK = String(process.pid % 100).padStart(2, "0");
+
+/**
+ * A new bill (or payment, refund, withdrawal, upgrade) number: the prefix, the UTC+8 day, then twelve digits:
+ * the millisecond of the day (8), a count of this process (2) and the process's mark (2). Unlike six random
+ * digits, whose collisions a busy day would meet (a 40 % chance at 1,000 bills a day, and a failed request
+ * against the unique index), one process never repeats a number unless it makes 100 within a millisecond.
+ */
 export function newBillNo(now: Date, prefix = "B"): string {
-  return `${prefix}${dayOf(now).replaceAll("-", "")}${String(randomInt(0, 1_000_000)).padStart(6, "0")}`;
+  const msOfDay = (now.getTime() + 8 * 3_600_000) % 86_400_000;
+  issued = (issued + 1) % 100;
+  return `${prefix}${dayOf(now).replaceAll("-", "")}${String(msOfDay).padStart(8, "0")}${String(issued).padStart(2, "0")}${PROCESS_MARK}`;
 }
 
 /** USD from cents with 2 decimals, as message parameters and CSV cells show it. */
