@@ -6,6 +6,7 @@ import { Msg } from "../../contract/messages";
 import { post as ledgerPost } from "../../backend/domains/billing/ledger";
 import { bills, ledgerEntries } from "../../backend/domains/billing/tables";
 import { ipfsServices, ipfsUpgrades } from "../../backend/domains/ipfs/tables";
+import { messages } from "../../backend/db/tables";
 import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process";
 import { uniqueName } from "./client";
 
@@ -32,6 +33,7 @@ async function owner(prefix: string, grantCents = 10_000) {
   const svc = await ok("/sys/ipfsBusiness/ipfs/create", { name: `${prefix} store`, storeUnit: 1, orgIds: [nodes[0].orgId], idempotencyKey: idem() }, token);
   return { userId, token, svc };
 }
+const inbox = (userId: number) => service.services.db.select().from(messages).where(eq(messages.userId, userId));
 const balance = async (token: string) => (await ok("/sys/account/summary", {}, token)).balanceCents as number;
 const request = (token: string, ipfsServiceId: number, toStoreUnit: number, idempotencyKey = idem()) => post("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId, toStoreUnit, idempotencyKey }, token);
 
@@ -80,6 +82,8 @@ describe("IPFS capacity upgrades (issue 13)", () => {
     expect((await ok("/sys/ops/ipfsUpgrades/list", { pageSize: 50 }, op)).page.rows.some((r: any) => r.ipfsUpgradeId === up.ipfsUpgradeId)).toBe(false);
     const list = await ok("/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId: a.svc.ipfsServiceId }, a.token);
     expect(list.page.rows.map((r: any) => r.ipfsUpgradeId)).toEqual([up.ipfsUpgradeId]);
+    // The owner is told in the message center.
+    expect(await inbox(a.userId)).toContainEqual(expect.objectContaining({ textKey: "messages.ipfsUpgradeSucceeded", params: expect.objectContaining({ capacity: "10 GB" }) }));
   });
 
   it("a failure needs a reason, refunds the difference through the ledger and keeps the capacity", async () => {
@@ -98,6 +102,10 @@ describe("IPFS capacity upgrades (issue 13)", () => {
     expect(bill).toMatchObject({ payState: 20, refundCents: up.priceDiffCents });
     const refunds = await service.services.db.select().from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, `ipfs-upgrade-refund:${up.ipfsUpgradeId}`));
     expect(refunds).toHaveLength(1);
+    expect(await inbox(a.userId)).toContainEqual(expect.objectContaining({
+      textKey: "messages.ipfsUpgradeFailed",
+      params: expect.objectContaining({ capacity: "50 GB", reason: "No room on the cluster", amount: (up.priceDiffCents / 100).toFixed(2) }),
+    }));
     expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: a.svc.ipfsServiceId }, a.token)).storeUnit).toBe(1);
     // A pending upgrade may be refused without taking it (0 → 6), refunded too.
     const again = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: idem() }, a.token);

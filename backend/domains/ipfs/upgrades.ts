@@ -4,7 +4,7 @@ import { PayState } from "../../../contract/billing-codes";
 import { GB, IPFS_BILL_TYPE, IPFS_CAPACITIES, IPFS_PERIOD_DAYS, IpfsServiceStatus, IpfsUpgradeStatus } from "../../../contract/ipfs-codes";
 import { Msg } from "../../../contract/messages";
 import type { Db, Tx } from "../../db/client";
-import { users } from "../../db/tables";
+import { messages, users } from "../../db/tables";
 import { ApiError } from "../../http/errors";
 import type { Payload, SignedInContext } from "../../http/router";
 import billing from "../billing";
@@ -212,6 +212,9 @@ export async function opsUpgradeTake(input: Payload<"/sys/ops/ipfsUpgrades/take"
  * reason → 6 failed, the bill of the difference is refunded to the balance through the ledger (as a refused
  * refund request's approval does) and the service keeps its capacity.
  */
+/** A capacity as a message parameter (the same in both languages). */
+const gbText = (storeUnit: number) => (storeUnit >= 1024 && storeUnit % 1024 === 0 ? `${storeUnit / 1024} TB` : `${storeUnit} GB`);
+
 export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/decide">, ctx: Ctx) {
   const now = ctx.services.now();
   const comments = input.comments?.trim() || null;
@@ -224,12 +227,16 @@ export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/dec
       const storeUnit = Math.max(service.storeUnit, upgrade.toStoreUnit);
       await tx.update(ipfsServices).set({ storeUnit, capacityBytes: Math.max(service.capacityBytes, storeUnit * GB) }).where(eq(ipfsServices.id, service.id));
       await tx.update(ipfsUpgrades).set(decided).where(eq(ipfsUpgrades.id, upgrade.id));
+      await tx.insert(messages).values({ userId: upgrade.userId, textKey: "messages.ipfsUpgradeSucceeded", params: { name: service.name, capacity: gbText(storeUnit) }, createdAt: now });
       return { status: to };
     }
+    const [service] = await tx.select({ name: ipfsServices.name }).from(ipfsServices).where(eq(ipfsServices.id, upgrade.serviceId));
+    let refunded = 0;
     if (upgrade.billId) {
       const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId)).for("update");
       const amount = bill.payCents - bill.refundCents;
       if (amount > 0) {
+        refunded = amount;
         await billing.api.post(tx, { userId: upgrade.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: `ipfs-upgrade-refund:${upgrade.id}` }, now);
         await tx
           .update(bills)
@@ -238,6 +245,12 @@ export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/dec
       }
     }
     await tx.update(ipfsUpgrades).set({ ...decided, failReason: comments }).where(eq(ipfsUpgrades.id, upgrade.id));
+    await tx.insert(messages).values({
+      userId: upgrade.userId,
+      textKey: "messages.ipfsUpgradeFailed",
+      params: { name: service.name, capacity: gbText(upgrade.toStoreUnit), reason: comments ?? "", amount: (refunded / 100).toFixed(2) },
+      createdAt: now,
+    });
     return { status: to };
   });
 }
