@@ -13,6 +13,10 @@ describe("route matching (patched @remix-run/router)", () => {
     expect(source).toContain("rankedBranchesOf(routes)");
     expect(source).toContain("compiledPaths.get(key)");
     expect(source).toContain("kept.matches.get(key)");
+    // Remix keeps its server routes per build and React Router its data routes per tree, so every request
+    // renders against the same tree (whose ranking and matches the router keeps).
+    expect(readFileSync(require.resolve("@remix-run/react/dist/server.js"), "utf8")).toContain("serverRoutesOf(manifest.routes");
+    expect(readFileSync(require.resolve("react-router-dom/server.js"), "utf8")).toContain("keptDataRoutes.get(routes)");
   });
 
   it("hands out a kept match as a copy: changing one answer's params changes no other", () => {
