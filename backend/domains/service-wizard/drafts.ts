@@ -13,7 +13,11 @@ import type { Payload, SignedInContext } from "../../http/router";
  */
 export async function listDrafts(_input: unknown, ctx: SignedInContext): Promise<DraftSummary[]> {
   const rows = await ctx.services.db
-    .select({ app: apps, v: appVersions })
+    // Only what a draft's row shows: a version's texts, files and reports stay in the table.
+    .select({
+      app: { id: apps.id, name: apps.name, currentVerId: apps.currentVerId },
+      v: { id: appVersions.id, version: appVersions.version, wizardStep: appVersions.wizardStep, updatedAt: appVersions.updatedAt },
+    })
     .from(appVersions)
     .innerJoin(apps, eq(apps.id, appVersions.appId))
     .where(and(eq(apps.userId, ctx.user.id), eq(appVersions.verState, VerState.PENDING_SUBMIT)))
@@ -38,7 +42,11 @@ export async function listDrafts(_input: unknown, ctx: SignedInContext): Promise
 export async function discardDraft(input: Payload<"/sys/chainAppInfo/wizard/discard">, ctx: SignedInContext) {
   return ctx.services.db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ app: apps, v: appVersions })
+      // Only what a draft's row shows: a version's texts, files and reports stay in the table.
+    .select({
+      app: { id: apps.id, name: apps.name, currentVerId: apps.currentVerId },
+      v: { id: appVersions.id, version: appVersions.version, wizardStep: appVersions.wizardStep, updatedAt: appVersions.updatedAt },
+    })
       .from(appVersions)
       .innerJoin(apps, eq(apps.id, appVersions.appId))
       .where(and(eq(appVersions.id, input.appVerId), eq(apps.id, input.appId), eq(apps.userId, ctx.user.id), eq(appVersions.verState, VerState.PENDING_SUBMIT)))

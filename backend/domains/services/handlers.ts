@@ -44,7 +44,17 @@ type VersionRow = typeof appVersions.$inferSelect;
 
 type AppRow = typeof apps.$inferSelect;
 
-export function rowOf(app: AppRow, v: VersionRow, refundPending: boolean): ServiceRow {
+/** What a row of a service list reads of a version and of its service (lists select only these columns). */
+const LISTED_VERSION = {
+  id: appVersions.id, appId: appVersions.appId, version: appVersions.version, verState: appVersions.verState, billState: appVersions.billState,
+  billId: appVersions.billId, verUpable: appVersions.verUpable, costCents: appVersions.costCents, createdAt: appVersions.createdAt,
+  publishedAt: appVersions.publishedAt, enableRequestedAt: appVersions.enableRequestedAt,
+};
+const LISTED_APP = { id: apps.id, appCode: apps.appCode, name: apps.name, crossStatus: apps.crossStatus, freeYN: apps.freeYN, renewalBillId: apps.renewalBillId };
+type ListedVersion = Pick<VersionRow, keyof typeof LISTED_VERSION>;
+type ListedApp = Pick<AppRow, keyof typeof LISTED_APP>;
+
+export function rowOf(app: ListedApp, v: ListedVersion, refundPending: boolean): ServiceRow {
   return {
     appId: app.id,
     appVerId: v.id,
@@ -88,15 +98,15 @@ export function requireAction(app: AppRow, version: VersionRow, action: ServiceA
 
 /** Each service's version the list shows: the latest one that is past the draft (a draft lives in the wizard). */
 async function listedVersions(db: Db, appIds: number[]) {
-  if (appIds.length === 0) return new Map<number, VersionRow>();
+  if (appIds.length === 0) return new Map<number, ListedVersion>();
+  // The latest version past the draft of each service, and only the columns a row shows (a version's reports
+  // and texts stay in the table).
   const rows = await db
-    .select()
+    .selectDistinctOn([appVersions.appId], LISTED_VERSION)
     .from(appVersions)
     .where(and(inArray(appVersions.appId, appIds), ne(appVersions.verState, VerState.PENDING_SUBMIT)))
-    .orderBy(desc(appVersions.id));
-  const out = new Map<number, VersionRow>();
-  for (const r of rows) if (!out.has(r.appId)) out.set(r.appId, r);
-  return out;
+    .orderBy(appVersions.appId, desc(appVersions.id));
+  return new Map(rows.map((r) => [r.appId, r]));
 }
 
 async function pendingRefunds(db: Db | Tx, verIds: number[]) {
@@ -115,8 +125,10 @@ export async function publishedList(input: z.output<typeof pageRequestSchema>, c
     sql`exists (select 1 from ${appVersions} v where v.app_id = ${apps.id} and v.ver_state <> ${VerState.PENDING_SUBMIT})`,
     name ? ilike(apps.name, `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
   );
-  const [{ total }] = await db.select({ total: count() }).from(apps).where(where);
-  const list = await db.select().from(apps).where(where).orderBy(desc(apps.updatedAt), desc(apps.id)).limit(pageSize).offset((pageIndex - 1) * pageSize);
+  const [[{ total }], list] = await Promise.all([
+    db.select({ total: count() }).from(apps).where(where),
+    db.select(LISTED_APP).from(apps).where(where).orderBy(desc(apps.updatedAt), desc(apps.id)).limit(pageSize).offset((pageIndex - 1) * pageSize),
+  ]);
   const versions = await listedVersions(db, list.map((a) => a.id));
   const pending = await pendingRefunds(db, [...versions.values()].map((v) => v.id));
   const rows = list.flatMap((a) => {
@@ -178,7 +190,8 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
   if (input.appVerId) {
     [version] = await db.select().from(appVersions).where(and(eq(appVersions.id, input.appVerId), eq(appVersions.appId, app.id)));
   } else {
-    version = (await listedVersions(db, [app.id])).get(app.id);
+    const listed = (await listedVersions(db, [app.id])).get(app.id);
+    if (listed) [version] = await db.select().from(appVersions).where(eq(appVersions.id, listed.id));
   }
   if (!version) throw new ApiError(Msg.NOT_FOUND);
   const v = version;
