@@ -150,6 +150,32 @@ export async function vueapiUpload(kind: UploadKind, file: OutgoingFile, ctx: Ca
   return exchange(path, { headers, body: file.body, duplex: "half" }, uploadedSchema, ctx);
 }
 
+/**
+ * A call's signal: aborted when the browser goes away or after `ms`. Built from a controller and a timer this
+ * call holds, not from AbortSignal.any(AbortSignal.timeout()): Node 20 may collect such a composite signal
+ * while a request still depends on it, and then a hung backend is never timed out (seen as a unit test that
+ * waited its whole 5 s under a loaded test run).
+ */
+function callSignal(browser: AbortSignal, ms: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onBrowserGone = () => controller.abort(browser.reason);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException("The backend did not answer in time", "TimeoutError"));
+  }, ms);
+  if (browser.aborted) onBrowserGone();
+  else browser.addEventListener("abort", onBrowserGone, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done() {
+      clearTimeout(timer);
+      browser.removeEventListener("abort", onBrowserGone);
+    },
+  };
+}
+
 /** One request to the backend and what its answer means (SPEC §7, §8): every case mapped here. */
 async function exchange<T>(
   path: string,
@@ -157,10 +183,24 @@ async function exchange<T>(
   dataSchema: z.ZodType<T>,
   ctx: CallContext,
 ): Promise<VueapiResult<T>> {
+  const call = callSignal(ctx.request.signal, ctx.timeoutMs ?? getEnv().VUEAPI_TIMEOUT_MS);
+  try {
+    return await exchangeWithin(path, init, dataSchema, ctx, call);
+  } finally {
+    call.done();
+  }
+}
+
+async function exchangeWithin<T>(
+  path: string,
+  init: { headers: Headers; body: BodyInit; duplex?: "half" },
+  dataSchema: z.ZodType<T>,
+  ctx: CallContext,
+  call: ReturnType<typeof callSignal>,
+): Promise<VueapiResult<T>> {
   const transport = ctx.transport ?? defaultTransport;
-  const timeout = AbortSignal.timeout(ctx.timeoutMs ?? getEnv().VUEAPI_TIMEOUT_MS);
-  const signal = AbortSignal.any([ctx.request.signal, timeout]);
-  const outgoing = new Request(vueapiBase() + path, { method: "POST", ...init, signal } as RequestInit);
+  const timeout = { get aborted() { return call.timedOut(); } };
+  const outgoing = new Request(vueapiBase() + path, { method: "POST", ...init, signal: call.signal } as RequestInit);
 
   let response: Response;
   try {
