@@ -152,13 +152,15 @@ export async function vueapiUpload(kind: UploadKind, file: OutgoingFile, ctx: Ca
 
 /**
  * A call's signal: aborted when the browser goes away or after `ms`. Built from a controller and a timer this
- * call holds, not from AbortSignal.any(AbortSignal.timeout()): Node 20 may collect such a composite signal
- * while a request still depends on it, and then a hung backend is never timed out (seen as a unit test that
- * waited its whole 5 s under a loaded test run).
+ * call holds, not from AbortSignal.any(AbortSignal.timeout()), and the outgoing Request is held until the call
+ * ends: the Request's own signal follows ours only through a weak reference, and a transport that holds
+ * nothing (a hung one) would let garbage collection take the Request and its signal, so that the deadline
+ * never reached it (seen as unit tests that waited their whole timeout under a loaded test run).
  */
 function callSignal(browser: AbortSignal, ms: number) {
   const controller = new AbortController();
   let timedOut = false;
+  let held: Request | null = null;
   const onBrowserGone = () => controller.abort(browser.reason);
   const timer = setTimeout(() => {
     timedOut = true;
@@ -169,7 +171,12 @@ function callSignal(browser: AbortSignal, ms: number) {
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
+    /** Keeps the outgoing request (and so its signal) reachable while the call lasts. */
+    hold(request: Request) {
+      held = request;
+    },
     done() {
+      if (held) held = null;
       clearTimeout(timer);
       browser.removeEventListener("abort", onBrowserGone);
     },
@@ -201,6 +208,7 @@ async function exchangeWithin<T>(
   const transport = ctx.transport ?? defaultTransport;
   const timeout = { get aborted() { return call.timedOut(); } };
   const outgoing = new Request(vueapiBase() + path, { method: "POST", ...init, signal: call.signal } as RequestInit);
+  call.hold(outgoing);
 
   let response: Response;
   try {
