@@ -1,3 +1,5 @@
+import v8 from "node:v8";
+import vm from "node:vm";
 import "./setup-env";
 import { describe, expect, it, vi } from "vitest";
 
@@ -144,6 +146,18 @@ describe("request layer: every §8 case", () => {
     const hang = (r: Request) => new Promise<Response>((_, reject) => r.signal.addEventListener("abort", () => reject(r.signal.reason)));
     const result = await vueapi("/main/getClientInfo", {}, ctx({ transport: hang, timeoutMs: 20 }));
     expect(result).toMatchObject({ ok: false, messageKey: "errors:http.timeout", status: 999 });
+  });
+
+  it("a timeout still reaches a hung call after garbage collection (the outgoing request is held)", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    // A transport that holds nothing: only the request's own signal leads back to the call.
+    const hang = (r: Request) => new Promise<Response>((_, reject) => r.signal.addEventListener("abort", () => reject(r.signal.reason)));
+    const pending = vueapi("/main/getClientInfo", {}, ctx({ transport: hang, timeoutMs: 300 }));
+    await new Promise((r) => setTimeout(r, 50));
+    gc();
+    gc();
+    expect(await pending).toMatchObject({ ok: false, messageKey: "errors:http.timeout", status: 999 });
   });
 
   it("a network failure gives the generic network message", async () => {
