@@ -61,45 +61,6 @@ export async function weeklyUsage(db: Db | Tx, weekStart: string, userIds?: numb
   return out;
 }
 
-/** Makes one user's traffic bill of a week, unless it exists or comes to nothing; returns it when made. */
-export async function createTrafficBill(tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) {
-  const totalCents = lines.reduce((s, l) => s + l.amountCents, 0);
-  if (totalCents <= 0) return null;
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: newBillNo(now, "T"),
-      userId,
-      serviceName: "",
-      billType: BillType.DATA_TRAFFIC,
-      payState: PayState.UNPAID,
-      payMode: 2,
-      cycle: 99,
-      periodStart: startOfDay(weekStart),
-      periodEnd: weekEnd(weekStart),
-      createdAt: now,
-      deadline: new Date(now.getTime() + TRAFFIC_DUE_MS),
-      totalCents,
-      payCents: totalCents,
-      detail: { dataUsage: lines },
-      dedupeKey: `traffic:${userId}:${weekStart}`,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!bill) return null;
-  await tx.insert(messages).values({ userId, textKey: "messages.trafficBill", params: { billNo: bill.billNo, amount: usd(totalCents) }, refKind: "bill", refId: bill.id, createdAt: now });
-  return bill;
-}
-
-/** Every user's traffic bill of a week (each in its own transaction); returns how many were made. */
-export async function makeTrafficBills(db: Db, weekStart: string, now: Date, userIds?: number[]): Promise<number> {
-  let made = 0;
-  for (const [userId, lines] of await weeklyUsage(db, weekStart, userIds)) {
-    if (await db.transaction((tx) => createTrafficBill(tx, userId, weekStart, lines, now))) made += 1;
-  }
-  return made;
-}
-
 /**
  * SPEC §9 "the IPFS bill category" and "data traffic billed weekly by actual use" (docs/decisions/039): each
  * user's IPFS download traffic of a week, per city node gateway at that gateway's traffic price, as bytes
@@ -125,17 +86,28 @@ export async function weeklyIpfsUsage(db: Db | Tx, weekStart: string, userIds?: 
   return out;
 }
 
-/** Makes one user's IPFS traffic bill of a week (postpaid, type 4), unless it exists or comes to nothing. */
-export async function createIpfsTrafficBill(tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) {
+/**
+ * The two postpaid weekly usage bills (SPEC §9 "billed weekly by actual use"): consortium data traffic (type
+ * 17) and IPFS download traffic (the IPFS category, docs/decisions/039). They differ only in these.
+ */
+const WEEKLY_BILLS = {
+  traffic: { prefix: "T", serviceName: "", billType: BillType.DATA_TRAFFIC, dedupe: "traffic", usage: (db: Db | Tx, w: string, ids?: number[]) => weeklyUsage(db, w, ids) },
+  ipfs: { prefix: "IT", serviceName: "IPFS download traffic", billType: BillType.IPFS, dedupe: "ipfs-traffic", usage: (db: Db | Tx, w: string, ids?: number[]) => weeklyIpfsUsage(db, w, ids) },
+} as const;
+type WeeklyBill = keyof typeof WEEKLY_BILLS;
+
+/** Makes one user's weekly usage bill of `kind`, unless it exists or comes to nothing; returns it when made. */
+async function createWeeklyBill(kind: WeeklyBill, tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) {
+  const k = WEEKLY_BILLS[kind];
   const totalCents = lines.reduce((s, l) => s + l.amountCents, 0);
   if (totalCents <= 0) return null;
   const [bill] = await tx
     .insert(bills)
     .values({
-      billNo: newBillNo(now, "IT"),
+      billNo: newBillNo(now, k.prefix),
       userId,
-      serviceName: "IPFS download traffic",
-      billType: BillType.IPFS,
+      serviceName: k.serviceName,
+      billType: k.billType,
       payState: PayState.UNPAID,
       payMode: 2,
       cycle: 99,
@@ -146,7 +118,7 @@ export async function createIpfsTrafficBill(tx: Tx, userId: number, weekStart: s
       totalCents,
       payCents: totalCents,
       detail: { dataUsage: lines },
-      dedupeKey: `ipfs-traffic:${userId}:${weekStart}`,
+      dedupeKey: `${k.dedupe}:${userId}:${weekStart}`,
     })
     .onConflictDoNothing()
     .returning();
@@ -155,14 +127,19 @@ export async function createIpfsTrafficBill(tx: Tx, userId: number, weekStart: s
   return bill;
 }
 
-/** Every user's IPFS traffic bill of a week (each in its own transaction); returns how many were made. */
-export async function makeIpfsTrafficBills(db: Db, weekStart: string, now: Date, userIds?: number[]): Promise<number> {
+/** Every user's weekly usage bill of `kind` (each in its own transaction); returns how many were made. */
+async function makeWeeklyBills(kind: WeeklyBill, db: Db, weekStart: string, now: Date, userIds?: number[]): Promise<number> {
   let made = 0;
-  for (const [userId, lines] of await weeklyIpfsUsage(db, weekStart, userIds)) {
-    if (await db.transaction((tx) => createIpfsTrafficBill(tx, userId, weekStart, lines, now))) made += 1;
+  for (const [userId, lines] of await WEEKLY_BILLS[kind].usage(db, weekStart, userIds)) {
+    if (await db.transaction((tx) => createWeeklyBill(kind, tx, userId, weekStart, lines, now))) made += 1;
   }
   return made;
 }
+
+/** One user's data traffic bill of a week (the demo seeds them too). */
+export const createTrafficBill = (tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) => createWeeklyBill("traffic", tx, userId, weekStart, lines, now);
+export const makeTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) => makeWeeklyBills("traffic", db, weekStart, now, userIds);
+export const makeIpfsTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) => makeWeeklyBills("ipfs", db, weekStart, now, userIds);
 
 export function scheduleWeekly(db: Db, weekStart: string) {
   return schedule(db, WEEKLY_TRAFFIC, { weekStart }, { runAt: new Date(weekEnd(weekStart).getTime() + WEEKLY_DELAY_MS), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}` });
