@@ -3,58 +3,20 @@
 // the keyed endpoint /chain/rpc (x-api-key of democompany's demo project), beside a bare JSON endpoint (a
 // node:http server answering a fixed JSON-RPC result: the machine's ceiling for a JSON POST). A file of its
 // own beside bench/run.mjs: it adds targets without touching that script's output.
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
-import { createServer as netServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { children, freePort, serve, stop, vueapi } from "./servers.mjs";
 import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Signed transactions prepared per connection (each connection sends its own sender's, nonce after nonce). */
 const TX_PER_CONNECTION = Number(process.env.BENCH_TX_PER_CONNECTION ?? 400);
-const children = [];
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = netServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-
-async function serve(env) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 150_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { base, child };
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error("server not ready in 150 s");
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
-
-async function vueapi(base, p, body, token) {
-  const res = await fetch(`${base}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (json.code !== 0) throw new Error(`${p}: ${JSON.stringify(json)}`);
-  return json.data;
-}
 const post = async (url, body) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
 
 const COUNTER = `// SPDX-License-Identifier: MIT

@@ -3,58 +3,20 @@
 // 16 MB file through a city node gateway of a demo service (its upload and download keys, the same code paths
 // as curl), beside the same file served as a bare static file by the same process (express.static: the
 // machine's ceiling for streaming a file over HTTP here). Prints MB/s and writes test-results/bench/ipfs.json.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as netServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { children, root, serve, stop, vueapi } from "./servers.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Downloads in parallel (each a whole 16 MB file); uploads in parallel. */
 const DOWNLOADERS = Number(process.env.BENCH_IPFS_DOWNLOADERS ?? 4);
 const UPLOADERS = Number(process.env.BENCH_IPFS_UPLOADERS ?? 2);
 const MB = 1024 * 1024;
 const FILE_BYTES = 16 * MB;
-const children = [];
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = netServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-
-async function serve(env) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 150_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { base, child };
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error("server not ready in 150 s");
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
-
-async function vueapi(base, p, body, token) {
-  const res = await fetch(`${base}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (json.code !== 0) throw new Error(`${p}: ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 /** Uploads of `file` by `parallel` senders for DURATION seconds: MB/s of bytes acknowledged with a CID. */
 async function uploads(url, key, file, parallel) {

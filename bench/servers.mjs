@@ -1,0 +1,47 @@
+// Servers of the benches that start the product themselves (bench/chain.mjs, bench/ipfs.mjs): a free port,
+// the built product on it (ready at /healthz), its stop, and a /vueapi call that throws on a refusal.
+import { spawn } from "node:child_process";
+import { createServer as netServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** Every server started here, for the benches' clean-up. */
+export const children = [];
+
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = netServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+
+/** The built product on a free port with `env`, once /healthz answers (at most 150 s). */
+export async function serve(env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 150_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, child };
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error("server not ready in 150 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+
+export async function vueapi(base, p, body, token) {
+  const res = await fetch(`${base}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (json.code !== 0) throw new Error(`${p}: ${JSON.stringify(json)}`);
+  return json.data;
+}
