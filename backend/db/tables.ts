@@ -1,5 +1,5 @@
 import type { MessageRefKind } from "../../contract/platform";
-import { bigserial, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { bytea, ts } from "./columns";
 
@@ -229,4 +229,23 @@ export const auditLog = pgTable(
     index("audit_log_action_at").on(t.action, t.at),
     index("audit_log_target").on(t.targetType, t.targetId),
   ],
+);
+
+/**
+ * The word index of searchable content (issue 15: documentation and news, in both languages), written and read
+ * only through backend/kit/search.ts. Neither database has a Chinese full-text parser, so the words are found
+ * by `Intl.Segmenter` (ICU's dictionary segmentation for Chinese) when the item is saved; a query is segmented
+ * the same way and must match every word. `kind` names the content ("doc", "news", ...), `weight` is 3 for a
+ * word of the title and 1 for one of the body only.
+ */
+export const searchTerms = pgTable(
+  "search_terms",
+  {
+    kind: text("kind").notNull(),
+    itemId: integer("item_id").notNull(),
+    lang: text("lang").notNull(),
+    term: text("term").notNull(),
+    weight: smallint("weight").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.itemId, t.lang, t.term] }), index("search_terms_term_idx").on(t.kind, t.term)],
 );
