@@ -232,6 +232,23 @@ export const Msg = {
   IPFS_UPGRADE_NOT_AVAILABLE: "MSG_45012",
   /** Capacity upgrade: refusing an upgrade needs a reason. */
   IPFS_UPGRADE_REASON_REQUIRED: "MSG_45013",
+  /* The DID service (MSG_47001-47099; backend/domains/did/, docs/decisions/043). */
+  /** A pasted public key that is neither an Ed25519 nor a secp256k1 public key (JWK or multibase). */
+  DID_KEY_INVALID: "MSG_47001",
+  /** A pasted key holds a private part: only the public key may be given. */
+  DID_PRIVATE_KEY_GIVEN: "MSG_47002",
+  /** The issuing DID's key is held by its user, not by the portal: the portal cannot sign with it. */
+  DID_NOT_PORTAL_HELD: "MSG_47003",
+  /** The "enterprise certified" credential is issued only to certified enterprise accounts. */
+  DID_NOT_CERTIFIED: "MSG_47004",
+  /** The subject DID is a DID of another account of this portal than the participant's. */
+  DID_SUBJECT_OTHER_USER: "MSG_47005",
+  /** The credential is already revoked. */
+  DID_ALREADY_REVOKED: "MSG_47006",
+  /** Verify: give a credential (paste it or upload a file). */
+  DID_NOTHING_TO_VERIFY: "MSG_47007",
+  /** This DID already exists (the same key as a did:key already made). */
+  DID_EXISTS: "MSG_47008",
   /* Contract deployment (MSG_42100-42199; backend/domains/contracts/, docs/decisions/033). */
   /** §5 Contract name: no leading or trailing spaces. */
   CONTRACT_NAME_SPACES: "MSG_42101",

@@ -16,6 +16,7 @@ const CONTENT_OF_EXTENSION: Record<string, readonly Content[]> = {
   wps: ["cfb"],
   pdf: ["pdf"],
   txt: ["text"],
+  jwt: ["text"],
   rar: ["rar"],
   tar: ["tar"],
   png: ["png", "jpeg"],

@@ -1,0 +1,267 @@
+import { randomBytes } from "node:crypto";
+import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
+import { createVerifiableCredentialJwt } from "did-jwt-vc";
+import { CREDENTIAL_TYPE_OF, VALID_DAYS_DEFAULT, type CredentialKind, type DidCustody, type DidKeyType, type DidMethod } from "../../../contract/did-codes";
+import { Msg } from "../../../contract/messages";
+import { AuditState } from "../../../contract/participation-codes";
+import type { Db, Tx } from "../../db/client";
+import { users } from "../../db/tables";
+import type { BackendEnv } from "../../env";
+import { ApiError, fieldError } from "../../http/errors";
+import type { Payload, SignedInContext } from "../../http/router";
+import { appJoins } from "../participation/tables";
+import { appRoles, apps } from "../services/tables";
+import { documentUrlOf, platformDidOf, resolverFor, userWebDidOf, webDocumentOf } from "./documents";
+import { newKeyPair, parsePublicKey, signerOf } from "./keys";
+import { isCertifiedEnterprise } from "./rules";
+import { allocateIndex, statusListUrlOf } from "./status";
+import { didCredentials, didIdentifiers } from "./tables";
+import { verifyJwt } from "./verify";
+
+/** The handlers of the DID service (contract/did.ts; docs/decisions/043). A user's DIDs and credentials are looked up with their owner. */
+
+type Ctx = SignedInContext;
+type DidRow = typeof didIdentifiers.$inferSelect;
+type CredentialRow = typeof didCredentials.$inferSelect;
+const DAY_MS = 86_400_000;
+
+const didOut = (env: BackendEnv, r: DidRow) => ({
+  didId: r.id,
+  did: r.did,
+  label: r.label,
+  method: r.method as DidMethod,
+  keyType: r.keyType as DidKeyType,
+  custody: r.custody as DidCustody,
+  publicKeyMultibase: r.publicKeyMultibase,
+  documentUrl: documentUrlOf(env, r),
+  createdAt: r.createdAt.toISOString(),
+});
+
+async function ownDid(db: Db | Tx, userId: number, didId: number): Promise<DidRow> {
+  const [row] = await db.select().from(didIdentifiers).where(and(eq(didIdentifiers.id, didId), eq(didIdentifiers.userId, userId)));
+  if (!row) throw new ApiError(Msg.NOT_FOUND);
+  return row;
+}
+
+/* ------------------------------------------------ identifiers ------------------------------------------------ */
+
+export async function listDids(input: Payload<"/sys/did/identifiers/list">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const where = eq(didIdentifiers.userId, ctx.user.id);
+  const [{ total }] = await db.select({ total: count() }).from(didIdentifiers).where(where);
+  const rows = await db.select().from(didIdentifiers).where(where).orderBy(desc(didIdentifiers.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  return { page: { rows: rows.map((r) => didOut(ctx.services.env, r)), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+}
+
+/**
+ * A new DID: a portal-held key is generated (its private part sealed, never answered); a user-held one is the
+ * public key pasted, whose type it tells. did:key is the key itself; did:web gets a random handle under /users/.
+ */
+export async function createDid(input: Payload<"/sys/did/identifiers/create">, ctx: Ctx) {
+  const env = ctx.services.env;
+  const key = input.custody === "portal" ? newKeyPair(env, input.keyType) : { ...parsePublicKey(input.publicKey ?? ""), privateKeySealed: null };
+  const webHandle = input.method === "web" ? randomBytes(10).toString("hex") : null;
+  const did = webHandle ? userWebDidOf(env, webHandle) : `did:key:${key.publicKeyMultibase}`;
+  const [row] = await ctx.services.db
+    .insert(didIdentifiers)
+    .values({ userId: ctx.user.id, did, label: input.label, method: input.method, keyType: key.keyType, custody: input.custody, publicKeyMultibase: key.publicKeyMultibase, privateKeySealed: key.privateKeySealed, webHandle, createdAt: ctx.services.now() })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw fieldError("publicKey", Msg.DID_EXISTS, Msg.DID_EXISTS);
+  return didOut(env, row);
+}
+
+/** One of the caller's DIDs with its document as a resolver gives it (key-did-resolver for did:key; this portal's for did:web). */
+export async function didDetail(input: Payload<"/sys/did/identifiers/detail">, ctx: Ctx) {
+  const row = await ownDid(ctx.services.db, ctx.user.id, input.didId);
+  const document = row.method === "web" ? webDocumentOf(row) : ((await resolverFor(ctx.services.db, ctx.services.env).resolve(row.did)).didDocument ?? {});
+  return { ...didOut(ctx.services.env, row), document: document as Record<string, unknown> };
+}
+
+/* ------------------------------------------------ credentials ------------------------------------------------ */
+
+async function credentialsOut(db: Db | Tx, env: BackendEnv, me: number, rows: CredentialRow[], withJwt = false) {
+  const didIds = [...new Set(rows.map((r) => r.issuerDidId))];
+  const issuers = didIds.length ? await db.select({ id: didIdentifiers.id, did: didIdentifiers.did, userName: users.userName }).from(didIdentifiers).leftJoin(users, eq(users.id, didIdentifiers.userId)).where(inArray(didIdentifiers.id, didIds)) : [];
+  return rows.map((r) => {
+    const issuer = issuers.find((i) => i.id === r.issuerDidId);
+    return {
+      credentialId: r.id,
+      kind: r.kind as CredentialKind,
+      issuerDid: issuer?.did ?? "",
+      issuerName: issuer?.userName ?? null,
+      subjectDid: r.subjectDid,
+      claims: r.claims,
+      issuedAt: r.issuedAt.toISOString(),
+      expiresAt: r.expiresAt.toISOString(),
+      revokedAt: r.revokedAt?.toISOString() ?? null,
+      statusListUrl: statusListUrlOf(env, r.statusListId),
+      statusIndex: r.statusIndex,
+      mine: r.issuerUserId === me,
+      jwt: withJwt ? r.jwt : null,
+    };
+  });
+}
+
+async function pageOfCredentials(ctx: Ctx, input: { pageIndex: number; pageSize: number }, column: typeof didCredentials.issuerUserId | typeof didCredentials.subjectUserId) {
+  const db = ctx.services.db;
+  const where = eq(column, ctx.user.id);
+  const [{ total }] = await db.select({ total: count() }).from(didCredentials).where(where);
+  const rows = await db.select().from(didCredentials).where(where).orderBy(desc(didCredentials.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  return { page: { rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+}
+
+export const issuedCredentials = (input: Payload<"/sys/did/credentials/issued">, ctx: Ctx) => pageOfCredentials(ctx, input, didCredentials.issuerUserId);
+export const receivedCredentials = (input: Payload<"/sys/did/credentials/received">, ctx: Ctx) => pageOfCredentials(ctx, input, didCredentials.subjectUserId);
+
+/** A credential its issuer or its holder reads; anyone else gets "not found". */
+export async function credentialDetail(input: Payload<"/sys/did/credentials/detail">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const [row] = await db.select().from(didCredentials).where(eq(didCredentials.id, input.credentialId));
+  if (!row || (row.issuerUserId !== ctx.user.id && row.subjectUserId !== ctx.user.id)) throw new ApiError(Msg.NOT_FOUND);
+  return (await credentialsOut(db, ctx.services.env, ctx.user.id, [row], true))[0];
+}
+
+/** The participants of the caller's services to whom a role credential may go: approved and confirmed, not disabled. */
+async function participantsOf(db: Db | Tx, publisherId: number, joinId?: number) {
+  return db
+    .select({ appJoinAuditId: appJoins.id, userId: appJoins.userId, appName: apps.name, appCode: apps.appCode, roleName: appRoles.name, userName: users.userName })
+    .from(appJoins)
+    .innerJoin(apps, eq(apps.id, appJoins.appId))
+    .innerJoin(appRoles, eq(appRoles.id, appJoins.roleId))
+    .innerJoin(users, eq(users.id, appJoins.userId))
+    .where(
+      and(
+        eq(apps.userId, publisherId),
+        inArray(appJoins.auditState, [AuditState.WORK_ORDER_DONE, AuditState.CONFIRMED]),
+        isNull(appJoins.disabledAt),
+        joinId === undefined ? undefined : eq(appJoins.id, joinId),
+      ),
+    )
+    .orderBy(desc(appJoins.id))
+    .limit(500);
+}
+
+export async function credentialOptions(_input: Payload<"/sys/did/credentials/options">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const env = ctx.services.env;
+  const own = await db.select().from(didIdentifiers).where(eq(didIdentifiers.userId, ctx.user.id)).orderBy(desc(didIdentifiers.id)).limit(500);
+  const [me] = await db.select().from(users).where(eq(users.id, ctx.user.id));
+  const participants = await participantsOf(db, ctx.user.id);
+  return {
+    issuerDids: own.filter((d) => d.custody === "portal").map((d) => didOut(env, d)),
+    participants: participants.map(({ userId: _u, ...p }) => p),
+    ownDids: own.map((d) => didOut(env, d)),
+    certifiedEnterprise: !!me && isCertifiedEnterprise(me),
+  };
+}
+
+type Issue = { kind: CredentialKind; issuer: DidRow; issuerUserId: number | null; subjectDid: string; subjectUserId: number | null; appJoinId: number | null; claims: Record<string, unknown>; validDays: number };
+
+/** Signs and records a credential: its status list entry taken first, all in one transaction. */
+async function issue(ctx: Ctx, it: Issue) {
+  const env = ctx.services.env;
+  const now = ctx.services.now();
+  if (!it.issuer.privateKeySealed) throw fieldError("issuerDidId", Msg.DID_NOT_PORTAL_HELD, Msg.DID_NOT_PORTAL_HELD);
+  const expiresAt = new Date(now.getTime() + it.validDays * DAY_MS);
+  const row = await ctx.services.db.transaction(async (tx) => {
+    const { listId, index } = await allocateIndex(tx, it.issuer.id, now);
+    const listUrl = statusListUrlOf(env, listId);
+    const { signer, alg } = signerOf(env, it.issuer.keyType as DidKeyType, it.issuer.privateKeySealed!);
+    const jwt = await createVerifiableCredentialJwt(
+      {
+        sub: it.subjectDid,
+        nbf: Math.floor(now.getTime() / 1000),
+        exp: Math.floor(expiresAt.getTime() / 1000),
+        vc: {
+          "@context": ["https://www.w3.org/2018/credentials/v1", "https://w3id.org/vc/status-list/2021/v1"],
+          type: ["VerifiableCredential", CREDENTIAL_TYPE_OF[it.kind]],
+          credentialSubject: it.claims,
+          credentialStatus: { id: `${listUrl}#${index}`, type: "StatusList2021Entry", statusPurpose: "revocation", statusListIndex: String(index), statusListCredential: listUrl },
+        },
+      },
+      { did: it.issuer.did, signer, alg },
+    );
+    const [inserted] = await tx
+      .insert(didCredentials)
+      .values({ kind: it.kind, issuerDidId: it.issuer.id, issuerUserId: it.issuerUserId, subjectDid: it.subjectDid, subjectUserId: it.subjectUserId, appJoinId: it.appJoinId, claims: it.claims, jwt, statusListId: listId, statusIndex: index, issuedAt: now, expiresAt })
+      .returning();
+    return inserted;
+  });
+  return (await credentialsOut(ctx.services.db, env, ctx.user.id, [row], true))[0];
+}
+
+/** The platform's DID (did:web:<host>), made at start (backend/domains/did/index.ts). */
+async function platformDid(db: Db | Tx, env: BackendEnv): Promise<DidRow> {
+  const [row] = await db.select().from(didIdentifiers).where(and(eq(didIdentifiers.did, platformDidOf(env)), isNull(didIdentifiers.userId)));
+  if (!row) throw new ApiError(Msg.SERVER_ERROR);
+  return row;
+}
+
+/** The platform issues "enterprise certified" to one of a certified enterprise's own DIDs. */
+export async function requestEnterprise(input: Payload<"/sys/did/credentials/requestEnterprise">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const subject = await ownDid(db, ctx.user.id, input.subjectDidId);
+  const [me] = await db.select().from(users).where(eq(users.id, ctx.user.id));
+  if (!me || !isCertifiedEnterprise(me)) throw new ApiError(Msg.DID_NOT_CERTIFIED);
+  return issue(ctx, {
+    kind: "enterprise",
+    issuer: await platformDid(db, ctx.services.env),
+    issuerUserId: null,
+    subjectDid: subject.did,
+    subjectUserId: me.id,
+    appJoinId: null,
+    claims: { id: subject.did, enterprise: { name: me.companyName, creditCode: me.creditCode, country: me.country }, certified: true },
+    validDays: VALID_DAYS_DEFAULT,
+  });
+}
+
+/**
+ * A publisher issues a role credential to a participant of their own service, signed by one of their
+ * portal-held DIDs. A participation of another publisher's service is not found. The subject DID, when it is a
+ * DID of this portal, must be the participant's own.
+ */
+export async function issueRole(input: Payload<"/sys/did/credentials/issueRole">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const issuer = await ownDid(db, ctx.user.id, input.issuerDidId);
+  const [participant] = await participantsOf(db, ctx.user.id, input.appJoinAuditId);
+  if (!participant) throw new ApiError(Msg.NOT_FOUND);
+  const [known] = await db.select({ userId: didIdentifiers.userId }).from(didIdentifiers).where(eq(didIdentifiers.did, input.subjectDid));
+  if (known && known.userId !== participant.userId) throw fieldError("subjectDid", Msg.DID_SUBJECT_OTHER_USER, Msg.DID_SUBJECT_OTHER_USER);
+  return issue(ctx, {
+    kind: "role",
+    issuer,
+    issuerUserId: ctx.user.id,
+    subjectDid: input.subjectDid,
+    subjectUserId: participant.userId,
+    appJoinId: participant.appJoinAuditId,
+    claims: { id: input.subjectDid, service: { name: participant.appName, appCode: participant.appCode }, role: participant.roleName },
+    validDays: input.validDays,
+  });
+}
+
+/** The issuer revokes a credential: from now on its bit is set in the published list. Only its issuer may. */
+export async function revokeCredential(input: Payload<"/sys/did/credentials/revoke">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const [row] = await db.select().from(didCredentials).where(and(eq(didCredentials.id, input.credentialId), eq(didCredentials.issuerUserId, ctx.user.id)));
+  if (!row) throw new ApiError(Msg.NOT_FOUND);
+  if (row.revokedAt) throw new ApiError(Msg.DID_ALREADY_REVOKED);
+  const [updated] = await db.update(didCredentials).set({ revokedAt: ctx.services.now() }).where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt))).returning();
+  if (!updated) throw new ApiError(Msg.DID_ALREADY_REVOKED);
+  return (await credentialsOut(db, ctx.services.env, ctx.user.id, [updated], true))[0];
+}
+
+/** Verifies a pasted credential or an uploaded one (the upload claimed here: it is used once). */
+export async function verify(input: Payload<"/sys/did/verify">, ctx: Ctx) {
+  const { db, files, env } = ctx.services;
+  const now = ctx.services.now();
+  let jwt = input.jwt ?? "";
+  if (!jwt && input.uploadId) {
+    const stored = await files.claim(db, input.uploadId, { kind: "credential", ownerId: ctx.user.id, at: now });
+    if (!stored) throw fieldError("file", "validation.upload.unknown");
+    const file = await files.read(db, stored.id);
+    jwt = file ? new TextDecoder().decode(file.bytes).trim() : "";
+  }
+  if (!jwt) throw fieldError("jwt", Msg.DID_NOTHING_TO_VERIFY, Msg.DID_NOTHING_TO_VERIFY);
+  return verifyJwt(db, env, jwt, now);
+}

@@ -1,0 +1,23 @@
+/**
+ * Pure rules of the DID service (docs/decisions/043).
+ *
+ * A certified enterprise (SPEC §1 "enterprise certification", §6): an enterprise account (user type 2) that is
+ * activated and whose registration gave its company name and unified credit code (checked at registration,
+ * backend/domains/accounts). The store uses the same notion (backend/domains/store: user type 2).
+ */
+export function isCertifiedEnterprise(user: { userType: number; activatedAt: Date | null; companyName: string | null; creditCode: string | null }): boolean {
+  return user.userType === 2 && user.activatedAt !== null && !!user.companyName?.trim() && !!user.creditCode?.trim();
+}
+
+/** The handle of a user's did:web in a request path /users/<handle>/did.json: 20 lowercase hex digits, or null. */
+export function handleOfPath(rest: string): string | null {
+  const m = /^([0-9a-f]{20})\/did\.json$/.exec(rest);
+  return m ? m[1] : null;
+}
+
+/** A status list's id in /did-status/<id>, or null. */
+export function listIdOfPath(rest: string): number | null {
+  if (!/^[1-9][0-9]{0,9}$/.test(rest)) return null;
+  const id = Number(rest);
+  return id <= 2_147_483_647 ? id : null;
+}
