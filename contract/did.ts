@@ -132,3 +132,6 @@ export const didPaths = {
   "/sys/did/credentials/revoke": { auth: "user", payload: z.object({ credentialId: id() }), data: credentialSchema },
   "/sys/did/verify": { auth: "user", payload: verifySchema, data: verificationSchema },
 } satisfies Record<string, PathSpec>;
+
+/** The Verify page's form: a pasted JWT (the file field is checked by the upload path). */
+export const verifyFormSchema = z.object({ jwt: z.string().trim().max(VC_JWT_MAX, "validation.tooLong").optional() });

@@ -40,6 +40,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/testService/list", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
   "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity", "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", "/sys/ipfsBusiness/ipfs/getIpfsPrice",
   "/sys/ipfsBusiness/ipfs/create", "/sys/ipfsBusiness/ipfs/list", "/sys/ipfsBusiness/ipfs/usageByGateway", "/sys/ops/ipfsUpgrades/list",
+  "/sys/did/identifiers/list", "/sys/did/identifiers/create", "/sys/did/credentials/issued", "/sys/did/credentials/received", "/sys/did/credentials/options",
 ]);
 
 /**
@@ -389,6 +390,37 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
         { label: "no key", method: "POST", url: `${base}/chain/service/`, body: call, headers: json, expect: [401] },
       ];
     },
+  },
+  // The DID service's public documents (docs/decisions/043): did:web documents and status lists are public by
+  // design (public keys, revocation bits); only exact shapes answer, anything else is not found.
+  "/users/": {
+    served: true,
+    sample: (base) => `${base}/users/${randomBytes(10).toString("hex")}/did.json`,
+    probes: (_b, base): Probe[] => [
+      { label: "an unknown handle", method: "GET", url: `${base}/users/${randomBytes(10).toString("hex")}/did.json`, expect: [404] },
+      { label: "a handle in upper case", method: "GET", url: `${base}/users/${randomBytes(10).toString("hex").toUpperCase()}/did.json`, expect: [404] },
+      { label: "a path escaping the prefix", method: "GET", url: `${base}/users/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
+      { label: "an extra segment", method: "GET", url: `${base}/users/${randomBytes(10).toString("hex")}/did.json/more`, expect: [404] },
+      { label: "a SQL-ish handle", method: "GET", url: `${base}/users/'%20OR%20'1'='1/did.json`, expect: [404] },
+    ],
+  },
+  "/.well-known/did.json": {
+    served: true,
+    sample: (base) => `${base}/.well-known/did.json`,
+    probes: (_b, base): Probe[] => [
+      { label: "a longer path", method: "GET", url: `${base}/.well-known/did.json/more`, expect: [404] },
+      { label: "the platform's document", method: "GET", url: `${base}/.well-known/did.json`, expect: [200] },
+    ],
+  },
+  "/did-status/": {
+    served: true,
+    sample: (base) => `${base}/did-status/1`,
+    probes: (_b, base): Probe[] => [
+      { label: "an unknown list", method: "GET", url: `${base}/did-status/2147483647`, expect: [404] },
+      { label: "a list id out of range", method: "GET", url: `${base}/did-status/99999999999`, expect: [404] },
+      { label: "a path escaping the prefix", method: "GET", url: `${base}/did-status/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
+      { label: "a SQL-ish id", method: "GET", url: `${base}/did-status/1'%20OR%20'1'='1`, expect: [404] },
+    ],
   },
   // Stripe's webhook is served only with PAYMENT_PROVIDER=stripe; its signature checks (forged, tampered,
   // unsigned, stale) are tested against a fake Stripe in tests/backend/stripe.test.ts.

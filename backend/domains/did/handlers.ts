@@ -258,7 +258,7 @@ export async function verify(input: Payload<"/sys/did/verify">, ctx: Ctx) {
   let jwt = input.jwt ?? "";
   if (!jwt && input.uploadId) {
     const stored = await files.claim(db, input.uploadId, { kind: "credential", ownerId: ctx.user.id, at: now });
-    if (!stored) throw fieldError("file", "validation.upload.unknown");
+    if (!stored) throw fieldError("uploadId", "validation.upload.unknown");
     const file = await files.read(db, stored.id);
     jwt = file ? new TextDecoder().decode(file.bytes).trim() : "";
   }

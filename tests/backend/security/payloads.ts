@@ -63,6 +63,11 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   /** A capacity upgrade of one of the user's IPFS services (docs/decisions/039). */
   ipfsUpgradeId: "ipfsUpgrade",
   orgIds: "catalogue",
+  /** The DID service (docs/decisions/043): a user's DIDs and the credentials they issued or hold. */
+  didId: "did",
+  issuerDidId: "did",
+  subjectDidId: "did",
+  credentialId: "credential",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -134,6 +139,7 @@ function namer(ctx: PayloadContext) {
     captcha: () => ctx.captcha?.answer ?? "x",
     username: () => ctx.loginName ?? ctx.world.userName,
     comments: () => "security suite",
+    subjectDid: () => "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK",
   };
   const typed = (s: Schema, value: number | string): Json => {
     if (s.type === "array") return [typed(s.items ?? {}, value)];

@@ -82,6 +82,7 @@ export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
   "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile", "ipfsUpgrade",
+  "did", "credential",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -393,6 +394,13 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
     (d) => d.participation?.auditState === 13,
   );
   await ok("/sys/chainAppInfo/confirmJoin", { appJoinAuditId: mine.joinId }, token);
+  // DIDs (docs/decisions/043): one of this user's, and a role credential the other's publisher issues to it for this participation.
+  const did = await ok("/sys/did/identifiers/create", { label: `${tag} did`, method: "web", custody: "portal", keyType: "Ed25519" }, token);
+  ids.did.push(did.didId);
+  markers.push(did.did);
+  const issuerDid = await ok("/sys/did/identifiers/create", { label: "publisher did", method: "key", custody: "portal", keyType: "Ed25519" }, other.token);
+  const credential = await ok("/sys/did/credentials/issueRole", { issuerDidId: issuerDid.didId, appJoinAuditId: mine.joinId, subjectDid: did.did }, other.token);
+  ids.credential.push(credential.credentialId);
   const theirs = await join(other.token, invite);
   ids.join.push(theirs.joinId);
   named.manageJoinId = theirs.joinId;
@@ -476,6 +484,11 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageSize: 50 }]),
     ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
+    ["/sys/did/identifiers/list", { pageSize: 50 }],
+    ["/sys/did/credentials/received", { pageSize: 50 }],
+    ["/sys/did/credentials/issued", { pageSize: 50 }],
+    ...w.ids.did.map((didId): [string, object] => ["/sys/did/identifiers/detail", { didId }]),
+    ...w.ids.credential.map((credentialId): [string, object] => ["/sys/did/credentials/detail", { credentialId }]),
     ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],
   ];

@@ -1,0 +1,70 @@
+import { FormProvider, getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { verifyFormSchema, type Verification } from "@contract/did";
+import { FileField, FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
+import { DID_HOME, DidTabs, VerificationResult } from "~/components/did/bits";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
+import { pageTitle } from "~/lib/meta";
+import { parseFormWithUploads, uploadError, uploadRef } from "~/lib/uploads.server";
+import { useSchemaForm } from "~/lib/use-schema-form";
+
+export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didVerify" }] };
+export const meta = pageTitle("didVerify");
+
+const credentialFile = {
+  kind: "credential" as const,
+  problem: (f: { name: string }) => (/\.(jwt|txt)$/i.test(f.name) ? null : "did:verify.fileType"),
+  tooLarge: "did:verify.fileTooLarge",
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  return json({ language: viewer.language });
+}
+
+/** Verifies a credential pasted or uploaded (a .jwt or .txt file, through the upload path): the result, or why it failed. */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const api = apiFor(request, viewer);
+  const { formData, uploads } = await parseFormWithUploads(request, api, { file: credentialFile });
+  const submission = parseWithZod(formData, { schema: verifyFormSchema });
+  const fileError = uploadError(uploads.file, null);
+  if (submission.status !== "success" || fileError) return json({ result: replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}), verification: null }, { status: 400 });
+  const upload = uploadRef(uploads.file);
+  const outcome = await api.call("/sys/did/verify", submission.value.jwt ? { jwt: submission.value.jwt } : { uploadId: upload?.uploadId });
+  if (!outcome.ok) return json({ result: replyWithFailure(submission, outcome), verification: null }, { status: 400 });
+  return json({ result: submission.reply(), verification: outcome.data as Verification });
+}
+
+export default function VerifyCredential() {
+  const { language } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("did");
+  const [form, fields] = useSchemaForm(verifyFormSchema, actionData?.result, { id: "verify" });
+  const fileErrors = (actionData?.result as { error?: Record<string, string[] | null> } | undefined)?.error;
+  const fileErrorList = fileErrors?.file ?? fileErrors?.uploadId ?? undefined;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-xl font-semibold">{t("verify.title")}</h1>
+        <p className="mt-1 text-sm text-slate-600">{t("verify.intro")}</p>
+      </div>
+      <DidTabs />
+      <div className="card max-w-3xl">
+        <FormProvider context={form.context}>
+          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-5">
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <TextAreaField field={fields.jwt} label={t("verify.jwt")} hint={t("verify.jwtHint")} rows={6} />
+            <FileField name="file" label={t("verify.file")} hint={t("verify.fileHint")} accept=".jwt,.txt" errors={fileErrorList} />
+            <SubmitButton className="btn-primary">{t("verify.submit")}</SubmitButton>
+          </Form>
+        </FormProvider>
+      </div>
+      {actionData?.verification ? <VerificationResult result={actionData.verification} language={language} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { expect, test } from "./fixtures";
+import { logInAs } from "./services-support";
+
+/**
+ * The DID service (issue 18; docs/decisions/043), with JavaScript on and off: a certified enterprise (the demo's
+ * democompany) creates a DID (a refused form keeps what was typed), receives the platform's enterprise certified
+ * credential, and verifies it pasted, altered and uploaded as a file.
+ */
+
+const DID = "/g/home/DID";
+
+test("a credential goes from issue to verify", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await logInAs(page, "democompany", "Demo12!@pass");
+  await page.goto(DID);
+  await expect(page.getByRole("heading", { name: "DID service", level: 1 })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Menu" }).getByRole("link", { name: "DID" }).or(page.getByRole("link", { name: "DID", exact: true })).first()).toBeVisible();
+
+  // A DID: first "held by me" without a key (refused at the field, the name kept), then a key the portal holds.
+  await page.getByRole("link", { name: "Create a DID" }).click();
+  await expect(page.getByRole("heading", { name: "Create a DID", level: 1 })).toBeVisible();
+  const label = `Company key ${testInfo.project.name} ${Date.now()}`;
+  await page.getByLabel("Name").fill(label);
+  await page.getByLabel(/^Held by me/).check();
+  await page.getByRole("button", { name: "Create DID" }).click();
+  await expect(page.getByText("Paste your public key: you chose to hold the private key yourself.")).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue(label);
+  await page.getByLabel(/^Held by the portal/).check();
+  await page.getByRole("button", { name: "Create DID" }).click();
+  await expect(page.getByRole("heading", { name: `DID ${label}` })).toBeVisible();
+  const did = (await page.getByTestId("did-value").innerText()).trim();
+  expect(did).toMatch(/^did:key:z6Mk/);
+  await expect(page.getByTestId("did-document")).toContainText(did);
+
+  // The platform's enterprise certified credential, to that DID.
+  await page.goto(`${DID}/Credentials`);
+  await page.getByLabel("Issue it to").selectOption({ label: `${label} · ${did}` });
+  await page.getByRole("button", { name: "Get the credential" }).click();
+  await expect(page.getByText("The platform issued your enterprise certified credential.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Enterprise certified credential", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("credential-issuer")).toHaveText(/^did:web:127\.0\.0\.1%3A\d+$/);
+  const jwt = (await page.getByTestId("credential-jwt").inputValue()).trim();
+  expect(jwt.split(".")).toHaveLength(3);
+
+  // Verify it pasted.
+  await page.getByRole("link", { name: "Verify" }).first().click();
+  await expect(page.getByRole("heading", { name: "Verify a credential", level: 1 })).toBeVisible();
+  await page.getByLabel("Credential (JWT)").fill(jwt);
+  await page.getByRole("button", { name: "Verify", exact: true }).click();
+  const result = page.getByTestId("verify-result");
+  await expect(result.getByText("Verified", { exact: true })).toBeVisible();
+  await expect(result.getByTestId("verify-subject")).toHaveText(did);
+  await expect(result.getByTestId("verify-revocation")).toHaveText("Not revoked");
+  await expect(result.getByTestId("claims")).toContainText("Demo Chain Technology Co., Ltd.");
+
+  // Altered: the signature no longer matches.
+  const [h, p, s] = jwt.split(".");
+  const claims = JSON.parse(Buffer.from(p, "base64url").toString());
+  claims.vc.credentialSubject.enterprise.name = "Mallory Ltd.";
+  await page.getByLabel("Credential (JWT)").fill(`${h}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${s}`);
+  await page.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(page.getByTestId("verify-reason")).toHaveText("The signature does not match the issuer's key: the credential was altered or not signed by its issuer.");
+  await expect(page.getByTestId("verify-result").getByText("Not verified")).toBeVisible();
+
+  // Uploaded as a file (the textarea empty).
+  await page.getByLabel("Credential (JWT)").fill("");
+  await page.getByLabel("Or a file").setInputFiles({ name: "credential.jwt", mimeType: "application/octet-stream", buffer: Buffer.from(jwt) });
+  await page.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(page.getByTestId("verify-result").getByText("Verified", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("verify-subject")).toHaveText(did);
+});
