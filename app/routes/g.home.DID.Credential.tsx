@@ -61,8 +61,8 @@ export default function CredentialPage() {
         <h2 className="mb-2 mt-4 text-sm font-semibold">{t("credential.claims")}</h2>
         <Claims claims={c.claims} />
       </div>
-      <section className="card space-y-2" aria-labelledby="jwt">
-        <h2 id="jwt" className="text-lg font-semibold">{t("credential.jwt")}</h2>
+      <section className="card space-y-2" aria-labelledby="jwt-title">
+        <h2 id="jwt-title" className="text-lg font-semibold">{t("credential.jwt")}</h2>
         <p className="text-sm text-slate-600">{t("credential.jwtHint")}</p>
         <label htmlFor="credential-jwt" className="sr-only">{t("credential.jwt")}</label>
         <textarea id="credential-jwt" readOnly rows={6} className="input font-mono text-xs" value={c.jwt ?? ""} data-testid="credential-jwt" />

@@ -64,8 +64,8 @@ export default function Credentials() {
       <FilterPills label={t("credentials.side")} links={SIDES.map((s) => ({ key: s, to: `?side=${s}`, label: t(`credentials.sides.${s}`), current: s === side }))} />
       {page.rows.length === 0 ? <div className="card text-center text-slate-600" data-testid="empty">{t(`credentials.empty.${side}`)}</div> : <CredentialTable rows={page.rows} language={language} side={side} />}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
-      <section className="card max-w-2xl space-y-3" aria-labelledby="enterprise">
-        <h2 id="enterprise" className="text-lg font-semibold">{t("enterprise.title")}</h2>
+      <section className="card max-w-2xl space-y-3" aria-labelledby="enterprise-title">
+        <h2 id="enterprise-title" className="text-lg font-semibold">{t("enterprise.title")}</h2>
         {!certified ? (
           <p className="text-sm text-slate-600" data-testid="not-certified">{t("enterprise.notCertified")}</p>
         ) : ownDids.length === 0 ? (
