@@ -29,7 +29,7 @@ export const userDocuments: Endpoint = {
   methods: ["GET", "HEAD"],
   path: DID_WEB_USERS_PREFIX,
   auth: "public",
-  bodyLimitBytes: 0,
+  bodyLimitBytes: 1024,
   ratePerMinute: 600,
   async handle(request, deps) {
     const handle = handleOfPath(new URL(request.url).pathname.slice(DID_WEB_USERS_PREFIX.length));
@@ -43,7 +43,7 @@ export const platformDocument: Endpoint = {
   methods: ["GET", "HEAD"],
   path: DID_WEB_PLATFORM_PATH,
   auth: "public",
-  bodyLimitBytes: 0,
+  bodyLimitBytes: 1024,
   ratePerMinute: 600,
   async handle(request, deps) {
     if (new URL(request.url).pathname !== DID_WEB_PLATFORM_PATH) return notFound();
@@ -57,7 +57,7 @@ export const statusLists: Endpoint = {
   methods: ["GET", "HEAD"],
   path: STATUS_LIST_PREFIX,
   auth: "public",
-  bodyLimitBytes: 0,
+  bodyLimitBytes: 1024,
   ratePerMinute: 600,
   async handle(request, deps) {
     const id = listIdOfPath(new URL(request.url).pathname.slice(STATUS_LIST_PREFIX.length));
