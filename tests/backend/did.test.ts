@@ -90,7 +90,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => https.listen(0, "127.0.0.1", resolve));
   base = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
-  service = await openVueapi("did", { DATABASE_URL: process.env.DATABASE_URL, PUBLIC_URL: base, DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => new Date(Date.now() + shiftMs));
+  service = await openVueapi("did", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", PUBLIC_URL: base, DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => new Date(Date.now() + shiftMs));
 }, 120_000);
 afterAll(async () => {
   https?.close();
