@@ -14,7 +14,7 @@ test("a credential goes from issue to verify", async ({ page }, testInfo) => {
   await logInAs(page, "democompany", "Demo12!@pass");
   await page.goto(DID);
   await expect(page.getByRole("heading", { name: "DID service", level: 1 })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Menu" }).getByRole("link", { name: "DID" }).or(page.getByRole("link", { name: "DID", exact: true })).first()).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Console menu" }).getByRole("link", { name: "DID", exact: true })).toBeVisible();
 
   // A DID: first "held by me" without a key (refused at the field, the name kept), then a key the portal holds.
   await page.getByRole("link", { name: "Create a DID" }).click();
@@ -68,4 +68,57 @@ test("a credential goes from issue to verify", async ({ page }, testInfo) => {
   await page.getByRole("button", { name: "Verify", exact: true }).click();
   await expect(page.getByTestId("verify-result").getByText("Verified", { exact: true })).toBeVisible();
   await expect(page.getByTestId("verify-subject")).toHaveText(did);
+});
+
+test("a publisher issues a role credential to a participant, revokes it after confirming, and it no longer verifies", async ({ page, javaScriptEnabled }, testInfo) => {
+  test.setTimeout(120_000);
+  await logInAs(page, "democompany", "Demo12!@pass");
+  // A DID whose key the portal holds, to sign with (a did:web this time).
+  await page.goto(`${DID}/New`);
+  const label = `Publisher key ${testInfo.project.name} ${Date.now()}`;
+  await page.getByLabel("Name").fill(label);
+  await page.getByLabel(/^did:web/).check();
+  await page.getByRole("button", { name: "Create DID" }).click();
+  const issuer = (await page.getByTestId("did-value").innerText()).trim();
+  expect(issuer).toMatch(/^did:web:127\.0\.0\.1%3A\d+:users:[0-9a-f]{20}$/);
+
+  // The demo's confirmed participant of democompany's service (demoperson, Auditor).
+  await page.goto(`${DID}/Credentials`);
+  await page.getByRole("link", { name: "Issue a role credential" }).click();
+  await expect(page.getByRole("heading", { name: "Issue a role credential", level: 1 })).toBeVisible();
+  await page.getByLabel("Signed by").selectOption({ label: `${label} · ${issuer}` });
+  await page.getByLabel("Participant", { exact: true }).selectOption({ label: "demoperson · Cold-chain traceability · Auditor" });
+  const subject = "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK";
+  await page.getByLabel("Participant's DID").fill("not a did");
+  await page.getByRole("button", { name: "Issue credential" }).click();
+  await expect(page.getByText("Give a DID, e.g. did:key:z6Mk… or did:web:example.com.")).toBeVisible();
+  await page.getByLabel("Participant's DID").fill(subject);
+  await page.getByRole("button", { name: "Issue credential" }).click();
+  await expect(page.getByText("The role credential is issued.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Service role credential", level: 1 })).toBeVisible();
+  const credentialUrl = page.url();
+  const jwt = (await page.getByTestId("credential-jwt").inputValue()).trim();
+
+  const verify = async () => {
+    await page.goto(`${DID}/Verify`);
+    await page.getByLabel("Credential (JWT)").fill(jwt);
+    await page.getByRole("button", { name: "Verify", exact: true }).click();
+    return page.getByTestId("verify-result");
+  };
+  const before = await verify();
+  await expect(before.getByText("Verified", { exact: true })).toBeVisible();
+  await expect(before.getByTestId("verify-issuer")).toHaveText(issuer);
+  await expect(before.getByTestId("claims")).toContainText("Auditor");
+
+  // Revoke, after confirming.
+  await page.goto(credentialUrl);
+  await page.getByRole("button", { name: "Revoke" }).click();
+  const scope = javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step");
+  await scope.getByRole("button", { name: "Revoke the credential" }).click();
+  await expect(page.getByText("The credential is revoked: its bit is set in the published status list.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Revoke" })).toHaveCount(0);
+
+  const after = await verify();
+  await expect(after.getByTestId("verify-reason")).toHaveText("The issuer has revoked this credential.");
+  await expect(after.getByTestId("verify-revocation")).toHaveText("Revoked");
 });
