@@ -22,6 +22,8 @@ export const UPLOAD_KINDS = {
   attachment: { maxBytes: 20 * MB, anonymous: false },
   cover: { maxBytes: 5 * MB, anonymous: false },
   licence: { maxBytes: 8 * MB, anonymous: true },
+  /** A DDC's image or file (docs/decisions/045): png, jpg, pdf or txt. */
+  ddc: { maxBytes: 5 * MB, anonymous: false },
 } as const;
 export type UploadKind = keyof typeof UPLOAD_KINDS;
 export const isUploadKind = (v: unknown): v is UploadKind => typeof v === "string" && Object.prototype.hasOwnProperty.call(UPLOAD_KINDS, v);
