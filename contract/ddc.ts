@@ -59,11 +59,13 @@ const mintFields = {
 
 export const ddcMintSchema = z.object({ ...mintFields, metadata: metadataList, file: z.object({ uploadId: uploadIdSchema }) }).superRefine(checkStorage);
 
-/** The portal's mint form: the metadata as "key=value" lines; the file is the upload field `file`. */
+/** The portal's mint form: one chain account (its project follows), the metadata as "key=value" lines; the file is the upload field `file`. */
 export const ddcMintFormSchema = z
   .object({
-    ...mintFields,
-    projectId: z.coerce.number({ error: "validation.required" }).int().positive("validation.required"),
+    name: mintFields.name,
+    description: mintFields.description,
+    storage: mintFields.storage,
+    idempotencyKey: mintFields.idempotencyKey,
     accountId: z.coerce.number({ error: "validation.required" }).int().positive("validation.required"),
     ipfsServiceId: z.coerce.number().int().positive().optional(),
     metadataText: z
