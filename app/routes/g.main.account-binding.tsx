@@ -1,4 +1,4 @@
-import { FormProvider, getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
+import { FormProvider, getFormProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";

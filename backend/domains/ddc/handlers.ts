@@ -154,7 +154,8 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
   if (!MINTABLE.includes(project.status)) throw new ApiError(Msg.DDC_PROJECT_NOT_READY);
   if (account.keyType !== KeyType.CUSTODY || !account.keySealed) throw fieldError("accountId", Msg.DDC_ACCOUNT_NOT_CUSTODY, Msg.DDC_ACCOUNT_NOT_CUSTODY);
   if ((await gasOf(deps, project.chain, account.address)) === 0n) throw fieldError("accountId", Msg.GAS_ZERO, Msg.GAS_ZERO);
-  if (input.storage === "ipfs") {
+  // A service named is the user's running one, whatever the storage chosen (another user's is not found).
+  if (input.ipfsServiceId || input.storage === "ipfs") {
     const services = await ipfs.api.runningServicesOf(deps.db, me);
     if (!services.some((s) => s.ipfsServiceId === input.ipfsServiceId)) throw fieldError("ipfsServiceId", Msg.DDC_IPFS_UNAVAILABLE, Msg.DDC_IPFS_UNAVAILABLE);
   }
