@@ -16,7 +16,7 @@ import { callVueapi, inProcessVueapi, loginToken, registeredUser, uploadVueapi }
 // the PostgreSQL of DATABASE_URL.
 
 let clock = new Date();
-const service = inProcessVueapi("ddc", { TEST_CAPTCHA: "T1", TEST_FIXTURES: "1", DATABASE_URL: process.env.DATABASE_URL }, () => clock);
+const service = inProcessVueapi("ddc", { TEST_CAPTCHA: "T1", TEST_FIXTURES: "1", DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret" }, () => clock);
 const idem = () => `dd${randomBytes(12).toString("hex")}`;
 const ERC721 = parseAbi(["function ownerOf(uint256) view returns (address)", "function tokenURI(uint256) view returns (string)"]);
 /** The smallest valid PNG (1×1, grey). */
