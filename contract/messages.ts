@@ -281,6 +281,31 @@ export const Msg = {
   TEST_SERVICE_PACKAGE_INVALID: "MSG_43003",
   /** Neither typed source nor a package was given. */
   TEST_SERVICE_SOURCE_REQUIRED: "MSG_43004",
+  /* DDC certificates and account binding (MSG_47201-47299; backend/domains/ddc/, docs/decisions/045). */
+  /** DDCs are minted from custody accounts only (the server holds no other key). */
+  DDC_ACCOUNT_NOT_CUSTODY: "MSG_47201",
+  /** The project cannot mint in its status (not deployed yet, failed, or deactivated). */
+  DDC_PROJECT_NOT_READY: "MSG_47202",
+  /** The chain refused the mint or transfer (its reason in data.reason); nothing was billed. */
+  DDC_CHAIN_REFUSED: "MSG_47203",
+  /** None of the user's custody accounts holds the DDC on chain: it cannot be transferred from here. */
+  DDC_NOT_HELD: "MSG_47204",
+  /** The DDC is not minted (minting or failed). */
+  DDC_NOT_MINTED: "MSG_47205",
+  /** The recipient is not a valid address (or is the current holder). */
+  DDC_BAD_RECIPIENT: "MSG_47206",
+  /** The QR-code password is wrong. */
+  DDC_PASSWORD_WRONG: "MSG_47207",
+  /** The chosen IPFS service is not the user's running service, or the file does not fit its free capacity. */
+  DDC_IPFS_UNAVAILABLE: "MSG_47208",
+  /** The signed message is not the challenge the server issued (altered, or for another address or site). */
+  BINDING_MESSAGE_ALTERED: "MSG_47211",
+  /** The challenge is unknown, used already or expired: ask for a new one. */
+  BINDING_CHALLENGE_USED: "MSG_47212",
+  /** The signature does not verify for the message and address. */
+  BINDING_BAD_SIGNATURE: "MSG_47213",
+  /** The address is bound to another account already. */
+  BINDING_ADDRESS_TAKEN: "MSG_47214",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

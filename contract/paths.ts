@@ -22,6 +22,7 @@ import { contractPaths } from "./contracts";
 import { testServicePaths } from "./test-services";
 import { ipfsFixturePaths, ipfsPaths } from "./ipfs";
 import { didPaths } from "./did";
+import { ddcPaths } from "./ddc";
 
 export type { PathSpec } from "./path-spec";
 
@@ -58,6 +59,7 @@ export const paths = {
   ...ipfsPaths,
   ...ipfsFixturePaths,
   ...didPaths,
+  ...ddcPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -24,6 +24,8 @@ export const UPLOAD_KINDS = {
   licence: { maxBytes: 8 * MB, anonymous: true },
   /** A verifiable credential (a JWT in a .jwt or .txt file) to verify (docs/decisions/043). */
   credential: { maxBytes: 64 * 1024, anonymous: false },
+  /** A DDC's image or file (docs/decisions/045): png, jpg, pdf or txt. */
+  ddc: { maxBytes: 5 * MB, anonymous: false },
 } as const;
 export type UploadKind = keyof typeof UPLOAD_KINDS;
 export const isUploadKind = (v: unknown): v is UploadKind => typeof v === "string" && Object.prototype.hasOwnProperty.call(UPLOAD_KINDS, v);

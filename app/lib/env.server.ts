@@ -23,6 +23,8 @@ const envSchema = z.object({
   COOKIE_SECURE: z.enum(["0", "1"]).optional(),
   /** Links to user manuals and the source repository shown in the top bar and developer pages. */
   USER_MANUAL_URL: z.string().default("/g/main/documentation#user-manual"),
+  /** SPEC §9 static document links: the DDC vault document, linked from the DDC pages (docs/decisions/045). */
+  DDC_VAULT_URL: z.string().default("/g/main/documentation#ddc-vault"),
   /** The demo and the payment provider, read as the backend reads them (backend/env.ts), for the test-mode banner. */
   DEMO: z.enum(["0", "1"]).optional(),
   SEED_DEMO: z.enum(["0", "1"]).optional(),

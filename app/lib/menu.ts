@@ -33,6 +33,7 @@ export const MENU: MenuEntry[] = [
     children: [
       { key: "publicChainNodes", to: "/g/home/PermissionlessServices", navigation: 10 },
       { key: "publicChainHome", to: "/g/home/PermissionlessServices/Home", navigation: 20 },
+      { key: "ddc", to: "/g/home/DDC", navigation: 30 },
     ],
   },
   { key: "ipfs", to: "/g/home/IPFS", navigation: 17 },

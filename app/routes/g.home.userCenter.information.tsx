@@ -5,14 +5,17 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { enterpriseProfileSchema, individualProfileSchema, STAFF_OPTIONS, TERM_OPTIONS, type Profile } from "@contract/profile";
 import { FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
+import { BoundAddresses } from "~/components/ddc/Bindings";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { unbindIntent } from "~/lib/bindings.server";
 import { replyWithFailure } from "~/lib/forms.server";
+import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithFlash } from "~/lib/session.server";
 import { useSchemaForm } from "~/lib/use-schema-form";
 
 export const handle = {
-  i18n: ["profile"],
+  i18n: ["profile", "ddc"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.information" }],
 };
 export const meta = pageTitle("information");
@@ -22,14 +25,18 @@ const schemaFor = (userType: 1 | 2) => (userType === 2 ? enterpriseProfileSchema
 /** SPEC §2 userCenter/information: basic information (§3 Profile, §5 Profile rules). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const profile = await apiFor(request, viewer).load("/sys/system/clientInfo/profile", {});
-  return json({ profile });
+  const api = apiFor(request, viewer);
+  const [profile, bindings] = await Promise.all([api.load("/sys/system/clientInfo/profile", {}), api.load("/sys/binding/list", {})]);
+  return json({ profile, bindings: bindings.rows, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
+  const formData = await request.formData();
+  // Bound addresses (docs/decisions/045) are unbound here too; the profile form posts no intent.
+  if (formData.has("intent") && intentOf(formData, ["unbind"]) === "unbind") return unbindIntent(request, apiFor(request, viewer), formData, "/g/home/userCenter/information");
   // The account type is in the session (set at login); the backend checks the fields by type again.
-  const submission = parseWithZod(await request.formData(), { schema: schemaFor(viewer.user.userType === 2 ? 2 : 1) });
+  const submission = parseWithZod(formData, { schema: schemaFor(viewer.user.userType === 2 ? 2 : 1) });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/system/clientInfo/updateProfile", submission.value);
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
@@ -52,12 +59,13 @@ function defaults(p: Profile) {
 }
 
 export default function InformationPage() {
-  const { profile } = useLoaderData<typeof loader>();
+  const { profile, bindings, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("profile");
   const enterprise = profile.userType === 2;
   const schema = schemaFor(profile.userType);
-  const [form, fields] = useSchemaForm(schema, actionData?.result, { id: "profile", defaultValue: defaults(profile) });
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
+  const [form, fields] = useSchemaForm(schema, result, { id: "profile", defaultValue: defaults(profile) });
   const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]["field"]>;
   const support = (
     <Link to="/g/main/contactUs" className="link ml-2 text-xs">{t("information.viaSupport")}</Link>
@@ -112,6 +120,7 @@ export default function InformationPage() {
           </div>
         </Form>
       </FormProvider>
+      <BoundAddresses rows={bindings} language={language} action="/g/home/userCenter/information" confirm={actionData && "unbindConfirm" in actionData ? actionData.unbindConfirm : null} />
     </div>
   );
 }

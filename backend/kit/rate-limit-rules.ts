@@ -46,6 +46,8 @@ export const DEFAULT_RULES = {
   "mail.address": { limit: 3, windowMs: 15 * MINUTE, scope: "account" },
   /** Mails of any kind caused by one address. */
   "mail.ip": { limit: 10, windowMs: HOUR, scope: "address" },
+  /** Wrong QR-code passwords of one DDC from one address: the fifth locks that address out of that DDC for 15 minutes (docs/decisions/045). */
+  "ddcPassword.lock": { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE, scope: "account", alwaysOn: true },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof DEFAULT_RULES;

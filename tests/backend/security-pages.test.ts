@@ -159,6 +159,12 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.main.UserActivation.tsx": { token: { notId: "the activation token from the mail (a capability)" }, sent: { notId: "mail sent notice" }, email: { notId: "where the mail went" } },
   "g.main.register.tsx": { type: { notId: "individual or enterprise" } },
   "locales.$lng.$ns.ts": { $lng: { notId: "language" }, $ns: { notId: "translation namespace" } },
+  "g.home.DDC._index.tsx": { page: PAGE },
+  "g.home.DDC.Detail.tsx": { ddcId: { kind: "ddc", expect: "404" } },
+  // Public pages (SPEC §2): any minted DDC by its id, its details behind its QR-code password (docs/decisions/045).
+  "g.main.ddc-view.tsx": { ddcId: { notId: "a DDC's public id (the page is public; a password guards its details)" } },
+  "g.main.ddc-view_.file.ts": { ddcId: { notId: "a DDC's public id (its file, behind the same password)" } },
+  "g.main.ddc-QRCode.tsx": { ddcId: { notId: "a DDC's public id (its QR code)" } },
 };
 
 /* --------------------------------------- reading the route files --------------------------------------- */

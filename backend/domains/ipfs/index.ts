@@ -20,6 +20,7 @@ import { meterOf, stopMeter } from "./meter";
 import { createUpgrade, listUpgrades, opsUpgradeDecide, opsUpgradeList, opsUpgradeTake, upgradeDetail, upgradeOptions, upgradesWaiting } from "./upgrades";
 import { engineHealth, engineOf, startEngine, stopEngine } from "./node";
 import type { Deps } from "../../deps";
+import { readPinned, runningServicesOf, storeOnService } from "./files-api";
 
 /**
  * IPFS storage (SPEC §1, §3 IPFS service, §4, §5, §7 /sys/ipfsBusiness, §9; contract/ipfs.ts;
@@ -65,6 +66,10 @@ export default defineDomain({
     flushTraffic: (deps: Deps) => meterOf(deps).flush(),
     /** The operations queue of capacity upgrades: pending and being processed. */
     upgradesWaiting,
+    /** Files other domains keep on a user's service (docs/decisions/045): running services, add, read. */
+    runningServicesOf,
+    storeOnService,
+    readPinned,
   },
   fixtures: handlersOf({ "/test/ipfs/capacity": setCapacityFixture }),
 });

@@ -62,6 +62,9 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   ipfsFileId: "ipfsFile",
   /** A capacity upgrade of one of the user's IPFS services (docs/decisions/039). */
   ipfsUpgradeId: "ipfsUpgrade",
+  /** DDC certificates and bound addresses (docs/decisions/045). */
+  ddcId: "ddc",
+  bindingId: "binding",
   orgIds: "catalogue",
   /** The DID service (docs/decisions/043): a user's DIDs and the credentials they issued or hold. */
   didId: "did",
@@ -229,6 +232,11 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/contract/update": () => ({ contractId: w.ids.pcContract[0] as number, name: `${w.tag} contract` }),
     "/sys/opc/contract/call": () => ({ contractId: w.ids.pcContract[0] as number, functionName: "v", args: [] }),
     "/sys/ops/testNetwork/reset": () => ({ confirmName: "test-network" }),
+    "/sys/ddc/mint": () => ({ projectId: w.ids.pcProject[0] as number, accountId: w.ids.pcAccount[0] as number, name: `${w.tag} ddc two`, storage: "product", file: w.pending.ddc, idempotencyKey: idem() }),
+    "/sys/ddc/transfer": () => ({ ddcId: w.ids.ddc[0] as number, to: `0x${"ab".repeat(20)}` }),
+    "/sys/ddc/password": () => ({ ddcId: w.ids.ddc[0] as number, password: "new-password" }),
+    "/sys/binding/challenge": () => ({ address: `0x${"cd".repeat(20)}` }),
+    "/sys/binding/bind": () => ({ message: "not a challenge", signature: `0x${"11".repeat(65)}` }),
     "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),

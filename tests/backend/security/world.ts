@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, expect, inject } from "vitest";
 import type { Json } from "./schema";
@@ -61,6 +62,7 @@ const FILES = {
   cover: ["cover.png", PNG],
   attachment: ["readme.txt", TXT],
   chaincode: ["asset.zip", Buffer.from(ZIP)],
+  ddc: ["certificate.png", PNG],
 } as const;
 export type FileKind = keyof typeof FILES;
 
@@ -83,6 +85,7 @@ export const KINDS = [
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
   "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile", "ipfsUpgrade",
   "did", "credential",
+  "ddc", "binding",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -370,6 +373,17 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   // The meter writes within a second: the snapshots start once it has.
   await waitFor("ipfs traffic metered", () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token), (t) => t.totalBytes > 0);
 
+  // A DDC minted from the custody account (docs/decisions/045), protected by a QR-code password, and an address bound by EIP-4361.
+  const ddc = await ok("/sys/ddc/mint", { projectId: project.projectId, accountId: custody.accountId, name: `${tag} ddc`, description: `${tag} certificate`, metadata: [{ key: "holder", value: tag }], storage: "product", file: await uploaded("ddc", token), idempotencyKey: key() }, token);
+  expect(ddc.status, ddc.failReason).toBe(2);
+  ids.ddc.push(ddc.ddcId);
+  await ok("/sys/ddc/password", { ddcId: ddc.ddcId, password: `${tag}-pw` }, token);
+  const wallet = privateKeyToAccount(generatePrivateKey());
+  const challenge = await ok("/sys/binding/challenge", { address: wallet.address }, token);
+  const binding = await ok("/sys/binding/bind", { message: challenge.message, signature: await wallet.signMessage({ message: challenge.message }) }, token);
+  ids.binding.push(binding.bindingId);
+  markers.push(wallet.address);
+
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
   const p1 = await ok("/sys/product/save", { product: product("prod"), cover: await uploaded("cover", token) }, token);
@@ -411,7 +425,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.message.push(...messages.page.rows.map((m: any) => m.messageId));
   const cardNow = (await ok("/sys/account/card", {}, token)).card;
   // Uploads left pending: another user naming them must not get them.
-  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token) };
+  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), ddc: await uploaded("ddc", token) };
   ids.upload.push(...Object.values(pending).map((u) => u.uploadId));
   markers.push(...ids.upload.map(String));
 
@@ -483,6 +497,9 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageSize: 50 }]),
     ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId }]),
+    ["/sys/ddc/list", { pageSize: 50 }],
+    ...w.ids.ddc.map((ddcId): [string, object] => ["/sys/ddc/detail", { ddcId }]),
+    ["/sys/binding/list", {}],
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/did/identifiers/list", { pageSize: 50 }],
     ["/sys/did/credentials/received", { pageSize: 50 }],

@@ -1,0 +1,67 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { DdcStatus } from "@contract/ddc-codes";
+import { Table, td } from "~/components/details";
+import { formatDate } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+
+/** Shared UI of the DDC pages (docs/decisions/045). */
+
+export const DDC_HOME = "/g/home/DDC";
+export const ddcDetailHref = (ddcId: number) => `${DDC_HOME}/Detail?ddcId=${ddcId}`;
+
+export function DdcStatusBadge({ status }: { status: number }) {
+  const { t } = useTranslation("ddc");
+  const tone = status === DdcStatus.MINTED ? "bg-emerald-100 text-emerald-800" : status === DdcStatus.FAILED ? "bg-red-100 text-red-800" : "bg-amber-100 text-amber-800";
+  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${tone}`} data-testid="ddc-status">{t(`status.${status}`, { defaultValue: String(status) })}</span>;
+}
+
+export type DdcEvent = { from: string; to: string; txHash: string; blockNumber: number; at: string | null };
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+/** The on-chain history: the Transfer events, the mint first. */
+export function HistoryTable({ history, language }: { history: DdcEvent[]; language: Language }) {
+  const { t } = useTranslation("ddc");
+  if (!history.length) return <p className="text-sm text-slate-600">{t("history.empty")}</p>;
+  return (
+    <Table testId="ddc-history" head={[t("history.event"), t("history.from"), t("history.to"), t("history.block"), t("history.tx"), t("history.at")]}>
+      {history.map((h) => (
+        <tr key={`${h.txHash}-${h.to}`} data-testid="ddc-history-row">
+          <td className={td}>{h.from === ZERO ? t("history.mint") : t("history.transfer")}</td>
+          <td className={`${td} break-all font-mono text-xs`}>{h.from === ZERO ? "—" : h.from}</td>
+          <td className={`${td} break-all font-mono text-xs`}>{h.to}</td>
+          <td className={`${td} tabular-nums`}>{h.blockNumber}</td>
+          <td className={`${td} break-all font-mono text-xs`}>{h.txHash}</td>
+          <td className={td}>{formatDate(h.at, language, true)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/** The metadata entries as a definition list. */
+export function MetadataList({ metadata }: { metadata: { key: string; value: string }[] }) {
+  const { t } = useTranslation("ddc");
+  if (!metadata.length) return <p className="text-sm text-slate-600">{t("fields.noMetadata")}</p>;
+  return (
+    <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]" data-testid="ddc-metadata">
+      {metadata.map((m) => (
+        <div key={m.key} className="contents">
+          <dt className="font-medium text-slate-700">{m.key}</dt>
+          <dd className="break-words text-slate-900">{m.value || "—"}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The DDC vault document (SPEC §9 static document links). */
+export function VaultLink({ href }: { href: string }) {
+  const { t } = useTranslation("ddc");
+  const external = /^https?:\/\//.test(href);
+  return external ? (
+    <a className="link text-sm" href={href} target="_blank" rel="noopener" data-testid="ddc-vault-link">{t("vault")}</a>
+  ) : (
+    <Link className="link text-sm" to={href} data-testid="ddc-vault-link">{t("vault")}</Link>
+  );
+}

@@ -1,0 +1,37 @@
+import { ddcFileProblem } from "../../../contract/ddc-codes";
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { bind, challenge, listBindings, unbind } from "./binding";
+import { ddcDetail, ddcOptions, listDdcs, mintDdc, setDdcPassword, transferDdc } from "./handlers";
+import { ddcFile, viewDdc } from "./public";
+
+/**
+ * DDC certificates and account binding (SPEC §2 ddc-view, ddc-QRCode, account-binding; §3 QR-code password;
+ * §9 bill types 91 and 92; contract/ddc.ts; docs/decisions/045): ERC-721 tokens of one OpenZeppelin collection
+ * per open-alliance project, minted and transferred from the user's custody accounts with real gas, their files
+ * on the user's IPFS service or in the product's storage; addresses bound to accounts by EIP-4361 signatures.
+ * It reaches the chain, IPFS, billing and public chain only through their api (and tables for joins).
+ */
+export default defineDomain({
+  name: "ddc",
+  handlers: handlersOf({
+    "/sys/ddc/options": ddcOptions,
+    "/sys/ddc/mint": mintDdc,
+    "/sys/ddc/list": listDdcs,
+    "/sys/ddc/detail": ddcDetail,
+    "/sys/ddc/transfer": transferDdc,
+    "/sys/ddc/password": setDdcPassword,
+    "/anon/ddc/view": viewDdc,
+    "/anon/ddc/file": ddcFile,
+    "/sys/binding/challenge": challenge,
+    "/sys/binding/bind": bind,
+    "/sys/binding/list": listBindings,
+    "/sys/binding/unbind": unbind,
+  }),
+  uploads: {
+    ddc: {
+      nameProblem: (name) => ddcFileProblem({ name, size: 1 }),
+      messages: { required: "ddc:validation.fileRequired", tooLarge: "ddc:validation.fileTooLarge", extension: "ddc:validation.fileType", wrongType: "ddc:validation.fileContent" },
+    },
+  },
+});
