@@ -55,7 +55,7 @@ function mailsTo(address: string) {
 }
 
 beforeAll(async () => {
-  service = await openVueapi("community", { DATABASE_URL: process.env.DATABASE_URL, DEMO: "0" }, () => new Date(clock));
+  service = await openVueapi("community", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0" }, () => new Date(clock));
   operator = await sessionOf(service, await insertedUser(service, uniqueName("cop"), "operator"));
   for (let i = 0; i < 4; i++) {
     const name = uniqueName("cu");

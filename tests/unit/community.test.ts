@@ -1,4 +1,4 @@
-import sax from "sax";
+import { xml2js, type Element } from "xml-js";
 import { describe, expect, it } from "vitest";
 import { isActiveAt, localTimeOf, localTimeToDate, pickLanguage, pickText, type Post } from "../../contract/community";
 import { postFormSchema } from "../../contract/community";
@@ -85,14 +85,16 @@ describe("feeds", () => {
     publishedAt: `2026-11-2${id}T00:00:00.000Z`, createdAt: "2026-11-20T00:00:00.000Z", updatedAt: "2026-11-20T00:00:00.000Z",
     startsAt: null, location: "", capacity: null, signupDeadline: null, signups: 0, version: "", activeFrom: null, activeTo: null,
   });
+  /** The element names and texts of a document; xml-js (sax, strict) throws on XML that is not well-formed. */
   const parse = (xml: string) => {
-    const parser = sax.parser(true);
     const names: string[] = [];
     const texts: string[] = [];
-    parser.onopentag = (t) => names.push(t.name);
-    parser.ontext = (t) => texts.push(t);
-    parser.oncdata = (t) => texts.push(t);
-    parser.write(xml).close(); // throws on XML that is not well-formed
+    const walk = (e: Element) => {
+      if (e.type === "element" && e.name) names.push(e.name);
+      if (e.type === "text" || e.type === "cdata") texts.push(String(e.text ?? e.cdata ?? ""));
+      for (const c of e.elements ?? []) walk(c);
+    };
+    walk(xml2js(xml, { compact: false }) as Element);
     return { names, text: texts.join(" ") };
   };
   it.each(["rss", "atom"] as const)("makes well-formed %s in both languages with sanitised content", (format) => {
