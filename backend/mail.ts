@@ -7,7 +7,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { BackendEnv } from "./env";
 
 export type Language = "en" | "zh-CN";
-export type MailKind = "activation" | "resetCode" | "desktopLink";
+export type MailKind = "activation" | "resetCode" | "desktopLink" | "eventSignup";
 
 declare const permitted: unique symbol;
 /**

@@ -32,6 +32,16 @@ export const AUDIT_RULES = {
   "/sys/ops/ipfsUpgrades/list": "read",
   "/sys/ops/ipfsUpgrades/take": { action: "ipfsUpgrade.take", target: "ipfsUpgrade", id: "ipfsUpgradeId", decision: "take", outcome: true },
   "/sys/ops/ipfsUpgrades/decide": { action: "ipfsUpgrade.decision", target: "ipfsUpgrade", id: "ipfsUpgradeId", outcome: true },
+  // The community's content (docs/decisions/040): a save's details carry the fields and the answer (the new id).
+  "/sys/ops/community/posts": "read",
+  "/sys/ops/community/post": "read",
+  "/sys/ops/community/signups": "read",
+  "/sys/ops/community/partners": "read",
+  "/sys/ops/community/savePost": { action: "community.save", target: "communityPost", id: "postId", decision: "save", outcome: true },
+  "/sys/ops/community/publishPost": { action: "community.publish", target: "communityPost", id: "postId", outcome: true },
+  "/sys/ops/community/deletePost": { action: "community.delete", target: "communityPost", id: "postId", decision: "delete", outcome: true },
+  "/sys/ops/community/savePartner": { action: "community.save", target: "partner", decision: "save", outcome: true },
+  "/sys/ops/community/deletePartner": { action: "community.delete", target: "partner", id: "partnerId", decision: "delete", outcome: true },
   "/sys/ops/prices/list": "read",
   "/sys/ops/prices/history": "read",
   // One entry per item saved; details carry the area and the new prices (the history keeps each old one).

@@ -29,10 +29,13 @@ export const AUDIT_ACTIONS = [
   "testNetwork.reset",
   "ipfsUpgrade.take",
   "ipfsUpgrade.decision",
+  "community.save",
+  "community.publish",
+  "community.delete",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade"] as const;
+export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner"] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** At most this many entries in one CSV export. */

@@ -306,6 +306,19 @@ export const Msg = {
   BINDING_BAD_SIGNATURE: "MSG_47213",
   /** The address is bound to another account already. */
   BINDING_ADDRESS_TAKEN: "MSG_47214",
+  /* The developer community's content (MSG_46001-46099; backend/domains/community/, docs/decisions/040). */
+  /** Sign-up: the event's sign-up deadline has passed (or the event has started). */
+  COMMUNITY_SIGNUP_CLOSED: "MSG_46001",
+  /** Sign-up: every seat of the event is taken. */
+  COMMUNITY_EVENT_FULL: "MSG_46002",
+  /** Sign-up: the caller has signed up for this event already. */
+  COMMUNITY_ALREADY_SIGNED_UP: "MSG_46003",
+  /** Operations: the capacity may not be lowered below the sign-ups already taken. */
+  COMMUNITY_CAPACITY_BELOW_SIGNUPS: "MSG_46004",
+  /** Operations: a post keeps its kind when edited. */
+  COMMUNITY_KIND_CHANGED: "MSG_46005",
+  /** Operations: the logo is not an image upload of the caller (png or jpeg, at most 5 MB). */
+  COMMUNITY_LOGO_INVALID: "MSG_46006",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -23,6 +23,7 @@ import { testServicePaths } from "./test-services";
 import { ipfsFixturePaths, ipfsPaths } from "./ipfs";
 import { didPaths } from "./did";
 import { ddcPaths } from "./ddc";
+import { communityPaths } from "./community";
 
 export type { PathSpec } from "./path-spec";
 
@@ -60,6 +61,7 @@ export const paths = {
   ...ipfsFixturePaths,
   ...didPaths,
   ...ddcPaths,
+  ...communityPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -32,7 +32,7 @@ function FieldLabel({ htmlFor, required, children }: { htmlFor: string; required
   );
 }
 
-type InputType = "text" | "email" | "password" | "tel" | "url" | "number" | "date";
+type InputType = "text" | "email" | "password" | "tel" | "url" | "number" | "date" | "datetime-local";
 
 export function TextField({
   field,

@@ -49,6 +49,16 @@ export const MENU: MenuEntry[] = [
     ],
   },
   {
+    // SPEC §2 DeveloperCommunity (default News_Events): its tabs are these children (docs/decisions/040).
+    key: "developerCommunity",
+    to: "/g/home/DeveloperCommunity/News_Events",
+    navigation: 80,
+    children: [
+      { key: "newsEvents", to: "/g/home/DeveloperCommunity/News_Events", navigation: 10 },
+      { key: "releaseNotes", to: "/g/home/DeveloperCommunity/ReleaseNotes", navigation: 60 },
+    ],
+  },
+  {
     key: "userCenter",
     // SPEC §2: userCenter defaults to MyAccount.
     to: "/g/home/userCenter/MyAccount",
@@ -94,4 +104,8 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.ipfsUpgradeReviews", to: "/g/home/operations/IpfsUpgrades" },
   { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
+  { key: "titles.opsNews", to: "/g/home/operations/News" },
+  { key: "titles.opsReleaseNotes", to: "/g/home/operations/ReleaseNotes" },
+  { key: "titles.opsAnnouncements", to: "/g/home/operations/Announcements" },
+  { key: "titles.opsPartners", to: "/g/home/operations/Partners" },
 ];

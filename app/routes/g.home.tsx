@@ -10,19 +10,22 @@ import { ProfilePanel } from "~/components/ProfilePanel";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { getEnv } from "~/lib/env.server";
 import { visibleMenu, type MenuEntry } from "~/lib/menu";
+import { AnnouncementBanner } from "~/components/community/bits";
+import { bannerAnnouncements } from "~/lib/community.server";
 
 export const handle = { i18n: ["home"] };
 
 /** The logged-in shell of /g/home (SPEC §2 Layout and access). Each child guards itself as well. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const summary = await apiFor(request, viewer).load("/main/home/summary", {});
+  const [summary, banner] = await Promise.all([apiFor(request, viewer).load("/main/home/summary", {}), bannerAnnouncements(request, viewer.language)]);
   return json({
     user: viewer.user,
     summary,
     unread: summary.unreadMessages,
     menu: visibleMenu(viewer.user.role),
     userManualUrl: getEnv().USER_MANUAL_URL,
+    banner,
   });
 }
 
@@ -44,7 +47,7 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
 }
 
 export default function HomeShell() {
-  const { user, unread, menu, userManualUrl } = useLoaderData<typeof loader>();
+  const { user, unread, menu, userManualUrl, banner } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -72,6 +75,7 @@ export default function HomeShell() {
           </nav>
         </div>
       </header>
+      <AnnouncementBanner items={banner} />
       <div className="flex flex-1 flex-col md:flex-row">
         <aside className="border-b border-slate-200 bg-white md:w-56 md:border-b-0 md:border-r">
           <nav aria-label={t("menu.label")} className="p-3">

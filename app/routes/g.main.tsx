@@ -6,20 +6,24 @@ import { Footer } from "~/components/Footer";
 import { LanguageSwitch } from "~/components/LanguageSwitch";
 import { Logo } from "~/components/Logo";
 import { getViewer } from "~/lib/api.server";
+import { AnnouncementBanner } from "~/components/community/bits";
+import { bannerAnnouncements } from "~/lib/community.server";
 
 /** The public area /g/main (SPEC §2): header with the language switch, pages, footer. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
-  return json({ signedIn: !!viewer.user, userName: viewer.user?.userName ?? null });
+  return json({ signedIn: !!viewer.user, userName: viewer.user?.userName ?? null, banner: await bannerAnnouncements(request, viewer.language) });
 }
 
 export default function PublicLayout() {
-  const { signedIn } = useLoaderData<typeof loader>();
+  const { signedIn, banner } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const nav = [
     { to: "/g/main/index", label: t("nav.home") },
     { to: "/g/main/documentation", label: t("nav.documentation") },
     { to: "/g/main/contactUs", label: t("nav.contactUs") },
+    { to: "/g/main/announcements", label: t("nav.announcements") },
+    { to: "/g/main/serviceNetworkLeague", label: t("nav.partners") },
   ];
   return (
     <div className="flex min-h-full flex-col">
@@ -49,6 +53,7 @@ export default function PublicLayout() {
           </details>
         </div>
       </header>
+      <AnnouncementBanner items={banner} />
       <main className="flex-1">
         <Outlet />
       </main>

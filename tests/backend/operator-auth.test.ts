@@ -214,6 +214,15 @@ const SAMPLES = {
   "/sys/ops/ipfsUpgrades/list": {},
   "/sys/ops/ipfsUpgrades/take": { ipfsUpgradeId: 900020 },
   "/sys/ops/ipfsUpgrades/decide": { ipfsUpgradeId: 900020, decision: "reject", comments: "No room." },
+  "/sys/ops/community/posts": { kind: "news" },
+  "/sys/ops/community/post": { postId: 900030 },
+  "/sys/ops/community/savePost": { postId: 900030, kind: "news", titleEn: "Audited news" },
+  "/sys/ops/community/publishPost": { postId: 900030, decision: "publish" },
+  "/sys/ops/community/deletePost": { postId: 900030 },
+  "/sys/ops/community/signups": { eventId: 900031 },
+  "/sys/ops/community/partners": {},
+  "/sys/ops/community/savePartner": { partner: { nameEn: "Audited partner", sortOrder: 1 } },
+  "/sys/ops/community/deletePartner": { partnerId: 900032 },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -280,7 +289,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(17);
+    expect(audited).toBe(22);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

@@ -24,6 +24,9 @@ const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  // The community's content (docs/decisions/040): public posts and partners, operators' lists; a sign-up is the caller's own.
+  "/sys/devGame/detail", "/sys/devGame/saveSingUpInfo", "/sys/ops/community/posts", "/sys/ops/community/post", "/sys/ops/community/savePost",
+  "/sys/ops/community/publishPost", "/sys/ops/community/deletePost", "/sys/ops/community/signups", "/sys/ops/community/partners", "/sys/ops/community/deletePartner",
   "/sys/ops/configUpgrades/list", "/sys/ops/prices/list", "/sys/ops/prices/history", "/sys/ops/prices/set",
   "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/main/home/dashboard", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",

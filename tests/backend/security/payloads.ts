@@ -71,6 +71,14 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   issuerDidId: "did",
   subjectDidId: "did",
   credentialId: "credential",
+  /**
+   * The community's content (docs/decisions/040): news, events, release notes, announcements and partners are
+   * public to every user once published (drafts answer "not found" to all but operators); a sign-up names its
+   * event and is always the caller's own.
+   */
+  postId: "not-id",
+  eventId: "not-id",
+  partnerId: "not-id",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -172,6 +180,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/anon/user/register": () => ({
       payload: { userType: "1", userName: `sec${key().slice(3, 15)}`, password: PASSWORD, confirmPassword: PASSWORD, realName: "测试", email: `${key()}@example.com`, captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x", agreeTerms: "on", agreePrivacy: "on" },
     }),
+    "/sys/ops/community/savePost": () => ({ kind: "news", titleEn: `${w.tag} news` }),
+    "/sys/ops/community/savePartner": () => ({ partner: { nameEn: `${w.tag} partner`, sortOrder: 1 } }),
     "/anon/platform/desktopLink": () => ({ email: `${key()}@example.com`, path: "/g/home/index" }),
     "/anon/password/checkResetCode": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456" }),
     "/main/updateEmailPassword": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456", password: PASSWORD, confirmPassword: PASSWORD }),

@@ -1,0 +1,42 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorView } from "~/components/ErrorView";
+import { requireUser } from "~/lib/api.server";
+import { MENU } from "~/lib/menu";
+
+export const handle = { i18n: ["community"] };
+
+/**
+ * SPEC §2 DeveloperCommunity (default News_Events): a layout whose tabs are the children of the menu group
+ * "developerCommunity" (app/lib/menu.ts), so each area of the community adds its tab there once its page works.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const group = MENU.find((e) => e.key === "developerCommunity");
+  const tabs = (group?.children ?? []).filter((c) => c.navigation > 0).sort((a, b) => a.navigation - b.navigation);
+  return json({ tabs: tabs.map((c) => ({ key: c.key, to: c.to })) });
+}
+
+export default function DeveloperCommunity() {
+  const { tabs } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-4">
+      <h1 className="text-xl font-semibold">{t("menu.developerCommunity")}</h1>
+      <nav aria-label={t("menu.developerCommunity")} className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 text-sm">
+        {tabs.map((tab) => (
+          <NavLink key={tab.key} to={tab.to}
+            className={({ isActive }) => `rounded-md px-3 py-1.5 ${isActive ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}>
+            {t(`menu.${tab.key}`)}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView />;
+}

@@ -1,0 +1,17 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useTranslation } from "react-i18next";
+import { PostAdminList } from "~/components/community/PostAdminList";
+import { postListAction, postListLoader } from "~/lib/community-ops.server";
+import { pageTitle } from "~/lib/meta";
+
+export const handle = { i18n: ["community"], breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsAnnouncements" }] };
+export const meta = pageTitle("opsAnnouncements");
+
+/** Operations: the community's announcements, published or not (docs/decisions/040). */
+export const loader = ({ request }: LoaderFunctionArgs) => postListLoader(request, ["announcement"]);
+export const action = ({ request }: ActionFunctionArgs) => postListAction(request);
+
+export default function OpsAnnouncements() {
+  const { t } = useTranslation();
+  return <PostAdminList title={t("titles.opsAnnouncements")} />;
+}

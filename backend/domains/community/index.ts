@@ -1,0 +1,53 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { seedDemoCommunity } from "./demo";
+import {
+  activeAnnouncements,
+  announcement,
+  announcements,
+  deletePartner,
+  deletePost,
+  eventDetail,
+  opsPartners,
+  opsPost,
+  opsPosts,
+  opsSignups,
+  partnerLogo,
+  partners,
+  publishPost,
+  queryAllList,
+  releaseNotes,
+  savePartner,
+  savePost,
+  saveSignup,
+} from "./handlers";
+
+/**
+ * The developer community's content (issue 15; SPEC §1, §2 DeveloperCommunity, serviceNetworkLeague, system
+ * announcements, §7 devGame paths; contract/community.ts; docs/decisions/040): news and events with sign-ups,
+ * release notes, announcements with their banner window, and partners, written by operators in both languages.
+ */
+export default defineDomain({
+  name: "community",
+  handlers: handlersOf({
+    "/api/devGame/h5queryAllList": queryAllList,
+    "/sys/devGame/detail": eventDetail,
+    "/sys/devGame/saveSingUpInfo": saveSignup,
+    "/api/devGame/releaseNotes": releaseNotes,
+    "/anon/community/announcements": announcements,
+    "/anon/community/announcement": announcement,
+    "/anon/community/activeAnnouncements": activeAnnouncements,
+    "/anon/community/partners": partners,
+    "/anon/community/partnerLogo": partnerLogo,
+    "/sys/ops/community/posts": opsPosts,
+    "/sys/ops/community/post": opsPost,
+    "/sys/ops/community/savePost": savePost,
+    "/sys/ops/community/publishPost": publishPost,
+    "/sys/ops/community/deletePost": deletePost,
+    "/sys/ops/community/signups": opsSignups,
+    "/sys/ops/community/partners": opsPartners,
+    "/sys/ops/community/savePartner": savePartner,
+    "/sys/ops/community/deletePartner": deletePartner,
+  }),
+  seedDemo: seedDemoCommunity,
+});
