@@ -164,3 +164,35 @@ export const idePaths = {
   /** Calls a function of a contract deployed from the workspace: a read with eth_call, a write as a transaction. */
   "/sys/ide/call": { auth: "user", payload: ideCallSchema, data: ideCallResultSchema },
 } satisfies Record<string, PathSpec>;
+
+/* The portal's forms (one schema per form, parsed by the action and by useForm). */
+
+// Conform turns the posted digits into numbers for z.number() fields (parseWithZod).
+const formId = () => z.number({ error: "validation.required" }).int().positive();
+
+/** The editor: a file's content, saved (intent "save") or saved then compiled ("compile"). */
+export const ideEditorFormSchema = z.object({ fileId: formId(), content: z.string().max(IDE_FILE_MAX, "validation.tooLong").default("") });
+export const ideNewFileFormSchema = z.object({ path: idePath(), kind: z.enum(["file", "folder"]).default("file") });
+export const ideRenameFileFormSchema = z.object({ fileId: formId(), path: idePath() });
+/** The deployment form: the compiled contract, the custody account (its project follows), the constructor's arguments one per line. */
+export const ideDeployFormSchema = z.object({
+  contract: z.string({ error: "ide:validation.contract" }).trim().min(1, "ide:validation.contract").max(IDE_PATH_MAX + 101, "ide:validation.contract"),
+  accountId: z.number({ error: "ide:validation.account" }).int("ide:validation.account").positive("ide:validation.account"),
+  constructorArgsText: z
+    .string()
+    .max(IDE_ARGS_MAX * (IDE_ARG_MAX + 1), "validation.tooLong")
+    .optional()
+    .refine((v) => argsOfText(v).length <= IDE_ARGS_MAX, "ide:validation.args"),
+});
+/** A function's form: its signature, an argument per parameter, and for a write the signing account. */
+export const ideCallFormSchema = z.object({
+  contractId: formId(),
+  signature: z.string().trim().min(1, "ide:validation.function").max(1000, "ide:validation.function"),
+  args: z.array(z.string().max(IDE_ARG_MAX, "validation.tooLong")).max(IDE_ARGS_MAX, "ide:validation.args").default([]),
+  accountId: z.number().int().positive().optional(),
+});
+export const ideWorkspaceFormSchema = z.object({ name: ideName(), templateId: z.string({ error: "ide:validation.template" }).trim().min(1, "ide:validation.template").max(80, "ide:validation.template") });
+export const ideRenameFormSchema = z.object({ workspaceId: formId(), name: ideName() });
+
+/** Constructor arguments as typed in the deployment form: one per line, blank lines skipped. */
+export const argsOfText = (text: string | undefined) => (text ?? "").split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);

@@ -36,6 +36,7 @@ export const MENU: MenuEntry[] = [
     ],
   },
   { key: "ipfs", to: "/g/home/IPFS", navigation: 17 },
+  { key: "ide", to: "/g/home/IDEServices", navigation: 18 },
   {
     key: "appStore",
     to: "/g/home/AppStore/Services",
