@@ -17,6 +17,7 @@ import { redirectAfter } from "./api.server";
 import { formFailureStatus, replyWithFailure } from "./forms.server";
 import { intentOf, parseFormOr400 } from "./intents.server";
 import { positiveId } from "./params";
+import { portalUrl } from "~/components/ide/bits";
 import type { VueapiFailure } from "./vueapi.server";
 import * as z from "zod";
 
@@ -45,17 +46,6 @@ export async function portalData(api: Api, url: URL, workspaceId: number) {
   const confirmId = positiveId(url.searchParams.get("confirmDelete"));
   const confirm = workspace.files.find((f) => f.fileId === confirmId) ?? null;
   return { workspace, file, accounts, deployment, confirm: confirm ? { fileId: confirm.fileId, path: confirm.path, folder: confirm.folder } : null };
-}
-
-/** The portal's URL with `set` changed (and the one-shot parameters dropped). */
-export function portalUrl(url: URL, set: Record<string, string | number | null>) {
-  const q = new URLSearchParams(url.searchParams);
-  for (const name of ["confirmDelete", "index", "_data"]) q.delete(name);
-  for (const [name, value] of Object.entries(set)) {
-    if (value === null) q.delete(name);
-    else q.set(name, String(value));
-  }
-  return `${url.pathname}?${q}`;
 }
 
 type Kept = { fileId: number; content: string } | null;

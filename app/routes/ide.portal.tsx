@@ -8,11 +8,11 @@ import { FormErrors, SubmitButton } from "~/components/forms";
 import { DeployForm, Deployments, FunctionForms } from "~/components/ide/Chain";
 import { SolidityEditor } from "~/components/ide/Editor";
 import { Diagnostics, FileTree } from "~/components/ide/Files";
-import { IDE_SERVICES } from "~/components/ide/bits";
+import { IDE_SERVICES, portalUrl } from "~/components/ide/bits";
 import { isUnderWay, useRefreshWhile } from "~/components/public-chain/contracts";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { formatDate } from "~/lib/format";
-import { portalAction, portalData, portalUrl } from "~/lib/ide.server";
+import { portalAction, portalData } from "~/lib/ide.server";
 import { pageTitle } from "~/lib/meta";
 import { requiredId } from "~/lib/params.server";
 import { useSchemaForm } from "~/lib/use-schema-form";
@@ -72,7 +72,7 @@ export default function IdePortal() {
   const [form, fields] = useSchemaForm(ideEditorFormSchema, last && (last.target === "save" || last.target === "compile") ? last.result : null, { id: "editor" });
   useRefreshWhile(workspace.deployments.some((d) => isUnderWay(d.status)));
   return (
-    <div className="mx-auto max-w-screen-2xl space-y-4 p-4">
+    <main className="mx-auto max-w-screen-2xl space-y-4 p-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <p className="text-sm"><Link className="link" to={IDE_SERVICES}>{t("portal.back")}</Link></p>
@@ -86,11 +86,11 @@ export default function IdePortal() {
           fields={{ fileId: confirm.fileId }} action={here} cancelTo={hrefOf({})} confirmLabel={t("portal.delete")} cancelLabel={t("portal.cancel")} danger />
       ) : null}
       <div className="grid gap-4 lg:grid-cols-[16rem_minmax(0,1fr)_24rem]">
-        <aside className="card">
+        <div className="card">
           <h2 className="mb-2 font-semibold">{t("portal.files")}</h2>
           <FileTree files={workspace.files} current={file?.fileId ?? null} hrefOf={(fileId) => hrefOf({ fileId })} diagnostics={workspace.diagnostics} action={here} last={last} />
-        </aside>
-        <main className="space-y-4">
+        </div>
+        <div className="space-y-4">
           {file ? (
             <section className="card space-y-3" aria-labelledby="editor-heading">
               <h2 id="editor-heading" className="font-mono text-sm font-semibold" data-testid="editor-file">{file.path}</h2>
@@ -114,8 +114,8 @@ export default function IdePortal() {
             {workspace.compiler ? <p className="text-xs text-slate-500">{t("portal.compiler", { version: workspace.compiler })}</p> : null}
             <Diagnostics diagnostics={workspace.diagnostics} file={file?.path ?? null} compiledAt={workspace.compiledAt} />
           </section>
-        </main>
-        <aside className="space-y-4">
+        </div>
+        <div className="space-y-4">
           <section className="card space-y-3" aria-labelledby="deploy-heading">
             <h2 id="deploy-heading" className="font-semibold">{t("portal.deployHeading")}</h2>
             <DeployForm compiled={workspace.compiled} accounts={accounts} action={here} last={last} />
@@ -130,8 +130,8 @@ export default function IdePortal() {
               <FunctionForms deployment={deployment} accounts={accounts} action={here} last={last} />
             </section>
           ) : null}
-        </aside>
+        </div>
       </div>
-    </div>
+    </main>
   );
 }

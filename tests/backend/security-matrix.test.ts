@@ -40,6 +40,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/testService/list", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
   "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity", "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", "/sys/ipfsBusiness/ipfs/getIpfsPrice",
   "/sys/ipfsBusiness/ipfs/create", "/sys/ipfsBusiness/ipfs/list", "/sys/ipfsBusiness/ipfs/usageByGateway", "/sys/ops/ipfsUpgrades/list",
+  "/sys/ide/template/list", "/sys/ide/workspace/list", "/sys/ide/workspace/create", "/sys/ide/grant",
 ]);
 
 /**
