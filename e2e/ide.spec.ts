@@ -105,3 +105,30 @@ test("template → edit → compile error → fix → deploy → call", async ({
   await again.getByRole("button", { name: "Call" }).click();
   await expect(again.getByTestId("call-output")).toHaveText("7");
 });
+
+test("workspaces are renamed, and deleted only once confirmed", async ({ page, request }, testInfo) => {
+  const user = await userWithBalance(request, "idews", testInfo, 100);
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto("/g/home/IDEServices");
+  await page.getByLabel("Name").fill("Token lab");
+  await page.getByLabel(/ERC-20 token/).check();
+  await page.getByRole("button", { name: "Create and open" }).click();
+  await expect(page.getByTestId("editor-file")).toHaveText("contracts/PortalToken.sol");
+  await page.getByRole("link", { name: "← All workspaces" }).click();
+
+  const row = page.getByTestId("workspace-row");
+  await expect(row).toHaveCount(1);
+  await row.getByText("Rename").click();
+  await row.getByLabel("New name").fill("ERC-20 lab");
+  await row.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Renamed.");
+  await expect(row.getByRole("link", { name: "ERC-20 lab" })).toBeVisible();
+
+  // Deleting asks first (a dialog with JavaScript, a confirm step without); cancelling keeps the workspace.
+  await row.getByRole("button", { name: "Delete" }).click();
+  const ask = page.getByRole("alertdialog");
+  await expect(ask).toContainText("The workspace \"ERC-20 lab\" and all its files will be deleted.");
+  await ask.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Deleted.");
+  await expect(page.getByTestId("empty")).toBeVisible();
+});
