@@ -163,7 +163,7 @@ describe("the online IDE", () => {
 // The authorisation's clock: a service of this file's own, with a clock the test moves.
 let clock = new Date("2026-06-03T04:00:00Z");
 // On the PostgreSQL of the run when there is one (DATABASE_URL), else on its own PGlite.
-const service = inProcessVueapi("ide-grant", { DEMO: "0", DATABASE_URL: process.env.DATABASE_URL }, () => clock);
+const service = inProcessVueapi("ide-grant", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", JOBS_INTERVAL_MS: "0" }, () => clock);
 
 describe("the IDE authorisation (§8 MSG_20016)", () => {
   it("is refused before it is issued and after it expires; activity renews it; a new grant brings the session back", async () => {
