@@ -319,6 +319,21 @@ export const Msg = {
   COMMUNITY_KIND_CHANGED: "MSG_46005",
   /** Operations: the logo is not an image upload of the caller (png or jpeg, at most 5 MB). */
   COMMUNITY_LOGO_INVALID: "MSG_46006",
+  /* The online IDE (MSG_47101-47199; backend/domains/ide/, docs/decisions/044). §8 IDE_AUTH_EXPIRED is MSG_20016. */
+  /** The contract named is not among the workspace's last successful compilation: compile first. */
+  IDE_NOT_COMPILED: "MSG_47101",
+  /** A file or folder of that path exists in the workspace already. */
+  IDE_PATH_TAKEN: "MSG_47102",
+  /** A folder has no content: only files are saved. */
+  IDE_NOT_A_FILE: "MSG_47103",
+  /** A write function is signed by one of the project's custody accounts: choose one. */
+  IDE_ACCOUNT_REQUIRED: "MSG_47104",
+  /** No template of that id. */
+  IDE_TEMPLATE_UNKNOWN: "MSG_47105",
+  /** The workspace holds as many files as it may (IDE_FILES_MAX). */
+  IDE_TOO_MANY_FILES: "MSG_47106",
+  /** A file cannot be moved into itself or under a file. */
+  IDE_BAD_PARENT: "MSG_47107",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

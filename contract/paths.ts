@@ -24,6 +24,7 @@ import { ipfsFixturePaths, ipfsPaths } from "./ipfs";
 import { didPaths } from "./did";
 import { ddcPaths } from "./ddc";
 import { communityPaths } from "./community";
+import { idePaths } from "./ide";
 
 export type { PathSpec } from "./path-spec";
 
@@ -62,6 +63,7 @@ export const paths = {
   ...didPaths,
   ...ddcPaths,
   ...communityPaths,
+  ...idePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -38,6 +38,7 @@ export const MENU: MenuEntry[] = [
   },
   { key: "ipfs", to: "/g/home/IPFS", navigation: 17 },
   { key: "did", to: "/g/home/DID", navigation: 18 },
+  { key: "ide", to: "/g/home/IDEServices", navigation: 19 },
   {
     key: "appStore",
     to: "/g/home/AppStore/Services",

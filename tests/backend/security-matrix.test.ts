@@ -45,6 +45,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/ipfsBusiness/ipfs/create", "/sys/ipfsBusiness/ipfs/list", "/sys/ipfsBusiness/ipfs/usageByGateway", "/sys/ops/ipfsUpgrades/list",
   "/sys/did/identifiers/list", "/sys/did/identifiers/create", "/sys/did/credentials/issued", "/sys/did/credentials/received", "/sys/did/credentials/options",
   "/sys/ddc/options", "/sys/ddc/list", "/sys/binding/challenge", "/sys/binding/bind", "/sys/binding/list",
+  "/sys/ide/template/list", "/sys/ide/workspace/list", "/sys/ide/workspace/create", "/sys/ide/grant",
 ]);
 
 /**

@@ -84,6 +84,14 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     confirm: { notId: "which action to confirm" },
   },
   "g.home.IPFS._index.tsx": { page: PAGE },
+  "g.home.IDEServices.tsx": { page: PAGE, pageSize: SIZE, confirm: { kind: "ideWorkspace", expect: "no-data" } },
+  // /ide/portal sits outside /g (SPEC §2 lists it in the logged-in area): the workspace is the page's record.
+  "ide.portal.tsx": {
+    workspaceId: { kind: "ideWorkspace", expect: "404" },
+    fileId: { kind: "ideFile", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
+    confirmDelete: { kind: "ideFile", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
+    contractId: { kind: "pcContract", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
+  },
   "g.home.IPFS.Service.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" }, page: PAGE, name: NAME },
   "g.home.IPFS.Traffic.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.Upgrade.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },

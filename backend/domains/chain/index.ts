@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps";
 import { defineDomain, type Endpoint } from "../../kit/domain";
-import { compileSolidity, stopCompiler } from "./compile";
+import { compileSolidity, compileWorkspace, stopCompiler } from "./compile";
 import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry";
 import { answerText, type RpcCall } from "./rpc";
 
@@ -91,5 +91,7 @@ export default defineDomain({
     deploy: (deps: Deps, name: string, privateKey: string, bytecode: string) => registryOf(deps).deploy(name, privateKey, bytecode),
     /** Compiles Solidity sources off the main thread: contracts (ABI, bytecode) or the compiler's errors. */
     compile: compileSolidity,
+    /** Compiles a workspace's files with imports between them and from OpenZeppelin, messages at file and line (docs/decisions/044). */
+    compileWorkspace,
   },
 });

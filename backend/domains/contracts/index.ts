@@ -3,6 +3,8 @@ import { defineDomain } from "../../kit/domain";
 import { callContract, contractDetail, contractEvents, createContract, listContracts, redeployContract, updateContract } from "./handlers";
 import { seedDemoContracts } from "./demo";
 import { contractJobs } from "./jobs";
+import { readFunctions, signatureOf } from "./rules";
+import { decodeLogs, writeContract } from "./writes";
 
 /**
  * Contract deployment on open-alliance projects (SPEC §4 Contract deployment, §5 Contract name;
@@ -22,5 +24,18 @@ export default defineDomain({
     "/sys/opc/contract/events": contractEvents,
   }),
   jobs: contractJobs,
+  /**
+   * For the online IDE (docs/decisions/044): a deployment is created, read and called exactly as through the
+   * /sys/opc/contract paths, as the signed-in caller; write functions are signed by a custody account.
+   */
+  api: {
+    create: (input: Parameters<typeof createContract>[0], ctx: Parameters<typeof createContract>[1]) => createContract(input, ctx),
+    detail: (input: Parameters<typeof contractDetail>[0], ctx: Parameters<typeof contractDetail>[1]) => contractDetail(input, ctx),
+    read: (input: Parameters<typeof callContract>[0], ctx: Parameters<typeof callContract>[1]) => callContract(input, ctx),
+    write: writeContract,
+    decodeLogs,
+    readFunctions,
+    signatureOf,
+  },
   seedDemo: seedDemoContracts,
 });

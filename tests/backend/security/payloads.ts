@@ -79,6 +79,10 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   postId: "not-id",
   eventId: "not-id",
   partnerId: "not-id",
+  /** The online IDE (docs/decisions/044): a workspace and one of its files; templates are a catalogue named by text. */
+  workspaceId: "ideWorkspace",
+  fileId: "ideFile",
+  templateId: "not-id",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -247,6 +251,11 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/ddc/password": () => ({ ddcId: w.ids.ddc[0] as number, password: "new-password" }),
     "/sys/binding/challenge": () => ({ address: `0x${"cd".repeat(20)}` }),
     "/sys/binding/bind": () => ({ message: "not a challenge", signature: `0x${"11".repeat(65)}` }),
+    "/sys/ide/workspace/create": () => ({ name: `${w.tag} ws ${key().slice(3, 9)}`, templateId: "empty" }),
+    "/sys/ide/file/create": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, path: `contracts/x${key().slice(3, 9)}.sol` }),
+    "/sys/ide/file/rename": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, fileId: w.ids.ideFile[0] as number, path: `contracts/r${key().slice(3, 9)}.sol` }),
+    "/sys/ide/deploy": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, contract: "contracts/SimpleStorage.sol:SimpleStorage", projectId: w.ids.pcProject[0] as number, accountId: w.ids.pcAccount[0] as number, constructorArgs: ["1"] }),
+    "/sys/ide/call": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, contractId: w.ids.pcContract[0] as number, signature: "v()", args: [] }),
     "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),

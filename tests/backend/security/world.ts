@@ -86,6 +86,7 @@ export const KINDS = [
   "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile", "ipfsUpgrade",
   "did", "credential",
   "ddc", "binding",
+  "ideWorkspace", "ideFile",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -332,6 +333,13 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   expect(contractDone.status, contractDone.failReason).toBe(2);
   markers.push(contractDone.address, contractDone.txHash);
 
+  // An online IDE workspace from the storage sample (docs/decisions/044), its file first, then its folder.
+  await ok("/sys/ide/grant", {}, token);
+  const workspace = await ok("/sys/ide/workspace/create", { name: `${tag} workspace`, templateId: "storage" }, token);
+  ids.ideWorkspace.push(workspace.workspaceId);
+  const workspaceFiles = (await ok("/sys/ide/workspace/open", { workspaceId: workspace.workspaceId }, token)).files as { fileId: number; folder: boolean }[];
+  ids.ideFile.push(...workspaceFiles.filter((f) => !f.folder).map((f) => f.fileId), ...workspaceFiles.filter((f) => f.folder).map((f) => f.fileId));
+
   // A test service deployed on the test network (docs/decisions/034), with its access URL's key.
   const ts = await ok("/sys/testService/create", { name: `${tag} ts`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }, token);
   ids.testService.push(ts.testServiceId);
@@ -492,6 +500,8 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.pcContract.map((contractId): [string, object] => ["/sys/opc/contract/detail", { contractId }]),
     ["/sys/ipfsBusiness/ipfs/list", { pageSize: 50 }],
     ["/sys/ipfsBusiness/ipfs/usageByGateway", {}],
+    // A workspace's rename, deletion and any change of its files move its row (name, files, updatedAt).
+    ["/sys/ide/workspace/list", { pageSize: 50 }],
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/files", { ipfsServiceId, pageSize: 50 }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),

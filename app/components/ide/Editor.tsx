@@ -1,0 +1,44 @@
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+
+const CodeEditor = lazy(() => import("./codemirror").then((m) => ({ default: (m.default as unknown as { default?: typeof m.default }).default ?? m.default })));
+
+/**
+ * The editor (docs/decisions/044): a plain textarea that the form posts. With JavaScript, after hydration,
+ * CodeMirror (a separate chunk) replaces it on screen and writes every change back into it, so the same
+ * form saves, compiles and keeps what was typed either way.
+ */
+export function SolidityEditor({ name, defaultValue, label, id, describedBy }: { name: string; defaultValue: string; label: string; id: string; describedBy?: string }) {
+  const [enhanced, setEnhanced] = useState(false);
+  const [value, setValue] = useState(defaultValue);
+  const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => setEnhanced(true), []);
+  useEffect(() => setValue(defaultValue), [defaultValue]);
+  const change = (next: string) => {
+    setValue(next);
+    if (area.current) area.current.value = next;
+  };
+  return (
+    <div>
+      <label htmlFor={id} className={enhanced ? "sr-only" : "label"}>{label}</label>
+      <textarea
+        ref={area}
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        key={defaultValue}
+        aria-describedby={describedBy}
+        spellCheck={false}
+        rows={24}
+        className={enhanced ? "sr-only" : "input font-mono text-sm"}
+        tabIndex={enhanced ? -1 : undefined}
+        aria-hidden={enhanced ? true : undefined}
+        data-testid="editor-textarea"
+      />
+      {enhanced ? (
+        <Suspense fallback={<pre className="input min-h-96 whitespace-pre-wrap font-mono text-sm">{value}</pre>}>
+          <CodeEditor value={value} onChange={change} label={label} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,328 @@
+import { and, asc, count, desc, eq, gt, inArray, like, lte } from "drizzle-orm";
+import type { Abi, AbiFunction } from "viem";
+import { contractCreateSchema } from "../../../contract/contracts";
+import { IDE_FILES_MAX, IDE_GRANT_MINUTES } from "../../../contract/ide-codes";
+import { Msg } from "../../../contract/messages";
+import type { Db, Tx } from "../../db/client";
+import { ApiError, fieldError } from "../../http/errors";
+import type { Payload, SignedInContext } from "../../http/router";
+import chain from "../chain";
+import contracts from "../contracts";
+import { pubChainContracts } from "../contracts/tables";
+import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
+import { deploymentName, filesUnder, isSolidity, movedPath, parentsOf } from "./rules";
+import { ideCompiled, ideDeployments, ideFiles, ideGrants, ideWorkspaces } from "./tables";
+import { listIdeTemplates } from "./templates";
+
+/** The online IDE's handlers (contract/ide.ts; docs/decisions/044). */
+
+type Ctx = SignedInContext;
+type Workspace = typeof ideWorkspaces.$inferSelect;
+type File = typeof ideFiles.$inferSelect;
+
+const GRANT_MS = IDE_GRANT_MINUTES * 60_000;
+
+/** The caller's IDE authorisation for this session: refused with §8 MSG_20016 once expired, else renewed. */
+async function requireGrant(ctx: Ctx): Promise<Date> {
+  const now = ctx.services.now();
+  const expiresAt = new Date(now.getTime() + GRANT_MS);
+  const [renewed] = await ctx.services.db
+    .update(ideGrants)
+    .set({ expiresAt })
+    .where(and(eq(ideGrants.tokenHash, ctx.tokenHash), eq(ideGrants.userId, ctx.user.id), gt(ideGrants.expiresAt, now)))
+    .returning();
+  if (!renewed) throw new ApiError(Msg.IDE_AUTH_EXPIRED);
+  return expiresAt;
+}
+
+/** SPEC §8 IDE authorisation: issued (or renewed) for the caller's session when the portal opens. */
+export async function issueGrant(_input: Payload<"/sys/ide/grant">, ctx: Ctx) {
+  const now = ctx.services.now();
+  const expiresAt = new Date(now.getTime() + GRANT_MS);
+  await ctx.services.db.transaction(async (tx) => {
+    // Grants of sessions that ended are of no use: each issue clears the caller's expired ones.
+    await tx.delete(ideGrants).where(and(eq(ideGrants.userId, ctx.user.id), lte(ideGrants.expiresAt, now)));
+    await tx
+      .insert(ideGrants)
+      .values({ tokenHash: ctx.tokenHash, userId: ctx.user.id, issuedAt: now, expiresAt })
+      .onConflictDoUpdate({ target: ideGrants.tokenHash, set: { userId: ctx.user.id, issuedAt: now, expiresAt } });
+  });
+  return { expiresAt: expiresAt.toISOString(), minutes: IDE_GRANT_MINUTES };
+}
+
+async function ownWorkspace(db: Db | Tx, userId: number, workspaceId: number, lock = false): Promise<Workspace> {
+  const q = db.select().from(ideWorkspaces).where(and(eq(ideWorkspaces.id, workspaceId), eq(ideWorkspaces.userId, userId)));
+  const [row] = lock ? await q.for("update") : await q;
+  if (!row) throw new ApiError(Msg.NOT_FOUND);
+  return row;
+}
+
+async function ownFile(db: Db | Tx, workspaceId: number, fileId: number): Promise<File> {
+  const [row] = await db.select().from(ideFiles).where(and(eq(ideFiles.id, fileId), eq(ideFiles.workspaceId, workspaceId)));
+  if (!row) throw new ApiError(Msg.NOT_FOUND);
+  return row;
+}
+
+const fileOut = (f: File) => ({ fileId: f.id, path: f.path, folder: f.folder, content: f.content, updatedAt: f.updatedAt.toISOString() });
+
+async function workspaceOut(db: Db | Tx, w: Workspace) {
+  const [{ files }] = await db.select({ files: count() }).from(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), eq(ideFiles.folder, false)));
+  return { workspaceId: w.id, name: w.name, templateId: w.templateId, files, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() };
+}
+
+export async function listTemplates(_input: Payload<"/sys/ide/template/list">, ctx: Ctx) {
+  return (await listIdeTemplates(ctx.services)).map((t) => ({ templateId: t.templateId, origin: t.origin, title: t.title, files: Object.keys(t.files) }));
+}
+
+export async function listWorkspaces(input: Payload<"/sys/ide/workspace/list">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const where = eq(ideWorkspaces.userId, ctx.user.id);
+  const [{ total }] = await db.select({ total: count() }).from(ideWorkspaces).where(where);
+  const rows = await db.select().from(ideWorkspaces).where(where).orderBy(desc(ideWorkspaces.updatedAt), desc(ideWorkspaces.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  const out = [];
+  for (const w of rows) out.push(await workspaceOut(db, w));
+  return { page: { rows: out, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+}
+
+/** A new workspace with the template's files (and their folders). */
+export async function createWorkspace(input: Payload<"/sys/ide/workspace/create">, ctx: Ctx) {
+  const template = (await listIdeTemplates(ctx.services)).find((t) => t.templateId === input.templateId);
+  if (!template) throw fieldError("templateId", Msg.IDE_TEMPLATE_UNKNOWN, Msg.IDE_TEMPLATE_UNKNOWN);
+  const now = ctx.services.now();
+  const row = await ctx.services.db.transaction(async (tx) => {
+    const [w] = await tx.insert(ideWorkspaces).values({ userId: ctx.user.id, name: input.name, templateId: template.templateId, createdAt: now, updatedAt: now }).returning();
+    const folders = [...new Set(Object.keys(template.files).flatMap(parentsOf))];
+    const values = [
+      ...folders.map((path) => ({ workspaceId: w!.id, path, folder: true, content: "", updatedAt: now })),
+      ...Object.entries(template.files).map(([path, content]) => ({ workspaceId: w!.id, path, folder: false, content, updatedAt: now })),
+    ];
+    if (values.length) await tx.insert(ideFiles).values(values);
+    return w!;
+  });
+  return workspaceOut(ctx.services.db, row);
+}
+
+export async function renameWorkspace(input: Payload<"/sys/ide/workspace/rename">, ctx: Ctx) {
+  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  const [row] = await ctx.services.db.update(ideWorkspaces).set({ name: input.name, updatedAt: ctx.services.now() }).where(eq(ideWorkspaces.id, w.id)).returning();
+  return workspaceOut(ctx.services.db, row!);
+}
+
+/** Deletes a workspace with its files; the contracts deployed from it stay deployments of their projects. */
+export async function deleteWorkspace(input: Payload<"/sys/ide/workspace/delete">, ctx: Ctx) {
+  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  await ctx.services.db.delete(ideWorkspaces).where(eq(ideWorkspaces.id, w.id));
+  return null;
+}
+
+/** The deployments made from a workspace, read through the contracts domain's tables, newest first. */
+async function deploymentsOf(db: Db | Tx, workspaceId: number, contractIds?: number[]) {
+  const rows = await db
+    .select({ d: ideDeployments, c: pubChainContracts, projectName: pubChainProjects.name, accountName: pubChainAccounts.name })
+    .from(ideDeployments)
+    .innerJoin(pubChainContracts, eq(pubChainContracts.id, ideDeployments.contractId))
+    .innerJoin(pubChainProjects, eq(pubChainProjects.id, pubChainContracts.projectId))
+    .innerJoin(pubChainAccounts, eq(pubChainAccounts.id, pubChainContracts.accountId))
+    .where(contractIds ? and(eq(ideDeployments.workspaceId, workspaceId), inArray(ideDeployments.contractId, contractIds)) : eq(ideDeployments.workspaceId, workspaceId))
+    .orderBy(desc(ideDeployments.id))
+    .limit(50);
+  return rows.map(({ d, c, projectName, accountName }) => ({
+    contractId: c.id,
+    file: d.file,
+    name: d.name,
+    projectId: c.projectId,
+    projectName,
+    accountId: c.accountId,
+    accountName,
+    status: c.status,
+    failReason: c.failReason,
+    address: c.address,
+    txHash: c.status === 0 ? null : c.txHash,
+    blockNumber: c.blockNumber,
+    abi: c.abi ?? [],
+    createdAt: d.createdAt.toISOString(),
+  }));
+}
+
+export async function openWorkspace(input: Payload<"/sys/ide/workspace/open">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
+  const expiresAt = await requireGrant(ctx);
+  const files = await db.select().from(ideFiles).where(eq(ideFiles.workspaceId, w.id)).orderBy(asc(ideFiles.path));
+  const compiled = await db.select().from(ideCompiled).where(eq(ideCompiled.workspaceId, w.id)).orderBy(asc(ideCompiled.file), asc(ideCompiled.name));
+  return {
+    ...(await workspaceOut(db, w)),
+    files: files.map(fileOut),
+    compiled: compiled.map((c) => ({ file: c.file, name: c.name, abi: c.abi, bytecode: c.bytecode, compiledAt: c.compiledAt.toISOString() })),
+    diagnostics: w.diagnostics.map((d) => ({ ...d, severity: d.severity as "error" | "warning" | "info" })),
+    compiledAt: w.compiledAt?.toISOString() ?? null,
+    compiler: w.compiler,
+    deployments: await deploymentsOf(db, w.id),
+    grantExpiresAt: expiresAt.toISOString(),
+  };
+}
+
+const touch = (tx: Db | Tx, w: Workspace, now: Date) => tx.update(ideWorkspaces).set({ updatedAt: now }).where(eq(ideWorkspaces.id, w.id));
+
+async function pathFree(tx: Tx, workspaceId: number, path: string) {
+  const [taken] = await tx.select({ id: ideFiles.id }).from(ideFiles).where(and(eq(ideFiles.workspaceId, workspaceId), eq(ideFiles.path, path)));
+  if (taken) throw fieldError("path", Msg.IDE_PATH_TAKEN, Msg.IDE_PATH_TAKEN);
+}
+
+/** Its parent folders, made when absent; a parent that is a file is refused. */
+async function ensureParents(tx: Tx, workspaceId: number, path: string, now: Date) {
+  for (const parent of parentsOf(path)) {
+    const [row] = await tx.select().from(ideFiles).where(and(eq(ideFiles.workspaceId, workspaceId), eq(ideFiles.path, parent)));
+    if (row && !row.folder) throw fieldError("path", Msg.IDE_BAD_PARENT, Msg.IDE_BAD_PARENT);
+    if (!row) await tx.insert(ideFiles).values({ workspaceId, path: parent, folder: true, content: "", updatedAt: now });
+  }
+}
+
+export async function createFile(input: Payload<"/sys/ide/file/create">, ctx: Ctx) {
+  const now = ctx.services.now();
+  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  await requireGrant(ctx);
+  const row = await ctx.services.db.transaction(async (tx) => {
+    await ownWorkspace(tx, ctx.user.id, w.id, true);
+    const [{ n }] = await tx.select({ n: count() }).from(ideFiles).where(eq(ideFiles.workspaceId, w.id));
+    if (n >= IDE_FILES_MAX) throw new ApiError(Msg.IDE_TOO_MANY_FILES);
+    await pathFree(tx, w.id, input.path);
+    await ensureParents(tx, w.id, input.path, now);
+    const content = input.folder || !isSolidity(input.path) ? "" : "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n";
+    const [created] = await tx.insert(ideFiles).values({ workspaceId: w.id, path: input.path, folder: input.folder, content, updatedAt: now }).returning();
+    await touch(tx, w, now);
+    return created!;
+  });
+  return fileOut(row);
+}
+
+/** Renames (moves) a file, or a folder with everything under it. */
+export async function renameFile(input: Payload<"/sys/ide/file/rename">, ctx: Ctx) {
+  const now = ctx.services.now();
+  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  await requireGrant(ctx);
+  const row = await ctx.services.db.transaction(async (tx) => {
+    await ownWorkspace(tx, ctx.user.id, w.id, true);
+    const file = await ownFile(tx, w.id, input.fileId);
+    if (input.path === file.path) return file;
+    if (input.path.startsWith(`${file.path}/`)) throw fieldError("path", Msg.IDE_BAD_PARENT, Msg.IDE_BAD_PARENT);
+    await pathFree(tx, w.id, input.path);
+    await ensureParents(tx, w.id, input.path, now);
+    const children = file.folder ? await tx.select().from(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), like(ideFiles.path, `${filesUnder(file.path)}%`))) : [];
+    for (const child of children) {
+      const to = movedPath(child.path, file.path, input.path);
+      await pathFree(tx, w.id, to);
+      await tx.update(ideFiles).set({ path: to, updatedAt: now }).where(eq(ideFiles.id, child.id));
+    }
+    const [moved] = await tx.update(ideFiles).set({ path: input.path, updatedAt: now }).where(eq(ideFiles.id, file.id)).returning();
+    await touch(tx, w, now);
+    return moved!;
+  });
+  return fileOut(row);
+}
+
+/** Deletes a file, or a folder with everything under it. */
+export async function deleteFile(input: Payload<"/sys/ide/file/delete">, ctx: Ctx) {
+  const now = ctx.services.now();
+  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  await requireGrant(ctx);
+  await ctx.services.db.transaction(async (tx) => {
+    const file = await ownFile(tx, w.id, input.fileId);
+    if (file.folder) await tx.delete(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), like(ideFiles.path, `${filesUnder(file.path)}%`)));
+    await tx.delete(ideFiles).where(eq(ideFiles.id, file.id));
+    await touch(tx, w, now);
+  });
+  return null;
+}
+
+export async function saveFile(input: Payload<"/sys/ide/file/save">, ctx: Ctx) {
+  const now = ctx.services.now();
+  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  const file = await ownFile(ctx.services.db, w.id, input.fileId);
+  await requireGrant(ctx);
+  if (file.folder) throw new ApiError(Msg.IDE_NOT_A_FILE);
+  const [saved] = await ctx.services.db.update(ideFiles).set({ content: input.content, updatedAt: now }).where(eq(ideFiles.id, file.id)).returning();
+  await touch(ctx.services.db, w, now);
+  return fileOut(saved!);
+}
+
+/**
+ * Compiles the workspace's .sol files off the main thread (imports between them and from OpenZeppelin resolved);
+ * the messages are kept at their file and line, and the contracts (ABI, bytecode) replace the last ones when
+ * there is no error.
+ */
+export async function compile(input: Payload<"/sys/ide/compile">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
+  await requireGrant(ctx);
+  const files = await db.select().from(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), eq(ideFiles.folder, false)));
+  const sources = Object.fromEntries(files.filter((f) => isSolidity(f.path)).map((f) => [f.path, f.content]));
+  const result = await chain.api.compileWorkspace(sources);
+  const now = ctx.services.now();
+  const diagnostics = result.diagnostics.map(({ severity, file, line, column, message }) => ({ severity, file, line, column, message }));
+  await db.transaction(async (tx) => {
+    await tx.update(ideWorkspaces).set({ diagnostics, compiledAt: now, compiler: result.compiler || null }).where(eq(ideWorkspaces.id, w.id));
+    if (!result.ok) return;
+    await tx.delete(ideCompiled).where(eq(ideCompiled.workspaceId, w.id));
+    const deployable = result.contracts.filter((c) => c.bytecode.length > 2);
+    if (deployable.length) {
+      await tx.insert(ideCompiled).values(deployable.map((c) => ({ workspaceId: w.id, file: c.file, name: c.name, abi: c.abi as Record<string, unknown>[], bytecode: c.bytecode, compiledAt: now })));
+    }
+  });
+  const compiled = result.ok ? await db.select().from(ideCompiled).where(eq(ideCompiled.workspaceId, w.id)).orderBy(asc(ideCompiled.file), asc(ideCompiled.name)) : [];
+  return {
+    ok: result.ok,
+    compiled: compiled.map((c) => ({ file: c.file, name: c.name, abi: c.abi, bytecode: c.bytecode, compiledAt: c.compiledAt.toISOString() })),
+    diagnostics,
+    compiler: result.compiler || null,
+  };
+}
+
+/**
+ * Deploys a compiled contract as a contract deployment of one of the caller's projects (docs/decisions/033: its
+ * checks, its job, one deployment at a time), through the contracts domain's api.
+ */
+export async function deploy(input: Payload<"/sys/ide/deploy">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
+  await requireGrant(ctx);
+  const [compiled] = await db.select().from(ideCompiled).where(eq(ideCompiled.workspaceId, w.id)).then((rows) => rows.filter((c) => `${c.file}:${c.name}` === input.contract));
+  if (!compiled) throw fieldError("contract", Msg.IDE_NOT_COMPILED, Msg.IDE_NOT_COMPILED);
+  const request = contractCreateSchema.safeParse({
+    projectId: input.projectId,
+    accountId: input.accountId,
+    name: deploymentName(compiled.name),
+    sourceKind: "abi",
+    abi: JSON.stringify(compiled.abi),
+    bytecode: compiled.bytecode,
+    constructorArgs: input.constructorArgs,
+  });
+  if (!request.success) throw new ApiError(Msg.INVALID_PARAMS, { reason: request.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+  const created = await contracts.api.create(request.data, ctx);
+  await db.insert(ideDeployments).values({ workspaceId: w.id, contractId: created.contractId, file: compiled.file, name: compiled.name, createdAt: ctx.services.now() });
+  await touch(db, w, ctx.services.now());
+  const [out] = await deploymentsOf(db, w.id, [created.contractId]);
+  return out!;
+}
+
+const isRead = (f: AbiFunction) => f.stateMutability === "view" || f.stateMutability === "pure";
+
+/** A function of a contract deployed from the workspace: a read through eth_call, a write signed by a custody account. */
+export async function call(input: Payload<"/sys/ide/call">, ctx: Ctx) {
+  const db = ctx.services.db;
+  const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
+  const [deployment] = await db.select().from(ideDeployments).where(and(eq(ideDeployments.workspaceId, w.id), eq(ideDeployments.contractId, input.contractId)));
+  if (!deployment) throw new ApiError(Msg.NOT_FOUND);
+  await requireGrant(ctx);
+  const detail = await contracts.api.detail({ contractId: input.contractId }, ctx);
+  if (detail.status !== 2 || !detail.abi) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
+  const abi = detail.abi as unknown as Abi;
+  const fn = abi.find((e): e is AbiFunction => e.type === "function" && contracts.api.signatureOf(e) === input.signature);
+  if (!fn) throw fieldError("signature", Msg.CONTRACT_NO_SUCH_FUNCTION, Msg.CONTRACT_NO_SUCH_FUNCTION);
+  if (isRead(fn)) {
+    const read = await contracts.api.read({ contractId: input.contractId, functionName: fn.name, signature: input.signature, args: input.args }, ctx);
+    return { signature: read.signature, kind: "read" as const, outputs: read.outputs, transaction: null, receipt: null, events: [] };
+  }
+  if (!input.accountId) throw fieldError("accountId", Msg.IDE_ACCOUNT_REQUIRED, Msg.IDE_ACCOUNT_REQUIRED);
+  return contracts.api.write(ctx.services, ctx.user.id, { contractId: input.contractId, signature: input.signature, args: input.args, accountId: input.accountId });
+}
