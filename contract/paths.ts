@@ -21,6 +21,7 @@ import { pricePaths } from "./prices";
 import { contractPaths } from "./contracts";
 import { testServicePaths } from "./test-services";
 import { ipfsFixturePaths, ipfsPaths } from "./ipfs";
+import { supportPaths } from "./support";
 
 export type { PathSpec } from "./path-spec";
 
@@ -56,6 +57,7 @@ export const paths = {
   ...testServicePaths,
   ...ipfsPaths,
   ...ipfsFixturePaths,
+  ...supportPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -22,6 +22,8 @@ export const UPLOAD_KINDS = {
   attachment: { maxBytes: 20 * MB, anonymous: false },
   cover: { maxBytes: 5 * MB, anonymous: false },
   licence: { maxBytes: 8 * MB, anonymous: true },
+  /** A support ticket's attachment (SPEC §9 support file 60 MB; docs/decisions/041): signed-in users only. */
+  support: { maxBytes: 60 * MB, anonymous: false },
 } as const;
 export type UploadKind = keyof typeof UPLOAD_KINDS;
 export const isUploadKind = (v: unknown): v is UploadKind => typeof v === "string" && Object.prototype.hasOwnProperty.call(UPLOAD_KINDS, v);

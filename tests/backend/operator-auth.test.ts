@@ -214,6 +214,13 @@ const SAMPLES = {
   "/sys/ops/ipfsUpgrades/list": {},
   "/sys/ops/ipfsUpgrades/take": { ipfsUpgradeId: 900020 },
   "/sys/ops/ipfsUpgrades/decide": { ipfsUpgradeId: 900020, decision: "reject", comments: "No room." },
+  "/sys/ops/tickets/list": {},
+  "/sys/ops/tickets/detail": { ticketId: 900021 },
+  "/sys/ops/tickets/file": { ticketId: 900021 },
+  "/sys/ops/tickets/reply": { ticketId: 900021, content: "We have restarted your node." },
+  "/sys/ops/tickets/close": { ticketId: 900021 },
+  "/sys/ops/newsletter/list": {},
+  "/sys/ops/newsletter/send": { subjectEn: "News", subjectZh: "新闻", bodyEn: "# Hello", bodyZh: "# 你好" },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -280,7 +287,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(17);
+    expect(audited).toBe(20);
     expect(calls.length).toBeGreaterThan(audited);
   });
 
