@@ -61,6 +61,13 @@ export const MENU: MenuEntry[] = [
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
   },
+  {
+    key: "developerCommunity",
+    // SPEC §2: DeveloperCommunity defaults to News_Events (its slice adds it); technical support is docs/decisions/041.
+    to: "/g/home/DeveloperCommunity/TechnicalSupport",
+    navigation: 80,
+    children: [{ key: "technicalSupport", to: "/g/home/DeveloperCommunity/TechnicalSupport", navigation: 50 }],
+  },
   { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
 ];
 
@@ -90,6 +97,8 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
   { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs" },
   { key: "titles.ipfsUpgradeReviews", to: "/g/home/operations/IpfsUpgrades" },
+  { key: "titles.supportTickets", to: "/g/home/operations/Tickets" },
+  { key: "titles.newsletter", to: "/g/home/operations/Newsletter" },
   { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
 ];

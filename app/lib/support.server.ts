@@ -16,13 +16,15 @@ export const visitorTicketPage = (key: string) => `/g/main/supportTicket?key=${e
 
 /**
  * A visitor's ticket from the support or contact page: the form's schema, then the backend (captcha, limits,
- * contact rules again); on success the visitor lands on the ticket's private page, whose link was also mailed.
+ * contact rules again). From the support page the visitor lands on the ticket's private page, whose link was also
+ * mailed; the contact page (open to mobile devices, SPEC §2, where the private page is not) answers on itself.
  */
-export async function createVisitorTicket(request: Request, api: Api) {
+export async function createVisitorTicket(request: Request, api: Api, backTo: string | null = null) {
   const submission = parseWithZod(await request.formData(), { schema: visitorTicketFormSchema });
   if (submission.status !== "success") return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
   const result = await api.call("/anon/technicalSupport/insertTech", submission.value);
   if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
+  if (backTo) return redirectWithFlash(request, backTo, { kind: "success", key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentCall" });
   return redirectWithFlash(request, visitorTicketPage(result.data.key), { kind: "success", key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentKeepLink" });
 }
 
