@@ -63,6 +63,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   /** A capacity upgrade of one of the user's IPFS services (docs/decisions/039). */
   ipfsUpgradeId: "ipfsUpgrade",
   orgIds: "catalogue",
+  /** A support ticket (docs/decisions/041): the asker's own; operators read any. */
+  ticketId: "supportTicket",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };

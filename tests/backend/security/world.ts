@@ -82,6 +82,7 @@ export const KINDS = [
   "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
   "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
   "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile", "ipfsUpgrade",
+  "supportTicket",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -369,6 +370,17 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   // The meter writes within a second: the snapshots start once it has.
   await waitFor("ipfs traffic metered", () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token), (t) => t.totalBytes > 0);
 
+  // A support ticket with an attachment (docs/decisions/041): its conversation and its file are the asker's own.
+  const supportFile = await fetch(`${inject("baseUrl")}/vueapi/upload/support`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "X-File-Name": `${tag}.txt`, "Content-Type": "text/plain" },
+    body: `${tag} support attachment`,
+  });
+  const supportUpload = (await supportFile.json()) as { code: number; data: { uploadId: string } };
+  expect(supportUpload.code).toBe(0);
+  const supportTicket = await ok("/sys/technicalSupport/insertTech", { question: `${tag} question`, contactEmail: `${tag}@example.com`, file: { uploadId: supportUpload.data.uploadId } }, token);
+  ids.supportTicket.push(supportTicket.ticketId);
+
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
   const p1 = await ok("/sys/product/save", { product: product("prod"), cover: await uploaded("cover", token) }, token);
@@ -475,6 +487,8 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageSize: 50 }]),
     ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId }]),
+    ["/sys/technicalSupport/list", { pageSize: 50 }],
+    ...w.ids.supportTicket.map((ticketId): [string, object] => ["/sys/technicalSupport/detail", { ticketId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: w.named.joinId }],
     ["/sys/chainAppInfo/joinManageView", { appJoinAuditId: w.named.manageJoinId }],
