@@ -24,6 +24,7 @@ const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  "/sys/technicalSupport/list", "/sys/ops/tickets/list", "/sys/ops/newsletter/list", "/sys/ops/newsletter/send",
   "/sys/ops/configUpgrades/list", "/sys/ops/prices/list", "/sys/ops/prices/history", "/sys/ops/prices/set",
   "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/main/home/dashboard", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",

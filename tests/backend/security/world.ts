@@ -61,6 +61,7 @@ const FILES = {
   cover: ["cover.png", PNG],
   attachment: ["readme.txt", TXT],
   chaincode: ["asset.zip", Buffer.from(ZIP)],
+  support: ["screen.png", PNG],
 } as const;
 export type FileKind = keyof typeof FILES;
 
@@ -415,7 +416,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.message.push(...messages.page.rows.map((m: any) => m.messageId));
   const cardNow = (await ok("/sys/account/card", {}, token)).card;
   // Uploads left pending: another user naming them must not get them.
-  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token) };
+  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), support: await uploaded("support", token) };
   ids.upload.push(...Object.values(pending).map((u) => u.uploadId));
   markers.push(...ids.upload.map(String));
 
