@@ -62,14 +62,14 @@ export default function TechnicalSupportDetail() {
         <IntentConfirmStep id="close-title" title={t("detail.closeTitle")} question={t("detail.closeQuestion")} intent="close" fields={{}} action={here}
           cancelTo={here} confirmLabel={t("detail.close")} cancelLabel={t("detail.cancel")} danger />
       ) : null}
-      <Conversation ticket={ticket} language={language} asker={t("detail.you")} fileHref={ticket.file ? `/g/home/DeveloperCommunity/TechnicalSupportFile?ticketId=${ticket.ticketId}` : null} />
+      <Conversation heading="h1" ticket={ticket} language={language} asker={t("detail.you")} fileHref={ticket.file ? `/g/home/DeveloperCommunity/TechnicalSupportFile?ticketId=${ticket.ticketId}` : null} />
       {open ? (
         <>
           <ReplyForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} label={t("detail.reply")} />
-          <Form method="post" id="close-ticket" action={here} className="flex justify-end">
+          {confirmClose ? null : <Form method="post" id="close-ticket" action={here} className="flex justify-end">
             <ConfirmSubmit formId="close-ticket" name="intent" value="close" label={t("detail.close")} title={t("detail.closeTitle")}
               question={t("detail.closeQuestion")} confirmLabel={t("detail.close")} className="btn-secondary" />
-          </Form>
+          </Form>}
         </>
       ) : (
         <p className="card text-sm text-slate-600">{t("detail.closedNote")} <Link to={LIST} className="link">{t("detail.newTicket")}</Link></p>

@@ -66,10 +66,10 @@ export default function OpsTicketDetail() {
       {ticket.status !== TicketStatus.CLOSED ? (
         <>
           <ReplyForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} label={t("ops.reply")} />
-          <Form method="post" id="close-ticket" action={here} className="flex justify-end">
+          {confirmClose ? null : <Form method="post" id="close-ticket" action={here} className="flex justify-end">
             <ConfirmSubmit formId="close-ticket" name="intent" value="close" label={t("detail.close")} title={t("detail.closeTitle")}
               question={t("ops.closeQuestion")} confirmLabel={t("detail.close")} className="btn-secondary" />
-          </Form>
+          </Form>}
         </>
       ) : <p className="card text-sm text-slate-600">{t("ops.closedNote")}</p>}
     </div>

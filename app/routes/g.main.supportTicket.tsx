@@ -63,10 +63,10 @@ export default function VisitorTicket() {
       {ticket.status !== TicketStatus.CLOSED ? (
         <>
           <ReplyForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} label={t("detail.reply")} />
-          <Form method="post" id="close-ticket" action={here} className="flex justify-end">
+          {confirmClose ? null : <Form method="post" id="close-ticket" action={here} className="flex justify-end">
             <ConfirmSubmit formId="close-ticket" name="intent" value="close" label={t("detail.close")} title={t("detail.closeTitle")}
               question={t("detail.closeQuestion")} confirmLabel={t("detail.close")} className="btn-secondary" />
-          </Form>
+          </Form>}
         </>
       ) : <p className="card text-sm text-slate-600">{t("detail.closedNote")} <Link to="/g/main/technicalSupport" className="link">{t("detail.newTicket")}</Link></p>}
     </div>

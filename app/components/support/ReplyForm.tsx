@@ -12,7 +12,7 @@ export function ReplyForm({ lastResult, label }: { lastResult: SubmissionResult<
   const [form, fields] = useSchemaForm(replyFormSchema, lastResult, { id: "ticket-reply" });
   return (
     <FormProvider context={form.context}>
-      <Form method="post" {...getFormProps(form)} className="card space-y-3" aria-label={label}>
+      <Form method="post" {...getFormProps(form)} className="card space-y-3">
         <FormErrors id={form.errorId} errors={form.errors} />
         <TextAreaField field={fields.content} label={label} hint={t("form.questionHint", { max: TICKET_TEXT_MAX })} rows={4} />
         <SubmitButton intent="reply" className="btn-primary">{t("detail.send")}</SubmitButton>

@@ -29,12 +29,13 @@ type Ticket = {
  * A ticket's question and conversation, oldest first; `fileHref` downloads its attachment (for its owner and
  * operators only: the page gives it only to them).
  */
-export function Conversation({ ticket, language, fileHref, asker }: { ticket: Ticket; language: Language; fileHref: string | null; asker: string }) {
+export function Conversation({ ticket, language, fileHref, asker, heading = "h2" }: { ticket: Ticket; language: Language; fileHref: string | null; asker: string; heading?: "h1" | "h2" }) {
   const { t } = useTranslation("support");
+  const Heading = heading;
   return (
     <section aria-labelledby="conversation-title" className="card space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="conversation-title" className="text-lg font-semibold">{t("detail.title", { id: ticket.ticketId })}</h2>
+        <Heading id="conversation-title" className="text-lg font-semibold">{t("detail.title", { id: ticket.ticketId })}</Heading>
         <TicketStatusBadge status={ticket.status} />
       </div>
       <p className="text-xs text-slate-600">
