@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { Msg } from "../../../contract/messages";
-import { IssueStatus, SubscriberStatus } from "../../../contract/support-codes";
+import { IssueStatus, NEWSLETTER_RESEND_WAIT_SECONDS, SubscriberStatus } from "../../../contract/support-codes";
 import { newSecret, sha256 } from "../../http/auth";
 import { ApiError } from "../../http/errors";
 import type { CallContext, Payload, SignedInContext } from "../../http/router";
@@ -40,13 +40,13 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
   const token = newSecret(32);
   if (existing) {
     // Taken only if no other request sent one within the wait meanwhile.
-    const cutoff = new Date(now.getTime() - 60_000);
+    const cutoff = new Date(now.getTime() - NEWSLETTER_RESEND_WAIT_SECONDS * 1000);
     const [row] = await services.db
       .update(newsletterSubscribers)
       .set({ status: SubscriberStatus.PENDING, confirmHash: sha256(token), confirmSentAt: now, language: ctx.language })
       .where(and(eq(newsletterSubscribers.id, existing.id), sql`(${newsletterSubscribers.confirmSentAt} is null or ${newsletterSubscribers.confirmSentAt} <= ${cutoff.toISOString()})`))
       .returning({ id: newsletterSubscribers.id });
-    if (!row) throw resendWait(60);
+    if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
   } else {
     const unsubscribe = newSecret(32);
     const [row] = await services.db
@@ -64,7 +64,7 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
       .onConflictDoNothing()
       .returning({ id: newsletterSubscribers.id });
     // Another request for the same address won the race: it sent the mail.
-    if (!row) throw resendWait(60);
+    if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
   }
   await services.mailer.send(permit, "newsletterConfirm", ctx.language, { link: `${services.env.publicUrl}${confirmPath(token)}` });
   return { email, alreadyConfirmed: false };
