@@ -50,7 +50,7 @@ async function captcha(s: Vueapi = service) {
 const png = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]), Buffer.alloc(200, 1)]);
 
 beforeAll(async () => {
-  service = await openVueapi("support", { DATABASE_URL: process.env.DATABASE_URL, DEMO: "0", TEST_CAPTCHA: CAPTCHA, JOBS_INTERVAL_MS: "0" }, () => clock);
+  service = await openVueapi("support", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", TEST_CAPTCHA: CAPTCHA, JOBS_INTERVAL_MS: "0" }, () => clock);
   const userName = uniqueName("sup");
   userEmail = `${userName}@example.com`;
   ids = { user: await insertedUser(service, userName), operator: await insertedUser(service, uniqueName("ops"), "operator") };
