@@ -21,6 +21,7 @@ import did from "./domains/did";
 import ddc from "./domains/ddc";
 import community from "./domains/community";
 import ide from "./domains/ide";
+import support from "./domains/support";
 import services from "./domains/services";
 import store from "./domains/store";
 import testServices from "./domains/test-services";
@@ -47,7 +48,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, ipfs, did, ddc, community, ide, prices, operations, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, ipfs, did, ddc, community, ide, support, prices, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;

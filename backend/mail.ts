@@ -7,7 +7,13 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { BackendEnv } from "./env";
 
 export type Language = "en" | "zh-CN";
-export type MailKind = "activation" | "resetCode" | "desktopLink" | "eventSignup";
+export type MailKind = "activation" | "resetCode" | "desktopLink" | "eventSignup" | "supportTicketLink" | "supportReply" | "newsletterConfirm" | "newsletter";
+
+/**
+ * What a mail may carry beside its text: an HTML part (already safe: rendered by the caller, e.g. Markdown through
+ * the sanitiser), followed by the kind's translated `htmlFooter`; extra headers (List-Unsubscribe).
+ */
+export type MailExtras = { html?: string; headers?: Record<string, string> };
 
 declare const permitted: unique symbol;
 /**
@@ -48,18 +54,19 @@ export class Mailer {
     return instance.t;
   }
 
-  async send(permit: MailPermit, kind: MailKind, language: Language, params: Record<string, string>) {
+  async send(permit: MailPermit, kind: MailKind, language: Language, params: Record<string, string>, extras: MailExtras = {}) {
     const { to } = permit;
     const t = await this.translator(language);
     const subject = t(`${kind}.subject`, params);
     const text = t(`${kind}.body`, params);
-    const info = await this.transporter.sendMail({ from: this.env.mailFrom, to, subject, text });
+    const html = extras.html === undefined ? undefined : `${extras.html}\n<hr>\n<p>${t(`${kind}.htmlFooter`, params)}</p>`;
+    const info = await this.transporter.sendMail({ from: this.env.mailFrom, to, subject, text, ...(html ? { html } : {}), ...(extras.headers ? { headers: extras.headers } : {}) });
     if (!this.env.smtpUrl) {
       const dir = path.join(this.env.dataDir, "outbox");
       await mkdir(dir, { recursive: true });
       const base = `${Date.now()}-${randomBytes(4).toString("hex")}`;
       await writeFile(path.join(dir, `${base}.eml`), info.message as Buffer);
-      await writeFile(path.join(dir, `${base}.json`), JSON.stringify({ to, subject, text, date: new Date().toISOString() }, null, 2));
+      await writeFile(path.join(dir, `${base}.json`), JSON.stringify({ to, subject, text, ...(html ? { html } : {}), date: new Date().toISOString() }, null, 2));
     }
   }
 }

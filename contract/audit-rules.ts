@@ -42,6 +42,14 @@ export const AUDIT_RULES = {
   "/sys/ops/community/deletePost": { action: "community.delete", target: "communityPost", id: "postId", decision: "delete", outcome: true },
   "/sys/ops/community/savePartner": { action: "community.save", target: "partner", decision: "save", outcome: true },
   "/sys/ops/community/deletePartner": { action: "community.delete", target: "partner", id: "partnerId", decision: "delete", outcome: true },
+  // Technical support (docs/decisions/041): replies and closings of tickets; newsletter issues sent (the answer: how many recipients).
+  "/sys/ops/tickets/list": "read",
+  "/sys/ops/tickets/detail": "read",
+  "/sys/ops/tickets/file": "read",
+  "/sys/ops/tickets/reply": { action: "ticket.reply", target: "ticket", id: "ticketId", decision: "reply", outcome: true },
+  "/sys/ops/tickets/close": { action: "ticket.close", target: "ticket", id: "ticketId", decision: "close", outcome: true },
+  "/sys/ops/newsletter/list": "read",
+  "/sys/ops/newsletter/send": { action: "newsletter.send", target: "newsletterIssue", decision: "send", outcome: true },
   "/sys/ops/prices/list": "read",
   "/sys/ops/prices/history": "read",
   // One entry per item saved; details carry the area and the new prices (the history keeps each old one).

@@ -334,6 +334,15 @@ export const Msg = {
   IDE_TOO_MANY_FILES: "MSG_47106",
   /** A file cannot be moved into itself or under a file. */
   IDE_BAD_PARENT: "MSG_47107",
+  /* Technical support and the newsletter (MSG_46101-46199; backend/domains/support/, docs/decisions/041). */
+  /** The ticket's status does not allow this (a closed ticket takes no reply: open a new one). */
+  TICKET_NOT_AVAILABLE: "MSG_46101",
+  /** A confirmation mail went out less than 60 seconds ago (SPEC §9; the wait in data.retryAfterSeconds). */
+  NEWSLETTER_RESEND_WAIT: "MSG_46102",
+  /** The confirmation or unsubscribe link is unknown, used or expired. */
+  NEWSLETTER_LINK_INVALID: "MSG_46103",
+  /** No confirmed subscriber to send the issue to. */
+  NEWSLETTER_NO_SUBSCRIBERS: "MSG_46104",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

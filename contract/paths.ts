@@ -25,6 +25,7 @@ import { didPaths } from "./did";
 import { ddcPaths } from "./ddc";
 import { communityPaths } from "./community";
 import { idePaths } from "./ide";
+import { supportPaths } from "./support";
 
 export type { PathSpec } from "./path-spec";
 
@@ -64,6 +65,7 @@ export const paths = {
   ...ddcPaths,
   ...communityPaths,
   ...idePaths,
+  ...supportPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -82,7 +82,7 @@ export const homeSummarySchema = z.object({
 });
 
 /** The operations queues (their route names under /g/home/operations) and the items waiting in each. */
-export const OPS_QUEUES = ["ServiceReviews", "Services", "Refunds", "Invoices", "Remittances", "Withdrawals", "PaymentReviews", "Products", "Participations", "FailedJobs", "IpfsUpgrades"] as const;
+export const OPS_QUEUES = ["ServiceReviews", "Services", "Refunds", "Invoices", "Remittances", "Withdrawals", "PaymentReviews", "Products", "Participations", "FailedJobs", "IpfsUpgrades", "Tickets"] as const;
 export type OpsQueue = (typeof OPS_QUEUES)[number];
 export const opsQueueCountsSchema = z.object(Object.fromEntries(OPS_QUEUES.map((q) => [q, z.number().int()])) as Record<OpsQueue, z.ZodNumber>);
 export type OpsQueueCounts = z.infer<typeof opsQueueCountsSchema>;

@@ -26,6 +26,8 @@ export const UPLOAD_KINDS = {
   credential: { maxBytes: 64 * 1024, anonymous: false },
   /** A DDC's image or file (docs/decisions/045): png, jpg, pdf or txt. */
   ddc: { maxBytes: 5 * MB, anonymous: false },
+  /** A support ticket's attachment (SPEC §9 support file 60 MB; docs/decisions/041): signed-in users only. */
+  support: { maxBytes: 60 * MB, anonymous: false },
 } as const;
 export type UploadKind = keyof typeof UPLOAD_KINDS;
 export const isUploadKind = (v: unknown): v is UploadKind => typeof v === "string" && Object.prototype.hasOwnProperty.call(UPLOAD_KINDS, v);

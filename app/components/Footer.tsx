@@ -21,6 +21,8 @@ export function Footer() {
           <Link className="link" to="/g/main/contactUs">{t("nav.contactUs")}</Link>
           <Link className="link" to="/g/main/announcements">{t("nav.announcements")}</Link>
           <Link className="link" to="/g/main/serviceNetworkLeague">{t("nav.partners")}</Link>
+          <Link className="link" to="/g/main/technicalSupport">{t("nav.technicalSupport")}</Link>
+          <Link className="link" to="/g/main/subscribes">{t("nav.subscribes")}</Link>
         </nav>
         <nav aria-label={t("footer.social")} className="flex gap-4">
           {SOCIAL.map((s) => (

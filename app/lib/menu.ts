@@ -56,6 +56,7 @@ export const MENU: MenuEntry[] = [
     navigation: 80,
     children: [
       { key: "newsEvents", to: "/g/home/DeveloperCommunity/News_Events", navigation: 10 },
+      { key: "technicalSupport", to: "/g/home/DeveloperCommunity/TechnicalSupport", navigation: 50 },
       { key: "releaseNotes", to: "/g/home/DeveloperCommunity/ReleaseNotes", navigation: 60 },
     ],
   },
@@ -103,6 +104,8 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.participationReviews", to: "/g/home/operations/Participations" },
   { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs" },
   { key: "titles.ipfsUpgradeReviews", to: "/g/home/operations/IpfsUpgrades" },
+  { key: "titles.supportTickets", to: "/g/home/operations/Tickets" },
+  { key: "titles.newsletter", to: "/g/home/operations/Newsletter" },
   { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
   { key: "titles.opsNews", to: "/g/home/operations/News" },

@@ -41,6 +41,8 @@ export type VueapiFailure = {
   silent: boolean;
   code: number | null;
   status: number;
+  /** The wait the backend named (a rate limit's or a resend wait's `data.retryAfterSeconds`), in seconds. */
+  retryAfterSeconds?: number;
 };
 export type VueapiResult<T> = { ok: true; data: T } | VueapiFailure;
 
@@ -256,9 +258,11 @@ async function exchangeWithin<T>(
     return failure(httpMessageKey(response.status), { code, status: response.status });
   }
   const fe = fieldErrorsSchema.safeParse(data);
+  const wait = (data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
   return failure(message.startsWith("MSG_") ? `errors:${message}` : httpMessageKey(response.status || 500), {
     code,
     status: response.status,
     fieldErrors: fe.success ? fe.data.fieldErrors : {},
+    ...(typeof wait === "number" && Number.isInteger(wait) && wait > 0 ? { retryAfterSeconds: wait } : {}),
   });
 }

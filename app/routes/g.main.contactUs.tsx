@@ -1,9 +1,41 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 import { TextPage } from "~/components/TextPage";
+import { VisitorTicketForm } from "~/components/support/VisitorTicketForm";
+import { apiFor, getViewer } from "~/lib/api.server";
+import { loadCaptcha } from "~/lib/captcha.server";
 import { pageTitle } from "~/lib/meta";
+import { createVisitorTicket } from "~/lib/support.server";
 
-export const handle = { i18n: ["pages"] };
+export const handle = { i18n: ["pages", "support", "auth"] };
 export const meta = pageTitle("contact");
 
+/** The contact page (SPEC §1, §2): how to reach us, and a form that creates a support ticket (docs/decisions/041). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await getViewer(request);
+  return json({ captcha: await loadCaptcha(apiFor(request, viewer, { portalPage: true })) });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await getViewer(request);
+  return createVisitorTicket(request, apiFor(request, viewer, { portalPage: true }), "/g/main/contactUs");
+}
+
 export default function Page() {
-  return <TextPage page="contact" />;
+  const { captcha } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation("support");
+  return (
+    <>
+      <TextPage page="contact" />
+      <section className="mx-auto max-w-3xl px-4 pb-10" aria-labelledby="contact-form-title">
+        <div className="card">
+          <h2 id="contact-form-title" className="text-xl font-semibold">{t("contact.formTitle")}</h2>
+          <p className="mb-4 mt-1 text-sm text-slate-600">{t("contact.formIntro")}</p>
+          <VisitorTicketForm source="contact" captcha={captcha} lastResult={actionData?.result} />
+        </div>
+      </section>
+    </>
+  );
 }

@@ -21,6 +21,8 @@ export default function PublicLayout() {
   const nav = [
     { to: "/g/main/index", label: t("nav.home") },
     { to: "/g/main/documentation", label: t("nav.documentation") },
+    { to: "/g/main/technicalSupport", label: t("nav.technicalSupport") },
+    { to: "/g/main/subscribes", label: t("nav.subscribes") },
     { to: "/g/main/contactUs", label: t("nav.contactUs") },
     { to: "/g/main/announcements", label: t("nav.announcements") },
     { to: "/g/main/serviceNetworkLeague", label: t("nav.partners") },

@@ -42,6 +42,10 @@ export const DEFAULT_RULES = {
   "resetCode.resend": { limit: 1, windowMs: MINUTE, scope: "account" },
   /** Reset codes checked (and passwords set with one) from one address. */
   "resetCheck.ip": { limit: 30, windowMs: 15 * MINUTE, scope: "address" },
+  /** Support tickets (support and contact pages) and replies by private link from one address without a session. */
+  "support.ip": { limit: 10, windowMs: HOUR, scope: "address" },
+  /** Newsletter subscriptions asked for from one address. */
+  "newsletter.ip": { limit: 10, windowMs: HOUR, scope: "address" },
   /** Mails of any kind to one mail address. */
   "mail.address": { limit: 3, windowMs: 15 * MINUTE, scope: "account" },
   /** Mails of any kind caused by one address. */

@@ -149,6 +149,15 @@ export class Limits {
     return { to } as MailPermit;
   }
 
+  /**
+   * The right to send a mail that no anonymous caller caused and that its recipient asked for: an operator's
+   * reply to a support ticket, a newsletter issue to a confirmed subscriber (docs/decisions/041). The per-address
+   * mail limits guard against strangers making the product mail someone; these mails are not such.
+   */
+  requestedMailPermit(to: string): MailPermit {
+    return { to } as MailPermit;
+  }
+
   /** Forgets the subject's count under a rule (a successful login forgets the failures before it). */
   async forget(name: LimitName, subject: string): Promise<void> {
     await this.db.delete(rateLimits).where(eq(rateLimits.key, this.key(name, subject)));

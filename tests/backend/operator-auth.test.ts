@@ -223,6 +223,13 @@ const SAMPLES = {
   "/sys/ops/community/partners": {},
   "/sys/ops/community/savePartner": { partner: { nameEn: "Audited partner", sortOrder: 1 } },
   "/sys/ops/community/deletePartner": { partnerId: 900032 },
+  "/sys/ops/tickets/list": {},
+  "/sys/ops/tickets/detail": { ticketId: 900021 },
+  "/sys/ops/tickets/file": { ticketId: 900021 },
+  "/sys/ops/tickets/reply": { ticketId: 900021, content: "We have restarted your node." },
+  "/sys/ops/tickets/close": { ticketId: 900021 },
+  "/sys/ops/newsletter/list": {},
+  "/sys/ops/newsletter/send": { subjectEn: "News", subjectZh: "新闻", bodyEn: "# Hello", bodyZh: "# 你好" },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -289,7 +296,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(22);
+    expect(audited).toBe(25);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

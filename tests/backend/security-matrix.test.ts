@@ -27,6 +27,7 @@ const NO_IDS = new Set<VueapiPath>([
   // The community's content (docs/decisions/040): public posts and partners, operators' lists; a sign-up is the caller's own.
   "/sys/devGame/detail", "/sys/devGame/saveSingUpInfo", "/sys/ops/community/posts", "/sys/ops/community/post", "/sys/ops/community/savePost",
   "/sys/ops/community/publishPost", "/sys/ops/community/deletePost", "/sys/ops/community/signups", "/sys/ops/community/partners", "/sys/ops/community/deletePartner",
+  "/sys/technicalSupport/list", "/sys/ops/tickets/list", "/sys/ops/newsletter/list", "/sys/ops/newsletter/send",
   "/sys/ops/configUpgrades/list", "/sys/ops/prices/list", "/sys/ops/prices/history", "/sys/ops/prices/set",
   "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/main/home/dashboard", "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",

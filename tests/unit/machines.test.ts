@@ -7,6 +7,7 @@ import { lifecycle, refundMachine } from "../../backend/domains/services/machine
 import { projectMachine } from "../../backend/domains/public-chain/machine";
 import { testServiceMachine } from "../../backend/domains/test-services/machine";
 import { ipfsUpgradeMachine } from "../../backend/domains/ipfs/machine";
+import { ticketMachine } from "../../backend/domains/support/machine";
 
 /**
  * Every machine's table-driven test, generated from its own table (contract/state-machine.ts): each state ×
@@ -47,6 +48,7 @@ const machines: Entry[] = [
   { machine: projectMachine, pass: () => ({}) },
   { machine: testServiceMachine, pass: () => ({}) },
   { machine: ipfsUpgradeMachine, pass: () => ({ comments: "no room on the node" }) },
+  { machine: ticketMachine, pass: () => ({}) },
 ];
 
 describe.each(machines.map((entry) => ({ name: entry.machine.name, entry })))("the $name machine, from its table", ({ entry }) => {

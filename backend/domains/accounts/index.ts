@@ -1,6 +1,6 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
-import { createCaptcha } from "./captcha";
+import { checkCaptcha, createCaptcha } from "./captcha";
 import { createDemoAccounts } from "./demo";
 import { activate, changePassword, checkResetCode, clientInfo, logout, register, resetPassword, sendResetCode } from "./handlers";
 import { login, logoutEverywhere } from "./login";
@@ -30,7 +30,7 @@ export default defineDomain({
     "/main/mfa/verify": verifySecondFactor,
   }),
   uploads: { licence: licenceUpload },
-  api: { hashPassword, createDemoAccounts, createOperator, toUser },
+  api: { hashPassword, createDemoAccounts, createOperator, toUser, checkCaptcha },
   seedDemo: seedDemoSecondFactors,
   fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),
 });

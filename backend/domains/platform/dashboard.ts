@@ -7,6 +7,7 @@ import participation from "../participation";
 import payments from "../payments";
 import services from "../services";
 import store from "../store";
+import support from "../support";
 import type { Db } from "../../db/client";
 import type { SignedInContext } from "../../http/router";
 import type { OpsQueueCounts } from "../../../contract/platform";
@@ -21,6 +22,7 @@ export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
     participation.api.participationsWaiting(db),
     operations.api.failedJobsWaiting(db),
     ipfs.api.upgradesWaiting(db),
+    support.api.ticketsWaiting(db),
   ]);
   return Object.assign({}, ...parts) as OpsQueueCounts;
 }

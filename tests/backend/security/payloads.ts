@@ -83,6 +83,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   workspaceId: "ideWorkspace",
   fileId: "ideFile",
   templateId: "not-id",
+  /** A support ticket (docs/decisions/041): the asker's own; operators read any. */
+  ticketId: "supportTicket",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -187,6 +189,15 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/ops/community/savePost": () => ({ kind: "news", titleEn: `${w.tag} news` }),
     "/sys/ops/community/savePartner": () => ({ partner: { nameEn: `${w.tag} partner`, sortOrder: 1 } }),
     "/anon/platform/desktopLink": () => ({ email: `${key()}@example.com`, path: "/g/home/index" }),
+    // A visitor's private key and the newsletter's mail tokens: well formed, known to nobody (docs/decisions/041).
+    "/anon/technicalSupport/ticket": () => ({ key: "K".repeat(43) }),
+    "/anon/technicalSupport/reply": () => ({ key: "K".repeat(43), content: "thanks" }),
+    "/anon/technicalSupport/close": () => ({ key: "K".repeat(43) }),
+    "/anon/newsletter/confirm": () => ({ token: "T".repeat(43) }),
+    "/anon/newsletter/unsubscribe": () => ({ token: "T".repeat(43) }),
+    // SPEC §5 Support ticket: a contact email or mobile is required (docs/decisions/041).
+    "/sys/technicalSupport/insertTech": () => ({ question: `${w.tag} question`, contactEmail: "sec@example.com", file: w.pending.support }),
+    "/anon/technicalSupport/insertTech": () => ({ question: `${w.tag} question`, contactMobile: "+8613912345678", source: "support", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),
     "/anon/password/checkResetCode": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456" }),
     "/main/updateEmailPassword": () => ({ phone: w.userName, retrieveWay: "email", captcha: "123456", password: PASSWORD, confirmPassword: PASSWORD }),
     "/anon/password/sendResetCode": () => ({ phone: w.userName, retrieveWay: "email", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),

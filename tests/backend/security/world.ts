@@ -63,6 +63,7 @@ const FILES = {
   attachment: ["readme.txt", TXT],
   chaincode: ["asset.zip", Buffer.from(ZIP)],
   ddc: ["certificate.png", PNG],
+  support: ["screen.png", PNG],
 } as const;
 export type FileKind = keyof typeof FILES;
 
@@ -87,6 +88,7 @@ export const KINDS = [
   "did", "credential",
   "ddc", "binding",
   "ideWorkspace", "ideFile",
+  "supportTicket",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -391,6 +393,16 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const binding = await ok("/sys/binding/bind", { message: challenge.message, signature: await wallet.signMessage({ message: challenge.message }) }, token);
   ids.binding.push(binding.bindingId);
   markers.push(wallet.address);
+  // A support ticket with an attachment (docs/decisions/041): its conversation and its file are the asker's own.
+  const supportFile = await fetch(`${inject("baseUrl")}/vueapi/upload/support`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "X-File-Name": `${tag}.txt`, "Content-Type": "text/plain" },
+    body: `${tag} support attachment`,
+  });
+  const supportUpload = (await supportFile.json()) as { code: number; data: { uploadId: string } };
+  expect(supportUpload.code).toBe(0);
+  const supportTicket = await ok("/sys/technicalSupport/insertTech", { question: `${tag} question`, contactEmail: `${tag}@example.com`, file: { uploadId: supportUpload.data.uploadId } }, token);
+  ids.supportTicket.push(supportTicket.ticketId);
 
   // Products: a draft with a cover, and one waiting for approval.
   const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
@@ -434,6 +446,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const cardNow = (await ok("/sys/account/card", {}, token)).card;
   // Uploads left pending: another user naming them must not get them.
   const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), ddc: await uploaded("ddc", token) };
+  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), support: await uploaded("support", token) };
   ids.upload.push(...Object.values(pending).map((u) => u.uploadId));
   markers.push(...ids.upload.map(String));
 
@@ -510,6 +523,8 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ["/sys/ddc/list", { pageSize: 50 }],
     ...w.ids.ddc.map((ddcId): [string, object] => ["/sys/ddc/detail", { ddcId }]),
     ["/sys/binding/list", {}],
+    ["/sys/technicalSupport/list", { pageSize: 50 }],
+    ...w.ids.supportTicket.map((ticketId): [string, object] => ["/sys/technicalSupport/detail", { ticketId }]),
     ["/sys/chainAppInfo/view", { appId: w.named.participatedAppId, appJoinAuditId: w.named.joinId }],
     ["/sys/did/identifiers/list", { pageSize: 50 }],
     ["/sys/did/credentials/received", { pageSize: 50 }],

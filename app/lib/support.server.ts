@@ -1,0 +1,63 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect } from "@remix-run/node";
+import { replyFormSchema, supportNotice, visitorTicketFormSchema } from "@contract/support";
+import { failureResponse, type Api } from "./api.server";
+import { formFailureStatus, replyWithFailure } from "./forms.server";
+import { redirectWithFlash } from "./session.server";
+import type { VueapiResult } from "./vueapi.server";
+
+/* Server work of the support pages (docs/decisions/041): the visitor's form, replies, attachments, the hours notice. */
+
+/** SPEC §9 support hours at this request's time. */
+export const noticeNow = () => supportNotice(new Date());
+
+/** A visitor's private ticket page (the link mailed to them). */
+export const visitorTicketPage = (key: string) => `/g/main/supportTicket?key=${encodeURIComponent(key)}`;
+
+/**
+ * A visitor's ticket from the support or contact page: the form's schema, then the backend (captcha, limits,
+ * contact rules again). From the support page the visitor lands on the ticket's private page, whose link was also
+ * mailed; the contact page (open to mobile devices, SPEC §2, where the private page is not) answers on itself.
+ */
+export async function createVisitorTicket(request: Request, api: Api, backTo: string | null = null) {
+  const submission = parseWithZod(await request.formData(), { schema: visitorTicketFormSchema });
+  if (submission.status !== "success") return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
+  const result = await api.call("/anon/technicalSupport/insertTech", submission.value);
+  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
+  if (backTo) return redirectWithFlash(request, backTo, { kind: "success", key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentCall" });
+  return redirectWithFlash(request, visitorTicketPage(result.data.key), { kind: "success", key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentKeepLink" });
+}
+
+/** A reply form's submission, sent by `send`; the page again (with the flash) or the form's errors. */
+export async function replyToTicket(request: Request, formData: FormData, send: (content: string) => Promise<VueapiResult<unknown>>, back: string) {
+  const submission = parseWithZod(formData, { schema: replyFormSchema });
+  if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
+  const result = await send(submission.value.content);
+  if (!result.ok) {
+    if (result.status >= 500) throw failureResponse(result);
+    return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
+  }
+  return redirectWithFlash(request, back, { kind: "success", key: "support:detail.sent" });
+}
+
+/** Closing asks first: without JavaScript the answer is the confirm step (`?confirm=close`). */
+export function closeNeedsConfirm(formData: FormData, here: URL) {
+  if (formData.get("confirmed") === "yes") return null;
+  const q = new URLSearchParams(here.search);
+  q.set("confirm", "close");
+  return redirect(`${here.pathname}?${q}`);
+}
+
+/** A ticket's attachment as a download: its bytes, its type, and a name the browser saves it under. */
+export function attachmentResponse(file: { name: string; mime: string; dataBase64: string }) {
+  const bytes = Buffer.from(file.dataBase64, "base64");
+  return new Response(bytes, {
+    headers: {
+      "Content-Type": file.mime,
+      "Content-Length": String(bytes.byteLength),
+      "Content-Disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

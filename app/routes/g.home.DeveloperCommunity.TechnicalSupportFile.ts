@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiFor, notFound, requireUser } from "~/lib/api.server";
+import { positiveId } from "~/lib/params";
+import { attachmentResponse } from "~/lib/support.server";
+
+/** The attachment of one of my tickets (another user's ticket is not found: the backend looks it up with its owner). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const ticketId = positiveId(new URL(request.url).searchParams.get("ticketId"));
+  if (!ticketId) throw notFound();
+  return attachmentResponse(await apiFor(request, viewer).load("/sys/technicalSupport/file", { ticketId }));
+}

@@ -1,0 +1,63 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { TICKET_STATUSES } from "@contract/support-codes";
+import { FilterPills } from "~/components/FilterPills";
+import { Pagination } from "~/components/Pagination";
+import { TicketStatusBadge } from "~/components/support/bits";
+import { apiFor, requireOperator } from "~/lib/api.server";
+import { formatDate } from "~/lib/format";
+import { pageTitle } from "~/lib/meta";
+import { pagingOf } from "~/lib/paging";
+import { oneOf } from "~/lib/params";
+
+export const handle = {
+  i18n: ["support"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.supportTickets" }],
+};
+export const meta = pageTitle("supportTickets");
+
+/**
+ * Operations: support tickets (docs/decisions/041). By default those waiting (open first, then answered), the
+ * longest waiting first; each opens on its page to read, reply and close.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireOperator(request);
+  const url = new URL(request.url);
+  const status = oneOf(TICKET_STATUSES, url.searchParams.get("status"));
+  const data = await apiFor(request, viewer).load("/sys/ops/tickets/list", { ...pagingOf(url), status });
+  return json({ ...data, status: status ?? null, language: viewer.language });
+}
+
+export default function TicketQueue() {
+  const { page, status, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("support");
+  const filters = [
+    { key: "waiting", to: "?", label: t("ops.waiting"), current: status === null },
+    ...TICKET_STATUSES.map((s) => ({ key: s, to: `?status=${s}`, label: t(`status.${s}`), current: status === s })),
+  ];
+  return (
+    <div className="space-y-4">
+      <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
+      <p className="text-sm text-slate-600">{t("ops.intro")}</p>
+      <FilterPills label={t("list.filter")} links={filters} />
+      {page.rows.length === 0 ? <p className="card text-center text-slate-600">{t("ops.empty")}</p> : (
+        <ul className="space-y-2">
+          {page.rows.map((r) => (
+            <li key={r.ticketId} className="card flex flex-wrap items-center justify-between gap-3 p-4" data-testid="ops-ticket">
+              <div className="min-w-0 flex-1">
+                <Link to={`/g/home/operations/TicketDetail?ticketId=${r.ticketId}`} className="link font-semibold">{t("detail.title", { id: r.ticketId })}</Link>
+                <p className="truncate text-sm text-slate-700">{r.question}</p>
+                <p className="text-xs text-slate-600">
+                  {r.owner ?? t("ops.visitor")} · {r.contact} · {t(`sources.${r.source}`)} · {t("list.updated")}: {formatDate(r.updatedAt, language, true)}
+                </p>
+              </div>
+              <TicketStatusBadge status={r.status} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import { Msg } from "../../../contract/messages";
+import { IssueStatus, NEWSLETTER_RESEND_WAIT_SECONDS, SubscriberStatus } from "../../../contract/support-codes";
+import { newSecret, sha256 } from "../../http/auth";
+import { ApiError } from "../../http/errors";
+import type { CallContext, Payload, SignedInContext } from "../../http/router";
+import { schedule } from "../../jobs/runner";
+import { sealWith } from "../../kit/sealed";
+import accounts from "../accounts";
+import { NEWSLETTER_SEND } from "./jobs";
+import { confirmPath, resendWaitSeconds, UNSUBSCRIBE_KEYS } from "./rules";
+import { newsletterIssues, newsletterSubscribers } from "./tables";
+
+/** The newsletter (SPEC §2 subscribes, §9 resend wait 60 s; docs/decisions/041): double opt-in, one-click unsubscribe, issues by job. */
+
+/** A confirmation link is valid for two days after its mail. */
+export const CONFIRM_TTL_MS = 2 * 86_400_000;
+
+function resendWait(seconds: number) {
+  return new ApiError(Msg.NEWSLETTER_RESEND_WAIT, { retryAfterSeconds: seconds, fieldErrors: { email: [`errors:${Msg.NEWSLETTER_RESEND_WAIT}`] } }, undefined, { status: 429, retryAfterSeconds: seconds });
+}
+
+/**
+ * A subscription: the address's limit and the captcha, then the address itself: confirmed already (nothing sent),
+ * or a confirmation mail with a new one-time link, at most once in 60 seconds per address (SPEC §9; refused with
+ * the wait in seconds). An address that unsubscribed subscribes again the same way.
+ */
+export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ctx: CallContext) {
+  const { services } = ctx;
+  await services.limits.consume("newsletter.ip", services.limits.subjectOf(ctx.clientAddress));
+  await accounts.api.checkCaptcha(services, input.captchaKey, input.captcha);
+  const now = services.now();
+  const email = input.email.trim();
+  const byAddress = sql`lower(${newsletterSubscribers.email}) = ${email.toLowerCase()}`;
+  const [existing] = await services.db.select().from(newsletterSubscribers).where(byAddress);
+  if (existing?.status === SubscriberStatus.CONFIRMED) return { email: existing.email, alreadyConfirmed: true };
+  const wait = resendWaitSeconds(existing?.confirmSentAt ?? null, now);
+  if (wait > 0) throw resendWait(wait);
+  const permit = await services.limits.mailPermit(email, ctx.clientAddress);
+  const token = newSecret(32);
+  if (existing) {
+    // Taken only if no other request sent one within the wait meanwhile.
+    const cutoff = new Date(now.getTime() - NEWSLETTER_RESEND_WAIT_SECONDS * 1000);
+    const [row] = await services.db
+      .update(newsletterSubscribers)
+      .set({ status: SubscriberStatus.PENDING, confirmHash: sha256(token), confirmSentAt: now, language: ctx.language })
+      .where(and(eq(newsletterSubscribers.id, existing.id), sql`(${newsletterSubscribers.confirmSentAt} is null or ${newsletterSubscribers.confirmSentAt} <= ${cutoff.toISOString()})`))
+      .returning({ id: newsletterSubscribers.id });
+    if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
+  } else {
+    const unsubscribe = newSecret(32);
+    const [row] = await services.db
+      .insert(newsletterSubscribers)
+      .values({
+        email,
+        language: ctx.language,
+        status: SubscriberStatus.PENDING,
+        confirmHash: sha256(token),
+        confirmSentAt: now,
+        unsubscribeHash: sha256(unsubscribe),
+        unsubscribeSealed: sealWith(services.env, UNSUBSCRIBE_KEYS, unsubscribe),
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: newsletterSubscribers.id });
+    // Another request for the same address won the race: it sent the mail.
+    if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
+  }
+  await services.mailer.send(permit, "newsletterConfirm", ctx.language, { link: `${services.env.publicUrl}${confirmPath(token)}` });
+  return { email, alreadyConfirmed: false };
+}
+
+/** The confirmation link (one-time, two days): the subscriber is confirmed and receives the next issues. */
+export async function confirm(input: Payload<"/anon/newsletter/confirm">, ctx: CallContext) {
+  const now = ctx.services.now();
+  const [row] = await ctx.services.db
+    .update(newsletterSubscribers)
+    .set({ status: SubscriberStatus.CONFIRMED, confirmedAt: now, confirmHash: null })
+    .where(
+      and(
+        eq(newsletterSubscribers.confirmHash, sha256(input.token)),
+        eq(newsletterSubscribers.status, SubscriberStatus.PENDING),
+        sql`${newsletterSubscribers.confirmSentAt} > ${new Date(now.getTime() - CONFIRM_TTL_MS).toISOString()}`,
+      ),
+    )
+    .returning({ email: newsletterSubscribers.email });
+  if (!row) throw new ApiError(Msg.NEWSLETTER_LINK_INVALID);
+  return row;
+}
+
+/** The one-click unsubscribe of every issue: no login; the same link answers again once done. */
+export async function unsubscribe(input: Payload<"/anon/newsletter/unsubscribe">, ctx: CallContext) {
+  const [row] = await ctx.services.db
+    .update(newsletterSubscribers)
+    .set({ status: SubscriberStatus.UNSUBSCRIBED, confirmHash: null })
+    .where(eq(newsletterSubscribers.unsubscribeHash, sha256(input.token)))
+    .returning({ email: newsletterSubscribers.email });
+  if (!row) throw new ApiError(Msg.NEWSLETTER_LINK_INVALID);
+  return row;
+}
+
+async function subscriberCounts(ctx: SignedInContext) {
+  const rows = await ctx.services.db.select({ status: newsletterSubscribers.status, n: count() }).from(newsletterSubscribers).groupBy(newsletterSubscribers.status);
+  const of = (s: number) => rows.find((r) => r.status === s)?.n ?? 0;
+  return { confirmed: of(SubscriberStatus.CONFIRMED), pending: of(SubscriberStatus.PENDING) };
+}
+
+export async function opsNewsletterList(input: Payload<"/sys/ops/newsletter/list">, ctx: SignedInContext) {
+  const db = ctx.services.db;
+  const [{ total }] = await db.select({ total: count() }).from(newsletterIssues);
+  const rows = await db.select().from(newsletterIssues).orderBy(desc(newsletterIssues.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  return {
+    ...(await subscriberCounts(ctx)),
+    page: {
+      rows: rows.map((r) => ({ issueId: r.id, subjectEn: r.subjectEn, subjectZh: r.subjectZh, status: r.status, recipients: r.recipients, sent: r.sent, createdAt: r.createdAt.toISOString(), sentAt: r.sentAt?.toISOString() ?? null })),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
+}
+
+/** Operations: a new issue to every confirmed subscriber, sent by the background job (in the audit entry's transaction). */
+export async function opsNewsletterSend(input: Payload<"/sys/ops/newsletter/send">, ctx: SignedInContext) {
+  const { confirmed } = await subscriberCounts(ctx);
+  if (confirmed === 0) throw new ApiError(Msg.NEWSLETTER_NO_SUBSCRIBERS);
+  const now = ctx.services.now();
+  const [issue] = await ctx.services.db
+    .insert(newsletterIssues)
+    .values({ ...input, status: IssueStatus.SENDING, recipients: confirmed, createdBy: ctx.user.id, createdAt: now })
+    .returning({ id: newsletterIssues.id });
+  await schedule(ctx.services.db, NEWSLETTER_SEND, { issueId: issue.id }, { runAt: now, dedupeKey: `${NEWSLETTER_SEND}:${issue.id}:0` });
+  return { issueId: issue.id, recipients: confirmed };
+}
