@@ -445,8 +445,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.message.push(...messages.page.rows.map((m: any) => m.messageId));
   const cardNow = (await ok("/sys/account/card", {}, token)).card;
   // Uploads left pending: another user naming them must not get them.
-  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), ddc: await uploaded("ddc", token) };
-  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), support: await uploaded("support", token) };
+  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), ddc: await uploaded("ddc", token), support: await uploaded("support", token) };
   ids.upload.push(...Object.values(pending).map((u) => u.uploadId));
   markers.push(...ids.upload.map(String));
 
