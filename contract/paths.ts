@@ -21,6 +21,8 @@ import { pricePaths } from "./prices";
 import { contractPaths } from "./contracts";
 import { testServicePaths } from "./test-services";
 import { ipfsFixturePaths, ipfsPaths } from "./ipfs";
+import { docPaths } from "./docs";
+import { marketPaths } from "./market";
 
 export type { PathSpec } from "./path-spec";
 
@@ -56,6 +58,8 @@ export const paths = {
   ...testServicePaths,
   ...ipfsPaths,
   ...ipfsFixturePaths,
+  ...docPaths,
+  ...marketPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;
