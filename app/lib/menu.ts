@@ -8,6 +8,11 @@ export type MenuEntry = {
   /** SPEC §2: shown in the left menu when > 0; the number orders the entries. */
   navigation: number;
   operatorOnly?: boolean;
+  /**
+   * SPEC §2: OnlineHelp, Documentation and the source-repository entry open in a new window instead of
+   * navigating: the shell renders the entry as a link with target=_blank rel=noopener.
+   */
+  newWindow?: boolean;
   children?: MenuEntry[];
 };
 
@@ -61,8 +66,29 @@ export const MENU: MenuEntry[] = [
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
   },
+  {
+    // SPEC §2 DeveloperCommunity (default News_Events, built by another slice of issue 15): its entries.
+    key: "developerCommunity",
+    to: "/g/home/DeveloperCommunity",
+    navigation: 80,
+    children: [
+      { key: "onlineHelp", to: "/g/main/documentation?page=getting-started", navigation: 5, newWindow: true },
+      { key: "chaincodeMarket", to: "/g/home/DeveloperCommunity/ChaincodeMarket", navigation: 30 },
+      { key: "documentation", to: "/g/main/documentation", navigation: 70, newWindow: true },
+      // Its address is the deployment's (SOURCE_REPOSITORY_URL): without one the entry is not shown (withSourceRepository).
+      { key: "sourceRepository", to: "", navigation: 80, newWindow: true },
+    ],
+  },
   { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
 ];
+
+/** The source-repository entry gets the deployment's address, or is left out when there is none. */
+export function withSourceRepository(entries: MenuEntry[], url: string | undefined): MenuEntry[] {
+  return entries.flatMap((e) => {
+    if (e.key === "sourceRepository") return url ? [{ ...e, to: url }] : [];
+    return [e.children ? { ...e, children: withSourceRepository(e.children, url) } : e];
+  });
+}
 
 export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
   return entries
@@ -92,4 +118,6 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.ipfsUpgradeReviews", to: "/g/home/operations/IpfsUpgrades" },
   { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork" },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog" },
+  { key: "titles.opsDocs", to: "/g/home/operations/Documentation" },
+  { key: "titles.opsMarket", to: "/g/home/operations/ChaincodeMarket" },
 ];
