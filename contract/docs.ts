@@ -44,8 +44,14 @@ export const docHitSchema = docEntrySchema.extend({
   snippet: z.string(),
 });
 
+/** A parent page's id as a form posts it (digits; empty: top level). */
 const optionalId = () =>
-  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().int().positive().optional());
+  z
+    .string()
+    .trim()
+    .regex(/^([1-9][0-9]{0,9})?$/, "validation.invalid")
+    .optional()
+    .transform((v) => (v ? Number(v) : undefined));
 const textMax = (max: number) =>
   z
     .string()
