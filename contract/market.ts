@@ -20,7 +20,7 @@ export type MarketFunction = z.infer<typeof marketFunctionSchema>;
 export const MARKET_STATUSES = ["published", "withdrawn"] as const;
 
 export const marketPackageSchema = z.object({
-  packageId: z.number().int(),
+  marketPackageId: z.number().int(),
   /** The package (contract) name, as the wizard takes it (SPEC §5 Chaincode package). */
   name: z.string(),
   language: z.enum(LANGUAGES),
@@ -85,25 +85,25 @@ export const marketPaths = {
     data: pageOf(marketPackageSchema),
   },
   /** A published package with its files (the text of each source), for reading and for the IDE's templates. */
-  "/sys/market/detail": { auth: "user", payload: z.object({ packageId: id() }), data: marketPackageSchema.extend({ files: z.array(marketFileSchema) }) },
+  "/sys/market/detail": { auth: "user", payload: z.object({ marketPackageId: id() }), data: marketPackageSchema.extend({ files: z.array(marketFileSchema) }) },
   /** The zip of a published package; counts one download. */
   "/sys/market/download": {
     auth: "user",
-    payload: z.object({ packageId: id() }),
+    payload: z.object({ marketPackageId: id() }),
     data: z.object({ fileName: z.string(), mime: z.string(), dataBase64: z.string(), downloads: z.number().int() }),
   },
   /** Operations: every entry, published or withdrawn. */
   "/sys/ops/market/list": { auth: "operator", payload: z.object({ ...pagingFields }), data: pageOf(marketPackageSchema) },
   /**
-   * Adds (without packageId; `file` required) or updates an entry. The zip (an upload of kind chaincode, checked
+   * Adds (without marketPackageId; `file` required) or updates an entry. The zip (an upload of kind chaincode, checked
    * like the wizard's while it arrives) must pass the service test job's inspection with the entry's functions,
    * and a Solidity one must compile: otherwise MSG_46205 with the findings.
    */
   "/sys/ops/market/save": {
     auth: "operator",
-    payload: z.object({ packageId: id().optional(), form: marketFormSchema, file: uploadSchema.optional() }),
-    data: z.object({ packageId: z.number().int(), name: z.string() }),
+    payload: z.object({ marketPackageId: id().optional(), form: marketFormSchema, file: uploadSchema.optional() }),
+    data: z.object({ marketPackageId: z.number().int(), name: z.string() }),
   },
   /** Withdraws an entry from the market (or puts it back): a withdrawn one is not listed, downloaded or used. */
-  "/sys/ops/market/withdraw": { auth: "operator", payload: z.object({ packageId: id(), withdrawn: z.boolean() }), data: z.object({ packageId: z.number().int(), status: z.enum(MARKET_STATUSES) }) },
+  "/sys/ops/market/withdraw": { auth: "operator", payload: z.object({ marketPackageId: id(), withdrawn: z.boolean() }), data: z.object({ marketPackageId: z.number().int(), status: z.enum(MARKET_STATUSES) }) },
 } satisfies Record<string, PathSpec>;

@@ -10,23 +10,23 @@ import { pageParam, positiveId, positiveParam } from "~/lib/params";
 import { parseFormWithUploads, uploadError, uploadRef } from "~/lib/uploads.server";
 
 /**
- * Operations: the chaincode market's entries (issue 15; docs/decisions/042). `?edit=<packageId>` or `?new=1`
+ * Operations: the chaincode market's entries (issue 15; docs/decisions/042). `?edit=<marketPackageId>` or `?new=1`
  * opens the form (its zip streamed to the backend's chaincode upload, checked like the wizard's);
- * `?confirm=<packageId>` is the confirm step of a withdrawal without JavaScript. Intents: save, withdraw.
+ * `?confirm=<marketPackageId>` is the confirm step of a withdrawal without JavaScript. Intents: save, withdraw.
  */
 export const OPS_MARKET = "/g/home/operations/ChaincodeMarket";
 
 export async function loadMarketOps(api: Api, url: URL) {
   const { page } = await api.load("/sys/ops/market/list", { pageIndex: pageParam(url), pageSize: 50 });
   const editId = positiveParam(url.searchParams.get("edit"));
-  const editing = editId ? (page.rows.find((r) => r.packageId === editId) ?? null) : null;
+  const editing = editId ? (page.rows.find((r) => r.marketPackageId === editId) ?? null) : null;
   const creating = !editing && url.searchParams.get("new") === "1";
   const confirmId = positiveParam(url.searchParams.get("confirm"));
-  const confirm = confirmId ? (page.rows.find((r) => r.packageId === confirmId && r.status === "published") ?? null) : null;
+  const confirm = confirmId ? (page.rows.find((r) => r.marketPackageId === confirmId && r.status === "published") ?? null) : null;
   return { page, editing, creating, confirm };
 }
 
-const withdrawSchema = z.object({ packageId: z.coerce.number().int().positive(), withdrawn: z.enum(["0", "1"]), confirmed: z.literal("yes").optional() });
+const withdrawSchema = z.object({ marketPackageId: z.coerce.number().int().positive(), withdrawn: z.enum(["0", "1"]), confirmed: z.literal("yes").optional() });
 
 export async function marketOpsAction(request: Request, api: Api) {
   const multipart = (request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data");
@@ -37,18 +37,18 @@ export async function marketOpsAction(request: Request, api: Api) {
   if (intent === "withdraw") {
     const v = parseFormOr400(withdrawSchema, formData);
     const withdrawn = v.withdrawn === "1";
-    if (withdrawn && v.confirmed !== "yes") return redirect(`${OPS_MARKET}?confirm=${v.packageId}`);
-    return redirectAfter(request, await api.call("/sys/ops/market/withdraw", { packageId: v.packageId, withdrawn }), OPS_MARKET, withdrawn ? "market:flash.withdrawn" : "market:flash.restored");
+    if (withdrawn && v.confirmed !== "yes") return redirect(`${OPS_MARKET}?confirm=${v.marketPackageId}`);
+    return redirectAfter(request, await api.call("/sys/ops/market/withdraw", { marketPackageId: v.marketPackageId, withdrawn }), OPS_MARKET, withdrawn ? "market:flash.withdrawn" : "market:flash.restored");
   }
-  const raw = formData.get("packageId");
-  const packageId = raw ? positiveId(String(raw)) : null;
-  if (raw && !packageId) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  const raw = formData.get("marketPackageId");
+  const marketPackageId = raw ? positiveId(String(raw)) : null;
+  if (raw && !marketPackageId) throw json({ messageKey: "errors:http.400" }, { status: 400 });
   const submission = parseWithZod(formData, { schema: marketFormSchema });
-  const fileError = uploadError(uploads.file, packageId ? null : "wizard:validation.file.required");
+  const fileError = uploadError(uploads.file, marketPackageId ? null : "wizard:validation.file.required");
   if (submission.status !== "success" || fileError) {
     return json({ result: replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}) }, { status: 400 });
   }
-  const result = await api.call("/sys/ops/market/save", { ...(packageId ? { packageId } : {}), form: submission.value, file: uploadRef(uploads.file) });
+  const result = await api.call("/sys/ops/market/save", { ...(marketPackageId ? { marketPackageId } : {}), form: submission.value, file: uploadRef(uploads.file) });
   if (!result.ok) return json({ result: replyWithFailure(submission, result, { fieldPrefix: "form." }) }, { status: formFailureStatus(result) });
   return redirectAfter(request, result, OPS_MARKET, "market:flash.saved");
 }

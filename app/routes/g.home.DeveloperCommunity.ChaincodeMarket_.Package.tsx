@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
 import { apiFor, notFound, requireUser } from "~/lib/api.server";
-import { MARKET, marketDownloadUrl, useInServiceUrl } from "~/lib/market";
+import { MARKET, marketDownloadUrl, newServiceUrl } from "~/lib/market";
 import { pageTitle } from "~/lib/meta";
 import { positiveParam } from "~/lib/params";
 
@@ -13,9 +13,9 @@ export const meta = pageTitle("chaincodeMarketPackage", (data) => data?.pkg?.nam
 /** A market package: its fields, functions and every file's text (issue 15; the IDE reads the same path). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const packageId = positiveParam(new URL(request.url).searchParams.get("packageId"));
-  if (!packageId) throw notFound();
-  const pkg = await apiFor(request, viewer).load("/sys/market/detail", { packageId });
+  const marketPackageId = positiveParam(new URL(request.url).searchParams.get("marketPackageId"));
+  if (!marketPackageId) throw notFound();
+  const pkg = await apiFor(request, viewer).load("/sys/market/detail", { marketPackageId });
   return json({ pkg, language: viewer.language });
 }
 
@@ -28,8 +28,8 @@ export default function MarketPackagePage() {
       <h1 className="font-mono text-xl font-semibold">{pkg.name} <span className="text-base font-normal text-slate-600">{pkg.version} · {t(`languages.${pkg.language}`)}</span></h1>
       <p className="text-slate-800">{language === "zh-CN" ? pkg.descriptionZh : pkg.descriptionEn}</p>
       <div className="flex flex-wrap gap-3">
-        <a className="btn-secondary" href={marketDownloadUrl(pkg.packageId)} download>{t("actions.download")}</a>
-        <Link className="btn-primary" to={useInServiceUrl(pkg.packageId)}>{t("actions.use")}</Link>
+        <a className="btn-secondary" href={marketDownloadUrl(pkg.marketPackageId)} download>{t("actions.download")}</a>
+        <Link className="btn-primary" to={newServiceUrl(pkg.marketPackageId)}>{t("actions.use")}</Link>
       </div>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="font-medium">{t("detail.mainPath")}</dt><dd className="font-mono">{pkg.mainPath}</dd>

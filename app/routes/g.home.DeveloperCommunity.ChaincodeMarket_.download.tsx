@@ -5,9 +5,9 @@ import { positiveParam } from "~/lib/params";
 /** A chaincode market package as a zip (resource route; issue 15): each download is counted by the backend. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const packageId = positiveParam(new URL(request.url).searchParams.get("packageId"));
-  if (!packageId) throw notFound();
-  const result = await apiFor(request, viewer).call("/sys/market/download", { packageId });
+  const marketPackageId = positiveParam(new URL(request.url).searchParams.get("marketPackageId"));
+  if (!marketPackageId) throw notFound();
+  const result = await apiFor(request, viewer).call("/sys/market/download", { marketPackageId });
   if (!result.ok) throw failureResponse(result);
   return new Response(Buffer.from(result.data.dataBase64, "base64"), {
     headers: {

@@ -84,7 +84,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const confirming = confirmingItem(draft, confirm);
   // A new service started from the chaincode market: the package named (a withdrawn or unknown one is refused).
   const marketId = marketParam(request, appState, appId);
-  const market = marketId ? await api.load("/sys/market/detail", { packageId: marketId }).then((m) => ({ packageId: m.packageId, name: m.name, language: m.language })) : null;
+  const market = marketId ? await api.load("/sys/market/detail", { marketPackageId: marketId }).then((m) => ({ packageId: m.marketPackageId, name: m.name, language: m.language })) : null;
   return json({ appState, appId, step, steps, allowed, draft, source, catalogue, confirming, market, language: viewer.language });
 }
 

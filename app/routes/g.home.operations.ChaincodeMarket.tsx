@@ -40,9 +40,9 @@ export default function MarketEntries() {
       </div>
       {confirm ? (
         <IntentConfirmStep id="market-withdraw" title={t("ops.withdraw", { name: confirm.name })} question={t("ops.withdrawQuestion", { name: confirm.name })} intent="withdraw"
-          fields={{ packageId: confirm.packageId, withdrawn: "1" }} action={OPS_MARKET} cancelTo={OPS_MARKET} confirmLabel={t("ops.withdraw", { name: confirm.name })} cancelLabel={t("ops.cancel")} danger />
+          fields={{ marketPackageId: confirm.marketPackageId, withdrawn: "1" }} action={OPS_MARKET} cancelTo={OPS_MARKET} confirmLabel={t("ops.withdraw", { name: confirm.name })} cancelLabel={t("ops.cancel")} danger />
       ) : null}
-      {editing || creating ? <MarketEntryForm key={editing?.packageId ?? "new"} entry={editing} result={result} cancelTo={OPS_MARKET} /> : null}
+      {editing || creating ? <MarketEntryForm key={editing?.marketPackageId ?? "new"} entry={editing} result={result} cancelTo={OPS_MARKET} /> : null}
       <section aria-labelledby="market-entries" className="space-y-2">
         <h3 id="market-entries" className="font-semibold">{t("ops.list")}</h3>
         {page.rows.length === 0 ? <p className="card text-sm text-slate-700">{t("ops.empty")}</p> : (
@@ -59,7 +59,7 @@ export default function MarketEntries() {
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {page.rows.map((p) => (
-                  <tr key={p.packageId} data-testid="market-entry">
+                  <tr key={p.marketPackageId} data-testid="market-entry">
                     <th scope="row" className="px-3 py-2 text-left font-mono">
                       {p.name} <Badge tone={p.status === "published" ? "ok" : "off"}>{t(`ops.status.${p.status}`)}</Badge>
                     </th>
@@ -67,13 +67,13 @@ export default function MarketEntries() {
                     <td className="px-3 py-2">{p.version}</td>
                     <td className="px-3 py-2 text-right tabular-nums">{p.downloads}</td>
                     <td className="px-3 py-2">
-                      <Form method="post" id={`market-withdraw-${p.packageId}`} className="flex flex-wrap items-center gap-2">
-                        <Link className="link" to={`${OPS_MARKET}?edit=${p.packageId}`}>{t("ops.edit", { name: p.name })}</Link>
-                        <input type="hidden" name="packageId" value={p.packageId} />
+                      <Form method="post" id={`market-withdraw-${p.marketPackageId}`} className="flex flex-wrap items-center gap-2">
+                        <Link className="link" to={`${OPS_MARKET}?edit=${p.marketPackageId}`}>{t("ops.edit", { name: p.name })}</Link>
+                        <input type="hidden" name="marketPackageId" value={p.marketPackageId} />
                         <input type="hidden" name="intent" value="withdraw" />
                         <input type="hidden" name="withdrawn" value={p.status === "published" ? "1" : "0"} />
                         {p.status === "published" ? (
-                          <ConfirmSubmit formId={`market-withdraw-${p.packageId}`} label={t("ops.withdraw", { name: p.name })} title={t("ops.withdraw", { name: p.name })}
+                          <ConfirmSubmit formId={`market-withdraw-${p.marketPackageId}`} label={t("ops.withdraw", { name: p.name })} title={t("ops.withdraw", { name: p.name })}
                             question={t("ops.withdrawQuestion", { name: p.name })} confirmLabel={t("ops.withdraw", { name: p.name })} className="btn-danger px-2 py-1 text-xs" />
                         ) : (
                           <button type="submit" className="btn-secondary px-2 py-1 text-xs">{t("ops.restore", { name: p.name })}</button>

@@ -147,14 +147,14 @@ describe("the chaincode market (issue 15)", () => {
     const token = page.rows.find((r: any) => r.name === "service_token");
     expect(token.descriptionZh).toMatch(/\p{Script=Han}/u);
     const before = token.downloads;
-    const dl = await ok("/sys/market/download", { packageId: token.packageId }, user);
+    const dl = await ok("/sys/market/download", { marketPackageId: token.marketPackageId }, user);
     expect(dl.downloads).toBe(before + 1);
     const files = unzipSync(new Uint8Array(Buffer.from(dl.dataBase64, "base64")));
     expect(strFromU8(files["contracts/ServiceToken.sol"])).toContain("contract ServiceToken");
-    const detail = await ok("/sys/market/detail", { packageId: token.packageId }, user);
+    const detail = await ok("/sys/market/detail", { marketPackageId: token.marketPackageId }, user);
     expect(detail.downloads).toBe(before + 1);
     expect(detail.files.find((f: any) => f.path === "contracts/ServiceToken.sol").text).toContain("function transfer");
-    expect((await callVueapi(service, "/sys/market/detail", { packageId: 999999 }, user)).message).toBe(Msg.NOT_FOUND);
+    expect((await callVueapi(service, "/sys/market/detail", { marketPackageId: 999999 }, user)).message).toBe(Msg.NOT_FOUND);
   });
 
   it("operators add entries whose zip passes the test job, update and withdraw them; users are refused; audited", async () => {
@@ -171,16 +171,16 @@ describe("the chaincode market (issue 15)", () => {
     expect(badFunctions.data.fieldErrors["form.functions"]).toEqual(["market:validation.functionLine"]);
     const users = await callVueapi(service, "/sys/ops/market/save", { form, file: await upload(good, user) }, user);
     expect(users.code).toBe(4);
-    const { packageId } = await ok("/sys/ops/market/save", { form, file: await upload(good) }, operator);
-    expect((await ok("/sys/market/detail", { packageId }, user)).functions.map((f: any) => f.func)).toEqual(["putValue", "getValue"]);
-    await ok("/sys/ops/market/save", { packageId, form: { ...form, version: "1.1.0" } }, operator);
-    await ok("/sys/ops/market/withdraw", { packageId, withdrawn: true }, operator);
-    expect((await callVueapi(service, "/sys/market/download", { packageId }, user)).message).toBe(Msg.MARKET_WITHDRAWN);
-    expect((await callVueapi(service, "/sys/ops/market/withdraw", { packageId, withdrawn: false }, user)).code).toBe(4);
-    const entries = (await auditOf("market.change")).filter((e) => e.targetId === String(packageId));
+    const { marketPackageId } = await ok("/sys/ops/market/save", { form, file: await upload(good) }, operator);
+    expect((await ok("/sys/market/detail", { marketPackageId }, user)).functions.map((f: any) => f.func)).toEqual(["putValue", "getValue"]);
+    await ok("/sys/ops/market/save", { marketPackageId, form: { ...form, version: "1.1.0" } }, operator);
+    await ok("/sys/ops/market/withdraw", { marketPackageId, withdrawn: true }, operator);
+    expect((await callVueapi(service, "/sys/market/download", { marketPackageId }, user)).message).toBe(Msg.MARKET_WITHDRAWN);
+    expect((await callVueapi(service, "/sys/ops/market/withdraw", { marketPackageId, withdrawn: false }, user)).code).toBe(4);
+    const entries = (await auditOf("market.change")).filter((e) => e.targetId === String(marketPackageId));
     expect(entries.map((e) => e.decision).sort()).toEqual(["save", "withdraw"]);
     // An entry the operator changed is theirs at the next start.
-    const [row] = await service.services.db.select().from(marketPackages).where(eq(marketPackages.id, packageId));
+    const [row] = await service.services.db.select().from(marketPackages).where(eq(marketPackages.id, marketPackageId));
     expect(row.operatorEdited).toBe(true);
   });
 
@@ -191,9 +191,9 @@ describe("the chaincode market (issue 15)", () => {
     const notary = page.rows.find((r: any) => r.name === "notary_proof");
     const cover = async () => (await uploadVueapi(service, "cover", "c.png", tinyPng(), publisher)).data;
     // Solidity needs an EVM framework: the basic step says so at the framework field.
-    const fabric = await callVueapi(service, "/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: wizardBasic(uniqueName("Notary")), cover: await cover(), marketPackageId: notary.packageId }, publisher);
+    const fabric = await callVueapi(service, "/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: wizardBasic(uniqueName("Notary")), cover: await cover(), marketPackageId: notary.marketPackageId }, publisher);
     expect(fabric.data.fieldErrors["basic.framework"]).toEqual([Msg.SOLIDITY_NEEDS_EVM]);
-    const { appId } = await ok("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: { ...wizardBasic(uniqueName("Notary")), framework: "fisco" }, cover: await cover(), marketPackageId: notary.packageId }, publisher);
+    const { appId } = await ok("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: { ...wizardBasic(uniqueName("Notary")), framework: "fisco" }, cover: await cover(), marketPackageId: notary.marketPackageId }, publisher);
     const ref = { appState: "add", appId };
     const { draft } = await ok("/sys/chainAppInfo/wizard/draft", ref, publisher);
     expect(draft.packages.map((p: any) => p.name)).toEqual(["notary_proof"]);

@@ -40,6 +40,9 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/testService/list", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
   "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity", "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", "/sys/ipfsBusiness/ipfs/getIpfsPrice",
   "/sys/ipfsBusiness/ipfs/create", "/sys/ipfsBusiness/ipfs/list", "/sys/ipfsBusiness/ipfs/usageByGateway", "/sys/ops/ipfsUpgrades/list",
+  // Manual pages and market entries are public to every reader (docs/decisions/042): no user's record.
+  "/sys/ops/docs/list", "/sys/ops/docs/detail", "/sys/ops/docs/move", "/sys/ops/docs/publish", "/sys/ops/docs/delete",
+  "/sys/market/list", "/sys/market/detail", "/sys/market/download", "/sys/ops/market/list", "/sys/ops/market/withdraw",
 ]);
 
 /**

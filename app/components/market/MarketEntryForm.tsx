@@ -12,7 +12,7 @@ const linesOf = (p: MarketPackage) => p.functions.map((f) => `${f.func} | ${f.na
 export function MarketEntryForm({ entry, result, cancelTo }: { entry: MarketPackage | null; result?: SubmissionResult<string[]> | null; cancelTo: string }) {
   const { t } = useTranslation("market");
   const [form, fields] = useSchemaForm(marketFormSchema, result, {
-    id: entry ? `market-${entry.packageId}` : "market-new",
+    id: entry ? `market-${entry.marketPackageId}` : "market-new",
     defaultValue: entry
       ? { name: entry.name, language: entry.language, version: entry.version, descriptionEn: entry.descriptionEn, descriptionZh: entry.descriptionZh, mainPath: entry.mainPath, initParams: entry.initParams, functions: linesOf(entry) }
       : undefined,
@@ -24,7 +24,7 @@ export function MarketEntryForm({ entry, result, cancelTo }: { entry: MarketPack
       <FormProvider context={form.context}>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
-          {entry ? <input type="hidden" name="packageId" value={entry.packageId} /> : null}
+          {entry ? <input type="hidden" name="marketPackageId" value={entry.marketPackageId} /> : null}
           <div className="grid gap-4 md:grid-cols-3">
             <TextField field={fields.name} label={t("ops.name")} />
             <SelectField field={fields.language} label={t("ops.language")} placeholder="" options={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))} />

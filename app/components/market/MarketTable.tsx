@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { MarketPackage } from "@contract/market";
 import { formatNumber } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { marketDownloadUrl, marketPackageUrl, useInServiceUrl } from "~/lib/market";
+import { marketDownloadUrl, marketPackageUrl, newServiceUrl } from "~/lib/market";
 
 /** The market's packages: name, language, version, description (in the reader's language), downloads, actions. */
 export function MarketTable({ rows, language }: { rows: MarketPackage[]; language: Language }) {
@@ -23,7 +23,7 @@ export function MarketTable({ rows, language }: { rows: MarketPackage[]; languag
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((p) => (
-            <tr key={p.packageId} data-testid="market-row">
+            <tr key={p.marketPackageId} data-testid="market-row">
               <th scope="row" className="px-3 py-2 font-mono font-medium">{p.name}</th>
               <td className="px-3 py-2">{t(`languages.${p.language}`)}</td>
               <td className="px-3 py-2">{p.version}</td>
@@ -31,9 +31,9 @@ export function MarketTable({ rows, language }: { rows: MarketPackage[]; languag
               <td className="px-3 py-2 text-right tabular-nums" data-testid="downloads">{formatNumber(p.downloads, language)}</td>
               <td className="px-3 py-2">
                 <div className="flex flex-wrap gap-2">
-                  <a className="link" href={marketDownloadUrl(p.packageId)} download aria-label={t("download", { name: p.name })}>{t("actions.download")}</a>
-                  <Link className="link" to={marketPackageUrl(p.packageId)} aria-label={t("files", { name: p.name })}>{t("actions.files")}</Link>
-                  <Link className="link" to={useInServiceUrl(p.packageId)} aria-label={t("use", { name: p.name })}>{t("actions.use")}</Link>
+                  <a className="link" href={marketDownloadUrl(p.marketPackageId)} download aria-label={t("download", { name: p.name })}>{t("actions.download")}</a>
+                  <Link className="link" to={marketPackageUrl(p.marketPackageId)} aria-label={t("files", { name: p.name })}>{t("actions.files")}</Link>
+                  <Link className="link" to={newServiceUrl(p.marketPackageId)} aria-label={t("use", { name: p.name })}>{t("actions.use")}</Link>
                 </div>
               </td>
             </tr>

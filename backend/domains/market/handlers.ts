@@ -18,7 +18,7 @@ type Row = typeof marketPackages.$inferSelect;
 const ZIP_MIME = "application/zip";
 
 const view = (r: Row) => ({
-  packageId: r.id,
+  marketPackageId: r.id,
   name: r.name,
   language: r.language as "go" | "java" | "node" | "solidity",
   version: r.version,
@@ -77,8 +77,8 @@ export async function writeShippedPackages(deps: Pick<Deps, "db" | "now" | "file
   });
 }
 
-async function published(q: Db | Tx, packageId: number): Promise<Row> {
-  const [row] = await q.select().from(marketPackages).where(eq(marketPackages.id, packageId));
+async function published(q: Db | Tx, marketPackageId: number): Promise<Row> {
+  const [row] = await q.select().from(marketPackages).where(eq(marketPackages.id, marketPackageId));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   if (row.status !== "published") throw new ApiError(Msg.MARKET_WITHDRAWN);
   return row;
@@ -116,7 +116,7 @@ export function filesOf(bytes: Uint8Array) {
 }
 
 export async function detail(input: Payload<"/sys/market/detail">, ctx: SignedInContext) {
-  const row = await published(ctx.services.db, input.packageId);
+  const row = await published(ctx.services.db, input.marketPackageId);
   const file = await ctx.services.files.read(ctx.services.db, row.fileId);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   return { ...view(row), files: filesOf(new Uint8Array(file.bytes)) };
@@ -124,8 +124,8 @@ export async function detail(input: Payload<"/sys/market/detail">, ctx: SignedIn
 
 export async function download(input: Payload<"/sys/market/download">, ctx: SignedInContext) {
   return ctx.services.db.transaction(async (tx) => {
-    await published(tx, input.packageId);
-    const [row] = await tx.update(marketPackages).set({ downloads: sql`${marketPackages.downloads} + 1` }).where(eq(marketPackages.id, input.packageId)).returning();
+    await published(tx, input.marketPackageId);
+    const [row] = await tx.update(marketPackages).set({ downloads: sql`${marketPackages.downloads} + 1` }).where(eq(marketPackages.id, input.marketPackageId)).returning();
     const file = await ctx.services.files.read(tx, row.fileId);
     if (!file) throw new ApiError(Msg.NOT_FOUND);
     return { fileName: row.fileName, mime: ZIP_MIME, dataBase64: file.bytes.toString("base64"), downloads: row.downloads };
@@ -150,8 +150,8 @@ export async function opsSave(input: Payload<"/sys/ops/market/save">, ctx: Signe
   const now = ctx.services.now();
   const { functions } = parseFunctionLines(form.functions);
   return ctx.services.db.transaction(async (tx) => {
-    const [current] = input.packageId ? await tx.select().from(marketPackages).where(eq(marketPackages.id, input.packageId)).for("update") : [];
-    if (input.packageId && !current) throw new ApiError(Msg.NOT_FOUND);
+    const [current] = input.marketPackageId ? await tx.select().from(marketPackages).where(eq(marketPackages.id, input.marketPackageId)).for("update") : [];
+    if (input.marketPackageId && !current) throw new ApiError(Msg.NOT_FOUND);
     const [clash] = await tx
       .select({ id: marketPackages.id })
       .from(marketPackages)
@@ -185,10 +185,10 @@ export async function opsSave(input: Payload<"/sys/ops/market/save">, ctx: Signe
     };
     if (current) {
       await tx.update(marketPackages).set(fields).where(eq(marketPackages.id, current.id));
-      return { packageId: current.id, name: form.name };
+      return { marketPackageId: current.id, name: form.name };
     }
     const [row] = await tx.insert(marketPackages).values({ ...fields, createdAt: now }).returning({ id: marketPackages.id });
-    return { packageId: row.id, name: form.name };
+    return { marketPackageId: row.id, name: form.name };
   });
 }
 
@@ -197,17 +197,17 @@ export async function opsWithdraw(input: Payload<"/sys/ops/market/withdraw">, ct
   const [row] = await ctx.services.db
     .update(marketPackages)
     .set({ status, operatorEdited: true, updatedAt: ctx.services.now() })
-    .where(eq(marketPackages.id, input.packageId))
+    .where(eq(marketPackages.id, input.marketPackageId))
     .returning({ id: marketPackages.id });
   if (!row) throw new ApiError(Msg.NOT_FOUND);
-  return { packageId: row.id, status };
+  return { marketPackageId: row.id, status };
 }
 
 /**
  * For the publish wizard (service-wizard's saveBasic with a marketPackageId): the published entry with its
  * file, to copy into a new draft. Withdrawn: MSG_46207; unknown: not found.
  */
-export async function packageForDraft(q: Db | Tx, packageId: number): Promise<{ name: string; version: string; language: string; mainPath: string; initParams: string; functions: MarketFunction[]; fileId: number }> {
-  const row = await published(q, packageId);
+export async function packageForDraft(q: Db | Tx, marketPackageId: number): Promise<{ name: string; version: string; language: string; mainPath: string; initParams: string; functions: MarketFunction[]; fileId: number }> {
+  const row = await published(q, marketPackageId);
   return { name: row.name, version: row.version, language: row.language, mainPath: row.mainPath, initParams: row.initParams, functions: row.functions, fileId: row.fileId };
 }

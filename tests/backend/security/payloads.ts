@@ -63,6 +63,9 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   /** A capacity upgrade of one of the user's IPFS services (docs/decisions/039). */
   ipfsUpgradeId: "ipfsUpgrade",
   orgIds: "catalogue",
+  /** Manual pages and chaincode market entries (docs/decisions/042): public to every reader; only operators change them. */
+  docId: "catalogue",
+  marketPackageId: "catalogue",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -223,6 +226,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/contract/update": () => ({ contractId: w.ids.pcContract[0] as number, name: `${w.tag} contract` }),
     "/sys/opc/contract/call": () => ({ contractId: w.ids.pcContract[0] as number, functionName: "v", args: [] }),
     "/sys/ops/testNetwork/reset": () => ({ confirmName: "test-network" }),
+    "/sys/ops/docs/save": () => ({ form: { slug: `sec-${key().slice(3, 9).toLowerCase()}`, titleEn: `${w.tag} page`, bodyEn: "Text." } }),
+    "/sys/ops/market/save": () => ({ form: { name: "sec_market", language: "go", version: "1.0.0", descriptionEn: "d", descriptionZh: "d", mainPath: "main.go", functions: "main | Main" } }),
     "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
