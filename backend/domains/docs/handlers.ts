@@ -35,10 +35,11 @@ function treeOrder<T extends { id: number; parentId: number | null; position: nu
 export async function toc(_input: Payload<"/anon/docs/toc">, ctx: CallContext) {
   const rows = await ctx.services.db.select().from(docPages).where(eq(docPages.published, true));
   // A published page under an unpublished parent is left out with it.
-  const published = new Set(rows.map((r) => r.id));
+  const byId = new Map(rows.map((x) => [x.id, x]));
   const visible = rows.filter((r) => {
-    const byId = new Map(rows.map((x) => [x.id, x]));
-    for (let at: PageRow | undefined = r; at; at = at.parentId === null ? undefined : byId.get(at.parentId)) if (at.parentId !== null && !published.has(at.parentId)) return false;
+    for (let at: PageRow | undefined = r, hops = 0; at && hops < 1000; at = at.parentId === null ? undefined : byId.get(at.parentId), hops++) {
+      if (at.parentId !== null && !byId.has(at.parentId)) return false;
+    }
     return true;
   });
   return treeOrder(visible).map(entryOf);
