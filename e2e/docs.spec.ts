@@ -24,7 +24,7 @@ test("a visitor reads the manual and finds a page by an English and by a Chinese
 
   // A Chinese query finds the Chinese text of the same page.
   await page.getByLabel("Search the manual").fill("增值税专用发票");
-  await page.getByLabel("Language").selectOption("zh-CN");
+  await page.getByLabel("Search in").selectOption("zh-CN");
   await page.getByRole("button", { name: "Search" }).click();
   const zhHit = page.getByTestId("docs-hit").filter({ hasText: "账单与发票" });
   await expect(zhHit).toBeVisible();
@@ -67,7 +67,7 @@ test("an operator publishes an English-only page: it is found by search and show
   if (js) await ready(page);
   const row = page.getByTestId("doc-row").filter({ hasText: slug });
   await row.getByRole("button", { name: "Delete", exact: true }).click();
-  if (js) await page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click();
+  if (js) await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
   else await page.getByTestId("confirm-step").getByRole("button", { name: `Delete Questions about ${word}` }).click();
   await expect(page.getByTestId("flash")).toHaveText("The page was deleted.");
   await expect(page.getByTestId("doc-row").filter({ hasText: slug })).toHaveCount(0);

@@ -16,10 +16,10 @@ test("a market package is downloaded, read, and used in a new service whose test
   await page.goto("/g/home/DeveloperCommunity/ChaincodeMarket");
   if (js) await ready(page);
   await expect(page.getByRole("heading", { name: "Chaincode market" })).toBeVisible();
-  await page.getByLabel("Language").selectOption("solidity");
+  await page.getByLabel("Chaincode language").selectOption("solidity");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByTestId("market-row")).toHaveCount(2);
-  await page.getByLabel("Language").selectOption("go");
+  await page.getByLabel("Chaincode language").selectOption("go");
   await page.getByRole("button", { name: "Filter" }).click();
   const row = page.getByTestId("market-row").filter({ hasText: "asset_transfer" });
   await expect(row).toContainText("Go");
@@ -39,7 +39,7 @@ test("a market package is downloaded, read, and used in a new service whose test
 
   // "Use in a new service": the wizard names the package; saving the basic information adds it with its functions.
   await page.getByRole("link", { name: "Use in a new service" }).click();
-  await expect(page).toHaveURL(/NewServices\?appState=add&market=\d+/);
+  await expect(page).toHaveURL(/NewServices\?appState=add&step=basic&market=\d+/);
   await expect(page.getByTestId("market-notice")).toContainText("asset_transfer");
   const serviceName = `Assets ${user.userName}`;
   await page.getByLabel("Service name").fill(serviceName);

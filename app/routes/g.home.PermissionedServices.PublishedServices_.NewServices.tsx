@@ -76,7 +76,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const resumeAt = allowed[allowed.length - 1];
   if (draft?.editable !== false && (!asked || !isStepAllowed(appState, furthest, asked))) {
     // The step goes into the URL; a flash that led here (e.g. "Pay and continue") is kept for that page.
-    throw await redirectKeepingFlash(request, wizardUrl(appState, appId, resumeAt));
+    const marketId = marketParam(request, appState, appId);
+    throw await redirectKeepingFlash(request, wizardUrl(appState, appId, resumeAt, marketId ? { market: String(marketId) } : {}));
   }
   const step = asked ?? resumeAt;
   const needsCatalogue = step === "nodes";
