@@ -30,7 +30,7 @@ async function ok<T = any>(p: string, body: object, as?: string): Promise<T> {
 const auditOf = async (action: string) => service.services.db.select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.actorId, operatorId)));
 
 beforeAll(async () => {
-  service = await openVueapi("docs-market", { DATABASE_URL: process.env.DATABASE_URL, DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+  service = await openVueapi("docs-market", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
   user = await sessionOf(service, await insertedUser(service, uniqueName("docu")));
   operatorId = await insertedUser(service, uniqueName("dops"), "operator");
   operator = await sessionOf(service, operatorId);
