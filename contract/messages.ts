@@ -343,6 +343,21 @@ export const Msg = {
   NEWSLETTER_LINK_INVALID: "MSG_46103",
   /** No confirmed subscriber to send the issue to. */
   NEWSLETTER_NO_SUBSCRIBERS: "MSG_46104",
+  /* Documentation and chaincode market (MSG_46201-46299; backend/domains/docs/, backend/domains/market/, docs/decisions/042). */
+  /** Another manual page has this slug. */
+  DOC_SLUG_TAKEN: "MSG_46201",
+  /** The parent is unknown, the page itself or one of its sub-pages. */
+  DOC_PARENT_INVALID: "MSG_46202",
+  /** A page with sub-pages is not deleted: move or delete them first. */
+  DOC_HAS_CHILDREN: "MSG_46203",
+  /** Another market entry has this package name. */
+  MARKET_NAME_TAKEN: "MSG_46204",
+  /** The market zip fails the service test job's inspection (its findings in data.findings). */
+  MARKET_PACKAGE_INVALID: "MSG_46205",
+  /** A new market entry needs its zip. */
+  MARKET_FILE_REQUIRED: "MSG_46206",
+  /** The market entry is withdrawn: it cannot be downloaded or used in a service. */
+  MARKET_WITHDRAWN: "MSG_46207",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -26,6 +26,8 @@ import { ddcPaths } from "./ddc";
 import { communityPaths } from "./community";
 import { idePaths } from "./ide";
 import { supportPaths } from "./support";
+import { docPaths } from "./docs";
+import { marketPaths } from "./market";
 
 export type { PathSpec } from "./path-spec";
 
@@ -66,6 +68,8 @@ export const paths = {
   ...communityPaths,
   ...idePaths,
   ...supportPaths,
+  ...docPaths,
+  ...marketPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

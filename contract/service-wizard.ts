@@ -282,7 +282,12 @@ export const submitFormSchema = z.object({ agreement: z.literal("on", { error: "
 const withRef = <T extends z.ZodRawShape>(shape: T) => draftRefSchema.extend(shape);
 const targetId = z.number().int().positive();
 
-export const saveBasicPayload = withRef({ basic: basicInfoSchema, cover: uploadSchema.optional() });
+export const saveBasicPayload = withRef({
+  basic: basicInfoSchema,
+  cover: uploadSchema.optional(),
+  /** A chaincode market entry the new service starts with (its zip and functions are copied on the first save of `add`). */
+  marketPackageId: z.number().int().positive().optional(),
+});
 export const addAttachmentPayload = withRef({ attachment: attachmentFormSchema, file: uploadSchema });
 export const addPackagePayload = withRef({ pkg: packageFormSchema, file: uploadSchema });
 export const addFunctionPayload = withRef({ fn: functionFormSchema });

@@ -22,9 +22,11 @@ const envSchema = z.object({
   /** Secure cookies; defaults to on in production. Set to 0 to serve plain HTTP on a trusted network. */
   COOKIE_SECURE: z.enum(["0", "1"]).optional(),
   /** Links to user manuals and the source repository shown in the top bar and developer pages. */
-  USER_MANUAL_URL: z.string().default("/g/main/documentation#user-manual"),
   /** SPEC §9 static document links: the DDC vault document, linked from the DDC pages (docs/decisions/045). */
   DDC_VAULT_URL: z.string().default("/g/main/documentation#ddc-vault"),
+  USER_MANUAL_URL: z.string().default("/g/main/documentation"),
+  /** The product's source repository (the developer community's entry, opened in a new window); unset: no entry. */
+  SOURCE_REPOSITORY_URL: z.string().url().optional(),
   /** The demo and the payment provider, read as the backend reads them (backend/env.ts), for the test-mode banner. */
   DEMO: z.enum(["0", "1"]).optional(),
   SEED_DEMO: z.enum(["0", "1"]).optional(),

@@ -8,6 +8,11 @@ export type MenuEntry = {
   /** SPEC §2: shown in the left menu when > 0; the number orders the entries. */
   navigation: number;
   operatorOnly?: boolean;
+  /**
+   * SPEC §2: OnlineHelp, Documentation and the source-repository entry open in a new window instead of
+   * navigating: the shell renders the entry as a link with target=_blank rel=noopener.
+   */
+  newWindow?: boolean;
   children?: MenuEntry[];
 };
 
@@ -55,9 +60,15 @@ export const MENU: MenuEntry[] = [
     to: "/g/home/DeveloperCommunity/News_Events",
     navigation: 80,
     children: [
+      // OnlineHelp, Documentation and the source repository open in a new window (SPEC §2; docs/decisions/042).
+      { key: "onlineHelp", to: "/g/main/documentation?page=getting-started", navigation: 5, newWindow: true },
       { key: "newsEvents", to: "/g/home/DeveloperCommunity/News_Events", navigation: 10 },
+      { key: "chaincodeMarket", to: "/g/home/DeveloperCommunity/ChaincodeMarket", navigation: 30 },
       { key: "technicalSupport", to: "/g/home/DeveloperCommunity/TechnicalSupport", navigation: 50 },
       { key: "releaseNotes", to: "/g/home/DeveloperCommunity/ReleaseNotes", navigation: 60 },
+      { key: "documentation", to: "/g/main/documentation", navigation: 70, newWindow: true },
+      // Its address is the deployment's (SOURCE_REPOSITORY_URL): without one the entry is not shown (withSourceRepository).
+      { key: "sourceRepository", to: "", navigation: 80, newWindow: true },
     ],
   },
   {
@@ -77,6 +88,14 @@ export const MENU: MenuEntry[] = [
   },
   { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
 ];
+
+/** The source-repository entry gets the deployment's address, or is left out when there is none. */
+export function withSourceRepository(entries: MenuEntry[], url: string | undefined): MenuEntry[] {
+  return entries.flatMap((e) => {
+    if (e.key === "sourceRepository") return url ? [{ ...e, to: url }] : [];
+    return [e.children ? { ...e, children: withSourceRepository(e.children, url) } : e];
+  });
+}
 
 export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
   return entries
@@ -112,4 +131,6 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.opsReleaseNotes", to: "/g/home/operations/ReleaseNotes" },
   { key: "titles.opsAnnouncements", to: "/g/home/operations/Announcements" },
   { key: "titles.opsPartners", to: "/g/home/operations/Partners" },
+  { key: "titles.opsDocs", to: "/g/home/operations/Documentation" },
+  { key: "titles.opsMarket", to: "/g/home/operations/ChaincodeMarket" },
 ];

@@ -4,7 +4,7 @@
  */
 const MOBILE_PATHS = [
   /^\/g\/main\/index\/?$/,
-  /^\/g\/main\/documentation\/?$/,
+  /^\/g\/main\/documentation(\/api)?\/?$/,
   /^\/g\/main\/contactUs\/?$/,
   /^\/g\/main\/Login(\/.*)?$/,
   /^\/g\/main\/ddc-(QRCode|view)\/?$/,

@@ -175,14 +175,27 @@ async function saveForm<S extends z.ZodType, T>(
   return then(result.data);
 }
 
-/** The basic information and cover: a new service's first save makes its draft. */
+/**
+ * "Use in a new service" from the chaincode market (docs/decisions/042): `?market=<packageId>` on a new
+ * service's first step (appState add, no draft yet); null without it, a 400 when malformed.
+ */
+export function marketParam(request: Request, appState: AppState, appId: number | null): number | null {
+  const raw = new URL(request.url).searchParams.get("market");
+  if (raw === null || appState !== "add" || appId) return null;
+  const id = positiveId(raw);
+  if (!id) throw badRequest();
+  return id;
+}
+
+/** The basic information and cover: a new service's first save makes its draft (with a market package, if any). */
 export function saveBasic(post: WizardPost) {
+  const marketPackageId = marketParam(post.request, post.appState, post.appId) ?? undefined;
   return saveForm(post, {
     schema: basicInfoSchema,
     file: { name: "cover", optional: true },
     prefix: "basic.",
     save: (basic) =>
-      post.api.call("/sys/chainAppInfo/wizard/saveBasic", { ...post.ref, basic: basic as z.input<typeof basicInfoSchema>, cover: uploaded(post, "cover") }),
+      post.api.call("/sys/chainAppInfo/wizard/saveBasic", { ...post.ref, basic: basic as z.input<typeof basicInfoSchema>, cover: uploaded(post, "cover"), marketPackageId }),
     then: ({ appId }) => (post.appState === "mod" ? savedTo(post, appId, "basic", "wizard:flash.basicSaved") : savedTo(post, appId, nextStep(post.appState, "basic"))),
   });
 }

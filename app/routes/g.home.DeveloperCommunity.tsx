@@ -3,7 +3,8 @@ import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "~/components/ErrorView";
 import { requireUser } from "~/lib/api.server";
-import { MENU } from "~/lib/menu";
+import { getEnv } from "~/lib/env.server";
+import { MENU, withSourceRepository } from "~/lib/menu";
 
 export const handle = { i18n: ["community"] };
 
@@ -13,9 +14,9 @@ export const handle = { i18n: ["community"] };
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  const group = MENU.find((e) => e.key === "developerCommunity");
+  const group = withSourceRepository(MENU, getEnv().SOURCE_REPOSITORY_URL).find((e) => e.key === "developerCommunity");
   const tabs = (group?.children ?? []).filter((c) => c.navigation > 0).sort((a, b) => a.navigation - b.navigation);
-  return json({ tabs: tabs.map((c) => ({ key: c.key, to: c.to })) });
+  return json({ tabs: tabs.map((c) => ({ key: c.key, to: c.to, newWindow: !!c.newWindow })) });
 }
 
 export default function DeveloperCommunity() {
@@ -25,7 +26,12 @@ export default function DeveloperCommunity() {
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">{t("menu.developerCommunity")}</h1>
       <nav aria-label={t("menu.developerCommunity")} className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 text-sm">
-        {tabs.map((tab) => (
+        {tabs.map((tab) => tab.newWindow ? (
+          // SPEC §2: OnlineHelp, Documentation and the source repository open in a new window instead of navigating.
+          <a key={tab.key} href={tab.to} target="_blank" rel="noopener" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
+            {t(`menu.${tab.key}`)}<span className="sr-only"> ({t("menu.opensInNewWindow")})</span>
+          </a>
+        ) : (
           <NavLink key={tab.key} to={tab.to}
             className={({ isActive }) => `rounded-md px-3 py-1.5 ${isActive ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}>
             {t(`menu.${tab.key}`)}

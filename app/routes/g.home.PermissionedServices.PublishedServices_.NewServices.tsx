@@ -5,6 +5,7 @@ import type { CityNode } from "@contract/platform";
 import { allowedSteps, isStepAllowed, previousStep, stepsFor, type AppState, type Draft, type WizardStep } from "@contract/service-wizard";
 import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/services/wizard/shared";
 import { NodesStep } from "~/components/services/wizard/nodes";
+import { MarketNotice } from "~/components/market/MarketNotice";
 import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
 import { badRequest, requireUser } from "~/lib/api.server";
 import { redirectKeepingFlash } from "~/lib/session.server";
@@ -18,6 +19,7 @@ import {
   confirmingItem,
   deleteItem,
   guardNewDraft,
+  marketParam,
   readWizardPost,
   readWizardQuery,
   saveBasic,
@@ -37,7 +39,7 @@ import {
  * Its server side (query, unpaid-bill guard, one function per form) is app/lib/wizard.server.ts.
  */
 export const handle = {
-  i18n: ["wizard"],
+  i18n: ["wizard", "market"],
   breadcrumb: [
     { key: "wizard:breadcrumb.services" },
     { key: "wizard:breadcrumb.published", to: "/g/home/PermissionedServices/PublishedServices" },
@@ -74,13 +76,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const resumeAt = allowed[allowed.length - 1];
   if (draft?.editable !== false && (!asked || !isStepAllowed(appState, furthest, asked))) {
     // The step goes into the URL; a flash that led here (e.g. "Pay and continue") is kept for that page.
-    throw await redirectKeepingFlash(request, wizardUrl(appState, appId, resumeAt));
+    const marketId = marketParam(request, appState, appId);
+    throw await redirectKeepingFlash(request, wizardUrl(appState, appId, resumeAt, marketId ? { market: String(marketId) } : {}));
   }
   const step = asked ?? resumeAt;
   const needsCatalogue = step === "nodes";
   const catalogue: CityNode[] = needsCatalogue ? await api.load("/anon/platform/cityNodes", {}) : [];
   const confirming = confirmingItem(draft, confirm);
-  return json({ appState, appId, step, steps, allowed, draft, source, catalogue, confirming, language: viewer.language });
+  // A new service started from the chaincode market: the package named (a withdrawn or unknown one is refused).
+  const marketId = marketParam(request, appState, appId);
+  const market = marketId ? await api.load("/sys/market/detail", { marketPackageId: marketId }).then((m) => ({ packageId: m.marketPackageId, name: m.name, language: m.language })) : null;
+  return json({ appState, appId, step, steps, allowed, draft, source, catalogue, confirming, market, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -115,13 +121,13 @@ export async function action({ request }: ActionFunctionArgs) {
 /* ------------------------------------------------ page ------------------------------------------------ */
 
 export default function NewServicesPage() {
-  const { appState, appId, step, steps, allowed, draft, source, catalogue, confirming, language } = useLoaderData<typeof loader>();
+  const { appState, appId, step, steps, allowed, draft, source, catalogue, confirming, market, language } = useLoaderData<typeof loader>();
   // With JavaScript, the forms with a file upload by XMLHttpRequest (with progress): their action's answer
   // arrives here as if Remix had submitted them (app/lib/use-upload.ts).
   const [actionData, deliverUpload] = useActionDataWithUploads<ActionData>();
   const { t } = useTranslation("wizard");
   const view = (draft ?? source) as Draft | null;
-  const action = wizardUrl(appState, appId, step);
+  const action = wizardUrl(appState, appId, step, market ? { market: String(market.packageId) } : {});
   const back = previousStep(appState, step);
   const backTo = back ? wizardUrl(appState, appId, back) : "";
   const deleteHref = (kind: string, id: number) => wizardUrl(appState, appId, step, { confirm: `${kind}-${id}` });
@@ -149,6 +155,7 @@ export default function NewServicesPage() {
         <Stepper steps={steps} allowed={allowed} current={step} href={(s) => wizardUrl(appState, appId, s)} />
         <h2 className="text-lg font-semibold" data-testid="wizard-step">{t(`steps.${step}`)}</h2>
         {confirming ? <ConfirmDelete action={action} kind={confirming.kind} id={confirming.id} name={confirming.name} cancelTo={action} /> : null}
+        {market && step === "basic" ? <MarketNotice name={market.name} language={market.language} /> : null}
         {step === "basic" ? (
           <BasicStep
             appState={appState}

@@ -9,9 +9,9 @@ import { Logo } from "~/components/Logo";
 import { ProfilePanel } from "~/components/ProfilePanel";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { getEnv } from "~/lib/env.server";
-import { visibleMenu, type MenuEntry } from "~/lib/menu";
 import { AnnouncementBanner } from "~/components/community/bits";
 import { bannerAnnouncements } from "~/lib/community.server";
+import { visibleMenu, withSourceRepository, type MenuEntry } from "~/lib/menu";
 
 export const handle = { i18n: ["home"] };
 
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user: viewer.user,
     summary,
     unread: summary.unreadMessages,
-    menu: visibleMenu(viewer.user.role),
+    menu: withSourceRepository(visibleMenu(viewer.user.role), getEnv().SOURCE_REPOSITORY_URL),
     userManualUrl: getEnv().USER_MANUAL_URL,
     banner,
   });
@@ -33,6 +33,16 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
   const { t } = useTranslation();
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     `block rounded-md px-3 py-2 text-sm ${isActive ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-700 hover:bg-slate-100"}`;
+  if (entry.newWindow) {
+    // SPEC §2: opens in a new window instead of navigating.
+    return (
+      <li>
+        <a href={entry.to} target="_blank" rel="noopener" className={linkClass({ isActive: false })}>
+          {t(`menu.${entry.key}`)}<span className="sr-only"> ({t("menu.opensInNewWindow")})</span>
+        </a>
+      </li>
+    );
+  }
   if (!entry.children?.length) {
     return <li><NavLink to={entry.to} className={linkClass} end>{t(`menu.${entry.key}`)}</NavLink></li>;
   }

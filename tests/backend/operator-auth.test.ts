@@ -230,6 +230,15 @@ const SAMPLES = {
   "/sys/ops/tickets/close": { ticketId: 900021 },
   "/sys/ops/newsletter/list": {},
   "/sys/ops/newsletter/send": { subjectEn: "News", subjectZh: "新闻", bodyEn: "# Hello", bodyZh: "# 你好" },
+  "/sys/ops/docs/list": {},
+  "/sys/ops/docs/detail": { docId: 900021 },
+  "/sys/ops/docs/save": { docId: 900021, form: { slug: "nothing-here", titleEn: "T", bodyEn: "B" } },
+  "/sys/ops/docs/move": { docId: 900021, direction: "up" },
+  "/sys/ops/docs/publish": { docId: 900021, published: false },
+  "/sys/ops/docs/delete": { docId: 900021 },
+  "/sys/ops/market/list": {},
+  "/sys/ops/market/save": { marketPackageId: 900022, form: { name: "nothing_here", language: "go", version: "1.0.0", descriptionEn: "d", descriptionZh: "d", mainPath: "main.go", functions: "f | F" } },
+  "/sys/ops/market/withdraw": { marketPackageId: 900022, withdrawn: true },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -296,7 +305,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(25);
+    expect(audited).toBe(31);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

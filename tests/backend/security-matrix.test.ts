@@ -47,6 +47,9 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/did/identifiers/list", "/sys/did/identifiers/create", "/sys/did/credentials/issued", "/sys/did/credentials/received", "/sys/did/credentials/options",
   "/sys/ddc/options", "/sys/ddc/list", "/sys/binding/challenge", "/sys/binding/bind", "/sys/binding/list",
   "/sys/ide/template/list", "/sys/ide/workspace/list", "/sys/ide/workspace/create", "/sys/ide/grant",
+  // Manual pages and market entries are public to every reader (docs/decisions/042): no user's record.
+  "/sys/ops/docs/list", "/sys/ops/docs/detail", "/sys/ops/docs/move", "/sys/ops/docs/publish", "/sys/ops/docs/delete",
+  "/sys/market/list", "/sys/market/detail", "/sys/market/download", "/sys/ops/market/list", "/sys/ops/market/withdraw",
 ]);
 
 /**

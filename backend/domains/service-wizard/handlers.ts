@@ -1,5 +1,6 @@
 import services from "../services";
 import billing from "../billing";
+import market from "../market";
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
@@ -192,7 +193,7 @@ export async function getCover(input: Payload<"/sys/chainAppInfo/wizard/cover">,
  * service. Nothing is written when a rule fails.
  */
 export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBasic">, ctx: SignedInContext) {
-  const { appState, appId, basic, cover } = input;
+  const { appState, appId, basic, cover, marketPackageId } = input;
   const user = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
@@ -237,6 +238,7 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
         .returning();
       const [version] = await tx.insert(appVersions).values({ appId: created.id, version: basic.version, wizardStep: "packages", createdAt: now, updatedAt: now }).returning();
       await tx.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, created.id));
+      if (marketPackageId) await addMarketPackage(tx, ctx, version.id, basic.framework, marketPackageId, now);
       return saved(created.id, version.wizardStep);
     }
     await tx.update(apps).set(fields).where(eq(apps.id, app.id));
@@ -250,6 +252,27 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
     await tx.update(appVersions).set({ version: basic.version }).where(eq(appVersions.id, resolved!.version.id));
     return saved(app.id, await reach(tx, resolved!.version, "packages", now));
   });
+}
+
+/**
+ * "Use in a new service" (issue 15, the chaincode market): the market entry's zip (a copy, so the draft keeps
+ * it whatever the market does later) becomes the draft's package, with the entry's functions. A Solidity entry
+ * needs an EVM framework (MSG_41xxx SOLIDITY_NEEDS_EVM at the framework field); a withdrawn one is refused.
+ */
+async function addMarketPackage(tx: Tx, ctx: SignedInContext, verId: number, framework: string, marketPackageId: number, now: Date) {
+  const entry = await market.api.packageForDraft(tx, marketPackageId);
+  if (entry.language === "solidity" && !isEvmFramework(framework)) throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
+  const file = await ctx.services.files.copy(tx, entry.fileId, now);
+  if (!file) throw new ApiError(Msg.NOT_FOUND);
+  const [pkg] = await tx
+    .insert(chaincodePackages)
+    .values({ verId, name: entry.name, version: entry.version, language: entry.language, initParams: entry.initParams, mainPath: entry.mainPath, fileId: file.id, fileName: file.name, size: file.size, createdAt: now })
+    .returning({ id: chaincodePackages.id });
+  if (entry.functions.length) {
+    await tx.insert(appFunctions).values(
+      entry.functions.map((f) => ({ verId, packageId: pkg.id, name: f.name, funcType: f.funcType, func: f.func, parentId: null, crossChainAllowed: false, inputFormat: f.inputFormat, outputFormat: f.outputFormat })),
+    );
+  }
 }
 
 /** §5 attachment: name required and unique per service (the file, ≤ 20 MB of a listed type, was checked at upload). Allowed in `mod` too. */

@@ -31,6 +31,7 @@ import { settlePublishBill } from "./payment";
 import { opsUpgradeDecide, opsUpgradeList, upgradeCreate, upgradeDetail, upgradeList, upgradeOptions, upgradePay, upgradeQuote } from "./config-handlers";
 import { JOB_RENEWALS, runRenewals, scheduleRenewals } from "./renewal";
 import { JOB_UPGRADE_DEPLOY, runUpgradeDeploy, upgradeOwner } from "./upgrade";
+import { inspectPackage, solidityFilesOfPackage, solidityFindings } from "./inspect";
 
 /**
  * Consortium-chain services after submission: PublishedServices, ServicesDetail, reviews, the test and deploy
@@ -69,7 +70,18 @@ export default defineDomain({
   schedules: [(db, now) => scheduleRenewals(db, now)],
   start: () => billing.api.settleBillsWith("services", settlePublishBill),
   endpoints: [serviceChainRpc],
-  api: { applyTransition, newAppCode, verifyInvitation, serviceFigures, servicesWaiting, serviceChainView },
+  api: {
+    applyTransition,
+    newAppCode,
+    verifyInvitation,
+    serviceFigures,
+    servicesWaiting,
+    serviceChainView,
+    /** The test job's inspection of a package, and of a Solidity package's compiler outcome (the chaincode market checks its entries with them). */
+    inspectPackage,
+    solidityFilesOfPackage,
+    solidityFindings,
+  },
   seedDemo: seedDemoServices,
   fixtures: handlersOf({ "/test/services": createServiceFixture }),
 });

@@ -85,6 +85,9 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   templateId: "not-id",
   /** A support ticket (docs/decisions/041): the asker's own; operators read any. */
   ticketId: "supportTicket",
+  /** Manual pages and chaincode market entries (docs/decisions/042): public to every reader; only operators change them. */
+  docId: "catalogue",
+  marketPackageId: "catalogue",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
 };
@@ -267,6 +270,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/ide/file/rename": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, fileId: w.ids.ideFile[0] as number, path: `contracts/r${key().slice(3, 9)}.sol` }),
     "/sys/ide/deploy": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, contract: "contracts/SimpleStorage.sol:SimpleStorage", projectId: w.ids.pcProject[0] as number, accountId: w.ids.pcAccount[0] as number, constructorArgs: ["1"] }),
     "/sys/ide/call": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, contractId: w.ids.pcContract[0] as number, signature: "v()", args: [] }),
+    "/sys/ops/docs/save": () => ({ form: { slug: `sec-${key().slice(3, 9).toLowerCase()}`, titleEn: `${w.tag} page`, bodyEn: "Text." } }),
+    "/sys/ops/market/save": () => ({ form: { name: "sec_market", language: "go", version: "1.0.0", descriptionEn: "d", descriptionZh: "d", mainPath: "main.go", functions: "main | Main" } }),
     "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),

@@ -1,0 +1,57 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LANGUAGES } from "@contract/service-codes";
+import { ErrorView } from "~/components/ErrorView";
+import { MarketTable } from "~/components/market/MarketTable";
+import { Pagination } from "~/components/Pagination";
+import { apiFor, requireUser } from "~/lib/api.server";
+import { pageTitle } from "~/lib/meta";
+import { pageParam } from "~/lib/params";
+
+export const handle = { i18n: ["market"], breadcrumb: [{ key: "menu.developerCommunity" }, { key: "titles.chaincodeMarket" }] };
+export const meta = pageTitle("chaincodeMarket");
+
+const isLanguage = (v: string | null): v is (typeof LANGUAGES)[number] => (LANGUAGES as readonly (string | null)[]).includes(v);
+
+/**
+ * SPEC §2 DeveloperCommunity/ChaincodeMarket (issue 15; docs/decisions/042): sample chaincode packages with
+ * language, version, description and downloads; each can be downloaded, read, or used in a new service.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireUser(request);
+  const url = new URL(request.url);
+  const raw = url.searchParams.get("language");
+  const language = isLanguage(raw) ? raw : undefined;
+  const { page } = await apiFor(request, viewer).load("/sys/market/list", { pageIndex: pageParam(url), pageSize: 20, language });
+  return json({ page, filter: language ?? "", language: viewer.language });
+}
+
+export default function ChaincodeMarket() {
+  const { page, filter, language } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("market");
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-xl font-semibold">{t("title")}</h1>
+        <p className="text-sm text-slate-700">{t("intro")}</p>
+      </div>
+      <Form method="get" className="flex items-end gap-2">
+        <div>
+          <label htmlFor="market-language" className="label">{t("filter.language")}</label>
+          <select id="market-language" name="language" defaultValue={filter} className="input">
+            <option value="">{t("filter.all")}</option>
+            {LANGUAGES.map((l) => <option key={l} value={l}>{t(`languages.${l}`)}</option>)}
+          </select>
+        </div>
+        <button type="submit" className="btn-secondary">{t("filter.submit")}</button>
+      </Form>
+      {page.rows.length === 0 ? <p className="card text-sm text-slate-700">{t("empty")}</p> : <MarketTable rows={page.rows} language={language} />}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorView />;
+}

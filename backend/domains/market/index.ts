@@ -1,0 +1,25 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { detail, download, list, opsList, opsSave, opsWithdraw, packageForDraft, writeShippedPackages } from "./handlers";
+
+/**
+ * The chaincode market (SPEC §2 DeveloperCommunity/ChaincodeMarket; issue 15; contract/market.ts;
+ * docs/decisions/042): sample packages that pass the service test job, downloadable, readable file by file,
+ * usable in the publish wizard; operators add, update and withdraw entries.
+ */
+export default defineDomain({
+  name: "market",
+  handlers: handlersOf({
+    "/sys/market/list": list,
+    "/sys/market/detail": detail,
+    "/sys/market/download": download,
+    "/sys/ops/market/list": opsList,
+    "/sys/ops/market/save": opsSave,
+    "/sys/ops/market/withdraw": opsWithdraw,
+  }),
+  start: writeShippedPackages,
+  api: {
+    /** A published entry to copy into a new wizard draft (its zip's file id, functions and fields). */
+    packageForDraft,
+  },
+});
