@@ -60,6 +60,23 @@ describe("the online IDE", () => {
     expect((await call("/sys/ide/workspace/open", { workspaceId: gone.workspaceId }, token)).message).toBe(Msg.NOT_FOUND);
   });
 
+  it("offers the chaincode market's Solidity entries as templates, and a workspace from one compiles", async () => {
+    const templates = await ok("/sys/ide/template/list", {}, token);
+    const market = templates.filter((t: any) => t.origin === "market");
+    // The market ships two Solidity packages (backend/domains/market/samples.ts); Go and Node.js entries are not offered.
+    expect(market.length).toBeGreaterThanOrEqual(2);
+    for (const t of market) {
+      expect(t.templateId).toMatch(/^market:\d+$/);
+      expect(t.title).toBeTruthy();
+      expect(t.files.every((f: string) => f.endsWith(".sol"))).toBe(true);
+    }
+    const w = await ok("/sys/ide/workspace/create", { name: "From the market", templateId: market[0].templateId }, token);
+    const compiled = await ok("/sys/ide/compile", { workspaceId: w.workspaceId }, token);
+    expect(compiled.ok, JSON.stringify(compiled.diagnostics)).toBe(true);
+    expect(compiled.compiled.length).toBeGreaterThan(0);
+    await ok("/sys/ide/workspace/delete", { workspaceId: w.workspaceId }, token);
+  });
+
   it("creates, renames (folders with their files), saves and deletes files; paths are checked", async () => {
     const note = await ok("/sys/ide/file/create", { workspaceId, path: "docs/notes/readme.md" }, token);
     expect((await call("/sys/ide/file/create", { workspaceId, path: "docs/notes/readme.md" }, token)).message).toBe(Msg.IDE_PATH_TAKEN);

@@ -1,5 +1,6 @@
 import { IDE_EMPTY_TEMPLATE, IDE_SAMPLE_TEMPLATES } from "../../../contract/ide-codes";
 import type { Deps } from "../../deps";
+import marketDomain from "../market";
 
 /**
  * The templates a workspace starts from (docs/decisions/044): the portal's Solidity samples, written here as the
@@ -126,13 +127,17 @@ contract Contract {
 };
 
 /**
- * Every template a user may start a workspace from: the Solidity samples, then (once the developer community
- * lands) the Solidity entries of the chaincode market as `market:<id>` with their own title. The merge adds
- * them here, reading the community's api.
+ * Every template a user may start a workspace from: the Solidity samples, then the published Solidity entries
+ * of the chaincode market (backend/domains/market) as `market:<id>`, titled with their name and version.
  */
-export async function listIdeTemplates(_deps: Deps): Promise<Template[]> {
+export async function listIdeTemplates(deps: Deps): Promise<Template[]> {
   const ids: (keyof typeof SAMPLES)[] = [...IDE_SAMPLE_TEMPLATES, IDE_EMPTY_TEMPLATE];
   const samples = ids.map((templateId): Template => ({ templateId, origin: "sample", title: null, files: SAMPLES[templateId] }));
-  const market: Template[] = [];
+  const market = (await marketDomain.api.solidityTemplates(deps)).map((p): Template => ({
+    templateId: `market:${p.marketPackageId}`,
+    origin: "market",
+    title: `${p.name} ${p.version}`,
+    files: p.files,
+  }));
   return [...samples, ...market];
 }

@@ -211,3 +211,25 @@ export async function packageForDraft(q: Db | Tx, marketPackageId: number): Prom
   const row = await published(q, marketPackageId);
   return { name: row.name, version: row.version, language: row.language, mainPath: row.mainPath, initParams: row.initParams, functions: row.functions, fileId: row.fileId };
 }
+
+/**
+ * The published Solidity entries as IDE templates (issue 18: "the chaincode market's Solidity entries"): each
+ * entry's `.sol` files by path, under its own name. Read when a user lists or picks templates; withdrawn
+ * entries are not offered.
+ */
+export async function solidityTemplates(deps: Pick<Deps, "db" | "files">): Promise<{ marketPackageId: number; name: string; version: string; files: Record<string, string> }[]> {
+  const rows = await deps.db
+    .select()
+    .from(marketPackages)
+    .where(and(eq(marketPackages.status, "published"), eq(marketPackages.language, "solidity")))
+    .orderBy(asc(marketPackages.name));
+  const out = [];
+  for (const row of rows) {
+    const file = await deps.files.read(deps.db, row.fileId);
+    if (!file) continue;
+    const files: Record<string, string> = {};
+    for (const f of filesOf(new Uint8Array(file.bytes))) if (f.text !== null && f.path.endsWith(".sol")) files[f.path] = f.text;
+    if (Object.keys(files).length > 0) out.push({ marketPackageId: row.id, name: row.name, version: row.version, files });
+  }
+  return out;
+}

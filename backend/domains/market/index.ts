@@ -1,6 +1,6 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
-import { detail, download, list, opsList, opsSave, opsWithdraw, packageForDraft, writeShippedPackages } from "./handlers";
+import { detail, download, list, opsList, opsSave, opsWithdraw, packageForDraft, solidityTemplates, writeShippedPackages } from "./handlers";
 
 /**
  * The chaincode market (SPEC §2 DeveloperCommunity/ChaincodeMarket; issue 15; contract/market.ts;
@@ -21,5 +21,7 @@ export default defineDomain({
   api: {
     /** A published entry to copy into a new wizard draft (its zip's file id, functions and fields). */
     packageForDraft,
+    /** The published Solidity entries with their `.sol` files, as templates of the online IDE. */
+    solidityTemplates,
   },
 });
