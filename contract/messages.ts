@@ -334,6 +334,8 @@ export const Msg = {
   IDE_TOO_MANY_FILES: "MSG_47106",
   /** A file cannot be moved into itself or under a file. */
   IDE_BAD_PARENT: "MSG_47107",
+  /** The caller has a deployment to the test network under way: one at a time (docs/decisions/044 addendum). */
+  IDE_TEST_DEPLOY_UNDER_WAY: "MSG_47108",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;
