@@ -184,10 +184,13 @@ const formId = () => z.number({ error: "validation.required" }).int().positive()
 export const ideEditorFormSchema = z.object({ fileId: formId(), content: z.string().max(IDE_FILE_MAX, "validation.tooLong").default("") });
 export const ideNewFileFormSchema = z.object({ path: idePath(), kind: z.enum(["file", "folder"]).default("file") });
 export const ideRenameFileFormSchema = z.object({ fileId: formId(), path: idePath() });
-/** The deployment form: the compiled contract, the custody account (its project follows), the constructor's arguments one per line. */
+/**
+ * The deployment form: the compiled contract, where to ("test" for the test network, else the id of a custody
+ * account whose project follows), the constructor's arguments one per line.
+ */
 export const ideDeployFormSchema = z.object({
   contract: z.string({ error: "ide:validation.contract" }).trim().min(1, "ide:validation.contract").max(IDE_PATH_MAX + 101, "ide:validation.contract"),
-  accountId: z.number({ error: "ide:validation.account" }).int("ide:validation.account").positive("ide:validation.account"),
+  target: z.string({ error: "ide:validation.account" }).trim().regex(/^(test|[1-9][0-9]{0,9})$/, "ide:validation.account"),
   constructorArgsText: z
     .string()
     .max(IDE_ARGS_MAX * (IDE_ARG_MAX + 1), "validation.tooLong")
@@ -196,6 +199,7 @@ export const ideDeployFormSchema = z.object({
 });
 /** A function's form: its signature, an argument per parameter, and for a write the signing account. */
 export const ideCallFormSchema = z.object({
+  network: z.enum(["project", "test"]).default("project"),
   contractId: formId(),
   signature: z.string().trim().min(1, "ide:validation.function").max(1000, "ide:validation.function"),
   args: z.array(z.string().max(IDE_ARG_MAX, "validation.tooLong")).max(IDE_ARGS_MAX, "ide:validation.args").default([]),
