@@ -62,12 +62,17 @@ export type IdeCompiled = z.infer<typeof ideCompiledSchema>;
 
 /** A contract deployed from the workspace: the contracts domain's deployment (docs/decisions/033) it became. */
 export const ideDeploymentSchema = z.object({
+  /** "project": a contract deployment of a project (contractId its id); "test": the test network (contractId the IDE's record). */
+  network: z.enum(["project", "test"]),
+  /** The chain it is on (a project's chain, or the test network's chain of the time). */
+  chainName: z.string(),
   contractId: z.number().int(),
   file: z.string(),
   name: z.string(),
-  projectId: z.number().int(),
-  projectName: z.string(),
-  accountId: z.number().int(),
+  projectId: z.number().int().nullable(),
+  projectName: z.string().nullable(),
+  accountId: z.number().int().nullable(),
+  /** The project's account, or the address of the user's test-network account. */
   accountName: z.string(),
   /** SPEC §4 Contract deployment: 0 pending, 1 deploying, 2 success, 3 failed. */
   status: z.number().int(),
@@ -112,11 +117,16 @@ export const ideFileSaveSchema = workspaceRef.extend({ fileId: id(), content: z.
 export const ideDeploySchema = workspaceRef.extend({
   /** `<file>:<contract>` of the last compilation. */
   contract: z.string().trim().min(1, "ide:validation.contract").max(IDE_PATH_MAX + 101, "ide:validation.contract"),
-  projectId: id(),
-  accountId: id(),
+  /** "test": the test network, signed by the caller's test-network account (docs/decisions/044 addendum). */
+  network: z.enum(["project", "test"]).default("project"),
+  /** A project deployment: the project and its custody account. */
+  projectId: id().optional(),
+  accountId: id().optional(),
   constructorArgs: args,
 });
 export const ideCallSchema = workspaceRef.extend({
+  /** "test": contractId is a test-network deployment of the workspace. */
+  network: z.enum(["project", "test"]).default("project"),
   contractId: id(),
   /** The function's signature, `name(type,…)`. */
   signature: z.string().trim().min(1, "ide:validation.function").max(1000, "ide:validation.function"),
@@ -174,10 +184,13 @@ const formId = () => z.number({ error: "validation.required" }).int().positive()
 export const ideEditorFormSchema = z.object({ fileId: formId(), content: z.string().max(IDE_FILE_MAX, "validation.tooLong").default("") });
 export const ideNewFileFormSchema = z.object({ path: idePath(), kind: z.enum(["file", "folder"]).default("file") });
 export const ideRenameFileFormSchema = z.object({ fileId: formId(), path: idePath() });
-/** The deployment form: the compiled contract, the custody account (its project follows), the constructor's arguments one per line. */
+/**
+ * The deployment form: the compiled contract, where to ("test" for the test network, else the id of a custody
+ * account whose project follows), the constructor's arguments one per line.
+ */
 export const ideDeployFormSchema = z.object({
   contract: z.string({ error: "ide:validation.contract" }).trim().min(1, "ide:validation.contract").max(IDE_PATH_MAX + 101, "ide:validation.contract"),
-  accountId: z.number({ error: "ide:validation.account" }).int("ide:validation.account").positive("ide:validation.account"),
+  target: z.string({ error: "ide:validation.account" }).trim().regex(/^(test|[1-9][0-9]{0,9})$/, "ide:validation.account"),
   constructorArgsText: z
     .string()
     .max(IDE_ARGS_MAX * (IDE_ARG_MAX + 1), "validation.tooLong")
@@ -186,6 +199,7 @@ export const ideDeployFormSchema = z.object({
 });
 /** A function's form: its signature, an argument per parameter, and for a write the signing account. */
 export const ideCallFormSchema = z.object({
+  network: z.enum(["project", "test"]).default("project"),
   contractId: formId(),
   signature: z.string().trim().min(1, "ide:validation.function").max(1000, "ide:validation.function"),
   args: z.array(z.string().max(IDE_ARG_MAX, "validation.tooLong")).max(IDE_ARGS_MAX, "ide:validation.args").default([]),

@@ -358,6 +358,8 @@ export const Msg = {
   MARKET_FILE_REQUIRED: "MSG_46206",
   /** The market entry is withdrawn: it cannot be downloaded or used in a service. */
   MARKET_WITHDRAWN: "MSG_46207",
+  /** The caller has a deployment to the test network under way: one at a time (docs/decisions/044 addendum). */
+  IDE_TEST_DEPLOY_UNDER_WAY: "MSG_47108",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

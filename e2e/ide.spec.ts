@@ -74,7 +74,8 @@ test("template → edit → compile error → fix → deploy → call", async ({
 
   const deploy = page.getByTestId("deploy-form");
   await deploy.getByLabel("Contract", { exact: true }).selectOption({ label: `SimpleStorage (${FILE})` });
-  await deploy.getByLabel("Chain account (project)").selectOption({ index: 1 });
+  // Index 0 is the placeholder, 1 the test network, 2 the project's custody account.
+  await deploy.getByLabel("Deploy to").selectOption({ index: 2 });
   await deploy.getByLabel("Constructor arguments").fill("41");
   await deploy.getByRole("button", { name: "Deploy", exact: true }).click();
   await expect(page.getByTestId("flash")).toHaveText("The deployment has started.");
@@ -104,6 +105,47 @@ test("template → edit → compile error → fix → deploy → call", async ({
   const again = page.getByRole("region", { name: "get()" });
   await again.getByRole("button", { name: "Call" }).click();
   await expect(again.getByTestId("call-output")).toHaveText("7");
+});
+
+test("deploy to the test network from the user's test account, then a read and a write on it", async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000);
+  // No project nor chain account: the test network needs neither.
+  const user = await userWithBalance(request, "idetn", testInfo, 100);
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto("/g/home/IDEServices");
+  await page.getByLabel("Name").fill("Test network lab");
+  await page.getByLabel(/Simple storage/).check();
+  await page.getByRole("button", { name: "Create and open" }).click();
+  await expect(page.getByTestId("editor-file")).toHaveText(FILE);
+  await page.getByRole("button", { name: "Save and compile" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Compiled without errors.");
+
+  const deploy = page.getByTestId("deploy-form");
+  // Where to is required: refused at its field.
+  await deploy.getByRole("button", { name: "Deploy", exact: true }).click();
+  await expect(deploy.getByText("Choose a chain account.")).toBeVisible();
+  await deploy.getByLabel("Deploy to").selectOption({ label: "Test network" });
+  await deploy.getByLabel("Constructor arguments").fill("5");
+  await deploy.getByRole("button", { name: "Deploy", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Deployed to the test network.");
+  const deployments = page.getByTestId("deployments");
+  await expect(deployments.getByTestId("contract-status").first()).toHaveText("Deployed");
+  await expect(deployments.getByTestId("deployment-network").first()).toContainText("Test network (test-network");
+  await expect(deployments.getByTestId("deployed-address")).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+
+  const get = page.getByRole("region", { name: "get()" });
+  await get.getByRole("button", { name: "Call" }).click();
+  await expect(get.getByTestId("call-output")).toHaveText("5");
+  const set = page.getByRole("region", { name: "set(uint256)" });
+  await expect(set).toContainText("Signed by your test-network account");
+  await set.getByLabel("next (uint256)").fill("8");
+  await set.getByRole("button", { name: "Send transaction" }).click();
+  await expect(set.getByTestId("tx-hash")).toHaveText(/^0x[0-9a-f]{64}$/);
+  await expect(set.getByTestId("receipt")).toContainText("Receipt: success in block");
+  await expect(set.getByTestId("events")).toContainText("previous=5, current=8");
+  const again = page.getByRole("region", { name: "get()" });
+  await again.getByRole("button", { name: "Call" }).click();
+  await expect(again.getByTestId("call-output")).toHaveText("8");
 });
 
 test("workspaces are renamed, and deleted only once confirmed", async ({ page, request }, testInfo) => {

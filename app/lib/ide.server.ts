@@ -42,7 +42,9 @@ export async function portalData(api: Api, url: URL, workspaceId: number) {
   const file = files.find((f) => f.fileId === wanted) ?? files[0] ?? null;
   const accounts = (await api.load("/sys/opc/account/list", { pageIndex: 1, pageSize: 50 })).page.rows.filter((a) => a.keyType === KeyType.CUSTODY);
   const contractId = positiveId(url.searchParams.get("contractId"));
-  const deployment = workspace.deployments.find((d) => d.contractId === contractId) ?? workspace.deployments.find((d) => d.status === 2) ?? null;
+  // `network=test`: contractId is one of the workspace's test-network deployments (docs/decisions/044 addendum).
+  const network = url.searchParams.get("network") === "test" ? "test" : "project";
+  const deployment = workspace.deployments.find((d) => d.contractId === contractId && d.network === network) ?? workspace.deployments.find((d) => d.status === 2) ?? null;
   const confirmId = positiveId(url.searchParams.get("confirmDelete"));
   const confirm = workspace.files.find((f) => f.fileId === confirmId) ?? null;
   return { workspace, file, accounts, deployment, confirm: confirm ? { fileId: confirm.fileId, path: confirm.path, folder: confirm.folder } : null };
@@ -110,17 +112,20 @@ export async function portalAction(request: Request, api: Api, workspaceId: numb
   if (intent === "deploy") {
     const submission = parseWithZod(formData, { schema: ideDeployFormSchema });
     if (submission.status !== "success") return invalid(submission);
-    const account = await api.call("/sys/opc/account/detail", { accountId: submission.value.accountId, gasRange: "5d" });
+    const { contract, target } = submission.value;
+    const constructorArgs = argsOfText(submission.value.constructorArgsText);
+    if (target === "test") {
+      const deployed = await api.call("/sys/ide/deploy", { workspaceId, contract, network: "test", constructorArgs });
+      if (!deployed.ok) return fail(deployed, submission);
+      const flash = deployed.data.status === 2 ? "ide:flash.deployedTest" : "ide:flash.deployTestFailed";
+      return redirectAfter(request, deployed, portalUrl(url, { contractId: deployed.data.contractId, network: "test" }), flash);
+    }
+    const accountId = Number(target);
+    const account = await api.call("/sys/opc/account/detail", { accountId, gasRange: "5d" });
     if (!account.ok) return fail(account, submission);
-    const deployed = await api.call("/sys/ide/deploy", {
-      workspaceId,
-      contract: submission.value.contract,
-      projectId: account.data.projectId,
-      accountId: submission.value.accountId,
-      constructorArgs: argsOfText(submission.value.constructorArgsText),
-    });
+    const deployed = await api.call("/sys/ide/deploy", { workspaceId, contract, network: "project", projectId: account.data.projectId, accountId, constructorArgs });
     if (!deployed.ok) return fail(deployed, submission);
-    return redirectAfter(request, deployed, portalUrl(url, { contractId: deployed.data.contractId }), "ide:flash.deploying");
+    return redirectAfter(request, deployed, portalUrl(url, { contractId: deployed.data.contractId, network: null }), "ide:flash.deploying");
   }
   // intent === "call": the result is shown on the answered page (with or without JavaScript).
   const submission = parseWithZod(formData, { schema: ideCallFormSchema });

@@ -67,7 +67,7 @@ export default function IdePortal() {
   const location = useLocation();
   const here = location.pathname + location.search;
   const url = new URL(here, "http://portal.invalid");
-  const hrefOf = (set: Record<string, number | null>) => portalUrl(url, set);
+  const hrefOf = (set: Record<string, string | number | null>) => portalUrl(url, set);
   const kept = last?.expired && last.kept && last.kept.fileId === file?.fileId ? last.kept.content : null;
   const [form, fields] = useSchemaForm(ideEditorFormSchema, last && (last.target === "save" || last.target === "compile") ? last.result : null, { id: "editor" });
   useRefreshWhile(workspace.deployments.some((d) => isUnderWay(d.status)));
@@ -122,7 +122,7 @@ export default function IdePortal() {
           </section>
           <section className="card space-y-3" aria-labelledby="deployments-heading">
             <h2 id="deployments-heading" className="font-semibold">{t("portal.deployments")}</h2>
-            <Deployments deployments={workspace.deployments} chosen={deployment?.contractId ?? null} hrefOf={(contractId) => hrefOf({ contractId })} />
+            <Deployments deployments={workspace.deployments} chosen={deployment} hrefOf={(d) => hrefOf({ contractId: d.contractId, network: d.network === "test" ? "test" : null })} />
           </section>
           {deployment && deployment.status === 2 ? (
             <section className="card space-y-3" aria-labelledby="functions-heading">

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "../../contract/messages";
 import { IDE_GRANT_MINUTES } from "../../contract/ide-codes";
 import { activeUser, call } from "./client";
@@ -152,6 +152,40 @@ describe("the online IDE", () => {
     expect((await call("/sys/ide/call", { workspaceId, contractId, signature: "set(uint256)", args: ["-1"], accountId: custodyId }, token)).message).toBe(Msg.CONTRACT_BAD_ARGUMENTS);
     const open = await ok("/sys/ide/workspace/open", { workspaceId }, token);
     expect(open.deployments[0]).toMatchObject({ contractId, status: 2, address: done.address });
+  }, 120_000);
+
+  it("deploys to the test network from the user's test account (one at a time), then a write and a read work on it", async () => {
+    const ref = "contracts/SimpleStorage.sol:SimpleStorage";
+    const both = await Promise.all([0, 1].map((i) => call<any>("/sys/ide/deploy", { workspaceId, contract: ref, network: "test", constructorArgs: [String(40 + i)] }, token)));
+    const done = both.filter((r) => r.code === 0);
+    expect(done, JSON.stringify(both)).toHaveLength(1);
+    expect(both.find((r) => r.code !== 0)!.message).toBe(Msg.IDE_TEST_DEPLOY_UNDER_WAY);
+    const deployment = done[0]!.data;
+    expect(deployment).toMatchObject({ network: "test", chainName: expect.stringMatching(/^test-network/), status: 2, projectId: null });
+    expect(deployment.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(deployment.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    // The receipt is the chain's: read back over the test network's own JSON-RPC.
+    const receipt = await fetch(`${inject("baseUrl")}/chain/test-rpc/${deployment.chainName}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getTransactionReceipt", params: [deployment.txHash] }) }).then((r) => r.json());
+    expect(receipt.result).toMatchObject({ status: "0x1", contractAddress: deployment.address.toLowerCase() });
+    expect(Number(receipt.result.blockNumber)).toBe(deployment.blockNumber);
+    const contractId = deployment.contractId;
+    const first = await ok("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "get()", args: [] }, token);
+    const initial = first.outputs[0].value;
+    expect(["40", "41"]).toContain(initial);
+    const write = await ok("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "set(uint256)", args: ["9"] }, token);
+    expect(write.transaction.to.toLowerCase()).toBe(deployment.address.toLowerCase());
+    expect(write.transaction.from.toLowerCase()).toBe(deployment.accountName.toLowerCase());
+    expect(write.receipt).toMatchObject({ status: "success" });
+    expect(write.events).toEqual([expect.objectContaining({ eventName: "ValueChanged", args: expect.arrayContaining([{ name: "previous", value: initial }, { name: "current", value: "9" }]) })]);
+    expect((await ok("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "get()", args: [] }, token)).outputs[0].value).toBe("9");
+    // Listed with the project deployments, the network named; another user's call is a 404; the id is not a project contract's.
+    const open = await ok("/sys/ide/workspace/open", { workspaceId }, token);
+    expect(open.deployments.find((d: any) => d.network === "test" && d.contractId === contractId)).toMatchObject({ status: 2, address: deployment.address });
+    expect(open.deployments.some((d: any) => d.network === "project")).toBe(true);
+    expect((await call("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "get()", args: [] }, otherToken)).message).toBe(Msg.NOT_FOUND);
+    expect((await call("/sys/ide/call", { workspaceId, network: "test", contractId: contractId + 10_000, signature: "get()", args: [] }, token)).message).toBe(Msg.NOT_FOUND);
+    // A later deployment is accepted once the first is done.
+    expect((await ok("/sys/ide/deploy", { workspaceId, contract: ref, network: "test", constructorArgs: ["1"] }, token)).status).toBe(2);
   }, 120_000);
 
   it("another user's workspace, file and deployment are a 404", async () => {

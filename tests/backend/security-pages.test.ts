@@ -98,6 +98,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     fileId: { kind: "ideFile", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
     confirmDelete: { kind: "ideFile", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
     contractId: { kind: "pcContract", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
+    network: { notId: "which of the workspace's deployments contractId picks (project or test network)" },
   },
   "g.home.IPFS.Service.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" }, page: PAGE, name: NAME },
   "g.home.IPFS.Traffic.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },

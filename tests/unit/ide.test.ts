@@ -44,8 +44,15 @@ describe("IDE paths", () => {
 describe("the deployment form", () => {
   it("reads one constructor argument per line and refuses more than 20", () => {
     expect(argsOfText("41\n\n  hello \r\n")).toEqual(["41", "hello"]);
-    expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", accountId: 1, constructorArgsText: Array(21).fill("1").join("\n") }).success).toBe(false);
-    expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", accountId: 1, constructorArgsText: "1\n2" }).success).toBe(true);
-    expect(ideDeployFormSchema.safeParse({ contract: "", accountId: 1 }).success).toBe(false);
+    expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", target: "1", constructorArgsText: Array(21).fill("1").join("\n") }).success).toBe(false);
+    expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", target: "1", constructorArgsText: "1\n2" }).success).toBe(true);
+    expect(ideDeployFormSchema.safeParse({ contract: "", target: "1" }).success).toBe(false);
+  });
+
+  it("deploys to the test network or to a custody account's project, nothing else", () => {
+    expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", target: "test" }).success).toBe(true);
+    for (const target of ["", "0", "-1", "tests", "1.5", "12345678901", undefined]) {
+      expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", target }).success, String(target)).toBe(false);
+    }
   });
 });

@@ -198,8 +198,17 @@ async function deployed(deps: Deps, userId: number, contractId: number) {
 
 /** A read function (view or pure) through eth_call: the arguments as typed, the outputs decoded as text. */
 export async function callContract(input: Payload<"/sys/opc/contract/call">, ctx: Ctx) {
-  const deps = ctx.services;
-  const { abi, chainName, address } = await deployed(deps, ctx.user.id, input.contractId);
+  const { abi, chainName, address } = await deployed(ctx.services, ctx.user.id, input.contractId);
+  return readAt(ctx.services, { chainName, address, abi }, input);
+}
+
+/**
+ * A read function of the contract at `address` on `chainName` (any chain of the registry: an open-alliance
+ * project's, or the test network for the online IDE, docs/decisions/044).
+ */
+export async function readAt(deps: Deps, at: { chainName: string; address: string; abi: Abi }, input: { functionName: string; signature?: string; args: string[] }) {
+  const { chainName, abi } = at;
+  const address = at.address as Hex;
   const candidates = readFunctions(abi).filter((f) => f.name === input.functionName && (!input.signature || signatureOf(f) === input.signature));
   const fn: AbiFunction | undefined = candidates.length === 1 ? candidates[0] : candidates.find((f) => f.inputs.length === input.args.length);
   if (!fn) throw new ApiError(Msg.CONTRACT_NO_SUCH_FUNCTION, { fieldErrors: { functionName: [Msg.CONTRACT_NO_SUCH_FUNCTION] } });

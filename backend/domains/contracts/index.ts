@@ -1,10 +1,10 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
-import { callContract, contractDetail, contractEvents, createContract, listContracts, redeployContract, updateContract } from "./handlers";
+import { callContract, readAt, contractDetail, contractEvents, createContract, listContracts, redeployContract, updateContract } from "./handlers";
 import { seedDemoContracts } from "./demo";
 import { contractJobs } from "./jobs";
-import { readFunctions, signatureOf } from "./rules";
-import { decodeLogs, writeContract } from "./writes";
+import { parseArguments, readFunctions, signatureOf } from "./rules";
+import { decodeLogs, writeAt, writeContract } from "./writes";
 
 /**
  * Contract deployment on open-alliance projects (SPEC §4 Contract deployment, §5 Contract name;
@@ -33,8 +33,12 @@ export default defineDomain({
     detail: (input: Parameters<typeof contractDetail>[0], ctx: Parameters<typeof contractDetail>[1]) => contractDetail(input, ctx),
     read: (input: Parameters<typeof callContract>[0], ctx: Parameters<typeof callContract>[1]) => callContract(input, ctx),
     write: writeContract,
+    /** The same read and write on any chain of the registry, at an address with an ABI (the IDE's test network). */
+    readAt,
+    writeAt,
     decodeLogs,
     readFunctions,
+    parseArguments,
     signatureOf,
   },
   seedDemo: seedDemoContracts,

@@ -19,6 +19,7 @@ import { pubChainContracts } from "./tables";
 
 const isWrite = (f: AbiFunction) => f.stateMutability === "nonpayable" || f.stateMutability === "payable";
 
+
 type Log = { address: string; topics: Hex[]; data: Hex; logIndex: string };
 
 /** Logs decoded with an ABI (events it does not describe keep their raw topics and data). */
@@ -60,20 +61,31 @@ export async function writeContract(deps: Deps, userId: number, input: { contrac
   if (!account) throw new ApiError(Msg.NOT_FOUND);
   if (account.keyType !== KeyType.CUSTODY || !account.keySealed) throw new ApiError(Msg.CONTRACT_ACCOUNT_NOT_CUSTODY, { fieldErrors: { accountId: [Msg.CONTRACT_ACCOUNT_NOT_CUSTODY] } });
   const [project] = await deps.db.select({ chain: pubChainProjects.chain }).from(pubChainProjects).where(eq(pubChainProjects.id, row.projectId));
-  const chainName = project!.chain;
+  return writeAt(deps, { chainName: project!.chain, address: row.address, abi }, { from: account.address, privateKey: publicChain.api.openCustodyKey(deps.env, account.keySealed) }, input.signature, input.args);
+}
+
+/**
+ * The write function of `signature` of the contract at `address` on `chainName`, signed by `signer` (any chain of the
+ * registry: an open-alliance project's custody account, or the caller's test-network account for the online
+ * IDE, docs/decisions/044).
+ */
+export async function writeAt(deps: Deps, at: { chainName: string; address: string; abi: Abi }, signer: { from: string; privateKey: string }, signature: string, args: string[]) {
+  const { chainName, abi } = at;
+  const fn = abi.find((e): e is AbiFunction => e.type === "function" && isWrite(e) && signatureOf(e) === signature);
+  if (!fn) throw new ApiError(Msg.CONTRACT_NO_SUCH_FUNCTION, { fieldErrors: { signature: [Msg.CONTRACT_NO_SUCH_FUNCTION] } });
   const request = (method: string, params: unknown[] = []) => chain.api.request(deps, chainName, { method, params });
   let data: Hex;
   try {
-    data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: parseArguments(fn.inputs, input.args) });
+    data = encodeFunctionData({ abi: [fn], functionName: fn.name, args: parseArguments(fn.inputs, args) });
   } catch (error) {
     if (error instanceof ArgumentError) throw new ApiError(Msg.CONTRACT_BAD_ARGUMENTS, { fieldErrors: { [`args.${error.index}`]: [Msg.CONTRACT_BAD_ARGUMENTS] }, reason: error.message });
     throw error;
   }
-  const balance = BigInt(String(await request("eth_getBalance", [account.address, "latest"])));
+  const balance = BigInt(String(await request("eth_getBalance", [signer.from, "latest"])));
   if (balance === 0n) throw new ApiError(Msg.GAS_ZERO, { fieldErrors: { accountId: [Msg.GAS_ZERO] } });
   let hash: string;
   try {
-    hash = await chain.api.send(deps, chainName, publicChain.api.openCustodyKey(deps.env, account.keySealed), { to: row.address, data });
+    hash = await chain.api.send(deps, chainName, signer.privateKey, { to: at.address, data });
   } catch (error) {
     const e = error as { code?: number; message?: string; data?: string };
     if (e.code === 3 || /revert/i.test(e.message ?? "")) throw new ApiError(Msg.CONTRACT_CALL_REVERTED, { reason: (e.message ?? "").slice(0, 500), data: e.data ?? null });
@@ -89,7 +101,7 @@ export async function writeContract(deps: Deps, userId: number, input: { contrac
     signature: signatureOf(fn),
     kind: "write" as const,
     outputs: [],
-    transaction: tx ? { hash: tx.hash, from: tx.from, to: tx.to, nonce: Number(tx.nonce), input: tx.input, value: BigInt(tx.value).toString() } : { hash, from: account.address, to: row.address, nonce: -1, input: data, value: "0" },
+    transaction: tx ? { hash: tx.hash, from: tx.from, to: tx.to, nonce: Number(tx.nonce), input: tx.input, value: BigInt(tx.value).toString() } : { hash, from: signer.from, to: at.address, nonce: -1, input: data, value: "0" },
     receipt: receipt
       ? { status: receipt.status === "0x1" ? ("success" as const) : ("reverted" as const), blockNumber: Number(receipt.blockNumber), gasUsed: BigInt(receipt.gasUsed).toString(), effectiveGasPrice: BigInt(receipt.effectiveGasPrice ?? "0").toString() }
       : null,

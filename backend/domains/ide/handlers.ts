@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gt, inArray, like, lte } from "drizzle-orm";
-import type { Abi, AbiFunction } from "viem";
+import { and, asc, count, desc, eq, gt, inArray, like, lt, lte } from "drizzle-orm";
+import type { Deps } from "../../deps";
+import { encodeDeployData, type Abi, type AbiFunction, type Hex } from "viem";
 import { contractCreateSchema } from "../../../contract/contracts";
 import { IDE_FILES_MAX, IDE_GRANT_MINUTES } from "../../../contract/ide-codes";
 import { Msg } from "../../../contract/messages";
@@ -8,10 +9,11 @@ import { ApiError, fieldError } from "../../http/errors";
 import type { Payload, SignedInContext } from "../../http/router";
 import chain from "../chain";
 import contracts from "../contracts";
+import testServices from "../test-services";
 import { pubChainContracts } from "../contracts/tables";
 import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
 import { deploymentName, filesUnder, isSolidity, movedPath, parentsOf } from "./rules";
-import { ideCompiled, ideDeployments, ideFiles, ideGrants, ideWorkspaces } from "./tables";
+import { ideCompiled, ideDeployments, ideFiles, ideGrants, ideTestAccounts, ideTestDeployments, ideWorkspaces } from "./tables";
 import { listIdeTemplates } from "./templates";
 
 /** The online IDE's handlers (contract/ide.ts; docs/decisions/044). */
@@ -118,7 +120,7 @@ export async function deleteWorkspace(input: Payload<"/sys/ide/workspace/delete"
 /** The deployments made from a workspace, read through the contracts domain's tables, newest first. */
 async function deploymentsOf(db: Db | Tx, workspaceId: number, contractIds?: number[]) {
   const rows = await db
-    .select({ d: ideDeployments, c: pubChainContracts, projectName: pubChainProjects.name, accountName: pubChainAccounts.name })
+    .select({ d: ideDeployments, c: pubChainContracts, projectName: pubChainProjects.name, chainName: pubChainProjects.chain, accountName: pubChainAccounts.name })
     .from(ideDeployments)
     .innerJoin(pubChainContracts, eq(pubChainContracts.id, ideDeployments.contractId))
     .innerJoin(pubChainProjects, eq(pubChainProjects.id, pubChainContracts.projectId))
@@ -126,7 +128,9 @@ async function deploymentsOf(db: Db | Tx, workspaceId: number, contractIds?: num
     .where(contractIds ? and(eq(ideDeployments.workspaceId, workspaceId), inArray(ideDeployments.contractId, contractIds)) : eq(ideDeployments.workspaceId, workspaceId))
     .orderBy(desc(ideDeployments.id))
     .limit(50);
-  return rows.map(({ d, c, projectName, accountName }) => ({
+  const projectRows = rows.map(({ d, c, projectName, accountName, chainName }) => ({
+    network: "project" as const,
+    chainName,
     contractId: c.id,
     file: d.file,
     name: d.name,
@@ -142,6 +146,34 @@ async function deploymentsOf(db: Db | Tx, workspaceId: number, contractIds?: num
     abi: c.abi ?? [],
     createdAt: d.createdAt.toISOString(),
   }));
+  if (contractIds) return projectRows;
+  return [...projectRows, ...(await testDeploymentsOf(db, workspaceId))].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 50);
+}
+
+type TestDeployment = typeof ideTestDeployments.$inferSelect;
+const testOut = (t: TestDeployment) => ({
+  network: "test" as const,
+  chainName: t.chainName,
+  contractId: t.id,
+  file: t.file,
+  name: t.name,
+  projectId: null,
+  projectName: null,
+  accountId: null,
+  accountName: t.deployer,
+  status: t.status,
+  failReason: t.failReason,
+  address: t.address,
+  txHash: t.txHash,
+  blockNumber: t.blockNumber,
+  abi: t.abi,
+  createdAt: t.createdAt.toISOString(),
+});
+
+/** The workspace's deployments to the test network (docs/decisions/044 addendum), newest first. */
+async function testDeploymentsOf(db: Db | Tx, workspaceId: number) {
+  const rows = await db.select().from(ideTestDeployments).where(eq(ideTestDeployments.workspaceId, workspaceId)).orderBy(desc(ideTestDeployments.id)).limit(50);
+  return rows.map(testOut);
 }
 
 export async function openWorkspace(input: Payload<"/sys/ide/workspace/open">, ctx: Ctx) {
@@ -288,6 +320,8 @@ export async function deploy(input: Payload<"/sys/ide/deploy">, ctx: Ctx) {
   await requireGrant(ctx);
   const [compiled] = await db.select().from(ideCompiled).where(eq(ideCompiled.workspaceId, w.id)).then((rows) => rows.filter((c) => `${c.file}:${c.name}` === input.contract));
   if (!compiled) throw fieldError("contract", Msg.IDE_NOT_COMPILED, Msg.IDE_NOT_COMPILED);
+  if (input.network === "test") return deployToTestNetwork(ctx, w, compiled, input.constructorArgs);
+  if (!input.accountId) throw fieldError("accountId", Msg.IDE_ACCOUNT_REQUIRED, Msg.IDE_ACCOUNT_REQUIRED);
   const request = contractCreateSchema.safeParse({
     projectId: input.projectId,
     accountId: input.accountId,
@@ -311,6 +345,7 @@ const isRead = (f: AbiFunction) => f.stateMutability === "view" || f.stateMutabi
 export async function call(input: Payload<"/sys/ide/call">, ctx: Ctx) {
   const db = ctx.services.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
+  if (input.network === "test") return callOnTestNetwork(ctx, w, input);
   const [deployment] = await db.select().from(ideDeployments).where(and(eq(ideDeployments.workspaceId, w.id), eq(ideDeployments.contractId, input.contractId)));
   if (!deployment) throw new ApiError(Msg.NOT_FOUND);
   await requireGrant(ctx);
@@ -325,4 +360,104 @@ export async function call(input: Payload<"/sys/ide/call">, ctx: Ctx) {
   }
   if (!input.accountId) throw fieldError("accountId", Msg.IDE_ACCOUNT_REQUIRED, Msg.IDE_ACCOUNT_REQUIRED);
   return contracts.api.write(ctx.services, ctx.user.id, { contractId: input.contractId, signature: input.signature, args: input.args, accountId: input.accountId });
+}
+
+/* The test network (docs/decisions/044 addendum). */
+
+/** Gas the user's test-network account is given when it holds less than half of it: 1 test ether, as test services' deployers. */
+const TEST_GAS = 10n ** 18n;
+/** A deployment still "deploying" after this long was cut short (a restart): it no longer blocks the next one. */
+const STALE_MS = 10 * 60_000;
+
+/** The caller's test-network account, made on first use (its key sealed as a test service's deployer key). */
+async function testAccountOf(deps: Deps, userId: number) {
+  const [found] = await deps.db.select().from(ideTestAccounts).where(eq(ideTestAccounts.userId, userId));
+  if (found) return found;
+  const made = await testServices.api.newDeployer(deps.env);
+  await deps.db.insert(ideTestAccounts).values({ userId, address: made.deployerAddress, keySealed: made.deployerKeySealed, createdAt: deps.now() }).onConflictDoNothing();
+  const [row] = await deps.db.select().from(ideTestAccounts).where(eq(ideTestAccounts.userId, userId));
+  return row!;
+}
+
+/** The account's gas topped up from the network's treasury when it runs low. */
+async function fundTestAccount(deps: Deps, chainName: string, address: string) {
+  const balance = BigInt(String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })));
+  if (balance < TEST_GAS / 2n) await chain.api.fund(deps, chainName, address, TEST_GAS);
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e.code === "23505" || e.cause?.code === "23505";
+};
+
+/**
+ * Deploys a compiled contract to the test network from the caller's test-network account: one at a time per
+ * user (MSG_47108), recorded with its chain, and answered once the chain has the receipt (address, transaction,
+ * block) or the chain's reason.
+ */
+async function deployToTestNetwork(ctx: Ctx, w: Workspace, compiled: typeof ideCompiled.$inferSelect, constructorArgs: string[]) {
+  const deps = ctx.services;
+  const abi = compiled.abi as unknown as Abi;
+  const ctor = abi.find((e) => e.type === "constructor");
+  let data: string;
+  try {
+    const args = contracts.api.parseArguments(ctor && "inputs" in ctor ? ctor.inputs : [], constructorArgs);
+    data = encodeDeployData({ abi, bytecode: compiled.bytecode as Hex, args });
+  } catch (error) {
+    throw new ApiError(Msg.CONTRACT_BAD_ARGUMENTS, { fieldErrors: { constructorArgs: [Msg.CONTRACT_BAD_ARGUMENTS] }, reason: error instanceof Error ? error.message.split("\n")[0] : String(error) });
+  }
+  const account = await testAccountOf(deps, ctx.user.id);
+  const network = await testServices.api.currentNetwork(deps.db);
+  const now = deps.now();
+  let row: TestDeployment;
+  try {
+    row = await deps.db.transaction(async (tx) => {
+      await tx.select().from(ideTestAccounts).where(eq(ideTestAccounts.userId, ctx.user.id)).for("update");
+      await tx
+        .update(ideTestDeployments)
+        .set({ status: 3, failReason: "interrupted before the chain answered" })
+        .where(and(eq(ideTestDeployments.userId, ctx.user.id), eq(ideTestDeployments.status, 1), lt(ideTestDeployments.createdAt, new Date(now.getTime() - STALE_MS))));
+      const [busy] = await tx.select({ id: ideTestDeployments.id }).from(ideTestDeployments).where(and(eq(ideTestDeployments.userId, ctx.user.id), eq(ideTestDeployments.status, 1)));
+      if (busy) throw new ApiError(Msg.IDE_TEST_DEPLOY_UNDER_WAY);
+      const [inserted] = await tx
+        .insert(ideTestDeployments)
+        .values({ userId: ctx.user.id, workspaceId: w.id, file: compiled.file, name: compiled.name, chainName: network.chainName, deployer: account.address, abi: compiled.abi, status: 1, createdAt: now })
+        .returning();
+      return inserted!;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError(Msg.IDE_TEST_DEPLOY_UNDER_WAY);
+    throw error;
+  }
+  let set: Partial<TestDeployment>;
+  try {
+    await fundTestAccount(deps, network.chainName, account.address);
+    const done = await chain.api.deploy(deps, network.chainName, testServices.api.openDeployerKey(deps.env, account.keySealed), data);
+    set = { status: 2, address: done.address, txHash: done.txHash, blockNumber: done.blockNumber, deployedAt: deps.now() };
+  } catch (error) {
+    set = { status: 3, failReason: `the test network refused the deployment: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2000) };
+  }
+  const [settled] = await deps.db.update(ideTestDeployments).set(set).where(eq(ideTestDeployments.id, row.id)).returning();
+  await touch(deps.db, w, deps.now());
+  return testOut(settled!);
+}
+
+/** A function of a contract the workspace deployed to the test network, through the contracts domain's read and write. */
+async function callOnTestNetwork(ctx: Ctx, w: Workspace, input: Payload<"/sys/ide/call">) {
+  const deps = ctx.services;
+  const [row] = await deps.db.select().from(ideTestDeployments).where(and(eq(ideTestDeployments.id, input.contractId), eq(ideTestDeployments.workspaceId, w.id)));
+  if (!row) throw new ApiError(Msg.NOT_FOUND);
+  await requireGrant(ctx);
+  if (row.status !== 2 || !row.address) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
+  const abi = row.abi as unknown as Abi;
+  const at = { chainName: row.chainName, address: row.address, abi };
+  const fn = abi.find((e): e is AbiFunction => e.type === "function" && contracts.api.signatureOf(e) === input.signature);
+  if (!fn) throw fieldError("signature", Msg.CONTRACT_NO_SUCH_FUNCTION, Msg.CONTRACT_NO_SUCH_FUNCTION);
+  if (isRead(fn)) {
+    const read = await contracts.api.readAt(deps, at, { functionName: fn.name, signature: input.signature, args: input.args });
+    return { signature: read.signature, kind: "read" as const, outputs: read.outputs, transaction: null, receipt: null, events: [] };
+  }
+  const account = await testAccountOf(deps, ctx.user.id);
+  await fundTestAccount(deps, row.chainName, account.address);
+  return contracts.api.writeAt(deps, at, { from: account.address, privateKey: testServices.api.openDeployerKey(deps.env, account.keySealed) }, input.signature, input.args);
 }

@@ -1,4 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "../../db/tables";
 import { ts } from "../../db/columns";
 import { pubChainContracts } from "../contracts/tables";
@@ -92,4 +93,50 @@ export const ideGrants = pgTable(
     expiresAt: ts("expires_at").notNull(),
   },
   (t) => [index("ide_grants_user").on(t.userId)],
+);
+
+/**
+ * A user's account on the test network (docs/decisions/044 addendum): it signs the user's test-network
+ * deployments and writes from the IDE, its key sealed like a test service's deployer, its gas given by the
+ * network's treasury as test services' deployers are.
+ */
+export const ideTestAccounts = pgTable("ide_test_accounts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id),
+  address: text("address").notNull(),
+  keySealed: text("key_sealed").notNull(),
+  createdAt: ts("created_at").notNull(),
+});
+
+/** A contract deployed from a workspace to the test network (SPEC §4 statuses: 1 deploying, 2 success, 3 failed). */
+export const ideTestDeployments = pgTable(
+  "ide_test_deployments",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => ideWorkspaces.id, { onDelete: "cascade" }),
+    file: text("file").notNull(),
+    name: text("name").notNull(),
+    /** The test network's chain when deployed (a reset starts a new one). */
+    chainName: text("chain_name").notNull(),
+    deployer: text("deployer").notNull(),
+    abi: jsonb("abi").$type<Record<string, unknown>[]>().notNull(),
+    status: smallint("status").notNull(),
+    failReason: text("fail_reason"),
+    address: text("address"),
+    txHash: text("tx_hash"),
+    blockNumber: bigint("block_number", { mode: "number" }),
+    createdAt: ts("created_at").notNull(),
+    deployedAt: ts("deployed_at"),
+  },
+  (t) => [
+    index("ide_test_deployments_workspace").on(t.workspaceId, t.id),
+    // One deployment to the test network at a time per user, enforced by the database too.
+    uniqueIndex("ide_test_deployments_one_under_way").on(t.userId).where(sql`${t.status} = 1`),
+  ],
 );

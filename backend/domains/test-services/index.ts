@@ -15,6 +15,7 @@ import {
   upgradeTestService,
 } from "./handlers";
 import { testServiceJobs } from "./jobs";
+import { currentNetwork, newDeployer, openDeployerKey } from "./network";
 
 /**
  * Test services (SPEC §1 test network, §2 TestServices, §3, §4; contract/test-services.ts; docs/decisions/034):
@@ -39,4 +40,9 @@ export default defineDomain({
   }),
   jobs: testServiceJobs,
   endpoints: [testServiceRpc],
+  /**
+   * For the online IDE's test-network deployments (docs/decisions/044 addendum): the network's current chain,
+   * and a deployer account's key made and opened exactly as a test service's.
+   */
+  api: { currentNetwork, newDeployer, openDeployerKey },
 });
