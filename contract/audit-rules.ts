@@ -42,6 +42,9 @@ export const AUDIT_RULES = {
   "/sys/ops/community/deletePost": { action: "community.delete", target: "communityPost", id: "postId", decision: "delete", outcome: true },
   "/sys/ops/community/savePartner": { action: "community.save", target: "partner", decision: "save", outcome: true },
   "/sys/ops/community/deletePartner": { action: "community.delete", target: "partner", id: "partnerId", decision: "delete", outcome: true },
+  // Platform-issued DID credentials (docs/decisions/043): the list, and a revocation (details: the credential as revoked).
+  "/sys/ops/did/credentials": "read",
+  "/sys/ops/did/revoke": { action: "credential.revoke", target: "credential", id: "credentialId", decision: "revoke", outcome: true },
   "/sys/ops/prices/list": "read",
   "/sys/ops/prices/history": "read",
   // One entry per item saved; details carry the area and the new prices (the history keeps each old one).

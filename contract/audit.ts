@@ -32,10 +32,11 @@ export const AUDIT_ACTIONS = [
   "community.save",
   "community.publish",
   "community.delete",
+  "credential.revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner"] as const;
+export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner", "credential"] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** At most this many entries in one CSV export. */

@@ -109,4 +109,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.opsReleaseNotes", to: "/g/home/operations/ReleaseNotes" },
   { key: "titles.opsAnnouncements", to: "/g/home/operations/Announcements" },
   { key: "titles.opsPartners", to: "/g/home/operations/Partners" },
+  { key: "titles.opsCredentials", to: "/g/home/operations/Credentials" },
 ];

@@ -223,6 +223,8 @@ const SAMPLES = {
   "/sys/ops/community/partners": {},
   "/sys/ops/community/savePartner": { partner: { nameEn: "Audited partner", sortOrder: 1 } },
   "/sys/ops/community/deletePartner": { partnerId: 900032 },
+  "/sys/ops/did/credentials": {},
+  "/sys/ops/did/revoke": { credentialId: 900040 },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -289,7 +291,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(22);
+    expect(audited).toBe(23);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

@@ -73,6 +73,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.TestServices.TestServicesDetail.tsx": { id: { kind: "testService", expect: "404" } },
   "g.home.operations.AuditLog.tsx": { page: PAGE },
   "g.home.operations.FailedJobs.tsx": { page: PAGE },
+  "g.home.operations.Credentials.tsx": { page: PAGE },
   "g.home.ParticipationManagement.View.tsx": { appJoinAuditId: { kind: "join", expect: "404" }, back: { notId: "the list's query to go back to" } },
   "g.home.ParticipationManagement._index.tsx": { auditState: { notId: "status filter" }, page: PAGE, all: { notId: "show all" }, name: NAME },
   "g.home.PermissionedServices.PublishedServices.ServicesDetail.tsx": {
