@@ -84,12 +84,15 @@ export type OnSigned = (hash: string) => Promise<void>;
 async function transact(deps: Deps, chainName: string, key: string, to: string, data: Hex, onSigned?: OnSigned) {
   const txHash = await chain.api.send(deps, chainName, key, { to, data }, onSigned);
   const receipt = await receiptOf(deps, chainName, txHash);
-  if (receipt.status !== "0x1") throw new ChainRefusal(`the transaction ${txHash} reverted in block ${Number(receipt.blockNumber)}`);
+  if (receipt.status !== "0x1") throw new Reverted(`the transaction ${txHash} reverted in block ${Number(receipt.blockNumber)}`);
   return { txHash, blockNumber: Number(receipt.blockNumber) };
 }
 
 /** The chain refused a transaction (estimate or revert): its reason, shown to the user. */
 export class ChainRefusal extends Error {}
+
+/** The transaction was mined and reverted: final (unlike a receipt not yet seen). */
+export class Reverted extends ChainRefusal {}
 
 const refusalOf = (error: unknown) => (error instanceof ChainRefusal ? error : new ChainRefusal((error instanceof Error ? error.message : String(error)).slice(0, 500)));
 

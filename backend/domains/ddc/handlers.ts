@@ -15,7 +15,7 @@ import ipfs from "../ipfs";
 import publicChain from "../public-chain";
 import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
 import { payFee } from "./bills";
-import { ChainRefusal, deployCollection, allowMinter, mintToken, ownerOnChain, transferToken, transfersOnChain } from "./collection";
+import { ChainRefusal, Reverted, deployCollection, allowMinter, mintToken, ownerOnChain, transferToken, transfersOnChain } from "./collection";
 import { hashPassword } from "./password";
 import { failMint, failTransfer, finishMint, finishTransfer } from "./recover";
 import { ddcCollections, ddcs, ddcTransfers } from "./tables";
@@ -213,6 +213,7 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
   }
 
   const key = publicChain.api.openCustodyKey(deps.env, account.keySealed);
+  let sent = false;
   try {
     const collection = await collectionOf(deps, project, account, key);
     if (collection.ownerAccountId !== account.id) {
@@ -224,10 +225,13 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
     const keep = async (hash: string) => {
       const kept = await deps.db.update(ddcs).set({ collectionId: collection.id, tokenUri, mintTxHash: hash }).where(and(eq(ddcs.id, row.id), eq(ddcs.status, DdcStatus.MINTING))).returning({ id: ddcs.id });
       if (!kept.length) throw new ChainRefusal("the mint was ended by the recovery of interrupted mints");
+      sent = true;
     };
     const minted = await mintToken(deps, project.chain, collection.address, key, { to: account.address, tokenId: BigInt(row.id), uri: tokenUri }, keep);
     return (await out(deps.db, [await finishMint(deps, row.id, minted.blockNumber)]))[0]!;
   } catch (error) {
+    // Sent but not seen mined (no receipt in time): the DDC stays "minting" for the recovery job, never refunded early.
+    if (sent && !(error instanceof Reverted)) return (await out(deps.db, [await ownDdc(deps.db, me, row.id)]))[0]!;
     const reason = reasonOf(error);
     await fail(reason);
     if (error instanceof ChainRefusal) throw new ApiError(Msg.DDC_CHAIN_REFUSED, { reason });
@@ -303,11 +307,15 @@ export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx)
   const keep = async (hash: string) => {
     const kept = await deps.db.update(ddcTransfers).set({ txHash: hash }).where(and(eq(ddcTransfers.id, transfer.id), eq(ddcTransfers.status, DdcTransferStatus.SENDING))).returning({ id: ddcTransfers.id });
     if (!kept.length) throw new ChainRefusal("the transfer was ended by the recovery of interrupted transfers");
+    sent = true;
   };
+  let sent = false;
   try {
     const sent = await transferToken(deps, where.chain, where.collection.address, publicChain.api.openCustodyKey(deps.env, holder.keySealed!), { from: holder.address, to: getAddress(input.to), tokenId: BigInt(row.id) }, keep);
     await finishTransfer(deps.db, transfer.id, sent.blockNumber);
   } catch (error) {
+    // Sent but not seen mined: left "sending" for the recovery job (finished or refunded), never refunded early.
+    if (sent && !(error instanceof Reverted)) throw new ApiError(Msg.DDC_TRANSFER_PENDING);
     await failTransfer(deps, transfer.id, reasonOf(error));
     if (error instanceof ChainRefusal) throw new ApiError(Msg.DDC_CHAIN_REFUSED, { reason: error.message });
     throw error;
