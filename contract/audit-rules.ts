@@ -50,6 +50,9 @@ export const AUDIT_RULES = {
   "/sys/ops/tickets/close": { action: "ticket.close", target: "ticket", id: "ticketId", decision: "close", outcome: true },
   "/sys/ops/newsletter/list": "read",
   "/sys/ops/newsletter/send": { action: "newsletter.send", target: "newsletterIssue", decision: "send", outcome: true },
+  // Platform-issued DID credentials (docs/decisions/043): the list, and a revocation (details: the credential as revoked).
+  "/sys/ops/did/credentials": "read",
+  "/sys/ops/did/revoke": { action: "credential.revoke", target: "credential", id: "credentialId", decision: "revoke", outcome: true },
   "/sys/ops/prices/list": "read",
   "/sys/ops/prices/history": "read",
   // One entry per item saved; details carry the area and the new prices (the history keeps each old one).

@@ -37,10 +37,11 @@ export const AUDIT_ACTIONS = [
   "newsletter.send",
   "doc.change",
   "market.change",
+  "credential.revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner", "ticket", "newsletterIssue", "docPage", "marketPackage"] as const;
+export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner", "ticket", "newsletterIssue", "docPage", "marketPackage", "credential"] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** At most this many entries in one CSV export. */

@@ -7,6 +7,9 @@
 /** A DDC: 1 minting, 2 minted, 3 failed (the chain refused the mint: nothing billed). */
 export const DdcStatus = { MINTING: 1, MINTED: 2, FAILED: 3 } as const;
 
+/** A portal transfer: sending (fee paid, maybe on the chain), done, or failed with its fee refunded. */
+export const DdcTransferStatus = { SENDING: 1, DONE: 2, FAILED: 3 } as const;
+
 /** Where a DDC's file goes: the user's IPFS service, or the product's storage. */
 export const DDC_STORAGES = ["product", "ipfs"] as const;
 export type DdcStorage = (typeof DDC_STORAGES)[number];

@@ -131,6 +131,10 @@ export const didPaths = {
   /** The issuer revokes: the credential's bit in its status list is set. */
   "/sys/did/credentials/revoke": { auth: "user", payload: z.object({ credentialId: id() }), data: credentialSchema },
   "/sys/did/verify": { auth: "user", payload: verifySchema, data: verificationSchema },
+  /** Operators: the credentials the platform's did:web issued (enterprise certified), the latest first. */
+  "/sys/ops/did/credentials": { auth: "operator", payload: listPayload, data: pageOf(credentialSchema) },
+  /** Operators revoke a platform-issued credential (its bit in the platform's status list); another is not found. */
+  "/sys/ops/did/revoke": { auth: "operator", payload: z.object({ credentialId: id() }), data: credentialSchema },
 } satisfies Record<string, PathSpec>;
 
 /** The Verify page's form: a pasted JWT (the file field is checked by the upload path). */

@@ -306,6 +306,8 @@ export const Msg = {
   BINDING_BAD_SIGNATURE: "MSG_47213",
   /** The address is bound to another account already. */
   BINDING_ADDRESS_TAKEN: "MSG_47214",
+  /** A transfer was sent but the chain has not confirmed it in time: it is finished, or refunded, automatically (MSG_47215-47229). */
+  DDC_TRANSFER_PENDING: "MSG_47215",
   /* The developer community's content (MSG_46001-46099; backend/domains/community/, docs/decisions/040). */
   /** Sign-up: the event's sign-up deadline has passed (or the event has started). */
   COMMUNITY_SIGNUP_CLOSED: "MSG_46001",

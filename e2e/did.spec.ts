@@ -1,10 +1,11 @@
 import { expect, test } from "./fixtures";
-import { logInAs } from "./services-support";
+import { api, apiToken, logInAs, OPERATOR } from "./services-support";
 
 /**
  * The DID service (issue 18; docs/decisions/043), with JavaScript on and off: a certified enterprise (the demo's
  * democompany) creates a DID (a refused form keeps what was typed), receives the platform's enterprise certified
- * credential, and verifies it pasted, altered and uploaded as a file.
+ * credential, and verifies it pasted, altered and uploaded as a file. An operator revokes a platform-issued
+ * credential from Operations → Platform credentials (confirmed first).
  */
 
 const DID = "/g/home/DID";
@@ -121,4 +122,32 @@ test("a publisher issues a role credential to a participant, revokes it after co
   const after = await verify();
   await expect(after.getByTestId("verify-reason")).toHaveText("The issuer has revoked this credential.");
   await expect(after.getByTestId("verify-revocation")).toHaveText("Revoked");
+});
+
+test("an operator revokes a platform-issued credential after confirming, and it no longer verifies", async ({ page, request, javaScriptEnabled }, testInfo) => {
+  test.setTimeout(120_000);
+  // democompany (a certified enterprise) gets the platform's credential for a new DID, through the API.
+  const company = await apiToken(request, "democompany", "Demo12!@pass");
+  const subject = await api(request, "/sys/did/identifiers/create", { label: `Ops ${testInfo.project.name} ${Date.now()}`.slice(0, 40), method: "key", custody: "portal", keyType: "Ed25519" }, company);
+  const vc = await api(request, "/sys/did/credentials/requestEnterprise", { subjectDidId: subject.didId }, company);
+  expect(await api(request, "/sys/did/verify", { jwt: vc.jwt }, company)).toMatchObject({ verified: true });
+
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
+  await page.goto("/g/home/operations");
+  await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: /^Platform credentials/ }).click();
+  await expect(page.getByRole("heading", { name: "Platform-issued credentials", level: 2 })).toBeVisible();
+  const row = page.getByTestId("ops-credential").filter({ hasText: subject.did });
+  await expect(row).toContainText("Demo Chain Technology Co., Ltd.");
+  await expect(row).toContainText("Valid");
+  // An unknown intent is a 400.
+  expect((await page.request.post("/g/home/operations/Credentials", { form: { intent: "delete", credentialId: String(vc.credentialId), confirmed: "yes" } })).status()).toBe(400);
+
+  await row.getByRole("button", { name: "Revoke" }).click();
+  const scope = javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step");
+  await expect(scope.getByText("Its bit is set in the platform’s published status list at once")).toBeVisible();
+  await scope.getByRole("button", { name: "Revoke the credential" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("The credential is revoked.");
+  await expect(row).toContainText("Revoked");
+  await expect(row.getByRole("button", { name: "Revoke" })).toHaveCount(0);
+  expect(await api(request, "/sys/did/verify", { jwt: vc.jwt }, company)).toMatchObject({ verified: false, reason: "revoked" });
 });

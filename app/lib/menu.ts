@@ -133,4 +133,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.opsPartners", to: "/g/home/operations/Partners" },
   { key: "titles.opsDocs", to: "/g/home/operations/Documentation" },
   { key: "titles.opsMarket", to: "/g/home/operations/ChaincodeMarket" },
+  { key: "titles.opsCredentials", to: "/g/home/operations/Credentials" },
 ];

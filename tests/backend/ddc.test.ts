@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BillType } from "../../contract/billing-codes";
 import { Msg } from "../../contract/messages";
 import { users } from "../../backend/db/tables";
 import { bills } from "../../backend/domains/billing/tables";
 import chain from "../../backend/domains/chain";
+import { ddcs, ddcTransfers } from "../../backend/domains/ddc/tables";
+import { recoverDdcs } from "../../backend/domains/ddc/recover";
 import { callVueapi, inProcessVueapi, loginToken, registeredUser, uploadVueapi } from "./in-process";
 
 // Issue 18, DDC and account binding (docs/decisions/045): real ERC-721 tokens minted and transferred on the
@@ -160,6 +162,97 @@ describe("DDC certificates", () => {
     expect(Buffer.from((await ok("/anon/ddc/file", { ddcId: minted.ddcId })).dataBase64, "base64").equals(PNG)).toBe(true);
     const files = await ok("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: ipfsService.ipfsServiceId, pageIndex: 1, pageSize: 10 }, a.token);
     expect(files.page.total).toBe(2);
+  }, 240_000);
+
+  it("recovers a mint or transfer whose request died after the fee: finished from the receipt, or failed and refunded", async () => {
+    const a = await userWithProject("ddcr");
+    const mintBody = { projectId: a.projectId, accountId: a.accounts[0]!.accountId, name: "Interrupted", description: "The process dies", metadata: [], storage: "product" };
+    const send = chain.api.send;
+    /**
+     * The next send that keeps its hash (a mint or a transfer) behaves as a process killed in the middle: after
+     * the transaction is sent ("sent"), or after its hash is kept but before it is sent ("signed"); the request
+     * then never answers. `swap` changes what is signed (a transfer the chain will revert).
+     */
+    const killNext = (when: "sent" | "signed", swap?: (input: { to?: string; data?: string }) => { to?: string; data?: string; gasLimit?: bigint }) => {
+      let reached!: () => void;
+      const killed = new Promise<void>((resolve) => (reached = resolve));
+      const spy = vi.spyOn(chain.api as { send: typeof send }, "send").mockImplementation(async (deps, name, key, input, onSigned) => {
+        if (!onSigned) return send(deps, name, key, input);
+        spy.mockRestore();
+        const signed = swap ? { ...input, ...swap(input) } : input;
+        if (when === "sent") await send(deps, name, key, signed, onSigned);
+        else await send(deps, name, key, signed, async (hash) => {
+          await onSigned(hash);
+          throw new Error("killed before the send");
+        }).catch(() => undefined);
+        reached();
+        return new Promise<string>(() => undefined);
+      });
+      return killed;
+    };
+    const later = (minutes: number) => new Date(clock.getTime() + minutes * 60_000);
+    const mintBills = async () => (await service.services.db.select().from(bills).where(and(eq(bills.userId, a.userId), eq(bills.billType, BillType.MINT_DDC)))).map((b) => [b.id, b.payState]).sort((x, y) => x[0]! - y[0]!);
+    const start = await balanceOf(a.token);
+
+    // 1. Killed after the mint was sent: paid, hash kept, the DDC minting. The recovery finishes it from the receipt.
+    let killed = killNext("sent");
+    void call("/sys/ddc/mint", { ...mintBody, file: await uploaded(a.token), idempotencyKey: idem() }, a.token);
+    await killed;
+    const [sent] = await service.services.db.select().from(ddcs).where(eq(ddcs.userId, a.userId));
+    expect(sent).toMatchObject({ status: 1, mintTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), mintBlock: null });
+    expect(await recoverDdcs(service.services, later(1))).toMatchObject({ minted: 0, mintsFailed: 0 });
+    expect(await recoverDdcs(service.services, later(3))).toMatchObject({ minted: 1, mintsFailed: 0 });
+    const minted = await ok("/sys/ddc/detail", { ddcId: sent!.id }, a.token);
+    expect(minted).toMatchObject({ status: 2, mintTxHash: sent!.mintTxHash, mintBlock: expect.any(Number), owner: a.accounts[0]!.address });
+    expect((await read(minted.contractAddress, "ownerOf", minted.tokenId)).toLowerCase()).toBe(a.accounts[0]!.address.toLowerCase());
+    expect(await recoverDdcs(service.services, later(3))).toMatchObject({ minted: 0, mintsFailed: 0 });
+
+    // 2. Killed after the hash was kept but before the send: never mined. Waited for until the deadline, then
+    //    failed with the reason and the fee refunded, once; the token does not exist on chain.
+    killed = killNext("signed");
+    void call("/sys/ddc/mint", { ...mintBody, name: "Never sent", file: await uploaded(a.token), idempotencyKey: idem() }, a.token);
+    await killed;
+    const [lost] = await service.services.db.select().from(ddcs).where(and(eq(ddcs.userId, a.userId), eq(ddcs.name, "Never sent")));
+    expect(lost).toMatchObject({ status: 1, mintTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await balanceOf(a.token)).toBe(start - 20);
+    expect(await recoverDdcs(service.services, later(3))).toMatchObject({ minted: 0, mintsFailed: 0 });
+    expect(await recoverDdcs(service.services, later(11))).toMatchObject({ minted: 0, mintsFailed: 1 });
+    const [failed] = await service.services.db.select().from(ddcs).where(eq(ddcs.id, lost!.id));
+    expect(failed).toMatchObject({ status: 3, failReason: expect.stringContaining("was not mined") });
+    expect(await mintBills()).toEqual([
+      [sent!.billId, 15],
+      [lost!.billId, 20],
+    ]);
+    expect(await balanceOf(a.token)).toBe(start - 10);
+    expect(await read(minted.contractAddress, "ownerOf", String(lost!.id)).catch(() => null)).toBeNull();
+    expect(await recoverDdcs(service.services, later(11))).toMatchObject({ mintsFailed: 0 });
+    expect(await balanceOf(a.token)).toBe(start - 10);
+
+    // 3. A transfer killed after its send: done from the receipt, the token's owner on chain the recipient.
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    killed = killNext("sent");
+    void call("/sys/ddc/transfer", { ddcId: sent!.id, to }, a.token);
+    await killed;
+    const [moving] = await service.services.db.select().from(ddcTransfers).where(eq(ddcTransfers.ddcId, sent!.id));
+    expect(moving).toMatchObject({ status: 1, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), blockNumber: null });
+    expect(await recoverDdcs(service.services, later(3))).toMatchObject({ transferred: 1, transfersFailed: 0 });
+    expect((await service.services.db.select().from(ddcTransfers).where(eq(ddcTransfers.id, moving!.id)))[0]).toMatchObject({ status: 2, blockNumber: expect.any(Number) });
+    expect((await read(minted.contractAddress, "ownerOf", minted.tokenId)).toLowerCase()).toBe(to.toLowerCase());
+
+    // 4. A transfer killed after a send the chain reverts (here: of a token that does not exist): failed with
+    //    the reason, its fee refunded.
+    const other = await ok("/sys/ddc/mint", { ...mintBody, name: "Kept", file: await uploaded(a.token), idempotencyKey: idem() }, a.token);
+    const balance = await balanceOf(a.token);
+    killed = killNext("sent", (input) => ({ data: input.data!.replace(/[0-9a-f]{64}$/, "f".repeat(64)), gasLimit: 200_000n }));
+    void call("/sys/ddc/transfer", { ddcId: other.ddcId, to }, a.token);
+    await killed;
+    expect(await balanceOf(a.token)).toBe(balance - 5);
+    expect(await recoverDdcs(service.services, later(3))).toMatchObject({ transferred: 0, transfersFailed: 1 });
+    const [reverted] = await service.services.db.select().from(ddcTransfers).where(eq(ddcTransfers.ddcId, other.ddcId));
+    expect(reverted).toMatchObject({ status: 3, failReason: expect.stringContaining("reverted") });
+    expect((await service.services.db.select().from(bills).where(eq(bills.id, reverted!.billId!)))[0]).toMatchObject({ payState: 20, refundCents: 5 });
+    expect(await balanceOf(a.token)).toBe(balance);
+    expect((await read(other.contractAddress, "ownerOf", other.tokenId)).toLowerCase()).toBe(a.accounts[0]!.address.toLowerCase());
   }, 240_000);
 });
 

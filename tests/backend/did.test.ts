@@ -11,10 +11,11 @@ import { decodeJWT } from "did-jwt";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Msg } from "../../contract/messages";
-import { users } from "../../backend/db/tables";
+import { auditLog, users } from "../../backend/db/tables";
 import { appJoins } from "../../backend/domains/participation/tables";
 import { appRoles } from "../../backend/domains/services/tables";
 import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process";
+import { and } from "drizzle-orm";
 import { uniqueName } from "./client";
 
 // Issue 18, the DID service (docs/decisions/043): DIDs, credentials issued, verified and revoked through the
@@ -177,6 +178,29 @@ describe("credentials (issue 18)", () => {
     expect((await call("/sys/did/credentials/requestEnterprise", { subjectDidId: own.didId }, individual.token)).message).toBe(Msg.DID_NOT_CERTIFIED);
   });
 
+  it("an operator revokes a platform-issued credential (audited); it then fails verification; a user is refused the path", async () => {
+    const company = await person("didr", true);
+    const subject = await ok("/sys/did/identifiers/create", { label: "Company", method: "key", custody: "portal", keyType: "Ed25519" }, company.token);
+    const vc = await ok("/sys/did/credentials/requestEnterprise", { subjectDidId: subject.didId }, company.token);
+    const operatorId = await insertedUser(service, uniqueName("didop"), "operator");
+    const operator = await sessionOf(service, operatorId);
+    // The operators' list holds platform-issued credentials only, this one among them.
+    const listed = await ok("/sys/ops/did/credentials", { pageIndex: 1, pageSize: 50 }, operator);
+    expect(listed.page.rows.find((r: any) => r.credentialId === vc.credentialId)).toMatchObject({ kind: "enterprise", issuerName: null, revokedAt: null });
+    expect(listed.page.rows.every((r: any) => r.issuerName === null)).toBe(true);
+    // A user (even the holder) may not use the operator paths.
+    for (const p of ["/sys/ops/did/credentials", "/sys/ops/did/revoke"]) expect((await call(p, { credentialId: vc.credentialId }, company.token)).message).toBe(Msg.NO_PERMISSION);
+    expect(await ok("/sys/did/verify", { jwt: vc.jwt }, company.token)).toMatchObject({ verified: true, status: { revoked: false } });
+    // The operator revokes: the platform's status list marks it, verification says revoked; once only; audited.
+    const revoked = await ok("/sys/ops/did/revoke", { credentialId: vc.credentialId }, operator);
+    expect(revoked).toMatchObject({ credentialId: vc.credentialId, revokedAt: expect.any(String) });
+    expect(await ok("/sys/did/verify", { jwt: vc.jwt }, company.token)).toMatchObject({ verified: false, reason: "revoked", status: { index: vc.statusIndex, revoked: true } });
+    expect((await call("/sys/ops/did/revoke", { credentialId: vc.credentialId }, operator)).message).toBe(Msg.DID_ALREADY_REVOKED);
+    const entries = await service.services.db.select().from(auditLog).where(and(eq(auditLog.actorId, operatorId), eq(auditLog.action, "credential.revoke")));
+    expect(entries.map((e) => [e.targetType, e.targetId, e.decision])).toEqual([["credential", String(vc.credentialId), "revoke"]]);
+    expect((await call("/sys/ops/did/revoke", { credentialId: 999_999_999 }, operator)).message).toBe(Msg.NOT_FOUND);
+  });
+
   it("a publisher issues a role credential to a participant; it verifies, only the issuer revokes, then it fails verification", async () => {
     const publisher = await person("didp");
     const participant = await person("didq");
@@ -211,7 +235,10 @@ describe("credentials (issue 18)", () => {
     expect((await ok("/sys/did/credentials/detail", { credentialId: vc.credentialId }, participant.token)).jwt).toBe(vc.jwt);
     expect((await call("/sys/did/credentials/detail", { credentialId: vc.credentialId }, other.token)).message).toBe(Msg.NOT_FOUND);
 
-    // Only the issuer revokes: not the holder, not a stranger.
+    // Only the issuer revokes: not the holder, not a stranger, not an operator (a user-issued credential is not the platform's).
+    const operator = await sessionOf(service, await insertedUser(service, uniqueName("didop"), "operator"));
+    expect((await call("/sys/ops/did/revoke", { credentialId: vc.credentialId }, operator)).message).toBe(Msg.NOT_FOUND);
+    expect((await ok("/sys/ops/did/credentials", { pageIndex: 1, pageSize: 50 }, operator)).page.rows.some((r: any) => r.credentialId === vc.credentialId)).toBe(false);
     expect((await call("/sys/did/credentials/revoke", { credentialId: vc.credentialId }, participant.token)).message).toBe(Msg.NOT_FOUND);
     expect((await call("/sys/did/credentials/revoke", { credentialId: vc.credentialId }, other.token)).message).toBe(Msg.NOT_FOUND);
     expect((await ok("/sys/did/verify", { jwt: vc.jwt }, other.token)).verified).toBe(true);

@@ -239,6 +239,8 @@ const SAMPLES = {
   "/sys/ops/market/list": {},
   "/sys/ops/market/save": { marketPackageId: 900022, form: { name: "nothing_here", language: "go", version: "1.0.0", descriptionEn: "d", descriptionZh: "d", mainPath: "main.go", functions: "f | F" } },
   "/sys/ops/market/withdraw": { marketPackageId: 900022, withdrawn: true },
+  "/sys/ops/did/credentials": {},
+  "/sys/ops/did/revoke": { credentialId: 900040 },
   "/main/mfa/enrolment": null,
   "/main/mfa/confirm": null,
   "/main/mfa/verify": null,
@@ -305,7 +307,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(31);
+    expect(audited).toBe(32);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

@@ -24,6 +24,8 @@ const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  // The operators' list of platform-issued DID credentials (docs/decisions/043).
+  "/sys/ops/did/credentials",
   // The community's content (docs/decisions/040): public posts and partners, operators' lists; a sign-up is the caller's own.
   "/sys/devGame/detail", "/sys/devGame/saveSingUpInfo", "/sys/ops/community/posts", "/sys/ops/community/post", "/sys/ops/community/savePost",
   "/sys/ops/community/publishPost", "/sys/ops/community/deletePost", "/sys/ops/community/signups", "/sys/ops/community/partners", "/sys/ops/community/deletePartner",

@@ -80,6 +80,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.operations.Documentation.tsx": { edit: { notId: "a manual page (operators only)" }, new: { notId: "new page flag" }, confirm: { notId: "a manual page to delete (operators only)" } },
   "g.home.operations.ChaincodeMarket.tsx": { page: PAGE, edit: { notId: "a market entry (operators only)" }, new: { notId: "new entry flag" }, confirm: { notId: "a market entry to withdraw (operators only)" } },
   "g.home.operations.FailedJobs.tsx": { page: PAGE },
+  "g.home.operations.Credentials.tsx": { page: PAGE },
   "g.home.ParticipationManagement.View.tsx": { appJoinAuditId: { kind: "join", expect: "404" }, back: { notId: "the list's query to go back to" } },
   "g.home.ParticipationManagement._index.tsx": { auditState: { notId: "status filter" }, page: PAGE, all: { notId: "show all" }, name: NAME },
   "g.home.PermissionedServices.PublishedServices.ServicesDetail.tsx": {

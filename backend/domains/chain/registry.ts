@@ -203,8 +203,10 @@ export class ChainRegistry {
    * Signs an EIP-1559 transaction with `privateKey` (hex) and sends it: a transfer, a call (`to` and `data`) or a
    * contract creation (`data` without `to`). The gas limit is estimated when not given. Transactions of one
    * sender on one chain go one after another, each with the next nonce; resolves with the hash once accepted.
+   * `onSigned` is awaited with the signed transaction's hash before it is sent (a caller keeps it, so that a
+   * crash after the send can still find the transaction: docs/decisions/045); when it throws, nothing is sent.
    */
-  send(name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }): Promise<string> {
+  send(name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }, onSigned?: (hash: string) => Promise<void>): Promise<string> {
     const run = async () => {
       const entry = await this.opened(name);
       const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
@@ -223,6 +225,7 @@ export class ChainRegistry {
         { chainId: BigInt(entry.chainId), nonce: BigInt(nonce), to: input.to as `0x${string}` | undefined, data: input.data as `0x${string}` | undefined, value, gasLimit, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1_000_000_000n },
         { common },
       ).sign(key);
+      if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`);
       return (await entry.node.request({ method: "eth_sendRawTransaction", params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`] })) as string;
     };
     const queue = `${name}:${privateKey}`;

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { PayState } from "../../../contract/billing-codes";
 import type { Tx } from "../../db/client";
-import type { Deps } from "../../deps";
 import billing from "../billing";
 import { bills } from "../billing/tables";
 
@@ -37,14 +36,11 @@ export async function payFee(tx: Tx, input: { userId: number; billType: number; 
   return bill!;
 }
 
-/** The fee given back: one `refund` entry and the bill marked refunded, once. */
-export async function refundFee(deps: Deps, billId: number) {
-  const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    const [bill] = await tx.select().from(bills).where(eq(bills.id, billId)).for("update");
-    if (!bill || bill.payState !== PayState.PAID) return;
-    await billing.api.lockWallet(tx, bill.userId, now);
-    await billing.api.post(tx, { userId: bill.userId, kind: "refund", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `ddc-refund:${bill.id}` }, now);
-    await tx.update(bills).set({ payState: PayState.REFUNDED, refundCents: bill.payCents }).where(eq(bills.id, bill.id));
-  });
+/** The fee given back in the caller's transaction: one `refund` entry and the bill marked refunded, once. */
+export async function refundFeeIn(tx: Tx, billId: number, now: Date) {
+  const [bill] = await tx.select().from(bills).where(eq(bills.id, billId)).for("update");
+  if (!bill || bill.payState !== PayState.PAID) return;
+  await billing.api.lockWallet(tx, bill.userId, now);
+  await billing.api.post(tx, { userId: bill.userId, kind: "refund", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `ddc-refund:${bill.id}` }, now);
+  await tx.update(bills).set({ payState: PayState.REFUNDED, refundCents: bill.payCents }).where(eq(bills.id, bill.id));
 }

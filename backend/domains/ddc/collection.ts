@@ -67,16 +67,32 @@ async function receiptOf(deps: Deps, chainName: string, hash: string): Promise<R
   throw new Error(`no receipt for ${hash} after 60 seconds`);
 }
 
+/** A transaction's receipt now, or null when it is not mined (yet). */
+export async function receiptNow(deps: Deps, chainName: string, hash: string): Promise<Receipt | null> {
+  return (await chain.api.request(deps, chainName, { method: "eth_getTransactionReceipt", params: [hash] })) as Receipt | null;
+}
+
+/** Whether the chain knows a transaction (mined or waiting to be): a dropped or never-sent one it does not. */
+export async function knownOnChain(deps: Deps, chainName: string, hash: string): Promise<boolean> {
+  return (await chain.api.request(deps, chainName, { method: "eth_getTransactionByHash", params: [hash] })) !== null;
+}
+
+/** A signed transaction's hash, kept before it is sent (docs/decisions/045, crash recovery). */
+export type OnSigned = (hash: string) => Promise<void>;
+
 /** A transaction sent and mined: its hash and block, or throws when it reverted. */
-async function transact(deps: Deps, chainName: string, key: string, to: string, data: Hex) {
-  const txHash = await chain.api.send(deps, chainName, key, { to, data });
+async function transact(deps: Deps, chainName: string, key: string, to: string, data: Hex, onSigned?: OnSigned) {
+  const txHash = await chain.api.send(deps, chainName, key, { to, data }, onSigned);
   const receipt = await receiptOf(deps, chainName, txHash);
-  if (receipt.status !== "0x1") throw new ChainRefusal(`the transaction ${txHash} reverted in block ${Number(receipt.blockNumber)}`);
+  if (receipt.status !== "0x1") throw new Reverted(`the transaction ${txHash} reverted in block ${Number(receipt.blockNumber)}`);
   return { txHash, blockNumber: Number(receipt.blockNumber) };
 }
 
 /** The chain refused a transaction (estimate or revert): its reason, shown to the user. */
 export class ChainRefusal extends Error {}
+
+/** The transaction was mined and reverted: final (unlike a receipt not yet seen). */
+export class Reverted extends ChainRefusal {}
 
 const refusalOf = (error: unknown) => (error instanceof ChainRefusal ? error : new ChainRefusal((error instanceof Error ? error.message : String(error)).slice(0, 500)));
 
@@ -128,20 +144,20 @@ export async function allowMinter(deps: Deps, chainName: string, address: string
 }
 
 /** Mints token `tokenId` to `to` from `key`'s account. */
-export async function mintToken(deps: Deps, chainName: string, address: string, key: string, input: { to: string; tokenId: bigint; uri: string }) {
+export async function mintToken(deps: Deps, chainName: string, address: string, key: string, input: { to: string; tokenId: bigint; uri: string }, onSigned?: OnSigned) {
   const { abi } = await compiledCollection();
   try {
-    return await transact(deps, chainName, key, address, encodeFunctionData({ abi, functionName: "mint", args: [input.to, input.tokenId, input.uri] }));
+    return await transact(deps, chainName, key, address, encodeFunctionData({ abi, functionName: "mint", args: [input.to, input.tokenId, input.uri] }), onSigned);
   } catch (error) {
     throw refusalOf(error);
   }
 }
 
 /** Transfers token `tokenId` from `from` (the account of `key`) to `to` (ERC-721 transferFrom). */
-export async function transferToken(deps: Deps, chainName: string, address: string, key: string, input: { from: string; to: string; tokenId: bigint }) {
+export async function transferToken(deps: Deps, chainName: string, address: string, key: string, input: { from: string; to: string; tokenId: bigint }, onSigned?: OnSigned) {
   const { abi } = await compiledCollection();
   try {
-    return await transact(deps, chainName, key, address, encodeFunctionData({ abi, functionName: "transferFrom", args: [input.from, input.to, input.tokenId] }));
+    return await transact(deps, chainName, key, address, encodeFunctionData({ abi, functionName: "transferFrom", args: [input.from, input.to, input.tokenId] }), onSigned);
   } catch (error) {
     throw refusalOf(error);
   }

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { getAddress } from "viem";
 import { BillType } from "../../../contract/billing-codes";
-import { DDC_MINT_FEE_CENTS, DDC_TRANSFER_FEE_CENTS, DDC_VIEW_PATH, DdcStatus, type Ddc } from "../../../contract/ddc";
+import { DDC_MINT_FEE_CENTS, DDC_TRANSFER_FEE_CENTS, DDC_VIEW_PATH, DdcStatus, DdcTransferStatus, type Ddc } from "../../../contract/ddc";
 import { Msg } from "../../../contract/messages";
 import { KeyType, ProjectStatus } from "../../../contract/public-chain-codes";
 import type { Db, Tx } from "../../db/client";
@@ -14,9 +14,10 @@ import { chains } from "../chain/tables";
 import ipfs from "../ipfs";
 import publicChain from "../public-chain";
 import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
-import { payFee, refundFee } from "./bills";
-import { ChainRefusal, deployCollection, allowMinter, mintToken, ownerOnChain, transferToken, transfersOnChain } from "./collection";
+import { payFee } from "./bills";
+import { ChainRefusal, Reverted, deployCollection, allowMinter, mintToken, ownerOnChain, transferToken, transfersOnChain } from "./collection";
 import { hashPassword } from "./password";
+import { failMint, failTransfer, finishMint, finishTransfer } from "./recover";
 import { ddcCollections, ddcs, ddcTransfers } from "./tables";
 
 /** DDC handlers (contract/ddc.ts; docs/decisions/045). */
@@ -188,10 +189,7 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
     return created!;
   });
 
-  const fail = async (reason: string) => {
-    await refundFee(deps, row.billId!);
-    await deps.db.update(ddcs).set({ status: DdcStatus.FAILED, failReason: reason }).where(eq(ddcs.id, row.id));
-  };
+  const fail = (reason: string) => failMint(deps, row.id, reason);
   let tokenUri: string;
   let fileCid: string | null = null;
   let metadataCid: string | null = null;
@@ -215,20 +213,25 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
   }
 
   const key = publicChain.api.openCustodyKey(deps.env, account.keySealed);
+  let sent = false;
   try {
     const collection = await collectionOf(deps, project, account, key);
     if (collection.ownerAccountId !== account.id) {
       const [owner] = await deps.db.select().from(pubChainAccounts).where(eq(pubChainAccounts.id, collection.ownerAccountId));
       await allowMinter(deps, project.chain, collection.address, publicChain.api.openCustodyKey(deps.env, owner!.keySealed!), account.address);
     }
-    const minted = await mintToken(deps, project.chain, collection.address, key, { to: account.address, tokenId: BigInt(row.id), uri: tokenUri });
-    const [done] = await deps.db
-      .update(ddcs)
-      .set({ status: DdcStatus.MINTED, collectionId: collection.id, tokenUri, mintTxHash: minted.txHash, mintBlock: minted.blockNumber, mintedAt: deps.now() })
-      .where(eq(ddcs.id, row.id))
-      .returning();
-    return (await out(deps.db, [done!]))[0]!;
+    // The signed transaction's hash is kept before it is sent: a crash after the send is recovered from it.
+    // When the recovery job has already failed it, nothing is sent.
+    const keep = async (hash: string) => {
+      const kept = await deps.db.update(ddcs).set({ collectionId: collection.id, tokenUri, mintTxHash: hash }).where(and(eq(ddcs.id, row.id), eq(ddcs.status, DdcStatus.MINTING))).returning({ id: ddcs.id });
+      if (!kept.length) throw new ChainRefusal("the mint was ended by the recovery of interrupted mints");
+      sent = true;
+    };
+    const minted = await mintToken(deps, project.chain, collection.address, key, { to: account.address, tokenId: BigInt(row.id), uri: tokenUri }, keep);
+    return (await out(deps.db, [await finishMint(deps, row.id, minted.blockNumber)]))[0]!;
   } catch (error) {
+    // Sent but not seen mined (no receipt in time): the DDC stays "minting" for the recovery job, never refunded early.
+    if (sent && !(error instanceof Reverted)) return (await out(deps.db, [await ownDdc(deps.db, me, row.id)]))[0]!;
     const reason = reasonOf(error);
     await fail(reason);
     if (error instanceof ChainRefusal) throw new ApiError(Msg.DDC_CHAIN_REFUSED, { reason });
@@ -292,14 +295,28 @@ export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx)
   if (input.to.toLowerCase() === holder.address.toLowerCase() || /^0x0{40}$/.test(input.to)) throw fieldError("to", Msg.DDC_BAD_RECIPIENT, Msg.DDC_BAD_RECIPIENT);
   if ((await gasOf(deps, where.chain, holder.address)) === 0n) throw new ApiError(Msg.GAS_ZERO);
   const now = deps.now();
-  const bill = await deps.db.transaction((tx) =>
-    payFee(tx, { userId: me, billType: BillType.TRANSFER_DDC, serviceName: `${row.name} → ${input.to}`, cents: DDC_TRANSFER_FEE_CENTS, at: now, prefix: "DT", dedupeKey: `ddc-transfer:${row.id}:${now.getTime()}:${input.to.toLowerCase()}` }),
-  );
+  // The fee and the transfer "sending", in one transaction; the signed hash is kept before the send (recovery).
+  const transfer = await deps.db.transaction(async (tx) => {
+    const bill = await payFee(tx, { userId: me, billType: BillType.TRANSFER_DDC, serviceName: `${row.name} → ${input.to}`, cents: DDC_TRANSFER_FEE_CENTS, at: now, prefix: "DT", dedupeKey: `ddc-transfer:${row.id}:${now.getTime()}:${input.to.toLowerCase()}` });
+    const [created] = await tx
+      .insert(ddcTransfers)
+      .values({ ddcId: row.id, userId: me, fromAddress: holder.address, toAddress: getAddress(input.to), billId: bill.id, status: DdcTransferStatus.SENDING, createdAt: now })
+      .returning();
+    return created!;
+  });
+  const keep = async (hash: string) => {
+    const kept = await deps.db.update(ddcTransfers).set({ txHash: hash }).where(and(eq(ddcTransfers.id, transfer.id), eq(ddcTransfers.status, DdcTransferStatus.SENDING))).returning({ id: ddcTransfers.id });
+    if (!kept.length) throw new ChainRefusal("the transfer was ended by the recovery of interrupted transfers");
+    sent = true;
+  };
+  let sent = false;
   try {
-    const sent = await transferToken(deps, where.chain, where.collection.address, publicChain.api.openCustodyKey(deps.env, holder.keySealed!), { from: holder.address, to: getAddress(input.to), tokenId: BigInt(row.id) });
-    await deps.db.insert(ddcTransfers).values({ ddcId: row.id, userId: me, fromAddress: holder.address, toAddress: getAddress(input.to), txHash: sent.txHash, blockNumber: sent.blockNumber, billId: bill.id, createdAt: deps.now() });
+    const sent = await transferToken(deps, where.chain, where.collection.address, publicChain.api.openCustodyKey(deps.env, holder.keySealed!), { from: holder.address, to: getAddress(input.to), tokenId: BigInt(row.id) }, keep);
+    await finishTransfer(deps.db, transfer.id, sent.blockNumber);
   } catch (error) {
-    await refundFee(deps, bill.id);
+    // Sent but not seen mined: left "sending" for the recovery job (finished or refunded), never refunded early.
+    if (sent && !(error instanceof Reverted)) throw new ApiError(Msg.DDC_TRANSFER_PENDING);
+    await failTransfer(deps, transfer.id, reasonOf(error));
     if (error instanceof ChainRefusal) throw new ApiError(Msg.DDC_CHAIN_REFUSED, { reason: error.message });
     throw error;
   }

@@ -4,6 +4,7 @@ import { defineDomain } from "../../kit/domain";
 import { bind, challenge, listBindings, unbind } from "./binding";
 import { ddcDetail, ddcOptions, listDdcs, mintDdc, setDdcPassword, transferDdc } from "./handlers";
 import { ddcFile, viewDdc } from "./public";
+import { ddcJobs, scheduleDdcRecover } from "./recover";
 
 /**
  * DDC certificates and account binding (SPEC §2 ddc-view, ddc-QRCode, account-binding; §3 QR-code password;
@@ -28,6 +29,9 @@ export default defineDomain({
     "/sys/binding/list": listBindings,
     "/sys/binding/unbind": unbind,
   }),
+  jobs: ddcJobs,
+  // Interrupted mints and transfers are finished or failed and refunded at every start, then every 5 minutes.
+  schedules: [scheduleDdcRecover],
   uploads: {
     ddc: {
       nameProblem: (name) => ddcFileProblem({ name, size: 1 }),

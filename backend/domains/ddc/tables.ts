@@ -66,10 +66,14 @@ export const ddcs = pgTable(
     createdAt: ts("created_at").notNull(),
     mintedAt: ts("minted_at"),
   },
-  (t) => [index("ddcs_user").on(t.userId, t.id), index("ddcs_project").on(t.projectId), uniqueIndex("ddcs_user_idem").on(t.userId, t.idempotencyKey)],
+  (t) => [index("ddcs_user").on(t.userId, t.id), index("ddcs_project").on(t.projectId), index("ddcs_status").on(t.status, t.createdAt), uniqueIndex("ddcs_user_idem").on(t.userId, t.idempotencyKey)],
 );
 
-/** A transfer of a DDC made from the portal (bill type 92); the full history is read from the chain. */
+/**
+ * A transfer of a DDC made from the portal (bill type 92); the full history is read from the chain. It is written
+ * "sending" with its paid fee, gets its signed transaction's hash before the send, and is "done" (with its block)
+ * or "failed" (fee refunded) after the receipt, in the request or by the recovery job (docs/decisions/045).
+ */
 export const ddcTransfers = pgTable(
   "ddc_transfers",
   {
@@ -82,12 +86,15 @@ export const ddcTransfers = pgTable(
       .references(() => users.id),
     fromAddress: text("from_address").notNull(),
     toAddress: text("to_address").notNull(),
-    txHash: text("tx_hash").notNull(),
-    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+    txHash: text("tx_hash"),
+    blockNumber: bigint("block_number", { mode: "number" }),
     billId: integer("bill_id").references(() => bills.id),
+    /** 1 sending, 2 done, 3 failed (contract/ddc-codes.ts DdcTransferStatus). */
+    status: smallint("status").notNull().default(2),
+    failReason: text("fail_reason"),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [index("ddc_transfers_ddc").on(t.ddcId)],
+  (t) => [index("ddc_transfers_ddc").on(t.ddcId), index("ddc_transfers_sending").on(t.status, t.createdAt)],
 );
 
 /** A one-time EIP-4361 challenge: the exact message the user signs; used once, before it expires. */

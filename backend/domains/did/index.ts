@@ -3,7 +3,7 @@ import { defineDomain } from "../../kit/domain";
 import type { Deps } from "../../deps";
 import { platformDidOf } from "./documents";
 import { credentialUpload, platformDocument, statusLists, userDocuments } from "./endpoints";
-import { createDid, credentialDetail, credentialOptions, didDetail, issuedCredentials, issueRole, listDids, receivedCredentials, requestEnterprise, revokeCredential, verify } from "./handlers";
+import { createDid, credentialDetail, credentialOptions, didDetail, issuedCredentials, issueRole, listDids, platformCredentials, receivedCredentials, requestEnterprise, revokeCredential, revokePlatformCredential, verify } from "./handlers";
 import { newKeyPair } from "./keys";
 import { didIdentifiers } from "./tables";
 
@@ -36,6 +36,8 @@ export default defineDomain({
     "/sys/did/credentials/issueRole": issueRole,
     "/sys/did/credentials/revoke": revokeCredential,
     "/sys/did/verify": verify,
+    "/sys/ops/did/credentials": platformCredentials,
+    "/sys/ops/did/revoke": revokePlatformCredential,
   }),
   start: ensurePlatformDid,
   endpoints: [userDocuments, platformDocument, statusLists],
