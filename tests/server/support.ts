@@ -64,19 +64,22 @@ const CITY_NODE = {
   capacityPricePerGbMonthCents: 20,
 };
 
-/** The fake's answer to every path it knows: /anon/platform/cityNodes (the landing page's one call). */
+/** The fake's answer to the landing page's own call, /anon/platform/cityNodes (and to any other path). */
 const OK_BODY = JSON.stringify({ code: 0, message: "success", data: [CITY_NODE] });
+/** The public layout's banner read (/anon/community/activeAnnouncements): no announcement is active. */
+const BANNER_PATH = "/anon/community/activeAnnouncements";
+const NO_BANNER_BODY = JSON.stringify({ code: 0, message: "success", data: [] });
 
 export async function startFakeVueapi() {
   let fault: Fault = { kind: "ok" };
   const sockets = new Set<Socket>();
-  const waiting: ((call: Call) => void)[] = [];
+  const waiting: { path?: string; notify: (call: Call) => void }[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
-  const answer = (res: ServerResponse) => {
+  const answer = (res: ServerResponse, path: string) => {
     if (res.destroyed) return;
     res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" });
-    res.end(OK_BODY);
+    res.end(path.endsWith(BANNER_PATH) ? NO_BANNER_BODY : OK_BODY);
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -84,15 +87,18 @@ export async function startFakeVueapi() {
     const call: Call = { path: req.url ?? "", headers: req.headers, closed };
     req.resume();
     req.on("end", () => {
-      waiting.splice(0).forEach((notify) => notify(call));
+      for (const w of waiting.splice(0)) {
+        if (!w.path || call.path.endsWith(w.path)) w.notify(call);
+        else waiting.push(w);
+      }
       const current = fault;
       switch (current.kind) {
         case "ok":
-          return answer(res);
+          return answer(res, call.path);
         case "late": {
           const timer = setTimeout(() => {
             timers.delete(timer);
-            answer(res);
+            answer(res, call.path);
           }, current.afterMs);
           timers.add(timer);
           return;
@@ -128,9 +134,9 @@ export async function startFakeVueapi() {
     setFault(next: Fault) {
       fault = next;
     },
-    /** The next call the fake receives. */
-    nextCall(): Promise<Call> {
-      return new Promise((resolve) => waiting.push(resolve));
+    /** The next call the fake receives (with a path: the next call to a path ending with it). */
+    nextCall(path?: string): Promise<Call> {
+      return new Promise((resolve) => waiting.push({ path, notify: resolve }));
     },
     async close() {
       timers.forEach(clearTimeout);
