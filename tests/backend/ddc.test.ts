@@ -10,7 +10,7 @@ import { bills } from "../../backend/domains/billing/tables";
 import chain from "../../backend/domains/chain";
 import { ddcs, ddcTransfers } from "../../backend/domains/ddc/tables";
 import { recoverDdcs } from "../../backend/domains/ddc/recover";
-import { callVueapi, inProcessVueapi, loginToken, registeredUser, uploadVueapi } from "./in-process";
+import { callVueapi, inProcessVueapi, loginToken, ownDatabase, registeredUser, uploadVueapi } from "./in-process";
 
 // Issue 18, DDC and account binding (docs/decisions/045): real ERC-721 tokens minted and transferred on the
 // embedded open-alliance chain from custody accounts (ownerOf read on chain), bills 91 and 92, the QR-code
@@ -18,7 +18,10 @@ import { callVueapi, inProcessVueapi, loginToken, registeredUser, uploadVueapi }
 // the PostgreSQL of DATABASE_URL.
 
 let clock = new Date();
-const service = inProcessVueapi("ddc", { TEST_CAPTCHA: "T1", TEST_FIXTURES: "1", DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret" }, () => clock);
+// On PostgreSQL this file has a database of its own (ownDatabase): its clock is held still and moved by hand,
+// and the blocks its chain seals under that clock are recorded in the database, where a later file's chain of
+// the same id collided with them.
+const service = inProcessVueapi("ddc", { TEST_CAPTCHA: "T1", TEST_FIXTURES: "1", DATABASE_URL: await ownDatabase(process.env.DATABASE_URL), PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret" }, () => clock);
 const idem = () => `dd${randomBytes(12).toString("hex")}`;
 const ERC721 = parseAbi(["function ownerOf(uint256) view returns (address)", "function tokenURI(uint256) view returns (string)"]);
 /** The smallest valid PNG (1×1, grey). */

@@ -10,7 +10,7 @@ import { findingsOf, zipOf } from "../../backend/domains/market/handlers";
 import { SHIPPED_PACKAGES } from "../../backend/domains/market/samples";
 import { marketPackages } from "../../backend/domains/market/tables";
 import { tinyPng } from "../fixtures/files";
-import { callVueapi, insertedUser, openVueapi, sessionOf, uploadVueapi, type Vueapi } from "./in-process";
+import { callVueapi, insertedUser, openVueapi, ownDatabase, sessionOf, uploadVueapi, type Vueapi } from "./in-process";
 import { uniqueName } from "./client";
 import { wizardBasic } from "./wizard-basic";
 
@@ -30,7 +30,8 @@ async function ok<T = any>(p: string, body: object, as?: string): Promise<T> {
 const auditOf = async (action: string) => service.services.db.select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.actorId, operatorId)));
 
 beforeAll(async () => {
-  service = await openVueapi("docs-market", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+  // A database of its own on PostgreSQL: the security fuzzer, acting as an operator, may unpublish or move shipped pages.
+  service = await openVueapi("docs-market", { DATABASE_URL: await ownDatabase(process.env.DATABASE_URL), PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
   user = await sessionOf(service, await insertedUser(service, uniqueName("docu")));
   operatorId = await insertedUser(service, uniqueName("dops"), "operator");
   operator = await sessionOf(service, operatorId);

@@ -43,6 +43,27 @@ export async function openVueapi(name: string, vars: Record<string, string | und
  * The service of one test file: opened before its tests (a `beforeAll` registered here, so it runs before
  * the file's own) and closed after them. The object stands for the service from then on.
  */
+/**
+ * A database of its own on the suite's PostgreSQL server (DATABASE_URL), for a file whose records would disturb
+ * the others' on the shared database (a clock held still, or pages the security fuzzer may change as an
+ * operator); undefined without DATABASE_URL (each in-process service then has its own PGlite anyway).
+ */
+export async function ownDatabase(url: string | undefined): Promise<string | undefined> {
+  if (!url) return undefined;
+  const { default: pg } = await import("pg");
+  const name = `own_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return own.toString();
+}
+
 export function inProcessVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Vueapi {
   let opened: Vueapi | undefined;
   const current = () => {
