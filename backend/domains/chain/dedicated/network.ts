@@ -3,9 +3,12 @@ import path from "node:path";
 import type { Db } from "../../../db/client";
 import { startWorker, type WorkerClient } from "../../../kit/worker";
 import { EmbeddedChain } from "../embedded";
-import type { ChainSpec, Head } from "../engine/types";
 import { recordedAfter } from "../records";
 import type { ChainNode, RpcCall } from "../rpc";
+
+type ChainSpec = EmbeddedChain["spec"];
+/** A chain's head as the engine's thread answers it. */
+type Head = { number: number; hash: string; timestamp: number };
 
 /** Recorded blocks a peer imports per call to the network's thread (the orderer's seals go between). */
 const SYNC_PAGE = 20;
