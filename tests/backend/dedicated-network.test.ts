@@ -47,7 +47,7 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 }
 
 beforeAll(async () => {
-  service = await openVueapi("dedicated", { DATABASE_URL: await ownDatabase(process.env.DATABASE_URL) });
+  service = await openVueapi("dedicated", { DATABASE_URL: await ownDatabase(process.env.DATABASE_URL), PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0" });
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -67,8 +67,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
-  await service.close();
+  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  await service?.close();
 });
 
 describe("a dedicated network of the embedded provisioner", () => {
