@@ -8,6 +8,7 @@ import { bills } from "../../backend/domains/billing/tables";
 import { weekStartOf } from "../../backend/domains/billing/time";
 import chain from "../../backend/domains/chain";
 import { appVersions } from "../../backend/domains/services/tables";
+import { auditLog } from "../../backend/db/tables";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process";
 
 // docs/decisions/048: two running FISCO services on chains of their own are opened to cross-chain and approved;
@@ -93,6 +94,10 @@ describe("cross-chain services", () => {
     expect((await as(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "reject" })).code).not.toBe(0);
     expect(await ok(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "approve" })).toEqual({ appId: a.appId, crossStatus: 1 });
     expect(await ok(op, "/sys/ops/crossChain/review", { appId: b.appId, decision: "approve" })).toEqual({ appId: b.appId, crossStatus: 1 });
+    // Audited by the handler, in the transaction that moved the status.
+    const entries = await service.services.db.select().from(auditLog).where(and(eq(auditLog.action, "crossChain.review"), eq(auditLog.targetId, String(a.appId))));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: op, targetType: "crossChainService", decision: "approve", path: "/sys/ops/crossChain/review", details: { from: 3, outcome: { appId: a.appId, crossStatus: 1 } } });
 
     // The live state: contracts on the service's chain and on open-alliance, the relayer; the targets.
     const detailA = await ok(pub, "/sys/crossChain/detail", { appId: a.appId });
@@ -154,6 +159,8 @@ describe("cross-chain services", () => {
     expect((await as(pub, "/sys/crossChain/close", { appId: a.appId })).message).toBe("MSG_48106");
     expect(await ok(pub, "/sys/crossChain/deactivate", { appId: a.appId })).toEqual({ appId: a.appId, crossStatus: 4 });
     expect((await as(pub, "/sys/chainAppInfo/wizard/draft", { appState: "update", appId: a.appId })).message).toBe("MSG_48109");
+    expect(await ok(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "reject", comments: "Calls are still expected." })).toEqual({ appId: a.appId, crossStatus: 1 });
+    expect(await ok(pub, "/sys/crossChain/deactivate", { appId: a.appId })).toEqual({ appId: a.appId, crossStatus: 4 });
     expect(await ok(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "approve" })).toEqual({ appId: a.appId, crossStatus: 0 });
     expect((await as(pub, "/sys/crossChain/send", { appId: a.appId, target: "open-alliance", kind: "message", text: "x" })).message).toBe("MSG_48111");
     const [again] = await service.services.db.insert(appVersions).values({ appId: a.appId, version: "9.9.8", verState: 5 }).returning();
