@@ -37,7 +37,7 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => 
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 400)}`);
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 3000)}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }
