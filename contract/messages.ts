@@ -362,6 +362,35 @@ export const Msg = {
   MARKET_WITHDRAWN: "MSG_46207",
   /** The caller has a deployment to the test network under way: one at a time (docs/decisions/044 addendum). */
   IDE_TEST_DEPLOY_UNDER_WAY: "MSG_47108",
+  /* Cross-chain services (MSG_48101-48199; backend/domains/cross-chain/, docs/decisions/048). */
+  /** The service is not running (verState 25), or not the caller's. */
+  XC_SERVICE_NOT_RUNNING: "MSG_48101",
+  /** §5 "Cannot be opened during a service or configuration upgrade". */
+  XC_UPGRADING: "MSG_48102",
+  /** §8 "Nodes do not support the chosen interchain protocol". */
+  XC_PROTOCOL_UNSUPPORTED: "MSG_48103",
+  /** §5 "An unpaid cross-chain bill blocks activation". */
+  XC_UNPAID_BILL: "MSG_48104",
+  /** The service runs on no chain of its own (Fabric, XuperChain, or no Solidity package; docs/decisions/038). */
+  XC_NO_CHAIN: "MSG_48105",
+  /** The cross-chain status does not allow this move (already open, pending, closed...). */
+  XC_NOT_AVAILABLE: "MSG_48106",
+  /** §5 "Cannot be stopped while enabled": deactivate cross-chain first (the service's own deactivation). */
+  XC_STOP_WHILE_ENABLED: "MSG_48107",
+  /** §5 "Cannot unsubscribe while upgrading". */
+  XC_CLOSE_UPGRADING: "MSG_48108",
+  /** §8 "Cross-chaining in progress, cannot upgrade" (crossStatus 3 or 4). */
+  XC_UPGRADE_CROSSING: "MSG_48109",
+  /** The target chain is not one this service may send to. */
+  XC_TARGET_UNKNOWN: "MSG_48110",
+  /** Messages are sent only while cross-chain is activated (1). */
+  XC_NOT_ACTIVATED: "MSG_48111",
+  /** The NFT and deposit samples belong to the second protocol. */
+  XC_SAMPLE_PROTOCOL: "MSG_48112",
+  /** The chain refused the message (its reason in data.reason). */
+  XC_SEND_FAILED: "MSG_48113",
+  /** The protocol's contracts could not be deployed on a chain involved (the reason in data.reason). */
+  XC_DEPLOY_FAILED: "MSG_48114",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;
