@@ -28,6 +28,7 @@ import { idePaths } from "./ide";
 import { supportPaths } from "./support";
 import { docPaths } from "./docs";
 import { marketPaths } from "./market";
+import { dedicatedNodePaths } from "./dedicated-nodes";
 
 export type { PathSpec } from "./path-spec";
 
@@ -70,6 +71,7 @@ export const paths = {
   ...supportPaths,
   ...docPaths,
   ...marketPaths,
+  ...dedicatedNodePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;
