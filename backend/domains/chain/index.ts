@@ -3,6 +3,8 @@ import { defineDomain, type Endpoint } from "../../kit/domain";
 import { compileSolidity, compileWorkspace, stopCompiler } from "./compile";
 import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry";
 import { answerText, type RpcCall } from "./rpc";
+import { EmbeddedProvisioner } from "./dedicated/provisioner";
+import type { DeployInput, NetworkCredentials } from "./dedicated/types";
 
 /**
  * The chain domain (docs/decisions/025): the registry of EVM chains (the embedded engine in a worker thread,
@@ -12,6 +14,15 @@ import { answerText, type RpcCall } from "./rpc";
 const registries = new WeakMap<Deps, ChainRegistry>();
 /** The same by configuration: an audited operator path's handler gets a copy of the deps (its db the decision's transaction). */
 const registriesByEnv = new WeakMap<Deps["env"], ChainRegistry>();
+
+const provisioners = new WeakMap<Deps, EmbeddedProvisioner>();
+const provisionersByEnv = new WeakMap<Deps["env"], EmbeddedProvisioner>();
+
+function provisionerOf(deps: Deps): EmbeddedProvisioner {
+  const provisioner = provisioners.get(deps) ?? provisionersByEnv.get(deps.env);
+  if (!provisioner) throw new Error("the chain domain has not started");
+  return provisioner;
+}
 
 function registryOf(deps: Deps): ChainRegistry {
   const registry = registries.get(deps) ?? registriesByEnv.get(deps.env);
@@ -60,8 +71,15 @@ export default defineDomain({
     registries.set(deps, registry);
     registriesByEnv.set(deps.env, registry);
     await registry.start();
+    const provisioner = new EmbeddedProvisioner(deps);
+    provisioners.set(deps, provisioner);
+    provisionersByEnv.set(deps.env, provisioner);
+    await provisioner.start();
   },
   async stop(deps) {
+    await provisioners.get(deps)?.close();
+    provisioners.delete(deps);
+    provisionersByEnv.delete(deps.env);
     await registries.get(deps)?.close();
     registries.delete(deps);
     registriesByEnv.delete(deps.env);
@@ -94,5 +112,24 @@ export default defineDomain({
     compile: compileSolidity,
     /** Compiles a workspace's files with imports between them and from OpenZeppelin, messages at file and line (docs/decisions/044). */
     compileWorkspace,
+    /** Dedicated networks (docs/decisions/046): a real network per project, run by the provisioner. */
+    networks: {
+      /** Idempotent by name: called again after a crash it finishes what is missing; resolves once every node runs. */
+      deploy: (deps: Deps, input: DeployInput) => provisionerOf(deps).deploy(input),
+      /** Grows only; new peers start and catch up (resolves once started; they may still lag). */
+      scale: (deps: Deps, name: string, peers: number) => provisionerOf(deps).scale(name, peers),
+      setCredentials: (deps: Deps, name: string, input: NetworkCredentials) => provisionerOf(deps).setCredentials(name, input),
+      /** Ends the nodes (worker ended); state kept; endpoints answer 503. */
+      stop: (deps: Deps, name: string) => provisionerOf(deps).stop(name),
+      resume: (deps: Deps, name: string) => provisionerOf(deps).resume(name),
+      /** State removed from disk and its database rows; the name is free again. */
+      remove: (deps: Deps, name: string) => provisionerOf(deps).remove(name),
+      /** Null: no such network. */
+      status: (deps: Deps, name: string) => provisionerOf(deps).status(name),
+      /** Exactly what the HTTP gateway answers for this JSON-RPC text (401 wrong credentials, 503 stopped, 404 unknown). */
+      gateway: (deps: Deps, name: string, credentials: NetworkCredentials, body: string) => provisionerOf(deps).gateway(name, credentials, body),
+      /** Gas from the network's treasury (the transaction's hash). */
+      fund: (deps: Deps, name: string, address: string, wei: bigint) => provisionerOf(deps).fund(name, address, wei),
+    },
   },
 });
