@@ -45,6 +45,10 @@ import { prnProjects, prnUpgrades } from "./tables";
 
 type Ctx = SignedInContext;
 const V = (key: string) => `dedicatedNodeRules:validation.${key}`;
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === "23505" || e?.cause?.code === "23505";
+};
 const configOf = (p: ProjectRow): Configuration => ({ nodeCount: p.nodeCount, hostConfig: p.hostConfig, dataCapacityGb: p.dataCapacityGb });
 
 /** Frameworks, clouds and regions with their free peers, host configurations, data capacities and prices. */
@@ -149,7 +153,12 @@ export async function create(input: Payload<"/sys/prn/create">, ctx: Ctx) {
         createdAt: now,
         updatedAt: now,
       })
-      .returning();
+      .returning()
+      .catch((error: unknown) => {
+        // Another project took the name since the check (the partial unique index on live names).
+        if (isUniqueViolation(error)) throw fieldError("name", Msg.PRN_NAME_TAKEN, Msg.PRN_NAME_TAKEN);
+        throw error;
+      });
     await schedule(tx, JOB_DEPLOY, { projectId: row.id }, { runAt: now, dedupeKey: `${JOB_DEPLOY}:${row.id}` });
     return { row, replayed: false };
   });
