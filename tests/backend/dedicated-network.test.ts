@@ -47,7 +47,7 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 }
 
 beforeAll(async () => {
-  service = await openVueapi("dedicated", { DATABASE_URL: await ownDatabase(process.env.DATABASE_URL) });
+  service = await openVueapi("dedicated", { DATABASE_URL: await ownDatabase(process.env.DATABASE_URL), PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0" });
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -67,8 +67,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
-  await service.close();
+  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  await service?.close();
 });
 
 describe("a dedicated network of the embedded provisioner", () => {
@@ -193,6 +193,8 @@ describe("a dedicated network of the embedded provisioner", () => {
       expect(await until(`${peer} after the restart`, () => call(`/chain/dedicated/${NAME}/nodes/${peer}`, "eth_getBalance", [receiver, "latest"]), (b) => b === balance)).toBe(balance);
     }
     expect(Number(await call(`/chain/dedicated/${NAME}`, "eth_blockNumber"))).toBe(before.nodes.find((n) => n.name === "orderer")!.height);
+    const height = before.nodes.find((n) => n.name === "orderer")!.height;
+    expect(((await service.health()).chain as any).dedicated[NAME]).toEqual({ state: "running", height, peers: [height, height, height] });
     expect((await rpc(`/chain/dedicated/${NAME}`, { jsonrpc: "2.0", id: 1, method: "eth_blockNumber" }, auth("alice", "secret123"))).status).toBe(401);
     // Still writes after the restart.
     await networks().fund(deps(), NAME, receiver, 5n);

@@ -131,7 +131,7 @@ export default defineDomain({
     await stopCompiler();
   },
   async health(deps) {
-    return { chains: await registryOf(deps).health() };
+    return { chains: await registryOf(deps).health(), dedicated: provisionerOf(deps).health() };
   },
   endpoints: [testRpc, dedicatedGateway],
   api: {

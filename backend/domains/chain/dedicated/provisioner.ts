@@ -413,6 +413,20 @@ export class EmbeddedProvisioner {
     return result;
   }
 
+  /** /healthz: each network's state and heights (this process's view; a cluster peer reports none). */
+  health(): Record<string, { state: string; height: number | null; peers: (number | null)[] }> {
+    const out: Record<string, { state: string; height: number | null; peers: (number | null)[] }> = {};
+    for (const [name, entry] of this.entries) {
+      const runtime = entry.runtime;
+      out[name] = {
+        state: entry.row.state === "stopped" ? "stopped" : entry.phase === "failed" ? "failed" : runtime ? "running" : "starting",
+        height: runtime ? runtime.ordererHeight() : null,
+        peers: Array.from({ length: entry.row.peers }, (_, i) => runtime?.peerHeight(`peer-${i + 1}`) ?? null),
+      };
+    }
+    return out;
+  }
+
   /** Tests: resolves once the network's peers imported what is recorded. */
   async settled(name: string): Promise<void> {
     await this.entries.get(name)?.runtime?.settled();
