@@ -391,6 +391,29 @@ export const Msg = {
   XC_SEND_FAILED: "MSG_48113",
   /** The protocol's contracts could not be deployed on a chain involved (the reason in data.reason). */
   XC_DEPLOY_FAILED: "MSG_48114",
+  /* Dedicated nodes (MSG_48001-48099; backend/domains/dedicated-nodes/, docs/decisions/047). */
+  /** Another dedicated node project has this name (names are unique: the network is named after it). */
+  PRN_NAME_TAKEN: "MSG_48001",
+  /** The consensus is not one of the chosen framework's. */
+  PRN_CONSENSUS_INVALID: "MSG_48002",
+  /** The cloud and region are not a city node of the catalogue. */
+  PRN_REGION_UNKNOWN: "MSG_48003",
+  /** The project's status does not allow this action (SPEC §4 dedicated node service). */
+  PRN_NOT_ALLOWED_IN_STATUS: "MSG_48004",
+  /** The project already has an upgrade being applied: one at a time. */
+  PRN_UPGRADE_OPEN: "MSG_48005",
+  /** The upgrade chooses the value the project already has. */
+  PRN_UPGRADE_NO_CHANGE: "MSG_48006",
+  /** The data capacity chosen is below what the nodes already use. */
+  PRN_CAPACITY_BELOW_USED: "MSG_48007",
+  /** Peers are only added: a network's node count does not go down. */
+  PRN_PEERS_DECREASE: "MSG_48008",
+  /** The paid period has ended: nothing is upgraded until the renewal is paid. */
+  PRN_PERIOD_ENDED: "MSG_48009",
+  /** The new passwords do not match. */
+  PRN_PASSWORD_MISMATCH: "MSG_48010",
+  /** The network did not answer (its provisioner failed); nothing was changed. */
+  PRN_NETWORK_FAILED: "MSG_48011",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

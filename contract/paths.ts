@@ -29,6 +29,7 @@ import { supportPaths } from "./support";
 import { docPaths } from "./docs";
 import { marketPaths } from "./market";
 import { crossChainPaths } from "./cross-chain";
+import { dedicatedNodePaths } from "./dedicated-nodes";
 
 export type { PathSpec } from "./path-spec";
 
@@ -72,6 +73,7 @@ export const paths = {
   ...docPaths,
   ...marketPaths,
   ...crossChainPaths,
+  ...dedicatedNodePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -53,6 +53,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/ops/docs/list", "/sys/ops/docs/detail", "/sys/ops/docs/move", "/sys/ops/docs/publish", "/sys/ops/docs/delete",
   "/sys/market/list", "/sys/market/detail", "/sys/market/download", "/sys/ops/market/list", "/sys/ops/market/withdraw",
   "/sys/crossChain/list", "/sys/crossChain/selectable", "/sys/ops/crossChain/pending",
+  "/sys/prn/options", "/sys/prn/quote", "/sys/prn/list", "/sys/prn/create",
 ]);
 
 /**
