@@ -63,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function DedicatedNodeConfig() {
   const { project: p, upgrades, block, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { t } = useTranslation("dedicatedNodes");
+  const { t } = useTranslation(["dedicatedNodes", "dedicatedNodeRules"]);
   const running = p.status === PrnStatus.RUNNING;
   const [form, fields] = useSchemaForm(prnPasswordSchema, actionData?.result, { id: "prn-password", defaultValue: { prnProjectId: String(p.prnProjectId) } });
   return (

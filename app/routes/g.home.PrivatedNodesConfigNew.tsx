@@ -75,7 +75,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewDedicatedNodeUpgrade() {
   const { options: o, hostConfigs, balanceCents, idempotencyKey, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { t } = useTranslation("dedicatedNodes");
+  const { t } = useTranslation(["dedicatedNodes", "dedicatedNodeRules"]);
   const valueOf = useUpgradeValue();
   const here = configNewHref(o.prnProjectId, o.name);
   const back = configHref(o.prnProjectId, o.name);

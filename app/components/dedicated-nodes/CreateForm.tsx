@@ -28,7 +28,7 @@ export function CreateForm({ options: o, lastResult, quote: posted, balanceCents
   idempotencyKey: string;
   language: Language;
 }) {
-  const { t } = useTranslation("dedicatedNodes");
+  const { t } = useTranslation(["dedicatedNodes", "dedicatedNodeRules"]);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const [form, fields] = useSchemaForm(prnCreateSchema, lastResult, {

@@ -13,7 +13,7 @@ export type TryAnswer = { status: number; body?: unknown };
  * (401: wrong user or password; 503: stopped). A plain POST with intent=try, so it works without JavaScript.
  */
 export function TryIt({ prnProjectId, user, action, lastResult, answer }: { prnProjectId: number; user: string; action: string; lastResult: SubmissionResult<string[]> | null | undefined; answer: TryAnswer | null }) {
-  const { t } = useTranslation("dedicatedNodes");
+  const { t } = useTranslation(["dedicatedNodes", "dedicatedNodeRules"]);
   const [form, fields] = useSchemaForm(prnTrySchema, lastResult, { id: "prn-try", defaultValue: { prnProjectId: String(prnProjectId), method: "eth_blockNumber", params: "[]" } });
   return (
     <section className="card space-y-3" aria-labelledby="prn-try-title" data-testid="try-it">

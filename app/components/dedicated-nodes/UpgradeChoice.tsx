@@ -23,7 +23,7 @@ export function UpgradeChoice({ updateType, title, current, choices, action, ide
   error: string | null;
   language: Language;
 }) {
-  const { t } = useTranslation("dedicatedNodes");
+  const { t } = useTranslation(["dedicatedNodes", "dedicatedNodeRules"]);
   const [picked, setPicked] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
   const chosen = choices.find((c) => c.value === picked) ?? null;
