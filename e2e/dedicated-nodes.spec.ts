@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { userWithBalance } from "./public-chain-support";
-import { logInAs } from "./services-support";
+import { api, logInAs } from "./services-support";
 import { PASSWORD } from "./support";
 
 /**
@@ -143,4 +143,43 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   await confirmAfter(page, javaScriptEnabled, "Unsubscribe");
   await expect(page.getByText(new RegExp(`Project ${name} unsubscribed: its nodes are stopped`))).toBeVisible();
   await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Unsubscribed");
+});
+
+test("an unpaid dedicated-node bill blocks a new project (payType 2): the list says why; Pay and continue opens the form", async ({ page, request }, testInfo) => {
+  const user = await userWithBalance(request, "prnblk", testInfo, 1_000);
+  // A dedicated-node bill (type 10) waiting for payment before its deadline blocks payType 2 only.
+  await api(request, "/test/fixtures", { bills: [{ billType: 10, cycle: 2, totalCents: 300 }] }, user.token);
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto(PRN);
+  const entry = page.getByTestId("blocked-entry").first();
+  await expect(entry).toContainText("New project");
+  await expect(entry).toContainText("Blocked by 1 unpaid bill ($3.00).");
+  // The form's own address is guarded too (SPEC §7: a refused h5isHasNoPayBillV2 goes home).
+  await page.goto(`${PRN}New`);
+  await expect(page).toHaveURL(/\/g\/home\/index\?blocked=dedicatedNode&returnTo=/);
+  const panel = page.getByTestId("blocked-panel");
+  await expect(panel.getByRole("heading")).toHaveText("“Apply for a dedicated node” is blocked by unpaid bills");
+  await panel.getByRole("button", { name: "Pay $3.00 and continue" }).click();
+  await expect(page).toHaveURL(/\/g\/home\/PrivatedNodesNew$/);
+  await expect(page.getByRole("heading", { name: "New dedicated node project", level: 1 })).toBeVisible();
+  await page.goto(PRN);
+  await expect(page.getByTestId("blocked-entry")).toHaveCount(0);
+});
+
+test("refuses a bad name and a short password at their fields, in words, keeping what was typed", async ({ page, request }, testInfo) => {
+  const user = await userWithBalance(request, "prnbad", testInfo, 10_000);
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto(`${PRN}New`);
+  await page.getByLabel("Project name").fill("Bad Name1");
+  await page.getByLabel("Authorized user").fill("bob");
+  await page.getByLabel("Password", { exact: true }).fill("abc");
+  await page.getByLabel("Confirm the password").fill("abc");
+  await page.getByRole("button", { name: "Pay and create" }).click();
+  await expect(page.getByText("3 to 20 lowercase letters.")).toBeVisible();
+  await expect(page.getByText("6 to 20 letters and digits.")).toBeVisible();
+  await expect(page.getByText("Choose a consensus of this framework.").or(page.getByText("This field is required.")).first()).toBeVisible();
+  await expect(page.getByLabel("Project name")).toHaveValue("Bad Name1");
+  await expect(page.getByLabel("Authorized user")).toHaveValue("bob");
+  await page.goto(PRN);
+  await expect(page.getByTestId("empty")).toBeVisible();
 });
