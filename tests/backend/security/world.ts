@@ -51,6 +51,8 @@ export async function ok(p: string, body: unknown, token: string) {
 }
 
 export const key = () => `sec${randomBytes(12).toString("hex")}`;
+/** A dedicated node project's name: lowercase letters only, unique (docs/decisions/047). */
+export const prnProjectName = () => `sec${[...randomBytes(12)].map((b) => String.fromCharCode(97 + (b % 26))).join("")}`;
 export const DEMO_PASSWORD = "Demo12!@pass";
 
 export const PNG = tinyPng();
@@ -89,6 +91,7 @@ export const KINDS = [
   "ddc", "binding",
   "ideWorkspace", "ideFile",
   "supportTicket",
+  "prnProject", "prnUpgrade",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -383,6 +386,24 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   // The meter writes within a second: the snapshots start once it has.
   await waitFor("ipfs traffic metered", () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token), (t) => t.totalBytes > 0);
 
+  // A dedicated node project (docs/decisions/047) on the first city node, paid from the balance; once it runs,
+  // an upgrade of its host configuration.
+  const prnOptions = await ok("/sys/prn/options", {}, token);
+  const prnCloud = prnOptions.clouds[0];
+  named.prnCloud = prnCloud.cloud;
+  named.prnNodeId = prnCloud.regions[0].nodeId;
+  const prnName = prnProjectName();
+  const prn = await ok("/sys/prn/create", { name: prnName, framework: "fisco", consensus: "pbft", cloud: prnCloud.cloud, nodeId: prnCloud.regions[0].nodeId, nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "secuser", password: "secret123", confirmPassword: "secret123", idempotencyKey: key() }, token);
+  ids.prnProject.push(prn.prnProjectId);
+  markers.push(prn.billNo, prnName);
+  const prnDeployed = await waitFor("dedicated project deployed", () => ok("/sys/prn/detail", { prnProjectId: prn.prnProjectId }, token), (d) => d.status === 3 || d.status === 4, 90_000).catch(() => null);
+  if (prnDeployed?.status === 3) {
+    const prnUpgrade = await ok("/sys/prn/upgrade/create", { prnProjectId: prn.prnProjectId, updateType: 2, toValue: "c4m8", idempotencyKey: key() }, token);
+    ids.prnUpgrade.push(prnUpgrade.prnProjectUpdateId);
+    if (prnUpgrade.billNo) markers.push(prnUpgrade.billNo);
+    await waitFor("dedicated upgrade applied", () => ok("/sys/prn/upgrade/detail", { prnProjectUpdateId: prnUpgrade.prnProjectUpdateId }, token), (u) => u.status !== 1);
+  }
+
   // A DDC minted from the custody account (docs/decisions/045), protected by a QR-code password, and an address bound by EIP-4361.
   const ddc = await ok("/sys/ddc/mint", { projectId: project.projectId, accountId: custody.accountId, name: `${tag} ddc`, description: `${tag} certificate`, metadata: [{ key: "holder", value: tag }], storage: "product", file: await uploaded("ddc", token), idempotencyKey: key() }, token);
   expect(ddc.status, ddc.failReason).toBe(2);
@@ -519,6 +540,9 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageSize: 50 }]),
     ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId }]),
+    ["/sys/prn/list", { pageSize: 50 }],
+    ...w.ids.prnProject.map((prnProjectId): [string, object] => ["/sys/prn/upgrade/list", { prnProjectId, pageSize: 50 }]),
+    ...w.ids.prnUpgrade.map((prnProjectUpdateId): [string, object] => ["/sys/prn/upgrade/detail", { prnProjectUpdateId }]),
     ["/sys/ddc/list", { pageSize: 50 }],
     ...w.ids.ddc.map((ddcId): [string, object] => ["/sys/ddc/detail", { ddcId }]),
     ["/sys/binding/list", {}],
