@@ -3,7 +3,7 @@ import { defineDomain, type Endpoint } from "../../kit/domain";
 import { compileSolidity, compileWorkspace, stopCompiler } from "./compile";
 import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry";
 import { answerText, type RpcCall } from "./rpc";
-import { EmbeddedProvisioner } from "./dedicated/provisioner";
+import { DEDICATED_PREFIX, EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner";
 import type { DeployInput, NetworkCredentials } from "./dedicated/types";
 
 /**
@@ -64,6 +64,38 @@ const testRpc: Endpoint = {
   },
 };
 
+/**
+ * The dedicated networks' endpoints (docs/decisions/046), with HTTP Basic auth of the network's authorized user:
+ * POST /chain/dedicated/<network> (the gateway: JSON-RPC, batches too; writes to the orderer, reads spread over
+ * the peers), POST …/<network>/nodes/<node> (one node), GET …/<network>/ca (the CA certificate, PEM).
+ */
+const dedicatedGateway: Endpoint = {
+  methods: ["GET", "POST"],
+  path: DEDICATED_PREFIX,
+  auth: "key",
+  bodyLimitBytes: RPC_BODY_LIMIT,
+  ratePerMinute: 600,
+  async handle(request, deps) {
+    const parts = new URL(request.url).pathname.slice(DEDICATED_PREFIX.length).split("/");
+    let target: GatewayRequest["target"] | undefined;
+    let network = "";
+    try {
+      network = decodeURIComponent(parts[0] ?? "");
+      if (parts.length === 1) target = "gateway";
+      else if (parts.length === 2 && parts[1] === "ca") target = "ca";
+      else if (parts.length === 3 && parts[1] === "nodes") target = { node: decodeURIComponent(parts[2]!) };
+    } catch {
+      target = undefined;
+    }
+    if (!target) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: "not found: POST to /chain/dedicated/<network> or …/nodes/<node>, GET …/ca" } });
+    const reply = await provisionerOf(deps).serve({ network, target, method: request.method, authorization: request.headers.get("authorization"), body: request.method === "POST" ? await request.text() : "" });
+    if (reply.pem !== undefined) return new Response(reply.pem, { status: reply.status, headers: { "Content-Type": "application/x-pem-file", "Cache-Control": "no-store", ...reply.headers } });
+    const response = json(reply.status, reply.body);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) response.headers.set(name, value);
+    return response;
+  },
+};
+
 export default defineDomain({
   name: "chain",
   async start(deps) {
@@ -88,7 +120,7 @@ export default defineDomain({
   async health(deps) {
     return { chains: await registryOf(deps).health() };
   },
-  endpoints: [testRpc],
+  endpoints: [testRpc, dedicatedGateway],
   api: {
     OPEN_ALLIANCE,
     TEST_NETWORK,
