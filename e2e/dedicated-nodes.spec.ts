@@ -24,6 +24,19 @@ function projectName(project: string) {
   return `e${project === "js" ? "j" : "n"}${letters(Date.now())}${letters(Math.floor(Math.random() * 1e6))}`.slice(0, 20);
 }
 
+/** With JavaScript the page reads its data again by itself while a job runs; without, the user clicks Refresh. */
+async function untilShown(page: Page, javaScriptEnabled: boolean, testId: string, text: string) {
+  if (javaScriptEnabled) {
+    await expect(page.getByTestId(testId)).toHaveText(text, { timeout: 90_000 });
+    return;
+  }
+  await expect.poll(async () => {
+    const refresh = page.getByTestId("refresh");
+    if (await refresh.count()) await refresh.click();
+    return page.getByTestId(testId).innerText();
+  }, { timeout: 90_000, intervals: [1_000, 2_000] }).toBe(text);
+}
+
 async function tryGateway(page: Page, password: string) {
   const form = page.getByTestId("try-it");
   await form.getByLabel("Method").fill("eth_blockNumber");
@@ -69,11 +82,8 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
 
   await expect(page.getByRole("heading", { name: `Nodes of ${name}` })).toBeVisible();
   await expect(page.getByText(new RegExp(`Project ${name} created; bill \\S+ paid from your balance`))).toBeVisible();
-  // The deploy job runs the network: the page reads again until it runs.
-  await expect.poll(async () => {
-    await page.goto(page.url());
-    return page.getByTestId("prn-status").innerText();
-  }, { timeout: 90_000, intervals: [1_000, 2_000] }).toBe("Running");
+  // The deploy job runs the network: with JavaScript the page reads itself again while it deploys; without, Refresh.
+  await untilShown(page, javaScriptEnabled, "prn-status", "Running");
   await expect(page.getByTestId("node-row")).toHaveCount(4);
   await expect(page.locator('[data-node="orderer"] [data-testid="node-type"]')).toHaveText("Orderer");
   await expect(page.locator('[data-node="peer-1"] [data-testid="node-type"]')).toHaveText("Peer");
@@ -105,10 +115,7 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   await confirmAfter(page, javaScriptEnabled, "Pay and upgrade");
   await expect(page.getByRole("heading", { name: `Upgrade of ${name}` })).toBeVisible();
   await expect(page.getByTestId("upgrade-to")).toHaveText("2 peers");
-  await expect.poll(async () => {
-    await page.goto(page.url());
-    return page.getByTestId("prn-upgrade-status").innerText();
-  }, { timeout: 90_000, intervals: [1_000, 2_000] }).toBe("Succeeded");
+  await untilShown(page, javaScriptEnabled, "prn-upgrade-status", "Succeeded");
   await page.getByRole("link", { name: "Back to the configuration" }).click();
   await expect(page.getByTestId("prn-upgrade-row")).toHaveCount(1);
   await expect(page.getByTestId("prn-upgrade-change")).toHaveText("1 peer → 2 peers");
@@ -124,7 +131,7 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
 
   // Change the authorized password: the old one is refused, the new one answers.
   await page.getByRole("link", { name: "Configuration", exact: true }).click();
-  await page.getByLabel("New password").fill("newpass99");
+  await page.getByLabel("New password", { exact: true }).fill("newpass99");
   await page.getByLabel("Confirm the new password").fill("newpass98");
   await page.getByRole("button", { name: "Change the password" }).click();
   await expect(page.getByText("The passwords do not match.")).toBeVisible();

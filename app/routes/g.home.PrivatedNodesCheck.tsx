@@ -13,13 +13,18 @@ import { prnProjectIdParam } from "~/lib/dedicated-nodes.server";
 import { formatDate } from "~/lib/format";
 import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { intentOf } from "~/lib/intents.server";
-import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
+import { pageTitle } from "~/lib/meta";
+import { useRefreshWhile } from "~/lib/pending-refresh";
 import { siteOrigin } from "~/lib/public-chain.server";
 
 export const handle = { i18n: ["dedicatedNodes", "dedicatedNodeRules"], breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesCheck" }] };
-/** While the project is being deployed, the page reads again every few seconds (meta refresh without JavaScript). */
+export const meta = pageTitle("privatedNodesCheck", (d: { project?: { name: string } }) => d.project?.name);
+
+/**
+ * While the project is being deployed, the page reads its data again every few seconds with JavaScript; without
+ * it, Refresh does (no meta refresh: a page that reloads itself is an accessibility failure, axe meta-refresh).
+ */
 const deploying = (status: number) => status === PrnStatus.NOT_DEPLOYED || status === PrnStatus.DEPLOYING;
-export const meta = pageTitleRefreshing<typeof loader>("privatedNodesCheck", (d) => deploying(d.project.status));
 
 /**
  * A project's nodes (SPEC §2 PrivatedNodesCheck, §4 node component types): each node's type, status, endpoint

@@ -7,11 +7,11 @@ import { useUpgradeValue } from "~/components/dedicated-nodes/upgrades";
 import { apiFor, requireUser } from "~/lib/api.server";
 import { canonicalOr, prnUpdateIdParam } from "~/lib/dedicated-nodes.server";
 import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
+import { pageTitle } from "~/lib/meta";
+import { useRefreshWhile } from "~/lib/pending-refresh";
 
 export const handle = { i18n: ["dedicatedNodes"], breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfigDetail" }] };
-/** While the upgrade is being applied (1), the page reads again every few seconds (meta refresh without JavaScript). */
-export const meta = pageTitleRefreshing<typeof loader>("privatedNodesConfigDetail", (d) => d.upgrade.status === 1);
+export const meta = pageTitle("privatedNodesConfigDetail", (d: { upgrade?: { projectName: string } }) => d.upgrade?.projectName);
 
 /**
  * One upgrade of a project (SPEC §2 PrivatedNodesConfigDetail (prnProjectUpdateId, prnUpdateType,
@@ -31,12 +31,16 @@ export default function DedicatedNodeUpgradeDetail() {
   const { upgrade: u, hostConfigs, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("dedicatedNodes");
   const valueOf = useUpgradeValue();
+  // While the upgrade is applied (1) the data is read again every few seconds with JavaScript; Refresh does it without.
   useRefreshWhile(u.status === 1);
   return (
     <div className="max-w-3xl space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("upgrade.detailTitle", { name: u.projectName })}</h1>
-        <Link className="btn-secondary" to={configHref(u.prnProjectId, u.projectName)}>{t("upgrade.back")}</Link>
+        <div className="flex flex-wrap gap-2">
+          {u.status === 1 ? <Link className="btn-secondary" to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)} data-testid="refresh">{t("check.refresh")}</Link> : null}
+          <Link className="btn-secondary" to={configHref(u.prnProjectId, u.projectName)}>{t("upgrade.back")}</Link>
+        </div>
       </div>
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-3">
