@@ -25,12 +25,15 @@ export function prnUpdateIdParam(request: Request): number {
 }
 
 /**
- * The page's own address when the link's name (and type) are not the record's: the record's href is where
- * the page redirects, so a shared or edited link always shows the project by its real name.
+ * The page's own address when the link's project name is not the record's: the record's href is where the page
+ * redirects, so a shared or edited link always shows the project by its real name.
  */
-export function canonicalOr(request: Request, record: { name: string; updateType?: number }, href: string): void {
-  const q = new URL(request.url).searchParams;
-  const name = q.get("prnProjectName");
-  const type = record.updateType === undefined ? undefined : oneOf(PRN_UPDATE_TYPES, q.get("prnUpdateType"));
-  if (name !== record.name || (record.updateType !== undefined && type !== record.updateType)) throw redirect(href);
+export function canonicalName(request: Request, name: string, href: string): void {
+  if (new URL(request.url).searchParams.get("prnProjectName") !== name) throw redirect(href);
+}
+
+/** The same for an upgrade's page, whose link also repeats the upgrade's type. */
+export function canonicalUpgrade(request: Request, upgrade: { projectName: string; updateType: number }, href: string): void {
+  canonicalName(request, upgrade.projectName, href);
+  if (oneOf(PRN_UPDATE_TYPES, new URL(request.url).searchParams.get("prnUpdateType")) !== upgrade.updateType) throw redirect(href);
 }

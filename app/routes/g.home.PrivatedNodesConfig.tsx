@@ -11,7 +11,7 @@ import { Pagination } from "~/components/Pagination";
 import { PRN, ProjectStatusBadge, checkHref, configHref, configNewHref } from "~/components/dedicated-nodes/bits";
 import { UpgradeTable } from "~/components/dedicated-nodes/upgrades";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { canonicalOr, prnProjectIdParam } from "~/lib/dedicated-nodes.server";
+import { canonicalName, prnProjectIdParam } from "~/lib/dedicated-nodes.server";
 import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
 import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const prnProjectId = prnProjectIdParam(request);
   const api = apiFor(request, viewer);
   const project = await api.load("/sys/prn/detail", { prnProjectId });
-  canonicalOr(request, project, configHref(prnProjectId, project.name));
+  canonicalName(request, project.name, configHref(prnProjectId, project.name));
   const [upgrades, block] = await Promise.all([
     api.load("/sys/prn/upgrade/list", { prnProjectId, pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE }),
     blockOf(api, 2),

@@ -5,7 +5,7 @@ import { Field } from "~/components/details";
 import { PRN, UpgradeStatusBadge, billHref, configDetailHref, configHref } from "~/components/dedicated-nodes/bits";
 import { useUpgradeValue } from "~/components/dedicated-nodes/upgrades";
 import { apiFor, requireUser } from "~/lib/api.server";
-import { canonicalOr, prnUpdateIdParam } from "~/lib/dedicated-nodes.server";
+import { canonicalUpgrade, prnUpdateIdParam } from "~/lib/dedicated-nodes.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { pageTitle } from "~/lib/meta";
 import { useRefreshWhile } from "~/lib/pending-refresh";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const prnProjectUpdateId = prnUpdateIdParam(request);
   const api = apiFor(request, viewer);
   const [upgrade, catalogue] = await Promise.all([api.load("/sys/prn/upgrade/detail", { prnProjectUpdateId }), api.load("/sys/prn/options", {})]);
-  canonicalOr(request, { name: upgrade.projectName, updateType: upgrade.updateType }, configDetailHref(prnProjectUpdateId, upgrade.updateType, upgrade.projectName));
+  canonicalUpgrade(request, upgrade, configDetailHref(prnProjectUpdateId, upgrade.updateType, upgrade.projectName));
   return json({ upgrade, hostConfigs: catalogue.hostConfigs, language: viewer.language });
 }
 

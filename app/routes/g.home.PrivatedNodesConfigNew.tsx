@@ -8,7 +8,7 @@ import { UpgradeChoice } from "~/components/dedicated-nodes/UpgradeChoice";
 import { PRN, configDetailHref, configHref, configNewHref, formatBytes } from "~/components/dedicated-nodes/bits";
 import { useUpgradeValue } from "~/components/dedicated-nodes/upgrades";
 import { apiFor, failureStatus, requireUser } from "~/lib/api.server";
-import { canonicalOr, prnProjectIdParam } from "~/lib/dedicated-nodes.server";
+import { canonicalName, prnProjectIdParam } from "~/lib/dedicated-nodes.server";
 import { formatDate, formatUsd } from "~/lib/format";
 import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     api.load("/sys/prn/options", {}),
     api.load("/sys/account/summary", {}),
   ]);
-  canonicalOr(request, options, configNewHref(prnProjectId, options.name));
+  canonicalName(request, options.name, configNewHref(prnProjectId, options.name));
   return json({ options, hostConfigs: catalogue.hostConfigs, balanceCents: account.balanceCents, idempotencyKey: newIdempotencyKey(), language: viewer.language });
 }
 
