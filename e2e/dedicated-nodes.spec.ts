@@ -46,7 +46,7 @@ async function tryGateway(page: Page, password: string) {
   return page.getByTestId("try-answer");
 }
 
-test("creates a project, sees its nodes, calls its gateway, adds a peer, changes the password and unsubscribes", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("creates a project, sees its nodes, calls its gateway, adds a peer, changes the password, unsubscribes and deletes", async ({ page, request, javaScriptEnabled }, testInfo) => {
   test.setTimeout(240_000);
   const user = await userWithBalance(request, "prn", testInfo, 100_000);
   await logInAs(page, user.userName, PASSWORD);
@@ -150,6 +150,15 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   await confirmAfter(page, javaScriptEnabled, "Unsubscribe");
   await expect(page.getByText(new RegExp(`Project ${name} unsubscribed: its nodes are stopped`))).toBeVisible();
   await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Unsubscribed");
+
+  // An unsubscribed project can be deleted (confirmed): it leaves the list, and the status filter still finds it.
+  await page.getByTestId("prn-row").filter({ hasText: name }).getByRole("button", { name: "Delete" }).click();
+  await confirmAfter(page, javaScriptEnabled, "Delete the project");
+  await expect(page.getByText(new RegExp(`Project ${name} deleted: its nodes are stopped`))).toBeVisible();
+  await expect(page.getByTestId("empty")).toBeVisible();
+  await page.getByLabel("Status").selectOption("5");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Deleted");
 });
 
 test("an unpaid dedicated-node bill blocks a new project (payType 2): the list says why; Pay and continue opens the form", async ({ page, request }, testInfo) => {
