@@ -31,10 +31,19 @@ async function ok<T = any>(p: string, body: object, token: string): Promise<T> {
   return res.data;
 }
 
-async function user(prefix: string, grantCents: number) {
+type User = { id: number; token: string };
+const users: User[] = [];
+async function user(prefix: string, grantCents: number): Promise<User> {
   const id = await insertedUser(service, uniqueName(prefix));
   if (grantCents > 0) await service.services.db.transaction((tx) => ledgerPost(tx, { userId: id, kind: "grant", amountCents: grantCents, refType: "grant", refId: id }, clock));
-  return { id, token: await sessionOf(service, id) };
+  const u = { id, token: await sessionOf(service, id) };
+  users.push(u);
+  return u;
+}
+/** Moves the clock; sessions would time out over days, so every user signs in again. */
+async function moveClockTo(at: Date) {
+  clock = at;
+  for (const u of users) u.token = await sessionOf(service, u.id);
 }
 const balanceOf = async (userId: number) => (await totalsOf(service.services.db, userId)).balanceCents;
 const billsOf = (userId: number) => service.services.db.select().from(bills).where(and(eq(bills.userId, userId), eq(bills.billType, BillType.DEDICATED_NODE))).orderBy(bills.id);
@@ -66,7 +75,7 @@ async function detailUntil(token: string, prnProjectId: number, done: (d: any) =
   }
 }
 
-describe("dedicated nodes (issue 17)", () => {
+describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
   let A: { id: number; token: string };
   let B: { id: number; token: string };
   let project: any;
@@ -181,7 +190,7 @@ describe("dedicated nodes (issue 17)", () => {
     expect(options.nodeCounts.map((c: any) => c.value)).toEqual(["2", "3", "4", "5", "6", "7"]);
     expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "1", idempotencyKey: idem() }, A.token)).message).toBe(Msg.PRN_UPGRADE_NO_CHANGE);
     expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "9", idempotencyKey: idem() }, A.token)).message).toBe(Msg.INVALID_PARAMS);
-    clock = new Date(clock.getTime() + 15 * DAY);
+    await moveClockTo(new Date(clock.getTime() + 15 * DAY));
     const quote = await ok("/sys/prn/upgrade/quote", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "2" }, A.token);
     expect(quote).toEqual({ updateType: 1, fromValue: "1", toValue: "2", fullPeriodDiffCents: 3400, priceDiffCents: 1700, remainingDays: 15 });
     const before = await balanceOf(A.id);
@@ -219,7 +228,7 @@ describe("dedicated nodes (issue 17)", () => {
     expect(await balanceOf(C.id)).toBe(0);
     const beforeA = await balanceOf(A.id);
     const endA = new Date((await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token)).periodEnd);
-    clock = new Date(clock.getTime() + 31 * DAY);
+    await moveClockTo(new Date(clock.getTime() + 31 * DAY));
     await service.runJobs();
     const renewed = await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token);
     expect(new Date(renewed.periodStart).getTime()).toBe(endA.getTime());
@@ -253,7 +262,7 @@ describe("dedicated nodes (issue 17)", () => {
     expect((await rpc(A.token, project.prnProjectId, "newpass1")).data.status).toBe(503);
     await service.runJobs();
     expect(await networks().status(service.services, `prn-${project.name}`)).not.toBeNull();
-    clock = new Date(new Date(d.periodEnd).getTime() + 1000);
+    await moveClockTo(new Date(new Date(d.periodEnd).getTime() + 1000));
     await service.runJobs();
     expect(await networks().status(service.services, `prn-${project.name}`)).toBeNull();
     expect((await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token)).purgedAt).not.toBeNull();
