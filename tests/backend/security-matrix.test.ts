@@ -403,6 +403,28 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       ];
     },
   },
+  // The gateways of dedicated networks (docs/decisions/046): HTTP Basic with the network's authorized user. Unknown
+  // networks and nodes, other shapes of path and forged credentials answer nothing of a network (the 401s of a real
+  // network's wrong, near-miss and old credentials are in tests/backend/dedicated-network.test.ts).
+  "/chain/dedicated/": {
+    served: true,
+    sample: (base) => `${base}/chain/dedicated/prn-probe`,
+    probes: (_b, base): Probe[] => {
+      const json = { "Content-Type": "application/json" };
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+      const forged = { ...json, Authorization: `Basic ${Buffer.from(`mallory:${randomBytes(8).toString("hex")}`).toString("base64")}` };
+      return [
+        { label: "an unknown network", method: "POST", url: `${base}/chain/dedicated/prn-nosuch`, body: call, headers: forged, expect: [404] },
+        { label: "an unknown network's node", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1`, body: call, headers: forged, expect: [404] },
+        { label: "an unknown network's CA", method: "GET", url: `${base}/chain/dedicated/prn-nosuch/ca`, headers: forged, expect: [404] },
+        { label: "a name out of shape", method: "POST", url: `${base}/chain/dedicated/PRN'%20OR%20'1'='1`, body: call, headers: forged, expect: [404] },
+        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/dedicated/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: forged, expect: [404] },
+        { label: "an unknown action", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/drain`, body: call, headers: json, expect: [404] },
+        { label: "an extra segment", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1/more`, body: call, headers: json, expect: [404] },
+        { label: "no network", method: "POST", url: `${base}/chain/dedicated/`, body: call, headers: json, expect: [404] },
+      ];
+    },
+  },
   // The DID service's public documents (docs/decisions/043): did:web documents and status lists are public by
   // design (public keys, revocation bits); only exact shapes answer, anything else is not found.
   "/users/": {

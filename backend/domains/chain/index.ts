@@ -38,7 +38,9 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 /**
  * Tests only (TEST_FIXTURES=1): a chain's JSON-RPC over HTTP without a key, at /chain/test-rpc/<chain name>;
  * `…/<chain name>/fund` ({ address, wei }) sends gas from its treasury and `…/<chain name>/compile` (file name →
- * source) compiles, so that tests reach what later slices reach through the api.
+ * source) compiles, so that tests reach what later slices reach through the api; `…/<network>/dedicated`
+ * ({ peers, user, password, consensus }) deploys a dedicated network and `…/<network>/dedicated-fund` funds from
+ * its treasury (the bench's set-up).
  */
 const testRpc: Endpoint = {
   methods: ["POST"],
@@ -50,6 +52,17 @@ const testRpc: Endpoint = {
   async handle(request, deps) {
     const [name = "", action, ...rest] = new URL(request.url).pathname.slice("/chain/test-rpc/".length).split("/").map(decodeURIComponent);
     const registry = registryOf(deps);
+    if ((action === "dedicated" || action === "dedicated-fund") && !rest.length) {
+      // A dedicated network deployed or funded without the dedicated-nodes domain (the bench's set-up).
+      try {
+        const body = JSON.parse(await request.text()) as Record<string, string>;
+        const networks = provisionerOf(deps);
+        if (action === "dedicated") return json(200, await networks.deploy({ name, peers: Number(body.peers ?? 1), consensus: String(body.consensus ?? "raft"), user: String(body.user), password: String(body.password) }));
+        return json(200, { hash: await networks.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
+      } catch (error) {
+        return json(400, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
     if (!registry.has(name) || rest.length) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: `no chain named ${name}` } });
     const text = await request.text();
     if (action === undefined) return json(200, await answerText(registry.node(name), text));

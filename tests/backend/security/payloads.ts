@@ -282,6 +282,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     }),
     "/sys/prn/password": () => ({ prnProjectId: w.ids.prnProject[0] as number, password: "secret456", confirmPassword: "secret456" }),
     "/sys/prn/tryIt": () => ({ prnProjectId: w.ids.prnProject[0] as number, method: "eth_blockNumber", params: "[]", password: "secret123" }),
+    "/sys/prn/quote": () => ({ nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2 }),
     "/sys/prn/upgrade/quote": () => ({ prnProjectId: w.ids.prnProject[0] as number, updateType: 3, toValue: "50" }),
     "/sys/prn/upgrade/create": () => ({ prnProjectId: w.ids.prnProject[0] as number, updateType: 3, toValue: "50", idempotencyKey: idem() }),
     "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),

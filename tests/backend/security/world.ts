@@ -387,7 +387,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   await waitFor("ipfs traffic metered", () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token), (t) => t.totalBytes > 0);
 
   // A dedicated node project (docs/decisions/047) on the first city node, paid from the balance; once it runs,
-  // an upgrade of its host configuration.
+  // an upgrade of its data capacity.
   const prnOptions = await ok("/sys/prn/options", {}, token);
   const prnCloud = prnOptions.clouds[0];
   named.prnCloud = prnCloud.cloud;
@@ -396,9 +396,10 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const prn = await ok("/sys/prn/create", { name: prnName, framework: "fisco", consensus: "pbft", cloud: prnCloud.cloud, nodeId: prnCloud.regions[0].nodeId, nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "secuser", password: "secret123", confirmPassword: "secret123", idempotencyKey: key() }, token);
   ids.prnProject.push(prn.prnProjectId);
   markers.push(prn.billNo, prnName);
-  const prnDeployed = await waitFor("dedicated project deployed", () => ok("/sys/prn/detail", { prnProjectId: prn.prnProjectId }, token), (d) => d.status === 3 || d.status === 4, 90_000).catch(() => null);
-  if (prnDeployed?.status === 3) {
-    const prnUpgrade = await ok("/sys/prn/upgrade/create", { prnProjectId: prn.prnProjectId, updateType: 2, toValue: "c4m8", idempotencyKey: key() }, token);
+  const prnDeployed = await waitFor("dedicated project deployed", () => ok("/sys/prn/detail", { prnProjectId: prn.prnProjectId }, token), (d) => d.status === 3 || d.status === 4, 90_000);
+  expect(prnDeployed.status, prnDeployed.failReason).toBe(3);
+  {
+    const prnUpgrade = await ok("/sys/prn/upgrade/create", { prnProjectId: prn.prnProjectId, updateType: 3, toValue: "50", idempotencyKey: key() }, token);
     ids.prnUpgrade.push(prnUpgrade.prnProjectUpdateId);
     if (prnUpgrade.billNo) markers.push(prnUpgrade.billNo);
     await waitFor("dedicated upgrade applied", () => ok("/sys/prn/upgrade/detail", { prnProjectUpdateId: prnUpgrade.prnProjectUpdateId }, token), (u) => u.status !== 1);

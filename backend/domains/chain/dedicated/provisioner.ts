@@ -73,7 +73,8 @@ export class EmbeddedProvisioner {
     if (this.role === "peer") return;
     for (const row of await this.deps.db.select().from(dedicatedNetworks)) {
       const entry = await this.load(row);
-      if (row.state === "running") await this.run(entry);
+      // A network that fails to start is shown failed (its nodes' status); the server starts anyway.
+      if (row.state === "running") await this.run(entry).catch(() => undefined);
     }
     if (this.role === "owner") this.socket = await serveEngine(this.deps.env, "dedicated", (p, body) => this.answerPeer(p, body));
   }
