@@ -41,6 +41,7 @@ export const MENU: MenuEntry[] = [
       { key: "ddc", to: "/g/home/DDC", navigation: 30 },
     ],
   },
+  { key: "privatedNodes", to: "/g/home/PrivatedNodes", navigation: 16 },
   { key: "ipfs", to: "/g/home/IPFS", navigation: 17 },
   { key: "did", to: "/g/home/DID", navigation: 18 },
   { key: "ide", to: "/g/home/IDEServices", navigation: 19 },

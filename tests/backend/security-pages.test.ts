@@ -106,6 +106,17 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.IPFS.Upgrade.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.UpgradeDetail.tsx": { upgradeId: { kind: "ipfsUpgrade", expect: "404" } },
   "g.home.IPFS.download.ts": { ipfsServiceId: { kind: "ipfsService", expect: "404", with: (a) => ({ cid: String(a.named.ipfsCid) }) }, cid: { notId: "a CID the service pinned" } },
+  // Dedicated nodes (issue 17): the ids name the record; the name and type only repeat it (another one redirects to the record's own link).
+  "g.home.PrivatedNodes.tsx": { page: PAGE, status: { notId: "status filter" } },
+  "g.home.PrivatedNodesCheck.tsx": { prnProjectId: { kind: "prnProject", expect: "404" } },
+  "g.home.PrivatedNodesCa.ts": { prnProjectId: { kind: "prnProject", expect: "404" } },
+  "g.home.PrivatedNodesConfig.tsx": { prnProjectId: { kind: "prnProject", expect: "404" }, prnProjectName: { notId: "the project's name, repeated in the link" }, page: PAGE },
+  "g.home.PrivatedNodesConfigNew.tsx": { prnProjectId: { kind: "prnProject", expect: "404" }, prnProjectName: { notId: "the project's name, repeated in the link" } },
+  "g.home.PrivatedNodesConfigDetail.tsx": {
+    prnProjectUpdateId: { kind: "prnUpgrade", expect: "404" },
+    prnUpdateType: { notId: "the upgrade's type, repeated in the link" },
+    prnProjectName: { notId: "the project's name, repeated in the link" },
+  },
   "g.home.DID._index.tsx": { page: PAGE },
   "g.home.DID.Detail.tsx": { didId: { kind: "did", expect: "404" } },
   "g.home.DID.Credential.tsx": { credentialId: { kind: "credential", expect: "404" } },
