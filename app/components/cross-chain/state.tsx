@@ -32,6 +32,8 @@ export function CrossStatePanel({ detail, language }: { detail: CrossDetail; lan
         </Field>
       </dl>
       {detail.contracts.length > 0 ? (
+        <>
+        <h3 className="font-semibold">{t("detail.contracts")}</h3>
         <Table testId="cross-contracts" head={[t("detail.chain"), t("detail.chainId"), t("detail.role"), t("detail.address")]}>
           {detail.contracts.map((c) => (
             <tr key={`${c.chainName}-${c.role}`} data-testid="cross-contract">
@@ -42,6 +44,7 @@ export function CrossStatePanel({ detail, language }: { detail: CrossDetail; lan
             </tr>
           ))}
         </Table>
+        </>
       ) : null}
     </section>
   );
