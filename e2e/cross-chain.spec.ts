@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { logInAs, OPERATOR, publisherWithService } from "./services-support";
+import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
 import { PASSWORD } from "./support";
 
 /**
@@ -13,6 +13,12 @@ import { PASSWORD } from "./support";
 
 const CROSS = "/g/home/CrossChainService";
 
+/** A confirmed action: the dialog's button with JavaScript, the confirm step's without. */
+async function confirmAfter(page: Page, javaScriptEnabled: boolean, confirmLabel: string) {
+  const scope = javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step");
+  await scope.getByRole("button", { name: confirmLabel }).click();
+}
+
 async function reloadUntil(page: Page, check: () => Promise<boolean>, timeout = 60_000) {
   await expect.poll(async () => {
     if (await check()) return true;
@@ -21,7 +27,7 @@ async function reloadUntil(page: Page, check: () => Promise<boolean>, timeout = 
   }, { timeout, intervals: [500, 1_000, 2_000] }).toBe(true);
 }
 
-test("opens a service to cross-chain, gets it approved, sends a sample message and sees and exports its call", async ({ page, request }, testInfo) => {
+test("opens a service to cross-chain, gets it approved, sends a sample message and sees and exports its call", async ({ page, request, javaScriptEnabled }, testInfo) => {
   test.setTimeout(180_000);
   const svc = await publisherWithService(request, "xc", testInfo, { verState: 25, framework: "fisco", nodeCount: 1 });
   await logInAs(page, svc.user.userName, PASSWORD);
@@ -114,4 +120,35 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   await expect(tab.getByTestId("recent-calls").getByTestId("source-tx").first()).toHaveAttribute("data-value", sourceTx!);
   await tab.getByRole("link", { name: "All calls and filters" }).click();
   await expect(page).toHaveURL(new RegExp(`${CROSS}/CrossChainDetail\\?appId=${svc.appId}$`));
+
+  // Deactivating an activated service asks first, then waits for a review (§5: 1 → 4).
+  await page.goto(`${CROSS}/Index`);
+  await listed.getByRole("button", { name: "Deactivate" }).click();
+  await confirmAfter(page, javaScriptEnabled, "Deactivate");
+  await expect(page.getByTestId("flash")).toHaveText("Cross-chain is pending deactivation: an operator reviews it.");
+  await expect(listed.getByTestId("cross-status")).toHaveText("Pending deactivation");
+});
+
+test("closes a service's cross-chain while it waits for activation, after confirming", async ({ page, request, javaScriptEnabled }, testInfo) => {
+  test.setTimeout(120_000);
+  const svc = await publisherWithService(request, "xcc", testInfo, { verState: 25, framework: "fisco", nodeCount: 1 });
+  await api(request, "/sys/crossChain/dredge", { appId: svc.appId, protocol: 1 }, svc.token);
+  await logInAs(page, svc.user.userName, PASSWORD);
+  await page.goto(`${CROSS}/Index?status=3`);
+  const row = page.getByTestId("cross-row").filter({ hasText: svc.name });
+  await expect(row.getByTestId("cross-status")).toHaveText("Pending activation");
+  await row.getByRole("button", { name: "Close" }).click();
+  if (!javaScriptEnabled) {
+    // The confirm step can be cancelled: nothing changes.
+    await page.getByTestId("confirm-step").getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByTestId("confirm-step")).toHaveCount(0);
+    await expect(row.getByTestId("cross-status")).toHaveText("Pending activation");
+    await row.getByRole("button", { name: "Close" }).click();
+  }
+  await confirmAfter(page, javaScriptEnabled, "Close");
+  await expect(page.getByTestId("flash")).toHaveText("Cross-chain is closed.");
+  await page.goto(`${CROSS}/Index?status=2`);
+  await expect(row.getByTestId("cross-status")).toHaveText("Closed");
+  // A closed service can be opened again.
+  await expect(row.getByRole("link", { name: "Open again" })).toBeVisible();
 });
