@@ -47,7 +47,7 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   // Dredge: the second protocol without an APPCode is refused at the field; then protocol 1.
   await expect(page.getByRole("heading", { name: "Open to cross-chain", level: 1 })).toBeVisible();
   await page.getByTestId("protocol-2").click();
-  const appCode = page.getByLabel("APPCode");
+  const appCode = page.getByRole("textbox", { name: "APPCode" });
   await expect(appCode).toBeVisible();
   await page.getByRole("button", { name: "Submit for review" }).click();
   await expect(appCode).toHaveAttribute("aria-invalid", "true");
@@ -75,9 +75,10 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   await listed.getByRole("link", { name: svc.name }).click();
   await expect(page.getByTestId("cross-state").getByTestId("cross-status")).toHaveText("Activated");
   await expect(page.getByTestId("cross-contract").first()).toContainText(/0x[0-9a-fA-F]{40}/);
-  await page.getByLabel("Target chain").selectOption({ label: "Open-alliance chain (open-alliance)" });
-  await page.getByLabel("Payload").fill(`hello from ${testInfo.project.name}`);
-  await page.getByRole("button", { name: "Send", exact: true }).click();
+  const send = page.getByRole("region", { name: "Send a sample message" });
+  await send.getByLabel("Target chain").selectOption({ label: "Open-alliance chain (open-alliance)" });
+  await send.getByLabel("Payload").fill(`hello from ${testInfo.project.name}`);
+  await send.getByRole("button", { name: "Send", exact: true }).click();
   await expect(page.getByTestId("flash")).toContainText("Message sent on the source chain");
   const call = page.getByTestId("call-row").first();
   await reloadUntil(page, async () => (await call.getByTestId("call-status").textContent().catch(() => null)) === "Success");

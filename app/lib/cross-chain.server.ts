@@ -3,7 +3,7 @@ import * as z from "zod";
 import { CROSS_CALLS_PAGE_MAX, type CrossCall } from "@contract/cross-chain";
 import { failureResponse, notFound, redirectAfter, type Api } from "./api.server";
 import { intentOf, parseFormOr400 } from "./intents.server";
-import { allowedActions, INDEX_INTENTS } from "~/components/cross-chain/bits";
+import { allowedActions, CROSS_CALL_STATUS_VALUES, CROSS_STATUS_VALUES, INDEX_INTENTS } from "~/components/cross-chain/bits";
 import { oneOf, positiveParam } from "./params";
 
 /*
@@ -12,8 +12,6 @@ import { oneOf, positiveParam } from "./params";
  * Index list (deactivate → 4, close → 2, each confirmed first) and a call record found by its id.
  */
 
-export const CROSS_CALL_STATUS_VALUES = [0, 1, 2] as const;
-export const CROSS_STATUS_VALUES = [0, 1, 2, 3, 4] as const;
 
 /** The call filters of CrossChainDetail and its export: status, UTC days from/to, target chain. */
 export type CallFilter = { status?: number; from?: string; to?: string; target?: string };

@@ -16,6 +16,10 @@ export const exportHref = (appId: number, query: URLSearchParams) => {
   return `${CROSS_CHAIN}/CrossChainDetail/export.csv?${q}`;
 };
 
+/** SPEC §4 cross-chain statuses (the Index filter) and call statuses (the calls filter). */
+export const CROSS_STATUS_VALUES = [0, 1, 2, 3, 4] as const;
+export const CROSS_CALL_STATUS_VALUES = [0, 1, 2] as const;
+
 /** The lifecycle actions of the Index list. */
 export const INDEX_INTENTS = ["deactivate", "close"] as const;
 export type IndexIntent = (typeof INDEX_INTENTS)[number];

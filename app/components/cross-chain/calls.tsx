@@ -5,7 +5,7 @@ import { Table, td } from "~/components/details";
 import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
 import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
-import { CallStatusBadge, Hex, callHref } from "./bits";
+import { CROSS_CALL_STATUS_VALUES, CallStatusBadge, Hex, callHref } from "./bits";
 
 /** The call records of a service (SPEC §3 cross-chain call record): time, chains, both hashes, fee, status and reason. */
 export function CallsTable({ rows, language, testId = "calls" }: { rows: CrossCall[]; language: Language; testId?: string }) {
@@ -43,7 +43,7 @@ export function CallFilters({ appId, filter, targets, action }: {
     <ListFilterForm label={t("detail.filters")} action={action} grid="lg:grid-cols-5" searchLabel={t("detail.search")} resetLabel={t("detail.reset")} resetTo={`${action}?appId=${appId}`}>
       <input type="hidden" name="appId" value={appId} />
       <SelectFilter id="call-status" name="status" label={t("detail.status")} value={filter.status} allLabel={t("detail.allStatuses")}
-        options={[0, 1, 2].map((s) => ({ value: s, label: t(`callStatus.${s}`) }))} />
+        options={CROSS_CALL_STATUS_VALUES.map((s) => ({ value: s, label: t(`callStatus.${s}`) }))} />
       <DateFilter id="call-from" name="from" label={t("detail.from")} value={filter.from} />
       <DateFilter id="call-to" name="to" label={t("detail.to")} value={filter.to} />
       <SelectFilter id="call-target" name="target" label={t("detail.target")} value={filter.target} allLabel={t("detail.allTargets")}
