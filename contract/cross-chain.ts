@@ -130,7 +130,7 @@ export const crossDetailSchema = crossServiceSchema.extend({
 export const crossCallsPayload = z.object({
   appId: z.coerce.number().int().positive(),
   status: z.coerce.number().int().min(0).max(2).optional(),
-  /** UTC days, inclusive. */
+  /** Days in UTC+8 (the console's time zone), inclusive. */
   from: isoDate.optional(),
   to: isoDate.optional(),
   /** A target chain's name. */

@@ -16,7 +16,7 @@ import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } fro
 // through 4, the weekly bill, and another user's service is not found. In-process, so the test reads the chains
 // and makes the weekly bill itself; on PostgreSQL on a database of its own.
 
-const service = inProcessVueapi("cross-chain", { TEST_FIXTURES: "1", DATABASE_URL: await ownDatabase(process.env.DATABASE_URL) });
+const service = inProcessVueapi("cross-chain", { TEST_FIXTURES: "1", DATABASE_URL: await ownDatabase(process.env.DATABASE_URL), PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret" });
 const INBOX = parseAbi(["function count() view returns (uint256)", "function receiveMessage(string text)"]);
 const NFT = parseAbi(["function balanceOf(address) view returns (uint256)"]);
 const DEPOSIT = parseAbi(["function count() view returns (uint256)"]);
@@ -137,6 +137,11 @@ describe("cross-chain services", () => {
     const all = await ok(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 1000 });
     expect(all.page.total).toBe(4);
     expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, target: "open-alliance" })).page.total).toBe(1);
+    const today = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 32 * 3_600_000).toISOString().slice(0, 10);
+    expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, from: today, to: today })).page.total).toBe(4);
+    expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, from: tomorrow })).page.total).toBe(0);
+    expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, status: 1, pageSize: 2, pageIndex: 2 })).page).toMatchObject({ total: 3, pageIndex: 2, pageSize: 2 });
     expect((await as(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 1001 })).code).not.toBe(0);
 
     // Another user's service is not found, whatever the path.

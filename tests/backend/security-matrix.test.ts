@@ -52,6 +52,7 @@ const NO_IDS = new Set<VueapiPath>([
   // Manual pages and market entries are public to every reader (docs/decisions/042): no user's record.
   "/sys/ops/docs/list", "/sys/ops/docs/detail", "/sys/ops/docs/move", "/sys/ops/docs/publish", "/sys/ops/docs/delete",
   "/sys/market/list", "/sys/market/detail", "/sys/market/download", "/sys/ops/market/list", "/sys/ops/market/withdraw",
+  "/sys/crossChain/list", "/sys/crossChain/selectable", "/sys/ops/crossChain/pending",
 ]);
 
 /**

@@ -260,8 +260,9 @@ export async function calls(input: Payload<"/sys/crossChain/calls">, ctx: Ctx) {
   await ownApp(db, ctx.user.id, input.appId);
   const conditions: SQL[] = [eq(crossChainCalls.appId, input.appId)];
   if (input.status !== undefined) conditions.push(eq(crossChainCalls.status, input.status));
-  if (input.from) conditions.push(gte(crossChainCalls.createdAt, new Date(`${input.from}T00:00:00Z`)));
-  if (input.to) conditions.push(lt(crossChainCalls.createdAt, new Date(new Date(`${input.to}T00:00:00Z`).getTime() + DAY_MS)));
+  // Days of the console's time zone, UTC+8 (as the bills' weeks).
+  if (input.from) conditions.push(gte(crossChainCalls.createdAt, new Date(`${input.from}T00:00:00+08:00`)));
+  if (input.to) conditions.push(lt(crossChainCalls.createdAt, new Date(new Date(`${input.to}T00:00:00+08:00`).getTime() + DAY_MS)));
   if (input.target) conditions.push(eq(crossChainCalls.targetChain, input.target));
   const where = and(...conditions);
   const [{ total }] = await db.select({ total: count() }).from(crossChainCalls).where(where);

@@ -84,7 +84,17 @@ export async function account(db: Db | Tx, env: Deps["env"], name: string, now: 
   return { address: saved!.address, key: openWith(env, KEYS, saved!.keySealed) };
 }
 
-export const relayerAccount = (deps: Deps) => account(deps.db, deps.env, "relayer", deps.now());
+const relayers = new WeakMap<Deps["env"], Promise<Account>>();
+/** The relayer's account, kept in memory once read. */
+export function relayerAccount(deps: Deps): Promise<Account> {
+  let known = relayers.get(deps.env);
+  if (!known) {
+    known = account(deps.db, deps.env, "relayer", deps.now());
+    known.catch(() => relayers.delete(deps.env));
+    relayers.set(deps.env, known);
+  }
+  return known;
+}
 export const senderAccount = (deps: Deps, appId: number) => account(deps.db, deps.env, `sender:${appId}`, deps.now());
 
 /** Tops up an account's gas on a chain from that chain's treasury when it holds less than half of GAS. */

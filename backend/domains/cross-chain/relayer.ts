@@ -37,7 +37,8 @@ const BLOCKS_PER_READ = 2_000;
 type Log = { address: string; topics: string[]; data: string; blockNumber: string; transactionHash: string };
 type Source = { appId: number; userId: number; protocol: number; crossAppCode: string | null; chainName: string; chainId: number };
 
-type State = { stopped: boolean; timer: NodeJS.Timeout | null; running: Promise<void> | null; lastError: string | null };
+/** `again`: a wake-up came during a round, so the next round starts at once. */
+type State = { stopped: boolean; timer: NodeJS.Timeout | null; running: Promise<void> | null; lastError: string | null; again: boolean };
 const states = new WeakMap<Deps["env"], State>();
 
 /** The services whose chains the relayer reads: activated (1) or pending deactivation (4), on a chain of their own. */
@@ -206,6 +207,7 @@ function plan(deps: Deps, state: State, ms: number) {
   state.timer = setTimeout(() => {
     state.timer = null;
     if (state.running) return plan(deps, state, BUSY_MS);
+    state.again = false;
     state.running = relayOnce(deps)
       .then(
         (active) => {
@@ -219,14 +221,14 @@ function plan(deps: Deps, state: State, ms: number) {
       )
       .then((active) => {
         state.running = null;
-        plan(deps, state, active ? BUSY_MS : IDLE_MS);
+        plan(deps, state, state.again ? 0 : active ? BUSY_MS : IDLE_MS);
       });
   }, ms);
   state.timer.unref?.();
 }
 
 export function startRelayer(deps: Deps) {
-  const state: State = { stopped: false, timer: null, running: null, lastError: null };
+  const state: State = { stopped: false, timer: null, running: null, lastError: null, again: false };
   states.set(deps.env, state);
   plan(deps, state, IDLE_MS);
 }
@@ -234,7 +236,9 @@ export function startRelayer(deps: Deps) {
 /** Runs a round soon (a message was just sent, a service activated). */
 export function wakeRelayer(deps: Deps) {
   const state = states.get(deps.env);
-  if (state && !state.running) plan(deps, state, 0);
+  if (!state) return;
+  if (state.running) state.again = true;
+  else plan(deps, state, 0);
 }
 
 export async function stopRelayer(deps: Deps) {

@@ -198,6 +198,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/anon/technicalSupport/close": () => ({ key: "K".repeat(43) }),
     "/anon/newsletter/confirm": () => ({ token: "T".repeat(43) }),
     "/anon/newsletter/unsubscribe": () => ({ token: "T".repeat(43) }),
+    "/sys/crossChain/send": () => ({ appId: w.runAppId, target: "open-alliance", kind: "message", text: "hello" }),
     // SPEC §5 Support ticket: a contact email or mobile is required (docs/decisions/041).
     "/sys/technicalSupport/insertTech": () => ({ question: `${w.tag} question`, contactEmail: "sec@example.com", file: w.pending.support }),
     "/anon/technicalSupport/insertTech": () => ({ question: `${w.tag} question`, contactMobile: "+8613912345678", source: "support", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),

@@ -511,6 +511,9 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/contract/list", { projectId }]),
     ...w.ids.pcContract.map((contractId): [string, object] => ["/sys/opc/contract/detail", { contractId }]),
     ["/sys/ipfsBusiness/ipfs/list", { pageSize: 50 }],
+    ["/sys/crossChain/list", { pageSize: 50 }],
+    ["/sys/crossChain/selectable", {}],
+    ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/crossChain/detail", { appId }]),
     ["/sys/ipfsBusiness/ipfs/usageByGateway", {}],
     // A workspace's rename, deletion and any change of its files move its row (name, files, updatedAt).
     ["/sys/ide/workspace/list", { pageSize: 50 }],
