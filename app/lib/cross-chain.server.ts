@@ -4,6 +4,7 @@ import { CROSS_CALLS_PAGE_MAX, type CrossCall } from "@contract/cross-chain";
 import { failureResponse, notFound, redirectAfter, type Api } from "./api.server";
 import { intentOf, parseFormOr400 } from "./intents.server";
 import { allowedActions, CROSS_CALL_STATUS_VALUES, CROSS_STATUS_VALUES, INDEX_INTENTS } from "~/components/cross-chain/bits";
+import { utc8Day } from "./bills";
 import { oneOf, positiveParam } from "./params";
 
 /*
@@ -13,7 +14,7 @@ import { oneOf, positiveParam } from "./params";
  */
 
 
-/** The call filters of CrossChainDetail and its export: status, UTC days from/to, target chain. */
+/** The call filters of CrossChainDetail and its export: status, UTC+8 days from/to, target chain. */
 export type CallFilter = { status?: number; from?: string; to?: string; target?: string };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -31,17 +32,17 @@ export function callFilterOf(url: URL): CallFilter {
 }
 
 /**
- * The days the calls chart covers: the filter's from/to; without them the last 14 UTC days (to today); at most
- * 92 days (a longer range is cut to its last 92 days).
+ * The days the calls chart covers (UTC+8 days, as the filter): the filter's from/to; without them the last 14
+ * days to today; at most 92 days (a longer range is cut to its last 92 days).
  */
-export function chartRange(filter: CallFilter, today = new Date()): { from: string; to: string } {
-  const day = (d: Date) => d.toISOString().slice(0, 10);
+export function chartRange(filter: CallFilter, now = new Date()): { from: string; to: string } {
+  const today = utc8Day(now);
   const shift = (d: string, days: number) => {
     const x = new Date(`${d}T00:00:00Z`);
     x.setUTCDate(x.getUTCDate() + days);
-    return day(x);
+    return x.toISOString().slice(0, 10);
   };
-  const to = filter.to ?? (filter.from && filter.from > day(today) ? filter.from : day(today));
+  const to = filter.to ?? (filter.from && filter.from > today ? filter.from : today);
   const earliest = shift(to, -91);
   const from = filter.from ? (filter.from < earliest ? earliest : filter.from) : shift(to, -13);
   return { from, to };

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { CrossCall } from "@contract/cross-chain";
 import { Table, td } from "~/components/details";
 import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
+import { utc8Day } from "~/lib/bills";
 import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
 import type { Language } from "~/lib/i18n";
 import { CROSS_CALL_STATUS_VALUES, CallStatusBadge, Hex, callHref } from "./bits";
@@ -52,14 +53,14 @@ export function CallFilters({ appId, filter, targets, action }: {
   );
 }
 
-/** Calls per UTC day by status (the chart's series): days from `from` to `to` inclusive. */
+/** Calls per UTC+8 day by status (the chart's series): days from `from` to `to` inclusive. */
 export function callsPerDay(rows: Pick<CrossCall, "createdAt" | "status">[], from: string, to: string, statusName: (s: number) => string) {
   const days: string[] = [];
   for (let d = new Date(`${from}T00:00:00Z`); d <= new Date(`${to}T00:00:00Z`) && days.length < 92; d.setUTCDate(d.getUTCDate() + 1)) days.push(d.toISOString().slice(0, 10));
   const index = new Map(days.map((d, i) => [d, i]));
   const counts = [0, 1, 2].map(() => days.map(() => 0));
   for (const r of rows) {
-    const i = index.get(r.createdAt.slice(0, 10));
+    const i = index.get(utc8Day(new Date(r.createdAt)));
     if (i !== undefined && counts[r.status]) counts[r.status][i] += 1;
   }
   const series = [1, 2, 0].filter((s) => counts[s].some((n) => n > 0)).map((s) => ({ name: statusName(s), data: counts[s] }));
