@@ -48,6 +48,9 @@ export const crossSelectableSchema = z.object({
   framework: z.string(),
   crossStatus: z.number().int(),
   chainName: z.string().nullable(),
+  /** The protocol and APPCode chosen before (in the publish wizard or an earlier opening), to prefill Dredge. */
+  protocol: z.number().int().nullable(),
+  crossAppCode: z.string().nullable(),
   /** The protocols all its city nodes support. */
   protocols: z.array(z.number().int()),
   canOpen: z.boolean(),

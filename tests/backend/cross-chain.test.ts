@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { decodeFunctionResult, encodeFunctionData, parseAbi } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { BillType } from "../../contract/billing-codes";
 import { CROSS_CHAIN_UNIT_PRICE_CENTS, CROSS_DELIVERY_ATTEMPTS } from "../../contract/cross-chain-codes";
@@ -8,6 +9,7 @@ import { bills } from "../../backend/domains/billing/tables";
 import { weekStartOf } from "../../backend/domains/billing/time";
 import chain from "../../backend/domains/chain";
 import { appVersions } from "../../backend/domains/services/tables";
+import { auditLog } from "../../backend/db/tables";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process";
 
 // docs/decisions/048: two running FISCO services on chains of their own are opened to cross-chain and approved;
@@ -20,6 +22,7 @@ const service = inProcessVueapi("cross-chain", { TEST_FIXTURES: "1", DATABASE_UR
 const INBOX = parseAbi(["function count() view returns (uint256)", "function receiveMessage(string text)"]);
 const NFT = parseAbi(["function balanceOf(address) view returns (uint256)"]);
 const DEPOSIT = parseAbi(["function count() view returns (uint256)"]);
+const BRIDGE = parseAbi(["function send(string appCode, string targetChain, address target, bytes data) returns (uint64)"]);
 
 async function as(userId: number, p: string, body: object = {}) {
   return callVueapi(service, p, body, await sessionOf(service, userId));
@@ -34,7 +37,7 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => 
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 400)}`);
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 3000)}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }
@@ -93,6 +96,10 @@ describe("cross-chain services", () => {
     expect((await as(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "reject" })).code).not.toBe(0);
     expect(await ok(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "approve" })).toEqual({ appId: a.appId, crossStatus: 1 });
     expect(await ok(op, "/sys/ops/crossChain/review", { appId: b.appId, decision: "approve" })).toEqual({ appId: b.appId, crossStatus: 1 });
+    // Audited by the handler, in the transaction that moved the status.
+    const entries = await service.services.db.select().from(auditLog).where(and(eq(auditLog.action, "crossChain.review"), eq(auditLog.targetId, String(a.appId))));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: op, targetType: "crossChainService", decision: "approve", path: "/sys/ops/crossChain/review", details: { from: 3, outcome: { appId: a.appId, crossStatus: 1 } } });
 
     // The live state: contracts on the service's chain and on open-alliance, the relayer; the targets.
     const detailA = await ok(pub, "/sys/crossChain/detail", { appId: a.appId });
@@ -133,15 +140,29 @@ describe("cross-chain services", () => {
     const depositOpen = contractOf(detailA, "open-alliance", "deposit");
     expect(decodeFunctionResult({ abi: DEPOSIT, functionName: "count", data: await read("open-alliance", depositOpen, encodeFunctionData({ abi: DEPOSIT, functionName: "count" })) })).toBeGreaterThanOrEqual(1n);
 
+    // A message sent by the user's own tool straight to A's bridge is found by the relayer's polling and delivered;
+    // one naming another APPCode is recorded as a failure with its reason and not delivered.
+    const ownKey = generatePrivateKey();
+    await chain.api.fund(service.services, detailA.chainName, privateKeyToAccount(ownKey).address, 10n ** 18n);
+    const bridgeA = contractOf(detailA, detailA.chainName, "messenger");
+    const viaBridge = (appCode: string, text: string) =>
+      chain.api.send(service.services, detailA.chainName, ownKey, { to: bridgeA, data: encodeFunctionData({ abi: BRIDGE, functionName: "send", args: [appCode, detailB.chainName, inboxB, encodeFunctionData({ abi: INBOX, functionName: "receiveMessage", args: [text] })] }) });
+    const ownTx = await viaBridge("APP-A", "from my own tool");
+    const wrongTx = await viaBridge("NOT-A", "wrong APPCode");
+    const seen = await waitFor("the own tool's message", () => ok(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 50 }), (p) => p.page.rows.some((r: { sourceTxHash: string; status: number }) => r.sourceTxHash === ownTx && r.status === 1));
+    expect(seen.page.rows.find((r: { sourceTxHash: string }) => r.sourceTxHash === ownTx)).toMatchObject({ kind: "call", status: 1, targetChain: detailB.chainName });
+    expect(seen.page.rows.find((r: { sourceTxHash: string }) => r.sourceTxHash === wrongTx)).toMatchObject({ status: 2, attempts: 0, reason: "the APPCode NOT-A is not the service's", targetTxHash: null });
+    expect(decodeFunctionResult({ abi: INBOX, functionName: "count", data: await read(detailB.chainName, inboxB, encodeFunctionData({ abi: INBOX, functionName: "count" })) })).toBe(2n);
+
     // Filters and paging of the calls table (the CSV export pages through all with pageSize up to 1000).
     const all = await ok(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 1000 });
-    expect(all.page.total).toBe(4);
+    expect(all.page.total).toBe(6);
     expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, target: "open-alliance" })).page.total).toBe(1);
     const today = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 32 * 3_600_000).toISOString().slice(0, 10);
-    expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, from: today, to: today })).page.total).toBe(4);
+    expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, from: today, to: today })).page.total).toBe(6);
     expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, from: tomorrow })).page.total).toBe(0);
-    expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, status: 1, pageSize: 2, pageIndex: 2 })).page).toMatchObject({ total: 3, pageIndex: 2, pageSize: 2 });
+    expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, status: 1, pageSize: 2, pageIndex: 2 })).page).toMatchObject({ total: 4, pageIndex: 2, pageSize: 2 });
     expect((await as(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 1001 })).code).not.toBe(0);
 
     // Another user's service is not found, whatever the path.
@@ -154,6 +175,8 @@ describe("cross-chain services", () => {
     expect((await as(pub, "/sys/crossChain/close", { appId: a.appId })).message).toBe("MSG_48106");
     expect(await ok(pub, "/sys/crossChain/deactivate", { appId: a.appId })).toEqual({ appId: a.appId, crossStatus: 4 });
     expect((await as(pub, "/sys/chainAppInfo/wizard/draft", { appState: "update", appId: a.appId })).message).toBe("MSG_48109");
+    expect(await ok(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "reject", comments: "Calls are still expected." })).toEqual({ appId: a.appId, crossStatus: 1 });
+    expect(await ok(pub, "/sys/crossChain/deactivate", { appId: a.appId })).toEqual({ appId: a.appId, crossStatus: 4 });
     expect(await ok(op, "/sys/ops/crossChain/review", { appId: a.appId, decision: "approve" })).toEqual({ appId: a.appId, crossStatus: 0 });
     expect((await as(pub, "/sys/crossChain/send", { appId: a.appId, target: "open-alliance", kind: "message", text: "x" })).message).toBe("MSG_48111");
     const [again] = await service.services.db.insert(appVersions).values({ appId: a.appId, version: "9.9.8", verState: 5 }).returning();
@@ -165,8 +188,8 @@ describe("cross-chain services", () => {
     expect(await makeCrossChainBills(service.services.db, weekStartOf(now), now, [pub])).toBe(1);
     expect(await makeCrossChainBills(service.services.db, weekStartOf(now), now, [pub])).toBe(0);
     const [bill] = await service.services.db.select().from(bills).where(and(eq(bills.userId, pub), eq(bills.billType, BillType.CROSS_CHAIN), eq(bills.payState, 1)));
-    expect(bill).toMatchObject({ totalCents: 3 * CROSS_CHAIN_UNIT_PRICE_CENTS });
-    expect(bill.detail.dataUsage).toEqual([{ nodeCode: detailA.chainName, usedGb: 3, pricePerGbCents: CROSS_CHAIN_UNIT_PRICE_CENTS, amountCents: 3 * CROSS_CHAIN_UNIT_PRICE_CENTS }]);
+    expect(bill).toMatchObject({ totalCents: 4 * CROSS_CHAIN_UNIT_PRICE_CENTS });
+    expect(bill.detail.dataUsage).toEqual([{ nodeCode: detailA.chainName, usedGb: 4, pricePerGbCents: CROSS_CHAIN_UNIT_PRICE_CENTS, amountCents: 4 * CROSS_CHAIN_UNIT_PRICE_CENTS }]);
 
     // The unpaid weekly bill now blocks opening again.
     expect((await as(pub, "/sys/crossChain/dredge", { appId: a.appId, protocol: 1 })).message).toBe("MSG_48104");

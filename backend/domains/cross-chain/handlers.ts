@@ -178,7 +178,7 @@ export async function selectable(_input: Payload<"/sys/crossChain/selectable">, 
     const chain = await chainOf(db, app.id);
     const statusAllows = app.crossStatus === CrossStatus.DEACTIVATED || app.crossStatus === CrossStatus.CLOSED;
     const reason = statusAllows ? openRefusal(facts) : Msg.XC_NOT_AVAILABLE;
-    out.push({ appId: app.id, appCode: app.appCode, name: app.name, framework: app.framework, crossStatus: app.crossStatus, chainName: chain?.chainName ?? null, protocols: facts.protocols, canOpen: reason === null, reason });
+    out.push({ appId: app.id, appCode: app.appCode, name: app.name, framework: app.framework, crossStatus: app.crossStatus, chainName: chain?.chainName ?? null, protocol: app.crossProtocol, crossAppCode: app.crossAppCode, protocols: facts.protocols, canOpen: reason === null, reason });
   }
   return out;
 }

@@ -33,6 +33,8 @@ const IDLE_MS = 2_000;
 const LEASE_MS = 60_000;
 /** At most this many blocks of logs per read. */
 const BLOCKS_PER_READ = 2_000;
+/** The newest blocks of a read that the next round reads again. */
+const RESCAN_BLOCKS = 2;
 
 type Log = { address: string; topics: string[]; data: string; blockNumber: string; transactionHash: string };
 type Source = { appId: number; userId: number; protocol: number; crossAppCode: string | null; chainName: string; chainId: number };
@@ -114,10 +116,13 @@ async function scan(deps: Deps, src: Source) {
     params: [{ fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, address: messenger }],
   })) as Log[];
   for (const log of logs) await recordLog(deps, src, log);
+  // The newest blocks are read again next round: the embedded chain answers eth_blockNumber once a block is sealed,
+  // and its logs once it is recorded, a moment later (a message is recorded once whatever the reads).
+  const kept = Math.max(-1, to - RESCAN_BLOCKS);
   await deps.db
     .insert(crossChainCursors)
-    .values({ chainName: src.chainName, lastBlock: to, updatedAt: deps.now() })
-    .onConflictDoUpdate({ target: crossChainCursors.chainName, set: { lastBlock: sql`greatest(${crossChainCursors.lastBlock}, ${to})`, updatedAt: deps.now() } });
+    .values({ chainName: src.chainName, lastBlock: kept, updatedAt: deps.now() })
+    .onConflictDoUpdate({ target: crossChainCursors.chainName, set: { lastBlock: sql`greatest(${crossChainCursors.lastBlock}, ${kept})`, updatedAt: deps.now() } });
 }
 
 type CallRow = typeof crossChainCalls.$inferSelect;
