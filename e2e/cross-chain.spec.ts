@@ -49,6 +49,7 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   await page.getByTestId("protocol-2").click();
   const appCode = page.getByRole("textbox", { name: "APPCode" });
   await expect(appCode).toBeVisible();
+  await appCode.fill("");
   await page.getByRole("button", { name: "Submit for review" }).click();
   await expect(appCode).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("This field is required.")).toBeVisible();

@@ -56,7 +56,11 @@ export default function Dredge() {
   const { service } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("crossChain");
-  const [form, fields] = useSchemaForm(crossDredgeSchema, actionData?.result, { id: "dredge", defaultValue: { appId: String(service.appId) } });
+  const [form, fields] = useSchemaForm(crossDredgeSchema, actionData?.result, {
+    id: "dredge",
+    // The protocol and APPCode chosen before (in the publish wizard or an earlier opening) are offered again.
+    defaultValue: { appId: String(service.appId), protocol: service.protocol ? String(service.protocol) : undefined, appCode: service.crossAppCode ?? undefined },
+  });
   // Without JavaScript the APPCode field is always there (the server checks it for protocol 2 only); with it, only for protocol 2.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
