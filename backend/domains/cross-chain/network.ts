@@ -111,7 +111,8 @@ export async function contractsOn(db: Db | Tx, chainName: string, protocol: numb
   return Object.fromEntries(rows.map((r) => [r.role, r.address])) as ChainContracts;
 }
 
-const deploying = new Map<string, Promise<ChainContracts>>();
+/** The deployments under way, per service (its configuration) and chain and protocol: one at a time. */
+const deployingByEnv = new WeakMap<Deps["env"], Map<string, Promise<ChainContracts>>>();
 
 /**
  * Deploys the protocol's set on a chain unless it is there: the messenger from the relayer's account, then the
@@ -119,6 +120,8 @@ const deploying = new Map<string, Promise<ChainContracts>>();
  */
 export function deploySet(deps: Deps, chainName: string, protocol: number): Promise<ChainContracts> {
   const key = `${chainName}:${protocol}`;
+  const deploying = deployingByEnv.get(deps.env) ?? new Map<string, Promise<ChainContracts>>();
+  deployingByEnv.set(deps.env, deploying);
   const running = deploying.get(key);
   if (running) return running;
   const work = (async () => {
