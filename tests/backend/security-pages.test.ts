@@ -224,6 +224,16 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.main.ddc-view.tsx": { ddcId: { notId: "a DDC's public id (the page is public; a password guards its details)" } },
   "g.main.ddc-view_.file.ts": { ddcId: { notId: "a DDC's public id (its file, behind the same password)" } },
   "g.main.ddc-QRCode.tsx": { ddcId: { notId: "a DDC's public id (its QR code)" } },
+  // Cross-chain services (issue 17): the service is the page's record; the filters and confirm only pick within it.
+  "g.home.CrossChainService.Index.tsx": { status: { notId: "status filter" }, page: PAGE, pageSize: SIZE, confirm: { kind: "app", expect: "no-data" }, confirmAction: { notId: "deactivate or close" } },
+  "g.home.CrossChainService.Dredge.tsx": { appId: { kind: "app", expect: "404" } },
+  "g.home.CrossChainService.CrossChainDetail.tsx": { appId: { kind: "app", expect: "404" }, status: { notId: "call status filter" }, from: DAY, to: DAY, target: { notId: "target chain filter" }, page: PAGE, pageSize: SIZE },
+  "g.home.CrossChainService.CrossChainDetail_.export[.csv].ts": { appId: { kind: "app", expect: "404" }, status: { notId: "call status filter" }, from: DAY, to: DAY, target: { notId: "target chain filter" } },
+  "g.home.CrossChainService.CrossChainDetailView.tsx": {
+    appId: { kind: "app", expect: "404", with: () => ({ callId: "1" }) },
+    callId: { notId: "a call looked up within the caller's service named by appId (another service's call is not found there: 404)" },
+  },
+  "g.home.operations.CrossChainReviews.tsx": { status: { notId: "pending activation or deactivation" }, page: PAGE },
 };
 
 /* --------------------------------------- reading the route files --------------------------------------- */
