@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { encodeAbiParameters, type Abi } from "viem";
 import { CrossProtocol, OPEN_ALLIANCE_CHAIN } from "../../../contract/cross-chain-codes";
@@ -33,10 +34,15 @@ export type Artifact = { abi: Abi; bytecode: string };
 const artifacts = new Map<string, Artifact>();
 let compiling: Promise<void> | null = null;
 
+/**
+ * Where the Solidity sources are: read from the working directory, as the DDC and the demo token are, because the
+ * built server bundle (build/server) does not carry them beside itself.
+ */
+const SOURCE_DIR = path.join(process.cwd(), "backend/domains/cross-chain/contracts");
+
 async function sources(): Promise<Record<string, string>> {
-  const dir = new URL("./contracts/", import.meta.url);
   const out: Record<string, string> = {};
-  for (const file of SOURCES) out[file] = await readFile(new URL(file, dir), "utf8");
+  for (const file of SOURCES) out[file] = await readFile(path.join(SOURCE_DIR, file), "utf8");
   return out;
 }
 
