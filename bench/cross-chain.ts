@@ -1,4 +1,4 @@
-// Relayer latency, event to delivery, p50/p99 (issue 17; docs/decisions/048): `npx tsx bench/cross-chain.ts`.
+// Relayer latency, event to delivery, p50/p99 (issue 17; docs/decisions/048): `npm run bench:crosschain`.
 // The backend in this process on a fresh embedded database (as the backend tests open it), two running FISCO
 // services opened to cross-chain and approved, then BENCH_MESSAGES messages from A's chain to B's: half through
 // the `send` path (which wakes the relayer), half sent straight to A's message contract from an account of the
