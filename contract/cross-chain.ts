@@ -170,6 +170,9 @@ export const crossReviewSchema = z
     if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
   });
 
+/** One call record, named with its service. */
+export const crossCallRef = z.object({ appId: z.coerce.number().int().positive(), callId: z.coerce.number().int().positive() });
+
 const statusAnswer = z.object({ appId: z.number().int(), crossStatus: z.number().int() });
 
 export const crossChainPaths = {
@@ -191,6 +194,8 @@ export const crossChainPaths = {
   "/sys/crossChain/detail": { auth: "user", payload: appRef, data: crossDetailSchema },
   /** CrossChainDetailView: the call records with filters; pageSize up to 1000 so that the CSV export pages through all. */
   "/sys/crossChain/calls": { auth: "user", payload: crossCallsPayload, data: pageOf(crossCallSchema) },
+  /** CrossChainDetailView: one call record of the caller's service by its id (another service's call is not found). */
+  "/sys/crossChain/call": { auth: "user", payload: crossCallRef, data: crossCallSchema },
   /** The chains this service may send to. */
   "/sys/crossChain/targets": { auth: "user", payload: appRef, data: z.array(crossTargetSchema) },
   /** Sends a sample message on the service's chain (activated only); the relayer delivers it. Answers the call record (status 0). */
@@ -203,4 +208,9 @@ export const crossChainPaths = {
   },
   /** Operations: review a pending request (3 → 1 | 0, 4 → 0 | 1); activation deploys the protocol's contracts. */
   "/sys/ops/crossChain/review": { auth: "operator", payload: crossReviewSchema, data: statusAnswer },
+} satisfies Record<string, PathSpec>;
+
+/** Tests only (TEST_FIXTURES=1): a delivered call record of one of the caller's services, without a chain (the security suites' call ids). */
+export const crossChainFixturePaths = {
+  "/test/crossChain/call": { auth: "user", payload: appRef, data: crossCallSchema },
 } satisfies Record<string, PathSpec>;

@@ -28,7 +28,7 @@ import { idePaths } from "./ide";
 import { supportPaths } from "./support";
 import { docPaths } from "./docs";
 import { marketPaths } from "./market";
-import { crossChainPaths } from "./cross-chain";
+import { crossChainFixturePaths, crossChainPaths } from "./cross-chain";
 import { dedicatedNodePaths } from "./dedicated-nodes";
 
 export type { PathSpec } from "./path-spec";
@@ -73,6 +73,7 @@ export const paths = {
   ...docPaths,
   ...marketPaths,
   ...crossChainPaths,
+  ...crossChainFixturePaths,
   ...dedicatedNodePaths,
 } satisfies Record<string, PathSpec>;
 

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
 import * as z from "zod";
 import { CROSS_CALLS_PAGE_MAX, type CrossCall } from "@contract/cross-chain";
-import { failureResponse, notFound, redirectAfter, type Api } from "./api.server";
+import { failureResponse, redirectAfter, type Api } from "./api.server";
 import { intentOf, parseFormOr400 } from "./intents.server";
 import { allowedActions, CROSS_CALL_STATUS_VALUES, CROSS_STATUS_VALUES, INDEX_INTENTS } from "~/components/cross-chain/bits";
 import { utc8Day } from "./bills";
@@ -98,12 +98,9 @@ export function confirmOf<R extends { appId: number; crossStatus: number }>(url:
 }
 
 
-/** `?callId=` and `?appId=` of CrossChainDetailView: the call record of the caller's service, or a 404. */
-export async function callOf(api: Api, appId: number, callId: number): Promise<CrossCall> {
-  const { rows } = await allCalls(api, appId, {});
-  const call = rows.find((c) => c.callId === callId);
-  if (!call) throw notFound();
-  return call;
+/** `?callId=` and `?appId=` of CrossChainDetailView: the call record of the caller's service (another service's call, or another user's, is the backend's not-found: a 404). */
+export function callOf(api: Api, appId: number, callId: number): Promise<CrossCall> {
+  return api.load("/sys/crossChain/call", { appId, callId });
 }
 
 /**

@@ -165,6 +165,17 @@ describe("cross-chain services", () => {
     expect((await ok(pub, "/sys/crossChain/calls", { appId: a.appId, status: 1, pageSize: 2, pageIndex: 2 })).page).toMatchObject({ total: 4, pageIndex: 2, pageSize: 2 });
     expect((await as(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 1001 })).code).not.toBe(0);
 
+    // One call record by its id, only within its own service: another user's, another service's or an unknown id is not found.
+    expect(await ok(pub, "/sys/crossChain/call", { appId: a.appId, callId: sent.callId })).toEqual(all.page.rows.find((r: { callId: number }) => r.callId === sent.callId));
+    expect((await as(other, "/sys/crossChain/call", { appId: a.appId, callId: sent.callId })).message).toBe("MSG_10002");
+    expect((await as(pub, "/sys/crossChain/call", { appId: b.appId, callId: sent.callId })).message).toBe("MSG_10002");
+    expect((await as(pub, "/sys/crossChain/call", { appId: a.appId, callId: 2_000_000_000 })).message).toBe("MSG_10002");
+    const othersService = await ok(other, "/test/services", { verState: 25, framework: "fisco", nodeCount: 1 });
+    const othersCall = await ok(other, "/test/crossChain/call", { appId: othersService.appId });
+    expect(await ok(other, "/sys/crossChain/call", { appId: othersService.appId, callId: othersCall.callId })).toEqual(othersCall);
+    expect((await as(pub, "/sys/crossChain/call", { appId: a.appId, callId: othersCall.callId })).message).toBe("MSG_10002");
+    expect((await as(pub, "/test/crossChain/call", { appId: othersService.appId })).message).toBe("MSG_10002");
+
     // Another user's service is not found, whatever the path.
     for (const p of ["/sys/crossChain/detail", "/sys/crossChain/calls", "/sys/crossChain/targets", "/sys/crossChain/deactivate", "/sys/crossChain/close"]) {
       expect((await as(other, p, { appId: a.appId })).message, p).toBe("MSG_10002");

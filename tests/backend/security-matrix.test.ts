@@ -20,7 +20,7 @@ import { buildWorld, changedKeys, figuresOf, firstCityNode, foreignIdsIn, leaksO
  */
 
 /** Test fixtures (open only with TEST_FIXTURES=1, refused in production): not part of the product's surface. */
-const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator", "/test/ipfs/capacity"]);
+const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator", "/test/ipfs/capacity", "/test/crossChain/call"]);
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([

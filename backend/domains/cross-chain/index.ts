@@ -1,6 +1,6 @@
 import { handlersOf } from "../../http/router";
 import { defineDomain } from "../../kit/domain";
-import { calls, close, deactivate, detail, dredge, listServices, pending, review, selectable, send, targets, upgradingNow } from "./handlers";
+import { call, callFixture, calls, close, deactivate, detail, dredge, listServices, pending, review, selectable, send, targets, upgradingNow } from "./handlers";
 import { relayerHealth, relayOnce, startRelayer, stopRelayer } from "./relayer";
 import { markBilled, weeklyCrossChainCalls } from "./billing";
 
@@ -20,11 +20,13 @@ export default defineDomain({
     "/sys/crossChain/close": close,
     "/sys/crossChain/detail": detail,
     "/sys/crossChain/calls": calls,
+    "/sys/crossChain/call": call,
     "/sys/crossChain/targets": targets,
     "/sys/crossChain/send": send,
     "/sys/ops/crossChain/pending": pending,
     "/sys/ops/crossChain/review": review,
   }),
+  fixtures: handlersOf({ "/test/crossChain/call": callFixture }),
   start: startRelayer,
   stop: stopRelayer,
   async health(deps) {

@@ -94,6 +94,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   prnProjectId: "prnProject",
   prnProjectUpdateId: "prnUpgrade",
   nodeId: "catalogue",
+  /** A cross-chain call record of one of the user's services (docs/decisions/048). */
+  callId: "crossCall",
 };
 
 /** Fields whose kind depends on another field of the payload (`kind`, `targetKind`). */
@@ -202,6 +204,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/anon/technicalSupport/close": () => ({ key: "K".repeat(43) }),
     "/anon/newsletter/confirm": () => ({ token: "T".repeat(43) }),
     "/anon/newsletter/unsubscribe": () => ({ token: "T".repeat(43) }),
+    "/sys/crossChain/call": () => ({ appId: w.named.crossCallAppId as number, callId: w.ids.crossCall[0] as number }),
     "/sys/crossChain/send": () => ({ appId: w.runAppId, target: "open-alliance", kind: "message", text: "hello" }),
     // SPEC §5 Support ticket: a contact email or mobile is required (docs/decisions/041).
     "/sys/technicalSupport/insertTech": () => ({ question: `${w.tag} question`, contactEmail: "sec@example.com", file: w.pending.support }),

@@ -92,6 +92,7 @@ export const KINDS = [
   "ideWorkspace", "ideFile",
   "supportTicket",
   "prnProject", "prnUpgrade",
+  "crossCall",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -238,6 +239,10 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
       markers.push(detail.bill.billNo);
     }
   }
+  // A call record of the running service (docs/decisions/048), made by the fixture: no chain needed.
+  const crossCall = await ok("/test/crossChain/call", { appId: services.run.appId }, token);
+  ids.crossCall.push(crossCall.callId);
+  named.crossCallAppId = services.run.appId;
   // The free plan's running service with a configuration upgrade waiting for review (docs/decisions/036).
   const free = await ok("/test/services", { verState: 25, free: true, name: `${tag} free` }, token);
   ids.app.push(free.appId);
@@ -536,6 +541,7 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ["/sys/crossChain/list", { pageSize: 50 }],
     ["/sys/crossChain/selectable", {}],
     ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/crossChain/detail", { appId }]),
+    ...w.ids.crossCall.map((callId): [string, object] => ["/sys/crossChain/call", { appId: w.named.crossCallAppId, callId }]),
     ["/sys/ipfsBusiness/ipfs/usageByGateway", {}],
     // A workspace's rename, deletion and any change of its files move its row (name, files, updatedAt).
     ["/sys/ide/workspace/list", { pageSize: 50 }],
