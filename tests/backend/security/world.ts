@@ -394,11 +394,14 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   // A dedicated node project (docs/decisions/047) on the first city node, paid from the balance; once it runs,
   // an upgrade of its data capacity.
   const prnOptions = await ok("/sys/prn/options", {}, token);
-  const prnCloud = prnOptions.clouds[0];
-  named.prnCloud = prnCloud.cloud;
-  named.prnNodeId = prnCloud.regions[0].nodeId;
+  // The region with the most free peers: every world of the run (matrix, pages, fuzz) leaves its projects running on
+  // the one test server, and a city node holds only a few peers (§8 "Insufficient resources").
+  const prnRegions = prnOptions.clouds.flatMap((c: { cloud: string; regions: { nodeId: number; freePeers: number }[] }) => c.regions.map((r) => ({ cloud: c.cloud, ...r })));
+  const prnRegion = prnRegions.reduce((best: { cloud: string; nodeId: number; freePeers: number }, r: { cloud: string; nodeId: number; freePeers: number }) => (r.freePeers > best.freePeers ? r : best));
+  named.prnCloud = prnRegion.cloud;
+  named.prnNodeId = prnRegion.nodeId;
   const prnName = prnProjectName();
-  const prn = await ok("/sys/prn/create", { name: prnName, framework: "fisco", consensus: "pbft", cloud: prnCloud.cloud, nodeId: prnCloud.regions[0].nodeId, nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "secuser", password: "secret123", confirmPassword: "secret123", idempotencyKey: key() }, token);
+  const prn = await ok("/sys/prn/create", { name: prnName, framework: "fisco", consensus: "pbft", cloud: prnRegion.cloud, nodeId: prnRegion.nodeId, nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "secuser", password: "secret123", confirmPassword: "secret123", idempotencyKey: key() }, token);
   ids.prnProject.push(prn.prnProjectId);
   markers.push(prn.billNo, prnName);
   const prnDeployed = await waitFor("dedicated project deployed", () => ok("/sys/prn/detail", { prnProjectId: prn.prnProjectId }, token), (d) => d.status === 3 || d.status === 4, 90_000);
