@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { asc, eq, max } from "drizzle-orm";
+import { asc, eq, max, sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
 import { startWorker, type WorkerClient } from "../../kit/worker";
@@ -134,15 +134,11 @@ export class ChainRegistry {
       chainId = Number(await remoteNode(chain.url).request({ method: "eth_chainId" }));
     } else {
       key = `0x${randomBytes(32).toString("hex")}`;
-      const [top] = await this.deps.db.select({ id: max(chains.chainId) }).from(chains);
-      chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
+      chainId = 0;
     }
     const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-    const [row] = await this.deps.db
-      .insert(chains)
-      .values({ name: input.name, chainId, purpose: input.purpose, treasuryAddress: treasury, treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI })
-      .onConflictDoNothing()
-      .returning();
+    const values = { name: input.name, chainId, purpose: input.purpose, treasuryAddress: treasury, treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI };
+    const [row] = chain.kind === "rpc" ? await this.deps.db.insert(chains).values(values).onConflictDoNothing().returning() : await insertWithNextChainId(this.deps.db, values);
     const recorded = row ?? (await this.deps.db.select().from(chains).where(eq(chains.name, input.name)))[0]!;
     if (recorded.purpose === DEDICATED) throw new Error(`${input.name} is a dedicated network's chain`);
     return infoOf(await this.open(recorded));
@@ -279,17 +275,27 @@ export async function reserveDedicatedChain(deps: Deps, name: string): Promise<C
   let [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
   if (!row) {
     const key = `0x${randomBytes(32).toString("hex")}`;
-    const [top] = await deps.db.select({ id: max(chains.chainId) }).from(chains);
-    const chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
     const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-    await deps.db
-      .insert(chains)
-      .values({ name, chainId, purpose: DEDICATED, treasuryAddress: treasury, treasuryKeySealed: sealWith(deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI })
-      .onConflictDoNothing();
+    await insertWithNextChainId(deps.db, { name, chainId: 0, purpose: DEDICATED, treasuryAddress: treasury, treasuryKeySealed: sealWith(deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI });
     [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
   }
   if (!row || row.purpose !== DEDICATED) throw new Error(`the chain name ${name} is taken`);
   return { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress, treasuryKey: openWith(deps.env, TREASURY_KEYS, row.treasuryKeySealed), treasuryWei: row.treasuryWei };
+}
+
+/**
+ * Records a new embedded chain with the next chain id. The id is read and taken under one transaction-scoped
+ * advisory lock, so two chains created at the same moment (a service's chain and a dedicated network, or two
+ * processes) never share an id: blocks are logged by chain id (chain_blocks), and a shared id broke both chains.
+ * Returns the inserted row, or nothing when the name already exists.
+ */
+async function insertWithNextChainId(db: Deps["db"], values: typeof chains.$inferInsert): Promise<(typeof chains.$inferSelect)[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('chain.chainId'))`);
+    const [top] = await tx.select({ id: max(chains.chainId) }).from(chains);
+    const chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
+    return tx.insert(chains).values({ ...values, chainId }).onConflictDoNothing().returning();
+  });
 }
 
 /** A deployed contract. */
