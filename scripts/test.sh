@@ -44,23 +44,14 @@ npx vitest run --project server --reporter=default --reporter=json --outputFile=
 step "Backend over HTTP on embedded PGlite"
 env -u DATABASE_URL npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-pglite.json"
 
-# The PostgreSQL run and the Playwright run do not share a server, a port or a data directory: they run side by
-# side (the backend run waits on its jobs and timers much of the time), and the PostgreSQL run's output is printed
-# once both have ended. Each failing run still fails the command.
-step "Backend over HTTP on PostgreSQL (in the background) and end-to-end (Chromium, JavaScript on and off)"
+step "Backend over HTTP on PostgreSQL"
 pgdir=$(mktemp -d /tmp/bsn-pg.XXXXXX)
 trap 'scripts/pg-throwaway.sh stop "$pgdir"' EXIT
 # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
-pg_url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}")
-DATABASE_URL=$pg_url npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json" \
-  > "$results/backend-postgres.log" 2>&1 &
-pg_pid=$!
-e2e_status=0
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || e2e_status=$?
-pg_status=0
-wait "$pg_pid" || pg_status=$?
-step "Backend over HTTP on PostgreSQL (its output)"
-cat "$results/backend-postgres.log"
+DATABASE_URL=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") \
+  npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json"
+
+step "End-to-end (Chromium, JavaScript on and off)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 
 node scripts/test-summary.mjs "$results"
-[ "$pg_status" = 0 ] && [ "$e2e_status" = 0 ]
