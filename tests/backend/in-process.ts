@@ -40,10 +40,6 @@ export async function openVueapi(name: string, vars: Record<string, string | und
 }
 
 /**
- * The service of one test file: opened before its tests (a `beforeAll` registered here, so it runs before
- * the file's own) and closed after them. The object stands for the service from then on.
- */
-/**
  * A database of its own on the suite's PostgreSQL server (DATABASE_URL), for a file whose records would disturb
  * the others' on the shared database (a clock held still, or pages the security fuzzer may change as an
  * operator); undefined without DATABASE_URL (each in-process service then has its own PGlite anyway).
@@ -64,6 +60,10 @@ export async function ownDatabase(url: string | undefined): Promise<string | und
   return own.toString();
 }
 
+/**
+ * The service of one test file: opened before its tests (a `beforeAll` registered here, so it runs before
+ * the file's own) and closed after them. The object stands for the service from then on.
+ */
 export function inProcessVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Vueapi {
   let opened: Vueapi | undefined;
   const current = () => {
