@@ -17,6 +17,7 @@ import prices from "./domains/prices";
 import profile from "./domains/profile";
 import publicChain from "./domains/public-chain";
 import ipfs from "./domains/ipfs";
+import crossChain from "./domains/cross-chain";
 import did from "./domains/did";
 import ddc from "./domains/ddc";
 import community from "./domains/community";
@@ -28,6 +29,7 @@ import testServices from "./domains/test-services";
 import serviceWizard from "./domains/service-wizard";
 import docs from "./domains/docs";
 import market from "./domains/market";
+import dedicatedNodes from "./domains/dedicated-nodes";
 import { readBackendEnv, type BackendEnv } from "./env";
 import { createDrain } from "./http/drain";
 import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit";
@@ -50,7 +52,7 @@ import { seedDemoData } from "./seed";
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, ipfs, did, ddc, community, ide, support, docs, market, prices, operations, audit];
+export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, ipfs, did, ddc, community, ide, support, docs, market, crossChain, dedicatedNodes, prices, operations, audit];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;

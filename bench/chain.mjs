@@ -2,7 +2,8 @@
 // The chain's JSON-RPC under load (`npm run bench:chain`; issue 12): eth_call and eth_sendRawTransaction through
 // the keyed endpoint /chain/rpc (x-api-key of democompany's demo project), beside a bare JSON endpoint (a
 // node:http server answering a fixed JSON-RPC result: the machine's ceiling for a JSON POST). A file of its
-// own beside bench/run.mjs: it adds targets without touching that script's output.
+// own beside bench/run.mjs: it adds targets without touching that script's output. Also a dedicated network's
+// gateway (docs/decisions/046): "gateway eth_call req/s", eth_call through /chain/dedicated/<network> with Basic auth.
 import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -55,6 +56,17 @@ async function main() {
     }
     signed.push(list);
   }
+  // A dedicated network (docs/decisions/046) with 2 peers and the same contract, deployed through its gateway.
+  const network = "prn-bench";
+  const gatewayAuth = `Basic ${Buffer.from("bench:bench123").toString("base64")}`;
+  const deployed = await post(`${setup.base}/chain/test-rpc/${network}/dedicated`, { peers: 2, user: "bench", password: "bench123" });
+  const gatewayUrl = `${setup.base}/chain/dedicated/${network}`;
+  const gatewayChain = { id: deployed.chainId, name: network, nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 }, rpcUrls: { default: { http: [gatewayUrl] } } };
+  const gatewayTransport = http(gatewayUrl, { fetchOptions: { headers: { Authorization: gatewayAuth } } });
+  await post(`${setup.base}/chain/test-rpc/${network}/dedicated-fund`, { address: privateKeyToAccount(keys[CONNECTIONS]).address, wei: (10n ** 18n).toString() });
+  const gatewayDeployer = createWalletClient({ account: privateKeyToAccount(keys[CONNECTIONS]), chain: gatewayChain, transport: gatewayTransport });
+  const gatewayReader = createPublicClient({ chain: gatewayChain, transport: gatewayTransport, pollingInterval: 50 });
+  const gatewayCounter = (await gatewayReader.waitForTransactionReceipt({ hash: await gatewayDeployer.deployContract({ abi, bytecode: counter.bytecode }) })).contractAddress;
   await stop(setup.child);
 
   const product = await serve({ ...common, NODE_ENV: "production" });
@@ -86,6 +98,16 @@ async function main() {
           client.setBody(next());
           client.on("response", () => client.setBody(next()));
         },
+      },
+    ],
+    // The network's gateway: HTTP Basic (checked once, then remembered), reads spread over its caught-up peers.
+    [
+      "gateway eth_call /chain/dedicated",
+      {
+        url: `${product.base}/chain/dedicated/${network}`,
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: gatewayAuth },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: gatewayCounter, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"] }),
       },
     ],
   ];

@@ -95,6 +95,10 @@ export const AUDIT_RULES = {
   "/sys/ops/market/list": "read",
   "/sys/ops/market/save": { action: "market.change", target: "marketPackage", id: "marketPackageId", decision: "save", outcome: true },
   "/sys/ops/market/withdraw": { action: "market.change", target: "marketPackage", id: "marketPackageId", decision: "withdraw", outcome: true },
+  "/sys/ops/crossChain/pending": "read",
+  // Approving an activation deploys the protocol's contracts on the chains first (a single-connection database cannot
+  // wait inside the router's transaction): the handler writes its entry in the transaction that moves the status.
+  "/sys/ops/crossChain/review": "handler",
   "/main/mfa/enrolment": "handler",
   "/main/mfa/confirm": "handler",
   "/main/mfa/verify": "handler",

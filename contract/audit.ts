@@ -38,10 +38,11 @@ export const AUDIT_ACTIONS = [
   "doc.change",
   "market.change",
   "credential.revoke",
+  "crossChain.review",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner", "ticket", "newsletterIssue", "docPage", "marketPackage", "credential"] as const;
+export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner", "ticket", "newsletterIssue", "docPage", "marketPackage", "credential", "crossChainService"] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** At most this many entries in one CSV export. */

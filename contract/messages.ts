@@ -362,6 +362,58 @@ export const Msg = {
   MARKET_WITHDRAWN: "MSG_46207",
   /** The caller has a deployment to the test network under way: one at a time (docs/decisions/044 addendum). */
   IDE_TEST_DEPLOY_UNDER_WAY: "MSG_47108",
+  /* Cross-chain services (MSG_48101-48199; backend/domains/cross-chain/, docs/decisions/048). */
+  /** The service is not running (verState 25), or not the caller's. */
+  XC_SERVICE_NOT_RUNNING: "MSG_48101",
+  /** §5 "Cannot be opened during a service or configuration upgrade". */
+  XC_UPGRADING: "MSG_48102",
+  /** §8 "Nodes do not support the chosen interchain protocol". */
+  XC_PROTOCOL_UNSUPPORTED: "MSG_48103",
+  /** §5 "An unpaid cross-chain bill blocks activation". */
+  XC_UNPAID_BILL: "MSG_48104",
+  /** The service runs on no chain of its own (Fabric, XuperChain, or no Solidity package; docs/decisions/038). */
+  XC_NO_CHAIN: "MSG_48105",
+  /** The cross-chain status does not allow this move (already open, pending, closed...). */
+  XC_NOT_AVAILABLE: "MSG_48106",
+  /** §5 "Cannot be stopped while enabled": deactivate cross-chain first (the service's own deactivation). */
+  XC_STOP_WHILE_ENABLED: "MSG_48107",
+  /** §5 "Cannot unsubscribe while upgrading". */
+  XC_CLOSE_UPGRADING: "MSG_48108",
+  /** §8 "Cross-chaining in progress, cannot upgrade" (crossStatus 3 or 4). */
+  XC_UPGRADE_CROSSING: "MSG_48109",
+  /** The target chain is not one this service may send to. */
+  XC_TARGET_UNKNOWN: "MSG_48110",
+  /** Messages are sent only while cross-chain is activated (1). */
+  XC_NOT_ACTIVATED: "MSG_48111",
+  /** The NFT and deposit samples belong to the second protocol. */
+  XC_SAMPLE_PROTOCOL: "MSG_48112",
+  /** The chain refused the message (its reason in data.reason). */
+  XC_SEND_FAILED: "MSG_48113",
+  /** The protocol's contracts could not be deployed on a chain involved (the reason in data.reason). */
+  XC_DEPLOY_FAILED: "MSG_48114",
+  /* Dedicated nodes (MSG_48001-48099; backend/domains/dedicated-nodes/, docs/decisions/047). */
+  /** Another dedicated node project has this name (names are unique: the network is named after it). */
+  PRN_NAME_TAKEN: "MSG_48001",
+  /** The consensus is not one of the chosen framework's. */
+  PRN_CONSENSUS_INVALID: "MSG_48002",
+  /** The cloud and region are not a city node of the catalogue. */
+  PRN_REGION_UNKNOWN: "MSG_48003",
+  /** The project's status does not allow this action (SPEC §4 dedicated node service). */
+  PRN_NOT_ALLOWED_IN_STATUS: "MSG_48004",
+  /** The project already has an upgrade being applied: one at a time. */
+  PRN_UPGRADE_OPEN: "MSG_48005",
+  /** The upgrade chooses the value the project already has. */
+  PRN_UPGRADE_NO_CHANGE: "MSG_48006",
+  /** The data capacity chosen is below what the nodes already use. */
+  PRN_CAPACITY_BELOW_USED: "MSG_48007",
+  /** Peers are only added: a network's node count does not go down. */
+  PRN_PEERS_DECREASE: "MSG_48008",
+  /** The paid period has ended: nothing is upgraded until the renewal is paid. */
+  PRN_PERIOD_ENDED: "MSG_48009",
+  /** The new passwords do not match. */
+  PRN_PASSWORD_MISMATCH: "MSG_48010",
+  /** The network did not answer (its provisioner failed); nothing was changed. */
+  PRN_NETWORK_FAILED: "MSG_48011",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

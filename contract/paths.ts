@@ -28,6 +28,8 @@ import { idePaths } from "./ide";
 import { supportPaths } from "./support";
 import { docPaths } from "./docs";
 import { marketPaths } from "./market";
+import { crossChainFixturePaths, crossChainPaths } from "./cross-chain";
+import { dedicatedNodePaths } from "./dedicated-nodes";
 
 export type { PathSpec } from "./path-spec";
 
@@ -70,6 +72,9 @@ export const paths = {
   ...supportPaths,
   ...docPaths,
   ...marketPaths,
+  ...crossChainPaths,
+  ...crossChainFixturePaths,
+  ...dedicatedNodePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

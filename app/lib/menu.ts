@@ -41,9 +41,11 @@ export const MENU: MenuEntry[] = [
       { key: "ddc", to: "/g/home/DDC", navigation: 30 },
     ],
   },
+  { key: "privatedNodes", to: "/g/home/PrivatedNodes", navigation: 16 },
   { key: "ipfs", to: "/g/home/IPFS", navigation: 17 },
   { key: "did", to: "/g/home/DID", navigation: 18 },
   { key: "ide", to: "/g/home/IDEServices", navigation: 19 },
+  { key: "interchainServices", to: "/g/home/CrossChainService/Index", navigation: 21 },
   {
     key: "appStore",
     to: "/g/home/AppStore/Services",
@@ -134,4 +136,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.opsDocs", to: "/g/home/operations/Documentation" },
   { key: "titles.opsMarket", to: "/g/home/operations/ChaincodeMarket" },
   { key: "titles.opsCredentials", to: "/g/home/operations/Credentials" },
+  { key: "titles.crossChainReviews", to: "/g/home/operations/CrossChainReviews" },
 ];

@@ -7,6 +7,7 @@ import { RequestEnablePanel, SuspensionNotice } from "~/components/services/susp
 import { ServiceTabs, tabOf } from "~/components/services/detail-tabs";
 import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, shownActions } from "~/components/services/bits";
 import { apiFor, requireUser } from "~/lib/api.server";
+import { crossChainOf } from "~/lib/cross-chain.server";
 import { formatDate } from "~/lib/format";
 import { intentOf } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
@@ -16,7 +17,7 @@ import { newIdempotencyKey } from "~/lib/payments.server";
 import { askToLiftSuspension, joinRedirect, lifecycleAction, payPublishBill, replyToComment, SERVICE_DETAIL_INTENTS, withoutPanels } from "~/lib/services.server";
 
 export const handle = {
-  i18n: ["services", "configuration", "billing"],
+  i18n: ["services", "configuration", "billing", "crossChain"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices", to: PUBLISHED }, { key: "titles.servicesDetail" }],
 };
 export const meta = pageTitle("servicesDetail", (d) => d.service?.name);
@@ -46,7 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // Paying moves money: the form carries a key issued here, so a double click or a reload pays once.
   const payKey = actions.includes("pay") ? newIdempotencyKey() : null;
-  return json({ service, tab, confirm, requestEnable, invite, payKey, here: withoutPanels(url), origin: url.origin, language: viewer.language });
+  // The cross-chain info tab shows the live state and recent calls (docs/decisions/048); without them, the service's flags.
+  const crossChain = tab === "crossChain" ? await crossChainOf(api, service.appId) : null;
+  return json({ service, tab, confirm, requestEnable, invite, payKey, crossChain, here: withoutPanels(url), origin: url.origin, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -70,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ServicesDetailPage() {
-  const { service, tab, confirm, requestEnable, invite, payKey, here, origin, language } = useLoaderData<typeof loader>();
+  const { service, tab, confirm, requestEnable, invite, payKey, crossChain, here, origin, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("services");
   const c = service.contents;
@@ -109,7 +112,7 @@ export default function ServicesDetailPage() {
         </p>
       ) : null}
       {service.description ? <p className="text-sm text-slate-700">{service.description}</p> : null}
-      <ServiceTabs service={service} tab={tab} origin={origin} language={language} />
+      <ServiceTabs service={service} tab={tab} origin={origin} language={language} crossChain={crossChain} />
     </div>
   );
 }

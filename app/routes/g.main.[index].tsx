@@ -79,7 +79,8 @@ export default function LandingPage() {
         {cityNodes.length === 0 ? (
           <p className="mt-6 card text-center text-slate-500">{t("common:empty.noData")}</p>
         ) : (
-          <div className="mt-6 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          // On a phone the table scrolls sideways: the region takes the focus so that a keyboard can scroll it (WCAG 2.1.1).
+          <div className="mt-6 overflow-x-auto rounded-lg border border-slate-200 bg-white" role="region" aria-label={t("landing.nodesTable")} tabIndex={0}>
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <thead className="bg-slate-50 text-left text-slate-600">
                 <tr>

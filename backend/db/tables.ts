@@ -129,6 +129,8 @@ export const cityNodes = pgTable("city_nodes", {
   capacityPricePerGbMonthCents: integer("capacity_price_per_gb_month_cents").notNull(),
   /** The price of one bookkeeping node per month (docs/decisions/036); operators edit it with the others. */
   peerPricePerMonthCents: integer("peer_price_per_month_cents").notNull().default(0),
+  /** SPEC §9 the interchain protocols (1, 2) the node supports (§8 "Nodes do not support the chosen interchain protocol"; docs/decisions/048). */
+  interchainProtocols: integer("interchain_protocols").array().notNull().default(sql`'{1,2}'::integer[]`),
 });
 
 /** SPEC §3 Message: the text is an i18n key with its parameters, so each reader sees their language. */

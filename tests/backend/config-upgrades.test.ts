@@ -121,6 +121,30 @@ describe("configuration upgrades", () => {
     expect((await tpsUp(s.token, s.appId, 150)).message).toBe(Msg.UNPAID_BILLS);
   });
 
+  it("a service open to cross-chain may not add a node without its protocol (§8, MSG_48103 at the nodes); a supporting node is accepted", async () => {
+    const s = await runningService("xc");
+    const byName = async (name: string) => (await service.services.db.select({ id: cityNodes.id }).from(cityNodes).where(eq(cityNodes.name, name)))[0]!.id;
+    const chongqing = await byName("Chongqing");
+    const shanghai = await byName("Shanghai");
+    await service.services.db.update(apps).set({ crossChain: true, crossProtocol: 2, crossAppCode: "APP-XC", crossStatus: 1 }).where(eq(apps.id, s.appId));
+    const options = await post("/sys/configUpgrade/options", { appId: s.appId }, s.token);
+    const [current] = options.data.current;
+    expect(current.cityNodeId).not.toBe(chongqing);
+    const adding = (cityNodeId: number) => ({ appId: s.appId, upgradeType: 1, nodes: [current, { cityNodeId, tps: 10, capacityGb: 5, peers: 1 }] });
+    for (const p of ["/sys/configUpgrade/quote", "/sys/configUpgrade/create"]) {
+      const refused = await post(p, adding(chongqing), s.token);
+      expect(refused, p).toMatchObject({ code: 1, message: Msg.XC_PROTOCOL_UNSUPPORTED, data: { fieldErrors: { nodes: [Msg.XC_PROTOCOL_UNSUPPORTED] } } });
+    }
+    // Protocol 1 is supported by Chongqing: the same node is quoted for a protocol-1 service (pending deactivation).
+    await service.services.db.update(apps).set({ crossProtocol: 1, crossAppCode: null, crossStatus: 4 }).where(eq(apps.id, s.appId));
+    expect((await post("/sys/configUpgrade/quote", adding(chongqing), s.token)).code).toBe(0);
+    // Back on protocol 2: a node that supports it is accepted.
+    await service.services.db.update(apps).set({ crossProtocol: 2, crossAppCode: "APP-XC", crossStatus: 1 }).where(eq(apps.id, s.appId));
+    const accepted = await post("/sys/configUpgrade/create", adding(shanghai), s.token);
+    expect(accepted.code, JSON.stringify(accepted)).toBe(0);
+    expect(accepted.data).toMatchObject({ status: 1, upgradeType: 1 });
+  });
+
   it("a paid service is not offered config upgrades (§4: freeYN 1)", async () => {
     const s = await runningService("pd", false);
     expect((await post("/sys/configUpgrade/options", { appId: s.appId }, s.token)).message).toBe(Msg.UPGRADE_NOT_AVAILABLE);

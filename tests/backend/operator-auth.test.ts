@@ -214,6 +214,8 @@ const SAMPLES = {
   "/sys/ops/ipfsUpgrades/list": {},
   "/sys/ops/ipfsUpgrades/take": { ipfsUpgradeId: 900020 },
   "/sys/ops/ipfsUpgrades/decide": { ipfsUpgradeId: 900020, decision: "reject", comments: "No room." },
+  "/sys/ops/crossChain/pending": {},
+  "/sys/ops/crossChain/review": { appId: 900021, decision: "reject", comments: "Not now." },
   "/sys/ops/community/posts": { kind: "news" },
   "/sys/ops/community/post": { postId: 900030 },
   "/sys/ops/community/savePost": { postId: 900030, kind: "news", titleEn: "Audited news" },

@@ -20,7 +20,7 @@ import { buildWorld, changedKeys, figuresOf, firstCityNode, foreignIdsIn, leaksO
  */
 
 /** Test fixtures (open only with TEST_FIXTURES=1, refused in production): not part of the product's surface. */
-const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator", "/test/ipfs/capacity"]);
+const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator", "/test/ipfs/capacity", "/test/crossChain/call"]);
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
@@ -52,6 +52,8 @@ const NO_IDS = new Set<VueapiPath>([
   // Manual pages and market entries are public to every reader (docs/decisions/042): no user's record.
   "/sys/ops/docs/list", "/sys/ops/docs/detail", "/sys/ops/docs/move", "/sys/ops/docs/publish", "/sys/ops/docs/delete",
   "/sys/market/list", "/sys/market/detail", "/sys/market/download", "/sys/ops/market/list", "/sys/ops/market/withdraw",
+  "/sys/crossChain/list", "/sys/crossChain/selectable", "/sys/ops/crossChain/pending",
+  "/sys/prn/options", "/sys/prn/quote", "/sys/prn/list", "/sys/prn/create",
 ]);
 
 /**
@@ -399,6 +401,28 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
         { label: "a key under another path", method: "POST", url: `${base}/chain/service/${forged}/extra`, body: call, headers: json, expect: [401] },
         { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/service/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
         { label: "no key", method: "POST", url: `${base}/chain/service/`, body: call, headers: json, expect: [401] },
+      ];
+    },
+  },
+  // The gateways of dedicated networks (docs/decisions/046): HTTP Basic with the network's authorized user. Unknown
+  // networks and nodes, other shapes of path and forged credentials answer nothing of a network (the 401s of a real
+  // network's wrong, near-miss and old credentials are in tests/backend/dedicated-network.test.ts).
+  "/chain/dedicated/": {
+    served: true,
+    sample: (base) => `${base}/chain/dedicated/prn-probe`,
+    probes: (_b, base): Probe[] => {
+      const json = { "Content-Type": "application/json" };
+      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
+      const forged = { ...json, Authorization: `Basic ${Buffer.from(`mallory:${randomBytes(8).toString("hex")}`).toString("base64")}` };
+      return [
+        { label: "an unknown network", method: "POST", url: `${base}/chain/dedicated/prn-nosuch`, body: call, headers: forged, expect: [404] },
+        { label: "an unknown network's node", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1`, body: call, headers: forged, expect: [404] },
+        { label: "an unknown network's CA", method: "GET", url: `${base}/chain/dedicated/prn-nosuch/ca`, headers: forged, expect: [404] },
+        { label: "a name out of shape", method: "POST", url: `${base}/chain/dedicated/PRN'%20OR%20'1'='1`, body: call, headers: forged, expect: [404] },
+        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/dedicated/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: forged, expect: [404] },
+        { label: "an unknown action", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/drain`, body: call, headers: json, expect: [404] },
+        { label: "an extra segment", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1/more`, body: call, headers: json, expect: [404] },
+        { label: "no network", method: "POST", url: `${base}/chain/dedicated/`, body: call, headers: json, expect: [404] },
       ];
     },
   },

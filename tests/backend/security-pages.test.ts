@@ -106,6 +106,17 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.IPFS.Upgrade.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.UpgradeDetail.tsx": { upgradeId: { kind: "ipfsUpgrade", expect: "404" } },
   "g.home.IPFS.download.ts": { ipfsServiceId: { kind: "ipfsService", expect: "404", with: (a) => ({ cid: String(a.named.ipfsCid) }) }, cid: { notId: "a CID the service pinned" } },
+  // Dedicated nodes (issue 17): the ids name the record; the name and type only repeat it (another one redirects to the record's own link).
+  "g.home.PrivatedNodes.tsx": { page: PAGE, status: { notId: "status filter" } },
+  "g.home.PrivatedNodesCheck.tsx": { prnProjectId: { kind: "prnProject", expect: "404" } },
+  "g.home.PrivatedNodesCa.ts": { prnProjectId: { kind: "prnProject", expect: "404" } },
+  "g.home.PrivatedNodesConfig.tsx": { prnProjectId: { kind: "prnProject", expect: "404" }, prnProjectName: { notId: "the project's name, repeated in the link" }, page: PAGE },
+  "g.home.PrivatedNodesConfigNew.tsx": { prnProjectId: { kind: "prnProject", expect: "404" }, prnProjectName: { notId: "the project's name, repeated in the link" } },
+  "g.home.PrivatedNodesConfigDetail.tsx": {
+    prnProjectUpdateId: { kind: "prnUpgrade", expect: "404" },
+    prnUpdateType: { notId: "the upgrade's type, repeated in the link" },
+    prnProjectName: { notId: "the project's name, repeated in the link" },
+  },
   "g.home.DID._index.tsx": { page: PAGE },
   "g.home.DID.Detail.tsx": { didId: { kind: "did", expect: "404" } },
   "g.home.DID.Credential.tsx": { credentialId: { kind: "credential", expect: "404" } },
@@ -213,6 +224,16 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.main.ddc-view.tsx": { ddcId: { notId: "a DDC's public id (the page is public; a password guards its details)" } },
   "g.main.ddc-view_.file.ts": { ddcId: { notId: "a DDC's public id (its file, behind the same password)" } },
   "g.main.ddc-QRCode.tsx": { ddcId: { notId: "a DDC's public id (its QR code)" } },
+  // Cross-chain services (issue 17): the service is the page's record; the filters and confirm only pick within it.
+  "g.home.CrossChainService.Index.tsx": { status: { notId: "status filter" }, page: PAGE, pageSize: SIZE, confirm: { kind: "app", expect: "no-data" }, confirmAction: { notId: "deactivate or close" } },
+  "g.home.CrossChainService.Dredge.tsx": { appId: { kind: "app", expect: "404" } },
+  "g.home.CrossChainService.CrossChainDetail.tsx": { appId: { kind: "app", expect: "404" }, status: { notId: "call status filter" }, from: DAY, to: DAY, target: { notId: "target chain filter" }, page: PAGE, pageSize: SIZE },
+  "g.home.CrossChainService.CrossChainDetail_.export[.csv].ts": { appId: { kind: "app", expect: "404" }, status: { notId: "call status filter" }, from: DAY, to: DAY, target: { notId: "target chain filter" } },
+  "g.home.CrossChainService.CrossChainDetailView.tsx": {
+    appId: { kind: "app", expect: "404", with: () => ({ callId: "1" }) },
+    callId: { notId: "a call looked up within the caller's service named by appId (another service's call is not found there: 404)" },
+  },
+  "g.home.operations.CrossChainReviews.tsx": { status: { notId: "pending activation or deactivation" }, page: PAGE },
 };
 
 /* --------------------------------------- reading the route files --------------------------------------- */

@@ -384,10 +384,15 @@ describe("mod and update on a running service (§4 action availability)", () => 
     expect(old.verState).toBe(25);
   });
 
-  it("update is refused when service upgrade is not offered (cross-chain pending, not upgradable)", async () => {
+  it("update is refused when service upgrade is not offered: cross-chaining in progress with its own §8 message, not upgradable with the generic one", async () => {
     const { token } = await newUser();
     const { appId } = await running(token);
-    await service.services.db.update(apps).set({ crossStatus: 3 }).where(eq(apps.id, appId));
+    for (const crossStatus of [3, 4]) {
+      await service.services.db.update(apps).set({ crossStatus }).where(eq(apps.id, appId));
+      expect((await post("draft", { appState: "update", appId }, token)).message).toBe("MSG_48109");
+    }
+    await service.services.db.update(apps).set({ crossStatus: 0 }).where(eq(apps.id, appId));
+    await service.services.db.update(appVersions).set({ verUpable: false }).where(eq(appVersions.appId, appId));
     expect((await post("draft", { appState: "update", appId }, token)).message).toBe("MSG_36001");
   });
 });

@@ -8,6 +8,8 @@ import { projectMachine } from "../../backend/domains/public-chain/machine";
 import { testServiceMachine } from "../../backend/domains/test-services/machine";
 import { ipfsUpgradeMachine } from "../../backend/domains/ipfs/machine";
 import { ticketMachine } from "../../backend/domains/support/machine";
+import { crossChainMachine } from "../../backend/domains/cross-chain/machine";
+import { prnProjectMachine, prnUpgradeMachine } from "../../backend/domains/dedicated-nodes/machine";
 
 /**
  * Every machine's table-driven test, generated from its own table (contract/state-machine.ts): each state ×
@@ -49,6 +51,13 @@ const machines: Entry[] = [
   { machine: testServiceMachine, pass: () => ({}) },
   { machine: ipfsUpgradeMachine, pass: () => ({ comments: "no room on the node" }) },
   { machine: ticketMachine, pass: () => ({}) },
+  {
+    machine: crossChainMachine,
+    pass: () => ({ comments: "ok", openRefusal: null, upgrading: false }),
+    fail: { open: { openRefusal: "MSG_48103" }, close: { upgrading: true } },
+  },
+  { machine: prnProjectMachine, pass: () => ({ comments: "the orderer did not start" }) },
+  { machine: prnUpgradeMachine, pass: () => ({ comments: "the peer did not start" }) },
 ];
 
 describe.each(machines.map((entry) => ({ name: entry.machine.name, entry })))("the $name machine, from its table", ({ entry }) => {

@@ -10,6 +10,7 @@ import { useSchemaForm } from "~/lib/use-schema-form";
 import { StatusBadge, detailHref } from "./bits";
 import { ServiceChainPanel } from "./ServiceChain";
 import { UpgradeTable } from "~/components/configuration/bits";
+import { CrossChainTab, type CrossDetail } from "~/components/cross-chain/state";
 
 /** SPEC §2 the tabs of a publisher's service detail (PublishedServices/ServicesDetail), as `activeNames`. */
 export const TABS = ["chaincode", "roles", "approvals", "runInfo", "crossChain", "comments", "history"] as const;
@@ -24,7 +25,7 @@ export function tabOf(activeNames: string | null): Tab {
 export type ReplyActionData = { kind: "reply"; commentId: number; result: SubmissionResult<string[]> };
 
 /** The tabs as plain links (`activeNames`) and the chosen one's content. */
-export function ServiceTabs({ service, tab, origin, language }: { service: ServiceDetail; tab: Tab; origin: string; language: Language }) {
+export function ServiceTabs({ service, tab, origin, language, crossChain = null }: { service: ServiceDetail; tab: Tab; origin: string; language: Language; crossChain?: CrossDetail | null }) {
   const { t } = useTranslation("services");
   return (
     <>
@@ -36,7 +37,7 @@ export function ServiceTabs({ service, tab, origin, language }: { service: Servi
           </Link>
         ))}
       </nav>
-      <TabBody service={service} tab={tab} origin={origin} language={language} />
+      <TabBody service={service} tab={tab} origin={origin} language={language} crossChain={crossChain} />
     </>
   );
 }
@@ -60,7 +61,7 @@ function ReplyForm({ appId, commentId }: { appId: number; commentId: number }) {
   );
 }
 
-function TabBody({ service, tab, origin, language }: { service: ServiceDetail; tab: Tab; origin: string; language: Language }) {
+function TabBody({ service, tab, origin, language, crossChain }: { service: ServiceDetail; tab: Tab; origin: string; language: Language; crossChain: CrossDetail | null }) {
   const { t } = useTranslation("services");
   const c = service.contents;
   const date = (v: string | null) => (v ? formatDate(v, language, true) : t("detail.none"));
@@ -168,7 +169,8 @@ function TabBody({ service, tab, origin, language }: { service: ServiceDetail; t
         </dl>
       );
     case "crossChain":
-      return (
+      // The live cross-chain state and recent calls (docs/decisions/048), when the loader could read them.
+      return crossChain ? <CrossChainTab detail={crossChain} language={language} /> : (
         <dl className="card grid gap-4 sm:grid-cols-3">
           <Field label={t("detail.crossFlag")}>{t(service.crossChain ? "detail.crossOn" : "detail.crossOff")}</Field>
           <Field label={t("detail.protocol")}>{service.crossProtocol ? t(`detail.protocols.${service.crossProtocol}`) : t("detail.none")}</Field>

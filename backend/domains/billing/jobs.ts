@@ -8,6 +8,7 @@ import type { Deps } from "../../deps";
 import { mbToGb, newBillNo, usd } from "./rules";
 import { ipfsServices, ipfsTrafficDaily } from "../ipfs/tables";
 import { addDays, DAY_MS, startOfDay, weekEnd } from "./time";
+import crossChain from "../cross-chain";
 
 /**
  * The billing jobs (docs/decisions/005 runner, 006 rules):
@@ -141,6 +142,51 @@ export const createTrafficBill = (tx: Tx, userId: number, weekStart: string, lin
 export const makeTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) => makeWeeklyBills("traffic", db, weekStart, now, userIds);
 export const makeIpfsTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) => makeWeeklyBills("ipfs", db, weekStart, now, userIds);
 
+/**
+ * SPEC §9 "Cross-chain call unit price is per call, billed weekly to the source chain" (docs/decisions/048): one
+ * cross-chain bill (BillType.CROSS_CHAIN) per owner of source services with successful calls delivered that week,
+ * a line per source chain (`usedGb` carries the number of calls, `pricePerGbCents` the unit price per call).
+ * The calls counted are marked with the bill, in its transaction.
+ */
+export async function makeCrossChainBills(db: Db, weekStart: string, now: Date, userIds?: number[]): Promise<number> {
+  const start = startOfDay(weekStart);
+  const end = weekEnd(weekStart);
+  let made = 0;
+  for (const [userId, lines] of await crossChain.api.weeklyCrossChainCalls(db, start, end, userIds)) {
+    const totalCents = lines.reduce((s, l) => s + l.amountCents, 0);
+    if (totalCents <= 0) continue;
+    const bill = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(bills)
+        .values({
+          billNo: newBillNo(now, "XC"),
+          userId,
+          serviceName: "Cross-chain calls",
+          billType: BillType.CROSS_CHAIN,
+          payState: PayState.UNPAID,
+          payMode: 2,
+          cycle: 99,
+          periodStart: start,
+          periodEnd: end,
+          createdAt: now,
+          deadline: new Date(now.getTime() + TRAFFIC_DUE_MS),
+          totalCents,
+          payCents: totalCents,
+          detail: { dataUsage: lines.map((l) => ({ nodeCode: l.sourceChain, usedGb: l.calls, pricePerGbCents: l.unitPriceCents, amountCents: l.amountCents })) },
+          dedupeKey: `cross-chain:${userId}:${weekStart}`,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) return null;
+      await crossChain.api.markBilled(tx, userId, start, end, row.id);
+      await tx.insert(messages).values({ userId, textKey: "messages.crossChainBill", params: { billNo: row.billNo, amount: usd(totalCents) }, refKind: "bill", refId: row.id, createdAt: now });
+      return row;
+    });
+    if (bill) made += 1;
+  }
+  return made;
+}
+
 export function scheduleWeekly(db: Db, weekStart: string) {
   return schedule(db, WEEKLY_TRAFFIC, { weekStart }, { runAt: new Date(weekEnd(weekStart).getTime() + WEEKLY_DELAY_MS), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}` });
 }
@@ -172,6 +218,7 @@ const weeklyTraffic: JobHandler = async (payload, services: Deps) => {
   const weekStart = String(payload.weekStart);
   await makeTrafficBills(services.db, weekStart, services.now());
   await makeIpfsTrafficBills(services.db, weekStart, services.now());
+  await makeCrossChainBills(services.db, weekStart, services.now());
   await scheduleWeekly(services.db, addDays(weekStart, 7));
 };
 

@@ -3,6 +3,8 @@ import { defineDomain, type Endpoint } from "../../kit/domain";
 import { compileSolidity, compileWorkspace, stopCompiler } from "./compile";
 import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry";
 import { answerText, type RpcCall } from "./rpc";
+import { DEDICATED_PREFIX, EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner";
+import type { DeployInput, NetworkCredentials } from "./dedicated/types";
 
 /**
  * The chain domain (docs/decisions/025): the registry of EVM chains (the embedded engine in a worker thread,
@@ -12,6 +14,15 @@ import { answerText, type RpcCall } from "./rpc";
 const registries = new WeakMap<Deps, ChainRegistry>();
 /** The same by configuration: an audited operator path's handler gets a copy of the deps (its db the decision's transaction). */
 const registriesByEnv = new WeakMap<Deps["env"], ChainRegistry>();
+
+const provisioners = new WeakMap<Deps, EmbeddedProvisioner>();
+const provisionersByEnv = new WeakMap<Deps["env"], EmbeddedProvisioner>();
+
+function provisionerOf(deps: Deps): EmbeddedProvisioner {
+  const provisioner = provisioners.get(deps) ?? provisionersByEnv.get(deps.env);
+  if (!provisioner) throw new Error("the chain domain has not started");
+  return provisioner;
+}
 
 function registryOf(deps: Deps): ChainRegistry {
   const registry = registries.get(deps) ?? registriesByEnv.get(deps.env);
@@ -27,7 +38,9 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 /**
  * Tests only (TEST_FIXTURES=1): a chain's JSON-RPC over HTTP without a key, at /chain/test-rpc/<chain name>;
  * `…/<chain name>/fund` ({ address, wei }) sends gas from its treasury and `…/<chain name>/compile` (file name →
- * source) compiles, so that tests reach what later slices reach through the api.
+ * source) compiles, so that tests reach what later slices reach through the api; `…/<network>/dedicated`
+ * ({ peers, user, password, consensus }) deploys a dedicated network and `…/<network>/dedicated-fund` funds from
+ * its treasury (the bench's set-up).
  */
 const testRpc: Endpoint = {
   methods: ["POST"],
@@ -39,6 +52,17 @@ const testRpc: Endpoint = {
   async handle(request, deps) {
     const [name = "", action, ...rest] = new URL(request.url).pathname.slice("/chain/test-rpc/".length).split("/").map(decodeURIComponent);
     const registry = registryOf(deps);
+    if ((action === "dedicated" || action === "dedicated-fund") && !rest.length) {
+      // A dedicated network deployed or funded without the dedicated-nodes domain (the bench's set-up).
+      try {
+        const body = JSON.parse(await request.text()) as Record<string, string>;
+        const networks = provisionerOf(deps);
+        if (action === "dedicated") return json(200, await networks.deploy({ name, peers: Number(body.peers ?? 1), consensus: String(body.consensus ?? "raft"), user: String(body.user), password: String(body.password) }));
+        return json(200, { hash: await networks.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
+      } catch (error) {
+        return json(400, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
     if (!registry.has(name) || rest.length) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: `no chain named ${name}` } });
     const text = await request.text();
     if (action === undefined) return json(200, await answerText(registry.node(name), text));
@@ -53,6 +77,38 @@ const testRpc: Endpoint = {
   },
 };
 
+/**
+ * The dedicated networks' endpoints (docs/decisions/046), with HTTP Basic auth of the network's authorized user:
+ * POST /chain/dedicated/<network> (the gateway: JSON-RPC, batches too; writes to the orderer, reads spread over
+ * the peers), POST …/<network>/nodes/<node> (one node), GET …/<network>/ca (the CA certificate, PEM).
+ */
+const dedicatedGateway: Endpoint = {
+  methods: ["GET", "POST"],
+  path: DEDICATED_PREFIX,
+  auth: "key",
+  bodyLimitBytes: RPC_BODY_LIMIT,
+  ratePerMinute: 600,
+  async handle(request, deps) {
+    const parts = new URL(request.url).pathname.slice(DEDICATED_PREFIX.length).split("/");
+    let target: GatewayRequest["target"] | undefined;
+    let network = "";
+    try {
+      network = decodeURIComponent(parts[0] ?? "");
+      if (parts.length === 1) target = "gateway";
+      else if (parts.length === 2 && parts[1] === "ca") target = "ca";
+      else if (parts.length === 3 && parts[1] === "nodes") target = { node: decodeURIComponent(parts[2]!) };
+    } catch {
+      target = undefined;
+    }
+    if (!target) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: "not found: POST to /chain/dedicated/<network> or …/nodes/<node>, GET …/ca" } });
+    const reply = await provisionerOf(deps).serve({ network, target, method: request.method, authorization: request.headers.get("authorization"), body: request.method === "POST" ? await request.text() : "" });
+    if (reply.pem !== undefined) return new Response(reply.pem, { status: reply.status, headers: { "Content-Type": "application/x-pem-file", "Cache-Control": "no-store", ...reply.headers } });
+    const response = json(reply.status, reply.body);
+    for (const [name, value] of Object.entries(reply.headers ?? {})) response.headers.set(name, value);
+    return response;
+  },
+};
+
 export default defineDomain({
   name: "chain",
   async start(deps) {
@@ -60,17 +116,24 @@ export default defineDomain({
     registries.set(deps, registry);
     registriesByEnv.set(deps.env, registry);
     await registry.start();
+    const provisioner = new EmbeddedProvisioner(deps);
+    provisioners.set(deps, provisioner);
+    provisionersByEnv.set(deps.env, provisioner);
+    await provisioner.start();
   },
   async stop(deps) {
+    await provisioners.get(deps)?.close();
+    provisioners.delete(deps);
+    provisionersByEnv.delete(deps.env);
     await registries.get(deps)?.close();
     registries.delete(deps);
     registriesByEnv.delete(deps.env);
     await stopCompiler();
   },
   async health(deps) {
-    return { chains: await registryOf(deps).health() };
+    return { chains: await registryOf(deps).health(), dedicated: provisionerOf(deps).health() };
   },
-  endpoints: [testRpc],
+  endpoints: [testRpc, dedicatedGateway],
   api: {
     OPEN_ALLIANCE,
     TEST_NETWORK,
@@ -94,5 +157,24 @@ export default defineDomain({
     compile: compileSolidity,
     /** Compiles a workspace's files with imports between them and from OpenZeppelin, messages at file and line (docs/decisions/044). */
     compileWorkspace,
+    /** Dedicated networks (docs/decisions/046): a real network per project, run by the provisioner. */
+    networks: {
+      /** Idempotent by name: called again after a crash it finishes what is missing; resolves once every node runs. */
+      deploy: (deps: Deps, input: DeployInput) => provisionerOf(deps).deploy(input),
+      /** Grows only; new peers start and catch up (resolves once started; they may still lag). */
+      scale: (deps: Deps, name: string, peers: number) => provisionerOf(deps).scale(name, peers),
+      setCredentials: (deps: Deps, name: string, input: NetworkCredentials) => provisionerOf(deps).setCredentials(name, input),
+      /** Ends the nodes (worker ended); state kept; endpoints answer 503. */
+      stop: (deps: Deps, name: string) => provisionerOf(deps).stop(name),
+      resume: (deps: Deps, name: string) => provisionerOf(deps).resume(name),
+      /** State removed from disk and its database rows; the name is free again. */
+      remove: (deps: Deps, name: string) => provisionerOf(deps).remove(name),
+      /** Null: no such network. */
+      status: (deps: Deps, name: string) => provisionerOf(deps).status(name),
+      /** Exactly what the HTTP gateway answers for this JSON-RPC text (401 wrong credentials, 503 stopped, 404 unknown). */
+      gateway: (deps: Deps, name: string, credentials: NetworkCredentials, body: string) => provisionerOf(deps).gateway(name, credentials, body),
+      /** Gas from the network's treasury (the transaction's hash). */
+      fund: (deps: Deps, name: string, address: string, wei: bigint) => provisionerOf(deps).fund(name, address, wei),
+    },
   },
 });

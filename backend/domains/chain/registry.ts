@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { asc, eq, max } from "drizzle-orm";
+import { asc, eq, max, sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
 import { startWorker, type WorkerClient } from "../../kit/worker";
@@ -35,7 +35,10 @@ export type ChainHealth = { height: number; lastBlockAt: string | null; pending:
 export type ChainInfo = { name: string; chainId: number; purpose: string; treasury: string };
 type Entry = ChainInfo & { node: ChainNode; health: () => ChainHealth | Promise<ChainHealth>; treasuryKey: string };
 
-const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** A chain's (and a dedicated network's) name: lower-case letters, digits and dashes. */
+export const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** The purpose of the chains of dedicated networks (docs/decisions/046): their provisioner opens them, not the registry. */
+export const DEDICATED = "dedicated";
 
 export class ChainRegistry {
   private readonly entries = new Map<string, Entry>();
@@ -56,7 +59,7 @@ export class ChainRegistry {
   /** Opens every recorded chain, creating the default ones the first time; an owner then serves the peers. */
   async start(): Promise<void> {
     if (this.role === "peer") await waitForEngine(this.deps.env, "chain", "/health");
-    for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id))) await this.open(row);
+    for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id))) if (row.purpose !== DEDICATED) await this.open(row);
     for (const chain of DEFAULT_CHAINS) if (!this.entries.has(chain.name)) await this.createChain(chain);
     if (this.role === "owner") this.socket = await serveEngine(this.deps.env, "chain", (path, body) => this.answerPeer(path, body));
   }
@@ -113,6 +116,7 @@ export class ChainRegistry {
   /** Adds a chain (e.g. one per consortium service) and opens it; its name is lower-case letters, digits and dashes. */
   async createChain(input: { name: string; purpose: string }): Promise<ChainInfo> {
     if (!NAME.test(input.name)) throw new Error(`a chain name is lower-case letters, digits and dashes: ${input.name}`);
+    if (input.purpose === DEDICATED) throw new Error("a dedicated network's chain is made by its provisioner");
     const existing = this.entries.get(input.name);
     if (existing) return infoOf(existing);
     if (this.role === "peer") {
@@ -130,16 +134,13 @@ export class ChainRegistry {
       chainId = Number(await remoteNode(chain.url).request({ method: "eth_chainId" }));
     } else {
       key = `0x${randomBytes(32).toString("hex")}`;
-      const [top] = await this.deps.db.select({ id: max(chains.chainId) }).from(chains);
-      chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
+      chainId = 0;
     }
     const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-    const [row] = await this.deps.db
-      .insert(chains)
-      .values({ name: input.name, chainId, purpose: input.purpose, treasuryAddress: treasury, treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI })
-      .onConflictDoNothing()
-      .returning();
+    const values = { name: input.name, chainId, purpose: input.purpose, treasuryAddress: treasury, treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI };
+    const [row] = chain.kind === "rpc" ? await this.deps.db.insert(chains).values(values).onConflictDoNothing().returning() : await insertWithNextChainId(this.deps.db, values);
     const recorded = row ?? (await this.deps.db.select().from(chains).where(eq(chains.name, input.name)))[0]!;
+    if (recorded.purpose === DEDICATED) throw new Error(`${input.name} is a dedicated network's chain`);
     return infoOf(await this.open(recorded));
   }
 
@@ -147,7 +148,7 @@ export class ChainRegistry {
   private async opened(name: string): Promise<Entry> {
     if (this.role === "peer" && !this.entries.has(name)) {
       const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, name));
-      if (recorded) return this.open(recorded);
+      if (recorded && recorded.purpose !== DEDICATED) return this.open(recorded);
     }
     return this.entry(name);
   }
@@ -209,24 +210,7 @@ export class ChainRegistry {
   send(name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }, onSigned?: (hash: string) => Promise<void>): Promise<string> {
     const run = async () => {
       const entry = await this.opened(name);
-      const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
-      const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
-      const { privateToAddress } = await import("@ethereumjs/util");
-      const key = Buffer.from(privateKey.replace(/^0x/, ""), "hex");
-      const from = `0x${Buffer.from(privateToAddress(key)).toString("hex")}`;
-      const nonce = (await entry.node.request({ method: "eth_getTransactionCount", params: [from, "pending"] })) as string;
-      const gasPrice = BigInt((await entry.node.request({ method: "eth_gasPrice" })) as string);
-      const value = input.value ?? 0n;
-      const estimate = async () =>
-        (BigInt((await entry.node.request({ method: "eth_estimateGas", params: [{ from, to: input.to, data: input.data, value: `0x${value.toString(16)}` }] })) as string) * 12n) / 10n;
-      const gasLimit = input.gasLimit ?? (await estimate());
-      const common = createCustomCommon({ chainId: entry.chainId }, Mainnet, { hardfork: "prague" });
-      const tx = createFeeMarket1559Tx(
-        { chainId: BigInt(entry.chainId), nonce: BigInt(nonce), to: input.to as `0x${string}` | undefined, data: input.data as `0x${string}` | undefined, value, gasLimit, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1_000_000_000n },
-        { common },
-      ).sign(key);
-      if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`);
-      return (await entry.node.request({ method: "eth_sendRawTransaction", params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`] })) as string;
+      return signAndSend(entry.node, entry.chainId, privateKey, input, onSigned);
     };
     const queue = `${name}:${privateKey}`;
     const result = (this.sending.get(queue) ?? Promise.resolve()).then(run, run);
@@ -255,6 +239,63 @@ export class ChainRegistry {
     }
     throw new RpcError(RPC.INTERNAL, `no receipt for ${hash} after 60 seconds`);
   }
+}
+
+/**
+ * Signs an EIP-1559 transaction with `privateKey` for `node` (chain `chainId`) and sends it; the caller keeps
+ * one sender's transactions in order. The gas limit is estimated when not given.
+ */
+export async function signAndSend(node: ChainNode, chainId: number, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }, onSigned?: (hash: string) => Promise<void>): Promise<string> {
+  const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
+  const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
+  const { privateToAddress } = await import("@ethereumjs/util");
+  const key = Buffer.from(privateKey.replace(/^0x/, ""), "hex");
+  const from = `0x${Buffer.from(privateToAddress(key)).toString("hex")}`;
+  const nonce = (await node.request({ method: "eth_getTransactionCount", params: [from, "pending"] })) as string;
+  const gasPrice = BigInt((await node.request({ method: "eth_gasPrice" })) as string);
+  const value = input.value ?? 0n;
+  const estimate = async () => (BigInt((await node.request({ method: "eth_estimateGas", params: [{ from, to: input.to, data: input.data, value: `0x${value.toString(16)}` }] })) as string) * 12n) / 10n;
+  const gasLimit = input.gasLimit ?? (await estimate());
+  const common = createCustomCommon({ chainId }, Mainnet, { hardfork: "prague" });
+  const tx = createFeeMarket1559Tx(
+    { chainId: BigInt(chainId), nonce: BigInt(nonce), to: input.to as `0x${string}` | undefined, data: input.data as `0x${string}` | undefined, value, gasLimit, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1_000_000_000n },
+    { common },
+  ).sign(key);
+  if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`);
+  return (await node.request({ method: "eth_sendRawTransaction", params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`] })) as string;
+}
+
+/**
+ * A dedicated network's row in the registry (docs/decisions/046): the existing one of that name, or a new one
+ * with the next chain id and a treasury key of its own (sealed like the registry's). Its provisioner opens it.
+ */
+export async function reserveDedicatedChain(deps: Deps, name: string): Promise<ChainInfo & { treasuryKey: string; treasuryWei: string }> {
+  if (!NAME.test(name)) throw new Error(`a chain name is lower-case letters, digits and dashes: ${name}`);
+  const { privateToAddress } = await import("@ethereumjs/util");
+  let [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
+  if (!row) {
+    const key = `0x${randomBytes(32).toString("hex")}`;
+    const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
+    await insertWithNextChainId(deps.db, { name, chainId: 0, purpose: DEDICATED, treasuryAddress: treasury, treasuryKeySealed: sealWith(deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI });
+    [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
+  }
+  if (!row || row.purpose !== DEDICATED) throw new Error(`the chain name ${name} is taken`);
+  return { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress, treasuryKey: openWith(deps.env, TREASURY_KEYS, row.treasuryKeySealed), treasuryWei: row.treasuryWei };
+}
+
+/**
+ * Records a new embedded chain with the next chain id. The id is read and taken under one transaction-scoped
+ * advisory lock, so two chains created at the same moment (a service's chain and a dedicated network, or two
+ * processes) never share an id: blocks are logged by chain id (chain_blocks), and a shared id broke both chains.
+ * Returns the inserted row, or nothing when the name already exists.
+ */
+async function insertWithNextChainId(db: Deps["db"], values: typeof chains.$inferInsert): Promise<(typeof chains.$inferSelect)[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('chain.chainId'))`);
+    const [top] = await tx.select({ id: max(chains.chainId) }).from(chains);
+    const chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
+    return tx.insert(chains).values({ ...values, chainId }).onConflictDoNothing().returning();
+  });
 }
 
 /** A deployed contract. */

@@ -96,3 +96,47 @@ export const chainLogs = pgTable(
     index("chain_logs_tx").on(t.chainId, t.txHash),
   ],
 );
+
+/**
+ * Dedicated networks (docs/decisions/046): one per dedicated-node project, run by the provisioner. Its chain id
+ * is the `chains` row of the same name (purpose "dedicated"), whose blocks are this network's orderer's log.
+ */
+export const dedicatedNetworks = pgTable("dedicated_networks", {
+  id: serial("id").primaryKey(),
+  /** "prn-<lowercase letters>": the same name as its `chains` row. */
+  name: text("name").notNull().unique(),
+  chainId: integer("chain_id").notNull(),
+  /** The consensus the project chose (recorded; the embedded orderer seals alone). */
+  consensus: text("consensus").notNull(),
+  /** How many peers run (grows only). */
+  peers: integer("peers").notNull(),
+  /** "running" or "stopped" (stopped: the nodes ended, the state kept). */
+  state: text("state").notNull(),
+  /** The gateway's authorized user, and its password as scrypt: "scrypt$<salt>$<hash>" (base64). */
+  authUser: text("auth_user").notNull(),
+  authPasswordHash: text("auth_password_hash").notNull(),
+  /** The network's CA: its self-signed certificate and its private key (PKCS#8 PEM) sealed with the server secret. */
+  caCertificatePem: text("ca_certificate_pem").notNull(),
+  caKeySealed: text("ca_key_sealed").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+/** The certificates the network's CA issued to its nodes (CN=<node>.<network>), with each node's sealed key. */
+export const dedicatedCertificates = pgTable(
+  "dedicated_certificates",
+  {
+    networkId: integer("network_id")
+      .notNull()
+      .references(() => dedicatedNetworks.id, { onDelete: "cascade" }),
+    /** "orderer", "peer-1", …, "gateway". */
+    node: text("node").notNull(),
+    subject: text("subject").notNull(),
+    serial: text("serial").notNull(),
+    notAfter: ts("not_after").notNull(),
+    /** SHA-256 of the certificate's DER, hex. */
+    fingerprint: text("fingerprint").notNull(),
+    certificatePem: text("certificate_pem").notNull(),
+    keySealed: text("key_sealed").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.networkId, t.node] })],
+);

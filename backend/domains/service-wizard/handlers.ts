@@ -152,6 +152,9 @@ async function copyVersion(tx: Tx, from: VersionRow, toId: number) {
 /* ------------------------------------------- handlers ------------------------------------------ */
 
 /** The draft of an appState (or, for update before its version exists, the source it copies). */
+/** §8 "Cross-chaining in progress, cannot upgrade": cross-chain pending activation (3) or deactivation (4) (docs/decisions/048). */
+const crossChaining = (app: { crossStatus: number }) => app.crossStatus === 3 || app.crossStatus === 4;
+
 export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">, ctx: SignedInContext) {
   const ref = input;
   await refuseWhileBillsUnpaid(ctx.services.db, me(ctx).id, ctx.services.now());
@@ -163,7 +166,7 @@ export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">,
   const r = await resolveDraft(db, me(ctx).id, ref.appState, ref.appId);
   if (ref.appState === "update" && !r.version) {
     if (!r.source) throw new ApiError(Msg.NOT_FOUND);
-    if (!r.editable) throw new ApiError(Msg.SERVICE_ACTION_NOT_AVAILABLE);
+    if (!r.editable) throw new ApiError(crossChaining(r.app) ? Msg.XC_UPGRADE_CROSSING : Msg.SERVICE_ACTION_NOT_AVAILABLE);
     return { draft: null, source: await draftOf(db, r.app, r.source, false) };
   }
   if (!r.version) throw new ApiError(Msg.NOT_FOUND);
@@ -202,6 +205,7 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
     if (appId) {
       await ownApp(tx, user.id, appId, true);
       resolved = await resolveDraft(tx, user.id, appState, appId);
+      if (!resolved.editable && appState === "update" && !resolved.version && crossChaining(resolved.app)) throw new ApiError(Msg.XC_UPGRADE_CROSSING);
       if (!resolved.editable) throw new ApiError(appState === "mod" || (appState === "update" && !resolved.version) ? Msg.SERVICE_ACTION_NOT_AVAILABLE : Msg.WIZARD_NOT_EDITABLE);
     } else if (appState !== "add") {
       throw new ApiError(Msg.NOT_FOUND);

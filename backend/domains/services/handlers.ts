@@ -264,6 +264,9 @@ function requireTypedName(typed: string | undefined, name: string) {
   if (typed !== undefined && !sameServiceName(typed, name)) throw fieldError("confirmName", "validation.nameMismatch");
 }
 
+/** Cross-chain activated, pending activation or pending deactivation (SPEC §4). */
+const CROSS_ENABLED: readonly number[] = [1, 3, 4];
+
 /** A publisher's lifecycle event on their own version, re-checking serviceActions() (§4). */
 function publisherEvent(action: "deactivate" | "enable") {
   return async (input: Payload<"/sys/chainAppInfo/deactivate">, ctx: SignedInContext) => {
@@ -271,6 +274,8 @@ function publisherEvent(action: "deactivate" | "enable") {
     await ctx.services.db.transaction(async (tx) => {
       const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
       requireAction(app, version, action);
+      // §5 cross-chain "Cannot be stopped while enabled": deactivate cross-chain first (docs/decisions/048).
+      if (action === "deactivate" && CROSS_ENABLED.includes(app.crossStatus)) throw new ApiError(Msg.XC_STOP_WHILE_ENABLED);
       requireTypedName(input.confirmName, app.name);
       await applyTransition(tx, { verId: version.id, event: action, actor: "publisher", actorId: me(ctx).id, now });
     });

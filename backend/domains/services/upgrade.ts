@@ -15,6 +15,7 @@ import {
   type NodeConfig,
 } from "../../../contract/config-upgrade-codes";
 import type { UpgradeDetail, UpgradeRow } from "../../../contract/configuration";
+import { CrossStatus } from "../../../contract/cross-chain-codes";
 import { Msg } from "../../../contract/messages";
 import { configCycleCents, nodeCycleCents, type NodePrices } from "../../../contract/service-cost";
 import { serviceActions } from "../../../contract/service-status";
@@ -40,7 +41,7 @@ type Q = Db | Tx;
 type AppRow = typeof apps.$inferSelect;
 type VersionRow = typeof appVersions.$inferSelect;
 type UpgradeRecord = typeof configUpgrades.$inferSelect;
-type CatalogueNode = NodePrices & { id: number; name: string; nameZh: string; code: string };
+type CatalogueNode = NodePrices & { id: number; name: string; nameZh: string; code: string; interchainProtocols: number[] };
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
@@ -127,6 +128,7 @@ export async function priceRequest(q: Q, app: AppRow, version: VersionRow, reque
   const kind = changeKind(before, after);
   if (kind === "none") throw new ApiError(Msg.UPGRADE_NO_CHANGE);
   if (kind === "mixed" || (kind === "node") !== (request.upgradeType === 1)) throw new ApiError(Msg.UPGRADE_TYPE_MISMATCH);
+  if (addsNodeWithoutProtocol(app, before, after, catalogue)) throw new ApiError(Msg.XC_PROTOCOL_UNSUPPORTED, { fieldErrors: { nodes: [Msg.XC_PROTOCOL_UNSUPPORTED] } });
   const cycle = cycleOf(app, version.publishedAt, now);
   if (!cycle) throw new ApiError(Msg.UPGRADE_NOT_AVAILABLE);
   const c = asCycle(app.paymentCycle);
@@ -134,6 +136,20 @@ export async function priceRequest(q: Q, app: AppRow, version: VersionRow, reque
   const remainingMs = cycle.end.getTime() - now.getTime();
   const amountCents = proratedCents(fullCycleDiffCents, remainingMs, cycle.end.getTime() - cycle.start.getTime());
   return { before, after, cycle, fullCycleDiffCents, amountCents, remainingDays: Math.max(0, Math.ceil(remainingMs / DAY_MS)) };
+}
+
+/** Cross-chain statuses whose protocol the service's nodes must keep supporting: activated, pending activation or deactivation. */
+const CROSS_CHAIN_KEPT: readonly number[] = [CrossStatus.ACTIVATED, CrossStatus.PENDING_ACTIVATION, CrossStatus.PENDING_DEACTIVATION];
+
+/**
+ * §8 "Nodes do not support the chosen interchain protocol" (docs/decisions/048): a service open to cross-chain
+ * may not add a city node that does not support its protocol (the catalogue's `interchainProtocols`).
+ */
+function addsNodeWithoutProtocol(app: Pick<AppRow, "crossStatus" | "crossProtocol">, before: NodeConfig[], after: NodeConfig[], catalogue: Map<number, CatalogueNode>) {
+  const protocol = app.crossProtocol;
+  if (protocol === null || !CROSS_CHAIN_KEPT.includes(app.crossStatus)) return false;
+  const had = new Set(before.map((n) => n.cityNodeId));
+  return after.some((n) => !had.has(n.cityNodeId) && !catalogue.get(n.cityNodeId)!.interchainProtocols.includes(protocol));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { VueapiPath } from "../../../contract/paths";
 import { accepts, getAt, idFieldsOf, issuesOf, jsonSchemaOf, minimalValue, setAt, type FieldPath, type IdField, type Json, type JsonObject, type Schema } from "./schema";
-import { key, type Kind, type World } from "./world";
+import { key, prnProjectName, type Kind, type World } from "./world";
 import { COUNTER_SOURCE } from "../fixtures/counter-contract";
 import { PASSWORD } from "../client";
 
@@ -90,6 +90,12 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   marketPackageId: "catalogue",
   /** The audit log's filter: a record of any kind, written as text; only operators read the log. */
   targetId: "not-id",
+  /** Dedicated nodes (docs/decisions/047): a user's project and its upgrades; regions are city nodes (a catalogue). */
+  prnProjectId: "prnProject",
+  prnProjectUpdateId: "prnUpgrade",
+  nodeId: "catalogue",
+  /** A cross-chain call record of one of the user's services (docs/decisions/048). */
+  callId: "crossCall",
 };
 
 /** Fields whose kind depends on another field of the payload (`kind`, `targetKind`). */
@@ -198,6 +204,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/anon/technicalSupport/close": () => ({ key: "K".repeat(43) }),
     "/anon/newsletter/confirm": () => ({ token: "T".repeat(43) }),
     "/anon/newsletter/unsubscribe": () => ({ token: "T".repeat(43) }),
+    "/sys/crossChain/call": () => ({ appId: w.named.crossCallAppId as number, callId: w.ids.crossCall[0] as number }),
+    "/sys/crossChain/send": () => ({ appId: w.runAppId, target: "open-alliance", kind: "message", text: "hello" }),
     // SPEC §5 Support ticket: a contact email or mobile is required (docs/decisions/041).
     "/sys/technicalSupport/insertTech": () => ({ question: `${w.tag} question`, contactEmail: "sec@example.com", file: w.pending.support }),
     "/anon/technicalSupport/insertTech": () => ({ question: `${w.tag} question`, contactMobile: "+8613912345678", source: "support", captchaKey: ctx.captcha?.key ?? "x", captcha: ctx.captcha?.answer ?? "x" }),
@@ -272,6 +280,15 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/ide/call": () => ({ workspaceId: w.ids.ideWorkspace[0] as number, contractId: w.ids.pcContract[0] as number, signature: "v()", args: [] }),
     "/sys/ops/docs/save": () => ({ form: { slug: `sec-${key().slice(3, 9).toLowerCase()}`, titleEn: `${w.tag} page`, bodyEn: "Text." } }),
     "/sys/ops/market/save": () => ({ form: { name: "sec_market", language: "go", version: "1.0.0", descriptionEn: "d", descriptionZh: "d", mainPath: "main.go", functions: "main | Main" } }),
+    "/sys/prn/create": () => ({
+      name: prnProjectName(), framework: "fisco", consensus: "pbft", cloud: String(w.named.prnCloud), nodeId: Number(w.named.prnNodeId), nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2,
+      authUser: "secuser", password: "secret123", confirmPassword: "secret123", idempotencyKey: idem(),
+    }),
+    "/sys/prn/password": () => ({ prnProjectId: w.ids.prnProject[0] as number, password: "secret456", confirmPassword: "secret456" }),
+    "/sys/prn/tryIt": () => ({ prnProjectId: w.ids.prnProject[0] as number, method: "eth_blockNumber", params: "[]", password: "secret123" }),
+    "/sys/prn/quote": () => ({ nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2 }),
+    "/sys/prn/upgrade/quote": () => ({ prnProjectId: w.ids.prnProject[0] as number, updateType: 3, toValue: "50" }),
+    "/sys/prn/upgrade/create": () => ({ prnProjectId: w.ids.prnProject[0] as number, updateType: 3, toValue: "50", idempotencyKey: idem() }),
     "/sys/testService/create": () => ({ name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/edit": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts ${key().slice(3, 9)}`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),
     "/sys/testService/upgrade": () => ({ testServiceId: w.ids.testService[0] as number, name: `${w.tag} ts`, version: "9.9.9", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }),

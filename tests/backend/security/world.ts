@@ -51,6 +51,8 @@ export async function ok(p: string, body: unknown, token: string) {
 }
 
 export const key = () => `sec${randomBytes(12).toString("hex")}`;
+/** A dedicated node project's name: lowercase letters only, unique (docs/decisions/047). */
+export const prnProjectName = () => `sec${[...randomBytes(12)].map((b) => String.fromCharCode(97 + (b % 26))).join("")}`;
 export const DEMO_PASSWORD = "Demo12!@pass";
 
 export const PNG = tinyPng();
@@ -89,6 +91,8 @@ export const KINDS = [
   "ddc", "binding",
   "ideWorkspace", "ideFile",
   "supportTicket",
+  "prnProject", "prnUpgrade",
+  "crossCall",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -235,6 +239,10 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
       markers.push(detail.bill.billNo);
     }
   }
+  // A call record of the running service (docs/decisions/048), made by the fixture: no chain needed.
+  const crossCall = await ok("/test/crossChain/call", { appId: services.run.appId }, token);
+  ids.crossCall.push(crossCall.callId);
+  named.crossCallAppId = services.run.appId;
   // The free plan's running service with a configuration upgrade waiting for review (docs/decisions/036).
   const free = await ok("/test/services", { verState: 25, free: true, name: `${tag} free` }, token);
   ids.app.push(free.appId);
@@ -383,6 +391,28 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   // The meter writes within a second: the snapshots start once it has.
   await waitFor("ipfs traffic metered", () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token), (t) => t.totalBytes > 0);
 
+  // A dedicated node project (docs/decisions/047) on the first city node, paid from the balance; once it runs,
+  // an upgrade of its data capacity.
+  const prnOptions = await ok("/sys/prn/options", {}, token);
+  // The region with the most free peers: every world of the run (matrix, pages, fuzz) leaves its projects running on
+  // the one test server, and a city node holds only a few peers (§8 "Insufficient resources").
+  const prnRegions = prnOptions.clouds.flatMap((c: { cloud: string; regions: { nodeId: number; freePeers: number }[] }) => c.regions.map((r) => ({ cloud: c.cloud, ...r })));
+  const prnRegion = prnRegions.reduce((best: { cloud: string; nodeId: number; freePeers: number }, r: { cloud: string; nodeId: number; freePeers: number }) => (r.freePeers > best.freePeers ? r : best));
+  named.prnCloud = prnRegion.cloud;
+  named.prnNodeId = prnRegion.nodeId;
+  const prnName = prnProjectName();
+  const prn = await ok("/sys/prn/create", { name: prnName, framework: "fisco", consensus: "pbft", cloud: prnRegion.cloud, nodeId: prnRegion.nodeId, nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "secuser", password: "secret123", confirmPassword: "secret123", idempotencyKey: key() }, token);
+  ids.prnProject.push(prn.prnProjectId);
+  markers.push(prn.billNo, prnName);
+  const prnDeployed = await waitFor("dedicated project deployed", () => ok("/sys/prn/detail", { prnProjectId: prn.prnProjectId }, token), (d) => d.status === 3 || d.status === 4, 90_000);
+  expect(prnDeployed.status, prnDeployed.failReason).toBe(3);
+  {
+    const prnUpgrade = await ok("/sys/prn/upgrade/create", { prnProjectId: prn.prnProjectId, updateType: 3, toValue: "50", idempotencyKey: key() }, token);
+    ids.prnUpgrade.push(prnUpgrade.prnProjectUpdateId);
+    if (prnUpgrade.billNo) markers.push(prnUpgrade.billNo);
+    await waitFor("dedicated upgrade applied", () => ok("/sys/prn/upgrade/detail", { prnProjectUpdateId: prnUpgrade.prnProjectUpdateId }, token), (u) => u.status !== 1);
+  }
+
   // A DDC minted from the custody account (docs/decisions/045), protected by a QR-code password, and an address bound by EIP-4361.
   const ddc = await ok("/sys/ddc/mint", { projectId: project.projectId, accountId: custody.accountId, name: `${tag} ddc`, description: `${tag} certificate`, metadata: [{ key: "holder", value: tag }], storage: "product", file: await uploaded("ddc", token), idempotencyKey: key() }, token);
   expect(ddc.status, ddc.failReason).toBe(2);
@@ -511,6 +541,10 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.pcProject.map((projectId): [string, object] => ["/sys/opc/contract/list", { projectId }]),
     ...w.ids.pcContract.map((contractId): [string, object] => ["/sys/opc/contract/detail", { contractId }]),
     ["/sys/ipfsBusiness/ipfs/list", { pageSize: 50 }],
+    ["/sys/crossChain/list", { pageSize: 50 }],
+    ["/sys/crossChain/selectable", {}],
+    ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/crossChain/detail", { appId }]),
+    ...w.ids.crossCall.map((callId): [string, object] => ["/sys/crossChain/call", { appId: w.named.crossCallAppId, callId }]),
     ["/sys/ipfsBusiness/ipfs/usageByGateway", {}],
     // A workspace's rename, deletion and any change of its files move its row (name, files, updatedAt).
     ["/sys/ide/workspace/list", { pageSize: 50 }],
@@ -519,6 +553,9 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageSize: 50 }]),
     ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId }]),
+    ["/sys/prn/list", { pageSize: 50 }],
+    ...w.ids.prnProject.map((prnProjectId): [string, object] => ["/sys/prn/upgrade/list", { prnProjectId, pageSize: 50 }]),
+    ...w.ids.prnUpgrade.map((prnProjectUpdateId): [string, object] => ["/sys/prn/upgrade/detail", { prnProjectUpdateId }]),
     ["/sys/ddc/list", { pageSize: 50 }],
     ...w.ids.ddc.map((ddcId): [string, object] => ["/sys/ddc/detail", { ddcId }]),
     ["/sys/binding/list", {}],

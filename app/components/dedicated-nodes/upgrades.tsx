@@ -1,0 +1,46 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { PrnUpgrade } from "@contract/dedicated-nodes";
+import { Table, td } from "~/components/details";
+import { formatDate, formatUsd } from "~/lib/format";
+import type { Language } from "~/lib/i18n";
+import { UpgradeStatusBadge, billHref, configDetailHref } from "./bits";
+
+/** A value of an upgrade as its type reads: peers, a host configuration, a data capacity in GB. */
+export function useUpgradeValue() {
+  const { t } = useTranslation("dedicatedNodes");
+  return (updateType: number, value: string, hostConfigs?: { code: string; cpu: number; memoryGb: number }[]) => {
+    if (updateType === 2) {
+      const h = hostConfigs?.find((x) => x.code === value) ?? hostOf(value);
+      return h ? t("hostConfig", { cpu: h.cpu, memory: h.memoryGb }) : value;
+    }
+    if (updateType === 3) return t("dataCapacity", { gb: value });
+    return t("peers", { count: Number(value) });
+  };
+}
+
+/** "c4m8" → 4 vCPU, 8 GB (the codes name their size). */
+function hostOf(code: string): { cpu: number; memoryGb: number } | null {
+  const m = /^c(\d+)m(\d+)$/.exec(code);
+  return m ? { cpu: Number(m[1]), memoryGb: Number(m[2]) } : null;
+}
+
+/** A project's upgrades, newest first: type, from → to, the difference paid, status and time. */
+export function UpgradeTable({ rows, language }: { rows: PrnUpgrade[]; language: Language }) {
+  const { t } = useTranslation("dedicatedNodes");
+  const valueOf = useUpgradeValue();
+  return (
+    <Table testId="prn-upgrades" head={[t("config.type"), t("config.change"), t("config.priceDiff"), t("config.status"), t("config.time"), t("upgrade.bill")]}>
+      {rows.map((u) => (
+        <tr key={u.prnProjectUpdateId} data-testid="prn-upgrade-row">
+          <td className={td}><Link className="link font-medium" to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)}>{t(`updateType.${u.updateType}`)}</Link></td>
+          <td className={td} data-testid="prn-upgrade-change">{valueOf(u.updateType, u.fromValue)} → {valueOf(u.updateType, u.toValue)}</td>
+          <td className={`${td} tabular-nums`}>{formatUsd(u.priceDiffCents, language)}</td>
+          <td className={td}><UpgradeStatusBadge status={u.status} /></td>
+          <td className={`${td} whitespace-nowrap`}>{formatDate(u.createdAt, language, true)}</td>
+          <td className={td}>{u.billId ? <Link className="link font-mono text-xs" to={billHref(u.billId)}>{u.billNo}</Link> : "—"}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}

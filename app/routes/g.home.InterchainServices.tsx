@@ -1,0 +1,9 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { CROSS_CHAIN_INDEX } from "~/components/cross-chain/bits";
+import { requireUser } from "~/lib/api.server";
+
+/** SPEC §2: InterchainServices redirects to CrossChainService/Index (a visitor logs in first). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return redirect(CROSS_CHAIN_INDEX);
+}

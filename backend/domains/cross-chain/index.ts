@@ -1,0 +1,36 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import { call, callFixture, calls, close, deactivate, detail, dredge, listServices, pending, review, selectable, send, targets, upgradingNow } from "./handlers";
+import { relayerHealth, relayOnce, startRelayer, stopRelayer } from "./relayer";
+import { markBilled, weeklyCrossChainCalls } from "./billing";
+
+/**
+ * Cross-chain services (SPEC §2 CrossChainService, §3, §4, §5, §8, §9; contract/cross-chain.ts;
+ * docs/decisions/048): services opened to cross-chain under operator review, the two protocols' message
+ * contracts deployed on the chains involved, and the relayer that delivers each message and records the call.
+ * The weekly cross-chain bills are made by billing's weekly job from `weeklyCrossChainCalls`.
+ */
+export default defineDomain({
+  name: "cross-chain",
+  handlers: handlersOf({
+    "/sys/crossChain/list": listServices,
+    "/sys/crossChain/selectable": selectable,
+    "/sys/crossChain/dredge": dredge,
+    "/sys/crossChain/deactivate": deactivate,
+    "/sys/crossChain/close": close,
+    "/sys/crossChain/detail": detail,
+    "/sys/crossChain/calls": calls,
+    "/sys/crossChain/call": call,
+    "/sys/crossChain/targets": targets,
+    "/sys/crossChain/send": send,
+    "/sys/ops/crossChain/pending": pending,
+    "/sys/ops/crossChain/review": review,
+  }),
+  fixtures: handlersOf({ "/test/crossChain/call": callFixture }),
+  start: startRelayer,
+  stop: stopRelayer,
+  async health(deps) {
+    return relayerHealth(deps);
+  },
+  api: { weeklyCrossChainCalls, markBilled, upgradingNow, relayOnce },
+});

@@ -1,0 +1,50 @@
+import { handlersOf } from "../../http/router";
+import { defineDomain } from "../../kit/domain";
+import billing from "../billing";
+import {
+  changePassword,
+  create,
+  detail,
+  list,
+  options,
+  quote,
+  remove,
+  tryIt,
+  unsubscribe,
+  upgradeCreate,
+  upgradeDetail,
+  upgradeList,
+  upgradeOptions,
+  upgradeQuote,
+} from "./handlers";
+import { dedicatedJobs, scheduleRenewals, settleRenewalBill } from "./jobs";
+
+/**
+ * Dedicated nodes (SPEC §2 PrivatedNodes*, §3, §4, §5 "Dedicated node", §7 h5isHasNoPayBillV2 payType 2, §9;
+ * contract/dedicated-nodes.ts; docs/decisions/047): projects paid per month or year from the balance, each a
+ * real network (orderer, peers, gateway, CA) run by the chain domain's provisioner (`chain.api.networks`),
+ * upgraded, renewed, unsubscribed and deleted through durable jobs.
+ */
+export default defineDomain({
+  name: "dedicated-nodes",
+  handlers: handlersOf({
+    "/sys/prn/options": options,
+    "/sys/prn/quote": quote,
+    "/sys/prn/list": list,
+    "/sys/prn/create": create,
+    "/sys/prn/detail": detail,
+    "/sys/prn/upgrade/list": upgradeList,
+    "/sys/prn/upgrade/options": upgradeOptions,
+    "/sys/prn/upgrade/quote": upgradeQuote,
+    "/sys/prn/upgrade/create": upgradeCreate,
+    "/sys/prn/upgrade/detail": upgradeDetail,
+    "/sys/prn/password": changePassword,
+    "/sys/prn/unsubscribe": unsubscribe,
+    "/sys/prn/delete": remove,
+    "/sys/prn/tryIt": tryIt,
+  }),
+  jobs: dedicatedJobs,
+  // The hourly renewal sweep (jobs.ts).
+  schedules: [(db, now) => scheduleRenewals(db, now)],
+  start: () => billing.api.settleBillsWith("dedicated-nodes", settleRenewalBill),
+});
