@@ -35,12 +35,17 @@ export async function apiToken(request: APIRequestContext, userName: string, pas
   return login.token as string;
 }
 
-/** A fresh publisher with a complete service version made by the tests-only /test/services path. */
+/**
+ * A fresh publisher with a complete service version made by the tests-only /test/services path.
+ * It books 10 TPS per city node unless the spec asks for more: the whole run shares one catalogue, and
+ * every running service holds its TPS until the run ends (§8 "Insufficient resources"), so at 100 TPS
+ * each the fixtures alone filled Beijing and the wizard's own deployments late in the run failed.
+ */
 export async function publisherWithService(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], service: Record<string, unknown>) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const token = await apiToken(request, user.userName);
   const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
-  const created = await api(request, "/test/services", { name, ...service }, token);
+  const created = await api(request, "/test/services", { name, tps: 10, ...service }, token);
   return { user, token, name, ...(created as { appId: number; appVerId: number }) };
 }
 
