@@ -62,6 +62,12 @@ async function form(token: string, extra: Record<string, unknown> = {}) {
 }
 const MONTH_1_PEER = 2000 + 3000 + 400;
 
+/** The owner's inbox messages of this domain, newest first: [key, params]. */
+async function inbox(token: string) {
+  const list = await ok("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1 } }, token);
+  return (list.page.rows as { textKey: string; params: Record<string, string> }[]).filter((m) => m.textKey.startsWith("messages.dedicatedNodes.")).map((m) => [m.textKey.slice("messages.dedicatedNodes.".length), m.params] as const);
+}
+
 const rpc = (token: string, prnProjectId: number, password: string, method = "eth_blockNumber", params = "[]") => call("/sys/prn/tryIt", { prnProjectId, method, params, password }, token);
 
 /** Polls the project's detail until `done` (the provisioner's figures move on their own). */
@@ -140,6 +146,7 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     expect(d.network.state).toBe("running");
     expect(d.network.nodes.map((n: any) => [n.name, n.type]).sort()).toEqual([["ca", 4], ["gateway", 2], ["orderer", 3], ["peer-1", 1]].sort());
     expect(d.network.caCertificatePem).toContain("BEGIN CERTIFICATE");
+    expect(await inbox(A.token)).toEqual([["deployed", { name: project.name, peers: "1" }]]);
   });
 
   it("try it answers what the gateway answers: a block number with the right password, 401 with a wrong one", async () => {
@@ -208,6 +215,7 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
       return peer2?.status === "running" && peer2.lag === 0 && peer2.height === orderer.height && orderer.height > 0;
     });
     expect(synced).toMatchObject({ nodeCount: 2, priceCents: 2000 + 2 * 3400 });
+    expect((await inbox(A.token))[0]).toEqual(["upgradeSucceeded", { name: project.name }]);
     expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "1", idempotencyKey: idem() }, A.token)).message).toBe(Msg.PRN_PEERS_DECREASE);
     expect((await ok("/sys/prn/upgrade/list", { prnProjectId: project.prnProjectId }, A.token)).page.rows).toHaveLength(1);
   });
@@ -235,6 +243,7 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     expect(new Date(renewed.periodEnd).getTime()).toBe(endA.getTime() + 30 * DAY);
     expect(await balanceOf(A.id)).toBe(beforeA - (2000 + 2 * 3400));
     expect((await billsOf(A.id)).at(-1)).toMatchObject({ payState: PayState.PAID, payCents: 2000 + 2 * 3400 });
+    expect((await inbox(A.token))[0]).toEqual(["renewalPaid", { name: project.name, amount: "88.00", until: renewed.periodEnd }]);
 
     const stopped = await ok("/sys/prn/detail", { prnProjectId: poor.prnProjectId }, C.token);
     expect(stopped).toMatchObject({ status: 3, suspended: true });
@@ -243,6 +252,7 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     const renewal = (await billsOf(C.id)).at(-1)!;
     expect(renewal.payState).toBe(PayState.UNPAID);
     expect(await ok("/sys/product/h5isHasNoPayBillV2", { payType: 2 }, C.token)).toBe(false);
+    expect((await inbox(C.token))[0]).toEqual(["renewalUnpaid", { name: poor.name, billNo: renewal.billNo, amount: "54.00", deadline: renewal.deadline.toISOString() }]);
     // Paid late from My bills: the period moves on and the nodes start again.
     await service.services.db.transaction((tx) => ledgerPost(tx, { userId: C.id, kind: "grant", amountCents: MONTH_1_PEER, refType: "grant", refId: C.id }, clock));
     await ok("/sys/system/clientInfo/h5billPay", { billId: renewal.id, idempotencyKey: idem() }, C.token);
@@ -251,6 +261,7 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     expect(resumed.suspended).toBe(false);
     expect((await rpc(C.token, poor.prnProjectId, PASSWORD)).data.status).toBe(200);
     expect(await ok("/sys/product/h5isHasNoPayBillV2", { payType: 2 }, C.token)).toBe(true);
+    expect((await inbox(C.token))[0]).toEqual(["resumed", { name: poor.name, billNo: renewal.billNo, until: renewal.periodEnd.toISOString() }]);
   });
 
   it("unsubscribe stops the nodes; the purge job removes them after the period; then delete hides the project", async () => {

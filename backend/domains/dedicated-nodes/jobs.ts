@@ -3,6 +3,7 @@ import { PayState } from "../../../contract/billing-codes";
 import { PRN_BILL_TYPE, PrnStatus, PrnUpdateType, PrnUpgradeStatus } from "../../../contract/dedicated-nodes-codes";
 import { Msg } from "../../../contract/messages";
 import type { Db, Tx } from "../../db/client";
+import { messages } from "../../db/tables";
 import { ApiError } from "../../http/errors";
 import type { Deps } from "../../deps";
 import { schedule, type JobDefinition, type JobHandler } from "../../jobs/runner";
@@ -25,6 +26,8 @@ import { prnProjects, prnUpgrades } from "./tables";
  *   balance; when it cannot be, the nodes stop and the bill stays unpaid (it blocks payType 2) until the end
  *   of that period, when the project lapses (→ 6) and its data is removed; paying it resumes the nodes;
  * - `dedicated.resume`: restarts the nodes of a project whose renewal was paid late.
+ * Each outcome the owner did not watch happen (running, failed and refunded, an upgrade's end, a renewal paid or
+ * not, a lapse) leaves a message in the owner's inbox, in the same transaction as the change it reports.
  */
 export const JOB_DEPLOY = "dedicated.deploy";
 export const JOB_UPGRADE = "dedicated.upgrade";
@@ -35,6 +38,12 @@ export const JOB_RESUME = "dedicated.resume";
 const HOUR_MS = 3_600_000;
 /** Deploy attempts before the project is failed (4) with the last reason. */
 export const DEPLOY_ATTEMPTS = 3;
+
+/** An inbox message of this domain: its text is messages.dedicatedNodes.<key> in locales/<lang>/messages.json. */
+type Told = "deployed" | "deployFailed" | "upgradeSucceeded" | "upgradeFailed" | "renewalPaid" | "renewalUnpaid" | "resumed" | "lapsed";
+const tell = (tx: Db | Tx, userId: number, key: Told, params: Record<string, string>, now: Date) =>
+  tx.insert(messages).values({ userId, textKey: `messages.dedicatedNodes.${key}`, params, createdAt: now });
+const usd = (cents: number) => (cents / 100).toFixed(2);
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 const idOf = (payload: Record<string, unknown>, key: string) => Number(payload[key]);
@@ -79,12 +88,21 @@ export const runDeploy: JobHandler = async (payload, deps, job) => {
       const to = prnProjectMachine.transition(p.status, "fail", "system", { comments: reason });
       if (!to.ok) return;
       await tx.update(prnProjects).set({ status: to.to, failReason: reason, passwordSealed: null, updatedAt: deps.now() }).where(eq(prnProjects.id, id));
-      if (p.billId) await refundBill(tx, p.billId, `prn-deploy-refund:${p.id}`, deps.now());
+      const refunded = p.billId ? await refundBill(tx, p.billId, `prn-deploy-refund:${p.id}`, deps.now()) : 0;
+      await tell(tx, p.userId, "deployFailed", { name: p.name, reason, amount: usd(refunded) }, deps.now());
     });
     return;
   }
   const to = prnProjectMachine.transition(PrnStatus.DEPLOYING, "deployed", "system");
-  if (to.ok) await deps.db.update(prnProjects).set({ status: to.to, failReason: null, passwordSealed: null, updatedAt: deps.now() }).where(and(eq(prnProjects.id, id), eq(prnProjects.status, PrnStatus.DEPLOYING)));
+  if (!to.ok) return;
+  await deps.db.transaction(async (tx) => {
+    const [running] = await tx
+      .update(prnProjects)
+      .set({ status: to.to, failReason: null, passwordSealed: null, updatedAt: deps.now() })
+      .where(and(eq(prnProjects.id, id), eq(prnProjects.status, PrnStatus.DEPLOYING)))
+      .returning();
+    if (running) await tell(tx, running.userId, "deployed", { name: running.name, peers: String(running.nodeCount) }, deps.now());
+  });
 };
 
 export const runUpgrade: JobHandler = async (payload, deps) => {
@@ -113,7 +131,8 @@ export const runUpgrade: JobHandler = async (payload, deps) => {
       // The configuration goes back to what runs; the difference paid comes back.
       if (u.updateType === PrnUpdateType.NODE_COUNT) await tx.update(prnProjects).set({ nodeCount: Number(u.fromValue), updatedAt: now }).where(eq(prnProjects.id, p.id));
       if (u.updateType === PrnUpdateType.DATA_CAPACITY) await tx.update(prnProjects).set({ dataCapacityGb: Number(u.fromValue), updatedAt: now }).where(eq(prnProjects.id, p.id));
-      if (u.billId) await refundBill(tx, u.billId, `prn-upgrade-refund:${u.id}`, now);
+      const refunded = u.billId ? await refundBill(tx, u.billId, `prn-upgrade-refund:${u.id}`, now) : 0;
+      await tell(tx, p.userId, "upgradeFailed", { name: p.name, reason: failure, amount: usd(refunded) }, now);
       return;
     }
     const config = {
@@ -122,6 +141,7 @@ export const runUpgrade: JobHandler = async (payload, deps) => {
       dataCapacityGb: u.updateType === PrnUpdateType.DATA_CAPACITY ? Number(u.toValue) : p.dataCapacityGb,
     };
     await tx.update(prnProjects).set({ ...config, priceCents: periodCents(config, p.cycle) ?? p.priceCents, updatedAt: now }).where(eq(prnProjects.id, p.id));
+    await tell(tx, p.userId, "upgradeSucceeded", { name: p.name }, now);
   });
 };
 
@@ -177,9 +197,11 @@ async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
     await billing.api.post(tx, { userId: p.userId, kind: "bill_payment", amountCents: cents, refType: "bill", refId: bill.id, idempotencyKey: `prn-renewal:${bill.id}` }, now);
     await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
     await tx.update(prnProjects).set({ periodStart: start, periodEnd: end, priceCents: cents, updatedAt: now }).where(eq(prnProjects.id, p.id));
+    await tell(tx, p.userId, "renewalPaid", { name: p.name, amount: usd(cents), until: end.toISOString() }, now);
     return false;
   }
   await tx.update(prnProjects).set({ renewalBillId: bill.id, suspended: true, failReason: null, updatedAt: now }).where(eq(prnProjects.id, p.id));
+  await tell(tx, p.userId, "renewalUnpaid", { name: p.name, billNo: bill.billNo, amount: usd(cents), deadline: bill.deadline.toISOString() }, now);
   return true;
 }
 
@@ -193,6 +215,7 @@ async function lapseInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
   const to = prnProjectMachine.transition(p.status, "lapse", "system");
   if (!to.ok) return false;
   await tx.update(prnProjects).set({ status: to.to, renewalBillId: null, purgeAt: now, updatedAt: now }).where(eq(prnProjects.id, p.id));
+  await tell(tx, p.userId, "lapsed", { name: p.name, billNo: bill.billNo }, now);
   await schedule(tx, JOB_PURGE, { projectId: p.id }, { runAt: now, dedupeKey: `${JOB_PURGE}:${p.id}:${now.toISOString()}` });
   return true;
 }
@@ -246,6 +269,7 @@ export const settleRenewalBill: BillSettler = async (tx, input) => {
   const [paid] = await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id)).returning();
   await tx.update(prnProjects).set({ periodStart: bill.periodStart, periodEnd: bill.periodEnd, renewalBillId: null, suspended: false, updatedAt: input.now }).where(eq(prnProjects.id, p.id));
   await schedule(tx, JOB_RESUME, { projectId: p.id }, { runAt: input.now, dedupeKey: `${JOB_RESUME}:${p.id}:${bill.id}` });
+  await tell(tx, p.userId, "resumed", { name: p.name, billNo: bill.billNo, until: bill.periodEnd.toISOString() }, input.now);
   return { billId: paid.id, billNo: paid.billNo, payState: paid.payState, paidCents: paid.payCents, replayed: false };
 };
 
