@@ -25,6 +25,18 @@ export function formatDate(value: string | Date | null | undefined, language: La
   return zone ? `UTC+8 ${text}` : text;
 }
 
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * An inbox message's parameters as the reader's language shows them: an instant the backend stored as ISO
+ * text (a renewal's "until", a bill's deadline) becomes a UTC+8 date and time (SPEC §9); the rest is as it is.
+ */
+export function messageParams(params: Record<string, string> | null | undefined, language: Language): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params ?? {})) shown[key] = typeof value === "string" && INSTANT.test(value) ? formatDate(value, language, true) : value;
+  return shown;
+}
+
 /** A date column's header that names the time zone once: "Created (UTC+8)". */
 export function zoneHeader(t: TFunction, label: string): string {
   return t("common:zoneHeader", { label });

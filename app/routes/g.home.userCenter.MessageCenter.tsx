@@ -5,7 +5,7 @@ import * as z from "zod";
 import { FilterPills } from "~/components/FilterPills";
 import { Pagination } from "~/components/Pagination";
 import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
+import { formatDate, messageParams } from "~/lib/format";
 import { messageHref } from "~/lib/message-links";
 import { intentOf, parseFormOr400 } from "~/lib/intents.server";
 import { pageTitle } from "~/lib/meta";
@@ -83,7 +83,7 @@ export default function MessageCenter() {
               <div>
                 <p className={m.status === 0 ? "font-semibold text-slate-900" : "text-slate-700"}>
                   {m.status === 0 ? <span className="mr-2 inline-block h-2 w-2 rounded-full bg-brand-600" aria-hidden="true" /> : null}
-                  {t(m.textKey, m.params)}
+                  {t(m.textKey, messageParams(m.params, language))}
                 </p>
                 <p className="mt-1 text-xs text-slate-600">
                   {formatDate(m.createdAt, language, true, false)} · {t(m.status === 0 ? "center.unread" : "center.read")}

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readSessionSecrets } from "~/lib/env.server";
-import { formatDate, formatDay, formatUsd } from "~/lib/format";
+import { formatDate, formatDay, formatUsd, messageParams } from "~/lib/format";
 import { visibleMenu, type MenuEntry } from "~/lib/menu";
 import { isMobileAllowed } from "~/lib/mobile";
 import { safeReturnTo } from "~/lib/session.server";
@@ -31,6 +31,12 @@ describe("SPEC §9 dates", () => {
   it("shows nothing for a missing or broken date", () => {
     expect(formatDate(null, "en")).toBe("");
     expect(formatDate("not a date", "en")).toBe("");
+  });
+  it("shows an inbox message's instants in UTC+8 and leaves its other parameters alone", () => {
+    const params = { name: "2026-03-04", until: "2026-03-04T20:30:00.000Z", amount: "88.00" };
+    expect(messageParams(params, "en")).toEqual({ name: "2026-03-04", until: "UTC+8 03/05/2026 04:30", amount: "88.00" });
+    expect(messageParams(params, "zh-CN").until).toBe("UTC+8 2026-03-05 04:30");
+    expect(messageParams(null, "en")).toEqual({});
   });
   it("shows a UTC+8 calendar day as that day in both languages", () => {
     expect(formatDay("2026-11-25", "en")).toBe("UTC+8 11/25/2026");
