@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { PathSpec } from "./path-spec";
 import { pageOf, pagingFields } from "./platform";
+import { CONFIRM_NAME_MAX } from "./services";
 import { idempotencyKey, required } from "./rules";
 import {
   PRN_CYCLES,
@@ -162,6 +163,11 @@ export const prnCreateSchema = z
 export type PrnCreateInput = z.input<typeof prnCreateSchema>;
 
 const projectRef = z.object({ prnProjectId: id() });
+/**
+ * Unsubscribe stops paid, running nodes: confirmed by typing the project's name (docs/decisions/029). When
+ * present, a name that does not match is refused with a field error on `confirmName` and nothing changes.
+ */
+const unsubscribeRef = projectRef.extend({ confirmName: z.string().max(CONFIRM_NAME_MAX).optional() });
 
 /** SPEC §4 Dedicated node upgrade: 1 upgrading, 2 success, 3 failed. `fromValue`/`toValue` as the type says. */
 export const prnUpgradeSchema = z.object({
@@ -273,7 +279,7 @@ export const dedicatedNodePaths = {
   /** The gateway's authorized password (new and confirmed). */
   "/sys/prn/password": { auth: "user", payload: prnPasswordSchema, data: z.object({ prnProjectId: z.number().int() }) },
   /** Unsubscribe a running project (3 → 6): nodes stopped, no renewal, data removed at the period's end. */
-  "/sys/prn/unsubscribe": { auth: "user", payload: projectRef, data: statusAnswer },
+  "/sys/prn/unsubscribe": { auth: "user", payload: unsubscribeRef, data: statusAnswer },
   /** Delete a project that does not run (1, 4, 6 → 5): nodes stopped, data removed at the period's end, hidden from the list. */
   "/sys/prn/delete": { auth: "user", payload: projectRef, data: statusAnswer },
   /** What the gateway answers to one JSON-RPC call with the authorized user and this password (401 wrong password, 503 stopped). */

@@ -147,6 +147,19 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   const row = page.getByTestId("prn-row").filter({ hasText: name });
   await expect(row.getByTestId("prn-status")).toHaveText("Running");
   await row.getByRole("button", { name: "Unsubscribe" }).click();
+  // It stops paid nodes, so it asks for the project's name (ADR 029); with JavaScript the button waits for it,
+  // without, the server refuses a wrong name at its field and asks again.
+  const scope = javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step");
+  const typed = scope.getByLabel(`To confirm, type the project name: ${name}`);
+  await typed.fill(`${name}x`);
+  if (javaScriptEnabled) {
+    await expect(scope.getByRole("button", { name: "Unsubscribe" })).toBeDisabled();
+  } else {
+    await confirmAfter(page, false, "Unsubscribe");
+    await expect(page.getByTestId("confirm-step").getByTestId("field-error")).toHaveText("Type the name exactly as it is shown.");
+    await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Running");
+  }
+  await typed.fill(name);
   await confirmAfter(page, javaScriptEnabled, "Unsubscribe");
   await expect(page.getByText(new RegExp(`Project ${name} unsubscribed: its nodes are stopped`))).toBeVisible();
   await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Unsubscribed");

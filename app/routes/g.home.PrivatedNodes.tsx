@@ -26,7 +26,7 @@ type Intent = (typeof INTENTS)[number];
 /** Which end applies in which status (the backend's machine decides again): unsubscribe a running project, delete one that does not run. */
 const DELETABLE: readonly number[] = [PrnStatus.NOT_DEPLOYED, PrnStatus.FAILED, PrnStatus.UNSUBSCRIBED];
 
-type ActionData = { kind: "confirm"; intent: Intent; prnProjectId: number; name: string } | { kind: "refused"; messageKey: string };
+type ActionData = { kind: "confirm"; intent: Intent; prnProjectId: number; name: string; typedError?: string } | { kind: "refused"; messageKey: string };
 
 /**
  * Dedicated nodes (SPEC §2 PrivatedNodes, §3 dedicated node project, §4 statuses): the user's projects with
@@ -59,7 +59,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const project = await api.load("/sys/prn/detail", { prnProjectId });
     return json<ActionData>({ kind: "confirm", intent, prnProjectId, name: project.name });
   }
-  const result = await api.call(intent === "delete" ? "/sys/prn/delete" : "/sys/prn/unsubscribe", { prnProjectId });
+  // Unsubscribing stops paid nodes: confirmed by typing the project's name, which the backend checks (ADR 029).
+  const result = intent === "delete" ? await api.call("/sys/prn/delete", { prnProjectId }) : await api.call("/sys/prn/unsubscribe", { prnProjectId, confirmName: String(formData.get("confirmName") ?? "") });
+  if (!result.ok && result.fieldErrors.confirmName) {
+    const project = await api.load("/sys/prn/detail", { prnProjectId });
+    return json<ActionData>({ kind: "confirm", intent, prnProjectId, name: project.name, typedError: result.fieldErrors.confirmName[0] }, { status: 400 });
+  }
   if (!result.ok) return json<ActionData>({ kind: "refused", messageKey: result.messageKey }, { status: failureStatus(result) });
   const name = String(formData.get("name") ?? "");
   return redirectWithFlash(request, here, {
@@ -86,7 +91,8 @@ export default function DedicatedNodeProjects() {
       {confirm ? (
         <IntentConfirmStep id="prn-confirm" title={t(`confirm.${confirm.intent}.title`)} question={t(`confirm.${confirm.intent}.question`, { name: confirm.name })}
           intent={confirm.intent} fields={{ prnProjectId: confirm.prnProjectId, name: confirm.name }} action={PRN} cancelTo={PRN}
-          confirmLabel={t(`confirm.${confirm.intent}.confirm`)} cancelLabel={t("common:actions.cancel")} danger />
+          confirmLabel={t(`confirm.${confirm.intent}.confirm`)} cancelLabel={t("common:actions.cancel")} danger
+          typeToConfirm={confirm.intent === "unsubscribe" ? { name: confirm.name, label: t("confirm.typeName", { name: confirm.name }) } : undefined} typedError={confirm.typedError} />
       ) : null}
       {actionData?.kind === "refused" ? <FormErrors errors={[actionData.messageKey]} /> : null}
       <Form method="get" className="flex flex-wrap items-end gap-2">
@@ -129,7 +135,8 @@ export default function DedicatedNodeProjects() {
                     <input type="hidden" name="name" value={p.name} />
                     {end ? (
                       <ConfirmSubmit formId={formId} name="intent" value={end} label={t(`list.${end}`)} className="btn-danger !py-1"
-                        title={t(`confirm.${end}.title`)} question={t(`confirm.${end}.question`, { name: p.name })} confirmLabel={t(`confirm.${end}.confirm`)} />
+                        title={t(`confirm.${end}.title`)} question={t(`confirm.${end}.question`, { name: p.name })} confirmLabel={t(`confirm.${end}.confirm`)}
+                        typeToConfirm={end === "unsubscribe" ? { name: p.name, label: t("confirm.typeName", { name: p.name }) } : undefined} />
                     ) : null}
                   </Form>
                 </td>

@@ -266,7 +266,11 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
 
   it("unsubscribe stops the nodes; the purge job removes them after the period; then delete hides the project", async () => {
     expect((await call("/sys/prn/delete", { prnProjectId: project.prnProjectId }, A.token)).message).toBe(Msg.PRN_NOT_ALLOWED_IN_STATUS);
-    const out = await ok("/sys/prn/unsubscribe", { prnProjectId: project.prnProjectId }, A.token);
+    // A typed name that is not the project's is refused at its field, and the nodes keep running (ADR 029).
+    const mistyped = await call("/sys/prn/unsubscribe", { prnProjectId: project.prnProjectId, confirmName: `${project.name}x` }, A.token);
+    expect(mistyped.data.fieldErrors).toEqual({ confirmName: ["validation.nameMismatch"] });
+    expect(await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token)).toMatchObject({ status: 3, network: { state: "running" } });
+    const out = await ok("/sys/prn/unsubscribe", { prnProjectId: project.prnProjectId, confirmName: ` ${project.name} ` }, A.token);
     const d = await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token);
     expect(out).toEqual({ prnProjectId: project.prnProjectId, status: 6, purgeAt: d.periodEnd });
     expect(d.network.state).toBe("stopped");

@@ -17,6 +17,7 @@ import {
   type PrnUpdateTypeValue,
 } from "../../../contract/dedicated-nodes-codes";
 import { Msg } from "../../../contract/messages";
+import { sameServiceName } from "../../../contract/services";
 import { cityNodes } from "../../db/tables";
 import { ApiError, fieldError } from "../../http/errors";
 import type { Payload, SignedInContext } from "../../http/router";
@@ -317,10 +318,11 @@ export async function changePassword(input: Payload<"/sys/prn/password">, ctx: C
 }
 
 /** Unsubscribe (3 → 6) or delete (4, 6 → 5): the nodes stop now, the data goes at the period's end (a failed deployment's at once). */
-async function endProject(ctx: Ctx, projectId: number, event: "unsubscribe" | "delete") {
+async function endProject(ctx: Ctx, projectId: number, event: "unsubscribe" | "delete", confirmName?: string) {
   const now = ctx.services.now();
   const project = await ctx.services.db.transaction(async (tx) => {
     const p = await ownProject(tx, ctx.user.id, projectId, true);
+    if (confirmName !== undefined && !sameServiceName(confirmName, p.name)) throw fieldError("confirmName", "validation.nameMismatch");
     const outcome = prnProjectMachine.transition(p.status, event, "user");
     if (!outcome.ok) throw new ApiError(outcome.messageKey);
     const purgeAt = p.purgeAt ?? (p.status === PrnStatus.FAILED || p.periodEnd.getTime() < now.getTime() ? now : p.periodEnd);
@@ -332,7 +334,7 @@ async function endProject(ctx: Ctx, projectId: number, event: "unsubscribe" | "d
   return { prnProjectId: project.id, status: project.status, purgeAt: project.purgeAt?.toISOString() ?? null };
 }
 
-export const unsubscribe = (input: Payload<"/sys/prn/unsubscribe">, ctx: Ctx) => endProject(ctx, input.prnProjectId, "unsubscribe");
+export const unsubscribe = (input: Payload<"/sys/prn/unsubscribe">, ctx: Ctx) => endProject(ctx, input.prnProjectId, "unsubscribe", input.confirmName);
 export const remove = (input: Payload<"/sys/prn/delete">, ctx: Ctx) => endProject(ctx, input.prnProjectId, "delete");
 
 /** "Try it": one JSON-RPC call through the project's gateway, answered as the gateway answered (401, 503 …). */
