@@ -8,36 +8,40 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "../../contract/messages";
 import { tinyPng } from "../fixtures/files";
 import { PASSWORD, registration, uniqueName } from "./client";
+import { ownDatabase } from "./in-process";
 import { startServer, stopServer, type Server } from "./server-process";
 
 /**
  * WORKERS=2 on PostgreSQL (docs/decisions/031): two portal processes on one port. Each "side" below is a
  * connection held by one worker (a node:http keep-alive agent of one socket), so a call is known to go to that worker.
  * Shown: a job runs once, a rate limit and captchas are shared, a file uploaded through one worker is used
- * through the other, and the chain (run by the owner worker) answers from both.
+ * through the other, the chain (run by the owner worker) answers from both, and so does a dedicated network
+ * deployed through the peer (docs/decisions/046). The cluster has a database of its own: the run's test server
+ * would otherwise take its jobs (a dedicated project's deployment) and run them in its own process.
  */
 const DATABASE_URL = process.env.DATABASE_URL;
 const reason = "skipped: DATABASE_URL is unset (a cluster needs PostgreSQL; PGlite has one writer)";
 
 type Side = { pid: number; role: string; agent: Agent };
 
-/** One HTTP request over `agent`'s socket (so it reaches the worker that holds it); the answer's JSON. */
-function send(baseUrl: string, agent: Agent, p: string, init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<any> {
+type Init = { method?: string; headers?: Record<string, string>; body?: string | Buffer };
+
+/** One HTTP request over `agent`'s socket (so it reaches the worker that holds it): its status, headers and text. */
+function sendRaw(baseUrl: string, agent: Agent, p: string, init: Init = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${baseUrl}${p}`, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-        } catch (error) {
-          reject(error);
-        }
-      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
     });
     req.on("error", reject);
     req.end(init.body);
   });
+}
+
+/** The same, the answer's JSON. */
+async function send(baseUrl: string, agent: Agent, p: string, init: Init = {}): Promise<any> {
+  return JSON.parse((await sendRaw(baseUrl, agent, p, init)).text);
 }
 
 describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (${reason})`}`, () => {
@@ -52,8 +56,7 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     dataDir = mkdtempSync(path.join(tmpdir(), "bsn-cluster-"));
     server = await startServer(dataDir, {
       WORKERS: "2",
-      DATABASE_URL: DATABASE_URL!,
-      // The test server of the run shares this database: the same secrets open what it sealed (chain keys).
+      DATABASE_URL: (await ownDatabase(DATABASE_URL))!,
       SESSION_SECRET: "backend-test-secret",
       PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       TEST_FIXTURES: "1",
@@ -100,9 +103,9 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     expect(registered.code).toBe(0);
   });
 
-  it("a job runs once although both workers poll for due jobs every 100 ms", async () => {
-    const [a, b] = sides as [Side, Side];
-    const name = uniqueName("clj");
+  /** A user registered through `a`, activated and signed in through `b`; calls with its token over a side. */
+  async function signedUp(prefix: string, a: Side, b: Side) {
+    const name = uniqueName(prefix);
     const captcha = await vueapi(a, "/anon/captcha/create", {});
     expect((await vueapi(a, "/anon/user/register", { payload: { ...registration(name), captchaKey: captcha.data?.captchaKey } })).code).toBe(0);
     const outbox = path.join(dataDir, "outbox");
@@ -112,8 +115,13 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     const loginCaptcha = await vueapi(b, "/anon/captcha/create", {});
     const login = await vueapi(b, "/main/user/login", { username: name, password: PASSWORD, captchaKey: loginCaptcha.data?.captchaKey, captcha: inject("testCaptcha") });
     expect(login.code).toBe(0);
-    const bearer = (side: Side, p: string, body: Record<string, unknown>) =>
+    return (side: Side, p: string, body: Record<string, unknown>) =>
       send(server.baseUrl, side.agent, `/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` }, body: JSON.stringify({ userLanguage: "en", ...body }) });
+  }
+
+  it("a job runs once although both workers poll for due jobs every 100 ms", async () => {
+    const [a, b] = sides as [Side, Side];
+    const bearer = await signedUp("clj", a, b);
     const made = await Promise.all(Array.from({ length: 6 }, () => bearer(a, "/test/jobs", { run: "loop", durationsMs: [300] })));
     const ids = made.map((r) => r.data.jobId as number);
     const deadline = Date.now() + 30_000;
@@ -143,6 +151,66 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     // An unknown method keeps its JSON-RPC error code through the owner's socket.
     expect((await rpc(peer, "eth_noSuchMethod")).error.code).toBe((await rpc(owner, "eth_noSuchMethod")).error.code);
   });
+  it("a dedicated network deployed through the peer runs in the owner: its gateway, nodes and CA answer through both workers, and a password changed through the peer holds on both", async () => {
+    const owner = sides.find((s) => s.role === "owner")!;
+    const peer = sides.find((s) => s.role === "peer")!;
+    const bearer = await signedUp("cld", owner, peer);
+    const ok = async (side: Side, p: string, body: Record<string, unknown>) => {
+      const res = await bearer(side, p, body);
+      expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
+      return res.data;
+    };
+    await ok(peer, "/test/fixtures", { grantCents: 100_000 });
+    const options = await ok(peer, "/sys/prn/options", {});
+    const [cloud, region] = (options.clouds as { cloud: string; regions: { nodeId: number; freePeers: number }[] }[])
+      .flatMap((c) => c.regions.map((r) => [c.cloud, r] as const))
+      .find(([, r]) => r.freePeers >= 2)!;
+    const name = [...randomBytes(10)].map((b) => String.fromCharCode(97 + (b % 26))).join("");
+    const password = "cluster1";
+    const project = await ok(peer, "/sys/prn/create", { name, framework: "fisco", consensus: "pbft", cloud, nodeId: region.nodeId, nodeCount: 2, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "admin", password, confirmPassword: password, idempotencyKey: `cld${randomBytes(8).toString("hex")}` });
+    // The deploy job runs on whichever worker takes it; the network runs in the owner; the peer reads its figures.
+    const deadline = Date.now() + 90_000;
+    let detail: any;
+    for (;;) {
+      detail = await ok(peer, "/sys/prn/detail", { prnProjectId: project.prnProjectId });
+      if (detail.status === 3 && detail.network?.nodes.every((n: { status: string }) => n.status === "running")) break;
+      expect(detail.status, JSON.stringify(detail).slice(0, 600)).toBeLessThan(4);
+      if (Date.now() > deadline) throw new Error(`not running: ${JSON.stringify(detail).slice(0, 600)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(detail.network.nodes.filter((n: { type: number }) => n.type === 1)).toHaveLength(2);
+
+    const basic = (pw: string) => `Basic ${Buffer.from(`admin:${pw}`).toString("base64")}`;
+    const rpc = (side: Side, p: string, pw: string, method: string) =>
+      sendRaw(server.baseUrl, side.agent, p, { method: "POST", headers: { "Content-Type": "application/json", Authorization: basic(pw) }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }) });
+    const gateway = project.gatewayPath as string;
+    const chainIds = await Promise.all([owner, peer].map((side) => rpc(side, gateway, password, "eth_chainId")));
+    expect(chainIds.map((r) => r.status)).toEqual([200, 200]);
+    expect(JSON.parse(chainIds[1]!.text).result).toBe(JSON.parse(chainIds[0]!.text).result);
+    expect(Number(JSON.parse(chainIds[0]!.text).result)).toBe(detail.network.chainId);
+    // Every node's own endpoint, through the peer worker.
+    for (const node of detail.network.nodes.filter((n: { type: number }) => n.type === 1 || n.type === 3)) {
+      const answer = await rpc(peer, node.endpoint, password, "eth_blockNumber");
+      expect(answer.status, node.endpoint).toBe(200);
+      expect(JSON.parse(answer.text).result).toMatch(/^0x[0-9a-f]+$/);
+    }
+    const wrong = await rpc(peer, gateway, "wrongpass1", "eth_blockNumber");
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers["www-authenticate"]).toMatch(/^Basic /);
+    const ca = await sendRaw(server.baseUrl, peer.agent, `${gateway}/ca`, { headers: { Authorization: basic(password) } });
+    expect(ca.status).toBe(200);
+    expect(ca.text.trim()).toBe(detail.network.caCertificatePem.trim());
+    // "Try it" through the peer goes through the owner's gateway too.
+    expect(await ok(peer, "/sys/prn/tryIt", { prnProjectId: project.prnProjectId, method: "eth_chainId", params: "", password })).toMatchObject({ status: 200, body: { result: JSON.parse(chainIds[0]!.text).result } });
+
+    // A password changed through the peer: the old one is refused and the new one accepted, on both workers.
+    await ok(peer, "/sys/prn/password", { prnProjectId: project.prnProjectId, password: "cluster2", confirmPassword: "cluster2" });
+    for (const side of [owner, peer]) {
+      expect((await rpc(side, gateway, password, "eth_blockNumber")).status).toBe(401);
+      expect((await rpc(side, gateway, "cluster2", "eth_blockNumber")).status).toBe(200);
+    }
+  }, 150_000);
+
   it("a rate limit is shared (captcha.ip: 8 a minute per address, counted across both workers); a captcha made by one is used by the other", async () => {
     const [a, b] = sides as [Side, Side];
     // Made alternately through both: with a counter per process, each would accept 8 (16 in all).
