@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
+import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support";
 import { PASSWORD } from "./support";
 
 /**
@@ -8,7 +8,8 @@ import { PASSWORD } from "./support";
  * cross-chain with protocol 1 (the second protocol's missing APPCode is refused at its field first), an operator
  * approves it in Operations, the publisher sends a sample message to the open-alliance chain, sees the relayer's
  * call record (success, both transaction hashes) on the page, in the call's view and in the CSV export, and finds
- * the live state on the service detail's cross-chain tab.
+ * the live state on the service detail's cross-chain tab. The second protocol is refused (§8) on a service whose
+ * city nodes do not all support it, keeping what was typed; on nodes that do, its NFT sample is delivered.
  */
 
 const CROSS = "/g/home/CrossChainService";
@@ -154,4 +155,44 @@ test("closes a service's cross-chain while it waits for activation, after confir
   await expect(row.getByTestId("cross-status")).toHaveText("Closed");
   // A closed service can be opened again.
   await expect(row.getByRole("link", { name: "Open again" })).toBeVisible();
+});
+
+test("the second protocol is refused where a city node does not support it (§8), keeping the APPCode; where all do, its NFT sample is delivered", async ({ page, request }, testInfo) => {
+  test.setTimeout(180_000);
+  // The fixture takes the catalogue's first city nodes: the fourth, Chongqing, supports protocol 1 only.
+  const mixed = await publisherWithService(request, "xcm", testInfo, { verState: 25, framework: "fisco", nodeCount: 4 });
+  await logInAs(page, mixed.user.userName, PASSWORD);
+  await page.goto(`${CROSS}/Dredge?appId=${mixed.appId}`);
+  await page.getByTestId("protocol-2").click();
+  const appCode = page.getByRole("textbox", { name: "APPCode" });
+  await appCode.fill("nft-demo-01");
+  await page.getByRole("button", { name: "Submit for review" }).click();
+  await expect(page.getByText("Nodes do not support the chosen interchain protocol.")).toBeVisible();
+  await expect(page.locator('input[name="protocol"][value="2"]')).toBeChecked();
+  await expect(appCode).toHaveValue("nft-demo-01");
+  // Nothing was opened.
+  await page.goto(`${CROSS}/Index`);
+  await expect(page.getByTestId("cross-row").filter({ hasText: mixed.name })).toHaveCount(0);
+
+  // One node (Beijing) supports both: opened with protocol 2 and its APPCode, approved by an operator.
+  const svc = await publisherWithService(request, "xcn", testInfo, { verState: 25, framework: "fisco", nodeCount: 1 });
+  await api(request, "/sys/crossChain/dredge", { appId: svc.appId, protocol: 2, appCode: "nft-demo-02" }, svc.token);
+  await api(request, "/sys/ops/crossChain/review", { appId: svc.appId, decision: "approve" }, await apiToken(request, OPERATOR.userName, OPERATOR.password));
+  await logInAs(page, svc.user.userName, PASSWORD);
+  await page.goto(`${CROSS}/CrossChainDetail?appId=${svc.appId}`);
+  await expect(page.getByTestId("cross-state").getByTestId("cross-status")).toHaveText("Activated");
+  const send = page.getByRole("region", { name: "Send a sample message" });
+  await send.getByLabel("Target chain").selectOption({ label: "Open-alliance chain (open-alliance)" });
+  await send.getByLabel("NFT sample: lock on the source, mint on the target").check();
+  await send.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.getByTestId("flash")).toContainText("Message sent on the source chain");
+  const call = page.getByTestId("call-row").first();
+  await reloadUntil(page, async () => (await call.getByTestId("call-status").textContent().catch(() => null)) === "Success");
+  await expect(call.getByTestId("call-target")).toHaveText("open-alliance");
+  expect(await call.getByTestId("target-tx").getAttribute("data-value")).toMatch(/^0x[0-9a-f]{64}$/);
+  // The call is the NFT sample of the second protocol.
+  await call.getByRole("link", { name: /View call/ }).click();
+  const detail = page.getByTestId("call-detail");
+  await expect(detail).toContainText("NFT and deposit interchain framework");
+  await expect(detail).toContainText("NFT sample: lock on the source, mint on the target");
 });
