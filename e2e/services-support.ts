@@ -37,15 +37,16 @@ export async function apiToken(request: APIRequestContext, userName: string, pas
 
 /**
  * A fresh publisher with a complete service version made by the tests-only /test/services path.
- * It books 10 TPS per city node unless the spec asks for more: the whole run shares one catalogue, and
- * every running service holds its TPS until the run ends (§8 "Insufficient resources"), so at 100 TPS
- * each the fixtures alone filled Beijing and the wizard's own deployments late in the run failed.
+ * It books 10 TPS and 10 GB per city node unless the spec asks for more: the whole run shares one catalogue,
+ * and every running service holds its TPS and capacity until the run ends (§8 "Insufficient resources"). At
+ * 100 TPS each the fixtures alone filled Beijing's TPS, and at 50 GB each its 2,000 GB, and the wizard's
+ * own deployments late in the run failed.
  */
 export async function publisherWithService(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], service: Record<string, unknown>) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const token = await apiToken(request, user.userName);
   const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
-  const created = await api(request, "/test/services", { name, tps: 10, ...service }, token);
+  const created = await api(request, "/test/services", { name, tps: 10, capacityGb: 10, ...service }, token);
   return { user, token, name, ...(created as { appId: number; appVerId: number }) };
 }
 

@@ -24,7 +24,7 @@ export async function createServiceFixture(input: z.output<typeof serviceFixture
   const target = input.verState;
   const now = () => services.now();
   const { app, version } = await services.db.transaction(async (tx) => {
-    const built = await buildDraft(tx, { userId: owner.id, name, free: input.free, costCents: input.costCents, badPackage: input.badPackage, tps: input.tps, nodeCount: input.nodeCount, framework: input.framework, now: now(), files: services.files });
+    const built = await buildDraft(tx, { userId: owner.id, name, free: input.free, costCents: input.costCents, badPackage: input.badPackage, tps: input.tps, capacityGb: input.capacityGb, nodeCount: input.nodeCount, framework: input.framework, now: now(), files: services.files });
     await applyTransition(tx, { verId: built.version.id, event: "submit", actor: "publisher", actorId: owner.id, now: now(), set: { submittedAt: now() } });
     for (const text of input.comments) await tx.insert(appComments).values({ appId: built.app.id, userId: owner.id, text, createdAt: now() });
     if (target >= 10) {
