@@ -325,7 +325,7 @@ export const serviceFixtureSchema = z.object({
   badPackage: z.enum(BAD_PACKAGE_KINDS).optional(),
   /** TPS booked on each node (more than a node has makes the deployment fail). */
   tps: z.number().int().min(1).max(1_000_000).default(100),
-  /** Capacity (GB) booked on each node. */
+  /** Capacity (GB) booked on each node (more than a node has left makes the deployment fail). */
   capacityGb: z.number().int().min(1).max(100_000).default(50),
   /** How many city nodes (first ones of the catalogue). */
   nodeCount: z.number().int().min(1).max(4).default(2),

@@ -1,5 +1,5 @@
 import { expect, ready, test } from "./fixtures";
-import { api, apiToken, logInAs, OPERATOR } from "./services-support";
+import { api, apiToken, FIXTURE_BOOKING, logInAs, OPERATOR } from "./services-support";
 import { createActiveUser, PASSWORD, uniqueUser } from "./support";
 import { basicInfo, logInAs as logInWith, PNG, wizardApi } from "./wizard-support";
 
@@ -12,7 +12,7 @@ test("the overview shows the account's balance, amount due, services by status a
   const user = await createActiveUser(request, uniqueUser(testInfo, "ovw"));
   const token = await apiToken(request, user.userName);
   await api(request, "/test/fixtures", { grantCents: 60_000, bills: [{ totalCents: 1_234, cycle: 99 }, { totalCents: 2_500 }, { totalCents: 900, payState: 15 }], usage: { days: 10, mbPerDay: 1536 } }, token);
-  for (const verState of [25, 5, 23]) await api(request, "/test/services", { verState, tps: 10, capacityGb: 10 }, token);
+  for (const verState of [25, 5, 23]) await api(request, "/test/services", { verState, ...FIXTURE_BOOKING }, token);
 
   // The account's real data, each from its own page's path.
   const account = await api(request, "/sys/account/summary", {}, token);
@@ -77,7 +77,7 @@ test("a draft is listed in Published services, resumed from a second device and 
 
 test("an operator sees the items waiting in each queue on the overview and beside each Operations tab", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "opq"));
-  await api(request, "/test/services", { verState: 5, tps: 10, capacityGb: 10 }, await apiToken(request, user.userName));
+  await api(request, "/test/services", { verState: 5, ...FIXTURE_BOOKING }, await apiToken(request, user.userName));
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/index");
   const onHome = Number(await page.getByTestId("dash-queue-ServiceReviews").textContent());

@@ -36,17 +36,19 @@ export async function apiToken(request: APIRequestContext, userName: string, pas
 }
 
 /**
- * A fresh publisher with a complete service version made by the tests-only /test/services path.
- * It books 10 TPS and 10 GB per city node unless the spec asks for more: the whole run shares one catalogue,
- * and every running service holds its TPS and capacity until the run ends (§8 "Insufficient resources"). At
- * 100 TPS each the fixtures alone filled Beijing's TPS, and at 50 GB each its 2,000 GB, and the wizard's
- * own deployments late in the run failed.
+ * What a /test/services fixture books on each city node unless a spec asks for more: the whole run shares one
+ * catalogue, and every running service holds its TPS and capacity until the run ends (§8 "Insufficient
+ * resources"). At the fixture's own defaults (100 TPS, 50 GB) the fixtures alone filled Beijing's 3,000 TPS,
+ * then its 2,000 GB, and the wizard's own deployments late in the run failed.
  */
+export const FIXTURE_BOOKING = { tps: 10, capacityGb: 10 };
+
+/** A fresh publisher with a complete service version made by the tests-only /test/services path (FIXTURE_BOOKING). */
 export async function publisherWithService(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], service: Record<string, unknown>) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const token = await apiToken(request, user.userName);
   const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
-  const created = await api(request, "/test/services", { name, tps: 10, capacityGb: 10, ...service }, token);
+  const created = await api(request, "/test/services", { name, ...FIXTURE_BOOKING, ...service }, token);
   return { user, token, name, ...(created as { appId: number; appVerId: number }) };
 }
 
