@@ -1,8 +1,21 @@
+import { readdirSync } from "node:fs";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "public/build/**", "bench/bare/build/**", "bench/bare/public/**", "node_modules/**", "backend/db/migrations/**", "test-results/**", "playwright-report/**", ".cache/**"] },
+  {
+    ignores: [
+      "build/**",
+      "public/build/**",
+      "bench/bare/build/**",
+      "bench/bare/public/**",
+      "node_modules/**",
+      "backend/db/migrations/**",
+      "test-results/**",
+      "playwright-report/**",
+      ".cache/**",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.{ts,tsx}"],
@@ -22,7 +35,8 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         {
-          selector: "ImportDeclaration[source.value='zod'][importKind='value'] > :matches(ImportSpecifier[imported.name='z'][importKind='value'], ImportDefaultSpecifier)",
+          selector:
+            "ImportDeclaration[source.value='zod'][importKind='value'] > :matches(ImportSpecifier[imported.name='z'][importKind='value'], ImportDefaultSpecifier)",
           message: 'Use `import * as z from "zod"`: it lets the browser bundle drop what the code does not use.',
         },
       ],
@@ -37,36 +51,54 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          patterns: [{ regex: "(^|/)backend(/|$)", message: "The portal reaches the backend through the request layer (app/lib/vueapi.server.ts); only the door files import backend/." }],
+          patterns: [
+            {
+              regex: "(^|/|#)backend(/|$)",
+              message:
+                "The portal reaches the backend through the request layer (app/lib/vueapi.server.ts); only the door files import backend/.",
+            },
+          ],
           // Every CSV export neutralises formula cells through one writer (docs/decisions/024).
-          paths: ["csv-stringify", "csv-stringify/sync"].map((name) => ({ name, message: "Write CSV with toCsv() of app/lib/csv.server.ts." })),
+          paths: ["csv-stringify", "csv-stringify/sync"].map((name) => ({
+            name,
+            message: "Write CSV with toCsv() of app/lib/csv.server.ts.",
+          })),
         },
       ],
     },
   },
+  // A domain reaches another only through its index (the `api` of defineDomain) or its tables.ts
+  // (Drizzle foreign keys and read joins): docs/decisions/018.
+  ...readdirSync("backend/domains", { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => ({
+      files: [`backend/domains/${name}/**/*.ts`],
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              {
+                regex: `^#backend/domains/(?!${name}/)[^/]+/(?!(index|tables)\\.ts$).+`,
+                message: `Import another domain through its index (\`import billing from "#backend/domains/billing/index.ts"\`, then billing.api...) or its tables.ts.`,
+              },
+            ],
+          },
+        ],
+      },
+    })),
   {
-    // A domain reaches another only through its index (the `api` of defineDomain) or its tables.ts
-    // (Drizzle foreign keys and read joins): docs/decisions/018.
-    files: ["backend/domains/**/*.ts"],
+    // db/ and the kernel never import a domain; only backend/index.ts and backend/seed.ts list them.
+    files: ["backend/db/**/*.ts", "backend/http/**/*.ts", "backend/jobs/**/*.ts", "backend/kit/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
-            {
-              regex: "^\\.\\./(?!\\.\\.)[^/]+/(?!tables$)[^/]+",
-              message: "Import another domain through its index (`import billing from \"../billing\"`, then billing.api...) or its tables.ts.",
-            },
+            { regex: "(^|/)domains(/|$)", message: "The kernel never imports a domain (docs/decisions/018)." },
           ],
         },
       ],
-    },
-  },
-  {
-    // db/ and the kernel never import a domain; only backend/index.ts and backend/seed.ts list them.
-    files: ["backend/db/**/*.ts", "backend/http/**/*.ts", "backend/jobs/**/*.ts", "backend/kit/**/*.ts"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "(^|/)domains(/|$)", message: "The kernel never imports a domain (docs/decisions/018)." }] }],
     },
   },
   {
@@ -79,7 +111,8 @@ export default tseslint.config(
         "error",
         {
           selector: "CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(cityNodes)$/]",
-          message: "The city-node catalogue is kept per process: write it through backend/domains/platform/catalogue.ts, which clears the kept copy (docs/decisions/030).",
+          message:
+            "The city-node catalogue is kept per process: write it through backend/domains/platform/catalogue.ts, which clears the kept copy (docs/decisions/030).",
         },
       ],
     },

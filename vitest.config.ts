@@ -1,27 +1,24 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const alias = {
-  "~": fileURLToPath(new URL("./app", import.meta.url)),
-  "@contract": fileURLToPath(new URL("./contract", import.meta.url)),
-};
-
 export default defineConfig({
-  resolve: { alias },
   test: {
     projects: [
       {
-        resolve: { alias },
         test: {
           name: "unit",
           globals: true,
           environment: "node",
-          include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx", "app/**/*.test.ts", "contract/**/*.test.ts", "backend/**/*.test.ts"],
+          include: [
+            "tests/unit/**/*.test.ts",
+            "tests/unit/**/*.test.tsx",
+            "app/**/*.test.ts",
+            "contract/**/*.test.ts",
+            "backend/**/*.test.ts",
+          ],
           setupFiles: ["tests/setup/fail-on-console-error.ts"],
         },
       },
       {
-        resolve: { alias },
         test: {
           name: "backend",
           globals: true,
@@ -35,7 +32,6 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias },
         test: {
           // The server entry over real sockets: backend faults, shutdown, security headers, compression.
           // Each file starts its own server processes (docs/decisions/016).

@@ -5,7 +5,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { getInitialNamespaces } from "remix-i18next/client";
-import { i18nConfig } from "./lib/i18n";
+import { i18nConfig } from "./lib/i18n.ts";
 
 async function hydrate() {
   await i18next

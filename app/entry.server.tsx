@@ -2,14 +2,14 @@ import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { errorSummary } from "@contract/error-summary";
+import { errorSummary } from "#contract/error-summary.ts";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { getEnv } from "./lib/env.server";
-import { getLanguage, i18nFor } from "./lib/i18n.server";
-import { NonceContext } from "./lib/nonce";
-import { startServices } from "./lib/transport.server";
+import { getEnv } from "./lib/env.server.ts";
+import { getLanguage, i18nFor } from "./lib/i18n.server.ts";
+import { NonceContext } from "./lib/nonce.ts";
+import { startServices } from "./lib/transport.server.ts";
 
 // Validate the environment and start the embedded /vueapi backend (migrations, seed) before serving:
 // a bad configuration stops the server here instead of failing the first request.

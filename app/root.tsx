@@ -1,20 +1,29 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Links, LiveReload, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  LiveReload,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import stylesheet from "~/tailwind.css";
-import { ErrorView } from "./components/ErrorView";
-import { FlashBanner } from "./components/FlashBanner";
-import { MobileNotice } from "./components/MobileNotice";
-import { OfflineWatcher } from "./components/OfflineWatcher";
-import { TestModeBanner } from "./components/TestModeBanner";
-import { getViewer } from "./lib/api.server";
-import { getEnv } from "./lib/env.server";
-import { resources } from "./lib/resources.server";
-import { pageTitle } from "./lib/meta";
-import { isMobileAllowed } from "./lib/mobile";
-import { useNonce } from "./lib/nonce";
-import { getFlash } from "./lib/session.server";
+import stylesheet from "#app/tailwind.css";
+import { ErrorView } from "./components/ErrorView.tsx";
+import { FlashBanner } from "./components/FlashBanner.tsx";
+import { MobileNotice } from "./components/MobileNotice.tsx";
+import { OfflineWatcher } from "./components/OfflineWatcher.tsx";
+import { TestModeBanner } from "./components/TestModeBanner.tsx";
+import { getViewer } from "./lib/api.server.ts";
+import { getEnv } from "./lib/env.server.ts";
+import { resources } from "./lib/resources.server.ts";
+import { pageTitle } from "./lib/meta.ts";
+import { isMobileAllowed } from "./lib/mobile.ts";
+import { useNonce } from "./lib/nonce.ts";
+import { getFlash } from "./lib/session.server.ts";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -27,7 +36,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [viewer, { flash, setCookies }] = await Promise.all([getViewer(request), getFlash(request)]);
   const pathname = new URL(request.url).pathname;
   // The page titles come straight from the language's strings (no i18next instance per request).
-  const common = resources[viewer.language].common as { brand: string; description: string; titles: Record<string, string> };
+  const common = resources[viewer.language].common as {
+    brand: string;
+    description: string;
+    titles: Record<string, string>;
+  };
   return json(
     {
       locale: viewer.language,

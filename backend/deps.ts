@@ -1,10 +1,10 @@
-import type { Db } from "./db/client";
-import type { BackendEnv } from "./env";
-import type { Limits } from "./kit/rate-limit";
-import type { FileStore } from "./kit/storage";
-import type { SessionCache } from "./http/session-cache";
-import type { ConstantData } from "./kit/constant-data";
-import type { Mailer } from "./mail";
+import type { Db } from "./db/client.ts";
+import type { BackendEnv } from "./env.ts";
+import type { Limits } from "./kit/rate-limit.ts";
+import type { FileStore } from "./kit/storage.ts";
+import type { SessionCache } from "./http/session-cache.ts";
+import type { ConstantData } from "./kit/constant-data.ts";
+import type { Mailer } from "./mail.ts";
 
 /**
  * What every handler may use: the database, the environment, the mailer, the rate limits, the storage adapter

@@ -1,7 +1,12 @@
 import path from "node:path";
 import { z } from "zod";
-import { readRateLimitConfig, type RateLimitConfig } from "./kit/rate-limit-rules";
-import { chosenPaymentProvider, PAYMENT_PROVIDERS, sandboxMayRun, type PaymentProviderName } from "../contract/payments-codes";
+import { readRateLimitConfig, type RateLimitConfig } from "./kit/rate-limit-rules.ts";
+import {
+  chosenPaymentProvider,
+  PAYMENT_PROVIDERS,
+  sandboxMayRun,
+  type PaymentProviderName,
+} from "#contract/payments-codes.ts";
 
 /**
  * The backend's environment, validated at start: a bad value stops the server (ARCHITECTURE house habit 6).
@@ -32,15 +37,24 @@ const schema = z
     PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
     STRIPE_SECRET_KEY: z
       .string()
-      .regex(/^(sk|rk)_(live|test)_[A-Za-z0-9]+$/, "a Stripe secret key starts with sk_live_, sk_test_ or (restricted) rk_live_, rk_test_")
+      .regex(
+        /^(sk|rk)_(live|test)_[A-Za-z0-9]+$/,
+        "a Stripe secret key starts with sk_live_, sk_test_ or (restricted) rk_live_, rk_test_",
+      )
       .optional(),
-    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=_-]+$/, "a Stripe webhook signing secret starts with whsec_").optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, "a Stripe webhook signing secret starts with whsec_")
+      .optional(),
     /** Another address for the Stripe API (stripe-mock, a test double); unset = api.stripe.com. */
     STRIPE_API_URL: z.string().url().optional(),
     /** Another Ethereum JSON-RPC node for every chain instead of the embedded engine (docs/decisions/025). */
     CHAIN_RPC_URL: z.string().url().optional(),
     /** With CHAIN_RPC_URL: the private key of an account funded on that node, the treasury (0x + 64 hex). */
-    CHAIN_TREASURY_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits").optional(),
+    CHAIN_TREASURY_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits")
+      .optional(),
     /** A kubo node's RPC API (or an IPFS Cluster's IPFS proxy) instead of the embedded IPFS engine (docs/decisions/039). */
     IPFS_API_URL: z.string().url().optional(),
     /** Where the embedded database's SQL runs: its own worker thread (default) or the main thread (docs/decisions/031). */
@@ -57,7 +71,8 @@ const schema = z
     const demo = (env.DEMO ?? env.SEED_DEMO) === "1";
     const issue = (variable: string, message: string) => ctx.addIssue({ code: "custom", path: [variable], message });
     if (env.TEST_CAPTCHA && production) issue("TEST_CAPTCHA", "TEST_CAPTCHA must not be set when NODE_ENV=production");
-    if (env.TEST_FIXTURES === "1" && production) issue("TEST_FIXTURES", "TEST_FIXTURES must not be set when NODE_ENV=production");
+    if (env.TEST_FIXTURES === "1" && production)
+      issue("TEST_FIXTURES", "TEST_FIXTURES must not be set when NODE_ENV=production");
     const provider = chosenPaymentProvider({ nodeEnv: env.NODE_ENV, demo, paymentProvider: env.PAYMENT_PROVIDER });
     if (!provider) {
       issue(
@@ -72,20 +87,40 @@ const schema = z
           "(with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), or DEMO=1 to run the demo in test mode",
       );
     }
-    if (env.CHAIN_RPC_URL && !env.CHAIN_TREASURY_KEY) issue("CHAIN_TREASURY_KEY", "required with CHAIN_RPC_URL (the key of an account funded on that node, which pays the gas the portal assigns)");
+    if (env.CHAIN_RPC_URL && !env.CHAIN_TREASURY_KEY)
+      issue(
+        "CHAIN_TREASURY_KEY",
+        "required with CHAIN_RPC_URL (the key of an account funded on that node, which pays the gas the portal assigns)",
+      );
     if (env.WORKERS > 1 && !env.DATABASE_URL) {
-      issue("WORKERS", "WORKERS above 1 needs DATABASE_URL: the embedded database (PGlite) has one writer, one process. Set DATABASE_URL to a PostgreSQL server, or WORKERS=1");
+      issue(
+        "WORKERS",
+        "WORKERS above 1 needs DATABASE_URL: the embedded database (PGlite) has one writer, one process. Set DATABASE_URL to a PostgreSQL server, or WORKERS=1",
+      );
     }
-    if (env.BSN_CLUSTER_ROLE && !env.BSN_ENGINES_SOCKET) issue("BSN_ENGINES_SOCKET", "set by the cluster's primary with BSN_CLUSTER_ROLE");
-    if (env.RATE_LIMITS?.trim() === "off" && production) issue("RATE_LIMITS", "RATE_LIMITS=off must not be set when NODE_ENV=production");
+    if (env.BSN_CLUSTER_ROLE && !env.BSN_ENGINES_SOCKET)
+      issue("BSN_ENGINES_SOCKET", "set by the cluster's primary with BSN_CLUSTER_ROLE");
+    if (env.RATE_LIMITS?.trim() === "off" && production)
+      issue("RATE_LIMITS", "RATE_LIMITS=off must not be set when NODE_ENV=production");
     if (provider === "stripe") {
-      if (!env.STRIPE_SECRET_KEY) issue("STRIPE_SECRET_KEY", "required when PAYMENT_PROVIDER=stripe (the API secret key of the Stripe account)");
+      if (!env.STRIPE_SECRET_KEY)
+        issue("STRIPE_SECRET_KEY", "required when PAYMENT_PROVIDER=stripe (the API secret key of the Stripe account)");
       if (!env.STRIPE_WEBHOOK_SECRET) {
-        issue("STRIPE_WEBHOOK_SECRET", "required when PAYMENT_PROVIDER=stripe (the signing secret whsec_… of the webhook endpoint PUBLIC_URL/payments/stripe/webhook)");
+        issue(
+          "STRIPE_WEBHOOK_SECRET",
+          "required when PAYMENT_PROVIDER=stripe (the signing secret whsec_… of the webhook endpoint PUBLIC_URL/payments/stripe/webhook)",
+        );
       }
-      if (production && !env.PUBLIC_URL) issue("PUBLIC_URL", "required when PAYMENT_PROVIDER=stripe in production (where Stripe sends the payer back, and the webhook's address)");
+      if (production && !env.PUBLIC_URL)
+        issue(
+          "PUBLIC_URL",
+          "required when PAYMENT_PROVIDER=stripe in production (where Stripe sends the payer back, and the webhook's address)",
+        );
       if (production && demo) {
-        issue("DEMO", "the demo (accounts with a published password, sandbox payments) cannot run with PAYMENT_PROVIDER=stripe when NODE_ENV=production");
+        issue(
+          "DEMO",
+          "the demo (accounts with a published password, sandbox payments) cannot run with PAYMENT_PROVIDER=stripe when NODE_ENV=production",
+        );
       }
     }
   });
@@ -148,7 +183,9 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    throw new ConfigurationError(`Invalid backend environment:\n${parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+    throw new ConfigurationError(
+      `Invalid backend environment:\n${parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n")}`,
+    );
   }
   const env = parsed.data;
   let rateLimits: RateLimitConfig;
@@ -159,7 +196,11 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
   }
   const demo = (env.DEMO ?? env.SEED_DEMO) === "1";
   // Validated above: a provider was chosen.
-  const paymentProvider = chosenPaymentProvider({ nodeEnv: env.NODE_ENV, demo, paymentProvider: env.PAYMENT_PROVIDER })!;
+  const paymentProvider = chosenPaymentProvider({
+    nodeEnv: env.NODE_ENV,
+    demo,
+    paymentProvider: env.PAYMENT_PROVIDER,
+  })!;
   return {
     nodeEnv: env.NODE_ENV,
     dataDir: path.resolve(env.DATA_DIR),
@@ -174,7 +215,9 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     testFixtures: env.TEST_FIXTURES === "1",
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
-    chain: env.CHAIN_RPC_URL ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! } : { kind: "embedded" },
+    chain: env.CHAIN_RPC_URL
+      ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! }
+      : { kind: "embedded" },
     ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },
     pgliteThread: env.PGLITE_THREAD,
     cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,

@@ -1,64 +1,94 @@
-import { CLIENT_ADDRESS_HEADER, fail } from "../contract/envelope";
-import { Msg } from "../contract/messages";
-import { openDatabase } from "./db/client";
-import type { Deps } from "./deps";
-import accounts from "./domains/accounts";
-import audit from "./domains/audit";
-import billing from "./domains/billing";
-import chain from "./domains/chain";
-import contracts from "./domains/contracts";
-import inbox from "./domains/inbox";
-import invoices from "./domains/invoices";
-import operations from "./domains/operations";
-import participation from "./domains/participation";
-import payments from "./domains/payments";
-import platform from "./domains/platform";
-import prices from "./domains/prices";
-import profile from "./domains/profile";
-import publicChain from "./domains/public-chain";
-import ipfs from "./domains/ipfs";
-import crossChain from "./domains/cross-chain";
-import did from "./domains/did";
-import ddc from "./domains/ddc";
-import community from "./domains/community";
-import ide from "./domains/ide";
-import support from "./domains/support";
-import services from "./domains/services";
-import store from "./domains/store";
-import testServices from "./domains/test-services";
-import serviceWizard from "./domains/service-wizard";
-import docs from "./domains/docs";
-import market from "./domains/market";
-import dedicatedNodes from "./domains/dedicated-nodes";
-import { readBackendEnv, type BackendEnv } from "./env";
-import { createDrain } from "./http/drain";
-import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit";
-import { createRouter, type Caller, type Handlers } from "./http/router";
-import { SessionCache } from "./http/session-cache";
-import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data";
-import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner";
-import { answerBackups } from "./kit/backup";
-import { lockDataDirOrExit } from "./kit/data-dir-lock";
-import type { Domain, Endpoint } from "./kit/domain";
-import { Limits } from "./kit/rate-limit";
-import { databaseFileStore } from "./kit/storage";
-import type { UploadRule } from "./kit/uploads";
-import type { UploadKind } from "../contract/uploads";
-import { Mailer } from "./mail";
-import { seedDemoData } from "./seed";
+import { CLIENT_ADDRESS_HEADER, fail } from "#contract/envelope.ts";
+import { Msg } from "#contract/messages.ts";
+import { openDatabase } from "./db/client.ts";
+import type { Deps } from "./deps.ts";
+import accounts from "./domains/accounts/index.ts";
+import audit from "./domains/audit/index.ts";
+import billing from "./domains/billing/index.ts";
+import chain from "./domains/chain/index.ts";
+import contracts from "./domains/contracts/index.ts";
+import inbox from "./domains/inbox/index.ts";
+import invoices from "./domains/invoices/index.ts";
+import operations from "./domains/operations/index.ts";
+import participation from "./domains/participation/index.ts";
+import payments from "./domains/payments/index.ts";
+import platform from "./domains/platform/index.ts";
+import prices from "./domains/prices/index.ts";
+import profile from "./domains/profile/index.ts";
+import publicChain from "./domains/public-chain/index.ts";
+import ipfs from "./domains/ipfs/index.ts";
+import crossChain from "./domains/cross-chain/index.ts";
+import did from "./domains/did/index.ts";
+import ddc from "./domains/ddc/index.ts";
+import community from "./domains/community/index.ts";
+import ide from "./domains/ide/index.ts";
+import support from "./domains/support/index.ts";
+import services from "./domains/services/index.ts";
+import store from "./domains/store/index.ts";
+import testServices from "./domains/test-services/index.ts";
+import serviceWizard from "./domains/service-wizard/index.ts";
+import docs from "./domains/docs/index.ts";
+import market from "./domains/market/index.ts";
+import dedicatedNodes from "./domains/dedicated-nodes/index.ts";
+import { readBackendEnv, type BackendEnv } from "./env.ts";
+import { createDrain } from "./http/drain.ts";
+import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit.ts";
+import { createRouter, type Caller, type Handlers } from "./http/router.ts";
+import { SessionCache } from "./http/session-cache.ts";
+import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data.ts";
+import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner.ts";
+import { answerBackups } from "./kit/backup.ts";
+import { lockDataDirOrExit } from "./kit/data-dir-lock.ts";
+import type { Domain, Endpoint } from "./kit/domain.ts";
+import { Limits } from "./kit/rate-limit.ts";
+import { databaseFileStore } from "./kit/storage.ts";
+import type { UploadRule } from "./kit/uploads.ts";
+import type { UploadKind } from "#contract/uploads.ts";
+import { Mailer } from "./mail.ts";
+import { seedDemoData } from "./seed.ts";
 
 /**
  * The domains of the backend, in the order their start hooks and demo seeders run (docs/decisions/018).
  * To add a domain: copy backend/domains/_template, add one line here, add its contract/<name>.ts to
  * contract/paths.ts.
  */
-export const domains: readonly Domain[] = [platform, accounts, inbox, billing, chain, payments, profile, invoices, services, serviceWizard, participation, store, publicChain, contracts, testServices, ipfs, did, ddc, community, ide, support, docs, market, crossChain, dedicatedNodes, prices, operations, audit];
+export const domains: readonly Domain[] = [
+  platform,
+  accounts,
+  inbox,
+  billing,
+  chain,
+  payments,
+  profile,
+  invoices,
+  services,
+  serviceWizard,
+  participation,
+  store,
+  publicChain,
+  contracts,
+  testServices,
+  ipfs,
+  did,
+  ddc,
+  community,
+  ide,
+  support,
+  docs,
+  market,
+  crossChain,
+  dedicatedNodes,
+  prices,
+  operations,
+  audit,
+];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */
 const handlers = Object.assign({}, ...domains.flatMap((d) => [d.handlers ?? {}, d.fixtures ?? {}])) as Handlers;
 
 /** Every background job kind and its handler (backend/jobs/runner.ts); the fixture kinds only with TEST_FIXTURES=1. */
-const jobsOf = (env: BackendEnv) => jobRegistry(domains.flatMap((d) => Object.entries({ ...d.jobs, ...(env.testFixtures ? d.fixtureJobs : {}) })));
+const jobsOf = (env: BackendEnv) =>
+  jobRegistry(domains.flatMap((d) => Object.entries({ ...d.jobs, ...(env.testFixtures ? d.fixtureJobs : {}) })));
 
 /** Every upload kind (contract/uploads.ts) and the rule of the domain that owns it; a kind is owned once. */
 const uploadRules = new Map<UploadKind, UploadRule>();
@@ -70,7 +100,11 @@ for (const [kind, rule] of domains.flatMap((d) => Object.entries(d.uploads ?? {}
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
 
-type Started = Promise<{ handle: (request: Request, caller?: Caller) => Promise<Response>; deps: Deps; health: () => Promise<Record<string, unknown>> }>;
+type Started = Promise<{
+  handle: (request: Request, caller?: Caller) => Promise<Response>;
+  deps: Deps;
+  health: () => Promise<Record<string, unknown>>;
+}>;
 // Kept on globalThis so that re-evaluating this module (remix dev rebuilds) reuses the open database.
 const holder = globalThis as typeof globalThis & { __bsnVueapi?: Started };
 /** The configuration of the backend started in this process, once it is (which endpoints it serves depends on it). */
@@ -79,7 +113,16 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
-  const deps: Deps = { db: database.db, env, mailer: new Mailer(env), limits: new Limits(database.db, env.rateLimits, now), files: databaseFileStore, now, sessions: new SessionCache(), constants: new ConstantData(env.databaseUrl ? CONSTANT_DATA_TTL_MS : Number.POSITIVE_INFINITY) };
+  const deps: Deps = {
+    db: database.db,
+    env,
+    mailer: new Mailer(env),
+    limits: new Limits(database.db, env.rateLimits, now),
+    files: databaseFileStore,
+    now,
+    sessions: new SessionCache(),
+    constants: new ConstantData(env.databaseUrl ? CONSTANT_DATA_TTL_MS : Number.POSITIVE_INFINITY),
+  };
   for (const domain of domains) await domain.start?.(deps);
   if (env.seedDemo) await seedDemoData(deps, domains);
   // Recurring jobs are scheduled once (their dedupe keys make this a no-op when they exist).
@@ -118,7 +161,11 @@ async function healthOf(deps: Deps): Promise<Record<string, unknown>> {
 const drainHolder = globalThis as typeof globalThis & { __bsnDrain?: ReturnType<typeof createDrain> };
 const drain = (drainHolder.__bsnDrain ??= createDrain());
 /** What a call gets once the process is shutting down (the portal shows it as a server error). */
-const shuttingDown = () => new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), { status: 503, headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" } });
+const shuttingDown = () =>
+  new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), {
+    status: 503,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" },
+  });
 
 async function start() {
   const env = readBackendEnv();
@@ -132,7 +179,8 @@ async function start() {
   // Holding the lock of the embedded database, no other process runs jobs on it: every job another process
   // held is an orphan of a process that ended (docs/decisions/005).
   const exclusive = dataDirLock !== undefined && !env.databaseUrl;
-  const stopJobs = deps.env.jobsIntervalMs > 0 ? jobs.start(deps.env.jobsIntervalMs, { exclusive }) : async () => undefined;
+  const stopJobs =
+    deps.env.jobsIntervalMs > 0 ? jobs.start(deps.env.jobsIntervalMs, { exclusive }) : async () => undefined;
   // On SIGTERM/SIGINT (the server stops taking connections), end cleanly: no further job pass, the calls
   // under way answered, then the database closed. An open database (PGlite's timers, the pool's idle
   // connections) would otherwise keep the process alive long after the signal.
@@ -193,9 +241,14 @@ export function handleVueapiInProcess(request: Request): Promise<Response> {
  * An endpoint that depends on the configuration (the sandbox checkout, a provider's webhook) is served only
  * by a backend started in this process with that configuration.
  */
-export function endpointFor(pathname: string, env: BackendEnv | undefined = startedEnv.__bsnBackendEnv): Endpoint | undefined {
+export function endpointFor(
+  pathname: string,
+  env: BackendEnv | undefined = startedEnv.__bsnBackendEnv,
+): Endpoint | undefined {
   return endpoints.find(
-    (e) => (pathname === e.path.replace(/\/$/, "") || pathname.startsWith(e.path)) && (!e.enabled || (env !== undefined && e.enabled(env))),
+    (e) =>
+      (pathname === e.path.replace(/\/$/, "") || pathname.startsWith(e.path)) &&
+      (!e.enabled || (env !== undefined && e.enabled(env))),
   );
 }
 
@@ -210,7 +263,8 @@ const plain = (status: number, text: string, headers: Record<string, string> = {
 export async function serveEndpoint(request: Request, deps: Deps): Promise<Response> {
   const endpoint = endpointFor(new URL(request.url).pathname, deps.env);
   if (!endpoint) return plain(404, "Not found");
-  if (!(endpoint.methods as readonly string[]).includes(request.method)) return plain(405, "Method not allowed", { Allow: endpoint.methods.join(", ") });
+  if (!(endpoint.methods as readonly string[]).includes(request.method))
+    return plain(405, "Method not allowed", { Allow: endpoint.methods.join(", ") });
   if (!request.body) return endpoint.handle(request, deps);
   if (endpoint.streamBody) {
     // Streamed to the handler, counted while it arrives (docs/decisions/023, 039).

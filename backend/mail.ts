@@ -4,10 +4,18 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInstance, type TFunction } from "i18next";
 import nodemailer, { type Transporter } from "nodemailer";
-import type { BackendEnv } from "./env";
+import type { BackendEnv } from "./env.ts";
 
 export type Language = "en" | "zh-CN";
-export type MailKind = "activation" | "resetCode" | "desktopLink" | "eventSignup" | "supportTicketLink" | "supportReply" | "newsletterConfirm" | "newsletter";
+export type MailKind =
+  | "activation"
+  | "resetCode"
+  | "desktopLink"
+  | "eventSignup"
+  | "supportTicketLink"
+  | "supportReply"
+  | "newsletterConfirm"
+  | "newsletter";
 
 /**
  * What a mail may carry beside its text: an HTML part (already safe: rendered by the caller, e.g. Markdown through
@@ -40,7 +48,8 @@ export class Mailer {
   private async translator(language: Language): Promise<TFunction> {
     const known = this.translators.get(language);
     if (known) return known;
-    const load = (lng: string) => JSON.parse(readFileSync(path.resolve(process.cwd(), "locales", lng, "mail.json"), "utf8"));
+    const load = (lng: string) =>
+      JSON.parse(readFileSync(path.resolve(process.cwd(), "locales", lng, "mail.json"), "utf8"));
     const instance = createInstance();
     await instance.init({
       lng: language,
@@ -54,19 +63,36 @@ export class Mailer {
     return instance.t;
   }
 
-  async send(permit: MailPermit, kind: MailKind, language: Language, params: Record<string, string>, extras: MailExtras = {}) {
+  async send(
+    permit: MailPermit,
+    kind: MailKind,
+    language: Language,
+    params: Record<string, string>,
+    extras: MailExtras = {},
+  ) {
     const { to } = permit;
     const t = await this.translator(language);
     const subject = t(`${kind}.subject`, params);
     const text = t(`${kind}.body`, params);
-    const html = extras.html === undefined ? undefined : `${extras.html}\n<hr>\n<p>${t(`${kind}.htmlFooter`, params)}</p>`;
-    const info = await this.transporter.sendMail({ from: this.env.mailFrom, to, subject, text, ...(html ? { html } : {}), ...(extras.headers ? { headers: extras.headers } : {}) });
+    const html =
+      extras.html === undefined ? undefined : `${extras.html}\n<hr>\n<p>${t(`${kind}.htmlFooter`, params)}</p>`;
+    const info = await this.transporter.sendMail({
+      from: this.env.mailFrom,
+      to,
+      subject,
+      text,
+      ...(html ? { html } : {}),
+      ...(extras.headers ? { headers: extras.headers } : {}),
+    });
     if (!this.env.smtpUrl) {
       const dir = path.join(this.env.dataDir, "outbox");
       await mkdir(dir, { recursive: true });
       const base = `${Date.now()}-${randomBytes(4).toString("hex")}`;
       await writeFile(path.join(dir, `${base}.eml`), info.message as Buffer);
-      await writeFile(path.join(dir, `${base}.json`), JSON.stringify({ to, subject, text, ...(html ? { html } : {}), date: new Date().toISOString() }, null, 2));
+      await writeFile(
+        path.join(dir, `${base}.json`),
+        JSON.stringify({ to, subject, text, ...(html ? { html } : {}), date: new Date().toISOString() }, null, 2),
+      );
     }
   }
 }

@@ -9,12 +9,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import accounts from "./domains/accounts";
-import { openDatabase } from "./db/client";
-import { ConfigurationError, readBackendEnv } from "./env";
-import { ApiError } from "./http/errors";
+import accounts from "./domains/accounts/index.ts";
+import { openDatabase } from "./db/client.ts";
+import { ConfigurationError, readBackendEnv } from "./env.ts";
+import { ApiError } from "./http/errors.ts";
 
-const USAGE = "usage: npm run operator:create -- --username <name> --email <address> [--real-name <name>] [--mobile <number>]\n" +
+const USAGE =
+  "usage: npm run operator:create -- --username <name> --email <address> [--real-name <name>] [--mobile <number>]\n" +
   "The password comes from OPERATOR_PASSWORD, or standard input, or is asked for.\n";
 
 const say = (text: string) => process.stdout.write(text);
@@ -22,9 +23,17 @@ const say = (text: string) => process.stdout.write(text);
 /** English texts of the message keys (locales/en), so that a refusal reads like the portal's. */
 function describe(key: string): string {
   const [file, name] = key.startsWith("errors:") ? ["errors.json", key.slice("errors:".length)] : ["forms.json", key];
-  const texts = JSON.parse(readFileSync(path.resolve(process.cwd(), "locales/en", file), "utf8")) as Record<string, unknown>;
+  const texts = JSON.parse(readFileSync(path.resolve(process.cwd(), "locales/en", file), "utf8")) as Record<
+    string,
+    unknown
+  >;
   // forms.json nests its keys (validation.password.length); errors.json is flat (MSG_20009).
-  const found = name.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), texts);
+  const found = name
+    .split(".")
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined),
+      texts,
+    );
   return typeof found === "string" ? found : key;
 }
 
@@ -51,8 +60,8 @@ function askHidden(question: string): Promise<string> {
     };
     const onData = (chunk: string) => {
       for (const ch of chunk) {
-        if (ch === "\r" || ch === "\n") return finish(), resolve(value);
-        if (ch === "\u0003" || ch === "\u0004") return finish(), reject(new Error("cancelled"));
+        if (ch === "\r" || ch === "\n") return (finish(), resolve(value));
+        if (ch === "\u0003" || ch === "\u0004") return (finish(), reject(new Error("cancelled")));
         value = ch === "\u007f" || ch === "\b" ? value.slice(0, -1) : value + ch;
       }
     };
@@ -75,7 +84,13 @@ async function readPassword(): Promise<string> {
 let args;
 try {
   args = parseArgs({
-    options: { username: { type: "string" }, email: { type: "string" }, "real-name": { type: "string" }, mobile: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      username: { type: "string" },
+      email: { type: "string" },
+      "real-name": { type: "string" },
+      mobile: { type: "string" },
+      help: { type: "boolean" },
+    },
     strict: true,
   }).values;
 } catch (error) {
@@ -111,9 +126,16 @@ try {
   say(`Created operator ${created.userName} (id ${created.userId}), activated: it can log in now.\n`);
 } catch (error) {
   if (!(error instanceof ApiError)) throw error;
-  const fieldErrors = ((error.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {}) as Record<string, string[]>;
-  const lines = Object.entries(fieldErrors).flatMap(([field, keys]) => keys.map((key) => `  - ${field}: ${describe(key)}`));
-  process.stderr.write(`The operator was not created:\n${lines.length ? lines.join("\n") : `  - ${describe(`errors:${error.messageKey}`)}`}\n`);
+  const fieldErrors = ((error.data as { fieldErrors?: Record<string, string[]> } | null)?.fieldErrors ?? {}) as Record<
+    string,
+    string[]
+  >;
+  const lines = Object.entries(fieldErrors).flatMap(([field, keys]) =>
+    keys.map((key) => `  - ${field}: ${describe(key)}`),
+  );
+  process.stderr.write(
+    `The operator was not created:\n${lines.length ? lines.join("\n") : `  - ${describe(`errors:${error.messageKey}`)}`}\n`,
+  );
   process.exitCode = 1;
 } finally {
   await database.close();

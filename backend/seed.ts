@@ -1,7 +1,7 @@
-import type { Deps } from "./deps";
-import type { Domain } from "./kit/domain";
-import accounts from "./domains/accounts";
-import { DemoTimeline } from "./kit/demo-timeline";
+import type { Deps } from "./deps.ts";
+import type { Domain } from "./kit/domain.ts";
+import accounts from "./domains/accounts/index.ts";
+import { DemoTimeline } from "./kit/demo-timeline.ts";
 
 /**
  * Demo data (only when asked for: docs/decisions/018): the demo accounts, then each domain's demo records

@@ -18,7 +18,10 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Signed transactions prepared per connection (each connection sends its own sender's, nonce after nonce). */
 const TX_PER_CONNECTION = Number(process.env.BENCH_TX_PER_CONNECTION ?? 400);
 
-const post = async (url, body) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
+const post = async (url, body) =>
+  (
+    await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+  ).json();
 
 const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
@@ -31,19 +34,43 @@ async function main() {
   // Set-up on a test server (test captcha, test-only funding and compiling), measured on a production server.
   const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
   const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
-  const { token } = await vueapi(setup.base, "/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey, captcha: "BENCH1" });
+  const { token } = await vueapi(setup.base, "/main/user/login", {
+    username: "democompany",
+    password: "Demo12!@pass",
+    captchaKey,
+    captcha: "BENCH1",
+  });
   const [project] = (await vueapi(setup.base, "/sys/opc/project/list", { pageSize: 10 }, token)).page.rows;
-  const { apiKey } = await vueapi(setup.base, "/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token);
+  const { apiKey } = await vueapi(
+    setup.base,
+    "/sys/opc/project/key",
+    { projectId: project.projectId, action: "show" },
+    token,
+  );
   const testRpc = `${setup.base}/chain/test-rpc/open-alliance`;
   const chainId = Number((await post(testRpc, { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] })).result);
-  const chain = { id: chainId, name: "open-alliance", nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 }, rpcUrls: { default: { http: [testRpc] } } };
+  const chain = {
+    id: chainId,
+    name: "open-alliance",
+    nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 },
+    rpcUrls: { default: { http: [testRpc] } },
+  };
   const keys = Array.from({ length: CONNECTIONS + 1 }, () => generatePrivateKey());
-  for (const key of keys) await post(`${testRpc}/fund`, { address: privateKeyToAccount(key).address, wei: (10n ** 18n).toString() });
+  for (const key of keys)
+    await post(`${testRpc}/fund`, { address: privateKeyToAccount(key).address, wei: (10n ** 18n).toString() });
   const compiled = await post(`${testRpc}/compile`, { "Counter.sol": COUNTER });
   const counter = compiled.contracts.find((c) => c.name === "Counter");
   const publicClient = createPublicClient({ chain, transport: http(testRpc), pollingInterval: 50 });
-  const deployer = createWalletClient({ account: privateKeyToAccount(keys[CONNECTIONS]), chain, transport: http(testRpc) });
-  const address = (await publicClient.waitForTransactionReceipt({ hash: await deployer.deployContract({ abi, bytecode: counter.bytecode }) })).contractAddress;
+  const deployer = createWalletClient({
+    account: privateKeyToAccount(keys[CONNECTIONS]),
+    chain,
+    transport: http(testRpc),
+  });
+  const address = (
+    await publicClient.waitForTransactionReceipt({
+      hash: await deployer.deployContract({ abi, bytecode: counter.bytecode }),
+    })
+  ).contractAddress;
   // Each connection's sender signs its transactions in advance (nonce 0, 1, …): the bench measures the endpoint, not signing.
   const gasPrice = BigInt((await post(testRpc, { jsonrpc: "2.0", id: 1, method: "eth_gasPrice", params: [] })).result);
   const data = encodeFunctionData({ abi, functionName: "add", args: [1n] });
@@ -52,21 +79,52 @@ async function main() {
     const account = privateKeyToAccount(key);
     const list = [];
     for (let nonce = 0; nonce < TX_PER_CONNECTION; nonce++) {
-      list.push(await account.signTransaction({ type: "eip1559", chainId, nonce, to: address, data, gas: 60_000n, maxFeePerGas: gasPrice * 4n, maxPriorityFeePerGas: 1_000_000_000n }));
+      list.push(
+        await account.signTransaction({
+          type: "eip1559",
+          chainId,
+          nonce,
+          to: address,
+          data,
+          gas: 60_000n,
+          maxFeePerGas: gasPrice * 4n,
+          maxPriorityFeePerGas: 1_000_000_000n,
+        }),
+      );
     }
     signed.push(list);
   }
   // A dedicated network (docs/decisions/046) with 2 peers and the same contract, deployed through its gateway.
   const network = "prn-bench";
   const gatewayAuth = `Basic ${Buffer.from("bench:bench123").toString("base64")}`;
-  const deployed = await post(`${setup.base}/chain/test-rpc/${network}/dedicated`, { peers: 2, user: "bench", password: "bench123" });
+  const deployed = await post(`${setup.base}/chain/test-rpc/${network}/dedicated`, {
+    peers: 2,
+    user: "bench",
+    password: "bench123",
+  });
   const gatewayUrl = `${setup.base}/chain/dedicated/${network}`;
-  const gatewayChain = { id: deployed.chainId, name: network, nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 }, rpcUrls: { default: { http: [gatewayUrl] } } };
+  const gatewayChain = {
+    id: deployed.chainId,
+    name: network,
+    nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 },
+    rpcUrls: { default: { http: [gatewayUrl] } },
+  };
   const gatewayTransport = http(gatewayUrl, { fetchOptions: { headers: { Authorization: gatewayAuth } } });
-  await post(`${setup.base}/chain/test-rpc/${network}/dedicated-fund`, { address: privateKeyToAccount(keys[CONNECTIONS]).address, wei: (10n ** 18n).toString() });
-  const gatewayDeployer = createWalletClient({ account: privateKeyToAccount(keys[CONNECTIONS]), chain: gatewayChain, transport: gatewayTransport });
+  await post(`${setup.base}/chain/test-rpc/${network}/dedicated-fund`, {
+    address: privateKeyToAccount(keys[CONNECTIONS]).address,
+    wei: (10n ** 18n).toString(),
+  });
+  const gatewayDeployer = createWalletClient({
+    account: privateKeyToAccount(keys[CONNECTIONS]),
+    chain: gatewayChain,
+    transport: gatewayTransport,
+  });
   const gatewayReader = createPublicClient({ chain: gatewayChain, transport: gatewayTransport, pollingInterval: 50 });
-  const gatewayCounter = (await gatewayReader.waitForTransactionReceipt({ hash: await gatewayDeployer.deployContract({ abi, bytecode: counter.bytecode }) })).contractAddress;
+  const gatewayCounter = (
+    await gatewayReader.waitForTransactionReceipt({
+      hash: await gatewayDeployer.deployContract({ abi, bytecode: counter.bytecode }),
+    })
+  ).contractAddress;
   await stop(setup.child);
 
   const product = await serve({ ...common, NODE_ENV: "production" });
@@ -79,10 +137,23 @@ async function main() {
   await new Promise((r) => bare.listen(barePort, "127.0.0.1", r));
 
   const headers = { "Content-Type": "application/json", "x-api-key": apiKey };
-  const callBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: address, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"] });
+  const callBody = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "eth_call",
+    params: [{ to: address, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"],
+  });
   let nextSender = 0;
   const targets = [
-    ["bare JSON endpoint", { url: `http://127.0.0.1:${barePort}/`, method: "POST", headers: { "Content-Type": "application/json" }, body: callBody }],
+    [
+      "bare JSON endpoint",
+      {
+        url: `http://127.0.0.1:${barePort}/`,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: callBody,
+      },
+    ],
     ["eth_call /chain/rpc", { url: `${product.base}/chain/rpc`, method: "POST", headers, body: callBody }],
     [
       "eth_sendRawTransaction /chain/rpc",
@@ -94,7 +165,13 @@ async function main() {
         setupClient(client) {
           const sender = nextSender++ % CONNECTIONS;
           let nonce = 0;
-          const next = () => JSON.stringify({ jsonrpc: "2.0", id: nonce + 1, method: "eth_sendRawTransaction", params: [signed[sender][nonce++]] });
+          const next = () =>
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: nonce + 1,
+              method: "eth_sendRawTransaction",
+              params: [signed[sender][nonce++]],
+            });
           client.setBody(next());
           client.on("response", () => client.setBody(next()));
         },
@@ -107,7 +184,12 @@ async function main() {
         url: `${product.base}/chain/dedicated/${network}`,
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: gatewayAuth },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ to: gatewayCounter, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"] }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_call",
+          params: [{ to: gatewayCounter, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"],
+        }),
       },
     ],
   ];
@@ -115,7 +197,15 @@ async function main() {
   for (const [name, options] of targets) {
     if (!name.startsWith("eth_send")) await autocannon({ ...options, connections: CONNECTIONS, duration: 2 }); // warm-up (not for transactions: nonces)
     const r = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
-    rows.push({ target: name, "req/s": Math.round(r.requests.average), "p50 ms": r.latency.p50, "p99 ms": r.latency.p99, non2xx: r.non2xx, errors: r.errors, requests: r.requests.total });
+    rows.push({
+      target: name,
+      "req/s": Math.round(r.requests.average),
+      "p50 ms": r.latency.p50,
+      "p99 ms": r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      requests: r.requests.total,
+    });
   }
   // Every answered eth_sendRawTransaction must have landed: the counter counts them.
   const answer = await fetch(`${product.base}/chain/rpc`, { method: "POST", headers, body: callBody });

@@ -17,7 +17,6 @@ const UPLOADERS = Number(process.env.BENCH_IPFS_UPLOADERS ?? 2);
 const MB = 1024 * 1024;
 const FILE_BYTES = 16 * MB;
 
-
 /** Uploads of `file` by `parallel` senders for DURATION seconds: MB/s of bytes acknowledged with a CID. */
 async function uploads(url, key, file, parallel) {
   const until = Date.now() + DURATION * 1000;
@@ -29,7 +28,15 @@ async function uploads(url, key, file, parallel) {
       for (let n = 0; Date.now() < until; n += 1) {
         // Each upload differs in its last bytes, so that every one is stored (no block is shared).
         const body = Buffer.concat([file, Buffer.from(`${i}:${n}:${Date.now()}`)]);
-        const res = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${key}`, "X-File-Name": `bench-${i}-${n}.bin`, "Content-Type": "application/octet-stream" }, body });
+        const res = await fetch(url, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${key}`,
+            "X-File-Name": `bench-${i}-${n}.bin`,
+            "Content-Type": "application/octet-stream",
+          },
+          body,
+        });
         const answer = await res.json();
         if (!res.ok || !answer.cid) throw new Error(`upload: HTTP ${res.status} ${JSON.stringify(answer)}`);
         bytes += body.byteLength;
@@ -45,7 +52,13 @@ async function downloads(url, headers) {
   await autocannon({ url, headers, connections: DOWNLOADERS, duration: 2 }); // warm-up
   const r = await autocannon({ url, headers, connections: DOWNLOADERS, duration: DURATION });
   if (r.non2xx > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers`);
-  return { mbps: r.throughput.average / MB, requests: r.requests.total, p99: r.latency.p99, errors: r.errors, timeouts: r.timeouts };
+  return {
+    mbps: r.throughput.average / MB,
+    requests: r.requests.total,
+    p99: r.latency.p99,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
 }
 
 async function main() {
@@ -60,19 +73,44 @@ async function main() {
     // production server over the same data.
     const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
     const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
-    const { token } = await vueapi(setup.base, "/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey, captcha: "BENCH1" });
+    const { token } = await vueapi(setup.base, "/main/user/login", {
+      username: "democompany",
+      password: "Demo12!@pass",
+      captchaKey,
+      captcha: "BENCH1",
+    });
     await vueapi(setup.base, "/test/fixtures", { grantCents: 1_000_000 }, token);
     // The demo account's unpaid traffic bills block IPFS (SPEC §5): paid first, from the granted balance.
     const due = await vueapi(setup.base, "/sys/system/clientInfo/h5billDue", { payType: 1 }, token);
-    if (due.bills.length) await vueapi(setup.base, "/sys/system/clientInfo/h5billPayMany", { billIds: due.bills.map((b) => b.billId), idempotencyKey: `bench-pay-${Date.now()}` }, token);
+    if (due.bills.length)
+      await vueapi(
+        setup.base,
+        "/sys/system/clientInfo/h5billPayMany",
+        { billIds: due.bills.map((b) => b.billId), idempotencyKey: `bench-pay-${Date.now()}` },
+        token,
+      );
     const [gateway] = await vueapi(setup.base, "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
-    const service = await vueapi(setup.base, "/sys/ipfsBusiness/ipfs/create", { name: `bench ${Date.now()}`, storeUnit: 1024, orgIds: [gateway.orgId], idempotencyKey: `bench-ipfs-${Date.now()}` }, token);
+    const service = await vueapi(
+      setup.base,
+      "/sys/ipfsBusiness/ipfs/create",
+      {
+        name: `bench ${Date.now()}`,
+        storeUnit: 1024,
+        orgIds: [gateway.orgId],
+        idempotencyKey: `bench-ipfs-${Date.now()}`,
+      },
+      token,
+    );
     const keyOf = (kind) => service.keys.find((k) => k.kind === kind).apiKey;
     await stop(setup.child);
 
     const product = await serve({ ...common, NODE_ENV: "production" });
     const gw = `${product.base}${gateway.gatewayPath}`;
-    const first = await fetch(`${gw}/upload`, { method: "POST", headers: { Authorization: `Bearer ${keyOf("upload")}`, "X-File-Name": "bench.bin" }, body: file });
+    const first = await fetch(`${gw}/upload`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${keyOf("upload")}`, "X-File-Name": "bench.bin" },
+      body: file,
+    });
     const { cid } = await first.json();
     if (!cid) throw new Error(`first upload: HTTP ${first.status}`);
 
@@ -80,15 +118,41 @@ async function main() {
     const download = await downloads(`${gw}/ipfs/${cid}`, { Authorization: `Bearer ${keyOf("download")}` });
     const upload = await uploads(`${gw}/upload`, keyOf("upload"), file, UPLOADERS);
     const rows = [
-      { target: "bare static file (16 MB, express.static)", "MB/s": staticResult.mbps.toFixed(1), requests: staticResult.requests, "p99 ms": staticResult.p99, errors: staticResult.errors, "share of bare": "100.0%" },
-      { target: "gateway download (16 MB, keyed, metered)", "MB/s": download.mbps.toFixed(1), requests: download.requests, "p99 ms": download.p99, errors: download.errors, "share of bare": `${((download.mbps / staticResult.mbps) * 100).toFixed(1)}%` },
-      { target: `gateway upload (16 MB, ${UPLOADERS} in parallel)`, "MB/s": upload.mbps.toFixed(1), requests: upload.count, "p99 ms": "-", errors: 0, "share of bare": "-" },
+      {
+        target: "bare static file (16 MB, express.static)",
+        "MB/s": staticResult.mbps.toFixed(1),
+        requests: staticResult.requests,
+        "p99 ms": staticResult.p99,
+        errors: staticResult.errors,
+        "share of bare": "100.0%",
+      },
+      {
+        target: "gateway download (16 MB, keyed, metered)",
+        "MB/s": download.mbps.toFixed(1),
+        requests: download.requests,
+        "p99 ms": download.p99,
+        errors: download.errors,
+        "share of bare": `${((download.mbps / staticResult.mbps) * 100).toFixed(1)}%`,
+      },
+      {
+        target: `gateway upload (16 MB, ${UPLOADERS} in parallel)`,
+        "MB/s": upload.mbps.toFixed(1),
+        requests: upload.count,
+        "p99 ms": "-",
+        errors: 0,
+        "share of bare": "-",
+      },
     ];
-    console.log(`\nIPFS gateways, ${DURATION} s per target, ${DOWNLOADERS} downloaders (Node ${process.version}, ${tmpdir()})`);
+    console.log(
+      `\nIPFS gateways, ${DURATION} s per target, ${DOWNLOADERS} downloaders (Node ${process.version}, ${tmpdir()})`,
+    );
     console.table(rows);
     const out = path.join(root, "test-results/bench");
     mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, "ipfs.json"), `${JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION, fileBytes: FILE_BYTES, static: staticResult, download, upload }, null, 2)}\n`);
+    writeFileSync(
+      path.join(out, "ipfs.json"),
+      `${JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION, fileBytes: FILE_BYTES, static: staticResult, download, upload }, null, 2)}\n`,
+    );
   } finally {
     rmSync(staticPath, { force: true });
     await Promise.all(children.map(stop));

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../backend/db/client";
-import { readBackendEnv } from "../backend/env";
+import { openDatabase } from "#backend/db/client.ts";
+import { readBackendEnv } from "#backend/env.ts";
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 20);
 const DURATION_MS = Number(process.env.DURATION_MS ?? 8000);
@@ -35,7 +35,9 @@ async function run(thread: "main" | "worker") {
       const owner = 1 + Math.floor(Math.random() * 50);
       const start = performance.now();
       await db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT id, owner, amount, state, created_at FROM bench_bills WHERE owner = ${owner} ORDER BY created_at DESC LIMIT 20`);
+        await tx.execute(
+          sql`SELECT id, owner, amount, state, created_at FROM bench_bills WHERE owner = ${owner} ORDER BY created_at DESC LIMIT 20`,
+        );
         await tx.execute(sql`SELECT count(*) FROM bench_bills WHERE owner = ${owner}`);
       });
       await db.execute(sql`SELECT sum(amount) FROM bench_bills WHERE owner = ${owner} AND state = 1`);
@@ -66,8 +68,12 @@ async function run(thread: "main" | "worker") {
 
 try {
   const { db, close } = await openDatabase(envOf("main"));
-  await db.execute(sql`CREATE TABLE bench_bills (id serial PRIMARY KEY, owner int NOT NULL, amount bigint NOT NULL, state int NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
-  await db.execute(sql`INSERT INTO bench_bills (owner, amount, state, created_at) SELECT 1 + i % 50, i * 7 % 100000, i % 3, now() - i * interval '1 minute' FROM generate_series(1, ${ROWS}) AS i`);
+  await db.execute(
+    sql`CREATE TABLE bench_bills (id serial PRIMARY KEY, owner int NOT NULL, amount bigint NOT NULL, state int NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+  );
+  await db.execute(
+    sql`INSERT INTO bench_bills (owner, amount, state, created_at) SELECT 1 + i % 50, i * 7 % 100000, i % 3, now() - i * interval '1 minute' FROM generate_series(1, ${ROWS}) AS i`,
+  );
   await db.execute(sql`CREATE INDEX ON bench_bills (owner, created_at)`);
   await close();
   const order = (process.env.ORDER ?? "main,worker,main,worker").split(",") as ("main" | "worker")[];

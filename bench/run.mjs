@@ -16,7 +16,10 @@ const bareDir = path.join(root, "bench/bare");
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** BENCH_ONLY=wizard (comma-separated, case-insensitive parts of target names): load only those targets beside the bare page. */
-const ONLY = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const ONLY = (process.env.BENCH_ONLY ?? "")
+  .split(",")
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
 const wanted = (name) => ONLY.length === 0 || ONLY.some((part) => name.toLowerCase().includes(part));
 
 /**
@@ -37,8 +40,29 @@ const PARTICIPATED = "/g/home/ParticipatedServices";
 /** The online IDE (docs/decisions/044): measured for its JS only; CodeMirror is a lazy chunk outside the budget. */
 const IDE_PORTAL = "/ide/portal";
 const BUDGETS = {
-  minShareOfBareRps: { "/g/main/index": 0.25, "/g/home/index": 0.15, [MY_BILLS]: 0.1, [BILL_DETAIL]: 0.1, [PUBLISHED]: 0.1, [WIZARD_GET]: 0.08, [WIZARD_POST]: 0.08, [STORE]: 0.1, [PARTICIPATED]: 0.1 },
-  maxJsGzipKb: { "/g/main/index": 200, "/g/home/index": 220, [MY_BILLS]: 220, [BILL_DETAIL]: 220, [PUBLISHED]: 220, [WIZARD_GET]: 195, [WIZARD_POST]: 195, [STORE]: 220, [PARTICIPATED]: 220, [IDE_PORTAL]: 200 },
+  minShareOfBareRps: {
+    "/g/main/index": 0.25,
+    "/g/home/index": 0.15,
+    [MY_BILLS]: 0.1,
+    [BILL_DETAIL]: 0.1,
+    [PUBLISHED]: 0.1,
+    [WIZARD_GET]: 0.08,
+    [WIZARD_POST]: 0.08,
+    [STORE]: 0.1,
+    [PARTICIPATED]: 0.1,
+  },
+  maxJsGzipKb: {
+    "/g/main/index": 200,
+    "/g/home/index": 220,
+    [MY_BILLS]: 220,
+    [BILL_DETAIL]: 220,
+    [PUBLISHED]: 220,
+    [WIZARD_GET]: 195,
+    [WIZARD_POST]: 195,
+    [STORE]: 220,
+    [PARTICIPATED]: 220,
+    [IDE_PORTAL]: 200,
+  },
 };
 /** A POST step answers with a redirect to the next step: 3xx is its success. */
 const REDIRECT_OK = new Set([WIZARD_POST]);
@@ -79,7 +103,10 @@ function build(cwd) {
 async function serve(cwd, env) {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir>: the product's measured server writes a V8 CPU profile there when it stops (node --cpu-prof).
-  const profile = process.env.BENCH_CPU_PROF && cwd === root && env.NODE_ENV !== "test" ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const profile =
+    process.env.BENCH_CPU_PROF && cwd === root && env.NODE_ENV !== "test"
+      ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`]
+      : [];
   const child = spawn(process.execPath, [...profile, serverEntry, "build/index.js"], {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production", ...env },
@@ -138,14 +165,44 @@ async function load(name, url, headers = {}, request = {}, pid) {
   const all = { ...BROWSER, ...headers };
   await autocannon({ url, connections: CONNECTIONS, duration: 2, headers: all, ...request }); // warm-up
   const cpuBefore = cpuMsOf(pid);
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: all, timeout: TIMEOUT_S, ...request });
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: all,
+    timeout: TIMEOUT_S,
+    ...request,
+  });
   const cpuMs = cpuMsOf(pid) - cpuBefore;
   const non2xx = REDIRECT_OK.has(name) ? r.non2xx - r["3xx"] : r.non2xx;
-  const result = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx, errors: r.errors + r.timeouts, cpuMsPerRequest: r.requests.total ? cpuMs / r.requests.total : null };
-  if (name !== BARE && !(ONLY_20.has(name))) {
+  const result = {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx,
+    errors: r.errors + r.timeouts,
+    cpuMsPerRequest: r.requests.total ? cpuMs / r.requests.total : null,
+  };
+  if (name !== BARE && !ONLY_20.has(name)) {
     // The same page at HEAVY_CONNECTIONS: what counts is that nothing waits past the time-out.
-    const heavy = await autocannon({ url, connections: HEAVY_CONNECTIONS, duration: Math.max(5, Math.round(DURATION / 2)), headers: all, timeout: TIMEOUT_S, ...request });
-    Object.assign(result, { heavy: { connections: HEAVY_CONNECTIONS, rps: heavy.requests.average, p99: heavy.latency.p99, timeouts: heavy.timeouts, errors: heavy.errors } });
+    const heavy = await autocannon({
+      url,
+      connections: HEAVY_CONNECTIONS,
+      duration: Math.max(5, Math.round(DURATION / 2)),
+      headers: all,
+      timeout: TIMEOUT_S,
+      ...request,
+    });
+    Object.assign(result, {
+      heavy: {
+        connections: HEAVY_CONNECTIONS,
+        rps: heavy.requests.average,
+        p99: heavy.latency.p99,
+        timeouts: heavy.timeouts,
+        errors: heavy.errors,
+      },
+    });
   }
   return result;
 }
@@ -171,14 +228,32 @@ async function vueapi(base, p, body, token) {
  */
 async function wizardDraft(base, captcha) {
   const { captchaKey } = await vueapi(base, "/anon/captcha/create", {});
-  const { token } = await vueapi(base, "/main/user/login", { username: "democompany", password: "Demo12!@pass", captchaKey, captcha });
-  const bills = await vueapi(base, "/sys/system/clientInfo/h5billList", { page: { pageSize: 100, pageIndex: 1, condition: { payState: 1 } } }, token);
+  const { token } = await vueapi(base, "/main/user/login", {
+    username: "democompany",
+    password: "Demo12!@pass",
+    captchaKey,
+    captcha,
+  });
+  const bills = await vueapi(
+    base,
+    "/sys/system/clientInfo/h5billList",
+    { page: { pageSize: 100, pageIndex: 1, condition: { payState: 1 } } },
+    token,
+  );
   for (const bill of bills.page.rows) {
-    await vueapi(base, "/sys/system/clientInfo/h5billPay", { billId: bill.billId, idempotencyKey: `bench-${bill.billId}-0000000000` }, token);
+    await vueapi(
+      base,
+      "/sys/system/clientInfo/h5billPay",
+      { billId: bill.billId, idempotencyKey: `bench-${bill.billId}-0000000000` },
+      token,
+    );
   }
   // A cover of a realistic size: a 1×1 PNG followed by 200 KB of incompressible bytes, streamed to the upload
   // path first (docs/decisions/023); the wizard call names it by its upload id.
-  const tiny = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+  const tiny = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  );
   const png = Buffer.concat([tiny, randomBytes(200 * 1024)]);
   const uploaded = await fetch(`${base}/vueapi/upload/cover`, {
     method: "POST",
@@ -187,14 +262,29 @@ async function wizardDraft(base, captcha) {
   }).then((res) => res.json());
   if (uploaded.code !== 0) throw new Error(`/upload/cover: ${JSON.stringify(uploaded)}`);
   const basic = {
-    name: "Bench trade finance", industry: "finance", description: "Letters of credit between banks.",
-    introduction: "Banks share trade documents on a consortium chain.", version: "1.0.0", framework: "fabric",
-    platformType: "web", contactName: "Li Lei", contactMobile: "+8613912345678", contactEmail: "li@example.com",
-    webUrl: "https://trade.example.com", paymentCycle: "2",
+    name: "Bench trade finance",
+    industry: "finance",
+    description: "Letters of credit between banks.",
+    introduction: "Banks share trade documents on a consortium chain.",
+    version: "1.0.0",
+    framework: "fabric",
+    platformType: "web",
+    contactName: "Li Lei",
+    contactMobile: "+8613912345678",
+    contactEmail: "li@example.com",
+    webUrl: "https://trade.example.com",
+    paymentCycle: "2",
   };
-  const saved = await vueapi(base, "/sys/chainAppInfo/wizard/saveBasic", {
-    appState: "add", basic, cover: { uploadId: uploaded.data.uploadId },
-  }, token);
+  const saved = await vueapi(
+    base,
+    "/sys/chainAppInfo/wizard/saveBasic",
+    {
+      appState: "add",
+      basic,
+      cover: { uploadId: uploaded.data.uploadId },
+    },
+    token,
+  );
   return { appId: saved.appId, basic };
 }
 
@@ -227,7 +317,13 @@ async function main() {
   const captcha = "BENCH1";
   const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-"));
   // DEMO=1: the demo accounts the bench logs in with, and the sandbox a production server runs only as the demo.
-  const common = { DATA_DIR: dataDir, SESSION_SECRET: "bench-secret", COOKIE_SECURE: "0", READY_PATH: "/healthz", DEMO: "1" };
+  const common = {
+    DATA_DIR: dataDir,
+    SESSION_SECRET: "bench-secret",
+    COOKIE_SECURE: "0",
+    READY_PATH: "/healthz",
+    DEMO: "1",
+  };
   const setup = await serve(root, { ...common, NODE_ENV: "test", TEST_CAPTCHA: captcha });
   const cookie = await logIn(setup, captcha);
   // A bill of the demo account (seeded with its bills), for the bill detail page.
@@ -251,7 +347,12 @@ async function main() {
     [BILL_DETAIL, `${product}${billHref}`, { Cookie: cookie }],
     [PUBLISHED, `${product}${PUBLISHED}`, { Cookie: companyCookie }],
     [WIZARD_GET, wizardUrl, { Cookie: companyCookie }],
-    [WIZARD_POST, wizardUrl, { Cookie: companyCookie, "Content-Type": "application/x-www-form-urlencoded" }, { method: "POST", body: wizardForm }],
+    [
+      WIZARD_POST,
+      wizardUrl,
+      { Cookie: companyCookie, "Content-Type": "application/x-www-form-urlencoded" },
+      { method: "POST", body: wizardForm },
+    ],
     [STORE, `${product}${STORE}`, { Cookie: cookie }],
     [PARTICIPATED, `${product}${PARTICIPATED}`, { Cookie: cookie }],
   ];
@@ -267,11 +368,27 @@ async function main() {
     "/g/home/index": jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.[index]"]),
     [MY_BILLS]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.userCenter.MyBills"]),
     [BILL_DETAIL]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.userCenter.BillDetail"]),
-    [PUBLISHED]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.PermissionedServices.PublishedServices._index"]),
-    [WIZARD_GET]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.PermissionedServices.PublishedServices_.NewServices"]),
-    [WIZARD_POST]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.PermissionedServices.PublishedServices_.NewServices"]),
+    [PUBLISHED]: jsBytes(path.join(root, "public"), [
+      "root",
+      "routes/g.home",
+      "routes/g.home.PermissionedServices.PublishedServices._index",
+    ]),
+    [WIZARD_GET]: jsBytes(path.join(root, "public"), [
+      "root",
+      "routes/g.home",
+      "routes/g.home.PermissionedServices.PublishedServices_.NewServices",
+    ]),
+    [WIZARD_POST]: jsBytes(path.join(root, "public"), [
+      "root",
+      "routes/g.home",
+      "routes/g.home.PermissionedServices.PublishedServices_.NewServices",
+    ]),
     [STORE]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.AppStore.Services"]),
-    [PARTICIPATED]: jsBytes(path.join(root, "public"), ["root", "routes/g.home", "routes/g.home.ParticipatedServices._index"]),
+    [PARTICIPATED]: jsBytes(path.join(root, "public"), [
+      "root",
+      "routes/g.home",
+      "routes/g.home.ParticipatedServices._index",
+    ]),
     [IDE_PORTAL]: jsBytes(path.join(root, "public"), ["root", "routes/ide.portal"]),
   };
 
@@ -297,19 +414,45 @@ async function main() {
   const broken = [];
   for (const r of results.slice(1)) {
     const share = r.rps / bareRps;
-    if (share < BUDGETS.minShareOfBareRps[r.name]) broken.push(`${r.name}: ${(share * 100).toFixed(1)}% of the bare page's req/s < ${BUDGETS.minShareOfBareRps[r.name] * 100}%`);
+    if (share < BUDGETS.minShareOfBareRps[r.name])
+      broken.push(
+        `${r.name}: ${(share * 100).toFixed(1)}% of the bare page's req/s < ${BUDGETS.minShareOfBareRps[r.name] * 100}%`,
+      );
     if (r.p99 > P99_OVER_P50 * r.p50) broken.push(`${r.name}: p99 ${r.p99} ms > ${P99_OVER_P50} × p50 (${r.p50} ms)`);
-    if (r.heavy && r.heavy.timeouts > 0) broken.push(`${r.name}: ${r.heavy.timeouts} time-outs (${TIMEOUT_S} s) at ${HEAVY_CONNECTIONS} connections`);
-    if (bytes[r.name].js / 1024 > BUDGETS.maxJsGzipKb[r.name]) broken.push(`${r.name}: JS ${(bytes[r.name].js / 1024).toFixed(1)} KB > ${BUDGETS.maxJsGzipKb[r.name]} KB`);
+    if (r.heavy && r.heavy.timeouts > 0)
+      broken.push(`${r.name}: ${r.heavy.timeouts} time-outs (${TIMEOUT_S} s) at ${HEAVY_CONNECTIONS} connections`);
+    if (bytes[r.name].js / 1024 > BUDGETS.maxJsGzipKb[r.name])
+      broken.push(`${r.name}: JS ${(bytes[r.name].js / 1024).toFixed(1)} KB > ${BUDGETS.maxJsGzipKb[r.name]} KB`);
     if (r.non2xx > 0 || r.errors > 0) broken.push(`${r.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   }
   // Pages budgeted for their JS only (not load-tested).
   for (const name of [IDE_PORTAL]) {
-    if (bytes[name].js / 1024 > BUDGETS.maxJsGzipKb[name]) broken.push(`${name}: JS ${(bytes[name].js / 1024).toFixed(1)} KB > ${BUDGETS.maxJsGzipKb[name]} KB`);
+    if (bytes[name].js / 1024 > BUDGETS.maxJsGzipKb[name])
+      broken.push(`${name}: JS ${(bytes[name].js / 1024).toFixed(1)} KB > ${BUDGETS.maxJsGzipKb[name]} KB`);
   }
   const out = path.join(root, "test-results/bench");
   mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, "latest.json"), JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, results, bytes, budgets: { ...BUDGETS, p99OverP50: P99_OVER_P50, heavyConnections: HEAVY_CONNECTIONS, timeoutSeconds: TIMEOUT_S }, broken }, null, 2));
+  writeFileSync(
+    path.join(out, "latest.json"),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        connections: CONNECTIONS,
+        duration: DURATION,
+        results,
+        bytes,
+        budgets: {
+          ...BUDGETS,
+          p99OverP50: P99_OVER_P50,
+          heavyConnections: HEAVY_CONNECTIONS,
+          timeoutSeconds: TIMEOUT_S,
+        },
+        broken,
+      },
+      null,
+      2,
+    ),
+  );
   if (broken.length) {
     console.log(`\nBudgets broken:\n- ${broken.join("\n- ")}`);
     process.exitCode = 1;
@@ -326,5 +469,6 @@ try {
 } finally {
   for (const c of children) c.kill("SIGTERM");
   // A profiled server writes its profile as it exits: wait for it.
-  if (process.env.BENCH_CPU_PROF) await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))));
+  if (process.env.BENCH_CPU_PROF)
+    await Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once("exit", r)))));
 }

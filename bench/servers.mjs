@@ -22,10 +22,14 @@ export const freePort = () =>
 /** The built product on a free port with `env`, once /healthz answers (at most 150 s). */
 export async function serve(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], { cwd: root, env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   children.push(child);
   const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 150_000; ; ) {
+  for (const deadline = Date.now() + 150_000; ;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { base, child };
@@ -37,10 +41,17 @@ export async function serve(env) {
   }
 }
 
-export const stop = (child) => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM"))));
+export const stop = (child) =>
+  new Promise((resolve) =>
+    child.exitCode !== null ? resolve() : (child.once("exit", resolve), child.kill("SIGTERM")),
+  );
 
 export async function vueapi(base, p, body, token) {
-  const res = await fetch(`${base}/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}/vueapi${p}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
   const json = await res.json();
   if (json.code !== 0) throw new Error(`${p}: ${JSON.stringify(json)}`);
   return json.data;

@@ -74,22 +74,52 @@ async function logIn(base, captcha) {
 async function measure(base, cookie, workers) {
   const rows = [];
   for (const target of TARGETS) {
-    const opts = { url: `${base}${target}`, connections: CONNECTIONS, headers: { Cookie: cookie, "Accept-Encoding": "gzip" } };
+    const opts = {
+      url: `${base}${target}`,
+      connections: CONNECTIONS,
+      headers: { Cookie: cookie, "Accept-Encoding": "gzip" },
+    };
     await autocannon({ ...opts, duration: 2 });
     const r = await autocannon({ ...opts, duration: DURATION, timeout: 10 });
-    rows.push({ workers, target, "req/s": Math.round(r.requests.average), "p50 ms": r.latency.p50, "p99 ms": r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+    rows.push({
+      workers,
+      target,
+      "req/s": Math.round(r.requests.average),
+      "p50 ms": r.latency.p50,
+      "p99 ms": r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+    });
   }
   return rows;
 }
 
 async function main() {
-  if (spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], { cwd: root, stdio: "inherit" }).status !== 0) throw new Error("build failed");
+  if (
+    spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+    }).status !== 0
+  )
+    throw new Error("build failed");
   const pgDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-pg-"));
   let databaseUrl = process.env.DATABASE_URL;
   const ownPg = !databaseUrl;
-  if (ownPg) databaseUrl = spawnSync("bash", [path.join(root, "scripts/pg-throwaway.sh"), "start", pgDir, String(await freePort())], { encoding: "utf8" }).stdout.trim();
+  if (ownPg)
+    databaseUrl = spawnSync(
+      "bash",
+      [path.join(root, "scripts/pg-throwaway.sh"), "start", pgDir, String(await freePort())],
+      { encoding: "utf8" },
+    ).stdout.trim();
   try {
-    const common = { DATABASE_URL: databaseUrl, DATA_DIR: mkdtempSync(path.join(tmpdir(), "bsn-bench-w-")), SESSION_SECRET: "bench-workers-secret", PAYMENT_WEBHOOK_SECRET: "bench-workers-webhook", COOKIE_SECURE: "0", DEMO: "1" };
+    const common = {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "bsn-bench-w-")),
+      SESSION_SECRET: "bench-workers-secret",
+      PAYMENT_WEBHOOK_SECRET: "bench-workers-webhook",
+      COOKIE_SECURE: "0",
+      DEMO: "1",
+    };
     const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCHW" });
     const cookie = await logIn(setup.base, "BENCHW");
     await stop(setup);
@@ -99,7 +129,9 @@ async function main() {
       rows.push(...(await measure(server.base, cookie, workers)));
       await stop(server);
     }
-    console.log(`\n${CONNECTIONS} connections, ${DURATION} s per target, PostgreSQL, ${(await import("node:os")).cpus().length} cores (the ratio is bounded by the cores)\n`);
+    console.log(
+      `\n${CONNECTIONS} connections, ${DURATION} s per target, PostgreSQL, ${(await import("node:os")).cpus().length} cores (the ratio is bounded by the cores)\n`,
+    );
     console.table(rows);
     for (const target of TARGETS) {
       const [one, two] = [1, 2].map((w) => rows.find((r) => r.workers === w && r.target === target)["req/s"]);

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { SECOND_FACTOR_STEPS } from "./operator-auth";
-import { anyPayload, nothing, type PathSpec } from "./path-spec";
+import { SECOND_FACTOR_STEPS } from "./operator-auth.ts";
+import { anyPayload, nothing, type PathSpec } from "./path-spec.ts";
 import {
   email,
   isDefaultPassword,
@@ -11,8 +11,8 @@ import {
   required,
   ticked,
   username,
-} from "./rules";
-import { UPLOAD_KINDS, uploadRefSchema } from "./uploads";
+} from "./rules.ts";
+import { UPLOAD_KINDS, uploadRefSchema } from "./uploads.ts";
 
 /* ----------------------------------------------------------------------------------------------
  * Forms (SPEC §5 Login, Registration, Password reset, Change password). Each schema is used by the
@@ -21,10 +21,7 @@ import { UPLOAD_KINDS, uploadRefSchema } from "./uploads";
 
 export const captchaFields = {
   captchaKey: required(),
-  captcha: z
-    .string({ error: "errors:MSG_20002" })
-    .trim()
-    .min(1, "errors:MSG_20002"),
+  captcha: z.string({ error: "errors:MSG_20002" }).trim().min(1, "errors:MSG_20002"),
 };
 
 /** SPEC §5 Login: username or email, password and captcha are all required. */
@@ -71,10 +68,14 @@ function confirmMatches<T extends { password: string; confirmPassword: string }>
  * the licence travels as a File in the form and as base64 in the payload.
  */
 export const registerFieldsSchema = z
-  .discriminatedUnion("userType", [
-    z.object({ userType: z.literal(USER_TYPE.INDIVIDUAL), ...registerBase }),
-    z.object({ userType: z.literal(USER_TYPE.ENTERPRISE), ...registerBase, ...enterpriseFields }),
-  ], { error: "validation.userType" })
+  .discriminatedUnion(
+    "userType",
+    [
+      z.object({ userType: z.literal(USER_TYPE.INDIVIDUAL), ...registerBase }),
+      z.object({ userType: z.literal(USER_TYPE.ENTERPRISE), ...registerBase, ...enterpriseFields }),
+    ],
+    { error: "validation.userType" },
+  )
   .superRefine(confirmMatches);
 export type RegisterFields = z.infer<typeof registerFieldsSchema>;
 
@@ -150,7 +151,8 @@ export function changePasswordSchema(userName: string) {
       if (pw === value.oldPassword) {
         ctx.addIssue({ code: "custom", path: ["password"], message: "validation.password.sameAsOld" });
       }
-      for (const message of passwordStrengthProblems(pw, userName)) ctx.addIssue({ code: "custom", path: ["password"], message });
+      for (const message of passwordStrengthProblems(pw, userName))
+        ctx.addIssue({ code: "custom", path: ["password"], message });
     });
 }
 
@@ -160,7 +162,8 @@ export function changePasswordSchema(userName: string) {
  */
 export function passwordStrengthProblems(pw: string, userName: string): string[] {
   const problems: string[] = [];
-  if (userName && pw.toLowerCase().includes(userName.toLowerCase())) problems.push("validation.password.containsUsername");
+  if (userName && pw.toLowerCase().includes(userName.toLowerCase()))
+    problems.push("validation.password.containsUsername");
   if (isDefaultPassword(pw)) problems.push("validation.password.default");
   else if (isKeyboardSequence(pw)) problems.push("validation.password.sequence");
   return problems;
@@ -171,9 +174,16 @@ export function passwordStrengthProblems(pw: string, userName: string): string[]
  * rules of registration (username, email, real name, mobile, password) and of a chosen password.
  */
 export const operatorAccountSchema = z
-  .object({ userName: username(), email: email(), realName: realName(), mobile: optionalMobile(), password: password() })
+  .object({
+    userName: username(),
+    email: email(),
+    realName: realName(),
+    mobile: optionalMobile(),
+    password: password(),
+  })
   .superRefine((value, ctx) => {
-    for (const message of passwordStrengthProblems(value.password, value.userName)) ctx.addIssue({ code: "custom", path: ["password"], message });
+    for (const message of passwordStrengthProblems(value.password, value.userName))
+      ctx.addIssue({ code: "custom", path: ["password"], message });
   });
 
 /* ----------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-import type { AuditAction, AuditTarget } from "./audit";
-import type { paths, VueapiPath } from "./paths";
+import type { AuditAction, AuditTarget } from "./audit.ts";
+import type { paths, VueapiPath } from "./paths.ts";
 
 /**
  * What every operator path writes to the audit log (docs/decisions/022). The map is typed by the paths
@@ -15,7 +15,13 @@ import type { paths, VueapiPath } from "./paths";
 export type AuditRule =
   | "read"
   | "handler"
-  | { readonly action: AuditAction; readonly target: AuditTarget; readonly id?: string; readonly decision?: string; readonly outcome?: boolean };
+  | {
+      readonly action: AuditAction;
+      readonly target: AuditTarget;
+      readonly id?: string;
+      readonly decision?: string;
+      readonly outcome?: boolean;
+    };
 
 export type OperatorPath = { [P in VueapiPath]: (typeof paths)[P]["auth"] extends "operator" ? P : never }[VueapiPath];
 
@@ -25,34 +31,96 @@ export const AUDIT_RULES = {
   // The reset opens a new chain before its decision commits (a single-connection database cannot wait inside the
   // router's transaction): the handler writes its entry in the transaction that moves the services.
   "/sys/ops/testNetwork/reset": "handler",
-  "/sys/ops/serviceReviews/decide": { action: "service.review", target: "serviceVersion", id: "appVerId", outcome: true },
+  "/sys/ops/serviceReviews/decide": {
+    action: "service.review",
+    target: "serviceVersion",
+    id: "appVerId",
+    outcome: true,
+  },
   "/sys/ops/configUpgrades/list": "read",
-  "/sys/ops/configUpgrades/decide": { action: "configUpgrade.review", target: "configUpgrade", id: "upgradeId", outcome: true },
+  "/sys/ops/configUpgrades/decide": {
+    action: "configUpgrade.review",
+    target: "configUpgrade",
+    id: "upgradeId",
+    outcome: true,
+  },
   // IPFS capacity upgrades (docs/decisions/039): taking one (0 → 2), then success (5, the capacity applied) or failure (6, refunded).
   "/sys/ops/ipfsUpgrades/list": "read",
-  "/sys/ops/ipfsUpgrades/take": { action: "ipfsUpgrade.take", target: "ipfsUpgrade", id: "ipfsUpgradeId", decision: "take", outcome: true },
-  "/sys/ops/ipfsUpgrades/decide": { action: "ipfsUpgrade.decision", target: "ipfsUpgrade", id: "ipfsUpgradeId", outcome: true },
+  "/sys/ops/ipfsUpgrades/take": {
+    action: "ipfsUpgrade.take",
+    target: "ipfsUpgrade",
+    id: "ipfsUpgradeId",
+    decision: "take",
+    outcome: true,
+  },
+  "/sys/ops/ipfsUpgrades/decide": {
+    action: "ipfsUpgrade.decision",
+    target: "ipfsUpgrade",
+    id: "ipfsUpgradeId",
+    outcome: true,
+  },
   // The community's content (docs/decisions/040): a save's details carry the fields and the answer (the new id).
   "/sys/ops/community/posts": "read",
   "/sys/ops/community/post": "read",
   "/sys/ops/community/signups": "read",
   "/sys/ops/community/partners": "read",
-  "/sys/ops/community/savePost": { action: "community.save", target: "communityPost", id: "postId", decision: "save", outcome: true },
-  "/sys/ops/community/publishPost": { action: "community.publish", target: "communityPost", id: "postId", outcome: true },
-  "/sys/ops/community/deletePost": { action: "community.delete", target: "communityPost", id: "postId", decision: "delete", outcome: true },
+  "/sys/ops/community/savePost": {
+    action: "community.save",
+    target: "communityPost",
+    id: "postId",
+    decision: "save",
+    outcome: true,
+  },
+  "/sys/ops/community/publishPost": {
+    action: "community.publish",
+    target: "communityPost",
+    id: "postId",
+    outcome: true,
+  },
+  "/sys/ops/community/deletePost": {
+    action: "community.delete",
+    target: "communityPost",
+    id: "postId",
+    decision: "delete",
+    outcome: true,
+  },
   "/sys/ops/community/savePartner": { action: "community.save", target: "partner", decision: "save", outcome: true },
-  "/sys/ops/community/deletePartner": { action: "community.delete", target: "partner", id: "partnerId", decision: "delete", outcome: true },
+  "/sys/ops/community/deletePartner": {
+    action: "community.delete",
+    target: "partner",
+    id: "partnerId",
+    decision: "delete",
+    outcome: true,
+  },
   // Technical support (docs/decisions/041): replies and closings of tickets; newsletter issues sent (the answer: how many recipients).
   "/sys/ops/tickets/list": "read",
   "/sys/ops/tickets/detail": "read",
   "/sys/ops/tickets/file": "read",
-  "/sys/ops/tickets/reply": { action: "ticket.reply", target: "ticket", id: "ticketId", decision: "reply", outcome: true },
-  "/sys/ops/tickets/close": { action: "ticket.close", target: "ticket", id: "ticketId", decision: "close", outcome: true },
+  "/sys/ops/tickets/reply": {
+    action: "ticket.reply",
+    target: "ticket",
+    id: "ticketId",
+    decision: "reply",
+    outcome: true,
+  },
+  "/sys/ops/tickets/close": {
+    action: "ticket.close",
+    target: "ticket",
+    id: "ticketId",
+    decision: "close",
+    outcome: true,
+  },
   "/sys/ops/newsletter/list": "read",
   "/sys/ops/newsletter/send": { action: "newsletter.send", target: "newsletterIssue", decision: "send", outcome: true },
   // Platform-issued DID credentials (docs/decisions/043): the list, and a revocation (details: the credential as revoked).
   "/sys/ops/did/credentials": "read",
-  "/sys/ops/did/revoke": { action: "credential.revoke", target: "credential", id: "credentialId", decision: "revoke", outcome: true },
+  "/sys/ops/did/revoke": {
+    action: "credential.revoke",
+    target: "credential",
+    id: "credentialId",
+    decision: "revoke",
+    outcome: true,
+  },
   "/sys/ops/prices/list": "read",
   "/sys/ops/prices/history": "read",
   // One entry per item saved; details carry the area and the new prices (the history keeps each old one).
@@ -62,14 +130,34 @@ export const AUDIT_RULES = {
   "/sys/ops/services/list": "read",
   "/sys/ops/services/decide": { action: "service.suspension", target: "serviceVersion", id: "appVerId", outcome: true },
   "/sys/ops/participations/list": "read",
-  "/sys/ops/participations/decide": { action: "participation.review", target: "participation", id: "appJoinAuditId", outcome: true },
+  "/sys/ops/participations/decide": {
+    action: "participation.review",
+    target: "participation",
+    id: "appJoinAuditId",
+    outcome: true,
+  },
   "/sys/ops/products/list": "read",
   "/sys/ops/products/decide": { action: "product.review", target: "product", id: "productId", outcome: true },
   "/sys/operations/invoices/list": "read",
   "/sys/operations/invoices/detail": "read",
-  "/sys/operations/invoices/approve": { action: "invoice.review", target: "invoice", id: "invoiceId", decision: "approve" },
-  "/sys/operations/invoices/reject": { action: "invoice.review", target: "invoice", id: "invoiceId", decision: "reject" },
-  "/sys/operations/invoices/deliver": { action: "invoice.delivery", target: "invoice", id: "invoiceId", decision: "deliver" },
+  "/sys/operations/invoices/approve": {
+    action: "invoice.review",
+    target: "invoice",
+    id: "invoiceId",
+    decision: "approve",
+  },
+  "/sys/operations/invoices/reject": {
+    action: "invoice.review",
+    target: "invoice",
+    id: "invoiceId",
+    decision: "reject",
+  },
+  "/sys/operations/invoices/deliver": {
+    action: "invoice.delivery",
+    target: "invoice",
+    id: "invoiceId",
+    decision: "deliver",
+  },
   "/ops/remittances/list": "read",
   "/ops/remittances/review": { action: "remittance.review", target: "payment", id: "paymentNo" },
   "/ops/paymentReviews/list": "read",
@@ -93,8 +181,20 @@ export const AUDIT_RULES = {
   "/sys/ops/docs/publish": { action: "doc.change", target: "docPage", id: "docId", decision: "publish", outcome: true },
   "/sys/ops/docs/delete": { action: "doc.change", target: "docPage", id: "docId", decision: "delete", outcome: true },
   "/sys/ops/market/list": "read",
-  "/sys/ops/market/save": { action: "market.change", target: "marketPackage", id: "marketPackageId", decision: "save", outcome: true },
-  "/sys/ops/market/withdraw": { action: "market.change", target: "marketPackage", id: "marketPackageId", decision: "withdraw", outcome: true },
+  "/sys/ops/market/save": {
+    action: "market.change",
+    target: "marketPackage",
+    id: "marketPackageId",
+    decision: "save",
+    outcome: true,
+  },
+  "/sys/ops/market/withdraw": {
+    action: "market.change",
+    target: "marketPackage",
+    id: "marketPackageId",
+    decision: "withdraw",
+    outcome: true,
+  },
   "/sys/ops/crossChain/pending": "read",
   // Approving an activation deploys the protocol's contracts on the chains first (a single-connection database cannot
   // wait inside the router's transaction): the handler writes its entry in the transaction that moves the status.

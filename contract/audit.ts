@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { dayString } from "./billing";
-import type { PathSpec } from "./path-spec";
-import { pageOf } from "./platform";
+import { dayString } from "./billing.ts";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf } from "./platform.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * The operators' audit log (docs/decisions/022): every operator decision, the second-factor events, and
@@ -42,7 +42,30 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGETS = ["serviceVersion", "refund", "participation", "product", "invoice", "payment", "withdrawal", "auditLog", "operator", "job", "configUpgrade", "priceItem", "testNetwork", "ipfsUpgrade", "communityPost", "partner", "ticket", "newsletterIssue", "docPage", "marketPackage", "credential", "crossChainService"] as const;
+export const AUDIT_TARGETS = [
+  "serviceVersion",
+  "refund",
+  "participation",
+  "product",
+  "invoice",
+  "payment",
+  "withdrawal",
+  "auditLog",
+  "operator",
+  "job",
+  "configUpgrade",
+  "priceItem",
+  "testNetwork",
+  "ipfsUpgrade",
+  "communityPost",
+  "partner",
+  "ticket",
+  "newsletterIssue",
+  "docPage",
+  "marketPackage",
+  "credential",
+  "crossChainService",
+] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** At most this many entries in one CSV export. */
@@ -79,7 +102,10 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditPaths = {
   "/sys/ops/audit/list": {
     auth: "operator",
-    payload: auditFilterSchema.extend({ pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(20) }),
+    payload: auditFilterSchema.extend({
+      pageIndex: z.number().int().min(1).default(1),
+      pageSize: z.number().int().min(1).max(100).default(20),
+    }),
     data: pageOf(auditEntrySchema),
   },
   "/sys/ops/audit/export": {

@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { pageOf } from "./platform";
-import { idempotencyKey } from "./rules";
-import type { PathSpec } from "./path-spec";
-import { LEDGER_ENTRY_KINDS, PAY_STATES } from "./billing-codes";
+import { pageOf } from "./platform.ts";
+import { idempotencyKey } from "./rules.ts";
+import type { PathSpec } from "./path-spec.ts";
+import { LEDGER_ENTRY_KINDS, PAY_STATES } from "./billing-codes.ts";
 
 /**
  * Bills, the account summary, transactions, usage and the unpaid-bill guard (SPEC §3 Bill and Account,
@@ -11,7 +11,7 @@ import { LEDGER_ENTRY_KINDS, PAY_STATES } from "./billing-codes";
  * See docs/decisions/006-bills-and-the-unpaid-bill-guard.md.
  */
 
-export * from "./billing-codes";
+export * from "./billing-codes.ts";
 
 /** At most this many bills in one CSV export. */
 export const EXPORT_LIMIT = 10_000;
@@ -21,11 +21,18 @@ export const dayString = () =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.invalid")
-    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "validation.invalid");
+    .refine(
+      (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      "validation.invalid",
+    );
 
 export const billFilterSchema = z.object({
   billType: z.number().int().min(1).max(999).optional(),
-  payState: z.number().int().refine((v) => PAY_STATES.includes(v), "validation.invalid").optional(),
+  payState: z
+    .number()
+    .int()
+    .refine((v) => PAY_STATES.includes(v), "validation.invalid")
+    .optional(),
   /** Created on or after this UTC+8 day. */
   dateFrom: dayString().optional(),
   /** Created on or before this UTC+8 day. */
@@ -38,7 +45,9 @@ const pageSize = () => z.number().int().min(1).max(100).default(10);
 const pageIndex = () => z.number().int().min(1).default(1);
 
 export const billListPayloadSchema = z.object({
-  page: z.object({ pageSize: pageSize(), pageIndex: pageIndex(), condition: billFilterSchema.prefault({}) }).prefault({}),
+  page: z
+    .object({ pageSize: pageSize(), pageIndex: pageIndex(), condition: billFilterSchema.prefault({}) })
+    .prefault({}),
 });
 
 export const billRowSchema = z.object({
@@ -134,7 +143,14 @@ export const totalsSchema = z.object({
 });
 
 export const accountSummarySchema = totalsSchema.extend({
-  card: z.object({ brand: z.string(), last4: z.string(), expMonth: z.number().int().nullable(), expYear: z.number().int().nullable() }).nullable(),
+  card: z
+    .object({
+      brand: z.string(),
+      last4: z.string(),
+      expMonth: z.number().int().nullable(),
+      expYear: z.number().int().nullable(),
+    })
+    .nullable(),
   recharges: z.array(
     z.object({
       paymentNo: z.string(),
@@ -165,7 +181,9 @@ export const transactionFilterSchema = z.object({
   dateTo: dayString().optional(),
 });
 export const transactionListPayloadSchema = z.object({
-  page: z.object({ pageSize: pageSize(), pageIndex: pageIndex(), condition: transactionFilterSchema.prefault({}) }).prefault({}),
+  page: z
+    .object({ pageSize: pageSize(), pageIndex: pageIndex(), condition: transactionFilterSchema.prefault({}) })
+    .prefault({}),
 });
 export const transactionSchema = z.object({
   entryId: z.number().int(),
@@ -188,7 +206,9 @@ export const transactionListSchema = pageOf(transactionSchema);
 export const usage30Schema = z.object({
   /** The 30 days, oldest first (YYYY-MM-DD, UTC+8). */
   days: z.array(z.string()),
-  nodes: z.array(z.object({ nodeCode: z.string(), nodeName: z.string(), gb: z.array(z.number()), totalGb: z.number() })),
+  nodes: z.array(
+    z.object({ nodeCode: z.string(), nodeName: z.string(), gb: z.array(z.number()), totalGb: z.number() }),
+  ),
   totalGb: z.number(),
 });
 
@@ -226,10 +246,22 @@ export const billPayManyDataSchema = z.object({
 
 export const billingPaths = {
   "/sys/system/clientInfo/h5billList": { auth: "user", payload: billListPayloadSchema, data: billListSchema },
-  "/sys/system/clientInfo/h5billExport": { auth: "user", payload: z.object({ condition: billFilterSchema.prefault({}) }), data: billExportSchema },
-  "/sys/system/clientInfo/h5billDetail": { auth: "user", payload: z.object({ billId: z.number().int().positive() }), data: billDetailSchema },
+  "/sys/system/clientInfo/h5billExport": {
+    auth: "user",
+    payload: z.object({ condition: billFilterSchema.prefault({}) }),
+    data: billExportSchema,
+  },
+  "/sys/system/clientInfo/h5billDetail": {
+    auth: "user",
+    payload: z.object({ billId: z.number().int().positive() }),
+    data: billDetailSchema,
+  },
   "/sys/system/clientInfo/h5billPay": { auth: "user", payload: billPayPayloadSchema, data: billPayDataSchema },
-  "/sys/system/clientInfo/h5billPayMany": { auth: "user", payload: billPayManyPayloadSchema, data: billPayManyDataSchema },
+  "/sys/system/clientInfo/h5billPayMany": {
+    auth: "user",
+    payload: billPayManyPayloadSchema,
+    data: billPayManyDataSchema,
+  },
   "/sys/system/clientInfo/h5billDue": { auth: "user", payload: dueBillsPayloadSchema, data: dueBillsSchema },
   "/sys/account/summary": { auth: "user", payload: z.object({}).passthrough(), data: accountSummarySchema },
   "/sys/account/transactions": { auth: "user", payload: transactionListPayloadSchema, data: transactionListSchema },
@@ -240,7 +272,13 @@ export const billingPaths = {
   "/ops/ledger/verify": {
     auth: "operator",
     payload: z.object({ userId: z.number().int().positive() }),
-    data: z.object({ userId: z.number().int(), wallet: totalsSchema, derived: totalsSchema, entries: z.number().int(), consistent: z.boolean() }),
+    data: z.object({
+      userId: z.number().int(),
+      wallet: totalsSchema,
+      derived: totalsSchema,
+      entries: z.number().int(),
+      consistent: z.boolean(),
+    }),
   },
 } satisfies Record<string, PathSpec>;
 

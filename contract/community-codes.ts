@@ -64,13 +64,20 @@ export function pickLanguage(
 }
 
 /** A partner's name or description in the reader's language, falling back to the other one. */
-export function pickText(en: string, zh: string, language: ContentLanguage): { text: string; fallback: ContentLanguage | null } {
+export function pickText(
+  en: string,
+  zh: string,
+  language: ContentLanguage,
+): { text: string; fallback: ContentLanguage | null } {
   const [want, other, otherLang] = language === "zh-CN" ? [zh, en, "en" as const] : [en, zh, "zh-CN" as const];
   return want.trim() !== "" ? { text: want, fallback: null } : { text: other, fallback: otherLang };
 }
 
 /** Whether an announcement's window holds `now` (start included, end excluded). */
-export function isActiveAt(window: { activeFrom: string | Date | null; activeTo: string | Date | null }, now: Date): boolean {
+export function isActiveAt(
+  window: { activeFrom: string | Date | null; activeTo: string | Date | null },
+  now: Date,
+): boolean {
   if (!window.activeFrom || !window.activeTo) return false;
   return new Date(window.activeFrom).getTime() <= now.getTime() && now.getTime() < new Date(window.activeTo).getTime();
 }

@@ -1,8 +1,8 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { email, optionalText, required } from "./rules";
-import { uploadRefSchema } from "./uploads";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { email, optionalText, required } from "./rules.ts";
+import { uploadRefSchema } from "./uploads.ts";
 import {
   BODY_MAX,
   CAPACITY_MAX,
@@ -18,8 +18,8 @@ import {
   TITLE_MAX,
   VERSION_MAX,
   localTimeToDate,
-} from "./community-codes";
-export * from "./community-codes";
+} from "./community-codes.ts";
+export * from "./community-codes.ts";
 
 /*
  * The developer community's content (issue 15; SPEC §1, §2 DeveloperCommunity, serviceNetworkLeague, system
@@ -109,7 +109,12 @@ export const postFormSchema = z
     bodyZh: text(BODY_MAX),
     startsAt: localTime(),
     location: text(LOCATION_MAX),
-    capacity: z.coerce.number({ error: "community:validation.capacity" }).int("community:validation.capacity").min(1, "community:validation.capacity").max(CAPACITY_MAX, "community:validation.capacity").optional(),
+    capacity: z.coerce
+      .number({ error: "community:validation.capacity" })
+      .int("community:validation.capacity")
+      .min(1, "community:validation.capacity")
+      .max(CAPACITY_MAX, "community:validation.capacity")
+      .optional(),
     signupDeadline: localTime(),
     version: text(VERSION_MAX),
     activeFrom: localTime(),
@@ -122,7 +127,7 @@ export const postFormSchema = z
     if (v.bodyZh && !v.titleZh) issue("titleZh", "community:validation.titleForBody");
     const time = (name: "startsAt" | "signupDeadline" | "activeFrom" | "activeTo") => {
       const raw = v[name];
-      if (!raw) return issue(name, "validation.required"), null;
+      if (!raw) return (issue(name, "validation.required"), null);
       const at = localTimeToDate(raw);
       if (!at) issue(name, "community:validation.time");
       return at;
@@ -131,7 +136,8 @@ export const postFormSchema = z
       const starts = time("startsAt");
       const deadline = time("signupDeadline");
       if (v.capacity === undefined) issue("capacity", "community:validation.capacity");
-      if (starts && deadline && deadline.getTime() > starts.getTime()) issue("signupDeadline", "community:validation.deadlineAfterStart");
+      if (starts && deadline && deadline.getTime() > starts.getTime())
+        issue("signupDeadline", "community:validation.deadlineAfterStart");
     }
     if (v.kind === "release" && !v.version) issue("version", "validation.required");
     if (v.kind === "announcement") {
@@ -143,7 +149,10 @@ export const postFormSchema = z
 export type PostForm = z.infer<typeof postFormSchema>;
 
 /** Publish or withdraw a post (a withdrawn post is invisible to readers; its sign-ups are kept). */
-export const publishSchema = z.object({ postId: z.coerce.number().int().positive(), decision: z.enum(["publish", "unpublish"]) });
+export const publishSchema = z.object({
+  postId: z.coerce.number().int().positive(),
+  decision: z.enum(["publish", "unpublish"]),
+});
 
 export const partnerSchema = z.object({
   partnerId: z.number().int(),
@@ -165,13 +174,23 @@ export const partnerFormSchema = z
     nameZh: text(PARTNER_NAME_MAX),
     descriptionEn: text(PARTNER_DESCRIPTION_MAX),
     descriptionZh: text(PARTNER_DESCRIPTION_MAX),
-    link: optionalText().pipe(z.url({ protocol: /^https?$/, error: "community:validation.link" }).max(500, "validation.tooLong").optional()),
-    sortOrder: z.coerce.number({ error: "validation.invalid" }).int("validation.invalid").min(0, "validation.invalid").max(9999, "validation.invalid"),
+    link: optionalText().pipe(
+      z
+        .url({ protocol: /^https?$/, error: "community:validation.link" })
+        .max(500, "validation.tooLong")
+        .optional(),
+    ),
+    sortOrder: z.coerce
+      .number({ error: "validation.invalid" })
+      .int("validation.invalid")
+      .min(0, "validation.invalid")
+      .max(9999, "validation.invalid"),
     /** Removes the current logo (a new upload replaces it anyway). */
     removeLogo: z.enum(["on"]).optional(),
   })
   .superRefine((v, ctx) => {
-    if (!v.nameEn && !v.nameZh) ctx.addIssue({ code: "custom", path: ["nameEn"], message: "community:validation.nameOneLanguage" });
+    if (!v.nameEn && !v.nameZh)
+      ctx.addIssue({ code: "custom", path: ["nameEn"], message: "community:validation.nameOneLanguage" });
   });
 
 export const activeAnnouncementSchema = z.object({
@@ -190,29 +209,57 @@ export const communityPaths = {
   /** SPEC §2 News_EventsDetail (eventId): a published news item or event with the caller's sign-up. */
   "/sys/devGame/detail": { auth: "user", payload: z.object({ eventId: id() }), data: eventDetailSchema },
   /** SPEC §7 saveSingUpInfo: signs the caller up (capacity, deadline, once per event) and mails a confirmation. */
-  "/sys/devGame/saveSingUpInfo": { auth: "user", payload: signupSchema, data: z.object({ signupId: z.number().int(), seatsLeft: z.number().int() }) },
+  "/sys/devGame/saveSingUpInfo": {
+    auth: "user",
+    payload: signupSchema,
+    data: z.object({ signupId: z.number().int(), seatsLeft: z.number().int() }),
+  },
   /** SPEC §2 ReleaseNotes: published release notes, newest first. */
   "/api/devGame/releaseNotes": { auth: "anon", payload: z.object({ ...pagingFields }), data: pageOf(postSchema) },
   /** System announcements (public): published ones, newest first. */
   "/anon/community/announcements": { auth: "anon", payload: z.object({ ...pagingFields }), data: pageOf(postSchema) },
   "/anon/community/announcement": { auth: "anon", payload: postRef, data: postSchema },
   /** The banner: published announcements whose window has not ended (the portal shows those whose window holds now). */
-  "/anon/community/activeAnnouncements": { auth: "anon", payload: z.object({}), data: z.array(activeAnnouncementSchema) },
+  "/anon/community/activeAnnouncements": {
+    auth: "anon",
+    payload: z.object({}),
+    data: z.array(activeAnnouncementSchema),
+  },
   /** SPEC §2 serviceNetworkLeague: the partners in their order. */
   "/anon/community/partners": { auth: "anon", payload: z.object({}), data: z.array(partnerSchema) },
-  "/anon/community/partnerLogo": { auth: "anon", payload: z.object({ partnerId: id() }), data: z.object({ mime: z.string(), dataBase64: z.string() }) },
+  "/anon/community/partnerLogo": {
+    auth: "anon",
+    payload: z.object({ partnerId: id() }),
+    data: z.object({ mime: z.string(), dataBase64: z.string() }),
+  },
   /** Operations: posts of one kind, published or not, newest first. */
-  "/sys/ops/community/posts": { auth: "operator", payload: z.object({ ...pagingFields, kind: z.enum(POST_KINDS) }), data: pageOf(postSchema) },
+  "/sys/ops/community/posts": {
+    auth: "operator",
+    payload: z.object({ ...pagingFields, kind: z.enum(POST_KINDS) }),
+    data: pageOf(postSchema),
+  },
   "/sys/ops/community/post": { auth: "operator", payload: postRef, data: postSchema },
   /** Operations: creates (no postId) or edits a post; a new post is unpublished. */
-  "/sys/ops/community/savePost": { auth: "operator", payload: postFormSchema, data: z.object({ postId: z.number().int() }) },
-  "/sys/ops/community/publishPost": { auth: "operator", payload: publishSchema, data: z.object({ postId: z.number().int(), published: z.boolean() }) },
+  "/sys/ops/community/savePost": {
+    auth: "operator",
+    payload: postFormSchema,
+    data: z.object({ postId: z.number().int() }),
+  },
+  "/sys/ops/community/publishPost": {
+    auth: "operator",
+    payload: publishSchema,
+    data: z.object({ postId: z.number().int(), published: z.boolean() }),
+  },
   /** Operations: deletes a post (an event with its sign-ups). */
   "/sys/ops/community/deletePost": { auth: "operator", payload: postRef, data: z.object({ postId: z.number().int() }) },
   /** Operations: an event's sign-ups, in the order they came. */
   "/sys/ops/community/signups": {
     auth: "operator",
-    payload: z.object({ eventId: id(), pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(CAPACITY_MAX).default(10) }),
+    payload: z.object({
+      eventId: id(),
+      pageIndex: z.number().int().min(1).default(1),
+      pageSize: z.number().int().min(1).max(CAPACITY_MAX).default(10),
+    }),
     data: pageOf(signupRowSchema),
   },
   "/sys/ops/community/partners": { auth: "operator", payload: z.object({}), data: z.array(partnerSchema) },
@@ -222,5 +269,9 @@ export const communityPaths = {
     payload: z.object({ partner: partnerFormSchema, logo: uploadRefSchema.nullable().optional() }),
     data: z.object({ partnerId: z.number().int() }),
   },
-  "/sys/ops/community/deletePartner": { auth: "operator", payload: z.object({ partnerId: id() }), data: z.object({ partnerId: z.number().int() }) },
+  "/sys/ops/community/deletePartner": {
+    auth: "operator",
+    payload: z.object({ partnerId: id() }),
+    data: z.object({ partnerId: z.number().int() }),
+  },
 } satisfies Record<string, PathSpec>;

@@ -47,7 +47,12 @@ export const UpgradeRefusal = {
  * SPEC §5 Config upgrade, in the order a person meets them: another upgrade in progress, within 6 hours of
  * the last success, within 5 days of the cycle's end. Pure: `now` is the caller's clock.
  */
-export function upgradeRefusal(input: { now: Date; cycleEnd: Date | null; inProgress: boolean; lastSuccessAt: Date | null }): string | null {
+export function upgradeRefusal(input: {
+  now: Date;
+  cycleEnd: Date | null;
+  inProgress: boolean;
+  lastSuccessAt: Date | null;
+}): string | null {
   const now = input.now.getTime();
   if (input.inProgress) return UpgradeRefusal.IN_PROGRESS;
   if (input.lastSuccessAt && now - input.lastSuccessAt.getTime() < UPGRADE_COOLDOWN_MS) return UpgradeRefusal.COOLDOWN;
@@ -63,7 +68,10 @@ export type NodeConfig = { cityNodeId: number; tps: number; capacityGb: number; 
  * others as they are; a resource upgrade keeps the nodes and changes TPS, capacity or bookkeeping nodes.
  * "none" when nothing changes, "mixed" when both change (refused: two upgrades).
  */
-export function changeKind(before: readonly NodeConfig[], after: readonly NodeConfig[]): "none" | "node" | "resource" | "mixed" {
+export function changeKind(
+  before: readonly NodeConfig[],
+  after: readonly NodeConfig[],
+): "none" | "node" | "resource" | "mixed" {
   const was = new Map(before.map((n) => [n.cityNodeId, n]));
   const is = new Map(after.map((n) => [n.cityNodeId, n]));
   const setChanged = before.some((n) => !is.has(n.cityNodeId)) || after.some((n) => !was.has(n.cityNodeId));

@@ -1,13 +1,13 @@
 import * as z from "zod";
-import { type PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { decisionFields, decisionFormSchema, idempotencyKey } from "./rules";
-import { bookedNodeSchema, namedNodeSchema, upgradeRowSchema } from "./service-parts";
+import { type PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { decisionFields, decisionFormSchema, idempotencyKey } from "./rules.ts";
+import { bookedNodeSchema, namedNodeSchema, upgradeRowSchema } from "./service-parts.ts";
 
 export { upgradeRowSchema };
-export type { UpgradeRow } from "./service-parts";
-import { reportSchema } from "./services";
-import { checkNodeRows, nodeRowsSchema } from "./service-wizard";
+export type { UpgradeRow } from "./service-parts.ts";
+import { reportSchema } from "./services.ts";
+import { checkNodeRows, nodeRowsSchema } from "./service-wizard.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * Configuration upgrades of a running consortium-chain service (SPEC §2 Configuration, ConfigurationNew,
@@ -52,7 +52,17 @@ export type UpgradeOptions = z.infer<typeof upgradeOptionsSchema>;
 export const upgradeRequestSchema = z.object({
   appId: id(),
   upgradeType: z.union([z.literal(1), z.literal(2)]),
-  nodes: z.array(bookedNodeSchema.extend({ cityNodeId: id(), tps: id().max(100000), capacityGb: id().max(100000), peers: id().max(3) })).min(1).max(100),
+  nodes: z
+    .array(
+      bookedNodeSchema.extend({
+        cityNodeId: id(),
+        tps: id().max(100000),
+        capacityGb: id().max(100000),
+        peers: id().max(3),
+      }),
+    )
+    .min(1)
+    .max(100),
 });
 
 export const quoteSchema = z.object({
@@ -65,14 +75,20 @@ export const quoteSchema = z.object({
 /** The form of ConfigurationNew: the type and one row per catalogue node (as the wizard's step 5). */
 export const upgradeFormSchema = z
   .object({
-    appId: z.string().trim().regex(/^[1-9][0-9]{0,9}$/, "validation.required"),
+    appId: z
+      .string()
+      .trim()
+      .regex(/^[1-9][0-9]{0,9}$/, "validation.required"),
     upgradeType: z.enum(["1", "2"], { error: "validation.required" }),
     nodes: nodeRowsSchema,
   })
   .superRefine((v, ctx) => checkNodeRows(v.nodes, ctx));
 export type UpgradeForm = z.infer<typeof upgradeFormSchema>;
 
-export const upgradePaySchema = z.object({ upgradeId: z.coerce.number().int().positive(), idempotencyKey: idempotencyKey() });
+export const upgradePaySchema = z.object({
+  upgradeId: z.coerce.number().int().positive(),
+  idempotencyKey: idempotencyKey(),
+});
 export const upgradeDecisionSchema = decisionFormSchema({ upgradeId: z.coerce.number().int().positive() });
 
 /** An item of the operators' queue: the request with the publisher. */

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { type PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
+import { type PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
 import {
   CONTRACT_ABI_MAX,
   CONTRACT_ARGS_MAX,
@@ -9,8 +9,8 @@ import {
   CONTRACT_NAME_MAX,
   CONTRACT_SOURCES,
   CONTRACT_SOURCE_MAX,
-} from "./contracts-codes";
-export * from "./contracts-codes";
+} from "./contracts-codes.ts";
+export * from "./contracts-codes.ts";
 
 /*
  * Contract deployment on an open-alliance project (SPEC §4 Contract deployment, §5 Contract name;
@@ -30,7 +30,10 @@ export const contractName = () =>
     .refine((v) => v.trim().length > 0, "validation.required")
     .refine((v) => v === v.trim(), "contracts:validation.nameSpaces");
 
-const args = z.array(z.string().max(CONTRACT_ARG_MAX, "validation.tooLong")).max(CONTRACT_ARGS_MAX, "contracts:validation.args").default([]);
+const args = z
+  .array(z.string().max(CONTRACT_ARG_MAX, "validation.tooLong"))
+  .max(CONTRACT_ARGS_MAX, "contracts:validation.args")
+  .default([]);
 
 const deployFields = {
   projectId: id(),
@@ -49,15 +52,22 @@ const deployFields = {
 type DeployFields = { sourceKind: string; source?: string; abi?: string; bytecode?: string };
 /** What the chosen source needs: Solidity source, or an ABI and a bytecode. */
 function checkSource(v: DeployFields, ctx: z.RefinementCtx) {
-  if (v.sourceKind === "source" && !v.source?.trim()) ctx.addIssue({ code: "custom", path: ["source"], message: "contracts:validation.source" });
-  if (v.sourceKind === "abi" && !v.abi?.trim()) ctx.addIssue({ code: "custom", path: ["abi"], message: "contracts:validation.abi" });
-  if (v.sourceKind === "abi" && !/^0x([0-9a-fA-F]{2})+$/.test(v.bytecode ?? "")) ctx.addIssue({ code: "custom", path: ["bytecode"], message: "contracts:validation.bytecode" });
+  if (v.sourceKind === "source" && !v.source?.trim())
+    ctx.addIssue({ code: "custom", path: ["source"], message: "contracts:validation.source" });
+  if (v.sourceKind === "abi" && !v.abi?.trim())
+    ctx.addIssue({ code: "custom", path: ["abi"], message: "contracts:validation.abi" });
+  if (v.sourceKind === "abi" && !/^0x([0-9a-fA-F]{2})+$/.test(v.bytecode ?? ""))
+    ctx.addIssue({ code: "custom", path: ["bytecode"], message: "contracts:validation.bytecode" });
 }
 
 export const contractCreateSchema = z.object({ ...deployFields, constructorArgs: args }).superRefine(checkSource);
 
 /** The constructor's arguments as typed in the portal's form: one per line. */
-export const constructorArgsOfText = (text: string | undefined) => (text ?? "").split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
+export const constructorArgsOfText = (text: string | undefined) =>
+  (text ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
 
 /** The portal's deployment form: the same rules, the constructor's arguments one per line (at most 20). */
 export const contractDeployFormSchema = z
@@ -108,7 +118,11 @@ export const contractDetailSchema = contractSchema.extend({
 const contractRef = z.object({ contractId: id() });
 
 /** A read function's call: its name, its signature among overloads, the arguments as typed. */
-export const contractCallSchema = contractRef.extend({ functionName: z.string().trim().min(1, "validation.required").max(100, "validation.tooLong"), signature: z.string().trim().max(1000).optional(), args });
+export const contractCallSchema = contractRef.extend({
+  functionName: z.string().trim().min(1, "validation.required").max(100, "validation.tooLong"),
+  signature: z.string().trim().max(1000).optional(),
+  args,
+});
 
 /** The /vueapi paths of contract deployment (SPEC §7: the /sys/opc… family). */
 export const contractPaths = {
@@ -120,14 +134,22 @@ export const contractPaths = {
   },
   "/sys/opc/contract/detail": { auth: "user", payload: contractRef, data: contractDetailSchema },
   /** Renames a contract; refused while it is being deployed (§4). */
-  "/sys/opc/contract/update": { auth: "user", payload: contractRef.extend({ name: contractName() }), data: contractSchema },
+  "/sys/opc/contract/update": {
+    auth: "user",
+    payload: contractRef.extend({ name: contractName() }),
+    data: contractSchema,
+  },
   /** A failed deployment (3) queued again (→ 0), unless another of the project is under way. */
   "/sys/opc/contract/redeploy": { auth: "user", payload: contractRef, data: contractSchema },
   /** A read function (view or pure) called with eth_call: arguments as typed, the decoded result. */
   "/sys/opc/contract/call": {
     auth: "user",
     payload: contractCallSchema,
-    data: z.object({ functionName: z.string(), signature: z.string(), outputs: z.array(z.object({ name: z.string(), type: z.string(), value: z.string() })) }),
+    data: z.object({
+      functionName: z.string(),
+      signature: z.string(),
+      outputs: z.array(z.object({ name: z.string(), type: z.string(), value: z.string() })),
+    }),
   },
   /** The contract's events, newest first, decoded with its ABI. */
   "/sys/opc/contract/events": {

@@ -1,4 +1,4 @@
-import { BillType } from "./billing-codes";
+import { BillType } from "./billing-codes.ts";
 
 /**
  * Codes of cross-chain services (SPEC §3 cross-chain call record, §4 cross-chain statuses, §5, §9;
@@ -6,7 +6,13 @@ import { BillType } from "./billing-codes";
  */
 
 /** SPEC §4 Cross-chain: 0 deactivated, 1 activated, 2 closed, 3 pending activation, 4 pending deactivation. */
-export const CrossStatus = { DEACTIVATED: 0, ACTIVATED: 1, CLOSED: 2, PENDING_ACTIVATION: 3, PENDING_DEACTIVATION: 4 } as const;
+export const CrossStatus = {
+  DEACTIVATED: 0,
+  ACTIVATED: 1,
+  CLOSED: 2,
+  PENDING_ACTIVATION: 3,
+  PENDING_DEACTIVATION: 4,
+} as const;
 export const CROSS_CHAIN_STATUSES: readonly number[] = Object.values(CrossStatus);
 
 /** SPEC §4 Cross-chain call: 0 unknown (sent, not delivered yet), 1 success, 2 failure. */

@@ -1,9 +1,15 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { decisionFields } from "./rules";
-import { CROSS_APP_CODE_PATTERN, CROSS_CALLS_PAGE_MAX, CROSS_MESSAGE_MAX, CROSS_SAMPLE_KINDS, CrossProtocol } from "./cross-chain-codes";
-export * from "./cross-chain-codes";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { decisionFields } from "./rules.ts";
+import {
+  CROSS_APP_CODE_PATTERN,
+  CROSS_CALLS_PAGE_MAX,
+  CROSS_MESSAGE_MAX,
+  CROSS_SAMPLE_KINDS,
+  CrossProtocol,
+} from "./cross-chain-codes.ts";
+export * from "./cross-chain-codes.ts";
 
 /*
  * Cross-chain services (SPEC §2 CrossChainService, §3 cross-chain call record and the service's cross-chain flag
@@ -17,7 +23,12 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.invalid");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "validation.invalid");
 
 /** The calls of a service counted by status. */
-export const crossCountsSchema = z.object({ total: z.number().int(), success: z.number().int(), failure: z.number().int(), pending: z.number().int() });
+export const crossCountsSchema = z.object({
+  total: z.number().int(),
+  success: z.number().int(),
+  failure: z.number().int(),
+  pending: z.number().int(),
+});
 
 /** A service opened to cross-chain (Index), with its status, protocol, chain and call counts. */
 export const crossServiceSchema = z.object({
@@ -62,13 +73,17 @@ export const crossSelectableSchema = z.object({
 export const crossDredgeSchema = z
   .object({
     appId: z.coerce.number().int().positive(),
-    protocol: z.coerce.number({ error: "validation.required" }).int().refine((p) => p === CrossProtocol.ENTERPRISE || p === CrossProtocol.APP, "validation.required"),
+    protocol: z.coerce
+      .number({ error: "validation.required" })
+      .int()
+      .refine((p) => p === CrossProtocol.ENTERPRISE || p === CrossProtocol.APP, "validation.required"),
     appCode: z.string().trim().max(32, "validation.tooLong").optional(),
   })
   .superRefine((value, ctx) => {
     if (value.protocol !== CrossProtocol.APP) return;
     if (!value.appCode) ctx.addIssue({ code: "custom", path: ["appCode"], message: "validation.required" });
-    else if (!CROSS_APP_CODE_PATTERN.test(value.appCode)) ctx.addIssue({ code: "custom", path: ["appCode"], message: "validation.invalid" });
+    else if (!CROSS_APP_CODE_PATTERN.test(value.appCode))
+      ctx.addIssue({ code: "custom", path: ["appCode"], message: "validation.invalid" });
   });
 
 /** A cross-chain call record (SPEC §3): time, source and target chain, both transaction hashes, status and fee. */
@@ -152,12 +167,18 @@ export const crossSendSchema = z
     text: z.string().trim().max(CROSS_MESSAGE_MAX, "validation.tooLong").optional(),
     /** call: the contract on the target chain and its call data. */
     to: address.optional(),
-    data: z.string().regex(/^0x([0-9a-fA-F]{2}){0,4096}$/, "validation.invalid").optional(),
+    data: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{2}){0,4096}$/, "validation.invalid")
+      .optional(),
   })
   .superRefine((value, ctx) => {
-    if ((value.kind === "message" || value.kind === "deposit") && !value.text) ctx.addIssue({ code: "custom", path: ["text"], message: "validation.required" });
-    if (value.kind === "call" && !value.to) ctx.addIssue({ code: "custom", path: ["to"], message: "validation.required" });
-    if (value.kind === "call" && !value.data) ctx.addIssue({ code: "custom", path: ["data"], message: "validation.required" });
+    if ((value.kind === "message" || value.kind === "deposit") && !value.text)
+      ctx.addIssue({ code: "custom", path: ["text"], message: "validation.required" });
+    if (value.kind === "call" && !value.to)
+      ctx.addIssue({ code: "custom", path: ["to"], message: "validation.required" });
+    if (value.kind === "call" && !value.data)
+      ctx.addIssue({ code: "custom", path: ["data"], message: "validation.required" });
   });
 
 /** An item of the operators' queue: pending activation (3) or deactivation (4), with the owner's account name. */
@@ -167,11 +188,15 @@ export const crossQueueItemSchema = crossServiceSchema.extend({ owner: z.string(
 export const crossReviewSchema = z
   .object({ appId: z.coerce.number().int().positive(), ...decisionFields() })
   .superRefine((v, ctx) => {
-    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
+    if (v.decision === "reject" && !v.comments)
+      ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
   });
 
 /** One call record, named with its service. */
-export const crossCallRef = z.object({ appId: z.coerce.number().int().positive(), callId: z.coerce.number().int().positive() });
+export const crossCallRef = z.object({
+  appId: z.coerce.number().int().positive(),
+  callId: z.coerce.number().int().positive(),
+});
 
 const statusAnswer = z.object({ appId: z.number().int(), crossStatus: z.number().int() });
 

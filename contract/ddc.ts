@@ -1,8 +1,8 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { idempotencyKey } from "./rules";
-import { uploadIdSchema } from "./uploads";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { idempotencyKey } from "./rules.ts";
+import { uploadIdSchema } from "./uploads.ts";
 import {
   DDC_DESCRIPTION_MAX,
   DDC_METADATA_KEY_MAX,
@@ -13,8 +13,8 @@ import {
   DDC_PASSWORD_MIN,
   DDC_STORAGES,
   metadataOfText,
-} from "./ddc-codes";
-export * from "./ddc-codes";
+} from "./ddc-codes.ts";
+export * from "./ddc-codes.ts";
 
 /*
  * DDC certificates (ERC-721 tokens on an open-alliance project) and account binding (EIP-4361) (SPEC §2, §3,
@@ -22,7 +22,11 @@ export * from "./ddc-codes";
  */
 
 const id = () => z.number().int().positive();
-const address = () => z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, "ddc:validation.address");
+const address = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "ddc:validation.address");
 
 const ddcName = () =>
   z
@@ -44,7 +48,8 @@ const metadataList = z
 
 type StorageFields = { storage: string; ipfsServiceId?: number | null };
 function checkStorage(v: StorageFields, ctx: z.RefinementCtx) {
-  if (v.storage === "ipfs" && !v.ipfsServiceId) ctx.addIssue({ code: "custom", path: ["ipfsServiceId"], message: "ddc:validation.ipfsService" });
+  if (v.storage === "ipfs" && !v.ipfsServiceId)
+    ctx.addIssue({ code: "custom", path: ["ipfsServiceId"], message: "ddc:validation.ipfsService" });
 }
 
 const mintFields = {
@@ -57,7 +62,9 @@ const mintFields = {
   idempotencyKey: idempotencyKey(),
 };
 
-export const ddcMintSchema = z.object({ ...mintFields, metadata: metadataList, file: z.object({ uploadId: uploadIdSchema }) }).superRefine(checkStorage);
+export const ddcMintSchema = z
+  .object({ ...mintFields, metadata: metadataList, file: z.object({ uploadId: uploadIdSchema }) })
+  .superRefine(checkStorage);
 
 /** The portal's mint form: one chain account (its project follows), the metadata as "key=value" lines; the file is the upload field `file`. */
 export const ddcMintFormSchema = z
@@ -74,7 +81,8 @@ export const ddcMintFormSchema = z
       .optional()
       .superRefine((text, ctx) => {
         const parsed = metadataList.safeParse(metadataOfText(text));
-        if (!parsed.success) ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "validation.invalid" });
+        if (!parsed.success)
+          ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "validation.invalid" });
       }),
   })
   .superRefine(checkStorage);
@@ -82,15 +90,28 @@ export const ddcMintFormSchema = z
 export const ddcTransferSchema = z.object({ ddcId: id(), to: address() });
 export const ddcTransferFormSchema = z.object({ ddcId: z.coerce.number().int().positive(), to: address() });
 
-const password = () => z.string().min(DDC_PASSWORD_MIN, "ddc:validation.passwordLength").max(DDC_PASSWORD_MAX, "ddc:validation.passwordLength");
+const password = () =>
+  z
+    .string()
+    .min(DDC_PASSWORD_MIN, "ddc:validation.passwordLength")
+    .max(DDC_PASSWORD_MAX, "ddc:validation.passwordLength");
 /** Sets (or, with `clear`, removes) the QR-code password. */
-export const ddcPasswordSchema = z.object({ ddcId: id(), password: password().optional(), clear: z.boolean().default(false) }).superRefine((v, ctx) => {
-  if (!v.clear && !v.password) ctx.addIssue({ code: "custom", path: ["password"], message: "ddc:validation.passwordLength" });
-});
+export const ddcPasswordSchema = z
+  .object({ ddcId: id(), password: password().optional(), clear: z.boolean().default(false) })
+  .superRefine((v, ctx) => {
+    if (!v.clear && !v.password)
+      ctx.addIssue({ code: "custom", path: ["password"], message: "ddc:validation.passwordLength" });
+  });
 export const ddcPasswordFormSchema = z.object({ ddcId: z.coerce.number().int().positive(), password: password() });
 
 /** The public page's password form (ddc-view). */
-export const ddcUnlockFormSchema = z.object({ ddcId: z.coerce.number().int().positive(), password: z.string({ error: "validation.required" }).min(1, "validation.required").max(DDC_PASSWORD_MAX, "validation.tooLong") });
+export const ddcUnlockFormSchema = z.object({
+  ddcId: z.coerce.number().int().positive(),
+  password: z
+    .string({ error: "validation.required" })
+    .min(1, "validation.required")
+    .max(DDC_PASSWORD_MAX, "validation.tooLong"),
+});
 
 export const ddcSchema = z.object({
   ddcId: z.number().int(),
@@ -122,7 +143,13 @@ export const ddcSchema = z.object({
 });
 export type Ddc = z.infer<typeof ddcSchema>;
 
-export const ddcEventSchema = z.object({ from: z.string(), to: z.string(), txHash: z.string(), blockNumber: z.number().int(), at: z.string().nullable() });
+export const ddcEventSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  txHash: z.string(),
+  blockNumber: z.number().int(),
+  at: z.string().nullable(),
+});
 
 export const ddcDetailSchema = ddcSchema.extend({
   /** ownerOf(tokenId) read on the chain now. */
@@ -165,14 +192,32 @@ const viewPayload = z.object({
 });
 
 export const ddcOptionsSchema = z.object({
-  projects: z.array(z.object({ projectId: z.number().int(), name: z.string(), accounts: z.array(z.object({ accountId: z.number().int(), name: z.string(), address: z.string(), gasWei: z.string() })) })),
+  projects: z.array(
+    z.object({
+      projectId: z.number().int(),
+      name: z.string(),
+      accounts: z.array(
+        z.object({ accountId: z.number().int(), name: z.string(), address: z.string(), gasWei: z.string() }),
+      ),
+    }),
+  ),
   ipfsServices: z.array(z.object({ ipfsServiceId: z.number().int(), name: z.string(), freeBytes: z.number().int() })),
   mintFeeCents: z.number().int(),
   transferFeeCents: z.number().int(),
 });
 
-export const bindingSchema = z.object({ bindingId: z.number().int(), address: z.string(), chainId: z.number().int(), createdAt: z.string() });
-export const challengeSchema = z.object({ nonce: z.string(), address: z.string(), message: z.string(), expiresAt: z.string() });
+export const bindingSchema = z.object({
+  bindingId: z.number().int(),
+  address: z.string(),
+  chainId: z.number().int(),
+  createdAt: z.string(),
+});
+export const challengeSchema = z.object({
+  nonce: z.string(),
+  address: z.string(),
+  message: z.string(),
+  expiresAt: z.string(),
+});
 export const bindingChallengeFormSchema = z.object({ address: address() });
 export const bindingBindSchema = z.object({
   message: z.string({ error: "validation.required" }).min(1, "validation.required").max(2_000, "validation.tooLong"),
@@ -192,15 +237,27 @@ export const ddcPaths = {
   /** Transfers a DDC held by one of the user's custody accounts to another address (bill type 92). */
   "/sys/ddc/transfer": { auth: "user", payload: ddcTransferSchema, data: ddcDetailSchema },
   /** Sets or clears the QR-code password (SPEC §3). */
-  "/sys/ddc/password": { auth: "user", payload: ddcPasswordSchema, data: z.object({ ddcId: z.number().int(), passwordSet: z.boolean() }) },
+  "/sys/ddc/password": {
+    auth: "user",
+    payload: ddcPasswordSchema,
+    data: z.object({ ddcId: z.number().int(), passwordSet: z.boolean() }),
+  },
   /** ddc-view (public): locked, or the details (owner read on chain, history from the chain's Transfer events). */
   "/anon/ddc/view": { auth: "anon", payload: viewPayload, data: ddcPublicSchema },
   /** The DDC's file (public, behind the QR-code password like the view). */
-  "/anon/ddc/file": { auth: "anon", payload: viewPayload.omit({ password: true }), data: z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() }) },
+  "/anon/ddc/file": {
+    auth: "anon",
+    payload: viewPayload.omit({ password: true }),
+    data: z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() }),
+  },
   /** Account binding: a one-time EIP-4361 challenge for an address. */
   "/sys/binding/challenge": { auth: "user", payload: bindingChallengeFormSchema, data: challengeSchema },
   /** Account binding: the signed challenge verified, the address bound. */
   "/sys/binding/bind": { auth: "user", payload: bindingBindSchema, data: bindingSchema },
   "/sys/binding/list": { auth: "user", payload: z.object({}), data: z.object({ rows: z.array(bindingSchema) }) },
-  "/sys/binding/unbind": { auth: "user", payload: z.object({ bindingId: id() }), data: z.object({ bindingId: z.number().int() }) },
+  "/sys/binding/unbind": {
+    auth: "user",
+    payload: z.object({ bindingId: id() }),
+    data: z.object({ bindingId: z.number().int() }),
+  },
 } satisfies Record<string, PathSpec>;

@@ -1,4 +1,4 @@
-import { BillType } from "./billing-codes";
+import { BillType } from "./billing-codes.ts";
 
 /**
  * Codes of dedicated nodes (SPEC §2 PrivatedNodes*, §3 dedicated node project, §4 statuses, §5 "Dedicated
@@ -37,8 +37,12 @@ export const PRN_FRAMEWORKS = [
   { framework: "cita", label: "CITA", consensus: ["cita-bft", "raft"] },
 ] as const;
 export type PrnFramework = (typeof PRN_FRAMEWORKS)[number]["framework"];
-export const PRN_FRAMEWORK_CODES = PRN_FRAMEWORKS.map((f) => f.framework) as unknown as readonly [PrnFramework, ...PrnFramework[]];
-export const consensusOf = (framework: string): readonly string[] => PRN_FRAMEWORKS.find((f) => f.framework === framework)?.consensus ?? [];
+export const PRN_FRAMEWORK_CODES = PRN_FRAMEWORKS.map((f) => f.framework) as unknown as readonly [
+  PrnFramework,
+  ...PrnFramework[],
+];
+export const consensusOf = (framework: string): readonly string[] =>
+  PRN_FRAMEWORKS.find((f) => f.framework === framework)?.consensus ?? [];
 
 /** Host configurations of a node (`hostConfig`), with the monthly price of one peer on it (USD cents). */
 export const PRN_HOST_CONFIGS = [
@@ -47,7 +51,10 @@ export const PRN_HOST_CONFIGS = [
   { code: "c8m16", cpu: 8, memoryGb: 16, peerPricePerMonthCents: 10000 },
 ] as const;
 export type PrnHostConfig = (typeof PRN_HOST_CONFIGS)[number]["code"];
-export const PRN_HOST_CONFIG_CODES = PRN_HOST_CONFIGS.map((h) => h.code) as unknown as readonly [PrnHostConfig, ...PrnHostConfig[]];
+export const PRN_HOST_CONFIG_CODES = PRN_HOST_CONFIGS.map((h) => h.code) as unknown as readonly [
+  PrnHostConfig,
+  ...PrnHostConfig[],
+];
 
 /** Data capacities of a node in GB (`dataCapacityGb`), with the monthly price of that capacity per peer (USD cents). */
 export const PRN_DATA_CAPACITIES = [
@@ -80,7 +87,14 @@ export const prnNetworkName = (projectName: string) => `prn-${projectName}`;
 export const prnGatewayPath = (projectName: string) => `/chain/dedicated/${prnNetworkName(projectName)}`;
 
 /** The JSON-RPC methods the portal's "try it" form offers (any method the gateway knows is accepted). */
-export const PRN_TRY_METHODS = ["eth_blockNumber", "eth_chainId", "eth_getBalance", "eth_getBlockByNumber", "eth_gasPrice", "net_version"] as const;
+export const PRN_TRY_METHODS = [
+  "eth_blockNumber",
+  "eth_chainId",
+  "eth_getBalance",
+  "eth_getBlockByNumber",
+  "eth_gasPrice",
+  "net_version",
+] as const;
 
 /** The bill category of dedicated nodes (SPEC §9). */
 export const PRN_BILL_TYPE = BillType.DEDICATED_NODE;

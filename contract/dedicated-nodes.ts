@@ -1,8 +1,8 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { CONFIRM_NAME_MAX } from "./services";
-import { idempotencyKey, required } from "./rules";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { CONFIRM_NAME_MAX } from "./services.ts";
+import { idempotencyKey, required } from "./rules.ts";
 import {
   PRN_CYCLES,
   PRN_DATA_CAPACITY_GBS,
@@ -16,8 +16,8 @@ import {
   PRN_UPDATE_TYPES,
   PRN_USER_RE,
   consensusOf,
-} from "./dedicated-nodes-codes";
-export * from "./dedicated-nodes-codes";
+} from "./dedicated-nodes-codes.ts";
+export * from "./dedicated-nodes-codes.ts";
 
 /*
  * Dedicated nodes (SPEC §2 PrivatedNodes*, §3 dedicated node project, §4, §5 "Dedicated node", §6/§7
@@ -34,11 +34,22 @@ export const prnName = () => required().regex(PRN_NAME_RE, V("name"));
 export const prnPassword = () => required().regex(PRN_PASSWORD_RE, V("password"));
 export const prnUser = () => required().regex(PRN_USER_RE, V("user"));
 const nodeCount = () =>
-  z.coerce.number({ error: V("nodeCount") }).int(V("nodeCount")).min(PRN_PEERS_MIN, V("nodeCount")).max(PRN_PEERS_MAX, V("nodeCount"));
+  z.coerce
+    .number({ error: V("nodeCount") })
+    .int(V("nodeCount"))
+    .min(PRN_PEERS_MIN, V("nodeCount"))
+    .max(PRN_PEERS_MAX, V("nodeCount"));
 const hostConfig = () => z.enum(PRN_HOST_CONFIG_CODES, { error: V("hostConfig") });
 const dataCapacityGb = () =>
-  z.coerce.number({ error: V("dataCapacity") }).int(V("dataCapacity")).refine((n) => PRN_DATA_CAPACITY_GBS.includes(n), V("dataCapacity"));
-const cycle = () => z.coerce.number({ error: V("cycle") }).int().refine((n) => (PRN_CYCLES as readonly number[]).includes(n), V("cycle"));
+  z.coerce
+    .number({ error: V("dataCapacity") })
+    .int(V("dataCapacity"))
+    .refine((n) => PRN_DATA_CAPACITY_GBS.includes(n), V("dataCapacity"));
+const cycle = () =>
+  z.coerce
+    .number({ error: V("cycle") })
+    .int()
+    .refine((n) => (PRN_CYCLES as readonly number[]).includes(n), V("cycle"));
 
 /** One node of a project's network, as the provisioner reports it (backend/domains/chain/dedicated/types.ts). */
 export const prnNodeSchema = z.object({
@@ -52,7 +63,9 @@ export const prnNodeSchema = z.object({
   lag: z.number().int().nullable(),
   requestsPerMinute: z.number(),
   bytesUsed: z.number(),
-  certificate: z.object({ subject: z.string(), serial: z.string(), notAfter: z.string(), fingerprint: z.string() }).nullable(),
+  certificate: z
+    .object({ subject: z.string(), serial: z.string(), notAfter: z.string(), fingerprint: z.string() })
+    .nullable(),
 });
 export type PrnNode = z.infer<typeof prnNodeSchema>;
 
@@ -71,7 +84,14 @@ export const prnOptionsSchema = z.object({
   frameworks: z.array(z.object({ framework: z.string(), label: z.string(), consensus: z.array(z.string()) })),
   /** The clouds of the city-node catalogue (cloudProvider), each with its city nodes as regions. */
   clouds: z.array(z.object({ cloud: z.string(), cloudZh: z.string().nullable(), regions: z.array(prnRegionSchema) })),
-  hostConfigs: z.array(z.object({ code: z.string(), cpu: z.number().int(), memoryGb: z.number().int(), peerPricePerMonthCents: z.number().int() })),
+  hostConfigs: z.array(
+    z.object({
+      code: z.string(),
+      cpu: z.number().int(),
+      memoryGb: z.number().int(),
+      peerPricePerMonthCents: z.number().int(),
+    }),
+  ),
   dataCapacities: z.array(z.object({ gb: z.number().int(), pricePerMonthCents: z.number().int() })),
   peersMin: z.number().int(),
   peersMax: z.number().int(),
@@ -89,7 +109,12 @@ export const prnQuoteSchema = z.object({
   priceCents: z.number().int(),
   periodDays: z.number().int(),
 });
-export const prnQuotePayloadSchema = z.object({ nodeCount: nodeCount(), hostConfig: hostConfig(), dataCapacityGb: dataCapacityGb(), cycle: cycle() });
+export const prnQuotePayloadSchema = z.object({
+  nodeCount: nodeCount(),
+  hostConfig: hostConfig(),
+  dataCapacityGb: dataCapacityGb(),
+  cycle: cycle(),
+});
 
 export const prnProjectSchema = z.object({
   prnProjectId: z.number().int(),
@@ -133,7 +158,14 @@ export type PrnProject = z.infer<typeof prnProjectSchema>;
 export const prnDetailSchema = prnProjectSchema.extend({
   /** The network as the provisioner reports it now; null when it is not deployed (or removed). */
   network: z
-    .object({ chainId: z.number().int(), state: z.enum(["running", "stopped"]), consensus: z.string(), peers: z.number().int(), nodes: z.array(prnNodeSchema), caCertificatePem: z.string() })
+    .object({
+      chainId: z.number().int(),
+      state: z.enum(["running", "stopped"]),
+      consensus: z.string(),
+      peers: z.number().int(),
+      nodes: z.array(prnNodeSchema),
+      caCertificatePem: z.string(),
+    })
     .nullable(),
 });
 export type PrnDetail = z.infer<typeof prnDetailSchema>;
@@ -146,7 +178,10 @@ export const prnCreateSchema = z
     consensus: required(),
     cloud: required(),
     /** The region: a city node of the catalogue (its nodeId) whose cloudProvider is `cloud`. */
-    nodeId: z.coerce.number({ error: V("region") }).int(V("region")).positive(V("region")),
+    nodeId: z.coerce
+      .number({ error: V("region") })
+      .int(V("region"))
+      .positive(V("region")),
     nodeCount: nodeCount(),
     hostConfig: hostConfig(),
     dataCapacityGb: dataCapacityGb(),
@@ -157,8 +192,10 @@ export const prnCreateSchema = z
     idempotencyKey: idempotencyKey(),
   })
   .superRefine((v, ctx) => {
-    if (v.framework && v.consensus && !consensusOf(v.framework).includes(v.consensus)) ctx.addIssue({ code: "custom", path: ["consensus"], message: V("consensus") });
-    if (v.password && v.confirmPassword && v.password !== v.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: V("confirmPassword") });
+    if (v.framework && v.consensus && !consensusOf(v.framework).includes(v.consensus))
+      ctx.addIssue({ code: "custom", path: ["consensus"], message: V("consensus") });
+    if (v.password && v.confirmPassword && v.password !== v.confirmPassword)
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: V("confirmPassword") });
   });
 export type PrnCreateInput = z.input<typeof prnCreateSchema>;
 
@@ -189,7 +226,11 @@ export const prnUpgradeSchema = z.object({
 });
 export type PrnUpgrade = z.infer<typeof prnUpgradeSchema>;
 
-const upgradeChoice = z.object({ value: z.string(), priceDiffCents: z.number().int(), fullPeriodDiffCents: z.number().int() });
+const upgradeChoice = z.object({
+  value: z.string(),
+  priceDiffCents: z.number().int(),
+  fullPeriodDiffCents: z.number().int(),
+});
 /** The new-upgrade page: the project's configuration, the values it may move to (with what they cost now), the open upgrade. */
 export const prnUpgradeOptionsSchema = z.object({
   prnProjectId: z.number().int(),
@@ -212,25 +253,41 @@ export const prnUpgradeOptionsSchema = z.object({
 
 export const prnUpgradeCreateSchema = z.object({
   prnProjectId: id(),
-  updateType: z.coerce.number({ error: V("updateType") }).int().refine((n) => (PRN_UPDATE_TYPES as readonly number[]).includes(n), V("updateType")),
+  updateType: z.coerce
+    .number({ error: V("updateType") })
+    .int()
+    .refine((n) => (PRN_UPDATE_TYPES as readonly number[]).includes(n), V("updateType")),
   /** The new node count, host configuration code or data capacity in GB, as `updateType` says. */
   toValue: required(),
   idempotencyKey: idempotencyKey(),
 });
 export const prnUpgradeQuotePayloadSchema = prnUpgradeCreateSchema.omit({ idempotencyKey: true });
-export const prnUpgradeQuoteSchema = z.object({ updateType: z.number().int(), fromValue: z.string(), toValue: z.string(), priceDiffCents: z.number().int(), fullPeriodDiffCents: z.number().int(), remainingDays: z.number().int() });
+export const prnUpgradeQuoteSchema = z.object({
+  updateType: z.number().int(),
+  fromValue: z.string(),
+  toValue: z.string(),
+  priceDiffCents: z.number().int(),
+  fullPeriodDiffCents: z.number().int(),
+  remainingDays: z.number().int(),
+});
 
 /** Change password: the new authorized password, twice. */
 export const prnPasswordSchema = z
   .object({ prnProjectId: id(), password: prnPassword(), confirmPassword: required() })
   .superRefine((v, ctx) => {
-    if (v.password && v.confirmPassword && v.password !== v.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: V("confirmPassword") });
+    if (v.password && v.confirmPassword && v.password !== v.confirmPassword)
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: V("confirmPassword") });
   });
 
 /** "Try it": one JSON-RPC call through the project's gateway with the authorized user and the password typed. */
 export const prnTrySchema = z.object({
   prnProjectId: id(),
-  method: required().pipe(z.string().max(64, V("method")).regex(/^[A-Za-z][A-Za-z0-9_]*$/, V("method"))),
+  method: required().pipe(
+    z
+      .string()
+      .max(64, V("method"))
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, V("method")),
+  ),
   /** The params as JSON text (an array); empty means []. */
   params: z
     .string()
@@ -249,7 +306,11 @@ export const prnTrySchema = z.object({
 });
 export const prnTryResultSchema = z.object({ status: z.number().int(), body: z.unknown() });
 
-const statusAnswer = z.object({ prnProjectId: z.number().int(), status: z.number().int(), purgeAt: z.string().nullable() });
+const statusAnswer = z.object({
+  prnProjectId: z.number().int(),
+  status: z.number().int(),
+  purgeAt: z.string().nullable(),
+});
 
 export const dedicatedNodePaths = {
   /** Frameworks and their consensus, clouds and regions (city-node catalogue, free peers), host configurations, data capacities, prices. */
@@ -259,7 +320,14 @@ export const dedicatedNodePaths = {
   /** The caller's projects, newest first; deleted ones (5) only when the filter asks for them. */
   "/sys/prn/list": {
     auth: "user",
-    payload: z.object({ ...pagingFields, status: z.coerce.number().int().refine((n) => (PRN_STATUSES as readonly number[]).includes(n)).optional() }),
+    payload: z.object({
+      ...pagingFields,
+      status: z.coerce
+        .number()
+        .int()
+        .refine((n) => (PRN_STATUSES as readonly number[]).includes(n))
+        .optional(),
+    }),
     data: pageOf(prnProjectSchema),
   },
   /**
@@ -267,14 +335,26 @@ export const dedicatedNodePaths = {
    * the deploy job runs it (1 → 2 → 3, or 4 with the reason). Refused while a payType 2 bill blocks (MSG_30005),
    * or when the region cannot take the peers (MSG_37018). The same idempotency key answers the first request.
    */
-  "/sys/prn/create": { auth: "user", payload: prnCreateSchema, data: prnProjectSchema.extend({ replayed: z.boolean() }) },
+  "/sys/prn/create": {
+    auth: "user",
+    payload: prnCreateSchema,
+    data: prnProjectSchema.extend({ replayed: z.boolean() }),
+  },
   /** The project with its network's nodes, live (height, lag, requests per minute, bytes used, certificates). */
   "/sys/prn/detail": { auth: "user", payload: projectRef, data: prnDetailSchema },
-  "/sys/prn/upgrade/list": { auth: "user", payload: z.object({ ...pagingFields, prnProjectId: id() }), data: pageOf(prnUpgradeSchema) },
+  "/sys/prn/upgrade/list": {
+    auth: "user",
+    payload: z.object({ ...pagingFields, prnProjectId: id() }),
+    data: pageOf(prnUpgradeSchema),
+  },
   "/sys/prn/upgrade/options": { auth: "user", payload: projectRef, data: prnUpgradeOptionsSchema },
   "/sys/prn/upgrade/quote": { auth: "user", payload: prnUpgradeQuotePayloadSchema, data: prnUpgradeQuoteSchema },
   /** Pays the difference for the rest of the period, then the upgrade job applies it (1 → 2, or 3 with the reason). */
-  "/sys/prn/upgrade/create": { auth: "user", payload: prnUpgradeCreateSchema, data: prnUpgradeSchema.extend({ replayed: z.boolean() }) },
+  "/sys/prn/upgrade/create": {
+    auth: "user",
+    payload: prnUpgradeCreateSchema,
+    data: prnUpgradeSchema.extend({ replayed: z.boolean() }),
+  },
   "/sys/prn/upgrade/detail": { auth: "user", payload: z.object({ prnProjectUpdateId: id() }), data: prnUpgradeSchema },
   /** The gateway's authorized password (new and confirmed). */
   "/sys/prn/password": { auth: "user", payload: prnPasswordSchema, data: z.object({ prnProjectId: z.number().int() }) },

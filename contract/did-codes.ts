@@ -20,10 +20,21 @@ export const CREDENTIAL_KINDS = ["enterprise", "role"] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** The VC types of those kinds (after "VerifiableCredential"). */
-export const CREDENTIAL_TYPE_OF: Record<CredentialKind, string> = { enterprise: "EnterpriseCertifiedCredential", role: "ServiceRoleCredential" };
+export const CREDENTIAL_TYPE_OF: Record<CredentialKind, string> = {
+  enterprise: "EnterpriseCertifiedCredential",
+  role: "ServiceRoleCredential",
+};
 
 /** Why a credential did not verify (translated as did:verify.reason.<reason>). */
-export const VERIFY_REASONS = ["malformed", "badSignature", "expired", "notYetValid", "unknownDid", "revoked", "statusUnavailable"] as const;
+export const VERIFY_REASONS = [
+  "malformed",
+  "badSignature",
+  "expired",
+  "notYetValid",
+  "unknownDid",
+  "revoked",
+  "statusUnavailable",
+] as const;
 export type VerifyReason = (typeof VERIFY_REASONS)[number];
 
 /** Where this portal serves the did:web documents of its users: /users/<handle>/did.json (did:web:<host>:users:<handle>). */

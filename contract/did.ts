@@ -1,10 +1,21 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { required } from "./rules";
-import { uploadIdSchema } from "./uploads";
-import { CREDENTIAL_KINDS, DID_CUSTODIES, DID_KEY_TYPES, DID_LABEL_MAX, DID_METHODS, PUBLIC_KEY_MAX, VALID_DAYS_DEFAULT, VALID_DAYS_MAX, VC_JWT_MAX, VERIFY_REASONS } from "./did-codes";
-export * from "./did-codes";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { required } from "./rules.ts";
+import { uploadIdSchema } from "./uploads.ts";
+import {
+  CREDENTIAL_KINDS,
+  DID_CUSTODIES,
+  DID_KEY_TYPES,
+  DID_LABEL_MAX,
+  DID_METHODS,
+  PUBLIC_KEY_MAX,
+  VALID_DAYS_DEFAULT,
+  VALID_DAYS_MAX,
+  VC_JWT_MAX,
+  VERIFY_REASONS,
+} from "./did-codes.ts";
+export * from "./did-codes.ts";
 
 /*
  * The DID service (SPEC §1, §2 DID; issue 18; docs/decisions/043): a user's decentralised identifiers
@@ -39,7 +50,8 @@ export const didCreateSchema = z
     publicKey: z.string().trim().max(PUBLIC_KEY_MAX, "validation.tooLong").optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.custody === "user" && !v.publicKey) ctx.addIssue({ code: "custom", path: ["publicKey"], message: "did:form.publicKeyRequired" });
+    if (v.custody === "user" && !v.publicKey)
+      ctx.addIssue({ code: "custom", path: ["publicKey"], message: "did:form.publicKeyRequired" });
   });
 
 export const credentialSchema = z.object({
@@ -74,7 +86,12 @@ export const roleIssueSchema = z.object({
   issuerDidId: z.coerce.number({ error: "validation.required" }).int().positive("validation.required"),
   appJoinAuditId: z.coerce.number({ error: "validation.required" }).int().positive("validation.required"),
   subjectDid: required().pipe(z.string().max(500, "validation.tooLong").regex(DID_RE, "did:form.subjectDidFormat")),
-  validDays: z.coerce.number({ error: "validation.invalid" }).int("validation.invalid").min(1, "validation.invalid").max(VALID_DAYS_MAX, "validation.invalid").default(VALID_DAYS_DEFAULT),
+  validDays: z.coerce
+    .number({ error: "validation.invalid" })
+    .int("validation.invalid")
+    .min(1, "validation.invalid")
+    .max(VALID_DAYS_MAX, "validation.invalid")
+    .default(VALID_DAYS_DEFAULT),
 });
 
 /** A credential to verify: pasted (jwt) or uploaded beforehand (uploadId). */
@@ -115,7 +132,11 @@ export const didPaths = {
   /** A new DID of the caller: did:key or did:web, its key generated and sealed here or pasted (public part only). */
   "/sys/did/identifiers/create": { auth: "user", payload: didCreateSchema, data: didSchema },
   /** One of the caller's DIDs with its resolved document. */
-  "/sys/did/identifiers/detail": { auth: "user", payload: z.object({ didId: id() }), data: didSchema.extend({ document: z.record(z.string(), z.unknown()) }) },
+  "/sys/did/identifiers/detail": {
+    auth: "user",
+    payload: z.object({ didId: id() }),
+    data: didSchema.extend({ document: z.record(z.string(), z.unknown()) }),
+  },
   "/sys/did/credentials/issued": { auth: "user", payload: listPayload, data: pageOf(credentialSchema) },
   "/sys/did/credentials/received": { auth: "user", payload: listPayload, data: pageOf(credentialSchema) },
   /** A credential the caller issued or holds (by the subject DID being theirs). */
@@ -124,7 +145,12 @@ export const didPaths = {
   "/sys/did/credentials/options": {
     auth: "user",
     payload: z.object({}),
-    data: z.object({ issuerDids: z.array(didSchema), participants: z.array(participantSchema), ownDids: z.array(didSchema), certifiedEnterprise: z.boolean() }),
+    data: z.object({
+      issuerDids: z.array(didSchema),
+      participants: z.array(participantSchema),
+      ownDids: z.array(didSchema),
+      certifiedEnterprise: z.boolean(),
+    }),
   },
   "/sys/did/credentials/requestEnterprise": { auth: "user", payload: enterpriseRequestSchema, data: credentialSchema },
   "/sys/did/credentials/issueRole": { auth: "user", payload: roleIssueSchema, data: credentialSchema },

@@ -1,8 +1,8 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { DOC_BODY_MAX, DOC_LANGS, DOC_QUERY_MAX, DOC_SLUG_MAX, DOC_SLUG_RE, DOC_TITLE_MAX } from "./docs-codes";
-export * from "./docs-codes";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { DOC_BODY_MAX, DOC_LANGS, DOC_QUERY_MAX, DOC_SLUG_MAX, DOC_SLUG_RE, DOC_TITLE_MAX } from "./docs-codes.ts";
+export * from "./docs-codes.ts";
 
 /*
  * The documentation and help manual (SPEC §1 developer community, §2 documentation / help manual; issue 15;
@@ -35,7 +35,12 @@ export const docPageSchema = docEntrySchema.extend({
 export type DocPage = z.infer<typeof docPageSchema>;
 
 /** An operator's list row: the entry with its state. */
-export const docAdminRowSchema = docEntrySchema.extend({ published: z.boolean(), shippedKey: z.string().nullable(), operatorEdited: z.boolean(), updatedAt: z.string() });
+export const docAdminRowSchema = docEntrySchema.extend({
+  published: z.boolean(),
+  shippedKey: z.string().nullable(),
+  operatorEdited: z.boolean(),
+  updatedAt: z.string(),
+});
 
 export const docHitSchema = docEntrySchema.extend({
   /** The language the words were found in. */
@@ -80,11 +85,15 @@ export const docFormSchema = z
     published: z.literal("on").optional(),
   })
   .superRefine((v, ctx) => {
-    for (const [t, b] of [["titleEn", "bodyEn"], ["titleZh", "bodyZh"]] as const) {
+    for (const [t, b] of [
+      ["titleEn", "bodyEn"],
+      ["titleZh", "bodyZh"],
+    ] as const) {
       if (v[t] && !v[b]) ctx.addIssue({ code: "custom", path: [b], message: "docs:validation.bodyWithTitle" });
       if (!v[t] && v[b]) ctx.addIssue({ code: "custom", path: [t], message: "docs:validation.titleWithBody" });
     }
-    if (!v.titleEn && !v.titleZh && !v.bodyEn && !v.bodyZh) ctx.addIssue({ code: "custom", path: ["titleEn"], message: "docs:validation.oneLanguage" });
+    if (!v.titleEn && !v.titleZh && !v.bodyEn && !v.bodyZh)
+      ctx.addIssue({ code: "custom", path: ["titleEn"], message: "docs:validation.oneLanguage" });
   });
 export type DocForm = z.infer<typeof docFormSchema>;
 
@@ -99,17 +108,41 @@ export const docPaths = {
   /** The table of contents: the published pages (tree order is parentId, position). */
   "/anon/docs/toc": { auth: "anon", payload: z.object({}), data: z.array(docEntrySchema) },
   /** A published page by its slug; an unpublished or unknown one is not found. */
-  "/anon/docs/page": { auth: "anon", payload: z.object({ slug: z.string().trim().min(1).max(DOC_SLUG_MAX) }), data: docPageSchema },
+  "/anon/docs/page": {
+    auth: "anon",
+    payload: z.object({ slug: z.string().trim().min(1).max(DOC_SLUG_MAX) }),
+    data: docPageSchema,
+  },
   /** Pages holding every word of the query, best first; a Chinese query finds Chinese text (Intl.Segmenter words). */
   "/anon/docs/search": { auth: "anon", payload: docSearchSchema, data: z.object({ rows: z.array(docHitSchema) }) },
   /** Operations: every page, published or not, in tree order. */
-  "/sys/ops/docs/list": { auth: "operator", payload: z.object({ ...pagingFields, pageSize: z.number().int().min(1).max(200).default(200) }), data: pageOf(docAdminRowSchema) },
+  "/sys/ops/docs/list": {
+    auth: "operator",
+    payload: z.object({ ...pagingFields, pageSize: z.number().int().min(1).max(200).default(200) }),
+    data: pageOf(docAdminRowSchema),
+  },
   "/sys/ops/docs/detail": { auth: "operator", payload: z.object({ docId: id() }), data: docPageSchema },
   /** Creates (without docId) or changes a page; its search index is rewritten in the same transaction. */
-  "/sys/ops/docs/save": { auth: "operator", payload: z.object({ docId: id().optional(), form: docFormSchema }), data: z.object({ docId: z.number().int(), slug: z.string() }) },
+  "/sys/ops/docs/save": {
+    auth: "operator",
+    payload: z.object({ docId: id().optional(), form: docFormSchema }),
+    data: z.object({ docId: z.number().int(), slug: z.string() }),
+  },
   /** Moves a page one place up or down among its siblings. */
-  "/sys/ops/docs/move": { auth: "operator", payload: z.object({ docId: id(), direction: z.enum(["up", "down"]) }), data: z.object({ docId: z.number().int(), position: z.number().int() }) },
-  "/sys/ops/docs/publish": { auth: "operator", payload: z.object({ docId: id(), published: z.boolean() }), data: z.object({ docId: z.number().int(), published: z.boolean() }) },
+  "/sys/ops/docs/move": {
+    auth: "operator",
+    payload: z.object({ docId: id(), direction: z.enum(["up", "down"]) }),
+    data: z.object({ docId: z.number().int(), position: z.number().int() }),
+  },
+  "/sys/ops/docs/publish": {
+    auth: "operator",
+    payload: z.object({ docId: id(), published: z.boolean() }),
+    data: z.object({ docId: z.number().int(), published: z.boolean() }),
+  },
   /** Deletes a page without sub-pages (MSG_46203 otherwise); a shipped page is not written again at start. */
-  "/sys/ops/docs/delete": { auth: "operator", payload: z.object({ docId: id() }), data: z.object({ docId: z.number().int() }) },
+  "/sys/ops/docs/delete": {
+    auth: "operator",
+    payload: z.object({ docId: id() }),
+    data: z.object({ docId: z.number().int() }),
+  },
 } satisfies Record<string, PathSpec>;

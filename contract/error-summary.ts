@@ -58,7 +58,8 @@ export function errorSummary(error: unknown, withStack = true): string {
     head = describeDatabaseError(error);
   } else {
     head = `${className(error)}: ${firstLine(error.message)}`;
-    if (cause instanceof Error) head += ` (cause: ${isDatabaseError(cause) ? describeDatabaseError(cause) : className(cause)})`;
+    if (cause instanceof Error)
+      head += ` (cause: ${isDatabaseError(cause) ? describeDatabaseError(cause) : className(cause)})`;
   }
   const stack = withStack ? frames(error) : "";
   return stack ? `${head}\n${stack}` : head;

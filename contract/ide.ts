@@ -1,9 +1,9 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { nothing } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { IDE_ARGS_MAX, IDE_ARG_MAX, IDE_FILE_MAX, IDE_NAME_MAX, IDE_PATH_MAX, IDE_PATH_PATTERN } from "./ide-codes";
-export * from "./ide-codes";
+import type { PathSpec } from "./path-spec.ts";
+import { nothing } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { IDE_ARGS_MAX, IDE_ARG_MAX, IDE_FILE_MAX, IDE_NAME_MAX, IDE_PATH_MAX, IDE_PATH_PATTERN } from "./ide-codes.ts";
+export * from "./ide-codes.ts";
 
 /*
  * The online IDE (SPEC §1, §2 IDEServices and /ide/portal, §8 MSG_20016; docs/decisions/044): a user's
@@ -15,12 +15,25 @@ export * from "./ide-codes";
 const id = () => z.number().int().positive();
 
 /** A workspace's name: required, at most 50, trimmed. */
-export const ideName = () => z.string({ error: "validation.required" }).trim().min(1, "validation.required").max(IDE_NAME_MAX, "validation.tooLong");
+export const ideName = () =>
+  z
+    .string({ error: "validation.required" })
+    .trim()
+    .min(1, "validation.required")
+    .max(IDE_NAME_MAX, "validation.tooLong");
 /** A file's or folder's path in a workspace ("contracts/Token.sol"). */
 export const idePath = () =>
-  z.string({ error: "validation.required" }).trim().min(1, "validation.required").max(IDE_PATH_MAX, "validation.tooLong").regex(IDE_PATH_PATTERN, "ide:validation.path");
+  z
+    .string({ error: "validation.required" })
+    .trim()
+    .min(1, "validation.required")
+    .max(IDE_PATH_MAX, "validation.tooLong")
+    .regex(IDE_PATH_PATTERN, "ide:validation.path");
 
-const args = z.array(z.string().max(IDE_ARG_MAX, "validation.tooLong")).max(IDE_ARGS_MAX, "ide:validation.args").default([]);
+const args = z
+  .array(z.string().max(IDE_ARG_MAX, "validation.tooLong"))
+  .max(IDE_ARGS_MAX, "ide:validation.args")
+  .default([]);
 
 export const ideWorkspaceSchema = z.object({
   workspaceId: z.number().int(),
@@ -109,14 +122,24 @@ export type IdeTemplate = z.infer<typeof ideTemplateSchema>;
 
 const workspaceRef = z.object({ workspaceId: id() });
 
-export const ideCreateSchema = z.object({ name: ideName(), templateId: z.string().trim().min(1, "ide:validation.template").max(80, "ide:validation.template") });
+export const ideCreateSchema = z.object({
+  name: ideName(),
+  templateId: z.string().trim().min(1, "ide:validation.template").max(80, "ide:validation.template"),
+});
 export const ideRenameSchema = workspaceRef.extend({ name: ideName() });
 export const ideFileCreateSchema = workspaceRef.extend({ path: idePath(), folder: z.boolean().default(false) });
 export const ideFileRenameSchema = workspaceRef.extend({ fileId: id(), path: idePath() });
-export const ideFileSaveSchema = workspaceRef.extend({ fileId: id(), content: z.string().max(IDE_FILE_MAX, "validation.tooLong") });
+export const ideFileSaveSchema = workspaceRef.extend({
+  fileId: id(),
+  content: z.string().max(IDE_FILE_MAX, "validation.tooLong"),
+});
 export const ideDeploySchema = workspaceRef.extend({
   /** `<file>:<contract>` of the last compilation. */
-  contract: z.string().trim().min(1, "ide:validation.contract").max(IDE_PATH_MAX + 101, "ide:validation.contract"),
+  contract: z
+    .string()
+    .trim()
+    .min(1, "ide:validation.contract")
+    .max(IDE_PATH_MAX + 101, "ide:validation.contract"),
   /** "test": the test network, signed by the caller's test-network account (docs/decisions/044 addendum). */
   network: z.enum(["project", "test"]).default("project"),
   /** A project deployment: the project and its custody account. */
@@ -136,15 +159,36 @@ export const ideCallSchema = workspaceRef.extend({
 });
 
 const valueRow = z.object({ name: z.string(), type: z.string(), value: z.string() });
-export const ideEventSchema = z.object({ logIndex: z.number().int(), address: z.string(), eventName: z.string().nullable(), args: z.array(z.object({ name: z.string(), value: z.string() })), topics: z.array(z.string()), data: z.string() });
+export const ideEventSchema = z.object({
+  logIndex: z.number().int(),
+  address: z.string(),
+  eventName: z.string().nullable(),
+  args: z.array(z.object({ name: z.string(), value: z.string() })),
+  topics: z.array(z.string()),
+  data: z.string(),
+});
 export const ideCallResultSchema = z.object({
   signature: z.string(),
   kind: z.enum(["read", "write"]),
   outputs: z.array(valueRow),
   transaction: z
-    .object({ hash: z.string(), from: z.string(), to: z.string(), nonce: z.number().int(), input: z.string(), value: z.string() })
+    .object({
+      hash: z.string(),
+      from: z.string(),
+      to: z.string(),
+      nonce: z.number().int(),
+      input: z.string(),
+      value: z.string(),
+    })
     .nullable(),
-  receipt: z.object({ status: z.enum(["success", "reverted"]), blockNumber: z.number().int(), gasUsed: z.string(), effectiveGasPrice: z.string() }).nullable(),
+  receipt: z
+    .object({
+      status: z.enum(["success", "reverted"]),
+      blockNumber: z.number().int(),
+      gasUsed: z.string(),
+      effectiveGasPrice: z.string(),
+    })
+    .nullable(),
   events: z.array(ideEventSchema),
 });
 export type IdeCallResult = z.infer<typeof ideCallResultSchema>;
@@ -157,7 +201,11 @@ export const idePaths = {
   "/sys/ide/workspace/rename": { auth: "user", payload: ideRenameSchema, data: ideWorkspaceSchema },
   "/sys/ide/workspace/delete": { auth: "user", payload: workspaceRef, data: nothing },
   /** Issues (or renews) the caller's IDE authorisation for this session: when it ends. */
-  "/sys/ide/grant": { auth: "user", payload: z.object({}), data: z.object({ expiresAt: z.string(), minutes: z.number().int() }) },
+  "/sys/ide/grant": {
+    auth: "user",
+    payload: z.object({}),
+    data: z.object({ expiresAt: z.string(), minutes: z.number().int() }),
+  },
   "/sys/ide/workspace/open": { auth: "user", payload: workspaceRef, data: ideWorkspaceDetailSchema },
   "/sys/ide/file/create": { auth: "user", payload: ideFileCreateSchema, data: ideFileSchema },
   "/sys/ide/file/rename": { auth: "user", payload: ideFileRenameSchema, data: ideFileSchema },
@@ -167,7 +215,12 @@ export const idePaths = {
   "/sys/ide/compile": {
     auth: "user",
     payload: workspaceRef,
-    data: z.object({ ok: z.boolean(), compiled: z.array(ideCompiledSchema), diagnostics: z.array(ideDiagnosticSchema), compiler: z.string().nullable() }),
+    data: z.object({
+      ok: z.boolean(),
+      compiled: z.array(ideCompiledSchema),
+      diagnostics: z.array(ideDiagnosticSchema),
+      compiler: z.string().nullable(),
+    }),
   },
   /** Deploys a compiled contract as a contract deployment of one of the caller's projects (one at a time). */
   "/sys/ide/deploy": { auth: "user", payload: ideDeploySchema, data: ideDeploymentSchema },
@@ -181,7 +234,10 @@ export const idePaths = {
 const formId = () => z.number({ error: "validation.required" }).int().positive();
 
 /** The editor: a file's content, saved (intent "save") or saved then compiled ("compile"). */
-export const ideEditorFormSchema = z.object({ fileId: formId(), content: z.string().max(IDE_FILE_MAX, "validation.tooLong").default("") });
+export const ideEditorFormSchema = z.object({
+  fileId: formId(),
+  content: z.string().max(IDE_FILE_MAX, "validation.tooLong").default(""),
+});
 export const ideNewFileFormSchema = z.object({ path: idePath(), kind: z.enum(["file", "folder"]).default("file") });
 export const ideRenameFileFormSchema = z.object({ fileId: formId(), path: idePath() });
 /**
@@ -189,8 +245,15 @@ export const ideRenameFileFormSchema = z.object({ fileId: formId(), path: idePat
  * account whose project follows), the constructor's arguments one per line.
  */
 export const ideDeployFormSchema = z.object({
-  contract: z.string({ error: "ide:validation.contract" }).trim().min(1, "ide:validation.contract").max(IDE_PATH_MAX + 101, "ide:validation.contract"),
-  target: z.string({ error: "ide:validation.account" }).trim().regex(/^(test|[1-9][0-9]{0,9})$/, "ide:validation.account"),
+  contract: z
+    .string({ error: "ide:validation.contract" })
+    .trim()
+    .min(1, "ide:validation.contract")
+    .max(IDE_PATH_MAX + 101, "ide:validation.contract"),
+  target: z
+    .string({ error: "ide:validation.account" })
+    .trim()
+    .regex(/^(test|[1-9][0-9]{0,9})$/, "ide:validation.account"),
   constructorArgsText: z
     .string()
     .max(IDE_ARGS_MAX * (IDE_ARG_MAX + 1), "validation.tooLong")
@@ -205,8 +268,19 @@ export const ideCallFormSchema = z.object({
   args: z.array(z.string().max(IDE_ARG_MAX, "validation.tooLong")).max(IDE_ARGS_MAX, "ide:validation.args").default([]),
   accountId: z.number().int().positive().optional(),
 });
-export const ideWorkspaceFormSchema = z.object({ name: ideName(), templateId: z.string({ error: "ide:validation.template" }).trim().min(1, "ide:validation.template").max(80, "ide:validation.template") });
+export const ideWorkspaceFormSchema = z.object({
+  name: ideName(),
+  templateId: z
+    .string({ error: "ide:validation.template" })
+    .trim()
+    .min(1, "ide:validation.template")
+    .max(80, "ide:validation.template"),
+});
 export const ideRenameFormSchema = z.object({ workspaceId: formId(), name: ideName() });
 
 /** Constructor arguments as typed in the deployment form: one per line, blank lines skipped. */
-export const argsOfText = (text: string | undefined) => (text ?? "").split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+export const argsOfText = (text: string | undefined) =>
+  (text ?? "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { type PathSpec } from "./path-spec";
-import { messageListSchema, pageRequestSchema } from "./platform";
+import { type PathSpec } from "./path-spec.ts";
+import { messageListSchema, pageRequestSchema } from "./platform.ts";
 
 /** The /vueapi paths of the Message Center (SPEC §2, §3 Message; backend/domains/inbox). */
 export const inboxPaths = {

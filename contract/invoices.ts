@@ -1,9 +1,19 @@
 import * as z from "zod";
-import { nothing, type PathSpec } from "./path-spec";
-import { pageOf, pageRequestSchema } from "./platform";
-import { idempotencyKey, mobile, optionalText, required } from "./rules";
-import { TITLE_TYPE, TITLE_TYPES, INVOICE_TYPES, ISSUANCE, ISSUANCES, TAX_NO_RE, BANK_ACCOUNT_RE, PHONE_RE, POSTAL_CODE_RE } from "./invoice-codes";
-export * from "./invoice-codes";
+import { nothing, type PathSpec } from "./path-spec.ts";
+import { pageOf, pageRequestSchema } from "./platform.ts";
+import { idempotencyKey, mobile, optionalText, required } from "./rules.ts";
+import {
+  TITLE_TYPE,
+  TITLE_TYPES,
+  INVOICE_TYPES,
+  ISSUANCE,
+  ISSUANCES,
+  TAX_NO_RE,
+  BANK_ACCOUNT_RE,
+  PHONE_RE,
+  POSTAL_CODE_RE,
+} from "./invoice-codes.ts";
+export * from "./invoice-codes.ts";
 
 /*
  * Invoices (SPEC §2 Invoices, §3 Invoice title / Invoice application / Receiver address, §4 invoicing and
@@ -23,7 +33,9 @@ const text = (max: number) => optionalText().refine((v) => v === undefined || v.
 const always = { when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null };
 const checkbox = () => z.literal("on").optional();
 const optionalEmail = () =>
-  optionalText().pipe(z.union([z.undefined(), z.string().max(100, "validation.email.format").pipe(z.email("validation.email.format"))]));
+  optionalText().pipe(
+    z.union([z.undefined(), z.string().max(100, "validation.email.format").pipe(z.email("validation.email.format"))]),
+  );
 
 /* ------------------------------------------------------------------------------------------------ *
  * Invoice title (SPEC §3): type, title, tax number, bank, account, registered address and phone, default.
@@ -68,8 +80,17 @@ export const invoiceTitleRowSchema = z.object({
 export type InvoiceTitle = z.infer<typeof invoiceTitleRowSchema>;
 
 /** What a special VAT invoice needs of its title (SPEC §3, §9). */
-export function titleAllowsSpecialVat(t: Pick<InvoiceTitle, "titleType" | "taxNo" | "bank" | "bankAccount" | "registeredAddress" | "registeredPhone">): boolean {
-  return t.titleType !== TITLE_TYPE.INDIVIDUAL && !!t.taxNo && !!t.bank && !!t.bankAccount && !!t.registeredAddress && !!t.registeredPhone;
+export function titleAllowsSpecialVat(
+  t: Pick<InvoiceTitle, "titleType" | "taxNo" | "bank" | "bankAccount" | "registeredAddress" | "registeredPhone">,
+): boolean {
+  return (
+    t.titleType !== TITLE_TYPE.INDIVIDUAL &&
+    !!t.taxNo &&
+    !!t.bank &&
+    !!t.bankAccount &&
+    !!t.registeredAddress &&
+    !!t.registeredPhone
+  );
 }
 
 /* ------------------------------------------------------------------------------------------------ *
@@ -191,7 +212,14 @@ export const invoiceDetailSchema = invoiceSummarySchema.extend({
   reviewComments: z.string().nullable(),
   deliveredAt: z.string().nullable(),
   bills: z.array(
-    z.object({ billId: z.number().int(), billNo: z.string(), serviceName: z.string(), billType: z.number().int(), amountCents: z.number().int(), invoiceState: z.number().int() }),
+    z.object({
+      billId: z.number().int(),
+      billNo: z.string(),
+      serviceName: z.string(),
+      billType: z.number().int(),
+      amountCents: z.number().int(),
+      invoiceState: z.number().int(),
+    }),
   ),
 });
 export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
@@ -200,11 +228,7 @@ export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
 export const approveInvoiceSchema = z.object({ invoiceId: idField(), comments: text(500) });
 export const rejectInvoiceSchema = z.object({
   invoiceId: idField(),
-  comments: z
-    .string({ error: "errors:MSG_30014" })
-    .trim()
-    .min(1, "errors:MSG_30014")
-    .max(500, "validation.tooLong"),
+  comments: z.string({ error: "errors:MSG_30014" }).trim().min(1, "errors:MSG_30014").max(500, "validation.tooLong"),
 });
 /** Paper needs courier name and bill number, electronic the address it was sent to (checked against the application). */
 export const deliverInvoiceSchema = z.object({
@@ -215,22 +239,29 @@ export const deliverInvoiceSchema = z.object({
 });
 
 /** The operator's deliver form: the application's issuance travels along so the client can check the right fields. */
-export const deliverInvoiceFormSchema = deliverInvoiceSchema.extend({ issuance: choice(ISSUANCES, "validation.invalid") }).superRefine((v, ctx) => {
-  if (v.issuance === String(ISSUANCE.PAPER)) {
-    if (!v.courierName) ctx.addIssue({ code: "custom", path: ["courierName"], message: "invoices:validation.courierNameRequired" });
-    if (!v.courierNo) ctx.addIssue({ code: "custom", path: ["courierNo"], message: "invoices:validation.courierNoRequired" });
-  } else if (!v.deliveryEmail) {
-    ctx.addIssue({ code: "custom", path: ["deliveryEmail"], message: "invoices:validation.emailRequired" });
-  }
-}, always);
+export const deliverInvoiceFormSchema = deliverInvoiceSchema
+  .extend({ issuance: choice(ISSUANCES, "validation.invalid") })
+  .superRefine((v, ctx) => {
+    if (v.issuance === String(ISSUANCE.PAPER)) {
+      if (!v.courierName)
+        ctx.addIssue({ code: "custom", path: ["courierName"], message: "invoices:validation.courierNameRequired" });
+      if (!v.courierNo)
+        ctx.addIssue({ code: "custom", path: ["courierNo"], message: "invoices:validation.courierNoRequired" });
+    } else if (!v.deliveryEmail) {
+      ctx.addIssue({ code: "custom", path: ["deliveryEmail"], message: "invoices:validation.emailRequired" });
+    }
+  }, always);
 
-const idPayload = <K extends string>(name: K) => z.object({ [name]: z.number().int().positive() } as Record<K, z.ZodNumber>);
+const idPayload = <K extends string>(name: K) =>
+  z.object({ [name]: z.number().int().positive() } as Record<K, z.ZodNumber>);
 const statusCondition = z.object({
   page: z
     .object({
       pageSize: z.number().int().min(1).max(100).default(10),
       pageIndex: z.number().int().min(1).default(1),
-      condition: z.object({ status: z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(10)]).optional() }).default({}),
+      condition: z
+        .object({ status: z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(10)]).optional() })
+        .default({}),
     })
     .default({ pageSize: 10, pageIndex: 1, condition: {} }),
 });
@@ -238,13 +269,33 @@ const statusCondition = z.object({
 /** The /vueapi paths of this domain (merged into contract/paths.ts). */
 export const invoicePaths = {
   /* Titles */
-  "/sys/invoicetitles/h5queryInvoiceTitleList": { auth: "user", payload: pageRequestSchema, data: pageOf(invoiceTitleRowSchema) },
-  "/sys/invoicetitles/h5insertInvoiceTitle": { auth: "user", payload: invoiceTitleSchema, data: z.object({ titleId: z.number().int() }) },
-  "/sys/invoicetitles/h5updateInvoiceTitle": { auth: "user", payload: updateInvoiceTitleSchema, data: z.object({ titleId: z.number().int() }) },
+  "/sys/invoicetitles/h5queryInvoiceTitleList": {
+    auth: "user",
+    payload: pageRequestSchema,
+    data: pageOf(invoiceTitleRowSchema),
+  },
+  "/sys/invoicetitles/h5insertInvoiceTitle": {
+    auth: "user",
+    payload: invoiceTitleSchema,
+    data: z.object({ titleId: z.number().int() }),
+  },
+  "/sys/invoicetitles/h5updateInvoiceTitle": {
+    auth: "user",
+    payload: updateInvoiceTitleSchema,
+    data: z.object({ titleId: z.number().int() }),
+  },
   "/sys/invoicetitles/h5deleteInvoiceTitle": { auth: "user", payload: idPayload("titleId"), data: nothing },
   /* Receiving addresses */
-  "/sys/system/clientInfo/queryClientAddresseeList": { auth: "user", payload: pageRequestSchema, data: pageOf(addresseeRowSchema) },
-  "/sys/system/clientInfo/addOrUpdateClientAddressee": { auth: "user", payload: addresseeSchema, data: z.object({ addresseeId: z.number().int() }) },
+  "/sys/system/clientInfo/queryClientAddresseeList": {
+    auth: "user",
+    payload: pageRequestSchema,
+    data: pageOf(addresseeRowSchema),
+  },
+  "/sys/system/clientInfo/addOrUpdateClientAddressee": {
+    auth: "user",
+    payload: addresseeSchema,
+    data: z.object({ addresseeId: z.number().int() }),
+  },
   "/sys/system/clientInfo/deleteClientAddressee": { auth: "user", payload: idPayload("addresseeId"), data: nothing },
   /* Applications */
   "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills": {
@@ -262,7 +313,11 @@ export const invoicePaths = {
     payload: statusCondition,
     data: pageOf(invoiceSummarySchema).extend({ invoiceableCents: z.number().int() }),
   },
-  "/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail": { auth: "user", payload: idPayload("invoiceId"), data: invoiceDetailSchema },
+  "/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail": {
+    auth: "user",
+    payload: idPayload("invoiceId"),
+    data: invoiceDetailSchema,
+  },
   /* Operators (docs/decisions/005, 008) */
   "/sys/operations/invoices/list": { auth: "operator", payload: statusCondition, data: pageOf(invoiceSummarySchema) },
   "/sys/operations/invoices/detail": { auth: "operator", payload: idPayload("invoiceId"), data: invoiceDetailSchema },

@@ -1,4 +1,4 @@
-import { BillType } from "./billing-codes";
+import { BillType } from "./billing-codes.ts";
 
 /**
  * Codes of IPFS storage (SPEC §3 IPFS service, §4 IPFS upgrade and key, §9; docs/decisions/039), without Zod,

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules";
-import { IPFS_KEY_KINDS, IPFS_NAME_MAX } from "./ipfs-codes";
-export * from "./ipfs-codes";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules.ts";
+import { IPFS_KEY_KINDS, IPFS_NAME_MAX } from "./ipfs-codes.ts";
+export * from "./ipfs-codes.ts";
 
 /*
  * IPFS storage (SPEC §1, §2 IPFS screens, §3 IPFS service, §4, §5, §7 /sys/ipfsBusiness, §9; docs/decisions/039):
@@ -91,7 +91,16 @@ export const ipfsTrafficSchema = z.object({
 
 export const ipfsUsageSchema = z.object({
   days: z.number().int(),
-  rows: z.array(z.object({ orgCode: z.string(), orgName: z.string(), orgNameZh: z.string(), flowPriceCents: z.number().int(), bytes: z.number().int(), services: z.number().int() })),
+  rows: z.array(
+    z.object({
+      orgCode: z.string(),
+      orgName: z.string(),
+      orgNameZh: z.string(),
+      flowPriceCents: z.number().int(),
+      bytes: z.number().int(),
+      services: z.number().int(),
+    }),
+  ),
   totalBytes: z.number().int(),
 });
 
@@ -132,14 +141,19 @@ export const ipfsUpgradeOptionsSchema = z.object({
   /** Whole days left of the paid period (0 once it has ended). */
   remainingDays: z.number().int(),
   periodDays: z.number().int(),
-  options: z.array(z.object({ storeUnit: z.number().int(), fullPeriodDiffCents: z.number().int(), priceDiffCents: z.number().int() })),
+  options: z.array(
+    z.object({ storeUnit: z.number().int(), fullPeriodDiffCents: z.number().int(), priceDiffCents: z.number().int() }),
+  ),
   /** The upgrade pending or being processed, if any (one at a time). */
   openUpgradeId: z.number().int().nullable(),
 });
 
 export const ipfsUpgradeCreateSchema = z.object({
   ipfsServiceId: z.coerce.number().int().positive(),
-  toStoreUnit: z.coerce.number({ error: "validation.ipfsUpgradeCapacity" }).int().positive("validation.ipfsUpgradeCapacity"),
+  toStoreUnit: z.coerce
+    .number({ error: "validation.ipfsUpgradeCapacity" })
+    .int()
+    .positive("validation.ipfsUpgradeCapacity"),
   idempotencyKey: idempotencyKey(),
 });
 
@@ -148,16 +162,33 @@ export const ipfsUpgradeDecisionSchema = decisionFormSchema({ ipfsUpgradeId: z.c
 
 export const ipfsPaths = {
   /** SPEC §7: the city node gateways with their traffic price; code 0 and non-empty data. */
-  "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices": { auth: "user", payload: z.object({}), data: z.array(ipfsOrgFlowPriceSchema) },
+  "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices": {
+    auth: "user",
+    payload: z.object({}),
+    data: z.array(ipfsOrgFlowPriceSchema),
+  },
   /** SPEC §7: the capacities (storeUnit, GB); code 0 and non-empty data. */
-  "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity": { auth: "user", payload: z.object({}), data: z.array(ipfsCapacitySchema) },
+  "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity": {
+    auth: "user",
+    payload: z.object({}),
+    data: z.array(ipfsCapacitySchema),
+  },
   /** SPEC §7: the monthly price of one GB at this capacity. */
-  "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice": { auth: "user", payload: storeUnitPayload, data: z.object({ storeUnit: z.number().int(), unitPriceCents: z.number().int() }) },
+  "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice": {
+    auth: "user",
+    payload: storeUnitPayload,
+    data: z.object({ storeUnit: z.number().int(), unitPriceCents: z.number().int() }),
+  },
   /** SPEC §7: the price of this capacity for one period (30 days). */
   "/sys/ipfsBusiness/ipfs/getIpfsPrice": {
     auth: "user",
     payload: storeUnitPayload,
-    data: z.object({ storeUnit: z.number().int(), unitPriceCents: z.number().int(), priceCents: z.number().int(), periodDays: z.number().int() }),
+    data: z.object({
+      storeUnit: z.number().int(),
+      unitPriceCents: z.number().int(),
+      priceCents: z.number().int(),
+      periodDays: z.number().int(),
+    }),
   },
   /** A new service paid from the balance (an IPFS bill), with its two keys (shown once here) and gateways. */
   "/sys/ipfsBusiness/ipfs/create": {
@@ -165,12 +196,20 @@ export const ipfsPaths = {
     payload: ipfsCreateSchema,
     data: ipfsServiceSchema.extend({ replayed: z.boolean() }),
   },
-  "/sys/ipfsBusiness/ipfs/list": { auth: "user", payload: z.object({ ...pagingFields }), data: pageOf(ipfsServiceSchema) },
+  "/sys/ipfsBusiness/ipfs/list": {
+    auth: "user",
+    payload: z.object({ ...pagingFields }),
+    data: pageOf(ipfsServiceSchema),
+  },
   "/sys/ipfsBusiness/ipfs/detail": { auth: "user", payload: serviceRef, data: ipfsServiceSchema },
   /** A key: show it, regenerate it (the old one stops at once), deactivate (0) or activate (1) it. */
   "/sys/ipfsBusiness/ipfs/key": {
     auth: "user",
-    payload: z.object({ ipfsServiceId: id(), kind: z.enum(IPFS_KEY_KINDS), action: z.enum(["show", "regenerate", "deactivate", "activate"]) }),
+    payload: z.object({
+      ipfsServiceId: id(),
+      kind: z.enum(IPFS_KEY_KINDS),
+      action: z.enum(["show", "regenerate", "deactivate", "activate"]),
+    }),
     data: ipfsKeySchema,
   },
   "/sys/ipfsBusiness/ipfs/files": {
@@ -194,15 +233,39 @@ export const ipfsPaths = {
    * Requests a larger capacity: the difference is paid from the balance at once (an IPFS bill); unpaid usage
    * bills refuse it (MSG_30005); one open upgrade per service. The same idempotency key answers the first request.
    */
-  "/sys/ipfsBusiness/ipfsUpgrade/create": { auth: "user", payload: ipfsUpgradeCreateSchema, data: ipfsUpgradeSchema.extend({ replayed: z.boolean() }) },
-  "/sys/ipfsBusiness/ipfsUpgrade/list": { auth: "user", payload: z.object({ ...pagingFields, ipfsServiceId: id() }), data: pageOf(ipfsUpgradeSchema) },
-  "/sys/ipfsBusiness/ipfsUpgrade/detail": { auth: "user", payload: z.object({ ipfsUpgradeId: id() }), data: ipfsUpgradeSchema },
+  "/sys/ipfsBusiness/ipfsUpgrade/create": {
+    auth: "user",
+    payload: ipfsUpgradeCreateSchema,
+    data: ipfsUpgradeSchema.extend({ replayed: z.boolean() }),
+  },
+  "/sys/ipfsBusiness/ipfsUpgrade/list": {
+    auth: "user",
+    payload: z.object({ ...pagingFields, ipfsServiceId: id() }),
+    data: pageOf(ipfsUpgradeSchema),
+  },
+  "/sys/ipfsBusiness/ipfsUpgrade/detail": {
+    auth: "user",
+    payload: z.object({ ipfsUpgradeId: id() }),
+    data: ipfsUpgradeSchema,
+  },
   /** Operations: the upgrades pending (0) and being processed (2), oldest first. */
-  "/sys/ops/ipfsUpgrades/list": { auth: "operator", payload: z.object({ ...pagingFields }), data: pageOf(ipfsUpgradeQueueItemSchema) },
+  "/sys/ops/ipfsUpgrades/list": {
+    auth: "operator",
+    payload: z.object({ ...pagingFields }),
+    data: pageOf(ipfsUpgradeQueueItemSchema),
+  },
   /** Operations: takes a pending upgrade (0 → 2). */
-  "/sys/ops/ipfsUpgrades/take": { auth: "operator", payload: z.object({ ipfsUpgradeId: id() }), data: z.object({ status: z.number().int() }) },
+  "/sys/ops/ipfsUpgrades/take": {
+    auth: "operator",
+    payload: z.object({ ipfsUpgradeId: id() }),
+    data: z.object({ status: z.number().int() }),
+  },
   /** Operations: success (2 → 5, the new capacity applies) or failure with a reason (0|2 → 6, the difference refunded). */
-  "/sys/ops/ipfsUpgrades/decide": { auth: "operator", payload: z.object({ ipfsUpgradeId: id(), ...decisionFields() }), data: z.object({ status: z.number().int() }) },
+  "/sys/ops/ipfsUpgrades/decide": {
+    auth: "operator",
+    payload: z.object({ ipfsUpgradeId: id(), ...decisionFields() }),
+    data: z.object({ status: z.number().int() }),
+  },
 } satisfies Record<string, PathSpec>;
 
 /** Tests only (TEST_FIXTURES=1): a service's capacity set in bytes, so that "over capacity" needs no gigabytes. */

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { optionalText, required } from "./rules";
-import { FUNC_RE, PACKAGE_NAME_RE, uploadSchema, VERSION_RE } from "./service-wizard";
-import { LANGUAGES } from "./service-codes";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { optionalText, required } from "./rules.ts";
+import { FUNC_RE, PACKAGE_NAME_RE, uploadSchema, VERSION_RE } from "./service-wizard.ts";
+import { LANGUAGES } from "./service-codes.ts";
 
 /*
  * The chaincode market (SPEC §2 DeveloperCommunity/ChaincodeMarket; issue 15; docs/decisions/042): sample
@@ -14,7 +14,13 @@ import { LANGUAGES } from "./service-codes";
 
 const id = () => z.number().int().positive();
 
-export const marketFunctionSchema = z.object({ name: z.string(), func: z.string(), funcType: z.number().int(), inputFormat: z.string(), outputFormat: z.string() });
+export const marketFunctionSchema = z.object({
+  name: z.string(),
+  func: z.string(),
+  funcType: z.number().int(),
+  inputFormat: z.string(),
+  outputFormat: z.string(),
+});
 export type MarketFunction = z.infer<typeof marketFunctionSchema>;
 
 export const MARKET_STATUSES = ["published", "withdrawn"] as const;
@@ -38,7 +44,11 @@ export const marketPackageSchema = z.object({
 });
 export type MarketPackage = z.infer<typeof marketPackageSchema>;
 
-export const marketFileSchema = z.object({ path: z.string(), size: z.number().int(), /** UTF-8 text, or null for a binary or large file. */ text: z.string().nullable() });
+export const marketFileSchema = z.object({
+  path: z.string(),
+  size: z.number().int(),
+  /** UTF-8 text, or null for a binary or large file. */ text: z.string().nullable(),
+});
 
 /**
  * The functions of an operator's form: one a line, `FUNC | name | input format | output format` (the formats
@@ -50,7 +60,8 @@ export function parseFunctionLines(text: string): { functions: MarketFunction[];
     const line = raw.trim();
     if (!line) continue;
     const [func = "", name = "", input = "", output = ""] = line.split("|").map((p) => p.trim());
-    if (!FUNC_RE.test(func) || !name || name.length > 50) return { functions, problem: "market:validation.functionLine" };
+    if (!FUNC_RE.test(func) || !name || name.length > 50)
+      return { functions, problem: "market:validation.functionLine" };
     if (functions.some((f) => f.func === func)) return { functions, problem: "market:validation.functionDuplicate" };
     functions.push({ func, name, funcType: 1, inputFormat: input || "string[]", outputFormat: output || "bytes" });
   }
@@ -68,7 +79,10 @@ export const marketFormSchema = z
     descriptionEn: required().max(1000, "validation.tooLong"),
     descriptionZh: required().max(1000, "validation.tooLong"),
     mainPath: required().max(200, "validation.tooLong"),
-    initParams: optionalText().refine((v) => v === undefined || (v.length <= 500 && v.split(",").every((p) => p.trim().length > 0)), "wizard:validation.initParams"),
+    initParams: optionalText().refine(
+      (v) => v === undefined || (v.length <= 500 && v.split(",").every((p) => p.trim().length > 0)),
+      "wizard:validation.initParams",
+    ),
     functions: required().max(10_000, "validation.tooLong"),
   })
   .superRefine((v, ctx) => {
@@ -85,7 +99,11 @@ export const marketPaths = {
     data: pageOf(marketPackageSchema),
   },
   /** A published package with its files (the text of each source), for reading and for the IDE's templates. */
-  "/sys/market/detail": { auth: "user", payload: z.object({ marketPackageId: id() }), data: marketPackageSchema.extend({ files: z.array(marketFileSchema) }) },
+  "/sys/market/detail": {
+    auth: "user",
+    payload: z.object({ marketPackageId: id() }),
+    data: marketPackageSchema.extend({ files: z.array(marketFileSchema) }),
+  },
   /** The zip of a published package; counts one download. */
   "/sys/market/download": {
     auth: "user",
@@ -93,7 +111,11 @@ export const marketPaths = {
     data: z.object({ fileName: z.string(), mime: z.string(), dataBase64: z.string(), downloads: z.number().int() }),
   },
   /** Operations: every entry, published or withdrawn. */
-  "/sys/ops/market/list": { auth: "operator", payload: z.object({ ...pagingFields }), data: pageOf(marketPackageSchema) },
+  "/sys/ops/market/list": {
+    auth: "operator",
+    payload: z.object({ ...pagingFields }),
+    data: pageOf(marketPackageSchema),
+  },
   /**
    * Adds (without marketPackageId; `file` required) or updates an entry. The zip (an upload of kind chaincode, checked
    * like the wizard's while it arrives) must pass the service test job's inspection with the entry's functions,
@@ -105,5 +127,9 @@ export const marketPaths = {
     data: z.object({ marketPackageId: z.number().int(), name: z.string() }),
   },
   /** Withdraws an entry from the market (or puts it back): a withdrawn one is not listed, downloaded or used. */
-  "/sys/ops/market/withdraw": { auth: "operator", payload: z.object({ marketPackageId: id(), withdrawn: z.boolean() }), data: z.object({ marketPackageId: z.number().int(), status: z.enum(MARKET_STATUSES) }) },
+  "/sys/ops/market/withdraw": {
+    auth: "operator",
+    payload: z.object({ marketPackageId: id(), withdrawn: z.boolean() }),
+    data: z.object({ marketPackageId: z.number().int(), status: z.enum(MARKET_STATUSES) }),
+  },
 } satisfies Record<string, PathSpec>;

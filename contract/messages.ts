@@ -420,4 +420,9 @@ export const Msg = {
 export type MsgKey = (typeof Msg)[keyof typeof Msg];
 
 /** SPEC §8: these keys (or code 3) mean the session is invalid. */
-export const SESSION_INVALID_KEYS: readonly string[] = [Msg.PLEASE_LOGIN, Msg.LOGIN_TIMEOUT, Msg.SESSION_ENDED, Msg.SECOND_FACTOR_REQUIRED];
+export const SESSION_INVALID_KEYS: readonly string[] = [
+  Msg.PLEASE_LOGIN,
+  Msg.LOGIN_TIMEOUT,
+  Msg.SESSION_ENDED,
+  Msg.SECOND_FACTOR_REQUIRED,
+];

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
 
 /**
  * Operations on the platform itself (backend/domains/operations, docs/decisions/005): the background jobs

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import type { PathSpec } from "./path-spec";
-import { required } from "./rules";
+import type { PathSpec } from "./path-spec.ts";
+import { required } from "./rules.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * Operators' second factor (docs/decisions/022): TOTP (RFC 6238: SHA-1, 6 digits, 30 s) enrolled once,
@@ -23,7 +23,10 @@ export function normaliseSecondFactorCode(value: string): string {
 
 /** Enrolment is confirmed with a code of the new authenticator. */
 export const enrolConfirmSchema = z.object({
-  code: required().refine((v) => v === "" || TOTP_CODE_RE.test(normaliseSecondFactorCode(v)), "auth:twoFactor.validation.digits"),
+  code: required().refine(
+    (v) => v === "" || TOTP_CODE_RE.test(normaliseSecondFactorCode(v)),
+    "auth:twoFactor.validation.digits",
+  ),
 });
 
 /** The second step of a login: a 6-digit code or one of the recovery codes. */

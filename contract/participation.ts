@@ -1,10 +1,17 @@
 import * as z from "zod";
-import { nothing, type PathSpec } from "./path-spec";
-import { pageOf, pageRequestSchema, pagingFields } from "./platform";
-import { decisionFields, decisionFormSchema, idempotencyKey, required, REVIEW_COMMENTS_MAX, shortSecret } from "./rules";
-import { LIST_STATUSES } from "./participation-codes";
-import { serviceChainSchema } from "./services";
-export * from "./participation-codes";
+import { nothing, type PathSpec } from "./path-spec.ts";
+import { pageOf, pageRequestSchema, pagingFields } from "./platform.ts";
+import {
+  decisionFields,
+  decisionFormSchema,
+  idempotencyKey,
+  required,
+  REVIEW_COMMENTS_MAX,
+  shortSecret,
+} from "./rules.ts";
+import { LIST_STATUSES } from "./participation-codes.ts";
+import { serviceChainSchema } from "./services.ts";
+export * from "./participation-codes.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * Participation (SPEC §1 Service participant; §2 ParticipatedServices, ParticipationManagement,
@@ -12,7 +19,6 @@ export * from "./participation-codes";
  * /sys/chainAppInfo/* join calls; §8 Tokens invalid, Public key test failed, password error).
  * docs/decisions/013.
  * ---------------------------------------------------------------------------------------------- */
-
 
 /* ----------------------------------------- the apply form ----------------------------------------- */
 
@@ -33,7 +39,14 @@ const applyFields = {
   confirmPassword: z.string().max(40).optional(),
 };
 
-type ApplyValues = { certificateMode: number; publicKey?: string; testData?: string; signature?: string; password?: string; confirmPassword?: string };
+type ApplyValues = {
+  certificateMode: number;
+  publicKey?: string;
+  testData?: string;
+  signature?: string;
+  password?: string;
+  confirmPassword?: string;
+};
 
 /** §5 Identity certificate: public key, test data and signature required (mode 3); password 6-20, confirmed (mode 2). */
 function certificateRules(v: ApplyValues, ctx: z.RefinementCtx) {
@@ -44,16 +57,22 @@ function certificateRules(v: ApplyValues, ctx: z.RefinementCtx) {
   }
   if (v.certificateMode === 2) {
     const problem = shortSecret().safeParse(v.password ?? "");
-    if (!problem.success) ctx.addIssue({ code: "custom", path: ["password"], message: problem.error.issues[0].message });
+    if (!problem.success)
+      ctx.addIssue({ code: "custom", path: ["password"], message: problem.error.issues[0].message });
     if (!v.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation.required" });
-    else if (v.password !== v.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation.confirmMismatch" });
+    else if (v.password !== v.confirmPassword)
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation.confirmMismatch" });
   }
 }
 
 /** One schema for the portal's apply form (Conform) and the backend. */
 export const applySchema = z.object(applyFields).superRefine(certificateRules);
 export const applyPayloadSchema = z
-  .object({ ...applyFields, cityNodeIds: z.array(z.number().int().positive()).min(1, "participation:validation.nodes").max(20), ticket: z.string().max(200).optional() })
+  .object({
+    ...applyFields,
+    cityNodeIds: z.array(z.number().int().positive()).min(1, "participation:validation.nodes").max(20),
+    ticket: z.string().max(200).optional(),
+  })
   .superRefine(certificateRules);
 
 /** The publisher's and the operator's decision: comments are required to reject (§5). */
@@ -75,7 +94,12 @@ export const joinTransitionSchema = z.object({
   createdAt: z.string(),
 });
 
-export const joinRoleSchema = z.object({ roleId: z.number().int(), name: z.string(), description: z.string(), functions: z.array(z.string()) });
+export const joinRoleSchema = z.object({
+  roleId: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  functions: z.array(z.string()),
+});
 
 export const joinCitySchema = z.object({
   cityNodeId: z.number().int(),
@@ -130,7 +154,15 @@ export const participationSchema = z.object({
    * it at the current prices, `reissueCents` (null when not expired).
    */
   order: z
-    .object({ billId: z.number().int(), billNo: z.string(), payState: z.number().int(), totalCents: z.number().int(), deadline: z.string(), expired: z.boolean(), reissueCents: z.number().int().nullable() })
+    .object({
+      billId: z.number().int(),
+      billNo: z.string(),
+      payState: z.number().int(),
+      totalCents: z.number().int(),
+      deadline: z.string(),
+      expired: z.boolean(),
+      reissueCents: z.number().int().nullable(),
+    })
     .nullable(),
   accessAllowed: z.boolean(),
   certificateId: z.number().int().nullable(),
@@ -198,7 +230,9 @@ export const joinParamsSchema = z.object({
   name: z.string(),
   userCode: z.string(),
   roleName: z.string(),
-  gateways: z.array(z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string(), gatewayUrl: z.string() })),
+  gateways: z.array(
+    z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string(), gatewayUrl: z.string() }),
+  ),
   certificate: certificateSummarySchema.nullable(),
   /** The service's own chain, with the participant's key in the endpoint (FISCO BCOS and CITA; docs/decisions/038). */
   chain: serviceChainSchema.nullable(),
@@ -206,7 +240,13 @@ export const joinParamsSchema = z.object({
 
 const joinRef = z.object({ appJoinAuditId: z.number().int().positive() });
 const paged = <C extends z.ZodType>(condition: C) =>
-  z.object({ page: z.object({ pageSize: z.number().int().min(1).max(999).default(10), pageIndex: z.number().int().min(1).default(1), condition }) });
+  z.object({
+    page: z.object({
+      pageSize: z.number().int().min(1).max(999).default(10),
+      pageIndex: z.number().int().min(1).default(1),
+      condition,
+    }),
+  });
 
 export const participationPaths = {
   /** §7: appId and the token of the link (the invitation token, or the appCode of a public service). */
@@ -240,12 +280,22 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/queryReleaseCitysForAppList": {
     auth: "user",
-    payload: paged(z.object({ appId: z.number().int().positive(), joinAuditId: z.number().int().positive().optional(), ticket: z.string().max(200).optional() })),
+    payload: paged(
+      z.object({
+        appId: z.number().int().positive(),
+        joinAuditId: z.number().int().positive().optional(),
+        ticket: z.string().max(200).optional(),
+      }),
+    ),
     data: pageOf(joinCitySchema),
   },
   "/sys/chainAppInfo/view": {
     auth: "user",
-    payload: z.object({ appId: z.number().int().positive(), appJoinAuditId: z.number().int().positive().optional(), ticket: z.string().max(200).optional() }),
+    payload: z.object({
+      appId: z.number().int().positive(),
+      appJoinAuditId: z.number().int().positive().optional(),
+      ticket: z.string().max(200).optional(),
+    }),
     data: joinViewSchema,
   },
   "/sys/chainAppInfo/joinApp": {
@@ -256,7 +306,9 @@ export const participationPaths = {
   "/sys/chainAppInfo/getJoinParamList": { auth: "user", payload: joinRef, data: joinParamsSchema },
   "/sys/chainAppInfo/participatedList": {
     auth: "user",
-    payload: paged(z.object({ name: z.string().max(50).optional(), status: z.enum(LIST_STATUSES).optional() }).default({})),
+    payload: paged(
+      z.object({ name: z.string().max(50).optional(), status: z.enum(LIST_STATUSES).optional() }).default({}),
+    ),
     data: pageOf(participatedRowSchema),
   },
   "/sys/chainAppInfo/payJoinOrder": {
@@ -269,7 +321,10 @@ export const participationPaths = {
   /** §7 "auditAppJoined": the publisher's decision; §8 Status error: 1 approved, 2 unapproved. */
   "/sys/chainAppInfo/auditAppJoined": {
     auth: "user",
-    payload: joinRef.extend({ auditState: z.union([z.literal(1), z.literal(2)]), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional() }),
+    payload: joinRef.extend({
+      auditState: z.union([z.literal(1), z.literal(2)]),
+      comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional(),
+    }),
     data: z.object({ auditState: z.number().int() }),
   },
   "/sys/chainAppInfo/disableJoin": {
@@ -279,11 +334,17 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/joinManageList": {
     auth: "user",
-    payload: paged(z.object({ name: z.string().max(50).optional(), auditState: z.number().int().optional() }).default({})),
+    payload: paged(
+      z.object({ name: z.string().max(50).optional(), auditState: z.number().int().optional() }).default({}),
+    ),
     data: pageOf(manageRowSchema),
   },
   "/sys/chainAppInfo/joinManageView": { auth: "user", payload: joinRef, data: manageViewSchema },
-  "/sys/chainAppInfo/myCertificates": { auth: "user", payload: pageRequestSchema, data: pageOf(certificateSummarySchema) },
+  "/sys/chainAppInfo/myCertificates": {
+    auth: "user",
+    payload: pageRequestSchema,
+    data: pageOf(certificateSummarySchema),
+  },
   /** A certificate (PEM) or its key: key trust's encrypted PKCS#8 any time, a participant certificate's key once. */
   "/sys/chainAppInfo/certificateFile": {
     auth: "user",
@@ -298,7 +359,11 @@ export const participationPaths = {
   /** Tests only (TEST_FIXTURES=1): set the certificate mode and public flag of one of the caller's running services. */
   "/test/participation/service": {
     auth: "user",
-    payload: z.object({ appId: z.number().int().positive(), certificateMode: z.number().int().min(1).max(3).optional(), isPublic: z.boolean().optional() }),
+    payload: z.object({
+      appId: z.number().int().positive(),
+      certificateMode: z.number().int().min(1).max(3).optional(),
+      isPublic: z.boolean().optional(),
+    }),
     data: nothing,
   },
   /** Tests only (TEST_FIXTURES=1): the deadline of the caller's unpaid node order passes now (the expiry job has not run yet). */

@@ -1,37 +1,37 @@
 import * as z from "zod";
 
-import type { PathSpec } from "./path-spec";
-import { accountPaths } from "./accounts";
-import { inboxPaths } from "./inbox";
-import { platformPaths } from "./platform";
-import { billingFixturePaths, billingPaths } from "./billing";
-import { paymentPaths } from "./payments";
-import { invoicePaths } from "./invoices";
-import { profilePaths } from "./profile";
-import { serviceFixturePaths, servicePaths } from "./services";
-import { serviceWizardPaths } from "./service-wizard";
-import { storePaths } from "./store";
-import { participationPaths } from "./participation";
-import { operationFixturePaths, operationPaths } from "./operations";
-import { operatorAuthFixturePaths, operatorAuthPaths } from "./operator-auth";
-import { auditPaths } from "./audit";
-import { publicChainPaths } from "./public-chain";
-import { configurationPaths } from "./configuration";
-import { pricePaths } from "./prices";
-import { contractPaths } from "./contracts";
-import { testServicePaths } from "./test-services";
-import { ipfsFixturePaths, ipfsPaths } from "./ipfs";
-import { didPaths } from "./did";
-import { ddcPaths } from "./ddc";
-import { communityPaths } from "./community";
-import { idePaths } from "./ide";
-import { supportPaths } from "./support";
-import { docPaths } from "./docs";
-import { marketPaths } from "./market";
-import { crossChainFixturePaths, crossChainPaths } from "./cross-chain";
-import { dedicatedNodePaths } from "./dedicated-nodes";
+import type { PathSpec } from "./path-spec.ts";
+import { accountPaths } from "./accounts.ts";
+import { inboxPaths } from "./inbox.ts";
+import { platformPaths } from "./platform.ts";
+import { billingFixturePaths, billingPaths } from "./billing.ts";
+import { paymentPaths } from "./payments.ts";
+import { invoicePaths } from "./invoices.ts";
+import { profilePaths } from "./profile.ts";
+import { serviceFixturePaths, servicePaths } from "./services.ts";
+import { serviceWizardPaths } from "./service-wizard.ts";
+import { storePaths } from "./store.ts";
+import { participationPaths } from "./participation.ts";
+import { operationFixturePaths, operationPaths } from "./operations.ts";
+import { operatorAuthFixturePaths, operatorAuthPaths } from "./operator-auth.ts";
+import { auditPaths } from "./audit.ts";
+import { publicChainPaths } from "./public-chain.ts";
+import { configurationPaths } from "./configuration.ts";
+import { pricePaths } from "./prices.ts";
+import { contractPaths } from "./contracts.ts";
+import { testServicePaths } from "./test-services.ts";
+import { ipfsFixturePaths, ipfsPaths } from "./ipfs.ts";
+import { didPaths } from "./did.ts";
+import { ddcPaths } from "./ddc.ts";
+import { communityPaths } from "./community.ts";
+import { idePaths } from "./ide.ts";
+import { supportPaths } from "./support.ts";
+import { docPaths } from "./docs.ts";
+import { marketPaths } from "./market.ts";
+import { crossChainFixturePaths, crossChainPaths } from "./cross-chain.ts";
+import { dedicatedNodePaths } from "./dedicated-nodes.ts";
 
-export type { PathSpec } from "./path-spec";
+export type { PathSpec } from "./path-spec.ts";
 
 /**
  * The /vueapi paths (SPEC §7) with their payload and `data` schemas: written once, imported by the portal's

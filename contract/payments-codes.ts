@@ -15,7 +15,11 @@ export const PLATFORM_CURRENCY = "USD";
  * not run (a production server must name a real provider). Whether the server may start with the answer
  * is decided by backend/env.ts.
  */
-export function chosenPaymentProvider(env: { nodeEnv: string; demo: boolean; paymentProvider: PaymentProviderName | undefined }): PaymentProviderName | undefined {
+export function chosenPaymentProvider(env: {
+  nodeEnv: string;
+  demo: boolean;
+  paymentProvider: PaymentProviderName | undefined;
+}): PaymentProviderName | undefined {
   return env.paymentProvider ?? (sandboxMayRun(env) ? "sandbox" : undefined);
 }
 

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { nothing, type PathSpec } from "./path-spec";
-import { pageOf, pageRequestSchema } from "./platform";
-import { idempotencyKey, moneyAmount, optionalText, toCents } from "./rules";
+import { nothing, type PathSpec } from "./path-spec.ts";
+import { pageOf, pageRequestSchema } from "./platform.ts";
+import { idempotencyKey, moneyAmount, optionalText, toCents } from "./rules.ts";
 
 /**
  * Payments, recharge, saved card and withdrawals (SPEC §3 Account, §4 Payment status and Refund review,
@@ -14,7 +14,15 @@ export type PayType = (typeof PAY_TYPES)[number];
 export const OFFLINE_PAY_TYPE: PayType = "GT0004";
 
 /** SPEC §4 Payment status. */
-export const PaymentStatus = { UNPAID: 1, IN_PAYMENT: 2, FAILED: 5, EXPIRED: 10, PAID: 15, REFUNDED: 20, PARTLY_REFUNDED: 25 } as const;
+export const PaymentStatus = {
+  UNPAID: 1,
+  IN_PAYMENT: 2,
+  FAILED: 5,
+  EXPIRED: 10,
+  PAID: 15,
+  REFUNDED: 20,
+  PARTLY_REFUNDED: 25,
+} as const;
 /** SPEC §4 Refund review (withdrawals): 1 pending, 5 not approved, 10 approved, 15 confirmed. */
 export const WithdrawalState = { PENDING: 1, REJECTED: 5, APPROVED: 10, CONFIRMED: 15 } as const;
 
@@ -38,8 +46,10 @@ export const rechargeSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.payType !== OFFLINE_PAY_TYPE) return;
-    if (!value.remittanceRef) ctx.addIssue({ code: "custom", path: ["remittanceRef"], message: "payments:validation.remittanceRefRequired" });
-    else if (!REMITTANCE_REF_RE.test(value.remittanceRef)) ctx.addIssue({ code: "custom", path: ["remittanceRef"], message: "payments:validation.remittanceRefFormat" });
+    if (!value.remittanceRef)
+      ctx.addIssue({ code: "custom", path: ["remittanceRef"], message: "payments:validation.remittanceRefRequired" });
+    else if (!REMITTANCE_REF_RE.test(value.remittanceRef))
+      ctx.addIssue({ code: "custom", path: ["remittanceRef"], message: "payments:validation.remittanceRefFormat" });
   });
 
 /** The withdrawal form (portal and backend); the withdrawable limit is checked by the backend (MSG_30008). */
@@ -54,11 +64,13 @@ export const withdrawSchema = z.object({
  */
 export const withdrawFormSchema = (withdrawableCents: number) =>
   withdrawSchema.superRefine((value, ctx) => {
-    if (toCents(value.amount) > withdrawableCents) ctx.addIssue({ code: "custom", path: ["amount"], message: "validation.amount.overWithdrawable" });
+    if (toCents(value.amount) > withdrawableCents)
+      ctx.addIssue({ code: "custom", path: ["amount"], message: "validation.amount.overWithdrawable" });
   });
 
 /** Review comments: required to reject (MSG_30014), at most 500 characters. */
-export const reviewComments = () => optionalText().refine((v) => v === undefined || v.length <= 500, "validation.tooLong");
+export const reviewComments = () =>
+  optionalText().refine((v) => v === undefined || v.length <= 500, "validation.tooLong");
 
 export const remittanceReviewSchema = z.object({
   paymentNo: z.string().trim().min(1).max(40),
@@ -141,24 +153,43 @@ export const paymentPaths = {
     payload: rechargeSchema,
     data: z.object({ payment: paymentSchema, redirectUrl: z.string().nullable() }),
   },
-  "/sys/account/rechargeList": { auth: "user", payload: pageRequestSchema, data: pageOf(paymentSchema).extend({ totals: totalsSchema }) },
+  "/sys/account/rechargeList": {
+    auth: "user",
+    payload: pageRequestSchema,
+    data: pageOf(paymentSchema).extend({ totals: totalsSchema }),
+  },
   /** One of the caller's payments; `refresh` asks the provider for the status of one still in payment. */
   "/sys/account/payment": {
     auth: "user",
     payload: z.object({ paymentNo: z.string().trim().min(1).max(40), refresh: z.boolean().default(false) }),
     data: z.object({ payment: paymentSchema, totals: totalsSchema }),
   },
-  "/sys/account/h5cashOutAmount": { auth: "user", payload: withdrawSchema, data: z.object({ withdrawal: withdrawalSchema }) },
-  "/sys/account/withdrawList": { auth: "user", payload: pageRequestSchema, data: pageOf(withdrawalSchema).extend({ totals: totalsSchema }) },
+  "/sys/account/h5cashOutAmount": {
+    auth: "user",
+    payload: withdrawSchema,
+    data: z.object({ withdrawal: withdrawalSchema }),
+  },
+  "/sys/account/withdrawList": {
+    auth: "user",
+    payload: pageRequestSchema,
+    data: pageOf(withdrawalSchema).extend({ totals: totalsSchema }),
+  },
   /** The saved card; with `setupRef`, the outcome of that card checkout is applied first if it is known. */
   "/sys/account/card": {
     auth: "user",
     payload: z.object({ setupRef: z.string().trim().max(80).optional() }),
-    data: z.object({ card: cardSchema.nullable(), setup: z.enum(["open", "succeeded", "declined", "expired", "unknown"]).nullable() }),
+    data: z.object({
+      card: cardSchema.nullable(),
+      setup: z.enum(["open", "succeeded", "declined", "expired", "unknown"]).nullable(),
+    }),
   },
   "/sys/account/cardSetup": { auth: "user", payload: z.object({}), data: z.object({ redirectUrl: z.string() }) },
   /** Called by the payment provider (server to server), not by the portal. */
-  "/pay/callback": { auth: "anon", payload: callbackSchema, data: z.object({ received: z.literal(true), duplicate: z.boolean() }) },
+  "/pay/callback": {
+    auth: "anon",
+    payload: callbackSchema,
+    data: z.object({ received: z.literal(true), duplicate: z.boolean() }),
+  },
   "/ops/remittances/list": {
     auth: "operator",
     payload: pageRequestSchema,

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { userSchema } from "./accounts";
-import { anyPayload, type PathSpec } from "./path-spec";
-import { email } from "./rules";
+import { userSchema } from "./accounts.ts";
+import { anyPayload, type PathSpec } from "./path-spec.ts";
+import { email } from "./rules.ts";
 
 /** SPEC §3 City node, as the platform catalogue gives it. Prices are USD cents. */
 export const cityNodeSchema = z.object({
@@ -38,7 +38,10 @@ export const pageRequestSchema = z.object({
 });
 
 /** The page of a queue or list payload: pageIndex from 1, at most 50 rows a page. */
-export const pagingFields = { pageIndex: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(50).default(10) };
+export const pagingFields = {
+  pageIndex: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(50).default(10),
+};
 
 export function pageOf<T extends z.ZodType>(row: T) {
   return z.object({
@@ -82,9 +85,24 @@ export const homeSummarySchema = z.object({
 });
 
 /** The operations queues (their route names under /g/home/operations) and the items waiting in each. */
-export const OPS_QUEUES = ["ServiceReviews", "Services", "Refunds", "Invoices", "Remittances", "Withdrawals", "PaymentReviews", "Products", "Participations", "FailedJobs", "IpfsUpgrades", "Tickets"] as const;
+export const OPS_QUEUES = [
+  "ServiceReviews",
+  "Services",
+  "Refunds",
+  "Invoices",
+  "Remittances",
+  "Withdrawals",
+  "PaymentReviews",
+  "Products",
+  "Participations",
+  "FailedJobs",
+  "IpfsUpgrades",
+  "Tickets",
+] as const;
 export type OpsQueue = (typeof OPS_QUEUES)[number];
-export const opsQueueCountsSchema = z.object(Object.fromEntries(OPS_QUEUES.map((q) => [q, z.number().int()])) as Record<OpsQueue, z.ZodNumber>);
+export const opsQueueCountsSchema = z.object(
+  Object.fromEntries(OPS_QUEUES.map((q) => [q, z.number().int()])) as Record<OpsQueue, z.ZodNumber>,
+);
 export type OpsQueueCounts = z.infer<typeof opsQueueCountsSchema>;
 
 /**
@@ -104,7 +122,10 @@ export const homeDashboardSchema = z.object({
   /** Data traffic of the last 7 UTC+8 days (today last), in MB. */
   usage7: z.array(z.object({ day: z.string(), mb: z.number().int() })),
   /** The publisher's services by the status of their current version, and their drafts. */
-  services: z.object({ byState: z.array(z.object({ verState: z.number().int(), count: z.number().int() })), drafts: z.number().int() }),
+  services: z.object({
+    byState: z.array(z.object({ verState: z.number().int(), count: z.number().int() })),
+    drafts: z.number().int(),
+  }),
   /** Requests to join the user's services waiting for their decision; the user's own requests under way. */
   joinRequestsToDecide: z.number().int(),
   myJoinRequests: z.number().int(),
@@ -119,7 +140,11 @@ export const homeDashboardSchema = z.object({
  */
 export const desktopLinkPayloadSchema = z.object({
   email: email(),
-  path: z.string().max(500).regex(/^\/g\/[A-Za-z0-9_\-./?=&%]*$/, "validation.invalid").refine((p) => !p.includes("//") && !p.includes(".."), "validation.invalid"),
+  path: z
+    .string()
+    .max(500)
+    .regex(/^\/g\/[A-Za-z0-9_\-./?=&%]*$/, "validation.invalid")
+    .refine((p) => !p.includes("//") && !p.includes(".."), "validation.invalid"),
 });
 
 export const platformPaths = {

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { type PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { MAX_AMOUNT_CENTS, MONEY_RE, toCents } from "./rules";
+import { type PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { MAX_AMOUNT_CENTS, MONEY_RE, toCents } from "./rules.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * The price catalogue operators edit (docs/decisions/036). One generic shape for every priced area: an
@@ -11,7 +11,13 @@ import { MAX_AMOUNT_CENTS, MONEY_RE, toCents } from "./rules";
 
 /** The priced areas and the fields each item has, in the order the page shows them. */
 export const PRICE_AREAS = {
-  cityNode: ["tpsPricePerMonthCents", "tpsPricePerYearCents", "capacityPricePerGbMonthCents", "trafficPricePerGbCents", "peerPricePerMonthCents"],
+  cityNode: [
+    "tpsPricePerMonthCents",
+    "tpsPricePerYearCents",
+    "capacityPricePerGbMonthCents",
+    "trafficPricePerGbCents",
+    "peerPricePerMonthCents",
+  ],
   publicChainPlan: ["priceCents"],
 } as const;
 export type PriceArea = keyof typeof PRICE_AREAS;

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { anyPayload, nothing, type PathSpec } from "./path-spec";
-import { pageOf, pageRequestSchema } from "./platform";
-import { email, mobile, optionalText, required } from "./rules";
+import { anyPayload, nothing, type PathSpec } from "./path-spec.ts";
+import { pageOf, pageRequestSchema } from "./platform.ts";
+import { email, mobile, optionalText, required } from "./rules.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * SPEC §3 Profile (basic information) and §5 Profile: self-introduction, company profile, detailed address
@@ -16,14 +16,19 @@ export const TERM_OPTIONS = ["1", "2", "3", "4"] as const;
 export const STAFF_OPTIONS = ["1", "2", "3", "4"] as const;
 
 const longText = (max: number) => required().max(max, "validation.tooLong");
-const optionalLong = (max: number) => optionalText().refine((v) => v === undefined || v.length <= max, "validation.tooLong");
+const optionalLong = (max: number) =>
+  optionalText().refine((v) => v === undefined || v.length <= max, "validation.tooLong");
 
 /** A web address: http(s) only. */
 const optionalUrl = () =>
-  optionalText().refine((v) => v === undefined || (v.length <= 200 && /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v)), "validation.url.format");
+  optionalText().refine(
+    (v) => v === undefined || (v.length <= 200 && /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v)),
+    "validation.url.format",
+  );
 
 /** Fax: digits with an optional leading + and separators. */
-const optionalFax = () => optionalText().refine((v) => v === undefined || /^\+?[0-9][0-9 -]{4,19}$/.test(v), "validation.fax.format");
+const optionalFax = () =>
+  optionalText().refine((v) => v === undefined || /^\+?[0-9][0-9 -]{4,19}$/.test(v), "validation.fax.format");
 
 const individualFields = {
   country: longText(60),
@@ -44,7 +49,6 @@ export const enterpriseProfileSchema = z.object({
   contactName: longText(50),
   fax: optionalFax(),
 });
-
 
 export const profileSchema = z.object({
   userType: z.union([z.literal(1), z.literal(2)]),
@@ -100,12 +104,20 @@ export const profilePaths = {
    */
   "/sys/system/clientInfo/updateProfile": { auth: "user", payload: anyPayload, data: profileSchema },
   "/sys/system/clientInfo/contactList": { auth: "user", payload: pageRequestSchema, data: pageOf(contactSchema) },
-  "/sys/system/clientInfo/contactDetail": { auth: "user", payload: z.object({ contactId: z.number().int() }), data: contactSchema },
+  "/sys/system/clientInfo/contactDetail": {
+    auth: "user",
+    payload: z.object({ contactId: z.number().int() }),
+    data: contactSchema,
+  },
   /** Adds a contact, or updates one when `contactId` is given. */
   "/sys/system/clientInfo/insertContactList": {
     auth: "user",
     payload: contactFormSchema.extend({ contactId: z.number().int().optional() }),
     data: contactSchema,
   },
-  "/sys/system/clientInfo/deleteContact": { auth: "user", payload: z.object({ contactId: z.number().int() }), data: nothing },
+  "/sys/system/clientInfo/deleteContact": {
+    auth: "user",
+    payload: z.object({ contactId: z.number().int() }),
+    data: nothing,
+  },
 } satisfies Record<string, PathSpec>;

@@ -1,4 +1,4 @@
-import { BillType } from "./billing-codes";
+import { BillType } from "./billing-codes.ts";
 
 /**
  * Codes of the public chain (SPEC §1, §3, §4, §9; docs/decisions/026), without Zod, so that browser code can

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { type PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { idempotencyKey, moneyAmount, required } from "./rules";
-import { ACCOUNT_NAME_RE, GAS_RANGES, KEY_TYPES, PUBLIC_CHAIN_FRAMEWORKS, STATS_RANGES } from "./public-chain-codes";
-export * from "./public-chain-codes";
+import { type PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { idempotencyKey, moneyAmount, required } from "./rules.ts";
+import { ACCOUNT_NAME_RE, GAS_RANGES, KEY_TYPES, PUBLIC_CHAIN_FRAMEWORKS, STATS_RANGES } from "./public-chain-codes.ts";
+export * from "./public-chain-codes.ts";
 
 /*
  * The public chain (SPEC §1, §2 PermissionlessServices, §3, §4, §5, §7, §8, §9; docs/decisions/026): the
@@ -104,7 +104,10 @@ export const projectCreateSchema = z.object({
   planId: id(),
   name: required().max(50, "validation.tooLong"),
   framework: z.enum(PUBLIC_CHAIN_FRAMEWORKS, { error: "publicChain:validation.framework" }),
-  dailyRequests: z.string({ error: "publicChain:validation.dailyRequests" }).trim().regex(/^[1-9][0-9]{0,9}$/, "publicChain:validation.dailyRequests"),
+  dailyRequests: z
+    .string({ error: "publicChain:validation.dailyRequests" })
+    .trim()
+    .regex(/^[1-9][0-9]{0,9}$/, "publicChain:validation.dailyRequests"),
 });
 
 export const keySchema = z.object({
@@ -152,11 +155,16 @@ export const accountCreateSchema = z
     keyType: z.enum(KEY_TYPES.map(String) as [string, ...string[]], { error: "publicChain:validation.keyType" }),
     publicKey: z.string().trim().max(200, "validation.tooLong").optional(),
     address: z.string().trim().max(100, "validation.tooLong").optional(),
-    gasWarning: z.string({ error: "publicChain:validation.gasWarning" }).trim().regex(ETHER_RE, "publicChain:validation.gasWarning"),
+    gasWarning: z
+      .string({ error: "publicChain:validation.gasWarning" })
+      .trim()
+      .regex(ETHER_RE, "publicChain:validation.gasWarning"),
   })
   .superRefine((v, ctx) => {
-    if (v.keyType === "2" && !v.publicKey) ctx.addIssue({ code: "custom", path: ["publicKey"], message: "publicChain:validation.publicKey" });
-    if (v.keyType === "3" && !v.address) ctx.addIssue({ code: "custom", path: ["address"], message: "publicChain:validation.addressRequired" });
+    if (v.keyType === "2" && !v.publicKey)
+      ctx.addIssue({ code: "custom", path: ["publicKey"], message: "publicChain:validation.publicKey" });
+    if (v.keyType === "3" && !v.address)
+      ctx.addIssue({ code: "custom", path: ["address"], message: "publicChain:validation.addressRequired" });
   });
 
 export const gasAssignmentSchema = z.object({
@@ -204,7 +212,10 @@ export const publicChainPaths = {
   },
   "/sys/opc/project/stats": {
     auth: "user",
-    payload: z.object({ projectId: id(), range: z.enum(Object.keys(STATS_RANGES) as [keyof typeof STATS_RANGES]).default("7d") }),
+    payload: z.object({
+      projectId: id(),
+      range: z.enum(Object.keys(STATS_RANGES) as [keyof typeof STATS_RANGES]).default("7d"),
+    }),
     data: statsSchema,
   },
   "/sys/opc/account/create": { auth: "user", payload: accountCreateSchema, data: chainAccountSchema },
@@ -215,7 +226,10 @@ export const publicChainPaths = {
   },
   "/sys/opc/account/detail": {
     auth: "user",
-    payload: z.object({ accountId: id(), gasRange: z.enum(Object.keys(GAS_RANGES) as [keyof typeof GAS_RANGES]).default("5d") }),
+    payload: z.object({
+      accountId: id(),
+      gasRange: z.enum(Object.keys(GAS_RANGES) as [keyof typeof GAS_RANGES]).default("5d"),
+    }),
     data: chainAccountSchema.extend({
       /** Gas spent per day by this account's transactions, from the chain's receipts (wei). */
       gasUsed: z.array(z.object({ day: z.string(), wei: weiText, transactions: z.number().int() })),
@@ -224,7 +238,13 @@ export const publicChainPaths = {
   /** A custody account's key as an encrypted keystore (Web3 Secret Storage v3), with a password of at least 8. */
   "/sys/opc/account/keystore": {
     auth: "user",
-    payload: z.object({ accountId: id(), password: z.string({ error: "publicChain:validation.keystorePassword" }).min(8, "publicChain:validation.keystorePassword").max(128, "validation.tooLong") }),
+    payload: z.object({
+      accountId: id(),
+      password: z
+        .string({ error: "publicChain:validation.keystorePassword" })
+        .min(8, "publicChain:validation.keystorePassword")
+        .max(128, "validation.tooLong"),
+    }),
     data: z.object({ fileName: z.string(), keystore: z.string() }),
   },
   /** Assign gas from the account balance (§9 bill type 50): a bill, one ledger entry, a transfer on the chain. */

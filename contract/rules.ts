@@ -9,7 +9,9 @@ import * as z from "zod";
 /** A required string: missing (Conform turns "" into undefined) and "" both give `validation.required`. */
 export const required = () =>
   z
-    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "validation.required" : "validation.invalid") })
+    .string({
+      error: (iss) => (iss.input === undefined || iss.input === null ? "validation.required" : "validation.invalid"),
+    })
     .trim()
     .min(1, "validation.required");
 
@@ -67,8 +69,7 @@ export const optionalMobile = () =>
   optionalText().refine((v) => v === undefined || MOBILE_RE.test(v), "validation.mobile.format");
 
 /** A checkbox that must be ticked (Conform submits "on"). */
-export const ticked = (messageKey: string) =>
-  z.literal("on", { error: messageKey });
+export const ticked = (messageKey: string) => z.literal("on", { error: messageKey });
 
 /** Keyboard rows and the alphabet: four neighbouring keys in a row, either way, make a sequence. */
 const SEQUENCES = [
@@ -140,7 +141,10 @@ export function toCents(value: string): number {
 /** A form amount in USD, kept as the typed string; the backend converts it with `toCents`. */
 export const moneyAmount = () =>
   z
-    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? "validation.amount.required" : "validation.amount.format") })
+    .string({
+      error: (iss) =>
+        iss.input === undefined || iss.input === null ? "validation.amount.required" : "validation.amount.format",
+    })
     .trim()
     .min(1, "validation.amount.required")
     .superRefine((value, ctx) => {
@@ -166,9 +170,14 @@ export const decisionFields = () => ({
 export function decisionFormSchema<T extends z.ZodRawShape>(item: T) {
   return z.object({ ...item, ...decisionFields() }).superRefine((value, ctx) => {
     const v = value as { decision: "approve" | "reject"; comments?: string };
-    if (v.decision === "reject" && !v.comments) ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
+    if (v.decision === "reject" && !v.comments)
+      ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
   });
 }
 
 /** A key the form carries so that submitting it twice does the work once (issued by the loader). */
-export const idempotencyKey = () => z.string().trim().regex(/^[A-Za-z0-9_-]{16,64}$/, "validation.invalid");
+export const idempotencyKey = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/, "validation.invalid");

@@ -3,15 +3,26 @@
  * show them.
  */
 
-export const INDUSTRIES = ["finance", "government", "logistics", "healthcare", "energy", "education", "manufacturing", "other"] as const;
+export const INDUSTRIES = [
+  "finance",
+  "government",
+  "logistics",
+  "healthcare",
+  "energy",
+  "education",
+  "manufacturing",
+  "other",
+] as const;
 export const FRAMEWORKS = ["fabric", "fisco", "xuperchain", "cita"] as const;
 export const PLATFORM_TYPES = ["web", "mobile", "api", "hybrid"] as const;
 export const LANGUAGES = ["go", "java", "node", "solidity"] as const;
 /** The frameworks that run Solidity contracts on an EVM (docs/decisions/034): only they take `solidity` packages. */
 export const EVM_FRAMEWORKS = ["fisco", "cita"] as const;
-export const isEvmFramework = (framework: string | null | undefined) => (EVM_FRAMEWORKS as readonly string[]).includes(framework ?? "");
+export const isEvmFramework = (framework: string | null | undefined) =>
+  (EVM_FRAMEWORKS as readonly string[]).includes(framework ?? "");
 /** The chaincode languages a framework takes: `solidity` only on an EVM framework (the wizard offers these; the server refuses the others). */
-export const languagesFor = (framework: string | null | undefined) => LANGUAGES.filter((l) => l !== "solidity" || isEvmFramework(framework));
+export const languagesFor = (framework: string | null | undefined) =>
+  LANGUAGES.filter((l) => l !== "solidity" || isEvmFramework(framework));
 /** §9 two interchain protocols: 1 the enterprise interchain framework, 2 the NFT/deposit framework (needs APPCode). */
 export const CROSS_PROTOCOLS = ["1", "2"] as const;
 

@@ -17,7 +17,8 @@ export type NodePrices = {
 export const monthsOf = (cycle: 1 | 2 | 99) => (cycle === 1 ? 12 : 1);
 
 /** A monthly amount for one cycle: × 12 yearly, as is monthly, 7/30 of it (rounded up) weekly. */
-const perCycle = (monthlyCents: number, cycle: 1 | 2 | 99) => (cycle === 99 ? Math.ceil((monthlyCents * 7) / 30) : monthlyCents * monthsOf(cycle));
+const perCycle = (monthlyCents: number, cycle: 1 | 2 | 99) =>
+  cycle === 99 ? Math.ceil((monthlyCents * 7) / 30) : monthlyCents * monthsOf(cycle);
 
 /**
  * One node's cost for the cycle: TPS × the node's TPS price per month (monthly, weekly pro rata) or per year
@@ -25,7 +26,8 @@ const perCycle = (monthlyCents: number, cycle: 1 | 2 | 99) => (cycle === 99 ? Ma
  * both × the months of the cycle. The one cost formula of the wizard, config upgrades and renewals.
  */
 export function nodeCycleCents(prices: NodePrices, tps: number, capacityGb: number, cycle: 1 | 2 | 99, peers = 0) {
-  const tpsCents = cycle === 1 ? tps * prices.tpsPricePerYearCents : perCycle(tps * prices.tpsPricePerMonthCents, cycle);
+  const tpsCents =
+    cycle === 1 ? tps * prices.tpsPricePerYearCents : perCycle(tps * prices.tpsPricePerMonthCents, cycle);
   const capacityCents = perCycle(capacityGb * prices.capacityPricePerGbMonthCents, cycle);
   const peerCents = perCycle(peers * (prices.peerPricePerMonthCents ?? 0), cycle);
   return { tpsCents, capacityCents, peerCents, totalCents: tpsCents + capacityCents + peerCents };
@@ -49,7 +51,13 @@ export function configCycleCents(
 export const NODE_DEFAULTS = { tps: "100", capacityGb: "10", peers: "1" } as const;
 
 /** A row of the nodes form as typed (strings; unchosen rows are ignored). */
-export type NodeRowInput = { cityNodeId?: string; selected?: string; tps?: string; capacityGb?: string; peers?: string };
+export type NodeRowInput = {
+  cityNodeId?: string;
+  selected?: string;
+  tps?: string;
+  capacityGb?: string;
+  peers?: string;
+};
 
 const whole = (v: string | undefined) => (v !== undefined && /^\s*[0-9]{1,9}\s*$/.test(v) ? Number(v) : null);
 
@@ -57,7 +65,11 @@ const whole = (v: string | undefined) => (v !== undefined && /^\s*[0-9]{1,9}\s*$
  * The running total of the nodes form: each chosen row's cost (null while its TPS or capacity is not a
  * whole number yet) and the sum of the rows that have one; `complete` when every chosen row has a cost.
  */
-export function runningTotal(rows: readonly (NodeRowInput | undefined)[], prices: ReadonlyMap<number, NodePrices>, cycle: 1 | 2) {
+export function runningTotal(
+  rows: readonly (NodeRowInput | undefined)[],
+  prices: ReadonlyMap<number, NodePrices>,
+  cycle: 1 | 2,
+) {
   const lines = new Map<number, number | null>();
   let totalCents = 0;
   let complete = true;

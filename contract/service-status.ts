@@ -75,7 +75,11 @@ export function serviceActions(s: ServiceFlags): Set<ServiceAction> {
     for (const a of ["basicEdit", "join", "upgrade", "invite", "unsubscribe"] as const) actions.add(a);
     if (s.verUpable && s.crossStatus !== 3 && s.crossStatus !== 4) actions.add("serviceUpgrade");
   }
-  if ((s.verState === VerState.RUNNING || s.verState === VerState.DEACTIVATED_BY_OPERATOR) && s.stuFreeAppYn !== 1 && s.freeYN === 1) {
+  if (
+    (s.verState === VerState.RUNNING || s.verState === VerState.DEACTIVATED_BY_OPERATOR) &&
+    s.stuFreeAppYn !== 1 &&
+    s.freeYN === 1
+  ) {
     actions.add("configUpgrade");
   }
   if (s.verState === VerState.DEACTIVATED || s.verState === VerState.DEACTIVATED_BY_OPERATOR) actions.add("enable");

@@ -1,10 +1,10 @@
 import * as z from "zod";
-import { anyPayload, type PathSpec } from "./path-spec";
-import { email, mobile, optionalText, required } from "./rules";
-import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes";
-import { bookedNodeSchema, functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts";
-import { UPLOAD_KINDS, uploadRefSchema } from "./uploads";
-export * from "./service-codes";
+import { anyPayload, type PathSpec } from "./path-spec.ts";
+import { email, mobile, optionalText, required } from "./rules.ts";
+import { INDUSTRIES, FRAMEWORKS, PLATFORM_TYPES, LANGUAGES, CROSS_PROTOCOLS } from "./service-codes.ts";
+import { bookedNodeSchema, functionFields, namedNodeSchema, packageSchema, roleFields } from "./service-parts.ts";
+import { UPLOAD_KINDS, uploadRefSchema } from "./uploads.ts";
+export * from "./service-codes.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * The service publish wizard (SPEC §2 PublishedServices/NewServices, §3 Service, Chaincode package,
@@ -18,11 +18,13 @@ export * from "./service-codes";
 /** SPEC §2 NewServices query appState. */
 export const APP_STATES = ["add", "mod", "update", "mod2"] as const;
 export type AppState = (typeof APP_STATES)[number];
-export const isAppState = (v: unknown): v is AppState => typeof v === "string" && (APP_STATES as readonly string[]).includes(v);
+export const isAppState = (v: unknown): v is AppState =>
+  typeof v === "string" && (APP_STATES as readonly string[]).includes(v);
 
-import { WIZARD_STEPS, type WizardStep } from "./service-codes";
+import { WIZARD_STEPS, type WizardStep } from "./service-codes.ts";
 export { WIZARD_STEPS, type WizardStep };
-export const isWizardStep = (v: unknown): v is WizardStep => typeof v === "string" && (WIZARD_STEPS as readonly string[]).includes(v);
+export const isWizardStep = (v: unknown): v is WizardStep =>
+  typeof v === "string" && (WIZARD_STEPS as readonly string[]).includes(v);
 
 /**
  * The step graph as data: which steps each appState walks through. `mod` (basic-info edit of a running
@@ -106,7 +108,8 @@ export function zipProblem(file: { name: string; size: number }): string | null 
 export function attachmentProblem(file: { name: string; size: number }): string | null {
   if (!file.name || file.size === 0) return "wizard:validation.file.required";
   if (file.name.length > FILE_NAME_MAX) return "wizard:validation.file.nameTooLong";
-  if (!(ATTACHMENT_TYPES as readonly string[]).includes(extension(file.name))) return "wizard:validation.file.attachmentType";
+  if (!(ATTACHMENT_TYPES as readonly string[]).includes(extension(file.name)))
+    return "wizard:validation.file.attachmentType";
   if (file.size > ATTACHMENT_MAX_BYTES) return "wizard:validation.file.attachmentTooLarge";
   return null;
 }
@@ -127,14 +130,19 @@ export type Upload = z.infer<typeof uploadSchema>;
 /* -------------------------------------------- fields ------------------------------------------- */
 
 const text = (max: number) => required().max(max, "validation.tooLong");
-const optionalMax = (max: number) => optionalText().refine((v) => v === undefined || v.length <= max, "validation.tooLong");
-const choice = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: "validation.required" });
+const optionalMax = (max: number) =>
+  optionalText().refine((v) => v === undefined || v.length <= max, "validation.tooLong");
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: "validation.required" });
 const checkbox = () => z.literal("on").optional();
 /** §5 "Version required, format like 1.0.1". */
 export const VERSION_RE = /^(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})$/;
 const version = () => required().regex(VERSION_RE, "wizard:validation.version");
 const optionalUrl = () =>
-  optionalText().refine((v) => v === undefined || (v.length <= 200 && /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v)), "validation.url.format");
+  optionalText().refine(
+    (v) => v === undefined || (v.length <= 200 && /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v)),
+    "validation.url.format",
+  );
 /** A positive whole number typed in a form (kept as a string, like money). */
 const wholeNumber = (max: number) =>
   z
@@ -143,7 +151,11 @@ const wholeNumber = (max: number) =>
     .min(1, "validation.required")
     .regex(/^[1-9][0-9]{0,8}$/, "wizard:validation.wholeNumber")
     .refine((v) => Number(v) <= max, "wizard:validation.wholeNumber");
-const idField = () => z.string({ error: "validation.required" }).trim().regex(/^[1-9][0-9]{0,9}$/, "validation.required");
+const idField = () =>
+  z
+    .string({ error: "validation.required" })
+    .trim()
+    .regex(/^[1-9][0-9]{0,9}$/, "validation.required");
 
 /** The appState and service a wizard call is about (appId absent only for the first save of `add`). */
 export const draftRefSchema = z.object({
@@ -152,7 +164,14 @@ export const draftRefSchema = z.object({
 });
 
 /** SPEC §3 Service access methods (the service's access address: at least one is required). */
-export const ACCESS_METHODS = ["webUrl", "android", "ios", "officialAccount", "miniProgram", "apiInstructions"] as const;
+export const ACCESS_METHODS = [
+  "webUrl",
+  "android",
+  "ios",
+  "officialAccount",
+  "miniProgram",
+  "apiInstructions",
+] as const;
 
 /* Step 1 — basic information (§2, §3 Service, §5 Service "Basic info: introduction, address, contact required"). */
 export const basicInfoSchema = z
@@ -187,8 +206,10 @@ export const basicInfoSchema = z
       ctx.addIssue({ code: "custom", path: ["webUrl"], message: "wizard:validation.accessRequired" });
     }
     if (v.crossChain === "on") {
-      if (!v.crossProtocol) ctx.addIssue({ code: "custom", path: ["crossProtocol"], message: "wizard:validation.protocolRequired" });
-      else if (v.crossProtocol === "2" && !v.crossAppCode) ctx.addIssue({ code: "custom", path: ["crossAppCode"], message: "wizard:validation.appCodeRequired" });
+      if (!v.crossProtocol)
+        ctx.addIssue({ code: "custom", path: ["crossProtocol"], message: "wizard:validation.protocolRequired" });
+      else if (v.crossProtocol === "2" && !v.crossAppCode)
+        ctx.addIssue({ code: "custom", path: ["crossAppCode"], message: "wizard:validation.appCodeRequired" });
     }
   });
 export type BasicInfo = z.infer<typeof basicInfoSchema>;
@@ -227,7 +248,9 @@ export const functionFormSchema = z.object({
 export const roleFormSchema = z.object({
   name: text(50),
   description: text(200),
-  functionIds: z.array(idField(), { error: "wizard:validation.functionsRequired" }).min(1, "wizard:validation.functionsRequired"),
+  functionIds: z
+    .array(idField(), { error: "wizard:validation.functionsRequired" })
+    .min(1, "wizard:validation.functionsRequired"),
 });
 
 /* Step 5 — city nodes (§3 City node; §5 bookkeeping nodes, single-node risk). Every catalogue node is a row. */
@@ -248,13 +271,21 @@ export const nodeRowsSchema = z
 /** At least one node chosen, and each chosen row's TPS, capacity and bookkeeping nodes whole numbers within limits. */
 export function checkNodeRows(nodes: z.output<typeof nodeRowsSchema>, ctx: z.RefinementCtx) {
   const chosen = nodes.filter((n) => n.selected === "on");
-  if (chosen.length === 0) ctx.addIssue({ code: "custom", path: ["nodes"], message: "wizard:validation.nodesRequired" });
+  if (chosen.length === 0)
+    ctx.addIssue({ code: "custom", path: ["nodes"], message: "wizard:validation.nodesRequired" });
   nodes.forEach((n, i) => {
     if (n.selected !== "on") return;
-    for (const [key, max] of [["tps", 100000], ["capacityGb", 100000], ["peers", MAX_PEERS_PER_NODE]] as const) {
+    for (const [key, max] of [
+      ["tps", 100000],
+      ["capacityGb", 100000],
+      ["peers", MAX_PEERS_PER_NODE],
+    ] as const) {
       const result = wholeNumber(max).safeParse(n[key] ?? "");
       if (!result.success) {
-        const message = key === "peers" && /^[0-9]+$/.test(n[key] ?? "") ? "wizard:validation.peersMax" : result.error.issues[0].message;
+        const message =
+          key === "peers" && /^[0-9]+$/.test(n[key] ?? "")
+            ? "wizard:validation.peersMax"
+            : result.error.issues[0].message;
         ctx.addIssue({ code: "custom", path: ["nodes", i, key], message });
       }
     }
@@ -268,7 +299,12 @@ export type NodesForm = z.infer<typeof nodesFormSchema>;
 export function chosenNodes(v: NodesForm) {
   return v.nodes
     .filter((n) => n.selected === "on")
-    .map((n) => ({ cityNodeId: Number(n.cityNodeId), tps: Number(n.tps), capacityGb: Number(n.capacityGb), peers: Number(n.peers) }));
+    .map((n) => ({
+      cityNodeId: Number(n.cityNodeId),
+      tps: Number(n.tps),
+      capacityGb: Number(n.capacityGb),
+      peers: Number(n.peers),
+    }));
 }
 
 /* Step 6 — certificate mode (§2: participant certificate, key trust, upload public key). */
@@ -349,9 +385,13 @@ export const draftSchema = z.object({
   }),
   /** The cover's file (the page shows it from the portal's cover route, never inside the page). */
   cover: z.object({ fileId: z.number().int(), name: z.string(), size: z.number().int() }).nullable(),
-  attachments: z.array(z.object({ attachmentId: z.number().int(), name: z.string(), fileName: z.string(), size: z.number().int() })),
+  attachments: z.array(
+    z.object({ attachmentId: z.number().int(), name: z.string(), fileName: z.string(), size: z.number().int() }),
+  ),
   packages: z.array(packageSchema),
-  functions: z.array(z.object({ ...functionFields, packageId: z.number().int(), parentId: z.number().int().nullable() })),
+  functions: z.array(
+    z.object({ ...functionFields, packageId: z.number().int(), parentId: z.number().int().nullable() }),
+  ),
   roles: z.array(z.object({ ...roleFields, functionIds: z.array(z.number().int()) })),
   nodes: z.array(bookedNodeSchema),
   certificateMode: z.number().int().nullable(),
@@ -383,7 +423,10 @@ export function basicFormValue(basic: Draft["basic"]): Record<string, string> {
 const savedSchema = z.object({ appId: z.number().int(), wizardStep: z.enum(WIZARD_STEPS) });
 
 /** The cover of the caller's own service; `knownFileId`: the file the caller has already (its ETag). */
-export const coverPayload = z.object({ appId: z.number().int().positive(), knownFileId: z.number().int().positive().optional() });
+export const coverPayload = z.object({
+  appId: z.number().int().positive(),
+  knownFileId: z.number().int().positive().optional(),
+});
 export const coverDataSchema = z.object({
   fileId: z.number().int(),
   /** null when `knownFileId` is still the cover: the caller's copy is current. */
@@ -410,7 +453,11 @@ export const discardPayload = z.object({ appId: z.number().int().positive(), app
 export const serviceWizardPaths = {
   "/sys/chainAppInfo/wizard/draft": { auth: "user", payload: draftRefSchema, data: draftDataSchema },
   "/sys/chainAppInfo/wizard/drafts": { auth: "user", payload: anyPayload, data: z.array(draftSummarySchema) },
-  "/sys/chainAppInfo/wizard/discard": { auth: "user", payload: discardPayload, data: z.object({ name: z.string(), serviceRemoved: z.boolean() }) },
+  "/sys/chainAppInfo/wizard/discard": {
+    auth: "user",
+    payload: discardPayload,
+    data: z.object({ name: z.string(), serviceRemoved: z.boolean() }),
+  },
   "/sys/chainAppInfo/wizard/cover": { auth: "user", payload: coverPayload, data: coverDataSchema },
   "/sys/chainAppInfo/wizard/saveBasic": { auth: "user", payload: saveBasicPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addAttachment": { auth: "user", payload: addAttachmentPayload, data: savedSchema },
@@ -424,6 +471,11 @@ export const serviceWizardPaths = {
   "/sys/chainAppInfo/wizard/submit": {
     auth: "user",
     payload: submitPayload,
-    data: z.object({ appId: z.number().int(), verId: z.number().int(), verState: z.number().int(), costCents: z.number().int() }),
+    data: z.object({
+      appId: z.number().int(),
+      verId: z.number().int(),
+      verState: z.number().int(),
+      costCents: z.number().int(),
+    }),
   },
 } satisfies Record<string, PathSpec>;

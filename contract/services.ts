@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { nothing, type PathSpec } from "./path-spec";
-import { pageOf, pageRequestSchema, pagingFields } from "./platform";
-import { REVIEW_COMMENTS_MAX, decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules";
-import { functionFields, namedNodeSchema, packageSchema, roleFields, upgradeRowSchema } from "./service-parts";
+import { nothing, type PathSpec } from "./path-spec.ts";
+import { pageOf, pageRequestSchema, pagingFields } from "./platform.ts";
+import { REVIEW_COMMENTS_MAX, decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules.ts";
+import { functionFields, namedNodeSchema, packageSchema, roleFields, upgradeRowSchema } from "./service-parts.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * The consortium-chain service lifecycle after submission (SPEC §2 PublishedServices, ServicesDetail;
@@ -50,7 +50,11 @@ export const serviceRowSchema = z.object({
 export type ServiceRow = z.infer<typeof serviceRowSchema>;
 
 export { packageSchema };
-export const functionSchema = z.object({ ...functionFields, packageName: z.string(), parentName: z.string().nullable() });
+export const functionSchema = z.object({
+  ...functionFields,
+  packageName: z.string(),
+  parentName: z.string().nullable(),
+});
 export const roleSchema = z.object({ ...roleFields, functions: z.array(z.string()) });
 export const nodeSchema = namedNodeSchema.extend({
   code: z.string(),
@@ -111,7 +115,15 @@ export const serviceChainSchema = z.object({
   chainId: z.number().int(),
   /** /chain/service/<the viewer's key>: JSON-RPC on the service's chain. */
   endpointPath: z.string(),
-  contracts: z.array(z.object({ packageName: z.string(), contractName: z.string(), address: z.string(), txHash: z.string(), blockNumber: z.number().int() })),
+  contracts: z.array(
+    z.object({
+      packageName: z.string(),
+      contractName: z.string(),
+      address: z.string(),
+      txHash: z.string(),
+      blockNumber: z.number().int(),
+    }),
+  ),
 });
 
 export const serviceDetailSchema = serviceRowSchema.extend({
@@ -128,7 +140,15 @@ export const serviceDetailSchema = serviceRowSchema.extend({
   contents: versionContentsSchema,
   transitions: z.array(transitionSchema),
   comments: z.array(commentSchema),
-  history: z.array(z.object({ appVerId: z.number().int(), version: z.string(), verState: z.number().int(), createdAt: z.string(), publishedAt: z.string().nullable() })),
+  history: z.array(
+    z.object({
+      appVerId: z.number().int(),
+      version: z.string(),
+      verState: z.number().int(),
+      createdAt: z.string(),
+      publishedAt: z.string().nullable(),
+    }),
+  ),
   bill: billSummarySchema.nullable(),
   refunds: z.array(refundSchema),
   /** The note of the pending request to lift the suspension (enableRequestedAt). */
@@ -164,7 +184,8 @@ export const replySchema = z.object({
  * (docs/decisions/029): surrounding spaces aside, exactly as the service is named.
  */
 export const CONFIRM_NAME_MAX = 100;
-export const sameServiceName = (typed: string, name: string) => typed.trim().normalize("NFC") === name.trim().normalize("NFC");
+export const sameServiceName = (typed: string, name: string) =>
+  typed.trim().normalize("NFC") === name.trim().normalize("NFC");
 /** The typed name in a payload: when present, the backend refuses a mismatch with a field error on `confirmName`. */
 const confirmName = z.string().max(CONFIRM_NAME_MAX).optional();
 /** The typed name in a form: required, and with the name known (in the browser) it must match. */
@@ -259,7 +280,11 @@ export const servicePaths = {
   "/sys/chainAppInfo/enable": { auth: "user", payload: verRef, data: nothing },
   "/sys/chainAppInfo/unsubscribe": {
     auth: "user",
-    payload: z.object({ appVerId: z.number().int().positive(), reason: z.string().trim().max(200).optional(), confirmName }),
+    payload: z.object({
+      appVerId: z.number().int().positive(),
+      reason: z.string().trim().max(200).optional(),
+      confirmName,
+    }),
     data: z.object({ refundId: z.number().int() }),
   },
   "/sys/chainAppInfo/requestEnable": {
@@ -267,10 +292,18 @@ export const servicePaths = {
     payload: z.object({ appVerId: z.number().int().positive(), note: enableNote }),
     data: nothing,
   },
-  "/sys/chainAppInfo/invite": { auth: "user", payload: verRef.extend({ language: z.enum(["en", "zh-CN"]).default("en") }), data: invitationSchema },
+  "/sys/chainAppInfo/invite": {
+    auth: "user",
+    payload: verRef.extend({ language: z.enum(["en", "zh-CN"]).default("en") }),
+    data: invitationSchema,
+  },
   "/sys/chainAppInfo/replyComment": {
     auth: "user",
-    payload: z.object({ appId: z.number().int().positive(), commentId: z.number().int().positive(), reply: required().max(COMMENT_MAX, "validation.tooLong") }),
+    payload: z.object({
+      appId: z.number().int().positive(),
+      commentId: z.number().int().positive(),
+      reply: required().max(COMMENT_MAX, "validation.tooLong"),
+    }),
     data: nothing,
   },
   "/sys/ops/serviceReviews/list": {
@@ -305,7 +338,12 @@ export const servicePaths = {
   },
   "/sys/ops/services/decide": {
     auth: "operator",
-    payload: z.object({ appVerId: z.number().int().positive(), decision: z.enum(SERVICE_OPS_DECISIONS), comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional(), confirmName }),
+    payload: z.object({
+      appVerId: z.number().int().positive(),
+      decision: z.enum(SERVICE_OPS_DECISIONS),
+      comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional(),
+      confirmName,
+    }),
     data: z.object({ verState: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;
@@ -318,7 +356,11 @@ export const BAD_PACKAGE_KINDS = ["zip", "mainPath", "language", "func", "size"]
 
 export const serviceFixtureSchema = z.object({
   name: z.string().min(1).max(50).optional(),
-  verState: z.number().int().refine((v) => (SERVICE_FIXTURE_STATES as readonly number[]).includes(v)).default(5),
+  verState: z
+    .number()
+    .int()
+    .refine((v) => (SERVICE_FIXTURE_STATES as readonly number[]).includes(v))
+    .default(5),
   free: z.boolean().default(false),
   costCents: z.number().int().min(0).default(12_000),
   /** A deliberately bad package the test job must catch. */

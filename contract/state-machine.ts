@@ -47,9 +47,12 @@ export function fromStates<S extends number>(rule: { readonly from: S | readonly
  * Declares a machine. Checks, in order: blocked → not available; no rule for the event from `from` → not
  * available; no rule for the actor → not allowed; the guard's refusal; comments required.
  */
-export function defineMachine<S extends number, E extends string, A extends string, C extends { comments?: string | null }>(
-  spec: MachineSpec<S, E, A, C>,
-): Machine<S, E, A, C> {
+export function defineMachine<
+  S extends number,
+  E extends string,
+  A extends string,
+  C extends { comments?: string | null },
+>(spec: MachineSpec<S, E, A, C>): Machine<S, E, A, C> {
   const events = [...new Set(spec.rules.map((r) => r.event))];
   return {
     ...spec,

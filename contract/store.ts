@@ -1,11 +1,17 @@
 import * as z from "zod";
-import { nothing, type PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { decisionFields, decisionFormSchema, idempotencyKey, moneyAmount, required } from "./rules";
-import { COMMENT_MAX, commentSchema } from "./services";
-import { uploadSchema } from "./service-wizard";
-import { PRODUCT_TYPES, PAY_MODES, PRODUCT_NAME_MAX, PRODUCT_BRIEF_MAX, PRODUCT_DESCRIPTION_MAX } from "./store-codes";
-export * from "./store-codes";
+import { nothing, type PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { decisionFields, decisionFormSchema, idempotencyKey, moneyAmount, required } from "./rules.ts";
+import { COMMENT_MAX, commentSchema } from "./services.ts";
+import { uploadSchema } from "./service-wizard.ts";
+import {
+  PRODUCT_TYPES,
+  PAY_MODES,
+  PRODUCT_NAME_MAX,
+  PRODUCT_BRIEF_MAX,
+  PRODUCT_DESCRIPTION_MAX,
+} from "./store-codes.ts";
+export * from "./store-codes.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * The app store (SPEC §1 Product buyer and the enterprise rule, §2 App store, §3 Comment, Product,
@@ -20,14 +26,16 @@ export type Participation = (typeof PARTICIPATION)[number];
 /** §4 Participation audit: 15 confirmed = participated; 0-13 except the two rejections = reviewing. */
 export function participationOf(joins: { auditState: number; disabled: boolean }[]): Participation {
   if (joins.some((j) => j.auditState === 15 && !j.disabled)) return "participated";
-  if (joins.some((j) => j.auditState >= 0 && j.auditState <= 13 && j.auditState !== 2 && j.auditState !== 4)) return "reviewing";
+  if (joins.some((j) => j.auditState >= 0 && j.auditState <= 13 && j.auditState !== 2 && j.auditState !== 4))
+    return "reviewing";
   return "none";
 }
 
 /** §4 Product: 0 pending submit, 1 pending approval, 2 displayed (listed), 3 approval failed, 4 removed. */
 
 const text = (max: number) => required().max(max, "validation.tooLong");
-const choice = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: "validation.required" });
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: "validation.required" });
 
 /** The product form (create and edit), one schema for the portal's Conform and the backend. */
 export const productFormSchema = z.object({
@@ -50,7 +58,11 @@ export const commentFormSchema = z.object({
 
 export const rateFormSchema = z.object({
   appId: z.coerce.number().int().positive(),
-  score: z.coerce.number({ error: "store:validation.score" }).int("store:validation.score").min(1, "store:validation.score").max(5, "store:validation.score"),
+  score: z.coerce
+    .number({ error: "store:validation.score" })
+    .int("store:validation.score")
+    .min(1, "store:validation.score")
+    .max(5, "store:validation.score"),
 });
 
 /** Operator's decision on a product waiting for approval: comments are required to reject (§5). */
@@ -123,7 +135,11 @@ export const storePaths = {
   /** §2 App store, all services: running, public, joinable. */
   "/sys/store/services": {
     auth: "user",
-    payload: z.object({ ...pagingFields, name: z.string().trim().max(50).optional(), industry: z.string().trim().max(30).optional() }),
+    payload: z.object({
+      ...pagingFields,
+      name: z.string().trim().max(50).optional(),
+      industry: z.string().trim().max(30).optional(),
+    }),
     data: pageOf(storeServiceSchema),
   },
   "/sys/store/service": {
@@ -133,7 +149,11 @@ export const storePaths = {
   },
   "/sys/store/follow": {
     auth: "user",
-    payload: z.object({ targetKind: z.enum(["app", "product"]), targetId: z.number().int().positive(), follow: z.boolean() }),
+    payload: z.object({
+      targetKind: z.enum(["app", "product"]),
+      targetId: z.number().int().positive(),
+      follow: z.boolean(),
+    }),
     data: z.object({ following: z.boolean(), followers: z.number().int() }),
   },
   "/sys/store/rate": {
@@ -144,7 +164,10 @@ export const storePaths = {
   /** SPEC §7 /sys/chainAppInfo/addComment (payload not shown there: appId and text). */
   "/sys/chainAppInfo/addComment": {
     auth: "user",
-    payload: z.object({ appId: z.number().int().positive(), text: required().max(COMMENT_MAX, "store:validation.commentTooLong") }),
+    payload: z.object({
+      appId: z.number().int().positive(),
+      text: required().max(COMMENT_MAX, "store:validation.commentTooLong"),
+    }),
     data: z.object({ commentId: z.number().int() }),
   },
   "/sys/store/markUseful": {
@@ -157,18 +180,38 @@ export const storePaths = {
   /** §2 App store, all products: the listed ones (status 2). */
   "/sys/product/list": {
     auth: "user",
-    payload: z.object({ ...pagingFields, name: z.string().trim().max(50).optional(), productType: z.number().int().min(1).max(9).optional() }),
+    payload: z.object({
+      ...pagingFields,
+      name: z.string().trim().max(50).optional(),
+      productType: z.number().int().min(1).max(9).optional(),
+    }),
     data: pageOf(productSchema),
   },
   "/sys/product/mine": { auth: "user", payload: z.object(pagingFields), data: pageOf(productSchema) },
-  "/sys/product/detail": { auth: "user", payload: z.object({ productId: z.number().int().positive() }), data: productSchema },
+  "/sys/product/detail": {
+    auth: "user",
+    payload: z.object({ productId: z.number().int().positive() }),
+    data: productSchema,
+  },
   "/sys/product/save": {
     auth: "user",
-    payload: z.object({ productId: z.number().int().positive().optional(), product: productFormSchema, cover: uploadSchema.optional() }),
+    payload: z.object({
+      productId: z.number().int().positive().optional(),
+      product: productFormSchema,
+      cover: uploadSchema.optional(),
+    }),
     data: z.object({ productId: z.number().int() }),
   },
-  "/sys/product/submit": { auth: "user", payload: z.object({ productId: z.number().int().positive() }), data: z.object({ status: z.number().int() }) },
-  "/sys/product/remove": { auth: "user", payload: z.object({ productId: z.number().int().positive() }), data: z.object({ status: z.number().int() }) },
+  "/sys/product/submit": {
+    auth: "user",
+    payload: z.object({ productId: z.number().int().positive() }),
+    data: z.object({ status: z.number().int() }),
+  },
+  "/sys/product/remove": {
+    auth: "user",
+    payload: z.object({ productId: z.number().int().positive() }),
+    data: z.object({ status: z.number().int() }),
+  },
   /** §1 A buyer publishes a product: a new service draft of theirs, prefilled from it. */
   "/sys/product/publish": {
     auth: "user",

@@ -6,7 +6,11 @@
 /** A support ticket's status (docs/decisions/041): 1 open (waiting for support), 2 answered (waiting for the asker), 3 closed. */
 export const TicketStatus = { OPEN: 1, ANSWERED: 2, CLOSED: 3 } as const;
 export type TicketStatusCode = (typeof TicketStatus)[keyof typeof TicketStatus];
-export const TICKET_STATUSES: readonly TicketStatusCode[] = [TicketStatus.OPEN, TicketStatus.ANSWERED, TicketStatus.CLOSED];
+export const TICKET_STATUSES: readonly TicketStatusCode[] = [
+  TicketStatus.OPEN,
+  TicketStatus.ANSWERED,
+  TicketStatus.CLOSED,
+];
 
 /** SPEC §5, §9: a ticket's question at most 500 characters; a reply is held to the same length. */
 export const TICKET_TEXT_MAX = 500;
@@ -58,7 +62,14 @@ const DAY_MINUTES = 24 * 60;
 /** Minutes since midnight and weekday (0 Sunday) of an instant in UTC+8. */
 function local(at: Date) {
   const shifted = new Date(at.getTime() + SUPPORT_HOURS.offsetMinutes * MINUTE_MS);
-  return { weekday: shifted.getUTCDay(), minute: shifted.getUTCHours() * 60 + shifted.getUTCMinutes() + shifted.getUTCSeconds() / 60 + shifted.getUTCMilliseconds() / MINUTE_MS };
+  return {
+    weekday: shifted.getUTCDay(),
+    minute:
+      shifted.getUTCHours() * 60 +
+      shifted.getUTCMinutes() +
+      shifted.getUTCSeconds() / 60 +
+      shifted.getUTCMilliseconds() / MINUTE_MS,
+  };
 }
 
 const isWorkday = (weekday: number) => weekday >= 1 && weekday <= 5;
@@ -97,5 +108,9 @@ export function addSupportMinutes(from: Date, minutes: number): Date {
 /** The notice of the support page: open now or not, when it opens next, when a question asked now gets a reply. */
 export function supportNotice(now: Date): { open: boolean; opensAt: string | null; replyBy: string } {
   const open = isSupportOpen(now);
-  return { open, opensAt: open ? null : nextOpening(now).toISOString(), replyBy: addSupportMinutes(now, REPLY_WITHIN_WORKING_MINUTES).toISOString() };
+  return {
+    open,
+    opensAt: open ? null : nextOpening(now).toISOString(),
+    replyBy: addSupportMinutes(now, REPLY_WITHIN_WORKING_MINUTES).toISOString(),
+  };
 }

@@ -1,11 +1,11 @@
 import * as z from "zod";
-import { captchaFields } from "./accounts";
-import type { PathSpec } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { email, MOBILE_RE, optionalText, required } from "./rules";
-import { NEWSLETTER_BODY_MAX, NEWSLETTER_SUBJECT_MAX, TICKET_SOURCES, TICKET_TEXT_MAX } from "./support-codes";
-import { uploadRefSchema } from "./uploads";
-export * from "./support-codes";
+import { captchaFields } from "./accounts.ts";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { email, MOBILE_RE, optionalText, required } from "./rules.ts";
+import { NEWSLETTER_BODY_MAX, NEWSLETTER_SUBJECT_MAX, TICKET_SOURCES, TICKET_TEXT_MAX } from "./support-codes.ts";
+import { uploadRefSchema } from "./uploads.ts";
+export * from "./support-codes.ts";
 
 /*
  * Technical support tickets, the contact form and the newsletter (SPEC §1, §2, §5 "Support ticket", §7
@@ -18,8 +18,10 @@ const id = () => z.number().int().positive();
 export const ticketText = () => required().max(TICKET_TEXT_MAX, "support:validation.text.tooLong");
 
 /** An optional contact address: empty, or valid by the registration rules (contract/rules.ts). */
-const optionalEmail = () => optionalText().refine((v) => v === undefined || email().safeParse(v).success, "validation.email.format");
-const optionalMobileNumber = () => optionalText().refine((v) => v === undefined || MOBILE_RE.test(v), "validation.mobile.format");
+const optionalEmail = () =>
+  optionalText().refine((v) => v === undefined || email().safeParse(v).success, "validation.email.format");
+const optionalMobileNumber = () =>
+  optionalText().refine((v) => v === undefined || MOBILE_RE.test(v), "validation.mobile.format");
 
 /** SPEC §5: a contact email or mobile, valid; at least one of them. */
 const contactFields = {
@@ -27,12 +29,15 @@ const contactFields = {
   contactMobile: optionalMobileNumber(),
 };
 function needsContact<T extends { contactEmail?: string; contactMobile?: string }>(value: T, ctx: z.RefinementCtx) {
-  if (!value.contactEmail && !value.contactMobile) ctx.addIssue({ code: "custom", path: ["contactEmail"], message: "support:validation.contact.required" });
+  if (!value.contactEmail && !value.contactMobile)
+    ctx.addIssue({ code: "custom", path: ["contactEmail"], message: "support:validation.contact.required" });
 }
 
 /** The console's new ticket (a signed-in user): question, contact, and an optional attachment (by its upload). */
 export const ticketFormSchema = z.object({ question: ticketText(), ...contactFields }).superRefine(needsContact);
-export const insertTechPayloadSchema = z.object({ question: ticketText(), ...contactFields, file: uploadRefSchema.optional() }).superRefine(needsContact);
+export const insertTechPayloadSchema = z
+  .object({ question: ticketText(), ...contactFields, file: uploadRefSchema.optional() })
+  .superRefine(needsContact);
 
 /** A visitor's ticket from the support or contact page (no attachment: docs/decisions/041), with the captcha. */
 export const visitorTicketFormSchema = z
@@ -53,7 +58,12 @@ export const subscribeFormSchema = z.object({ email: email(), ...captchaFields }
 const subjectText = () => required().max(NEWSLETTER_SUBJECT_MAX, "validation.tooLong");
 const bodyText = () => required().max(NEWSLETTER_BODY_MAX, "validation.tooLong");
 /** An operator's newsletter issue: subject and Markdown body in both languages. */
-export const newsletterFormSchema = z.object({ subjectEn: subjectText(), subjectZh: subjectText(), bodyEn: bodyText(), bodyZh: bodyText() });
+export const newsletterFormSchema = z.object({
+  subjectEn: subjectText(),
+  subjectZh: subjectText(),
+  bodyEn: bodyText(),
+  bodyZh: bodyText(),
+});
 
 /* ------------------------------------------------ data ------------------------------------------------ */
 
@@ -106,37 +116,85 @@ export const newsletterIssueSchema = z.object({
 
 export const supportPaths = {
   /** SPEC §7: a signed-in user's new ticket (§5 rules); the attachment was streamed to /upload/support first. */
-  "/sys/technicalSupport/insertTech": { auth: "user", payload: insertTechPayloadSchema, data: z.object({ ticketId: z.number().int() }) },
-  "/sys/technicalSupport/list": { auth: "user", payload: z.object({ ...pagingFields, status: statusFilter }), data: pageOf(ticketSummarySchema) },
+  "/sys/technicalSupport/insertTech": {
+    auth: "user",
+    payload: insertTechPayloadSchema,
+    data: z.object({ ticketId: z.number().int() }),
+  },
+  "/sys/technicalSupport/list": {
+    auth: "user",
+    payload: z.object({ ...pagingFields, status: statusFilter }),
+    data: pageOf(ticketSummarySchema),
+  },
   "/sys/technicalSupport/detail": { auth: "user", payload: z.object({ ticketId: id() }), data: ticketDetailSchema },
   /** The asker's reply: an answered ticket is open again (machine.ts). */
-  "/sys/technicalSupport/reply": { auth: "user", payload: z.object({ ticketId: id(), content: ticketText() }), data: statusOnly },
+  "/sys/technicalSupport/reply": {
+    auth: "user",
+    payload: z.object({ ticketId: id(), content: ticketText() }),
+    data: statusOnly,
+  },
   "/sys/technicalSupport/close": { auth: "user", payload: z.object({ ticketId: id() }), data: statusOnly },
   /** The ticket's attachment, for its owner. */
   "/sys/technicalSupport/file": { auth: "user", payload: z.object({ ticketId: id() }), data: fileData },
   /** A visitor's ticket (support or contact page): captcha and address limits; the private link is mailed. */
-  "/anon/technicalSupport/insertTech": { auth: "anon", payload: visitorTicketFormSchema, data: z.object({ ticketId: z.number().int(), key: z.string(), mailed: z.boolean() }) },
+  "/anon/technicalSupport/insertTech": {
+    auth: "anon",
+    payload: visitorTicketFormSchema,
+    data: z.object({ ticketId: z.number().int(), key: z.string(), mailed: z.boolean() }),
+  },
   /** A visitor's ticket by its private link's key. */
   "/anon/technicalSupport/ticket": { auth: "anon", payload: z.object({ key: visitorKey }), data: ticketDetailSchema },
-  "/anon/technicalSupport/reply": { auth: "anon", payload: z.object({ key: visitorKey, content: ticketText() }), data: statusOnly },
+  "/anon/technicalSupport/reply": {
+    auth: "anon",
+    payload: z.object({ key: visitorKey, content: ticketText() }),
+    data: statusOnly,
+  },
   "/anon/technicalSupport/close": { auth: "anon", payload: z.object({ key: visitorKey }), data: statusOnly },
   /** Operations: tickets by status (open first by default), oldest waiting first. */
-  "/sys/ops/tickets/list": { auth: "operator", payload: z.object({ ...pagingFields, status: statusFilter }), data: pageOf(ticketQueueItemSchema) },
-  "/sys/ops/tickets/detail": { auth: "operator", payload: z.object({ ticketId: id() }), data: ticketDetailSchema.extend({ owner: z.string().nullable() }) },
+  "/sys/ops/tickets/list": {
+    auth: "operator",
+    payload: z.object({ ...pagingFields, status: statusFilter }),
+    data: pageOf(ticketQueueItemSchema),
+  },
+  "/sys/ops/tickets/detail": {
+    auth: "operator",
+    payload: z.object({ ticketId: id() }),
+    data: ticketDetailSchema.extend({ owner: z.string().nullable() }),
+  },
   /** Operations: a reply (open|answered → answered); the contact gets a mail with the link to the conversation. */
-  "/sys/ops/tickets/reply": { auth: "operator", payload: z.object({ ticketId: id(), content: ticketText() }), data: statusOnly },
+  "/sys/ops/tickets/reply": {
+    auth: "operator",
+    payload: z.object({ ticketId: id(), content: ticketText() }),
+    data: statusOnly,
+  },
   "/sys/ops/tickets/close": { auth: "operator", payload: z.object({ ticketId: id() }), data: statusOnly },
   "/sys/ops/tickets/file": { auth: "operator", payload: z.object({ ticketId: id() }), data: fileData },
   /** SPEC §2 subscribes: a confirmation mail (double opt-in); again at most once a minute (SPEC §9). */
-  "/anon/newsletter/subscribe": { auth: "anon", payload: subscribeFormSchema, data: z.object({ email: z.string(), alreadyConfirmed: z.boolean() }) },
-  "/anon/newsletter/confirm": { auth: "anon", payload: z.object({ token: mailToken }), data: z.object({ email: z.string() }) },
+  "/anon/newsletter/subscribe": {
+    auth: "anon",
+    payload: subscribeFormSchema,
+    data: z.object({ email: z.string(), alreadyConfirmed: z.boolean() }),
+  },
+  "/anon/newsletter/confirm": {
+    auth: "anon",
+    payload: z.object({ token: mailToken }),
+    data: z.object({ email: z.string() }),
+  },
   /** The one-click unsubscribe of every newsletter mail. */
-  "/anon/newsletter/unsubscribe": { auth: "anon", payload: z.object({ token: mailToken }), data: z.object({ email: z.string() }) },
+  "/anon/newsletter/unsubscribe": {
+    auth: "anon",
+    payload: z.object({ token: mailToken }),
+    data: z.object({ email: z.string() }),
+  },
   "/sys/ops/newsletter/list": {
     auth: "operator",
     payload: z.object({ ...pagingFields }),
     data: pageOf(newsletterIssueSchema).extend({ confirmed: z.number().int(), pending: z.number().int() }),
   },
   /** Operations: an issue sent to every confirmed subscriber in their language, by a background job. */
-  "/sys/ops/newsletter/send": { auth: "operator", payload: newsletterFormSchema, data: z.object({ issueId: z.number().int(), recipients: z.number().int() }) },
+  "/sys/ops/newsletter/send": {
+    auth: "operator",
+    payload: newsletterFormSchema,
+    data: z.object({ issueId: z.number().int(), recipients: z.number().int() }),
+  },
 } satisfies Record<string, PathSpec>;

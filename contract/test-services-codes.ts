@@ -27,7 +27,14 @@ export const TEST_SERVICE_PLATFORMS = ["evm", "fisco", "cita"] as const;
 export type TestServicePlatform = (typeof TEST_SERVICE_PLATFORMS)[number];
 
 /** The failure suggestions (SPEC §4 "reasons and a suggestion"): keys of the testServices namespace's `suggestion`. */
-export const FAILURE_SUGGESTIONS = ["compile", "noContract", "severalContracts", "initParams", "reverted", "network"] as const;
+export const FAILURE_SUGGESTIONS = [
+  "compile",
+  "noContract",
+  "severalContracts",
+  "initParams",
+  "reverted",
+  "network",
+] as const;
 export type FailureSuggestion = (typeof FAILURE_SUGGESTIONS)[number];
 
 /** A name: 1–50 characters of letters, digits, Chinese, spaces and `.-_`. */

@@ -1,10 +1,16 @@
 import * as z from "zod";
-import { type PathSpec, nothing } from "./path-spec";
-import { pageOf, pagingFields } from "./platform";
-import { uploadIdSchema } from "./uploads";
-import { CONFIRM_NAME_MAX } from "./services";
-import { TEST_SERVICE_NAME_RE, TEST_SERVICE_PLATFORMS, TEST_SERVICE_SOURCES, TEST_SERVICE_VERSION_RE, TEST_SOURCE_MAX } from "./test-services-codes";
-export * from "./test-services-codes";
+import { type PathSpec, nothing } from "./path-spec.ts";
+import { pageOf, pagingFields } from "./platform.ts";
+import { uploadIdSchema } from "./uploads.ts";
+import { CONFIRM_NAME_MAX } from "./services.ts";
+import {
+  TEST_SERVICE_NAME_RE,
+  TEST_SERVICE_PLATFORMS,
+  TEST_SERVICE_SOURCES,
+  TEST_SERVICE_VERSION_RE,
+  TEST_SOURCE_MAX,
+} from "./test-services-codes.ts";
+export * from "./test-services-codes.ts";
 
 /*
  * Test services (SPEC §2 TestServices, §3 Test service, §4 statuses; docs/decisions/034): contracts deployed
@@ -51,8 +57,16 @@ export const testServiceSchema = z.object({
 });
 export type TestService = z.infer<typeof testServiceSchema>;
 
-const name = z.string({ error: "validation.required" }).trim().min(1, "validation.required").regex(TEST_SERVICE_NAME_RE, "testServices:validation.name");
-const version = z.string({ error: "validation.required" }).trim().min(1, "validation.required").regex(TEST_SERVICE_VERSION_RE, "testServices:validation.version");
+const name = z
+  .string({ error: "validation.required" })
+  .trim()
+  .min(1, "validation.required")
+  .regex(TEST_SERVICE_NAME_RE, "testServices:validation.name");
+const version = z
+  .string({ error: "validation.required" })
+  .trim()
+  .min(1, "validation.required")
+  .regex(TEST_SERVICE_VERSION_RE, "testServices:validation.version");
 const platform = z.enum(TEST_SERVICE_PLATFORMS, { error: "testServices:validation.platform" });
 const mainContract = z
   .string()
@@ -105,16 +119,28 @@ export const testServicePaths = {
   "/sys/testService/detail": { auth: "user", payload: ref, data: testServiceSchema },
   "/sys/testService/create": { auth: "user", payload: testServiceFields, data: testServiceSchema },
   /** Edit: while not deployed, failed or waiting for a re-deploy. */
-  "/sys/testService/edit": { auth: "user", payload: testServiceFields.extend({ testServiceId: id() }), data: testServiceSchema },
+  "/sys/testService/edit": {
+    auth: "user",
+    payload: testServiceFields.extend({ testServiceId: id() }),
+    data: testServiceSchema,
+  },
   /** Start deploying: 1 → 5. */
   "/sys/testService/deploy": { auth: "user", payload: ref, data: testServiceSchema },
   /** Upgrade a deployed service: a new version (and source) deployed as a new contract, 10 → 5. */
-  "/sys/testService/upgrade": { auth: "user", payload: testServiceFields.extend({ testServiceId: id() }), data: testServiceSchema },
+  "/sys/testService/upgrade": {
+    auth: "user",
+    payload: testServiceFields.extend({ testServiceId: id() }),
+    data: testServiceSchema,
+  },
   /** Re-deploy the same source: 10, 15, 20 → 5. */
   "/sys/testService/redeploy": { auth: "user", payload: ref, data: testServiceSchema },
   "/sys/testService/delete": { auth: "user", payload: ref, data: nothing },
   /** The test identity's private key (PEM, PKCS#8), for the owner's own tools; any time, since it signs only on the test network. */
-  "/sys/testService/identityKey": { auth: "user", payload: ref, data: z.object({ fileName: z.string(), pem: z.string() }) },
+  "/sys/testService/identityKey": {
+    auth: "user",
+    payload: ref,
+    data: z.object({ fileName: z.string(), pem: z.string() }),
+  },
   "/sys/ops/testNetwork/status": { auth: "operator", payload: z.object({}), data: testNetworkSchema },
   "/sys/ops/testNetwork/reset": { auth: "operator", payload: testNetworkResetSchema, data: testNetworkSchema },
 } satisfies Record<string, PathSpec>;

@@ -36,7 +36,9 @@ export function refusedTextFields(value: unknown): string[] {
     } else if (typeof item.value === "string") {
       if (!isStorableText(item.value)) found.push(item.path || "_form");
     } else if (item.value && typeof item.value === "object") {
-      const entries = Array.isArray(item.value) ? item.value.map((v, i) => [String(i), v] as const) : Object.entries(item.value);
+      const entries = Array.isArray(item.value)
+        ? item.value.map((v, i) => [String(i), v] as const)
+        : Object.entries(item.value);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i];
         stack.push({ value: child, path: item.path ? `${item.path}.${key}` : key, key });

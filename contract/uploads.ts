@@ -30,7 +30,8 @@ export const UPLOAD_KINDS = {
   support: { maxBytes: 60 * MB, anonymous: false },
 } as const;
 export type UploadKind = keyof typeof UPLOAD_KINDS;
-export const isUploadKind = (v: unknown): v is UploadKind => typeof v === "string" && Object.prototype.hasOwnProperty.call(UPLOAD_KINDS, v);
+export const isUploadKind = (v: unknown): v is UploadKind =>
+  typeof v === "string" && Object.prototype.hasOwnProperty.call(UPLOAD_KINDS, v);
 
 /** The path of an upload kind under the /vueapi base. */
 export const UPLOAD_PATH_PREFIX = "/upload/";

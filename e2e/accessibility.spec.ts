@@ -1,9 +1,9 @@
 import type { Page } from "@playwright/test";
-import { analyse, format } from "./axe";
-import { expect, test } from "./fixtures";
-import { logInAs, OPERATOR } from "./services-support";
-import { createActiveUser, PASSWORD, uniqueUser } from "./support";
-import { WIZARD } from "./wizard-support";
+import { analyse, format } from "./axe.ts";
+import { expect, test } from "./fixtures.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
+import { WIZARD } from "./wizard-support.ts";
 
 // The key pages in both languages, analysed by axe-core whether or not another spec met them first
 // (docs/decisions/028). Every other page is analysed as the specs visit it (e2e/axe.ts). axe needs scripts:

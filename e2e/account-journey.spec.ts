@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { activationLink, fillLogin, PASSWORD, uniqueUser, waitForMail } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { activationLink, fillLogin, PASSWORD, uniqueUser, waitForMail } from "./support.ts";
 
 // Issue "Foundation" §7: register → read the activation mail → activate → log in → a protected deep link
 // restored after login → switch to Chinese → log out with confirmation. Runs with JavaScript on and off.
@@ -35,7 +35,9 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
   await fillLogin(page, userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/userCenter\/MessageCenter\?status=unread$/);
-  await expect(page.getByTestId("message").first()).toContainText(`Welcome to the blockchain service network, ${userName}`);
+  await expect(page.getByTestId("message").first()).toContainText(
+    `Welcome to the blockchain service network, ${userName}`,
+  );
 
   // A logged-in user visiting login goes to the console.
   await page.goto("/g/main/Login/Logins");
@@ -67,7 +69,9 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
 });
 
-test("an enterprise registers with its licence; bad input is explained and nothing typed is lost", async ({ page }, testInfo) => {
+test("an enterprise registers with its licence; bad input is explained and nothing typed is lost", async ({
+  page,
+}, testInfo) => {
   const userName = uniqueUser(testInfo, "ent");
   await page.goto("/g/main/register?type=enterprise");
   await page.getByLabel("Username").fill("1bad");
@@ -80,7 +84,9 @@ test("an enterprise registers with its licence; bad input is explained and nothi
   await page.getByRole("button", { name: "Register" }).click();
 
   await expect(page.getByText("6-25 letters and digits, starting with a letter.").first()).toBeVisible();
-  await expect(page.getByText("Enter your real name in Chinese characters (at most 6), as on your ID, e.g. 张伟.")).toBeVisible();
+  await expect(
+    page.getByText("Enter your real name in Chinese characters (at most 6), as on your ID, e.g. 张伟."),
+  ).toBeVisible();
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();
   await expect(page.getByText("The unified credit code has 8 to 18 letters and digits.")).toBeVisible();
   await expect(page.getByText("Please accept the service agreement.")).toBeVisible();
@@ -98,7 +104,10 @@ test("an enterprise registers with its licence; bad input is explained and nothi
   await page.getByLabel("Contact name").fill("Han Meimei");
   await page.getByLabel("Country or region").fill("China");
   // A 1x1 PNG.
-  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+  const png = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  );
   await page.getByLabel("Business licence").setInputFiles({ name: "licence.png", mimeType: "image/png", buffer: png });
   await page.getByLabel("Captcha", { exact: true }).fill("E2E1");
   await page.getByLabel(/service agreement/).check();

@@ -27,12 +27,20 @@ type PageState = { lang: string; path: string; params: string[]; error: boolean;
 
 function stateOf(page: Page): Promise<PageState> {
   return page.evaluate(() => {
-    const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string } } }).__remixRouter;
+    const router = (
+      window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string } } }
+    ).__remixRouter;
     return {
       lang: document.documentElement.lang,
       path: location.pathname,
       // A parameter that picks a view (a wizard's step, a tab) counts with its value; others (ids, pages) by name.
-      params: [...new Set([...new URLSearchParams(location.search)].map(([name, value]) => (/^(step|tab|type|kind|panel|confirm|view|mode)$/.test(name) ? `${name}=${value}` : name)))].sort(),
+      params: [
+        ...new Set(
+          [...new URLSearchParams(location.search)].map(([name, value]) =>
+            /^(step|tab|type|kind|panel|confirm|view|mode)$/.test(name) ? `${name}=${value}` : name,
+          ),
+        ),
+      ].sort(),
       error: !!document.querySelector('[aria-invalid="true"], .field-error, [data-testid="form-error"]'),
       ready:
         document.readyState === "complete" &&
@@ -69,7 +77,10 @@ async function run(page: Page): Promise<Awaited<ReturnType<AxeBuilder["analyze"]
 
 export function format(found: Found[]) {
   return found
-    .map((f) => `- [${f.key}] ${f.rule} (${f.impact}): ${f.help}\n    ${f.targets.slice(0, 5).join("\n    ")}${f.targets.length > 5 ? `\n    … ${f.targets.length - 5} more` : ""}`)
+    .map(
+      (f) =>
+        `- [${f.key}] ${f.rule} (${f.impact}): ${f.help}\n    ${f.targets.slice(0, 5).join("\n    ")}${f.targets.length > 5 ? `\n    … ${f.targets.length - 5} more` : ""}`,
+    )
     .join("\n");
 }
 
@@ -112,7 +123,10 @@ async function analyseNow(page: Page, options: { force?: boolean }): Promise<Fou
     targets: v.nodes.map((n) => n.target.join(" ")),
   }));
   mkdirSync(DIR, { recursive: true });
-  appendFileSync(path.join(DIR, "..", "axe-report.jsonl"), found.map((f) => `${JSON.stringify(f)}\n`).join("") || `${JSON.stringify({ key, url, rule: null })}\n`);
+  appendFileSync(
+    path.join(DIR, "..", "axe-report.jsonl"),
+    found.map((f) => `${JSON.stringify(f)}\n`).join("") || `${JSON.stringify({ key, url, rule: null })}\n`,
+  );
   return found;
 }
 
@@ -177,7 +191,10 @@ export class AxeWatch {
     await within(this.queue, FINISH_MS);
     for (const page of this.pages) {
       if (page.isClosed()) continue;
-      await within(this.whenReady(page, page.url()).catch(() => {}), FINISH_MS);
+      await within(
+        this.whenReady(page, page.url()).catch(() => {}),
+        FINISH_MS,
+      );
     }
     if (this.found.length > 0 && MODE !== "report") {
       throw new Error(`axe found ${this.found.length} accessibility violation(s):\n${format(this.found)}`);

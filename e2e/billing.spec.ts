@@ -1,11 +1,14 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
 
 /** My account, My bills and bill payment (SPEC §2 userCenter), with JavaScript on and off. */
 
 async function vueapi(request: APIRequestContext, path: string, data: unknown, token?: string) {
-  const res = await request.post(`/vueapi${path}`, { data, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const res = await request.post(`/vueapi${path}`, {
+    data,
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
   const body = await res.json();
   expect(body.code, `${path}: ${JSON.stringify(body)}`).toBe(0);
   return body.data;
@@ -21,7 +24,12 @@ type Fixtures = {
 async function userWith(request: APIRequestContext, userName: string, fixtures: Fixtures) {
   await createActiveUser(request, userName);
   const { captchaKey } = await vueapi(request, "/anon/captcha/create", {});
-  const { token } = await vueapi(request, "/main/user/login", { username: userName, password: PASSWORD, captchaKey, captcha: CAPTCHA });
+  const { token } = await vueapi(request, "/main/user/login", {
+    username: userName,
+    password: PASSWORD,
+    captchaKey,
+    captcha: CAPTCHA,
+  });
   await vueapi(request, "/test/fixtures", fixtures, token);
 }
 
@@ -78,21 +86,35 @@ test("filters My bills, opens a bill, pays it and sees the balance drop", async 
 
 test("an insufficient balance shows the message and a Recharge link", async ({ page, request }, testInfo) => {
   const userName = uniqueUser(testInfo, "poor");
-  await userWith(request, userName, { grantCents: 100, bills: [{ billType: 2, serviceName: "Upgrade of Beta", totalCents: 5_000 }] });
+  await userWith(request, userName, {
+    grantCents: 100,
+    bills: [{ billType: 2, serviceName: "Upgrade of Beta", totalCents: 5_000 }],
+  });
   await signIn(page, userName);
   await page.goto("/g/home/userCenter/MyBills?payState=1");
   await page.getByTestId("bill-row").getByRole("link", { name: "Pay", exact: true }).click();
   await page.getByRole("button", { name: "Pay now" }).click();
   const error = page.getByTestId("pay-error");
   await expect(error).toContainText("Insufficient account balance");
-  await expect(error.getByRole("link", { name: "Recharge", exact: true })).toHaveAttribute("href", "/g/home/userCenter/MyAccount/Recharge");
+  await expect(error.getByRole("link", { name: "Recharge", exact: true })).toHaveAttribute(
+    "href",
+    "/g/home/userCenter/MyAccount/Recharge",
+  );
   await page.goto("/g/home/userCenter/MyAccount");
   await expect(page.getByTestId("balance")).toHaveText("$1.00");
 });
 
-test("My account shows the figures, the records and the 30-day usage (chart with JavaScript, table without)", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("My account shows the figures, the records and the 30-day usage (chart with JavaScript, table without)", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   const userName = uniqueUser(testInfo, "acct");
-  await userWith(request, userName, { grantCents: 2_000, bills: [{ totalCents: 500, payState: 15 }, { totalCents: 80 }], usage: { days: 10, mbPerDay: 3_072 } });
+  await userWith(request, userName, {
+    grantCents: 2_000,
+    bills: [{ totalCents: 500, payState: 15 }, { totalCents: 80 }],
+    usage: { days: 10, mbPerDay: 3_072 },
+  });
   await signIn(page, userName);
   await page.goto("/g/home/userCenter");
   await expect(page).toHaveURL(/\/g\/home\/userCenter\/MyAccount$/);
@@ -101,9 +123,18 @@ test("My account shows the figures, the records and the 30-day usage (chart with
   await expect(page.getByTestId("withdrawable")).toHaveText("$0.00");
   await expect(page.getByTestId("invoiceable")).toHaveText("$5.00");
   await expect(page.getByTestId("card")).toHaveText("No card saved.");
-  await expect(page.getByRole("link", { name: "Recharge", exact: true })).toHaveAttribute("href", "/g/home/userCenter/MyAccount/Recharge");
-  await expect(page.getByRole("link", { name: "Withdraw", exact: true })).toHaveAttribute("href", "/g/home/userCenter/MyAccount/Withdraw");
-  await expect(page.getByRole("link", { name: "Invoice", exact: true })).toHaveAttribute("href", "/g/home/userCenter/Invoices");
+  await expect(page.getByRole("link", { name: "Recharge", exact: true })).toHaveAttribute(
+    "href",
+    "/g/home/userCenter/MyAccount/Recharge",
+  );
+  await expect(page.getByRole("link", { name: "Withdraw", exact: true })).toHaveAttribute(
+    "href",
+    "/g/home/userCenter/MyAccount/Withdraw",
+  );
+  await expect(page.getByRole("link", { name: "Invoice", exact: true })).toHaveAttribute(
+    "href",
+    "/g/home/userCenter/Invoices",
+  );
   await expect(page.getByTestId("usage-total")).toHaveText("Total: 90.00 GB");
   if (javaScriptEnabled) {
     await expect(page.getByTestId("usage-chart").locator(".apexcharts-canvas")).toBeVisible();

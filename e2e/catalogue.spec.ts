@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, test } from "./fixtures.ts";
 
 // Both languages in the data too (issue 16, docs/decisions/028): the city-node catalogue on the landing page.
 for (const [lng, words] of [

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { logInAs, OPERATOR } from "./services-support";
-import { createActiveUser, PASSWORD, uniqueUser, waitForMail } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { createActiveUser, PASSWORD, uniqueUser, waitForMail } from "./support.ts";
 
 /**
  * The developer community's content (issue 15; docs/decisions/040), with JavaScript on and off: an operator
@@ -33,31 +33,43 @@ async function publishNew(page: Page, kind: "event" | "announcement", fill: () =
   return item;
 }
 
-test("an operator publishes an event and a user signs up for it, once, with a confirmation mail", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("an operator publishes an event and a user signs up for it, once, with a confirmation mail", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   const title = `Meetup ${testInfo.project.name} ${Date.now().toString(36)}`;
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
-  await publishNew(page, "event", async () => {
-    await page.getByLabel("Title (English)").fill(title);
-    await page.getByLabel("Text (English)").fill("Talks and a **workshop**.");
-    // Nothing in Chinese: the Chinese reader sees the English text, marked.
-    await page.getByLabel("Starts at").fill(localIn(48));
-    await page.getByLabel("Sign-up deadline").fill(localIn(72));
-    await page.getByLabel("Seats").fill("5");
-    await page.getByLabel("Location").fill("Hangzhou");
-    // The deadline after the start: the server refuses it at the field, keeping what was typed.
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("The sign-up deadline must not be after the start.")).toBeVisible();
-    await expect(page.getByLabel("Title (English)")).toHaveValue(title);
-    await page.getByLabel("Sign-up deadline").fill(localIn(24));
-  }, title);
+  await publishNew(
+    page,
+    "event",
+    async () => {
+      await page.getByLabel("Title (English)").fill(title);
+      await page.getByLabel("Text (English)").fill("Talks and a **workshop**.");
+      // Nothing in Chinese: the Chinese reader sees the English text, marked.
+      await page.getByLabel("Starts at").fill(localIn(48));
+      await page.getByLabel("Sign-up deadline").fill(localIn(72));
+      await page.getByLabel("Seats").fill("5");
+      await page.getByLabel("Location").fill("Hangzhou");
+      // The deadline after the start: the server refuses it at the field, keeping what was typed.
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByText("The sign-up deadline must not be after the start.")).toBeVisible();
+      await expect(page.getByLabel("Title (English)")).toHaveValue(title);
+      await page.getByLabel("Sign-up deadline").fill(localIn(24));
+    },
+    title,
+  );
 
   const userName = uniqueUser(testInfo, "evt");
   await createActiveUser(request, userName);
   await logInAs(page, userName, PASSWORD);
   await page.goto("/g/home/DeveloperCommunity");
   await expect(page).toHaveURL(/\/g\/home\/DeveloperCommunity\/News_Events$/);
-  await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute("href", "/g/main/feeds/news?lang=en&format=rss");
+  await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute(
+    "href",
+    "/g/main/feeds/news?lang=en&format=rss",
+  );
   await page.getByLabel("Search news and events").fill(title);
   await page.getByLabel("Type").selectOption({ label: "Event" });
   await page.getByRole("button", { name: "Apply" }).click();
@@ -90,7 +102,9 @@ test("an operator publishes an event and a user signs up for it, once, with a co
   await page.getByTestId("ops-post").filter({ hasText: title }).getByRole("link", { name: "Sign-ups" }).click();
   await expect(page.getByTestId("signup-row")).toHaveCount(1);
   await expect(page.getByTestId("signup-row")).toContainText("Ledger Lab");
-  const csv = await request.get(`/g/home/operations/Signups/export.csv?${new URL(page.url()).searchParams}`, { headers: { Cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ") } });
+  const csv = await request.get(`/g/home/operations/Signups/export.csv?${new URL(page.url()).searchParams}`, {
+    headers: { Cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ") },
+  });
   expect(csv.status()).toBe(200);
   expect(await csv.text()).toContain(email);
 
@@ -103,19 +117,27 @@ test("an operator publishes an event and a user signs up for it, once, with a co
   await expect(page.getByTestId("ops-post").filter({ hasText: title })).toHaveCount(0);
 });
 
-test("an operator publishes an announcement: its banner shows on public and console pages until withdrawn", async ({ page, javaScriptEnabled }, testInfo) => {
+test("an operator publishes an announcement: its banner shows on public and console pages until withdrawn", async ({
+  page,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   const title = `Maintenance ${testInfo.project.name} ${Date.now().toString(36)}`;
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   let published = false;
   try {
-    await publishNew(page, "announcement", async () => {
-      await page.getByLabel("Title (English)").fill(title);
-      await page.getByLabel("Title (Chinese)").fill(`维护 ${title}`);
-      await page.getByLabel("Text (English)").fill("The portal is **read-only** for ten minutes.");
-      await page.getByLabel("Show from").fill(localIn(-1));
-      await page.getByLabel("Show until").fill(localIn(1));
-    }, title);
+    await publishNew(
+      page,
+      "announcement",
+      async () => {
+        await page.getByLabel("Title (English)").fill(title);
+        await page.getByLabel("Title (Chinese)").fill(`维护 ${title}`);
+        await page.getByLabel("Text (English)").fill("The portal is **read-only** for ten minutes.");
+        await page.getByLabel("Show from").fill(localIn(-1));
+        await page.getByLabel("Show until").fill(localIn(1));
+      },
+      title,
+    );
     published = true;
     const banner = page.getByTestId("announcement-banner").filter({ hasText: title });
     // A console page, then a public one.

@@ -1,12 +1,15 @@
-import { expect, test } from "./fixtures";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD, rowMenuItem } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { PASSWORD, rowMenuItem } from "./support.ts";
 
 // docs/decisions/036: a resource upgrade from the request through the operator's review, the payment of its
 // bill and the deployment, with the new TPS shown on the service; another within 6 hours is refused with
 // its §8 message. Runs with JavaScript on and off.
 
-test("a resource upgrade is reviewed, paid and deployed; another within 6 hours is refused", async ({ page, request }, testInfo) => {
+test("a resource upgrade is reviewed, paid and deployed; another within 6 hours is refused", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   const pub = await publisherWithService(request, "cfg", testInfo, { verState: 25, free: true, tps: 10, nodeCount: 1 });
   await api(request, "/test/fixtures", { grantCents: 100_000 }, pub.token);
@@ -50,6 +53,8 @@ test("a resource upgrade is reviewed, paid and deployed; another within 6 hours 
   await expect(page.getByTestId("upgrade-row")).toHaveCount(1);
 
   await page.goto(`/g/home/ConfigurationNew?appId=${pub.appId}`);
-  await expect(page.getByTestId("upgrade-refused")).toContainText("A configuration upgrade can be repeated only 6 hours after the last successful one.");
+  await expect(page.getByTestId("upgrade-refused")).toContainText(
+    "A configuration upgrade can be repeated only 6 hours after the last successful one.",
+  );
   await expect(page.getByTestId("upgrade-form")).toHaveCount(0);
 });

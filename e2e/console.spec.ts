@@ -1,6 +1,6 @@
-import { expect, test } from "./fixtures";
-import { api, apiToken, logInAs } from "./services-support";
-import { createActiveUser, PASSWORD, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { api, apiToken, logInAs } from "./services-support.ts";
+import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
 
 /*
  * The console's shared patterns (issue 16, docs/decisions/027), with JavaScript on and off: a blocked action
@@ -9,15 +9,26 @@ import { createActiveUser, PASSWORD, uniqueUser } from "./support";
 
 const PUBLISHED = "/g/home/PermissionedServices/PublishedServices";
 
-async function userWithBills(request: Parameters<typeof apiToken>[0], testInfo: Parameters<typeof uniqueUser>[0], prefix: string, fixtures: unknown) {
+async function userWithBills(
+  request: Parameters<typeof apiToken>[0],
+  testInfo: Parameters<typeof uniqueUser>[0],
+  prefix: string,
+  fixtures: unknown,
+) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const token = await apiToken(request, user.userName);
   await api(request, "/test/fixtures", fixtures, token);
   return user;
 }
 
-test("a blocked 'Create a new service' says why before the click; Pay and continue pays the bill and opens the wizard", async ({ page, request }, testInfo) => {
-  const user = await userWithBills(request, testInfo, "blk", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] });
+test("a blocked 'Create a new service' says why before the click; Pay and continue pays the bill and opens the wizard", async ({
+  page,
+  request,
+}, testInfo) => {
+  const user = await userWithBills(request, testInfo, "blk", {
+    grantCents: 1_000,
+    bills: [{ billType: 3, cycle: 99, totalCents: 300 }],
+  });
   await logInAs(page, user.userName, PASSWORD);
   await page.goto(PUBLISHED);
   const entry = page.getByTestId("blocked-entry").first();
@@ -46,8 +57,14 @@ test("a blocked 'Create a new service' says why before the click; Pay and contin
   await expect(page.getByTestId("blocked-entry")).toHaveCount(0);
 });
 
-test("the wizard's guard sends home to the panel naming the bill; a forged way back is dropped", async ({ page, request }, testInfo) => {
-  const user = await userWithBills(request, testInfo, "blw", { grantCents: 100, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] });
+test("the wizard's guard sends home to the panel naming the bill; a forged way back is dropped", async ({
+  page,
+  request,
+}, testInfo) => {
+  const user = await userWithBills(request, testInfo, "blw", {
+    grantCents: 100,
+    bills: [{ billType: 3, cycle: 99, totalCents: 300 }],
+  });
   await logInAs(page, user.userName, PASSWORD);
   await page.goto(`${PUBLISHED}/NewServices?appState=add`);
   await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newService&returnTo=/);
@@ -64,8 +81,16 @@ test("the wizard's guard sends home to the panel naming the bill; a forged way b
   await expect(page.locator('input[name="returnTo"]')).toHaveCount(0);
 });
 
-test("My bills pages with numbers, ellipses and a page size, keeping the filter", async ({ page, request }, testInfo) => {
-  const bills = Array.from({ length: 55 }, (_, i) => ({ billType: 1, serviceName: `Paged ${i + 1}`, totalCents: 100 + i, payState: 10 }));
+test("My bills pages with numbers, ellipses and a page size, keeping the filter", async ({
+  page,
+  request,
+}, testInfo) => {
+  const bills = Array.from({ length: 55 }, (_, i) => ({
+    billType: 1,
+    serviceName: `Paged ${i + 1}`,
+    totalCents: 100 + i,
+    payState: 10,
+  }));
   const user = await userWithBills(request, testInfo, "pag", { bills: bills.slice(0, 50) });
   await api(request, "/test/fixtures", { bills: bills.slice(50) }, await apiToken(request, user.userName));
   await logInAs(page, user.userName, PASSWORD);
@@ -101,7 +126,11 @@ test("My bills pages with numbers, ellipses and a page size, keeping the filter"
 test("My bills shows the total due; Pay all asks first, pays every bill once", async ({ page, request }, testInfo) => {
   const user = await userWithBills(request, testInfo, "pal", {
     grantCents: 2_000,
-    bills: [{ billType: 3, cycle: 99, totalCents: 300 }, { billType: 1, totalCents: 250 }, { billType: 1, totalCents: 999, payState: 10 }],
+    bills: [
+      { billType: 3, cycle: 99, totalCents: 300 },
+      { billType: 1, totalCents: 250 },
+      { billType: 1, totalCents: 999, payState: 10 },
+    ],
   });
   await logInAs(page, user.userName, PASSWORD);
   await page.goto("/g/home/userCenter/MyBills");
@@ -120,8 +149,14 @@ test("My bills shows the total due; Pay all asks first, pays every bill once", a
   await expect(page.getByTestId("balance")).toHaveText("$14.50");
 });
 
-test("an unpaid bill blocks a new product (SPEC §5): My products says why; Pay and continue opens the product form", async ({ page, request }, testInfo) => {
-  const user = await userWithBills(request, testInfo, "blp", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] });
+test("an unpaid bill blocks a new product (SPEC §5): My products says why; Pay and continue opens the product form", async ({
+  page,
+  request,
+}, testInfo) => {
+  const user = await userWithBills(request, testInfo, "blp", {
+    grantCents: 1_000,
+    bills: [{ billType: 3, cycle: 99, totalCents: 300 }],
+  });
   await logInAs(page, user.userName, PASSWORD);
   await page.goto("/g/home/AppStore/MyProducts");
   const entry = page.getByTestId("blocked-entry");

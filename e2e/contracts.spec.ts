@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { custodyAccountWithGas, enabledProject, userWithBalance } from "./public-chain-support";
-import { logInAs } from "./services-support";
-import { PASSWORD } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { custodyAccountWithGas, enabledProject, userWithBalance } from "./public-chain-support.ts";
+import { logInAs } from "./services-support.ts";
+import { PASSWORD } from "./support.ts";
 
 /**
  * Contract deployment on an open-alliance project (SPEC §4 Contract deployment, §5 Contract name; issue 12),
@@ -39,10 +39,15 @@ async function settledRow(page: Page, name: string, javaScriptEnabled: boolean, 
   if (javaScriptEnabled) {
     await expect(row.getByTestId("contract-status")).toHaveText(status, { timeout: 60_000 });
   } else {
-    await expect.poll(async () => {
-      await page.reload();
-      return row.getByTestId("contract-status").innerText();
-    }, { timeout: 60_000, intervals: [1_000] }).toBe(status);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return row.getByTestId("contract-status").innerText();
+        },
+        { timeout: 60_000, intervals: [1_000] },
+      )
+      .toBe(status);
   }
   return row;
 }
@@ -54,7 +59,11 @@ async function deploy(page: Page, name: string, source: string, args: string) {
   await page.getByRole("button", { name: "Deploy", exact: true }).click();
 }
 
-test("deploys a contract from Solidity source, calls its read functions and reads its event", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("deploys a contract from Solidity source, calls its read functions and reads its event", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(180_000);
   const user = await userWithBalance(request, "pcsol", testInfo, 3_000);
   const projectId = await enabledProject(request, user.token, `Contracts ${testInfo.project.name}`);
@@ -92,7 +101,9 @@ test("deploys a contract from Solidity source, calls its read functions and read
   await greeting.getByRole("button", { name: "Call" }).click();
   await expect(greeting.getByTestId("call-result")).toContainText("Hello chain");
 
-  const twice = page.getByTestId("read-function").filter({ has: page.getByRole("heading", { name: "twice(uint256)" }) });
+  const twice = page
+    .getByTestId("read-function")
+    .filter({ has: page.getByRole("heading", { name: "twice(uint256)" }) });
   // A value that does not fit the parameter is refused at its input, kept as typed.
   await twice.getByLabel("x (uint256)").fill("twenty-one");
   await twice.getByRole("button", { name: "Call" }).click();
@@ -111,7 +122,11 @@ test("deploys a contract from Solidity source, calls its read functions and read
 test("democompany's demo token is deployed and answers its read functions", async ({ page }) => {
   await logInAs(page, "democompany", "Demo12!@pass");
   await page.goto(`${PC}/Home`);
-  await page.getByTestId("project-row").filter({ hasText: "Supply-chain DApp" }).getByRole("link", { name: "Supply-chain DApp" }).click();
+  await page
+    .getByTestId("project-row")
+    .filter({ hasText: "Supply-chain DApp" })
+    .getByRole("link", { name: "Supply-chain DApp" })
+    .click();
   await page.getByRole("link", { name: "Contracts" }).click();
   const row = page.getByTestId("contract-row").filter({ hasText: "Demo Token" });
   await expect(row.getByTestId("contract-status")).toHaveText("Deployed");

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { PASSWORD } from "./support.ts";
 
 /**
  * Cross-chain services (issue 17), with JavaScript on and off: a publisher with a running EVM service opens it to
@@ -21,14 +21,23 @@ async function confirmAfter(page: Page, javaScriptEnabled: boolean, confirmLabel
 }
 
 async function reloadUntil(page: Page, check: () => Promise<boolean>, timeout = 60_000) {
-  await expect.poll(async () => {
-    if (await check()) return true;
-    await page.reload();
-    return check();
-  }, { timeout, intervals: [500, 1_000, 2_000] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        if (await check()) return true;
+        await page.reload();
+        return check();
+      },
+      { timeout, intervals: [500, 1_000, 2_000] },
+    )
+    .toBe(true);
 }
 
-test("opens a service to cross-chain, gets it approved, sends a sample message and sees and exports its call", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("opens a service to cross-chain, gets it approved, sends a sample message and sees and exports its call", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(180_000);
   const svc = await publisherWithService(request, "xc", testInfo, { verState: 25, framework: "fisco", nodeCount: 1 });
   await logInAs(page, svc.user.userName, PASSWORD);
@@ -83,7 +92,14 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   await send.getByRole("button", { name: "Send", exact: true }).click();
   await expect(page.getByTestId("flash")).toContainText("Message sent on the source chain");
   const call = page.getByTestId("call-row").first();
-  await reloadUntil(page, async () => (await call.getByTestId("call-status").textContent().catch(() => null)) === "Success");
+  await reloadUntil(
+    page,
+    async () =>
+      (await call
+        .getByTestId("call-status")
+        .textContent()
+        .catch(() => null)) === "Success",
+  );
   await expect(call.getByTestId("call-target")).toHaveText("open-alliance");
   const sourceTx = await call.getByTestId("source-tx").getAttribute("data-value");
   const targetTx = await call.getByTestId("target-tx").getAttribute("data-value");
@@ -118,10 +134,15 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   expect(text).toContain("Success");
 
   // The service detail's cross-chain info tab: the live state and the recent call.
-  await page.goto(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${svc.appId}&activeNames=crossChain`);
+  await page.goto(
+    `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${svc.appId}&activeNames=crossChain`,
+  );
   const tab = page.getByTestId("cross-chain-tab");
   await expect(tab.getByTestId("cross-status")).toHaveText("Activated");
-  await expect(tab.getByTestId("recent-calls").getByTestId("source-tx").first()).toHaveAttribute("data-value", sourceTx!);
+  await expect(tab.getByTestId("recent-calls").getByTestId("source-tx").first()).toHaveAttribute(
+    "data-value",
+    sourceTx!,
+  );
   await tab.getByRole("link", { name: "All calls and filters" }).click();
   await expect(page).toHaveURL(new RegExp(`${CROSS}/CrossChainDetail\\?appId=${svc.appId}$`));
 
@@ -133,7 +154,11 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   await expect(listed.getByTestId("cross-status")).toHaveText("Pending deactivation");
 });
 
-test("closes a service's cross-chain while it waits for activation, after confirming", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("closes a service's cross-chain while it waits for activation, after confirming", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   const svc = await publisherWithService(request, "xcc", testInfo, { verState: 25, framework: "fisco", nodeCount: 1 });
   await api(request, "/sys/crossChain/dredge", { appId: svc.appId, protocol: 1 }, svc.token);
@@ -157,10 +182,17 @@ test("closes a service's cross-chain while it waits for activation, after confir
   await expect(row.getByRole("link", { name: "Open again" })).toBeVisible();
 });
 
-test("the second protocol is refused where a city node does not support it (§8), keeping the APPCode; where all do, its NFT sample is delivered", async ({ page, request }, testInfo) => {
+test("the second protocol is refused where a city node does not support it (§8), keeping the APPCode; where all do, its NFT sample is delivered", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(180_000);
   // The fixture takes the catalogue's first city nodes: the fourth, Chongqing, supports protocol 1 only.
-  const mixed = await publisherWithService(request, "xcm", testInfo, { verState: 25, framework: "fisco", nodeCount: 4 });
+  const mixed = await publisherWithService(request, "xcm", testInfo, {
+    verState: 25,
+    framework: "fisco",
+    nodeCount: 4,
+  });
   await logInAs(page, mixed.user.userName, PASSWORD);
   await page.goto(`${CROSS}/Dredge?appId=${mixed.appId}`);
   await page.getByTestId("protocol-2").click();
@@ -177,7 +209,12 @@ test("the second protocol is refused where a city node does not support it (§8)
   // One node (Beijing) supports both: opened with protocol 2 and its APPCode, approved by an operator.
   const svc = await publisherWithService(request, "xcn", testInfo, { verState: 25, framework: "fisco", nodeCount: 1 });
   await api(request, "/sys/crossChain/dredge", { appId: svc.appId, protocol: 2, appCode: "nft-demo-02" }, svc.token);
-  await api(request, "/sys/ops/crossChain/review", { appId: svc.appId, decision: "approve" }, await apiToken(request, OPERATOR.userName, OPERATOR.password));
+  await api(
+    request,
+    "/sys/ops/crossChain/review",
+    { appId: svc.appId, decision: "approve" },
+    await apiToken(request, OPERATOR.userName, OPERATOR.password),
+  );
   await logInAs(page, svc.user.userName, PASSWORD);
   await page.goto(`${CROSS}/CrossChainDetail?appId=${svc.appId}`);
   await expect(page.getByTestId("cross-state").getByTestId("cross-status")).toHaveText("Activated");
@@ -187,7 +224,14 @@ test("the second protocol is refused where a city node does not support it (§8)
   await send.getByRole("button", { name: "Send", exact: true }).click();
   await expect(page.getByTestId("flash")).toContainText("Message sent on the source chain");
   const call = page.getByTestId("call-row").first();
-  await reloadUntil(page, async () => (await call.getByTestId("call-status").textContent().catch(() => null)) === "Success");
+  await reloadUntil(
+    page,
+    async () =>
+      (await call
+        .getByTestId("call-status")
+        .textContent()
+        .catch(() => null)) === "Success",
+  );
   await expect(call.getByTestId("call-target")).toHaveText("open-alliance");
   expect(await call.getByTestId("target-tx").getAttribute("data-value")).toMatch(/^0x[0-9a-f]{64}$/);
   // The call is the NFT sample of the second protocol.

@@ -1,9 +1,9 @@
 import QRCode from "qrcode";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { expect, test } from "./fixtures";
-import { custodyAccountWithGas, enabledProject, userWithBalance } from "./public-chain-support";
-import { api, logInAs } from "./services-support";
-import { fillLogin, PASSWORD } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { custodyAccountWithGas, enabledProject, userWithBalance } from "./public-chain-support.ts";
+import { api, logInAs } from "./services-support.ts";
+import { fillLogin, PASSWORD } from "./support.ts";
 
 /**
  * DDC certificates and account binding (issue 18; docs/decisions/045), with JavaScript on and off: a DDC minted
@@ -13,9 +13,15 @@ import { fillLogin, PASSWORD } from "./support";
  */
 
 /** The smallest valid PNG (1×1, grey). */
-const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108000000003a7e9b550000000a49444154789c6360000000020001e221bc330000000049454e44ae426082", "hex");
+const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108000000003a7e9b550000000a49444154789c6360000000020001e221bc330000000049454e44ae426082",
+  "hex",
+);
 
-test("mints a DDC, protects it with a QR-code password and opens its ddc-view from the QR code", async ({ page, request }, testInfo) => {
+test("mints a DDC, protects it with a QR-code password and opens its ddc-view from the QR code", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(180_000);
   const user = await userWithBalance(request, "ddc", testInfo, 2_000);
   const projectId = await enabledProject(request, user.token, `DDC ${testInfo.project.name}`);
@@ -76,7 +82,9 @@ test("mints a DDC, protects it with a QR-code password and opens its ddc-view fr
   await expect(page.getByTestId("ddc-view-owner")).toHaveText(account.address);
   await expect(page.getByTestId("ddc-metadata")).toContainText("grade");
   await expect(page.getByTestId("ddc-history-row")).toHaveCount(1);
-  const file = await page.request.get(new URL((await page.getByTestId("ddc-view-file").getAttribute("href"))!, url).toString());
+  const file = await page.request.get(
+    new URL((await page.getByTestId("ddc-view-file").getAttribute("href"))!, url).toString(),
+  );
   expect(file.headers()["content-type"]).toBe("image/png");
   expect(Buffer.from(await file.body()).equals(PNG)).toBe(true);
   // The browser keeps its pass: a reload shows the details without asking again.
@@ -84,7 +92,11 @@ test("mints a DDC, protects it with a QR-code password and opens its ddc-view fr
   await expect(page.getByTestId("ddc-view-details")).toBeVisible();
 });
 
-test("binds an address by pasting a signature made with viem, and unbinds it from the profile", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("binds an address by pasting a signature made with viem, and unbinds it from the profile", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   const user = await userWithBalance(request, "bind", testInfo, 100);
   const wallet = privateKeyToAccount(generatePrivateKey());
 

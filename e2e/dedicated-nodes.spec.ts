@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { userWithBalance } from "./public-chain-support";
-import { api, logInAs } from "./services-support";
-import { PASSWORD } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { userWithBalance } from "./public-chain-support.ts";
+import { api, logInAs } from "./services-support.ts";
+import { PASSWORD } from "./support.ts";
 
 /**
  * Dedicated nodes (issue 17), with JavaScript on and off: a project created from the form (the price seen before
@@ -20,8 +20,16 @@ async function confirmAfter(page: Page, javaScriptEnabled: boolean, confirmLabel
 
 /** A project name no other run has: lowercase letters only (SPEC §5). */
 function projectName(project: string) {
-  const letters = (n: number) => n.toString(26).split("").map((c) => String.fromCharCode(97 + parseInt(c, 26))).join("");
-  return `e${project === "js" ? "j" : "n"}${letters(Date.now())}${letters(Math.floor(Math.random() * 1e6))}`.slice(0, 20);
+  const letters = (n: number) =>
+    n
+      .toString(26)
+      .split("")
+      .map((c) => String.fromCharCode(97 + parseInt(c, 26)))
+      .join("");
+  return `e${project === "js" ? "j" : "n"}${letters(Date.now())}${letters(Math.floor(Math.random() * 1e6))}`.slice(
+    0,
+    20,
+  );
 }
 
 /** With JavaScript the page reads its data again by itself while a job runs; without, the user clicks Refresh. */
@@ -30,11 +38,16 @@ async function untilShown(page: Page, javaScriptEnabled: boolean, testId: string
     await expect(page.getByTestId(testId)).toHaveText(text, { timeout: 90_000 });
     return;
   }
-  await expect.poll(async () => {
-    const refresh = page.getByTestId("refresh");
-    if (await refresh.count()) await refresh.click();
-    return page.getByTestId(testId).innerText();
-  }, { timeout: 90_000, intervals: [1_000, 2_000] }).toBe(text);
+  await expect
+    .poll(
+      async () => {
+        const refresh = page.getByTestId("refresh");
+        if (await refresh.count()) await refresh.click();
+        return page.getByTestId(testId).innerText();
+      },
+      { timeout: 90_000, intervals: [1_000, 2_000] },
+    )
+    .toBe(text);
 }
 
 async function tryGateway(page: Page, password: string) {
@@ -46,7 +59,11 @@ async function tryGateway(page: Page, password: string) {
   return page.getByTestId("try-answer");
 }
 
-test("creates a project, sees its nodes, calls its gateway, adds a peer, changes the password, unsubscribes and deletes", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("creates a project, sees its nodes, calls its gateway, adds a peer, changes the password, unsubscribes and deletes", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(240_000);
   const user = await userWithBalance(request, "prn", testInfo, 100_000);
   await logInAs(page, user.userName, PASSWORD);
@@ -87,11 +104,15 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   await expect(page.getByTestId("node-row")).toHaveCount(4);
   await expect(page.locator('[data-node="orderer"] [data-testid="node-type"]')).toHaveText("Orderer");
   await expect(page.locator('[data-node="peer-1"] [data-testid="node-type"]')).toHaveText("Peer");
-  await expect(page.locator('[data-node="gateway"] [data-testid="node-endpoint"]')).toHaveText(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/chain/dedicated/prn-${name}$`));
+  await expect(page.locator('[data-node="gateway"] [data-testid="node-endpoint"]')).toHaveText(
+    new RegExp(`^http://127\\.0\\.0\\.1:\\d+/chain/dedicated/prn-${name}$`),
+  );
   await expect(page.locator('[data-node="ca"] [data-testid="node-type"]')).toHaveText("CA");
-  await expect(page.locator('[data-node="peer-1"] [data-testid="node-certificate"]')).toContainText(`peer-1.prn-${name}`);
+  await expect(page.locator('[data-node="peer-1"] [data-testid="node-certificate"]')).toContainText(
+    `peer-1.prn-${name}`,
+  );
   if (javaScriptEnabled) await expect(page.getByTestId("nodes-chart")).toBeVisible();
-  const ca = await page.request.get(await page.getByTestId("download-ca").getAttribute("href") ?? "");
+  const ca = await page.request.get((await page.getByTestId("download-ca").getAttribute("href")) ?? "");
   expect(ca.status()).toBe(200);
   expect(await ca.text()).toContain("-----BEGIN CERTIFICATE-----");
 
@@ -124,10 +145,15 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   await page.getByRole("link", { name: "Nodes", exact: true }).click();
   await expect(page.getByTestId("prn-peers")).toHaveText("2");
   await expect(page.locator('[data-node="peer-2"]')).toHaveCount(1);
-  await expect.poll(async () => {
-    await page.goto(page.url());
-    return page.locator('[data-node="peer-2"] [data-testid="node-lag"]').innerText();
-  }, { timeout: 60_000 }).toBe("0");
+  await expect
+    .poll(
+      async () => {
+        await page.goto(page.url());
+        return page.locator('[data-node="peer-2"] [data-testid="node-lag"]').innerText();
+      },
+      { timeout: 60_000 },
+    )
+    .toBe("0");
 
   // Change the authorized password: the old one is refused, the new one answers.
   await page.getByRole("link", { name: "Configuration", exact: true }).click();
@@ -156,13 +182,17 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
     await expect(scope.getByRole("button", { name: "Unsubscribe" })).toBeDisabled();
   } else {
     await confirmAfter(page, false, "Unsubscribe");
-    await expect(page.getByTestId("confirm-step").getByTestId("field-error")).toHaveText("Type the name exactly as it is shown.");
+    await expect(page.getByTestId("confirm-step").getByTestId("field-error")).toHaveText(
+      "Type the name exactly as it is shown.",
+    );
     await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Running");
   }
   await typed.fill(name);
   await confirmAfter(page, javaScriptEnabled, "Unsubscribe");
   await expect(page.getByText(new RegExp(`Project ${name} unsubscribed: its nodes are stopped`))).toBeVisible();
-  await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Unsubscribed");
+  await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText(
+    "Unsubscribed",
+  );
 
   // An unsubscribed project can be deleted (confirmed): it leaves the list, and the status filter still finds it.
   await page.getByTestId("prn-row").filter({ hasText: name }).getByRole("button", { name: "Delete" }).click();
@@ -174,7 +204,10 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   await expect(page.getByTestId("prn-row").filter({ hasText: name }).getByTestId("prn-status")).toHaveText("Deleted");
 });
 
-test("an unpaid dedicated-node bill blocks a new project (payType 2): the list says why; Pay and continue opens the form", async ({ page, request }, testInfo) => {
+test("an unpaid dedicated-node bill blocks a new project (payType 2): the list says why; Pay and continue opens the form", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await userWithBalance(request, "prnblk", testInfo, 1_000);
   // A dedicated-node bill (type 10) waiting for payment before its deadline blocks payType 2 only.
   await api(request, "/test/fixtures", { bills: [{ billType: 10, cycle: 2, totalCents: 300 }] }, user.token);
@@ -195,7 +228,10 @@ test("an unpaid dedicated-node bill blocks a new project (payType 2): the list s
   await expect(page.getByTestId("blocked-entry")).toHaveCount(0);
 });
 
-test("refuses a bad name and a short password at their fields, in words, keeping what was typed", async ({ page, request }, testInfo) => {
+test("refuses a bad name and a short password at their fields, in words, keeping what was typed", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await userWithBalance(request, "prnbad", testInfo, 10_000);
   await logInAs(page, user.userName, PASSWORD);
   await page.goto(`${PRN}New`);
@@ -206,7 +242,9 @@ test("refuses a bad name and a short password at their fields, in words, keeping
   await page.getByRole("button", { name: "Pay and create" }).click();
   await expect(page.getByText("3 to 20 lowercase letters.")).toBeVisible();
   await expect(page.getByText("6 to 20 letters and digits.")).toBeVisible();
-  await expect(page.getByText("Choose a consensus of this framework.").or(page.getByText("This field is required.")).first()).toBeVisible();
+  await expect(
+    page.getByText("Choose a consensus of this framework.").or(page.getByText("This field is required.")).first(),
+  ).toBeVisible();
   await expect(page.getByLabel("Project name")).toHaveValue("Bad Name1");
   await expect(page.getByLabel("Authorized user")).toHaveValue("bob");
   await page.goto(PRN);

@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { api, apiToken, logInAs, OPERATOR } from "./services-support";
+import { expect, test } from "./fixtures.ts";
+import { api, apiToken, logInAs, OPERATOR } from "./services-support.ts";
 
 /**
  * The DID service (issue 18; docs/decisions/043), with JavaScript on and off: a certified enterprise (the demo's
@@ -15,7 +15,9 @@ test("a credential goes from issue to verify", async ({ page }, testInfo) => {
   await logInAs(page, "democompany", "Demo12!@pass");
   await page.goto(DID);
   await expect(page.getByRole("heading", { name: "DID service", level: 1 })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Console menu" }).getByRole("link", { name: "DID", exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Console menu" }).getByRole("link", { name: "DID", exact: true }),
+  ).toBeVisible();
 
   // A DID: first "held by me" without a key (refused at the field, the name kept), then a key the portal holds.
   await page.getByRole("link", { name: "Create a DID" }).click();
@@ -58,20 +60,29 @@ test("a credential goes from issue to verify", async ({ page }, testInfo) => {
   const [h, p, s] = jwt.split(".");
   const claims = JSON.parse(Buffer.from(p, "base64url").toString());
   claims.vc.credentialSubject.enterprise.name = "Mallory Ltd.";
-  await page.getByLabel("Credential (JWT)").fill(`${h}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${s}`);
+  await page
+    .getByLabel("Credential (JWT)")
+    .fill(`${h}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${s}`);
   await page.getByRole("button", { name: "Verify", exact: true }).click();
-  await expect(page.getByTestId("verify-reason")).toHaveText("The signature does not match the issuer's key: the credential was altered or not signed by its issuer.");
+  await expect(page.getByTestId("verify-reason")).toHaveText(
+    "The signature does not match the issuer's key: the credential was altered or not signed by its issuer.",
+  );
   await expect(page.getByTestId("verify-result").getByText("Not verified")).toBeVisible();
 
   // Uploaded as a file (the textarea empty).
   await page.getByLabel("Credential (JWT)").fill("");
-  await page.getByLabel("Or a file").setInputFiles({ name: "credential.jwt", mimeType: "application/octet-stream", buffer: Buffer.from(jwt) });
+  await page
+    .getByLabel("Or a file")
+    .setInputFiles({ name: "credential.jwt", mimeType: "application/octet-stream", buffer: Buffer.from(jwt) });
   await page.getByRole("button", { name: "Verify", exact: true }).click();
   await expect(page.getByTestId("verify-result").getByText("Verified", { exact: true })).toBeVisible();
   await expect(page.getByTestId("verify-subject")).toHaveText(did);
 });
 
-test("a publisher issues a role credential to a participant, revokes it after confirming, and it no longer verifies", async ({ page, javaScriptEnabled }, testInfo) => {
+test("a publisher issues a role credential to a participant, revokes it after confirming, and it no longer verifies", async ({
+  page,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   await logInAs(page, "democompany", "Demo12!@pass");
   // A DID whose key the portal holds, to sign with (a did:web this time).
@@ -88,7 +99,9 @@ test("a publisher issues a role credential to a participant, revokes it after co
   await page.getByRole("link", { name: "Issue a role credential" }).click();
   await expect(page.getByRole("heading", { name: "Issue a role credential", level: 1 })).toBeVisible();
   await page.getByLabel("Signed by").selectOption({ label: `${label} · ${issuer}` });
-  await page.getByLabel("Participant", { exact: true }).selectOption({ label: "demoperson · Cold-chain traceability · Auditor" });
+  await page
+    .getByLabel("Participant", { exact: true })
+    .selectOption({ label: "demoperson · Cold-chain traceability · Auditor" });
   const subject = "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK";
   await page.getByLabel("Participant's DID").fill("not a did");
   await page.getByRole("button", { name: "Issue credential" }).click();
@@ -124,23 +137,46 @@ test("a publisher issues a role credential to a participant, revokes it after co
   await expect(after.getByTestId("verify-revocation")).toHaveText("Revoked");
 });
 
-test("an operator revokes a platform-issued credential after confirming, and it no longer verifies", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("an operator revokes a platform-issued credential after confirming, and it no longer verifies", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   // democompany (a certified enterprise) gets the platform's credential for a new DID, through the API.
   const company = await apiToken(request, "democompany", "Demo12!@pass");
-  const subject = await api(request, "/sys/did/identifiers/create", { label: `Ops ${testInfo.project.name} ${Date.now()}`.slice(0, 40), method: "key", custody: "portal", keyType: "Ed25519" }, company);
+  const subject = await api(
+    request,
+    "/sys/did/identifiers/create",
+    {
+      label: `Ops ${testInfo.project.name} ${Date.now()}`.slice(0, 40),
+      method: "key",
+      custody: "portal",
+      keyType: "Ed25519",
+    },
+    company,
+  );
   const vc = await api(request, "/sys/did/credentials/requestEnterprise", { subjectDidId: subject.didId }, company);
   expect(await api(request, "/sys/did/verify", { jwt: vc.jwt }, company)).toMatchObject({ verified: true });
 
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations");
-  await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: /^Platform credentials/ }).click();
+  await page
+    .getByRole("navigation", { name: "Operations" })
+    .getByRole("link", { name: /^Platform credentials/ })
+    .click();
   await expect(page.getByRole("heading", { name: "Platform-issued credentials", level: 2 })).toBeVisible();
   const row = page.getByTestId("ops-credential").filter({ hasText: subject.did });
   await expect(row).toContainText("Demo Chain Technology Co., Ltd.");
   await expect(row).toContainText("Valid");
   // An unknown intent is a 400.
-  expect((await page.request.post("/g/home/operations/Credentials", { form: { intent: "delete", credentialId: String(vc.credentialId), confirmed: "yes" } })).status()).toBe(400);
+  expect(
+    (
+      await page.request.post("/g/home/operations/Credentials", {
+        form: { intent: "delete", credentialId: String(vc.credentialId), confirmed: "yes" },
+      })
+    ).status(),
+  ).toBe(400);
 
   await row.getByRole("button", { name: "Revoke" }).click();
   const scope = javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step");
@@ -149,5 +185,8 @@ test("an operator revokes a platform-issued credential after confirming, and it 
   await expect(page.getByTestId("flash")).toHaveText("The credential is revoked.");
   await expect(row).toContainText("Revoked");
   await expect(row.getByRole("button", { name: "Revoke" })).toHaveCount(0);
-  expect(await api(request, "/sys/did/verify", { jwt: vc.jwt }, company)).toMatchObject({ verified: false, reason: "revoked" });
+  expect(await api(request, "/sys/did/verify", { jwt: vc.jwt }, company)).toMatchObject({
+    verified: false,
+    reason: "revoked",
+  });
 });

@@ -1,6 +1,6 @@
-import { expect, ready, test } from "./fixtures";
-import { logInAs, OPERATOR } from "./services-support";
-import { uniqueUser } from "./support";
+import { expect, ready, test } from "./fixtures.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { uniqueUser } from "./support.ts";
 
 // Issue 15 (docs/decisions/042): the manual at /g/main/documentation, its search in both languages, the API
 // reference generated from the contract, and an operator's page that falls back visibly to English. Runs with
@@ -36,9 +36,13 @@ test("a visitor reads the manual and finds a page by an English and by a Chinese
   await expect(page.getByTestId("api-path").filter({ hasText: "/vueapi/anon/docs/search" })).toContainText("no login");
 });
 
-test("an operator publishes an English-only page: it is found by search and shown in English to a Chinese reader, said so", async ({ page }, testInfo) => {
+test("an operator publishes an English-only page: it is found by search and shown in English to a Chinese reader, said so", async ({
+  page,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
-  const slug = uniqueUser(testInfo, "faq").toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const slug = uniqueUser(testInfo, "faq")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-");
   const word = `zeb${slug.replace(/-/g, "")}`;
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/Documentation?new=1");
@@ -56,7 +60,10 @@ test("an operator publishes an English-only page: it is found by search and show
   await expect(page.getByTestId("doc-row").filter({ hasText: slug })).toContainText("Published");
 
   await page.goto(`/g/main/documentation?q=${word}`);
-  await page.getByTestId("docs-hit").getByRole("link", { name: `Questions about ${word}` }).click();
+  await page
+    .getByTestId("docs-hit")
+    .getByRole("link", { name: `Questions about ${word}` })
+    .click();
   await expect(page.getByTestId("doc-article").locator("strong")).toHaveText("stripes");
   // In Chinese the page falls back to English, visibly.
   await page.goto(`/g/lang?lng=zh-CN&redirectTo=${encodeURIComponent(`/g/main/documentation?page=${slug}`)}`);
@@ -68,7 +75,11 @@ test("an operator publishes an English-only page: it is found by search and show
   const row = page.getByTestId("doc-row").filter({ hasText: slug });
   await row.getByRole("button", { name: "Delete", exact: true }).click();
   if (js) await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
-  else await page.getByTestId("confirm-step").getByRole("button", { name: `Delete Questions about ${word}` }).click();
+  else
+    await page
+      .getByTestId("confirm-step")
+      .getByRole("button", { name: `Delete Questions about ${word}` })
+      .click();
   await expect(page.getByTestId("flash")).toHaveText("The page was deleted.");
   await expect(page.getByTestId("doc-row").filter({ hasText: slug })).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
-import { expect, test } from "./fixtures";
-import { api, apiToken, logInAs, OPERATOR } from "./services-support";
-import { createActiveUser, PASSWORD, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { api, apiToken, logInAs, OPERATOR } from "./services-support.ts";
+import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
 
 // docs/decisions/005: a background job that used up its attempts lands in Operations → Failed jobs with
 // its kind, target, attempts and last error; the user it concerns is told; an operator retries it (confirmed
@@ -13,12 +13,20 @@ test("an operator retries a failed job and it runs; its owner was told", async (
   const token = await apiToken(request, user.userName);
   const label = `export ${uniqueUser(testInfo, "")}`.slice(0, 40);
   // A test job whose dependency is down for a moment, on its last attempt: dead when the call answers.
-  const { jobId } = (await api(request, "/test/jobs", { failForMs: 1_000, attemptsUsed: 7, run: "wait", label }, token)) as { jobId: number };
+  const { jobId } = (await api(
+    request,
+    "/test/jobs",
+    { failForMs: 1_000, attemptsUsed: 7, run: "wait", label },
+    token,
+  )) as { jobId: number };
   expect(await api(request, "/test/jobs/status", { jobId }, token)).toMatchObject({ state: "dead", attempts: 8 });
 
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations");
-  await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: /^Failed jobs( \d+ waiting)?$/ }).click();
+  await page
+    .getByRole("navigation", { name: "Operations" })
+    .getByRole("link", { name: /^Failed jobs( \d+ waiting)?$/ })
+    .click();
   await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
   await expect(page.getByRole("heading", { name: "Failed jobs", level: 2 })).toBeVisible();
   const card = page.locator(`[data-testid="failed-job"][data-job-id="${jobId}"]`);
@@ -29,8 +37,14 @@ test("an operator retries a failed job and it runs; its owner was told", async (
   await expect(card.getByTestId("last-error")).toContainText("test dependency unavailable until");
 
   // An unknown intent or a job id that is not one is a 400, and changes nothing.
-  for (const form of [{ intent: "delete", jobId: String(jobId) }, { intent: "retry", jobId: "x" }]) {
-    expect((await page.request.post(PAGE, { form: { ...form, confirmed: "yes" } })).status(), JSON.stringify(form)).toBe(400);
+  for (const form of [
+    { intent: "delete", jobId: String(jobId) },
+    { intent: "retry", jobId: "x" },
+  ]) {
+    expect(
+      (await page.request.post(PAGE, { form: { ...form, confirmed: "yes" } })).status(),
+      JSON.stringify(form),
+    ).toBe(400);
   }
   await expect(card).toHaveCount(1);
 
@@ -46,5 +60,7 @@ test("an operator retries a failed job and it runs; its owner was told", async (
 
   await logInAs(page, user.userName, PASSWORD);
   await page.goto("/g/home/userCenter/MessageCenter");
-  await expect(page.getByText(`The background task “Test job” for ${label} failed 8 times and was stopped.`, { exact: false })).toBeVisible();
+  await expect(
+    page.getByText(`The background task “Test job” for ${label} failed 8 times and was stopped.`, { exact: false }),
+  ).toBeVisible();
 });

@@ -1,9 +1,11 @@
 import { test as base, type Browser, type Page } from "@playwright/test";
-import { AxeWatch } from "./axe";
+import { AxeWatch } from "./axe.ts";
 
 /** With JavaScript on, wait until React has hydrated the page before acting on it. */
 export async function ready(page: Page) {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, {
+    timeout: 15_000,
+  });
 }
 
 export const test = base.extend({

@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { createActiveUser, fillLogin, mailsTo, uniqueUser, waitForMail } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { createActiveUser, fillLogin, mailsTo, uniqueUser, waitForMail } from "./support.ts";
 
 test("a forgotten password is reset with the mailed code", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "fgt"));

@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { logIn } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { logIn } from "./support.ts";
 
 test("unknown paths go to the landing page; /home paths need a login", async ({ page }) => {
   await page.goto("/no/such/page");

@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { custodyAccountWithGas, enabledProject, userWithBalance } from "./public-chain-support";
-import { logInAs } from "./services-support";
-import { PASSWORD } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { custodyAccountWithGas, enabledProject, userWithBalance } from "./public-chain-support.ts";
+import { logInAs } from "./services-support.ts";
+import { PASSWORD } from "./support.ts";
 
 /**
  * The online IDE (SPEC §2 IDEServices and /ide/portal; docs/decisions/044), with JavaScript on (CodeMirror) and
@@ -30,7 +30,11 @@ async function setSource(page: Page, javaScriptEnabled: boolean, text: string) {
 /** The content the editor's form posts: its textarea (which CodeMirror writes back to). */
 const sourceOf = (page: Page) => page.locator("textarea[name=content]").inputValue();
 
-test("template → edit → compile error → fix → deploy → call", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("template → edit → compile error → fix → deploy → call", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(180_000);
   const user = await userWithBalance(request, "ide", testInfo, 3_000);
   const projectId = await enabledProject(request, user.token, `IDE ${testInfo.project.name}`);
@@ -83,10 +87,15 @@ test("template → edit → compile error → fix → deploy → call", async ({
   if (javaScriptEnabled) {
     await expect(deployments.getByTestId("contract-status").first()).toHaveText("Deployed", { timeout: 60_000 });
   } else {
-    await expect.poll(async () => {
-      await page.reload();
-      return deployments.getByTestId("contract-status").first().innerText();
-    }, { timeout: 60_000, intervals: [1_000] }).toBe("Deployed");
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return deployments.getByTestId("contract-status").first().innerText();
+        },
+        { timeout: 60_000, intervals: [1_000] },
+      )
+      .toBe("Deployed");
   }
   await expect(deployments.getByTestId("deployed-address")).toHaveText(/^0x[0-9a-fA-F]{40}$/);
 
@@ -107,7 +116,10 @@ test("template → edit → compile error → fix → deploy → call", async ({
   await expect(again.getByTestId("call-output")).toHaveText("7");
 });
 
-test("deploy to the test network from the user's test account, then a read and a write on it", async ({ page, request }, testInfo) => {
+test("deploy to the test network from the user's test account, then a read and a write on it", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   // No project nor chain account: the test network needs neither.
   const user = await userWithBalance(request, "idetn", testInfo, 100);
@@ -169,7 +181,7 @@ test("workspaces are renamed, and deleted only once confirmed", async ({ page, r
   // Deleting asks first (a dialog with JavaScript, a confirm step without); cancelling keeps the workspace.
   await row.getByRole("button", { name: "Delete" }).click();
   const ask = page.getByRole("alertdialog");
-  await expect(ask).toContainText("The workspace \"ERC-20 lab\" and all its files will be deleted.");
+  await expect(ask).toContainText('The workspace "ERC-20 lab" and all its files will be deleted.');
   await ask.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("flash")).toHaveText("Deleted.");
   await expect(page.getByTestId("empty")).toBeVisible();

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
-import { expect, ready, test } from "./fixtures";
-import { CAPTCHA, createActiveUser, logIn, uniqueUser } from "./support";
+import { expect, ready, test } from "./fixtures.ts";
+import { CAPTCHA, createActiveUser, logIn, uniqueUser } from "./support.ts";
 
 // Issue "Account centre and finance" §Invoices: titles, addresses, an application on two bills, operator
 // approval and delivery, a rejection with comments, and bad input kept. Runs with JavaScript on and off.
@@ -16,16 +16,33 @@ async function vueapi(request: APIRequestContext, p: string, data: unknown, toke
 async function userWithBills(request: APIRequestContext, testInfo: TestInfo, prefix: string, amounts: number[]) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const captcha = await vueapi(request, "/anon/captcha/create", {});
-  const login = await vueapi(request, "/main/user/login", { username: user.userName, password: user.password, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
+  const login = await vueapi(request, "/main/user/login", {
+    username: user.userName,
+    password: user.password,
+    captchaKey: captcha.captchaKey,
+    captcha: CAPTCHA,
+  });
   const total = amounts.reduce((a, b) => a + b, 0);
-  await vueapi(request, "/test/fixtures", { grantCents: total, bills: amounts.map((totalCents) => ({ totalCents, payState: 15, serviceName: "Fixture service" })) }, login.token);
+  await vueapi(
+    request,
+    "/test/fixtures",
+    {
+      grantCents: total,
+      bills: amounts.map((totalCents) => ({ totalCents, payState: 15, serviceName: "Fixture service" })),
+    },
+    login.token,
+  );
   return { ...user, token: login.token as string };
 }
 
 /** The operator, in a browser context of its own with the same JavaScript setting as the test. */
 async function operatorPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
   const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled, locale: "en-US" });
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled,
+    locale: "en-US",
+  });
   const page = await context.newPage();
   await page.goto("/g/main/Login/Logins");
   if (javaScriptEnabled) await ready(page);
@@ -41,7 +58,11 @@ async function openInQueue(op: Page, applicationNo: string, javaScriptEnabled: b
   await expect(op.getByRole("heading", { name: `Invoice application ${applicationNo}` })).toBeVisible();
 }
 
-test("a user adds a title and an address, applies on two bills; the operator approves and delivers", async ({ page, request, browser }, testInfo) => {
+test("a user adds a title and an address, applies on two bills; the operator approves and delivers", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await userWithBills(request, testInfo, "inv", [1250, 2000, 500]);
   await logIn(page, user.userName, user.password);
@@ -133,22 +154,38 @@ test("a user adds a title and an address, applies on two bills; the operator app
   await expect(page.getByTestId("courier-name")).toHaveText("SF Express");
   await expect(page.getByTestId("courier-no")).toHaveText("SF1002003004");
   await page.goto("/g/home/userCenter/MessageCenter");
-  await expect(page.getByTestId("message").first()).toContainText(`The invoice of your application ${applicationNo} was delivered.`);
+  await expect(page.getByTestId("message").first()).toContainText(
+    `The invoice of your application ${applicationNo} was delivered.`,
+  );
 });
 
-test("an operator rejects with comments; the user sees them and the amount is back", async ({ page, request, browser }, testInfo) => {
+test("an operator rejects with comments; the user sees them and the amount is back", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await userWithBills(request, testInfo, "rej", [800]);
-  const title = await vueapi(request, "/sys/invoicetitles/h5insertInvoiceTitle", { titleType: "1", title: "Han Meimei" }, user.token);
+  const title = await vueapi(
+    request,
+    "/sys/invoicetitles/h5insertInvoiceTitle",
+    { titleType: "1", title: "Han Meimei" },
+    user.token,
+  );
   const bills = await vueapi(request, "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", {}, user.token);
-  const applied = await vueapi(request, "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", {
-    idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2, 10)}`,
-    billIds: bills.bills.map((b: { billId: number }) => String(b.billId)),
-    titleId: String(title.titleId),
-    invoiceType: "1",
-    issuance: "2",
-    email: user.email,
-  }, user.token);
+  const applied = await vueapi(
+    request,
+    "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade",
+    {
+      idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2, 10)}`,
+      billIds: bills.bills.map((b: { billId: number }) => String(b.billId)),
+      titleId: String(title.titleId),
+      invoiceType: "1",
+      issuance: "2",
+      email: user.email,
+    },
+    user.token,
+  );
 
   const op = await operatorPage(browser, testInfo);
   await openInQueue(op, applied.applicationNo, js);
@@ -215,14 +252,22 @@ test("bad input is explained and what was typed is kept", async ({ page, request
 
 test("deleting a title asks first", async ({ page, request }, testInfo) => {
   const user = await userWithBills(request, testInfo, "del", [100]);
-  await vueapi(request, "/sys/invoicetitles/h5insertInvoiceTitle", { titleType: "1", title: "Temporary title" }, user.token);
+  await vueapi(
+    request,
+    "/sys/invoicetitles/h5insertInvoiceTitle",
+    { titleType: "1", title: "Temporary title" },
+    user.token,
+  );
   await logIn(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/Invoices/Titles");
   await page.getByRole("link", { name: "Delete", exact: true }).click();
   const question = page.getByRole("alertdialog");
   await expect(question).toContainText('Delete the invoice title "Temporary title"?');
-  await question.getByRole("link", { name: "Cancel", exact: true }).or(question.getByRole("button", { name: "Cancel" })).click();
+  await question
+    .getByRole("link", { name: "Cancel", exact: true })
+    .or(question.getByRole("button", { name: "Cancel" }))
+    .click();
   await expect(page.getByTestId("title-row")).toHaveCount(1);
   await page.getByRole("link", { name: "Delete", exact: true }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
@@ -238,9 +283,17 @@ test("deleting a title asks first", async ({ page, request }, testInfo) => {
   await expect(page.getByTestId("invoiceable-amount")).toHaveText("US$1.00");
 });
 
-test("a bill invoiced meanwhile from another tab is refused at the selection, and the choices are kept", async ({ page, request }, testInfo) => {
+test("a bill invoiced meanwhile from another tab is refused at the selection, and the choices are kept", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await userWithBills(request, testInfo, "sel", [300]);
-  const title = await vueapi(request, "/sys/invoicetitles/h5insertInvoiceTitle", { titleType: "1", title: "Li Lei" }, user.token);
+  const title = await vueapi(
+    request,
+    "/sys/invoicetitles/h5insertInvoiceTitle",
+    { titleType: "1", title: "Li Lei" },
+    user.token,
+  );
   const bills = await vueapi(request, "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", {}, user.token);
   const billId = String(bills.bills[0].billId);
   await logIn(page, user.userName, user.password);
@@ -251,17 +304,24 @@ test("a bill invoiced meanwhile from another tab is refused at the selection, an
   await expect(page.getByLabel("Remark")).not.toHaveAttribute("required");
 
   // The other tab applies for the same bill first.
-  await vueapi(request, "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", {
-    idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2, 10)}`,
-    billIds: [billId],
-    titleId: String(title.titleId),
-    invoiceType: "1",
-    issuance: "2",
-    email: user.email,
-  }, user.token);
+  await vueapi(
+    request,
+    "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade",
+    {
+      idempotencyKey: `e2e${Date.now()}${Math.random().toString(36).slice(2, 10)}`,
+      billIds: [billId],
+      titleId: String(title.titleId),
+      invoiceType: "1",
+      issuance: "2",
+      email: user.email,
+    },
+    user.token,
+  );
 
   await page.getByRole("button", { name: "Submit the application" }).click();
-  const selection = page.getByRole("region", { name: "Selected bills" }).or(page.locator("section[aria-labelledby=confirm-bills]"));
+  const selection = page
+    .getByRole("region", { name: "Selected bills" })
+    .or(page.locator("section[aria-labelledby=confirm-bills]"));
   await expect(selection.getByRole("alert")).toHaveText("Only paid bills that are not invoiced yet can be invoiced.");
   await expect(page.getByLabel("Remark")).toHaveValue("Keep me too");
 });

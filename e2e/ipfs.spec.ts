@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { userWithBalance } from "./public-chain-support";
-import { logInAs, OPERATOR } from "./services-support";
-import { PASSWORD } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { userWithBalance } from "./public-chain-support.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { PASSWORD } from "./support.ts";
 
 /**
  * IPFS storage (issue 13), with JavaScript on and off: create a service paid from the balance, upload a file
@@ -26,7 +26,11 @@ function fileBytes(seed: string) {
   return Buffer.from(text);
 }
 
-test("creates a service, uploads a file, downloads it whole and by range, sees its traffic and deletes it", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("creates a service, uploads a file, downloads it whole and by range, sees its traffic and deletes it", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   const user = await userWithBalance(request, "ipfs", testInfo, 5_000);
   await logInAs(page, user.userName, PASSWORD);
@@ -78,10 +82,15 @@ test("creates a service, uploads a file, downloads it whole and by range, sees i
   // Served: the whole file and the 100-byte range.
   const served = `${((bytes.length + 100) / 1024).toFixed(0)} KB`;
   // The gateways write what they served at most a second later (a batched meter): reload until it is there.
-  await expect.poll(async () => {
-    await page.reload();
-    return page.getByTestId("traffic-total").innerText();
-  }, { timeout: 15_000 }).toContain(`${served} served`);
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return page.getByTestId("traffic-total").innerText();
+      },
+      { timeout: 15_000 },
+    )
+    .toContain(`${served} served`);
   if (javaScriptEnabled) await expect(page.getByTestId("traffic-chart")).toBeVisible();
   else await expect(page.getByTestId("traffic-table")).toBeVisible();
 
@@ -99,7 +108,11 @@ test("creates a service, uploads a file, downloads it whole and by range, sees i
   expect((await page.request.get(href!)).status()).toBe(404);
 });
 
-test("a deactivated upload key refuses uploads with its message until it is activated again", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("a deactivated upload key refuses uploads with its message until it is activated again", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(90_000);
   const user = await userWithBalance(request, "ipfskey", testInfo, 5_000);
   await logInAs(page, user.userName, PASSWORD);
@@ -115,19 +128,27 @@ test("a deactivated upload key refuses uploads with its message until it is acti
   await confirmAfter(page, javaScriptEnabled, "Deactivate");
   await expect(page.getByTestId("key-upload-state")).toHaveText("Deactivated");
 
-  await page.getByLabel("File to upload").setInputFiles({ name: "refused.txt", mimeType: "text/plain", buffer: Buffer.from("not stored") });
+  await page
+    .getByLabel("File to upload")
+    .setInputFiles({ name: "refused.txt", mimeType: "text/plain", buffer: Buffer.from("not stored") });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByText(/deactivated/i).first()).toBeVisible();
   await expect(page.getByTestId("no-files")).toBeVisible();
 
   await page.getByTestId("key-upload").getByRole("button", { name: "Activate" }).click();
   await expect(page.getByTestId("key-upload-state")).toHaveText("Activated");
-  await page.getByLabel("File to upload").setInputFiles({ name: "kept.txt", mimeType: "text/plain", buffer: Buffer.from("stored now") });
+  await page
+    .getByLabel("File to upload")
+    .setInputFiles({ name: "kept.txt", mimeType: "text/plain", buffer: Buffer.from("stored now") });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByTestId("file-row").filter({ hasText: "kept.txt" })).toHaveCount(1);
 });
 
-test("a capacity upgrade is paid from the balance, taken and approved by an operator, and applies", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("a capacity upgrade is paid from the balance, taken and approved by an operator, and applies", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   const user = await userWithBalance(request, "ipfsup", testInfo, 5_000);
   await logInAs(page, user.userName, PASSWORD);
@@ -149,9 +170,12 @@ test("a capacity upgrade is paid from the balance, taken and approved by an oper
   await expect(page.getByTestId("form-error")).toHaveText("Choose a larger capacity.");
   await page.getByTestId("upgrade-to-10").check();
   await expect(page.locator("label", { has: page.getByTestId("upgrade-to-10") })).toContainText("$2.20 now");
-  if (javaScriptEnabled) await expect(page.getByTestId("upgrade-summary")).toContainText("You pay $2.20 now for 10 GB.");
+  if (javaScriptEnabled)
+    await expect(page.getByTestId("upgrade-summary")).toContainText("You pay $2.20 now for 10 GB.");
   await page.getByRole("button", { name: "Pay and request the upgrade" }).click();
-  await expect((javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step"))).toContainText("Upgrade from 1 GB to 10 GB: $2.20 is paid from your balance now.");
+  await expect(javaScriptEnabled ? page.getByRole("alertdialog") : page.getByTestId("confirm-step")).toContainText(
+    "Upgrade from 1 GB to 10 GB: $2.20 is paid from your balance now.",
+  );
   await confirmAfter(page, javaScriptEnabled, "Pay the difference");
   await expect(page.getByTestId("flash")).toHaveText("Upgrade to 10 GB requested; $2.20 was paid from your balance.");
   await expect(page.getByTestId("upgrade-status")).toHaveText("Pending");

@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { createActiveUser, fillLogin, logIn, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { createActiveUser, fillLogin, logIn, uniqueUser } from "./support.ts";
 
 test("a wrong captcha is refused and the username is kept", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "cap"));
@@ -14,7 +14,10 @@ test("a wrong captcha is refused and the username is kept", async ({ page, reque
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 });
 
-test("five wrong passwords lock this address out of the account for 15 minutes", async ({ page, request }, testInfo) => {
+test("five wrong passwords lock this address out of the account for 15 minutes", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "lock"));
   await page.goto("/g/main/Login/Logins");
   for (let attempt = 1; attempt <= 4; attempt++) {
@@ -29,7 +32,10 @@ test("five wrong passwords lock this address out of the account for 15 minutes",
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
 });
 
-test("an unknown login name gets the same message as a wrong password; the email works as login name", async ({ page, request }, testInfo) => {
+test("an unknown login name gets the same message as a wrong password; the email works as login name", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "mail"));
   await logIn(page, "nobodyhere99", user.password);
   await expect(page.getByText("Wrong username or password.")).toBeVisible();

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
-import { expect, ready, test } from "./fixtures";
-import { CAPTCHA, createActiveUser, fillLogin, logIn, uniqueUser } from "./support";
+import { expect, ready, test } from "./fixtures.ts";
+import { CAPTCHA, createActiveUser, fillLogin, logIn, uniqueUser } from "./support.ts";
 
 /**
  * Hardening 10, 11 and 16a in the browser, with JavaScript on and off (docs/decisions/021). The e2e server
@@ -23,17 +23,27 @@ async function vueapi(request: APIRequestContext, from: string | null, path: str
 async function spendLogins(request: APIRequestContext, from: string) {
   for (let i = 0; i < 10; i++) {
     const { captchaKey } = (await vueapi(request, null, "/anon/captcha/create", {})).body.data;
-    const res = await vueapi(request, from, "/main/user/login", { username: `nobody${i}x${from.replaceAll(".", "")}`, password: "Wrong12!@x", captchaKey, captcha: CAPTCHA });
+    const res = await vueapi(request, from, "/main/user/login", {
+      username: `nobody${i}x${from.replaceAll(".", "")}`,
+      password: "Wrong12!@x",
+      captchaKey,
+      captcha: CAPTCHA,
+    });
     expect(res.body.message).toBe("MSG_20006");
   }
 }
 
-test("too many logins from one address: the login form says so, in English and in Chinese", async ({ page, request }) => {
+test("too many logins from one address: the login form says so, in English and in Chinese", async ({
+  page,
+  request,
+}) => {
   const from = freshAddress();
   await spendLogins(request, from);
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": from });
   await logIn(page, "demoperson", "Demo12!@pass");
-  await expect(page.getByText("Too many attempts from your address in a short time. Please wait a few minutes and try again.")).toBeVisible();
+  await expect(
+    page.getByText("Too many attempts from your address in a short time. Please wait a few minutes and try again."),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
   await expect(page.getByLabel("Username or email")).toHaveValue("demoperson");
 
@@ -45,12 +55,17 @@ test("too many logins from one address: the login form says so, in English and i
   await expect(page.getByText("您的地址在短时间内尝试次数过多，请等待几分钟后再试。")).toBeVisible();
 });
 
-test("too many captchas for one address: the login page shows the message where the image would be", async ({ page, request }) => {
+test("too many captchas for one address: the login page shows the message where the image would be", async ({
+  page,
+  request,
+}) => {
   const from = freshAddress();
   for (let i = 0; i < 30; i++) expect((await vueapi(request, from, "/anon/captcha/create", {})).status).toBe(200);
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": from });
   await page.goto("/g/main/Login/Logins");
-  await expect(page.getByTestId("captcha-unavailable")).toHaveText("Too many attempts from your address in a short time. Please wait a few minutes and try again.");
+  await expect(page.getByTestId("captcha-unavailable")).toHaveText(
+    "Too many attempts from your address in a short time. Please wait a few minutes and try again.",
+  );
   await expect(page.getByRole("img", { name: /Captcha image/ })).toHaveCount(0);
   // Another visitor gets a captcha.
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": freshAddress() });
@@ -73,7 +88,11 @@ async function secondBrowser(browser: Browser, testInfo: TestInfo, from?: string
   return page;
 }
 
-test("an attacker's failures lock only the attacker's address: the owner logs in from another", async ({ page, request, browser }, testInfo) => {
+test("an attacker's failures lock only the attacker's address: the owner logs in from another", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "own"));
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": freshAddress() });
   await page.goto("/g/main/Login/Logins");
@@ -82,7 +101,11 @@ test("an attacker's failures lock only the attacker's address: the owner logs in
     await expect(page.getByText("Wrong username or password.")).toBeVisible();
   }
   await fillLogin(page, user.userName, "Wrong12!@x");
-  await expect(page.getByText("Too many failed logins to this account from your address: logins from here are blocked for 15 minutes. Try again later or reset your password.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Too many failed logins to this account from your address: logins from here are blocked for 15 minutes. Try again later or reset your password.",
+    ),
+  ).toBeVisible();
 
   const owner = await secondBrowser(browser, testInfo, freshAddress());
   await fillLogin(owner, user.userName, user.password);
@@ -90,7 +113,11 @@ test("an attacker's failures lock only the attacker's address: the owner logs in
   await owner.context().close();
 });
 
-test("log out everywhere ends this session and the one in another browser", async ({ page, request, browser }, testInfo) => {
+test("log out everywhere ends this session and the one in another browser", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "lge"));
   const other = await secondBrowser(browser, testInfo);
   await fillLogin(other, user.userName, user.password);
@@ -100,7 +127,11 @@ test("log out everywhere ends this session and the one in another browser", asyn
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.getByRole("link", { name: "Profile", exact: true }).click();
   await page.getByRole("link", { name: "Log out everywhere" }).click();
-  await expect(page.getByText("Do you want to end every session of this account, on all devices and browsers, including this one?")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Do you want to end every session of this account, on all devices and browsers, including this one?",
+    ),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Log out everywhere" }).click();
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
   await expect(page.getByTestId("flash")).toContainText("You have logged out everywhere. Sessions ended: 2.");

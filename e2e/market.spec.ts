@@ -1,13 +1,16 @@
-import { expect, ready, test } from "./fixtures";
-import { api, apiToken, OPERATOR } from "./services-support";
-import { createActiveUser, uniqueUser } from "./support";
-import { logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
+import { expect, ready, test } from "./fixtures.ts";
+import { api, apiToken, OPERATOR } from "./services-support.ts";
+import { createActiveUser, uniqueUser } from "./support.ts";
+import { logInAs, PNG, WIZARD, wizardApi } from "./wizard-support.ts";
 
 // Issue 15 (docs/decisions/042): the chaincode market. A user downloads a package (counted), reads its files,
 // and uses it in a new service: the wizard starts with the package and its functions, and after the initial
 // review the service test job passes it. JavaScript on and off; every project has its own user and service.
 
-test("a market package is downloaded, read, and used in a new service whose test job passes", async ({ page, request }, testInfo) => {
+test("a market package is downloaded, read, and used in a new service whose test job passes", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(180_000);
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "mkt"));
@@ -30,12 +33,24 @@ test("a market package is downloaded, read, and used in a new service whose test
   await row.getByRole("link", { name: "Download asset_transfer" }).click();
   expect((await download).suggestedFilename()).toBe("asset_transfer.zip");
   await page.reload();
-  const after = Number((await page.getByTestId("market-row").filter({ hasText: "asset_transfer" }).getByTestId("downloads").textContent())!.replace(/\D/g, ""));
+  const after = Number(
+    (await page
+      .getByTestId("market-row")
+      .filter({ hasText: "asset_transfer" })
+      .getByTestId("downloads")
+      .textContent())!.replace(/\D/g, ""),
+  );
   expect(after).toBeGreaterThan(before);
 
   // Its files can be read.
-  await page.getByTestId("market-row").filter({ hasText: "asset_transfer" }).getByRole("link", { name: "Files of asset_transfer" }).click();
-  await expect(page.getByTestId("market-file").filter({ hasText: "asset/main.go" })).toContainText("func (t *AssetTransfer) transferAsset");
+  await page
+    .getByTestId("market-row")
+    .filter({ hasText: "asset_transfer" })
+    .getByRole("link", { name: "Files of asset_transfer" })
+    .click();
+  await expect(page.getByTestId("market-file").filter({ hasText: "asset/main.go" })).toContainText(
+    "func (t *AssetTransfer) transferAsset",
+  );
 
   // "Use in a new service": the wizard names the package; saving the basic information adds it with its functions.
   await page.getByRole("link", { name: "Use in a new service" }).click();
@@ -53,7 +68,9 @@ test("a market package is downloaded, read, and used in a new service whose test
   await page.getByLabel("Contact mobile").fill("+8613912345678");
   await page.getByLabel("Contact email").fill("li@example.com");
   await page.getByLabel("Web URL").fill("https://assets.example.com");
-  await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+  await page
+    .getByLabel("Cover", { exact: true })
+    .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Save and continue" }).click();
   await expect(page).toHaveURL(/step=packages/);
   await expect(page.getByTestId("wizard-item")).toContainText("asset_transfer");
@@ -67,15 +84,30 @@ test("a market package is downloaded, read, and used in a new service whose test
   const ref = { appState: "add", appId };
   const { draft } = await wizard("draft", ref);
   await wizard("advance", { ...ref, from: "functions" });
-  await wizard("addRole", { ...ref, role: { name: "Owner", description: "Owns assets", functionIds: draft.functions.map((f: { functionId: number }) => String(f.functionId)) } });
+  await wizard("addRole", {
+    ...ref,
+    role: {
+      name: "Owner",
+      description: "Owns assets",
+      functionIds: draft.functions.map((f: { functionId: number }) => String(f.functionId)),
+    },
+  });
   await wizard("advance", { ...ref, from: "roles" });
   const [node] = await api(request, "/anon/platform/cityNodes", {});
-  await wizard("saveNodes", { ...ref, form: { nodes: [{ cityNodeId: String(node.nodeId), selected: "on", tps: "100", capacityGb: "10", peers: "1" }] } });
+  await wizard("saveNodes", {
+    ...ref,
+    form: { nodes: [{ cityNodeId: String(node.nodeId), selected: "on", tps: "100", capacityGb: "10", peers: "1" }] },
+  });
   await wizard("saveCertificate", { ...ref, form: { certificateMode: "2" } });
   const submitted = await wizard("submit", { ...ref, form: { agreement: "on" } });
 
   // The operators' initial review schedules the test job, which passes the market's package.
-  await api(request, "/sys/ops/serviceReviews/decide", { appVerId: submitted.verId, decision: "approve" }, await apiToken(request, OPERATOR.userName, OPERATOR.password));
+  await api(
+    request,
+    "/sys/ops/serviceReviews/decide",
+    { appVerId: submitted.verId, decision: "approve" },
+    await apiToken(request, OPERATOR.userName, OPERATOR.password),
+  );
   await expect(async () => {
     const detail = await api(request, "/sys/chainAppInfo/publishedDetail", { appId }, wizard.token);
     expect(detail.contents.testReport?.passed).toBe(true);

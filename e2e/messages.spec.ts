@@ -1,16 +1,34 @@
-import { expect, test } from "./fixtures";
-import { api } from "./services-support";
-import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { api } from "./services-support.ts";
+import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
 
 // SPEC §2 MessageCenter: read and unread messages, mark one or all read, the unread count in the top bar.
-test("messages are marked read one by one or all at once, and the top bar's count follows", async ({ page, request }, testInfo) => {
+test("messages are marked read one by one or all at once, and the top bar's count follows", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "msg"));
   // Two more messages besides the welcome: paying two bills each sends one.
   const { captchaKey } = await api(request, "/anon/captcha/create", {});
-  const { token } = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey, captcha: CAPTCHA });
-  const made = await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ totalCents: 100 }, { totalCents: 200 }] }, token);
+  const { token } = await api(request, "/main/user/login", {
+    username: user.userName,
+    password: PASSWORD,
+    captchaKey,
+    captcha: CAPTCHA,
+  });
+  const made = await api(
+    request,
+    "/test/fixtures",
+    { grantCents: 1_000, bills: [{ totalCents: 100 }, { totalCents: 200 }] },
+    token,
+  );
   for (const [i, billId] of (made.billIds as number[]).entries()) {
-    await api(request, "/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: `msg-${i}-${user.userName}`.padEnd(20, "0").slice(0, 60) }, token);
+    await api(
+      request,
+      "/sys/system/clientInfo/h5billPay",
+      { billId, idempotencyKey: `msg-${i}-${user.userName}`.padEnd(20, "0").slice(0, 60) },
+      token,
+    );
   }
 
   await logIn(page, user.userName, PASSWORD);
@@ -33,10 +51,20 @@ test("messages are marked read one by one or all at once, and the top bar's coun
 test("a message links to the bill it is about; the welcome links to nothing", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "mln"));
   const { captchaKey } = await api(request, "/anon/captcha/create", {});
-  const { token } = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey, captcha: CAPTCHA });
+  const { token } = await api(request, "/main/user/login", {
+    username: user.userName,
+    password: PASSWORD,
+    captchaKey,
+    captcha: CAPTCHA,
+  });
   const made = await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ totalCents: 150 }] }, token);
   const billId = (made.billIds as number[])[0];
-  await api(request, "/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: `mln-${user.userName}`.padEnd(20, "0").slice(0, 60) }, token);
+  await api(
+    request,
+    "/sys/system/clientInfo/h5billPay",
+    { billId, idempotencyKey: `mln-${user.userName}`.padEnd(20, "0").slice(0, 60) },
+    token,
+  );
 
   await logIn(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);

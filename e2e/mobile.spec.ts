@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail, mailsTo } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail, mailsTo } from "./support.ts";
 
 /*
  * SPEC §2 on a phone (issue 16): the public header collapses behind a menu button; the landing page's
@@ -8,10 +8,13 @@ import { createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail, mailsTo } f
  */
 test.use({
   viewport: { width: 390, height: 844 },
-  userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+  userAgent:
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
 });
 
-test("on a phone the header's links are behind the menu button; registering is explained and mailed for a desktop", async ({ page }, testInfo) => {
+test("on a phone the header's links are behind the menu button; registering is explained and mailed for a desktop", async ({
+  page,
+}, testInfo) => {
   await page.goto("/g/main/index");
   const menu = page.getByTestId("mobile-menu");
   await expect(page.getByRole("link", { name: "Documentation", exact: true })).toBeHidden();
@@ -26,12 +29,16 @@ test("on a phone the header's links are behind the menu button; registering is e
   const address = `${uniqueUser(testInfo, "mob")}@example.com`;
   await register.getByLabel("Your email address").fill(address);
   await register.getByRole("button", { name: "Mail me a link for my desktop" }).click();
-  await expect(page.getByTestId("flash")).toHaveText(`We sent a link to this page to ${address}. Open it on a desktop computer.`);
+  await expect(page.getByTestId("flash")).toHaveText(
+    `We sent a link to this page to ${address}. Open it on a desktop computer.`,
+  );
   const mail = await waitForMail(address, /\/g\/main\/register/);
   expect(mail.text).toMatch(/https?:\/\/[^\s]+\/g\/main\/register\b/);
 });
 
-test("a console page on a phone is the desktop-only page: language, log in, a mailed link; bad addresses are refused", async ({ page }, testInfo) => {
+test("a console page on a phone is the desktop-only page: language, log in, a mailed link; bad addresses are refused", async ({
+  page,
+}, testInfo) => {
   await page.goto("/g/main/register");
   const only = page.getByTestId("desktop-only");
   await expect(only.getByRole("heading", { name: "Please use a desktop browser" })).toBeVisible();
@@ -41,7 +48,10 @@ test("a console page on a phone is the desktop-only page: language, log in, a ma
 
   await only.getByLabel("Your email address").fill("not-an-address");
   // The browser's own check stops an obvious typo with JavaScript and without; the server checks again.
-  await only.getByLabel("Your email address").evaluate((el) => el.removeAttribute("type")).catch(() => undefined);
+  await only
+    .getByLabel("Your email address")
+    .evaluate((el) => el.removeAttribute("type"))
+    .catch(() => undefined);
   if (testInfo.project.use.javaScriptEnabled !== false) {
     await only.getByRole("button", { name: "Mail me a link for my desktop" }).click();
     await expect(page.getByTestId("flash")).toHaveText("Enter a valid email address.");
@@ -55,7 +65,9 @@ test("a console page on a phone is the desktop-only page: language, log in, a ma
   await waitForMail(address, /\/g\/main\/register/, before);
 
   await only.getByRole("link", { name: "中文" }).click();
-  await expect(page.getByTestId("desktop-only").getByRole("button", { name: "把电脑端链接发到我的邮箱" })).toBeVisible();
+  await expect(
+    page.getByTestId("desktop-only").getByRole("button", { name: "把电脑端链接发到我的邮箱" }),
+  ).toBeVisible();
 });
 
 test("signed in on a phone, the desktop-only page offers Log out", async ({ page, request }, testInfo) => {

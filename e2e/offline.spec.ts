@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { logIn } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { logIn } from "./support.ts";
 
 // SPEC §2: going offline shows a message; coming back restores the saved address. This needs JavaScript.
 test("going offline shows a message and coming back restores the address", async ({ page, context }, testInfo) => {

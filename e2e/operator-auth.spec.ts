@@ -1,14 +1,17 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "./fixtures";
-import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { createActiveUser, giveSecondFactor, logIn, PASSWORD, settled, uniqueUser } from "./support";
-import { stepOf, totpAt } from "../tests/support/second-factor";
+import { expect, test } from "./fixtures.ts";
+import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { createActiveUser, giveSecondFactor, logIn, PASSWORD, settled, uniqueUser } from "./support.ts";
+import { stepOf, totpAt } from "../tests/support/second-factor.ts";
 
 // docs/decisions/022: operators enrol a TOTP authenticator before any operations page works, then log in
 // with the password and a code (or a recovery code); every decision lands in the audit log, which
 // operators filter and export as CSV. Runs with JavaScript on and off.
 
-test("a new operator enrols, saves the recovery codes, then logs in with a code and with a recovery code", async ({ page, request }, testInfo) => {
+test("a new operator enrols, saves the recovery codes, then logs in with a code and with a recovery code", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "op"));
   await api(request, "/test/accounts/operator", {}, await apiToken(request, user.userName));
 
@@ -18,7 +21,9 @@ test("a new operator enrols, saves the recovery codes, then logs in with a code 
   // Nothing of the console works before the second factor: back to the enrolment.
   await page.goto("/g/home/operations/AuditLog");
   await expect(page).toHaveURL(/\/g\/main\/Login\/TwoFactorSetup$/);
-  await expect(page.getByRole("img", { name: `QR code of the two-step verification key of ${user.userName}` })).toBeVisible();
+  await expect(
+    page.getByRole("img", { name: `QR code of the two-step verification key of ${user.userName}` }),
+  ).toBeVisible();
   const secret = (await page.getByTestId("totp-secret").getAttribute("data-secret"))!;
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await expect(page.getByTestId("totp-secret")).toHaveText(secret.match(/.{4}/g)!.join(" "));
@@ -36,12 +41,16 @@ test("a new operator enrols, saves the recovery codes, then logs in with a code 
   await page.getByRole("link", { name: "I have saved them: continue" }).click();
   await expect(page).toHaveURL(/\/g\/home\/operations\/AuditLog$/);
   // Other operators' decisions land in the same log meanwhile: this operator's newest entry is the enrolment.
-  await expect(page.getByTestId("audit-entry").filter({ hasText: user.userName }).first()).toContainText("Two-step verification setup");
+  await expect(page.getByTestId("audit-entry").filter({ hasText: user.userName }).first()).toContainText(
+    "Two-step verification setup",
+  );
 
   // Next login: password, then a code of the app.
   await page.context().clearCookies();
   await logIn(page, user.userName, PASSWORD);
-  await expect(page.getByText(`Enter the 6-digit code that your authenticator app shows for ${user.userName}`)).toBeVisible();
+  await expect(
+    page.getByText(`Enter the 6-digit code that your authenticator app shows for ${user.userName}`),
+  ).toBeVisible();
   await giveSecondFactor(page, secret);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await expect(page.getByTestId("flash")).toHaveText("Two-step verification passed. Welcome back.");
@@ -53,7 +62,9 @@ test("a new operator enrols, saves the recovery codes, then logs in with a code 
   await page.getByLabel("Authentication code").fill(codes[0].toUpperCase());
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/\/g\/home\/index$/);
-  await expect(page.getByTestId("flash")).toHaveText("You logged in with a recovery code. It cannot be used again; 9 recovery codes are left.");
+  await expect(page.getByTestId("flash")).toHaveText(
+    "You logged in with a recovery code. It cannot be used again; 9 recovery codes are left.",
+  );
   await page.context().clearCookies();
   await logIn(page, user.userName, PASSWORD);
   await settled(page);
@@ -68,10 +79,18 @@ test("a new operator enrols, saves the recovery codes, then logs in with a code 
   await expect(page).toHaveURL(/\/g\/main\/Login\/Logins$/);
 });
 
-test("operators filter the audit log and download it as CSV, formulas neutralised", async ({ page, request }, testInfo) => {
+test("operators filter the audit log and download it as CSV, formulas neutralised", async ({
+  page,
+  request,
+}, testInfo) => {
   const pub = await publisherWithService(request, "aud", testInfo, { verState: 25, tps: 10, nodeCount: 1 });
-  const comments = "=HYPERLINK(\"http://evil.example\",\"spam\") reported";
-  await api(request, "/sys/ops/services/decide", { appVerId: pub.appVerId, decision: "suspend", comments }, await apiToken(request, OPERATOR.userName, OPERATOR.password));
+  const comments = '=HYPERLINK("http://evil.example","spam") reported';
+  await api(
+    request,
+    "/sys/ops/services/decide",
+    { appVerId: pub.appVerId, decision: "suspend", comments },
+    await apiToken(request, OPERATOR.userName, OPERATOR.password),
+  );
 
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations");
@@ -81,21 +100,27 @@ test("operators filter the audit log and download it as CSV, formulas neutralise
   await page.getByLabel("Action").selectOption({ label: "Suspend or enable a service" });
   await page.getByLabel("Target ID or number").fill(String(pub.appVerId));
   await page.getByRole("button", { name: "Filter", exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`actor=demooperator&action=service.suspension&targetType=&targetId=${pub.appVerId}`));
+  await expect(page).toHaveURL(
+    new RegExp(`actor=demooperator&action=service.suspension&targetType=&targetId=${pub.appVerId}`),
+  );
   const rows = page.getByTestId("audit-entry");
   await expect(rows).toHaveCount(1);
   await expect(rows.first().getByTestId("audit-decision")).toHaveText("Suspended");
   await expect(rows.first().getByTestId("audit-target")).toHaveText(`Service version ${pub.appVerId}`);
   await expect(rows.first()).toContainText(comments);
-  await expect(rows.first()).toContainText("outcome: {\"verState\":40}");
+  await expect(rows.first()).toContainText('outcome: {"verState":40}');
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("audit-export").click()]);
   expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
   const lines = csv.trim().split("\r\n");
-  expect(lines[0]).toBe("Entry,\"Time (UTC, ISO 8601)\",Operator,Action,Target,Target ID,Decision,Comments,Details,Client IP,Path");
+  expect(lines[0]).toBe(
+    'Entry,"Time (UTC, ISO 8601)",Operator,Action,Target,Target ID,Decision,Comments,Details,Client IP,Path',
+  );
   expect(lines).toHaveLength(2);
-  expect(lines[1]).toContain(`,demooperator,Suspend or enable a service,Service version,${pub.appVerId},Suspended,"'=HYPERLINK(""http://evil.example"",""spam"") reported",`);
+  expect(lines[1]).toContain(
+    `,demooperator,Suspend or enable a service,Service version,${pub.appVerId},Suspended,"'=HYPERLINK(""http://evil.example"",""spam"") reported",`,
+  );
   expect(lines[1]).toMatch(/,127\.0\.0\.1,\/sys\/ops\/services\/decide$/);
 
   // A day range with nothing in it.

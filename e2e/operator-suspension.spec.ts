@@ -1,13 +1,14 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD, rowMenuItem } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { PASSWORD, rowMenuItem } from "./support.ts";
 
 // docs/decisions/015: an operator suspends a running service (25 → 40) with comments; the publisher sees
 // them, asks operations to enable it again; the operator enables it. Runs with JavaScript on and off.
 
 const QUEUE = "/g/home/operations/Services";
-const queueItem = (page: Page, name: string) => page.getByTestId("ops-service").filter({ has: page.getByRole("heading", { name }) });
+const queueItem = (page: Page, name: string) =>
+  page.getByTestId("ops-service").filter({ has: page.getByRole("heading", { name }) });
 
 /** A decision is confirmed first: a dialog with JavaScript, a confirm step without; both end in "Confirm". */
 async function decide(page: Page, name: string, decision: string) {
@@ -17,7 +18,11 @@ async function decide(page: Page, name: string, decision: string) {
   await page.getByRole("button", { name: "Confirm", exact: true }).click();
 }
 
-test("an operator suspends a running service, the publisher asks to enable it, the operator enables it", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("an operator suspends a running service, the publisher asks to enable it, the operator enables it", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   const pub = await publisherWithService(request, "susp", testInfo, { verState: 25, tps: 10, nodeCount: 1 });
   const comments = "Reported for spam transactions. Remove the spam accounts first.";
   const note = "We removed the spam accounts and added rate limits.";
@@ -53,7 +58,9 @@ test("an operator suspends a running service, the publisher asks to enable it, t
   await expect(confirm.getByTestId("suspension-comments")).toContainText(comments);
   await confirm.getByLabel("Note for operations (optional)").fill(note);
   await confirm.getByRole("button", { name: "Send the request" }).click();
-  await expect(page.getByTestId("flash")).toHaveText("Your request was sent. Operations will enable the service or tell you why not.");
+  await expect(page.getByTestId("flash")).toHaveText(
+    "Your request was sent. Operations will enable the service or tell you why not.",
+  );
   await expect(page.getByTestId("suspension").getByTestId("enable-request")).toContainText(note);
   await expect(page.getByRole("link", { name: "Enable", exact: true })).toHaveCount(0);
   await page.getByRole("link", { name: "Approval records" }).click();

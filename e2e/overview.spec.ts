@@ -1,24 +1,42 @@
-import { expect, ready, test } from "./fixtures";
-import { api, apiToken, FIXTURE_BOOKING, logInAs, OPERATOR } from "./services-support";
-import { createActiveUser, PASSWORD, uniqueUser } from "./support";
-import { basicInfo, logInAs as logInWith, PNG, wizardApi } from "./wizard-support";
+import { expect, ready, test } from "./fixtures.ts";
+import { api, apiToken, FIXTURE_BOOKING, logInAs, OPERATOR } from "./services-support.ts";
+import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
+import { basicInfo, logInAs as logInWith, PNG, wizardApi } from "./wizard-support.ts";
 
 // Issue 16 (docs/decisions/029): the overview's figures, drafts in Published services resumed from another
 // device and deleted after a confirm step, and the operators' waiting items; JavaScript on and off.
 
-const usd = (cents: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+const usd = (cents: number) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
 
-test("the overview shows the account's balance, amount due, services by status and 7-day traffic", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("the overview shows the account's balance, amount due, services by status and 7-day traffic", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "ovw"));
   const token = await apiToken(request, user.userName);
-  await api(request, "/test/fixtures", { grantCents: 60_000, bills: [{ totalCents: 1_234, cycle: 99 }, { totalCents: 2_500 }, { totalCents: 900, payState: 15 }], usage: { days: 10, mbPerDay: 1536 } }, token);
+  await api(
+    request,
+    "/test/fixtures",
+    {
+      grantCents: 60_000,
+      bills: [{ totalCents: 1_234, cycle: 99 }, { totalCents: 2_500 }, { totalCents: 900, payState: 15 }],
+      usage: { days: 10, mbPerDay: 1536 },
+    },
+    token,
+  );
   for (const verState of [25, 5, 23]) await api(request, "/test/services", { verState, ...FIXTURE_BOOKING }, token);
 
   // The account's real data, each from its own page's path.
   const account = await api(request, "/sys/account/summary", {}, token);
   const due = await api(request, "/sys/system/clientInfo/h5billDue", {}, token);
   const usage = await api(request, "/sys/account/usage30", {}, token);
-  const last7 = usage.days.slice(-7).map((_: string, i: number) => usage.nodes.reduce((s: number, n: { gb: number[] }) => s + n.gb[usage.days.length - 7 + i], 0));
+  const last7 = usage.days
+    .slice(-7)
+    .map((_: string, i: number) =>
+      usage.nodes.reduce((s: number, n: { gb: number[] }) => s + n.gb[usage.days.length - 7 + i], 0),
+    );
 
   await logInAs(page, user.userName, PASSWORD);
   await expect(page.getByTestId("dash-balance")).toHaveText(usd(account.balanceCents));
@@ -28,7 +46,9 @@ test("the overview shows the account's balance, amount due, services by status a
   await expect(page.getByTestId("dash-services-inReview")).toHaveText("1");
   await expect(page.getByTestId("dash-services-actionNeeded")).toHaveText("1");
   await expect(page.getByTestId("dash-services-drafts")).toHaveText("0");
-  await expect(page.getByTestId("dash-usage-total")).toHaveText(`${last7.reduce((a: number, b: number) => a + b, 0).toFixed(2)} GB in total`);
+  await expect(page.getByTestId("dash-usage-total")).toHaveText(
+    `${last7.reduce((a: number, b: number) => a + b, 0).toFixed(2)} GB in total`,
+  );
   if (javaScriptEnabled) {
     await expect(page.getByTestId("dash-usage-chart")).toBeVisible();
     await page.getByText("Show as a table").click();
@@ -39,18 +59,31 @@ test("the overview shows the account's balance, amount due, services by status a
   await expect(page.getByTestId("blocked-entry")).toContainText("Publish a service");
 });
 
-test("a draft is listed in Published services, resumed from a second device and deleted after confirming", async ({ page, request, browser, javaScriptEnabled }, testInfo) => {
+test("a draft is listed in Published services, resumed from a second device and deleted after confirming", async ({
+  page,
+  request,
+  browser,
+  javaScriptEnabled,
+}, testInfo) => {
   const js = javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "drf"));
   const wizard = await wizardApi(request, user.userName);
   const info = basicInfo(user.userName, "Draft");
-  const { appId } = await wizard("saveBasic", { appState: "add", basic: info, cover: await wizard.upload("cover", "cover.png", PNG) });
+  const { appId } = await wizard("saveBasic", {
+    appState: "add",
+    basic: info,
+    cover: await wizard.upload("cover", "cover.png", PNG),
+  });
 
   await logInWith(page, user.userName, js);
   await expect(page.getByTestId("dash-services-drafts")).toHaveText("1");
 
   // A second device knows no URL: it finds the draft in the list and resumes it at its step.
-  const other = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: js, locale: "en-US" });
+  const other = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: js,
+    locale: "en-US",
+  });
   const second = await other.newPage();
   await logInWith(second, user.userName, js);
   await second.goto("/g/home/PermissionedServices/PublishedServices");
@@ -75,7 +108,10 @@ test("a draft is listed in Published services, resumed from a second device and 
   await expect(page.getByTestId("draft-row")).toHaveCount(0);
 });
 
-test("an operator sees the items waiting in each queue on the overview and beside each Operations tab", async ({ page, request }, testInfo) => {
+test("an operator sees the items waiting in each queue on the overview and beside each Operations tab", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "opq"));
   await api(request, "/test/services", { verState: 5, ...FIXTURE_BOOKING }, await apiToken(request, user.userName));
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
@@ -84,5 +120,12 @@ test("an operator sees the items waiting in each queue on the overview and besid
   expect(onHome).toBeGreaterThanOrEqual(1);
   await page.getByTestId("dash-queue-ServiceReviews").click();
   await expect(page).toHaveURL(/\/g\/home\/operations\/ServiceReviews/);
-  expect(Number(await page.getByTestId("queue-count-ServiceReviews").textContent().then((t) => t?.replace(/\D+/g, "")))).toBeGreaterThanOrEqual(1);
+  expect(
+    Number(
+      await page
+        .getByTestId("queue-count-ServiceReviews")
+        .textContent()
+        .then((t) => t?.replace(/\D+/g, "")),
+    ),
+  ).toBeGreaterThanOrEqual(1);
 });

@@ -2,8 +2,8 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, ready, test } from "./fixtures";
-import { createActiveUser, logIn, uniqueUser } from "./support";
+import { expect, ready, test } from "./fixtures.ts";
+import { createActiveUser, logIn, uniqueUser } from "./support.ts";
 
 // Issue "Hardening" (docs/decisions/019): a provider's signed word whose amount differs from the checkout
 // holds the payment: the user sees it in review, an operator credits the checkout's amount. The sandbox's
@@ -19,7 +19,15 @@ async function signedCallback(page: Page, reference: string, amountCents: number
     id: `evt_${reference}`,
     type: "checkout.succeeded",
     created: timestamp,
-    data: { reference, mode: "payment", merchantRef: "e2e", amountCents, currency: "USD", card: { brand: "Visa", last4: "4242", expMonth: 12, expYear: 2034 }, reason: null },
+    data: {
+      reference,
+      mode: "payment",
+      merchantRef: "e2e",
+      amountCents,
+      currency: "USD",
+      card: { brand: "Visa", last4: "4242", expMonth: 12, expYear: 2034 },
+      reason: null,
+    },
   });
   const signature = createHmac("sha256", secret).update(`${timestamp}.${event}`).digest("hex");
   const res = await page.request.post("/vueapi/pay/callback", { data: { event, timestamp, signature } });
@@ -27,7 +35,12 @@ async function signedCallback(page: Page, reference: string, amountCents: number
   expect(await res.json()).toMatchObject({ code: 0 });
 }
 
-test("a payment whose provider amount differs is in review until an operator credits the checkout's amount", async ({ page, browser, javaScriptEnabled, baseURL }, testInfo) => {
+test("a payment whose provider amount differs is in review until an operator credits the checkout's amount", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  baseURL,
+}, testInfo) => {
   const user = await createActiveUser(page.request, uniqueUser(testInfo, "rev"));
   await logIn(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\//);

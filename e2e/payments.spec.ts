@@ -1,6 +1,6 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { expect, ready, test } from "./fixtures";
-import { createActiveUser, logIn, rowMenuItem, uniqueUser } from "./support";
+import { expect, ready, test } from "./fixtures.ts";
+import { createActiveUser, logIn, rowMenuItem, uniqueUser } from "./support.ts";
 
 // Issue "Account centre and finance", payments (docs/decisions/007): recharge through the sandbox
 // provider's hosted checkout, a declined card, a withdrawal approved by an operator, an offline
@@ -80,7 +80,12 @@ test("an amount of 0 is refused with the form kept", async ({ page }, testInfo) 
   await expect(page.getByLabel("Amount (USD)")).toHaveValue("0");
 });
 
-test("a withdrawal approved by the operator shows its expected arrival to the user", async ({ page, browser, javaScriptEnabled, baseURL }, testInfo) => {
+test("a withdrawal approved by the operator shows its expected arrival to the user", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  baseURL,
+}, testInfo) => {
   await freshUser(page, testInfo, "wdr");
   await rechargeByCard(page, "40", "5555 5555 5555 4444");
   await expect(page.getByTestId("recharge-result")).toContainText("Payment received", { timeout: 20_000 });
@@ -124,7 +129,12 @@ test("a withdrawal approved by the operator shows its expected arrival to the us
   await expect(approved.getByTestId("arrival")).toHaveText(/^UTC\+8 \d{2}\/\d{2}\/\d{4}$/);
 });
 
-test("an offline remittance is confirmed by the operator and credits the balance", async ({ page, browser, javaScriptEnabled, baseURL }, testInfo) => {
+test("an offline remittance is confirmed by the operator and credits the balance", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  baseURL,
+}, testInfo) => {
   const user = await freshUser(page, testInfo, "ofl");
   await page.goto(RECHARGE);
   await page.getByLabel("Offline remittance (bank transfer)").check();
@@ -157,9 +167,14 @@ test("an offline remittance is confirmed by the operator and credits the balance
     await expect(question).toContainText(`Reject ${paymentNo} for $120.00?`);
     await question.getByRole(javaScriptEnabled ? "button" : "link", { name: "Cancel" }).click();
     await expect(question).toHaveCount(0);
-    await expect(operator.page.locator(`[data-payment-no="${paymentNo}"]`).getByRole("button", { name: "Confirm receipt" })).toBeVisible();
+    await expect(
+      operator.page.locator(`[data-payment-no="${paymentNo}"]`).getByRole("button", { name: "Confirm receipt" }),
+    ).toBeVisible();
     await go(operator.page, "/g/home/operations/Remittances", javaScriptEnabled);
-    await operator.page.locator(`[data-payment-no="${paymentNo}"]`).getByRole("button", { name: "Confirm receipt" }).click();
+    await operator.page
+      .locator(`[data-payment-no="${paymentNo}"]`)
+      .getByRole("button", { name: "Confirm receipt" })
+      .click();
     await operator.page.getByRole("button", { name: "Confirm", exact: true }).click();
     await expect(operator.page.getByTestId("flash")).toContainText(`Remittance ${paymentNo} confirmed`);
   } finally {

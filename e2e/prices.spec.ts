@@ -1,11 +1,13 @@
-import { expect, test } from "./fixtures";
-import { logInAs, OPERATOR } from "./services-support";
+import { expect, test } from "./fixtures.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
 
 // Operators' prices (docs/decisions/036): a bad amount is explained at its field and kept; a saved price is
 // in the history with its author; the price is put back at the end (the demo database is shared).
 // Runs with JavaScript on and off, in parallel: each project changes its own city node, one no other spec books.
 
-test("an operator changes a city node's price, sees it in the history, and a bad amount is explained", async ({ page }, testInfo) => {
+test("an operator changes a city node's price, sees it in the history, and a bad amount is explained", async ({
+  page,
+}, testInfo) => {
   const node = testInfo.project.name === "nojs" ? "Frankfurt" : "Virginia";
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/Prices");
@@ -18,11 +20,18 @@ test("an operator changes a city node's price, sees it in the history, and a bad
 
   await tps.fill("1.234");
   await save.click();
-  await expect(page.getByRole("form", { name: node }).getByText("Enter an amount in USD with at most 2 decimals, such as 100 or 25.50.")).toBeVisible();
+  await expect(
+    page
+      .getByRole("form", { name: node })
+      .getByText("Enter an amount in USD with at most 2 decimals, such as 100 or 25.50."),
+  ).toBeVisible();
   await expect(page.getByRole("form", { name: node }).getByLabel("TPS per month (USD)")).toHaveValue("1.234");
 
   await page.getByRole("form", { name: node }).getByLabel("TPS per month (USD)").fill(raised);
-  await page.getByRole("form", { name: node }).getByRole("button", { name: `Save the prices of ${node}` }).click();
+  await page
+    .getByRole("form", { name: node })
+    .getByRole("button", { name: `Save the prices of ${node}` })
+    .click();
   try {
     await expect(page.getByTestId("flash")).toHaveText("The prices were saved.");
     const row = page.getByTestId("price-history").getByRole("row").filter({ hasText: node }).first();
@@ -34,7 +43,10 @@ test("an operator changes a city node's price, sees it in the history, and a bad
   } finally {
     await page.goto("/g/home/operations/Prices");
     await page.getByRole("form", { name: node }).getByLabel("TPS per month (USD)").fill(before);
-    await page.getByRole("form", { name: node }).getByRole("button", { name: `Save the prices of ${node}` }).click();
+    await page
+      .getByRole("form", { name: node })
+      .getByRole("button", { name: `Save the prices of ${node}` })
+      .click();
   }
   await expect(page.getByTestId("flash")).toHaveText("The prices were saved.");
   await expect(page.getByRole("form", { name: node }).getByLabel("TPS per month (USD)")).toHaveValue(before);

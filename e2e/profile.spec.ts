@@ -1,14 +1,20 @@
-import { expect, test } from "./fixtures";
-import { createActiveUser, logIn, PASSWORD, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
 
-test("basic information: required fields are explained, nothing typed is lost, and the change is kept", async ({ page, request }, testInfo) => {
+test("basic information: required fields are explained, nothing typed is lost, and the change is kept", async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "prof"));
   await logIn(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/information");
   await expect(page.getByRole("heading", { name: "Basic information" })).toBeVisible();
   await expect(page.getByText(user.email)).toBeVisible();
-  await expect(page.getByRole("link", { name: "Change through support" }).first()).toHaveAttribute("href", "/g/main/contactUs");
+  await expect(page.getByRole("link", { name: "Change through support" }).first()).toHaveAttribute(
+    "href",
+    "/g/main/contactUs",
+  );
 
   await page.getByLabel("Country or region").fill("Singapore");
   await page.getByLabel("Self-introduction").fill("");

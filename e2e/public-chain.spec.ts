@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { enabledProject, userWithBalance } from "./public-chain-support";
-import { logInAs } from "./services-support";
-import { PASSWORD } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { enabledProject, userWithBalance } from "./public-chain-support.ts";
+import { logInAs } from "./services-support.ts";
+import { PASSWORD } from "./support.ts";
 
 /**
  * The public-chain console (SPEC §2 PermissionlessServices, issue 12), with JavaScript on and off: buy a plan,
@@ -21,14 +21,22 @@ async function confirmAfter(page: Page, javaScriptEnabled: boolean, confirmLabel
 /** Reloads the project page until the deployment job has moved it to `status`. */
 async function waitForStatus(page: Page, status: string) {
   await expect
-    .poll(async () => {
-      await page.reload();
-      return page.getByTestId("project-status").first().innerText();
-    }, { timeout: 30_000, intervals: [500, 1_000] })
+    .poll(
+      async () => {
+        await page.reload();
+        return page.getByTestId("project-status").first().innerText();
+      },
+      { timeout: 30_000, intervals: [500, 1_000] },
+    )
     .toBe(status);
 }
 
-test("buys a plan, creates a project, enables it and takes its key; the endpoint answers and the statistics count it", async ({ page, request, javaScriptEnabled, context }, testInfo) => {
+test("buys a plan, creates a project, enables it and takes its key; the endpoint answers and the statistics count it", async ({
+  page,
+  request,
+  javaScriptEnabled,
+  context,
+}, testInfo) => {
   test.setTimeout(120_000);
   const user = await userWithBalance(request, "pcbuy", testInfo, 5_000);
   await logInAs(page, user.userName, PASSWORD);
@@ -46,7 +54,9 @@ test("buys a plan, creates a project, enables it and takes its key; the endpoint
 
   // The node now says it is mine, and a second purchase is not offered.
   await page.goto(PC);
-  await expect(page.getByTestId("org-row").filter({ hasText: "PC-SH-01" }).getByTestId("have-plan")).toHaveText("You already have a plan on this node.");
+  await expect(page.getByTestId("org-row").filter({ hasText: "PC-SH-01" }).getByTestId("have-plan")).toHaveText(
+    "You already have a plan on this node.",
+  );
 
   await page.goto(`${PC}/Home`);
   await page.getByRole("link", { name: "Create project" }).click();
@@ -81,10 +91,15 @@ test("buys a plan, creates a project, enables it and takes its key; the endpoint
   }
 
   // The key opens the endpoint, in the path and in the x-api-key header; the statistics count both calls.
-  const inPath = await request.post(`/chain/rpc/${key}`, { data: { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] } });
+  const inPath = await request.post(`/chain/rpc/${key}`, {
+    data: { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] },
+  });
   expect(inPath.status()).toBe(200);
   expect((await inPath.json()).result).toMatch(/^0x[0-9a-f]+$/);
-  const inHeader = await request.post("/chain/rpc", { headers: { "x-api-key": key }, data: { jsonrpc: "2.0", id: 2, method: "eth_blockNumber", params: [] } });
+  const inHeader = await request.post("/chain/rpc", {
+    headers: { "x-api-key": key },
+    data: { jsonrpc: "2.0", id: 2, method: "eth_blockNumber", params: [] },
+  });
   expect(inHeader.status()).toBe(200);
 
   await page.goto(page.url().replace(/&.*$/, "") + "&range=1m");
@@ -101,7 +116,9 @@ test("buys a plan, creates a project, enables it and takes its key; the endpoint
   await page.getByRole("button", { name: "Deactivate project" }).click();
   await confirmAfter(page, javaScriptEnabled, "Deactivate");
   await expect(page.getByTestId("project-status")).toHaveText("Deactivated");
-  const refused = await request.post(`/chain/rpc/${key}`, { data: { jsonrpc: "2.0", id: 3, method: "eth_chainId", params: [] } });
+  const refused = await request.post(`/chain/rpc/${key}`, {
+    data: { jsonrpc: "2.0", id: 3, method: "eth_chainId", params: [] },
+  });
   expect(refused.status()).toBeGreaterThanOrEqual(400);
 
   // The plan fee is in My bills.
@@ -109,7 +126,11 @@ test("buys a plan, creates a project, enables it and takes its key; the endpoint
   await expect(page.getByText(/Open alliance basic/).first()).toBeVisible();
 });
 
-test("creates a custody chain account and assigns gas: the balance drops and the gas on the chain rises", async ({ page, request, javaScriptEnabled }, testInfo) => {
+test("creates a custody chain account and assigns gas: the balance drops and the gas on the chain rises", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
   test.setTimeout(120_000);
   const user = await userWithBalance(request, "pcgas", testInfo, 3_000);
   const projectId = await enabledProject(request, user.token, `Wallets ${testInfo.project.name}`);
@@ -122,7 +143,9 @@ test("creates a custody chain account and assigns gas: the balance drops and the
   await page.getByLabel("Account name").fill("bad/name");
   await page.getByLabel("Gas warning value").fill("0.5");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("At most 50 letters, digits, Chinese characters, spaces and . : - _ @.", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("At most 50 letters, digits, Chinese characters, spaces and . : - _ @.", { exact: true }),
+  ).toBeVisible();
   await expect(page.getByLabel("Gas warning value")).toHaveValue("0.5");
   await page.getByLabel("Account name").fill("Treasury wallet");
   await page.getByRole("button", { name: "Create account" }).click();
@@ -146,7 +169,10 @@ test("creates a custody chain account and assigns gas: the balance drops and the
 
   // The custody key downloads as a keystore; a short password is refused by the server at its field.
   const password = page.getByLabel("Keystore password");
-  await password.evaluate((el) => { el.removeAttribute("minlength"); el.removeAttribute("required"); });
+  await password.evaluate((el) => {
+    el.removeAttribute("minlength");
+    el.removeAttribute("required");
+  });
   await password.fill("short");
   await page.getByRole("button", { name: "Download keystore" }).click();
   await expect(page.getByText("The keystore password must be at least 8 characters long.")).toBeVisible();
@@ -164,7 +190,11 @@ test("democompany's plan, project and chain account render", async ({ page }) =>
   await logInAs(page, "democompany", "Demo12!@pass");
   await page.goto(`${PC}/Home`);
   await expect(page.getByTestId("plan-row")).toContainText("Open alliance standard");
-  await page.getByTestId("project-row").filter({ hasText: "Supply-chain DApp" }).getByRole("link", { name: "Supply-chain DApp" }).click();
+  await page
+    .getByTestId("project-row")
+    .filter({ hasText: "Supply-chain DApp" })
+    .getByRole("link", { name: "Supply-chain DApp" })
+    .click();
   await expect(page.getByTestId("project-status")).toHaveText("Enabled");
   await expect(page.getByRole("link", { name: "Contracts" })).toHaveAttribute("href", /\/Contracts\?projectId=\d+$/);
   await page.getByRole("link", { name: "Chain accounts" }).click();

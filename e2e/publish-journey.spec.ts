@@ -1,14 +1,17 @@
-import { expect, test } from "./fixtures";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD, rowMenuItem } from "./support";
-import { tinyPng } from "../tests/fixtures/files";
+import { expect, test } from "./fixtures.ts";
+import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { PASSWORD, rowMenuItem } from "./support.ts";
+import { tinyPng } from "../tests/fixtures/files.ts";
 
 // A real PNG: uploads are checked by their bytes (docs/decisions/023).
 const PNG = tinyPng();
 
 // Across the two halves of the services issue: the review rejects a submitted service, the publisher edits it in
 // the wizard (appState mod2) and resubmits, and the resubmitted version passes the initial review and the test.
-test("an operator rejects; the publisher edits in the wizard and resubmits; review and test pass", async ({ page, request }) => {
+test("an operator rejects; the publisher edits in the wizard and resubmits; review and test pass", async ({
+  page,
+  request,
+}) => {
   const pub = await publisherWithService(request, "jour", test.info(), { verState: 5 });
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
@@ -18,15 +21,22 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
   await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
 
   await logInAs(page, pub.user.userName, PASSWORD);
-  await page.goto(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=approvals`);
+  await page.goto(
+    `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=approvals`,
+  );
   await expect(page.getByTestId("approval-records")).toContainText("Add a cover image and a description.");
   await page.getByRole("link", { name: "Edit and resubmit" }).click();
   await expect(page).toHaveURL(/appState=mod2/);
 
   // The basic step: what the review asked for.
-  if (!/step=basic/.test(page.url())) await page.goto(`/g/home/PermissionedServices/PublishedServices/NewServices?appState=mod2&appId=${pub.appId}&step=basic`);
+  if (!/step=basic/.test(page.url()))
+    await page.goto(
+      `/g/home/PermissionedServices/PublishedServices/NewServices?appState=mod2&appId=${pub.appId}&step=basic`,
+    );
   await page.getByLabel("Description").fill("Trade finance between partner banks.");
-  await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+  await page
+    .getByLabel("Cover", { exact: true })
+    .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Save and continue" }).click();
   await expect(page).toHaveURL(/step=packages/);
   for (const next of ["functions", "roles"]) {
@@ -52,13 +62,20 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
   await expect(async () => {
     await page.goto("/g/home/operations/ServiceReviews?queue=final");
-    await expect(page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) })).toContainText("All checks passed.", { timeout: 1000 });
+    await expect(
+      page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) }),
+    ).toContainText("All checks passed.", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 });
 
 test("unpaid traffic bills keep the publisher out of the wizard until they are paid", async ({ page, request }) => {
   const pub = await publisherWithService(request, "blk", test.info(), { verState: 25 });
-  await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, pub.token);
+  await api(
+    request,
+    "/test/fixtures",
+    { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] },
+    pub.token,
+  );
   await logInAs(page, pub.user.userName, PASSWORD);
   await page.goto("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
   await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newService&/);
@@ -66,9 +83,14 @@ test("unpaid traffic bills keep the publisher out of the wizard until they are p
 });
 
 test("the publisher answers a comment; a reply is required", async ({ page, request }) => {
-  const pub = await publisherWithService(request, "cmt", test.info(), { verState: 25, comments: ["Can auditors read the whole history?"] });
+  const pub = await publisherWithService(request, "cmt", test.info(), {
+    verState: 25,
+    comments: ["Can auditors read the whole history?"],
+  });
   await logInAs(page, pub.user.userName, PASSWORD);
-  await page.goto(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=comments`);
+  await page.goto(
+    `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=comments`,
+  );
   const comment = page.getByTestId("comment").filter({ hasText: "Can auditors read the whole history?" });
   await expect(comment).toContainText("Not replied");
   await comment.getByRole("button", { name: "Reply" }).click();

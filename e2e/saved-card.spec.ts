@@ -1,6 +1,6 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { createActiveUser, logIn, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { createActiveUser, logIn, uniqueUser } from "./support.ts";
 
 // SPEC §2 MyAccount/Update, §3 "card (only last 4 digits kept, handled by a card payment provider)",
 // docs/decisions/007 "Saved card": the card is saved at the sandbox provider's hosted page; the portal
@@ -42,7 +42,10 @@ async function expectSetup(page: Page, status: string) {
  * The saved card as both pages show it: the card page (brand, last 4, expiry with the full year) and
  * My account (expiry MM/YY); never another card's digits.
  */
-async function expectSavedCard(page: Page, card: { brand: string; last4: string; month: string; year: string; not: string }) {
+async function expectSavedCard(
+  page: Page,
+  card: { brand: string; last4: string; month: string; year: string; not: string },
+) {
   const current = page.getByTestId("current-card");
   await expect(current).toContainText(`${card.brand} ending in ${card.last4}`);
   await expect(current).toContainText(`Expires ${card.month}/20${card.year}`);
@@ -55,7 +58,9 @@ async function expectSavedCard(page: Page, card: { brand: string; last4: string;
   await expect(shown).not.toContainText(card.not);
 }
 
-test("a card saved through the provider shows its brand, last 4 digits and expiry, never the number", async ({ page }, testInfo) => {
+test("a card saved through the provider shows its brand, last 4 digits and expiry, never the number", async ({
+  page,
+}, testInfo) => {
   await freshUser(page, testInfo, "crd");
   await page.goto(ACCOUNT);
   await expect(page.getByTestId("card")).toHaveText("No card saved.");
@@ -73,7 +78,9 @@ test("a card saved through the provider shows its brand, last 4 digits and expir
   expect(await page.content()).not.toContain("4242424242424242");
 });
 
-test("a declined card is not saved and the card saved before stays; a refused form keeps what was typed but the CVC", async ({ page }, testInfo) => {
+test("a declined card is not saved and the card saved before stays; a refused form keeps what was typed but the CVC", async ({
+  page,
+}, testInfo) => {
   await freshUser(page, testInfo, "dcc");
   await openProvider(page, "Add a card");
   await fillCard(page, { number: "5555 5555 5555 4444", expiry: "11/33" });
@@ -98,7 +105,9 @@ test("a declined card is not saved and the card saved before stays; a refused fo
   await expectSavedCard(page, { brand: "Mastercard", last4: "4444", month: "11", year: "33", not: "0002" });
 });
 
-test("replacing the card: cancelling at the provider keeps the old one, saving another replaces it", async ({ page }, testInfo) => {
+test("replacing the card: cancelling at the provider keeps the old one, saving another replaces it", async ({
+  page,
+}, testInfo) => {
   await freshUser(page, testInfo, "rpc");
   await openProvider(page, "Add a card");
   await fillCard(page, { number: "4242 4242 4242 4242", expiry: "05/32" });

@@ -1,9 +1,9 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
-import { expect } from "./fixtures";
-import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor";
-import { CAPTCHA, createActiveUser, logIn, moreTimeForTheNextCode, PASSWORD, uniqueUser } from "./support";
+import { expect } from "./fixtures.ts";
+import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor.ts";
+import { CAPTCHA, createActiveUser, logIn, moreTimeForTheNextCode, PASSWORD, uniqueUser } from "./support.ts";
 
 /** Shared by the service specs: the demo operator, the /vueapi API and fixture services. */
 export const OPERATOR = { userName: "demooperator", password: "Demo12!@pass" };
@@ -20,16 +20,33 @@ export async function apiToken(request: APIRequestContext, userName: string, pas
   const secret = demoTotpSecret(userName);
   const saved = secret ? savedOperator().token : undefined;
   if (saved) {
-    const res = await request.post("/vueapi/main/getClientInfo", { data: {}, headers: { Authorization: `Bearer ${saved}` } });
+    const res = await request.post("/vueapi/main/getClientInfo", {
+      data: {},
+      headers: { Authorization: `Bearer ${saved}` },
+    });
     if (((await res.json()) as { code: number }).code === 0) return saved;
   }
   const captcha = await api(request, "/anon/captcha/create", {});
-  const login = await api(request, "/main/user/login", { username: userName, password, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
+  const login = await api(request, "/main/user/login", {
+    username: userName,
+    password,
+    captchaKey: captcha.captchaKey,
+    captcha: CAPTCHA,
+  });
   if (login.secondFactor === "verify" && secret) {
-    await passSecondFactor(secret, async (code) => {
-      const res = await request.post("/vueapi/main/mfa/verify", { data: { code }, headers: { Authorization: `Bearer ${login.token}` } });
-      return (await res.json()) as { code: number; message: string };
-    }, Date.now, true, moreTimeForTheNextCode);
+    await passSecondFactor(
+      secret,
+      async (code) => {
+        const res = await request.post("/vueapi/main/mfa/verify", {
+          data: { code },
+          headers: { Authorization: `Bearer ${login.token}` },
+        });
+        return (await res.json()) as { code: number; message: string };
+      },
+      Date.now,
+      true,
+      moreTimeForTheNextCode,
+    );
     saveOperator({ token: login.token as string });
   }
   return login.token as string;
@@ -44,7 +61,12 @@ export async function apiToken(request: APIRequestContext, userName: string, pas
 export const FIXTURE_BOOKING = { tps: 10, capacityGb: 10 };
 
 /** A fresh publisher with a complete service version made by the tests-only /test/services path (FIXTURE_BOOKING). */
-export async function publisherWithService(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0], service: Record<string, unknown>) {
+export async function publisherWithService(
+  request: APIRequestContext,
+  prefix: string,
+  testInfo: Parameters<typeof uniqueUser>[0],
+  service: Record<string, unknown>,
+) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const token = await apiToken(request, user.userName);
   const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
@@ -85,6 +107,6 @@ export async function logInAs(page: Page, userName: string, password: string) {
   }
   await logIn(page, userName, password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
-  if (demoTotpSecret(userName)) saveOperator({ cookies: (await page.context().cookies()).filter((c) => c.name === "__session") });
+  if (demoTotpSecret(userName))
+    saveOperator({ cookies: (await page.context().cookies()).filter((c) => c.name === "__session") });
 }
-

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { PASSWORD, rowMenuItem } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { PASSWORD, rowMenuItem } from "./support.ts";
 
 /** Reloads until the row of `name` shows `status` (the job loop of the test server works in the background). */
 async function waitForStatus(page: Page, url: string, status: string) {
@@ -11,9 +11,13 @@ async function waitForStatus(page: Page, url: string, status: string) {
   }).toPass({ timeout: 30_000 });
 }
 
-const reviewItem = (page: Page, name: string) => page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name }) });
+const reviewItem = (page: Page, name: string) =>
+  page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name }) });
 
-test("an operator rejects a submitted service with comments; the publisher sees them in the approval records", async ({ page, request }, testInfo) => {
+test("an operator rejects a submitted service with comments; the publisher sees them in the approval records", async ({
+  page,
+  request,
+}, testInfo) => {
   const pub = await publisherWithService(request, "rej", testInfo, { verState: 5 });
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
@@ -41,7 +45,10 @@ test("an operator rejects a submitted service with comments; the publisher sees 
   await expect(page.getByTestId("approval-records")).toContainText("Please describe the roles in more detail.");
 });
 
-test("a service goes through approval, test, payment and deployment to running", async ({ page, request }, testInfo) => {
+test("a service goes through approval, test, payment and deployment to running", async ({
+  page,
+  request,
+}, testInfo) => {
   const pub = await publisherWithService(request, "full", testInfo, { verState: 5, costCents: 12_000 });
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
@@ -62,12 +69,19 @@ test("a service goes through approval, test, payment and deployment to running",
   await row.getByRole("link", { name: "Pay", exact: true }).click();
   await page.getByRole("button", { name: "Pay $120.00" }).click();
   await expect(page.getByTestId("form-error")).toHaveText("Insufficient account balance. Please recharge first.");
-  await expect(page.getByRole("link", { name: "Recharge your balance" })).toHaveAttribute("href", "/g/home/userCenter/MyAccount/Recharge");
+  await expect(page.getByRole("link", { name: "Recharge your balance" })).toHaveAttribute(
+    "href",
+    "/g/home/userCenter/MyAccount/Recharge",
+  );
   await api(request, "/test/fixtures", { grantCents: 20_000 }, pub.token);
   await page.getByRole("button", { name: "Pay $120.00" }).click();
   await expect(page.getByTestId("flash")).toHaveText("The publish bill was paid. The service is being deployed.");
 
-  await waitForStatus(page, `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=chaincode`, "Running");
+  await waitForStatus(
+    page,
+    `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=chaincode`,
+    "Running",
+  );
   await expect(page.getByTestId("deployment")).toContainText(/0x[0-9a-f]{40}/);
   await page.getByRole("link", { name: "Run info" }).click();
   await expect(page.getByText("Beijing, Shanghai")).toBeVisible();
@@ -78,20 +92,38 @@ test("a service goes through approval, test, payment and deployment to running",
 test("a test failure shows its reasons and a suggestion", async ({ page, request }, testInfo) => {
   const pub = await publisherWithService(request, "tfail", testInfo, { verState: 10, badPackage: "func" });
   await logInAs(page, pub.user.userName, PASSWORD);
-  await waitForStatus(page, `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}`, "Test failed");
+  await waitForStatus(
+    page,
+    `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}`,
+    "Test failed",
+  );
   const report = page.getByTestId("failure-report");
-  await expect(report).toContainText("These FUNCs of the package asset_cc are not in its chaincode source: ReadAsset, TransferAsset.");
+  await expect(report).toContainText(
+    "These FUNCs of the package asset_cc are not in its chaincode source: ReadAsset, TransferAsset.",
+  );
   await expect(report).toContainText("Declare only FUNCs that the chaincode implements");
 });
 
 test("a deployment fails for lack of resources", async ({ page, request }, testInfo) => {
-  const pub = await publisherWithService(request, "dfail", testInfo, { verState: 23, free: true, tps: 5000, nodeCount: 1 });
+  const pub = await publisherWithService(request, "dfail", testInfo, {
+    verState: 23,
+    free: true,
+    tps: 5000,
+    nodeCount: 1,
+  });
   await logInAs(page, pub.user.userName, PASSWORD);
-  await waitForStatus(page, `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}`, "Publish failed");
+  await waitForStatus(
+    page,
+    `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}`,
+    "Publish failed",
+  );
   const report = page.getByTestId("failure-report");
   await expect(report).toContainText("Insufficient resources on Beijing: 5000 TPS");
   await expect(report).toContainText("Choose other city nodes, or ask for fewer TPS");
-  await expect(page.getByRole("link", { name: "Edit", exact: true })).toHaveAttribute("href", `/g/home/PermissionedServices/PublishedServices/NewServices?appState=mod2&appId=${pub.appId}`);
+  await expect(page.getByRole("link", { name: "Edit", exact: true })).toHaveAttribute(
+    "href",
+    `/g/home/PermissionedServices/PublishedServices/NewServices?appState=mod2&appId=${pub.appId}`,
+  );
 });
 
 test("deactivate after confirming, then enable", async ({ page, request }, testInfo) => {
@@ -122,5 +154,7 @@ test("deactivate after confirming, then enable", async ({ page, request }, testI
   await expect(page.getByTestId("flash")).toHaveText("The service is running again.");
   await expect(row.getByTestId("status")).toHaveText("Running");
   await row.getByRole("link", { name: "Invite", exact: true }).click();
-  await expect(page.getByRole("textbox", { name: "Invitation link" })).toHaveValue(/\/g\/home\/ParticipatedServices\/JOIN\?a=\d+&b=APP\w+&c=[\w-]{22}&d=\d+&e=en$/);
+  await expect(page.getByRole("textbox", { name: "Invitation link" })).toHaveValue(
+    /\/g\/home\/ParticipatedServices\/JOIN\?a=\d+&b=APP\w+&c=[\w-]{22}&d=\d+&e=en$/,
+  );
 });

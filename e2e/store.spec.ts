@@ -1,13 +1,18 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support";
-import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
 
 /** A fresh user and their /vueapi token. */
 async function userWithToken(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0]) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const captcha = await api(request, "/anon/captcha/create", {});
-  const login = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey: captcha.captchaKey, captcha: CAPTCHA });
+  const login = await api(request, "/main/user/login", {
+    username: user.userName,
+    password: PASSWORD,
+    captchaKey: captcha.captchaKey,
+    captcha: CAPTCHA,
+  });
   return { ...user, token: login.token as string };
 }
 async function operatorToken(request: APIRequestContext) {
@@ -15,16 +20,32 @@ async function operatorToken(request: APIRequestContext) {
 }
 /** A product listed through the real path: saved, submitted, approved by the operator. */
 async function listedProduct(request: APIRequestContext, token: string, name: string) {
-  const { productId } = await api(request, "/sys/product/save", {
-    product: { name, productType: "2", brief: `Brief of ${name}`, description: `Everything about ${name}.`, suggestedPrice: "49.90", payMode: "2" },
-  }, token);
+  const { productId } = await api(
+    request,
+    "/sys/product/save",
+    {
+      product: {
+        name,
+        productType: "2",
+        brief: `Brief of ${name}`,
+        description: `Everything about ${name}.`,
+        suggestedPrice: "49.90",
+        payMode: "2",
+      },
+    },
+    token,
+  );
   await api(request, "/sys/product/submit", { productId }, token);
   await api(request, "/sys/ops/products/decide", { productId, decision: "approve" }, await operatorToken(request));
   return productId as number;
 }
-const storeName = (testInfo: Parameters<typeof uniqueUser>[0], prefix: string) => `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
+const storeName = (testInfo: Parameters<typeof uniqueUser>[0], prefix: string) =>
+  `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
 
-test("a buyer publishes a listed product and lands in the wizard with the draft prefilled", async ({ page, request }, testInfo) => {
+test("a buyer publishes a listed product and lands in the wizard with the draft prefilled", async ({
+  page,
+  request,
+}, testInfo) => {
   const seller = await userWithToken(request, "sel", testInfo);
   const name = storeName(testInfo, "Kit");
   const productId = await listedProduct(request, seller.token, name);
@@ -37,7 +58,9 @@ test("a buyer publishes a listed product and lands in the wizard with the draft 
   await card.getByRole("link", { name }).click();
   await expect(page).toHaveURL(new RegExp(`/g/home/AppStore/Product\\?id=${productId}$`));
   await page.getByRole("button", { name: "Publish as my service" }).click();
-  await expect(page).toHaveURL(/\/g\/home\/PermissionedServices\/PublishedServices\/NewServices\?appState=add&appId=\d+&step=basic$/);
+  await expect(page).toHaveURL(
+    /\/g\/home\/PermissionedServices\/PublishedServices\/NewServices\?appState=add&appId=\d+&step=basic$/,
+  );
   await expect(page.getByTestId("flash")).toHaveText("Your service draft is ready: complete it in the wizard.");
   await expect(page.getByLabel("Service name")).toHaveValue(name);
   await expect(page.getByLabel("Description")).toHaveValue(`Brief of ${name}`);
@@ -72,7 +95,9 @@ test("a product goes through operator approval to listed", async ({ page, reques
   await expect(row.getByTestId("product-status")).toHaveText("Pending submit");
   await row.getByRole("button", { name: "Submit for approval" }).click();
   await expect(page.getByTestId("flash")).toHaveText("The product was submitted for approval.");
-  await expect(page.getByTestId("my-product").filter({ hasText: name }).getByTestId("product-status")).toHaveText("Pending approval");
+  await expect(page.getByTestId("my-product").filter({ hasText: name }).getByTestId("product-status")).toHaveText(
+    "Pending approval",
+  );
 
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/Products");
@@ -84,18 +109,26 @@ test("a product goes through operator approval to listed", async ({ page, reques
 
   await logInAs(page, owner.userName, PASSWORD);
   await page.goto("/g/home/AppStore/MyProducts");
-  await expect(page.getByTestId("my-product").filter({ hasText: name }).getByTestId("product-status")).toHaveText("Listed");
+  await expect(page.getByTestId("my-product").filter({ hasText: name }).getByTestId("product-status")).toHaveText(
+    "Listed",
+  );
   await page.goto(`/g/home/AppStore/Products?name=${encodeURIComponent(name)}`);
   await expect(page.getByTestId("store-product")).toContainText(name);
   await expect(page.getByTestId("store-product")).toContainText("$15.00 Monthly");
 
   // The owner removes it (2 → 4) after confirming: a dialog with JavaScript, a confirm step without.
   await page.goto("/g/home/AppStore/MyProducts");
-  await page.getByTestId("my-product").filter({ hasText: name }).getByRole("button", { name: "Remove from the store" }).click();
+  await page
+    .getByTestId("my-product")
+    .filter({ hasText: name })
+    .getByRole("button", { name: "Remove from the store" })
+    .click();
   await expect(page.getByText(`Remove ${name} from the app store? Buyers will no longer see it.`)).toBeVisible();
   await page.getByRole("button", { name: "Remove", exact: true }).click();
   await expect(page.getByTestId("flash")).toHaveText("The product was removed from the store.");
-  await expect(page.getByTestId("my-product").filter({ hasText: name }).getByTestId("product-status")).toHaveText("Removed");
+  await expect(page.getByTestId("my-product").filter({ hasText: name }).getByTestId("product-status")).toHaveText(
+    "Removed",
+  );
   await page.goto(`/g/home/AppStore/Products?name=${encodeURIComponent(name)}`);
   await expect(page.getByText("No product matches. Try another name or type.")).toBeVisible();
 });
@@ -110,7 +143,10 @@ test("follow and unfollow a service in the app store", async ({ page, request },
   await expect(card.getByTestId("participation")).toHaveText("Not participated");
   await expect(card.getByTestId("followers")).toHaveText("0 followers");
   await card.getByRole("link", { name: pub.name }).click();
-  await expect(page.getByRole("link", { name: "Join this service" })).toHaveAttribute("href", new RegExp(`/g/home/ParticipatedServices/JOIN\\?a=${pub.appId}&b=APP`));
+  await expect(page.getByRole("link", { name: "Join this service" })).toHaveAttribute(
+    "href",
+    new RegExp(`/g/home/ParticipatedServices/JOIN\\?a=${pub.appId}&b=APP`),
+  );
   await page.getByRole("button", { name: "Follow", exact: true }).click();
   await expect(page.getByTestId("flash")).toHaveText("You follow it now.");
   await expect(page.getByTestId("followers")).toHaveText("1 follower");
@@ -120,7 +156,10 @@ test("follow and unfollow a service in the app store", async ({ page, request },
   await expect(page.getByRole("button", { name: "Follow", exact: true })).toBeVisible();
 });
 
-test("a comment too long is refused with the text kept; a participant comments and a reader marks it useful", async ({ page, request }, testInfo) => {
+test("a comment too long is refused with the text kept; a participant comments and a reader marks it useful", async ({
+  page,
+  request,
+}, testInfo) => {
   const pub = await publisherWithService(request, "com", testInfo, { verState: 25 });
   await api(request, "/test/store", { appId: pub.appId, makePublic: true }, pub.token);
   const participant = await userWithToken(request, "par", testInfo);

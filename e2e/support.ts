@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor";
+import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor.ts";
 
 export const CAPTCHA = "E2E1";
 export const PASSWORD = "Tr4!n9#Go";
@@ -11,7 +11,9 @@ export type Mail = { to: string; subject: string; text: string; html?: string; d
 /** A name unique to this test and project (js / nojs), valid as a username (letters then digits). */
 export function uniqueUser(testInfo: TestInfo, prefix = "e2e") {
   const project = testInfo.project.name.replace(/[^a-z]/g, "");
-  const stamp = Date.now().toString(36).replace(/[^a-z0-9]/g, "");
+  const stamp = Date.now()
+    .toString(36)
+    .replace(/[^a-z0-9]/g, "");
   const random = Math.random().toString(36).slice(2, 6);
   return `${prefix}${project}${stamp}${random}`.replace(/[^A-Za-z0-9]/g, "").slice(0, 25);
 }
@@ -37,10 +39,15 @@ export function mailsTo(address: string): Mail[] {
 export async function waitForMail(address: string, match: RegExp, after = 0): Promise<Mail> {
   let found: Mail | undefined;
   await expect
-    .poll(() => {
-      found = mailsTo(address).slice(after).find((m) => match.test(m.text));
-      return !!found;
-    }, { timeout: 15_000 })
+    .poll(
+      () => {
+        found = mailsTo(address)
+          .slice(after)
+          .find((m) => match.test(m.text));
+        return !!found;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
   return found!;
 }
@@ -94,7 +101,9 @@ export async function logIn(page: Page, username: string, password: string, capt
  */
 export async function settled(page: Page) {
   await page.waitForFunction(() => {
-    const router = (window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string } } }).__remixRouter;
+    const router = (
+      window as unknown as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string } } }
+    ).__remixRouter;
     return !router || (router.state.navigation.state === "idle" && router.state.revalidation === "idle");
   });
 }
@@ -118,16 +127,26 @@ const DEMO_PASSWORD = "Demo12!@pass";
  */
 export async function giveSecondFactor(page: Page, secret: string) {
   await expect(page).toHaveURL(/\/g\/main\/Login\/TwoFactor$/);
-  await passSecondFactor(secret, async (code) => {
-    await settled(page);
-    await page.getByLabel("Authentication code").fill(code);
-    await page.getByRole("button", { name: "Verify" }).click();
-    const field = page.locator("#two-factor .field-error, #two-factor [data-testid=form-error]");
-    await expect.poll(async () => !new URL(page.url()).pathname.endsWith("/TwoFactor") || (await field.count()) > 0, { timeout: 15_000 }).toBe(true);
-    if (!new URL(page.url()).pathname.endsWith("/TwoFactor")) return { code: 0, message: "" };
-    const text = await field.first().innerText();
-    return { code: 1, message: /already used/.test(text) ? "MSG_21003" : text };
-  }, Date.now, true, moreTimeForTheNextCode);
+  await passSecondFactor(
+    secret,
+    async (code) => {
+      await settled(page);
+      await page.getByLabel("Authentication code").fill(code);
+      await page.getByRole("button", { name: "Verify" }).click();
+      const field = page.locator("#two-factor .field-error, #two-factor [data-testid=form-error]");
+      await expect
+        .poll(async () => !new URL(page.url()).pathname.endsWith("/TwoFactor") || (await field.count()) > 0, {
+          timeout: 15_000,
+        })
+        .toBe(true);
+      if (!new URL(page.url()).pathname.endsWith("/TwoFactor")) return { code: 0, message: "" };
+      const text = await field.first().innerText();
+      return { code: 1, message: /already used/.test(text) ? "MSG_21003" : text };
+    },
+    Date.now,
+    true,
+    moreTimeForTheNextCode,
+  );
 }
 
 /** Waiting for the next 30-second step is time the test did not spend on its own work: it gets it back. */

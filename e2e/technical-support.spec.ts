@@ -1,6 +1,6 @@
-import { expect, test } from "./fixtures";
-import { logInAs, OPERATOR } from "./services-support";
-import { CAPTCHA, createActiveUser, PASSWORD, settled, uniqueUser, waitForMail } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { CAPTCHA, createActiveUser, PASSWORD, settled, uniqueUser, waitForMail } from "./support.ts";
 
 /**
  * Technical support and the newsletter (issue 15; docs/decisions/041), with JavaScript on and off: a visitor
@@ -8,9 +8,14 @@ import { CAPTCHA, createActiveUser, PASSWORD, settled, uniqueUser, waitForMail }
  * user sees the reply and gets a mail. Every name and address is unique to the test and its project.
  */
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]), Buffer.alloc(120, 7)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]),
+  Buffer.alloc(120, 7),
+]);
 
-test("a visitor subscribes to the newsletter, is told to wait before a second mail, and confirms through the mail", async ({ page }, testInfo) => {
+test("a visitor subscribes to the newsletter, is told to wait before a second mail, and confirms through the mail", async ({
+  page,
+}, testInfo) => {
   const email = `${uniqueUser(testInfo, "news")}@example.com`;
   await page.goto("/g/main/index");
   await page.getByRole("navigation", { name: "Main" }).first().getByRole("link", { name: "Newsletter" }).click();
@@ -48,7 +53,10 @@ test("a visitor subscribes to the newsletter, is told to wait before a second ma
   await expect(page.getByRole("heading", { name: "This link does not work" })).toBeVisible();
 });
 
-test("a user opens a ticket with an attachment, an operator replies, the user sees the reply and gets a mail", async ({ page, request }, testInfo) => {
+test("a user opens a ticket with an attachment, an operator replies, the user sees the reply and gets a mail", async ({
+  page,
+  request,
+}, testInfo) => {
   const userName = uniqueUser(testInfo, "tick");
   const { email } = await createActiveUser(request, userName);
   const question = `Node ${userName} does not start after the upgrade`;
@@ -64,7 +72,9 @@ test("a user opens a ticket with an attachment, an operator replies, the user se
   await expect(page.getByLabel("Your question")).toHaveValue(question);
 
   await page.getByLabel("Contact email").fill(email);
-  await page.getByLabel("Attachment (optional)").setInputFiles({ name: "screen.png", mimeType: "image/png", buffer: PNG });
+  await page
+    .getByLabel("Attachment (optional)")
+    .setInputFiles({ name: "screen.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Open the ticket" }).click();
   await expect(page.getByTestId("flash")).toHaveText("Your ticket is open. We will reply here and by mail.");
   await expect(page).toHaveURL(/TechnicalSupportDetail\?ticketId=\d+/);
@@ -77,7 +87,11 @@ test("a user opens a ticket with an attachment, an operator replies, the user se
   // An operator finds it in the queue and replies.
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/Tickets");
-  await page.getByTestId("ops-ticket").filter({ hasText: question }).getByRole("link", { name: `Ticket ${ticketId}` }).click();
+  await page
+    .getByTestId("ops-ticket")
+    .filter({ hasText: question })
+    .getByRole("link", { name: `Ticket ${ticketId}` })
+    .click();
   await expect(page.getByTestId("ticket-message").first()).toContainText(question);
   const reply = `Restart ${userName} with the new configuration.`;
   await page.getByLabel("Reply to the asker").fill(reply);
@@ -104,14 +118,18 @@ test("a user opens a ticket with an attachment, an operator replies, the user se
   await expect(page.getByTestId("ticket-status")).toHaveText("Closed");
 });
 
-test("a visitor asks on the contact page and follows the conversation by the mailed private link", async ({ page }, testInfo) => {
+test("a visitor asks on the contact page and follows the conversation by the mailed private link", async ({
+  page,
+}, testInfo) => {
   const email = `${uniqueUser(testInfo, "vis")}@example.com`;
   await page.goto("/g/main/contactUs");
   await page.getByLabel("Your question").fill(`Can ${email} run a city node?`);
   await page.getByLabel("Contact email").fill(email);
   await page.getByLabel("Captcha", { exact: true }).fill(CAPTCHA);
   await page.getByRole("button", { name: "Send the question" }).click();
-  await expect(page.getByTestId("flash")).toHaveText("Your question was sent. We mailed you the private link to this conversation.");
+  await expect(page.getByTestId("flash")).toHaveText(
+    "Your question was sent. We mailed you the private link to this conversation.",
+  );
   const mail = await waitForMail(email, /supportTicket\?key=/);
   const link = /https?:\/\/\S+\/g\/main\/supportTicket\?key=[A-Za-z0-9_-]+/.exec(mail.text)![0];
   await page.goto(new URL(link).pathname + new URL(link).search);

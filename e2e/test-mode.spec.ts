@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { createActiveUser, logIn, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { createActiveUser, logIn, uniqueUser } from "./support.ts";
 
 // Issue "Hardening" (docs/decisions/020): while the sandbox takes the payments (the demo, DEMO=1), every page
 // and the sandbox's own checkout say "test mode — no real money". Runs with JavaScript on and off.
@@ -40,5 +40,10 @@ test("operators have the queue of payments in review", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Payments in review" })).toBeVisible();
   // Other specs may have put payments in review meanwhile (payment-review.spec.ts covers the queue's rows):
   // the page shows either its empty state or the payments in review.
-  await expect(page.getByText("No payments to review.").or(page.getByRole("listitem").filter({ hasText: "Provider reported" })).first()).toBeVisible();
+  await expect(
+    page
+      .getByText("No payments to review.")
+      .or(page.getByRole("listitem").filter({ hasText: "Provider reported" }))
+      .first(),
+  ).toBeVisible();
 });

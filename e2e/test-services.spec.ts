@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { expect, test } from "./fixtures";
-import { logInAs } from "./services-support";
-import { createActiveUser, PASSWORD, uniqueUser } from "./support";
+import { expect, test } from "./fixtures.ts";
+import { logInAs } from "./services-support.ts";
+import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
 
 // docs/decisions/034: a test service from Solidity source through its deployment on the test network to its
 // access parameters, and a source the compiler refuses shows the compiler's reason and a suggestion. Runs with
@@ -14,7 +14,12 @@ contract Greeter {
   constructor(string memory g) { greeting = g; }
 }`;
 
-async function createAndDeploy(page: import("@playwright/test").Page, name: string, source: string, initParams: string) {
+async function createAndDeploy(
+  page: import("@playwright/test").Page,
+  name: string,
+  source: string,
+  initParams: string,
+) {
   await page.goto("/g/home/TestServices");
   await page.getByRole("link", { name: "New test service" }).first().click();
   await page.getByLabel("Name").fill(name);
@@ -32,7 +37,10 @@ async function createAndDeploy(page: import("@playwright/test").Page, name: stri
   }).toPass({ timeout: 90_000 });
 }
 
-test("a test service goes from source to its access parameters; a failing one shows its reason", async ({ page, request }, testInfo) => {
+test("a test service goes from source to its access parameters; a failing one shows its reason", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(180_000);
   const user = await createActiveUser(request, uniqueUser(testInfo, "tsv"));
   await logInAs(page, user.userName, PASSWORD);
@@ -44,7 +52,9 @@ test("a test service goes from source to its access parameters; a failing one sh
   await expect(page.getByTestId("contract-address")).toHaveText(/^0x[0-9a-fA-F]{40}$/);
   const accessUrl = (await page.getByTestId("access-url").textContent())!;
   expect(accessUrl).toMatch(/\/chain\/test\/[A-Za-z0-9_-]{43}$/);
-  const answer = await request.post(new URL(accessUrl).pathname, { data: { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] } });
+  const answer = await request.post(new URL(accessUrl).pathname, {
+    data: { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] },
+  });
   expect(answer.status()).toBe(200);
   expect((await answer.json()).result).toMatch(/^0x/);
   // The test identity's private key downloads as a PEM file.
@@ -55,7 +65,12 @@ test("a test service goes from source to its access parameters; a failing one sh
   expect(file.suggestedFilename()).toMatch(/^TS[0-9A-F]{16}-1\.0\.0-identity-key\.pem$/);
   expect(readFileSync((await file.path())!, "utf8")).toContain("BEGIN PRIVATE KEY");
 
-  await createAndDeploy(page, "Broken e2e", SOURCE.replace("string public greeting;", "string public greeting"), "hello");
+  await createAndDeploy(
+    page,
+    "Broken e2e",
+    SOURCE.replace("string public greeting;", "string public greeting"),
+    "hello",
+  );
   await expect(page.getByTestId("test-service-status")).toHaveText("Deployment failed");
   await expect(page.getByTestId("fail-reason")).toContainText("ParserError");
   await expect(page.getByTestId("suggestion")).toContainText("Fix the source where the compiler points");

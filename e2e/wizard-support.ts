@@ -1,8 +1,8 @@
 import { strToU8, zipSync } from "fflate";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, ready } from "./fixtures";
-import { tinyPng } from "../tests/fixtures/files";
-import { CAPTCHA, fillLogin, PASSWORD } from "./support";
+import { expect, ready } from "./fixtures.ts";
+import { tinyPng } from "../tests/fixtures/files.ts";
+import { CAPTCHA, fillLogin, PASSWORD } from "./support.ts";
 
 /** Shared by the wizard specs: its address, test files made in the test, logging in and the /vueapi wizard paths. */
 export const WIZARD = "/g/home/PermissionedServices/PublishedServices/NewServices";
@@ -21,7 +21,12 @@ func main() { _ = shim.Start(new(Asset)) }
 
 /** A small Go chaincode, zipped in the test (no binary fixture is committed); `extra` adds more files. */
 export function chaincodeZip(extra: Record<string, Uint8Array> = {}, options: { level?: 0 } = {}) {
-  return Buffer.from(zipSync({ "asset/main.go": strToU8(MAIN_GO), "asset/go.mod": strToU8("module asset\n\ngo 1.20\n"), ...extra }, options));
+  return Buffer.from(
+    zipSync(
+      { "asset/main.go": strToU8(MAIN_GO), "asset/go.mod": strToU8("module asset\n\ngo 1.20\n"), ...extra },
+      options,
+    ),
+  );
 }
 
 /** A real PNG: uploads are checked by their bytes (docs/decisions/023). */
@@ -34,10 +39,22 @@ export async function logInAs(page: Page, userName: string, js: boolean) {
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 }
 
-
 /** Complete basic information for a new service named after the user. */
 export function basicInfo(userName: string, prefix = "Svc") {
-  return { name: `${prefix} ${userName}`, industry: "other", description: "d", introduction: "i", version: "1.0.0", framework: "fabric", platformType: "web", contactName: "Li", contactMobile: "+8613912345678", contactEmail: "li@example.com", webUrl: "https://x.example.com", paymentCycle: "1" };
+  return {
+    name: `${prefix} ${userName}`,
+    industry: "other",
+    description: "d",
+    introduction: "i",
+    version: "1.0.0",
+    framework: "fabric",
+    platformType: "web",
+    contactName: "Li",
+    contactMobile: "+8613912345678",
+    contactEmail: "li@example.com",
+    webUrl: "https://x.example.com",
+    paymentCycle: "1",
+  };
 }
 
 /**
@@ -47,7 +64,11 @@ export function basicInfo(userName: string, prefix = "Svc") {
  */
 export async function wizardApi(request: APIRequestContext, userName: string) {
   const captcha = await (await request.post("/vueapi/anon/captcha/create", { data: {} })).json();
-  const login = await (await request.post("/vueapi/main/user/login", { data: { username: userName, password: PASSWORD, captchaKey: captcha.data.captchaKey, captcha: CAPTCHA } })).json();
+  const login = await (
+    await request.post("/vueapi/main/user/login", {
+      data: { username: userName, password: PASSWORD, captchaKey: captcha.data.captchaKey, captcha: CAPTCHA },
+    })
+  ).json();
   const token: string = login.data.token;
   const headers = { Authorization: `Bearer ${token}` };
   const call = async (p: string, data: object) => {
@@ -56,7 +77,12 @@ export async function wizardApi(request: APIRequestContext, userName: string) {
     return res.data;
   };
   const upload = async (kind: "cover" | "chaincode" | "attachment", name: string, bytes: Buffer) => {
-    const res = await (await request.post(`/vueapi/upload/${kind}`, { data: bytes, headers: { ...headers, "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name) } })).json();
+    const res = await (
+      await request.post(`/vueapi/upload/${kind}`, {
+        data: bytes,
+        headers: { ...headers, "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name) },
+      })
+    ).json();
     expect(res.code, JSON.stringify(res)).toBe(0);
     return { uploadId: res.data.uploadId as string };
   };

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Page, Request } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { createActiveUser, uniqueUser } from "./support";
-import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
+import { expect, test } from "./fixtures.ts";
+import { createActiveUser, uniqueUser } from "./support.ts";
+import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support.ts";
 
 /*
  * Upload progress (docs/decisions/011): with JavaScript a form with a chosen file is sent by XMLHttpRequest
@@ -19,20 +19,35 @@ function bigChaincodeZip(mb: number) {
 }
 
 /** The upload itself: an XMLHttpRequest (Remix's own submissions use fetch) to the route's action as a data request. */
-const isUpload = (r: Request) => r.resourceType() === "xhr" && r.method() === "POST" && new URL(r.url()).searchParams.get("_data") === ROUTE_ID;
+const isUpload = (r: Request) =>
+  r.resourceType() === "xhr" && r.method() === "POST" && new URL(r.url()).searchParams.get("_data") === ROUTE_ID;
 
 /** Slow the browser's uploads down (bytes per second), so the progress can be seen; -1 lifts the limit. */
 async function limitUpload(page: Page, bytesPerSecond: number) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
 }
 
 /** A user with a saved basic step, logged in and on the packages step. */
-async function onPackagesStep(page: Page, request: Parameters<typeof createActiveUser>[0], testInfo: Parameters<typeof uniqueUser>[0], prefix: string) {
+async function onPackagesStep(
+  page: Page,
+  request: Parameters<typeof createActiveUser>[0],
+  testInfo: Parameters<typeof uniqueUser>[0],
+  prefix: string,
+) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const api = await wizardApi(request, user.userName);
-  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Up"), cover: await api.upload("cover", "c.png", PNG) });
+  const { appId } = await api("saveBasic", {
+    appState: "add",
+    basic: basicInfo(user.userName, "Up"),
+    cover: await api.upload("cover", "c.png", PNG),
+  });
   await logInAs(page, user.userName, true);
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=packages`);
   return { api, appId: appId as number };
@@ -61,7 +76,9 @@ test("a chaincode zip of a few MB uploads with a progress bar, then is listed", 
   const bar = page.getByRole("progressbar", { name: "Uploading asset.zip" });
   await expect(bar).toBeVisible();
   await expect(page.getByTestId("upload-progress")).toContainText(/\d+% · [\d.]+ (B|KB|MB) of 4\.\d MB sent/);
-  await expect.poll(() => bar.evaluate((el) => (el as HTMLProgressElement).value), { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(() => bar.evaluate((el) => (el as HTMLProgressElement).value), { timeout: 15_000 })
+    .toBeGreaterThan(0);
   await expect(page.getByRole("button", { name: "Working…" })).toBeDisabled();
 
   await expect(page.getByTestId("wizard-item")).toHaveCount(1, { timeout: 30_000 });
@@ -73,10 +90,18 @@ test("a chaincode zip of a few MB uploads with a progress bar, then is listed", 
   await expect(page).toHaveURL(/step=packages/);
 });
 
-test("a package name the server refuses comes back at its field, with every other field and the file kept", async ({ page, request }, testInfo) => {
+test("a package name the server refuses comes back at its field, with every other field and the file kept", async ({
+  page,
+  request,
+}, testInfo) => {
   const { api, appId } = await onPackagesStep(page, request, testInfo, "upn");
   // Valid for the browser's checks, refused by the backend: the name is taken (case-insensitively).
-  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: await api.upload("chaincode", "a.zip", chaincodeZip()) });
+  await api("addPackage", {
+    appState: "add",
+    appId,
+    pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" },
+    file: await api.upload("chaincode", "a.zip", chaincodeZip()),
+  });
   await page.reload();
   await expect(page.getByTestId("wizard-item")).toHaveCount(1);
   await fillPackage(page, "ASSET_CC", bigChaincodeZip(1));
@@ -90,7 +115,9 @@ test("a package name the server refuses comes back at its field, with every othe
   await expect(page.getByLabel("Package version")).toHaveValue("1.0.0");
   await expect(page.getByLabel("Init parameters")).toHaveValue("owner,amount");
   await expect(page.getByLabel("Main function path")).toHaveValue("asset/main.go");
-  expect(await page.getByLabel("Chaincode zip").evaluate((el) => (el as HTMLInputElement).files?.[0]?.name)).toBe("asset.zip");
+  expect(await page.getByLabel("Chaincode zip").evaluate((el) => (el as HTMLInputElement).files?.[0]?.name)).toBe(
+    "asset.zip",
+  );
   await expect(page.getByTestId("upload-progress")).toHaveCount(0);
   await expect(page.getByTestId("wizard-item")).toHaveCount(1);
 
@@ -121,7 +148,11 @@ test("an attachment on the basic step uploads the same way", async ({ page, requ
   const { appId } = await onPackagesStep(page, request, testInfo, "upa");
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=basic`);
   await page.getByLabel("Attachment name").fill("Whitepaper");
-  await page.getByLabel("Attachment file").setInputFiles({ name: "paper.txt", mimeType: "text/plain", buffer: Buffer.from("A consortium chain for trade.\n".repeat(40_000)) });
+  await page.getByLabel("Attachment file").setInputFiles({
+    name: "paper.txt",
+    mimeType: "text/plain",
+    buffer: Buffer.from("A consortium chain for trade.\n".repeat(40_000)),
+  });
   const answered = page.waitForResponse((r) => isUpload(r.request()));
   await page.getByRole("button", { name: "Upload attachment" }).click();
   expect((await answered).status()).toBe(204);
@@ -129,21 +160,33 @@ test("an attachment on the basic step uploads the same way", async ({ page, requ
   await expect(page.getByTestId("flash")).toHaveText("Saved.");
 });
 
-test("a file input is a drop area with JavaScript: a dropped file becomes the input's file, and its name and size show", async ({ page, request }, testInfo) => {
+test("a file input is a drop area with JavaScript: a dropped file becomes the input's file, and its name and size show", async ({
+  page,
+  request,
+}, testInfo) => {
   await onPackagesStep(page, request, testInfo, "drp");
   const area = page.getByTestId("file-drop");
   await expect(area).toContainText("Drop a file here");
-  await page.getByLabel("Chaincode zip").setInputFiles({ name: "chosen.zip", mimeType: "application/zip", buffer: Buffer.alloc(2048) });
+  await page
+    .getByLabel("Chaincode zip")
+    .setInputFiles({ name: "chosen.zip", mimeType: "application/zip", buffer: Buffer.alloc(2048) });
   await expect(page.getByTestId("file-drop-chosen")).toHaveText("chosen.zip (2.0 KB)");
   const zip = chaincodeZip();
-  const dropped = await page.evaluateHandle((bytes) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([new Uint8Array(bytes)], "dropped.zip", { type: "application/zip" }));
-    return transfer;
-  }, [...zip]);
+  const dropped = await page.evaluateHandle(
+    (bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], "dropped.zip", { type: "application/zip" }));
+      return transfer;
+    },
+    [...zip],
+  );
   await area.dispatchEvent("drop", { dataTransfer: dropped });
-  await expect(page.getByTestId("file-drop-chosen")).toHaveText(`dropped.zip (${zip.byteLength < 1024 ? `${zip.byteLength} B` : `${(zip.byteLength / 1024).toFixed(1)} KB`})`);
-  expect(await page.getByLabel("Chaincode zip").evaluate((input: HTMLInputElement) => input.files?.[0]?.name)).toBe("dropped.zip");
+  await expect(page.getByTestId("file-drop-chosen")).toHaveText(
+    `dropped.zip (${zip.byteLength < 1024 ? `${zip.byteLength} B` : `${(zip.byteLength / 1024).toFixed(1)} KB`})`,
+  );
+  expect(await page.getByLabel("Chaincode zip").evaluate((input: HTMLInputElement) => input.files?.[0]?.name)).toBe(
+    "dropped.zip",
+  );
   // The dropped file is what the form sends.
   await page.getByLabel("Package name").fill("dropped_cc");
   await page.getByLabel("Package version").fill("1.0.0");

@@ -1,9 +1,13 @@
-import { expect, ready, test } from "./fixtures";
-import { api, logInAs as switchUser, OPERATOR } from "./services-support";
-import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support";
-import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support";
+import { expect, ready, test } from "./fixtures.ts";
+import { api, logInAs as switchUser, OPERATOR } from "./services-support.ts";
+import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
+import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support.ts";
 
-test("a fresh user fills the wizard from empty to submitted, resuming on a second device, and the service runs after review, test, payment and deployment", async ({ page, request, browser }, testInfo) => {
+test("a fresh user fills the wizard from empty to submitted, resuming on a second device, and the service runs after review, test, payment and deployment", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   // The whole journey, two devices and four people's steps (with axe on each new page state when JS is on).
   test.setTimeout(180_000);
   const js = testInfo.project.use.javaScriptEnabled !== false;
@@ -28,7 +32,9 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await page.getByLabel("Contact mobile").fill("+8613912345678");
   await page.getByLabel("Contact email").fill("li@example.com");
   await page.getByLabel("Web URL").fill("https://trade.example.com");
-  await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+  await page
+    .getByLabel("Cover", { exact: true })
+    .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Save and continue" }).click();
   // Bad input is explained and everything typed is kept.
   await expect(page.getByText("Use a version like 1.0.1.")).toBeVisible();
@@ -36,7 +42,10 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await expect(page.getByLabel("Contact email")).toHaveValue("li@example.com");
 
   await page.getByLabel("Version", { exact: true }).fill("1.0.0");
-  if (!js) await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
+  if (!js)
+    await page
+      .getByLabel("Cover", { exact: true })
+      .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
   await page.getByRole("button", { name: "Save and continue" }).click();
   await expect(page).toHaveURL(/step=packages/);
   const appId = new URL(page.url()).searchParams.get("appId");
@@ -48,12 +57,18 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await page.getByLabel("Package version").fill("1.0.0");
   await page.getByLabel("Init parameters").fill("owner,amount");
   await page.getByLabel("Main function path").fill("asset/main.go");
-  await page.getByLabel("Chaincode zip").setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip() });
+  await page
+    .getByLabel("Chaincode zip")
+    .setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip() });
   await page.getByRole("button", { name: "Upload package" }).click();
-  await expect(page.getByText("Start with a letter or underscore; 4-16 letters, digits or underscores.").first()).toBeVisible();
+  await expect(
+    page.getByText("Start with a letter or underscore; 4-16 letters, digits or underscores.").first(),
+  ).toBeVisible();
   await expect(page.getByLabel("Main function path")).toHaveValue("asset/main.go");
   await page.getByLabel("Package name").fill("asset_cc");
-  await page.getByLabel("Chaincode zip").setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip() });
+  await page
+    .getByLabel("Chaincode zip")
+    .setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip() });
   await page.getByRole("button", { name: "Upload package" }).click();
   await expect(page.getByTestId("wizard-item")).toHaveCount(1);
   await expect(page.getByTestId("wizard-item")).toContainText("asset_cc");
@@ -80,7 +95,11 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await expect(page).toHaveURL(/step=roles/);
 
   // A second device: a new browser context logged in as the same user resumes at the saved step.
-  const other = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: js, locale: "en-US" });
+  const other = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: js,
+    locale: "en-US",
+  });
   const second = await other.newPage();
   await logInAs(second, user.userName, js);
   await second.goto(`${WIZARD}?appState=add&appId=${appId}`);
@@ -162,7 +181,12 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
 
   // The publisher pays the publish bill from a balance, and the deploy job puts the service on its node.
   const { captchaKey } = await api(request, "/anon/captcha/create", {});
-  const { token } = await api(request, "/main/user/login", { username: user.userName, password: PASSWORD, captchaKey, captcha: CAPTCHA });
+  const { token } = await api(request, "/main/user/login", {
+    username: user.userName,
+    password: PASSWORD,
+    captchaKey,
+    captcha: CAPTCHA,
+  });
   await api(request, "/test/fixtures", { grantCents: 20_000 }, token);
   await switchUser(page, user.userName, PASSWORD);
   await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(serviceName)}`);
@@ -176,7 +200,10 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   }).toPass({ timeout: 30_000 });
 });
 
-test("another user's draft is not found and an unknown appState is a bad request", async ({ page, request }, testInfo) => {
+test("another user's draft is not found and an unknown appState is a bad request", async ({
+  page,
+  request,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizb"));
   await logInAs(page, user.userName, js);
@@ -187,18 +214,30 @@ test("another user's draft is not found and an unknown appState is a bad request
   expect(bad?.status()).toBe(400);
 });
 
-test("with a saved draft, unpaid bills still send the publisher home: the backend refuses the draft and its saves", async ({ page, request }, testInfo) => {
+test("with a saved draft, unpaid bills still send the publisher home: the backend refuses the draft and its saves", async ({
+  page,
+  request,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizu"));
   const wizard = await wizardApi(request, user.userName);
-  const { appId } = await wizard("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Unpaid"), cover: await wizard.upload("cover", "c.png", PNG) });
+  const { appId } = await wizard("saveBasic", {
+    appState: "add",
+    basic: basicInfo(user.userName, "Unpaid"),
+    cover: await wizard.upload("cover", "c.png", PNG),
+  });
   await logInAs(page, user.userName, js);
   const basicStep = `${WIZARD}?appState=add&appId=${appId}&step=basic`;
   await page.goto(basicStep);
   await expect(page.getByTestId("wizard-step")).toHaveText("Basic information");
 
   // A weekly traffic bill falls due while the step is open: saving it sends the publisher home.
-  await api(request, "/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, wizard.token);
+  await api(
+    request,
+    "/test/fixtures",
+    { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] },
+    wizard.token,
+  );
   await page.getByRole("button", { name: "Save and continue" }).click();
   await expect(page).toHaveURL(/\/g\/home\/index\?blocked=newService&/);
   await expect(page.getByTestId("flash")).toHaveText("You have unpaid bills. Please pay them before you continue.");
@@ -210,11 +249,19 @@ test("with a saved draft, unpaid bills still send the publisher home: the backen
   await expect(page.getByTestId("blocked-panel")).toContainText("$3.00");
 });
 
-test("the cover is served to its owner only, privately cached and revalidated by its ETag", async ({ page, request, browser }, testInfo) => {
+test("the cover is served to its owner only, privately cached and revalidated by its ETag", async ({
+  page,
+  request,
+  browser,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const owner = await createActiveUser(request, uniqueUser(testInfo, "wizc"));
   const ownerApi = await wizardApi(request, owner.userName);
-  const { appId } = await ownerApi("saveBasic", { appState: "add", basic: basicInfo(owner.userName, "Cover"), cover: await ownerApi.upload("cover", "c.png", PNG) });
+  const { appId } = await ownerApi("saveBasic", {
+    appState: "add",
+    basic: basicInfo(owner.userName, "Cover"),
+    cover: await ownerApi.upload("cover", "c.png", PNG),
+  });
   await logInAs(page, owner.userName, js);
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=basic`);
   const src = await page.getByTestId("cover-preview").getAttribute("src");
@@ -233,7 +280,11 @@ test("the cover is served to its owner only, privately cached and revalidated by
   expect(again.status()).toBe(304);
 
   const other = await createActiveUser(request, uniqueUser(testInfo, "wizo"));
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, javaScriptEnabled: js, locale: "en-US" });
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled: js,
+    locale: "en-US",
+  });
   const otherPage = await context.newPage();
   await logInAs(otherPage, other.userName, js);
   expect((await otherPage.request.get(src!)).status()).toBe(404);
@@ -241,27 +292,42 @@ test("the cover is served to its owner only, privately cached and revalidated by
   await context.close();
 });
 
-test("a file refused by its bytes or its size is explained at its field, and what was typed stays (docs/decisions/023)", async ({ page, request }, testInfo) => {
+test("a file refused by its bytes or its size is explained at its field, and what was typed stays (docs/decisions/023)", async ({
+  page,
+  request,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizf"));
   const api = await wizardApi(request, user.userName);
-  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Files"), cover: await api.upload("cover", "c.png", PNG) });
+  const { appId } = await api("saveBasic", {
+    appState: "add",
+    basic: basicInfo(user.userName, "Files"),
+    cover: await api.upload("cover", "c.png", PNG),
+  });
   await logInAs(page, user.userName, js);
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=basic`);
   if (js) await ready(page);
 
   // An HTML page named .pdf: the name passes, the bytes do not.
   await page.getByLabel("Attachment name").fill("Whitepaper");
-  await page.getByLabel("Attachment file").setInputFiles({ name: "paper.pdf", mimeType: "application/pdf", buffer: Buffer.from("<!DOCTYPE html><html><body><script>alert(1)</script></body></html>") });
+  await page.getByLabel("Attachment file").setInputFiles({
+    name: "paper.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from("<!DOCTYPE html><html><body><script>alert(1)</script></body></html>"),
+  });
   await page.getByRole("button", { name: "Upload attachment" }).click();
-  await expect(page.getByText("The file's content does not match its type (doc, docx, wps, pdf, txt, zip, rar, tar, jar).")).toBeVisible();
+  await expect(
+    page.getByText("The file's content does not match its type (doc, docx, wps, pdf, txt, zip, rar, tar, jar)."),
+  ).toBeVisible();
   await expect(page.getByLabel("Attachment name")).toHaveValue("Whitepaper");
   await expect(page.getByText("No attachments yet.")).toBeVisible();
 
   // A cover over 5 MB: cut off while it streams, and the size message shown with the form as typed.
   await page.getByLabel("Introduction").fill("Banks share trade documents.");
   const big = Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024 + 1024)]);
-  await page.getByLabel("Cover", { exact: true }).setInputFiles({ name: "big.png", mimeType: "image/png", buffer: big });
+  await page
+    .getByLabel("Cover", { exact: true })
+    .setInputFiles({ name: "big.png", mimeType: "image/png", buffer: big });
   await page.getByRole("button", { name: "Save and continue" }).click();
   await expect(page.getByText("The cover must be at most 5 MB.")).toBeVisible();
   await expect(page.getByLabel("Introduction")).toHaveValue("Banks share trade documents.");
@@ -273,24 +339,56 @@ test("a file refused by its bytes or its size is explained at its field, and wha
   await page.getByLabel("Package name").fill("asset_cc");
   await page.getByLabel("Package version").fill("1.0.0");
   await page.getByLabel("Main function path").fill("asset/main.go");
-  await page.getByLabel("Chaincode zip").setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip({ "../../escape.go": new TextEncoder().encode("package x\n") }) });
+  await page.getByLabel("Chaincode zip").setInputFiles({
+    name: "asset.zip",
+    mimeType: "application/zip",
+    buffer: chaincodeZip({ "../../escape.go": new TextEncoder().encode("package x\n") }),
+  });
   await page.getByRole("button", { name: "Upload package" }).click();
   await expect(page.getByText("The zip has entries outside its folder (../ or absolute paths).")).toBeVisible();
   await expect(page.getByLabel("Package name")).toHaveValue("asset_cc");
   await expect(page.getByText("No chaincode packages yet.")).toBeVisible();
 });
 
-test("a package that roles depend on is deleted only after those roles, each after confirming", async ({ page, request }, testInfo) => {
+test("a package that roles depend on is deleted only after those roles, each after confirming", async ({
+  page,
+  request,
+}, testInfo) => {
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await createActiveUser(request, uniqueUser(testInfo, "wizd"));
   // Build the draft through the /vueapi protocol, then delete through the pages.
   const api = await wizardApi(request, user.userName);
-  const { appId } = await api("saveBasic", { appState: "add", basic: basicInfo(user.userName, "Del"), cover: await api.upload("cover", "c.png", PNG) });
-  await api("addPackage", { appState: "add", appId, pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" }, file: await api.upload("chaincode", "a.zip", chaincodeZip()) });
+  const { appId } = await api("saveBasic", {
+    appState: "add",
+    basic: basicInfo(user.userName, "Del"),
+    cover: await api.upload("cover", "c.png", PNG),
+  });
+  await api("addPackage", {
+    appState: "add",
+    appId,
+    pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" },
+    file: await api.upload("chaincode", "a.zip", chaincodeZip()),
+  });
   const d1 = (await api("draft", { appState: "add", appId })).draft;
-  await api("addFunction", { appState: "add", appId, fn: { name: "Create", packageId: String(d1.packages[0].packageId), funcType: "1", func: "create", parentId: "top", inputFormat: "i", outputFormat: "o" } });
+  await api("addFunction", {
+    appState: "add",
+    appId,
+    fn: {
+      name: "Create",
+      packageId: String(d1.packages[0].packageId),
+      funcType: "1",
+      func: "create",
+      parentId: "top",
+      inputFormat: "i",
+      outputFormat: "o",
+    },
+  });
   const d2 = (await api("draft", { appState: "add", appId })).draft;
-  await api("addRole", { appState: "add", appId, role: { name: "Bank", description: "b", functionIds: [String(d2.functions[0].functionId)] } });
+  await api("addRole", {
+    appState: "add",
+    appId,
+    role: { name: "Bank", description: "b", functionIds: [String(d2.functions[0].functionId)] },
+  });
   for (const from of ["packages", "functions", "roles"]) await api("advance", { appState: "add", appId, from });
 
   await logInAs(page, user.userName, js);
@@ -298,7 +396,9 @@ test("a package that roles depend on is deleted only after those roles, each aft
   await page.getByRole("link", { name: "Delete asset_cc" }).click();
   await expect(page.getByRole("heading", { name: "Delete asset_cc?" })).toBeVisible();
   await page.getByRole("button", { name: "Delete", exact: true }).click();
-  await expect(page.getByTestId("flash")).toHaveText("Roles are built on this package's functions: delete those roles first.");
+  await expect(page.getByTestId("flash")).toHaveText(
+    "Roles are built on this package's functions: delete those roles first.",
+  );
   await expect(page.getByTestId("wizard-item")).toHaveCount(1);
 
   await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=roles`);

@@ -8,5 +8,16 @@ const files = readdirSync("backend", { recursive: true })
   .map(String)
   .filter((f) => f.endsWith(".worker.ts"))
   .map((f) => path.join("backend", f));
-await build({ entryPoints: files, outdir: "build/workers", bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", outExtension: { ".js": ".mjs" }, entryNames: "[name]", logLevel: "warning" });
+await build({
+  entryPoints: files,
+  outdir: "build/workers",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  outExtension: { ".js": ".mjs" },
+  entryNames: "[name]",
+  logLevel: "warning",
+});
 console.log(`built ${files.length} worker(s): ${files.join(", ")}`);

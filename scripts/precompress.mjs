@@ -37,4 +37,6 @@ for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) 
   before += size;
   after += gz.length;
 }
-console.log(`precompress: ${written} gzip twins in ${path.relative(process.cwd(), dir)} (${Math.round(before / 1024)} KB → ${Math.round(after / 1024)} KB)`);
+console.log(
+  `precompress: ${written} gzip twins in ${path.relative(process.cwd(), dir)} (${Math.round(before / 1024)} KB → ${Math.round(after / 1024)} KB)`,
+);

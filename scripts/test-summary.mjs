@@ -6,7 +6,8 @@ import path from "node:path";
 function flakyTitles(suites, out = []) {
   for (const suite of suites) {
     for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests ?? []) if (t.status === "flaky") out.push(`[${t.projectName}] ${spec.file}:${spec.line} ${spec.title}`);
+      for (const t of spec.tests ?? [])
+        if (t.status === "flaky") out.push(`[${t.projectName}] ${spec.file}:${spec.line} ${spec.title}`);
     }
     flakyTitles(suite.suites ?? [], out);
   }
@@ -17,9 +18,13 @@ const dir = process.argv[2] ?? "reports/test-summary";
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   const report = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
-  let p = 0, f = 0, s = 0;
+  let p = 0,
+    f = 0,
+    s = 0;
   if (report.stats && "expected" in report.stats) {
     // Playwright
     p = report.stats.expected + report.stats.flaky;
@@ -33,7 +38,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
     s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
   console.log(`${file.replace(/\.json$/, "").padEnd(18)} ${p} passed, ${f} failed, ${s} skipped`);
-  passed += p; failed += f; skipped += s;
+  passed += p;
+  failed += f;
+  skipped += s;
 }
 if (passed === 0) {
   console.log("0 passed, 1 failed");

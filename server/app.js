@@ -31,7 +31,8 @@ export function createApp({ build, mode, publicDir = "public", isStopping = () =
   app.use((req, res, next) => {
     const nonce = createNonce();
     res.locals.cspNonce = nonce;
-    for (const [name, value] of Object.entries(securityHeaders({ nonce, production, development }))) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(securityHeaders({ nonce, production, development })))
+      res.setHeader(name, value);
     // A keep-alive connection is not kept once the server is stopping.
     if (isStopping()) res.setHeader("Connection", "close");
     next();
@@ -53,7 +54,10 @@ export function createApp({ build, mode, publicDir = "public", isStopping = () =
     remixHandler({
       build,
       mode,
-      getLoadContext: (req, res) => ({ cspNonce: /** @type {string} */ (res.locals.cspNonce), clientAddress: clientAddressOf(req) }),
+      getLoadContext: (req, res) => ({
+        cspNonce: /** @type {string} */ (res.locals.cspNonce),
+        clientAddress: clientAddressOf(req),
+      }),
     }),
   );
   return app;

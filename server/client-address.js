@@ -21,9 +21,15 @@ export const CLIENT_ADDRESS_HEADER = "x-portal-client-address";
 export function parseTrustProxy(value) {
   const text = (value ?? "").trim();
   if (text === "" || text === "0" || text === "false") return false;
-  if (text === "true") throw new Error('TRUST_PROXY=true would let any client choose its address: give the number of proxy hops or the proxies\' addresses');
+  if (text === "true")
+    throw new Error(
+      "TRUST_PROXY=true would let any client choose its address: give the number of proxy hops or the proxies' addresses",
+    );
   if (/^\d+$/.test(text)) return Number(text);
-  return text.split(",").map((part) => part.trim()).filter(Boolean);
+  return text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 /**

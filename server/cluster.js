@@ -24,9 +24,12 @@ const MAX_RESTARTS_PER_MINUTE = 5;
 export function clusterSize(env) {
   const raw = env.WORKERS?.trim() || "1";
   const workers = Number(raw);
-  if (!/^\d+$/.test(raw) || workers < 1 || workers > 64) return { refused: `WORKERS must be a whole number from 1 to 64, not "${raw}"` };
+  if (!/^\d+$/.test(raw) || workers < 1 || workers > 64)
+    return { refused: `WORKERS must be a whole number from 1 to 64, not "${raw}"` };
   if (workers > 1 && !env.DATABASE_URL) {
-    return { refused: `WORKERS=${workers} needs DATABASE_URL: the embedded database (PGlite) has one writer, one process. Set DATABASE_URL to a PostgreSQL server, or WORKERS=1` };
+    return {
+      refused: `WORKERS=${workers} needs DATABASE_URL: the embedded database (PGlite) has one writer, one process. Set DATABASE_URL to a PostgreSQL server, or WORKERS=1`,
+    };
   }
   return { workers };
 }
@@ -46,7 +49,11 @@ export function runPrimary(workers) {
 
   /** @param {"owner" | "peer"} role */
   const fork = (role) => {
-    const worker = cluster.fork({ BSN_CLUSTER_ROLE: role, BSN_ENGINES_SOCKET: enginesSocket, WORKERS: String(workers) });
+    const worker = cluster.fork({
+      BSN_CLUSTER_ROLE: role,
+      BSN_ENGINES_SOCKET: enginesSocket,
+      WORKERS: String(workers),
+    });
     roles.set(worker.id, role);
     return worker;
   };
@@ -55,7 +62,9 @@ export function runPrimary(workers) {
   owner.once("listening", () => {
     ownerListening = true;
     for (let i = 1; i < workers; i++) fork("peer");
-    console.log(`[cluster] ${workers} workers on one port (primary ${process.pid}; the embedded engines in worker ${owner.process.pid})`);
+    console.log(
+      `[cluster] ${workers} workers on one port (primary ${process.pid}; the embedded engines in worker ${owner.process.pid})`,
+    );
   });
 
   cluster.on("exit", (worker, code, signal) => {

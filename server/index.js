@@ -29,7 +29,6 @@ if (size.workers > 1 && cluster.isPrimary) {
 }
 
 async function serve() {
-
   /** How long the requests under way may take after SIGTERM before their connections are closed. */
   const SHUTDOWN_GRACE_MS = 25_000;
 

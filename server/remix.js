@@ -211,7 +211,9 @@ function isResourceRequest(routes, req) {
   const url = new URL(req.originalUrl, "http://localhost");
   if (url.searchParams.has("_data")) return false;
   const matches = matchRoutes(routes, url.pathname);
-  const deepest = /** @type {{ module?: { default?: unknown; ErrorBoundary?: unknown } } | undefined} */ (matches?.at(-1)?.route);
+  const deepest = /** @type {{ module?: { default?: unknown; ErrorBoundary?: unknown } } | undefined} */ (
+    matches?.at(-1)?.route
+  );
   return !!deepest && deepest.module?.default == null && deepest.module?.ErrorBoundary == null;
 }
 

@@ -13,5 +13,12 @@ export type Tone = keyof typeof TONES;
 
 /** A status as a small coloured pill. */
 export function Badge({ tone, testId, children }: { tone: Tone; testId?: string; children: ReactNode }) {
-  return <span data-testid={testId} className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>{children}</span>;
+  return (
+    <span
+      data-testid={testId}
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}
+    >
+      {children}
+    </span>
+  );
 }

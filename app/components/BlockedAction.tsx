@@ -1,13 +1,13 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { BillRow } from "@contract/billing";
-import { billDetailHref, billTypeLabel, billSubject } from "~/lib/bills";
-import { blockedHomeHref, type Block, type BlockedAction } from "~/lib/blocked";
-import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { CompactTable } from "./RecordTable";
-import { SubmitButton } from "./forms";
+import type { BillRow } from "#contract/billing.ts";
+import { billDetailHref, billTypeLabel, billSubject } from "#app/lib/bills.ts";
+import { blockedHomeHref, type Block, type BlockedAction } from "#app/lib/blocked.ts";
+import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { CompactTable } from "./RecordTable.tsx";
+import { SubmitButton } from "./forms.tsx";
 
 /*
  * Blocked actions explained (issue 16, docs/decisions/027), the UI half; the server half is
@@ -38,22 +38,39 @@ export function BlockedLink({
   children: ReactNode;
 }) {
   const { t, i18n } = useTranslation("common");
-  if (!block) return <Link to={to} className={className}>{children}</Link>;
-  const reason = t("blocked.reason", { count: block.count, amount: formatUsd(block.totalCents, i18n.language as Language) });
+  if (!block)
+    return (
+      <Link to={to} className={className}>
+        {children}
+      </Link>
+    );
+  const reason = t("blocked.reason", {
+    count: block.count,
+    amount: formatUsd(block.totalCents, i18n.language as Language),
+  });
   const panel = blockedHomeHref(action, to);
   if (compact) {
     return (
       <span className="inline-flex items-center gap-1" data-testid="blocked-entry">
-        <span aria-disabled="true" className="cursor-not-allowed text-slate-500 line-through decoration-slate-400">{children}</span>
-        <Link to={panel} className="link text-xs" title={reason}>{t("blocked.why")}</Link>
+        <span aria-disabled="true" className="cursor-not-allowed text-slate-500 line-through decoration-slate-400">
+          {children}
+        </span>
+        <Link to={panel} className="link text-xs" title={reason}>
+          {t("blocked.why")}
+        </Link>
       </span>
     );
   }
   return (
     <span className="inline-flex flex-col items-start gap-1" data-testid="blocked-entry">
-      <span aria-disabled="true" className={`${className ?? ""} cursor-not-allowed opacity-50`}>{children}</span>
+      <span aria-disabled="true" className={`${className ?? ""} cursor-not-allowed opacity-50`}>
+        {children}
+      </span>
       <span className="text-xs text-slate-600">
-        {reason} <Link to={panel} className="link font-medium">{t("blocked.payFirst")}</Link>
+        {reason}{" "}
+        <Link to={panel} className="link font-medium">
+          {t("blocked.payFirst")}
+        </Link>
       </span>
     </span>
   );
@@ -67,7 +84,14 @@ export function useBlockedTarget() {
   const { t, i18n } = useTranslation("common");
   return (action: BlockedAction, block: Block, to: string): { to: string; note?: string; blocked: boolean } =>
     block
-      ? { to: blockedHomeHref(action, to), note: t("blocked.reason", { count: block.count, amount: formatUsd(block.totalCents, i18n.language as Language) }), blocked: true }
+      ? {
+          to: blockedHomeHref(action, to),
+          note: t("blocked.reason", {
+            count: block.count,
+            amount: formatUsd(block.totalCents, i18n.language as Language),
+          }),
+          blocked: true,
+        }
       : { to, blocked: false };
 }
 
@@ -78,12 +102,27 @@ function DueBillsTable({ bills, language }: { bills: DueBill[]; language: Langua
   // The bill types' names are in the billing namespace: load it on a client-side navigation too.
   const { t } = useTranslation(["common", "billing"]);
   return (
-    <CompactTable testId="due-bills" rows={bills} rowKey={(b) => b.billId} columns={[
-      { header: t("blocked.billNo"), cell: (b) => <Link to={billDetailHref(b)} className="link font-mono text-xs">{b.billNo}</Link> },
-      { header: t("blocked.type"), cell: (b) => `${billTypeLabel(t, b.billType)}${b.serviceName ? ` · ${billSubject(t, b)}` : ""}` },
-      { header: t("blocked.amount"), numeric: true, cell: (b) => formatUsd(b.payCents, language) },
-      { header: zoneHeader(t, t("blocked.deadline")), cell: (b) => formatDate(b.deadline, language, true, false) },
-    ]} />
+    <CompactTable
+      testId="due-bills"
+      rows={bills}
+      rowKey={(b) => b.billId}
+      columns={[
+        {
+          header: t("blocked.billNo"),
+          cell: (b) => (
+            <Link to={billDetailHref(b)} className="link font-mono text-xs">
+              {b.billNo}
+            </Link>
+          ),
+        },
+        {
+          header: t("blocked.type"),
+          cell: (b) => `${billTypeLabel(t, b.billType)}${b.serviceName ? ` · ${billSubject(t, b)}` : ""}`,
+        },
+        { header: t("blocked.amount"), numeric: true, cell: (b) => formatUsd(b.payCents, language) },
+        { header: zoneHeader(t, t("blocked.deadline")), cell: (b) => formatDate(b.deadline, language, true, false) },
+      ]}
+    />
   );
 }
 
@@ -109,11 +148,21 @@ export function PayBillsForm({
   const location = useLocation();
   return (
     <Form method="post" action={location.pathname + location.search} className="flex flex-wrap items-center gap-2">
-      {bills.filter((b) => b.payable).map((b) => <input key={b.billId} type="hidden" name="billId" value={b.billId} />)}
+      {bills
+        .filter((b) => b.payable)
+        .map((b) => (
+          <input key={b.billId} type="hidden" name="billId" value={b.billId} />
+        ))}
       <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       {returnTo ? <input type="hidden" name="returnTo" value={returnTo} /> : null}
-      <SubmitButton intent={intent} className="btn-primary">{label}</SubmitButton>
-      {cancel ? <Link to={cancel.to} className="btn-secondary">{cancel.label}</Link> : null}
+      <SubmitButton intent={intent} className="btn-primary">
+        {label}
+      </SubmitButton>
+      {cancel ? (
+        <Link to={cancel.to} className="btn-secondary">
+          {cancel.label}
+        </Link>
+      ) : null}
     </Form>
   );
 }
@@ -123,9 +172,19 @@ export function PayFailure({ failure }: { failure: { messageKey: string; insuffi
   const { t } = useTranslation("common");
   if (!failure) return null;
   return (
-    <div role="alert" data-testid="pay-error" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+    <div
+      role="alert"
+      data-testid="pay-error"
+      className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
+    >
       <p>{t(failure.messageKey)}</p>
-      {failure.insufficient ? <p className="mt-2"><Link to={RECHARGE} className="link font-medium">{t("blocked.recharge")}</Link></p> : null}
+      {failure.insufficient ? (
+        <p className="mt-2">
+          <Link to={RECHARGE} className="link font-medium">
+            {t("blocked.recharge")}
+          </Link>
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -136,7 +195,13 @@ export function BlockedPanel({
   language,
   failure,
 }: {
-  panel: { action: BlockedAction; returnTo: string | null; due: { bills: DueBill[]; count: number; totalCents: number; payableCents: number }; balanceCents: number; idempotencyKey: string };
+  panel: {
+    action: BlockedAction;
+    returnTo: string | null;
+    due: { bills: DueBill[]; count: number; totalCents: number; payableCents: number };
+    balanceCents: number;
+    idempotencyKey: string;
+  };
   language: Language;
   failure?: { messageKey: string; insufficient: boolean };
 }) {
@@ -147,24 +212,51 @@ export function BlockedPanel({
   if (due.count === 0) {
     return (
       <section aria-labelledby="blocked-title" className="card border-green-200" data-testid="blocked-panel">
-        <h2 id="blocked-title" className="font-semibold">{t("blocked.clearTitle", { action })}</h2>
-        {panel.returnTo ? <Link to={panel.returnTo} className="btn-primary mt-3 inline-block">{t("blocked.continue")}</Link> : null}
+        <h2 id="blocked-title" className="font-semibold">
+          {t("blocked.clearTitle", { action })}
+        </h2>
+        {panel.returnTo ? (
+          <Link to={panel.returnTo} className="btn-primary mt-3 inline-block">
+            {t("blocked.continue")}
+          </Link>
+        ) : null}
       </section>
     );
   }
   const payable = due.bills.some((b) => b.payable);
   return (
     <section aria-labelledby="blocked-title" className="card space-y-3 border-amber-300" data-testid="blocked-panel">
-      <h2 id="blocked-title" className="font-semibold">{t("blocked.title", { action })}</h2>
-      <p className="text-sm text-slate-700">{t("blocked.intro", { count: due.count, amount: money(due.totalCents) })}</p>
-      <div className="overflow-x-auto"><DueBillsTable bills={due.bills} language={language} /></div>
-      <p className="text-sm text-slate-600" data-testid="blocked-balance">{t("blocked.balance", { balance: money(panel.balanceCents) })}</p>
-      {payable && panel.balanceCents < due.payableCents ? <p className="text-sm text-amber-800">{t("blocked.short")} <Link to={RECHARGE} className="link">{t("blocked.recharge")}</Link></p> : null}
+      <h2 id="blocked-title" className="font-semibold">
+        {t("blocked.title", { action })}
+      </h2>
+      <p className="text-sm text-slate-700">
+        {t("blocked.intro", { count: due.count, amount: money(due.totalCents) })}
+      </p>
+      <div className="overflow-x-auto">
+        <DueBillsTable bills={due.bills} language={language} />
+      </div>
+      <p className="text-sm text-slate-600" data-testid="blocked-balance">
+        {t("blocked.balance", { balance: money(panel.balanceCents) })}
+      </p>
+      {payable && panel.balanceCents < due.payableCents ? (
+        <p className="text-sm text-amber-800">
+          {t("blocked.short")}{" "}
+          <Link to={RECHARGE} className="link">
+            {t("blocked.recharge")}
+          </Link>
+        </p>
+      ) : null}
       {!payable ? <p className="text-sm text-slate-600">{t("blocked.notPayable")}</p> : null}
       <PayFailure failure={failure} />
       {payable ? (
-        <PayBillsForm bills={due.bills} idempotencyKey={panel.idempotencyKey} returnTo={panel.returnTo} intent="payAndContinue"
-          label={t("blocked.payAndContinue", { amount: money(due.payableCents) })} cancel={{ to: "/g/home/index", label: t("blocked.notNow") }} />
+        <PayBillsForm
+          bills={due.bills}
+          idempotencyKey={panel.idempotencyKey}
+          returnTo={panel.returnTo}
+          intent="payAndContinue"
+          label={t("blocked.payAndContinue", { amount: money(due.payableCents) })}
+          cancel={{ to: "/g/home/index", label: t("blocked.notNow") }}
+        />
       ) : null}
     </section>
   );

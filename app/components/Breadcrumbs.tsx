@@ -15,9 +15,16 @@ export function Breadcrumbs() {
           <li key={c.key + i} className="flex items-center gap-1">
             {i > 0 ? <span aria-hidden="true">/</span> : null}
             {c.to && i < crumbs.length - 1 ? (
-              <Link to={c.to} className="hover:text-brand-700">{t(c.key)}</Link>
+              <Link to={c.to} className="hover:text-brand-700">
+                {t(c.key)}
+              </Link>
             ) : (
-              <span aria-current={i === crumbs.length - 1 ? "page" : undefined} className={i === crumbs.length - 1 ? "text-slate-800" : ""}>{t(c.key)}</span>
+              <span
+                aria-current={i === crumbs.length - 1 ? "page" : undefined}
+                className={i === crumbs.length - 1 ? "text-slate-800" : ""}
+              >
+                {t(c.key)}
+              </span>
             )}
           </li>
         ))}

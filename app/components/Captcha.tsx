@@ -2,10 +2,12 @@ import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, useField } from "@conform-to/react";
 import { useLocation, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorList } from "./forms";
+import { ErrorList } from "./forms.tsx";
 
 /** A captcha to show, or (image null) the message of why there is none: too many asked for from this address. */
-export type CaptchaData = { captchaKey: string; image: string; unavailableKey?: undefined } | { captchaKey: ""; image: null; unavailableKey: string };
+export type CaptchaData =
+  | { captchaKey: string; image: string; unavailableKey?: undefined }
+  | { captchaKey: ""; image: null; unavailableKey: string };
 
 /**
  * The image captcha (SPEC §5 Login/Registration). A new one comes with every page load and after every
@@ -19,14 +21,24 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
   const props = getInputProps(meta, { type: "text" });
   return (
     <div>
-      <label htmlFor={meta.id} className="label">{t("captcha.label")}</label>
+      <label htmlFor={meta.id} className="label">
+        {t("captcha.label")}
+      </label>
       <input type="hidden" name="captchaKey" value={captcha.captchaKey} />
       <div className="flex items-center gap-3">
         <input {...props} key={captcha.captchaKey} defaultValue="" autoComplete="off" className="input max-w-[10rem]" />
         {captcha.image !== null ? (
-          <img src={captcha.image} alt={t("captcha.alt")} width={120} height={40} className="h-10 w-[120px] rounded border border-slate-200 bg-white" />
+          <img
+            src={captcha.image}
+            alt={t("captcha.alt")}
+            width={120}
+            height={40}
+            className="h-10 w-[120px] rounded border border-slate-200 bg-white"
+          />
         ) : (
-          <p role="alert" data-testid="captcha-unavailable" className="text-sm text-red-700">{t(captcha.unavailableKey)}</p>
+          <p role="alert" data-testid="captcha-unavailable" className="text-sm text-red-700">
+            {t(captcha.unavailableKey)}
+          </p>
         )}
         <a
           href={location.pathname + location.search}

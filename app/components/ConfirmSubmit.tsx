@@ -1,7 +1,7 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useEffect, useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { sameServiceName } from "@contract/services";
+import { sameServiceName } from "#contract/services.ts";
 
 /** A destructive decision confirmed by typing a name (docs/decisions/029): the field's label and the name. */
 export type TypeToConfirm = { name: string; label: string };
@@ -51,8 +51,18 @@ export function ConfirmSubmit({
       <button type="button" className={className} onClick={() => setOpen(!canOpen || canOpen())}>
         {label}
       </button>
-      <ConfirmDialog open={open} onClose={() => setOpen(false)} formId={formId} name={name} value={value} title={title}
-        question={question} confirmLabel={confirmLabel} className={className} typeToConfirm={typeToConfirm} />
+      <ConfirmDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        formId={formId}
+        name={name}
+        value={value}
+        title={title}
+        question={question}
+        confirmLabel={confirmLabel}
+        className={className}
+        typeToConfirm={typeToConfirm}
+      />
     </>
   );
 }
@@ -97,8 +107,18 @@ export function ConfirmDialog({
           <div className="mt-2 text-slate-600">{question}</div>
           {typeToConfirm ? (
             <div className="mt-4">
-              <label htmlFor={inputId} className="label">{typeToConfirm.label}</label>
-              <input id={inputId} name="confirmName" form={formId} autoComplete="off" className="input" value={typed} onChange={(e) => setTyped(e.target.value)} />
+              <label htmlFor={inputId} className="label">
+                {typeToConfirm.label}
+              </label>
+              <input
+                id={inputId}
+                name="confirmName"
+                form={formId}
+                autoComplete="off"
+                className="input"
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+              />
             </div>
           ) : null}
           <div className="mt-6 flex justify-end gap-2">
@@ -106,7 +126,15 @@ export function ConfirmDialog({
               {t("actions.cancel")}
             </button>
             <input type="hidden" name="confirmed" value="yes" form={formId} />
-            <button type="submit" form={formId} name={name} value={value} className={className} disabled={!matches} onClick={() => setTimeout(onClose, 0)}>
+            <button
+              type="submit"
+              form={formId}
+              name={name}
+              value={value}
+              className={className}
+              disabled={!matches}
+              onClick={() => setTimeout(onClose, 0)}
+            >
               {confirmLabel}
             </button>
           </div>

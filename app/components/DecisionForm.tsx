@@ -2,9 +2,9 @@ import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/r
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { FormErrors, TextAreaField } from "./forms";
-import { RowActions } from "./RowActions";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { FormErrors, TextAreaField } from "./forms.tsx";
+import { RowActions } from "./RowActions.tsx";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** What a queue's action answers for one item's decision form (see decideQueueItem). */
 export type DecisionActionData = { id: number; result: SubmissionResult<string[]> };
@@ -36,7 +36,11 @@ export function DecisionForm({
 }) {
   const { t } = useTranslation(ns);
   const actionData = useActionData<DecisionActionData>();
-  const [form, fields] = useSchemaForm(schema, actionData && actionData.id === idValue ? actionData.result : undefined, { id: formId });
+  const [form, fields] = useSchemaForm(
+    schema,
+    actionData && actionData.id === idValue ? actionData.result : undefined,
+    { id: formId },
+  );
   return (
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="space-y-2">
@@ -46,8 +50,20 @@ export function DecisionForm({
         <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
         <RowActions
           name={subject ?? `#${idValue}`}
-          main={<button type="submit" name="decision" value="approve" className="btn-primary">{t("ops.approve")}</button>}
-          more={[{ key: "reject", label: t("ops.reject"), danger: true, dataAction: "reject", submit: { form: formId, name: "decision", value: "reject" } }]}
+          main={
+            <button type="submit" name="decision" value="approve" className="btn-primary">
+              {t("ops.approve")}
+            </button>
+          }
+          more={[
+            {
+              key: "reject",
+              label: t("ops.reject"),
+              danger: true,
+              dataAction: "reject",
+              submit: { form: formId, name: "decision", value: "reject" },
+            },
+          ]}
         />
       </Form>
     </FormProvider>

@@ -31,8 +31,12 @@ export function ErrorView({ standalone = false }: { standalone?: boolean }) {
       <h1 className="mt-2 text-xl font-semibold text-slate-900">{t(key)}</h1>
       <p className="mt-2 text-sm text-slate-600">{t("common:errorPage.hint")}</p>
       <div className="mt-6 flex justify-center gap-3">
-        <Link to="/g/main/index" className="btn-secondary">{t("common:errorPage.home")}</Link>
-        <a href="" className="btn-primary">{t("common:errorPage.retry")}</a>
+        <Link to="/g/main/index" className="btn-secondary">
+          {t("common:errorPage.home")}
+        </Link>
+        <a href="" className="btn-primary">
+          {t("common:errorPage.retry")}
+        </a>
       </div>
     </section>
   );

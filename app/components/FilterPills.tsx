@@ -8,8 +8,12 @@ export function FilterPills({ label, links }: { label?: string; links: FilterLin
   return (
     <nav aria-label={label} className="flex flex-wrap gap-2 text-sm">
       {links.map((l) => (
-        <Link key={l.key} to={l.to} aria-current={l.current ? "page" : undefined}
-          className={`rounded-full px-3 py-1 ${l.current ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+        <Link
+          key={l.key}
+          to={l.to}
+          aria-current={l.current ? "page" : undefined}
+          className={`rounded-full px-3 py-1 ${l.current ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}
+        >
           {l.label}
         </Link>
       ))}

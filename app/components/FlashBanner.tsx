@@ -12,7 +12,11 @@ const STYLES: Record<Flash["kind"], string> = {
 export function FlashBanner({ flash }: { flash: Flash }) {
   const { t } = useTranslation();
   return (
-    <div role={flash.kind === "error" ? "alert" : "status"} data-testid="flash" className={`border-b px-4 py-2 text-center text-sm ${STYLES[flash.kind]}`}>
+    <div
+      role={flash.kind === "error" ? "alert" : "status"}
+      data-testid="flash"
+      className={`border-b px-4 py-2 text-center text-sm ${STYLES[flash.kind]}`}
+    >
       {t(flash.key, flash.params)}
     </div>
   );

@@ -13,16 +13,34 @@ export function Footer() {
   return (
     <footer className="border-t border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
-        <p>© {new Date().getUTCFullYear()} {t("brand")}</p>
+        <p>
+          © {new Date().getUTCFullYear()} {t("brand")}
+        </p>
         <nav aria-label={t("footer.legal")} className="flex flex-wrap gap-4">
-          <Link className="link" to="/g/main/PrivacyStatement">{t("footer.privacyStatement")}</Link>
-          <Link className="link" to="/g/main/PrivateAgreement">{t("footer.agreement")}</Link>
-          <Link className="link" to="/g/main/privacy">{t("footer.privacy")}</Link>
-          <Link className="link" to="/g/main/contactUs">{t("nav.contactUs")}</Link>
-          <Link className="link" to="/g/main/announcements">{t("nav.announcements")}</Link>
-          <Link className="link" to="/g/main/serviceNetworkLeague">{t("nav.partners")}</Link>
-          <Link className="link" to="/g/main/technicalSupport">{t("nav.technicalSupport")}</Link>
-          <Link className="link" to="/g/main/subscribes">{t("nav.subscribes")}</Link>
+          <Link className="link" to="/g/main/PrivacyStatement">
+            {t("footer.privacyStatement")}
+          </Link>
+          <Link className="link" to="/g/main/PrivateAgreement">
+            {t("footer.agreement")}
+          </Link>
+          <Link className="link" to="/g/main/privacy">
+            {t("footer.privacy")}
+          </Link>
+          <Link className="link" to="/g/main/contactUs">
+            {t("nav.contactUs")}
+          </Link>
+          <Link className="link" to="/g/main/announcements">
+            {t("nav.announcements")}
+          </Link>
+          <Link className="link" to="/g/main/serviceNetworkLeague">
+            {t("nav.partners")}
+          </Link>
+          <Link className="link" to="/g/main/technicalSupport">
+            {t("nav.technicalSupport")}
+          </Link>
+          <Link className="link" to="/g/main/subscribes">
+            {t("nav.subscribes")}
+          </Link>
         </nav>
         <nav aria-label={t("footer.social")} className="flex gap-4">
           {SOCIAL.map((s) => (

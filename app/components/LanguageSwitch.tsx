@@ -1,6 +1,6 @@
 import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { supportedLanguages } from "~/lib/i18n";
+import { supportedLanguages } from "#app/lib/i18n.ts";
 
 /** A plain link per language: works without JavaScript (SPEC §1, issue "Foundation" §4). */
 export function LanguageSwitch({ className = "" }: { className?: string }) {

@@ -26,8 +26,12 @@ export function ListFilterForm({
     <Form method="get" action={action} aria-label={label} className={`card grid gap-3 !p-4 sm:grid-cols-2 ${grid}`}>
       {children}
       <div className="flex items-end gap-2">
-        <button type="submit" className="btn-primary">{searchLabel}</button>
-        <Link to={resetTo} className="btn-secondary">{resetLabel}</Link>
+        <button type="submit" className="btn-primary">
+          {searchLabel}
+        </button>
+        <Link to={resetTo} className="btn-secondary">
+          {resetLabel}
+        </Link>
       </div>
     </Form>
   );
@@ -51,20 +55,38 @@ export function SelectFilter({
 }) {
   return (
     <div>
-      <label htmlFor={id} className="label">{label}</label>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
       <select id={id} name={name} defaultValue={value ?? ""} className="input">
         <option value="">{allLabel}</option>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </div>
   );
 }
 
 /** One end of a date range (YYYY-MM-DD). */
-export function DateFilter({ id, name = id, label, value }: { id: string; name?: string; label: string; value: string | undefined }) {
+export function DateFilter({
+  id,
+  name = id,
+  label,
+  value,
+}: {
+  id: string;
+  name?: string;
+  label: string;
+  value: string | undefined;
+}) {
   return (
     <div>
-      <label htmlFor={id} className="label">{label}</label>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
       <input id={id} name={name} type="date" defaultValue={value ?? ""} className="input" />
     </div>
   );

@@ -1,17 +1,34 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LanguageSwitch } from "./LanguageSwitch";
-import { Logo } from "./Logo";
+import { LanguageSwitch } from "./LanguageSwitch.tsx";
+import { Logo } from "./Logo.tsx";
 
 /** "Mail me a desktop link" for `path` (a /g/ page): the address, and a POST that mails it (no JavaScript needed). */
 export function DesktopLinkForm({ path, className = "" }: { path: string; className?: string }) {
   const { t } = useTranslation();
   return (
-    <Form method="post" action="/g/main/desktopLink" className={`space-y-2 text-left ${className}`} data-testid="desktop-link-form">
+    <Form
+      method="post"
+      action="/g/main/desktopLink"
+      className={`space-y-2 text-left ${className}`}
+      data-testid="desktop-link-form"
+    >
       <input type="hidden" name="path" value={path} />
-      <label htmlFor="desktop-link-email" className="label">{t("mobile.emailLabel")}</label>
-      <input id="desktop-link-email" name="email" type="email" required autoComplete="email" maxLength={100} className="input" />
-      <button type="submit" className="btn-primary w-full">{t("mobile.mailLink")}</button>
+      <label htmlFor="desktop-link-email" className="label">
+        {t("mobile.emailLabel")}
+      </label>
+      <input
+        id="desktop-link-email"
+        name="email"
+        type="email"
+        required
+        autoComplete="email"
+        maxLength={100}
+        className="input"
+      />
+      <button type="submit" className="btn-primary w-full">
+        {t("mobile.mailLink")}
+      </button>
     </Form>
   );
 }
@@ -38,13 +55,21 @@ export function MobileNotice({ signedIn }: { signedIn: boolean }) {
         <div className="mt-6 flex flex-col gap-2">
           {signedIn ? (
             <Form method="post" action="/g/home/logout">
-              <button type="submit" className="btn-secondary w-full">{t("mobile.logout")}</button>
+              <button type="submit" className="btn-secondary w-full">
+                {t("mobile.logout")}
+              </button>
             </Form>
           ) : (
-            <Link className="btn-secondary" to="/g/main/Login/Logins">{t("nav.login")}</Link>
+            <Link className="btn-secondary" to="/g/main/Login/Logins">
+              {t("nav.login")}
+            </Link>
           )}
-          <Link className="btn-secondary" to="/g/main/index">{t("mobile.home")}</Link>
-          <Link className="link" to="/g/main/documentation">{t("nav.documentation")}</Link>
+          <Link className="btn-secondary" to="/g/main/index">
+            {t("mobile.home")}
+          </Link>
+          <Link className="link" to="/g/main/documentation">
+            {t("nav.documentation")}
+          </Link>
         </div>
       </main>
     </div>

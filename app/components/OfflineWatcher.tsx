@@ -38,7 +38,11 @@ export function OfflineWatcher({ signedIn }: { signedIn: boolean }) {
   if (!offline) return null;
   const home = signedIn ? "/g/home/index" : "/g/main/index";
   return (
-    <div role="alert" data-testid="offline" className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/70 p-6">
+    <div
+      role="alert"
+      data-testid="offline"
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/70 p-6"
+    >
       <div className="card max-w-md text-center">
         <h2 className="text-lg font-semibold">{t("offline.title")}</h2>
         <p className="mt-2 text-sm text-slate-600">{t("offline.body")}</p>

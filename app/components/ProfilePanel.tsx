@@ -7,7 +7,12 @@ type Props = { userName: string; realName: string; userType: 1 | 2; open: boolea
 
 type Leave = "logout" | "logoutEverywhere";
 
-function PanelBody({ userName, realName, userType, onLeave }: Omit<Props, "open" | "closeHref"> & { onLeave?: (intent: Leave) => void }) {
+function PanelBody({
+  userName,
+  realName,
+  userType,
+  onLeave,
+}: Omit<Props, "open" | "closeHref"> & { onLeave?: (intent: Leave) => void }) {
   const { t } = useTranslation();
   const leave = (intent: Leave) => (event: MouseEvent) => {
     if (onLeave) {
@@ -19,13 +24,29 @@ function PanelBody({ userName, realName, userType, onLeave }: Omit<Props, "open"
     <div className="space-y-6">
       <div>
         <p className="text-lg font-semibold text-slate-900">{realName}</p>
-        <p className="text-sm text-slate-500">{userName} · {t(`userType.${userType}`)}</p>
+        <p className="text-sm text-slate-500">
+          {userName} · {t(`userType.${userType}`)}
+        </p>
       </div>
       <ul className="space-y-2">
-        <li><Link to="/g/home/userCenter/ChangePassword" className="btn-secondary w-full">{t("profile.changePassword")}</Link></li>
-        <li><Link to="/g/home/logout" className="btn-danger w-full" onClick={leave("logout")}>{t("profile.logout")}</Link></li>
         <li>
-          <Link to="/g/home/logout?scope=everywhere" className="btn-secondary w-full" onClick={leave("logoutEverywhere")}>{t("profile.logoutEverywhere")}</Link>
+          <Link to="/g/home/userCenter/ChangePassword" className="btn-secondary w-full">
+            {t("profile.changePassword")}
+          </Link>
+        </li>
+        <li>
+          <Link to="/g/home/logout" className="btn-danger w-full" onClick={leave("logout")}>
+            {t("profile.logout")}
+          </Link>
+        </li>
+        <li>
+          <Link
+            to="/g/home/logout?scope=everywhere"
+            className="btn-secondary w-full"
+            onClick={leave("logoutEverywhere")}
+          >
+            {t("profile.logoutEverywhere")}
+          </Link>
           <p className="mt-1 text-xs text-slate-500">{t("profile.logoutEverywhereHint")}</p>
         </li>
       </ul>
@@ -60,10 +81,17 @@ export function ProfilePanel(props: Props) {
 
       {/* Without JavaScript: the panel rendered by the server when the link was followed. */}
       {props.open && !open ? (
-        <aside aria-labelledby="profile-title" className="fixed inset-y-0 right-0 z-40 w-80 border-l border-slate-200 bg-white p-6 shadow-xl">
+        <aside
+          aria-labelledby="profile-title"
+          className="fixed inset-y-0 right-0 z-40 w-80 border-l border-slate-200 bg-white p-6 shadow-xl"
+        >
           <div className="mb-6 flex items-center justify-between">
-            <h2 id="profile-title" className="font-semibold">{t("topbar.profile")}</h2>
-            <Link to={props.closeHref} className="text-sm text-slate-500 hover:text-slate-800">{t("actions.close")}</Link>
+            <h2 id="profile-title" className="font-semibold">
+              {t("topbar.profile")}
+            </h2>
+            <Link to={props.closeHref} className="text-sm text-slate-500 hover:text-slate-800">
+              {t("actions.close")}
+            </Link>
           </div>
           <PanelBody {...props} />
         </aside>
@@ -74,20 +102,44 @@ export function ProfilePanel(props: Props) {
         <DialogPanel className="fixed inset-y-0 right-0 w-80 border-l border-slate-200 bg-white p-6 shadow-xl">
           <div className="mb-6 flex items-center justify-between">
             <DialogTitle className="font-semibold">{t("topbar.profile")}</DialogTitle>
-            <button type="button" onClick={() => setOpen(false)} className="text-sm text-slate-500 hover:text-slate-800">{t("actions.close")}</button>
+            <button
+              type="button"
+              onClick={() => setOpen(false)}
+              className="text-sm text-slate-500 hover:text-slate-800"
+            >
+              {t("actions.close")}
+            </button>
           </div>
-          <PanelBody {...props} onLeave={(intent) => { setOpen(false); setConfirming(intent); }} />
+          <PanelBody
+            {...props}
+            onLeave={(intent) => {
+              setOpen(false);
+              setConfirming(intent);
+            }}
+          />
         </DialogPanel>
       </Dialog>
 
-      <Dialog open={confirming !== null} onClose={() => setConfirming(null)} className="relative z-50" role="alertdialog" aria-label={t(everywhere ? "logout.everywhereTitle" : "logout.title")}>
+      <Dialog
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        className="relative z-50"
+        role="alertdialog"
+        aria-label={t(everywhere ? "logout.everywhereTitle" : "logout.title")}
+      >
         <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="card w-full max-w-sm">
-            <DialogTitle className="font-semibold">{t(everywhere ? "logout.everywhereTitle" : "logout.title")}</DialogTitle>
-            <p className="mt-2 text-sm text-slate-600">{t(everywhere ? "logout.everywhereQuestion" : "logout.question")}</p>
+            <DialogTitle className="font-semibold">
+              {t(everywhere ? "logout.everywhereTitle" : "logout.title")}
+            </DialogTitle>
+            <p className="mt-2 text-sm text-slate-600">
+              {t(everywhere ? "logout.everywhereQuestion" : "logout.question")}
+            </p>
             <Form method="post" action="/g/home/logout" className="mt-6 flex justify-end gap-2">
-              <button type="button" className="btn-secondary" onClick={() => setConfirming(null)}>{t("actions.cancel")}</button>
+              <button type="button" className="btn-secondary" onClick={() => setConfirming(null)}>
+                {t("actions.cancel")}
+              </button>
               <button type="submit" name="intent" value={confirming ?? "logout"} className="btn-danger">
                 {t(everywhere ? "logout.everywhereConfirm" : "logout.confirm")}
               </button>

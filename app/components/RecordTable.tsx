@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { ReactNode } from "react";
-import { Pagination } from "./Pagination";
+import { Pagination } from "./Pagination.tsx";
 
 /** One column of a RecordTable or CompactTable: its heading and what a row shows in it. */
 export type Column<Row> = {
@@ -42,19 +42,28 @@ function Table<Row>({
   footer?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const align = (column: Column<Row>, extra: string) => [space, column.numeric ? `text-right ${extra}`.trim() : ""].filter(Boolean).join(" ");
+  const align = (column: Column<Row>, extra: string) =>
+    [space, column.numeric ? `text-right ${extra}`.trim() : ""].filter(Boolean).join(" ");
   return (
     <table className={tableClass} data-testid={testId}>
       <thead className={headClass}>
         <tr>
-          {columns.map((column, i) => <th key={i} scope="col" className={align(column, "")}>{column.header || <span className="sr-only">{t("common:actions.column")}</span>}</th>)}
+          {columns.map((column, i) => (
+            <th key={i} scope="col" className={align(column, "")}>
+              {column.header || <span className="sr-only">{t("common:actions.column")}</span>}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
         {rows.map((row) => (
           <tr key={rowKey(row)} data-testid={rowTestId} {...rowProps?.(row)}>
             {columns.map((column, i) => (
-              <td key={i} className={[align(column, "tabular-nums"), column.className ?? ""].filter(Boolean).join(" ")} data-testid={column.cellTestId}>
+              <td
+                key={i}
+                className={[align(column, "tabular-nums"), column.className ?? ""].filter(Boolean).join(" ")}
+                data-testid={column.cellTestId}
+              >
                 {column.cell(row)}
               </td>
             ))}
@@ -92,11 +101,18 @@ export function RecordTable<Row>({
   return (
     <>
       {page.rows.length === 0 ? (
-        <div className="card space-y-3 text-center text-slate-500" data-testid={emptyTestId}>{empty}</div>
+        <div className="card space-y-3 text-center text-slate-500" data-testid={emptyTestId}>
+          {empty}
+        </div>
       ) : (
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <Table {...table} rows={page.rows} tableClass="min-w-full divide-y divide-slate-200 text-sm" space="px-3 py-2"
-            headClass="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500" />
+          <Table
+            {...table}
+            rows={page.rows}
+            tableClass="min-w-full divide-y divide-slate-200 text-sm"
+            space="px-3 py-2"
+            headClass="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+          />
         </div>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} sizes={sizes} />
@@ -120,7 +136,12 @@ export function CompactTable<Row>({
   footer?: ReactNode;
 }) {
   return (
-    <Table {...table} rowProps={rowTitle ? (row) => ({ title: rowTitle(row) }) : undefined} tableClass="mt-3 min-w-full text-sm" space="py-2 pr-4 last:pr-0"
-      headClass="text-left text-xs uppercase tracking-wide text-slate-500" />
+    <Table
+      {...table}
+      rowProps={rowTitle ? (row) => ({ title: rowTitle(row) }) : undefined}
+      tableClass="mt-3 min-w-full text-sm"
+      space="py-2 pr-4 last:pr-0"
+      headClass="text-left text-xs uppercase tracking-wide text-slate-500"
+    />
   );
 }

@@ -1,12 +1,12 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { ConfirmDialog, ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmit";
-import { FilterPills } from "./FilterPills";
-import { Pagination } from "./Pagination";
-import { RowActions } from "./RowActions";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { ConfirmDialog, ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmit.tsx";
+import { FilterPills } from "./FilterPills.tsx";
+import { Pagination } from "./Pagination.tsx";
+import { RowActions } from "./RowActions.tsx";
 
 /** `question`: the confirm question of this decision, when the queue words its own (default: payments' "{{action}} {{no}} for {{amount}}?"). */
 type Decision = { value: string; label: string; danger?: boolean; question?: string; typeToConfirm?: TypeToConfirm };
@@ -46,41 +46,114 @@ export function ReviewForm({
   return (
     <Form method="post" id={id} action={location.pathname + location.search} className="space-y-2">
       <input type="hidden" name={noField} value={no} />
-      <label htmlFor={`${id}-comments`} className="sr-only">{t("ops.comments")}</label>
-      <textarea id={`${id}-comments`} name="comments" rows={2} maxLength={500} defaultValue={error?.comments ?? ""} placeholder={hint ?? t("ops.commentsHint")}
-        className="input" aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-      {error ? <p id={`${id}-error`} role="alert" className="field-error">{t(error.messageKey)}</p> : null}
+      <label htmlFor={`${id}-comments`} className="sr-only">
+        {t("ops.comments")}
+      </label>
+      <textarea
+        id={`${id}-comments`}
+        name="comments"
+        rows={2}
+        maxLength={500}
+        defaultValue={error?.comments ?? ""}
+        placeholder={hint ?? t("ops.commentsHint")}
+        className="input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="field-error">
+          {t(error.messageKey)}
+        </p>
+      ) : null}
       <RowActions
         name={subject ?? no}
-        main={main ? (
-          <ConfirmSubmit formId={id} name="decision" value={main.value} label={main.label} title={main.label} question={questionOf(main)}
-            confirmLabel={t("ops.confirm")} className={main.danger ? "btn-danger text-sm" : "btn-primary text-sm"} typeToConfirm={main.typeToConfirm} />
-        ) : undefined}
-        more={others.map((d) => ({ key: d.value, label: d.label, danger: d.danger, dataAction: d.value,
-          submit: { form: id, name: "decision", value: d.value }, onSelect: () => setChosen(d.value) }))}
+        main={
+          main ? (
+            <ConfirmSubmit
+              formId={id}
+              name="decision"
+              value={main.value}
+              label={main.label}
+              title={main.label}
+              question={questionOf(main)}
+              confirmLabel={t("ops.confirm")}
+              className={main.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
+              typeToConfirm={main.typeToConfirm}
+            />
+          ) : undefined
+        }
+        more={others.map((d) => ({
+          key: d.value,
+          label: d.label,
+          danger: d.danger,
+          dataAction: d.value,
+          submit: { form: id, name: "decision", value: d.value },
+          onSelect: () => setChosen(d.value),
+        }))}
       />
       {chosen ? (
-        <ConfirmDialog open onClose={() => setChosen(null)} formId={id} name="decision" value={chosen.value} title={chosen.label}
-          question={questionOf(chosen)} confirmLabel={t("ops.confirm")} className={chosen.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
-          typeToConfirm={chosen.typeToConfirm} />
+        <ConfirmDialog
+          open
+          onClose={() => setChosen(null)}
+          formId={id}
+          name="decision"
+          value={chosen.value}
+          title={chosen.label}
+          question={questionOf(chosen)}
+          confirmLabel={t("ops.confirm")}
+          className={chosen.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
+          typeToConfirm={chosen.typeToConfirm}
+        />
       ) : null}
     </Form>
   );
 }
 
 /** The confirm step of a decision without JavaScript. */
-export function ConfirmStep({ noField, no, decision, label, comments, summary, question, typeToConfirm }: { noField: string; no: string; decision: string; label: string; comments?: string; summary: string; question?: string; typeToConfirm?: TypeToConfirm }) {
+export function ConfirmStep({
+  noField,
+  no,
+  decision,
+  label,
+  comments,
+  summary,
+  question,
+  typeToConfirm,
+}: {
+  noField: string;
+  no: string;
+  decision: string;
+  label: string;
+  comments?: string;
+  summary: string;
+  question?: string;
+  typeToConfirm?: TypeToConfirm;
+}) {
   const { t } = useTranslation("payments");
   const location = useLocation();
   return (
     <div className="card max-w-lg" role="alertdialog" aria-labelledby="review-confirm-title" data-testid="confirm-step">
-      <h2 id="review-confirm-title" className="text-lg font-semibold">{label}</h2>
-      <p className="mt-2 text-slate-600">{question ?? t("ops.confirmQuestion", { action: label, no, amount: summary })}</p>
-      {comments ? <p className="mt-1 text-sm text-slate-500">{t("ops.comments")}: {comments}</p> : null}
-      <Form method="post" action={location.pathname + location.search} className="mt-4 flex flex-wrap justify-end gap-2">
+      <h2 id="review-confirm-title" className="text-lg font-semibold">
+        {label}
+      </h2>
+      <p className="mt-2 text-slate-600">
+        {question ?? t("ops.confirmQuestion", { action: label, no, amount: summary })}
+      </p>
+      {comments ? (
+        <p className="mt-1 text-sm text-slate-500">
+          {t("ops.comments")}: {comments}
+        </p>
+      ) : null}
+      <Form
+        method="post"
+        action={location.pathname + location.search}
+        className="mt-4 flex flex-wrap justify-end gap-2"
+      >
         {typeToConfirm ? (
           <div className="w-full">
-            <label htmlFor="confirm-step-name" className="label">{typeToConfirm.label}</label>
+            <label htmlFor="confirm-step-name" className="label">
+              {typeToConfirm.label}
+            </label>
             <input id="confirm-step-name" name="confirmName" autoComplete="off" required className="input" />
           </div>
         ) : null}
@@ -88,8 +161,12 @@ export function ConfirmStep({ noField, no, decision, label, comments, summary, q
         <input type="hidden" name="decision" value={decision} />
         <input type="hidden" name="comments" value={comments ?? ""} />
         <input type="hidden" name="confirmed" value="yes" />
-        <Link to={location.pathname + location.search} className="btn-secondary">{t("ops.cancel")}</Link>
-        <button type="submit" className="btn-primary">{t("ops.confirm")}</button>
+        <Link to={location.pathname + location.search} className="btn-secondary">
+          {t("ops.cancel")}
+        </Link>
+        <button type="submit" className="btn-primary">
+          {t("ops.confirm")}
+        </button>
       </Form>
     </div>
   );
@@ -101,7 +178,14 @@ export function QueueHeader({ title, status }: { title: string; status: string }
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
       <h2 className="text-lg font-semibold">{title}</h2>
-      <FilterPills links={(["open", "all"] as const).map((s) => ({ key: s, to: `?status=${s}`, current: status === s, label: t(`ops.filter.${s}`) }))} />
+      <FilterPills
+        links={(["open", "all"] as const).map((s) => ({
+          key: s,
+          to: `?status=${s}`,
+          current: status === s,
+          label: t(`ops.filter.${s}`),
+        }))}
+      />
     </div>
   );
 }
@@ -111,7 +195,14 @@ export type QueueReply =
   | { kind: "confirm"; no: string; decision: string; comments: string }
   | { kind: "error"; no: string; comments: string; messageKey: string };
 
-type QueueRecord = { amountCents: number; userName: string; realName: string; createdAt: string; reviewedAt: string | null; reviewComments: string | null };
+type QueueRecord = {
+  amountCents: number;
+  userName: string;
+  realName: string;
+  createdAt: string;
+  reviewedAt: string | null;
+  reviewComments: string | null;
+};
 
 /**
  * An operations queue of money records (remittances, withdrawals): heading and filter, the confirm step of
@@ -160,8 +251,14 @@ export function ReviewQueue<Row extends QueueRecord>({
     <section className="space-y-4">
       <QueueHeader title={title} status={status} />
       {confirming ? (
-        <ConfirmStep noField={noField} no={confirming.no} decision={confirming.decision} label={labels[confirming.decision]}
-          comments={confirming.comments} summary={confirmingRow ? amount(confirmingRow) : ""} />
+        <ConfirmStep
+          noField={noField}
+          no={confirming.no}
+          decision={confirming.decision}
+          label={labels[confirming.decision]}
+          comments={confirming.comments}
+          summary={confirmingRow ? amount(confirmingRow) : ""}
+        />
       ) : null}
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{empty}</p>
@@ -171,19 +268,37 @@ export function ReviewQueue<Row extends QueueRecord>({
             const no = noOf(row);
             const decisions = decisionsOf(row);
             return (
-              <li key={no} className="card grid gap-4 p-4 md:grid-cols-2" data-testid={itemTestId} {...{ [itemNoAttribute]: no }}>
+              <li
+                key={no}
+                className="card grid gap-4 p-4 md:grid-cols-2"
+                data-testid={itemTestId}
+                {...{ [itemNoAttribute]: no }}
+              >
                 <div className="space-y-1 text-sm">
-                  <p className="flex items-center gap-2"><span className="font-mono">{no}</span> {badge(row)}</p>
+                  <p className="flex items-center gap-2">
+                    <span className="font-mono">{no}</span> {badge(row)}
+                  </p>
                   <p className="text-lg font-semibold">{amount(row)}</p>
-                  <p>{t("ops.user")}: {row.userName} ({row.realName})</p>
+                  <p>
+                    {t("ops.user")}: {row.userName} ({row.realName})
+                  </p>
                   <p className="text-slate-500">{formatDate(row.createdAt, language, true)}</p>
                   {extra(row)}
-                  {row.reviewedAt ? <p className="text-slate-500">{formatDate(row.reviewedAt, language, true)} {row.reviewComments ?? ""}</p> : null}
+                  {row.reviewedAt ? (
+                    <p className="text-slate-500">
+                      {formatDate(row.reviewedAt, language, true)} {row.reviewComments ?? ""}
+                    </p>
+                  ) : null}
                 </div>
                 {decisions.length > 0 ? (
-                  <ReviewForm id={`review-${no}`} noField={noField} no={no} summary={amount(row)}
+                  <ReviewForm
+                    id={`review-${no}`}
+                    noField={noField}
+                    no={no}
+                    summary={amount(row)}
                     decisions={decisions.map((d) => ({ value: d, label: labels[d], danger: d === "reject" }))}
-                    error={reply?.kind === "error" && reply.no === no ? reply : null} />
+                    error={reply?.kind === "error" && reply.no === no ? reply : null}
+                  />
                 ) : null}
               </li>
             );

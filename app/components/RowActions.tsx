@@ -62,24 +62,51 @@ function submitWith(formId: string, name: string, value: string) {
 }
 
 /** The item's element: a Link or a submit button tied to its form by id (so it works inside a portal or <details>). */
-function ItemElement({ item, className, scripted = false, ...rest }: { item: RowMenuItem; className: string; scripted?: boolean; onClick?: (event: MouseEvent<HTMLElement>) => void }) {
+function ItemElement({
+  item,
+  className,
+  scripted = false,
+  ...rest
+}: {
+  item: RowMenuItem;
+  className: string;
+  scripted?: boolean;
+  onClick?: (event: MouseEvent<HTMLElement>) => void;
+}) {
   if (item.submit) {
     const submit = item.submit;
     return (
-      <button type={scripted ? "button" : "submit"} form={item.submit.form} name={item.submit.name} value={item.submit.value} aria-label={item.ariaLabel} data-testid={item.testId} data-action={item.dataAction} className={className} {...rest}
+      <button
+        type={scripted ? "button" : "submit"}
+        form={item.submit.form}
+        name={item.submit.name}
+        value={item.submit.value}
+        aria-label={item.ariaLabel}
+        data-testid={item.testId}
+        data-action={item.dataAction}
+        className={className}
+        {...rest}
         onClick={(event) => {
           // The menu's own handler (in `rest`, from Headless UI) closes it; then the form is submitted.
           rest.onClick?.(event);
           if (!scripted) return;
           if (item.onSelect) item.onSelect();
           else submitWith(submit.form, submit.name, submit.value);
-        }}>
+        }}
+      >
         <ItemBody item={item} />
       </button>
     );
   }
   return (
-    <Link to={item.to} aria-label={item.ariaLabel} data-testid={item.testId} data-action={item.dataAction} className={className} {...rest}>
+    <Link
+      to={item.to}
+      aria-label={item.ariaLabel}
+      data-testid={item.testId}
+      data-action={item.dataAction}
+      className={className}
+      {...rest}
+    >
       <ItemBody item={item} />
     </Link>
   );
@@ -89,7 +116,17 @@ function ItemElement({ item, className, scripted = false, ...rest }: { item: Row
  * `main`: the row's main action (any element), shown as is. `more`: the other actions; the menu is left out
  * when there are none. `name`: what the row is about, for the menu button's accessible name.
  */
-export function RowActions({ name, main, more, children }: { name: string; main?: ReactNode; more: RowMenuItem[]; children?: ReactNode }) {
+export function RowActions({
+  name,
+  main,
+  more,
+  children,
+}: {
+  name: string;
+  main?: ReactNode;
+  more: RowMenuItem[];
+  children?: ReactNode;
+}) {
   const { t } = useTranslation("common");
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -108,7 +145,12 @@ export function RowActions({ name, main, more, children }: { name: string; main?
             {button}
             <span aria-hidden="true">▾</span>
           </MenuButton>
-          <MenuItems anchor="bottom end" modal={false} className="z-30 min-w-44 rounded-md bg-white py-1 shadow-lg ring-1 ring-slate-200 focus:outline-none" data-testid="row-menu">
+          <MenuItems
+            anchor="bottom end"
+            modal={false}
+            className="z-30 min-w-44 rounded-md bg-white py-1 shadow-lg ring-1 ring-slate-200 focus:outline-none"
+            data-testid="row-menu"
+          >
             {more.map((item) => (
               <MenuItem key={item.key}>
                 <ItemElement item={item} className={`${ITEM} data-[focus]:bg-slate-100`} scripted />

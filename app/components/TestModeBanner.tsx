@@ -7,7 +7,11 @@ import { useTranslation } from "react-i18next";
 export function TestModeBanner() {
   const { t } = useTranslation();
   return (
-    <section aria-label={t("testMode.title")} data-testid="test-mode-banner" className="border-b border-amber-300 bg-amber-100 px-4 py-1.5 text-center text-sm text-amber-900">
+    <section
+      aria-label={t("testMode.title")}
+      data-testid="test-mode-banner"
+      className="border-b border-amber-300 bg-amber-100 px-4 py-1.5 text-center text-sm text-amber-900"
+    >
       <strong>{t("testMode.title")}</strong> {t("testMode.text")}
     </section>
   );

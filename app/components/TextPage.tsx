@@ -18,7 +18,9 @@ export function TextPage({ page }: { page: string }) {
             <section key={s.heading} id={s.id} className="mt-8 scroll-mt-6">
               <h2 className="text-xl font-semibold text-slate-900">{s.heading}</h2>
               {s.body.map((p) => (
-                <p key={p} className="mt-3 leading-relaxed text-slate-700">{p}</p>
+                <p key={p} className="mt-3 leading-relaxed text-slate-700">
+                  {p}
+                </p>
               ))}
             </section>
           ))

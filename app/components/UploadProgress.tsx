@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { formatSize } from "~/lib/format-number";
-import type { Upload } from "~/lib/use-upload";
+import { formatSize } from "#app/lib/format-number.ts";
+import type { Upload } from "#app/lib/use-upload.ts";
 
 /**
  * The progress of a form's upload (app/lib/use-upload.ts): a labelled <progress> (role progressbar, its value
@@ -14,11 +14,19 @@ export function UploadProgress({ upload }: { upload: Upload }) {
   const { state } = upload;
   if (state.phase === "idle") return null;
   if (state.phase === "cancelled") {
-    return <p role="status" data-testid="upload-cancelled" className="text-sm text-slate-600">{t("upload.cancelled")}</p>;
+    return (
+      <p role="status" data-testid="upload-cancelled" className="text-sm text-slate-600">
+        {t("upload.cancelled")}
+      </p>
+    );
   }
   if (state.phase === "failed") {
     return (
-      <p role="alert" data-testid="upload-error" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+      <p
+        role="alert"
+        data-testid="upload-error"
+        className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
+      >
         {t(state.messageKey)}
       </p>
     );
@@ -28,9 +36,13 @@ export function UploadProgress({ upload }: { upload: Upload }) {
   return (
     <div data-testid="upload-progress" className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-3">
       <div className="flex items-center justify-between gap-3">
-        <span id={labelId} className="text-sm font-medium text-slate-700">{t("upload.label", { name: state.names })}</span>
+        <span id={labelId} className="text-sm font-medium text-slate-700">
+          {t("upload.label", { name: state.names })}
+        </span>
         {sending ? (
-          <button type="button" onClick={upload.cancel} className="btn-secondary">{t("upload.cancel")}</button>
+          <button type="button" onClick={upload.cancel} className="btn-secondary">
+            {t("upload.cancel")}
+          </button>
         ) : null}
       </div>
       <progress aria-labelledby={labelId} max={100} value={percent} className="h-2 w-full accent-brand-600" />

@@ -1,9 +1,9 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { FormErrors, SubmitButton } from "~/components/forms";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
+import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared pieces of the detail and list pages of services and participations. */
 
@@ -13,7 +13,13 @@ export function Table({ head, children, testId }: { head: string[]; children: Re
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid={testId}>
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-          <tr>{head.map((h, i) => <th key={`${h}-${i}`} scope="col" className="px-3 py-2">{h || <span className="sr-only">{t("common:actions.column")}</span>}</th>)}</tr>
+          <tr>
+            {head.map((h, i) => (
+              <th key={`${h}-${i}`} scope="col" className="px-3 py-2">
+                {h || <span className="sr-only">{t("common:actions.column")}</span>}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">{children}</tbody>
       </table>
@@ -31,7 +37,7 @@ export function Field({ label, children }: { label: string; children: ReactNode 
   );
 }
 
-export { inLanguage, nodeLabel } from "~/lib/i18n";
+export { inLanguage, nodeLabel } from "#app/lib/i18n.ts";
 
 /**
  * A bill to pay from the balance now (a service's publish bill, a participation's node order): its number,
@@ -62,13 +68,26 @@ export function BillPayPanel({
   const expired = !!bill.expired;
   const amount = formatUsd(expired ? (bill.reissueCents ?? bill.totalCents) : bill.totalCents, language);
   return (
-    <section id={id} className="card border-amber-200 bg-amber-50" aria-labelledby={`${id}-title`} data-testid={expired ? `${id}-expired` : id}>
-      <h2 id={`${id}-title`} className="font-semibold">{t(expired ? `${texts}.expiredTitle` : `${texts}.title`)}</h2>
-      <p className="mt-1 text-sm text-slate-700">{expired ? t(`${texts}.expiredBody`, { billNo: bill.billNo, amount }) : t(`${texts}.body`)}</p>
+    <section
+      id={id}
+      className="card border-amber-200 bg-amber-50"
+      aria-labelledby={`${id}-title`}
+      data-testid={expired ? `${id}-expired` : id}
+    >
+      <h2 id={`${id}-title`} className="font-semibold">
+        {t(expired ? `${texts}.expiredTitle` : `${texts}.title`)}
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        {expired ? t(`${texts}.expiredBody`, { billNo: bill.billNo, amount }) : t(`${texts}.body`)}
+      </p>
       <dl className="mt-2 grid gap-3 sm:grid-cols-3">
         <Field label={t(`${texts}.billNo`)}>
           {bill.billNo}
-          {expired ? <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-700">{t(`${texts}.expired`)}</span> : null}
+          {expired ? (
+            <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs text-slate-700">
+              {t(`${texts}.expired`)}
+            </span>
+          ) : null}
         </Field>
         <Field label={t(`${texts}.amount`)}>{amount}</Field>
         <Field label={t(`${texts}.deadline`)}>{formatDate(bill.deadline, language, true)}</Field>
@@ -76,13 +95,19 @@ export function BillPayPanel({
       {refusal ? (
         <div className="mt-2">
           <FormErrors errors={[refusal.error]} />
-          {refusal.recharge ? <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">{t(`${texts}.recharge`)}</Link> : null}
+          {refusal.recharge ? (
+            <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">
+              {t(`${texts}.recharge`)}
+            </Link>
+          ) : null}
         </div>
       ) : null}
       <Form method="post" className="mt-3">
         <input type="hidden" name={item.name} value={item.value} />
         <input type="hidden" name="idempotencyKey" value={payKey} />
-        <SubmitButton intent="pay" className="btn-primary">{t(`${texts}.submit`, { amount })}</SubmitButton>
+        <SubmitButton intent="pay" className="btn-primary">
+          {t(`${texts}.submit`, { amount })}
+        </SubmitButton>
       </Form>
     </section>
   );

@@ -26,8 +26,19 @@ function FieldLabel({ htmlFor, required, children }: { htmlFor: string; required
   const { t } = useTranslation("forms");
   return (
     <div className="flex items-baseline gap-1">
-      <label htmlFor={htmlFor} className="label">{children}</label>
-      {required ? <span aria-hidden="true" title={t("requiredMark")} className="text-sm font-semibold text-red-700" data-testid="required-mark">*</span> : null}
+      <label htmlFor={htmlFor} className="label">
+        {children}
+      </label>
+      {required ? (
+        <span
+          aria-hidden="true"
+          title={t("requiredMark")}
+          className="text-sm font-semibold text-red-700"
+          data-testid="required-mark"
+        >
+          *
+        </span>
+      ) : null}
     </div>
   );
 }
@@ -55,9 +66,15 @@ export function TextField({
   const props = getInputProps(meta, { type, ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div className={className}>
-      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>
+        {label}
+      </FieldLabel>
       <input {...props} key={props.key} autoComplete={autoComplete} className="input" />
-      {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {hint ? (
+        <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
@@ -81,7 +98,12 @@ export function FormErrors({ id, errors }: { id?: string; errors?: string[] }) {
   const { t } = useTranslation("forms");
   if (!errors || errors.length === 0) return null;
   return (
-    <div id={id} role="alert" data-testid="form-error" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+    <div
+      id={id}
+      role="alert"
+      data-testid="form-error"
+      className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
+    >
       {[...new Set(errors)].map((key) => (
         <p key={key}>{t(key)}</p>
       ))}
@@ -90,12 +112,30 @@ export function FormErrors({ id, errors }: { id?: string; errors?: string[] }) {
 }
 
 /** A submit button that says it is working while its form is being submitted (or, with `busy`, uploaded). */
-export function SubmitButton({ children, intent, className = "btn-primary w-full", busy: uploading = false }: { children: ReactNode; intent?: string; className?: string; busy?: boolean }) {
+export function SubmitButton({
+  children,
+  intent,
+  className = "btn-primary w-full",
+  busy: uploading = false,
+}: {
+  children: ReactNode;
+  intent?: string;
+  className?: string;
+  busy?: boolean;
+}) {
   const navigation = useNavigation();
   const { t } = useTranslation();
-  const busy = uploading || (navigation.state === "submitting" && (!intent || navigation.formData?.get("intent") === intent));
+  const busy =
+    uploading || (navigation.state === "submitting" && (!intent || navigation.formData?.get("intent") === intent));
   return (
-    <button type="submit" name={intent ? "intent" : undefined} value={intent} className={className} disabled={busy} aria-busy={busy}>
+    <button
+      type="submit"
+      name={intent ? "intent" : undefined}
+      value={intent}
+      className={className}
+      disabled={busy}
+      aria-busy={busy}
+    >
       {busy ? t("actions.working") : children}
     </button>
   );
@@ -119,9 +159,15 @@ export function TextAreaField({
   const props = getTextareaProps(meta, { ariaDescribedBy: hint ? `${meta.id}-hint` : undefined });
   return (
     <div className={className}>
-      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>
+        {label}
+      </FieldLabel>
       <textarea {...props} key={props.key} rows={rows} className="input" />
-      {hint ? <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {hint ? (
+        <p id={`${meta.id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
@@ -146,11 +192,15 @@ export function SelectField({
   const props = getSelectProps(meta);
   return (
     <div className={className}>
-      <FieldLabel htmlFor={meta.id} required={meta.required}>{label}</FieldLabel>
+      <FieldLabel htmlFor={meta.id} required={meta.required}>
+        {label}
+      </FieldLabel>
       <select {...props} key={props.key} className="input">
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
         ))}
       </select>
       <ErrorList id={meta.errorId} errors={meta.errors} />
@@ -173,14 +223,27 @@ export function RadioGroupField({
     <fieldset aria-describedby={meta.errors ? meta.errorId : undefined}>
       <legend className="label">
         {legend}
-        {meta.required ? <span aria-hidden="true" className="ml-1 text-sm font-semibold text-red-700" data-testid="required-mark">*</span> : null}
+        {meta.required ? (
+          <span aria-hidden="true" className="ml-1 text-sm font-semibold text-red-700" data-testid="required-mark">
+            *
+          </span>
+        ) : null}
       </legend>
       <div className="space-y-2">
         {options.map((o) => {
           const props = getInputProps(meta, { type: "radio", value: o.value });
           return (
-            <label key={o.value} className={`flex items-start gap-2 text-sm ${o.disabled ? "text-slate-400" : "text-slate-700"}`}>
-              <input {...props} key={`${props.key}-${o.value}`} id={`${meta.id}-${o.value}`} disabled={o.disabled} className="mt-0.5 h-4 w-4 border-slate-300 text-brand-600" />
+            <label
+              key={o.value}
+              className={`flex items-start gap-2 text-sm ${o.disabled ? "text-slate-400" : "text-slate-700"}`}
+            >
+              <input
+                {...props}
+                key={`${props.key}-${o.value}`}
+                id={`${meta.id}-${o.value}`}
+                disabled={o.disabled}
+                className="mt-0.5 h-4 w-4 border-slate-300 text-brand-600"
+              />
               <span>{o.label}</span>
             </label>
           );
@@ -197,7 +260,19 @@ export function RadioGroupField({
  * a file dropped on it or chosen by a click becomes the input's file (the form posts it as before), and its
  * name and size are shown; keyboard users reach the input itself, whose focus rings the area.
  */
-export function FileField({ name, label, hint, accept, errors }: { name: string; label: string; hint?: string; accept?: string; errors?: string[] }) {
+export function FileField({
+  name,
+  label,
+  hint,
+  accept,
+  errors,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  accept?: string;
+  errors?: string[];
+}) {
   const { t } = useTranslation("forms");
   const [hydrated, setHydrated] = useState(false);
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
@@ -206,12 +281,20 @@ export function FileField({ name, label, hint, accept, errors }: { name: string;
   useEffect(() => setHydrated(true), []);
   const id = `file-${name}`;
   const field = (
-    <input ref={input} id={id} name={name} type="file" accept={accept} aria-invalid={errors?.length ? true : undefined} aria-describedby={hint ? `${id}-hint` : undefined}
+    <input
+      ref={input}
+      id={id}
+      name={name}
+      type="file"
+      accept={accept}
+      aria-invalid={errors?.length ? true : undefined}
+      aria-describedby={hint ? `${id}-hint` : undefined}
       onChange={(e) => {
         const file = e.currentTarget.files?.[0];
         setChosen(file ? { name: file.name, size: file.size } : null);
       }}
-      className={hydrated ? "sr-only" : "block w-full text-sm"} />
+      className={hydrated ? "sr-only" : "block w-full text-sm"}
+    />
   );
   const drop = (e: DragEvent<HTMLDivElement>) => {
     e.preventDefault();
@@ -225,18 +308,39 @@ export function FileField({ name, label, hint, accept, errors }: { name: string;
   };
   return (
     <div>
-      <label htmlFor={id} className="label">{label}</label>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
       {hydrated ? (
-        <div data-testid="file-drop" onClick={(e) => { if (e.target !== input.current) input.current?.click(); }} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={drop}
-          className={`flex cursor-pointer flex-col items-center gap-1 rounded-md border-2 border-dashed px-4 py-5 text-center text-sm focus-within:ring-2 focus-within:ring-brand-500 ${over ? "border-brand-500 bg-brand-50" : errors?.length ? "border-red-300 bg-red-50" : "border-slate-300 bg-white hover:border-brand-400"}`}>
+        <div
+          data-testid="file-drop"
+          onClick={(e) => {
+            if (e.target !== input.current) input.current?.click();
+          }}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={drop}
+          className={`flex cursor-pointer flex-col items-center gap-1 rounded-md border-2 border-dashed px-4 py-5 text-center text-sm focus-within:ring-2 focus-within:ring-brand-500 ${over ? "border-brand-500 bg-brand-50" : errors?.length ? "border-red-300 bg-red-50" : "border-slate-300 bg-white hover:border-brand-400"}`}
+        >
           {field}
           <span aria-hidden="true" className="font-medium text-slate-800" data-testid="file-drop-chosen">
             {chosen ? t("fileDrop.chosen", { name: chosen.name, size: formatSize(chosen.size) }) : t("fileDrop.prompt")}
           </span>
-          <span aria-hidden="true" className="text-xs text-slate-600">{chosen ? t("fileDrop.replace") : t("fileDrop.click")}</span>
+          <span aria-hidden="true" className="text-xs text-slate-600">
+            {chosen ? t("fileDrop.replace") : t("fileDrop.click")}
+          </span>
         </div>
-      ) : field}
-      {hint ? <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      ) : (
+        field
+      )}
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
       <ErrorList errors={errors} />
     </div>
   );

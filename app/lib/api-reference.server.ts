@@ -1,27 +1,27 @@
 import * as z from "zod";
-import { accountPaths } from "@contract/accounts";
-import { auditPaths } from "@contract/audit";
-import { billingFixturePaths, billingPaths } from "@contract/billing";
-import { configurationPaths } from "@contract/configuration";
-import { contractPaths } from "@contract/contracts";
-import { docPaths } from "@contract/docs";
-import { inboxPaths } from "@contract/inbox";
-import { invoicePaths } from "@contract/invoices";
-import { ipfsFixturePaths, ipfsPaths } from "@contract/ipfs";
-import { marketPaths } from "@contract/market";
-import { operationFixturePaths, operationPaths } from "@contract/operations";
-import { operatorAuthFixturePaths, operatorAuthPaths } from "@contract/operator-auth";
-import { paths, type PathSpec } from "@contract/paths";
-import { participationPaths } from "@contract/participation";
-import { paymentPaths } from "@contract/payments";
-import { platformPaths } from "@contract/platform";
-import { pricePaths } from "@contract/prices";
-import { profilePaths } from "@contract/profile";
-import { publicChainPaths } from "@contract/public-chain";
-import { serviceWizardPaths } from "@contract/service-wizard";
-import { serviceFixturePaths, servicePaths } from "@contract/services";
-import { storePaths } from "@contract/store";
-import { testServicePaths } from "@contract/test-services";
+import { accountPaths } from "#contract/accounts.ts";
+import { auditPaths } from "#contract/audit.ts";
+import { billingFixturePaths, billingPaths } from "#contract/billing.ts";
+import { configurationPaths } from "#contract/configuration.ts";
+import { contractPaths } from "#contract/contracts.ts";
+import { docPaths } from "#contract/docs.ts";
+import { inboxPaths } from "#contract/inbox.ts";
+import { invoicePaths } from "#contract/invoices.ts";
+import { ipfsFixturePaths, ipfsPaths } from "#contract/ipfs.ts";
+import { marketPaths } from "#contract/market.ts";
+import { operationFixturePaths, operationPaths } from "#contract/operations.ts";
+import { operatorAuthFixturePaths, operatorAuthPaths } from "#contract/operator-auth.ts";
+import { paths, type PathSpec } from "#contract/paths.ts";
+import { participationPaths } from "#contract/participation.ts";
+import { paymentPaths } from "#contract/payments.ts";
+import { platformPaths } from "#contract/platform.ts";
+import { pricePaths } from "#contract/prices.ts";
+import { profilePaths } from "#contract/profile.ts";
+import { publicChainPaths } from "#contract/public-chain.ts";
+import { serviceWizardPaths } from "#contract/service-wizard.ts";
+import { serviceFixturePaths, servicePaths } from "#contract/services.ts";
+import { storePaths } from "#contract/store.ts";
+import { testServicePaths } from "#contract/test-services.ts";
 
 /**
  * The API reference (issue 15; docs/decisions/042): every /vueapi path of contract/paths.ts with who may call
@@ -51,7 +51,16 @@ const GROUPS: readonly [string, Record<string, PathSpec>][] = [
   ["docs", docPaths],
   ["market", marketPaths],
   ["operations", { ...operationPaths, ...auditPaths }],
-  ["testFixtures", { ...billingFixturePaths, ...serviceFixturePaths, ...operationFixturePaths, ...operatorAuthFixturePaths, ...ipfsFixturePaths }],
+  [
+    "testFixtures",
+    {
+      ...billingFixturePaths,
+      ...serviceFixturePaths,
+      ...operationFixturePaths,
+      ...operatorAuthFixturePaths,
+      ...ipfsFixturePaths,
+    },
+  ],
 ];
 
 export type ApiPath = { path: string; auth: PathSpec["auth"]; payload: string; data: string };
@@ -78,8 +87,17 @@ export function apiReference(): ApiGroup[] {
     const spec = all[path];
     return { path, auth: spec.auth, payload: schemaText(spec.payload, "input"), data: schemaText(spec.data, "output") };
   };
-  const groups = GROUPS.map(([group, map]) => ({ group, paths: Object.keys(map).filter((p) => p in all && !seen.has(p)).sort().map(describe) }));
-  const rest = Object.keys(all).filter((p) => !seen.has(p)).sort().map(describe);
+  const groups = GROUPS.map(([group, map]) => ({
+    group,
+    paths: Object.keys(map)
+      .filter((p) => p in all && !seen.has(p))
+      .sort()
+      .map(describe),
+  }));
+  const rest = Object.keys(all)
+    .filter((p) => !seen.has(p))
+    .sort()
+    .map(describe);
   if (rest.length) groups.push({ group: "other", paths: rest });
   built = groups.filter((g) => g.paths.length > 0);
   return built;

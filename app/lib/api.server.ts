@@ -1,13 +1,28 @@
 import { json, redirect } from "@remix-run/node";
-import { Msg } from "@contract/messages";
-import { paths, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
-import { emptyDataOf } from "./empty-data";
-import { getLanguage } from "./i18n.server";
-import type { Language } from "./i18n";
-import { commitSession, flashCookie, getSession, redirectWithFlash, safeReturnTo, type SessionUser } from "./session.server";
-import type { Transport } from "./transport.server";
-import type { Uploaded, UploadKind } from "@contract/uploads";
-import { isMobileUserAgent, vueapi, vueapiUpload, VueapiRedirect, type OutgoingFile, type VueapiFailure, type VueapiResult } from "./vueapi.server";
+import { Msg } from "#contract/messages.ts";
+import { paths, type DataOf, type PayloadOf, type VueapiPath } from "#contract/paths.ts";
+import { emptyDataOf } from "./empty-data.ts";
+import { getLanguage } from "./i18n.server.ts";
+import type { Language } from "./i18n.ts";
+import {
+  commitSession,
+  flashCookie,
+  getSession,
+  redirectWithFlash,
+  safeReturnTo,
+  type SessionUser,
+} from "./session.server.ts";
+import type { Transport } from "./transport.server.ts";
+import type { Uploaded, UploadKind } from "#contract/uploads.ts";
+import {
+  isMobileUserAgent,
+  vueapi,
+  vueapiUpload,
+  VueapiRedirect,
+  type OutgoingFile,
+  type VueapiFailure,
+  type VueapiResult,
+} from "./vueapi.server.ts";
 
 /**
  * What a loader or action knows about the person asking, and a request-layer client bound to them.
@@ -25,7 +40,10 @@ export type Viewer = {
 export type PendingLogin = { token: string; user: SessionUser; step: "enrol" | "verify" };
 
 /** The page of each second step (docs/decisions/022). */
-export const SECOND_FACTOR_PAGES = { enrol: "/g/main/Login/TwoFactorSetup", verify: "/g/main/Login/TwoFactor" } as const;
+export const SECOND_FACTOR_PAGES = {
+  enrol: "/g/main/Login/TwoFactorSetup",
+  verify: "/g/main/Login/TwoFactor",
+} as const;
 /**
  * Set by the server entry (server/remix.js) on a form sent from another site's page, which it renders as
  * a GET of the same address: every loader that asks who the viewer is (the root's and every guard)
@@ -87,7 +105,8 @@ async function redirectFor(request: Request, error: VueapiRedirect): Promise<Res
   if (error.returnTo) session.set("returnTo", safeReturnTo(error.returnTo));
   const headers = new Headers();
   headers.append("Set-Cookie", await commitSession(session));
-  if (error.messageKey) headers.append("Set-Cookie", await flashCookie(request, { kind: "error", key: error.messageKey }));
+  if (error.messageKey)
+    headers.append("Set-Cookie", await flashCookie(request, { kind: "error", key: error.messageKey }));
   return redirect(error.to, { headers });
 }
 
@@ -109,7 +128,13 @@ export function apiFor(
   viewer: Viewer,
   options: { portalPage?: boolean; transport?: Transport } = {},
 ): Api {
-  const ctx = { request, token: viewer.token, language: viewer.language, portalPage: options.portalPage, transport: options.transport };
+  const ctx = {
+    request,
+    token: viewer.token,
+    language: viewer.language,
+    portalPage: options.portalPage,
+    transport: options.transport,
+  };
   async function leavingOn<T>(exchange: () => Promise<T>): Promise<T> {
     try {
       return await exchange();
@@ -144,7 +169,9 @@ export function failureResponse(failure: VueapiFailure): Response {
 }
 
 /** Business refusals that mean "there is no such thing for you" (an unknown id, another user's record). */
-const NOT_FOUND_KEYS: readonly string[] = [Msg.NOT_FOUND, Msg.PRODUCT_NOT_LISTED, Msg.SERVICE_NOT_LISTED].map((k) => `errors:${k}`);
+const NOT_FOUND_KEYS: readonly string[] = [Msg.NOT_FOUND, Msg.PRODUCT_NOT_LISTED, Msg.SERVICE_NOT_LISTED].map(
+  (k) => `errors:${k}`,
+);
 
 /**
  * The HTTP status of a failure (docs/decisions/024): the backend's own error status; 504 when it did not
@@ -170,7 +197,13 @@ export function failureStatus(failure: Pick<VueapiFailure, "status" | "code" | "
  * flash `successKey`, or, when the backend refused, back to `failureTo` with its message; a server failure
  * goes to the error boundary.
  */
-export async function redirectAfter(request: Request, result: VueapiResult<unknown>, to: string, successKey: string, failureTo = to) {
+export async function redirectAfter(
+  request: Request,
+  result: VueapiResult<unknown>,
+  to: string,
+  successKey: string,
+  failureTo = to,
+) {
   if (!result.ok) {
     if (result.status >= 500) throw failureResponse(result);
     return redirectWithFlash(request, failureTo, { kind: "error", key: result.messageKey });

@@ -1,6 +1,13 @@
-import { auditFilterSchema, type AuditFilter } from "@contract/audit";
+import { auditFilterSchema, type AuditFilter } from "#contract/audit.ts";
 
-const FILTER_KEYS = ["actor", "action", "targetType", "targetId", "dateFrom", "dateTo"] as const satisfies readonly (keyof AuditFilter)[];
+const FILTER_KEYS = [
+  "actor",
+  "action",
+  "targetType",
+  "targetId",
+  "dateFrom",
+  "dateTo",
+] as const satisfies readonly (keyof AuditFilter)[];
 
 /**
  * The audit log's filters from the query string (a GET form, so a filtered view is a link). A value that

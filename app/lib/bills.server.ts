@@ -1,5 +1,11 @@
-import { idempotencyKey } from "@contract/rules";
-import { billFilterSchema, LEDGER_ENTRY_KINDS, transactionFilterSchema, type BillFilter, type LedgerEntryKind } from "@contract/billing";
+import { idempotencyKey } from "#contract/rules.ts";
+import {
+  billFilterSchema,
+  LEDGER_ENTRY_KINDS,
+  transactionFilterSchema,
+  type BillFilter,
+  type LedgerEntryKind,
+} from "#contract/billing.ts";
 
 /**
  * The filters of My Bills and of its CSV export, read from the query string (a GET form). A value that

@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
-import type { Tone } from "~/components/Badge";
+import type { Tone } from "#app/components/Badge.tsx";
 
 /** Bill helpers for pages and the CSV route; no Zod here, so the browser bundle stays small. */
-import { NAMED_BILL_TYPES, PAY_STATES } from "@contract/billing-codes";
+import { NAMED_BILL_TYPES, PAY_STATES } from "#contract/billing-codes.ts";
 
 export const BILL_TYPE_OPTIONS = NAMED_BILL_TYPES;
 export const PAY_STATE_OPTIONS = PAY_STATES;
@@ -28,7 +28,11 @@ export function payStateTone(payState: number): Tone {
 
 /** The BillDetail address of SPEC §2 (appId, billId, billType). */
 export function billDetailHref(bill: { appId: number | null; billId: number; billType: number }, extra = ""): string {
-  const params = new URLSearchParams({ appId: bill.appId === null ? "" : String(bill.appId), billId: String(bill.billId), billType: String(bill.billType) });
+  const params = new URLSearchParams({
+    appId: bill.appId === null ? "" : String(bill.appId),
+    billId: String(bill.billId),
+    billType: String(bill.billType),
+  });
   return `/g/home/userCenter/BillDetail?${params}${extra}`;
 }
 

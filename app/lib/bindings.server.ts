@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
-import { failureStatus, type Api } from "./api.server";
-import { positiveId } from "./params";
-import { redirectWithFlash } from "./session.server";
+import { failureStatus, type Api } from "./api.server.ts";
+import { positiveId } from "./params.ts";
+import { redirectWithFlash } from "./session.server.ts";
 
 /**
  * The "unbind" intent of a page that lists bound addresses (docs/decisions/045): without `confirmed=yes` it

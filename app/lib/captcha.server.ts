@@ -1,5 +1,5 @@
-import type { CaptchaData } from "~/components/Captcha";
-import { failureResponse, type Api } from "./api.server";
+import type { CaptchaData } from "#app/components/Captcha.tsx";
+import { failureResponse, type Api } from "./api.server.ts";
 
 /**
  * A fresh single-use captcha for a form (SPEC §5): every render of the form gets its own. When this address

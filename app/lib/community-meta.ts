@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { pageTitle } from "./meta";
+import { pageTitle } from "./meta.ts";
 
 /**
  * A page's title (pageTitle) and its feeds as <link rel="alternate"> (docs/decisions/040): `feeds` in the
@@ -10,7 +10,13 @@ export type FeedLink = { href: string; type: "application/rss+xml" | "applicatio
 export function titleWithFeeds(key: string): MetaFunction {
   const title = pageTitle(key);
   return (args) => {
-    const feeds = ((args.data as { feeds?: FeedLink[] } | undefined)?.feeds ?? []).map((f) => ({ tagName: "link", rel: "alternate", type: f.type, href: f.href, title: f.title }));
+    const feeds = ((args.data as { feeds?: FeedLink[] } | undefined)?.feeds ?? []).map((f) => ({
+      tagName: "link",
+      rel: "alternate",
+      type: f.type,
+      href: f.href,
+      title: f.title,
+    }));
     return [...(title(args) ?? []), ...feeds];
   };
 }

@@ -1,11 +1,11 @@
 import { json, redirect } from "@remix-run/node";
 import * as z from "zod";
-import type { PostKind } from "@contract/community-codes";
-import { apiFor, redirectAfter, requireOperator } from "./api.server";
-import { forgetAnnouncements, viewListItem } from "./community.server";
-import { intentOf, parseFormOr400 } from "./intents.server";
-import { pagingOf } from "./paging";
-import { oneOf, positiveParam } from "./params";
+import type { PostKind } from "#contract/community-codes.ts";
+import { apiFor, redirectAfter, requireOperator } from "./api.server.ts";
+import { forgetAnnouncements, viewListItem } from "./community.server.ts";
+import { intentOf, parseFormOr400 } from "./intents.server.ts";
+import { pagingOf } from "./paging.ts";
+import { oneOf, positiveParam } from "./params.ts";
 
 /**
  * The operations area's lists of community posts (docs/decisions/040): one loader and one action for the
@@ -21,10 +21,21 @@ export async function postListLoader(request: Request, kinds: readonly PostKind[
   const rows = data.page.rows.map((p) => viewListItem(p, viewer.language));
   const confirmId = positiveParam(url.searchParams.get("confirm"));
   const confirm = rows.find((r) => r.postId === confirmId) ?? null;
-  return json({ kind, kinds, rows, page: data.page, language: viewer.language, confirm: confirm ? { postId: confirm.postId, title: confirm.title } : null });
+  return json({
+    kind,
+    kinds,
+    rows,
+    page: data.page,
+    language: viewer.language,
+    confirm: confirm ? { postId: confirm.postId, title: confirm.title } : null,
+  });
 }
 
-const postAction = z.object({ postId: z.coerce.number().int().positive(), kind: z.string().optional(), confirmed: z.literal("yes").optional() });
+const postAction = z.object({
+  postId: z.coerce.number().int().positive(),
+  kind: z.string().optional(),
+  confirmed: z.literal("yes").optional(),
+});
 
 export async function postListAction(request: Request) {
   const viewer = await requireOperator(request);
@@ -46,6 +57,10 @@ export async function postListAction(request: Request) {
   }
   const result = await api.call("/sys/ops/community/publishPost", { postId: v.postId, decision: intent });
   forgetAnnouncements();
-  return redirectAfter(request, result, here, intent === "publish" ? "community:ops.didPublish" : "community:ops.didUnpublish");
+  return redirectAfter(
+    request,
+    result,
+    here,
+    intent === "publish" ? "community:ops.didPublish" : "community:ops.didUnpublish",
+  );
 }
-

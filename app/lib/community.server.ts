@@ -1,10 +1,10 @@
 import { Feed } from "feed";
-import { isActiveAt, pickLanguage, type Post } from "@contract/community";
-import type { DataOf } from "@contract/paths";
-import { apiFor, getViewer } from "./api.server";
-import { fixedT } from "./i18n.server";
-import type { Language } from "./i18n";
-import { markdownToText, renderMarkdown } from "./markdown.server";
+import { isActiveAt, pickLanguage, type Post } from "#contract/community.ts";
+import type { DataOf } from "#contract/paths.ts";
+import { apiFor, getViewer } from "./api.server.ts";
+import { fixedT } from "./i18n.server.ts";
+import type { Language } from "./i18n.ts";
+import { markdownToText, renderMarkdown } from "./markdown.server.ts";
 
 /**
  * The portal's side of the community's content (docs/decisions/040): a post in the reader's language (with
@@ -37,19 +37,30 @@ export function viewListItem(post: Post, language: Language) {
 
 export const FEEDS = {
   news: { path: "/g/main/feeds/news", listPath: "/g/home/DeveloperCommunity/News_Events", titleKey: "feeds.newsTitle" },
-  releaseNotes: { path: "/g/main/feeds/releaseNotes", listPath: "/g/home/DeveloperCommunity/ReleaseNotes", titleKey: "feeds.releaseNotesTitle" },
+  releaseNotes: {
+    path: "/g/main/feeds/releaseNotes",
+    listPath: "/g/home/DeveloperCommunity/ReleaseNotes",
+    titleKey: "feeds.releaseNotesTitle",
+  },
 } as const;
 export type FeedName = keyof typeof FEEDS;
 export type FeedFormat = "rss" | "atom";
 
 /** The address of a feed (for <link rel="alternate">). */
-export const feedHref = (name: FeedName, language: Language, format: FeedFormat) => `${FEEDS[name].path}?lang=${language}&format=${format}`;
+export const feedHref = (name: FeedName, language: Language, format: FeedFormat) =>
+  `${FEEDS[name].path}?lang=${language}&format=${format}`;
 
 /**
  * A feed of published posts (the backend lists published ones only) in one language, made with the `feed`
  * library: RSS 2.0 or Atom 1.0. An item's link is its page; its content the safe HTML of its Markdown.
  */
-export function buildFeed(name: FeedName, posts: Post[], language: Language, format: FeedFormat, origin: string): string {
+export function buildFeed(
+  name: FeedName,
+  posts: Post[],
+  language: Language,
+  format: FeedFormat,
+  origin: string,
+): string {
   const t = fixedT(language, "community");
   const def = FEEDS[name];
   const feed = new Feed({
@@ -60,11 +71,17 @@ export function buildFeed(name: FeedName, posts: Post[], language: Language, for
     language,
     copyright: t("feeds.copyright"),
     updated: posts.length ? new Date(posts[0].publishedAt ?? posts[0].updatedAt) : new Date(0),
-    feedLinks: { rss: `${origin}${feedHref(name, language, "rss")}`, atom: `${origin}${feedHref(name, language, "atom")}` },
+    feedLinks: {
+      rss: `${origin}${feedHref(name, language, "rss")}`,
+      atom: `${origin}${feedHref(name, language, "atom")}`,
+    },
   });
   for (const post of posts) {
     const v = viewPost(post, language);
-    const link = name === "news" ? `${origin}/g/home/DeveloperCommunity/News_EventsDetail?eventId=${post.postId}` : `${origin}${def.listPath}#release-${post.postId}`;
+    const link =
+      name === "news"
+        ? `${origin}/g/home/DeveloperCommunity/News_EventsDetail?eventId=${post.postId}`
+        : `${origin}${def.listPath}#release-${post.postId}`;
     feed.addItem({
       title: name === "releaseNotes" && post.version ? `${post.version} · ${v.title}` : v.title,
       id: link,
@@ -88,7 +105,10 @@ export async function feedResponse(request: Request, name: FeedName): Promise<Re
   }
   const language: Language = lang ?? viewer.language;
   const api = apiFor(request, viewer);
-  const data = name === "news" ? await api.load("/api/devGame/h5queryAllList", { pageSize: 50 }) : await api.load("/api/devGame/releaseNotes", { pageSize: 50 });
+  const data =
+    name === "news"
+      ? await api.load("/api/devGame/h5queryAllList", { pageSize: 50 })
+      : await api.load("/api/devGame/releaseNotes", { pageSize: 50 });
   const xml = buildFeed(name, data.page.rows, language, format, url.origin);
   return new Response(xml, {
     headers: {
@@ -135,7 +155,10 @@ export async function bannerAnnouncements(request: Request, language: Language, 
   return rows
     .filter((a) => isActiveAt(a, at))
     .map((a) => {
-      const { title, fallback } = pickLanguage({ titleEn: a.titleEn, titleZh: a.titleZh, bodyEn: "", bodyZh: "" }, language);
+      const { title, fallback } = pickLanguage(
+        { titleEn: a.titleEn, titleZh: a.titleZh, bodyEn: "", bodyZh: "" },
+        language,
+      );
       return { postId: a.postId, title, fallback };
     });
 }
@@ -144,7 +167,15 @@ export async function bannerAnnouncements(request: Request, language: Language, 
 export function feedLinks(name: FeedName, language: Language) {
   const t = fixedT(language, "community");
   return [
-    { href: feedHref(name, language, "rss"), type: "application/rss+xml" as const, title: `${t(FEEDS[name].titleKey)} (RSS)` },
-    { href: feedHref(name, language, "atom"), type: "application/atom+xml" as const, title: `${t(FEEDS[name].titleKey)} (Atom)` },
+    {
+      href: feedHref(name, language, "rss"),
+      type: "application/rss+xml" as const,
+      title: `${t(FEEDS[name].titleKey)} (RSS)`,
+    },
+    {
+      href: feedHref(name, language, "atom"),
+      type: "application/atom+xml" as const,
+      title: `${t(FEEDS[name].titleKey)} (Atom)`,
+    },
   ];
 }

@@ -1,11 +1,16 @@
 import { redirect } from "@remix-run/node";
 import * as z from "zod";
-import { CROSS_CALLS_PAGE_MAX, type CrossCall } from "@contract/cross-chain";
-import { failureResponse, redirectAfter, type Api } from "./api.server";
-import { intentOf, parseFormOr400 } from "./intents.server";
-import { allowedActions, CROSS_CALL_STATUS_VALUES, CROSS_STATUS_VALUES, INDEX_INTENTS } from "~/components/cross-chain/bits";
-import { utc8Day } from "./bills";
-import { oneOf, positiveParam } from "./params";
+import { CROSS_CALLS_PAGE_MAX, type CrossCall } from "#contract/cross-chain.ts";
+import { failureResponse, redirectAfter, type Api } from "./api.server.ts";
+import { intentOf, parseFormOr400 } from "./intents.server.ts";
+import {
+  allowedActions,
+  CROSS_CALL_STATUS_VALUES,
+  CROSS_STATUS_VALUES,
+  INDEX_INTENTS,
+} from "#app/components/cross-chain/bits.tsx";
+import { utc8Day } from "./bills.ts";
+import { oneOf, positiveParam } from "./params.ts";
 
 /*
  * The server side of the cross-chain screens (SPEC §2 CrossChainService; docs/decisions/048): the call filters
@@ -13,12 +18,12 @@ import { oneOf, positiveParam } from "./params";
  * Index list (deactivate → 4, close → 2, each confirmed first) and a call record found by its id.
  */
 
-
 /** The call filters of CrossChainDetail and its export: status, UTC+8 days from/to, target chain. */
 export type CallFilter = { status?: number; from?: string; to?: string; target?: string };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (v: string | null) => (v && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ? v : undefined);
+const validDay = (v: string | null) =>
+  v && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ? v : undefined;
 
 /** `?status=&from=&to=&target=` as the backend's filter: a value that is not one is left out (never an error). */
 export function callFilterOf(url: URL): CallFilter {
@@ -54,11 +59,18 @@ export function crossStatusParam(url: URL): number | undefined {
 }
 
 /** Every call of a service matching the filter (the CSV export), a page of CROSS_CALLS_PAGE_MAX at a time, up to `limit`. */
-export async function allCalls(api: Api, appId: number, filter: CallFilter, limit = 20 * CROSS_CALLS_PAGE_MAX): Promise<{ rows: CrossCall[]; total: number }> {
+export async function allCalls(
+  api: Api,
+  appId: number,
+  filter: CallFilter,
+  limit = 20 * CROSS_CALLS_PAGE_MAX,
+): Promise<{ rows: CrossCall[]; total: number }> {
   const rows: CrossCall[] = [];
   let total = 0;
   for (let pageIndex = 1; rows.length < limit; pageIndex += 1) {
-    const page = (await api.load("/sys/crossChain/calls", { appId, ...filter, pageIndex, pageSize: CROSS_CALLS_PAGE_MAX })).page;
+    const page = (
+      await api.load("/sys/crossChain/calls", { appId, ...filter, pageIndex, pageSize: CROSS_CALLS_PAGE_MAX })
+    ).page;
     total = page.total;
     rows.push(...page.rows);
     if (page.rows.length < CROSS_CALLS_PAGE_MAX || rows.length >= total) break;
@@ -66,7 +78,11 @@ export async function allCalls(api: Api, appId: number, filter: CallFilter, limi
   return { rows: rows.slice(0, limit), total };
 }
 
-const lifecycleForm = z.object({ appId: z.coerce.number().int().positive(), confirmed: z.literal("yes").optional(), intent: z.string() });
+const lifecycleForm = z.object({
+  appId: z.coerce.number().int().positive(),
+  confirmed: z.literal("yes").optional(),
+  intent: z.string(),
+});
 
 /**
  * Index's deactivate and close: without `confirmed=yes` (a browser without JavaScript) back to the list with
@@ -84,19 +100,29 @@ export async function indexAction(request: Request, api: Api, formData: FormData
     q.set("confirmAction", intent);
     return redirect(`${url.pathname}?${q}`);
   }
-  const result = intent === "deactivate" ? await api.call("/sys/crossChain/deactivate", { appId: v.appId }) : await api.call("/sys/crossChain/close", { appId: v.appId });
-  return redirectAfter(request, result, here, intent === "deactivate" ? "crossChain:flash.deactivated" : "crossChain:flash.closed");
+  const result =
+    intent === "deactivate"
+      ? await api.call("/sys/crossChain/deactivate", { appId: v.appId })
+      : await api.call("/sys/crossChain/close", { appId: v.appId });
+  return redirectAfter(
+    request,
+    result,
+    here,
+    intent === "deactivate" ? "crossChain:flash.deactivated" : "crossChain:flash.closed",
+  );
 }
 
 /** The confirm step asked for by the query, when it names one of the listed services and an allowed action. */
-export function confirmOf<R extends { appId: number; crossStatus: number }>(url: URL, rows: R[]): { row: R; action: (typeof INDEX_INTENTS)[number] } | null {
+export function confirmOf<R extends { appId: number; crossStatus: number }>(
+  url: URL,
+  rows: R[],
+): { row: R; action: (typeof INDEX_INTENTS)[number] } | null {
   const appId = positiveParam(url.searchParams.get("confirm"));
   const action = oneOf(INDEX_INTENTS, url.searchParams.get("confirmAction"));
   const row = rows.find((r) => r.appId === appId);
   if (!row || !action || !allowedActions(row.crossStatus).includes(action)) return null;
   return { row, action };
 }
-
 
 /** `?callId=` and `?appId=` of CrossChainDetailView: the call record of the caller's service (another service's call, or another user's, is the backend's not-found: a 404). */
 export function callOf(api: Api, appId: number, callId: number): Promise<CrossCall> {

@@ -1,4 +1,4 @@
-import { VerState } from "@contract/service-status";
+import { VerState } from "#contract/service-status.ts";
 
 /**
  * The console home's service groups (docs/decisions/029): the §4 statuses a person acts on in the same way,
@@ -6,7 +6,13 @@ import { VerState } from "@contract/service-status";
  */
 export const SERVICE_GROUPS = {
   running: [VerState.RUNNING, VerState.PENDING_PUBLISH],
-  actionNeeded: [VerState.TO_BE_PAID, VerState.TEST_FAILED, VerState.INITIAL_REVIEW_REJECTED, VerState.REVIEW_REJECTED, VerState.PUBLISH_FAILED],
+  actionNeeded: [
+    VerState.TO_BE_PAID,
+    VerState.TEST_FAILED,
+    VerState.INITIAL_REVIEW_REJECTED,
+    VerState.REVIEW_REJECTED,
+    VerState.PUBLISH_FAILED,
+  ],
   inReview: [VerState.PENDING_INITIAL_REVIEW, VerState.PENDING_TEST, VerState.PENDING_REVIEW],
   stopped: [VerState.DEACTIVATED, VerState.DEACTIVATED_BY_OPERATOR, VerState.UNINSTALLED],
   drafts: [VerState.PENDING_SUBMIT],
@@ -14,13 +20,18 @@ export const SERVICE_GROUPS = {
 export type ServiceGroup = keyof typeof SERVICE_GROUPS;
 
 /** Counts by §4 status folded into the groups; `drafts` counts every draft (an upgrade's too), not only new services'. */
-export function groupServices(byState: readonly { verState: number; count: number }[], drafts: number): { group: ServiceGroup; count: number }[] {
+export function groupServices(
+  byState: readonly { verState: number; count: number }[],
+  drafts: number,
+): { group: ServiceGroup; count: number }[] {
   return (Object.keys(SERVICE_GROUPS) as ServiceGroup[]).map((group) => ({
     group,
     count:
       group === "drafts"
         ? drafts
-        : byState.filter((s) => (SERVICE_GROUPS[group] as readonly number[]).includes(s.verState)).reduce((sum, s) => sum + s.count, 0),
+        : byState
+            .filter((s) => (SERVICE_GROUPS[group] as readonly number[]).includes(s.verState))
+            .reduce((sum, s) => sum + s.count, 0),
   }));
 }
 

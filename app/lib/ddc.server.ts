@@ -1,9 +1,9 @@
 import { createCookie } from "@remix-run/node";
 import QRCode from "qrcode";
-import { DDC_VIEW_PATH } from "@contract/ddc-codes";
-import { notFound } from "./api.server";
-import { getEnv } from "./env.server";
-import { positiveId } from "./params";
+import { DDC_VIEW_PATH } from "#contract/ddc-codes.ts";
+import { notFound } from "./api.server.ts";
+import { getEnv } from "./env.server.ts";
+import { positiveId } from "./params.ts";
 
 /*
  * The DDC pages' server work (docs/decisions/045): the `ddcId` parameter, the passes a browser earned with a
@@ -21,7 +21,14 @@ export function ddcIdParam(request: Request): number {
 let passCookie: ReturnType<typeof createCookie> | undefined;
 function cookie() {
   const env = getEnv();
-  passCookie ??= createCookie("__ddc_pass", { path: "/g/main", httpOnly: true, sameSite: "lax", secure: env.cookieSecure, secrets: env.sessionSecrets, maxAge: 30 * 86_400 });
+  passCookie ??= createCookie("__ddc_pass", {
+    path: "/g/main",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: env.cookieSecure,
+    secrets: env.sessionSecrets,
+    maxAge: 30 * 86_400,
+  });
   return passCookie;
 }
 
@@ -29,7 +36,9 @@ type Passes = Record<string, string>;
 const MAX_PASSES = 10;
 
 async function passesOf(request: Request): Promise<Passes> {
-  const value = (await cookie().parse(request.headers.get("Cookie")).catch(() => null)) as unknown;
+  const value = (await cookie()
+    .parse(request.headers.get("Cookie"))
+    .catch(() => null)) as unknown;
   return value && typeof value === "object" ? (value as Passes) : {};
 }
 

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
-import { PRN_UPDATE_TYPES } from "@contract/dedicated-nodes-codes";
-import { notFound } from "./api.server";
-import { oneOf, positiveId } from "./params";
+import { PRN_UPDATE_TYPES } from "#contract/dedicated-nodes-codes.ts";
+import { notFound } from "./api.server.ts";
+import { oneOf, positiveId } from "./params.ts";
 
 /*
  * The query of the dedicated-node screens (SPEC §2 PrivatedNodesCheck, PrivatedNodesConfig (prnProjectId,
@@ -33,7 +33,12 @@ export function canonicalName(request: Request, name: string, href: string): voi
 }
 
 /** The same for an upgrade's page, whose link also repeats the upgrade's type. */
-export function canonicalUpgrade(request: Request, upgrade: { projectName: string; updateType: number }, href: string): void {
+export function canonicalUpgrade(
+  request: Request,
+  upgrade: { projectName: string; updateType: number },
+  href: string,
+): void {
   canonicalName(request, upgrade.projectName, href);
-  if (oneOf(PRN_UPDATE_TYPES, new URL(request.url).searchParams.get("prnUpdateType")) !== upgrade.updateType) throw redirect(href);
+  if (oneOf(PRN_UPDATE_TYPES, new URL(request.url).searchParams.get("prnUpdateType")) !== upgrade.updateType)
+    throw redirect(href);
 }

@@ -1,5 +1,5 @@
-import { notFound } from "./api.server";
-import { positiveId } from "./params";
+import { notFound } from "./api.server.ts";
+import { positiveId } from "./params.ts";
 
 /** Query parameters of the DID pages (issue 18; docs/decisions/043). */
 

@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
 import * as z from "zod";
-import { docFormSchema } from "@contract/docs";
-import { redirectAfter, type Api } from "~/lib/api.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { intentOf, parseFormOr400 } from "~/lib/intents.server";
-import { positiveId, positiveParam } from "~/lib/params";
+import { docFormSchema } from "#contract/docs.ts";
+import { redirectAfter, type Api } from "#app/lib/api.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
+import { positiveId, positiveParam } from "#app/lib/params.ts";
 
 /**
  * Operations: documentation pages (issue 15; docs/decisions/042). The page lists every page in the order of
@@ -41,21 +41,46 @@ export async function docsOpsAction(request: Request, api: Api) {
     if (raw && !docId) throw json({ messageKey: "errors:http.400" }, { status: 400 });
     const submission = parseWithZod(formData, { schema: docFormSchema });
     if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
-    const result = await api.call("/sys/ops/docs/save", { ...(docId ? { docId } : {}), form: { ...submission.value, parentId: submission.value.parentId ? String(submission.value.parentId) : undefined } });
-    if (!result.ok) return json({ result: replyWithFailure(submission, result, { fieldPrefix: "form." }) }, { status: formFailureStatus(result) });
+    const result = await api.call("/sys/ops/docs/save", {
+      ...(docId ? { docId } : {}),
+      form: {
+        ...submission.value,
+        parentId: submission.value.parentId ? String(submission.value.parentId) : undefined,
+      },
+    });
+    if (!result.ok)
+      return json(
+        { result: replyWithFailure(submission, result, { fieldPrefix: "form." }) },
+        { status: formFailureStatus(result) },
+      );
     return redirectAfter(request, result, OPS_DOCS, "docs:flash.saved");
   }
   const v = parseFormOr400(rowSchema, formData);
   switch (intent) {
     case "move":
-      return redirectAfter(request, await api.call("/sys/ops/docs/move", { docId: v.docId, direction: v.direction ?? "up" }), OPS_DOCS, "docs:flash.moved");
+      return redirectAfter(
+        request,
+        await api.call("/sys/ops/docs/move", { docId: v.docId, direction: v.direction ?? "up" }),
+        OPS_DOCS,
+        "docs:flash.moved",
+      );
     case "publish": {
       const published = v.published === "1";
-      return redirectAfter(request, await api.call("/sys/ops/docs/publish", { docId: v.docId, published }), OPS_DOCS, published ? "docs:flash.published" : "docs:flash.unpublished");
+      return redirectAfter(
+        request,
+        await api.call("/sys/ops/docs/publish", { docId: v.docId, published }),
+        OPS_DOCS,
+        published ? "docs:flash.published" : "docs:flash.unpublished",
+      );
     }
     case "delete":
       // Without JavaScript the first post answers with the confirm step.
       if (v.confirmed !== "yes") return redirect(`${OPS_DOCS}?confirm=${v.docId}`);
-      return redirectAfter(request, await api.call("/sys/ops/docs/delete", { docId: v.docId }), OPS_DOCS, "docs:flash.deleted");
+      return redirectAfter(
+        request,
+        await api.call("/sys/ops/docs/delete", { docId: v.docId }),
+        OPS_DOCS,
+        "docs:flash.deleted",
+      );
   }
 }

@@ -1,6 +1,6 @@
-import { DOC_LANGS, DOC_QUERY_MAX, DOC_SLUG_RE, textIn, type DocEntry, type DocLang } from "@contract/docs";
-import type { Api } from "~/lib/api.server";
-import { renderMarkdown } from "~/lib/markdown.server";
+import { DOC_LANGS, DOC_QUERY_MAX, DOC_SLUG_RE, textIn, type DocEntry, type DocLang } from "#contract/docs.ts";
+import type { Api } from "#app/lib/api.server.ts";
+import { renderMarkdown } from "#app/lib/markdown.server.ts";
 
 /**
  * The manual's page (/g/main/documentation; docs/decisions/042): its table of contents, and either a page
@@ -10,7 +10,9 @@ import { renderMarkdown } from "~/lib/markdown.server";
 export type TocNode = DocEntry & { title: string; fallback: boolean; children: TocNode[] };
 
 export function tocTree(entries: DocEntry[], language: string): TocNode[] {
-  const nodes = new Map(entries.map((e) => [e.docId, { ...e, ...pick(textIn(e, language)), children: [] as TocNode[] }]));
+  const nodes = new Map(
+    entries.map((e) => [e.docId, { ...e, ...pick(textIn(e, language)), children: [] as TocNode[] }]),
+  );
   const roots: TocNode[] = [];
   for (const e of entries) {
     const node = nodes.get(e.docId)!;
@@ -36,7 +38,12 @@ export async function loadManual(api: Api, url: URL) {
   const toc = tocTree(entries, language);
   if (q) {
     const { rows } = await api.load("/anon/docs/search", { q, lang, limit: 30 });
-    const results = rows.map((r) => ({ slug: r.slug, lang: r.lang, snippet: r.snippet, title: r.lang === "zh-CN" ? r.titleZh || r.titleEn : r.titleEn || r.titleZh }));
+    const results = rows.map((r) => ({
+      slug: r.slug,
+      lang: r.lang,
+      snippet: r.snippet,
+      title: r.lang === "zh-CN" ? r.titleZh || r.titleEn : r.titleEn || r.titleZh,
+    }));
     return { toc, search: { q, lang: lang ?? "", results }, page: null };
   }
   const wanted = slug || entries[0]?.slug;
@@ -46,12 +53,24 @@ export async function loadManual(api: Api, url: URL) {
   const text = textIn(page, language);
   const trail: { slug: string; title: string }[] = [];
   const byId = new Map(entries.map((e) => [e.docId, e]));
-  for (let at = page.parentId !== null ? byId.get(page.parentId) : undefined; at; at = at.parentId !== null ? byId.get(at.parentId) : undefined) {
+  for (
+    let at = page.parentId !== null ? byId.get(page.parentId) : undefined;
+    at;
+    at = at.parentId !== null ? byId.get(at.parentId) : undefined
+  ) {
     trail.unshift({ slug: at.slug, title: textIn(at, language).title });
   }
   return {
     toc,
     search: null,
-    page: { slug: page.slug, title: text.title, html: renderMarkdown(text.body), lang: text.lang, fallback: text.fallback, updatedAt: page.updatedAt, trail },
+    page: {
+      slug: page.slug,
+      title: text.title,
+      html: renderMarkdown(text.body),
+      lang: text.lang,
+      fallback: text.fallback,
+      updatedAt: page.updatedAt,
+      trail,
+    },
   };
 }

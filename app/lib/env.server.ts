@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod";
-import { chosenPaymentProvider, PAYMENT_PROVIDERS } from "@contract/payments-codes";
+import { chosenPaymentProvider, PAYMENT_PROVIDERS } from "#contract/payments-codes.ts";
 
 /**
  * The portal's environment, validated once at start (house habit 6). Nothing here reaches the browser:
@@ -42,9 +42,13 @@ export type PortalEnv = z.infer<typeof envSchema> & {
 
 let cached: PortalEnv | undefined;
 
-export function readSessionSecrets(raw: Pick<z.infer<typeof envSchema>, "SESSION_SECRET" | "DATABASE_URL" | "DATA_DIR">): string[] {
+export function readSessionSecrets(
+  raw: Pick<z.infer<typeof envSchema>, "SESSION_SECRET" | "DATABASE_URL" | "DATA_DIR">,
+): string[] {
   if (raw.SESSION_SECRET) {
-    const secrets = raw.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean);
+    const secrets = raw.SESSION_SECRET.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (secrets.length > 0) return secrets;
   }
   if (raw.DATABASE_URL) {
@@ -86,7 +90,12 @@ export function getEnv(): PortalEnv {
     ...raw,
     sessionSecrets: readSessionSecrets(raw),
     cookieSecure: raw.COOKIE_SECURE ? raw.COOKIE_SECURE === "1" : raw.NODE_ENV === "production",
-    testMode: chosenPaymentProvider({ nodeEnv: raw.NODE_ENV, demo: (raw.DEMO ?? raw.SEED_DEMO) === "1", paymentProvider: raw.PAYMENT_PROVIDER }) === "sandbox",
+    testMode:
+      chosenPaymentProvider({
+        nodeEnv: raw.NODE_ENV,
+        demo: (raw.DEMO ?? raw.SEED_DEMO) === "1",
+        paymentProvider: raw.PAYMENT_PROVIDER,
+      }) === "sandbox",
   };
   return cached;
 }

@@ -1,4 +1,4 @@
-import type { Language } from "./i18n";
+import type { Language } from "./i18n.ts";
 
 /*
  * Number formats without date-fns: pages that show money or file sizes but no dates (the service wizard,
@@ -17,7 +17,10 @@ const localeOf = (language: Language) => (language === "zh-CN" ? "zh-CN" : "en-U
  */
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
-export function numberFormat(language: Language, options: Intl.NumberFormatOptions & { currency?: string } = {}): Intl.NumberFormat {
+export function numberFormat(
+  language: Language,
+  options: Intl.NumberFormatOptions & { currency?: string } = {},
+): Intl.NumberFormat {
   const key = `${localeOf(language)}|${options.style ?? ""}|${options.currency ?? ""}`;
   let found = numberFormats.get(key);
   if (!found) {

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import type { Language } from "./i18n";
+import type { Language } from "./i18n.ts";
 
 /**
  * SPEC §9 Dates: English MM/DD/YYYY, Chinese YYYY-MM-DD, in UTC+8 and prefixed with it. UTC+8 is a fixed
@@ -14,7 +14,12 @@ const two = (n: number) => (n < 10 ? `0${n}` : String(n));
  * `zone` false leaves out the "UTC+8 " prefix: in a table the column header says it once (`zoneHeader`),
  * not every cell (issue 16).
  */
-export function formatDate(value: string | Date | null | undefined, language: Language, withTime = false, zone = true): string {
+export function formatDate(
+  value: string | Date | null | undefined,
+  language: Language,
+  withTime = false,
+  zone = true,
+): string {
   if (value === null || value === undefined || value === "") return "";
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return "";
@@ -31,9 +36,13 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
  * An inbox message's parameters as the reader's language shows them: an instant the backend stored as ISO
  * text (a renewal's "until", a bill's deadline) becomes a UTC+8 date and time (SPEC §9); the rest is as it is.
  */
-export function messageParams(params: Record<string, string> | null | undefined, language: Language): Record<string, string> {
+export function messageParams(
+  params: Record<string, string> | null | undefined,
+  language: Language,
+): Record<string, string> {
   const shown: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params ?? {})) shown[key] = typeof value === "string" && INSTANT.test(value) ? formatDate(value, language, true) : value;
+  for (const [key, value] of Object.entries(params ?? {}))
+    shown[key] = typeof value === "string" && INSTANT.test(value) ? formatDate(value, language, true) : value;
   return shown;
 }
 
@@ -47,4 +56,4 @@ export function formatDay(day: string | null | undefined, language: Language, zo
   return day ? formatDate(`${day}T12:00:00+08:00`, language, false, zone) : "";
 }
 
-export { formatMinorUnits, formatNumber, formatSize, formatUsd, numberFormat } from "./format-number";
+export { formatMinorUnits, formatNumber, formatSize, formatUsd, numberFormat } from "./format-number.ts";

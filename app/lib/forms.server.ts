@@ -1,5 +1,5 @@
 import type { Submission } from "@conform-to/react";
-import type { VueapiFailure } from "./vueapi.server";
+import type { VueapiFailure } from "./vueapi.server.ts";
 
 /**
  * A request-layer failure as a Conform reply: field errors at their fields (a backend path such as
@@ -12,7 +12,8 @@ export function replyWithFailure<T, V>(
   options: { hideFields?: string[]; fieldPrefix?: string } = {},
 ) {
   const fieldErrors: Record<string, string[]> = {};
-  for (const [name, keys] of Object.entries(failure.fieldErrors)) fieldErrors[fieldName(name, options.fieldPrefix)] = keys.map(messageKey);
+  for (const [name, keys] of Object.entries(failure.fieldErrors))
+    fieldErrors[fieldName(name, options.fieldPrefix)] = keys.map(messageKey);
   const hasFieldErrors = Object.keys(fieldErrors).length > 0;
   return submission.reply({
     formErrors: failure.silent || hasFieldErrors ? [] : [failure.messageKey],
@@ -38,7 +39,8 @@ function messageKey(key: string) {
  */
 export function replyWithFieldErrors<T, V>(submission: Submission<T, string[], V>, extra: Record<string, string[]>) {
   const fieldErrors: Record<string, string[]> = { ...extra };
-  if (submission.status === "error") for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
+  if (submission.status === "error")
+    for (const [name, keys] of Object.entries(submission.error ?? {})) if (keys) fieldErrors[name] = keys;
   return submission.reply({ fieldErrors });
 }
 

@@ -2,9 +2,9 @@ import { createCookie } from "@remix-run/node";
 import { createInstance, type i18n as I18n, type TFunction } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { RemixI18Next } from "remix-i18next/server";
-import { getEnv } from "./env.server";
-import { fallbackLanguage, i18nConfig, supportedLanguages, type Language, isLanguage } from "./i18n";
-import { resources, type Namespace } from "./resources.server";
+import { getEnv } from "./env.server.ts";
+import { fallbackLanguage, i18nConfig, supportedLanguages, type Language, isLanguage } from "./i18n.ts";
+import { resources, type Namespace } from "./resources.server.ts";
 
 /** The language cookie (a year), written with cookie.serialize (SPEC §1 "user language"). */
 export const languageCookie = createCookie("lng", {
@@ -44,11 +44,16 @@ export async function getLanguage(request: Request): Promise<Language> {
 function makeInstance(lng: Language): I18n {
   const instance = createInstance();
   // initImmediate false: with the resources given inline, init finishes synchronously.
-  void instance.use(initReactI18next).init({ ...i18nConfig, lng, ns: Object.keys(resources[lng]), resources, initImmediate: false });
+  void instance
+    .use(initReactI18next)
+    .init({ ...i18nConfig, lng, ns: Object.keys(resources[lng]), resources, initImmediate: false });
   return instance;
 }
 
-const instances = Object.fromEntries(supportedLanguages.map((lng) => [lng, makeInstance(lng)])) as Record<Language, I18n>;
+const instances = Object.fromEntries(supportedLanguages.map((lng) => [lng, makeInstance(lng)])) as Record<
+  Language,
+  I18n
+>;
 
 /** The ready instance of a language (entry.server renders with it). */
 export function i18nFor(lng: Language): I18n {

@@ -4,10 +4,12 @@ export type Language = (typeof supportedLanguages)[number];
 export const fallbackLanguage: Language = "en";
 
 /** A word of platform data in the reader's language: its Chinese value when there is one (docs/decisions/028). */
-export const inLanguage = (en: string, zh: string | null | undefined, language: Language) => (language === "zh-CN" && zh ? zh : en);
+export const inLanguage = (en: string, zh: string | null | undefined, language: Language) =>
+  language === "zh-CN" && zh ? zh : en;
 
 /** A city node's name in the reader's language. */
-export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) => inLanguage(n.name, n.nameZh, language);
+export const nodeLabel = (n: { name: string; nameZh: string }, language: Language) =>
+  inLanguage(n.name, n.nameZh, language);
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (supportedLanguages as readonly string[]).includes(value);

@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
-import { KeyType } from "@contract/public-chain-codes";
-import { Msg } from "@contract/messages";
+import { KeyType } from "#contract/public-chain-codes.ts";
+import { Msg } from "#contract/messages.ts";
 import {
   argsOfText,
   ideCallFormSchema,
@@ -11,14 +11,14 @@ import {
   ideNewFileFormSchema,
   ideRenameFileFormSchema,
   type IdeCallResult,
-} from "@contract/ide";
-import type { Api } from "./api.server";
-import { redirectAfter } from "./api.server";
-import { formFailureStatus, replyWithFailure } from "./forms.server";
-import { intentOf, parseFormOr400 } from "./intents.server";
-import { positiveId } from "./params";
-import { portalUrl } from "~/components/ide/bits";
-import type { VueapiFailure } from "./vueapi.server";
+} from "#contract/ide.ts";
+import type { Api } from "./api.server.ts";
+import { redirectAfter } from "./api.server.ts";
+import { formFailureStatus, replyWithFailure } from "./forms.server.ts";
+import { intentOf, parseFormOr400 } from "./intents.server.ts";
+import { positiveId } from "./params.ts";
+import { portalUrl } from "#app/components/ide/bits.ts";
+import type { VueapiFailure } from "./vueapi.server.ts";
 import * as z from "zod";
 
 /*
@@ -28,7 +28,16 @@ import * as z from "zod";
  * was posted kept (the editor's content), to be saved again once authorised.
  */
 
-export const PORTAL_INTENTS = ["save", "compile", "newFile", "renameFile", "deleteFile", "deploy", "call", "reauthorise"] as const;
+export const PORTAL_INTENTS = [
+  "save",
+  "compile",
+  "newFile",
+  "renameFile",
+  "deleteFile",
+  "deploy",
+  "call",
+  "reauthorise",
+] as const;
 export type PortalIntent = (typeof PORTAL_INTENTS)[number];
 
 const EXPIRED = `errors:${Msg.IDE_AUTH_EXPIRED}`;
@@ -40,14 +49,25 @@ export async function portalData(api: Api, url: URL, workspaceId: number) {
   const files = workspace.files.filter((f) => !f.folder);
   const wanted = positiveId(url.searchParams.get("fileId"));
   const file = files.find((f) => f.fileId === wanted) ?? files[0] ?? null;
-  const accounts = (await api.load("/sys/opc/account/list", { pageIndex: 1, pageSize: 50 })).page.rows.filter((a) => a.keyType === KeyType.CUSTODY);
+  const accounts = (await api.load("/sys/opc/account/list", { pageIndex: 1, pageSize: 50 })).page.rows.filter(
+    (a) => a.keyType === KeyType.CUSTODY,
+  );
   const contractId = positiveId(url.searchParams.get("contractId"));
   // `network=test`: contractId is one of the workspace's test-network deployments (docs/decisions/044 addendum).
   const network = url.searchParams.get("network") === "test" ? "test" : "project";
-  const deployment = workspace.deployments.find((d) => d.contractId === contractId && d.network === network) ?? workspace.deployments.find((d) => d.status === 2) ?? null;
+  const deployment =
+    workspace.deployments.find((d) => d.contractId === contractId && d.network === network) ??
+    workspace.deployments.find((d) => d.status === 2) ??
+    null;
   const confirmId = positiveId(url.searchParams.get("confirmDelete"));
   const confirm = workspace.files.find((f) => f.fileId === confirmId) ?? null;
-  return { workspace, file, accounts, deployment, confirm: confirm ? { fileId: confirm.fileId, path: confirm.path, folder: confirm.folder } : null };
+  return {
+    workspace,
+    file,
+    accounts,
+    deployment,
+    confirm: confirm ? { fileId: confirm.fileId, path: confirm.path, folder: confirm.folder } : null,
+  };
 }
 
 type Kept = { fileId: number; content: string } | null;
@@ -65,12 +85,34 @@ export async function portalAction(request: Request, api: Api, workspaceId: numb
   const intent = intentOf(formData, PORTAL_INTENTS);
   const url = new URL(request.url);
   // Which form posted: a function's form by its signature, a file's rename form by its file.
-  const target = intent === "call" ? String(formData.get("signature") ?? "") : intent === "renameFile" ? `rename-${String(formData.get("fileId") ?? "")}` : intent;
-  const expired = (kept: Kept) => json({ intent, target, expired: true as const, kept, result: null, call: null }, { status: 401 });
+  const target =
+    intent === "call"
+      ? String(formData.get("signature") ?? "")
+      : intent === "renameFile"
+        ? `rename-${String(formData.get("fileId") ?? "")}`
+        : intent;
+  const expired = (kept: Kept) =>
+    json({ intent, target, expired: true as const, kept, result: null, call: null }, { status: 401 });
   const fail = (failure: VueapiFailure, submission: Parameters<typeof replyWithFailure>[0]) =>
     // §8 "IDE authorisation expired": the page again with the editor's content kept (status 401).
-    isExpired(failure) ? expired(keptOf(formData)) : json({ intent, target, expired: false as const, kept: null, result: replyWithFailure(submission, failure), call: null }, { status: formFailureStatus(failure) });
-  const invalid = (submission: { reply: () => SubmissionResult<string[]> }) => json({ intent, target, expired: false as const, kept: null, result: submission.reply(), call: null }, { status: 400 });
+    isExpired(failure)
+      ? expired(keptOf(formData))
+      : json(
+          {
+            intent,
+            target,
+            expired: false as const,
+            kept: null,
+            result: replyWithFailure(submission, failure),
+            call: null,
+          },
+          { status: formFailureStatus(failure) },
+        );
+  const invalid = (submission: { reply: () => SubmissionResult<string[]> }) =>
+    json(
+      { intent, target, expired: false as const, kept: null, result: submission.reply(), call: null },
+      { status: 400 },
+    );
 
   if (intent === "save" || intent === "compile" || intent === "reauthorise") {
     if (intent === "reauthorise") {
@@ -91,9 +133,18 @@ export async function portalAction(request: Request, api: Api, workspaceId: numb
   if (intent === "newFile") {
     const submission = parseWithZod(formData, { schema: ideNewFileFormSchema });
     if (submission.status !== "success") return invalid(submission);
-    const made = await api.call("/sys/ide/file/create", { workspaceId, path: submission.value.path, folder: submission.value.kind === "folder" });
+    const made = await api.call("/sys/ide/file/create", {
+      workspaceId,
+      path: submission.value.path,
+      folder: submission.value.kind === "folder",
+    });
     if (!made.ok) return fail(made, submission);
-    return redirectAfter(request, made, portalUrl(url, made.data.folder ? {} : { fileId: made.data.fileId }), "ide:flash.created");
+    return redirectAfter(
+      request,
+      made,
+      portalUrl(url, made.data.folder ? {} : { fileId: made.data.fileId }),
+      "ide:flash.created",
+    );
   }
   if (intent === "renameFile") {
     const submission = parseWithZod(formData, { schema: ideRenameFileFormSchema });
@@ -103,7 +154,10 @@ export async function portalAction(request: Request, api: Api, workspaceId: numb
     return redirectAfter(request, moved, portalUrl(url, {}), "ide:flash.renamed");
   }
   if (intent === "deleteFile") {
-    const v = parseFormOr400(z.object({ fileId: z.coerce.number().int().positive(), confirmed: z.literal("yes").optional() }), formData);
+    const v = parseFormOr400(
+      z.object({ fileId: z.coerce.number().int().positive(), confirmed: z.literal("yes").optional() }),
+      formData,
+    );
     if (v.confirmed !== "yes") return redirect(`${portalUrl(url, {})}&confirmDelete=${v.fileId}`);
     const removed = await api.call("/sys/ide/file/delete", { workspaceId, fileId: v.fileId });
     if (!removed.ok && isExpired(removed)) return expired(null);
@@ -118,19 +172,43 @@ export async function portalAction(request: Request, api: Api, workspaceId: numb
       const deployed = await api.call("/sys/ide/deploy", { workspaceId, contract, network: "test", constructorArgs });
       if (!deployed.ok) return fail(deployed, submission);
       const flash = deployed.data.status === 2 ? "ide:flash.deployedTest" : "ide:flash.deployTestFailed";
-      return redirectAfter(request, deployed, portalUrl(url, { contractId: deployed.data.contractId, network: "test" }), flash);
+      return redirectAfter(
+        request,
+        deployed,
+        portalUrl(url, { contractId: deployed.data.contractId, network: "test" }),
+        flash,
+      );
     }
     const accountId = Number(target);
     const account = await api.call("/sys/opc/account/detail", { accountId, gasRange: "5d" });
     if (!account.ok) return fail(account, submission);
-    const deployed = await api.call("/sys/ide/deploy", { workspaceId, contract, network: "project", projectId: account.data.projectId, accountId, constructorArgs });
+    const deployed = await api.call("/sys/ide/deploy", {
+      workspaceId,
+      contract,
+      network: "project",
+      projectId: account.data.projectId,
+      accountId,
+      constructorArgs,
+    });
     if (!deployed.ok) return fail(deployed, submission);
-    return redirectAfter(request, deployed, portalUrl(url, { contractId: deployed.data.contractId, network: null }), "ide:flash.deploying");
+    return redirectAfter(
+      request,
+      deployed,
+      portalUrl(url, { contractId: deployed.data.contractId, network: null }),
+      "ide:flash.deploying",
+    );
   }
   // intent === "call": the result is shown on the answered page (with or without JavaScript).
   const submission = parseWithZod(formData, { schema: ideCallFormSchema });
   if (submission.status !== "success") return invalid(submission);
   const called = await api.call("/sys/ide/call", { workspaceId, ...submission.value });
   if (!called.ok) return fail(called, submission);
-  return json({ intent, target, expired: false as const, kept: null, result: submission.reply(), call: called.data satisfies IdeCallResult });
+  return json({
+    intent,
+    target,
+    expired: false as const,
+    kept: null,
+    result: submission.reply(),
+    call: called.data satisfies IdeCallResult,
+  });
 }

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { badRequest } from "./api.server";
+import { badRequest } from "./api.server.ts";
 
 /**
  * House habits 2 and 11: the forms of a route are told apart by their `intent` field. An action reads it

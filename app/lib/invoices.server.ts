@@ -1,13 +1,13 @@
-import { Msg } from "@contract/messages";
+import { Msg } from "#contract/messages.ts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
-import { invoiceApplicationSchema, selectBillsSchema } from "@contract/invoices";
-import { invoiceStepUrl } from "~/components/invoices/application-wizard";
-import { failureResponse, notFound, type Api } from "./api.server";
-import { replyWithFailure } from "./forms.server";
-import { pageParam } from "./params";
-import { redirectWithFlash } from "./session.server";
-import type { VueapiFailure } from "./vueapi.server";
+import { invoiceApplicationSchema, selectBillsSchema } from "#contract/invoices.ts";
+import { invoiceStepUrl } from "#app/components/invoices/application-wizard.tsx";
+import { failureResponse, notFound, type Api } from "./api.server.ts";
+import { replyWithFailure } from "./forms.server.ts";
+import { pageParam } from "./params.ts";
+import { redirectWithFlash } from "./session.server.ts";
+import type { VueapiFailure } from "./vueapi.server.ts";
 
 /* Server helpers of the invoice pages (user and operator). */
 
@@ -32,7 +32,9 @@ export function readFailure(failure: VueapiFailure): Response {
 
 /** A title or an address added from the application page goes back there (`?back=`), never elsewhere. */
 export function backToApplication(value: unknown): string | null {
-  return typeof value === "string" && value.startsWith("/g/home/userCenter/Invoices/Add") && !value.includes("//") ? value : null;
+  return typeof value === "string" && value.startsWith("/g/home/userCenter/Invoices/Add") && !value.includes("//")
+    ? value
+    : null;
 }
 
 type Page<T> = { rows: T[]; pageIndex: number; pageSize: number; total: number };
@@ -71,19 +73,24 @@ export async function loadSavedList<T>(
 /** The bills chosen at the first step, carried to the second in its URL. */
 export function selectInvoiceBills(formData: FormData) {
   const submission = parseWithZod(formData, { schema: selectBillsSchema });
-  if (submission.status !== "success") return json({ intent: "select" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ intent: "select" as const, result: submission.reply() }, { status: 400 });
   return redirect(invoiceStepUrl("confirm", submission.value.billIds));
 }
 
 /** The application itself; once made, its detail page. */
 export async function applyForInvoice(request: Request, api: Api, formData: FormData) {
   const submission = parseWithZod(formData, { schema: invoiceApplicationSchema });
-  if (submission.status !== "success") return json({ intent: "apply" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ intent: "apply" as const, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade", submission.value);
   if (!result.ok) {
     // A bill of the selection that can no longer be invoiced (paid back, invoiced from another tab) is the
     // selection's problem: its message is shown at the chosen bills, with "Change selection" beside it.
-    const failure = result.messageKey === `errors:${Msg.BILL_NOT_INVOICEABLE}` ? { ...result, fieldErrors: { billIds: [Msg.BILL_NOT_INVOICEABLE] } } : result;
+    const failure =
+      result.messageKey === `errors:${Msg.BILL_NOT_INVOICEABLE}`
+        ? { ...result, fieldErrors: { billIds: [Msg.BILL_NOT_INVOICEABLE] } }
+        : result;
     return json({ intent: "apply" as const, result: replyWithFailure(submission, failure) }, { status: 400 });
   }
   return redirectWithFlash(request, `/g/home/userCenter/Invoices/Detail?id=${result.data.invoiceId}`, {

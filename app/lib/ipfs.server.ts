@@ -1,10 +1,15 @@
-import { json, unstable_composeUploadHandlers, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
-import { IPFS_GATEWAY_PREFIX, type IpfsKeyKind } from "@contract/ipfs-codes";
-import type { IpfsService } from "@contract/ipfs";
-import { Msg } from "@contract/messages";
-import { notFound, type Api } from "./api.server";
-import { positiveId } from "./params";
-import { endpointBase, endpointTransport } from "./transport.server";
+import {
+  json,
+  unstable_composeUploadHandlers,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+} from "@remix-run/node";
+import { IPFS_GATEWAY_PREFIX, type IpfsKeyKind } from "#contract/ipfs-codes.ts";
+import type { IpfsService } from "#contract/ipfs.ts";
+import { Msg } from "#contract/messages.ts";
+import { notFound, type Api } from "./api.server.ts";
+import { positiveId } from "./params.ts";
+import { endpointBase, endpointTransport } from "./transport.server.ts";
 
 /*
  * The console's uploads and downloads of IPFS files (docs/decisions/039) go through the service's own city node
@@ -22,9 +27,14 @@ export function serviceIdParam(request: Request): number {
 }
 
 /** The service's key of `kind` (the backend shows it to its owner only), or the refusal's message key. */
-async function keyOf(api: Api, ipfsServiceId: number, kind: IpfsKeyKind): Promise<{ ok: true; key: string } | { ok: false; messageKey: string; status: number }> {
+async function keyOf(
+  api: Api,
+  ipfsServiceId: number,
+  kind: IpfsKeyKind,
+): Promise<{ ok: true; key: string } | { ok: false; messageKey: string; status: number }> {
   const result = await api.call("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId, kind, action: "show" });
-  if (!result.ok) return { ok: false, messageKey: result.messageKey, status: result.status >= 400 ? result.status : 409 };
+  if (!result.ok)
+    return { ok: false, messageKey: result.messageKey, status: result.status >= 400 ? result.status : 409 };
   if (!result.data.apiKey) return { ok: false, messageKey: `errors:${Msg.IPFS_KEY_DEACTIVATED}`, status: 403 };
   return { ok: true, key: result.data.apiKey };
 }
@@ -37,12 +47,14 @@ function gatewayRequest(request: Request, path: string, init: RequestInit & { du
 async function refusalOf(response: Response): Promise<{ messageKey: string; status: number }> {
   const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
   const code = typeof body?.code === "string" && /^MSG_\d{5}$/.test(body.code) ? body.code : null;
-  return { messageKey: code ? `errors:${code}` : `errors:http.${response.status >= 500 ? 500 : response.status}`, status: response.status };
+  return {
+    messageKey: code ? `errors:${code}` : `errors:http.${response.status >= 500 ? 500 : response.status}`,
+    status: response.status,
+  };
 }
 
 export type UploadOutcome =
-  | { ok: true; name: string; cid: string; size: number }
-  | { ok: false; messageKey: string; status: number };
+  { ok: true; name: string; cid: string; size: number } | { ok: false; messageKey: string; status: number };
 
 /**
  * The console's upload form (multipart, one `file` field): the file is streamed to the service's first gateway
@@ -57,7 +69,15 @@ export async function uploadThroughGateway(request: Request, api: Api, service: 
     return key;
   }
   let outcome: UploadOutcome | null = null;
-  const fileHandler = async ({ name, filename, data }: { name: string; filename?: string; data: AsyncIterable<Uint8Array> }) => {
+  const fileHandler = async ({
+    name,
+    filename,
+    data,
+  }: {
+    name: string;
+    filename?: string;
+    data: AsyncIterable<Uint8Array>;
+  }) => {
     if (filename === undefined) return undefined;
     if (name !== "file" || !filename || outcome) {
       for await (const _ of data) void _;
@@ -77,7 +97,11 @@ export async function uploadThroughGateway(request: Request, api: Api, service: 
     const response = await endpointTransport(
       gatewayRequest(request, `${IPFS_GATEWAY_PREFIX}${gateway.orgCode}/upload`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${key.key}`, "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(filename) },
+        headers: {
+          Authorization: `Bearer ${key.key}`,
+          "Content-Type": "application/octet-stream",
+          "X-File-Name": encodeURIComponent(filename),
+        },
         body,
         duplex: "half",
       }),
@@ -93,7 +117,10 @@ export async function uploadThroughGateway(request: Request, api: Api, service: 
     return answer.cid;
   };
   try {
-    await unstable_parseMultipartFormData(request, unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: 4 * 1024 })));
+    await unstable_parseMultipartFormData(
+      request,
+      unstable_composeUploadHandlers(fileHandler, unstable_createMemoryUploadHandler({ maxPartSize: 4 * 1024 })),
+    );
   } catch (error) {
     if (request.signal.aborted) throw error;
     throw json({ messageKey: "errors:http.400" }, { status: 400 });
@@ -105,20 +132,44 @@ export async function uploadThroughGateway(request: Request, api: Api, service: 
  * A file of the service, downloaded through its first gateway with its download key: the gateway's answer
  * (Range included) passed on as it streams, so the bytes are metered as any download is.
  */
-export async function downloadThroughGateway(request: Request, api: Api, service: IpfsService, cid: string): Promise<Response> {
+export async function downloadThroughGateway(
+  request: Request,
+  api: Api,
+  service: IpfsService,
+  cid: string,
+): Promise<Response> {
   const gateway = service.gateways[0];
   const key = gateway ? await keyOf(api, service.ipfsServiceId, "download") : null;
-  if (!gateway || !key?.ok) throw json({ messageKey: key && !key.ok ? key.messageKey : "errors:http.404" }, { status: key && !key.ok ? key.status : 404 });
+  if (!gateway || !key?.ok)
+    throw json(
+      { messageKey: key && !key.ok ? key.messageKey : "errors:http.404" },
+      { status: key && !key.ok ? key.status : 404 },
+    );
   const headers = new Headers({ Authorization: `Bearer ${key.key}` });
   const range = request.headers.get("range");
   if (range) headers.set("Range", range);
-  const response = await endpointTransport(gatewayRequest(request, `${IPFS_GATEWAY_PREFIX}${gateway.orgCode}/ipfs/${encodeURIComponent(cid)}`, { method: "GET", headers }));
+  const response = await endpointTransport(
+    gatewayRequest(request, `${IPFS_GATEWAY_PREFIX}${gateway.orgCode}/ipfs/${encodeURIComponent(cid)}`, {
+      method: "GET",
+      headers,
+    }),
+  );
   if (!response.ok) {
     const refused = await refusalOf(response);
     throw json({ messageKey: refused.messageKey }, { status: refused.status });
   }
   const out = new Headers();
-  for (const name of ["content-type", "content-length", "content-range", "accept-ranges", "etag", "content-disposition", "x-content-type-options", "content-security-policy", "x-ipfs-path"]) {
+  for (const name of [
+    "content-type",
+    "content-length",
+    "content-range",
+    "accept-ranges",
+    "etag",
+    "content-disposition",
+    "x-content-type-options",
+    "content-security-policy",
+    "x-ipfs-path",
+  ]) {
     const value = response.headers.get(name);
     if (value) out.set(name, value);
   }

@@ -1,4 +1,4 @@
-import type { MessageRefKind } from "@contract/platform";
+import type { MessageRefKind } from "#contract/platform.ts";
 
 /*
  * The Message center's links (issue 16): what a message is about (its typed reference, contract/platform.ts

@@ -1,13 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
 import type { z } from "zod";
-import type { DataOf } from "@contract/paths";
-import { apiFor, badRequest, requireOperator } from "./api.server";
-import { pageParam } from "./params";
-import { replyWithFailure } from "./forms.server";
-import { intentOf } from "./intents.server";
-import { redirectWithFlash } from "./session.server";
-import type { VueapiFailure, VueapiResult } from "./vueapi.server";
+import type { DataOf } from "#contract/paths.ts";
+import { apiFor, badRequest, requireOperator } from "./api.server.ts";
+import { pageParam } from "./params.ts";
+import { replyWithFailure } from "./forms.server.ts";
+import { intentOf } from "./intents.server.ts";
+import { redirectWithFlash } from "./session.server.ts";
+import type { VueapiFailure, VueapiResult } from "./vueapi.server.ts";
 
 /**
  * The decision forms of the operations queues (docs/decisions/005, 007): an unknown decision is a 400,
@@ -15,8 +15,7 @@ import type { VueapiFailure, VueapiResult } from "./vueapi.server";
  * without), and a refusal from the backend is shown at its row with what was typed kept.
  */
 export type ReviewReply<T> =
-  | { kind: "confirm"; review: T }
-  | { kind: "error"; no: string; comments: string; messageKey: string };
+  { kind: "confirm"; review: T } | { kind: "error"; no: string; comments: string; messageKey: string };
 
 export function parseReview<S extends z.ZodType<{ decision: string; comments?: string }>>(
   schema: S,
@@ -30,7 +29,10 @@ export function parseReview<S extends z.ZodType<{ decision: string; comments?: s
 }
 
 /** The decisions that need comments: a rejection, unless the queue names its own (e.g. suspend, decline). */
-export function commentsMissing(review: { decision: string; comments?: string }, needComments: readonly string[] = ["reject"]) {
+export function commentsMissing(
+  review: { decision: string; comments?: string },
+  needComments: readonly string[] = ["reject"],
+) {
   return needComments.includes(review.decision) && !review.comments;
 }
 
@@ -50,7 +52,13 @@ export function failureKey(failure: VueapiFailure): string {
  */
 export async function decideQueueItem<S extends z.ZodType<{ decision: "approve" | "reject"; comments?: string }>>(
   request: Request,
-  { intent, schema, idName, decide, flashes }: {
+  {
+    intent,
+    schema,
+    idName,
+    decide,
+    flashes,
+  }: {
     intent: string;
     schema: S;
     idName: string;
@@ -66,7 +74,10 @@ export async function decideQueueItem<S extends z.ZodType<{ decision: "approve" 
   const result = await decide(submission.value);
   if (!result.ok) return json({ id, result: replyWithFailure(submission, result) }, { status: 400 });
   const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: flashes[submission.value.decision] });
+  return redirectWithFlash(request, url.pathname + url.search, {
+    kind: "success",
+    key: flashes[submission.value.decision],
+  });
 }
 
 /**
@@ -76,7 +87,12 @@ export async function decideQueueItem<S extends z.ZodType<{ decision: "approve" 
  */
 export async function decideReview<S extends z.ZodType<{ decision: string; comments?: string }>>(
   request: Request,
-  { schema, noField, submit, doneKey }: {
+  {
+    schema,
+    noField,
+    submit,
+    doneKey,
+  }: {
     schema: S;
     /** The form field that carries the record's number. */
     noField: string;
@@ -88,11 +104,16 @@ export async function decideReview<S extends z.ZodType<{ decision: string; comme
 ) {
   const { review, no, confirmed } = parseReview(schema, await request.formData(), noField);
   if (commentsMissing(review)) return rowError(no, review.comments, "payments:validation.commentsRequired");
-  if (!confirmed) return json({ kind: "confirm" as const, no, decision: review.decision, comments: review.comments ?? "" });
+  if (!confirmed)
+    return json({ kind: "confirm" as const, no, decision: review.decision, comments: review.comments ?? "" });
   const result = await submit(review);
   if (!result.ok) return rowError(no, review.comments, failureKey(result));
   const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: doneKey(review), params: { no } });
+  return redirectWithFlash(request, url.pathname + url.search, {
+    kind: "success",
+    key: doneKey(review),
+    params: { no },
+  });
 }
 
 /** A queue's filter: what still waits for a decision (the default) or everything. */
@@ -112,6 +133,8 @@ export async function loadMoneyQueue<P extends MoneyQueuePath>(request: Request,
   const url = new URL(request.url);
   const status = queueStatus(url);
   // The three paths take the same paged payload; the data is the one of `path`.
-  const data = (await apiFor(request, viewer).load(path as MoneyQueuePath, { page: { pageSize, pageIndex: pageParam(url), condition: { status } } })) as DataOf<P>;
+  const data = (await apiFor(request, viewer).load(path as MoneyQueuePath, {
+    page: { pageSize, pageIndex: pageParam(url), condition: { status } },
+  })) as DataOf<P>;
   return json({ ...data, status, language: viewer.language });
 }

@@ -1,4 +1,4 @@
-import { pageParam } from "./params";
+import { pageParam } from "./params.ts";
 
 /*
  * Pagination (issue 16, docs/decisions/027), the pure half: which page links to show and the page size a

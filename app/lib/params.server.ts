@@ -1,5 +1,5 @@
-import { notFound } from "./api.server";
-import { positiveParam } from "./params";
+import { notFound } from "./api.server.ts";
+import { positiveParam } from "./params.ts";
 
 /** The id a page is about (e.g. ?appId=12), read as positiveParam reads it: without one the page is a 404. */
 export function requiredId(url: URL, name: string): number {

@@ -1,14 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, json } from "@remix-run/node";
 import * as z from "zod";
-import { applySchema } from "@contract/participation";
-import { participatedDetailHref } from "~/components/participation/bits";
-import { failureResponse, redirectAfter, type Api } from "./api.server";
-import { getEnv } from "./env.server";
-import { replyWithFailure } from "./forms.server";
-import { parseFormOr400 } from "./intents.server";
-import { payRefused } from "./payments.server";
-import { redirectWithFlash } from "./session.server";
+import { applySchema } from "#contract/participation.ts";
+import { participatedDetailHref } from "#app/components/participation/bits.tsx";
+import { failureResponse, redirectAfter, type Api } from "./api.server.ts";
+import { getEnv } from "./env.server.ts";
+import { replyWithFailure } from "./forms.server.ts";
+import { parseFormOr400 } from "./intents.server.ts";
+import { payRefused } from "./payments.server.ts";
+import { redirectWithFlash } from "./session.server.ts";
 
 /**
  * Portal helpers of participation (docs/decisions/013):
@@ -20,7 +20,14 @@ import { redirectWithFlash } from "./session.server";
  */
 function cookieOptions(maxAge: number) {
   const env = getEnv();
-  return { path: "/g/home", httpOnly: true, sameSite: "lax" as const, secure: env.cookieSecure, secrets: env.sessionSecrets, maxAge };
+  return {
+    path: "/g/home",
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: env.cookieSecure,
+    secrets: env.sessionSecrets,
+    maxAge,
+  };
 }
 
 let ticketCookie: ReturnType<typeof createCookie> | undefined;
@@ -47,7 +54,8 @@ const joinRef = z.object({ appJoinAuditId: z.coerce.number().int().positive() })
 /** The request to join (§5 Identity certificate by mode); once made, its own detail page. */
 export async function applyToJoin(request: Request, api: Api, formData: FormData) {
   const submission = parseWithZod(formData, { schema: applySchema });
-  if (submission.status !== "success") return json({ kind: "apply" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ kind: "apply" as const, result: submission.reply() }, { status: 400 });
   const v = submission.value;
   const ticket = await readTicket(request, v.appId);
   const result = await api.call("/sys/chainAppInfo/joinApp", { ...v, ticket });
@@ -56,20 +64,40 @@ export async function applyToJoin(request: Request, api: Api, formData: FormData
     return json({ kind: "apply" as const, result: replyWithFailure(submission, result) }, { status: 400 });
   }
   const view = await api.load("/sys/chainAppInfo/view", { appId: v.appId, appJoinAuditId: result.data.appJoinAuditId });
-  return redirectWithFlash(request, participatedDetailHref({ appId: v.appId, appCode: view.appCode, appJoinAuditId: result.data.appJoinAuditId, auditState: result.data.auditState }), { kind: "success", key: "participation:flash.applied" });
+  return redirectWithFlash(
+    request,
+    participatedDetailHref({
+      appId: v.appId,
+      appCode: view.appCode,
+      appJoinAuditId: result.data.appJoinAuditId,
+      auditState: result.data.auditState,
+    }),
+    { kind: "success", key: "participation:flash.applied" },
+  );
 }
 
 /** Pays the node order with the key the loader issued. */
 export async function payJoinOrder(request: Request, api: Api, formData: FormData, here: string) {
-  const result = await api.call("/sys/chainAppInfo/payJoinOrder", parseFormOr400(joinRef.extend({ idempotencyKey: z.string() }), formData));
+  const result = await api.call(
+    "/sys/chainAppInfo/payJoinOrder",
+    parseFormOr400(joinRef.extend({ idempotencyKey: z.string() }), formData),
+  );
   if (!result.ok) {
     if (result.status >= 500) throw failureResponse(result);
     return payRefused(result);
   }
-  return redirectWithFlash(request, here, { kind: "success", key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid" });
+  return redirectWithFlash(request, here, {
+    kind: "success",
+    key: result.data.reissued ? "participation:flash.reissuedPaid" : "participation:flash.paid",
+  });
 }
 
 /** Confirms a participation the publisher approved (auditState 13). */
 export async function confirmJoin(request: Request, api: Api, formData: FormData, here: string) {
-  return redirectAfter(request, await api.call("/sys/chainAppInfo/confirmJoin", parseFormOr400(joinRef, formData)), here, "participation:flash.confirmed");
+  return redirectAfter(
+    request,
+    await api.call("/sys/chainAppInfo/confirmJoin", parseFormOr400(joinRef, formData)),
+    here,
+    "participation:flash.confirmed",
+  );
 }

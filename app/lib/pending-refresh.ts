@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { pageTitle } from "./meta";
+import { pageTitle } from "./meta.ts";
 
 /**
  * A page that waits for the payment provider's answer (a recharge, a card being saved) reloads its data
@@ -10,11 +10,16 @@ import { pageTitle } from "./meta";
 export const REFRESH_SECONDS = 3;
 
 /** The page's title, plus the meta refresh while `waiting` says the loader's data is still pending. */
-export function pageTitleRefreshing<Loader>(key: string, waiting: (data: NonNullable<Parameters<MetaFunction<Loader>>[0]["data"]>) => boolean): MetaFunction<Loader> {
+export function pageTitleRefreshing<Loader>(
+  key: string,
+  waiting: (data: NonNullable<Parameters<MetaFunction<Loader>>[0]["data"]>) => boolean,
+): MetaFunction<Loader> {
   const title = pageTitle(key);
   return (args) => {
     const base = title(args as Parameters<typeof title>[0]);
-    return args.data && waiting(args.data) ? [...base, { httpEquiv: "refresh", content: String(REFRESH_SECONDS) }] : base;
+    return args.data && waiting(args.data)
+      ? [...base, { httpEquiv: "refresh", content: String(REFRESH_SECONDS) }]
+      : base;
   };
 }
 

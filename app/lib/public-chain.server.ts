@@ -1,5 +1,5 @@
-import { notFound } from "./api.server";
-import { positiveId } from "./params";
+import { notFound } from "./api.server.ts";
+import { positiveId } from "./params.ts";
 
 /** Server helpers of the public-chain console pages (app/routes/g.home.PermissionlessServices.*). */
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { supportedLanguages, type Language } from "./i18n";
+import { supportedLanguages, type Language } from "./i18n.ts";
 
 /**
  * Every UI string of the portal, by language and namespace: each file locales/<language>/<namespace>.json,
@@ -17,7 +17,9 @@ function load(): Resources {
   for (const language of supportedLanguages) {
     const dir = path.join(LOCALES_DIR, language);
     out[language] = {};
-    for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort()) {
       out[language][file.slice(0, -".json".length)] = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
     }
   }

@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
 import type { $ZodType, output } from "zod/v4/core";
-import { badRequest, failureResponse } from "./api.server";
-import { replyWithFailure } from "./forms.server";
-import { intentOf } from "./intents.server";
-import { redirectWithFlash } from "./session.server";
-import type { VueapiResult } from "./vueapi.server";
+import { badRequest, failureResponse } from "./api.server.ts";
+import { replyWithFailure } from "./forms.server.ts";
+import { intentOf } from "./intents.server.ts";
+import { redirectWithFlash } from "./session.server.ts";
+import type { VueapiResult } from "./vueapi.server.ts";
 
 type SavedRecordsOptions<S extends $ZodType> = {
   schema: S;
@@ -42,7 +42,10 @@ async function saveRecord<S extends $ZodType>(request: Request, formData: FormDa
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
   const updated = Boolean((submission.value as Record<string, unknown>)[options.idName]);
   const to = options.back?.(formData.get("back")) ?? options.listPath;
-  return redirectWithFlash(request, to, { kind: "success", key: updated ? options.flash.updated : options.flash.added });
+  return redirectWithFlash(request, to, {
+    kind: "success",
+    key: updated ? options.flash.updated : options.flash.added,
+  });
 }
 
 async function deleteRecord<S extends $ZodType>(request: Request, formData: FormData, options: SavedRecordsOptions<S>) {

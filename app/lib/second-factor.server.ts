@@ -1,12 +1,15 @@
 import { redirect } from "@remix-run/node";
-import { apiFor, getViewer, SECOND_FACTOR_PAGES, type Api, type PendingLogin, type Viewer } from "./api.server";
-import { commitSession, destroySession, getSession, safeReturnTo } from "./session.server";
+import { apiFor, getViewer, SECOND_FACTOR_PAGES, type Api, type PendingLogin, type Viewer } from "./api.server.ts";
+import { commitSession, destroySession, getSession, safeReturnTo } from "./session.server.ts";
 
 /**
  * The operators' second step of a login (docs/decisions/022): the pages /g/main/Login/TwoFactorSetup
  * (enrol) and /g/main/Login/TwoFactor (a code), reached only between the password and the second factor.
  */
-export async function requirePendingLogin(request: Request, step: PendingLogin["step"]): Promise<{ viewer: Viewer; pending: PendingLogin; api: Api }> {
+export async function requirePendingLogin(
+  request: Request,
+  step: PendingLogin["step"],
+): Promise<{ viewer: Viewer; pending: PendingLogin; api: Api }> {
   const viewer = await getViewer(request);
   const pending = viewer.pending;
   if (!pending) throw redirect(viewer.user ? "/g/home/index" : "/g/main/Login/Logins");

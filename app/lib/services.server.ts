@@ -1,14 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
 import * as z from "zod";
-import { enableRequestSchema, lifecycleConfirmSchema, paySchema, replySchema } from "@contract/services";
-import { apiFor, redirectAfter, type Api, type Viewer } from "./api.server";
-import { replyWithFailure } from "./forms.server";
-import { parseFormOr400 } from "./intents.server";
-import { payRefused } from "./payments.server";
-import { positiveParam } from "./params";
-import { shownActions } from "~/components/services/bits";
-import { redirectWithFlash } from "./session.server";
+import { enableRequestSchema, lifecycleConfirmSchema, paySchema, replySchema } from "#contract/services.ts";
+import { apiFor, redirectAfter, type Api, type Viewer } from "./api.server.ts";
+import { replyWithFailure } from "./forms.server.ts";
+import { parseFormOr400 } from "./intents.server.ts";
+import { payRefused } from "./payments.server.ts";
+import { positiveParam } from "./params.ts";
+import { shownActions } from "#app/components/services/bits.tsx";
+import { redirectWithFlash } from "./session.server.ts";
 
 /** Query parameters of the confirm step and the invitation panel, removed to get "where we are". */
 export const PANEL_PARAMS = ["confirm", "appVerId", "invite", "join"] as const;
@@ -32,7 +32,12 @@ const serviceRef = z.object({ appVerId: z.coerce.number().int().positive() });
  * The publisher's lifecycle actions (deactivate, enable, unsubscribe): the backend re-checks
  * serviceActions(); a refusal comes back as an error flash, a form without its service is a 400.
  */
-export async function lifecycleAction(request: Request, viewer: Viewer & { token: string }, intent: LifecycleIntent, formData: FormData) {
+export async function lifecycleAction(
+  request: Request,
+  viewer: Viewer & { token: string },
+  intent: LifecycleIntent,
+  formData: FormData,
+) {
   const api = apiFor(request, viewer);
   const back = withoutPanels(new URL(request.url));
   switch (intent) {
@@ -40,7 +45,12 @@ export async function lifecycleAction(request: Request, viewer: Viewer & { token
     case "unsubscribe":
       return typedConfirmation(request, api, intent, formData, back);
     case "enable":
-      return redirectAfter(request, await api.call("/sys/chainAppInfo/enable", parseFormOr400(serviceRef, formData)), back, "services:flash.enabled");
+      return redirectAfter(
+        request,
+        await api.call("/sys/chainAppInfo/enable", parseFormOr400(serviceRef, formData)),
+        back,
+        "services:flash.enabled",
+      );
   }
 }
 
@@ -49,16 +59,29 @@ export async function lifecycleAction(request: Request, viewer: Viewer & { token
  * then the backend compares the name; a missing or wrong name answers the confirm panel again with its
  * field error and what was typed.
  */
-async function typedConfirmation(request: Request, api: Api, intent: "deactivate" | "unsubscribe", formData: FormData, back: string) {
+async function typedConfirmation(
+  request: Request,
+  api: Api,
+  intent: "deactivate" | "unsubscribe",
+  formData: FormData,
+  back: string,
+) {
   const submission = parseWithZod(formData, { schema: lifecycleConfirmSchema() });
-  if (submission.status !== "success") return json({ kind: "typedConfirm" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ kind: "typedConfirm" as const, result: submission.reply() }, { status: 400 });
   const { appVerId, reason, confirmName } = submission.value;
   const result =
     intent === "deactivate"
       ? await api.call("/sys/chainAppInfo/deactivate", { appVerId, confirmName })
       : await api.call("/sys/chainAppInfo/unsubscribe", { appVerId, reason, confirmName });
-  if (!result.ok && result.fieldErrors.confirmName) return json({ kind: "typedConfirm" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-  return redirectAfter(request, result, back, intent === "deactivate" ? "services:flash.deactivated" : "services:flash.unsubscribed");
+  if (!result.ok && result.fieldErrors.confirmName)
+    return json({ kind: "typedConfirm" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectAfter(
+    request,
+    result,
+    back,
+    intent === "deactivate" ? "services:flash.deactivated" : "services:flash.unsubscribed",
+  );
 }
 
 const draftRef = z.object({ appId: z.coerce.number().int().positive(), appVerId: z.coerce.number().int().positive() });
@@ -66,7 +89,12 @@ const draftRef = z.object({ appId: z.coerce.number().int().positive(), appVerId:
 /** Deletes a wizard draft after its confirm step (docs/decisions/029); a draft already gone is an error flash. */
 export async function discardDraft(request: Request, viewer: Viewer & { token: string }, formData: FormData) {
   const back = withoutPanels(new URL(request.url));
-  return redirectAfter(request, await apiFor(request, viewer).call("/sys/chainAppInfo/wizard/discard", parseFormOr400(draftRef, formData)), back, "services:flash.draftDeleted");
+  return redirectAfter(
+    request,
+    await apiFor(request, viewer).call("/sys/chainAppInfo/wizard/discard", parseFormOr400(draftRef, formData)),
+    back,
+    "services:flash.draftDeleted",
+  );
 }
 
 /* The publisher's service detail (PublishedServices/ServicesDetail): its forms besides the lifecycle. */
@@ -85,18 +113,22 @@ export async function payPublishBill(request: Request, api: Api, formData: FormD
 export async function replyToComment(request: Request, api: Api, formData: FormData, back: string) {
   const submission = parseWithZod(formData, { schema: replySchema });
   const commentId = Number(formData.get("commentId"));
-  if (submission.status !== "success") return json({ kind: "reply" as const, commentId, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ kind: "reply" as const, commentId, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/chainAppInfo/replyComment", submission.value);
-  if (!result.ok) return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok)
+    return json({ kind: "reply" as const, commentId, result: replyWithFailure(submission, result) }, { status: 400 });
   return redirectWithFlash(request, back, { kind: "success", key: "services:flash.replied" });
 }
 
 /** At 40, asks operations to lift the suspension (docs/decisions/015). */
 export async function askToLiftSuspension(request: Request, api: Api, formData: FormData, back: string) {
   const submission = parseWithZod(formData, { schema: enableRequestSchema });
-  if (submission.status !== "success") return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ kind: "requestEnable" as const, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/chainAppInfo/requestEnable", submission.value);
-  if (!result.ok) return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok)
+    return json({ kind: "requestEnable" as const, result: replyWithFailure(submission, result) }, { status: 400 });
   return redirectWithFlash(request, back, { kind: "success", key: "services:flash.enableRequested" });
 }
 
@@ -105,7 +137,12 @@ export async function askToLiftSuspension(request: Request, api: Api, formData: 
  * (§4 Join), through the service's invitation link (JOIN). Nothing when the parameter names no row that
  * may be joined.
  */
-export async function joinRedirect(url: URL, api: Api, rows: readonly Parameters<typeof shownActions>[0][], language: "en" | "zh-CN") {
+export async function joinRedirect(
+  url: URL,
+  api: Api,
+  rows: readonly Parameters<typeof shownActions>[0][],
+  language: "en" | "zh-CN",
+) {
   const verId = positiveParam(url.searchParams.get("join"));
   const row = verId ? rows.find((r) => (r as { appVerId?: number }).appVerId === verId) : undefined;
   if (!row || !shownActions(row).includes("join")) return;

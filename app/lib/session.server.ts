@@ -1,5 +1,5 @@
 import { createCookieSessionStorage, redirect, type Session } from "@remix-run/node";
-import { getEnv } from "./env.server";
+import { getEnv } from "./env.server.ts";
 
 /**
  * The signed cookie session (ARCHITECTURE "What does not fit": no database sessions). It holds only the
@@ -39,11 +39,15 @@ function getStorages() {
     secrets: env.sessionSecrets,
   };
   storages = {
-    session: createCookieSessionStorage<SessionData>({ cookie: { name: "__session", maxAge: 60 * 60 * 12, ...cookie } }),
+    session: createCookieSessionStorage<SessionData>({
+      cookie: { name: "__session", maxAge: 60 * 60 * 12, ...cookie },
+    }),
     // House habit 5: flash messages travel in their own cookie and are read once by the root loader.
     flash: createCookieSessionStorage<Record<string, never>, FlashData>({ cookie: { name: "__flash", ...cookie } }),
     // A flash carried over a loader's own redirect (redirectKeepingFlash), in a cookie of its own.
-    carried: createCookieSessionStorage<Record<string, never>, FlashData>({ cookie: { name: "__flash_carried", ...cookie } }),
+    carried: createCookieSessionStorage<Record<string, never>, FlashData>({
+      cookie: { name: "__flash_carried", ...cookie },
+    }),
   };
   return storages;
 }

@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
-import { replyFormSchema, supportNotice, visitorTicketFormSchema } from "@contract/support";
-import { failureResponse, type Api } from "./api.server";
-import { formFailureStatus, replyWithFailure } from "./forms.server";
-import { redirectWithFlash } from "./session.server";
-import type { VueapiResult } from "./vueapi.server";
+import { replyFormSchema, supportNotice, visitorTicketFormSchema } from "#contract/support.ts";
+import { failureResponse, type Api } from "./api.server.ts";
+import { formFailureStatus, replyWithFailure } from "./forms.server.ts";
+import { redirectWithFlash } from "./session.server.ts";
+import type { VueapiResult } from "./vueapi.server.ts";
 
 /* Server work of the support pages (docs/decisions/041): the visitor's form, replies, attachments, the hours notice. */
 
@@ -21,15 +21,32 @@ export const visitorTicketPage = (key: string) => `/g/main/supportTicket?key=${e
  */
 export async function createVisitorTicket(request: Request, api: Api, backTo: string | null = null) {
   const submission = parseWithZod(await request.formData(), { schema: visitorTicketFormSchema });
-  if (submission.status !== "success") return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ result: submission.reply({ hideFields: ["captcha"] }) }, { status: 400 });
   const result = await api.call("/anon/technicalSupport/insertTech", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
-  if (backTo) return redirectWithFlash(request, backTo, { kind: "success", key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentCall" });
-  return redirectWithFlash(request, visitorTicketPage(result.data.key), { kind: "success", key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentKeepLink" });
+  if (!result.ok)
+    return json(
+      { result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) },
+      { status: formFailureStatus(result) },
+    );
+  if (backTo)
+    return redirectWithFlash(request, backTo, {
+      kind: "success",
+      key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentCall",
+    });
+  return redirectWithFlash(request, visitorTicketPage(result.data.key), {
+    kind: "success",
+    key: result.data.mailed ? "support:visitor.sentMailed" : "support:visitor.sentKeepLink",
+  });
 }
 
 /** A reply form's submission, sent by `send`; the page again (with the flash) or the form's errors. */
-export async function replyToTicket(request: Request, formData: FormData, send: (content: string) => Promise<VueapiResult<unknown>>, back: string) {
+export async function replyToTicket(
+  request: Request,
+  formData: FormData,
+  send: (content: string) => Promise<VueapiResult<unknown>>,
+  back: string,
+) {
   const submission = parseWithZod(formData, { schema: replyFormSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await send(submission.value.content);

@@ -1,6 +1,6 @@
-import { CLIENT_ADDRESS_HEADER } from "@contract/envelope";
-import { backendHealth, handleEndpoint, handleVueapiInProcess, startBackend } from "../../backend/index";
-import { getEnv } from "./env.server";
+import { CLIENT_ADDRESS_HEADER } from "#contract/envelope.ts";
+import { backendHealth, handleEndpoint, handleVueapiInProcess, startBackend } from "#backend/index.ts";
+import { getEnv } from "./env.server.ts";
 
 /**
  * How the request layer reaches the /vueapi service (docs/decisions/001). With VUEAPI_URL unset the

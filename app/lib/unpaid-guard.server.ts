@@ -1,14 +1,21 @@
 import { json, redirect } from "@remix-run/node";
-import { idempotencyKey } from "@contract/rules";
-import type { DueBills } from "@contract/billing";
+import { idempotencyKey } from "#contract/rules.ts";
+import type { DueBills } from "#contract/billing.ts";
 import * as z from "zod";
-import type { Api, Viewer } from "./api.server";
-import { apiFor, badRequest } from "./api.server";
-import { BLOCKED_ACTIONS, blockedHomeHref, isBlockedAction, safeReturnTo, type Block, type BlockedAction } from "./blocked";
-import { formatUsd } from "./format-number";
-import { redirectWithFlash } from "./session.server";
-import type { Transport } from "./transport.server";
-import type { VueapiResult } from "./vueapi.server";
+import type { Api, Viewer } from "./api.server.ts";
+import { apiFor, badRequest } from "./api.server.ts";
+import {
+  BLOCKED_ACTIONS,
+  blockedHomeHref,
+  isBlockedAction,
+  safeReturnTo,
+  type Block,
+  type BlockedAction,
+} from "./blocked.ts";
+import { formatUsd } from "./format-number.ts";
+import { redirectWithFlash } from "./session.server.ts";
+import type { Transport } from "./transport.server.ts";
+import type { VueapiResult } from "./vueapi.server.ts";
 
 /*
  * SPEC §5 "Blocking by bills" and §7 h5isHasNoPayBillV2, explained to the user (issue 16, docs/decisions/027):
@@ -48,7 +55,10 @@ export async function requireNoUnpaidBills(
   options: { transport?: Transport } = {},
 ): Promise<void> {
   const payType = BLOCKED_ACTIONS[action].payType;
-  const result = await apiFor(request, viewer, { transport: options.transport }).call("/sys/product/h5isHasNoPayBillV2", { payType });
+  const result = await apiFor(request, viewer, { transport: options.transport }).call(
+    "/sys/product/h5isHasNoPayBillV2",
+    { payType },
+  );
   if (result.ok && result.data === true) return;
   await sendHome(request, action, result.ok || result.silent ? UNPAID_BILLS : result.messageKey);
 }
@@ -57,7 +67,11 @@ export async function requireNoUnpaidBills(
  * For a call whose backend path applies the rule itself (the wizard's draft and saves refuse with
  * MSG_30005): that refusal leaves the page as `requireNoUnpaidBills` does. Any other result is handed back.
  */
-export async function unlessRefusedForBills<R extends VueapiResult<unknown>>(request: Request, result: R, action: BlockedAction): Promise<R> {
+export async function unlessRefusedForBills<R extends VueapiResult<unknown>>(
+  request: Request,
+  result: R,
+  action: BlockedAction,
+): Promise<R> {
   if (!result.ok && result.messageKey === UNPAID_BILLS) await sendHome(request, action, UNPAID_BILLS);
   return result;
 }
@@ -104,11 +118,21 @@ export type PayManyFailure = { messageKey: string; insufficient: boolean };
  * answered as data with status 400 for the page to show.
  */
 export async function payBillsAndReturn(request: Request, api: Api, form: FormData, fallback: string) {
-  const parsed = payManyForm.safeParse({ billIds: form.getAll("billId"), idempotencyKey: form.get("idempotencyKey"), returnTo: form.get("returnTo") ?? undefined });
+  const parsed = payManyForm.safeParse({
+    billIds: form.getAll("billId"),
+    idempotencyKey: form.get("idempotencyKey"),
+    returnTo: form.get("returnTo") ?? undefined,
+  });
   if (!parsed.success) throw badRequest();
-  const result = await api.call("/sys/system/clientInfo/h5billPayMany", { billIds: parsed.data.billIds, idempotencyKey: parsed.data.idempotencyKey });
+  const result = await api.call("/sys/system/clientInfo/h5billPayMany", {
+    billIds: parsed.data.billIds,
+    idempotencyKey: parsed.data.idempotencyKey,
+  });
   if (!result.ok) {
-    return json<PayManyFailure>({ messageKey: result.messageKey, insufficient: result.messageKey === "errors:MSG_30001" }, { status: 400 });
+    return json<PayManyFailure>(
+      { messageKey: result.messageKey, insufficient: result.messageKey === "errors:MSG_30001" },
+      { status: 400 },
+    );
   }
   const to = safeReturnTo(parsed.data.returnTo) ?? fallback;
   const { paid, paidCents } = result.data;

@@ -6,9 +6,9 @@ import {
   unstable_parseMultipartFormData as parseMultipartFormData,
   type UploadHandler,
 } from "@remix-run/node";
-import { Msg } from "@contract/messages";
-import { UPLOAD_FIELD, UPLOAD_KINDS, type UploadKind } from "@contract/uploads";
-import type { Api } from "./api.server";
+import { Msg } from "#contract/messages.ts";
+import { UPLOAD_FIELD, UPLOAD_KINDS, type UploadKind } from "#contract/uploads.ts";
+import type { Api } from "./api.server.ts";
 
 /*
  * Multipart forms with files (ARCHITECTURE "Uploaded files"; docs/decisions/023). A chosen file is never
@@ -76,7 +76,7 @@ function capRequest(request: Request, limit: number) {
       exceeded = true;
       controller.error(new Error("form too large"));
       void (async () => {
-        for (let thrownAway = 0; thrownAway < 4 * limit; ) {
+        for (let thrownAway = 0; thrownAway < 4 * limit;) {
           const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
           if (next.done) return;
           thrownAway += next.value.byteLength;
@@ -86,7 +86,13 @@ function capRequest(request: Request, limit: number) {
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const init: RequestInit & { duplex: "half" } = { method: request.method, headers: request.headers, body, signal: request.signal, duplex: "half" };
+  const init: RequestInit & { duplex: "half" } = {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+    duplex: "half",
+  };
   return { request: new Request(request.url, init), exceeded: () => exceeded };
 }
 
@@ -96,8 +102,15 @@ function capRequest(request: Request, limit: number) {
  * field's value is its upload id, or "") and, per file field, what became of its file. A form larger than
  * twice its files' limits (plus 1 MB of text) is refused with 413, as is a text field over `textLimit`.
  */
-export async function parseFormWithUploads(request: Request, api: Pick<Api, "upload">, fields: Record<string, UploadField>, textLimit = 64 * 1024) {
-  const uploads: Record<string, UploadOutcome> = Object.fromEntries(Object.keys(fields).map((name) => [name, { status: "none" }]));
+export async function parseFormWithUploads(
+  request: Request,
+  api: Pick<Api, "upload">,
+  fields: Record<string, UploadField>,
+  textLimit = 64 * 1024,
+) {
+  const uploads: Record<string, UploadOutcome> = Object.fromEntries(
+    Object.keys(fields).map((name) => [name, { status: "none" }]),
+  );
   const fileHandler: UploadHandler = async ({ name, filename, contentType, data }) => {
     if (filename === undefined) return undefined;
     const field = Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
@@ -120,7 +133,12 @@ export async function parseFormWithUploads(request: Request, api: Pick<Api, "upl
     } else if (!result.ok) {
       uploads[name] = { status: "refused", error: result.fieldErrors[UPLOAD_FIELD]?.[0] ?? result.messageKey };
     } else {
-      uploads[name] = { status: "uploaded", uploadId: result.data.uploadId, name: result.data.name, size: result.data.size };
+      uploads[name] = {
+        status: "uploaded",
+        uploadId: result.data.uploadId,
+        name: result.data.name,
+        size: result.data.size,
+      };
       return result.data.uploadId;
     }
     return "";
@@ -131,9 +149,13 @@ export async function parseFormWithUploads(request: Request, api: Pick<Api, "upl
   const capped = capRequest(request, limit);
   let formData: FormData;
   try {
-    formData = await parseMultipartFormData(capped.request, composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: textLimit })));
+    formData = await parseMultipartFormData(
+      capped.request,
+      composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: textLimit })),
+    );
   } catch (error) {
-    if (capped.exceeded() || error instanceof MaxPartSizeExceededError) throw json({ messageKey: `errors:${Msg.REQUEST_TOO_LARGE}` }, { status: 413 });
+    if (capped.exceeded() || error instanceof MaxPartSizeExceededError)
+      throw json({ messageKey: `errors:${Msg.REQUEST_TOO_LARGE}` }, { status: 413 });
     // A body that is not a multipart form (another content type, a broken body) is the sender's fault: a
     // 400, not a 500. A browser that went away is not answered.
     if (request.signal.aborted) throw error;

@@ -9,7 +9,10 @@ type FormSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 /** What a form may set beside its schema: its id, first values, submit handler and when it validates. */
 export type SchemaFormOptions<Schema extends FormSchema> = Partial<
-  Pick<Parameters<typeof useForm<z.input<Schema>, z.output<Schema>>>[0], "id" | "defaultValue" | "onSubmit" | "shouldValidate" | "shouldRevalidate">
+  Pick<
+    Parameters<typeof useForm<z.input<Schema>, z.output<Schema>>>[0],
+    "id" | "defaultValue" | "onSubmit" | "shouldValidate" | "shouldRevalidate"
+  >
 >;
 
 /**
@@ -39,7 +42,9 @@ export function useSchemaForm<Schema extends FormSchema>(
  */
 function requiredOnly(schema: FormSchema): Record<string, { required?: boolean }> | undefined {
   try {
-    return Object.fromEntries(Object.entries(getZodConstraint(schema)).map(([name, c]) => [name, { required: c.required }]));
+    return Object.fromEntries(
+      Object.entries(getZodConstraint(schema)).map(([name, c]) => [name, { required: c.required }]),
+    );
   } catch {
     return undefined;
   }

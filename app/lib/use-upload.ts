@@ -1,6 +1,6 @@
 import { useActionData, useLocation, useMatches, useNavigate } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type FormEvent } from "react";
-import { statusMessageKey } from "~/components/ErrorView";
+import { statusMessageKey } from "#app/components/ErrorView.tsx";
 
 /*
  * Upload progress with JavaScript (docs/decisions/011). A form with a chosen file is sent by XMLHttpRequest,
@@ -45,14 +45,20 @@ export function readAnswer(status: number, header: (name: string) => string | nu
   // X-Remix-Response marks what the action returned (any status); thrown responses carry X-Remix-Catch instead.
   if (header("X-Remix-Response") === "yes" && json.ok) return { kind: "data", data: json.value };
   const ok = status >= 200 && status < 300;
-  return { kind: "error", messageKey: ok ? "errors:http.generic" : statusMessageKey(status, json.ok ? json.value : null) };
+  return {
+    kind: "error",
+    messageKey: ok ? "errors:http.generic" : statusMessageKey(status, json.ok ? json.value : null),
+  };
 }
 
 /** Remix replaces the history entry when a submission redirects back to the address it was made on. */
 export function redirectTarget(to: string, here: URL): { path: string; replace: boolean } | null {
   const target = new URL(to, here);
   if (target.origin !== here.origin) return null;
-  return { path: target.pathname + target.search + target.hash, replace: target.pathname + target.search === here.pathname + here.search };
+  return {
+    path: target.pathname + target.search + target.hash,
+    replace: target.pathname + target.search === here.pathname + here.search,
+  };
 }
 
 /* ------------------------------------- the action data of a route ------------------------------------- */
@@ -71,7 +77,10 @@ export function useActionDataWithUploads<T>(): [T | undefined, Deliver] {
   const actionData = useActionData() as T | undefined;
   const { key } = useLocation();
   const [uploaded, setUploaded] = useState<{ data: T; locationKey: string; over: unknown } | null>(null);
-  const deliver = useCallback<Deliver>((data) => setUploaded({ data: data as T, locationKey: key, over: actionData }), [key, actionData]);
+  const deliver = useCallback<Deliver>(
+    (data) => setUploaded({ data: data as T, locationKey: key, over: actionData }),
+    [key, actionData],
+  );
   const fresh = uploaded && uploaded.locationKey === key && uploaded.over === actionData ? uploaded.data : undefined;
   return [fresh ?? actionData, deliver];
 }
@@ -84,10 +93,17 @@ export type UploadState =
   | { phase: "cancelled" }
   | { phase: "failed"; messageKey: string };
 
-export type Upload = { state: UploadState; busy: boolean; onSubmit: (event: FormEvent<HTMLFormElement>) => void; cancel: () => void };
+export type Upload = {
+  state: UploadState;
+  busy: boolean;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  cancel: () => void;
+};
 
 function chosenFiles(form: HTMLFormElement): File[] {
-  return Array.from(form.elements).flatMap((el) => (el instanceof HTMLInputElement && el.type === "file" && !el.disabled ? Array.from(el.files ?? []) : []));
+  return Array.from(form.elements).flatMap((el) =>
+    el instanceof HTMLInputElement && el.type === "file" && !el.disabled ? Array.from(el.files ?? []) : [],
+  );
 }
 
 function formDataOf(form: HTMLFormElement, submitter: HTMLElement | null): FormData {
@@ -125,7 +141,11 @@ export function useUpload(): Upload {
     const method = (submitter?.getAttribute("formmethod") || form.getAttribute("method") || "get").toLowerCase();
     const files = chosenFiles(form);
     if (method !== "post" || files.length === 0) return;
-    const url = dataRequestUrl(submitter?.getAttribute("formaction") || form.getAttribute("action") || window.location.href, routeId, window.location.href);
+    const url = dataRequestUrl(
+      submitter?.getAttribute("formaction") || form.getAttribute("action") || window.location.href,
+      routeId,
+      window.location.href,
+    );
     if (!url) return;
     event.preventDefault();
     if (request.current) return;

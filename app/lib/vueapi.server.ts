@@ -1,12 +1,18 @@
-import { CLIENT_ADDRESS_HEADER, envelopeSchema, fieldErrorsSchema, ResponseCode, type FieldErrors } from "@contract/envelope";
-import { Msg, SESSION_INVALID_KEYS } from "@contract/messages";
-import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "@contract/paths";
-import { refusedTextErrors, refusedTextFields } from "@contract/text";
-import { FILE_NAME_HEADER, uploadedSchema, uploadPath, type Uploaded, type UploadKind } from "@contract/uploads";
+import {
+  CLIENT_ADDRESS_HEADER,
+  envelopeSchema,
+  fieldErrorsSchema,
+  ResponseCode,
+  type FieldErrors,
+} from "#contract/envelope.ts";
+import { Msg, SESSION_INVALID_KEYS } from "#contract/messages.ts";
+import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "#contract/paths.ts";
+import { refusedTextErrors, refusedTextFields } from "#contract/text.ts";
+import { FILE_NAME_HEADER, uploadedSchema, uploadPath, type Uploaded, type UploadKind } from "#contract/uploads.ts";
 import type * as z from "zod";
-import { getEnv } from "./env.server";
-import type { Language } from "./i18n";
-import { defaultTransport, vueapiBase, type Transport } from "./transport.server";
+import { getEnv } from "./env.server.ts";
+import type { Language } from "./i18n.ts";
+import { defaultTransport, vueapiBase, type Transport } from "./transport.server.ts";
 
 /**
  * The request layer (SPEC §7, §8; ARCHITECTURE house habit 8). Every loader and action reaches the
@@ -62,7 +68,9 @@ export const HTTP_MESSAGE_STATUSES = [400, 401, 403, 404, 429, 500, 502, 503, 50
 
 /** SPEC §8 HTTP: a status's message key; other failures show a generic server error. */
 export function httpMessageKey(status: number): string {
-  return (HTTP_MESSAGE_STATUSES as readonly number[]).includes(status) ? `errors:http.${status}` : "errors:http.generic";
+  return (HTTP_MESSAGE_STATUSES as readonly number[]).includes(status)
+    ? `errors:http.${status}`
+    : "errors:http.generic";
 }
 
 const MOBILE_UA = /Android|iPhone|iPad|iPod|Mobile|HarmonyOS|Windows Phone/i;
@@ -100,7 +108,10 @@ export function buildHeaders(path: string, ctx: CallContext): Headers {
 }
 
 export function buildBody(path: string, payload: unknown, ctx: CallContext): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...(payload as Record<string, unknown> | undefined), userLanguage: ctx.language };
+  const body: Record<string, unknown> = {
+    ...(payload as Record<string, unknown> | undefined),
+    userLanguage: ctx.language,
+  };
   if (ctx.portalPage && PORTAL_CODE_PATHS.includes(path)) {
     const page = body.page as { condition?: Record<string, unknown> } | undefined;
     if (page && typeof page === "object") {
@@ -129,10 +140,19 @@ export async function vueapi<P extends VueapiPath>(
   // VUEAPI_URL points at a server that does not check): docs/decisions/024.
   const refused = refusedTextFields(payload);
   if (refused.length > 0) {
-    return failure(`errors:${Msg.INVALID_PARAMS}`, { code: ResponseCode.FAIL, status: 400, fieldErrors: refusedTextErrors(refused) });
+    return failure(`errors:${Msg.INVALID_PARAMS}`, {
+      code: ResponseCode.FAIL,
+      status: 400,
+      fieldErrors: refusedTextErrors(refused),
+    });
   }
   const dataSchema = paths[path].data as unknown as z.ZodType<DataOf<P>>;
-  return exchange(path, { headers: buildHeaders(path, ctx), body: JSON.stringify(buildBody(path, payload, ctx)) }, dataSchema, ctx);
+  return exchange(
+    path,
+    { headers: buildHeaders(path, ctx), body: JSON.stringify(buildBody(path, payload, ctx)) },
+    dataSchema,
+    ctx,
+  );
 }
 
 /** A file to upload: its name, declared type and bytes as they arrive. */
@@ -143,11 +163,18 @@ export type OutgoingFile = { name: string; type: string; body: ReadableStream<Ui
  * never held whole here; answers the upload id the JSON call then names the file by, or a failure (413
  * for a file over the kind's limit, the reason at `fieldErrors.file` for a refused content).
  */
-export async function vueapiUpload(kind: UploadKind, file: OutgoingFile, ctx: CallContext): Promise<VueapiResult<Uploaded>> {
+export async function vueapiUpload(
+  kind: UploadKind,
+  file: OutgoingFile,
+  ctx: CallContext,
+): Promise<VueapiResult<Uploaded>> {
   const path = uploadPath(kind);
   const headers = buildHeaders(path, ctx);
   // The type the browser declared, when it is a plain media type (the backend goes by the bytes anyway).
-  headers.set("Content-Type", /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(file.type) ? file.type : "application/octet-stream");
+  headers.set(
+    "Content-Type",
+    /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(file.type) ? file.type : "application/octet-stream",
+  );
   headers.set(FILE_NAME_HEADER, encodeURIComponent(file.name));
   return exchange(path, { headers, body: file.body, duplex: "half" }, uploadedSchema, ctx);
 }
@@ -208,7 +235,11 @@ async function exchangeWithin<T>(
   call: ReturnType<typeof callSignal>,
 ): Promise<VueapiResult<T>> {
   const transport = ctx.transport ?? defaultTransport;
-  const timeout = { get aborted() { return call.timedOut(); } };
+  const timeout = {
+    get aborted() {
+      return call.timedOut();
+    },
+  };
   const outgoing = new Request(vueapiBase() + path, { method: "POST", ...init, signal: call.signal } as RequestInit);
   call.hold(outgoing);
 
@@ -230,11 +261,15 @@ async function exchangeWithin<T>(
     json = await response.json();
   } catch {
     if (timeout.aborted) return failure("errors:http.timeout", { status: 999 });
-    return failure(response.ok ? "errors:empty.dataError" : httpMessageKey(response.status), { status: response.status });
+    return failure(response.ok ? "errors:empty.dataError" : httpMessageKey(response.status), {
+      status: response.status,
+    });
   }
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) {
-    return failure(response.ok ? "errors:empty.dataError" : httpMessageKey(response.status), { status: response.status });
+    return failure(response.ok ? "errors:empty.dataError" : httpMessageKey(response.status), {
+      status: response.status,
+    });
   }
   const { code, message, data } = envelope.data;
 

@@ -1,4 +1,4 @@
-import { NODE_DEFAULTS } from "@contract/service-cost";
+import { NODE_DEFAULTS } from "#contract/service-cost.ts";
 
 /**
  * A chosen node's inputs that did not come with the form take NODE_DEFAULTS (docs/decisions/029): without

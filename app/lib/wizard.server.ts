@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
 import * as z from "zod";
-import type { PayloadOf, VueapiPath } from "@contract/paths";
+import type { PayloadOf, VueapiPath } from "#contract/paths.ts";
 import {
   attachmentFormSchema,
   attachmentProblem,
@@ -20,18 +20,24 @@ import {
   type AppState,
   type Draft,
   type WizardStep,
-} from "@contract/service-wizard";
-import { wizardUrl, type ActionData } from "~/components/services/wizard/shared";
-import { apiFor, badRequest, failureResponse, notFound, type Viewer } from "./api.server";
-import { replyWithFailure, replyWithFieldErrors } from "./forms.server";
-import { intentOf } from "./intents.server";
-import type { BlockedAction } from "./blocked";
-import { positiveId } from "./params";
-import { fillNodeDefaults } from "./wizard-nodes";
-import { redirectWithFlash } from "./session.server";
-import { requireNoUnpaidBills, unlessRefusedForBills } from "./unpaid-guard.server";
-import { parseFormWithUploads, uploadError, uploadRef, type UploadField, type UploadOutcome } from "./uploads.server";
-import type { VueapiFailure, VueapiResult } from "./vueapi.server";
+} from "#contract/service-wizard.ts";
+import { wizardUrl, type ActionData } from "#app/components/services/wizard/shared.tsx";
+import { apiFor, badRequest, failureResponse, notFound, type Viewer } from "./api.server.ts";
+import { replyWithFailure, replyWithFieldErrors } from "./forms.server.ts";
+import { intentOf } from "./intents.server.ts";
+import type { BlockedAction } from "./blocked.ts";
+import { positiveId } from "./params.ts";
+import { fillNodeDefaults } from "./wizard-nodes.ts";
+import { redirectWithFlash } from "./session.server.ts";
+import { requireNoUnpaidBills, unlessRefusedForBills } from "./unpaid-guard.server.ts";
+import {
+  parseFormWithUploads,
+  uploadError,
+  uploadRef,
+  type UploadField,
+  type UploadOutcome,
+} from "./uploads.server.ts";
+import type { VueapiFailure, VueapiResult } from "./vueapi.server.ts";
 
 /*
  * The server side of the service publish wizard (SPEC §2 PublishedServices/NewServices, docs/decisions/011):
@@ -46,18 +52,29 @@ import type { VueapiFailure, VueapiResult } from "./vueapi.server";
  * not two (bench/README.md). A new draft without appId calls no such path before its first save: the guard
  * asks h5isHasNoPayBillV2 first (app/lib/unpaid-guard.server.ts).
  */
-export async function guardNewDraft(request: Request, viewer: Viewer, appState: AppState, appId: number | null): Promise<void> {
+export async function guardNewDraft(
+  request: Request,
+  viewer: Viewer,
+  appState: AppState,
+  appId: number | null,
+): Promise<void> {
   if (!appId) await requireNoUnpaidBills(request, viewer, WIZARD_ACTION[appState]);
 }
 
 /** What home's blocked-action panel calls each kind of wizard (app/lib/blocked.ts). */
-export const WIZARD_ACTION: Record<AppState, BlockedAction> = { add: "newService", mod: "editServiceBasic", update: "upgradeService", mod2: "editService" };
+export const WIZARD_ACTION: Record<AppState, BlockedAction> = {
+  add: "newService",
+  mod: "editServiceBasic",
+  update: "upgradeService",
+  mod2: "editService",
+};
 
 /** The request layer of the wizard: a backend refusal for unpaid bills leaves for home (see guardNewDraft). */
 export function wizardApi(request: Request, viewer: Viewer, appState: AppState) {
   const api = apiFor(request, viewer);
   return {
-    call: async <P extends VueapiPath>(path: P, payload: PayloadOf<P>) => unlessRefusedForBills(request, await api.call(path, payload), WIZARD_ACTION[appState]),
+    call: async <P extends VueapiPath>(path: P, payload: PayloadOf<P>) =>
+      unlessRefusedForBills(request, await api.call(path, payload), WIZARD_ACTION[appState]),
     load: api.load,
   };
 }
@@ -72,26 +89,39 @@ export function readWizardQuery(request: Request) {
   if (rawId !== null && !appId) throw badRequest();
   if (state !== "add" && !appId) throw badRequest();
   const step = url.searchParams.get("step");
-  return { appState: state, appId, step: isWizardStep(step) ? step : null, rawStep: step, confirm: url.searchParams.get("confirm") };
+  return {
+    appState: state,
+    appId,
+    step: isWizardStep(step) ? step : null,
+    rawStep: step,
+    confirm: url.searchParams.get("confirm"),
+  };
 }
 
 /** A backend refusal as the page's error (another user's service is simply "not found"). */
 export function wizardLoadFailure(failure: VueapiFailure): Response {
   if (failure.messageKey === "errors:MSG_10002") return notFound();
-  if (failure.messageKey === "errors:MSG_36001" || failure.messageKey === "errors:MSG_37001") return json({ messageKey: failure.messageKey }, { status: 403 });
+  if (failure.messageKey === "errors:MSG_36001" || failure.messageKey === "errors:MSG_37001")
+    return json({ messageKey: failure.messageKey }, { status: 403 });
   return failureResponse(failure);
 }
 
 /** The saved item whose deletion `?confirm=<kind>-<id>` asks to confirm, when the draft has it. */
-export function confirmingItem(draft: Draft | null, confirm: string | null): { kind: string; id: number; name: string } | null {
+export function confirmingItem(
+  draft: Draft | null,
+  confirm: string | null,
+): { kind: string; id: number; name: string } | null {
   const match = confirm?.match(/^(attachment|package|function|role)-([1-9][0-9]{0,9})$/);
   if (!match || !draft?.editable) return null;
   const id = Number(match[2]);
   const found =
-    match[1] === "attachment" ? draft.attachments.find((x) => x.attachmentId === id)?.name
-    : match[1] === "package" ? draft.packages.find((x) => x.packageId === id)?.name
-    : match[1] === "function" ? draft.functions.find((x) => x.functionId === id)?.name
-    : draft.roles.find((x) => x.roleId === id)?.name;
+    match[1] === "attachment"
+      ? draft.attachments.find((x) => x.attachmentId === id)?.name
+      : match[1] === "package"
+        ? draft.packages.find((x) => x.packageId === id)?.name
+        : match[1] === "function"
+          ? draft.functions.find((x) => x.functionId === id)?.name
+          : draft.roles.find((x) => x.roleId === id)?.name;
   return found ? { kind: match[1], id, name: found } : null;
 }
 
@@ -108,12 +138,28 @@ export function recalculateNodes(post: WizardPost) {
 }
 
 /** The wizard's forms: each step's save, the list steps' additions, "Next", deletion and the final submission. */
-export const WIZARD_INTENTS = ["saveBasic", "addAttachment", "addPackage", "addFunction", "addRole", "saveNodes", "recalculateNodes", "saveCertificate", "advance", "delete", "submit"] as const;
+export const WIZARD_INTENTS = [
+  "saveBasic",
+  "addAttachment",
+  "addPackage",
+  "addFunction",
+  "addRole",
+  "saveNodes",
+  "recalculateNodes",
+  "saveCertificate",
+  "advance",
+  "delete",
+  "submit",
+] as const;
 
 /** The wizard's file inputs and their upload kinds (contract/uploads.ts; docs/decisions/023). */
 const WIZARD_FILES: Record<string, UploadField> = {
   cover: { kind: "cover", problem: coverProblem, tooLarge: "wizard:validation.file.coverTooLarge" },
-  attachmentFile: { kind: "attachment", problem: attachmentProblem, tooLarge: "wizard:validation.file.attachmentTooLarge" },
+  attachmentFile: {
+    kind: "attachment",
+    problem: attachmentProblem,
+    tooLarge: "wizard:validation.file.attachmentTooLarge",
+  },
   file: { kind: "chaincode", problem: zipProblem, tooLarge: "wizard:validation.file.zipTooLarge" },
 };
 
@@ -129,13 +175,24 @@ export async function readWizardPost(request: Request, viewer: Viewer) {
     ? await parseFormWithUploads(request, apiFor(request, viewer), WIZARD_FILES)
     : { formData: await request.formData(), uploads: {} as Record<string, UploadOutcome> };
   const intent = intentOf(formData, WIZARD_INTENTS);
-  return { request, api, formData, uploads, intent, appState, appId, step, ref: { appState, ...(appId ? { appId } : {}) } };
+  return {
+    request,
+    api,
+    formData,
+    uploads,
+    intent,
+    appState,
+    appId,
+    step,
+    ref: { appState, ...(appId ? { appId } : {}) },
+  };
 }
 
 type WizardPost = Awaited<ReturnType<typeof readWizardPost>>;
 
 /** A refused form: the reply of the posted intent's form, with what was typed. */
-const refused = (post: WizardPost, result: ActionData["result"]) => json({ intent: post.intent, result } as ActionData, { status: 400 });
+const refused = (post: WizardPost, result: ActionData["result"]) =>
+  json({ intent: post.intent, result } as ActionData, { status: 400 });
 
 /** Saved: to the step `step` of the draft `appId`, with a flash message. */
 const savedTo = (post: WizardPost, appId: number, step: WizardStep | null, key = "wizard:flash.saved") =>
@@ -159,7 +216,13 @@ const uploaded = (post: WizardPost, name: keyof typeof WIZARD_FILES) => uploadRe
  */
 async function saveForm<S extends z.ZodType, T>(
   post: WizardPost,
-  { schema, file, prefix, save, then }: {
+  {
+    schema,
+    file,
+    prefix,
+    save,
+    then,
+  }: {
     schema: S;
     file?: FileRule;
     prefix: string;
@@ -168,8 +231,11 @@ async function saveForm<S extends z.ZodType, T>(
   },
 ) {
   const submission = parseWithZod(post.formData, { schema });
-  const fileError = file ? uploadError(post.uploads[file.name], file.optional ? null : "wizard:validation.file.required") : null;
-  if (submission.status !== "success" || fileError) return refused(post, replyWithFieldErrors(submission, file && fileError ? { [file.name]: [fileError] } : {}));
+  const fileError = file
+    ? uploadError(post.uploads[file.name], file.optional ? null : "wizard:validation.file.required")
+    : null;
+  if (submission.status !== "success" || fileError)
+    return refused(post, replyWithFieldErrors(submission, file && fileError ? { [file.name]: [fileError] } : {}));
   const result = await save(submission.value);
   if (!result.ok) return refused(post, replyWithFailure(submission, result, { fieldPrefix: prefix }));
   return then(result.data);
@@ -195,8 +261,16 @@ export function saveBasic(post: WizardPost) {
     file: { name: "cover", optional: true },
     prefix: "basic.",
     save: (basic) =>
-      post.api.call("/sys/chainAppInfo/wizard/saveBasic", { ...post.ref, basic: basic as z.input<typeof basicInfoSchema>, cover: uploaded(post, "cover"), marketPackageId }),
-    then: ({ appId }) => (post.appState === "mod" ? savedTo(post, appId, "basic", "wizard:flash.basicSaved") : savedTo(post, appId, nextStep(post.appState, "basic"))),
+      post.api.call("/sys/chainAppInfo/wizard/saveBasic", {
+        ...post.ref,
+        basic: basic as z.input<typeof basicInfoSchema>,
+        cover: uploaded(post, "cover"),
+        marketPackageId,
+      }),
+    then: ({ appId }) =>
+      post.appState === "mod"
+        ? savedTo(post, appId, "basic", "wizard:flash.basicSaved")
+        : savedTo(post, appId, nextStep(post.appState, "basic")),
   });
 }
 
@@ -206,7 +280,12 @@ export function addAttachment(post: WizardPost) {
     schema: attachmentFormSchema,
     file: { name: "attachmentFile" },
     prefix: "attachment.",
-    save: (attachment) => post.api.call("/sys/chainAppInfo/wizard/addAttachment", { ...post.ref, attachment, file: uploaded(post, "attachmentFile")! }),
+    save: (attachment) =>
+      post.api.call("/sys/chainAppInfo/wizard/addAttachment", {
+        ...post.ref,
+        attachment,
+        file: uploaded(post, "attachmentFile")!,
+      }),
     then: () => savedTo(post, appId, "basic"),
   });
 }
@@ -217,7 +296,12 @@ export function addPackage(post: WizardPost) {
     schema: packageFormSchema,
     file: { name: "file" },
     prefix: "pkg.",
-    save: (pkg) => post.api.call("/sys/chainAppInfo/wizard/addPackage", { ...post.ref, pkg: pkg as z.input<typeof packageFormSchema>, file: uploaded(post, "file")! }),
+    save: (pkg) =>
+      post.api.call("/sys/chainAppInfo/wizard/addPackage", {
+        ...post.ref,
+        pkg: pkg as z.input<typeof packageFormSchema>,
+        file: uploaded(post, "file")!,
+      }),
     then: () => savedTo(post, appId, "packages"),
   });
 }
@@ -244,12 +328,19 @@ export function addRole(post: WizardPost) {
 
 export function saveNodes(post: WizardPost) {
   const appId = savedDraft(post);
-  return saveForm({ ...post, formData: fillNodeDefaults(post.formData) }, {
-    schema: nodesFormSchema,
-    prefix: "form.",
-    save: (form) => post.api.call("/sys/chainAppInfo/wizard/saveNodes", { ...post.ref, form: form as z.input<typeof nodesFormSchema> }),
-    then: () => savedTo(post, appId, "certificate"),
-  });
+  return saveForm(
+    { ...post, formData: fillNodeDefaults(post.formData) },
+    {
+      schema: nodesFormSchema,
+      prefix: "form.",
+      save: (form) =>
+        post.api.call("/sys/chainAppInfo/wizard/saveNodes", {
+          ...post.ref,
+          form: form as z.input<typeof nodesFormSchema>,
+        }),
+      then: () => savedTo(post, appId, "certificate"),
+    },
+  );
 }
 
 export function saveCertificate(post: WizardPost) {
@@ -280,7 +371,11 @@ export async function deleteItem(post: WizardPost) {
   if (!id || !["attachment", "package", "function", "role"].includes(kind)) throw badRequest();
   const result = await post.api.call("/sys/chainAppInfo/wizard/delete", { ...post.ref, kind: kind as "role", id });
   // A refusal (roles still built on it) is shown on the step, with the list unchanged.
-  if (!result.ok) return redirectWithFlash(post.request, wizardUrl(post.appState, appId, post.step), { kind: "error", key: result.messageKey });
+  if (!result.ok)
+    return redirectWithFlash(post.request, wizardUrl(post.appState, appId, post.step), {
+      kind: "error",
+      key: result.messageKey,
+    });
   return savedTo(post, appId, post.step, "wizard:flash.deleted");
 }
 

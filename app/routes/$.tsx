@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { endpointFor, handleEndpoint } from "../../backend/index";
-import { requireUser } from "~/lib/api.server";
+import { endpointFor, handleEndpoint } from "#backend/index.ts";
+import { requireUser } from "#app/lib/api.server.ts";
 
 /**
  * The door for the HTTP endpoints the backend's domains register outside /vueapi (backend/kit/domain.ts

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/lib/api.server";
+import { requireUser } from "#app/lib/api.server.ts";
 
 // An unknown /g/home path: a visitor logs in first (SPEC §2), then it is an unknown path like any other.
 export async function loader({ request }: LoaderFunctionArgs) {

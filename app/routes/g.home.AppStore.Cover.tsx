@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { positiveParam } from "~/lib/params";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 /**
  * A cover image of a listed service or product (or of the caller's own product), as an image response:
@@ -17,6 +17,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const bytes = Buffer.from(result.data.dataBase64, "base64");
   const mime = result.data.mime === "image/jpeg" ? "image/jpeg" : "image/png";
   return new Response(bytes, {
-    headers: { "Content-Type": mime, "Content-Length": String(bytes.byteLength), "Cache-Control": "private, max-age=300", "X-Content-Type-Options": "nosniff" },
+    headers: {
+      "Content-Type": mime,
+      "Content-Length": String(bytes.byteLength),
+      "Cache-Control": "private, max-age=300",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 }

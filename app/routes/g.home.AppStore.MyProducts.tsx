@@ -2,18 +2,18 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { ownerActions } from "@contract/store-codes";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { Pagination } from "~/components/Pagination";
-import { BlockedLink } from "~/components/BlockedAction";
-import { Cover, ProductStatusBadge, StoreHeading } from "~/components/store/bits";
-import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { intentOf, parseFormOr400 } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { blockOf, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
-import { positiveParam } from "~/lib/params";
+import { ownerActions } from "#contract/store-codes.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { BlockedLink } from "#app/components/BlockedAction.tsx";
+import { Cover, ProductStatusBadge, StoreHeading } from "#app/components/store/bits.tsx";
+import { apiFor, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { blockOf, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["store"],
@@ -38,11 +38,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = positiveParam(url.searchParams.get("page")) ?? 1;
   const api = apiFor(request, viewer);
   // The blocked entries (SPEC §5: new products and their submission) say so before the click.
-  const [data, block] = await Promise.all([api.load("/sys/product/mine", { pageIndex: page, pageSize: PAGE_SIZE }), blockOf(api, 1)]);
+  const [data, block] = await Promise.all([
+    api.load("/sys/product/mine", { pageIndex: page, pageSize: PAGE_SIZE }),
+    blockOf(api, 1),
+  ]);
   // Without JavaScript, removing asks on a confirm step (?confirm=<productId>).
   const confirmId = positiveParam(url.searchParams.get("confirm"));
-  const confirm = confirmId ? (data.page.rows.find((r) => r.productId === confirmId && ownerActions(r.status).includes("remove")) ?? null) : null;
-  return json({ ...data, confirm: confirm ? { productId: confirm.productId, name: confirm.name } : null, back: back(url), language: viewer.language, block });
+  const confirm = confirmId
+    ? (data.page.rows.find((r) => r.productId === confirmId && ownerActions(r.status).includes("remove")) ?? null)
+    : null;
+  return json({
+    ...data,
+    confirm: confirm ? { productId: confirm.productId, name: confirm.name } : null,
+    back: back(url),
+    language: viewer.language,
+    block,
+  });
 }
 
 const productForm = z.object({
@@ -59,7 +70,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer);
   switch (intent) {
     case "submit":
-      return redirectAfter(request, await unlessRefusedForBills(request, await api.call("/sys/product/submit", { productId: v.productId }), "submitProduct"), back(url), "store:flash.submitted");
+      return redirectAfter(
+        request,
+        await unlessRefusedForBills(
+          request,
+          await api.call("/sys/product/submit", { productId: v.productId }),
+          "submitProduct",
+        ),
+        back(url),
+        "store:flash.submitted",
+      );
     case "remove":
       return remove(request, api, v, url);
   }
@@ -73,7 +93,12 @@ async function remove(request: Request, api: Api, v: z.output<typeof productForm
     q.set("confirm", String(v.productId));
     return redirect(`${url.pathname}?${q}`);
   }
-  return redirectAfter(request, await api.call("/sys/product/remove", { productId: v.productId }), here, "store:flash.removed");
+  return redirectAfter(
+    request,
+    await api.call("/sys/product/remove", { productId: v.productId }),
+    here,
+    "store:flash.removed",
+  );
 }
 
 export default function MyProducts() {
@@ -84,11 +109,28 @@ export default function MyProducts() {
   return (
     <div className="space-y-4">
       <StoreHeading title={t("mine.title")} intro={t("mine.intro")}>
-        <BlockedLink to="/g/home/AppStore/ProductEdit" action="newProduct" block={block} className="btn-primary inline-block">{t("mine.new")}</BlockedLink>
+        <BlockedLink
+          to="/g/home/AppStore/ProductEdit"
+          action="newProduct"
+          block={block}
+          className="btn-primary inline-block"
+        >
+          {t("mine.new")}
+        </BlockedLink>
       </StoreHeading>
       {confirm ? (
-        <IntentConfirmStep id="remove-title" title={t("mine.removeTitle")} question={t("mine.removeQuestion", { name: confirm.name })} intent="remove"
-          fields={{ productId: confirm.productId }} action={action} cancelTo={here} confirmLabel={t("mine.confirm")} cancelLabel={t("mine.cancel")} danger />
+        <IntentConfirmStep
+          id="remove-title"
+          title={t("mine.removeTitle")}
+          question={t("mine.removeQuestion", { name: confirm.name })}
+          intent="remove"
+          fields={{ productId: confirm.productId }}
+          action={action}
+          cancelTo={here}
+          confirmLabel={t("mine.confirm")}
+          cancelLabel={t("mine.cancel")}
+          danger
+        />
       ) : null}
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("mine.empty")}</p>
@@ -106,18 +148,45 @@ export default function MyProducts() {
                     <ProductStatusBadge status={p.status} />
                   </div>
                   <p className="text-xs text-slate-500">
-                    {t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""} · {formatUsd(p.suggestedPriceCents, language)} {t(`payModes.${p.payMode}`)}
-                    {p.listedAt ? ` · ${t("products.listed")}: ${formatDate(p.listedAt, language)}` : ""} · {t("products.followers", { count: p.followers })}
+                    {t(`productTypes.${p.productType}`)}
+                    {p.company ? ` · ${t("products.company")}` : ""} · {formatUsd(p.suggestedPriceCents, language)}{" "}
+                    {t(`payModes.${p.payMode}`)}
+                    {p.listedAt ? ` · ${t("products.listed")}: ${formatDate(p.listedAt, language)}` : ""} ·{" "}
+                    {t("products.followers", { count: p.followers })}
                   </p>
-                  {p.reviewComments ? <p className="text-sm text-red-700">{t("mine.reviewComments")}: {p.reviewComments}</p> : null}
+                  {p.reviewComments ? (
+                    <p className="text-sm text-red-700">
+                      {t("mine.reviewComments")}: {p.reviewComments}
+                    </p>
+                  ) : null}
                   <Form method="post" id={formId} action={action} className="flex flex-wrap items-center gap-2 pt-1">
                     <input type="hidden" name="productId" value={p.productId} />
-                    {p.status === 2 ? <Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="btn-secondary text-sm">{t("mine.view")}</Link> : null}
-                    {actions.includes("edit") ? <Link to={`/g/home/AppStore/ProductEdit?id=${p.productId}`} className="btn-secondary text-sm">{t("mine.edit")}</Link> : null}
-                    {actions.includes("submit") ? <button type="submit" name="intent" value="submit" className="btn-primary text-sm">{t("mine.submit")}</button> : null}
+                    {p.status === 2 ? (
+                      <Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="btn-secondary text-sm">
+                        {t("mine.view")}
+                      </Link>
+                    ) : null}
+                    {actions.includes("edit") ? (
+                      <Link to={`/g/home/AppStore/ProductEdit?id=${p.productId}`} className="btn-secondary text-sm">
+                        {t("mine.edit")}
+                      </Link>
+                    ) : null}
+                    {actions.includes("submit") ? (
+                      <button type="submit" name="intent" value="submit" className="btn-primary text-sm">
+                        {t("mine.submit")}
+                      </button>
+                    ) : null}
                     {actions.includes("remove") ? (
-                      <ConfirmSubmit formId={formId} name="intent" value="remove" label={t("mine.remove")} title={t("mine.removeTitle")}
-                        question={t("mine.removeQuestion", { name: p.name })} confirmLabel={t("mine.confirm")} className="btn-danger text-sm" />
+                      <ConfirmSubmit
+                        formId={formId}
+                        name="intent"
+                        value="remove"
+                        label={t("mine.remove")}
+                        title={t("mine.removeTitle")}
+                        question={t("mine.removeQuestion", { name: p.name })}
+                        confirmLabel={t("mine.confirm")}
+                        className="btn-danger text-sm"
+                      />
                     ) : null}
                   </Form>
                 </div>

@@ -2,22 +2,26 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { idempotencyKey } from "@contract/rules";
-import { SubmitButton } from "~/components/forms";
-import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "~/components/store/bits";
-import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { intentOf, parseFormOr400 } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { blockOf, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
-import { BlockedLink } from "~/components/BlockedAction";
-import { requiredId } from "~/lib/params.server";
-import { newIdempotencyKey } from "~/lib/payments.server";
-import { followAction } from "~/lib/store.server";
+import { idempotencyKey } from "#contract/rules.ts";
+import { SubmitButton } from "#app/components/forms.tsx";
+import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "#app/components/store/bits.tsx";
+import { apiFor, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { blockOf, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
+import { BlockedLink } from "#app/components/BlockedAction.tsx";
+import { requiredId } from "#app/lib/params.server.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { followAction } from "#app/lib/store.server.ts";
 
 export const handle = {
   i18n: ["store"],
-  breadcrumb: [{ key: "menu.appStore" }, { key: "menu.storeProducts", to: "/g/home/AppStore/Products" }, { key: "titles.storeProduct" }],
+  breadcrumb: [
+    { key: "menu.appStore" },
+    { key: "menu.storeProducts", to: "/g/home/AppStore/Products" },
+    { key: "titles.storeProduct" },
+  ],
 };
 export const meta = pageTitle("storeProduct", (d) => d.product?.name);
 
@@ -30,7 +34,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Publishing makes a new service, which unpaid bills block (SPEC §5): the entry says so before the click.
   const block = product.status === 2 ? await blockOf(api, 1) : null;
   // Publishing makes a draft: the form carries a key issued here, so a double click or a reload makes one.
-  return json({ product, publishKey: product.status === 2 ? newIdempotencyKey() : null, block, language: viewer.language });
+  return json({
+    product,
+    publishKey: product.status === 2 ? newIdempotencyKey() : null,
+    block,
+    language: viewer.language,
+  });
 }
 
 const productRef = z.object({ productId: z.coerce.number().int().positive() });
@@ -47,7 +56,12 @@ export async function action({ request }: ActionFunctionArgs) {
     case "follow":
     case "unfollow": {
       const { productId } = parseFormOr400(productRef, formData);
-      return followAction(request, api, { targetKind: "product", targetId: productId, follow: intent === "follow" }, productHref(productId));
+      return followAction(
+        request,
+        api,
+        { targetKind: "product", targetId: productId, follow: intent === "follow" },
+        productHref(productId),
+      );
     }
   }
 }
@@ -56,8 +70,18 @@ export async function action({ request }: ActionFunctionArgs) {
 async function publish(request: Request, api: Api, formData: FormData) {
   const v = parseFormOr400(productRef.extend({ idempotencyKey: idempotencyKey() }), formData);
   const here = productHref(v.productId);
-  const result = await unlessRefusedForBills(request, await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey }), "publishProduct");
-  return redirectAfter(request, result, result.ok ? wizardHref(result.data.appId) : here, "store:flash.published", here);
+  const result = await unlessRefusedForBills(
+    request,
+    await api.call("/sys/product/publish", { productId: v.productId, idempotencyKey: v.idempotencyKey }),
+    "publishProduct",
+  );
+  return redirectAfter(
+    request,
+    result,
+    result.ok ? wizardHref(result.data.appId) : here,
+    "store:flash.published",
+    here,
+  );
 }
 
 export default function StoreProduct() {
@@ -66,31 +90,81 @@ export default function StoreProduct() {
   const location = useLocation();
   return (
     <div className="space-y-4">
-      <ListingHeader kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} badge={p.status !== 2 ? <ProductStatusBadge status={p.status} /> : null} summary={p.brief}>
+      <ListingHeader
+        kind="product"
+        id={p.productId}
+        name={p.name}
+        hasCover={p.hasCover}
+        badge={p.status !== 2 ? <ProductStatusBadge status={p.status} /> : null}
+        summary={p.brief}
+      >
         <dl className="grid gap-2 text-sm sm:grid-cols-2">
-          <div><dt className="inline text-slate-500">{t("products.type")}: </dt><dd className="inline">{t(`productTypes.${p.productType}`)}{p.company ? ` · ${t("products.company")}` : ""}</dd></div>
-          <div><dt className="inline text-slate-500">{t("products.owner")}: </dt><dd className="inline">{p.owner}</dd></div>
-          <div><dt className="inline text-slate-500">{t("products.price")}: </dt><dd className="inline font-semibold">{formatUsd(p.suggestedPriceCents, language)}</dd></div>
-          <div><dt className="inline text-slate-500">{t("products.payMode")}: </dt><dd className="inline">{t(`payModes.${p.payMode}`)}</dd></div>
-          {p.listedAt ? <div><dt className="inline text-slate-500">{t("products.listed")}: </dt><dd className="inline">{formatDate(p.listedAt, language)}</dd></div> : null}
-          <div><dd className="inline" data-testid="followers">{t("products.followers", { count: p.followers })}</dd></div>
+          <div>
+            <dt className="inline text-slate-500">{t("products.type")}: </dt>
+            <dd className="inline">
+              {t(`productTypes.${p.productType}`)}
+              {p.company ? ` · ${t("products.company")}` : ""}
+            </dd>
+          </div>
+          <div>
+            <dt className="inline text-slate-500">{t("products.owner")}: </dt>
+            <dd className="inline">{p.owner}</dd>
+          </div>
+          <div>
+            <dt className="inline text-slate-500">{t("products.price")}: </dt>
+            <dd className="inline font-semibold">{formatUsd(p.suggestedPriceCents, language)}</dd>
+          </div>
+          <div>
+            <dt className="inline text-slate-500">{t("products.payMode")}: </dt>
+            <dd className="inline">{t(`payModes.${p.payMode}`)}</dd>
+          </div>
+          {p.listedAt ? (
+            <div>
+              <dt className="inline text-slate-500">{t("products.listed")}: </dt>
+              <dd className="inline">{formatDate(p.listedAt, language)}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dd className="inline" data-testid="followers">
+              {t("products.followers", { count: p.followers })}
+            </dd>
+          </div>
         </dl>
         <div className="flex flex-wrap items-center gap-2 pt-2">
           {publishKey && block ? (
-            <BlockedLink to={location.pathname + location.search} action="publishProduct" block={block} className="btn-primary">{t("product.publish")}</BlockedLink>
+            <BlockedLink
+              to={location.pathname + location.search}
+              action="publishProduct"
+              block={block}
+              className="btn-primary"
+            >
+              {t("product.publish")}
+            </BlockedLink>
           ) : publishKey ? (
             <Form method="post" action={location.pathname + location.search}>
               <input type="hidden" name="productId" value={p.productId} />
               <input type="hidden" name="idempotencyKey" value={publishKey} />
-              <SubmitButton intent="publish" className="btn-primary">{t("product.publish")}</SubmitButton>
+              <SubmitButton intent="publish" className="btn-primary">
+                {t("product.publish")}
+              </SubmitButton>
             </Form>
           ) : null}
-          {p.status === 2 || p.following ? <FollowButton idName="productId" id={p.productId} following={p.following} /> : null}
-          {p.own ? <Link to="/g/home/AppStore/MyProducts" className="link text-sm">{t("product.manage")}</Link> : null}
+          {p.status === 2 || p.following ? (
+            <FollowButton idName="productId" id={p.productId} following={p.following} />
+          ) : null}
+          {p.own ? (
+            <Link to="/g/home/AppStore/MyProducts" className="link text-sm">
+              {t("product.manage")}
+            </Link>
+          ) : null}
         </div>
         {publishKey ? <p className="text-xs text-slate-500">{t("product.publishHint")}</p> : null}
         {publishKey && p.company ? <p className="text-xs text-slate-500">{t("product.companyHint")}</p> : null}
-        {p.own && p.reviewComments ? <p className="text-sm text-slate-700">{t("product.review")}: {p.reviewComments}</p> : null}
+        {p.own && p.reviewComments ? (
+          <p className="text-sm text-slate-700">
+            {t("product.review")}: {p.reviewComments}
+          </p>
+        ) : null}
       </ListingHeader>
       <section className="card">
         <h2 className="font-semibold">{t("product.description")}</h2>
@@ -100,7 +174,14 @@ export default function StoreProduct() {
         <section className="card">
           <h2 className="font-semibold">{t("product.myServices")}</h2>
           <ul className="mt-2 list-disc pl-5 text-sm">
-            {p.myServices.map((s) => <li key={s.appId}>{s.name} · <Link to={wizardHref(s.appId)} className="link">{t("product.openDraft")}</Link></li>)}
+            {p.myServices.map((s) => (
+              <li key={s.appId}>
+                {s.name} ·{" "}
+                <Link to={wizardHref(s.appId)} className="link">
+                  {t("product.openDraft")}
+                </Link>
+              </li>
+            ))}
           </ul>
         </section>
       ) : null}

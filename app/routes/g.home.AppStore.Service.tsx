@@ -4,25 +4,29 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "@contract/store";
-import { FormErrors, SelectField, SubmitButton, TextAreaField } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "~/components/store/bits";
-import { apiFor, redirectAfter, requireUser, type Api } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import type { Language } from "~/lib/i18n";
-import { intentOf, parseFormOr400 } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
-import { requiredId } from "~/lib/params.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { followAction } from "~/lib/store.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "#contract/store.ts";
+import { FormErrors, SelectField, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "#app/components/store/bits.tsx";
+import { apiFor, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveParam } from "#app/lib/params.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { followAction } from "#app/lib/store.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = {
   i18n: ["store", "wizard"],
-  breadcrumb: [{ key: "menu.appStore" }, { key: "menu.storeServices", to: "/g/home/AppStore/Services" }, { key: "titles.storeService" }],
+  breadcrumb: [
+    { key: "menu.appStore" },
+    { key: "menu.storeServices", to: "/g/home/AppStore/Services" },
+    { key: "titles.storeService" },
+  ],
 };
 export const meta = pageTitle("storeService", (d) => d.service?.name);
 
@@ -52,12 +56,23 @@ export async function action({ request }: ActionFunctionArgs) {
       return rate(request, api, formData);
     case "useful": {
       const { appId, commentId } = parseFormOr400(commentRef, formData);
-      return redirectAfter(request, await api.call("/sys/store/markUseful", { commentId }), `${here(appId)}#comments`, "store:flash.useful", here(appId));
+      return redirectAfter(
+        request,
+        await api.call("/sys/store/markUseful", { commentId }),
+        `${here(appId)}#comments`,
+        "store:flash.useful",
+        here(appId),
+      );
     }
     case "follow":
     case "unfollow": {
       const { appId } = parseFormOr400(listingRef, formData);
-      return followAction(request, api, { targetKind: "app", targetId: appId, follow: intent === "follow" }, here(appId));
+      return followAction(
+        request,
+        api,
+        { targetKind: "app", targetId: appId, follow: intent === "follow" },
+        here(appId),
+      );
     }
   }
 }
@@ -65,16 +80,22 @@ export async function action({ request }: ActionFunctionArgs) {
 /** A participant's comment (SPEC §3 Comment). */
 async function comment(request: Request, api: Api, formData: FormData) {
   const submission = parseWithZod(formData, { schema: commentFormSchema });
-  if (submission.status !== "success") return json({ kind: "comment" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ kind: "comment" as const, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/chainAppInfo/addComment", submission.value);
-  if (!result.ok) return json({ kind: "comment" as const, result: replyWithFailure(submission, result) }, { status: 400 });
-  return redirectWithFlash(request, `${here(submission.value.appId)}#comments`, { kind: "success", key: "store:flash.commented" });
+  if (!result.ok)
+    return json({ kind: "comment" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  return redirectWithFlash(request, `${here(submission.value.appId)}#comments`, {
+    kind: "success",
+    key: "store:flash.commented",
+  });
 }
 
 /** A participant's rating, one to five stars. */
 async function rate(request: Request, api: Api, formData: FormData) {
   const submission = parseWithZod(formData, { schema: rateFormSchema });
-  if (submission.status !== "success") return json({ kind: "rate" as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ kind: "rate" as const, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/store/rate", submission.value);
   if (!result.ok) return json({ kind: "rate" as const, result: replyWithFailure(submission, result) }, { status: 400 });
   return redirectWithFlash(request, here(submission.value.appId), { kind: "success", key: "store:flash.rated" });
@@ -93,9 +114,15 @@ function RateForm({ service }: { service: StoreServiceDetail }) {
       <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-end gap-2">
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="appId" value={service.appId} />
-        <SelectField field={fields.score as FieldMetadata<string | undefined>} label={t("service.rate")} placeholder="—"
-          options={[5, 4, 3, 2, 1].map((n) => ({ value: String(n), label: t("service.stars", { count: n }) }))} />
-        <SubmitButton intent="rate" className="btn-secondary">{t("service.rateButton")}</SubmitButton>
+        <SelectField
+          field={fields.score as FieldMetadata<string | undefined>}
+          label={t("service.rate")}
+          placeholder="—"
+          options={[5, 4, 3, 2, 1].map((n) => ({ value: String(n), label: t("service.stars", { count: n }) }))}
+        />
+        <SubmitButton intent="rate" className="btn-secondary">
+          {t("service.rateButton")}
+        </SubmitButton>
       </Form>
     </FormProvider>
   );
@@ -104,14 +131,20 @@ function RateForm({ service }: { service: StoreServiceDetail }) {
 function CommentForm({ appId }: { appId: number }) {
   const { t } = useTranslation("store");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(commentFormSchema, actionData?.kind === "comment" ? actionData.result : undefined, { id: "comment" });
+  const [form, fields] = useSchemaForm(
+    commentFormSchema,
+    actionData?.kind === "comment" ? actionData.result : undefined,
+    { id: "comment" },
+  );
   return (
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="space-y-2">
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="appId" value={appId} />
         <TextAreaField field={fields.text} label={t("service.commentLabel")} hint={t("service.commentHint")} rows={3} />
-        <SubmitButton intent="comment" className="btn-primary">{t("service.commentButton")}</SubmitButton>
+        <SubmitButton intent="comment" className="btn-primary">
+          {t("service.commentButton")}
+        </SubmitButton>
       </Form>
     </FormProvider>
   );
@@ -125,27 +158,47 @@ function Comments({ service, page, language }: { service: StoreServiceDetail; pa
   const location = useLocation();
   return (
     <section id="comments" className="card space-y-4" aria-labelledby="comments-title">
-      <h2 id="comments-title" className="font-semibold">{t("service.comments", { count: service.commentsTotal })}</h2>
-      {service.participation === "participated" ? <CommentForm appId={service.appId} /> : <p className="text-sm text-slate-600">{t("service.commentParticipants")}</p>}
-      {service.comments.length === 0 ? <p className="text-sm text-slate-500">{t("service.noComments")}</p> : (
+      <h2 id="comments-title" className="font-semibold">
+        {t("service.comments", { count: service.commentsTotal })}
+      </h2>
+      {service.participation === "participated" ? (
+        <CommentForm appId={service.appId} />
+      ) : (
+        <p className="text-sm text-slate-600">{t("service.commentParticipants")}</p>
+      )}
+      {service.comments.length === 0 ? (
+        <p className="text-sm text-slate-500">{t("service.noComments")}</p>
+      ) : (
         <ul className="divide-y divide-slate-100">
           {service.comments.map((c) => (
             <li key={c.commentId} className="space-y-1 py-3" data-testid="comment">
               <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-slate-500">
-                <span>{c.userName} · {formatDate(c.createdAt, language, true)}</span>
-                <span className={`rounded-full px-2 py-0.5 ${c.reply ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-700"}`}>{t(c.reply ? "service.replied" : "service.unreplied")}</span>
+                <span>
+                  {c.userName} · {formatDate(c.createdAt, language, true)}
+                </span>
+                <span
+                  className={`rounded-full px-2 py-0.5 ${c.reply ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-700"}`}
+                >
+                  {t(c.reply ? "service.replied" : "service.unreplied")}
+                </span>
               </div>
               <p className="whitespace-pre-line break-words text-sm text-slate-900">{c.text}</p>
               {c.reply ? (
-                <p className="rounded-md bg-slate-50 p-2 text-sm text-slate-700"><span className="font-semibold">{t("service.reply")}:</span> {c.reply}</p>
+                <p className="rounded-md bg-slate-50 p-2 text-sm text-slate-700">
+                  <span className="font-semibold">{t("service.reply")}:</span> {c.reply}
+                </p>
               ) : null}
               {c.markedByMe ? (
-                <p className="text-xs text-slate-500">{t("service.useful", { count: c.usefulCount })} · {t("service.markedUseful")}</p>
+                <p className="text-xs text-slate-500">
+                  {t("service.useful", { count: c.usefulCount })} · {t("service.markedUseful")}
+                </p>
               ) : (
                 <Form method="post" action={location.pathname + location.search}>
                   <input type="hidden" name="appId" value={service.appId} />
                   <input type="hidden" name="commentId" value={c.commentId} />
-                  <button type="submit" name="intent" value="useful" className="link text-xs">{t("service.markUseful", { count: c.usefulCount })}</button>
+                  <button type="submit" name="intent" value="useful" className="link text-xs">
+                    {t("service.markUseful", { count: c.usefulCount })}
+                  </button>
                 </Form>
               )}
             </li>
@@ -163,21 +216,46 @@ export default function StoreService() {
   const canJoin = !service.own && service.participation === "none";
   return (
     <div className="space-y-4">
-      <ListingHeader kind="app" id={service.appId} name={service.name} hasCover={service.hasCover} badge={<ParticipationBadge participation={service.participation} own={service.own} />} summary={service.description}>
+      <ListingHeader
+        kind="app"
+        id={service.appId}
+        name={service.name}
+        hasCover={service.hasCover}
+        badge={<ParticipationBadge participation={service.participation} own={service.own} />}
+        summary={service.description}
+      >
         <p className="text-sm text-slate-500">
           {t("services.publisher")}: {service.publisher} · {t("service.version")}: {service.version}
-          {service.industry ? ` · ${t(`wizard:industries.${service.industry}`, { defaultValue: service.industry })}` : ""}
-          {service.framework ? ` · ${t("service.framework")}: ${t(`wizard:frameworks.${service.framework}`, { defaultValue: service.framework })}` : ""}
-          {" · "}{t("services.published")}: {formatDate(service.publishedAt, language)}
+          {service.industry
+            ? ` · ${t(`wizard:industries.${service.industry}`, { defaultValue: service.industry })}`
+            : ""}
+          {service.framework
+            ? ` · ${t("service.framework")}: ${t(`wizard:frameworks.${service.framework}`, { defaultValue: service.framework })}`
+            : ""}
+          {" · "}
+          {t("services.published")}: {formatDate(service.publishedAt, language)}
         </p>
-        <p className="text-sm"><Rating average={service.ratingAverage} count={service.ratingCount} /> · <span data-testid="followers">{t("services.followers", { count: service.followers })}</span></p>
+        <p className="text-sm">
+          <Rating average={service.ratingAverage} count={service.ratingCount} /> ·{" "}
+          <span data-testid="followers">{t("services.followers", { count: service.followers })}</span>
+        </p>
         <div className="flex flex-wrap items-center gap-2 pt-2">
           {canJoin ? (
-            <Link to={`/g/home/ParticipatedServices/JOIN?a=${service.appId}&b=${encodeURIComponent(service.appCode)}`} className="btn-primary">{t("service.join")}</Link>
+            <Link
+              to={`/g/home/ParticipatedServices/JOIN?a=${service.appId}&b=${encodeURIComponent(service.appCode)}`}
+              className="btn-primary"
+            >
+              {t("service.join")}
+            </Link>
           ) : null}
           <FollowButton idName="appId" id={service.appId} following={service.following} />
           {service.own ? (
-            <Link to={`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${service.appId}&activeNames=comments`} className="link text-sm">{t("service.replyLink")}</Link>
+            <Link
+              to={`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${service.appId}&activeNames=comments`}
+              className="link text-sm"
+            >
+              {t("service.replyLink")}
+            </Link>
           ) : null}
         </div>
         {canJoin ? <p className="text-xs text-slate-500">{t("service.joinHint")}</p> : null}
@@ -191,9 +269,16 @@ export default function StoreService() {
       ) : null}
       <section className="card">
         <h2 className="font-semibold">{t("service.roles")}</h2>
-        {service.roles.length === 0 ? <p className="text-sm text-slate-500">{t("service.noRoles")}</p> : (
+        {service.roles.length === 0 ? (
+          <p className="text-sm text-slate-500">{t("service.noRoles")}</p>
+        ) : (
           <ul className="mt-2 list-disc pl-5 text-sm">
-            {service.roles.map((r) => <li key={r.roleId}><span className="font-medium">{r.name}</span>{r.description ? ` — ${r.description}` : ""}</li>)}
+            {service.roles.map((r) => (
+              <li key={r.roleId}>
+                <span className="font-medium">{r.name}</span>
+                {r.description ? ` — ${r.description}` : ""}
+              </li>
+            ))}
           </ul>
         )}
       </section>

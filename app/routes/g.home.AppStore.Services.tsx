@@ -1,13 +1,13 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { INDUSTRIES } from "@contract/service-codes";
-import { SearchForm } from "~/components/SearchForm";
-import { Catalogue, CatalogueCard, ParticipationBadge, Rating, StoreHeading } from "~/components/store/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { oneOf, pageParam, searchParam } from "~/lib/params";
+import { INDUSTRIES } from "#contract/service-codes.ts";
+import { SearchForm } from "#app/components/SearchForm.tsx";
+import { Catalogue, CatalogueCard, ParticipationBadge, Rating, StoreHeading } from "#app/components/store/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -24,7 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const name = searchParam(url.searchParams);
   const industry = oneOf(INDUSTRIES, url.searchParams.get("industry")) ?? "";
   const page = pageParam(url);
-  const data = await apiFor(request, viewer).load("/sys/store/services", { pageIndex: page, pageSize: PAGE_SIZE, name: name || undefined, industry: industry || undefined });
+  const data = await apiFor(request, viewer).load("/sys/store/services", {
+    pageIndex: page,
+    pageSize: PAGE_SIZE,
+    name: name || undefined,
+    industry: industry || undefined,
+  });
   return json({ ...data, name, industry, language: viewer.language });
 }
 
@@ -37,27 +42,48 @@ export default function StoreServices() {
       <SearchForm
         idPrefix="store"
         search={{ label: t("services.search"), value: name }}
-        filter={{ name: "industry", label: t("services.industry"), value: industry, allLabel: t("services.allIndustries"), options: INDUSTRIES.map((i) => ({ value: i, label: t(`wizard:industries.${i}`) })) }}
+        filter={{
+          name: "industry",
+          label: t("services.industry"),
+          value: industry,
+          allLabel: t("services.allIndustries"),
+          options: INDUSTRIES.map((i) => ({ value: i, label: t(`wizard:industries.${i}`) })),
+        }}
         submit={{ label: t("services.apply"), className: "btn-primary" }}
       >
-        {name || industry ? <Link to="/g/home/AppStore/Services" className="btn-secondary">{t("services.reset")}</Link> : null}
+        {name || industry ? (
+          <Link to="/g/home/AppStore/Services" className="btn-secondary">
+            {t("services.reset")}
+          </Link>
+        ) : null}
       </SearchForm>
       <Catalogue page={page} empty={t("services.empty")}>
         {page.rows.map((s) => (
-          <CatalogueCard key={s.appId} kind="app" id={s.appId} name={s.name} hasCover={s.hasCover} testId="store-service">
+          <CatalogueCard
+            key={s.appId}
+            kind="app"
+            id={s.appId}
+            name={s.name}
+            hasCover={s.hasCover}
+            testId="store-service"
+          >
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h2 className="font-semibold">
-                <Link to={`/g/home/AppStore/Service?appId=${s.appId}`} className="link">{s.name}</Link>
+                <Link to={`/g/home/AppStore/Service?appId=${s.appId}`} className="link">
+                  {s.name}
+                </Link>
               </h2>
               <ParticipationBadge participation={s.participation} own={s.own} />
             </div>
             <p className="line-clamp-2 text-sm text-slate-700">{s.description}</p>
             <p className="text-xs text-slate-500">
               {t("services.publisher")}: {s.publisher}
-              {s.industry ? ` · ${t(`wizard:industries.${s.industry}`, { defaultValue: s.industry })}` : ""} · {t("services.published")}: {formatDate(s.publishedAt, language)}
+              {s.industry ? ` · ${t(`wizard:industries.${s.industry}`, { defaultValue: s.industry })}` : ""} ·{" "}
+              {t("services.published")}: {formatDate(s.publishedAt, language)}
             </p>
             <p className="text-sm">
-              <Rating average={s.ratingAverage} count={s.ratingCount} /> · <span data-testid="followers">{t("services.followers", { count: s.followers })}</span>
+              <Rating average={s.ratingAverage} count={s.ratingCount} /> ·{" "}
+              <span data-testid="followers">{t("services.followers", { count: s.followers })}</span>
             </p>
           </CatalogueCard>
         ))}

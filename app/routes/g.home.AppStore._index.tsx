@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/lib/api.server";
+import { requireUser } from "#app/lib/api.server.ts";
 
 /** SPEC §2 App store: the area opens on all services. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,14 +1,17 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Pagination } from "~/components/Pagination";
-import { UpgradeTable } from "~/components/configuration/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
-import { positiveParam } from "~/lib/params";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { UpgradeTable } from "#app/components/configuration/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
-export const handle = { i18n: ["configuration", "billing"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "titles.configuration" }] };
+export const handle = {
+  i18n: ["configuration", "billing"],
+  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "titles.configuration" }],
+};
 export const meta = pageTitle("configuration");
 
 /**
@@ -31,7 +34,11 @@ export default function ConfigurationPage() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold">{t("title")}</h1>
-        {appId ? <Link className="link text-sm" to="/g/home/Configuration">{t("allServices")}</Link> : null}
+        {appId ? (
+          <Link className="link text-sm" to="/g/home/Configuration">
+            {t("allServices")}
+          </Link>
+        ) : null}
       </div>
       <p className="text-sm text-slate-700">{t("intro")}</p>
       <UpgradeTable rows={page.rows} language={language} />

@@ -1,20 +1,24 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { upgradePaySchema } from "@contract/configuration";
-import { ConfigList, CONFIGURATION, UpgradeStatusBadge, payStateText } from "~/components/configuration/bits";
-import { ReportPanel } from "~/components/services/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { intentOf, parseFormOr400 } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { requiredId } from "~/lib/params.server";
-import { newIdempotencyKey, payRefused } from "~/lib/payments.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { upgradePaySchema } from "#contract/configuration.ts";
+import { ConfigList, CONFIGURATION, UpgradeStatusBadge, payStateText } from "#app/components/configuration/bits.tsx";
+import { ReportPanel } from "#app/components/services/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { newIdempotencyKey, payRefused } from "#app/lib/payments.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 export const handle = {
   i18n: ["configuration", "billing", "services"],
-  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "titles.configuration", to: CONFIGURATION }, { key: "titles.configurationDetail" }],
+  breadcrumb: [
+    { key: "menu.permissionedServices" },
+    { key: "titles.configuration", to: CONFIGURATION },
+    { key: "titles.configurationDetail" },
+  ],
 };
 export const meta = pageTitle("configurationDetail", (d) => d.upgrade?.upgradeNo);
 
@@ -36,7 +40,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const input = parseFormOr400(upgradePaySchema, formData);
   const result = await apiFor(request, viewer).call("/sys/configUpgrade/pay", input);
   if (!result.ok) return payRefused(result);
-  return redirectWithFlash(request, `/g/home/ConfigurationDetail?upgradeId=${input.upgradeId}`, { kind: "success", key: "configuration:flash.paid" });
+  return redirectWithFlash(request, `/g/home/ConfigurationDetail?upgradeId=${input.upgradeId}`, {
+    kind: "success",
+    key: "configuration:flash.paid",
+  });
 }
 
 export default function ConfigurationDetailPage() {
@@ -44,17 +51,32 @@ export default function ConfigurationDetailPage() {
   const refusal = useActionData<typeof action>();
   const { t } = useTranslation(["configuration", "billing", "services"]);
   const row = (label: string, value: React.ReactNode, testId?: string) => (
-    <div><dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt><dd className="mt-0.5 text-sm" data-testid={testId}>{value}</dd></div>
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
+      <dd className="mt-0.5 text-sm" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
   );
   return (
     <div className="space-y-4">
-      <Link to={CONFIGURATION} className="link text-sm">← {t("detail.back")}</Link>
+      <Link to={CONFIGURATION} className="link text-sm">
+        ← {t("detail.back")}
+      </Link>
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold">{t("detail.title", { number: u.upgradeNo })}</h1>
         <UpgradeStatusBadge status={u.status} />
       </div>
       <dl className="card grid gap-3 sm:grid-cols-3">
-        {row(t("detail.service"), <Link className="link" to={`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${u.appId}&activeNames=history`}>{u.serviceName}</Link>)}
+        {row(
+          t("detail.service"),
+          <Link
+            className="link"
+            to={`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${u.appId}&activeNames=history`}
+          >
+            {u.serviceName}
+          </Link>,
+        )}
         {row(t("columns.type"), t(`types.${u.upgradeType}`))}
         {row(t("common:zoneHeader", { label: t("columns.time") }), formatDate(u.createdAt, language, true))}
         {row(t("columns.amount"), formatUsd(u.amountCents, language), "upgrade-amount")}
@@ -64,28 +86,62 @@ export default function ConfigurationDetailPage() {
         {row(t("detail.cycleEnd"), formatDate(u.cycleEnd, language, true))}
         {u.deployedAt ? row(t("detail.deployedAt"), formatDate(u.deployedAt, language, true)) : null}
       </dl>
-      {u.reviewComments ? <p className="card text-sm" data-testid="review-comments"><span className="font-semibold">{t("detail.reviewComments")}:</span> {u.reviewComments}</p> : null}
+      {u.reviewComments ? (
+        <p className="card text-sm" data-testid="review-comments">
+          <span className="font-semibold">{t("detail.reviewComments")}:</span> {u.reviewComments}
+        </p>
+      ) : null}
       {payKey ? (
-        <section id="pay" className="card border-amber-200 bg-amber-50" aria-labelledby="pay-title" data-testid="upgrade-pay">
-          <h2 id="pay-title" className="font-semibold">{t("detail.payTitle")}</h2>
+        <section
+          id="pay"
+          className="card border-amber-200 bg-amber-50"
+          aria-labelledby="pay-title"
+          data-testid="upgrade-pay"
+        >
+          <h2 id="pay-title" className="font-semibold">
+            {t("detail.payTitle")}
+          </h2>
           <p className="mt-1 text-sm text-slate-700">{t("detail.payBody")}</p>
-          {u.billDeadline ? <p className="mt-1 text-sm">{t("detail.deadline")}: {formatDate(u.billDeadline, language, true)}</p> : null}
+          {u.billDeadline ? (
+            <p className="mt-1 text-sm">
+              {t("detail.deadline")}: {formatDate(u.billDeadline, language, true)}
+            </p>
+          ) : null}
           {refusal && "error" in refusal ? (
             <p role="alert" className="mt-2 text-sm text-red-700">
-              {t(refusal.error)} {refusal.recharge ? <Link className="link" to="/g/home/userCenter/MyAccount/Recharge">{t("services:pay.recharge")}</Link> : null}
+              {t(refusal.error)}{" "}
+              {refusal.recharge ? (
+                <Link className="link" to="/g/home/userCenter/MyAccount/Recharge">
+                  {t("services:pay.recharge")}
+                </Link>
+              ) : null}
             </p>
           ) : null}
           <Form method="post" className="mt-3">
             <input type="hidden" name="upgradeId" value={u.upgradeId} />
             <input type="hidden" name="idempotencyKey" value={payKey} />
-            <button type="submit" name="intent" value="pay" className="btn-primary">{t("detail.pay", { amount: formatUsd(u.amountCents, language) })}</button>
+            <button type="submit" name="intent" value="pay" className="btn-primary">
+              {t("detail.pay", { amount: formatUsd(u.amountCents, language) })}
+            </button>
           </Form>
         </section>
       ) : null}
-      {u.deployReport && !u.deployReport.passed ? <ReportPanel title={t("detail.failed")} report={u.deployReport} /> : null}
+      {u.deployReport && !u.deployReport.passed ? (
+        <ReportPanel title={t("detail.failed")} report={u.deployReport} />
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <section className="card" aria-labelledby="before-title"><h2 id="before-title" className="font-semibold">{t("detail.before")}</h2><ConfigList nodes={u.before} language={language} testId="config-before" /></section>
-        <section className="card" aria-labelledby="after-title"><h2 id="after-title" className="font-semibold">{t("detail.after")}</h2><ConfigList nodes={u.after} language={language} testId="config-after" /></section>
+        <section className="card" aria-labelledby="before-title">
+          <h2 id="before-title" className="font-semibold">
+            {t("detail.before")}
+          </h2>
+          <ConfigList nodes={u.before} language={language} testId="config-before" />
+        </section>
+        <section className="card" aria-labelledby="after-title">
+          <h2 id="after-title" className="font-semibold">
+            {t("detail.after")}
+          </h2>
+          <ConfigList nodes={u.after} language={language} testId="config-after" />
+        </section>
       </div>
     </div>
   );

@@ -1,18 +1,22 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CONFIGURATION } from "~/components/configuration/bits";
-import { UpgradeForm } from "~/components/configuration/UpgradeForm";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { upgradeAction } from "~/lib/configuration.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { requiredId } from "~/lib/params.server";
-import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
+import { CONFIGURATION } from "#app/components/configuration/bits.tsx";
+import { UpgradeForm } from "#app/components/configuration/UpgradeForm.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { upgradeAction } from "#app/lib/configuration.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 
 export const handle = {
   i18n: ["configuration", "wizard"],
-  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "titles.configuration", to: CONFIGURATION }, { key: "titles.configurationNew" }],
+  breadcrumb: [
+    { key: "menu.permissionedServices" },
+    { key: "titles.configuration", to: CONFIGURATION },
+    { key: "titles.configurationNew" },
+  ],
 };
 export const meta = pageTitle("configurationNew", (d) => d.options?.name);
 
@@ -26,7 +30,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const appId = requiredId(new URL(request.url), "appId");
   const api = apiFor(request, viewer);
   // Another user's or an unknown service is not found before anything else is said about it.
-  const [options, catalogue] = await Promise.all([api.load("/sys/configUpgrade/options", { appId }), api.load("/anon/platform/cityNodes", {})]);
+  const [options, catalogue] = await Promise.all([
+    api.load("/sys/configUpgrade/options", { appId }),
+    api.load("/anon/platform/cityNodes", {}),
+  ]);
   await requireNoUnpaidBills(request, viewer, "configUpgrade");
   return json({ options, catalogue, language: viewer.language });
 }
@@ -42,16 +49,28 @@ export default function ConfigurationNewPage() {
   const { t } = useTranslation(["configuration", "errors"]);
   return (
     <div className="space-y-4">
-      <Link to={CONFIGURATION} className="link text-sm">← {t("detail.back")}</Link>
+      <Link to={CONFIGURATION} className="link text-sm">
+        ← {t("detail.back")}
+      </Link>
       <h1 className="text-xl font-semibold">{t("newFor", { name: options.name })}</h1>
-      {options.cycleEnd ? <p className="text-sm text-slate-700">{t("form.cycleEnds", { date: formatDate(options.cycleEnd, language, true) })}</p> : null}
+      {options.cycleEnd ? (
+        <p className="text-sm text-slate-700">
+          {t("form.cycleEnds", { date: formatDate(options.cycleEnd, language, true) })}
+        </p>
+      ) : null}
       {options.refusal ? (
         <section role="alert" className="card border-red-200 bg-red-50" data-testid="upgrade-refused">
           <h2 className="font-semibold text-red-800">{t("refused")}</h2>
           <p className="mt-1 text-sm text-red-800">{t(`errors:${options.refusal}`)}</p>
         </section>
       ) : (
-        <UpgradeForm options={options} catalogue={catalogue} language={language} result={answer?.result} quote={answer?.quote ?? null} />
+        <UpgradeForm
+          options={options}
+          catalogue={catalogue}
+          language={language}
+          result={answer?.result}
+          quote={answer?.quote ?? null}
+        />
       )}
     </div>
   );

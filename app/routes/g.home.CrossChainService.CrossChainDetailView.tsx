@@ -1,15 +1,18 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field } from "~/components/details";
-import { CROSS_CHAIN_INDEX, CallStatusBadge, crossDetailHref } from "~/components/cross-chain/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { callOf } from "~/lib/cross-chain.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { requiredId } from "~/lib/params.server";
+import { Field } from "#app/components/details.tsx";
+import { CROSS_CHAIN_INDEX, CallStatusBadge, crossDetailHref } from "#app/components/cross-chain/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { callOf } from "#app/lib/cross-chain.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { requiredId } from "#app/lib/params.server.ts";
 
-export const handle = { i18n: ["crossChain"], breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainDetailView" }] };
+export const handle = {
+  i18n: ["crossChain"],
+  breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainDetailView" }],
+};
 export const meta = pageTitle("crossChainDetailView", (d) => (d?.call ? `#${d.call.sequence}` : null));
 
 /**
@@ -25,32 +28,67 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = apiFor(request, viewer);
   const detail = await api.load("/sys/crossChain/detail", { appId });
   const call = await callOf(api, appId, callId);
-  return json({ call, service: { appId: detail.appId, name: detail.name, appCode: detail.appCode }, language: viewer.language });
+  return json({
+    call,
+    service: { appId: detail.appId, name: detail.name, appCode: detail.appCode },
+    language: viewer.language,
+  });
 }
 
 export default function CrossChainCall() {
   const { call, service, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("crossChain");
-  const hex = (v: string | null, testId: string) => (v ? <span className="break-all font-mono text-xs" data-testid={testId}>{v}</span> : "—");
+  const hex = (v: string | null, testId: string) =>
+    v ? (
+      <span className="break-all font-mono text-xs" data-testid={testId}>
+        {v}
+      </span>
+    ) : (
+      "—"
+    );
   return (
     <div className="max-w-4xl space-y-4">
-      <Link to={crossDetailHref(service.appId)} className="link text-sm">← {t("view.back")}</Link>
-      <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold">{t("view.title")} #{call.sequence} <CallStatusBadge status={call.status} /></h1>
+      <Link to={crossDetailHref(service.appId)} className="link text-sm">
+        ← {t("view.back")}
+      </Link>
+      <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold">
+        {t("view.title")} #{call.sequence} <CallStatusBadge status={call.status} />
+      </h1>
       <dl className="card grid gap-4 sm:grid-cols-2" data-testid="call-detail">
-        <Field label={t("view.service")}>{service.name} <span className="font-mono text-xs text-slate-600">{service.appCode}</span></Field>
+        <Field label={t("view.service")}>
+          {service.name} <span className="font-mono text-xs text-slate-600">{service.appCode}</span>
+        </Field>
         <Field label={t("detail.protocol")}>{t(`protocols.${call.protocol}.name`)}</Field>
         <Field label={t("view.kind")}>{t(`send.kinds.${call.kind}`)}</Field>
         <Field label={t("view.sequence")}>{call.sequence}</Field>
         <Field label={t("detail.time")}>{formatDate(call.createdAt, language, true)}</Field>
-        <Field label={t("view.deliveredAt")}>{call.deliveredAt ? formatDate(call.deliveredAt, language, true) : "—"}</Field>
-        <Field label={t("detail.source")}><span className="font-mono text-xs">{call.sourceChain} · #{call.sourceChainId}</span></Field>
-        <Field label={t("detail.target")}><span className="font-mono text-xs">{call.targetChain} · #{call.targetChainId}</span></Field>
+        <Field label={t("view.deliveredAt")}>
+          {call.deliveredAt ? formatDate(call.deliveredAt, language, true) : "—"}
+        </Field>
+        <Field label={t("detail.source")}>
+          <span className="font-mono text-xs">
+            {call.sourceChain} · #{call.sourceChainId}
+          </span>
+        </Field>
+        <Field label={t("detail.target")}>
+          <span className="font-mono text-xs">
+            {call.targetChain} · #{call.targetChainId}
+          </span>
+        </Field>
         <Field label={t("detail.sourceTx")}>{hex(call.sourceTxHash, "source-tx")}</Field>
         <Field label={t("detail.targetTx")}>{hex(call.targetTxHash, "target-tx")}</Field>
         <Field label={t("view.targetAddress")}>{hex(call.targetAddress, "target-address")}</Field>
         <Field label={t("detail.fee")}>{formatUsd(call.feeCents, language)}</Field>
         <Field label={t("view.attempts")}>{call.attempts}</Field>
-        <Field label={t("detail.reason")}>{call.reason ? <span className="break-words text-red-700" data-testid="call-reason">{call.reason}</span> : "—"}</Field>
+        <Field label={t("detail.reason")}>
+          {call.reason ? (
+            <span className="break-words text-red-700" data-testid="call-reason">
+              {call.reason}
+            </span>
+          ) : (
+            "—"
+          )}
+        </Field>
       </dl>
     </div>
   );

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { allCalls, callFilterOf } from "~/lib/cross-chain.server";
-import { csvNumber, toCsv } from "~/lib/csv.server";
-import { formatDate } from "~/lib/format";
-import { fixedT } from "~/lib/i18n.server";
-import { requiredId } from "~/lib/params.server";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { allCalls, callFilterOf } from "#app/lib/cross-chain.server.ts";
+import { csvNumber, toCsv } from "#app/lib/csv.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { fixedT } from "#app/lib/i18n.server.ts";
+import { requiredId } from "#app/lib/params.server.ts";
 
 /** An amount in USD with 2 decimals, a number cell (app/lib/csv.server.ts). */
 const usd = (cents: number) => csvNumber((cents / 100).toFixed(2));
@@ -22,7 +22,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const detail = await api.load("/sys/crossChain/detail", { appId });
   const { rows, total } = await allCalls(api, appId, callFilterOf(url));
   const t = fixedT(viewer.language, "crossChain");
-  const columns = ["callId", "sequence", "time", "source", "target", "sourceTx", "targetTx", "fee", "status", "attempts", "reason"] as const;
+  const columns = [
+    "callId",
+    "sequence",
+    "time",
+    "source",
+    "target",
+    "sourceTx",
+    "targetTx",
+    "fee",
+    "status",
+    "attempts",
+    "reason",
+  ] as const;
   const csv = toCsv([
     columns.map((c) => t(`csv.${c}`)),
     ...rows.map((c) => [

@@ -4,19 +4,23 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CrossProtocol, crossDredgeSchema } from "@contract/cross-chain";
-import { FormErrors, RadioGroupField, SubmitButton, TextField } from "~/components/forms";
-import { CROSS_CHAIN_INDEX, selectHref } from "~/components/cross-chain/bits";
-import { apiFor, notFound, requireUser, type Api } from "~/lib/api.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { requiredId } from "~/lib/params.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { CrossProtocol, crossDredgeSchema } from "#contract/cross-chain.ts";
+import { FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { CROSS_CHAIN_INDEX, selectHref } from "#app/components/cross-chain/bits.tsx";
+import { apiFor, notFound, requireUser, type Api } from "#app/lib/api.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = {
   i18n: ["crossChain"],
-  breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainSelect", to: selectHref }, { key: "titles.crossChainDredge" }],
+  breadcrumb: [
+    { key: "titles.crossChain", to: CROSS_CHAIN_INDEX },
+    { key: "titles.crossChainSelect", to: selectHref },
+    { key: "titles.crossChainDredge" },
+  ],
 };
 export const meta = pageTitle("crossChainDredge", (d) => d?.service?.name);
 
@@ -47,9 +51,20 @@ export async function action({ request }: ActionFunctionArgs) {
   formData.set("appId", String(service.appId));
   const submission = parseWithZod(formData, { schema: crossDredgeSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
-  const result = await api.call("/sys/crossChain/dredge", { ...submission.value, appCode: submission.value.protocol === CrossProtocol.APP ? submission.value.appCode : undefined });
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : formFailureStatus(result) });
-  return redirectWithFlash(request, `${CROSS_CHAIN_INDEX}?status=3`, { kind: "success", key: "crossChain:dredge.done", params: { name: service.name } });
+  const result = await api.call("/sys/crossChain/dredge", {
+    ...submission.value,
+    appCode: submission.value.protocol === CrossProtocol.APP ? submission.value.appCode : undefined,
+  });
+  if (!result.ok)
+    return json(
+      { result: replyWithFailure(submission, result) },
+      { status: result.status === 404 ? 404 : formFailureStatus(result) },
+    );
+  return redirectWithFlash(request, `${CROSS_CHAIN_INDEX}?status=3`, {
+    kind: "success",
+    key: "crossChain:dredge.done",
+    params: { name: service.name },
+  });
 }
 
 export default function Dredge() {
@@ -59,7 +74,11 @@ export default function Dredge() {
   const [form, fields] = useSchemaForm(crossDredgeSchema, actionData?.result, {
     id: "dredge",
     // The protocol and APPCode chosen before (in the publish wizard or an earlier opening) are offered again.
-    defaultValue: { appId: String(service.appId), protocol: service.protocol ? String(service.protocol) : undefined, appCode: service.crossAppCode ?? undefined },
+    defaultValue: {
+      appId: String(service.appId),
+      protocol: service.protocol ? String(service.protocol) : undefined,
+      appCode: service.crossAppCode ?? undefined,
+    },
   });
   // Without JavaScript the APPCode field is always there (the server checks it for protocol 2 only); with it, only for protocol 2.
   const [hydrated, setHydrated] = useState(false);
@@ -69,25 +88,48 @@ export default function Dredge() {
     <div className="max-w-2xl space-y-4">
       <h1 className="text-xl font-semibold">{t("dredge.title")}</h1>
       <p className="text-sm text-slate-600">{t("dredge.intro", { name: service.name })}</p>
-      {!service.canOpen && service.reason ? <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" role="status" data-testid="why-not">{t(`errors:${service.reason}`)}</p> : null}
+      {!service.canOpen && service.reason ? (
+        <p
+          className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+          role="status"
+          data-testid="why-not"
+        >
+          {t(`errors:${service.reason}`)}
+        </p>
+      ) : null}
       <div className="card">
         <FormProvider context={form.context}>
           <Form method="post" {...getFormProps(form)} className="space-y-5">
             <FormErrors id={form.errorId} errors={form.errors} />
             <input {...getInputProps(fields.appId, { type: "hidden" })} key={fields.appId.key} />
-            <RadioGroupField field={fields.protocol as unknown as FieldMetadata<string | undefined>} legend={t("dredge.protocol")} options={[CrossProtocol.ENTERPRISE, CrossProtocol.APP].map((p) => ({
-              value: String(p),
-              label: (
-                <span data-testid={`protocol-${p}`}>
-                  <span className="font-medium">{t(`protocols.${p}.name`)}</span>
-                  <span className="block text-xs text-slate-600">{t(`protocols.${p}.description`)}</span>
-                  {service.protocols.includes(p) ? null : <span className="block text-xs text-amber-800">{t("dredge.notOnNodes")}</span>}
-                </span>
-              ),
-            }))} />
-            {showAppCode ? <TextField field={fields.appCode} label={t("dredge.appCode")} hint={t("dredge.appCodeHint")} autoComplete="off" /> : null}
+            <RadioGroupField
+              field={fields.protocol as unknown as FieldMetadata<string | undefined>}
+              legend={t("dredge.protocol")}
+              options={[CrossProtocol.ENTERPRISE, CrossProtocol.APP].map((p) => ({
+                value: String(p),
+                label: (
+                  <span data-testid={`protocol-${p}`}>
+                    <span className="font-medium">{t(`protocols.${p}.name`)}</span>
+                    <span className="block text-xs text-slate-600">{t(`protocols.${p}.description`)}</span>
+                    {service.protocols.includes(p) ? null : (
+                      <span className="block text-xs text-amber-800">{t("dredge.notOnNodes")}</span>
+                    )}
+                  </span>
+                ),
+              }))}
+            />
+            {showAppCode ? (
+              <TextField
+                field={fields.appCode}
+                label={t("dredge.appCode")}
+                hint={t("dredge.appCodeHint")}
+                autoComplete="off"
+              />
+            ) : null}
             <div className="flex justify-end gap-2">
-              <Link to={selectHref} className="btn-secondary">{t("index.cancel")}</Link>
+              <Link to={selectHref} className="btn-secondary">
+                {t("index.cancel")}
+              </Link>
               <SubmitButton className="btn-primary">{t("dredge.submit")}</SubmitButton>
             </div>
           </Form>

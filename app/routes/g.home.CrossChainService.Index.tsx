@@ -1,17 +1,26 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { FilterPills } from "~/components/FilterPills";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { Pagination } from "~/components/Pagination";
-import { Table, td } from "~/components/details";
-import { CROSS_CHAIN_INDEX, CROSS_STATUS_VALUES, CrossStatusBadge, allowedActions, canReopen, crossDetailHref, dredgeHref, selectHref } from "~/components/cross-chain/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { confirmOf, crossStatusParam, indexAction } from "~/lib/cross-chain.server";
-import { formatDate, zoneHeader } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import {
+  CROSS_CHAIN_INDEX,
+  CROSS_STATUS_VALUES,
+  CrossStatusBadge,
+  allowedActions,
+  canReopen,
+  crossDetailHref,
+  dredgeHref,
+  selectHref,
+} from "#app/components/cross-chain/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { confirmOf, crossStatusParam, indexAction } from "#app/lib/cross-chain.server.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
 
 export const handle = { i18n: ["crossChain"], breadcrumb: [{ key: "titles.crossChain" }] };
 export const meta = pageTitle("crossChain");
@@ -26,7 +35,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const status = crossStatusParam(url);
   const list = await apiFor(request, viewer).load("/sys/crossChain/list", { ...pagingOf(url), status });
-  return json({ page: list.page, status: status ?? null, confirm: confirmOf(url, list.page.rows), language: viewer.language });
+  return json({
+    page: list.page,
+    status: status ?? null,
+    confirm: confirmOf(url, list.page.rows),
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -53,40 +67,116 @@ export default function CrossChainIndex() {
           <h1 className="text-xl font-semibold">{t("index.title")}</h1>
           <p className="mt-1 text-sm text-slate-600">{t("index.intro")}</p>
         </div>
-        <Link to={selectHref} className="btn-primary">{t("index.open")}</Link>
+        <Link to={selectHref} className="btn-primary">
+          {t("index.open")}
+        </Link>
       </div>
       {confirm ? (
-        <IntentConfirmStep id="confirm-cross" title={t(`index.${confirm.action}Title`)} question={t(`index.${confirm.action}Question`, { name: confirm.row.name })}
-          intent={confirm.action} fields={{ appId: confirm.row.appId }} action={here} cancelTo={cancelTo} confirmLabel={t(`index.${confirm.action}`)} cancelLabel={t("index.cancel")} danger />
+        <IntentConfirmStep
+          id="confirm-cross"
+          title={t(`index.${confirm.action}Title`)}
+          question={t(`index.${confirm.action}Question`, { name: confirm.row.name })}
+          intent={confirm.action}
+          fields={{ appId: confirm.row.appId }}
+          action={here}
+          cancelTo={cancelTo}
+          confirmLabel={t(`index.${confirm.action}`)}
+          cancelLabel={t("index.cancel")}
+          danger
+        />
       ) : null}
-      <FilterPills label={t("index.filterLabel")} links={[
-        { key: "all", to: filterTo(null), label: t("index.all"), current: status === null },
-        ...CROSS_STATUS_VALUES.map((s) => ({ key: s, to: filterTo(s), label: t(`status.${s}`), current: status === s })),
-      ]} />
+      <FilterPills
+        label={t("index.filterLabel")}
+        links={[
+          { key: "all", to: filterTo(null), label: t("index.all"), current: status === null },
+          ...CROSS_STATUS_VALUES.map((s) => ({
+            key: s,
+            to: filterTo(s),
+            label: t(`status.${s}`),
+            current: status === s,
+          })),
+        ]}
+      />
       {page.rows.length === 0 ? (
         <div className="card text-center text-slate-600" data-testid="empty">
           <p>{t("index.empty")}</p>
           <p className="mt-1 text-sm">{t("index.emptyHint")}</p>
-          <p className="mt-3"><Link className="btn-primary" to={selectHref}>{t("index.open")}</Link></p>
+          <p className="mt-3">
+            <Link className="btn-primary" to={selectHref}>
+              {t("index.open")}
+            </Link>
+          </p>
         </div>
       ) : (
-        <Table testId="cross-list" head={[t("index.service"), t("index.protocol"), t("index.chain"), t("index.calls"), t("index.status"), zoneHeader(t, t("index.updated")), t("index.actions")]}>
+        <Table
+          testId="cross-list"
+          head={[
+            t("index.service"),
+            t("index.protocol"),
+            t("index.chain"),
+            t("index.calls"),
+            t("index.status"),
+            zoneHeader(t, t("index.updated")),
+            t("index.actions"),
+          ]}
+        >
           {page.rows.map((s) => (
             <tr key={s.appId} data-testid="cross-row">
-              <td className={td}><Link className="link font-medium" to={crossDetailHref(s.appId)}>{s.name}</Link><span className="block font-mono text-xs text-slate-600">{s.appCode}</span></td>
-              <td className={td}>{s.protocol ? t(`protocols.${s.protocol}.name`) : "—"}{s.crossAppCode ? <span className="block font-mono text-xs text-slate-600">{s.crossAppCode}</span> : null}</td>
-              <td className={td}>{s.chainName ? <><span className="font-mono text-xs">{s.chainName}</span>{s.chainId !== null ? <span className="block text-xs text-slate-600">#{s.chainId}</span> : null}</> : t("index.noChain")}</td>
-              <td className={`${td} tabular-nums`} data-testid="cross-calls">{t("index.callCounts", { total: s.counts.total.toLocaleString(language), success: s.counts.success.toLocaleString(language), failure: s.counts.failure.toLocaleString(language) })}</td>
-              <td className={td}><CrossStatusBadge status={s.crossStatus} /></td>
+              <td className={td}>
+                <Link className="link font-medium" to={crossDetailHref(s.appId)}>
+                  {s.name}
+                </Link>
+                <span className="block font-mono text-xs text-slate-600">{s.appCode}</span>
+              </td>
+              <td className={td}>
+                {s.protocol ? t(`protocols.${s.protocol}.name`) : "—"}
+                {s.crossAppCode ? (
+                  <span className="block font-mono text-xs text-slate-600">{s.crossAppCode}</span>
+                ) : null}
+              </td>
+              <td className={td}>
+                {s.chainName ? (
+                  <>
+                    <span className="font-mono text-xs">{s.chainName}</span>
+                    {s.chainId !== null ? <span className="block text-xs text-slate-600">#{s.chainId}</span> : null}
+                  </>
+                ) : (
+                  t("index.noChain")
+                )}
+              </td>
+              <td className={`${td} tabular-nums`} data-testid="cross-calls">
+                {t("index.callCounts", {
+                  total: s.counts.total.toLocaleString(language),
+                  success: s.counts.success.toLocaleString(language),
+                  failure: s.counts.failure.toLocaleString(language),
+                })}
+              </td>
+              <td className={td}>
+                <CrossStatusBadge status={s.crossStatus} />
+              </td>
               <td className={`${td} whitespace-nowrap`}>{formatDate(s.updatedAt, language, true, false)}</td>
               <td className={`${td} space-x-3 whitespace-nowrap`}>
-                <Link className="link" to={crossDetailHref(s.appId)}>{t("index.details")}</Link>
-                {canReopen(s.crossStatus) ? <Link className="link" to={dredgeHref(s.appId)}>{t("index.reopen")}</Link> : null}
+                <Link className="link" to={crossDetailHref(s.appId)}>
+                  {t("index.details")}
+                </Link>
+                {canReopen(s.crossStatus) ? (
+                  <Link className="link" to={dredgeHref(s.appId)}>
+                    {t("index.reopen")}
+                  </Link>
+                ) : null}
                 {allowedActions(s.crossStatus).map((a) => (
                   <Form key={a} method="post" id={`${a}-${s.appId}`} action={here} className="inline">
                     <input type="hidden" name="appId" value={s.appId} />
-                    <ConfirmSubmit formId={`${a}-${s.appId}`} name="intent" value={a} label={t(`index.${a}`)} title={t(`index.${a}Title`)}
-                      question={t(`index.${a}Question`, { name: s.name })} confirmLabel={t(`index.${a}`)} className="btn-danger text-sm" />
+                    <ConfirmSubmit
+                      formId={`${a}-${s.appId}`}
+                      name="intent"
+                      value={a}
+                      label={t(`index.${a}`)}
+                      title={t(`index.${a}Title`)}
+                      question={t(`index.${a}Question`, { name: s.name })}
+                      confirmLabel={t(`index.${a}`)}
+                      className="btn-danger text-sm"
+                    />
                   </Form>
                 ))}
               </td>

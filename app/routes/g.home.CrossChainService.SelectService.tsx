@@ -1,12 +1,15 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Table, td } from "~/components/details";
-import { CROSS_CHAIN_INDEX, CrossStatusBadge, dredgeHref } from "~/components/cross-chain/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { pageTitle } from "~/lib/meta";
+import { Table, td } from "#app/components/details.tsx";
+import { CROSS_CHAIN_INDEX, CrossStatusBadge, dredgeHref } from "#app/components/cross-chain/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
-export const handle = { i18n: ["crossChain"], breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainSelect" }] };
+export const handle = {
+  i18n: ["crossChain"],
+  breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainSelect" }],
+};
 export const meta = pageTitle("crossChainSelect");
 
 /**
@@ -31,22 +34,54 @@ export default function SelectService() {
       {rows.length === 0 ? (
         <div className="card text-center text-slate-600" data-testid="empty">
           <p>{t("select.empty")}</p>
-          <p className="mt-3"><Link className="btn-primary" to="/g/home/PermissionedServices/PublishedServices">{t("select.publish")}</Link></p>
+          <p className="mt-3">
+            <Link className="btn-primary" to="/g/home/PermissionedServices/PublishedServices">
+              {t("select.publish")}
+            </Link>
+          </p>
         </div>
       ) : (
-        <Table testId="selectable" head={[t("index.service"), t("select.framework"), t("index.chain"), t("select.protocols"), t("index.status"), t("index.actions")]}>
+        <Table
+          testId="selectable"
+          head={[
+            t("index.service"),
+            t("select.framework"),
+            t("index.chain"),
+            t("select.protocols"),
+            t("index.status"),
+            t("index.actions"),
+          ]}
+        >
           {rows.map((s) => (
             <tr key={s.appId} data-testid="selectable-row">
-              <td className={td}><span className="font-medium">{s.name}</span><span className="block font-mono text-xs text-slate-600">{s.appCode}</span></td>
+              <td className={td}>
+                <span className="font-medium">{s.name}</span>
+                <span className="block font-mono text-xs text-slate-600">{s.appCode}</span>
+              </td>
               <td className={td}>{s.framework}</td>
-              <td className={td}>{s.chainName ? <span className="font-mono text-xs">{s.chainName}</span> : t("index.noChain")}</td>
-              <td className={td}>{s.protocols.length ? s.protocols.map((p) => t(`protocols.${p}.name`)).join(", ") : "—"}</td>
-              <td className={td}>{s.crossStatus === 2 || s.crossStatus === 0 ? "—" : <CrossStatusBadge status={s.crossStatus} />}</td>
+              <td className={td}>
+                {s.chainName ? <span className="font-mono text-xs">{s.chainName}</span> : t("index.noChain")}
+              </td>
+              <td className={td}>
+                {s.protocols.length ? s.protocols.map((p) => t(`protocols.${p}.name`)).join(", ") : "—"}
+              </td>
+              <td className={td}>
+                {s.crossStatus === 2 || s.crossStatus === 0 ? "—" : <CrossStatusBadge status={s.crossStatus} />}
+              </td>
               <td className={td}>
                 {s.canOpen ? (
-                  <Link className="btn-primary text-sm" to={dredgeHref(s.appId)} aria-label={t("select.chooseName", { name: s.name })}>{t("select.choose")}</Link>
+                  <Link
+                    className="btn-primary text-sm"
+                    to={dredgeHref(s.appId)}
+                    aria-label={t("select.chooseName", { name: s.name })}
+                  >
+                    {t("select.choose")}
+                  </Link>
                 ) : (
-                  <p className="text-sm text-slate-600" data-testid="why-not"><span className="sr-only">{t("select.why")}: </span>{s.reason ? t(`errors:${s.reason}`) : "—"}</p>
+                  <p className="text-sm text-slate-600" data-testid="why-not">
+                    <span className="sr-only">{t("select.why")}: </span>
+                    {s.reason ? t(`errors:${s.reason}`) : "—"}
+                  </p>
                 )}
               </td>
             </tr>

@@ -1,14 +1,14 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Pagination } from "~/components/Pagination";
-import { Table, td } from "~/components/details";
-import { DDC_HOME, DdcStatusBadge, VaultLink, ddcDetailHref } from "~/components/ddc/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { getEnv } from "~/lib/env.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { DDC_HOME, DdcStatusBadge, VaultLink, ddcDetailHref } from "#app/components/ddc/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { getEnv } from "#app/lib/env.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc" }] };
 export const meta = pageTitle("ddc");
@@ -18,7 +18,10 @@ const PAGE_SIZE = 10;
 /** My DDCs (docs/decisions/045): the certificates the user minted, newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const list = await apiFor(request, viewer).load("/sys/ddc/list", { pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE });
+  const list = await apiFor(request, viewer).load("/sys/ddc/list", {
+    pageIndex: pageParam(new URL(request.url)),
+    pageSize: PAGE_SIZE,
+  });
   return json({ page: list.page, vaultUrl: getEnv().DDC_VAULT_URL, language: viewer.language });
 }
 
@@ -31,23 +34,46 @@ export default function MyDdcs() {
         <div>
           <h1 className="text-xl font-semibold">{t("list.title")}</h1>
           <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
-          <p className="mt-1"><VaultLink href={vaultUrl} /></p>
+          <p className="mt-1">
+            <VaultLink href={vaultUrl} />
+          </p>
         </div>
-        <Link to={`${DDC_HOME}/New`} className="btn-primary" data-testid="ddc-new">{t("list.new")}</Link>
+        <Link to={`${DDC_HOME}/New`} className="btn-primary" data-testid="ddc-new">
+          {t("list.new")}
+        </Link>
       </div>
       {page.rows.length === 0 ? (
         <div className="card text-center text-slate-600" data-testid="empty">
           <p>{t("list.empty")}</p>
         </div>
       ) : (
-        <Table testId="ddc-list" head={[t("fields.name"), t("fields.project"), t("fields.tokenId"), t("fields.storage"), t("fields.status"), t("fields.created")]}>
+        <Table
+          testId="ddc-list"
+          head={[
+            t("fields.name"),
+            t("fields.project"),
+            t("fields.tokenId"),
+            t("fields.storage"),
+            t("fields.status"),
+            t("fields.created"),
+          ]}
+        >
           {page.rows.map((d) => (
             <tr key={d.ddcId} data-testid="ddc-row">
-              <td className={td}><Link className="link font-medium" to={ddcDetailHref(d.ddcId)}>{d.name}</Link></td>
-              <td className={td}>{d.projectName}<span className="block text-xs text-slate-600">{d.accountName}</span></td>
+              <td className={td}>
+                <Link className="link font-medium" to={ddcDetailHref(d.ddcId)}>
+                  {d.name}
+                </Link>
+              </td>
+              <td className={td}>
+                {d.projectName}
+                <span className="block text-xs text-slate-600">{d.accountName}</span>
+              </td>
               <td className={`${td} tabular-nums`}>{d.tokenId}</td>
               <td className={td}>{t(`storage.${d.storage}`)}</td>
-              <td className={td}><DdcStatusBadge status={d.status} /></td>
+              <td className={td}>
+                <DdcStatusBadge status={d.status} />
+              </td>
               <td className={td}>{formatDate(d.createdAt, language, true)}</td>
             </tr>
           ))}

@@ -3,20 +3,23 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { enterpriseRequestSchema } from "@contract/did";
-import { FilterPills } from "~/components/FilterPills";
-import { FormErrors, SelectField, SubmitButton } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { DID_HOME, DidTabs, credentialHref } from "~/components/did/bits";
-import { CredentialTable } from "~/components/did/credentials";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { oneOf, pageParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { enterpriseRequestSchema } from "#contract/did.ts";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { FormErrors, SelectField, SubmitButton } from "#app/components/forms.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { DID_HOME, DidTabs, credentialHref } from "#app/components/did/bits.tsx";
+import { CredentialTable } from "#app/components/did/credentials.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { oneOf, pageParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didCredentials" }] };
+export const handle = {
+  i18n: ["did"],
+  breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didCredentials" }],
+};
 export const meta = pageTitle("didCredentials");
 
 const PAGE_SIZE = 10;
@@ -29,10 +32,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const side = oneOf(SIDES, url.searchParams.get("side")) ?? "received";
   const api = apiFor(request, viewer);
   const [list, options] = await Promise.all([
-    api.load(side === "issued" ? "/sys/did/credentials/issued" : "/sys/did/credentials/received", { pageIndex: pageParam(url), pageSize: PAGE_SIZE }),
+    api.load(side === "issued" ? "/sys/did/credentials/issued" : "/sys/did/credentials/received", {
+      pageIndex: pageParam(url),
+      pageSize: PAGE_SIZE,
+    }),
     api.load("/sys/did/credentials/options", {}),
   ]);
-  return json({ side, page: list.page, ownDids: options.ownDids, certified: options.certifiedEnterprise, canIssue: options.participants.length > 0, language: viewer.language });
+  return json({
+    side,
+    page: list.page,
+    ownDids: options.ownDids,
+    certified: options.certifiedEnterprise,
+    canIssue: options.participants.length > 0,
+    language: viewer.language,
+  });
 }
 
 /** The platform's "enterprise certified" credential to one of the user's DIDs. */
@@ -41,8 +54,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: enterpriseRequestSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/did/credentials/requestEnterprise", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
-  return redirectWithFlash(request, credentialHref(result.data.credentialId), { kind: "success", key: "did:enterprise.done" });
+  if (!result.ok)
+    return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
+  return redirectWithFlash(request, credentialHref(result.data.credentialId), {
+    kind: "success",
+    key: "did:enterprise.done",
+  });
 }
 
 export default function Credentials() {
@@ -57,25 +74,61 @@ export default function Credentials() {
           <h1 className="text-xl font-semibold">{t("credentials.title")}</h1>
           <p className="mt-1 text-sm text-slate-600">{t("credentials.intro")}</p>
         </div>
-        {canIssue ? <Link to={`${DID_HOME}/Issue`} className="btn-primary">{t("credentials.issue")}</Link> : null}
+        {canIssue ? (
+          <Link to={`${DID_HOME}/Issue`} className="btn-primary">
+            {t("credentials.issue")}
+          </Link>
+        ) : null}
       </div>
       <DidTabs />
-      {!canIssue ? <p className="text-sm text-slate-600" data-testid="no-participants">{t("credentials.noParticipants")}</p> : null}
-      <FilterPills label={t("credentials.side")} links={SIDES.map((s) => ({ key: s, to: `?side=${s}`, label: t(`credentials.sides.${s}`), current: s === side }))} />
-      {page.rows.length === 0 ? <div className="card text-center text-slate-600" data-testid="empty">{t(`credentials.empty.${side}`)}</div> : <CredentialTable rows={page.rows} language={language} side={side} />}
+      {!canIssue ? (
+        <p className="text-sm text-slate-600" data-testid="no-participants">
+          {t("credentials.noParticipants")}
+        </p>
+      ) : null}
+      <FilterPills
+        label={t("credentials.side")}
+        links={SIDES.map((s) => ({
+          key: s,
+          to: `?side=${s}`,
+          label: t(`credentials.sides.${s}`),
+          current: s === side,
+        }))}
+      />
+      {page.rows.length === 0 ? (
+        <div className="card text-center text-slate-600" data-testid="empty">
+          {t(`credentials.empty.${side}`)}
+        </div>
+      ) : (
+        <CredentialTable rows={page.rows} language={language} side={side} />
+      )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
       <section className="card max-w-2xl space-y-3" aria-labelledby="enterprise-title">
-        <h2 id="enterprise-title" className="text-lg font-semibold">{t("enterprise.title")}</h2>
+        <h2 id="enterprise-title" className="text-lg font-semibold">
+          {t("enterprise.title")}
+        </h2>
         {!certified ? (
-          <p className="text-sm text-slate-600" data-testid="not-certified">{t("enterprise.notCertified")}</p>
+          <p className="text-sm text-slate-600" data-testid="not-certified">
+            {t("enterprise.notCertified")}
+          </p>
         ) : ownDids.length === 0 ? (
-          <p className="text-sm text-slate-600">{t("enterprise.noDid")} <Link className="link" to={`${DID_HOME}/New`}>{t("list.new")}</Link></p>
+          <p className="text-sm text-slate-600">
+            {t("enterprise.noDid")}{" "}
+            <Link className="link" to={`${DID_HOME}/New`}>
+              {t("list.new")}
+            </Link>
+          </p>
         ) : (
           <FormProvider context={form.context}>
             <p className="text-sm text-slate-600">{t("enterprise.intro")}</p>
             <Form method="post" {...getFormProps(form)} className="space-y-4">
               <FormErrors id={form.errorId} errors={form.errors} />
-              <SelectField field={fields.subjectDidId as unknown as FieldMetadata<string | number | undefined>} label={t("enterprise.subject")} placeholder={t("form.choose")} options={ownDids.map((d) => ({ value: String(d.didId), label: `${d.label} · ${d.did}` }))} />
+              <SelectField
+                field={fields.subjectDidId as unknown as FieldMetadata<string | number | undefined>}
+                label={t("enterprise.subject")}
+                placeholder={t("form.choose")}
+                options={ownDids.map((d) => ({ value: String(d.didId), label: `${d.label} · ${d.did}` }))}
+              />
               <SubmitButton className="btn-primary">{t("enterprise.submit")}</SubmitButton>
             </Form>
           </FormProvider>

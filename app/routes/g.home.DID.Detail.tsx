@@ -1,12 +1,12 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field } from "~/components/details";
-import { DID_HOME, Mono } from "~/components/did/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { idParam } from "~/lib/did.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
+import { Field } from "#app/components/details.tsx";
+import { DID_HOME, Mono } from "#app/components/did/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { idParam } from "#app/lib/did.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didDetail" }] };
 export const meta = pageTitle("didDetail", (d) => d?.did?.label);
@@ -26,21 +26,37 @@ export default function DidDetail() {
       <h1 className="text-xl font-semibold">{t("detail.title", { label: did.label })}</h1>
       <div className="card">
         <dl className="grid gap-4 sm:grid-cols-2">
-          <Field label={t("did.did")}><Mono testId="did-value">{did.did}</Mono></Field>
+          <Field label={t("did.did")}>
+            <Mono testId="did-value">{did.did}</Mono>
+          </Field>
           <Field label={t("did.method")}>{t(`method.${did.method}`)}</Field>
           <Field label={t("did.keyType")}>{did.keyType}</Field>
           <Field label={t("did.custody")}>{t(`custody.${did.custody}`)}</Field>
-          <Field label={t("did.publicKey")}><Mono>{did.publicKeyMultibase}</Mono></Field>
+          <Field label={t("did.publicKey")}>
+            <Mono>{did.publicKeyMultibase}</Mono>
+          </Field>
           <Field label={t("did.created")}>{formatDate(did.createdAt, language, true)}</Field>
-          {did.documentUrl ? <Field label={t("did.documentUrl")}><a className="link break-all" href={did.documentUrl}>{did.documentUrl}</a></Field> : null}
+          {did.documentUrl ? (
+            <Field label={t("did.documentUrl")}>
+              <a className="link break-all" href={did.documentUrl}>
+                {did.documentUrl}
+              </a>
+            </Field>
+          ) : null}
         </dl>
         <p className="mt-4 text-sm text-slate-600">{t(`detail.custodyNote.${did.custody}`)}</p>
       </div>
       <section className="card" aria-labelledby="did-document">
-        <h2 id="did-document" className="mb-2 text-lg font-semibold">{t("detail.document")}</h2>
-        <pre className="max-h-[32rem] overflow-auto rounded bg-slate-50 p-3 text-xs" data-testid="did-document">{JSON.stringify(did.document, null, 2)}</pre>
+        <h2 id="did-document" className="mb-2 text-lg font-semibold">
+          {t("detail.document")}
+        </h2>
+        <pre className="max-h-[32rem] overflow-auto rounded bg-slate-50 p-3 text-xs" data-testid="did-document">
+          {JSON.stringify(did.document, null, 2)}
+        </pre>
       </section>
-      <Link to={DID_HOME} className="link text-sm">{t("detail.back")}</Link>
+      <Link to={DID_HOME} className="link text-sm">
+        {t("detail.back")}
+      </Link>
     </div>
   );
 }

@@ -3,16 +3,23 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { VALID_DAYS_DEFAULT, roleIssueSchema } from "@contract/did";
-import { FormErrors, SelectField, SubmitButton, TextField } from "~/components/forms";
-import { DID_HOME, credentialHref } from "~/components/did/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { VALID_DAYS_DEFAULT, roleIssueSchema } from "#contract/did.ts";
+import { FormErrors, SelectField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { DID_HOME, credentialHref } from "#app/components/did/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didCredentials", to: `${DID_HOME}/Credentials` }, { key: "titles.didIssue" }] };
+export const handle = {
+  i18n: ["did"],
+  breadcrumb: [
+    { key: "titles.did", to: DID_HOME },
+    { key: "titles.didCredentials", to: `${DID_HOME}/Credentials` },
+    { key: "titles.didIssue" },
+  ],
+};
 export const meta = pageTitle("didIssue");
 
 /** A publisher issues a role credential to a participant of one of their services, signed by one of their portal-held DIDs. */
@@ -27,15 +34,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: roleIssueSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/did/credentials/issueRole", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
-  return redirectWithFlash(request, credentialHref(result.data.credentialId), { kind: "success", key: "did:issue.done" });
+  if (!result.ok)
+    return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
+  return redirectWithFlash(request, credentialHref(result.data.credentialId), {
+    kind: "success",
+    key: "did:issue.done",
+  });
 }
 
 export default function IssueRoleCredential() {
   const { issuerDids, participants } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("did");
-  const [form, fields] = useSchemaForm(roleIssueSchema, actionData?.result, { id: "issue-role", defaultValue: { validDays: String(VALID_DAYS_DEFAULT) } });
+  const [form, fields] = useSchemaForm(roleIssueSchema, actionData?.result, {
+    id: "issue-role",
+    defaultValue: { validDays: String(VALID_DAYS_DEFAULT) },
+  });
   const ready = issuerDids.length > 0 && participants.length > 0;
   return (
     <div className="max-w-2xl space-y-4">
@@ -43,7 +57,14 @@ export default function IssueRoleCredential() {
       <p className="text-sm text-slate-600">{t("issue.intro")}</p>
       {!ready ? (
         <div className="card space-y-2 text-sm text-slate-600" data-testid="issue-unavailable">
-          {issuerDids.length === 0 ? <p>{t("issue.noIssuer")} <Link className="link" to={`${DID_HOME}/New`}>{t("list.new")}</Link></p> : null}
+          {issuerDids.length === 0 ? (
+            <p>
+              {t("issue.noIssuer")}{" "}
+              <Link className="link" to={`${DID_HOME}/New`}>
+                {t("list.new")}
+              </Link>
+            </p>
+          ) : null}
           {participants.length === 0 ? <p>{t("credentials.noParticipants")}</p> : null}
         </div>
       ) : (
@@ -51,13 +72,36 @@ export default function IssueRoleCredential() {
           <FormProvider context={form.context}>
             <Form method="post" {...getFormProps(form)} className="space-y-5">
               <FormErrors id={form.errorId} errors={form.errors} />
-              <SelectField field={fields.issuerDidId as unknown as FieldMetadata<string | number | undefined>} label={t("issue.issuer")} placeholder={t("form.choose")} options={issuerDids.map((d) => ({ value: String(d.didId), label: `${d.label} · ${d.did}` }))} />
-              <SelectField field={fields.appJoinAuditId as unknown as FieldMetadata<string | number | undefined>} label={t("issue.participant")} placeholder={t("form.choose")}
-                options={participants.map((p) => ({ value: String(p.appJoinAuditId), label: t("issue.participantOption", { user: p.userName, service: p.appName, role: p.roleName }) }))} />
-              <TextField field={fields.subjectDid} label={t("issue.subject")} hint={t("issue.subjectHint")} autoComplete="off" />
-              <TextField field={fields.validDays as unknown as FieldMetadata<string | undefined>} label={t("issue.validDays")} type="number" />
+              <SelectField
+                field={fields.issuerDidId as unknown as FieldMetadata<string | number | undefined>}
+                label={t("issue.issuer")}
+                placeholder={t("form.choose")}
+                options={issuerDids.map((d) => ({ value: String(d.didId), label: `${d.label} · ${d.did}` }))}
+              />
+              <SelectField
+                field={fields.appJoinAuditId as unknown as FieldMetadata<string | number | undefined>}
+                label={t("issue.participant")}
+                placeholder={t("form.choose")}
+                options={participants.map((p) => ({
+                  value: String(p.appJoinAuditId),
+                  label: t("issue.participantOption", { user: p.userName, service: p.appName, role: p.roleName }),
+                }))}
+              />
+              <TextField
+                field={fields.subjectDid}
+                label={t("issue.subject")}
+                hint={t("issue.subjectHint")}
+                autoComplete="off"
+              />
+              <TextField
+                field={fields.validDays as unknown as FieldMetadata<string | undefined>}
+                label={t("issue.validDays")}
+                type="number"
+              />
               <div className="flex justify-end gap-2">
-                <Link to={`${DID_HOME}/Credentials`} className="btn-secondary">{t("common:actions.cancel")}</Link>
+                <Link to={`${DID_HOME}/Credentials`} className="btn-secondary">
+                  {t("common:actions.cancel")}
+                </Link>
                 <SubmitButton className="btn-primary">{t("issue.submit")}</SubmitButton>
               </div>
             </Form>

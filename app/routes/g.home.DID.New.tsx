@@ -3,14 +3,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DID_CUSTODIES, DID_KEY_TYPES, DID_METHODS, didCreateSchema } from "@contract/did";
-import { FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { DID_HOME, didHref } from "~/components/did/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { DID_CUSTODIES, DID_KEY_TYPES, DID_METHODS, didCreateSchema } from "#contract/did.ts";
+import { FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { DID_HOME, didHref } from "#app/components/did/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didNew" }] };
 export const meta = pageTitle("didNew");
@@ -27,13 +27,20 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/did/identifiers/create", submission.value);
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
-  return redirectWithFlash(request, didHref(result.data.didId), { kind: "success", key: "did:create.done", params: { did: result.data.did } });
+  return redirectWithFlash(request, didHref(result.data.didId), {
+    kind: "success",
+    key: "did:create.done",
+    params: { did: result.data.did },
+  });
 }
 
 export default function NewDid() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("did");
-  const [form, fields] = useSchemaForm(didCreateSchema, actionData?.result, { id: "new-did", defaultValue: { method: "key", custody: "portal", keyType: "Ed25519" } });
+  const [form, fields] = useSchemaForm(didCreateSchema, actionData?.result, {
+    id: "new-did",
+    defaultValue: { method: "key", custody: "portal", keyType: "Ed25519" },
+  });
   const radio = (f: unknown) => f as FieldMetadata<string | undefined>;
   return (
     <div className="max-w-2xl space-y-4">
@@ -44,12 +51,47 @@ export default function NewDid() {
           <Form method="post" {...getFormProps(form)} className="space-y-5">
             <FormErrors id={form.errorId} errors={form.errors} />
             <TextField field={fields.label} label={t("create.label")} hint={t("create.labelHint")} autoComplete="off" />
-            <RadioGroupField field={radio(fields.method)} legend={t("create.method")} options={DID_METHODS.map((m) => ({ value: m, label: <><span className="font-medium">{t(`method.${m}`)}</span><span className="block text-xs text-slate-600">{t(`create.methodHint.${m}`)}</span></> }))} />
-            <RadioGroupField field={radio(fields.custody)} legend={t("create.custody")} options={DID_CUSTODIES.map((c) => ({ value: c, label: <><span className="font-medium">{t(`custody.${c}`)}</span><span className="block text-xs text-slate-600">{t(`create.custodyHint.${c}`)}</span></> }))} />
-            <RadioGroupField field={radio(fields.keyType)} legend={t("create.keyType")} options={DID_KEY_TYPES.map((k) => ({ value: k, label: k }))} />
-            <TextAreaField field={fields.publicKey} label={t("create.publicKey")} hint={t("create.publicKeyHint")} rows={4} />
+            <RadioGroupField
+              field={radio(fields.method)}
+              legend={t("create.method")}
+              options={DID_METHODS.map((m) => ({
+                value: m,
+                label: (
+                  <>
+                    <span className="font-medium">{t(`method.${m}`)}</span>
+                    <span className="block text-xs text-slate-600">{t(`create.methodHint.${m}`)}</span>
+                  </>
+                ),
+              }))}
+            />
+            <RadioGroupField
+              field={radio(fields.custody)}
+              legend={t("create.custody")}
+              options={DID_CUSTODIES.map((c) => ({
+                value: c,
+                label: (
+                  <>
+                    <span className="font-medium">{t(`custody.${c}`)}</span>
+                    <span className="block text-xs text-slate-600">{t(`create.custodyHint.${c}`)}</span>
+                  </>
+                ),
+              }))}
+            />
+            <RadioGroupField
+              field={radio(fields.keyType)}
+              legend={t("create.keyType")}
+              options={DID_KEY_TYPES.map((k) => ({ value: k, label: k }))}
+            />
+            <TextAreaField
+              field={fields.publicKey}
+              label={t("create.publicKey")}
+              hint={t("create.publicKeyHint")}
+              rows={4}
+            />
             <div className="flex justify-end gap-2">
-              <Link to={DID_HOME} className="btn-secondary">{t("common:actions.cancel")}</Link>
+              <Link to={DID_HOME} className="btn-secondary">
+                {t("common:actions.cancel")}
+              </Link>
               <SubmitButton className="btn-primary">{t("create.submit")}</SubmitButton>
             </div>
           </Form>

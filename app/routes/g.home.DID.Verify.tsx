@@ -3,14 +3,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { verifyFormSchema, type Verification } from "@contract/did";
-import { FileField, FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
-import { DID_HOME, DidTabs, VerificationResult } from "~/components/did/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { parseFormWithUploads, uploadError, uploadRef } from "~/lib/uploads.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { verifyFormSchema, type Verification } from "#contract/did.ts";
+import { FileField, FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
+import { DID_HOME, DidTabs, VerificationResult } from "#app/components/did/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didVerify" }] };
 export const meta = pageTitle("didVerify");
@@ -33,9 +33,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const { formData, uploads } = await parseFormWithUploads(request, api, { file: credentialFile });
   const submission = parseWithZod(formData, { schema: verifyFormSchema });
   const fileError = uploadError(uploads.file, null);
-  if (submission.status !== "success" || fileError) return json({ result: replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}), verification: null }, { status: 400 });
+  if (submission.status !== "success" || fileError)
+    return json(
+      { result: replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}), verification: null },
+      { status: 400 },
+    );
   const upload = uploadRef(uploads.file);
-  const outcome = await api.call("/sys/did/verify", submission.value.jwt ? { jwt: submission.value.jwt } : { uploadId: upload?.uploadId });
+  const outcome = await api.call(
+    "/sys/did/verify",
+    submission.value.jwt ? { jwt: submission.value.jwt } : { uploadId: upload?.uploadId },
+  );
   if (!outcome.ok) return json({ result: replyWithFailure(submission, outcome), verification: null }, { status: 400 });
   return json({ result: submission.reply(), verification: outcome.data as Verification });
 }
@@ -59,7 +66,13 @@ export default function VerifyCredential() {
           <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-5">
             <FormErrors id={form.errorId} errors={form.errors} />
             <TextAreaField field={fields.jwt} label={t("verify.jwt")} hint={t("verify.jwtHint")} rows={6} />
-            <FileField name="file" label={t("verify.file")} hint={t("verify.fileHint")} accept=".jwt,.txt" errors={fileErrorList} />
+            <FileField
+              name="file"
+              label={t("verify.file")}
+              hint={t("verify.fileHint")}
+              accept=".jwt,.txt"
+              errors={fileErrorList}
+            />
             <SubmitButton className="btn-primary">{t("verify.submit")}</SubmitButton>
           </Form>
         </FormProvider>

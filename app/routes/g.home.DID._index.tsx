@@ -1,13 +1,13 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Pagination } from "~/components/Pagination";
-import { Table, td } from "~/components/details";
-import { DID_HOME, DidTabs, Mono, didHref } from "~/components/did/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { DID_HOME, DidTabs, Mono, didHref } from "#app/components/did/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did" }] };
 export const meta = pageTitle("did");
@@ -17,7 +17,10 @@ const PAGE_SIZE = 10;
 /** The DID service (SPEC §1, §2 DID): the user's DIDs, with a way to make one. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const list = await apiFor(request, viewer).load("/sys/did/identifiers/list", { pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE });
+  const list = await apiFor(request, viewer).load("/sys/did/identifiers/list", {
+    pageIndex: pageParam(new URL(request.url)),
+    pageSize: PAGE_SIZE,
+  });
   return json({ page: list.page, language: viewer.language });
 }
 
@@ -31,18 +34,33 @@ export default function DidList() {
           <h1 className="text-xl font-semibold">{t("list.title")}</h1>
           <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
         </div>
-        <Link to={`${DID_HOME}/New`} className="btn-primary">{t("list.new")}</Link>
+        <Link to={`${DID_HOME}/New`} className="btn-primary">
+          {t("list.new")}
+        </Link>
       </div>
       <DidTabs />
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">{t("list.empty")}</div>
+        <div className="card text-center text-slate-600" data-testid="empty">
+          {t("list.empty")}
+        </div>
       ) : (
-        <Table testId="did-list" head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), t("did.created")]}>
+        <Table
+          testId="did-list"
+          head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), t("did.created")]}
+        >
           {page.rows.map((d) => (
             <tr key={d.didId} data-testid="did-row">
-              <td className={td}><Link className="link font-medium" to={didHref(d.didId)}>{d.label}</Link></td>
-              <td className={`${td} max-w-md`}><Mono>{d.did}</Mono></td>
-              <td className={td}>{t(`method.${d.method}`)} · {d.keyType}</td>
+              <td className={td}>
+                <Link className="link font-medium" to={didHref(d.didId)}>
+                  {d.label}
+                </Link>
+              </td>
+              <td className={`${td} max-w-md`}>
+                <Mono>{d.did}</Mono>
+              </td>
+              <td className={td}>
+                {t(`method.${d.method}`)} · {d.keyType}
+              </td>
               <td className={td}>{t(`custody.${d.custody}`)}</td>
               <td className={td}>{formatDate(d.createdAt, language, true)}</td>
             </tr>

@@ -1,18 +1,22 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LANGUAGES } from "@contract/service-codes";
-import { ErrorView } from "~/components/ErrorView";
-import { MarketTable } from "~/components/market/MarketTable";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import { LANGUAGES } from "#contract/service-codes.ts";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { MarketTable } from "#app/components/market/MarketTable.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
 
-export const handle = { i18n: ["market"], breadcrumb: [{ key: "menu.developerCommunity" }, { key: "titles.chaincodeMarket" }] };
+export const handle = {
+  i18n: ["market"],
+  breadcrumb: [{ key: "menu.developerCommunity" }, { key: "titles.chaincodeMarket" }],
+};
 export const meta = pageTitle("chaincodeMarket");
 
-const isLanguage = (v: string | null): v is (typeof LANGUAGES)[number] => (LANGUAGES as readonly (string | null)[]).includes(v);
+const isLanguage = (v: string | null): v is (typeof LANGUAGES)[number] =>
+  (LANGUAGES as readonly (string | null)[]).includes(v);
 
 /**
  * SPEC §2 DeveloperCommunity/ChaincodeMarket (issue 15; docs/decisions/042): sample chaincode packages with
@@ -23,7 +27,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const raw = url.searchParams.get("language");
   const language = isLanguage(raw) ? raw : undefined;
-  const { page } = await apiFor(request, viewer).load("/sys/market/list", { pageIndex: pageParam(url), pageSize: 20, language });
+  const { page } = await apiFor(request, viewer).load("/sys/market/list", {
+    pageIndex: pageParam(url),
+    pageSize: 20,
+    language,
+  });
   return json({ page, filter: language ?? "", language: viewer.language });
 }
 
@@ -38,15 +46,27 @@ export default function ChaincodeMarket() {
       </div>
       <Form method="get" className="flex items-end gap-2">
         <div>
-          <label htmlFor="market-language" className="label">{t("filter.language")}</label>
+          <label htmlFor="market-language" className="label">
+            {t("filter.language")}
+          </label>
           <select id="market-language" name="language" defaultValue={filter} className="input">
             <option value="">{t("filter.all")}</option>
-            {LANGUAGES.map((l) => <option key={l} value={l}>{t(`languages.${l}`)}</option>)}
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {t(`languages.${l}`)}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="btn-secondary">{t("filter.submit")}</button>
+        <button type="submit" className="btn-secondary">
+          {t("filter.submit")}
+        </button>
       </Form>
-      {page.rows.length === 0 ? <p className="card text-sm text-slate-700">{t("empty")}</p> : <MarketTable rows={page.rows} language={language} />}
+      {page.rows.length === 0 ? (
+        <p className="card text-sm text-slate-700">{t("empty")}</p>
+      ) : (
+        <MarketTable rows={page.rows} language={language} />
+      )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </div>
   );

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, failureResponse, notFound, requireUser } from "~/lib/api.server";
-import { positiveParam } from "~/lib/params";
+import { apiFor, failureResponse, notFound, requireUser } from "#app/lib/api.server.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 /** A chaincode market package as a zip (resource route; issue 15): each download is counted by the backend. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,17 +1,20 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { SEARCH_QUERY_MAX } from "@contract/community-codes";
-import { FallbackBadge } from "~/components/community/bits";
-import { PostMeta } from "~/components/community/PostMeta";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { titleWithFeeds } from "~/lib/community-meta";
-import { feedLinks, viewListItem } from "~/lib/community.server";
-import { pagingOf } from "~/lib/paging";
-import { oneOf } from "~/lib/params";
+import { SEARCH_QUERY_MAX } from "#contract/community-codes.ts";
+import { FallbackBadge } from "#app/components/community/bits.tsx";
+import { PostMeta } from "#app/components/community/PostMeta.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { titleWithFeeds } from "#app/lib/community-meta.ts";
+import { feedLinks, viewListItem } from "#app/lib/community.server.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { oneOf } from "#app/lib/params.ts";
 
-export const handle = { i18n: ["community"], breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.newsEvents" }] };
+export const handle = {
+  i18n: ["community"],
+  breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.newsEvents" }],
+};
 export const meta = titleWithFeeds("newsEvents");
 
 const TYPES = ["news", "event"] as const;
@@ -24,7 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const type = oneOf(TYPES, url.searchParams.get("type"));
   const when = oneOf(WHEN, url.searchParams.get("when"));
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, SEARCH_QUERY_MAX);
-  const data = await apiFor(request, viewer).load("/api/devGame/h5queryAllList", { ...pagingOf(url), type, when, q: q || undefined });
+  const data = await apiFor(request, viewer).load("/api/devGame/h5queryAllList", {
+    ...pagingOf(url),
+    type,
+    when,
+    q: q || undefined,
+  });
   return json({
     rows: data.page.rows.map((p) => viewListItem(p, viewer.language)),
     page: data.page,
@@ -42,47 +50,93 @@ export default function NewsEvents() {
     <div className="space-y-4">
       <Form method="get" role="search" className="card flex flex-wrap items-end gap-3">
         <div className="min-w-48 flex-1">
-          <label htmlFor="news-q" className="label">{t("list.search")}</label>
-          <input id="news-q" name="q" type="search" defaultValue={filters.q} maxLength={SEARCH_QUERY_MAX} className="input" />
+          <label htmlFor="news-q" className="label">
+            {t("list.search")}
+          </label>
+          <input
+            id="news-q"
+            name="q"
+            type="search"
+            defaultValue={filters.q}
+            maxLength={SEARCH_QUERY_MAX}
+            className="input"
+          />
         </div>
         <div>
-          <label htmlFor="news-type" className="label">{t("list.type")}</label>
+          <label htmlFor="news-type" className="label">
+            {t("list.type")}
+          </label>
           <select id="news-type" name="type" defaultValue={filters.type} className="input">
             <option value="">{t("list.all")}</option>
-            {TYPES.map((v) => <option key={v} value={v}>{t(`kinds.${v}`)}</option>)}
+            {TYPES.map((v) => (
+              <option key={v} value={v}>
+                {t(`kinds.${v}`)}
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="news-when" className="label">{t("list.when")}</label>
+          <label htmlFor="news-when" className="label">
+            {t("list.when")}
+          </label>
           <select id="news-when" name="when" defaultValue={filters.when} className="input">
             <option value="">{t("list.anyTime")}</option>
-            {WHEN.map((v) => <option key={v} value={v}>{t(`list.${v}`)}</option>)}
+            {WHEN.map((v) => (
+              <option key={v} value={v}>
+                {t(`list.${v}`)}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="btn-primary">{t("list.apply")}</button>
-        {filtered ? <Link to="." className="btn-secondary">{t("list.reset")}</Link> : null}
+        <button type="submit" className="btn-primary">
+          {t("list.apply")}
+        </button>
+        {filtered ? (
+          <Link to="." className="btn-secondary">
+            {t("list.reset")}
+          </Link>
+        ) : null}
       </Form>
       {rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="news-empty">{filtered ? t("list.noMatch") : t("list.empty")}</p>
+        <p className="card text-center text-slate-600" data-testid="news-empty">
+          {filtered ? t("list.noMatch") : t("list.empty")}
+        </p>
       ) : (
         <ul className="space-y-3">
           {rows.map((p) => (
             <li key={p.postId} className="card space-y-2" data-testid="news-item">
               <div className="flex flex-wrap items-center gap-2">
                 <h2 className="text-lg font-semibold">
-                  <Link to={`/g/home/DeveloperCommunity/News_EventsDetail?eventId=${p.postId}`} className="hover:text-brand-700">{p.title}</Link>
+                  <Link
+                    to={`/g/home/DeveloperCommunity/News_EventsDetail?eventId=${p.postId}`}
+                    className="hover:text-brand-700"
+                  >
+                    {p.title}
+                  </Link>
                 </h2>
                 <FallbackBadge fallback={p.fallback} />
               </div>
               <PostMeta post={p} language={language} />
-              {p.summary ? <p className="text-sm text-slate-700" lang={p.fallback ?? undefined}>{p.summary}</p> : null}
+              {p.summary ? (
+                <p className="text-sm text-slate-700" lang={p.fallback ?? undefined}>
+                  {p.summary}
+                </p>
+              ) : null}
             </li>
           ))}
         </ul>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
       <p className="text-xs text-slate-500">
-        {t("feeds.subscribe")}: {feeds.map((f, i) => <span key={f.href}>{i ? " · " : ""}<a className="link" href={f.href}>{f.type.includes("atom") ? "Atom" : "RSS"}</a></span>)}
+        {t("feeds.subscribe")}:{" "}
+        {feeds.map((f, i) => (
+          <span key={f.href}>
+            {i ? " · " : ""}
+            <a className="link" href={f.href}>
+              {f.type.includes("atom") ? "Atom" : "RSS"}
+            </a>
+          </span>
+        ))}
       </p>
     </div>
   );

@@ -2,21 +2,25 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { signupSchema } from "@contract/community";
-import { FallbackBadge, MarkdownBody } from "~/components/community/bits";
-import { PostMeta } from "~/components/community/PostMeta";
-import { SignupForm } from "~/components/community/SignupForm";
-import { apiFor, notFound, requireUser } from "~/lib/api.server";
-import { viewPost } from "~/lib/community.server";
-import { formatDate } from "~/lib/format";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
+import { signupSchema } from "#contract/community.ts";
+import { FallbackBadge, MarkdownBody } from "#app/components/community/bits.tsx";
+import { PostMeta } from "#app/components/community/PostMeta.tsx";
+import { SignupForm } from "#app/components/community/SignupForm.tsx";
+import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
+import { viewPost } from "#app/lib/community.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 export const handle = {
   i18n: ["community"],
-  breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.newsEvents", to: "/g/home/DeveloperCommunity/News_Events" }, { key: "titles.newsEventsDetail" }],
+  breadcrumb: [
+    { key: "menu.developerCommunity" },
+    { key: "menu.newsEvents", to: "/g/home/DeveloperCommunity/News_Events" },
+    { key: "titles.newsEventsDetail" },
+  ],
 };
 export const meta = pageTitle("newsEventsDetail", (d: { post?: { title: string } }) => d.post?.title);
 
@@ -28,7 +32,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = apiFor(request, viewer);
   const detail = await api.load("/sys/devGame/detail", { eventId });
   const now = Date.now();
-  const open = detail.kind === "event" && !!detail.signupDeadline && now <= Date.parse(detail.signupDeadline) && (!detail.startsAt || now < Date.parse(detail.startsAt));
+  const open =
+    detail.kind === "event" &&
+    !!detail.signupDeadline &&
+    now <= Date.parse(detail.signupDeadline) &&
+    (!detail.startsAt || now < Date.parse(detail.startsAt));
   // The form starts with the account's name and notification email (the user may change both).
   const profile = open && !detail.mySignup ? await api.call("/sys/system/clientInfo/profile", {}) : null;
   return json({
@@ -48,7 +56,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/devGame/saveSingUpInfo", submission.value);
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
-  return redirectWithFlash(request, `/g/home/DeveloperCommunity/News_EventsDetail?eventId=${submission.value.eventId}`, { kind: "success", key: "community:signup.done" });
+  return redirectWithFlash(
+    request,
+    `/g/home/DeveloperCommunity/News_EventsDetail?eventId=${submission.value.eventId}`,
+    { kind: "success", key: "community:signup.done" },
+  );
 }
 
 export default function NewsEventDetail() {
@@ -57,7 +69,9 @@ export default function NewsEventDetail() {
   const { t } = useTranslation("community");
   return (
     <article className="space-y-4">
-      <Link to="/g/home/DeveloperCommunity/News_Events" className="link text-sm">← {t("detail.back")}</Link>
+      <Link to="/g/home/DeveloperCommunity/News_Events" className="link text-sm">
+        ← {t("detail.back")}
+      </Link>
       <div className="card space-y-3">
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="text-2xl font-semibold">{post.title}</h2>
@@ -68,11 +82,28 @@ export default function NewsEventDetail() {
       </div>
       {post.kind === "event" ? (
         <section className="card space-y-4" aria-labelledby="event-facts" data-testid="event-signup">
-          <h2 id="event-facts" className="sr-only">{t("event.facts")}</h2>
+          <h2 id="event-facts" className="sr-only">
+            {t("event.facts")}
+          </h2>
           <dl className="grid gap-3 text-sm sm:grid-cols-3">
-            <div><dt className="text-slate-500">{t("event.seatsLeft")}</dt><dd className="font-semibold" data-testid="seats-left">{seatsLeft} / {post.capacity}</dd></div>
-            <div><dt className="text-slate-500">{t("event.deadline")}</dt><dd className="font-semibold">{formatDate(post.signupDeadline, language, true)}</dd></div>
-            <div><dt className="text-slate-500">{t("event.yourSignup")}</dt><dd className="font-semibold" data-testid="my-signup">{mySignup ? t("event.signedUpAt", { at: formatDate(mySignup.createdAt, language, true) }) : t("event.notSignedUp")}</dd></div>
+            <div>
+              <dt className="text-slate-500">{t("event.seatsLeft")}</dt>
+              <dd className="font-semibold" data-testid="seats-left">
+                {seatsLeft} / {post.capacity}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">{t("event.deadline")}</dt>
+              <dd className="font-semibold">{formatDate(post.signupDeadline, language, true)}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">{t("event.yourSignup")}</dt>
+              <dd className="font-semibold" data-testid="my-signup">
+                {mySignup
+                  ? t("event.signedUpAt", { at: formatDate(mySignup.createdAt, language, true) })
+                  : t("event.notSignedUp")}
+              </dd>
+            </div>
           </dl>
           {mySignup ? null : !open ? (
             <p className="text-sm text-slate-600">{t("event.closed")}</p>

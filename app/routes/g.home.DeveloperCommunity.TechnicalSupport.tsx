@@ -3,24 +3,33 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { SUPPORT_FILE_EXTENSIONS, supportFileProblem, TICKET_STATUSES, TICKET_TEXT_MAX, ticketFormSchema } from "@contract/support";
-import { FilterPills } from "~/components/FilterPills";
-import { FileField, FormErrors, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { SupportNotice } from "~/components/support/SupportNotice";
-import { TicketStatusBadge } from "~/components/support/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { formFailureStatus, replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
-import { oneOf } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
-import { noticeNow } from "~/lib/support.server";
-import { parseFormWithUploads, uploadError, uploadRef } from "~/lib/uploads.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import {
+  SUPPORT_FILE_EXTENSIONS,
+  supportFileProblem,
+  TICKET_STATUSES,
+  TICKET_TEXT_MAX,
+  ticketFormSchema,
+} from "#contract/support.ts";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { FileField, FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { SupportNotice } from "#app/components/support/SupportNotice.tsx";
+import { TicketStatusBadge } from "#app/components/support/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { formFailureStatus, replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { oneOf } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { noticeNow } from "#app/lib/support.server.ts";
+import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
-export const handle = { i18n: ["support"], breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.technicalSupport" }] };
+export const handle = {
+  i18n: ["support"],
+  breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.technicalSupport" }],
+};
 export const meta = pageTitle("technicalSupport");
 
 /**
@@ -47,9 +56,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success" || fileError) {
     return json({ result: replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}) }, { status: 400 });
   }
-  const result = await api.call("/sys/technicalSupport/insertTech", { ...submission.value, file: uploadRef(uploads.file) });
+  const result = await api.call("/sys/technicalSupport/insertTech", {
+    ...submission.value,
+    file: uploadRef(uploads.file),
+  });
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
-  return redirectWithFlash(request, `/g/home/DeveloperCommunity/TechnicalSupportDetail?ticketId=${result.data.ticketId}`, { kind: "success", key: "support:form.created" });
+  return redirectWithFlash(
+    request,
+    `/g/home/DeveloperCommunity/TechnicalSupportDetail?ticketId=${result.data.ticketId}`,
+    { kind: "success", key: "support:form.created" },
+  );
 }
 
 export default function TechnicalSupport() {
@@ -69,20 +85,34 @@ export default function TechnicalSupport() {
       </div>
       <SupportNotice notice={notice} language={language} />
       <section aria-labelledby="my-tickets" className="space-y-3">
-        <h2 id="my-tickets" className="text-lg font-semibold">{t("list.mine")}</h2>
+        <h2 id="my-tickets" className="text-lg font-semibold">
+          {t("list.mine")}
+        </h2>
         <FilterPills label={t("list.filter")} links={filters} />
         {page.rows.length === 0 ? (
-          <p className="card text-center text-slate-600">{status === null ? t("list.empty") : t("list.emptyFiltered")}</p>
+          <p className="card text-center text-slate-600">
+            {status === null ? t("list.empty") : t("list.emptyFiltered")}
+          </p>
         ) : (
           <ul className="space-y-2">
             {page.rows.map((r) => (
-              <li key={r.ticketId} className="card flex flex-wrap items-center justify-between gap-3 p-4" data-testid="my-ticket">
+              <li
+                key={r.ticketId}
+                className="card flex flex-wrap items-center justify-between gap-3 p-4"
+                data-testid="my-ticket"
+              >
                 <div className="min-w-0 flex-1">
-                  <Link to={`/g/home/DeveloperCommunity/TechnicalSupportDetail?ticketId=${r.ticketId}`} className="link font-semibold">
+                  <Link
+                    to={`/g/home/DeveloperCommunity/TechnicalSupportDetail?ticketId=${r.ticketId}`}
+                    className="link font-semibold"
+                  >
                     {t("detail.title", { id: r.ticketId })}
                   </Link>
                   <p className="truncate text-sm text-slate-700">{r.question}</p>
-                  <p className="text-xs text-slate-600">{t("list.updated")}: {formatDate(r.updatedAt, language, true)} · {t("list.messages", { count: r.messages })}</p>
+                  <p className="text-xs text-slate-600">
+                    {t("list.updated")}: {formatDate(r.updatedAt, language, true)} ·{" "}
+                    {t("list.messages", { count: r.messages })}
+                  </p>
                 </div>
                 <TicketStatusBadge status={r.status} />
               </li>
@@ -92,21 +122,49 @@ export default function TechnicalSupport() {
         <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
       </section>
       <section aria-labelledby="new-ticket-title" className="card">
-        <h2 id="new-ticket-title" className="text-lg font-semibold">{t("form.title")}</h2>
+        <h2 id="new-ticket-title" className="text-lg font-semibold">
+          {t("form.title")}
+        </h2>
         <FormProvider context={form.context}>
-          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 grid gap-4 md:grid-cols-2">
-            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
-            <TextAreaField field={fields.question} label={t("form.question")} hint={t("form.questionHint", { max: TICKET_TEXT_MAX })} rows={5} className="md:col-span-2" />
-            <TextField field={fields.contactEmail} label={t("form.contactEmail")} type="email" autoComplete="email" hint={t("form.contactHint")} />
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            {...getFormProps(form)}
+            className="mt-4 grid gap-4 md:grid-cols-2"
+          >
+            <div className="md:col-span-2">
+              <FormErrors id={form.errorId} errors={form.errors} />
+            </div>
+            <TextAreaField
+              field={fields.question}
+              label={t("form.question")}
+              hint={t("form.questionHint", { max: TICKET_TEXT_MAX })}
+              rows={5}
+              className="md:col-span-2"
+            />
+            <TextField
+              field={fields.contactEmail}
+              label={t("form.contactEmail")}
+              type="email"
+              autoComplete="email"
+              hint={t("form.contactHint")}
+            />
             <TextField field={fields.contactMobile} label={t("form.contactMobile")} type="tel" autoComplete="tel" />
             <div className="md:col-span-2">
-              <FileField name="file" label={t("form.file")} hint={t("form.fileHint")} accept={SUPPORT_FILE_EXTENSIONS.join(",")} errors={(fields as Record<string, { errors?: string[] }>).file?.errors} />
+              <FileField
+                name="file"
+                label={t("form.file")}
+                hint={t("form.fileHint")}
+                accept={SUPPORT_FILE_EXTENSIONS.join(",")}
+                errors={(fields as Record<string, { errors?: string[] }>).file?.errors}
+              />
             </div>
-            <div className="md:col-span-2"><SubmitButton className="btn-primary">{t("form.submit")}</SubmitButton></div>
+            <div className="md:col-span-2">
+              <SubmitButton className="btn-primary">{t("form.submit")}</SubmitButton>
+            </div>
           </Form>
         </FormProvider>
       </section>
     </div>
   );
 }
-

@@ -1,20 +1,24 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TicketStatus } from "@contract/support-codes";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { ReplyForm } from "~/components/support/ReplyForm";
-import { Conversation } from "~/components/support/bits";
-import { apiFor, notFound, redirectAfter, requireUser } from "~/lib/api.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveId } from "~/lib/params";
-import { closeNeedsConfirm, replyToTicket } from "~/lib/support.server";
+import { TicketStatus } from "#contract/support-codes.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { ReplyForm } from "#app/components/support/ReplyForm.tsx";
+import { Conversation } from "#app/components/support/bits.tsx";
+import { apiFor, notFound, redirectAfter, requireUser } from "#app/lib/api.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveId } from "#app/lib/params.ts";
+import { closeNeedsConfirm, replyToTicket } from "#app/lib/support.server.ts";
 
 export const handle = {
   i18n: ["support"],
-  breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.technicalSupport", to: "/g/home/DeveloperCommunity/TechnicalSupport" }, { key: "titles.technicalSupportDetail" }],
+  breadcrumb: [
+    { key: "menu.developerCommunity" },
+    { key: "menu.technicalSupport", to: "/g/home/DeveloperCommunity/TechnicalSupport" },
+    { key: "titles.technicalSupportDetail" },
+  ],
 };
 export const meta = pageTitle("technicalSupportDetail");
 
@@ -30,7 +34,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const ticket = await apiFor(request, viewer).load("/sys/technicalSupport/detail", { ticketId: ticketIdOf(url) });
-  return json({ ticket, confirmClose: url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED, language: viewer.language });
+  return json({
+    ticket,
+    confirmClose: url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED,
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -42,9 +50,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const here = `${url.pathname}?ticketId=${ticketId}`;
   switch (intentOf(formData, ["reply", "close"])) {
     case "reply":
-      return replyToTicket(request, formData, (content) => api.call("/sys/technicalSupport/reply", { ticketId, content }), here);
+      return replyToTicket(
+        request,
+        formData,
+        (content) => api.call("/sys/technicalSupport/reply", { ticketId, content }),
+        here,
+      );
     case "close":
-      return closeNeedsConfirm(formData, url) ?? redirectAfter(request, await api.call("/sys/technicalSupport/close", { ticketId }), here, "support:detail.closed");
+      return (
+        closeNeedsConfirm(formData, url) ??
+        redirectAfter(
+          request,
+          await api.call("/sys/technicalSupport/close", { ticketId }),
+          here,
+          "support:detail.closed",
+        )
+      );
   }
 }
 
@@ -57,22 +78,58 @@ export default function TechnicalSupportDetail() {
   const open = ticket.status !== TicketStatus.CLOSED;
   return (
     <div className="space-y-4">
-      <Link to={LIST} className="link text-sm">{t("detail.back")}</Link>
+      <Link to={LIST} className="link text-sm">
+        {t("detail.back")}
+      </Link>
       {confirmClose ? (
-        <IntentConfirmStep id="close-title" title={t("detail.closeTitle")} question={t("detail.closeQuestion")} intent="close" fields={{}} action={here}
-          cancelTo={here} confirmLabel={t("detail.close")} cancelLabel={t("detail.cancel")} danger />
+        <IntentConfirmStep
+          id="close-title"
+          title={t("detail.closeTitle")}
+          question={t("detail.closeQuestion")}
+          intent="close"
+          fields={{}}
+          action={here}
+          cancelTo={here}
+          confirmLabel={t("detail.close")}
+          cancelLabel={t("detail.cancel")}
+          danger
+        />
       ) : null}
-      <Conversation heading="h1" ticket={ticket} language={language} asker={t("detail.you")} fileHref={ticket.file ? `/g/home/DeveloperCommunity/TechnicalSupportFile?ticketId=${ticket.ticketId}` : null} />
+      <Conversation
+        heading="h1"
+        ticket={ticket}
+        language={language}
+        asker={t("detail.you")}
+        fileHref={ticket.file ? `/g/home/DeveloperCommunity/TechnicalSupportFile?ticketId=${ticket.ticketId}` : null}
+      />
       {open ? (
         <>
-          <ReplyForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} label={t("detail.reply")} />
-          {confirmClose ? null : <Form method="post" id="close-ticket" action={here} className="flex justify-end">
-            <ConfirmSubmit formId="close-ticket" name="intent" value="close" label={t("detail.close")} title={t("detail.closeTitle")}
-              question={t("detail.closeQuestion")} confirmLabel={t("detail.close")} className="btn-secondary" />
-          </Form>}
+          <ReplyForm
+            lastResult={actionData && "result" in actionData ? actionData.result : undefined}
+            label={t("detail.reply")}
+          />
+          {confirmClose ? null : (
+            <Form method="post" id="close-ticket" action={here} className="flex justify-end">
+              <ConfirmSubmit
+                formId="close-ticket"
+                name="intent"
+                value="close"
+                label={t("detail.close")}
+                title={t("detail.closeTitle")}
+                question={t("detail.closeQuestion")}
+                confirmLabel={t("detail.close")}
+                className="btn-secondary"
+              />
+            </Form>
+          )}
         </>
       ) : (
-        <p className="card text-sm text-slate-600">{t("detail.closedNote")} <Link to={LIST} className="link">{t("detail.newTicket")}</Link></p>
+        <p className="card text-sm text-slate-600">
+          {t("detail.closedNote")}{" "}
+          <Link to={LIST} className="link">
+            {t("detail.newTicket")}
+          </Link>
+        </p>
       )}
     </div>
   );

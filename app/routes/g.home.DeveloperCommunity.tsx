@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorView } from "~/components/ErrorView";
-import { requireUser } from "~/lib/api.server";
-import { getEnv } from "~/lib/env.server";
-import { MENU, withSourceRepository } from "~/lib/menu";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { requireUser } from "#app/lib/api.server.ts";
+import { getEnv } from "#app/lib/env.server.ts";
+import { MENU, withSourceRepository } from "#app/lib/menu.ts";
 
 export const handle = { i18n: ["community"] };
 
@@ -25,18 +25,35 @@ export default function DeveloperCommunity() {
   return (
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">{t("menu.developerCommunity")}</h1>
-      <nav aria-label={t("menu.developerCommunity")} className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 text-sm">
-        {tabs.map((tab) => tab.newWindow ? (
-          // SPEC §2: OnlineHelp, Documentation and the source repository open in a new window instead of navigating.
-          <a key={tab.key} href={tab.to} target="_blank" rel="noopener" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
-            {t(`menu.${tab.key}`)}<span className="sr-only"> ({t("menu.opensInNewWindow")})</span>
-          </a>
-        ) : (
-          <NavLink key={tab.key} to={tab.to}
-            className={({ isActive }) => `rounded-md px-3 py-1.5 ${isActive ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}>
-            {t(`menu.${tab.key}`)}
-          </NavLink>
-        ))}
+      <nav
+        aria-label={t("menu.developerCommunity")}
+        className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 text-sm"
+      >
+        {tabs.map((tab) =>
+          tab.newWindow ? (
+            // SPEC §2: OnlineHelp, Documentation and the source repository open in a new window instead of navigating.
+            <a
+              key={tab.key}
+              href={tab.to}
+              target="_blank"
+              rel="noopener"
+              className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100"
+            >
+              {t(`menu.${tab.key}`)}
+              <span className="sr-only"> ({t("menu.opensInNewWindow")})</span>
+            </a>
+          ) : (
+            <NavLink
+              key={tab.key}
+              to={tab.to}
+              className={({ isActive }) =>
+                `rounded-md px-3 py-1.5 ${isActive ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`
+              }
+            >
+              {t(`menu.${tab.key}`)}
+            </NavLink>
+          ),
+        )}
       </nav>
       <Outlet />
     </div>

@@ -3,18 +3,18 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ipfsCreateSchema } from "@contract/ipfs";
-import { ErrorList, FormErrors, RadioGroupField, SubmitButton, TextField } from "~/components/forms";
-import { inLanguage } from "~/components/details";
-import { IPFS, capacityLabel, serviceHref } from "~/components/ipfs/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { newIdempotencyKey } from "~/lib/payments.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { ipfsCreateSchema } from "#contract/ipfs.ts";
+import { ErrorList, FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { IPFS, capacityLabel, serviceHref } from "#app/components/ipfs/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatUsd } from "#app/lib/format.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsNew" }] };
 export const meta = pageTitle("ipfsNew");
@@ -33,8 +33,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     api.load("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}),
     api.load("/sys/account/summary", {}),
   ]);
-  const prices = await Promise.all(capacities.map((c) => api.load("/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: c.storeUnit })));
-  return json({ prices, gateways, balanceCents: account.balanceCents, idempotencyKey: newIdempotencyKey(), language: viewer.language });
+  const prices = await Promise.all(
+    capacities.map((c) => api.load("/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: c.storeUnit })),
+  );
+  return json({
+    prices,
+    gateways,
+    balanceCents: account.balanceCents,
+    idempotencyKey: newIdempotencyKey(),
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -43,8 +51,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: ipfsCreateSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/ipfsBusiness/ipfs/create", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
-  return redirectWithFlash(request, serviceHref(result.data.ipfsServiceId), { kind: "success", key: "ipfs:create.done", params: { name: result.data.name, billNo: result.data.billNo ?? "" } });
+  if (!result.ok)
+    return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
+  return redirectWithFlash(request, serviceHref(result.data.ipfsServiceId), {
+    kind: "success",
+    key: "ipfs:create.done",
+    params: { name: result.data.name, billNo: result.data.billNo ?? "" },
+  });
 }
 
 export default function NewIpfsService() {
@@ -53,7 +66,11 @@ export default function NewIpfsService() {
   const { t } = useTranslation("ipfs");
   const [form, fields] = useSchemaForm(ipfsCreateSchema, actionData?.result, {
     id: "new-ipfs",
-    defaultValue: { idempotencyKey, storeUnit: String(prices[0]?.storeUnit ?? ""), orgIds: gateways.length === 1 ? [String(gateways[0].orgId)] : [] },
+    defaultValue: {
+      idempotencyKey,
+      storeUnit: String(prices[0]?.storeUnit ?? ""),
+      orgIds: gateways.length === 1 ? [String(gateways[0].orgId)] : [],
+    },
   });
   const chosen = prices.find((p) => String(p.storeUnit) === String(form.value?.storeUnit ?? ""));
   return (
@@ -66,25 +83,56 @@ export default function NewIpfsService() {
             <FormErrors id={form.errorId} errors={form.errors} />
             <input {...getInputProps(fields.idempotencyKey, { type: "hidden" })} key={fields.idempotencyKey.key} />
             <TextField field={fields.name} label={t("create.name")} hint={t("create.nameHint")} autoComplete="off" />
-            <RadioGroupField field={fields.storeUnit as unknown as FieldMetadata<string | undefined>} legend={t("create.capacity")}
+            <RadioGroupField
+              field={fields.storeUnit as unknown as FieldMetadata<string | undefined>}
+              legend={t("create.capacity")}
               options={prices.map((p) => ({
                 value: String(p.storeUnit),
                 label: (
                   <span data-testid={`capacity-${p.storeUnit}`}>
-                    <span className="font-medium">{capacityLabel(p.storeUnit)}</span>{" · "}
-                    {t("create.capacityPrice", { price: formatUsd(p.priceCents, language), days: p.periodDays, unit: formatUsd(p.unitPriceCents, language) })}
+                    <span className="font-medium">{capacityLabel(p.storeUnit)}</span>
+                    {" · "}
+                    {t("create.capacityPrice", {
+                      price: formatUsd(p.priceCents, language),
+                      days: p.periodDays,
+                      unit: formatUsd(p.unitPriceCents, language),
+                    })}
                   </span>
                 ),
-              }))} />
-            <GatewayChoice name={fields.orgIds.name} formId={form.id} legend={t("create.gateways")} hint={t("create.gatewaysHint")}
-              options={gateways.map((g) => ({ value: String(g.orgId), label: inLanguage(g.orgName, g.orgNameZh, language), price: t("create.trafficPrice", { price: formatUsd(g.flowPriceCents, language) }) }))} />
+              }))}
+            />
+            <GatewayChoice
+              name={fields.orgIds.name}
+              formId={form.id}
+              legend={t("create.gateways")}
+              hint={t("create.gatewaysHint")}
+              options={gateways.map((g) => ({
+                value: String(g.orgId),
+                label: inLanguage(g.orgName, g.orgNameZh, language),
+                price: t("create.trafficPrice", { price: formatUsd(g.flowPriceCents, language) }),
+              }))}
+            />
             <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="price-summary">
-              {chosen ? <p className="font-medium">{t("create.youPay", { price: formatUsd(chosen.priceCents, language), capacity: capacityLabel(chosen.storeUnit), days: chosen.periodDays })}</p> : <p>{t("create.choosePrice")}</p>}
-              <p className="mt-1 text-slate-600">{t("create.balance", { balance: formatUsd(balanceCents, language) })}</p>
+              {chosen ? (
+                <p className="font-medium">
+                  {t("create.youPay", {
+                    price: formatUsd(chosen.priceCents, language),
+                    capacity: capacityLabel(chosen.storeUnit),
+                    days: chosen.periodDays,
+                  })}
+                </p>
+              ) : (
+                <p>{t("create.choosePrice")}</p>
+              )}
+              <p className="mt-1 text-slate-600">
+                {t("create.balance", { balance: formatUsd(balanceCents, language) })}
+              </p>
               <p className="mt-1 text-slate-600">{t("create.trafficNote")}</p>
             </div>
             <div className="flex justify-end gap-2">
-              <Link to={IPFS} className="btn-secondary">{t("common:actions.cancel")}</Link>
+              <Link to={IPFS} className="btn-secondary">
+                {t("common:actions.cancel")}
+              </Link>
               <SubmitButton className="btn-primary">{t("create.submit")}</SubmitButton>
             </div>
           </Form>
@@ -95,18 +143,49 @@ export default function NewIpfsService() {
 }
 
 /** The city node gateways as checkboxes (at least one), each with its traffic price. */
-function GatewayChoice({ name, formId, legend, hint, options }: { name: string; formId: string; legend: string; hint: string; options: { value: string; label: string; price: string }[] }) {
+function GatewayChoice({
+  name,
+  formId,
+  legend,
+  hint,
+  options,
+}: {
+  name: string;
+  formId: string;
+  legend: string;
+  hint: string;
+  options: { value: string; label: string; price: string }[];
+}) {
   const [meta] = useField<string[]>(name, { formId });
-  const chosen = new Set((Array.isArray(meta.initialValue) ? meta.initialValue : meta.initialValue ? [meta.initialValue] : []).map(String));
+  const chosen = new Set(
+    (Array.isArray(meta.initialValue) ? meta.initialValue : meta.initialValue ? [meta.initialValue] : []).map(String),
+  );
   return (
     <fieldset aria-describedby={`${meta.id}-hint${meta.errors ? ` ${meta.errorId}` : ""}`}>
-      <legend className="label">{legend}<span aria-hidden="true" className="ml-1 text-sm font-semibold text-red-700">*</span></legend>
-      <p id={`${meta.id}-hint`} className="mb-2 text-xs text-slate-600">{hint}</p>
+      <legend className="label">
+        {legend}
+        <span aria-hidden="true" className="ml-1 text-sm font-semibold text-red-700">
+          *
+        </span>
+      </legend>
+      <p id={`${meta.id}-hint`} className="mb-2 text-xs text-slate-600">
+        {hint}
+      </p>
       <div className="grid gap-2 sm:grid-cols-2">
         {options.map((o) => (
           <label key={o.value} className="flex items-start gap-2 rounded-md border border-slate-200 p-2 text-sm">
-            <input type="checkbox" name={name} value={o.value} defaultChecked={chosen.has(o.value)} className="mt-0.5 h-4 w-4" data-testid={`gateway-${o.value}`} />
-            <span><span className="font-medium">{o.label}</span><span className="block text-xs text-slate-600">{o.price}</span></span>
+            <input
+              type="checkbox"
+              name={name}
+              value={o.value}
+              defaultChecked={chosen.has(o.value)}
+              className="mt-0.5 h-4 w-4"
+              data-testid={`gateway-${o.value}`}
+            />
+            <span>
+              <span className="font-medium">{o.label}</span>
+              <span className="block text-xs text-slate-600">{o.price}</span>
+            </span>
           </label>
         ))}
       </div>

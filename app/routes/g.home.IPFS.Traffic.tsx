@@ -1,16 +1,19 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { IPFS_TRAFFIC_DAYS } from "@contract/ipfs-codes";
-import { Table, td, inLanguage } from "~/components/details";
-import { DayChart, type DaySeries } from "~/components/public-chain/DayChart";
-import { IPFS, formatBytes, serviceHref } from "~/components/ipfs/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatUsd } from "~/lib/format";
-import { serviceIdParam } from "~/lib/ipfs.server";
-import { pageTitle } from "~/lib/meta";
+import { IPFS_TRAFFIC_DAYS } from "#contract/ipfs-codes.ts";
+import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { DayChart, type DaySeries } from "#app/components/public-chain/DayChart.tsx";
+import { IPFS, formatBytes, serviceHref } from "#app/components/ipfs/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatUsd } from "#app/lib/format.ts";
+import { serviceIdParam } from "#app/lib/ipfs.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
-export const handle = { i18n: ["ipfs", "publicChain"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsTraffic" }] };
+export const handle = {
+  i18n: ["ipfs", "publicChain"],
+  breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsTraffic" }],
+};
 export const meta = pageTitle("ipfsTraffic", (d: { service?: { name: string } }) => d.service?.name);
 
 /**
@@ -40,18 +43,40 @@ export default function IpfsTraffic() {
   }
   const series: DaySeries = {
     days: traffic.days,
-    series: traffic.rows.length === 0 ? [] : traffic.gateways.map((g) => ({ name: inLanguage(g.orgName, g.orgNameZh, language), data: byGateway.get(g.orgCode)! })),
+    series:
+      traffic.rows.length === 0
+        ? []
+        : traffic.gateways.map((g) => ({
+            name: inLanguage(g.orgName, g.orgNameZh, language),
+            data: byGateway.get(g.orgCode)!,
+          })),
   };
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("traffic.title", { name: s.name })}</h1>
-        <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>{t("traffic.back")}</Link>
+        <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>
+          {t("traffic.back")}
+        </Link>
       </div>
       <section className="card space-y-3">
-        <p className="text-sm text-slate-600" data-testid="traffic-total">{t("traffic.total", { total: formatBytes(traffic.totalBytes), days: IPFS_TRAFFIC_DAYS })}</p>
-        <DayChart data={series} language={language} testId="traffic" unit="" format={formatBytes}
-          texts={{ title: t("traffic.chart", { days: IPFS_TRAFFIC_DAYS }), day: t("traffic.day"), total: t("traffic.dayTotal"), showTable: t("traffic.showTable"), empty: t("traffic.none") }} />
+        <p className="text-sm text-slate-600" data-testid="traffic-total">
+          {t("traffic.total", { total: formatBytes(traffic.totalBytes), days: IPFS_TRAFFIC_DAYS })}
+        </p>
+        <DayChart
+          data={series}
+          language={language}
+          testId="traffic"
+          unit=""
+          format={formatBytes}
+          texts={{
+            title: t("traffic.chart", { days: IPFS_TRAFFIC_DAYS }),
+            day: t("traffic.day"),
+            total: t("traffic.dayTotal"),
+            showTable: t("traffic.showTable"),
+            empty: t("traffic.none"),
+          }}
+        />
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">{t("traffic.byGateway")}</h2>
@@ -59,8 +84,12 @@ export default function IpfsTraffic() {
           {traffic.gateways.map((g) => (
             <tr key={g.orgCode}>
               <td className={td}>{inLanguage(g.orgName, g.orgNameZh, language)}</td>
-              <td className={`${td} tabular-nums`}>{t("create.trafficPrice", { price: formatUsd(g.flowPriceCents, language) })}</td>
-              <td className={`${td} tabular-nums`} data-testid={`served-${g.orgCode}`}>{formatBytes(byGateway.get(g.orgCode)!.reduce((a, b) => a + b, 0))}</td>
+              <td className={`${td} tabular-nums`}>
+                {t("create.trafficPrice", { price: formatUsd(g.flowPriceCents, language) })}
+              </td>
+              <td className={`${td} tabular-nums`} data-testid={`served-${g.orgCode}`}>
+                {formatBytes(byGateway.get(g.orgCode)!.reduce((a, b) => a + b, 0))}
+              </td>
             </tr>
           ))}
         </Table>

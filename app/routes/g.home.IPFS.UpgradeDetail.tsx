@@ -1,16 +1,19 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { IpfsUpgradeStatus } from "@contract/ipfs-codes";
-import { Field } from "~/components/details";
-import { IPFS, capacityLabel, serviceHref } from "~/components/ipfs/bits";
-import { UpgradeStatusBadge, billHref } from "~/components/ipfs/upgrades";
-import { apiFor, notFound, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { positiveId } from "~/lib/params";
+import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
+import { Field } from "#app/components/details.tsx";
+import { IPFS, capacityLabel, serviceHref } from "#app/components/ipfs/bits.tsx";
+import { UpgradeStatusBadge, billHref } from "#app/components/ipfs/upgrades.tsx";
+import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveId } from "#app/lib/params.ts";
 
-export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsUpgradeDetail" }] };
+export const handle = {
+  i18n: ["ipfs"],
+  breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsUpgradeDetail" }],
+};
 export const meta = pageTitle("ipfsUpgradeDetail");
 
 /**
@@ -33,23 +36,53 @@ export default function IpfsUpgradeDetail() {
     <div className="max-w-3xl space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("upgrade.detailTitle", { name: u.serviceName })}</h1>
-        <Link className="btn-secondary" to={serviceHref(u.ipfsServiceId)}>{t("upgrade.backToService")}</Link>
+        <Link className="btn-secondary" to={serviceHref(u.ipfsServiceId)}>
+          {t("upgrade.backToService")}
+        </Link>
       </div>
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-3">
-          <Field label={t("upgrade.status")}><UpgradeStatusBadge status={u.status} /></Field>
-          <Field label={t("upgrade.from")}><span data-testid="upgrade-from">{capacityLabel(u.fromStoreUnit)}</span></Field>
-          <Field label={t("upgrade.to")}><span data-testid="upgrade-to">{capacityLabel(u.toStoreUnit)}</span></Field>
-          <Field label={t("upgrade.priceDiff")}><span className="tabular-nums" data-testid="upgrade-price">{formatUsd(u.priceDiffCents, language)}</span></Field>
-          <Field label={t("upgrade.bill")}>{u.billId ? <Link className="link font-mono text-xs" to={billHref(u.billId)} data-testid="upgrade-bill">{u.billNo}</Link> : "—"}</Field>
+          <Field label={t("upgrade.status")}>
+            <UpgradeStatusBadge status={u.status} />
+          </Field>
+          <Field label={t("upgrade.from")}>
+            <span data-testid="upgrade-from">{capacityLabel(u.fromStoreUnit)}</span>
+          </Field>
+          <Field label={t("upgrade.to")}>
+            <span data-testid="upgrade-to">{capacityLabel(u.toStoreUnit)}</span>
+          </Field>
+          <Field label={t("upgrade.priceDiff")}>
+            <span className="tabular-nums" data-testid="upgrade-price">
+              {formatUsd(u.priceDiffCents, language)}
+            </span>
+          </Field>
+          <Field label={t("upgrade.bill")}>
+            {u.billId ? (
+              <Link className="link font-mono text-xs" to={billHref(u.billId)} data-testid="upgrade-bill">
+                {u.billNo}
+              </Link>
+            ) : (
+              "—"
+            )}
+          </Field>
           <Field label={t("upgrade.requested")}>{formatDate(u.createdAt, language, true)}</Field>
           <Field label={t("upgrade.taken")}>{u.takenAt ? formatDate(u.takenAt, language, true) : "—"}</Field>
           <Field label={t("upgrade.decided")}>{u.decidedAt ? formatDate(u.decidedAt, language, true) : "—"}</Field>
-          {u.status === IpfsUpgradeStatus.FAILED ? <Field label={t("upgrade.refunded")}><span className="tabular-nums">{formatUsd(u.refundCents, language)}</span></Field> : null}
+          {u.status === IpfsUpgradeStatus.FAILED ? (
+            <Field label={t("upgrade.refunded")}>
+              <span className="tabular-nums">{formatUsd(u.refundCents, language)}</span>
+            </Field>
+          ) : null}
         </dl>
       </section>
-      <p className="text-sm text-slate-600" data-testid="upgrade-explain">{t(`upgrade.explain.${u.status}`, { to: capacityLabel(u.toStoreUnit) })}</p>
-      {u.failReason ? <p className="card text-sm" data-testid="upgrade-reason"><span className="font-semibold">{t("upgrade.failReason")}:</span> {u.failReason}</p> : null}
+      <p className="text-sm text-slate-600" data-testid="upgrade-explain">
+        {t(`upgrade.explain.${u.status}`, { to: capacityLabel(u.toStoreUnit) })}
+      </p>
+      {u.failReason ? (
+        <p className="card text-sm" data-testid="upgrade-reason">
+          <span className="font-semibold">{t("upgrade.failReason")}:</span> {u.failReason}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,15 +1,22 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BlockedLink } from "~/components/BlockedAction";
-import { Pagination } from "~/components/Pagination";
-import { Table, td, inLanguage } from "~/components/details";
-import { CapacityMeter, IPFS, ServiceStatusBadge, capacityLabel, serviceHref, trafficHref } from "~/components/ipfs/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { blockOf } from "~/lib/unpaid-guard.server";
+import { BlockedLink } from "#app/components/BlockedAction.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Table, td, inLanguage } from "#app/components/details.tsx";
+import {
+  CapacityMeter,
+  IPFS,
+  ServiceStatusBadge,
+  capacityLabel,
+  serviceHref,
+  trafficHref,
+} from "#app/components/ipfs/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs" }] };
 export const meta = pageTitle("ipfs");
@@ -40,26 +47,56 @@ export default function IpfsServices() {
           <h1 className="text-xl font-semibold">{t("list.title")}</h1>
           <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
         </div>
-        <BlockedLink to={`${IPFS}/New`} action="newIpfsService" block={block} className="btn-primary">{t("list.new")}</BlockedLink>
+        <BlockedLink to={`${IPFS}/New`} action="newIpfsService" block={block} className="btn-primary">
+          {t("list.new")}
+        </BlockedLink>
       </div>
       {page.rows.length === 0 ? (
         <div className="card text-center text-slate-600" data-testid="empty">
           <p>{t("list.empty")}</p>
-          <p className="mt-2 text-sm"><Link className="link" to="/g/main/documentation#ipfs-gateway">{t("list.guide")}</Link></p>
+          <p className="mt-2 text-sm">
+            <Link className="link" to="/g/main/documentation#ipfs-gateway">
+              {t("list.guide")}
+            </Link>
+          </p>
         </div>
       ) : (
-        <Table testId="ipfs-list" head={[t("service.name"), t("service.capacity"), t("service.files"), t("service.gateways"), t("service.status"), t("service.created"), t("list.actions")]}>
+        <Table
+          testId="ipfs-list"
+          head={[
+            t("service.name"),
+            t("service.capacity"),
+            t("service.files"),
+            t("service.gateways"),
+            t("service.status"),
+            t("service.created"),
+            t("list.actions"),
+          ]}
+        >
           {page.rows.map((s) => (
             <tr key={s.ipfsServiceId} data-testid="ipfs-row">
-              <td className={td}><Link className="link font-medium" to={serviceHref(s.ipfsServiceId)}>{s.name}</Link><span className="block text-xs text-slate-600">{capacityLabel(s.storeUnit)}</span></td>
-              <td className={td}><CapacityMeter used={s.usedBytes} capacity={s.capacityBytes} /></td>
+              <td className={td}>
+                <Link className="link font-medium" to={serviceHref(s.ipfsServiceId)}>
+                  {s.name}
+                </Link>
+                <span className="block text-xs text-slate-600">{capacityLabel(s.storeUnit)}</span>
+              </td>
+              <td className={td}>
+                <CapacityMeter used={s.usedBytes} capacity={s.capacityBytes} />
+              </td>
               <td className={`${td} tabular-nums`}>{s.files.toLocaleString(language)}</td>
               <td className={td}>{s.gateways.map((g) => inLanguage(g.orgName, g.orgNameZh, language)).join(", ")}</td>
-              <td className={td}><ServiceStatusBadge status={s.status} /></td>
+              <td className={td}>
+                <ServiceStatusBadge status={s.status} />
+              </td>
               <td className={td}>{formatDate(s.createdAt, language, true)}</td>
               <td className={`${td} space-x-3 whitespace-nowrap`}>
-                <Link className="link" to={serviceHref(s.ipfsServiceId)}>{t("list.open")}</Link>
-                <Link className="link" to={trafficHref(s.ipfsServiceId)}>{t("list.traffic")}</Link>
+                <Link className="link" to={serviceHref(s.ipfsServiceId)}>
+                  {t("list.open")}
+                </Link>
+                <Link className="link" to={trafficHref(s.ipfsServiceId)}>
+                  {t("list.traffic")}
+                </Link>
               </td>
             </tr>
           ))}

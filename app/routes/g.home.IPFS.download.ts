@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, notFound, requireUser } from "~/lib/api.server";
-import { downloadThroughGateway, serviceIdParam } from "~/lib/ipfs.server";
-import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
+import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
+import { downloadThroughGateway, serviceIdParam } from "#app/lib/ipfs.server.ts";
+import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 
 /**
  * A file of one of the user's IPFS services, from the console: streamed from the service's first city node
@@ -22,4 +22,3 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw error;
   }
 }
-

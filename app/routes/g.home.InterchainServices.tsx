@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { CROSS_CHAIN_INDEX } from "~/components/cross-chain/bits";
-import { requireUser } from "~/lib/api.server";
+import { CROSS_CHAIN_INDEX } from "#app/components/cross-chain/bits.tsx";
+import { requireUser } from "#app/lib/api.server.ts";
 
 /** SPEC §2: InterchainServices redirects to CrossChainService/Index (a visitor logs in first). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,16 +1,19 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { EXPIRY_WARNING_DAYS } from "@contract/participation-codes";
-import { CertificateDownloads } from "~/components/participation/CertificateDownloads";
-import { Pagination } from "~/components/Pagination";
-import { Table, td } from "~/components/details";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import { EXPIRY_WARNING_DAYS } from "#contract/participation-codes.ts";
+import { CertificateDownloads } from "#app/components/participation/CertificateDownloads.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
 
-export const handle = { i18n: ["participation"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.myCertificates" }] };
+export const handle = {
+  i18n: ["participation"],
+  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.myCertificates" }],
+};
 export const meta = pageTitle("myCertificates");
 
 const PAGE_SIZE = 10;
@@ -20,7 +23,9 @@ const DAY = 24 * 60 * 60 * 1000;
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const page = pageParam(new URL(request.url));
-  const data = await apiFor(request, viewer).load("/sys/chainAppInfo/myCertificates", { page: { pageSize: PAGE_SIZE, pageIndex: page, condition: {} } });
+  const data = await apiFor(request, viewer).load("/sys/chainAppInfo/myCertificates", {
+    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: {} },
+  });
   return json({ ...data, now: Date.now(), language: viewer.language });
 }
 
@@ -31,22 +36,55 @@ export default function MyCertificates() {
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">{t("certs.title")}</h1>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">{t("certs.empty")}</p>
+        <p className="card text-center text-slate-500" data-testid="empty">
+          {t("certs.empty")}
+        </p>
       ) : (
-        <Table head={[t("certs.service"), t("certs.role"), t("certs.mode"), t("certs.serial"), t("certs.validity"), t("certs.expiry"), t("certs.status"), ""]} testId="certificates">
+        <Table
+          head={[
+            t("certs.service"),
+            t("certs.role"),
+            t("certs.mode"),
+            t("certs.serial"),
+            t("certs.validity"),
+            t("certs.expiry"),
+            t("certs.status"),
+            "",
+          ]}
+          testId="certificates"
+        >
           {page.rows.map((c) => {
             const left = new Date(c.notAfter).getTime() - now;
-            const status = c.revokedAt ? "revoked" : left <= 0 ? "expired" : left <= EXPIRY_WARNING_DAYS * DAY ? "expiring" : "valid";
+            const status = c.revokedAt
+              ? "revoked"
+              : left <= 0
+                ? "expired"
+                : left <= EXPIRY_WARNING_DAYS * DAY
+                  ? "expiring"
+                  : "valid";
             return (
               <tr key={c.certificateId} data-testid="certificate-row">
                 <td className={td}>{c.appName}</td>
                 <td className={td}>{c.roleName}</td>
                 <td className={td}>{t(`modes.${c.mode}`)}</td>
-                <td className={`${td} font-mono text-xs`} title={c.subject}>{c.serialNumber.slice(0, 16)}</td>
+                <td className={`${td} font-mono text-xs`} title={c.subject}>
+                  {c.serialNumber.slice(0, 16)}
+                </td>
                 <td className={td}>{formatDate(c.notBefore, language)}</td>
                 <td className={td}>{formatDate(c.notAfter, language)}</td>
                 <td className={td}>
-                  <span className={status === "valid" ? "text-green-700" : status === "expiring" ? "font-medium text-amber-700" : "text-red-700"} data-testid="certificate-status">{t(`certs.${status}`)}</span>
+                  <span
+                    className={
+                      status === "valid"
+                        ? "text-green-700"
+                        : status === "expiring"
+                          ? "font-medium text-amber-700"
+                          : "text-red-700"
+                    }
+                    data-testid="certificate-status"
+                  >
+                    {t(`certs.${status}`)}
+                  </span>
                 </td>
                 <td className={td}>{c.revokedAt ? null : <CertificateDownloads c={c} />}</td>
               </tr>

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, badRequest, failureResponse, notFound, requireUser } from "~/lib/api.server";
-import { positiveParam } from "~/lib/params";
+import { apiFor, badRequest, failureResponse, notFound, requireUser } from "#app/lib/api.server.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 /**
  * Certificate downloads (resource route, no page): GET a certificate PEM or a key-trust key (encrypted with

@@ -1,17 +1,20 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CertificateDownloads } from "~/components/participation/CertificateDownloads";
-import { ServiceChainPanel } from "~/components/services/ServiceChain";
-import { Field, Table, nodeLabel, td } from "~/components/details";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { requiredId } from "~/lib/params.server";
+import { CertificateDownloads } from "#app/components/participation/CertificateDownloads.tsx";
+import { ServiceChainPanel } from "#app/components/services/ServiceChain.tsx";
+import { Field, Table, nodeLabel, td } from "#app/components/details.tsx";
+import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { requiredId } from "#app/lib/params.server.ts";
 
 export const handle = {
   i18n: ["participation", "services"],
-  breadcrumb: [{ key: "menu.participatedServices", to: "/g/home/ParticipatedServices" }, { key: "titles.participatedAccess" }],
+  breadcrumb: [
+    { key: "menu.participatedServices", to: "/g/home/ParticipatedServices" },
+    { key: "titles.participatedAccess" },
+  ],
 };
 export const meta = pageTitle("participatedAccess");
 
@@ -27,13 +30,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const view = await api.load("/sys/chainAppInfo/view", { appId });
   const p = view.participation;
   if (!p) return json({ state: "none" as const, name: view.name, params: null, language: viewer.language });
-  if (!p.accessAllowed) return json({ state: "unavailable" as const, name: view.name, params: null, language: viewer.language });
+  if (!p.accessAllowed)
+    return json({ state: "unavailable" as const, name: view.name, params: null, language: viewer.language });
   const result = await api.call("/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: p.appJoinAuditId });
   if (!result.ok) {
     if (result.status >= 500) throw failureResponse(result);
     return json({ state: "unavailable" as const, name: view.name, params: null, language: viewer.language });
   }
-  return json({ state: "ok" as const, name: view.name, params: result.data, origin: new URL(request.url).origin, language: viewer.language });
+  return json({
+    state: "ok" as const,
+    name: view.name,
+    params: result.data,
+    origin: new URL(request.url).origin,
+    language: viewer.language,
+  });
 }
 
 export default function Access() {
@@ -42,29 +52,45 @@ export default function Access() {
   const { t } = useTranslation("participation");
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("access.title")} · {name}</h1>
+      <h1 className="text-xl font-semibold">
+        {t("access.title")} · {name}
+      </h1>
       {state !== "ok" || !params ? (
-        <p className="card text-sm text-slate-600" data-testid="access-unavailable">{state === "none" ? t("access.none") : t("access.notAvailable")}</p>
+        <p className="card text-sm text-slate-600" data-testid="access-unavailable">
+          {state === "none" ? t("access.none") : t("access.notAvailable")}
+        </p>
       ) : (
         <>
           <section className="card" data-testid="access-params">
             <dl className="grid gap-3 sm:grid-cols-3">
-              <Field label={t("access.appCode")}><span className="font-mono">{params.appCode}</span></Field>
-              <Field label={t("access.userCode")}><span className="font-mono" data-testid="user-code">{params.userCode}</span></Field>
+              <Field label={t("access.appCode")}>
+                <span className="font-mono">{params.appCode}</span>
+              </Field>
+              <Field label={t("access.userCode")}>
+                <span className="font-mono" data-testid="user-code">
+                  {params.userCode}
+                </span>
+              </Field>
               <Field label={t("access.role")}>{params.roleName}</Field>
             </dl>
           </section>
           <h2 className="font-semibold">{t("access.gateways")}</h2>
           <Table head={[t("access.node"), t("access.gateway")]} testId="gateways">
             {params.gateways.map((g) => (
-              <tr key={g.cityNodeId}><td className={td}>{nodeLabel(g, language)}</td><td className={`${td} break-all font-mono text-xs`}>{g.gatewayUrl}</td></tr>
+              <tr key={g.cityNodeId}>
+                <td className={td}>{nodeLabel(g, language)}</td>
+                <td className={`${td} break-all font-mono text-xs`}>{g.gatewayUrl}</td>
+              </tr>
             ))}
           </Table>
           {params.chain && "origin" in data ? <ServiceChainPanel chain={params.chain} origin={data.origin} /> : null}
           {params.certificate ? (
             <section className="card space-y-2">
               <h2 className="font-semibold">{t("access.certificate")}</h2>
-              <p className="text-sm"><span className="font-mono text-xs">{params.certificate.subject}</span> · {t("certs.expiry")}: {formatDate(params.certificate.notAfter, language)}</p>
+              <p className="text-sm">
+                <span className="font-mono text-xs">{params.certificate.subject}</span> · {t("certs.expiry")}:{" "}
+                {formatDate(params.certificate.notAfter, language)}
+              </p>
               <CertificateDownloads c={params.certificate} />
             </section>
           ) : null}

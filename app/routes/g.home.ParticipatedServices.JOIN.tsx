@@ -1,11 +1,11 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormErrors } from "~/components/forms";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
-import { ticketCookieHeader } from "~/lib/participation.server";
+import { FormErrors } from "#app/components/forms.tsx";
+import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveParam } from "#app/lib/params.ts";
+import { ticketCookieHeader } from "#app/lib/participation.server.ts";
 
 export const handle = {
   i18n: ["participation"],
@@ -56,7 +56,9 @@ export default function Join() {
     <div className="card max-w-lg space-y-3" data-testid="join-invalid">
       <h1 className="text-lg font-semibold">{t("join.invalid")}</h1>
       <FormErrors errors={[messageKey]} />
-      <Link to="/g/home/ParticipatedServices" className="btn-secondary inline-block">{t("join.backToList")}</Link>
+      <Link to="/g/home/ParticipatedServices" className="btn-secondary inline-block">
+        {t("join.backToList")}
+      </Link>
     </div>
   );
 }

@@ -1,23 +1,26 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { detailHidden } from "@contract/participation";
-import { BillPayPanel, Field, Table, nodeLabel, td } from "~/components/details";
-import { SubmitButton } from "~/components/forms";
-import { ApplyForm, type City, type Role } from "~/components/participation/ApplyForm";
-import { AuditBadge, ListStatusBadge, Timeline } from "~/components/participation/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
-import { requiredId } from "~/lib/params.server";
-import { applyToJoin, confirmJoin, payJoinOrder, readTicket } from "~/lib/participation.server";
-import { newIdempotencyKey } from "~/lib/payments.server";
+import { detailHidden } from "#contract/participation.ts";
+import { BillPayPanel, Field, Table, nodeLabel, td } from "#app/components/details.tsx";
+import { SubmitButton } from "#app/components/forms.tsx";
+import { ApplyForm, type City, type Role } from "#app/components/participation/ApplyForm.tsx";
+import { AuditBadge, ListStatusBadge, Timeline } from "#app/components/participation/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveParam } from "#app/lib/params.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { applyToJoin, confirmJoin, payJoinOrder, readTicket } from "#app/lib/participation.server.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 
 export const handle = {
   i18n: ["participation"],
-  breadcrumb: [{ key: "menu.participatedServices", to: "/g/home/ParticipatedServices" }, { key: "titles.participatedDetail" }],
+  breadcrumb: [
+    { key: "menu.participatedServices", to: "/g/home/ParticipatedServices" },
+    { key: "titles.participatedDetail" },
+  ],
 };
 export const meta = pageTitle("participatedDetail", (d) => d.service?.name);
 
@@ -39,10 +42,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let cities: City[] = [];
   const p = service.participation;
   if (service.canApply && (!p || detailHidden(p.auditState))) {
-    roles = (await api.load("/sys/chainAppInfo/queryRolesForAppList", { page: { pageSize: 999, pageIndex: 1, condition: { appId, ticket } } })).page.rows;
-    cities = (await api.load("/sys/chainAppInfo/queryReleaseCitysForAppList", { page: { pageSize: 100, pageIndex: 1, condition: { appId, ticket } } })).page.rows;
+    roles = (
+      await api.load("/sys/chainAppInfo/queryRolesForAppList", {
+        page: { pageSize: 999, pageIndex: 1, condition: { appId, ticket } },
+      })
+    ).page.rows;
+    cities = (
+      await api.load("/sys/chainAppInfo/queryReleaseCitysForAppList", {
+        page: { pageSize: 100, pageIndex: 1, condition: { appId, ticket } },
+      })
+    ).page.rows;
   } else if (p && !detailHidden(p.auditState)) {
-    roles = (await api.load("/sys/chainAppInfo/queryReleaseRolesForAppList", { page: { pageSize: 999, pageIndex: 1, condition: { appId, joinAuditId: p.appJoinAuditId } } })).page.rows;
+    roles = (
+      await api.load("/sys/chainAppInfo/queryReleaseRolesForAppList", {
+        page: { pageSize: 999, pageIndex: 1, condition: { appId, joinAuditId: p.appJoinAuditId } },
+      })
+    ).page.rows;
   }
   const payKey = p && p.auditState === 5 && p.order && p.order.payState !== 15 ? newIdempotencyKey() : null;
   return json({ service, roles, cities, payKey, language: viewer.language });
@@ -75,7 +90,9 @@ export default function ParticipatedServiceDetail() {
     <div className="space-y-4">
       <section className="card space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h1 className="text-xl font-semibold">{service.name} <span className="text-base font-normal text-slate-500">{service.version}</span></h1>
+          <h1 className="text-xl font-semibold">
+            {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
+          </h1>
           {p ? <ListStatusBadge status={p.listStatus} /> : null}
         </div>
         <dl className="grid gap-3 sm:grid-cols-3">
@@ -89,14 +106,20 @@ export default function ParticipatedServiceDetail() {
       {p ? (
         <section className="card space-y-3" aria-labelledby="participation-title" data-testid="participation">
           <div className="flex flex-wrap items-center gap-2">
-            <h2 id="participation-title" className="text-lg font-semibold">{t("detail.participation")}</h2>
+            <h2 id="participation-title" className="text-lg font-semibold">
+              {t("detail.participation")}
+            </h2>
             <AuditBadge auditState={p.auditState} />
           </div>
           {p.disabled ? <p className="text-sm text-red-700">{t("detail.disabled")}</p> : null}
           {hidden ? (
             <div data-testid="detail-hidden">
               <p className="text-sm text-slate-600">{t("detail.hidden")}</p>
-              {rejection ? <p className="mt-1 text-sm text-red-700" data-testid="rejection-comments">{t("detail.rejectedBecause")}: {rejection.comments}</p> : null}
+              {rejection ? (
+                <p className="mt-1 text-sm text-red-700" data-testid="rejection-comments">
+                  {t("detail.rejectedBecause")}: {rejection.comments}
+                </p>
+              ) : null}
             </div>
           ) : (
             <>
@@ -107,10 +130,19 @@ export default function ParticipatedServiceDetail() {
               </dl>
               {roles.length ? (
                 <Table head={[t("detail.role"), t("detail.functions")]}>
-                  {roles.map((r) => <tr key={r.roleId}><td className={td}>{r.name}</td><td className={td}>{r.functions.join(", ")}</td></tr>)}
+                  {roles.map((r) => (
+                    <tr key={r.roleId}>
+                      <td className={td}>{r.name}</td>
+                      <td className={td}>{r.functions.join(", ")}</td>
+                    </tr>
+                  ))}
                 </Table>
               ) : null}
-              {p.accessAllowed ? <Link to={`/g/home/ParticipatedServices/Access?appId=${service.appId}`} className="link inline-block">{t("detail.access")}</Link> : null}
+              {p.accessAllowed ? (
+                <Link to={`/g/home/ParticipatedServices/Access?appId=${service.appId}`} className="link inline-block">
+                  {t("detail.access")}
+                </Link>
+              ) : null}
             </>
           )}
           <h3 className="font-semibold">{t("detail.records")}</h3>
@@ -119,16 +151,27 @@ export default function ParticipatedServiceDetail() {
       ) : null}
 
       {p && p.order && payKey ? (
-        <BillPayPanel id="order" bill={p.order} item={{ name: "appJoinAuditId", value: p.appJoinAuditId }} payKey={payKey} language={language} texts="participation:order" />
+        <BillPayPanel
+          id="order"
+          bill={p.order}
+          item={{ name: "appJoinAuditId", value: p.appJoinAuditId }}
+          payKey={payKey}
+          language={language}
+          texts="participation:order"
+        />
       ) : null}
 
       {p && p.auditState === 13 && !p.disabled ? (
         <section className="card border-blue-200 bg-blue-50" aria-labelledby="confirm-title">
-          <h2 id="confirm-title" className="font-semibold">{t("detail.confirmTitle")}</h2>
+          <h2 id="confirm-title" className="font-semibold">
+            {t("detail.confirmTitle")}
+          </h2>
           <p className="mt-1 text-sm text-slate-700">{t("detail.confirmBody")}</p>
           <Form method="post" className="mt-3">
             <input type="hidden" name="appJoinAuditId" value={p.appJoinAuditId} />
-            <SubmitButton intent="confirm" className="btn-primary">{t("detail.confirm")}</SubmitButton>
+            <SubmitButton intent="confirm" className="btn-primary">
+              {t("detail.confirm")}
+            </SubmitButton>
           </Form>
         </section>
       ) : null}
@@ -139,7 +182,9 @@ export default function ParticipatedServiceDetail() {
           <ApplyForm service={service} roles={roles} cities={cities} language={language} />
         </>
       ) : !p ? (
-        <p className="card text-sm text-slate-600" data-testid="cannot-apply">{service.verState !== 25 ? t("detail.notRunning") : t("detail.cannotApply")}</p>
+        <p className="card text-sm text-slate-600" data-testid="cannot-apply">
+          {service.verState !== 25 ? t("detail.notRunning") : t("detail.cannotApply")}
+        </p>
       ) : null}
     </div>
   );

@@ -1,17 +1,20 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LIST_STATUSES } from "@contract/participation-codes";
-import { Pagination } from "~/components/Pagination";
-import { SearchForm } from "~/components/SearchForm";
-import { Table, td } from "~/components/details";
-import { AuditBadge, ListStatusBadge, participatedDetailHref } from "~/components/participation/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { oneOf, pageParam, searchParam } from "~/lib/params";
+import { LIST_STATUSES } from "#contract/participation-codes.ts";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { SearchForm } from "#app/components/SearchForm.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { AuditBadge, ListStatusBadge, participatedDetailHref } from "#app/components/participation/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
 
-export const handle = { i18n: ["participation"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participatedServices" }] };
+export const handle = {
+  i18n: ["participation"],
+  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participatedServices" }],
+};
 export const meta = pageTitle("participatedServices");
 
 const PAGE_SIZE = 10;
@@ -24,7 +27,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const status = oneOf(LIST_STATUSES, url.searchParams.get("status"));
   const page = pageParam(url);
   const data = await apiFor(request, viewer).load("/sys/chainAppInfo/participatedList", {
-    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: { ...(name ? { name } : {}), ...(status ? { status } : {}) } },
+    page: {
+      pageSize: PAGE_SIZE,
+      pageIndex: page,
+      condition: { ...(name ? { name } : {}), ...(status ? { status } : {}) },
+    },
   });
   return json({ ...data, name, status: status ?? "", language: viewer.language });
 }
@@ -39,23 +46,51 @@ export default function ParticipatedServices() {
       <SearchForm
         idPrefix="pl"
         search={{ label: t("list.search"), value: name }}
-        filter={{ name: "status", label: t("list.status"), value: status, allLabel: t("list.allStatuses"), options: LIST_STATUSES.map((s) => ({ value: s, label: t(`listStatus.${s}`) })) }}
+        filter={{
+          name: "status",
+          label: t("list.status"),
+          value: status,
+          allLabel: t("list.allStatuses"),
+          options: LIST_STATUSES.map((s) => ({ value: s, label: t(`listStatus.${s}`) })),
+        }}
         submit={{ label: t("list.filter"), className: "btn-secondary" }}
       />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">{filtered ? t("list.emptyFiltered") : t("list.empty")}</p>
+        <p className="card text-center text-slate-500" data-testid="empty">
+          {filtered ? t("list.emptyFiltered") : t("list.empty")}
+        </p>
       ) : (
-        <Table head={[t("list.name"), t("list.role"), t("list.status"), t("list.audit"), t("list.applied"), t("list.actions")]} testId="participated-list">
+        <Table
+          head={[
+            t("list.name"),
+            t("list.role"),
+            t("list.status"),
+            t("list.audit"),
+            t("list.applied"),
+            t("list.actions"),
+          ]}
+          testId="participated-list"
+        >
           {page.rows.map((r) => (
             <tr key={r.appJoinAuditId}>
               <td className={td}>{r.name}</td>
               <td className={td}>{r.roleName}</td>
-              <td className={td}><ListStatusBadge status={r.listStatus} /></td>
-              <td className={td}><AuditBadge auditState={r.auditState} /></td>
+              <td className={td}>
+                <ListStatusBadge status={r.listStatus} />
+              </td>
+              <td className={td}>
+                <AuditBadge auditState={r.auditState} />
+              </td>
               <td className={td}>{formatDate(r.createdAt, language, true)}</td>
               <td className={`${td} space-x-3`}>
-                <Link to={participatedDetailHref(r)} className="link">{t("list.detail")}</Link>
-                {r.listStatus === "toConfirm" || r.listStatus === "confirmed" ? <Link to={`/g/home/ParticipatedServices/Access?appId=${r.appId}`} className="link">{t("list.access")}</Link> : null}
+                <Link to={participatedDetailHref(r)} className="link">
+                  {t("list.detail")}
+                </Link>
+                {r.listStatus === "toConfirm" || r.listStatus === "confirmed" ? (
+                  <Link to={`/g/home/ParticipatedServices/Access?appId=${r.appId}`} className="link">
+                    {t("list.access")}
+                  </Link>
+                ) : null}
               </td>
             </tr>
           ))}

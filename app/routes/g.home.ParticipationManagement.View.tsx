@@ -5,24 +5,27 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { auditDecisionSchema, disableSchema } from "@contract/participation";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { Field, nodeLabel } from "~/components/details";
-import { FormErrors, TextAreaField } from "~/components/forms";
-import { AuditBadge, Timeline } from "~/components/participation/bits";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { requiredId } from "~/lib/params.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
-import type { VueapiResult } from "~/lib/vueapi.server";
+import { auditDecisionSchema, disableSchema } from "#contract/participation.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { Field, nodeLabel } from "#app/components/details.tsx";
+import { FormErrors, TextAreaField } from "#app/components/forms.tsx";
+import { AuditBadge, Timeline } from "#app/components/participation/bits.tsx";
+import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import type { VueapiResult } from "#app/lib/vueapi.server.ts";
 
 export const handle = {
   i18n: ["participation"],
-  breadcrumb: [{ key: "menu.participationManagement", to: "/g/home/ParticipationManagement" }, { key: "titles.participationView" }],
+  breadcrumb: [
+    { key: "menu.participationManagement", to: "/g/home/ParticipationManagement" },
+    { key: "titles.participationView" },
+  ],
 };
 export const meta = pageTitle("participationView");
 
@@ -44,17 +47,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * One of the publisher's steps (decide, disable): the form is validated, then (without JavaScript) comes
  * back as a confirm step, and once confirmed goes to the backend; a refusal is shown on the form.
  */
-async function publisherStep<K extends "decide" | "disable", S extends z.ZodType<{ appJoinAuditId: number; comments?: string }>>(
+async function publisherStep<
+  K extends "decide" | "disable",
+  S extends z.ZodType<{ appJoinAuditId: number; comments?: string }>,
+>(
   request: Request,
   formData: FormData,
   kind: K,
   schema: S,
-  step: { decision: (v: z.output<S>) => string; call: (v: z.output<S>) => Promise<VueapiResult<unknown>>; flash: (v: z.output<S>) => string },
+  step: {
+    decision: (v: z.output<S>) => string;
+    call: (v: z.output<S>) => Promise<VueapiResult<unknown>>;
+    flash: (v: z.output<S>) => string;
+  },
 ) {
   const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return json({ kind, result: submission.reply(), confirm: null }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ kind, result: submission.reply(), confirm: null }, { status: 400 });
   const v = submission.value;
-  if (formData.get("confirmed") !== "yes") return json({ kind, result: submission.reply(), confirm: { decision: step.decision(v), comments: v.comments ?? "" } });
+  if (formData.get("confirmed") !== "yes")
+    return json({
+      kind,
+      result: submission.reply(),
+      confirm: { decision: step.decision(v), comments: v.comments ?? "" },
+    });
   const result = await step.call(v);
   if (!result.ok) {
     if (result.status >= 500) throw failureResponse(result);
@@ -73,7 +89,12 @@ export async function action({ request }: ActionFunctionArgs) {
     case "decide":
       return publisherStep(request, formData, intent, auditDecisionSchema, {
         decision: (v) => v.decision,
-        call: (v) => api.call("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: v.appJoinAuditId, auditState: v.decision === "approve" ? 1 : 2, comments: v.comments }),
+        call: (v) =>
+          api.call("/sys/chainAppInfo/auditAppJoined", {
+            appJoinAuditId: v.appJoinAuditId,
+            auditState: v.decision === "approve" ? 1 : 2,
+            comments: v.comments,
+          }),
         flash: (v) => (v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected"),
       });
     case "disable":
@@ -85,22 +106,44 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-function ConfirmStep({ intent, id, decision, comments, question }: { intent: string; id: number; decision: string; comments: string; question: string }) {
+function ConfirmStep({
+  intent,
+  id,
+  decision,
+  comments,
+  question,
+}: {
+  intent: string;
+  id: number;
+  decision: string;
+  comments: string;
+  question: string;
+}) {
   const { t } = useTranslation("participation");
   const location = useLocation();
   return (
     <div className="card max-w-lg" role="alertdialog" aria-labelledby="confirm-step-title" data-testid="confirm-step">
-      <h2 id="confirm-step-title" className="text-lg font-semibold">{t("view.confirm")}</h2>
+      <h2 id="confirm-step-title" className="text-lg font-semibold">
+        {t("view.confirm")}
+      </h2>
       <p className="mt-2 text-slate-600">{question}</p>
-      {comments ? <p className="mt-1 text-sm text-slate-500">{t("view.comments")}: {comments}</p> : null}
+      {comments ? (
+        <p className="mt-1 text-sm text-slate-500">
+          {t("view.comments")}: {comments}
+        </p>
+      ) : null}
       <Form method="post" action={location.pathname + location.search} className="mt-4 flex justify-end gap-2">
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="appJoinAuditId" value={id} />
         {intent === "decide" ? <input type="hidden" name="decision" value={decision} /> : null}
         <input type="hidden" name="comments" value={comments} />
         <input type="hidden" name="confirmed" value="yes" />
-        <Link to={location.pathname + location.search} className="btn-secondary">{t("view.cancel")}</Link>
-        <button type="submit" className="btn-primary">{t("view.confirm")}</button>
+        <Link to={location.pathname + location.search} className="btn-secondary">
+          {t("view.cancel")}
+        </Link>
+        <button type="submit" className="btn-primary">
+          {t("view.confirm")}
+        </button>
       </Form>
     </div>
   );
@@ -125,10 +168,14 @@ function PublisherForm({
   children: (formId: string) => ReactNode;
 }) {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(schema, actionData?.kind === intent ? actionData.result : undefined, { id: intent });
+  const [form, fields] = useSchemaForm(schema, actionData?.kind === intent ? actionData.result : undefined, {
+    id: intent,
+  });
   return (
     <section className="card space-y-2" aria-labelledby={`${intent}-title`}>
-      <h2 id={`${intent}-title`} className="font-semibold">{title}</h2>
+      <h2 id={`${intent}-title`} className="font-semibold">
+        {title}
+      </h2>
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="space-y-2">
           <FormErrors id={form.errorId} errors={form.errors} />
@@ -149,13 +196,28 @@ export default function ParticipationView() {
   const vars = { applicant: item.applicant, name: item.name };
   const confirm = actionData?.confirm ?? null;
   if (confirm) {
-    const question = confirm.decision === "disable" ? t("view.disableQuestion", vars) : confirm.decision === "approve" ? t("view.approveQuestion", vars) : t("view.rejectQuestion", vars);
-    return <ConfirmStep intent={actionData!.kind} id={item.appJoinAuditId} decision={confirm.decision} comments={confirm.comments} question={question} />;
+    const question =
+      confirm.decision === "disable"
+        ? t("view.disableQuestion", vars)
+        : confirm.decision === "approve"
+          ? t("view.approveQuestion", vars)
+          : t("view.rejectQuestion", vars);
+    return (
+      <ConfirmStep
+        intent={actionData!.kind}
+        id={item.appJoinAuditId}
+        decision={confirm.decision}
+        comments={confirm.comments}
+        question={question}
+      />
+    );
   }
   const canDisable = !item.disabled && item.auditState !== 2 && item.auditState !== 4;
   return (
     <div className="space-y-4">
-      <Link to={back} className="link text-sm">{t("view.back")}</Link>
+      <Link to={back} className="link text-sm">
+        {t("view.back")}
+      </Link>
       <section className="card space-y-3">
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="text-xl font-semibold">{t("view.title")}</h1>
@@ -164,28 +226,71 @@ export default function ParticipationView() {
         </div>
         <dl className="grid gap-3 sm:grid-cols-3">
           <Field label={t("view.service")}>{item.name}</Field>
-          <Field label={t("view.applicant")}>{item.applicant} ({item.applicantRealName})</Field>
+          <Field label={t("view.applicant")}>
+            {item.applicant} ({item.applicantRealName})
+          </Field>
           <Field label={t("view.email")}>{item.applicantEmail}</Field>
           <Field label={t("detail.role")}>{item.roleName}</Field>
           <Field label={t("detail.nodes")}>{item.cityNodes.map((n) => nodeLabel(n, language)).join(", ")}</Field>
           <Field label={t("detail.appliedAt")}>{formatDate(item.createdAt, language, true)}</Field>
           <Field label={t("detail.certificateMode")}>{t(`modes.${item.certificateMode}`)}</Field>
-          <Field label={t("view.certificate")}><span className="break-all font-mono text-xs">{item.certificateSubject ?? "—"}</span></Field>
+          <Field label={t("view.certificate")}>
+            <span className="break-all font-mono text-xs">{item.certificateSubject ?? "—"}</span>
+          </Field>
         </dl>
       </section>
       {item.auditState === 0 && !item.disabled ? (
-        <PublisherForm intent="decide" title={t("view.decide")} schema={auditDecisionSchema} appJoinAuditId={item.appJoinAuditId} commentsLabel={t("view.comments")} commentsHint={t("view.commentsHint")}>
+        <PublisherForm
+          intent="decide"
+          title={t("view.decide")}
+          schema={auditDecisionSchema}
+          appJoinAuditId={item.appJoinAuditId}
+          commentsLabel={t("view.comments")}
+          commentsHint={t("view.commentsHint")}
+        >
           {(formId) => (
             <div className="flex gap-2">
-              <ConfirmSubmit formId={formId} name="decision" value="approve" label={t("view.approve")} title={t("view.approve")} question={t("view.approveQuestion", vars)} confirmLabel={t("view.confirm")} />
-              <ConfirmSubmit formId={formId} name="decision" value="reject" label={t("view.reject")} title={t("view.reject")} question={t("view.rejectQuestion", vars)} confirmLabel={t("view.confirm")} className="btn-danger" />
+              <ConfirmSubmit
+                formId={formId}
+                name="decision"
+                value="approve"
+                label={t("view.approve")}
+                title={t("view.approve")}
+                question={t("view.approveQuestion", vars)}
+                confirmLabel={t("view.confirm")}
+              />
+              <ConfirmSubmit
+                formId={formId}
+                name="decision"
+                value="reject"
+                label={t("view.reject")}
+                title={t("view.reject")}
+                question={t("view.rejectQuestion", vars)}
+                confirmLabel={t("view.confirm")}
+                className="btn-danger"
+              />
             </div>
           )}
         </PublisherForm>
       ) : null}
       {canDisable ? (
-        <PublisherForm intent="disable" title={t("view.disableTitle")} schema={disableSchema} appJoinAuditId={item.appJoinAuditId} commentsLabel={t("view.disableReason")}>
-          {(formId) => <ConfirmSubmit formId={formId} label={t("view.disable")} title={t("view.disableTitle")} question={t("view.disableQuestion", vars)} confirmLabel={t("view.confirm")} className="btn-danger" />}
+        <PublisherForm
+          intent="disable"
+          title={t("view.disableTitle")}
+          schema={disableSchema}
+          appJoinAuditId={item.appJoinAuditId}
+          commentsLabel={t("view.disableReason")}
+        >
+          {(formId) => (
+            <ConfirmSubmit
+              formId={formId}
+              label={t("view.disable")}
+              title={t("view.disableTitle")}
+              question={t("view.disableQuestion", vars)}
+              confirmLabel={t("view.confirm")}
+              className="btn-danger"
+            />
+          )}
         </PublisherForm>
       ) : null}
       <section className="card space-y-2">

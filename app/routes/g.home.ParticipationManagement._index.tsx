@@ -1,18 +1,21 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AUDIT_STATES } from "@contract/participation-codes";
-import { Pagination } from "~/components/Pagination";
-import { SearchForm } from "~/components/SearchForm";
-import { Table, td } from "~/components/details";
-import { AuditBadge } from "~/components/participation/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { oneOf, positiveParam, searchParam } from "~/lib/params";
-import { manageQueryHeader, readManageQuery } from "~/lib/participation.server";
+import { AUDIT_STATES } from "#contract/participation-codes.ts";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { SearchForm } from "#app/components/SearchForm.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { AuditBadge } from "#app/components/participation/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { oneOf, positiveParam, searchParam } from "#app/lib/params.ts";
+import { manageQueryHeader, readManageQuery } from "#app/lib/participation.server.ts";
 
-export const handle = { i18n: ["participation"], breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participationManagement" }] };
+export const handle = {
+  i18n: ["participation"],
+  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participationManagement" }],
+};
 export const meta = pageTitle("participationManagement");
 
 const PAGE_SIZE = 10;
@@ -39,7 +42,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const auditState = oneOf(AUDIT_STATES, own.get("auditState"));
   const page = positiveParam(own.get("page")) ?? 1;
   const data = await apiFor(request, viewer).load("/sys/chainAppInfo/joinManageList", {
-    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: { ...(name ? { name } : {}), ...(auditState !== undefined ? { auditState } : {}) } },
+    page: {
+      pageSize: PAGE_SIZE,
+      pageIndex: page,
+      condition: { ...(name ? { name } : {}), ...(auditState !== undefined ? { auditState } : {}) },
+    },
   });
   return json(
     { ...data, name, auditState: auditState ?? "", query: own.toString(), language: viewer.language },
@@ -57,23 +64,51 @@ export default function ParticipationManagement() {
       <SearchForm
         idPrefix="pm"
         search={{ label: t("manage.search"), value: name }}
-        filter={{ name: "auditState", label: t("manage.audit"), value: String(auditState), allLabel: t("manage.all"), options: AUDIT_STATES.map((s) => ({ value: s, label: t(`audit.${s}`) })) }}
+        filter={{
+          name: "auditState",
+          label: t("manage.audit"),
+          value: String(auditState),
+          allLabel: t("manage.all"),
+          options: AUDIT_STATES.map((s) => ({ value: s, label: t(`audit.${s}`) })),
+        }}
         submit={{ label: t("manage.filter"), className: "btn-secondary" }}
       >
         <input type="hidden" name="all" value="1" />
       </SearchForm>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">{name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}</p>
+        <p className="card text-center text-slate-500" data-testid="empty">
+          {name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}
+        </p>
       ) : (
-        <Table head={[t("manage.service"), t("manage.applicant"), t("manage.role"), t("manage.applied"), t("manage.state"), ""]} testId="manage-list">
+        <Table
+          head={[
+            t("manage.service"),
+            t("manage.applicant"),
+            t("manage.role"),
+            t("manage.applied"),
+            t("manage.state"),
+            "",
+          ]}
+          testId="manage-list"
+        >
           {page.rows.map((r) => (
             <tr key={r.appJoinAuditId}>
               <td className={td}>{r.name}</td>
               <td className={td}>{r.applicant}</td>
               <td className={td}>{r.roleName}</td>
               <td className={td}>{formatDate(r.createdAt, language, true)}</td>
-              <td className={`${td} space-x-1`}><AuditBadge auditState={r.auditState} />{r.disabled ? <span className="text-xs text-red-700">{t("manage.disabled")}</span> : null}</td>
-              <td className={td}><Link to={`/g/home/ParticipationManagement/View?appJoinAuditId=${r.appJoinAuditId}&back=${back}`} className="link">{t("manage.view")}</Link></td>
+              <td className={`${td} space-x-1`}>
+                <AuditBadge auditState={r.auditState} />
+                {r.disabled ? <span className="text-xs text-red-700">{t("manage.disabled")}</span> : null}
+              </td>
+              <td className={td}>
+                <Link
+                  to={`/g/home/ParticipationManagement/View?appJoinAuditId=${r.appJoinAuditId}&back=${back}`}
+                  className="link"
+                >
+                  {t("manage.view")}
+                </Link>
+              </td>
             </tr>
           ))}
         </Table>

@@ -1,24 +1,45 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { VerState } from "@contract/service-status";
-import { BillPayPanel } from "~/components/details";
-import { RequestEnablePanel, SuspensionNotice } from "~/components/services/suspension";
-import { ServiceTabs, tabOf } from "~/components/services/detail-tabs";
-import { ConfirmPanel, InvitePanel, NEW_SERVICES, PUBLISHED, ReportPanel, ServiceActionLinks, StatusBadge, shownActions } from "~/components/services/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { crossChainOf } from "~/lib/cross-chain.server";
-import { formatDate } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
-import { requiredId } from "~/lib/params.server";
-import { newIdempotencyKey } from "~/lib/payments.server";
-import { askToLiftSuspension, joinRedirect, lifecycleAction, payPublishBill, replyToComment, SERVICE_DETAIL_INTENTS, withoutPanels } from "~/lib/services.server";
+import { VerState } from "#contract/service-status.ts";
+import { BillPayPanel } from "#app/components/details.tsx";
+import { RequestEnablePanel, SuspensionNotice } from "#app/components/services/suspension.tsx";
+import { ServiceTabs, tabOf } from "#app/components/services/detail-tabs.tsx";
+import {
+  ConfirmPanel,
+  InvitePanel,
+  NEW_SERVICES,
+  PUBLISHED,
+  ReportPanel,
+  ServiceActionLinks,
+  StatusBadge,
+  shownActions,
+} from "#app/components/services/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { crossChainOf } from "#app/lib/cross-chain.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveParam } from "#app/lib/params.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import {
+  askToLiftSuspension,
+  joinRedirect,
+  lifecycleAction,
+  payPublishBill,
+  replyToComment,
+  SERVICE_DETAIL_INTENTS,
+  withoutPanels,
+} from "#app/lib/services.server.ts";
 
 export const handle = {
   i18n: ["services", "configuration", "billing", "crossChain"],
-  breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices", to: PUBLISHED }, { key: "titles.servicesDetail" }],
+  breadcrumb: [
+    { key: "menu.permissionedServices" },
+    { key: "menu.publishedServices", to: PUBLISHED },
+    { key: "titles.servicesDetail" },
+  ],
 };
 export const meta = pageTitle("servicesDetail", (d) => d.service?.name);
 
@@ -37,9 +58,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const actions = shownActions(service);
   await joinRedirect(url, api, [service], viewer.language);
   const confirmKind = url.searchParams.get("confirm");
-  const confirm: "deactivate" | "unsubscribe" | null = (confirmKind === "deactivate" || confirmKind === "unsubscribe") && actions.includes(confirmKind) ? confirmKind : null;
+  const confirm: "deactivate" | "unsubscribe" | null =
+    (confirmKind === "deactivate" || confirmKind === "unsubscribe") && actions.includes(confirmKind)
+      ? confirmKind
+      : null;
   // At 40 "Enable" asks operations to lift the suspension, through this confirm page (docs/decisions/015).
-  const requestEnable = confirmKind === "requestEnable" && service.verState === VerState.DEACTIVATED_BY_OPERATOR && actions.includes("enable");
+  const requestEnable =
+    confirmKind === "requestEnable" &&
+    service.verState === VerState.DEACTIVATED_BY_OPERATOR &&
+    actions.includes("enable");
   let invite: { url: string; expiresAt: string } | null = null;
   if (positiveParam(url.searchParams.get("invite")) === service.appVerId && actions.includes("invite")) {
     const link = await api.load("/sys/chainAppInfo/invite", { appVerId: service.appVerId, language: viewer.language });
@@ -49,7 +76,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const payKey = actions.includes("pay") ? newIdempotencyKey() : null;
   // The cross-chain info tab shows the live state and recent calls (docs/decisions/048); without them, the service's flags.
   const crossChain = tab === "crossChain" ? await crossChainOf(api, service.appId) : null;
-  return json({ service, tab, confirm, requestEnable, invite, payKey, crossChain, here: withoutPanels(url), origin: url.origin, language: viewer.language });
+  return json({
+    service,
+    tab,
+    confirm,
+    requestEnable,
+    invite,
+    payKey,
+    crossChain,
+    here: withoutPanels(url),
+    origin: url.origin,
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -73,42 +111,84 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ServicesDetailPage() {
-  const { service, tab, confirm, requestEnable, invite, payKey, crossChain, here, origin, language } = useLoaderData<typeof loader>();
+  const { service, tab, confirm, requestEnable, invite, payKey, crossChain, here, origin, language } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("services");
   const c = service.contents;
   return (
     <div className="space-y-4">
-      <Link to={PUBLISHED} className="link text-sm">← {t("detail.back")}</Link>
+      <Link to={PUBLISHED} className="link text-sm">
+        ← {t("detail.back")}
+      </Link>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h1 className="text-xl font-semibold">{service.name} <span className="text-base font-normal text-slate-500">{service.version}</span></h1>
+          <h1 className="text-xl font-semibold">
+            {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
+          </h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
-            <StatusBadge verState={service.verState} /> <span>{t("detail.appCode")}: <span className="font-mono">{service.appCode}</span></span>
+            <StatusBadge verState={service.verState} />{" "}
+            <span>
+              {t("detail.appCode")}: <span className="font-mono">{service.appCode}</span>
+            </span>
           </p>
         </div>
         <ServiceActionLinks row={service} here={here} omitDetails layout="inline" />
       </div>
       {confirm ? (
-        <ConfirmPanel kind={confirm} row={service} cancelTo={here}
-          lastResult={actionData && "kind" in actionData && actionData.kind === "typedConfirm" ? actionData.result : undefined} />
+        <ConfirmPanel
+          kind={confirm}
+          row={service}
+          cancelTo={here}
+          lastResult={
+            actionData && "kind" in actionData && actionData.kind === "typedConfirm" ? actionData.result : undefined
+          }
+        />
       ) : null}
       {requestEnable ? (
-        <RequestEnablePanel service={service} cancelTo={here} language={language}
-          lastResult={actionData && "kind" in actionData && actionData.kind === "requestEnable" ? actionData.result : undefined} />
-      ) : service.verState === VerState.DEACTIVATED_BY_OPERATOR ? <SuspensionNotice service={service} language={language} /> : null}
-      {invite ? <InvitePanel name={service.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
-      {payKey && service.bill ? (
-        <BillPayPanel id="pay" bill={service.bill} item={{ name: "appVerId", value: service.appVerId }} payKey={payKey} language={language} texts="services:pay" />
+        <RequestEnablePanel
+          service={service}
+          cancelTo={here}
+          language={language}
+          lastResult={
+            actionData && "kind" in actionData && actionData.kind === "requestEnable" ? actionData.result : undefined
+          }
+        />
+      ) : service.verState === VerState.DEACTIVATED_BY_OPERATOR ? (
+        <SuspensionNotice service={service} language={language} />
       ) : null}
-      {service.verState === 11 && c.testReport && !c.testReport.passed ? <ReportPanel title={t("detail.testFailed")} report={c.testReport} /> : null}
-      {service.verState === 26 && c.deployReport && !c.deployReport.passed ? <ReportPanel title={t("detail.deployFailed")} report={c.deployReport} /> : null}
+      {invite ? (
+        <InvitePanel
+          name={service.name}
+          url={invite.url}
+          expires={formatDate(invite.expiresAt, language, true)}
+          closeTo={here}
+        />
+      ) : null}
+      {payKey && service.bill ? (
+        <BillPayPanel
+          id="pay"
+          bill={service.bill}
+          item={{ name: "appVerId", value: service.appVerId }}
+          payKey={payKey}
+          language={language}
+          texts="services:pay"
+        />
+      ) : null}
+      {service.verState === 11 && c.testReport && !c.testReport.passed ? (
+        <ReportPanel title={t("detail.testFailed")} report={c.testReport} />
+      ) : null}
+      {service.verState === 26 && c.deployReport && !c.deployReport.passed ? (
+        <ReportPanel title={t("detail.deployFailed")} report={c.deployReport} />
+      ) : null}
       {service.verState === 11 || service.verState === 20 ? (
         // The lifecycle lets the publisher edit and resubmit from 11 and 20 too (docs/decisions/010); §4 lists
         // Edit among the list's actions only at 22 and 26, so the way back is offered here, beside the reasons.
         <p className="card flex flex-wrap items-center justify-between gap-3 text-sm" data-testid="resubmit-hint">
           <span>{t("detail.resubmitHint")}</span>
-          <Link className="btn-primary" to={`${NEW_SERVICES}?appState=mod2&appId=${service.appId}`}>{t("detail.editResubmit")}</Link>
+          <Link className="btn-primary" to={`${NEW_SERVICES}?appState=mod2&appId=${service.appId}`}>
+            {t("detail.editResubmit")}
+          </Link>
         </p>
       ) : null}
       {service.description ? <p className="text-sm text-slate-700">{service.description}</p> : null}

@@ -1,18 +1,32 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ConfirmPanel, InvitePanel, NEW_SERVICES, ServiceActionLinks, StatusBadge, detailHref, shownActions } from "~/components/services/bits";
-import { BlockedLink } from "~/components/BlockedAction";
-import { DiscardPanel, DraftList } from "~/components/services/drafts";
-import { RecordTable } from "~/components/RecordTable";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
-import { positiveParam, searchParam } from "~/lib/params";
-import { discardDraft, LIFECYCLE_INTENTS, lifecycleAction, withoutPanels, joinRedirect } from "~/lib/services.server";
-import { blockOf } from "~/lib/unpaid-guard.server";
+import {
+  ConfirmPanel,
+  InvitePanel,
+  NEW_SERVICES,
+  ServiceActionLinks,
+  StatusBadge,
+  detailHref,
+  shownActions,
+} from "#app/components/services/bits.tsx";
+import { BlockedLink } from "#app/components/BlockedAction.tsx";
+import { DiscardPanel, DraftList } from "#app/components/services/drafts.tsx";
+import { RecordTable } from "#app/components/RecordTable.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { positiveParam, searchParam } from "#app/lib/params.ts";
+import {
+  discardDraft,
+  LIFECYCLE_INTENTS,
+  lifecycleAction,
+  withoutPanels,
+  joinRedirect,
+} from "#app/lib/services.server.ts";
+import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 
 export const handle = {
   i18n: ["services", "wizard"],
@@ -41,7 +55,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const confirmVer = positiveParam(url.searchParams.get("appVerId"));
   const confirmRow = confirmVer ? data.page.rows.find((r) => r.appVerId === confirmVer) : undefined;
   const confirm =
-    confirmRow && (confirmKind === "deactivate" || confirmKind === "unsubscribe") && shownActions(confirmRow).includes(confirmKind)
+    confirmRow &&
+    (confirmKind === "deactivate" || confirmKind === "unsubscribe") &&
+    shownActions(confirmRow).includes(confirmKind)
       ? { kind: confirmKind as "deactivate" | "unsubscribe", appVerId: confirmRow.appVerId, name: confirmRow.name }
       : null;
   const discard = confirmKind === "discard" ? (drafts.find((d) => d.appVerId === confirmVer) ?? null) : null;
@@ -49,10 +65,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const inviteRow = inviteVer ? data.page.rows.find((r) => r.appVerId === inviteVer) : undefined;
   let invite: { name: string; url: string; expiresAt: string } | null = null;
   if (inviteRow && shownActions(inviteRow).includes("invite")) {
-    const link = await api.load("/sys/chainAppInfo/invite", { appVerId: inviteRow.appVerId, language: viewer.language });
+    const link = await api.load("/sys/chainAppInfo/invite", {
+      appVerId: inviteRow.appVerId,
+      language: viewer.language,
+    });
     invite = { name: inviteRow.name, url: `${url.origin}${link.path}`, expiresAt: link.expiresAt };
   }
-  return json({ page: data.page, drafts, discard, name, confirm, invite, block, here: withoutPanels(url), language: viewer.language });
+  return json({
+    page: data.page,
+    drafts,
+    discard,
+    name,
+    confirm,
+    invite,
+    block,
+    here: withoutPanels(url),
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -67,7 +96,16 @@ export default function PublishedServices() {
   const { page, drafts, discard, name, confirm, invite, block, here, language } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const { t } = useTranslation("services");
-  const create = <BlockedLink to={`${NEW_SERVICES}?appState=add`} action="newService" block={block} className="btn-primary inline-block">{t("list.create")}</BlockedLink>;
+  const create = (
+    <BlockedLink
+      to={`${NEW_SERVICES}?appState=add`}
+      action="newService"
+      block={block}
+      className="btn-primary inline-block"
+    >
+      {t("list.create")}
+    </BlockedLink>
+  );
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -75,30 +113,75 @@ export default function PublishedServices() {
         {create}
       </div>
       {discard ? <DiscardPanel draft={discard} cancelTo={here} /> : null}
-      {confirm ? <ConfirmPanel kind={confirm.kind} row={confirm} cancelTo={here} lastResult={reply?.kind === "typedConfirm" ? reply.result : undefined} /> : null}
-      {invite ? <InvitePanel name={invite.name} url={invite.url} expires={formatDate(invite.expiresAt, language, true)} closeTo={here} /> : null}
+      {confirm ? (
+        <ConfirmPanel
+          kind={confirm.kind}
+          row={confirm}
+          cancelTo={here}
+          lastResult={reply?.kind === "typedConfirm" ? reply.result : undefined}
+        />
+      ) : null}
+      {invite ? (
+        <InvitePanel
+          name={invite.name}
+          url={invite.url}
+          expires={formatDate(invite.expiresAt, language, true)}
+          closeTo={here}
+        />
+      ) : null}
       <DraftList drafts={drafts} here={here} block={block} language={language} />
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
         <div>
-          <label htmlFor="search-name" className="label">{t("list.search")}</label>
+          <label htmlFor="search-name" className="label">
+            {t("list.search")}
+          </label>
           <input id="search-name" name="name" defaultValue={name} maxLength={50} className="input" />
         </div>
-        <button type="submit" className="btn-secondary">{t("list.searchButton")}</button>
-        {name ? <Link to="?" className="link text-sm">{t("list.clear")}</Link> : null}
+        <button type="submit" className="btn-secondary">
+          {t("list.searchButton")}
+        </button>
+        {name ? (
+          <Link to="?" className="link text-sm">
+            {t("list.clear")}
+          </Link>
+        ) : null}
       </Form>
-      <RecordTable page={page} sizes rowKey={(row) => row.appVerId} rowTestId="service-row" columns={[
-        { header: t("list.name"), className: "font-medium", cell: (row) => <Link className="link" to={detailHref(row)}>{row.name}</Link> },
-        { header: t("list.version"), cell: (row) => row.version },
-        { header: t("list.status"), cell: (row) => <StatusBadge verState={row.verState} /> },
-        { header: t("list.cost"), cell: (row) => (row.freeYN === 1 ? t("list.free") : row.costCents === null ? "" : formatUsd(row.costCents, language)) },
-        { header: zoneHeader(t, t("list.created")), className: "whitespace-nowrap", cell: (row) => formatDate(row.createdAt, language, false, false) },
-        { header: t("list.actions"), cell: (row) => <ServiceActionLinks row={row} here={here} block={block} /> },
-      ]} empty={
-        <>
-          <p>{t(name ? "list.emptySearch" : "list.empty")}</p>
-          {!name ? create : null}
-        </>
-      } />
+      <RecordTable
+        page={page}
+        sizes
+        rowKey={(row) => row.appVerId}
+        rowTestId="service-row"
+        columns={[
+          {
+            header: t("list.name"),
+            className: "font-medium",
+            cell: (row) => (
+              <Link className="link" to={detailHref(row)}>
+                {row.name}
+              </Link>
+            ),
+          },
+          { header: t("list.version"), cell: (row) => row.version },
+          { header: t("list.status"), cell: (row) => <StatusBadge verState={row.verState} /> },
+          {
+            header: t("list.cost"),
+            cell: (row) =>
+              row.freeYN === 1 ? t("list.free") : row.costCents === null ? "" : formatUsd(row.costCents, language),
+          },
+          {
+            header: zoneHeader(t, t("list.created")),
+            className: "whitespace-nowrap",
+            cell: (row) => formatDate(row.createdAt, language, false, false),
+          },
+          { header: t("list.actions"), cell: (row) => <ServiceActionLinks row={row} here={here} block={block} /> },
+        ]}
+        empty={
+          <>
+            <p>{t(name ? "list.emptySearch" : "list.empty")}</p>
+            {!name ? create : null}
+          </>
+        }
+      />
     </div>
   );
 }

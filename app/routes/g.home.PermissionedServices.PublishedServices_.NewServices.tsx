@@ -1,15 +1,32 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { CityNode } from "@contract/platform";
-import { allowedSteps, isStepAllowed, previousStep, stepsFor, type AppState, type Draft, type WizardStep } from "@contract/service-wizard";
-import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "~/components/services/wizard/shared";
-import { NodesStep } from "~/components/services/wizard/nodes";
-import { MarketNotice } from "~/components/market/MarketNotice";
-import { AttachmentsSection, BasicStep, CertificateStep, CostStep, CostTable, FunctionsStep, PackagesStep, RolesStep } from "~/components/services/wizard/steps";
-import { badRequest, requireUser } from "~/lib/api.server";
-import { redirectKeepingFlash } from "~/lib/session.server";
-import { UploadActionDataProvider, useActionDataWithUploads } from "~/lib/use-upload";
+import type { CityNode } from "#contract/platform.ts";
+import {
+  allowedSteps,
+  isStepAllowed,
+  previousStep,
+  stepsFor,
+  type AppState,
+  type Draft,
+  type WizardStep,
+} from "#contract/service-wizard.ts";
+import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "#app/components/services/wizard/shared.tsx";
+import { NodesStep } from "#app/components/services/wizard/nodes.tsx";
+import { MarketNotice } from "#app/components/market/MarketNotice.tsx";
+import {
+  AttachmentsSection,
+  BasicStep,
+  CertificateStep,
+  CostStep,
+  CostTable,
+  FunctionsStep,
+  PackagesStep,
+  RolesStep,
+} from "#app/components/services/wizard/steps.tsx";
+import { badRequest, requireUser } from "#app/lib/api.server.ts";
+import { redirectKeepingFlash } from "#app/lib/session.server.ts";
+import { UploadActionDataProvider, useActionDataWithUploads } from "#app/lib/use-upload.ts";
 import {
   addAttachment,
   addFunction,
@@ -29,7 +46,7 @@ import {
   submit,
   wizardApi,
   wizardLoadFailure,
-} from "~/lib/wizard.server";
+} from "#app/lib/wizard.server.ts";
 
 /**
  * SPEC §2 PublishedServices/NewServices: the service publish wizard (appState add | mod | update | mod2).
@@ -47,9 +64,15 @@ export const handle = {
   ],
 };
 
-const TITLE_KEYS: Record<AppState, string> = { add: "newService", mod: "editServiceBasic", update: "upgradeService", mod2: "editService" };
+const TITLE_KEYS: Record<AppState, string> = {
+  add: "newService",
+  mod: "editServiceBasic",
+  update: "upgradeService",
+  mod2: "editService",
+};
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const root = matches.find((m) => m.id === "root")?.data as { titles?: Record<string, string>; brand?: string } | undefined;
+  const root = matches.find((m) => m.id === "root")?.data as
+    { titles?: Record<string, string>; brand?: string } | undefined;
   const title = root?.titles?.[TITLE_KEYS[data?.appState ?? "add"]];
   const brand = root?.brand ?? "BSN Portal";
   return [{ title: title ? `${title} · ${brand}` : brand }];
@@ -77,7 +100,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (draft?.editable !== false && (!asked || !isStepAllowed(appState, furthest, asked))) {
     // The step goes into the URL; a flash that led here (e.g. "Pay and continue") is kept for that page.
     const marketId = marketParam(request, appState, appId);
-    throw await redirectKeepingFlash(request, wizardUrl(appState, appId, resumeAt, marketId ? { market: String(marketId) } : {}));
+    throw await redirectKeepingFlash(
+      request,
+      wizardUrl(appState, appId, resumeAt, marketId ? { market: String(marketId) } : {}),
+    );
   }
   const step = asked ?? resumeAt;
   const needsCatalogue = step === "nodes";
@@ -85,8 +111,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const confirming = confirmingItem(draft, confirm);
   // A new service started from the chaincode market: the package named (a withdrawn or unknown one is refused).
   const marketId = marketParam(request, appState, appId);
-  const market = marketId ? await api.load("/sys/market/detail", { marketPackageId: marketId }).then((m) => ({ packageId: m.marketPackageId, name: m.name, language: m.language })) : null;
-  return json({ appState, appId, step, steps, allowed, draft, source, catalogue, confirming, market, language: viewer.language });
+  const market = marketId
+    ? await api
+        .load("/sys/market/detail", { marketPackageId: marketId })
+        .then((m) => ({ packageId: m.marketPackageId, name: m.name, language: m.language }))
+    : null;
+  return json({
+    appState,
+    appId,
+    step,
+    steps,
+    allowed,
+    draft,
+    source,
+    catalogue,
+    confirming,
+    market,
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -121,7 +163,8 @@ export async function action({ request }: ActionFunctionArgs) {
 /* ------------------------------------------------ page ------------------------------------------------ */
 
 export default function NewServicesPage() {
-  const { appState, appId, step, steps, allowed, draft, source, catalogue, confirming, market, language } = useLoaderData<typeof loader>();
+  const { appState, appId, step, steps, allowed, draft, source, catalogue, confirming, market, language } =
+    useLoaderData<typeof loader>();
   // With JavaScript, the forms with a file upload by XMLHttpRequest (with progress): their action's answer
   // arrives here as if Remix had submitted them (app/lib/use-upload.ts).
   const [actionData, deliverUpload] = useActionDataWithUploads<ActionData>();
@@ -138,11 +181,15 @@ export default function NewServicesPage() {
       <div className="space-y-6">
         <h1 className="text-xl font-semibold">{t(`title.${appState}`)}</h1>
         <section className="card space-y-3" data-testid="wizard-status">
-          <h2 className="text-lg font-semibold">{t("submitted.title", { name: draft.basic.name, version: draft.basic.version })}</h2>
+          <h2 className="text-lg font-semibold">
+            {t("submitted.title", { name: draft.basic.name, version: draft.basic.version })}
+          </h2>
           <p>{t("submitted.status", { status: t(`states.${draft.verState}`) })}</p>
           <p className="text-sm text-slate-600">{t("submitted.notEditable")}</p>
           <CostTable view={draft} language={language} />
-          <Link to="/g/home/PermissionedServices/PublishedServices" className="link">{t("actions.toList")}</Link>
+          <Link to="/g/home/PermissionedServices/PublishedServices" className="link">
+            {t("actions.toList")}
+          </Link>
         </section>
       </div>
     );
@@ -153,8 +200,18 @@ export default function NewServicesPage() {
       <div className="space-y-6">
         <h1 className="text-xl font-semibold">{t(`title.${appState}`)}</h1>
         <Stepper steps={steps} allowed={allowed} current={step} href={(s) => wizardUrl(appState, appId, s)} />
-        <h2 className="text-lg font-semibold" data-testid="wizard-step">{t(`steps.${step}`)}</h2>
-        {confirming ? <ConfirmDelete action={action} kind={confirming.kind} id={confirming.id} name={confirming.name} cancelTo={action} /> : null}
+        <h2 className="text-lg font-semibold" data-testid="wizard-step">
+          {t(`steps.${step}`)}
+        </h2>
+        {confirming ? (
+          <ConfirmDelete
+            action={action}
+            kind={confirming.kind}
+            id={confirming.id}
+            name={confirming.name}
+            cancelTo={action}
+          />
+        ) : null}
         {market && step === "basic" ? <MarketNotice name={market.name} language={market.language} /> : null}
         {step === "basic" ? (
           <BasicStep
@@ -162,14 +219,40 @@ export default function NewServicesPage() {
             view={view}
             action={action}
             actionData={actionData}
-            attachmentsSlot={<AttachmentsSection view={draft} action={action} actionData={actionData} deleteHref={deleteHref} editable={!!draft?.editable} />}
+            attachmentsSlot={
+              <AttachmentsSection
+                view={draft}
+                action={action}
+                actionData={actionData}
+                deleteHref={deleteHref}
+                editable={!!draft?.editable}
+              />
+            }
           />
         ) : null}
         {/* Keyed by the saved items: once one is added the add form starts empty again, also with JavaScript. */}
-        {view && step === "packages" ? <PackagesStep key={view.packages.map((x) => x.packageId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
-        {view && step === "functions" ? <FunctionsStep key={view.functions.map((x) => x.functionId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
-        {view && step === "roles" ? <RolesStep key={view.roles.map((x) => x.roleId).join()} view={view} deleteHref={deleteHref} {...common} /> : null}
-        {view && step === "nodes" ? <NodesStep view={view} catalogue={catalogue} language={language} {...common} /> : null}
+        {view && step === "packages" ? (
+          <PackagesStep
+            key={view.packages.map((x) => x.packageId).join()}
+            view={view}
+            deleteHref={deleteHref}
+            {...common}
+          />
+        ) : null}
+        {view && step === "functions" ? (
+          <FunctionsStep
+            key={view.functions.map((x) => x.functionId).join()}
+            view={view}
+            deleteHref={deleteHref}
+            {...common}
+          />
+        ) : null}
+        {view && step === "roles" ? (
+          <RolesStep key={view.roles.map((x) => x.roleId).join()} view={view} deleteHref={deleteHref} {...common} />
+        ) : null}
+        {view && step === "nodes" ? (
+          <NodesStep view={view} catalogue={catalogue} language={language} {...common} />
+        ) : null}
         {view && step === "certificate" ? <CertificateStep view={view} {...common} /> : null}
         {view && step === "cost" ? <CostStep view={view} language={language} {...common} /> : null}
       </div>

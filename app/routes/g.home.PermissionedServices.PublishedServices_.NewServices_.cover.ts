@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
-import { positiveParam } from "~/lib/params";
+import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 const etagOf = (fileId: number) => `"cover-${fileId}"`;
 
@@ -22,12 +22,20 @@ function knownFileId(request: Request): number | undefined {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const appId = positiveParam(new URL(request.url).searchParams.get("appId"));
-  const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const notFound = () =>
+    new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   if (!appId) return notFound();
-  const result = await apiFor(request, viewer).call("/sys/chainAppInfo/wizard/cover", { appId, knownFileId: knownFileId(request) });
+  const result = await apiFor(request, viewer).call("/sys/chainAppInfo/wizard/cover", {
+    appId,
+    knownFileId: knownFileId(request),
+  });
   if (!result.ok) return result.messageKey === "errors:MSG_10002" ? notFound() : failureResponse(result);
   const { fileId, file } = result.data;
-  const headers = new Headers({ ETag: etagOf(fileId), "Cache-Control": "private, no-cache", "X-Content-Type-Options": "nosniff" });
+  const headers = new Headers({
+    ETag: etagOf(fileId),
+    "Cache-Control": "private, no-cache",
+    "X-Content-Type-Options": "nosniff",
+  });
   if (!file) return new Response(null, { status: 304, headers });
   const bytes = Buffer.from(file.dataBase64, "base64");
   headers.set("Content-Type", file.mime === "image/jpeg" ? "image/jpeg" : "image/png");

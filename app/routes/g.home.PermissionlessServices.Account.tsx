@@ -2,25 +2,37 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { GAS_RANGES } from "@contract/public-chain-codes";
-import { Badge } from "~/components/Badge";
-import { Field } from "~/components/details";
-import { AssignGasForm, KeystoreForm, assignGasForm } from "~/components/public-chain/account";
-import { ChartHeading, DayChart } from "~/components/public-chain/DayChart";
-import { KeyTypeLabel, PC, accountHref, accountsHref, formatEther, isCustody, projectHref } from "~/components/public-chain/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { oneOf } from "~/lib/params";
-import { newIdempotencyKey } from "~/lib/payments.server";
-import { idParam } from "~/lib/public-chain.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { GAS_RANGES } from "#contract/public-chain-codes.ts";
+import { Badge } from "#app/components/Badge.tsx";
+import { Field } from "#app/components/details.tsx";
+import { AssignGasForm, KeystoreForm, assignGasForm } from "#app/components/public-chain/account.tsx";
+import { ChartHeading, DayChart } from "#app/components/public-chain/DayChart.tsx";
+import {
+  KeyTypeLabel,
+  PC,
+  accountHref,
+  accountsHref,
+  formatEther,
+  isCustody,
+  projectHref,
+} from "#app/components/public-chain/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { oneOf } from "#app/lib/params.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { idParam } from "#app/lib/public-chain.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 export const handle = {
   i18n: ["publicChain"],
-  breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome", to: `${PC}/Home` }, { key: "titles.publicChainAccount" }],
+  breadcrumb: [
+    { key: "menu.permissionlessServices", to: PC },
+    { key: "titles.publicChainHome", to: `${PC}/Home` },
+    { key: "titles.publicChainAccount" },
+  ],
 };
 export const meta = pageTitle("publicChainAccount", (d: { account?: { name: string } }) => d.account?.name);
 
@@ -36,8 +48,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const accountId = idParam(request, "accountId");
   const gasRange = oneOf(RANGES, new URL(request.url).searchParams.get("gasRange")) ?? "5d";
   const api = apiFor(request, viewer);
-  const [account, summary] = await Promise.all([api.load("/sys/opc/account/detail", { accountId, gasRange }), api.load("/sys/account/summary", {})]);
-  return json({ account, gasRange, balanceCents: summary.balanceCents, idempotencyKey: newIdempotencyKey(), language: viewer.language });
+  const [account, summary] = await Promise.all([
+    api.load("/sys/opc/account/detail", { accountId, gasRange }),
+    api.load("/sys/account/summary", {}),
+  ]);
+  return json({
+    account,
+    gasRange,
+    balanceCents: summary.balanceCents,
+    idempotencyKey: newIdempotencyKey(),
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -50,8 +71,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return json({ result: submission.reply(), confirm: null }, { status: 400 });
   if (formData.get("confirmed") !== "yes") return json({ result: submission.reply(), confirm: submission.value });
   const result = await api.call("/sys/opc/account/assignGas", { accountId, ...submission.value });
-  if (!result.ok) return json({ result: replyWithFailure(submission, result), confirm: null }, { status: result.status === 404 ? 404 : 400 });
-  return redirectWithFlash(request, accountHref(accountId), { kind: "success", key: "publicChain:gas.done", params: { billNo: result.data.billNo } });
+  if (!result.ok)
+    return json(
+      { result: replyWithFailure(submission, result), confirm: null },
+      { status: result.status === 404 ? 404 : 400 },
+    );
+  return redirectWithFlash(request, accountHref(accountId), {
+    kind: "success",
+    key: "publicChain:gas.done",
+    params: { billNo: result.data.billNo },
+  });
 }
 
 export default function ChainAccount() {
@@ -63,17 +92,44 @@ export default function ChainAccount() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("account.title", { name: a.name })}</h1>
-        <Link className="btn-secondary" to={accountsHref(a.projectId)}>{t("account.backToList")}</Link>
+        <Link className="btn-secondary" to={accountsHref(a.projectId)}>
+          {t("account.backToList")}
+        </Link>
       </div>
-      {a.gasLow ? <div role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="gas-low-warning">{t("account.gasLowText", { warning: formatEther(a.gasWarningWei) })}</div> : null}
+      {a.gasLow ? (
+        <div
+          role="alert"
+          className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+          data-testid="gas-low-warning"
+        >
+          {t("account.gasLowText", { warning: formatEther(a.gasWarningWei) })}
+        </div>
+      ) : null}
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-3">
-          <Field label={t("account.address")}><span className="select-all break-all font-mono" data-testid="account-address">{a.address}</span></Field>
-          <Field label={t("account.keyType")}><KeyTypeLabel keyType={a.keyType} /></Field>
-          <Field label={t("account.project")}><Link className="link" to={projectHref(a.projectId)}>{a.projectName}</Link></Field>
+          <Field label={t("account.address")}>
+            <span className="select-all break-all font-mono" data-testid="account-address">
+              {a.address}
+            </span>
+          </Field>
+          <Field label={t("account.keyType")}>
+            <KeyTypeLabel keyType={a.keyType} />
+          </Field>
+          <Field label={t("account.project")}>
+            <Link className="link" to={projectHref(a.projectId)}>
+              {a.projectName}
+            </Link>
+          </Field>
           <Field label={t("account.gas")}>
-            <span data-testid="gas-balance" data-wei={a.gasWei ?? ""}>{a.gasWei === null ? t("account.gasUnknown") : `${formatEther(a.gasWei)} ${t("account.unit")}`}</span>
-            {a.gasLow ? <> <Badge tone="wait">{t("account.gasLow")}</Badge></> : null}
+            <span data-testid="gas-balance" data-wei={a.gasWei ?? ""}>
+              {a.gasWei === null ? t("account.gasUnknown") : `${formatEther(a.gasWei)} ${t("account.unit")}`}
+            </span>
+            {a.gasLow ? (
+              <>
+                {" "}
+                <Badge tone="wait">{t("account.gasLow")}</Badge>
+              </>
+            ) : null}
           </Field>
           <Field label={t("account.gasWarning")}>{`${formatEther(a.gasWarningWei)} ${t("account.unit")}`}</Field>
           <Field label={t("account.created")}>{formatDate(a.createdAt, language, true)}</Field>
@@ -82,7 +138,14 @@ export default function ChainAccount() {
       <section className="card space-y-3">
         <h2 className="text-lg font-semibold">{t("gas.title")}</h2>
         <p className="text-sm text-slate-600">{t("gas.intro")}</p>
-        <AssignGasForm action={here} balanceCents={balanceCents} language={language} issuedKey={idempotencyKey} lastResult={actionData?.result} confirm={actionData?.confirm ?? null} />
+        <AssignGasForm
+          action={here}
+          balanceCents={balanceCents}
+          language={language}
+          issuedKey={idempotencyKey}
+          lastResult={actionData?.result}
+          confirm={actionData?.confirm ?? null}
+        />
       </section>
       {isCustody(a.keyType) ? (
         <section className="card space-y-3">
@@ -92,10 +155,33 @@ export default function ChainAccount() {
         </section>
       ) : null}
       <section className="card space-y-3">
-        <ChartHeading title={t("gasUsed.title")} keep={{ name: "accountId", value: a.accountId }} name="gasRange" value={gasRange} ranges={RANGES} labelOf={(r) => t(`gasUsed.ranges.${r}`)} />
-        <DayChart language={language} testId="gas-used" unit={t("account.unit")} format={(v) => v.toLocaleString(language, { maximumFractionDigits: 6 })}
-          data={{ days: a.gasUsed.map((d) => d.day), series: a.gasUsed.some((d) => d.transactions > 0) ? [{ name: t("gasUsed.series"), data: a.gasUsed.map((d) => Number(formatEther(d.wei))) }] : [] }}
-          texts={{ title: t("gasUsed.title"), day: t("stats.day"), total: t("stats.dayTotal"), showTable: t("stats.showTable"), empty: t("gasUsed.none") }} />
+        <ChartHeading
+          title={t("gasUsed.title")}
+          keep={{ name: "accountId", value: a.accountId }}
+          name="gasRange"
+          value={gasRange}
+          ranges={RANGES}
+          labelOf={(r) => t(`gasUsed.ranges.${r}`)}
+        />
+        <DayChart
+          language={language}
+          testId="gas-used"
+          unit={t("account.unit")}
+          format={(v) => v.toLocaleString(language, { maximumFractionDigits: 6 })}
+          data={{
+            days: a.gasUsed.map((d) => d.day),
+            series: a.gasUsed.some((d) => d.transactions > 0)
+              ? [{ name: t("gasUsed.series"), data: a.gasUsed.map((d) => Number(formatEther(d.wei))) }]
+              : [],
+          }}
+          texts={{
+            title: t("gasUsed.title"),
+            day: t("stats.day"),
+            total: t("stats.dayTotal"),
+            showTable: t("stats.showTable"),
+            empty: t("gasUsed.none"),
+          }}
+        />
       </section>
     </div>
   );

@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { accountHref } from "~/components/public-chain/bits";
-import { apiFor, failureResponse, requireUser } from "~/lib/api.server";
-import { idParam } from "~/lib/public-chain.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { accountHref } from "#app/components/public-chain/bits.tsx";
+import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
+import { idParam } from "#app/lib/public-chain.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 /**
  * A custody chain account's key as an encrypted keystore (resource route, no page): a POST with the password
@@ -21,11 +21,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const accountId = idParam(request, "accountId");
   const password = (await request.formData()).get("password");
-  const result = await apiFor(request, viewer).call("/sys/opc/account/keystore", { accountId, password: typeof password === "string" ? password : "" });
+  const result = await apiFor(request, viewer).call("/sys/opc/account/keystore", {
+    accountId,
+    password: typeof password === "string" ? password : "",
+  });
   if (!result.ok) {
     if (result.status === 404 || result.status >= 500) throw failureResponse(result);
     const key = result.fieldErrors.password?.[0] ?? result.messageKey;
-    return redirectWithFlash(request, accountHref(accountId), { kind: "error", key: key.startsWith("MSG_") ? `errors:${key}` : key });
+    return redirectWithFlash(request, accountHref(accountId), {
+      kind: "error",
+      key: key.startsWith("MSG_") ? `errors:${key}` : key,
+    });
   }
   return new Response(result.data.keystore, {
     headers: {

@@ -1,19 +1,23 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Badge } from "~/components/Badge";
-import { Pagination } from "~/components/Pagination";
-import { Table, td } from "~/components/details";
-import { KeyTypeLabel, PC, accountHref, formatEther, projectHref } from "~/components/public-chain/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { idParam } from "~/lib/public-chain.server";
+import { Badge } from "#app/components/Badge.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { KeyTypeLabel, PC, accountHref, formatEther, projectHref } from "#app/components/public-chain/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { idParam } from "#app/lib/public-chain.server.ts";
 
 export const handle = {
   i18n: ["publicChain"],
-  breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome", to: `${PC}/Home` }, { key: "titles.publicChainAccounts" }],
+  breadcrumb: [
+    { key: "menu.permissionlessServices", to: PC },
+    { key: "titles.publicChainHome", to: `${PC}/Home` },
+    { key: "titles.publicChainAccounts" },
+  ],
 };
 export const meta = pageTitle("publicChainAccounts", (d: { project?: { name: string } }) => d.project?.name);
 
@@ -39,25 +43,57 @@ export default function ChainAccounts() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("accounts.title", { name: project.name })}</h1>
         <div className="flex gap-2">
-          <Link className="btn-secondary" to={projectHref(project.projectId)}>{t("accounts.backToProject")}</Link>
-          <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>{t("accounts.create")}</Link>
+          <Link className="btn-secondary" to={projectHref(project.projectId)}>
+            {t("accounts.backToProject")}
+          </Link>
+          <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>
+            {t("accounts.create")}
+          </Link>
         </div>
       </div>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">{t("accounts.empty")}</p>
+        <p className="card text-center text-slate-600" data-testid="empty">
+          {t("accounts.empty")}
+        </p>
       ) : (
-        <Table testId="account-list" head={[t("account.name"), t("account.address"), t("account.keyType"), t("account.gas"), t("account.created"), t("index.actions")]}>
+        <Table
+          testId="account-list"
+          head={[
+            t("account.name"),
+            t("account.address"),
+            t("account.keyType"),
+            t("account.gas"),
+            t("account.created"),
+            t("index.actions"),
+          ]}
+        >
           {page.rows.map((a) => (
             <tr key={a.accountId} data-testid="account-row">
-              <td className={td}><Link className="link" to={accountHref(a.accountId)}>{a.name}</Link></td>
+              <td className={td}>
+                <Link className="link" to={accountHref(a.accountId)}>
+                  {a.name}
+                </Link>
+              </td>
               <td className={`${td} break-all font-mono text-xs`}>{a.address}</td>
-              <td className={td}><KeyTypeLabel keyType={a.keyType} /></td>
+              <td className={td}>
+                <KeyTypeLabel keyType={a.keyType} />
+              </td>
               <td className={`${td} tabular-nums`}>
                 {a.gasWei === null ? t("account.gasUnknown") : `${formatEther(a.gasWei)} ${t("account.unit")}`}
-                {a.gasLow ? <div className="mt-1"><Badge tone="wait" testId="gas-low">{t("account.gasLow")}</Badge></div> : null}
+                {a.gasLow ? (
+                  <div className="mt-1">
+                    <Badge tone="wait" testId="gas-low">
+                      {t("account.gasLow")}
+                    </Badge>
+                  </div>
+                ) : null}
               </td>
               <td className={td}>{formatDate(a.createdAt, language, true)}</td>
-              <td className={td}><Link className="link" to={accountHref(a.accountId)}>{t("accounts.detail")}</Link></td>
+              <td className={td}>
+                <Link className="link" to={accountHref(a.accountId)}>
+                  {t("accounts.detail")}
+                </Link>
+              </td>
             </tr>
           ))}
         </Table>

@@ -2,22 +2,26 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ContractStatus, contractCallSchema } from "@contract/contracts";
-import { Field } from "~/components/details";
-import { AbiTables, EventsTable, ReadFunctions } from "~/components/public-chain/contract-detail";
-import { PC, contractsHref, projectHref } from "~/components/public-chain/bits";
-import { ContractStatusBadge, isUnderWay, useRefreshWhile } from "~/components/public-chain/contracts";
-import { apiFor, redirectAfter, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { formatDate } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { idParam } from "~/lib/public-chain.server";
+import { ContractStatus, contractCallSchema } from "#contract/contracts.ts";
+import { Field } from "#app/components/details.tsx";
+import { AbiTables, EventsTable, ReadFunctions } from "#app/components/public-chain/contract-detail.tsx";
+import { PC, contractsHref, projectHref } from "#app/components/public-chain/bits.tsx";
+import { ContractStatusBadge, isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
+import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { idParam } from "#app/lib/public-chain.server.ts";
 
 export const handle = {
   i18n: ["publicChain", "contracts"],
-  breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome", to: `${PC}/Home` }, { key: "titles.publicChainContract" }],
+  breadcrumb: [
+    { key: "menu.permissionlessServices", to: PC },
+    { key: "titles.publicChainHome", to: `${PC}/Home` },
+    { key: "titles.publicChainContract" },
+  ],
 };
 export const meta = pageTitle("publicChainContract", (d: { contract?: { name: string } }) => d.contract?.name);
 
@@ -35,9 +39,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const contractId = idParam(request, "contractId");
   const api = apiFor(request, viewer);
   const contract = await api.load("/sys/opc/contract/detail", { contractId });
-  const events = contract.status === ContractStatus.SUCCESS
-    ? (await api.load("/sys/opc/contract/events", { contractId, pageIndex: pageParam(new URL(request.url)), pageSize: EVENTS_PAGE_SIZE })).page
-    : null;
+  const events =
+    contract.status === ContractStatus.SUCCESS
+      ? (
+          await api.load("/sys/opc/contract/events", {
+            contractId,
+            pageIndex: pageParam(new URL(request.url)),
+            pageSize: EVENTS_PAGE_SIZE,
+          })
+        ).page
+      : null;
   return json({ contract, events, language: viewer.language });
 }
 
@@ -48,14 +59,24 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = intentOf(formData, INTENTS);
   const api = apiFor(request, viewer);
   const url = new URL(request.url);
-  if (intent === "redeploy") return redirectAfter(request, await api.call("/sys/opc/contract/redeploy", { contractId }), url.pathname + url.search, "contracts:flash.redeploying");
+  if (intent === "redeploy")
+    return redirectAfter(
+      request,
+      await api.call("/sys/opc/contract/redeploy", { contractId }),
+      url.pathname + url.search,
+      "contracts:flash.redeploying",
+    );
   formData.set("contractId", String(contractId));
   const submission = parseWithZod(formData, { schema: contractCallSchema });
   const signature = String(formData.get("signature") ?? "");
-  if (submission.status !== "success") return json({ signature, result: submission.reply(), outputs: null }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ signature, result: submission.reply(), outputs: null }, { status: 400 });
   const result = await api.call("/sys/opc/contract/call", submission.value);
   if (!result.ok) {
-    return json({ signature, result: replyWithFailure(submission, result), outputs: null }, { status: result.status === 404 ? 404 : 400 });
+    return json(
+      { signature, result: replyWithFailure(submission, result), outputs: null },
+      { status: result.status === 404 ? 404 : 400 },
+    );
   }
   return json({ signature, result: submission.reply(), outputs: result.data.outputs });
 }
@@ -69,49 +90,89 @@ export default function ContractPage() {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold">{c.name} <ContractStatusBadge status={c.status} /></h1>
+        <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold">
+          {c.name} <ContractStatusBadge status={c.status} />
+        </h1>
         <div className="flex gap-2">
-          <Link className="btn-secondary" to={projectHref(c.projectId)}>{t("detail.project", { name: c.projectName })}</Link>
-          <Link className="btn-secondary" to={contractsHref(c.projectId)}>{t("detail.allContracts")}</Link>
+          <Link className="btn-secondary" to={projectHref(c.projectId)}>
+            {t("detail.project", { name: c.projectName })}
+          </Link>
+          <Link className="btn-secondary" to={contractsHref(c.projectId)}>
+            {t("detail.allContracts")}
+          </Link>
         </div>
       </div>
       <section className="card space-y-4" aria-labelledby="deployment-heading">
-        <h2 id="deployment-heading" className="text-lg font-semibold">{t("detail.deployment")}</h2>
+        <h2 id="deployment-heading" className="text-lg font-semibold">
+          {t("detail.deployment")}
+        </h2>
         {underWay ? (
           <p role="status" className="text-sm text-slate-600" data-testid="under-way">
-            {t("detail.underWay")} <Link className="link" to={location.pathname + location.search}>{t("list.refresh")}</Link>
+            {t("detail.underWay")}{" "}
+            <Link className="link" to={location.pathname + location.search}>
+              {t("list.refresh")}
+            </Link>
           </p>
         ) : null}
         {c.failReason ? (
-          <div role="alert" className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="fail-reason">
+          <div
+            role="alert"
+            className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+            data-testid="fail-reason"
+          >
             <p className="font-medium">{t("detail.failed")}</p>
             <pre className="whitespace-pre-wrap break-words font-mono text-xs">{c.failReason}</pre>
             <Form method="post" action={location.pathname + location.search}>
-              <button type="submit" name="intent" value="redeploy" className="btn-secondary">{t("list.redeploy")}</button>
+              <button type="submit" name="intent" value="redeploy" className="btn-secondary">
+                {t("list.redeploy")}
+              </button>
             </Form>
           </div>
         ) : null}
         <dl className="grid gap-4 sm:grid-cols-3">
-          <Field label={t("fields.address")}><span className="break-all font-mono text-xs" data-testid="contract-address">{c.address ?? "—"}</span></Field>
-          <Field label={t("fields.txHash")}><span className="break-all font-mono text-xs">{c.txHash ?? "—"}</span></Field>
-          <Field label={t("fields.block")}>{c.blockNumber === null ? "—" : c.blockNumber.toLocaleString(language)}</Field>
-          <Field label={t("fields.gasUsed")}>{c.gasUsed === null ? "—" : BigInt(c.gasUsed).toLocaleString(language)}</Field>
+          <Field label={t("fields.address")}>
+            <span className="break-all font-mono text-xs" data-testid="contract-address">
+              {c.address ?? "—"}
+            </span>
+          </Field>
+          <Field label={t("fields.txHash")}>
+            <span className="break-all font-mono text-xs">{c.txHash ?? "—"}</span>
+          </Field>
+          <Field label={t("fields.block")}>
+            {c.blockNumber === null ? "—" : c.blockNumber.toLocaleString(language)}
+          </Field>
+          <Field label={t("fields.gasUsed")}>
+            {c.gasUsed === null ? "—" : BigInt(c.gasUsed).toLocaleString(language)}
+          </Field>
           <Field label={t("fields.chainId")}>{c.chainId ?? "—"}</Field>
-          <Field label={t("fields.account")}>{c.accountName} <span className="block break-all font-mono text-xs">{c.accountAddress}</span></Field>
-          <Field label={t("fields.sourceKind")}>{t(`sources.${c.sourceKind}`, { defaultValue: c.sourceKind })}{c.mainContract ? ` · ${c.mainContract}` : ""}</Field>
+          <Field label={t("fields.account")}>
+            {c.accountName} <span className="block break-all font-mono text-xs">{c.accountAddress}</span>
+          </Field>
+          <Field label={t("fields.sourceKind")}>
+            {t(`sources.${c.sourceKind}`, { defaultValue: c.sourceKind })}
+            {c.mainContract ? ` · ${c.mainContract}` : ""}
+          </Field>
           <Field label={t("fields.compiler")}>{c.compiler ?? "—"}</Field>
           <Field label={t("fields.deployedAt")}>{c.deployedAt ? formatDate(c.deployedAt, language, true) : "—"}</Field>
         </dl>
         {c.constructorArgs.length > 0 ? (
           <div className="text-sm">
             <p className="font-medium">{t("fields.constructorArgs")}</p>
-            <ol className="list-decimal pl-6 font-mono text-xs">{c.constructorArgs.map((a, i) => <li key={i} className="break-all">{a}</li>)}</ol>
+            <ol className="list-decimal pl-6 font-mono text-xs">
+              {c.constructorArgs.map((a, i) => (
+                <li key={i} className="break-all">
+                  {a}
+                </li>
+              ))}
+            </ol>
           </div>
         ) : null}
         {c.source ? (
           <details>
             <summary className="link cursor-pointer text-sm">{t("detail.showSource")}</summary>
-            <pre className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs" tabIndex={0}>{c.source}</pre>
+            <pre className="mt-2 max-h-96 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs" tabIndex={0}>
+              {c.source}
+            </pre>
           </details>
         ) : null}
       </section>

@@ -3,24 +3,33 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { constructorArgsOfText, contractDeployFormSchema } from "@contract/contracts";
-import { KeyType } from "@contract/public-chain-codes";
-import { RecordTable } from "~/components/RecordTable";
-import { DeployForm } from "~/components/public-chain/DeployForm";
-import { PC, contractsHref, projectHref } from "~/components/public-chain/bits";
-import { ContractStatusBadge, contractHref, isUnderWay, useRefreshWhile } from "~/components/public-chain/contracts";
-import { apiFor, redirectAfter, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { formatDate } from "~/lib/format";
-import { intentOf, parseFormOr400 } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { idParam } from "~/lib/public-chain.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { constructorArgsOfText, contractDeployFormSchema } from "#contract/contracts.ts";
+import { KeyType } from "#contract/public-chain-codes.ts";
+import { RecordTable } from "#app/components/RecordTable.tsx";
+import { DeployForm } from "#app/components/public-chain/DeployForm.tsx";
+import { PC, contractsHref, projectHref } from "#app/components/public-chain/bits.tsx";
+import {
+  ContractStatusBadge,
+  contractHref,
+  isUnderWay,
+  useRefreshWhile,
+} from "#app/components/public-chain/contracts.tsx";
+import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { idParam } from "#app/lib/public-chain.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 export const handle = {
   i18n: ["publicChain", "contracts"],
-  breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome", to: `${PC}/Home` }, { key: "titles.publicChainContracts" }],
+  breadcrumb: [
+    { key: "menu.permissionlessServices", to: PC },
+    { key: "titles.publicChainHome", to: `${PC}/Home` },
+    { key: "titles.publicChainContracts" },
+  ],
 };
 export const meta = pageTitle("publicChainContracts", (d: { project?: { name: string } }) => d.project?.name);
 
@@ -41,7 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     api.load("/sys/opc/contract/list", { projectId, pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE }),
     api.load("/sys/opc/account/list", { projectId, pageIndex: 1, pageSize: 50 }),
   ]);
-  const custody = accounts.page.rows.filter((a) => a.keyType === KeyType.CUSTODY).map((a) => ({ accountId: a.accountId, name: a.name, address: a.address, gasWei: a.gasWei }));
+  const custody = accounts.page.rows
+    .filter((a) => a.keyType === KeyType.CUSTODY)
+    .map((a) => ({ accountId: a.accountId, name: a.name, address: a.address, gasWei: a.gasWei }));
   return json({ project, page: contracts.page, busy: contracts.busy, accounts: custody, language: viewer.language });
 }
 
@@ -55,19 +66,39 @@ export async function action({ request }: ActionFunctionArgs) {
   const here = url.pathname + url.search;
   if (intent === "redeploy") {
     const { contractId } = parseFormOr400(z.object({ contractId: z.coerce.number().int().positive() }), formData);
-    return redirectAfter(request, await api.call("/sys/opc/contract/redeploy", { contractId }), here, "contracts:flash.redeploying");
+    return redirectAfter(
+      request,
+      await api.call("/sys/opc/contract/redeploy", { contractId }),
+      here,
+      "contracts:flash.redeploying",
+    );
   }
   formData.set("projectId", String(projectId));
   const submission = parseWithZod(formData, { schema: contractDeployFormSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const { constructorArgsText, ...fields } = submission.value;
-  const result = await api.call("/sys/opc/contract/create", { ...fields, constructorArgs: constructorArgsOfText(constructorArgsText) });
+  const result = await api.call("/sys/opc/contract/create", {
+    ...fields,
+    constructorArgs: constructorArgsOfText(constructorArgsText),
+  });
   if (!result.ok) {
     // The constructor's arguments are one field of the form.
-    const failure = { ...result, fieldErrors: Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k.startsWith("constructorArgs") ? "constructorArgsText" : k, v])) };
+    const failure = {
+      ...result,
+      fieldErrors: Object.fromEntries(
+        Object.entries(result.fieldErrors).map(([k, v]) => [
+          k.startsWith("constructorArgs") ? "constructorArgsText" : k,
+          v,
+        ]),
+      ),
+    };
     return json({ result: replyWithFailure(submission, failure) }, { status: result.status === 404 ? 404 : 400 });
   }
-  return redirectWithFlash(request, contractsHref(projectId), { kind: "success", key: "contracts:flash.queued", params: { name: result.data.name } });
+  return redirectWithFlash(request, contractsHref(projectId), {
+    kind: "success",
+    key: "contracts:flash.queued",
+    params: { name: result.data.name },
+  });
 }
 
 export default function Contracts() {
@@ -79,37 +110,92 @@ export default function Contracts() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("list.title", { name: project.name })}</h1>
-        <Link className="btn-secondary" to={projectHref(project.projectId)}>{t("list.backToProject")}</Link>
+        <Link className="btn-secondary" to={projectHref(project.projectId)}>
+          {t("list.backToProject")}
+        </Link>
       </div>
       <section className="space-y-3" aria-labelledby="contracts-heading">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 id="contracts-heading" className="text-lg font-semibold">{t("list.heading")}</h2>
-          {busy ? <Link className="link text-sm" to={location.pathname + location.search} data-testid="refresh">{t("list.refresh")}</Link> : null}
+          <h2 id="contracts-heading" className="text-lg font-semibold">
+            {t("list.heading")}
+          </h2>
+          {busy ? (
+            <Link className="link text-sm" to={location.pathname + location.search} data-testid="refresh">
+              {t("list.refresh")}
+            </Link>
+          ) : null}
         </div>
-        <RecordTable page={page} rowKey={(c) => c.contractId} rowTestId="contract-row" empty={t("list.empty")} emptyTestId="empty" columns={[
-          { header: t("fields.name"), cell: (c) => (
-            <>
-              <Link className="link font-medium" to={contractHref(c.contractId)}>{c.name}</Link>
-              {c.failReason ? <p className="mt-1 max-w-md whitespace-pre-wrap break-words text-xs text-red-700" data-testid="fail-reason">{c.failReason}</p> : null}
-            </>
-          ) },
-          { header: t("fields.status"), cell: (c) => <ContractStatusBadge status={c.status} /> },
-          { header: t("fields.address"), cell: (c) => <span className="break-all font-mono text-xs" data-testid="contract-address">{c.address ?? "—"}</span> },
-          { header: t("fields.block"), cell: (c) => (c.blockNumber === null ? "—" : c.blockNumber.toLocaleString(language)) },
-          { header: t("fields.account"), cell: (c) => c.accountName },
-          { header: t("fields.created"), cell: (c) => formatDate(c.createdAt, language, true) },
-          { header: t("fields.actions"), cell: (c) => (
-            <div className="flex flex-wrap gap-3">
-              <Link className="link" to={contractHref(c.contractId)} aria-label={t("list.openNamed", { name: c.name })}>{t("list.open")}</Link>
-              {c.status === 3 ? (
-                <Form method="post" action={location.pathname + location.search}>
-                  <input type="hidden" name="contractId" value={c.contractId} />
-                  <button type="submit" name="intent" value="redeploy" className="link" disabled={busy} aria-label={t("list.redeployNamed", { name: c.name })}>{t("list.redeploy")}</button>
-                </Form>
-              ) : null}
-            </div>
-          ) },
-        ]} />
+        <RecordTable
+          page={page}
+          rowKey={(c) => c.contractId}
+          rowTestId="contract-row"
+          empty={t("list.empty")}
+          emptyTestId="empty"
+          columns={[
+            {
+              header: t("fields.name"),
+              cell: (c) => (
+                <>
+                  <Link className="link font-medium" to={contractHref(c.contractId)}>
+                    {c.name}
+                  </Link>
+                  {c.failReason ? (
+                    <p
+                      className="mt-1 max-w-md whitespace-pre-wrap break-words text-xs text-red-700"
+                      data-testid="fail-reason"
+                    >
+                      {c.failReason}
+                    </p>
+                  ) : null}
+                </>
+              ),
+            },
+            { header: t("fields.status"), cell: (c) => <ContractStatusBadge status={c.status} /> },
+            {
+              header: t("fields.address"),
+              cell: (c) => (
+                <span className="break-all font-mono text-xs" data-testid="contract-address">
+                  {c.address ?? "—"}
+                </span>
+              ),
+            },
+            {
+              header: t("fields.block"),
+              cell: (c) => (c.blockNumber === null ? "—" : c.blockNumber.toLocaleString(language)),
+            },
+            { header: t("fields.account"), cell: (c) => c.accountName },
+            { header: t("fields.created"), cell: (c) => formatDate(c.createdAt, language, true) },
+            {
+              header: t("fields.actions"),
+              cell: (c) => (
+                <div className="flex flex-wrap gap-3">
+                  <Link
+                    className="link"
+                    to={contractHref(c.contractId)}
+                    aria-label={t("list.openNamed", { name: c.name })}
+                  >
+                    {t("list.open")}
+                  </Link>
+                  {c.status === 3 ? (
+                    <Form method="post" action={location.pathname + location.search}>
+                      <input type="hidden" name="contractId" value={c.contractId} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="redeploy"
+                        className="link"
+                        disabled={busy}
+                        aria-label={t("list.redeployNamed", { name: c.name })}
+                      >
+                        {t("list.redeploy")}
+                      </button>
+                    </Form>
+                  ) : null}
+                </div>
+              ),
+            },
+          ]}
+        />
       </section>
       <DeployForm projectId={project.projectId} busy={busy} accounts={accounts} />
     </div>

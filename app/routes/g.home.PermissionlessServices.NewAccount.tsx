@@ -3,20 +3,24 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { accountCreateSchema } from "@contract/public-chain";
-import { KEY_TYPES } from "@contract/public-chain-codes";
-import { FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { PC, accountHref, accountsHref } from "~/components/public-chain/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { idParam } from "~/lib/public-chain.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { accountCreateSchema } from "#contract/public-chain.ts";
+import { KEY_TYPES } from "#contract/public-chain-codes.ts";
+import { FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { PC, accountHref, accountsHref } from "#app/components/public-chain/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { idParam } from "#app/lib/public-chain.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = {
   i18n: ["publicChain"],
-  breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome", to: `${PC}/Home` }, { key: "titles.publicChainNewAccount" }],
+  breadcrumb: [
+    { key: "menu.permissionlessServices", to: PC },
+    { key: "titles.publicChainHome", to: `${PC}/Home` },
+    { key: "titles.publicChainNewAccount" },
+  ],
 };
 export const meta = pageTitle("publicChainNewAccount", (d: { project?: { name: string } }) => d.project?.name);
 
@@ -40,8 +44,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: accountCreateSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/opc/account/create", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
-  return redirectWithFlash(request, accountHref(result.data.accountId), { kind: "success", key: "publicChain:accountCreate.done", params: { name: result.data.name } });
+  if (!result.ok)
+    return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : 400 });
+  return redirectWithFlash(request, accountHref(result.data.accountId), {
+    kind: "success",
+    key: "publicChain:accountCreate.done",
+    params: { name: result.data.name },
+  });
 }
 
 export default function NewChainAccount() {
@@ -60,14 +69,47 @@ export default function NewChainAccount() {
           <Form method="post" {...getFormProps(form)} className="space-y-4">
             <FormErrors id={form.errorId} errors={form.errors} />
             <input {...getInputProps(fields.projectId, { type: "hidden" })} key={fields.projectId.key} />
-            <TextField field={fields.name} label={t("account.name")} hint={t("accountCreate.nameRule")} autoComplete="off" />
-            <RadioGroupField field={fields.keyType} legend={t("account.keyType")}
-              options={KEY_TYPES.map((k) => ({ value: String(k), label: <><span className="font-medium">{t(`keyType.${k}`)}</span> <span className="text-slate-600">{t(`keyTypeHint.${k}`)}</span></> }))} />
-            <TextAreaField field={fields.publicKey} label={t("account.publicKey")} rows={2} hint={t("accountCreate.publicKeyRule")} />
-            <TextField field={fields.address} label={t("account.address")} hint={t("accountCreate.addressRule")} autoComplete="off" />
-            <TextField field={fields.gasWarning} label={t("account.gasWarning")} hint={t("accountCreate.gasWarningRule")} autoComplete="off" />
+            <TextField
+              field={fields.name}
+              label={t("account.name")}
+              hint={t("accountCreate.nameRule")}
+              autoComplete="off"
+            />
+            <RadioGroupField
+              field={fields.keyType}
+              legend={t("account.keyType")}
+              options={KEY_TYPES.map((k) => ({
+                value: String(k),
+                label: (
+                  <>
+                    <span className="font-medium">{t(`keyType.${k}`)}</span>{" "}
+                    <span className="text-slate-600">{t(`keyTypeHint.${k}`)}</span>
+                  </>
+                ),
+              }))}
+            />
+            <TextAreaField
+              field={fields.publicKey}
+              label={t("account.publicKey")}
+              rows={2}
+              hint={t("accountCreate.publicKeyRule")}
+            />
+            <TextField
+              field={fields.address}
+              label={t("account.address")}
+              hint={t("accountCreate.addressRule")}
+              autoComplete="off"
+            />
+            <TextField
+              field={fields.gasWarning}
+              label={t("account.gasWarning")}
+              hint={t("accountCreate.gasWarningRule")}
+              autoComplete="off"
+            />
             <div className="flex justify-end gap-2">
-              <Link to={accountsHref(project.projectId)} className="btn-secondary">{t("common:actions.cancel")}</Link>
+              <Link to={accountsHref(project.projectId)} className="btn-secondary">
+                {t("common:actions.cancel")}
+              </Link>
               <SubmitButton className="btn-primary">{t("accountCreate.submit")}</SubmitButton>
             </div>
           </Form>

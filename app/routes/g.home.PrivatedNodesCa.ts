@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, notFound, requireUser } from "~/lib/api.server";
-import { prnProjectIdParam } from "~/lib/dedicated-nodes.server";
+import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
+import { prnProjectIdParam } from "#app/lib/dedicated-nodes.server.ts";
 
 /**
  * The CA certificate of a project's network (PEM), as its owner downloads it from PrivatedNodesCheck: what a

@@ -2,22 +2,32 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { prnTrySchema } from "@contract/dedicated-nodes";
-import { PrnStatus } from "@contract/dedicated-nodes-codes";
-import { Field, inLanguage } from "~/components/details";
-import { NodesChart, NodesTable } from "~/components/dedicated-nodes/nodes";
-import { TryIt, type TryAnswer } from "~/components/dedicated-nodes/TryIt";
-import { PRN, ProjectStatusBadge, caHref, checkHref, configHref, frameworkLabel } from "~/components/dedicated-nodes/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { prnProjectIdParam } from "~/lib/dedicated-nodes.server";
-import { formatDate } from "~/lib/format";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { useRefreshWhile } from "~/lib/pending-refresh";
-import { siteOrigin } from "~/lib/public-chain.server";
+import { prnTrySchema } from "#contract/dedicated-nodes.ts";
+import { PrnStatus } from "#contract/dedicated-nodes-codes.ts";
+import { Field, inLanguage } from "#app/components/details.tsx";
+import { NodesChart, NodesTable } from "#app/components/dedicated-nodes/nodes.tsx";
+import { TryIt, type TryAnswer } from "#app/components/dedicated-nodes/TryIt.tsx";
+import {
+  PRN,
+  ProjectStatusBadge,
+  caHref,
+  checkHref,
+  configHref,
+  frameworkLabel,
+} from "#app/components/dedicated-nodes/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { prnProjectIdParam } from "#app/lib/dedicated-nodes.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useRefreshWhile } from "#app/lib/pending-refresh.ts";
+import { siteOrigin } from "#app/lib/public-chain.server.ts";
 
-export const handle = { i18n: ["dedicatedNodes", "dedicatedNodeRules"], breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesCheck" }] };
+export const handle = {
+  i18n: ["dedicatedNodes", "dedicatedNodeRules"],
+  breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesCheck" }],
+};
 export const meta = pageTitle("privatedNodesCheck", (d: { project?: { name: string } }) => d.project?.name);
 
 /**
@@ -47,10 +57,18 @@ export async function action({ request }: ActionFunctionArgs) {
   // The project is the page's: whatever the form says, the call goes to this one (the backend checks it is the caller's).
   formData.set("prnProjectId", String(prnProjectId));
   const submission = parseWithZod(formData, { schema: prnTrySchema });
-  if (submission.status !== "success") return json({ result: submission.reply(), answer: null as TryAnswer | null }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ result: submission.reply(), answer: null as TryAnswer | null }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/prn/tryIt", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result), answer: null as TryAnswer | null }, { status: result.status === 404 ? 404 : formFailureStatus(result) });
-  return json({ result: submission.reply({ hideFields: ["password"] }), answer: { status: result.data.status, body: result.data.body ?? null } as TryAnswer | null });
+  if (!result.ok)
+    return json(
+      { result: replyWithFailure(submission, result), answer: null as TryAnswer | null },
+      { status: result.status === 404 ? 404 : formFailureStatus(result) },
+    );
+  return json({
+    result: submission.reply({ hideFields: ["password"] }),
+    answer: { status: result.data.status, body: result.data.body ?? null } as TryAnswer | null,
+  });
 }
 
 export default function DedicatedNodeCheck() {
@@ -65,9 +83,17 @@ export default function DedicatedNodeCheck() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("check.title", { name: p.name })}</h1>
         <div className="flex flex-wrap gap-2">
-          <Link className="btn-secondary" to={here} data-testid="refresh">{t("check.refresh")}</Link>
-          <Link className="btn-secondary" to={configHref(p.prnProjectId, p.name)}>{t("check.config")}</Link>
-          {p.network ? <Link className="btn-secondary" to={caHref(p.prnProjectId)} reloadDocument data-testid="download-ca">{t("check.downloadCa")}</Link> : null}
+          <Link className="btn-secondary" to={here} data-testid="refresh">
+            {t("check.refresh")}
+          </Link>
+          <Link className="btn-secondary" to={configHref(p.prnProjectId, p.name)}>
+            {t("check.config")}
+          </Link>
+          {p.network ? (
+            <Link className="btn-secondary" to={caHref(p.prnProjectId)} reloadDocument data-testid="download-ca">
+              {t("check.downloadCa")}
+            </Link>
+          ) : null}
         </div>
       </div>
       <p className="text-sm text-slate-600">{t("check.intro")}</p>
@@ -75,21 +101,48 @@ export default function DedicatedNodeCheck() {
         <dl className="grid gap-4 sm:grid-cols-4">
           <Field label={t("project.status")}>
             <ProjectStatusBadge status={p.status} />
-            {p.failReason ? <span className="mt-1 block text-xs text-red-700" data-testid="prn-reason">{t("list.reason", { reason: p.failReason })}</span> : null}
+            {p.failReason ? (
+              <span className="mt-1 block text-xs text-red-700" data-testid="prn-reason">
+                {t("list.reason", { reason: p.failReason })}
+              </span>
+            ) : null}
           </Field>
-          <Field label={t("project.framework")}>{frameworkLabel(p.framework)} · {t(`consensus.${p.consensus}`, { defaultValue: p.consensus })}</Field>
-          <Field label={t("project.cityNode")}>{inLanguage(p.regionName, p.regionNameZh, language)} <span className="text-xs text-slate-600">({p.cloud})</span></Field>
-          <Field label={t("project.nodeCount")}><span data-testid="prn-peers">{p.nodeCount}</span></Field>
-          <Field label={t("check.chainId")}>{p.network ? <span className="font-mono" data-testid="prn-chain-id">{p.network.chainId}</span> : "—"}</Field>
-          <Field label={t("project.authorizedUser")}><span className="font-mono">{p.authUser}</span></Field>
+          <Field label={t("project.framework")}>
+            {frameworkLabel(p.framework)} · {t(`consensus.${p.consensus}`, { defaultValue: p.consensus })}
+          </Field>
+          <Field label={t("project.cityNode")}>
+            {inLanguage(p.regionName, p.regionNameZh, language)}{" "}
+            <span className="text-xs text-slate-600">({p.cloud})</span>
+          </Field>
+          <Field label={t("project.nodeCount")}>
+            <span data-testid="prn-peers">{p.nodeCount}</span>
+          </Field>
+          <Field label={t("check.chainId")}>
+            {p.network ? (
+              <span className="font-mono" data-testid="prn-chain-id">
+                {p.network.chainId}
+              </span>
+            ) : (
+              "—"
+            )}
+          </Field>
+          <Field label={t("project.authorizedUser")}>
+            <span className="font-mono">{p.authUser}</span>
+          </Field>
           <Field label={t("project.periodEnd")}>{formatDate(p.periodEnd, language, true)}</Field>
-          <Field label={t("check.gateway")}><span className="break-all font-mono text-xs" data-testid="prn-gateway">{`${origin}${p.gatewayPath}`}</span></Field>
+          <Field label={t("check.gateway")}>
+            <span className="break-all font-mono text-xs" data-testid="prn-gateway">{`${origin}${p.gatewayPath}`}</span>
+          </Field>
         </dl>
       </section>
       <section className="space-y-3" aria-labelledby="prn-nodes">
-        <h2 id="prn-nodes" className="text-lg font-semibold">{t("check.nodes")}</h2>
+        <h2 id="prn-nodes" className="text-lg font-semibold">
+          {t("check.nodes")}
+        </h2>
         {!p.network ? (
-          <p className="card text-slate-600" data-testid="no-nodes">{p.status === PrnStatus.RUNNING ? t("check.noNodes") : t("check.notRunning")}</p>
+          <p className="card text-slate-600" data-testid="no-nodes">
+            {p.status === PrnStatus.RUNNING ? t("check.noNodes") : t("check.notRunning")}
+          </p>
         ) : (
           <>
             <NodesChart nodes={nodes} language={language} />
@@ -98,7 +151,13 @@ export default function DedicatedNodeCheck() {
         )}
       </section>
       {p.status === PrnStatus.RUNNING ? (
-        <TryIt prnProjectId={p.prnProjectId} user={p.authUser} action={here} lastResult={actionData?.result} answer={actionData?.answer ?? null} />
+        <TryIt
+          prnProjectId={p.prnProjectId}
+          user={p.authUser}
+          action={here}
+          lastResult={actionData?.result}
+          answer={actionData?.answer ?? null}
+        />
       ) : null}
     </div>
   );

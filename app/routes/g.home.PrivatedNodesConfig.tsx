@@ -3,24 +3,33 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { prnPasswordSchema } from "@contract/dedicated-nodes";
-import { PrnStatus } from "@contract/dedicated-nodes-codes";
-import { BlockedLink } from "~/components/BlockedAction";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { PRN, ProjectStatusBadge, checkHref, configHref, configNewHref } from "~/components/dedicated-nodes/bits";
-import { UpgradeTable } from "~/components/dedicated-nodes/upgrades";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { canonicalName, prnProjectIdParam } from "~/lib/dedicated-nodes.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
-import { blockOf } from "~/lib/unpaid-guard.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { prnPasswordSchema } from "#contract/dedicated-nodes.ts";
+import { PrnStatus } from "#contract/dedicated-nodes-codes.ts";
+import { BlockedLink } from "#app/components/BlockedAction.tsx";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import {
+  PRN,
+  ProjectStatusBadge,
+  checkHref,
+  configHref,
+  configNewHref,
+} from "#app/components/dedicated-nodes/bits.tsx";
+import { UpgradeTable } from "#app/components/dedicated-nodes/upgrades.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { canonicalName, prnProjectIdParam } from "#app/lib/dedicated-nodes.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { blockOf } from "#app/lib/unpaid-guard.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
-export const handle = { i18n: ["dedicatedNodes", "dedicatedNodeRules"], breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfig" }] };
+export const handle = {
+  i18n: ["dedicatedNodes", "dedicatedNodeRules"],
+  breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfig" }],
+};
 export const meta = pageTitle("privatedNodesConfig", (d: { project?: { name: string } }) => d.project?.name);
 
 const PAGE_SIZE = 10;
@@ -38,7 +47,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const project = await api.load("/sys/prn/detail", { prnProjectId });
   canonicalName(request, project.name, configHref(prnProjectId, project.name));
   const [upgrades, block] = await Promise.all([
-    api.load("/sys/prn/upgrade/list", { prnProjectId, pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE }),
+    api.load("/sys/prn/upgrade/list", {
+      prnProjectId,
+      pageIndex: pageParam(new URL(request.url)),
+      pageSize: PAGE_SIZE,
+    }),
     blockOf(api, 2),
   ]);
   const { network: _network, ...rest } = project;
@@ -55,9 +68,17 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const api = apiFor(request, viewer);
   const result = await api.call("/sys/prn/password", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: result.status === 404 ? 404 : formFailureStatus(result) });
+  if (!result.ok)
+    return json(
+      { result: replyWithFailure(submission, result) },
+      { status: result.status === 404 ? 404 : formFailureStatus(result) },
+    );
   const project = await api.load("/sys/prn/detail", { prnProjectId });
-  return redirectWithFlash(request, configHref(prnProjectId, project.name), { kind: "success", key: "dedicatedNodes:config.passwordDone", params: { name: project.name } });
+  return redirectWithFlash(request, configHref(prnProjectId, project.name), {
+    kind: "success",
+    key: "dedicatedNodes:config.passwordDone",
+    params: { name: project.name },
+  });
 }
 
 export default function DedicatedNodeConfig() {
@@ -65,33 +86,75 @@ export default function DedicatedNodeConfig() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation(["dedicatedNodes", "dedicatedNodeRules"]);
   const running = p.status === PrnStatus.RUNNING;
-  const [form, fields] = useSchemaForm(prnPasswordSchema, actionData?.result, { id: "prn-password", defaultValue: { prnProjectId: String(p.prnProjectId) } });
+  const [form, fields] = useSchemaForm(prnPasswordSchema, actionData?.result, {
+    id: "prn-password",
+    defaultValue: { prnProjectId: String(p.prnProjectId) },
+  });
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("config.title", { name: p.name })}</h1>
         <div className="flex flex-wrap items-start gap-2">
-          <Link className="btn-secondary" to={checkHref(p.prnProjectId)}>{t("list.check")}</Link>
-          {running && !p.openUpgradeId ? <BlockedLink to={configNewHref(p.prnProjectId, p.name)} action="dedicatedNode" block={block} className="btn-primary">{t("config.new")}</BlockedLink> : null}
+          <Link className="btn-secondary" to={checkHref(p.prnProjectId)}>
+            {t("list.check")}
+          </Link>
+          {running && !p.openUpgradeId ? (
+            <BlockedLink
+              to={configNewHref(p.prnProjectId, p.name)}
+              action="dedicatedNode"
+              block={block}
+              className="btn-primary"
+            >
+              {t("config.new")}
+            </BlockedLink>
+          ) : null}
         </div>
       </div>
-      <p className="text-sm"><ProjectStatusBadge status={p.status} /> {!running ? <span className="text-slate-600">{t("config.notRunning")}</span> : null}</p>
+      <p className="text-sm">
+        <ProjectStatusBadge status={p.status} />{" "}
+        {!running ? <span className="text-slate-600">{t("config.notRunning")}</span> : null}
+      </p>
       <section className="space-y-2" aria-labelledby="prn-upgrades-title">
-        <h2 id="prn-upgrades-title" className="text-lg font-semibold">{t("config.upgrades")}</h2>
-        {upgrades.rows.length === 0 ? <p className="card text-center text-slate-600" data-testid="no-upgrades">{t("config.none")}</p> : <UpgradeTable rows={upgrades.rows} language={language} />}
+        <h2 id="prn-upgrades-title" className="text-lg font-semibold">
+          {t("config.upgrades")}
+        </h2>
+        {upgrades.rows.length === 0 ? (
+          <p className="card text-center text-slate-600" data-testid="no-upgrades">
+            {t("config.none")}
+          </p>
+        ) : (
+          <UpgradeTable rows={upgrades.rows} language={language} />
+        )}
         <Pagination pageIndex={upgrades.pageIndex} pageSize={upgrades.pageSize} total={upgrades.total} />
       </section>
       {running ? (
         <section className="card max-w-xl space-y-3" aria-labelledby="prn-password-title">
-          <h2 id="prn-password-title" className="text-lg font-semibold">{t("config.password")}</h2>
+          <h2 id="prn-password-title" className="text-lg font-semibold">
+            {t("config.password")}
+          </h2>
           <p className="text-sm text-slate-600">{t("config.passwordIntro")}</p>
           <FormProvider context={form.context}>
             <Form method="post" {...getFormProps(form)} className="space-y-3">
               <FormErrors id={form.errorId} errors={form.errors} />
               <input {...getInputProps(fields.prnProjectId, { type: "hidden" })} key={fields.prnProjectId.key} />
-              <TextField field={fields.password} type="password" label={t("config.newPassword")} hint={t("create.passwordHint")} autoComplete="new-password" />
-              <TextField field={fields.confirmPassword} type="password" label={t("config.confirmPassword")} autoComplete="new-password" />
-              <div className="flex justify-end"><SubmitButton intent="password" className="btn-primary">{t("config.passwordSubmit")}</SubmitButton></div>
+              <TextField
+                field={fields.password}
+                type="password"
+                label={t("config.newPassword")}
+                hint={t("create.passwordHint")}
+                autoComplete="new-password"
+              />
+              <TextField
+                field={fields.confirmPassword}
+                type="password"
+                label={t("config.confirmPassword")}
+                autoComplete="new-password"
+              />
+              <div className="flex justify-end">
+                <SubmitButton intent="password" className="btn-primary">
+                  {t("config.passwordSubmit")}
+                </SubmitButton>
+              </div>
             </Form>
           </FormProvider>
         </section>

@@ -1,17 +1,29 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Field } from "~/components/details";
-import { PRN, UpgradeStatusBadge, billHref, configDetailHref, configHref } from "~/components/dedicated-nodes/bits";
-import { useUpgradeValue } from "~/components/dedicated-nodes/upgrades";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { canonicalUpgrade, prnUpdateIdParam } from "~/lib/dedicated-nodes.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { useRefreshWhile } from "~/lib/pending-refresh";
+import { Field } from "#app/components/details.tsx";
+import {
+  PRN,
+  UpgradeStatusBadge,
+  billHref,
+  configDetailHref,
+  configHref,
+} from "#app/components/dedicated-nodes/bits.tsx";
+import { useUpgradeValue } from "#app/components/dedicated-nodes/upgrades.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { canonicalUpgrade, prnUpdateIdParam } from "#app/lib/dedicated-nodes.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useRefreshWhile } from "#app/lib/pending-refresh.ts";
 
-export const handle = { i18n: ["dedicatedNodes"], breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfigDetail" }] };
-export const meta = pageTitle("privatedNodesConfigDetail", (d: { upgrade?: { projectName: string } }) => d.upgrade?.projectName);
+export const handle = {
+  i18n: ["dedicatedNodes"],
+  breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfigDetail" }],
+};
+export const meta = pageTitle(
+  "privatedNodesConfigDetail",
+  (d: { upgrade?: { projectName: string } }) => d.upgrade?.projectName,
+);
 
 /**
  * One upgrade of a project (SPEC §2 PrivatedNodesConfigDetail (prnProjectUpdateId, prnUpdateType,
@@ -22,7 +34,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const prnProjectUpdateId = prnUpdateIdParam(request);
   const api = apiFor(request, viewer);
-  const [upgrade, catalogue] = await Promise.all([api.load("/sys/prn/upgrade/detail", { prnProjectUpdateId }), api.load("/sys/prn/options", {})]);
+  const [upgrade, catalogue] = await Promise.all([
+    api.load("/sys/prn/upgrade/detail", { prnProjectUpdateId }),
+    api.load("/sys/prn/options", {}),
+  ]);
   canonicalUpgrade(request, upgrade, configDetailHref(prnProjectUpdateId, upgrade.updateType, upgrade.projectName));
   return json({ upgrade, hostConfigs: catalogue.hostConfigs, language: viewer.language });
 }
@@ -38,24 +53,60 @@ export default function DedicatedNodeUpgradeDetail() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("upgrade.detailTitle", { name: u.projectName })}</h1>
         <div className="flex flex-wrap gap-2">
-          {u.status === 1 ? <Link className="btn-secondary" to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)} data-testid="refresh">{t("check.refresh")}</Link> : null}
-          <Link className="btn-secondary" to={configHref(u.prnProjectId, u.projectName)}>{t("upgrade.back")}</Link>
+          {u.status === 1 ? (
+            <Link
+              className="btn-secondary"
+              to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)}
+              data-testid="refresh"
+            >
+              {t("check.refresh")}
+            </Link>
+          ) : null}
+          <Link className="btn-secondary" to={configHref(u.prnProjectId, u.projectName)}>
+            {t("upgrade.back")}
+          </Link>
         </div>
       </div>
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-3">
-          <Field label={t("config.status")}><UpgradeStatusBadge status={u.status} /></Field>
-          <Field label={t("config.type")}><span data-testid="upgrade-type">{t(`updateType.${u.updateType}`)}</span></Field>
-          <Field label={t("config.priceDiff")}><span className="tabular-nums" data-testid="upgrade-price">{formatUsd(u.priceDiffCents, language)}</span></Field>
-          <Field label={t("upgrade.from")}><span data-testid="upgrade-from">{valueOf(u.updateType, u.fromValue, hostConfigs)}</span></Field>
-          <Field label={t("upgrade.to")}><span data-testid="upgrade-to">{valueOf(u.updateType, u.toValue, hostConfigs)}</span></Field>
-          <Field label={t("upgrade.bill")}>{u.billId ? <Link className="link font-mono text-xs" to={billHref(u.billId)} data-testid="upgrade-bill">{u.billNo}</Link> : "—"}</Field>
+          <Field label={t("config.status")}>
+            <UpgradeStatusBadge status={u.status} />
+          </Field>
+          <Field label={t("config.type")}>
+            <span data-testid="upgrade-type">{t(`updateType.${u.updateType}`)}</span>
+          </Field>
+          <Field label={t("config.priceDiff")}>
+            <span className="tabular-nums" data-testid="upgrade-price">
+              {formatUsd(u.priceDiffCents, language)}
+            </span>
+          </Field>
+          <Field label={t("upgrade.from")}>
+            <span data-testid="upgrade-from">{valueOf(u.updateType, u.fromValue, hostConfigs)}</span>
+          </Field>
+          <Field label={t("upgrade.to")}>
+            <span data-testid="upgrade-to">{valueOf(u.updateType, u.toValue, hostConfigs)}</span>
+          </Field>
+          <Field label={t("upgrade.bill")}>
+            {u.billId ? (
+              <Link className="link font-mono text-xs" to={billHref(u.billId)} data-testid="upgrade-bill">
+                {u.billNo}
+              </Link>
+            ) : (
+              "—"
+            )}
+          </Field>
           <Field label={t("upgrade.requested")}>{formatDate(u.createdAt, language, true)}</Field>
           <Field label={t("upgrade.finished")}>{u.finishedAt ? formatDate(u.finishedAt, language, true) : "—"}</Field>
         </dl>
       </section>
-      <p className="text-sm text-slate-600" data-testid="upgrade-explain">{t(`upgrade.explain.${u.status}`)}</p>
-      {u.failReason ? <p className="card text-sm" data-testid="upgrade-reason"><span className="font-semibold">{t("upgrade.failReason")}:</span> {u.failReason}</p> : null}
+      <p className="text-sm text-slate-600" data-testid="upgrade-explain">
+        {t(`upgrade.explain.${u.status}`)}
+      </p>
+      {u.failReason ? (
+        <p className="card text-sm" data-testid="upgrade-reason">
+          <span className="font-semibold">{t("upgrade.failReason")}:</span> {u.failReason}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -2,22 +2,26 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { prnCreateSchema, prnQuotePayloadSchema } from "@contract/dedicated-nodes";
-import { CreateForm, type Quote } from "~/components/dedicated-nodes/CreateForm";
-import { PRN, checkHref } from "~/components/dedicated-nodes/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { newIdempotencyKey } from "~/lib/payments.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { requireNoUnpaidBills, unlessRefusedForBills } from "~/lib/unpaid-guard.server";
+import { prnCreateSchema, prnQuotePayloadSchema } from "#contract/dedicated-nodes.ts";
+import { CreateForm, type Quote } from "#app/components/dedicated-nodes/CreateForm.tsx";
+import { PRN, checkHref } from "#app/components/dedicated-nodes/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
 
-export const handle = { i18n: ["dedicatedNodes", "dedicatedNodeRules"], breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesNew" }] };
+export const handle = {
+  i18n: ["dedicatedNodes", "dedicatedNodeRules"],
+  breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesNew" }],
+};
 export const meta = pageTitle("privatedNodesNew");
 
 /** A price asked while typing changes nothing: the page's data is not read again. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) => (formData?.get("intent") === "quote" ? false : defaultShouldRevalidate);
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
+  formData?.get("intent") === "quote" ? false : defaultShouldRevalidate;
 
 /**
  * A new dedicated-node project (SPEC §2 PrivatedNodesNew, §3, §5 "Dedicated node", §9): the form, the price per
@@ -29,8 +33,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   await requireNoUnpaidBills(request, viewer, "dedicatedNode");
   const api = apiFor(request, viewer);
-  const [options, account] = await Promise.all([api.load("/sys/prn/options", {}), api.load("/sys/account/summary", {})]);
-  return json({ options, balanceCents: account.balanceCents, idempotencyKey: newIdempotencyKey(), language: viewer.language });
+  const [options, account] = await Promise.all([
+    api.load("/sys/prn/options", {}),
+    api.load("/sys/account/summary", {}),
+  ]);
+  return json({
+    options,
+    balanceCents: account.balanceCents,
+    idempotencyKey: newIdempotencyKey(),
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -41,15 +53,29 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intentOf(formData, ["quote", "create"]) === "quote") {
     // The price only: the other fields are kept as typed (the reply carries every field back), unchecked.
     const submission = parseWithZod(formData, { schema: prnQuotePayloadSchema });
-    if (submission.status !== "success") return json({ result: submission.reply(), quote: null as Quote | null }, { status: 400 });
+    if (submission.status !== "success")
+      return json({ result: submission.reply(), quote: null as Quote | null }, { status: 400 });
     const result = await api.call("/sys/prn/quote", submission.value);
-    if (!result.ok) return json({ result: replyWithFailure(submission, result), quote: null as Quote | null }, { status: formFailureStatus(result) });
+    if (!result.ok)
+      return json(
+        { result: replyWithFailure(submission, result), quote: null as Quote | null },
+        { status: formFailureStatus(result) },
+      );
     return json({ result: submission.reply(), quote: result.data as Quote | null });
   }
   const submission = parseWithZod(formData, { schema: prnCreateSchema });
-  if (submission.status !== "success") return json({ result: submission.reply(), quote: null as Quote | null }, { status: 400 });
-  const result = await unlessRefusedForBills(request, await api.call("/sys/prn/create", submission.value), "dedicatedNode");
-  if (!result.ok) return json({ result: replyWithFailure(submission, result), quote: null as Quote | null }, { status: formFailureStatus(result) });
+  if (submission.status !== "success")
+    return json({ result: submission.reply(), quote: null as Quote | null }, { status: 400 });
+  const result = await unlessRefusedForBills(
+    request,
+    await api.call("/sys/prn/create", submission.value),
+    "dedicatedNode",
+  );
+  if (!result.ok)
+    return json(
+      { result: replyWithFailure(submission, result), quote: null as Quote | null },
+      { status: formFailureStatus(result) },
+    );
   return redirectWithFlash(request, checkHref(result.data.prnProjectId), {
     kind: "success",
     key: "dedicatedNodes:create.done",
@@ -66,7 +92,14 @@ export default function NewDedicatedNodeProject() {
       <h1 className="text-xl font-semibold">{t("create.title")}</h1>
       <p className="text-sm text-slate-600">{t("create.intro")}</p>
       <div className="card">
-        <CreateForm options={options} lastResult={actionData?.result} quote={actionData?.quote ?? null} balanceCents={balanceCents} idempotencyKey={idempotencyKey} language={language} />
+        <CreateForm
+          options={options}
+          lastResult={actionData?.result}
+          quote={actionData?.quote ?? null}
+          balanceCents={balanceCents}
+          idempotencyKey={idempotencyKey}
+          language={language}
+        />
       </div>
     </div>
   );

@@ -2,27 +2,32 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { TestServiceStatus } from "@contract/test-services-codes";
-import { Field } from "~/components/details";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { AccessParameters } from "~/components/test-services/AccessParameters";
-import { TestServiceActions } from "~/components/test-services/Actions";
-import { TestServiceBadge } from "~/components/test-services/bits";
-import { apiFor, redirectAfter, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveId } from "~/lib/params";
-import { requiredId } from "~/lib/params.server";
+import { TestServiceStatus } from "#contract/test-services-codes.ts";
+import { Field } from "#app/components/details.tsx";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { AccessParameters } from "#app/components/test-services/AccessParameters.tsx";
+import { TestServiceActions } from "#app/components/test-services/Actions.tsx";
+import { TestServiceBadge } from "#app/components/test-services/bits.tsx";
+import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveId } from "#app/lib/params.ts";
+import { requiredId } from "#app/lib/params.server.ts";
 
-export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "menu.testServices", to: "/g/home/TestServices" }, { key: "titles.testServicesDetail" }] };
+export const handle = {
+  i18n: ["testServices"],
+  breadcrumb: [{ key: "menu.testServices", to: "/g/home/TestServices" }, { key: "titles.testServicesDetail" }],
+};
 export const meta = pageTitle("testServicesDetail", (d) => d?.service?.name);
 
 /** SPEC §2 TestServicesDetail (?id=): a test service, its status with the failure's reason and suggestion, its access parameters and actions. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const service = await apiFor(request, viewer).load("/sys/testService/detail", { testServiceId: requiredId(url, "id") });
+  const service = await apiFor(request, viewer).load("/sys/testService/detail", {
+    testServiceId: requiredId(url, "id"),
+  });
   return json({ service, origin: url.origin, language: viewer.language });
 }
 
@@ -39,8 +44,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const here = `/g/home/TestServices/TestServicesDetail?id=${testServiceId}`;
   if (intent === "upgrade") return redirect(`/g/home/TestServices/TestServicesNew?id=${testServiceId}&upgrade=1`);
   const api = apiFor(request, viewer);
-  if (intent === "delete") return redirectAfter(request, await api.call("/sys/testService/delete", { testServiceId }), "/g/home/TestServices", "testServices:flash.deleted", here);
-  const result = await api.call(intent === "deploy" ? "/sys/testService/deploy" : "/sys/testService/redeploy", { testServiceId });
+  if (intent === "delete")
+    return redirectAfter(
+      request,
+      await api.call("/sys/testService/delete", { testServiceId }),
+      "/g/home/TestServices",
+      "testServices:flash.deleted",
+      here,
+    );
+  const result = await api.call(intent === "deploy" ? "/sys/testService/deploy" : "/sys/testService/redeploy", {
+    testServiceId,
+  });
   return redirectAfter(request, result, here, "testServices:flash.deploying");
 }
 
@@ -60,29 +74,58 @@ export default function TestServicesDetail() {
   return (
     <div className="space-y-4">
       {reply && "confirm" in reply ? (
-        <IntentConfirmStep id="confirm-title" title={t(`confirm.${reply.confirm}.title`)} question={t(`confirm.${reply.confirm}.question`, { name: service.name })} intent={reply.confirm}
-          fields={{ testServiceId: service.testServiceId }} action={here} cancelTo={here} confirmLabel={t(`actions.${reply.confirm}`)} cancelLabel={t("common:actions.cancel")} danger={reply.confirm === "delete"} />
+        <IntentConfirmStep
+          id="confirm-title"
+          title={t(`confirm.${reply.confirm}.title`)}
+          question={t(`confirm.${reply.confirm}.question`, { name: service.name })}
+          intent={reply.confirm}
+          fields={{ testServiceId: service.testServiceId }}
+          action={here}
+          cancelTo={here}
+          confirmLabel={t(`actions.${reply.confirm}`)}
+          cancelLabel={t("common:actions.cancel")}
+          danger={reply.confirm === "delete"}
+        />
       ) : null}
       <section className="card space-y-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h1 className="text-xl font-semibold">{service.name} <span className="text-base font-normal text-slate-600">v{service.version}</span></h1>
+          <h1 className="text-xl font-semibold">
+            {service.name} <span className="text-base font-normal text-slate-600">v{service.version}</span>
+          </h1>
           <TestServiceBadge status={service.status} />
         </div>
         <dl className="grid gap-3 sm:grid-cols-4">
           <Field label={t("fields.platform")}>{t(`platforms.${service.platform}`)}</Field>
           <Field label={t("fields.sourceKind")}>{service.packageName ?? t(`sources.${service.sourceKind}`)}</Field>
-          <Field label={t("list.deployTime")}>{service.deployTime ? formatDate(service.deployTime, language, true) : "—"}</Field>
+          <Field label={t("list.deployTime")}>
+            {service.deployTime ? formatDate(service.deployTime, language, true) : "—"}
+          </Field>
           <Field label={t("fields.contract")}>{service.contractName ?? (service.mainContract || "—")}</Field>
         </dl>
         {deploying ? (
-          <p className="text-sm text-slate-700" role="status" data-testid="deploying">{t("detail.deploying")} <a href={here} className="underline">{t("detail.refresh")}</a></p>
+          <p className="text-sm text-slate-700" role="status" data-testid="deploying">
+            {t("detail.deploying")}{" "}
+            <a href={here} className="underline">
+              {t("detail.refresh")}
+            </a>
+          </p>
         ) : null}
-        {service.status === TestServiceStatus.TO_REDEPLOY ? <p className="text-sm text-slate-700" role="status" data-testid="to-redeploy">{t("detail.toRedeploy")}</p> : null}
+        {service.status === TestServiceStatus.TO_REDEPLOY ? (
+          <p className="text-sm text-slate-700" role="status" data-testid="to-redeploy">
+            {t("detail.toRedeploy")}
+          </p>
+        ) : null}
         {service.status === TestServiceStatus.FAILED ? (
           <div className="rounded-md border border-red-200 bg-red-50 p-3" data-testid="failure">
             <p className="font-medium text-red-800">{t("detail.failed")}</p>
-            <pre className="mt-1 whitespace-pre-wrap break-words text-xs text-red-900" data-testid="fail-reason">{service.failReason}</pre>
-            {service.suggestion ? <p className="mt-2 text-sm text-slate-800" data-testid="suggestion">{t(`suggestion.${service.suggestion}`)}</p> : null}
+            <pre className="mt-1 whitespace-pre-wrap break-words text-xs text-red-900" data-testid="fail-reason">
+              {service.failReason}
+            </pre>
+            {service.suggestion ? (
+              <p className="mt-2 text-sm text-slate-800" data-testid="suggestion">
+                {t(`suggestion.${service.suggestion}`)}
+              </p>
+            ) : null}
           </div>
         ) : null}
         <TestServiceActions service={service} />

@@ -2,19 +2,22 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { zipProblem } from "@contract/service-wizard";
-import { testServiceFormSchema } from "@contract/test-services";
-import { actionsOf } from "~/components/test-services/bits";
-import { TestServiceForm, type TestServiceFormMode } from "~/components/test-services/TestServiceForm";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
-import { parseFormWithUploads, uploadError, uploadRef } from "~/lib/uploads.server";
+import { zipProblem } from "#contract/service-wizard.ts";
+import { testServiceFormSchema } from "#contract/test-services.ts";
+import { actionsOf } from "#app/components/test-services/bits.tsx";
+import { TestServiceForm, type TestServiceFormMode } from "#app/components/test-services/TestServiceForm.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 
-export const handle = { i18n: ["testServices", "wizard"], breadcrumb: [{ key: "menu.testServices", to: "/g/home/TestServices" }, { key: "titles.testServicesNew" }] };
+export const handle = {
+  i18n: ["testServices", "wizard"],
+  breadcrumb: [{ key: "menu.testServices", to: "/g/home/TestServices" }, { key: "titles.testServicesNew" }],
+};
 export const meta = pageTitle("testServicesNew");
 
 /** ?id= edits a test service (status 1, 15, 20); with &upgrade=1 it upgrades a deployed one (10): a new version. */
@@ -37,18 +40,27 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const { id, mode } = modeOf(new URL(request.url));
   const api = apiFor(request, viewer);
-  const { formData, uploads } = await parseFormWithUploads(request, api, { file: { kind: "chaincode", problem: zipProblem, tooLarge: "wizard:validation.file.zipTooLarge" } });
+  const { formData, uploads } = await parseFormWithUploads(request, api, {
+    file: { kind: "chaincode", problem: zipProblem, tooLarge: "wizard:validation.file.zipTooLarge" },
+  });
   intentOf(formData, ["save"]);
   const submission = parseWithZod(formData, { schema: testServiceFormSchema });
   const fileError = uploadError(uploads.file, null);
-  if (submission.status !== "success" || fileError) return json({ result: replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}) }, { status: 400 });
+  if (submission.status !== "success" || fileError)
+    return json({ result: replyWithFieldErrors(submission, fileError ? { file: [fileError] } : {}) }, { status: 400 });
   const payload = { ...submission.value, uploadId: uploadRef(uploads.file)?.uploadId };
   const result =
     mode === "create"
       ? await api.call("/sys/testService/create", payload)
-      : await api.call(mode === "edit" ? "/sys/testService/edit" : "/sys/testService/upgrade", { ...payload, testServiceId: id! });
+      : await api.call(mode === "edit" ? "/sys/testService/edit" : "/sys/testService/upgrade", {
+          ...payload,
+          testServiceId: id!,
+        });
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
-  return redirectWithFlash(request, `/g/home/TestServices/TestServicesDetail?id=${result.data.testServiceId}`, { kind: "success", key: `testServices:flash.${mode}` });
+  return redirectWithFlash(request, `/g/home/TestServices/TestServicesDetail?id=${result.data.testServiceId}`, {
+    kind: "success",
+    key: `testServices:flash.${mode}`,
+  });
 }
 
 export default function TestServicesNew() {

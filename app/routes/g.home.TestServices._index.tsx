@@ -1,13 +1,13 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Pagination } from "~/components/Pagination";
-import { Table, td } from "~/components/details";
-import { TestServiceBadge } from "~/components/test-services/bits";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate, zoneHeader } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { TestServiceBadge } from "#app/components/test-services/bits.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
 
 export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "menu.testServices" }] };
 export const meta = pageTitle("testServices");
@@ -30,24 +30,42 @@ export default function TestServices() {
           <h1 className="text-xl font-semibold">{t("list.title")}</h1>
           <p className="text-sm text-slate-600">{t("list.intro")}</p>
         </div>
-        <Link to="/g/home/TestServices/TestServicesNew" className="btn-primary">{t("list.new")}</Link>
+        <Link to="/g/home/TestServices/TestServicesNew" className="btn-primary">
+          {t("list.new")}
+        </Link>
       </div>
       {page.rows.length === 0 ? (
         <div className="card text-center text-slate-600" data-testid="empty">
           <p>{t("list.empty")}</p>
-          <Link to="/g/home/TestServices/TestServicesNew" className="mt-2 inline-block underline">{t("list.emptyAction")}</Link>
+          <Link to="/g/home/TestServices/TestServicesNew" className="mt-2 inline-block underline">
+            {t("list.emptyAction")}
+          </Link>
         </div>
       ) : (
-        <Table head={[t("fields.name"), t("fields.version"), t("fields.platform"), zoneHeader(t, t("list.deployTime")), t("fields.status"), t("list.actions")]} testId="test-services">
+        <Table
+          head={[
+            t("fields.name"),
+            t("fields.version"),
+            t("fields.platform"),
+            zoneHeader(t, t("list.deployTime")),
+            t("fields.status"),
+            t("list.actions"),
+          ]}
+          testId="test-services"
+        >
           {page.rows.map((s) => (
             <tr key={s.testServiceId} data-testid="test-service-row">
               <td className={td}>{s.name}</td>
               <td className={td}>{s.version}</td>
               <td className={td}>{t(`platforms.${s.platform}`)}</td>
               <td className={td}>{s.deployTime ? formatDate(s.deployTime, language, true, false) : "—"}</td>
-              <td className={td}><TestServiceBadge status={s.status} /></td>
               <td className={td}>
-                <Link to={`/g/home/TestServices/TestServicesDetail?id=${s.testServiceId}`} className="underline">{t("list.details")}</Link>
+                <TestServiceBadge status={s.status} />
+              </td>
+              <td className={td}>
+                <Link to={`/g/home/TestServices/TestServicesDetail?id=${s.testServiceId}`} className="underline">
+                  {t("list.details")}
+                </Link>
               </td>
             </tr>
           ))}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiFor, failureResponse, notFound, requireUser } from "~/lib/api.server";
-import { positiveParam } from "~/lib/params";
+import { apiFor, failureResponse, notFound, requireUser } from "#app/lib/api.server.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 /**
  * The test identity's private key (resource route, no page; docs/decisions/034): a POST, so that no link,

@@ -1,14 +1,14 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BlockedLink, BlockedPanel } from "~/components/BlockedAction";
-import { MoneyAndInbox, QueueCounts, ServicesByStatus, UsageSparkline } from "~/components/home/Dashboard";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
-import type { loader as shellLoader } from "./g.home";
+import { BlockedLink, BlockedPanel } from "#app/components/BlockedAction.tsx";
+import { MoneyAndInbox, QueueCounts, ServicesByStatus, UsageSparkline } from "#app/components/home/Dashboard.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "#app/lib/unpaid-guard.server.ts";
+import type { loader as shellLoader } from "./g.home.tsx";
 
 export const handle = { i18n: ["home", "billing"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
 export const meta = pageTitle("console");
@@ -24,8 +24,17 @@ export const meta = pageTitle("console");
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const api = apiFor(request, viewer);
-  const [dashboard, blocked] = await Promise.all([api.load("/main/home/dashboard", {}), loadBlockedPanel(request, api)]);
-  return json({ user: dashboard.account, dashboard, blocked, block: dashboard.blockingBills, language: viewer.language });
+  const [dashboard, blocked] = await Promise.all([
+    api.load("/main/home/dashboard", {}),
+    loadBlockedPanel(request, api),
+  ]);
+  return json({
+    user: dashboard.account,
+    dashboard,
+    blocked,
+    block: dashboard.blockingBills,
+    language: viewer.language,
+  });
 }
 
 /** The page's one form: "Pay and continue" (intent payAndContinue); any other intent is a 400. */
@@ -63,23 +72,59 @@ export default function HomeIndex() {
         <UsageSparkline d={summary} language={language} />
       </div>
       <section aria-labelledby="summary" className="card">
-        <h2 id="summary" className="font-semibold">{t("console.summary")}</h2>
+        <h2 id="summary" className="font-semibold">
+          {t("console.summary")}
+        </h2>
         <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
-          <div><dt className="text-slate-500">{t("console.userName")}</dt><dd className="font-medium" data-testid="summary-username">{user.userName}</dd></div>
-          <div><dt className="text-slate-500">{t("console.accountType")}</dt><dd className="font-medium">{t(`common:userType.${user.userType}`)}</dd></div>
-          {user.companyName ? <div><dt className="text-slate-500">{t("console.company")}</dt><dd className="font-medium">{user.companyName}</dd></div> : null}
-          <div><dt className="text-slate-500">{t("console.email")}</dt><dd className="font-medium">{user.email}</dd></div>
-          <div><dt className="text-slate-500">{t("console.memberSince")}</dt><dd className="font-medium">{formatDate(account?.memberSince, language)}</dd></div>
-          <div><dt className="text-slate-500">{t("console.lastLogin")}</dt><dd className="font-medium">{account?.lastLoginAt ? formatDate(account.lastLoginAt, language, true) : t("console.firstLogin")}</dd></div>
-          <div><dt className="text-slate-500">{t("console.cityNodes")}</dt><dd className="font-medium">{account?.cityNodes}</dd></div>
+          <div>
+            <dt className="text-slate-500">{t("console.userName")}</dt>
+            <dd className="font-medium" data-testid="summary-username">
+              {user.userName}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("console.accountType")}</dt>
+            <dd className="font-medium">{t(`common:userType.${user.userType}`)}</dd>
+          </div>
+          {user.companyName ? (
+            <div>
+              <dt className="text-slate-500">{t("console.company")}</dt>
+              <dd className="font-medium">{user.companyName}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt className="text-slate-500">{t("console.email")}</dt>
+            <dd className="font-medium">{user.email}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("console.memberSince")}</dt>
+            <dd className="font-medium">{formatDate(account?.memberSince, language)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("console.lastLogin")}</dt>
+            <dd className="font-medium">
+              {account?.lastLoginAt ? formatDate(account.lastLoginAt, language, true) : t("console.firstLogin")}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("console.cityNodes")}</dt>
+            <dd className="font-medium">{account?.cityNodes}</dd>
+          </div>
         </dl>
       </section>
       <section aria-labelledby="shortcuts">
-        <h2 id="shortcuts" className="font-semibold">{t("console.shortcuts")}</h2>
+        <h2 id="shortcuts" className="font-semibold">
+          {t("console.shortcuts")}
+        </h2>
         <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           {shortcuts.map((s) => (
             <li key={s.key}>
-              <BlockedLink to={s.to} action="newService" block={s.key === "newService" ? block : null} className="card block h-full hover:border-brand-500">
+              <BlockedLink
+                to={s.to}
+                action="newService"
+                block={s.key === "newService" ? block : null}
+                className="card block h-full hover:border-brand-500"
+              >
                 <span className="font-medium text-slate-900">{t(`console.shortcut.${s.key}.title`)}</span>
                 <span className="mt-1 block text-sm text-slate-600">{t(`console.shortcut.${s.key}.body`)}</span>
               </BlockedLink>

@@ -1,9 +1,9 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { apiFor, badRequest, getViewer, requireUser } from "~/lib/api.server";
-import { destroySession, getSession, redirectWithFlash } from "~/lib/session.server";
-import { pageTitle } from "~/lib/meta";
+import { apiFor, badRequest, getViewer, requireUser } from "#app/lib/api.server.ts";
+import { destroySession, getSession, redirectWithFlash } from "#app/lib/session.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { breadcrumb: [{ key: "logout.title" }] };
 export const meta = pageTitle("logout");
@@ -33,8 +33,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "logoutEverywhere") {
     // Every token of the account is revoked, this one too (docs/decisions/021); a refusal stays on the page.
     const result = await api.call("/main/user/logoutEverywhere", {});
-    if (!result.ok) return redirectWithFlash(request, "/g/home/logout?scope=everywhere", { kind: "error", key: result.messageKey });
-    return redirectWithFlash(request, "/g/main/Login/Logins", { kind: "success", key: "logout.everywhereDone", params: { count: String(result.data.sessions) } }, ended);
+    if (!result.ok)
+      return redirectWithFlash(request, "/g/home/logout?scope=everywhere", { kind: "error", key: result.messageKey });
+    return redirectWithFlash(
+      request,
+      "/g/main/Login/Logins",
+      { kind: "success", key: "logout.everywhereDone", params: { count: String(result.data.sessions) } },
+      ended,
+    );
   }
   throw badRequest();
 }
@@ -43,11 +49,22 @@ export default function LogoutPage() {
   const { everywhere } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
-    <div className="card mx-auto max-w-md" role="alertdialog" aria-labelledby="logout-title" aria-describedby="logout-question">
-      <h1 id="logout-title" className="text-lg font-semibold">{t(everywhere ? "logout.everywhereTitle" : "logout.title")}</h1>
-      <p id="logout-question" className="mt-2 text-slate-600">{t(everywhere ? "logout.everywhereQuestion" : "logout.question")}</p>
+    <div
+      className="card mx-auto max-w-md"
+      role="alertdialog"
+      aria-labelledby="logout-title"
+      aria-describedby="logout-question"
+    >
+      <h1 id="logout-title" className="text-lg font-semibold">
+        {t(everywhere ? "logout.everywhereTitle" : "logout.title")}
+      </h1>
+      <p id="logout-question" className="mt-2 text-slate-600">
+        {t(everywhere ? "logout.everywhereQuestion" : "logout.question")}
+      </p>
       <Form method="post" className="mt-6 flex justify-end gap-2">
-        <Link to="/g/home/index" className="btn-secondary">{t("actions.cancel")}</Link>
+        <Link to="/g/home/index" className="btn-secondary">
+          {t("actions.cancel")}
+        </Link>
         <button type="submit" name="intent" value={everywhere ? "logoutEverywhere" : "logout"} className="btn-danger">
           {t(everywhere ? "logout.everywhereConfirm" : "logout.confirm")}
         </button>

@@ -1,10 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useTranslation } from "react-i18next";
-import { PostAdminList } from "~/components/community/PostAdminList";
-import { postListAction, postListLoader } from "~/lib/community-ops.server";
-import { pageTitle } from "~/lib/meta";
+import { PostAdminList } from "#app/components/community/PostAdminList.tsx";
+import { postListAction, postListLoader } from "#app/lib/community-ops.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
-export const handle = { i18n: ["community"], breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsAnnouncements" }] };
+export const handle = {
+  i18n: ["community"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsAnnouncements" }],
+};
 export const meta = pageTitle("opsAnnouncements");
 
 /** Operations: the community's announcements, published or not (docs/decisions/040). */

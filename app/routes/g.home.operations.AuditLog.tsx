@@ -1,15 +1,15 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntry } from "@contract/audit";
-import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
-import { RecordTable, type Column } from "~/components/RecordTable";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { detailsText } from "~/lib/audit";
-import { auditFilterFromQuery, auditQuery } from "~/lib/audit.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditEntry } from "#contract/audit.ts";
+import { DateFilter, ListFilterForm, SelectFilter } from "#app/components/ListFilters.tsx";
+import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { detailsText } from "#app/lib/audit.ts";
+import { auditFilterFromQuery, auditQuery } from "#app/lib/audit.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
 
 export const handle = { i18n: ["audit"], breadcrumb: [{ key: "titles.auditLog" }] };
 export const meta = pageTitle("auditLog");
@@ -24,8 +24,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
   const filter = auditFilterFromQuery(url.searchParams);
-  const data = await apiFor(request, viewer).load("/sys/ops/audit/list", { ...filter, pageIndex: pageParam(url), pageSize: PAGE_SIZE });
-  return json({ ...data, filter, exportHref: `/g/home/operations/AuditLog/export.csv${auditQuery(filter)}`, language: viewer.language });
+  const data = await apiFor(request, viewer).load("/sys/ops/audit/list", {
+    ...filter,
+    pageIndex: pageParam(url),
+    pageSize: PAGE_SIZE,
+  });
+  return json({
+    ...data,
+    filter,
+    exportHref: `/g/home/operations/AuditLog/export.csv${auditQuery(filter)}`,
+    language: viewer.language,
+  });
 }
 
 export default function AuditLogPage() {
@@ -34,37 +43,94 @@ export default function AuditLogPage() {
   const columns: Column<AuditEntry>[] = [
     { header: t("columns.at"), cell: (e) => formatDate(e.at, language, true), className: "whitespace-nowrap" },
     { header: t("columns.actor"), cell: (e) => e.actorName },
-    { header: t("columns.action"), cell: (e) => t(`actions.${e.action}`, { defaultValue: e.action }), cellTestId: "audit-action" },
-    { header: t("columns.target"), cell: (e) => `${t(`targets.${e.targetType}`, { defaultValue: e.targetType })}${e.targetId ? ` ${e.targetId}` : ""}`, cellTestId: "audit-target" },
-    { header: t("columns.decision"), cell: (e) => (e.decision ? t(`decisions.${e.decision}`, { defaultValue: e.decision }) : "—"), cellTestId: "audit-decision" },
+    {
+      header: t("columns.action"),
+      cell: (e) => t(`actions.${e.action}`, { defaultValue: e.action }),
+      cellTestId: "audit-action",
+    },
+    {
+      header: t("columns.target"),
+      cell: (e) =>
+        `${t(`targets.${e.targetType}`, { defaultValue: e.targetType })}${e.targetId ? ` ${e.targetId}` : ""}`,
+      cellTestId: "audit-target",
+    },
+    {
+      header: t("columns.decision"),
+      cell: (e) => (e.decision ? t(`decisions.${e.decision}`, { defaultValue: e.decision }) : "—"),
+      cellTestId: "audit-decision",
+    },
     { header: t("columns.comments"), cell: (e) => e.comments ?? "", className: "max-w-xs break-words" },
-    { header: t("columns.details"), cell: (e) => <span className="font-mono text-xs">{detailsText(e.details)}</span>, className: "max-w-xs break-words" },
+    {
+      header: t("columns.details"),
+      cell: (e) => <span className="font-mono text-xs">{detailsText(e.details)}</span>,
+      className: "max-w-xs break-words",
+    },
     { header: t("columns.clientIp"), cell: (e) => e.clientIp ?? "—", className: "font-mono text-xs" },
   ];
   return (
     <section className="space-y-4" aria-labelledby="audit-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="audit-title" className="text-lg font-semibold">{t("title")}</h2>
-        <a href={exportHref} download className="btn-secondary" data-testid="audit-export">{t("export")}</a>
+        <h2 id="audit-title" className="text-lg font-semibold">
+          {t("title")}
+        </h2>
+        <a href={exportHref} download className="btn-secondary" data-testid="audit-export">
+          {t("export")}
+        </a>
       </div>
       <p className="text-sm text-slate-600">{t("intro")}</p>
-      <ListFilterForm label={t("filters.label")} grid="lg:grid-cols-4" searchLabel={t("filters.search")} resetLabel={t("filters.reset")} resetTo="/g/home/operations/AuditLog">
+      <ListFilterForm
+        label={t("filters.label")}
+        grid="lg:grid-cols-4"
+        searchLabel={t("filters.search")}
+        resetLabel={t("filters.reset")}
+        resetTo="/g/home/operations/AuditLog"
+      >
         <div>
-          <label htmlFor="audit-actor" className="label">{t("filters.actor")}</label>
+          <label htmlFor="audit-actor" className="label">
+            {t("filters.actor")}
+          </label>
           <input id="audit-actor" name="actor" defaultValue={filter.actor ?? ""} maxLength={25} className="input" />
         </div>
-        <SelectFilter id="audit-action" name="action" label={t("filters.action")} value={filter.action} allLabel={t("filters.all")}
-          options={AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))} />
-        <SelectFilter id="audit-target-type" name="targetType" label={t("filters.targetType")} value={filter.targetType} allLabel={t("filters.all")}
-          options={AUDIT_TARGETS.map((a) => ({ value: a, label: t(`targets.${a}`) }))} />
+        <SelectFilter
+          id="audit-action"
+          name="action"
+          label={t("filters.action")}
+          value={filter.action}
+          allLabel={t("filters.all")}
+          options={AUDIT_ACTIONS.map((a) => ({ value: a, label: t(`actions.${a}`) }))}
+        />
+        <SelectFilter
+          id="audit-target-type"
+          name="targetType"
+          label={t("filters.targetType")}
+          value={filter.targetType}
+          allLabel={t("filters.all")}
+          options={AUDIT_TARGETS.map((a) => ({ value: a, label: t(`targets.${a}`) }))}
+        />
         <div>
-          <label htmlFor="audit-target-id" className="label">{t("filters.targetId")}</label>
-          <input id="audit-target-id" name="targetId" defaultValue={filter.targetId ?? ""} maxLength={40} className="input" />
+          <label htmlFor="audit-target-id" className="label">
+            {t("filters.targetId")}
+          </label>
+          <input
+            id="audit-target-id"
+            name="targetId"
+            defaultValue={filter.targetId ?? ""}
+            maxLength={40}
+            className="input"
+          />
         </div>
         <DateFilter id="audit-from" name="dateFrom" label={t("filters.dateFrom")} value={filter.dateFrom} />
         <DateFilter id="audit-to" name="dateTo" label={t("filters.dateTo")} value={filter.dateTo} />
       </ListFilterForm>
-      <RecordTable page={page} columns={columns} rowKey={(e) => e.id} rowTestId="audit-entry" testId="audit-table" empty={t("empty")} emptyTestId="audit-empty" />
+      <RecordTable
+        page={page}
+        columns={columns}
+        rowKey={(e) => e.id}
+        rowTestId="audit-entry"
+        testId="audit-table"
+        empty={t("empty")}
+        emptyTestId="audit-empty"
+      />
     </section>
   );
 }

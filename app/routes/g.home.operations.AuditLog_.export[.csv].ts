@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { detailsText } from "~/lib/audit";
-import { auditFilterFromQuery } from "~/lib/audit.server";
-import { utc8Day } from "~/lib/bills";
-import { csvNumber, toCsv } from "~/lib/csv.server";
-import { fixedT } from "~/lib/i18n.server";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { detailsText } from "#app/lib/audit.ts";
+import { auditFilterFromQuery } from "#app/lib/audit.server.ts";
+import { utc8Day } from "#app/lib/bills.ts";
+import { csvNumber, toCsv } from "#app/lib/csv.server.ts";
+import { fixedT } from "#app/lib/i18n.server.ts";
 
 /**
  * The audit log as CSV (docs/decisions/022): the tab's filters, every matching entry up to the backend's
@@ -16,7 +16,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter = auditFilterFromQuery(new URL(request.url).searchParams);
   const data = await apiFor(request, viewer).load("/sys/ops/audit/export", filter);
   const t = fixedT(viewer.language, "audit");
-  const columns = ["id", "at", "actor", "action", "targetType", "targetId", "decision", "comments", "details", "clientIp", "path"] as const;
+  const columns = [
+    "id",
+    "at",
+    "actor",
+    "action",
+    "targetType",
+    "targetId",
+    "decision",
+    "comments",
+    "details",
+    "clientIp",
+    "path",
+  ] as const;
   const rows = data.rows.map((e) => [
     csvNumber(e.id),
     e.at,

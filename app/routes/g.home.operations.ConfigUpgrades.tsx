@@ -1,15 +1,15 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { upgradeDecisionSchema } from "@contract/configuration";
-import { ConfigList, UpgradeStatusBadge } from "~/components/configuration/bits";
-import { DecisionForm } from "~/components/DecisionForm";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { decideQueueItem } from "~/lib/operations-review.server";
-import { oneOf, pageParam } from "~/lib/params";
+import { upgradeDecisionSchema } from "#contract/configuration.ts";
+import { ConfigList, UpgradeStatusBadge } from "#app/components/configuration/bits.tsx";
+import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { oneOf, pageParam } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["configuration", "services"],
@@ -27,7 +27,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
   const queue = oneOf(QUEUES, url.searchParams.get("queue")) ?? "pending";
-  const data = await apiFor(request, viewer).load("/sys/ops/configUpgrades/list", { queue, pageIndex: pageParam(url), pageSize: 10 });
+  const data = await apiFor(request, viewer).load("/sys/ops/configUpgrades/list", {
+    queue,
+    pageIndex: pageParam(url),
+    pageSize: 10,
+  });
   return json({ ...data, queue, language: viewer.language });
 }
 
@@ -50,28 +54,62 @@ export default function ConfigUpgradeReviews() {
       <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
       <nav aria-label={t("ops.title")} className="flex gap-2 text-sm">
         {QUEUES.map((q) => (
-          <Link key={q} to={`?queue=${q}`} aria-current={queue === q ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ${queue === q ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+          <Link
+            key={q}
+            to={`?queue=${q}`}
+            aria-current={queue === q ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${queue === q ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}
+          >
             {t(`ops.queues.${q}`)}
           </Link>
         ))}
       </nav>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-600">{t("ops.empty")}</p> : (
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-600">{t("ops.empty")}</p>
+      ) : (
         <ul className="space-y-4">
           {page.rows.map((u) => (
-            <li key={u.upgradeId} className="card space-y-3" data-testid="upgrade-review" aria-labelledby={`upgrade-${u.upgradeId}`}>
+            <li
+              key={u.upgradeId}
+              className="card space-y-3"
+              data-testid="upgrade-review"
+              aria-labelledby={`upgrade-${u.upgradeId}`}
+            >
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 id={`upgrade-${u.upgradeId}`} className="font-semibold">{u.serviceName} · {t(`types.${u.upgradeType}`)} <span className="font-mono text-xs font-normal">{u.upgradeNo}</span></h3>
+                <h3 id={`upgrade-${u.upgradeId}`} className="font-semibold">
+                  {u.serviceName} · {t(`types.${u.upgradeType}`)}{" "}
+                  <span className="font-mono text-xs font-normal">{u.upgradeNo}</span>
+                </h3>
                 <UpgradeStatusBadge status={u.status} />
               </div>
-              <p className="text-xs text-slate-600">{t("ops.publisher")}: {u.publisher} · {t("ops.requested")}: {formatDate(u.createdAt, language, true)} · {t("ops.amount")}: {formatUsd(u.amountCents, language)}</p>
+              <p className="text-xs text-slate-600">
+                {t("ops.publisher")}: {u.publisher} · {t("ops.requested")}: {formatDate(u.createdAt, language, true)} ·{" "}
+                {t("ops.amount")}: {formatUsd(u.amountCents, language)}
+              </p>
               <div className="grid gap-3 sm:grid-cols-2">
-                <div><h4 className="text-sm font-semibold">{t("detail.before")}</h4><ConfigList nodes={u.before} language={language} testId="review-before" /></div>
-                <div><h4 className="text-sm font-semibold">{t("detail.after")}</h4><ConfigList nodes={u.after} language={language} testId="review-after" /></div>
+                <div>
+                  <h4 className="text-sm font-semibold">{t("detail.before")}</h4>
+                  <ConfigList nodes={u.before} language={language} testId="review-before" />
+                </div>
+                <div>
+                  <h4 className="text-sm font-semibold">{t("detail.after")}</h4>
+                  <ConfigList nodes={u.after} language={language} testId="review-after" />
+                </div>
               </div>
               {queue === "pending" ? (
-                <DecisionForm formId={`upgrade-${u.upgradeId}-decision`} schema={upgradeDecisionSchema} intent="review" idName="upgradeId" idValue={u.upgradeId} ns="configuration" />
-              ) : u.reviewComments ? <p className="text-sm"><span className="font-semibold">{t("detail.reviewComments")}:</span> {u.reviewComments}</p> : null}
+                <DecisionForm
+                  formId={`upgrade-${u.upgradeId}-decision`}
+                  schema={upgradeDecisionSchema}
+                  intent="review"
+                  idName="upgradeId"
+                  idValue={u.upgradeId}
+                  ns="configuration"
+                />
+              ) : u.reviewComments ? (
+                <p className="text-sm">
+                  <span className="font-semibold">{t("detail.reviewComments")}:</span> {u.reviewComments}
+                </p>
+              ) : null}
             </li>
           ))}
         </ul>

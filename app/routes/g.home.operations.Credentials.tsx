@@ -2,18 +2,18 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import type { CredentialRecord } from "@contract/did";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { Table, td } from "~/components/details";
-import { Claims, CredentialState, Mono } from "~/components/did/bits";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, badRequest, redirectAfter, requireOperator } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import type { CredentialRecord } from "#contract/did.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { Claims, CredentialState, Mono } from "#app/components/did/bits.tsx";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.opsCredentials" }] };
 export const meta = pageTitle("opsCredentials");
@@ -29,7 +29,10 @@ const revokeSchema = z.object({ credentialId: z.coerce.number().int().positive()
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
-  const data = await apiFor(request, viewer).load("/sys/ops/did/credentials", { pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE });
+  const data = await apiFor(request, viewer).load("/sys/ops/did/credentials", {
+    pageIndex: pageParam(new URL(request.url)),
+    pageSize: PAGE_SIZE,
+  });
   return json({ ...data, language: viewer.language });
 }
 
@@ -41,7 +44,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) throw badRequest();
   if (form.get("confirmed") !== "yes") return json({ confirm: parsed.data.credentialId });
   const url = new URL(request.url);
-  return redirectAfter(request, await apiFor(request, viewer).call("/sys/ops/did/revoke", parsed.data), url.pathname + url.search, "did:ops.revoked");
+  return redirectAfter(
+    request,
+    await apiFor(request, viewer).call("/sys/ops/did/revoke", parsed.data),
+    url.pathname + url.search,
+    "did:ops.revoked",
+  );
 }
 
 function CredentialRow({ c, language }: { c: CredentialRecord; language: Language }) {
@@ -49,16 +57,31 @@ function CredentialRow({ c, language }: { c: CredentialRecord; language: Languag
   const formId = `revoke-${c.credentialId}`;
   return (
     <tr data-testid="ops-credential">
-      <td className={`${td} max-w-xs`}><Mono>{c.subjectDid}</Mono></td>
-      <td className={td}><Claims claims={c.claims} /></td>
+      <td className={`${td} max-w-xs`}>
+        <Mono>{c.subjectDid}</Mono>
+      </td>
+      <td className={td}>
+        <Claims claims={c.claims} />
+      </td>
       <td className={td}>{formatDate(c.issuedAt, language, true)}</td>
       <td className={td}>{formatDate(c.expiresAt, language, true)}</td>
-      <td className={td}><CredentialState revokedAt={c.revokedAt} expiresAt={c.expiresAt} /></td>
+      <td className={td}>
+        <CredentialState revokedAt={c.revokedAt} expiresAt={c.expiresAt} />
+      </td>
       <td className={td}>
         {c.revokedAt ? null : (
           <Form method="post" id={formId}>
             <input type="hidden" name="credentialId" value={c.credentialId} />
-            <ConfirmSubmit formId={formId} name="intent" value="revoke" label={t("revoke.button")} className="btn-danger" title={t("ops.confirmTitle")} question={t("ops.question")} confirmLabel={t("revoke.confirm")} />
+            <ConfirmSubmit
+              formId={formId}
+              name="intent"
+              value="revoke"
+              label={t("revoke.button")}
+              className="btn-danger"
+              title={t("ops.confirmTitle")}
+              question={t("ops.question")}
+              confirmLabel={t("revoke.confirm")}
+            />
           </Form>
         )}
       </td>
@@ -79,14 +102,36 @@ export default function OperationsCredentials() {
         <p className="text-sm text-slate-600">{t("ops.intro")}</p>
       </div>
       {reply ? (
-        <IntentConfirmStep id="ops-revoke-confirm" title={t("ops.confirmTitle")} question={t("ops.question")} intent="revoke" fields={{ credentialId: reply.confirm }}
-          action={here} cancelTo={here} confirmLabel={t("revoke.confirm")} cancelLabel={t("common:actions.cancel")} danger />
+        <IntentConfirmStep
+          id="ops-revoke-confirm"
+          title={t("ops.confirmTitle")}
+          question={t("ops.question")}
+          intent="revoke"
+          fields={{ credentialId: reply.confirm }}
+          action={here}
+          cancelTo={here}
+          confirmLabel={t("revoke.confirm")}
+          cancelLabel={t("common:actions.cancel")}
+          danger
+        />
       ) : null}
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("ops.empty")}</p>
       ) : (
-        <Table testId="ops-credentials" head={[t("credential.subject"), t("credential.claims"), t("credential.issuedAt"), t("credential.validUntil"), t("credential.state.label"), ""]}>
-          {page.rows.map((c) => <CredentialRow key={c.credentialId} c={c} language={language} />)}
+        <Table
+          testId="ops-credentials"
+          head={[
+            t("credential.subject"),
+            t("credential.claims"),
+            t("credential.issuedAt"),
+            t("credential.validUntil"),
+            t("credential.state.label"),
+            "",
+          ]}
+        >
+          {page.rows.map((c) => (
+            <CredentialRow key={c.credentialId} c={c} language={language} />
+          ))}
         </Table>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />

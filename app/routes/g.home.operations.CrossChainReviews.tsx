@@ -1,16 +1,16 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { crossReviewSchema } from "@contract/cross-chain";
-import { DecisionForm } from "~/components/DecisionForm";
-import { FilterPills } from "~/components/FilterPills";
-import { Pagination } from "~/components/Pagination";
-import { CrossStatusBadge } from "~/components/cross-chain/bits";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { decideQueueItem } from "~/lib/operations-review.server";
-import { oneOf, pageParam } from "~/lib/params";
+import { crossReviewSchema } from "#contract/cross-chain.ts";
+import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { CrossStatusBadge } from "#app/components/cross-chain/bits.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { oneOf, pageParam } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -29,7 +29,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
   const status = oneOf([3, 4] as const, url.searchParams.get("status"));
-  const data = await apiFor(request, viewer).load("/sys/ops/crossChain/pending", { pageIndex: pageParam(url), pageSize: 10, status });
+  const data = await apiFor(request, viewer).load("/sys/ops/crossChain/pending", {
+    pageIndex: pageParam(url),
+    pageSize: 10,
+    status,
+  });
   return json({ ...data, status: status ?? null, language: viewer.language });
 }
 
@@ -52,24 +56,59 @@ export default function CrossChainReviewQueue() {
     <div className="space-y-4">
       <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
       <p className="text-sm text-slate-600">{t("ops.intro")}</p>
-      <FilterPills label={t("index.filterLabel")} links={[
-        { key: "all", to: QUEUE, label: t("index.all"), current: status === null },
-        ...[3, 4].map((s) => ({ key: s, to: `${QUEUE}?status=${s}`, label: t(`status.${s}`), current: status === s })),
-      ]} />
-      {page.rows.length === 0 ? <p className="card text-center text-slate-600" data-testid="empty">{t("ops.empty")}</p> : (
+      <FilterPills
+        label={t("index.filterLabel")}
+        links={[
+          { key: "all", to: QUEUE, label: t("index.all"), current: status === null },
+          ...[3, 4].map((s) => ({
+            key: s,
+            to: `${QUEUE}?status=${s}`,
+            label: t(`status.${s}`),
+            current: status === s,
+          })),
+        ]}
+      />
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-600" data-testid="empty">
+          {t("ops.empty")}
+        </p>
+      ) : (
         <ul className="space-y-4">
           {page.rows.map((s) => (
-            <li key={s.appId} className="card space-y-3" data-testid="cross-review" aria-labelledby={`cross-review-${s.appId}`}>
+            <li
+              key={s.appId}
+              className="card space-y-3"
+              data-testid="cross-review"
+              aria-labelledby={`cross-review-${s.appId}`}
+            >
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 id={`cross-review-${s.appId}`} className="font-semibold">{s.name} <span className="font-mono text-xs font-normal text-slate-600">{s.appCode}</span></h3>
+                <h3 id={`cross-review-${s.appId}`} className="font-semibold">
+                  {s.name} <span className="font-mono text-xs font-normal text-slate-600">{s.appCode}</span>
+                </h3>
                 <CrossStatusBadge status={s.crossStatus} />
               </div>
               <p className="text-xs text-slate-600">
-                {t("ops.owner")}: {s.owner} · {t("detail.protocol")}: {s.protocol ? t(`protocols.${s.protocol}.name`) : "—"}
-                {s.crossAppCode ? <> · {t("dredge.appCode")}: <span className="font-mono">{s.crossAppCode}</span></> : null}
-                {" · "}{t("detail.chain")}: <span className="font-mono">{s.chainName ?? "—"}</span> · {t("ops.requested")}: {formatDate(s.updatedAt, language, true)}
+                {t("ops.owner")}: {s.owner} · {t("detail.protocol")}:{" "}
+                {s.protocol ? t(`protocols.${s.protocol}.name`) : "—"}
+                {s.crossAppCode ? (
+                  <>
+                    {" "}
+                    · {t("dredge.appCode")}: <span className="font-mono">{s.crossAppCode}</span>
+                  </>
+                ) : null}
+                {" · "}
+                {t("detail.chain")}: <span className="font-mono">{s.chainName ?? "—"}</span> · {t("ops.requested")}:{" "}
+                {formatDate(s.updatedAt, language, true)}
               </p>
-              <DecisionForm formId={`cross-review-${s.appId}-decision`} schema={crossReviewSchema} intent="review" idName="appId" idValue={s.appId} ns="crossChain" subject={s.name} />
+              <DecisionForm
+                formId={`cross-review-${s.appId}-decision`}
+                schema={crossReviewSchema}
+                intent="review"
+                idName="appId"
+                idValue={s.appId}
+                ns="crossChain"
+                subject={s.name}
+              />
             </li>
           ))}
         </ul>

@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { jobRetrySchema } from "@contract/operations";
-import { FailedJobCard, RetryConfirmStep } from "~/components/operations/FailedJobs";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, badRequest, redirectAfter, requireOperator } from "~/lib/api.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
+import { jobRetrySchema } from "#contract/operations.ts";
+import { FailedJobCard, RetryConfirmStep } from "#app/components/operations/FailedJobs.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
 
 export const handle = { i18n: ["operations"], breadcrumb: [{ key: "titles.failedJobs" }] };
 export const meta = pageTitle("failedJobs");
@@ -19,7 +19,10 @@ const PAGE_SIZE = 20;
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
-  const data = await apiFor(request, viewer).load("/sys/ops/jobs/failedList", { pageIndex: pageParam(new URL(request.url)), pageSize: PAGE_SIZE });
+  const data = await apiFor(request, viewer).load("/sys/ops/jobs/failedList", {
+    pageIndex: pageParam(new URL(request.url)),
+    pageSize: PAGE_SIZE,
+  });
   return json({ ...data, language: viewer.language });
 }
 
@@ -39,7 +42,9 @@ export default function FailedJobs() {
   const { page, language } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const { t } = useTranslation("operations");
-  const confirming = reply ? page.rows.find((r) => r.jobId === reply.confirm) ?? { jobId: reply.confirm, kind: "" } : null;
+  const confirming = reply
+    ? (page.rows.find((r) => r.jobId === reply.confirm) ?? { jobId: reply.confirm, kind: "" })
+    : null;
   return (
     <section className="space-y-4">
       <div className="space-y-1">
@@ -50,7 +55,11 @@ export default function FailedJobs() {
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("failedJobs.empty")}</p>
       ) : (
-        <ul className="space-y-3">{page.rows.map((job) => <FailedJobCard key={job.jobId} job={job} language={language} />)}</ul>
+        <ul className="space-y-3">
+          {page.rows.map((job) => (
+            <FailedJobCard key={job.jobId} job={job} language={language} />
+          ))}
+        </ul>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </section>

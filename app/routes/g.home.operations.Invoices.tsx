@@ -4,20 +4,26 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { $ZodType, output } from "zod/v4/core";
-import { approveInvoiceSchema, deliverInvoiceFormSchema, INVOICE_STATUSES, rejectInvoiceSchema, type InvoiceDetail } from "@contract/invoices";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { FilterPills } from "~/components/FilterPills";
-import { applicationColumns, InvoiceDetailView } from "~/components/invoices/application";
-import { RecordTable } from "~/components/RecordTable";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { optionalId, readFailure } from "~/lib/invoices.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
-import type { VueapiResult } from "~/lib/vueapi.server";
+import {
+  approveInvoiceSchema,
+  deliverInvoiceFormSchema,
+  INVOICE_STATUSES,
+  rejectInvoiceSchema,
+  type InvoiceDetail,
+} from "#contract/invoices.ts";
+import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { applicationColumns, InvoiceDetailView } from "#app/components/invoices/application.tsx";
+import { RecordTable } from "#app/components/RecordTable.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { optionalId, readFailure } from "#app/lib/invoices.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import type { VueapiResult } from "#app/lib/vueapi.server.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" }] };
 export const meta = pageTitle("invoiceQueue");
@@ -28,7 +34,8 @@ type StatusFilter = "all" | "1" | "3" | "5" | "10";
 function readQuery(url: URL) {
   const raw = url.searchParams.get("status");
   // The queue opens on what needs a decision: pending review.
-  const filter: StatusFilter = raw === "all" || INVOICE_STATUSES.some((s) => String(s) === raw) ? (raw as StatusFilter) : "1";
+  const filter: StatusFilter =
+    raw === "all" || INVOICE_STATUSES.some((s) => String(s) === raw) ? (raw as StatusFilter) : "1";
   return { filter, page: pageParam(url) };
 }
 
@@ -39,7 +46,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { filter, page } = readQuery(url);
   const api = apiFor(request, viewer);
   const list = await api.load("/sys/operations/invoices/list", {
-    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: filter === "all" ? {} : { status: Number(filter) as 1 | 3 | 5 | 10 } },
+    page: {
+      pageSize: PAGE_SIZE,
+      pageIndex: page,
+      condition: filter === "all" ? {} : { status: Number(filter) as 1 | 3 | 5 | 10 },
+    },
   });
   const id = optionalId(url, "id");
   let detail: InvoiceDetail | null = null;
@@ -58,16 +69,44 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = intentOf(formData, ["approve", "reject", "deliver"]);
   switch (intent) {
     case "approve":
-      return decide(request, formData, intent, approveInvoiceSchema, (v) => api.call("/sys/operations/invoices/approve", v), "invoices:queue.approved");
+      return decide(
+        request,
+        formData,
+        intent,
+        approveInvoiceSchema,
+        (v) => api.call("/sys/operations/invoices/approve", v),
+        "invoices:queue.approved",
+      );
     case "reject":
-      return decide(request, formData, intent, rejectInvoiceSchema, (v) => api.call("/sys/operations/invoices/reject", v), "invoices:queue.rejected");
+      return decide(
+        request,
+        formData,
+        intent,
+        rejectInvoiceSchema,
+        (v) => api.call("/sys/operations/invoices/reject", v),
+        "invoices:queue.rejected",
+      );
     case "deliver":
-      return decide(request, formData, intent, deliverInvoiceFormSchema, ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload), "invoices:queue.delivered");
+      return decide(
+        request,
+        formData,
+        intent,
+        deliverInvoiceFormSchema,
+        ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload),
+        "invoices:queue.delivered",
+      );
   }
 }
 
 /** One decision: its form's schema, the backend call, and the flash message once it is done. */
-async function decide<S extends $ZodType>(request: Request, formData: FormData, intent: string, schema: S, submit: (value: output<S>) => Promise<VueapiResult<unknown>>, key: string) {
+async function decide<S extends $ZodType>(
+  request: Request,
+  formData: FormData,
+  intent: string,
+  schema: S,
+  submit: (value: output<S>) => Promise<VueapiResult<unknown>>,
+  key: string,
+) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
   const result = await submit(submission.value);
@@ -83,7 +122,13 @@ function useReply(intent: string) {
 }
 
 /** Approve or reject, each with its comments (required to reject). */
-function CommentDecision({ detail, intent, schema, commentsLabel, buttonClass }: {
+function CommentDecision({
+  detail,
+  intent,
+  schema,
+  commentsLabel,
+  buttonClass,
+}: {
   detail: InvoiceDetail;
   intent: "approve" | "reject";
   schema: typeof approveInvoiceSchema | typeof rejectInvoiceSchema;
@@ -95,12 +140,22 @@ function CommentDecision({ detail, intent, schema, commentsLabel, buttonClass }:
   const [form, fields] = useSchemaForm(schema, useReply(intent), { id: `${intent}-${detail.invoiceId}` });
   return (
     <FormProvider context={form.context}>
-      <Form method="post" action={location.pathname + location.search} {...getFormProps(form)} className="card space-y-3" aria-labelledby={`${intent}-heading`}>
-        <h3 id={`${intent}-heading`} className="font-semibold">{t(`queue.${intent}`)}</h3>
+      <Form
+        method="post"
+        action={location.pathname + location.search}
+        {...getFormProps(form)}
+        className="card space-y-3"
+        aria-labelledby={`${intent}-heading`}
+      >
+        <h3 id={`${intent}-heading`} className="font-semibold">
+          {t(`queue.${intent}`)}
+        </h3>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="invoiceId" value={detail.invoiceId} />
         <TextAreaField field={fields.comments} label={commentsLabel} rows={2} />
-        <SubmitButton intent={intent} className={buttonClass}>{t(`queue.${intent}`)}</SubmitButton>
+        <SubmitButton intent={intent} className={buttonClass}>
+          {t(`queue.${intent}`)}
+        </SubmitButton>
       </Form>
     </FormProvider>
   );
@@ -110,8 +165,20 @@ function ReviewForms({ detail }: { detail: InvoiceDetail }) {
   const { t } = useTranslation("invoices");
   return (
     <div className="grid gap-4 md:grid-cols-2">
-      <CommentDecision detail={detail} intent="approve" schema={approveInvoiceSchema} commentsLabel={t("queue.approveComments")} buttonClass="btn-primary" />
-      <CommentDecision detail={detail} intent="reject" schema={rejectInvoiceSchema} commentsLabel={t("queue.rejectComments")} buttonClass="btn-danger" />
+      <CommentDecision
+        detail={detail}
+        intent="approve"
+        schema={approveInvoiceSchema}
+        commentsLabel={t("queue.approveComments")}
+        buttonClass="btn-primary"
+      />
+      <CommentDecision
+        detail={detail}
+        intent="reject"
+        schema={rejectInvoiceSchema}
+        commentsLabel={t("queue.rejectComments")}
+        buttonClass="btn-danger"
+      />
     </div>
   );
 }
@@ -126,8 +193,16 @@ function DeliverForm({ detail }: { detail: InvoiceDetail }) {
   });
   return (
     <FormProvider context={form.context}>
-      <Form method="post" action={location.pathname + location.search} {...getFormProps(form)} className="card space-y-3" aria-labelledby="deliver-heading">
-        <h3 id="deliver-heading" className="font-semibold">{t("queue.deliver")}</h3>
+      <Form
+        method="post"
+        action={location.pathname + location.search}
+        {...getFormProps(form)}
+        className="card space-y-3"
+        aria-labelledby="deliver-heading"
+      >
+        <h3 id="deliver-heading" className="font-semibold">
+          {t("queue.deliver")}
+        </h3>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="invoiceId" value={detail.invoiceId} />
         <input type="hidden" name="issuance" value={detail.issuance} />
@@ -139,7 +214,9 @@ function DeliverForm({ detail }: { detail: InvoiceDetail }) {
         ) : (
           <TextField field={fields.deliveryEmail} label={t("fields.deliveryEmail")} type="email" />
         )}
-        <SubmitButton intent="deliver" className="btn-primary">{t("queue.deliver")}</SubmitButton>
+        <SubmitButton intent="deliver" className="btn-primary">
+          {t("queue.deliver")}
+        </SubmitButton>
       </Form>
     </FormProvider>
   );
@@ -149,23 +226,48 @@ export default function InvoiceQueue() {
   const { page, filter, detail, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("invoices");
   const filters: StatusFilter[] = ["1", "5", "10", "3", "all"];
-  const href = (extra: Record<string, string>) => `?${new URLSearchParams({ status: filter, page: String(page.pageIndex), ...extra })}`;
+  const href = (extra: Record<string, string>) =>
+    `?${new URLSearchParams({ status: filter, page: String(page.pageIndex), ...extra })}`;
   return (
     <div className="space-y-4">
-      <FilterPills label={t("list.filter")} links={filters.map((f) => ({
-        key: f, to: `?status=${f}`, current: filter === f, label: f === "all" ? t("list.all") : t(`status.${f}`),
-      }))} />
-      <RecordTable page={page} rowKey={(r) => r.invoiceId} rowTestId="queue-row" rowProps={(r) => ({ "aria-selected": detail?.invoiceId === r.invoiceId })}
-        empty={t("queue.empty")} emptyTestId="empty" columns={[
-          { header: t("fields.applicationNo"), cell: (r) => <Link className="link" to={href({ id: String(r.invoiceId) })}>{r.applicationNo}</Link> },
+      <FilterPills
+        label={t("list.filter")}
+        links={filters.map((f) => ({
+          key: f,
+          to: `?status=${f}`,
+          current: filter === f,
+          label: f === "all" ? t("list.all") : t(`status.${f}`),
+        }))}
+      />
+      <RecordTable
+        page={page}
+        rowKey={(r) => r.invoiceId}
+        rowTestId="queue-row"
+        rowProps={(r) => ({ "aria-selected": detail?.invoiceId === r.invoiceId })}
+        empty={t("queue.empty")}
+        emptyTestId="empty"
+        columns={[
+          {
+            header: t("fields.applicationNo"),
+            cell: (r) => (
+              <Link className="link" to={href({ id: String(r.invoiceId) })}>
+                {r.applicationNo}
+              </Link>
+            ),
+          },
           { header: t("fields.applicant"), cell: (r) => r.userName },
           ...applicationColumns<(typeof page.rows)[number]>(t, language),
-        ]} />
+        ]}
+      />
       {detail ? (
         <section aria-labelledby="queue-detail" className="space-y-4 border-t border-slate-200 pt-4">
           <div className="flex items-center justify-between">
-            <h2 id="queue-detail" className="text-lg font-semibold">{t("detail.heading", { no: detail.applicationNo })}</h2>
-            <Link to={href({})} className="link text-sm">{t("common:actions.close")}</Link>
+            <h2 id="queue-detail" className="text-lg font-semibold">
+              {t("detail.heading", { no: detail.applicationNo })}
+            </h2>
+            <Link to={href({})} className="link text-sm">
+              {t("common:actions.close")}
+            </Link>
           </div>
           {detail.status === 1 ? <ReviewForms key={`review-${detail.invoiceId}`} detail={detail} /> : null}
           {detail.status === 5 ? <DeliverForm key={`deliver-${detail.invoiceId}`} detail={detail} /> : null}

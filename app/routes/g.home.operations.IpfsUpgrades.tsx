@@ -1,17 +1,17 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ipfsUpgradeDecisionSchema } from "@contract/ipfs";
-import { IpfsUpgradeStatus } from "@contract/ipfs-codes";
-import { DecisionForm } from "~/components/DecisionForm";
-import { capacityLabel } from "~/components/ipfs/bits";
-import { UpgradeStatusBadge } from "~/components/ipfs/upgrades";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, badRequest, redirectAfter, requireOperator } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { decideQueueItem } from "~/lib/operations-review.server";
-import { pageParam, positiveId } from "~/lib/params";
+import { ipfsUpgradeDecisionSchema } from "#contract/ipfs.ts";
+import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
+import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { capacityLabel } from "#app/components/ipfs/bits.tsx";
+import { UpgradeStatusBadge } from "#app/components/ipfs/upgrades.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { pageParam, positiveId } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["ipfs"],
@@ -27,7 +27,10 @@ export const meta = pageTitle("ipfsUpgradeReviews");
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
-  const data = await apiFor(request, viewer).load("/sys/ops/ipfsUpgrades/list", { pageIndex: pageParam(url), pageSize: 10 });
+  const data = await apiFor(request, viewer).load("/sys/ops/ipfsUpgrades/list", {
+    pageIndex: pageParam(url),
+    pageSize: 10,
+  });
   return json({ ...data, language: viewer.language });
 }
 
@@ -38,7 +41,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const ipfsUpgradeId = positiveId(String((await request.formData()).get("ipfsUpgradeId") ?? ""));
     if (!ipfsUpgradeId) throw badRequest();
     const url = new URL(request.url);
-    return redirectAfter(request, await api.call("/sys/ops/ipfsUpgrades/take", { ipfsUpgradeId }), url.pathname + url.search, "ipfs:ops.taken");
+    return redirectAfter(
+      request,
+      await api.call("/sys/ops/ipfsUpgrades/take", { ipfsUpgradeId }),
+      url.pathname + url.search,
+      "ipfs:ops.taken",
+    );
   }
   return decideQueueItem(request, {
     intent: "decide",
@@ -56,25 +64,50 @@ export default function IpfsUpgradeQueue() {
     <div className="space-y-4">
       <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
       <p className="text-sm text-slate-600">{t("ops.intro")}</p>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-600">{t("ops.empty")}</p> : (
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-600">{t("ops.empty")}</p>
+      ) : (
         <ul className="space-y-4">
           {page.rows.map((u) => (
-            <li key={u.ipfsUpgradeId} className="card space-y-3" data-testid="ipfs-upgrade-review" aria-labelledby={`ipfs-upgrade-${u.ipfsUpgradeId}`}>
+            <li
+              key={u.ipfsUpgradeId}
+              className="card space-y-3"
+              data-testid="ipfs-upgrade-review"
+              aria-labelledby={`ipfs-upgrade-${u.ipfsUpgradeId}`}
+            >
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 id={`ipfs-upgrade-${u.ipfsUpgradeId}`} className="font-semibold">{u.serviceName} · {capacityLabel(u.fromStoreUnit)} → {capacityLabel(u.toStoreUnit)}</h3>
+                <h3 id={`ipfs-upgrade-${u.ipfsUpgradeId}`} className="font-semibold">
+                  {u.serviceName} · {capacityLabel(u.fromStoreUnit)} → {capacityLabel(u.toStoreUnit)}
+                </h3>
                 <UpgradeStatusBadge status={u.status} />
               </div>
               <p className="text-xs text-slate-600">
-                {t("ops.owner")}: {u.owner} · {t("upgrade.requested")}: {formatDate(u.createdAt, language, true)} · {t("upgrade.priceDiff")}: {formatUsd(u.priceDiffCents, language)}
-                {u.billNo ? <> · {t("upgrade.bill")}: <span className="font-mono">{u.billNo}</span></> : null}
+                {t("ops.owner")}: {u.owner} · {t("upgrade.requested")}: {formatDate(u.createdAt, language, true)} ·{" "}
+                {t("upgrade.priceDiff")}: {formatUsd(u.priceDiffCents, language)}
+                {u.billNo ? (
+                  <>
+                    {" "}
+                    · {t("upgrade.bill")}: <span className="font-mono">{u.billNo}</span>
+                  </>
+                ) : null}
               </p>
               {u.status === IpfsUpgradeStatus.PENDING ? (
                 <Form method="post" className="flex justify-end">
                   <input type="hidden" name="ipfsUpgradeId" value={u.ipfsUpgradeId} />
-                  <button type="submit" name="intent" value="take" className="btn-primary">{t("ops.take")}</button>
+                  <button type="submit" name="intent" value="take" className="btn-primary">
+                    {t("ops.take")}
+                  </button>
                 </Form>
               ) : (
-                <DecisionForm formId={`ipfs-upgrade-${u.ipfsUpgradeId}-decision`} schema={ipfsUpgradeDecisionSchema} intent="decide" idName="ipfsUpgradeId" idValue={u.ipfsUpgradeId} ns="ipfs" subject={u.serviceName} />
+                <DecisionForm
+                  formId={`ipfs-upgrade-${u.ipfsUpgradeId}-decision`}
+                  schema={ipfsUpgradeDecisionSchema}
+                  intent="decide"
+                  idName="ipfsUpgradeId"
+                  idValue={u.ipfsUpgradeId}
+                  ns="ipfs"
+                  subject={u.serviceName}
+                />
               )}
             </li>
           ))}

@@ -3,18 +3,18 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { newsletterFormSchema } from "@contract/support";
-import { IssueStatus } from "@contract/support-codes";
-import { Badge } from "~/components/Badge";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { newsletterFormSchema } from "#contract/support.ts";
+import { IssueStatus } from "#contract/support-codes.ts";
+import { Badge } from "#app/components/Badge.tsx";
+import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = {
   i18n: ["support"],
@@ -38,7 +38,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
   const result = await apiFor(request, viewer).call("/sys/ops/newsletter/send", submission.value);
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
-  return redirectWithFlash(request, "/g/home/operations/Newsletter", { kind: "success", key: "support:ops.newsletterQueued", params: { count: String(result.data.recipients) } });
+  return redirectWithFlash(request, "/g/home/operations/Newsletter", {
+    kind: "success",
+    key: "support:ops.newsletterQueued",
+    params: { count: String(result.data.recipients) },
+  });
 }
 
 export default function NewsletterOps() {
@@ -49,30 +53,47 @@ export default function NewsletterOps() {
   return (
     <div className="space-y-4">
       <h2 className="text-lg font-semibold">{t("ops.newsletterTitle")}</h2>
-      <p className="text-sm text-slate-600" data-testid="subscriber-counts">{t("ops.subscribers", { confirmed, pending })}</p>
+      <p className="text-sm text-slate-600" data-testid="subscriber-counts">
+        {t("ops.subscribers", { confirmed, pending })}
+      </p>
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="card grid gap-4 md:grid-cols-2">
-          <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+          <div className="md:col-span-2">
+            <FormErrors id={form.errorId} errors={form.errors} />
+          </div>
           <TextField field={fields.subjectEn} label={t("ops.subjectEn")} />
           <TextField field={fields.subjectZh} label={t("ops.subjectZh")} />
           <TextAreaField field={fields.bodyEn} label={t("ops.bodyEn")} hint={t("ops.markdownHint")} rows={8} />
           <TextAreaField field={fields.bodyZh} label={t("ops.bodyZh")} hint={t("ops.markdownHint")} rows={8} />
-          <div className="md:col-span-2"><SubmitButton className="btn-primary">{t("ops.send")}</SubmitButton></div>
+          <div className="md:col-span-2">
+            <SubmitButton className="btn-primary">{t("ops.send")}</SubmitButton>
+          </div>
         </Form>
       </FormProvider>
       <h3 className="font-semibold">{t("ops.issues")}</h3>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-600">{t("ops.noIssues")}</p> : (
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-600">{t("ops.noIssues")}</p>
+      ) : (
         <table className="w-full text-left text-sm">
           <thead>
-            <tr><th scope="col">{t("ops.subject")}</th><th scope="col">{t("ops.progress")}</th><th scope="col">{t("ops.created")}</th><th scope="col">{t("ops.state")}</th></tr>
+            <tr>
+              <th scope="col">{t("ops.subject")}</th>
+              <th scope="col">{t("ops.progress")}</th>
+              <th scope="col">{t("ops.created")}</th>
+              <th scope="col">{t("ops.state")}</th>
+            </tr>
           </thead>
           <tbody>
             {page.rows.map((i) => (
               <tr key={i.issueId} className="border-t border-slate-200" data-testid="newsletter-issue">
                 <td className="py-2">{language === "zh-CN" ? i.subjectZh : i.subjectEn}</td>
-                <td>{i.sent} / {i.recipients}</td>
+                <td>
+                  {i.sent} / {i.recipients}
+                </td>
                 <td>{formatDate(i.createdAt, language, true)}</td>
-                <td><Badge tone={i.status === IssueStatus.SENT ? "ok" : "wait"}>{t(`ops.issueStatus.${i.status}`)}</Badge></td>
+                <td>
+                  <Badge tone={i.status === IssueStatus.SENT ? "ok" : "wait"}>{t(`ops.issueStatus.${i.status}`)}</Badge>
+                </td>
               </tr>
             ))}
           </tbody>

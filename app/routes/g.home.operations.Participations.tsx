@@ -1,17 +1,17 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { auditDecisionSchema } from "@contract/participation";
-import type { DataOf } from "@contract/paths";
-import { DecisionForm } from "~/components/DecisionForm";
-import { Pagination } from "~/components/Pagination";
-import { AuditBadge } from "~/components/participation/bits";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { pageTitle } from "~/lib/meta";
-import { decideQueueItem } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/params";
+import { auditDecisionSchema } from "#contract/participation.ts";
+import type { DataOf } from "#contract/paths.ts";
+import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { AuditBadge } from "#app/components/participation/bits.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { pageParam } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["participation"],
@@ -48,13 +48,23 @@ function ReviewItem({ item, language }: { item: Item; language: Language }) {
   return (
     <li className="card space-y-3" data-testid="join-review-item" aria-labelledby={`jr-${item.appJoinAuditId}`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`jr-${item.appJoinAuditId}`} className="font-semibold">{item.name} · {item.applicant}</h2>
+        <h2 id={`jr-${item.appJoinAuditId}`} className="font-semibold">
+          {item.name} · {item.applicant}
+        </h2>
         <AuditBadge auditState={item.auditState} />
       </div>
       <p className="text-sm text-slate-600">
-        {t("ops.publisher")}: {item.publisher} · {t("detail.role")}: {item.roleName} · {t("ops.nodes")}: {item.cityNodes.join(", ")} · {formatDate(item.createdAt, language, true)}
+        {t("ops.publisher")}: {item.publisher} · {t("detail.role")}: {item.roleName} · {t("ops.nodes")}:{" "}
+        {item.cityNodes.join(", ")} · {formatDate(item.createdAt, language, true)}
       </p>
-      <DecisionForm formId={`join-review-${item.appJoinAuditId}`} schema={auditDecisionSchema} intent="review" idName="appJoinAuditId" idValue={item.appJoinAuditId} ns="participation" />
+      <DecisionForm
+        formId={`join-review-${item.appJoinAuditId}`}
+        schema={auditDecisionSchema}
+        intent="review"
+        idName="appJoinAuditId"
+        idValue={item.appJoinAuditId}
+        ns="participation"
+      />
     </li>
   );
 }
@@ -65,8 +75,14 @@ export default function ParticipationReviews() {
   return (
     <div className="space-y-4">
       <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{t("ops.empty")}</p> : (
-        <ul className="space-y-4">{page.rows.map((item) => <ReviewItem key={item.appJoinAuditId} item={item} language={language} />)}</ul>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+      ) : (
+        <ul className="space-y-4">
+          {page.rows.map((item) => (
+            <ReviewItem key={item.appJoinAuditId} item={item} language={language} />
+          ))}
+        </ul>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </div>

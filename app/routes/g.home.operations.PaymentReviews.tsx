@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { paymentReviewSchema } from "@contract/payments";
-import { PaymentStatusBadge } from "~/components/payments/bits";
-import { ReviewQueue } from "~/components/ReviewRow";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate, formatMinorUnits, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { decideReview, loadMoneyQueue } from "~/lib/operations-review.server";
+import { paymentReviewSchema } from "#contract/payments.ts";
+import { PaymentStatusBadge } from "#app/components/payments/bits.tsx";
+import { ReviewQueue } from "#app/components/ReviewRow.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate, formatMinorUnits, formatUsd } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideReview, loadMoneyQueue } from "#app/lib/operations-review.server.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.paymentReviews" }] };
 export const meta = pageTitle("paymentReviews");
@@ -26,7 +26,8 @@ export async function action({ request }: ActionFunctionArgs) {
     schema: paymentReviewSchema,
     noField: "paymentNo",
     submit: (review) => apiFor(request, viewer).call("/ops/paymentReviews/review", review),
-    doneKey: (review) => (review.decision === "credit" ? "payments:ops.paymentReviews.credited" : "payments:ops.paymentReviews.rejected"),
+    doneKey: (review) =>
+      review.decision === "credit" ? "payments:ops.paymentReviews.credited" : "payments:ops.paymentReviews.rejected",
   });
 }
 
@@ -37,8 +38,17 @@ export default function PaymentReviewsQueue() {
   return (
     <div className="space-y-3">
       <p className="max-w-3xl text-sm text-slate-600">{t("ops.paymentReviews.intro")}</p>
-      <ReviewQueue title={t("ops.paymentReviews.title")} status={status} page={page} empty={t("ops.paymentReviews.empty")} language={language}
-        noField="paymentNo" noOf={(r) => r.paymentNo} itemTestId="payment-review" itemNoAttribute="data-payment-no" reply={reply}
+      <ReviewQueue
+        title={t("ops.paymentReviews.title")}
+        status={status}
+        page={page}
+        empty={t("ops.paymentReviews.empty")}
+        language={language}
+        noField="paymentNo"
+        noOf={(r) => r.paymentNo}
+        itemTestId="payment-review"
+        itemNoAttribute="data-payment-no"
+        reply={reply}
         labels={{ credit: t("ops.paymentReviews.credit"), reject: t("ops.paymentReviews.reject") }}
         decisionsOf={(r) => (r.inReview ? ["credit", "reject"] : [])}
         badge={(r) => <PaymentStatusBadge status={r.status} payType={r.payType} inReview={r.inReview} />}
@@ -50,11 +60,15 @@ export default function PaymentReviewsQueue() {
             <dd>{formatUsd(r.amountCents, language)}</dd>
             <dt className="text-slate-500">{t("ops.paymentReviews.reported")}</dt>
             <dd data-testid="reported">
-              {r.review.reportedAmountCents === null ? t("ops.paymentReviews.unknownAmount") : formatMinorUnits(r.review.reportedAmountCents, r.review.reportedCurrency ?? "USD", language)}
+              {r.review.reportedAmountCents === null
+                ? t("ops.paymentReviews.unknownAmount")
+                : formatMinorUnits(r.review.reportedAmountCents, r.review.reportedCurrency ?? "USD", language)}
               {r.review.reportedCurrency ? ` (${r.review.reportedCurrency})` : null}
             </dd>
             <dt className="text-slate-500">{t("ops.paymentReviews.provider")}</dt>
-            <dd>{r.review.provider} · {formatDate(r.review.createdAt, language, true)}</dd>
+            <dd>
+              {r.review.provider} · {formatDate(r.review.createdAt, language, true)}
+            </dd>
             {r.review.decision ? (
               <>
                 <dt className="text-slate-500">{t("ops.paymentReviews.decisionLabel")}</dt>
@@ -62,7 +76,8 @@ export default function PaymentReviewsQueue() {
               </>
             ) : null}
           </dl>
-        )} />
+        )}
+      />
     </div>
   );
 }

@@ -2,16 +2,19 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { POST_KINDS, localTimeOf, postFormSchema, type Post, type PostKind } from "@contract/community";
-import { PostForm } from "~/components/community/PostForm";
-import { apiFor, notFound, requireOperator } from "~/lib/api.server";
-import { forgetAnnouncements } from "~/lib/community.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { oneOf, positiveParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
+import { POST_KINDS, localTimeOf, postFormSchema, type Post, type PostKind } from "#contract/community.ts";
+import { PostForm } from "#app/components/community/PostForm.tsx";
+import { apiFor, notFound, requireOperator } from "#app/lib/api.server.ts";
+import { forgetAnnouncements } from "#app/lib/community.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { oneOf, positiveParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
-export const handle = { i18n: ["community"], breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsPostEdit" }] };
+export const handle = {
+  i18n: ["community"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsPostEdit" }],
+};
 export const meta = pageTitle("opsPostEdit");
 
 /** The list tab of each kind. */
@@ -25,9 +28,17 @@ const LIST_OF: Record<PostKind, string> = {
 const local = (v: string | null) => (v ? localTimeOf(v) : "");
 function defaultsOf(p: Post): Record<string, string> {
   return {
-    titleEn: p.titleEn, titleZh: p.titleZh, bodyEn: p.bodyEn, bodyZh: p.bodyZh,
-    startsAt: local(p.startsAt), signupDeadline: local(p.signupDeadline), capacity: p.capacity === null ? "" : String(p.capacity), location: p.location,
-    version: p.version, activeFrom: local(p.activeFrom), activeTo: local(p.activeTo),
+    titleEn: p.titleEn,
+    titleZh: p.titleZh,
+    bodyEn: p.bodyEn,
+    bodyZh: p.bodyZh,
+    startsAt: local(p.startsAt),
+    signupDeadline: local(p.signupDeadline),
+    capacity: p.capacity === null ? "" : String(p.capacity),
+    location: p.location,
+    version: p.version,
+    activeFrom: local(p.activeFrom),
+    activeTo: local(p.activeTo),
   };
 }
 
@@ -61,9 +72,15 @@ export default function PostEdit() {
   const { t } = useTranslation("community");
   return (
     <div className="card space-y-4">
-      <Link to={LIST_OF[kind]} className="link text-sm">← {t("ops.backToList")}</Link>
+      <Link to={LIST_OF[kind]} className="link text-sm">
+        ← {t("ops.backToList")}
+      </Link>
       <h2 className="text-lg font-semibold">{t(postId ? `ops.edit.${kind}` : `ops.new.${kind}`)}</h2>
-      {postId ? <p className="text-sm text-slate-600">{t(published ? "ops.editPublished" : "ops.editDraft")}</p> : <p className="text-sm text-slate-600">{t("ops.newIsDraft")}</p>}
+      {postId ? (
+        <p className="text-sm text-slate-600">{t(published ? "ops.editPublished" : "ops.editDraft")}</p>
+      ) : (
+        <p className="text-sm text-slate-600">{t("ops.newIsDraft")}</p>
+      )}
       <PostForm kind={kind} postId={postId} defaults={defaults ?? undefined} lastResult={actionData?.result} />
     </div>
   );

@@ -1,17 +1,20 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { priceFormSchema } from "@contract/prices";
-import { toCents } from "@contract/rules";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
+import { priceFormSchema } from "#contract/prices.ts";
+import { toCents } from "#contract/rules.ts";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
-export const handle = { i18n: ["configuration"], breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.prices" }] };
+export const handle = {
+  i18n: ["configuration"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.prices" }],
+};
 export const meta = pageTitle("prices");
 
 /**
@@ -23,7 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
   const api = apiFor(request, viewer);
-  const [catalogue, history] = await Promise.all([api.load("/sys/ops/prices/list", {}), api.load("/sys/ops/prices/history", { pageIndex: pageParam(url), pageSize: 20 })]);
+  const [catalogue, history] = await Promise.all([
+    api.load("/sys/ops/prices/list", {}),
+    api.load("/sys/ops/prices/history", { pageIndex: pageParam(url), pageSize: 20 }),
+  ]);
   return json({ areas: catalogue.areas, history: history.page, language: viewer.language });
 }
 
@@ -42,11 +48,23 @@ export async function action({ request }: ActionFunctionArgs) {
     return json({ item, typed: prices, errors, messageKey: null as string | null }, { status: 400 });
   }
   const cents: Record<string, number> = {};
-  for (const [field, typedPrice] of Object.entries(parsed.data.prices)) if (typedPrice !== undefined) cents[field] = toCents(typedPrice);
-  const result = await apiFor(request, viewer).call("/sys/ops/prices/set", { area: parsed.data.area, itemId: parsed.data.itemId, prices: cents });
-  if (!result.ok) return json({ item, typed: prices, errors: {} as Record<string, string>, messageKey: result.messageKey }, { status: 400 });
+  for (const [field, typedPrice] of Object.entries(parsed.data.prices))
+    if (typedPrice !== undefined) cents[field] = toCents(typedPrice);
+  const result = await apiFor(request, viewer).call("/sys/ops/prices/set", {
+    area: parsed.data.area,
+    itemId: parsed.data.itemId,
+    prices: cents,
+  });
+  if (!result.ok)
+    return json(
+      { item, typed: prices, errors: {} as Record<string, string>, messageKey: result.messageKey },
+      { status: 400 },
+    );
   const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: result.data.changed > 0 ? "configuration:flash.pricesSaved" : "configuration:flash.pricesUnchanged" });
+  return redirectWithFlash(request, url.pathname + url.search, {
+    kind: "success",
+    key: result.data.changed > 0 ? "configuration:flash.pricesSaved" : "configuration:flash.pricesUnchanged",
+  });
 }
 
 const usdText = (cents: number) => (cents / 100).toFixed(2);
@@ -63,7 +81,9 @@ export default function PricesPage() {
       </div>
       {areas.map((area) => (
         <section key={area.area} className="space-y-3" aria-labelledby={`area-${area.area}`}>
-          <h3 id={`area-${area.area}`} className="font-semibold">{t(`prices.areas.${area.area}`)}</h3>
+          <h3 id={`area-${area.area}`} className="font-semibold">
+            {t(`prices.areas.${area.area}`)}
+          </h3>
           <ul className="space-y-3">
             {area.items.map((item) => {
               const key = `${area.area}:${item.itemId}`;
@@ -75,22 +95,41 @@ export default function PricesPage() {
                     <input type="hidden" name="area" value={area.area} />
                     <input type="hidden" name="itemId" value={item.itemId} />
                     <p className="font-medium">{name}</p>
-                    {mine?.messageKey ? <p role="alert" className="text-sm text-red-700">{t(mine.messageKey)}</p> : null}
+                    {mine?.messageKey ? (
+                      <p role="alert" className="text-sm text-red-700">
+                        {t(mine.messageKey)}
+                      </p>
+                    ) : null}
                     <div className="flex flex-wrap gap-3">
                       {item.prices.map((p) => {
                         const id = `price-${area.area}-${item.itemId}-${p.field}`;
                         const error = mine?.errors[p.field];
                         return (
                           <div key={p.field} className="w-44">
-                            <label htmlFor={id} className="label text-xs">{t(`prices.fields.${p.field}`)} (USD)</label>
-                            <input id={id} name={`prices.${p.field}`} inputMode="decimal" className="input py-1 tabular-nums" defaultValue={mine?.typed[p.field] ?? usdText(p.cents)}
-                              aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
-                            {error ? <p id={`${id}-error`} className="mt-1 text-xs text-red-700">{t(`forms:${error}`, { defaultValue: t(error) })}</p> : null}
+                            <label htmlFor={id} className="label text-xs">
+                              {t(`prices.fields.${p.field}`)} (USD)
+                            </label>
+                            <input
+                              id={id}
+                              name={`prices.${p.field}`}
+                              inputMode="decimal"
+                              className="input py-1 tabular-nums"
+                              defaultValue={mine?.typed[p.field] ?? usdText(p.cents)}
+                              aria-invalid={error ? true : undefined}
+                              aria-describedby={error ? `${id}-error` : undefined}
+                            />
+                            {error ? (
+                              <p id={`${id}-error`} className="mt-1 text-xs text-red-700">
+                                {t(`forms:${error}`, { defaultValue: t(error) })}
+                              </p>
+                            ) : null}
                           </div>
                         );
                       })}
                     </div>
-                    <button type="submit" name="intent" value="save" className="btn-secondary">{t("prices.save", { name })}</button>
+                    <button type="submit" name="intent" value="save" className="btn-secondary">
+                      {t("prices.save", { name })}
+                    </button>
                   </Form>
                 </li>
               );
@@ -99,25 +138,43 @@ export default function PricesPage() {
         </section>
       ))}
       <section aria-labelledby="price-history" className="space-y-2">
-        <h3 id="price-history" className="font-semibold">{t("prices.history")}</h3>
-        {history.rows.length === 0 ? <p className="card text-sm text-slate-700">{t("prices.noHistory")}</p> : (
+        <h3 id="price-history" className="font-semibold">
+          {t("prices.history")}
+        </h3>
+        {history.rows.length === 0 ? (
+          <p className="card text-sm text-slate-700">{t("prices.noHistory")}</p>
+        ) : (
           <div className="overflow-x-auto rounded-md border border-slate-200">
             <table className="min-w-full text-sm" data-testid="price-history">
               <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
                 <tr>
-                  <th scope="col" className="px-3 py-2">{t("common:zoneHeader", { label: t("prices.time") })}</th>
-                  <th scope="col" className="px-3 py-2">{t("prices.item")}</th>
-                  <th scope="col" className="px-3 py-2">{t("prices.field")}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t("prices.old")}</th>
-                  <th scope="col" className="px-3 py-2 text-right">{t("prices.new")}</th>
-                  <th scope="col" className="px-3 py-2">{t("prices.author")}</th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("common:zoneHeader", { label: t("prices.time") })}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("prices.item")}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("prices.field")}
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    {t("prices.old")}
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right">
+                    {t("prices.new")}
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    {t("prices.author")}
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {history.rows.map((c) => (
                   <tr key={c.changeId}>
                     <td className="px-3 py-2">{formatDate(c.createdAt, language, true)}</td>
-                    <td className="px-3 py-2">{t(`prices.areas.${c.area}`)} · {language === "zh-CN" ? c.itemNameZh : c.itemName}</td>
+                    <td className="px-3 py-2">
+                      {t(`prices.areas.${c.area}`)} · {language === "zh-CN" ? c.itemNameZh : c.itemName}
+                    </td>
                     <td className="px-3 py-2">{t(`prices.fields.${c.field}`)}</td>
                     <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.oldCents, language)}</td>
                     <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.newCents, language)}</td>

@@ -1,17 +1,17 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { DataOf } from "@contract/paths";
-import { productDecisionSchema } from "@contract/store";
-import { DecisionForm } from "~/components/DecisionForm";
-import { Pagination } from "~/components/Pagination";
-import { Cover } from "~/components/store/bits";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { pageTitle } from "~/lib/meta";
-import { decideQueueItem } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/params";
+import type { DataOf } from "#contract/paths.ts";
+import { productDecisionSchema } from "#contract/store.ts";
+import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { Cover } from "#app/components/store/bits.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { pageParam } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["store"],
@@ -47,15 +47,27 @@ function ProductItem({ item, language }: { item: Item; language: Language }) {
       <div className="flex flex-wrap gap-4">
         <Cover kind="product" id={item.productId} name={item.name} hasCover={item.hasCover} size="h-16 w-16" />
         <div className="min-w-0 flex-1 space-y-1">
-          <h2 id={`product-title-${item.productId}`} className="font-semibold">{item.name}</h2>
+          <h2 id={`product-title-${item.productId}`} className="font-semibold">
+            {item.name}
+          </h2>
           <p className="text-xs text-slate-500">
-            {t(`productTypes.${item.productType}`)}{item.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {item.owner} · {formatUsd(item.suggestedPriceCents, language)} {t(`payModes.${item.payMode}`)} · {t("ops.submitted")}: {formatDate(item.createdAt, language, true)}
+            {t(`productTypes.${item.productType}`)}
+            {item.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {item.owner} ·{" "}
+            {formatUsd(item.suggestedPriceCents, language)} {t(`payModes.${item.payMode}`)} · {t("ops.submitted")}:{" "}
+            {formatDate(item.createdAt, language, true)}
           </p>
           <p className="text-sm text-slate-700">{item.brief}</p>
           <p className="whitespace-pre-line text-sm text-slate-600">{item.description}</p>
         </div>
       </div>
-      <DecisionForm formId={`product-review-${item.productId}`} schema={productDecisionSchema} intent="review" idName="productId" idValue={item.productId} ns="store" />
+      <DecisionForm
+        formId={`product-review-${item.productId}`}
+        schema={productDecisionSchema}
+        intent="review"
+        idName="productId"
+        idValue={item.productId}
+        ns="store"
+      />
     </li>
   );
 }
@@ -66,8 +78,14 @@ export default function ProductReviews() {
   return (
     <div className="space-y-4">
       <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{t("ops.empty")}</p> : (
-        <ul className="space-y-4">{page.rows.map((item) => <ProductItem key={item.productId} item={item} language={language} />)}</ul>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+      ) : (
+        <ul className="space-y-4">
+          {page.rows.map((item) => (
+            <ProductItem key={item.productId} item={item} language={language} />
+          ))}
+        </ul>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </div>

@@ -1,17 +1,17 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { DataOf } from "@contract/paths";
-import { refundDecisionSchema } from "@contract/services";
-import { DecisionForm } from "~/components/DecisionForm";
-import { Pagination } from "~/components/Pagination";
-import { StatusBadge } from "~/components/services/bits";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { pageTitle } from "~/lib/meta";
-import { decideQueueItem } from "~/lib/operations-review.server";
-import { oneOf, pageParam } from "~/lib/params";
+import type { DataOf } from "#contract/paths.ts";
+import { refundDecisionSchema } from "#contract/services.ts";
+import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { StatusBadge } from "#app/components/services/bits.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { oneOf, pageParam } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["services"],
@@ -51,18 +51,33 @@ function RefundItem({ item, language }: { item: Item; language: Language }) {
   return (
     <li className="card space-y-2" data-testid="refund-item">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="font-semibold">{item.name} <span className="font-normal text-slate-500">{item.version}</span></h2>
+        <h2 className="font-semibold">
+          {item.name} <span className="font-normal text-slate-500">{item.version}</span>
+        </h2>
         <StatusBadge verState={item.verState} />
       </div>
       <p className="text-sm text-slate-600">
-        {t("ops.publisher")}: {item.publisher} · {t("ops.requested")}: {formatDate(item.createdAt, language, true)} · {t("ops.amount")}: {formatUsd(item.amountCents, language)}
+        {t("ops.publisher")}: {item.publisher} · {t("ops.requested")}: {formatDate(item.createdAt, language, true)} ·{" "}
+        {t("ops.amount")}: {formatUsd(item.amountCents, language)}
       </p>
-      {item.reason ? <p className="text-sm">{t("ops.reason")}: {item.reason}</p> : null}
+      {item.reason ? (
+        <p className="text-sm">
+          {t("ops.reason")}: {item.reason}
+        </p>
+      ) : null}
       {item.state === 1 ? (
-        <DecisionForm formId={`refund-${item.refundId}`} schema={refundDecisionSchema} intent="refund" idName="refundId" idValue={item.refundId} ns="services" />
+        <DecisionForm
+          formId={`refund-${item.refundId}`}
+          schema={refundDecisionSchema}
+          intent="refund"
+          idName="refundId"
+          idValue={item.refundId}
+          ns="services"
+        />
       ) : (
         <p className="text-sm text-slate-600">
-          {t(`refundState.${item.state}`)} · {t("ops.reviewed")}: {formatDate(item.reviewedAt, language, true)}{item.reviewComments ? ` · ${item.reviewComments}` : ""}
+          {t(`refundState.${item.state}`)} · {t("ops.reviewed")}: {formatDate(item.reviewedAt, language, true)}
+          {item.reviewComments ? ` · ${item.reviewComments}` : ""}
         </p>
       )}
     </li>
@@ -77,14 +92,24 @@ export default function Refunds() {
       <h2 className="text-lg font-semibold">{t("ops.refundsTitle")}</h2>
       <nav aria-label={t("ops.refundsTitle")} className="flex gap-2 text-sm">
         {STATES.map((s) => (
-          <Link key={s} to={`?state=${s}`} aria-current={state === s ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ${state === s ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+          <Link
+            key={s}
+            to={`?state=${s}`}
+            aria-current={state === s ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${state === s ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}
+          >
             {t(`ops.refundQueues.${s}`)}
           </Link>
         ))}
       </nav>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{t("ops.empty")}</p> : (
-        <ul className="space-y-4">{page.rows.map((item) => <RefundItem key={item.refundId} item={item} language={language} />)}</ul>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+      ) : (
+        <ul className="space-y-4">
+          {page.rows.map((item) => (
+            <RefundItem key={item.refundId} item={item} language={language} />
+          ))}
+        </ul>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </div>

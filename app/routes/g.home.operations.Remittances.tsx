@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { remittanceReviewSchema } from "@contract/payments";
-import { PaymentStatusBadge } from "~/components/payments/bits";
-import { ReviewQueue } from "~/components/ReviewRow";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { pageTitle } from "~/lib/meta";
-import { decideReview, loadMoneyQueue } from "~/lib/operations-review.server";
+import { remittanceReviewSchema } from "#contract/payments.ts";
+import { PaymentStatusBadge } from "#app/components/payments/bits.tsx";
+import { ReviewQueue } from "#app/components/ReviewRow.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideReview, loadMoneyQueue } from "#app/lib/operations-review.server.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.remittances" }] };
 export const meta = pageTitle("remittances");
@@ -22,7 +22,8 @@ export async function action({ request }: ActionFunctionArgs) {
     schema: remittanceReviewSchema,
     noField: "paymentNo",
     submit: (review) => apiFor(request, viewer).call("/ops/remittances/review", review),
-    doneKey: (review) => (review.decision === "confirm" ? "payments:ops.remittances.confirmed" : "payments:ops.remittances.rejected"),
+    doneKey: (review) =>
+      review.decision === "confirm" ? "payments:ops.remittances.confirmed" : "payments:ops.remittances.rejected",
   });
 }
 
@@ -31,11 +32,25 @@ export default function RemittancesQueue() {
   const reply = useActionData<typeof action>();
   const { t } = useTranslation("payments");
   return (
-    <ReviewQueue title={t("ops.remittances.title")} status={status} page={page} empty={t("ops.remittances.empty")} language={language}
-      noField="paymentNo" noOf={(r) => r.paymentNo} itemTestId="remittance" itemNoAttribute="data-payment-no" reply={reply}
+    <ReviewQueue
+      title={t("ops.remittances.title")}
+      status={status}
+      page={page}
+      empty={t("ops.remittances.empty")}
+      language={language}
+      noField="paymentNo"
+      noOf={(r) => r.paymentNo}
+      itemTestId="remittance"
+      itemNoAttribute="data-payment-no"
+      reply={reply}
       labels={{ confirm: t("ops.remittances.confirm"), reject: t("ops.remittances.reject") }}
       decisionsOf={(r) => (r.status === 2 ? ["confirm", "reject"] : [])}
       badge={(r) => <PaymentStatusBadge status={r.status} payType={r.payType} />}
-      extra={(r) => <p>{t("ops.remittances.ref")}: <span className="font-mono">{r.remittanceRef}</span></p>} />
+      extra={(r) => (
+        <p>
+          {t("ops.remittances.ref")}: <span className="font-mono">{r.remittanceRef}</span>
+        </p>
+      )}
+    />
   );
 }

@@ -1,17 +1,17 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { reviewDecisionSchema } from "@contract/services";
-import { DecisionForm } from "~/components/DecisionForm";
-import { Pagination } from "~/components/Pagination";
-import { StatusBadge } from "~/components/services/bits";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { pageTitle } from "~/lib/meta";
-import { decideQueueItem } from "~/lib/operations-review.server";
-import { oneOf, pageParam } from "~/lib/params";
-import type { DataOf } from "@contract/paths";
+import { reviewDecisionSchema } from "#contract/services.ts";
+import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { StatusBadge } from "#app/components/services/bits.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { oneOf, pageParam } from "#app/lib/params.ts";
+import type { DataOf } from "#contract/paths.ts";
 
 export const handle = {
   i18n: ["services"],
@@ -36,7 +36,11 @@ function readQuery(url: URL) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const { queue, page } = readQuery(new URL(request.url));
-  const data = await apiFor(request, viewer).load("/sys/ops/serviceReviews/list", { queue, pageIndex: page, pageSize: 10 });
+  const data = await apiFor(request, viewer).load("/sys/ops/serviceReviews/list", {
+    queue,
+    pageIndex: page,
+    pageSize: 10,
+  });
   return json({ ...data, queue, language: viewer.language });
 }
 
@@ -60,7 +64,10 @@ function VersionContents({ item, language }: { item: Pick<Item, "contents">; lan
         <h3 className="font-semibold">{t("detail.packages")}</h3>
         <ul className="list-disc pl-5">
           {c.packages.map((p) => (
-            <li key={p.packageId}>{p.name} {p.version} · {p.language} · <span className="font-mono text-xs">{p.mainPath}</span> · {p.fileName} ({Math.ceil(p.size / 1024)} KB)</li>
+            <li key={p.packageId}>
+              {p.name} {p.version} · {p.language} · <span className="font-mono text-xs">{p.mainPath}</span> ·{" "}
+              {p.fileName} ({Math.ceil(p.size / 1024)} KB)
+            </li>
           ))}
         </ul>
       </div>
@@ -68,22 +75,36 @@ function VersionContents({ item, language }: { item: Pick<Item, "contents">; lan
         <h3 className="font-semibold">{t("detail.functions")}</h3>
         <ul className="list-disc pl-5">
           {c.functions.map((f) => (
-            <li key={f.functionId}>{f.name} · <span className="font-mono text-xs">{f.func}</span> ({f.packageName}, {t(`detail.funcTypes.${f.funcType}`)})</li>
+            <li key={f.functionId}>
+              {f.name} · <span className="font-mono text-xs">{f.func}</span> ({f.packageName},{" "}
+              {t(`detail.funcTypes.${f.funcType}`)})
+            </li>
           ))}
         </ul>
       </div>
       <div>
         <h3 className="font-semibold">{t("detail.tabs.roles")}</h3>
         <ul className="list-disc pl-5">
-          {c.roles.map((r) => <li key={r.roleId}>{r.name}: {r.functions.join(", ")}</li>)}
+          {c.roles.map((r) => (
+            <li key={r.roleId}>
+              {r.name}: {r.functions.join(", ")}
+            </li>
+          ))}
         </ul>
       </div>
       <div>
         <h3 className="font-semibold">{t("detail.nodes")}</h3>
         <ul className="list-disc pl-5">
-          {c.nodes.map((n) => <li key={n.cityNodeId}>{language === "zh-CN" ? n.nameZh : n.name} · {n.tps} TPS · {n.capacityGb} GB · {n.peers}</li>)}
+          {c.nodes.map((n) => (
+            <li key={n.cityNodeId}>
+              {language === "zh-CN" ? n.nameZh : n.name} · {n.tps} TPS · {n.capacityGb} GB · {n.peers}
+            </li>
+          ))}
         </ul>
-        <p className="mt-1"><span className="font-semibold">{t("detail.cost")}:</span> {c.costCents === null ? t("detail.none") : formatUsd(c.costCents, language)}</p>
+        <p className="mt-1">
+          <span className="font-semibold">{t("detail.cost")}:</span>{" "}
+          {c.costCents === null ? t("detail.none") : formatUsd(c.costCents, language)}
+        </p>
       </div>
     </div>
   );
@@ -95,20 +116,38 @@ function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; langu
   return (
     <li className="card space-y-3" data-testid="review-item" aria-labelledby={`review-title-${item.appVerId}`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`review-title-${item.appVerId}`} className="font-semibold">{item.name} <span className="font-normal text-slate-500">{item.version}</span></h2>
+        <h2 id={`review-title-${item.appVerId}`} className="font-semibold">
+          {item.name} <span className="font-normal text-slate-500">{item.version}</span>
+        </h2>
         <StatusBadge verState={item.verState} />
       </div>
-      <p className="text-xs text-slate-500">{t("ops.publisher")}: {item.publisher} · {t("ops.submitted")}: {formatDate(item.submittedAt, language, true)}</p>
+      <p className="text-xs text-slate-500">
+        {t("ops.publisher")}: {item.publisher} · {t("ops.submitted")}: {formatDate(item.submittedAt, language, true)}
+      </p>
       <VersionContents item={item} language={language} />
       {queue === "final" ? (
         <div className="text-sm">
           <h3 className="font-semibold">{t("ops.testReport")}</h3>
-          {report && report.passed ? <p className="text-green-700">{t("ops.testPassed")}</p> : (
-            <ul className="list-disc pl-5 text-red-700">{report?.reasons.map((r, i) => <li key={i}>{t(r.key, r.params)}</li>)}</ul>
+          {report && report.passed ? (
+            <p className="text-green-700">{t("ops.testPassed")}</p>
+          ) : (
+            <ul className="list-disc pl-5 text-red-700">
+              {report?.reasons.map((r, i) => (
+                <li key={i}>{t(r.key, r.params)}</li>
+              ))}
+            </ul>
           )}
         </div>
       ) : null}
-      <DecisionForm formId={`review-${item.appVerId}`} schema={reviewDecisionSchema} intent="review" idName="appVerId" idValue={item.appVerId} ns="services" subject={item.name} />
+      <DecisionForm
+        formId={`review-${item.appVerId}`}
+        schema={reviewDecisionSchema}
+        intent="review"
+        idName="appVerId"
+        idValue={item.appVerId}
+        ns="services"
+        subject={item.name}
+      />
     </li>
   );
 }
@@ -121,14 +160,24 @@ export default function ServiceReviews() {
       <h2 className="text-lg font-semibold">{t("ops.reviewsTitle")}</h2>
       <nav aria-label={t("ops.reviewsTitle")} className="flex gap-2 text-sm">
         {QUEUES.map((q) => (
-          <Link key={q} to={`?queue=${q}`} aria-current={queue === q ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ${queue === q ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+          <Link
+            key={q}
+            to={`?queue=${q}`}
+            aria-current={queue === q ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${queue === q ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}
+          >
             {t(`ops.queues.${q}`)}
           </Link>
         ))}
       </nav>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{t("ops.empty")}</p> : (
-        <ul className="space-y-4">{page.rows.map((item) => <ReviewItem key={item.appVerId} item={item} queue={queue} language={language} />)}</ul>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+      ) : (
+        <ul className="space-y-4">
+          {page.rows.map((item) => (
+            <ReviewItem key={item.appVerId} item={item} queue={queue} language={language} />
+          ))}
+        </ul>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </div>

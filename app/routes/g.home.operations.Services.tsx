@@ -1,18 +1,23 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { DataOf } from "@contract/paths";
-import { SERVICE_OPS_FILTERS, serviceOpsDecisionSchema, type ServiceOpsDecision, type ServiceOpsFilter } from "@contract/services";
-import { Pagination } from "~/components/Pagination";
-import { ConfirmStep, ReviewForm } from "~/components/ReviewRow";
-import { StatusBadge } from "~/components/services/bits";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { pageTitle } from "~/lib/meta";
-import { commentsMissing, failureKey, parseReview, rowError } from "~/lib/operations-review.server";
-import { pageParam } from "~/lib/params";
-import { redirectWithFlash } from "~/lib/session.server";
+import type { DataOf } from "#contract/paths.ts";
+import {
+  SERVICE_OPS_FILTERS,
+  serviceOpsDecisionSchema,
+  type ServiceOpsDecision,
+  type ServiceOpsFilter,
+} from "#contract/services.ts";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { ConfirmStep, ReviewForm } from "#app/components/ReviewRow.tsx";
+import { StatusBadge } from "#app/components/services/bits.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { commentsMissing, failureKey, parseReview, rowError } from "#app/lib/operations-review.server.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 // "payments" holds the decision form's shared texts (ReviewRow).
 export const handle = { i18n: ["services", "payments"], breadcrumb: [{ key: "titles.runningServices" }] };
@@ -21,17 +26,24 @@ export const meta = pageTitle("runningServices");
 const PAGE_SIZE = 10;
 /** Suspending and declining a request need comments (docs/decisions/015); enabling does not. */
 const NEED_COMMENTS: readonly ServiceOpsDecision[] = ["suspend", "decline"];
-const DONE_KEYS: Record<ServiceOpsDecision, string> = { suspend: "services:flash.suspended", enable: "services:flash.enabledByOperations", decline: "services:flash.enableDeclined" };
+const DONE_KEYS: Record<ServiceOpsDecision, string> = {
+  suspend: "services:flash.suspended",
+  enable: "services:flash.enabledByOperations",
+  decline: "services:flash.enableDeclined",
+};
 type Row = DataOf<"/sys/ops/services/list">["page"]["rows"][number];
 
 function readQuery(url: URL) {
   const asked = url.searchParams.get("filter") ?? "";
-  const filter: ServiceOpsFilter = (SERVICE_OPS_FILTERS as readonly string[]).includes(asked) ? (asked as ServiceOpsFilter) : "all";
+  const filter: ServiceOpsFilter = (SERVICE_OPS_FILTERS as readonly string[]).includes(asked)
+    ? (asked as ServiceOpsFilter)
+    : "all";
   const name = (url.searchParams.get("name") ?? "").trim().slice(0, 50);
   return { filter, name, page: pageParam(url) };
 }
 
-const queryOf = (filter: ServiceOpsFilter, name: string) => `?${new URLSearchParams(name ? { filter, name } : { filter })}`;
+const queryOf = (filter: ServiceOpsFilter, name: string) =>
+  `?${new URLSearchParams(name ? { filter, name } : { filter })}`;
 
 /**
  * Operations: services at 25 (running) and 40 (suspended by operations), with the publishers' pending
@@ -41,19 +53,31 @@ const queryOf = (filter: ServiceOpsFilter, name: string) => `?${new URLSearchPar
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const { filter, name, page } = readQuery(new URL(request.url));
-  const data = await apiFor(request, viewer).load("/sys/ops/services/list", { filter, name: name || undefined, pageIndex: page, pageSize: PAGE_SIZE });
+  const data = await apiFor(request, viewer).load("/sys/ops/services/list", {
+    filter,
+    name: name || undefined,
+    pageIndex: page,
+    pageSize: PAGE_SIZE,
+  });
   return json({ ...data, filter, name, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   const { review, no, confirmed } = parseReview(serviceOpsDecisionSchema, await request.formData(), "appVerId");
-  if (commentsMissing(review, NEED_COMMENTS)) return rowError(no, review.comments, "payments:validation.commentsRequired");
+  if (commentsMissing(review, NEED_COMMENTS))
+    return rowError(no, review.comments, "payments:validation.commentsRequired");
   if (!confirmed) return json({ kind: "confirm" as const, review });
   // Suspending needs the typed name; the backend compares it with the service's.
-  if (review.decision === "suspend" && !review.confirmName?.trim()) return rowError(no, review.comments, "forms:validation.nameMismatch");
+  if (review.decision === "suspend" && !review.confirmName?.trim())
+    return rowError(no, review.comments, "forms:validation.nameMismatch");
   const result = await apiFor(request, viewer).call("/sys/ops/services/decide", review);
-  if (!result.ok) return rowError(no, review.comments, result.fieldErrors.confirmName ? "forms:validation.nameMismatch" : failureKey(result));
+  if (!result.ok)
+    return rowError(
+      no,
+      review.comments,
+      result.fieldErrors.confirmName ? "forms:validation.nameMismatch" : failureKey(result),
+    );
   const url = new URL(request.url);
   return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: DONE_KEYS[review.decision] });
 }
@@ -62,9 +86,11 @@ function useDecisionTexts() {
   const { t } = useTranslation("services");
   return {
     label: (d: ServiceOpsDecision) => t(`ops.running.decisions.${d}`),
-    question: (d: ServiceOpsDecision, row: Pick<Row, "name" | "version"> | undefined) => t(`ops.running.questions.${d}`, { name: row?.name ?? "", version: row?.version ?? "" }),
+    question: (d: ServiceOpsDecision, row: Pick<Row, "name" | "version"> | undefined) =>
+      t(`ops.running.questions.${d}`, { name: row?.name ?? "", version: row?.version ?? "" }),
     /** Suspending is confirmed by typing the service's name (docs/decisions/029). */
-    typeToConfirm: (d: ServiceOpsDecision, row: Pick<Row, "name"> | undefined) => (d === "suspend" && row ? { name: row.name, label: t("confirm.typeName", { name: row.name }) } : undefined),
+    typeToConfirm: (d: ServiceOpsDecision, row: Pick<Row, "name"> | undefined) =>
+      d === "suspend" && row ? { name: row.name, label: t("confirm.typeName", { name: row.name }) } : undefined,
   };
 }
 
@@ -72,18 +98,40 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
   const { t } = useTranslation("services");
   const actionData = useActionData<typeof action>();
   const texts = useDecisionTexts();
-  const offered: ServiceOpsDecision[] = row.verState === 25 ? ["suspend"] : row.enableRequestedAt ? ["enable", "decline"] : ["enable"];
-  const decisions = offered.map((d) => ({ value: d, label: texts.label(d), danger: d !== "enable", question: texts.question(d, row), typeToConfirm: texts.typeToConfirm(d, row) }));
+  const offered: ServiceOpsDecision[] =
+    row.verState === 25 ? ["suspend"] : row.enableRequestedAt ? ["enable", "decline"] : ["enable"];
+  const decisions = offered.map((d) => ({
+    value: d,
+    label: texts.label(d),
+    danger: d !== "enable",
+    question: texts.question(d, row),
+    typeToConfirm: texts.typeToConfirm(d, row),
+  }));
   const when = (iso: string) => formatDate(iso, language, true);
   return (
-    <li className="card grid gap-4 p-4 md:grid-cols-2" data-testid="ops-service" aria-labelledby={`ops-service-${row.appVerId}-title`}>
+    <li
+      className="card grid gap-4 p-4 md:grid-cols-2"
+      data-testid="ops-service"
+      aria-labelledby={`ops-service-${row.appVerId}-title`}
+    >
       <div className="space-y-1 text-sm">
         <h3 id={`ops-service-${row.appVerId}-title`} className="flex flex-wrap items-center gap-2 font-semibold">
-          {row.name} <span className="font-normal text-slate-500">{row.version}</span> <StatusBadge verState={row.verState} />
+          {row.name} <span className="font-normal text-slate-500">{row.version}</span>{" "}
+          <StatusBadge verState={row.verState} />
         </h3>
-        <p>{t("ops.publisher")}: {row.publisher} · <span className="font-mono text-xs">{row.appCode}</span></p>
-        <p className="text-slate-500">{t(row.verState === 25 ? "ops.running.runningSince" : "ops.running.suspendedSince", { date: when(row.since) })}</p>
-        {row.suspendComments ? <p data-testid="suspend-comments">{t("ops.running.suspendComments")}: {row.suspendComments}</p> : null}
+        <p>
+          {t("ops.publisher")}: {row.publisher} · <span className="font-mono text-xs">{row.appCode}</span>
+        </p>
+        <p className="text-slate-500">
+          {t(row.verState === 25 ? "ops.running.runningSince" : "ops.running.suspendedSince", {
+            date: when(row.since),
+          })}
+        </p>
+        {row.suspendComments ? (
+          <p data-testid="suspend-comments">
+            {t("ops.running.suspendComments")}: {row.suspendComments}
+          </p>
+        ) : null}
         {row.enableRequestedAt ? (
           <div className="rounded-md bg-amber-50 p-2 text-amber-900 ring-1 ring-amber-200" data-testid="enable-request">
             <p className="font-medium">{t("ops.running.requestedAt", { date: when(row.enableRequestedAt) })}</p>
@@ -91,9 +139,22 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
           </div>
         ) : null}
       </div>
-      <ReviewForm id={`ops-service-${row.appVerId}`} subject={row.name} noField="appVerId" no={String(row.appVerId)} summary="" decisions={decisions}
-        hint={t(row.verState === 25 ? "ops.running.hintRunning" : row.enableRequestedAt ? "ops.running.hintRequested" : "ops.running.hintSuspended")}
-        error={actionData?.kind === "error" && actionData.no === String(row.appVerId) ? actionData : null} />
+      <ReviewForm
+        id={`ops-service-${row.appVerId}`}
+        subject={row.name}
+        noField="appVerId"
+        no={String(row.appVerId)}
+        summary=""
+        decisions={decisions}
+        hint={t(
+          row.verState === 25
+            ? "ops.running.hintRunning"
+            : row.enableRequestedAt
+              ? "ops.running.hintRequested"
+              : "ops.running.hintSuspended",
+        )}
+        error={actionData?.kind === "error" && actionData.no === String(row.appVerId) ? actionData : null}
+      />
     </li>
   );
 }
@@ -111,8 +172,12 @@ export default function RunningServices() {
         <h2 className="text-lg font-semibold">{t("ops.running.title")}</h2>
         <nav aria-label={t("ops.running.filterLabel")} className="flex flex-wrap gap-2 text-sm">
           {SERVICE_OPS_FILTERS.map((f) => (
-            <Link key={f} to={queryOf(f, name)} aria-current={filter === f ? "page" : undefined}
-              className={`rounded-full px-3 py-1 ${filter === f ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}>
+            <Link
+              key={f}
+              to={queryOf(f, name)}
+              aria-current={filter === f ? "page" : undefined}
+              className={`rounded-full px-3 py-1 ${filter === f ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}
+            >
               {t(`ops.running.filters.${f}`)}
             </Link>
           ))}
@@ -121,21 +186,42 @@ export default function RunningServices() {
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
         <input type="hidden" name="filter" value={filter} />
         <div>
-          <label htmlFor="ops-service-name" className="label">{t("list.search")}</label>
+          <label htmlFor="ops-service-name" className="label">
+            {t("list.search")}
+          </label>
           <input id="ops-service-name" name="name" defaultValue={name} maxLength={50} className="input" />
         </div>
-        <button type="submit" className="btn-secondary">{t("list.searchButton")}</button>
-        {name ? <Link to={queryOf(filter, "")} className="link text-sm">{t("list.clear")}</Link> : null}
+        <button type="submit" className="btn-secondary">
+          {t("list.searchButton")}
+        </button>
+        {name ? (
+          <Link to={queryOf(filter, "")} className="link text-sm">
+            {t("list.clear")}
+          </Link>
+        ) : null}
       </Form>
       {confirming ? (
-        <ConfirmStep noField="appVerId" no={String(confirming.appVerId)} decision={confirming.decision} label={texts.label(confirming.decision)}
-          comments={confirming.comments} summary="" question={texts.question(confirming.decision, confirmingRow)}
-          typeToConfirm={texts.typeToConfirm(confirming.decision, confirmingRow)} />
+        <ConfirmStep
+          noField="appVerId"
+          no={String(confirming.appVerId)}
+          decision={confirming.decision}
+          label={texts.label(confirming.decision)}
+          comments={confirming.comments}
+          summary=""
+          question={texts.question(confirming.decision, confirmingRow)}
+          typeToConfirm={texts.typeToConfirm(confirming.decision, confirmingRow)}
+        />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{name ? t("ops.running.emptySearch") : t(`ops.running.empty.${filter}`)}</p>
+        <p className="card text-center text-slate-500">
+          {name ? t("ops.running.emptySearch") : t(`ops.running.empty.${filter}`)}
+        </p>
       ) : (
-        <ul className="space-y-3">{page.rows.map((row) => <ServiceItem key={row.appVerId} row={row} language={language} />)}</ul>
+        <ul className="space-y-3">
+          {page.rows.map((row) => (
+            <ServiceItem key={row.appVerId} row={row} language={language} />
+          ))}
+        </ul>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </section>

@@ -1,15 +1,18 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, notFound, requireOperator } from "~/lib/api.server";
-import { viewListItem } from "~/lib/community.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
-import { positiveParam } from "~/lib/params";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, notFound, requireOperator } from "#app/lib/api.server.ts";
+import { viewListItem } from "#app/lib/community.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
-export const handle = { i18n: ["community"], breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsSignups" }] };
+export const handle = {
+  i18n: ["community"],
+  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsSignups" }],
+};
 export const meta = pageTitle("opsSignups");
 
 /** Operations: an event's sign-ups in the order they came (?eventId=N), with a CSV export. */
@@ -19,7 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const eventId = positiveParam(url.searchParams.get("eventId"));
   if (!eventId) throw notFound();
   const api = apiFor(request, viewer);
-  const [event, data] = await Promise.all([api.load("/sys/ops/community/post", { postId: eventId }), api.load("/sys/ops/community/signups", { eventId, ...pagingOf(url) })]);
+  const [event, data] = await Promise.all([
+    api.load("/sys/ops/community/post", { postId: eventId }),
+    api.load("/sys/ops/community/signups", { eventId, ...pagingOf(url) }),
+  ]);
   return json({ event: viewListItem(event, viewer.language), page: data.page, language: viewer.language });
 }
 
@@ -28,18 +34,32 @@ export default function Signups() {
   const { t } = useTranslation("community");
   return (
     <div className="space-y-4">
-      <Link to="/g/home/operations/News?kind=event" className="link text-sm">← {t("ops.backToList")}</Link>
+      <Link to="/g/home/operations/News?kind=event" className="link text-sm">
+        ← {t("ops.backToList")}
+      </Link>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-lg font-semibold">{t("signups.title", { title: event.title })}</h2>
-        <a href={`/g/home/operations/Signups/export.csv?eventId=${event.postId}`} className="btn-secondary" download>{t("signups.export")}</a>
+        <a href={`/g/home/operations/Signups/export.csv?eventId=${event.postId}`} className="btn-secondary" download>
+          {t("signups.export")}
+        </a>
       </div>
-      <p className="text-sm text-slate-600">{t("ops.signups", { count: event.signups, capacity: event.capacity ?? 0 })}</p>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-600">{t("signups.empty")}</p> : (
+      <p className="text-sm text-slate-600">
+        {t("ops.signups", { count: event.signups, capacity: event.capacity ?? 0 })}
+      </p>
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-600">{t("signups.empty")}</p>
+      ) : (
         <div className="card overflow-x-auto p-0">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{t("signups.title", { title: event.title })}</caption>
             <thead className="bg-slate-50 text-slate-600">
-              <tr>{(["at", "user", "name", "email", "organization", "note"] as const).map((c) => <th key={c} scope="col" className="px-3 py-2">{t(`signups.columns.${c}`)}</th>)}</tr>
+              <tr>
+                {(["at", "user", "name", "email", "organization", "note"] as const).map((c) => (
+                  <th key={c} scope="col" className="px-3 py-2">
+                    {t(`signups.columns.${c}`)}
+                  </th>
+                ))}
+              </tr>
             </thead>
             <tbody>
               {page.rows.map((s) => (

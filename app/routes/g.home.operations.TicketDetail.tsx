@@ -1,20 +1,24 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TicketStatus } from "@contract/support-codes";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { ReplyForm } from "~/components/support/ReplyForm";
-import { Conversation } from "~/components/support/bits";
-import { apiFor, notFound, redirectAfter, requireOperator } from "~/lib/api.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { positiveId } from "~/lib/params";
-import { closeNeedsConfirm, replyToTicket } from "~/lib/support.server";
+import { TicketStatus } from "#contract/support-codes.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { ReplyForm } from "#app/components/support/ReplyForm.tsx";
+import { Conversation } from "#app/components/support/bits.tsx";
+import { apiFor, notFound, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveId } from "#app/lib/params.ts";
+import { closeNeedsConfirm, replyToTicket } from "#app/lib/support.server.ts";
 
 export const handle = {
   i18n: ["support"],
-  breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.supportTickets", to: "/g/home/operations/Tickets" }, { key: "titles.technicalSupportDetail" }],
+  breadcrumb: [
+    { key: "menu.operations", to: "/g/home/operations" },
+    { key: "titles.supportTickets", to: "/g/home/operations/Tickets" },
+    { key: "titles.technicalSupportDetail" },
+  ],
 };
 export const meta = pageTitle("technicalSupportDetail");
 
@@ -29,7 +33,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
   const ticket = await apiFor(request, viewer).load("/sys/ops/tickets/detail", { ticketId: ticketIdOf(url) });
-  return json({ ticket, confirmClose: url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED, language: viewer.language });
+  return json({
+    ticket,
+    confirmClose: url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED,
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -41,9 +49,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const here = `${url.pathname}?ticketId=${ticketId}`;
   switch (intentOf(formData, ["reply", "close"])) {
     case "reply":
-      return replyToTicket(request, formData, (content) => api.call("/sys/ops/tickets/reply", { ticketId, content }), here);
+      return replyToTicket(
+        request,
+        formData,
+        (content) => api.call("/sys/ops/tickets/reply", { ticketId, content }),
+        here,
+      );
     case "close":
-      return closeNeedsConfirm(formData, url) ?? redirectAfter(request, await api.call("/sys/ops/tickets/close", { ticketId }), here, "support:detail.closed");
+      return (
+        closeNeedsConfirm(formData, url) ??
+        redirectAfter(request, await api.call("/sys/ops/tickets/close", { ticketId }), here, "support:detail.closed")
+      );
   }
 }
 
@@ -55,23 +71,56 @@ export default function OpsTicketDetail() {
   const here = `${location.pathname}?ticketId=${ticket.ticketId}`;
   return (
     <div className="space-y-4">
-      <Link to="/g/home/operations/Tickets" className="link text-sm">{t("ops.back")}</Link>
+      <Link to="/g/home/operations/Tickets" className="link text-sm">
+        {t("ops.back")}
+      </Link>
       {confirmClose ? (
-        <IntentConfirmStep id="close-title" title={t("detail.closeTitle")} question={t("ops.closeQuestion")} intent="close" fields={{}} action={here}
-          cancelTo={here} confirmLabel={t("detail.close")} cancelLabel={t("detail.cancel")} danger />
+        <IntentConfirmStep
+          id="close-title"
+          title={t("detail.closeTitle")}
+          question={t("ops.closeQuestion")}
+          intent="close"
+          fields={{}}
+          action={here}
+          cancelTo={here}
+          confirmLabel={t("detail.close")}
+          cancelLabel={t("detail.cancel")}
+          danger
+        />
       ) : null}
-      <p className="text-sm text-slate-600">{t("ops.askedBy")}: {ticket.owner ?? t("ops.visitor")} · {t(`sources.${ticket.source}`)}</p>
-      <Conversation ticket={ticket} language={language} asker={ticket.owner ?? ticket.contactName ?? t("ops.visitor")}
-        fileHref={ticket.file ? `/g/home/operations/TicketFile?ticketId=${ticket.ticketId}` : null} />
+      <p className="text-sm text-slate-600">
+        {t("ops.askedBy")}: {ticket.owner ?? t("ops.visitor")} · {t(`sources.${ticket.source}`)}
+      </p>
+      <Conversation
+        ticket={ticket}
+        language={language}
+        asker={ticket.owner ?? ticket.contactName ?? t("ops.visitor")}
+        fileHref={ticket.file ? `/g/home/operations/TicketFile?ticketId=${ticket.ticketId}` : null}
+      />
       {ticket.status !== TicketStatus.CLOSED ? (
         <>
-          <ReplyForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} label={t("ops.reply")} />
-          {confirmClose ? null : <Form method="post" id="close-ticket" action={here} className="flex justify-end">
-            <ConfirmSubmit formId="close-ticket" name="intent" value="close" label={t("detail.close")} title={t("detail.closeTitle")}
-              question={t("ops.closeQuestion")} confirmLabel={t("detail.close")} className="btn-secondary" />
-          </Form>}
+          <ReplyForm
+            lastResult={actionData && "result" in actionData ? actionData.result : undefined}
+            label={t("ops.reply")}
+          />
+          {confirmClose ? null : (
+            <Form method="post" id="close-ticket" action={here} className="flex justify-end">
+              <ConfirmSubmit
+                formId="close-ticket"
+                name="intent"
+                value="close"
+                label={t("detail.close")}
+                title={t("detail.closeTitle")}
+                question={t("ops.closeQuestion")}
+                confirmLabel={t("detail.close")}
+                className="btn-secondary"
+              />
+            </Form>
+          )}
         </>
-      ) : <p className="card text-sm text-slate-600">{t("ops.closedNote")}</p>}
+      ) : (
+        <p className="card text-sm text-slate-600">{t("ops.closedNote")}</p>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, notFound, requireOperator } from "~/lib/api.server";
-import { positiveId } from "~/lib/params";
-import { attachmentResponse } from "~/lib/support.server";
+import { apiFor, notFound, requireOperator } from "#app/lib/api.server.ts";
+import { positiveId } from "#app/lib/params.ts";
+import { attachmentResponse } from "#app/lib/support.server.ts";
 
 /** Operations: the attachment of any ticket. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,15 +1,15 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TICKET_STATUSES } from "@contract/support-codes";
-import { FilterPills } from "~/components/FilterPills";
-import { Pagination } from "~/components/Pagination";
-import { TicketStatusBadge } from "~/components/support/bits";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
-import { oneOf } from "~/lib/params";
+import { TICKET_STATUSES } from "#contract/support-codes.ts";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { TicketStatusBadge } from "#app/components/support/bits.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { oneOf } from "#app/lib/params.ts";
 
 export const handle = {
   i18n: ["support"],
@@ -41,15 +41,24 @@ export default function TicketQueue() {
       <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
       <p className="text-sm text-slate-600">{t("ops.intro")}</p>
       <FilterPills label={t("list.filter")} links={filters} />
-      {page.rows.length === 0 ? <p className="card text-center text-slate-600">{t("ops.empty")}</p> : (
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-600">{t("ops.empty")}</p>
+      ) : (
         <ul className="space-y-2">
           {page.rows.map((r) => (
-            <li key={r.ticketId} className="card flex flex-wrap items-center justify-between gap-3 p-4" data-testid="ops-ticket">
+            <li
+              key={r.ticketId}
+              className="card flex flex-wrap items-center justify-between gap-3 p-4"
+              data-testid="ops-ticket"
+            >
               <div className="min-w-0 flex-1">
-                <Link to={`/g/home/operations/TicketDetail?ticketId=${r.ticketId}`} className="link font-semibold">{t("detail.title", { id: r.ticketId })}</Link>
+                <Link to={`/g/home/operations/TicketDetail?ticketId=${r.ticketId}`} className="link font-semibold">
+                  {t("detail.title", { id: r.ticketId })}
+                </Link>
                 <p className="truncate text-sm text-slate-700">{r.question}</p>
                 <p className="text-xs text-slate-600">
-                  {r.owner ?? t("ops.visitor")} · {r.contact} · {t(`sources.${r.source}`)} · {t("list.updated")}: {formatDate(r.updatedAt, language, true)}
+                  {r.owner ?? t("ops.visitor")} · {r.contact} · {t(`sources.${r.source}`)} · {t("list.updated")}:{" "}
+                  {formatDate(r.updatedAt, language, true)}
                 </p>
               </div>
               <TicketStatusBadge status={r.status} />

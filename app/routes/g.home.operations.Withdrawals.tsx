@@ -1,18 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { withdrawalReviewSchema } from "@contract/payments";
-import { WithdrawalStateBadge } from "~/components/payments/bits";
-import { ReviewQueue } from "~/components/ReviewRow";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { formatDay } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { decideReview, loadMoneyQueue } from "~/lib/operations-review.server";
+import { withdrawalReviewSchema } from "#contract/payments.ts";
+import { WithdrawalStateBadge } from "#app/components/payments/bits.tsx";
+import { ReviewQueue } from "#app/components/ReviewRow.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { formatDay } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { decideReview, loadMoneyQueue } from "#app/lib/operations-review.server.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.withdrawals" }] };
 export const meta = pageTitle("withdrawals");
 
-const DONE_KEYS = { approve: "payments:ops.withdrawals.approved", reject: "payments:ops.withdrawals.rejectedDone", confirm: "payments:ops.withdrawals.confirmedDone" };
+const DONE_KEYS = {
+  approve: "payments:ops.withdrawals.approved",
+  reject: "payments:ops.withdrawals.rejectedDone",
+  confirm: "payments:ops.withdrawals.confirmedDone",
+};
 
 /** Operators: withdrawals to review (state 1) or to mark paid out (state 10), or all (SPEC §4 Refund review). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -34,11 +38,31 @@ export default function WithdrawalsQueue() {
   const reply = useActionData<typeof action>();
   const { t } = useTranslation("payments");
   return (
-    <ReviewQueue title={t("ops.withdrawals.title")} status={status} page={page} empty={t("ops.withdrawals.empty")} language={language}
-      noField="withdrawalNo" noOf={(w) => w.withdrawalNo} itemTestId="withdrawal" itemNoAttribute="data-withdrawal-no" reply={reply}
-      labels={{ approve: t("ops.withdrawals.approve"), reject: t("ops.withdrawals.reject"), confirm: t("ops.withdrawals.confirm") }}
+    <ReviewQueue
+      title={t("ops.withdrawals.title")}
+      status={status}
+      page={page}
+      empty={t("ops.withdrawals.empty")}
+      language={language}
+      noField="withdrawalNo"
+      noOf={(w) => w.withdrawalNo}
+      itemTestId="withdrawal"
+      itemNoAttribute="data-withdrawal-no"
+      reply={reply}
+      labels={{
+        approve: t("ops.withdrawals.approve"),
+        reject: t("ops.withdrawals.reject"),
+        confirm: t("ops.withdrawals.confirm"),
+      }}
       decisionsOf={(w) => (w.state === 1 ? ["approve", "reject"] : w.state === 10 ? ["confirm"] : [])}
       badge={(w) => <WithdrawalStateBadge state={w.state} />}
-      extra={(w) => (w.expectedArrival ? <p>{t("withdraw.columns.arrival")}: {formatDay(w.expectedArrival, language)}</p> : null)} />
+      extra={(w) =>
+        w.expectedArrival ? (
+          <p>
+            {t("withdraw.columns.arrival")}: {formatDay(w.expectedArrival, language)}
+          </p>
+        ) : null
+      }
+    />
   );
 }

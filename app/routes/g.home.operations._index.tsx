@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { requireOperator } from "~/lib/api.server";
-import { OPERATIONS_QUEUES } from "~/lib/menu";
+import { requireOperator } from "#app/lib/api.server.ts";
+import { OPERATIONS_QUEUES } from "#app/lib/menu.ts";
 
 // The operations area opens on its first queue.
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorView } from "~/components/ErrorView";
-import { apiFor, requireOperator } from "~/lib/api.server";
-import { queueOf } from "~/lib/dashboard";
-import { OPERATIONS_QUEUES } from "~/lib/menu";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { apiFor, requireOperator } from "#app/lib/api.server.ts";
+import { queueOf } from "#app/lib/dashboard.ts";
+import { OPERATIONS_QUEUES } from "#app/lib/menu.ts";
 
 export const handle = { breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }] };
 
@@ -29,12 +29,21 @@ export default function Operations() {
       <h1 className="text-xl font-semibold">{t("menu.operations")}</h1>
       <nav aria-label={t("menu.operations")} className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 text-sm">
         {queues.map((q) => (
-          <NavLink key={q.key} to={q.to}
-            className={({ isActive }) => `rounded-md px-3 py-1.5 ${isActive ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`}>
+          <NavLink
+            key={q.key}
+            to={q.to}
+            className={({ isActive }) =>
+              `rounded-md px-3 py-1.5 ${isActive ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"}`
+            }
+          >
             {t(q.key)}
             {q.waiting ? (
-              <span className="ml-1.5 inline-flex min-w-5 justify-center rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900" data-testid={`queue-count-${queueOf(q.to)}`}>
-                {q.waiting}<span className="sr-only"> {t("operations.waiting")}</span>
+              <span
+                className="ml-1.5 inline-flex min-w-5 justify-center rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900"
+                data-testid={`queue-count-${queueOf(q.to)}`}
+              >
+                {q.waiting}
+                <span className="sr-only"> {t("operations.waiting")}</span>
               </span>
             ) : null}
           </NavLink>

@@ -1,24 +1,27 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Breadcrumbs } from "~/components/Breadcrumbs";
-import { ErrorView } from "~/components/ErrorView";
-import { Footer } from "~/components/Footer";
-import { LanguageSwitch } from "~/components/LanguageSwitch";
-import { Logo } from "~/components/Logo";
-import { ProfilePanel } from "~/components/ProfilePanel";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { getEnv } from "~/lib/env.server";
-import { AnnouncementBanner } from "~/components/community/bits";
-import { bannerAnnouncements } from "~/lib/community.server";
-import { visibleMenu, withSourceRepository, type MenuEntry } from "~/lib/menu";
+import { Breadcrumbs } from "#app/components/Breadcrumbs.tsx";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { Footer } from "#app/components/Footer.tsx";
+import { LanguageSwitch } from "#app/components/LanguageSwitch.tsx";
+import { Logo } from "#app/components/Logo.tsx";
+import { ProfilePanel } from "#app/components/ProfilePanel.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { getEnv } from "#app/lib/env.server.ts";
+import { AnnouncementBanner } from "#app/components/community/bits.tsx";
+import { bannerAnnouncements } from "#app/lib/community.server.ts";
+import { visibleMenu, withSourceRepository, type MenuEntry } from "#app/lib/menu.ts";
 
 export const handle = { i18n: ["home"] };
 
 /** The logged-in shell of /g/home (SPEC §2 Layout and access). Each child guards itself as well. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const [summary, banner] = await Promise.all([apiFor(request, viewer).load("/main/home/summary", {}), bannerAnnouncements(request, viewer.language)]);
+  const [summary, banner] = await Promise.all([
+    apiFor(request, viewer).load("/main/home/summary", {}),
+    bannerAnnouncements(request, viewer.language),
+  ]);
   return json({
     user: viewer.user,
     summary,
@@ -38,19 +41,30 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
     return (
       <li>
         <a href={entry.to} target="_blank" rel="noopener" className={linkClass({ isActive: false })}>
-          {t(`menu.${entry.key}`)}<span className="sr-only"> ({t("menu.opensInNewWindow")})</span>
+          {t(`menu.${entry.key}`)}
+          <span className="sr-only"> ({t("menu.opensInNewWindow")})</span>
         </a>
       </li>
     );
   }
   if (!entry.children?.length) {
-    return <li><NavLink to={entry.to} className={linkClass} end>{t(`menu.${entry.key}`)}</NavLink></li>;
+    return (
+      <li>
+        <NavLink to={entry.to} className={linkClass} end>
+          {t(`menu.${entry.key}`)}
+        </NavLink>
+      </li>
+    );
   }
   return (
     <li>
-      <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-slate-500">{t(`menu.${entry.key}`)}</p>
+      <p className="px-3 pb-1 pt-4 text-xs font-semibold uppercase tracking-wide text-slate-500">
+        {t(`menu.${entry.key}`)}
+      </p>
       <ul className="space-y-1">
-        {entry.children.map((child) => <MenuItem key={child.key} entry={child} />)}
+        {entry.children.map((child) => (
+          <MenuItem key={child.key} entry={child} />
+        ))}
       </ul>
     </li>
   );
@@ -70,17 +84,44 @@ export default function HomeShell() {
         <div className="flex flex-wrap items-center justify-between gap-3 px-4 py-2">
           <Logo to="/g/home/index" />
           <nav aria-label={t("topbar.label")} className="flex flex-wrap items-center gap-2">
-            <ProfilePanel userName={user.userName} realName={user.realName} userType={user.userType} open={panelOpen} closeHref={closeHref} />
-            <Link to="/g/home/userCenter/MessageCenter" className="relative rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100">
+            <ProfilePanel
+              userName={user.userName}
+              realName={user.realName}
+              userType={user.userType}
+              open={panelOpen}
+              closeHref={closeHref}
+            />
+            <Link
+              to="/g/home/userCenter/MessageCenter"
+              className="relative rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
+            >
               {t("topbar.messages")}
               {unread > 0 ? (
-                <span data-testid="unread-count" className="ml-1 rounded-full bg-red-600 px-1.5 py-0.5 text-xs font-semibold text-white">
-                  <span className="sr-only">{t("topbar.unread")}: </span>{unread}
+                <span
+                  data-testid="unread-count"
+                  className="ml-1 rounded-full bg-red-600 px-1.5 py-0.5 text-xs font-semibold text-white"
+                >
+                  <span className="sr-only">{t("topbar.unread")}: </span>
+                  {unread}
                 </span>
               ) : null}
             </Link>
-            <a href="/g/main/documentation" target="_blank" rel="noopener" className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100">{t("topbar.documentation")}</a>
-            <a href={userManualUrl} target="_blank" rel="noopener" className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100">{t("topbar.userManual")}</a>
+            <a
+              href="/g/main/documentation"
+              target="_blank"
+              rel="noopener"
+              className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
+            >
+              {t("topbar.documentation")}
+            </a>
+            <a
+              href={userManualUrl}
+              target="_blank"
+              rel="noopener"
+              className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
+            >
+              {t("topbar.userManual")}
+            </a>
             <LanguageSwitch />
           </nav>
         </div>
@@ -89,7 +130,11 @@ export default function HomeShell() {
       <div className="flex flex-1 flex-col md:flex-row">
         <aside className="border-b border-slate-200 bg-white md:w-56 md:border-b-0 md:border-r">
           <nav aria-label={t("menu.label")} className="p-3">
-            <ul className="space-y-1">{menu.map((entry) => <MenuItem key={entry.key} entry={entry} />)}</ul>
+            <ul className="space-y-1">
+              {menu.map((entry) => (
+                <MenuItem key={entry.key} entry={entry} />
+              ))}
+            </ul>
           </nav>
         </aside>
         <main className="flex-1 px-4 py-6 md:px-8">

@@ -2,16 +2,16 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorView } from "~/components/ErrorView";
-import { SubmitButton } from "~/components/forms";
-import { PayStateBadge } from "~/components/billing/PayStateBadge";
-import { CompactTable } from "~/components/RecordTable";
-import { apiFor, badRequest, requireUser } from "~/lib/api.server";
-import { billDetailHref, billSubject, billTypeLabel } from "~/lib/bills";
-import { payFormOf } from "~/lib/bills.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { SubmitButton } from "#app/components/forms.tsx";
+import { PayStateBadge } from "#app/components/billing/PayStateBadge.tsx";
+import { CompactTable } from "#app/components/RecordTable.tsx";
+import { apiFor, badRequest, requireUser } from "#app/lib/api.server.ts";
+import { billDetailHref, billSubject, billTypeLabel } from "#app/lib/bills.ts";
+import { payFormOf } from "#app/lib/bills.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 export const handle = {
   i18n: ["billing"],
@@ -53,9 +53,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = payFormOf(await request.formData());
   // The page's one form: intent "pay" with the key the loader issued; anything else is a 400 (house habit 2).
   if (!form) throw badRequest();
-  const result = await apiFor(request, viewer).call("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: form.idempotencyKey });
+  const result = await apiFor(request, viewer).call("/sys/system/clientInfo/h5billPay", {
+    billId,
+    idempotencyKey: form.idempotencyKey,
+  });
   if (!result.ok) {
-    return json({ messageKey: result.messageKey, insufficient: result.messageKey === "errors:MSG_30001" }, { status: 400 });
+    return json(
+      { messageKey: result.messageKey, insufficient: result.messageKey === "errors:MSG_30001" },
+      { status: 400 },
+    );
   }
   const url = new URL(request.url);
   url.searchParams.delete("confirm");
@@ -84,7 +90,12 @@ export default function BillDetailPage() {
   const money = (cents: number) => formatUsd(cents, language);
   const date = (value: string | null) => (value ? formatDate(value, language, true) : null);
   const dataTotal = bill.dataUsage.reduce((s, l) => s + l.amountCents, 0);
-  const hasConfig = bill.nodeCount !== null || bill.hostConfiguration || bill.dataCapacityGb !== null || bill.cloudPlatform || bill.region;
+  const hasConfig =
+    bill.nodeCount !== null ||
+    bill.hostConfiguration ||
+    bill.dataCapacityGb !== null ||
+    bill.cloudPlatform ||
+    bill.region;
   const params = new URLSearchParams(location.search);
   params.delete("confirm");
   const cancelHref = `${location.pathname}?${params}`;
@@ -94,113 +105,188 @@ export default function BillDetailPage() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h1 className="text-xl font-semibold">{t("detail.title", { billNo: bill.billNo })}</h1>
-          <p className="mt-1 text-sm text-slate-600">{billSubject(t, bill)} · {billTypeLabel(t, bill.billType)}</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {billSubject(t, bill)} · {billTypeLabel(t, bill.billType)}
+          </p>
         </div>
-        <Link to="/g/home/userCenter/MyBills" className="btn-secondary">{t("detail.back")}</Link>
+        <Link to="/g/home/userCenter/MyBills" className="btn-secondary">
+          {t("detail.back")}
+        </Link>
       </div>
 
-      {bill.overdue && bill.payMode === 2 ? <p role="status" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">{t("detail.overdue")}</p> : null}
-      {bill.payState === 10 ? <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">{t("detail.expired")}</p> : null}
+      {bill.overdue && bill.payMode === 2 ? (
+        <p role="status" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          {t("detail.overdue")}
+        </p>
+      ) : null}
+      {bill.payState === 10 ? (
+        <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+          {t("detail.expired")}
+        </p>
+      ) : null}
 
       {bill.payable ? (
         <section aria-labelledby="pay-title" className="card border-amber-200" data-testid="pay-section">
           {failure ? (
-            <div role="alert" data-testid="pay-error" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+            <div
+              role="alert"
+              data-testid="pay-error"
+              className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
+            >
               <p>{t(failure.messageKey)}</p>
               {failure.insufficient ? (
                 <p className="mt-2">
                   {t("pay.insufficientHint")}{" "}
-                  <Link to={RECHARGE} className="btn-primary ml-2 !py-1">{t("pay.recharge")}</Link>
+                  <Link to={RECHARGE} className="btn-primary ml-2 !py-1">
+                    {t("pay.recharge")}
+                  </Link>
                 </p>
               ) : null}
             </div>
           ) : null}
           {confirming ? (
             <div role="alertdialog" aria-labelledby="pay-title" aria-describedby="pay-question">
-              <h2 id="pay-title" className="font-semibold">{t("pay.confirmTitle")}</h2>
-              <p id="pay-question" className="mt-2 text-slate-700">{t("pay.confirmText", { amount: money(bill.payCents), billNo: bill.billNo })}</p>
-              {balanceCents !== null ? <p className="mt-1 text-sm text-slate-500" data-testid="pay-balance">{t("pay.balance", { balance: money(balanceCents) })}</p> : null}
+              <h2 id="pay-title" className="font-semibold">
+                {t("pay.confirmTitle")}
+              </h2>
+              <p id="pay-question" className="mt-2 text-slate-700">
+                {t("pay.confirmText", { amount: money(bill.payCents), billNo: bill.billNo })}
+              </p>
+              {balanceCents !== null ? (
+                <p className="mt-1 text-sm text-slate-500" data-testid="pay-balance">
+                  {t("pay.balance", { balance: money(balanceCents) })}
+                </p>
+              ) : null}
               <Form method="post" action={location.pathname + location.search} className="mt-4 flex flex-wrap gap-2">
                 <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-                <SubmitButton intent="pay" className="btn-primary">{t("pay.confirm")}</SubmitButton>
-                <Link to={cancelHref} className="btn-secondary">{t("pay.cancel")}</Link>
+                <SubmitButton intent="pay" className="btn-primary">
+                  {t("pay.confirm")}
+                </SubmitButton>
+                <Link to={cancelHref} className="btn-secondary">
+                  {t("pay.cancel")}
+                </Link>
               </Form>
             </div>
           ) : (
             <div className="flex flex-wrap items-center justify-between gap-3">
               <div>
-                <h2 id="pay-title" className="font-semibold">{t("pay.title")}</h2>
+                <h2 id="pay-title" className="font-semibold">
+                  {t("pay.title")}
+                </h2>
                 <p className="mt-1 text-sm text-slate-600">{t("pay.intro")}</p>
               </div>
-              <Link to={billDetailHref(bill, "&confirm=pay")} className="btn-primary">{t("pay.button", { amount: money(bill.payCents) })}</Link>
+              <Link to={billDetailHref(bill, "&confirm=pay")} className="btn-primary">
+                {t("pay.button", { amount: money(bill.payCents) })}
+              </Link>
             </div>
           )}
         </section>
       ) : null}
 
       <section aria-labelledby="bill-summary" className="card">
-        <h2 id="bill-summary" className="font-semibold">{t("detail.summary")}</h2>
+        <h2 id="bill-summary" className="font-semibold">
+          {t("detail.summary")}
+        </h2>
         <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
-          <Field label={t("detail.fields.billNo")}><span className="font-mono" data-testid="bill-no">{bill.billNo}</span></Field>
+          <Field label={t("detail.fields.billNo")}>
+            <span className="font-mono" data-testid="bill-no">
+              {bill.billNo}
+            </span>
+          </Field>
           <Field label={t("detail.fields.service")}>{billSubject(t, bill)}</Field>
           <Field label={t("detail.fields.type")}>{billTypeLabel(t, bill.billType)}</Field>
-          <Field label={t("detail.fields.payState")}><PayStateBadge payState={bill.payState} overdue={bill.overdue} /></Field>
-          <Field label={t("detail.fields.payMode")}>{t(`payModes.${bill.payMode}`, { defaultValue: String(bill.payMode) })}</Field>
-          <Field label={t("detail.fields.payType")}>{bill.payType ? t(`payTypes.${bill.payType}`, { defaultValue: bill.payType }) : null}</Field>
-          <Field label={t("detail.fields.cycle")}>{t(`cycles.${bill.cycle}`, { defaultValue: String(bill.cycle) })}</Field>
-          <Field label={t("detail.fields.period")}>{`${formatDate(bill.periodStart, language, true)} – ${formatDate(bill.periodEnd, language, true)}`}</Field>
+          <Field label={t("detail.fields.payState")}>
+            <PayStateBadge payState={bill.payState} overdue={bill.overdue} />
+          </Field>
+          <Field label={t("detail.fields.payMode")}>
+            {t(`payModes.${bill.payMode}`, { defaultValue: String(bill.payMode) })}
+          </Field>
+          <Field label={t("detail.fields.payType")}>
+            {bill.payType ? t(`payTypes.${bill.payType}`, { defaultValue: bill.payType }) : null}
+          </Field>
+          <Field label={t("detail.fields.cycle")}>
+            {t(`cycles.${bill.cycle}`, { defaultValue: String(bill.cycle) })}
+          </Field>
+          <Field
+            label={t("detail.fields.period")}
+          >{`${formatDate(bill.periodStart, language, true)} – ${formatDate(bill.periodEnd, language, true)}`}</Field>
           <Field label={t("detail.fields.created")}>{date(bill.createdAt)}</Field>
           <Field label={t("detail.fields.deadline")}>{date(bill.deadline)}</Field>
           <Field label={t("detail.fields.releaseTime")}>{date(bill.releaseTime)}</Field>
           <Field label={t("detail.fields.paidAt")}>{date(bill.paidAt)}</Field>
-          <Field label={t("detail.fields.total")}><span data-testid="bill-total">{money(bill.totalCents)}</span></Field>
+          <Field label={t("detail.fields.total")}>
+            <span data-testid="bill-total">{money(bill.totalCents)}</span>
+          </Field>
           <Field label={t("detail.fields.payAmount")}>{money(bill.payCents)}</Field>
           <Field label={t("detail.fields.refundNo")}>{bill.refundNo}</Field>
           <Field label={t("detail.fields.refund")}>{money(bill.refundCents)}</Field>
-          <Field label={t("detail.fields.invoiceState")}>{t(`invoiceStates.${bill.invoiceState}`, { defaultValue: String(bill.invoiceState) })}</Field>
+          <Field label={t("detail.fields.invoiceState")}>
+            {t(`invoiceStates.${bill.invoiceState}`, { defaultValue: String(bill.invoiceState) })}
+          </Field>
         </dl>
       </section>
 
       {bill.dataUsage.length > 0 ? (
         <section aria-labelledby="data-usage" className="card overflow-x-auto">
-          <h2 id="data-usage" className="font-semibold">{t("detail.dataUsage.title")}</h2>
-          <CompactTable testId="data-usage" rows={bill.dataUsage} rowKey={(l) => l.nodeCode} columns={[
-            { header: t("detail.dataUsage.node"), cell: (l) => l.nodeName },
-            { header: t("detail.dataUsage.usedGb"), numeric: true, cell: (l) => l.usedGb.toFixed(2) },
-            { header: t("detail.dataUsage.price"), numeric: true, cell: (l) => money(l.pricePerGbCents) },
-            { header: t("detail.dataUsage.amount"), numeric: true, cell: (l) => money(l.amountCents) },
-          ]} footer={
-            <tr className="border-t border-slate-200 font-semibold">
-              <th scope="row" colSpan={3} className="py-2 pr-4 text-left">{t("detail.dataUsage.total")}</th>
-              <td className="py-2 text-right tabular-nums">{money(dataTotal)}</td>
-            </tr>
-          } />
+          <h2 id="data-usage" className="font-semibold">
+            {t("detail.dataUsage.title")}
+          </h2>
+          <CompactTable
+            testId="data-usage"
+            rows={bill.dataUsage}
+            rowKey={(l) => l.nodeCode}
+            columns={[
+              { header: t("detail.dataUsage.node"), cell: (l) => l.nodeName },
+              { header: t("detail.dataUsage.usedGb"), numeric: true, cell: (l) => l.usedGb.toFixed(2) },
+              { header: t("detail.dataUsage.price"), numeric: true, cell: (l) => money(l.pricePerGbCents) },
+              { header: t("detail.dataUsage.amount"), numeric: true, cell: (l) => money(l.amountCents) },
+            ]}
+            footer={
+              <tr className="border-t border-slate-200 font-semibold">
+                <th scope="row" colSpan={3} className="py-2 pr-4 text-left">
+                  {t("detail.dataUsage.total")}
+                </th>
+                <td className="py-2 text-right tabular-nums">{money(dataTotal)}</td>
+              </tr>
+            }
+          />
           {bill.billType === 3 ? <p className="mt-3 text-xs text-slate-500">{t("detail.blocking")}</p> : null}
         </section>
       ) : null}
 
       {bill.resources.length > 0 ? (
         <section aria-labelledby="resources" className="card overflow-x-auto">
-          <h2 id="resources" className="font-semibold">{t("detail.resources.title")}</h2>
-          <CompactTable testId="resources" rows={bill.resources} rowKey={(l) => l.nodeCode} columns={[
-            { header: t("detail.resources.node"), cell: (l) => l.nodeName },
-            { header: t("detail.resources.tps"), numeric: true, cell: (l) => l.tps },
-            { header: t("detail.resources.capacity"), numeric: true, cell: (l) => l.capacityGb },
-            { header: t("detail.resources.peers"), numeric: true, cell: (l) => l.peers },
-            { header: t("detail.resources.monthly"), numeric: true, cell: (l) => money(l.monthlyPriceCents) },
-            { header: t("detail.resources.yearly"), numeric: true, cell: (l) => money(l.yearlyPriceCents) },
-            { header: t("detail.resources.amount"), numeric: true, cell: (l) => money(l.amountCents) },
-          ]} />
+          <h2 id="resources" className="font-semibold">
+            {t("detail.resources.title")}
+          </h2>
+          <CompactTable
+            testId="resources"
+            rows={bill.resources}
+            rowKey={(l) => l.nodeCode}
+            columns={[
+              { header: t("detail.resources.node"), cell: (l) => l.nodeName },
+              { header: t("detail.resources.tps"), numeric: true, cell: (l) => l.tps },
+              { header: t("detail.resources.capacity"), numeric: true, cell: (l) => l.capacityGb },
+              { header: t("detail.resources.peers"), numeric: true, cell: (l) => l.peers },
+              { header: t("detail.resources.monthly"), numeric: true, cell: (l) => money(l.monthlyPriceCents) },
+              { header: t("detail.resources.yearly"), numeric: true, cell: (l) => money(l.yearlyPriceCents) },
+              { header: t("detail.resources.amount"), numeric: true, cell: (l) => money(l.amountCents) },
+            ]}
+          />
         </section>
       ) : null}
 
       {hasConfig ? (
         <section aria-labelledby="configuration" className="card">
-          <h2 id="configuration" className="font-semibold">{t("detail.other.title")}</h2>
+          <h2 id="configuration" className="font-semibold">
+            {t("detail.other.title")}
+          </h2>
           <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
             <Field label={t("detail.other.nodeCount")}>{bill.nodeCount === null ? null : String(bill.nodeCount)}</Field>
             <Field label={t("detail.other.host")}>{bill.hostConfiguration}</Field>
-            <Field label={t("detail.other.capacity")}>{bill.dataCapacityGb === null ? null : t("detail.other.capacityGb", { gb: bill.dataCapacityGb })}</Field>
+            <Field label={t("detail.other.capacity")}>
+              {bill.dataCapacityGb === null ? null : t("detail.other.capacityGb", { gb: bill.dataCapacityGb })}
+            </Field>
             <Field label={t("detail.other.cloud")}>{bill.cloudPlatform}</Field>
             <Field label={t("detail.other.region")}>{bill.region}</Field>
           </dl>

@@ -4,13 +4,13 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { changePasswordSchema } from "@contract/accounts";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { pageTitle } from "~/lib/meta";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { changePasswordSchema } from "#contract/accounts.ts";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = {
   i18n: ["auth"],
@@ -45,9 +45,25 @@ export default function ChangePasswordPage() {
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
-          <TextField field={fields.oldPassword} label={t("changePassword.old")} type="password" autoComplete="current-password" />
-          <TextField field={fields.password} label={t("changePassword.new")} type="password" autoComplete="new-password" hint={t("changePassword.rule")} />
-          <TextField field={fields.confirmPassword} label={t("changePassword.confirm")} type="password" autoComplete="new-password" />
+          <TextField
+            field={fields.oldPassword}
+            label={t("changePassword.old")}
+            type="password"
+            autoComplete="current-password"
+          />
+          <TextField
+            field={fields.password}
+            label={t("changePassword.new")}
+            type="password"
+            autoComplete="new-password"
+            hint={t("changePassword.rule")}
+          />
+          <TextField
+            field={fields.confirmPassword}
+            label={t("changePassword.confirm")}
+            type="password"
+            autoComplete="new-password"
+          />
           <SubmitButton>{t("changePassword.submit")}</SubmitButton>
         </Form>
       </FormProvider>

@@ -1,12 +1,18 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ConfirmStep, invoiceStepUrl, SelectStep, Steps, type ApplicationWizardData } from "~/components/invoices/application-wizard";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { intentOf } from "~/lib/intents.server";
-import { applyForInvoice, selectInvoiceBills } from "~/lib/invoices.server";
-import { pageTitle } from "~/lib/meta";
-import { newIdempotencyKey } from "~/lib/payments.server";
+import {
+  ConfirmStep,
+  invoiceStepUrl,
+  SelectStep,
+  Steps,
+  type ApplicationWizardData,
+} from "#app/components/invoices/application-wizard.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { applyForInvoice, selectInvoiceBills } from "#app/lib/invoices.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:add.crumb" }] };
 export const meta = pageTitle("invoiceAdd");
@@ -25,7 +31,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = apiFor(request, viewer);
   const invoiceable = await api.load("/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", {});
   if (step === "select") {
-    return json<ApplicationWizardData>({ step, language: viewer.language, ...invoiceable, selected, dropped: 0, titles: [], addresses: [], email: "", idempotencyKey: "" });
+    return json<ApplicationWizardData>({
+      step,
+      language: viewer.language,
+      ...invoiceable,
+      selected,
+      dropped: 0,
+      titles: [],
+      addresses: [],
+      email: "",
+      idempotencyKey: "",
+    });
   }
   const chosen = invoiceable.bills.filter((b) => selected.includes(String(b.billId)));
   // Nothing chosen at all: back to the choice. Chosen bills that can no longer be invoiced (invoiced from
@@ -33,7 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (selected.length === 0) throw redirect(invoiceStepUrl("select", []));
   const [titles, addresses, me] = await Promise.all([
     api.load("/sys/invoicetitles/h5queryInvoiceTitleList", { page: { pageSize: 100, pageIndex: 1, condition: {} } }),
-    api.load("/sys/system/clientInfo/queryClientAddresseeList", { page: { pageSize: 100, pageIndex: 1, condition: {} } }),
+    api.load("/sys/system/clientInfo/queryClientAddresseeList", {
+      page: { pageSize: 100, pageIndex: 1, condition: {} },
+    }),
     api.load("/main/getClientInfo", {}),
   ]);
   return json<ApplicationWizardData>({

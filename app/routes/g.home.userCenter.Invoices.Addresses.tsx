@@ -1,14 +1,14 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { addresseeSchema, type Addressee } from "@contract/invoices";
-import { CheckboxField, TextField } from "~/components/forms";
-import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "~/components/invoices/saved-records";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { backToApplication, loadSavedList } from "~/lib/invoices.server";
-import { pageTitle } from "~/lib/meta";
-import { savedRecordsAction } from "~/lib/saved-records.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { addresseeSchema, type Addressee } from "#contract/invoices.ts";
+import { CheckboxField, TextField } from "#app/components/forms.tsx";
+import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "#app/components/invoices/saved-records.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { backToApplication, loadSavedList } from "#app/lib/invoices.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { savedRecordsAction } from "#app/lib/saved-records.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:addresses.crumb" }] };
 export const meta = pageTitle("invoiceAddresses");
@@ -20,7 +20,8 @@ const BASE = "/g/home/userCenter/Invoices/Addresses";
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const api = apiFor(request, viewer);
-  const list = (page: { pageSize: number; pageIndex: number; condition: Record<string, never> }) => api.load("/sys/system/clientInfo/queryClientAddresseeList", { page });
+  const list = (page: { pageSize: number; pageIndex: number; condition: Record<string, never> }) =>
+    api.load("/sys/system/clientInfo/queryClientAddresseeList", { page });
   return json(await loadSavedList(new URL(request.url), PAGE_SIZE, list, (r) => r.addresseeId));
 }
 
@@ -32,7 +33,11 @@ export async function action({ request }: ActionFunctionArgs) {
     idName: "addresseeId",
     listPath: BASE,
     back: backToApplication,
-    flash: { added: "invoices:addresses.added", updated: "invoices:addresses.updated", deleted: "invoices:addresses.deleted" },
+    flash: {
+      added: "invoices:addresses.added",
+      updated: "invoices:addresses.updated",
+      deleted: "invoices:addresses.deleted",
+    },
     save: (value) => api.call("/sys/system/clientInfo/addOrUpdateClientAddressee", value),
     remove: (addresseeId) => api.call("/sys/system/clientInfo/deleteClientAddressee", { addresseeId }),
   });
@@ -57,8 +62,15 @@ function AddressForm({ editing, back }: { editing: Addressee | null; back: strin
       : undefined,
   });
   return (
-    <SavedRecordForm form={form} name="address" heading={t(editing ? "addresses.edit" : "addresses.add")} idName="addresseeId" id={editing?.addresseeId}
-      back={back} cancelTo={BASE}>
+    <SavedRecordForm
+      form={form}
+      name="address"
+      heading={t(editing ? "addresses.edit" : "addresses.add")}
+      idName="addresseeId"
+      id={editing?.addresseeId}
+      back={back}
+      cancelTo={BASE}
+    >
       <TextField field={fields.name} label={t("fields.name")} autoComplete="name" />
       <TextField field={fields.mobile} label={t("fields.mobile")} type="tel" autoComplete="tel" />
       <TextField field={fields.location} label={t("fields.location")} hint={t("addresses.locationHint")} />
@@ -76,17 +88,31 @@ export default function InvoiceAddresses() {
   const { page, editing, adding, deleting, back } = useLoaderData<typeof loader>();
   const { t } = useTranslation("invoices");
   return (
-    <SavedRecordsPage heading={t("addresses.heading")} addLabel={t("addresses.add")} page={page} empty={t("addresses.empty")}
-      form={adding || editing ? <AddressForm key={editing?.addresseeId ?? "new"} editing={editing} back={back} /> : null}
-      rowTestId="address-row" idOf={(r) => r.addresseeId} idName="addresseeId" deleting={deleting} action={BASE}
-      deleteQuestion={(r) => t("addresses.deleteQuestion", { name: r.name })}>
+    <SavedRecordsPage
+      heading={t("addresses.heading")}
+      addLabel={t("addresses.add")}
+      page={page}
+      empty={t("addresses.empty")}
+      form={
+        adding || editing ? <AddressForm key={editing?.addresseeId ?? "new"} editing={editing} back={back} /> : null
+      }
+      rowTestId="address-row"
+      idOf={(r) => r.addresseeId}
+      idName="addresseeId"
+      deleting={deleting}
+      action={BASE}
+      deleteQuestion={(r) => t("addresses.deleteQuestion", { name: r.name })}
+    >
       {(r) => (
         <>
           <p className="font-semibold text-slate-900">
             {r.name} · {r.mobile}
             {r.isDefault ? <DefaultMark /> : null}
           </p>
-          <p className="mt-1 text-sm text-slate-600">{r.location} · {r.address}{r.postalCode ? ` · ${r.postalCode}` : ""}</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {r.location} · {r.address}
+            {r.postalCode ? ` · ${r.postalCode}` : ""}
+          </p>
           {r.email ? <p className="text-sm text-slate-600">{r.email}</p> : null}
         </>
       )}

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { InvoiceDetailView } from "~/components/invoices/application";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { idFromQuery, readFailure } from "~/lib/invoices.server";
-import { pageTitle } from "~/lib/meta";
+import { InvoiceDetailView } from "#app/components/invoices/application.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { idFromQuery, readFailure } from "#app/lib/invoices.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:detail.crumb" }] };
 export const meta = pageTitle("invoiceDetail");
@@ -13,7 +13,9 @@ export const meta = pageTitle("invoiceDetail");
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const invoiceId = idFromQuery(new URL(request.url));
-  const result = await apiFor(request, viewer).call("/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail", { invoiceId });
+  const result = await apiFor(request, viewer).call("/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail", {
+    invoiceId,
+  });
   if (!result.ok) throw readFailure(result);
   return json({ detail: result.data, language: viewer.language });
 }
@@ -25,7 +27,9 @@ export default function InvoiceDetailPage() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("detail.heading", { no: detail.applicationNo })}</h1>
-        <Link to="/g/home/userCenter/Invoices" className="btn-secondary">{t("actions.backToList")}</Link>
+        <Link to="/g/home/userCenter/Invoices" className="btn-secondary">
+          {t("actions.backToList")}
+        </Link>
       </div>
       <InvoiceDetailView detail={detail} language={language} />
     </div>

@@ -1,14 +1,14 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { invoiceTitleSchema, TITLE_TYPES, type InvoiceTitle } from "@contract/invoices";
-import { CheckboxField, RadioGroupField, TextField } from "~/components/forms";
-import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "~/components/invoices/saved-records";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { backToApplication, loadSavedList } from "~/lib/invoices.server";
-import { pageTitle } from "~/lib/meta";
-import { savedRecordsAction } from "~/lib/saved-records.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { invoiceTitleSchema, TITLE_TYPES, type InvoiceTitle } from "#contract/invoices.ts";
+import { CheckboxField, RadioGroupField, TextField } from "#app/components/forms.tsx";
+import { DefaultMark, SavedRecordForm, SavedRecordsPage } from "#app/components/invoices/saved-records.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { backToApplication, loadSavedList } from "#app/lib/invoices.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { savedRecordsAction } from "#app/lib/saved-records.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:titles.crumb" }] };
 export const meta = pageTitle("invoiceTitles");
@@ -20,7 +20,8 @@ const BASE = "/g/home/userCenter/Invoices/Titles";
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const api = apiFor(request, viewer);
-  const list = (page: { pageSize: number; pageIndex: number; condition: Record<string, never> }) => api.load("/sys/invoicetitles/h5queryInvoiceTitleList", { page });
+  const list = (page: { pageSize: number; pageIndex: number; condition: Record<string, never> }) =>
+    api.load("/sys/invoicetitles/h5queryInvoiceTitleList", { page });
   return json(await loadSavedList(new URL(request.url), PAGE_SIZE, list, (r) => r.titleId));
 }
 
@@ -35,7 +36,9 @@ export async function action({ request }: ActionFunctionArgs) {
     back: backToApplication,
     flash: { added: "invoices:titles.added", updated: "invoices:titles.updated", deleted: "invoices:titles.deleted" },
     save: ({ titleId, ...rest }) =>
-      titleId ? api.call("/sys/invoicetitles/h5updateInvoiceTitle", { ...rest, titleId }) : api.call("/sys/invoicetitles/h5insertInvoiceTitle", rest),
+      titleId
+        ? api.call("/sys/invoicetitles/h5updateInvoiceTitle", { ...rest, titleId })
+        : api.call("/sys/invoicetitles/h5insertInvoiceTitle", rest),
     remove: (titleId) => api.call("/sys/invoicetitles/h5deleteInvoiceTitle", { titleId }),
   });
 }
@@ -60,10 +63,21 @@ function TitleForm({ editing, back }: { editing: InvoiceTitle | null; back: stri
       : { titleType: "2" },
   });
   return (
-    <SavedRecordForm form={form} name="title" heading={t(editing ? "titles.edit" : "titles.add")} idName="titleId" id={editing?.titleId}
-      back={back} cancelTo={BASE}>
+    <SavedRecordForm
+      form={form}
+      name="title"
+      heading={t(editing ? "titles.edit" : "titles.add")}
+      idName="titleId"
+      id={editing?.titleId}
+      back={back}
+      cancelTo={BASE}
+    >
       <div className="md:col-span-2">
-        <RadioGroupField field={fields.titleType} legend={t("fields.titleType")} options={TITLE_TYPES.map((v) => ({ value: String(v), label: t(`titleType.${v}`) }))} />
+        <RadioGroupField
+          field={fields.titleType}
+          legend={t("fields.titleType")}
+          options={TITLE_TYPES.map((v) => ({ value: String(v), label: t(`titleType.${v}`) }))}
+        />
       </div>
       <TextField field={fields.title} label={t("fields.title")} hint={t("titles.titleHint")} />
       <TextField field={fields.taxNo} label={t("fields.taxNo")} hint={t("titles.taxNoHint")} />
@@ -83,10 +97,19 @@ export default function InvoiceTitles() {
   const { page, editing, adding, deleting, back } = useLoaderData<typeof loader>();
   const { t } = useTranslation("invoices");
   return (
-    <SavedRecordsPage heading={t("titles.heading")} addLabel={t("titles.add")} page={page} empty={t("titles.empty")}
+    <SavedRecordsPage
+      heading={t("titles.heading")}
+      addLabel={t("titles.add")}
+      page={page}
+      empty={t("titles.empty")}
       form={adding || editing ? <TitleForm key={editing?.titleId ?? "new"} editing={editing} back={back} /> : null}
-      rowTestId="title-row" idOf={(r) => r.titleId} idName="titleId" deleting={deleting} action={BASE}
-      deleteQuestion={(r) => t("titles.deleteQuestion", { title: r.title })}>
+      rowTestId="title-row"
+      idOf={(r) => r.titleId}
+      idName="titleId"
+      deleting={deleting}
+      action={BASE}
+      deleteQuestion={(r) => t("titles.deleteQuestion", { title: r.title })}
+    >
       {(r) => (
         <>
           <p className="font-semibold text-slate-900">
@@ -97,8 +120,14 @@ export default function InvoiceTitles() {
             {t(`titleType.${r.titleType}`)}
             {r.taxNo ? ` · ${t("fields.taxNo")}: ${r.taxNo}` : ""}
           </p>
-          {r.bank || r.bankAccount ? <p className="text-sm text-slate-600">{[r.bank, r.bankAccount].filter(Boolean).join(" · ")}</p> : null}
-          {r.registeredAddress || r.registeredPhone ? <p className="text-sm text-slate-600">{[r.registeredAddress, r.registeredPhone].filter(Boolean).join(" · ")}</p> : null}
+          {r.bank || r.bankAccount ? (
+            <p className="text-sm text-slate-600">{[r.bank, r.bankAccount].filter(Boolean).join(" · ")}</p>
+          ) : null}
+          {r.registeredAddress || r.registeredPhone ? (
+            <p className="text-sm text-slate-600">
+              {[r.registeredAddress, r.registeredPhone].filter(Boolean).join(" · ")}
+            </p>
+          ) : null}
         </>
       )}
     </SavedRecordsPage>

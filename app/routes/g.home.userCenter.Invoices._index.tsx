@@ -1,14 +1,14 @@
 import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { INVOICE_STATUSES } from "@contract/invoice-codes";
-import { FilterPills } from "~/components/FilterPills";
-import { RecordTable, type Column } from "~/components/RecordTable";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatUsd } from "~/lib/format";
-import { applicationColumns } from "~/components/invoices/application";
-import { pageTitle } from "~/lib/meta";
-import { oneOf, pageParam } from "~/lib/params";
+import { INVOICE_STATUSES } from "#contract/invoice-codes.ts";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatUsd } from "#app/lib/format.ts";
+import { applicationColumns } from "#app/components/invoices/application.tsx";
+import { pageTitle } from "#app/lib/meta.ts";
+import { oneOf, pageParam } from "#app/lib/params.ts";
 
 export const handle = { i18n: ["invoices"] };
 export const meta = pageTitle("invoices");
@@ -22,7 +22,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const status = oneOf(INVOICE_STATUSES, url.searchParams.get("status"));
   const page = pageParam(url);
   const data = await apiFor(request, viewer).load("/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList", {
-    page: { pageSize: PAGE_SIZE, pageIndex: page, condition: status === undefined ? {} : { status: status as 1 | 3 | 5 | 10 } },
+    page: {
+      pageSize: PAGE_SIZE,
+      pageIndex: page,
+      condition: status === undefined ? {} : { status: status as 1 | 3 | 5 | 10 },
+    },
   });
   return json({ ...data, status: status ?? null, language: viewer.language });
 }
@@ -34,7 +38,14 @@ export default function InvoicesList() {
   const { t } = useTranslation("invoices");
   const filters: (number | null)[] = [null, ...INVOICE_STATUSES];
   const columns: Column<Application>[] = [
-    { header: t("fields.applicationNo"), cell: (r) => <Link className="link" to={`/g/home/userCenter/Invoices/Detail?id=${r.invoiceId}`}>{r.applicationNo}</Link> },
+    {
+      header: t("fields.applicationNo"),
+      cell: (r) => (
+        <Link className="link" to={`/g/home/userCenter/Invoices/Detail?id=${r.invoiceId}`}>
+          {r.applicationNo}
+        </Link>
+      ),
+    },
     ...applicationColumns<Application>(t, language),
   ];
   return (
@@ -42,20 +53,40 @@ export default function InvoicesList() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{t("list.title")}</h1>
         <div className="flex flex-wrap gap-2">
-          <Link to="/g/home/userCenter/Invoices/Titles" className="btn-secondary">{t("list.titles")}</Link>
-          <Link to="/g/home/userCenter/Invoices/Addresses" className="btn-secondary">{t("list.addresses")}</Link>
-          <Link to="/g/home/userCenter/Invoices/Add" className="btn-primary">{t("list.add")}</Link>
+          <Link to="/g/home/userCenter/Invoices/Titles" className="btn-secondary">
+            {t("list.titles")}
+          </Link>
+          <Link to="/g/home/userCenter/Invoices/Addresses" className="btn-secondary">
+            {t("list.addresses")}
+          </Link>
+          <Link to="/g/home/userCenter/Invoices/Add" className="btn-primary">
+            {t("list.add")}
+          </Link>
         </div>
       </div>
       <div className="card flex items-baseline gap-3">
         <span className="text-sm text-slate-500">{t("fields.invoiceable")}</span>
-        <span className="text-2xl font-semibold" data-testid="invoiceable-amount">{formatUsd(invoiceableCents, language)}</span>
+        <span className="text-2xl font-semibold" data-testid="invoiceable-amount">
+          {formatUsd(invoiceableCents, language)}
+        </span>
       </div>
-      <FilterPills label={t("list.filter")} links={filters.map((s) => ({
-        key: s ?? "all", to: s === null ? "?" : `?status=${s}`, current: status === s, label: s === null ? t("list.all") : t(`status.${s}`),
-      }))} />
-      <RecordTable page={page} columns={columns} rowKey={(r) => r.invoiceId} rowTestId="invoice-row"
-        empty={t(status === null ? "list.empty" : "list.emptyFiltered")} emptyTestId="empty" />
+      <FilterPills
+        label={t("list.filter")}
+        links={filters.map((s) => ({
+          key: s ?? "all",
+          to: s === null ? "?" : `?status=${s}`,
+          current: status === s,
+          label: s === null ? t("list.all") : t(`status.${s}`),
+        }))}
+      />
+      <RecordTable
+        page={page}
+        columns={columns}
+        rowKey={(r) => r.invoiceId}
+        rowTestId="invoice-row"
+        empty={t(status === null ? "list.empty" : "list.emptyFiltered")}
+        emptyTestId="empty"
+      />
     </div>
   );
 }

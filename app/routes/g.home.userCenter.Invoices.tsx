@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { ErrorView } from "~/components/ErrorView";
-import { requireUser } from "~/lib/api.server";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { requireUser } from "#app/lib/api.server.ts";
 
 /** SPEC §2 Invoices: the layout of the list, add, details, titles and receiving addresses. */
 export const handle = {

@@ -2,14 +2,14 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { FilterPills } from "~/components/FilterPills";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, failureResponse, requireUser, type Viewer } from "~/lib/api.server";
-import { formatDate, messageParams } from "~/lib/format";
-import { messageHref } from "~/lib/message-links";
-import { intentOf, parseFormOr400 } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
+import { FilterPills } from "#app/components/FilterPills.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, failureResponse, requireUser, type Viewer } from "#app/lib/api.server.ts";
+import { formatDate, messageParams } from "#app/lib/format.ts";
+import { messageHref } from "#app/lib/message-links.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
 
 export const handle = {
   i18n: ["messages"],
@@ -71,36 +71,62 @@ export default function MessageCenter() {
           </button>
         </Form>
       </div>
-      <FilterPills label={t("center.filter")} links={(["all", "unread", "read"] as const).map((f) => ({
-        key: f, to: `?status=${f}`, current: filter === f, label: `${t(`center.filters.${f}`)}${f === "unread" ? ` (${unread})` : ""}`,
-      }))} />
+      <FilterPills
+        label={t("center.filter")}
+        links={(["all", "unread", "read"] as const).map((f) => ({
+          key: f,
+          to: `?status=${f}`,
+          current: filter === f,
+          label: `${t(`center.filters.${f}`)}${f === "unread" ? ` (${unread})` : ""}`,
+        }))}
+      />
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500">{t("common:empty.noRelevant")}</p>
       ) : (
-        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" aria-describedby="message-times">
+        <ul
+          className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"
+          aria-describedby="message-times"
+        >
           {page.rows.map((m) => (
             <li key={m.messageId} className="flex items-start justify-between gap-4 p-4" data-testid="message">
               <div>
                 <p className={m.status === 0 ? "font-semibold text-slate-900" : "text-slate-700"}>
-                  {m.status === 0 ? <span className="mr-2 inline-block h-2 w-2 rounded-full bg-brand-600" aria-hidden="true" /> : null}
+                  {m.status === 0 ? (
+                    <span className="mr-2 inline-block h-2 w-2 rounded-full bg-brand-600" aria-hidden="true" />
+                  ) : null}
                   {t(m.textKey, messageParams(m.params, language))}
                 </p>
                 <p className="mt-1 text-xs text-slate-600">
-                  {formatDate(m.createdAt, language, true, false)} · {t(m.status === 0 ? "center.unread" : "center.read")}
-                  {messageHref(m.ref) ? <> · <Link to={messageHref(m.ref)!} className="link" data-testid="message-link">{t(`center.open.${m.ref!.kind}`)}</Link></> : null}
+                  {formatDate(m.createdAt, language, true, false)} ·{" "}
+                  {t(m.status === 0 ? "center.unread" : "center.read")}
+                  {messageHref(m.ref) ? (
+                    <>
+                      {" "}
+                      ·{" "}
+                      <Link to={messageHref(m.ref)!} className="link" data-testid="message-link">
+                        {t(`center.open.${m.ref!.kind}`)}
+                      </Link>
+                    </>
+                  ) : null}
                 </p>
               </div>
               {m.status === 0 ? (
                 <Form method="post" action={location.pathname + location.search}>
                   <input type="hidden" name="messageId" value={m.messageId} />
-                  <button type="submit" name="intent" value="read" className="link text-sm">{t("center.markRead")}</button>
+                  <button type="submit" name="intent" value="read" className="link text-sm">
+                    {t("center.markRead")}
+                  </button>
                 </Form>
               ) : null}
             </li>
           ))}
         </ul>
       )}
-      {page.rows.length > 0 ? <p id="message-times" className="text-xs text-slate-600">{t("common:timesInZone")}</p> : null}
+      {page.rows.length > 0 ? (
+        <p id="message-times" className="text-xs text-slate-600">
+          {t("common:timesInZone")}
+        </p>
+      ) : null}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} sizes />
     </div>
   );

@@ -1,16 +1,16 @@
 import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LEDGER_ENTRY_KINDS } from "@contract/billing-codes";
-import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
-import { CompactTable, RecordTable, type Column } from "~/components/RecordTable";
-import { UsageChart } from "~/components/billing/UsageChart";
-import { IpfsUsageByGateway } from "~/components/ipfs/UsageByGateway";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { dayFromQuery, kindFromQuery } from "~/lib/bills.server";
-import { formatDate, formatDay, formatUsd, zoneHeader } from "~/lib/format";
-import { pagingOf } from "~/lib/paging";
-import { pageTitle } from "~/lib/meta";
+import { LEDGER_ENTRY_KINDS } from "#contract/billing-codes.ts";
+import { DateFilter, ListFilterForm, SelectFilter } from "#app/components/ListFilters.tsx";
+import { CompactTable, RecordTable, type Column } from "#app/components/RecordTable.tsx";
+import { UsageChart } from "#app/components/billing/UsageChart.tsx";
+import { IpfsUsageByGateway } from "#app/components/ipfs/UsageByGateway.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { dayFromQuery, kindFromQuery } from "#app/lib/bills.server.ts";
+import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = {
   i18n: ["billing", "ipfs"],
@@ -30,7 +30,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const params = url.searchParams;
-  const filter = { kind: kindFromQuery(params), dateFrom: dayFromQuery(params, "dateFrom"), dateTo: dayFromQuery(params, "dateTo") };
+  const filter = {
+    kind: kindFromQuery(params),
+    dateFrom: dayFromQuery(params, "dateFrom"),
+    dateTo: dayFromQuery(params, "dateTo"),
+  };
   const api = apiFor(request, viewer);
   const [summary, usage, ipfsUsage, transactions] = await Promise.all([
     api.load("/sys/account/summary", {}),
@@ -41,11 +45,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ summary, usage, ipfsUsage, transactions: transactions.page, filter, language: viewer.language });
 }
 
-function Figure({ label, hint, cents, testId, language }: { label: string; hint: string; cents: number; testId: string; language: "en" | "zh-CN" }) {
+function Figure({
+  label,
+  hint,
+  cents,
+  testId,
+  language,
+}: {
+  label: string;
+  hint: string;
+  cents: number;
+  testId: string;
+  language: "en" | "zh-CN";
+}) {
   return (
     <div className="card !p-5">
       <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900" data-testid={testId}>{formatUsd(cents, language)}</dd>
+      <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900" data-testid={testId}>
+        {formatUsd(cents, language)}
+      </dd>
       <dd className="mt-1 text-xs text-slate-500">{hint}</dd>
     </div>
   );
@@ -53,11 +71,25 @@ function Figure({ label, hint, cents, testId, language }: { label: string; hint:
 
 function Signed({ cents, language }: { cents: number; language: "en" | "zh-CN" }) {
   if (cents === 0) return <span className="text-slate-400">—</span>;
-  return <span className={cents > 0 ? "text-green-700" : "text-slate-900"}>{cents > 0 ? "+" : "−"}{formatUsd(Math.abs(cents), language)}</span>;
+  return (
+    <span className={cents > 0 ? "text-green-700" : "text-slate-900"}>
+      {cents > 0 ? "+" : "−"}
+      {formatUsd(Math.abs(cents), language)}
+    </span>
+  );
 }
 
 /** The latest few recharges or withdrawals, with a link to all of them (the record's number as a tooltip). */
-function RecentRecords<Row>({ id, title, allTo, allLabel, none, rows, rowKey, columns }: {
+function RecentRecords<Row>({
+  id,
+  title,
+  allTo,
+  allLabel,
+  none,
+  rows,
+  rowKey,
+  columns,
+}: {
   id: string;
   title: string;
   allTo: string;
@@ -70,8 +102,12 @@ function RecentRecords<Row>({ id, title, allTo, allLabel, none, rows, rowKey, co
   return (
     <section aria-labelledby={`${id}-title`} className="card overflow-x-auto">
       <div className="flex items-center justify-between gap-2">
-        <h2 id={`${id}-title`} className="font-semibold">{title}</h2>
-        <Link to={allTo} className="link text-sm">{allLabel}</Link>
+        <h2 id={`${id}-title`} className="font-semibold">
+          {title}
+        </h2>
+        <Link to={allTo} className="link text-sm">
+          {allLabel}
+        </Link>
       </div>
       {rows.length === 0 ? (
         <p className="mt-3 text-sm text-slate-500">{none}</p>
@@ -88,15 +124,34 @@ export default function MyAccount() {
   const { summary, usage, ipfsUsage, transactions, filter, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("billing");
   const columns: Column<Entry>[] = [
-    { header: zoneHeader(t, t("transactions.time")), className: "whitespace-nowrap text-slate-600", cell: (e) => formatDate(e.createdAt, language, true, false) },
+    {
+      header: zoneHeader(t, t("transactions.time")),
+      className: "whitespace-nowrap text-slate-600",
+      cell: (e) => formatDate(e.createdAt, language, true, false),
+    },
     { header: t("transactions.kind"), cell: (e) => t(`kinds.${e.kind}`) },
     {
       header: t("transactions.reference"),
       className: "font-mono text-xs",
-      cell: (e) => (e.billId !== null && e.reference ? <Link to={`/g/home/userCenter/BillDetail?billId=${e.billId}`} className="link">{e.reference}</Link> : (e.reference ?? "—")),
+      cell: (e) =>
+        e.billId !== null && e.reference ? (
+          <Link to={`/g/home/userCenter/BillDetail?billId=${e.billId}`} className="link">
+            {e.reference}
+          </Link>
+        ) : (
+          (e.reference ?? "—")
+        ),
     },
-    { header: t("transactions.balanceChange"), numeric: true, cell: (e) => <Signed cents={e.balanceDelta} language={language} /> },
-    { header: t("transactions.invoiceableChange"), numeric: true, cell: (e) => <Signed cents={e.invoiceableDelta} language={language} /> },
+    {
+      header: t("transactions.balanceChange"),
+      numeric: true,
+      cell: (e) => <Signed cents={e.balanceDelta} language={language} />,
+    },
+    {
+      header: t("transactions.invoiceableChange"),
+      numeric: true,
+      cell: (e) => <Signed cents={e.invoiceableDelta} language={language} />,
+    },
     { header: t("transactions.balanceAfter"), numeric: true, cell: (e) => formatUsd(e.balanceAfter, language) },
   ];
   return (
@@ -105,82 +160,185 @@ export default function MyAccount() {
 
       <section aria-label={t("account.figures")}>
         <dl className="grid gap-4 sm:grid-cols-3">
-          <Figure label={t("account.balance")} hint={t("account.balanceHint")} cents={summary.balanceCents} testId="balance" language={language} />
-          <Figure label={t("account.withdrawable")} hint={t("account.withdrawableHint")} cents={summary.withdrawableCents} testId="withdrawable" language={language} />
-          <Figure label={t("account.invoiceable")} hint={t("account.invoiceableHint")} cents={summary.invoiceableCents} testId="invoiceable" language={language} />
+          <Figure
+            label={t("account.balance")}
+            hint={t("account.balanceHint")}
+            cents={summary.balanceCents}
+            testId="balance"
+            language={language}
+          />
+          <Figure
+            label={t("account.withdrawable")}
+            hint={t("account.withdrawableHint")}
+            cents={summary.withdrawableCents}
+            testId="withdrawable"
+            language={language}
+          />
+          <Figure
+            label={t("account.invoiceable")}
+            hint={t("account.invoiceableHint")}
+            cents={summary.invoiceableCents}
+            testId="invoiceable"
+            language={language}
+          />
         </dl>
         {summary.unpaidBills > 0 ? (
           <p role="status" className="mt-3 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
             <span data-testid="unpaid-bills">{t("account.unpaid", { count: summary.unpaidBills })}</span>{" "}
-            <Link to="/g/home/userCenter/MyBills?payState=1" className="link font-medium">{t("account.unpaidLink")}</Link>
+            <Link to="/g/home/userCenter/MyBills?payState=1" className="link font-medium">
+              {t("account.unpaidLink")}
+            </Link>
           </p>
         ) : null}
       </section>
 
       <div className="grid gap-4 lg:grid-cols-2">
         <section aria-labelledby="card-title" className="card">
-          <h2 id="card-title" className="font-semibold">{t("account.card.title")}</h2>
+          <h2 id="card-title" className="font-semibold">
+            {t("account.card.title")}
+          </h2>
           {summary.card ? (
             <p className="mt-3 text-lg" data-testid="card">
-              <span className="font-medium">{summary.card.brand}</span> <span className="tracking-widest text-slate-500">••••</span> {summary.card.last4}
+              <span className="font-medium">{summary.card.brand}</span>{" "}
+              <span className="tracking-widest text-slate-500">••••</span> {summary.card.last4}
               {summary.card.expMonth && summary.card.expYear ? (
-                <span className="ml-3 text-sm text-slate-500">{t("account.card.expires", { month: String(summary.card.expMonth).padStart(2, "0"), year: String(summary.card.expYear).slice(-2) })}</span>
+                <span className="ml-3 text-sm text-slate-500">
+                  {t("account.card.expires", {
+                    month: String(summary.card.expMonth).padStart(2, "0"),
+                    year: String(summary.card.expYear).slice(-2),
+                  })}
+                </span>
               ) : null}
             </p>
           ) : (
-            <p className="mt-3 text-slate-500" data-testid="card">{t("account.card.none")}</p>
+            <p className="mt-3 text-slate-500" data-testid="card">
+              {t("account.card.none")}
+            </p>
           )}
-          <Link to={`${ACCOUNT}/Update`} className="link mt-3 inline-block text-sm">{summary.card ? t("account.card.update") : t("account.card.add")}</Link>
+          <Link to={`${ACCOUNT}/Update`} className="link mt-3 inline-block text-sm">
+            {summary.card ? t("account.card.update") : t("account.card.add")}
+          </Link>
         </section>
         <section aria-labelledby="actions-title" className="card">
-          <h2 id="actions-title" className="font-semibold">{t("account.actions.title")}</h2>
+          <h2 id="actions-title" className="font-semibold">
+            {t("account.actions.title")}
+          </h2>
           <div className="mt-3 flex flex-wrap gap-2">
-            <Link to={`${ACCOUNT}/Recharge`} className="btn-primary">{t("account.actions.recharge")}</Link>
-            <Link to={`${ACCOUNT}/Withdraw`} className="btn-secondary">{t("account.actions.withdraw")}</Link>
-            <Link to="/g/home/userCenter/Invoices" className="btn-secondary">{t("account.actions.invoice")}</Link>
+            <Link to={`${ACCOUNT}/Recharge`} className="btn-primary">
+              {t("account.actions.recharge")}
+            </Link>
+            <Link to={`${ACCOUNT}/Withdraw`} className="btn-secondary">
+              {t("account.actions.withdraw")}
+            </Link>
+            <Link to="/g/home/userCenter/Invoices" className="btn-secondary">
+              {t("account.actions.invoice")}
+            </Link>
           </div>
         </section>
       </div>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <RecentRecords id="recharges" title={t("account.recharges.title")} allTo={`${ACCOUNT}/Recharge`} allLabel={t("account.recharges.all")}
-          none={t("account.recharges.none")} rows={summary.recharges} rowKey={(r) => r.paymentNo} columns={[
-            { header: zoneHeader(t, t("account.recharges.time")), className: "whitespace-nowrap text-slate-600", cell: (r) => formatDate(r.createdAt, language, true, false) },
+        <RecentRecords
+          id="recharges"
+          title={t("account.recharges.title")}
+          allTo={`${ACCOUNT}/Recharge`}
+          allLabel={t("account.recharges.all")}
+          none={t("account.recharges.none")}
+          rows={summary.recharges}
+          rowKey={(r) => r.paymentNo}
+          columns={[
+            {
+              header: zoneHeader(t, t("account.recharges.time")),
+              className: "whitespace-nowrap text-slate-600",
+              cell: (r) => formatDate(r.createdAt, language, true, false),
+            },
             { header: t("account.recharges.amount"), numeric: true, cell: (r) => formatUsd(r.amountCents, language) },
-            { header: t("account.recharges.method"), cell: (r) => t(`payTypes.${r.payType}`, { defaultValue: r.payType }) },
-            { header: t("account.recharges.status"), cell: (r) => t(`payStates.${r.status}`, { defaultValue: String(r.status) }) },
-          ]} />
-        <RecentRecords id="withdrawals" title={t("account.withdrawals.title")} allTo={`${ACCOUNT}/Withdraw`} allLabel={t("account.withdrawals.all")}
-          none={t("account.withdrawals.none")} rows={summary.withdrawals} rowKey={(w) => w.withdrawalNo} columns={[
-            { header: zoneHeader(t, t("account.withdrawals.time")), className: "whitespace-nowrap text-slate-600", cell: (w) => formatDate(w.createdAt, language, true, false) },
+            {
+              header: t("account.recharges.method"),
+              cell: (r) => t(`payTypes.${r.payType}`, { defaultValue: r.payType }),
+            },
+            {
+              header: t("account.recharges.status"),
+              cell: (r) => t(`payStates.${r.status}`, { defaultValue: String(r.status) }),
+            },
+          ]}
+        />
+        <RecentRecords
+          id="withdrawals"
+          title={t("account.withdrawals.title")}
+          allTo={`${ACCOUNT}/Withdraw`}
+          allLabel={t("account.withdrawals.all")}
+          none={t("account.withdrawals.none")}
+          rows={summary.withdrawals}
+          rowKey={(w) => w.withdrawalNo}
+          columns={[
+            {
+              header: zoneHeader(t, t("account.withdrawals.time")),
+              className: "whitespace-nowrap text-slate-600",
+              cell: (w) => formatDate(w.createdAt, language, true, false),
+            },
             { header: t("account.withdrawals.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
-            { header: t("account.withdrawals.status"), cell: (w) => t(`withdrawalStates.${w.state}`, { defaultValue: String(w.state) }) },
-            { header: t("account.withdrawals.expectedArrival"), cell: (w) => formatDay(w.expectedArrival, language) || "—" },
-          ]} />
+            {
+              header: t("account.withdrawals.status"),
+              cell: (w) => t(`withdrawalStates.${w.state}`, { defaultValue: String(w.state) }),
+            },
+            {
+              header: t("account.withdrawals.expectedArrival"),
+              cell: (w) => formatDay(w.expectedArrival, language) || "—",
+            },
+          ]}
+        />
       </div>
 
       <section aria-labelledby="usage-title" className="card">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="usage-title" className="font-semibold">{t("usage.title")}</h2>
-          <p className="text-sm text-slate-600" data-testid="usage-total">{t("usage.total", { gb: usage.totalGb.toFixed(2) })}</p>
+          <h2 id="usage-title" className="font-semibold">
+            {t("usage.title")}
+          </h2>
+          <p className="text-sm text-slate-600" data-testid="usage-total">
+            {t("usage.total", { gb: usage.totalGb.toFixed(2) })}
+          </p>
         </div>
         <p className="mt-1 text-sm text-slate-500">{t("usage.intro")}</p>
-        <div className="mt-4"><UsageChart usage={usage} language={language} /></div>
+        <div className="mt-4">
+          <UsageChart usage={usage} language={language} />
+        </div>
       </section>
 
       <IpfsUsageByGateway usage={ipfsUsage} language={language} />
 
       <section aria-labelledby="transactions-title" className="space-y-3" id="transactions">
-        <h2 id="transactions-title" className="font-semibold">{t("transactions.title")}</h2>
-        <ListFilterForm label={t("transactions.filters")} action="#transactions" grid="lg:grid-cols-4" searchLabel={t("transactions.search")}
-          resetLabel={t("transactions.reset")} resetTo={`${ACCOUNT}#transactions`}>
-          <SelectFilter id="kind" label={t("transactions.kind")} value={filter.kind} allLabel={t("transactions.allKinds")}
-            options={LEDGER_ENTRY_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))} />
+        <h2 id="transactions-title" className="font-semibold">
+          {t("transactions.title")}
+        </h2>
+        <ListFilterForm
+          label={t("transactions.filters")}
+          action="#transactions"
+          grid="lg:grid-cols-4"
+          searchLabel={t("transactions.search")}
+          resetLabel={t("transactions.reset")}
+          resetTo={`${ACCOUNT}#transactions`}
+        >
+          <SelectFilter
+            id="kind"
+            label={t("transactions.kind")}
+            value={filter.kind}
+            allLabel={t("transactions.allKinds")}
+            options={LEDGER_ENTRY_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+          />
           <DateFilter id="tx-from" name="dateFrom" label={t("transactions.from")} value={filter.dateFrom} />
           <DateFilter id="tx-to" name="dateTo" label={t("transactions.to")} value={filter.dateTo} />
         </ListFilterForm>
-        <RecordTable page={transactions} sizes columns={columns} rowKey={(e) => e.entryId} rowTestId="transaction" testId="transactions"
-          empty={t("transactions.none")} emptyTestId="transactions-empty" />
+        <RecordTable
+          page={transactions}
+          sizes
+          columns={columns}
+          rowKey={(e) => e.entryId}
+          rowTestId="transaction"
+          testId="transactions"
+          empty={t("transactions.none")}
+          emptyTestId="transactions-empty"
+        />
       </section>
     </div>
   );

@@ -3,21 +3,30 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PAY_TYPES, rechargeSchema } from "@contract/payments";
-import { ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { AccountPageHeading, PaymentStatusBadge, RemittanceInstructions, WalletSummary } from "~/components/payments/bits";
-import { RecordTable } from "~/components/RecordTable";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { newIdempotencyKey } from "~/lib/payments.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { PAY_TYPES, rechargeSchema } from "#contract/payments.ts";
+import { ErrorList, FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import {
+  AccountPageHeading,
+  PaymentStatusBadge,
+  RemittanceInstructions,
+  WalletSummary,
+} from "#app/components/payments/bits.tsx";
+import { RecordTable } from "#app/components/RecordTable.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = {
   i18n: ["payments"],
-  breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" }, { key: "titles.recharge" }],
+  breadcrumb: [
+    { key: "menu.userCenter" },
+    { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" },
+    { key: "titles.recharge" },
+  ],
 };
 export const meta = pageTitle("recharge");
 
@@ -41,14 +50,19 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
   // The provider's checkout is another site: the browser loads it as a document.
   if (result.data.redirectUrl) return redirectDocument(result.data.redirectUrl);
-  return redirect(`/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${encodeURIComponent(result.data.payment.paymentNo)}`);
+  return redirect(
+    `/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${encodeURIComponent(result.data.payment.paymentNo)}`,
+  );
 }
 
 export default function RechargePage() {
   const { page, totals, idempotencyKey, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("payments");
-  const [form, fields] = useSchemaForm(rechargeSchema, actionData?.result, { id: "recharge", defaultValue: { payType: "GT0001", idempotencyKey } });
+  const [form, fields] = useSchemaForm(rechargeSchema, actionData?.result, {
+    id: "recharge",
+    defaultValue: { payType: "GT0001", idempotencyKey },
+  });
   return (
     <div className="space-y-6">
       <AccountPageHeading title={t("recharge.title")} />
@@ -65,16 +79,32 @@ export default function RechargePage() {
                 <div className="space-y-2">
                   {PAY_TYPES.map((type) => (
                     <label key={type} className="flex items-center gap-2 text-sm">
-                      <input type="radio" name={fields.payType.name} value={type} defaultChecked={(fields.payType.initialValue ?? "GT0001") === type}
-                        key={`${fields.payType.key}-${type}`} className="h-4 w-4 text-brand-600" />
+                      <input
+                        type="radio"
+                        name={fields.payType.name}
+                        value={type}
+                        defaultChecked={(fields.payType.initialValue ?? "GT0001") === type}
+                        key={`${fields.payType.key}-${type}`}
+                        className="h-4 w-4 text-brand-600"
+                      />
                       {t(`payTypes.${type}`)}
                     </label>
                   ))}
                 </div>
                 <ErrorList id={fields.payType.errorId} errors={fields.payType.errors} />
               </fieldset>
-              <TextField field={fields.amount} label={t("recharge.amount")} hint={t("recharge.amountHint")} autoComplete="off" />
-              <TextField field={fields.remittanceRef} label={t("recharge.remittanceRef")} hint={t("recharge.remittanceRefHint")} autoComplete="off" />
+              <TextField
+                field={fields.amount}
+                label={t("recharge.amount")}
+                hint={t("recharge.amountHint")}
+                autoComplete="off"
+              />
+              <TextField
+                field={fields.remittanceRef}
+                label={t("recharge.remittanceRef")}
+                hint={t("recharge.remittanceRefHint")}
+                autoComplete="off"
+              />
               <p className="text-xs text-slate-500">{t("recharge.providerNote")}</p>
               <SubmitButton>{t("recharge.submit")}</SubmitButton>
             </Form>
@@ -84,28 +114,42 @@ export default function RechargePage() {
       </div>
       <section>
         <h2 className="mb-2 text-lg font-semibold">{t("recharge.records")}</h2>
-        <RecordTable page={page} rowKey={(p) => p.paymentNo} rowTestId="recharge-row" testId="recharge-records" empty={t("recharge.empty")} columns={[
-          {
-            header: t("recharge.columns.no"),
-            className: "font-mono",
-            cell: (p) => <Link className="link" to={`/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${p.paymentNo}`}>{p.paymentNo}</Link>,
-          },
-          { header: t("recharge.columns.time"), cell: (p) => formatDate(p.createdAt, language, true) },
-          { header: t("recharge.columns.method"), cell: (p) => t(`payTypes.${p.payType}`) },
-          { header: t("recharge.columns.amount"), numeric: true, cell: (p) => formatUsd(p.amountCents, language) },
-          { header: t("recharge.columns.status"), cell: (p) => <PaymentStatusBadge status={p.status} payType={p.payType} inReview={p.inReview} /> },
-          {
-            header: t("recharge.columns.note"),
-            className: "text-slate-600",
-            cell: (p) => (
-              <>
-                {p.failureReason ? t(`reasons.${p.failureReason}`) : null}
-                {p.reviewComments ? ` ${p.reviewComments}` : null}
-                {p.remittanceRef ? <span className="block text-xs">{p.remittanceRef}</span> : null}
-              </>
-            ),
-          },
-        ]} />
+        <RecordTable
+          page={page}
+          rowKey={(p) => p.paymentNo}
+          rowTestId="recharge-row"
+          testId="recharge-records"
+          empty={t("recharge.empty")}
+          columns={[
+            {
+              header: t("recharge.columns.no"),
+              className: "font-mono",
+              cell: (p) => (
+                <Link className="link" to={`/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${p.paymentNo}`}>
+                  {p.paymentNo}
+                </Link>
+              ),
+            },
+            { header: t("recharge.columns.time"), cell: (p) => formatDate(p.createdAt, language, true) },
+            { header: t("recharge.columns.method"), cell: (p) => t(`payTypes.${p.payType}`) },
+            { header: t("recharge.columns.amount"), numeric: true, cell: (p) => formatUsd(p.amountCents, language) },
+            {
+              header: t("recharge.columns.status"),
+              cell: (p) => <PaymentStatusBadge status={p.status} payType={p.payType} inReview={p.inReview} />,
+            },
+            {
+              header: t("recharge.columns.note"),
+              className: "text-slate-600",
+              cell: (p) => (
+                <>
+                  {p.failureReason ? t(`reasons.${p.failureReason}`) : null}
+                  {p.reviewComments ? ` ${p.reviewComments}` : null}
+                  {p.remittanceRef ? <span className="block text-xs">{p.remittanceRef}</span> : null}
+                </>
+              ),
+            },
+          ]}
+        />
       </section>
     </div>
   );

@@ -1,12 +1,12 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorView } from "~/components/ErrorView";
-import { PaymentStatusBadge, RemittanceInstructions } from "~/components/payments/bits";
-import { apiFor, notFound, requireUser } from "~/lib/api.server";
-import { formatDate, formatUsd } from "~/lib/format";
-import { recordNumberParam } from "~/lib/params";
-import { pageTitleRefreshing, useRefreshWhile } from "~/lib/pending-refresh";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { PaymentStatusBadge, RemittanceInstructions } from "#app/components/payments/bits.tsx";
+import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { recordNumberParam } from "#app/lib/params.ts";
+import { pageTitleRefreshing, useRefreshWhile } from "#app/lib/pending-refresh.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -53,21 +53,35 @@ export default function RechargeReturnPage() {
         {payment.status === 15 ? <p className="text-green-700">{t("result.paid", { amount })}</p> : null}
         {waiting ? (
           <p role="status" className="text-amber-800">
-            {t("result.waiting")} <Link className="link" to={location.pathname + location.search}>{t("result.refresh")}</Link>
+            {t("result.waiting")}{" "}
+            <Link className="link" to={location.pathname + location.search}>
+              {t("result.refresh")}
+            </Link>
           </p>
         ) : null}
-        {payment.inReview ? <p role="status" className="text-amber-800">{t("result.inReview", { amount })}</p> : null}
+        {payment.inReview ? (
+          <p role="status" className="text-amber-800">
+            {t("result.inReview", { amount })}
+          </p>
+        ) : null}
         {payment.status === 2 && offline ? <p>{t("result.offline", { amount })}</p> : null}
         {payment.status === 5 ? (
           <p className="text-red-700">
-            {t("result.failed")} {payment.failureReason ? t(`reasons.${payment.failureReason}`) : null} {payment.reviewComments ?? null}
+            {t("result.failed")} {payment.failureReason ? t(`reasons.${payment.failureReason}`) : null}{" "}
+            {payment.reviewComments ?? null}
           </p>
         ) : null}
         {payment.status === 10 && !payment.inReview ? <p className="text-slate-700">{t("result.expired")}</p> : null}
-        <p className="font-medium" data-testid="balance">{t("result.newBalance", { balance: formatUsd(totals.balanceCents, language) })}</p>
+        <p className="font-medium" data-testid="balance">
+          {t("result.newBalance", { balance: formatUsd(totals.balanceCents, language) })}
+        </p>
         <div className="flex flex-wrap gap-3 pt-2">
-          <Link to="/g/home/userCenter/MyAccount/Recharge" className="btn-primary">{t("result.again")}</Link>
-          <Link to="/g/home/userCenter/MyAccount" className="btn-secondary">{t("account.backToAccount")}</Link>
+          <Link to="/g/home/userCenter/MyAccount/Recharge" className="btn-primary">
+            {t("result.again")}
+          </Link>
+          <Link to="/g/home/userCenter/MyAccount" className="btn-secondary">
+            {t("account.backToAccount")}
+          </Link>
         </div>
       </div>
       {payment.status === 2 && offline ? <RemittanceInstructions paymentNo={payment.paymentNo} /> : null}

@@ -3,24 +3,28 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { withdrawFormSchema } from "@contract/payments";
-import { toCents } from "@contract/rules";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { FormErrors, TextField } from "~/components/forms";
-import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "~/components/payments/bits";
-import { RecordTable } from "~/components/RecordTable";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate, formatDay, formatUsd } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { pageParam } from "~/lib/params";
-import { newIdempotencyKey } from "~/lib/payments.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { withdrawFormSchema } from "#contract/payments.ts";
+import { toCents } from "#contract/rules.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { FormErrors, TextField } from "#app/components/forms.tsx";
+import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "#app/components/payments/bits.tsx";
+import { RecordTable } from "#app/components/RecordTable.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate, formatDay, formatUsd } from "#app/lib/format.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pageParam } from "#app/lib/params.ts";
+import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = {
   i18n: ["payments"],
-  breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" }, { key: "titles.withdraw" }],
+  breadcrumb: [
+    { key: "menu.userCenter" },
+    { key: "menu.myAccount", to: "/g/home/userCenter/MyAccount" },
+    { key: "titles.withdraw" },
+  ],
 };
 export const meta = pageTitle("withdraw");
 
@@ -45,7 +49,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const formData = await request.formData();
   const api = apiFor(request, viewer);
-  const { totals } = await api.load("/sys/account/withdrawList", { page: { pageSize: 1, pageIndex: 1, condition: {} } });
+  const { totals } = await api.load("/sys/account/withdrawList", {
+    page: { pageSize: 1, pageIndex: 1, condition: {} },
+  });
   const submission = parseWithZod(formData, { schema: withdrawFormSchema(totals.withdrawableCents) });
   if (submission.status !== "success") return json({ result: submission.reply(), confirm: null }, { status: 400 });
   if (formData.get("confirmed") !== "yes") return json({ result: submission.reply(), confirm: submission.value });
@@ -59,31 +65,48 @@ export default function WithdrawPage() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("payments");
   const schema = withdrawFormSchema(totals.withdrawableCents);
-  const [form, fields] = useSchemaForm(schema, actionData?.result, { id: "withdraw", defaultValue: { idempotencyKey } });
+  const [form, fields] = useSchemaForm(schema, actionData?.result, {
+    id: "withdraw",
+    defaultValue: { idempotencyKey },
+  });
   // With JavaScript the dialog opens only for an amount the server would take to its confirm step.
   const canOpen = () => {
     const element = document.getElementById(form.id);
-    const ok = element instanceof HTMLFormElement && schema.safeParse(Object.fromEntries(new FormData(element))).success;
+    const ok =
+      element instanceof HTMLFormElement && schema.safeParse(Object.fromEntries(new FormData(element))).success;
     if (!ok) form.validate();
     return ok;
   };
   const confirm = actionData?.confirm;
   const typed = fields.amount.value;
-  const typedUsd = typed && /^[0-9]+(\.[0-9]{1,2})?$/.test(typed) ? formatUsd(toCents(typed), language) : typed ?? "";
+  const typedUsd = typed && /^[0-9]+(\.[0-9]{1,2})?$/.test(typed) ? formatUsd(toCents(typed), language) : (typed ?? "");
   return (
     <div className="space-y-6">
       <AccountPageHeading title={t("withdraw.title")} />
       <WalletSummary totals={totals} language={language} />
       {confirm ? (
-        <div className="card max-w-lg" role="alertdialog" aria-labelledby="withdraw-confirm-title" data-testid="confirm-step">
-          <h2 id="withdraw-confirm-title" className="text-lg font-semibold">{t("withdraw.confirmTitle")}</h2>
-          <p className="mt-2 text-slate-600">{t("withdraw.confirmQuestion", { amount: formatUsd(toCents(confirm.amount), language) })}</p>
+        <div
+          className="card max-w-lg"
+          role="alertdialog"
+          aria-labelledby="withdraw-confirm-title"
+          data-testid="confirm-step"
+        >
+          <h2 id="withdraw-confirm-title" className="text-lg font-semibold">
+            {t("withdraw.confirmTitle")}
+          </h2>
+          <p className="mt-2 text-slate-600">
+            {t("withdraw.confirmQuestion", { amount: formatUsd(toCents(confirm.amount), language) })}
+          </p>
           <Form method="post" className="mt-4 flex justify-end gap-2">
             <input type="hidden" name="amount" value={confirm.amount} />
             <input type="hidden" name="idempotencyKey" value={confirm.idempotencyKey} />
             <input type="hidden" name="confirmed" value="yes" />
-            <Link to={PATH} className="btn-secondary">{t("ops.cancel")}</Link>
-            <button type="submit" className="btn-primary">{t("withdraw.confirm")}</button>
+            <Link to={PATH} className="btn-secondary">
+              {t("ops.cancel")}
+            </Link>
+            <button type="submit" className="btn-primary">
+              {t("withdraw.confirm")}
+            </button>
           </Form>
         </div>
       ) : (
@@ -93,24 +116,51 @@ export default function WithdrawPage() {
             <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
               <FormErrors id={form.errorId} errors={form.errors} />
               <input {...getInputProps(fields.idempotencyKey, { type: "hidden" })} key={fields.idempotencyKey.key} />
-              <TextField field={fields.amount} label={t("withdraw.amount")} hint={t("withdraw.amountHint", { max: formatUsd(totals.withdrawableCents, language) })} autoComplete="off" />
+              <TextField
+                field={fields.amount}
+                label={t("withdraw.amount")}
+                hint={t("withdraw.amountHint", { max: formatUsd(totals.withdrawableCents, language) })}
+                autoComplete="off"
+              />
               <p className="text-xs text-slate-500">{t("withdraw.arrival")}</p>
-              <ConfirmSubmit formId={form.id} label={t("withdraw.submit")} title={t("withdraw.confirmTitle")}
-                question={t("withdraw.confirmQuestion", { amount: typedUsd })} confirmLabel={t("withdraw.confirm")} className="btn-primary w-full" canOpen={canOpen} />
+              <ConfirmSubmit
+                formId={form.id}
+                label={t("withdraw.submit")}
+                title={t("withdraw.confirmTitle")}
+                question={t("withdraw.confirmQuestion", { amount: typedUsd })}
+                confirmLabel={t("withdraw.confirm")}
+                className="btn-primary w-full"
+                canOpen={canOpen}
+              />
             </Form>
           </FormProvider>
         </div>
       )}
       <section>
         <h2 className="mb-2 text-lg font-semibold">{t("withdraw.records")}</h2>
-        <RecordTable page={page} rowKey={(w) => w.withdrawalNo} rowTestId="withdrawal-row" testId="withdrawal-records" empty={t("withdraw.empty")} columns={[
-          { header: t("withdraw.columns.no"), className: "font-mono", cell: (w) => w.withdrawalNo },
-          { header: t("withdraw.columns.time"), cell: (w) => formatDate(w.createdAt, language, true) },
-          { header: t("withdraw.columns.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
-          { header: t("withdraw.columns.status"), cell: (w) => <WithdrawalStateBadge state={w.state} /> },
-          { header: t("withdraw.columns.arrival"), cellTestId: "arrival", cell: (w) => formatDay(w.expectedArrival, language) },
-          { header: t("withdraw.columns.comments"), className: "text-slate-600", cell: (w) => w.reviewComments ?? "" },
-        ]} />
+        <RecordTable
+          page={page}
+          rowKey={(w) => w.withdrawalNo}
+          rowTestId="withdrawal-row"
+          testId="withdrawal-records"
+          empty={t("withdraw.empty")}
+          columns={[
+            { header: t("withdraw.columns.no"), className: "font-mono", cell: (w) => w.withdrawalNo },
+            { header: t("withdraw.columns.time"), cell: (w) => formatDate(w.createdAt, language, true) },
+            { header: t("withdraw.columns.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
+            { header: t("withdraw.columns.status"), cell: (w) => <WithdrawalStateBadge state={w.state} /> },
+            {
+              header: t("withdraw.columns.arrival"),
+              cellTestId: "arrival",
+              cell: (w) => formatDay(w.expectedArrival, language),
+            },
+            {
+              header: t("withdraw.columns.comments"),
+              className: "text-slate-600",
+              cell: (w) => w.reviewComments ?? "",
+            },
+          ]}
+        />
       </section>
     </div>
   );

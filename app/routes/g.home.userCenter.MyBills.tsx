@@ -1,18 +1,18 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DateFilter, ListFilterForm, SelectFilter } from "~/components/ListFilters";
-import { PayStateBadge } from "~/components/billing/PayStateBadge";
-import { PayBillsForm, PayFailure } from "~/components/BlockedAction";
-import { RecordTable, type Column } from "~/components/RecordTable";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { BILL_TYPE_OPTIONS, billDetailHref, billSubject, billTypeLabel, PAY_STATE_OPTIONS } from "~/lib/bills";
-import { billFilterFromQuery } from "~/lib/bills.server";
-import { formatDate, formatUsd, zoneHeader } from "~/lib/format";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
-import { payBillsAndReturn, type PayManyFailure } from "~/lib/unpaid-guard.server";
+import { DateFilter, ListFilterForm, SelectFilter } from "#app/components/ListFilters.tsx";
+import { PayStateBadge } from "#app/components/billing/PayStateBadge.tsx";
+import { PayBillsForm, PayFailure } from "#app/components/BlockedAction.tsx";
+import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { BILL_TYPE_OPTIONS, billDetailHref, billSubject, billTypeLabel, PAY_STATE_OPTIONS } from "#app/lib/bills.ts";
+import { billFilterFromQuery } from "#app/lib/bills.server.ts";
+import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
+import { payBillsAndReturn, type PayManyFailure } from "#app/lib/unpaid-guard.server.ts";
 
 export const handle = {
   i18n: ["billing"],
@@ -40,7 +40,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const balanceCents = confirming ? (await api.load("/sys/account/summary", {})).balanceCents : null;
   url.searchParams.delete("confirm");
   const here = url.pathname + url.search;
-  return json({ ...data, filter, due, confirming, balanceCents, here, idempotencyKey: crypto.randomUUID(), language: viewer.language, now: Date.now() });
+  return json({
+    ...data,
+    filter,
+    due,
+    confirming,
+    balanceCents,
+    here,
+    idempotencyKey: crypto.randomUUID(),
+    language: viewer.language,
+    now: Date.now(),
+  });
 }
 
 /** The page's one form: Pay all (intent payAll) from its confirmation step; any other intent is a 400. */
@@ -54,37 +64,65 @@ export async function action({ request }: ActionFunctionArgs) {
 type Bill = SerializeFrom<typeof loader>["page"]["rows"][number];
 
 export default function MyBills() {
-  const { page, filter, due, confirming, balanceCents, here, idempotencyKey, language, now } = useLoaderData<typeof loader>();
+  const { page, filter, due, confirming, balanceCents, here, idempotencyKey, language, now } =
+    useLoaderData<typeof loader>();
   const failure = useActionData<PayManyFailure>();
   const { t } = useTranslation("billing");
-  const exportQuery = new URLSearchParams(
-    Object.entries(filter).map(([k, v]) => [k, String(v)]),
-  ).toString();
+  const exportQuery = new URLSearchParams(Object.entries(filter).map(([k, v]) => [k, String(v)])).toString();
   const overdue = (b: Bill) => b.payState === 1 && Date.parse(b.deadline) <= now;
   // Prepaid bills past their deadline are about to expire; usage bills stay payable (ADR 006).
   const payable = (b: Bill) => b.payState === 1 && (b.payMode === 2 || !overdue(b));
   const columns: Column<Bill>[] = [
-    { header: t("bills.billNo"), className: "whitespace-nowrap font-mono text-xs", cell: (b) => <Link to={billDetailHref(b)} className="link">{b.billNo}</Link> },
+    {
+      header: t("bills.billNo"),
+      className: "whitespace-nowrap font-mono text-xs",
+      cell: (b) => (
+        <Link to={billDetailHref(b)} className="link">
+          {b.billNo}
+        </Link>
+      ),
+    },
     {
       header: t("bills.service"),
       cell: (b) => (
         <>
           <span className="block text-slate-900">{billSubject(t, b)}</span>
-          <span className="block text-xs text-slate-500">{billTypeLabel(t, b.billType)} · {t(`cycles.${b.cycle}`, { defaultValue: "" })}</span>
+          <span className="block text-xs text-slate-500">
+            {billTypeLabel(t, b.billType)} · {t(`cycles.${b.cycle}`, { defaultValue: "" })}
+          </span>
         </>
       ),
     },
-    { header: t("bills.amount"), numeric: true, className: "whitespace-nowrap", cell: (b) => formatUsd(b.payCents, language) },
+    {
+      header: t("bills.amount"),
+      numeric: true,
+      className: "whitespace-nowrap",
+      cell: (b) => formatUsd(b.payCents, language),
+    },
     { header: t("bills.status"), cell: (b) => <PayStateBadge payState={b.payState} overdue={overdue(b)} /> },
-    { header: zoneHeader(t, t("bills.created")), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.createdAt, language, true, false) },
-    { header: zoneHeader(t, t("bills.deadline")), className: "whitespace-nowrap text-slate-600", cell: (b) => formatDate(b.deadline, language, true, false) },
+    {
+      header: zoneHeader(t, t("bills.created")),
+      className: "whitespace-nowrap text-slate-600",
+      cell: (b) => formatDate(b.createdAt, language, true, false),
+    },
+    {
+      header: zoneHeader(t, t("bills.deadline")),
+      className: "whitespace-nowrap text-slate-600",
+      cell: (b) => formatDate(b.deadline, language, true, false),
+    },
     {
       header: t("bills.actions"),
       className: "whitespace-nowrap",
       cell: (b) => (
         <>
-          <Link to={billDetailHref(b)} className="link">{t("bills.details")}</Link>
-          {payable(b) ? <Link to={billDetailHref(b, "&confirm=pay")} className="link ml-3 font-medium">{t("bills.pay")}</Link> : null}
+          <Link to={billDetailHref(b)} className="link">
+            {t("bills.details")}
+          </Link>
+          {payable(b) ? (
+            <Link to={billDetailHref(b, "&confirm=pay")} className="link ml-3 font-medium">
+              {t("bills.pay")}
+            </Link>
+          ) : null}
         </>
       ),
     },
@@ -99,38 +137,102 @@ export default function MyBills() {
         <section aria-labelledby="due-title" className="card space-y-3 border-amber-200" data-testid="bills-due">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <div>
-              <h2 id="due-title" className="font-semibold">{t("bills.due.title")}</h2>
-              <p className="mt-1 text-sm text-slate-700" data-testid="bills-due-total">{t("bills.due.total", { count: due.count, amount: formatUsd(due.payableCents, language) })}</p>
+              <h2 id="due-title" className="font-semibold">
+                {t("bills.due.title")}
+              </h2>
+              <p className="mt-1 text-sm text-slate-700" data-testid="bills-due-total">
+                {t("bills.due.total", { count: due.count, amount: formatUsd(due.payableCents, language) })}
+              </p>
             </div>
-            {!confirming ? <Link to={`${here}${here.includes("?") ? "&" : "?"}confirm=payAll`} className="btn-primary">{t("bills.due.payAll")}</Link> : null}
+            {!confirming ? (
+              <Link to={`${here}${here.includes("?") ? "&" : "?"}confirm=payAll`} className="btn-primary">
+                {t("bills.due.payAll")}
+              </Link>
+            ) : null}
           </div>
           <PayFailure failure={failure} />
           {confirming ? (
-            <div role="alertdialog" aria-labelledby="pay-all-title" aria-describedby="pay-all-question" className="space-y-3">
-              <h3 id="pay-all-title" className="font-semibold">{t("bills.due.confirmTitle")}</h3>
-              <p id="pay-all-question" className="text-slate-700">{t("bills.due.confirmText", { count: due.bills.length, amount: formatUsd(due.bills.reduce((s, b) => s + b.payCents, 0), language) })}</p>
-              {balanceCents !== null ? <p className="text-sm text-slate-600" data-testid="pay-all-balance">{t("pay.balance", { balance: formatUsd(balanceCents, language) })}</p> : null}
-              {due.count > due.bills.length ? <p className="text-sm text-slate-600">{t("bills.due.limited", { count: due.bills.length })}</p> : null}
-              <PayBillsForm bills={due.bills} idempotencyKey={idempotencyKey} returnTo={here} intent="payAll" label={t("bills.due.confirm")} cancel={{ to: here, label: t("pay.cancel") }} />
+            <div
+              role="alertdialog"
+              aria-labelledby="pay-all-title"
+              aria-describedby="pay-all-question"
+              className="space-y-3"
+            >
+              <h3 id="pay-all-title" className="font-semibold">
+                {t("bills.due.confirmTitle")}
+              </h3>
+              <p id="pay-all-question" className="text-slate-700">
+                {t("bills.due.confirmText", {
+                  count: due.bills.length,
+                  amount: formatUsd(
+                    due.bills.reduce((s, b) => s + b.payCents, 0),
+                    language,
+                  ),
+                })}
+              </p>
+              {balanceCents !== null ? (
+                <p className="text-sm text-slate-600" data-testid="pay-all-balance">
+                  {t("pay.balance", { balance: formatUsd(balanceCents, language) })}
+                </p>
+              ) : null}
+              {due.count > due.bills.length ? (
+                <p className="text-sm text-slate-600">{t("bills.due.limited", { count: due.bills.length })}</p>
+              ) : null}
+              <PayBillsForm
+                bills={due.bills}
+                idempotencyKey={idempotencyKey}
+                returnTo={here}
+                intent="payAll"
+                label={t("bills.due.confirm")}
+                cancel={{ to: here, label: t("pay.cancel") }}
+              />
             </div>
           ) : null}
         </section>
       ) : null}
-      <ListFilterForm label={t("bills.filters")} grid="lg:grid-cols-5" searchLabel={t("bills.search")} resetLabel={t("bills.reset")} resetTo="/g/home/userCenter/MyBills">
-        <SelectFilter id="billType" label={t("bills.type")} value={filter.billType} allLabel={t("bills.allTypes")}
-          options={BILL_TYPE_OPTIONS.map((code) => ({ value: code, label: billTypeLabel(t, code) }))} />
-        <SelectFilter id="payState" label={t("bills.payState")} value={filter.payState} allLabel={t("bills.allStates")}
-          options={PAY_STATE_OPTIONS.map((s) => ({ value: s, label: t(`payStates.${s}`) }))} />
+      <ListFilterForm
+        label={t("bills.filters")}
+        grid="lg:grid-cols-5"
+        searchLabel={t("bills.search")}
+        resetLabel={t("bills.reset")}
+        resetTo="/g/home/userCenter/MyBills"
+      >
+        <SelectFilter
+          id="billType"
+          label={t("bills.type")}
+          value={filter.billType}
+          allLabel={t("bills.allTypes")}
+          options={BILL_TYPE_OPTIONS.map((code) => ({ value: code, label: billTypeLabel(t, code) }))}
+        />
+        <SelectFilter
+          id="payState"
+          label={t("bills.payState")}
+          value={filter.payState}
+          allLabel={t("bills.allStates")}
+          options={PAY_STATE_OPTIONS.map((s) => ({ value: s, label: t(`payStates.${s}`) }))}
+        />
         <DateFilter id="dateFrom" label={t("bills.from")} value={filter.dateFrom} />
         <DateFilter id="dateTo" label={t("bills.to")} value={filter.dateTo} />
       </ListFilterForm>
       <div className="flex justify-end">
-        <a href={`/g/home/userCenter/MyBills/export.csv${exportQuery ? `?${exportQuery}` : ""}`} className="btn-secondary" download>
+        <a
+          href={`/g/home/userCenter/MyBills/export.csv${exportQuery ? `?${exportQuery}` : ""}`}
+          className="btn-secondary"
+          download
+        >
           {t("bills.export")}
         </a>
       </div>
-      <RecordTable page={page} sizes columns={columns} rowKey={(b) => b.billId} rowTestId="bill-row" testId="bills"
-        empty={t("bills.none")} emptyTestId="bills-empty" />
+      <RecordTable
+        page={page}
+        sizes
+        columns={columns}
+        rowKey={(b) => b.billId}
+        rowTestId="bill-row"
+        testId="bills"
+        empty={t("bills.none")}
+        emptyTestId="bills-empty"
+      />
     </div>
   );
 }

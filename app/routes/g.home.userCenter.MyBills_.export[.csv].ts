@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { billSubject, billTypeLabel, utc8Day } from "~/lib/bills";
-import { billFilterFromQuery } from "~/lib/bills.server";
-import { csvNumber, toCsv } from "~/lib/csv.server";
-import { formatDate } from "~/lib/format";
-import { fixedT } from "~/lib/i18n.server";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { billSubject, billTypeLabel, utc8Day } from "#app/lib/bills.ts";
+import { billFilterFromQuery } from "#app/lib/bills.server.ts";
+import { csvNumber, toCsv } from "#app/lib/csv.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { fixedT } from "#app/lib/i18n.server.ts";
 
 /** An amount in USD with 2 decimals, a number cell (app/lib/csv.server.ts): "-12.00" stays a number. */
 const usd = (cents: number) => csvNumber((cents / 100).toFixed(2));
@@ -20,7 +20,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const data = await apiFor(request, viewer).load("/sys/system/clientInfo/h5billExport", { condition });
   const t = fixedT(viewer.language, "billing");
   const lang = viewer.language;
-  const columns = ["billNo", "service", "type", "payState", "payMode", "cycle", "created", "deadline", "paidAt", "total", "payAmount", "refund", "invoiceState"] as const;
+  const columns = [
+    "billNo",
+    "service",
+    "type",
+    "payState",
+    "payMode",
+    "cycle",
+    "created",
+    "deadline",
+    "paidAt",
+    "total",
+    "payAmount",
+    "refund",
+    "invoiceState",
+  ] as const;
   const csv = toCsv([
     columns.map((c) => t(`csv.${c}`)),
     ...data.rows.map((b) => [

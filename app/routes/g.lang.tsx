@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { isLanguage } from "~/lib/i18n";
-import { languageSetCookie } from "~/lib/i18n.server";
-import { safeReturnTo } from "~/lib/session.server";
+import { isLanguage } from "#app/lib/i18n.ts";
+import { languageSetCookie } from "#app/lib/i18n.server.ts";
+import { safeReturnTo } from "#app/lib/session.server.ts";
 
 /** The language switch: a plain GET link, so it works without JavaScript; the choice is kept in a cookie. */
 export async function loader({ request }: LoaderFunctionArgs) {

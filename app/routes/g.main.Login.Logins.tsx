@@ -3,15 +3,15 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { loginSchema } from "@contract/accounts";
-import { Captcha } from "~/components/Captcha";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, requireAnonymous, SECOND_FACTOR_PAGES } from "~/lib/api.server";
-import { loadCaptcha } from "~/lib/captcha.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { commitSession, getSession, safeReturnTo } from "~/lib/session.server";
-import { pageTitle } from "~/lib/meta";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { loginSchema } from "#contract/accounts.ts";
+import { Captcha } from "#app/components/Captcha.tsx";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { apiFor, requireAnonymous, SECOND_FACTOR_PAGES } from "#app/lib/api.server.ts";
+import { loadCaptcha } from "#app/lib/captcha.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { commitSession, getSession, safeReturnTo } from "#app/lib/session.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const meta = pageTitle("login");
 
@@ -31,12 +31,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer, { portalPage: true });
   const result = await api.call("/main/user/login", submission.value);
   if (!result.ok) {
-    return json({ result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) }, { status: formFailureStatus(result) });
+    return json(
+      { result: replyWithFailure(submission, result, { hideFields: ["captcha"] }) },
+      { status: formFailureStatus(result) },
+    );
   }
   const session = await getSession(request);
   const { token, user, secondFactor } = result.data;
   session.set("token", token);
-  session.set("user", { userId: user.userId, userName: user.userName, realName: user.realName, userType: user.userType, role: user.role });
+  session.set("user", {
+    userId: user.userId,
+    userName: user.userName,
+    realName: user.realName,
+    userType: user.userType,
+    role: user.role,
+  });
   if (secondFactor) {
     // An operator: enrol or give a code first; the page asked for is kept for after (docs/decisions/022).
     session.set("secondFactor", secondFactor);
@@ -61,14 +70,23 @@ export default function LoginPage() {
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
           <TextField field={fields.username} label={t("login.username")} autoComplete="username" />
-          <TextField field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
+          <TextField
+            field={fields.password}
+            label={t("login.password")}
+            type="password"
+            autoComplete="current-password"
+          />
           <Captcha captcha={captcha} field={fields.captcha} />
           <SubmitButton>{t("login.submit")}</SubmitButton>
         </Form>
       </FormProvider>
       <div className="mt-4 flex justify-between text-sm">
-        <Link to="/g/main/Login/Forget" className="link">{t("login.forgot")}</Link>
-        <Link to="/g/main/register" className="link">{t("login.register")}</Link>
+        <Link to="/g/main/Login/Forget" className="link">
+          {t("login.forgot")}
+        </Link>
+        <Link to="/g/main/register" className="link">
+          {t("login.register")}
+        </Link>
       </div>
     </div>
   );

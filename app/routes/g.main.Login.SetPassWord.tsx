@@ -3,13 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { resetPasswordSchema } from "@contract/accounts";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, requireAnonymous } from "~/lib/api.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { pageTitle } from "~/lib/meta";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { resetPasswordSchema } from "#contract/accounts.ts";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { apiFor, requireAnonymous } from "#app/lib/api.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const meta = pageTitle("setPassword");
 
@@ -28,7 +28,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireAnonymous(request);
   const submission = parseWithZod(await request.formData(), { schema: resetPasswordSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
-  const result = await apiFor(request, viewer, { portalPage: true }).call("/main/updateEmailPassword", submission.value);
+  const result = await apiFor(request, viewer, { portalPage: true }).call(
+    "/main/updateEmailPassword",
+    submission.value,
+  );
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
   return redirectWithFlash(request, "/g/main/Login/Logins", { kind: "success", key: "auth:setPassword.done" });
 }
@@ -40,7 +43,9 @@ export default function SetPasswordPage() {
   const [form, fields] = useSchemaForm(resetPasswordSchema, actionData?.result, { id: "set-password" });
   return (
     <div className="card">
-      <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 3, total: 3 })}</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-brand-600">
+        {t("forget.step", { step: 3, total: 3 })}
+      </p>
       <h1 className="mt-1 text-2xl font-semibold">{t("setPassword.title")}</h1>
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
@@ -48,8 +53,19 @@ export default function SetPasswordPage() {
           <input type="hidden" name="phone" value={phone} />
           <input type="hidden" name="captcha" value={captcha} />
           <input type="hidden" name="retrieveWay" value={retrieveWay} />
-          <TextField field={fields.password} label={t("setPassword.password")} type="password" autoComplete="new-password" hint={t("passwordRule")} />
-          <TextField field={fields.confirmPassword} label={t("setPassword.confirm")} type="password" autoComplete="new-password" />
+          <TextField
+            field={fields.password}
+            label={t("setPassword.password")}
+            type="password"
+            autoComplete="new-password"
+            hint={t("passwordRule")}
+          />
+          <TextField
+            field={fields.confirmPassword}
+            label={t("setPassword.confirm")}
+            type="password"
+            autoComplete="new-password"
+          />
           <SubmitButton>{t("setPassword.submit")}</SubmitButton>
         </Form>
       </FormProvider>

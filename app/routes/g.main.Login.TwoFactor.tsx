@@ -3,13 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { secondFactorSchema } from "@contract/operator-auth";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { badRequest } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { cancelLogin, completeLogin, requirePendingLogin } from "~/lib/second-factor.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { secondFactorSchema } from "#contract/operator-auth.ts";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { badRequest } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { cancelLogin, completeLogin, requirePendingLogin } from "#app/lib/second-factor.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 export const meta = pageTitle("twoFactor");
 
@@ -34,7 +34,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: 400 });
   const { cookie, returnTo } = await completeLogin(request);
   if (result.data.method === "recovery") {
-    return redirectWithFlash(request, returnTo, { kind: "info", key: "secondFactor.recoveryUsed", params: { left: String(result.data.recoveryCodesLeft) } }, [cookie]);
+    return redirectWithFlash(
+      request,
+      returnTo,
+      { kind: "info", key: "secondFactor.recoveryUsed", params: { left: String(result.data.recoveryCodesLeft) } },
+      [cookie],
+    );
   }
   return redirectWithFlash(request, returnTo, { kind: "success", key: "secondFactor.verified" }, [cookie]);
 }
@@ -58,12 +63,19 @@ export default function TwoFactorPage() {
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />
-          <TextField field={fields.code} label={t("twoFactor.code")} hint={t("twoFactor.codeHint")} autoComplete="one-time-code" />
+          <TextField
+            field={fields.code}
+            label={t("twoFactor.code")}
+            hint={t("twoFactor.codeHint")}
+            autoComplete="one-time-code"
+          />
           <SubmitButton intent="verify">{t("twoFactor.submit")}</SubmitButton>
         </Form>
       </FormProvider>
       <Form method="post" className="mt-4 text-sm">
-        <button type="submit" name="intent" value="cancel" className="link">{t("twoFactor.cancel")}</button>
+        <button type="submit" name="intent" value="cancel" className="link">
+          {t("twoFactor.cancel")}
+        </button>
       </Form>
     </div>
   );

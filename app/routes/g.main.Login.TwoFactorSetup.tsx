@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { enrolConfirmSchema } from "@contract/operator-auth";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { badRequest } from "~/lib/api.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { cancelLogin, completeLogin, requirePendingLogin, toVerifyStep } from "~/lib/second-factor.server";
+import { enrolConfirmSchema } from "#contract/operator-auth.ts";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { badRequest } from "#app/lib/api.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { cancelLogin, completeLogin, requirePendingLogin, toVerifyStep } from "#app/lib/second-factor.server.ts";
 
 export const meta = pageTitle("twoFactorSetup");
 
@@ -31,12 +31,17 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "toVerify") return toVerifyStep(request);
   if (intent !== "confirm") throw badRequest();
   const submission = parseWithZod(formData, { schema: enrolConfirmSchema });
-  if (submission.status !== "success") return json({ result: submission.reply(), recoveryCodes: null, next: null }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ result: submission.reply(), recoveryCodes: null, next: null }, { status: 400 });
   const result = await api.call("/main/mfa/confirm", submission.value);
-  if (!result.ok) return json({ result: replyWithFailure(submission, result), recoveryCodes: null, next: null }, { status: 400 });
+  if (!result.ok)
+    return json({ result: replyWithFailure(submission, result), recoveryCodes: null, next: null }, { status: 400 });
   // Answered, not redirected: the recovery codes exist only in this answer.
   const { cookie, returnTo } = await completeLogin(request);
-  return json({ result: null, recoveryCodes: result.data.recoveryCodes, next: returnTo }, { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } });
+  return json(
+    { result: null, recoveryCodes: result.data.recoveryCodes, next: returnTo },
+    { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } },
+  );
 }
 
 /** Once enrolled, the session is a full one: reloading this page's data would leave before the codes are read. */
@@ -54,11 +59,15 @@ function RecoveryCodes({ codes, next }: { codes: string[]; next: string }) {
       <p className="mt-2 text-sm text-slate-600">{t("twoFactorSetup.codesIntro")}</p>
       <ol className="mt-4 grid grid-cols-2 gap-2 font-mono text-sm">
         {codes.map((code) => (
-          <li key={code} className="rounded border border-slate-200 bg-slate-50 px-2 py-1">{code}</li>
+          <li key={code} className="rounded border border-slate-200 bg-slate-50 px-2 py-1">
+            {code}
+          </li>
         ))}
       </ol>
       <p className="mt-4 text-sm text-slate-600">{t("twoFactorSetup.codesOnce")}</p>
-      <Link to={next} className="btn-primary mt-6 inline-block">{t("twoFactorSetup.continue")}</Link>
+      <Link to={next} className="btn-primary mt-6 inline-block">
+        {t("twoFactorSetup.continue")}
+      </Link>
     </div>
   );
 }
@@ -74,7 +83,8 @@ export default function TwoFactorSetupPage() {
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
-  if (actionData?.recoveryCodes && actionData.next) return <RecoveryCodes codes={actionData.recoveryCodes} next={actionData.next} />;
+  if (actionData?.recoveryCodes && actionData.next)
+    return <RecoveryCodes codes={actionData.recoveryCodes} next={actionData.next} />;
   return (
     <div className="card">
       <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("twoFactor.step")}</p>
@@ -84,18 +94,32 @@ export default function TwoFactorSetupPage() {
         // Enrolled meanwhile (another tab): this login gives a code like any other.
         <Form method="post" className="mt-4 space-y-3 text-sm">
           <p>{t("twoFactorSetup.alreadyEnrolled")}</p>
-          <button type="submit" name="intent" value="toVerify" className="btn-primary">{t("twoFactorSetup.toVerify")}</button>
+          <button type="submit" name="intent" value="toVerify" className="btn-primary">
+            {t("twoFactorSetup.toVerify")}
+          </button>
         </Form>
       ) : (
         <>
           <ol className="mt-4 list-decimal space-y-3 pl-5 text-sm text-slate-700">
             <li>
               {t("twoFactorSetup.scan")}
-              <img src={enrolment.qrImage} alt={t("twoFactorSetup.qrAlt", { userName })} width={192} height={192} className="mt-2 h-48 w-48 border border-slate-200 bg-white" />
+              <img
+                src={enrolment.qrImage}
+                alt={t("twoFactorSetup.qrAlt", { userName })}
+                width={192}
+                height={192}
+                className="mt-2 h-48 w-48 border border-slate-200 bg-white"
+              />
             </li>
             <li>
               {t("twoFactorSetup.typeKey")}
-              <code data-testid="totp-secret" data-secret={enrolment.secret} className="mt-1 block break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm">{grouped(enrolment.secret)}</code>
+              <code
+                data-testid="totp-secret"
+                data-secret={enrolment.secret}
+                className="mt-1 block break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm"
+              >
+                {grouped(enrolment.secret)}
+              </code>
               <span className="mt-1 block text-xs text-slate-500">{t("twoFactorSetup.keyHint")}</span>
             </li>
             <li>{t("twoFactorSetup.enterCode")}</li>
@@ -110,7 +134,9 @@ export default function TwoFactorSetupPage() {
         </>
       )}
       <Form method="post" className="mt-4 text-sm">
-        <button type="submit" name="intent" value="cancel" className="link">{t("twoFactor.cancel")}</button>
+        <button type="submit" name="intent" value="cancel" className="link">
+          {t("twoFactor.cancel")}
+        </button>
       </Form>
     </div>
   );

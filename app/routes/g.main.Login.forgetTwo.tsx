@@ -3,12 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { resetCodeSchema } from "@contract/accounts";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, requireAnonymous } from "~/lib/api.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { resetCodeSchema } from "#contract/accounts.ts";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { apiFor, requireAnonymous } from "#app/lib/api.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const meta = pageTitle("forgetTwo");
 
@@ -26,9 +26,16 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireAnonymous(request);
   const submission = parseWithZod(await request.formData(), { schema: resetCodeSchema });
   if (submission.status !== "success") return json({ result: submission.reply() }, { status: 400 });
-  const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/password/checkResetCode", submission.value);
+  const result = await apiFor(request, viewer, { portalPage: true }).call(
+    "/anon/password/checkResetCode",
+    submission.value,
+  );
   if (!result.ok) return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
-  const query = new URLSearchParams({ phone: submission.value.phone, captcha: submission.value.captcha, retrieveWay: submission.value.retrieveWay });
+  const query = new URLSearchParams({
+    phone: submission.value.phone,
+    captcha: submission.value.captcha,
+    retrieveWay: submission.value.retrieveWay,
+  });
   return redirect(`/g/main/Login/SetPassWord?${query}`);
 }
 
@@ -36,10 +43,15 @@ export default function ForgetTwoPage() {
   const { phone, retrieveWay } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
-  const [form, fields] = useSchemaForm(resetCodeSchema, actionData?.result, { id: "forget-two", defaultValue: { phone, retrieveWay } });
+  const [form, fields] = useSchemaForm(resetCodeSchema, actionData?.result, {
+    id: "forget-two",
+    defaultValue: { phone, retrieveWay },
+  });
   return (
     <div className="card">
-      <p className="text-xs font-medium uppercase tracking-wide text-brand-600">{t("forget.step", { step: 2, total: 3 })}</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-brand-600">
+        {t("forget.step", { step: 2, total: 3 })}
+      </p>
       <h1 className="mt-1 text-2xl font-semibold">{t("forgetTwo.title")}</h1>
       <p className="mt-1 text-sm text-slate-600">{t("forgetTwo.intro", { account: phone })}</p>
       <FormProvider context={form.context}>
@@ -51,7 +63,11 @@ export default function ForgetTwoPage() {
           <SubmitButton>{t("forgetTwo.submit")}</SubmitButton>
         </Form>
       </FormProvider>
-      <p className="mt-4 text-sm"><Link to="/g/main/Login/Forget" className="link">{t("forgetTwo.resend")}</Link></p>
+      <p className="mt-4 text-sm">
+        <Link to="/g/main/Login/Forget" className="link">
+          {t("forgetTwo.resend")}
+        </Link>
+      </p>
     </div>
   );
 }

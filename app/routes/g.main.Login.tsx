@@ -1,5 +1,5 @@
 import { Outlet } from "@remix-run/react";
-import { ErrorView } from "~/components/ErrorView";
+import { ErrorView } from "#app/components/ErrorView.tsx";
 
 export const handle = { i18n: ["auth"] };
 

@@ -1,5 +1,5 @@
-import { TextPage } from "~/components/TextPage";
-import { pageTitle } from "~/lib/meta";
+import { TextPage } from "#app/components/TextPage.tsx";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["pages"] };
 export const meta = pageTitle("privacyStatement");

@@ -1,11 +1,11 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { activateSchema } from "@contract/accounts";
-import { FormErrors, SubmitButton } from "~/components/forms";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { redirectWithFlash } from "~/lib/session.server";
-import { pageTitle } from "~/lib/meta";
+import { activateSchema } from "#contract/accounts.ts";
+import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["auth"] };
 export const meta = pageTitle("activation");
@@ -59,7 +59,11 @@ export default function UserActivationPage() {
         ) : (
           <p className="mt-4 text-sm text-slate-600">{t("activation.missing")}</p>
         )}
-        <p className="mt-6 text-sm"><Link to="/g/main/Login/Logins" className="link">{t("activation.toLogin")}</Link></p>
+        <p className="mt-6 text-sm">
+          <Link to="/g/main/Login/Logins" className="link">
+            {t("activation.toLogin")}
+          </Link>
+        </p>
       </div>
     </div>
   );

@@ -1,12 +1,12 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { DesktopLinkForm } from "~/components/MobileNotice";
+import { DesktopLinkForm } from "#app/components/MobileNotice.tsx";
 import { useTranslation } from "react-i18next";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { formatNumber, formatUsd } from "~/lib/format";
-import { inLanguage, nodeLabel } from "~/components/details";
-import type { Language } from "~/lib/i18n";
-import { pageTitle } from "~/lib/meta";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { formatNumber, formatUsd } from "#app/lib/format.ts";
+import { inLanguage, nodeLabel } from "#app/components/details.tsx";
+import type { Language } from "#app/lib/i18n.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["home"] };
 export const meta = pageTitle("landing");
@@ -36,14 +36,24 @@ export default function LandingPage() {
           <p className="mt-4 max-w-2xl text-lg text-brand-100">{t("landing.subtitle")}</p>
           <div className="mt-8 flex flex-wrap gap-3">
             {signedIn ? (
-              <Link to="/g/home/index" className="btn bg-white text-brand-900 hover:bg-brand-50">{t("landing.console")}</Link>
+              <Link to="/g/home/index" className="btn bg-white text-brand-900 hover:bg-brand-50">
+                {t("landing.console")}
+              </Link>
             ) : (
               <>
-                {mobile ? null : <Link to="/g/main/register" className="btn bg-white text-brand-900 hover:bg-brand-50">{t("landing.start")}</Link>}
-                <Link to="/g/main/Login/Logins" className="btn border border-white/60 text-white hover:bg-white/10">{t("landing.login")}</Link>
+                {mobile ? null : (
+                  <Link to="/g/main/register" className="btn bg-white text-brand-900 hover:bg-brand-50">
+                    {t("landing.start")}
+                  </Link>
+                )}
+                <Link to="/g/main/Login/Logins" className="btn border border-white/60 text-white hover:bg-white/10">
+                  {t("landing.login")}
+                </Link>
               </>
             )}
-            <Link to="/g/main/documentation" className="btn text-white underline-offset-2 hover:underline">{t("landing.docs")}</Link>
+            <Link to="/g/main/documentation" className="btn text-white underline-offset-2 hover:underline">
+              {t("landing.docs")}
+            </Link>
           </div>
           {mobile && !signedIn ? (
             // SPEC §2: registration is not a page a phone may open; say so, and mail its link for a desktop.
@@ -54,15 +64,36 @@ export default function LandingPage() {
             </div>
           ) : null}
           <dl className="mt-12 grid max-w-xl grid-cols-3 gap-6">
-            <div><dt className="text-sm text-brand-100">{t("landing.stats.nodes")}</dt><dd className="text-3xl font-semibold">{cityNodes.length}</dd></div>
-            <div><dt className="text-sm text-brand-100">{t("landing.stats.tps")}</dt><dd className="text-3xl font-semibold">{formatNumber(cityNodes.reduce((s, n) => s + n.availableTps, 0), lang)}</dd></div>
-            <div><dt className="text-sm text-brand-100">{t("landing.stats.capacity")}</dt><dd className="text-3xl font-semibold">{formatNumber(cityNodes.reduce((s, n) => s + n.capacityGb, 0), lang)}</dd></div>
+            <div>
+              <dt className="text-sm text-brand-100">{t("landing.stats.nodes")}</dt>
+              <dd className="text-3xl font-semibold">{cityNodes.length}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-brand-100">{t("landing.stats.tps")}</dt>
+              <dd className="text-3xl font-semibold">
+                {formatNumber(
+                  cityNodes.reduce((s, n) => s + n.availableTps, 0),
+                  lang,
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-sm text-brand-100">{t("landing.stats.capacity")}</dt>
+              <dd className="text-3xl font-semibold">
+                {formatNumber(
+                  cityNodes.reduce((s, n) => s + n.capacityGb, 0),
+                  lang,
+                )}
+              </dd>
+            </div>
           </dl>
         </div>
       </section>
 
       <section className="mx-auto max-w-6xl px-4 py-12" aria-labelledby="offers">
-        <h2 id="offers" className="text-2xl font-semibold">{t("landing.offersTitle")}</h2>
+        <h2 id="offers" className="text-2xl font-semibold">
+          {t("landing.offersTitle")}
+        </h2>
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {OFFERS.map((key) => (
             <li key={key} className="card">
@@ -74,24 +105,47 @@ export default function LandingPage() {
       </section>
 
       <section className="mx-auto max-w-6xl px-4 pb-12" aria-labelledby="nodes">
-        <h2 id="nodes" className="text-2xl font-semibold">{t("landing.nodesTitle")}</h2>
+        <h2 id="nodes" className="text-2xl font-semibold">
+          {t("landing.nodesTitle")}
+        </h2>
         <p className="mt-2 text-sm text-slate-600">{t("landing.nodesIntro")}</p>
         {cityNodes.length === 0 ? (
           <p className="mt-6 card text-center text-slate-500">{t("common:empty.noData")}</p>
         ) : (
           // On a phone the table scrolls sideways: the region takes the focus so that a keyboard can scroll it (WCAG 2.1.1).
-          <div className="mt-6 overflow-x-auto rounded-lg border border-slate-200 bg-white" role="region" aria-label={t("landing.nodesTable")} tabIndex={0}>
+          <div
+            className="mt-6 overflow-x-auto rounded-lg border border-slate-200 bg-white"
+            role="region"
+            aria-label={t("landing.nodesTable")}
+            tabIndex={0}
+          >
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <thead className="bg-slate-50 text-left text-slate-600">
                 <tr>
-                  <th scope="col" className="px-4 py-2">{t("landing.nodes.name")}</th>
-                  <th scope="col" className="px-4 py-2">{t("landing.nodes.operator")}</th>
-                  <th scope="col" className="px-4 py-2">{t("landing.nodes.cloud")}</th>
-                  <th scope="col" className="px-4 py-2 text-right">{t("landing.nodes.tps")}</th>
-                  <th scope="col" className="px-4 py-2 text-right">{t("landing.nodes.capacity")}</th>
-                  <th scope="col" className="px-4 py-2 text-right">{t("landing.nodes.peers")}</th>
-                  <th scope="col" className="px-4 py-2 text-right">{t("landing.nodes.traffic")}</th>
-                  <th scope="col" className="px-4 py-2 text-right">{t("landing.nodes.tpsMonth")}</th>
+                  <th scope="col" className="px-4 py-2">
+                    {t("landing.nodes.name")}
+                  </th>
+                  <th scope="col" className="px-4 py-2">
+                    {t("landing.nodes.operator")}
+                  </th>
+                  <th scope="col" className="px-4 py-2">
+                    {t("landing.nodes.cloud")}
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right">
+                    {t("landing.nodes.tps")}
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right">
+                    {t("landing.nodes.capacity")}
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right">
+                    {t("landing.nodes.peers")}
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right">
+                    {t("landing.nodes.traffic")}
+                  </th>
+                  <th scope="col" className="px-4 py-2 text-right">
+                    {t("landing.nodes.tpsMonth")}
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -99,7 +153,9 @@ export default function LandingPage() {
                   <tr key={n.nodeId}>
                     <th scope="row" className="px-4 py-2 text-left font-medium text-slate-900">
                       {nodeLabel(n, lang)}
-                      <div className="text-xs font-normal text-slate-500">{inLanguage(n.address, n.addressZh, lang)}</div>
+                      <div className="text-xs font-normal text-slate-500">
+                        {inLanguage(n.address, n.addressZh, lang)}
+                      </div>
                     </th>
                     <td className="px-4 py-2">{inLanguage(n.operator, n.operatorZh, lang)}</td>
                     <td className="px-4 py-2">{inLanguage(n.cloudProvider, n.cloudProviderZh, lang)}</td>
@@ -118,7 +174,9 @@ export default function LandingPage() {
 
       <section className="bg-white" aria-labelledby="start">
         <div className="mx-auto max-w-6xl px-4 py-12">
-          <h2 id="start" className="text-2xl font-semibold">{t("landing.startTitle")}</h2>
+          <h2 id="start" className="text-2xl font-semibold">
+            {t("landing.startTitle")}
+          </h2>
           <ol className="mt-6 grid gap-4 md:grid-cols-4">
             {STEPS.map((key, i) => (
               <li key={key} className="rounded-lg border border-slate-200 p-4">

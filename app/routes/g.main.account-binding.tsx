@@ -3,17 +3,17 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ACCOUNT_BINDING_PATH, bindingBindSchema, bindingChallengeFormSchema } from "@contract/ddc";
-import { ErrorList, FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { BoundAddresses } from "~/components/ddc/Bindings";
-import { WalletButton } from "~/components/ddc/WalletButton";
-import { apiFor, failureStatus, requireUser } from "~/lib/api.server";
-import { unbindIntent } from "~/lib/bindings.server";
-import { replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { ACCOUNT_BINDING_PATH, bindingBindSchema, bindingChallengeFormSchema } from "#contract/ddc.ts";
+import { ErrorList, FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { BoundAddresses } from "#app/components/ddc/Bindings.tsx";
+import { WalletButton } from "#app/components/ddc/WalletButton.tsx";
+import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";
+import { unbindIntent } from "#app/lib/bindings.server.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["ddc"] };
 export const meta = pageTitle("accountBinding");
@@ -32,7 +32,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData =
   | { step: "address"; result: SubmissionResult<string[]> }
-  | { step: "sign"; challenge: { address: string; message: string; expiresAt: string }; result: SubmissionResult<string[]> | null }
+  | {
+      step: "sign";
+      challenge: { address: string; message: string; expiresAt: string };
+      result: SubmissionResult<string[]> | null;
+    }
   | { unbindConfirm: { bindingId: string } };
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -43,17 +47,35 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "unbind") return unbindIntent(request, api, formData, ACCOUNT_BINDING_PATH);
   if (intent === "challenge") {
     const submission = parseWithZod(formData, { schema: bindingChallengeFormSchema });
-    if (submission.status !== "success") return json<ActionData>({ step: "address", result: submission.reply() }, { status: 400 });
+    if (submission.status !== "success")
+      return json<ActionData>({ step: "address", result: submission.reply() }, { status: 400 });
     const result = await api.call("/sys/binding/challenge", submission.value);
-    if (!result.ok) return json<ActionData>({ step: "address", result: replyWithFailure(submission, result) }, { status: failureStatus(result) });
+    if (!result.ok)
+      return json<ActionData>(
+        { step: "address", result: replyWithFailure(submission, result) },
+        { status: failureStatus(result) },
+      );
     return json<ActionData>({ step: "sign", challenge: result.data, result: null });
   }
   const submission = parseWithZod(formData, { schema: bindingBindSchema });
-  const challenge = { address: String(formData.get("address") ?? ""), message: String(formData.get("message") ?? ""), expiresAt: String(formData.get("expiresAt") ?? "") };
-  if (submission.status !== "success") return json<ActionData>({ step: "sign", challenge, result: submission.reply() }, { status: 400 });
+  const challenge = {
+    address: String(formData.get("address") ?? ""),
+    message: String(formData.get("message") ?? ""),
+    expiresAt: String(formData.get("expiresAt") ?? ""),
+  };
+  if (submission.status !== "success")
+    return json<ActionData>({ step: "sign", challenge, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/binding/bind", submission.value);
-  if (!result.ok) return json<ActionData>({ step: "sign", challenge, result: replyWithFailure(submission, result) }, { status: failureStatus(result) });
-  return redirectWithFlash(request, ACCOUNT_BINDING_PATH, { kind: "success", key: "ddc:binding.bound", params: { address: result.data.address } });
+  if (!result.ok)
+    return json<ActionData>(
+      { step: "sign", challenge, result: replyWithFailure(submission, result) },
+      { status: failureStatus(result) },
+    );
+  return redirectWithFlash(request, ACCOUNT_BINDING_PATH, {
+    kind: "success",
+    key: "ddc:binding.bound",
+    params: { address: result.data.address },
+  });
 }
 
 export default function AccountBinding() {
@@ -67,9 +89,22 @@ export default function AccountBinding() {
         <h1 className="text-2xl font-semibold">{t("binding.title")}</h1>
         <p className="mt-1 text-sm text-slate-600">{t("binding.intro")}</p>
       </div>
-      {sign ? <SignStep challenge={sign.challenge} lastResult={sign.result} /> : <AddressStep lastResult={actionData && "step" in actionData ? actionData.result : null} />}
-      <BoundAddresses rows={rows} language={language} action={ACCOUNT_BINDING_PATH} confirm={actionData && "unbindConfirm" in actionData ? actionData.unbindConfirm : null} />
-      <p className="text-sm"><Link className="link" to="/g/home/userCenter/information">{t("binding.toProfile")}</Link></p>
+      {sign ? (
+        <SignStep challenge={sign.challenge} lastResult={sign.result} />
+      ) : (
+        <AddressStep lastResult={actionData && "step" in actionData ? actionData.result : null} />
+      )}
+      <BoundAddresses
+        rows={rows}
+        language={language}
+        action={ACCOUNT_BINDING_PATH}
+        confirm={actionData && "unbindConfirm" in actionData ? actionData.unbindConfirm : null}
+      />
+      <p className="text-sm">
+        <Link className="link" to="/g/home/userCenter/information">
+          {t("binding.toProfile")}
+        </Link>
+      </p>
     </div>
   );
 }
@@ -83,9 +118,16 @@ function AddressStep({ lastResult }: { lastResult: SubmissionResult<string[]> | 
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="space-y-3">
           <FormErrors id={form.errorId} errors={form.errors} />
-          <TextField field={fields.address} label={t("binding.address")} hint={t("binding.addressHint")} autoComplete="off" />
+          <TextField
+            field={fields.address}
+            label={t("binding.address")}
+            hint={t("binding.addressHint")}
+            autoComplete="off"
+          />
           <div className="flex flex-wrap items-start gap-3">
-            <SubmitButton intent="challenge" className="btn-primary">{t("binding.getChallenge")}</SubmitButton>
+            <SubmitButton intent="challenge" className="btn-primary">
+              {t("binding.getChallenge")}
+            </SubmitButton>
             <WalletButton formId={form.id} field="address" mode="address" label={t("binding.useWallet")} />
           </div>
           <input type="hidden" name="intent" value="challenge" />
@@ -95,9 +137,18 @@ function AddressStep({ lastResult }: { lastResult: SubmissionResult<string[]> | 
   );
 }
 
-function SignStep({ challenge, lastResult }: { challenge: { address: string; message: string; expiresAt: string }; lastResult: SubmissionResult<string[]> | null }) {
+function SignStep({
+  challenge,
+  lastResult,
+}: {
+  challenge: { address: string; message: string; expiresAt: string };
+  lastResult: SubmissionResult<string[]> | null;
+}) {
   const { t } = useTranslation("ddc");
-  const [form, fields] = useSchemaForm(bindingBindSchema, lastResult, { id: "binding-sign", defaultValue: { message: challenge.message } });
+  const [form, fields] = useSchemaForm(bindingBindSchema, lastResult, {
+    id: "binding-sign",
+    defaultValue: { message: challenge.message },
+  });
   const messageProps = getTextareaProps(fields.message);
   return (
     <section className="card space-y-3">
@@ -109,14 +160,36 @@ function SignStep({ challenge, lastResult }: { challenge: { address: string; mes
           <input type="hidden" name="address" value={challenge.address} />
           <input type="hidden" name="expiresAt" value={challenge.expiresAt} />
           <div>
-            <label htmlFor={fields.message.id} className="label">{t("binding.message")}</label>
-            <textarea {...messageProps} key={messageProps.key} readOnly rows={10} className="input font-mono text-xs" data-testid="binding-message" />
+            <label htmlFor={fields.message.id} className="label">
+              {t("binding.message")}
+            </label>
+            <textarea
+              {...messageProps}
+              key={messageProps.key}
+              readOnly
+              rows={10}
+              className="input font-mono text-xs"
+              data-testid="binding-message"
+            />
             <ErrorList id={fields.message.errorId} errors={fields.message.errors} />
           </div>
-          <TextField field={fields.signature} label={t("binding.signature")} hint={t("binding.signatureHint")} autoComplete="off" />
+          <TextField
+            field={fields.signature}
+            label={t("binding.signature")}
+            hint={t("binding.signatureHint")}
+            autoComplete="off"
+          />
           <div className="flex flex-wrap items-start gap-3">
-            <SubmitButton intent="bind" className="btn-primary">{t("binding.bind")}</SubmitButton>
-            <WalletButton formId={form.id} field="signature" mode="sign" address={challenge.address} label={t("binding.signWithWallet")} />
+            <SubmitButton intent="bind" className="btn-primary">
+              {t("binding.bind")}
+            </SubmitButton>
+            <WalletButton
+              formId={form.id}
+              field="signature"
+              mode="sign"
+              address={challenge.address}
+              label={t("binding.signWithWallet")}
+            />
           </div>
           <input type="hidden" name="intent" value="bind" />
         </Form>

@@ -1,12 +1,12 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FallbackBadge, MarkdownBody } from "~/components/community/bits";
-import { apiFor, getViewer, notFound } from "~/lib/api.server";
-import { viewPost } from "~/lib/community.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { positiveParam } from "~/lib/params";
+import { FallbackBadge, MarkdownBody } from "#app/components/community/bits.tsx";
+import { apiFor, getViewer, notFound } from "#app/lib/api.server.ts";
+import { viewPost } from "#app/lib/community.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 export const handle = { i18n: ["community"] };
 export const meta = pageTitle("announcementDetail", (d: { post?: { title: string } }) => d.post?.title);
@@ -25,12 +25,17 @@ export default function AnnouncementDetail() {
   const { t } = useTranslation("community");
   return (
     <article className="mx-auto max-w-3xl space-y-4 px-4 py-10">
-      <Link to="/g/main/announcements" className="link text-sm">← {t("announcements.back")}</Link>
+      <Link to="/g/main/announcements" className="link text-sm">
+        ← {t("announcements.back")}
+      </Link>
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="text-3xl font-semibold text-slate-900">{post.title}</h1>
         <FallbackBadge fallback={post.fallback} />
       </div>
-      <p className="text-sm text-slate-600">{t("announcements.window")}: {formatDate(post.activeFrom, language, true)} – {formatDate(post.activeTo, language, true)}</p>
+      <p className="text-sm text-slate-600">
+        {t("announcements.window")}: {formatDate(post.activeFrom, language, true)} –{" "}
+        {formatDate(post.activeTo, language, true)}
+      </p>
       <MarkdownBody html={post.html} lang={post.fallback ?? undefined} />
     </article>
   );

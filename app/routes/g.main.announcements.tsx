@@ -1,15 +1,15 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { isActiveAt } from "@contract/community-codes";
-import { Badge } from "~/components/Badge";
-import { FallbackBadge } from "~/components/community/bits";
-import { Pagination } from "~/components/Pagination";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { viewListItem } from "~/lib/community.server";
-import { formatDate } from "~/lib/format";
-import { pageTitle } from "~/lib/meta";
-import { pagingOf } from "~/lib/paging";
+import { isActiveAt } from "#contract/community-codes.ts";
+import { Badge } from "#app/components/Badge.tsx";
+import { FallbackBadge } from "#app/components/community/bits.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { viewListItem } from "#app/lib/community.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { pagingOf } from "#app/lib/paging.ts";
 
 export const handle = { i18n: ["community"] };
 export const meta = pageTitle("announcements");
@@ -19,7 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
   const data = await apiFor(request, viewer).load("/anon/community/announcements", pagingOf(new URL(request.url)));
   const now = new Date();
-  return json({ rows: data.page.rows.map((p) => ({ ...viewListItem(p, viewer.language), active: isActiveAt(p, now) })), page: data.page, language: viewer.language });
+  return json({
+    rows: data.page.rows.map((p) => ({ ...viewListItem(p, viewer.language), active: isActiveAt(p, now) })),
+    page: data.page,
+    language: viewer.language,
+  });
 }
 
 export default function Announcements() {
@@ -28,16 +32,24 @@ export default function Announcements() {
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-10">
       <h1 className="text-3xl font-semibold text-slate-900">{t("announcements.title")}</h1>
-      {rows.length === 0 ? <p className="card text-center text-slate-600">{t("announcements.empty")}</p> : (
+      {rows.length === 0 ? (
+        <p className="card text-center text-slate-600">{t("announcements.empty")}</p>
+      ) : (
         <ul className="space-y-3">
           {rows.map((a) => (
             <li key={a.postId} className="card space-y-1" data-testid="announcement">
               <div className="flex flex-wrap items-center gap-2">
-                <h2 className="font-semibold"><Link to={`/g/main/announcementDetail?id=${a.postId}`} className="hover:text-brand-700">{a.title}</Link></h2>
+                <h2 className="font-semibold">
+                  <Link to={`/g/main/announcementDetail?id=${a.postId}`} className="hover:text-brand-700">
+                    {a.title}
+                  </Link>
+                </h2>
                 {a.active ? <Badge tone="ok">{t("announcements.active")}</Badge> : null}
                 <FallbackBadge fallback={a.fallback} />
               </div>
-              <p className="text-xs text-slate-600">{formatDate(a.activeFrom, language, true)} – {formatDate(a.activeTo, language, true)}</p>
+              <p className="text-xs text-slate-600">
+                {formatDate(a.activeFrom, language, true)} – {formatDate(a.activeTo, language, true)}
+              </p>
               {a.summary ? <p className="text-sm text-slate-700">{a.summary}</p> : null}
             </li>
           ))}

@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TextPage } from "~/components/TextPage";
-import { VisitorTicketForm } from "~/components/support/VisitorTicketForm";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { loadCaptcha } from "~/lib/captcha.server";
-import { pageTitle } from "~/lib/meta";
-import { createVisitorTicket } from "~/lib/support.server";
+import { TextPage } from "#app/components/TextPage.tsx";
+import { VisitorTicketForm } from "#app/components/support/VisitorTicketForm.tsx";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { loadCaptcha } from "#app/lib/captcha.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { createVisitorTicket } from "#app/lib/support.server.ts";
 
 export const handle = { i18n: ["pages", "support", "auth"] };
 export const meta = pageTitle("contact");
@@ -31,7 +31,9 @@ export default function Page() {
       <TextPage page="contact" />
       <section className="mx-auto max-w-3xl px-4 pb-10" aria-labelledby="contact-form-title">
         <div className="card">
-          <h2 id="contact-form-title" className="text-xl font-semibold">{t("contact.formTitle")}</h2>
+          <h2 id="contact-form-title" className="text-xl font-semibold">
+            {t("contact.formTitle")}
+          </h2>
           <p className="mb-4 mt-1 text-sm text-slate-600">{t("contact.formIntro")}</p>
           <VisitorTicketForm source="contact" captcha={captcha} lastResult={actionData?.result} />
         </div>

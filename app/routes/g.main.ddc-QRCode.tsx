@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { ddcIdParam, ddcViewUrl, qrSvg } from "~/lib/ddc.server";
-import { pageTitle } from "~/lib/meta";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { ddcIdParam, ddcViewUrl, qrSvg } from "#app/lib/ddc.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["ddc"] };
 export const meta = pageTitle("ddcQrCode", (data) => data?.name);
@@ -28,8 +28,19 @@ export default function DdcQrCode() {
       <h1 className="text-2xl font-semibold">{name}</h1>
       <p className="text-sm text-slate-600">{t("qr.intro")}</p>
       {/* The SVG is the qrcode library's output for our own URL (no user text in it). */}
-      <figure role="img" aria-label={t("qr.alt", { name })} data-testid="ddc-qr" data-url={url} className="mx-auto w-64 rounded-md border border-slate-200 bg-white p-2" dangerouslySetInnerHTML={{ __html: svg }} />
-      <p className="break-all text-sm"><a className="link" href={url} data-testid="ddc-qr-target">{url}</a></p>
+      <figure
+        role="img"
+        aria-label={t("qr.alt", { name })}
+        data-testid="ddc-qr"
+        data-url={url}
+        className="mx-auto w-64 rounded-md border border-slate-200 bg-white p-2"
+        dangerouslySetInnerHTML={{ __html: svg }}
+      />
+      <p className="break-all text-sm">
+        <a className="link" href={url} data-testid="ddc-qr-target">
+          {url}
+        </a>
+      </p>
     </div>
   );
 }

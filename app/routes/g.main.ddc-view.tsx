@@ -3,17 +3,17 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DDC_QRCODE_PATH, DDC_VIEW_PATH, ddcUnlockFormSchema } from "@contract/ddc";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { HistoryTable, MetadataList, VaultLink } from "~/components/ddc/bits";
-import { apiFor, failureStatus, getViewer } from "~/lib/api.server";
-import { ddcIdParam, passFor, rememberPass } from "~/lib/ddc.server";
-import { getEnv } from "~/lib/env.server";
-import { formatDate } from "~/lib/format";
-import { replyWithFailure } from "~/lib/forms.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { DDC_QRCODE_PATH, DDC_VIEW_PATH, ddcUnlockFormSchema } from "#contract/ddc.ts";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { HistoryTable, MetadataList, VaultLink } from "#app/components/ddc/bits.tsx";
+import { apiFor, failureStatus, getViewer } from "#app/lib/api.server.ts";
+import { ddcIdParam, passFor, rememberPass } from "#app/lib/ddc.server.ts";
+import { getEnv } from "#app/lib/env.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["ddc"] };
 export const meta = pageTitle("ddcView", (data) => data?.view?.name);
@@ -36,11 +36,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   intentOf(formData, ["unlock"]);
   const submission = parseWithZod(formData, { schema: ddcUnlockFormSchema });
-  if (submission.status !== "success") return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  if (submission.status !== "success")
+    return json({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   const result = await apiFor(request, viewer).call("/anon/ddc/view", { ddcId, password: submission.value.password });
-  if (!result.ok) return json({ result: replyWithFailure(submission, result, { hideFields: ["password"] }) }, { status: failureStatus(result) });
+  if (!result.ok)
+    return json(
+      { result: replyWithFailure(submission, result, { hideFields: ["password"] }) },
+      { status: failureStatus(result) },
+    );
   const headers = new Headers();
-  if (!result.data.locked && result.data.pass) headers.append("Set-Cookie", await rememberPass(request, ddcId, result.data.pass));
+  if (!result.data.locked && result.data.pass)
+    headers.append("Set-Cookie", await rememberPass(request, ddcId, result.data.pass));
   return redirect(`${DDC_VIEW_PATH}?ddcId=${ddcId}`, { headers });
 }
 
@@ -51,17 +57,31 @@ export default function DdcView() {
     <div className="mx-auto max-w-4xl space-y-6 px-4 py-8">
       <div>
         <p className="text-sm text-slate-600">{t("view.kicker")}</p>
-        <h1 className="text-2xl font-semibold" data-testid="ddc-view-name">{view.name}</h1>
+        <h1 className="text-2xl font-semibold" data-testid="ddc-view-name">
+          {view.name}
+        </h1>
       </div>
-      {view.locked ? <UnlockForm ddcId={view.ddcId} /> : (
+      {view.locked ? (
+        <UnlockForm ddcId={view.ddcId} />
+      ) : (
         <>
           <section className="card space-y-4" data-testid="ddc-view-details">
             <dl className="grid gap-4 sm:grid-cols-2">
-              <Item label={t("fields.owner")}><span className="break-all font-mono text-xs" data-testid="ddc-view-owner">{view.owner ?? "—"}</span></Item>
-              <Item label={t("fields.tokenId")}><span className="tabular-nums">{view.tokenId}</span></Item>
-              <Item label={t("fields.contract")}><span className="break-all font-mono text-xs">{view.contractAddress ?? "—"}</span></Item>
+              <Item label={t("fields.owner")}>
+                <span className="break-all font-mono text-xs" data-testid="ddc-view-owner">
+                  {view.owner ?? "—"}
+                </span>
+              </Item>
+              <Item label={t("fields.tokenId")}>
+                <span className="tabular-nums">{view.tokenId}</span>
+              </Item>
+              <Item label={t("fields.contract")}>
+                <span className="break-all font-mono text-xs">{view.contractAddress ?? "—"}</span>
+              </Item>
               <Item label={t("fields.chainId")}>{view.chainId ?? "—"}</Item>
-              <Item label={t("fields.tokenUri")}><span className="break-all font-mono text-xs">{view.tokenUri ?? "—"}</span></Item>
+              <Item label={t("fields.tokenUri")}>
+                <span className="break-all font-mono text-xs">{view.tokenUri ?? "—"}</span>
+              </Item>
               <Item label={t("fields.minted")}>{formatDate(view.mintedAt, language, true)}</Item>
             </dl>
             {view.description ? <p className="whitespace-pre-line text-sm">{view.description}</p> : null}
@@ -69,10 +89,21 @@ export default function DdcView() {
           </section>
           <section className="card space-y-2">
             <h2 className="text-lg font-semibold">{t("fields.file")}</h2>
-            {view.fileMime.startsWith("image/") ? <img src={`${DDC_VIEW_PATH}/file?ddcId=${view.ddcId}`} alt={view.name} className="max-h-96 rounded-md border border-slate-200" /> : null}
+            {view.fileMime.startsWith("image/") ? (
+              <img
+                src={`${DDC_VIEW_PATH}/file?ddcId=${view.ddcId}`}
+                alt={view.name}
+                className="max-h-96 rounded-md border border-slate-200"
+              />
+            ) : null}
             <p className="text-sm">
-              <a className="link" href={`${DDC_VIEW_PATH}/file?ddcId=${view.ddcId}`} data-testid="ddc-view-file">{view.fileName}</a>{" "}
-              <span className="text-xs text-slate-600">({view.fileMime}, {view.fileSize.toLocaleString(language)} B{view.fileCid ? `, IPFS ${view.fileCid}` : ""})</span>
+              <a className="link" href={`${DDC_VIEW_PATH}/file?ddcId=${view.ddcId}`} data-testid="ddc-view-file">
+                {view.fileName}
+              </a>{" "}
+              <span className="text-xs text-slate-600">
+                ({view.fileMime}, {view.fileSize.toLocaleString(language)} B
+                {view.fileCid ? `, IPFS ${view.fileCid}` : ""})
+              </span>
             </p>
           </section>
           <section className="space-y-2">
@@ -82,7 +113,9 @@ export default function DdcView() {
         </>
       )}
       <p className="flex flex-wrap gap-4 text-sm">
-        <a className="link" href={`${DDC_QRCODE_PATH}?ddcId=${view.ddcId}`}>{t("detail.qrCode")}</a>
+        <a className="link" href={`${DDC_QRCODE_PATH}?ddcId=${view.ddcId}`}>
+          {t("detail.qrCode")}
+        </a>
         <VaultLink href={vaultUrl} />
       </p>
     </div>
@@ -101,7 +134,10 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 function UnlockForm({ ddcId }: { ddcId: number }) {
   const { t } = useTranslation("ddc");
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useSchemaForm(ddcUnlockFormSchema, actionData?.result, { id: "ddc-unlock", defaultValue: { ddcId: String(ddcId) } });
+  const [form, fields] = useSchemaForm(ddcUnlockFormSchema, actionData?.result, {
+    id: "ddc-unlock",
+    defaultValue: { ddcId: String(ddcId) },
+  });
   return (
     <section className="card max-w-md space-y-3" data-testid="ddc-locked">
       <p className="text-sm text-slate-600">{t("view.locked")}</p>
@@ -110,7 +146,9 @@ function UnlockForm({ ddcId }: { ddcId: number }) {
           <FormErrors id={form.errorId} errors={form.errors} />
           <input {...getInputProps(fields.ddcId, { type: "hidden" })} key={fields.ddcId.key} />
           <TextField field={fields.password} type="password" label={t("view.password")} autoComplete="off" />
-          <SubmitButton intent="unlock" className="btn-primary w-full">{t("view.unlock")}</SubmitButton>
+          <SubmitButton intent="unlock" className="btn-primary w-full">
+            {t("view.unlock")}
+          </SubmitButton>
         </Form>
       </FormProvider>
     </section>

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { ddcIdParam, passFor } from "~/lib/ddc.server";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { ddcIdParam, passFor } from "#app/lib/ddc.server.ts";
 
 /** Only what a DDC's file may be (contract/ddc-codes.ts DDC_FILE_TYPES, checked by content at upload). */
 const SAFE_TYPES = new Set(["image/png", "image/jpeg", "application/pdf", "text/plain"]);
@@ -13,7 +13,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
   const ddcId = ddcIdParam(request);
   const result = await apiFor(request, viewer).call("/anon/ddc/file", { ddcId, pass: await passFor(request, ddcId) });
-  if (!result.ok) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!result.ok)
+    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const bytes = Buffer.from(result.data.dataBase64, "base64");
   const mime = SAFE_TYPES.has(result.data.mime) ? result.data.mime : "application/octet-stream";
   return new Response(bytes, {

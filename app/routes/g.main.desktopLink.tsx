@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { desktopLinkPayloadSchema } from "@contract/platform";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { redirectWithFlash } from "~/lib/session.server";
+import { desktopLinkPayloadSchema } from "#contract/platform.ts";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 /*
  * "Mail me a desktop link" of the desktop-only page (issue 16, SPEC §2 mobile; app/components/MobileNotice.tsx):
@@ -21,5 +21,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return redirectWithFlash(request, back, { kind: "error", key: "common:mobile.emailInvalid" });
   const result = await apiFor(request, viewer).call("/anon/platform/desktopLink", parsed.data);
   if (!result.ok) return redirectWithFlash(request, back, { kind: "error", key: result.messageKey });
-  return redirectWithFlash(request, back, { kind: "success", key: "common:mobile.sent", params: { email: parsed.data.email } });
+  return redirectWithFlash(request, back, {
+    kind: "success",
+    key: "common:mobile.sent",
+    params: { email: parsed.data.email },
+  });
 }

@@ -1,13 +1,13 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DocArticle } from "~/components/docs/DocArticle";
-import { DocsSearch } from "~/components/docs/DocsSearch";
-import { DocsToc } from "~/components/docs/DocsToc";
-import { ErrorView } from "~/components/ErrorView";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { loadManual } from "~/lib/docs.server";
-import { pageTitle } from "~/lib/meta";
+import { DocArticle } from "#app/components/docs/DocArticle.tsx";
+import { DocsSearch } from "#app/components/docs/DocsSearch.tsx";
+import { DocsToc } from "#app/components/docs/DocsToc.tsx";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { loadManual } from "#app/lib/docs.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["docs"] };
 export const meta = pageTitle("documentation", (data) => data?.page?.title);
@@ -30,21 +30,27 @@ export default function Documentation() {
       <aside className="md:w-64 md:shrink-0">
         <DocsToc items={toc} current={page?.slug ?? null} />
         <p className="mt-4 text-sm">
-          <Link className="link" to="/g/main/documentation/api">{t("apiReference.link")}</Link>
+          <Link className="link" to="/g/main/documentation/api">
+            {t("apiReference.link")}
+          </Link>
         </p>
       </aside>
       <div className="min-w-0 flex-1 space-y-6">
         <DocsSearch q={search?.q ?? ""} lang={search?.lang ?? ""} />
         {search ? (
           <section aria-labelledby="docs-results" data-testid="docs-results">
-            <h1 id="docs-results" className="text-2xl font-semibold">{t("search.results", { q: search.q })}</h1>
+            <h1 id="docs-results" className="text-2xl font-semibold">
+              {t("search.results", { q: search.q })}
+            </h1>
             {search.results.length === 0 ? (
               <p className="mt-3 text-slate-700">{t("search.none")}</p>
             ) : (
               <ul className="mt-4 space-y-4">
                 {search.results.map((r) => (
                   <li key={`${r.slug}:${r.lang}`} data-testid="docs-hit" lang={r.lang}>
-                    <Link className="link text-lg" to={`/g/main/documentation?page=${encodeURIComponent(r.slug)}`}>{r.title}</Link>
+                    <Link className="link text-lg" to={`/g/main/documentation?page=${encodeURIComponent(r.slug)}`}>
+                      {r.title}
+                    </Link>
                     <span className="ml-2 text-xs text-slate-500">{t(`languages.${r.lang}`)}</span>
                     <p className="mt-1 text-sm text-slate-700">{r.snippet}</p>
                   </li>

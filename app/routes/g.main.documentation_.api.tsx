@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorView } from "~/components/ErrorView";
-import { apiReference } from "~/lib/api-reference.server";
-import { getViewer } from "~/lib/api.server";
-import { pageTitle } from "~/lib/meta";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { apiReference } from "#app/lib/api-reference.server.ts";
+import { getViewer } from "#app/lib/api.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
 
 export const handle = { i18n: ["docs"] };
 export const meta = pageTitle("apiReference");
@@ -23,33 +23,49 @@ export default function ApiReference() {
   const { t } = useTranslation("docs");
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8">
-      <p className="text-sm"><Link className="link" to="/g/main/documentation">{t("apiReference.back")}</Link></p>
+      <p className="text-sm">
+        <Link className="link" to="/g/main/documentation">
+          {t("apiReference.back")}
+        </Link>
+      </p>
       <h1 className="text-3xl font-semibold">{t("apiReference.title")}</h1>
       <p className="text-slate-700">{t("apiReference.intro")}</p>
       <nav aria-label={t("apiReference.groups")}>
         <ul className="flex flex-wrap gap-2 text-sm">
           {groups.map((g) => (
-            <li key={g.group}><a className="link" href={`#${g.group}`}>{t(`apiReference.group.${g.group}`, { defaultValue: g.group })} ({g.paths.length})</a></li>
+            <li key={g.group}>
+              <a className="link" href={`#${g.group}`}>
+                {t(`apiReference.group.${g.group}`, { defaultValue: g.group })} ({g.paths.length})
+              </a>
+            </li>
           ))}
         </ul>
       </nav>
       {groups.map((g) => (
         <section key={g.group} id={g.group} aria-labelledby={`h-${g.group}`} className="space-y-2">
-          <h2 id={`h-${g.group}`} className="text-xl font-semibold">{t(`apiReference.group.${g.group}`, { defaultValue: g.group })}</h2>
+          <h2 id={`h-${g.group}`} className="text-xl font-semibold">
+            {t(`apiReference.group.${g.group}`, { defaultValue: g.group })}
+          </h2>
           {g.paths.map((p) => (
             <details key={p.path} className="rounded-md border border-slate-200 px-3 py-2" data-testid="api-path">
               <summary className="cursor-pointer">
                 <code className="font-semibold">POST /vueapi{p.path}</code>
-                <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">{t(`apiReference.auth.${p.auth}`)}</span>
+                <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
+                  {t(`apiReference.auth.${p.auth}`)}
+                </span>
               </summary>
               <div className="mt-2 grid gap-3 md:grid-cols-2">
                 <div>
                   <h3 className="text-sm font-semibold">{t("apiReference.payload")}</h3>
-                  <pre className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">{p.payload}</pre>
+                  <pre className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+                    {p.payload}
+                  </pre>
                 </div>
                 <div>
                   <h3 className="text-sm font-semibold">{t("apiReference.data")}</h3>
-                  <pre className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">{p.data}</pre>
+                  <pre className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+                    {p.data}
+                  </pre>
                 </div>
               </div>
             </details>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { feedResponse } from "~/lib/community.server";
+import { feedResponse } from "#app/lib/community.server.ts";
 
 /** The news and events feed (RSS or Atom, ?lang=en|zh-CN&format=rss|atom; docs/decisions/040): public. */
 export const loader = ({ request }: LoaderFunctionArgs) => feedResponse(request, "news");

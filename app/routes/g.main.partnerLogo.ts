@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { positiveParam } from "~/lib/params";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { positiveParam } from "#app/lib/params.ts";
 
 /** A partner's logo (?id=N), an image the operators uploaded (png or jpeg by its bytes): public. */
 export async function loader({ request }: LoaderFunctionArgs) {

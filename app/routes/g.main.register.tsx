@@ -3,15 +3,15 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LICENCE_EXTENSIONS, licenceProblem, registerFieldsSchema, USER_TYPE } from "@contract/accounts";
-import { Captcha } from "~/components/Captcha";
-import { CheckboxField, FileField, FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, requireAnonymous } from "~/lib/api.server";
-import { loadCaptcha } from "~/lib/captcha.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { parseFormWithUploads, uploadError, uploadRef } from "~/lib/uploads.server";
-import { pageTitle } from "~/lib/meta";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { LICENCE_EXTENSIONS, licenceProblem, registerFieldsSchema, USER_TYPE } from "#contract/accounts.ts";
+import { Captcha } from "#app/components/Captcha.tsx";
+import { CheckboxField, FileField, FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { apiFor, requireAnonymous } from "#app/lib/api.server.ts";
+import { loadCaptcha } from "#app/lib/captcha.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["auth"] };
 export const meta = pageTitle("register");
@@ -20,7 +20,8 @@ const HIDDEN = ["captcha"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireAnonymous(request);
-  const type = new URL(request.url).searchParams.get("type") === "enterprise" ? USER_TYPE.ENTERPRISE : USER_TYPE.INDIVIDUAL;
+  const type =
+    new URL(request.url).searchParams.get("type") === "enterprise" ? USER_TYPE.ENTERPRISE : USER_TYPE.INDIVIDUAL;
   return json({ type, captcha: await loadCaptcha(apiFor(request, viewer, { portalPage: true })) });
 }
 
@@ -47,7 +48,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const payload = { payload: submission.value, licence: isEnterprise ? uploadRef(uploads.licence) : undefined };
   const result = await api.call("/anon/user/register", payload);
   if (!result.ok) {
-    return json({ result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) }, { status: formFailureStatus(result) });
+    return json(
+      { result: replyWithFailure(submission, result, { hideFields: HIDDEN, fieldPrefix: "payload." }) },
+      { status: formFailureStatus(result) },
+    );
   }
   return redirect(`/g/main/UserActivation?${new URLSearchParams({ sent: "1", email: result.data.email })}`);
 }
@@ -56,7 +60,10 @@ export default function RegisterPage() {
   const { type, captcha } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("auth");
-  const [form, fields] = useSchemaForm(registerFieldsSchema, actionData?.result, { id: `register-${type}`, defaultValue: { userType: type } });
+  const [form, fields] = useSchemaForm(registerFieldsSchema, actionData?.result, {
+    id: `register-${type}`,
+    defaultValue: { userType: type },
+  });
   const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]["field"]>;
   const enterprise = type === USER_TYPE.ENTERPRISE;
   const tabs = [
@@ -82,25 +89,70 @@ export default function RegisterPage() {
           ))}
         </nav>
         <FormProvider context={form.context}>
-          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 grid gap-4 md:grid-cols-2">
-            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            {...getFormProps(form)}
+            className="mt-6 grid gap-4 md:grid-cols-2"
+          >
+            <div className="md:col-span-2">
+              <FormErrors id={form.errorId} errors={form.errors} />
+            </div>
             <input type="hidden" name="userType" value={type} />
-            <TextField field={f.userName} label={t("register.userName")} hint={t("register.userNameHint")} autoComplete="username" />
-            <TextField field={f.realName} label={t("register.realName")} hint={t("register.realNameHint")} autoComplete="name" />
-            <TextField field={f.password} label={t("register.password")} type="password" hint={t("passwordRule")} autoComplete="new-password" />
-            <TextField field={f.confirmPassword} label={t("register.confirmPassword")} type="password" autoComplete="new-password" />
+            <TextField
+              field={f.userName}
+              label={t("register.userName")}
+              hint={t("register.userNameHint")}
+              autoComplete="username"
+            />
+            <TextField
+              field={f.realName}
+              label={t("register.realName")}
+              hint={t("register.realNameHint")}
+              autoComplete="name"
+            />
+            <TextField
+              field={f.password}
+              label={t("register.password")}
+              type="password"
+              hint={t("passwordRule")}
+              autoComplete="new-password"
+            />
+            <TextField
+              field={f.confirmPassword}
+              label={t("register.confirmPassword")}
+              type="password"
+              autoComplete="new-password"
+            />
             <TextField field={f.email} label={t("register.email")} type="email" autoComplete="email" />
-            <TextField field={f.mobile} label={t("register.mobile")} type="tel" hint={t("register.mobileHint")} autoComplete="tel" />
+            <TextField
+              field={f.mobile}
+              label={t("register.mobile")}
+              type="tel"
+              hint={t("register.mobileHint")}
+              autoComplete="tel"
+            />
             {enterprise ? (
               <fieldset className="grid gap-4 md:col-span-2 md:grid-cols-2">
                 <legend className="mb-2 text-sm font-semibold text-slate-900">{t("register.companySection")}</legend>
                 <TextField field={f.companyName} label={t("register.companyName")} autoComplete="organization" />
                 <TextField field={f.creditCode} label={t("register.creditCode")} hint={t("register.creditCodeHint")} />
-                <TextField field={f.companyAddress} label={t("register.companyAddress")} className="md:col-span-2" autoComplete="street-address" />
+                <TextField
+                  field={f.companyAddress}
+                  label={t("register.companyAddress")}
+                  className="md:col-span-2"
+                  autoComplete="street-address"
+                />
                 <TextField field={f.contactName} label={t("register.contactName")} />
                 <TextField field={f.country} label={t("register.country")} autoComplete="country-name" />
                 <div className="md:col-span-2">
-                  <FileField name="licence" label={t("register.licence")} hint={t("register.licenceHint")} accept={LICENCE_EXTENSIONS.join(",")} errors={f.licence?.errors} />
+                  <FileField
+                    name="licence"
+                    label={t("register.licence")}
+                    hint={t("register.licenceHint")}
+                    accept={LICENCE_EXTENSIONS.join(",")}
+                    errors={f.licence?.errors}
+                  />
                 </div>
               </fieldset>
             ) : null}
@@ -109,16 +161,25 @@ export default function RegisterPage() {
             </div>
             <div className="space-y-2 md:col-span-2">
               <CheckboxField field={f.agreeTerms}>
-                {t("register.agreeTermsPrefix")} <Link to="/g/main/PrivateAgreement" target="_blank" className="link">{t("register.terms")}</Link>
+                {t("register.agreeTermsPrefix")}{" "}
+                <Link to="/g/main/PrivateAgreement" target="_blank" className="link">
+                  {t("register.terms")}
+                </Link>
               </CheckboxField>
               <CheckboxField field={f.agreePrivacy}>
-                {t("register.agreePrivacyPrefix")} <Link to="/g/main/PrivacyStatement" target="_blank" className="link">{t("register.privacy")}</Link>
+                {t("register.agreePrivacyPrefix")}{" "}
+                <Link to="/g/main/PrivacyStatement" target="_blank" className="link">
+                  {t("register.privacy")}
+                </Link>
               </CheckboxField>
             </div>
             <div className="md:col-span-2">
               <SubmitButton>{t("register.submit")}</SubmitButton>
               <p className="mt-3 text-center text-sm">
-                {t("register.haveAccount")} <Link to="/g/main/Login/Logins" className="link">{t("register.login")}</Link>
+                {t("register.haveAccount")}{" "}
+                <Link to="/g/main/Login/Logins" className="link">
+                  {t("register.login")}
+                </Link>
               </p>
             </div>
           </Form>

@@ -3,17 +3,17 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { subscribeFormSchema } from "@contract/support";
-import { NEWSLETTER_RESEND_WAIT_SECONDS } from "@contract/support-codes";
-import { Msg } from "@contract/messages";
-import { Captcha } from "~/components/Captcha";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { loadCaptcha } from "~/lib/captcha.server";
-import { formFailureStatus, replyWithFailure } from "~/lib/forms.server";
-import { pageTitle } from "~/lib/meta";
-import { redirectWithFlash } from "~/lib/session.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { subscribeFormSchema } from "#contract/support.ts";
+import { NEWSLETTER_RESEND_WAIT_SECONDS } from "#contract/support-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { Captcha } from "#app/components/Captcha.tsx";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { loadCaptcha } from "#app/lib/captcha.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["support", "auth"] };
 export const meta = pageTitle("subscribes");
@@ -31,14 +31,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await getViewer(request);
   const submission = parseWithZod(await request.formData(), { schema: subscribeFormSchema });
-  if (submission.status !== "success") return json({ result: submission.reply({ hideFields: ["captcha"] }), waitSeconds: null }, { status: 400 });
-  const result = await apiFor(request, viewer, { portalPage: true }).call("/anon/newsletter/subscribe", submission.value);
+  if (submission.status !== "success")
+    return json({ result: submission.reply({ hideFields: ["captcha"] }), waitSeconds: null }, { status: 400 });
+  const result = await apiFor(request, viewer, { portalPage: true }).call(
+    "/anon/newsletter/subscribe",
+    submission.value,
+  );
   if (!result.ok) {
-    const waitSeconds = result.messageKey === `errors:${Msg.NEWSLETTER_RESEND_WAIT}` ? (result.retryAfterSeconds ?? NEWSLETTER_RESEND_WAIT_SECONDS) : null;
-    const reply = waitSeconds === null ? replyWithFailure(submission, result, { hideFields: ["captcha"] }) : submission.reply({ hideFields: ["captcha"] });
+    const waitSeconds =
+      result.messageKey === `errors:${Msg.NEWSLETTER_RESEND_WAIT}`
+        ? (result.retryAfterSeconds ?? NEWSLETTER_RESEND_WAIT_SECONDS)
+        : null;
+    const reply =
+      waitSeconds === null
+        ? replyWithFailure(submission, result, { hideFields: ["captcha"] })
+        : submission.reply({ hideFields: ["captcha"] });
     return json({ result: reply, waitSeconds }, { status: formFailureStatus(result) });
   }
-  if (result.data.alreadyConfirmed) return redirectWithFlash(request, "/g/main/subscribes", { kind: "success", key: "support:newsletter.already" });
+  if (result.data.alreadyConfirmed)
+    return redirectWithFlash(request, "/g/main/subscribes", { kind: "success", key: "support:newsletter.already" });
   return redirectWithFlash(request, "/g/main/subscribes?sent=1", { kind: "success", key: "support:newsletter.sent" });
 }
 
@@ -53,9 +64,17 @@ export default function Subscribes() {
         <h1 className="text-3xl font-semibold text-slate-900">{t("newsletter.title")}</h1>
         <p className="mt-2 text-slate-600">{t("newsletter.intro")}</p>
       </div>
-      {sent ? <p className="card text-sm" role="status" data-testid="subscribe-sent">{t("newsletter.checkMail")}</p> : null}
+      {sent ? (
+        <p className="card text-sm" role="status" data-testid="subscribe-sent">
+          {t("newsletter.checkMail")}
+        </p>
+      ) : null}
       {actionData?.waitSeconds ? (
-        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="resend-wait">
+        <p
+          role="alert"
+          className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+          data-testid="resend-wait"
+        >
           {t("newsletter.wait", { count: actionData.waitSeconds })}
         </p>
       ) : null}

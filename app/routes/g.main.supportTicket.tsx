@@ -1,15 +1,15 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TicketStatus } from "@contract/support-codes";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { ReplyForm } from "~/components/support/ReplyForm";
-import { Conversation } from "~/components/support/bits";
-import { apiFor, getViewer, notFound, redirectAfter } from "~/lib/api.server";
-import { intentOf } from "~/lib/intents.server";
-import { pageTitle } from "~/lib/meta";
-import { closeNeedsConfirm, replyToTicket, visitorTicketPage } from "~/lib/support.server";
+import { TicketStatus } from "#contract/support-codes.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { ReplyForm } from "#app/components/support/ReplyForm.tsx";
+import { Conversation } from "#app/components/support/bits.tsx";
+import { apiFor, getViewer, notFound, redirectAfter } from "#app/lib/api.server.ts";
+import { intentOf } from "#app/lib/intents.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { closeNeedsConfirm, replyToTicket, visitorTicketPage } from "#app/lib/support.server.ts";
 
 export const handle = { i18n: ["support"] };
 export const meta = pageTitle("supportTicket");
@@ -29,7 +29,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const key = keyOf(url);
   const ticket = await apiFor(request, viewer, { portalPage: true }).load("/anon/technicalSupport/ticket", { key });
-  return json({ ticket, here: visitorTicketPage(key), confirmClose: url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED, language: viewer.language });
+  return json({
+    ticket,
+    here: visitorTicketPage(key),
+    confirmClose: url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED,
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -41,9 +46,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const here = visitorTicketPage(key);
   switch (intentOf(formData, ["reply", "close"])) {
     case "reply":
-      return replyToTicket(request, formData, (content) => api.call("/anon/technicalSupport/reply", { key, content }), here);
+      return replyToTicket(
+        request,
+        formData,
+        (content) => api.call("/anon/technicalSupport/reply", { key, content }),
+        here,
+      );
     case "close":
-      return closeNeedsConfirm(formData, url) ?? redirectAfter(request, await api.call("/anon/technicalSupport/close", { key }), here, "support:detail.closed");
+      return (
+        closeNeedsConfirm(formData, url) ??
+        redirectAfter(request, await api.call("/anon/technicalSupport/close", { key }), here, "support:detail.closed")
+      );
   }
 }
 
@@ -56,19 +69,49 @@ export default function VisitorTicket() {
       <h1 className="text-2xl font-semibold">{t("visitor.title")}</h1>
       <p className="text-sm text-slate-600">{t("visitor.keepLink")}</p>
       {confirmClose ? (
-        <IntentConfirmStep id="close-title" title={t("detail.closeTitle")} question={t("detail.closeQuestion")} intent="close" fields={{}} action={here}
-          cancelTo={here} confirmLabel={t("detail.close")} cancelLabel={t("detail.cancel")} danger />
+        <IntentConfirmStep
+          id="close-title"
+          title={t("detail.closeTitle")}
+          question={t("detail.closeQuestion")}
+          intent="close"
+          fields={{}}
+          action={here}
+          cancelTo={here}
+          confirmLabel={t("detail.close")}
+          cancelLabel={t("detail.cancel")}
+          danger
+        />
       ) : null}
       <Conversation ticket={ticket} language={language} asker={ticket.contactName ?? t("detail.you")} fileHref={null} />
       {ticket.status !== TicketStatus.CLOSED ? (
         <>
-          <ReplyForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} label={t("detail.reply")} />
-          {confirmClose ? null : <Form method="post" id="close-ticket" action={here} className="flex justify-end">
-            <ConfirmSubmit formId="close-ticket" name="intent" value="close" label={t("detail.close")} title={t("detail.closeTitle")}
-              question={t("detail.closeQuestion")} confirmLabel={t("detail.close")} className="btn-secondary" />
-          </Form>}
+          <ReplyForm
+            lastResult={actionData && "result" in actionData ? actionData.result : undefined}
+            label={t("detail.reply")}
+          />
+          {confirmClose ? null : (
+            <Form method="post" id="close-ticket" action={here} className="flex justify-end">
+              <ConfirmSubmit
+                formId="close-ticket"
+                name="intent"
+                value="close"
+                label={t("detail.close")}
+                title={t("detail.closeTitle")}
+                question={t("detail.closeQuestion")}
+                confirmLabel={t("detail.close")}
+                className="btn-secondary"
+              />
+            </Form>
+          )}
         </>
-      ) : <p className="card text-sm text-slate-600">{t("detail.closedNote")} <Link to="/g/main/technicalSupport" className="link">{t("detail.newTicket")}</Link></p>}
+      ) : (
+        <p className="card text-sm text-slate-600">
+          {t("detail.closedNote")}{" "}
+          <Link to="/g/main/technicalSupport" className="link">
+            {t("detail.newTicket")}
+          </Link>
+        </p>
+      )}
     </div>
   );
 }

@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { SupportNotice } from "~/components/support/SupportNotice";
-import { VisitorTicketForm } from "~/components/support/VisitorTicketForm";
-import { apiFor, getViewer } from "~/lib/api.server";
-import { loadCaptcha } from "~/lib/captcha.server";
-import { pageTitle } from "~/lib/meta";
-import { createVisitorTicket, noticeNow } from "~/lib/support.server";
+import { SupportNotice } from "#app/components/support/SupportNotice.tsx";
+import { VisitorTicketForm } from "#app/components/support/VisitorTicketForm.tsx";
+import { apiFor, getViewer } from "#app/lib/api.server.ts";
+import { loadCaptcha } from "#app/lib/captcha.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { createVisitorTicket, noticeNow } from "#app/lib/support.server.ts";
 
 export const handle = { i18n: ["support", "auth"] };
 export const meta = pageTitle("publicTechnicalSupport");
@@ -18,7 +18,12 @@ export const meta = pageTitle("publicTechnicalSupport");
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
-  return json({ captcha: await loadCaptcha(apiFor(request, viewer, { portalPage: true })), notice: noticeNow(), language: viewer.language, signedIn: !!viewer.user });
+  return json({
+    captcha: await loadCaptcha(apiFor(request, viewer, { portalPage: true })),
+    notice: noticeNow(),
+    language: viewer.language,
+    signedIn: !!viewer.user,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -38,10 +43,18 @@ export default function PublicTechnicalSupport() {
       </div>
       <SupportNotice notice={notice} language={language} />
       <p className="text-sm">
-        {signedIn ? <Link to="/g/home/DeveloperCommunity/TechnicalSupport" className="link">{t("public.console")}</Link> : t("public.signInHint")}
+        {signedIn ? (
+          <Link to="/g/home/DeveloperCommunity/TechnicalSupport" className="link">
+            {t("public.console")}
+          </Link>
+        ) : (
+          t("public.signInHint")
+        )}
       </p>
       <section className="card" aria-labelledby="visitor-form-title">
-        <h2 id="visitor-form-title" className="mb-4 text-lg font-semibold">{t("public.formTitle")}</h2>
+        <h2 id="visitor-form-title" className="mb-4 text-lg font-semibold">
+          {t("public.formTitle")}
+        </h2>
         <VisitorTicketForm source="support" captcha={captcha} lastResult={actionData?.result} />
       </section>
     </div>

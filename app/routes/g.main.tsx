@@ -1,18 +1,22 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorView } from "~/components/ErrorView";
-import { Footer } from "~/components/Footer";
-import { LanguageSwitch } from "~/components/LanguageSwitch";
-import { Logo } from "~/components/Logo";
-import { getViewer } from "~/lib/api.server";
-import { AnnouncementBanner } from "~/components/community/bits";
-import { bannerAnnouncements } from "~/lib/community.server";
+import { ErrorView } from "#app/components/ErrorView.tsx";
+import { Footer } from "#app/components/Footer.tsx";
+import { LanguageSwitch } from "#app/components/LanguageSwitch.tsx";
+import { Logo } from "#app/components/Logo.tsx";
+import { getViewer } from "#app/lib/api.server.ts";
+import { AnnouncementBanner } from "#app/components/community/bits.tsx";
+import { bannerAnnouncements } from "#app/lib/community.server.ts";
 
 /** The public area /g/main (SPEC §2): header with the language switch, pages, footer. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
-  return json({ signedIn: !!viewer.user, userName: viewer.user?.userName ?? null, banner: await bannerAnnouncements(request, viewer.language) });
+  return json({
+    signedIn: !!viewer.user,
+    userName: viewer.user?.userName ?? null,
+    banner: await bannerAnnouncements(request, viewer.language),
+  });
 }
 
 export default function PublicLayout() {
@@ -34,7 +38,9 @@ export default function PublicLayout() {
           <Logo />
           {/* Wide screens: the navigation and the account links in one row. */}
           <nav aria-label={t("nav.main")} className="hidden gap-4 text-sm md:flex">
-            {nav.map((n) => <NavItem key={n.to} {...n} />)}
+            {nav.map((n) => (
+              <NavItem key={n.to} {...n} />
+            ))}
           </nav>
           <div className="hidden items-center gap-3 md:flex">
             <LanguageSwitch />
@@ -47,10 +53,14 @@ export default function PublicLayout() {
             </summary>
             <div className="absolute inset-x-0 z-30 mt-3 space-y-3 border-b border-slate-200 bg-white px-4 pb-4 shadow-md">
               <nav aria-label={t("nav.main")} className="flex flex-col gap-2 text-sm">
-                {nav.map((n) => <NavItem key={n.to} {...n} />)}
+                {nav.map((n) => (
+                  <NavItem key={n.to} {...n} />
+                ))}
               </nav>
               <LanguageSwitch />
-              <div className="flex gap-3"><AccountLinks signedIn={signedIn} /></div>
+              <div className="flex gap-3">
+                <AccountLinks signedIn={signedIn} />
+              </div>
             </div>
           </details>
         </div>
@@ -66,7 +76,10 @@ export default function PublicLayout() {
 
 function NavItem({ to, label }: { to: string; label: string }) {
   return (
-    <NavLink to={to} className={({ isActive }) => (isActive ? "font-semibold text-brand-700" : "text-slate-600 hover:text-brand-700")}>
+    <NavLink
+      to={to}
+      className={({ isActive }) => (isActive ? "font-semibold text-brand-700" : "text-slate-600 hover:text-brand-700")}
+    >
       {label}
     </NavLink>
   );
@@ -75,11 +88,17 @@ function NavItem({ to, label }: { to: string; label: string }) {
 function AccountLinks({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   return signedIn ? (
-    <Link to="/g/home/index" className="btn-primary">{t("nav.console")}</Link>
+    <Link to="/g/home/index" className="btn-primary">
+      {t("nav.console")}
+    </Link>
   ) : (
     <>
-      <Link to="/g/main/Login/Logins" className="btn-secondary">{t("nav.login")}</Link>
-      <Link to="/g/main/register" className="btn-primary">{t("nav.register")}</Link>
+      <Link to="/g/main/Login/Logins" className="btn-secondary">
+        {t("nav.login")}
+      </Link>
+      <Link to="/g/main/register" className="btn-primary">
+        {t("nav.register")}
+      </Link>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { servicesHealth, startServices } from "~/lib/transport.server";
+import { servicesHealth, startServices } from "#app/lib/transport.server.ts";
 
 /**
  * Readiness: answers once the backend has migrated and seeded, with what its domains report (each chain's

@@ -2,20 +2,20 @@ import { FormProvider } from "@conform-to/react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ideEditorFormSchema } from "@contract/ide";
-import { IntentConfirmStep } from "~/components/IntentConfirmStep";
-import { FormErrors, SubmitButton } from "~/components/forms";
-import { DeployForm, Deployments, FunctionForms } from "~/components/ide/Chain";
-import { SolidityEditor } from "~/components/ide/Editor";
-import { Diagnostics, FileTree } from "~/components/ide/Files";
-import { IDE_SERVICES, portalUrl } from "~/components/ide/bits";
-import { isUnderWay, useRefreshWhile } from "~/components/public-chain/contracts";
-import { apiFor, requireUser } from "~/lib/api.server";
-import { formatDate } from "~/lib/format";
-import { portalAction, portalData } from "~/lib/ide.server";
-import { pageTitle } from "~/lib/meta";
-import { requiredId } from "~/lib/params.server";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { ideEditorFormSchema } from "#contract/ide.ts";
+import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
+import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { DeployForm, Deployments, FunctionForms } from "#app/components/ide/Chain.tsx";
+import { SolidityEditor } from "#app/components/ide/Editor.tsx";
+import { Diagnostics, FileTree } from "#app/components/ide/Files.tsx";
+import { IDE_SERVICES, portalUrl } from "#app/components/ide/bits.ts";
+import { isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
+import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { formatDate } from "#app/lib/format.ts";
+import { portalAction, portalData } from "#app/lib/ide.server.ts";
+import { pageTitle } from "#app/lib/meta.ts";
+import { requiredId } from "#app/lib/params.server.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export const handle = { i18n: ["ide", "contracts"] };
 export const meta = pageTitle("idePortal", (d: { workspace?: { name: string } }) => d.workspace?.name);
@@ -50,11 +50,22 @@ function ExpiredNotice({ kept, action }: { kept: { fileId: number; content: stri
         {kept ? (
           <>
             <input type="hidden" name="fileId" value={kept.fileId} />
-            <label htmlFor="kept-content" className="label">{t("portal.keptContent")}</label>
-            <textarea id="kept-content" name="content" readOnly defaultValue={kept.content} rows={6} className="input font-mono text-xs" />
+            <label htmlFor="kept-content" className="label">
+              {t("portal.keptContent")}
+            </label>
+            <textarea
+              id="kept-content"
+              name="content"
+              readOnly
+              defaultValue={kept.content}
+              rows={6}
+              className="input font-mono text-xs"
+            />
           </>
         ) : null}
-        <SubmitButton intent="reauthorise" className="btn-primary">{kept ? t("portal.reauthoriseSave") : t("portal.reauthorise")}</SubmitButton>
+        <SubmitButton intent="reauthorise" className="btn-primary">
+          {kept ? t("portal.reauthoriseSave") : t("portal.reauthorise")}
+        </SubmitButton>
       </Form>
     </div>
   );
@@ -69,39 +80,85 @@ export default function IdePortal() {
   const url = new URL(here, "http://portal.invalid");
   const hrefOf = (set: Record<string, string | number | null>) => portalUrl(url, set);
   const kept = last?.expired && last.kept && last.kept.fileId === file?.fileId ? last.kept.content : null;
-  const [form, fields] = useSchemaForm(ideEditorFormSchema, last && (last.target === "save" || last.target === "compile") ? last.result : null, { id: "editor" });
+  const [form, fields] = useSchemaForm(
+    ideEditorFormSchema,
+    last && (last.target === "save" || last.target === "compile") ? last.result : null,
+    { id: "editor" },
+  );
   useRefreshWhile(workspace.deployments.some((d) => isUnderWay(d.status)));
   return (
     <main className="mx-auto max-w-screen-2xl space-y-4 p-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <p className="text-sm"><Link className="link" to={IDE_SERVICES}>{t("portal.back")}</Link></p>
+          <p className="text-sm">
+            <Link className="link" to={IDE_SERVICES}>
+              {t("portal.back")}
+            </Link>
+          </p>
           <h1 className="text-xl font-semibold">{workspace.name}</h1>
         </div>
-        <p className="text-xs text-slate-600" data-testid="grant">{t("portal.grant", { time: formatDate(workspace.grantExpiresAt, language, true) })}</p>
+        <p className="text-xs text-slate-600" data-testid="grant">
+          {t("portal.grant", { time: formatDate(workspace.grantExpiresAt, language, true) })}
+        </p>
       </header>
       {last?.expired ? <ExpiredNotice kept={last.kept} action={here} /> : null}
       {confirm ? (
-        <IntentConfirmStep id="delete-file" title={t("portal.deleteTitle")} question={t(confirm.folder ? "portal.deleteFolderQuestion" : "portal.deleteQuestion", { path: confirm.path })} intent="deleteFile"
-          fields={{ fileId: confirm.fileId }} action={here} cancelTo={hrefOf({})} confirmLabel={t("portal.delete")} cancelLabel={t("portal.cancel")} danger />
+        <IntentConfirmStep
+          id="delete-file"
+          title={t("portal.deleteTitle")}
+          question={t(confirm.folder ? "portal.deleteFolderQuestion" : "portal.deleteQuestion", { path: confirm.path })}
+          intent="deleteFile"
+          fields={{ fileId: confirm.fileId }}
+          action={here}
+          cancelTo={hrefOf({})}
+          confirmLabel={t("portal.delete")}
+          cancelLabel={t("portal.cancel")}
+          danger
+        />
       ) : null}
       <div className="grid gap-4 lg:grid-cols-[16rem_minmax(0,1fr)_24rem]">
         <div className="card">
           <h2 className="mb-2 font-semibold">{t("portal.files")}</h2>
-          <FileTree files={workspace.files} current={file?.fileId ?? null} hrefOf={(fileId) => hrefOf({ fileId })} diagnostics={workspace.diagnostics} action={here} last={last} />
+          <FileTree
+            files={workspace.files}
+            current={file?.fileId ?? null}
+            hrefOf={(fileId) => hrefOf({ fileId })}
+            diagnostics={workspace.diagnostics}
+            action={here}
+            last={last}
+          />
         </div>
         <div className="space-y-4">
           {file ? (
             <section className="card space-y-3" aria-labelledby="editor-heading">
-              <h2 id="editor-heading" className="font-mono text-sm font-semibold" data-testid="editor-file">{file.path}</h2>
+              <h2 id="editor-heading" className="font-mono text-sm font-semibold" data-testid="editor-file">
+                {file.path}
+              </h2>
               <FormProvider context={form.context}>
-                <Form method="post" action={here} id={form.id} onSubmit={form.onSubmit} noValidate className="space-y-3">
+                <Form
+                  method="post"
+                  action={here}
+                  id={form.id}
+                  onSubmit={form.onSubmit}
+                  noValidate
+                  className="space-y-3"
+                >
                   <input type="hidden" name="fileId" value={file.fileId} />
                   <FormErrors id={form.errorId} errors={form.errors} />
-                  <SolidityEditor id="editor-content" name={fields.content.name} defaultValue={kept ?? file.content} label={t("portal.content", { path: file.path })} describedBy="diagnostics-heading" />
+                  <SolidityEditor
+                    id="editor-content"
+                    name={fields.content.name}
+                    defaultValue={kept ?? file.content}
+                    label={t("portal.content", { path: file.path })}
+                    describedBy="diagnostics-heading"
+                  />
                   <div className="flex gap-2">
-                    <SubmitButton intent="save" className="btn-secondary">{t("portal.save")}</SubmitButton>
-                    <SubmitButton intent="compile" className="btn-primary">{t("portal.compile")}</SubmitButton>
+                    <SubmitButton intent="save" className="btn-secondary">
+                      {t("portal.save")}
+                    </SubmitButton>
+                    <SubmitButton intent="compile" className="btn-primary">
+                      {t("portal.compile")}
+                    </SubmitButton>
                   </div>
                 </Form>
               </FormProvider>
@@ -110,23 +167,41 @@ export default function IdePortal() {
             <p className="card text-slate-600">{t("portal.noFiles")}</p>
           )}
           <section className="card space-y-2" aria-labelledby="diagnostics-heading">
-            <h2 id="diagnostics-heading" className="font-semibold">{t("portal.messages")}</h2>
-            {workspace.compiler ? <p className="text-xs text-slate-500">{t("portal.compiler", { version: workspace.compiler })}</p> : null}
-            <Diagnostics diagnostics={workspace.diagnostics} file={file?.path ?? null} compiledAt={workspace.compiledAt} />
+            <h2 id="diagnostics-heading" className="font-semibold">
+              {t("portal.messages")}
+            </h2>
+            {workspace.compiler ? (
+              <p className="text-xs text-slate-500">{t("portal.compiler", { version: workspace.compiler })}</p>
+            ) : null}
+            <Diagnostics
+              diagnostics={workspace.diagnostics}
+              file={file?.path ?? null}
+              compiledAt={workspace.compiledAt}
+            />
           </section>
         </div>
         <div className="space-y-4">
           <section className="card space-y-3" aria-labelledby="deploy-heading">
-            <h2 id="deploy-heading" className="font-semibold">{t("portal.deployHeading")}</h2>
+            <h2 id="deploy-heading" className="font-semibold">
+              {t("portal.deployHeading")}
+            </h2>
             <DeployForm compiled={workspace.compiled} accounts={accounts} action={here} last={last} />
           </section>
           <section className="card space-y-3" aria-labelledby="deployments-heading">
-            <h2 id="deployments-heading" className="font-semibold">{t("portal.deployments")}</h2>
-            <Deployments deployments={workspace.deployments} chosen={deployment} hrefOf={(d) => hrefOf({ contractId: d.contractId, network: d.network === "test" ? "test" : null })} />
+            <h2 id="deployments-heading" className="font-semibold">
+              {t("portal.deployments")}
+            </h2>
+            <Deployments
+              deployments={workspace.deployments}
+              chosen={deployment}
+              hrefOf={(d) => hrefOf({ contractId: d.contractId, network: d.network === "test" ? "test" : null })}
+            />
           </section>
           {deployment && deployment.status === 2 ? (
             <section className="card space-y-3" aria-labelledby="functions-heading">
-              <h2 id="functions-heading" className="font-semibold">{t("portal.functions", { name: deployment.name })}</h2>
+              <h2 id="functions-heading" className="font-semibold">
+                {t("portal.functions", { name: deployment.name })}
+              </h2>
               <FunctionForms deployment={deployment} accounts={accounts} action={here} last={last} />
             </section>
           ) : null}

@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { isLanguage } from "~/lib/i18n";
-import { isNamespace, resources } from "~/lib/resources.server";
+import { isLanguage } from "#app/lib/i18n.ts";
+import { isNamespace, resources } from "#app/lib/resources.server.ts";
 
 /** Translations for the browser (i18next-http-backend), from the same files the server renders with. */
 export function loader({ params }: LoaderFunctionArgs) {

@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import type { BackendEnv } from "../env";
-import { acquireDataDirLock } from "../kit/data-dir-lock";
-import { applyDatabaseGuards } from "./guards";
-import { PGliteThread } from "./pglite-proxy";
+import type { BackendEnv } from "#backend/env.ts";
+import { acquireDataDirLock } from "#backend/kit/data-dir-lock.ts";
+import { applyDatabaseGuards } from "./guards.ts";
+import { PGliteThread } from "./pglite-proxy.ts";
 
 /** The database, typed without a relational schema: every query names its tables (db/tables.ts and each domain's tables.ts). */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -44,7 +44,10 @@ export async function openDatabase(env: BackendEnv): Promise<Database> {
   const lock = await acquireDataDirLock(env.dataDir); // one process per DATA_DIR (docs/decisions/017); shared within it
   mkdirSync(dir, { recursive: true });
   // Its SQL runs in a worker thread by default (docs/decisions/031): Drizzle talks to the thread's proxy.
-  const client = env.pgliteThread === "worker" ? ((await PGliteThread.open(dir)) as unknown as InstanceType<typeof PGlite>) : await PGlite.create(dir);
+  const client =
+    env.pgliteThread === "worker"
+      ? ((await PGliteThread.open(dir)) as unknown as InstanceType<typeof PGlite>)
+      : await PGlite.create(dir);
   const db = drizzle(client);
   try {
     await migrate(db, { migrationsFolder: MIGRATIONS });

@@ -11,4 +11,3 @@ export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 
 
 /** Money: integer USD cents (house habit 9). */
 export const cents = (name: string) => bigint(name, { mode: "number" });
-

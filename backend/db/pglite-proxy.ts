@@ -1,6 +1,6 @@
 import type { QueryOptions, Results } from "@electric-sql/pglite";
-import { startWorker, type WorkerClient } from "../kit/worker";
-import type { WireOptions } from "./pglite.worker";
+import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
+import type { WireOptions } from "./pglite.worker.ts";
 
 /**
  * The embedded database in a worker thread (docs/decisions/031): the part of PGlite's client that Drizzle
@@ -22,9 +22,11 @@ type TxHandle = {
 function wire(options: QueryOptions | undefined): WireOptions | undefined {
   if (!options) return undefined;
   const { rowMode, parsers, ...rest } = options;
-  if (Object.keys(rest).length) throw new Error(`the database thread does not take the query options ${Object.keys(rest).join(", ")}`);
+  if (Object.keys(rest).length)
+    throw new Error(`the database thread does not take the query options ${Object.keys(rest).join(", ")}`);
   const textOids = Object.entries(parsers ?? {}).map(([oid, parse]) => {
-    if (parse("\u0000probe", Number(oid)) !== "\u0000probe") throw new Error(`the database thread only keeps a type as text; type ${oid} has another parser`);
+    if (parse("\u0000probe", Number(oid)) !== "\u0000probe")
+      throw new Error(`the database thread only keeps a type as text; type ${oid} has another parser`);
     return Number(oid);
   });
   return { rowMode, textOids };
@@ -68,7 +70,10 @@ export class PGliteThread {
       if (closed) throw new Error("Transaction is closed");
     };
     const tx: TxHandle = {
-      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => (live(), this.worker.call<Results<R>>("query", sql, params, wire(options), id)),
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => (
+        live(),
+        this.worker.call<Results<R>>("query", sql, params, wire(options), id)
+      ),
       exec: (sql: string) => (live(), this.worker.call<Results[]>("exec", sql, id)),
       rollback: async () => {
         live();

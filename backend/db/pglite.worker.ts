@@ -1,6 +1,6 @@
 import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
 import { workerData } from "node:worker_threads";
-import { serveWorker } from "../kit/worker";
+import { serveWorker } from "#backend/kit/worker.ts";
 
 /**
  * The embedded database's thread (docs/decisions/031): PGlite runs here, so its SQL (WASM) never runs on the
@@ -37,7 +37,12 @@ serveWorker(
       await opened;
       return true;
     },
-    query: async (sql: string, params: unknown[] | undefined, options: WireOptions | undefined, txId: number | undefined) =>
+    query: async (
+      sql: string,
+      params: unknown[] | undefined,
+      options: WireOptions | undefined,
+      txId: number | undefined,
+    ) =>
       txId ? txOf(txId).query(sql, params, optionsOf(options)) : (await opened).query(sql, params, optionsOf(options)),
     exec: async (sql: string, txId: number | undefined) => (txId ? txOf(txId).exec(sql) : (await opened).exec(sql)),
     /** Opens a transaction and answers its id once BEGIN ran; PGlite holds every other query until it ends. */

@@ -1,7 +1,18 @@
-import type { MessageRefKind } from "../../contract/platform";
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { MessageRefKind } from "#contract/platform.ts";
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { bytea, ts } from "./columns";
+import { bytea, ts } from "./columns.ts";
 
 /** The platform's core tables, shared by the kernel and every domain: users, tokens, files, jobs, messages, city nodes. */
 
@@ -29,7 +40,12 @@ export const files = pgTable(
     /** When the call that uses the upload took it; null while pending. */
     claimedAt: ts("claimed_at"),
   },
-  (t) => [uniqueIndex("files_upload_id_idx").on(t.uploadId), index("files_pending_idx").on(t.createdAt).where(sql`${t.uploadId} is not null and ${t.claimedAt} is null`)],
+  (t) => [
+    uniqueIndex("files_upload_id_idx").on(t.uploadId),
+    index("files_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.uploadId} is not null and ${t.claimedAt} is null`),
+  ],
 );
 
 export const users = pgTable(
@@ -78,7 +94,9 @@ export const authTokens = pgTable(
   "auth_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     createdAt: ts("created_at").notNull().defaultNow(),
     expiresAt: ts("expires_at").notNull(),
     revokedAt: ts("revoked_at"),
@@ -130,7 +148,10 @@ export const cityNodes = pgTable("city_nodes", {
   /** The price of one bookkeeping node per month (docs/decisions/036); operators edit it with the others. */
   peerPricePerMonthCents: integer("peer_price_per_month_cents").notNull().default(0),
   /** SPEC §9 the interchain protocols (1, 2) the node supports (§8 "Nodes do not support the chosen interchain protocol"; docs/decisions/048). */
-  interchainProtocols: integer("interchain_protocols").array().notNull().default(sql`'{1,2}'::integer[]`),
+  interchainProtocols: integer("interchain_protocols")
+    .array()
+    .notNull()
+    .default(sql`'{1,2}'::integer[]`),
 });
 
 /** SPEC §3 Message: the text is an i18n key with its parameters, so each reader sees their language. */
@@ -138,7 +159,9 @@ export const messages = pgTable(
   "messages",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     status: smallint("status").notNull().default(0),
     textKey: text("text_key").notNull(),
     params: jsonb("params").$type<Record<string, string>>().notNull().default({}),
@@ -209,7 +232,9 @@ export const auditLog = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     at: ts("at").notNull(),
-    actorId: integer("actor_id").notNull().references(() => users.id),
+    actorId: integer("actor_id")
+      .notNull()
+      .references(() => users.id),
     /** The actor's username when it acted. */
     actorName: text("actor_name").notNull(),
     /** e.g. "service.review", "withdrawal.review", "mfa.verify" (contract/audit.ts AUDIT_ACTIONS). */
@@ -249,5 +274,8 @@ export const searchTerms = pgTable(
     term: text("term").notNull(),
     weight: smallint("weight").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.kind, t.itemId, t.lang, t.term] }), index("search_terms_term_idx").on(t.kind, t.term)],
+  (t) => [
+    primaryKey({ columns: [t.kind, t.itemId, t.lang, t.term] }),
+    index("search_terms_term_idx").on(t.kind, t.term),
+  ],
 );

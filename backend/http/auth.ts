@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { Msg } from "../../contract/messages";
-import { authTokens, users } from "../db/tables";
-import type { Db, Tx } from "../db/client";
-import type { Deps } from "../deps";
-import { sessionInvalid } from "./errors";
-import type { AuthUser, TokenRow } from "./session-cache";
+import { Msg } from "#contract/messages.ts";
+import { authTokens, users } from "#backend/db/tables.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import { sessionInvalid } from "./errors.ts";
+import type { AuthUser, TokenRow } from "./session-cache.ts";
 
-export type { AuthUser } from "./session-cache";
+export type { AuthUser } from "./session-cache.ts";
 
 /** A login lasts 12 hours (the portal's cookie lives as long). */
 export const TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
@@ -23,7 +23,9 @@ export function newSecret(bytes = 32): string {
 export async function issueToken(services: Deps, userId: number): Promise<string> {
   const token = newSecret();
   const now = services.now();
-  await services.db.insert(authTokens).values({ tokenHash: sha256(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + TOKEN_TTL_MS) });
+  await services.db
+    .insert(authTokens)
+    .values({ tokenHash: sha256(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + TOKEN_TTL_MS) });
   return token;
 }
 
@@ -57,7 +59,12 @@ const TOKEN_CHECK_COLUMNS = {
 
 /** One query by the token's primary key, joined to its user by primary key (docs/decisions/030). */
 async function readToken(db: Db | Tx, tokenHash: string): Promise<TokenRow | undefined> {
-  const [row] = await db.select(TOKEN_CHECK_COLUMNS).from(authTokens).innerJoin(users, eq(users.id, authTokens.userId)).where(eq(authTokens.tokenHash, tokenHash)).limit(1);
+  const [row] = await db
+    .select(TOKEN_CHECK_COLUMNS)
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(eq(authTokens.tokenHash, tokenHash))
+    .limit(1);
   if (!row) return undefined;
   const { expiresAt, revokedAt, mfaVerifiedAt, ...user } = row;
   return { user, expiresAt, revokedAt, mfaVerifiedAt };
@@ -67,7 +74,11 @@ async function readToken(db: Db | Tx, tokenHash: string): Promise<TokenRow | und
  * A token's row: from this process's cache, else from the read of it under way, else read (and kept).
  * `fresh` reads the database whatever is kept (a refusal is never decided on a kept row: see the router).
  */
-async function tokenRow(services: Deps, tokenHash: string, fresh: boolean): Promise<{ row: TokenRow | undefined; kept: boolean }> {
+async function tokenRow(
+  services: Deps,
+  tokenHash: string,
+  fresh: boolean,
+): Promise<{ row: TokenRow | undefined; kept: boolean }> {
   const cache = services.sessions;
   const generation = cache.generation;
   if (!fresh) {
@@ -103,6 +114,9 @@ export async function authenticate(services: Deps, request: Request, fresh = fal
 }
 
 export async function revokeToken(services: Deps, tokenHash: string) {
-  await services.db.update(authTokens).set({ revokedAt: services.now() }).where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt)));
+  await services.db
+    .update(authTokens)
+    .set({ revokedAt: services.now() })
+    .where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt)));
   services.sessions.forgetToken(tokenHash);
 }

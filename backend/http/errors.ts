@@ -1,5 +1,5 @@
-import { ResponseCode } from "../../contract/envelope";
-import { Msg } from "../../contract/messages";
+import { ResponseCode } from "#contract/envelope.ts";
+import { Msg } from "#contract/messages.ts";
 
 /** How a failure is answered over HTTP when not with 200: a rate limit's 429 and its Retry-After. */
 export type HttpAnswer = { status: number; retryAfterSeconds?: number };

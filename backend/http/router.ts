@@ -1,19 +1,19 @@
 import type { z } from "zod";
-import { AUDIT_RULES, type OperatorPath } from "../../contract/audit-rules";
-import { fail, ok, ResponseCode } from "../../contract/envelope";
-import { Msg } from "../../contract/messages";
-import { errorSummary } from "../../contract/error-summary";
-import { paths, type PathSpec, type VueapiPath } from "../../contract/paths";
-import { refusedTextErrors, refusedTextFields } from "../../contract/text";
-import { isUploadKind, JSON_BODY_LIMIT_BYTES, UPLOAD_PATH_PREFIX } from "../../contract/uploads";
-import type { Language } from "../mail";
-import type { Db } from "../db/client";
-import type { Deps } from "../deps";
-import { entryFromRule, recordAudit } from "../kit/audit";
-import { BodyTooLargeError, discardRest, readLimited } from "../kit/body-limit";
-import { authenticate, type Authenticated, type AuthUser } from "./auth";
-import { ApiError, sessionInvalid } from "./errors";
-import { handleUpload, type UploadRules } from "./upload";
+import { AUDIT_RULES, type OperatorPath } from "#contract/audit-rules.ts";
+import { fail, ok, ResponseCode } from "#contract/envelope.ts";
+import { Msg } from "#contract/messages.ts";
+import { errorSummary } from "#contract/error-summary.ts";
+import { paths, type PathSpec, type VueapiPath } from "#contract/paths.ts";
+import { refusedTextErrors, refusedTextFields } from "#contract/text.ts";
+import { isUploadKind, JSON_BODY_LIMIT_BYTES, UPLOAD_PATH_PREFIX } from "#contract/uploads.ts";
+import type { Language } from "#backend/mail.ts";
+import type { Db } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import { entryFromRule, recordAudit } from "#backend/kit/audit.ts";
+import { BodyTooLargeError, discardRest, readLimited } from "#backend/kit/body-limit.ts";
+import { authenticate, type Authenticated, type AuthUser } from "./auth.ts";
+import { ApiError, sessionInvalid } from "./errors.ts";
+import { handleUpload, type UploadRules } from "./upload.ts";
 
 export type CallContext = {
   services: Deps;
@@ -52,7 +52,9 @@ export type Handler<P extends VueapiPath> = (payload: Payload<P>, ctx: ContextOf
  * A domain's handlers by path, each checked against the payload and the caller of its own path (the router
  * calls a handler only with the payload that path's schema parsed, and with the caller its `auth` demands).
  */
-export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? Handler<P> : never }>(map: M): { [P in keyof M]: AnyHandler } {
+export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? Handler<P> : never }>(
+  map: M,
+): { [P in keyof M]: AnyHandler } {
   return map as unknown as { [P in keyof M]: AnyHandler };
 }
 
@@ -68,7 +70,11 @@ function jsonResponse(body: unknown, status = 200, extra: Record<string, string>
 /** An ApiError as its HTTP answer: 200 with the envelope, or its own status (429 with Retry-After). */
 function errorResponse(error: ApiError): Response {
   const retry = error.http?.retryAfterSeconds;
-  return jsonResponse(fail(error.messageKey, error.data, error.code), error.http?.status ?? 200, retry ? { "Retry-After": String(retry) } : {});
+  return jsonResponse(
+    fail(error.messageKey, error.data, error.code),
+    error.http?.status ?? 200,
+    retry ? { "Retry-After": String(retry) } : {},
+  );
 }
 
 /** Zod issues as `fieldErrors`: dotted path → i18n keys. */
@@ -158,12 +164,14 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
       let tokenHash: string | null = null;
       if (spec.auth !== "anon") {
         // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
-        const needsSecondFactor = (a: Authenticated) => a.user.role === "operator" && !a.secondFactorPassed && !(spec as PathSpec).beforeSecondFactor;
+        const needsSecondFactor = (a: Authenticated) =>
+          a.user.role === "operator" && !a.secondFactorPassed && !(spec as PathSpec).beforeSecondFactor;
         const notOperator = (a: Authenticated) => (spec.auth as string) === "operator" && a.user.role !== "operator";
         let auth = await authenticate(services, request);
         // A refusal is never decided on a kept answer (the second factor passed or a role changed in another
         // process since): it is read again first (docs/decisions/030).
-        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(services, request, true);
+        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth)))
+          auth = await authenticate(services, request, true);
         ({ user, tokenHash } = auth);
         if (needsSecondFactor(auth)) {
           throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
@@ -175,12 +183,20 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
       // Text the database cannot keep (NUL, lone surrogates) is refused wherever it is, before any rule or
       // handler sees it (docs/decisions/024).
       const refused = refusedTextFields(payload);
-      if (refused.length > 0) return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
+      if (refused.length > 0)
+        return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
       const parsed = spec.payload.safeParse(payload);
       if (!parsed.success) {
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
       }
-      const ctx: CallContext = { services, language, user, tokenHash, clientAddress: caller.clientAddress ?? null, path: vueapiPath };
+      const ctx: CallContext = {
+        services,
+        language,
+        user,
+        tokenHash,
+        clientAddress: caller.clientAddress ?? null,
+        path: vueapiPath,
+      };
       const rule = (spec.auth as string) === "operator" ? AUDIT_RULES[vueapiPath as OperatorPath] : "read";
       const handler = handlers[vueapiPath];
       const data =
@@ -189,7 +205,13 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
             await services.db.transaction(async (tx) => {
               const result = await handler(parsed.data, { ...ctx, services: { ...services, db: tx as unknown as Db } });
               const entry = entryFromRule(rule, parsed.data as Record<string, unknown>, result);
-              await recordAudit(tx, { ...entry, actor: user, at: services.now(), path: vueapiPath, clientIp: ctx.clientAddress });
+              await recordAudit(tx, {
+                ...entry,
+                actor: user,
+                at: services.now(),
+                path: vueapiPath,
+                clientIp: ctx.clientAddress,
+              });
               return result;
             })
           : await handler(parsed.data, ctx);

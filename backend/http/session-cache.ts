@@ -11,7 +11,7 @@
  * process a revoked token is refused by the very next call. Another process (WORKERS=N, or a second portal
  * on the same PostgreSQL) keeps its entry until its TTL ends: that is the bound, `SESSION_CACHE_TTL_MS`.
  */
-import type { users } from "../db/tables";
+import type { users } from "#backend/db/tables.ts";
 
 /** How long another process may go on accepting a token revoked elsewhere (docs/decisions/030). */
 export const SESSION_CACHE_TTL_MS = 5_000;
@@ -20,7 +20,20 @@ export const SESSION_CACHE_MAX_ENTRIES = 10_000;
 
 type UserRow = typeof users.$inferSelect;
 /** The caller as the token check reads it: the columns handlers use, never the password hash or the profile's texts. */
-export type AuthUser = Pick<UserRow, "id" | "userName" | "realName" | "email" | "mobile" | "userType" | "companyName" | "contactName" | "role" | "createdAt" | "lastLoginAt">;
+export type AuthUser = Pick<
+  UserRow,
+  | "id"
+  | "userName"
+  | "realName"
+  | "email"
+  | "mobile"
+  | "userType"
+  | "companyName"
+  | "contactName"
+  | "role"
+  | "createdAt"
+  | "lastLoginAt"
+>;
 
 /** What one token check reads: the token's state and its user. */
 export type TokenRow = { user: AuthUser; expiresAt: Date; revokedAt: Date | null; mfaVerifiedAt: Date | null };

@@ -1,20 +1,24 @@
-import { fail, ok } from "../../contract/envelope";
-import { Msg } from "../../contract/messages";
-import { FILE_NAME_HEADER, UPLOAD_FIELD, UPLOAD_KINDS, type UploadKind } from "../../contract/uploads";
-import type { Deps } from "../deps";
-import { declaresMoreThan, discardRest } from "../kit/body-limit";
-import { receiveUpload, type UploadRule } from "../kit/uploads";
-import { authenticate, newSecret } from "./auth";
-import { ApiError } from "./errors";
+import { fail, ok } from "#contract/envelope.ts";
+import { Msg } from "#contract/messages.ts";
+import { FILE_NAME_HEADER, UPLOAD_FIELD, UPLOAD_KINDS, type UploadKind } from "#contract/uploads.ts";
+import type { Deps } from "#backend/deps.ts";
+import { declaresMoreThan, discardRest } from "#backend/kit/body-limit.ts";
+import { receiveUpload, type UploadRule } from "#backend/kit/uploads.ts";
+import { authenticate, newSecret } from "./auth.ts";
+import { ApiError } from "./errors.ts";
 
 export type UploadRules = ReadonlyMap<UploadKind, UploadRule>;
 
 function envelope(body: unknown, status = 200, extra: Record<string, string> = {}) {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...extra } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...extra },
+  });
 }
 
 /** A refusal at the form's file field. */
-const refused = (messageKey: string, fieldKey: string, status = 200) => envelope(fail(messageKey, { fieldErrors: { [UPLOAD_FIELD]: [fieldKey] } }), status);
+const refused = (messageKey: string, fieldKey: string, status = 200) =>
+  envelope(fail(messageKey, { fieldErrors: { [UPLOAD_FIELD]: [fieldKey] } }), status);
 
 function fileNameOf(request: Request): string | null {
   const raw = request.headers.get(FILE_NAME_HEADER);
@@ -36,7 +40,13 @@ function fileNameOf(request: Request): string | null {
  * the file names it by that id. Too large: HTTP 413; any other refusal: the envelope with the reason at
  * the field `file`.
  */
-export async function handleUpload(services: Deps, rules: UploadRules, kind: UploadKind, request: Request, clientAddress: string | null = null): Promise<Response> {
+export async function handleUpload(
+  services: Deps,
+  rules: UploadRules,
+  kind: UploadKind,
+  request: Request,
+  clientAddress: string | null = null,
+): Promise<Response> {
   const rule = rules.get(kind)!;
   const { maxBytes, anonymous } = UPLOAD_KINDS[kind];
   const leave = (response: Response) => {
@@ -55,14 +65,23 @@ export async function handleUpload(services: Deps, rules: UploadRules, kind: Upl
   } catch (error) {
     if (error instanceof ApiError) {
       const retry = error.http?.retryAfterSeconds;
-      return leave(envelope(fail(error.messageKey, error.data, error.code), error.http?.status ?? 200, retry ? { "Retry-After": String(retry) } : {}));
+      return leave(
+        envelope(
+          fail(error.messageKey, error.data, error.code),
+          error.http?.status ?? 200,
+          retry ? { "Retry-After": String(retry) } : {},
+        ),
+      );
     }
     throw error;
   }
   const name = fileNameOf(request);
   if (!name) return leave(refused(Msg.INVALID_PARAMS, rule.messages.required, 400));
   const nameProblem = rule.nameProblem(name);
-  if (nameProblem) return leave(refused(nameProblem === rule.messages.extension ? Msg.FILE_TYPE_WRONG : Msg.INVALID_PARAMS, nameProblem));
+  if (nameProblem)
+    return leave(
+      refused(nameProblem === rule.messages.extension ? Msg.FILE_TYPE_WRONG : Msg.INVALID_PARAMS, nameProblem),
+    );
   if (declaresMoreThan(request, maxBytes)) return leave(refused(Msg.FILE_TOO_LARGE, rule.messages.tooLarge, 413));
   if (!request.body) return refused(Msg.INVALID_PARAMS, rule.messages.required);
 
@@ -75,7 +94,12 @@ export async function handleUpload(services: Deps, rules: UploadRules, kind: Upl
   }
   if (!received.ok) {
     const status = received.reason === "tooLarge" ? 413 : 200;
-    const messageKey = received.reason === "tooLarge" ? Msg.FILE_TOO_LARGE : received.reason === "required" ? Msg.INVALID_PARAMS : Msg.FILE_TYPE_WRONG;
+    const messageKey =
+      received.reason === "tooLarge"
+        ? Msg.FILE_TOO_LARGE
+        : received.reason === "required"
+          ? Msg.INVALID_PARAMS
+          : Msg.FILE_TYPE_WRONG;
     return leave(refused(messageKey, received.messageKey, status));
   }
   const uploadId = newSecret(32);

@@ -1,9 +1,9 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
-import { jobs, messages } from "../db/tables";
-import type { Deps } from "../deps";
-import { errorSummary } from "../../contract/error-summary";
-import { hasEnded, parseWorker, thisProcess, workerLabel, type Worker } from "./worker";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { jobs, messages } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import { errorSummary } from "#contract/error-summary.ts";
+import { hasEnded, parseWorker, thisProcess, workerLabel, type Worker } from "./worker.ts";
 
 /**
  * Durable background jobs (ARCHITECTURE: payment expiry, provider callbacks, weekly bills, chaincode tests
@@ -60,7 +60,13 @@ export async function schedule(
 ): Promise<{ id: number } | undefined> {
   const [row] = await db
     .insert(jobs)
-    .values({ kind, payload, runAt: options.runAt, dedupeKey: options.dedupeKey ?? null, createdAt: options.createdAt ?? options.runAt })
+    .values({
+      kind,
+      payload,
+      runAt: options.runAt,
+      dedupeKey: options.dedupeKey ?? null,
+      createdAt: options.createdAt ?? options.runAt,
+    })
     .onConflictDoNothing()
     .returning({ id: jobs.id });
   return row;
@@ -70,17 +76,37 @@ export async function schedule(
  * An operator's retry of a dead job: back in the queue now with all its attempts, the retry recorded on the
  * row (who, when, how many) and in the log. Null when the job is not (or no longer) dead.
  */
-export async function retryDeadJob(db: Db, jobId: number, operatorId: number, now: Date): Promise<{ id: number; kind: string } | null> {
+export async function retryDeadJob(
+  db: Db,
+  jobId: number,
+  operatorId: number,
+  now: Date,
+): Promise<{ id: number; kind: string } | null> {
   const [row] = await db
     .update(jobs)
-    .set({ deadAt: null, attempts: 0, runAt: now, lockedUntil: null, lockedBy: null, retriedAt: now, retriedBy: operatorId, retries: sql`${jobs.retries} + 1` })
+    .set({
+      deadAt: null,
+      attempts: 0,
+      runAt: now,
+      lockedUntil: null,
+      lockedBy: null,
+      retriedAt: now,
+      retriedBy: operatorId,
+      retries: sql`${jobs.retries} + 1`,
+    })
     .where(and(eq(jobs.id, jobId), isNotNull(jobs.deadAt)))
     .returning({ id: jobs.id, kind: jobs.kind });
   if (row) console.warn(`[jobs] job ${row.id} (${row.kind}) retried by operator ${operatorId}`);
   return row ?? null;
 }
 
-type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; lastError: string | null };
+type Claimed = {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  lastError: string | null;
+};
 
 /** What of an error is kept on the row and logged: never the values it was working on (docs/decisions/024). */
 const errorText = (error: unknown) => errorSummary(error, false).slice(0, 2000);
@@ -127,9 +153,23 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
       )
       RETURNING id, kind, payload, attempts, last_error`);
-    type Row = { id: number | string; kind: string; payload: Record<string, unknown>; attempts: number; last_error: string | null };
+    type Row = {
+      id: number | string;
+      kind: string;
+      payload: Record<string, unknown>;
+      attempts: number;
+      last_error: string | null;
+    };
     const row = (result as unknown as { rows: Row[] }).rows[0];
-    return row ? { id: Number(row.id), kind: row.kind, payload: row.payload, attempts: Number(row.attempts), lastError: row.last_error } : undefined;
+    return row
+      ? {
+          id: Number(row.id),
+          kind: row.kind,
+          payload: row.payload,
+          attempts: Number(row.attempts),
+          lastError: row.last_error,
+        }
+      : undefined;
   }
 
   /** Renews the lease every `heartbeatMs` while `work` runs; never keeps the process alive. */
@@ -171,7 +211,14 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
     await db.transaction(async (tx) => {
       const [row] = await tx
         .update(jobs)
-        .set({ deadAt: now, lockedUntil: null, lockedBy: null, attempts: Math.min(job.attempts, MAX_ATTEMPTS), lastError: error, ownerId: owner?.userId ?? null })
+        .set({
+          deadAt: now,
+          lockedUntil: null,
+          lockedBy: null,
+          attempts: Math.min(job.attempts, MAX_ATTEMPTS),
+          lastError: error,
+          ownerId: owner?.userId ?? null,
+        })
         .where(mine(job.id))
         .returning({ id: jobs.id });
       if (!row || !owner) return;
@@ -182,17 +229,25 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
         createdAt: now,
       });
     });
-    console.warn(`[jobs] job ${job.id} (${job.kind}) is dead after ${Math.min(job.attempts, MAX_ATTEMPTS)} attempts: ${error}`);
+    console.warn(
+      `[jobs] job ${job.id} (${job.kind}) is dead after ${Math.min(job.attempts, MAX_ATTEMPTS)} attempts: ${error}`,
+    );
   }
 
   async function execute(job: Claimed) {
     // Its earlier attempts used them all up: the last one's process stopped before it finished.
-    if (job.attempts > MAX_ATTEMPTS) return bury(job, job.lastError ?? "the process running its last attempt stopped before it finished");
+    if (job.attempts > MAX_ATTEMPTS)
+      return bury(job, job.lastError ?? "the process running its last attempt stopped before it finished");
     const definition = registry.get(job.kind);
     try {
       if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
-      await withHeartbeat(job.id, () => definition.run(job.payload, services, { id: job.id, kind: job.kind, attempt: job.attempts }));
-      await db.update(jobs).set({ doneAt: services.now(), lockedUntil: null, lockedBy: null, lastError: null }).where(mine(job.id));
+      await withHeartbeat(job.id, () =>
+        definition.run(job.payload, services, { id: job.id, kind: job.kind, attempt: job.attempts }),
+      );
+      await db
+        .update(jobs)
+        .set({ doneAt: services.now(), lockedUntil: null, lockedBy: null, lastError: null })
+        .where(mine(job.id));
     } catch (error) {
       const message = errorText(error);
       if (job.attempts >= MAX_ATTEMPTS) return bury(job, message);
@@ -200,7 +255,12 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
       const delay = Math.min(MAX_DELAY_MS, 2 ** job.attempts * 1000);
       await db
         .update(jobs)
-        .set({ lockedUntil: null, lockedBy: null, lastError: message, runAt: new Date(services.now().getTime() + delay) })
+        .set({
+          lockedUntil: null,
+          lockedBy: null,
+          lastError: message,
+          runAt: new Date(services.now().getTime() + delay),
+        })
         .where(mine(job.id));
     }
   }
@@ -235,7 +295,14 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
     const held = await db
       .select({ id: jobs.id, lockedBy: jobs.lockedBy })
       .from(jobs)
-      .where(and(isNull(jobs.doneAt), isNull(jobs.deadAt), isNotNull(jobs.lockedBy), sql`${jobs.lockedUntil} >= clock_timestamp()`));
+      .where(
+        and(
+          isNull(jobs.doneAt),
+          isNull(jobs.deadAt),
+          isNotNull(jobs.lockedBy),
+          sql`${jobs.lockedUntil} >= clock_timestamp()`,
+        ),
+      );
     let freed = 0;
     for (const row of held) {
       const holder = parseWorker(row.lockedBy);
@@ -243,7 +310,11 @@ export function createJobRunner(services: Deps, registry: JobRegistry, options: 
       if (row.lockedBy === label) continue;
       const [done] = await db
         .update(jobs)
-        .set({ lockedUntil: null, lockedBy: null, lastError: `interrupted: ${holder ? `process ${holder.pid} on ${holder.host}` : row.lockedBy} ended while running it` })
+        .set({
+          lockedUntil: null,
+          lockedBy: null,
+          lastError: `interrupted: ${holder ? `process ${holder.pid} on ${holder.host}` : row.lockedBy} ended while running it`,
+        })
         .where(and(eq(jobs.id, row.id), eq(jobs.lockedBy, row.lockedBy!)))
         .returning({ id: jobs.id });
       if (done) freed += 1;

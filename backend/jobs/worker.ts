@@ -25,7 +25,13 @@ function pidNamespace(): string {
 }
 
 export function newWorker(overrides: Partial<Worker> = {}): Worker {
-  return { host: hostname(), pidSpace: pidNamespace(), pid: process.pid, instance: randomBytes(6).toString("hex"), ...overrides };
+  return {
+    host: hostname(),
+    pidSpace: pidNamespace(),
+    pid: process.pid,
+    instance: randomBytes(6).toString("hex"),
+    ...overrides,
+  };
 }
 
 /** This process, for as long as it lives. */

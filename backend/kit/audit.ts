@@ -1,7 +1,7 @@
-import type { AuditAction, AuditTarget } from "../../contract/audit";
-import type { AuditRule } from "../../contract/audit-rules";
-import type { Db, Tx } from "../db/client";
-import { auditLog } from "../db/tables";
+import type { AuditAction, AuditTarget } from "#contract/audit.ts";
+import type { AuditRule } from "#contract/audit-rules.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { auditLog } from "#backend/db/tables.ts";
 
 /**
  * The audit log's one writer (docs/decisions/022). The router calls `recordAudit` after every successful
@@ -22,14 +22,19 @@ export type AuditFields = {
 
 export type AuditRecord = AuditFields & { actor: AuditActor; at: Date; path: string; clientIp: string | null };
 
-const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null);
+const text = (value: unknown): string | null =>
+  typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : null;
 
 /**
  * The entry of one successful call of an operator path: the target's id from the payload field the rule
  * names, the decision (the rule's, else the payload's), the comments, and the rest of the payload with
  * the path's answer as details.
  */
-export function entryFromRule(rule: Exclude<AuditRule, "read" | "handler">, payload: Record<string, unknown>, outcome: unknown): AuditFields {
+export function entryFromRule(
+  rule: Exclude<AuditRule, "read" | "handler">,
+  payload: Record<string, unknown>,
+  outcome: unknown,
+): AuditFields {
   const { decision, comments, ...rest } = payload;
   const details: Record<string, unknown> = { ...rest };
   if (rule.id) delete details[rule.id];

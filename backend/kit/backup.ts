@@ -1,10 +1,27 @@
-import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, type Stats } from "node:fs";
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import type { Socket } from "node:net";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { extract, Header, list, Pack, Parser, ReadEntry } from "tar";
-import type { BackendEnv } from "../env";
-import { acquireDataDirLock, DataDirInUseError, embeddedEngines, readHolder, requestHolder, type LockRequestHandler } from "./data-dir-lock";
+import type { BackendEnv } from "#backend/env.ts";
+import {
+  acquireDataDirLock,
+  DataDirInUseError,
+  embeddedEngines,
+  readHolder,
+  requestHolder,
+  type LockRequestHandler,
+} from "./data-dir-lock.ts";
 
 /**
  * Backups of everything under DATA_DIR (docs/decisions/017-data-dir-lock.md): one gzip tar archive holding
@@ -52,7 +69,8 @@ async function packDataDir(dataDir: string, manifest: Manifest, dumps: LiveDump[
     cwd: dataDir,
     gzip: true,
     portable: true,
-    filter: (_path: string, entry: Stats | ReadEntry) => entry instanceof ReadEntry || entry.isFile() || entry.isDirectory() || entry.isSymbolicLink(),
+    filter: (_path: string, entry: Stats | ReadEntry) =>
+      entry instanceof ReadEntry || entry.isFile() || entry.isDirectory() || entry.isSymbolicLink(),
   });
   pack.add(memoryEntry(MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2) + "\n")));
   for (const dump of dumps) {
@@ -115,7 +133,10 @@ function manifestFor(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, madeBy: M
  * archive. The database is dumped first, in one step between two queries; the other files follow as they are.
  * One backup at a time.
  */
-export function answerBackups(services: { db: unknown; env: Pick<BackendEnv, "dataDir" | "databaseUrl"> }): LockRequestHandler {
+export function answerBackups(services: {
+  db: unknown;
+  env: Pick<BackendEnv, "dataDir" | "databaseUrl">;
+}): LockRequestHandler {
   let busy = false;
   return async (request, connection) => {
     if (request.op !== "backup") return false;
@@ -126,7 +147,9 @@ export function answerBackups(services: { db: unknown; env: Pick<BackendEnv, "da
     busy = true;
     try {
       const pglite = pgliteOf(services.db);
-      const dumps: LiveDump[] = pglite ? [{ dir: "pgdata", tar: new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer()) }] : [];
+      const dumps: LiveDump[] = pglite
+        ? [{ dir: "pgdata", tar: new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer()) }]
+        : [];
       const manifest = manifestFor(services.env, "server");
       const pack = await packDataDir(services.env.dataDir, manifest, dumps);
       connection.write(JSON.stringify({ ok: true, manifest }) + "\n");
@@ -143,7 +166,11 @@ export function defaultBackupFile(now = new Date()): string {
   return path.resolve("backups", `bsn-backup-${timestamp(now)}.tar.gz`);
 }
 
-const timestamp = (date: Date) => date.toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
+const timestamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replace(/:/g, "-");
 
 export const PG_DUMP_ADVICE =
   "DATABASE_URL is set: the database is a PostgreSQL server, which this command does not copy. Back it up with " +
@@ -156,10 +183,15 @@ export type BackupResult = { file: string; manifest: Manifest; entries: number; 
  * `npm run backup`: writes the archive of DATA_DIR to `file`. Asks the running server when one holds the lock;
  * otherwise takes the lock and copies the files itself. `say` receives the lines meant for the operator.
  */
-export async function backup(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, file: string, say: (line: string) => void = () => undefined): Promise<BackupResult> {
+export async function backup(
+  env: Pick<BackendEnv, "dataDir" | "databaseUrl">,
+  file: string,
+  say: (line: string) => void = () => undefined,
+): Promise<BackupResult> {
   const target = path.resolve(file);
   const inside = path.relative(env.dataDir, target);
-  if (!inside.startsWith("..") && !path.isAbsolute(inside)) throw new BackupError(`The backup file ${target} is inside DATA_DIR ${env.dataDir}: write it somewhere else.`);
+  if (!inside.startsWith("..") && !path.isAbsolute(inside))
+    throw new BackupError(`The backup file ${target} is inside DATA_DIR ${env.dataDir}: write it somewhere else.`);
   if (existsSync(target)) throw new BackupError(`${target} exists already: name a new file.`);
   mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.partial`;
@@ -167,7 +199,10 @@ export async function backup(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, f
   try {
     if (embeddedEngines(env).length === 0) {
       say(PG_DUMP_ADVICE);
-      await pipeline(await packDataDir(env.dataDir, manifestFor(env, "offline"), []), createWriteStream(partial, { mode: 0o600 }));
+      await pipeline(
+        await packDataDir(env.dataDir, manifestFor(env, "offline"), []),
+        createWriteStream(partial, { mode: 0o600 }),
+      );
     } else {
       await backupEmbedded(env, partial, say);
     }
@@ -180,7 +215,11 @@ export async function backup(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, f
   }
 }
 
-async function backupEmbedded(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, partial: string, say: (line: string) => void) {
+async function backupEmbedded(
+  env: Pick<BackendEnv, "dataDir" | "databaseUrl">,
+  partial: string,
+  say: (line: string) => void,
+) {
   let lock;
   try {
     lock = await acquireDataDirLock(env.dataDir);
@@ -206,7 +245,10 @@ async function backupEmbedded(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, 
   }
   try {
     say(`No server holds DATA_DIR ${env.dataDir}: copying its files (the lock is held meanwhile).`);
-    await pipeline(await packDataDir(env.dataDir, manifestFor(env, "offline"), []), createWriteStream(partial, { mode: 0o600 }));
+    await pipeline(
+      await packDataDir(env.dataDir, manifestFor(env, "offline"), []),
+      createWriteStream(partial, { mode: 0o600 }),
+    );
   } finally {
     await lock.release();
   }
@@ -249,7 +291,10 @@ export async function readArchive(file: string): Promise<{ manifest: Manifest; e
   } catch {
     manifest = undefined;
   }
-  if (manifest?.format !== FORMAT || manifest.version !== 1) throw new BackupError(`${file} is not a backup made by npm run backup (no ${MANIFEST} of format ${FORMAT} v1 first).`);
+  if (manifest?.format !== FORMAT || manifest.version !== 1)
+    throw new BackupError(
+      `${file} is not a backup made by npm run backup (no ${MANIFEST} of format ${FORMAT} v1 first).`,
+    );
   return { manifest, entries };
 }
 
@@ -260,7 +305,11 @@ export type RestoreResult = { manifest: Manifest; dataDir: string; entries: numb
  * moves its current content aside first (to `<DATA_DIR>.replaced-<time>`). Refused while a process holds
  * DATA_DIR; holds the lock itself meanwhile, so no server starts on a half-restored folder.
  */
-export async function restore(file: string, dataDir: string, options: { replace?: boolean } = {}): Promise<RestoreResult> {
+export async function restore(
+  file: string,
+  dataDir: string,
+  options: { replace?: boolean } = {},
+): Promise<RestoreResult> {
   const source = path.resolve(file);
   if (!existsSync(source)) throw new BackupError(`${source} does not exist.`);
   const { manifest, entries } = await readArchive(source);
@@ -287,7 +336,8 @@ export async function restore(file: string, dataDir: string, options: { replace?
         file: source,
         cwd: staging,
         strict: true,
-        filter: (entryPath: string) => entryPath !== MANIFEST && !isSkipped(entryPath.replace(/^\.\//, "").split("/")[0]),
+        filter: (entryPath: string) =>
+          entryPath !== MANIFEST && !isSkipped(entryPath.replace(/^\.\//, "").split("/")[0]),
       });
       for (const name of readdirSync(staging)) renameSync(path.join(staging, name), path.join(target, name));
       rmdirSync(staging);

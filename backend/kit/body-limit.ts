@@ -30,7 +30,11 @@ export function declaresMoreThan(request: Request, limit: number): boolean {
  * passed on: the stream errors with BodyTooLargeError instead, and `source` is left unread from there
  * (see `discardRest` for what to do with it).
  */
-export function limitStream(source: ReadableStream<Uint8Array>, limit: number, onExceeded?: () => void): ReadableStream<Uint8Array> {
+export function limitStream(
+  source: ReadableStream<Uint8Array>,
+  limit: number,
+  onExceeded?: () => void,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let seen = 0;
   return new ReadableStream<Uint8Array>({
@@ -56,12 +60,21 @@ export function limitStream(source: ReadableStream<Uint8Array>, limit: number, o
  * what stopped a reader (a handler may catch the error and answer something else: the caller still knows).
  * `rest` is the unread remainder of the original body once the limit stopped it.
  */
-export function limitRequest(request: Request, limit: number): { request: Request; exceeded: () => boolean; rest: () => ReadableStream<Uint8Array> | null } {
+export function limitRequest(
+  request: Request,
+  limit: number,
+): { request: Request; exceeded: () => boolean; rest: () => ReadableStream<Uint8Array> | null } {
   if (!request.body) return { request, exceeded: () => false, rest: () => null };
   let exceeded = false;
   const body = request.body;
   const limited = limitStream(body, limit, () => (exceeded = true));
-  const init: RequestInit & { duplex: "half" } = { method: request.method, headers: request.headers, body: limited, signal: request.signal, duplex: "half" };
+  const init: RequestInit & { duplex: "half" } = {
+    method: request.method,
+    headers: request.headers,
+    body: limited,
+    signal: request.signal,
+    duplex: "half",
+  };
   return { request: new Request(request.url, init), exceeded: () => exceeded, rest: () => (exceeded ? body : null) };
 }
 
@@ -100,7 +113,11 @@ export function discardRest(stream: ReadableStream<Uint8Array> | null, limits = 
  * it arrives and refused at the first byte past the limit. Throws BodyTooLargeError; the rest of the body
  * is drained in the background (`discardRest`).
  */
-export async function readLimited(request: Request, limit: number, discard = DISCARD_LIMITS): Promise<Uint8Array<ArrayBuffer>> {
+export async function readLimited(
+  request: Request,
+  limit: number,
+  discard = DISCARD_LIMITS,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   if (declaresMoreThan(request, limit)) {
     discardRest(request.body, discard);

@@ -1,6 +1,6 @@
 import { asc } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { cityNodes } from "../db/tables";
+import type { Db } from "#backend/db/client.ts";
+import { cityNodes } from "#backend/db/tables.ts";
 
 /**
  * Platform data that changes only when its catalogue is written (issue 11, docs/decisions/030): read once

@@ -1,9 +1,18 @@
 import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
-import type { BackendEnv } from "../env";
+import type { BackendEnv } from "#backend/env.ts";
 
 /**
  * One process owns the embedded data under DATA_DIR (docs/decisions/017-data-dir-lock.md).
@@ -75,7 +84,9 @@ export function socketPath(dataDir: string): string {
   const hash = createHash("sha256").update(realDir(dataDir)).digest("hex").slice(0, 24);
   const outside = path.join(privateSocketDir(), `${hash}.sock`);
   if (Buffer.byteLength(outside) > MAX_SOCKET_PATH) {
-    throw new DataDirLockError(`The temporary directory ${tmpdir()} is too long for a unix socket path: set TMPDIR to a shorter one.`);
+    throw new DataDirLockError(
+      `The temporary directory ${tmpdir()} is too long for a unix socket path: set TMPDIR to a shorter one.`,
+    );
   }
   return outside;
 }
@@ -94,7 +105,9 @@ function ensurePrivateDir(dir: string) {
   const stat = lstatSync(dir);
   const uid = typeof process.getuid === "function" ? process.getuid() : stat.uid;
   if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
-    throw new DataDirLockError(`${dir} must be a folder of this user with mode 700 (it holds the DATA_DIR lock's socket): remove it or set TMPDIR elsewhere.`);
+    throw new DataDirLockError(
+      `${dir} must be a folder of this user with mode 700 (it holds the DATA_DIR lock's socket): remove it or set TMPDIR elsewhere.`,
+    );
   }
 }
 
@@ -118,7 +131,9 @@ export function embeddedEngines(env: Pick<BackendEnv, "databaseUrl">): string[] 
 
 type Held = { lock: DataDirLock; count: number };
 // Per process, kept on globalThis so that a re-evaluated module (remix dev) finds the lock it already holds.
-const registry = ((globalThis as typeof globalThis & { __bsnDataDirLocks?: Map<string, Promise<Held>> }).__bsnDataDirLocks ??= new Map());
+const registry = ((
+  globalThis as typeof globalThis & { __bsnDataDirLocks?: Map<string, Promise<Held>> }
+).__bsnDataDirLocks ??= new Map());
 
 /**
  * Takes the lock of DATA_DIR, before anything under it is opened; throws DataDirInUseError naming the holder
@@ -166,14 +181,20 @@ async function open(dataDir: string): Promise<DataDirLock> {
     const code = (error as { cause?: { code?: string } }).cause?.code;
     if (code === "LEVEL_LOCKED") throw new DataDirInUseError(dataDir, await readLiveHolder(dataDir));
     const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
-    throw new DataDirLockError(`Cannot take the lock of DATA_DIR ${dataDir} (${paths.db}): ${reason}`, { cause: error });
+    throw new DataDirLockError(`Cannot take the lock of DATA_DIR ${dataDir} (${paths.db}): ${reason}`, {
+      cause: error,
+    });
   }
   const holder: Holder = {
     pid: process.pid,
     startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
     lockedAt: new Date().toISOString(),
     host: hostname(),
-    command: process.argv.slice(1).map((a) => path.basename(a)).join(" ").slice(0, 200),
+    command: process.argv
+      .slice(1)
+      .map((a) => path.basename(a))
+      .join(" ")
+      .slice(0, 200),
   };
   const temporary = `${paths.holderFile}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(holder, null, 2) + "\n", { mode: 0o600 });
@@ -207,7 +228,9 @@ async function open(dataDir: string): Promise<DataDirLock> {
       } catch (error) {
         listening.close();
         // The lock still holds; only the local commands cannot reach this process.
-        console.warn(`DATA_DIR ${dataDir}: cannot listen on ${paths.socket} (npm run backup cannot reach this server): ${(error as Error).message}`);
+        console.warn(
+          `DATA_DIR ${dataDir}: cannot listen on ${paths.socket} (npm run backup cannot reach this server): ${(error as Error).message}`,
+        );
         return;
       }
       server = listening;
@@ -320,7 +343,9 @@ function inUseMessage(dataDir: string, holder: Holder | undefined): string {
  * At the start of a server: takes the lock when some embedded engine keeps its data under DATA_DIR, before
  * any of them opens. Refused, the process ends with the holder's name and exit code 1, not a stack trace.
  */
-export async function lockDataDirOrExit(env: Pick<BackendEnv, "dataDir" | "databaseUrl">): Promise<DataDirLock | undefined> {
+export async function lockDataDirOrExit(
+  env: Pick<BackendEnv, "dataDir" | "databaseUrl">,
+): Promise<DataDirLock | undefined> {
   if (embeddedEngines(env).length === 0) return undefined;
   try {
     return await acquireDataDirLock(env.dataDir);
@@ -337,7 +362,10 @@ export async function lockDataDirOrExit(env: Pick<BackendEnv, "dataDir" | "datab
  * Sends one request to the process holding DATA_DIR over its socket; resolves with the connection once the
  * reply's first line (JSON) has arrived, the rest of the stream still unread on the connection.
  */
-export async function requestHolder(dataDir: string, request: LockRequest): Promise<{ reply: { ok: boolean; message?: string } & Record<string, unknown>; connection: Socket }> {
+export async function requestHolder(
+  dataDir: string,
+  request: LockRequest,
+): Promise<{ reply: { ok: boolean; message?: string } & Record<string, unknown>; connection: Socket }> {
   const connection = createConnection(socketPath(dataDir));
   await new Promise<void>((resolve, reject) => {
     connection.once("error", reject);

@@ -1,4 +1,4 @@
-import type { Tx } from "../db/client";
+import type { Tx } from "#backend/db/client.ts";
 
 /** A demo event that moves money (it posts to the ledger), run inside the transaction it is given. */
 export type DemoStep = (tx: Tx) => Promise<unknown>;
@@ -44,6 +44,9 @@ export class DemoTimeline {
   }
 
   private refuseEarlierThanRun(at: Date) {
-    if (at.getTime() < this.last) throw new Error(`demo money dated ${at.toISOString()} comes after money dated ${new Date(this.last).toISOString()}: the ledger would not chain`);
+    if (at.getTime() < this.last)
+      throw new Error(
+        `demo money dated ${at.toISOString()} comes after money dated ${new Date(this.last).toISOString()}: the ledger would not chain`,
+      );
   }
 }

@@ -1,11 +1,11 @@
-import type { Db } from "../db/client";
-import type { DemoTimeline } from "./demo-timeline";
-import type { Deps } from "../deps";
-import type { BackendEnv } from "../env";
-import type { Handlers } from "../http/router";
-import type { JobEntry } from "../jobs/runner";
-import type { UploadKind } from "../../contract/uploads";
-import type { UploadRule } from "./uploads";
+import type { Db } from "#backend/db/client.ts";
+import type { DemoTimeline } from "./demo-timeline.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import type { Handlers } from "#backend/http/router.ts";
+import type { JobEntry } from "#backend/jobs/runner.ts";
+import type { UploadKind } from "#contract/uploads.ts";
+import type { UploadRule } from "./uploads.ts";
 
 /**
  * One domain of the backend (docs/decisions/018): a folder under backend/domains/<name>/ whose index.ts
@@ -58,7 +58,12 @@ export type Schedule = (db: Db, now: Date) => Promise<unknown>;
  * new id. A seeder only inserts (the accounts are new, so nothing of theirs exists yet). Whatever moves
  * money goes through `timeline`, so every demo ledger entry is posted in time order (kit/demo-timeline.ts).
  */
-export type DemoSeeder = (deps: Deps, users: Record<string, number>, now: Date, timeline: DemoTimeline) => Promise<void>;
+export type DemoSeeder = (
+  deps: Deps,
+  users: Record<string, number>,
+  now: Date,
+  timeline: DemoTimeline,
+) => Promise<void>;
 
 /**
  * An HTTP endpoint a domain serves outside the /vueapi JSON envelope. The door route

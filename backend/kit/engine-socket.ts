@@ -1,6 +1,12 @@
 import { rmSync } from "node:fs";
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { BackendEnv } from "../env";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import type { BackendEnv } from "#backend/env.ts";
 
 /**
  * The embedded engines in a cluster (docs/decisions/031): each engine (the chains today, IPFS when it lands)
@@ -30,7 +36,12 @@ export class EngineCallError extends Error {
 export const socketOf = (env: Pick<BackendEnv, "cluster">, engine: string) => `${env.cluster!.enginesSocket}-${engine}`;
 
 /** The owner: answers the peers' calls to `engine` with `route`; resolves once listening. */
-export async function serveEngine(env: Pick<BackendEnv, "cluster">, engine: string, route: EngineRoute, streams?: EngineStreamRoute): Promise<Server> {
+export async function serveEngine(
+  env: Pick<BackendEnv, "cluster">,
+  engine: string,
+  route: EngineRoute,
+  streams?: EngineStreamRoute,
+): Promise<Server> {
   const socket = socketOf(env, engine);
   // A socket left by an owner that died is replaced (only the owner, which holds DATA_DIR's lock, gets here).
   rmSync(socket, { force: true });
@@ -38,7 +49,10 @@ export async function serveEngine(env: Pick<BackendEnv, "cluster">, engine: stri
     if (streams && req.url?.startsWith("/stream/")) {
       streams(req, res).catch((error: unknown) => {
         const e = error as { name?: string; message?: string };
-        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { name: e.name ?? "Error", message: e.message ?? String(error) } }));
+        if (!res.headersSent)
+          res
+            .writeHead(500, { "Content-Type": "application/json" })
+            .end(JSON.stringify({ error: { name: e.name ?? "Error", message: e.message ?? String(error) } }));
         else res.destroy(error instanceof Error ? error : new Error(String(error)));
       });
       return;
@@ -50,11 +64,21 @@ export async function serveEngine(env: Pick<BackendEnv, "cluster">, engine: stri
         let status = 200;
         let reply: unknown;
         try {
-          reply = await route(req.url ?? "/", chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : null);
+          reply = await route(
+            req.url ?? "/",
+            chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : null,
+          );
         } catch (error) {
           status = 500;
           const e = error as { name?: string; message?: string; code?: unknown; data?: unknown };
-          reply = { error: { name: e.name ?? "Error", message: e.message ?? String(error), code: typeof e.code === "number" ? e.code : undefined, data: typeof e.data === "string" ? e.data : undefined } };
+          reply = {
+            error: {
+              name: e.name ?? "Error",
+              message: e.message ?? String(error),
+              code: typeof e.code === "number" ? e.code : undefined,
+              data: typeof e.data === "string" ? e.data : undefined,
+            },
+          };
         }
         res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(reply));
       })();
@@ -69,30 +93,60 @@ export async function serveEngine(env: Pick<BackendEnv, "cluster">, engine: stri
 }
 
 /** A peer: one call to the owner's `engine`; rejects with an EngineCallError carrying the owner's error. */
-export function callEngine<T>(env: Pick<BackendEnv, "cluster">, engine: string, path: string, body: unknown = null): Promise<T> {
+export function callEngine<T>(
+  env: Pick<BackendEnv, "cluster">,
+  engine: string,
+  path: string,
+  body: unknown = null,
+): Promise<T> {
   const payload = JSON.stringify(body);
   return new Promise<T>((resolve, reject) => {
-    const req = httpRequest({ socketPath: socketOf(env, engine), path, method: "POST", headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        try {
-          const reply = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error?: { name: string; message: string; code?: number; data?: string } };
-          if (res.statusCode === 200) resolve(reply as T);
-          else reject(new EngineCallError(reply.error?.message ?? `HTTP ${res.statusCode}`, reply.error?.code, reply.error?.data, reply.error?.name));
-        } catch (error) {
-          reject(error);
-        }
-      });
-      res.on("error", reject);
-    });
-    req.on("error", (error) => reject(new EngineCallError(`the ${engine} owner process is not reachable: ${error.message}`)));
+    const req = httpRequest(
+      {
+        socketPath: socketOf(env, engine),
+        path,
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          try {
+            const reply = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+              error?: { name: string; message: string; code?: number; data?: string };
+            };
+            if (res.statusCode === 200) resolve(reply as T);
+            else
+              reject(
+                new EngineCallError(
+                  reply.error?.message ?? `HTTP ${res.statusCode}`,
+                  reply.error?.code,
+                  reply.error?.data,
+                  reply.error?.name,
+                ),
+              );
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", (error) =>
+      reject(new EngineCallError(`the ${engine} owner process is not reachable: ${error.message}`)),
+    );
     req.end(payload);
   });
 }
 
 /** A peer at start: waits until the owner answers `path` (it starts first; a restarted owner takes a moment). */
-export async function waitForEngine(env: Pick<BackendEnv, "cluster">, engine: string, path: string, timeoutMs = 120_000): Promise<void> {
+export async function waitForEngine(
+  env: Pick<BackendEnv, "cluster">,
+  engine: string,
+  path: string,
+  timeoutMs = 120_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {

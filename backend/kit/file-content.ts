@@ -30,7 +30,8 @@ export const SNIFF_BYTES = 64 * 1024;
 const extensionOf = (name: string) => (name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "");
 
 /** Starts of an HTML document as browsers sniff them (WHATWG MIME Sniffing, "HTML"), after blanks. */
-const HTML_START = /^[\t\n\f\r ]*<(!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[\t\n\f\r >]/i;
+const HTML_START =
+  /^[\t\n\f\r ]*<(!doctype html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p|!--)[\t\n\f\r >]/i;
 
 /** Text: no NUL byte, valid UTF-8 (a character cut at the end of the sniffed part is fine) and not HTML. */
 function isPlainText(head: Uint8Array): boolean {
@@ -57,10 +58,19 @@ export async function sniffContent(head: Uint8Array): Promise<{ content: Content
     detected = undefined;
   }
   // Zip containers (zip, jar, docx, ...) are zips: their entries are checked as such.
-  if (startsWith(head, ZIP_MAGIC) || startsWith(head, EMPTY_ZIP_MAGIC)) return { content: "zip", mime: detected?.mime ?? "application/zip" };
+  if (startsWith(head, ZIP_MAGIC) || startsWith(head, EMPTY_ZIP_MAGIC))
+    return { content: "zip", mime: detected?.mime ?? "application/zip" };
   // No magic bytes (or an XML prolog, which is text too): text when it reads as text.
   if (!detected || detected.ext === "xml") return isPlainText(head) ? { content: "text", mime: "text/plain" } : null;
-  const byExt: Record<string, Content> = { pdf: "pdf", png: "png", jpg: "jpeg", cfb: "cfb", doc: "cfb", rar: "rar", tar: "tar" };
+  const byExt: Record<string, Content> = {
+    pdf: "pdf",
+    png: "png",
+    jpg: "jpeg",
+    cfb: "cfb",
+    doc: "cfb",
+    rar: "rar",
+    tar: "tar",
+  };
   const content = byExt[detected.ext];
   return content ? { content, mime: detected.mime } : null;
 }

@@ -83,7 +83,10 @@ export function readRateLimitConfig(raw: string | undefined, exemptRaw: string |
   const value = (raw ?? "on").trim();
   const enabled = value !== "off";
   if (enabled && value !== "on" && value !== "") {
-    for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+    for (const part of value
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const match = /^([a-zA-Z.]+)=(\d{1,7})\/([0-9]+[smh])(?:\/([0-9]+[smh]))?$/.exec(part);
       if (!match) throw new Error(`RATE_LIMITS: "${part}" is not name=limit/window[/block] (e.g. captcha.ip=30/1m)`);
       const [, name, limit, window, block] = match;
@@ -93,13 +96,18 @@ export function readRateLimitConfig(raw: string | undefined, exemptRaw: string |
       const base: LimitRule = DEFAULT_RULES[name as LimitName];
       const windowMs = duration(window);
       const blockMs = block === undefined ? base.blockMs : duration(block);
-      if (!windowMs || blockMs === null || Number(limit) < 1) throw new Error(`RATE_LIMITS: "${part}" needs a limit of at least 1 and durations above 0`);
-      if (block !== undefined && base.blockMs === undefined) throw new Error(`RATE_LIMITS: "${name}" is a rate, not a lock: it takes no block duration`);
+      if (!windowMs || blockMs === null || Number(limit) < 1)
+        throw new Error(`RATE_LIMITS: "${part}" needs a limit of at least 1 and durations above 0`);
+      if (block !== undefined && base.blockMs === undefined)
+        throw new Error(`RATE_LIMITS: "${name}" is a rate, not a lock: it takes no block duration`);
       rules[name as LimitName] = { ...base, limit: Number(limit), windowMs, blockMs };
     }
   }
   const exempt = new Set<string>();
-  for (const entry of (exemptRaw ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (exemptRaw ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     if (!isIP(entry)) throw new Error(`RATE_LIMIT_EXEMPT: "${entry}" is not an IP address`);
     exempt.add(addressKey(entry));
   }
@@ -135,5 +143,8 @@ export function addressKey(address: string | null | undefined): string {
   if (kind === 4) return text;
   if (kind !== 6) return "unknown";
   const groups = ipv6Groups(text.toLowerCase());
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 }

@@ -1,10 +1,10 @@
 import { and, eq, gt, like, lte, sql } from "drizzle-orm";
-import { Msg } from "../../contract/messages";
-import type { Db } from "../db/client";
-import { rateLimits } from "../db/tables";
-import { ApiError } from "../http/errors";
-import type { MailPermit } from "../mail";
-import { addressKey, type LimitName, type LimitRule, type RateLimitConfig } from "./rate-limit-rules";
+import { Msg } from "#contract/messages.ts";
+import type { Db } from "#backend/db/client.ts";
+import { rateLimits } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { MailPermit } from "#backend/mail.ts";
+import { addressKey, type LimitName, type LimitRule, type RateLimitConfig } from "./rate-limit-rules.ts";
 
 /**
  * Rate limits and locks counted in the database (docs/decisions/021), so that every process of one
@@ -38,7 +38,10 @@ export async function hitKey(db: Db, key: string, rule: LimitRule, now: Date): P
   const windowEnd = new Date(now.getTime() + rule.windowMs);
   const blockEnd = new Date(now.getTime() + (rule.blockMs ?? 0));
   // A lock rule whose limit is one hit locks at the first.
-  const firstEnd = rule.blockMs !== undefined && rule.limit <= 1 ? new Date(Math.max(windowEnd.getTime(), blockEnd.getTime())) : windowEnd;
+  const firstEnd =
+    rule.blockMs !== undefined && rule.limit <= 1
+      ? new Date(Math.max(windowEnd.getTime(), blockEnd.getTime()))
+      : windowEnd;
   const nowText = now.toISOString();
   const [row] = await db
     .insert(rateLimits)
@@ -47,9 +50,10 @@ export async function hitKey(db: Db, key: string, rule: LimitRule, now: Date): P
       target: rateLimits.key,
       set: {
         hits: sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN 1 ELSE ${rateLimits.hits} + 1 END`,
-        resetAt: rule.blockMs === undefined
-          ? sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN ${firstEnd.toISOString()}::timestamptz ELSE ${rateLimits.resetAt} END`
-          : sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN ${firstEnd.toISOString()}::timestamptz
+        resetAt:
+          rule.blockMs === undefined
+            ? sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN ${firstEnd.toISOString()}::timestamptz ELSE ${rateLimits.resetAt} END`
+            : sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN ${firstEnd.toISOString()}::timestamptz
                      WHEN ${rateLimits.hits} + 1 >= ${rule.limit} THEN GREATEST(${rateLimits.resetAt}, ${blockEnd.toISOString()}::timestamptz)
                      ELSE ${rateLimits.resetAt} END`,
       },

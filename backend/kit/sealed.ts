@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { BackendEnv } from "../env";
+import type { BackendEnv } from "#backend/env.ts";
 
 /**
  * Values kept encrypted with a server secret (AES-256-GCM): the participation CA keys, the operators' TOTP
@@ -15,7 +15,10 @@ import type { BackendEnv } from "../env";
 export type SealPurpose = { readonly label: string; readonly fallbackFile: string };
 
 function serverSecrets(env: BackendEnv, purpose: SealPurpose): string[] {
-  const configured = (process.env.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const configured = (process.env.SESSION_SECRET ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const file = path.join(env.dataDir, purpose.fallbackFile);
   let generated = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
   if (!configured.length && !generated) {
@@ -27,7 +30,8 @@ function serverSecrets(env: BackendEnv, purpose: SealPurpose): string[] {
   return [...configured, ...(generated ? [generated] : [])];
 }
 
-const keyOf = (purpose: SealPurpose, secret: string) => createHash("sha256").update(`${purpose.label}:${secret}`).digest();
+const keyOf = (purpose: SealPurpose, secret: string) =>
+  createHash("sha256").update(`${purpose.label}:${secret}`).digest();
 
 /** `plain` encrypted with the newest server secret: "v1:" + base64(iv, tag, ciphertext). */
 export function sealWith(env: BackendEnv, purpose: SealPurpose, plain: string): string {

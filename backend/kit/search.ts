@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
-import { searchTerms } from "../db/tables";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { searchTerms } from "#backend/db/tables.ts";
 
 /**
  * Search over bilingual content (issue 15) without a full-text parser for Chinese in either database: the
@@ -47,12 +47,20 @@ export async function indexItem(
   db: Db | Tx,
   item: { kind: string; itemId: number; lang: SearchLang; title: string; body: string },
 ): Promise<void> {
-  await db.delete(searchTerms).where(and(eq(searchTerms.kind, item.kind), eq(searchTerms.itemId, item.itemId), eq(searchTerms.lang, item.lang)));
+  await db
+    .delete(searchTerms)
+    .where(and(eq(searchTerms.kind, item.kind), eq(searchTerms.itemId, item.itemId), eq(searchTerms.lang, item.lang)));
   const weights = new Map<string, number>();
   for (const t of termsOf(item.body, item.lang)) weights.set(t, 1);
   for (const t of termsOf(item.title, item.lang)) weights.set(t, 3);
   if (weights.size === 0) return;
-  const rows = [...weights].map(([term, weight]) => ({ kind: item.kind, itemId: item.itemId, lang: item.lang, term, weight }));
+  const rows = [...weights].map(([term, weight]) => ({
+    kind: item.kind,
+    itemId: item.itemId,
+    lang: item.lang,
+    term,
+    weight,
+  }));
   // Bounded batches: a long manual page has a few thousand distinct words.
   for (let i = 0; i < rows.length; i += 500) await db.insert(searchTerms).values(rows.slice(i, i + 500));
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
-import { files } from "../db/tables";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { files } from "#backend/db/tables.ts";
 
 /**
  * The storage adapter of stored files (ARCHITECTURE "Uploaded files"; docs/decisions/023). Domains keep a
@@ -31,7 +31,11 @@ export interface FileStore {
    * (null: uploaded anonymously), not claimed yet. Answers it, or null (unknown, another user's, another
    * kind, already used or swept). Inside the caller's transaction, a failed call leaves it pending.
    */
-  claim(q: Db | Tx, uploadId: string, expected: { kind: string; ownerId: number | null; at: Date }): Promise<StoredFile | null>;
+  claim(
+    q: Db | Tx,
+    uploadId: string,
+    expected: { kind: string; ownerId: number | null; at: Date },
+  ): Promise<StoredFile | null>;
   /** A copy of a stored file (its own id), or null when it does not exist. */
   copy(q: Db | Tx, id: number, at: Date): Promise<StoredFile | null>;
   /** Deletes the uploads still pending that arrived before `before`; answers how many. */
@@ -59,14 +63,19 @@ export const databaseFileStore: FileStore = {
         size: bytes.byteLength,
         bytes,
         ...(file.createdAt ? { createdAt: file.createdAt } : {}),
-        ...(file.upload ? { uploadId: file.upload.uploadId, kind: file.upload.kind, ownerId: file.upload.ownerId } : {}),
+        ...(file.upload
+          ? { uploadId: file.upload.uploadId, kind: file.upload.kind, ownerId: file.upload.ownerId }
+          : {}),
       })
       .returning(meta);
     return row;
   },
 
   async read(q, id) {
-    const [row] = await q.select({ ...meta, bytes: files.bytes }).from(files).where(eq(files.id, id));
+    const [row] = await q
+      .select({ ...meta, bytes: files.bytes })
+      .from(files)
+      .where(eq(files.id, id));
     return row ?? null;
   },
 
@@ -91,7 +100,8 @@ export const databaseFileStore: FileStore = {
       INSERT INTO ${files} (name, mime, size, bytes, created_at)
       SELECT name, mime, size, bytes, ${at.toISOString()}::timestamptz FROM ${files} WHERE id = ${id}
       RETURNING id, name, mime, size`);
-    const row = (result as unknown as { rows: { id: number | string; name: string; mime: string; size: number }[] }).rows[0];
+    const row = (result as unknown as { rows: { id: number | string; name: string; mime: string; size: number }[] })
+      .rows[0];
     return row ? { ...row, id: Number(row.id), size: Number(row.size) } : null;
   },
 

@@ -1,5 +1,5 @@
-import { extensionAllows, sniffContent, SNIFF_BYTES } from "./file-content";
-import { ZipGuard, type ZipProblem } from "./zip-safety";
+import { extensionAllows, sniffContent, SNIFF_BYTES } from "./file-content.ts";
+import { ZipGuard, type ZipProblem } from "./zip-safety.ts";
 
 /**
  * An upload kind as the domain that owns it declares it (backend/kit/domain.ts `uploads`; the kinds and
@@ -27,7 +27,14 @@ export type Received = { ok: true; bytes: Buffer; mime: string } | ({ ok: false 
 
 function refusal(rule: UploadRule, reason: Refusal["reason"]): { ok: false } & Refusal {
   const m = rule.messages;
-  const messageKey = reason === "required" ? m.required : reason === "tooLarge" ? m.tooLarge : reason === "wrongType" ? m.wrongType : (m.zip?.[reason] ?? m.wrongType);
+  const messageKey =
+    reason === "required"
+      ? m.required
+      : reason === "tooLarge"
+        ? m.tooLarge
+        : reason === "wrongType"
+          ? m.wrongType
+          : (m.zip?.[reason] ?? m.wrongType);
   return { ok: false, reason, messageKey };
 }
 
@@ -37,7 +44,12 @@ function refusal(rule: UploadRule, reason: Refusal["reason"]): { ok: false } & R
  * for a zip every entry inflated and counted as it arrives (backend/kit/zip-safety.ts). On a refusal the
  * reader is released at once, unread from there; the caller decides what to do with the rest.
  */
-export async function receiveUpload(reader: ReadableStreamDefaultReader<Uint8Array>, name: string, maxBytes: number, rule: UploadRule): Promise<Received> {
+export async function receiveUpload(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  name: string,
+  maxBytes: number,
+  rule: UploadRule,
+): Promise<Received> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let sniffed: Awaited<ReturnType<typeof sniffContent>> | undefined;

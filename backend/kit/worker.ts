@@ -91,7 +91,10 @@ export function startWorker(source: WorkerSource, workerData?: unknown): WorkerC
  * In a worker's module: answers the calls of its `startWorker` with these functions, one call at a time, or
  * as they come with `{ concurrent: true }` (when the functions order themselves, as a database does).
  */
-export function serveWorker(ops: Record<string, (...args: never[]) => unknown>, options: { concurrent?: boolean } = {}): void {
+export function serveWorker(
+  ops: Record<string, (...args: never[]) => unknown>,
+  options: { concurrent?: boolean } = {},
+): void {
   const port = parentPort;
   if (!port) throw new Error("serveWorker runs in a worker thread");
   // One queue: each call runs after the previous one ended, so that state is never touched by two at once.
@@ -105,7 +108,9 @@ export function serveWorker(ops: Record<string, (...args: never[]) => unknown>, 
         port.postMessage({ id, ok: true, value: await (fn as (...a: unknown[]) => unknown)(...args) } satisfies Reply);
       } catch (error) {
         const e = error instanceof Error ? error : new Error(String(error));
-        const fields = Object.fromEntries(Object.entries(e).filter(([, v]) => ["string", "number", "boolean"].includes(typeof v)));
+        const fields = Object.fromEntries(
+          Object.entries(e).filter(([, v]) => ["string", "number", "boolean"].includes(typeof v)),
+        );
         port.postMessage({ id, ok: false, failure: { name: e.name, message: e.message, fields } } satisfies Reply);
       }
     });

@@ -1,5 +1,13 @@
 import { createInflateRaw, type Inflate } from "node:zlib";
-import { Unzip, UnzipPassThrough, unzipSync, type AsyncFlateStreamHandler, type UnzipDecoder, type UnzipDecoderConstructor, type UnzipFile } from "fflate";
+import {
+  Unzip,
+  UnzipPassThrough,
+  unzipSync,
+  type AsyncFlateStreamHandler,
+  type UnzipDecoder,
+  type UnzipDecoderConstructor,
+  type UnzipFile,
+} from "fflate";
 
 /**
  * What makes a zip unsafe to keep or unpack (docs/decisions/023), one module for the upload check
@@ -37,7 +45,12 @@ export function entriesProblem(entries: readonly ZipEntry[]): Exclude<ZipProblem
   const fileEntries = entries.filter((e) => !e.name.endsWith("/"));
   const total = fileEntries.reduce((sum, e) => sum + e.originalSize, 0);
   const packed = fileEntries.reduce((sum, e) => sum + e.size, 0);
-  if (entries.length > ZIP_LIMITS.maxEntries || total > ZIP_LIMITS.maxTotalUncompressed || total > Math.max(packed, 1) * ZIP_LIMITS.maxRatio) return "bomb";
+  if (
+    entries.length > ZIP_LIMITS.maxEntries ||
+    total > ZIP_LIMITS.maxTotalUncompressed ||
+    total > Math.max(packed, 1) * ZIP_LIMITS.maxRatio
+  )
+    return "bomb";
   return null;
 }
 

@@ -1,8 +1,29 @@
 import { describe, expect, inject, it } from "vitest";
-import { activationToken, activeUser, call, captcha, login, mailsTo, PASSWORD, register, uniqueName, upload } from "./client";
+import {
+  activationToken,
+  activeUser,
+  call,
+  captcha,
+  login,
+  mailsTo,
+  PASSWORD,
+  register,
+  uniqueName,
+  upload,
+} from "./client.ts";
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
-const enterprise = { userType: "2", companyName: "Example Ltd", companyAddress: "1 Road", contactName: "Zhang", country: "China", creditCode: "91110000ABCDEFGH" };
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+const enterprise = {
+  userType: "2",
+  companyName: "Example Ltd",
+  companyAddress: "1 Road",
+  contactName: "Zhang",
+  country: "China",
+  creditCode: "91110000ABCDEFGH",
+};
 
 describe("captcha (SPEC §8 Login)", () => {
   it("is an SVG image with a key", async () => {
@@ -15,12 +36,21 @@ describe("captcha (SPEC §8 Login)", () => {
     const base = { username: "demoperson", password: "Demo12!@pass" };
     const empty = await call("/main/user/login", { ...base, captchaKey: await captcha(), captcha: " " });
     expect(empty.data.fieldErrors).toMatchObject({ captcha: ["errors:MSG_20002"] });
-    expect((await call("/main/user/login", { ...base, captchaKey: "00000000-0000-0000-0000-000000000000", captcha: "abcd" })).message).toBe("MSG_20005");
+    expect(
+      (await call("/main/user/login", { ...base, captchaKey: "00000000-0000-0000-0000-000000000000", captcha: "abcd" }))
+        .message,
+    ).toBe("MSG_20005");
     const wrong = await call("/main/user/login", { ...base, captchaKey: await captcha(), captcha: "zzzz" });
-    expect(wrong).toMatchObject({ code: 1, message: "MSG_20004", data: { fieldErrors: { captcha: ["errors:MSG_20004"] } } });
+    expect(wrong).toMatchObject({
+      code: 1,
+      message: "MSG_20004",
+      data: { fieldErrors: { captcha: ["errors:MSG_20004"] } },
+    });
     const key = await captcha();
     expect((await call("/main/user/login", { ...base, captchaKey: key, captcha: inject("testCaptcha") })).code).toBe(0);
-    expect((await call("/main/user/login", { ...base, captchaKey: key, captcha: inject("testCaptcha") })).message).toBe("MSG_20005");
+    expect((await call("/main/user/login", { ...base, captchaKey: key, captcha: inject("testCaptcha") })).message).toBe(
+      "MSG_20005",
+    );
   });
 });
 
@@ -88,11 +118,19 @@ describe("registration (SPEC §5)", () => {
     // The licence's own checks happen at its upload: by its bytes, and by its size while it arrives.
     const exe = Buffer.from("MZ\x90\x00 not an image");
     const wrongType = await upload("licence", "licence.png", exe);
-    expect(wrongType).toMatchObject({ message: "MSG_20021", data: { fieldErrors: { file: ["validation.licence.type"] } } });
+    expect(wrongType).toMatchObject({
+      message: "MSG_20021",
+      data: { fieldErrors: { file: ["validation.licence.type"] } },
+    });
     const big = Buffer.concat([PNG, Buffer.alloc(8 * 1024 * 1024)]);
     const tooBig = await upload("licence", "licence.png", big);
-    expect(tooBig).toMatchObject({ message: "MSG_20020", data: { fieldErrors: { file: ["validation.licence.tooLarge"] } } });
-    expect((await upload("licence", "licence.exe", PNG)).data.fieldErrors).toEqual({ file: ["validation.licence.type"] });
+    expect(tooBig).toMatchObject({
+      message: "MSG_20020",
+      data: { fieldErrors: { file: ["validation.licence.tooLarge"] } },
+    });
+    expect((await upload("licence", "licence.exe", PNG)).data.fieldErrors).toEqual({
+      file: ["validation.licence.type"],
+    });
     const unknown = await register(uniqueName("ent"), enterprise, { uploadId: "u".repeat(43) });
     expect(unknown.data.fieldErrors).toMatchObject({ licence: ["errors:MSG_20022"] });
   });
@@ -102,7 +140,10 @@ describe("registration (SPEC §5)", () => {
     expect((await register(userName)).code).toBe(0);
     const again = await register(userName.toUpperCase(), { email: `${userName}@example.com`.toUpperCase() });
     expect(again).toMatchObject({ code: 1, message: "MSG_20009" });
-    expect(again.data.fieldErrors).toMatchObject({ "payload.userName": ["errors:MSG_20009"], "payload.email": ["errors:MSG_20010"] });
+    expect(again.data.fieldErrors).toMatchObject({
+      "payload.userName": ["errors:MSG_20009"],
+      "payload.email": ["errors:MSG_20010"],
+    });
   });
 });
 
@@ -140,7 +181,11 @@ describe("login (SPEC §8 Login)", () => {
   });
 
   it("logs the demo accounts in", async () => {
-    for (const [name, role, type] of [["demoperson", "user", 1], ["democompany", "user", 2], ["demooperator", "operator", 1]] as const) {
+    for (const [name, role, type] of [
+      ["demoperson", "user", 1],
+      ["democompany", "user", 2],
+      ["demooperator", "operator", 1],
+    ] as const) {
       const res = await login(name, "Demo12!@pass");
       expect(res.code, name).toBe(0);
       expect(res.data.user).toMatchObject({ userName: name, role, userType: type });
@@ -151,32 +196,75 @@ describe("login (SPEC §8 Login)", () => {
 describe("forgotten password", () => {
   it("mails a code, counts wrong attempts, resets the password and ends other sessions", async () => {
     const user = await activeUser("fgt");
-    const sent = await call("/anon/password/sendResetCode", { phone: user.userName, retrieveWay: "email", captchaKey: await captcha(), captcha: inject("testCaptcha") });
+    const sent = await call("/anon/password/sendResetCode", {
+      phone: user.userName,
+      retrieveWay: "email",
+      captchaKey: await captcha(),
+      captcha: inject("testCaptcha"),
+    });
     expect(sent).toMatchObject({ code: 0, data: { phone: user.userName } });
     expect(sent.data.maskedEmail).toMatch(/^f\*\*\*@example\.com$/);
-    const code = mailsTo(user.email).at(-1)!.text.match(/\b(\d{6})\b/)![1];
+    const code = mailsTo(user.email)
+      .at(-1)!
+      .text.match(/\b(\d{6})\b/)![1];
     const wrong = code === "000000" ? "111111" : "000000";
-    expect((await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: wrong })).message).toBe("MSG_20013");
-    expect((await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: code })).code).toBe(0);
-    const bad = await call("/main/updateEmailPassword", { phone: user.userName, retrieveWay: "email", captcha: code, password: "short", confirmPassword: "short" });
+    expect(
+      (await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: wrong }))
+        .message,
+    ).toBe("MSG_20013");
+    expect(
+      (await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: code })).code,
+    ).toBe(0);
+    const bad = await call("/main/updateEmailPassword", {
+      phone: user.userName,
+      retrieveWay: "email",
+      captcha: code,
+      password: "short",
+      confirmPassword: "short",
+    });
     expect(bad.data.fieldErrors).toMatchObject({ password: ["validation.password.length"] });
-    const done = await call("/main/updateEmailPassword", { phone: user.userName, retrieveWay: "email", captcha: code, password: "Nw93!@pq", confirmPassword: "Nw93!@pq" });
+    const done = await call("/main/updateEmailPassword", {
+      phone: user.userName,
+      retrieveWay: "email",
+      captcha: code,
+      password: "Nw93!@pq",
+      confirmPassword: "Nw93!@pq",
+    });
     expect(done.code).toBe(0);
     expect(await call("/main/getClientInfo", {}, user.token)).toMatchObject({ code: 3, message: "MSG_10009" });
     expect((await login(user.userName)).message).toBe("MSG_20006");
     expect((await login(user.userName, "Nw93!@pq")).code).toBe(0);
     // The code is used up.
-    expect((await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: code })).message).toBe("MSG_20013");
+    expect(
+      (await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: code }))
+        .message,
+    ).toBe("MSG_20013");
   });
 
   it("kills the code after 5 wrong attempts, and refuses unknown accounts", async () => {
     const user = await activeUser("fg5");
-    await call("/anon/password/sendResetCode", { phone: user.email, retrieveWay: "email", captchaKey: await captcha(), captcha: inject("testCaptcha") });
-    const code = mailsTo(user.email).at(-1)!.text.match(/\b(\d{6})\b/)![1];
+    await call("/anon/password/sendResetCode", {
+      phone: user.email,
+      retrieveWay: "email",
+      captchaKey: await captcha(),
+      captcha: inject("testCaptcha"),
+    });
+    const code = mailsTo(user.email)
+      .at(-1)!
+      .text.match(/\b(\d{6})\b/)![1];
     const wrong = code === "000000" ? "111111" : "000000";
-    for (let i = 0; i < 5; i++) await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: wrong });
-    expect((await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: code })).message).toBe("MSG_20013");
-    const unknown = await call("/anon/password/sendResetCode", { phone: "nobody99999", retrieveWay: "email", captchaKey: await captcha(), captcha: inject("testCaptcha") });
+    for (let i = 0; i < 5; i++)
+      await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: wrong });
+    expect(
+      (await call("/anon/password/checkResetCode", { phone: user.userName, retrieveWay: "email", captcha: code }))
+        .message,
+    ).toBe("MSG_20013");
+    const unknown = await call("/anon/password/sendResetCode", {
+      phone: "nobody99999",
+      retrieveWay: "email",
+      captchaKey: await captcha(),
+      captcha: inject("testCaptcha"),
+    });
     expect(unknown.message).toBe("MSG_20001");
   });
 });
@@ -186,15 +274,35 @@ describe("change password (SPEC §5)", () => {
     const user = await activeUser("chg");
     const other = (await login(user.userName)).data.token;
     const change = (body: object) => call("/main/updatePassword", body, user.token);
-    expect((await change({})).data.fieldErrors).toMatchObject({ oldPassword: ["validation.required"], password: ["validation.required"] });
-    expect((await change({ oldPassword: PASSWORD, password: PASSWORD, confirmPassword: PASSWORD })).data.fieldErrors.password).toContain("validation.password.sameAsOld");
+    expect((await change({})).data.fieldErrors).toMatchObject({
+      oldPassword: ["validation.required"],
+      password: ["validation.required"],
+    });
+    expect(
+      (await change({ oldPassword: PASSWORD, password: PASSWORD, confirmPassword: PASSWORD })).data.fieldErrors
+        .password,
+    ).toContain("validation.password.sameAsOld");
     const withName = `${user.userName}1!@`;
     expect(withName.length).toBeLessThanOrEqual(20);
-    expect((await change({ oldPassword: PASSWORD, password: withName, confirmPassword: withName })).data.fieldErrors.password).toContain("validation.password.containsUsername");
-    expect((await change({ oldPassword: PASSWORD, password: "Zx1234!@", confirmPassword: "Zx1234!@" })).data.fieldErrors.password).toContain("validation.password.sequence");
-    expect((await change({ oldPassword: PASSWORD, password: "Admin@123", confirmPassword: "Admin@123" })).data.fieldErrors.password).toBeDefined();
-    expect((await change({ oldPassword: PASSWORD, password: "Nw93!@pq", confirmPassword: "Nw93!@pz" })).data.fieldErrors.confirmPassword).toEqual(["validation.confirmMismatch"]);
-    expect(await change({ oldPassword: "Wrong12!@x", password: "Nw93!@pq", confirmPassword: "Nw93!@pq" })).toMatchObject({ message: "MSG_20015", data: { fieldErrors: { oldPassword: ["errors:MSG_20015"] } } });
+    expect(
+      (await change({ oldPassword: PASSWORD, password: withName, confirmPassword: withName })).data.fieldErrors
+        .password,
+    ).toContain("validation.password.containsUsername");
+    expect(
+      (await change({ oldPassword: PASSWORD, password: "Zx1234!@", confirmPassword: "Zx1234!@" })).data.fieldErrors
+        .password,
+    ).toContain("validation.password.sequence");
+    expect(
+      (await change({ oldPassword: PASSWORD, password: "Admin@123", confirmPassword: "Admin@123" })).data.fieldErrors
+        .password,
+    ).toBeDefined();
+    expect(
+      (await change({ oldPassword: PASSWORD, password: "Nw93!@pq", confirmPassword: "Nw93!@pz" })).data.fieldErrors
+        .confirmPassword,
+    ).toEqual(["validation.confirmMismatch"]);
+    expect(
+      await change({ oldPassword: "Wrong12!@x", password: "Nw93!@pq", confirmPassword: "Nw93!@pq" }),
+    ).toMatchObject({ message: "MSG_20015", data: { fieldErrors: { oldPassword: ["errors:MSG_20015"] } } });
     expect((await change({ oldPassword: PASSWORD, password: "Nw93!@pq", confirmPassword: "Nw93!@pq" })).code).toBe(0);
     expect((await call("/main/getClientInfo", {}, user.token)).code).toBe(0);
     expect(await call("/main/getClientInfo", {}, other)).toMatchObject({ code: 3, message: "MSG_10009" });
@@ -211,9 +319,15 @@ describe("messages", () => {
     const idA = listA.data.page.rows[0].messageId;
     // b cannot mark a's message.
     expect((await call("/sys/system/message/read", { messageIds: [idA] }, b.token)).data.unread).toBe(1);
-    expect((await call("/sys/system/message/list", { page: { pageSize: 10, pageIndex: 1 } }, a.token)).data.unread).toBe(1);
+    expect(
+      (await call("/sys/system/message/list", { page: { pageSize: 10, pageIndex: 1 } }, a.token)).data.unread,
+    ).toBe(1);
     expect((await call("/sys/system/message/read", { messageIds: [idA] }, a.token)).data.unread).toBe(0);
-    const read = await call("/sys/system/message/list", { page: { pageSize: 10, pageIndex: 1, condition: { status: 1 } } }, a.token);
+    const read = await call(
+      "/sys/system/message/list",
+      { page: { pageSize: 10, pageIndex: 1, condition: { status: 1 } } },
+      a.token,
+    );
     expect(read.data.page.rows.map((m: { messageId: number }) => m.messageId)).toEqual([idA]);
     expect((await call("/sys/system/message/read", { all: true }, b.token)).data.unread).toBe(0);
     const summary = await call("/main/home/summary", {}, b.token);

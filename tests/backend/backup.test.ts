@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "./in-process";
-import { callAt, loginAt, registerAndActivate, startServer, stopServer, type Server } from "./server-process";
+import { DEMO_PASSWORD } from "./in-process.ts";
+import { callAt, loginAt, registerAndActivate, startServer, stopServer, type Server } from "./server-process.ts";
 
 // docs/decisions/017-data-dir-lock.md: `npm run backup` while the server runs (the server makes the snapshot,
 // its database by PGlite's dumpDataDir), `npm run restore` into a fresh folder, and a server on that folder
@@ -16,8 +16,12 @@ function npmRun(script: "backup" | "restore", args: string[], env: Record<string
   return new Promise((resolve) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
     delete childEnv.DATABASE_URL;
-    execFile("npm", ["run", "--silent", script, "--", ...args], { cwd: root, env: childEnv, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      "npm",
+      ["run", "--silent", script, "--", ...args],
+      { cwd: root, env: childEnv, timeout: 120_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -28,46 +32,52 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
     await Promise.all(servers.map((s) => stopServer(s, "SIGKILL")));
   });
 
-  it("backs up a running server and restores into a fresh folder that a server starts on", { timeout: 400_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backup-src-"));
-    const server = await startServer(dataDir);
-    servers.push(server);
-    const userName = await registerAndActivate(server);
+  it(
+    "backs up a running server and restores into a fresh folder that a server starts on",
+    { timeout: 400_000 },
+    async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backup-src-"));
+      const server = await startServer(dataDir);
+      servers.push(server);
+      const userName = await registerAndActivate(server);
 
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backups-")), "snapshot.tar.gz");
-    const made = await npmRun("backup", [file], { DATA_DIR: dataDir });
-    expect(made.code, made.stderr).toBe(0);
-    expect(made.stdout).toContain(`made by the running server (process ${server.pid})`);
-    // The server goes on, and still owns its DATA_DIR: restoring into it is refused.
-    expect((await callAt(server, "/anon/captcha/create")).code).toBe(0);
-    const afterBackup = await registerAndActivate(server); // not in the snapshot
-    const intoLive = await npmRun("restore", [file, dataDir, "--replace"], {});
-    expect(intoLive.code).toBe(1);
-    expect(intoLive.stderr).toContain(`Restore failed: DATA_DIR ${dataDir} is in use by process ${server.pid} started at`);
-    await stopServer(server);
+      const file = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backups-")), "snapshot.tar.gz");
+      const made = await npmRun("backup", [file], { DATA_DIR: dataDir });
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stdout).toContain(`made by the running server (process ${server.pid})`);
+      // The server goes on, and still owns its DATA_DIR: restoring into it is refused.
+      expect((await callAt(server, "/anon/captcha/create")).code).toBe(0);
+      const afterBackup = await registerAndActivate(server); // not in the snapshot
+      const intoLive = await npmRun("restore", [file, dataDir, "--replace"], {});
+      expect(intoLive.code).toBe(1);
+      expect(intoLive.stderr).toContain(
+        `Restore failed: DATA_DIR ${dataDir} is in use by process ${server.pid} started at`,
+      );
+      await stopServer(server);
 
-    const target = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backup-dst-")), "data");
-    const restored = await npmRun("restore", [file, target], {});
-    expect(restored.code, restored.stderr).toBe(0);
-    expect(restored.stdout).toContain(`into ${target}`);
-    for (const secret of ["session-secret", "payment-webhook-secret", "participation-secret"]) {
-      expect(readFileSync(path.join(target, secret), "utf8")).toBe(readFileSync(path.join(dataDir, secret), "utf8"));
-    }
-    const restoredMail = readdirSync(path.join(target, "outbox"))
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => (JSON.parse(readFileSync(path.join(target, "outbox", f), "utf8")) as { to: string }).to);
-    expect(restoredMail).toContain(`${userName}@example.com`);
-    expect(restoredMail).not.toContain(`${afterBackup}@example.com`);
+      const target = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backup-dst-")), "data");
+      const restored = await npmRun("restore", [file, target], {});
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toContain(`into ${target}`);
+      for (const secret of ["session-secret", "payment-webhook-secret", "participation-secret"]) {
+        expect(readFileSync(path.join(target, secret), "utf8")).toBe(readFileSync(path.join(dataDir, secret), "utf8"));
+      }
+      const restoredMail = readdirSync(path.join(target, "outbox"))
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => (JSON.parse(readFileSync(path.join(target, "outbox", f), "utf8")) as { to: string }).to);
+      expect(restoredMail).toContain(`${userName}@example.com`);
+      expect(restoredMail).not.toContain(`${afterBackup}@example.com`);
 
-    const copy = await startServer(target);
-    servers.push(copy);
-    for (const demo of ["demoperson", "democompany", "demooperator"]) {
-      const login = await loginAt(copy, demo, DEMO_PASSWORD);
-      expect(login.code, `${demo}: ${JSON.stringify(login)}`).toBe(0);
-    }
-    const login = await loginAt(copy, userName);
-    expect(login.code, JSON.stringify(login)).toBe(0);
-    expect((await loginAt(copy, afterBackup)).code).not.toBe(0);
-    await stopServer(copy);
-  });
+      const copy = await startServer(target);
+      servers.push(copy);
+      for (const demo of ["demoperson", "democompany", "demooperator"]) {
+        const login = await loginAt(copy, demo, DEMO_PASSWORD);
+        expect(login.code, `${demo}: ${JSON.stringify(login)}`).toBe(0);
+      }
+      const login = await loginAt(copy, userName);
+      expect(login.code, JSON.stringify(login)).toBe(0);
+      expect((await loginAt(copy, afterBackup)).code).not.toBe(0);
+      await stopServer(copy);
+    },
+  );
 });

@@ -1,10 +1,10 @@
 import { and, count, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { post as ledgerPost } from "../../backend/domains/billing/ledger";
-import { makeTrafficBills, WEEKLY_TRAFFIC } from "../../backend/domains/billing/jobs";
-import { bills, usageDaily } from "../../backend/domains/billing/tables";
-import { cityNodes, jobs, messages } from "../../backend/db/tables";
-import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
+import { post as ledgerPost } from "#backend/domains/billing/ledger.ts";
+import { makeTrafficBills, WEEKLY_TRAFFIC } from "#backend/domains/billing/jobs.ts";
+import { bills, usageDaily } from "#backend/domains/billing/tables.ts";
+import { cityNodes, jobs, messages } from "#backend/db/tables.ts";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
 
 // The weekly traffic bills and the expiry rule depend on time: the service runs in-process with a clock
 // the test moves (like expiry.test.ts), on its own embedded database.
@@ -34,7 +34,11 @@ async function usage(day: string, code: string, trafficMb: number) {
 }
 
 async function trafficBills() {
-  return service.services.db.select().from(bills).where(and(eq(bills.userId, userId), eq(bills.billType, 3))).orderBy(bills.periodStart);
+  return service.services.db
+    .select()
+    .from(bills)
+    .where(and(eq(bills.userId, userId), eq(bills.billType, 3)))
+    .orderBy(bills.periodStart);
 }
 
 async function prepaidBill(billType: number, deadline: Date) {
@@ -58,14 +62,17 @@ async function prepaidBill(billType: number, deadline: Date) {
   return row;
 }
 
-const pay = (billId: number, key = `k${Math.random().toString(36).slice(2)}`.padEnd(20, "0")) => post("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: key });
+const pay = (billId: number, key = `k${Math.random().toString(36).slice(2)}`.padEnd(20, "0")) =>
+  post("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey: key });
 const guard = async (payType: 1 | 2) => (await post("/sys/product/h5isHasNoPayBillV2", { payType })).data;
 const consistent = async () => (await post("/ops/ledger/verify", { userId }, operatorId)).data.consistent;
 
 beforeAll(async () => {
   userId = await newUser("clockuser1");
   operatorId = await newUser("clockoperator1", "operator");
-  await service.services.db.transaction((tx) => ledgerPost(tx, { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId }, clock));
+  await service.services.db.transaction((tx) =>
+    ledgerPost(tx, { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId }, clock),
+  );
 });
 
 describe("weekly data-traffic bills (SPEC §9 Billing, ADR 006)", () => {
@@ -76,11 +83,21 @@ describe("weekly data-traffic bills (SPEC §9 Billing, ADR 006)", () => {
     await usage("2026-05-31", "CN-BJ-01", 2_048); // Sunday of that week
     await service.runJobs();
     const [bill] = await trafficBills();
-    expect(bill).toMatchObject({ totalCents: 24, payState: 1, payMode: 2, cycle: 99, billType: 3, dedupeKey: `traffic:${userId}:2026-05-25` });
+    expect(bill).toMatchObject({
+      totalCents: 24,
+      payState: 1,
+      payMode: 2,
+      cycle: 99,
+      billType: 3,
+      dedupeKey: `traffic:${userId}:2026-05-25`,
+    });
     expect(bill.periodStart.toISOString()).toBe("2026-05-24T16:00:00.000Z");
     expect(bill.periodEnd.toISOString()).toBe("2026-05-31T16:00:00.000Z");
     // The job scheduled the next week, once.
-    const next = await service.services.db.select().from(jobs).where(eq(jobs.dedupeKey, `${WEEKLY_TRAFFIC}:2026-06-01`));
+    const next = await service.services.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `${WEEKLY_TRAFFIC}:2026-06-01`));
     expect(next).toHaveLength(1);
     expect(next[0].runAt.toISOString()).toBe("2026-06-07T17:00:00.000Z"); // Monday 8 June 01:00 UTC+8
   });
@@ -109,9 +126,15 @@ describe("weekly data-traffic bills (SPEC §9 Billing, ADR 006)", () => {
     // Running the week again makes nothing new.
     expect(await makeTrafficBills(service.services.db, "2026-06-01", clock)).toBe(0);
     expect(await trafficBills()).toHaveLength(2);
-    const [{ n }] = await service.services.db.select({ n: count() }).from(jobs).where(like(jobs.dedupeKey, `${WEEKLY_TRAFFIC}:%`));
+    const [{ n }] = await service.services.db
+      .select({ n: count() })
+      .from(jobs)
+      .where(like(jobs.dedupeKey, `${WEEKLY_TRAFFIC}:%`));
     expect(n).toBe(3);
-    const notices = await service.services.db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.trafficBill")));
+    const notices = await service.services.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.trafficBill")));
     expect(notices).toHaveLength(2);
     // The detail names the city nodes in the caller's language.
     const zh = await post("/sys/system/clientInfo/h5billDetail", { billId: week.id, userLanguage: "zh-CN" });
@@ -135,7 +158,10 @@ describe("expiry and blocking (SPEC §4 status 10, §5 Blocking by bills, §8)",
 
     at(new Date(clock.getTime() + 3 * 86_400_000 + 2 * 3_600_000).toISOString());
     await service.runJobs();
-    const states = await service.services.db.select({ id: bills.id, payState: bills.payState, releaseTime: bills.releaseTime }).from(bills).where(eq(bills.userId, userId));
+    const states = await service.services.db
+      .select({ id: bills.id, payState: bills.payState, releaseTime: bills.releaseTime })
+      .from(bills)
+      .where(eq(bills.userId, userId));
     const state = (id: number) => states.find((s) => s.id === id)!;
     expect(state(publish.id).payState).toBe(10);
     expect(state(publish.id).releaseTime).not.toBeNull();
@@ -143,7 +169,10 @@ describe("expiry and blocking (SPEC §4 status 10, §5 Blocking by bills, §8)",
     expect(state(late.id).payState).toBe(10);
     expect(state(week.id).payState).toBe(1);
     expect((await pay(publish.id)).message).toBe("MSG_30010");
-    const expiredNotices = await service.services.db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.billExpired")));
+    const expiredNotices = await service.services.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.billExpired")));
     expect(expiredNotices).toHaveLength(3);
 
     // Past its own deadline the usage bill does not expire: overdue, still blocking, still payable.
@@ -162,6 +191,9 @@ describe("expiry and blocking (SPEC §4 status 10, §5 Blocking by bills, §8)",
     expect(await guard(1)).toBe(true);
     expect(await guard(2)).toBe(true);
     expect(await consistent()).toBe(true);
-    expect((await post("/sys/account/summary")).data).toMatchObject({ balanceCents: 10_000 - 24 - 62 - 12, unpaidBills: 0 });
+    expect((await post("/sys/account/summary")).data).toMatchObject({
+      balanceCents: 10_000 - 24 - 62 - 12,
+      unpaidBills: 0,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { activeUser, call, login, PASSWORD, portalLogin } from "./client";
+import { activeUser, call, login, PASSWORD, portalLogin } from "./client.ts";
 
 /**
  * Bills, payments from the balance, the account summary and the unpaid-bill guard, over HTTP against
@@ -14,7 +14,10 @@ beforeAll(async () => {
   operator = res.data.token;
 });
 
-async function fixtures(token: string, body: { grantCents?: number; bills?: Bill[]; usage?: { days: number; mbPerDay: number } }) {
+async function fixtures(
+  token: string,
+  body: { grantCents?: number; bills?: Bill[]; usage?: { days: number; mbPerDay: number } },
+) {
   const res = await call<{ billIds: number[] }>("/test/fixtures", body, token);
   expect(res.code, JSON.stringify(res)).toBe(0);
   return res.data.billIds;
@@ -33,11 +36,14 @@ async function expectConsistent(token: string) {
   return res.data.wallet as { balanceCents: number; withdrawableCents: number; invoiceableCents: number };
 }
 
-const key = (label: string) => `${label}-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`.padEnd(16, "x");
-const pay = (token: string, billId: number, idempotencyKey = key("pay")) => call("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey }, token);
+const key = (label: string) =>
+  `${label}-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`.padEnd(16, "x");
+const pay = (token: string, billId: number, idempotencyKey = key("pay")) =>
+  call("/sys/system/clientInfo/h5billPay", { billId, idempotencyKey }, token);
 const list = (token: string, condition: object = {}, page: object = {}) =>
   call("/sys/system/clientInfo/h5billList", { page: { pageSize: 10, pageIndex: 1, condition, ...page } }, token);
-const utc8Day = (offsetDays = 0) => new Date(Date.now() + 8 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const utc8Day = (offsetDays = 0) =>
+  new Date(Date.now() + 8 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 describe("bill list and export (SPEC §3 Bill, §4)", () => {
   it("filters by type, payment status and created date, pages, and shows only the caller's bills", async () => {
@@ -53,7 +59,11 @@ describe("bill list and export (SPEC §3 Bill, §4)", () => {
     });
     const all = await list(token);
     expect(all.data.page.total).toBe(4);
-    expect(all.data.page.rows[0]).toMatchObject({ billNo: expect.any(String), payCents: expect.any(Number), invoiceState: 1 });
+    expect(all.data.page.rows[0]).toMatchObject({
+      billNo: expect.any(String),
+      payCents: expect.any(Number),
+      invoiceState: 1,
+    });
     expect((await list(token, { billType: 3 })).data.page.rows.map((r: any) => r.totalCents)).toEqual([500]);
     expect((await list(token, { payState: 15 })).data.page.rows.map((r: any) => r.billType)).toEqual([4]);
     expect((await list(token, { payState: 10 })).data.page.total).toBe(1);
@@ -97,8 +107,14 @@ describe("bill detail and payment (SPEC §8 Payments)", () => {
       refundNo: null,
     });
     expect(detail.data.periodStart).toMatch(/Z$/);
-    expect(await call("/sys/system/clientInfo/h5billDetail", { billId }, b.token)).toMatchObject({ code: 1, message: "MSG_10002", data: null });
-    expect((await call("/sys/system/clientInfo/h5billDetail", { billId: 999_999_999 }, a.token)).message).toBe("MSG_10002");
+    expect(await call("/sys/system/clientInfo/h5billDetail", { billId }, b.token)).toMatchObject({
+      code: 1,
+      message: "MSG_10002",
+      data: null,
+    });
+    expect((await call("/sys/system/clientInfo/h5billDetail", { billId: 999_999_999 }, a.token)).message).toBe(
+      "MSG_10002",
+    );
     expect((await pay(b.token, billId)).message).toBe("MSG_10002");
     expect((await call("/sys/system/clientInfo/h5billDetail", { billId }, a.token)).data.payState).toBe(1);
     expect((await expectConsistent(b.token)).balanceCents).toBe(10_000);
@@ -106,19 +122,32 @@ describe("bill detail and payment (SPEC §8 Payments)", () => {
 
   it("pays from the balance once per key, answers success again for the same key, refuses a second payment", async () => {
     const { token } = await activeUser("pay");
-    const [billId, otherBill] = await fixtures(token, { grantCents: 2_000, bills: [{ totalCents: 1_500 }, { totalCents: 100 }] });
+    const [billId, otherBill] = await fixtures(token, {
+      grantCents: 2_000,
+      bills: [{ totalCents: 1_500 }, { totalCents: 100 }],
+    });
     const k = key("same");
     const first = await pay(token, billId, k);
-    expect(first, JSON.stringify(first)).toMatchObject({ code: 0, data: { billId, payState: 15, paidCents: 1_500, balanceCents: 500, replayed: false } });
+    expect(first, JSON.stringify(first)).toMatchObject({
+      code: 0,
+      data: { billId, payState: 15, paidCents: 1_500, balanceCents: 500, replayed: false },
+    });
     const again = await pay(token, billId, k);
-    expect(again).toMatchObject({ code: 0, data: { billId, payState: 15, paidCents: 1_500, balanceCents: 500, replayed: true } });
+    expect(again).toMatchObject({
+      code: 0,
+      data: { billId, payState: 15, paidCents: 1_500, balanceCents: 500, replayed: true },
+    });
     expect((await pay(token, billId)).message).toBe("MSG_30010");
     expect((await pay(token, otherBill, k)).message).toBe("MSG_31001");
     const detail = (await call("/sys/system/clientInfo/h5billDetail", { billId }, token)).data;
     expect(detail).toMatchObject({ payState: 15, payType: "BALANCE", payable: false });
     expect(detail.paidAt).not.toBeNull();
     expect(await expectConsistent(token)).toEqual({ balanceCents: 500, withdrawableCents: 0, invoiceableCents: 1_500 });
-    const messages = await call("/sys/system/message/list", { page: { pageSize: 10, pageIndex: 1, condition: {} } }, token);
+    const messages = await call(
+      "/sys/system/message/list",
+      { page: { pageSize: 10, pageIndex: 1, condition: {} } },
+      token,
+    );
     expect(messages.data.page.rows.filter((m: any) => m.textKey === "messages.billPaid")).toHaveLength(1);
   });
 
@@ -134,19 +163,29 @@ describe("bill detail and payment (SPEC §8 Payments)", () => {
 
   it("refuses an insufficient balance (MSG_30001) and expired bills (MSG_30010), changing nothing", async () => {
     const { token } = await activeUser("ins");
-    const [big, expired] = await fixtures(token, { grantCents: 300, bills: [{ totalCents: 9_999 }, { totalCents: 100, payState: 10 }] });
+    const [big, expired] = await fixtures(token, {
+      grantCents: 300,
+      bills: [{ totalCents: 9_999 }, { totalCents: 100, payState: 10 }],
+    });
     expect(await pay(token, big)).toMatchObject({ code: 1, message: "MSG_30001" });
     expect(await pay(token, expired)).toMatchObject({ code: 1, message: "MSG_30010" });
     expect((await call("/sys/system/clientInfo/h5billDetail", { billId: big }, token)).data.payState).toBe(1);
     expect((await expectConsistent(token)).balanceCents).toBe(300);
-    expect((await call("/sys/system/clientInfo/h5billPay", { billId: big, idempotencyKey: "short" }, token)).message).toBe("MSG_10001");
+    expect(
+      (await call("/sys/system/clientInfo/h5billPay", { billId: big, idempotencyKey: "short" }, token)).message,
+    ).toBe("MSG_10001");
   });
 
   it("200 concurrent payments on one account never overdraw and leave ledger = wallet", async () => {
     const { token } = await activeUser("conc");
     const billIds: number[] = [];
     for (let i = 0; i < 4; i++) {
-      billIds.push(...(await fixtures(token, { grantCents: i === 0 ? 12_345 : 0, bills: Array.from({ length: 50 }, () => ({ totalCents: 100 })) })));
+      billIds.push(
+        ...(await fixtures(token, {
+          grantCents: i === 0 ? 12_345 : 0,
+          bills: Array.from({ length: 50 }, () => ({ totalCents: 100 })),
+        })),
+      );
     }
     expect(billIds).toHaveLength(200);
     const answers = await Promise.all(billIds.map((id) => pay(token, id)));
@@ -210,8 +249,15 @@ describe("account summary, transactions and usage (SPEC §2 My account)", () => 
       withdrawals: [],
       unpaidBills: 0,
     });
-    await fixtures(token, { grantCents: 3_000, bills: [{ totalCents: 1_000, payState: 15 }, { totalCents: 50 }, { totalCents: 60, payState: 10 }] });
-    expect((await call("/sys/account/summary", {}, token)).data).toMatchObject({ balanceCents: 2_000, invoiceableCents: 1_000, unpaidBills: 1 });
+    await fixtures(token, {
+      grantCents: 3_000,
+      bills: [{ totalCents: 1_000, payState: 15 }, { totalCents: 50 }, { totalCents: 60, payState: 10 }],
+    });
+    expect((await call("/sys/account/summary", {}, token)).data).toMatchObject({
+      balanceCents: 2_000,
+      invoiceableCents: 1_000,
+      unpaidBills: 1,
+    });
   });
 
   it("lists ledger entries with their references, filtered by kind and date", async () => {
@@ -220,13 +266,30 @@ describe("account summary, transactions and usage (SPEC §2 My account)", () => 
     const billNo = (await call("/sys/system/clientInfo/h5billDetail", { billId }, token)).data.billNo;
     const all = await call("/sys/account/transactions", { page: { pageSize: 10, pageIndex: 1, condition: {} } }, token);
     expect(all.data.page.total).toBe(2);
-    expect(all.data.page.rows[0]).toMatchObject({ kind: "bill_payment", balanceDelta: -1_000, invoiceableDelta: 1_000, balanceAfter: 2_000, reference: billNo, billId });
+    expect(all.data.page.rows[0]).toMatchObject({
+      kind: "bill_payment",
+      balanceDelta: -1_000,
+      invoiceableDelta: 1_000,
+      balanceAfter: 2_000,
+      reference: billNo,
+      billId,
+    });
     expect(all.data.page.rows[1]).toMatchObject({ kind: "grant", balanceDelta: 3_000, reference: null, billId: null });
-    const grants = await call("/sys/account/transactions", { page: { pageSize: 10, pageIndex: 1, condition: { kind: "grant" } } }, token);
+    const grants = await call(
+      "/sys/account/transactions",
+      { page: { pageSize: 10, pageIndex: 1, condition: { kind: "grant" } } },
+      token,
+    );
     expect(grants.data.page.rows.map((r: any) => r.kind)).toEqual(["grant"]);
-    const future = await call("/sys/account/transactions", { page: { pageSize: 10, pageIndex: 1, condition: { dateFrom: utc8Day(1) } } }, token);
+    const future = await call(
+      "/sys/account/transactions",
+      { page: { pageSize: 10, pageIndex: 1, condition: { dateFrom: utc8Day(1) } } },
+      token,
+    );
     expect(future.data.page.total).toBe(0);
-    expect((await call("/sys/account/transactions", { page: { condition: { kind: "theft" } } }, token)).message).toBe("MSG_10001");
+    expect((await call("/sys/account/transactions", { page: { condition: { kind: "theft" } } }, token)).message).toBe(
+      "MSG_10001",
+    );
     const other = await activeUser("trx");
     expect((await call("/sys/account/transactions", {}, other.token)).data.page.total).toBe(0);
   });
@@ -254,14 +317,24 @@ describe("account summary, transactions and usage (SPEC §2 My account)", () => 
 describe("operator reconciliation /ops/ledger/verify", () => {
   it("is for operators only (code 4)", async () => {
     const { token } = await activeUser("ver");
-    expect(await call("/ops/ledger/verify", { userId: await userId(token) }, token)).toMatchObject({ code: 4, message: "MSG_10403" });
+    expect(await call("/ops/ledger/verify", { userId: await userId(token) }, token)).toMatchObject({
+      code: 4,
+      message: "MSG_10403",
+    });
   });
 });
 
 describe("My bills CSV export (resource route)", () => {
   it("exports the filtered list with translated headers, USD amounts and UTC+8 dates", async () => {
     const { userName, token } = await activeUser("csv");
-    await fixtures(token, { grantCents: 5_000, bills: [{ totalCents: 1_050, serviceName: "Traceability, \"v2\"" }, { totalCents: 2_000, payState: 15 }, { billType: 3, cycle: 99, totalCents: 75, serviceName: "" }] });
+    await fixtures(token, {
+      grantCents: 5_000,
+      bills: [
+        { totalCents: 1_050, serviceName: 'Traceability, "v2"' },
+        { totalCents: 2_000, payState: 15 },
+        { billType: 3, cycle: 99, totalCents: 75, serviceName: "" },
+      ],
+    });
     const cookie = await portalLogin(userName, PASSWORD);
     const base = inject("baseUrl");
     const res = await fetch(`${base}/g/home/userCenter/MyBills/export.csv?payState=1`, { headers: { Cookie: cookie } });
@@ -272,16 +345,36 @@ describe("My bills CSV export (resource route)", () => {
     // A UTF-8 byte order mark first, for spreadsheet programs (TextDecoder drops it).
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes).trim().split("\r\n");
-    expect(lines[0]).toBe("Bill number,Service name,Bill type,Payment status,Pay mode,Payment cycle,Created,Deadline,Payment time,Total (USD),Payment amount (USD),Refund (USD),Invoicing status");
+    expect(lines[0]).toBe(
+      "Bill number,Service name,Bill type,Payment status,Pay mode,Payment cycle,Created,Deadline,Payment time,Total (USD),Payment amount (USD),Refund (USD),Invoicing status",
+    );
     expect(lines).toHaveLength(3);
-    expect(lines.some((l) => l.includes('"Traceability, ""v2""",Service publish,Unpaid,Prepaid,Monthly,UTC+8 ') && l.includes(",10.50,10.50,0.00,Not invoiced"))).toBe(true);
-    expect(lines.some((l) => l.includes(",Data traffic,Data traffic,Unpaid,Postpaid (by actual use),Weekly,") && l.includes(",0.75,0.75,"))).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.includes('"Traceability, ""v2""",Service publish,Unpaid,Prepaid,Monthly,UTC+8 ') &&
+          l.includes(",10.50,10.50,0.00,Not invoiced"),
+      ),
+    ).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.includes(",Data traffic,Data traffic,Unpaid,Postpaid (by actual use),Weekly,") && l.includes(",0.75,0.75,"),
+      ),
+    ).toBe(true);
     expect(lines[1]).toMatch(/UTC\+8 \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
 
     // In Chinese: translated headers and dates as YYYY-MM-DD.
     const lang = await fetch(`${base}/g/lang?lng=zh-CN&redirectTo=/g/home/index`, { redirect: "manual" });
-    const lng = lang.headers.getSetCookie().find((c) => c.startsWith("lng="))!.split(";")[0];
-    const zh = await (await fetch(`${base}/g/home/userCenter/MyBills/export.csv?payState=15`, { headers: { Cookie: `${cookie}; ${lng}` } })).text();
+    const lng = lang.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("lng="))!
+      .split(";")[0];
+    const zh = await (
+      await fetch(`${base}/g/home/userCenter/MyBills/export.csv?payState=15`, {
+        headers: { Cookie: `${cookie}; ${lng}` },
+      })
+    ).text();
     const zhLines = zh.trim().split("\r\n");
     expect(zhLines[0].startsWith("账单编号,服务名称,账单类型,支付状态")).toBe(true);
     expect(zhLines).toHaveLength(2);
@@ -296,14 +389,21 @@ describe("My bills CSV export (resource route)", () => {
 });
 
 describe("bills due and paying several at once (issue 16, docs/decisions/027)", () => {
-  const due = (token: string, payType?: 1 | 2) => call<any>("/sys/system/clientInfo/h5billDue", payType ? { payType } : {}, token);
-  const payMany = (token: string, billIds: number[], idempotencyKey: string) => call<any>("/sys/system/clientInfo/h5billPayMany", { billIds, idempotencyKey }, token);
+  const due = (token: string, payType?: 1 | 2) =>
+    call<any>("/sys/system/clientInfo/h5billDue", payType ? { payType } : {}, token);
+  const payMany = (token: string, billIds: number[], idempotencyKey: string) =>
+    call<any>("/sys/system/clientInfo/h5billPayMany", { billIds, idempotencyKey }, token);
 
   it("names the blocking bills (usage bills only for payType 1) and every payable bill without payType", async () => {
     const { token } = await activeUser("du");
     const billIds = await fixtures(token, {
       grantCents: 100,
-      bills: [{ billType: 3, cycle: 99, totalCents: 300, serviceName: "" }, { billType: 1, totalCents: 250 }, { billType: 1, totalCents: 999, payState: 10 }, { billType: 4, totalCents: 70, payState: 15 }],
+      bills: [
+        { billType: 3, cycle: 99, totalCents: 300, serviceName: "" },
+        { billType: 1, totalCents: 250 },
+        { billType: 1, totalCents: 999, payState: 10 },
+        { billType: 4, totalCents: 70, payState: 15 },
+      ],
     });
     const blocking = (await due(token, 1)).data;
     expect(blocking.bills.map((b: any) => b.billId)).toEqual([billIds[0]]);
@@ -315,7 +415,13 @@ describe("bills due and paying several at once (issue 16, docs/decisions/027)", 
 
   it("pays all or none in one transaction; the same key pays once; another user's bill is not found", async () => {
     const { token } = await activeUser("pm");
-    const billIds = await fixtures(token, { grantCents: 500, bills: [{ billType: 3, cycle: 99, totalCents: 300 }, { billType: 1, totalCents: 250 }] });
+    const billIds = await fixtures(token, {
+      grantCents: 500,
+      bills: [
+        { billType: 3, cycle: 99, totalCents: 300 },
+        { billType: 1, totalCents: 250 },
+      ],
+    });
     const short = await payMany(token, billIds, key("short"));
     expect(short.message).toBe("MSG_30001");
     expect((await due(token)).data.count).toBe(2);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, inject } from "vitest";
-import { demoTotpSecret, passSecondFactor } from "../support/second-factor";
+import { demoTotpSecret, passSecondFactor } from "../support/second-factor.ts";
 
 export type Envelope<T = any> = { code: number; message: string; data: T };
 
@@ -22,17 +22,33 @@ export function raw(p: string, body: unknown = {}, token?: string, init: Request
 }
 
 /** Streams `bytes` to the upload path of `kind` (docs/decisions/023), as the portal does; answers the response. */
-export function uploadRaw(kind: string, name: string, body: BodyInit, token?: string, headers: Record<string, string> = {}) {
+export function uploadRaw(
+  kind: string,
+  name: string,
+  body: BodyInit,
+  token?: string,
+  headers: Record<string, string> = {},
+) {
   return fetch(`${inject("baseUrl")}/vueapi/upload/${kind}`, {
     method: "POST",
-    headers: { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name), ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      "Content-Type": "application/octet-stream",
+      "X-File-Name": encodeURIComponent(name),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body,
     duplex: "half",
   } as RequestInit);
 }
 
 /** An upload's envelope. */
-export async function upload<T = any>(kind: string, name: string, bytes: Uint8Array, token?: string): Promise<Envelope<T>> {
+export async function upload<T = any>(
+  kind: string,
+  name: string,
+  bytes: Uint8Array,
+  token?: string,
+): Promise<Envelope<T>> {
   return (await uploadRaw(kind, name, Buffer.from(bytes), token)).json() as Promise<Envelope<T>>;
 }
 
@@ -47,7 +63,9 @@ export const PASSWORD = "Gd47!@kw";
 let counter = 0;
 export function uniqueName(prefix = "u") {
   counter += 1;
-  return `${prefix}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 5)}`.replace(/[^a-z0-9]/gi, "").slice(0, 25);
+  return `${prefix}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 5)}`
+    .replace(/[^a-z0-9]/gi, "")
+    .slice(0, 25);
 }
 
 export type Mail = { to: string; subject: string; text: string };
@@ -77,7 +95,10 @@ export function registration(userName: string, extra: Record<string, unknown> = 
 }
 
 export async function register(userName: string, extra: Record<string, unknown> = {}, licence?: unknown) {
-  return call("/anon/user/register", { payload: { ...registration(userName, extra), captchaKey: await captcha() }, licence });
+  return call("/anon/user/register", {
+    payload: { ...registration(userName, extra), captchaKey: await captcha() },
+    licence,
+  });
 }
 
 export function activationToken(email: string): string {
@@ -88,7 +109,12 @@ export function activationToken(email: string): string {
 
 /** Logs in; a demo operator passes the second step with its documented demo secret (tests/support/second-factor.ts). */
 export async function login(username: string, password = PASSWORD) {
-  const res = await call<{ token: string; user: any; secondFactor: "enrol" | "verify" | null }>("/main/user/login", { username, password, captchaKey: await captcha(), captcha: inject("testCaptcha") });
+  const res = await call<{ token: string; user: any; secondFactor: "enrol" | "verify" | null }>("/main/user/login", {
+    username,
+    password,
+    captchaKey: await captcha(),
+    captcha: inject("testCaptcha"),
+  });
   const secret = demoTotpSecret(username);
   if (res.code === 0 && res.data.secondFactor === "verify" && secret) {
     await passSecondFactor(secret, (code) => call("/main/mfa/verify", { code }, res.data.token));
@@ -116,7 +142,12 @@ export async function portalLogin(userName: string, password: string): Promise<s
     method: "POST",
     redirect: "manual",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: userName, password, captchaKey: captchaKey!, captcha: inject("testCaptcha") }),
+    body: new URLSearchParams({
+      username: userName,
+      password,
+      captchaKey: captchaKey!,
+      captcha: inject("testCaptcha"),
+    }),
   });
   expect(res.status).toBe(302);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__session="));

@@ -5,11 +5,11 @@ import path from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Msg } from "../../contract/messages";
-import { tinyPng } from "../fixtures/files";
-import { PASSWORD, registration, uniqueName } from "./client";
-import { ownDatabase } from "./in-process";
-import { startServer, stopServer, type Server } from "./server-process";
+import { Msg } from "#contract/messages.ts";
+import { tinyPng } from "../fixtures/files.ts";
+import { PASSWORD, registration, uniqueName } from "./client.ts";
+import { ownDatabase } from "./in-process.ts";
+import { startServer, stopServer, type Server } from "./server-process.ts";
 
 /**
  * WORKERS=2 on PostgreSQL (docs/decisions/031): two portal processes on one port. Each "side" below is a
@@ -27,12 +27,19 @@ type Side = { pid: number; role: string; agent: Agent };
 type Init = { method?: string; headers?: Record<string, string>; body?: string | Buffer };
 
 /** One HTTP request over `agent`'s socket (so it reaches the worker that holds it): its status, headers and text. */
-function sendRaw(baseUrl: string, agent: Agent, p: string, init: Init = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function sendRaw(
+  baseUrl: string,
+  agent: Agent,
+  p: string,
+  init: Init = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${baseUrl}${p}`, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+      );
     });
     req.on("error", reject);
     req.end(init.body);
@@ -49,8 +56,14 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
   let dataDir: string;
   const sides: Side[] = [];
 
-  const post = (side: Side, p: string, body: unknown) => send(server.baseUrl, side.agent, p, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const vueapi = (side: Side, p: string, body: Record<string, unknown>) => post(side, `/vueapi${p}`, { userLanguage: "en", ...body });
+  const post = (side: Side, p: string, body: unknown) =>
+    send(server.baseUrl, side.agent, p, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const vueapi = (side: Side, p: string, body: Record<string, unknown>) =>
+    post(side, `/vueapi${p}`, { userLanguage: "en", ...body });
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "bsn-cluster-"));
@@ -98,8 +111,18 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     });
     expect(uploaded.code).toBe(0);
     const captcha = await vueapi(b, "/anon/captcha/create", {});
-    const enterprise = { userType: "2", companyName: "Cluster Ltd", companyAddress: "1 Road", contactName: "Zhang", country: "China", creditCode: "91110000ABCDEFGH" };
-    const registered = await vueapi(b, "/anon/user/register", { payload: { ...registration(uniqueName("cle"), enterprise), captchaKey: captcha.data?.captchaKey }, licence: { uploadId: uploaded.data.uploadId } });
+    const enterprise = {
+      userType: "2",
+      companyName: "Cluster Ltd",
+      companyAddress: "1 Road",
+      contactName: "Zhang",
+      country: "China",
+      creditCode: "91110000ABCDEFGH",
+    };
+    const registered = await vueapi(b, "/anon/user/register", {
+      payload: { ...registration(uniqueName("cle"), enterprise), captchaKey: captcha.data?.captchaKey },
+      licence: { uploadId: uploaded.data.uploadId },
+    });
     expect(registered.code).toBe(0);
   });
 
@@ -107,22 +130,42 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
   async function signedUp(prefix: string, a: Side, b: Side) {
     const name = uniqueName(prefix);
     const captcha = await vueapi(a, "/anon/captcha/create", {});
-    expect((await vueapi(a, "/anon/user/register", { payload: { ...registration(name), captchaKey: captcha.data?.captchaKey } })).code).toBe(0);
+    expect(
+      (
+        await vueapi(a, "/anon/user/register", {
+          payload: { ...registration(name), captchaKey: captcha.data?.captchaKey },
+        })
+      ).code,
+    ).toBe(0);
     const outbox = path.join(dataDir, "outbox");
-    const mail = (existsSync(outbox) ? readdirSync(outbox) : []).filter((f) => f.endsWith(".json")).map((f) => JSON.parse(readFileSync(path.join(outbox, f), "utf8")) as { to: string; text: string }).find((m) => m.to === `${name}@example.com`);
+    const mail = (existsSync(outbox) ? readdirSync(outbox) : [])
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(path.join(outbox, f), "utf8")) as { to: string; text: string })
+      .find((m) => m.to === `${name}@example.com`);
     const token = mail!.text.match(/UserActivation\?token=([A-Za-z0-9_-]+)/)![1];
     expect((await vueapi(b, "/anon/user/activate", { token })).code).toBe(0);
     const loginCaptcha = await vueapi(b, "/anon/captcha/create", {});
-    const login = await vueapi(b, "/main/user/login", { username: name, password: PASSWORD, captchaKey: loginCaptcha.data?.captchaKey, captcha: inject("testCaptcha") });
+    const login = await vueapi(b, "/main/user/login", {
+      username: name,
+      password: PASSWORD,
+      captchaKey: loginCaptcha.data?.captchaKey,
+      captcha: inject("testCaptcha"),
+    });
     expect(login.code).toBe(0);
     return (side: Side, p: string, body: Record<string, unknown>) =>
-      send(server.baseUrl, side.agent, `/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` }, body: JSON.stringify({ userLanguage: "en", ...body }) });
+      send(server.baseUrl, side.agent, `/vueapi${p}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` },
+        body: JSON.stringify({ userLanguage: "en", ...body }),
+      });
   }
 
   it("a job runs once although both workers poll for due jobs every 100 ms", async () => {
     const [a, b] = sides as [Side, Side];
     const bearer = await signedUp("clj", a, b);
-    const made = await Promise.all(Array.from({ length: 6 }, () => bearer(a, "/test/jobs", { run: "loop", durationsMs: [300] })));
+    const made = await Promise.all(
+      Array.from({ length: 6 }, () => bearer(a, "/test/jobs", { run: "loop", durationsMs: [300] })),
+    );
     const ids = made.map((r) => r.data.jobId as number);
     const deadline = Date.now() + 30_000;
     let states: any[] = [];
@@ -137,7 +180,8 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
 
   it("the chain runs in the owner and answers from both workers; the peer's funding is mined by the owner", async () => {
     const [a, b] = sides as [Side, Side];
-    const rpc = (side: Side, method: string, params: unknown[] = []) => post(side, "/chain/test-rpc/open-alliance", { jsonrpc: "2.0", id: 1, method, params });
+    const rpc = (side: Side, method: string, params: unknown[] = []) =>
+      post(side, "/chain/test-rpc/open-alliance", { jsonrpc: "2.0", id: 1, method, params });
     const chainIds = [await rpc(a, "eth_chainId"), await rpc(b, "eth_chainId")];
     expect(chainIds[0].result).toMatch(/^0x[0-9a-f]+$/);
     expect(chainIds[1].result).toBe(chainIds[0].result);
@@ -167,7 +211,21 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
       .find(([, r]) => r.freePeers >= 2)!;
     const name = [...randomBytes(10)].map((b) => String.fromCharCode(97 + (b % 26))).join("");
     const password = "cluster1";
-    const project = await ok(peer, "/sys/prn/create", { name, framework: "fisco", consensus: "pbft", cloud, nodeId: region.nodeId, nodeCount: 2, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "admin", password, confirmPassword: password, idempotencyKey: `cld${randomBytes(8).toString("hex")}` });
+    const project = await ok(peer, "/sys/prn/create", {
+      name,
+      framework: "fisco",
+      consensus: "pbft",
+      cloud,
+      nodeId: region.nodeId,
+      nodeCount: 2,
+      hostConfig: "c2m4",
+      dataCapacityGb: 20,
+      cycle: 2,
+      authUser: "admin",
+      password,
+      confirmPassword: password,
+      idempotencyKey: `cld${randomBytes(8).toString("hex")}`,
+    });
     // The deploy job runs on whichever worker takes it; the network runs in the owner; the peer reads its figures.
     const deadline = Date.now() + 90_000;
     let detail: any;
@@ -182,7 +240,11 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
 
     const basic = (pw: string) => `Basic ${Buffer.from(`admin:${pw}`).toString("base64")}`;
     const rpc = (side: Side, p: string, pw: string, method: string) =>
-      sendRaw(server.baseUrl, side.agent, p, { method: "POST", headers: { "Content-Type": "application/json", Authorization: basic(pw) }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }) });
+      sendRaw(server.baseUrl, side.agent, p, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: basic(pw) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }),
+      });
     const gateway = project.gatewayPath as string;
     const chainIds = await Promise.all([owner, peer].map((side) => rpc(side, gateway, password, "eth_chainId")));
     expect(chainIds.map((r) => r.status)).toEqual([200, 200]);
@@ -197,14 +259,27 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     const wrong = await rpc(peer, gateway, "wrongpass1", "eth_blockNumber");
     expect(wrong.status).toBe(401);
     expect(wrong.headers["www-authenticate"]).toMatch(/^Basic /);
-    const ca = await sendRaw(server.baseUrl, peer.agent, `${gateway}/ca`, { headers: { Authorization: basic(password) } });
+    const ca = await sendRaw(server.baseUrl, peer.agent, `${gateway}/ca`, {
+      headers: { Authorization: basic(password) },
+    });
     expect(ca.status).toBe(200);
     expect(ca.text.trim()).toBe(detail.network.caCertificatePem.trim());
     // "Try it" through the peer goes through the owner's gateway too.
-    expect(await ok(peer, "/sys/prn/tryIt", { prnProjectId: project.prnProjectId, method: "eth_chainId", params: "", password })).toMatchObject({ status: 200, body: { result: JSON.parse(chainIds[0]!.text).result } });
+    expect(
+      await ok(peer, "/sys/prn/tryIt", {
+        prnProjectId: project.prnProjectId,
+        method: "eth_chainId",
+        params: "",
+        password,
+      }),
+    ).toMatchObject({ status: 200, body: { result: JSON.parse(chainIds[0]!.text).result } });
 
     // A password changed through the peer: the old one is refused and the new one accepted, on both workers.
-    await ok(peer, "/sys/prn/password", { prnProjectId: project.prnProjectId, password: "cluster2", confirmPassword: "cluster2" });
+    await ok(peer, "/sys/prn/password", {
+      prnProjectId: project.prnProjectId,
+      password: "cluster2",
+      confirmPassword: "cluster2",
+    });
     for (const side of [owner, peer]) {
       expect((await rpc(side, gateway, password, "eth_blockNumber")).status).toBe(401);
       expect((await rpc(side, gateway, "cluster2", "eth_blockNumber")).status).toBe(200);
@@ -222,8 +297,13 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     expect(made.slice(-2).map((r) => r.code === 0)).toEqual([false, false]);
     // A captcha made through one worker is accepted (and used up) through the other, then refused.
     const key = accepted[accepted.length - 1].data.captchaKey;
-    expect((await vueapi(a, "/anon/user/register", { payload: { ...registration(uniqueName("clu")), captchaKey: key } })).code).toBe(0);
-    const again = await vueapi(b, "/anon/user/register", { payload: { ...registration(uniqueName("clu")), captchaKey: key } });
+    expect(
+      (await vueapi(a, "/anon/user/register", { payload: { ...registration(uniqueName("clu")), captchaKey: key } }))
+        .code,
+    ).toBe(0);
+    const again = await vueapi(b, "/anon/user/register", {
+      payload: { ...registration(uniqueName("clu")), captchaKey: key },
+    });
     expect(again.code).not.toBe(0);
     expect(again.data.fieldErrors.captcha).toEqual([`errors:${Msg.CAPTCHA_INVALID}`]);
   });

@@ -2,12 +2,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResponseCode } from "../../contract/envelope";
-import { Msg } from "../../contract/messages";
-import { auditLog } from "../../backend/db/tables";
-import { callVueapi, insertedUser, openVueapi, sessionOf, uploadVueapi, type Vueapi } from "./in-process";
-import { demoCover } from "../../backend/domains/store/demo";
-import { uniqueName } from "./client";
+import { ResponseCode } from "#contract/envelope.ts";
+import { Msg } from "#contract/messages.ts";
+import { auditLog } from "#backend/db/tables.ts";
+import { callVueapi, insertedUser, openVueapi, sessionOf, uploadVueapi, type Vueapi } from "./in-process.ts";
+import { demoCover } from "#backend/domains/store/demo.ts";
+import { uniqueName } from "./client.ts";
 
 // Issue 15, the community's content (docs/decisions/040): news and events with sign-ups, search in both
 // languages, release notes, announcements and partners, over the /vueapi paths, on PGlite or the PostgreSQL of
@@ -43,7 +43,12 @@ const eventFields = (capacity: number, title = `Workshop ${uniqueName("e")}`) =>
   capacity,
 });
 const signup = (eventId: number, u: { token: string; name: string }, lang = "en") =>
-  callVueapi(service, "/sys/devGame/saveSingUpInfo", { eventId, name: u.name, email: `${u.name}@example.com`, userLanguage: lang }, u.token);
+  callVueapi(
+    service,
+    "/sys/devGame/saveSingUpInfo",
+    { eventId, name: u.name, email: `${u.name}@example.com`, userLanguage: lang },
+    u.token,
+  );
 
 function mailsTo(address: string) {
   const dir = path.join(service.services.env.dataDir, "outbox");
@@ -55,7 +60,11 @@ function mailsTo(address: string) {
 }
 
 beforeAll(async () => {
-  service = await openVueapi("community", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0" }, () => new Date(clock));
+  service = await openVueapi(
+    "community",
+    { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0" },
+    () => new Date(clock),
+  );
   operator = await sessionOf(service, await insertedUser(service, uniqueName("cop"), "operator"));
   for (let i = 0; i < 4; i++) {
     const name = uniqueName("cu");
@@ -71,9 +80,12 @@ describe("news and events (issue 15)", () => {
   it("an unpublished item is invisible to users; published, it is listed and its detail shows", async () => {
     const title = `Hidden ${uniqueName("h")}`;
     const postId = await newPost({ kind: "news", titleEn: title, bodyEn: "Soon." }, false);
-    const listed = async () => (await ok("/api/devGame/h5queryAllList", { pageSize: 50 })).page.rows.map((r: any) => r.postId);
+    const listed = async () =>
+      (await ok("/api/devGame/h5queryAllList", { pageSize: 50 })).page.rows.map((r: any) => r.postId);
     expect(await listed()).not.toContain(postId);
-    expect((await callVueapi(service, "/sys/devGame/detail", { eventId: postId }, users[0].token)).message).toBe(Msg.NOT_FOUND);
+    expect((await callVueapi(service, "/sys/devGame/detail", { eventId: postId }, users[0].token)).message).toBe(
+      Msg.NOT_FOUND,
+    );
     await ok("/sys/ops/community/publishPost", { postId, decision: "publish" }, operator);
     expect(await listed()).toContain(postId);
     const detail = await ok("/sys/devGame/detail", { eventId: postId }, users[0].token);
@@ -84,9 +96,14 @@ describe("news and events (issue 15)", () => {
 
   it("filters by type and by upcoming or past events", async () => {
     const upcoming = await newPost(eventFields(5));
-    const past = await newPost({ ...eventFields(5), startsAt: local(clock - 2 * DAY), signupDeadline: local(clock - 3 * DAY) });
+    const past = await newPost({
+      ...eventFields(5),
+      startsAt: local(clock - 2 * DAY),
+      signupDeadline: local(clock - 3 * DAY),
+    });
     const news = await newPost({ kind: "news", titleEn: `News ${uniqueName("n")}` });
-    const ids = async (body: object) => (await ok("/api/devGame/h5queryAllList", { pageSize: 50, ...body })).page.rows.map((r: any) => r.postId);
+    const ids = async (body: object) =>
+      (await ok("/api/devGame/h5queryAllList", { pageSize: 50, ...body })).page.rows.map((r: any) => r.postId);
     expect(await ids({ type: "news" })).toContain(news);
     expect(await ids({ type: "news" })).not.toContain(upcoming);
     expect(await ids({ when: "upcoming" })).toEqual(expect.arrayContaining([upcoming]));
@@ -99,9 +116,17 @@ describe("news and events (issue 15)", () => {
 
   it("search finds a Chinese item with a Chinese query and an English one with an English query, published only", async () => {
     const zh = await newPost({ kind: "news", titleZh: "城市节点网关上线", bodyZh: "区块链存储服务现已开放。" });
-    const en = await newPost({ kind: "news", titleEn: "Gateway throughput doubled", bodyEn: "Measured on every city node." });
-    const hidden = await newPost({ kind: "news", titleZh: "未发布的网关新闻", titleEn: "Unpublished gateway throughput" }, false);
-    const found = async (q: string) => (await ok("/api/devGame/h5queryAllList", { q, pageSize: 50 })).page.rows.map((r: any) => r.postId);
+    const en = await newPost({
+      kind: "news",
+      titleEn: "Gateway throughput doubled",
+      bodyEn: "Measured on every city node.",
+    });
+    const hidden = await newPost(
+      { kind: "news", titleZh: "未发布的网关新闻", titleEn: "Unpublished gateway throughput" },
+      false,
+    );
+    const found = async (q: string) =>
+      (await ok("/api/devGame/h5queryAllList", { q, pageSize: 50 })).page.rows.map((r: any) => r.postId);
     expect(await found("网关")).toContain(zh);
     expect(await found("区块链")).toContain(zh);
     expect(await found("throughput")).toContain(en);
@@ -129,9 +154,18 @@ describe("news and events (issue 15)", () => {
     const full = await signup(eventId, c);
     expect(full.message).toBe(Msg.COMMUNITY_EVENT_FULL);
     expect(mailsTo(`${c.name}@example.com`)).toHaveLength(0);
-    expect((await ok("/sys/devGame/detail", { eventId }, c.token))).toMatchObject({ seatsLeft: 0, signups: 2, mySignup: null });
+    expect(await ok("/sys/devGame/detail", { eventId }, c.token)).toMatchObject({
+      seatsLeft: 0,
+      signups: 2,
+      mySignup: null,
+    });
     // the capacity cannot drop below the sign-ups
-    const lowered = await callVueapi(service, "/sys/ops/community/savePost", { ...eventFields(1), postId: eventId }, operator);
+    const lowered = await callVueapi(
+      service,
+      "/sys/ops/community/savePost",
+      { ...eventFields(1), postId: eventId },
+      operator,
+    );
     expect(lowered.message).toBe(Msg.COMMUNITY_CAPACITY_BELOW_SIGNUPS);
     // the operator sees both sign-ups
     const list = await ok("/sys/ops/community/signups", { eventId, pageSize: 50 }, operator);
@@ -164,9 +198,15 @@ describe("news and events (issue 15)", () => {
     await bad({ ...eventFields(5), signupDeadline: local(clock + 20 * DAY) }, "signupDeadline");
     await bad({ ...eventFields(5), capacity: 0 }, "capacity");
     await bad({ kind: "release", titleEn: "No version" }, "version");
-    await bad({ kind: "announcement", titleEn: "Backwards", activeFrom: local(clock + DAY), activeTo: local(clock) }, "activeTo");
+    await bad(
+      { kind: "announcement", titleEn: "Backwards", activeFrom: local(clock + DAY), activeTo: local(clock) },
+      "activeTo",
+    );
     const newsId = await newPost({ kind: "news", titleEn: "Kind stays" }, false);
-    expect((await callVueapi(service, "/sys/ops/community/savePost", { ...eventFields(3), postId: newsId }, operator)).message).toBe(Msg.COMMUNITY_KIND_CHANGED);
+    expect(
+      (await callVueapi(service, "/sys/ops/community/savePost", { ...eventFields(3), postId: newsId }, operator))
+        .message,
+    ).toBe(Msg.COMMUNITY_KIND_CHANGED);
   });
 });
 
@@ -184,10 +224,18 @@ describe("release notes, announcements and partners (issue 15)", () => {
   it("the banner lists a published announcement at once and forgets it when withdrawn", async () => {
     const active = () => ok("/anon/community/activeAnnouncements", {});
     const before = await active(); // kept by the constant-data kit from here on
-    const postId = await newPost({ kind: "announcement", titleEn: "Banner now", titleZh: "横幅", activeFrom: local(clock - DAY), activeTo: local(clock + DAY) });
+    const postId = await newPost({
+      kind: "announcement",
+      titleEn: "Banner now",
+      titleZh: "横幅",
+      activeFrom: local(clock - DAY),
+      activeTo: local(clock + DAY),
+    });
     expect((await active()).map((a: any) => a.postId)).toEqual([...before.map((a: any) => a.postId), postId]);
     expect(await ok("/anon/community/announcement", { postId })).toMatchObject({ titleEn: "Banner now" });
-    expect((await ok("/anon/community/announcements", { pageSize: 50 })).page.rows.map((r: any) => r.postId)).toContain(postId);
+    expect((await ok("/anon/community/announcements", { pageSize: 50 })).page.rows.map((r: any) => r.postId)).toContain(
+      postId,
+    );
     await ok("/sys/ops/community/publishPost", { postId, decision: "unpublish" }, operator);
     expect((await active()).map((a: any) => a.postId)).not.toContain(postId);
     expect((await callVueapi(service, "/anon/community/announcement", { postId })).message).toBe(Msg.NOT_FOUND);
@@ -197,16 +245,35 @@ describe("release notes, announcements and partners (issue 15)", () => {
     const png = demoCover([10, 20, 30], [200, 210, 220]);
     const up = await uploadVueapi(service, "cover", "logo.png", png, operator);
     expect(up.code, JSON.stringify(up)).toBe(0);
-    const second = await ok("/sys/ops/community/savePartner", { partner: { nameEn: "Second", nameZh: "第二", sortOrder: 20, link: "https://example.org/" } }, operator);
-    const first = await ok("/sys/ops/community/savePartner", { partner: { nameZh: "第一", sortOrder: 10 }, logo: { uploadId: up.data.uploadId } }, operator);
+    const second = await ok(
+      "/sys/ops/community/savePartner",
+      { partner: { nameEn: "Second", nameZh: "第二", sortOrder: 20, link: "https://example.org/" } },
+      operator,
+    );
+    const first = await ok(
+      "/sys/ops/community/savePartner",
+      { partner: { nameZh: "第一", sortOrder: 10 }, logo: { uploadId: up.data.uploadId } },
+      operator,
+    );
     const listed = await ok("/anon/community/partners", {});
     const ids = listed.map((p: any) => p.partnerId);
     expect(ids.indexOf(first.partnerId)).toBeLessThan(ids.indexOf(second.partnerId));
-    expect(listed.find((p: any) => p.partnerId === first.partnerId)).toMatchObject({ nameEn: "", nameZh: "第一", hasLogo: true });
+    expect(listed.find((p: any) => p.partnerId === first.partnerId)).toMatchObject({
+      nameEn: "",
+      nameZh: "第一",
+      hasLogo: true,
+    });
     const logo = await ok("/anon/community/partnerLogo", { partnerId: first.partnerId });
     expect(Buffer.from(logo.dataBase64, "base64")).toEqual(png);
-    expect((await callVueapi(service, "/anon/community/partnerLogo", { partnerId: second.partnerId })).message).toBe(Msg.NOT_FOUND);
-    const bad = await callVueapi(service, "/sys/ops/community/savePartner", { partner: { nameEn: "Bad link", sortOrder: 1, link: "javascript:alert(1)" } }, operator);
+    expect((await callVueapi(service, "/anon/community/partnerLogo", { partnerId: second.partnerId })).message).toBe(
+      Msg.NOT_FOUND,
+    );
+    const bad = await callVueapi(
+      service,
+      "/sys/ops/community/savePartner",
+      { partner: { nameEn: "Bad link", sortOrder: 1, link: "javascript:alert(1)" } },
+      operator,
+    );
     expect(bad.message).toBe(Msg.INVALID_PARAMS);
     await ok("/sys/ops/community/deletePartner", { partnerId: second.partnerId }, operator);
     expect((await ok("/anon/community/partners", {})).map((p: any) => p.partnerId)).not.toContain(second.partnerId);
@@ -226,10 +293,18 @@ describe("operators only, and audited (issue 15)", () => {
     ] as const) {
       expect((await callVueapi(service, p, body, user)).code, p).toBe(ResponseCode.NO_PERMISSION);
     }
-    const [{ id: before }] = await service.services.db.select({ id: auditLog.id }).from(auditLog).orderBy(auditLog.id).then((r) => (r.length ? [r[r.length - 1]] : [{ id: 0 }]));
+    const [{ id: before }] = await service.services.db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .orderBy(auditLog.id)
+      .then((r) => (r.length ? [r[r.length - 1]] : [{ id: 0 }]));
     const postId = await newPost({ kind: "news", titleEn: "Audited" });
     await ok("/sys/ops/community/deletePost", { postId }, operator);
-    const entries = await service.services.db.select().from(auditLog).where(and(gt(auditLog.id, before), eq(auditLog.targetType, "communityPost"))).orderBy(auditLog.id);
+    const entries = await service.services.db
+      .select()
+      .from(auditLog)
+      .where(and(gt(auditLog.id, before), eq(auditLog.targetType, "communityPost")))
+      .orderBy(auditLog.id);
     expect(entries.map((e) => [e.action, e.decision])).toEqual([
       ["community.save", "save"],
       ["community.publish", "publish"],

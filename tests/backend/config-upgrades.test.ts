@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { BillType } from "../../contract/billing-codes";
-import { Msg } from "../../contract/messages";
-import { cityNodes } from "../../backend/db/tables";
-import { bills } from "../../backend/domains/billing/tables";
-import { appNodes, apps, appVersions } from "../../backend/domains/services/tables";
-import { sweepRenewals } from "../../backend/domains/services/renewal";
-import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
+import { BillType } from "#contract/billing-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { appNodes, apps, appVersions } from "#backend/domains/services/tables.ts";
+import { sweepRenewals } from "#backend/domains/services/renewal.ts";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
 
 // Configuration upgrades and renewals (docs/decisions/036), with a clock the test moves.
 const HOUR = 60 * 60 * 1000;
@@ -38,7 +38,11 @@ async function operator() {
 const tpsUp = async (token: string, appId: number, tps: number) => {
   const options = await post("/sys/configUpgrade/options", { appId }, token);
   expect(options.code, JSON.stringify(options)).toBe(0);
-  return post("/sys/configUpgrade/create", { appId, upgradeType: 2, nodes: options.data.current.map((n: any) => ({ ...n, tps })) }, token);
+  return post(
+    "/sys/configUpgrade/create",
+    { appId, upgradeType: 2, nodes: options.data.current.map((n: any) => ({ ...n, tps })) },
+    token,
+  );
 };
 
 describe("configuration upgrades", () => {
@@ -53,7 +57,11 @@ describe("configuration upgrades", () => {
     // Another request while this one is in progress: MSG_44002.
     expect((await tpsUp(s.token, s.appId, 400)).message).toBe(Msg.UPGRADE_IN_PROGRESS);
 
-    const approved = await post("/sys/ops/configUpgrades/decide", { upgradeId: created.data.upgradeId, decision: "approve" }, op);
+    const approved = await post(
+      "/sys/ops/configUpgrades/decide",
+      { upgradeId: created.data.upgradeId, decision: "approve" },
+      op,
+    );
     expect(approved.data).toEqual({ reviewState: 10, status: 1 });
     const detail = await post("/sys/configUpgrade/detail", { upgradeId: created.data.upgradeId }, s.token);
     expect(detail.data).toMatchObject({ payable: true, payState: 1 });
@@ -61,10 +69,34 @@ describe("configuration upgrades", () => {
     expect(bill).toMatchObject({ billType: BillType.CONFIG_UPGRADE, payCents: 30000 });
 
     // Paid from the balance: short of money first (MSG_30001), then paid once even when posted twice.
-    expect((await post("/sys/configUpgrade/pay", { upgradeId: created.data.upgradeId, idempotencyKey: "k".repeat(20) }, s.token)).message).toBe(Msg.INSUFFICIENT_BALANCE);
+    expect(
+      (
+        await post(
+          "/sys/configUpgrade/pay",
+          { upgradeId: created.data.upgradeId, idempotencyKey: "k".repeat(20) },
+          s.token,
+        )
+      ).message,
+    ).toBe(Msg.INSUFFICIENT_BALANCE);
     await grant(s.token, 30000);
-    expect((await post("/sys/configUpgrade/pay", { upgradeId: created.data.upgradeId, idempotencyKey: "p".repeat(20) }, s.token)).data.replayed).toBe(false);
-    expect((await post("/sys/configUpgrade/pay", { upgradeId: created.data.upgradeId, idempotencyKey: "q".repeat(20) }, s.token)).data.replayed).toBe(true);
+    expect(
+      (
+        await post(
+          "/sys/configUpgrade/pay",
+          { upgradeId: created.data.upgradeId, idempotencyKey: "p".repeat(20) },
+          s.token,
+        )
+      ).data.replayed,
+    ).toBe(false);
+    expect(
+      (
+        await post(
+          "/sys/configUpgrade/pay",
+          { upgradeId: created.data.upgradeId, idempotencyKey: "q".repeat(20) },
+          s.token,
+        )
+      ).data.replayed,
+    ).toBe(true);
     await service.runJobs();
     const done = await post("/sys/configUpgrade/detail", { upgradeId: created.data.upgradeId }, s.token);
     expect(done.data).toMatchObject({ status: 2, deployState: 10, payState: 15 });
@@ -89,13 +121,29 @@ describe("configuration upgrades", () => {
     // 30 more TPS × 150 cents for 10 of the 30 days left: 1500.
     expect(ten.data.amountCents).toBe(1500);
     const op = await operator();
-    expect((await post("/sys/ops/configUpgrades/decide", { upgradeId: ten.data.upgradeId, decision: "reject", comments: "Capacity planning" }, op)).code).toBe(0);
+    expect(
+      (
+        await post(
+          "/sys/ops/configUpgrades/decide",
+          { upgradeId: ten.data.upgradeId, decision: "reject", comments: "Capacity planning" },
+          op,
+        )
+      ).code,
+    ).toBe(0);
     later(5 * DAY + 1);
     // A login lasts 12 hours: a new session at the moved clock.
     const token = await sessionOf(service, s.userId);
     const options = await post("/sys/configUpgrade/options", { appId: s.appId }, token);
     expect(options.data.refusal).toBe(Msg.UPGRADE_CYCLE_END);
-    expect((await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 2, nodes: options.data.current.map((n: any) => ({ ...n, tps: 140 })) }, token)).message).toBe(Msg.UPGRADE_CYCLE_END);
+    expect(
+      (
+        await post(
+          "/sys/configUpgrade/create",
+          { appId: s.appId, upgradeType: 2, nodes: options.data.current.map((n: any) => ({ ...n, tps: 140 })) },
+          token,
+        )
+      ).message,
+    ).toBe(Msg.UPGRADE_CYCLE_END);
   });
 
   it("rejection needs comments and ends the upgrade; the type must match the change; unpaid usage bills block", async () => {
@@ -104,42 +152,78 @@ describe("configuration upgrades", () => {
     const options = await post("/sys/configUpgrade/options", { appId: s.appId }, s.token);
     const [current] = options.data.current;
     const addNode = [current, { cityNodeId: current.cityNodeId + 1, tps: 10, capacityGb: 5, peers: 1 }];
-    expect((await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 2, nodes: addNode }, s.token)).message).toBe(Msg.UPGRADE_TYPE_MISMATCH);
-    expect((await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 1, nodes: [current] }, s.token)).message).toBe(Msg.UPGRADE_NO_CHANGE);
+    expect(
+      (await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 2, nodes: addNode }, s.token)).message,
+    ).toBe(Msg.UPGRADE_TYPE_MISMATCH);
+    expect(
+      (await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 1, nodes: [current] }, s.token)).message,
+    ).toBe(Msg.UPGRADE_NO_CHANGE);
     const node = await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 1, nodes: addNode }, s.token);
     expect(node.code).toBe(0);
-    expect((await post("/sys/ops/configUpgrades/decide", { upgradeId: node.data.upgradeId, decision: "reject" }, op)).message).toBe(Msg.COMMENTS_REQUIRED);
-    const rejected = await post("/sys/ops/configUpgrades/decide", { upgradeId: node.data.upgradeId, decision: "reject", comments: "Not this node" }, op);
+    expect(
+      (await post("/sys/ops/configUpgrades/decide", { upgradeId: node.data.upgradeId, decision: "reject" }, op))
+        .message,
+    ).toBe(Msg.COMMENTS_REQUIRED);
+    const rejected = await post(
+      "/sys/ops/configUpgrades/decide",
+      { upgradeId: node.data.upgradeId, decision: "reject", comments: "Not this node" },
+      op,
+    );
     expect(rejected.data).toEqual({ reviewState: 5, status: 3 });
     const queue = await post("/sys/ops/configUpgrades/list", { queue: "rejected" }, op);
-    expect(queue.data.page.rows.find((r: any) => r.upgradeId === node.data.upgradeId)).toMatchObject({ reviewComments: "Not this node", deployState: 25 });
+    expect(queue.data.page.rows.find((r: any) => r.upgradeId === node.data.upgradeId)).toMatchObject({
+      reviewComments: "Not this node",
+      deployState: 25,
+    });
     // Another user never sees it.
     const other = await runningService("ot");
-    expect((await post("/sys/configUpgrade/detail", { upgradeId: node.data.upgradeId }, other.token)).message).toBe(Msg.NOT_FOUND);
+    expect((await post("/sys/configUpgrade/detail", { upgradeId: node.data.upgradeId }, other.token)).message).toBe(
+      Msg.NOT_FOUND,
+    );
     // An unpaid data-traffic bill blocks a new request (payType 1).
-    expect((await post("/test/fixtures", { bills: [{ billType: 3, totalCents: 500, cycle: 99 }] }, s.token)).code).toBe(0);
+    expect((await post("/test/fixtures", { bills: [{ billType: 3, totalCents: 500, cycle: 99 }] }, s.token)).code).toBe(
+      0,
+    );
     expect((await tpsUp(s.token, s.appId, 150)).message).toBe(Msg.UNPAID_BILLS);
   });
 
   it("a service open to cross-chain may not add a node without its protocol (§8, MSG_48103 at the nodes); a supporting node is accepted", async () => {
     const s = await runningService("xc");
-    const byName = async (name: string) => (await service.services.db.select({ id: cityNodes.id }).from(cityNodes).where(eq(cityNodes.name, name)))[0]!.id;
+    const byName = async (name: string) =>
+      (await service.services.db.select({ id: cityNodes.id }).from(cityNodes).where(eq(cityNodes.name, name)))[0]!.id;
     const chongqing = await byName("Chongqing");
     const shanghai = await byName("Shanghai");
-    await service.services.db.update(apps).set({ crossChain: true, crossProtocol: 2, crossAppCode: "APP-XC", crossStatus: 1 }).where(eq(apps.id, s.appId));
+    await service.services.db
+      .update(apps)
+      .set({ crossChain: true, crossProtocol: 2, crossAppCode: "APP-XC", crossStatus: 1 })
+      .where(eq(apps.id, s.appId));
     const options = await post("/sys/configUpgrade/options", { appId: s.appId }, s.token);
     const [current] = options.data.current;
     expect(current.cityNodeId).not.toBe(chongqing);
-    const adding = (cityNodeId: number) => ({ appId: s.appId, upgradeType: 1, nodes: [current, { cityNodeId, tps: 10, capacityGb: 5, peers: 1 }] });
+    const adding = (cityNodeId: number) => ({
+      appId: s.appId,
+      upgradeType: 1,
+      nodes: [current, { cityNodeId, tps: 10, capacityGb: 5, peers: 1 }],
+    });
     for (const p of ["/sys/configUpgrade/quote", "/sys/configUpgrade/create"]) {
       const refused = await post(p, adding(chongqing), s.token);
-      expect(refused, p).toMatchObject({ code: 1, message: Msg.XC_PROTOCOL_UNSUPPORTED, data: { fieldErrors: { nodes: [Msg.XC_PROTOCOL_UNSUPPORTED] } } });
+      expect(refused, p).toMatchObject({
+        code: 1,
+        message: Msg.XC_PROTOCOL_UNSUPPORTED,
+        data: { fieldErrors: { nodes: [Msg.XC_PROTOCOL_UNSUPPORTED] } },
+      });
     }
     // Protocol 1 is supported by Chongqing: the same node is quoted for a protocol-1 service (pending deactivation).
-    await service.services.db.update(apps).set({ crossProtocol: 1, crossAppCode: null, crossStatus: 4 }).where(eq(apps.id, s.appId));
+    await service.services.db
+      .update(apps)
+      .set({ crossProtocol: 1, crossAppCode: null, crossStatus: 4 })
+      .where(eq(apps.id, s.appId));
     expect((await post("/sys/configUpgrade/quote", adding(chongqing), s.token)).code).toBe(0);
     // Back on protocol 2: a node that supports it is accepted.
-    await service.services.db.update(apps).set({ crossProtocol: 2, crossAppCode: "APP-XC", crossStatus: 1 }).where(eq(apps.id, s.appId));
+    await service.services.db
+      .update(apps)
+      .set({ crossProtocol: 2, crossAppCode: "APP-XC", crossStatus: 1 })
+      .where(eq(apps.id, s.appId));
     const accepted = await post("/sys/configUpgrade/create", adding(shanghai), s.token);
     expect(accepted.code, JSON.stringify(accepted)).toBe(0);
     expect(accepted.data).toMatchObject({ status: 1, upgradeType: 1 });
@@ -147,8 +231,18 @@ describe("configuration upgrades", () => {
 
   it("a paid service is not offered config upgrades (§4: freeYN 1)", async () => {
     const s = await runningService("pd", false);
-    expect((await post("/sys/configUpgrade/options", { appId: s.appId }, s.token)).message).toBe(Msg.UPGRADE_NOT_AVAILABLE);
-    expect((await post("/sys/configUpgrade/create", { appId: s.appId, upgradeType: 2, nodes: [{ cityNodeId: 1, tps: 150, capacityGb: 10, peers: 1 }] }, s.token)).message).toBe(Msg.UPGRADE_NOT_AVAILABLE);
+    expect((await post("/sys/configUpgrade/options", { appId: s.appId }, s.token)).message).toBe(
+      Msg.UPGRADE_NOT_AVAILABLE,
+    );
+    expect(
+      (
+        await post(
+          "/sys/configUpgrade/create",
+          { appId: s.appId, upgradeType: 2, nodes: [{ cityNodeId: 1, tps: 150, capacityGb: 10, peers: 1 }] },
+          s.token,
+        )
+      ).message,
+    ).toBe(Msg.UPGRADE_NOT_AVAILABLE);
   });
 
   it("insufficient resources on the node: the deployment fails with the reason and books nothing", async () => {
@@ -160,7 +254,10 @@ describe("configuration upgrades", () => {
     expect(up.code).toBe(0);
     await post("/sys/ops/configUpgrades/decide", { upgradeId: up.data.upgradeId, decision: "approve" }, op);
     await grant(s.token, up.data.amountCents);
-    expect((await post("/sys/configUpgrade/pay", { upgradeId: up.data.upgradeId, idempotencyKey: "r".repeat(20) }, s.token)).code).toBe(0);
+    expect(
+      (await post("/sys/configUpgrade/pay", { upgradeId: up.data.upgradeId, idempotencyKey: "r".repeat(20) }, s.token))
+        .code,
+    ).toBe(0);
     await service.runJobs();
     const failed = await post("/sys/configUpgrade/detail", { upgradeId: up.data.upgradeId }, s.token);
     expect(failed.data).toMatchObject({ status: 3, deployState: 20 });
@@ -187,12 +284,19 @@ describe("renewals of the payment cycle", () => {
     expect(renewed.cycleEnd!.getTime() - renewed.cycleStart!.getTime()).toBe(7 * DAY);
     expect(renewed.renewalBillId).toBeNull();
     const paid = await service.services.db.select().from(bills).where(eq(bills.appId, s.appId));
-    expect(paid.find((b) => b.billType === BillType.RESOURCE_RENEWAL)).toMatchObject({ payState: 15, payCents: weekly });
+    expect(paid.find((b) => b.billType === BillType.RESOURCE_RENEWAL)).toMatchObject({
+      payState: 15,
+      payCents: weekly,
+    });
 
     // The next week the balance is empty: the bill stays unpaid and Pay is offered on the service.
     later(7 * DAY);
     await sweepRenewals(service.services.db, clock);
-    const list = await post("/sys/chainAppInfo/publishedList", { page: { condition: {} } }, await sessionOf(service, s.userId));
+    const list = await post(
+      "/sys/chainAppInfo/publishedList",
+      { page: { condition: {} } },
+      await sessionOf(service, s.userId),
+    );
     const row = list.data.page.rows.find((r: any) => r.appId === s.appId);
     expect(row.unpaidBillId).not.toBeNull();
     expect(row.verState).toBe(25);
@@ -216,7 +320,11 @@ describe("renewals of the payment cycle", () => {
     const [bill] = await service.services.db.select().from(bills).where(eq(bills.id, app.renewalBillId!));
     const token = await sessionOf(service, s.userId);
     await grant(token, bill.payCents);
-    const paid = await post("/sys/system/clientInfo/h5billPay", { billId: bill.id, idempotencyKey: "b".repeat(20) }, token);
+    const paid = await post(
+      "/sys/system/clientInfo/h5billPay",
+      { billId: bill.id, idempotencyKey: "b".repeat(20) },
+      token,
+    );
     expect(paid.code, JSON.stringify(paid)).toBe(0);
     const [after] = await service.services.db.select().from(apps).where(eq(apps.id, s.appId));
     expect(after.renewalBillId).toBeNull();

@@ -1,11 +1,11 @@
 import { and, count, eq, gte, sum } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { appJoins } from "../../backend/domains/participation/tables";
-import { appRoles, apps, appVersions } from "../../backend/domains/services/tables";
-import { bills, usageDaily, wallets } from "../../backend/domains/billing/tables";
-import { tinyPng } from "../fixtures/files";
-import { callVueapi, inProcessVueapi, insertedUser, sessionOf, uploadVueapi } from "./in-process";
-import { wizardBasic } from "./wizard-basic";
+import { appJoins } from "#backend/domains/participation/tables.ts";
+import { appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
+import { bills, usageDaily, wallets } from "#backend/domains/billing/tables.ts";
+import { tinyPng } from "../fixtures/files.ts";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf, uploadVueapi } from "./in-process.ts";
+import { wizardBasic } from "./wizard-basic.ts";
 
 // The console home's one call (/main/home/dashboard), the operators' queue counts, wizard drafts listed and
 // discarded, and the typed confirmation of destructive actions (docs/decisions/029).
@@ -23,7 +23,11 @@ async function user(role = "user") {
 async function saveDraft(token: string, name: string) {
   const cover = await uploadVueapi(service, "cover", "cover.png", tinyPng(), token);
   expect(cover.code, JSON.stringify(cover)).toBe(0);
-  return call("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic: wizardBasic(name), cover: { uploadId: cover.data.uploadId } }, token);
+  return call(
+    "/sys/chainAppInfo/wizard/saveBasic",
+    { appState: "add", basic: wizardBasic(name), cover: { uploadId: cover.data.uploadId } },
+    token,
+  );
 }
 
 describe("/main/home/dashboard", () => {
@@ -32,11 +36,15 @@ describe("/main/home/dashboard", () => {
     // The draft first: the unpaid traffic bill below blocks new services (SPEC §5).
     const draft = await saveDraft(me.token, `Draft ${Date.now().toString(36)}`);
     expect(draft.code, JSON.stringify(draft)).toBe(0);
-    const fx = await call("/test/fixtures", {
-      grantCents: 50_000,
-      bills: [{ totalCents: 1_234, cycle: 99 }, { totalCents: 2_000 }, { totalCents: 700, payState: 15 }],
-      usage: { days: 10, mbPerDay: 2048 },
-    }, me.token);
+    const fx = await call(
+      "/test/fixtures",
+      {
+        grantCents: 50_000,
+        bills: [{ totalCents: 1_234, cycle: 99 }, { totalCents: 2_000 }, { totalCents: 700, payState: 15 }],
+        usage: { days: 10, mbPerDay: 2048 },
+      },
+      me.token,
+    );
     expect(fx.code, JSON.stringify(fx)).toBe(0);
     const running = await call("/test/services", { verState: 25 }, me.token);
     await call("/test/services", { verState: 5 }, me.token);
@@ -54,7 +62,10 @@ describe("/main/home/dashboard", () => {
     expect(d.balanceCents).toBe(50_000 - 700);
     // Payable now: the weekly traffic bill, the monthly one before its deadline and the publish bill of the
     // service waiting for payment (23); the paid one is not. The same bills as My bills' "amount due".
-    const [publish] = await db.select().from(bills).where(and(eq(bills.userId, me.id), eq(bills.appId, toPay.data.appId)));
+    const [publish] = await db
+      .select()
+      .from(bills)
+      .where(and(eq(bills.userId, me.id), eq(bills.appId, toPay.data.appId)));
     expect(d.dueCount).toBe(3);
     expect(d.dueCents).toBe(1_234 + 2_000 + publish.payCents);
     const due = await call("/sys/system/clientInfo/h5billDue", {}, me.token);
@@ -62,9 +73,14 @@ describe("/main/home/dashboard", () => {
     expect(new Date(d.nextDeadline).getTime()).toBeGreaterThan(service.services.now().getTime());
     // Seven UTC+8 days, today last; their sum is what the usage table holds for those days.
     expect(d.usage7).toHaveLength(7);
-    const [{ mb }] = await db.select({ mb: sum(usageDaily.trafficMb) }).from(usageDaily).where(and(eq(usageDaily.userId, me.id), gte(usageDaily.day, d.usage7[0].day)));
+    const [{ mb }] = await db
+      .select({ mb: sum(usageDaily.trafficMb) })
+      .from(usageDaily)
+      .where(and(eq(usageDaily.userId, me.id), gte(usageDaily.day, d.usage7[0].day)));
     expect(d.usage7.reduce((s: number, u: { mb: number }) => s + u.mb, 0)).toBe(Number(mb));
-    const byState = Object.fromEntries(d.services.byState.map((s: { verState: number; count: number }) => [s.verState, s.count]));
+    const byState = Object.fromEntries(
+      d.services.byState.map((s: { verState: number; count: number }) => [s.verState, s.count]),
+    );
     expect(byState).toMatchObject({ 25: 1, 5: 1, 23: 1, 1: 1 });
     expect(d.services.drafts).toBe(1);
     // What blocks a new service: the same bills, counted the same, as h5billDue with payType 1 (SPEC §5).
@@ -81,7 +97,14 @@ describe("/main/home/dashboard", () => {
     const svc = await call("/test/services", { verState: 25 }, publisher.token);
     expect(svc.code, JSON.stringify(svc)).toBe(0);
     const [role] = await db.insert(appRoles).values({ verId: svc.data.appVerId, name: "member" }).returning();
-    const join = (auditState: number) => ({ appId: svc.data.appId, verId: svc.data.appVerId, userId: joiner.id, roleId: role.id, auditState, certificateMode: 1 });
+    const join = (auditState: number) => ({
+      appId: svc.data.appId,
+      verId: svc.data.appVerId,
+      userId: joiner.id,
+      roleId: role.id,
+      auditState,
+      certificateMode: 1,
+    });
     // Waiting for the publisher (0), approved and waiting for the operators (1), rejected (2): two under way.
     await db.insert(appJoins).values([join(0), join(1), join(2)]);
     const pub = (await call("/main/home/dashboard", {}, publisher.token)).data;
@@ -99,8 +122,14 @@ describe("/main/home/dashboard", () => {
     const queues = await call("/sys/ops/queues/waiting", {}, op.token);
     expect(queues.code, JSON.stringify(queues)).toBe(0);
     expect(home.data.queues).toEqual(queues.data);
-    const [{ n }] = await service.services.db.select({ n: count() }).from(appVersions).where(eq(appVersions.verState, 5));
-    const [{ m }] = await service.services.db.select({ m: count() }).from(appVersions).where(eq(appVersions.verState, 15));
+    const [{ n }] = await service.services.db
+      .select({ n: count() })
+      .from(appVersions)
+      .where(eq(appVersions.verState, 5));
+    const [{ m }] = await service.services.db
+      .select({ m: count() })
+      .from(appVersions)
+      .where(eq(appVersions.verState, 15));
     expect(queues.data.ServiceReviews).toBe(n + m);
     expect(queues.data.ServiceReviews).toBeGreaterThanOrEqual(1);
     // Not for users.
@@ -121,7 +150,9 @@ describe("wizard drafts", () => {
     expect(d).toMatchObject({ appId: saved.data.appId, name, appState: "add", wizardStep: "packages" });
     expect((await call("/sys/chainAppInfo/wizard/drafts", {}, other.token)).data).toEqual([]);
 
-    expect((await call("/sys/chainAppInfo/wizard/discard", { appId: d.appId, appVerId: d.appVerId }, other.token)).code).not.toBe(0);
+    expect(
+      (await call("/sys/chainAppInfo/wizard/discard", { appId: d.appId, appVerId: d.appVerId }, other.token)).code,
+    ).not.toBe(0);
     const gone = await call("/sys/chainAppInfo/wizard/discard", { appId: d.appId, appVerId: d.appVerId }, me.token);
     expect(gone.code, JSON.stringify(gone)).toBe(0);
     expect(gone.data).toEqual({ name, serviceRemoved: true });
@@ -134,8 +165,13 @@ describe("wizard drafts", () => {
   it("refuses to discard a submitted version", async () => {
     const me = await user();
     const s = await call("/test/services", { verState: 5 }, me.token);
-    expect((await call("/sys/chainAppInfo/wizard/discard", { appId: s.data.appId, appVerId: s.data.appVerId }, me.token)).code).not.toBe(0);
-    expect(await service.services.db.select().from(appVersions).where(eq(appVersions.id, s.data.appVerId))).toHaveLength(1);
+    expect(
+      (await call("/sys/chainAppInfo/wizard/discard", { appId: s.data.appId, appVerId: s.data.appVerId }, me.token))
+        .code,
+    ).not.toBe(0);
+    expect(
+      await service.services.db.select().from(appVersions).where(eq(appVersions.id, s.data.appVerId)),
+    ).toHaveLength(1);
   });
 });
 
@@ -143,14 +179,26 @@ describe("typed confirmation of destructive actions", () => {
   it("refuses a wrong name with a field error and changes nothing; the right name deactivates", async () => {
     const me = await user();
     const s = await call("/test/services", { verState: 25 }, me.token);
-    const wrong = await call("/sys/chainAppInfo/deactivate", { appVerId: s.data.appVerId, confirmName: `${s.data.name}x` }, me.token);
+    const wrong = await call(
+      "/sys/chainAppInfo/deactivate",
+      { appVerId: s.data.appVerId, confirmName: `${s.data.name}x` },
+      me.token,
+    );
     expect(wrong.code).not.toBe(0);
     expect(JSON.stringify(wrong)).toContain("confirmName");
     const [still] = await service.services.db.select().from(appVersions).where(eq(appVersions.id, s.data.appVerId));
     expect(still.verState).toBe(25);
-    const unsub = await call("/sys/chainAppInfo/unsubscribe", { appVerId: s.data.appVerId, confirmName: "nope" }, me.token);
+    const unsub = await call(
+      "/sys/chainAppInfo/unsubscribe",
+      { appVerId: s.data.appVerId, confirmName: "nope" },
+      me.token,
+    );
     expect(JSON.stringify(unsub)).toContain("confirmName");
-    const ok = await call("/sys/chainAppInfo/deactivate", { appVerId: s.data.appVerId, confirmName: ` ${s.data.name} ` }, me.token);
+    const ok = await call(
+      "/sys/chainAppInfo/deactivate",
+      { appVerId: s.data.appVerId, confirmName: ` ${s.data.name} ` },
+      me.token,
+    );
     expect(ok.code, JSON.stringify(ok)).toBe(0);
   });
 
@@ -158,9 +206,17 @@ describe("typed confirmation of destructive actions", () => {
     const op = await user("operator");
     const publisher = await user();
     const s = await call("/test/services", { verState: 25 }, publisher.token);
-    const wrong = await call("/sys/ops/services/decide", { appVerId: s.data.appVerId, decision: "suspend", comments: "Abuse", confirmName: "other" }, op.token);
+    const wrong = await call(
+      "/sys/ops/services/decide",
+      { appVerId: s.data.appVerId, decision: "suspend", comments: "Abuse", confirmName: "other" },
+      op.token,
+    );
     expect(JSON.stringify(wrong)).toContain("confirmName");
-    const ok = await call("/sys/ops/services/decide", { appVerId: s.data.appVerId, decision: "suspend", comments: "Abuse", confirmName: s.data.name }, op.token);
+    const ok = await call(
+      "/sys/ops/services/decide",
+      { appVerId: s.data.appVerId, decision: "suspend", comments: "Abuse", confirmName: s.data.name },
+      op.token,
+    );
     expect(ok.code, JSON.stringify(ok)).toBe(0);
     expect(ok.data.verState).toBe(40);
   });

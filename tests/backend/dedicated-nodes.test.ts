@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { BillType, PayState } from "../../contract/billing-codes";
-import { Msg } from "../../contract/messages";
-import chain from "../../backend/domains/chain";
-import { post as ledgerPost, totalsOf } from "../../backend/domains/billing/ledger";
-import { bills } from "../../backend/domains/billing/tables";
-import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process";
-import { uniqueName } from "./client";
+import { BillType, PayState } from "#contract/billing-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { post as ledgerPost, totalsOf } from "#backend/domains/billing/ledger.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
+import { uniqueName } from "./client.ts";
 
 // Issue 17, dedicated nodes (docs/decisions/047): projects over the /vueapi paths, in this process, each a real
 // network of the chain domain's provisioner, on PGlite or (with a database of its own) on PostgreSQL. The
@@ -17,7 +17,13 @@ const DAY = 86_400_000;
 let clock = new Date();
 const service = inProcessVueapi(
   "prn",
-  { TEST_FIXTURES: "1", DEMO: "0", JOBS_INTERVAL_MS: "0", PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DATABASE_URL: await ownDatabase(process.env.DATABASE_URL) },
+  {
+    TEST_FIXTURES: "1",
+    DEMO: "0",
+    JOBS_INTERVAL_MS: "0",
+    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+    DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
+  },
   () => clock,
 );
 const networks = () => chain.api.networks;
@@ -35,7 +41,10 @@ type User = { id: number; token: string };
 const users: User[] = [];
 async function user(prefix: string, grantCents: number): Promise<User> {
   const id = await insertedUser(service, uniqueName(prefix));
-  if (grantCents > 0) await service.services.db.transaction((tx) => ledgerPost(tx, { userId: id, kind: "grant", amountCents: grantCents, refType: "grant", refId: id }, clock));
+  if (grantCents > 0)
+    await service.services.db.transaction((tx) =>
+      ledgerPost(tx, { userId: id, kind: "grant", amountCents: grantCents, refType: "grant", refId: id }, clock),
+    );
   const u = { id, token: await sessionOf(service, id) };
   users.push(u);
   return u;
@@ -46,29 +55,55 @@ async function moveClockTo(at: Date) {
   for (const u of users) u.token = await sessionOf(service, u.id);
 }
 const balanceOf = async (userId: number) => (await totalsOf(service.services.db, userId)).balanceCents;
-const billsOf = (userId: number) => service.services.db.select().from(bills).where(and(eq(bills.userId, userId), eq(bills.billType, BillType.DEDICATED_NODE))).orderBy(bills.id);
+const billsOf = (userId: number) =>
+  service.services.db
+    .select()
+    .from(bills)
+    .where(and(eq(bills.userId, userId), eq(bills.billType, BillType.DEDICATED_NODE)))
+    .orderBy(bills.id);
 
 /** A region of the catalogue by its city node code, with its cloud. */
 async function region(token: string, code: string) {
   const options = await ok("/sys/prn/options", {}, token);
-  for (const cloud of options.clouds) for (const r of cloud.regions) if (r.code === code) return { cloud: cloud.cloud as string, nodeId: r.nodeId as number, freePeers: r.freePeers as number };
+  for (const cloud of options.clouds)
+    for (const r of cloud.regions)
+      if (r.code === code)
+        return { cloud: cloud.cloud as string, nodeId: r.nodeId as number, freePeers: r.freePeers as number };
   throw new Error(`no region ${code}`);
 }
 
 const PASSWORD = "secret123";
 async function form(token: string, extra: Record<string, unknown> = {}) {
   const bj = await region(token, "CN-BJ-01");
-  return { name: letters(), framework: "fisco", consensus: "pbft", cloud: bj.cloud, nodeId: bj.nodeId, nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "admin", password: PASSWORD, confirmPassword: PASSWORD, idempotencyKey: idem(), ...extra };
+  return {
+    name: letters(),
+    framework: "fisco",
+    consensus: "pbft",
+    cloud: bj.cloud,
+    nodeId: bj.nodeId,
+    nodeCount: 1,
+    hostConfig: "c2m4",
+    dataCapacityGb: 20,
+    cycle: 2,
+    authUser: "admin",
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    idempotencyKey: idem(),
+    ...extra,
+  };
 }
 const MONTH_1_PEER = 2000 + 3000 + 400;
 
 /** The owner's inbox messages of this domain, newest first: [key, params]. */
 async function inbox(token: string) {
   const list = await ok("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1 } }, token);
-  return (list.page.rows as { textKey: string; params: Record<string, string> }[]).filter((m) => m.textKey.startsWith("messages.dedicatedNodes.")).map((m) => [m.textKey.slice("messages.dedicatedNodes.".length), m.params] as const);
+  return (list.page.rows as { textKey: string; params: Record<string, string> }[])
+    .filter((m) => m.textKey.startsWith("messages.dedicatedNodes."))
+    .map((m) => [m.textKey.slice("messages.dedicatedNodes.".length), m.params] as const);
 }
 
-const rpc = (token: string, prnProjectId: number, password: string, method = "eth_blockNumber", params = "[]") => call("/sys/prn/tryIt", { prnProjectId, method, params, password }, token);
+const rpc = (token: string, prnProjectId: number, password: string, method = "eth_blockNumber", params = "[]") =>
+  call("/sys/prn/tryIt", { prnProjectId, method, params, password }, token);
 
 /** Polls the project's detail until `done` (the provisioner's figures move on their own). */
 async function detailUntil(token: string, prnProjectId: number, done: (d: any) => boolean, ms = 60_000) {
@@ -94,12 +129,23 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     expect(options.frameworks[0].consensus).toContain("pbft");
     expect(options.clouds.length).toBeGreaterThan(1);
     expect((await region(A.token, "CN-BJ-01")).freePeers).toBe(4);
-    const quote = await ok("/sys/prn/quote", { nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2 }, A.token);
-    expect(quote).toEqual({ monthCents: MONTH_1_PEER, yearCents: MONTH_1_PEER * 10, cycle: 2, priceCents: MONTH_1_PEER, periodDays: 30 });
+    const quote = await ok(
+      "/sys/prn/quote",
+      { nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2 },
+      A.token,
+    );
+    expect(quote).toEqual({
+      monthCents: MONTH_1_PEER,
+      yearCents: MONTH_1_PEER * 10,
+      cycle: 2,
+      priceCents: MONTH_1_PEER,
+      periodDays: 30,
+    });
   });
 
   it("refuses each §5 rule at its field, and Insufficient resources (§8)", async () => {
-    const bad = async (extra: Record<string, unknown>) => (await call("/sys/prn/create", await form(A.token, extra), A.token));
+    const bad = async (extra: Record<string, unknown>) =>
+      await call("/sys/prn/create", await form(A.token, extra), A.token);
     const fields = (r: any) => Object.keys(r.data?.fieldErrors ?? {});
     expect(fields(await bad({ name: "Bad1" }))).toEqual(["name"]);
     expect(fields(await bad({ consensus: "cita-bft" }))).toEqual(["consensus"]);
@@ -126,12 +172,22 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
   it("create pays the first period from the balance (a dedicated-node bill), once per idempotency key", async () => {
     const payload = await form(A.token);
     project = await ok("/sys/prn/create", payload, A.token);
-    expect(project).toMatchObject({ name: payload.name, status: 1, nodeCount: 1, priceCents: MONTH_1_PEER, replayed: false, gatewayPath: `/chain/dedicated/prn-${payload.name}` });
+    expect(project).toMatchObject({
+      name: payload.name,
+      status: 1,
+      nodeCount: 1,
+      priceCents: MONTH_1_PEER,
+      replayed: false,
+      gatewayPath: `/chain/dedicated/prn-${payload.name}`,
+    });
     expect(new Date(project.periodEnd).getTime() - new Date(project.periodStart).getTime()).toBe(30 * DAY);
     const [bill] = await billsOf(A.id);
     expect(bill).toMatchObject({ payState: PayState.PAID, payCents: MONTH_1_PEER, id: project.billId });
     expect(await balanceOf(A.id)).toBe(200_000 - MONTH_1_PEER);
-    expect(await ok("/sys/prn/create", payload, A.token)).toMatchObject({ prnProjectId: project.prnProjectId, replayed: true });
+    expect(await ok("/sys/prn/create", payload, A.token)).toMatchObject({
+      prnProjectId: project.prnProjectId,
+      replayed: true,
+    });
     expect(await billsOf(A.id)).toHaveLength(1);
     // The name is unique: another user cannot take it.
     const taken = await call("/sys/prn/create", await form(B.token, { name: payload.name }), B.token);
@@ -144,7 +200,14 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     const d = await detailUntil(A.token, project.prnProjectId, (x) => x.status !== 1 && x.status !== 2);
     expect(d.status, d.failReason).toBe(3);
     expect(d.network.state).toBe("running");
-    expect(d.network.nodes.map((n: any) => [n.name, n.type]).sort()).toEqual([["ca", 4], ["gateway", 2], ["orderer", 3], ["peer-1", 1]].sort());
+    expect(d.network.nodes.map((n: any) => [n.name, n.type]).sort()).toEqual(
+      [
+        ["ca", 4],
+        ["gateway", 2],
+        ["orderer", 3],
+        ["peer-1", 1],
+      ].sort(),
+    );
     expect(d.network.caCertificatePem).toContain("BEGIN CERTIFICATE");
     expect(await inbox(A.token)).toEqual([["deployed", { name: project.name, peers: "1" }]]);
   });
@@ -156,7 +219,15 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     expect(right.data.body.result).toMatch(/^0x[0-9a-f]+$/);
     const wrong = await rpc(A.token, project.prnProjectId, "wrong1234");
     expect(wrong.data.status).toBe(401);
-    expect((await call("/sys/prn/tryIt", { prnProjectId: project.prnProjectId, method: "eth_blockNumber", params: "{", password: PASSWORD }, A.token)).message).toBe(Msg.INVALID_PARAMS);
+    expect(
+      (
+        await call(
+          "/sys/prn/tryIt",
+          { prnProjectId: project.prnProjectId, method: "eth_blockNumber", params: "{", password: PASSWORD },
+          A.token,
+        )
+      ).message,
+    ).toBe(Msg.INVALID_PARAMS);
   });
 
   it("another user's project is not found, on every path", async () => {
@@ -174,18 +245,42 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
       expect((await call(p, body, B.token)).message, p).toBe(Msg.NOT_FOUND);
     }
     expect((await ok("/sys/prn/list", {}, B.token)).page.total).toBe(0);
-    expect((await ok("/sys/prn/list", {}, A.token)).page.rows.map((r: any) => r.prnProjectId)).toEqual([project.prnProjectId]);
+    expect((await ok("/sys/prn/list", {}, A.token)).page.rows.map((r: any) => r.prnProjectId)).toEqual([
+      project.prnProjectId,
+    ]);
   });
 
   it("an unpaid dedicated-node bill blocks create and upgrade (payType 2), as h5isHasNoPayBillV2 says", async () => {
     const [blocking] = await service.services.db
       .insert(bills)
-      .values({ billNo: `DNT${letters()}`, userId: A.id, serviceName: "pending node", billType: BillType.DEDICATED_NODE, payState: PayState.UNPAID, payMode: 1, cycle: 2, periodStart: clock, periodEnd: clock, createdAt: clock, deadline: new Date(clock.getTime() + DAY), totalCents: 100, payCents: 100 })
+      .values({
+        billNo: `DNT${letters()}`,
+        userId: A.id,
+        serviceName: "pending node",
+        billType: BillType.DEDICATED_NODE,
+        payState: PayState.UNPAID,
+        payMode: 1,
+        cycle: 2,
+        periodStart: clock,
+        periodEnd: clock,
+        createdAt: clock,
+        deadline: new Date(clock.getTime() + DAY),
+        totalCents: 100,
+        payCents: 100,
+      })
       .returning();
     expect(await ok("/sys/product/h5isHasNoPayBillV2", { payType: 2 }, A.token)).toBe(false);
     expect(await ok("/sys/product/h5isHasNoPayBillV2", { payType: 1 }, A.token)).toBe(true);
     expect((await call("/sys/prn/create", await form(A.token), A.token)).message).toBe(Msg.UNPAID_BILLS);
-    expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 2, toValue: "c4m8", idempotencyKey: idem() }, A.token)).message).toBe(Msg.UNPAID_BILLS);
+    expect(
+      (
+        await call(
+          "/sys/prn/upgrade/create",
+          { prnProjectId: project.prnProjectId, updateType: 2, toValue: "c4m8", idempotencyKey: idem() },
+          A.token,
+        )
+      ).message,
+    ).toBe(Msg.UNPAID_BILLS);
     await ok("/sys/system/clientInfo/h5billPay", { billId: blocking.id, idempotencyKey: idem() }, A.token);
     expect(await ok("/sys/product/h5isHasNoPayBillV2", { payType: 2 }, A.token)).toBe(true);
   });
@@ -195,17 +290,56 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     await networks().fund(service.services, `prn-${project.name}`, `0x${"11".repeat(20)}`, 1n);
     const options = await ok("/sys/prn/upgrade/options", { prnProjectId: project.prnProjectId }, A.token);
     expect(options.nodeCounts.map((c: any) => c.value)).toEqual(["2", "3", "4", "5", "6", "7"]);
-    expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "1", idempotencyKey: idem() }, A.token)).message).toBe(Msg.PRN_UPGRADE_NO_CHANGE);
-    expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "9", idempotencyKey: idem() }, A.token)).message).toBe(Msg.INVALID_PARAMS);
+    expect(
+      (
+        await call(
+          "/sys/prn/upgrade/create",
+          { prnProjectId: project.prnProjectId, updateType: 1, toValue: "1", idempotencyKey: idem() },
+          A.token,
+        )
+      ).message,
+    ).toBe(Msg.PRN_UPGRADE_NO_CHANGE);
+    expect(
+      (
+        await call(
+          "/sys/prn/upgrade/create",
+          { prnProjectId: project.prnProjectId, updateType: 1, toValue: "9", idempotencyKey: idem() },
+          A.token,
+        )
+      ).message,
+    ).toBe(Msg.INVALID_PARAMS);
     await moveClockTo(new Date(clock.getTime() + 15 * DAY));
-    const quote = await ok("/sys/prn/upgrade/quote", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "2" }, A.token);
-    expect(quote).toEqual({ updateType: 1, fromValue: "1", toValue: "2", fullPeriodDiffCents: 3400, priceDiffCents: 1700, remainingDays: 15 });
+    const quote = await ok(
+      "/sys/prn/upgrade/quote",
+      { prnProjectId: project.prnProjectId, updateType: 1, toValue: "2" },
+      A.token,
+    );
+    expect(quote).toEqual({
+      updateType: 1,
+      fromValue: "1",
+      toValue: "2",
+      fullPeriodDiffCents: 3400,
+      priceDiffCents: 1700,
+      remainingDays: 15,
+    });
     const before = await balanceOf(A.id);
-    const upgrade = await ok("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "2", idempotencyKey: idem() }, A.token);
+    const upgrade = await ok(
+      "/sys/prn/upgrade/create",
+      { prnProjectId: project.prnProjectId, updateType: 1, toValue: "2", idempotencyKey: idem() },
+      A.token,
+    );
     expect(upgrade).toMatchObject({ status: 1, fromValue: "1", toValue: "2", priceDiffCents: 1700 });
     expect(await balanceOf(A.id)).toBe(before - 1700);
     // One upgrade at a time; peers only go up.
-    expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 2, toValue: "c4m8", idempotencyKey: idem() }, A.token)).message).toBe(Msg.PRN_UPGRADE_OPEN);
+    expect(
+      (
+        await call(
+          "/sys/prn/upgrade/create",
+          { prnProjectId: project.prnProjectId, updateType: 2, toValue: "c4m8", idempotencyKey: idem() },
+          A.token,
+        )
+      ).message,
+    ).toBe(Msg.PRN_UPGRADE_OPEN);
     await service.runJobs();
     const done = await ok("/sys/prn/upgrade/detail", { prnProjectUpdateId: upgrade.prnProjectUpdateId }, A.token);
     expect(done.status, done.failReason).toBe(2);
@@ -216,14 +350,32 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     });
     expect(synced).toMatchObject({ nodeCount: 2, priceCents: 2000 + 2 * 3400 });
     expect((await inbox(A.token))[0]).toEqual(["upgradeSucceeded", { name: project.name }]);
-    expect((await call("/sys/prn/upgrade/create", { prnProjectId: project.prnProjectId, updateType: 1, toValue: "1", idempotencyKey: idem() }, A.token)).message).toBe(Msg.PRN_PEERS_DECREASE);
-    expect((await ok("/sys/prn/upgrade/list", { prnProjectId: project.prnProjectId }, A.token)).page.rows).toHaveLength(1);
+    expect(
+      (
+        await call(
+          "/sys/prn/upgrade/create",
+          { prnProjectId: project.prnProjectId, updateType: 1, toValue: "1", idempotencyKey: idem() },
+          A.token,
+        )
+      ).message,
+    ).toBe(Msg.PRN_PEERS_DECREASE);
+    expect((await ok("/sys/prn/upgrade/list", { prnProjectId: project.prnProjectId }, A.token)).page.rows).toHaveLength(
+      1,
+    );
   });
 
   it("changes the authorized password: the gateway then takes only the new one", async () => {
-    const mismatch = await call("/sys/prn/password", { prnProjectId: project.prnProjectId, password: "newpass1", confirmPassword: "newpass2" }, A.token);
+    const mismatch = await call(
+      "/sys/prn/password",
+      { prnProjectId: project.prnProjectId, password: "newpass1", confirmPassword: "newpass2" },
+      A.token,
+    );
     expect(Object.keys(mismatch.data.fieldErrors)).toEqual(["confirmPassword"]);
-    await ok("/sys/prn/password", { prnProjectId: project.prnProjectId, password: "newpass1", confirmPassword: "newpass1" }, A.token);
+    await ok(
+      "/sys/prn/password",
+      { prnProjectId: project.prnProjectId, password: "newpass1", confirmPassword: "newpass1" },
+      A.token,
+    );
     expect((await rpc(A.token, project.prnProjectId, PASSWORD)).data.status).toBe(401);
     expect((await rpc(A.token, project.prnProjectId, "newpass1")).data.status).toBe(200);
   });
@@ -243,7 +395,10 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     expect(new Date(renewed.periodEnd).getTime()).toBe(endA.getTime() + 30 * DAY);
     expect(await balanceOf(A.id)).toBe(beforeA - (2000 + 2 * 3400));
     expect((await billsOf(A.id)).at(-1)).toMatchObject({ payState: PayState.PAID, payCents: 2000 + 2 * 3400 });
-    expect((await inbox(A.token))[0]).toEqual(["renewalPaid", { name: project.name, amount: "88.00", until: renewed.periodEnd }]);
+    expect((await inbox(A.token))[0]).toEqual([
+      "renewalPaid",
+      { name: project.name, amount: "88.00", until: renewed.periodEnd },
+    ]);
 
     const stopped = await ok("/sys/prn/detail", { prnProjectId: poor.prnProjectId }, C.token);
     expect(stopped).toMatchObject({ status: 3, suspended: true });
@@ -252,25 +407,46 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     const renewal = (await billsOf(C.id)).at(-1)!;
     expect(renewal.payState).toBe(PayState.UNPAID);
     expect(await ok("/sys/product/h5isHasNoPayBillV2", { payType: 2 }, C.token)).toBe(false);
-    expect((await inbox(C.token))[0]).toEqual(["renewalUnpaid", { name: poor.name, billNo: renewal.billNo, amount: "54.00", deadline: renewal.deadline.toISOString() }]);
+    expect((await inbox(C.token))[0]).toEqual([
+      "renewalUnpaid",
+      { name: poor.name, billNo: renewal.billNo, amount: "54.00", deadline: renewal.deadline.toISOString() },
+    ]);
     // Paid late from My bills: the period moves on and the nodes start again.
-    await service.services.db.transaction((tx) => ledgerPost(tx, { userId: C.id, kind: "grant", amountCents: MONTH_1_PEER, refType: "grant", refId: C.id }, clock));
+    await service.services.db.transaction((tx) =>
+      ledgerPost(tx, { userId: C.id, kind: "grant", amountCents: MONTH_1_PEER, refType: "grant", refId: C.id }, clock),
+    );
     await ok("/sys/system/clientInfo/h5billPay", { billId: renewal.id, idempotencyKey: idem() }, C.token);
     await service.runJobs();
     const resumed = await detailUntil(C.token, poor.prnProjectId, (d) => d.network?.state === "running");
     expect(resumed.suspended).toBe(false);
     expect((await rpc(C.token, poor.prnProjectId, PASSWORD)).data.status).toBe(200);
     expect(await ok("/sys/product/h5isHasNoPayBillV2", { payType: 2 }, C.token)).toBe(true);
-    expect((await inbox(C.token))[0]).toEqual(["resumed", { name: poor.name, billNo: renewal.billNo, until: renewal.periodEnd.toISOString() }]);
+    expect((await inbox(C.token))[0]).toEqual([
+      "resumed",
+      { name: poor.name, billNo: renewal.billNo, until: renewal.periodEnd.toISOString() },
+    ]);
   });
 
   it("unsubscribe stops the nodes; the purge job removes them after the period; then delete hides the project", async () => {
-    expect((await call("/sys/prn/delete", { prnProjectId: project.prnProjectId }, A.token)).message).toBe(Msg.PRN_NOT_ALLOWED_IN_STATUS);
+    expect((await call("/sys/prn/delete", { prnProjectId: project.prnProjectId }, A.token)).message).toBe(
+      Msg.PRN_NOT_ALLOWED_IN_STATUS,
+    );
     // A typed name that is not the project's is refused at its field, and the nodes keep running (ADR 029).
-    const mistyped = await call("/sys/prn/unsubscribe", { prnProjectId: project.prnProjectId, confirmName: `${project.name}x` }, A.token);
+    const mistyped = await call(
+      "/sys/prn/unsubscribe",
+      { prnProjectId: project.prnProjectId, confirmName: `${project.name}x` },
+      A.token,
+    );
     expect(mistyped.data.fieldErrors).toEqual({ confirmName: ["validation.nameMismatch"] });
-    expect(await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token)).toMatchObject({ status: 3, network: { state: "running" } });
-    const out = await ok("/sys/prn/unsubscribe", { prnProjectId: project.prnProjectId, confirmName: ` ${project.name} ` }, A.token);
+    expect(await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token)).toMatchObject({
+      status: 3,
+      network: { state: "running" },
+    });
+    const out = await ok(
+      "/sys/prn/unsubscribe",
+      { prnProjectId: project.prnProjectId, confirmName: ` ${project.name} ` },
+      A.token,
+    );
     const d = await ok("/sys/prn/detail", { prnProjectId: project.prnProjectId }, A.token);
     expect(out).toEqual({ prnProjectId: project.prnProjectId, status: 6, purgeAt: d.periodEnd });
     expect(d.network.state).toBe("stopped");

@@ -14,7 +14,8 @@ import path from "node:path";
 
 type Json = Record<string, any>;
 /** A recorded Stripe object of fixtures/stripe/, as any of its types. */
-export const fixture = (name: string): any => JSON.parse(readFileSync(path.join(__dirname, "fixtures/stripe", name), "utf8"));
+export const fixture = (name: string): any =>
+  JSON.parse(readFileSync(path.join(__dirname, "fixtures/stripe", name), "utf8"));
 
 type Answer = { status: number; body: Json };
 
@@ -45,13 +46,20 @@ export async function startFakeStripe() {
 
   function create(params: Json): Answer {
     const mode = params.mode;
-    if (mode !== "payment" && mode !== "setup") return stripeError(400, "Missing required param: mode.", "parameter_missing");
+    if (mode !== "payment" && mode !== "setup")
+      return stripeError(400, "Missing required param: mode.", "parameter_missing");
     if (!params.success_url) return stripeError(400, "Missing required param: success_url.", "parameter_missing");
     const created = now();
     const expiresAt = params.expires_at ? Number(params.expires_at) : created + 24 * 3600;
-    if (expiresAt < created + 30 * 60) return stripeError(400, "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.", "parameter_invalid_integer");
+    if (expiresAt < created + 30 * 60)
+      return stripeError(
+        400,
+        "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.",
+        "parameter_invalid_integer",
+      );
     const line = params.line_items?.[0];
-    if (mode === "payment" && (!line?.price_data?.currency || !line?.price_data?.unit_amount)) return stripeError(400, "Missing required param: line_items[0][price_data].", "parameter_missing");
+    if (mode === "payment" && (!line?.price_data?.currency || !line?.price_data?.unit_amount))
+      return stripeError(400, "Missing required param: line_items[0][price_data].", "parameter_missing");
     const amount = mode === "payment" ? Number(line.price_data.unit_amount) * Number(line.quantity ?? 1) : null;
     const id = `cs_test_${randomBytes(30).toString("base64url").replace(/[-_]/g, "x")}`;
     const session = {
@@ -81,7 +89,10 @@ export async function startFakeStripe() {
     const session = sessions.get(id);
     if (!session) return stripeError(404, `No such checkout.session: '${id}'`, "resource_missing");
     if (typeof session.setup_intent === "string" && expand.includes("setup_intent.payment_method")) {
-      return { status: 200, body: { ...session, setup_intent: { ...fixture("setup_intent.succeeded.json"), id: session.setup_intent } } };
+      return {
+        status: 200,
+        body: { ...session, setup_intent: { ...fixture("setup_intent.succeeded.json"), id: session.setup_intent } },
+      };
     }
     return { status: 200, body: session };
   }
@@ -89,7 +100,8 @@ export async function startFakeStripe() {
   function expire(id: string): Answer {
     const session = sessions.get(id);
     if (!session) return stripeError(404, `No such checkout.session: '${id}'`, "resource_missing");
-    if (session.status !== "open") return stripeError(400, `Only Checkout Sessions with a status in ["open"] can be expired.`);
+    if (session.status !== "open")
+      return stripeError(400, `Only Checkout Sessions with a status in ["open"] can be expired.`);
     Object.assign(session, { status: "expired", url: null });
     return { status: 200, body: session };
   }
@@ -104,11 +116,18 @@ export async function startFakeStripe() {
       const expand: string[] = params.expand ?? [];
       const match = url.pathname.match(/^\/v1\/checkout\/sessions(?:\/([A-Za-z0-9_]+))?(\/expire)?$/);
       let answer: Answer = stripeError(404, `Unrecognized request URL (${req.method}: ${url.pathname}).`);
-      if (!req.headers.authorization?.startsWith("Bearer sk_test_")) answer = { status: 401, body: { error: { type: "invalid_request_error", message: "Invalid API Key provided." } } };
+      if (!req.headers.authorization?.startsWith("Bearer sk_test_"))
+        answer = {
+          status: 401,
+          body: { error: { type: "invalid_request_error", message: "Invalid API Key provided." } },
+        };
       else if (match && req.method === "POST" && !match[1]) answer = create(params);
       else if (match && req.method === "GET" && match[1] && !match[2]) answer = retrieve(match[1], expand);
       else if (match && req.method === "POST" && match[1] && match[2]) answer = expire(match[1]);
-      res.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": `req_${randomBytes(7).toString("hex")}` });
+      res.writeHead(answer.status, {
+        "Content-Type": "application/json",
+        "Request-Id": `req_${randomBytes(7).toString("hex")}`,
+      });
       res.end(JSON.stringify(answer.body));
     });
   });
@@ -123,7 +142,12 @@ export async function startFakeStripe() {
     complete(id: string, changes: Json = {}) {
       const session = sessions.get(id)!;
       const setup = session.mode === "setup";
-      Object.assign(session, { status: "complete", url: null, payment_status: setup ? "no_payment_required" : "paid" }, setup ? { setup_intent: fixture("setup_intent.succeeded.json").id } : {}, changes);
+      Object.assign(
+        session,
+        { status: "complete", url: null, payment_status: setup ? "no_payment_required" : "paid" },
+        setup ? { setup_intent: fixture("setup_intent.succeeded.json").id } : {},
+        changes,
+      );
       return session;
     },
     async close() {
@@ -141,7 +165,22 @@ export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
  */
 export function eventAbout(fixtureName: string, session: Json): string {
   const event = fixture(fixtureName);
-  const own = ["id", "created", "expires_at", "mode", "client_reference_id", "metadata", "success_url", "cancel_url", "currency", "amount_subtotal", "amount_total", "status", "payment_status", "setup_intent"];
+  const own = [
+    "id",
+    "created",
+    "expires_at",
+    "mode",
+    "client_reference_id",
+    "metadata",
+    "success_url",
+    "cancel_url",
+    "currency",
+    "amount_subtotal",
+    "amount_total",
+    "status",
+    "payment_status",
+    "setup_intent",
+  ];
   event.id = `evt_${randomBytes(12).toString("hex")}`;
   event.data.object = { ...event.data.object, ...Object.fromEntries(own.map((k) => [k, session[k]])) };
   return JSON.stringify(event, null, 2);

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { activeUser, call } from "./client";
+import { activeUser, call } from "./client.ts";
 
 describe("/test/fixtures (tests only)", () => {
   it("creates bills for the caller, paying the paid ones through the ledger", async () => {
     const { token } = await activeUser("fix");
-    const res = await call("/test/fixtures", { grantCents: 5000, bills: [{ totalCents: 1200, payState: 15 }, { totalCents: 300 }] }, token);
+    const res = await call(
+      "/test/fixtures",
+      { grantCents: 5000, bills: [{ totalCents: 1200, payState: 15 }, { totalCents: 300 }] },
+      token,
+    );
     expect(res.code, JSON.stringify(res)).toBe(0);
     expect(res.data.billIds).toHaveLength(2);
     const overdraw = await call("/test/fixtures", { bills: [{ totalCents: 999_999, payState: 15 }] }, token);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort } from "../server/support";
+import { freePort } from "../server/support.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

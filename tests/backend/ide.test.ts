@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { Msg } from "../../contract/messages";
-import { IDE_GRANT_MINUTES } from "../../contract/ide-codes";
-import { activeUser, call } from "./client";
-import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
-import { waitFor } from "./security/world";
+import { Msg } from "#contract/messages.ts";
+import { IDE_GRANT_MINUTES } from "#contract/ide-codes.ts";
+import { activeUser, call } from "./client.ts";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
+import { waitFor } from "./security/world.ts";
 
 // docs/decisions/044: the online IDE over HTTP against the test server (compile, deploy, call on the chain),
 // and its short-lived authorisation in a service of its own whose clock the test moves.
@@ -30,11 +30,31 @@ describe("the online IDE", () => {
     token = (await activeUser("ide")).token;
     otherToken = (await activeUser("ideo")).token;
     await ok("/test/fixtures", { grantCents: 10_000 }, token);
-    const orgs = await ok("/sys/pubChainOrg/queryPubOrgList", { page: { pageSize: 50, pageIndex: 1, condition: {} } }, token);
-    const plan = await ok("/sys/opc/plan/buy", { orgId: orgs.page.rows.find((o: any) => o.orgCode === "PC-BJ-01").orgId, idempotencyKey: idem() }, token);
-    projectId = (await ok("/sys/opc/project/create", { planId: plan.planId, name: "ide", framework: "evm", dailyRequests: "1000" }, token)).projectId;
-    await waitFor("deployed", () => ok("/sys/opc/project/detail", { projectId }, token), (d: any) => d.status === 11);
-    custodyId = (await ok("/sys/opc/account/create", { projectId, name: "ide deployer", keyType: "1", gasWarning: "0.01" }, token)).accountId;
+    const orgs = await ok(
+      "/sys/pubChainOrg/queryPubOrgList",
+      { page: { pageSize: 50, pageIndex: 1, condition: {} } },
+      token,
+    );
+    const plan = await ok(
+      "/sys/opc/plan/buy",
+      { orgId: orgs.page.rows.find((o: any) => o.orgCode === "PC-BJ-01").orgId, idempotencyKey: idem() },
+      token,
+    );
+    projectId = (
+      await ok(
+        "/sys/opc/project/create",
+        { planId: plan.planId, name: "ide", framework: "evm", dailyRequests: "1000" },
+        token,
+      )
+    ).projectId;
+    await waitFor(
+      "deployed",
+      () => ok("/sys/opc/project/detail", { projectId }, token),
+      (d: any) => d.status === 11,
+    );
+    custodyId = (
+      await ok("/sys/opc/account/create", { projectId, name: "ide deployer", keyType: "1", gasWarning: "0.01" }, token)
+    ).accountId;
     await ok("/sys/opc/account/assignGas", { accountId: custodyId, amount: "5.00", idempotencyKey: idem() }, token);
     await ok("/sys/ide/grant", {}, token);
     await ok("/sys/ide/grant", {}, otherToken);
@@ -42,9 +62,15 @@ describe("the online IDE", () => {
 
   it("lists the Solidity samples and starts a workspace from one with its files; manages workspaces", async () => {
     const templates = await ok("/sys/ide/template/list", {}, token);
-    expect(templates.map((t: any) => t.templateId)).toEqual(expect.arrayContaining(["storage", "erc20", "events", "empty"]));
-    expect((await call("/sys/ide/workspace/create", { name: "x", templateId: "nope" }, token)).message).toBe(Msg.IDE_TEMPLATE_UNKNOWN);
-    expect((await call("/sys/ide/workspace/create", { name: "  ", templateId: "storage" }, token)).message).toBe(Msg.INVALID_PARAMS);
+    expect(templates.map((t: any) => t.templateId)).toEqual(
+      expect.arrayContaining(["storage", "erc20", "events", "empty"]),
+    );
+    expect((await call("/sys/ide/workspace/create", { name: "x", templateId: "nope" }, token)).message).toBe(
+      Msg.IDE_TEMPLATE_UNKNOWN,
+    );
+    expect((await call("/sys/ide/workspace/create", { name: "  ", templateId: "storage" }, token)).message).toBe(
+      Msg.INVALID_PARAMS,
+    );
     const w = await ok("/sys/ide/workspace/create", { name: "Storage", templateId: "storage" }, token);
     workspaceId = w.workspaceId;
     expect(w.files).toBe(1);
@@ -54,10 +80,15 @@ describe("the online IDE", () => {
     expect(list.page.rows.map((r: any) => r.name)).toContain("My storage");
     const open = await ok("/sys/ide/workspace/open", { workspaceId }, token);
     files = open.files;
-    expect(files.map((f: any) => [f.path, f.folder])).toEqual([["contracts", true], ["contracts/SimpleStorage.sol", false]]);
+    expect(files.map((f: any) => [f.path, f.folder])).toEqual([
+      ["contracts", true],
+      ["contracts/SimpleStorage.sol", false],
+    ]);
     const gone = await ok("/sys/ide/workspace/create", { name: "Throwaway", templateId: "empty" }, token);
     await ok("/sys/ide/workspace/delete", { workspaceId: gone.workspaceId }, token);
-    expect((await call("/sys/ide/workspace/open", { workspaceId: gone.workspaceId }, token)).message).toBe(Msg.NOT_FOUND);
+    expect((await call("/sys/ide/workspace/open", { workspaceId: gone.workspaceId }, token)).message).toBe(
+      Msg.NOT_FOUND,
+    );
   });
 
   it("offers the chaincode market's Solidity entries as templates, and a workspace from one compiles", async () => {
@@ -70,7 +101,11 @@ describe("the online IDE", () => {
       expect(t.title).toBeTruthy();
       expect(t.files.every((f: string) => f.endsWith(".sol"))).toBe(true);
     }
-    const w = await ok("/sys/ide/workspace/create", { name: "From the market", templateId: market[0].templateId }, token);
+    const w = await ok(
+      "/sys/ide/workspace/create",
+      { name: "From the market", templateId: market[0].templateId },
+      token,
+    );
     const compiled = await ok("/sys/ide/compile", { workspaceId: w.workspaceId }, token);
     expect(compiled.ok, JSON.stringify(compiled.diagnostics)).toBe(true);
     expect(compiled.compiled.length).toBeGreaterThan(0);
@@ -79,14 +114,22 @@ describe("the online IDE", () => {
 
   it("creates, renames (folders with their files), saves and deletes files; paths are checked", async () => {
     const note = await ok("/sys/ide/file/create", { workspaceId, path: "docs/notes/readme.md" }, token);
-    expect((await call("/sys/ide/file/create", { workspaceId, path: "docs/notes/readme.md" }, token)).message).toBe(Msg.IDE_PATH_TAKEN);
-    expect((await call("/sys/ide/file/create", { workspaceId, path: "../etc/passwd" }, token)).message).toBe(Msg.INVALID_PARAMS);
-    expect((await call("/sys/ide/file/create", { workspaceId, path: "docs/notes/readme.md/x.sol" }, token)).message).toBe(Msg.IDE_BAD_PARENT);
+    expect((await call("/sys/ide/file/create", { workspaceId, path: "docs/notes/readme.md" }, token)).message).toBe(
+      Msg.IDE_PATH_TAKEN,
+    );
+    expect((await call("/sys/ide/file/create", { workspaceId, path: "../etc/passwd" }, token)).message).toBe(
+      Msg.INVALID_PARAMS,
+    );
+    expect(
+      (await call("/sys/ide/file/create", { workspaceId, path: "docs/notes/readme.md/x.sol" }, token)).message,
+    ).toBe(Msg.IDE_BAD_PARENT);
     await ok("/sys/ide/file/save", { workspaceId, fileId: note.fileId, content: "hello" }, token);
     const opened = await ok("/sys/ide/workspace/open", { workspaceId }, token);
     const docs = opened.files.find((f: any) => f.path === "docs");
     expect(docs.folder).toBe(true);
-    expect((await call("/sys/ide/file/save", { workspaceId, fileId: docs.fileId, content: "x" }, token)).message).toBe(Msg.IDE_NOT_A_FILE);
+    expect((await call("/sys/ide/file/save", { workspaceId, fileId: docs.fileId, content: "x" }, token)).message).toBe(
+      Msg.IDE_NOT_A_FILE,
+    );
     await ok("/sys/ide/file/rename", { workspaceId, fileId: docs.fileId, path: "manual" }, token);
     const after = await ok("/sys/ide/workspace/open", { workspaceId }, token);
     const moved = after.files.find((f: any) => f.fileId === note.fileId);
@@ -107,12 +150,19 @@ describe("the online IDE", () => {
     expect(error).toMatchObject({ file: "contracts/SimpleStorage.sol", line: expect.any(Number) });
     // solc reports the missing ';' where the next token starts: the line after the statement at the latest.
     expect([line, line + 1]).toContain(error.line);
-    expect((await ok("/sys/ide/workspace/open", { workspaceId }, token)).diagnostics[0]).toMatchObject({ file: "contracts/SimpleStorage.sol", line: error.line });
+    expect((await ok("/sys/ide/workspace/open", { workspaceId }, token)).diagnostics[0]).toMatchObject({
+      file: "contracts/SimpleStorage.sol",
+      line: error.line,
+    });
     await ok("/sys/ide/file/save", { workspaceId, fileId: file.fileId, content: file.content }, token);
     const fixed = await ok("/sys/ide/compile", { workspaceId }, token);
     expect(fixed.ok, JSON.stringify(fixed.diagnostics)).toBe(true);
     expect(fixed.compiled).toHaveLength(1);
-    expect(fixed.compiled[0]).toMatchObject({ file: "contracts/SimpleStorage.sol", name: "SimpleStorage", bytecode: expect.stringMatching(/^0x[0-9a-f]{100,}$/) });
+    expect(fixed.compiled[0]).toMatchObject({
+      file: "contracts/SimpleStorage.sol",
+      name: "SimpleStorage",
+      bytecode: expect.stringMatching(/^0x[0-9a-f]{100,}$/),
+    });
     expect(fixed.compiled[0].abi.some((e: any) => e.name === "set")).toBe(true);
   });
 
@@ -130,62 +180,164 @@ describe("the online IDE", () => {
 
   it("deploys to the project from the custody account (one at a time), then a write changes state a read returns, with decoded events", async () => {
     const ref = "contracts/SimpleStorage.sol:SimpleStorage";
-    expect((await call("/sys/ide/deploy", { workspaceId, contract: "contracts/Nope.sol:Nope", projectId, accountId: custodyId, constructorArgs: ["1"] }, token)).message).toBe(Msg.IDE_NOT_COMPILED);
-    const deployment = await ok("/sys/ide/deploy", { workspaceId, contract: ref, projectId, accountId: custodyId, constructorArgs: ["41"] }, token);
+    expect(
+      (
+        await call(
+          "/sys/ide/deploy",
+          { workspaceId, contract: "contracts/Nope.sol:Nope", projectId, accountId: custodyId, constructorArgs: ["1"] },
+          token,
+        )
+      ).message,
+    ).toBe(Msg.IDE_NOT_COMPILED);
+    const deployment = await ok(
+      "/sys/ide/deploy",
+      { workspaceId, contract: ref, projectId, accountId: custodyId, constructorArgs: ["41"] },
+      token,
+    );
     expect(deployment).toMatchObject({ name: "SimpleStorage", projectId, status: 0 });
-    const second = await call("/sys/ide/deploy", { workspaceId, contract: ref, projectId, accountId: custodyId, constructorArgs: ["1"] }, token);
-    const done = await waitFor("deployed", () => ok("/sys/opc/contract/detail", { contractId: deployment.contractId }, token), (d: any) => d.status === 2 || d.status === 3);
+    const second = await call(
+      "/sys/ide/deploy",
+      { workspaceId, contract: ref, projectId, accountId: custodyId, constructorArgs: ["1"] },
+      token,
+    );
+    const done = await waitFor(
+      "deployed",
+      () => ok("/sys/opc/contract/detail", { contractId: deployment.contractId }, token),
+      (d: any) => d.status === 2 || d.status === 3,
+    );
     expect(done.status, done.failReason).toBe(2);
     if (second.code === 0) expect.fail("a second deployment was accepted while the first was under way");
     expect(second.message).toBe(Msg.CONTRACT_DEPLOYMENT_UNDER_WAY);
     const contractId = deployment.contractId;
     const read = await ok("/sys/ide/call", { workspaceId, contractId, signature: "get()", args: [] }, token);
     expect(read).toMatchObject({ kind: "read", outputs: [{ type: "uint256", value: "41" }] });
-    expect((await call("/sys/ide/call", { workspaceId, contractId, signature: "set(uint256)", args: ["7"] }, token)).message).toBe(Msg.IDE_ACCOUNT_REQUIRED);
-    const write = await ok("/sys/ide/call", { workspaceId, contractId, signature: "set(uint256)", args: ["7"], accountId: custodyId }, token);
+    expect(
+      (await call("/sys/ide/call", { workspaceId, contractId, signature: "set(uint256)", args: ["7"] }, token)).message,
+    ).toBe(Msg.IDE_ACCOUNT_REQUIRED);
+    const write = await ok(
+      "/sys/ide/call",
+      { workspaceId, contractId, signature: "set(uint256)", args: ["7"], accountId: custodyId },
+      token,
+    );
     expect(write.transaction.hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(write.transaction.to.toLowerCase()).toBe(done.address.toLowerCase());
     expect(write.receipt).toMatchObject({ status: "success", blockNumber: expect.any(Number) });
     expect(BigInt(write.receipt.gasUsed)).toBeGreaterThan(21_000n);
-    expect(write.events).toEqual([expect.objectContaining({ eventName: "ValueChanged", args: expect.arrayContaining([{ name: "previous", value: "41" }, { name: "current", value: "7" }]) })]);
-    expect((await ok("/sys/ide/call", { workspaceId, contractId, signature: "get()", args: [] }, token)).outputs[0].value).toBe("7");
-    expect((await call("/sys/ide/call", { workspaceId, contractId, signature: "set(uint256)", args: ["-1"], accountId: custodyId }, token)).message).toBe(Msg.CONTRACT_BAD_ARGUMENTS);
+    expect(write.events).toEqual([
+      expect.objectContaining({
+        eventName: "ValueChanged",
+        args: expect.arrayContaining([
+          { name: "previous", value: "41" },
+          { name: "current", value: "7" },
+        ]),
+      }),
+    ]);
+    expect(
+      (await ok("/sys/ide/call", { workspaceId, contractId, signature: "get()", args: [] }, token)).outputs[0].value,
+    ).toBe("7");
+    expect(
+      (
+        await call(
+          "/sys/ide/call",
+          { workspaceId, contractId, signature: "set(uint256)", args: ["-1"], accountId: custodyId },
+          token,
+        )
+      ).message,
+    ).toBe(Msg.CONTRACT_BAD_ARGUMENTS);
     const open = await ok("/sys/ide/workspace/open", { workspaceId }, token);
     expect(open.deployments[0]).toMatchObject({ contractId, status: 2, address: done.address });
   }, 120_000);
 
   it("deploys to the test network from the user's test account (one at a time), then a write and a read work on it", async () => {
     const ref = "contracts/SimpleStorage.sol:SimpleStorage";
-    const both = await Promise.all([0, 1].map((i) => call<any>("/sys/ide/deploy", { workspaceId, contract: ref, network: "test", constructorArgs: [String(40 + i)] }, token)));
+    const both = await Promise.all(
+      [0, 1].map((i) =>
+        call<any>(
+          "/sys/ide/deploy",
+          { workspaceId, contract: ref, network: "test", constructorArgs: [String(40 + i)] },
+          token,
+        ),
+      ),
+    );
     const done = both.filter((r) => r.code === 0);
     expect(done, JSON.stringify(both)).toHaveLength(1);
     expect(both.find((r) => r.code !== 0)!.message).toBe(Msg.IDE_TEST_DEPLOY_UNDER_WAY);
     const deployment = done[0]!.data;
-    expect(deployment).toMatchObject({ network: "test", chainName: expect.stringMatching(/^test-network/), status: 2, projectId: null });
+    expect(deployment).toMatchObject({
+      network: "test",
+      chainName: expect.stringMatching(/^test-network/),
+      status: 2,
+      projectId: null,
+    });
     expect(deployment.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(deployment.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     // The receipt is the chain's: read back over the test network's own JSON-RPC.
-    const receipt = await fetch(`${inject("baseUrl")}/chain/test-rpc/${deployment.chainName}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getTransactionReceipt", params: [deployment.txHash] }) }).then((r) => r.json());
+    const receipt = await fetch(`${inject("baseUrl")}/chain/test-rpc/${deployment.chainName}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getTransactionReceipt", params: [deployment.txHash] }),
+    }).then((r) => r.json());
     expect(receipt.result).toMatchObject({ status: "0x1", contractAddress: deployment.address.toLowerCase() });
     expect(Number(receipt.result.blockNumber)).toBe(deployment.blockNumber);
     const contractId = deployment.contractId;
-    const first = await ok("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "get()", args: [] }, token);
+    const first = await ok(
+      "/sys/ide/call",
+      { workspaceId, network: "test", contractId, signature: "get()", args: [] },
+      token,
+    );
     const initial = first.outputs[0].value;
     expect(["40", "41"]).toContain(initial);
-    const write = await ok("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "set(uint256)", args: ["9"] }, token);
+    const write = await ok(
+      "/sys/ide/call",
+      { workspaceId, network: "test", contractId, signature: "set(uint256)", args: ["9"] },
+      token,
+    );
     expect(write.transaction.to.toLowerCase()).toBe(deployment.address.toLowerCase());
     expect(write.transaction.from.toLowerCase()).toBe(deployment.accountName.toLowerCase());
     expect(write.receipt).toMatchObject({ status: "success" });
-    expect(write.events).toEqual([expect.objectContaining({ eventName: "ValueChanged", args: expect.arrayContaining([{ name: "previous", value: initial }, { name: "current", value: "9" }]) })]);
-    expect((await ok("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "get()", args: [] }, token)).outputs[0].value).toBe("9");
+    expect(write.events).toEqual([
+      expect.objectContaining({
+        eventName: "ValueChanged",
+        args: expect.arrayContaining([
+          { name: "previous", value: initial },
+          { name: "current", value: "9" },
+        ]),
+      }),
+    ]);
+    expect(
+      (await ok("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "get()", args: [] }, token))
+        .outputs[0].value,
+    ).toBe("9");
     // Listed with the project deployments, the network named; another user's call is a 404; the id is not a project contract's.
     const open = await ok("/sys/ide/workspace/open", { workspaceId }, token);
-    expect(open.deployments.find((d: any) => d.network === "test" && d.contractId === contractId)).toMatchObject({ status: 2, address: deployment.address });
+    expect(open.deployments.find((d: any) => d.network === "test" && d.contractId === contractId)).toMatchObject({
+      status: 2,
+      address: deployment.address,
+    });
     expect(open.deployments.some((d: any) => d.network === "project")).toBe(true);
-    expect((await call("/sys/ide/call", { workspaceId, network: "test", contractId, signature: "get()", args: [] }, otherToken)).message).toBe(Msg.NOT_FOUND);
-    expect((await call("/sys/ide/call", { workspaceId, network: "test", contractId: contractId + 10_000, signature: "get()", args: [] }, token)).message).toBe(Msg.NOT_FOUND);
+    expect(
+      (
+        await call(
+          "/sys/ide/call",
+          { workspaceId, network: "test", contractId, signature: "get()", args: [] },
+          otherToken,
+        )
+      ).message,
+    ).toBe(Msg.NOT_FOUND);
+    expect(
+      (
+        await call(
+          "/sys/ide/call",
+          { workspaceId, network: "test", contractId: contractId + 10_000, signature: "get()", args: [] },
+          token,
+        )
+      ).message,
+    ).toBe(Msg.NOT_FOUND);
     // A later deployment is accepted once the first is done.
-    expect((await ok("/sys/ide/deploy", { workspaceId, contract: ref, network: "test", constructorArgs: ["1"] }, token)).status).toBe(2);
+    expect(
+      (await ok("/sys/ide/deploy", { workspaceId, contract: ref, network: "test", constructorArgs: ["1"] }, token))
+        .status,
+    ).toBe(2);
   }, 120_000);
 
   it("another user's workspace, file and deployment are a 404", async () => {
@@ -214,7 +366,16 @@ describe("the online IDE", () => {
 // The authorisation's clock: a service of this file's own, with a clock the test moves.
 let clock = new Date("2026-06-03T04:00:00Z");
 // On the PostgreSQL of the run when there is one (DATABASE_URL), else on its own PGlite.
-const service = inProcessVueapi("ide-grant", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", JOBS_INTERVAL_MS: "0" }, () => clock);
+const service = inProcessVueapi(
+  "ide-grant",
+  {
+    DATABASE_URL: process.env.DATABASE_URL,
+    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+    DEMO: "0",
+    JOBS_INTERVAL_MS: "0",
+  },
+  () => clock,
+);
 
 describe("the IDE authorisation (§8 MSG_20016)", () => {
   it("is refused before it is issued and after it expires; activity renews it; a new grant brings the session back", async () => {
@@ -224,24 +385,41 @@ describe("the IDE authorisation (§8 MSG_20016)", () => {
     const w = (await post("/sys/ide/workspace/create", { name: "Clock", templateId: "storage" })).data;
     expect((await post("/sys/ide/workspace/open", { workspaceId: w.workspaceId })).message).toBe(Msg.IDE_AUTH_EXPIRED);
     const grant = await post("/sys/ide/grant");
-    expect(grant.data).toMatchObject({ minutes: IDE_GRANT_MINUTES, expiresAt: new Date(clock.getTime() + IDE_GRANT_MINUTES * 60_000).toISOString() });
+    expect(grant.data).toMatchObject({
+      minutes: IDE_GRANT_MINUTES,
+      expiresAt: new Date(clock.getTime() + IDE_GRANT_MINUTES * 60_000).toISOString(),
+    });
     const open = await post("/sys/ide/workspace/open", { workspaceId: w.workspaceId });
     expect(open.code).toBe(0);
     const file = open.data.files.find((f: any) => !f.folder);
     // Activity 20 minutes later renews it: 20 more minutes later it is still alive.
     clock = new Date(clock.getTime() + 20 * 60_000);
-    expect((await post("/sys/ide/file/save", { workspaceId: w.workspaceId, fileId: file.fileId, content: "// one" })).code).toBe(0);
+    expect(
+      (await post("/sys/ide/file/save", { workspaceId: w.workspaceId, fileId: file.fileId, content: "// one" })).code,
+    ).toBe(0);
     clock = new Date(clock.getTime() + 20 * 60_000);
-    expect((await post("/sys/ide/file/save", { workspaceId: w.workspaceId, fileId: file.fileId, content: "// two" })).code).toBe(0);
+    expect(
+      (await post("/sys/ide/file/save", { workspaceId: w.workspaceId, fileId: file.fileId, content: "// two" })).code,
+    ).toBe(0);
     // Idle for longer than the grant: refused with MSG_20016, and nothing is written.
     clock = new Date(clock.getTime() + (IDE_GRANT_MINUTES + 1) * 60_000);
-    const expired = await post("/sys/ide/file/save", { workspaceId: w.workspaceId, fileId: file.fileId, content: "// three" });
+    const expired = await post("/sys/ide/file/save", {
+      workspaceId: w.workspaceId,
+      fileId: file.fileId,
+      content: "// three",
+    });
     expect(expired.message).toBe(Msg.IDE_AUTH_EXPIRED);
     expect((await post("/sys/ide/compile", { workspaceId: w.workspaceId })).message).toBe(Msg.IDE_AUTH_EXPIRED);
     // The session itself is still valid (workspaces list), and a new grant lets the kept content be saved.
     expect((await post("/sys/ide/workspace/list", {})).code).toBe(0);
     await post("/sys/ide/grant");
-    expect((await post("/sys/ide/file/save", { workspaceId: w.workspaceId, fileId: file.fileId, content: "// three" })).code).toBe(0);
-    expect((await post("/sys/ide/workspace/open", { workspaceId: w.workspaceId })).data.files.find((f: any) => f.fileId === file.fileId).content).toBe("// three");
+    expect(
+      (await post("/sys/ide/file/save", { workspaceId: w.workspaceId, fileId: file.fileId, content: "// three" })).code,
+    ).toBe(0);
+    expect(
+      (await post("/sys/ide/workspace/open", { workspaceId: w.workspaceId })).data.files.find(
+        (f: any) => f.fileId === file.fileId,
+      ).content,
+    ).toBe("// three");
   });
 });

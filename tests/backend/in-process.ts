@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { UploadKind } from "../../contract/uploads";
-import { users } from "../../backend/db/tables";
-import { readBackendEnv } from "../../backend/env";
-import { createVueapi } from "../../backend/index";
-import { issueToken, markSecondFactorPassed, sha256 } from "../../backend/http/auth";
-import { demoTotpSecret, passSecondFactor } from "../support/second-factor";
-import { PASSWORD, registration, uniqueName } from "./client";
+import type { UploadKind } from "#contract/uploads.ts";
+import { users } from "#backend/db/tables.ts";
+import { readBackendEnv } from "#backend/env.ts";
+import { createVueapi } from "#backend/index.ts";
+import { issueToken, markSecondFactorPassed, sha256 } from "#backend/http/auth.ts";
+import { demoTotpSecret, passSecondFactor } from "../support/second-factor.ts";
+import { PASSWORD, registration, uniqueName } from "./client.ts";
 
 /**
  * The /vueapi service in the test's own process (the tests that move the clock, run due jobs themselves or
@@ -33,9 +33,20 @@ export const DEMO_PASSWORD = "Demo12!@pass";
  */
 process.env.SESSION_SECRET ??= "backend-test-secret";
 
-export async function openVueapi(name: string, vars: Record<string, string | undefined>, now?: () => Date): Promise<Vueapi> {
+export async function openVueapi(
+  name: string,
+  vars: Record<string, string | undefined>,
+  now?: () => Date,
+): Promise<Vueapi> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `bsn-${name}-`));
-  const env = readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: dataDir, NODE_ENV: "test", RATE_LIMITS: "off", ...vars });
+  const env = readBackendEnv({
+    ...process.env,
+    DATABASE_URL: undefined,
+    DATA_DIR: dataDir,
+    NODE_ENV: "test",
+    RATE_LIMITS: "off",
+    ...vars,
+  });
   return createVueapi(env, now);
 }
 
@@ -93,7 +104,12 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
 }
 
 /** POSTs a JSON body to a /vueapi path of the service, with a bearer token when given; answers the envelope. */
-export async function callVueapi<T = any>(service: Vueapi, p: string, body: object = {}, token?: string): Promise<Reply<T>> {
+export async function callVueapi<T = any>(
+  service: Vueapi,
+  p: string,
+  body: object = {},
+  token?: string,
+): Promise<Reply<T>> {
   const res = await service.handle(
     new Request(`http://test.invalid/vueapi${p}`, {
       method: "POST",
@@ -105,11 +121,21 @@ export async function callVueapi<T = any>(service: Vueapi, p: string, body: obje
 }
 
 /** Streams `bytes` to the service's upload path of `kind` as the portal does (docs/decisions/023); answers the envelope. */
-export async function uploadVueapi<T = any>(service: Vueapi, kind: UploadKind, name: string, bytes: Uint8Array, token?: string): Promise<Reply<T>> {
+export async function uploadVueapi<T = any>(
+  service: Vueapi,
+  kind: UploadKind,
+  name: string,
+  bytes: Uint8Array,
+  token?: string,
+): Promise<Reply<T>> {
   const res = await service.handle(
     new Request(`http://test.invalid/vueapi/upload/${kind}`, {
       method: "POST",
-      headers: { "Content-Type": "application/octet-stream", "X-File-Name": encodeURIComponent(name), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        "Content-Type": "application/octet-stream",
+        "X-File-Name": encodeURIComponent(name),
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
       body: Buffer.from(bytes),
     }),
   );
@@ -122,7 +148,12 @@ const enrolledSecrets = new Map<string, string>();
 /** Logs in with a fresh captcha answered by the service's TEST_CAPTCHA; answers the token. */
 export async function loginToken(service: Vueapi, username: string, password = DEMO_PASSWORD): Promise<string> {
   const captchaKey = (await callVueapi(service, "/anon/captcha/create")).data.captchaKey;
-  const res = await callVueapi(service, "/main/user/login", { username, password, captchaKey, captcha: service.services.env.testCaptcha });
+  const res = await callVueapi(service, "/main/user/login", {
+    username,
+    password,
+    captchaKey,
+    captcha: service.services.env.testCaptcha,
+  });
   expect(res.code, JSON.stringify(res)).toBe(0);
   // A demo operator passes the second step with its documented demo secret, at the service's clock; an operator
   // who has not enrolled yet (made by operator:create, or a database of a release before docs/decisions/022)
@@ -133,10 +164,16 @@ export async function loginToken(service: Vueapi, username: string, password = D
     const enrolment = await callVueapi(service, "/main/mfa/enrolment", {}, token);
     expect(enrolment.code, JSON.stringify(enrolment)).toBe(0);
     enrolledSecrets.set(`${service.services.env.dataDir}:${username.toLowerCase()}`, enrolment.data.secret);
-    await passSecondFactor(enrolment.data.secret, (code) => callVueapi(service, "/main/mfa/confirm", { code }, token), clock, false);
+    await passSecondFactor(
+      enrolment.data.secret,
+      (code) => callVueapi(service, "/main/mfa/confirm", { code }, token),
+      clock,
+      false,
+    );
     return token;
   }
-  const secret = enrolledSecrets.get(`${service.services.env.dataDir}:${username.toLowerCase()}`) ?? demoTotpSecret(username);
+  const secret =
+    enrolledSecrets.get(`${service.services.env.dataDir}:${username.toLowerCase()}`) ?? demoTotpSecret(username);
   if (res.data.secondFactor === "verify" && secret) {
     await passSecondFactor(secret, (code) => callVueapi(service, "/main/mfa/verify", { code }, token), clock, false);
   }
@@ -150,9 +187,14 @@ export async function loginToken(service: Vueapi, username: string, password = D
 export async function registeredUser(service: Vueapi, prefix: string, set: Partial<typeof users.$inferInsert> = {}) {
   const userName = uniqueName(prefix);
   const captchaKey = (await callVueapi(service, "/anon/captcha/create")).data.captchaKey;
-  const reg = await callVueapi(service, "/anon/user/register", { payload: { ...registration(userName, { captcha: service.services.env.testCaptcha }), captchaKey } });
+  const reg = await callVueapi(service, "/anon/user/register", {
+    payload: { ...registration(userName, { captcha: service.services.env.testCaptcha }), captchaKey },
+  });
   expect(reg.code, JSON.stringify(reg)).toBe(0);
-  await service.services.db.update(users).set({ activatedAt: service.services.now(), ...set }).where(eq(users.userName, userName));
+  await service.services.db
+    .update(users)
+    .set({ activatedAt: service.services.now(), ...set })
+    .where(eq(users.userName, userName));
   return { userName, password: PASSWORD };
 }
 
@@ -160,7 +202,15 @@ export async function registeredUser(service: Vueapi, prefix: string, set: Parti
 export async function insertedUser(service: Vueapi, userName: string, role = "user"): Promise<number> {
   const [row] = await service.services.db
     .insert(users)
-    .values({ userName, passwordHash: "x", realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: service.services.now() })
+    .values({
+      userName,
+      passwordHash: "x",
+      realName: "测试",
+      email: `${userName}@example.com`,
+      userType: 1,
+      role,
+      activatedAt: service.services.now(),
+    })
     .returning({ id: users.id });
   return row.id;
 }
@@ -172,6 +222,7 @@ export async function insertedUser(service: Vueapi, userName: string, role = "us
 export async function sessionOf(service: Vueapi, userId: number): Promise<string> {
   const token = await issueToken(service.services, userId);
   const [row] = await service.services.db.select({ role: users.role }).from(users).where(eq(users.id, userId));
-  if (row?.role === "operator") await markSecondFactorPassed(service.services.db, sha256(token), service.services.now());
+  if (row?.role === "operator")
+    await markSecondFactorPassed(service.services.db, sha256(token), service.services.now());
   return token;
 }

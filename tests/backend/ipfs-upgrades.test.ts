@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GB } from "../../contract/ipfs-codes";
-import { Msg } from "../../contract/messages";
-import { post as ledgerPost } from "../../backend/domains/billing/ledger";
-import { bills, ledgerEntries } from "../../backend/domains/billing/tables";
-import { ipfsServices, ipfsUpgrades } from "../../backend/domains/ipfs/tables";
-import { messages } from "../../backend/db/tables";
-import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process";
-import { uniqueName } from "./client";
+import { GB } from "#contract/ipfs-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { post as ledgerPost } from "#backend/domains/billing/ledger.ts";
+import { bills, ledgerEntries } from "#backend/domains/billing/tables.ts";
+import { ipfsServices, ipfsUpgrades } from "#backend/domains/ipfs/tables.ts";
+import { messages } from "#backend/db/tables.ts";
+import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
+import { uniqueName } from "./client.ts";
 
 // Issue 13 "Upgrades" (docs/decisions/039, addendum "Capacity upgrades"): a larger capacity requested by the owner,
 // the difference paid at once with an IPFS bill, taken and decided by an operator; on PGlite or DATABASE_URL.
@@ -28,17 +28,35 @@ async function ok<T = any>(p: string, body: object, token: string): Promise<T> {
 async function owner(prefix: string, grantCents = 10_000) {
   const userId = await insertedUser(service, uniqueName(prefix));
   const token = await sessionOf(service, userId);
-  if (grantCents > 0) await service.services.db.transaction((tx) => ledgerPost(tx, { userId, kind: "grant", amountCents: grantCents, refType: "grant", refId: userId }, service.services.now()));
+  if (grantCents > 0)
+    await service.services.db.transaction((tx) =>
+      ledgerPost(
+        tx,
+        { userId, kind: "grant", amountCents: grantCents, refType: "grant", refId: userId },
+        service.services.now(),
+      ),
+    );
   const nodes = await ok<any[]>("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
-  const svc = await ok("/sys/ipfsBusiness/ipfs/create", { name: `${prefix} store`, storeUnit: 1, orgIds: [nodes[0].orgId], idempotencyKey: idem() }, token);
+  const svc = await ok(
+    "/sys/ipfsBusiness/ipfs/create",
+    { name: `${prefix} store`, storeUnit: 1, orgIds: [nodes[0].orgId], idempotencyKey: idem() },
+    token,
+  );
   return { userId, token, svc };
 }
 const inbox = (userId: number) => service.services.db.select().from(messages).where(eq(messages.userId, userId));
 const balance = async (token: string) => (await ok("/sys/account/summary", {}, token)).balanceCents as number;
-const request = (token: string, ipfsServiceId: number, toStoreUnit: number, idempotencyKey = idem()) => post("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId, toStoreUnit, idempotencyKey }, token);
+const request = (token: string, ipfsServiceId: number, toStoreUnit: number, idempotencyKey = idem()) =>
+  post("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId, toStoreUnit, idempotencyKey }, token);
 
 beforeAll(async () => {
-  service = await openVueapi("ipfs-upgrades", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+  service = await openVueapi("ipfs-upgrades", {
+    DATABASE_URL: process.env.DATABASE_URL,
+    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+    DEMO: "0",
+    TEST_FIXTURES: "1",
+    JOBS_INTERVAL_MS: "0",
+  });
   op = await sessionOf(service, await insertedUser(service, uniqueName("ipop"), "operator"));
 }, 120_000);
 afterAll(async () => {
@@ -59,61 +77,146 @@ describe("IPFS capacity upgrades (issue 13)", () => {
     const a = await owner("iua");
     const before = await balance(a.token);
     const key = idem();
-    const up = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: key }, a.token);
-    expect(up).toMatchObject({ status: 0, fromStoreUnit: 1, toStoreUnit: 10, priceDiffCents: 220, replayed: false, billNo: expect.stringMatching(/^IU/) });
+    const up = await ok(
+      "/sys/ipfsBusiness/ipfsUpgrade/create",
+      { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: key },
+      a.token,
+    );
+    expect(up).toMatchObject({
+      status: 0,
+      fromStoreUnit: 1,
+      toStoreUnit: 10,
+      priceDiffCents: 220,
+      replayed: false,
+      billNo: expect.stringMatching(/^IU/),
+    });
     expect(await balance(a.token)).toBe(before - 220);
     const [bill] = await service.services.db.select().from(bills).where(eq(bills.id, up.billId));
     expect(bill).toMatchObject({ billType: 4, payState: 15, payCents: 220, userId: a.userId });
     // The same key answers the first request and pays nothing more.
-    expect(await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: key }, a.token)).toMatchObject({ ipfsUpgradeId: up.ipfsUpgradeId, replayed: true });
+    expect(
+      await ok(
+        "/sys/ipfsBusiness/ipfsUpgrade/create",
+        { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: key },
+        a.token,
+      ),
+    ).toMatchObject({ ipfsUpgradeId: up.ipfsUpgradeId, replayed: true });
     expect(await balance(a.token)).toBe(before - 220);
     // Not applied while pending or processing.
     const queue = await ok("/sys/ops/ipfsUpgrades/list", { pageSize: 50 }, op);
-    expect(queue.page.rows.find((r: any) => r.ipfsUpgradeId === up.ipfsUpgradeId)).toMatchObject({ status: 0, owner: expect.any(String) });
+    expect(queue.page.rows.find((r: any) => r.ipfsUpgradeId === up.ipfsUpgradeId)).toMatchObject({
+      status: 0,
+      owner: expect.any(String),
+    });
     expect(await ok("/sys/ops/ipfsUpgrades/take", { ipfsUpgradeId: up.ipfsUpgradeId }, op)).toEqual({ status: 2 });
-    expect((await post("/sys/ops/ipfsUpgrades/take", { ipfsUpgradeId: up.ipfsUpgradeId }, op)).message).toBe(Msg.IPFS_UPGRADE_NOT_AVAILABLE);
-    expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: a.svc.ipfsServiceId }, a.token)).storeUnit).toBe(1);
-    expect(await ok("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: up.ipfsUpgradeId, decision: "approve" }, op)).toEqual({ status: 5 });
+    expect((await post("/sys/ops/ipfsUpgrades/take", { ipfsUpgradeId: up.ipfsUpgradeId }, op)).message).toBe(
+      Msg.IPFS_UPGRADE_NOT_AVAILABLE,
+    );
+    expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: a.svc.ipfsServiceId }, a.token)).storeUnit).toBe(
+      1,
+    );
+    expect(
+      await ok("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: up.ipfsUpgradeId, decision: "approve" }, op),
+    ).toEqual({ status: 5 });
     const detail = await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: a.svc.ipfsServiceId }, a.token);
     expect(detail).toMatchObject({ storeUnit: 10, capacityBytes: 10 * GB });
-    expect(await ok("/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId: up.ipfsUpgradeId }, a.token)).toMatchObject({ status: 5, decidedAt: expect.any(String), refundCents: 0 });
+    expect(
+      await ok("/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId: up.ipfsUpgradeId }, a.token),
+    ).toMatchObject({ status: 5, decidedAt: expect.any(String), refundCents: 0 });
     // A decided upgrade is final, and it left the queue.
-    expect((await post("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: up.ipfsUpgradeId, decision: "reject", comments: "late" }, op)).message).toBe(Msg.IPFS_UPGRADE_NOT_AVAILABLE);
-    expect((await ok("/sys/ops/ipfsUpgrades/list", { pageSize: 50 }, op)).page.rows.some((r: any) => r.ipfsUpgradeId === up.ipfsUpgradeId)).toBe(false);
+    expect(
+      (
+        await post(
+          "/sys/ops/ipfsUpgrades/decide",
+          { ipfsUpgradeId: up.ipfsUpgradeId, decision: "reject", comments: "late" },
+          op,
+        )
+      ).message,
+    ).toBe(Msg.IPFS_UPGRADE_NOT_AVAILABLE);
+    expect(
+      (await ok("/sys/ops/ipfsUpgrades/list", { pageSize: 50 }, op)).page.rows.some(
+        (r: any) => r.ipfsUpgradeId === up.ipfsUpgradeId,
+      ),
+    ).toBe(false);
     const list = await ok("/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId: a.svc.ipfsServiceId }, a.token);
     expect(list.page.rows.map((r: any) => r.ipfsUpgradeId)).toEqual([up.ipfsUpgradeId]);
     // The owner is told in the message center.
-    expect(await inbox(a.userId)).toContainEqual(expect.objectContaining({ textKey: "messages.ipfsUpgradeSucceeded", params: expect.objectContaining({ capacity: "10 GB" }) }));
+    expect(await inbox(a.userId)).toContainEqual(
+      expect.objectContaining({
+        textKey: "messages.ipfsUpgradeSucceeded",
+        params: expect.objectContaining({ capacity: "10 GB" }),
+      }),
+    );
   });
 
   it("a failure needs a reason, refunds the difference through the ledger and keeps the capacity", async () => {
     const a = await owner("iuf");
     const before = await balance(a.token);
-    const up = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 50, idempotencyKey: idem() }, a.token);
+    const up = await ok(
+      "/sys/ipfsBusiness/ipfsUpgrade/create",
+      { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 50, idempotencyKey: idem() },
+      a.token,
+    );
     expect(up.priceDiffCents).toBe(50 * 20 - 30);
     expect(await balance(a.token)).toBe(before - up.priceDiffCents);
     await ok("/sys/ops/ipfsUpgrades/take", { ipfsUpgradeId: up.ipfsUpgradeId }, op);
-    expect((await post("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: up.ipfsUpgradeId, decision: "reject" }, op)).message).toBe(Msg.IPFS_UPGRADE_REASON_REQUIRED);
-    expect(await ok("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: up.ipfsUpgradeId, decision: "reject", comments: "No room on the cluster" }, op)).toEqual({ status: 6 });
+    expect(
+      (await post("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: up.ipfsUpgradeId, decision: "reject" }, op)).message,
+    ).toBe(Msg.IPFS_UPGRADE_REASON_REQUIRED);
+    expect(
+      await ok(
+        "/sys/ops/ipfsUpgrades/decide",
+        { ipfsUpgradeId: up.ipfsUpgradeId, decision: "reject", comments: "No room on the cluster" },
+        op,
+      ),
+    ).toEqual({ status: 6 });
     expect(await balance(a.token)).toBe(before);
     const detail = await ok("/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId: up.ipfsUpgradeId }, a.token);
     expect(detail).toMatchObject({ status: 6, failReason: "No room on the cluster", refundCents: up.priceDiffCents });
     const [bill] = await service.services.db.select().from(bills).where(eq(bills.id, up.billId));
     expect(bill).toMatchObject({ payState: 20, refundCents: up.priceDiffCents });
-    const refunds = await service.services.db.select().from(ledgerEntries).where(eq(ledgerEntries.idempotencyKey, `ipfs-upgrade-refund:${up.ipfsUpgradeId}`));
+    const refunds = await service.services.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.idempotencyKey, `ipfs-upgrade-refund:${up.ipfsUpgradeId}`));
     expect(refunds).toHaveLength(1);
-    expect(await inbox(a.userId)).toContainEqual(expect.objectContaining({
-      textKey: "messages.ipfsUpgradeFailed",
-      params: expect.objectContaining({ capacity: "50 GB", reason: "No room on the cluster", amount: (up.priceDiffCents / 100).toFixed(2) }),
-    }));
-    expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: a.svc.ipfsServiceId }, a.token)).storeUnit).toBe(1);
+    expect(await inbox(a.userId)).toContainEqual(
+      expect.objectContaining({
+        textKey: "messages.ipfsUpgradeFailed",
+        params: expect.objectContaining({
+          capacity: "50 GB",
+          reason: "No room on the cluster",
+          amount: (up.priceDiffCents / 100).toFixed(2),
+        }),
+      }),
+    );
+    expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: a.svc.ipfsServiceId }, a.token)).storeUnit).toBe(
+      1,
+    );
     // A pending upgrade may be refused without taking it (0 → 6), refunded too.
-    const again = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: idem() }, a.token);
-    expect(await ok("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: again.ipfsUpgradeId, decision: "reject", comments: "Refused" }, op)).toEqual({ status: 6 });
+    const again = await ok(
+      "/sys/ipfsBusiness/ipfsUpgrade/create",
+      { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: idem() },
+      a.token,
+    );
+    expect(
+      await ok(
+        "/sys/ops/ipfsUpgrades/decide",
+        { ipfsUpgradeId: again.ipfsUpgradeId, decision: "reject", comments: "Refused" },
+        op,
+      ),
+    ).toEqual({ status: 6 });
     expect(await balance(a.token)).toBe(before);
     // Approving needs it taken first.
-    const third = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: idem() }, a.token);
-    expect((await post("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: third.ipfsUpgradeId, decision: "approve" }, op)).message).toBe(Msg.IPFS_UPGRADE_NOT_AVAILABLE);
+    const third = await ok(
+      "/sys/ipfsBusiness/ipfsUpgrade/create",
+      { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: idem() },
+      a.token,
+    );
+    expect(
+      (await post("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: third.ipfsUpgradeId, decision: "approve" }, op))
+        .message,
+    ).toBe(Msg.IPFS_UPGRADE_NOT_AVAILABLE);
   });
 
   it("one open upgrade per service; only a larger offered capacity; not with a short balance", async () => {
@@ -121,9 +224,15 @@ describe("IPFS capacity upgrades (issue 13)", () => {
     const id = a.svc.ipfsServiceId;
     expect((await request(a.token, id, 1)).message).toBe(Msg.IPFS_UPGRADE_NOT_LARGER);
     expect((await request(a.token, id, 3)).message).toBe(Msg.IPFS_CAPACITY_UNKNOWN);
-    const first = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: id, toStoreUnit: 10, idempotencyKey: idem() }, a.token);
+    const first = await ok(
+      "/sys/ipfsBusiness/ipfsUpgrade/create",
+      { ipfsServiceId: id, toStoreUnit: 10, idempotencyKey: idem() },
+      a.token,
+    );
     expect((await request(a.token, id, 50)).message).toBe(Msg.IPFS_UPGRADE_OPEN);
-    expect((await ok("/sys/ipfsBusiness/ipfsUpgrade/options", { ipfsServiceId: id }, a.token)).openUpgradeId).toBe(first.ipfsUpgradeId);
+    expect((await ok("/sys/ipfsBusiness/ipfsUpgrade/options", { ipfsServiceId: id }, a.token)).openUpgradeId).toBe(
+      first.ipfsUpgradeId,
+    );
     await ok("/sys/ops/ipfsUpgrades/take", { ipfsUpgradeId: first.ipfsUpgradeId }, op);
     expect((await request(a.token, id, 50)).message).toBe(Msg.IPFS_UPGRADE_OPEN);
     await ok("/sys/ops/ipfsUpgrades/decide", { ipfsUpgradeId: first.ipfsUpgradeId, decision: "approve" }, op);
@@ -133,12 +242,16 @@ describe("IPFS capacity upgrades (issue 13)", () => {
     // A balance short of the difference: refused, nothing recorded.
     const poor = await owner("iup", 40);
     expect((await request(poor.token, poor.svc.ipfsServiceId, 1024)).message).toBe(Msg.INSUFFICIENT_BALANCE);
-    expect(await service.services.db.select().from(ipfsUpgrades).where(eq(ipfsUpgrades.serviceId, poor.svc.ipfsServiceId))).toHaveLength(0);
+    expect(
+      await service.services.db.select().from(ipfsUpgrades).where(eq(ipfsUpgrades.serviceId, poor.svc.ipfsServiceId)),
+    ).toHaveLength(0);
   });
 
   it("unpaid usage bills refuse an upgrade (§5, MSG_30005)", async () => {
     const a = await owner("iub");
-    expect((await post("/test/fixtures", { bills: [{ billType: 3, totalCents: 500, cycle: 99 }] }, a.token)).code).toBe(0);
+    expect((await post("/test/fixtures", { bills: [{ billType: 3, totalCents: 500, cycle: 99 }] }, a.token)).code).toBe(
+      0,
+    );
     const before = await balance(a.token);
     expect((await request(a.token, a.svc.ipfsServiceId, 10)).message).toBe(Msg.UNPAID_BILLS);
     expect(await balance(a.token)).toBe(before);
@@ -147,10 +260,20 @@ describe("IPFS capacity upgrades (issue 13)", () => {
   it("a user never sees or upgrades another's service or upgrade; only operators take and decide", async () => {
     const a = await owner("iuw");
     const b = await owner("iux");
-    const up = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: idem() }, a.token);
-    expect((await post("/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId: up.ipfsUpgradeId }, b.token)).message).toBe(Msg.NOT_FOUND);
-    expect((await post("/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId: a.svc.ipfsServiceId }, b.token)).message).toBe(Msg.NOT_FOUND);
-    expect((await post("/sys/ipfsBusiness/ipfsUpgrade/options", { ipfsServiceId: a.svc.ipfsServiceId }, b.token)).message).toBe(Msg.NOT_FOUND);
+    const up = await ok(
+      "/sys/ipfsBusiness/ipfsUpgrade/create",
+      { ipfsServiceId: a.svc.ipfsServiceId, toStoreUnit: 10, idempotencyKey: idem() },
+      a.token,
+    );
+    expect(
+      (await post("/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId: up.ipfsUpgradeId }, b.token)).message,
+    ).toBe(Msg.NOT_FOUND);
+    expect(
+      (await post("/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId: a.svc.ipfsServiceId }, b.token)).message,
+    ).toBe(Msg.NOT_FOUND);
+    expect(
+      (await post("/sys/ipfsBusiness/ipfsUpgrade/options", { ipfsServiceId: a.svc.ipfsServiceId }, b.token)).message,
+    ).toBe(Msg.NOT_FOUND);
     expect((await request(b.token, a.svc.ipfsServiceId, 50)).message).toBe(Msg.NOT_FOUND);
     for (const [p, body] of [
       ["/sys/ops/ipfsUpgrades/list", {}],

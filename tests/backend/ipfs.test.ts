@@ -5,18 +5,18 @@ import { MemoryBlockstore } from "blockstore-core";
 import { and, eq } from "drizzle-orm";
 import { base32 } from "multiformats/bases/base32";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Msg } from "../../contract/messages";
-import { createVueapi } from "../../backend/index";
-import ipfs from "../../backend/domains/ipfs";
-import { EmbeddedIpfs } from "../../backend/domains/ipfs/engine/embedded";
-import { ipfsFiles, ipfsTrafficDaily } from "../../backend/domains/ipfs/tables";
-import { post as ledgerPost } from "../../backend/domains/billing/ledger";
-import { bills } from "../../backend/domains/billing/tables";
-import { trafficLine, WEEKLY_TRAFFIC } from "../../backend/domains/billing/jobs";
-import { weekStartOf } from "../../backend/domains/billing/time";
-import { schedule } from "../../backend/jobs/runner";
-import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process";
-import { activeUser, call, uniqueName } from "./client";
+import { Msg } from "#contract/messages.ts";
+import { createVueapi } from "#backend/index.ts";
+import ipfs from "#backend/domains/ipfs/index.ts";
+import { EmbeddedIpfs } from "#backend/domains/ipfs/engine/embedded.ts";
+import { ipfsFiles, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
+import { post as ledgerPost } from "#backend/domains/billing/ledger.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { trafficLine, WEEKLY_TRAFFIC } from "#backend/domains/billing/jobs.ts";
+import { weekStartOf } from "#backend/domains/billing/time.ts";
+import { schedule } from "#backend/jobs/runner.ts";
+import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
+import { activeUser, call, uniqueName } from "./client.ts";
 
 // Issue 13 (docs/decisions/039): IPFS services over the /vueapi paths and their gateways, in this process with
 // the real embedded engine under the service's DATA_DIR, on PGlite, or on the PostgreSQL of DATABASE_URL.
@@ -34,11 +34,35 @@ async function ok<T = any>(p: string, body: object, as = token): Promise<T> {
 const idem = () => `ipfs${randomBytes(10).toString("hex")}`;
 
 function gw(method: string, p: string, headers: Record<string, string> = {}, body?: BodyInit) {
-  return service.serveEndpoint(new Request(`http://test.invalid${p}`, { method, headers, body, ...(body ? { duplex: "half" } : {}) } as RequestInit));
+  return service.serveEndpoint(
+    new Request(`http://test.invalid${p}`, {
+      method,
+      headers,
+      body,
+      ...(body ? { duplex: "half" } : {}),
+    } as RequestInit),
+  );
 }
-const upload = (code: string, key: string, bytes: Uint8Array, name = "data.bin", headers: Record<string, string> = {}) =>
-  gw("POST", `/ipfs-gw/${code}/upload`, { Authorization: `Bearer ${key}`, "X-File-Name": encodeURIComponent(name), "Content-Type": "application/octet-stream", ...headers }, Buffer.from(bytes));
-const download = (code: string, key: string, cid: string, headers: Record<string, string> = {}) => gw("GET", `/ipfs-gw/${code}/ipfs/${cid}`, { "X-Api-Key": key, ...headers });
+const upload = (
+  code: string,
+  key: string,
+  bytes: Uint8Array,
+  name = "data.bin",
+  headers: Record<string, string> = {},
+) =>
+  gw(
+    "POST",
+    `/ipfs-gw/${code}/upload`,
+    {
+      Authorization: `Bearer ${key}`,
+      "X-File-Name": encodeURIComponent(name),
+      "Content-Type": "application/octet-stream",
+      ...headers,
+    },
+    Buffer.from(bytes),
+  );
+const download = (code: string, key: string, cid: string, headers: Record<string, string> = {}) =>
+  gw("GET", `/ipfs-gw/${code}/ipfs/${cid}`, { "X-Api-Key": key, ...headers });
 
 async function newService(name: string, orgIds: number[], as = token) {
   return ok("/sys/ipfsBusiness/ipfs/create", { name, storeUnit: 1, orgIds, idempotencyKey: idem() }, as);
@@ -47,10 +71,22 @@ async function newService(name: string, orgIds: number[], as = token) {
 const engine = () => ipfs.api.engine(service.services);
 
 beforeAll(async () => {
-  service = await openVueapi("ipfs", { DATABASE_URL: process.env.DATABASE_URL, PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret", DEMO: "0", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" });
+  service = await openVueapi("ipfs", {
+    DATABASE_URL: process.env.DATABASE_URL,
+    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+    DEMO: "0",
+    TEST_FIXTURES: "1",
+    JOBS_INTERVAL_MS: "0",
+  });
   userId = await insertedUser(service, uniqueName("ipfs"));
   token = await sessionOf(service, userId);
-  await service.services.db.transaction((tx) => ledgerPost(tx, { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId }, service.services.now()));
+  await service.services.db.transaction((tx) =>
+    ledgerPost(
+      tx,
+      { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId },
+      service.services.now(),
+    ),
+  );
 }, 120_000);
 afterAll(async () => {
   await service?.close();
@@ -68,22 +104,44 @@ describe("IPFS storage (issue 13)", () => {
   it("answers the four §7 paths with code 0 and non-empty data", async () => {
     gateways = await ok("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {});
     expect(gateways.length).toBeGreaterThan(1);
-    expect(gateways[0]).toMatchObject({ orgCode: expect.any(String), flowPriceCents: expect.any(Number), gatewayPath: `/ipfs-gw/${gateways[0].orgCode}` });
+    expect(gateways[0]).toMatchObject({
+      orgCode: expect.any(String),
+      flowPriceCents: expect.any(Number),
+      gatewayPath: `/ipfs-gw/${gateways[0].orgCode}`,
+    });
     const capacities = await ok<any[]>("/sys/ipfsBusiness/ipfsUpgrade/selectCapacity", {});
     expect(capacities.length).toBeGreaterThan(0);
     expect(capacities[0]).toEqual({ storeUnit: 1, label: "1 GB" });
-    expect(await ok("/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", { storeUnit: 10 })).toEqual({ storeUnit: 10, unitPriceCents: 25 });
-    expect(await ok("/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: 10 })).toEqual({ storeUnit: 10, unitPriceCents: 25, priceCents: 250, periodDays: 30 });
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: 3 }, token)).message).toBe(Msg.IPFS_CAPACITY_UNKNOWN);
+    expect(await ok("/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", { storeUnit: 10 })).toEqual({
+      storeUnit: 10,
+      unitPriceCents: 25,
+    });
+    expect(await ok("/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: 10 })).toEqual({
+      storeUnit: 10,
+      unitPriceCents: 25,
+      priceCents: 250,
+      periodDays: 30,
+    });
+    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/getIpfsPrice", { storeUnit: 3 }, token)).message).toBe(
+      Msg.IPFS_CAPACITY_UNKNOWN,
+    );
   });
 
   it("creates a service paid from the balance with an IPFS bill, two activated keys and its gateways", async () => {
     const before = (await ok("/sys/account/summary", {})).balanceCents;
     const key = idem();
-    svc = await ok("/sys/ipfsBusiness/ipfs/create", { name: "files", storeUnit: 1, orgIds: [gateways[0].orgId, gateways[1].orgId], idempotencyKey: key });
+    svc = await ok("/sys/ipfsBusiness/ipfs/create", {
+      name: "files",
+      storeUnit: 1,
+      orgIds: [gateways[0].orgId, gateways[1].orgId],
+      idempotencyKey: key,
+    });
     expect(svc).toMatchObject({ storeUnit: 1, capacityBytes: 1024 ** 3, usedBytes: 0, status: 1, replayed: false });
     expect(svc.gateways.map((g: any) => g.orgCode)).toEqual([gateways[0].orgCode, gateways[1].orgCode]);
-    expect(svc.keys.map((k: any) => [k.kind, k.state])).toEqual([["upload", 1], ["download", 1]]);
+    expect(svc.keys.map((k: any) => [k.kind, k.state])).toEqual([
+      ["upload", 1],
+      ["download", 1],
+    ]);
     upKey = svc.keys.find((k: any) => k.kind === "upload").apiKey;
     downKey = svc.keys.find((k: any) => k.kind === "download").apiKey;
     expect(upKey).toMatch(/^ipfs_up_/);
@@ -92,12 +150,35 @@ describe("IPFS storage (issue 13)", () => {
     const bill = await ok("/sys/system/clientInfo/h5billDetail", { billId: svc.billId });
     expect(JSON.stringify(bill)).toContain('"billType":4');
     // The same idempotency key answers the first creation; the name is unique per user.
-    expect(await ok("/sys/ipfsBusiness/ipfs/create", { name: "files", storeUnit: 1, orgIds: [gateways[0].orgId], idempotencyKey: key })).toMatchObject({ ipfsServiceId: svc.ipfsServiceId, replayed: true });
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/create", { name: "files", storeUnit: 1, orgIds: [gateways[0].orgId], idempotencyKey: idem() }, token)).message).toBe(Msg.IPFS_NAME_TAKEN);
+    expect(
+      await ok("/sys/ipfsBusiness/ipfs/create", {
+        name: "files",
+        storeUnit: 1,
+        orgIds: [gateways[0].orgId],
+        idempotencyKey: key,
+      }),
+    ).toMatchObject({ ipfsServiceId: svc.ipfsServiceId, replayed: true });
+    expect(
+      (
+        await callVueapi(
+          service,
+          "/sys/ipfsBusiness/ipfs/create",
+          { name: "files", storeUnit: 1, orgIds: [gateways[0].orgId], idempotencyKey: idem() },
+          token,
+        )
+      ).message,
+    ).toBe(Msg.IPFS_NAME_TAKEN);
     expect((await ok("/sys/account/summary", {})).balanceCents).toBe(before - 30);
     // Keys are shown again only to their owner; the detail does not carry them.
-    expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId })).keys.every((k: any) => k.apiKey === null)).toBe(true);
-    expect((await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "download", action: "show" })).apiKey).toBe(downKey);
+    expect(
+      (await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId })).keys.every(
+        (k: any) => k.apiKey === null,
+      ),
+    ).toBe(true);
+    expect(
+      (await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "download", action: "show" }))
+        .apiKey,
+    ).toBe(downKey);
   });
 
   it("uploads a real 5 MB file streamed, with the CID Helia's own importer gives for the same bytes", async () => {
@@ -105,7 +186,12 @@ describe("IPFS storage (issue 13)", () => {
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).toBe(200);
     cid = body.cid;
-    expect(body).toMatchObject({ size: data.length, name: "five.bin", contentType: "application/octet-stream", usedBytes: data.length });
+    expect(body).toMatchObject({
+      size: data.length,
+      name: "five.bin",
+      contentType: "application/octet-stream",
+      usedBytes: data.length,
+    });
     // The reference: @helia/unixfs (its defaults: CIDv1, raw leaves, 1 MiB chunks, balanced layout) in memory.
     const helia = unixfs({ blockstore: new MemoryBlockstore() } as any);
     expect(cid).toBe((await helia.addBytes(data)).toString());
@@ -116,7 +202,11 @@ describe("IPFS storage (issue 13)", () => {
     const multihash = Buffer.concat([Buffer.from([0x12, 0x20]), createHash("sha256").update(small).digest()]);
     expect(smallRes.cid).toBe(base32.encode(Buffer.concat([Buffer.from([0x01, 0x55]), multihash])));
     expect(smallRes.contentType).toBe("text/plain; charset=utf-8");
-    const files = await ok("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId, pageIndex: 1, pageSize: 10 });
+    const files = await ok("/sys/ipfsBusiness/ipfs/files", {
+      ipfsServiceId: svc.ipfsServiceId,
+      pageIndex: 1,
+      pageSize: 10,
+    });
     expect(files.page.rows.map((f: any) => [f.name, f.cid, f.size])).toEqual([
       ["small.txt", smallRes.cid, 1000],
       ["five.bin", cid, data.length],
@@ -159,7 +249,13 @@ describe("IPFS storage (issue 13)", () => {
     // The upload key does not download, nor the download key upload.
     expect((await download(code, upKey, cid)).status).toBe(401);
     expect((await upload(code, downKey, randomBytes(10))).status).toBe(401);
-    expect(await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "download", action: "deactivate" })).toMatchObject({ state: 0 });
+    expect(
+      await ok("/sys/ipfsBusiness/ipfs/key", {
+        ipfsServiceId: svc.ipfsServiceId,
+        kind: "download",
+        action: "deactivate",
+      }),
+    ).toMatchObject({ state: 0 });
     const r2 = await download(code, downKey, cid);
     expect(r2.status).toBe(403);
     expect(((await r2.json()) as any).code).toBe(Msg.IPFS_KEY_DEACTIVATED);
@@ -170,24 +266,66 @@ describe("IPFS storage (issue 13)", () => {
     const other = gateways[gateways.length - 1].orgCode;
     expect((await download(other, downKey, cid)).status).toBe(403);
     // Regenerating the upload key stops the old one at once.
-    const fresh = (await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "upload", action: "regenerate" })).apiKey;
+    const fresh = (
+      await ok("/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "upload", action: "regenerate" })
+    ).apiKey;
     expect((await upload(code, upKey, randomBytes(10))).status).toBe(401);
     upKey = fresh;
     // Another user who knows the CID, with a service and keys of their own: 404; and never sees this service.
     const otherUser = await insertedUser(service, uniqueName("ipfso"));
     const otherToken = await sessionOf(service, otherUser);
-    await service.services.db.transaction((tx) => ledgerPost(tx, { userId: otherUser, kind: "grant", amountCents: 1_000, refType: "grant", refId: otherUser }, service.services.now()));
+    await service.services.db.transaction((tx) =>
+      ledgerPost(
+        tx,
+        { userId: otherUser, kind: "grant", amountCents: 1_000, refType: "grant", refId: otherUser },
+        service.services.now(),
+      ),
+    );
     const theirs = await newService("theirs", [gateways[0].orgId], otherToken);
     const theirKey = theirs.keys.find((k: any) => k.kind === "download").apiKey;
     const r3 = await download(code, theirKey, cid);
     expect(r3.status).toBe(404);
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId }, otherToken)).message).toBe(Msg.NOT_FOUND);
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId }, otherToken)).message).toBe(Msg.NOT_FOUND);
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: svc.ipfsServiceId }, otherToken)).message).toBe(Msg.NOT_FOUND);
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/key", { ipfsServiceId: svc.ipfsServiceId, kind: "upload", action: "show" }, otherToken)).message).toBe(Msg.NOT_FOUND);
-    const [file] = await service.services.db.select().from(ipfsFiles).where(and(eq(ipfsFiles.serviceId, svc.ipfsServiceId), eq(ipfsFiles.cid, cid)));
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: theirs.ipfsServiceId, ipfsFileId: file.id }, otherToken)).message).toBe(Msg.NOT_FOUND);
-    expect((await ok("/sys/ipfsBusiness/ipfs/list", { pageIndex: 1, pageSize: 10 }, otherToken)).page.rows.map((s: any) => s.name)).toEqual(["theirs"]);
+    expect(
+      (await callVueapi(service, "/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId }, otherToken))
+        .message,
+    ).toBe(Msg.NOT_FOUND);
+    expect(
+      (await callVueapi(service, "/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId }, otherToken))
+        .message,
+    ).toBe(Msg.NOT_FOUND);
+    expect(
+      (await callVueapi(service, "/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: svc.ipfsServiceId }, otherToken))
+        .message,
+    ).toBe(Msg.NOT_FOUND);
+    expect(
+      (
+        await callVueapi(
+          service,
+          "/sys/ipfsBusiness/ipfs/key",
+          { ipfsServiceId: svc.ipfsServiceId, kind: "upload", action: "show" },
+          otherToken,
+        )
+      ).message,
+    ).toBe(Msg.NOT_FOUND);
+    const [file] = await service.services.db
+      .select()
+      .from(ipfsFiles)
+      .where(and(eq(ipfsFiles.serviceId, svc.ipfsServiceId), eq(ipfsFiles.cid, cid)));
+    expect(
+      (
+        await callVueapi(
+          service,
+          "/sys/ipfsBusiness/ipfs/unpin",
+          { ipfsServiceId: theirs.ipfsServiceId, ipfsFileId: file.id },
+          otherToken,
+        )
+      ).message,
+    ).toBe(Msg.NOT_FOUND);
+    expect(
+      (await ok("/sys/ipfsBusiness/ipfs/list", { pageIndex: 1, pageSize: 10 }, otherToken)).page.rows.map(
+        (s: any) => s.name,
+      ),
+    ).toEqual(["theirs"]);
   });
 
   it("refuses an upload beyond the capacity with its message, streamed or declared, and keeps no block of it", async () => {
@@ -196,19 +334,33 @@ describe("IPFS storage (issue 13)", () => {
     const blocks = (await engine().repoStats()).blocks;
     const declared = await upload(gateways[0].orgCode, upKey, randomBytes(2 * MiB));
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toMatchObject({ code: Msg.IPFS_OVER_CAPACITY, message: expect.stringMatching(/capacity/), freeBytes: 1000 });
+    expect(await declared.json()).toMatchObject({
+      code: Msg.IPFS_OVER_CAPACITY,
+      message: expect.stringMatching(/capacity/),
+      freeBytes: 1000,
+    });
     // A multipart form declares no file size: the stream is cut where it passes the free capacity.
     const form = new FormData();
     form.append("note", "x");
     form.append("file", new Blob([randomBytes(3 * MiB)]), "big.bin");
-    const streamed = await gw("POST", `/ipfs-gw/${gateways[0].orgCode}/upload`, { Authorization: `Bearer ${upKey}` }, form);
+    const streamed = await gw(
+      "POST",
+      `/ipfs-gw/${gateways[0].orgCode}/upload`,
+      { Authorization: `Bearer ${upKey}` },
+      form,
+    );
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
     expect((await engine().repoStats()).blocks).toBe(blocks);
     // What fits goes through, as multipart too.
     const fits = new FormData();
     fits.append("file", new Blob([randomBytes(900)]), "fits.bin");
-    const accepted = await gw("POST", `/ipfs-gw/${gateways[0].orgCode}/upload`, { Authorization: `Bearer ${upKey}` }, fits);
+    const accepted = await gw(
+      "POST",
+      `/ipfs-gw/${gateways[0].orgCode}/upload`,
+      { Authorization: `Bearer ${upKey}` },
+      fits,
+    );
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toMatchObject({ name: "fits.bin", size: 900 });
     await ok("/test/ipfs/capacity", { ipfsServiceId: svc.ipfsServiceId, capacityBytes: 1024 ** 3 });
@@ -218,7 +370,21 @@ describe("IPFS storage (issue 13)", () => {
     const now = service.services.now();
     const [bill] = await service.services.db
       .insert(bills)
-      .values({ billNo: `IPT${randomBytes(6).toString("hex")}`, userId, serviceName: "IPFS download traffic", billType: 4, payState: 1, payMode: 2, cycle: 99, periodStart: now, periodEnd: now, createdAt: now, deadline: now, totalCents: 5, payCents: 5 })
+      .values({
+        billNo: `IPT${randomBytes(6).toString("hex")}`,
+        userId,
+        serviceName: "IPFS download traffic",
+        billType: 4,
+        payState: 1,
+        payMode: 2,
+        cycle: 99,
+        periodStart: now,
+        periodEnd: now,
+        createdAt: now,
+        deadline: now,
+        totalCents: 5,
+        payCents: 5,
+      })
       .returning();
     const up = await upload(gateways[0].orgCode, upKey, randomBytes(10));
     expect(up.status).toBe(402);
@@ -237,7 +403,9 @@ describe("IPFS storage (issue 13)", () => {
     const cRes = (await (await upload(code, upKey, data, "c.bin")).json()) as any;
     expect(cRes.cid).toBe(cid);
     expect(await engine().pins(cid)).toBe(2);
-    const files = (await ok("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId, pageIndex: 1, pageSize: 50 })).page.rows as any[];
+    const files = (
+      await ok("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId, pageIndex: 1, pageSize: 50 })
+    ).page.rows as any[];
     const first = files.find((f) => f.name === "five.bin");
     const before = await engine().repoStats();
     // One of A's two pins goes: nothing is removed.
@@ -248,7 +416,9 @@ describe("IPFS storage (issue 13)", () => {
     served += data.length;
     // The last pin of A: its root and its three chunks of its own go; the two B shares stay.
     const second = files.find((f) => f.name === "c.bin");
-    const used = (await ok("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: second.ipfsFileId })).usedBytes;
+    const used = (
+      await ok("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: second.ipfsFileId })
+    ).usedBytes;
     expect((await engine().repoStats()).blocks).toBe(before.blocks - 4);
     expect(await engine().pins(cid)).toBe(0);
     expect((await download(code, downKey, cid)).status).toBe(404);
@@ -256,7 +426,16 @@ describe("IPFS storage (issue 13)", () => {
     expect(Buffer.from(await bBack.arrayBuffer()).equals(b)).toBe(true);
     served += b.length;
     expect((await ok("/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId: svc.ipfsServiceId })).usedBytes).toBe(used);
-    expect((await callVueapi(service, "/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: second.ipfsFileId }, token)).message).toBe(Msg.NOT_FOUND);
+    expect(
+      (
+        await callVueapi(
+          service,
+          "/sys/ipfsBusiness/ipfs/unpin",
+          { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: second.ipfsFileId },
+          token,
+        )
+      ).message,
+    ).toBe(Msg.NOT_FOUND);
     // A again, for what follows.
     cid = ((await (await upload(code, upKey, data, "again.bin")).json()) as any).cid;
   });
@@ -266,10 +445,19 @@ describe("IPFS storage (issue 13)", () => {
     const traffic = await ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: svc.ipfsServiceId });
     expect(traffic.days).toHaveLength(30);
     expect(traffic.totalBytes).toBe(served);
-    const byGateway = Object.fromEntries(gateways.slice(0, 2).map((g) => [g.orgCode, traffic.rows.filter((r: any) => r.orgCode === g.orgCode).reduce((n: number, r: any) => n + r.bytes, 0)]));
+    const byGateway = Object.fromEntries(
+      gateways
+        .slice(0, 2)
+        .map((g) => [
+          g.orgCode,
+          traffic.rows.filter((r: any) => r.orgCode === g.orgCode).reduce((n: number, r: any) => n + r.bytes, 0),
+        ]),
+    );
     const usage = await ok("/sys/ipfsBusiness/ipfs/usageByGateway", {});
     expect(usage.totalBytes).toBe(served);
-    expect(usage.rows.map((r: any) => [r.orgCode, r.bytes])).toEqual(Object.entries(byGateway).filter(([, n]) => n > 0));
+    expect(usage.rows.map((r: any) => [r.orgCode, r.bytes])).toEqual(
+      Object.entries(byGateway).filter(([, n]) => n > 0),
+    );
     // Enough traffic for a bill in cents: 10 more downloads of the 5 MB file.
     for (let i = 0; i < 10; i++) {
       const res = await download(gateways[0].orgCode, downKey, cid);
@@ -277,13 +465,27 @@ describe("IPFS storage (issue 13)", () => {
       byGateway[gateways[0].orgCode] += data.length;
     }
     await ipfs.api.flushTraffic(service.services);
-    const rows = await service.services.db.select().from(ipfsTrafficDaily).where(eq(ipfsTrafficDaily.serviceId, svc.ipfsServiceId));
+    const rows = await service.services.db
+      .select()
+      .from(ipfsTrafficDaily)
+      .where(eq(ipfsTrafficDaily.serviceId, svc.ipfsServiceId));
     expect(rows.reduce((n, r) => n + r.bytes, 0)).toBe(served);
     // The weekly traffic job for this week (run now rather than next Monday).
     const weekStart = weekStartOf(service.services.now());
-    await schedule(service.services.db, WEEKLY_TRAFFIC, { weekStart }, { runAt: service.services.now(), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}:ipfs-test-${randomBytes(4).toString("hex")}` });
+    await schedule(
+      service.services.db,
+      WEEKLY_TRAFFIC,
+      { weekStart },
+      {
+        runAt: service.services.now(),
+        dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}:ipfs-test-${randomBytes(4).toString("hex")}`,
+      },
+    );
     await service.runJobs();
-    const [bill] = await service.services.db.select().from(bills).where(and(eq(bills.userId, userId), eq(bills.dedupeKey, `ipfs-traffic:${userId}:${weekStart}`)));
+    const [bill] = await service.services.db
+      .select()
+      .from(bills)
+      .where(and(eq(bills.userId, userId), eq(bills.dedupeKey, `ipfs-traffic:${userId}:${weekStart}`)));
     expect(bill).toMatchObject({ billType: 4, payMode: 2, cycle: 99, payState: 1 });
     const expected = gateways
       .slice(0, 2)
@@ -328,12 +530,22 @@ describe("the gateways through the portal's HTTP server", () => {
     const user = await activeUser("ipfsh");
     expect((await call("/test/fixtures", { grantCents: 1_000 }, user.token)).code).toBe(0);
     const nodes = (await call<any[]>("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, user.token)).data;
-    const created = (await call<any>("/sys/ipfsBusiness/ipfs/create", { name: "http", storeUnit: 1, orgIds: [nodes[0].orgId], idempotencyKey: idem() }, user.token)).data;
+    const created = (
+      await call<any>(
+        "/sys/ipfsBusiness/ipfs/create",
+        { name: "http", storeUnit: 1, orgIds: [nodes[0].orgId], idempotencyKey: idem() },
+        user.token,
+      )
+    ).data;
     const key = (kind: string) => created.keys.find((k: any) => k.kind === kind).apiKey;
     const text = Buffer.from("hello IPFS ".repeat(200_000));
     const form = new FormData();
     form.append("file", new Blob([text]), "hello.txt");
-    const up = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload`, { method: "POST", headers: { Authorization: `Bearer ${key("upload")}` }, body: form });
+    const up = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key("upload")}` },
+      body: form,
+    });
     const added = (await up.json()) as any;
     expect(up.status, JSON.stringify(added)).toBe(200);
     expect(added).toMatchObject({ name: "hello.txt", size: text.length, contentType: "text/plain; charset=utf-8" });
@@ -343,12 +555,22 @@ describe("the gateways through the portal's HTTP server", () => {
     expect(whole.headers.get("content-encoding")).toBeNull();
     expect(whole.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(Buffer.from(await whole.arrayBuffer()).equals(text)).toBe(true);
-    const part = await fetch(url, { headers: { "X-Api-Key": key("download"), "Accept-Encoding": "gzip", Range: "bytes=11-21" } });
+    const part = await fetch(url, {
+      headers: { "X-Api-Key": key("download"), "Accept-Encoding": "gzip", Range: "bytes=11-21" },
+    });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 11-21/${text.length}`);
     expect(await part.text()).toBe("hello IPFS ");
     // A raw body without Content-Length past the free capacity: the answer still reaches the client.
-    expect((await call("/test/ipfs/capacity", { ipfsServiceId: created.ipfsServiceId, capacityBytes: text.length + 1000 }, user.token)).code).toBe(0);
+    expect(
+      (
+        await call(
+          "/test/ipfs/capacity",
+          { ipfsServiceId: created.ipfsServiceId, capacityBytes: text.length + 1000 },
+          user.token,
+        )
+      ).code,
+    ).toBe(0);
     const chunk = randomBytes(256 * 1024);
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
@@ -358,12 +580,21 @@ describe("the gateways through the portal's HTTP server", () => {
         controller.enqueue(chunk);
       },
     });
-    const over = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload?name=big.bin`, { method: "POST", headers: { "X-Api-Key": key("upload") }, body: stream, duplex: "half" } as RequestInit);
+    const over = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload?name=big.bin`, {
+      method: "POST",
+      headers: { "X-Api-Key": key("upload") },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect(over.status).toBe(413);
     expect(((await over.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
     const bigForm = new FormData();
     bigForm.append("file", new Blob([randomBytes(8 * MiB)]), "big.bin");
-    const overForm = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload`, { method: "POST", headers: { "X-Api-Key": key("upload") }, body: bigForm });
+    const overForm = await fetch(`${base}/ipfs-gw/${nodes[0].orgCode}/upload`, {
+      method: "POST",
+      headers: { "X-Api-Key": key("upload") },
+      body: bigForm,
+    });
     expect(overForm.status).toBe(413);
     expect(((await overForm.json()) as any).code).toBe(Msg.IPFS_OVER_CAPACITY);
     const health = (await (await fetch(`${base}/healthz`)).json()) as any;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { callAt, loginAt, registerAndActivate, startServer, stopServer, type Server } from "./server-process";
+import { callAt, loginAt, registerAndActivate, startServer, stopServer, type Server } from "./server-process.ts";
 
 /**
  * docs/decisions/005: a server killed with SIGKILL while it runs a job, then started again on the same data:
@@ -19,36 +19,52 @@ afterAll(async () => {
 });
 
 async function status(server: Server, token: string, jobId: number) {
-  const res = await callAt<{ state: string; attempts: number; lockedBy: string | null; lastError: string | null }>(server, "/test/jobs/status", { jobId }, token);
+  const res = await callAt<{ state: string; attempts: number; lockedBy: string | null; lastError: string | null }>(
+    server,
+    "/test/jobs/status",
+    { jobId },
+    token,
+  );
   expect(res.code, JSON.stringify(res)).toBe(0);
   return res.data;
 }
 
-it("kill -9 during a job, restart: the job runs to the end within seconds, not after its lease", { timeout: 240_000 }, async () => {
-  const first = await startServer(dataDir, JOBS);
-  started.push(first);
-  const userName = await registerAndActivate(first);
-  const token = (await loginAt(first, userName)).data.token;
-  // Its first attempt takes ten minutes, a second one a moment; it starts in this server's process.
-  const created = await callAt<{ jobId: number }>(first, "/test/jobs", { durationsMs: [600_000, 300], run: "start" }, token);
-  expect(created.code, JSON.stringify(created)).toBe(0);
-  const jobId = created.data.jobId;
-  await expect.poll(async () => (await status(first, token, jobId)).state, { timeout: 5_000, interval: 50 }).toBe("running");
-  const running = await status(first, token, jobId);
-  expect(running.attempts).toBe(1);
-  expect(running.lockedBy).toMatch(new RegExp(`:${first.pid}:[0-9a-f]+$`));
+it(
+  "kill -9 during a job, restart: the job runs to the end within seconds, not after its lease",
+  { timeout: 240_000 },
+  async () => {
+    const first = await startServer(dataDir, JOBS);
+    started.push(first);
+    const userName = await registerAndActivate(first);
+    const token = (await loginAt(first, userName)).data.token;
+    // Its first attempt takes ten minutes, a second one a moment; it starts in this server's process.
+    const created = await callAt<{ jobId: number }>(
+      first,
+      "/test/jobs",
+      { durationsMs: [600_000, 300], run: "start" },
+      token,
+    );
+    expect(created.code, JSON.stringify(created)).toBe(0);
+    const jobId = created.data.jobId;
+    await expect
+      .poll(async () => (await status(first, token, jobId)).state, { timeout: 5_000, interval: 50 })
+      .toBe("running");
+    const running = await status(first, token, jobId);
+    expect(running.attempts).toBe(1);
+    expect(running.lockedBy).toMatch(new RegExp(`:${first.pid}:[0-9a-f]+$`));
 
-  await stopServer(first, "SIGKILL");
+    await stopServer(first, "SIGKILL");
 
-  const second = await startServer(dataDir, JOBS);
-  started.push(second);
-  const restarted = Date.now();
-  let now = await status(second, token, jobId);
-  while (now.state !== "done") {
-    expect(Date.now() - restarted, `still ${JSON.stringify(now)}`).toBeLessThan(10_000);
-    await new Promise((r) => setTimeout(r, 100));
-    now = await status(second, token, jobId);
-  }
-  // Done well within the 30-second lease the killed process held: taken up at start, run once more.
-  expect(now).toMatchObject({ state: "done", attempts: 2, lockedBy: null, lastError: null });
-});
+    const second = await startServer(dataDir, JOBS);
+    started.push(second);
+    const restarted = Date.now();
+    let now = await status(second, token, jobId);
+    while (now.state !== "done") {
+      expect(Date.now() - restarted, `still ${JSON.stringify(now)}`).toBeLessThan(10_000);
+      await new Promise((r) => setTimeout(r, 100));
+      now = await status(second, token, jobId);
+    }
+    // Done well within the 30-second lease the killed process held: taken up at start, run once more.
+    expect(now).toMatchObject({ state: "done", attempts: 2, lockedBy: null, lastError: null });
+  },
+);

@@ -3,13 +3,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Msg } from "../../contract/messages";
-import { jobs, messages } from "../../backend/db/tables";
-import { domains } from "../../backend/index";
-import { jobRegistry, MAX_ATTEMPTS, schedule } from "../../backend/jobs/runner";
-import { newWorker, thisProcess, workerLabel } from "../../backend/jobs/worker";
-import { TEST_JOB } from "../../backend/domains/operations/jobs";
-import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process";
+import { Msg } from "#contract/messages.ts";
+import { jobs, messages } from "#backend/db/tables.ts";
+import { domains } from "#backend/index.ts";
+import { jobRegistry, MAX_ATTEMPTS, schedule } from "#backend/jobs/runner.ts";
+import { newWorker, thisProcess, workerLabel } from "#backend/jobs/worker.ts";
+import { TEST_JOB } from "#backend/domains/operations/jobs.ts";
+import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
 
 // docs/decisions/005: leases, heartbeats, orphans of ended processes, the dead-letter list and its retry.
 // The service runs in this process with a clock the test moves (whether a job is due); leases run on the
@@ -124,7 +124,12 @@ describe("orphans of ended processes on this host", () => {
     };
     const ids: Record<string, number> = {};
     for (const [name, lockedBy] of Object.entries(holders)) {
-      const made = await schedule(service.services.db, TEST_JOB, { ownerId }, { runAt: new Date(clock.getTime() + 86_400_000) });
+      const made = await schedule(
+        service.services.db,
+        TEST_JOB,
+        { ownerId },
+        { runAt: new Date(clock.getTime() + 86_400_000) },
+      );
       ids[name] = made!.id;
       await service.services.db
         .update(jobs)
@@ -136,7 +141,8 @@ describe("orphans of ended processes on this host", () => {
       expect(await row(ids[name]), name).toMatchObject({ lockedBy: null, lockedUntil: null, attempts: 1 });
       expect((await row(ids[name])).lastError).toMatch(/^interrupted: process \d+ on .+ ended while running it$/);
     }
-    for (const name of ["alive", "otherHost"]) expect((await row(ids[name])).lockedBy, name).toBe(holders[name as keyof typeof holders]);
+    for (const name of ["alive", "otherHost"])
+      expect((await row(ids[name])).lockedBy, name).toBe(holders[name as keyof typeof holders]);
     // A process holding the DATA_DIR lock of the embedded database is the only one that can run its jobs:
     // every job another process holds is an orphan.
     expect(await service.jobRunner({}).reclaimOrphans(true)).toBe(2);
@@ -162,7 +168,10 @@ describe("the dead-letter list", () => {
     await service.runJobs();
     expect((await row(jobId)).attempts).toBe(MAX_ATTEMPTS);
 
-    const told = await service.services.db.select().from(messages).where(and(eq(messages.userId, ownerId), eq(messages.textKey, "messages.jobDead")));
+    const told = await service.services.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.userId, ownerId), eq(messages.textKey, "messages.jobDead")));
     expect(told).toHaveLength(1);
     expect(told[0].params).toEqual({ kind: TEST_JOB, subject: "ledger export 7", attempts: String(MAX_ATTEMPTS) });
 
@@ -172,7 +181,14 @@ describe("the dead-letter list", () => {
     const list = await post("/sys/ops/jobs/failedList", { pageIndex: 1, pageSize: 50 }, operatorId);
     expect(list.code).toBe(0);
     const listed = list.data.page.rows.find((r: { jobId: number }) => r.jobId === jobId);
-    expect(listed).toMatchObject({ kind: TEST_JOB, attempts: MAX_ATTEMPTS, owner: ownerName, retries: 0, retriedAt: null, deadAt: dead.deadAt!.toISOString() });
+    expect(listed).toMatchObject({
+      kind: TEST_JOB,
+      attempts: MAX_ATTEMPTS,
+      owner: ownerName,
+      retries: 0,
+      retriedAt: null,
+      deadAt: dead.deadAt!.toISOString(),
+    });
     expect(listed.target).toContain(`ownerId ${ownerId}`);
     expect(listed.lastError).toBe(dead.lastError);
 
@@ -180,7 +196,14 @@ describe("the dead-letter list", () => {
     clock = new Date(clock.getTime() + 86_400_000);
     const retried = await post("/sys/ops/jobs/retry", { jobId }, operatorId);
     expect(retried).toMatchObject({ code: 0, data: { jobId, kind: TEST_JOB } });
-    expect(await row(jobId)).toMatchObject({ deadAt: null, attempts: 0, retries: 1, retriedBy: operatorId, retriedAt: clock, runAt: clock });
+    expect(await row(jobId)).toMatchObject({
+      deadAt: null,
+      attempts: 0,
+      retries: 1,
+      retriedBy: operatorId,
+      retriedAt: clock,
+      runAt: clock,
+    });
     expect((await post("/sys/ops/jobs/retry", { jobId }, operatorId)).message).toBe(Msg.JOB_NOT_FAILED);
     expect((await post("/sys/ops/jobs/retry", { jobId: 987_654_321 }, operatorId)).message).toBe(Msg.NOT_FOUND);
     const again = await post("/sys/ops/jobs/failedList", {}, operatorId);
@@ -196,17 +219,29 @@ describe("the dead-letter list", () => {
     const jobId = await testJob();
     await service.services.db
       .update(jobs)
-      .set({ attempts: MAX_ATTEMPTS, lockedBy: workerLabel(newWorker({ host: "gone-host" })), lockedUntil: new Date(Date.now() - 1_000), lastError: null })
+      .set({
+        attempts: MAX_ATTEMPTS,
+        lockedBy: workerLabel(newWorker({ host: "gone-host" })),
+        lockedUntil: new Date(Date.now() - 1_000),
+        lastError: null,
+      })
       .where(eq(jobs.id, jobId));
     await service.runJobs();
     const dead = await row(jobId);
     expect(dead.deadAt).not.toBeNull();
-    expect(dead).toMatchObject({ attempts: MAX_ATTEMPTS, doneAt: null, lastError: "the process running its last attempt stopped before it finished" });
+    expect(dead).toMatchObject({
+      attempts: MAX_ATTEMPTS,
+      doneAt: null,
+      lastError: "the process running its last attempt stopped before it finished",
+    });
   });
 
   it('/test/jobs with run "wait" makes a dead job at once (the Playwright fixture)', async () => {
     const jobId = await testJob({ failForMs: 60_000, attemptsUsed: MAX_ATTEMPTS - 1, run: "wait" });
-    expect((await post("/test/jobs/status", { jobId }, ownerId)).data).toMatchObject({ state: "dead", attempts: MAX_ATTEMPTS });
+    expect((await post("/test/jobs/status", { jobId }, ownerId)).data).toMatchObject({
+      state: "dead",
+      attempts: MAX_ATTEMPTS,
+    });
     // Another user does not see it.
     expect((await post("/test/jobs/status", { jobId }, operatorId)).message).toBe(Msg.NOT_FOUND);
   });
@@ -214,13 +249,19 @@ describe("the dead-letter list", () => {
 
 describe("owners and names of the registered job kinds", () => {
   const registry = jobRegistry(domains.flatMap((d) => Object.entries({ ...d.jobs, ...d.fixtureJobs })));
-  const locale = (lng: string) => JSON.parse(readFileSync(path.resolve(__dirname, `../../locales/${lng}/common.json`), "utf8")).jobKinds;
+  const locale = (lng: string) =>
+    JSON.parse(readFileSync(path.resolve(__dirname, `../../locales/${lng}/common.json`), "utf8")).jobKinds;
 
   it("every kind has a name in both languages (the owner's message and the failed list show it)", () => {
     expect(registry.size).toBeGreaterThan(8);
     for (const kind of registry.keys()) {
       for (const lng of ["en", "zh-CN"]) {
-        const name = kind.split(".").reduce((node: Record<string, unknown> | undefined, key) => node?.[key] as Record<string, unknown> | undefined, locale(lng));
+        const name = kind
+          .split(".")
+          .reduce(
+            (node: Record<string, unknown> | undefined, key) => node?.[key] as Record<string, unknown> | undefined,
+            locale(lng),
+          );
         expect(typeof name, `${lng} jobKinds.${kind}`).toBe("string");
       }
     }
@@ -230,11 +271,17 @@ describe("owners and names of the registered job kinds", () => {
     const made = await post("/test/services", { verState: 5, name: "Owner lookup service" }, ownerId);
     expect(made.code, JSON.stringify(made)).toBe(0);
     for (const kind of ["service.test", "service.deploy", "service.expire"]) {
-      expect(await registry.get(kind)!.ownerOf!({ verId: made.data.appVerId }, service.services.db)).toEqual({ userId: ownerId, subject: expect.stringMatching(/^Owner lookup service \S+$/) });
+      expect(await registry.get(kind)!.ownerOf!({ verId: made.data.appVerId }, service.services.db)).toEqual({
+        userId: ownerId,
+        subject: expect.stringMatching(/^Owner lookup service \S+$/),
+      });
       expect(await registry.get(kind)!.ownerOf!({ verId: "x" }, service.services.db)).toBeNull();
     }
     for (const kind of ["payments.poll", "payments.expire", "participation.workOrder"]) {
-      expect(await registry.get(kind)!.ownerOf!({ paymentId: 987_654_321, joinId: 987_654_321 }, service.services.db), kind).toBeNull();
+      expect(
+        await registry.get(kind)!.ownerOf!({ paymentId: 987_654_321, joinId: 987_654_321 }, service.services.db),
+        kind,
+      ).toBeNull();
     }
     expect(registry.get("billing.weeklyTraffic")!.ownerOf).toBeUndefined();
   });

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { readBackendEnv } from "../../backend/env";
-import { createVueapi } from "../../backend/index";
-import { callVueapi, loginToken } from "./in-process";
-import { SHIPPED_PACKAGES } from "../../backend/domains/market/samples";
+import { readBackendEnv } from "#backend/env.ts";
+import { createVueapi } from "#backend/index.ts";
+import { callVueapi, loginToken } from "./in-process.ts";
+import { SHIPPED_PACKAGES } from "#backend/domains/market/samples.ts";
 
 /**
  * A database created by the last release migrates with its data intact (docs/decisions/018). The release's
@@ -16,7 +16,10 @@ import { SHIPPED_PACKAGES } from "../../backend/domains/market/samples";
  */
 const root = path.resolve(__dirname, "../..");
 const MIGRATIONS = path.join(root, "backend/db/migrations");
-const fixture = readdirSync(path.join(root, "tests/fixtures")).filter((f) => /^release-.*\.sql$/.test(f)).sort().at(-1)!;
+const fixture = readdirSync(path.join(root, "tests/fixtures"))
+  .filter((f) => /^release-.*\.sql$/.test(f))
+  .sort()
+  .at(-1)!;
 const releaseTag = fixture.replace(/^release-|\.sql$/g, "");
 
 /** A copy of the migrations folder that stops at the release's last migration. */
@@ -87,13 +90,22 @@ describe(`a database of the release (${releaseTag})`, () => {
     expect(before.users).toBeGreaterThanOrEqual(4);
     expect(before.bills).toBeGreaterThan(0);
 
-    const env = readBackendEnv({ ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, NODE_ENV: "test", TEST_CAPTCHA: "UPGRADE1", SESSION_SECRET: "upgrade-test-session-secret", PAYMENT_WEBHOOK_SECRET: "upgrade-test-webhook-secret" });
+    const env = readBackendEnv({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      NODE_ENV: "test",
+      TEST_CAPTCHA: "UPGRADE1",
+      SESSION_SECRET: "upgrade-test-session-secret",
+      PAYMENT_WEBHOOK_SECRET: "upgrade-test-webhook-secret",
+    });
     const service = await createVueapi({ ...env, jobsIntervalMs: 0 });
     try {
       const after = await counts((q) => service.services.db.execute(q));
       // The start writes the chaincode market's shipped packages (docs/decisions/042): one zip each in `files`.
       const written: Record<string, number> = { files: SHIPPED_PACKAGES.length };
-      for (const [table, n] of Object.entries(before)) expect({ table, rows: after[table] }).toEqual({ table, rows: n + (written[table] ?? 0) });
+      for (const [table, n] of Object.entries(before))
+        expect({ table, rows: after[table] }).toEqual({ table, rows: n + (written[table] ?? 0) });
       // The release's accounts and records are there and usable.
       const token = await loginToken(service, "democompany");
       const list = await callVueapi(service, "/sys/chainAppInfo/publishedList", {}, token);

@@ -1,14 +1,14 @@
 import { and, count, eq, gt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { AUDIT_RULES, type OperatorPath } from "../../contract/audit-rules";
-import { paths, type VueapiPath } from "../../contract/paths";
-import { DEMO_OPERATOR_TOTP_SECRET } from "../../backend/domains/accounts/demo-totp";
-import { operatorSecondFactors, recoveryCodes } from "../../backend/domains/accounts/tables";
-import { auditLog, messages, users } from "../../backend/db/tables";
-import { ApiError } from "../../backend/http/errors";
-import { createRouter, type CallContext, type Caller, type Handlers } from "../../backend/http/router";
-import { stepOf, totpAt } from "../support/second-factor";
-import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
+import { AUDIT_RULES, type OperatorPath } from "#contract/audit-rules.ts";
+import { paths, type VueapiPath } from "#contract/paths.ts";
+import { DEMO_OPERATOR_TOTP_SECRET } from "#backend/domains/accounts/demo-totp.ts";
+import { operatorSecondFactors, recoveryCodes } from "#backend/domains/accounts/tables.ts";
+import { auditLog, messages, users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { createRouter, type CallContext, type Caller, type Handlers } from "#backend/http/router.ts";
+import { stepOf, totpAt } from "../support/second-factor.ts";
+import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process.ts";
 
 /**
  * Operators' second factor and the audit log (docs/decisions/022), in-process with a clock the test moves
@@ -16,7 +16,11 @@ import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser,
  * append-only trigger).
  */
 let clock = new Date("2026-08-03T02:00:00Z");
-const service = inProcessVueapi("operator-auth", { TEST_CAPTCHA: "OPS1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
+const service = inProcessVueapi(
+  "operator-auth",
+  { TEST_CAPTCHA: "OPS1", SEED_DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" },
+  () => clock,
+);
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
@@ -33,14 +37,22 @@ async function passwordStep(username: string, password = DEMO_PASSWORD) {
 }
 
 const entriesOf = async (actorId: number, action?: string) =>
-  service.services.db.select().from(auditLog).where(action ? and(eq(auditLog.actorId, actorId), eq(auditLog.action, action)) : eq(auditLog.actorId, actorId)).orderBy(auditLog.id);
+  service.services.db
+    .select()
+    .from(auditLog)
+    .where(action ? and(eq(auditLog.actorId, actorId), eq(auditLog.action, action)) : eq(auditLog.actorId, actorId))
+    .orderBy(auditLog.id);
 const totalEntries = async () => (await service.services.db.select({ n: count() }).from(auditLog))[0].n;
-const lastEntryId = async () => Number((await service.services.db.select({ id: sql<string>`coalesce(max(${auditLog.id}), 0)` }).from(auditLog))[0].id);
+const lastEntryId = async () =>
+  Number(
+    (await service.services.db.select({ id: sql<string>`coalesce(max(${auditLog.id}), 0)` }).from(auditLog))[0].id,
+  );
 /** The database's refusal of a statement (Drizzle wraps the driver's error), or null when it ran. */
 const refusal = (query: PromiseLike<unknown>) =>
   Promise.resolve(query).then(
     () => null,
-    (error: { message?: string; cause?: { message?: string } }) => `${error.message ?? ""} ${error.cause?.message ?? ""}`,
+    (error: { message?: string; cause?: { message?: string } }) =>
+      `${error.message ?? ""} ${error.cause?.message ?? ""}`,
   );
 
 /** A new operator (registered, promoted in the database) who has not enrolled yet. */
@@ -70,11 +82,19 @@ describe("operators' second factor", () => {
     }
     expect(await post("/main/mfa/enrolment", {}, token)).toMatchObject({ code: 0, data: { enrolled: true } });
     const wrong = await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET, 5) }, token);
-    expect(wrong).toMatchObject({ code: 1, message: "MSG_21002", data: { fieldErrors: { code: ["errors:MSG_21002"] } } });
+    expect(wrong).toMatchObject({
+      code: 1,
+      message: "MSG_21002",
+      data: { fieldErrors: { code: ["errors:MSG_21002"] } },
+    });
     const passed = await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET) }, token);
     expect(passed).toMatchObject({ code: 0, data: { method: "totp" } });
     expect((await post("/sys/ops/services/list", {}, token)).code).toBe(0);
-    expect((await entriesOf(user.userId, "mfa.verify")).at(-1)).toMatchObject({ decision: "totp", targetType: "operator", targetId: String(user.userId) });
+    expect((await entriesOf(user.userId, "mfa.verify")).at(-1)).toMatchObject({
+      decision: "totp",
+      targetType: "operator",
+      targetId: String(user.userId),
+    });
 
     const person = await passwordStep("demoperson");
     expect(person.secondFactor).toBeNull();
@@ -87,12 +107,22 @@ describe("operators' second factor", () => {
     const first = await passwordStep("demooperator");
     expect((await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET) }, first.token)).code).toBe(0);
     const second = await passwordStep("demooperator");
-    expect(await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET) }, second.token)).toMatchObject({ code: 1, message: "MSG_21003" });
-    expect(await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET, -1) }, second.token)).toMatchObject({ code: 1, message: "MSG_21003" });
+    expect(await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET) }, second.token)).toMatchObject({
+      code: 1,
+      message: "MSG_21003",
+    });
+    expect(
+      await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET, -1) }, second.token),
+    ).toMatchObject({ code: 1, message: "MSG_21003" });
     expect(await post("/sys/ops/services/list", {}, second.token)).toMatchObject({ code: 3, message: "MSG_21001" });
     // One step ahead is within the drift window and later than the last: accepted.
-    expect((await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET, 1) }, second.token)).code).toBe(0);
-    const [row] = await service.services.db.select().from(operatorSecondFactors).where(eq(operatorSecondFactors.userId, second.user.userId));
+    expect((await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET, 1) }, second.token)).code).toBe(
+      0,
+    );
+    const [row] = await service.services.db
+      .select()
+      .from(operatorSecondFactors)
+      .where(eq(operatorSecondFactors.userId, second.user.userId));
     expect(row.failedAttempts).toBe(0);
     expect(row.lastStep).toBe(stepOf(clock.getTime()) + 1);
   });
@@ -102,13 +132,18 @@ describe("operators' second factor", () => {
     const { secret } = await enrol(userName, password);
     const { token, user } = await passwordStep(userName, password);
     for (let i = 1; i <= 4; i++) {
-      expect(await post("/main/mfa/verify", { code: codeNow(secret, 4) }, token), `attempt ${i}`).toMatchObject({ message: "MSG_21002" });
+      expect(await post("/main/mfa/verify", { code: codeNow(secret, 4) }, token), `attempt ${i}`).toMatchObject({
+        message: "MSG_21002",
+      });
     }
     expect(await post("/main/mfa/verify", { code: "zzzzz-zzzzz" }, token)).toMatchObject({ message: "MSG_21004" });
     expect(await post("/main/mfa/verify", { code: codeNow(secret) }, token)).toMatchObject({ message: "MSG_21004" });
     expect(await entriesOf(user.userId, "mfa.lockout")).toHaveLength(1);
     later(16 * MINUTE);
-    expect(await post("/main/mfa/verify", { code: codeNow(secret) }, token)).toMatchObject({ code: 0, data: { method: "totp" } });
+    expect(await post("/main/mfa/verify", { code: codeNow(secret) }, token)).toMatchObject({
+      code: 0,
+      data: { method: "totp" },
+    });
   });
 
   it("an operator without a second factor enrols first: a sealed secret, one code, ten recovery codes shown once", async () => {
@@ -122,16 +157,24 @@ describe("operators' second factor", () => {
     const enrolment = await post("/main/mfa/enrolment", {}, token);
     expect(enrolment.data).toMatchObject({ enrolled: false, secret: expect.stringMatching(/^[A-Z2-7]{32}$/) });
     const { secret } = enrolment.data;
-    expect(enrolment.data.otpauthUri).toBe(`otpauth://totp/BSN%20Portal:${userName}?issuer=BSN%20Portal&secret=${secret}&algorithm=SHA1&digits=6&period=30`);
+    expect(enrolment.data.otpauthUri).toBe(
+      `otpauth://totp/BSN%20Portal:${userName}?issuer=BSN%20Portal&secret=${secret}&algorithm=SHA1&digits=6&period=30`,
+    );
     expect(enrolment.data.qrImage).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(Buffer.from(enrolment.data.qrImage.split(",")[1], "base64").toString()).toContain("<svg");
     expect((await post("/main/mfa/enrolment", {}, token)).data.secret).toBe(secret);
-    const [row] = await service.services.db.select().from(operatorSecondFactors).where(eq(operatorSecondFactors.userId, user.userId));
+    const [row] = await service.services.db
+      .select()
+      .from(operatorSecondFactors)
+      .where(eq(operatorSecondFactors.userId, user.userId));
     expect(row.sealedSecret).toMatch(/^v1:/);
     expect(row.sealedSecret).not.toContain(secret);
     expect(row.enrolledAt).toBeNull();
 
-    expect(await post("/main/mfa/confirm", { code: codeNow(secret, 3) }, token)).toMatchObject({ code: 1, message: "MSG_21002" });
+    expect(await post("/main/mfa/confirm", { code: codeNow(secret, 3) }, token)).toMatchObject({
+      code: 1,
+      message: "MSG_21002",
+    });
     const confirmed = await post("/main/mfa/confirm", { code: codeNow(secret) }, token);
     expect(confirmed.code, JSON.stringify(confirmed)).toBe(0);
     const codes: string[] = confirmed.data.recoveryCodes;
@@ -140,11 +183,15 @@ describe("operators' second factor", () => {
     for (const code of codes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
     const stored = await service.services.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.userId));
     expect(stored).toHaveLength(10);
-    for (const r of stored) expect(codes.some((c) => r.codeHash.includes(c) || r.codeHash.includes(c.replace("-", "")))).toBe(false);
+    for (const r of stored)
+      expect(codes.some((c) => r.codeHash.includes(c) || r.codeHash.includes(c.replace("-", "")))).toBe(false);
 
     expect((await post("/sys/ops/products/list", {}, token)).code).toBe(0);
     expect(await post("/main/mfa/enrolment", {}, token)).toMatchObject({ code: 0, data: { enrolled: true } });
-    expect(await post("/main/mfa/confirm", { code: codeNow(secret, 1) }, token)).toMatchObject({ code: 1, message: "MSG_21005" });
+    expect(await post("/main/mfa/confirm", { code: codeNow(secret, 1) }, token)).toMatchObject({
+      code: 1,
+      message: "MSG_21005",
+    });
     expect((await entriesOf(user.userId, "mfa.enrolment")).map((e) => e.decision)).toEqual(["start", "confirm"]);
     later(MINUTE);
     expect((await passwordStep(userName, password)).secondFactor).toBe("verify");
@@ -155,11 +202,20 @@ describe("operators' second factor", () => {
     const { recoveryCodes: codes } = await enrol(userName, password);
     const first = await passwordStep(userName, password);
     const typed = ` ${codes[3].toUpperCase().replace("-", " - ")} `;
-    expect(await post("/main/mfa/verify", { code: typed }, first.token)).toMatchObject({ code: 0, data: { method: "recovery", recoveryCodesLeft: 9 } });
+    expect(await post("/main/mfa/verify", { code: typed }, first.token)).toMatchObject({
+      code: 0,
+      data: { method: "recovery", recoveryCodesLeft: 9 },
+    });
     expect((await post("/sys/ops/products/list", {}, first.token)).code).toBe(0);
     const second = await passwordStep(userName, password);
-    expect(await post("/main/mfa/verify", { code: codes[3] }, second.token)).toMatchObject({ code: 1, message: "MSG_21002" });
-    expect(await post("/main/mfa/verify", { code: codes[4] }, second.token)).toMatchObject({ code: 0, data: { method: "recovery", recoveryCodesLeft: 8 } });
+    expect(await post("/main/mfa/verify", { code: codes[3] }, second.token)).toMatchObject({
+      code: 1,
+      message: "MSG_21002",
+    });
+    expect(await post("/main/mfa/verify", { code: codes[4] }, second.token)).toMatchObject({
+      code: 0,
+      data: { method: "recovery", recoveryCodesLeft: 8 },
+    });
     expect((await entriesOf(first.user.userId, "mfa.verify")).map((e) => [e.decision, e.details])).toEqual([
       ["recoveryCode", { recoveryCodesLeft: 9 }],
       ["recoveryCode", { recoveryCodesLeft: 8 }],
@@ -168,10 +224,17 @@ describe("operators' second factor", () => {
 
   it("refuses malformed codes at the contract and lets a half-logged-in operator log out", async () => {
     const { token } = await passwordStep("demooperator");
-    expect((await post("/main/mfa/verify", { code: "12345" }, token)).data.fieldErrors.code).toEqual(["auth:twoFactor.validation.format"]);
-    expect((await post("/main/mfa/verify", { code: "" }, token)).data.fieldErrors.code).toEqual(["validation.required"]);
+    expect((await post("/main/mfa/verify", { code: "12345" }, token)).data.fieldErrors.code).toEqual([
+      "auth:twoFactor.validation.format",
+    ]);
+    expect((await post("/main/mfa/verify", { code: "" }, token)).data.fieldErrors.code).toEqual([
+      "validation.required",
+    ]);
     expect((await post("/main/user/logout", {}, token)).code).toBe(0);
-    expect(await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET, 1) }, token)).toMatchObject({ code: 3, message: "MSG_10009" });
+    expect(await post("/main/mfa/verify", { code: codeNow(DEMO_OPERATOR_TOTP_SECRET, 1) }, token)).toMatchObject({
+      code: 3,
+      message: "MSG_10009",
+    });
   });
 });
 
@@ -191,7 +254,7 @@ const SAMPLES = {
   "/sys/ops/participations/list": {},
   "/sys/ops/participations/decide": { appJoinAuditId: 900014, decision: "approve", comments: "Fine." },
   "/sys/ops/products/list": {},
-  "/sys/ops/products/decide": { productId: 900015, decision: "reject", comments: "=HYPERLINK(\"http://x\")" },
+  "/sys/ops/products/decide": { productId: 900015, decision: "reject", comments: '=HYPERLINK("http://x")' },
   "/sys/operations/invoices/list": {},
   "/sys/operations/invoices/detail": { invoiceId: 900016 },
   "/sys/operations/invoices/approve": { invoiceId: "900016", comments: "Checked." },
@@ -200,7 +263,11 @@ const SAMPLES = {
   "/ops/remittances/list": {},
   "/ops/remittances/review": { paymentNo: "RC20260803A", decision: "confirm" },
   "/ops/paymentReviews/list": {},
-  "/ops/paymentReviews/review": { paymentNo: "PAY900018", decision: "credit", comments: "The bank confirms the amount." },
+  "/ops/paymentReviews/review": {
+    paymentNo: "PAY900018",
+    decision: "credit",
+    comments: "The bank confirms the amount.",
+  },
   "/ops/withdrawals/list": {},
   "/ops/withdrawals/review": { withdrawalNo: "WD20260803B", decision: "confirm", comments: "Paid out." },
   "/ops/ledger/verify": { userId: 1 },
@@ -239,7 +306,18 @@ const SAMPLES = {
   "/sys/ops/docs/publish": { docId: 900021, published: false },
   "/sys/ops/docs/delete": { docId: 900021 },
   "/sys/ops/market/list": {},
-  "/sys/ops/market/save": { marketPackageId: 900022, form: { name: "nothing_here", language: "go", version: "1.0.0", descriptionEn: "d", descriptionZh: "d", mainPath: "main.go", functions: "f | F" } },
+  "/sys/ops/market/save": {
+    marketPackageId: 900022,
+    form: {
+      name: "nothing_here",
+      language: "go",
+      version: "1.0.0",
+      descriptionEn: "d",
+      descriptionZh: "d",
+      mainPath: "main.go",
+      functions: "f | F",
+    },
+  },
   "/sys/ops/market/withdraw": { marketPackageId: 900022, withdrawn: true },
   "/sys/ops/did/credentials": {},
   "/sys/ops/did/revoke": { credentialId: 900040 },
@@ -249,7 +327,12 @@ const SAMPLES = {
 } satisfies Record<OperatorPath, Record<string, unknown> | null>;
 
 /** POSTs through a router, with the client's address as the server entry hands it over. */
-async function routed(route: (r: Request, caller?: Caller) => Promise<Response>, p: string, body: object, token: string): Promise<Reply> {
+async function routed(
+  route: (r: Request, caller?: Caller) => Promise<Response>,
+  p: string,
+  body: object,
+  token: string,
+): Promise<Reply> {
   const res = await route(
     new Request(`http://test.invalid/vueapi${p}`, {
       method: "POST",
@@ -272,10 +355,13 @@ describe("the audit log", () => {
     // The real router and contract with handlers that succeed without looking: what is logged comes from the rules alone.
     const calls: string[] = [];
     const fake = Object.fromEntries(
-      Object.keys(paths).map((p) => [p, async (_payload: unknown, ctx: CallContext) => {
-        calls.push(ctx.path);
-        return { status: 7 };
-      }]),
+      Object.keys(paths).map((p) => [
+        p,
+        async (_payload: unknown, ctx: CallContext) => {
+          calls.push(ctx.path);
+          return { status: 7 };
+        },
+      ]),
     ) as Handlers;
     const route = createRouter(service.services, fake);
     later(MINUTE);
@@ -319,13 +405,20 @@ describe("the audit log", () => {
     const [me] = await service.services.db.select().from(users).where(eq(users.userName, "demooperator"));
     const failing = {
       "/sys/ops/refunds/decide": async (_payload: unknown, ctx: CallContext) => {
-        await ctx.services.db.insert(messages).values({ userId: me.id, textKey: "messages.welcome", params: {}, createdAt: clock });
+        await ctx.services.db
+          .insert(messages)
+          .values({ userId: me.id, textKey: "messages.welcome", params: {}, createdAt: clock });
         throw new ApiError("MSG_30013");
       },
     } as unknown as Handlers;
     const route = createRouter(service.services, failing);
-    const before = { entries: await totalEntries(), messages: (await service.services.db.select({ n: count() }).from(messages))[0].n };
-    expect(await routed(route, "/sys/ops/refunds/decide", { refundId: 99, decision: "approve" }, operator)).toMatchObject({ code: 1, message: "MSG_30013" });
+    const before = {
+      entries: await totalEntries(),
+      messages: (await service.services.db.select({ n: count() }).from(messages))[0].n,
+    };
+    expect(
+      await routed(route, "/sys/ops/refunds/decide", { refundId: 99, decision: "approve" }, operator),
+    ).toMatchObject({ code: 1, message: "MSG_30013" });
     expect(await totalEntries()).toBe(before.entries);
     expect((await service.services.db.select({ n: count() }).from(messages))[0].n).toBe(before.messages);
   });
@@ -339,8 +432,18 @@ describe("the audit log", () => {
     const operator = await loginToken(service, "demooperator");
     const suspend = { appVerId: created.data.appVerId, decision: "suspend", comments: "Reported for spam." };
     expect((await routed(service.handle, "/sys/ops/services/decide", suspend, operator)).code).toBe(0);
-    const [entry] = await service.services.db.select().from(auditLog).where(and(eq(auditLog.action, "service.suspension"), eq(auditLog.targetId, String(created.data.appVerId))));
-    expect(entry).toMatchObject({ actorName: "demooperator", targetType: "serviceVersion", decision: "suspend", comments: "Reported for spam.", clientIp: "203.0.113.9", details: { outcome: { verState: 40 } } });
+    const [entry] = await service.services.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "service.suspension"), eq(auditLog.targetId, String(created.data.appVerId))));
+    expect(entry).toMatchObject({
+      actorName: "demooperator",
+      targetType: "serviceVersion",
+      decision: "suspend",
+      comments: "Reported for spam.",
+      clientIp: "203.0.113.9",
+      details: { outcome: { verState: 40 } },
+    });
     const before = await totalEntries();
     expect((await routed(service.handle, "/sys/ops/services/decide", suspend, operator)).code).not.toBe(0);
     expect(await totalEntries()).toBe(before);
@@ -350,10 +453,16 @@ describe("the audit log", () => {
     const { db } = service.services;
     const before = await db.select().from(auditLog).orderBy(auditLog.id);
     expect(before.length).toBeGreaterThan(0);
-    expect(await refusal(db.execute(sql`UPDATE audit_log SET comments = 'rewritten'`))).toMatch(/append-only: UPDATE refused/);
-    expect(await refusal(db.update(auditLog).set({ decision: "approve" }).where(eq(auditLog.id, before[0].id)))).toMatch(/append-only: UPDATE refused/);
+    expect(await refusal(db.execute(sql`UPDATE audit_log SET comments = 'rewritten'`))).toMatch(
+      /append-only: UPDATE refused/,
+    );
+    expect(
+      await refusal(db.update(auditLog).set({ decision: "approve" }).where(eq(auditLog.id, before[0].id))),
+    ).toMatch(/append-only: UPDATE refused/);
     expect(await refusal(db.execute(sql`DELETE FROM audit_log`))).toMatch(/append-only: DELETE refused/);
-    expect(await refusal(db.delete(auditLog).where(eq(auditLog.id, before[0].id)))).toMatch(/append-only: DELETE refused/);
+    expect(await refusal(db.delete(auditLog).where(eq(auditLog.id, before[0].id)))).toMatch(
+      /append-only: DELETE refused/,
+    );
     expect(await refusal(db.execute(sql`TRUNCATE audit_log`))).toMatch(/append-only: TRUNCATE refused/);
     expect(await db.select().from(auditLog).orderBy(auditLog.id)).toEqual(before);
   });
@@ -372,23 +481,36 @@ describe("the audit log", () => {
     expect(mine.data.page.rows.every((r: { actorName: string }) => r.actorName === "demooperator")).toBe(true);
     expect(mine.data.page.total).toBeLessThan(all.data.page.total);
 
-    const suspensions = await post("/sys/ops/audit/list", { action: "service.suspension", targetType: "serviceVersion", targetId: "900013" }, operator);
+    const suspensions = await post(
+      "/sys/ops/audit/list",
+      { action: "service.suspension", targetType: "serviceVersion", targetId: "900013" },
+      operator,
+    );
     expect(suspensions.data.page.rows.map((r: { decision: string }) => r.decision)).toEqual(["suspend"]);
 
     const today = new Date(clock.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
     const yesterday = new Date(clock.getTime() + 8 * 3600_000 - 86_400_000).toISOString().slice(0, 10);
-    expect((await post("/sys/ops/audit/list", { dateFrom: today, dateTo: today }, operator)).data.page.total).toBe(all.data.page.total);
+    expect((await post("/sys/ops/audit/list", { dateFrom: today, dateTo: today }, operator)).data.page.total).toBe(
+      all.data.page.total,
+    );
     expect((await post("/sys/ops/audit/list", { dateTo: yesterday }, operator)).data.page.total).toBe(0);
     expect((await post("/sys/ops/audit/list", { dateFrom: "2026-02-30" }, operator)).message).toBe("MSG_10001");
 
     const page2 = await post("/sys/ops/audit/list", { pageSize: 2, pageIndex: 2 }, operator);
-    expect(page2.data.page.rows.map((r: { id: number }) => r.id)).toEqual(all.data.page.rows.slice(2, 4).map((r: { id: number }) => r.id));
+    expect(page2.data.page.rows.map((r: { id: number }) => r.id)).toEqual(
+      all.data.page.rows.slice(2, 4).map((r: { id: number }) => r.id),
+    );
 
     const exported = await post("/sys/ops/audit/export", { action: "mfa.enrolment" }, operator);
     expect(exported.data).toMatchObject({ truncated: false, total: exported.data.rows.length });
     expect(exported.data.rows.every((r: { action: string }) => r.action === "mfa.enrolment")).toBe(true);
-    const [logged] = (await post("/sys/ops/audit/list", { action: "audit.export", pageSize: 1 }, operator)).data.page.rows;
-    expect(logged).toMatchObject({ actorName: "demooperator", targetType: "auditLog", details: { action: "mfa.enrolment" } });
+    const [logged] = (await post("/sys/ops/audit/list", { action: "audit.export", pageSize: 1 }, operator)).data.page
+      .rows;
+    expect(logged).toMatchObject({
+      actorName: "demooperator",
+      targetType: "auditLog",
+      details: { action: "mfa.enrolment" },
+    });
 
     const person = await loginToken(service, "demoperson");
     expect((await post("/sys/ops/audit/list", {}, person)).code).toBe(4);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { activeUser, call, login, PASSWORD, portalLogin } from "./client";
+import { activeUser, call, login, PASSWORD, portalLogin } from "./client.ts";
 
 /**
  * Detail pages and downloads with an id in the address (house habit 11): an unknown id, one that is not
@@ -7,7 +7,14 @@ import { activeUser, call, login, PASSWORD, portalLogin } from "./client";
  * users' ids are the demo accounts' records; the viewer is a new user.
  */
 
-type Ids = { billId: number; appId: number; joinAppId: number; joinId: number; manageJoinId: number; certificateId: number };
+type Ids = {
+  billId: number;
+  appId: number;
+  joinAppId: number;
+  joinId: number;
+  manageJoinId: number;
+  certificateId: number;
+};
 let ids: Ids;
 let cookie = "";
 
@@ -41,15 +48,31 @@ beforeAll(async () => {
 /** The pages, each with the address for an id (`id` replaces {id}). */
 const PAGES: { name: string; url: (id: string) => string; foreign: () => string }[] = [
   { name: "BillDetail", url: (id) => `/g/home/userCenter/BillDetail?billId=${id}`, foreign: () => String(ids.billId) },
-  { name: "PublishedServices ServicesDetail", url: (id) => `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${id}`, foreign: () => String(ids.appId) },
+  {
+    name: "PublishedServices ServicesDetail",
+    url: (id) => `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${id}`,
+    foreign: () => String(ids.appId),
+  },
   {
     name: "ParticipatedServices ServicesDetail",
     url: (id) => `/g/home/ParticipatedServices/ServicesDetail?appId=${id}`,
     foreign: () => `${ids.joinAppId}&appJoinAuditId=${ids.joinId}`,
   },
-  { name: "ParticipationManagement View", url: (id) => `/g/home/ParticipationManagement/View?appJoinAuditId=${id}`, foreign: () => String(ids.manageJoinId) },
-  { name: "MyCertificates download", url: (id) => `/g/home/MyCertificates/download?kind=certificate&certificateId=${id}`, foreign: () => String(ids.certificateId) },
-  { name: "wizard cover", url: (id) => `/g/home/PermissionedServices/PublishedServices/NewServices/cover?appId=${id}`, foreign: () => String(ids.appId) },
+  {
+    name: "ParticipationManagement View",
+    url: (id) => `/g/home/ParticipationManagement/View?appJoinAuditId=${id}`,
+    foreign: () => String(ids.manageJoinId),
+  },
+  {
+    name: "MyCertificates download",
+    url: (id) => `/g/home/MyCertificates/download?kind=certificate&certificateId=${id}`,
+    foreign: () => String(ids.certificateId),
+  },
+  {
+    name: "wizard cover",
+    url: (id) => `/g/home/PermissionedServices/PublishedServices/NewServices/cover?appId=${id}`,
+    foreign: () => String(ids.appId),
+  },
 ];
 
 const UNKNOWN = ["987654", "2147483647", "2147483648", "99999999999"];
@@ -58,13 +81,18 @@ const NOT_NUMBERS = ["abc", "12abc", "-1", "0", "1.5", "1e3", "%00", ""];
 describe("an id that is unknown, not a number, or another user's is a 404", () => {
   for (const page of PAGES) {
     it(page.name, async () => {
-      const cases = [...UNKNOWN.map((id) => ["unknown", id]), ...NOT_NUMBERS.map((id) => ["not a number", id]), ["another user's", page.foreign()]];
+      const cases = [
+        ...UNKNOWN.map((id) => ["unknown", id]),
+        ...NOT_NUMBERS.map((id) => ["not a number", id]),
+        ["another user's", page.foreign()],
+      ];
       const wrong: string[] = [];
       for (const [kind, id] of cases) {
         const res = await fetch(inject("baseUrl") + page.url(id), { headers: { Cookie: cookie }, redirect: "manual" });
         const body = await res.text();
         if (res.status !== 404) wrong.push(`${kind} ${JSON.stringify(id)}: ${res.status}`);
-        if (res.headers.get("content-type")?.startsWith("text/html") && !/not exist|not found/i.test(body)) wrong.push(`${kind} ${JSON.stringify(id)}: no not-found message`);
+        if (res.headers.get("content-type")?.startsWith("text/html") && !/not exist|not found/i.test(body))
+          wrong.push(`${kind} ${JSON.stringify(id)}: no not-found message`);
       }
       expect(wrong).toEqual([]);
     });

@@ -14,7 +14,9 @@ export function sampleOf(schema: z.ZodType, text: Leaf): unknown {
   const def = (schema as unknown as { _zod: { def: Record<string, any> } })._zod.def;
   switch (def.type) {
     case "object":
-      return Object.fromEntries(Object.entries(def.shape as Record<string, z.ZodType>).map(([k, v]) => [k, sampleOf(v, text)]));
+      return Object.fromEntries(
+        Object.entries(def.shape as Record<string, z.ZodType>).map(([k, v]) => [k, sampleOf(v, text)]),
+      );
     case "string":
     case "unknown":
     case "any":
@@ -54,7 +56,18 @@ export function sampleOf(schema: z.ZodType, text: Leaf): unknown {
 }
 
 /** Strings that pass common field rules (names, e-mail, passwords, phone numbers, keys, amounts, dates). */
-const CANDIDATES = ["Abcdef12", "test@example.com", "Gd47!@kw", "测试", "+8613800138000", "abcdefghijklmnop1234", "12.50", "2026-01-01", "1", "x"];
+const CANDIDATES = [
+  "Abcdef12",
+  "test@example.com",
+  "Gd47!@kw",
+  "测试",
+  "+8613800138000",
+  "abcdefghijklmnop1234",
+  "12.50",
+  "2026-01-01",
+  "1",
+  "x",
+];
 
 /** A string its field's schema accepts, when one of the candidates does ("x" otherwise). */
 export function plausible(leaf: z.ZodType): string {
@@ -80,7 +93,9 @@ export function pathsOf(value: unknown, text: string, at: string[] = []): string
   if (Array.isArray(value)) return value.flatMap((v, i) => pathsOf(v, text, [...at, String(i)]));
   if (value && typeof value === "object") {
     // A key holding `text` names its field once, whatever its value holds.
-    return Object.entries(value).flatMap(([k, v]) => (k.includes(text) ? [[...at, k].join(".")] : pathsOf(v, text, [...at, k])));
+    return Object.entries(value).flatMap(([k, v]) =>
+      k.includes(text) ? [[...at, k].join(".")] : pathsOf(v, text, [...at, k]),
+    );
   }
   return [];
 }

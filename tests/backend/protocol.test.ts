@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { activeUser, call, captcha, raw } from "./client";
+import { activeUser, call, captcha, raw } from "./client.ts";
 
 describe("the /vueapi envelope (SPEC §7, §8)", () => {
   it("answers {code, message, data} with code 0 on success", async () => {
@@ -29,7 +29,11 @@ describe("the /vueapi envelope (SPEC §7, §8)", () => {
     const res = await call("/main/user/login", { username: "", captchaKey: await captcha() });
     expect(res.code).toBe(1);
     expect(res.message).toBe("MSG_10001");
-    expect(res.data.fieldErrors).toMatchObject({ username: ["validation.required"], password: ["validation.required"], captcha: ["errors:MSG_20002"] });
+    expect(res.data.fieldErrors).toMatchObject({
+      username: ["validation.required"],
+      password: ["validation.required"],
+      captcha: ["errors:MSG_20002"],
+    });
   });
 });
 

@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { rateLimits } from "../../backend/db/tables";
-import { hitKey } from "../../backend/kit/rate-limit";
-import { inProcessVueapi, registeredUser, type Reply } from "./in-process";
+import { rateLimits } from "#backend/db/tables.ts";
+import { hitKey } from "#backend/kit/rate-limit.ts";
+import { inProcessVueapi, registeredUser, type Reply } from "./in-process.ts";
 
 /**
  * The windows and locks of the rate limits over time (docs/decisions/021): the service in-process with the
@@ -15,18 +15,29 @@ let clock = new Date("2026-07-01T00:00:00Z");
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
-const service = inProcessVueapi("limits", { TEST_CAPTCHA: "LIMIT1", RATE_LIMITS: "on", RATE_LIMIT_EXEMPT: undefined }, () => clock);
+const service = inProcessVueapi(
+  "limits",
+  { TEST_CAPTCHA: "LIMIT1", RATE_LIMITS: "on", RATE_LIMIT_EXEMPT: undefined },
+  () => clock,
+);
 
 async function post<T = any>(from: string, p: string, body: object = {}): Promise<{ status: number; body: Reply<T> }> {
   const res = await service.handle(
-    new Request(`http://test.invalid/vueapi${p}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+    new Request(`http://test.invalid/vueapi${p}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }),
     { clientAddress: from },
   );
   return { status: res.status, body: (await res.json()) as Reply<T> };
 }
 
 async function withCaptcha(from: string) {
-  return { captchaKey: (await post<{ captchaKey: string }>(from, "/anon/captcha/create")).body.data.captchaKey, captcha: "LIMIT1" };
+  return {
+    captchaKey: (await post<{ captchaKey: string }>(from, "/anon/captcha/create")).body.data.captchaKey,
+    captcha: "LIMIT1",
+  };
 }
 
 function resetMails(email: string): number {
@@ -42,7 +53,12 @@ describe("mail limits", () => {
   it("sends at most 3 reset mails per mail address in 15 minutes, each at least 60 s apart, from any addresses", async () => {
     const user = await registeredUser(service, "mlr");
     const email = `${user.userName}@example.com`;
-    const ask = async (from: string) => post(from, "/anon/password/sendResetCode", { phone: user.userName, retrieveWay: "email", ...(await withCaptcha(from)) });
+    const ask = async (from: string) =>
+      post(from, "/anon/password/sendResetCode", {
+        phone: user.userName,
+        retrieveWay: "email",
+        ...(await withCaptcha(from)),
+      });
     // The activation mail of the registration counts too: its window ends first.
     later(15 * 60_000);
     expect((await ask("203.0.113.1")).body.code).toBe(0);
@@ -72,14 +88,20 @@ describe("windows and locks end", () => {
   });
 
   it("an IPv6 client is counted by its /64: changing the last 64 bits does not give new tries", async () => {
-    for (let i = 0; i < 30; i++) expect((await post(`2001:db8:1:2::${(i + 1).toString(16)}`, "/anon/captcha/create")).status).toBe(200);
+    for (let i = 0; i < 30; i++)
+      expect((await post(`2001:db8:1:2::${(i + 1).toString(16)}`, "/anon/captcha/create")).status).toBe(200);
     expect((await post("2001:db8:1:2:ffff:ffff:ffff:fffe", "/anon/captcha/create")).status).toBe(429);
     expect((await post("2001:db8:1:3::1", "/anon/captcha/create")).status).toBe(200);
   });
 
   it("an (address, account) lock lasts 15 minutes from the fifth failure, and then the address may try again", async () => {
     const user = await registeredUser(service, "lkt");
-    const login = async (password: string) => post("203.0.113.30", "/main/user/login", { username: user.userName, password, ...(await withCaptcha("203.0.113.31")) });
+    const login = async (password: string) =>
+      post("203.0.113.30", "/main/user/login", {
+        username: user.userName,
+        password,
+        ...(await withCaptcha("203.0.113.31")),
+      });
     for (let i = 0; i < 4; i++) {
       expect((await login("Wrong12!@x")).body.message).toBe("MSG_20006");
       later(60_000);
@@ -98,7 +120,10 @@ describe("windows and locks end", () => {
     // The next hit (more than a minute after the last purge) deletes every row whose window has ended.
     await post("203.0.113.41", "/anon/captcha/create");
     const [{ rows }] = await service.services.db.select({ rows: count() }).from(rateLimits);
-    const [{ live }] = await service.services.db.select({ live: count() }).from(rateLimits).where(eq(rateLimits.key, "captcha.ip:203.0.113.41"));
+    const [{ live }] = await service.services.db
+      .select({ live: count() })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, "captcha.ip:203.0.113.41"));
     expect(live).toBe(1);
     expect(rows).toBe(1);
   });
@@ -107,7 +132,9 @@ describe("windows and locks end", () => {
 describe("the store", () => {
   it("counts concurrent hits on one key exactly: each caller sees its own count", async () => {
     const rule = { limit: 100, windowMs: 60_000, scope: "address" as const };
-    const results = await Promise.all(Array.from({ length: 40 }, () => hitKey(service.services.db, "test:concurrent", rule, clock)));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => hitKey(service.services.db, "test:concurrent", rule, clock)),
+    );
     expect(results.map((r) => r.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(results.filter((r) => r.over)).toEqual([]);
   });

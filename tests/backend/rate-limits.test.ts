@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
-import { tinyPng } from "../fixtures/files";
-import { activeUser, mailsTo, PASSWORD, registration, uniqueName, type Envelope } from "./client";
+import { tinyPng } from "../fixtures/files.ts";
+import { activeUser, mailsTo, PASSWORD, registration, uniqueName, type Envelope } from "./client.ts";
 
 /**
  * Hardening 10, 11 and 16a over HTTP, with the real limits (docs/decisions/021). The test server believes
@@ -23,7 +23,11 @@ async function post<T = any>(from: string | null, p: string, body: object = {}, 
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (from) headers["X-Forwarded-For"] = from;
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(`${inject("baseUrl")}/vueapi${p}`, { method: "POST", headers, body: JSON.stringify({ userLanguage: "en", ...body }) });
+  const res = await fetch(`${inject("baseUrl")}/vueapi${p}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ userLanguage: "en", ...body }),
+  });
   return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as Envelope<T> };
 }
 
@@ -33,7 +37,12 @@ async function key(): Promise<string> {
 }
 
 async function loginFrom(from: string, username: string, password: string) {
-  return post(from, "/main/user/login", { username, password, captchaKey: await key(), captcha: inject("testCaptcha") });
+  return post(from, "/main/user/login", {
+    username,
+    password,
+    captchaKey: await key(),
+    captcha: inject("testCaptcha"),
+  });
 }
 
 function expectRefused(answer: Answer, message: string) {
@@ -78,7 +87,9 @@ describe("captchas: 30 a minute per address", () => {
     expect(html).toContain('data-testid="captcha-unavailable"');
     expect(html).toContain("Too many attempts from your address");
     // Another visitor gets a captcha.
-    const other = await (await fetch(`${inject("baseUrl")}/g/main/Login/Logins`, { headers: { "X-Forwarded-For": address() } })).text();
+    const other = await (
+      await fetch(`${inject("baseUrl")}/g/main/Login/Logins`, { headers: { "X-Forwarded-For": address() } })
+    ).text();
     expect(other).toContain("data:image/svg+xml;base64,");
   });
 });
@@ -86,7 +97,8 @@ describe("captchas: 30 a minute per address", () => {
 describe("login: 10 attempts a minute per address", () => {
   it("refuses the 11th attempt from one address, whatever the accounts, with MSG_10429", async () => {
     const from = address();
-    for (let i = 0; i < 10; i++) expect((await loginFrom(from, uniqueName("nobody"), "Wrong12!@x")).body.message).toBe("MSG_20006");
+    for (let i = 0; i < 10; i++)
+      expect((await loginFrom(from, uniqueName("nobody"), "Wrong12!@x")).body.message).toBe("MSG_20006");
     expectRefused(await loginFrom(from, "demoperson", "Demo12!@pass"), "MSG_10429");
     expect((await loginFrom(address(), "demoperson", "Demo12!@pass")).body.code).toBe(0);
   });
@@ -97,7 +109,8 @@ describe("lockout per (address, account): cannot be used against the owner (Hard
     const victim = await activeUser("vic");
     const attacker = address();
     const owner = address();
-    for (let i = 0; i < 4; i++) expect((await loginFrom(attacker, victim.userName, "Wrong12!@x")).body.message).toBe("MSG_20006");
+    for (let i = 0; i < 4; i++)
+      expect((await loginFrom(attacker, victim.userName, "Wrong12!@x")).body.message).toBe("MSG_20006");
     expectRefused(await loginFrom(attacker, victim.userName, "Wrong12!@x"), "MSG_20007");
     // Locked at A, even with the right password, by username or email.
     expectRefused(await loginFrom(attacker, victim.userName, PASSWORD), "MSG_20007");
@@ -119,13 +132,15 @@ describe("lockout per (address, account): cannot be used against the owner (Hard
     const from = address();
     for (let i = 0; i < 4; i++) await loginFrom(from, user.userName, "Wrong12!@x");
     expect((await loginFrom(from, user.userName, PASSWORD)).body.code).toBe(0);
-    for (let i = 0; i < 4; i++) expect((await loginFrom(from, user.userName, "Wrong12!@x")).body.message).toBe("MSG_20006");
+    for (let i = 0; i < 4; i++)
+      expect((await loginFrom(from, user.userName, "Wrong12!@x")).body.message).toBe("MSG_20006");
   });
 
   it("ten failures from many addresses put the account under attack: failed addresses get no more tries, a clean one logs in after a delay", async () => {
     const victim = await activeUser("atk");
     const bots = Array.from({ length: 10 }, () => address());
-    for (const bot of bots) expect((await loginFrom(bot, victim.userName, "Wrong12!@x")).body.message).toBe("MSG_20006");
+    for (const bot of bots)
+      expect((await loginFrom(bot, victim.userName, "Wrong12!@x")).body.message).toBe("MSG_20006");
     // A bot that has failed once is refused at once now, even with the right password.
     expectRefused(await loginFrom(bots[0], victim.userName, PASSWORD), "MSG_20007");
     // The owner from a clean address logs in, slowed down by the attack.
@@ -145,12 +160,17 @@ describe("registration: 5 accounts an hour per address", () => {
       post(from, "/anon/user/register", { payload: { ...registration(userName, extra), captchaKey: await key() } });
     const taken = await activeUser("tkn");
     // A refused registration (name taken) is not an account: it does not count.
-    expect((await register(taken.userName, { email: `${uniqueName("e")}@example.com` })).body.message).toBe("MSG_20009");
+    expect((await register(taken.userName, { email: `${uniqueName("e")}@example.com` })).body.message).toBe(
+      "MSG_20009",
+    );
     for (let i = 0; i < 5; i++) expect((await register(uniqueName("reg"))).body.code).toBe(0);
     const sixth = uniqueName("reg");
     expectRefused(await register(sixth), "MSG_10429");
     expect(mailsTo(`${sixth}@example.com`)).toEqual([]);
-    expect((await post(address(), "/anon/user/register", { payload: { ...registration(sixth), captchaKey: await key() } })).body.code).toBe(0);
+    expect(
+      (await post(address(), "/anon/user/register", { payload: { ...registration(sixth), captchaKey: await key() } }))
+        .body.code,
+    ).toBe(0);
   });
 });
 
@@ -175,7 +195,13 @@ describe("uploads without a session: 20 an hour per address", () => {
 describe("password-reset codes", () => {
   it("waits 60 seconds between two codes for one account (SPEC §9 resend wait): MSG_20017, no second mail", async () => {
     const user = await activeUser("rsd");
-    const ask = async (from: string) => post(from, "/anon/password/sendResetCode", { phone: user.userName, retrieveWay: "email", captchaKey: await key(), captcha: inject("testCaptcha") });
+    const ask = async (from: string) =>
+      post(from, "/anon/password/sendResetCode", {
+        phone: user.userName,
+        retrieveWay: "email",
+        captchaKey: await key(),
+        captcha: inject("testCaptcha"),
+      });
     expect((await ask(address())).body.code).toBe(0);
     const again = await ask(address());
     expectRefused(again, "MSG_20017");
@@ -186,9 +212,24 @@ describe("password-reset codes", () => {
   it("limits code checks per address", async () => {
     const from = address();
     for (let i = 0; i < 30; i++) {
-      expect((await post(from, "/anon/password/checkResetCode", { phone: uniqueName("n"), retrieveWay: "email", captcha: "123456" })).body.message).toBe("MSG_20013");
+      expect(
+        (
+          await post(from, "/anon/password/checkResetCode", {
+            phone: uniqueName("n"),
+            retrieveWay: "email",
+            captcha: "123456",
+          })
+        ).body.message,
+      ).toBe("MSG_20013");
     }
-    expectRefused(await post(from, "/anon/password/checkResetCode", { phone: "demoperson", retrieveWay: "email", captcha: "123456" }), "MSG_10429");
+    expectRefused(
+      await post(from, "/anon/password/checkResetCode", {
+        phone: "demoperson",
+        retrieveWay: "email",
+        captcha: "123456",
+      }),
+      "MSG_10429",
+    );
   });
 
   it("a password reset lifts the locks on the account", async () => {
@@ -196,9 +237,26 @@ describe("password-reset codes", () => {
     const from = address();
     for (let i = 0; i < 5; i++) await loginFrom(from, user.userName, "Wrong12!@x");
     expectRefused(await loginFrom(from, user.userName, PASSWORD), "MSG_20007");
-    expect((await post(from, "/anon/password/sendResetCode", { phone: user.userName, retrieveWay: "email", captchaKey: await key(), captcha: inject("testCaptcha") })).body.code).toBe(0);
-    const code = mailsTo(user.email).at(-1)!.text.match(/\b(\d{6})\b/)![1];
-    const reset = await post(from, "/main/updateEmailPassword", { phone: user.userName, retrieveWay: "email", captcha: code, password: "Nw93!@pq", confirmPassword: "Nw93!@pq" });
+    expect(
+      (
+        await post(from, "/anon/password/sendResetCode", {
+          phone: user.userName,
+          retrieveWay: "email",
+          captchaKey: await key(),
+          captcha: inject("testCaptcha"),
+        })
+      ).body.code,
+    ).toBe(0);
+    const code = mailsTo(user.email)
+      .at(-1)!
+      .text.match(/\b(\d{6})\b/)![1];
+    const reset = await post(from, "/main/updateEmailPassword", {
+      phone: user.userName,
+      retrieveWay: "email",
+      captcha: code,
+      password: "Nw93!@pq",
+      confirmPassword: "Nw93!@pq",
+    });
     expect(reset.body.code).toBe(0);
     expect((await loginFrom(from, user.userName, "Nw93!@pq")).body.code).toBe(0);
   });
@@ -211,7 +269,11 @@ describe("log out everywhere (Hardening 16a)", () => {
     const other = await activeUser("lgo");
     const ended = await post(null, "/main/user/logoutEverywhere", {}, second);
     expect(ended.body).toEqual({ code: 0, message: "success", data: { sessions: 2 } });
-    for (const token of [user.token, second]) expect((await post(null, "/main/getClientInfo", {}, token)).body).toMatchObject({ code: 3, message: "MSG_10009" });
+    for (const token of [user.token, second])
+      expect((await post(null, "/main/getClientInfo", {}, token)).body).toMatchObject({
+        code: 3,
+        message: "MSG_10009",
+      });
     expect((await post(null, "/main/getClientInfo", {}, other.token)).body.code).toBe(0);
     // Logging in again works; the path needs a token.
     expect((await loginFrom(address(), user.userName, PASSWORD)).body.code).toBe(0);

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { paths, type PathSpec } from "@contract/paths";
-import { activeUser, login, raw } from "./client";
-import { oneFieldVariants, pathsOf, sampleOf } from "./payload-sample";
+import { paths, type PathSpec } from "#contract/paths.ts";
+import { activeUser, login, raw } from "./client.ts";
+import { oneFieldVariants, pathsOf, sampleOf } from "./payload-sample.ts";
 
 /**
  * Text the database refuses (a NUL character; a lone UTF-16 surrogate, which has no UTF-8 form) is a
@@ -26,7 +26,8 @@ beforeAll(async () => {
   operatorToken = operator.data.token;
 });
 
-const asObject = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asObject = (v: unknown) =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
  * The path's payloads holding `text`: in every string field at once (or in one extra field when it has
@@ -35,7 +36,10 @@ const asObject = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v
  */
 function payloadsFor(spec: PathSpec, text: string, oneByOne: boolean): Record<string, unknown>[] {
   const all = asObject(sampleOf(spec.payload, text));
-  return [pathsOf(all, text).length > 0 ? all : { ...all, note: text }, ...(oneByOne ? oneFieldVariants(spec.payload, text).map(asObject) : [])];
+  return [
+    pathsOf(all, text).length > 0 ? all : { ...all, note: text },
+    ...(oneByOne ? oneFieldVariants(spec.payload, text).map(asObject) : []),
+  ];
 }
 
 describe("text the database refuses, on every /vueapi path", () => {
@@ -45,7 +49,11 @@ describe("text the database refuses, on every /vueapi path", () => {
       const check = async (path: string, spec: PathSpec, payload: Record<string, unknown>) => {
         const token = spec.auth === "anon" ? undefined : spec.auth === "operator" ? operatorToken : userToken;
         const res = await raw(path, payload, token);
-        const body = (await res.json()) as { code: number; message: string; data: { fieldErrors?: Record<string, string[]> } | null };
+        const body = (await res.json()) as {
+          code: number;
+          message: string;
+          data: { fieldErrors?: Record<string, string[]> } | null;
+        };
         const named = Object.keys(body.data?.fieldErrors ?? {}).sort();
         const expected = [...new Set(pathsOf(payload, text))].sort();
         const right =
@@ -65,7 +73,10 @@ describe("text the database refuses, on every /vueapi path", () => {
   }
 
   it("finds refused text in keys, arrays and nested objects, and leaves other text alone", async () => {
-    const res = await raw("/anon/platform/cityNodes", { deep: { list: ["fine", { ["k\u0000"]: "v" }] }, emoji: "ok 😀 中文" });
+    const res = await raw("/anon/platform/cityNodes", {
+      deep: { list: ["fine", { ["k\u0000"]: "v" }] },
+      emoji: "ok 😀 中文",
+    });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.data.fieldErrors).toEqual({ "deep.list.1.k\u0000": ["validation.text.unstorable"] });
@@ -74,7 +85,8 @@ describe("text the database refuses, on every /vueapi path", () => {
   });
 });
 
-const refusedMessage = JSON.parse(readFileSync(path.resolve(__dirname, "../../locales/en/forms.json"), "utf8")).validation.text.unstorable as string;
+const refusedMessage = JSON.parse(readFileSync(path.resolve(__dirname, "../../locales/en/forms.json"), "utf8"))
+  .validation.text.unstorable as string;
 
 /** Posts a portal page's form (with a fresh captcha from the page) and answers the status and HTML. */
 async function postForm(page: string, fields: Record<string, string>) {
@@ -91,13 +103,21 @@ async function postForm(page: string, fields: Record<string, string>) {
 
 describe("portal forms with refused text", () => {
   it("login shows the field error at the field and keeps the rest", async () => {
-    const { status, html } = await postForm("/g/main/Login/Logins", { username: "demo\u0000person", password: "Demo12!@pass" });
+    const { status, html } = await postForm("/g/main/Login/Logins", {
+      username: "demo\u0000person",
+      password: "Demo12!@pass",
+    });
     expect(status).toBe(400);
-    expect(html).toMatch(new RegExp(`id="[^"]*username-error"[^>]*><ul><li>${refusedMessage.replace(/[.()]/g, "\\$&")}</li>`));
+    expect(html).toMatch(
+      new RegExp(`id="[^"]*username-error"[^>]*><ul><li>${refusedMessage.replace(/[.()]/g, "\\$&")}</li>`),
+    );
   });
 
   it("password reset shows the field error", async () => {
-    const { status, html } = await postForm("/g/main/Login/Forget", { phone: "a\u0000@example.com", retrieveWay: "email" });
+    const { status, html } = await postForm("/g/main/Login/Forget", {
+      phone: "a\u0000@example.com",
+      retrieveWay: "email",
+    });
     expect(status).toBe(400);
     expect(html).toContain(refusedMessage);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { issueToken } from "../../backend/http/auth";
-import { users } from "../../backend/db/tables";
-import { inProcessVueapi } from "./in-process";
+import { issueToken } from "#backend/http/auth.ts";
+import { users } from "#backend/db/tables.ts";
+import { inProcessVueapi } from "./in-process.ts";
 
 /*
  * The request limits of docs/decisions/023 inside the test's own process, where the service's memory is the
@@ -63,7 +63,9 @@ function memoryProbe() {
 }
 
 const post = (path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
-  service.handle(new Request(`http://test.invalid/vueapi${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit));
+  service.handle(
+    new Request(`http://test.invalid/vueapi${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit),
+  );
 
 describe("request limits in the service's own process (docs/decisions/023)", () => {
   it("an 85 MB JSON body: 413 after reading just past 1 MB, and the process's memory does not grow by the body", async () => {
@@ -82,13 +84,22 @@ describe("request limits in the service's own process (docs/decisions/023)", () 
     // Reading the whole body (as request.json() did) holds all 85 MB until the answer; this holds about one.
     expect(untilAnswer.data).toBeLessThan(16 * MB);
     expect(grew.rss).toBeLessThan(64 * MB);
-    console.info(`in-process 85 MB JSON: 413 after ${(pulledAtAnswer / MB).toFixed(2)} MB read; heap+buffers ${Math.round(before.data / MB)} MB, +${Math.round(untilAnswer.data / MB)} MB until the answer; RSS ${Math.round(before.rss / MB)} MB, +${Math.round(grew.rss / MB)} MB at most, draining included`);
+    console.info(
+      `in-process 85 MB JSON: 413 after ${(pulledAtAnswer / MB).toFixed(2)} MB read; heap+buffers ${Math.round(before.data / MB)} MB, +${Math.round(untilAnswer.data / MB)} MB until the answer; RSS ${Math.round(before.rss / MB)} MB, +${Math.round(grew.rss / MB)} MB at most, draining included`,
+    );
   });
 
   it("a 61 MB chaincode zip: 413 as soon as 60 MB are passed, while the rest is still to come", async () => {
     const [row] = await service.services.db
       .insert(users)
-      .values({ userName: `lim${Date.now().toString(36)}`, passwordHash: "x", realName: "测试", email: `lim${Date.now()}@example.com`, userType: 1, activatedAt: new Date() })
+      .values({
+        userName: `lim${Date.now().toString(36)}`,
+        passwordHash: "x",
+        realName: "测试",
+        email: `lim${Date.now()}@example.com`,
+        userType: 1,
+        activatedAt: new Date(),
+      })
       .returning();
     const token = await issueToken(service.services, row.id);
     const name = Buffer.from("blob.bin");
@@ -99,10 +110,16 @@ describe("request limits in the service's own process (docs/decisions/023)", () 
     header.writeUInt32LE(61 * MB, 22);
     header.writeUInt16LE(name.length, 26);
     const body = generatedBody(61 * MB + 38, Buffer.concat([header, name]), 0);
-    const res = await post("/upload/chaincode", body.stream, { Authorization: `Bearer ${token}`, "X-File-Name": "asset.zip" });
+    const res = await post("/upload/chaincode", body.stream, {
+      Authorization: `Bearer ${token}`,
+      "X-File-Name": "asset.zip",
+    });
     const pulledAtAnswer = body.pulled();
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ message: "MSG_20020", data: { fieldErrors: { file: ["wizard:validation.file.zipTooLarge"] } } });
+    expect(await res.json()).toMatchObject({
+      message: "MSG_20020",
+      data: { fieldErrors: { file: ["wizard:validation.file.zipTooLarge"] } },
+    });
     expect(pulledAtAnswer).toBeGreaterThan(60 * MB);
     expect(pulledAtAnswer).toBeLessThan(61 * MB);
   });

@@ -1,11 +1,23 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { Msg } from "../../contract/messages";
-import { paths, type VueapiPath } from "../../contract/paths";
-import { activeUser, login } from "./client";
-import { basePayload, type PayloadContext } from "./security/payloads";
-import { accepts, allPaths, jsonSchemaOf, type Json, type JsonObject } from "./security/schema";
-import { buildWorld, changedKeys, figuresOf, firstCityNode, key, operator, post, publisher, snapshot, type Reply, type World } from "./security/world";
+import { Msg } from "#contract/messages.ts";
+import { paths, type VueapiPath } from "#contract/paths.ts";
+import { activeUser, login } from "./client.ts";
+import { basePayload, type PayloadContext } from "./security/payloads.ts";
+import { accepts, allPaths, jsonSchemaOf, type Json, type JsonObject } from "./security/schema.ts";
+import {
+  buildWorld,
+  changedKeys,
+  figuresOf,
+  firstCityNode,
+  key,
+  operator,
+  post,
+  publisher,
+  snapshot,
+  type Reply,
+  type World,
+} from "./security/world.ts";
 
 /**
  * Property-based fuzzing of every /vueapi path's payload (issue "Hardening", security suites), generated
@@ -30,9 +42,17 @@ const SESSION_ENDING = new Set<VueapiPath>(["/main/user/logout", "/main/user/log
 /** Paths whose every call must carry a captcha of its own (they are single use). */
 const CAPTCHA_PATHS = new Set<VueapiPath>(["/main/user/login", "/anon/user/register", "/anon/password/sendResetCode"]);
 
-const figures = figuresOf(() => `security fuzz (${process.env.DATABASE_URL ? "postgres" : "pglite"}, seed ${SEED}, ${RUNS} cases a path)`, {
-  paths: 0, requests: 0, invalid: 0, valid: 0, serverErrors: 0, snapshots: 0,
-});
+const figures = figuresOf(
+  () => `security fuzz (${process.env.DATABASE_URL ? "postgres" : "pglite"}, seed ${SEED}, ${RUNS} cases a path)`,
+  {
+    paths: 0,
+    requests: 0,
+    invalid: 0,
+    valid: 0,
+    serverErrors: 0,
+    snapshots: 0,
+  },
+);
 
 /* ------------------------------------------------- values ------------------------------------------------- */
 
@@ -43,28 +63,79 @@ const nest = (depth: number, asArray: boolean): Json => {
 };
 
 /** An object with own `__proto__`, `constructor` and `prototype` keys (JSON.parse makes them own properties). */
-const pollution = (): Json => JSON.parse('{"__proto__":{"polluted":true,"role":"operator"},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true}}');
+const pollution = (): Json =>
+  JSON.parse(
+    '{"__proto__":{"polluted":true,"role":"operator"},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true}}',
+  );
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => `a${String.fromCharCode(c)}b`);
 
 const weird: fc.Arbitrary<Json> = fc.oneof(
-  fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, "", " ", "0", "-1", "1e3", "0x10", "NaN", "true", "null", [], {}, [null], { "": null }),
+  fc.constantFrom<Json>(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    2 ** 53,
+    -(2 ** 63),
+    1e308,
+    "",
+    " ",
+    "0",
+    "-1",
+    "1e3",
+    "0x10",
+    "NaN",
+    "true",
+    "null",
+    [],
+    {},
+    [null],
+    { "": null },
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }),
   fc.constantFrom("a\u0000b", "\u0000", "x".repeat(10) + "\u0000", "%00", "\\u0000"),
   fc.constant("x".repeat(100 * 1024)),
   fc.constant("é".repeat(60 * 1024)),
-  fc.constantFrom("😀🚀👩‍👩‍👧‍👦", "🏳️‍🌈".repeat(40), "\u202Eevil\u202C", "مرحبا بالعالم", "שלום\u200F", "\u200B\u200D\uFEFF", "Z̸̡̛̺͖a̵l̷g̵o̸"),
+  fc.constantFrom(
+    "😀🚀👩‍👩‍👧‍👦",
+    "🏳️‍🌈".repeat(40),
+    "\u202Eevil\u202C",
+    "مرحبا بالعالم",
+    "שלום\u200F",
+    "\u200B\u200D\uFEFF",
+    "Z̸̡̛̺͖a̵l̷g̵o̸",
+  ),
   loneSurrogate,
   fc.constantFrom("\uD800", "\uDFFF", "\uDBFF\uDBFF"),
   fc.constant(nest(500, true)),
   fc.constant(nest(500, false)),
   fc.constant(null).map(pollution),
   fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 5 }) as fc.Arbitrary<Json>,
-  fc.constantFrom("'; DROP TABLE users; --", "1 OR 1=1", "<script>alert(1)</script>", "../../etc/passwd", "${7*7}", "{{7*7}}"),
+  fc.constantFrom(
+    "'; DROP TABLE users; --",
+    "1 OR 1=1",
+    "<script>alert(1)</script>",
+    "../../etc/passwd",
+    "${7*7}",
+    "{{7*7}}",
+  ),
 );
 
-const SPECIAL_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "userId", "role", ""];
+const SPECIAL_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "userId",
+  "role",
+  "",
+];
 
 type Op =
   | { op: "set"; target: number; value: Json }
@@ -75,12 +146,32 @@ type Op =
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant("set" as const), target: fc.nat(), value: weird }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("delete" as const), target: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("addKey" as const), target: fc.nat(), key: fc.constantFrom(...SPECIAL_KEYS), value: weird }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("addKey" as const),
+      target: fc.nat(),
+      key: fc.constantFrom(...SPECIAL_KEYS),
+      value: weird,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("wrap" as const), target: fc.nat(), asArray: fc.boolean() }) },
 );
 
 /** Bodies that are not a JSON object at all. */
-const RAW_BODIES = ["", "not json", "[]", "null", '"a string"', "{", '{"a":1e400}', "\uFEFF{}", JSON.stringify(nest(500, true)), '{"a":"\\ud800"}', "{}".repeat(3)];
+const RAW_BODIES = [
+  "",
+  "not json",
+  "[]",
+  "null",
+  '"a string"',
+  "{",
+  '{"a":1e400}',
+  "\uFEFF{}",
+  JSON.stringify(nest(500, true)),
+  '{"a":"\\ud800"}',
+  "{}".repeat(3),
+];
 
 type Case = { ops: Op[] } | { raw: string };
 const caseArb: fc.Arbitrary<Case> = fc.oneof(
@@ -103,7 +194,8 @@ function locations(value: Json, at: Loc = [], out: Loc[] = []): Loc[] {
   return out;
 }
 
-const own = (obj: object, k: string, v: unknown) => Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+const own = (obj: object, k: string, v: unknown) =>
+  Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
 
 /** A copy of `root` with the node at `at` replaced (or removed when `next` is undefined); keys become own properties. */
 function replace(root: Json, at: Loc, next: Json | undefined): Json | undefined {
@@ -135,7 +227,11 @@ function nodeAt(root: Json, at: Loc): Json | undefined {
 
 function describeValue(v: Json | undefined): string {
   if (typeof v === "string") {
-    const notes = [v.length > 40 ? `${v.length} chars` : JSON.stringify(v), v.includes("\u0000") ? "NUL" : "", /[\uD800-\uDFFF]/.test(v) ? "surrogates" : ""].filter(Boolean);
+    const notes = [
+      v.length > 40 ? `${v.length} chars` : JSON.stringify(v),
+      v.includes("\u0000") ? "NUL" : "",
+      /[\uD800-\uDFFF]/.test(v) ? "surrogates" : "",
+    ].filter(Boolean);
     return `<string ${notes.join(", ")}>`;
   }
   const text = JSON.stringify(v) ?? "undefined";
@@ -223,10 +319,17 @@ function seedOf(path: VueapiPath): number {
 
 /** The cases of one path, generated with its own seed. */
 function plan(path: VueapiPath): Planned[] {
-  const ctx: PayloadContext = { world: F, cityNodeId: accounts.cityNodeId, captcha: { key: CAPTCHA_KEY, answer: inject("testCaptcha") }, loginName: accounts.login, idempotencyKey: () => IDEMPOTENCY_KEY };
+  const ctx: PayloadContext = {
+    world: F,
+    cityNodeId: accounts.cityNodeId,
+    captcha: { key: CAPTCHA_KEY, answer: inject("testCaptcha") },
+    loginName: accounts.login,
+    idempotencyKey: () => IDEMPOTENCY_KEY,
+  };
   const { payload: base } = basePayload(path, ctx);
   return fc.sample(caseArb, { seed: seedOf(path), numRuns: RUNS }).map((c) => {
-    if ("raw" in c) return { path, what: `raw body ${describeValue(c.raw)}`, body: c.raw, valid: contractAccepts(path, c.raw) };
+    if ("raw" in c)
+      return { path, what: `raw body ${describeValue(c.raw)}`, body: c.raw, valid: contractAccepts(path, c.raw) };
     const { payload, what } = mutate(base, c.ops);
     const body = bodyOf(payload);
     return { path, what, body, valid: contractAccepts(path, body) };
@@ -286,7 +389,8 @@ describe("payload fuzzing", () => {
       for (const c of invalid.filter((x) => group.includes(x.path))) problems.push(...problemsOf(c, await send(c)));
       const after = await snapshot(F);
       figures.snapshots += 2;
-      for (const k of changedKeys(before, after)) problems.push(`refused input to one of ${group.join(", ")} changed ${k}`);
+      for (const k of changedKeys(before, after))
+        problems.push(`refused input to one of ${group.join(", ")} changed ${k}`);
     }
 
     // 2. What the contract accepts: open payloads first (checked by their handlers: refused ones must change

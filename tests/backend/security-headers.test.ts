@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { raw } from "./client";
+import { raw } from "./client.ts";
 
 /**
  * Hardening item 13 on the server with its embedded backend: the security headers are the server

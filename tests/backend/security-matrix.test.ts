@@ -1,14 +1,27 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { endpoints } from "../../backend/index";
-import { eventFor, signCallback } from "../../backend/domains/payments/checkout";
-import { ResponseCode } from "../../contract/envelope";
-import { Msg } from "../../contract/messages";
-import { paths, type VueapiPath } from "../../contract/paths";
-import { basePayload, DISCRIMINATED, KIND_OF_FIELD, recordFieldsOf, withField } from "./security/payloads";
-import { allPaths, getAt, idFieldsOf, openObjectsOf, setAt, type Json, type JsonObject } from "./security/schema";
-import { login } from "./client";
-import { buildWorld, changedKeys, figuresOf, firstCityNode, foreignIdsIn, leaksOf, post, publisher, snapshot, type Kind, type Reply, type World } from "./security/world";
+import { endpoints } from "#backend/index.ts";
+import { eventFor, signCallback } from "#backend/domains/payments/checkout.ts";
+import { ResponseCode } from "#contract/envelope.ts";
+import { Msg } from "#contract/messages.ts";
+import { paths, type VueapiPath } from "#contract/paths.ts";
+import { basePayload, DISCRIMINATED, KIND_OF_FIELD, recordFieldsOf, withField } from "./security/payloads.ts";
+import { allPaths, getAt, idFieldsOf, openObjectsOf, setAt, type Json, type JsonObject } from "./security/schema.ts";
+import { login } from "./client.ts";
+import {
+  buildWorld,
+  changedKeys,
+  figuresOf,
+  firstCityNode,
+  foreignIdsIn,
+  leaksOf,
+  post,
+  publisher,
+  snapshot,
+  type Kind,
+  type Reply,
+  type World,
+} from "./security/world.ts";
 
 /**
  * The authorization matrix (issue "Hardening", security suites), generated from contract/paths.ts and the
@@ -20,40 +33,139 @@ import { buildWorld, changedKeys, figuresOf, firstCityNode, foreignIdsIn, leaksO
  */
 
 /** Test fixtures (open only with TEST_FIXTURES=1, refused in production): not part of the product's surface. */
-const FIXTURE_PATHS = new Set<VueapiPath>(["/test/fixtures", "/test/services", "/test/store", "/test/participation/service", "/test/participation/order", "/test/jobs", "/test/jobs/status", "/test/accounts/operator", "/test/ipfs/capacity", "/test/crossChain/call"]);
+const FIXTURE_PATHS = new Set<VueapiPath>([
+  "/test/fixtures",
+  "/test/services",
+  "/test/store",
+  "/test/participation/service",
+  "/test/participation/order",
+  "/test/jobs",
+  "/test/jobs/status",
+  "/test/accounts/operator",
+  "/test/ipfs/capacity",
+  "/test/crossChain/call",
+]);
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
   // The operators' list of platform-issued DID credentials (docs/decisions/043).
   "/sys/ops/did/credentials",
   // The community's content (docs/decisions/040): public posts and partners, operators' lists; a sign-up is the caller's own.
-  "/sys/devGame/detail", "/sys/devGame/saveSingUpInfo", "/sys/ops/community/posts", "/sys/ops/community/post", "/sys/ops/community/savePost",
-  "/sys/ops/community/publishPost", "/sys/ops/community/deletePost", "/sys/ops/community/signups", "/sys/ops/community/partners", "/sys/ops/community/deletePartner",
-  "/sys/technicalSupport/list", "/sys/ops/tickets/list", "/sys/ops/newsletter/list", "/sys/ops/newsletter/send",
-  "/sys/ops/configUpgrades/list", "/sys/ops/prices/list", "/sys/ops/prices/history", "/sys/ops/prices/set",
-  "/main/user/logout", "/main/user/logoutEverywhere", "/main/getClientInfo", "/main/updatePassword", "/main/home/summary", "/main/home/dashboard", "/sys/system/message/list",
-  "/sys/system/clientInfo/h5billList", "/sys/system/clientInfo/h5billExport", "/sys/account/summary", "/sys/account/transactions",
-  "/sys/account/usage30", "/sys/product/h5isHasNoPayBillV2", "/sys/system/clientInfo/h5billDue", "/sys/account/recharge", "/sys/account/rechargeList",
-  "/sys/account/h5cashOutAmount", "/sys/account/withdrawList", "/sys/account/cardSetup", "/ops/remittances/list", "/ops/paymentReviews/list", "/ops/withdrawals/list",
-  "/sys/invoicetitles/h5queryInvoiceTitleList", "/sys/system/clientInfo/queryClientAddresseeList",
-  "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList",
-  "/sys/operations/invoices/list", "/sys/system/clientInfo/profile", "/sys/system/clientInfo/updateProfile", "/sys/system/clientInfo/contactList",
-  "/sys/chainAppInfo/publishedList", "/sys/ops/serviceReviews/list", "/sys/ops/refunds/list", "/sys/ops/services/list", "/sys/store/services",
-  "/sys/product/list", "/sys/product/mine", "/sys/ops/products/list", "/sys/chainAppInfo/participatedList", "/sys/chainAppInfo/joinManageList",
-  "/sys/chainAppInfo/myCertificates", "/sys/chainAppInfo/wizard/drafts", "/sys/ops/participations/list", "/sys/ops/jobs/failedList", "/sys/ops/jobs/retry", "/sys/ops/queues/waiting",
-  "/main/mfa/enrolment", "/main/mfa/confirm", "/main/mfa/verify", "/sys/ops/audit/list", "/sys/ops/audit/export",
-  "/sys/pubChainOrg/queryPubOrgList", "/sys/opc/plan/buy", "/sys/opc/plan/list",
-  "/sys/testService/list", "/sys/ops/testNetwork/status", "/sys/ops/testNetwork/reset",
-  "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity", "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice", "/sys/ipfsBusiness/ipfs/getIpfsPrice",
-  "/sys/ipfsBusiness/ipfs/create", "/sys/ipfsBusiness/ipfs/list", "/sys/ipfsBusiness/ipfs/usageByGateway", "/sys/ops/ipfsUpgrades/list",
-  "/sys/did/identifiers/list", "/sys/did/identifiers/create", "/sys/did/credentials/issued", "/sys/did/credentials/received", "/sys/did/credentials/options",
-  "/sys/ddc/options", "/sys/ddc/list", "/sys/binding/challenge", "/sys/binding/bind", "/sys/binding/list",
-  "/sys/ide/template/list", "/sys/ide/workspace/list", "/sys/ide/workspace/create", "/sys/ide/grant",
+  "/sys/devGame/detail",
+  "/sys/devGame/saveSingUpInfo",
+  "/sys/ops/community/posts",
+  "/sys/ops/community/post",
+  "/sys/ops/community/savePost",
+  "/sys/ops/community/publishPost",
+  "/sys/ops/community/deletePost",
+  "/sys/ops/community/signups",
+  "/sys/ops/community/partners",
+  "/sys/ops/community/deletePartner",
+  "/sys/technicalSupport/list",
+  "/sys/ops/tickets/list",
+  "/sys/ops/newsletter/list",
+  "/sys/ops/newsletter/send",
+  "/sys/ops/configUpgrades/list",
+  "/sys/ops/prices/list",
+  "/sys/ops/prices/history",
+  "/sys/ops/prices/set",
+  "/main/user/logout",
+  "/main/user/logoutEverywhere",
+  "/main/getClientInfo",
+  "/main/updatePassword",
+  "/main/home/summary",
+  "/main/home/dashboard",
+  "/sys/system/message/list",
+  "/sys/system/clientInfo/h5billList",
+  "/sys/system/clientInfo/h5billExport",
+  "/sys/account/summary",
+  "/sys/account/transactions",
+  "/sys/account/usage30",
+  "/sys/product/h5isHasNoPayBillV2",
+  "/sys/system/clientInfo/h5billDue",
+  "/sys/account/recharge",
+  "/sys/account/rechargeList",
+  "/sys/account/h5cashOutAmount",
+  "/sys/account/withdrawList",
+  "/sys/account/cardSetup",
+  "/ops/remittances/list",
+  "/ops/paymentReviews/list",
+  "/ops/withdrawals/list",
+  "/sys/invoicetitles/h5queryInvoiceTitleList",
+  "/sys/system/clientInfo/queryClientAddresseeList",
+  "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills",
+  "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList",
+  "/sys/operations/invoices/list",
+  "/sys/system/clientInfo/profile",
+  "/sys/system/clientInfo/updateProfile",
+  "/sys/system/clientInfo/contactList",
+  "/sys/chainAppInfo/publishedList",
+  "/sys/ops/serviceReviews/list",
+  "/sys/ops/refunds/list",
+  "/sys/ops/services/list",
+  "/sys/store/services",
+  "/sys/product/list",
+  "/sys/product/mine",
+  "/sys/ops/products/list",
+  "/sys/chainAppInfo/participatedList",
+  "/sys/chainAppInfo/joinManageList",
+  "/sys/chainAppInfo/myCertificates",
+  "/sys/chainAppInfo/wizard/drafts",
+  "/sys/ops/participations/list",
+  "/sys/ops/jobs/failedList",
+  "/sys/ops/jobs/retry",
+  "/sys/ops/queues/waiting",
+  "/main/mfa/enrolment",
+  "/main/mfa/confirm",
+  "/main/mfa/verify",
+  "/sys/ops/audit/list",
+  "/sys/ops/audit/export",
+  "/sys/pubChainOrg/queryPubOrgList",
+  "/sys/opc/plan/buy",
+  "/sys/opc/plan/list",
+  "/sys/testService/list",
+  "/sys/ops/testNetwork/status",
+  "/sys/ops/testNetwork/reset",
+  "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices",
+  "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity",
+  "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice",
+  "/sys/ipfsBusiness/ipfs/getIpfsPrice",
+  "/sys/ipfsBusiness/ipfs/create",
+  "/sys/ipfsBusiness/ipfs/list",
+  "/sys/ipfsBusiness/ipfs/usageByGateway",
+  "/sys/ops/ipfsUpgrades/list",
+  "/sys/did/identifiers/list",
+  "/sys/did/identifiers/create",
+  "/sys/did/credentials/issued",
+  "/sys/did/credentials/received",
+  "/sys/did/credentials/options",
+  "/sys/ddc/options",
+  "/sys/ddc/list",
+  "/sys/binding/challenge",
+  "/sys/binding/bind",
+  "/sys/binding/list",
+  "/sys/ide/template/list",
+  "/sys/ide/workspace/list",
+  "/sys/ide/workspace/create",
+  "/sys/ide/grant",
   // Manual pages and market entries are public to every reader (docs/decisions/042): no user's record.
-  "/sys/ops/docs/list", "/sys/ops/docs/detail", "/sys/ops/docs/move", "/sys/ops/docs/publish", "/sys/ops/docs/delete",
-  "/sys/market/list", "/sys/market/detail", "/sys/market/download", "/sys/ops/market/list", "/sys/ops/market/withdraw",
-  "/sys/crossChain/list", "/sys/crossChain/selectable", "/sys/ops/crossChain/pending",
-  "/sys/prn/options", "/sys/prn/quote", "/sys/prn/list", "/sys/prn/create",
+  "/sys/ops/docs/list",
+  "/sys/ops/docs/detail",
+  "/sys/ops/docs/move",
+  "/sys/ops/docs/publish",
+  "/sys/ops/docs/delete",
+  "/sys/market/list",
+  "/sys/market/detail",
+  "/sys/market/download",
+  "/sys/ops/market/list",
+  "/sys/ops/market/withdraw",
+  "/sys/crossChain/list",
+  "/sys/crossChain/selectable",
+  "/sys/ops/crossChain/pending",
+  "/sys/prn/options",
+  "/sys/prn/quote",
+  "/sys/prn/list",
+  "/sys/prn/create",
 ]);
 
 /**
@@ -62,11 +174,16 @@ const NO_IDS = new Set<VueapiPath>([
  * is still checked for B's data, and B reads everything again afterwards.
  */
 const OWN_ONLY: Record<string, string> = {
-  "/sys/system/message/read#messageIds": "marks read only the caller's messages among the ids; answers the caller's unread count",
-  "/sys/account/card#setupRef": "another user's card checkout is 'unknown' (backend/domains/payments/handlers.ts getCard); the answer is the caller's card",
-  "/sys/invoicetitles/h5insertInvoiceTitle#titleId": "adding a title ignores titleId: it always adds one of the caller's",
-  "/sys/chainAppInfo/wizard/cover#knownFileId": "an ETag of the caller's own cover: any other id only makes it send the caller's cover again",
-  "/sys/chainAppInfo/queryRolesForAppList#page.condition.ticket": "the caller's own draft needs no ticket: the roles listed are the caller's",
+  "/sys/system/message/read#messageIds":
+    "marks read only the caller's messages among the ids; answers the caller's unread count",
+  "/sys/account/card#setupRef":
+    "another user's card checkout is 'unknown' (backend/domains/payments/handlers.ts getCard); the answer is the caller's card",
+  "/sys/invoicetitles/h5insertInvoiceTitle#titleId":
+    "adding a title ignores titleId: it always adds one of the caller's",
+  "/sys/chainAppInfo/wizard/cover#knownFileId":
+    "an ETag of the caller's own cover: any other id only makes it send the caller's cover again",
+  "/sys/chainAppInfo/queryRolesForAppList#page.condition.ticket":
+    "the caller's own draft needs no ticket: the roles listed are the caller's",
 };
 
 /** Paths called last: they end A's session (the matrix then checks that it has ended). */
@@ -74,7 +191,9 @@ const LAST: VueapiPath[] = ["/main/user/logoutEverywhere", "/main/user/logout"];
 
 /** Kinds of the id fields in answers (for B's ids in a successful answer). */
 const ANSWER_KINDS: Record<string, Kind> = {
-  ...(Object.fromEntries(Object.entries(KIND_OF_FIELD).filter(([, k]) => k !== "catalogue" && k !== "not-id")) as Record<string, Kind>),
+  ...(Object.fromEntries(
+    Object.entries(KIND_OF_FIELD).filter(([, k]) => k !== "catalogue" && k !== "not-id"),
+  ) as Record<string, Kind>),
   messageId: "message",
   functionId: "function",
   attachmentId: "attachment",
@@ -86,7 +205,15 @@ const answerKind = (field: string) => ANSWER_KINDS[field] ?? null;
 
 type Variant = { label: string; payload: JsonObject; foreign: boolean; idFields: string[]; field?: string };
 
-const figures = figuresOf(() => "security matrix", { paths: 0, pathIdRequests: 0, operatorRequests: 0, sessionRequests: 0, endpointRequests: 0, webhookRequests: 0, snapshots: 0 });
+const figures = figuresOf(() => "security matrix", {
+  paths: 0,
+  pathIdRequests: 0,
+  operatorRequests: 0,
+  sessionRequests: 0,
+  endpointRequests: 0,
+  webhookRequests: 0,
+  snapshots: 0,
+});
 
 let A: World;
 let B: World;
@@ -113,8 +240,19 @@ function variantsOf(path: VueapiPath): Variant[] {
     for (const [disc, kind] of kinds) {
       for (const value of B.ids[kind]) {
         let payload = base();
-        if (disc) payload = setAt(payload, [...field.at.slice(0, -1), DISCRIMINATED[`${path}#${field.key}`].by], disc) as JsonObject;
-        out.push({ label: `${field.key}=B's ${kind} ${value}`, payload: withField(payload, field.at, value), foreign: true, idFields, field: field.key });
+        if (disc)
+          payload = setAt(
+            payload,
+            [...field.at.slice(0, -1), DISCRIMINATED[`${path}#${field.key}`].by],
+            disc,
+          ) as JsonObject;
+        out.push({
+          label: `${field.key}=B's ${kind} ${value}`,
+          payload: withField(payload, field.at, value),
+          foreign: true,
+          idFields,
+          field: field.key,
+        });
       }
     }
   }
@@ -122,7 +260,12 @@ function variantsOf(path: VueapiPath): Variant[] {
     let payload = base();
     for (const { field, kinds } of fields) {
       const [disc, kind] = kinds[0];
-      if (disc) payload = setAt(payload, [...field.at.slice(0, -1), DISCRIMINATED[`${path}#${field.key}`].by], disc) as JsonObject;
+      if (disc)
+        payload = setAt(
+          payload,
+          [...field.at.slice(0, -1), DISCRIMINATED[`${path}#${field.key}`].by],
+          disc,
+        ) as JsonObject;
       if (B.ids[kind][0] !== undefined) payload = withField(payload, field.at, B.ids[kind][0]);
     }
     out.push({ label: "every id B's", payload, foreign: true, idFields });
@@ -136,7 +279,12 @@ function variantsOf(path: VueapiPath): Variant[] {
   for (const at of openObjectsOf(path)) {
     const payload = base();
     const current = (getAt(payload, at) ?? {}) as JsonObject;
-    out.push({ label: `B's ids slipped into ${at.join(".") || "the payload"}`, payload: setAt(payload, at, { ...injected, ...current }) as JsonObject, foreign: false, idFields });
+    out.push({
+      label: `B's ids slipped into ${at.join(".") || "the payload"}`,
+      payload: setAt(payload, at, { ...injected, ...current }) as JsonObject,
+      foreign: false,
+      idFields,
+    });
   }
   return out;
 }
@@ -145,7 +293,8 @@ function variantsOf(path: VueapiPath): Variant[] {
 function problemsOf(path: VueapiPath, v: Variant, r: Reply): string[] {
   const out: string[] = [];
   const where = `${path} [${v.label}]`;
-  if (r.status >= 500 || r.message === Msg.SERVER_ERROR) out.push(`${where}: server error ${r.status} ${r.text.slice(0, 200)}`);
+  if (r.status >= 500 || r.message === Msg.SERVER_ERROR)
+    out.push(`${where}: server error ${r.status} ${r.text.slice(0, 200)}`);
   for (const leak of leaksOf(r.text, B)) out.push(`${where}: answer shows B's ${leak}`);
   if (paths[path].auth === "operator") {
     if (r.code !== ResponseCode.NO_PERMISSION) out.push(`${where}: a non-operator got code ${r.code} ${r.message}`);
@@ -153,12 +302,14 @@ function problemsOf(path: VueapiPath, v: Variant, r: Reply): string[] {
   }
   if (r.code === 0) {
     for (const id of foreignIdsIn(r.data as Json, B, A, answerKind)) out.push(`${where}: answer holds B's id ${id}`);
-    if (v.foreign && !(v.field && OWN_ONLY[`${path}#${v.field}`])) out.push(`${where}: accepted B's id (code 0): ${r.text.slice(0, 200)}`);
+    if (v.foreign && !(v.field && OWN_ONLY[`${path}#${v.field}`]))
+      out.push(`${where}: accepted B's id (code 0): ${r.text.slice(0, 200)}`);
   }
   if (r.message === Msg.INVALID_PARAMS) {
     const fields = Object.keys(r.data?.fieldErrors ?? {});
     const beyondIds = fields.filter((f) => !v.idFields.some((id) => f === id || f.startsWith(`${id}.`)));
-    if (beyondIds.length) out.push(`${where}: refused for fields that are not ids (${beyondIds.join(", ")}): the suite's payload is wrong`);
+    if (beyondIds.length)
+      out.push(`${where}: refused for fields that are not ids (${beyondIds.join(", ")}): the suite's payload is wrong`);
   }
   return out;
 }
@@ -168,17 +319,29 @@ describe("the matrix covers every path and endpoint", () => {
     const problems: string[] = [];
     for (const path of allPaths) {
       const { fields, unmapped } = recordFieldsOf(path);
-      for (const key of unmapped) problems.push(`${path}: id field ${key} has no kind in KIND_OF_FIELD / DISCRIMINATED`);
+      for (const key of unmapped)
+        problems.push(`${path}: id field ${key} has no kind in KIND_OF_FIELD / DISCRIMINATED`);
       if (paths[path].auth === "anon" || FIXTURE_PATHS.has(path)) continue;
-      if (fields.length === 0 && !NO_IDS.has(path)) problems.push(`${path}: names no record (${idFieldsOf(path).map((f) => f.key).join(", ") || "no id fields"}); add it to NO_IDS`);
-      if (NO_IDS.has(path) && fields.length > 0) problems.push(`${path}: is in NO_IDS but names records (${fields.map((f) => f.field.key).join(", ")})`);
+      if (fields.length === 0 && !NO_IDS.has(path))
+        problems.push(
+          `${path}: names no record (${
+            idFieldsOf(path)
+              .map((f) => f.key)
+              .join(", ") || "no id fields"
+          }); add it to NO_IDS`,
+        );
+      if (NO_IDS.has(path) && fields.length > 0)
+        problems.push(`${path}: is in NO_IDS but names records (${fields.map((f) => f.field.key).join(", ")})`);
     }
     for (const entry of Object.keys(OWN_ONLY)) {
       const [path, field] = entry.split("#") as [VueapiPath, string];
-      if (!(path in paths) || !recordFieldsOf(path).fields.some((f) => f.field.key === field)) problems.push(`OWN_ONLY ${entry}: no such id field`);
+      if (!(path in paths) || !recordFieldsOf(path).fields.some((f) => f.field.key === field))
+        problems.push(`OWN_ONLY ${entry}: no such id field`);
     }
-    for (const path of [...NO_IDS, ...FIXTURE_PATHS]) if (!(path in paths)) problems.push(`${path}: no longer in contract/paths.ts`);
-    for (const path of allPaths.filter((p) => p.startsWith("/test/"))) if (!FIXTURE_PATHS.has(path)) problems.push(`${path}: a test path missing from FIXTURE_PATHS`);
+    for (const path of [...NO_IDS, ...FIXTURE_PATHS])
+      if (!(path in paths)) problems.push(`${path}: no longer in contract/paths.ts`);
+    for (const path of allPaths.filter((p) => p.startsWith("/test/")))
+      if (!FIXTURE_PATHS.has(path)) problems.push(`${path}: a test path missing from FIXTURE_PATHS`);
     expect(problems).toEqual([]);
   });
 
@@ -188,7 +351,9 @@ describe("the matrix covers every path and endpoint", () => {
   });
 
   it("every base payload is valid for the contract", () => {
-    const invalid = allPaths.map((p) => [p, basePayload(p, { world: A, cityNodeId }).problem]).filter(([, problem]) => problem);
+    const invalid = allPaths
+      .map((p) => [p, basePayload(p, { world: A, cityNodeId }).problem])
+      .filter(([, problem]) => problem);
     expect(invalid).toEqual([]);
   });
 });
@@ -209,7 +374,8 @@ describe("user A with user B's ids", () => {
         if (paths[path].auth === "operator") figures.operatorRequests += 1;
         else figures.pathIdRequests += 1;
         if (r.code === 0) accepted = true;
-        else if (v.foreign) (refusals[path] ??= new Set()).add(r.code === ResponseCode.NO_PERMISSION ? "code 4" : r.message);
+        else if (v.foreign)
+          (refusals[path] ??= new Set()).add(r.code === ResponseCode.NO_PERMISSION ? "code 4" : r.message);
         problems.push(...problemsOf(path, v, r));
       }
       // A call that succeeded may have changed something: B reads everything again now, to name the path.
@@ -222,7 +388,9 @@ describe("user A with user B's ids", () => {
     }
     // For the record: the paths that refused B's ids with something else than "not found" (a business rule came first).
     const other = Object.entries(refusals).filter(([, m]) => [...m].some((x) => x !== Msg.NOT_FOUND && x !== "code 4"));
-    console.info(`refusals other than not found: ${JSON.stringify(Object.fromEntries(other.map(([p, m]) => [p, [...m]])))}`);
+    console.info(
+      `refusals other than not found: ${JSON.stringify(Object.fromEntries(other.map(([p, m]) => [p, [...m]])))}`,
+    );
     const final = await snapshot(B);
     figures.snapshots += 1;
     for (const k of changedKeys(initial, final)) problems.push(`after the matrix: B's ${k} changed`);
@@ -245,28 +413,43 @@ describe("user A with user B's ids", () => {
     for (const path of allPaths.filter((p) => paths[p].auth !== "anon")) {
       const variants = variantsOf(path);
       const payload = (variants.find((v) => v.label === "every id B's") ?? variants[0]).payload;
-      for (const [label, token] of [["no token", undefined], ["a forged token", forged], ["a revoked token", revokedToken]] as const) {
+      for (const [label, token] of [
+        ["no token", undefined],
+        ["a forged token", forged],
+        ["a revoked token", revokedToken],
+      ] as const) {
         const r = await post(path, payload, token);
         figures.sessionRequests += 1;
-        if (r.code !== ResponseCode.SESSION_INVALID || r.status >= 500) problems.push(`${path} with ${label}: ${r.status} code ${r.code} ${r.message}`);
+        if (r.code !== ResponseCode.SESSION_INVALID || r.status >= 500)
+          problems.push(`${path} with ${label}: ${r.status} code ${r.code} ${r.message}`);
         for (const leak of leaksOf(r.text, B)) problems.push(`${path} with ${label}: shows B's ${leak}`);
       }
     }
-    for (const k of changedKeys(before, await snapshot(B))) problems.push(`after the calls without a session: B's ${k} changed`);
+    for (const k of changedKeys(before, await snapshot(B)))
+      problems.push(`after the calls without a session: B's ${k} changed`);
     expect(problems).toEqual([]);
   }, 300_000);
 });
 
 /* ------------------------------------------------ endpoints ------------------------------------------------ */
 
-type Probe = { label: string; method: string; url: string; body?: BodyInit; headers?: Record<string, string>; expect: number[] };
+type Probe = {
+  label: string;
+  method: string;
+  url: string;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  expect: number[];
+};
 
 /**
  * Requests with no or forged credentials, per registered endpoint (by its path prefix). An endpoint the
  * test server serves also gets a method it does not answer (405) and a body over its limit (413) at `sample`;
  * one it does not serve (another provider's webhook) must not answer at all, whatever is sent.
  */
-type EndpointProbes = { served: true; sample: (base: string) => string; probes: (b: World, base: string) => Probe[] } | { served: string; probes: (b: World, base: string) => Probe[] };
+type EndpointProbes =
+  | { served: true; sample: (base: string) => string; probes: (b: World, base: string) => Probe[] }
+  | { served: string; probes: (b: World, base: string) => Probe[] };
 
 const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
   // The city node gateways of IPFS services (docs/decisions/039): the upload and download keys are the credentials.
@@ -283,19 +466,95 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       const near = (k: string) => `${k.slice(0, -1)}${k.endsWith("A") ? "B" : "A"}`;
       const file = { "Content-Type": "application/octet-stream", "X-File-Name": "mallory.txt" };
       return [
-        { label: "an upload without a key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: file, expect: [401] },
-        { label: "an upload with a forged key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, Authorization: `Bearer ${forged("up")}` }, expect: [401] },
-        { label: "an upload with a near miss of B's upload key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, "X-Api-Key": near(up) }, expect: [401] },
-        { label: "an upload with B's download key", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, "X-Api-Key": down }, expect: [401] },
-        { label: "an upload with B's key in upper case", method: "POST", url: `${gw}/upload`, body: "mallory", headers: { ...file, "X-Api-Key": up.toUpperCase() }, expect: [401] },
+        {
+          label: "an upload without a key",
+          method: "POST",
+          url: `${gw}/upload`,
+          body: "mallory",
+          headers: file,
+          expect: [401],
+        },
+        {
+          label: "an upload with a forged key",
+          method: "POST",
+          url: `${gw}/upload`,
+          body: "mallory",
+          headers: { ...file, Authorization: `Bearer ${forged("up")}` },
+          expect: [401],
+        },
+        {
+          label: "an upload with a near miss of B's upload key",
+          method: "POST",
+          url: `${gw}/upload`,
+          body: "mallory",
+          headers: { ...file, "X-Api-Key": near(up) },
+          expect: [401],
+        },
+        {
+          label: "an upload with B's download key",
+          method: "POST",
+          url: `${gw}/upload`,
+          body: "mallory",
+          headers: { ...file, "X-Api-Key": down },
+          expect: [401],
+        },
+        {
+          label: "an upload with B's key in upper case",
+          method: "POST",
+          url: `${gw}/upload`,
+          body: "mallory",
+          headers: { ...file, "X-Api-Key": up.toUpperCase() },
+          expect: [401],
+        },
         { label: "B's CID without a key", method: "GET", url: `${gw}/ipfs/${cid}`, expect: [401] },
-        { label: "B's CID with a forged key", method: "GET", url: `${gw}/ipfs/${cid}`, headers: { "X-Api-Key": forged("dl") }, expect: [401] },
-        { label: "B's CID with a near miss of B's download key", method: "GET", url: `${gw}/ipfs/${cid}`, headers: { Authorization: `Bearer ${near(down)}` }, expect: [401] },
-        { label: "B's CID with B's upload key", method: "GET", url: `${gw}/ipfs/${cid}`, headers: { "X-Api-Key": up }, expect: [401] },
-        { label: "B's CID, B's key, a gateway B's service did not choose", method: "GET", url: `${base}/ipfs-gw/${b.named.ipfsOtherGateway}/ipfs/${cid}`, headers: { "X-Api-Key": down }, expect: [403] },
-        { label: "a path escaping the prefix", method: "GET", url: `${base}/ipfs-gw/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
-        { label: "an unknown action", method: "GET", url: `${gw}/pins/${cid}`, headers: { "X-Api-Key": down }, expect: [404] },
-        { label: "an extra segment", method: "GET", url: `${gw}/ipfs/${cid}/more`, headers: { "X-Api-Key": down }, expect: [404] },
+        {
+          label: "B's CID with a forged key",
+          method: "GET",
+          url: `${gw}/ipfs/${cid}`,
+          headers: { "X-Api-Key": forged("dl") },
+          expect: [401],
+        },
+        {
+          label: "B's CID with a near miss of B's download key",
+          method: "GET",
+          url: `${gw}/ipfs/${cid}`,
+          headers: { Authorization: `Bearer ${near(down)}` },
+          expect: [401],
+        },
+        {
+          label: "B's CID with B's upload key",
+          method: "GET",
+          url: `${gw}/ipfs/${cid}`,
+          headers: { "X-Api-Key": up },
+          expect: [401],
+        },
+        {
+          label: "B's CID, B's key, a gateway B's service did not choose",
+          method: "GET",
+          url: `${base}/ipfs-gw/${b.named.ipfsOtherGateway}/ipfs/${cid}`,
+          headers: { "X-Api-Key": down },
+          expect: [403],
+        },
+        {
+          label: "a path escaping the prefix",
+          method: "GET",
+          url: `${base}/ipfs-gw/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+          expect: [404],
+        },
+        {
+          label: "an unknown action",
+          method: "GET",
+          url: `${gw}/pins/${cid}`,
+          headers: { "X-Api-Key": down },
+          expect: [404],
+        },
+        {
+          label: "an extra segment",
+          method: "GET",
+          url: `${gw}/ipfs/${cid}/more`,
+          headers: { "X-Api-Key": down },
+          expect: [404],
+        },
       ];
     },
   },
@@ -307,18 +566,65 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       const real = new URL(b.openCheckoutUrl).pathname.split("/").pop()!;
       const forged = `cs_${randomBytes(18).toString("base64url")}`;
       const nearMiss = `${real.slice(0, -1)}${real.endsWith("A") ? "B" : "A"}`;
-      const pay = new URLSearchParams({ action: "pay", number: "4242424242424242", expiry: "12/39", cvc: "123", name: "Mallory" });
+      const pay = new URLSearchParams({
+        action: "pay",
+        number: "4242424242424242",
+        expiry: "12/39",
+        cvc: "123",
+        name: "Mallory",
+      });
       const form = { "Content-Type": "application/x-www-form-urlencoded" };
       return [
         { label: "a forged checkout id", method: "GET", url: `${base}/sandbox-pay/checkout/${forged}`, expect: [404] },
-        { label: "paying a forged checkout id", method: "POST", url: `${base}/sandbox-pay/checkout/${forged}`, body: pay, headers: form, expect: [404] },
-        { label: "a near miss of B's checkout id", method: "GET", url: `${base}/sandbox-pay/checkout/${nearMiss}`, expect: [404] },
-        { label: "paying a near miss of B's checkout id", method: "POST", url: `${base}/sandbox-pay/checkout/${nearMiss}`, body: pay, headers: form, expect: [404] },
-        { label: "cancelling a near miss", method: "POST", url: `${base}/sandbox-pay/checkout/${nearMiss}`, body: new URLSearchParams({ action: "cancel" }), headers: form, expect: [404] },
-        { label: "B's id under another path", method: "GET", url: `${base}/sandbox-pay/checkout/${real}/extra`, expect: [404] },
-        { label: "B's id in upper case", method: "GET", url: `${base}/sandbox-pay/checkout/${real.toUpperCase()}`, expect: [404] },
+        {
+          label: "paying a forged checkout id",
+          method: "POST",
+          url: `${base}/sandbox-pay/checkout/${forged}`,
+          body: pay,
+          headers: form,
+          expect: [404],
+        },
+        {
+          label: "a near miss of B's checkout id",
+          method: "GET",
+          url: `${base}/sandbox-pay/checkout/${nearMiss}`,
+          expect: [404],
+        },
+        {
+          label: "paying a near miss of B's checkout id",
+          method: "POST",
+          url: `${base}/sandbox-pay/checkout/${nearMiss}`,
+          body: pay,
+          headers: form,
+          expect: [404],
+        },
+        {
+          label: "cancelling a near miss",
+          method: "POST",
+          url: `${base}/sandbox-pay/checkout/${nearMiss}`,
+          body: new URLSearchParams({ action: "cancel" }),
+          headers: form,
+          expect: [404],
+        },
+        {
+          label: "B's id under another path",
+          method: "GET",
+          url: `${base}/sandbox-pay/checkout/${real}/extra`,
+          expect: [404],
+        },
+        {
+          label: "B's id in upper case",
+          method: "GET",
+          url: `${base}/sandbox-pay/checkout/${real.toUpperCase()}`,
+          expect: [404],
+        },
         { label: "no id", method: "GET", url: `${base}/sandbox-pay/checkout/`, expect: [404] },
-        { label: "a path escaping the prefix", method: "GET", url: `${base}/sandbox-pay/checkout/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
+        {
+          label: "a path escaping the prefix",
+          method: "GET",
+          url: `${base}/sandbox-pay/checkout/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+          expect: [404],
+        },
         { label: "a SQL-ish id", method: "GET", url: `${base}/sandbox-pay/checkout/cs_'%20OR%20'1'='1`, expect: [404] },
       ];
     },
@@ -333,12 +639,54 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       const json = { "Content-Type": "application/json" };
       const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
       return [
-        { label: "an unknown chain", method: "POST", url: `${base}/chain/test-rpc/no-such-chain`, body: call, headers: json, expect: [404] },
-        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/test-rpc/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [404] },
-        { label: "an unknown action", method: "POST", url: `${base}/chain/test-rpc/test-network/drain`, body: call, headers: json, expect: [404] },
-        { label: "an extra segment", method: "POST", url: `${base}/chain/test-rpc/test-network/fund/more`, body: call, headers: json, expect: [404] },
-        { label: "a fund to a bad address", method: "POST", url: `${base}/chain/test-rpc/test-network/fund`, body: JSON.stringify({ address: "0x12", wei: "1" }), headers: json, expect: [400] },
-        { label: "a body that is not JSON", method: "POST", url: `${base}/chain/test-rpc/test-network`, body: "{", headers: json, expect: [200] },
+        {
+          label: "an unknown chain",
+          method: "POST",
+          url: `${base}/chain/test-rpc/no-such-chain`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
+        {
+          label: "a path escaping the prefix",
+          method: "POST",
+          url: `${base}/chain/test-rpc/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
+        {
+          label: "an unknown action",
+          method: "POST",
+          url: `${base}/chain/test-rpc/test-network/drain`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
+        {
+          label: "an extra segment",
+          method: "POST",
+          url: `${base}/chain/test-rpc/test-network/fund/more`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
+        {
+          label: "a fund to a bad address",
+          method: "POST",
+          url: `${base}/chain/test-rpc/test-network/fund`,
+          body: JSON.stringify({ address: "0x12", wei: "1" }),
+          headers: json,
+          expect: [400],
+        },
+        {
+          label: "a body that is not JSON",
+          method: "POST",
+          url: `${base}/chain/test-rpc/test-network`,
+          body: "{",
+          headers: json,
+          expect: [200],
+        },
       ];
     },
   },
@@ -349,20 +697,84 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
     sample: (base) => `${base}/chain/rpc/${randomBytes(32).toString("base64url")}`,
     probes: (b, base): Probe[] => {
       const json = { "Content-Type": "application/json" };
-      const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [b.markers.find((m) => /^0x[0-9a-fA-F]{40}$/.test(m)) ?? "0x0000000000000000000000000000000000000000", "latest"] });
+      const call = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_getBalance",
+        params: [
+          b.markers.find((m) => /^0x[0-9a-fA-F]{40}$/.test(m)) ?? "0x0000000000000000000000000000000000000000",
+          "latest",
+        ],
+      });
       const real = String(b.named.projectKey);
       const forged = randomBytes(32).toString("base64url");
       const nearMiss = `${real.slice(0, -1)}${real.endsWith("A") ? "B" : "A"}`;
       return [
-        { label: "a forged key", method: "POST", url: `${base}/chain/rpc/${forged}`, body: call, headers: json, expect: [401] },
-        { label: "a near miss of B's key", method: "POST", url: `${base}/chain/rpc/${nearMiss}`, body: call, headers: json, expect: [401] },
-        { label: "B's key in upper case", method: "POST", url: `${base}/chain/rpc/${real.toUpperCase()}`, body: call, headers: json, expect: [401] },
-        { label: "a forged x-api-key", method: "POST", url: `${base}/chain/rpc`, body: call, headers: { ...json, "x-api-key": forged }, expect: [401] },
-        { label: "a near miss in x-api-key", method: "POST", url: `${base}/chain/rpc/`, body: call, headers: { ...json, "x-api-key": nearMiss }, expect: [401] },
+        {
+          label: "a forged key",
+          method: "POST",
+          url: `${base}/chain/rpc/${forged}`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "a near miss of B's key",
+          method: "POST",
+          url: `${base}/chain/rpc/${nearMiss}`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "B's key in upper case",
+          method: "POST",
+          url: `${base}/chain/rpc/${real.toUpperCase()}`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "a forged x-api-key",
+          method: "POST",
+          url: `${base}/chain/rpc`,
+          body: call,
+          headers: { ...json, "x-api-key": forged },
+          expect: [401],
+        },
+        {
+          label: "a near miss in x-api-key",
+          method: "POST",
+          url: `${base}/chain/rpc/`,
+          body: call,
+          headers: { ...json, "x-api-key": nearMiss },
+          expect: [401],
+        },
         { label: "no key", method: "POST", url: `${base}/chain/rpc`, body: call, headers: json, expect: [401] },
-        { label: "B's key under another path", method: "POST", url: `${base}/chain/rpc/${real}/extra`, body: call, headers: json, expect: [404] },
-        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/rpc/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
-        { label: "a SQL-ish key", method: "POST", url: `${base}/chain/rpc/'%20OR%20'1'='1`, body: call, headers: json, expect: [401] },
+        {
+          label: "B's key under another path",
+          method: "POST",
+          url: `${base}/chain/rpc/${real}/extra`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
+        {
+          label: "a path escaping the prefix",
+          method: "POST",
+          url: `${base}/chain/rpc/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "a SQL-ish key",
+          method: "POST",
+          url: `${base}/chain/rpc/'%20OR%20'1'='1`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
       ];
     },
   },
@@ -377,11 +789,46 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       const real = String(b.named.testKey);
       const nearMiss = `${real.slice(0, -1)}${real.endsWith("A") ? "B" : "A"}`;
       return [
-        { label: "a forged test key", method: "POST", url: `${base}/chain/test/${randomBytes(32).toString("base64url")}`, body: call, headers: json, expect: [401] },
-        { label: "a near miss of B's test key", method: "POST", url: `${base}/chain/test/${nearMiss}`, body: call, headers: json, expect: [401] },
-        { label: "B's test key in upper case", method: "POST", url: `${base}/chain/test/${real.toUpperCase()}`, body: call, headers: json, expect: [401] },
-        { label: "B's test key under another path", method: "POST", url: `${base}/chain/test/${real}/extra`, body: call, headers: json, expect: [401] },
-        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/test/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
+        {
+          label: "a forged test key",
+          method: "POST",
+          url: `${base}/chain/test/${randomBytes(32).toString("base64url")}`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "a near miss of B's test key",
+          method: "POST",
+          url: `${base}/chain/test/${nearMiss}`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "B's test key in upper case",
+          method: "POST",
+          url: `${base}/chain/test/${real.toUpperCase()}`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "B's test key under another path",
+          method: "POST",
+          url: `${base}/chain/test/${real}/extra`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "a path escaping the prefix",
+          method: "POST",
+          url: `${base}/chain/test/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
         { label: "no key", method: "POST", url: `${base}/chain/test/`, body: call, headers: json, expect: [401] },
       ];
     },
@@ -397,9 +844,30 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
       const forged = randomBytes(32).toString("base64url");
       return [
-        { label: "a forged service key", method: "POST", url: `${base}/chain/service/${forged}`, body: call, headers: json, expect: [401] },
-        { label: "a key under another path", method: "POST", url: `${base}/chain/service/${forged}/extra`, body: call, headers: json, expect: [401] },
-        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/service/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: json, expect: [401] },
+        {
+          label: "a forged service key",
+          method: "POST",
+          url: `${base}/chain/service/${forged}`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "a key under another path",
+          method: "POST",
+          url: `${base}/chain/service/${forged}/extra`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
+        {
+          label: "a path escaping the prefix",
+          method: "POST",
+          url: `${base}/chain/service/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+          body: call,
+          headers: json,
+          expect: [401],
+        },
         { label: "no key", method: "POST", url: `${base}/chain/service/`, body: call, headers: json, expect: [401] },
       ];
     },
@@ -413,16 +881,74 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
     probes: (_b, base): Probe[] => {
       const json = { "Content-Type": "application/json" };
       const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" });
-      const forged = { ...json, Authorization: `Basic ${Buffer.from(`mallory:${randomBytes(8).toString("hex")}`).toString("base64")}` };
+      const forged = {
+        ...json,
+        Authorization: `Basic ${Buffer.from(`mallory:${randomBytes(8).toString("hex")}`).toString("base64")}`,
+      };
       return [
-        { label: "an unknown network", method: "POST", url: `${base}/chain/dedicated/prn-nosuch`, body: call, headers: forged, expect: [404] },
-        { label: "an unknown network's node", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1`, body: call, headers: forged, expect: [404] },
-        { label: "an unknown network's CA", method: "GET", url: `${base}/chain/dedicated/prn-nosuch/ca`, headers: forged, expect: [404] },
-        { label: "a name out of shape", method: "POST", url: `${base}/chain/dedicated/PRN'%20OR%20'1'='1`, body: call, headers: forged, expect: [404] },
-        { label: "a path escaping the prefix", method: "POST", url: `${base}/chain/dedicated/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, body: call, headers: forged, expect: [404] },
-        { label: "an unknown action", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/drain`, body: call, headers: json, expect: [404] },
-        { label: "an extra segment", method: "POST", url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1/more`, body: call, headers: json, expect: [404] },
-        { label: "no network", method: "POST", url: `${base}/chain/dedicated/`, body: call, headers: json, expect: [404] },
+        {
+          label: "an unknown network",
+          method: "POST",
+          url: `${base}/chain/dedicated/prn-nosuch`,
+          body: call,
+          headers: forged,
+          expect: [404],
+        },
+        {
+          label: "an unknown network's node",
+          method: "POST",
+          url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1`,
+          body: call,
+          headers: forged,
+          expect: [404],
+        },
+        {
+          label: "an unknown network's CA",
+          method: "GET",
+          url: `${base}/chain/dedicated/prn-nosuch/ca`,
+          headers: forged,
+          expect: [404],
+        },
+        {
+          label: "a name out of shape",
+          method: "POST",
+          url: `${base}/chain/dedicated/PRN'%20OR%20'1'='1`,
+          body: call,
+          headers: forged,
+          expect: [404],
+        },
+        {
+          label: "a path escaping the prefix",
+          method: "POST",
+          url: `${base}/chain/dedicated/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+          body: call,
+          headers: forged,
+          expect: [404],
+        },
+        {
+          label: "an unknown action",
+          method: "POST",
+          url: `${base}/chain/dedicated/prn-nosuch/drain`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
+        {
+          label: "an extra segment",
+          method: "POST",
+          url: `${base}/chain/dedicated/prn-nosuch/nodes/peer-1/more`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
+        {
+          label: "no network",
+          method: "POST",
+          url: `${base}/chain/dedicated/`,
+          body: call,
+          headers: json,
+          expect: [404],
+        },
       ];
     },
   },
@@ -432,10 +958,30 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
     served: true,
     sample: (base) => `${base}/users/${randomBytes(10).toString("hex")}/did.json`,
     probes: (_b, base): Probe[] => [
-      { label: "an unknown handle", method: "GET", url: `${base}/users/${randomBytes(10).toString("hex")}/did.json`, expect: [404] },
-      { label: "a handle in upper case", method: "GET", url: `${base}/users/${randomBytes(10).toString("hex").toUpperCase()}/did.json`, expect: [404] },
-      { label: "a path escaping the prefix", method: "GET", url: `${base}/users/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
-      { label: "an extra segment", method: "GET", url: `${base}/users/${randomBytes(10).toString("hex")}/did.json/more`, expect: [404] },
+      {
+        label: "an unknown handle",
+        method: "GET",
+        url: `${base}/users/${randomBytes(10).toString("hex")}/did.json`,
+        expect: [404],
+      },
+      {
+        label: "a handle in upper case",
+        method: "GET",
+        url: `${base}/users/${randomBytes(10).toString("hex").toUpperCase()}/did.json`,
+        expect: [404],
+      },
+      {
+        label: "a path escaping the prefix",
+        method: "GET",
+        url: `${base}/users/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+        expect: [404],
+      },
+      {
+        label: "an extra segment",
+        method: "GET",
+        url: `${base}/users/${randomBytes(10).toString("hex")}/did.json/more`,
+        expect: [404],
+      },
       { label: "a SQL-ish handle", method: "GET", url: `${base}/users/'%20OR%20'1'='1/did.json`, expect: [404] },
     ],
   },
@@ -453,7 +999,12 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
     probes: (_b, base): Probe[] => [
       { label: "an unknown list", method: "GET", url: `${base}/did-status/2147483647`, expect: [404] },
       { label: "a list id out of range", method: "GET", url: `${base}/did-status/99999999999`, expect: [404] },
-      { label: "a path escaping the prefix", method: "GET", url: `${base}/did-status/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`, expect: [404] },
+      {
+        label: "a path escaping the prefix",
+        method: "GET",
+        url: `${base}/did-status/..%2F..%2Fvueapi%2Fmain%2FgetClientInfo`,
+        expect: [404],
+      },
       { label: "a SQL-ish id", method: "GET", url: `${base}/did-status/1'%20OR%20'1'='1`, expect: [404] },
     ],
   },
@@ -465,12 +1016,38 @@ const ENDPOINT_PROBES: Record<string, EndpointProbes> = {
       const event = JSON.stringify({
         id: `evt_${randomBytes(8).toString("hex")}`,
         type: "checkout.session.completed",
-        data: { object: { id: `cs_${randomBytes(12).toString("hex")}`, client_reference_id: b.openPaymentNo, payment_status: "paid", amount_total: 500, currency: "usd", metadata: { paymentNo: b.openPaymentNo } } },
+        data: {
+          object: {
+            id: `cs_${randomBytes(12).toString("hex")}`,
+            client_reference_id: b.openPaymentNo,
+            payment_status: "paid",
+            amount_total: 500,
+            currency: "usd",
+            metadata: { paymentNo: b.openPaymentNo },
+          },
+        },
       });
       const url = `${base}/payments/stripe/webhook`;
       return [
-        { label: "B's payment completed, forged signature", method: "POST", url, body: event, headers: { "Content-Type": "application/json", "Stripe-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}` }, expect: [302, 404] },
-        { label: "B's payment completed, unsigned", method: "POST", url, body: event, headers: { "Content-Type": "application/json" }, expect: [302, 404] },
+        {
+          label: "B's payment completed, forged signature",
+          method: "POST",
+          url,
+          body: event,
+          headers: {
+            "Content-Type": "application/json",
+            "Stripe-Signature": `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}`,
+          },
+          expect: [302, 404],
+        },
+        {
+          label: "B's payment completed, unsigned",
+          method: "POST",
+          url,
+          body: event,
+          headers: { "Content-Type": "application/json" },
+          expect: [302, 404],
+        },
       ];
     },
   },
@@ -491,16 +1068,28 @@ describe("endpoints and webhooks with forged credentials", () => {
       const generic: Probe[] = [];
       if (entry.served === true) {
         const url = entry.sample(base);
-        const other = (["PUT", "DELETE", "PATCH"] as const).find((m) => !(endpoint.methods as readonly string[]).includes(m))!;
+        const other = (["PUT", "DELETE", "PATCH"] as const).find(
+          (m) => !(endpoint.methods as readonly string[]).includes(m),
+        )!;
         generic.push({ label: `method ${other}`, method: other, url, expect: [405] });
         if ((endpoint.methods as readonly string[]).includes("POST")) {
-          generic.push({ label: "a body over the limit", method: "POST", url, body: "x".repeat(endpoint.bodyLimitBytes + 1), headers: { "Content-Type": "application/x-www-form-urlencoded" }, expect: [413] });
+          generic.push({
+            label: "a body over the limit",
+            method: "POST",
+            url,
+            body: "x".repeat(endpoint.bodyLimitBytes + 1),
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            expect: [413],
+          });
         }
       }
       for (const p of [...entry.probes(B, base), ...generic]) {
         const r = await probe(p);
         figures.endpointRequests += 1;
-        if (!p.expect.includes(r.status)) problems.push(`${endpoint.path} ${p.label}: status ${r.status}, expected ${p.expect.join("/")}: ${r.text.slice(0, 120)}`);
+        if (!p.expect.includes(r.status))
+          problems.push(
+            `${endpoint.path} ${p.label}: status ${r.status}, expected ${p.expect.join("/")}: ${r.text.slice(0, 120)}`,
+          );
         for (const leak of leaksOf(r.text, B)) problems.push(`${endpoint.path} ${p.label}: shows B's ${leak}`);
       }
     }
@@ -508,21 +1097,51 @@ describe("endpoints and webhooks with forged credentials", () => {
     const reference = new URL(B.openCheckoutUrl).pathname.split("/").pop()!;
     const now = Math.floor(Date.now() / 1000);
     const event = JSON.stringify(
-      eventFor({ reference, mode: "payment", merchantRef: B.openPaymentNo, status: "succeeded", amountCents: 500, currency: "USD", card: { brand: "Visa", last4: "4242", expMonth: 12, expYear: 2039 }, reason: null }, `evt_${randomBytes(8).toString("hex")}`, now),
+      eventFor(
+        {
+          reference,
+          mode: "payment",
+          merchantRef: B.openPaymentNo,
+          status: "succeeded",
+          amountCents: 500,
+          currency: "USD",
+          card: { brand: "Visa", last4: "4242", expMonth: 12, expYear: 2039 },
+          reason: null,
+        },
+        `evt_${randomBytes(8).toString("hex")}`,
+        now,
+      ),
     );
     const forgeries = [
-      { label: "signed with a wrong secret", event, timestamp: now, signature: signCallback("not-the-secret", now, event) },
+      {
+        label: "signed with a wrong secret",
+        event,
+        timestamp: now,
+        signature: signCallback("not-the-secret", now, event),
+      },
       { label: "a zero signature", event, timestamp: now, signature: "0".repeat(64) },
-      { label: "another event's signature", event, timestamp: now, signature: signCallback("not-the-secret", now, "{}") },
-      { label: "a stale, wrongly signed event", event, timestamp: now - 86_400, signature: signCallback("x", now - 86_400, event) },
+      {
+        label: "another event's signature",
+        event,
+        timestamp: now,
+        signature: signCallback("not-the-secret", now, "{}"),
+      },
+      {
+        label: "a stale, wrongly signed event",
+        event,
+        timestamp: now - 86_400,
+        signature: signCallback("x", now - 86_400, event),
+      },
     ];
     for (const { label, ...body } of forgeries) {
       const r = await post("/pay/callback", body);
       figures.webhookRequests += 1;
-      if (r.code === 0 || r.status >= 500) problems.push(`/pay/callback ${label}: answered ${r.status} code ${r.code} ${r.message}`);
+      if (r.code === 0 || r.status >= 500)
+        problems.push(`/pay/callback ${label}: answered ${r.status} code ${r.code} ${r.message}`);
       for (const leak of leaksOf(r.text, B)) problems.push(`/pay/callback ${label}: shows B's ${leak}`);
     }
-    for (const k of changedKeys(before, await snapshot(B))) problems.push(`after the endpoint probes: B's ${k} changed`);
+    for (const k of changedKeys(before, await snapshot(B)))
+      problems.push(`after the endpoint probes: B's ${k} changed`);
     expect(problems).toEqual([]);
   }, 120_000);
 });

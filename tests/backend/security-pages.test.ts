@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { PASSWORD } from "./client";
-import { buildWorld, figuresOf, leaksOf, publisher, type Kind, type World } from "./security/world";
+import { PASSWORD } from "./client.ts";
+import { buildWorld, figuresOf, leaksOf, publisher, type Kind, type World } from "./security/world.ts";
 
 /**
  * Pages and resource routes with foreign, unknown and malformed ids (issue "Hardening", security suites),
@@ -53,10 +53,18 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.AppStore.Products.tsx": { type: { notId: "product type filter" }, page: PAGE, name: NAME },
   "g.home.AppStore.Service.tsx": { appId: { kind: "app", expect: "404" }, page: { notId: "comment page" } },
   "g.home.AppStore.Services.tsx": { industry: { notId: "industry filter" }, page: PAGE, name: NAME },
-  "g.home.MyCertificates.download.tsx": { certificateId: { kind: "certificate", expect: "404", with: () => ({ kind: "certificate" }) }, kind: { notId: "certificate or key" } },
+  "g.home.MyCertificates.download.tsx": {
+    certificateId: { kind: "certificate", expect: "404", with: () => ({ kind: "certificate" }) },
+    kind: { notId: "certificate or key" },
+  },
   "g.home.ParticipatedServices.Access.tsx": { appId: { kind: "app", expect: "404" } },
   "g.home.ParticipatedServices.JOIN.tsx": {
-    a: { kind: "app", expect: "404", statuses: [400, 404], with: (a) => ({ b: "APPX", c: a.invite.get("c")!, d: a.invite.get("d")!, e: "en" }) },
+    a: {
+      kind: "app",
+      expect: "404",
+      statuses: [400, 404],
+      with: (a) => ({ b: "APPX", c: a.invite.get("c")!, d: a.invite.get("d")!, e: "en" }),
+    },
     b: { notId: "the service's public code, checked against the token" },
     c: { notId: "the invitation token (a capability, signed)" },
     d: { notId: "the invitation's expiry" },
@@ -69,20 +77,48 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.ParticipatedServices._index.tsx": { status: { notId: "status filter" }, page: PAGE, name: NAME },
   "g.home.MyCertificates._index.tsx": { page: PAGE },
   "g.home.TestServices._index.tsx": { page: PAGE, pageSize: SIZE },
-  "g.home.TestServices.TestServicesNew.tsx": { id: { kind: "testService", expect: "404", malformed: [200] }, upgrade: { notId: "upgrade flag" } },
+  "g.home.TestServices.TestServicesNew.tsx": {
+    id: { kind: "testService", expect: "404", malformed: [200] },
+    upgrade: { notId: "upgrade flag" },
+  },
   "g.home.TestServices.TestServicesDetail.tsx": { id: { kind: "testService", expect: "404" } },
   "g.home.operations.AuditLog.tsx": { page: PAGE },
   // Issue 15 (docs/decisions/042): manual pages and market entries are public to every reader, operators change them.
-  "g.main.documentation.tsx": { page: { notId: "a manual page's slug (public)" }, q: { notId: "search words" }, lang: { notId: "search language" } },
+  "g.main.documentation.tsx": {
+    page: { notId: "a manual page's slug (public)" },
+    q: { notId: "search words" },
+    lang: { notId: "search language" },
+  },
   "g.home.DeveloperCommunity.ChaincodeMarket.tsx": { page: PAGE, language: { notId: "chaincode language filter" } },
-  "g.home.DeveloperCommunity.ChaincodeMarket_.Package.tsx": { marketPackageId: { notId: "a market entry (public to every user)" } },
-  "g.home.DeveloperCommunity.ChaincodeMarket_.download.tsx": { marketPackageId: { notId: "a market entry (public to every user)" } },
-  "g.home.operations.Documentation.tsx": { edit: { notId: "a manual page (operators only)" }, new: { notId: "new page flag" }, confirm: { notId: "a manual page to delete (operators only)" } },
-  "g.home.operations.ChaincodeMarket.tsx": { page: PAGE, edit: { notId: "a market entry (operators only)" }, new: { notId: "new entry flag" }, confirm: { notId: "a market entry to withdraw (operators only)" } },
+  "g.home.DeveloperCommunity.ChaincodeMarket_.Package.tsx": {
+    marketPackageId: { notId: "a market entry (public to every user)" },
+  },
+  "g.home.DeveloperCommunity.ChaincodeMarket_.download.tsx": {
+    marketPackageId: { notId: "a market entry (public to every user)" },
+  },
+  "g.home.operations.Documentation.tsx": {
+    edit: { notId: "a manual page (operators only)" },
+    new: { notId: "new page flag" },
+    confirm: { notId: "a manual page to delete (operators only)" },
+  },
+  "g.home.operations.ChaincodeMarket.tsx": {
+    page: PAGE,
+    edit: { notId: "a market entry (operators only)" },
+    new: { notId: "new entry flag" },
+    confirm: { notId: "a market entry to withdraw (operators only)" },
+  },
   "g.home.operations.FailedJobs.tsx": { page: PAGE },
   "g.home.operations.Credentials.tsx": { page: PAGE },
-  "g.home.ParticipationManagement.View.tsx": { appJoinAuditId: { kind: "join", expect: "404" }, back: { notId: "the list's query to go back to" } },
-  "g.home.ParticipationManagement._index.tsx": { auditState: { notId: "status filter" }, page: PAGE, all: { notId: "show all" }, name: NAME },
+  "g.home.ParticipationManagement.View.tsx": {
+    appJoinAuditId: { kind: "join", expect: "404" },
+    back: { notId: "the list's query to go back to" },
+  },
+  "g.home.ParticipationManagement._index.tsx": {
+    auditState: { notId: "status filter" },
+    page: PAGE,
+    all: { notId: "show all" },
+    name: NAME,
+  },
   "g.home.PermissionedServices.PublishedServices.ServicesDetail.tsx": {
     appId: { kind: "app", expect: "404" },
     appVerId: { kind: "appVer", expect: "no-data", with: (a) => ({ appId: String(a.runAppId) }) },
@@ -97,21 +133,39 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "ide.portal.tsx": {
     workspaceId: { kind: "ideWorkspace", expect: "404" },
     fileId: { kind: "ideFile", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
-    confirmDelete: { kind: "ideFile", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
-    contractId: { kind: "pcContract", expect: "no-data", with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }) },
+    confirmDelete: {
+      kind: "ideFile",
+      expect: "no-data",
+      with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }),
+    },
+    contractId: {
+      kind: "pcContract",
+      expect: "no-data",
+      with: (a) => ({ workspaceId: String(a.ids.ideWorkspace[0]) }),
+    },
     network: { notId: "which of the workspace's deployments contractId picks (project or test network)" },
   },
   "g.home.IPFS.Service.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" }, page: PAGE, name: NAME },
   "g.home.IPFS.Traffic.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.Upgrade.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.UpgradeDetail.tsx": { upgradeId: { kind: "ipfsUpgrade", expect: "404" } },
-  "g.home.IPFS.download.ts": { ipfsServiceId: { kind: "ipfsService", expect: "404", with: (a) => ({ cid: String(a.named.ipfsCid) }) }, cid: { notId: "a CID the service pinned" } },
+  "g.home.IPFS.download.ts": {
+    ipfsServiceId: { kind: "ipfsService", expect: "404", with: (a) => ({ cid: String(a.named.ipfsCid) }) },
+    cid: { notId: "a CID the service pinned" },
+  },
   // Dedicated nodes (issue 17): the ids name the record; the name and type only repeat it (another one redirects to the record's own link).
   "g.home.PrivatedNodes.tsx": { page: PAGE, status: { notId: "status filter" } },
   "g.home.PrivatedNodesCheck.tsx": { prnProjectId: { kind: "prnProject", expect: "404" } },
   "g.home.PrivatedNodesCa.ts": { prnProjectId: { kind: "prnProject", expect: "404" } },
-  "g.home.PrivatedNodesConfig.tsx": { prnProjectId: { kind: "prnProject", expect: "404" }, prnProjectName: { notId: "the project's name, repeated in the link" }, page: PAGE },
-  "g.home.PrivatedNodesConfigNew.tsx": { prnProjectId: { kind: "prnProject", expect: "404" }, prnProjectName: { notId: "the project's name, repeated in the link" } },
+  "g.home.PrivatedNodesConfig.tsx": {
+    prnProjectId: { kind: "prnProject", expect: "404" },
+    prnProjectName: { notId: "the project's name, repeated in the link" },
+    page: PAGE,
+  },
+  "g.home.PrivatedNodesConfigNew.tsx": {
+    prnProjectId: { kind: "prnProject", expect: "404" },
+    prnProjectName: { notId: "the project's name, repeated in the link" },
+  },
   "g.home.PrivatedNodesConfigDetail.tsx": {
     prnProjectUpdateId: { kind: "prnUpgrade", expect: "404" },
     prnUpdateType: { notId: "the upgrade's type, repeated in the link" },
@@ -122,14 +176,27 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.DID.Credential.tsx": { credentialId: { kind: "credential", expect: "404" } },
   "g.home.DID.Credentials.tsx": { page: PAGE, side: { notId: "issued or received" } },
   "g.home.PermissionlessServices._index.tsx": { page: PAGE, name: NAME, appType: { notId: "chain type filter" } },
-  "g.home.PermissionlessServices.Home.tsx": { page: PAGE, name: NAME, planId: { kind: "pcPlan", expect: "no-data", malformed: [200] } },
+  "g.home.PermissionlessServices.Home.tsx": {
+    page: PAGE,
+    name: NAME,
+    planId: { kind: "pcPlan", expect: "no-data", malformed: [200] },
+  },
   "g.home.PermissionlessServices.NewProject.tsx": { planId: { kind: "pcPlan", expect: "404" } },
-  "g.home.PermissionlessServices.Project.tsx": { projectId: { kind: "pcProject", expect: "404" }, range: { notId: "statistics period" } },
+  "g.home.PermissionlessServices.Project.tsx": {
+    projectId: { kind: "pcProject", expect: "404" },
+    range: { notId: "statistics period" },
+  },
   "g.home.PermissionlessServices.Accounts.tsx": { projectId: { kind: "pcProject", expect: "404" }, page: PAGE },
   "g.home.PermissionlessServices.Contracts.tsx": { projectId: { kind: "pcProject", expect: "404" }, page: PAGE },
-  "g.home.PermissionlessServices.Contract.tsx": { contractId: { kind: "pcContract", expect: "404" }, page: { notId: "events page number" } },
+  "g.home.PermissionlessServices.Contract.tsx": {
+    contractId: { kind: "pcContract", expect: "404" },
+    page: { notId: "events page number" },
+  },
   "g.home.PermissionlessServices.NewAccount.tsx": { projectId: { kind: "pcProject", expect: "404" } },
-  "g.home.PermissionlessServices.Account.tsx": { accountId: { kind: "pcAccount", expect: "404" }, gasRange: { notId: "gas chart period" } },
+  "g.home.PermissionlessServices.Account.tsx": {
+    accountId: { kind: "pcAccount", expect: "404" },
+    gasRange: { notId: "gas chart period" },
+  },
   "g.home.PermissionlessServices.Account_.keystore.ts": { accountId: { kind: "pcAccount", expect: "404" } },
   "g.home.PermissionedServices.PublishedServices._index.tsx": {
     appVerId: { kind: "appVer", expect: "no-data", with: () => ({ confirm: "deactivate" }) },
@@ -149,7 +216,11 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     market: { notId: "a chaincode market entry (public to every user)" },
   },
   "g.home.PermissionedServices.PublishedServices_.NewServices_.cover.ts": { appId: { kind: "app", expect: "404" } },
-  "g.home.operations.Invoices.tsx": { id: { kind: "invoice", expect: "no-data" }, status: { notId: "status filter" }, page: PAGE },
+  "g.home.operations.Invoices.tsx": {
+    id: { kind: "invoice", expect: "no-data" },
+    status: { notId: "status filter" },
+    page: PAGE,
+  },
   "g.home.operations.Participations.tsx": { page: PAGE },
   "g.home.Configuration.tsx": { appId: { kind: "app", expect: "no-data" }, page: PAGE, pageSize: SIZE },
   "g.home.ConfigurationNew.tsx": { appId: { kind: "app", expect: "404" } },
@@ -158,13 +229,22 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.operations.IpfsUpgrades.tsx": { page: PAGE },
   // Technical support (docs/decisions/041): a user's tickets are theirs; operators read every ticket.
   "g.home.DeveloperCommunity.TechnicalSupport.tsx": { status: { notId: "status filter" }, page: PAGE, pageSize: SIZE },
-  "g.home.DeveloperCommunity.TechnicalSupportDetail.tsx": { ticketId: { kind: "supportTicket", expect: "404" }, confirm: { notId: "close confirmation" } },
+  "g.home.DeveloperCommunity.TechnicalSupportDetail.tsx": {
+    ticketId: { kind: "supportTicket", expect: "404" },
+    confirm: { notId: "close confirmation" },
+  },
   "g.home.DeveloperCommunity.TechnicalSupportFile.ts": { ticketId: { kind: "supportTicket", expect: "404" } },
   "g.home.operations.Tickets.tsx": { status: { notId: "status filter" }, page: PAGE, pageSize: SIZE },
-  "g.home.operations.TicketDetail.tsx": { ticketId: { notId: "any ticket: operators only (requireOperator)" }, confirm: { notId: "close confirmation" } },
+  "g.home.operations.TicketDetail.tsx": {
+    ticketId: { notId: "any ticket: operators only (requireOperator)" },
+    confirm: { notId: "close confirmation" },
+  },
   "g.home.operations.TicketFile.ts": { ticketId: { notId: "any ticket's file: operators only (requireOperator)" } },
   "g.home.operations.Newsletter.tsx": { page: PAGE, pageSize: SIZE },
-  "g.main.supportTicket.tsx": { key: { notId: "a visitor ticket's private key: unguessable, an unknown one is a 404" }, confirm: { notId: "close confirmation" } },
+  "g.main.supportTicket.tsx": {
+    key: { notId: "a visitor ticket's private key: unguessable, an unknown one is a 404" },
+    confirm: { notId: "close confirmation" },
+  },
   "g.main.subscribes.tsx": { sent: { notId: "the confirmation mail was sent" } },
   "g.main.subscribes_.confirm.tsx": { token: { notId: "a one-time confirmation token from the mail" } },
   "g.main.subscribes_.unsubscribe.tsx": { token: { notId: "an unsubscribe token from a newsletter mail" } },
@@ -177,35 +257,105 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.operations.ServiceReviews.tsx": { queue: { notId: "initial or final" }, page: PAGE },
   "g.home.operations.Services.tsx": { filter: { notId: "status filter" }, name: NAME, page: PAGE },
   "g.home.tsx": { panel: { notId: "the profile panel (read in the browser)" } },
-  "g.home.userCenter.BillDetail.tsx": { billId: { kind: "bill", expect: "404" }, confirm: { notId: "pay confirmation" } },
-  "g.home.userCenter.ContactInformation.tsx": { edit: { kind: "contact", expect: "404", malformed: [200] }, delete: { kind: "contact", expect: "404", malformed: [200] }, page: PAGE },
-  "g.home.userCenter.Invoices.Add.tsx": { step: { notId: "select or confirm" }, billIds: { kind: "bill", expect: "no-data", with: () => ({ step: "confirm" }) } },
-  "g.home.userCenter.Invoices.Addresses.tsx": { edit: { kind: "addressee", expect: "404", malformed: [200] }, delete: { kind: "addressee", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" }, page: PAGE },
-  "g.home.userCenter.Invoices.Titles.tsx": { edit: { kind: "title", expect: "404", malformed: [200] }, delete: { kind: "title", expect: "no-data" }, form: { notId: "add form open" }, back: { notId: "way back" }, page: PAGE },
+  "g.home.userCenter.BillDetail.tsx": {
+    billId: { kind: "bill", expect: "404" },
+    confirm: { notId: "pay confirmation" },
+  },
+  "g.home.userCenter.ContactInformation.tsx": {
+    edit: { kind: "contact", expect: "404", malformed: [200] },
+    delete: { kind: "contact", expect: "404", malformed: [200] },
+    page: PAGE,
+  },
+  "g.home.userCenter.Invoices.Add.tsx": {
+    step: { notId: "select or confirm" },
+    billIds: { kind: "bill", expect: "no-data", with: () => ({ step: "confirm" }) },
+  },
+  "g.home.userCenter.Invoices.Addresses.tsx": {
+    edit: { kind: "addressee", expect: "404", malformed: [200] },
+    delete: { kind: "addressee", expect: "no-data" },
+    form: { notId: "add form open" },
+    back: { notId: "way back" },
+    page: PAGE,
+  },
+  "g.home.userCenter.Invoices.Titles.tsx": {
+    edit: { kind: "title", expect: "404", malformed: [200] },
+    delete: { kind: "title", expect: "no-data" },
+    form: { notId: "add form open" },
+    back: { notId: "way back" },
+    page: PAGE,
+  },
   "g.home.userCenter.Invoices.Detail.tsx": { id: { kind: "invoice", expect: "404" } },
   "g.home.userCenter.Invoices._index.tsx": { status: { notId: "status filter" }, page: PAGE },
   "g.home.userCenter.MessageCenter.tsx": { status: { notId: "read filter" }, page: PAGE, pageSize: SIZE },
-  "g.home.userCenter.MyAccount.tsx": { page: PAGE, pageSize: SIZE, kind: { notId: "ledger entry kind filter" }, dateFrom: DAY, dateTo: DAY },
+  "g.home.userCenter.MyAccount.tsx": {
+    page: PAGE,
+    pageSize: SIZE,
+    kind: { notId: "ledger entry kind filter" },
+    dateFrom: DAY,
+    dateTo: DAY,
+  },
   "g.home.userCenter.MyAccount_.Recharge.tsx": { page: PAGE },
   "g.home.userCenter.MyAccount_.Withdraw.tsx": { page: PAGE },
-  "g.home.userCenter.MyBills.tsx": { page: PAGE, pageSize: SIZE, dateFrom: DAY, dateTo: DAY, confirm: { notId: "Pay all confirmation" } },
-  "g.home.[index].tsx": { blocked: { notId: "the blocked action to explain" }, returnTo: { notId: "way back (a console path, validated)" } },
+  "g.home.userCenter.MyBills.tsx": {
+    page: PAGE,
+    pageSize: SIZE,
+    dateFrom: DAY,
+    dateTo: DAY,
+    confirm: { notId: "Pay all confirmation" },
+  },
+  "g.home.[index].tsx": {
+    blocked: { notId: "the blocked action to explain" },
+    returnTo: { notId: "way back (a console path, validated)" },
+  },
   "g.home.userCenter.MyBills_.export[.csv].ts": { dateFrom: DAY, dateTo: DAY },
   "g.home.userCenter.MyAccount_.Recharge_.Return.tsx": { paymentNo: { kind: "payment", expect: "404" } },
   "g.home.userCenter.MyAccount_.Update.tsx": { setup: { kind: "setupRef", expect: "no-data" } },
   "g.home.logout.tsx": { scope: { notId: "this session or every session" } },
   "g.lang.tsx": { lng: { notId: "language" }, redirectTo: { notId: "way back" } },
-  "g.main.Login.SetPassWord.tsx": { phone: { notId: "account name typed on the previous step" }, captcha: { notId: "reset code" }, retrieveWay: { notId: "email" } },
-  "g.main.Login.forgetTwo.tsx": { phone: { notId: "account name typed on the previous step" }, retrieveWay: { notId: "email" } },
+  "g.main.Login.SetPassWord.tsx": {
+    phone: { notId: "account name typed on the previous step" },
+    captcha: { notId: "reset code" },
+    retrieveWay: { notId: "email" },
+  },
+  "g.main.Login.forgetTwo.tsx": {
+    phone: { notId: "account name typed on the previous step" },
+    retrieveWay: { notId: "email" },
+  },
   // The community's content (docs/decisions/040): posts and partners are public to every user (drafts answer 404 to
   // all but operators), so their ids name no user's record; the operations pages are operators' only.
-  "g.home.DeveloperCommunity.News_Events.tsx": { type: { notId: "news or event filter" }, when: { notId: "upcoming or past filter" }, q: { notId: "search text" }, page: PAGE, pageSize: SIZE },
-  "g.home.DeveloperCommunity.News_EventsDetail.tsx": { eventId: { notId: "a published news item or event, public to every user" } },
+  "g.home.DeveloperCommunity.News_Events.tsx": {
+    type: { notId: "news or event filter" },
+    when: { notId: "upcoming or past filter" },
+    q: { notId: "search text" },
+    page: PAGE,
+    pageSize: SIZE,
+  },
+  "g.home.DeveloperCommunity.News_EventsDetail.tsx": {
+    eventId: { notId: "a published news item or event, public to every user" },
+  },
   "g.home.DeveloperCommunity.ReleaseNotes.tsx": { page: PAGE, pageSize: SIZE },
-  "g.home.operations.News.tsx": { kind: { notId: "news or event tab" }, confirm: { notId: "a post to confirm deleting (operators only)" }, page: PAGE, pageSize: SIZE },
-  "g.home.operations.ReleaseNotes.tsx": { kind: { notId: "post kind" }, confirm: { notId: "a post to confirm deleting (operators only)" }, page: PAGE, pageSize: SIZE },
-  "g.home.operations.Announcements.tsx": { kind: { notId: "post kind" }, confirm: { notId: "a post to confirm deleting (operators only)" }, page: PAGE, pageSize: SIZE },
-  "g.home.operations.PostEdit.tsx": { postId: { notId: "a post (operators only)" }, kind: { notId: "the kind of a new post" } },
+  "g.home.operations.News.tsx": {
+    kind: { notId: "news or event tab" },
+    confirm: { notId: "a post to confirm deleting (operators only)" },
+    page: PAGE,
+    pageSize: SIZE,
+  },
+  "g.home.operations.ReleaseNotes.tsx": {
+    kind: { notId: "post kind" },
+    confirm: { notId: "a post to confirm deleting (operators only)" },
+    page: PAGE,
+    pageSize: SIZE,
+  },
+  "g.home.operations.Announcements.tsx": {
+    kind: { notId: "post kind" },
+    confirm: { notId: "a post to confirm deleting (operators only)" },
+    page: PAGE,
+    pageSize: SIZE,
+  },
+  "g.home.operations.PostEdit.tsx": {
+    postId: { notId: "a post (operators only)" },
+    kind: { notId: "the kind of a new post" },
+  },
   "g.home.operations.Signups.tsx": { eventId: { notId: "an event (operators only)" }, page: PAGE, pageSize: SIZE },
   "g.home.operations.Signups_.export[.csv].ts": { eventId: { notId: "an event (operators only)" } },
   "g.home.operations.Partners.tsx": { confirm: { notId: "a partner to confirm deleting (operators only)" } },
@@ -215,7 +365,11 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.main.feeds.news.ts": { lang: { notId: "feed language" }, format: { notId: "rss or atom" } },
   "g.main.feeds.releaseNotes.ts": { lang: { notId: "feed language" }, format: { notId: "rss or atom" } },
   "g.main.partnerLogo.ts": { id: { notId: "a partner's logo, public" } },
-  "g.main.UserActivation.tsx": { token: { notId: "the activation token from the mail (a capability)" }, sent: { notId: "mail sent notice" }, email: { notId: "where the mail went" } },
+  "g.main.UserActivation.tsx": {
+    token: { notId: "the activation token from the mail (a capability)" },
+    sent: { notId: "mail sent notice" },
+    email: { notId: "where the mail went" },
+  },
   "g.main.register.tsx": { type: { notId: "individual or enterprise" } },
   "locales.$lng.$ns.ts": { $lng: { notId: "language" }, $ns: { notId: "translation namespace" } },
   "g.home.DDC._index.tsx": { page: PAGE },
@@ -225,13 +379,36 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.main.ddc-view_.file.ts": { ddcId: { notId: "a DDC's public id (its file, behind the same password)" } },
   "g.main.ddc-QRCode.tsx": { ddcId: { notId: "a DDC's public id (its QR code)" } },
   // Cross-chain services (issue 17): the service is the page's record; the filters and confirm only pick within it.
-  "g.home.CrossChainService.Index.tsx": { status: { notId: "status filter" }, page: PAGE, pageSize: SIZE, confirm: { kind: "app", expect: "no-data" }, confirmAction: { notId: "deactivate or close" } },
+  "g.home.CrossChainService.Index.tsx": {
+    status: { notId: "status filter" },
+    page: PAGE,
+    pageSize: SIZE,
+    confirm: { kind: "app", expect: "no-data" },
+    confirmAction: { notId: "deactivate or close" },
+  },
   "g.home.CrossChainService.Dredge.tsx": { appId: { kind: "app", expect: "404" } },
-  "g.home.CrossChainService.CrossChainDetail.tsx": { appId: { kind: "app", expect: "404" }, status: { notId: "call status filter" }, from: DAY, to: DAY, target: { notId: "target chain filter" }, page: PAGE, pageSize: SIZE },
-  "g.home.CrossChainService.CrossChainDetail_.export[.csv].ts": { appId: { kind: "app", expect: "404" }, status: { notId: "call status filter" }, from: DAY, to: DAY, target: { notId: "target chain filter" } },
+  "g.home.CrossChainService.CrossChainDetail.tsx": {
+    appId: { kind: "app", expect: "404" },
+    status: { notId: "call status filter" },
+    from: DAY,
+    to: DAY,
+    target: { notId: "target chain filter" },
+    page: PAGE,
+    pageSize: SIZE,
+  },
+  "g.home.CrossChainService.CrossChainDetail_.export[.csv].ts": {
+    appId: { kind: "app", expect: "404" },
+    status: { notId: "call status filter" },
+    from: DAY,
+    to: DAY,
+    target: { notId: "target chain filter" },
+  },
   "g.home.CrossChainService.CrossChainDetailView.tsx": {
     appId: { kind: "app", expect: "404", with: () => ({ callId: "1" }) },
-    callId: { notId: "a call looked up within the caller's service named by appId (another service's call is not found there: 404)" },
+    callId: {
+      notId:
+        "a call looked up within the caller's service named by appId (another service's call is not found there: 404)",
+    },
   },
   "g.home.operations.CrossChainReviews.tsx": { status: { notId: "pending activation or deactivation" }, page: PAGE },
 };
@@ -255,10 +432,14 @@ function libHelpers(): Map<string, { reads: Set<string>; named: string | null; b
       const signature = body.slice(0, body.indexOf("{"));
       const param = signature.match(/name(?:: string)?\s*=\s*"(\w+)"/);
       const readsName = /\.get\(name\)/.test(body) || /\w+\(url, name\)/.test(body);
-      helpers.set(m[1], { reads: new Set([...body.matchAll(READ)].map((r) => r[1])), named: readsName ? (param?.[1] ?? "") : null, body });
+      helpers.set(m[1], {
+        reads: new Set([...body.matchAll(READ)].map((r) => r[1])),
+        named: readsName ? (param?.[1] ?? "") : null,
+        body,
+      });
     });
   }
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [name, h] of helpers) {
       for (const [other, o] of helpers) {
@@ -313,7 +494,10 @@ function urlOf(file: string): string {
 type Page = { status: number; location: string | null; html: string };
 
 async function get(url: string, cookie?: string): Promise<Page> {
-  const res = await fetch(`${inject("baseUrl")}${url}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  const res = await fetch(`${inject("baseUrl")}${url}`, {
+    headers: cookie ? { Cookie: cookie } : {},
+    redirect: "manual",
+  });
   return { status: res.status, location: res.headers.get("location"), html: await res.text() };
 }
 
@@ -327,7 +511,12 @@ async function loginForm(userName: string): Promise<string> {
   const first = jar(page);
   const res = await fetch(`${inject("baseUrl")}/g/main/Login/Logins`, {
     method: "POST",
-    body: new URLSearchParams({ username: userName, password: PASSWORD, captchaKey: captchaKey!, captcha: inject("testCaptcha") }),
+    body: new URLSearchParams({
+      username: userName,
+      password: PASSWORD,
+      captchaKey: captchaKey!,
+      captcha: inject("testCaptcha"),
+    }),
     headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: first.join("; ") },
     redirect: "manual",
   });
@@ -362,11 +551,23 @@ const decoded = (x: string) => {
 };
 
 /** An id no record has. */
-const unknownOf = (kind: Kind) => (kind === "payment" ? "RC20990101DEADBEEF" : kind === "setupRef" ? "cs_unknownunknownunknown" : "2147480000");
+const unknownOf = (kind: Kind) =>
+  kind === "payment" ? "RC20990101DEADBEEF" : kind === "setupRef" ? "cs_unknownunknownunknown" : "2147480000";
 /** Near misses of an id: parsed leniently they are that id, so they must be refused like it. */
-const nearMisses = (v: string | number) => (typeof v === "number" ? [`${v}x`, `0${v}`, `${v}.0`, `+${v}`] : [`${v}%20`, String(v).toLowerCase()]);
+const nearMisses = (v: string | number) =>
+  typeof v === "number" ? [`${v}x`, `0${v}`, `${v}.0`, `+${v}`] : [`${v}%20`, String(v).toLowerCase()];
 /** Not ids at all (sent as written: some are percent-encoded on purpose). */
-const MALFORMED = ["abc", "-5", "0", "99999999999999999999", "%00", "%F0%9F%98%80", "%ED%A0%80", "x%27%20OR%20%271%27=%271", "%3Cscript%3E"];
+const MALFORMED = [
+  "abc",
+  "-5",
+  "0",
+  "99999999999999999999",
+  "%00",
+  "%F0%9F%98%80",
+  "%ED%A0%80",
+  "x%27%20OR%20%271%27=%271",
+  "%3Cscript%3E",
+];
 
 describe("routes reading ids", () => {
   it("every query parameter a route file reads is classified (id of a kind, or not an id)", () => {
@@ -378,7 +579,8 @@ describe("routes reading ids", () => {
     for (const [file, params] of Object.entries(ROUTE_PARAMS)) {
       if (!routeFiles().includes(file)) unclassified.push(`${file}: no such route file`);
       const read = routeFiles().includes(file) ? paramsRead(file, helpers) : [];
-      for (const p of Object.keys(params)) if (!read.includes(p)) unclassified.push(`${file}: ?${p} is listed but not read`);
+      for (const p of Object.keys(params))
+        if (!read.includes(p)) unclassified.push(`${file}: ?${p} is listed but not read`);
     }
     expect(unclassified).toEqual([]);
   });
@@ -397,14 +599,24 @@ describe("routes reading ids", () => {
         const kinds = spec.by ? Object.entries(spec.by.kinds) : [[null, spec.kind] as const];
         for (const [disc, kind] of kinds) {
           const extra = { ...(spec.with?.(A) ?? {}), ...(disc && spec.by ? { [spec.by.param]: disc } : {}) };
-          for (const v of B.ids[kind]) variants.push({ label: `B's ${kind} ${v}`, query: { ...extra, [name]: String(v) }, foreign: true });
-          for (const v of nearMisses(B.ids[kind][0])) variants.push({ label: `near miss of B's ${kind}: "${v}"`, query: { ...extra, [name]: v }, foreign: true, malformed: true });
+          for (const v of B.ids[kind])
+            variants.push({ label: `B's ${kind} ${v}`, query: { ...extra, [name]: String(v) }, foreign: true });
+          for (const v of nearMisses(B.ids[kind][0]))
+            variants.push({
+              label: `near miss of B's ${kind}: "${v}"`,
+              query: { ...extra, [name]: v },
+              foreign: true,
+              malformed: true,
+            });
           variants.push({ label: `unknown ${kind}`, query: { ...extra, [name]: unknownOf(kind) }, foreign: false });
-          for (const v of MALFORMED) variants.push({ label: `"${v}"`, query: { ...extra, [name]: v }, foreign: false, malformed: true });
+          for (const v of MALFORMED)
+            variants.push({ label: `"${v}"`, query: { ...extra, [name]: v }, foreign: false, malformed: true });
         }
         for (const v of variants) {
           // Values are sent as written (some are already percent-encoded on purpose).
-          const query = Object.entries(v.query).map(([k, x]) => `${k}=${/%[0-9A-F]{2}/i.test(x) ? x : encodeURIComponent(x)}`).join("&");
+          const query = Object.entries(v.query)
+            .map(([k, x]) => `${k}=${/%[0-9A-F]{2}/i.test(x) ? x : encodeURIComponent(x)}`)
+            .join("&");
           const target = `${url}?${query}`;
           const page = await get(target, cookie);
           figures.requests += 1;
@@ -412,18 +624,28 @@ describe("routes reading ids", () => {
           if (page.status >= 500) problems.push(`${where}: ${page.status}`);
           // The page may repeat what A typed into the URL (links back to it): only what A did not send is a leak.
           const sent = Object.values(v.query).map((x) => decoded(x).toLowerCase());
-          const leaks = (html: string) => leaksOf(html, B).filter((l) => !sent.some((x) => x.includes(l.replace(/^\S+ /, "").toLowerCase())));
+          const leaks = (html: string) =>
+            leaksOf(html, B).filter((l) => !sent.some((x) => x.includes(l.replace(/^\S+ /, "").toLowerCase())));
           for (const leak of leaks(page.html)) problems.push(`${where}: shows B's ${leak}`);
-          if (page.location && /Login/.test(page.location)) problems.push(`${where}: A was sent to log in (${page.location})`);
+          if (page.location && /Login/.test(page.location))
+            problems.push(`${where}: A was sent to log in (${page.location})`);
           const refused = spec.statuses ?? [404];
-          const allowed = spec.expect === "404" ? (v.malformed ? [...refused, ...(spec.malformed ?? [])] : refused) : [200, 302, 400, 404];
+          const allowed =
+            spec.expect === "404"
+              ? v.malformed
+                ? [...refused, ...(spec.malformed ?? [])]
+                : refused
+              : [200, 302, 400, 404];
           if (!allowed.includes(page.status)) problems.push(`${where}: ${page.status}, expected ${allowed.join("/")}`);
           // Anonymous: the login page, never the record.
           if (v.foreign && variants.indexOf(v) === 0) {
             const anon = await get(target);
             figures.anonymous += 1;
             const toLogin = [302, 303].includes(anon.status) && /\/g\/main\/Login/.test(anon.location ?? "");
-            if (!toLogin) problems.push(`${where} anonymously: ${anon.status} ${anon.location ?? ""}, expected a redirect to login`);
+            if (!toLogin)
+              problems.push(
+                `${where} anonymously: ${anon.status} ${anon.location ?? ""}, expected a redirect to login`,
+              );
             for (const leak of leaks(anon.html)) problems.push(`${where} anonymously: shows B's ${leak}`);
           }
         }

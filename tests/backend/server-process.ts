@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect, inject } from "vitest";
-import { freePort } from "../server/support";
-import { PASSWORD, registration, uniqueName, type Envelope } from "./client";
+import { freePort } from "../server/support.ts";
+import { PASSWORD, registration, uniqueName, type Envelope } from "./client.ts";
 
 /**
  * Servers of the built app started by the test itself on a DATA_DIR of its choosing, with the embedded
@@ -32,7 +32,8 @@ function serverEnv(dataDir: string, port: number, extra: Record<string, string>)
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
   // The embedded default, its secrets generated into DATA_DIR (so that a backup must carry them).
-  for (const name of ["DATABASE_URL", "SESSION_SECRET", "PAYMENT_WEBHOOK_SECRET", "SEED_DEMO", "VUEAPI_URL"]) delete env[name];
+  for (const name of ["DATABASE_URL", "SESSION_SECRET", "PAYMENT_WEBHOOK_SECRET", "SEED_DEMO", "VUEAPI_URL"])
+    delete env[name];
   return { ...env, ...extra };
 }
 
@@ -48,7 +49,9 @@ export async function spawnServer(dataDir: string, extra: Record<string, string>
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const exited = new Promise<Exit>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, port, baseUrl: `http://127.0.0.1:${port}`, exited, stderr: () => stderr };
 }
 
@@ -57,7 +60,8 @@ export async function startServer(dataDir: string, extra: Record<string, string>
   const spawned = await spawnServer(dataDir, extra);
   const deadline = Date.now() + 150_000;
   for (;;) {
-    if (spawned.child.exitCode !== null) throw new Error(`the server exited with ${spawned.child.exitCode}: ${spawned.stderr()}`);
+    if (spawned.child.exitCode !== null)
+      throw new Error(`the server exited with ${spawned.child.exitCode}: ${spawned.stderr()}`);
     try {
       if ((await fetch(`${spawned.baseUrl}/healthz`)).ok) break;
     } catch {
@@ -80,7 +84,12 @@ export async function stopServer(server: Server | undefined, signal: "SIGTERM" |
 }
 
 /** POSTs a /vueapi path of that server. */
-export async function callAt<T = any>(server: Server, p: string, body: object = {}, token?: string): Promise<Envelope<T>> {
+export async function callAt<T = any>(
+  server: Server,
+  p: string,
+  body: object = {},
+  token?: string,
+): Promise<Envelope<T>> {
   const res = await fetch(`${server.baseUrl}/vueapi${p}`, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
@@ -91,14 +100,21 @@ export async function callAt<T = any>(server: Server, p: string, body: object = 
 
 export async function loginAt(server: Server, username: string, password = PASSWORD) {
   const captchaKey = (await callAt<{ captchaKey: string }>(server, "/anon/captcha/create")).data.captchaKey;
-  return callAt<{ token: string }>(server, "/main/user/login", { username, password, captchaKey, captcha: inject("testCaptcha") });
+  return callAt<{ token: string }>(server, "/main/user/login", {
+    username,
+    password,
+    captchaKey,
+    captcha: inject("testCaptcha"),
+  });
 }
 
 /** Registers a user and activates it from the mail in the server's outbox: two acknowledged writes. */
 export async function registerAndActivate(server: Server): Promise<string> {
   const userName = uniqueName("lock");
   const captchaKey = (await callAt<{ captchaKey: string }>(server, "/anon/captcha/create")).data.captchaKey;
-  const registered = await callAt(server, "/anon/user/register", { payload: { ...registration(userName), captchaKey } });
+  const registered = await callAt(server, "/anon/user/register", {
+    payload: { ...registration(userName), captchaKey },
+  });
   expect(registered.code, JSON.stringify(registered)).toBe(0);
   const outbox = path.join(server.dataDir, "outbox");
   const mail = readdirSync(outbox)
@@ -123,7 +139,8 @@ export function fingerprint(dir: string): Record<string, string> {
         out[path.join(rel, name) + "/"] = String(stat.mtimeMs);
         walk(path.join(rel, name));
       } else {
-        out[path.join(rel, name)] = `${stat.size} ${stat.mtimeMs} ${createHash("sha1").update(readFileSync(file)).digest("hex")}`;
+        out[path.join(rel, name)] =
+          `${stat.size} ${stat.mtimeMs} ${createHash("sha1").update(readFileSync(file)).digest("hex")}`;
       }
     }
   };

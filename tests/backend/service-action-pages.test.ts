@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { serviceActions, type ServiceAction } from "../../contract/service-status";
-import { activeUser, call, PASSWORD, portalLogin } from "./client";
+import { serviceActions, type ServiceAction } from "#contract/service-status.ts";
+import { activeUser, call, PASSWORD, portalLogin } from "./client.ts";
 
 /**
  * Page level (SPEC §4 Action availability): PublishedServices and ServicesDetail show, for each service,
@@ -25,10 +25,15 @@ beforeAll(async () => {
   token = user.token;
   for (const s of STATES) {
     // 1 TPS on one node: a long run has used up most of the first nodes, and a failed deployment would not reach 25.
-    const made = await call("/test/services", { verState: s.verState, free: s.free, tps: 1, nodeCount: 1, name: `${user.userName.slice(0, 20)} ${s.label}` }, token);
+    const made = await call(
+      "/test/services",
+      { verState: s.verState, free: s.free, tps: 1, nodeCount: 1, name: `${user.userName.slice(0, 20)} ${s.label}` },
+      token,
+    );
     expect(made.code, JSON.stringify(made)).toBe(0);
   }
-  rows = (await call("/sys/chainAppInfo/publishedList", { page: { pageSize: 50, condition: {} } }, token)).data.page.rows;
+  rows = (await call("/sys/chainAppInfo/publishedList", { page: { pageSize: 50, condition: {} } }, token)).data.page
+    .rows;
   expect(rows).toHaveLength(STATES.length);
   cookie = await portalLogin(user.userName, PASSWORD);
 }, 180_000);
@@ -46,7 +51,11 @@ function expected(row: any, omitDetails: boolean): string[] {
 function shown(html: string, name: string): string[] {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const group = html.match(new RegExp(`aria-label="Actions for ${escaped}" role="group">([\\s\\S]*?)</div>`));
-  const row = group ? null : html.match(new RegExp(`<tr[^>]*data-testid="service-row"[^>]*>(?:(?!</tr>)[\\s\\S])*?${escaped}(?=[<"])[\\s\\S]*?</tr>`));
+  const row = group
+    ? null
+    : html.match(
+        new RegExp(`<tr[^>]*data-testid="service-row"[^>]*>(?:(?!</tr>)[\\s\\S])*?${escaped}(?=[<"])[\\s\\S]*?</tr>`),
+      );
   const part = group?.[1] ?? row?.[0];
   expect(part, `the actions of ${name}`).toBeTypeOf("string");
   return [...new Set([...part!.matchAll(/data-action="([a-zA-Z]+)"/g)].map((m) => m[1]))].sort();
@@ -84,7 +93,10 @@ describe("the pages show exactly the actions serviceActions() returns", () => {
     const joining = rows.filter((r) => expected(r, false).includes("join"));
     expect(joining.map((r) => r.appVerId)).toContain(running.appVerId);
     for (const row of joining) {
-      const res = await fetch(`${inject("baseUrl")}/g/home/PermissionedServices/PublishedServices?join=${row.appVerId}`, { headers: { Cookie: cookie }, redirect: "manual" });
+      const res = await fetch(
+        `${inject("baseUrl")}/g/home/PermissionedServices/PublishedServices?join=${row.appVerId}`,
+        { headers: { Cookie: cookie }, redirect: "manual" },
+      );
       expect(res.status).toBe(302);
       expect(res.headers.get("location")).toMatch(/^\/g\/home\/ParticipatedServices\/JOIN\?/);
     }

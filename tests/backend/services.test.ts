@@ -1,16 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appNodes, appVersions } from "../../backend/domains/services/tables";
-import { bills, ledgerEntries } from "../../backend/domains/billing/tables";
-import { jobs, users } from "../../backend/db/tables";
-import { totalsOf } from "../../backend/domains/billing/ledger";
-import { verifyInvitation } from "../../backend/domains/services/invite";
-import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process";
+import { appNodes, appVersions } from "#backend/domains/services/tables.ts";
+import { bills, ledgerEntries } from "#backend/domains/billing/tables.ts";
+import { jobs, users } from "#backend/db/tables.ts";
+import { totalsOf } from "#backend/domains/billing/ledger.ts";
+import { verifyInvitation } from "#backend/domains/services/invite.ts";
+import { callVueapi, DEMO_PASSWORD, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process.ts";
 
 // The service lifecycle through the /vueapi protocol, in-process with a movable clock and the job loop
 // off: the test runs the due jobs itself (runJobs), like tests/backend/expiry.test.ts.
 let clock = new Date("2026-07-01T00:00:00Z");
-const service = inProcessVueapi("services", { TEST_CAPTCHA: "SVC1", DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" }, () => clock);
+const service = inProcessVueapi(
+  "services",
+  { TEST_CAPTCHA: "SVC1", DEMO: "1", TEST_FIXTURES: "1", JOBS_INTERVAL_MS: "0" },
+  () => clock,
+);
 const later = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
 };
@@ -45,8 +49,10 @@ const fixture = async (token: string, body: object = {}) => {
   expect(res.code, JSON.stringify(res)).toBe(0);
   return res.data as { appId: number; appVerId: number; name: string };
 };
-const detail = async (token: string, appId: number, appVerId?: number) => (await post("/sys/chainAppInfo/publishedDetail", { appId, appVerId }, token)).data;
-const decide = (op: string, appVerId: number, decision: "approve" | "reject", comments?: string) => post("/sys/ops/serviceReviews/decide", { appVerId, decision, comments }, op);
+const detail = async (token: string, appId: number, appVerId?: number) =>
+  (await post("/sys/chainAppInfo/publishedDetail", { appId, appVerId }, token)).data;
+const decide = (op: string, appVerId: number, decision: "approve" | "reject", comments?: string) =>
+  post("/sys/ops/serviceReviews/decide", { appVerId, decision, comments }, op);
 const key = () => `k${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`.padEnd(20, "x");
 
 let operator: string;
@@ -86,7 +92,9 @@ describe("the lifecycle from submission to running", () => {
 
     // Not enough balance: MSG_30001 and nothing changes.
     const k = key();
-    expect((await post("/sys/chainAppInfo/payPublishBill", { appVerId, idempotencyKey: k }, pub)).message).toBe("MSG_30001");
+    expect((await post("/sys/chainAppInfo/payPublishBill", { appVerId, idempotencyKey: k }, pub)).message).toBe(
+      "MSG_30001",
+    );
     expect((await detail(pub, appId)).verState).toBe(23);
     expect((await post("/test/fixtures", { grantCents: 8000 }, pub)).code).toBe(0);
     const [paid, again] = await Promise.all([
@@ -96,9 +104,17 @@ describe("the lifecycle from submission to running", () => {
     expect(paid.code, JSON.stringify(paid)).toBe(0);
     expect(again.code, JSON.stringify(again)).toBe(0);
     expect([paid.data.replayed, again.data.replayed].sort()).toEqual([false, true]);
-    const userId = (await service.services.db.select().from(users).where(eq(users.id, (await post("/main/getClientInfo", {}, pub)).data.userId)))[0].id;
+    const userId = (
+      await service.services.db
+        .select()
+        .from(users)
+        .where(eq(users.id, (await post("/main/getClientInfo", {}, pub)).data.userId))
+    )[0].id;
     expect((await totalsOf(service.services.db, userId)).balanceCents).toBe(3000);
-    const payments = await service.services.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.kind, "bill_payment")));
+    const payments = await service.services.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.kind, "bill_payment")));
     expect(payments).toHaveLength(1);
     const afterPay = await detail(pub, appId);
     expect(afterPay).toMatchObject({ verState: 24, billState: 15, bill: { payState: 15 } });
@@ -114,7 +130,14 @@ describe("the lifecycle from submission to running", () => {
       expect(n.contractAddress).toMatch(/^0x[0-9a-f]{40}$/);
       expect(n.chaincodeAddress).toBeTruthy();
     }
-    expect(running.transitions.map((t: any) => t.event)).toEqual(["submit", "initialApprove", "testPass", "finalApprove", "pay", "deploySuccess"]);
+    expect(running.transitions.map((t: any) => t.event)).toEqual([
+      "submit",
+      "initialApprove",
+      "testPass",
+      "finalApprove",
+      "pay",
+      "deploySuccess",
+    ]);
     const deployJobs = await service.services.db.select().from(jobs).where(eq(jobs.kind, "service.deploy"));
     expect(deployJobs.filter((j) => (j.payload as any).verId === appVerId)).toHaveLength(1);
     // The expiry job of the paid bill does nothing after 3 days.
@@ -130,7 +153,9 @@ describe("the lifecycle from submission to running", () => {
     expect((await post("/sys/chainAppInfo/invite", { appVerId }, pub)).message).toBe("MSG_38002");
     expect((await post("/sys/chainAppInfo/enable", { appVerId }, pub)).code).toBe(0);
     const link = await post("/sys/chainAppInfo/invite", { appVerId, language: "zh-CN" }, pub);
-    expect(link.data.path).toMatch(/^\/g\/home\/ParticipatedServices\/JOIN\?a=\d+&b=APP[0-9A-F]+&c=[\w-]{22}&d=\d+&e=zh-CN$/);
+    expect(link.data.path).toMatch(
+      /^\/g\/home\/ParticipatedServices\/JOIN\?a=\d+&b=APP[0-9A-F]+&c=[\w-]{22}&d=\d+&e=zh-CN$/,
+    );
     const query = new URL(link.data.path, "http://x").searchParams;
     expect(verifyInvitation(service.services.env, query, clock)).toMatchObject({ appId, language: "zh-CN" });
     query.set("a", String(appId + 1));
@@ -144,9 +169,15 @@ describe("the lifecycle from submission to running", () => {
     const refund = refunds.data.page.rows.find((r: any) => r.refundId === unsub.data.refundId);
     expect(refund.amountCents).toBeGreaterThan(0);
     expect(refund.amountCents).toBeLessThan(5000);
-    expect((await post("/sys/ops/refunds/decide", { refundId: refund.refundId, decision: "reject" }, operator)).message).toBe("MSG_30014");
-    expect((await post("/sys/ops/refunds/decide", { refundId: refund.refundId, decision: "approve" }, operator)).data.state).toBe(10);
-    expect((await post("/sys/ops/refunds/decide", { refundId: refund.refundId, decision: "approve" }, operator)).message).toBe("MSG_30013");
+    expect(
+      (await post("/sys/ops/refunds/decide", { refundId: refund.refundId, decision: "reject" }, operator)).message,
+    ).toBe("MSG_30014");
+    expect(
+      (await post("/sys/ops/refunds/decide", { refundId: refund.refundId, decision: "approve" }, operator)).data.state,
+    ).toBe(10);
+    expect(
+      (await post("/sys/ops/refunds/decide", { refundId: refund.refundId, decision: "approve" }, operator)).message,
+    ).toBe("MSG_30013");
     const gone = await detail(pub, appId);
     expect(gone.verState).toBe(35);
     expect(gone.contents.nodes.every((n: any) => n.bookedAt === null)).toBe(true);
@@ -162,10 +193,17 @@ describe("the lifecycle from submission to running", () => {
     expect((await decide(operator, appVerId, "reject", "   ")).message).toBe("MSG_30014");
     expect((await decide(operator, appVerId, "reject", "The description is too short.")).data.verState).toBe(20);
     const d = await detail(pub, appId);
-    expect(d.transitions.at(-1)).toMatchObject({ event: "initialReject", comments: "The description is too short.", actorKind: "operator", actorName: null });
+    expect(d.transitions.at(-1)).toMatchObject({
+      event: "initialReject",
+      comments: "The description is too short.",
+      actorKind: "operator",
+      actorName: null,
+    });
     const second = await fixture(pub, { verState: 15 });
     expect((await decide(operator, second.appVerId, "reject", "Roles are unclear.")).data.verState).toBe(22);
-    const row = (await post("/sys/chainAppInfo/publishedList", { page: { pageSize: 10, pageIndex: 1, condition: {} } }, pub)).data.page.rows.find((r: any) => r.appVerId === second.appVerId);
+    const row = (
+      await post("/sys/chainAppInfo/publishedList", { page: { pageSize: 10, pageIndex: 1, condition: {} } }, pub)
+    ).data.page.rows.find((r: any) => r.appVerId === second.appVerId);
     expect(row.verState).toBe(22);
   });
 
@@ -241,7 +279,9 @@ describe("payment expiry", () => {
     await service.runJobs();
     expect((await detail(pub, appId, appVerId)).verState).toBe(23);
     later(2 * 60_000);
-    expect((await post("/sys/chainAppInfo/payPublishBill", { appVerId, idempotencyKey: key() }, pub)).message).toBe("MSG_30006");
+    expect((await post("/sys/chainAppInfo/payPublishBill", { appVerId, idempotencyKey: key() }, pub)).message).toBe(
+      "MSG_30006",
+    );
     await service.runJobs();
     const d = await detail(pub, appId, appVerId);
     expect(d.verState).toBe(1);
@@ -249,7 +289,11 @@ describe("payment expiry", () => {
     expect(d.bill.payState).toBe(10);
     expect(d.transitions.at(-1).event).toBe("expire");
     // A draft again (1): the list no longer shows it, the detail by version still does.
-    const list = await post("/sys/chainAppInfo/publishedList", { page: { pageSize: 50, pageIndex: 1, condition: {} } }, pub);
+    const list = await post(
+      "/sys/chainAppInfo/publishedList",
+      { page: { pageSize: 50, pageIndex: 1, condition: {} } },
+      pub,
+    );
     expect(list.data.page.rows.some((r: any) => r.appVerId === appVerId)).toBe(false);
   });
 });
@@ -257,7 +301,12 @@ describe("payment expiry", () => {
 describe("who may do what", () => {
   it("operator paths answer code 4 to users", async () => {
     const pub = await freshUser();
-    for (const p of ["/sys/ops/serviceReviews/list", "/sys/ops/serviceReviews/decide", "/sys/ops/refunds/list", "/sys/ops/refunds/decide"]) {
+    for (const p of [
+      "/sys/ops/serviceReviews/list",
+      "/sys/ops/serviceReviews/decide",
+      "/sys/ops/refunds/list",
+      "/sys/ops/refunds/decide",
+    ]) {
       const res = await post(p, { queue: "initial", appVerId: 1, refundId: 1, decision: "approve" }, pub);
       expect(res.code, p).toBe(4);
     }
@@ -268,17 +317,30 @@ describe("who may do what", () => {
     const other = await freshUser();
     const { appId, appVerId } = await fixture(owner, { verState: 25, comments: ["Nice service"] });
     expect((await post("/sys/chainAppInfo/publishedDetail", { appId }, other)).message).toBe("MSG_10002");
-    for (const p of ["/sys/chainAppInfo/deactivate", "/sys/chainAppInfo/enable", "/sys/chainAppInfo/unsubscribe", "/sys/chainAppInfo/invite"]) {
+    for (const p of [
+      "/sys/chainAppInfo/deactivate",
+      "/sys/chainAppInfo/enable",
+      "/sys/chainAppInfo/unsubscribe",
+      "/sys/chainAppInfo/invite",
+    ]) {
       expect((await post(p, { appVerId }, other)).message, p).toBe("MSG_10002");
     }
-    expect((await post("/sys/chainAppInfo/payPublishBill", { appVerId, idempotencyKey: key() }, other)).message).toBe("MSG_10002");
+    expect((await post("/sys/chainAppInfo/payPublishBill", { appVerId, idempotencyKey: key() }, other)).message).toBe(
+      "MSG_10002",
+    );
     const list = await post("/sys/chainAppInfo/publishedList", {}, other);
     expect(list.data.page.total).toBe(0);
     const commentId = (await detail(owner, appId)).comments[0].commentId;
-    expect((await post("/sys/chainAppInfo/replyComment", { appId, commentId, reply: "Thanks" }, other)).message).toBe("MSG_10002");
-    expect((await post("/sys/chainAppInfo/replyComment", { appId, commentId, reply: "" }, owner)).message).toBe("MSG_10001");
+    expect((await post("/sys/chainAppInfo/replyComment", { appId, commentId, reply: "Thanks" }, other)).message).toBe(
+      "MSG_10002",
+    );
+    expect((await post("/sys/chainAppInfo/replyComment", { appId, commentId, reply: "" }, owner)).message).toBe(
+      "MSG_10001",
+    );
     expect((await post("/sys/chainAppInfo/replyComment", { appId, commentId, reply: "Thanks!" }, owner)).code).toBe(0);
-    expect((await post("/sys/chainAppInfo/replyComment", { appId, commentId, reply: "Again" }, owner)).message).toBe("MSG_38003");
+    expect((await post("/sys/chainAppInfo/replyComment", { appId, commentId, reply: "Again" }, owner)).message).toBe(
+      "MSG_38003",
+    );
     expect((await detail(owner, appId)).comments[0].reply).toBe("Thanks!");
   });
 
@@ -286,9 +348,17 @@ describe("who may do what", () => {
     const pub = await freshUser();
     await fixture(pub, { name: `Alpha ${seq}x` });
     await fixture(pub, { name: `Beta ${seq}x` });
-    const found = await post("/sys/chainAppInfo/publishedList", { page: { pageSize: 1, pageIndex: 1, condition: { name: "alpha" } } }, pub);
+    const found = await post(
+      "/sys/chainAppInfo/publishedList",
+      { page: { pageSize: 1, pageIndex: 1, condition: { name: "alpha" } } },
+      pub,
+    );
     expect(found.data.page.total).toBe(1);
-    const paged = await post("/sys/chainAppInfo/publishedList", { page: { pageSize: 1, pageIndex: 2, condition: {} } }, pub);
+    const paged = await post(
+      "/sys/chainAppInfo/publishedList",
+      { page: { pageSize: 1, pageIndex: 2, condition: {} } },
+      pub,
+    );
     expect(paged.data.page).toMatchObject({ total: 2, pageIndex: 2 });
     expect(paged.data.page.rows).toHaveLength(1);
   });
@@ -317,9 +387,13 @@ describe("who may do what", () => {
 describe("operator suspension and the publisher's request to enable (docs/decisions/015)", () => {
   const ops = (appVerId: number, decision: "suspend" | "enable" | "decline", comments?: string, token = operator) =>
     post("/sys/ops/services/decide", { appVerId, decision, comments }, token);
-  const request = (appVerId: number, token: string, note?: string) => post("/sys/chainAppInfo/requestEnable", { appVerId, note }, token);
-  const queue = async (filter: string, name: string) => (await post("/sys/ops/services/list", { filter, name }, operator)).data.page;
-  const inbox = async (token: string) => (await post("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1, condition: {} } }, token)).data.page.rows;
+  const request = (appVerId: number, token: string, note?: string) =>
+    post("/sys/chainAppInfo/requestEnable", { appVerId, note }, token);
+  const queue = async (filter: string, name: string) =>
+    (await post("/sys/ops/services/list", { filter, name }, operator)).data.page;
+  const inbox = async (token: string) =>
+    (await post("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1, condition: {} } }, token)).data.page
+      .rows;
 
   it("suspend with comments, one request at a time, decline with comments, enable; each recorded and messaged", async () => {
     const pub = await freshUser();
@@ -334,7 +408,14 @@ describe("operator suspension and the publisher's request to enable (docs/decisi
 
     const listed = await queue("running", name);
     expect(listed.rows).toHaveLength(1);
-    expect(listed.rows[0]).toMatchObject({ appVerId, name, verState: 25, publisher: publisherName, suspendComments: null, enableRequestedAt: null });
+    expect(listed.rows[0]).toMatchObject({
+      appVerId,
+      name,
+      verState: 25,
+      publisher: publisherName,
+      suspendComments: null,
+      enableRequestedAt: null,
+    });
     expect(Date.parse(listed.rows[0].since)).toBeLessThanOrEqual(clock.getTime());
 
     // Suspending needs comments; the publisher may not ask before there is a suspension.
@@ -346,8 +427,19 @@ describe("operator suspension and the publisher's request to enable (docs/decisi
     expect((await ops(appVerId, "suspend", "Again.")).message).toBe("MSG_36001");
     const suspended = await detail(pub, appId);
     expect(suspended.verState).toBe(40);
-    expect(suspended.transitions.at(-1)).toMatchObject({ event: "suspend", fromState: 25, toState: 40, actorKind: "operator", actorName: null, comments: "Reported for spam transactions." });
-    expect((await queue("suspended", name)).rows[0]).toMatchObject({ verState: 40, suspendComments: "Reported for spam transactions.", since: clock.toISOString() });
+    expect(suspended.transitions.at(-1)).toMatchObject({
+      event: "suspend",
+      fromState: 25,
+      toState: 40,
+      actorKind: "operator",
+      actorName: null,
+      comments: "Reported for spam transactions.",
+    });
+    expect((await queue("suspended", name)).rows[0]).toMatchObject({
+      verState: 40,
+      suspendComments: "Reported for spam transactions.",
+      since: clock.toISOString(),
+    });
     expect((await queue("running", name)).total).toBe(0);
 
     // At 40 the publisher's Enable is a request; their old immediate path stays refused.
@@ -359,12 +451,26 @@ describe("operator suspension and the publisher's request to enable (docs/decisi
     expect((await request(appVerId, pub, "  We removed the spam accounts.  ")).code).toBe(0);
     expect((await request(appVerId, pub, "Please hurry.")).message).toBe("MSG_36004");
     const requested = await detail(pub, appId);
-    expect(requested).toMatchObject({ verState: 40, enableRequestedAt: clock.toISOString(), enableRequestNote: "We removed the spam accounts." });
+    expect(requested).toMatchObject({
+      verState: 40,
+      enableRequestedAt: clock.toISOString(),
+      enableRequestNote: "We removed the spam accounts.",
+    });
     expect(requested.transitions.filter((t: any) => t.event === "requestEnable")).toHaveLength(1);
-    expect(requested.transitions.at(-1)).toMatchObject({ event: "requestEnable", actorKind: "publisher", actorName: publisherName, comments: "We removed the spam accounts." });
+    expect(requested.transitions.at(-1)).toMatchObject({
+      event: "requestEnable",
+      actorKind: "publisher",
+      actorName: publisherName,
+      comments: "We removed the spam accounts.",
+    });
     const pending = await queue("requested", name);
     expect(pending.rows).toHaveLength(1);
-    expect(pending.rows[0]).toMatchObject({ appVerId, enableRequestedAt: clock.toISOString(), enableRequestNote: "We removed the spam accounts.", suspendComments: "Reported for spam transactions." });
+    expect(pending.rows[0]).toMatchObject({
+      appVerId,
+      enableRequestedAt: clock.toISOString(),
+      enableRequestNote: "We removed the spam accounts.",
+      suspendComments: "Reported for spam transactions.",
+    });
     // The request does not restart "suspended since".
     expect(Date.parse(pending.rows[0].since)).toBe(clock.getTime() - 60_000);
 
@@ -373,7 +479,13 @@ describe("operator suspension and the publisher's request to enable (docs/decisi
     expect((await ops(appVerId, "decline", "Some spam accounts remain.")).data.verState).toBe(40);
     const declined = await detail(pub, appId);
     expect(declined).toMatchObject({ verState: 40, enableRequestedAt: null, enableRequestNote: null });
-    expect(declined.transitions.at(-1)).toMatchObject({ event: "declineEnable", fromState: 40, toState: 40, actorKind: "operator", comments: "Some spam accounts remain." });
+    expect(declined.transitions.at(-1)).toMatchObject({
+      event: "declineEnable",
+      fromState: 40,
+      toState: 40,
+      actorKind: "operator",
+      comments: "Some spam accounts remain.",
+    });
     expect((await queue("requested", name)).total).toBe(0);
     expect((await request(appVerId, pub)).code).toBe(0);
 
@@ -383,14 +495,27 @@ describe("operator suspension and the publisher's request to enable (docs/decisi
     expect((await ops(appVerId, "enable")).message).toBe("MSG_36001");
     const running = await detail(pub, appId);
     expect(running).toMatchObject({ verState: 25, enableRequestedAt: null });
-    expect(running.transitions.slice(-5).map((t: any) => t.event)).toEqual(["suspend", "requestEnable", "declineEnable", "requestEnable", "enable"]);
+    expect(running.transitions.slice(-5).map((t: any) => t.event)).toEqual([
+      "suspend",
+      "requestEnable",
+      "declineEnable",
+      "requestEnable",
+      "enable",
+    ]);
     expect((await queue("running", name)).rows[0].since).toBe(clock.toISOString());
 
     const messages = await inbox(pub);
     const keys = messages.map((m: any) => m.textKey);
-    for (const k of ["suspend", "requestEnable", "declineEnable", "enable"]) expect(keys).toContain(`messages.service.${k}`);
-    expect(messages.find((m: any) => m.textKey === "messages.service.suspend").params).toMatchObject({ name, comments: "Reported for spam transactions." });
-    expect(messages.find((m: any) => m.textKey === "messages.service.declineEnable").params).toMatchObject({ name, comments: "Some spam accounts remain." });
+    for (const k of ["suspend", "requestEnable", "declineEnable", "enable"])
+      expect(keys).toContain(`messages.service.${k}`);
+    expect(messages.find((m: any) => m.textKey === "messages.service.suspend").params).toMatchObject({
+      name,
+      comments: "Reported for spam transactions.",
+    });
+    expect(messages.find((m: any) => m.textKey === "messages.service.declineEnable").params).toMatchObject({
+      name,
+      comments: "Some spam accounts remain.",
+    });
     expect((await inbox(other)).some((m: any) => m.params.name === name)).toBe(false);
   });
 
@@ -413,7 +538,9 @@ describe("operator suspension and the publisher's request to enable (docs/decisi
     expect(await names("all", `${tag} BET`)).toEqual([`${tag} beta`]);
     // Wildcards are searched for as text.
     expect(await names("all", `${tag}%`)).toEqual([]);
-    const second = (await post("/sys/ops/services/list", { filter: "all", name: tag, pageSize: 2, pageIndex: 2 }, operator)).data.page;
+    const second = (
+      await post("/sys/ops/services/list", { filter: "all", name: tag, pageSize: 2, pageIndex: 2 }, operator)
+    ).data.page;
     expect(second).toMatchObject({ total: 3, pageIndex: 2, pageSize: 2 });
     expect(second.rows.map((r: any) => r.appVerId)).toEqual([b.appVerId]);
     expect(a.appVerId).toBeGreaterThan(0);

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { authTokens } from "../../backend/db/tables";
-import { sha256 } from "../../backend/http/auth";
-import { callVueapi, inProcessVueapi, loginToken, registeredUser } from "./in-process";
+import { authTokens } from "#backend/db/tables.ts";
+import { sha256 } from "#backend/http/auth.ts";
+import { callVueapi, inProcessVueapi, loginToken, registeredUser } from "./in-process.ts";
 
 /**
  * The token check is kept per process, and concurrent checks of one token share a read (docs/decisions/030); a revocation in this
@@ -23,10 +23,18 @@ describe("revoking a session", () => {
 
   it("password change: the other sessions stop at once, this one goes on", async () => {
     const user = await registeredUser(service, "sess-pw");
-    const [a, b] = [await loginToken(service, user.userName, user.password), await loginToken(service, user.userName, user.password)];
+    const [a, b] = [
+      await loginToken(service, user.userName, user.password),
+      await loginToken(service, user.userName, user.password),
+    ];
     expect((await me(a)).code).toBe(0);
     expect((await me(b)).code).toBe(0);
-    const changed = await callVueapi(service, "/main/updatePassword", { oldPassword: user.password, password: "Newer12!@pass", confirmPassword: "Newer12!@pass" }, a);
+    const changed = await callVueapi(
+      service,
+      "/main/updatePassword",
+      { oldPassword: user.password, password: "Newer12!@pass", confirmPassword: "Newer12!@pass" },
+      a,
+    );
     expect(changed.code, JSON.stringify(changed)).toBe(0);
     expect(await me(b)).toMatchObject({ code: 3, message: "MSG_10009" });
     expect((await me(a)).code).toBe(0);
@@ -34,7 +42,10 @@ describe("revoking a session", () => {
 
   it("log out everywhere: every session of the account stops at once", async () => {
     const user = await registeredUser(service, "sess-all");
-    const [a, b] = [await loginToken(service, user.userName, user.password), await loginToken(service, user.userName, user.password)];
+    const [a, b] = [
+      await loginToken(service, user.userName, user.password),
+      await loginToken(service, user.userName, user.password),
+    ];
     expect((await me(b)).code).toBe(0);
     expect((await callVueapi(service, "/main/user/logoutEverywhere", {}, a)).data.sessions).toBe(2);
     expect(await me(a)).toMatchObject({ code: 3, message: "MSG_10009" });
@@ -47,7 +58,11 @@ describe("revoking a session", () => {
     service.services.sessions.forgetToken(sha256(token));
     const call = () =>
       service.handle(
-        new Request("http://test.invalid/vueapi/main/getClientInfo", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: "{}" }),
+        new Request("http://test.invalid/vueapi/main/getClientInfo", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+          body: "{}",
+        }),
       );
     const sessions = service.services.sessions;
     const share = sessions.share.bind(sessions);
@@ -65,7 +80,10 @@ describe("revoking a session", () => {
     expect(reads).toBe(1);
     expect(sessions.get(sha256(token))).toBeDefined();
     // Another process revoked it (no forget here): the kept answers go on until the TTL, which is the bound.
-    await service.services.db.update(authTokens).set({ revokedAt: new Date() }).where(eq(authTokens.tokenHash, sha256(token)));
+    await service.services.db
+      .update(authTokens)
+      .set({ revokedAt: new Date() })
+      .where(eq(authTokens.tokenHash, sha256(token)));
     expect((await (await call()).json()).code).toBe(0);
     // Once this process forgets it (its TTL ended, or a revocation here), the next call reads and refuses.
     service.services.sessions.forgetToken(sha256(token));

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../backend/domains/accounts/passwords";
-import { ledgerEntries } from "../../backend/domains/billing/tables";
-import { totalsOf } from "../../backend/domains/billing/ledger";
-import { cards, paymentReviews, payments, providerEvents } from "../../backend/domains/payments/tables";
-import { messages, users } from "../../backend/db/tables";
-import { eventAbout, fixture, startFakeStripe, type FakeStripe } from "./fake-stripe";
-import { callVueapi, openVueapi, sessionOf, type Vueapi } from "./in-process";
+import { hashPassword } from "#backend/domains/accounts/passwords.ts";
+import { ledgerEntries } from "#backend/domains/billing/tables.ts";
+import { totalsOf } from "#backend/domains/billing/ledger.ts";
+import { cards, paymentReviews, payments, providerEvents } from "#backend/domains/payments/tables.ts";
+import { messages, users } from "#backend/db/tables.ts";
+import { eventAbout, fixture, startFakeStripe, type FakeStripe } from "./fake-stripe.ts";
+import { callVueapi, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
 
 /**
  * Stripe Checkout behind the provider adapter (docs/decisions/019), offline: the official client talks to a
@@ -31,17 +31,36 @@ async function userToken(role: "user" | "operator") {
   const userName = `str${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`.slice(0, 25);
   const [row] = await service.services.db
     .insert(users)
-    .values({ userName, passwordHash: await hashPassword("Gd47!@kw"), realName: "测试", email: `${userName}@example.com`, userType: 1, role, activatedAt: clock, createdAt: clock })
+    .values({
+      userName,
+      passwordHash: await hashPassword("Gd47!@kw"),
+      realName: "测试",
+      email: `${userName}@example.com`,
+      userType: 1,
+      role,
+      activatedAt: clock,
+      createdAt: clock,
+    })
     .returning();
   return { id: row.id, token: await sessionOf(service, row.id) };
 }
 
 /** POSTs a webhook to the endpoint as Stripe does: the raw payload and its Stripe-Signature header. */
-function deliver(payload: string, signature: string | null = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(clock.getTime() / 1000) })) {
+function deliver(
+  payload: string,
+  signature: string | null = stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: WEBHOOK_SECRET,
+    timestamp: Math.floor(clock.getTime() / 1000),
+  }),
+) {
   return service.serveEndpoint(
     new Request("http://test.invalid/payments/stripe/webhook", {
       method: "POST",
-      headers: { "Content-Type": "application/json; charset=utf-8", ...(signature ? { "Stripe-Signature": signature } : {}) },
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        ...(signature ? { "Stripe-Signature": signature } : {}),
+      },
       body: payload,
     }),
   );
@@ -50,11 +69,15 @@ function deliver(payload: string, signature: string | null = stripe.webhooks.gen
 async function recharge(token: string, amount: string, idempotencyKey = key()) {
   const created = await call("/sys/account/recharge", { payType: "GT0001", amount, idempotencyKey }, token);
   expect(created.code, JSON.stringify(created)).toBe(0);
-  const [row] = await service.services.db.select().from(payments).where(eq(payments.paymentNo, created.data.payment.paymentNo));
+  const [row] = await service.services.db
+    .select()
+    .from(payments)
+    .where(eq(payments.paymentNo, created.data.payment.paymentNo));
   return { created, payment: row, session: fake.sessions.get(row.providerRef!)! };
 }
 
-const paymentRow = async (id: number) => (await service.services.db.select().from(payments).where(eq(payments.id, id)))[0];
+const paymentRow = async (id: number) =>
+  (await service.services.db.select().from(payments).where(eq(payments.id, id)))[0];
 
 beforeAll(async () => {
   fake = await startFakeStripe();
@@ -85,7 +108,10 @@ describe("Stripe Checkout behind the adapter", () => {
     const { created, payment, session } = await recharge(me.token, "25.50", idempotencyKey);
     expect(created.data.redirectUrl).toBe(session.url);
     expect(payment).toMatchObject({ provider: "stripe", status: 2, amountCents: 2550 });
-    const sent = fake.requests.find((r) => r.method === "POST" && r.path === "/v1/checkout/sessions" && r.params.client_reference_id === payment.paymentNo)!;
+    const sent = fake.requests.find(
+      (r) =>
+        r.method === "POST" && r.path === "/v1/checkout/sessions" && r.params.client_reference_id === payment.paymentNo,
+    )!;
     expect(sent.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
     expect(sent.headers["idempotency-key"]).toBe(`checkout:${payment.paymentNo}`);
     expect(sent.params).toMatchObject({
@@ -106,16 +132,36 @@ describe("Stripe Checkout behind the adapter", () => {
     const me = await userToken("user");
     const { payment, session } = await recharge(me.token, "10");
     const payload = eventAbout("event.checkout.session.completed.json", fake.complete(session.id));
-    const forged = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_not_the_endpoint_secret_000000", timestamp: Math.floor(clock.getTime() / 1000) });
+    const forged = stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: "whsec_not_the_endpoint_secret_000000",
+      timestamp: Math.floor(clock.getTime() / 1000),
+    });
     const tampered = payload.replace('"amount_total": 1000', '"amount_total": 100000');
     expect(tampered).not.toBe(payload);
-    const stale = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(clock.getTime() / 1000) - 10 * 60 });
-    const good = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(clock.getTime() / 1000) });
-    for (const res of [await deliver(payload, forged), await deliver(tampered, good), await deliver(payload, null), await deliver(payload, stale), await deliver(payload, "t=1,v1=zz")]) {
+    const stale = stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(clock.getTime() / 1000) - 10 * 60,
+    });
+    const good = stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(clock.getTime() / 1000),
+    });
+    for (const res of [
+      await deliver(payload, forged),
+      await deliver(tampered, good),
+      await deliver(payload, null),
+      await deliver(payload, stale),
+      await deliver(payload, "t=1,v1=zz"),
+    ]) {
       expect(res.status).toBe(400);
     }
     expect((await paymentRow(payment.id)).status).toBe(2);
-    expect(await service.services.db.select().from(providerEvents).where(eq(providerEvents.reference, session.id))).toHaveLength(0);
+    expect(
+      await service.services.db.select().from(providerEvents).where(eq(providerEvents.reference, session.id)),
+    ).toHaveLength(0);
     expect(await totalsOf(service.services.db, me.id)).toMatchObject({ balanceCents: 0 });
     // A GET, or a body over the endpoint's 512 KB, never reaches the verification.
     expect((await service.serveEndpoint(new Request("http://test.invalid/payments/stripe/webhook"))).status).toBe(405);
@@ -134,12 +180,20 @@ describe("Stripe Checkout behind the adapter", () => {
     expect(await paymentRow(payment.id)).toMatchObject({ status: 15, failureReason: null });
     const entries = await service.services.db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, me.id));
     expect(entries.map((e) => [e.kind, e.balanceDelta])).toEqual([["recharge", 2550]]);
-    const [logged] = await service.services.db.select().from(providerEvents).where(eq(providerEvents.reference, session.id));
+    const [logged] = await service.services.db
+      .select()
+      .from(providerEvents)
+      .where(eq(providerEvents.reference, session.id));
     expect(logged).toMatchObject({ provider: "stripe", kind: "checkout.session.completed", timesReceived: 5 });
     const notes = await service.services.db.select().from(messages).where(eq(messages.userId, me.id));
-    expect(notes.map((m) => m.textKey).filter((k) => k.startsWith("messages.recharge"))).toEqual(["messages.rechargePaid"]);
+    expect(notes.map((m) => m.textKey).filter((k) => k.startsWith("messages.recharge"))).toEqual([
+      "messages.rechargePaid",
+    ]);
     // The return page's refresh asks Stripe too, and changes nothing more.
-    expect((await call("/sys/account/payment", { paymentNo: payment.paymentNo, refresh: true }, me.token)).data.totals.balanceCents).toBe(2550);
+    expect(
+      (await call("/sys/account/payment", { paymentNo: payment.paymentNo, refresh: true }, me.token)).data.totals
+        .balanceCents,
+    ).toBe(2550);
   });
 
   it("checkout.session.expired marks the payment expired; the expiry job closes an open session at Stripe", async () => {
@@ -153,12 +207,17 @@ describe("Stripe Checkout behind the adapter", () => {
     const second = await recharge(me.token, "9");
     clock = new Date(clock.getTime() + 31 * 60 * 1000);
     await service.runJobs();
-    expect(fake.requests.some((r) => r.method === "POST" && r.path === `/v1/checkout/sessions/${second.session.id}/expire`)).toBe(true);
+    expect(
+      fake.requests.some((r) => r.method === "POST" && r.path === `/v1/checkout/sessions/${second.session.id}/expire`),
+    ).toBe(true);
     expect(second.session.status).toBe("expired");
     expect(await paymentRow(second.payment.id)).toMatchObject({ status: 10, failureReason: "expired" });
     expect(await totalsOf(service.services.db, me.id)).toMatchObject({ balanceCents: 0 });
     const notes = await service.services.db.select().from(messages).where(eq(messages.userId, me.id));
-    expect(notes.map((m) => m.textKey).filter((k) => k.startsWith("messages.recharge"))).toEqual(["messages.rechargeExpired", "messages.rechargeExpired"]);
+    expect(notes.map((m) => m.textKey).filter((k) => k.startsWith("messages.recharge"))).toEqual([
+      "messages.rechargeExpired",
+      "messages.rechargeExpired",
+    ]);
   });
 
   it("a saved card is a session in mode setup; only brand, last 4 and expiry are kept", async () => {
@@ -166,15 +225,36 @@ describe("Stripe Checkout behind the adapter", () => {
     const setup = await call("/sys/account/cardSetup", {}, me.token);
     expect(setup.code, JSON.stringify(setup)).toBe(0);
     const session = [...fake.sessions.values()].find((s) => s.url === setup.data.redirectUrl)!;
-    expect(session).toMatchObject({ mode: "setup", success_url: "https://portal.example.com/g/home/userCenter/MyAccount/Update?setup={CHECKOUT_SESSION_ID}" });
+    expect(session).toMatchObject({
+      mode: "setup",
+      success_url: "https://portal.example.com/g/home/userCenter/MyAccount/Update?setup={CHECKOUT_SESSION_ID}",
+    });
     expect(session.client_reference_id).toMatch(new RegExp(`^card:${me.id}:`));
     const res = await deliver(eventAbout("event.checkout.session.completed.setup.json", fake.complete(session.id)));
     expect(res.status).toBe(200);
     // The event names the setup intent only: its card was asked for with the session.
-    expect(fake.requests.some((r) => r.method === "GET" && r.path === `/v1/checkout/sessions/${session.id}` && r.params.expand?.includes("setup_intent.payment_method"))).toBe(true);
+    expect(
+      fake.requests.some(
+        (r) =>
+          r.method === "GET" &&
+          r.path === `/v1/checkout/sessions/${session.id}` &&
+          r.params.expand?.includes("setup_intent.payment_method"),
+      ),
+    ).toBe(true);
     const [card] = await service.services.db.select().from(cards).where(eq(cards.userId, me.id));
-    expect(card).toEqual({ userId: me.id, brand: "Visa", last4: "4242", expMonth: 12, expYear: 2034, providerRef: session.id, updatedAt: clock });
-    expect((await call("/sys/account/card", { setupRef: session.id }, me.token)).data).toMatchObject({ setup: "succeeded", card: { brand: "Visa", last4: "4242" } });
+    expect(card).toEqual({
+      userId: me.id,
+      brand: "Visa",
+      last4: "4242",
+      expMonth: 12,
+      expYear: 2034,
+      providerRef: session.id,
+      updatedAt: clock,
+    });
+    expect((await call("/sys/account/card", { setupRef: session.id }, me.token)).data).toMatchObject({
+      setup: "succeeded",
+      card: { brand: "Visa", last4: "4242" },
+    });
     expect(JSON.stringify(card)).not.toContain(fixture("setup_intent.succeeded.json").payment_method.id);
   });
 
@@ -182,21 +262,53 @@ describe("Stripe Checkout behind the adapter", () => {
     const me = await userToken("user");
     const amount = await recharge(me.token, "40");
     const currency = await recharge(me.token, "41");
-    const byAmount = await deliver(eventAbout("event.checkout.session.completed.json", fake.complete(amount.session.id, { amount_total: 400 })));
-    const byCurrency = await deliver(eventAbout("event.checkout.session.completed.json", fake.complete(currency.session.id, { currency: "cny" })));
+    const byAmount = await deliver(
+      eventAbout("event.checkout.session.completed.json", fake.complete(amount.session.id, { amount_total: 400 })),
+    );
+    const byCurrency = await deliver(
+      eventAbout("event.checkout.session.completed.json", fake.complete(currency.session.id, { currency: "cny" })),
+    );
     expect([byAmount.status, byCurrency.status]).toEqual([200, 200]);
     expect(await totalsOf(service.services.db, me.id)).toMatchObject({ balanceCents: 0 });
     const reviews = await service.services.db.select().from(paymentReviews);
-    expect(reviews.find((r) => r.paymentId === amount.payment.id)).toMatchObject({ provider: "stripe", reason: "amount_mismatch", reportedAmountCents: 400, reportedCurrency: "USD", decision: null });
-    expect(reviews.find((r) => r.paymentId === currency.payment.id)).toMatchObject({ reason: "currency_mismatch", reportedAmountCents: 4100, reportedCurrency: "CNY" });
-    const list = (await call("/sys/account/rechargeList", { page: { pageSize: 10, pageIndex: 1 } }, me.token)).data.page.rows;
-    expect(list.map((r: { inReview: boolean; status: number }) => [r.status, r.inReview])).toEqual([[2, true], [2, true]]);
-    expect(await call("/ops/paymentReviews/review", { paymentNo: amount.payment.paymentNo, decision: "credit" }, operatorToken)).toMatchObject({ code: 0 });
+    expect(reviews.find((r) => r.paymentId === amount.payment.id)).toMatchObject({
+      provider: "stripe",
+      reason: "amount_mismatch",
+      reportedAmountCents: 400,
+      reportedCurrency: "USD",
+      decision: null,
+    });
+    expect(reviews.find((r) => r.paymentId === currency.payment.id)).toMatchObject({
+      reason: "currency_mismatch",
+      reportedAmountCents: 4100,
+      reportedCurrency: "CNY",
+    });
+    const list = (await call("/sys/account/rechargeList", { page: { pageSize: 10, pageIndex: 1 } }, me.token)).data.page
+      .rows;
+    expect(list.map((r: { inReview: boolean; status: number }) => [r.status, r.inReview])).toEqual([
+      [2, true],
+      [2, true],
+    ]);
+    expect(
+      await call(
+        "/ops/paymentReviews/review",
+        { paymentNo: amount.payment.paymentNo, decision: "credit" },
+        operatorToken,
+      ),
+    ).toMatchObject({ code: 0 });
     expect(await totalsOf(service.services.db, me.id)).toMatchObject({ balanceCents: 4000 });
   });
 
   it("the sandbox is neither served nor listened to when Stripe is the provider", async () => {
-    expect((await service.serveEndpoint(new Request("http://test.invalid/sandbox-pay/checkout/cs_abcdefghijklmnop"))).status).toBe(404);
-    expect(await call("/pay/callback", { event: "{}", timestamp: Math.floor(clock.getTime() / 1000), signature: "0".repeat(64) })).toMatchObject({ code: 1, message: "MSG_33001" });
+    expect(
+      (await service.serveEndpoint(new Request("http://test.invalid/sandbox-pay/checkout/cs_abcdefghijklmnop"))).status,
+    ).toBe(404);
+    expect(
+      await call("/pay/callback", {
+        event: "{}",
+        timestamp: Math.floor(clock.getTime() / 1000),
+        signature: "0".repeat(64),
+      }),
+    ).toMatchObject({ code: 1, message: "MSG_33001" });
   });
 });

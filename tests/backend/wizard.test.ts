@@ -1,13 +1,21 @@
 import { and, count, eq } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { issueToken } from "../../backend/http/auth";
-import { appFunctions, appNodes, appRoles, apps, appTransitions, appVersions, chaincodePackages } from "../../backend/domains/services/tables";
-import { cityNodes, users } from "../../backend/db/tables";
-import type { UploadKind } from "../../contract/uploads";
-import { JPEG, PDF, tinyPng } from "../fixtures/files";
-import { callVueapi, inProcessVueapi, uploadVueapi } from "./in-process";
-import { wizardBasic } from "./wizard-basic";
+import { issueToken } from "#backend/http/auth.ts";
+import {
+  appFunctions,
+  appNodes,
+  appRoles,
+  apps,
+  appTransitions,
+  appVersions,
+  chaincodePackages,
+} from "#backend/domains/services/tables.ts";
+import { cityNodes, users } from "#backend/db/tables.ts";
+import type { UploadKind } from "#contract/uploads.ts";
+import { JPEG, PDF, tinyPng } from "../fixtures/files.ts";
+import { callVueapi, inProcessVueapi, uploadVueapi } from "./in-process.ts";
+import { wizardBasic } from "./wizard-basic.ts";
 
 // The wizard's rules over the /vueapi protocol, in-process so that a test can put a service in a later
 // status (running, rejected) directly, as the lifecycle of another issue would.
@@ -22,7 +30,14 @@ async function newUser() {
   const name = `wiz${Date.now().toString(36)}${seq}`;
   const [row] = await service.services.db
     .insert(users)
-    .values({ userName: name, passwordHash: "x", realName: "测试", email: `${name}@example.com`, userType: 1, activatedAt: new Date() })
+    .values({
+      userName: name,
+      passwordHash: "x",
+      realName: "测试",
+      email: `${name}@example.com`,
+      userType: 1,
+      activatedAt: new Date(),
+    })
     .returning();
   return { id: row.id, token: await issueToken(service.services, row.id) };
 }
@@ -43,7 +58,14 @@ function basic(extra: Record<string, unknown> = {}) {
   return { ...wizardBasic(`Service ${Date.now().toString(36)} ${seq}`), ...extra };
 }
 
-const pkg = (extra: Record<string, unknown> = {}) => ({ name: "asset_cc", version: "1.0.0", language: "go", initParams: "a, b", mainPath: "chaincode/main.go", ...extra });
+const pkg = (extra: Record<string, unknown> = {}) => ({
+  name: "asset_cc",
+  version: "1.0.0",
+  language: "go",
+  initParams: "a, b",
+  mainPath: "chaincode/main.go",
+  ...extra,
+});
 const fn = (packageId: number, extra: Record<string, unknown> = {}) => ({
   name: "Create asset",
   packageId: String(packageId),
@@ -73,7 +95,15 @@ async function completeDraft(token: string, extra: Record<string, unknown> = {})
   expect((await post("addFunction", { ...ref, fn: fn(packageId) }, token)).code).toBe(0);
   const functionId = (await draftOf(token, appId)).functions[0].functionId;
   expect((await post("advance", { ...ref, from: "functions" }, token)).code).toBe(0);
-  expect((await post("addRole", { ...ref, role: { name: "Bank", description: "Issues letters", functionIds: [String(functionId)] } }, token)).code).toBe(0);
+  expect(
+    (
+      await post(
+        "addRole",
+        { ...ref, role: { name: "Bank", description: "Issues letters", functionIds: [String(functionId)] } },
+        token,
+      )
+    ).code,
+  ).toBe(0);
   expect((await post("advance", { ...ref, from: "roles" }, token)).code).toBe(0);
   const [node] = await service.services.db.select().from(cityNodes).limit(1);
   const nodes = { nodes: [{ cityNodeId: String(node.id), selected: "on", tps: "100", capacityGb: "50", peers: "2" }] };
@@ -87,43 +117,101 @@ async function countFor(table: typeof chaincodePackages | typeof appFunctions | 
   return row.n;
 }
 
-
 describe("step 1, basic information (§2, §3 Service, §5 Service)", () => {
   it("refuses bad input without creating anything, then creates the draft at verState 1 on the first good save", async () => {
     const { id, token } = await newUser();
-    const bad = await post("saveBasic", {
-      appState: "add",
-      basic: basic({ name: "", version: "1.0", contactEmail: "nope", webUrl: undefined, crossChain: "on", crossProtocol: "2", paymentCycle: "3" }),
-      cover: await cover(token),
-    }, token);
+    const bad = await post(
+      "saveBasic",
+      {
+        appState: "add",
+        basic: basic({
+          name: "",
+          version: "1.0",
+          contactEmail: "nope",
+          webUrl: undefined,
+          crossChain: "on",
+          crossProtocol: "2",
+          paymentCycle: "3",
+        }),
+        cover: await cover(token),
+      },
+      token,
+    );
     expect(bad.message).toBe("MSG_10001");
-    expect(Object.keys(bad.data.fieldErrors).sort()).toEqual(["basic.contactEmail", "basic.name", "basic.paymentCycle", "basic.version"]);
+    expect(Object.keys(bad.data.fieldErrors).sort()).toEqual([
+      "basic.contactEmail",
+      "basic.name",
+      "basic.paymentCycle",
+      "basic.version",
+    ]);
     // Rules across fields: an access address (§5 "address"), a protocol, and the APPCode of the second protocol.
-    const cross = await post("saveBasic", { appState: "add", basic: basic({ webUrl: undefined, crossChain: "on", crossProtocol: "2" }), cover: await cover(token) }, token);
-    expect(cross.data.fieldErrors).toEqual({ "basic.webUrl": ["wizard:validation.accessRequired"], "basic.crossAppCode": ["wizard:validation.appCodeRequired"] });
-    const noProtocol = await post("saveBasic", { appState: "add", basic: basic({ crossChain: "on" }), cover: await cover(token) }, token);
+    const cross = await post(
+      "saveBasic",
+      {
+        appState: "add",
+        basic: basic({ webUrl: undefined, crossChain: "on", crossProtocol: "2" }),
+        cover: await cover(token),
+      },
+      token,
+    );
+    expect(cross.data.fieldErrors).toEqual({
+      "basic.webUrl": ["wizard:validation.accessRequired"],
+      "basic.crossAppCode": ["wizard:validation.appCodeRequired"],
+    });
+    const noProtocol = await post(
+      "saveBasic",
+      { appState: "add", basic: basic({ crossChain: "on" }), cover: await cover(token) },
+      token,
+    );
     expect(noProtocol.data.fieldErrors).toEqual({ "basic.crossProtocol": ["wizard:validation.protocolRequired"] });
     const noCover = await post("saveBasic", { appState: "add", basic: basic() }, token);
     expect(noCover.data.fieldErrors).toEqual({ cover: ["wizard:validation.coverRequired"] });
     // A cover that is not an image is refused at its upload, by its bytes.
     const fakeCover = await uploadVueapi(service, "cover", "cover.png", strToU8("not an image"), token);
-    expect(fakeCover).toMatchObject({ code: 1, message: "MSG_20021", data: { fieldErrors: { file: ["wizard:validation.file.coverType"] } } });
+    expect(fakeCover).toMatchObject({
+      code: 1,
+      message: "MSG_20021",
+      data: { fieldErrors: { file: ["wizard:validation.file.coverType"] } },
+    });
     // An upload id is used once, by its uploader, for its kind.
     const once = await cover(token);
-    expect((await post("saveBasic", { appState: "add", basic: basic(), cover: once }, (await newUser()).token)).data.fieldErrors).toEqual({ cover: ["errors:MSG_20022"] });
-    expect((await post("saveBasic", { appState: "add", basic: basic(), cover: await zipFile(token) }, token)).message).toBe("MSG_20022");
+    expect(
+      (await post("saveBasic", { appState: "add", basic: basic(), cover: once }, (await newUser()).token)).data
+        .fieldErrors,
+    ).toEqual({ cover: ["errors:MSG_20022"] });
+    expect(
+      (await post("saveBasic", { appState: "add", basic: basic(), cover: await zipFile(token) }, token)).message,
+    ).toBe("MSG_20022");
     const [none] = await service.services.db.select({ n: count() }).from(apps).where(eq(apps.userId, id));
     expect(none.n).toBe(0);
 
     const used = await cover(token);
-    const good = await post("saveBasic", { appState: "add", basic: basic({ crossChain: "on", crossProtocol: "2", crossAppCode: "APP-1" }), cover: used }, token);
+    const good = await post(
+      "saveBasic",
+      { appState: "add", basic: basic({ crossChain: "on", crossProtocol: "2", crossAppCode: "APP-1" }), cover: used },
+      token,
+    );
     expect(good.code, JSON.stringify(good)).toBe(0);
     expect(good.data.wizardStep).toBe("packages");
     const draft = await draftOf(token, good.data.appId);
-    expect(draft).toMatchObject({ verState: 1, editable: true, wizardStep: "packages", basic: { crossChain: true, crossProtocol: "2", crossAppCode: "APP-1", version: "1.0.0" } });
+    expect(draft).toMatchObject({
+      verState: 1,
+      editable: true,
+      wizardStep: "packages",
+      basic: { crossChain: true, crossProtocol: "2", crossAppCode: "APP-1", version: "1.0.0" },
+    });
     expect(draft.cover.name).toBe("cover.png");
     // The cover it claimed cannot be claimed again.
-    const again = await post("saveBasic", { appState: "add", appId: good.data.appId, basic: basic({ crossChain: "on", crossProtocol: "2", crossAppCode: "APP-1" }), cover: used }, token);
+    const again = await post(
+      "saveBasic",
+      {
+        appState: "add",
+        appId: good.data.appId,
+        basic: basic({ crossChain: "on", crossProtocol: "2", crossAppCode: "APP-1" }),
+        cover: used,
+      },
+      token,
+    );
     expect(again.data.fieldErrors).toEqual({ cover: ["errors:MSG_20022"] });
   });
 
@@ -131,18 +219,38 @@ describe("step 1, basic information (§2, §3 Service, §5 Service)", () => {
     const alice = await newUser();
     const bob = await newUser();
     const b = basic();
-    expect((await post("saveBasic", { appState: "add", basic: b, cover: await cover(alice.token) }, alice.token)).code).toBe(0);
-    const dup = await post("saveBasic", { appState: "add", basic: { ...basic(), name: b.name.toUpperCase() }, cover: await cover(bob.token) }, bob.token);
+    expect(
+      (await post("saveBasic", { appState: "add", basic: b, cover: await cover(alice.token) }, alice.token)).code,
+    ).toBe(0);
+    const dup = await post(
+      "saveBasic",
+      { appState: "add", basic: { ...basic(), name: b.name.toUpperCase() }, cover: await cover(bob.token) },
+      bob.token,
+    );
     expect(dup.message).toBe("MSG_37002");
     expect(dup.data.fieldErrors).toEqual({ "basic.name": ["MSG_37002"] });
   });
 
   it("one free service per account (§1): a second free one is refused", async () => {
     const { token } = await newUser();
-    expect((await post("saveBasic", { appState: "add", basic: basic({ freeService: "on" }), cover: await cover(token) }, token)).code).toBe(0);
-    const second = await post("saveBasic", { appState: "add", basic: basic({ freeService: "on" }), cover: await cover(token) }, token);
+    expect(
+      (
+        await post(
+          "saveBasic",
+          { appState: "add", basic: basic({ freeService: "on" }), cover: await cover(token) },
+          token,
+        )
+      ).code,
+    ).toBe(0);
+    const second = await post(
+      "saveBasic",
+      { appState: "add", basic: basic({ freeService: "on" }), cover: await cover(token) },
+      token,
+    );
     expect(second.message).toBe("MSG_37011");
-    expect((await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token)).code).toBe(0);
+    expect((await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token)).code).toBe(
+      0,
+    );
   });
 
   it("another user's draft is not found, to read or to change", async () => {
@@ -150,9 +258,22 @@ describe("step 1, basic information (§2, §3 Service, §5 Service)", () => {
     const bob = await newUser();
     const { appId } = await completeDraft(alice.token);
     expect((await post("draft", { appState: "add", appId }, bob.token)).message).toBe("MSG_10002");
-    expect((await post("saveBasic", { appState: "add", appId, basic: basic(), cover: await cover(bob.token) }, bob.token)).message).toBe("MSG_10002");
-    expect((await post("addPackage", { appState: "add", appId, pkg: pkg({ name: "other_cc" }), file: await zipFile(bob.token) }, bob.token)).message).toBe("MSG_10002");
-    expect((await post("submit", { appState: "add", appId, form: { agreement: "on" } }, bob.token)).message).toBe("MSG_10002");
+    expect(
+      (await post("saveBasic", { appState: "add", appId, basic: basic(), cover: await cover(bob.token) }, bob.token))
+        .message,
+    ).toBe("MSG_10002");
+    expect(
+      (
+        await post(
+          "addPackage",
+          { appState: "add", appId, pkg: pkg({ name: "other_cc" }), file: await zipFile(bob.token) },
+          bob.token,
+        )
+      ).message,
+    ).toBe("MSG_10002");
+    expect((await post("submit", { appState: "add", appId, form: { agreement: "on" } }, bob.token)).message).toBe(
+      "MSG_10002",
+    );
     expect((await post("draft", { appState: "add", appId })).code).toBe(3);
   });
 });
@@ -166,27 +287,60 @@ describe("step 2, chaincode packages (§5 Chaincode package)", () => {
     const noNext = await post("advance", { ...ref, from: "packages" }, token);
     expect(noNext.message).toBe("MSG_37012");
 
-    const bad = await post("addPackage", { ...ref, pkg: { name: "1abc", version: "v1", language: "rust", mainPath: "", initParams: "a,,b" }, file: await zipFile(token) }, token);
-    expect(Object.keys(bad.data.fieldErrors).sort()).toEqual(["pkg.initParams", "pkg.language", "pkg.mainPath", "pkg.name", "pkg.version"]);
+    const bad = await post(
+      "addPackage",
+      {
+        ...ref,
+        pkg: { name: "1abc", version: "v1", language: "rust", mainPath: "", initParams: "a,,b" },
+        file: await zipFile(token),
+      },
+      token,
+    );
+    expect(Object.keys(bad.data.fieldErrors).sort()).toEqual([
+      "pkg.initParams",
+      "pkg.language",
+      "pkg.mainPath",
+      "pkg.name",
+      "pkg.version",
+    ]);
     for (const name of ["abc", "a_name_longer_than_16", "has space", "名字abcd"]) {
-      expect((await post("addPackage", { ...ref, pkg: pkg({ name }), file: await zipFile(token) }, token)).data.fieldErrors).toHaveProperty(["pkg.name"]);
+      expect(
+        (await post("addPackage", { ...ref, pkg: pkg({ name }), file: await zipFile(token) }, token)).data.fieldErrors,
+      ).toHaveProperty(["pkg.name"]);
     }
     // The zip itself is checked at its upload: its name before a byte is read, then its bytes.
-    const refusedUpload = (name: string, bytes: Uint8Array = ZIP) => uploadVueapi(service, "chaincode", name, bytes, token);
-    expect((await refusedUpload("my chaincode.zip")).data.fieldErrors).toEqual({ file: ["wizard:validation.file.spaces"] });
-    expect((await refusedUpload(`${"a".repeat(47)}.zip`)).data.fieldErrors).toEqual({ file: ["wizard:validation.file.nameTooLong"] });
+    const refusedUpload = (name: string, bytes: Uint8Array = ZIP) =>
+      uploadVueapi(service, "chaincode", name, bytes, token);
+    expect((await refusedUpload("my chaincode.zip")).data.fieldErrors).toEqual({
+      file: ["wizard:validation.file.spaces"],
+    });
+    expect((await refusedUpload(`${"a".repeat(47)}.zip`)).data.fieldErrors).toEqual({
+      file: ["wizard:validation.file.nameTooLong"],
+    });
     expect((await refusedUpload("code.tar")).message).toBe("MSG_20021");
     const fake = await refusedUpload("fake.zip", strToU8("not a zip at all"));
-    expect(fake).toMatchObject({ message: "MSG_20021", data: { fieldErrors: { file: ["wizard:validation.file.zipOnly"] } } });
-    expect((await post("addPackage", { ...ref, pkg: pkg(), file: { uploadId: "x".repeat(43) } }, token)).data.fieldErrors).toEqual({ file: ["errors:MSG_20022"] });
+    expect(fake).toMatchObject({
+      message: "MSG_20021",
+      data: { fieldErrors: { file: ["wizard:validation.file.zipOnly"] } },
+    });
+    expect(
+      (await post("addPackage", { ...ref, pkg: pkg(), file: { uploadId: "x".repeat(43) } }, token)).data.fieldErrors,
+    ).toEqual({ file: ["errors:MSG_20022"] });
     expect(await countFor(chaincodePackages, verId)).toBe(0);
 
-    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "_asset1" }), file: await zipFile(token) }, token)).code).toBe(0);
+    expect(
+      (await post("addPackage", { ...ref, pkg: pkg({ name: "_asset1" }), file: await zipFile(token) }, token)).code,
+    ).toBe(0);
     const dup = await post("addPackage", { ...ref, pkg: pkg({ name: "_ASSET1" }), file: await zipFile(token) }, token);
     expect(dup.message).toBe("MSG_37004");
     const draft = await draftOf(token, data.appId);
     expect(draft.packages).toHaveLength(1);
-    expect(draft.packages[0]).toMatchObject({ name: "_asset1", initParams: "a,b", fileName: "asset.zip", size: ZIP.byteLength });
+    expect(draft.packages[0]).toMatchObject({
+      name: "_asset1",
+      initParams: "a,b",
+      fileName: "asset.zip",
+      size: ZIP.byteLength,
+    });
     expect((await post("advance", { ...ref, from: "packages" }, token)).data.wizardStep).toBe("functions");
   });
 
@@ -194,16 +348,39 @@ describe("step 2, chaincode packages (§5 Chaincode package)", () => {
     const { token } = await newUser();
     const fabric = await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token);
     const onFabric = { appState: "add", appId: fabric.data.appId };
-    const refused = await post("addPackage", { ...onFabric, pkg: pkg({ name: "token_sol", language: "solidity" }), file: await zipFile(token) }, token);
+    const refused = await post(
+      "addPackage",
+      { ...onFabric, pkg: pkg({ name: "token_sol", language: "solidity" }), file: await zipFile(token) },
+      token,
+    );
     expect(refused).toMatchObject({ message: "MSG_37021", data: { fieldErrors: { "pkg.language": ["MSG_37021"] } } });
     expect(await countFor(chaincodePackages, (await draftOf(token, fabric.data.appId)).verId)).toBe(0);
 
-    const fisco = await post("saveBasic", { appState: "add", basic: basic({ name: `Sol ${Date.now()}`, framework: "fisco" }), cover: await cover(token) }, token);
+    const fisco = await post(
+      "saveBasic",
+      { appState: "add", basic: basic({ name: `Sol ${Date.now()}`, framework: "fisco" }), cover: await cover(token) },
+      token,
+    );
     const onFisco = { appState: "add", appId: fisco.data.appId };
-    expect((await post("addPackage", { ...onFisco, pkg: pkg({ name: "token_sol", language: "solidity" }), file: await zipFile(token) }, token)).code).toBe(0);
+    expect(
+      (
+        await post(
+          "addPackage",
+          { ...onFisco, pkg: pkg({ name: "token_sol", language: "solidity" }), file: await zipFile(token) },
+          token,
+        )
+      ).code,
+    ).toBe(0);
     // With a Solidity package in the draft, its framework cannot become one that does not run it.
-    const switched = await post("saveBasic", { ...onFisco, basic: basic({ name: `Sol ${Date.now()}`, framework: "fabric" }) }, token);
-    expect(switched).toMatchObject({ message: "MSG_37021", data: { fieldErrors: { "basic.framework": ["MSG_37021"] } } });
+    const switched = await post(
+      "saveBasic",
+      { ...onFisco, basic: basic({ name: `Sol ${Date.now()}`, framework: "fabric" }) },
+      token,
+    );
+    expect(switched).toMatchObject({
+      message: "MSG_37021",
+      data: { fieldErrors: { "basic.framework": ["MSG_37021"] } },
+    });
   });
 });
 
@@ -222,31 +399,88 @@ describe("steps 3 and 4, functions and roles (§5 Function, Role)", () => {
       expect(res.data.fieldErrors, func).toHaveProperty(["fn.func"]);
     }
     const empty = await post("addFunction", { ...ref, fn: { packageId: String(packageId), func: "x" } }, token);
-    expect(Object.keys(empty.data.fieldErrors).sort()).toEqual(["fn.funcType", "fn.inputFormat", "fn.name", "fn.outputFormat", "fn.parentId"]);
-    expect((await post("addFunction", { ...ref, fn: fn(999999) }, token)).data.fieldErrors).toEqual({ "fn.packageId": ["validation.required"] });
+    expect(Object.keys(empty.data.fieldErrors).sort()).toEqual([
+      "fn.funcType",
+      "fn.inputFormat",
+      "fn.name",
+      "fn.outputFormat",
+      "fn.parentId",
+    ]);
+    expect((await post("addFunction", { ...ref, fn: fn(999999) }, token)).data.fieldErrors).toEqual({
+      "fn.packageId": ["validation.required"],
+    });
     expect(await countFor(appFunctions, verId)).toBe(0);
 
     expect((await post("addFunction", { ...ref, fn: fn(packageId) }, token)).code).toBe(0);
-    expect((await post("addFunction", { ...ref, fn: fn(packageId, { name: "Again" }) }, token)).message).toBe("MSG_37005");
+    expect((await post("addFunction", { ...ref, fn: fn(packageId, { name: "Again" }) }, token)).message).toBe(
+      "MSG_37005",
+    );
     const parentId = (await draftOf(token, data.appId)).functions[0].functionId;
-    expect((await post("addFunction", { ...ref, fn: fn(packageId, { name: "Query", func: "queryAsset", funcType: "2", parentId: String(parentId), crossChainAllowed: "on" }) }, token)).code).toBe(0);
+    expect(
+      (
+        await post(
+          "addFunction",
+          {
+            ...ref,
+            fn: fn(packageId, {
+              name: "Query",
+              func: "queryAsset",
+              funcType: "2",
+              parentId: String(parentId),
+              crossChainAllowed: "on",
+            }),
+          },
+          token,
+        )
+      ).code,
+    ).toBe(0);
     const fns = (await draftOf(token, data.appId)).functions;
     expect(fns[1]).toMatchObject({ parentId, funcType: 2, crossChainAllowed: true });
     expect((await post("delete", { ...ref, kind: "function", id: parentId }, token)).message).toBe("MSG_37010");
 
     expect((await post("advance", { ...ref, from: "roles" }, token)).message).toBe("MSG_37015");
-    const noFunctions = await post("addRole", { ...ref, role: { name: "Bank", description: "d", functionIds: [] } }, token);
+    const noFunctions = await post(
+      "addRole",
+      { ...ref, role: { name: "Bank", description: "d", functionIds: [] } },
+      token,
+    );
     expect(noFunctions.data.fieldErrors).toEqual({ "role.functionIds": ["wizard:validation.functionsRequired"] });
-    expect((await post("addRole", { ...ref, role: { name: "", description: "", functionIds: [String(fns[1].functionId)] } }, token)).data.fieldErrors).toEqual({
+    expect(
+      (
+        await post(
+          "addRole",
+          { ...ref, role: { name: "", description: "", functionIds: [String(fns[1].functionId)] } },
+          token,
+        )
+      ).data.fieldErrors,
+    ).toEqual({
       "role.name": ["validation.required"],
       "role.description": ["validation.required"],
     });
     expect(await countFor(appRoles, verId)).toBe(0);
-    expect((await post("addRole", { ...ref, role: { name: "Bank", description: "Issues", functionIds: [String(fns[1].functionId)] } }, token)).code).toBe(0);
-    expect((await post("addRole", { ...ref, role: { name: "bank", description: "Dup", functionIds: [String(fns[0].functionId)] } }, token)).message).toBe("MSG_37006");
+    expect(
+      (
+        await post(
+          "addRole",
+          { ...ref, role: { name: "Bank", description: "Issues", functionIds: [String(fns[1].functionId)] } },
+          token,
+        )
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await post(
+          "addRole",
+          { ...ref, role: { name: "bank", description: "Dup", functionIds: [String(fns[0].functionId)] } },
+          token,
+        )
+      ).message,
+    ).toBe("MSG_37006");
 
     // §5: deleting a package or function requires first deleting the roles built on it.
-    expect((await post("delete", { ...ref, kind: "function", id: fns[1].functionId }, token)).message).toBe("MSG_37009");
+    expect((await post("delete", { ...ref, kind: "function", id: fns[1].functionId }, token)).message).toBe(
+      "MSG_37009",
+    );
     expect((await post("delete", { ...ref, kind: "package", id: packageId }, token)).message).toBe("MSG_37008");
     const roleId = (await draftOf(token, data.appId)).roles[0].roleId;
     expect((await post("delete", { ...ref, kind: "role", id: roleId }, token)).code).toBe(0);
@@ -259,7 +493,9 @@ describe("steps 3 and 4, functions and roles (§5 Function, Role)", () => {
   it("every package needs functions and a role before the roles step is left", async () => {
     const { token } = await newUser();
     const { ref } = await completeDraft(token);
-    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "second_cc" }), file: await zipFile(token) }, token)).code).toBe(0);
+    expect(
+      (await post("addPackage", { ...ref, pkg: pkg({ name: "second_cc" }), file: await zipFile(token) }, token)).code,
+    ).toBe(0);
     expect((await post("advance", { ...ref, from: "functions" }, token)).message).toBe("MSG_37013");
     const second = (await draftOf(token, ref.appId)).packages[1].packageId;
     await post("addFunction", { ...ref, fn: fn(second, { func: "transfer" }) }, token);
@@ -273,17 +509,37 @@ describe("step 5, city nodes (§3 City node, §5 bookkeeping nodes)", () => {
     const { token } = await newUser();
     const { ref, node } = await completeDraft(token);
     const id = String(node.id);
-    expect((await post("saveNodes", { ...ref, form: { nodes: [{ cityNodeId: id, tps: "10" }] } }, token)).data.fieldErrors).toEqual({ "form.nodes": ["wizard:validation.nodesRequired"] });
-    const bad = await post("saveNodes", { ...ref, form: { nodes: [{ cityNodeId: id, selected: "on", tps: "0", capacityGb: "x", peers: "4" }] } }, token);
+    expect(
+      (await post("saveNodes", { ...ref, form: { nodes: [{ cityNodeId: id, tps: "10" }] } }, token)).data.fieldErrors,
+    ).toEqual({ "form.nodes": ["wizard:validation.nodesRequired"] });
+    const bad = await post(
+      "saveNodes",
+      { ...ref, form: { nodes: [{ cityNodeId: id, selected: "on", tps: "0", capacityGb: "x", peers: "4" }] } },
+      token,
+    );
     expect(bad.data.fieldErrors).toEqual({
       "form.nodes.0.tps": ["wizard:validation.wholeNumber"],
       "form.nodes.0.capacityGb": ["wizard:validation.wholeNumber"],
       "form.nodes.0.peers": ["wizard:validation.peersMax"],
     });
-    const tooMuch = await post("saveNodes", { ...ref, form: { nodes: [{ cityNodeId: id, selected: "on", tps: String(node.availableTps + 1), capacityGb: "1", peers: "1" }] } }, token);
-    expect(tooMuch).toMatchObject({ message: "MSG_37018", data: { fieldErrors: { "form.nodes.0.tps": ["MSG_37018"] } } });
+    const tooMuch = await post(
+      "saveNodes",
+      {
+        ...ref,
+        form: {
+          nodes: [{ cityNodeId: id, selected: "on", tps: String(node.availableTps + 1), capacityGb: "1", peers: "1" }],
+        },
+      },
+      token,
+    );
+    expect(tooMuch).toMatchObject({
+      message: "MSG_37018",
+      data: { fieldErrors: { "form.nodes.0.tps": ["MSG_37018"] } },
+    });
     // The saved nodes are unchanged by refused input.
-    expect((await draftOf(token, ref.appId)).nodes).toEqual([{ cityNodeId: node.id, tps: 100, capacityGb: 50, peers: 2 }]);
+    expect((await draftOf(token, ref.appId)).nodes).toEqual([
+      { cityNodeId: node.id, tps: 100, capacityGb: 50, peers: 2 },
+    ]);
   });
 });
 
@@ -291,7 +547,9 @@ describe("submission (§5 Service) and the lifecycle", () => {
   it("re-checks everything, saves the cost of one cycle and moves 1 → 5 with a transition row", async () => {
     const { token, id } = await newUser();
     const { ref, node } = await completeDraft(token);
-    expect((await post("submit", { ...ref, form: {} }, token)).data.fieldErrors).toEqual({ "form.agreement": ["wizard:validation.agreement"] });
+    expect((await post("submit", { ...ref, form: {} }, token)).data.fieldErrors).toEqual({
+      "form.agreement": ["wizard:validation.agreement"],
+    });
     const draft = await draftOf(token, ref.appId);
     // Monthly: 100 TPS × monthly TPS price + 50 GB × GB-month price × 1.
     const expected = 100 * node.tpsPricePerMonthCents + 50 * node.capacityPricePerGbMonthCents;
@@ -303,11 +561,15 @@ describe("submission (§5 Service) and the lifecycle", () => {
     expect(version).toMatchObject({ verState: 5, costCents: expected });
     expect(version.agreementAcceptedAt).toBeInstanceOf(Date);
     const rows = await service.services.db.select().from(appTransitions).where(eq(appTransitions.verId, draft.verId));
-    expect(rows).toEqual([expect.objectContaining({ event: "submit", fromState: 1, toState: 5, actorId: id, actorKind: "publisher" })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ event: "submit", fromState: 1, toState: 5, actorId: id, actorKind: "publisher" }),
+    ]);
     // Submitted: shown, no longer editable; a second submit is refused.
     expect((await draftOf(token, ref.appId)).editable).toBe(false);
     expect((await post("submit", { ...ref, form: { agreement: "on" } }, token)).message).toBe("MSG_37001");
-    expect((await post("addRole", { ...ref, role: { name: "Late", description: "x", functionIds: ["1"] } }, token)).message).toBe("MSG_37001");
+    expect(
+      (await post("addRole", { ...ref, role: { name: "Late", description: "x", functionIds: ["1"] } }, token)).message,
+    ).toBe("MSG_37001");
   });
 
   it("a certificate mode is required before submission", async () => {
@@ -323,14 +585,27 @@ describe("submission (§5 Service) and the lifecycle", () => {
     const { ref } = await completeDraft(token);
     const { verId } = await draftOf(token, ref.appId);
     await service.services.db.update(appVersions).set({ verState: 22 }).where(eq(appVersions.id, verId));
-    expect((await post("addPackage", { ...ref, pkg: pkg({ name: "late_cc" }), file: await zipFile(token) }, token)).message).toBe("MSG_37001");
+    expect(
+      (await post("addPackage", { ...ref, pkg: pkg({ name: "late_cc" }), file: await zipFile(token) }, token)).message,
+    ).toBe("MSG_37001");
     const mod2 = { appState: "mod2", appId: ref.appId };
     const d = await draftOf(token, ref.appId, "mod2");
     expect(d.editable).toBe(true);
-    expect((await post("saveBasic", { ...mod2, basic: { ...basic(), name: d.basic.name, version: "1.0.1", description: "Fixed" } }, token)).code).toBe(0);
+    expect(
+      (
+        await post(
+          "saveBasic",
+          { ...mod2, basic: { ...basic(), name: d.basic.name, version: "1.0.1", description: "Fixed" } },
+          token,
+        )
+      ).code,
+    ).toBe(0);
     const done = await post("submit", { ...mod2, form: { agreement: "on" } }, token);
     expect(done.data.verState).toBe(5);
-    const [last] = await service.services.db.select().from(appTransitions).where(and(eq(appTransitions.verId, verId), eq(appTransitions.event, "resubmit")));
+    const [last] = await service.services.db
+      .select()
+      .from(appTransitions)
+      .where(and(eq(appTransitions.verId, verId), eq(appTransitions.event, "resubmit")));
     expect(last).toMatchObject({ fromState: 22, toState: 5 });
   });
 });
@@ -347,14 +622,32 @@ describe("mod and update on a running service (§4 action availability)", () => 
     const { token } = await newUser();
     const { appId, verId } = await running(token);
     const d = await draftOf(token, appId, "mod");
-    const saved = await post("saveBasic", { appState: "mod", appId, basic: { ...basic(), name: d.basic.name, version: "9.9.9", introduction: "Now with more banks." } }, token);
+    const saved = await post(
+      "saveBasic",
+      {
+        appState: "mod",
+        appId,
+        basic: { ...basic(), name: d.basic.name, version: "9.9.9", introduction: "Now with more banks." },
+      },
+      token,
+    );
     expect(saved.code, JSON.stringify(saved)).toBe(0);
     const after = await draftOf(token, appId, "mod");
     expect(after).toMatchObject({ verState: 25, basic: { introduction: "Now with more banks.", version: "1.0.0" } });
-    expect((await post("addPackage", { appState: "mod", appId, pkg: pkg({ name: "mod_cc" }), file: await zipFile(token) }, token)).message).toBe("MSG_37001");
+    expect(
+      (
+        await post(
+          "addPackage",
+          { appState: "mod", appId, pkg: pkg({ name: "mod_cc" }), file: await zipFile(token) },
+          token,
+        )
+      ).message,
+    ).toBe("MSG_37001");
     await service.services.db.update(appVersions).set({ billState: 1 }).where(eq(appVersions.id, verId));
     expect((await post("draft", { appState: "mod", appId }, token)).message).toBe("MSG_36001");
-    expect((await post("saveBasic", { appState: "mod", appId, basic: basic({ name: d.basic.name }) }, token)).message).toBe("MSG_36001");
+    expect(
+      (await post("saveBasic", { appState: "mod", appId, basic: basic({ name: d.basic.name }) }, token)).message,
+    ).toBe("MSG_36001");
   });
 
   it("update creates a new version with a new unique number, copying packages, functions, roles and nodes", async () => {
@@ -363,9 +656,16 @@ describe("mod and update on a running service (§4 action availability)", () => 
     const src = await post("draft", { appState: "update", appId }, token);
     expect(src.data).toMatchObject({ draft: null, source: { verId, verState: 25 } });
     const name = src.data.source.basic.name;
-    const same = await post("saveBasic", { appState: "update", appId, basic: basic({ name, version: "1.0.0" }) }, token);
+    const same = await post(
+      "saveBasic",
+      { appState: "update", appId, basic: basic({ name, version: "1.0.0" }) },
+      token,
+    );
     expect(same).toMatchObject({ message: "MSG_37003", data: { fieldErrors: { "basic.version": ["MSG_37003"] } } });
-    const [before] = await service.services.db.select({ n: count() }).from(appVersions).where(eq(appVersions.appId, appId));
+    const [before] = await service.services.db
+      .select({ n: count() })
+      .from(appVersions)
+      .where(eq(appVersions.appId, appId));
     expect(before.n).toBe(1);
     const up = await post("saveBasic", { appState: "update", appId, basic: basic({ name, version: "1.1.0" }) }, token);
     expect(up.code, JSON.stringify(up)).toBe(0);
@@ -404,7 +704,11 @@ describe("SPEC §5 Blocking by bills, on the backend's wizard paths", () => {
     const ref = { appState: "add", appId: data.appId };
     expect((await post("addPackage", { ...ref, pkg: pkg(), file: await zipFile(token) }, token)).code).toBe(0);
     const { verId, packages } = await draftOf(token, data.appId);
-    const bill = await vueapi("/test/fixtures", { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] }, token);
+    const bill = await vueapi(
+      "/test/fixtures",
+      { grantCents: 1_000, bills: [{ billType: 3, cycle: 99, totalCents: 300 }] },
+      token,
+    );
     expect(bill.code, JSON.stringify(bill)).toBe(0);
 
     const refused = [
@@ -412,7 +716,11 @@ describe("SPEC §5 Blocking by bills, on the backend's wizard paths", () => {
       await post("draft", { appState: "add" }, token),
       await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(token) }, token),
       await post("saveBasic", { ...ref, basic: basic() }, token),
-      await post("addAttachment", { ...ref, attachment: { attachmentName: "Manual" }, file: await upload("attachment", "m.pdf", PDF, token) }, token),
+      await post(
+        "addAttachment",
+        { ...ref, attachment: { attachmentName: "Manual" }, file: await upload("attachment", "m.pdf", PDF, token) },
+        token,
+      ),
       await post("addPackage", { ...ref, pkg: pkg({ name: "more_cc" }), file: await zipFile(token) }, token),
       await post("addFunction", { ...ref, fn: fn(packages[0].packageId) }, token),
       await post("advance", { ...ref, from: "packages" }, token),
@@ -425,7 +733,11 @@ describe("SPEC §5 Blocking by bills, on the backend's wizard paths", () => {
     expect(await countFor(chaincodePackages, verId)).toBe(1);
     expect(await countFor(appFunctions, verId)).toBe(0);
 
-    const paid = await vueapi("/sys/system/clientInfo/h5billPay", { billId: bill.data.billIds[0], idempotencyKey: `wiz-bill-${Date.now()}` }, token);
+    const paid = await vueapi(
+      "/sys/system/clientInfo/h5billPay",
+      { billId: bill.data.billIds[0], idempotencyKey: `wiz-bill-${Date.now()}` },
+      token,
+    );
     expect(paid.code, JSON.stringify(paid)).toBe(0);
     expect((await post("draft", ref, token)).code).toBe(0);
     expect((await post("advance", { ...ref, from: "packages" }, token)).code).toBe(0);
@@ -436,20 +748,40 @@ describe("the cover (shown from the portal's cover route, not inside the draft)"
   it("answers the owner's cover file, without its bytes when the caller has it already; another user's is not found", async () => {
     const alice = await newUser();
     const bob = await newUser();
-    const { data } = await post("saveBasic", { appState: "add", basic: basic(), cover: await cover(alice.token) }, alice.token);
+    const { data } = await post(
+      "saveBasic",
+      { appState: "add", basic: basic(), cover: await cover(alice.token) },
+      alice.token,
+    );
     const draft = await draftOf(alice.token, data.appId);
     expect(draft.cover).toEqual({ fileId: expect.any(Number), name: "cover.png", size: PNG.byteLength });
     expect(JSON.stringify(draft)).not.toContain(PNG.toString("base64"));
 
     const full = await post("cover", { appId: data.appId }, alice.token);
-    expect(full.data).toEqual({ fileId: draft.cover.fileId, file: { name: "cover.png", mime: "image/png", dataBase64: PNG.toString("base64") } });
-    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token)).data).toEqual({ fileId: draft.cover.fileId, file: null });
-    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, bob.token)).message).toBe("MSG_10002");
+    expect(full.data).toEqual({
+      fileId: draft.cover.fileId,
+      file: { name: "cover.png", mime: "image/png", dataBase64: PNG.toString("base64") },
+    });
+    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token)).data).toEqual({
+      fileId: draft.cover.fileId,
+      file: null,
+    });
+    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, bob.token)).message).toBe(
+      "MSG_10002",
+    );
     expect((await post("cover", { appId: data.appId }, bob.token)).message).toBe("MSG_10002");
 
     // A new upload is a new file: the old ETag no longer matches.
     const jpeg = await upload("cover", "new.jpg", JPEG, alice.token);
-    expect((await post("saveBasic", { appState: "add", appId: data.appId, basic: { ...basic(), name: draft.basic.name }, cover: jpeg }, alice.token)).code).toBe(0);
+    expect(
+      (
+        await post(
+          "saveBasic",
+          { appState: "add", appId: data.appId, basic: { ...basic(), name: draft.basic.name }, cover: jpeg },
+          alice.token,
+        )
+      ).code,
+    ).toBe(0);
     const changed = await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token);
     expect(changed.data.fileId).not.toBe(draft.cover.fileId);
     expect(changed.data.file).toMatchObject({ name: "new.jpg", mime: "image/jpeg" });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support";
+import { startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support.ts";
 
 /**
  * Hardening 10 (docs/decisions/021) on the real built server with VUEAPI_URL set: the end user's address

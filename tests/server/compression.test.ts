@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawGet, startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support";
+import { rawGet, startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support.ts";
 
 /**
  * Compression and caching of the server entry (docs/decisions/016): gzip only when the client asks for
@@ -33,7 +33,12 @@ describe("pages and data", () => {
   });
 
   it("no Accept-Encoding, brotli only, or gzip refused: sent as it is, with its length", async () => {
-    for (const headers of [{}, { "Accept-Encoding": "br" }, { "Accept-Encoding": "gzip;q=0, br" }, { "Accept-Encoding": "identity" }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { "Accept-Encoding": "br" },
+      { "Accept-Encoding": "gzip;q=0, br" },
+      { "Accept-Encoding": "identity" },
+    ] as Record<string, string>[]) {
       const res = await rawGet(`${portal.base}/g/main/index`, headers);
       expect(res.headers["content-encoding"], JSON.stringify(headers)).toBeUndefined();
       expect(Number(res.headers["content-length"])).toBe(res.body.length);

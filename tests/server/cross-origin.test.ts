@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorText, portalWithFakeBackend } from "./support";
+import { errorText, portalWithFakeBackend } from "./support.ts";
 
 /**
  * A form sent from another site's page (docs/decisions/024): the real built server answers the error page
@@ -41,7 +41,11 @@ describe("a form posted from another site", () => {
   });
 
   it("speaks the visitor's language", async () => {
-    const lng = (await fetch(`${started.portal.base}/g/lang?lng=zh-CN&redirectTo=/g/main/index`, { redirect: "manual" })).headers.getSetCookie().find((c) => c.startsWith("lng="))!;
+    const lng = (
+      await fetch(`${started.portal.base}/g/lang?lng=zh-CN&redirectTo=/g/main/index`, { redirect: "manual" })
+    ).headers
+      .getSetCookie()
+      .find((c) => c.startsWith("lng="))!;
     const res = await login({ Origin: EVIL, Cookie: lng.split(";")[0] });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("拒绝访问。");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { errorText, startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support";
+import { errorText, startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support.ts";
 
 /**
  * Hardening item 3: the real built server (server/index.js) with VUEAPI_URL pointing at a fake /vueapi

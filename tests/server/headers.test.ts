@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cspNonce, rawGet, scriptTags, startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support";
+import { cspNonce, rawGet, scriptTags, startFakeVueapi, startPortal, type FakeVueapi, type Portal } from "./support.ts";
 
 /**
  * Hardening item 13 on the real built server: the security headers on every kind of response (page,
@@ -50,10 +50,20 @@ function expectSecurityHeaders(headers: Headers, { hsts }: { hsts: boolean }) {
 }
 
 describe("security headers on every response", () => {
-  for (const [name, hsts] of [["test", false], ["production", true]] as const) {
+  for (const [name, hsts] of [
+    ["test", false],
+    ["production", true],
+  ] as const) {
     it(`${name}: page, resource routes, public file, build asset and not-found all carry them${hsts ? ", with HSTS" : ", without HSTS"}`, async () => {
       const portal = name === "test" ? testing : production;
-      const paths = ["/g/main/index", "/healthz", "/locales/en/common.json", "/favicon.svg", await buildAsset(portal.base), "/no/such/page"];
+      const paths = [
+        "/g/main/index",
+        "/healthz",
+        "/locales/en/common.json",
+        "/favicon.svg",
+        await buildAsset(portal.base),
+        "/no/such/page",
+      ];
       for (const p of paths) {
         const res = await fetch(portal.base + p, { redirect: "manual" });
         await res.arrayBuffer();
@@ -87,7 +97,10 @@ describe("the CSP nonce", () => {
         const tags = scriptTags(html);
         expect(tags.length, p).toBeGreaterThanOrEqual(2);
         // The inline ones (Remix's context and module loader, the scroll restoration) and the module script.
-        expect(tags.some((t) => !/\ssrc=/.test(t)), p).toBe(true);
+        expect(
+          tags.some((t) => !/\ssrc=/.test(t)),
+          p,
+        ).toBe(true);
         for (const tag of tags) expect(tag, p).toContain(`nonce="${nonce}"`);
       }
     });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort, root, startPortal } from "./support";
+import { freePort, root, startPortal } from "./support.ts";
 
 /**
  * Production is not a test bench (docs/decisions/020): a production start without a payment configuration,
@@ -15,7 +15,16 @@ import { freePort, root, startPortal } from "./support";
 async function startExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-refused-"));
   const inherited = { ...process.env };
-  for (const name of ["DATABASE_URL", "VUEAPI_URL", "DEMO", "SEED_DEMO", "PAYMENT_PROVIDER", "TEST_CAPTCHA", "TEST_FIXTURES"]) delete inherited[name];
+  for (const name of [
+    "DATABASE_URL",
+    "VUEAPI_URL",
+    "DEMO",
+    "SEED_DEMO",
+    "PAYMENT_PROVIDER",
+    "TEST_CAPTCHA",
+    "TEST_FIXTURES",
+  ])
+    delete inherited[name];
   const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
     env: { ...inherited, HOST: "127.0.0.1", PORT: String(await freePort()), DATA_DIR: dataDir, ...env },
@@ -51,7 +60,9 @@ describe("a production server refuses to start as a test bench", () => {
   it("asked for the sandbox without DEMO=1, or with a test captcha: exit 1", async () => {
     const sandbox = await startExpectingExit({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox" });
     expect(sandbox.code).toBe(1);
-    expect(sandbox.output).toContain("PAYMENT_PROVIDER: the sandbox provider takes no real money and is refused when NODE_ENV=production");
+    expect(sandbox.output).toContain(
+      "PAYMENT_PROVIDER: the sandbox provider takes no real money and is refused when NODE_ENV=production",
+    );
     const captcha = await startExpectingExit({ NODE_ENV: "production", DEMO: "1", TEST_CAPTCHA: "x" });
     expect(captcha.code).toBe(1);
     expect(captcha.output).toContain("TEST_CAPTCHA must not be set when NODE_ENV=production");
@@ -90,7 +101,11 @@ describe("what a production server serves", () => {
       const sandbox = await fetch(`${portal.base}/sandbox-pay/checkout/cs_nosuchcheckout0000`, { redirect: "manual" });
       expect(sandbox.status).toBe(302);
       expect(sandbox.headers.get("Location")).toBe("/g/main/index");
-      const webhook = await fetch(`${portal.base}/payments/stripe/webhook`, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+      const webhook = await fetch(`${portal.base}/payments/stripe/webhook`, {
+        method: "POST",
+        body: "{}",
+        headers: { "Content-Type": "application/json" },
+      });
       expect(webhook.status).toBe(400);
       expect(await webhook.json()).toEqual({ error: "the Stripe-Signature header is missing" });
     } finally {

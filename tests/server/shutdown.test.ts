@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startFakeVueapi, startPortal, type FakeVueapi } from "./support";
+import { startFakeVueapi, startPortal, type FakeVueapi } from "./support.ts";
 
 /**
  * SIGTERM (docs/decisions/016): the server stops accepting connections, lets the request under way
@@ -19,7 +19,10 @@ it("SIGTERM: no new connections, the request under way completes, then the proce
   try {
     fake.setFault({ kind: "late", afterMs: 800 });
     const call = fake.nextCall();
-    const underWay = fetch(`${portal.base}/g/main/index`).then(async (res) => ({ status: res.status, html: await res.text() }));
+    const underWay = fetch(`${portal.base}/g/main/index`).then(async (res) => ({
+      status: res.status,
+      html: await res.text(),
+    }));
     await call;
     const signalled = Date.now();
     portal.child.kill("SIGTERM");

@@ -1,5 +1,5 @@
 import { Secret, TOTP } from "otpauth";
-import { DEMO_TOTP_SECRETS } from "../../backend/domains/accounts/demo-totp";
+import { DEMO_TOTP_SECRETS } from "#backend/domains/accounts/demo-totp.ts";
 
 /**
  * The operators' second step for the test suites (docs/decisions/022), with the library the backend uses

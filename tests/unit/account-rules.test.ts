@@ -6,8 +6,8 @@ import {
   registerFieldsSchema,
   registerPayloadSchema,
   resetPasswordSchema,
-} from "@contract/accounts";
-import { isDefaultPassword, isKeyboardSequence, passwordProblem } from "@contract/rules";
+} from "#contract/accounts.ts";
+import { isDefaultPassword, isKeyboardSequence, passwordProblem } from "#contract/rules.ts";
 
 function issues(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
   return Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join("."), i.message]));
@@ -50,7 +50,9 @@ describe("SPEC §5 Registration", () => {
     ["a".repeat(26), "26 characters"],
     ["alice 2026", "space"],
   ])("refuses the username %s (%s)", (userName) => {
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, userName }))).toMatchObject({ userName: "validation.username.format" });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, userName }))).toMatchObject({
+      userName: "validation.username.format",
+    });
   });
 
   it("accepts usernames of 6 and 25 characters", () => {
@@ -68,11 +70,15 @@ describe("SPEC §5 Registration", () => {
     ["A1234567!@", "validation.password.classes"],
   ])("refuses the password %s", (password, key) => {
     expect(passwordProblem(password)).toBe(key);
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, password, confirmPassword: password }))).toMatchObject({ password: key });
+    expect(
+      issues(registerFieldsSchema.safeParse({ ...individual, password, confirmPassword: password })),
+    ).toMatchObject({ password: key });
   });
 
   it("needs the confirmation to match", () => {
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, confirmPassword: "Ab12!@ce" }))).toMatchObject({ confirmPassword: "validation.confirmMismatch" });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, confirmPassword: "Ab12!@ce" }))).toMatchObject({
+      confirmPassword: "validation.confirmMismatch",
+    });
   });
 
   it.each(["", "Alice", "张三四五六七八", "张 三", "张3"])("refuses the real name %j", (realName) => {
@@ -86,19 +92,40 @@ describe("SPEC §5 Registration", () => {
   });
 
   it("needs a valid email and a valid mobile when given", () => {
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, email: "not-an-email" }))).toMatchObject({ email: "validation.email.format" });
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, email: undefined }))).toMatchObject({ email: "validation.required" });
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, mobile: "12ab" }))).toMatchObject({ mobile: "validation.mobile.format" });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, email: "not-an-email" }))).toMatchObject({
+      email: "validation.email.format",
+    });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, email: undefined }))).toMatchObject({
+      email: "validation.required",
+    });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, mobile: "12ab" }))).toMatchObject({
+      mobile: "validation.mobile.format",
+    });
   });
 
   it("needs the captcha and both ticks", () => {
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, captcha: undefined }))).toMatchObject({ captcha: "errors:MSG_20002" });
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, agreeTerms: undefined }))).toMatchObject({ agreeTerms: "validation.agreeTerms" });
-    expect(issues(registerFieldsSchema.safeParse({ ...individual, agreePrivacy: "off" }))).toMatchObject({ agreePrivacy: "validation.agreePrivacy" });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, captcha: undefined }))).toMatchObject({
+      captcha: "errors:MSG_20002",
+    });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, agreeTerms: undefined }))).toMatchObject({
+      agreeTerms: "validation.agreeTerms",
+    });
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, agreePrivacy: "off" }))).toMatchObject({
+      agreePrivacy: "validation.agreePrivacy",
+    });
   });
 
   it("needs the enterprise fields, with a credit code of at least 8", () => {
-    const got = issues(registerFieldsSchema.safeParse({ ...enterprise, companyName: undefined, companyAddress: "", contactName: undefined, country: undefined, creditCode: "1234567" }));
+    const got = issues(
+      registerFieldsSchema.safeParse({
+        ...enterprise,
+        companyName: undefined,
+        companyAddress: "",
+        contactName: undefined,
+        country: undefined,
+        creditCode: "1234567",
+      }),
+    );
     expect(got).toMatchObject({
       companyName: "validation.required",
       companyAddress: "validation.required",
@@ -111,16 +138,26 @@ describe("SPEC §5 Registration", () => {
 
   it("needs the licence for an enterprise payload, not for an individual", () => {
     expect(registerPayloadSchema.safeParse({ payload: individual }).success).toBe(true);
-    expect(issues(registerPayloadSchema.safeParse({ payload: enterprise }))).toMatchObject({ licence: "validation.licence.required" });
+    expect(issues(registerPayloadSchema.safeParse({ payload: enterprise }))).toMatchObject({
+      licence: "validation.licence.required",
+    });
   });
 
   it("checks the licence: at most 8 MB, pdf/png/jpg, name at most 50", () => {
     expect(licenceProblem({ name: "licence.pdf", size: 1000, type: "application/pdf" })).toBeNull();
     expect(licenceProblem({ name: "licence.jpeg", size: 8 * 1024 * 1024, type: "image/jpeg" })).toBeNull();
-    expect(licenceProblem({ name: "licence.pdf", size: 8 * 1024 * 1024 + 1, type: "application/pdf" })).toBe("validation.licence.tooLarge");
-    expect(licenceProblem({ name: "licence.exe", size: 10, type: "application/octet-stream" })).toBe("validation.licence.type");
-    expect(licenceProblem({ name: "licence.pdf", size: 0, type: "application/pdf" })).toBe("validation.licence.required");
-    expect(licenceProblem({ name: "x".repeat(47) + ".pdf", size: 10, type: "application/pdf" })).toBe("validation.fileNameTooLong");
+    expect(licenceProblem({ name: "licence.pdf", size: 8 * 1024 * 1024 + 1, type: "application/pdf" })).toBe(
+      "validation.licence.tooLarge",
+    );
+    expect(licenceProblem({ name: "licence.exe", size: 10, type: "application/octet-stream" })).toBe(
+      "validation.licence.type",
+    );
+    expect(licenceProblem({ name: "licence.pdf", size: 0, type: "application/pdf" })).toBe(
+      "validation.licence.required",
+    );
+    expect(licenceProblem({ name: "x".repeat(47) + ".pdf", size: 10, type: "application/pdf" })).toBe(
+      "validation.fileNameTooLong",
+    );
   });
 });
 
@@ -131,15 +168,27 @@ describe("SPEC §5 Login and Password reset", () => {
       password: "validation.required",
       captcha: "errors:MSG_20002",
     });
-    expect(loginSchema.safeParse({ username: "alice2026", password: "x", captchaKey: "k", captcha: "abcd" }).success).toBe(true);
+    expect(
+      loginSchema.safeParse({ username: "alice2026", password: "x", captchaKey: "k", captcha: "abcd" }).success,
+    ).toBe(true);
   });
 
   it("applies the password rule and the confirmation to a reset", () => {
     const base = { phone: "alice2026", retrieveWay: "email", captcha: "123456" };
-    expect(resetPasswordSchema.safeParse({ ...base, password: "Ab12!@cd", confirmPassword: "Ab12!@cd" }).success).toBe(true);
-    expect(issues(resetPasswordSchema.safeParse({ ...base, password: "short", confirmPassword: "short" }))).toMatchObject({ password: "validation.password.length" });
-    expect(issues(resetPasswordSchema.safeParse({ ...base, password: "Ab12!@cd", confirmPassword: "Ab12!@cx" }))).toMatchObject({ confirmPassword: "validation.confirmMismatch" });
-    expect(issues(resetPasswordSchema.safeParse({ ...base, captcha: "12345", password: "Ab12!@cd", confirmPassword: "Ab12!@cd" }))).toMatchObject({ captcha: "validation.resetCode.format" });
+    expect(resetPasswordSchema.safeParse({ ...base, password: "Ab12!@cd", confirmPassword: "Ab12!@cd" }).success).toBe(
+      true,
+    );
+    expect(
+      issues(resetPasswordSchema.safeParse({ ...base, password: "short", confirmPassword: "short" })),
+    ).toMatchObject({ password: "validation.password.length" });
+    expect(
+      issues(resetPasswordSchema.safeParse({ ...base, password: "Ab12!@cd", confirmPassword: "Ab12!@cx" })),
+    ).toMatchObject({ confirmPassword: "validation.confirmMismatch" });
+    expect(
+      issues(
+        resetPasswordSchema.safeParse({ ...base, captcha: "12345", password: "Ab12!@cd", confirmPassword: "Ab12!@cd" }),
+      ),
+    ).toMatchObject({ captcha: "validation.resetCode.format" });
   });
 });
 
@@ -158,17 +207,33 @@ describe("SPEC §5 Change password", () => {
     });
   });
   it("needs new = confirm and new ≠ old", () => {
-    expect(issues(schema.safeParse({ ...good, confirmPassword: "Nw93!@pz" }))).toMatchObject({ confirmPassword: "validation.confirmMismatch" });
-    expect(issues(schema.safeParse({ ...good, oldPassword: good.password }))).toMatchObject({ password: "validation.password.sameAsOld" });
+    expect(issues(schema.safeParse({ ...good, confirmPassword: "Nw93!@pz" }))).toMatchObject({
+      confirmPassword: "validation.confirmMismatch",
+    });
+    expect(issues(schema.safeParse({ ...good, oldPassword: good.password }))).toMatchObject({
+      password: "validation.password.sameAsOld",
+    });
   });
   it("refuses a password holding the username, in any case", () => {
-    expect(issues(changePasswordSchema("Bob123").safeParse({ ...good, password: "xBOB123!@", confirmPassword: "xBOB123!@" }))).toMatchObject({ password: "validation.password.containsUsername" });
+    expect(
+      issues(
+        changePasswordSchema("Bob123").safeParse({ ...good, password: "xBOB123!@", confirmPassword: "xBOB123!@" }),
+      ),
+    ).toMatchObject({ password: "validation.password.containsUsername" });
   });
   it("refuses default and keyboard-sequence passwords", () => {
-    expect(issues(schema.safeParse({ ...good, password: "P@ssw0rd", confirmPassword: "P@ssw0rd" }))).toMatchObject({ password: expect.stringMatching(/^validation\.password\.(default|classes)$/) });
-    expect(issues(schema.safeParse({ ...good, password: "Demo12!@pass", confirmPassword: "Demo12!@pass" }))).toMatchObject({ password: "validation.password.default" });
-    expect(issues(schema.safeParse({ ...good, password: "qwer12!@Zx", confirmPassword: "qwer12!@Zx" }))).toMatchObject({ password: "validation.password.sequence" });
-    expect(issues(schema.safeParse({ ...good, password: "Zx1234!@", confirmPassword: "Zx1234!@" }))).toMatchObject({ password: "validation.password.sequence" });
+    expect(issues(schema.safeParse({ ...good, password: "P@ssw0rd", confirmPassword: "P@ssw0rd" }))).toMatchObject({
+      password: expect.stringMatching(/^validation\.password\.(default|classes)$/),
+    });
+    expect(
+      issues(schema.safeParse({ ...good, password: "Demo12!@pass", confirmPassword: "Demo12!@pass" })),
+    ).toMatchObject({ password: "validation.password.default" });
+    expect(issues(schema.safeParse({ ...good, password: "qwer12!@Zx", confirmPassword: "qwer12!@Zx" }))).toMatchObject({
+      password: "validation.password.sequence",
+    });
+    expect(issues(schema.safeParse({ ...good, password: "Zx1234!@", confirmPassword: "Zx1234!@" }))).toMatchObject({
+      password: "validation.password.sequence",
+    });
   });
   it("finds sequences either way and ignores short runs", () => {
     expect(isKeyboardSequence("xx4321yy")).toBe(true);

@@ -1,31 +1,52 @@
-import "./setup-env";
+import "./setup-env.ts";
 import { describe, expect, it, vi } from "vitest";
 
 // The guard helper is tested against fake transports; the embedded backend is not loaded.
-vi.mock("../../backend/index", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
-import { LEDGER_ENTRY_KINDS } from "@contract/billing";
-import type { Viewer } from "~/lib/api.server";
-import { utc8Day } from "~/lib/bills";
-import { billFilterFromQuery, kindFromQuery, pageFromQuery, payFormOf } from "~/lib/bills.server";
-import { getFlash } from "~/lib/session.server";
-import { requireNoUnpaidBills } from "~/lib/unpaid-guard.server";
-import { isPayable, newBillNo } from "../../backend/domains/billing/rules";
-import { trafficLine } from "../../backend/domains/billing/jobs";
-import { deltasFor } from "../../backend/domains/billing/ledger";
-import { addDays, dayOf, daysBetween, lastCompletedWeekStart, startOfDay, weekEnd, weekStartOf } from "../../backend/domains/billing/time";
+vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
+import { LEDGER_ENTRY_KINDS } from "#contract/billing.ts";
+import type { Viewer } from "#app/lib/api.server.ts";
+import { utc8Day } from "#app/lib/bills.ts";
+import { billFilterFromQuery, kindFromQuery, pageFromQuery, payFormOf } from "#app/lib/bills.server.ts";
+import { getFlash } from "#app/lib/session.server.ts";
+import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
+import { isPayable, newBillNo } from "#backend/domains/billing/rules.ts";
+import { trafficLine } from "#backend/domains/billing/jobs.ts";
+import { deltasFor } from "#backend/domains/billing/ledger.ts";
+import {
+  addDays,
+  dayOf,
+  daysBetween,
+  lastCompletedWeekStart,
+  startOfDay,
+  weekEnd,
+  weekStartOf,
+} from "#backend/domains/billing/time.ts";
 
-const viewer: Viewer = { language: "en", token: "tok", user: { userId: 1, userName: "alice1", realName: "爱", userType: 1, role: "user" }, mobile: false };
-const incoming = () => new Request("http://portal.test/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
-const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const viewer: Viewer = {
+  language: "en",
+  token: "tok",
+  user: { userId: 1, userName: "alice1", realName: "爱", userType: 1, role: "user" },
+  mobile: false,
+};
+const incoming = () =>
+  new Request("http://portal.test/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
+const reply = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(Response);
   return error as Response;
 }
 
 async function flashOf(response: Response) {
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__flash="))!.split(";")[0];
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__flash="))!
+    .split(";")[0];
   return (await getFlash(new Request("http://portal.test/", { headers: { Cookie: cookie } }))).flash;
 }
 
@@ -43,25 +64,45 @@ describe("requireNoUnpaidBills (SPEC §7 h5isHasNoPayBillV2)", () => {
   });
 
   it("redirects to /g/home/index with the action and the way back for its panel, and the unpaid-bills flash, on data false", async () => {
-    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => reply({ code: 0, message: "success", data: false }) }));
+    const res = await thrown(
+      requireNoUnpaidBills(incoming(), viewer, "newService", {
+        transport: async () => reply({ code: 0, message: "success", data: false }),
+      }),
+    );
     expect(res.status).toBe(302);
     const to = new URL(res.headers.get("Location")!, "http://portal.test");
     expect(to.pathname).toBe("/g/home/index");
     expect(to.searchParams.get("blocked")).toBe("newService");
-    expect(to.searchParams.get("returnTo")).toBe("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
+    expect(to.searchParams.get("returnTo")).toBe(
+      "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add",
+    );
     expect(await flashOf(res)).toEqual({ kind: "error", key: "errors:MSG_30005" });
   });
 
   it("redirects with the failure's own message when the call fails", async () => {
-    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => reply({ code: 1, message: "MSG_10500", data: null }, 500) }));
+    const res = await thrown(
+      requireNoUnpaidBills(incoming(), viewer, "newService", {
+        transport: async () => reply({ code: 1, message: "MSG_10500", data: null }, 500),
+      }),
+    );
     expect(res.headers.get("Location")).toBe("/g/home/index");
     expect(await flashOf(res)).toEqual({ kind: "error", key: "errors:MSG_10500" });
-    const network = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => { throw new TypeError("fetch failed"); } }));
+    const network = await thrown(
+      requireNoUnpaidBills(incoming(), viewer, "newService", {
+        transport: async () => {
+          throw new TypeError("fetch failed");
+        },
+      }),
+    );
     expect(await flashOf(network)).toEqual({ kind: "error", key: "errors:http.network" });
   });
 
   it("an invalid session still goes to login through the request layer (SPEC §8)", async () => {
-    const res = await thrown(requireNoUnpaidBills(incoming(), viewer, "newService", { transport: async () => reply({ code: 3, message: "MSG_10005", data: null }) }));
+    const res = await thrown(
+      requireNoUnpaidBills(incoming(), viewer, "newService", {
+        transport: async () => reply({ code: 3, message: "MSG_10005", data: null }),
+      }),
+    );
     expect(res.headers.get("Location")).toBe("/g/main/index");
   });
 });
@@ -80,7 +121,12 @@ describe("UTC+8 weeks of the traffic bills", () => {
   });
 
   it("prices traffic at 1024 MB a GB, rounded to 2 decimals and to the cent", () => {
-    expect(trafficLine("CN-BJ-01", 1_536, 12)).toEqual({ nodeCode: "CN-BJ-01", usedGb: 1.5, pricePerGbCents: 12, amountCents: 18 });
+    expect(trafficLine("CN-BJ-01", 1_536, 12)).toEqual({
+      nodeCode: "CN-BJ-01",
+      usedGb: 1.5,
+      pricePerGbCents: 12,
+      amountCents: 18,
+    });
     expect(trafficLine("X", 100, 16)).toMatchObject({ usedGb: 0.1, amountCents: 2 });
     expect(trafficLine("X", 1, 12)).toMatchObject({ usedGb: 0, amountCents: 0 });
     expect(trafficLine("X", 1_048_576, 15)).toMatchObject({ usedGb: 1024, amountCents: 15_360 });
@@ -106,7 +152,9 @@ describe("which bills can be paid (ADR 006)", () => {
 
 describe("portal query parsing", () => {
   it("keeps valid bill filters and drops the rest", () => {
-    expect(billFilterFromQuery(new URLSearchParams("billType=3&payState=1&dateFrom=2026-06-01&dateTo=2026-06-30"))).toEqual({
+    expect(
+      billFilterFromQuery(new URLSearchParams("billType=3&payState=1&dateFrom=2026-06-01&dateTo=2026-06-30")),
+    ).toEqual({
       billType: 3,
       payState: 1,
       dateFrom: "2026-06-01",
@@ -120,8 +168,11 @@ describe("portal query parsing", () => {
   });
 
   it("accepts only the pay intent with a well-formed key", () => {
-    const form = (entries: Record<string, string>) => Object.entries(entries).reduce((f, [k, v]) => (f.append(k, v), f), new FormData());
-    expect(payFormOf(form({ intent: "pay", idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc" }))).toEqual({ idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc" });
+    const form = (entries: Record<string, string>) =>
+      Object.entries(entries).reduce((f, [k, v]) => (f.append(k, v), f), new FormData());
+    expect(payFormOf(form({ intent: "pay", idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc" }))).toEqual({
+      idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc",
+    });
     expect(payFormOf(form({ intent: "refund", idempotencyKey: "0f6c3a9e-1b2c-4d5e-8f90-123456789abc" }))).toBeNull();
     expect(payFormOf(form({ intent: "pay", idempotencyKey: "short" }))).toBeNull();
   });
@@ -129,7 +180,10 @@ describe("portal query parsing", () => {
   it("the ledger posts every kind the contract lists", () => {
     const totals = { balanceCents: 1000, withdrawableCents: 1000, invoiceableCents: 1000 };
     for (const kind of LEDGER_ENTRY_KINDS) {
-      expect(Object.values(deltasFor(kind, 100, totals)).some((delta) => delta !== 0), kind).toBe(true);
+      expect(
+        Object.values(deltasFor(kind, 100, totals)).some((delta) => delta !== 0),
+        kind,
+      ).toBe(true);
     }
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { BodyTooLargeError, declaredLength, declaresMoreThan, discardRest, limitRequest, limitStream, readLimited } from "../../backend/kit/body-limit";
+import {
+  BodyTooLargeError,
+  declaredLength,
+  declaresMoreThan,
+  discardRest,
+  limitRequest,
+  limitStream,
+  readLimited,
+} from "#backend/kit/body-limit.ts";
 
 /** A body of `chunks` chunks of `size` bytes, made only when read; `pulled()` says how many were read so far. */
 function source(chunks: number, size: number) {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { RPC, RpcError, data, paramsOf, parseAddress, parseBlockTag, parseCallRequest, parseData, parseLogFilter, parseQuantity, quantity } from "../../backend/domains/chain/hex";
+import {
+  RPC,
+  RpcError,
+  data,
+  paramsOf,
+  parseAddress,
+  parseBlockTag,
+  parseCallRequest,
+  parseData,
+  parseLogFilter,
+  parseQuantity,
+  quantity,
+} from "#backend/domains/chain/hex.ts";
 
 const code = (fn: () => unknown) => {
   try {
@@ -18,7 +30,8 @@ describe("chain JSON-RPC encodings", () => {
   it("parses quantities strictly", () => {
     expect(parseQuantity("0x0")).toBe(0n);
     expect(parseQuantity("0x1A")).toBe(26n);
-    for (const bad of ["0x", "0x01", "1a", 26, "0xg", null, `0x1${"0".repeat(64)}`]) expect(code(() => parseQuantity(bad))).toBe(RPC.INVALID_PARAMS);
+    for (const bad of ["0x", "0x01", "1a", 26, "0xg", null, `0x1${"0".repeat(64)}`])
+      expect(code(() => parseQuantity(bad))).toBe(RPC.INVALID_PARAMS);
   });
   it("encodes and parses data, with exact lengths for addresses", () => {
     expect(data(new Uint8Array([0, 255]))).toBe("0x00ff");
@@ -37,11 +50,19 @@ describe("chain JSON-RPC encodings", () => {
     expect(code(() => parseBlockTag("newest"))).toBe(RPC.INVALID_PARAMS);
   });
   it("checks call requests and log filters", () => {
-    expect(parseCallRequest({ to: `0x${"1".repeat(40)}`, input: "0x12", value: "0x5" })).toMatchObject({ data: "0x12", value: 5n });
+    expect(parseCallRequest({ to: `0x${"1".repeat(40)}`, input: "0x12", value: "0x5" })).toMatchObject({
+      data: "0x12",
+      value: 5n,
+    });
     expect(code(() => parseCallRequest({ data: "0x12", input: "0x13" }))).toBe(RPC.INVALID_PARAMS);
     expect(code(() => parseCallRequest("0x"))).toBe(RPC.INVALID_PARAMS);
     const topic = `0x${"a".repeat(64)}`;
-    expect(parseLogFilter({ fromBlock: "0x1", topics: [topic, null, [topic]] })).toMatchObject({ fromBlock: 1n, toBlock: "latest", addresses: [], topics: [[topic], null, [topic]] });
+    expect(parseLogFilter({ fromBlock: "0x1", topics: [topic, null, [topic]] })).toMatchObject({
+      fromBlock: 1n,
+      toBlock: "latest",
+      addresses: [],
+      topics: [[topic], null, [topic]],
+    });
     expect(code(() => parseLogFilter({ topics: [null, null, null, null, null] }))).toBe(RPC.INVALID_PARAMS);
     expect(code(() => parseLogFilter({ blockHash: topic, fromBlock: "0x1" }))).toBe(RPC.INVALID_PARAMS);
   });

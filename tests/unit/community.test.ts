@@ -1,13 +1,18 @@
 import { xml2js, type Element } from "xml-js";
 import { describe, expect, it } from "vitest";
-import { isActiveAt, localTimeOf, localTimeToDate, pickLanguage, pickText, type Post } from "../../contract/community";
-import { postFormSchema } from "../../contract/community";
-import { seatsLeft, signupRefusal } from "../../backend/domains/community/rules";
-import { buildFeed } from "~/lib/community.server";
+import { isActiveAt, localTimeOf, localTimeToDate, pickLanguage, pickText, type Post } from "#contract/community.ts";
+import { postFormSchema } from "#contract/community.ts";
+import { seatsLeft, signupRefusal } from "#backend/domains/community/rules.ts";
+import { buildFeed } from "#app/lib/community.server.ts";
 
 // Issue 15 (docs/decisions/040): the pure rules of the community's content and its feeds.
 
-const item = (en: string, zh: string) => ({ titleEn: en, titleZh: zh, bodyEn: en ? `${en} body` : "", bodyZh: zh ? `${zh} 正文` : "" });
+const item = (en: string, zh: string) => ({
+  titleEn: en,
+  titleZh: zh,
+  bodyEn: en ? `${en} body` : "",
+  bodyZh: zh ? `${zh} 正文` : "",
+});
 
 describe("a missing translation falls back visibly", () => {
   it.each([
@@ -69,7 +74,12 @@ describe("announcement windows", () => {
 
 describe("the operators' post form", () => {
   it("asks an event for its time, seats and a deadline not after its start", () => {
-    const r = postFormSchema.safeParse({ kind: "event", titleEn: "Meetup", startsAt: "2026-12-01T10:00", signupDeadline: "2026-12-02T10:00" });
+    const r = postFormSchema.safeParse({
+      kind: "event",
+      titleEn: "Meetup",
+      startsAt: "2026-12-01T10:00",
+      signupDeadline: "2026-12-02T10:00",
+    });
     expect(r.success).toBe(false);
     const paths = r.error!.issues.map((i) => i.path.join("."));
     expect(paths).toEqual(expect.arrayContaining(["capacity", "signupDeadline"]));
@@ -81,9 +91,24 @@ describe("the operators' post form", () => {
 
 describe("feeds", () => {
   const post = (id: number, en: string, zh: string, body = "**bold** <script>alert(1)</script>"): Post => ({
-    postId: id, kind: "news", titleEn: en, titleZh: zh, bodyEn: body, bodyZh: zh ? "中文 **正文**" : "", published: true,
-    publishedAt: `2026-11-2${id}T00:00:00.000Z`, createdAt: "2026-11-20T00:00:00.000Z", updatedAt: "2026-11-20T00:00:00.000Z",
-    startsAt: null, location: "", capacity: null, signupDeadline: null, signups: 0, version: "", activeFrom: null, activeTo: null,
+    postId: id,
+    kind: "news",
+    titleEn: en,
+    titleZh: zh,
+    bodyEn: body,
+    bodyZh: zh ? "中文 **正文**" : "",
+    published: true,
+    publishedAt: `2026-11-2${id}T00:00:00.000Z`,
+    createdAt: "2026-11-20T00:00:00.000Z",
+    updatedAt: "2026-11-20T00:00:00.000Z",
+    startsAt: null,
+    location: "",
+    capacity: null,
+    signupDeadline: null,
+    signups: 0,
+    version: "",
+    activeFrom: null,
+    activeTo: null,
   });
   /** The element names and texts of a document; xml-js (sax, strict) throws on XML that is not well-formed. */
   const parse = (xml: string) => {

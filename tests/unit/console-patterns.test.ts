@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { BLOCKED_ACTIONS, blockedHomeHref, isBlockedAction, safeReturnTo } from "~/lib/blocked";
-import { pageItems, pageSizeParam, pagingOf } from "~/lib/paging";
-import { messageHref } from "~/lib/message-links";
-import { MESSAGE_REF_KINDS } from "@contract/platform";
+import { BLOCKED_ACTIONS, blockedHomeHref, isBlockedAction, safeReturnTo } from "#app/lib/blocked.ts";
+import { pageItems, pageSizeParam, pagingOf } from "#app/lib/paging.ts";
+import { messageHref } from "#app/lib/message-links.ts";
+import { MESSAGE_REF_KINDS } from "#contract/platform.ts";
 
 describe("pageItems: page links with ellipses (issue 16)", () => {
   it.each([
@@ -68,7 +68,10 @@ describe("page size from the query: 10, 20 or 50, anything else falls back", () 
 
 describe("safeReturnTo: the way back is a console path of this site, never an open redirect", () => {
   it.each([
-    ["/g/home/PermissionedServices/PublishedServices/NewServices?appState=add", "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add"],
+    [
+      "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add",
+      "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add",
+    ],
     ["/g/home/userCenter/MyBills?payState=1&page=2", "/g/home/userCenter/MyBills?payState=1&page=2"],
     ["/g/home/index#top", "/g/home/index"],
     ["/g/home/x/../userCenter/MyBills", "/g/home/userCenter/MyBills"],
@@ -100,11 +103,20 @@ describe("safeReturnTo: the way back is a console path of this site, never an op
   });
 
   it("home's panel link carries a valid way back, and drops an invalid one", () => {
-    const to = new URL(blockedHomeHref("newService", "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add"), "http://portal.test");
+    const to = new URL(
+      blockedHomeHref("newService", "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add"),
+      "http://portal.test",
+    );
     expect(to.pathname).toBe("/g/home/index");
     expect(to.searchParams.get("blocked")).toBe("newService");
-    expect(to.searchParams.get("returnTo")).toBe("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
-    expect(new URL(blockedHomeHref("editService", "https://evil.example/"), "http://portal.test").searchParams.has("returnTo")).toBe(false);
+    expect(to.searchParams.get("returnTo")).toBe(
+      "/g/home/PermissionedServices/PublishedServices/NewServices?appState=add",
+    );
+    expect(
+      new URL(blockedHomeHref("editService", "https://evil.example/"), "http://portal.test").searchParams.has(
+        "returnTo",
+      ),
+    ).toBe(false);
   });
 
   it("knows the guarded actions and their payType only", () => {

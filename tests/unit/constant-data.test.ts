@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConstantData } from "../../backend/kit/constant-data";
+import { ConstantData } from "#backend/kit/constant-data.ts";
 
 describe("kept platform data", () => {
   it("reads once, shares the first read between concurrent callers, and reads again after a clear", async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { allowedActions, callHref, canReopen, exportHref } from "~/components/cross-chain/bits";
-import { callsPerDay } from "~/components/cross-chain/calls";
-import { sampleKinds } from "~/components/cross-chain/send";
-import { callFilterOf, chartRange, confirmOf, crossStatusParam } from "~/lib/cross-chain.server";
+import { allowedActions, callHref, canReopen, exportHref } from "#app/components/cross-chain/bits.tsx";
+import { callsPerDay } from "#app/components/cross-chain/calls.tsx";
+import { sampleKinds } from "#app/components/cross-chain/send.tsx";
+import { callFilterOf, chartRange, confirmOf, crossStatusParam } from "#app/lib/cross-chain.server.ts";
 
 // The cross-chain screens' pure helpers (docs/decisions/048): the call filters read from the query, the chart's
 // days and series, the Index list's confirm step and actions, and the links.
@@ -11,8 +11,18 @@ const at = (query: string) => new URL(`http://x/g/home/CrossChainService/CrossCh
 
 describe("callFilterOf", () => {
   it("reads status, days and target; leaves out what is not a value", () => {
-    expect(callFilterOf(at("status=1&from=2026-03-01&to=2026-03-05&target=open-alliance"))).toEqual({ status: 1, from: "2026-03-01", to: "2026-03-05", target: "open-alliance" });
-    expect(callFilterOf(at("status=7&from=2026-13-40&to=yesterday&target=%20%20"))).toEqual({ status: undefined, from: undefined, to: undefined, target: undefined });
+    expect(callFilterOf(at("status=1&from=2026-03-01&to=2026-03-05&target=open-alliance"))).toEqual({
+      status: 1,
+      from: "2026-03-01",
+      to: "2026-03-05",
+      target: "open-alliance",
+    });
+    expect(callFilterOf(at("status=7&from=2026-13-40&to=yesterday&target=%20%20"))).toEqual({
+      status: undefined,
+      from: undefined,
+      to: undefined,
+      target: undefined,
+    });
     expect(callFilterOf(at(""))).toEqual({ status: undefined, from: undefined, to: undefined, target: undefined });
     expect(callFilterOf(at("status=0")).status).toBe(0);
   });
@@ -73,7 +83,10 @@ describe("the Index list", () => {
   it("reads the status filter and the confirm step only for a listed service and an allowed action", () => {
     expect(crossStatusParam(at("status=4"))).toBe(4);
     expect(crossStatusParam(at("status=5"))).toBeUndefined();
-    const rows = [{ appId: 7, crossStatus: 1 }, { appId: 8, crossStatus: 0 }];
+    const rows = [
+      { appId: 7, crossStatus: 1 },
+      { appId: 8, crossStatus: 0 },
+    ];
     expect(confirmOf(at("confirm=7&confirmAction=deactivate"), rows)).toEqual({ row: rows[0], action: "deactivate" });
     expect(confirmOf(at("confirm=8&confirmAction=close"), rows)).toEqual({ row: rows[1], action: "close" });
     expect(confirmOf(at("confirm=7&confirmAction=close"), rows)).toBeNull();
@@ -85,7 +98,9 @@ describe("the Index list", () => {
 describe("links and samples", () => {
   it("links a call within its service and exports with the filters, without the page", () => {
     expect(callHref(3, 42)).toBe("/g/home/CrossChainService/CrossChainDetailView?appId=3&callId=42");
-    expect(exportHref(3, new URLSearchParams("status=1&page=4&appId=9"))).toBe("/g/home/CrossChainService/CrossChainDetail/export.csv?status=1&appId=3");
+    expect(exportHref(3, new URLSearchParams("status=1&page=4&appId=9"))).toBe(
+      "/g/home/CrossChainService/CrossChainDetail/export.csv?status=1&appId=3",
+    );
   });
   it("offers NFT and deposit samples to protocol 2 only", () => {
     expect(sampleKinds(2)).toEqual(["message", "nft", "deposit"]);

@@ -1,15 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { crossDredgeSchema, crossSendSchema } from "../../contract/cross-chain";
-import { CITY_NODES } from "../../backend/domains/platform/catalogue";
-import { isFinalAttempt, openRefusal, protocolsOfNodes, reasonOf, retryDelayMs, sampleAllowed, serviceUpgradeUnderWay, type OpenFacts } from "../../backend/domains/cross-chain/rules";
+import { crossDredgeSchema, crossSendSchema } from "#contract/cross-chain.ts";
+import { CITY_NODES } from "#backend/domains/platform/catalogue.ts";
+import {
+  isFinalAttempt,
+  openRefusal,
+  protocolsOfNodes,
+  reasonOf,
+  retryDelayMs,
+  sampleAllowed,
+  serviceUpgradeUnderWay,
+  type OpenFacts,
+} from "#backend/domains/cross-chain/rules.ts";
 
 // The pure rules of cross-chain services (docs/decisions/048), by tables.
 
-const open: OpenFacts = { verState: 25, hasChain: true, upgrading: false, unpaidCrossChainBill: false, protocols: [1, 2] };
+const open: OpenFacts = {
+  verState: 25,
+  hasChain: true,
+  upgrading: false,
+  unpaidCrossChainBill: false,
+  protocols: [1, 2],
+};
 
 describe("the protocols of a service's city nodes", () => {
   it.each([
-    { nodes: [[1, 2], [1, 2]], protocols: [1, 2] },
+    {
+      nodes: [
+        [1, 2],
+        [1, 2],
+      ],
+      protocols: [1, 2],
+    },
     { nodes: [[1, 2], [1]], protocols: [1] },
     { nodes: [[2], [1]], protocols: [] },
     { nodes: [], protocols: [] },
@@ -40,9 +61,30 @@ describe("opening a service to cross-chain (§5, §8)", () => {
 
   it.each([
     { current: 10, versions: [{ id: 10, verState: 25 }], underWay: false },
-    { current: 10, versions: [{ id: 10, verState: 25 }, { id: 11, verState: 1 }], underWay: true },
-    { current: 10, versions: [{ id: 10, verState: 25 }, { id: 11, verState: 24 }], underWay: true },
-    { current: 11, versions: [{ id: 10, verState: 30 }, { id: 11, verState: 25 }], underWay: false },
+    {
+      current: 10,
+      versions: [
+        { id: 10, verState: 25 },
+        { id: 11, verState: 1 },
+      ],
+      underWay: true,
+    },
+    {
+      current: 10,
+      versions: [
+        { id: 10, verState: 25 },
+        { id: 11, verState: 24 },
+      ],
+      underWay: true,
+    },
+    {
+      current: 11,
+      versions: [
+        { id: 10, verState: 30 },
+        { id: 11, verState: 25 },
+      ],
+      underWay: false,
+    },
     { current: null, versions: [{ id: 11, verState: 1 }], underWay: false },
   ])("a service upgrade is under way: $versions → $underWay", ({ current, versions, underWay }) => {
     expect(serviceUpgradeUnderWay(current, versions)).toBe(underWay);
@@ -54,7 +96,9 @@ describe("opening a service to cross-chain (§5, §8)", () => {
     const noCode = crossDredgeSchema.safeParse({ appId: 3, protocol: 2 });
     expect(noCode.success).toBe(false);
     expect(noCode.error?.issues[0]).toMatchObject({ path: ["appCode"], message: "validation.required" });
-    expect(crossDredgeSchema.safeParse({ appId: 3, protocol: 2, appCode: "a b" }).error?.issues[0]?.message).toBe("validation.invalid");
+    expect(crossDredgeSchema.safeParse({ appId: 3, protocol: 2, appCode: "a b" }).error?.issues[0]?.message).toBe(
+      "validation.invalid",
+    );
     expect(crossDredgeSchema.safeParse({ appId: 3, protocol: 3 }).success).toBe(false);
     expect(crossDredgeSchema.safeParse({ appId: 3 }).success).toBe(false);
   });
@@ -73,8 +117,13 @@ describe("sending and delivering", () => {
   });
 
   it("the send form needs the fields of its kind", () => {
-    expect(crossSendSchema.safeParse({ appId: 1, target: "open-alliance", kind: "message" }).error?.issues[0]?.path).toEqual(["text"]);
-    expect(crossSendSchema.safeParse({ appId: 1, target: "open-alliance", kind: "call", to: "0x".padEnd(42, "1") }).error?.issues[0]?.path).toEqual(["data"]);
+    expect(
+      crossSendSchema.safeParse({ appId: 1, target: "open-alliance", kind: "message" }).error?.issues[0]?.path,
+    ).toEqual(["text"]);
+    expect(
+      crossSendSchema.safeParse({ appId: 1, target: "open-alliance", kind: "call", to: "0x".padEnd(42, "1") }).error
+        ?.issues[0]?.path,
+    ).toEqual(["data"]);
     expect(crossSendSchema.safeParse({ appId: 1, target: "open-alliance", kind: "nft" }).success).toBe(true);
     expect(crossSendSchema.safeParse({ appId: 1, target: "", kind: "nft" }).success).toBe(false);
   });

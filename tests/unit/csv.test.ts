@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { csvNumber, neutralise, toCsv } from "~/lib/csv.server";
+import { csvNumber, neutralise, toCsv } from "#app/lib/csv.server.ts";
 
 describe("CSV exports neutralise formula cells (app/lib/csv.server.ts)", () => {
   it("puts a single quote before text that starts with = + - @ tab or CR", () => {
-    for (const formula of ["=1+2", "+1", "-12.00", "@SUM(A1)", "\t=1", "\r=1", '=HYPERLINK("http://evil.example","x")']) {
+    for (const formula of [
+      "=1+2",
+      "+1",
+      "-12.00",
+      "@SUM(A1)",
+      "\t=1",
+      "\r=1",
+      '=HYPERLINK("http://evil.example","x")',
+    ]) {
       expect(neutralise(formula), JSON.stringify(formula)).toBe(`'${formula}`);
     }
-    for (const text of ["Traceability", "1=1", " =1", "12.50", "中文", "", "'quoted"]) expect(neutralise(text)).toBe(text);
+    for (const text of ["Traceability", "1=1", " =1", "12.50", "中文", "", "'quoted"])
+      expect(neutralise(text)).toBe(text);
   });
 
   it("writes numbers the exporter made as they are: negative amounts stay numbers", () => {

@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { VER_STATES } from "@contract/service-status";
-import { groupServices, mbToGbText, queueOf, SERVICE_GROUPS } from "~/lib/dashboard";
-import { OPERATIONS_QUEUES } from "~/lib/menu";
-import { OPS_QUEUES } from "@contract/platform";
+import { VER_STATES } from "#contract/service-status.ts";
+import { groupServices, mbToGbText, queueOf, SERVICE_GROUPS } from "#app/lib/dashboard.ts";
+import { OPERATIONS_QUEUES } from "#app/lib/menu.ts";
+import { OPS_QUEUES } from "#contract/platform.ts";
 
 describe("the console home's service groups", () => {
   it("puts every §4 status in exactly one group", () => {
     for (const state of VER_STATES) {
-      const groups = Object.entries(SERVICE_GROUPS).filter(([, states]) => (states as readonly number[]).includes(state));
-      expect(groups.map(([g]) => g), `status ${state}`).toHaveLength(1);
+      const groups = Object.entries(SERVICE_GROUPS).filter(([, states]) =>
+        (states as readonly number[]).includes(state),
+      );
+      expect(
+        groups.map(([g]) => g),
+        `status ${state}`,
+      ).toHaveLength(1);
     }
   });
 

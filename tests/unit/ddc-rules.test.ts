@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ddcFileProblem, ddcMintFormSchema, metadataOfText } from "../../contract/ddc";
-import { isMobileAllowed } from "../../app/lib/mobile";
+import { ddcFileProblem, ddcMintFormSchema, metadataOfText } from "#contract/ddc.ts";
+import { isMobileAllowed } from "#app/lib/mobile.ts";
 
 // docs/decisions/045: the mint form's metadata lines, the file rule, and the public DDC pages on phones.
 describe("DDC rules", () => {
   it.each([
     ["", []],
     ["grade=A", [{ key: "grade", value: "A" }]],
-    [" grade = A \r\n\r\nyear=2026\n", [{ key: "grade", value: "A" }, { key: "year", value: "2026" }]],
+    [
+      " grade = A \r\n\r\nyear=2026\n",
+      [
+        { key: "grade", value: "A" },
+        { key: "year", value: "2026" },
+      ],
+    ],
     ["url=https://x.example/?a=b", [{ key: "url", value: "https://x.example/?a=b" }]],
     ["flag", [{ key: "flag", value: "" }]],
   ])("metadata lines %j", (text, expected) => {

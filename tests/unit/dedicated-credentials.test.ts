@@ -1,11 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { basicCredentials, basicHeader, credentialsProblem, hashPassword, passwordMatches, sameText } from "../../backend/domains/chain/dedicated/credentials";
-import { RequestCounter } from "../../backend/domains/chain/dedicated/network";
+import {
+  basicCredentials,
+  basicHeader,
+  credentialsProblem,
+  hashPassword,
+  passwordMatches,
+  sameText,
+} from "#backend/domains/chain/dedicated/credentials.ts";
+import { RequestCounter } from "#backend/domains/chain/dedicated/network.ts";
 
 // docs/decisions/046: the gateway's Basic credentials, the scrypt hash of its password, the per-node request counter.
 describe("dedicated network credentials", () => {
   it("parses Basic headers, passwords with colons included, and refuses other schemes", () => {
-    expect(basicCredentials(basicHeader({ user: "alice", password: "a:b:c" }))).toEqual({ user: "alice", password: "a:b:c" });
+    expect(basicCredentials(basicHeader({ user: "alice", password: "a:b:c" }))).toEqual({
+      user: "alice",
+      password: "a:b:c",
+    });
     expect(basicCredentials(`basic ${Buffer.from("bob:").toString("base64")}`)).toEqual({ user: "bob", password: "" });
     expect(basicCredentials(`Bearer ${Buffer.from("alice:x").toString("base64")}`)).toBeNull();
     expect(basicCredentials(`Basic ${Buffer.from("no-colon").toString("base64")}`)).toBeNull();

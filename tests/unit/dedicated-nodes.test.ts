@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { prnCreateSchema, prnPasswordSchema, prnTrySchema } from "../../contract/dedicated-nodes";
-import { PrnStatus, PrnUpdateType } from "../../contract/dedicated-nodes-codes";
-import { Msg } from "../../contract/messages";
-import { prnProjectMachine } from "../../backend/domains/dedicated-nodes/machine";
-import { applyUpgrade, isProjectName, isProjectPassword, monthCents, periodCents, remainingDays, upgradeDiffCents, upgradeValues } from "../../backend/domains/dedicated-nodes/rules";
+import { prnCreateSchema, prnPasswordSchema, prnTrySchema } from "#contract/dedicated-nodes.ts";
+import { PrnStatus, PrnUpdateType } from "#contract/dedicated-nodes-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { prnProjectMachine } from "#backend/domains/dedicated-nodes/machine.ts";
+import {
+  applyUpgrade,
+  isProjectName,
+  isProjectPassword,
+  monthCents,
+  periodCents,
+  remainingDays,
+  upgradeDiffCents,
+  upgradeValues,
+} from "#backend/domains/dedicated-nodes/rules.ts";
 
 // The pure rules of dedicated nodes (docs/decisions/047): SPEC §5 name and password, prices, prorating, upgrades.
 
@@ -55,27 +64,60 @@ describe("§5 password: 6-20 letters and digits", () => {
 describe("the create form's schema", () => {
   it("accepts a complete form", () => expect(prnCreateSchema.safeParse(form).success).toBe(true));
   it("puts each refusal at its field", () => {
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, name: "Alpha1" }))).toEqual({ name: "dedicatedNodeRules:validation.name" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, consensus: "cita-bft" }))).toEqual({ consensus: "dedicatedNodeRules:validation.consensus" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, consensus: "" }))).toEqual({ consensus: "validation.required" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, framework: "fabric" }))).toMatchObject({ framework: "dedicatedNodeRules:validation.framework" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, nodeCount: "8" }))).toEqual({ nodeCount: "dedicatedNodeRules:validation.nodeCount" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, nodeCount: "0" }))).toEqual({ nodeCount: "dedicatedNodeRules:validation.nodeCount" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, hostConfig: "c1m1" }))).toEqual({ hostConfig: "dedicatedNodeRules:validation.hostConfig" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, dataCapacityGb: "30" }))).toEqual({ dataCapacityGb: "dedicatedNodeRules:validation.dataCapacity" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, password: "abc!23", confirmPassword: "abc!23" }))).toEqual({ password: "dedicatedNodeRules:validation.password" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, confirmPassword: "abc124" }))).toEqual({ confirmPassword: "dedicatedNodeRules:validation.confirmPassword" });
-    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, authUser: "1admin" }))).toEqual({ authUser: "dedicatedNodeRules:validation.user" });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, name: "Alpha1" }))).toEqual({
+      name: "dedicatedNodeRules:validation.name",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, consensus: "cita-bft" }))).toEqual({
+      consensus: "dedicatedNodeRules:validation.consensus",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, consensus: "" }))).toEqual({
+      consensus: "validation.required",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, framework: "fabric" }))).toMatchObject({
+      framework: "dedicatedNodeRules:validation.framework",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, nodeCount: "8" }))).toEqual({
+      nodeCount: "dedicatedNodeRules:validation.nodeCount",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, nodeCount: "0" }))).toEqual({
+      nodeCount: "dedicatedNodeRules:validation.nodeCount",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, hostConfig: "c1m1" }))).toEqual({
+      hostConfig: "dedicatedNodeRules:validation.hostConfig",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, dataCapacityGb: "30" }))).toEqual({
+      dataCapacityGb: "dedicatedNodeRules:validation.dataCapacity",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, password: "abc!23", confirmPassword: "abc!23" }))).toEqual({
+      password: "dedicatedNodeRules:validation.password",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, confirmPassword: "abc124" }))).toEqual({
+      confirmPassword: "dedicatedNodeRules:validation.confirmPassword",
+    });
+    expect(fieldErrors(prnCreateSchema.safeParse({ ...form, authUser: "1admin" }))).toEqual({
+      authUser: "dedicatedNodeRules:validation.user",
+    });
   });
   it("change password: the new passwords must match", () => {
-    expect(prnPasswordSchema.safeParse({ prnProjectId: 1, password: "new123", confirmPassword: "new123" }).success).toBe(true);
-    expect(fieldErrors(prnPasswordSchema.safeParse({ prnProjectId: 1, password: "new123", confirmPassword: "new124" }))).toEqual({ confirmPassword: "dedicatedNodeRules:validation.confirmPassword" });
+    expect(
+      prnPasswordSchema.safeParse({ prnProjectId: 1, password: "new123", confirmPassword: "new123" }).success,
+    ).toBe(true);
+    expect(
+      fieldErrors(prnPasswordSchema.safeParse({ prnProjectId: 1, password: "new123", confirmPassword: "new124" })),
+    ).toEqual({ confirmPassword: "dedicatedNodeRules:validation.confirmPassword" });
   });
   it("try it: params are a JSON array", () => {
-    expect(prnTrySchema.safeParse({ prnProjectId: 1, method: "eth_getBalance", params: '["0x00", "latest"]', password: "x" }).success).toBe(true);
+    expect(
+      prnTrySchema.safeParse({ prnProjectId: 1, method: "eth_getBalance", params: '["0x00", "latest"]', password: "x" })
+        .success,
+    ).toBe(true);
     expect(prnTrySchema.safeParse({ prnProjectId: 1, method: "eth_blockNumber", password: "x" }).success).toBe(true);
-    expect(fieldErrors(prnTrySchema.safeParse({ prnProjectId: 1, method: "eth_blockNumber", params: "{}", password: "x" }))).toEqual({ params: "dedicatedNodeRules:validation.params" });
-    expect(fieldErrors(prnTrySchema.safeParse({ prnProjectId: 1, method: "eth block", password: "x" }))).toEqual({ method: "dedicatedNodeRules:validation.method" });
+    expect(
+      fieldErrors(prnTrySchema.safeParse({ prnProjectId: 1, method: "eth_blockNumber", params: "{}", password: "x" })),
+    ).toEqual({ params: "dedicatedNodeRules:validation.params" });
+    expect(fieldErrors(prnTrySchema.safeParse({ prnProjectId: 1, method: "eth block", password: "x" }))).toEqual({
+      method: "dedicatedNodeRules:validation.method",
+    });
   });
 });
 
@@ -97,10 +139,18 @@ describe("upgrades", () => {
   it("the difference is prorated on the days left, rounded up, never negative", () => {
     const to = applyUpgrade(base, PrnUpdateType.NODE_COUNT, "3")!;
     const full = monthCents(to)! - monthCents(base)!;
-    expect(upgradeDiffCents(base, to, 2, new Date(now.getTime() + 15 * DAY), now)).toEqual({ fullPeriodDiffCents: full, priceDiffCents: Math.ceil(full / 2), remainingDays: 15, periodDays: 30 });
+    expect(upgradeDiffCents(base, to, 2, new Date(now.getTime() + 15 * DAY), now)).toEqual({
+      fullPeriodDiffCents: full,
+      priceDiffCents: Math.ceil(full / 2),
+      remainingDays: 15,
+      periodDays: 30,
+    });
     expect(upgradeDiffCents(base, to, 2, new Date(now.getTime() + 30 * DAY), now)!.priceDiffCents).toBe(full);
     const smaller = applyUpgrade({ ...base, hostConfig: "c4m8" }, PrnUpdateType.HOST_CONFIG, "c2m4")!;
-    expect(upgradeDiffCents({ ...base, hostConfig: "c4m8" }, smaller, 2, new Date(now.getTime() + 10 * DAY), now)!.priceDiffCents).toBe(0);
+    expect(
+      upgradeDiffCents({ ...base, hostConfig: "c4m8" }, smaller, 2, new Date(now.getTime() + 10 * DAY), now)!
+        .priceDiffCents,
+    ).toBe(0);
   });
   it("remaining days round up and stop at 0", () => {
     expect(remainingDays(new Date(now.getTime() + DAY / 2), now)).toBe(1);
@@ -109,7 +159,10 @@ describe("upgrades", () => {
   it("values: more peers only, another host, a capacity not below what is used", () => {
     expect(upgradeValues(base, PrnUpdateType.NODE_COUNT, 0)).toEqual(["3", "4", "5", "6", "7"]);
     expect(upgradeValues(base, PrnUpdateType.HOST_CONFIG, 0)).toEqual(["c4m8", "c8m16"]);
-    expect(upgradeValues({ ...base, dataCapacityGb: 100 }, PrnUpdateType.DATA_CAPACITY, 30 * 1024 ** 3)).toEqual(["50", "200"]);
+    expect(upgradeValues({ ...base, dataCapacityGb: 100 }, PrnUpdateType.DATA_CAPACITY, 30 * 1024 ** 3)).toEqual([
+      "50",
+      "200",
+    ]);
     expect(applyUpgrade(base, PrnUpdateType.NODE_COUNT, "9")).toBeNull();
     expect(applyUpgrade(base, PrnUpdateType.NODE_COUNT, "2.5")).toBeNull();
     expect(applyUpgrade(base, PrnUpdateType.DATA_CAPACITY, "25")).toBeNull();
@@ -118,11 +171,29 @@ describe("upgrades", () => {
 
 describe("the project machine (SPEC §4)", () => {
   it("unsubscribe only while running; delete after unsubscribe or failure", () => {
-    expect(prnProjectMachine.transition(PrnStatus.RUNNING, "unsubscribe", "user")).toEqual({ ok: true, to: PrnStatus.UNSUBSCRIBED });
-    expect(prnProjectMachine.transition(PrnStatus.RUNNING, "delete", "user")).toEqual({ ok: false, messageKey: Msg.PRN_NOT_ALLOWED_IN_STATUS });
-    expect(prnProjectMachine.transition(PrnStatus.DEPLOYING, "unsubscribe", "user")).toEqual({ ok: false, messageKey: Msg.PRN_NOT_ALLOWED_IN_STATUS });
-    expect(prnProjectMachine.transition(PrnStatus.UNSUBSCRIBED, "delete", "user")).toEqual({ ok: true, to: PrnStatus.DELETED });
-    expect(prnProjectMachine.transition(PrnStatus.FAILED, "delete", "user")).toEqual({ ok: true, to: PrnStatus.DELETED });
-    expect(prnProjectMachine.transition(PrnStatus.DEPLOYING, "deployed", "user")).toEqual({ ok: false, messageKey: Msg.NO_PERMISSION });
+    expect(prnProjectMachine.transition(PrnStatus.RUNNING, "unsubscribe", "user")).toEqual({
+      ok: true,
+      to: PrnStatus.UNSUBSCRIBED,
+    });
+    expect(prnProjectMachine.transition(PrnStatus.RUNNING, "delete", "user")).toEqual({
+      ok: false,
+      messageKey: Msg.PRN_NOT_ALLOWED_IN_STATUS,
+    });
+    expect(prnProjectMachine.transition(PrnStatus.DEPLOYING, "unsubscribe", "user")).toEqual({
+      ok: false,
+      messageKey: Msg.PRN_NOT_ALLOWED_IN_STATUS,
+    });
+    expect(prnProjectMachine.transition(PrnStatus.UNSUBSCRIBED, "delete", "user")).toEqual({
+      ok: true,
+      to: PrnStatus.DELETED,
+    });
+    expect(prnProjectMachine.transition(PrnStatus.FAILED, "delete", "user")).toEqual({
+      ok: true,
+      to: PrnStatus.DELETED,
+    });
+    expect(prnProjectMachine.transition(PrnStatus.DEPLOYING, "deployed", "user")).toEqual({
+      ok: false,
+      messageKey: Msg.NO_PERMISSION,
+    });
   });
 });

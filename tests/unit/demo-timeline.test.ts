@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Tx } from "../../backend/db/client";
-import { DemoTimeline } from "../../backend/kit/demo-timeline";
+import type { Tx } from "#backend/db/client.ts";
+import { DemoTimeline } from "#backend/kit/demo-timeline.ts";
 
 // The demo's money in time order (docs/decisions/028): steps run by their dates, whatever order they were given in.
 const tx = {} as Tx;

@@ -1,8 +1,8 @@
 import { gzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { handleOfPath, isCertifiedEnterprise, listIdOfPath } from "../../backend/domains/did/rules";
-import { bitOf } from "../../backend/domains/did/status";
-import { reasonOf } from "../../backend/domains/did/verify";
+import { handleOfPath, isCertifiedEnterprise, listIdOfPath } from "#backend/domains/did/rules.ts";
+import { bitOf } from "#backend/domains/did/status.ts";
+import { reasonOf } from "#backend/domains/did/verify.ts";
 
 // The DID service's pure rules (docs/decisions/043), by table.
 

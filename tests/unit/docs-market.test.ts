@@ -1,16 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { docFormSchema, textIn } from "../../contract/docs";
-import { parseFunctionLines } from "../../contract/market";
-import { parentAllowed, snippetOf } from "../../backend/domains/docs/rules";
-import { tocTree } from "../../app/lib/docs.server";
+import { docFormSchema, textIn } from "#contract/docs.ts";
+import { parseFunctionLines } from "#contract/market.ts";
+import { parentAllowed, snippetOf } from "#backend/domains/docs/rules.ts";
+import { tocTree } from "#app/lib/docs.server.ts";
 
 // Issue 15 (docs/decisions/042): the pure rules of the manual and the chaincode market.
 
 describe("the manual's rules", () => {
   it("a missing translation falls back to the other language and says so", () => {
-    expect(textIn({ titleEn: "Bills", titleZh: "账单", bodyEn: "b", bodyZh: "z" }, "zh-CN")).toEqual({ title: "账单", body: "z", lang: "zh-CN", fallback: false });
-    expect(textIn({ titleEn: "Bills", titleZh: "", bodyEn: "b", bodyZh: "" }, "zh-CN")).toEqual({ title: "Bills", body: "b", lang: "en", fallback: true });
-    expect(textIn({ titleEn: "", titleZh: "账单", bodyEn: "", bodyZh: "z" }, "en")).toMatchObject({ lang: "zh-CN", fallback: true });
+    expect(textIn({ titleEn: "Bills", titleZh: "账单", bodyEn: "b", bodyZh: "z" }, "zh-CN")).toEqual({
+      title: "账单",
+      body: "z",
+      lang: "zh-CN",
+      fallback: false,
+    });
+    expect(textIn({ titleEn: "Bills", titleZh: "", bodyEn: "b", bodyZh: "" }, "zh-CN")).toEqual({
+      title: "Bills",
+      body: "b",
+      lang: "en",
+      fallback: true,
+    });
+    expect(textIn({ titleEn: "", titleZh: "账单", bodyEn: "", bodyZh: "z" }, "en")).toMatchObject({
+      lang: "zh-CN",
+      fallback: true,
+    });
   });
 
   it.each([
@@ -28,7 +41,12 @@ describe("the manual's rules", () => {
   });
 
   it("a page's parent is neither itself nor one of its sub-pages", () => {
-    const parentOf = new Map<number, number | null>([[1, null], [2, 1], [3, 2], [4, null]]);
+    const parentOf = new Map<number, number | null>([
+      [1, null],
+      [2, 1],
+      [3, 2],
+      [4, null],
+    ]);
     expect(parentAllowed(1, 4, parentOf)).toBe(true);
     expect(parentAllowed(1, 1, parentOf)).toBe(false);
     expect(parentAllowed(1, 3, parentOf)).toBe(false);
@@ -58,7 +76,7 @@ describe("the manual's rules", () => {
 describe("the market's function lines", () => {
   it.each([
     ["createAsset | Create an asset", null],
-    ["createAsset | Create | [\"id\"] | {}\nreadAsset | Read", null],
+    ['createAsset | Create | ["id"] | {}\nreadAsset | Read', null],
     ["", "market:validation.functionsRequired"],
     ["create asset | Create", "market:validation.functionLine"],
     ["createAsset", "market:validation.functionLine"],
@@ -68,6 +86,8 @@ describe("the market's function lines", () => {
   });
 
   it("formats default when left out", () => {
-    expect(parseFunctionLines("put | Put").functions).toEqual([{ func: "put", name: "Put", funcType: 1, inputFormat: "string[]", outputFormat: "bytes" }]);
+    expect(parseFunctionLines("put | Put").functions).toEqual([
+      { func: "put", name: "Put", funcType: 1, inputFormat: "string[]", outputFormat: "bytes" },
+    ]);
   });
 });

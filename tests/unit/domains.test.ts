@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { paths } from "../../contract/paths";
-import { domains, endpoints } from "../../backend/index";
-import template from "../../backend/domains/_template";
+import { paths } from "#contract/paths.ts";
+import { domains, endpoints } from "#backend/index.ts";
+import template from "#backend/domains/_template/index.ts";
 
 /** The domain list of backend/index.ts (docs/decisions/018): one shape, every path answered exactly once. */
 describe("the domains", () => {

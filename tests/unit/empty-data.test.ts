@@ -1,12 +1,14 @@
 import * as z from "zod";
 import { describe, expect, it } from "vitest";
-import { paths, type PathSpec } from "@contract/paths";
-import { emptyDataOf } from "~/lib/empty-data";
-import { MAX_ID, positiveParam } from "~/lib/params";
+import { paths, type PathSpec } from "#contract/paths.ts";
+import { emptyDataOf } from "#app/lib/empty-data.ts";
+import { MAX_ID, positiveParam } from "#app/lib/params.ts";
 
 describe("the empty data of a silent answer (app/lib/empty-data.ts)", () => {
   it("exists for the data of every /vueapi path of the contract", () => {
-    const without = (Object.entries(paths) as [string, PathSpec][]).filter(([, spec]) => emptyDataOf(spec.data) === null).map(([p]) => p);
+    const without = (Object.entries(paths) as [string, PathSpec][])
+      .filter(([, spec]) => emptyDataOf(spec.data) === null)
+      .map(([p]) => p);
     expect(without).toEqual([]);
   });
 
@@ -22,7 +24,19 @@ describe("the empty data of a silent answer (app/lib/empty-data.ts)", () => {
       size: z.number().default(10),
       map: z.record(z.string(), z.number()),
     });
-    expect(emptyDataOf(schema)).toEqual({ data: { page: { rows: [], total: 0 }, name: "", note: null, maybe: undefined, flag: false, kind: "a", one: 1, size: 10, map: {} } });
+    expect(emptyDataOf(schema)).toEqual({
+      data: {
+        page: { rows: [], total: 0 },
+        name: "",
+        note: null,
+        maybe: undefined,
+        flag: false,
+        kind: "a",
+        one: 1,
+        size: 10,
+        map: {},
+      },
+    });
     expect(emptyDataOf(z.null().optional())).toEqual({ data: undefined });
   });
 
@@ -34,7 +48,23 @@ describe("the empty data of a silent answer (app/lib/empty-data.ts)", () => {
 describe("ids in the address (app/lib/params.ts)", () => {
   it("are plain digits up to the largest database id; anything else is no id", () => {
     expect(["1", "42", String(MAX_ID)].map(positiveParam)).toEqual([1, 42, MAX_ID]);
-    for (const bad of [null, undefined, "", "0", "-1", "1.5", "1e3", "0x10", " 7", "7 ", "12abc", "abc", "01", String(MAX_ID + 1), "99999999999"]) {
+    for (const bad of [
+      null,
+      undefined,
+      "",
+      "0",
+      "-1",
+      "1.5",
+      "1e3",
+      "0x10",
+      " 7",
+      "7 ",
+      "12abc",
+      "abc",
+      "01",
+      String(MAX_ID + 1),
+      "99999999999",
+    ]) {
       expect(positiveParam(bad), String(bad)).toBeNull();
     }
   });

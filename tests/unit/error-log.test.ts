@@ -1,8 +1,8 @@
 import { DrizzleQueryError } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { errorSummary } from "@contract/error-summary";
-import type { Deps } from "../../backend/deps";
-import { createRouter, type Handlers } from "../../backend/http/router";
+import { errorSummary } from "#contract/error-summary.ts";
+import type { Deps } from "#backend/deps.ts";
+import { createRouter, type Handlers } from "#backend/http/router.ts";
 
 const SECRET = "s3cret-input-4711";
 
@@ -13,11 +13,17 @@ function databaseError(code: string, message: string, extra: Record<string, stri
 
 describe("errorSummary: what of an error goes to a log", () => {
   it("tells a failed query by class and driver error, without its SQL parameters", () => {
-    const error = new DrizzleQueryError('select * from "users" where "users"."user_name" = $1', [SECRET], databaseError("42P01", 'relation "users" does not exist', { table: "users" }));
+    const error = new DrizzleQueryError(
+      'select * from "users" where "users"."user_name" = $1',
+      [SECRET],
+      databaseError("42P01", 'relation "users" does not exist', { table: "users" }),
+    );
     expect(error.message).toContain(SECRET);
     const summary = errorSummary(error);
     expect(summary).not.toContain(SECRET);
-    expect(summary.split("\n")[0]).toBe('DrizzleQueryError: database error 42P01 (table users): relation "users" does not exist');
+    expect(summary.split("\n")[0]).toBe(
+      'DrizzleQueryError: database error 42P01 (table users): relation "users" does not exist',
+    );
     expect(summary).toMatch(/\n\s+at /);
   });
 
@@ -40,15 +46,29 @@ describe("the /vueapi router's error log", () => {
   it("logs a failing query without its parameters and answers 500", async () => {
     const handlers = {
       "/anon/platform/cityNodes": async () => {
-        throw new DrizzleQueryError('update "users" set "real_name" = $1', [SECRET], databaseError("40P01", "deadlock detected"));
+        throw new DrizzleQueryError(
+          'update "users" set "real_name" = $1',
+          [SECRET],
+          databaseError("40P01", "deadlock detected"),
+        );
       },
     } as unknown as Handlers;
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const res = await createRouter(deps, handlers)(new Request("http://x/vueapi/anon/platform/cityNodes", { method: "POST", body: JSON.stringify({ note: SECRET }) }));
+    const res = await createRouter(
+      deps,
+      handlers,
+    )(
+      new Request("http://x/vueapi/anon/platform/cityNodes", {
+        method: "POST",
+        body: JSON.stringify({ note: SECRET }),
+      }),
+    );
     expect(res.status).toBe(500);
     expect(logged).toHaveBeenCalledTimes(1);
     const line = logged.mock.calls[0].map(String).join(" ");
-    expect(line).toContain("vueapi /anon/platform/cityNodes failed: DrizzleQueryError: database error 40P01: deadlock detected");
+    expect(line).toContain(
+      "vueapi /anon/platform/cityNodes failed: DrizzleQueryError: database error 40P01: deadlock detected",
+    );
     expect(line).not.toContain(SECRET);
     logged.mockReset();
   });
@@ -56,11 +76,18 @@ describe("the /vueapi router's error log", () => {
   it("answers 400 to a value the database refuses, logged as a warning without the value", async () => {
     const handlers = {
       "/anon/platform/cityNodes": async () => {
-        throw new DrizzleQueryError('select * from "bills" where "id" = $1', [SECRET], databaseError("22003", `value "${SECRET}" is out of range for type integer`));
+        throw new DrizzleQueryError(
+          'select * from "bills" where "id" = $1',
+          [SECRET],
+          databaseError("22003", `value "${SECRET}" is out of range for type integer`),
+        );
       },
     } as unknown as Handlers;
     const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const res = await createRouter(deps, handlers)(new Request("http://x/vueapi/anon/platform/cityNodes", { method: "POST", body: "{}" }));
+    const res = await createRouter(
+      deps,
+      handlers,
+    )(new Request("http://x/vueapi/anon/platform/cityNodes", { method: "POST", body: "{}" }));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 1, message: "MSG_10001", data: null });
     expect(warned.mock.calls.flat().map(String).join(" ")).not.toContain(SECRET);
@@ -70,9 +97,18 @@ describe("the /vueapi router's error log", () => {
   it("refuses refused text before the handler runs", async () => {
     const handler = vi.fn(async () => []);
     const router = createRouter(deps, { "/anon/platform/cityNodes": handler } as unknown as Handlers);
-    const res = await router(new Request("http://x/vueapi/anon/platform/cityNodes", { method: "POST", body: JSON.stringify({ a: [{ b: "x\u0000" }] }) }));
+    const res = await router(
+      new Request("http://x/vueapi/anon/platform/cityNodes", {
+        method: "POST",
+        body: JSON.stringify({ a: [{ b: "x\u0000" }] }),
+      }),
+    );
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 1, message: "MSG_10001", data: { fieldErrors: { "a.0.b": ["validation.text.unstorable"] } } });
+    expect(await res.json()).toEqual({
+      code: 1,
+      message: "MSG_10001",
+      data: { fieldErrors: { "a.0.b": ["validation.text.unstorable"] } },
+    });
     expect(handler).not.toHaveBeenCalled();
   });
 });

@@ -1,12 +1,15 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { replyWithFailure, replyWithFieldErrors } from "~/lib/forms.server";
-import { positiveId, positiveParam, recordNumberParam } from "~/lib/params";
-import { uploadError, uploadRef } from "~/lib/uploads.server";
-import type { VueapiFailure } from "~/lib/vueapi.server";
+import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";
+import { positiveId, positiveParam, recordNumberParam } from "#app/lib/params.ts";
+import { uploadError, uploadRef } from "#app/lib/uploads.server.ts";
+import type { VueapiFailure } from "#app/lib/vueapi.server.ts";
 
-const schema = z.object({ name: z.string({ error: "validation.required" }), nodes: z.array(z.object({ tps: z.coerce.number() })).optional() });
+const schema = z.object({
+  name: z.string({ error: "validation.required" }),
+  nodes: z.array(z.object({ tps: z.coerce.number() })).optional(),
+});
 
 function submissionOf(fields: Record<string, string>) {
   const data = new FormData();
@@ -15,7 +18,12 @@ function submissionOf(fields: Record<string, string>) {
 }
 
 const failure = (messageKey: string, fieldErrors: Record<string, string[]> = {}, silent = false): VueapiFailure => ({
-  ok: false, messageKey, fieldErrors, silent, code: 1, status: 200,
+  ok: false,
+  messageKey,
+  fieldErrors,
+  silent,
+  code: 1,
+  status: 200,
 });
 
 describe("positiveId", () => {
@@ -62,7 +70,11 @@ describe("replyWithFailure", () => {
   it("puts field errors at their fields, the prefix off and list indexes as Conform names them", () => {
     const reply = replyWithFailure(
       submissionOf({ name: "a" }),
-      failure("errors:MSG_10001", { "form.name": ["validation.tooLong"], "form.nodes.0.tps": ["MSG_30012"], other: ["validation.invalid"] }),
+      failure("errors:MSG_10001", {
+        "form.name": ["validation.tooLong"],
+        "form.nodes.0.tps": ["MSG_30012"],
+        other: ["validation.invalid"],
+      }),
       { fieldPrefix: "form." },
     );
     expect(reply.error).toEqual({
@@ -85,13 +97,20 @@ describe("replyWithFieldErrors", () => {
   });
 
   it("answers a valid submission with the extra errors only", () => {
-    expect(replyWithFieldErrors(submissionOf({ name: "a" }), { file: ["wizard:validation.file.required"] }).error).toEqual({ file: ["wizard:validation.file.required"] });
+    expect(
+      replyWithFieldErrors(submissionOf({ name: "a" }), { file: ["wizard:validation.file.required"] }).error,
+    ).toEqual({ file: ["wizard:validation.file.required"] });
   });
 });
 
 describe("uploadError and uploadRef", () => {
   it("reports a refused file, and a missing one only when it is required", () => {
-    expect(uploadError({ status: "refused", error: "wizard:validation.file.zipTooLarge" }, "wizard:validation.file.required")).toBe("wizard:validation.file.zipTooLarge");
+    expect(
+      uploadError(
+        { status: "refused", error: "wizard:validation.file.zipTooLarge" },
+        "wizard:validation.file.required",
+      ),
+    ).toBe("wizard:validation.file.zipTooLarge");
     expect(uploadError({ status: "none" }, "wizard:validation.file.required")).toBe("wizard:validation.file.required");
     expect(uploadError(undefined, null)).toBeNull();
     expect(uploadRef({ status: "refused", error: "x" })).toBeUndefined();

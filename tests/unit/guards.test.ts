@@ -1,10 +1,10 @@
-import "./setup-env";
+import "./setup-env.ts";
 import { describe, expect, it, vi } from "vitest";
 
-vi.mock("../../backend/index", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
+vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
 
-const { requireAnonymous, requireUser } = await import("~/lib/api.server");
-const { commitSession, getSession } = await import("~/lib/session.server");
+const { requireAnonymous, requireUser } = await import("#app/lib/api.server.ts");
+const { commitSession, getSession } = await import("#app/lib/session.server.ts");
 
 async function signedInCookie() {
   const session = await getSession(new Request("http://portal.test/"));
@@ -24,7 +24,9 @@ async function thrown(promise: Promise<unknown>): Promise<Response> {
 
 describe("SPEC §2 guards", () => {
   it("sends a visitor on a /home page to login and stores the address, without Remix's data parameters", async () => {
-    const res = await thrown(requireUser(new Request("http://portal.test/g/home/userCenter/MessageCenter?status=unread&_data=routes%2Fx")));
+    const res = await thrown(
+      requireUser(new Request("http://portal.test/g/home/userCenter/MessageCenter?status=unread&_data=routes%2Fx")),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/g/main/Login/Logins");
     const cookie = res.headers.get("Set-Cookie")!.split(";")[0];
@@ -33,14 +35,20 @@ describe("SPEC §2 guards", () => {
   });
 
   it("lets a logged-in user through with the session's token and user", async () => {
-    const viewer = await requireUser(new Request("http://portal.test/g/home/index", { headers: { Cookie: await signedInCookie() } }));
+    const viewer = await requireUser(
+      new Request("http://portal.test/g/home/index", { headers: { Cookie: await signedInCookie() } }),
+    );
     expect(viewer.token).toBe("tok");
     expect(viewer.user.userName).toBe("alice2026");
     expect(viewer.language).toBe("en");
   });
 
   it("sends a logged-in user away from login to /g/home/index", async () => {
-    const res = await thrown(requireAnonymous(new Request("http://portal.test/g/main/Login/Logins", { headers: { Cookie: await signedInCookie() } })));
+    const res = await thrown(
+      requireAnonymous(
+        new Request("http://portal.test/g/main/Login/Logins", { headers: { Cookie: await signedInCookie() } }),
+      ),
+    );
     expect(res.headers.get("Location")).toBe("/g/home/index");
     const viewer = await requireAnonymous(new Request("http://portal.test/g/main/Login/Logins"));
     expect(viewer.user).toBeNull();

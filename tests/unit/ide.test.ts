@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { argsOfText, ideDeployFormSchema, idePath } from "../../contract/ide";
-import { deploymentName, filesUnder, isSolidity, movedPath, parentsOf } from "../../backend/domains/ide/rules";
+import { argsOfText, ideDeployFormSchema, idePath } from "#contract/ide.ts";
+import { deploymentName, filesUnder, isSolidity, movedPath, parentsOf } from "#backend/domains/ide/rules.ts";
 
 // docs/decisions/044: the IDE's pure rules, by tables.
 
@@ -44,8 +44,16 @@ describe("IDE paths", () => {
 describe("the deployment form", () => {
   it("reads one constructor argument per line and refuses more than 20", () => {
     expect(argsOfText("41\n\n  hello \r\n")).toEqual(["41", "hello"]);
-    expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", target: "1", constructorArgsText: Array(21).fill("1").join("\n") }).success).toBe(false);
-    expect(ideDeployFormSchema.safeParse({ contract: "a.sol:A", target: "1", constructorArgsText: "1\n2" }).success).toBe(true);
+    expect(
+      ideDeployFormSchema.safeParse({
+        contract: "a.sol:A",
+        target: "1",
+        constructorArgsText: Array(21).fill("1").join("\n"),
+      }).success,
+    ).toBe(false);
+    expect(
+      ideDeployFormSchema.safeParse({ contract: "a.sol:A", target: "1", constructorArgsText: "1\n2" }).success,
+    ).toBe(true);
     expect(ideDeployFormSchema.safeParse({ contract: "", target: "1" }).success).toBe(false);
   });
 

@@ -1,10 +1,10 @@
-import "./setup-env";
+import "./setup-env.ts";
 import { describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 
-vi.mock("../../backend/index", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
+vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
 
-const { intentOf, parseFormOr400 } = await import("~/lib/intents.server");
+const { intentOf, parseFormOr400 } = await import("#app/lib/intents.server.ts");
 
 function form(fields: Record<string, string | Blob>) {
   const data = new FormData();

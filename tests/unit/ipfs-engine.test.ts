@@ -9,9 +9,9 @@ import { CID } from "multiformats/cid";
 import * as raw from "multiformats/codecs/raw";
 import { sha256 } from "multiformats/hashes/sha2";
 import { afterAll, describe, expect, it } from "vitest";
-import { EmbeddedIpfs } from "../../backend/domains/ipfs/engine/embedded";
-import { PeerIpfs, servePeers } from "../../backend/domains/ipfs/engine/peer";
-import { NotPinnedError } from "../../backend/domains/ipfs/engine/types";
+import { EmbeddedIpfs } from "#backend/domains/ipfs/engine/embedded.ts";
+import { PeerIpfs, servePeers } from "#backend/domains/ipfs/engine/peer.ts";
+import { NotPinnedError } from "#backend/domains/ipfs/engine/types.ts";
 
 // docs/decisions/039: the embedded IPFS engine on disk (counted pins, shared blocks, failed uploads, the sweep at
 // open) and the same engine reached as a cluster peer over its socket (docs/decisions/031).
@@ -44,7 +44,10 @@ describe("the embedded engine", () => {
       const added = await engine.add(chunks(bytes));
       expect(added, `size ${size}`).toEqual({ cid: (await helia().addBytes(bytes)).toString(), size });
       expect((await all(engine.cat(added.cid))).equals(bytes)).toBe(true);
-      if (size > 10) expect((await all(engine.cat(added.cid, { offset: 5, length: size - 10 }))).equals(bytes.subarray(5, size - 5))).toBe(true);
+      if (size > 10)
+        expect(
+          (await all(engine.cat(added.cid, { offset: 5, length: size - 10 }))).equals(bytes.subarray(5, size - 5)),
+        ).toBe(true);
       expect(await engine.stat(added.cid)).toMatchObject({ size });
     }
     await engine.close();
@@ -123,7 +126,9 @@ describe("a cluster peer reaches the owner's engine over its socket", () => {
     const added = await peer.add(chunks(bytes));
     expect(added).toEqual({ cid: (await helia().addBytes(bytes)).toString(), size: bytes.length });
     expect((await all(peer.cat(added.cid))).equals(bytes)).toBe(true);
-    expect((await all(peer.cat(added.cid, { offset: MiB - 5, length: 10 }))).equals(bytes.subarray(MiB - 5, MiB + 5))).toBe(true);
+    expect(
+      (await all(peer.cat(added.cid, { offset: MiB - 5, length: 10 }))).equals(bytes.subarray(MiB - 5, MiB + 5)),
+    ).toBe(true);
     expect(await peer.stat(added.cid)).toMatchObject({ size: bytes.length, blocks: 5 });
     await peer.pin(added.cid);
     expect(await peer.pins(added.cid)).toBe(2);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { activeContent, capacityOf, chinaDay, cleanName, contentTypeOf, lastDays, parseRange, upgradePrice } from "../../backend/domains/ipfs/rules";
+import {
+  activeContent,
+  capacityOf,
+  chinaDay,
+  cleanName,
+  contentTypeOf,
+  lastDays,
+  parseRange,
+  upgradePrice,
+} from "#backend/domains/ipfs/rules.ts";
 
 // docs/decisions/039: the pure rules of IPFS storage, by tables.
 
@@ -94,7 +103,11 @@ describe("upgradePrice (docs/decisions/039, capacity upgrades)", () => {
     [1, 10, 0, 220, 220, 0],
     [1, 10, -3, 220, 220, 0],
   ])("%i GB → %i GB with %i days left", (from, to, days, full, paid, left) => {
-    expect(upgradePrice(from, to, inDays(days), now)).toEqual({ fullPeriodDiffCents: full, priceDiffCents: paid, remainingDays: left });
+    expect(upgradePrice(from, to, inDays(days), now)).toEqual({
+      fullPeriodDiffCents: full,
+      priceDiffCents: paid,
+      remainingDays: left,
+    });
   });
   it("refuses a smaller, equal or unknown capacity", () => {
     expect(upgradePrice(10, 10, inDays(30), now)).toBeNull();

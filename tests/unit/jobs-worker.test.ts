@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasEnded, newWorker, parseWorker, pidAlive, thisProcess, workerLabel } from "../../backend/jobs/worker";
+import { hasEnded, newWorker, parseWorker, pidAlive, thisProcess, workerLabel } from "#backend/jobs/worker.ts";
 
 // docs/decisions/005: the identity a job runner writes on the rows it claims, and when another process on
 // the same host may take those rows over at once instead of waiting for their leases.
@@ -10,7 +10,8 @@ describe("job workers", () => {
     const odd = newWorker({ host: "fe80::1", pidSpace: "", pid: 7 });
     expect(parseWorker(workerLabel(odd))).toEqual(odd);
     expect(parseWorker(workerLabel(thisProcess))).toEqual(thisProcess);
-    for (const bad of [null, "", "host:1:abc", "host::0:abcdef", "host::12:XYZ", "no-colons"]) expect(parseWorker(bad)).toBeNull();
+    for (const bad of [null, "", "host:1:abc", "host::0:abcdef", "host::12:XYZ", "no-colons"])
+      expect(parseWorker(bad)).toBeNull();
   });
 
   it("each start has its own random instance", () => {

@@ -1,17 +1,19 @@
-import "./setup-env";
+import "./setup-env.ts";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 // Route loaders over the real request layer; the embedded backend is replaced by an answer per test.
 const backend = vi.hoisted(() => ({ answer: { code: 0, message: "success", data: null as unknown } }));
-vi.mock("../../backend/index", () => ({
-  handleVueapiInProcess: vi.fn(async () => new Response(JSON.stringify(backend.answer), { headers: { "Content-Type": "application/json" } })),
+vi.mock("#backend/index.ts", () => ({
+  handleVueapiInProcess: vi.fn(
+    async () => new Response(JSON.stringify(backend.answer), { headers: { "Content-Type": "application/json" } }),
+  ),
   startBackend: vi.fn(),
 }));
 
-const { commitSession, getSession } = await import("~/lib/session.server");
-const messageCenter = await import("~/routes/g.home.userCenter.MessageCenter");
-const billDetail = await import("~/routes/g.home.userCenter.BillDetail");
-const published = await import("~/routes/g.home.PermissionedServices.PublishedServices.ServicesDetail");
+const { commitSession, getSession } = await import("#app/lib/session.server.ts");
+const messageCenter = await import("#app/routes/g.home.userCenter.MessageCenter.tsx");
+const billDetail = await import("#app/routes/g.home.userCenter.BillDetail.tsx");
+const published = await import("#app/routes/g.home.PermissionedServices.PublishedServices.ServicesDetail.tsx");
 
 async function signedIn(url: string) {
   const session = await getSession(new Request("http://portal.test/"));
@@ -46,7 +48,11 @@ describe("a silent answer (SPEC §8 MSG_32029) to a page's load", () => {
 describe("an unknown or another user's id in a page's load (the backend answers MSG_10002)", () => {
   for (const [name, route, url] of [
     ["BillDetail", billDetail, "/g/home/userCenter/BillDetail?billId=424242"],
-    ["PublishedServices ServicesDetail", published, "/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=424242"],
+    [
+      "PublishedServices ServicesDetail",
+      published,
+      "/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=424242",
+    ],
   ] as const) {
     it(`${name} is a 404 with the not-found message`, async () => {
       backend.answer = { code: 1, message: "MSG_10002", data: null };
@@ -57,10 +63,14 @@ describe("an unknown or another user's id in a page's load (the backend answers 
   }
 
   it("an id no record can have is a 404 without asking the backend", async () => {
-    const { handleVueapiInProcess } = await import("../../backend/index");
+    const { handleVueapiInProcess } = await import("#backend/index.ts");
     vi.mocked(handleVueapiInProcess).mockClear();
     for (const appId of ["abc", "12abc", "0", "-3", "1e3", "2147483648", "99999999999"]) {
-      const res = await thrownBy(published.loader(await signedIn(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${appId}`)));
+      const res = await thrownBy(
+        published.loader(
+          await signedIn(`/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${appId}`),
+        ),
+      );
       expect(res.status, appId).toBe(404);
     }
     expect(handleVueapiInProcess).not.toHaveBeenCalled();

@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { Msg } from "@contract/messages";
+import { Msg } from "#contract/messages.ts";
 
 const root = path.resolve(__dirname, "../../locales");
 function keys(o: Record<string, unknown>, prefix = ""): string[] {
-  return Object.entries(o).flatMap(([k, v]) => (v && typeof v === "object" && !Array.isArray(v) ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [prefix + k]));
+  return Object.entries(o).flatMap(([k, v]) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? keys(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [prefix + k],
+  );
 }
 function load(lng: string) {
   const out = new Map<string, Record<string, unknown>>();
@@ -33,7 +37,9 @@ describe("both languages are complete", () => {
     }
   });
   it("translates every validation key the contract uses", () => {
-    const contract = ["accounts.ts", "rules.ts", "text.ts"].map((f) => readFileSync(path.resolve(__dirname, "../../contract", f), "utf8")).join("\n");
+    const contract = ["accounts.ts", "rules.ts", "text.ts"]
+      .map((f) => readFileSync(path.resolve(__dirname, "../../contract", f), "utf8"))
+      .join("\n");
     const used = new Set([...contract.matchAll(/"(validation\.[A-Za-z.]+)"/g)].map((m) => m[1]));
     expect(used.size).toBeGreaterThan(10);
     const enForms = keys(en.get("forms.json") ?? {});
@@ -46,7 +52,10 @@ describe("counts use i18next plurals in both languages", () => {
     const { createInstance } = await import("i18next");
     const i18n = createInstance();
     await i18n.init({
-      resources: { en: { services: load("en").get("services.json")! }, "zh-CN": { services: load("zh-CN").get("services.json")! } },
+      resources: {
+        en: { services: load("en").get("services.json")! },
+        "zh-CN": { services: load("zh-CN").get("services.json")! },
+      },
       lng: "en",
       ns: ["services"],
       defaultNS: "services",

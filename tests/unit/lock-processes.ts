@@ -10,12 +10,17 @@ export type Outcome = { code: number | null; line: string; stdout: string; stder
 
 /** Starts a holder process; resolves with its first line of output and, when it exits, its code. */
 export function startHolder(dataDir: string, mode: "plain" | "serve" | "backups" | "server" = "plain") {
-  const child = spawn(process.execPath, ["--import", "tsx", fixture, dataDir, mode], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", fixture, dataDir, mode], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<Outcome>((resolve) => child.once("exit", (code) => resolve({ code, line: stdout.split("\n")[0], stdout, stderr })));
+  const exited = new Promise<Outcome>((resolve) =>
+    child.once("exit", (code) => resolve({ code, line: stdout.split("\n")[0], stdout, stderr })),
+  );
   const firstLine = new Promise<string>((resolve) => {
     const check = () => {
       if (stdout.includes("\n")) resolve(stdout.split("\n")[0]);

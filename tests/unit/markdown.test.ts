@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markdownToText, renderMarkdown } from "../../app/lib/markdown.server";
+import { markdownToText, renderMarkdown } from "#app/lib/markdown.server.ts";
 
 describe("operator Markdown (app/lib/markdown.server.ts)", () => {
   it("renders CommonMark and GitHub tables", () => {
@@ -10,7 +10,9 @@ describe("operator Markdown (app/lib/markdown.server.ts)", () => {
   });
 
   it("drops scripts, event handlers and javascript: links", () => {
-    const html = renderMarkdown('<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[click](javascript:alert(1))\n\n<a href="#" onclick="x()">a</a>');
+    const html = renderMarkdown(
+      '<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[click](javascript:alert(1))\n\n<a href="#" onclick="x()">a</a>',
+    );
     expect(html).not.toMatch(/<script|onerror|onclick|javascript:/i);
     expect(html).toContain("click");
   });

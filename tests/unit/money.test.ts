@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { moneyAmount, toCents } from "@contract/rules";
-import { deltasFor } from "../../backend/domains/billing/ledger";
+import { moneyAmount, toCents } from "#contract/rules.ts";
+import { deltasFor } from "#backend/domains/billing/ledger.ts";
 
 describe("SPEC §5 Money: form amounts", () => {
   it.each([
@@ -34,11 +34,23 @@ describe("SPEC §5 Money: form amounts", () => {
 });
 
 describe("ledger deltas", () => {
-  const t = (balanceCents: number, withdrawableCents: number, invoiceableCents: number) => ({ balanceCents, withdrawableCents, invoiceableCents });
+  const t = (balanceCents: number, withdrawableCents: number, invoiceableCents: number) => ({
+    balanceCents,
+    withdrawableCents,
+    invoiceableCents,
+  });
 
   it("spends non-withdrawable money first and makes what is spent invoiceable", () => {
-    expect(deltasFor("bill_payment", 200, t(1000, 800, 0))).toEqual({ balanceDelta: -200, withdrawableDelta: 0, invoiceableDelta: 200 });
-    expect(deltasFor("bill_payment", 500, t(1000, 800, 0))).toEqual({ balanceDelta: -500, withdrawableDelta: -300, invoiceableDelta: 500 });
+    expect(deltasFor("bill_payment", 200, t(1000, 800, 0))).toEqual({
+      balanceDelta: -200,
+      withdrawableDelta: 0,
+      invoiceableDelta: 200,
+    });
+    expect(deltasFor("bill_payment", 500, t(1000, 800, 0))).toEqual({
+      balanceDelta: -500,
+      withdrawableDelta: -300,
+      invoiceableDelta: 500,
+    });
   });
 
   it("refuses what the totals cannot cover", () => {
@@ -50,6 +62,10 @@ describe("ledger deltas", () => {
   });
 
   it("returns refunded money as withdrawable and takes it off the invoiceable amount", () => {
-    expect(deltasFor("refund", 400, t(0, 0, 300))).toEqual({ balanceDelta: 400, withdrawableDelta: 400, invoiceableDelta: -300 });
+    expect(deltasFor("refund", 400, t(0, 0, 300))).toEqual({
+      balanceDelta: 400,
+      withdrawableDelta: 400,
+      invoiceableDelta: -300,
+    });
   });
 });

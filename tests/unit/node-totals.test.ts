@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NODE_DEFAULTS, nodeCycleCents, runningTotal } from "@contract/service-cost";
-import { fillNodeDefaults } from "~/lib/wizard-nodes";
+import { NODE_DEFAULTS, nodeCycleCents, runningTotal } from "#contract/service-cost.ts";
+import { fillNodeDefaults } from "#app/lib/wizard-nodes.ts";
 
 const beijing = { tpsPricePerMonthCents: 150, tpsPricePerYearCents: 1500, capacityPricePerGbMonthCents: 20 };
 const frankfurt = { tpsPricePerMonthCents: 210, tpsPricePerYearCents: 2100, capacityPricePerGbMonthCents: 28 };
@@ -17,7 +17,12 @@ describe("one node's cost for a payment cycle", () => {
     [0, 0, 2, 0, 0],
     [1, 1, 1, 1500, 240],
   ] as const)("%i TPS and %i GB, cycle %i", (tps, gb, cycle, tpsCents, capacityCents) => {
-    expect(nodeCycleCents(beijing, tps, gb, cycle)).toEqual({ tpsCents, capacityCents, peerCents: 0, totalCents: tpsCents + capacityCents });
+    expect(nodeCycleCents(beijing, tps, gb, cycle)).toEqual({
+      tpsCents,
+      capacityCents,
+      peerCents: 0,
+      totalCents: tpsCents + capacityCents,
+    });
   });
 });
 
@@ -36,18 +41,24 @@ describe("the running total of the nodes form", () => {
   });
 
   it("leaves out a row whose numbers are not whole yet, and says the total is incomplete", () => {
-    const total = runningTotal([
-      { cityNodeId: "1", selected: "on", tps: "", capacityGb: "5" },
-      { cityNodeId: "7", selected: "on", tps: "1.5", capacityGb: "5" },
-      { cityNodeId: "1", selected: "on", tps: " 2 ", capacityGb: "0" },
-    ], prices, 2);
+    const total = runningTotal(
+      [
+        { cityNodeId: "1", selected: "on", tps: "", capacityGb: "5" },
+        { cityNodeId: "7", selected: "on", tps: "1.5", capacityGb: "5" },
+        { cityNodeId: "1", selected: "on", tps: " 2 ", capacityGb: "0" },
+      ],
+      prices,
+      2,
+    );
     expect(total.lines.get(7)).toBeNull();
     expect(total.totalCents).toBe(300);
     expect(total.complete).toBe(false);
   });
 
   it("ignores nodes missing from the catalogue and empty rows", () => {
-    expect(runningTotal([undefined, { cityNodeId: "99", selected: "on", tps: "1", capacityGb: "1" }], prices, 2)).toMatchObject({ totalCents: 0, chosen: 0, complete: true });
+    expect(
+      runningTotal([undefined, { cityNodeId: "99", selected: "on", tps: "1", capacityGb: "1" }], prices, 2),
+    ).toMatchObject({ totalCents: 0, chosen: 0, complete: true });
   });
 });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { enrolConfirmSchema, normaliseSecondFactorCode, secondFactorSchema } from "@contract/operator-auth";
-import { AUDIT_RULES } from "@contract/audit-rules";
-import { codeAt, matchingSteps, newRecoveryCodes, stepOf } from "../../backend/domains/accounts/mfa";
-import { entryFromRule } from "../../backend/kit/audit";
-import { detailsText } from "~/lib/audit";
-import { auditFilterFromQuery, auditQuery } from "~/lib/audit.server";
+import { enrolConfirmSchema, normaliseSecondFactorCode, secondFactorSchema } from "#contract/operator-auth.ts";
+import { AUDIT_RULES } from "#contract/audit-rules.ts";
+import { codeAt, matchingSteps, newRecoveryCodes, stepOf } from "#backend/domains/accounts/mfa.ts";
+import { entryFromRule } from "#backend/kit/audit.ts";
+import { detailsText } from "#app/lib/audit.ts";
+import { auditFilterFromQuery, auditQuery } from "#app/lib/audit.server.ts";
 
 // docs/decisions/022: the pure parts of the operators' second factor and of the audit log.
 
@@ -24,8 +24,10 @@ describe("TOTP codes (RFC 6238 with otpauth)", () => {
   it("accepts the step before, the current and the next one, nothing further, in that order", () => {
     const now = new Date("2026-08-03T02:00:10Z");
     const step = stepOf(now);
-    for (const offset of [-1, 0, 1]) expect(matchingSteps(RFC_KEY, codeAt(RFC_KEY, step + offset), now)).toEqual([step + offset]);
-    for (const offset of [-3, -2, 2, 3]) expect(matchingSteps(RFC_KEY, codeAt(RFC_KEY, step + offset), now)).toEqual([]);
+    for (const offset of [-1, 0, 1])
+      expect(matchingSteps(RFC_KEY, codeAt(RFC_KEY, step + offset), now)).toEqual([step + offset]);
+    for (const offset of [-3, -2, 2, 3])
+      expect(matchingSteps(RFC_KEY, codeAt(RFC_KEY, step + offset), now)).toEqual([]);
     expect(matchingSteps(RFC_KEY, "12345", now)).toEqual([]);
   });
 
@@ -46,14 +48,18 @@ describe("TOTP codes (RFC 6238 with otpauth)", () => {
     const empty = enrolConfirmSchema.safeParse({ code: " " });
     expect(empty.success ? [] : empty.error.issues.map((i) => i.message)).toEqual(["validation.required"]);
     const recoveryAtEnrolment = enrolConfirmSchema.safeParse({ code: "abcde-fgh23" });
-    expect(recoveryAtEnrolment.success ? [] : recoveryAtEnrolment.error.issues.map((i) => i.message)).toEqual(["auth:twoFactor.validation.digits"]);
+    expect(recoveryAtEnrolment.success ? [] : recoveryAtEnrolment.error.issues.map((i) => i.message)).toEqual([
+      "auth:twoFactor.validation.digits",
+    ]);
   });
 });
 
 describe("audit entries from the rules", () => {
   it("takes the target id, the decision and the comments from the payload, the rest and the outcome as details", () => {
     const rule = AUDIT_RULES["/sys/ops/serviceReviews/decide"];
-    expect(entryFromRule(rule, { appVerId: 42, decision: "reject", comments: "No licence." }, { verState: 11 })).toEqual({
+    expect(
+      entryFromRule(rule, { appVerId: 42, decision: "reject", comments: "No licence." }, { verState: 11 }),
+    ).toEqual({
       action: "service.review",
       targetType: "serviceVersion",
       targetId: "42",
@@ -77,19 +83,31 @@ describe("audit entries from the rules", () => {
 
   it("keeps no outcome unless the rule asks, and no target id for the log's own export", () => {
     const rule = AUDIT_RULES["/sys/ops/audit/export"];
-    expect(entryFromRule(rule, { action: "mfa.verify" }, { rows: [1, 2], total: 2 })).toMatchObject({ targetId: null, decision: null, details: { action: "mfa.verify" } });
+    expect(entryFromRule(rule, { action: "mfa.verify" }, { rows: [1, 2], total: 2 })).toMatchObject({
+      targetId: null,
+      decision: null,
+      details: { action: "mfa.verify" },
+    });
   });
-
 });
 
 describe("the audit log's details and filters", () => {
   it("shows details as name: value pairs", () => {
-    expect(detailsText({ courierName: "SF", outcome: { verState: 40 }, left: 9 })).toBe('courierName: SF; outcome: {"verState":40}; left: 9');
+    expect(detailsText({ courierName: "SF", outcome: { verState: 40 }, left: 9 })).toBe(
+      'courierName: SF; outcome: {"verState":40}; left: 9',
+    );
     expect(detailsText({})).toBe("");
   });
 
   it("keeps the valid filters of a query and drops the others", () => {
-    const params = new URLSearchParams({ actor: " demooperator ", action: "service.review", targetType: "nope", targetId: "", dateFrom: "2026-02-30", dateTo: "2026-08-03" });
+    const params = new URLSearchParams({
+      actor: " demooperator ",
+      action: "service.review",
+      targetType: "nope",
+      targetId: "",
+      dateFrom: "2026-02-30",
+      dateTo: "2026-08-03",
+    });
     const filter = auditFilterFromQuery(params);
     expect(filter).toEqual({ actor: "demooperator", action: "service.review", dateTo: "2026-08-03" });
     expect(auditQuery(filter)).toBe("?actor=demooperator&action=service.review&dateTo=2026-08-03");

@@ -1,15 +1,29 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { accessAllowed, applySchema, AUDIT_STATES, auditDecisionSchema, detailHidden, listStatusOf, orderExpired } from "../../contract/participation";
-import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE, joinTransition } from "../../backend/domains/participation/machine";
+import {
+  accessAllowed,
+  applySchema,
+  AUDIT_STATES,
+  auditDecisionSchema,
+  detailHidden,
+  listStatusOf,
+  orderExpired,
+} from "#contract/participation.ts";
+import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE, joinTransition } from "#backend/domains/participation/machine.ts";
 
 describe("the participation audit state machine (docs/decisions/013)", () => {
-  const cases = AUDIT_STATES.flatMap((from) => JOIN_EVENTS.flatMap((event) => JOIN_ACTORS.map((actor) => ({ from, event, actor }))));
+  const cases = AUDIT_STATES.flatMap((from) =>
+    JOIN_EVENTS.flatMap((event) => JOIN_ACTORS.map((actor) => ({ from, event, actor }))),
+  );
 
   it.each(cases)("$event by $actor from $from", ({ from, event, actor }) => {
     const rule = JOIN_MACHINE.find((r) => r.event === event && r.from === from && r.actor === actor);
     const anyActor = JOIN_MACHINE.some((r) => r.event === event && r.from === from);
-    const ctx = { comments: "ok", orderCents: event === "order" || event === "reorder" ? 100 : 0, orderExpired: event === "reorder" };
+    const ctx = {
+      comments: "ok",
+      orderCents: event === "order" || event === "reorder" ? 100 : 0,
+      orderExpired: event === "reorder",
+    };
     const result = joinTransition(from, event, actor, ctx);
     if (rule) expect(result).toEqual({ ok: true, to: rule.to });
     else expect(result).toEqual({ ok: false, messageKey: anyActor ? "MSG_39006" : "MSG_39005" });
@@ -17,21 +31,44 @@ describe("the participation audit state machine (docs/decisions/013)", () => {
 
   it("guards: comments to reject, order only when something must be ordered, nothing for a disabled participant", () => {
     expect(joinTransition(0, "publisherReject", "publisher", {})).toEqual({ ok: false, messageKey: "MSG_30014" });
-    expect(joinTransition(0, "publisherReject", "publisher", { comments: "  " })).toEqual({ ok: false, messageKey: "MSG_30014" });
+    expect(joinTransition(0, "publisherReject", "publisher", { comments: "  " })).toEqual({
+      ok: false,
+      messageKey: "MSG_30014",
+    });
     expect(joinTransition(1, "operatorReject", "operator", {})).toEqual({ ok: false, messageKey: "MSG_30014" });
     expect(joinTransition(3, "order", "system", { orderCents: 0 }).ok).toBe(false);
     expect(joinTransition(3, "skipOrder", "system", { orderCents: 1 }).ok).toBe(false);
     expect(joinTransition(3, "skipOrder", "system", { orderCents: 0 })).toEqual({ ok: true, to: 10 });
-    expect(joinTransition(13, "confirm", "participant", { disabled: true })).toEqual({ ok: false, messageKey: "MSG_39005" });
+    expect(joinTransition(13, "confirm", "participant", { disabled: true })).toEqual({
+      ok: false,
+      messageKey: "MSG_39005",
+    });
   });
 
   it("guards: an order is re-issued only when its bill expired and something must be ordered", () => {
-    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 500 })).toEqual({ ok: true, to: 5 });
-    expect(joinTransition(5, "reorder", "participant", { orderExpired: false, orderCents: 500 })).toEqual({ ok: false, messageKey: "MSG_39005" });
-    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 0 })).toEqual({ ok: false, messageKey: "MSG_39005" });
-    expect(joinTransition(5, "reorder", "system", { orderExpired: true, orderCents: 500 })).toEqual({ ok: false, messageKey: "MSG_39006" });
-    expect(joinTransition(10, "reorder", "participant", { orderExpired: true, orderCents: 500 })).toEqual({ ok: false, messageKey: "MSG_39005" });
-    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 500, disabled: true })).toEqual({ ok: false, messageKey: "MSG_39005" });
+    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 500 })).toEqual({
+      ok: true,
+      to: 5,
+    });
+    expect(joinTransition(5, "reorder", "participant", { orderExpired: false, orderCents: 500 })).toEqual({
+      ok: false,
+      messageKey: "MSG_39005",
+    });
+    expect(joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 0 })).toEqual({
+      ok: false,
+      messageKey: "MSG_39005",
+    });
+    expect(joinTransition(5, "reorder", "system", { orderExpired: true, orderCents: 500 })).toEqual({
+      ok: false,
+      messageKey: "MSG_39006",
+    });
+    expect(joinTransition(10, "reorder", "participant", { orderExpired: true, orderCents: 500 })).toEqual({
+      ok: false,
+      messageKey: "MSG_39005",
+    });
+    expect(
+      joinTransition(5, "reorder", "participant", { orderExpired: true, orderCents: 500, disabled: true }),
+    ).toEqual({ ok: false, messageKey: "MSG_39005" });
   });
 
   it("every state but the rejections and 15 has a way on", () => {
@@ -90,29 +127,64 @@ describe("the apply form schema (one for the portal and the backend)", () => {
     const fd = new FormData();
     for (const [k, v] of entries) fd.append(k, v);
     const submission = parseWithZod(fd, { schema: applySchema });
-    return { status: submission.status, value: submission.status === "success" ? submission.value : undefined, error: submission.status === "error" ? submission.error : undefined };
+    return {
+      status: submission.status,
+      value: submission.status === "success" ? submission.value : undefined,
+      error: submission.status === "error" ? submission.error : undefined,
+    };
   };
   it("one checked node is a list of one; none is an error", () => {
-    const one = form([["appId", "1"], ["roleId", "2"], ["cityNodeIds", "3"], ["certificateMode", "1"]]);
+    const one = form([
+      ["appId", "1"],
+      ["roleId", "2"],
+      ["cityNodeIds", "3"],
+      ["certificateMode", "1"],
+    ]);
     expect(one.status).toBe("success");
     expect(one.value?.cityNodeIds).toEqual([3]);
-    const two = form([["appId", "1"], ["roleId", "2"], ["cityNodeIds", "3"], ["cityNodeIds", "4"], ["certificateMode", "1"]]);
+    const two = form([
+      ["appId", "1"],
+      ["roleId", "2"],
+      ["cityNodeIds", "3"],
+      ["cityNodeIds", "4"],
+      ["certificateMode", "1"],
+    ]);
     expect(two.value?.cityNodeIds).toEqual([3, 4]);
-    const none = form([["appId", "1"], ["certificateMode", "1"]]);
+    const none = form([
+      ["appId", "1"],
+      ["certificateMode", "1"],
+    ]);
     expect(none.status).toBe("error");
     expect(none.error?.cityNodeIds).toEqual(["participation:validation.nodes"]);
     expect(none.error?.roleId).toEqual(["participation:validation.role"]);
   });
   it("§5: key trust password 6-20 letters and digits, confirmed; upload mode needs key, data and signature", () => {
-    const base: [string, string][] = [["appId", "1"], ["roleId", "2"], ["cityNodeIds", "3"]];
-    expect(form([...base, ["certificateMode", "2"], ["password", "abc12"], ["confirmPassword", "abc12"]]).error?.password).toEqual(["validation.shortSecret.format"]);
-    expect(form([...base, ["certificateMode", "2"], ["password", "abc123"], ["confirmPassword", "abc12x"]]).error?.confirmPassword).toEqual(["validation.confirmMismatch"]);
-    expect(form([...base, ["certificateMode", "2"], ["password", "abc123"], ["confirmPassword", "abc123"]]).status).toBe("success");
-    expect(Object.keys(form([...base, ["certificateMode", "3"]]).error ?? {}).sort()).toEqual(["publicKey", "signature", "testData"]);
+    const base: [string, string][] = [
+      ["appId", "1"],
+      ["roleId", "2"],
+      ["cityNodeIds", "3"],
+    ];
+    expect(
+      form([...base, ["certificateMode", "2"], ["password", "abc12"], ["confirmPassword", "abc12"]]).error?.password,
+    ).toEqual(["validation.shortSecret.format"]);
+    expect(
+      form([...base, ["certificateMode", "2"], ["password", "abc123"], ["confirmPassword", "abc12x"]]).error
+        ?.confirmPassword,
+    ).toEqual(["validation.confirmMismatch"]);
+    expect(
+      form([...base, ["certificateMode", "2"], ["password", "abc123"], ["confirmPassword", "abc123"]]).status,
+    ).toBe("success");
+    expect(Object.keys(form([...base, ["certificateMode", "3"]]).error ?? {}).sort()).toEqual([
+      "publicKey",
+      "signature",
+      "testData",
+    ]);
   });
   it("rejecting needs comments", () => {
     expect(auditDecisionSchema.safeParse({ appJoinAuditId: 1, decision: "reject" }).success).toBe(false);
-    expect(auditDecisionSchema.safeParse({ appJoinAuditId: 1, decision: "reject", comments: "why" }).success).toBe(true);
+    expect(auditDecisionSchema.safeParse({ appJoinAuditId: 1, decision: "reject", comments: "why" }).success).toBe(
+      true,
+    );
     expect(auditDecisionSchema.safeParse({ appJoinAuditId: 1, decision: "approve" }).success).toBe(true);
   });
 });

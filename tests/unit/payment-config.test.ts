@@ -1,12 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigurationError, readBackendEnv } from "../../backend/env";
-import { endpointFor } from "../../backend/index";
-import { sessionState } from "../../backend/domains/payments/stripe";
-import { getEnv, resetEnvForTests } from "~/lib/env.server";
-import { fixture } from "../backend/fake-stripe";
+import { ConfigurationError, readBackendEnv } from "#backend/env.ts";
+import { endpointFor } from "#backend/index.ts";
+import { sessionState } from "#backend/domains/payments/stripe.ts";
+import { getEnv, resetEnvForTests } from "#app/lib/env.server.ts";
+import { fixture } from "../backend/fake-stripe.ts";
 
 /** docs/decisions/019 and 020: which payment provider a server runs, and when it refuses to start. */
-const STRIPE = { PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_live_51AbCdEf", STRIPE_WEBHOOK_SECRET: "whsec_AbCdEf012345", PUBLIC_URL: "https://bsn.example.com" };
+const STRIPE = {
+  PAYMENT_PROVIDER: "stripe",
+  STRIPE_SECRET_KEY: "sk_live_51AbCdEf",
+  STRIPE_WEBHOOK_SECRET: "whsec_AbCdEf012345",
+  PUBLIC_URL: "https://bsn.example.com",
+};
 
 function refusal(vars: Record<string, string>): string {
   try {
@@ -29,15 +34,31 @@ describe("the payment provider a server runs", () => {
   });
 
   it("refuses the sandbox in production unless the demo is asked for", () => {
-    expect(refusal({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox" })).toMatch(/PAYMENT_PROVIDER: the sandbox provider takes no real money and is refused when NODE_ENV=production/);
+    expect(refusal({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox" })).toMatch(
+      /PAYMENT_PROVIDER: the sandbox provider takes no real money and is refused when NODE_ENV=production/,
+    );
     expect(refusal({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", DEMO: "0" })).toMatch(/PAYMENT_PROVIDER/);
-    expect(readBackendEnv({ NODE_ENV: "production", DEMO: "1" })).toMatchObject({ paymentProvider: "sandbox", testMode: true, demo: true, seedDemo: true, stripe: null });
-    expect(readBackendEnv({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", DEMO: "1" })).toMatchObject({ paymentProvider: "sandbox", testMode: true });
+    expect(readBackendEnv({ NODE_ENV: "production", DEMO: "1" })).toMatchObject({
+      paymentProvider: "sandbox",
+      testMode: true,
+      demo: true,
+      seedDemo: true,
+      stripe: null,
+    });
+    expect(readBackendEnv({ NODE_ENV: "production", PAYMENT_PROVIDER: "sandbox", DEMO: "1" })).toMatchObject({
+      paymentProvider: "sandbox",
+      testMode: true,
+    });
   });
 
   it("outside production the sandbox is the default, in test mode, without demo accounts", () => {
     for (const NODE_ENV of ["development", "test"]) {
-      expect(readBackendEnv({ NODE_ENV })).toMatchObject({ paymentProvider: "sandbox", testMode: true, demo: false, seedDemo: false });
+      expect(readBackendEnv({ NODE_ENV })).toMatchObject({
+        paymentProvider: "sandbox",
+        testMode: true,
+        demo: false,
+        seedDemo: false,
+      });
     }
   });
 
@@ -46,9 +67,15 @@ describe("the payment provider a server runs", () => {
     expect(missing).toMatch(/STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER=stripe/);
     expect(missing).toMatch(/STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER=stripe/);
     expect(missing).toMatch(/PUBLIC_URL: required when PAYMENT_PROVIDER=stripe in production/);
-    expect(refusal({ ...STRIPE, NODE_ENV: "production", STRIPE_SECRET_KEY: "pk_live_123" })).toMatch(/STRIPE_SECRET_KEY: a Stripe secret key starts with sk_live_/);
-    expect(refusal({ ...STRIPE, NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "secret" })).toMatch(/STRIPE_WEBHOOK_SECRET: a Stripe webhook signing secret starts with whsec_/);
-    expect(refusal({ ...STRIPE, NODE_ENV: "production", DEMO: "1" })).toMatch(/DEMO: the demo .* cannot run with PAYMENT_PROVIDER=stripe when NODE_ENV=production/);
+    expect(refusal({ ...STRIPE, NODE_ENV: "production", STRIPE_SECRET_KEY: "pk_live_123" })).toMatch(
+      /STRIPE_SECRET_KEY: a Stripe secret key starts with sk_live_/,
+    );
+    expect(refusal({ ...STRIPE, NODE_ENV: "production", STRIPE_WEBHOOK_SECRET: "secret" })).toMatch(
+      /STRIPE_WEBHOOK_SECRET: a Stripe webhook signing secret starts with whsec_/,
+    );
+    expect(refusal({ ...STRIPE, NODE_ENV: "production", DEMO: "1" })).toMatch(
+      /DEMO: the demo .* cannot run with PAYMENT_PROVIDER=stripe when NODE_ENV=production/,
+    );
     expect(readBackendEnv({ ...STRIPE, NODE_ENV: "production" })).toMatchObject({
       paymentProvider: "stripe",
       testMode: false,
@@ -56,12 +83,18 @@ describe("the payment provider a server runs", () => {
       stripe: { secretKey: STRIPE.STRIPE_SECRET_KEY, webhookSecret: STRIPE.STRIPE_WEBHOOK_SECRET, apiUrl: undefined },
     });
     // A developer may try Stripe's test keys against the demo accounts outside production.
-    expect(readBackendEnv({ ...STRIPE, NODE_ENV: "development", STRIPE_SECRET_KEY: "sk_test_51AbCdEf", DEMO: "1" })).toMatchObject({ paymentProvider: "stripe", demo: true, testMode: false });
+    expect(
+      readBackendEnv({ ...STRIPE, NODE_ENV: "development", STRIPE_SECRET_KEY: "sk_test_51AbCdEf", DEMO: "1" }),
+    ).toMatchObject({ paymentProvider: "stripe", demo: true, testMode: false });
   });
 
   it("test captchas and fixtures stay refused in production, the demo included", () => {
-    expect(refusal({ NODE_ENV: "production", DEMO: "1", TEST_CAPTCHA: "x" })).toMatch(/TEST_CAPTCHA must not be set when NODE_ENV=production/);
-    expect(refusal({ NODE_ENV: "production", DEMO: "1", TEST_FIXTURES: "1" })).toMatch(/TEST_FIXTURES must not be set when NODE_ENV=production/);
+    expect(refusal({ NODE_ENV: "production", DEMO: "1", TEST_CAPTCHA: "x" })).toMatch(
+      /TEST_CAPTCHA must not be set when NODE_ENV=production/,
+    );
+    expect(refusal({ NODE_ENV: "production", DEMO: "1", TEST_FIXTURES: "1" })).toMatch(
+      /TEST_FIXTURES must not be set when NODE_ENV=production/,
+    );
     expect(refusal({ ...STRIPE, NODE_ENV: "production", TEST_FIXTURES: "1" })).toMatch(/TEST_FIXTURES/);
   });
 });
@@ -73,7 +106,11 @@ describe("the endpoints a server serves follow its provider", () => {
     expect(endpointFor("/sandbox-pay/checkout/cs_abc", sandbox)?.auth).toBe("public");
     expect(endpointFor("/payments/stripe/webhook", sandbox)).toBeUndefined();
     expect(endpointFor("/sandbox-pay/checkout/cs_abc", stripe)).toBeUndefined();
-    expect(endpointFor("/payments/stripe/webhook", stripe)).toMatchObject({ auth: "signature", methods: ["POST"], bodyLimitBytes: 512 * 1024 });
+    expect(endpointFor("/payments/stripe/webhook", stripe)).toMatchObject({
+      auth: "signature",
+      methods: ["POST"],
+      bodyLimitBytes: 512 * 1024,
+    });
     expect(endpointFor("/sandbox-pay/checkout/cs_abc", undefined)).toBeUndefined();
     expect(endpointFor("/payments/stripe/webhook", undefined)).toBeUndefined();
   });
@@ -92,16 +129,29 @@ describe("a Stripe Checkout Session as the adapter's checkout state", () => {
       card: null,
       reason: null,
     });
-    expect(sessionState(fixture("event.checkout.session.expired.json").data.object)).toMatchObject({ status: "expired", reason: "expired" });
+    expect(sessionState(fixture("event.checkout.session.expired.json").data.object)).toMatchObject({
+      status: "expired",
+      reason: "expired",
+    });
     expect(sessionState(fixture("session.open.json"))).toMatchObject({ status: "open" });
     const unpaid = { ...completed, payment_status: "unpaid" };
     expect(sessionState(unpaid)).toMatchObject({ status: "open" });
-    expect(sessionState(unpaid, "checkout.session.async_payment_failed")).toMatchObject({ status: "declined", reason: "payment_failed" });
+    expect(sessionState(unpaid, "checkout.session.async_payment_failed")).toMatchObject({
+      status: "declined",
+      reason: "payment_failed",
+    });
   });
 
   it("a setup keeps the card's brand, last 4 digits and expiry, once its payment method is expanded", () => {
     const setup = fixture("event.checkout.session.completed.setup.json").data.object;
-    expect(sessionState(setup)).toMatchObject({ mode: "setup", status: "succeeded", merchantRef: "card:7:mh3k2w9abc12", amountCents: null, currency: null, card: null });
+    expect(sessionState(setup)).toMatchObject({
+      mode: "setup",
+      status: "succeeded",
+      merchantRef: "card:7:mh3k2w9abc12",
+      amountCents: null,
+      currency: null,
+      card: null,
+    });
     const expanded = { ...setup, setup_intent: fixture("setup_intent.succeeded.json") };
     expect(sessionState(expanded).card).toEqual({ brand: "Visa", last4: "4242", expMonth: 12, expYear: 2034 });
   });

@@ -1,17 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { formatMinorUnits, formatNumber, formatUsd, numberFormat } from "~/lib/format";
-import { fixedT, i18nFor } from "~/lib/i18n.server";
+import { formatMinorUnits, formatNumber, formatUsd, numberFormat } from "#app/lib/format.ts";
+import { fixedT, i18nFor } from "#app/lib/i18n.server.ts";
 
 // Issue 11: what a page needs for its language is made once, not on every request or every call.
 describe("number formats", () => {
   it("are built once per locale and kind, and format as Intl does", () => {
-    expect(numberFormat("en", { style: "currency", currency: "USD" })).toBe(numberFormat("en", { style: "currency", currency: "USD" }));
-    expect(numberFormat("en", { style: "currency", currency: "USD" })).not.toBe(numberFormat("zh-CN", { style: "currency", currency: "USD" }));
+    expect(numberFormat("en", { style: "currency", currency: "USD" })).toBe(
+      numberFormat("en", { style: "currency", currency: "USD" }),
+    );
+    expect(numberFormat("en", { style: "currency", currency: "USD" })).not.toBe(
+      numberFormat("zh-CN", { style: "currency", currency: "USD" }),
+    );
     expect(numberFormat("en")).not.toBe(numberFormat("en", { style: "currency", currency: "USD" }));
-    expect(formatUsd(123456, "en")).toBe(new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(1234.56));
-    expect(formatUsd(123456, "zh-CN")).toBe(new Intl.NumberFormat("zh-CN", { style: "currency", currency: "USD" }).format(1234.56));
+    expect(formatUsd(123456, "en")).toBe(
+      new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(1234.56),
+    );
+    expect(formatUsd(123456, "zh-CN")).toBe(
+      new Intl.NumberFormat("zh-CN", { style: "currency", currency: "USD" }).format(1234.56),
+    );
     expect(formatNumber(3000, "en")).toBe("3,000");
-    expect(formatMinorUnits(1234, "JPY", "en")).toBe(new Intl.NumberFormat("en-US", { style: "currency", currency: "JPY" }).format(1234));
+    expect(formatMinorUnits(1234, "JPY", "en")).toBe(
+      new Intl.NumberFormat("en-US", { style: "currency", currency: "JPY" }).format(1234),
+    );
     expect(formatMinorUnits(5, "NOPE", "en")).toBe("5 NOPE");
   });
 });

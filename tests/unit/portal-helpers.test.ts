@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readSessionSecrets } from "~/lib/env.server";
-import { formatDate, formatDay, formatUsd, messageParams } from "~/lib/format";
-import { visibleMenu, type MenuEntry } from "~/lib/menu";
-import { isMobileAllowed } from "~/lib/mobile";
-import { safeReturnTo } from "~/lib/session.server";
+import { readSessionSecrets } from "#app/lib/env.server.ts";
+import { formatDate, formatDay, formatUsd, messageParams } from "#app/lib/format.ts";
+import { visibleMenu, type MenuEntry } from "#app/lib/menu.ts";
+import { isMobileAllowed } from "#app/lib/mobile.ts";
+import { safeReturnTo } from "#app/lib/session.server.ts";
 
 describe("SPEC §9 dates", () => {
   // 2026-03-04 20:30 UTC is 2026-03-05 04:30 in UTC+8.
@@ -20,11 +20,21 @@ describe("SPEC §9 dates", () => {
     expect(formatDate(new Date(instant), "zh-CN", true)).toBe("UTC+8 2026-03-05 04:30");
   });
   it("gives the same day and time as the Asia/Shanghai time-zone database, across years and midnights", () => {
-    const tz = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Shanghai", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const tz = new Intl.DateTimeFormat("en-CA", {
+      timeZone: "Asia/Shanghai",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
     let t = Date.UTC(1995, 0, 1, 15, 59);
     for (let i = 0; i < 2000; i += 1) {
       const parts = Object.fromEntries(tz.formatToParts(t).map((p) => [p.type, p.value]));
-      expect(formatDate(new Date(t), "zh-CN", true)).toBe(`UTC+8 ${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`);
+      expect(formatDate(new Date(t), "zh-CN", true)).toBe(
+        `UTC+8 ${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`,
+      );
       t += 6 * 86_400_000 + 7 * 3_600_000 + 13 * 60_000; // steps that land on every hour and minute in turn
     }
   });
@@ -34,7 +44,11 @@ describe("SPEC §9 dates", () => {
   });
   it("shows an inbox message's instants in UTC+8 and leaves its other parameters alone", () => {
     const params = { name: "2026-03-04", until: "2026-03-04T20:30:00.000Z", amount: "88.00" };
-    expect(messageParams(params, "en")).toEqual({ name: "2026-03-04", until: "UTC+8 03/05/2026 04:30", amount: "88.00" });
+    expect(messageParams(params, "en")).toEqual({
+      name: "2026-03-04",
+      until: "UTC+8 03/05/2026 04:30",
+      amount: "88.00",
+    });
     expect(messageParams(params, "zh-CN").until).toBe("UTC+8 2026-03-05 04:30");
     expect(messageParams(null, "en")).toEqual({});
   });
@@ -50,12 +64,19 @@ describe("SPEC §9 dates", () => {
 });
 
 describe("SPEC §2 mobile devices", () => {
-  it.each(["/g/main/index", "/g/main/documentation", "/g/main/contactUs", "/g/main/Login/Logins", "/g/main/Login/Forget", "/g/main/ddc-QRCode", "/g/main/ddc-view", "/g/main/account-binding"])(
-    "may reach %s",
-    (p) => expect(isMobileAllowed(p)).toBe(true),
-  );
-  it.each(["/g/main/register", "/g/home/index", "/g/main/privacy", "/g/home/userCenter/ChangePassword"])("may not reach %s", (p) =>
-    expect(isMobileAllowed(p)).toBe(false),
+  it.each([
+    "/g/main/index",
+    "/g/main/documentation",
+    "/g/main/contactUs",
+    "/g/main/Login/Logins",
+    "/g/main/Login/Forget",
+    "/g/main/ddc-QRCode",
+    "/g/main/ddc-view",
+    "/g/main/account-binding",
+  ])("may reach %s", (p) => expect(isMobileAllowed(p)).toBe(true));
+  it.each(["/g/main/register", "/g/home/index", "/g/main/privacy", "/g/home/userCenter/ChangePassword"])(
+    "may not reach %s",
+    (p) => expect(isMobileAllowed(p)).toBe(false),
   );
 });
 
@@ -86,10 +107,15 @@ describe("session secrets", () => {
   const base = { NODE_ENV: "test" as const, PORT: 3000, USER_MANUAL_URL: "/x" };
   afterEach(() => undefined);
   it("takes several comma-separated secrets for rotation", () => {
-    expect(readSessionSecrets({ ...base, DATA_DIR: "/nonexistent", SESSION_SECRET: "new, old" })).toEqual(["new", "old"]);
+    expect(readSessionSecrets({ ...base, DATA_DIR: "/nonexistent", SESSION_SECRET: "new, old" })).toEqual([
+      "new",
+      "old",
+    ]);
   });
   it("refuses to start without SESSION_SECRET when DATABASE_URL is set", () => {
-    expect(() => readSessionSecrets({ ...base, DATA_DIR: "/nonexistent", DATABASE_URL: "postgres://x@127.0.0.1/db" })).toThrow(/SESSION_SECRET/);
+    expect(() =>
+      readSessionSecrets({ ...base, DATA_DIR: "/nonexistent", DATABASE_URL: "postgres://x@127.0.0.1/db" }),
+    ).toThrow(/SESSION_SECRET/);
   });
   it("creates one secret in DATA_DIR for the embedded default and keeps it", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "bsn-secret-"));

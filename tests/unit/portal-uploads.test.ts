@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { UploadKind } from "@contract/uploads";
-import { parseFormWithUploads, uploadError, uploadRef, type UploadField } from "~/lib/uploads.server";
-import type { OutgoingFile } from "~/lib/vueapi.server";
+import type { UploadKind } from "#contract/uploads.ts";
+import { parseFormWithUploads, uploadError, uploadRef, type UploadField } from "#app/lib/uploads.server.ts";
+import type { OutgoingFile } from "#app/lib/vueapi.server.ts";
 
 const MB = 1024 * 1024;
 
@@ -20,16 +20,30 @@ function fakeBackend(limit: number) {
         if (bytes > limit) {
           reader.releaseLock();
           received.push({ kind, name: file.name, bytes });
-          return { ok: false as const, messageKey: "errors:MSG_20020", fieldErrors: { file: ["too large"] }, silent: false, code: 1, status: 413 };
+          return {
+            ok: false as const,
+            messageKey: "errors:MSG_20020",
+            fieldErrors: { file: ["too large"] },
+            silent: false,
+            code: 1,
+            status: 413,
+          };
         }
       }
       received.push({ kind, name: file.name, bytes });
-      return { ok: true as const, data: { uploadId: `id${"x".repeat(40)}`, name: file.name, size: bytes, mime: "image/png" } };
+      return {
+        ok: true as const,
+        data: { uploadId: `id${"x".repeat(40)}`, name: file.name, size: bytes, mime: "image/png" },
+      };
     },
   };
 }
 
-const coverField: UploadField = { kind: "cover", problem: (f) => (f.name.endsWith(".png") ? null : "wrong name"), tooLarge: "cover too large" };
+const coverField: UploadField = {
+  kind: "cover",
+  problem: (f) => (f.name.endsWith(".png") ? null : "wrong name"),
+  tooLarge: "cover too large",
+};
 
 /** A multipart request whose body arrives in 64 KB pieces, as over a socket. */
 async function multipart(parts: [string, string | File][]) {
@@ -45,13 +59,22 @@ async function multipart(parts: [string, string | File][]) {
       at += 64 * 1024;
     },
   });
-  return new Request(whole.url, { method: "POST", headers: { "Content-Type": whole.headers.get("Content-Type")! }, body, duplex: "half" } as RequestInit);
+  return new Request(whole.url, {
+    method: "POST",
+    headers: { "Content-Type": whole.headers.get("Content-Type")! },
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 describe("multipart forms with files streamed to the backend (app/lib/uploads.server.ts)", () => {
   it("streams a chosen file on and puts its upload id in the form; text fields around it are kept", async () => {
     const backend = fakeBackend(5 * MB);
-    const request = await multipart([["name", "Trade"], ["cover", new File([new Uint8Array(300 * 1024)], "c.png", { type: "image/png" })], ["intent", "saveBasic"]]);
+    const request = await multipart([
+      ["name", "Trade"],
+      ["cover", new File([new Uint8Array(300 * 1024)], "c.png", { type: "image/png" })],
+      ["intent", "saveBasic"],
+    ]);
     const { formData, uploads } = await parseFormWithUploads(request, backend, { cover: coverField });
     expect(formData.get("name")).toBe("Trade");
     expect(formData.get("intent")).toBe("saveBasic");
@@ -63,7 +86,10 @@ describe("multipart forms with files streamed to the backend (app/lib/uploads.se
 
   it("cuts a file over its kind's limit off while it streams, and keeps the rest of the form", async () => {
     const backend = fakeBackend(5 * MB);
-    const request = await multipart([["cover", new File([new Uint8Array(7 * MB)], "big.png", { type: "image/png" })], ["name", "After the file"]]);
+    const request = await multipart([
+      ["cover", new File([new Uint8Array(7 * MB)], "big.png", { type: "image/png" })],
+      ["name", "After the file"],
+    ]);
     const { formData, uploads } = await parseFormWithUploads(request, backend, { cover: coverField });
     expect(uploadError(uploads.cover, null)).toBe("cover too large");
     expect(formData.get("name")).toBe("After the file");
@@ -74,9 +100,13 @@ describe("multipart forms with files streamed to the backend (app/lib/uploads.se
 
   it("sends nothing for a name the field refuses, or for an empty file input", async () => {
     const backend = fakeBackend(5 * MB);
-    const named = await parseFormWithUploads(await multipart([["cover", new File(["x"], "c.gif")]]), backend, { cover: coverField });
+    const named = await parseFormWithUploads(await multipart([["cover", new File(["x"], "c.gif")]]), backend, {
+      cover: coverField,
+    });
     expect(uploadError(named.uploads.cover, null)).toBe("wrong name");
-    const empty = await parseFormWithUploads(await multipart([["cover", new File([], "")]]), backend, { cover: coverField });
+    const empty = await parseFormWithUploads(await multipart([["cover", new File([], "")]]), backend, {
+      cover: coverField,
+    });
     expect(empty.uploads.cover).toEqual({ status: "none" });
     expect(uploadError(empty.uploads.cover, "required")).toBe("required");
     expect(backend.received).toEqual([]);
@@ -84,11 +114,16 @@ describe("multipart forms with files streamed to the backend (app/lib/uploads.se
 
   it("refuses a whole form larger than twice its files' limits with 413, and a text field over its limit", async () => {
     const backend = fakeBackend(5 * MB);
-    const huge = await multipart([["cover", new File([new Uint8Array(9 * MB)], "a.png")], ["other", new File([new Uint8Array(3 * MB)], "b.bin")]]);
+    const huge = await multipart([
+      ["cover", new File([new Uint8Array(9 * MB)], "a.png")],
+      ["other", new File([new Uint8Array(3 * MB)], "b.bin")],
+    ]);
     const error = await parseFormWithUploads(huge, backend, { cover: coverField }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Response);
     expect((error as Response).status).toBe(413);
-    const text = await parseFormWithUploads(await multipart([["note", "x".repeat(70 * 1024)]]), backend, { cover: coverField }).catch((e: unknown) => e);
+    const text = await parseFormWithUploads(await multipart([["note", "x".repeat(70 * 1024)]]), backend, {
+      cover: coverField,
+    }).catch((e: unknown) => e);
     expect((text as Response).status).toBe(413);
   });
 });

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { privateToAddress, privateToPublic, bytesToHex, toChecksumAddress } from "@ethereumjs/util";
-import { accountCreateSchema, projectCreateSchema } from "../../contract/public-chain";
-import { addressOfPublicKey, checkedAddress, chinaDay, etherToWei, lastDays, meterRows, methodsOf, planActive, requestUnits } from "../../backend/domains/public-chain/rules";
+import { accountCreateSchema, projectCreateSchema } from "#contract/public-chain.ts";
+import {
+  addressOfPublicKey,
+  checkedAddress,
+  chinaDay,
+  etherToWei,
+  lastDays,
+  meterRows,
+  methodsOf,
+  planActive,
+  requestUnits,
+} from "#backend/domains/public-chain/rules.ts";
 
 const MB = 1024 * 1024;
 
@@ -23,7 +33,9 @@ describe("SPEC §9: a request counts max(calls, ceil(size / 5 MB))", () => {
       { method: "eth_call", requests: 2, calls: 2 },
       { method: "eth_chainId", requests: 1, calls: 1 },
     ]);
-    expect(meterRows(["eth_sendRawTransaction"], 12 * MB)).toEqual([{ method: "eth_sendRawTransaction", requests: 3, calls: 1 }]);
+    expect(meterRows(["eth_sendRawTransaction"], 12 * MB)).toEqual([
+      { method: "eth_sendRawTransaction", requests: 3, calls: 1 },
+    ]);
     expect(meterRows([], 10)).toEqual([{ method: "(invalid)", requests: 1, calls: 0 }]);
   });
 
@@ -88,14 +100,26 @@ describe("the forms' schemas", () => {
     expect(accountCreateSchema.safeParse({ projectId: 1, name, keyType: "1", gasWarning: "0.01" }).success).toBe(ok);
   });
   it("needs the public key for type 2, the address for type 3, and a gas warning value", () => {
-    expect(accountCreateSchema.safeParse({ projectId: 1, name: "a", keyType: "2", gasWarning: "0.01" }).success).toBe(false);
-    expect(accountCreateSchema.safeParse({ projectId: 1, name: "a", keyType: "3", gasWarning: "0.01" }).success).toBe(false);
+    expect(accountCreateSchema.safeParse({ projectId: 1, name: "a", keyType: "2", gasWarning: "0.01" }).success).toBe(
+      false,
+    );
+    expect(accountCreateSchema.safeParse({ projectId: 1, name: "a", keyType: "3", gasWarning: "0.01" }).success).toBe(
+      false,
+    );
     expect(accountCreateSchema.safeParse({ projectId: 1, name: "a", keyType: "1" }).success).toBe(false);
   });
   it("a project needs its name, framework and whole daily requests", () => {
-    expect(projectCreateSchema.safeParse({ planId: 1, name: "p", framework: "evm", dailyRequests: "1000" }).success).toBe(true);
-    expect(projectCreateSchema.safeParse({ planId: 1, name: " ", framework: "evm", dailyRequests: "1000" }).success).toBe(false);
-    expect(projectCreateSchema.safeParse({ planId: 1, name: "p", framework: "", dailyRequests: "1000" }).success).toBe(false);
-    expect(projectCreateSchema.safeParse({ planId: 1, name: "p", framework: "evm", dailyRequests: "1.5" }).success).toBe(false);
+    expect(
+      projectCreateSchema.safeParse({ planId: 1, name: "p", framework: "evm", dailyRequests: "1000" }).success,
+    ).toBe(true);
+    expect(
+      projectCreateSchema.safeParse({ planId: 1, name: " ", framework: "evm", dailyRequests: "1000" }).success,
+    ).toBe(false);
+    expect(projectCreateSchema.safeParse({ planId: 1, name: "p", framework: "", dailyRequests: "1000" }).success).toBe(
+      false,
+    );
+    expect(
+      projectCreateSchema.safeParse({ planId: 1, name: "p", framework: "evm", dailyRequests: "1.5" }).success,
+    ).toBe(false);
   });
 });

@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER as CONTRACT_HEADER } from "../../contract/envelope";
-import { readBackendEnv } from "../../backend/env";
-import { addressKey, DEFAULT_RULES, readRateLimitConfig } from "../../backend/kit/rate-limit-rules";
-import { overHttp } from "../../app/lib/transport.server";
-import { buildHeaders } from "../../app/lib/vueapi.server";
+import { CLIENT_ADDRESS_HEADER as CONTRACT_HEADER } from "#contract/envelope.ts";
+import { readBackendEnv } from "#backend/env.ts";
+import { addressKey, DEFAULT_RULES, readRateLimitConfig } from "#backend/kit/rate-limit-rules.ts";
+import { overHttp } from "#app/lib/transport.server.ts";
+import { buildHeaders } from "#app/lib/vueapi.server.ts";
 import { CLIENT_ADDRESS_HEADER, parseTrustProxy } from "../../server/client-address.js";
 import { toFetchRequest } from "../../server/remix.js";
 
@@ -17,7 +17,12 @@ describe("RATE_LIMITS and RATE_LIMIT_EXEMPT", () => {
     expect(config.enabled).toBe(true);
     expect(config.rules["captcha.ip"]).toMatchObject({ limit: 30, windowMs: 60_000 });
     expect(config.rules["login.ip"]).toMatchObject({ limit: 10, windowMs: 60_000 });
-    expect(config.rules["login.lock"]).toMatchObject({ limit: 5, windowMs: 15 * 60_000, blockMs: 15 * 60_000, alwaysOn: true });
+    expect(config.rules["login.lock"]).toMatchObject({
+      limit: 5,
+      windowMs: 15 * 60_000,
+      blockMs: 15 * 60_000,
+      alwaysOn: true,
+    });
     expect(config.rules["mail.address"]).toMatchObject({ limit: 3, windowMs: 15 * 60_000 });
     expect(config.rules["register.ip"]).toMatchObject({ limit: 5, windowMs: 60 * 60_000 });
     expect(config.rules["resetCode.resend"]).toMatchObject({ limit: 1, windowMs: 60_000 });
@@ -25,7 +30,10 @@ describe("RATE_LIMITS and RATE_LIMIT_EXEMPT", () => {
   });
 
   it("takes overrides name=limit/window[/block] and exempt addresses, normalised", () => {
-    const config = readRateLimitConfig("captcha.ip=60/2m, login.lock=3/10m/1h", "127.0.0.1, ::ffff:10.0.0.1, 2001:db8::1");
+    const config = readRateLimitConfig(
+      "captcha.ip=60/2m, login.lock=3/10m/1h",
+      "127.0.0.1, ::ffff:10.0.0.1, 2001:db8::1",
+    );
     expect(config.rules["captcha.ip"]).toEqual({ ...DEFAULT_RULES["captcha.ip"], limit: 60, windowMs: 120_000 });
     expect(config.rules["login.lock"]).toMatchObject({ limit: 3, windowMs: 600_000, blockMs: 3_600_000 });
     expect(config.rules["login.ip"]).toEqual(DEFAULT_RULES["login.ip"]);
@@ -43,7 +51,9 @@ describe("RATE_LIMITS and RATE_LIMIT_EXEMPT", () => {
     expect(() => readRateLimitConfig("captcha.ip=30/1m/5m", undefined)).toThrow(/not a lock/);
     expect(() => readRateLimitConfig(undefined, "localhost")).toThrow(/RATE_LIMIT_EXEMPT/);
     expect(() => readBackendEnv({ NODE_ENV: "production", RATE_LIMITS: "off" })).toThrow(/RATE_LIMITS=off/);
-    expect(() => readBackendEnv({ RATE_LIMITS: "login.ip=ten/1m" })).toThrow(/Invalid backend environment: RATE_LIMITS/);
+    expect(() => readBackendEnv({ RATE_LIMITS: "login.ip=ten/1m" })).toThrow(
+      /Invalid backend environment: RATE_LIMITS/,
+    );
     expect(readBackendEnv({ NODE_ENV: "test", RATE_LIMITS: "off" }).rateLimits.enabled).toBe(false);
   });
 });
@@ -58,7 +68,8 @@ describe("addressKey", () => {
     expect(addressKey("::1")).toBe("0:0:0:0::/64");
     expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
     expect(addressKey("64:ff9b::198.51.100.1")).toBe("64:ff9b:0:0::/64");
-    for (const junk of [null, undefined, "", "not an address", "999.1.1.1", "1.2.3.4, 5.6.7.8"]) expect(addressKey(junk)).toBe("unknown");
+    for (const junk of [null, undefined, "", "not an address", "999.1.1.1", "1.2.3.4, 5.6.7.8"])
+      expect(addressKey(junk)).toBe("unknown");
   });
 });
 
@@ -108,12 +119,20 @@ describe("the client address header", () => {
   });
 
   it("is passed on by the request layer, and becomes X-Forwarded-For when the backend is another server", () => {
-    const incoming = new Request("http://portal.test/g/main/Login/Logins", { headers: { [CONTRACT_HEADER]: "203.0.113.9" } });
+    const incoming = new Request("http://portal.test/g/main/Login/Logins", {
+      headers: { [CONTRACT_HEADER]: "203.0.113.9" },
+    });
     const headers = buildHeaders("/main/user/login", { request: incoming, language: "en" });
     expect(headers.get(CONTRACT_HEADER)).toBe("203.0.113.9");
-    const outgoing = overHttp(new Request("http://backend.test/vueapi/main/user/login", { method: "POST", headers, body: "{}" }));
+    const outgoing = overHttp(
+      new Request("http://backend.test/vueapi/main/user/login", { method: "POST", headers, body: "{}" }),
+    );
     expect(outgoing.headers.get(CONTRACT_HEADER)).toBeNull();
     expect(outgoing.headers.get("X-Forwarded-For")).toBe("203.0.113.9");
-    expect(buildHeaders("/main/user/login", { request: new Request("http://portal.test/"), language: "en" }).get(CONTRACT_HEADER)).toBeNull();
+    expect(
+      buildHeaders("/main/user/login", { request: new Request("http://portal.test/"), language: "en" }).get(
+        CONTRACT_HEADER,
+      ),
+    ).toBeNull();
   });
 });

@@ -15,7 +15,9 @@ describe("route matching (patched @remix-run/router)", () => {
     expect(source).toContain("kept.matches.get(key)");
     // Remix keeps its server routes per build and React Router its data routes per tree, so every request
     // renders against the same tree (whose ranking and matches the router keeps).
-    expect(readFileSync(require.resolve("@remix-run/react/dist/server.js"), "utf8")).toContain("serverRoutesOf(manifest.routes");
+    expect(readFileSync(require.resolve("@remix-run/react/dist/server.js"), "utf8")).toContain(
+      "serverRoutesOf(manifest.routes",
+    );
     expect(readFileSync(require.resolve("react-router-dom/server.js"), "utf8")).toContain("keptDataRoutes.get(routes)");
   });
 
@@ -36,15 +38,27 @@ describe("route matching (patched @remix-run/router)", () => {
   it("matches as before, the same tree many times and several trees side by side", () => {
     type Route = import("@remix-run/router").AgnosticRouteObject;
     const tree = (extra: Route[] = []): Route[] => [
-      { id: "root", path: "", children: [
-        { id: "home", path: "g/home", children: [{ id: "bills", path: "userCenter/MyBills" }, { id: "homeIndex", index: true }, ...extra] },
-        { id: "splat", path: ":x/*" },
-      ] },
+      {
+        id: "root",
+        path: "",
+        children: [
+          {
+            id: "home",
+            path: "g/home",
+            children: [{ id: "bills", path: "userCenter/MyBills" }, { id: "homeIndex", index: true }, ...extra],
+          },
+          { id: "splat", path: ":x/*" },
+        ],
+      },
     ];
     const a = tree();
     const b = tree([{ id: "extra", path: "extra" }]);
     for (let i = 0; i < 3; i++) {
-      expect(router.matchRoutes(a, "/g/home/userCenter/MyBills")?.map((m) => m.route.id)).toEqual(["root", "home", "bills"]);
+      expect(router.matchRoutes(a, "/g/home/userCenter/MyBills")?.map((m) => m.route.id)).toEqual([
+        "root",
+        "home",
+        "bills",
+      ]);
       expect(router.matchRoutes(a, "/g/home")?.map((m) => m.route.id)).toEqual(["root", "home", "homeIndex"]);
       expect(router.matchRoutes(a, "/G/HOME/extra")?.map((m) => m.route.id)).toEqual(["root", "splat"]);
       expect(router.matchRoutes(b, "/G/HOME/extra")?.map((m) => m.route.id)).toEqual(["root", "home", "extra"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { termsOf } from "../../backend/kit/search";
+import { termsOf } from "#backend/kit/search.ts";
 
 describe("search words (backend/kit/search.ts)", () => {
   it("finds English words, lower-cased, without punctuation", () => {
@@ -14,7 +14,8 @@ describe("search words (backend/kit/search.ts)", () => {
 
   it("a Chinese query splits into words the indexed text also holds", () => {
     const doc = new Set(termsOf("如何发布联盟链服务并邀请参与方", "zh-CN"));
-    for (const q of ["发布服务", "联盟链", "参与方", "链"]) for (const t of termsOf(q, "zh-CN")) expect(doc, `${q} → ${t}`).toContain(t);
+    for (const q of ["发布服务", "联盟链", "参与方", "链"])
+      for (const t of termsOf(q, "zh-CN")) expect(doc, `${q} → ${t}`).toContain(t);
   });
 
   it("normalises full-width letters and reads Latin words inside Chinese text", () => {

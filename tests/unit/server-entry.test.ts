@@ -21,8 +21,15 @@ async function serve(app: express.Express): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
-type Raw = { status: number; headers: Record<string, string | string[] | undefined>; chunks: { at: number; text: string }[] };
-function get(url: string, init: { method?: string; body?: string; onResponse?: (abort: () => void) => void } = {}): Promise<Raw> {
+type Raw = {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  chunks: { at: number; text: string }[];
+};
+function get(
+  url: string,
+  init: { method?: string; body?: string; onResponse?: (abort: () => void) => void } = {},
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const req = httpRequest(url, { method: init.method ?? "GET", agent: false }, (res) => {
@@ -65,7 +72,16 @@ describe("sendFetchResponse", () => {
 
   it("a body larger than the whole-body limit is streamed", async () => {
     const big = "x".repeat(WHOLE_BODY_LIMIT + 10);
-    const base = await serve(express().get("/", (_req, res) => void sendFetchResponse(res, new Response(slowStream([big.slice(0, WHOLE_BODY_LIMIT), big.slice(WHOLE_BODY_LIMIT)], 0)))));
+    const base = await serve(
+      express().get(
+        "/",
+        (_req, res) =>
+          void sendFetchResponse(
+            res,
+            new Response(slowStream([big.slice(0, WHOLE_BODY_LIMIT), big.slice(WHOLE_BODY_LIMIT)], 0)),
+          ),
+      ),
+    );
     const res = await get(base);
     expect(res.headers["transfer-encoding"]).toBe("chunked");
     expect(res.chunks.map((c) => c.text).join("")).toBe(big);
@@ -95,14 +111,21 @@ describe("sendFetchResponse", () => {
           setTimeout(() => res.resume(), 1);
         });
         res.on("end", resolve);
-      }).on("error", reject).end();
+      })
+        .on("error", reject)
+        .end();
     });
     expect(bytes).toBe(16 * chunk.byteLength);
     expect(most).toBeLessThanOrEqual(1);
   });
 
   it("a streamed body reaches the client as it comes, not at the end", async () => {
-    const base = await serve(express().get("/", (_req, res) => void sendFetchResponse(res, new Response(slowStream(["<p>shell</p>", "<p>later</p>"], 300)))));
+    const base = await serve(
+      express().get(
+        "/",
+        (_req, res) => void sendFetchResponse(res, new Response(slowStream(["<p>shell</p>", "<p>later</p>"], 300))),
+      ),
+    );
     const res = await get(base);
     expect(res.chunks.map((c) => c.text).join("")).toBe("<p>shell</p><p>later</p>");
     expect(res.chunks[0].text).toBe("<p>shell</p>");
@@ -130,7 +153,12 @@ describe("sendFetchResponse", () => {
   });
 
   it("a response without a body ends at once (a redirect)", async () => {
-    const base = await serve(express().get("/", (_req, res) => void sendFetchResponse(res, new Response(null, { status: 302, headers: { Location: "/x" } }))));
+    const base = await serve(
+      express().get(
+        "/",
+        (_req, res) => void sendFetchResponse(res, new Response(null, { status: 302, headers: { Location: "/x" } })),
+      ),
+    );
     const res = await get(base);
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe("/x");
@@ -140,7 +168,9 @@ describe("sendFetchResponse", () => {
     let cancelled!: () => void;
     const wasCancelled = new Promise<void>((resolve) => (cancelled = resolve));
     const parts = Array.from({ length: 50 }, (_, i) => `<p>${i}</p>`);
-    const base = await serve(express().get("/", (_req, res) => void sendFetchResponse(res, new Response(slowStream(parts, 50, cancelled)))));
+    const base = await serve(
+      express().get("/", (_req, res) => void sendFetchResponse(res, new Response(slowStream(parts, 50, cancelled)))),
+    );
     await get(base, { onResponse: (abort) => setTimeout(abort, 120) });
     await wasCancelled;
   });
@@ -175,12 +205,21 @@ describe("toFetchRequest", () => {
     const app = express();
     app.all("*", async (req, res) => {
       const request = toFetchRequest(req, res);
-      seen = { method: request.method, url: request.url, type: request.headers.get("content-type"), body: await request.text() };
+      seen = {
+        method: request.method,
+        url: request.url,
+        type: request.headers.get("content-type"),
+        body: await request.text(),
+      };
       res.end();
     });
     const base = await serve(app);
     await new Promise<void>((resolve, reject) => {
-      const req = httpRequest(`${base}/a/b?x=1&y=%20`, { method: "POST", agent: false, headers: { "Content-Type": "text/plain" } }, (res) => res.resume().on("end", resolve));
+      const req = httpRequest(
+        `${base}/a/b?x=1&y=%20`,
+        { method: "POST", agent: false, headers: { "Content-Type": "text/plain" } },
+        (res) => res.resume().on("end", resolve),
+      );
       req.on("error", reject);
       req.end("hello body");
     });
@@ -198,7 +237,11 @@ describe("toFetchRequest", () => {
     const port = new URL(base).port;
     for (const host of [`127.0.0.1:${port}`, "portal.example:8080", "[::1]:3000", "evil/b?", "a b"]) {
       await new Promise<void>((resolve, reject) => {
-        const req = httpRequest(`${base}/g/main/index?x=1`, { agent: false, setHost: false, headers: { Host: host } }, (res) => res.resume().on("end", resolve));
+        const req = httpRequest(
+          `${base}/g/main/index?x=1`,
+          { agent: false, setHost: false, headers: { Host: host } },
+          (res) => res.resume().on("end", resolve),
+        );
         req.on("error", reject);
         req.end();
       });
@@ -241,8 +284,12 @@ describe("security headers", () => {
   });
 
   it("HSTS in production only", () => {
-    expect(securityHeaders({ nonce: "n", production: true, development: false })["Strict-Transport-Security"]).toMatch(/^max-age=31536000/);
-    expect(securityHeaders({ nonce: "n", production: false, development: false })).not.toHaveProperty("Strict-Transport-Security");
+    expect(securityHeaders({ nonce: "n", production: true, development: false })["Strict-Transport-Security"]).toMatch(
+      /^max-age=31536000/,
+    );
+    expect(securityHeaders({ nonce: "n", production: false, development: false })).not.toHaveProperty(
+      "Strict-Transport-Security",
+    );
   });
 
   it("nonces are 128-bit, base64, and never repeat", () => {

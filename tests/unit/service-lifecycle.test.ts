@@ -1,16 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { BILL_STATES, CROSS_STATUSES, serviceActions, VER_STATES, type ServiceAction } from "@contract/service-status";
-import { LIFECYCLE, transition, type Actor, type LifecycleEvent } from "../../backend/domains/services/machine";
+import {
+  BILL_STATES,
+  CROSS_STATUSES,
+  serviceActions,
+  VER_STATES,
+  type ServiceAction,
+} from "#contract/service-status.ts";
+import { LIFECYCLE, transition, type Actor, type LifecycleEvent } from "#backend/domains/services/machine.ts";
 
 describe("SPEC §4 Action availability on a published service, over every combination", () => {
-  const rows: { verState: number; billState: number; verUpable: boolean; crossStatus: number; freeYN: number; stuFreeAppYn: number; unpaidBill: boolean }[] = [];
+  const rows: {
+    verState: number;
+    billState: number;
+    verUpable: boolean;
+    crossStatus: number;
+    freeYN: number;
+    stuFreeAppYn: number;
+    unpaidBill: boolean;
+  }[] = [];
   for (const verState of VER_STATES)
     for (const billState of BILL_STATES)
       for (const verUpable of [false, true])
         for (const crossStatus of CROSS_STATUSES)
           for (const freeYN of [0, 1])
             for (const stuFreeAppYn of [0, 1])
-              for (const unpaidBill of [false, true]) rows.push({ verState, billState, verUpable, crossStatus, freeYN, stuFreeAppYn, unpaidBill });
+              for (const unpaidBill of [false, true])
+                rows.push({ verState, billState, verUpable, crossStatus, freeYN, stuFreeAppYn, unpaidBill });
 
   it(`covers ${VER_STATES.length * BILL_STATES.length * 2 * CROSS_STATUSES.length * 8} combinations`, () => {
     expect(rows).toHaveLength(14 * 7 * 2 * 5 * 8);
@@ -27,7 +42,8 @@ describe("SPEC §4 Action availability on a published service, over every combin
     upgrade: (r) => [15, 25].includes(r.billState) && r.verState === 25,
     invite: (r) => [15, 25].includes(r.billState) && r.verState === 25,
     unsubscribe: (r) => [15, 25].includes(r.billState) && r.verState === 25,
-    serviceUpgrade: (r) => [15, 25].includes(r.billState) && r.verState === 25 && r.verUpable && ![3, 4].includes(r.crossStatus),
+    serviceUpgrade: (r) =>
+      [15, 25].includes(r.billState) && r.verState === 25 && r.verUpable && ![3, 4].includes(r.crossStatus),
     configUpgrade: (r) => [25, 40].includes(r.verState) && r.stuFreeAppYn !== 1 && r.freeYN === 1,
     enable: (r) => [30, 40].includes(r.verState),
     deactivate: (r) => r.verState === 25,
@@ -41,16 +57,37 @@ describe("SPEC §4 Action availability on a published service, over every combin
   }
 
   it("examples read from the spec", () => {
-    expect([...serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 1 })].sort()).toEqual(
-      ["basicEdit", "deactivate", "details", "invite", "join", "serviceUpgrade", "unsubscribe", "upgrade"],
+    expect([...serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 1 })].sort()).toEqual([
+      "basicEdit",
+      "deactivate",
+      "details",
+      "invite",
+      "join",
+      "serviceUpgrade",
+      "unsubscribe",
+      "upgrade",
+    ]);
+    expect(serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 3 }).has("serviceUpgrade")).toBe(
+      false,
     );
-    expect(serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 3 }).has("serviceUpgrade")).toBe(false);
     expect(serviceActions({ verState: 25, billState: 1, verUpable: true, crossStatus: 0 }).has("invite")).toBe(false);
-    expect([...serviceActions({ verState: 23, billState: 1, verUpable: false, crossStatus: 0 })].sort()).toEqual(["details", "pay"]);
-    expect([...serviceActions({ verState: 26, billState: 10, verUpable: false, crossStatus: 0 })].sort()).toEqual(["details", "edit"]);
-    expect(serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 0, unpaidBill: true }).has("pay")).toBe(true);
-    expect(serviceActions({ verState: 30, billState: 15, verUpable: true, crossStatus: 0, unpaidBill: true }).has("pay")).toBe(false);
-    expect(serviceActions({ verState: 40, billState: 15, verUpable: true, crossStatus: 0, freeYN: 1 }).has("configUpgrade")).toBe(true);
+    expect([...serviceActions({ verState: 23, billState: 1, verUpable: false, crossStatus: 0 })].sort()).toEqual([
+      "details",
+      "pay",
+    ]);
+    expect([...serviceActions({ verState: 26, billState: 10, verUpable: false, crossStatus: 0 })].sort()).toEqual([
+      "details",
+      "edit",
+    ]);
+    expect(
+      serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 0, unpaidBill: true }).has("pay"),
+    ).toBe(true);
+    expect(
+      serviceActions({ verState: 30, billState: 15, verUpable: true, crossStatus: 0, unpaidBill: true }).has("pay"),
+    ).toBe(false);
+    expect(
+      serviceActions({ verState: 40, billState: 15, verUpable: true, crossStatus: 0, freeYN: 1 }).has("configUpgrade"),
+    ).toBe(true);
   });
 });
 
@@ -93,21 +130,40 @@ describe("the service lifecycle state machine (docs/decisions/010)", () => {
       for (const event of events)
         for (const actor of actors) {
           const expected = allowed.find(([f, e, a]) => f === from && e === event && a === actor);
-          const now = event === "expire" ? new Date(approvedAt.getTime() + 4 * 86_400_000) : new Date(approvedAt.getTime() + 86_400_000);
+          const now =
+            event === "expire"
+              ? new Date(approvedAt.getTime() + 4 * 86_400_000)
+              : new Date(approvedAt.getTime() + 86_400_000);
           // A decline needs a pending request; a request needs none (their guards are tested below).
-          const result = transition(from, event, actor, { comments: "looks fine", approvedAt, now, enableRequested: event === "declineEnable" });
+          const result = transition(from, event, actor, {
+            comments: "looks fine",
+            approvedAt,
+            now,
+            enableRequested: event === "declineEnable",
+          });
           if (expected) {
             expect(result, `${from} ${event} ${actor}`).toEqual({ ok: true, to: expected[3] });
           } else {
             const someoneMay = allowed.some(([f, e]) => f === from && e === event);
-            expect(result, `${from} ${event} ${actor}`).toEqual({ ok: false, messageKey: someoneMay ? "MSG_36002" : "MSG_36001" });
+            expect(result, `${from} ${event} ${actor}`).toEqual({
+              ok: false,
+              messageKey: someoneMay ? "MSG_36002" : "MSG_36001",
+            });
           }
         }
   });
 
   it("requires comments for rejections and suspensions", () => {
-    for (const [from, event] of [[5, "initialReject"], [15, "finalReject"], [25, "suspend"], [40, "declineEnable"]] as const) {
-      expect(transition(from, event, "operator", { comments: "  ", enableRequested: true })).toEqual({ ok: false, messageKey: "MSG_30014" });
+    for (const [from, event] of [
+      [5, "initialReject"],
+      [15, "finalReject"],
+      [25, "suspend"],
+      [40, "declineEnable"],
+    ] as const) {
+      expect(transition(from, event, "operator", { comments: "  ", enableRequested: true })).toEqual({
+        ok: false,
+        messageKey: "MSG_30014",
+      });
     }
     // Enabling (either actor) needs none.
     expect(transition(40, "enable", "operator", {})).toEqual({ ok: true, to: 25 });
@@ -115,9 +171,16 @@ describe("the service lifecycle state machine (docs/decisions/010)", () => {
 
   it("takes one request to lift a suspension at a time, and declines only a pending one (docs/decisions/015)", () => {
     expect(transition(40, "requestEnable", "publisher", { enableRequested: false })).toEqual({ ok: true, to: 40 });
-    expect(transition(40, "requestEnable", "publisher", { enableRequested: true })).toEqual({ ok: false, messageKey: "MSG_36004" });
-    expect(transition(40, "declineEnable", "operator", { enableRequested: false, comments: "Still under investigation." })).toEqual({ ok: false, messageKey: "MSG_36005" });
-    expect(transition(40, "declineEnable", "operator", { enableRequested: true, comments: "Still under investigation." })).toEqual({ ok: true, to: 40 });
+    expect(transition(40, "requestEnable", "publisher", { enableRequested: true })).toEqual({
+      ok: false,
+      messageKey: "MSG_36004",
+    });
+    expect(
+      transition(40, "declineEnable", "operator", { enableRequested: false, comments: "Still under investigation." }),
+    ).toEqual({ ok: false, messageKey: "MSG_36005" });
+    expect(
+      transition(40, "declineEnable", "operator", { enableRequested: true, comments: "Still under investigation." }),
+    ).toEqual({ ok: true, to: 40 });
     // The publisher's own Enable at 40 stays the operator's decision; at 30 it is immediate.
     expect(transition(40, "enable", "publisher", {})).toEqual({ ok: false, messageKey: "MSG_36002" });
     expect(transition(30, "enable", "publisher", {})).toEqual({ ok: true, to: 25 });
@@ -130,8 +193,16 @@ describe("the service lifecycle state machine (docs/decisions/010)", () => {
 
   it("keeps a publish application payable for 3 days, then lets it expire", () => {
     const day = 86_400_000;
-    expect(transition(23, "pay", "publisher", { approvedAt, now: new Date(approvedAt.getTime() + 3 * day) })).toEqual({ ok: true, to: 24 });
-    expect(transition(23, "pay", "publisher", { approvedAt, now: new Date(approvedAt.getTime() + 3 * day + 1) })).toEqual({ ok: false, messageKey: "MSG_30006" });
-    expect(transition(23, "expire", "system", { approvedAt, now: new Date(approvedAt.getTime() + 2 * day) })).toEqual({ ok: false, messageKey: "MSG_36003" });
+    expect(transition(23, "pay", "publisher", { approvedAt, now: new Date(approvedAt.getTime() + 3 * day) })).toEqual({
+      ok: true,
+      to: 24,
+    });
+    expect(
+      transition(23, "pay", "publisher", { approvedAt, now: new Date(approvedAt.getTime() + 3 * day + 1) }),
+    ).toEqual({ ok: false, messageKey: "MSG_30006" });
+    expect(transition(23, "expire", "system", { approvedAt, now: new Date(approvedAt.getTime() + 2 * day) })).toEqual({
+      ok: false,
+      messageKey: "MSG_36003",
+    });
   });
 });

@@ -1,8 +1,14 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { inspectPackage, normaliseLanguage, readReport, storeReport, suggestionFor } from "../../backend/domains/services/inspect";
-import { sampleChaincode } from "../../backend/domains/services/samples";
-import { shownActions } from "~/components/services/bits";
+import {
+  inspectPackage,
+  normaliseLanguage,
+  readReport,
+  storeReport,
+  suggestionFor,
+} from "#backend/domains/services/inspect.ts";
+import { sampleChaincode } from "#backend/domains/services/samples.ts";
+import { shownActions } from "#app/components/services/bits.tsx";
 
 const pkg = { name: "asset_cc", language: "go", mainPath: "main/main.go", funcs: ["CreateAsset", "ReadAsset"] };
 
@@ -11,7 +17,8 @@ describe("the test job's package checks", () => {
     expect(inspectPackage(sampleChaincode("asset_cc", pkg.funcs), pkg)).toEqual([]);
   });
   it("names each problem", () => {
-    const keys = (kind: Parameters<typeof sampleChaincode>[2]) => inspectPackage(sampleChaincode("asset_cc", pkg.funcs, kind), pkg).map((f) => f.key);
+    const keys = (kind: Parameters<typeof sampleChaincode>[2]) =>
+      inspectPackage(sampleChaincode("asset_cc", pkg.funcs, kind), pkg).map((f) => f.key);
     expect(keys("zip")).toEqual(["report.zipInvalid"]);
     expect(keys("mainPath")).toEqual(["report.mainPathMissing"]);
     expect(keys("language")).toContain("report.languageMismatch");
@@ -20,22 +27,51 @@ describe("the test job's package checks", () => {
   });
   it("accepts a main folder, node sources for node, and a FUNC only as a whole word", () => {
     const zip = zipSync({ "src/index.ts": strToU8("export function CreateAssetX() {}\nconst ReadAsset = 1;") });
-    const findings = inspectPackage(zip, { name: "n", language: "Node.js", mainPath: "./src/", funcs: ["CreateAsset", "ReadAsset"] });
+    const findings = inspectPackage(zip, {
+      name: "n",
+      language: "Node.js",
+      mainPath: "./src/",
+      funcs: ["CreateAsset", "ReadAsset"],
+    });
     expect(findings).toEqual([{ key: "report.funcMissing", params: { package: "n", funcs: "CreateAsset" } }]);
     expect(normaliseLanguage("Golang")).toBe("go");
   });
   it("stores reports as JSON reasons and reads them back; plain text is kept", () => {
     const findings = [{ key: "report.mainPathMissing", params: { package: "a", path: "m" } }];
     const report = readReport(storeReport(findings, suggestionFor(findings)));
-    expect(report).toEqual({ passed: false, reasons: findings, suggestion: { key: "report.suggest.mainPath", params: {} } });
-    expect(readReport({ passed: false, reasons: ["disk full"] })?.reasons[0]).toEqual({ key: "report.text", params: { text: "disk full" } });
+    expect(report).toEqual({
+      passed: false,
+      reasons: findings,
+      suggestion: { key: "report.suggest.mainPath", params: {} },
+    });
+    expect(readReport({ passed: false, reasons: ["disk full"] })?.reasons[0]).toEqual({
+      key: "report.text",
+      params: { text: "disk full" },
+    });
   });
 });
 
 describe("the actions PublishedServices shows (SPEC §4)", () => {
-  const row = { verState: 25, billState: 15, verUpable: true, crossStatus: 0, freeYN: 0, refundPending: false, enableRequestedAt: null, unpaidBillId: null };
+  const row = {
+    verState: 25,
+    billState: 15,
+    verUpable: true,
+    crossStatus: 0,
+    freeYN: 0,
+    refundPending: false,
+    enableRequestedAt: null,
+    unpaidBillId: null,
+  };
   it("running and paid: details, basic edit, join, upgrade, invite, unsubscribe, deactivate; config upgrade on freeYN 1", () => {
-    expect(shownActions(row)).toEqual(["details", "basicEdit", "join", "serviceUpgrade", "invite", "unsubscribe", "deactivate"]);
+    expect(shownActions(row)).toEqual([
+      "details",
+      "basicEdit",
+      "join",
+      "serviceUpgrade",
+      "invite",
+      "unsubscribe",
+      "deactivate",
+    ]);
     expect(shownActions({ ...row, freeYN: 1 })).toContain("configUpgrade");
     expect(shownActions({ ...row, verState: 40, freeYN: 1 })).toEqual(["details", "configUpgrade", "enable"]);
   });

@@ -1,8 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { SessionCache, SESSION_CACHE_TTL_MS, type TokenRow } from "../../backend/http/session-cache";
+import { SessionCache, SESSION_CACHE_TTL_MS, type TokenRow } from "#backend/http/session-cache.ts";
 
 const row = (userId: number, revokedAt: Date | null = null): TokenRow => ({
-  user: { id: userId, userName: `u${userId}`, realName: "R", email: "e@example.com", mobile: null, userType: 1, companyName: null, contactName: null, role: "user", createdAt: new Date(0), lastLoginAt: null },
+  user: {
+    id: userId,
+    userName: `u${userId}`,
+    realName: "R",
+    email: "e@example.com",
+    mobile: null,
+    userType: 1,
+    companyName: null,
+    contactName: null,
+    role: "user",
+    createdAt: new Date(0),
+    lastLoginAt: null,
+  },
   expiresAt: new Date(Date.now() + 60_000),
   revokedAt,
   mfaVerifiedAt: null,

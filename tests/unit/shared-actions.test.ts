@@ -1,21 +1,26 @@
-import "./setup-env";
+import "./setup-env.ts";
 import { describe, expect, it, vi } from "vitest";
-import { addresseeSchema } from "@contract/invoices";
-import { remittanceReviewSchema } from "@contract/payments";
-import type { VueapiResult } from "~/lib/vueapi.server";
+import { addresseeSchema } from "#contract/invoices.ts";
+import { remittanceReviewSchema } from "#contract/payments.ts";
+import type { VueapiResult } from "#app/lib/vueapi.server.ts";
 
-vi.mock("../../backend/index", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
+vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
 
-const { decideReview } = await import("~/lib/operations-review.server");
-const { savedRecordsAction } = await import("~/lib/saved-records.server");
-const { getFlash } = await import("~/lib/session.server");
+const { decideReview } = await import("#app/lib/operations-review.server.ts");
+const { savedRecordsAction } = await import("#app/lib/saved-records.server.ts");
+const { getFlash } = await import("#app/lib/session.server.ts");
 
 type Call = (value: unknown) => Promise<VueapiResult<unknown>>;
 const ok: VueapiResult<unknown> = { ok: true, data: null };
 /** A backend call that answers `result`, recording what it was given. */
 const answering = (result: VueapiResult<unknown>) => vi.fn<Call>(async () => result);
 const refused = (messageKey: string, fieldErrors: Record<string, string[]> = {}): VueapiResult<unknown> => ({
-  ok: false, messageKey, fieldErrors, silent: false, code: 1, status: 200,
+  ok: false,
+  messageKey,
+  fieldErrors,
+  silent: false,
+  code: 1,
+  status: 200,
 });
 
 function post(url: string, fields: Record<string, string>) {
@@ -29,7 +34,10 @@ async function flashOf(res: Response) {
 }
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {
-  const result = await promise.then(() => null, (e) => e);
+  const result = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(result).toBeInstanceOf(Response);
   return result as Response;
 }
@@ -50,7 +58,12 @@ describe("operations queues: one decision on one record (docs/decisions/005, 007
     const { submit, answer } = decide({ paymentNo: "RC1", decision: "confirm", comments: "Seen on the statement" });
     const res = await answer;
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ kind: "confirm", no: "RC1", decision: "confirm", comments: "Seen on the statement" });
+    expect(await res.json()).toEqual({
+      kind: "confirm",
+      no: "RC1",
+      decision: "confirm",
+      comments: "Seen on the statement",
+    });
     expect(submit).not.toHaveBeenCalled();
   });
 
@@ -58,22 +71,37 @@ describe("operations queues: one decision on one record (docs/decisions/005, 007
     const { submit, answer } = decide({ paymentNo: "RC1", decision: "reject", comments: "", confirmed: "yes" });
     const res = await answer;
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ kind: "error", no: "RC1", comments: "", messageKey: "payments:validation.commentsRequired" });
+    expect(await res.json()).toEqual({
+      kind: "error",
+      no: "RC1",
+      comments: "",
+      messageKey: "payments:validation.commentsRequired",
+    });
     expect(submit).not.toHaveBeenCalled();
   });
 
   it("sends a confirmed decision and goes back to the same queue with its flash message", async () => {
-    const { submit, answer } = decide({ paymentNo: "RC1", decision: "reject", comments: "No such transfer", confirmed: "yes" });
+    const { submit, answer } = decide({
+      paymentNo: "RC1",
+      decision: "reject",
+      comments: "No such transfer",
+      confirmed: "yes",
+    });
     const res = await answer;
     expect(submit).toHaveBeenCalledWith({ paymentNo: "RC1", decision: "reject", comments: "No such transfer" });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/g/home/operations/Remittances?status=all");
-    expect(await flashOf(res)).toEqual({ kind: "success", key: "payments:ops.remittances.reject", params: { no: "RC1" } });
+    expect(await flashOf(res)).toEqual({
+      kind: "success",
+      key: "payments:ops.remittances.reject",
+      params: { no: "RC1" },
+    });
   });
 
   it("shows the backend's refusal at the row with the comments kept", async () => {
     const submit = answering(refused("errors:MSG_30014", { comments: ["errors:MSG_30014"] }));
-    const res = await decide({ paymentNo: "RC1", decision: "confirm", comments: "late", confirmed: "yes" }, submit).answer;
+    const res = await decide({ paymentNo: "RC1", decision: "confirm", comments: "late", confirmed: "yes" }, submit)
+      .answer;
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ kind: "error", no: "RC1", comments: "late", messageKey: "errors:MSG_30014" });
   });
@@ -86,7 +114,8 @@ describe("operations queues: one decision on one record (docs/decisions/005, 007
 
 describe("saved records: save, update, delete (contacts, invoice titles and addresses)", () => {
   const PAGE = "http://portal.test/g/home/userCenter/Invoices/Addresses";
-  const back = (value: FormDataEntryValue | null) => (value === "/g/home/userCenter/Invoices/Add?step=confirm" ? value : null);
+  const back = (value: FormDataEntryValue | null) =>
+    value === "/g/home/userCenter/Invoices/Add?step=confirm" ? value : null;
   const act = (fields: Record<string, string>, calls = { save: answering(ok), remove: answering(ok) }) => ({
     ...calls,
     answer: savedRecordsAction(post(PAGE, fields), {
@@ -114,12 +143,14 @@ describe("saved records: save, update, delete (contacts, invoice titles and addr
   });
 
   it("goes back to the page the record was added from, only if it is an allowed one", async () => {
-    expect((await act({ intent: "save", back: "/g/home/userCenter/Invoices/Add?step=confirm", ...address }).answer).headers.get("Location")).toBe(
-      "/g/home/userCenter/Invoices/Add?step=confirm",
-    );
-    expect((await act({ intent: "save", back: "https://elsewhere.example/", ...address }).answer).headers.get("Location")).toBe(
-      "/g/home/userCenter/Invoices/Addresses",
-    );
+    expect(
+      (
+        await act({ intent: "save", back: "/g/home/userCenter/Invoices/Add?step=confirm", ...address }).answer
+      ).headers.get("Location"),
+    ).toBe("/g/home/userCenter/Invoices/Add?step=confirm");
+    expect(
+      (await act({ intent: "save", back: "https://elsewhere.example/", ...address }).answer).headers.get("Location"),
+    ).toBe("/g/home/userCenter/Invoices/Addresses");
   });
 
   it("gives a refused form back with what was typed and the backend's field errors", async () => {
@@ -131,7 +162,10 @@ describe("saved records: save, update, delete (contacts, invoice titles and addr
     expect(Object.keys(result.error ?? {})).toContain("mobile");
     expect(invalid.save).not.toHaveBeenCalled();
 
-    const calls = { save: answering(refused("errors:MSG_10001", { name: ["validation.tooLong"] })), remove: answering(ok) };
+    const calls = {
+      save: answering(refused("errors:MSG_10001", { name: ["validation.tooLong"] })),
+      remove: answering(ok),
+    };
     const { result: refusedResult } = await (await act({ intent: "save", ...address }, calls).answer).json();
     expect(refusedResult.error).toMatchObject({ name: ["validation.tooLong"] });
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { commentFormSchema, ownerActions, participationOf, productFormSchema, productTransition, type ProductEvent } from "@contract/store";
+import {
+  commentFormSchema,
+  ownerActions,
+  participationOf,
+  productFormSchema,
+  productTransition,
+  type ProductEvent,
+} from "#contract/store.ts";
 
 describe("product state machine (§4 Product)", () => {
   const table: [number, ProductEvent, "owner" | "operator", number | null][] = [
@@ -43,8 +50,20 @@ describe("app participation display (§4)", () => {
     [[{ auditState: 4, disabled: false }], "none"],
     [[{ auditState: 15, disabled: false }], "participated"],
     [[{ auditState: 15, disabled: true }], "none"],
-    [[{ auditState: 2, disabled: false }, { auditState: 0, disabled: false }], "reviewing"],
-    [[{ auditState: 0, disabled: false }, { auditState: 15, disabled: false }], "participated"],
+    [
+      [
+        { auditState: 2, disabled: false },
+        { auditState: 0, disabled: false },
+      ],
+      "reviewing",
+    ],
+    [
+      [
+        { auditState: 0, disabled: false },
+        { auditState: 15, disabled: false },
+      ],
+      "participated",
+    ],
   ] as const)("%j → %s", (joins, expected) => {
     expect(participationOf([...joins])).toBe(expected);
   });

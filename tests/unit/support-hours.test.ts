@@ -1,20 +1,68 @@
 import { describe, expect, it } from "vitest";
-import { addSupportMinutes, isSupportOpen, nextOpening, supportNotice } from "../../contract/support-codes";
-import { resendWaitSeconds } from "../../backend/domains/support/rules";
+import { addSupportMinutes, isSupportOpen, nextOpening, supportNotice } from "#contract/support-codes.ts";
+import { resendWaitSeconds } from "#backend/domains/support/rules.ts";
 
 // SPEC §9 support hours, weekdays 8:00-17:30 in UTC+8 (docs/decisions/041); a reply within 4 hours of support time.
 // Each row: the instant (UTC) with its UTC+8 reading, open or not, the next opening when closed, the expected reply.
 const rows = [
   { at: "2026-11-24T03:00:00Z", local: "Tue 11:00", open: true, opensAt: null, replyBy: "2026-11-24T07:00:00.000Z" },
-  { at: "2026-11-24T08:00:00Z", local: "Tue 16:00 (1:30 left, 2:30 on Wed)", open: true, opensAt: null, replyBy: "2026-11-25T02:30:00.000Z" },
-  { at: "2026-11-23T23:59:00Z", local: "Tue 07:59", open: false, opensAt: "2026-11-24T00:00:00.000Z", replyBy: "2026-11-24T04:00:00.000Z" },
-  { at: "2026-11-24T09:30:00Z", local: "Tue 17:30, closing", open: false, opensAt: "2026-11-25T00:00:00.000Z", replyBy: "2026-11-25T04:00:00.000Z" },
+  {
+    at: "2026-11-24T08:00:00Z",
+    local: "Tue 16:00 (1:30 left, 2:30 on Wed)",
+    open: true,
+    opensAt: null,
+    replyBy: "2026-11-25T02:30:00.000Z",
+  },
+  {
+    at: "2026-11-23T23:59:00Z",
+    local: "Tue 07:59",
+    open: false,
+    opensAt: "2026-11-24T00:00:00.000Z",
+    replyBy: "2026-11-24T04:00:00.000Z",
+  },
+  {
+    at: "2026-11-24T09:30:00Z",
+    local: "Tue 17:30, closing",
+    open: false,
+    opensAt: "2026-11-25T00:00:00.000Z",
+    replyBy: "2026-11-25T04:00:00.000Z",
+  },
   { at: "2026-11-24T09:29:00Z", local: "Tue 17:29", open: true, opensAt: null, replyBy: "2026-11-25T03:59:00.000Z" },
-  { at: "2026-11-27T09:00:00Z", local: "Fri 17:00 (over the weekend)", open: true, opensAt: null, replyBy: "2026-11-30T03:30:00.000Z" },
-  { at: "2026-11-28T02:00:00Z", local: "Sat 10:00", open: false, opensAt: "2026-11-30T00:00:00.000Z", replyBy: "2026-11-30T04:00:00.000Z" },
-  { at: "2026-11-29T15:30:00Z", local: "Sun 23:30", open: false, opensAt: "2026-11-30T00:00:00.000Z", replyBy: "2026-11-30T04:00:00.000Z" },
-  { at: "2026-11-30T00:00:00Z", local: "Mon 08:00, opening", open: true, opensAt: null, replyBy: "2026-11-30T04:00:00.000Z" },
-  { at: "2026-11-27T16:30:00Z", local: "Sat 00:30 (Friday evening in UTC)", open: false, opensAt: "2026-11-30T00:00:00.000Z", replyBy: "2026-11-30T04:00:00.000Z" },
+  {
+    at: "2026-11-27T09:00:00Z",
+    local: "Fri 17:00 (over the weekend)",
+    open: true,
+    opensAt: null,
+    replyBy: "2026-11-30T03:30:00.000Z",
+  },
+  {
+    at: "2026-11-28T02:00:00Z",
+    local: "Sat 10:00",
+    open: false,
+    opensAt: "2026-11-30T00:00:00.000Z",
+    replyBy: "2026-11-30T04:00:00.000Z",
+  },
+  {
+    at: "2026-11-29T15:30:00Z",
+    local: "Sun 23:30",
+    open: false,
+    opensAt: "2026-11-30T00:00:00.000Z",
+    replyBy: "2026-11-30T04:00:00.000Z",
+  },
+  {
+    at: "2026-11-30T00:00:00Z",
+    local: "Mon 08:00, opening",
+    open: true,
+    opensAt: null,
+    replyBy: "2026-11-30T04:00:00.000Z",
+  },
+  {
+    at: "2026-11-27T16:30:00Z",
+    local: "Sat 00:30 (Friday evening in UTC)",
+    open: false,
+    opensAt: "2026-11-30T00:00:00.000Z",
+    replyBy: "2026-11-30T04:00:00.000Z",
+  },
 ];
 
 describe("support hours (SPEC §9, UTC+8)", () => {

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { strToU8, zipSync } from "fflate";
-import { TestServiceStatus as S } from "../../contract/test-services-codes";
-import { testServiceMachine } from "../../backend/domains/test-services/machine";
-import { chooseContract, constructorArgs, deploymentNameOf, solidityFilesOf, suggestionOfChainError } from "../../backend/domains/test-services/rules";
-import { solidityFindings } from "../../backend/domains/services/inspect";
-import { sampleSolidityChaincode } from "../../backend/domains/services/samples";
+import { TestServiceStatus as S } from "#contract/test-services-codes.ts";
+import { testServiceMachine } from "#backend/domains/test-services/machine.ts";
+import {
+  chooseContract,
+  constructorArgs,
+  deploymentNameOf,
+  solidityFilesOf,
+  suggestionOfChainError,
+} from "#backend/domains/test-services/rules.ts";
+import { solidityFindings } from "#backend/domains/services/inspect.ts";
+import { sampleSolidityChaincode } from "#backend/domains/services/samples.ts";
 
 // docs/decisions/034: the pure rules of test services and of Solidity chaincode packages.
 
@@ -34,7 +40,11 @@ describe("test services' rules", () => {
     ["", [], []],
     ["hello, 7", [{ type: "string" }, { type: "uint256" }], ["hello", 7n]],
     ["true,-3", [{ type: "bool" }, { type: "int8" }], [true, -3n]],
-    ["0x00000000000000000000000000000000000000aa", [{ type: "address" }], ["0x00000000000000000000000000000000000000aa"]],
+    [
+      "0x00000000000000000000000000000000000000aa",
+      [{ type: "address" }],
+      ["0x00000000000000000000000000000000000000aa"],
+    ],
   ])("init params %j give the arguments", (params, inputs, args) => {
     expect(constructorArgs(ctor(inputs), params)).toEqual({ args });
   });
@@ -50,7 +60,9 @@ describe("test services' rules", () => {
   });
 
   it("reads the .sol files of a package and refuses one without", () => {
-    expect(solidityFilesOf(zipSync({ "x/A.sol": strToU8("contract A {}"), "x/readme.md": strToU8("r") }))).toEqual({ "x/A.sol": "contract A {}" });
+    expect(solidityFilesOf(zipSync({ "x/A.sol": strToU8("contract A {}"), "x/readme.md": strToU8("r") }))).toEqual({
+      "x/A.sol": "contract A {}",
+    });
     expect(solidityFilesOf(zipSync({ "readme.md": strToU8("r") }))).toBeNull();
     expect(solidityFilesOf(strToU8("not a zip"))).toBeNull();
   });
@@ -72,16 +84,25 @@ describe("test services' rules", () => {
 
 describe("Solidity chaincode packages", () => {
   it("the FUNCs are read from the ABI; the compiler's errors are the reasons", () => {
-    const abi = [{ type: "function", name: "put" }, { type: "event", name: "get" }];
+    const abi = [
+      { type: "function", name: "put" },
+      { type: "event", name: "get" },
+    ];
     expect(solidityFindings({ name: "p", funcs: ["put"] }, { ok: true, contracts: [{ name: "L", abi }] })).toEqual([]);
-    expect(solidityFindings({ name: "p", funcs: ["put", "get"] }, { ok: true, contracts: [{ name: "L", abi }] })).toEqual([{ key: "report.funcNotInAbi", params: { package: "p", funcs: "get" } }]);
-    expect(solidityFindings({ name: "p", funcs: [] }, { ok: false, errors: ["ParserError: x"] })).toEqual([{ key: "report.compileFailed", params: { package: "p", errors: "ParserError: x" } }]);
+    expect(
+      solidityFindings({ name: "p", funcs: ["put", "get"] }, { ok: true, contracts: [{ name: "L", abi }] }),
+    ).toEqual([{ key: "report.funcNotInAbi", params: { package: "p", funcs: "get" } }]);
+    expect(solidityFindings({ name: "p", funcs: [] }, { ok: false, errors: ["ParserError: x"] })).toEqual([
+      { key: "report.compileFailed", params: { package: "p", errors: "ParserError: x" } },
+    ]);
   });
 
   it("the sample package holds a .sol source with the FUNCs, or a broken one", () => {
     const files = solidityFilesOf(sampleSolidityChaincode("ledger", ["put", "add"]))!;
     expect(Object.keys(files)).toEqual(["contracts/Ledger.sol"]);
     expect(files["contracts/Ledger.sol"]).toMatch(/function put\(/);
-    expect(solidityFilesOf(sampleSolidityChaincode("ledger", ["put"], true))!["contracts/Ledger.sol"]).toContain("public values\n");
+    expect(solidityFilesOf(sampleSolidityChaincode("ledger", ["put"], true))!["contracts/Ledger.sol"]).toContain(
+      "public values\n",
+    );
   });
 });

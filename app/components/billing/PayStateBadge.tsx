@@ -1,13 +1,15 @@
 import { useTranslation } from "react-i18next";
-import { payStateTone } from "~/lib/bills";
-import { Badge } from "~/components/Badge";
+import { payStateTone } from "#app/lib/bills.ts";
+import { Badge } from "#app/components/Badge.tsx";
 
 /** A §4 payment status as a coloured badge (the `billing` namespace must be loaded by the route). */
 export function PayStateBadge({ payState, overdue = false }: { payState: number; overdue?: boolean }) {
   const { t } = useTranslation("billing");
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
-      <Badge tone={payStateTone(payState)} testId="pay-state">{t(`payStates.${payState}`, { defaultValue: String(payState) })}</Badge>
+      <Badge tone={payStateTone(payState)} testId="pay-state">
+        {t(`payStates.${payState}`, { defaultValue: String(payState) })}
+      </Badge>
       {overdue ? <Badge tone="bad">{t("bills.overdue")}</Badge> : null}
     </span>
   );

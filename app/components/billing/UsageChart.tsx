@@ -1,15 +1,23 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Language } from "~/lib/i18n";
-import { formatDate } from "~/lib/format";
+import type { Language } from "#app/lib/i18n.ts";
+import { formatDate } from "#app/lib/format.ts";
 
-export type Usage30 = { days: string[]; nodes: { nodeCode: string; nodeName: string; gb: number[]; totalGb: number }[]; totalGb: number };
+export type Usage30 = {
+  days: string[];
+  nodes: { nodeCode: string; nodeName: string; gb: number[]; totalGb: number }[];
+  totalGb: number;
+};
 
 // apexcharts touches `window`: it is loaded only in the browser, after hydration (STACK.md gotcha 3).
 // The classic compiler wraps the CommonJS module twice, hence `default.default`.
 export const Chart = lazy(() =>
   import("react-apexcharts").then((m) => {
-    const mod = m as unknown as { default: { default?: React.ComponentType<Record<string, unknown>> } & React.ComponentType<Record<string, unknown>> };
+    const mod = m as unknown as {
+      default: { default?: React.ComponentType<Record<string, unknown>> } & React.ComponentType<
+        Record<string, unknown>
+      >;
+    };
     return { default: mod.default.default ?? mod.default };
   }),
 );
@@ -21,21 +29,42 @@ function UsageTable({ usage, language }: { usage: Usage30; language: Language })
   const { t } = useTranslation("billing");
   return (
     // A scrolled region: focusable, so a keyboard can scroll it too (axe scrollable-region-focusable).
-    <div className="max-h-96 overflow-auto rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500" tabIndex={0} role="region" aria-label={t("usage.title")}>
+    <div
+      className="max-h-96 overflow-auto rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+      tabIndex={0}
+      role="region"
+      aria-label={t("usage.title")}
+    >
       <table className="min-w-full text-sm" data-testid="usage-table">
         <thead className="sticky top-0 bg-white text-left text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="py-2 pr-4">{t("usage.day")}</th>
-            {usage.nodes.map((n) => <th key={n.nodeCode} scope="col" className="py-2 pr-4 text-right">{n.nodeName}</th>)}
-            <th scope="col" className="py-2 text-right">{t("usage.dayTotal")}</th>
+            <th scope="col" className="py-2 pr-4">
+              {t("usage.day")}
+            </th>
+            {usage.nodes.map((n) => (
+              <th key={n.nodeCode} scope="col" className="py-2 pr-4 text-right">
+                {n.nodeName}
+              </th>
+            ))}
+            <th scope="col" className="py-2 text-right">
+              {t("usage.dayTotal")}
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {usage.days.map((day, i) => (
             <tr key={day}>
-              <th scope="row" className="whitespace-nowrap py-1.5 pr-4 text-left font-normal text-slate-600">{formatDate(at(day), language)}</th>
-              {usage.nodes.map((n) => <td key={n.nodeCode} className="py-1.5 pr-4 text-right tabular-nums">{n.gb[i].toFixed(2)}</td>)}
-              <td className="py-1.5 text-right font-medium tabular-nums">{usage.nodes.reduce((s, n) => s + n.gb[i], 0).toFixed(2)}</td>
+              <th scope="row" className="whitespace-nowrap py-1.5 pr-4 text-left font-normal text-slate-600">
+                {formatDate(at(day), language)}
+              </th>
+              {usage.nodes.map((n) => (
+                <td key={n.nodeCode} className="py-1.5 pr-4 text-right tabular-nums">
+                  {n.gb[i].toFixed(2)}
+                </td>
+              ))}
+              <td className="py-1.5 text-right font-medium tabular-nums">
+                {usage.nodes.reduce((s, n) => s + n.gb[i], 0).toFixed(2)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -49,7 +78,12 @@ export function UsageChart({ usage, language }: { usage: Usage30; language: Lang
   const { t } = useTranslation("billing");
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  if (usage.nodes.length === 0) return <p className="text-sm text-slate-500" data-testid="usage-empty">{t("usage.none")}</p>;
+  if (usage.nodes.length === 0)
+    return (
+      <p className="text-sm text-slate-500" data-testid="usage-empty">
+        {t("usage.none")}
+      </p>
+    );
   const table = <UsageTable usage={usage} language={language} />;
   if (!hydrated) return table;
   const categories = usage.days.map((d) => (language === "zh-CN" ? d.slice(5) : `${d.slice(5, 7)}/${d.slice(8, 10)}`));

@@ -1,15 +1,25 @@
 import { FormProvider, getFormProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { postFormSchema, type PostKind } from "@contract/community";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { postFormSchema, type PostKind } from "#contract/community.ts";
+import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /**
  * The operators' form of a post (contract postFormSchema): both languages side by side, Markdown bodies, and
  * the fields of its kind. Times are UTC+8 wall-clock times.
  */
-export function PostForm({ kind, postId, defaults, lastResult }: { kind: PostKind; postId: number | null; defaults?: Record<string, string>; lastResult?: SubmissionResult<string[]> | null }) {
+export function PostForm({
+  kind,
+  postId,
+  defaults,
+  lastResult,
+}: {
+  kind: PostKind;
+  postId: number | null;
+  defaults?: Record<string, string>;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
   const { t } = useTranslation("community");
   const [form, fields] = useSchemaForm(postFormSchema, lastResult, { id: `post-${kind}`, defaultValue: defaults });
   return (
@@ -33,17 +43,43 @@ export function PostForm({ kind, postId, defaults, lastResult }: { kind: PostKin
         </div>
         {kind === "event" ? (
           <div className="grid gap-4 md:grid-cols-2">
-            <TextField field={fields.startsAt} label={t("form.startsAt")} type="datetime-local" hint={t("form.timeHint")} />
-            <TextField field={fields.signupDeadline} label={t("form.signupDeadline")} type="datetime-local" hint={t("form.timeHint")} />
-            <TextField field={fields.capacity as FieldMetadata<string | undefined>} label={t("form.capacity")} type="number" />
+            <TextField
+              field={fields.startsAt}
+              label={t("form.startsAt")}
+              type="datetime-local"
+              hint={t("form.timeHint")}
+            />
+            <TextField
+              field={fields.signupDeadline}
+              label={t("form.signupDeadline")}
+              type="datetime-local"
+              hint={t("form.timeHint")}
+            />
+            <TextField
+              field={fields.capacity as FieldMetadata<string | undefined>}
+              label={t("form.capacity")}
+              type="number"
+            />
             <TextField field={fields.location} label={t("form.location")} />
           </div>
         ) : null}
-        {kind === "release" ? <TextField field={fields.version} label={t("form.version")} hint={t("form.versionHint")} /> : null}
+        {kind === "release" ? (
+          <TextField field={fields.version} label={t("form.version")} hint={t("form.versionHint")} />
+        ) : null}
         {kind === "announcement" ? (
           <div className="grid gap-4 md:grid-cols-2">
-            <TextField field={fields.activeFrom} label={t("form.activeFrom")} type="datetime-local" hint={t("form.timeHint")} />
-            <TextField field={fields.activeTo} label={t("form.activeTo")} type="datetime-local" hint={t("form.timeHint")} />
+            <TextField
+              field={fields.activeFrom}
+              label={t("form.activeFrom")}
+              type="datetime-local"
+              hint={t("form.timeHint")}
+            />
+            <TextField
+              field={fields.activeTo}
+              label={t("form.activeTo")}
+              type="datetime-local"
+              hint={t("form.timeHint")}
+            />
           </div>
         ) : null}
         <SubmitButton className="btn-primary">{t("form.save")}</SubmitButton>

@@ -1,9 +1,15 @@
 import { useTranslation } from "react-i18next";
-import { Badge } from "~/components/Badge";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
+import { Badge } from "#app/components/Badge.tsx";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
 
-type EventFields = { kind: string; startsAt: string | null; location: string; signupDeadline: string | null; publishedAt: string | null };
+type EventFields = {
+  kind: string;
+  startsAt: string | null;
+  location: string;
+  signupDeadline: string | null;
+  publishedAt: string | null;
+};
 
 /** The line under a news item's or event's title: its kind, date, and for an event where and when. */
 export function PostMeta({ post, language }: { post: EventFields; language: Language }) {
@@ -13,11 +19,19 @@ export function PostMeta({ post, language }: { post: EventFields; language: Lang
       <Badge tone={post.kind === "event" ? "ok" : "off"}>{t(`kinds.${post.kind}`)}</Badge>
       {post.kind === "event" && post.startsAt ? (
         <>
-          <span>{t("event.startsAt")}: {formatDate(post.startsAt, language, true)}</span>
-          {post.location ? <span>· {t("event.location")}: {post.location}</span> : null}
+          <span>
+            {t("event.startsAt")}: {formatDate(post.startsAt, language, true)}
+          </span>
+          {post.location ? (
+            <span>
+              · {t("event.location")}: {post.location}
+            </span>
+          ) : null}
         </>
       ) : post.publishedAt ? (
-        <span>{t("published")}: {formatDate(post.publishedAt, language)}</span>
+        <span>
+          {t("published")}: {formatDate(post.publishedAt, language)}
+        </span>
       ) : null}
     </p>
   );

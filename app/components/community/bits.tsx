@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Badge } from "~/components/Badge";
+import { Badge } from "#app/components/Badge.tsx";
 
 /**
  * Small pieces of the community's pages (docs/decisions/040): the visible fallback of a missing translation,
@@ -37,12 +37,18 @@ export function AnnouncementBanner({ items }: { items: BannerItem[] }) {
   const { t } = useTranslation();
   if (!items.length) return null;
   return (
-    <aside aria-label={t("banner.label")} className="border-b border-amber-200 bg-amber-50" data-testid="announcement-banner">
+    <aside
+      aria-label={t("banner.label")}
+      className="border-b border-amber-200 bg-amber-50"
+      data-testid="announcement-banner"
+    >
       <ul className="mx-auto max-w-6xl space-y-1 px-4 py-2 text-sm text-amber-900">
         {items.map((a) => (
           <li key={a.postId} className="flex flex-wrap items-center gap-2">
             <span className="font-semibold">{t("banner.label")}:</span>
-            <Link to={`/g/main/announcementDetail?id=${a.postId}`} className="underline">{a.title}</Link>
+            <Link to={`/g/main/announcementDetail?id=${a.postId}`} className="underline">
+              {a.title}
+            </Link>
             <FallbackBadge fallback={a.fallback} />
           </li>
         ))}

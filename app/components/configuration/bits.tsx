@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { UpgradeRow } from "@contract/configuration";
-import { UpgradeStatus } from "@contract/config-upgrade-codes";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
+import type { UpgradeRow } from "#contract/configuration.ts";
+import { UpgradeStatus } from "#contract/config-upgrade-codes.ts";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared pieces of Configuration, ConfigurationNew, ConfigurationDetail and the operators' queue (namespace "configuration"). */
 
@@ -20,43 +20,88 @@ const TONE: Record<number, string> = {
 /** §4 upgrade status as a badge. */
 export function UpgradeStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("configuration");
-  return <span data-testid="upgrade-status" className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${TONE[status] ?? ""}`}>{t(`status.${status}`)}</span>;
+  return (
+    <span
+      data-testid="upgrade-status"
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${TONE[status] ?? ""}`}
+    >
+      {t(`status.${status}`)}
+    </span>
+  );
 }
 
 /** The payment status of an upgrade's bill, or what it waits for before it has one. */
-export function payStateText(t: (k: string) => string, row: Pick<UpgradeRow, "payState" | "reviewState" | "amountCents">) {
+export function payStateText(
+  t: (k: string) => string,
+  row: Pick<UpgradeRow, "payState" | "reviewState" | "amountCents">,
+) {
   if (row.payState !== null) return t(`billing:payStates.${row.payState}`);
   if (row.amountCents === 0) return t("configuration:nothingToPay");
   return row.reviewState === 1 ? t("configuration:afterReview") : "—";
 }
 
 /** Upgrades as a table: number, service, type, time, amount, status, payment (Configuration and a service's history). */
-export function UpgradeTable({ rows, language, showService = true }: { rows: UpgradeRow[]; language: Language; showService?: boolean }) {
+export function UpgradeTable({
+  rows,
+  language,
+  showService = true,
+}: {
+  rows: UpgradeRow[];
+  language: Language;
+  showService?: boolean;
+}) {
   const { t } = useTranslation(["configuration", "billing"]);
-  if (rows.length === 0) return <p className="card text-center text-slate-600" data-testid="upgrades-empty">{t("configuration:empty")}</p>;
+  if (rows.length === 0)
+    return (
+      <p className="card text-center text-slate-600" data-testid="upgrades-empty">
+        {t("configuration:empty")}
+      </p>
+    );
   return (
     <div className="overflow-x-auto rounded-md border border-slate-200">
       <table className="min-w-full text-sm" data-testid="upgrade-table">
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
           <tr>
-            <th scope="col" className="px-3 py-2">{t("configuration:columns.number")}</th>
-            {showService ? <th scope="col" className="px-3 py-2">{t("configuration:columns.service")}</th> : null}
-            <th scope="col" className="px-3 py-2">{t("configuration:columns.type")}</th>
-            <th scope="col" className="px-3 py-2">{t("common:zoneHeader", { label: t("configuration:columns.time") })}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t("configuration:columns.amount")}</th>
-            <th scope="col" className="px-3 py-2">{t("configuration:columns.status")}</th>
-            <th scope="col" className="px-3 py-2">{t("configuration:columns.payState")}</th>
+            <th scope="col" className="px-3 py-2">
+              {t("configuration:columns.number")}
+            </th>
+            {showService ? (
+              <th scope="col" className="px-3 py-2">
+                {t("configuration:columns.service")}
+              </th>
+            ) : null}
+            <th scope="col" className="px-3 py-2">
+              {t("configuration:columns.type")}
+            </th>
+            <th scope="col" className="px-3 py-2">
+              {t("common:zoneHeader", { label: t("configuration:columns.time") })}
+            </th>
+            <th scope="col" className="px-3 py-2 text-right">
+              {t("configuration:columns.amount")}
+            </th>
+            <th scope="col" className="px-3 py-2">
+              {t("configuration:columns.status")}
+            </th>
+            <th scope="col" className="px-3 py-2">
+              {t("configuration:columns.payState")}
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
             <tr key={r.upgradeId} data-testid="upgrade-row">
-              <td className="px-3 py-2"><Link className="link font-mono text-xs" to={upgradeHref(r.upgradeId)}>{r.upgradeNo}</Link></td>
+              <td className="px-3 py-2">
+                <Link className="link font-mono text-xs" to={upgradeHref(r.upgradeId)}>
+                  {r.upgradeNo}
+                </Link>
+              </td>
               {showService ? <td className="px-3 py-2">{r.serviceName}</td> : null}
               <td className="px-3 py-2">{t(`configuration:types.${r.upgradeType}`)}</td>
               <td className="px-3 py-2">{formatDate(r.createdAt, language, true)}</td>
               <td className="px-3 py-2 text-right tabular-nums">{formatUsd(r.amountCents, language)}</td>
-              <td className="px-3 py-2"><UpgradeStatusBadge status={r.status} /></td>
+              <td className="px-3 py-2">
+                <UpgradeStatusBadge status={r.status} />
+              </td>
               <td className="px-3 py-2">{payStateText(t, r)}</td>
             </tr>
           ))}
@@ -67,12 +112,27 @@ export function UpgradeTable({ rows, language, showService = true }: { rows: Upg
 }
 
 /** A configuration as a short list: node, TPS, capacity, bookkeeping nodes. */
-export function ConfigList({ nodes, language, testId }: { nodes: { cityNodeId: number; name: string; nameZh: string; tps: number; capacityGb: number; peers: number }[]; language: Language; testId: string }) {
+export function ConfigList({
+  nodes,
+  language,
+  testId,
+}: {
+  nodes: { cityNodeId: number; name: string; nameZh: string; tps: number; capacityGb: number; peers: number }[];
+  language: Language;
+  testId: string;
+}) {
   const { t } = useTranslation("configuration");
   return (
     <ul className="list-disc pl-5 text-sm" data-testid={testId}>
       {nodes.map((n) => (
-        <li key={n.cityNodeId}>{t("nodeLine", { node: language === "zh-CN" ? n.nameZh : n.name, tps: n.tps, gb: n.capacityGb, peers: n.peers })}</li>
+        <li key={n.cityNodeId}>
+          {t("nodeLine", {
+            node: language === "zh-CN" ? n.nameZh : n.name,
+            tps: n.tps,
+            gb: n.capacityGb,
+            peers: n.peers,
+          })}
+        </li>
       ))}
     </ul>
   );

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Badge, type Tone } from "~/components/Badge";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
 
 /** Shared bits of the cross-chain screens (SPEC §2 CrossChainService, §4 cross-chain and call statuses). */
 
@@ -8,7 +8,8 @@ export const CROSS_CHAIN_INDEX = `${CROSS_CHAIN}/Index`;
 export const selectHref = `${CROSS_CHAIN}/SelectService`;
 export const dredgeHref = (appId: number) => `${CROSS_CHAIN}/Dredge?appId=${appId}`;
 export const crossDetailHref = (appId: number) => `${CROSS_CHAIN}/CrossChainDetail?appId=${appId}`;
-export const callHref = (appId: number, callId: number) => `${CROSS_CHAIN}/CrossChainDetailView?appId=${appId}&callId=${callId}`;
+export const callHref = (appId: number, callId: number) =>
+  `${CROSS_CHAIN}/CrossChainDetailView?appId=${appId}&callId=${callId}`;
 export const exportHref = (appId: number, query: URLSearchParams) => {
   const q = new URLSearchParams(query);
   q.delete("page");
@@ -40,18 +41,30 @@ const CALL_TONES: Record<number, Tone> = { 0: "info", 1: "ok", 2: "bad" };
 /** SPEC §4 cross-chain: 0 deactivated, 1 activated, 2 closed, 3 pending activation, 4 pending deactivation. */
 export function CrossStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("crossChain");
-  return <Badge tone={CROSS_TONES[status] ?? "off"} testId="cross-status">{t(`status.${status}`)}</Badge>;
+  return (
+    <Badge tone={CROSS_TONES[status] ?? "off"} testId="cross-status">
+      {t(`status.${status}`)}
+    </Badge>
+  );
 }
 
 /** SPEC §4 cross-chain call: 0 unknown, 1 success, 2 failure. */
 export function CallStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("crossChain");
-  return <Badge tone={CALL_TONES[status] ?? "off"} testId="call-status">{t(`callStatus.${status}`)}</Badge>;
+  return (
+    <Badge tone={CALL_TONES[status] ?? "off"} testId="call-status">
+      {t(`callStatus.${status}`)}
+    </Badge>
+  );
 }
 
 /** A transaction hash or an address, shortened for a table cell, whole in its title. */
 export function Hex({ value, testId }: { value: string | null | undefined; testId?: string }) {
   if (!value) return <span className="text-slate-500">—</span>;
   const short = value.length > 18 ? `${value.slice(0, 10)}…${value.slice(-6)}` : value;
-  return <span className="font-mono text-xs" title={value} data-testid={testId} data-value={value}>{short}</span>;
+  return (
+    <span className="font-mono text-xs" title={value} data-testid={testId} data-value={value}>
+      {short}
+    </span>
+  );
 }

@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 type Ethereum = { request(args: { method: string; params?: unknown[] }): Promise<unknown> };
-const ethereumOf = () => (typeof window === "undefined" ? undefined : (window as unknown as { ethereum?: Ethereum }).ethereum);
+const ethereumOf = () =>
+  typeof window === "undefined" ? undefined : (window as unknown as { ethereum?: Ethereum }).ethereum;
 
 /**
  * With JavaScript and a browser wallet (EIP-1193 `window.ethereum`): a button that asks the wallet and writes
@@ -10,7 +11,19 @@ const ethereumOf = () => (typeof window === "undefined" ? undefined : (window as
  * JavaScript (the form is filled by hand then). `mode` "address": eth_requestAccounts; "sign": personal_sign of
  * the form's `message` by `address`.
  */
-export function WalletButton({ formId, field, mode, address, label }: { formId: string; field: string; mode: "address" | "sign"; address?: string; label: string }) {
+export function WalletButton({
+  formId,
+  field,
+  mode,
+  address,
+  label,
+}: {
+  formId: string;
+  field: string;
+  mode: "address" | "sign";
+  address?: string;
+  label: string;
+}) {
   const { t } = useTranslation("ddc");
   const [available, setAvailable] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -41,8 +54,14 @@ export function WalletButton({ formId, field, mode, address, label }: { formId: 
   };
   return (
     <div>
-      <button type="button" className="btn-secondary" onClick={() => void run()} data-testid={`wallet-${mode}`}>{label}</button>
-      {error ? <p role="alert" className="mt-1 text-xs text-red-700">{t("binding.walletError", { error })}</p> : null}
+      <button type="button" className="btn-secondary" onClick={() => void run()} data-testid={`wallet-${mode}`}>
+        {label}
+      </button>
+      {error ? (
+        <p role="alert" className="mt-1 text-xs text-red-700">
+          {t("binding.walletError", { error })}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DdcStatus } from "@contract/ddc-codes";
-import { Table, td } from "~/components/details";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
+import { DdcStatus } from "#contract/ddc-codes.ts";
+import { Table, td } from "#app/components/details.tsx";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared UI of the DDC pages (docs/decisions/045). */
 
@@ -12,8 +12,17 @@ export const ddcDetailHref = (ddcId: number) => `${DDC_HOME}/Detail?ddcId=${ddcI
 
 export function DdcStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("ddc");
-  const tone = status === DdcStatus.MINTED ? "bg-emerald-100 text-emerald-800" : status === DdcStatus.FAILED ? "bg-red-100 text-red-800" : "bg-amber-100 text-amber-800";
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${tone}`} data-testid="ddc-status">{t(`status.${status}`, { defaultValue: String(status) })}</span>;
+  const tone =
+    status === DdcStatus.MINTED
+      ? "bg-emerald-100 text-emerald-800"
+      : status === DdcStatus.FAILED
+        ? "bg-red-100 text-red-800"
+        : "bg-amber-100 text-amber-800";
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${tone}`} data-testid="ddc-status">
+      {t(`status.${status}`, { defaultValue: String(status) })}
+    </span>
+  );
 }
 
 export type DdcEvent = { from: string; to: string; txHash: string; blockNumber: number; at: string | null };
@@ -24,7 +33,17 @@ export function HistoryTable({ history, language }: { history: DdcEvent[]; langu
   const { t } = useTranslation("ddc");
   if (!history.length) return <p className="text-sm text-slate-600">{t("history.empty")}</p>;
   return (
-    <Table testId="ddc-history" head={[t("history.event"), t("history.from"), t("history.to"), t("history.block"), t("history.tx"), t("history.at")]}>
+    <Table
+      testId="ddc-history"
+      head={[
+        t("history.event"),
+        t("history.from"),
+        t("history.to"),
+        t("history.block"),
+        t("history.tx"),
+        t("history.at"),
+      ]}
+    >
       {history.map((h) => (
         <tr key={`${h.txHash}-${h.to}`} data-testid="ddc-history-row">
           <td className={td}>{h.from === ZERO ? t("history.mint") : t("history.transfer")}</td>
@@ -60,8 +79,12 @@ export function VaultLink({ href }: { href: string }) {
   const { t } = useTranslation("ddc");
   const external = /^https?:\/\//.test(href);
   return external ? (
-    <a className="link text-sm" href={href} target="_blank" rel="noopener" data-testid="ddc-vault-link">{t("vault")}</a>
+    <a className="link text-sm" href={href} target="_blank" rel="noopener" data-testid="ddc-vault-link">
+      {t("vault")}
+    </a>
   ) : (
-    <Link className="link text-sm" to={href} data-testid="ddc-vault-link">{t("vault")}</Link>
+    <Link className="link text-sm" to={href} data-testid="ddc-vault-link">
+      {t("vault")}
+    </Link>
   );
 }

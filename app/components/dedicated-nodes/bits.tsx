@@ -1,13 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { PRN_FRAMEWORKS } from "@contract/dedicated-nodes-codes";
-import { Badge, type Tone } from "~/components/Badge";
+import { PRN_FRAMEWORKS } from "#contract/dedicated-nodes-codes.ts";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
 
 /** Shared bits of the dedicated-node screens (SPEC §2 PrivatedNodes*, §4 dedicated node service and upgrades). */
 
 export const PRN = "/g/home/PrivatedNodes";
 export const newProjectHref = () => `${PRN}New`;
 export const checkHref = (prnProjectId: number) => `${PRN}Check?prnProjectId=${prnProjectId}`;
-const withName = (prnProjectId: number, name: string) => `prnProjectId=${prnProjectId}&prnProjectName=${encodeURIComponent(name)}`;
+const withName = (prnProjectId: number, name: string) =>
+  `prnProjectId=${prnProjectId}&prnProjectName=${encodeURIComponent(name)}`;
 export const configHref = (prnProjectId: number, name: string) => `${PRN}Config?${withName(prnProjectId, name)}`;
 export const configNewHref = (prnProjectId: number, name: string) => `${PRN}ConfigNew?${withName(prnProjectId, name)}`;
 export const configDetailHref = (prnProjectUpdateId: number, prnUpdateType: number, name: string) =>
@@ -16,24 +17,42 @@ export const billHref = (billId: number) => `/g/home/userCenter/BillDetail?billI
 
 const PROJECT_TONES: Record<number, Tone> = { 1: "wait", 2: "info", 3: "ok", 4: "bad", 5: "off", 6: "off" };
 const UPGRADE_TONES: Record<number, Tone> = { 1: "info", 2: "ok", 3: "bad" };
-const NODE_TONES: Record<string, Tone> = { starting: "info", running: "ok", syncing: "wait", stopped: "off", failed: "bad" };
+const NODE_TONES: Record<string, Tone> = {
+  starting: "info",
+  running: "ok",
+  syncing: "wait",
+  stopped: "off",
+  failed: "bad",
+};
 
 /** SPEC §4 dedicated node service: 1 not deployed, 2 deploying, 3 running, 4 failed, 5 deleted, 6 unsubscribed. */
 export function ProjectStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("dedicatedNodes");
-  return <Badge tone={PROJECT_TONES[status] ?? "off"} testId="prn-status">{t(`status.${status}`)}</Badge>;
+  return (
+    <Badge tone={PROJECT_TONES[status] ?? "off"} testId="prn-status">
+      {t(`status.${status}`)}
+    </Badge>
+  );
 }
 
 /** SPEC §4 dedicated node upgrade: 1 upgrading, 2 success, 3 failed. */
 export function UpgradeStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("dedicatedNodes");
-  return <Badge tone={UPGRADE_TONES[status] ?? "off"} testId="prn-upgrade-status">{t(`upgradeStatus.${status}`)}</Badge>;
+  return (
+    <Badge tone={UPGRADE_TONES[status] ?? "off"} testId="prn-upgrade-status">
+      {t(`upgradeStatus.${status}`)}
+    </Badge>
+  );
 }
 
 /** A node's state as the provisioner reports it. */
 export function NodeStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation("dedicatedNodes");
-  return <Badge tone={NODE_TONES[status] ?? "off"} testId="node-status">{t(`nodeStatus.${status}`, { defaultValue: status })}</Badge>;
+  return (
+    <Badge tone={NODE_TONES[status] ?? "off"} testId="node-status">
+      {t(`nodeStatus.${status}`, { defaultValue: status })}
+    </Badge>
+  );
 }
 
 /** Bytes as B, KB, MB or GB (binary units). */

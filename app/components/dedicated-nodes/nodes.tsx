@@ -1,10 +1,10 @@
 import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Chart } from "~/components/billing/UsageChart";
-import { Table, td } from "~/components/details";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { NodeStatusBadge, formatBytes } from "./bits";
+import { Chart } from "#app/components/billing/UsageChart.tsx";
+import { Table, td } from "#app/components/details.tsx";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { NodeStatusBadge, formatBytes } from "./bits.tsx";
 
 /** A node of a project as the provisioner reports it (SPEC §4 node component types; docs/decisions/046). */
 export type ProjectNode = {
@@ -25,26 +25,66 @@ const dash = "—";
 export function NodesTable({ nodes, origin, language }: { nodes: ProjectNode[]; origin: string; language: Language }) {
   const { t } = useTranslation("dedicatedNodes");
   return (
-    <Table testId="node-list" head={[t("check.node"), t("check.type"), t("check.status"), t("check.endpoint"), t("check.height"), t("check.lag"), t("check.rpm"), t("check.dataUsed"), t("check.certificate")]}>
+    <Table
+      testId="node-list"
+      head={[
+        t("check.node"),
+        t("check.type"),
+        t("check.status"),
+        t("check.endpoint"),
+        t("check.height"),
+        t("check.lag"),
+        t("check.rpm"),
+        t("check.dataUsed"),
+        t("check.certificate"),
+      ]}
+    >
       {nodes.map((n) => (
         <tr key={n.name} data-testid="node-row" data-node={n.name}>
-          <th scope="row" className={`${td} text-left font-medium`}>{n.name}</th>
-          <td className={td} data-testid="node-type">{t(`nodeType.${n.type}`)}</td>
-          <td className={td}><NodeStatusBadge status={n.status} /></td>
-          <td className={`${td} break-all font-mono text-xs`} data-testid="node-endpoint">{`${origin}${n.endpoint}`}</td>
-          <td className={`${td} tabular-nums`} data-testid="node-height">{n.height === null ? dash : n.height.toLocaleString(language)}</td>
-          <td className={`${td} tabular-nums`} data-testid="node-lag">{n.lag === null ? dash : n.lag.toLocaleString(language)}</td>
+          <th scope="row" className={`${td} text-left font-medium`}>
+            {n.name}
+          </th>
+          <td className={td} data-testid="node-type">
+            {t(`nodeType.${n.type}`)}
+          </td>
+          <td className={td}>
+            <NodeStatusBadge status={n.status} />
+          </td>
+          <td
+            className={`${td} break-all font-mono text-xs`}
+            data-testid="node-endpoint"
+          >{`${origin}${n.endpoint}`}</td>
+          <td className={`${td} tabular-nums`} data-testid="node-height">
+            {n.height === null ? dash : n.height.toLocaleString(language)}
+          </td>
+          <td className={`${td} tabular-nums`} data-testid="node-lag">
+            {n.lag === null ? dash : n.lag.toLocaleString(language)}
+          </td>
           <td className={`${td} tabular-nums`}>{n.requestsPerMinute.toLocaleString(language)}</td>
           <td className={`${td} whitespace-nowrap tabular-nums`}>{formatBytes(n.bytesUsed)}</td>
           <td className={`${td} text-xs`}>
             {n.certificate ? (
               <dl className="space-y-0.5" data-testid="node-certificate">
-                <div><dt className="inline text-slate-500">{t("check.certSubject")}: </dt><dd className="inline font-mono">{n.certificate.subject}</dd></div>
-                <div><dt className="inline text-slate-500">{t("check.certSerial")}: </dt><dd className="inline break-all font-mono">{n.certificate.serial}</dd></div>
-                <div><dt className="inline text-slate-500">{t("check.certNotAfter")}: </dt><dd className="inline">{formatDate(n.certificate.notAfter, language, true)}</dd></div>
-                <div><dt className="inline text-slate-500">{t("check.certFingerprint")}: </dt><dd className="inline break-all font-mono">{n.certificate.fingerprint}</dd></div>
+                <div>
+                  <dt className="inline text-slate-500">{t("check.certSubject")}: </dt>
+                  <dd className="inline font-mono">{n.certificate.subject}</dd>
+                </div>
+                <div>
+                  <dt className="inline text-slate-500">{t("check.certSerial")}: </dt>
+                  <dd className="inline break-all font-mono">{n.certificate.serial}</dd>
+                </div>
+                <div>
+                  <dt className="inline text-slate-500">{t("check.certNotAfter")}: </dt>
+                  <dd className="inline">{formatDate(n.certificate.notAfter, language, true)}</dd>
+                </div>
+                <div>
+                  <dt className="inline text-slate-500">{t("check.certFingerprint")}: </dt>
+                  <dd className="inline break-all font-mono">{n.certificate.fingerprint}</dd>
+                </div>
               </dl>
-            ) : dash}
+            ) : (
+              dash
+            )}
           </td>
         </tr>
       ))}
@@ -65,7 +105,9 @@ export function NodesChart({ nodes, language }: { nodes: ProjectNode[]; language
   const format = (v: number) => Math.round(v).toLocaleString(language);
   return (
     <section className="card space-y-2" aria-labelledby="prn-chart-title">
-      <h2 id="prn-chart-title" className="font-semibold">{t("check.chartTitle")}</h2>
+      <h2 id="prn-chart-title" className="font-semibold">
+        {t("check.chartTitle")}
+      </h2>
       <div role="img" aria-label={t("check.chartTitle")} data-testid="nodes-chart" className="min-h-64">
         <Suspense fallback={<div className="h-64 animate-pulse rounded bg-slate-100" />}>
           <Chart

@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { PrnUpgrade } from "@contract/dedicated-nodes";
-import { Table, td } from "~/components/details";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { UpgradeStatusBadge, billHref, configDetailHref } from "./bits";
+import type { PrnUpgrade } from "#contract/dedicated-nodes.ts";
+import { Table, td } from "#app/components/details.tsx";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { UpgradeStatusBadge, billHref, configDetailHref } from "./bits.tsx";
 
 /** A value of an upgrade as its type reads: peers, a host configuration, a data capacity in GB. */
 export function useUpgradeValue() {
@@ -30,15 +30,41 @@ export function UpgradeTable({ rows, language }: { rows: PrnUpgrade[]; language:
   const { t } = useTranslation("dedicatedNodes");
   const valueOf = useUpgradeValue();
   return (
-    <Table testId="prn-upgrades" head={[t("config.type"), t("config.change"), t("config.priceDiff"), t("config.status"), t("config.time"), t("upgrade.bill")]}>
+    <Table
+      testId="prn-upgrades"
+      head={[
+        t("config.type"),
+        t("config.change"),
+        t("config.priceDiff"),
+        t("config.status"),
+        t("config.time"),
+        t("upgrade.bill"),
+      ]}
+    >
       {rows.map((u) => (
         <tr key={u.prnProjectUpdateId} data-testid="prn-upgrade-row">
-          <td className={td}><Link className="link font-medium" to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)}>{t(`updateType.${u.updateType}`)}</Link></td>
-          <td className={td} data-testid="prn-upgrade-change">{valueOf(u.updateType, u.fromValue)} → {valueOf(u.updateType, u.toValue)}</td>
+          <td className={td}>
+            <Link className="link font-medium" to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)}>
+              {t(`updateType.${u.updateType}`)}
+            </Link>
+          </td>
+          <td className={td} data-testid="prn-upgrade-change">
+            {valueOf(u.updateType, u.fromValue)} → {valueOf(u.updateType, u.toValue)}
+          </td>
           <td className={`${td} tabular-nums`}>{formatUsd(u.priceDiffCents, language)}</td>
-          <td className={td}><UpgradeStatusBadge status={u.status} /></td>
+          <td className={td}>
+            <UpgradeStatusBadge status={u.status} />
+          </td>
           <td className={`${td} whitespace-nowrap`}>{formatDate(u.createdAt, language, true)}</td>
-          <td className={td}>{u.billId ? <Link className="link font-mono text-xs" to={billHref(u.billId)}>{u.billNo}</Link> : "—"}</td>
+          <td className={td}>
+            {u.billId ? (
+              <Link className="link font-mono text-xs" to={billHref(u.billId)}>
+                {u.billNo}
+              </Link>
+            ) : (
+              "—"
+            )}
+          </td>
         </tr>
       ))}
     </Table>

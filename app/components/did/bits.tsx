@@ -1,10 +1,10 @@
 import { NavLink } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { Verification } from "@contract/did";
-import { Badge } from "~/components/Badge";
-import { Field } from "~/components/details";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
+import type { Verification } from "#contract/did.ts";
+import { Badge } from "#app/components/Badge.tsx";
+import { Field } from "#app/components/details.tsx";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared UI of the DID service (issue 18; docs/decisions/043). */
 
@@ -23,7 +23,14 @@ export function DidTabs() {
   return (
     <nav aria-label={t("tabs.label")} className="flex gap-4 border-b border-slate-200 text-sm">
       {tabs.map((tab) => (
-        <NavLink key={tab.to} to={tab.to} end={tab.end} className={({ isActive }) => `-mb-px border-b-2 px-1 pb-2 ${isActive ? "border-brand-600 font-semibold text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}>
+        <NavLink
+          key={tab.to}
+          to={tab.to}
+          end={tab.end}
+          className={({ isActive }) =>
+            `-mb-px border-b-2 px-1 pb-2 ${isActive ? "border-brand-600 font-semibold text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`
+          }
+        >
           {tab.label}
         </NavLink>
       ))}
@@ -33,7 +40,11 @@ export function DidTabs() {
 
 /** A value that may be long (a DID, a JWT): monospace, broken anywhere. */
 export function Mono({ children, testId }: { children: string; testId?: string }) {
-  return <code className="break-all font-mono text-xs text-slate-800" data-testid={testId}>{children}</code>;
+  return (
+    <code className="break-all font-mono text-xs text-slate-800" data-testid={testId}>
+      {children}
+    </code>
+  );
 }
 
 /** Claims as a definition list: nested values as JSON. */
@@ -45,7 +56,11 @@ export function Claims({ claims }: { claims: Record<string, unknown> }) {
     <dl className="grid gap-2 sm:grid-cols-2" data-testid="claims">
       {entries.map(([k, v]) => (
         <Field key={k} label={k}>
-          {typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? String(v) : <Mono>{JSON.stringify(v)}</Mono>}
+          {typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? (
+            String(v)
+          ) : (
+            <Mono>{JSON.stringify(v)}</Mono>
+          )}
         </Field>
       ))}
     </dl>
@@ -66,22 +81,50 @@ export function VerificationResult({ result, language }: { result: Verification;
   return (
     <section className="card space-y-4" aria-labelledby="verify-result" data-testid="verify-result">
       <div className="flex flex-wrap items-center gap-3">
-        <h2 id="verify-result" className="text-lg font-semibold">{t("verify.result")}</h2>
-        {result.verified ? <Badge tone="ok">{t("verify.verified")}</Badge> : <Badge tone="bad">{t("verify.failed")}</Badge>}
+        <h2 id="verify-result" className="text-lg font-semibold">
+          {t("verify.result")}
+        </h2>
+        {result.verified ? (
+          <Badge tone="ok">{t("verify.verified")}</Badge>
+        ) : (
+          <Badge tone="bad">{t("verify.failed")}</Badge>
+        )}
       </div>
-      {result.reason ? <p className="text-sm font-medium text-red-800" role="alert" data-testid="verify-reason">{t(`verify.reason.${result.reason}`)}</p> : <p className="text-sm text-slate-700">{t("verify.verifiedText")}</p>}
+      {result.reason ? (
+        <p className="text-sm font-medium text-red-800" role="alert" data-testid="verify-reason">
+          {t(`verify.reason.${result.reason}`)}
+        </p>
+      ) : (
+        <p className="text-sm text-slate-700">{t("verify.verifiedText")}</p>
+      )}
       <dl className="grid gap-3 sm:grid-cols-2">
-        <Field label={t("credential.issuer")}>{result.issuer ? <Mono testId="verify-issuer">{result.issuer}</Mono> : "—"}</Field>
-        <Field label={t("credential.subject")}>{result.subject ? <Mono testId="verify-subject">{result.subject}</Mono> : "—"}</Field>
+        <Field label={t("credential.issuer")}>
+          {result.issuer ? <Mono testId="verify-issuer">{result.issuer}</Mono> : "—"}
+        </Field>
+        <Field label={t("credential.subject")}>
+          {result.subject ? <Mono testId="verify-subject">{result.subject}</Mono> : "—"}
+        </Field>
         <Field label={t("credential.types")}>{result.types.join(", ") || "—"}</Field>
         <Field label={t("credential.issuedAt")}>{formatDate(result.issuedAt, language, true) || "—"}</Field>
         <Field label={t("credential.validFrom")}>{formatDate(result.validFrom, language, true) || "—"}</Field>
-        <Field label={t("credential.validUntil")}>{formatDate(result.validUntil, language, true) || t("credential.noExpiry")}</Field>
+        <Field label={t("credential.validUntil")}>
+          {formatDate(result.validUntil, language, true) || t("credential.noExpiry")}
+        </Field>
         <Field label={t("credential.revocation")}>
           <span data-testid="verify-revocation">
-            {!result.status ? t("verify.status.none") : result.status.revoked === null ? t("verify.status.unknown") : result.status.revoked ? t("verify.status.revoked") : t("verify.status.active")}
+            {!result.status
+              ? t("verify.status.none")
+              : result.status.revoked === null
+                ? t("verify.status.unknown")
+                : result.status.revoked
+                  ? t("verify.status.revoked")
+                  : t("verify.status.active")}
           </span>
-          {result.status ? <span className="block text-xs text-slate-600"><Mono>{`${result.status.listUrl} #${result.status.index}`}</Mono></span> : null}
+          {result.status ? (
+            <span className="block text-xs text-slate-600">
+              <Mono>{`${result.status.listUrl} #${result.status.index}`}</Mono>
+            </span>
+          ) : null}
         </Field>
       </dl>
       <div>

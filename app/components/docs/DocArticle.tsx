@@ -5,7 +5,14 @@ import { useTranslation } from "react-i18next";
 export const PROSE =
   "space-y-3 leading-relaxed text-slate-800 [&_a]:text-brand-700 [&_a]:underline [&_code]:rounded [&_code]:bg-slate-100 [&_code]:px-1 [&_code]:text-sm [&_h1]:text-2xl [&_h1]:font-semibold [&_h2]:mt-6 [&_h2]:text-xl [&_h2]:font-semibold [&_h3]:mt-4 [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:space-y-1 [&_ol]:pl-6 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-slate-900 [&_pre]:p-3 [&_pre]:text-slate-100 [&_pre_code]:bg-transparent [&_pre_code]:text-slate-100 [&_table]:w-full [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-6";
 
-export type ArticlePage = { slug: string; title: string; html: string; lang: string; fallback: boolean; trail: { slug: string; title: string }[] };
+export type ArticlePage = {
+  slug: string;
+  title: string;
+  html: string;
+  lang: string;
+  fallback: boolean;
+  trail: { slug: string; title: string }[];
+};
 
 /** A manual page: its trail of parents, its title and its text; a missing translation is said, not hidden. */
 export function DocArticle({ page }: { page: ArticlePage }) {
@@ -17,14 +24,20 @@ export function DocArticle({ page }: { page: ArticlePage }) {
           {page.trail.map((p, i) => (
             <span key={p.slug}>
               {i ? " / " : ""}
-              <Link className="link" to={`/g/main/documentation?page=${encodeURIComponent(p.slug)}`}>{p.title}</Link>
+              <Link className="link" to={`/g/main/documentation?page=${encodeURIComponent(p.slug)}`}>
+                {p.title}
+              </Link>
             </span>
           ))}
         </p>
       ) : null}
       <h1 className="text-3xl font-semibold text-slate-900">{page.title}</h1>
       {page.fallback ? (
-        <p role="note" className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="doc-fallback">
+        <p
+          role="note"
+          className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="doc-fallback"
+        >
           {t("fallback", { language: t(`languages.${page.lang}`) })}
         </p>
       ) : null}

@@ -7,18 +7,32 @@ export function DocsSearch({ q, lang }: { q: string; lang: string }) {
   return (
     <Form method="get" action="/g/main/documentation" role="search" className="flex flex-wrap items-end gap-2">
       <div className="min-w-48 flex-1">
-        <label htmlFor="docs-q" className="label">{t("search.label")}</label>
-        <input id="docs-q" name="q" type="search" defaultValue={q} maxLength={100} className="input" placeholder={t("search.placeholder")} />
+        <label htmlFor="docs-q" className="label">
+          {t("search.label")}
+        </label>
+        <input
+          id="docs-q"
+          name="q"
+          type="search"
+          defaultValue={q}
+          maxLength={100}
+          className="input"
+          placeholder={t("search.placeholder")}
+        />
       </div>
       <div>
-        <label htmlFor="docs-lang" className="label">{t("search.language")}</label>
+        <label htmlFor="docs-lang" className="label">
+          {t("search.language")}
+        </label>
         <select id="docs-lang" name="lang" defaultValue={lang} className="input">
           <option value="">{t("search.both")}</option>
           <option value="en">English</option>
           <option value="zh-CN">中文</option>
         </select>
       </div>
-      <button type="submit" className="btn-primary">{t("search.submit")}</button>
+      <button type="submit" className="btn-primary">
+        {t("search.submit")}
+      </button>
     </Form>
   );
 }

@@ -1,26 +1,48 @@
 import { Link } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { DataOf } from "@contract/paths";
-import { Chart } from "~/components/billing/UsageChart";
-import { groupServices, mbToGbText, queueOf } from "~/lib/dashboard";
-import { formatDate, formatDay, formatUsd, zoneHeader } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { OPERATIONS_QUEUES } from "~/lib/menu";
+import type { DataOf } from "#contract/paths.ts";
+import { Chart } from "#app/components/billing/UsageChart.tsx";
+import { groupServices, mbToGbText, queueOf } from "#app/lib/dashboard.ts";
+import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { OPERATIONS_QUEUES } from "#app/lib/menu.ts";
 
 /** The console home's figures (/main/home/dashboard; docs/decisions/029), in cards a person reads first. */
 export type Dashboard = DataOf<"/main/home/dashboard">;
 
 const PUBLISHED = "/g/home/PermissionedServices/PublishedServices";
 
-function Figure({ label, value, testId, to, hint }: { label: string; value: string | number; testId: string; to?: string; hint?: string | null }) {
+function Figure({
+  label,
+  value,
+  testId,
+  to,
+  hint,
+}: {
+  label: string;
+  value: string | number;
+  testId: string;
+  to?: string;
+  hint?: string | null;
+}) {
   return (
     <div className="card">
       <dt className="text-sm text-slate-600">{label}</dt>
       <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900" data-testid={testId}>
-        {to ? <Link className="hover:underline" to={to}>{value}</Link> : value}
+        {to ? (
+          <Link className="hover:underline" to={to}>
+            {value}
+          </Link>
+        ) : (
+          value
+        )}
       </dd>
-      {hint ? <dd className="mt-1 text-sm text-slate-600" data-testid={`${testId}-hint`}>{hint}</dd> : null}
+      {hint ? (
+        <dd className="mt-1 text-sm text-slate-600" data-testid={`${testId}-hint`}>
+          {hint}
+        </dd>
+      ) : null}
     </div>
   );
 }
@@ -28,11 +50,25 @@ function Figure({ label, value, testId, to, hint }: { label: string; value: stri
 /** Balance, amount due with the next deadline, unread messages, join requests. */
 export function MoneyAndInbox({ d, unread, language }: { d: Dashboard; unread: number; language: Language }) {
   const { t } = useTranslation("home");
-  const due = d.dueCount === 0 ? t("dashboard.nothingDue") : t("dashboard.dueHint", { count: d.dueCount, date: formatDate(d.nextDeadline, language, true) });
+  const due =
+    d.dueCount === 0
+      ? t("dashboard.nothingDue")
+      : t("dashboard.dueHint", { count: d.dueCount, date: formatDate(d.nextDeadline, language, true) });
   return (
     <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <Figure label={t("dashboard.balance")} value={formatUsd(d.balanceCents, language)} testId="dash-balance" to="/g/home/userCenter/MyAccount" />
-      <Figure label={t("dashboard.due")} value={formatUsd(d.dueCents, language)} testId="dash-due" to="/g/home/userCenter/MyBills" hint={due} />
+      <Figure
+        label={t("dashboard.balance")}
+        value={formatUsd(d.balanceCents, language)}
+        testId="dash-balance"
+        to="/g/home/userCenter/MyAccount"
+      />
+      <Figure
+        label={t("dashboard.due")}
+        value={formatUsd(d.dueCents, language)}
+        testId="dash-due"
+        to="/g/home/userCenter/MyBills"
+        hint={due}
+      />
       <Figure label={t("dashboard.unread")} value={unread} testId="dash-unread" to="/g/home/userCenter/MessageCenter" />
       <Figure
         label={t("dashboard.joinRequests")}
@@ -50,12 +86,19 @@ export function ServicesByStatus({ d }: { d: Dashboard }) {
   const { t } = useTranslation("home");
   return (
     <section aria-labelledby="dash-services" className="card">
-      <h2 id="dash-services" className="font-semibold">{t("dashboard.services")}</h2>
+      <h2 id="dash-services" className="font-semibold">
+        {t("dashboard.services")}
+      </h2>
       <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-5">
         {groupServices(d.services.byState, d.services.drafts).map(({ group, count }) => (
           <li key={group}>
             <Link to={PUBLISHED} className="block rounded-md border border-slate-200 px-3 py-2 hover:border-brand-500">
-              <span className="block text-2xl font-semibold tabular-nums text-slate-900" data-testid={`dash-services-${group}`}>{count}</span>
+              <span
+                className="block text-2xl font-semibold tabular-nums text-slate-900"
+                data-testid={`dash-services-${group}`}
+              >
+                {count}
+              </span>
               <span className="text-slate-700">{t(`dashboard.group.${group}`)}</span>
             </Link>
           </li>
@@ -75,14 +118,20 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
     <table className="min-w-full text-sm" data-testid="dash-usage-table">
       <thead className="text-left text-xs uppercase tracking-wide text-slate-600">
         <tr>
-          <th scope="col" className="py-1 pr-4">{zoneHeader(t, t("dashboard.day"))}</th>
-          <th scope="col" className="py-1 text-right">{t("dashboard.gb")}</th>
+          <th scope="col" className="py-1 pr-4">
+            {zoneHeader(t, t("dashboard.day"))}
+          </th>
+          <th scope="col" className="py-1 text-right">
+            {t("dashboard.gb")}
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
         {d.usage7.map((u) => (
           <tr key={u.day}>
-            <th scope="row" className="py-1 pr-4 text-left font-normal text-slate-700">{formatDay(u.day, language, false)}</th>
+            <th scope="row" className="py-1 pr-4 text-left font-normal text-slate-700">
+              {formatDay(u.day, language, false)}
+            </th>
             <td className="py-1 text-right tabular-nums">{mbToGbText(u.mb)}</td>
           </tr>
         ))}
@@ -92,12 +141,21 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
   return (
     <section aria-labelledby="dash-usage" className="card">
       <div className="flex items-baseline justify-between gap-2">
-        <h2 id="dash-usage" className="font-semibold">{t("dashboard.usage")}</h2>
-        <span className="text-sm text-slate-700" data-testid="dash-usage-total">{t("dashboard.usageTotal", { gb: mbToGbText(totalMb) })}</span>
+        <h2 id="dash-usage" className="font-semibold">
+          {t("dashboard.usage")}
+        </h2>
+        <span className="text-sm text-slate-700" data-testid="dash-usage-total">
+          {t("dashboard.usageTotal", { gb: mbToGbText(totalMb) })}
+        </span>
       </div>
       {hydrated ? (
         <>
-          <div role="img" aria-label={t("dashboard.usageChart", { gb: mbToGbText(totalMb) })} data-testid="dash-usage-chart" className="mt-2 h-16">
+          <div
+            role="img"
+            aria-label={t("dashboard.usageChart", { gb: mbToGbText(totalMb) })}
+            data-testid="dash-usage-chart"
+            className="mt-2 h-16"
+          >
             <Suspense fallback={<div className="h-16 animate-pulse rounded bg-slate-100" />}>
               <Chart
                 type="area"
@@ -121,7 +179,9 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
       ) : (
         <div className="mt-2">{table}</div>
       )}
-      <Link to="/g/home/userCenter/MyAccount" className="link mt-2 inline-block text-sm">{t("dashboard.usageMore")}</Link>
+      <Link to="/g/home/userCenter/MyAccount" className="link mt-2 inline-block text-sm">
+        {t("dashboard.usageMore")}
+      </Link>
     </section>
   );
 }
@@ -132,12 +192,19 @@ export function QueueCounts({ queues }: { queues: NonNullable<Dashboard["queues"
   const counted = OPERATIONS_QUEUES.filter((q) => queueOf(q.to) in queues);
   return (
     <section aria-labelledby="dash-queues" className="card">
-      <h2 id="dash-queues" className="font-semibold">{t("dashboard.queues")}</h2>
+      <h2 id="dash-queues" className="font-semibold">
+        {t("dashboard.queues")}
+      </h2>
       <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-2 lg:grid-cols-5">
         {counted.map((q) => (
           <li key={q.to}>
             <Link to={q.to} className="block rounded-md border border-slate-200 px-3 py-2 hover:border-brand-500">
-              <span className="block text-2xl font-semibold tabular-nums text-slate-900" data-testid={`dash-queue-${queueOf(q.to)}`}>{queues[queueOf(q.to) as keyof typeof queues]}</span>
+              <span
+                className="block text-2xl font-semibold tabular-nums text-slate-900"
+                data-testid={`dash-queue-${queueOf(q.to)}`}
+              >
+                {queues[queueOf(q.to) as keyof typeof queues]}
+              </span>
               <span className="text-slate-700">{t(`common:${q.key}`)}</span>
             </Link>
           </li>

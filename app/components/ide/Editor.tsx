@@ -1,13 +1,29 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 
-const CodeEditor = lazy(() => import("./codemirror").then((m) => ({ default: (m.default as unknown as { default?: typeof m.default }).default ?? m.default })));
+const CodeEditor = lazy(() =>
+  import("./codemirror.tsx").then((m) => ({
+    default: (m.default as unknown as { default?: typeof m.default }).default ?? m.default,
+  })),
+);
 
 /**
  * The editor (docs/decisions/044): a plain textarea that the form posts. With JavaScript, after hydration,
  * CodeMirror (a separate chunk) replaces it on screen and writes every change back into it, so the same
  * form saves, compiles and keeps what was typed either way.
  */
-export function SolidityEditor({ name, defaultValue, label, id, describedBy }: { name: string; defaultValue: string; label: string; id: string; describedBy?: string }) {
+export function SolidityEditor({
+  name,
+  defaultValue,
+  label,
+  id,
+  describedBy,
+}: {
+  name: string;
+  defaultValue: string;
+  label: string;
+  id: string;
+  describedBy?: string;
+}) {
   const [enhanced, setEnhanced] = useState(false);
   const [value, setValue] = useState(defaultValue);
   const area = useRef<HTMLTextAreaElement>(null);
@@ -19,7 +35,9 @@ export function SolidityEditor({ name, defaultValue, label, id, describedBy }: {
   };
   return (
     <div>
-      <label htmlFor={id} className={enhanced ? "sr-only" : "label"}>{label}</label>
+      <label htmlFor={id} className={enhanced ? "sr-only" : "label"}>
+        {label}
+      </label>
       <textarea
         ref={area}
         id={id}

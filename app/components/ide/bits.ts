@@ -1,7 +1,10 @@
 /** Shared bits of the IDE pages (docs/decisions/044). */
 export const IDE_SERVICES = "/g/home/IDEServices";
 export const portalHref = (workspaceId: number, more: Record<string, string | number> = {}) => {
-  const q = new URLSearchParams({ workspaceId: String(workspaceId), ...Object.fromEntries(Object.entries(more).map(([k, v]) => [k, String(v)])) });
+  const q = new URLSearchParams({
+    workspaceId: String(workspaceId),
+    ...Object.fromEntries(Object.entries(more).map(([k, v]) => [k, String(v)])),
+  });
   return `/ide/portal?${q}`;
 };
 
@@ -15,4 +18,3 @@ export function portalUrl(url: URL, set: Record<string, string | number | null>)
   }
   return `${url.pathname}?${q}`;
 }
-

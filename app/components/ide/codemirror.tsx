@@ -7,8 +7,23 @@ import { useMemo } from "react";
  * after hydration, as a chunk of its own; every change is written back to the form's textarea. Lines wrap and
  * the editor grows with its content, so it has no scrolling region of its own (keyboard users reach all of it).
  */
-export default function CodeEditor({ value, onChange, label }: { value: string; onChange: (v: string) => void; label: string }) {
-  const extensions = useMemo(() => [solidity, EditorView.lineWrapping, EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" })], [label]);
+export default function CodeEditor({
+  value,
+  onChange,
+  label,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  label: string;
+}) {
+  const extensions = useMemo(
+    () => [
+      solidity,
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
+    ],
+    [label],
+  );
   return (
     <CodeMirror
       value={value}

@@ -1,11 +1,11 @@
 import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { InvoiceDetail } from "@contract/invoices";
-import { Badge, type Tone } from "~/components/Badge";
-import type { Column } from "~/components/RecordTable";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
+import type { InvoiceDetail } from "#contract/invoices.ts";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
+import type { Column } from "#app/components/RecordTable.tsx";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
 
 /* An invoice application as the user's pages and the operators' queue show it (namespace "invoices"). */
 
@@ -14,14 +14,20 @@ const STATUS_TONES: Record<number, Tone> = { 1: "wait", 3: "bad", 5: "info", 10:
 /** SPEC §4 invoice application status. */
 export function StatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("invoices");
-  return <Badge tone={STATUS_TONES[status] ?? "off"} testId="invoice-status">{t(`status.${status}`)}</Badge>;
+  return (
+    <Badge tone={STATUS_TONES[status] ?? "off"} testId="invoice-status">
+      {t(`status.${status}`)}
+    </Badge>
+  );
 }
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
     <div className="grid grid-cols-3 gap-2 py-1.5 text-sm">
       <dt className="text-slate-500">{label}</dt>
-      <dd className="col-span-2 text-slate-900" data-testid={testId}>{children}</dd>
+      <dd className="col-span-2 text-slate-900" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }
@@ -35,11 +41,17 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       <section className="card" aria-labelledby="detail-application">
-        <h2 id="detail-application" className="font-semibold">{t("detail.application")}</h2>
+        <h2 id="detail-application" className="font-semibold">
+          {t("detail.application")}
+        </h2>
         <dl className="mt-3 divide-y divide-slate-100">
           <Row label={t("fields.applicationNo")}>{detail.applicationNo}</Row>
-          <Row label={t("fields.status")}><StatusBadge status={detail.status} /></Row>
-          <Row label={t("fields.amount")} testId="detail-amount">{formatUsd(detail.amountCents, language)}</Row>
+          <Row label={t("fields.status")}>
+            <StatusBadge status={detail.status} />
+          </Row>
+          <Row label={t("fields.amount")} testId="detail-amount">
+            {formatUsd(detail.amountCents, language)}
+          </Row>
           <Row label={t("fields.invoiceType")}>{t(`invoiceType.${detail.invoiceType}`)}</Row>
           <Row label={t("fields.issuance")}>{t(`issuance.${detail.issuance}`)}</Row>
           <Row label={t("fields.createdAt")}>{formatDate(detail.createdAt, language, true)}</Row>
@@ -47,7 +59,9 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
         </dl>
       </section>
       <section className="card" aria-labelledby="detail-title">
-        <h2 id="detail-title" className="font-semibold">{t("detail.title")}</h2>
+        <h2 id="detail-title" className="font-semibold">
+          {t("detail.title")}
+        </h2>
         <dl className="mt-3 divide-y divide-slate-100">
           <Row label={t("fields.titleType")}>{t(`titleType.${ti.titleType}`)}</Row>
           <Row label={t("fields.title")}>{ti.title}</Row>
@@ -59,7 +73,9 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
         </dl>
       </section>
       <section className="card" aria-labelledby="detail-recipient">
-        <h2 id="detail-recipient" className="font-semibold">{t("detail.recipient")}</h2>
+        <h2 id="detail-recipient" className="font-semibold">
+          {t("detail.recipient")}
+        </h2>
         <dl className="mt-3 divide-y divide-slate-100">
           {paper ? (
             <>
@@ -77,28 +93,56 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
         </dl>
       </section>
       <section className="card" aria-labelledby="detail-review" data-testid="review-result">
-        <h2 id="detail-review" className="font-semibold">{t("detail.review")}</h2>
+        <h2 id="detail-review" className="font-semibold">
+          {t("detail.review")}
+        </h2>
         <dl className="mt-3 divide-y divide-slate-100">
           <Row label={t("fields.reviewResult")}>
-            {detail.reviewedAt ? t(detail.status === 3 ? "review.notApproved" : "review.approved") : t("review.pending")}
+            {detail.reviewedAt
+              ? t(detail.status === 3 ? "review.notApproved" : "review.approved")
+              : t("review.pending")}
           </Row>
-          {detail.reviewedAt ? <Row label={t("fields.reviewedAt")}>{formatDate(detail.reviewedAt, language, true)}</Row> : null}
-          {detail.reviewComments ? <Row label={t("fields.reviewComments")} testId="review-comments">{detail.reviewComments}</Row> : null}
+          {detail.reviewedAt ? (
+            <Row label={t("fields.reviewedAt")}>{formatDate(detail.reviewedAt, language, true)}</Row>
+          ) : null}
+          {detail.reviewComments ? (
+            <Row label={t("fields.reviewComments")} testId="review-comments">
+              {detail.reviewComments}
+            </Row>
+          ) : null}
           {detail.deliveredAt ? (
             <>
               <Row label={t("fields.deliveredAt")}>{formatDate(detail.deliveredAt, language, true)}</Row>
-              {detail.courierName ? <Row label={t("fields.courierName")} testId="courier-name">{detail.courierName}</Row> : null}
-              {detail.courierNo ? <Row label={t("fields.courierNo")} testId="courier-no">{detail.courierNo}</Row> : null}
-              {detail.deliveryEmail ? <Row label={t("fields.deliveryEmail")} testId="delivery-email">{detail.deliveryEmail}</Row> : null}
+              {detail.courierName ? (
+                <Row label={t("fields.courierName")} testId="courier-name">
+                  {detail.courierName}
+                </Row>
+              ) : null}
+              {detail.courierNo ? (
+                <Row label={t("fields.courierNo")} testId="courier-no">
+                  {detail.courierNo}
+                </Row>
+              ) : null}
+              {detail.deliveryEmail ? (
+                <Row label={t("fields.deliveryEmail")} testId="delivery-email">
+                  {detail.deliveryEmail}
+                </Row>
+              ) : null}
             </>
           ) : null}
         </dl>
       </section>
       <section className="card lg:col-span-2" aria-labelledby="detail-bills">
-        <h2 id="detail-bills" className="font-semibold">{t("detail.bills")}</h2>
+        <h2 id="detail-bills" className="font-semibold">
+          {t("detail.bills")}
+        </h2>
         <table className="mt-3 w-full text-left text-sm">
           <thead className="text-slate-500">
-            <tr><th className="py-1.5">{t("fields.billNo")}</th><th>{t("fields.serviceName")}</th><th className="text-right">{t("fields.amount")}</th></tr>
+            <tr>
+              <th className="py-1.5">{t("fields.billNo")}</th>
+              <th>{t("fields.serviceName")}</th>
+              <th className="text-right">{t("fields.amount")}</th>
+            </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {detail.bills.map((b) => (
@@ -115,7 +159,14 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
   );
 }
 
-type ApplicationRow = { title: string; invoiceType: number; issuance: number; amountCents: number; status: number; createdAt: string };
+type ApplicationRow = {
+  title: string;
+  invoiceType: number;
+  issuance: number;
+  amountCents: number;
+  status: number;
+  createdAt: string;
+};
 
 /** The columns an invoice application shows in the user's list and in the operators' queue, after its number. */
 export function applicationColumns<Row extends ApplicationRow>(t: TFunction, language: Language): Column<Row>[] {

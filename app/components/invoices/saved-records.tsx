@@ -3,8 +3,8 @@ import { FormProvider, getFormProps, useField, type FieldMetadata, type FormMeta
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorList, FormErrors, RadioGroupField, SubmitButton } from "~/components/forms";
-import { Pagination } from "~/components/Pagination";
+import { ErrorList, FormErrors, RadioGroupField, SubmitButton } from "#app/components/forms.tsx";
+import { Pagination } from "#app/components/Pagination.tsx";
 
 /* The caller's saved invoice titles and receiving addresses: their pages, forms and the choice of one. */
 
@@ -40,7 +40,9 @@ export function SavedChoice({
       ) : (
         <RadioGroupField field={field} legend={legend} options={options} />
       )}
-      <Link to={addTo} className="link mt-1 inline-block text-sm">{addLabel}</Link>
+      <Link to={addTo} className="link mt-1 inline-block text-sm">
+        {addLabel}
+      </Link>
     </div>
   );
 }
@@ -74,11 +76,17 @@ export function ConfirmDelete({
     <Form method="post" action={action} className="mt-4 flex justify-end gap-2">
       <input type="hidden" name={idName} value={id} />
       {onCancel ? (
-        <button type="button" className="btn-secondary" onClick={onCancel}>{t("common:actions.cancel")}</button>
+        <button type="button" className="btn-secondary" onClick={onCancel}>
+          {t("common:actions.cancel")}
+        </button>
       ) : (
-        <Link to={closeHref} className="btn-secondary">{t("common:actions.cancel")}</Link>
+        <Link to={closeHref} className="btn-secondary">
+          {t("common:actions.cancel")}
+        </Link>
       )}
-      <button type="submit" name="intent" value="delete" className="btn-danger">{t("actions.confirmDelete")}</button>
+      <button type="submit" name="intent" value="delete" className="btn-danger">
+        {t("actions.confirmDelete")}
+      </button>
     </Form>
   );
   return (
@@ -94,12 +102,24 @@ export function ConfirmDelete({
         {label}
       </Link>
       {open && !dialog ? (
-        <div role="alertdialog" aria-labelledby={`delete-${id}-title`} className="mt-3 rounded-md border border-red-200 bg-red-50 p-4 text-left">
-          <p id={`delete-${id}-title`} className="font-semibold text-slate-900">{question}</p>
+        <div
+          role="alertdialog"
+          aria-labelledby={`delete-${id}-title`}
+          className="mt-3 rounded-md border border-red-200 bg-red-50 p-4 text-left"
+        >
+          <p id={`delete-${id}-title`} className="font-semibold text-slate-900">
+            {question}
+          </p>
           {form()}
         </div>
       ) : null}
-      <Dialog open={dialog} onClose={() => setDialog(false)} className="relative z-50" role="alertdialog" aria-label={question}>
+      <Dialog
+        open={dialog}
+        onClose={() => setDialog(false)}
+        className="relative z-50"
+        role="alertdialog"
+        aria-label={question}
+      >
         <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="card w-full max-w-sm">
@@ -140,16 +160,29 @@ export function SavedRecordForm<Schema extends Record<string, unknown>>({
   const location = useLocation();
   return (
     <section className="card" aria-labelledby={`${name}-form-heading`}>
-      <h2 id={`${name}-form-heading`} className="font-semibold">{heading}</h2>
+      <h2 id={`${name}-form-heading`} className="font-semibold">
+        {heading}
+      </h2>
       <FormProvider context={form.context}>
-        <Form method="post" action={location.pathname + location.search} {...getFormProps(form)} className="mt-4 grid gap-4 md:grid-cols-2">
-          <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+        <Form
+          method="post"
+          action={location.pathname + location.search}
+          {...getFormProps(form)}
+          className="mt-4 grid gap-4 md:grid-cols-2"
+        >
+          <div className="md:col-span-2">
+            <FormErrors id={form.errorId} errors={form.errors} />
+          </div>
           {id !== undefined ? <input type="hidden" name={idName} value={id} /> : null}
           {back ? <input type="hidden" name="back" value={back} /> : null}
           {children}
           <div className="flex gap-2 md:col-span-2">
-            <SubmitButton intent="save" className="btn-primary">{t("actions.save")}</SubmitButton>
-            <Link to={back ?? cancelTo} className="btn-secondary">{t("common:actions.cancel")}</Link>
+            <SubmitButton intent="save" className="btn-primary">
+              {t("actions.save")}
+            </SubmitButton>
+            <Link to={back ?? cancelTo} className="btn-secondary">
+              {t("common:actions.cancel")}
+            </Link>
           </div>
         </Form>
       </FormProvider>
@@ -196,13 +229,21 @@ export function SavedRecordsPage<Item>({
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-xl font-semibold">{heading}</h1>
         <div className="flex gap-2">
-          <Link to="/g/home/userCenter/Invoices" className="btn-secondary">{t("actions.backToList")}</Link>
-          {!form ? <Link to="?form=new" className="btn-primary">{addLabel}</Link> : null}
+          <Link to="/g/home/userCenter/Invoices" className="btn-secondary">
+            {t("actions.backToList")}
+          </Link>
+          {!form ? (
+            <Link to="?form=new" className="btn-primary">
+              {addLabel}
+            </Link>
+          ) : null}
         </div>
       </div>
       {form}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">{empty}</p>
+        <p className="card text-center text-slate-500" data-testid="empty">
+          {empty}
+        </p>
       ) : (
         <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
           {page.rows.map((r) => (
@@ -210,7 +251,9 @@ export function SavedRecordsPage<Item>({
               <div className="flex flex-wrap items-start justify-between gap-3">
                 <div>{children(r)}</div>
                 <div className="flex items-center gap-3">
-                  <Link to={`?edit=${idOf(r)}`} className="link text-sm">{t("actions.edit")}</Link>
+                  <Link to={`?edit=${idOf(r)}`} className="link text-sm">
+                    {t("actions.edit")}
+                  </Link>
                   <ConfirmDelete
                     id={idOf(r)}
                     idName={idName}
@@ -235,5 +278,7 @@ export function SavedRecordsPage<Item>({
 /** The "Default" mark of the title or address used first. */
 export function DefaultMark() {
   const { t } = useTranslation("invoices");
-  return <span className="ml-2 rounded-full bg-brand-50 px-2 py-0.5 text-xs text-brand-700">{t("fields.default")}</span>;
+  return (
+    <span className="ml-2 rounded-full bg-brand-50 px-2 py-0.5 text-xs text-brand-700">{t("fields.default")}</span>
+  );
 }

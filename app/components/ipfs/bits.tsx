@@ -1,13 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { GB, IpfsKeyState, IpfsServiceStatus } from "@contract/ipfs-codes";
-import { Badge, type Tone } from "~/components/Badge";
+import { GB, IpfsKeyState, IpfsServiceStatus } from "#contract/ipfs-codes.ts";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
 
 /** Shared bits of the IPFS storage console (issue 13; docs/decisions/039). */
 
 export const IPFS = "/g/home/IPFS";
 export const serviceHref = (ipfsServiceId: number) => `${IPFS}/Service?ipfsServiceId=${ipfsServiceId}`;
 export const trafficHref = (ipfsServiceId: number) => `${IPFS}/Traffic?ipfsServiceId=${ipfsServiceId}`;
-export const downloadHref = (ipfsServiceId: number, cid: string) => `${IPFS}/download?ipfsServiceId=${ipfsServiceId}&cid=${encodeURIComponent(cid)}`;
+export const downloadHref = (ipfsServiceId: number, cid: string) =>
+  `${IPFS}/download?ipfsServiceId=${ipfsServiceId}&cid=${encodeURIComponent(cid)}`;
 
 /** Bytes as B, KB, MB, GB or TB (binary units, as capacities and traffic bills count them). */
 export function formatBytes(bytes: number): string {
@@ -21,22 +22,38 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${bytes} B` : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
 }
 
-export const capacityLabel = (storeUnit: number) => (storeUnit >= 1024 && storeUnit % 1024 === 0 ? `${storeUnit / 1024} TB` : `${storeUnit} GB`);
+export const capacityLabel = (storeUnit: number) =>
+  storeUnit >= 1024 && storeUnit % 1024 === 0 ? `${storeUnit / 1024} TB` : `${storeUnit} GB`;
 export const bytesOfUnit = (storeUnit: number) => storeUnit * GB;
 
-const SERVICE_TONES: Record<number, Tone> = { [IpfsServiceStatus.RUNNING]: "ok", [IpfsServiceStatus.UNSUBSCRIBED]: "off" };
-const KEY_TONES: Record<number, Tone> = { [IpfsKeyState.ACTIVATED]: "ok", [IpfsKeyState.DEACTIVATED]: "wait", [IpfsKeyState.UNSUBSCRIBED]: "off" };
+const SERVICE_TONES: Record<number, Tone> = {
+  [IpfsServiceStatus.RUNNING]: "ok",
+  [IpfsServiceStatus.UNSUBSCRIBED]: "off",
+};
+const KEY_TONES: Record<number, Tone> = {
+  [IpfsKeyState.ACTIVATED]: "ok",
+  [IpfsKeyState.DEACTIVATED]: "wait",
+  [IpfsKeyState.UNSUBSCRIBED]: "off",
+};
 
 /** SPEC §3 IPFS service status as a pill. */
 export function ServiceStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("ipfs");
-  return <Badge tone={SERVICE_TONES[status] ?? "off"} testId="ipfs-status">{t(`status.${status}`)}</Badge>;
+  return (
+    <Badge tone={SERVICE_TONES[status] ?? "off"} testId="ipfs-status">
+      {t(`status.${status}`)}
+    </Badge>
+  );
 }
 
 /** SPEC §4 IPFS key state as a pill. */
 export function KeyStateBadge({ state, testId }: { state: number; testId?: string }) {
   const { t } = useTranslation("ipfs");
-  return <Badge tone={KEY_TONES[state] ?? "off"} testId={testId}>{t(`keyState.${state}`)}</Badge>;
+  return (
+    <Badge tone={KEY_TONES[state] ?? "off"} testId={testId}>
+      {t(`keyState.${state}`)}
+    </Badge>
+  );
 }
 
 /** Used of total capacity: a meter with the figures as text. */
@@ -46,8 +63,18 @@ export function CapacityMeter({ used, capacity }: { used: number; capacity: numb
   const text = t("capacity.usedOf", { used: formatBytes(used), total: formatBytes(capacity), percent });
   return (
     <div className="min-w-40 space-y-1">
-      <meter min={0} max={capacity || 1} value={used} high={capacity * 0.9} optimum={0} className="h-2 w-full" aria-label={text} />
-      <p className="text-xs text-slate-600 tabular-nums" data-testid="capacity-text">{text}</p>
+      <meter
+        min={0}
+        max={capacity || 1}
+        value={used}
+        high={capacity * 0.9}
+        optimum={0}
+        className="h-2 w-full"
+        aria-label={text}
+      />
+      <p className="text-xs text-slate-600 tabular-nums" data-testid="capacity-text">
+        {text}
+      </p>
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { IpfsUpgradeStatus } from "@contract/ipfs-codes";
-import type { IpfsUpgrade } from "@contract/ipfs";
-import { Badge, type Tone } from "~/components/Badge";
-import { formatDate, formatUsd } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { IPFS, capacityLabel } from "./bits";
+import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
+import type { IpfsUpgrade } from "#contract/ipfs.ts";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
+import { formatDate, formatUsd } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { IPFS, capacityLabel } from "./bits.tsx";
 
 /** Capacity upgrades of IPFS services (SPEC §2 upgrade, new upgrade, upgrade detail; §4 IPFS upgrade; docs/decisions/039). */
 
@@ -23,7 +23,11 @@ const TONES: Record<number, Tone> = {
 /** SPEC §4 IPFS upgrade status as a pill: 0 pending, 2 operations processing, 5 success, 6 failed. */
 export function UpgradeStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("ipfs");
-  return <Badge tone={TONES[status] ?? "off"} testId="upgrade-status">{t(`upgradeStatus.${status}`)}</Badge>;
+  return (
+    <Badge tone={TONES[status] ?? "off"} testId="upgrade-status">
+      {t(`upgradeStatus.${status}`)}
+    </Badge>
+  );
 }
 
 /** A service's upgrades, newest first: from → to, the difference paid, status, links to the detail and the bill. */
@@ -37,21 +41,45 @@ export function UpgradeTable({ rows, language }: { rows: IpfsUpgrade[]; language
         <caption className="sr-only">{t("upgrade.listTitle")}</caption>
         <thead className="bg-slate-50 text-slate-600">
           <tr>
-            <th scope="col" className={th}>{t("upgrade.capacityChange")}</th>
-            <th scope="col" className={th}>{t("upgrade.priceDiff")}</th>
-            <th scope="col" className={th}>{t("upgrade.status")}</th>
-            <th scope="col" className={th}>{t("upgrade.requested")}</th>
-            <th scope="col" className={th}>{t("upgrade.bill")}</th>
+            <th scope="col" className={th}>
+              {t("upgrade.capacityChange")}
+            </th>
+            <th scope="col" className={th}>
+              {t("upgrade.priceDiff")}
+            </th>
+            <th scope="col" className={th}>
+              {t("upgrade.status")}
+            </th>
+            <th scope="col" className={th}>
+              {t("upgrade.requested")}
+            </th>
+            <th scope="col" className={th}>
+              {t("upgrade.bill")}
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((u) => (
             <tr key={u.ipfsUpgradeId} data-testid="upgrade-row">
-              <td className={td}><Link className="link font-medium" to={upgradeHref(u.ipfsUpgradeId)}>{capacityLabel(u.fromStoreUnit)} → {capacityLabel(u.toStoreUnit)}</Link></td>
+              <td className={td}>
+                <Link className="link font-medium" to={upgradeHref(u.ipfsUpgradeId)}>
+                  {capacityLabel(u.fromStoreUnit)} → {capacityLabel(u.toStoreUnit)}
+                </Link>
+              </td>
               <td className={`${td} tabular-nums`}>{formatUsd(u.priceDiffCents, language)}</td>
-              <td className={td}><UpgradeStatusBadge status={u.status} /></td>
+              <td className={td}>
+                <UpgradeStatusBadge status={u.status} />
+              </td>
               <td className={td}>{formatDate(u.createdAt, language, true)}</td>
-              <td className={td}>{u.billId ? <Link className="link font-mono text-xs" to={billHref(u.billId)}>{u.billNo}</Link> : "—"}</td>
+              <td className={td}>
+                {u.billId ? (
+                  <Link className="link font-mono text-xs" to={billHref(u.billId)}>
+                    {u.billNo}
+                  </Link>
+                ) : (
+                  "—"
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

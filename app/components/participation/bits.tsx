@@ -1,12 +1,17 @@
 import { useTranslation } from "react-i18next";
-import type { ListStatus } from "@contract/participation";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
+import type { ListStatus } from "#contract/participation.ts";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared pieces of the participation pages (docs/decisions/013). */
 
 /** SPEC §2 ParticipatedServices/ServicesDetail of one of the caller's participations. */
-export const participatedDetailHref = (v: { appId: number; appCode: string; appJoinAuditId: number; auditState: number }) =>
+export const participatedDetailHref = (v: {
+  appId: number;
+  appCode: string;
+  appJoinAuditId: number;
+  auditState: number;
+}) =>
   `/g/home/ParticipatedServices/ServicesDetail?${new URLSearchParams({ types: "2", appCode: v.appCode, appId: String(v.appId), auditState: String(v.auditState), appJoinAuditId: String(v.appJoinAuditId), ifJoIn: "1" })}`;
 
 const LIST_TONE: Record<ListStatus, string> = {
@@ -21,13 +26,28 @@ const badge = "inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1";
 
 export function ListStatusBadge({ status }: { status: ListStatus }) {
   const { t } = useTranslation("participation");
-  return <span data-testid="list-status" className={`${badge} ${LIST_TONE[status]}`}>{t(`listStatus.${status}`)}</span>;
+  return (
+    <span data-testid="list-status" className={`${badge} ${LIST_TONE[status]}`}>
+      {t(`listStatus.${status}`)}
+    </span>
+  );
 }
 
 export function AuditBadge({ auditState }: { auditState: number }) {
   const { t } = useTranslation("participation");
-  const tone = auditState === 2 || auditState === 4 ? LIST_TONE.rejected : auditState === 15 ? LIST_TONE.confirmed : auditState === 13 ? LIST_TONE.toConfirm : LIST_TONE.reviewing;
-  return <span data-testid="audit-state" className={`${badge} ${tone}`}>{t(`audit.${auditState}`)}</span>;
+  const tone =
+    auditState === 2 || auditState === 4
+      ? LIST_TONE.rejected
+      : auditState === 15
+        ? LIST_TONE.confirmed
+        : auditState === 13
+          ? LIST_TONE.toConfirm
+          : LIST_TONE.reviewing;
+  return (
+    <span data-testid="audit-state" className={`${badge} ${tone}`}>
+      {t(`audit.${auditState}`)}
+    </span>
+  );
 }
 
 type Step = { event: string; actorKind: string; comments: string | null; createdAt: string; toState: number };
@@ -41,9 +61,16 @@ export function Timeline({ steps, language }: { steps: Step[]; language: Languag
         <li key={i} className="text-sm">
           <p>
             <span className="font-medium">{t(`events.${s.event}`)}</span>
-            <span className="text-slate-500"> · {t(`actors.${s.actorKind}`)} · {formatDate(s.createdAt, language, true)}</span>
+            <span className="text-slate-500">
+              {" "}
+              · {t(`actors.${s.actorKind}`)} · {formatDate(s.createdAt, language, true)}
+            </span>
           </p>
-          {s.comments ? <p className="text-slate-700" data-testid="timeline-comments">{t("detail.comments")}: {s.comments}</p> : null}
+          {s.comments ? (
+            <p className="text-slate-700" data-testid="timeline-comments">
+              {t("detail.comments")}: {s.comments}
+            </p>
+          ) : null}
         </li>
       ))}
     </ol>

@@ -20,11 +20,21 @@ export function CopyableText({ value, label, testId }: { value: string; label: s
   }
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <code className="select-all break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900" data-testid={testId} aria-label={label}>{value}</code>
+      <code
+        className="select-all break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900"
+        data-testid={testId}
+        aria-label={label}
+      >
+        {value}
+      </code>
       {hydrated ? (
-        <button type="button" className="btn-secondary !py-1" onClick={copy} data-testid={`${testId}-copy`}>{t("key.copy")}</button>
+        <button type="button" className="btn-secondary !py-1" onClick={copy} data-testid={`${testId}-copy`}>
+          {t("key.copy")}
+        </button>
       ) : null}
-      <span role="status" className="text-xs text-slate-600">{copied === "yes" ? t("key.copied") : copied === "no" ? t("key.copyFailed") : ""}</span>
+      <span role="status" className="text-xs text-slate-600">
+        {copied === "yes" ? t("key.copied") : copied === "no" ? t("key.copyFailed") : ""}
+      </span>
     </div>
   );
 }

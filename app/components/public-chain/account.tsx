@@ -2,20 +2,21 @@ import { FormProvider, getFormProps, getInputProps } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { WEI_PER_CENT } from "@contract/public-chain-codes";
-import { idempotencyKey, moneyAmount, toCents } from "@contract/rules";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { FormErrors, TextField } from "~/components/forms";
-import type { Language } from "~/lib/i18n";
-import { formatUsd } from "~/lib/format";
-import { useSchemaForm } from "~/lib/use-schema-form";
+import { WEI_PER_CENT } from "#contract/public-chain-codes.ts";
+import { idempotencyKey, moneyAmount, toCents } from "#contract/rules.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { FormErrors, TextField } from "#app/components/forms.tsx";
+import type { Language } from "#app/lib/i18n.ts";
+import { formatUsd } from "#app/lib/format.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import type { SubmissionResult } from "@conform-to/react";
-import { formatEther } from "./bits";
+import { formatEther } from "./bits.tsx";
 
 /** The assign-gas form (§9 bill type 50): the amount in USD and the key that makes it happen once. */
 export const assignGasForm = z.object({ amount: moneyAmount(), idempotencyKey: idempotencyKey() });
 
-const typedCents = (amount: string | undefined) => (amount && /^[0-9]+(\.[0-9]{1,2})?$/.test(amount) ? toCents(amount) : null);
+const typedCents = (amount: string | undefined) =>
+  amount && /^[0-9]+(\.[0-9]{1,2})?$/.test(amount) ? toCents(amount) : null;
 
 /** What an amount buys and leaves: the question of the confirm step (dialog or page). */
 export function useGasQuestion(balanceCents: number, language: Language) {
@@ -33,7 +34,14 @@ export function useGasQuestion(balanceCents: number, language: Language) {
 }
 
 /** Assign gas from the balance: a dialog with JavaScript, the page's confirm step without (the action answers it). */
-export function AssignGasForm({ action, balanceCents, language, issuedKey, lastResult, confirm }: {
+export function AssignGasForm({
+  action,
+  balanceCents,
+  language,
+  issuedKey,
+  lastResult,
+  confirm,
+}: {
   action: string;
   balanceCents: number;
   language: Language;
@@ -43,18 +51,27 @@ export function AssignGasForm({ action, balanceCents, language, issuedKey, lastR
 }) {
   const { t } = useTranslation("publicChain");
   const question = useGasQuestion(balanceCents, language);
-  const [form, fields] = useSchemaForm(assignGasForm, lastResult, { id: "assign-gas", defaultValue: { idempotencyKey: issuedKey } });
+  const [form, fields] = useSchemaForm(assignGasForm, lastResult, {
+    id: "assign-gas",
+    defaultValue: { idempotencyKey: issuedKey },
+  });
   if (confirm) {
     return (
       <div className="card max-w-lg" role="alertdialog" aria-labelledby="gas-confirm-title" data-testid="confirm-step">
-        <h3 id="gas-confirm-title" className="text-lg font-semibold">{t("gas.confirmTitle")}</h3>
+        <h3 id="gas-confirm-title" className="text-lg font-semibold">
+          {t("gas.confirmTitle")}
+        </h3>
         <p className="mt-2 text-slate-600">{question(confirm.amount)}</p>
         <Form method="post" action={action} className="mt-4 flex justify-end gap-2">
           <input type="hidden" name="amount" value={confirm.amount} />
           <input type="hidden" name="idempotencyKey" value={confirm.idempotencyKey} />
           <input type="hidden" name="confirmed" value="yes" />
-          <Link to={action} className="btn-secondary">{t("common:actions.cancel")}</Link>
-          <button type="submit" name="intent" value="assignGas" className="btn-primary">{t("gas.confirm")}</button>
+          <Link to={action} className="btn-secondary">
+            {t("common:actions.cancel")}
+          </Link>
+          <button type="submit" name="intent" value="assignGas" className="btn-primary">
+            {t("gas.confirm")}
+          </button>
         </Form>
       </div>
     );
@@ -65,8 +82,22 @@ export function AssignGasForm({ action, balanceCents, language, issuedKey, lastR
         <FormErrors id={form.errorId} errors={form.errors} />
         <input {...getInputProps(fields.idempotencyKey, { type: "hidden" })} key={fields.idempotencyKey.key} />
         <input type="hidden" name="intent" value="assignGas" />
-        <TextField field={fields.amount} label={t("gas.amount")} hint={t("gas.amountHint", { balance: formatUsd(balanceCents, language), per: formatEther((100n * WEI_PER_CENT).toString()) })} autoComplete="off" />
-        <ConfirmSubmit formId={form.id} label={t("gas.submit")} title={t("gas.confirmTitle")} question={question(fields.amount.value)} confirmLabel={t("gas.confirm")} />
+        <TextField
+          field={fields.amount}
+          label={t("gas.amount")}
+          hint={t("gas.amountHint", {
+            balance: formatUsd(balanceCents, language),
+            per: formatEther((100n * WEI_PER_CENT).toString()),
+          })}
+          autoComplete="off"
+        />
+        <ConfirmSubmit
+          formId={form.id}
+          label={t("gas.submit")}
+          title={t("gas.confirmTitle")}
+          question={question(fields.amount.value)}
+          confirmLabel={t("gas.confirm")}
+        />
       </Form>
     </FormProvider>
   );
@@ -82,12 +113,27 @@ export function KeystoreForm({ action }: { action: string }) {
     <Form method="post" action={action} reloadDocument className="max-w-md space-y-3">
       <input type="hidden" name="intent" value="keystore" />
       <div>
-        <label htmlFor="keystore-password" className="label">{t("keystore.password")}</label>
-        <input id="keystore-password" name="password" type="password" autoComplete="new-password" minLength={8} maxLength={128} required className="input"
-          aria-describedby="keystore-password-hint" />
-        <p id="keystore-password-hint" className="mt-1 text-xs text-slate-600">{t("keystore.hint")}</p>
+        <label htmlFor="keystore-password" className="label">
+          {t("keystore.password")}
+        </label>
+        <input
+          id="keystore-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          maxLength={128}
+          required
+          className="input"
+          aria-describedby="keystore-password-hint"
+        />
+        <p id="keystore-password-hint" className="mt-1 text-xs text-slate-600">
+          {t("keystore.hint")}
+        </p>
       </div>
-      <button type="submit" className="btn-secondary">{t("keystore.download")}</button>
+      <button type="submit" className="btn-secondary">
+        {t("keystore.download")}
+      </button>
     </Form>
   );
 }

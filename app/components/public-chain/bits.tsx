@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { KeyType, ProjectStatus } from "@contract/public-chain-codes";
-import { Badge, type Tone } from "~/components/Badge";
+import { KeyType, ProjectStatus } from "#contract/public-chain-codes.ts";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
 
 /** Shared bits of the public-chain console (SPEC §2 PermissionlessServices; docs/decisions/026). */
 
@@ -24,12 +24,20 @@ const PROJECT_TONES: Record<number, Tone> = {
 /** SPEC §4 open-alliance project status as a pill. */
 export function ProjectStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("publicChain");
-  return <Badge tone={PROJECT_TONES[status] ?? "off"} testId="project-status">{t(`projectStatus.${status}`)}</Badge>;
+  return (
+    <Badge tone={PROJECT_TONES[status] ?? "off"} testId="project-status">
+      {t(`projectStatus.${status}`)}
+    </Badge>
+  );
 }
 
 export function PlanStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("publicChain");
-  return <Badge tone={status === 1 ? "ok" : "off"} testId="plan-status">{t(`planStatus.${status}`)}</Badge>;
+  return (
+    <Badge tone={status === 1 ? "ok" : "off"} testId="plan-status">
+      {t(`planStatus.${status}`)}
+    </Badge>
+  );
 }
 
 export function KeyTypeLabel({ keyType }: { keyType: number }) {
@@ -51,8 +59,11 @@ export function formatEther(wei: string | null | undefined): string {
 export function ConsoleTabs({ current }: { current: "index" | "home" }) {
   const { t } = useTranslation("publicChain");
   const tab = (key: "index" | "home", to: string) => (
-    <Link to={to} aria-current={current === key ? "page" : undefined}
-      className={`border-b-2 px-3 py-2 text-sm font-medium ${current === key ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}>
+    <Link
+      to={to}
+      aria-current={current === key ? "page" : undefined}
+      className={`border-b-2 px-3 py-2 text-sm font-medium ${current === key ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
+    >
       {t(`tabs.${key}`)}
     </Link>
   );

@@ -1,9 +1,9 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { CONTRACT_BUSY_STATUSES, ContractStatus } from "@contract/contracts-codes";
-import { Badge, type Tone } from "~/components/Badge";
-import { PC } from "./bits";
+import { CONTRACT_BUSY_STATUSES, ContractStatus } from "#contract/contracts-codes.ts";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
+import { PC } from "./bits.tsx";
 
 /** Shared bits of the contract pages (SPEC §4 Contract deployment; docs/decisions/033). */
 
@@ -19,7 +19,11 @@ const TONES: Record<number, Tone> = {
 /** SPEC §4 contract deployment status as a pill. */
 export function ContractStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("contracts");
-  return <Badge tone={TONES[status] ?? "off"} testId="contract-status">{t(`status.${status}`)}</Badge>;
+  return (
+    <Badge tone={TONES[status] ?? "off"} testId="contract-status">
+      {t(`status.${status}`)}
+    </Badge>
+  );
 }
 
 export const isUnderWay = (status: number) => CONTRACT_BUSY_STATUSES.includes(status);
@@ -36,7 +40,14 @@ export function useRefreshWhile(underWay: boolean) {
 
 /** An ABI entry as the pages read it (the backend sends the ABI as JSON objects). */
 export type AbiParam = { name?: string; type: string };
-export type AbiEntry = { type: string; name?: string; inputs?: AbiParam[]; outputs?: AbiParam[]; stateMutability?: string; anonymous?: boolean };
+export type AbiEntry = {
+  type: string;
+  name?: string;
+  inputs?: AbiParam[];
+  outputs?: AbiParam[];
+  stateMutability?: string;
+  anonymous?: boolean;
+};
 
 export const asEntries = (abi: Record<string, unknown>[] | null): AbiEntry[] =>
   (abi ?? []).filter((e): e is AbiEntry => typeof e.type === "string");
@@ -44,7 +55,9 @@ export const asEntries = (abi: Record<string, unknown>[] | null): AbiEntry[] =>
 /** `name(type,…)`, the signature that tells overloads apart (the backend's `signatureOf`). */
 export const signatureOf = (e: AbiEntry) => `${e.name ?? ""}(${(e.inputs ?? []).map((p) => p.type).join(",")})`;
 
-export const isRead = (e: AbiEntry) => e.type === "function" && (e.stateMutability === "view" || e.stateMutability === "pure");
+export const isRead = (e: AbiEntry) =>
+  e.type === "function" && (e.stateMutability === "view" || e.stateMutability === "pure");
 
 /** A parameter list as text: "address owner, uint256 value". */
-export const paramsText = (params: AbiParam[] | undefined) => (params ?? []).map((p) => (p.name ? `${p.type} ${p.name}` : p.type)).join(", ");
+export const paramsText = (params: AbiParam[] | undefined) =>
+  (params ?? []).map((p) => (p.name ? `${p.type} ${p.name}` : p.type)).join(", ");

@@ -1,72 +1,149 @@
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { Project } from "@contract/public-chain";
-import { ProjectStatus } from "@contract/public-chain-codes";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { SubmitButton } from "~/components/forms";
-import { CopyableText } from "./KeyPanel";
+import type { Project } from "#contract/public-chain.ts";
+import { ProjectStatus } from "#contract/public-chain-codes.ts";
+import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
+import { SubmitButton } from "#app/components/forms.tsx";
+import { CopyableText } from "./KeyPanel.tsx";
 
 type Shown = { apiKey: string | null; regenerated: boolean } | null;
 
 /** The §4 moves the user may make from the project's status (docs/decisions/026's table). */
 export function ProjectActions({ project: p, here }: { project: Project; here: string }) {
   const { t } = useTranslation("publicChain");
-  const canEnable = ([ProjectStatus.TO_BE_ENABLED, ProjectStatus.PUBLISHED, ProjectStatus.DEACTIVATED] as number[]).includes(p.status);
+  const canEnable = (
+    [ProjectStatus.TO_BE_ENABLED, ProjectStatus.PUBLISHED, ProjectStatus.DEACTIVATED] as number[]
+  ).includes(p.status);
   if (!canEnable && p.status !== ProjectStatus.ENABLED && p.status !== ProjectStatus.FAILED) {
-    return <p className="text-sm text-slate-600" data-testid="project-waiting">{t("project.waiting")}</p>;
+    return (
+      <p className="text-sm text-slate-600" data-testid="project-waiting">
+        {t("project.waiting")}
+      </p>
+    );
   }
   return (
     <Form method="post" action={here} id="project-move" className="flex flex-wrap gap-2">
-      {canEnable ? <SubmitButton intent="enable" className="btn-primary">{t("project.enable")}</SubmitButton> : null}
-      {p.status === ProjectStatus.ENABLED ? (
-        <ConfirmSubmit formId="project-move" name="intent" value="deactivate" label={t("project.deactivate")} className="btn-danger"
-          title={t("confirm.deactivate.title")} question={t("confirm.deactivate.question", { name: p.name })} confirmLabel={t("confirm.deactivate.confirm")} />
+      {canEnable ? (
+        <SubmitButton intent="enable" className="btn-primary">
+          {t("project.enable")}
+        </SubmitButton>
       ) : null}
-      {p.status === ProjectStatus.FAILED ? <SubmitButton intent="redeploy" className="btn-primary">{t("project.redeploy")}</SubmitButton> : null}
+      {p.status === ProjectStatus.ENABLED ? (
+        <ConfirmSubmit
+          formId="project-move"
+          name="intent"
+          value="deactivate"
+          label={t("project.deactivate")}
+          className="btn-danger"
+          title={t("confirm.deactivate.title")}
+          question={t("confirm.deactivate.question", { name: p.name })}
+          confirmLabel={t("confirm.deactivate.confirm")}
+        />
+      ) : null}
+      {p.status === ProjectStatus.FAILED ? (
+        <SubmitButton intent="redeploy" className="btn-primary">
+          {t("project.redeploy")}
+        </SubmitButton>
+      ) : null}
     </Form>
   );
 }
 
 /** The endpoints and the key: shown on request (selectable, copyable), regenerated, enabled or disabled. */
-export function ProjectKeyCard({ project: p, origin, here, shown }: { project: Project; origin: string; here: string; shown: Shown }) {
+export function ProjectKeyCard({
+  project: p,
+  origin,
+  here,
+  shown,
+}: {
+  project: Project;
+  origin: string;
+  here: string;
+  shown: Shown;
+}) {
   const { t } = useTranslation("publicChain");
   const key = shown?.apiKey ?? null;
   return (
     <section className="card space-y-4" data-testid="key-card">
       <h2 className="text-lg font-semibold">{t("key.title")}</h2>
       {!p.keyProvisioned ? (
-        <p className="text-sm text-slate-600" data-testid="key-pending">{t("key.pending")}</p>
+        <p className="text-sm text-slate-600" data-testid="key-pending">
+          {t("key.pending")}
+        </p>
       ) : (
         <>
           <dl className="space-y-3 text-sm">
             <div>
               <dt className="font-medium text-slate-700">{t("key.pathEndpoint")}</dt>
               <dd className="mt-1">
-                {key ? <CopyableText value={`${origin}/chain/rpc/${key}`} label={t("key.pathEndpoint")} testId="endpoint-with-key" /> : <code className="font-mono">{`${origin}/chain/rpc/…${p.keyHint ?? ""}`}</code>}
+                {key ? (
+                  <CopyableText
+                    value={`${origin}/chain/rpc/${key}`}
+                    label={t("key.pathEndpoint")}
+                    testId="endpoint-with-key"
+                  />
+                ) : (
+                  <code className="font-mono">{`${origin}/chain/rpc/…${p.keyHint ?? ""}`}</code>
+                )}
               </dd>
             </div>
             <div>
               <dt className="font-medium text-slate-700">{t("key.headerEndpoint")}</dt>
-              <dd className="mt-1"><code className="font-mono" data-testid="header-endpoint">{`${origin}${p.headerEndpointPath}`}</code> <span className="text-slate-600">{t("key.headerHint")}</span></dd>
+              <dd className="mt-1">
+                <code className="font-mono" data-testid="header-endpoint">{`${origin}${p.headerEndpointPath}`}</code>{" "}
+                <span className="text-slate-600">{t("key.headerHint")}</span>
+              </dd>
             </div>
             <div>
               <dt className="font-medium text-slate-700">{t("key.key")}</dt>
               <dd className="mt-1">
-                {key ? <CopyableText value={key} label={t("key.key")} testId="api-key" /> : <code className="font-mono" data-testid="key-hint">{`…${p.keyHint ?? ""}`}</code>}
-                <p className="mt-1 text-xs text-slate-600">{p.keyEnabled ? t("key.enabledState") : t("key.disabledState")}</p>
-                {shown?.regenerated ? <p role="status" className="mt-1 text-xs text-amber-800">{t("key.regenerated")}</p> : null}
+                {key ? (
+                  <CopyableText value={key} label={t("key.key")} testId="api-key" />
+                ) : (
+                  <code className="font-mono" data-testid="key-hint">{`…${p.keyHint ?? ""}`}</code>
+                )}
+                <p className="mt-1 text-xs text-slate-600">
+                  {p.keyEnabled ? t("key.enabledState") : t("key.disabledState")}
+                </p>
+                {shown?.regenerated ? (
+                  <p role="status" className="mt-1 text-xs text-amber-800">
+                    {t("key.regenerated")}
+                  </p>
+                ) : null}
               </dd>
             </div>
           </dl>
           <Form method="post" action={here} id="key-actions" className="flex flex-wrap gap-2">
-            {!key ? <SubmitButton intent="showKey" className="btn-secondary">{t("key.show")}</SubmitButton> : null}
-            <ConfirmSubmit formId="key-actions" name="intent" value="regenerateKey" label={t("key.regenerate")} className="btn-secondary"
-              title={t("confirm.regenerateKey.title")} question={t("confirm.regenerateKey.question", { name: p.name })} confirmLabel={t("confirm.regenerateKey.confirm")} />
+            {!key ? (
+              <SubmitButton intent="showKey" className="btn-secondary">
+                {t("key.show")}
+              </SubmitButton>
+            ) : null}
+            <ConfirmSubmit
+              formId="key-actions"
+              name="intent"
+              value="regenerateKey"
+              label={t("key.regenerate")}
+              className="btn-secondary"
+              title={t("confirm.regenerateKey.title")}
+              question={t("confirm.regenerateKey.question", { name: p.name })}
+              confirmLabel={t("confirm.regenerateKey.confirm")}
+            />
             {p.keyEnabled ? (
-              <ConfirmSubmit formId="key-actions" name="intent" value="disableKey" label={t("key.disable")} className="btn-danger"
-                title={t("confirm.disableKey.title")} question={t("confirm.disableKey.question", { name: p.name })} confirmLabel={t("confirm.disableKey.confirm")} />
+              <ConfirmSubmit
+                formId="key-actions"
+                name="intent"
+                value="disableKey"
+                label={t("key.disable")}
+                className="btn-danger"
+                title={t("confirm.disableKey.title")}
+                question={t("confirm.disableKey.question", { name: p.name })}
+                confirmLabel={t("confirm.disableKey.confirm")}
+              />
             ) : (
-              <SubmitButton intent="enableKey" className="btn-primary">{t("key.enable")}</SubmitButton>
+              <SubmitButton intent="enableKey" className="btn-primary">
+                {t("key.enable")}
+              </SubmitButton>
             )}
           </Form>
         </>

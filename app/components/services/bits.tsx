@@ -2,12 +2,12 @@ import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@con
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { serviceActions, VerState, type ServiceAction } from "@contract/service-status";
-import type { Report, ServiceRow } from "@contract/services";
-import { FormErrors, SubmitButton, TextField } from "~/components/forms";
-import { useBlockedTarget } from "~/components/BlockedAction";
-import { RowActions, type RowMenuItem } from "~/components/RowActions";
-import type { Block } from "~/lib/blocked";
+import { serviceActions, VerState, type ServiceAction } from "#contract/service-status.ts";
+import type { Report, ServiceRow } from "#contract/services.ts";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { useBlockedTarget } from "#app/components/BlockedAction.tsx";
+import { RowActions, type RowMenuItem } from "#app/components/RowActions.tsx";
+import type { Block } from "#app/lib/blocked.ts";
 
 /** Shared pieces of PublishedServices, ServicesDetail and the service review queues (namespace "services"). */
 
@@ -35,7 +35,10 @@ const TONE: Record<number, string> = {
 export function StatusBadge({ verState }: { verState: number }) {
   const { t } = useTranslation("services");
   return (
-    <span data-testid="status" className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${TONE[verState] ?? "bg-slate-50 text-slate-700 ring-slate-200"}`}>
+    <span
+      data-testid="status"
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${TONE[verState] ?? "bg-slate-50 text-slate-700 ring-slate-200"}`}
+    >
       {t(`status.${verState}`)}
     </span>
   );
@@ -47,17 +50,44 @@ export function StatusBadge({ verState }: { verState: number }) {
  * allowed (docs/decisions/012); Join is the publisher's own join through the invitation link and Config
  * upgrade leads to ConfigurationNew (docs/decisions/036).
  */
-export const SHOWN_ACTIONS: readonly ServiceAction[] = ["details", "pay", "edit", "basicEdit", "join", "serviceUpgrade", "configUpgrade", "invite", "unsubscribe", "enable", "deactivate"];
+export const SHOWN_ACTIONS: readonly ServiceAction[] = [
+  "details",
+  "pay",
+  "edit",
+  "basicEdit",
+  "join",
+  "serviceUpgrade",
+  "configUpgrade",
+  "invite",
+  "unsubscribe",
+  "enable",
+  "deactivate",
+];
 
 export const CONFIGURATION_NEW = "/g/home/ConfigurationNew";
 
-export function shownActions(row: Pick<ServiceRow, "verState" | "billState" | "verUpable" | "crossStatus" | "freeYN" | "refundPending" | "enableRequestedAt" | "unpaidBillId">) {
+export function shownActions(
+  row: Pick<
+    ServiceRow,
+    | "verState"
+    | "billState"
+    | "verUpable"
+    | "crossStatus"
+    | "freeYN"
+    | "refundPending"
+    | "enableRequestedAt"
+    | "unpaidBillId"
+  >,
+) {
   const allowed = serviceActions({ ...row, unpaidBill: row.unpaidBillId !== null });
-  return SHOWN_ACTIONS.filter((a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending) && !(a === "enable" && row.enableRequestedAt));
+  return SHOWN_ACTIONS.filter(
+    (a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending) && !(a === "enable" && row.enableRequestedAt),
+  );
 }
 
 /** At 40 "Enable" opens the confirm page of a request to operations (docs/decisions/015); at 30 it posts at once. */
-export const requestEnableHref = (row: { appId: number; appVerId: number }) => `${detailHref(row)}&confirm=requestEnable`;
+export const requestEnableHref = (row: { appId: number; appVerId: number }) =>
+  `${detailHref(row)}&confirm=requestEnable`;
 
 /** A service action as an entry: a link, or a POST (enable at 30) through the row's own form. */
 type ServiceEntry = RowMenuItem & { action: ServiceAction };
@@ -72,23 +102,43 @@ function useServiceEntries(row: ServiceRow, here: string, block: Block, omitDeta
   const { t } = useTranslation("services");
   const blocked = useBlockedTarget();
   const join = here.includes("?") ? "&" : "?";
-  const wizard = (action: "editService" | "editServiceBasic" | "upgradeService", appState: string) => blocked(action, block, `${NEW_SERVICES}?appState=${appState}&appId=${row.appId}`);
+  const wizard = (action: "editService" | "editServiceBasic" | "upgradeService", appState: string) =>
+    blocked(action, block, `${NEW_SERVICES}?appState=${appState}&appId=${row.appId}`);
   const entries: ServiceEntry[] = [];
   for (const a of shownActions(row)) {
     if (omitDetails && a === "details") continue;
     switch (a) {
       case "details":
-        entries.push({ action: a, key: a, label: t("actions.details"), ariaLabel: t("actions.detailsOf", { name: row.name }), to: detailHref(row) });
+        entries.push({
+          action: a,
+          key: a,
+          label: t("actions.details"),
+          ariaLabel: t("actions.detailsOf", { name: row.name }),
+          to: detailHref(row),
+        });
         break;
       case "pay":
         // A running service's unpaid bill (a renewal) is paid on its bill; a publish bill on the detail.
-        entries.push({ action: a, key: a, label: t("actions.pay"), to: row.unpaidBillId !== null && row.verState === VerState.RUNNING ? `/g/home/userCenter/BillDetail?billId=${row.unpaidBillId}` : `${detailHref(row)}#pay` });
+        entries.push({
+          action: a,
+          key: a,
+          label: t("actions.pay"),
+          to:
+            row.unpaidBillId !== null && row.verState === VerState.RUNNING
+              ? `/g/home/userCenter/BillDetail?billId=${row.unpaidBillId}`
+              : `${detailHref(row)}#pay`,
+        });
         break;
       case "join":
         entries.push({ action: a, key: a, label: t("actions.join"), to: `${here}${join}join=${row.appVerId}` });
         break;
       case "configUpgrade":
-        entries.push({ action: a, key: a, label: t("actions.configUpgrade"), ...blocked("configUpgrade", block, `${CONFIGURATION_NEW}?appId=${row.appId}`) });
+        entries.push({
+          action: a,
+          key: a,
+          label: t("actions.configUpgrade"),
+          ...blocked("configUpgrade", block, `${CONFIGURATION_NEW}?appId=${row.appId}`),
+        });
         break;
       case "edit":
         entries.push({ action: a, key: a, label: t("actions.edit"), ...wizard("editService", "mod2") });
@@ -103,15 +153,34 @@ function useServiceEntries(row: ServiceRow, here: string, block: Block, omitDeta
         entries.push({ action: a, key: a, label: t("actions.invite"), to: `${here}${join}invite=${row.appVerId}` });
         break;
       case "unsubscribe":
-        entries.push({ action: a, key: a, label: t("actions.unsubscribe"), danger: true, to: `${here}${join}confirm=unsubscribe&appVerId=${row.appVerId}` });
+        entries.push({
+          action: a,
+          key: a,
+          label: t("actions.unsubscribe"),
+          danger: true,
+          to: `${here}${join}confirm=unsubscribe&appVerId=${row.appVerId}`,
+        });
         break;
       case "deactivate":
-        entries.push({ action: a, key: a, label: t("actions.deactivate"), danger: true, to: `${here}${join}confirm=deactivate&appVerId=${row.appVerId}` });
+        entries.push({
+          action: a,
+          key: a,
+          label: t("actions.deactivate"),
+          danger: true,
+          to: `${here}${join}confirm=deactivate&appVerId=${row.appVerId}`,
+        });
         break;
       case "enable":
-        entries.push(row.verState === VerState.DEACTIVATED_BY_OPERATOR
-          ? { action: a, key: a, label: t("actions.enable"), to: requestEnableHref(row) }
-          : { action: a, key: a, label: t("actions.enable"), submit: { form: enableFormId(row), name: "intent", value: "enable" } });
+        entries.push(
+          row.verState === VerState.DEACTIVATED_BY_OPERATOR
+            ? { action: a, key: a, label: t("actions.enable"), to: requestEnableHref(row) }
+            : {
+                action: a,
+                key: a,
+                label: t("actions.enable"),
+                submit: { form: enableFormId(row), name: "intent", value: "enable" },
+              },
+        );
         break;
       default:
         break;
@@ -129,9 +198,20 @@ const MAIN_ACTIONS: readonly ServiceAction[] = ["pay", "enable", "invite", "deta
 function EntryElement({ entry }: { entry: ServiceEntry }) {
   const className = `link ${entry.danger ? "text-red-700" : ""} ${entry.action === "pay" ? "font-semibold" : ""}`;
   const element = entry.submit ? (
-    <button type="submit" form={entry.submit.form} name={entry.submit.name} value={entry.submit.value} className={className} data-action={entry.action}>{entry.label}</button>
+    <button
+      type="submit"
+      form={entry.submit.form}
+      name={entry.submit.name}
+      value={entry.submit.value}
+      className={className}
+      data-action={entry.action}
+    >
+      {entry.label}
+    </button>
   ) : (
-    <Link className={className} to={entry.to} aria-label={entry.ariaLabel} data-action={entry.action}>{entry.label}</Link>
+    <Link className={className} to={entry.to} aria-label={entry.ariaLabel} data-action={entry.action}>
+      {entry.label}
+    </Link>
   );
   if (!entry.note) return element;
   return (
@@ -146,7 +226,19 @@ function EntryElement({ entry }: { entry: ServiceEntry }) {
  * on the detail page (`layout="inline"`) every entry side by side. `here` is the current path and query
  * without the confirm/invite parameters.
  */
-export function ServiceActionLinks({ row, here, omitDetails = false, block = null, layout = "row" }: { row: ServiceRow; here: string; omitDetails?: boolean; block?: Block; layout?: "row" | "inline" }) {
+export function ServiceActionLinks({
+  row,
+  here,
+  omitDetails = false,
+  block = null,
+  layout = "row",
+}: {
+  row: ServiceRow;
+  here: string;
+  omitDetails?: boolean;
+  block?: Block;
+  layout?: "row" | "inline";
+}) {
   const { t } = useTranslation("services");
   const entries = useServiceEntries(row, here, block, omitDetails);
   const notes = (
@@ -162,9 +254,15 @@ export function ServiceActionLinks({ row, here, omitDetails = false, block = nul
   ) : null;
   if (layout === "inline") {
     return (
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" aria-label={t("actions.more", { name: row.name })} role="group">
+      <div
+        className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm"
+        aria-label={t("actions.more", { name: row.name })}
+        role="group"
+      >
         {enableForm}
-        {entries.map((e) => <EntryElement key={e.key} entry={e} />)}
+        {entries.map((e) => (
+          <EntryElement key={e.key} entry={e} />
+        ))}
         {notes}
       </div>
     );
@@ -172,7 +270,16 @@ export function ServiceActionLinks({ row, here, omitDetails = false, block = nul
   const main = MAIN_ACTIONS.map((a) => entries.find((e) => e.action === a && !e.note)).find((e) => e !== undefined);
   const more = entries.filter((e) => e !== main);
   return (
-    <RowActions name={row.name} main={<>{enableForm}{main ? <EntryElement entry={main} /> : null}</>} more={more}>
+    <RowActions
+      name={row.name}
+      main={
+        <>
+          {enableForm}
+          {main ? <EntryElement entry={main} /> : null}
+        </>
+      }
+      more={more}
+    >
       {notes}
     </RowActions>
   );
@@ -183,14 +290,34 @@ export function ServiceActionLinks({ row, here, omitDetails = false, block = nul
  * service's name must be typed (docs/decisions/029). With JavaScript the form checks it as you type; the
  * server checks it again either way. `lastResult`: the action's reply to this form (nothing typed is lost).
  */
-export function ConfirmPanel({ kind, row, cancelTo, lastResult }: { kind: "deactivate" | "unsubscribe"; row: { appVerId: number; name: string }; cancelTo: string; lastResult?: SubmissionResult<string[]> | null }) {
+export function ConfirmPanel({
+  kind,
+  row,
+  cancelTo,
+  lastResult,
+}: {
+  kind: "deactivate" | "unsubscribe";
+  row: { appVerId: number; name: string };
+  cancelTo: string;
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
   const { t } = useTranslation("services");
   // Checked by the server (lifecycleConfirmSchema in the action): the panel comes from a request already, and
   // the list page does not load Zod for it.
-  const [form, fields] = useForm<{ reason?: string; confirmName: string }>({ id: `confirm-${kind}-${row.appVerId}`, lastResult });
+  const [form, fields] = useForm<{ reason?: string; confirmName: string }>({
+    id: `confirm-${kind}-${row.appVerId}`,
+    lastResult,
+  });
   return (
-    <section role="alertdialog" aria-labelledby="confirm-title" className="card border-red-200 bg-red-50" data-testid="confirm-panel">
-      <h2 id="confirm-title" className="font-semibold text-red-800">{t(`confirm.${kind}Title`, { name: row.name })}</h2>
+    <section
+      role="alertdialog"
+      aria-labelledby="confirm-title"
+      className="card border-red-200 bg-red-50"
+      data-testid="confirm-panel"
+    >
+      <h2 id="confirm-title" className="font-semibold text-red-800">
+        {t(`confirm.${kind}Title`, { name: row.name })}
+      </h2>
       <p className="mt-1 text-sm text-red-800">{t(`confirm.${kind}Body`)}</p>
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
@@ -199,8 +326,12 @@ export function ConfirmPanel({ kind, row, cancelTo, lastResult }: { kind: "deact
           {kind === "unsubscribe" ? <TextField field={fields.reason} label={t("confirm.reason")} /> : null}
           <TextField field={fields.confirmName} label={t("confirm.typeName", { name: row.name })} autoComplete="off" />
           <div className="flex gap-2">
-            <SubmitButton intent={kind} className="btn-danger">{t(kind === "deactivate" ? "confirm.confirmDeactivate" : "confirm.confirmUnsubscribe")}</SubmitButton>
-            <Link to={cancelTo} className="btn-secondary">{t("common:actions.cancel")}</Link>
+            <SubmitButton intent={kind} className="btn-danger">
+              {t(kind === "deactivate" ? "confirm.confirmDeactivate" : "confirm.confirmUnsubscribe")}
+            </SubmitButton>
+            <Link to={cancelTo} className="btn-secondary">
+              {t("common:actions.cancel")}
+            </Link>
           </div>
         </Form>
       </FormProvider>
@@ -209,25 +340,51 @@ export function ConfirmPanel({ kind, row, cancelTo, lastResult }: { kind: "deact
 }
 
 /** The invitation link with a copy button (the button needs JavaScript; the field is selectable without). */
-export function InvitePanel({ name, url, expires, closeTo }: { name: string; url: string; expires: string; closeTo: string }) {
+export function InvitePanel({
+  name,
+  url,
+  expires,
+  closeTo,
+}: {
+  name: string;
+  url: string;
+  expires: string;
+  closeTo: string;
+}) {
   const { t } = useTranslation("services");
   const [hydrated, setHydrated] = useState(false);
   const [copied, setCopied] = useState(false);
   useEffect(() => setHydrated(true), []);
   return (
     <section role="dialog" aria-labelledby="invite-title" className="card border-brand-100 bg-brand-50">
-      <h2 id="invite-title" className="font-semibold">{t("invite.title", { name })}</h2>
+      <h2 id="invite-title" className="font-semibold">
+        {t("invite.title", { name })}
+      </h2>
       <p className="mt-1 text-sm text-slate-700">{t("invite.body", { date: expires })}</p>
-      <label htmlFor="invite-link" className="label mt-3">{t("invite.link")}</label>
+      <label htmlFor="invite-link" className="label mt-3">
+        {t("invite.link")}
+      </label>
       <div className="flex gap-2">
-        <input id="invite-link" readOnly value={url} className="input font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id="invite-link"
+          readOnly
+          value={url}
+          className="input font-mono text-xs"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         {hydrated ? (
-          <button type="button" className="btn-secondary whitespace-nowrap" onClick={() => void navigator.clipboard?.writeText(url).then(() => setCopied(true))}>
+          <button
+            type="button"
+            className="btn-secondary whitespace-nowrap"
+            onClick={() => void navigator.clipboard?.writeText(url).then(() => setCopied(true))}
+          >
             {copied ? t("invite.copied") : t("invite.copy")}
           </button>
         ) : null}
       </div>
-      <Link to={closeTo} className="link mt-3 inline-block text-sm">{t("invite.close")}</Link>
+      <Link to={closeTo} className="link mt-3 inline-block text-sm">
+        {t("invite.close")}
+      </Link>
     </section>
   );
 }
@@ -237,10 +394,14 @@ export function ReportPanel({ title, report }: { title: string; report: Report }
   const { t } = useTranslation("services");
   return (
     <section className="card border-red-200 bg-red-50" data-testid="failure-report" aria-labelledby="report-title">
-      <h2 id="report-title" className="font-semibold text-red-800">{title}</h2>
+      <h2 id="report-title" className="font-semibold text-red-800">
+        {title}
+      </h2>
       <h3 className="mt-2 text-sm font-semibold text-red-800">{t("detail.reasons")}</h3>
       <ul className="list-disc pl-5 text-sm text-red-800">
-        {report.reasons.map((r, i) => <li key={i}>{t(r.key, r.params)}</li>)}
+        {report.reasons.map((r, i) => (
+          <li key={i}>{t(r.key, r.params)}</li>
+        ))}
       </ul>
       {report.suggestion ? (
         <>

@@ -1,11 +1,11 @@
 import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ENABLE_NOTE_MAX, enableRequestSchema, type ServiceDetail } from "@contract/services";
-import { formatDate } from "~/lib/format";
-import type { Language } from "~/lib/i18n";
-import { useSchemaForm } from "~/lib/use-schema-form";
-import { FormErrors, SubmitButton, TextAreaField } from "~/components/forms";
+import { ENABLE_NOTE_MAX, enableRequestSchema, type ServiceDetail } from "#contract/services.ts";
+import { formatDate } from "#app/lib/format.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
 
 /**
  * The publisher's side of an operator suspension (verState 40, docs/decisions/015): what operations said,
@@ -44,8 +44,14 @@ export function SuspensionNotice({ service, language }: { service: ServiceDetail
   const { t } = useTranslation("services");
   const { suspend, declined } = suspensionOf(service);
   return (
-    <section className="card space-y-2 border-amber-200 bg-amber-50 text-amber-900" aria-labelledby="suspension-title" data-testid="suspension">
-      <h2 id="suspension-title" className="font-semibold">{t("suspension.title")}</h2>
+    <section
+      className="card space-y-2 border-amber-200 bg-amber-50 text-amber-900"
+      aria-labelledby="suspension-title"
+      data-testid="suspension"
+    >
+      <h2 id="suspension-title" className="font-semibold">
+        {t("suspension.title")}
+      </h2>
       <SuspendComments suspend={suspend} language={language} />
       {service.enableRequestedAt ? (
         <p className="text-sm" data-testid="enable-request">
@@ -54,7 +60,10 @@ export function SuspensionNotice({ service, language }: { service: ServiceDetail
         </p>
       ) : declined ? (
         <p className="text-sm" data-testid="enable-declined">
-          {t("suspension.declined", { date: formatDate(declined.createdAt, language, true), comments: declined.comments ?? "" })}
+          {t("suspension.declined", {
+            date: formatDate(declined.createdAt, language, true),
+            comments: declined.comments ?? "",
+          })}
         </p>
       ) : (
         <p className="text-sm">{t("suspension.howTo")}</p>
@@ -64,23 +73,48 @@ export function SuspensionNotice({ service, language }: { service: ServiceDetail
 }
 
 /** The confirm page of "Enable" at 40: the suspension comments and an optional note for operations. */
-export function RequestEnablePanel({ service, lastResult, cancelTo, language }: { service: ServiceDetail; lastResult?: SubmissionResult<string[]>; cancelTo: string; language: Language }) {
+export function RequestEnablePanel({
+  service,
+  lastResult,
+  cancelTo,
+  language,
+}: {
+  service: ServiceDetail;
+  lastResult?: SubmissionResult<string[]>;
+  cancelTo: string;
+  language: Language;
+}) {
   const { t } = useTranslation("services");
   const { suspend } = suspensionOf(service);
   const [form, fields] = useSchemaForm(enableRequestSchema, lastResult, { id: `request-enable-${service.appVerId}` });
   return (
-    <section role="alertdialog" aria-labelledby="request-enable-title" className="card space-y-3 border-brand-100 bg-brand-50">
-      <h2 id="request-enable-title" className="font-semibold">{t("suspension.requestTitle", { name: service.name })}</h2>
+    <section
+      role="alertdialog"
+      aria-labelledby="request-enable-title"
+      className="card space-y-3 border-brand-100 bg-brand-50"
+    >
+      <h2 id="request-enable-title" className="font-semibold">
+        {t("suspension.requestTitle", { name: service.name })}
+      </h2>
       <SuspendComments suspend={suspend} language={language} />
       <p className="text-sm text-slate-700">{t("suspension.requestBody")}</p>
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="space-y-3">
           <FormErrors id={form.errorId} errors={form.errors} />
           <input type="hidden" name="appVerId" value={service.appVerId} />
-          <TextAreaField field={fields.note} label={t("suspension.note")} hint={t("suspension.noteHint", { max: ENABLE_NOTE_MAX })} rows={3} />
+          <TextAreaField
+            field={fields.note}
+            label={t("suspension.note")}
+            hint={t("suspension.noteHint", { max: ENABLE_NOTE_MAX })}
+            rows={3}
+          />
           <div className="flex gap-2">
-            <SubmitButton intent="requestEnable" className="btn-primary">{t("suspension.send")}</SubmitButton>
-            <Link to={cancelTo} className="btn-secondary">{t("common:actions.cancel")}</Link>
+            <SubmitButton intent="requestEnable" className="btn-primary">
+              {t("suspension.send")}
+            </SubmitButton>
+            <Link to={cancelTo} className="btn-secondary">
+              {t("common:actions.cancel")}
+            </Link>
           </div>
         </Form>
       </FormProvider>

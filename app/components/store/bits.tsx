@@ -1,20 +1,43 @@
 import { Form, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { Participation } from "@contract/store";
-import { Pagination } from "~/components/Pagination";
+import type { Participation } from "#contract/store.ts";
+import { Pagination } from "#app/components/Pagination.tsx";
 
 /** A service's or product's cover, served by the Cover resource route; a plain tile when there is none. */
-export function Cover({ kind, id, name, hasCover, size = "h-20 w-20" }: { kind: "app" | "product"; id: number; name: string; hasCover: boolean; size?: string }) {
+export function Cover({
+  kind,
+  id,
+  name,
+  hasCover,
+  size = "h-20 w-20",
+}: {
+  kind: "app" | "product";
+  id: number;
+  name: string;
+  hasCover: boolean;
+  size?: string;
+}) {
   const { t } = useTranslation("store");
   if (!hasCover) {
     return (
-      <div className={`${size} flex shrink-0 items-center justify-center rounded-md bg-slate-100 text-2xl font-semibold text-slate-400`} aria-label={t("noCover")} role="img">
+      <div
+        className={`${size} flex shrink-0 items-center justify-center rounded-md bg-slate-100 text-2xl font-semibold text-slate-400`}
+        aria-label={t("noCover")}
+        role="img"
+      >
         {name.slice(0, 1).toUpperCase()}
       </div>
     );
   }
-  return <img src={`/g/home/AppStore/Cover?kind=${kind}&id=${id}`} alt={t("cover", { name })} className={`${size} shrink-0 rounded-md object-cover`} loading="lazy" />;
+  return (
+    <img
+      src={`/g/home/AppStore/Cover?kind=${kind}&id=${id}`}
+      alt={t("cover", { name })}
+      className={`${size} shrink-0 rounded-md object-cover`}
+      loading="lazy"
+    />
+  );
 }
 
 const PARTICIPATION_CLASS: Record<Participation | "own", string> = {
@@ -29,7 +52,10 @@ export function ParticipationBadge({ participation, own }: { participation: Part
   const { t } = useTranslation("store");
   const key = own ? "own" : participation;
   return (
-    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${PARTICIPATION_CLASS[key]}`} data-testid="participation">
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${PARTICIPATION_CLASS[key]}`}
+      data-testid="participation"
+    >
       {t(`participation.${key}`)}
     </span>
   );
@@ -47,7 +73,10 @@ const STATUS_CLASS: Record<number, string> = {
 export function ProductStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("store");
   return (
-    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_CLASS[status] ?? STATUS_CLASS[0]}`} data-testid="product-status">
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_CLASS[status] ?? STATUS_CLASS[0]}`}
+      data-testid="product-status"
+    >
       {t(`status.${status}`)}
     </span>
   );
@@ -60,14 +89,18 @@ export function Rating({ average, count }: { average: number | null; count: numb
   const full = Math.round(average);
   return (
     <span>
-      <span aria-hidden="true" className="text-amber-500">{"★".repeat(full)}{"☆".repeat(5 - full)}</span>{" "}
+      <span aria-hidden="true" className="text-amber-500">
+        {"★".repeat(full)}
+        {"☆".repeat(5 - full)}
+      </span>{" "}
       {t("services.ratingValue", { average: average.toFixed(1), count })}
     </span>
   );
 }
 
 /** The publish wizard at the basic step of a draft (a buyer's service made from a product). */
-export const wizardHref = (appId: number) => `/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${appId}&step=basic`;
+export const wizardHref = (appId: number) =>
+  `/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${appId}&step=basic`;
 
 /** A store page's heading: title and intro, with a link or button beside them (`children`). */
 export function StoreHeading({ title, intro, children }: { title: string; intro: string; children?: ReactNode }) {
@@ -87,17 +120,43 @@ export function StoreHeading({ title, intro, children }: { title: string; intro:
 }
 
 /** One page of a catalogue (services or products): its cards in two columns on wide screens, or `empty`. */
-export function Catalogue({ page, empty, children }: { page: { rows: unknown[]; pageIndex: number; pageSize: number; total: number }; empty: string; children: ReactNode }) {
+export function Catalogue({
+  page,
+  empty,
+  children,
+}: {
+  page: { rows: unknown[]; pageIndex: number; pageSize: number; total: number };
+  empty: string;
+  children: ReactNode;
+}) {
   return (
     <>
-      {page.rows.length === 0 ? <p className="card text-center text-slate-500">{empty}</p> : <ul className="grid gap-4 lg:grid-cols-2">{children}</ul>}
+      {page.rows.length === 0 ? (
+        <p className="card text-center text-slate-500">{empty}</p>
+      ) : (
+        <ul className="grid gap-4 lg:grid-cols-2">{children}</ul>
+      )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </>
   );
 }
 
 /** A catalogue card: the cover beside what `children` say about the service or product. */
-export function CatalogueCard({ kind, id, name, hasCover, testId, children }: { kind: "app" | "product"; id: number; name: string; hasCover: boolean; testId: string; children: ReactNode }) {
+export function CatalogueCard({
+  kind,
+  id,
+  name,
+  hasCover,
+  testId,
+  children,
+}: {
+  kind: "app" | "product";
+  id: number;
+  name: string;
+  hasCover: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
   return (
     <li className="card flex gap-4 p-4" data-testid={testId}>
       <Cover kind={kind} id={id} name={name} hasCover={hasCover} />
@@ -107,7 +166,15 @@ export function CatalogueCard({ kind, id, name, hasCover, testId, children }: { 
 }
 
 /** The head of a service's or product's page: large cover, name with its badge, summary, then `children`. */
-export function ListingHeader({ kind, id, name, hasCover, badge, summary, children }: {
+export function ListingHeader({
+  kind,
+  id,
+  name,
+  hasCover,
+  badge,
+  summary,
+  children,
+}: {
   kind: "app" | "product";
   id: number;
   name: string;

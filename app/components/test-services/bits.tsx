@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { TestServiceStatus } from "@contract/test-services-codes";
-import { Badge, type Tone } from "~/components/Badge";
+import { TestServiceStatus } from "#contract/test-services-codes.ts";
+import { Badge, type Tone } from "#app/components/Badge.tsx";
 
 const TONE: Record<number, Tone> = {
   [TestServiceStatus.NOT_DEPLOYED]: "off",
@@ -13,7 +13,11 @@ const TONE: Record<number, Tone> = {
 /** A test service's §4 status as a badge. */
 export function TestServiceBadge({ status }: { status: number }) {
   const { t } = useTranslation("testServices");
-  return <Badge tone={TONE[status] ?? "off"} testId="test-service-status">{t(`status.${status}`)}</Badge>;
+  return (
+    <Badge tone={TONE[status] ?? "off"} testId="test-service-status">
+      {t(`status.${status}`)}
+    </Badge>
+  );
 }
 
 /** The actions each status offers (docs/decisions/034; the backend's machine decides again). */

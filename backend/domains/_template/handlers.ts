@@ -1,5 +1,5 @@
-import { cityNodes } from "../../db/tables";
-import { handlersOf } from "../../http/router";
+import { cityNodes } from "#backend/db/tables.ts";
+import { handlersOf } from "#backend/http/router.ts";
 
 /**
  * Handlers by path: the path must exist in contract/paths.ts (merged from contract/<name>.ts), and the handler

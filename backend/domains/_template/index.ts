@@ -1,6 +1,6 @@
-import { defineDomain } from "../../kit/domain";
-import { handlers } from "./handlers";
-import { isWithinLimit } from "./rules";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { handlers } from "./handlers.ts";
+import { isWithinLimit } from "./rules.ts";
 
 /** The template domain (README.md): not in backend/index.ts's list, so nothing of it is served. */
 export default defineDomain({

@@ -1,11 +1,18 @@
-import { hashPassword } from "./passwords";
-import { messages, users } from "../../db/tables";
-import type { Db } from "../../db/client";
+import { hashPassword } from "./passwords.ts";
+import { messages, users } from "#backend/db/tables.ts";
+import type { Db } from "#backend/db/client.ts";
 
 export const DEMO_PASSWORD = "Demo12!@pass";
 
 export const DEMO_ACCOUNTS = [
-  { userName: "demoperson", realName: "演示个人", email: "demoperson@example.com", mobile: "+8613800000001", userType: 1, role: "user" },
+  {
+    userName: "demoperson",
+    realName: "演示个人",
+    email: "demoperson@example.com",
+    mobile: "+8613800000001",
+    userType: 1,
+    role: "user",
+  },
   {
     userName: "democompany",
     realName: "演示企业",
@@ -19,7 +26,14 @@ export const DEMO_ACCOUNTS = [
     country: "China",
     creditCode: "91110108MA01DEMO01",
   },
-  { userName: "demooperator", realName: "运维人员", email: "demooperator@example.com", mobile: "+8613800000003", userType: 1, role: "operator" },
+  {
+    userName: "demooperator",
+    realName: "运维人员",
+    email: "demooperator@example.com",
+    mobile: "+8613800000003",
+    userType: 1,
+    role: "operator",
+  },
 ] as const;
 
 /**
@@ -37,7 +51,12 @@ export async function createDemoAccounts(db: Db, now: Date): Promise<Record<stri
       .returning({ id: users.id });
     if (inserted.length > 0) {
       created[account.userName] = inserted[0].id;
-      await db.insert(messages).values({ userId: inserted[0].id, textKey: "messages.welcome", params: { userName: account.userName }, createdAt: now });
+      await db.insert(messages).values({
+        userId: inserted[0].id,
+        textKey: "messages.welcome",
+        params: { userName: account.userName },
+        createdAt: now,
+      });
     }
   }
   return created;

@@ -9,18 +9,18 @@ import {
   resetCodeSchema,
   resetPasswordSchema,
   USER_TYPE,
-} from "../../../contract/accounts";
-import { Msg } from "../../../contract/messages";
-import { activationTokens, resetCodes } from "./tables";
-import { authTokens, messages, users } from "../../db/tables";
-import { newSecret, revokeToken, sha256 } from "../../http/auth";
-import { ApiError, fieldError } from "../../http/errors";
-import { fieldErrorsOf, type CallContext, type SignedInContext } from "../../http/router";
-import type { Deps } from "../../deps";
-import { checkCaptcha } from "./captcha";
-import { forgetLoginFailures } from "./login";
-import { hashPassword, verifyPassword } from "./passwords";
-import { findUserByLogin, toUser } from "./users";
+} from "#contract/accounts.ts";
+import { Msg } from "#contract/messages.ts";
+import { activationTokens, resetCodes } from "./tables.ts";
+import { authTokens, messages, users } from "#backend/db/tables.ts";
+import { newSecret, revokeToken, sha256 } from "#backend/http/auth.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import { fieldErrorsOf, type CallContext, type SignedInContext } from "#backend/http/router.ts";
+import type { Deps } from "#backend/deps.ts";
+import { checkCaptcha } from "./captcha.ts";
+import { forgetLoginFailures } from "./login.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { findUserByLogin, toUser } from "./users.ts";
 
 export const ACTIVATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
@@ -43,11 +43,20 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
   await checkCaptcha(services, payload.captchaKey, payload.captcha);
 
   const taken: Record<string, string[]> = {};
-  const [nameRow] = await services.db.select({ id: users.id }).from(users).where(sql`lower(${users.userName}) = ${payload.userName.toLowerCase()}`).limit(1);
+  const [nameRow] = await services.db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.userName}) = ${payload.userName.toLowerCase()}`)
+    .limit(1);
   if (nameRow) taken["payload.userName"] = [`errors:${Msg.USERNAME_TAKEN}`];
-  const [emailRow] = await services.db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${payload.email.toLowerCase()}`).limit(1);
+  const [emailRow] = await services.db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${payload.email.toLowerCase()}`)
+    .limit(1);
   if (emailRow) taken["payload.email"] = [`errors:${Msg.EMAIL_TAKEN}`];
-  if (Object.keys(taken).length > 0) throw new ApiError(nameRow ? Msg.USERNAME_TAKEN : Msg.EMAIL_TAKEN, { fieldErrors: taken });
+  if (Object.keys(taken).length > 0)
+    throw new ApiError(nameRow ? Msg.USERNAME_TAKEN : Msg.EMAIL_TAKEN, { fieldErrors: taken });
 
   // Counted once the registration can only succeed (docs/decisions/021): accounts created, not attempts.
   await services.limits.consume("register.ip", services.limits.subjectOf(ctx.clientAddress));
@@ -83,7 +92,9 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
           createdAt: now,
         })
         .returning({ id: users.id });
-      await tx.insert(activationTokens).values({ tokenHash: sha256(token), userId: user.id, expiresAt: new Date(now.getTime() + ACTIVATION_TTL_MS) });
+      await tx
+        .insert(activationTokens)
+        .values({ tokenHash: sha256(token), userId: user.id, expiresAt: new Date(now.getTime() + ACTIVATION_TTL_MS) });
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -116,7 +127,12 @@ export async function activate(input: z.output<typeof activateSchema>, { service
       .returning({ userId: activationTokens.userId });
     if (used.length === 0) throw new ApiError(Msg.ALREADY_ACTIVATED);
     await tx.update(users).set({ activatedAt: now }).where(eq(users.id, row.user.id));
-    await tx.insert(messages).values({ userId: row.user.id, textKey: "messages.welcome", params: { userName: row.user.userName }, createdAt: now });
+    await tx.insert(messages).values({
+      userId: row.user.id,
+      textKey: "messages.welcome",
+      params: { userName: row.user.userName },
+      createdAt: now,
+    });
     return { userName: row.user.userName };
   });
 }
@@ -152,8 +168,15 @@ export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: C
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   const now = services.now();
   await services.db.transaction(async (tx) => {
-    await tx.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.userId, user.id), isNull(resetCodes.usedAt)));
-    await tx.insert(resetCodes).values({ userId: user.id, codeHash: sha256(`${user.id}:${code}`), expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS) });
+    await tx
+      .update(resetCodes)
+      .set({ usedAt: now })
+      .where(and(eq(resetCodes.userId, user.id), isNull(resetCodes.usedAt)));
+    await tx.insert(resetCodes).values({
+      userId: user.id,
+      codeHash: sha256(`${user.id}:${code}`),
+      expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS),
+    });
   });
   await services.mailer.send(mail, "resetCode", ctx.language, { userName: user.userName, code });
   return { phone: input.phone, maskedEmail: maskEmail(user.email) };
@@ -165,7 +188,8 @@ export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: C
  */
 async function verifyResetCode({ services, clientAddress }: CallContext, phone: string, code: string) {
   await services.limits.consume("resetCheck.ip", services.limits.subjectOf(clientAddress));
-  const invalid = () => new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
+  const invalid = () =>
+    new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
   const user = await findUserByLogin(services.db, phone);
   if (!user) throw invalid();
   const [row] = await services.db
@@ -174,9 +198,13 @@ async function verifyResetCode({ services, clientAddress }: CallContext, phone: 
     .where(and(eq(resetCodes.userId, user.id), isNull(resetCodes.usedAt)))
     .orderBy(desc(resetCodes.id))
     .limit(1);
-  if (!row || row.expiresAt.getTime() <= services.now().getTime() || row.attempts >= RESET_CODE_MAX_ATTEMPTS) throw invalid();
+  if (!row || row.expiresAt.getTime() <= services.now().getTime() || row.attempts >= RESET_CODE_MAX_ATTEMPTS)
+    throw invalid();
   if (row.codeHash !== sha256(`${user.id}:${code}`)) {
-    await services.db.update(resetCodes).set({ attempts: sql`${resetCodes.attempts} + 1` }).where(eq(resetCodes.id, row.id));
+    await services.db
+      .update(resetCodes)
+      .set({ attempts: sql`${resetCodes.attempts} + 1` })
+      .where(eq(resetCodes.id, row.id));
     throw invalid();
   }
   return { user, codeId: row.id };
@@ -193,11 +221,21 @@ export async function resetPassword(input: z.output<typeof resetPasswordSchema>,
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
   await services.db.transaction(async (tx) => {
-    const used = await tx.update(resetCodes).set({ usedAt: now }).where(and(eq(resetCodes.id, codeId), isNull(resetCodes.usedAt))).returning({ id: resetCodes.id });
-    if (used.length === 0) throw new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
+    const used = await tx
+      .update(resetCodes)
+      .set({ usedAt: now })
+      .where(and(eq(resetCodes.id, codeId), isNull(resetCodes.usedAt)))
+      .returning({ id: resetCodes.id });
+    if (used.length === 0)
+      throw new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-    await tx.update(authTokens).set({ revokedAt: now }).where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt)));
-    await tx.insert(messages).values({ userId: user.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
+    await tx
+      .update(authTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt)));
+    await tx
+      .insert(messages)
+      .values({ userId: user.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
   });
   // Committed: this process refuses the revoked tokens from the next call on (docs/decisions/030).
   services.sessions.forgetUser(user.id);
@@ -212,7 +250,10 @@ export async function changePassword(input: unknown, { services, user, tokenHash
   const parsed = changePasswordSchema(me.userName).safeParse(input);
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
   // The hash is read here, never kept with the session (docs/decisions/030).
-  const [{ passwordHash: current }] = await services.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, me.id));
+  const [{ passwordHash: current }] = await services.db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, me.id));
   if (!(await verifyPassword(parsed.data.oldPassword, current))) {
     throw fieldError("oldPassword", `errors:${Msg.OLD_PASSWORD_WRONG}`, Msg.OLD_PASSWORD_WRONG);
   }
@@ -224,8 +265,12 @@ export async function changePassword(input: unknown, { services, user, tokenHash
     await tx
       .update(authTokens)
       .set({ revokedAt: now })
-      .where(and(eq(authTokens.userId, me.id), isNull(authTokens.revokedAt), ne(authTokens.tokenHash, tokenHash ?? "")));
-    await tx.insert(messages).values({ userId: me.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
+      .where(
+        and(eq(authTokens.userId, me.id), isNull(authTokens.revokedAt), ne(authTokens.tokenHash, tokenHash ?? "")),
+      );
+    await tx
+      .insert(messages)
+      .values({ userId: me.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
   });
   services.sessions.forgetUser(me.id);
   return null;

@@ -1,14 +1,23 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { checkCaptcha, createCaptcha } from "./captcha";
-import { createDemoAccounts } from "./demo";
-import { activate, changePassword, checkResetCode, clientInfo, logout, register, resetPassword, sendResetCode } from "./handlers";
-import { login, logoutEverywhere } from "./login";
-import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, verifySecondFactor } from "./mfa";
-import { createOperator } from "./operators";
-import { hashPassword } from "./passwords";
-import { licenceUpload } from "./rules";
-import { toUser } from "./users";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { checkCaptcha, createCaptcha } from "./captcha.ts";
+import { createDemoAccounts } from "./demo.ts";
+import {
+  activate,
+  changePassword,
+  checkResetCode,
+  clientInfo,
+  logout,
+  register,
+  resetPassword,
+  sendResetCode,
+} from "./handlers.ts";
+import { login, logoutEverywhere } from "./login.ts";
+import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, verifySecondFactor } from "./mfa.ts";
+import { createOperator } from "./operators.ts";
+import { hashPassword } from "./passwords.ts";
+import { licenceUpload } from "./rules.ts";
+import { toUser } from "./users.ts";
 
 /** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({

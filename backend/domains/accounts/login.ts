@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import type { loginSchema } from "../../../contract/accounts";
-import { Msg } from "../../../contract/messages";
-import { authTokens, users } from "../../db/tables";
-import { issueToken, newSecret } from "../../http/auth";
-import { ApiError } from "../../http/errors";
-import type { CallContext, SignedInContext } from "../../http/router";
-import { tooManyRequests } from "../../kit/rate-limit";
-import type { Deps } from "../../deps";
-import { checkCaptcha } from "./captcha";
-import { secondFactorStep } from "./mfa";
-import { hashPassword, verifyPassword } from "./passwords";
-import { findUserByLogin, toUser } from "./users";
+import type { loginSchema } from "#contract/accounts.ts";
+import { Msg } from "#contract/messages.ts";
+import { authTokens, users } from "#backend/db/tables.ts";
+import { issueToken, newSecret } from "#backend/http/auth.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { CallContext, SignedInContext } from "#backend/http/router.ts";
+import { tooManyRequests } from "#backend/kit/rate-limit.ts";
+import type { Deps } from "#backend/deps.ts";
+import { checkCaptcha } from "./captcha.ts";
+import { secondFactorStep } from "./mfa.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { findUserByLogin, toUser } from "./users.ts";
 
 /**
  * Login with limits and locks that an attacker cannot turn against the account's owner (docs/decisions/021):
@@ -68,7 +68,11 @@ export async function login(input: z.output<typeof loginSchema>, { services, cli
   if (!user.activatedAt) throw new ApiError(Msg.ACCOUNT_NOT_ACTIVATED);
 
   await limits.forget("login.lock", fromHere);
-  const [updated] = await services.db.update(users).set({ lastLoginAt: services.now() }).where(eq(users.id, user.id)).returning();
+  const [updated] = await services.db
+    .update(users)
+    .set({ lastLoginAt: services.now() })
+    .where(eq(users.id, user.id))
+    .returning();
   const token = await issueToken(services, user.id);
   // An operator's token opens only the second step until it is passed (docs/decisions/022).
   const secondFactor = updated.role === "operator" ? await secondFactorStep(services.db, user.id) : null;

@@ -12,20 +12,20 @@ import {
   TOTP_DIGITS,
   TOTP_PERIOD_SECONDS,
   type SecondFactorStep,
-} from "../../../contract/operator-auth";
-import type { AuditAction } from "../../../contract/audit";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { users } from "../../db/tables";
-import type { Deps } from "../../deps";
-import type { BackendEnv } from "../../env";
-import { markSecondFactorPassed, sha256 } from "../../http/auth";
-import { ApiError, fieldError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
-import { recordAudit } from "../../kit/audit";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
-import { DEMO_TOTP_SECRETS } from "./demo-totp";
-import { operatorSecondFactors, recoveryCodes } from "./tables";
+} from "#contract/operator-auth.ts";
+import type { AuditAction } from "#contract/audit.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { users } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { markSecondFactorPassed, sha256 } from "#backend/http/auth.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { recordAudit } from "#backend/kit/audit.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import { DEMO_TOTP_SECRETS } from "./demo-totp.ts";
+import { operatorSecondFactors, recoveryCodes } from "./tables.ts";
 
 /**
  * Operators' second factor (docs/decisions/022): TOTP with `otpauth` (RFC 6238, SHA-1, 6 digits, 30 s,
@@ -48,7 +48,12 @@ export const stepOf = (at: Date) => Math.floor(at.getTime() / PERIOD_MS);
 
 /** The code of a base32 secret at a step. */
 export function codeAt(secretBase32: string, step: number): string {
-  return TOTP.generate({ secret: Secret.fromBase32(secretBase32), digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS, timestamp: step * PERIOD_MS });
+  return TOTP.generate({
+    secret: Secret.fromBase32(secretBase32),
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    timestamp: step * PERIOD_MS,
+  });
 }
 
 /** The steps within the drift window around `now` whose code is `code`, earliest first. */
@@ -77,13 +82,33 @@ export const sealTotpSecret = (env: BackendEnv, secretBase32: string) => sealWit
 
 /** Login's answer for an operator: enrol first, or give a code. */
 export async function secondFactorStep(db: Db, userId: number): Promise<SecondFactorStep> {
-  const [row] = await db.select({ enrolledAt: operatorSecondFactors.enrolledAt }).from(operatorSecondFactors).where(eq(operatorSecondFactors.userId, userId));
+  const [row] = await db
+    .select({ enrolledAt: operatorSecondFactors.enrolledAt })
+    .from(operatorSecondFactors)
+    .where(eq(operatorSecondFactors.userId, userId));
   return row?.enrolledAt ? "verify" : "enrol";
 }
 
-async function audit(db: Db | Tx, ctx: SignedInContext, action: AuditAction, decision: string, details: Record<string, unknown> = {}) {
+async function audit(
+  db: Db | Tx,
+  ctx: SignedInContext,
+  action: AuditAction,
+  decision: string,
+  details: Record<string, unknown> = {},
+) {
   const { user } = ctx;
-  await recordAudit(db, { action, targetType: "operator", targetId: String(user.id), decision, comments: null, details, actor: user, at: ctx.services.now(), path: ctx.path, clientIp: ctx.clientAddress });
+  await recordAudit(db, {
+    action,
+    targetType: "operator",
+    targetId: String(user.id),
+    decision,
+    comments: null,
+    details,
+    actor: user,
+    at: ctx.services.now(),
+    path: ctx.path,
+    clientIp: ctx.clientAddress,
+  });
 }
 
 const refused = (key: string) => fieldError("code", `errors:${key}`, key);
@@ -99,7 +124,10 @@ async function countWrongCode(ctx: SignedInContext): Promise<never> {
     .returning({ failedAttempts: operatorSecondFactors.failedAttempts });
   if (counted && counted.failedAttempts >= MAX_WRONG_CODES) {
     await db.transaction(async (tx) => {
-      await tx.update(operatorSecondFactors).set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCK_MS) }).where(eq(operatorSecondFactors.userId, ctx.user.id));
+      await tx
+        .update(operatorSecondFactors)
+        .set({ failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCK_MS) })
+        .where(eq(operatorSecondFactors.userId, ctx.user.id));
       await audit(tx, ctx, "mfa.lockout", "locked", { minutes: LOCK_MS / 60_000 });
     });
     throw refused(Msg.SECOND_FACTOR_LOCKED);
@@ -111,7 +139,12 @@ async function countWrongCode(ctx: SignedInContext): Promise<never> {
  * Checks a code against the operator's factor and consumes it: a TOTP code moves `lastStep` forward (one
  * conditional UPDATE, so two logins racing with one code cannot both pass), a recovery code is marked used.
  */
-async function consumeCode(ctx: SignedInContext, row: FactorRow, typed: string, allowRecovery: boolean): Promise<"totp" | "recovery"> {
+async function consumeCode(
+  ctx: SignedInContext,
+  row: FactorRow,
+  typed: string,
+  allowRecovery: boolean,
+): Promise<"totp" | "recovery"> {
   const { db, env } = ctx.services;
   const now = ctx.services.now();
   if (row.lockedUntil && row.lockedUntil.getTime() > now.getTime()) throw refused(Msg.SECOND_FACTOR_LOCKED);
@@ -120,10 +153,19 @@ async function consumeCode(ctx: SignedInContext, row: FactorRow, typed: string, 
     const used = await db
       .update(recoveryCodes)
       .set({ usedAt: now })
-      .where(and(eq(recoveryCodes.userId, row.userId), eq(recoveryCodes.codeHash, recoveryHash(row.userId, code)), isNull(recoveryCodes.usedAt)))
+      .where(
+        and(
+          eq(recoveryCodes.userId, row.userId),
+          eq(recoveryCodes.codeHash, recoveryHash(row.userId, code)),
+          isNull(recoveryCodes.usedAt),
+        ),
+      )
       .returning({ id: recoveryCodes.id });
     if (used.length === 0) return countWrongCode(ctx);
-    await db.update(operatorSecondFactors).set({ failedAttempts: 0 }).where(eq(operatorSecondFactors.userId, row.userId));
+    await db
+      .update(operatorSecondFactors)
+      .set({ failedAttempts: 0 })
+      .where(eq(operatorSecondFactors.userId, row.userId));
     return "recovery";
   }
   const steps = matchingSteps(openWith(env, SECRETS, row.sealedSecret), code, now);
@@ -134,7 +176,12 @@ async function consumeCode(ctx: SignedInContext, row: FactorRow, typed: string, 
   const taken = await db
     .update(operatorSecondFactors)
     .set({ lastStep: step, failedAttempts: 0 })
-    .where(and(eq(operatorSecondFactors.userId, row.userId), or(isNull(operatorSecondFactors.lastStep), lt(operatorSecondFactors.lastStep, step))))
+    .where(
+      and(
+        eq(operatorSecondFactors.userId, row.userId),
+        or(isNull(operatorSecondFactors.lastStep), lt(operatorSecondFactors.lastStep, step)),
+      ),
+    )
     .returning({ userId: operatorSecondFactors.userId });
   if (taken.length === 0) throw refused(Msg.SECOND_FACTOR_REUSED);
   return "totp";
@@ -146,7 +193,14 @@ async function factorOf(db: Db, userId: number): Promise<FactorRow | undefined> 
 }
 
 function totpOf(secretBase32: string, userName: string) {
-  return new TOTP({ issuer: ISSUER, label: userName, algorithm: "SHA1", digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: ISSUER,
+    label: userName,
+    algorithm: "SHA1",
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** POST /main/mfa/enrolment: the pending secret (made on the first call and kept until confirmed), or enrolled. */
@@ -169,7 +223,12 @@ export async function enrolment(_input: unknown, ctx: SignedInContext) {
   const secret = openWith(env, SECRETS, row.sealedSecret);
   const otpauthUri = totpOf(secret, ctx.user.userName).toString();
   const svg = await QRCode.toString(otpauthUri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
-  return { enrolled: false as const, secret, otpauthUri, qrImage: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` };
+  return {
+    enrolled: false as const,
+    secret,
+    otpauthUri,
+    qrImage: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
+  };
 }
 
 /** POST /main/mfa/confirm: the first code confirms the secret; the recovery codes are answered this once. */
@@ -188,7 +247,11 @@ export async function confirmEnrolment(input: z.output<typeof enrolConfirmSchema
       .where(and(eq(operatorSecondFactors.userId, ctx.user.id), isNull(operatorSecondFactors.enrolledAt)))
       .returning({ userId: operatorSecondFactors.userId });
     if (enrolled.length === 0) throw new ApiError(Msg.SECOND_FACTOR_ENROLLED);
-    await tx.insert(recoveryCodes).values(codes.map((code) => ({ userId: ctx.user.id, codeHash: recoveryHash(ctx.user.id, code), createdAt: now })));
+    await tx
+      .insert(recoveryCodes)
+      .values(
+        codes.map((code) => ({ userId: ctx.user.id, codeHash: recoveryHash(ctx.user.id, code), createdAt: now })),
+      );
     await markSecondFactorPassed(tx, ctx.tokenHash, now);
     await audit(tx, ctx, "mfa.enrolment", "confirm", { recoveryCodes: codes.length });
   });
@@ -203,10 +266,19 @@ export async function verifySecondFactor(input: z.output<typeof secondFactorSche
   if (!row?.enrolledAt) throw new ApiError(Msg.SECOND_FACTOR_NOT_ENROLLED);
   const method = await consumeCode(ctx, row, input.code, true);
   const now = ctx.services.now();
-  const [left] = await db.select({ n: count() }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, ctx.user.id), isNull(recoveryCodes.usedAt)));
+  const [left] = await db
+    .select({ n: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, ctx.user.id), isNull(recoveryCodes.usedAt)));
   await db.transaction(async (tx) => {
     await markSecondFactorPassed(tx, ctx.tokenHash, now);
-    await audit(tx, ctx, "mfa.verify", method === "recovery" ? "recoveryCode" : "totp", method === "recovery" ? { recoveryCodesLeft: left.n } : {});
+    await audit(
+      tx,
+      ctx,
+      "mfa.verify",
+      method === "recovery" ? "recoveryCode" : "totp",
+      method === "recovery" ? { recoveryCodesLeft: left.n } : {},
+    );
   });
   ctx.services.sessions.forgetToken(ctx.tokenHash);
   return { method, recoveryCodesLeft: left.n };
@@ -217,10 +289,12 @@ export async function seedDemoSecondFactors(deps: Deps, created: Record<string, 
   for (const [userName, secret] of Object.entries(DEMO_TOTP_SECRETS)) {
     const userId = created[userName];
     if (!userId) continue;
-    await deps.db.insert(operatorSecondFactors).values({ userId, sealedSecret: sealTotpSecret(deps.env, secret), enrolledAt: now, createdAt: now }).onConflictDoNothing();
+    await deps.db
+      .insert(operatorSecondFactors)
+      .values({ userId, sealedSecret: sealTotpSecret(deps.env, secret), enrolledAt: now, createdAt: now })
+      .onConflictDoNothing();
   }
 }
-
 
 /** /test/accounts/operator (tests only): the caller becomes an operator, with no second factor yet. */
 export async function promoteToOperator(_input: unknown, { services, user }: SignedInContext) {

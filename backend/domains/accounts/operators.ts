@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { operatorAccountSchema } from "../../../contract/accounts";
-import { Msg } from "../../../contract/messages";
-import type { Db } from "../../db/client";
-import { messages, users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import { fieldErrorsOf } from "../../http/router";
-import { hashPassword } from "./passwords";
+import { operatorAccountSchema } from "#contract/accounts.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db } from "#backend/db/client.ts";
+import { messages, users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { fieldErrorsOf } from "#backend/http/router.ts";
+import { hashPassword } from "./passwords.ts";
 
 export type OperatorInput = { userName: string; email: string; password: string; realName?: string; mobile?: string };
 
@@ -17,7 +17,11 @@ export const DEFAULT_OPERATOR_NAME = "运维人员";
  * `npm run operator:create`, never by demo data). The §5 rules apply; a username or email already
  * registered (case-insensitive) is refused. Refusals are ApiErrors with field errors, as on the API.
  */
-export async function createOperator(db: Db, input: OperatorInput, now: Date): Promise<{ userId: number; userName: string }> {
+export async function createOperator(
+  db: Db,
+  input: OperatorInput,
+  now: Date,
+): Promise<{ userId: number; userName: string }> {
   const parsed = operatorAccountSchema.safeParse({ ...input, realName: input.realName ?? DEFAULT_OPERATOR_NAME });
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
   const account = parsed.data;
@@ -26,11 +30,16 @@ export async function createOperator(db: Db, input: OperatorInput, now: Date): P
     const taken = await tx
       .select({ userName: users.userName, email: users.email })
       .from(users)
-      .where(sql`lower(${users.userName}) = ${account.userName.toLowerCase()} or lower(${users.email}) = ${account.email.toLowerCase()}`);
+      .where(
+        sql`lower(${users.userName}) = ${account.userName.toLowerCase()} or lower(${users.email}) = ${account.email.toLowerCase()}`,
+      );
     const fieldErrors: Record<string, string[]> = {};
-    if (taken.some((t) => t.userName.toLowerCase() === account.userName.toLowerCase())) fieldErrors.userName = [`errors:${Msg.USERNAME_TAKEN}`];
-    if (taken.some((t) => t.email.toLowerCase() === account.email.toLowerCase())) fieldErrors.email = [`errors:${Msg.EMAIL_TAKEN}`];
-    if (fieldErrors.userName || fieldErrors.email) throw new ApiError(fieldErrors.userName ? Msg.USERNAME_TAKEN : Msg.EMAIL_TAKEN, { fieldErrors });
+    if (taken.some((t) => t.userName.toLowerCase() === account.userName.toLowerCase()))
+      fieldErrors.userName = [`errors:${Msg.USERNAME_TAKEN}`];
+    if (taken.some((t) => t.email.toLowerCase() === account.email.toLowerCase()))
+      fieldErrors.email = [`errors:${Msg.EMAIL_TAKEN}`];
+    if (fieldErrors.userName || fieldErrors.email)
+      throw new ApiError(fieldErrors.userName ? Msg.USERNAME_TAKEN : Msg.EMAIL_TAKEN, { fieldErrors });
     const [row] = await tx
       .insert(users)
       .values({
@@ -45,7 +54,9 @@ export async function createOperator(db: Db, input: OperatorInput, now: Date): P
         createdAt: now,
       })
       .returning({ id: users.id, userName: users.userName });
-    await tx.insert(messages).values({ userId: row.id, textKey: "messages.welcome", params: { userName: row.userName }, createdAt: now });
+    await tx
+      .insert(messages)
+      .values({ userId: row.id, textKey: "messages.welcome", params: { userName: row.userName }, createdAt: now });
     return { userId: row.id, userName: row.userName };
   });
 }

@@ -1,5 +1,5 @@
-import { licenceProblem } from "../../../contract/accounts";
-import type { UploadRule } from "../../kit/uploads";
+import { licenceProblem } from "#contract/accounts.ts";
+import type { UploadRule } from "#backend/kit/uploads.ts";
 
 /**
  * SPEC §5 Registration "Licence upload max 8MB" (contract/uploads.ts): the enterprise's business licence,
@@ -8,5 +8,10 @@ import type { UploadRule } from "../../kit/uploads";
  */
 export const licenceUpload: UploadRule = {
   nameProblem: (name) => licenceProblem({ name, size: 1, type: "" }),
-  messages: { required: "validation.licence.required", tooLarge: "validation.licence.tooLarge", extension: "validation.licence.type", wrongType: "validation.licence.type" },
+  messages: {
+    required: "validation.licence.required",
+    tooLarge: "validation.licence.tooLarge",
+    extension: "validation.licence.type",
+    wrongType: "validation.licence.type",
+  },
 };

@@ -1,12 +1,14 @@
 import { bigint, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts } from "../../db/columns";
+import { users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the accounts domain (migrations: backend/db/migrations). */
 
 export const activationTokens = pgTable("activation_tokens", {
   tokenHash: text("token_hash").primaryKey(),
-  userId: integer("user_id").notNull().references(() => users.id),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id),
   expiresAt: ts("expires_at").notNull(),
   usedAt: ts("used_at"),
 });
@@ -27,7 +29,9 @@ export const resetCodes = pgTable(
   "reset_codes",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     codeHash: text("code_hash").notNull(),
     expiresAt: ts("expires_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
@@ -43,7 +47,9 @@ export const resetCodes = pgTable(
  * up to a lock, per account.
  */
 export const operatorSecondFactors = pgTable("operator_second_factors", {
-  userId: integer("user_id").primaryKey().references(() => users.id),
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id),
   sealedSecret: text("sealed_secret").notNull(),
   enrolledAt: ts("enrolled_at"),
   lastStep: bigint("last_step", { mode: "number" }),
@@ -57,7 +63,9 @@ export const recoveryCodes = pgTable(
   "recovery_codes",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     codeHash: text("code_hash").notNull(),
     usedAt: ts("used_at"),
     createdAt: ts("created_at").notNull(),

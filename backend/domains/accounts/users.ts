@@ -1,8 +1,8 @@
 import { eq, or, sql } from "drizzle-orm";
-import type { User } from "../../../contract/accounts";
-import type { Db, Tx } from "../../db/client";
-import { users } from "../../db/tables";
-import type { AuthUser } from "../../http/auth";
+import type { User } from "#contract/accounts.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { users } from "#backend/db/tables.ts";
+import type { AuthUser } from "#backend/http/auth.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -12,7 +12,13 @@ export async function findUserByLogin(db: Db | Tx, login: string): Promise<UserR
   const [row] = await db
     .select()
     .from(users)
-    .where(or(sql`lower(${users.userName}) = ${lower}`, sql`lower(${users.email}) = ${lower}`, eq(users.mobile, login.trim())))
+    .where(
+      or(
+        sql`lower(${users.userName}) = ${lower}`,
+        sql`lower(${users.email}) = ${lower}`,
+        eq(users.mobile, login.trim()),
+      ),
+    )
     .orderBy(users.id)
     .limit(1);
   return row;

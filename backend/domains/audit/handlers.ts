@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import { AUDIT_EXPORT_LIMIT, type AuditEntry, type AuditFilter } from "../../../contract/audit";
-import type { Db } from "../../db/client";
-import { auditLog } from "../../db/tables";
-import type { SignedInContext } from "../../http/router";
+import { AUDIT_EXPORT_LIMIT, type AuditEntry, type AuditFilter } from "#contract/audit.ts";
+import type { Db } from "#backend/db/client.ts";
+import { auditLog } from "#backend/db/tables.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
 
 /** The instant a UTC+8 calendar day starts (SPEC §9: the portal shows every date in UTC+8). */
 const startOfUtc8Day = (day: string) => new Date(`${day}T00:00:00+08:00`);
@@ -46,7 +46,10 @@ async function entries(db: Db, filter: AuditFilter, limit: number, offset: numbe
 }
 
 /** POST /sys/ops/audit/list: newest first, filtered, one page. */
-export async function listAudit(input: AuditFilter & { pageIndex: number; pageSize: number }, { services }: SignedInContext) {
+export async function listAudit(
+  input: AuditFilter & { pageIndex: number; pageSize: number },
+  { services }: SignedInContext,
+) {
   const { pageIndex, pageSize, ...filter } = input;
   const { rows, total } = await entries(services.db, filter, pageSize, (pageIndex - 1) * pageSize);
   return { page: { rows, total, pageIndex, pageSize } };

@@ -1,6 +1,6 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { exportAudit, listAudit } from "./handlers";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { exportAudit, listAudit } from "./handlers.ts";
 
 /**
  * The operators' audit log, read side (docs/decisions/022; contract/audit.ts). Entries are written by the

@@ -1,16 +1,16 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { BillType, PayState } from "../../../contract/billing";
-import type { Tx } from "../../db/client";
-import type { DemoTimeline } from "../../kit/demo-timeline";
-import type { DemoSeeder } from "../../kit/domain";
-import { bills, usageDaily, type BillDetail } from "./tables";
-import { cityNodes } from "../../db/tables";
-import { payments, withdrawals } from "../payments/tables";
-import { post } from "./ledger";
-import { createTrafficBill, weeklyUsage } from "./jobs";
-import { newBillNo } from "./rules";
-import { addDays, dayOf, DAY_MS, lastCompletedWeekStart, weekEnd } from "./time";
+import { BillType, PayState } from "#contract/billing.ts";
+import type { Tx } from "#backend/db/client.ts";
+import type { DemoTimeline } from "#backend/kit/demo-timeline.ts";
+import type { DemoSeeder } from "#backend/kit/domain.ts";
+import { bills, usageDaily, type BillDetail } from "./tables.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import { payments, withdrawals } from "#backend/domains/payments/tables.ts";
+import { post } from "./ledger.ts";
+import { createTrafficBill, weeklyUsage } from "./jobs.ts";
+import { newBillNo } from "./rules.ts";
+import { addDays, dayOf, DAY_MS, lastCompletedWeekStart, weekEnd } from "./time.ts";
 
 /**
  * Demo money, usage and bills for demoperson and democompany (backend/seed.ts). Money moves only
@@ -38,7 +38,13 @@ const PROFILES: Record<string, Profile> = {
       { daysAgo: 12, cents: 20_000, payType: "GT0002" },
     ],
     usage: { "CN-BJ-01": 2_600, "CN-SH-01": 1_900, "HK-01": 1_200 },
-    service: { name: "Campus credential ledger", appId: 1001, nodes: ["CN-BJ-01", "CN-SH-01", "HK-01"], tps: 20, capacityGb: 10 },
+    service: {
+      name: "Campus credential ledger",
+      appId: 1001,
+      nodes: ["CN-BJ-01", "CN-SH-01", "HK-01"],
+      tps: 20,
+      capacityGb: 10,
+    },
     extraBills: false,
     withdrawalCents: 0,
   },
@@ -50,7 +56,13 @@ const PROFILES: Record<string, Profile> = {
       { daysAgo: 12, cents: 100_000, payType: "GT0004" },
     ],
     usage: { "CN-BJ-01": 9_800, "CN-SH-01": 7_400, "CN-GZ-01": 5_200, "SG-01": 3_100 },
-    service: { name: "Supply chain traceability", appId: 2001, nodes: ["CN-BJ-01", "CN-SH-01", "CN-GZ-01"], tps: 100, capacityGb: 50 },
+    service: {
+      name: "Supply chain traceability",
+      appId: 2001,
+      nodes: ["CN-BJ-01", "CN-SH-01", "CN-GZ-01"],
+      tps: 100,
+      capacityGb: 50,
+    },
     extraBills: true,
     withdrawalCents: 25_000,
   },
@@ -63,7 +75,15 @@ function resources(nodes: Node[], codes: string[], tps: number, capacityGb: numb
     const n = nodes.find((x) => x.code === code)!;
     const monthly = tps * n.tpsPricePerMonthCents + capacityGb * n.capacityPricePerGbMonthCents;
     const yearly = tps * n.tpsPricePerYearCents + capacityGb * n.capacityPricePerGbMonthCents * 10;
-    return { nodeCode: code, tps, capacityGb, peers: n.peers, monthlyPriceCents: monthly, yearlyPriceCents: yearly, amountCents: cycle === 1 ? yearly : monthly };
+    return {
+      nodeCode: code,
+      tps,
+      capacityGb,
+      peers: n.peers,
+      monthlyPriceCents: monthly,
+      yearlyPriceCents: yearly,
+      amountCents: cycle === 1 ? yearly : monthly,
+    };
   });
   return { resources: lines, nodeCount: lines.length, region: "Asia Pacific", cloudPlatform: "BSN city nodes" };
 }
@@ -71,7 +91,7 @@ function resources(nodes: Node[], codes: string[], tps: number, capacityGb: numb
 /** §9 "Withdrawal return 7 working days": Monday to Friday. */
 function addWorkingDays(day: string, n: number): string {
   let d = day;
-  for (let left = n; left > 0; ) {
+  for (let left = n; left > 0;) {
     d = addDays(d, 1);
     const weekday = new Date(`${d}T00:00:00Z`).getUTCDay();
     if (weekday !== 0 && weekday !== 6) left -= 1;
@@ -81,11 +101,21 @@ function addWorkingDays(day: string, n: number): string {
 
 const sum = (d: BillDetail) => [...(d.resources ?? []), ...(d.dataUsage ?? [])].reduce((s, l) => s + l.amountCents, 0);
 
-async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: Date, operatorId: number | null, timeline: DemoTimeline) {
+async function seedUser(
+  tx: Tx,
+  userId: number,
+  p: Profile,
+  nodes: Node[],
+  now: Date,
+  operatorId: number | null,
+  timeline: DemoTimeline,
+) {
   // Ledger operations, run in time order with every other domain's (backend/kit/demo-timeline.ts).
   const ledger = (at: Date, run: (tx: Tx) => Promise<unknown>) => timeline.later(at, run);
 
-  ledger(ago(now, 60), (tx) => post(tx, { userId, kind: "grant", amountCents: p.grantCents, refType: "grant", refId: userId }, ago(now, 60)));
+  ledger(ago(now, 60), (tx) =>
+    post(tx, { userId, kind: "grant", amountCents: p.grantCents, refType: "grant", refId: userId }, ago(now, 60)),
+  );
   for (const r of p.recharges) {
     const at = ago(now, r.daysAgo);
     const [payment] = await tx
@@ -104,7 +134,18 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
       })
       .returning();
     ledger(payment.paidAt!, (tx) =>
-      post(tx, { userId, kind: "recharge", amountCents: r.cents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, payment.paidAt!),
+      post(
+        tx,
+        {
+          userId,
+          kind: "recharge",
+          amountCents: r.cents,
+          refType: "payment",
+          refId: payment.id,
+          idempotencyKey: `payment:${payment.id}`,
+        },
+        payment.paidAt!,
+      ),
     );
   }
 
@@ -123,24 +164,76 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
   const specs: BillSpec[] = [
     { daysAgo: 55, billType: BillType.PUBLISH, serviceName: svc.name, cycle: 2, detail: monthly, state: "paid" },
     { daysAgo: 25, billType: BillType.PUBLISH, serviceName: svc.name, cycle: 2, detail: monthly, state: "paid" },
-    { daysAgo: 44, billType: BillType.CONFIG_UPGRADE, serviceName: svc.name, cycle: 2, detail: resources(nodes, svc.nodes.slice(0, 2), Math.round(svc.tps / 2), svc.capacityGb, 2), state: "paid" },
+    {
+      daysAgo: 44,
+      billType: BillType.CONFIG_UPGRADE,
+      serviceName: svc.name,
+      cycle: 2,
+      detail: resources(nodes, svc.nodes.slice(0, 2), Math.round(svc.tps / 2), svc.capacityGb, 2),
+      state: "paid",
+    },
     {
       daysAgo: 40,
       billType: BillType.IPFS,
       serviceName: "IPFS storage",
       cycle: 2,
-      detail: { dataCapacityGb: p.extraBills ? 500 : 100, cloudPlatform: "Alibaba Cloud", region: "Hong Kong", nodeCount: 1 },
+      detail: {
+        dataCapacityGb: p.extraBills ? 500 : 100,
+        cloudPlatform: "Alibaba Cloud",
+        region: "Hong Kong",
+        nodeCount: 1,
+      },
       state: "paid",
     },
-    { daysAgo: 20, billType: BillType.PUBLISH, serviceName: "Digital archive notary", cycle: 2, detail: resources(nodes, svc.nodes.slice(0, 1), 10, 5, 2), state: "expired" },
-    { daysAgo: 16, billType: BillType.PUBLISH, serviceName: "Carbon credit registry", cycle: 2, detail: resources(nodes, svc.nodes.slice(0, 2), 10, 10, 2), state: "paid", refundCents: 1_500 },
-    { daysAgo: 1, billType: BillType.PUBLISH, serviceName: "Digital identity service", cycle: 2, detail: resources(nodes, svc.nodes, Math.round(svc.tps / 4), 10, 2), state: "unpaid" },
+    {
+      daysAgo: 20,
+      billType: BillType.PUBLISH,
+      serviceName: "Digital archive notary",
+      cycle: 2,
+      detail: resources(nodes, svc.nodes.slice(0, 1), 10, 5, 2),
+      state: "expired",
+    },
+    {
+      daysAgo: 16,
+      billType: BillType.PUBLISH,
+      serviceName: "Carbon credit registry",
+      cycle: 2,
+      detail: resources(nodes, svc.nodes.slice(0, 2), 10, 10, 2),
+      state: "paid",
+      refundCents: 1_500,
+    },
+    {
+      daysAgo: 1,
+      billType: BillType.PUBLISH,
+      serviceName: "Digital identity service",
+      cycle: 2,
+      detail: resources(nodes, svc.nodes, Math.round(svc.tps / 4), 10, 2),
+      state: "unpaid",
+    },
   ];
   if (p.extraBills) {
-    const crossChain = (gb: number) => ({ dataUsage: [{ nodeCode: "CN-BJ-01", usedGb: gb, pricePerGbCents: 12, amountCents: Math.round(gb * 12) }], nodeCount: 2, region: "China" });
+    const crossChain = (gb: number) => ({
+      dataUsage: [{ nodeCode: "CN-BJ-01", usedGb: gb, pricePerGbCents: 12, amountCents: Math.round(gb * 12) }],
+      nodeCount: 2,
+      region: "China",
+    });
     specs.push(
-      { daysAgo: 50, billType: BillType.CROSS_CHAIN, serviceName: `${svc.name} ⇄ Logistics chain`, cycle: 99, detail: crossChain(180), state: "paid" },
-      { daysAgo: 36, billType: BillType.CROSS_CHAIN, serviceName: `${svc.name} ⇄ Logistics chain`, cycle: 99, detail: crossChain(240), state: "paid" },
+      {
+        daysAgo: 50,
+        billType: BillType.CROSS_CHAIN,
+        serviceName: `${svc.name} ⇄ Logistics chain`,
+        cycle: 99,
+        detail: crossChain(180),
+        state: "paid",
+      },
+      {
+        daysAgo: 36,
+        billType: BillType.CROSS_CHAIN,
+        serviceName: `${svc.name} ⇄ Logistics chain`,
+        cycle: 99,
+        detail: crossChain(240),
+        state: "paid",
+      },
       {
         daysAgo: 30,
         billType: BillType.DEDICATED_NODE,
@@ -156,12 +249,37 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
         },
         state: "paid",
       },
-      { daysAgo: 27, billType: BillType.ASSIGN_GAS, serviceName: "Open alliance chain · wallet-ops", cycle: 2, detail: {}, state: "paid" },
-      { daysAgo: 9, billType: BillType.MINT_DDC, serviceName: "Open alliance chain · ddc-mint", cycle: 2, detail: {}, state: "paid" },
-      { daysAgo: 2, billType: BillType.CONFIG_UPGRADE, serviceName: svc.name, cycle: 1, detail: resources(nodes, svc.nodes.slice(0, 1), 20, 20, 1), state: "unpaid" },
+      {
+        daysAgo: 27,
+        billType: BillType.ASSIGN_GAS,
+        serviceName: "Open alliance chain · wallet-ops",
+        cycle: 2,
+        detail: {},
+        state: "paid",
+      },
+      {
+        daysAgo: 9,
+        billType: BillType.MINT_DDC,
+        serviceName: "Open alliance chain · ddc-mint",
+        cycle: 2,
+        detail: {},
+        state: "paid",
+      },
+      {
+        daysAgo: 2,
+        billType: BillType.CONFIG_UPGRADE,
+        serviceName: svc.name,
+        cycle: 1,
+        detail: resources(nodes, svc.nodes.slice(0, 1), 20, 20, 1),
+        state: "unpaid",
+      },
     );
   }
-  const flatCents: Partial<Record<number, number>> = { [BillType.ASSIGN_GAS]: 4_000, [BillType.MINT_DDC]: 1_250, [BillType.IPFS]: p.extraBills ? 9_000 : 1_800 };
+  const flatCents: Partial<Record<number, number>> = {
+    [BillType.ASSIGN_GAS]: 4_000,
+    [BillType.MINT_DDC]: 1_250,
+    [BillType.IPFS]: p.extraBills ? 9_000 : 1_800,
+  };
 
   for (const s of specs) {
     const createdAt = ago(now, s.daysAgo, -2);
@@ -192,14 +310,32 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
     if (s.state !== "paid") continue;
     const paidAt = new Date(createdAt.getTime() + 2 * 3_600_000);
     ledger(paidAt, async (tx) => {
-      await post(tx, { userId, kind: "bill_payment", amountCents: total, refType: "bill", refId: bill.id, idempotencyKey: `billpay:demo-${bill.id}` }, paidAt);
+      await post(
+        tx,
+        {
+          userId,
+          kind: "bill_payment",
+          amountCents: total,
+          refType: "bill",
+          refId: bill.id,
+          idempotencyKey: `billpay:demo-${bill.id}`,
+        },
+        paidAt,
+      );
       await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt }).where(eq(bills.id, bill.id));
     });
     if (s.refundCents) {
       const refundAt = new Date(paidAt.getTime() + 4 * DAY_MS);
       ledger(refundAt, async (tx) => {
-        await post(tx, { userId, kind: "refund", amountCents: s.refundCents!, refType: "bill", refId: bill.id }, refundAt);
-        await tx.update(bills).set({ payState: PayState.PARTLY_REFUNDED, refundNo: newBillNo(refundAt, "R"), refundCents: s.refundCents! }).where(eq(bills.id, bill.id));
+        await post(
+          tx,
+          { userId, kind: "refund", amountCents: s.refundCents!, refType: "bill", refId: bill.id },
+          refundAt,
+        );
+        await tx
+          .update(bills)
+          .set({ payState: PayState.PARTLY_REFUNDED, refundNo: newBillNo(refundAt, "R"), refundCents: s.refundCents! })
+          .where(eq(bills.id, bill.id));
       });
     }
   }
@@ -214,7 +350,9 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
       const node = nodes.find((n) => n.code === code)!;
       const wave = 1 + 0.35 * Math.sin(i / 3 + k);
       const weekend = weekday === 0 || weekday === 6 ? 0.6 : 1;
-      await tx.insert(usageDaily).values({ userId, day, cityNodeId: node.id, trafficMb: Math.round(p.usage[code] * wave * weekend) });
+      await tx
+        .insert(usageDaily)
+        .values({ userId, day, cityNodeId: node.id, trafficMb: Math.round(p.usage[code] * wave * weekend) });
     }
   }
   // Weekly traffic bills of the completed weeks, made as the job makes them; all paid but the last.
@@ -227,7 +365,18 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
     if (!bill || i === weeks.length - 1) continue;
     const paidAt = new Date(madeAt.getTime() + 2 * DAY_MS);
     ledger(paidAt, async (tx) => {
-      await post(tx, { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `billpay:demo-${bill.id}` }, paidAt);
+      await post(
+        tx,
+        {
+          userId,
+          kind: "bill_payment",
+          amountCents: bill.payCents,
+          refType: "bill",
+          refId: bill.id,
+          idempotencyKey: `billpay:demo-${bill.id}`,
+        },
+        paidAt,
+      );
       await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt }).where(eq(bills.id, bill.id));
     });
   }
@@ -247,9 +396,14 @@ async function seedUser(tx: Tx, userId: number, p: Profile, nodes: Node[], now: 
         expectedArrival: addWorkingDays(dayOf(new Date(at.getTime() + DAY_MS)), 7),
       })
       .returning();
-    ledger(at, (tx) => post(tx, { userId, kind: "withdrawal_hold", amountCents: p.withdrawalCents, refType: "withdrawal", refId: w.id }, at));
+    ledger(at, (tx) =>
+      post(
+        tx,
+        { userId, kind: "withdrawal_hold", amountCents: p.withdrawalCents, refType: "withdrawal", refId: w.id },
+        at,
+      ),
+    );
   }
-
 }
 
 export const seedBillingDemo: DemoSeeder = async ({ db }, users, now, timeline) => {

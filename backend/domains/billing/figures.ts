@@ -1,12 +1,17 @@
 import { and, eq, gt, gte, inArray, lte, or, sql, sum, type SQL } from "drizzle-orm";
-import { BillType, PayState, UNPAID_STATES } from "../../../contract/billing-codes";
-import type { Db } from "../../db/client";
-import { bills, usageDaily, wallets } from "./tables";
-import { addDays, dayOf, daysBetween } from "./time";
+import { BillType, PayState, UNPAID_STATES } from "#contract/billing-codes.ts";
+import type { Db } from "#backend/db/client.ts";
+import { bills, usageDaily, wallets } from "./tables.ts";
+import { addDays, dayOf, daysBetween } from "./time.ts";
 
 /** Unpaid bills that can be paid from the balance now: usage bills always, prepaid ones before their deadline. */
 export function payableNowWhere(userId: number, now: Date): SQL {
-  return and(eq(bills.userId, userId), eq(bills.payState, PayState.UNPAID), gt(bills.payCents, 0), or(eq(bills.payMode, 2), gt(bills.deadline, now)))!;
+  return and(
+    eq(bills.userId, userId),
+    eq(bills.payState, PayState.UNPAID),
+    gt(bills.payCents, 0),
+    or(eq(bills.payMode, 2), gt(bills.deadline, now)),
+  )!;
 }
 
 /**
@@ -17,7 +22,11 @@ export function payableNowWhere(userId: number, now: Date): SQL {
 export function blockingWhere(userId: number, payType: 1 | 2, now: Date): SQL {
   const usage = eq(bills.payMode, 2);
   const pendingNode = and(eq(bills.billType, BillType.DEDICATED_NODE), gt(bills.deadline, now));
-  return and(eq(bills.userId, userId), inArray(bills.payState, [...UNPAID_STATES]), payType === 2 ? or(usage, pendingNode) : usage)!;
+  return and(
+    eq(bills.userId, userId),
+    inArray(bills.payState, [...UNPAID_STATES]),
+    payType === 2 ? or(usage, pendingNode) : usage,
+  )!;
 }
 
 /** count(*) and sum(pay_cents) of the rows that meet `where`, as filtered aggregates of one scan. */
@@ -44,7 +53,9 @@ export async function billingFigures(db: Db, userId: number, now: Date) {
   const [[money], usage] = await Promise.all([
     db
       .select({
-        balanceCents: sql<number | null>`(select ${wallets.balanceCents} from ${wallets} where ${wallets.userId} = ${userId})`.mapWith(Number),
+        balanceCents: sql<
+          number | null
+        >`(select ${wallets.balanceCents} from ${wallets} where ${wallets.userId} = ${userId})`.mapWith(Number),
         dueCount: dueNow.n,
         dueCents: dueNow.cents,
         next: sql<Date | null>`min(${bills.deadline}) filter (where ${payable})`.mapWith(bills.deadline),

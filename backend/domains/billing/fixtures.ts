@@ -1,24 +1,31 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import type { fixturesPayloadSchema } from "../../../contract/billing";
-import { post } from "./ledger";
-import { bills, usageDaily } from "./tables";
-import { cityNodes } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
+import { Msg } from "#contract/messages.ts";
+import type { fixturesPayloadSchema } from "#contract/billing.ts";
+import { post } from "./ledger.ts";
+import { bills, usageDaily } from "./tables.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /** /test/fixtures (tests only): bills and usage for the caller; paid bills are paid through the ledger. */
-export async function createFixtures(input: z.output<typeof fixturesPayloadSchema>, { services, user }: SignedInContext) {
+export async function createFixtures(
+  input: z.output<typeof fixturesPayloadSchema>,
+  { services, user }: SignedInContext,
+) {
   if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const me = user;
   const now = services.now();
   return services.db.transaction(async (tx) => {
     if (input.grantCents > 0) {
-      await post(tx, { userId: me.id, kind: "grant", amountCents: input.grantCents, refType: "grant", refId: me.id }, now);
+      await post(
+        tx,
+        { userId: me.id, kind: "grant", amountCents: input.grantCents, refType: "grant", refId: me.id },
+        now,
+      );
     }
     const billIds: number[] = [];
     for (const spec of input.bills) {
@@ -43,7 +50,11 @@ export async function createFixtures(input: z.output<typeof fixturesPayloadSchem
         })
         .returning({ id: bills.id });
       if (spec.payState === 15) {
-        await post(tx, { userId: me.id, kind: "bill_payment", amountCents: spec.totalCents, refType: "bill", refId: bill.id }, now);
+        await post(
+          tx,
+          { userId: me.id, kind: "bill_payment", amountCents: spec.totalCents, refType: "bill", refId: bill.id },
+          now,
+        );
         await tx.update(bills).set({ payState: 15, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
       }
       billIds.push(bill.id);
@@ -53,7 +64,10 @@ export async function createFixtures(input: z.output<typeof fixturesPayloadSchem
       for (let d = 1; d <= input.usage.days; d++) {
         const day = new Date(now.getTime() - d * DAY).toISOString().slice(0, 10);
         for (const node of nodes) {
-          await tx.insert(usageDaily).values({ userId: me.id, day, cityNodeId: node.id, trafficMb: input.usage.mbPerDay }).onConflictDoNothing();
+          await tx
+            .insert(usageDaily)
+            .values({ userId: me.id, day, cityNodeId: node.id, trafficMb: input.usage.mbPerDay })
+            .onConflictDoNothing();
         }
       }
     }

@@ -2,25 +2,34 @@ import { and, asc, count, desc, eq, gte, inArray, lt, lte, sum, type SQL } from 
 
 import type { z } from "zod";
 import {
-    DUE_LIMIT, EXPORT_LIMIT,
-    type billPayManyPayloadSchema, type DueBills, type dueBillsPayloadSchema,
-    PayState, UNPAID_STATES, type BillDetail, type billFilterSchema,
-    type billListPayloadSchema,
-    type billPayPayloadSchema, type BillRow, type LedgerEntryKind, type transactionListPayloadSchema
-} from "../../../contract/billing";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes, messages } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
-import type { Language } from "../../mail";
-import { invoiceApplications } from "../invoices/tables";
-import { cards, payments, withdrawals } from "../payments/tables";
-import { isPayable, mbToGb, usd } from "./rules";
-import { derivedTotals, post, totalsOf, type Totals } from "./ledger";
-import { blockingWhere, payableNowWhere } from "./figures";
-import { bills, ledgerEntries, usageDaily } from "./tables";
-import { addDays, dayOf, daysBetween, startOfDay } from "./time";
+  DUE_LIMIT,
+  EXPORT_LIMIT,
+  type billPayManyPayloadSchema,
+  type DueBills,
+  type dueBillsPayloadSchema,
+  PayState,
+  UNPAID_STATES,
+  type BillDetail,
+  type billFilterSchema,
+  type billListPayloadSchema,
+  type billPayPayloadSchema,
+  type BillRow,
+  type LedgerEntryKind,
+  type transactionListPayloadSchema,
+} from "#contract/billing.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes, messages } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import type { Language } from "#backend/mail.ts";
+import { invoiceApplications } from "#backend/domains/invoices/tables.ts";
+import { cards, payments, withdrawals } from "#backend/domains/payments/tables.ts";
+import { isPayable, mbToGb, usd } from "./rules.ts";
+import { derivedTotals, post, totalsOf, type Totals } from "./ledger.ts";
+import { blockingWhere, payableNowWhere } from "./figures.ts";
+import { bills, ledgerEntries, usageDaily } from "./tables.ts";
+import { addDays, dayOf, daysBetween, startOfDay } from "./time.ts";
 
 const RECENT = 5;
 
@@ -37,8 +46,16 @@ export async function accountSummary(_input: unknown, { services, user }: Signed
       .where(and(eq(payments.userId, me.id), eq(payments.purpose, "recharge")))
       .orderBy(desc(payments.createdAt), desc(payments.id))
       .limit(RECENT),
-    db.select().from(withdrawals).where(eq(withdrawals.userId, me.id)).orderBy(desc(withdrawals.createdAt), desc(withdrawals.id)).limit(RECENT),
-    db.select({ unpaid: count() }).from(bills).where(and(eq(bills.userId, me.id), inArray(bills.payState, [...UNPAID_STATES]))),
+    db
+      .select()
+      .from(withdrawals)
+      .where(eq(withdrawals.userId, me.id))
+      .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+      .limit(RECENT),
+    db
+      .select({ unpaid: count() })
+      .from(bills)
+      .where(and(eq(bills.userId, me.id), inArray(bills.payState, [...UNPAID_STATES]))),
   ]);
   return {
     ...totals,
@@ -63,7 +80,10 @@ export async function accountSummary(_input: unknown, { services, user }: Signed
 }
 
 /** /sys/account/transactions: the caller's ledger entries, newest first, with the number of what each is about. */
-export async function listTransactions(input: z.output<typeof transactionListPayloadSchema>, { services, user }: SignedInContext) {
+export async function listTransactions(
+  input: z.output<typeof transactionListPayloadSchema>,
+  { services, user }: SignedInContext,
+) {
   const me = user;
   const { pageSize, pageIndex, condition } = input.page;
   const filters: SQL[] = [eq(ledgerEntries.userId, me.id)];
@@ -71,8 +91,10 @@ export async function listTransactions(input: z.output<typeof transactionListPay
   if (condition.dateFrom) filters.push(gte(ledgerEntries.createdAt, startOfDay(condition.dateFrom)));
   if (condition.dateTo) filters.push(lt(ledgerEntries.createdAt, startOfDay(addDays(condition.dateTo, 1))));
   const where = and(...filters);
-  const ref = (type: string, id: typeof bills.id | typeof payments.id | typeof withdrawals.id | typeof invoiceApplications.id) =>
-    and(eq(ledgerEntries.refType, type), eq(id, ledgerEntries.refId));
+  const ref = (
+    type: string,
+    id: typeof bills.id | typeof payments.id | typeof withdrawals.id | typeof invoiceApplications.id,
+  ) => and(eq(ledgerEntries.refType, type), eq(id, ledgerEntries.refId));
   const [rows, [{ total }]] = await Promise.all([
     services.db
       .select({
@@ -122,7 +144,14 @@ export async function usage30(_input: unknown, { services, user, language }: Sig
   const today = dayOf(services.now());
   const days = daysBetween(addDays(today, -29), today);
   const rows = await services.db
-    .select({ day: usageDaily.day, mb: usageDaily.trafficMb, code: cityNodes.code, name: cityNodes.name, nameZh: cityNodes.nameZh, nodeId: cityNodes.id })
+    .select({
+      day: usageDaily.day,
+      mb: usageDaily.trafficMb,
+      code: cityNodes.code,
+      name: cityNodes.name,
+      nameZh: cityNodes.nameZh,
+      nodeId: cityNodes.id,
+    })
     .from(usageDaily)
     .innerJoin(cityNodes, eq(cityNodes.id, usageDaily.cityNodeId))
     .where(and(eq(usageDaily.userId, me.id), gte(usageDaily.day, days[0]), lte(usageDaily.day, today)))
@@ -131,7 +160,11 @@ export async function usage30(_input: unknown, { services, user, language }: Sig
   const byNode = new Map<string, { nodeCode: string; nodeName: string; mb: number[] }>();
   for (const r of rows) {
     let node = byNode.get(r.code);
-    if (!node) byNode.set(r.code, (node = { nodeCode: r.code, nodeName: language === "zh-CN" ? r.nameZh : r.name, mb: days.map(() => 0) }));
+    if (!node)
+      byNode.set(
+        r.code,
+        (node = { nodeCode: r.code, nodeName: language === "zh-CN" ? r.nameZh : r.name, mb: days.map(() => 0) }),
+      );
     node.mb[index.get(r.day)!] += r.mb;
   }
   const nodes = [...byNode.values()].map((n) => ({
@@ -144,7 +177,9 @@ export async function usage30(_input: unknown, { services, user, language }: Sig
 }
 
 const same = (a: Totals, b: Totals) =>
-  a.balanceCents === b.balanceCents && a.withdrawableCents === b.withdrawableCents && a.invoiceableCents === b.invoiceableCents;
+  a.balanceCents === b.balanceCents &&
+  a.withdrawableCents === b.withdrawableCents &&
+  a.invoiceableCents === b.invoiceableCents;
 
 /**
  * /ops/ledger/verify (operators): the wallet against the sums of the user's ledger entries and against
@@ -155,19 +190,25 @@ export async function verifyLedger(input: { userId: number }, { services }: Sign
   const [wallet, derived, [last], [{ entries }]] = await Promise.all([
     totalsOf(db, input.userId),
     derivedTotals(db, input.userId),
-    db.select().from(ledgerEntries).where(eq(ledgerEntries.userId, input.userId)).orderBy(desc(ledgerEntries.id)).limit(1),
+    db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.userId, input.userId))
+      .orderBy(desc(ledgerEntries.id))
+      .limit(1),
     db.select({ entries: count() }).from(ledgerEntries).where(eq(ledgerEntries.userId, input.userId)),
   ]);
   const running: Totals = last
-    ? { balanceCents: last.balanceAfter, withdrawableCents: last.withdrawableAfter, invoiceableCents: last.invoiceableAfter }
+    ? {
+        balanceCents: last.balanceAfter,
+        withdrawableCents: last.withdrawableAfter,
+        invoiceableCents: last.invoiceableAfter,
+      }
     : { balanceCents: 0, withdrawableCents: 0, invoiceableCents: 0 };
   return { userId: input.userId, wallet, derived, entries, consistent: same(wallet, derived) && same(wallet, running) };
 }
 
 type BillRecord = typeof bills.$inferSelect;
-
-
-
 
 export function toBillRow(b: BillRecord): BillRow {
   return {
@@ -207,18 +248,32 @@ export async function listBills(input: z.output<typeof billListPayloadSchema>, {
   const { pageSize, pageIndex, condition } = input.page;
   const where = whereOf(me.id, condition);
   const [rows, [{ total }]] = await Promise.all([
-    services.db.select().from(bills).where(where).orderBy(...newestFirst).limit(pageSize).offset((pageIndex - 1) * pageSize),
+    services.db
+      .select()
+      .from(bills)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(pageSize)
+      .offset((pageIndex - 1) * pageSize),
     services.db.select({ total: count() }).from(bills).where(where),
   ]);
   return { page: { rows: rows.map(toBillRow), total, pageIndex, pageSize } };
 }
 
 /** The same filter as the list, every row up to EXPORT_LIMIT (the CSV export). */
-export async function exportBills(input: { condition: z.output<typeof billFilterSchema> }, { services, user }: SignedInContext) {
+export async function exportBills(
+  input: { condition: z.output<typeof billFilterSchema> },
+  { services, user }: SignedInContext,
+) {
   const me = user;
   const where = whereOf(me.id, input.condition);
   const [rows, [{ total }]] = await Promise.all([
-    services.db.select().from(bills).where(where).orderBy(...newestFirst).limit(EXPORT_LIMIT),
+    services.db
+      .select()
+      .from(bills)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(EXPORT_LIMIT),
     services.db.select({ total: count() }).from(bills).where(where),
   ]);
   return { rows: rows.map(toBillRow), total, truncated: total > rows.length };
@@ -227,17 +282,30 @@ export async function exportBills(input: { condition: z.output<typeof billFilter
 /** City node names in the caller's language, by node code. */
 async function nodeNames(db: Db | Tx, codes: string[], language: Language): Promise<Map<string, string>> {
   if (codes.length === 0) return new Map();
-  const rows = await db.select({ code: cityNodes.code, name: cityNodes.name, nameZh: cityNodes.nameZh }).from(cityNodes).where(inArray(cityNodes.code, codes));
+  const rows = await db
+    .select({ code: cityNodes.code, name: cityNodes.name, nameZh: cityNodes.nameZh })
+    .from(cityNodes)
+    .where(inArray(cityNodes.code, codes));
   return new Map(rows.map((r) => [r.code, language === "zh-CN" ? r.nameZh : r.name]));
 }
 
 /** /sys/system/clientInfo/h5billDetail: every §3 Bill field and its usage detail; another user's bill is not found. */
-export async function billDetail(input: { billId: number }, { services, user, language }: SignedInContext): Promise<BillDetail> {
+export async function billDetail(
+  input: { billId: number },
+  { services, user, language }: SignedInContext,
+): Promise<BillDetail> {
   const me = user;
-  const [bill] = await services.db.select().from(bills).where(and(eq(bills.id, input.billId), eq(bills.userId, me.id)));
+  const [bill] = await services.db
+    .select()
+    .from(bills)
+    .where(and(eq(bills.id, input.billId), eq(bills.userId, me.id)));
   if (!bill) throw new ApiError(Msg.NOT_FOUND);
   const d = bill.detail;
-  const names = await nodeNames(services.db, [...new Set([...(d.dataUsage ?? []), ...(d.resources ?? [])].map((l) => l.nodeCode))], language);
+  const names = await nodeNames(
+    services.db,
+    [...new Set([...(d.dataUsage ?? []), ...(d.resources ?? [])].map((l) => l.nodeCode))],
+    language,
+  );
   const name = (code: string) => names.get(code) ?? code;
   const now = services.now();
   return {
@@ -265,7 +333,10 @@ export type SettledBill = { billId: number; billNo: string; payState: number; pa
  * Pays one bill that belongs to another domain's record and moves that record on, inside `tx`; null when the
  * bill is not one of that domain's. Registered at start through the billing api (`settleBillsWith`).
  */
-export type BillSettler = (tx: Tx, bill: { userId: number; billId: number; idempotencyKey: string; now: Date }) => Promise<SettledBill | null>;
+export type BillSettler = (
+  tx: Tx,
+  bill: { userId: number; billId: number; idempotencyKey: string; now: Date },
+) => Promise<SettledBill | null>;
 
 const settlers = new Map<string, BillSettler>();
 
@@ -299,7 +370,11 @@ async function payInTx(tx: Tx, userId: number, billId: number, key: string, now:
     const paid = await settle(tx, { userId, billId, idempotencyKey: key, now });
     if (paid) return paid;
   }
-  const [bill] = await tx.select().from(bills).where(and(eq(bills.id, billId), eq(bills.userId, userId))).for("update");
+  const [bill] = await tx
+    .select()
+    .from(bills)
+    .where(and(eq(bills.id, billId), eq(bills.userId, userId)))
+    .for("update");
   if (!bill) throw new ApiError(Msg.NOT_FOUND);
   const [done] = await tx
     .select()
@@ -308,13 +383,36 @@ async function payInTx(tx: Tx, userId: number, billId: number, key: string, now:
     .limit(1);
   if (done) {
     if (done.refType !== "bill" || done.refId !== bill.id) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
-    return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: -done.balanceDelta, replayed: true };
+    return {
+      billId: bill.id,
+      billNo: bill.billNo,
+      payState: bill.payState,
+      paidCents: -done.balanceDelta,
+      replayed: true,
+    };
   }
   if (!isPayable(bill, now)) throw new ApiError(Msg.BILL_NOT_PAYABLE, { payState: bill.payState });
-  await post(tx, { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: key }, now);
+  await post(
+    tx,
+    { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: key },
+    now,
+  );
   await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
-  await tx.insert(messages).values({ userId, textKey: "messages.billPaid", params: { billNo: bill.billNo, amount: usd(bill.payCents) }, refKind: "bill", refId: bill.id, createdAt: now });
-  return { billId: bill.id, billNo: bill.billNo, payState: PayState.PAID as number, paidCents: bill.payCents, replayed: false };
+  await tx.insert(messages).values({
+    userId,
+    textKey: "messages.billPaid",
+    params: { billNo: bill.billNo, amount: usd(bill.payCents) },
+    refKind: "bill",
+    refId: bill.id,
+    createdAt: now,
+  });
+  return {
+    billId: bill.id,
+    billNo: bill.billNo,
+    payState: PayState.PAID as number,
+    paidCents: bill.payCents,
+    replayed: false,
+  };
 }
 
 /**
@@ -349,21 +447,34 @@ export async function payBills(input: z.output<typeof billPayManyPayloadSchema>,
  * Other domains call `hasBlockingBills` on the server before creating or upgrading anything.
  */
 export async function hasBlockingBills(db: Db | Tx, userId: number, payType: 1 | 2, now: Date): Promise<boolean> {
-  const [{ n }] = await db.select({ n: count() }).from(bills).where(blockingWhere(userId, payType, now));
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(bills)
+    .where(blockingWhere(userId, payType, now));
   return n > 0;
 }
-
 
 /**
  * /sys/system/clientInfo/h5billDue (docs/decisions/027): with payType, the bills that block it (the same
  * condition as hasBlockingBills); without, every unpaid bill that can be paid from the balance now.
  */
-export async function dueBills(input: z.output<typeof dueBillsPayloadSchema>, { services, user }: SignedInContext): Promise<DueBills> {
+export async function dueBills(
+  input: z.output<typeof dueBillsPayloadSchema>,
+  { services, user }: SignedInContext,
+): Promise<DueBills> {
   const now = services.now();
   const where = input.payType ? blockingWhere(user.id, input.payType, now) : payableNowWhere(user.id, now);
   const [rows, [sums]] = await Promise.all([
-    services.db.select().from(bills).where(where).orderBy(...newestFirst).limit(DUE_LIMIT),
-    services.db.select({ n: count(), total: sum(bills.payCents) }).from(bills).where(where),
+    services.db
+      .select()
+      .from(bills)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(DUE_LIMIT),
+    services.db
+      .select({ n: count(), total: sum(bills.payCents) })
+      .from(bills)
+      .where(where),
   ]);
   const listed = rows.map((b) => ({ ...toBillRow(b), payable: isPayable(b, now) }));
   const payableCents = input.payType
@@ -374,5 +485,5 @@ export async function dueBills(input: z.output<typeof dueBillsPayloadSchema>, { 
 
 /** /sys/product/h5isHasNoPayBillV2: true allows entry, false means unpaid bills block it. */
 export async function noUnpaidBills(input: { payType: 1 | 2 }, { services, user }: SignedInContext): Promise<boolean> {
-  return !(await hasBlockingBills(services.db, (user).id, input.payType, services.now()));
+  return !(await hasBlockingBills(services.db, user.id, input.payType, services.now()));
 }

@@ -1,7 +1,7 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { seedBillingDemo } from "./demo";
-import { createFixtures } from "./fixtures";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { seedBillingDemo } from "./demo.ts";
+import { createFixtures } from "./fixtures.ts";
 import {
   accountSummary,
   billDetail,
@@ -16,12 +16,12 @@ import {
   settleBillsWith,
   usage30,
   verifyLedger,
-} from "./handlers";
-import { billingFigures } from "./figures";
-import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs";
-import { lockWallet, post, totalsOf } from "./ledger";
-import { isPayable, newBillNo } from "./rules";
-import { lastCompletedWeekStart } from "./time";
+} from "./handlers.ts";
+import { billingFigures } from "./figures.ts";
+import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs.ts";
+import { lockWallet, post, totalsOf } from "./ledger.ts";
+import { isPayable, newBillNo } from "./rules.ts";
+import { lastCompletedWeekStart } from "./time.ts";
 
 /** My account, My bills, BillDetail, the unpaid-bill guard and the one ledger (SPEC §3, §5, §9; contract/billing.ts). */
 export default defineDomain({
@@ -47,4 +47,4 @@ export default defineDomain({
   seedDemo: seedBillingDemo,
   fixtures: handlersOf({ "/test/fixtures": createFixtures }),
 });
-export type { BillSettler, SettledBill } from "./handlers";
+export type { BillSettler, SettledBill } from "./handlers.ts";

@@ -1,14 +1,14 @@
 import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { BillType, PayState } from "../../../contract/billing";
-import type { Db, Tx } from "../../db/client";
-import { bills, usageDaily, type BillDetail } from "./tables";
-import { cityNodes, messages } from "../../db/tables";
-import { schedule, type JobHandler } from "../../jobs/runner";
-import type { Deps } from "../../deps";
-import { mbToGb, newBillNo, usd } from "./rules";
-import { ipfsServices, ipfsTrafficDaily } from "../ipfs/tables";
-import { addDays, DAY_MS, startOfDay, weekEnd } from "./time";
-import crossChain from "../cross-chain";
+import { BillType, PayState } from "#contract/billing.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { bills, usageDaily, type BillDetail } from "./tables.ts";
+import { cityNodes, messages } from "#backend/db/tables.ts";
+import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import type { Deps } from "#backend/deps.ts";
+import { mbToGb, newBillNo, usd } from "./rules.ts";
+import { ipfsServices, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
+import { addDays, DAY_MS, startOfDay, weekEnd } from "./time.ts";
+import crossChain from "#backend/domains/cross-chain/index.ts";
 
 /**
  * The billing jobs (docs/decisions/005 runner, 006 rules):
@@ -31,7 +31,6 @@ export const TRAFFIC_DUE_MS = 7 * DAY_MS;
 
 export type TrafficLine = NonNullable<BillDetail["dataUsage"]>[number];
 
-
 /** SPEC §9 "Data traffic is billed weekly by actual use": GB at 1024 MB, rounded to 2 decimals and to the cent. */
 export function trafficLine(nodeCode: string, trafficMb: number, pricePerGbCents: number): TrafficLine {
   return {
@@ -43,11 +42,20 @@ export function trafficLine(nodeCode: string, trafficMb: number, pricePerGbCents
 }
 
 /** Each user's traffic lines of a week, by user id (optionally only for some users). */
-export async function weeklyUsage(db: Db | Tx, weekStart: string, userIds?: number[]): Promise<Map<number, TrafficLine[]>> {
+export async function weeklyUsage(
+  db: Db | Tx,
+  weekStart: string,
+  userIds?: number[],
+): Promise<Map<number, TrafficLine[]>> {
   const conditions = [gte(usageDaily.day, weekStart), lte(usageDaily.day, addDays(weekStart, 6))];
   if (userIds) conditions.push(inArray(usageDaily.userId, userIds));
   const rows = await db
-    .select({ userId: usageDaily.userId, code: cityNodes.code, price: cityNodes.trafficPricePerGbCents, mb: sql<string>`sum(${usageDaily.trafficMb})` })
+    .select({
+      userId: usageDaily.userId,
+      code: cityNodes.code,
+      price: cityNodes.trafficPricePerGbCents,
+      mb: sql<string>`sum(${usageDaily.trafficMb})`,
+    })
     .from(usageDaily)
     .innerJoin(cityNodes, eq(cityNodes.id, usageDaily.cityNodeId))
     .where(and(...conditions))
@@ -67,11 +75,20 @@ export async function weeklyUsage(db: Db | Tx, weekStart: string, userIds?: numb
  * user's IPFS download traffic of a week, per city node gateway at that gateway's traffic price, as bytes
  * metered by the gateways (ipfs_traffic_daily) counted in MB of 1024 × 1024 bytes.
  */
-export async function weeklyIpfsUsage(db: Db | Tx, weekStart: string, userIds?: number[]): Promise<Map<number, TrafficLine[]>> {
+export async function weeklyIpfsUsage(
+  db: Db | Tx,
+  weekStart: string,
+  userIds?: number[],
+): Promise<Map<number, TrafficLine[]>> {
   const conditions = [gte(ipfsTrafficDaily.day, weekStart), lte(ipfsTrafficDaily.day, addDays(weekStart, 6))];
   if (userIds) conditions.push(inArray(ipfsServices.userId, userIds));
   const rows = await db
-    .select({ userId: ipfsServices.userId, code: cityNodes.code, price: cityNodes.trafficPricePerGbCents, bytes: sql<string>`sum(${ipfsTrafficDaily.bytes})` })
+    .select({
+      userId: ipfsServices.userId,
+      code: cityNodes.code,
+      price: cityNodes.trafficPricePerGbCents,
+      bytes: sql<string>`sum(${ipfsTrafficDaily.bytes})`,
+    })
     .from(ipfsTrafficDaily)
     .innerJoin(ipfsServices, eq(ipfsServices.id, ipfsTrafficDaily.serviceId))
     .innerJoin(cityNodes, eq(cityNodes.id, ipfsTrafficDaily.cityNodeId))
@@ -92,13 +109,32 @@ export async function weeklyIpfsUsage(db: Db | Tx, weekStart: string, userIds?: 
  * 17) and IPFS download traffic (the IPFS category, docs/decisions/039). They differ only in these.
  */
 const WEEKLY_BILLS = {
-  traffic: { prefix: "T", serviceName: "", billType: BillType.DATA_TRAFFIC, dedupe: "traffic", usage: (db: Db | Tx, w: string, ids?: number[]) => weeklyUsage(db, w, ids) },
-  ipfs: { prefix: "IT", serviceName: "IPFS download traffic", billType: BillType.IPFS, dedupe: "ipfs-traffic", usage: (db: Db | Tx, w: string, ids?: number[]) => weeklyIpfsUsage(db, w, ids) },
+  traffic: {
+    prefix: "T",
+    serviceName: "",
+    billType: BillType.DATA_TRAFFIC,
+    dedupe: "traffic",
+    usage: (db: Db | Tx, w: string, ids?: number[]) => weeklyUsage(db, w, ids),
+  },
+  ipfs: {
+    prefix: "IT",
+    serviceName: "IPFS download traffic",
+    billType: BillType.IPFS,
+    dedupe: "ipfs-traffic",
+    usage: (db: Db | Tx, w: string, ids?: number[]) => weeklyIpfsUsage(db, w, ids),
+  },
 } as const;
 type WeeklyBill = keyof typeof WEEKLY_BILLS;
 
 /** Makes one user's weekly usage bill of `kind`, unless it exists or comes to nothing; returns it when made. */
-async function createWeeklyBill(kind: WeeklyBill, tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) {
+async function createWeeklyBill(
+  kind: WeeklyBill,
+  tx: Tx,
+  userId: number,
+  weekStart: string,
+  lines: TrafficLine[],
+  now: Date,
+) {
   const k = WEEKLY_BILLS[kind];
   const totalCents = lines.reduce((s, l) => s + l.amountCents, 0);
   if (totalCents <= 0) return null;
@@ -124,12 +160,25 @@ async function createWeeklyBill(kind: WeeklyBill, tx: Tx, userId: number, weekSt
     .onConflictDoNothing()
     .returning();
   if (!bill) return null;
-  await tx.insert(messages).values({ userId, textKey: "messages.trafficBill", params: { billNo: bill.billNo, amount: usd(totalCents) }, refKind: "bill", refId: bill.id, createdAt: now });
+  await tx.insert(messages).values({
+    userId,
+    textKey: "messages.trafficBill",
+    params: { billNo: bill.billNo, amount: usd(totalCents) },
+    refKind: "bill",
+    refId: bill.id,
+    createdAt: now,
+  });
   return bill;
 }
 
 /** Every user's weekly usage bill of `kind` (each in its own transaction); returns how many were made. */
-async function makeWeeklyBills(kind: WeeklyBill, db: Db, weekStart: string, now: Date, userIds?: number[]): Promise<number> {
+async function makeWeeklyBills(
+  kind: WeeklyBill,
+  db: Db,
+  weekStart: string,
+  now: Date,
+  userIds?: number[],
+): Promise<number> {
   let made = 0;
   for (const [userId, lines] of await WEEKLY_BILLS[kind].usage(db, weekStart, userIds)) {
     if (await db.transaction((tx) => createWeeklyBill(kind, tx, userId, weekStart, lines, now))) made += 1;
@@ -138,9 +187,12 @@ async function makeWeeklyBills(kind: WeeklyBill, db: Db, weekStart: string, now:
 }
 
 /** One user's data traffic bill of a week (the demo seeds them too). */
-export const createTrafficBill = (tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) => createWeeklyBill("traffic", tx, userId, weekStart, lines, now);
-export const makeTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) => makeWeeklyBills("traffic", db, weekStart, now, userIds);
-export const makeIpfsTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) => makeWeeklyBills("ipfs", db, weekStart, now, userIds);
+export const createTrafficBill = (tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) =>
+  createWeeklyBill("traffic", tx, userId, weekStart, lines, now);
+export const makeTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) =>
+  makeWeeklyBills("traffic", db, weekStart, now, userIds);
+export const makeIpfsTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) =>
+  makeWeeklyBills("ipfs", db, weekStart, now, userIds);
 
 /**
  * SPEC §9 "Cross-chain call unit price is per call, billed weekly to the source chain" (docs/decisions/048): one
@@ -172,14 +224,28 @@ export async function makeCrossChainBills(db: Db, weekStart: string, now: Date, 
           deadline: new Date(now.getTime() + TRAFFIC_DUE_MS),
           totalCents,
           payCents: totalCents,
-          detail: { dataUsage: lines.map((l) => ({ nodeCode: l.sourceChain, usedGb: l.calls, pricePerGbCents: l.unitPriceCents, amountCents: l.amountCents })) },
+          detail: {
+            dataUsage: lines.map((l) => ({
+              nodeCode: l.sourceChain,
+              usedGb: l.calls,
+              pricePerGbCents: l.unitPriceCents,
+              amountCents: l.amountCents,
+            })),
+          },
           dedupeKey: `cross-chain:${userId}:${weekStart}`,
         })
         .onConflictDoNothing()
         .returning();
       if (!row) return null;
       await crossChain.api.markBilled(tx, userId, start, end, row.id);
-      await tx.insert(messages).values({ userId, textKey: "messages.crossChainBill", params: { billNo: row.billNo, amount: usd(totalCents) }, refKind: "bill", refId: row.id, createdAt: now });
+      await tx.insert(messages).values({
+        userId,
+        textKey: "messages.crossChainBill",
+        params: { billNo: row.billNo, amount: usd(totalCents) },
+        refKind: "bill",
+        refId: row.id,
+        createdAt: now,
+      });
       return row;
     });
     if (bill) made += 1;
@@ -188,12 +254,22 @@ export async function makeCrossChainBills(db: Db, weekStart: string, now: Date, 
 }
 
 export function scheduleWeekly(db: Db, weekStart: string) {
-  return schedule(db, WEEKLY_TRAFFIC, { weekStart }, { runAt: new Date(weekEnd(weekStart).getTime() + WEEKLY_DELAY_MS), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}` });
+  return schedule(
+    db,
+    WEEKLY_TRAFFIC,
+    { weekStart },
+    { runAt: new Date(weekEnd(weekStart).getTime() + WEEKLY_DELAY_MS), dedupeKey: `${WEEKLY_TRAFFIC}:${weekStart}` },
+  );
 }
 
 export function scheduleExpiry(db: Db, at: Date) {
   const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-  return schedule(db, EXPIRE_BILLS, {}, { runAt: hour, dedupeKey: `${EXPIRE_BILLS}:${hour.toISOString().slice(0, 13)}` });
+  return schedule(
+    db,
+    EXPIRE_BILLS,
+    {},
+    { runAt: hour, dedupeKey: `${EXPIRE_BILLS}:${hour.toISOString().slice(0, 13)}` },
+  );
 }
 
 /**
@@ -204,11 +280,29 @@ export async function expireBills(db: Db, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
     const expired = await tx
       .update(bills)
-      .set({ payState: PayState.EXPIRED, releaseTime: sql`coalesce(${bills.releaseTime}, ${now.toISOString()}::timestamptz)` })
-      .where(and(eq(bills.payMode, 1), inArray(bills.payState, [PayState.UNPAID, PayState.FAILED]), lte(bills.deadline, now)))
+      .set({
+        payState: PayState.EXPIRED,
+        releaseTime: sql`coalesce(${bills.releaseTime}, ${now.toISOString()}::timestamptz)`,
+      })
+      .where(
+        and(
+          eq(bills.payMode, 1),
+          inArray(bills.payState, [PayState.UNPAID, PayState.FAILED]),
+          lte(bills.deadline, now),
+        ),
+      )
       .returning({ id: bills.id, userId: bills.userId, billNo: bills.billNo });
     if (expired.length > 0) {
-      await tx.insert(messages).values(expired.map((b) => ({ userId: b.userId, textKey: "messages.billExpired", params: { billNo: b.billNo }, refKind: "bill" as const, refId: b.id, createdAt: now })));
+      await tx.insert(messages).values(
+        expired.map((b) => ({
+          userId: b.userId,
+          textKey: "messages.billExpired",
+          params: { billNo: b.billNo },
+          refKind: "bill" as const,
+          refId: b.id,
+          createdAt: now,
+        })),
+      );
     }
     return expired.length;
   });

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { LedgerEntryKind } from "../../../contract/billing-codes";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { ledgerEntries, wallets } from "./tables";
-import { ApiError } from "../../http/errors";
+import type { LedgerEntryKind } from "#contract/billing-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { ledgerEntries, wallets } from "./tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
 
 /**
  * The one ledger (ARCHITECTURE house habit 9; issue "Account centre and finance"). Every change of a
@@ -53,17 +53,28 @@ export function deltasFor(kind: LedgerEntryKind, amount: number, t: Totals): Del
     case "grant":
       return { balanceDelta: amount, withdrawableDelta: 0, invoiceableDelta: 0 };
     case "bill_payment": {
-      if (amount > t.balanceCents) throw new ApiError(Msg.INSUFFICIENT_BALANCE, { balanceCents: t.balanceCents, amountCents: amount });
+      if (amount > t.balanceCents)
+        throw new ApiError(Msg.INSUFFICIENT_BALANCE, { balanceCents: t.balanceCents, amountCents: amount });
       const balanceAfter = t.balanceCents - amount;
-      return { balanceDelta: -amount, withdrawableDelta: Math.min(t.withdrawableCents, balanceAfter) - t.withdrawableCents, invoiceableDelta: amount };
+      return {
+        balanceDelta: -amount,
+        withdrawableDelta: Math.min(t.withdrawableCents, balanceAfter) - t.withdrawableCents,
+        invoiceableDelta: amount,
+      };
     }
     case "refund":
-      return { balanceDelta: amount, withdrawableDelta: amount, invoiceableDelta: -Math.min(amount, t.invoiceableCents) };
+      return {
+        balanceDelta: amount,
+        withdrawableDelta: amount,
+        invoiceableDelta: -Math.min(amount, t.invoiceableCents),
+      };
     case "withdrawal_hold":
-      if (amount > t.withdrawableCents) throw new ApiError(Msg.OVER_WITHDRAWABLE, { withdrawableCents: t.withdrawableCents });
+      if (amount > t.withdrawableCents)
+        throw new ApiError(Msg.OVER_WITHDRAWABLE, { withdrawableCents: t.withdrawableCents });
       return { balanceDelta: -amount, withdrawableDelta: -amount, invoiceableDelta: 0 };
     case "invoice_hold":
-      if (amount > t.invoiceableCents) throw new ApiError(Msg.OVER_INVOICEABLE, { invoiceableCents: t.invoiceableCents });
+      if (amount > t.invoiceableCents)
+        throw new ApiError(Msg.OVER_INVOICEABLE, { invoiceableCents: t.invoiceableCents });
       return { balanceDelta: 0, withdrawableDelta: 0, invoiceableDelta: -amount };
     case "invoice_release":
       return { balanceDelta: 0, withdrawableDelta: 0, invoiceableDelta: amount };
@@ -74,7 +85,11 @@ export function deltasFor(kind: LedgerEntryKind, amount: number, t: Totals): Del
 export async function lockWallet(tx: Tx, userId: number, now: Date): Promise<Totals> {
   await tx.insert(wallets).values({ userId, updatedAt: now }).onConflictDoNothing();
   const [row] = await tx.select().from(wallets).where(eq(wallets.userId, userId)).for("update");
-  return { balanceCents: row.balanceCents, withdrawableCents: row.withdrawableCents, invoiceableCents: row.invoiceableCents };
+  return {
+    balanceCents: row.balanceCents,
+    withdrawableCents: row.withdrawableCents,
+    invoiceableCents: row.invoiceableCents,
+  };
 }
 
 /** Posts one operation (see the table above) inside `tx`; returns the entry and whether it was a replay. */
@@ -109,7 +124,10 @@ export async function post(tx: Tx, posting: Posting, now: Date) {
       createdAt: now,
     })
     .returning();
-  await tx.update(wallets).set({ ...after, updatedAt: now }).where(eq(wallets.userId, posting.userId));
+  await tx
+    .update(wallets)
+    .set({ ...after, updatedAt: now })
+    .where(eq(wallets.userId, posting.userId));
   return { entry, replayed: false, totals: after };
 }
 
@@ -117,7 +135,11 @@ export async function post(tx: Tx, posting: Posting, now: Date) {
 export async function totalsOf(db: Db | Tx, userId: number): Promise<Totals> {
   const [row] = await db.select().from(wallets).where(eq(wallets.userId, userId));
   return row
-    ? { balanceCents: row.balanceCents, withdrawableCents: row.withdrawableCents, invoiceableCents: row.invoiceableCents }
+    ? {
+        balanceCents: row.balanceCents,
+        withdrawableCents: row.withdrawableCents,
+        invoiceableCents: row.invoiceableCents,
+      }
     : { balanceCents: 0, withdrawableCents: 0, invoiceableCents: 0 };
 }
 
@@ -131,5 +153,9 @@ export async function derivedTotals(db: Db | Tx, userId: number): Promise<Totals
     })
     .from(ledgerEntries)
     .where(eq(ledgerEntries.userId, userId));
-  return { balanceCents: Number(row.balanceCents), withdrawableCents: Number(row.withdrawableCents), invoiceableCents: Number(row.invoiceableCents) };
+  return {
+    balanceCents: Number(row.balanceCents),
+    withdrawableCents: Number(row.withdrawableCents),
+    invoiceableCents: Number(row.invoiceableCents),
+  };
 }

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
-import { PayState } from "../../../contract/billing-codes";
-import type { bills } from "./tables";
-import { dayOf } from "./time";
+import { PayState } from "#contract/billing-codes.ts";
+import type { bills } from "./tables.ts";
+import { dayOf } from "./time.ts";
 
 type BillRecord = typeof bills.$inferSelect;
 
@@ -32,7 +32,10 @@ export function usd(cents: number): string {
  * (applications, resource fees), before its deadline. Postpaid usage bills never expire: they stay
  * payable when overdue, and keep blocking until paid (docs/decisions/006).
  */
-export function isPayable(bill: Pick<BillRecord, "payState" | "payMode" | "deadline" | "payCents">, now: Date): boolean {
+export function isPayable(
+  bill: Pick<BillRecord, "payState" | "payMode" | "deadline" | "payCents">,
+  now: Date,
+): boolean {
   if (bill.payState !== PayState.UNPAID || bill.payCents <= 0) return false;
   return bill.payMode === 2 || bill.deadline.getTime() > now.getTime();
 }

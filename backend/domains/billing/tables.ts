@@ -1,7 +1,20 @@
-import { bigserial, check, date, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { users, cityNodes } from "../../db/tables";
-import { ts, cents } from "../../db/columns";
+import { users, cityNodes } from "#backend/db/tables.ts";
+import { ts, cents } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the billing domain (migrations: backend/db/migrations). */
 
@@ -12,7 +25,9 @@ import { ts, cents } from "../../db/columns";
 export const wallets = pgTable(
   "wallets",
   {
-    userId: integer("user_id").primaryKey().references(() => users.id),
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id),
     balanceCents: cents("balance_cents").notNull().default(0),
     withdrawableCents: cents("withdrawable_cents").notNull().default(0),
     invoiceableCents: cents("invoiceable_cents").notNull().default(0),
@@ -20,7 +35,10 @@ export const wallets = pgTable(
   },
   (t) => [
     check("wallets_balance_nonneg", sql`${t.balanceCents} >= 0`),
-    check("wallets_withdrawable_range", sql`${t.withdrawableCents} >= 0 AND ${t.withdrawableCents} <= ${t.balanceCents}`),
+    check(
+      "wallets_withdrawable_range",
+      sql`${t.withdrawableCents} >= 0 AND ${t.withdrawableCents} <= ${t.balanceCents}`,
+    ),
     check("wallets_invoiceable_nonneg", sql`${t.invoiceableCents} >= 0`),
   ],
 );
@@ -30,7 +48,9 @@ export const ledgerEntries = pgTable(
   "ledger_entries",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     /** recharge | bill_payment | refund | withdrawal_hold | withdrawal_release | invoice_hold | invoice_release | grant */
     kind: text("kind").notNull(),
     balanceDelta: cents("balance_delta").notNull(),
@@ -78,7 +98,9 @@ export const bills = pgTable(
   {
     id: serial("id").primaryKey(),
     billNo: text("bill_no").notNull().unique(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     /** The service (app) the bill is for, when there is one. */
     appId: integer("app_id"),
     serviceName: text("service_name").notNull(),
@@ -116,9 +138,13 @@ export const bills = pgTable(
 export const usageDaily = pgTable(
   "usage_daily",
   {
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     day: date("day", { mode: "string" }).notNull(),
-    cityNodeId: integer("city_node_id").notNull().references(() => cityNodes.id),
+    cityNodeId: integer("city_node_id")
+      .notNull()
+      .references(() => cityNodes.id),
     /** Traffic in MB (integer); bills convert to GB at 1024 MB. */
     trafficMb: integer("traffic_mb").notNull(),
   },

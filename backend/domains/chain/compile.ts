@@ -1,12 +1,32 @@
-import { startWorker, type WorkerClient } from "../../kit/worker";
+import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
 
 /** A compiled contract: its ABI and creation and runtime bytecode. */
-export type CompiledContract = { file: string; name: string; abi: unknown[]; bytecode: string; deployedBytecode: string };
-export type CompileResult = { ok: true; contracts: CompiledContract[]; warnings: string[]; compiler: string } | { ok: false; errors: string[]; warnings: string[] };
+export type CompiledContract = {
+  file: string;
+  name: string;
+  abi: unknown[];
+  bytecode: string;
+  deployedBytecode: string;
+};
+export type CompileResult =
+  | { ok: true; contracts: CompiledContract[]; warnings: string[]; compiler: string }
+  | { ok: false; errors: string[]; warnings: string[] };
 /** One message of the compiler at its file, line and column (1-based; null when it names no place). */
-export type Diagnostic = { severity: "error" | "warning" | "info"; file: string | null; line: number | null; column: number | null; message: string; formatted: string };
+export type Diagnostic = {
+  severity: "error" | "warning" | "info";
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  message: string;
+  formatted: string;
+};
 /** A workspace's compilation (docs/decisions/044): its own contracts when there is no error, and every message. */
-export type WorkspaceCompileResult = { ok: boolean; contracts: CompiledContract[]; diagnostics: Diagnostic[]; compiler: string };
+export type WorkspaceCompileResult = {
+  ok: boolean;
+  contracts: CompiledContract[];
+  diagnostics: Diagnostic[];
+  compiler: string;
+};
 
 /** The compiler's thread ends after this long without work (it holds ~245 MB). */
 const IDLE_MS = 60_000;
@@ -24,7 +44,8 @@ let running = 0;
 export async function compileSolidity(sources: Record<string, string>): Promise<CompileResult> {
   const size = Object.values(sources).reduce((n, s) => n + Buffer.byteLength(s), 0);
   if (!Object.keys(sources).length) return { ok: false, errors: ["no source to compile"], warnings: [] };
-  if (size > MAX_SOURCE_BYTES) return { ok: false, errors: [`the sources exceed ${MAX_SOURCE_BYTES} bytes`], warnings: [] };
+  if (size > MAX_SOURCE_BYTES)
+    return { ok: false, errors: [`the sources exceed ${MAX_SOURCE_BYTES} bytes`], warnings: [] };
   return onCompiler<CompileResult>("compile", sources);
 }
 
@@ -34,7 +55,12 @@ export async function compileSolidity(sources: Record<string, string>): Promise<
  */
 export async function compileWorkspace(sources: Record<string, string>): Promise<WorkspaceCompileResult> {
   const size = Object.values(sources).reduce((n, s) => n + Buffer.byteLength(s), 0);
-  const refuse = (message: string): WorkspaceCompileResult => ({ ok: false, contracts: [], diagnostics: [{ severity: "error", file: null, line: null, column: null, message, formatted: message }], compiler: "" });
+  const refuse = (message: string): WorkspaceCompileResult => ({
+    ok: false,
+    contracts: [],
+    diagnostics: [{ severity: "error", file: null, line: null, column: null, message, formatted: message }],
+    compiler: "",
+  });
   if (!Object.keys(sources).length) return refuse("no source to compile");
   if (size > MAX_SOURCE_BYTES) return refuse(`the sources exceed ${MAX_SOURCE_BYTES} bytes`);
   return onCompiler<WorkspaceCompileResult>("compileWorkspace", sources);

@@ -1,9 +1,31 @@
-import type { Db } from "../../db/client";
-import type { WorkerClient } from "../../kit/worker";
-import { RPC, RpcError, paramsOf, parseAddress, parseBlockTag, parseCallRequest, parseData, parseHash, parseLogFilter, quantity, type BlockTag, type CallRequest } from "./hex";
-import type { ChainSpec, Head, SealResult } from "./engine/types";
-import { MAX_LOGS, blockNumberOfHash, logsIn, receiptByHash, recordBlock, recordedAfter, recordedHead, transactionByHash } from "./records";
-import type { ChainNode, RpcCall } from "./rpc";
+import type { Db } from "#backend/db/client.ts";
+import type { WorkerClient } from "#backend/kit/worker.ts";
+import {
+  RPC,
+  RpcError,
+  paramsOf,
+  parseAddress,
+  parseBlockTag,
+  parseCallRequest,
+  parseData,
+  parseHash,
+  parseLogFilter,
+  quantity,
+  type BlockTag,
+  type CallRequest,
+} from "./hex.ts";
+import type { ChainSpec, Head, SealResult } from "./engine/types.ts";
+import {
+  MAX_LOGS,
+  blockNumberOfHash,
+  logsIn,
+  receiptByHash,
+  recordBlock,
+  recordedAfter,
+  recordedHead,
+  transactionByHash,
+} from "./records.ts";
+import type { ChainNode, RpcCall } from "./rpc.ts";
 
 /** The priority fee a client is told to pay (eth_maxPriorityFeePerGas): 1 gwei. */
 const PRIORITY_FEE = 1_000_000_000n;
@@ -41,7 +63,12 @@ export class EmbeddedChain implements ChainNode {
     let from = Math.min(head.number, recorded?.number ?? 0);
     for (;;) {
       const missing = await recordedAfter(this.db, this.spec.chainId, from, REPLAY_PAGE);
-      const step = await this.worker.call<{ removed: number; replayed: number }>("reconcile", this.spec.name, recorded, missing);
+      const step = await this.worker.call<{ removed: number; replayed: number }>(
+        "reconcile",
+        this.spec.name,
+        recorded,
+        missing,
+      );
       total = { removed: total.removed + step.removed, replayed: total.replayed + step.replayed };
       if (missing.length < REPLAY_PAGE) break;
       from = missing[missing.length - 1]!.number;
@@ -74,7 +101,12 @@ export class EmbeddedChain implements ChainNode {
       while (this.pending.length) {
         const batch = this.pending.splice(0, BATCH);
         try {
-          const result = await this.worker.call<SealResult>("seal", this.spec.name, batch.map((p) => p.raw), Math.floor(this.now().getTime() / 1000));
+          const result = await this.worker.call<SealResult>(
+            "seal",
+            this.spec.name,
+            batch.map((p) => p.raw),
+            Math.floor(this.now().getTime() / 1000),
+          );
           if (result.block) {
             try {
               await recordBlock(this.db, this.spec.chainId, result.block);
@@ -83,7 +115,11 @@ export class EmbeddedChain implements ChainNode {
               await this.worker.call("rollbackTo", this.spec.name, result.block.number - 1);
               throw error;
             }
-            this.lastBlock = { number: result.block.number, hash: result.block.hash, timestamp: result.block.timestamp };
+            this.lastBlock = {
+              number: result.block.number,
+              hash: result.block.hash,
+              timestamp: result.block.timestamp,
+            };
           }
           const refused = new Map(result.refused.map((r) => [r.position, r]));
           let accepted = 0;
@@ -173,7 +209,8 @@ export class EmbeddedChain implements ChainNode {
       }
       case "eth_getBlockByNumber": {
         const [tag, full] = paramsOf(params, 1, 2);
-        if (full !== undefined && typeof full !== "boolean") throw new RpcError(RPC.INVALID_PARAMS, "invalid params: the second param is a boolean");
+        if (full !== undefined && typeof full !== "boolean")
+          throw new RpcError(RPC.INVALID_PARAMS, "invalid params: the second param is a boolean");
         return w.call("block", name, this.tag(tag), full === true);
       }
       case "eth_getLogs": {
@@ -189,9 +226,16 @@ export class EmbeddedChain implements ChainNode {
           from = await this.blockNumberOf(filter.fromBlock);
           to = await this.blockNumberOf(filter.toBlock);
           if (from > to) throw new RpcError(RPC.INVALID_PARAMS, "invalid block range: fromBlock is after toBlock");
-          if (to - from > MAX_LOG_RANGE) throw new RpcError(RPC.SERVER, `block range too large: at most ${MAX_LOG_RANGE} blocks`);
+          if (to - from > MAX_LOG_RANGE)
+            throw new RpcError(RPC.SERVER, `block range too large: at most ${MAX_LOG_RANGE} blocks`);
         }
-        const logs = await logsIn(this.db, this.spec.chainId, { from, to, blockHash: filter.blockHash }, filter.addresses, filter.topics);
+        const logs = await logsIn(
+          this.db,
+          this.spec.chainId,
+          { from, to, blockHash: filter.blockHash },
+          filter.addresses,
+          filter.topics,
+        );
         if (logs.length > MAX_LOGS) throw new RpcError(RPC.SERVER, `query returned more than ${MAX_LOGS} results`);
         return logs;
       }

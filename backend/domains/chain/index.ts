@@ -1,10 +1,10 @@
-import type { Deps } from "../../deps";
-import { defineDomain, type Endpoint } from "../../kit/domain";
-import { compileSolidity, compileWorkspace, stopCompiler } from "./compile";
-import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry";
-import { answerText, type RpcCall } from "./rpc";
-import { DEDICATED_PREFIX, EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner";
-import type { DeployInput, NetworkCredentials } from "./dedicated/types";
+import type { Deps } from "#backend/deps.ts";
+import { defineDomain, type Endpoint } from "#backend/kit/domain.ts";
+import { compileSolidity, compileWorkspace, stopCompiler } from "./compile.ts";
+import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry.ts";
+import { answerText, type RpcCall } from "./rpc.ts";
+import { DEDICATED_PREFIX, EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner.ts";
+import type { DeployInput, NetworkCredentials } from "./dedicated/types.ts";
 
 /**
  * The chain domain (docs/decisions/025): the registry of EVM chains (the embedded engine in a worker thread,
@@ -33,7 +33,11 @@ function registryOf(deps: Deps): ChainRegistry {
 /** The largest JSON-RPC request body (SPEC §9: 5 MB per request). */
 const RPC_BODY_LIMIT = 5 * 1024 * 1024;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 
 /**
  * Tests only (TEST_FIXTURES=1): a chain's JSON-RPC over HTTP without a key, at /chain/test-rpc/<chain name>;
@@ -50,25 +54,40 @@ const testRpc: Endpoint = {
   ratePerMinute: null,
   enabled: (env) => env.testFixtures,
   async handle(request, deps) {
-    const [name = "", action, ...rest] = new URL(request.url).pathname.slice("/chain/test-rpc/".length).split("/").map(decodeURIComponent);
+    const [name = "", action, ...rest] = new URL(request.url).pathname
+      .slice("/chain/test-rpc/".length)
+      .split("/")
+      .map(decodeURIComponent);
     const registry = registryOf(deps);
     if ((action === "dedicated" || action === "dedicated-fund") && !rest.length) {
       // A dedicated network deployed or funded without the dedicated-nodes domain (the bench's set-up).
       try {
         const body = JSON.parse(await request.text()) as Record<string, string>;
         const networks = provisionerOf(deps);
-        if (action === "dedicated") return json(200, await networks.deploy({ name, peers: Number(body.peers ?? 1), consensus: String(body.consensus ?? "raft"), user: String(body.user), password: String(body.password) }));
+        if (action === "dedicated")
+          return json(
+            200,
+            await networks.deploy({
+              name,
+              peers: Number(body.peers ?? 1),
+              consensus: String(body.consensus ?? "raft"),
+              user: String(body.user),
+              password: String(body.password),
+            }),
+          );
         return json(200, { hash: await networks.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
       } catch (error) {
         return json(400, { error: error instanceof Error ? error.message : String(error) });
       }
     }
-    if (!registry.has(name) || rest.length) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: `no chain named ${name}` } });
+    if (!registry.has(name) || rest.length)
+      return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: `no chain named ${name}` } });
     const text = await request.text();
     if (action === undefined) return json(200, await answerText(registry.node(name), text));
     try {
       const body = JSON.parse(text) as Record<string, string>;
-      if (action === "fund") return json(200, { hash: await registry.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
+      if (action === "fund")
+        return json(200, { hash: await registry.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
       if (action === "compile") return json(200, await compileSolidity(body));
     } catch (error) {
       return json(400, { error: error instanceof Error ? error.message : String(error) });
@@ -100,9 +119,24 @@ const dedicatedGateway: Endpoint = {
     } catch {
       target = undefined;
     }
-    if (!target) return json(404, { jsonrpc: "2.0", id: null, error: { code: -32601, message: "not found: POST to /chain/dedicated/<network> or …/nodes/<node>, GET …/ca" } });
-    const reply = await provisionerOf(deps).serve({ network, target, method: request.method, authorization: request.headers.get("authorization"), body: request.method === "POST" ? await request.text() : "" });
-    if (reply.pem !== undefined) return new Response(reply.pem, { status: reply.status, headers: { "Content-Type": "application/x-pem-file", "Cache-Control": "no-store", ...reply.headers } });
+    if (!target)
+      return json(404, {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32601, message: "not found: POST to /chain/dedicated/<network> or …/nodes/<node>, GET …/ca" },
+      });
+    const reply = await provisionerOf(deps).serve({
+      network,
+      target,
+      method: request.method,
+      authorization: request.headers.get("authorization"),
+      body: request.method === "POST" ? await request.text() : "",
+    });
+    if (reply.pem !== undefined)
+      return new Response(reply.pem, {
+        status: reply.status,
+        headers: { "Content-Type": "application/x-pem-file", "Cache-Control": "no-store", ...reply.headers },
+      });
     const response = json(reply.status, reply.body);
     for (const [name, value] of Object.entries(reply.headers ?? {})) response.headers.set(name, value);
     return response;
@@ -149,10 +183,16 @@ export default defineDomain({
     /** Sends wei from the chain's treasury to an address; resolves with the transaction hash once accepted. */
     fund: (deps: Deps, name: string, address: string, wei: bigint) => registryOf(deps).fund(name, address, wei),
     /** Signs with `privateKey` and sends a transfer, call or creation; resolves with the hash once accepted (`onSigned` gets the hash before the send). */
-    send: (deps: Deps, name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }, onSigned?: (hash: string) => Promise<void>) =>
-      registryOf(deps).send(name, privateKey, input, onSigned),
+    send: (
+      deps: Deps,
+      name: string,
+      privateKey: string,
+      input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
+      onSigned?: (hash: string) => Promise<void>,
+    ) => registryOf(deps).send(name, privateKey, input, onSigned),
     /** Deploys creation bytecode from the account of `privateKey`: address, transaction, block (or throws the chain's reason). */
-    deploy: (deps: Deps, name: string, privateKey: string, bytecode: string) => registryOf(deps).deploy(name, privateKey, bytecode),
+    deploy: (deps: Deps, name: string, privateKey: string, bytecode: string) =>
+      registryOf(deps).deploy(name, privateKey, bytecode),
     /** Compiles Solidity sources off the main thread: contracts (ABI, bytecode) or the compiler's errors. */
     compile: compileSolidity,
     /** Compiles a workspace's files with imports between them and from OpenZeppelin, messages at file and line (docs/decisions/044). */
@@ -163,7 +203,8 @@ export default defineDomain({
       deploy: (deps: Deps, input: DeployInput) => provisionerOf(deps).deploy(input),
       /** Grows only; new peers start and catch up (resolves once started; they may still lag). */
       scale: (deps: Deps, name: string, peers: number) => provisionerOf(deps).scale(name, peers),
-      setCredentials: (deps: Deps, name: string, input: NetworkCredentials) => provisionerOf(deps).setCredentials(name, input),
+      setCredentials: (deps: Deps, name: string, input: NetworkCredentials) =>
+        provisionerOf(deps).setCredentials(name, input),
       /** Ends the nodes (worker ended); state kept; endpoints answer 503. */
       stop: (deps: Deps, name: string) => provisionerOf(deps).stop(name),
       resume: (deps: Deps, name: string) => provisionerOf(deps).resume(name),
@@ -172,7 +213,8 @@ export default defineDomain({
       /** Null: no such network. */
       status: (deps: Deps, name: string) => provisionerOf(deps).status(name),
       /** Exactly what the HTTP gateway answers for this JSON-RPC text (401 wrong credentials, 503 stopped, 404 unknown). */
-      gateway: (deps: Deps, name: string, credentials: NetworkCredentials, body: string) => provisionerOf(deps).gateway(name, credentials, body),
+      gateway: (deps: Deps, name: string, credentials: NetworkCredentials, body: string) =>
+        provisionerOf(deps).gateway(name, credentials, body),
       /** Gas from the network's treasury (the transaction's hash). */
       fund: (deps: Deps, name: string, address: string, wei: bigint) => provisionerOf(deps).fund(name, address, wei),
     },

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { quantity } from "./hex";
-import type { RecordedBlock, SealedBlock } from "./engine/types";
-import { chainBlocks, chainLogs, chainTxs } from "./tables";
+import type { Db } from "#backend/db/client.ts";
+import { quantity } from "./hex.ts";
+import type { RecordedBlock, SealedBlock } from "./engine/types.ts";
+import { chainBlocks, chainLogs, chainTxs } from "./tables.ts";
 
 /**
  * The chains' durable log and index in the product's database (docs/decisions/025): a sealed block with its
@@ -58,11 +58,21 @@ export async function recordBlock(db: Db, chainId: number, block: SealedBlock): 
   });
 }
 
-const recorded = (row: typeof chainBlocks.$inferSelect): RecordedBlock => ({ number: row.number, hash: row.hash, timestamp: row.timestamp, rawTxs: row.rawTxs });
+const recorded = (row: typeof chainBlocks.$inferSelect): RecordedBlock => ({
+  number: row.number,
+  hash: row.hash,
+  timestamp: row.timestamp,
+  rawTxs: row.rawTxs,
+});
 
 /** The last block recorded for a chain (none before its first transaction). */
 export async function recordedHead(db: Db, chainId: number): Promise<RecordedBlock | undefined> {
-  const [row] = await db.select().from(chainBlocks).where(eq(chainBlocks.chainId, chainId)).orderBy(desc(chainBlocks.number)).limit(1);
+  const [row] = await db
+    .select()
+    .from(chainBlocks)
+    .where(eq(chainBlocks.chainId, chainId))
+    .orderBy(desc(chainBlocks.number))
+    .limit(1);
   return row ? recorded(row) : undefined;
 }
 
@@ -92,16 +102,31 @@ const rpcLog = (l: LogRow) => ({
 
 /** eth_getTransactionByHash: the transaction with its block's fields, or null. */
 export async function transactionByHash(db: Db, chainId: number, hash: string) {
-  const [row] = await db.select().from(chainTxs).where(and(eq(chainTxs.chainId, chainId), eq(chainTxs.hash, hash)));
+  const [row] = await db
+    .select()
+    .from(chainTxs)
+    .where(and(eq(chainTxs.chainId, chainId), eq(chainTxs.hash, hash)));
   if (!row) return null;
-  return { ...row.rpc, blockHash: row.blockHash, blockNumber: quantity(row.blockNumber), transactionIndex: quantity(row.txIndex) };
+  return {
+    ...row.rpc,
+    blockHash: row.blockHash,
+    blockNumber: quantity(row.blockNumber),
+    transactionIndex: quantity(row.txIndex),
+  };
 }
 
 /** eth_getTransactionReceipt: the receipt with its logs, or null. */
 export async function receiptByHash(db: Db, chainId: number, hash: string) {
-  const [row] = await db.select().from(chainTxs).where(and(eq(chainTxs.chainId, chainId), eq(chainTxs.hash, hash)));
+  const [row] = await db
+    .select()
+    .from(chainTxs)
+    .where(and(eq(chainTxs.chainId, chainId), eq(chainTxs.hash, hash)));
   if (!row) return null;
-  const logs = await db.select().from(chainLogs).where(and(eq(chainLogs.chainId, chainId), eq(chainLogs.txHash, hash))).orderBy(asc(chainLogs.logIndex));
+  const logs = await db
+    .select()
+    .from(chainLogs)
+    .where(and(eq(chainLogs.chainId, chainId), eq(chainLogs.txHash, hash)))
+    .orderBy(asc(chainLogs.logIndex));
   return {
     transactionHash: row.hash,
     transactionIndex: quantity(row.txIndex),
@@ -124,8 +149,18 @@ export async function receiptByHash(db: Db, chainId: number, hash: string) {
 export const MAX_LOGS = 10_000;
 
 /** eth_getLogs over an inclusive block range, by addresses and topic sets. */
-export async function logsIn(db: Db, chainId: number, range: { from: number; to: number; blockHash?: string }, addresses: string[], topics: (string[] | null)[]) {
-  const where: SQL[] = [eq(chainLogs.chainId, chainId), gte(chainLogs.blockNumber, range.from), lte(chainLogs.blockNumber, range.to)];
+export async function logsIn(
+  db: Db,
+  chainId: number,
+  range: { from: number; to: number; blockHash?: string },
+  addresses: string[],
+  topics: (string[] | null)[],
+) {
+  const where: SQL[] = [
+    eq(chainLogs.chainId, chainId),
+    gte(chainLogs.blockNumber, range.from),
+    lte(chainLogs.blockNumber, range.to),
+  ];
   if (range.blockHash) where.push(eq(chainLogs.blockHash, range.blockHash));
   if (addresses.length) where.push(inArray(chainLogs.address, addresses));
   const columns = [chainLogs.topic0, chainLogs.topic1, chainLogs.topic2, chainLogs.topic3];
@@ -143,6 +178,9 @@ export async function logsIn(db: Db, chainId: number, range: { from: number; to:
 
 /** The block number of a recorded block hash (eth_getLogs by blockHash). */
 export async function blockNumberOfHash(db: Db, chainId: number, hash: string): Promise<number | undefined> {
-  const [row] = await db.select({ number: chainBlocks.number }).from(chainBlocks).where(and(eq(chainBlocks.chainId, chainId), eq(chainBlocks.hash, hash)));
+  const [row] = await db
+    .select({ number: chainBlocks.number })
+    .from(chainBlocks)
+    .where(and(eq(chainBlocks.chainId, chainId), eq(chainBlocks.hash, hash)));
   return row?.number;
 }

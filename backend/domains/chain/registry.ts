@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { asc, eq, max, sql } from "drizzle-orm";
-import type { Deps } from "../../deps";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
-import { startWorker, type WorkerClient } from "../../kit/worker";
-import { callEngine, serveEngine, waitForEngine } from "../../kit/engine-socket";
+import type { Deps } from "#backend/deps.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
+import { callEngine, serveEngine, waitForEngine } from "#backend/kit/engine-socket.ts";
 import type { Server } from "node:http";
-import { EmbeddedChain } from "./embedded";
-import { RPC, RpcError } from "./hex";
-import { remoteNode } from "./remote";
-import type { ChainNode, RpcCall } from "./rpc";
-import { chains } from "./tables";
+import { EmbeddedChain } from "./embedded.ts";
+import { RPC, RpcError } from "./hex.ts";
+import { remoteNode } from "./remote.ts";
+import type { ChainNode, RpcCall } from "./rpc.ts";
+import { chains } from "./tables.ts";
 
 /**
  * The registry of chains (docs/decisions/025): every chain is one instance of the same engine with its own
@@ -59,18 +59,22 @@ export class ChainRegistry {
   /** Opens every recorded chain, creating the default ones the first time; an owner then serves the peers. */
   async start(): Promise<void> {
     if (this.role === "peer") await waitForEngine(this.deps.env, "chain", "/health");
-    for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id))) if (row.purpose !== DEDICATED) await this.open(row);
+    for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id)))
+      if (row.purpose !== DEDICATED) await this.open(row);
     for (const chain of DEFAULT_CHAINS) if (!this.entries.has(chain.name)) await this.createChain(chain);
-    if (this.role === "owner") this.socket = await serveEngine(this.deps.env, "chain", (path, body) => this.answerPeer(path, body));
+    if (this.role === "owner")
+      this.socket = await serveEngine(this.deps.env, "chain", (path, body) => this.answerPeer(path, body));
   }
 
   /** The owner's answers to the peers: /health, /rpc/<chain> (one call), /create, /fund. */
   private async answerPeer(path: string, body: unknown): Promise<unknown> {
     const input = (body ?? {}) as Record<string, string>;
     if (path === "/health") return this.health();
-    if (path.startsWith("/rpc/")) return { result: (await this.request(decodeURIComponent(path.slice(5)), body as RpcCall)) ?? null };
+    if (path.startsWith("/rpc/"))
+      return { result: (await this.request(decodeURIComponent(path.slice(5)), body as RpcCall)) ?? null };
     if (path === "/create") return this.createChain({ name: String(input.name), purpose: String(input.purpose) });
-    if (path === "/fund") return { hash: await this.fund(String(input.name), String(input.address), BigInt(input.wei ?? "0")) };
+    if (path === "/fund")
+      return { hash: await this.fund(String(input.name), String(input.address), BigInt(input.wei ?? "0")) };
     throw new Error(`no engine call ${path}`);
   }
 
@@ -91,22 +95,39 @@ export class ChainRegistry {
 
   private async open(row: typeof chains.$inferSelect): Promise<Entry> {
     const chain = this.deps.env.chain;
-    const treasuryKey = chain.kind === "rpc" ? chain.treasuryKey : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
+    const treasuryKey =
+      chain.kind === "rpc" ? chain.treasuryKey : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
     const info = { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress };
     let entry: Entry;
     if (this.role === "peer") {
       const env = this.deps.env;
-      const node: ChainNode = { request: async (call) => (await callEngine<{ result: unknown }>(env, "chain", `/rpc/${encodeURIComponent(row.name)}`, call)).result };
-      const health = async () => (await callEngine<Record<string, ChainHealth>>(env, "chain", "/health"))[row.name] ?? { height: 0, lastBlockAt: null, pending: 0 };
+      const node: ChainNode = {
+        request: async (call) =>
+          (await callEngine<{ result: unknown }>(env, "chain", `/rpc/${encodeURIComponent(row.name)}`, call)).result,
+      };
+      const health = async () =>
+        (await callEngine<Record<string, ChainHealth>>(env, "chain", "/health"))[row.name] ?? {
+          height: 0,
+          lastBlockAt: null,
+          pending: 0,
+        };
       entry = { ...info, node, health, treasuryKey };
     } else if (chain.kind === "rpc") {
       const node = remoteNode(chain.url);
       entry = { ...info, node, health: () => node.health(), treasuryKey };
     } else {
       const dir = path.join(this.deps.env.dataDir, "chains", row.name);
-      const embedded = new EmbeddedChain({ name: row.name, chainId: row.chainId, dir, treasury: row.treasuryAddress, treasuryWei: row.treasuryWei }, this.engine(), this.deps.db, this.deps.now);
+      const embedded = new EmbeddedChain(
+        { name: row.name, chainId: row.chainId, dir, treasury: row.treasuryAddress, treasuryWei: row.treasuryWei },
+        this.engine(),
+        this.deps.db,
+        this.deps.now,
+      );
       const { removed, replayed } = await embedded.open();
-      if (removed || replayed) console.warn(`chain ${row.name}: ${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`);
+      if (removed || replayed)
+        console.warn(
+          `chain ${row.name}: ${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`,
+        );
       entry = { ...info, node: embedded, health: () => embedded.health(), treasuryKey };
     }
     this.entries.set(row.name, entry);
@@ -137,8 +158,18 @@ export class ChainRegistry {
       chainId = 0;
     }
     const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-    const values = { name: input.name, chainId, purpose: input.purpose, treasuryAddress: treasury, treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI };
-    const [row] = chain.kind === "rpc" ? await this.deps.db.insert(chains).values(values).onConflictDoNothing().returning() : await insertWithNextChainId(this.deps.db, values);
+    const values = {
+      name: input.name,
+      chainId,
+      purpose: input.purpose,
+      treasuryAddress: treasury,
+      treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key),
+      treasuryWei: TREASURY_WEI,
+    };
+    const [row] =
+      chain.kind === "rpc"
+        ? await this.deps.db.insert(chains).values(values).onConflictDoNothing().returning()
+        : await insertWithNextChainId(this.deps.db, values);
     const recorded = row ?? (await this.deps.db.select().from(chains).where(eq(chains.name, input.name)))[0]!;
     if (recorded.purpose === DEDICATED) throw new Error(`${input.name} is a dedicated network's chain`);
     return infoOf(await this.open(recorded));
@@ -178,7 +209,12 @@ export class ChainRegistry {
 
   node(name: string): ChainNode {
     // A peer sends a chain it has not opened (created since it started) to the owner, which knows it or refuses.
-    if (this.role === "peer" && !this.entries.has(name)) return { request: async (call) => (await callEngine<{ result: unknown }>(this.deps.env, "chain", `/rpc/${encodeURIComponent(name)}`, call)).result };
+    if (this.role === "peer" && !this.entries.has(name))
+      return {
+        request: async (call) =>
+          (await callEngine<{ result: unknown }>(this.deps.env, "chain", `/rpc/${encodeURIComponent(name)}`, call))
+            .result,
+      };
     return this.entry(name).node;
   }
 
@@ -196,7 +232,10 @@ export class ChainRegistry {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`);
     if (wei <= 0n) throw new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive");
     // One writer takes the treasury's nonces: a peer asks the owner.
-    if (this.role === "peer") return callEngine<{ hash: string }>(this.deps.env, "chain", "/fund", { name, address, wei: wei.toString() }).then((r) => r.hash);
+    if (this.role === "peer")
+      return callEngine<{ hash: string }>(this.deps.env, "chain", "/fund", { name, address, wei: wei.toString() }).then(
+        (r) => r.hash,
+      );
     return this.send(name, this.entry(name).treasuryKey, { to: address, value: wei, gasLimit: 21_000n });
   }
 
@@ -207,14 +246,22 @@ export class ChainRegistry {
    * `onSigned` is awaited with the signed transaction's hash before it is sent (a caller keeps it, so that a
    * crash after the send can still find the transaction: docs/decisions/045); when it throws, nothing is sent.
    */
-  send(name: string, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }, onSigned?: (hash: string) => Promise<void>): Promise<string> {
+  send(
+    name: string,
+    privateKey: string,
+    input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
+    onSigned?: (hash: string) => Promise<void>,
+  ): Promise<string> {
     const run = async () => {
       const entry = await this.opened(name);
       return signAndSend(entry.node, entry.chainId, privateKey, input, onSigned);
     };
     const queue = `${name}:${privateKey}`;
     const result = (this.sending.get(queue) ?? Promise.resolve()).then(run, run);
-    this.sending.set(queue, result.catch(() => undefined));
+    this.sending.set(
+      queue,
+      result.catch(() => undefined),
+    );
     return result;
   }
 
@@ -226,15 +273,25 @@ export class ChainRegistry {
     if (!/^0x([0-9a-fA-F]{2})+$/.test(bytecode)) throw new RpcError(RPC.INVALID_PARAMS, "the bytecode is not hex");
     const txHash = await this.send(name, privateKey, { data: bytecode });
     const receipt = await this.receipt(name, txHash);
-    if (receipt.status !== "0x1" || !receipt.contractAddress) throw new RpcError(RPC.INTERNAL, `the contract creation ${txHash} was reverted`);
-    return { address: receipt.contractAddress, txHash, blockNumber: Number(receipt.blockNumber), gasUsed: BigInt(receipt.gasUsed).toString() };
+    if (receipt.status !== "0x1" || !receipt.contractAddress)
+      throw new RpcError(RPC.INTERNAL, `the contract creation ${txHash} was reverted`);
+    return {
+      address: receipt.contractAddress,
+      txHash,
+      blockNumber: Number(receipt.blockNumber),
+      gasUsed: BigInt(receipt.gasUsed).toString(),
+    };
   }
 
   /** A transaction's receipt: at once on the embedded engine (answered once recorded), polled on a remote node. */
-  private async receipt(name: string, hash: string): Promise<{ status: string; contractAddress: string | null; blockNumber: string; gasUsed: string }> {
+  private async receipt(
+    name: string,
+    hash: string,
+  ): Promise<{ status: string; contractAddress: string | null; blockNumber: string; gasUsed: string }> {
     for (let attempt = 0; attempt < 120; attempt++) {
       const receipt = await this.request(name, { method: "eth_getTransactionReceipt", params: [hash] });
-      if (receipt) return receipt as { status: string; contractAddress: string | null; blockNumber: string; gasUsed: string };
+      if (receipt)
+        return receipt as { status: string; contractAddress: string | null; blockNumber: string; gasUsed: string };
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new RpcError(RPC.INTERNAL, `no receipt for ${hash} after 60 seconds`);
@@ -245,7 +302,13 @@ export class ChainRegistry {
  * Signs an EIP-1559 transaction with `privateKey` for `node` (chain `chainId`) and sends it; the caller keeps
  * one sender's transactions in order. The gas limit is estimated when not given.
  */
-export async function signAndSend(node: ChainNode, chainId: number, privateKey: string, input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }, onSigned?: (hash: string) => Promise<void>): Promise<string> {
+export async function signAndSend(
+  node: ChainNode,
+  chainId: number,
+  privateKey: string,
+  input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
+  onSigned?: (hash: string) => Promise<void>,
+): Promise<string> {
   const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
   const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
   const { privateToAddress } = await import("@ethereumjs/util");
@@ -254,33 +317,70 @@ export async function signAndSend(node: ChainNode, chainId: number, privateKey: 
   const nonce = (await node.request({ method: "eth_getTransactionCount", params: [from, "pending"] })) as string;
   const gasPrice = BigInt((await node.request({ method: "eth_gasPrice" })) as string);
   const value = input.value ?? 0n;
-  const estimate = async () => (BigInt((await node.request({ method: "eth_estimateGas", params: [{ from, to: input.to, data: input.data, value: `0x${value.toString(16)}` }] })) as string) * 12n) / 10n;
+  const estimate = async () =>
+    (BigInt(
+      (await node.request({
+        method: "eth_estimateGas",
+        params: [{ from, to: input.to, data: input.data, value: `0x${value.toString(16)}` }],
+      })) as string,
+    ) *
+      12n) /
+    10n;
   const gasLimit = input.gasLimit ?? (await estimate());
   const common = createCustomCommon({ chainId }, Mainnet, { hardfork: "prague" });
   const tx = createFeeMarket1559Tx(
-    { chainId: BigInt(chainId), nonce: BigInt(nonce), to: input.to as `0x${string}` | undefined, data: input.data as `0x${string}` | undefined, value, gasLimit, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: 1_000_000_000n },
+    {
+      chainId: BigInt(chainId),
+      nonce: BigInt(nonce),
+      to: input.to as `0x${string}` | undefined,
+      data: input.data as `0x${string}` | undefined,
+      value,
+      gasLimit,
+      maxFeePerGas: gasPrice * 2n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    },
     { common },
   ).sign(key);
   if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`);
-  return (await node.request({ method: "eth_sendRawTransaction", params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`] })) as string;
+  return (await node.request({
+    method: "eth_sendRawTransaction",
+    params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`],
+  })) as string;
 }
 
 /**
  * A dedicated network's row in the registry (docs/decisions/046): the existing one of that name, or a new one
  * with the next chain id and a treasury key of its own (sealed like the registry's). Its provisioner opens it.
  */
-export async function reserveDedicatedChain(deps: Deps, name: string): Promise<ChainInfo & { treasuryKey: string; treasuryWei: string }> {
+export async function reserveDedicatedChain(
+  deps: Deps,
+  name: string,
+): Promise<ChainInfo & { treasuryKey: string; treasuryWei: string }> {
   if (!NAME.test(name)) throw new Error(`a chain name is lower-case letters, digits and dashes: ${name}`);
   const { privateToAddress } = await import("@ethereumjs/util");
   let [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
   if (!row) {
     const key = `0x${randomBytes(32).toString("hex")}`;
     const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-    await insertWithNextChainId(deps.db, { name, chainId: 0, purpose: DEDICATED, treasuryAddress: treasury, treasuryKeySealed: sealWith(deps.env, TREASURY_KEYS, key), treasuryWei: TREASURY_WEI });
+    await insertWithNextChainId(deps.db, {
+      name,
+      chainId: 0,
+      purpose: DEDICATED,
+      treasuryAddress: treasury,
+      treasuryKeySealed: sealWith(deps.env, TREASURY_KEYS, key),
+      treasuryWei: TREASURY_WEI,
+    });
     [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
   }
   if (!row || row.purpose !== DEDICATED) throw new Error(`the chain name ${name} is taken`);
-  return { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress, treasuryKey: openWith(deps.env, TREASURY_KEYS, row.treasuryKeySealed), treasuryWei: row.treasuryWei };
+  return {
+    name: row.name,
+    chainId: row.chainId,
+    purpose: row.purpose,
+    treasury: row.treasuryAddress,
+    treasuryKey: openWith(deps.env, TREASURY_KEYS, row.treasuryKeySealed),
+    treasuryWei: row.treasuryWei,
+  };
 }
 
 /**
@@ -289,17 +389,28 @@ export async function reserveDedicatedChain(deps: Deps, name: string): Promise<C
  * processes) never share an id: blocks are logged by chain id (chain_blocks), and a shared id broke both chains.
  * Returns the inserted row, or nothing when the name already exists.
  */
-async function insertWithNextChainId(db: Deps["db"], values: typeof chains.$inferInsert): Promise<(typeof chains.$inferSelect)[]> {
+async function insertWithNextChainId(
+  db: Deps["db"],
+  values: typeof chains.$inferInsert,
+): Promise<(typeof chains.$inferSelect)[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('chain.chainId'))`);
     const [top] = await tx.select({ id: max(chains.chainId) }).from(chains);
     const chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
-    return tx.insert(chains).values({ ...values, chainId }).onConflictDoNothing().returning();
+    return tx
+      .insert(chains)
+      .values({ ...values, chainId })
+      .onConflictDoNothing()
+      .returning();
   });
 }
 
 /** A deployed contract. */
 export type Deployed = { address: string; txHash: string; blockNumber: number; gasUsed: string };
 
-const infoOf = (e: Entry): ChainInfo => ({ name: e.name, chainId: e.chainId, purpose: e.purpose, treasury: e.treasury });
-
+const infoOf = (e: Entry): ChainInfo => ({
+  name: e.name,
+  chainId: e.chainId,
+  purpose: e.purpose,
+  treasury: e.treasury,
+});

@@ -1,4 +1,4 @@
-import { RPC, RpcError } from "./hex";
+import { RPC, RpcError } from "./hex.ts";
 
 /**
  * The JSON-RPC 2.0 envelope (docs/decisions/025): one call or a batch, each answered with its id; an error
@@ -13,12 +13,22 @@ export type ChainNode = {
 /** The most calls one batch may carry. */
 export const MAX_BATCH = 100;
 
-type Reply = { jsonrpc: "2.0"; id: unknown; result?: unknown; error?: { code: number; message: string; data?: string } };
+type Reply = {
+  jsonrpc: "2.0";
+  id: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: string };
+};
 
 function errorOf(error: unknown): Reply["error"] {
-  if (error instanceof RpcError || (error instanceof Error && typeof (error as { code?: unknown }).code === "number" && error.name === "RpcError")) {
+  if (
+    error instanceof RpcError ||
+    (error instanceof Error && typeof (error as { code?: unknown }).code === "number" && error.name === "RpcError")
+  ) {
     const e = error as RpcError;
-    return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
+    return e.data === undefined
+      ? { code: e.code, message: e.message }
+      : { code: e.code, message: e.message, data: e.data };
   }
   console.error("chain rpc failed", error);
   return { code: RPC.INTERNAL, message: "internal error" };
@@ -26,7 +36,12 @@ function errorOf(error: unknown): Reply["error"] {
 
 async function one(node: ChainNode, call: unknown): Promise<Reply> {
   const id = typeof call === "object" && call !== null && "id" in call ? (call as { id: unknown }).id : null;
-  if (typeof call !== "object" || call === null || Array.isArray(call) || typeof (call as { method?: unknown }).method !== "string") {
+  if (
+    typeof call !== "object" ||
+    call === null ||
+    Array.isArray(call) ||
+    typeof (call as { method?: unknown }).method !== "string"
+  ) {
     return { jsonrpc: "2.0", id, error: { code: RPC.INVALID_REQUEST, message: "invalid request" } };
   }
   try {
@@ -41,7 +56,12 @@ async function one(node: ChainNode, call: unknown): Promise<Reply> {
 export async function answer(node: ChainNode, body: unknown): Promise<Reply | Reply[]> {
   if (!Array.isArray(body)) return one(node, body);
   if (!body.length) return { jsonrpc: "2.0", id: null, error: { code: RPC.INVALID_REQUEST, message: "empty batch" } };
-  if (body.length > MAX_BATCH) return { jsonrpc: "2.0", id: null, error: { code: RPC.INVALID_REQUEST, message: `a batch holds at most ${MAX_BATCH} calls` } };
+  if (body.length > MAX_BATCH)
+    return {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: RPC.INVALID_REQUEST, message: `a batch holds at most ${MAX_BATCH} calls` },
+    };
   const replies: Reply[] = [];
   // In order: a batch's transactions are sent in the order given.
   for (const call of body) replies.push(await one(node, call));

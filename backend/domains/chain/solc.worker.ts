@@ -1,18 +1,29 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import solc from "solc";
-import { serveWorker } from "../../kit/worker";
-import type { CompileResult, Diagnostic, WorkspaceCompileResult } from "./compile";
+import { serveWorker } from "#backend/kit/worker.ts";
+import type { CompileResult, Diagnostic, WorkspaceCompileResult } from "./compile.ts";
 
 /** The Solidity compiler's thread (solc-js 0.8.37): first compile ~1.2 s, then ~0.45 s (docs/decisions/025). */
 
 type Output = {
-  errors?: { severity: string; formattedMessage: string; message: string; sourceLocation?: { file: string; start: number; end: number } }[];
-  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
+  errors?: {
+    severity: string;
+    formattedMessage: string;
+    message: string;
+    sourceLocation?: { file: string; start: number; end: number };
+  }[];
+  contracts?: Record<
+    string,
+    Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+  >;
   sources?: Record<string, unknown>;
 };
 
-function run(sources: Record<string, string>, findImports?: (path: string) => { contents: string } | { error: string }): Output {
+function run(
+  sources: Record<string, string>,
+  findImports?: (path: string) => { contents: string } | { error: string },
+): Output {
   const input = {
     language: "Solidity",
     sources: Object.fromEntries(Object.entries(sources).map(([file, content]) => [file, { content }])),
@@ -22,12 +33,20 @@ function run(sources: Record<string, string>, findImports?: (path: string) => { 
       outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
     },
   };
-  return JSON.parse(findImports ? solc.compile(JSON.stringify(input), { import: findImports }) : solc.compile(JSON.stringify(input))) as Output;
+  return JSON.parse(
+    findImports ? solc.compile(JSON.stringify(input), { import: findImports }) : solc.compile(JSON.stringify(input)),
+  ) as Output;
 }
 
 const contractsOf = (output: Output) =>
   Object.entries(output.contracts ?? {}).flatMap(([file, byName]) =>
-    Object.entries(byName).map(([name, c]) => ({ file, name, abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` })),
+    Object.entries(byName).map(([name, c]) => ({
+      file,
+      name,
+      abi: c.abi,
+      bytecode: `0x${c.evm.bytecode.object}`,
+      deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+    })),
   );
 
 /** The libraries a workspace may import by package name (docs/decisions/044): OpenZeppelin Contracts. */
@@ -36,7 +55,8 @@ const require = createRequire(import.meta.url);
 
 /** An import outside the given sources: a .sol file of a library package, or "File not found". */
 function libraryImport(path: string): { contents: string } | { error: string } {
-  if (!LIBRARIES.some((prefix) => path.startsWith(prefix)) || !path.endsWith(".sol") || path.includes("..")) return { error: "File not found" };
+  if (!LIBRARIES.some((prefix) => path.startsWith(prefix)) || !path.endsWith(".sol") || path.includes(".."))
+    return { error: "File not found" };
   try {
     return { contents: readFileSync(require.resolve(path), "utf8") };
   } catch {
@@ -79,6 +99,11 @@ serveWorker({
       };
     });
     const ok = !diagnostics.some((d) => d.severity === "error");
-    return { ok, contracts: ok ? contractsOf(output).filter((c) => c.file in sources) : [], diagnostics, compiler: solc.version() };
+    return {
+      ok,
+      contracts: ok ? contractsOf(output).filter((c) => c.file in sources) : [],
+      diagnostics,
+      compiler: solc.version(),
+    };
   },
 });

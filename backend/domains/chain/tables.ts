@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text } from "drizzle-orm/pg-core";
-import { ts } from "../../db/columns";
+import { ts } from "#backend/db/columns.ts";
 
 /**
  * The Drizzle tables of the chain domain (docs/decisions/025). The database is the chains' durable log: a

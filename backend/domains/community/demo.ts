@@ -1,8 +1,8 @@
 import { count } from "drizzle-orm";
-import { NEWS_SEARCH_KIND } from "../../../contract/community-codes";
-import type { DemoSeeder } from "../../kit/domain";
-import { indexItem } from "../../kit/search";
-import { communityPartners, communityPosts } from "./tables";
+import { NEWS_SEARCH_KIND } from "#contract/community-codes.ts";
+import type { DemoSeeder } from "#backend/kit/domain.ts";
+import { indexItem } from "#backend/kit/search.ts";
+import { communityPartners, communityPosts } from "./tables.ts";
 
 const DAY = 86_400_000;
 
@@ -20,8 +20,10 @@ export const seedDemoCommunity: DemoSeeder = async ({ db }, _users, now) => {
       kind: "news",
       titleEn: "City node gateways now serve IPFS downloads",
       titleZh: "城市节点网关现已提供 IPFS 下载",
-      bodyEn: "Every city node now runs an **IPFS gateway**. Choose the gateways of your storage service in the console and share the download key with your users.\n\n- metered per gateway and day\n- billed weekly",
-      bodyZh: "每个城市节点现已运行 **IPFS 网关**。请在控制台中为您的存储服务选择网关，并把下载密钥分享给您的用户。\n\n- 按网关和日计量\n- 每周结算",
+      bodyEn:
+        "Every city node now runs an **IPFS gateway**. Choose the gateways of your storage service in the console and share the download key with your users.\n\n- metered per gateway and day\n- billed weekly",
+      bodyZh:
+        "每个城市节点现已运行 **IPFS 网关**。请在控制台中为您的存储服务选择网关，并把下载密钥分享给您的用户。\n\n- 按网关和日计量\n- 每周结算",
       published: true,
       publishedAt: at(-10),
     },
@@ -47,7 +49,8 @@ export const seedDemoCommunity: DemoSeeder = async ({ db }, _users, now) => {
       kind: "event",
       titleEn: "Developer meetup: building on the service network",
       titleZh: "开发者沙龙：基于服务网络构建应用",
-      bodyEn: "An afternoon of talks and a workshop: publish a consortium chain service and call it from your own tools.",
+      bodyEn:
+        "An afternoon of talks and a workshop: publish a consortium chain service and call it from your own tools.",
       bodyZh: "一个下午的演讲与实操：发布联盟链服务，并用您自己的工具调用它。",
       published: true,
       publishedAt: at(-1),
@@ -90,15 +93,48 @@ export const seedDemoCommunity: DemoSeeder = async ({ db }, _users, now) => {
   ];
   await db.transaction(async (tx) => {
     for (const p of posts) {
-      const [row] = await tx.insert(communityPosts).values({ ...p, createdAt: p.publishedAt ?? now, updatedAt: p.publishedAt ?? now }).returning();
+      const [row] = await tx
+        .insert(communityPosts)
+        .values({ ...p, createdAt: p.publishedAt ?? now, updatedAt: p.publishedAt ?? now })
+        .returning();
       if (row.kind === "news" || row.kind === "event") {
-        await indexItem(tx, { kind: NEWS_SEARCH_KIND, itemId: row.id, lang: "en", title: row.titleEn, body: row.bodyEn });
-        await indexItem(tx, { kind: NEWS_SEARCH_KIND, itemId: row.id, lang: "zh-CN", title: row.titleZh, body: row.bodyZh });
+        await indexItem(tx, {
+          kind: NEWS_SEARCH_KIND,
+          itemId: row.id,
+          lang: "en",
+          title: row.titleEn,
+          body: row.bodyEn,
+        });
+        await indexItem(tx, {
+          kind: NEWS_SEARCH_KIND,
+          itemId: row.id,
+          lang: "zh-CN",
+          title: row.titleZh,
+          body: row.bodyZh,
+        });
       }
     }
     await tx.insert(communityPartners).values([
-      { nameEn: "Open Ledger Lab", nameZh: "开放账本实验室", descriptionEn: "Research on permissioned ledgers.", descriptionZh: "许可账本研究。", link: "https://example.org/", sortOrder: 10, createdAt: now, updatedAt: now },
-      { nameEn: "City Node Alliance", nameZh: "城市节点联盟", descriptionEn: "Operators of the city nodes.", descriptionZh: "城市节点的运营方。", link: "https://example.com/", sortOrder: 20, createdAt: now, updatedAt: now },
+      {
+        nameEn: "Open Ledger Lab",
+        nameZh: "开放账本实验室",
+        descriptionEn: "Research on permissioned ledgers.",
+        descriptionZh: "许可账本研究。",
+        link: "https://example.org/",
+        sortOrder: 10,
+        createdAt: now,
+        updatedAt: now,
+      },
+      {
+        nameEn: "City Node Alliance",
+        nameZh: "城市节点联盟",
+        descriptionEn: "Operators of the city nodes.",
+        descriptionZh: "城市节点的运营方。",
+        link: "https://example.com/",
+        sortOrder: 20,
+        createdAt: now,
+        updatedAt: now,
+      },
     ]);
   });
 };

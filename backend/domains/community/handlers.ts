@@ -1,14 +1,14 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { NEWS_SEARCH_KIND, localTimeToDate, pickLanguage, type PostKind } from "../../../contract/community-codes";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { users } from "../../db/tables";
-import type { Deps } from "../../deps";
-import { ApiError, fieldError } from "../../http/errors";
-import type { CallContext, Payload, SignedInContext } from "../../http/router";
-import { indexItem, removeItem, searchItems } from "../../kit/search";
-import { seatsLeft, signupRefusal } from "./rules";
-import { communityPartners, communityPosts, communitySignups } from "./tables";
+import { NEWS_SEARCH_KIND, localTimeToDate, pickLanguage, type PostKind } from "#contract/community-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { users } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { CallContext, Payload, SignedInContext } from "#backend/http/router.ts";
+import { indexItem, removeItem, searchItems } from "#backend/kit/search.ts";
+import { seatsLeft, signupRefusal } from "./rules.ts";
+import { communityPartners, communityPosts, communitySignups } from "./tables.ts";
 
 /** The handlers of the community's content (contract/community.ts; docs/decisions/040). */
 
@@ -44,7 +44,9 @@ function postOut(p: PostRow, signups = 0) {
   };
 }
 
-const page = <T>(rows: T[], total: number, pageIndex: number, pageSize: number) => ({ page: { rows, total, pageIndex, pageSize } });
+const page = <T>(rows: T[], total: number, pageIndex: number, pageSize: number) => ({
+  page: { rows, total, pageIndex, pageSize },
+});
 
 async function listPosts(db: Db, where: SQL | undefined, order: SQL[], pageIndex: number, pageSize: number) {
   const [{ total }] = await db.select({ total: count() }).from(communityPosts).where(where);
@@ -55,7 +57,12 @@ async function listPosts(db: Db, where: SQL | undefined, order: SQL[], pageIndex
     .orderBy(...order)
     .limit(pageSize)
     .offset((pageIndex - 1) * pageSize);
-  return page(rows.map((r) => postOut(r.p, r.signups)), total, pageIndex, pageSize);
+  return page(
+    rows.map((r) => postOut(r.p, r.signups)),
+    total,
+    pageIndex,
+    pageSize,
+  );
 }
 
 /* ------------------------------------------------- readers ------------------------------------------------ */
@@ -67,7 +74,10 @@ const SEARCH_LIMIT = 100;
 export async function queryAllList(input: Payload<"/api/devGame/h5queryAllList">, ctx: CallContext) {
   const { db } = ctx.services;
   const now = ctx.services.now();
-  const where: (SQL | undefined)[] = [eq(communityPosts.published, true), inArray(communityPosts.kind, input.type ? [input.type] : ["news", "event"])];
+  const where: (SQL | undefined)[] = [
+    eq(communityPosts.published, true),
+    inArray(communityPosts.kind, input.type ? [input.type] : ["news", "event"]),
+  ];
   if (input.when) {
     where.push(eq(communityPosts.kind, "event"));
     where.push(input.when === "upcoming" ? gte(communityPosts.startsAt, now) : lt(communityPosts.startsAt, now));
@@ -78,12 +88,18 @@ export async function queryAllList(input: Payload<"/api/devGame/h5queryAllList">
     if (!ids.length) return page([], 0, input.pageIndex, input.pageSize);
     where.push(inArray(communityPosts.id, ids));
   }
-  const order = input.when === "upcoming" ? [asc(communityPosts.startsAt), asc(communityPosts.id)] : [desc(communityPosts.publishedAt), desc(communityPosts.id)];
+  const order =
+    input.when === "upcoming"
+      ? [asc(communityPosts.startsAt), asc(communityPosts.id)]
+      : [desc(communityPosts.publishedAt), desc(communityPosts.id)];
   return listPosts(db, and(...where), order, input.pageIndex, input.pageSize);
 }
 
 async function publishedPost(db: Db | Tx, postId: number, kinds: PostKind[], lock = false) {
-  const q = db.select().from(communityPosts).where(and(eq(communityPosts.id, postId), eq(communityPosts.published, true), inArray(communityPosts.kind, kinds)));
+  const q = db
+    .select()
+    .from(communityPosts)
+    .where(and(eq(communityPosts.id, postId), eq(communityPosts.published, true), inArray(communityPosts.kind, kinds)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
@@ -110,7 +126,11 @@ export async function eventDetail(input: Payload<"/sys/devGame/detail">, ctx: Si
   };
 }
 
-const REFUSALS = { closed: Msg.COMMUNITY_SIGNUP_CLOSED, full: Msg.COMMUNITY_EVENT_FULL, already: Msg.COMMUNITY_ALREADY_SIGNED_UP } as const;
+const REFUSALS = {
+  closed: Msg.COMMUNITY_SIGNUP_CLOSED,
+  full: Msg.COMMUNITY_EVENT_FULL,
+  already: Msg.COMMUNITY_ALREADY_SIGNED_UP,
+} as const;
 
 /**
  * SPEC §7 saveSingUpInfo: the event row is locked while the seats are counted, so two last sign-ups cannot both
@@ -123,8 +143,18 @@ export async function saveSignup(input: Payload<"/sys/devGame/saveSingUpInfo">, 
   // The rules first, without the lock, so a refused sign-up takes no mail permit.
   const check = async (q: Db | Tx, post: PostRow) => {
     const taken = await takenSeats(q, post.id);
-    const [mine] = await q.select({ id: communitySignups.id }).from(communitySignups).where(and(eq(communitySignups.postId, post.id), eq(communitySignups.userId, ctx.user.id)));
-    const refusal = signupRefusal({ now, deadline: post.signupDeadline, startsAt: post.startsAt, capacity: post.capacity, taken, mine: !!mine });
+    const [mine] = await q
+      .select({ id: communitySignups.id })
+      .from(communitySignups)
+      .where(and(eq(communitySignups.postId, post.id), eq(communitySignups.userId, ctx.user.id)));
+    const refusal = signupRefusal({
+      now,
+      deadline: post.signupDeadline,
+      startsAt: post.startsAt,
+      capacity: post.capacity,
+      taken,
+      mine: !!mine,
+    });
     if (refusal) throw new ApiError(REFUSALS[refusal]);
     return taken;
   };
@@ -135,14 +165,28 @@ export async function saveSignup(input: Payload<"/sys/devGame/saveSingUpInfo">, 
     const taken = await check(tx, post);
     const [row] = await tx
       .insert(communitySignups)
-      .values({ postId: post.id, userId: ctx.user.id, name: input.name, email: input.email, organization: input.organization ?? "", note: input.note ?? "", createdAt: now })
+      .values({
+        postId: post.id,
+        userId: ctx.user.id,
+        name: input.name,
+        email: input.email,
+        organization: input.organization ?? "",
+        note: input.note ?? "",
+        createdAt: now,
+      })
       .onConflictDoNothing()
       .returning({ id: communitySignups.id });
     if (!row) throw new ApiError(Msg.COMMUNITY_ALREADY_SIGNED_UP);
     return { post, signupId: row.id, taken: taken + 1 };
   });
   const { title } = pickLanguage(post, ctx.language);
-  const starts = post.startsAt ? new Intl.DateTimeFormat(ctx.language, { dateStyle: "long", timeStyle: "short", timeZone: "Asia/Shanghai" }).format(post.startsAt) + " (UTC+8)" : "";
+  const starts = post.startsAt
+    ? new Intl.DateTimeFormat(ctx.language, {
+        dateStyle: "long",
+        timeStyle: "short",
+        timeZone: "Asia/Shanghai",
+      }).format(post.startsAt) + " (UTC+8)"
+    : "";
   await mailer.send(permit, "eventSignup", ctx.language, {
     name: input.name,
     title,
@@ -155,12 +199,24 @@ export async function saveSignup(input: Payload<"/sys/devGame/saveSingUpInfo">, 
 
 export async function releaseNotes(input: Payload<"/api/devGame/releaseNotes">, ctx: CallContext) {
   const where = and(eq(communityPosts.published, true), eq(communityPosts.kind, "release"));
-  return listPosts(ctx.services.db, where, [desc(communityPosts.publishedAt), desc(communityPosts.id)], input.pageIndex, input.pageSize);
+  return listPosts(
+    ctx.services.db,
+    where,
+    [desc(communityPosts.publishedAt), desc(communityPosts.id)],
+    input.pageIndex,
+    input.pageSize,
+  );
 }
 
 export async function announcements(input: Payload<"/anon/community/announcements">, ctx: CallContext) {
   const where = and(eq(communityPosts.published, true), eq(communityPosts.kind, "announcement"));
-  return listPosts(ctx.services.db, where, [desc(communityPosts.activeFrom), desc(communityPosts.id)], input.pageIndex, input.pageSize);
+  return listPosts(
+    ctx.services.db,
+    where,
+    [desc(communityPosts.activeFrom), desc(communityPosts.id)],
+    input.pageIndex,
+    input.pageSize,
+  );
 }
 
 export async function announcement(input: Payload<"/anon/community/announcement">, ctx: CallContext) {
@@ -178,10 +234,22 @@ export function activeAnnouncements(_input: Payload<"/anon/community/activeAnnou
     const rows = await db
       .select()
       .from(communityPosts)
-      .where(and(eq(communityPosts.published, true), eq(communityPosts.kind, "announcement"), gt(communityPosts.activeTo, ctx.services.now())))
+      .where(
+        and(
+          eq(communityPosts.published, true),
+          eq(communityPosts.kind, "announcement"),
+          gt(communityPosts.activeTo, ctx.services.now()),
+        ),
+      )
       .orderBy(asc(communityPosts.activeFrom), asc(communityPosts.id))
       .limit(20);
-    return rows.map((p) => ({ postId: p.id, titleEn: p.titleEn, titleZh: p.titleZh, activeFrom: p.activeFrom!.toISOString(), activeTo: p.activeTo!.toISOString() }));
+    return rows.map((p) => ({
+      postId: p.id,
+      titleEn: p.titleEn,
+      titleZh: p.titleZh,
+      activeFrom: p.activeFrom!.toISOString(),
+      activeTo: p.activeTo!.toISOString(),
+    }));
   });
 }
 
@@ -197,7 +265,9 @@ const partnerOut = (p: PartnerRow) => ({
 });
 
 async function allPartners(db: Db) {
-  return (await db.select().from(communityPartners).orderBy(asc(communityPartners.sortOrder), asc(communityPartners.id))).map(partnerOut);
+  return (
+    await db.select().from(communityPartners).orderBy(asc(communityPartners.sortOrder), asc(communityPartners.id))
+  ).map(partnerOut);
 }
 
 export async function partners(_input: Payload<"/anon/community/partners">, ctx: CallContext) {
@@ -206,7 +276,10 @@ export async function partners(_input: Payload<"/anon/community/partners">, ctx:
 
 export async function partnerLogo(input: Payload<"/anon/community/partnerLogo">, ctx: CallContext) {
   const { db, files } = ctx.services;
-  const [p] = await db.select({ logoFileId: communityPartners.logoFileId }).from(communityPartners).where(eq(communityPartners.id, input.partnerId));
+  const [p] = await db
+    .select({ logoFileId: communityPartners.logoFileId })
+    .from(communityPartners)
+    .where(eq(communityPartners.id, input.partnerId));
   const file = p?.logoFileId ? await files.read(db, p.logoFileId) : null;
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   return { mime: file.mime, dataBase64: file.bytes.toString("base64") };
@@ -215,7 +288,13 @@ export async function partnerLogo(input: Payload<"/anon/community/partnerLogo">,
 /* ------------------------------------------------ operators ----------------------------------------------- */
 
 export async function opsPosts(input: Payload<"/sys/ops/community/posts">, ctx: SignedInContext) {
-  return listPosts(ctx.services.db, eq(communityPosts.kind, input.kind), [desc(communityPosts.createdAt), desc(communityPosts.id)], input.pageIndex, input.pageSize);
+  return listPosts(
+    ctx.services.db,
+    eq(communityPosts.kind, input.kind),
+    [desc(communityPosts.createdAt), desc(communityPosts.id)],
+    input.pageIndex,
+    input.pageSize,
+  );
 }
 
 async function anyPost(db: Db | Tx, postId: number, lock = false) {
@@ -234,7 +313,13 @@ export async function opsPost(input: Payload<"/sys/ops/community/post">, ctx: Si
 async function reindex(tx: Tx, post: PostRow) {
   if (post.kind !== "news" && post.kind !== "event") return;
   await indexItem(tx, { kind: NEWS_SEARCH_KIND, itemId: post.id, lang: "en", title: post.titleEn, body: post.bodyEn });
-  await indexItem(tx, { kind: NEWS_SEARCH_KIND, itemId: post.id, lang: "zh-CN", title: post.titleZh, body: post.bodyZh });
+  await indexItem(tx, {
+    kind: NEWS_SEARCH_KIND,
+    itemId: post.id,
+    lang: "zh-CN",
+    title: post.titleZh,
+    body: post.bodyZh,
+  });
 }
 
 const forgetBanner = (deps: Deps, kind: string) => {
@@ -266,11 +351,18 @@ export async function savePost(input: Payload<"/sys/ops/community/savePost">, ct
       const old = await anyPost(tx, input.postId, true);
       if (old.kind !== k) throw new ApiError(Msg.COMMUNITY_KIND_CHANGED);
       if (k === "event" && fields.capacity !== null && fields.capacity < (await takenSeats(tx, old.id))) {
-        throw fieldError("capacity", `errors:${Msg.COMMUNITY_CAPACITY_BELOW_SIGNUPS}`, Msg.COMMUNITY_CAPACITY_BELOW_SIGNUPS);
+        throw fieldError(
+          "capacity",
+          `errors:${Msg.COMMUNITY_CAPACITY_BELOW_SIGNUPS}`,
+          Msg.COMMUNITY_CAPACITY_BELOW_SIGNUPS,
+        );
       }
       [row] = await tx.update(communityPosts).set(fields).where(eq(communityPosts.id, old.id)).returning();
     } else {
-      [row] = await tx.insert(communityPosts).values({ kind: k, ...fields, createdAt: now }).returning();
+      [row] = await tx
+        .insert(communityPosts)
+        .values({ kind: k, ...fields, createdAt: now })
+        .returning();
     }
     await reindex(tx, row);
     return row;
@@ -285,7 +377,11 @@ export async function publishPost(input: Payload<"/sys/ops/community/publishPost
   const post = await anyPost(deps.db, input.postId);
   await deps.db
     .update(communityPosts)
-    .set({ published, publishedAt: published ? (post.publishedAt ?? deps.now()) : post.publishedAt, updatedAt: deps.now() })
+    .set({
+      published,
+      publishedAt: published ? (post.publishedAt ?? deps.now()) : post.publishedAt,
+      updatedAt: deps.now(),
+    })
     .where(eq(communityPosts.id, post.id));
   forgetBanner(deps, post.kind);
   return { postId: post.id, published };
@@ -316,7 +412,15 @@ export async function opsSignups(input: Payload<"/sys/ops/community/signups">, c
     .orderBy(asc(communitySignups.createdAt), asc(communitySignups.id))
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
-  const out = rows.map(({ s, userName }) => ({ signupId: s.id, userName, name: s.name, email: s.email, organization: s.organization, note: s.note, createdAt: s.createdAt.toISOString() }));
+  const out = rows.map(({ s, userName }) => ({
+    signupId: s.id,
+    userName,
+    name: s.name,
+    email: s.email,
+    organization: s.organization,
+    note: s.note,
+    createdAt: s.createdAt.toISOString(),
+  }));
   return page(out, total, input.pageIndex, input.pageSize);
 }
 
@@ -335,7 +439,8 @@ export async function savePartner(input: Payload<"/sys/ops/community/savePartner
     if (input.logo) {
       // An image upload (kind "cover": png or jpeg by its bytes, ≤ 5 MB, checked while it arrived), the caller's own.
       const file = await files.claim(tx, input.logo.uploadId, { kind: "cover", ownerId: ctx.user.id, at: now });
-      if (!file || !LOGO_TYPES.includes(file.mime)) throw fieldError("logo", `errors:${Msg.COMMUNITY_LOGO_INVALID}`, Msg.COMMUNITY_LOGO_INVALID);
+      if (!file || !LOGO_TYPES.includes(file.mime))
+        throw fieldError("logo", `errors:${Msg.COMMUNITY_LOGO_INVALID}`, Msg.COMMUNITY_LOGO_INVALID);
       logoFileId = file.id;
     }
     const fields = {
@@ -349,19 +454,28 @@ export async function savePartner(input: Payload<"/sys/ops/community/savePartner
       ...(logoFileId !== undefined ? { logoFileId } : {}),
     };
     if (p.partnerId) {
-      const [row] = await tx.update(communityPartners).set(fields).where(eq(communityPartners.id, p.partnerId)).returning({ id: communityPartners.id });
+      const [row] = await tx
+        .update(communityPartners)
+        .set(fields)
+        .where(eq(communityPartners.id, p.partnerId))
+        .returning({ id: communityPartners.id });
       if (!row) throw new ApiError(Msg.NOT_FOUND);
       return row.id;
     }
-    const [row] = await tx.insert(communityPartners).values({ ...fields, createdAt: now }).returning({ id: communityPartners.id });
+    const [row] = await tx
+      .insert(communityPartners)
+      .values({ ...fields, createdAt: now })
+      .returning({ id: communityPartners.id });
     return row.id;
   });
   return { partnerId: id };
 }
 
 export async function deletePartner(input: Payload<"/sys/ops/community/deletePartner">, ctx: SignedInContext) {
-  const [row] = await ctx.services.db.delete(communityPartners).where(eq(communityPartners.id, input.partnerId)).returning({ id: communityPartners.id });
+  const [row] = await ctx.services.db
+    .delete(communityPartners)
+    .where(eq(communityPartners.id, input.partnerId))
+    .returning({ id: communityPartners.id });
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return { partnerId: row.id };
 }
-

@@ -1,6 +1,6 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { seedDemoCommunity } from "./demo";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { seedDemoCommunity } from "./demo.ts";
 import {
   activeAnnouncements,
   announcement,
@@ -20,7 +20,7 @@ import {
   savePartner,
   savePost,
   saveSignup,
-} from "./handlers";
+} from "./handlers.ts";
 
 /**
  * The developer community's content (issue 15; SPEC §1, §2 DeveloperCommunity, serviceNetworkLeague, system

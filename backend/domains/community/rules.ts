@@ -2,7 +2,14 @@
  * The pure rules of the community's content (docs/decisions/040), tested by tables in tests/unit/community.test.ts.
  */
 
-export type SignupState = { now: Date; deadline: Date | null; startsAt: Date | null; capacity: number | null; taken: number; mine: boolean };
+export type SignupState = {
+  now: Date;
+  deadline: Date | null;
+  startsAt: Date | null;
+  capacity: number | null;
+  taken: number;
+  mine: boolean;
+};
 export type SignupRefusal = "closed" | "full" | "already" | null;
 
 /**

@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { files, users } from "../../db/tables";
-import { ts } from "../../db/columns";
+import { files, users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the developer community's content (issue 15; docs/decisions/040). */
 

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { ContractStatus } from "../../../contract/contracts-codes";
-import { KeyType } from "../../../contract/public-chain-codes";
-import type { DemoSeeder } from "../../kit/domain";
-import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
-import { deployContract } from "./jobs";
-import { pubChainContracts } from "./tables";
+import { ContractStatus } from "#contract/contracts-codes.ts";
+import { KeyType } from "#contract/public-chain-codes.ts";
+import type { DemoSeeder } from "#backend/kit/domain.ts";
+import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
+import { deployContract } from "./jobs.ts";
+import { pubChainContracts } from "./tables.ts";
 
 /** The demo token's source, compiled at seed time by the server's solc worker (backend/domains/contracts/DemoToken.sol). */
 export const DEMO_TOKEN_FILE = path.join(process.cwd(), "backend/domains/contracts/DemoToken.sol");
@@ -45,5 +45,6 @@ export const seedDemoContracts: DemoSeeder = async (deps, created, now) => {
     .returning();
   await deployContract({ contractId: contract.id }, deps);
   const [done] = await deps.db.select().from(pubChainContracts).where(eq(pubChainContracts.id, contract.id));
-  if (done?.status !== ContractStatus.SUCCESS) throw new Error(`the demo token was not deployed: ${done?.failReason ?? "unknown"}`);
+  if (done?.status !== ContractStatus.SUCCESS)
+    throw new Error(`the demo token was not deployed: ${done?.failReason ?? "unknown"}`);
 };

@@ -1,10 +1,19 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { callContract, readAt, contractDetail, contractEvents, createContract, listContracts, redeployContract, updateContract } from "./handlers";
-import { seedDemoContracts } from "./demo";
-import { contractJobs } from "./jobs";
-import { parseArguments, readFunctions, signatureOf } from "./rules";
-import { decodeLogs, writeAt, writeContract } from "./writes";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import {
+  callContract,
+  readAt,
+  contractDetail,
+  contractEvents,
+  createContract,
+  listContracts,
+  redeployContract,
+  updateContract,
+} from "./handlers.ts";
+import { seedDemoContracts } from "./demo.ts";
+import { contractJobs } from "./jobs.ts";
+import { parseArguments, readFunctions, signatureOf } from "./rules.ts";
+import { decodeLogs, writeAt, writeContract } from "./writes.ts";
 
 /**
  * Contract deployment on open-alliance projects (SPEC §4 Contract deployment, §5 Contract name;
@@ -29,9 +38,12 @@ export default defineDomain({
    * /sys/opc/contract paths, as the signed-in caller; write functions are signed by a custody account.
    */
   api: {
-    create: (input: Parameters<typeof createContract>[0], ctx: Parameters<typeof createContract>[1]) => createContract(input, ctx),
-    detail: (input: Parameters<typeof contractDetail>[0], ctx: Parameters<typeof contractDetail>[1]) => contractDetail(input, ctx),
-    read: (input: Parameters<typeof callContract>[0], ctx: Parameters<typeof callContract>[1]) => callContract(input, ctx),
+    create: (input: Parameters<typeof createContract>[0], ctx: Parameters<typeof createContract>[1]) =>
+      createContract(input, ctx),
+    detail: (input: Parameters<typeof contractDetail>[0], ctx: Parameters<typeof contractDetail>[1]) =>
+      contractDetail(input, ctx),
+    read: (input: Parameters<typeof callContract>[0], ctx: Parameters<typeof callContract>[1]) =>
+      callContract(input, ctx),
     write: writeContract,
     /** The same read and write on any chain of the registry, at an address with an ABI (the IDE's test network). */
     readAt,

@@ -1,16 +1,16 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { encodeDeployData, keccak256, type Abi, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ContractStatus } from "../../../contract/contracts-codes";
-import type { Tx } from "../../db/client";
-import type { Deps } from "../../deps";
-import type { JobEntry } from "../../jobs/runner";
-import { schedule } from "../../jobs/runner";
-import chain from "../chain";
-import publicChain from "../public-chain";
-import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
-import { ArgumentError, chooseContract, parseArguments } from "./rules";
-import { pubChainContracts } from "./tables";
+import { ContractStatus } from "#contract/contracts-codes.ts";
+import type { Tx } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { JobEntry } from "#backend/jobs/runner.ts";
+import { schedule } from "#backend/jobs/runner.ts";
+import chain from "#backend/domains/chain/index.ts";
+import publicChain from "#backend/domains/public-chain/index.ts";
+import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
+import { ArgumentError, chooseContract, parseArguments } from "./rules.ts";
+import { pubChainContracts } from "./tables.ts";
 
 /**
  * The deployment of a contract (SPEC §4, docs/decisions/033), one job per attempt:
@@ -29,7 +29,12 @@ type Row = typeof pubChainContracts.$inferSelect;
 type AbiConstructor = Extract<Abi[number], { type: "constructor" }>;
 
 export async function scheduleContractDeploy(tx: Tx, contract: Row, now: Date) {
-  await schedule(tx, JOB_DEPLOY_CONTRACT, { contractId: contract.id }, { runAt: now, dedupeKey: `${JOB_DEPLOY_CONTRACT}:${contract.id}:${contract.attempt}` });
+  await schedule(
+    tx,
+    JOB_DEPLOY_CONTRACT,
+    { contractId: contract.id },
+    { runAt: now, dedupeKey: `${JOB_DEPLOY_CONTRACT}:${contract.id}:${contract.attempt}` },
+  );
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, REASON_MAX);
@@ -38,7 +43,12 @@ async function fail(deps: Deps, id: number, reason: string) {
   await deps.db
     .update(pubChainContracts)
     .set({ status: ContractStatus.FAILED, failReason: reason.slice(0, REASON_MAX), updatedAt: deps.now() })
-    .where(and(eq(pubChainContracts.id, id), inArray(pubChainContracts.status, [ContractStatus.PENDING, ContractStatus.DEPLOYING])));
+    .where(
+      and(
+        eq(pubChainContracts.id, id),
+        inArray(pubChainContracts.status, [ContractStatus.PENDING, ContractStatus.DEPLOYING]),
+      ),
+    );
 }
 
 /** 0 → 1: the ABI and bytecode to deploy, compiled from the source on the server (off the main thread). */
@@ -55,7 +65,12 @@ async function prepare(deps: Deps, row: Row): Promise<Row | null> {
       await fail(deps, row.id, chosen.error);
       return null;
     }
-    set = { abi: chosen.contract.abi as Record<string, unknown>[], bytecode: chosen.contract.bytecode, mainContract: chosen.contract.name, compiler: compiled.compiler };
+    set = {
+      abi: chosen.contract.abi as Record<string, unknown>[],
+      bytecode: chosen.contract.bytecode,
+      mainContract: chosen.contract.name,
+      compiler: compiled.compiler,
+    };
   }
   const [moved] = await deps.db
     .update(pubChainContracts)
@@ -87,7 +102,11 @@ async function sign(deps: Deps, row: Row, chainName: string): Promise<Row | null
     const args = parseArguments(ctor?.inputs ?? [], row.constructorArgs);
     data = encodeDeployData({ abi, bytecode: row.bytecode as Hex, args });
   } catch (error) {
-    await fail(deps, row.id, `constructor arguments: ${error instanceof ArgumentError ? error.message : reasonOf(error)}`);
+    await fail(
+      deps,
+      row.id,
+      `constructor arguments: ${error instanceof ArgumentError ? error.message : reasonOf(error)}`,
+    );
     return null;
   }
   let gas: bigint;
@@ -101,11 +120,25 @@ async function sign(deps: Deps, row: Row, chainName: string): Promise<Row | null
   const gasPrice = BigInt(String(await request("eth_gasPrice")));
   const chainId = Number(await request("eth_chainId"));
   const signer = privateKeyToAccount(publicChain.api.openCustodyKey(deps.env, account.keySealed) as Hex);
-  const raw = await signer.signTransaction({ type: "eip1559", chainId, nonce, gas: (gas * 12n) / 10n, maxFeePerGas: gasPrice * 2n, maxPriorityFeePerGas: PRIORITY_FEE, data });
+  const raw = await signer.signTransaction({
+    type: "eip1559",
+    chainId,
+    nonce,
+    gas: (gas * 12n) / 10n,
+    maxFeePerGas: gasPrice * 2n,
+    maxPriorityFeePerGas: PRIORITY_FEE,
+    data,
+  });
   const [stored] = await deps.db
     .update(pubChainContracts)
     .set({ rawTx: raw, txHash: keccak256(raw), updatedAt: deps.now() })
-    .where(and(eq(pubChainContracts.id, row.id), eq(pubChainContracts.status, ContractStatus.DEPLOYING), isNull(pubChainContracts.rawTx)))
+    .where(
+      and(
+        eq(pubChainContracts.id, row.id),
+        eq(pubChainContracts.status, ContractStatus.DEPLOYING),
+        isNull(pubChainContracts.rawTx),
+      ),
+    )
     .returning();
   return stored ?? null;
 }
@@ -140,14 +173,28 @@ async function settle(deps: Deps, row: Row, chainName: string) {
     if (receipt.status === "0x1" && receipt.contractAddress) {
       const [done] = await tx
         .update(pubChainContracts)
-        .set({ status: ContractStatus.SUCCESS, address: receipt.contractAddress, blockNumber: Number(receipt.blockNumber), gasUsed: BigInt(receipt.gasUsed).toString(), failReason: null, deployedAt: now, updatedAt: now })
+        .set({
+          status: ContractStatus.SUCCESS,
+          address: receipt.contractAddress,
+          blockNumber: Number(receipt.blockNumber),
+          gasUsed: BigInt(receipt.gasUsed).toString(),
+          failReason: null,
+          deployedAt: now,
+          updatedAt: now,
+        })
         .where(and(eq(pubChainContracts.id, row.id), eq(pubChainContracts.status, ContractStatus.DEPLOYING)))
         .returning();
       if (done) await publicChain.api.publishOnFirstContract(tx, row.projectId, now);
     } else {
       await tx
         .update(pubChainContracts)
-        .set({ status: ContractStatus.FAILED, blockNumber: Number(receipt.blockNumber), gasUsed: BigInt(receipt.gasUsed).toString(), failReason: `the deployment transaction reverted in block ${Number(receipt.blockNumber)} (the constructor failed or ran out of gas)`, updatedAt: now })
+        .set({
+          status: ContractStatus.FAILED,
+          blockNumber: Number(receipt.blockNumber),
+          gasUsed: BigInt(receipt.gasUsed).toString(),
+          failReason: `the deployment transaction reverted in block ${Number(receipt.blockNumber)} (the constructor failed or ran out of gas)`,
+          updatedAt: now,
+        })
         .where(and(eq(pubChainContracts.id, row.id), eq(pubChainContracts.status, ContractStatus.DEPLOYING)));
     }
   });
@@ -158,7 +205,10 @@ export async function deployContract(payload: Record<string, unknown>, deps: Dep
   if (!Number.isSafeInteger(id) || id <= 0) throw new Error("job payload without contractId");
   let [row] = await deps.db.select().from(pubChainContracts).where(eq(pubChainContracts.id, id));
   if (!row || row.status === ContractStatus.SUCCESS || row.status === ContractStatus.FAILED) return;
-  const [project] = await deps.db.select({ chain: pubChainProjects.chain }).from(pubChainProjects).where(eq(pubChainProjects.id, row.projectId));
+  const [project] = await deps.db
+    .select({ chain: pubChainProjects.chain })
+    .from(pubChainProjects)
+    .where(eq(pubChainProjects.id, row.projectId));
   if (!project) return;
   if (row.status === ContractStatus.PENDING) {
     const prepared = await prepare(deps, row);
@@ -177,7 +227,10 @@ export const contractJobs: Record<string, JobEntry> = {
   [JOB_DEPLOY_CONTRACT]: {
     run: deployContract,
     async ownerOf(payload, db) {
-      const [c] = await db.select({ userId: pubChainContracts.userId, name: pubChainContracts.name }).from(pubChainContracts).where(eq(pubChainContracts.id, Number(payload.contractId) || 0));
+      const [c] = await db
+        .select({ userId: pubChainContracts.userId, name: pubChainContracts.name })
+        .from(pubChainContracts)
+        .where(eq(pubChainContracts.id, Number(payload.contractId) || 0));
       return c ? { userId: c.userId, subject: c.name } : null;
     },
   },

@@ -13,14 +13,24 @@ export function parseAbiText(text: string): Abi | null {
   if (!Array.isArray(value) || value.length > 2_000) return null;
   const known = new Set(["function", "event", "constructor", "error", "fallback", "receive"]);
   for (const entry of value) {
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry) || !known.has((entry as { type?: unknown }).type as string)) return null;
+    if (
+      typeof entry !== "object" ||
+      entry === null ||
+      Array.isArray(entry) ||
+      !known.has((entry as { type?: unknown }).type as string)
+    )
+      return null;
     const e = entry as { name?: unknown; inputs?: unknown; outputs?: unknown };
     if ((e as { type: string }).type === "function" || (e as { type: string }).type === "event") {
       if (typeof e.name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(e.name)) return null;
     }
     for (const list of [e.inputs, e.outputs]) {
       if (list === undefined) continue;
-      if (!Array.isArray(list) || !list.every((p) => typeof p === "object" && p !== null && typeof (p as { type?: unknown }).type === "string")) return null;
+      if (
+        !Array.isArray(list) ||
+        !list.every((p) => typeof p === "object" && p !== null && typeof (p as { type?: unknown }).type === "string")
+      )
+        return null;
     }
   }
   return value as Abi;
@@ -28,11 +38,14 @@ export function parseAbiText(text: string): Abi | null {
 
 /** The read functions of an ABI (view or pure), in ABI order. */
 export function readFunctions(abi: Abi): AbiFunction[] {
-  return abi.filter((e): e is AbiFunction => e.type === "function" && (e.stateMutability === "view" || e.stateMutability === "pure"));
+  return abi.filter(
+    (e): e is AbiFunction => e.type === "function" && (e.stateMutability === "view" || e.stateMutability === "pure"),
+  );
 }
 
 /** A function's signature, `name(type,…)`, which tells overloads apart. */
-export const signatureOf = (f: { name: string; inputs: readonly AbiParameter[] }) => `${f.name}(${f.inputs.map((p) => p.type).join(",")})`;
+export const signatureOf = (f: { name: string; inputs: readonly AbiParameter[] }) =>
+  `${f.name}(${f.inputs.map((p) => p.type).join(",")})`;
 
 export class ArgumentError extends Error {
   constructor(
@@ -85,7 +98,12 @@ function fromJson(param: AbiParameter, value: unknown, index: number, fail: (why
       return components.map((c, i) => fromJson(c, value[i], index, fail));
     }
     if (typeof value !== "object" || value === null) fail("expected a JSON array or object");
-    return Object.fromEntries(components.map((c, i) => [c.name ?? String(i), fromJson(c, (value as Record<string, unknown>)[c.name ?? String(i)], index, fail)]));
+    return Object.fromEntries(
+      components.map((c, i) => [
+        c.name ?? String(i),
+        fromJson(c, (value as Record<string, unknown>)[c.name ?? String(i)], index, fail),
+      ]),
+    );
   }
   if (typeof value === "boolean" && type === "bool") return value;
   if (typeof value === "number" && Number.isSafeInteger(value)) return scalar(param, String(value), fail);
@@ -100,7 +118,9 @@ function scalar(param: AbiParameter, text: string, fail: (why: string) => never)
     const bits = Number(int[2] || 256);
     if (!/^-?(0|[1-9][0-9]*)$/.test(text) && !/^0x[0-9a-fA-F]+$/.test(text)) fail("expected a whole number");
     const n = BigInt(text);
-    const [min, max] = int[1] ? [0n, 2n ** BigInt(bits) - 1n] : [-(2n ** BigInt(bits - 1)), 2n ** BigInt(bits - 1) - 1n];
+    const [min, max] = int[1]
+      ? [0n, 2n ** BigInt(bits) - 1n]
+      : [-(2n ** BigInt(bits - 1)), 2n ** BigInt(bits - 1) - 1n];
     if (n < min || n > max) fail(`out of range for ${type}`);
     return n;
   }
@@ -127,7 +147,11 @@ function scalar(param: AbiParameter, text: string, fail: (why: string) => never)
 
 /** Arguments for a list of parameters: as many as parameters, each parsed. */
 export function parseArguments(params: readonly AbiParameter[], texts: readonly string[]): unknown[] {
-  if (texts.length !== params.length) throw new ArgumentError(Math.min(texts.length, params.length), `expected ${params.length} argument(s), got ${texts.length}`);
+  if (texts.length !== params.length)
+    throw new ArgumentError(
+      Math.min(texts.length, params.length),
+      `expected ${params.length} argument(s), got ${texts.length}`,
+    );
   return params.map((p, i) => parseArgument(p, texts[i]!, i));
 }
 
@@ -139,13 +163,23 @@ export function valueText(value: unknown): string {
 }
 
 /** The contract to deploy among a compilation's: the one named, else the only one with bytecode. */
-export function chooseContract<T extends { name: string; bytecode: string }>(contracts: T[], wanted: string | null | undefined): { contract: T } | { error: string } {
+export function chooseContract<T extends { name: string; bytecode: string }>(
+  contracts: T[],
+  wanted: string | null | undefined,
+): { contract: T } | { error: string } {
   const deployable = contracts.filter((c) => c.bytecode.length > 2);
   if (wanted) {
     const found = deployable.find((c) => c.name === wanted);
-    return found ? { contract: found } : { error: `the source has no deployable contract named ${wanted} (it has: ${deployable.map((c) => c.name).join(", ") || "none"})` };
+    return found
+      ? { contract: found }
+      : {
+          error: `the source has no deployable contract named ${wanted} (it has: ${deployable.map((c) => c.name).join(", ") || "none"})`,
+        };
   }
   if (deployable.length === 1) return { contract: deployable[0]! };
-  if (!deployable.length) return { error: "the source has no deployable contract (only interfaces or abstract contracts)" };
-  return { error: `the source has several contracts (${deployable.map((c) => c.name).join(", ")}): name the one to deploy` };
+  if (!deployable.length)
+    return { error: "the source has no deployable contract (only interfaces or abstract contracts)" };
+  return {
+    error: `the source has several contracts (${deployable.map((c) => c.name).join(", ")}): name the one to deploy`,
+  };
 }

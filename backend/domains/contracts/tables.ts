@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts } from "../../db/columns";
-import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
+import { users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
+import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 
 /** The Drizzle tables of contract deployment (SPEC §3, §4 Contract deployment; docs/decisions/033). */
 
@@ -51,6 +51,8 @@ export const pubChainContracts = pgTable(
   (t) => [
     index("pub_chain_contracts_project").on(t.projectId, t.id),
     // §4 "Only one deployment at a time" per project, enforced by the database too.
-    uniqueIndex("pub_chain_contracts_one_under_way").on(t.projectId).where(sql`${t.status} in (0, 1)`),
+    uniqueIndex("pub_chain_contracts_one_under_way")
+      .on(t.projectId)
+      .where(sql`${t.status} in (0, 1)`),
   ],
 );

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
-import { CROSS_CHAIN_UNIT_PRICE_CENTS, CrossCallStatus } from "../../../contract/cross-chain-codes";
-import type { Db, Tx } from "../../db/client";
-import { crossChainCalls } from "./tables";
+import { CROSS_CHAIN_UNIT_PRICE_CENTS, CrossCallStatus } from "#contract/cross-chain-codes.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { crossChainCalls } from "./tables.ts";
 
 /** One line of a weekly cross-chain bill: a source chain's successful calls of the week at the unit price. */
 export type CrossChainLine = { sourceChain: string; calls: number; unitPriceCents: number; amountCents: number };
@@ -10,11 +10,26 @@ export type CrossChainLine = { sourceChain: string; calls: number; unitPriceCent
  * SPEC §9 "Cross-chain call unit price is per call, billed weekly to the source chain" (docs/decisions/048): each
  * owner's successful calls delivered in [start, end), by source chain. Calls already counted by a bill are left out.
  */
-export async function weeklyCrossChainCalls(db: Db | Tx, start: Date, end: Date, userIds?: number[]): Promise<Map<number, CrossChainLine[]>> {
-  const conditions = [eq(crossChainCalls.status, CrossCallStatus.SUCCESS), gte(crossChainCalls.deliveredAt, start), lt(crossChainCalls.deliveredAt, end), isNull(crossChainCalls.billId)];
+export async function weeklyCrossChainCalls(
+  db: Db | Tx,
+  start: Date,
+  end: Date,
+  userIds?: number[],
+): Promise<Map<number, CrossChainLine[]>> {
+  const conditions = [
+    eq(crossChainCalls.status, CrossCallStatus.SUCCESS),
+    gte(crossChainCalls.deliveredAt, start),
+    lt(crossChainCalls.deliveredAt, end),
+    isNull(crossChainCalls.billId),
+  ];
   if (userIds) conditions.push(inArray(crossChainCalls.userId, userIds));
   const rows = await db
-    .select({ userId: crossChainCalls.userId, sourceChain: crossChainCalls.sourceChain, calls: sql<number>`count(*)::int`, cents: sql<number>`sum(${crossChainCalls.feeCents})::int` })
+    .select({
+      userId: crossChainCalls.userId,
+      sourceChain: crossChainCalls.sourceChain,
+      calls: sql<number>`count(*)::int`,
+      cents: sql<number>`sum(${crossChainCalls.feeCents})::int`,
+    })
     .from(crossChainCalls)
     .where(and(...conditions))
     .groupBy(crossChainCalls.userId, crossChainCalls.sourceChain)
@@ -22,7 +37,12 @@ export async function weeklyCrossChainCalls(db: Db | Tx, start: Date, end: Date,
   const out = new Map<number, CrossChainLine[]>();
   for (const r of rows) {
     const lines = out.get(r.userId) ?? [];
-    lines.push({ sourceChain: r.sourceChain, calls: Number(r.calls), unitPriceCents: CROSS_CHAIN_UNIT_PRICE_CENTS, amountCents: Number(r.cents) });
+    lines.push({
+      sourceChain: r.sourceChain,
+      calls: Number(r.calls),
+      unitPriceCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
+      amountCents: Number(r.cents),
+    });
     out.set(r.userId, lines);
   }
   return out;
@@ -33,5 +53,13 @@ export async function markBilled(tx: Tx, userId: number, start: Date, end: Date,
   await tx
     .update(crossChainCalls)
     .set({ billId })
-    .where(and(eq(crossChainCalls.userId, userId), eq(crossChainCalls.status, CrossCallStatus.SUCCESS), gte(crossChainCalls.deliveredAt, start), lt(crossChainCalls.deliveredAt, end), isNull(crossChainCalls.billId)));
+    .where(
+      and(
+        eq(crossChainCalls.userId, userId),
+        eq(crossChainCalls.status, CrossCallStatus.SUCCESS),
+        gte(crossChainCalls.deliveredAt, start),
+        lt(crossChainCalls.deliveredAt, end),
+        isNull(crossChainCalls.billId),
+      ),
+    );
 }

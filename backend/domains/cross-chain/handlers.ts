@@ -1,26 +1,40 @@
 import { createHash } from "node:crypto";
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, type SQL } from "drizzle-orm";
 import { decodeEventLog, encodeFunctionData, parseAbi } from "viem";
-import { BillType, PayState } from "../../../contract/billing-codes";
-import { CROSS_CHAIN_UNIT_PRICE_CENTS, CrossCallStatus, CrossProtocol, CrossStatus, type CrossCall, type CrossService } from "../../../contract/cross-chain";
-import { UpgradeStatus } from "../../../contract/config-upgrade-codes";
-import { Msg } from "../../../contract/messages";
-import { VerState } from "../../../contract/service-status";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes, users } from "../../db/tables";
-import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import { recordAudit } from "../../kit/audit";
-import chain from "../chain";
-import { bills } from "../billing/tables";
-import { appNodes, appVersions, apps, configUpgrades, serviceChains } from "../services/tables";
-import { crossChainMachine, type CrossEvent } from "./machine";
-import { contractsOn, deployForService, ensureGas, receiptOf, senderAccount } from "./network";
-import { MESSENGER_ABI, recordLog, wakeRelayer } from "./relayer";
-import { openRefusal, protocolsOfNodes, sampleAllowed, serviceUpgradeUnderWay, reasonOf, type OpenFacts } from "./rules";
-import { crossChainAccounts, crossChainCalls, crossChainContracts } from "./tables";
-import { allowedTargets } from "./targets";
+import { BillType, PayState } from "#contract/billing-codes.ts";
+import {
+  CROSS_CHAIN_UNIT_PRICE_CENTS,
+  CrossCallStatus,
+  CrossProtocol,
+  CrossStatus,
+  type CrossCall,
+  type CrossService,
+} from "#contract/cross-chain.ts";
+import { UpgradeStatus } from "#contract/config-upgrade-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { VerState } from "#contract/service-status.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes, users } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import { recordAudit } from "#backend/kit/audit.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { appNodes, appVersions, apps, configUpgrades, serviceChains } from "#backend/domains/services/tables.ts";
+import { crossChainMachine, type CrossEvent } from "./machine.ts";
+import { contractsOn, deployForService, ensureGas, receiptOf, senderAccount } from "./network.ts";
+import { MESSENGER_ABI, recordLog, wakeRelayer } from "./relayer.ts";
+import {
+  openRefusal,
+  protocolsOfNodes,
+  sampleAllowed,
+  serviceUpgradeUnderWay,
+  reasonOf,
+  type OpenFacts,
+} from "./rules.ts";
+import { crossChainAccounts, crossChainCalls, crossChainContracts } from "./tables.ts";
+import { allowedTargets } from "./targets.ts";
 
 /** The handlers of cross-chain services (contract/cross-chain.ts; docs/decisions/048). Every service is looked up with its owner. */
 
@@ -47,28 +61,50 @@ async function ownApp(db: Db | Tx, userId: number, appId: number, lock = false):
 }
 
 async function chainOf(db: Db | Tx, appId: number) {
-  const [row] = await db.select({ chainName: serviceChains.chainName, chainId: serviceChains.chainId }).from(serviceChains).where(eq(serviceChains.appId, appId));
+  const [row] = await db
+    .select({ chainName: serviceChains.chainName, chainId: serviceChains.chainId })
+    .from(serviceChains)
+    .where(eq(serviceChains.appId, appId));
   return row ?? null;
 }
 
 /** §5: a service upgrade (a newer version under way) or a configuration upgrade in progress. */
 export async function upgradingNow(db: Db | Tx, app: Pick<AppRow, "id" | "currentVerId">): Promise<boolean> {
-  const versions = await db.select({ id: appVersions.id, verState: appVersions.verState }).from(appVersions).where(eq(appVersions.appId, app.id));
+  const versions = await db
+    .select({ id: appVersions.id, verState: appVersions.verState })
+    .from(appVersions)
+    .where(eq(appVersions.appId, app.id));
   if (serviceUpgradeUnderWay(app.currentVerId, versions)) return true;
-  const [config] = await db.select({ id: configUpgrades.id }).from(configUpgrades).where(and(eq(configUpgrades.appId, app.id), eq(configUpgrades.status, UpgradeStatus.UPGRADING))).limit(1);
+  const [config] = await db
+    .select({ id: configUpgrades.id })
+    .from(configUpgrades)
+    .where(and(eq(configUpgrades.appId, app.id), eq(configUpgrades.status, UpgradeStatus.UPGRADING)))
+    .limit(1);
   return config !== undefined;
 }
 
 /** The facts of §5/§8 the open rule reads, now. */
 async function openFacts(db: Db | Tx, app: AppRow): Promise<OpenFacts> {
-  const [version] = app.currentVerId ? await db.select({ verState: appVersions.verState }).from(appVersions).where(eq(appVersions.id, app.currentVerId)) : [];
+  const [version] = app.currentVerId
+    ? await db.select({ verState: appVersions.verState }).from(appVersions).where(eq(appVersions.id, app.currentVerId))
+    : [];
   const nodes = app.currentVerId
-    ? await db.select({ interchainProtocols: cityNodes.interchainProtocols }).from(appNodes).innerJoin(cityNodes, eq(cityNodes.id, appNodes.cityNodeId)).where(eq(appNodes.verId, app.currentVerId))
+    ? await db
+        .select({ interchainProtocols: cityNodes.interchainProtocols })
+        .from(appNodes)
+        .innerJoin(cityNodes, eq(cityNodes.id, appNodes.cityNodeId))
+        .where(eq(appNodes.verId, app.currentVerId))
     : [];
   const [unpaid] = await db
     .select({ id: bills.id })
     .from(bills)
-    .where(and(eq(bills.userId, app.userId), eq(bills.billType, BillType.CROSS_CHAIN), inArray(bills.payState, [PayState.UNPAID, PayState.FAILED])))
+    .where(
+      and(
+        eq(bills.userId, app.userId),
+        eq(bills.billType, BillType.CROSS_CHAIN),
+        inArray(bills.payState, [PayState.UNPAID, PayState.FAILED]),
+      ),
+    )
     .limit(1);
   return {
     verState: version?.verState ?? 0,
@@ -83,7 +119,11 @@ async function countsOf(db: Db | Tx, appIds: number[]) {
   const out = new Map<number, { total: number; success: number; failure: number; pending: number }>();
   for (const id of appIds) out.set(id, { total: 0, success: 0, failure: 0, pending: 0 });
   if (!appIds.length) return out;
-  const rows = await db.select({ appId: crossChainCalls.appId, status: crossChainCalls.status, n: count() }).from(crossChainCalls).where(inArray(crossChainCalls.appId, appIds)).groupBy(crossChainCalls.appId, crossChainCalls.status);
+  const rows = await db
+    .select({ appId: crossChainCalls.appId, status: crossChainCalls.status, n: count() })
+    .from(crossChainCalls)
+    .where(inArray(crossChainCalls.appId, appIds))
+    .groupBy(crossChainCalls.appId, crossChainCalls.status);
   for (const r of rows) {
     const c = out.get(r.appId)!;
     c.total += r.n;
@@ -140,7 +180,12 @@ function callView(r: CallRow): CrossCall {
 }
 
 /** A status move of the machine, or its refusal as an error. */
-function move(app: AppRow, event: CrossEvent, actor: "publisher" | "operator", ctx: Parameters<typeof crossChainMachine.transition>[3] = {}) {
+function move(
+  app: AppRow,
+  event: CrossEvent,
+  actor: "publisher" | "operator",
+  ctx: Parameters<typeof crossChainMachine.transition>[3] = {},
+) {
   const outcome = crossChainMachine.transition(app.crossStatus, event, actor, ctx);
   if (!outcome.ok) throw new ApiError(outcome.messageKey);
   return outcome.to;
@@ -151,7 +196,11 @@ function move(app: AppRow, event: CrossEvent, actor: "publisher" | "operator", c
 /** Index: the caller's services opened to cross-chain at least once (a protocol chosen), newest change first. */
 export async function listServices(input: Payload<"/sys/crossChain/list">, ctx: Ctx) {
   const { db } = ctx.services;
-  const where = and(eq(apps.userId, ctx.user.id), isNotNull(apps.crossProtocol), input.status === undefined ? undefined : eq(apps.crossStatus, input.status));
+  const where = and(
+    eq(apps.userId, ctx.user.id),
+    isNotNull(apps.crossProtocol),
+    input.status === undefined ? undefined : eq(apps.crossStatus, input.status),
+  );
   const [{ total }] = await db.select({ total: count() }).from(apps).where(where);
   const rows = await db
     .select()
@@ -178,7 +227,19 @@ export async function selectable(_input: Payload<"/sys/crossChain/selectable">, 
     const chain = await chainOf(db, app.id);
     const statusAllows = app.crossStatus === CrossStatus.DEACTIVATED || app.crossStatus === CrossStatus.CLOSED;
     const reason = statusAllows ? openRefusal(facts) : Msg.XC_NOT_AVAILABLE;
-    out.push({ appId: app.id, appCode: app.appCode, name: app.name, framework: app.framework, crossStatus: app.crossStatus, chainName: chain?.chainName ?? null, protocol: app.crossProtocol, crossAppCode: app.crossAppCode, protocols: facts.protocols, canOpen: reason === null, reason });
+    out.push({
+      appId: app.id,
+      appCode: app.appCode,
+      name: app.name,
+      framework: app.framework,
+      crossStatus: app.crossStatus,
+      chainName: chain?.chainName ?? null,
+      protocol: app.crossProtocol,
+      crossAppCode: app.crossAppCode,
+      protocols: facts.protocols,
+      canOpen: reason === null,
+      reason,
+    });
   }
   return out;
 }
@@ -190,9 +251,16 @@ export async function dredge(input: Payload<"/sys/crossChain/dredge">, ctx: Ctx)
     const app = await ownApp(tx, ctx.user.id, input.appId, true);
     const refusal = openRefusal(await openFacts(tx, app), input.protocol);
     const to = crossChainMachine.transition(app.crossStatus, "open", "publisher", { openRefusal: refusal });
-    if (!to.ok) throw new ApiError(to.messageKey, to.messageKey === Msg.XC_PROTOCOL_UNSUPPORTED ? { fieldErrors: { protocol: [to.messageKey] } } : null);
+    if (!to.ok)
+      throw new ApiError(
+        to.messageKey,
+        to.messageKey === Msg.XC_PROTOCOL_UNSUPPORTED ? { fieldErrors: { protocol: [to.messageKey] } } : null,
+      );
     const crossAppCode = input.protocol === CrossProtocol.APP ? (input.appCode ?? null) : null;
-    await tx.update(apps).set({ crossChain: true, crossProtocol: input.protocol, crossAppCode, crossStatus: to.to, updatedAt: now }).where(eq(apps.id, app.id));
+    await tx
+      .update(apps)
+      .set({ crossChain: true, crossProtocol: input.protocol, crossAppCode, crossStatus: to.to, updatedAt: now })
+      .where(eq(apps.id, app.id));
     return { appId: app.id, crossStatus: to.to };
   });
 }
@@ -228,20 +296,38 @@ export async function detail(input: Payload<"/sys/crossChain/detail">, ctx: Ctx)
   if (app.crossProtocol !== null) {
     const chainNames = new Set<string>();
     if (row.chainName) chainNames.add(row.chainName);
-    const recentTargets = await db.selectDistinct({ chain: crossChainCalls.targetChain }).from(crossChainCalls).where(eq(crossChainCalls.appId, app.id));
+    const recentTargets = await db
+      .selectDistinct({ chain: crossChainCalls.targetChain })
+      .from(crossChainCalls)
+      .where(eq(crossChainCalls.appId, app.id));
     for (const t of recentTargets) chainNames.add(t.chain);
-    for (const t of await allowedTargets(db, app.id, app.userId, app.crossProtocol)) if (t.kind === "openAlliance") chainNames.add(t.chainName);
+    for (const t of await allowedTargets(db, app.id, app.userId, app.crossProtocol))
+      if (t.kind === "openAlliance") chainNames.add(t.chainName);
     if (chainNames.size) {
       const rows = await db
         .select()
         .from(crossChainContracts)
-        .where(and(inArray(crossChainContracts.chainName, [...chainNames]), eq(crossChainContracts.protocol, app.crossProtocol)))
+        .where(
+          and(
+            inArray(crossChainContracts.chainName, [...chainNames]),
+            eq(crossChainContracts.protocol, app.crossProtocol),
+          ),
+        )
         .orderBy(asc(crossChainContracts.chainName), asc(crossChainContracts.role));
-      for (const c of rows) contracts.push({ chainName: c.chainName, chainId: c.chainId, role: c.role as "messenger", address: c.address });
+      for (const c of rows)
+        contracts.push({ chainName: c.chainName, chainId: c.chainId, role: c.role as "messenger", address: c.address });
     }
   }
-  const accounts = await db.select().from(crossChainAccounts).where(inArray(crossChainAccounts.name, ["relayer", `sender:${app.id}`]));
-  const recent = await db.select().from(crossChainCalls).where(eq(crossChainCalls.appId, app.id)).orderBy(desc(crossChainCalls.id)).limit(RECENT_CALLS);
+  const accounts = await db
+    .select()
+    .from(crossChainAccounts)
+    .where(inArray(crossChainAccounts.name, ["relayer", `sender:${app.id}`]));
+  const recent = await db
+    .select()
+    .from(crossChainCalls)
+    .where(eq(crossChainCalls.appId, app.id))
+    .orderBy(desc(crossChainCalls.id))
+    .limit(RECENT_CALLS);
   return {
     ...row,
     relayerAddress: accounts.find((a) => a.name === "relayer")?.address ?? null,
@@ -262,7 +348,8 @@ export async function calls(input: Payload<"/sys/crossChain/calls">, ctx: Ctx) {
   if (input.status !== undefined) conditions.push(eq(crossChainCalls.status, input.status));
   // Days of the console's time zone, UTC+8 (as the bills' weeks).
   if (input.from) conditions.push(gte(crossChainCalls.createdAt, new Date(`${input.from}T00:00:00+08:00`)));
-  if (input.to) conditions.push(lt(crossChainCalls.createdAt, new Date(new Date(`${input.to}T00:00:00+08:00`).getTime() + DAY_MS)));
+  if (input.to)
+    conditions.push(lt(crossChainCalls.createdAt, new Date(new Date(`${input.to}T00:00:00+08:00`).getTime() + DAY_MS)));
   if (input.target) conditions.push(eq(crossChainCalls.targetChain, input.target));
   const where = and(...conditions);
   const [{ total }] = await db.select({ total: count() }).from(crossChainCalls).where(where);
@@ -280,7 +367,10 @@ export async function calls(input: Payload<"/sys/crossChain/calls">, ctx: Ctx) {
 export async function call(input: Payload<"/sys/crossChain/call">, ctx: Ctx) {
   const { db } = ctx.services;
   const app = await ownApp(db, ctx.user.id, input.appId);
-  const [row] = await db.select().from(crossChainCalls).where(and(eq(crossChainCalls.id, input.callId), eq(crossChainCalls.appId, app.id)));
+  const [row] = await db
+    .select()
+    .from(crossChainCalls)
+    .where(and(eq(crossChainCalls.id, input.callId), eq(crossChainCalls.appId, app.id)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return callView(row);
 }
@@ -330,43 +420,88 @@ export async function targets(input: Payload<"/sys/crossChain/targets">, ctx: Ct
 }
 
 /** The transaction that sends the sample on the source chain: to which contract, with which data. */
-async function sampleTransactions(deps: Deps, input: Payload<"/sys/crossChain/send">, app: AppRow, source: Record<string, string | undefined>, target: Record<string, string | undefined>, sender: { address: string; key: string }, sourceChain: string) {
+async function sampleTransactions(
+  deps: Deps,
+  input: Payload<"/sys/crossChain/send">,
+  app: AppRow,
+  source: Record<string, string | undefined>,
+  target: Record<string, string | undefined>,
+  sender: { address: string; key: string },
+  sourceChain: string,
+) {
   const protocol = app.crossProtocol!;
   const appCode = app.crossAppCode ?? "";
   const viaMessenger = (to: string, data: `0x${string}`) => ({
     to: source.messenger!,
     data:
       protocol === CrossProtocol.APP
-        ? encodeFunctionData({ abi: MESSENGER_ABI, functionName: "send", args: [appCode, input.target, to as `0x${string}`, data] })
-        : encodeFunctionData({ abi: MESSENGER_ABI, functionName: "send", args: [input.target, to as `0x${string}`, data] }),
+        ? encodeFunctionData({
+            abi: MESSENGER_ABI,
+            functionName: "send",
+            args: [appCode, input.target, to as `0x${string}`, data],
+          })
+        : encodeFunctionData({
+            abi: MESSENGER_ABI,
+            functionName: "send",
+            args: [input.target, to as `0x${string}`, data],
+          }),
   });
   switch (input.kind) {
     case "message":
-      if (!target.inbox) throw new ApiError(Msg.XC_TARGET_UNKNOWN, { fieldErrors: { target: [Msg.XC_TARGET_UNKNOWN] } });
-      return viaMessenger(target.inbox, encodeFunctionData({ abi: SAMPLE_ABI, functionName: "receiveMessage", args: [input.text ?? ""] }));
+      if (!target.inbox)
+        throw new ApiError(Msg.XC_TARGET_UNKNOWN, { fieldErrors: { target: [Msg.XC_TARGET_UNKNOWN] } });
+      return viaMessenger(
+        target.inbox,
+        encodeFunctionData({ abi: SAMPLE_ABI, functionName: "receiveMessage", args: [input.text ?? ""] }),
+      );
     case "call":
       return viaMessenger(input.to!, input.data as `0x${string}`);
     case "nft": {
-      if (!source.nft || !target.nft) throw new ApiError(Msg.XC_TARGET_UNKNOWN, { fieldErrors: { target: [Msg.XC_TARGET_UNKNOWN] } });
+      if (!source.nft || !target.nft)
+        throw new ApiError(Msg.XC_TARGET_UNKNOWN, { fieldErrors: { target: [Msg.XC_TARGET_UNKNOWN] } });
       // The sample token is minted to the service's sender first, then locked and sent.
-      const minted = await chain.api.send(deps, sourceChain, sender.key, { to: source.nft, data: encodeFunctionData({ abi: SAMPLE_ABI, functionName: "mint" }) });
+      const minted = await chain.api.send(deps, sourceChain, sender.key, {
+        to: source.nft,
+        data: encodeFunctionData({ abi: SAMPLE_ABI, functionName: "mint" }),
+      });
       const receipt = await receiptOf(deps, sourceChain, minted);
       const transfer = receipt.logs
         .map((l) => {
           try {
-            return decodeEventLog({ abi: SAMPLE_ABI, data: l.data as `0x${string}`, topics: l.topics as [`0x${string}`, ...`0x${string}`[]] });
+            return decodeEventLog({
+              abi: SAMPLE_ABI,
+              data: l.data as `0x${string}`,
+              topics: l.topics as [`0x${string}`, ...`0x${string}`[]],
+            });
           } catch {
             return null;
           }
         })
         .find((e) => e?.eventName === "Transfer");
       if (!transfer || transfer.eventName !== "Transfer") throw new Error("the sample token was not minted");
-      return { to: source.nft, data: encodeFunctionData({ abi: SAMPLE_ABI, functionName: "lockAndSend", args: [transfer.args.tokenId, appCode, input.target, target.nft as `0x${string}`] }) };
+      return {
+        to: source.nft,
+        data: encodeFunctionData({
+          abi: SAMPLE_ABI,
+          functionName: "lockAndSend",
+          args: [transfer.args.tokenId, appCode, input.target, target.nft as `0x${string}`],
+        }),
+      };
     }
     case "deposit": {
-      if (!source.deposit || !target.deposit) throw new ApiError(Msg.XC_TARGET_UNKNOWN, { fieldErrors: { target: [Msg.XC_TARGET_UNKNOWN] } });
-      const digest = `0x${createHash("sha256").update(input.text ?? "", "utf8").digest("hex")}` as `0x${string}`;
-      return { to: source.deposit, data: encodeFunctionData({ abi: SAMPLE_ABI, functionName: "depositAndSend", args: [digest, input.text ?? "", appCode, input.target, target.deposit as `0x${string}`] }) };
+      if (!source.deposit || !target.deposit)
+        throw new ApiError(Msg.XC_TARGET_UNKNOWN, { fieldErrors: { target: [Msg.XC_TARGET_UNKNOWN] } });
+      const digest = `0x${createHash("sha256")
+        .update(input.text ?? "", "utf8")
+        .digest("hex")}` as `0x${string}`;
+      return {
+        to: source.deposit,
+        data: encodeFunctionData({
+          abi: SAMPLE_ABI,
+          functionName: "depositAndSend",
+          args: [digest, input.text ?? "", appCode, input.target, target.deposit as `0x${string}`],
+        }),
+      };
     }
   }
 }
@@ -376,10 +511,13 @@ export async function send(input: Payload<"/sys/crossChain/send">, ctx: Ctx) {
   const deps = ctx.services;
   const app = await ownApp(deps.db, ctx.user.id, input.appId);
   if (app.crossStatus !== CrossStatus.ACTIVATED || app.crossProtocol === null) throw new ApiError(Msg.XC_NOT_ACTIVATED);
-  if (!sampleAllowed(input.kind, app.crossProtocol)) throw new ApiError(Msg.XC_SAMPLE_PROTOCOL, { fieldErrors: { kind: [Msg.XC_SAMPLE_PROTOCOL] } });
+  if (!sampleAllowed(input.kind, app.crossProtocol))
+    throw new ApiError(Msg.XC_SAMPLE_PROTOCOL, { fieldErrors: { kind: [Msg.XC_SAMPLE_PROTOCOL] } });
   const own = await chainOf(deps.db, app.id);
   if (!own) throw new ApiError(Msg.XC_NO_CHAIN);
-  const target = (await allowedTargets(deps.db, app.id, app.userId, app.crossProtocol)).find((t) => t.chainName === input.target);
+  const target = (await allowedTargets(deps.db, app.id, app.userId, app.crossProtocol)).find(
+    (t) => t.chainName === input.target,
+  );
   if (!target) throw new ApiError(Msg.XC_TARGET_UNKNOWN, { fieldErrors: { target: [Msg.XC_TARGET_UNKNOWN] } });
   const source = await contractsOn(deps.db, own.chainName, app.crossProtocol);
   if (!source.messenger) throw new ApiError(Msg.XC_NOT_ACTIVATED);
@@ -398,14 +536,33 @@ export async function send(input: Payload<"/sys/crossChain/send">, ctx: Ctx) {
   if (receipt.status !== "0x1") throw new ApiError(Msg.XC_SEND_FAILED, { reason: "the transaction was reverted" });
   const log = receipt.logs.find((l) => l.address.toLowerCase() === source.messenger!.toLowerCase());
   if (!log) throw new ApiError(Msg.XC_SEND_FAILED, { reason: "the message contract emitted no message" });
-  const src = { appId: app.id, userId: app.userId, protocol: app.crossProtocol, crossAppCode: app.crossAppCode, chainName: own.chainName, chainId: own.chainId };
+  const src = {
+    appId: app.id,
+    userId: app.userId,
+    protocol: app.crossProtocol,
+    crossAppCode: app.crossAppCode,
+    chainName: own.chainName,
+    chainId: own.chainId,
+  };
   await recordLog(deps, src, { ...log, blockNumber: receipt.blockNumber, transactionHash: receipt.hash });
-  const [decoded] = [decodeEventLog({ abi: MESSENGER_ABI, data: log.data as `0x${string}`, topics: log.topics as [`0x${string}`, ...`0x${string}`[]] })];
+  const [decoded] = [
+    decodeEventLog({
+      abi: MESSENGER_ABI,
+      data: log.data as `0x${string}`,
+      topics: log.topics as [`0x${string}`, ...`0x${string}`[]],
+    }),
+  ];
   const sequence = Number((decoded.args as { sequence: bigint }).sequence);
   const [row] = await deps.db
     .update(crossChainCalls)
     .set({ kind: input.kind })
-    .where(and(eq(crossChainCalls.sourceChain, own.chainName), eq(crossChainCalls.sourceContract, log.address.toLowerCase()), eq(crossChainCalls.sequence, sequence)))
+    .where(
+      and(
+        eq(crossChainCalls.sourceChain, own.chainName),
+        eq(crossChainCalls.sourceContract, log.address.toLowerCase()),
+        eq(crossChainCalls.sequence, sequence),
+      ),
+    )
     .returning();
   wakeRelayer(deps);
   return callView(row!);
@@ -416,7 +573,8 @@ export async function send(input: Payload<"/sys/crossChain/send">, ctx: Ctx) {
 /** Operations: services pending activation (3) or deactivation (4), oldest request first. */
 export async function pending(input: Payload<"/sys/ops/crossChain/pending">, ctx: Ctx) {
   const { db } = ctx.services;
-  const statuses = input.status === undefined ? [CrossStatus.PENDING_ACTIVATION, CrossStatus.PENDING_DEACTIVATION] : [input.status];
+  const statuses =
+    input.status === undefined ? [CrossStatus.PENDING_ACTIVATION, CrossStatus.PENDING_DEACTIVATION] : [input.status];
   const where = inArray(apps.crossStatus, statuses);
   const [{ total }] = await db.select({ total: count() }).from(apps).where(where);
   const rows = await db
@@ -427,8 +585,18 @@ export async function pending(input: Payload<"/sys/ops/crossChain/pending">, ctx
     .orderBy(asc(apps.updatedAt), asc(apps.id))
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
-  const services = await serviceRows(db, rows.map((r) => r.app));
-  return { page: { rows: services.map((s, i) => ({ ...s, owner: rows[i]!.owner })), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  const services = await serviceRows(
+    db,
+    rows.map((r) => r.app),
+  );
+  return {
+    page: {
+      rows: services.map((s, i) => ({ ...s, owner: rows[i]!.owner })),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
 }
 
 /**
@@ -456,7 +624,10 @@ export async function review(input: Payload<"/sys/ops/crossChain/review">, ctx: 
   const result = await deps.db.transaction(async (tx) => {
     const locked = await ownerless(tx, app.id);
     const to = move(locked, event, "operator", { comments });
-    await tx.update(apps).set({ crossStatus: to, crossChain: to !== CrossStatus.DEACTIVATED || locked.crossChain, updatedAt: now }).where(eq(apps.id, app.id));
+    await tx
+      .update(apps)
+      .set({ crossStatus: to, crossChain: to !== CrossStatus.DEACTIVATED || locked.crossChain, updatedAt: now })
+      .where(eq(apps.id, app.id));
     const answer = { appId: app.id, crossStatus: to };
     await recordAudit(tx, {
       action: "crossChain.review",
@@ -481,4 +652,3 @@ async function ownerless(tx: Tx, appId: number): Promise<AppRow> {
   if (!app) throw new ApiError(Msg.NOT_FOUND);
   return app;
 }
-

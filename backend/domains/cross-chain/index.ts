@@ -1,8 +1,23 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { call, callFixture, calls, close, deactivate, detail, dredge, listServices, pending, review, selectable, send, targets, upgradingNow } from "./handlers";
-import { relayerHealth, relayOnce, startRelayer, stopRelayer } from "./relayer";
-import { markBilled, weeklyCrossChainCalls } from "./billing";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import {
+  call,
+  callFixture,
+  calls,
+  close,
+  deactivate,
+  detail,
+  dredge,
+  listServices,
+  pending,
+  review,
+  selectable,
+  send,
+  targets,
+  upgradingNow,
+} from "./handlers.ts";
+import { relayerHealth, relayOnce, startRelayer, stopRelayer } from "./relayer.ts";
+import { markBilled, weeklyCrossChainCalls } from "./billing.ts";
 
 /**
  * Cross-chain services (SPEC §2 CrossChainService, §3, §4, §5, §8, §9; contract/cross-chain.ts;

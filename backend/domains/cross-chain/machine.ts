@@ -1,6 +1,6 @@
-import { CrossStatus } from "../../../contract/cross-chain-codes";
-import { Msg } from "../../../contract/messages";
-import { defineMachine } from "../../../contract/state-machine";
+import { CrossStatus } from "#contract/cross-chain-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { defineMachine } from "#contract/state-machine.ts";
 
 /**
  * A service's cross-chain status (SPEC §4 Cross-chain: 0 deactivated, 1 activated, 2 closed, 3 pending
@@ -28,11 +28,38 @@ export const crossChainMachine = defineMachine<Status, CrossEvent, "publisher" |
   states: [S.DEACTIVATED, S.ACTIVATED, S.CLOSED, S.PENDING_ACTIVATION, S.PENDING_DEACTIVATION],
   actors: ["publisher", "operator"],
   rules: [
-    { event: "open", actor: "publisher", from: [S.DEACTIVATED, S.CLOSED], to: S.PENDING_ACTIVATION, guard: (c) => c.openRefusal ?? null },
-    { event: "approve", actor: "operator", from: [S.PENDING_ACTIVATION, S.PENDING_DEACTIVATION], to: (_c, from) => (from === S.PENDING_ACTIVATION ? S.ACTIVATED : S.DEACTIVATED) },
-    { event: "reject", actor: "operator", from: [S.PENDING_ACTIVATION, S.PENDING_DEACTIVATION], to: (_c, from) => (from === S.PENDING_ACTIVATION ? S.DEACTIVATED : S.ACTIVATED), commentsRequired: true },
+    {
+      event: "open",
+      actor: "publisher",
+      from: [S.DEACTIVATED, S.CLOSED],
+      to: S.PENDING_ACTIVATION,
+      guard: (c) => c.openRefusal ?? null,
+    },
+    {
+      event: "approve",
+      actor: "operator",
+      from: [S.PENDING_ACTIVATION, S.PENDING_DEACTIVATION],
+      to: (_c, from) => (from === S.PENDING_ACTIVATION ? S.ACTIVATED : S.DEACTIVATED),
+    },
+    {
+      event: "reject",
+      actor: "operator",
+      from: [S.PENDING_ACTIVATION, S.PENDING_DEACTIVATION],
+      to: (_c, from) => (from === S.PENDING_ACTIVATION ? S.DEACTIVATED : S.ACTIVATED),
+      commentsRequired: true,
+    },
     { event: "deactivate", actor: "publisher", from: [S.ACTIVATED], to: S.PENDING_DEACTIVATION },
-    { event: "close", actor: "publisher", from: [S.DEACTIVATED, S.PENDING_ACTIVATION], to: S.CLOSED, guard: (c) => (c.upgrading ? Msg.XC_CLOSE_UPGRADING : null) },
+    {
+      event: "close",
+      actor: "publisher",
+      from: [S.DEACTIVATED, S.PENDING_ACTIVATION],
+      to: S.CLOSED,
+      guard: (c) => (c.upgrading ? Msg.XC_CLOSE_UPGRADING : null),
+    },
   ],
-  refusals: { notAvailable: Msg.XC_NOT_AVAILABLE, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.COMMENTS_REQUIRED },
+  refusals: {
+    notAvailable: Msg.XC_NOT_AVAILABLE,
+    notAllowed: Msg.NO_PERMISSION,
+    commentsRequired: Msg.COMMENTS_REQUIRED,
+  },
 });

@@ -3,12 +3,12 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { encodeAbiParameters, type Abi } from "viem";
-import { CrossProtocol, OPEN_ALLIANCE_CHAIN } from "../../../contract/cross-chain-codes";
-import type { Db, Tx } from "../../db/client";
-import type { Deps } from "../../deps";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
-import chain from "../chain";
-import { crossChainAccounts, crossChainArtifacts, crossChainContracts } from "./tables";
+import { CrossProtocol, OPEN_ALLIANCE_CHAIN } from "#contract/cross-chain-codes.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { crossChainAccounts, crossChainArtifacts, crossChainContracts } from "./tables.ts";
 
 /*
  * The chain side of cross-chain services (docs/decisions/048): the relayer's and the services' accounts (keys
@@ -26,7 +26,12 @@ export type Role = "messenger" | "inbox" | "nft" | "deposit";
 /** The contracts of each protocol on a chain, by role. */
 const CONTRACT_OF: Record<number, Partial<Record<Role, string>>> = {
   [CrossProtocol.ENTERPRISE]: { messenger: "InterchainHub", inbox: "MessageInbox" },
-  [CrossProtocol.APP]: { messenger: "AppChainBridge", inbox: "MessageInbox", nft: "CrossChainNft", deposit: "CrossChainDeposit" },
+  [CrossProtocol.APP]: {
+    messenger: "AppChainBridge",
+    inbox: "MessageInbox",
+    nft: "CrossChainNft",
+    deposit: "CrossChainDeposit",
+  },
 };
 export const ROLES_OF = (protocol: number) => Object.keys(CONTRACT_OF[protocol] ?? {}) as Role[];
 
@@ -59,12 +64,18 @@ export async function artifact(db: Db | Tx, name: string, now: Date): Promise<Ar
       return;
     }
     const compiled = await chain.api.compileWorkspace(src);
-    if (!compiled.ok) throw new Error(`the cross-chain contracts do not compile: ${compiled.diagnostics.map((d) => d.message).join("; ")}`);
+    if (!compiled.ok)
+      throw new Error(
+        `the cross-chain contracts do not compile: ${compiled.diagnostics.map((d) => d.message).join("; ")}`,
+      );
     const wanted = new Set(Object.values(CONTRACT_OF).flatMap((c) => Object.values(c)));
     for (const c of compiled.contracts) {
       if (!wanted.has(c.name)) continue;
       const row = { name: c.name, sourceHash: hash, abi: JSON.stringify(c.abi), bytecode: c.bytecode, createdAt: now };
-      await db.insert(crossChainArtifacts).values(row).onConflictDoUpdate({ target: crossChainArtifacts.name, set: row });
+      await db
+        .insert(crossChainArtifacts)
+        .values(row)
+        .onConflictDoUpdate({ target: crossChainArtifacts.name, set: row });
       artifacts.set(c.name, { abi: c.abi as Abi, bytecode: c.bytecode });
     }
   })().finally(() => {
@@ -85,7 +96,10 @@ export async function account(db: Db | Tx, env: Deps["env"], name: string, now: 
   const { privateToAddress, toChecksumAddress, bytesToHex } = await import("@ethereumjs/util");
   const key = randomBytes(32);
   const address = toChecksumAddress(bytesToHex(privateToAddress(key)));
-  await db.insert(crossChainAccounts).values({ name, address, keySealed: sealWith(env, KEYS, `0x${key.toString("hex")}`), createdAt: now }).onConflictDoNothing();
+  await db
+    .insert(crossChainAccounts)
+    .values({ name, address, keySealed: sealWith(env, KEYS, `0x${key.toString("hex")}`), createdAt: now })
+    .onConflictDoNothing();
   const [saved] = await db.select().from(crossChainAccounts).where(eq(crossChainAccounts.name, name));
   return { address: saved!.address, key: openWith(env, KEYS, saved!.keySealed) };
 }
@@ -105,7 +119,9 @@ export const senderAccount = (deps: Deps, appId: number) => account(deps.db, dep
 
 /** Tops up an account's gas on a chain from that chain's treasury when it holds less than half of GAS. */
 export async function ensureGas(deps: Deps, chainName: string, address: string) {
-  const balance = BigInt((await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })) as string);
+  const balance = BigInt(
+    (await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })) as string,
+  );
   if (balance < GAS / 2n) await chain.api.fund(deps, chainName, address, GAS);
 }
 
@@ -113,7 +129,10 @@ export type ChainContracts = Partial<Record<Role, string>>;
 
 /** The contracts of `protocol` on a chain (empty when none is deployed). */
 export async function contractsOn(db: Db | Tx, chainName: string, protocol: number): Promise<ChainContracts> {
-  const rows = await db.select().from(crossChainContracts).where(and(eq(crossChainContracts.chainName, chainName), eq(crossChainContracts.protocol, protocol)));
+  const rows = await db
+    .select()
+    .from(crossChainContracts)
+    .where(and(eq(crossChainContracts.chainName, chainName), eq(crossChainContracts.protocol, protocol)));
   return Object.fromEntries(rows.map((r) => [r.role, r.address])) as ChainContracts;
 }
 
@@ -140,11 +159,22 @@ export function deploySet(deps: Deps, chainName: string, protocol: number): Prom
     for (const role of roles) {
       if (have[role]) continue;
       const a = await artifact(deps.db, CONTRACT_OF[protocol]![role]!, deps.now());
-      const args = role === "messenger" ? "" : encodeAbiParameters([{ type: "address" }], [have.messenger as `0x${string}`]).slice(2);
+      const args =
+        role === "messenger"
+          ? ""
+          : encodeAbiParameters([{ type: "address" }], [have.messenger as `0x${string}`]).slice(2);
       const deployed = await chain.api.deploy(deps, chainName, relayer.key, `${a.bytecode}${args}`);
       await deps.db
         .insert(crossChainContracts)
-        .values({ chainName, protocol, role, chainId: info.chainId, address: deployed.address, txHash: deployed.txHash, createdAt: deps.now() })
+        .values({
+          chainName,
+          protocol,
+          role,
+          chainId: info.chainId,
+          address: deployed.address,
+          txHash: deployed.txHash,
+          createdAt: deps.now(),
+        })
         .onConflictDoNothing();
       have[role] = deployed.address;
     }
@@ -167,10 +197,15 @@ export async function deployForService(deps: Deps, chainName: string, protocol: 
 }
 
 /** A transaction's receipt, polled briefly (the embedded engine answers once the transaction is sealed). */
-export async function receiptOf(deps: Deps, chainName: string, hash: string): Promise<{ status: string; blockNumber: string; logs: { address: string; topics: string[]; data: string }[] }> {
+export async function receiptOf(
+  deps: Deps,
+  chainName: string,
+  hash: string,
+): Promise<{ status: string; blockNumber: string; logs: { address: string; topics: string[]; data: string }[] }> {
   for (let i = 0; i < 200; i++) {
     const r = await chain.api.request(deps, chainName, { method: "eth_getTransactionReceipt", params: [hash] });
-    if (r) return r as { status: string; blockNumber: string; logs: { address: string; topics: string[]; data: string }[] };
+    if (r)
+      return r as { status: string; blockNumber: string; logs: { address: string; topics: string[]; data: string }[] };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no receipt for ${hash}`);

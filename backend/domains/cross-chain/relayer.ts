@@ -1,13 +1,18 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { decodeEventLog, encodeFunctionData, parseAbi } from "viem";
-import { CROSS_CHAIN_UNIT_PRICE_CENTS, CrossCallStatus, CrossProtocol, CrossStatus } from "../../../contract/cross-chain-codes";
-import type { Deps } from "../../deps";
-import chain from "../chain";
-import { apps, serviceChains } from "../services/tables";
-import { contractsOn, ensureGas, receiptOf, relayerAccount } from "./network";
-import { isFinalAttempt, reasonOf, retryDelayMs } from "./rules";
-import { crossChainCalls, crossChainCursors } from "./tables";
-import { allowedTargets } from "./targets";
+import {
+  CROSS_CHAIN_UNIT_PRICE_CENTS,
+  CrossCallStatus,
+  CrossProtocol,
+  CrossStatus,
+} from "#contract/cross-chain-codes.ts";
+import type { Deps } from "#backend/deps.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { apps, serviceChains } from "#backend/domains/services/tables.ts";
+import { contractsOn, ensureGas, receiptOf, relayerAccount } from "./network.ts";
+import { isFinalAttempt, reasonOf, retryDelayMs } from "./rules.ts";
+import { crossChainCalls, crossChainCursors } from "./tables.ts";
+import { allowedTargets } from "./targets.ts";
 
 /*
  * The relayer (docs/decisions/048): a loop of the domain, started at start, that reads the message contracts'
@@ -37,16 +42,36 @@ const BLOCKS_PER_READ = 2_000;
 const RESCAN_BLOCKS = 2;
 
 type Log = { address: string; topics: string[]; data: string; blockNumber: string; transactionHash: string };
-type Source = { appId: number; userId: number; protocol: number; crossAppCode: string | null; chainName: string; chainId: number };
+type Source = {
+  appId: number;
+  userId: number;
+  protocol: number;
+  crossAppCode: string | null;
+  chainName: string;
+  chainId: number;
+};
 
 /** `again`: a wake-up came during a round, so the next round starts at once. */
-type State = { stopped: boolean; timer: NodeJS.Timeout | null; running: Promise<void> | null; lastError: string | null; again: boolean };
+type State = {
+  stopped: boolean;
+  timer: NodeJS.Timeout | null;
+  running: Promise<void> | null;
+  lastError: string | null;
+  again: boolean;
+};
 const states = new WeakMap<Deps["env"], State>();
 
 /** The services whose chains the relayer reads: activated (1) or pending deactivation (4), on a chain of their own. */
 async function sources(deps: Deps): Promise<Source[]> {
   const rows = await deps.db
-    .select({ appId: apps.id, userId: apps.userId, protocol: apps.crossProtocol, crossAppCode: apps.crossAppCode, chainName: serviceChains.chainName, chainId: serviceChains.chainId })
+    .select({
+      appId: apps.id,
+      userId: apps.userId,
+      protocol: apps.crossProtocol,
+      crossAppCode: apps.crossAppCode,
+      chainName: serviceChains.chainName,
+      chainId: serviceChains.chainId,
+    })
     .from(apps)
     .innerJoin(serviceChains, eq(serviceChains.appId, apps.id))
     .where(inArray(apps.crossStatus, [CrossStatus.ACTIVATED, CrossStatus.PENDING_DEACTIVATION]));
@@ -57,20 +82,34 @@ async function sources(deps: Deps): Promise<Source[]> {
 export async function recordLog(deps: Deps, src: Source, log: Log): Promise<number | null> {
   let decoded;
   try {
-    decoded = decodeEventLog({ abi: MESSENGER_ABI, data: log.data as `0x${string}`, topics: log.topics as [`0x${string}`, ...`0x${string}`[]] });
+    decoded = decodeEventLog({
+      abi: MESSENGER_ABI,
+      data: log.data as `0x${string}`,
+      topics: log.topics as [`0x${string}`, ...`0x${string}`[]],
+    });
   } catch {
     return null;
   }
   if (decoded.eventName !== "MessageSent" && decoded.eventName !== "AppMessageSent") return null;
-  const args = decoded.args as { sequence: bigint; sender: string; targetChain: string; target: string; data: string; appCode?: string };
+  const args = decoded.args as {
+    sequence: bigint;
+    sender: string;
+    targetChain: string;
+    target: string;
+    data: string;
+    appCode?: string;
+  };
   const protocol = decoded.eventName === "AppMessageSent" ? CrossProtocol.APP : CrossProtocol.ENTERPRISE;
   const now = deps.now();
   let reason: string | null = null;
   let targetChainId = 0;
   if (protocol !== src.protocol) reason = "the message was sent with another protocol than the service's";
-  else if (protocol === CrossProtocol.APP && args.appCode !== src.crossAppCode) reason = `the APPCode ${args.appCode ?? ""} is not the service's`;
+  else if (protocol === CrossProtocol.APP && args.appCode !== src.crossAppCode)
+    reason = `the APPCode ${args.appCode ?? ""} is not the service's`;
   else {
-    const target = (await allowedTargets(deps.db, src.appId, src.userId, src.protocol)).find((t) => t.chainName === args.targetChain);
+    const target = (await allowedTargets(deps.db, src.appId, src.userId, src.protocol)).find(
+      (t) => t.chainName === args.targetChain,
+    );
     if (!target) reason = `the chain ${args.targetChain.slice(0, 100)} is not a target of this service`;
     else targetChainId = target.chainId;
   }
@@ -107,7 +146,9 @@ async function scan(deps: Deps, src: Source) {
   const { messenger } = await contractsOn(deps.db, src.chainName, src.protocol);
   if (!messenger) return;
   const [cursor] = await deps.db.select().from(crossChainCursors).where(eq(crossChainCursors.chainName, src.chainName));
-  const latest = Number(BigInt((await chain.api.request(deps, src.chainName, { method: "eth_blockNumber" })) as string));
+  const latest = Number(
+    BigInt((await chain.api.request(deps, src.chainName, { method: "eth_blockNumber" })) as string),
+  );
   const from = (cursor?.lastBlock ?? -1) + 1;
   if (from > latest) return;
   const to = Math.min(latest, from + BLOCKS_PER_READ - 1);
@@ -122,16 +163,31 @@ async function scan(deps: Deps, src: Source) {
   await deps.db
     .insert(crossChainCursors)
     .values({ chainName: src.chainName, lastBlock: kept, updatedAt: deps.now() })
-    .onConflictDoUpdate({ target: crossChainCursors.chainName, set: { lastBlock: sql`greatest(${crossChainCursors.lastBlock}, ${kept})`, updatedAt: deps.now() } });
+    .onConflictDoUpdate({
+      target: crossChainCursors.chainName,
+      set: { lastBlock: sql`greatest(${crossChainCursors.lastBlock}, ${kept})`, updatedAt: deps.now() },
+    });
 }
 
 type CallRow = typeof crossChainCalls.$inferSelect;
 
-async function settle(deps: Deps, call: CallRow, outcome: { ok: true; hash: string } | { ok: false; reason: string; hash: string | null }) {
+async function settle(
+  deps: Deps,
+  call: CallRow,
+  outcome: { ok: true; hash: string } | { ok: false; reason: string; hash: string | null },
+) {
   if (outcome.ok) {
     await deps.db
       .update(crossChainCalls)
-      .set({ status: CrossCallStatus.SUCCESS, targetTxHash: outcome.hash, attempts: call.attempts + 1, reason: null, feeCents: CROSS_CHAIN_UNIT_PRICE_CENTS, deliveredAt: deps.now(), leaseUntil: null })
+      .set({
+        status: CrossCallStatus.SUCCESS,
+        targetTxHash: outcome.hash,
+        attempts: call.attempts + 1,
+        reason: null,
+        feeCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
+        deliveredAt: deps.now(),
+        leaseUntil: null,
+      })
       .where(eq(crossChainCalls.id, call.id));
     return;
   }
@@ -139,7 +195,14 @@ async function settle(deps: Deps, call: CallRow, outcome: { ok: true; hash: stri
   const final = isFinalAttempt(attempts);
   await deps.db
     .update(crossChainCalls)
-    .set({ status: final ? CrossCallStatus.FAILURE : CrossCallStatus.UNKNOWN, targetTxHash: outcome.hash, attempts, reason: outcome.reason, nextAttemptAt: new Date(Date.now() + retryDelayMs(attempts)), leaseUntil: null })
+    .set({
+      status: final ? CrossCallStatus.FAILURE : CrossCallStatus.UNKNOWN,
+      targetTxHash: outcome.hash,
+      attempts,
+      reason: outcome.reason,
+      nextAttemptAt: new Date(Date.now() + retryDelayMs(attempts)),
+      leaseUntil: null,
+    })
     .where(eq(crossChainCalls.id, call.id));
 }
 
@@ -147,11 +210,19 @@ async function settle(deps: Deps, call: CallRow, outcome: { ok: true; hash: stri
 async function deliver(deps: Deps, call: CallRow) {
   // A transaction of an earlier attempt (signed, then the process stopped) may have gone through.
   if (call.targetTxHash) {
-    const earlier = (await chain.api.request(deps, call.targetChain, { method: "eth_getTransactionReceipt", params: [call.targetTxHash] })) as { status: string } | null;
+    const earlier = (await chain.api.request(deps, call.targetChain, {
+      method: "eth_getTransactionReceipt",
+      params: [call.targetTxHash],
+    })) as { status: string } | null;
     if (earlier?.status === "0x1") return settle(deps, call, { ok: true, hash: call.targetTxHash });
   }
   const { messenger } = await contractsOn(deps.db, call.targetChain, call.protocol);
-  if (!messenger) return settle(deps, call, { ok: false, reason: "the target chain has no message contract of this protocol", hash: null });
+  if (!messenger)
+    return settle(deps, call, {
+      ok: false,
+      reason: "the target chain has no message contract of this protocol",
+      hash: null,
+    });
   let hash: string | null = null;
   try {
     const relayer = await relayerAccount(deps);
@@ -159,7 +230,14 @@ async function deliver(deps: Deps, call: CallRow) {
     const data = encodeFunctionData({
       abi: MESSENGER_ABI,
       functionName: "deliver",
-      args: [BigInt(call.sourceChainId), call.sourceContract as `0x${string}`, BigInt(call.sequence), call.sender as `0x${string}`, call.targetAddress as `0x${string}`, call.data as `0x${string}`],
+      args: [
+        BigInt(call.sourceChainId),
+        call.sourceContract as `0x${string}`,
+        BigInt(call.sequence),
+        call.sender as `0x${string}`,
+        call.targetAddress as `0x${string}`,
+        call.data as `0x${string}`,
+      ],
     });
     hash = await chain.api.send(deps, call.targetChain, relayer.key, { to: messenger, data }, async (signed) => {
       await deps.db.update(crossChainCalls).set({ targetTxHash: signed }).where(eq(crossChainCalls.id, call.id));
@@ -178,14 +256,26 @@ async function deliverDue(deps: Deps) {
   const due = await deps.db
     .select({ id: crossChainCalls.id })
     .from(crossChainCalls)
-    .where(and(eq(crossChainCalls.status, CrossCallStatus.UNKNOWN), lte(crossChainCalls.nextAttemptAt, now), or(isNull(crossChainCalls.leaseUntil), lte(crossChainCalls.leaseUntil, now))))
+    .where(
+      and(
+        eq(crossChainCalls.status, CrossCallStatus.UNKNOWN),
+        lte(crossChainCalls.nextAttemptAt, now),
+        or(isNull(crossChainCalls.leaseUntil), lte(crossChainCalls.leaseUntil, now)),
+      ),
+    )
     .orderBy(asc(crossChainCalls.id))
     .limit(20);
   for (const { id } of due) {
     const [call] = await deps.db
       .update(crossChainCalls)
       .set({ leaseUntil: new Date(Date.now() + LEASE_MS) })
-      .where(and(eq(crossChainCalls.id, id), eq(crossChainCalls.status, CrossCallStatus.UNKNOWN), or(isNull(crossChainCalls.leaseUntil), lte(crossChainCalls.leaseUntil, now))))
+      .where(
+        and(
+          eq(crossChainCalls.id, id),
+          eq(crossChainCalls.status, CrossCallStatus.UNKNOWN),
+          or(isNull(crossChainCalls.leaseUntil), lte(crossChainCalls.leaseUntil, now)),
+        ),
+      )
       .returning();
     if (call) await deliver(deps, call);
   }
@@ -259,4 +349,3 @@ export function relayerHealth(deps: Deps) {
   const state = states.get(deps.env);
   return { running: !!state && !state.stopped, lastError: state?.lastError ?? null };
 }
-

@@ -1,13 +1,20 @@
-import { CROSS_DELIVERY_ATTEMPTS, CrossProtocol, PROTOCOL_2_SAMPLES, type CrossSampleKind } from "../../../contract/cross-chain-codes";
-import { Msg } from "../../../contract/messages";
-import { VerState } from "../../../contract/service-status";
+import {
+  CROSS_DELIVERY_ATTEMPTS,
+  CrossProtocol,
+  PROTOCOL_2_SAMPLES,
+  type CrossSampleKind,
+} from "#contract/cross-chain-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { VerState } from "#contract/service-status.ts";
 
 /** The pure rules of cross-chain services (docs/decisions/048), tested by tables in tests/unit/cross-chain.test.ts. */
 
 /** The protocols every one of a service's city nodes supports (§8 "Nodes do not support the chosen interchain protocol"). */
 export function protocolsOfNodes(nodes: readonly { interchainProtocols: readonly number[] }[]): number[] {
   if (!nodes.length) return [];
-  return [CrossProtocol.ENTERPRISE, CrossProtocol.APP].filter((p) => nodes.every((n) => n.interchainProtocols.includes(p)));
+  return [CrossProtocol.ENTERPRISE, CrossProtocol.APP].filter((p) =>
+    nodes.every((n) => n.interchainProtocols.includes(p)),
+  );
 }
 
 export type OpenFacts = {
@@ -31,15 +38,24 @@ export function openRefusal(f: OpenFacts, protocol?: number): string | null {
   if (!f.hasChain) return Msg.XC_NO_CHAIN;
   if (f.upgrading) return Msg.XC_UPGRADING;
   if (f.unpaidCrossChainBill) return Msg.XC_UNPAID_BILL;
-  if (protocol === undefined ? f.protocols.length === 0 : !f.protocols.includes(protocol)) return Msg.XC_PROTOCOL_UNSUPPORTED;
+  if (protocol === undefined ? f.protocols.length === 0 : !f.protocols.includes(protocol))
+    return Msg.XC_PROTOCOL_UNSUPPORTED;
   return null;
 }
 
 /** Version states that mean a newer version (a service upgrade) is not under way any more. */
-const SETTLED_VERSION_STATES: readonly number[] = [VerState.RUNNING, VerState.DEACTIVATED, VerState.UNINSTALLED, VerState.DEACTIVATED_BY_OPERATOR];
+const SETTLED_VERSION_STATES: readonly number[] = [
+  VerState.RUNNING,
+  VerState.DEACTIVATED,
+  VerState.UNINSTALLED,
+  VerState.DEACTIVATED_BY_OPERATOR,
+];
 
 /** A service upgrade is under way when a version newer than the running one is not settled (draft to publishing). */
-export function serviceUpgradeUnderWay(currentVerId: number | null, versions: readonly { id: number; verState: number }[]): boolean {
+export function serviceUpgradeUnderWay(
+  currentVerId: number | null,
+  versions: readonly { id: number; verState: number }[],
+): boolean {
   if (currentVerId === null) return false;
   return versions.some((v) => v.id > currentVerId && !SETTLED_VERSION_STATES.includes(v.verState));
 }
@@ -61,7 +77,12 @@ export function isFinalAttempt(attempts: number): boolean {
 
 /** A chain's error as one short line: the revert reason when it carries one ("execution reverted: x" → "x"). */
 export function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === "object" && error && "message" in error ? String((error as { message: unknown }).message) : String(error);
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof error === "object" && error && "message" in error
+        ? String((error as { message: unknown }).message)
+        : String(error);
   const line = message.split("\n")[0] ?? "";
   const reverted = /execution reverted(?::\s*(.*))?/.exec(line);
   if (reverted) return (reverted[1]?.trim() || "the target reverted without a reason").slice(0, 500);

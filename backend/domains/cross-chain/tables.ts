@@ -1,8 +1,8 @@
 import { bigint, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts } from "../../db/columns";
-import { apps } from "../services/tables";
-import { bills } from "../billing/tables";
+import { users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
+import { apps } from "#backend/domains/services/tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
 
 /**
  * The Drizzle tables of cross-chain services (SPEC §3 cross-chain call record; docs/decisions/048). The service's

@@ -1,15 +1,26 @@
 import { eq } from "drizzle-orm";
-import { PayState } from "../../../contract/billing-codes";
-import type { Tx } from "../../db/client";
-import billing from "../billing";
-import { bills } from "../billing/tables";
+import { PayState } from "#contract/billing-codes.ts";
+import type { Tx } from "#backend/db/client.ts";
+import billing from "#backend/domains/billing/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
 
 /**
  * The service fee of a mint (§9 bill type 91) or a transfer (92), paid from the balance before the chain is
  * asked (docs/decisions/045): a paid bill and its `bill_payment` entry in the caller's transaction, refunded
  * (one `refund` entry, the bill refunded) when the chain refuses the transaction.
  */
-export async function payFee(tx: Tx, input: { userId: number; billType: number; serviceName: string; cents: number; at: Date; prefix: string; dedupeKey: string }) {
+export async function payFee(
+  tx: Tx,
+  input: {
+    userId: number;
+    billType: number;
+    serviceName: string;
+    cents: number;
+    at: Date;
+    prefix: string;
+    dedupeKey: string;
+  },
+) {
   await billing.api.lockWallet(tx, input.userId, input.at);
   const [bill] = await tx
     .insert(bills)
@@ -32,7 +43,18 @@ export async function payFee(tx: Tx, input: { userId: number; billType: number; 
       dedupeKey: input.dedupeKey,
     })
     .returning();
-  await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: input.cents, refType: "bill", refId: bill!.id, idempotencyKey: input.dedupeKey }, input.at);
+  await billing.api.post(
+    tx,
+    {
+      userId: input.userId,
+      kind: "bill_payment",
+      amountCents: input.cents,
+      refType: "bill",
+      refId: bill!.id,
+      idempotencyKey: input.dedupeKey,
+    },
+    input.at,
+  );
   return bill!;
 }
 
@@ -41,6 +63,17 @@ export async function refundFeeIn(tx: Tx, billId: number, now: Date) {
   const [bill] = await tx.select().from(bills).where(eq(bills.id, billId)).for("update");
   if (!bill || bill.payState !== PayState.PAID) return;
   await billing.api.lockWallet(tx, bill.userId, now);
-  await billing.api.post(tx, { userId: bill.userId, kind: "refund", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `ddc-refund:${bill.id}` }, now);
+  await billing.api.post(
+    tx,
+    {
+      userId: bill.userId,
+      kind: "refund",
+      amountCents: bill.payCents,
+      refType: "bill",
+      refId: bill.id,
+      idempotencyKey: `ddc-refund:${bill.id}`,
+    },
+    now,
+  );
   await tx.update(bills).set({ payState: PayState.REFUNDED, refundCents: bill.payCents }).where(eq(bills.id, bill.id));
 }

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getAddress, verifyMessage, type Hex } from "viem";
 import { createSiweMessage, parseSiweMessage, validateSiweMessage } from "viem/siwe";
-import { ACCOUNT_BINDING_PATH, BINDING_CHALLENGE_MINUTES } from "../../../contract/ddc-codes";
-import { Msg } from "../../../contract/messages";
-import { ApiError, fieldError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import chain from "../chain";
-import { addressBindings, siweChallenges } from "./tables";
+import { ACCOUNT_BINDING_PATH, BINDING_CHALLENGE_MINUTES } from "#contract/ddc-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { addressBindings, siweChallenges } from "./tables.ts";
 
 /**
  * Account binding (SPEC §2 account-binding; docs/decisions/045): an address is bound to the signed-in account
@@ -19,7 +19,12 @@ import { addressBindings, siweChallenges } from "./tables";
 
 type Ctx = SignedInContext;
 
-const bindingOut = (r: typeof addressBindings.$inferSelect) => ({ bindingId: r.id, address: r.address, chainId: r.chainId, createdAt: r.createdAt.toISOString() });
+const bindingOut = (r: typeof addressBindings.$inferSelect) => ({
+  bindingId: r.id,
+  address: r.address,
+  chainId: r.chainId,
+  createdAt: r.createdAt.toISOString(),
+});
 
 export async function challenge(input: Payload<"/sys/binding/challenge">, ctx: Ctx) {
   const deps = ctx.services;
@@ -39,7 +44,9 @@ export async function challenge(input: Payload<"/sys/binding/challenge">, ctx: C
     issuedAt: now,
     expirationTime: expiresAt,
   });
-  await deps.db.insert(siweChallenges).values({ nonce, userId: ctx.user.id, address, message, createdAt: now, expiresAt });
+  await deps.db
+    .insert(siweChallenges)
+    .values({ nonce, userId: ctx.user.id, address, message, createdAt: now, expiresAt });
   return { nonce, address, message, expiresAt: expiresAt.toISOString() };
 }
 
@@ -49,36 +56,77 @@ export async function bind(input: Payload<"/sys/binding/bind">, ctx: Ctx) {
   // Line endings as a browser's textarea sends them (CRLF) are the message's own (LF).
   const message = input.message.replace(/\r\n/g, "\n").trim();
   const parsed = parseSiweMessage(message);
-  if (!parsed.nonce || !parsed.address) throw fieldError("message", Msg.BINDING_MESSAGE_ALTERED, Msg.BINDING_MESSAGE_ALTERED);
-  const [issued] = await deps.db.select().from(siweChallenges).where(and(eq(siweChallenges.nonce, parsed.nonce), eq(siweChallenges.userId, ctx.user.id)));
+  if (!parsed.nonce || !parsed.address)
+    throw fieldError("message", Msg.BINDING_MESSAGE_ALTERED, Msg.BINDING_MESSAGE_ALTERED);
+  const [issued] = await deps.db
+    .select()
+    .from(siweChallenges)
+    .where(and(eq(siweChallenges.nonce, parsed.nonce), eq(siweChallenges.userId, ctx.user.id)));
   if (!issued) throw fieldError("message", Msg.BINDING_CHALLENGE_USED, Msg.BINDING_CHALLENGE_USED);
   if (issued.message !== message) throw fieldError("message", Msg.BINDING_MESSAGE_ALTERED, Msg.BINDING_MESSAGE_ALTERED);
-  if (issued.usedAt || issued.expiresAt <= now) throw fieldError("message", Msg.BINDING_CHALLENGE_USED, Msg.BINDING_CHALLENGE_USED);
+  if (issued.usedAt || issued.expiresAt <= now)
+    throw fieldError("message", Msg.BINDING_CHALLENGE_USED, Msg.BINDING_CHALLENGE_USED);
   const site = new URL(deps.env.publicUrl);
-  if (!validateSiweMessage({ message: parsed, address: issued.address as Hex, domain: site.host, nonce: issued.nonce, time: now })) {
+  if (
+    !validateSiweMessage({
+      message: parsed,
+      address: issued.address as Hex,
+      domain: site.host,
+      nonce: issued.nonce,
+      time: now,
+    })
+  ) {
     throw fieldError("message", Msg.BINDING_CHALLENGE_USED, Msg.BINDING_CHALLENGE_USED);
   }
-  const valid = await verifyMessage({ address: issued.address as Hex, message, signature: input.signature as Hex }).catch(() => false);
+  const valid = await verifyMessage({
+    address: issued.address as Hex,
+    message,
+    signature: input.signature as Hex,
+  }).catch(() => false);
   if (!valid) throw fieldError("signature", Msg.BINDING_BAD_SIGNATURE, Msg.BINDING_BAD_SIGNATURE);
   return deps.db.transaction(async (tx) => {
     // Used once: the first of two racing requests takes it.
-    const taken = await tx.update(siweChallenges).set({ usedAt: now }).where(and(eq(siweChallenges.nonce, issued.nonce), sql`${siweChallenges.usedAt} is null`)).returning();
+    const taken = await tx
+      .update(siweChallenges)
+      .set({ usedAt: now })
+      .where(and(eq(siweChallenges.nonce, issued.nonce), sql`${siweChallenges.usedAt} is null`))
+      .returning();
     if (!taken.length) throw fieldError("message", Msg.BINDING_CHALLENGE_USED, Msg.BINDING_CHALLENGE_USED);
-    const [existing] = await tx.select().from(addressBindings).where(sql`lower(${addressBindings.address}) = ${issued.address.toLowerCase()}`);
-    if (existing && existing.userId !== ctx.user.id) throw fieldError("message", Msg.BINDING_ADDRESS_TAKEN, Msg.BINDING_ADDRESS_TAKEN);
+    const [existing] = await tx
+      .select()
+      .from(addressBindings)
+      .where(sql`lower(${addressBindings.address}) = ${issued.address.toLowerCase()}`);
+    if (existing && existing.userId !== ctx.user.id)
+      throw fieldError("message", Msg.BINDING_ADDRESS_TAKEN, Msg.BINDING_ADDRESS_TAKEN);
     if (existing) return bindingOut(existing);
-    const [row] = await tx.insert(addressBindings).values({ userId: ctx.user.id, address: issued.address, chainId: parsed.chainId ?? 0, nonce: issued.nonce, createdAt: now }).returning();
+    const [row] = await tx
+      .insert(addressBindings)
+      .values({
+        userId: ctx.user.id,
+        address: issued.address,
+        chainId: parsed.chainId ?? 0,
+        nonce: issued.nonce,
+        createdAt: now,
+      })
+      .returning();
     return bindingOut(row!);
   });
 }
 
 export async function listBindings(_input: Payload<"/sys/binding/list">, ctx: Ctx) {
-  const rows = await ctx.services.db.select().from(addressBindings).where(eq(addressBindings.userId, ctx.user.id)).orderBy(asc(addressBindings.id));
+  const rows = await ctx.services.db
+    .select()
+    .from(addressBindings)
+    .where(eq(addressBindings.userId, ctx.user.id))
+    .orderBy(asc(addressBindings.id));
   return { rows: rows.map(bindingOut) };
 }
 
 export async function unbind(input: Payload<"/sys/binding/unbind">, ctx: Ctx) {
-  const [row] = await ctx.services.db.delete(addressBindings).where(and(eq(addressBindings.id, input.bindingId), eq(addressBindings.userId, ctx.user.id))).returning();
+  const [row] = await ctx.services.db
+    .delete(addressBindings)
+    .where(and(eq(addressBindings.id, input.bindingId), eq(addressBindings.userId, ctx.user.id)))
+    .returning();
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return { bindingId: row.id };
 }

@@ -1,9 +1,16 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { decodeEventLog, decodeFunctionResult, encodeAbiParameters, encodeFunctionData, type Abi, type Hex } from "viem";
-import type { Deps } from "../../deps";
-import chain from "../chain";
+import {
+  decodeEventLog,
+  decodeFunctionResult,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Abi,
+  type Hex,
+} from "viem";
+import type { Deps } from "#backend/deps.ts";
+import chain from "#backend/domains/chain/index.ts";
 
 /**
  * The DDC collection contract (docs/decisions/045): backend/domains/ddc/DDC.sol, OpenZeppelin's ERC-721 with
@@ -56,11 +63,19 @@ export function compiledCollection(): Promise<Compiled> {
   return compiled;
 }
 
-type Receipt = { status: string; blockNumber: string; gasUsed: string; logs: { address: string; topics: Hex[]; data: Hex }[] };
+type Receipt = {
+  status: string;
+  blockNumber: string;
+  gasUsed: string;
+  logs: { address: string; topics: Hex[]; data: Hex }[];
+};
 
 async function receiptOf(deps: Deps, chainName: string, hash: string): Promise<Receipt> {
   for (let attempt = 0; attempt < 120; attempt++) {
-    const receipt = (await chain.api.request(deps, chainName, { method: "eth_getTransactionReceipt", params: [hash] })) as Receipt | null;
+    const receipt = (await chain.api.request(deps, chainName, {
+      method: "eth_getTransactionReceipt",
+      params: [hash],
+    })) as Receipt | null;
     if (receipt) return receipt;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -69,7 +84,10 @@ async function receiptOf(deps: Deps, chainName: string, hash: string): Promise<R
 
 /** A transaction's receipt now, or null when it is not mined (yet). */
 export async function receiptNow(deps: Deps, chainName: string, hash: string): Promise<Receipt | null> {
-  return (await chain.api.request(deps, chainName, { method: "eth_getTransactionReceipt", params: [hash] })) as Receipt | null;
+  return (await chain.api.request(deps, chainName, {
+    method: "eth_getTransactionReceipt",
+    params: [hash],
+  })) as Receipt | null;
 }
 
 /** Whether the chain knows a transaction (mined or waiting to be): a dropped or never-sent one it does not. */
@@ -84,7 +102,8 @@ export type OnSigned = (hash: string) => Promise<void>;
 async function transact(deps: Deps, chainName: string, key: string, to: string, data: Hex, onSigned?: OnSigned) {
   const txHash = await chain.api.send(deps, chainName, key, { to, data }, onSigned);
   const receipt = await receiptOf(deps, chainName, txHash);
-  if (receipt.status !== "0x1") throw new Reverted(`the transaction ${txHash} reverted in block ${Number(receipt.blockNumber)}`);
+  if (receipt.status !== "0x1")
+    throw new Reverted(`the transaction ${txHash} reverted in block ${Number(receipt.blockNumber)}`);
   return { txHash, blockNumber: Number(receipt.blockNumber) };
 }
 
@@ -94,7 +113,10 @@ export class ChainRefusal extends Error {}
 /** The transaction was mined and reverted: final (unlike a receipt not yet seen). */
 export class Reverted extends ChainRefusal {}
 
-const refusalOf = (error: unknown) => (error instanceof ChainRefusal ? error : new ChainRefusal((error instanceof Error ? error.message : String(error)).slice(0, 500)));
+const refusalOf = (error: unknown) =>
+  error instanceof ChainRefusal
+    ? error
+    : new ChainRefusal((error instanceof Error ? error.message : String(error)).slice(0, 500));
 
 /** Deploys a project's collection from `key`'s account: its address and transaction. */
 export async function deployCollection(deps: Deps, chainName: string, key: string, name: string) {
@@ -111,12 +133,20 @@ export async function deployCollection(deps: Deps, chainName: string, key: strin
 async function read(deps: Deps, chainName: string, address: string, functionName: string, args: unknown[]) {
   const { abi } = await compiledCollection();
   const data = encodeFunctionData({ abi, functionName, args });
-  const out = (await chain.api.request(deps, chainName, { method: "eth_call", params: [{ to: address, data }, "latest"] })) as Hex;
+  const out = (await chain.api.request(deps, chainName, {
+    method: "eth_call",
+    params: [{ to: address, data }, "latest"],
+  })) as Hex;
   return decodeFunctionResult({ abi, functionName, data: out });
 }
 
 /** `ownerOf(tokenId)` read on the chain, or null when the token does not exist (the call reverts). */
-export async function ownerOnChain(deps: Deps, chainName: string, address: string, tokenId: bigint): Promise<string | null> {
+export async function ownerOnChain(
+  deps: Deps,
+  chainName: string,
+  address: string,
+  tokenId: bigint,
+): Promise<string | null> {
   try {
     return String(await read(deps, chainName, address, "ownerOf", [tokenId]));
   } catch {
@@ -124,7 +154,12 @@ export async function ownerOnChain(deps: Deps, chainName: string, address: strin
   }
 }
 
-export async function tokenUriOnChain(deps: Deps, chainName: string, address: string, tokenId: bigint): Promise<string | null> {
+export async function tokenUriOnChain(
+  deps: Deps,
+  chainName: string,
+  address: string,
+  tokenId: bigint,
+): Promise<string | null> {
   try {
     return String(await read(deps, chainName, address, "tokenURI", [tokenId]));
   } catch {
@@ -137,27 +172,61 @@ export async function allowMinter(deps: Deps, chainName: string, address: string
   if ((await read(deps, chainName, address, "isMinter", [minter])) === true) return;
   const { abi } = await compiledCollection();
   try {
-    await transact(deps, chainName, ownerKey, address, encodeFunctionData({ abi, functionName: "setMinter", args: [minter, true] }));
+    await transact(
+      deps,
+      chainName,
+      ownerKey,
+      address,
+      encodeFunctionData({ abi, functionName: "setMinter", args: [minter, true] }),
+    );
   } catch (error) {
     throw refusalOf(error);
   }
 }
 
 /** Mints token `tokenId` to `to` from `key`'s account. */
-export async function mintToken(deps: Deps, chainName: string, address: string, key: string, input: { to: string; tokenId: bigint; uri: string }, onSigned?: OnSigned) {
+export async function mintToken(
+  deps: Deps,
+  chainName: string,
+  address: string,
+  key: string,
+  input: { to: string; tokenId: bigint; uri: string },
+  onSigned?: OnSigned,
+) {
   const { abi } = await compiledCollection();
   try {
-    return await transact(deps, chainName, key, address, encodeFunctionData({ abi, functionName: "mint", args: [input.to, input.tokenId, input.uri] }), onSigned);
+    return await transact(
+      deps,
+      chainName,
+      key,
+      address,
+      encodeFunctionData({ abi, functionName: "mint", args: [input.to, input.tokenId, input.uri] }),
+      onSigned,
+    );
   } catch (error) {
     throw refusalOf(error);
   }
 }
 
 /** Transfers token `tokenId` from `from` (the account of `key`) to `to` (ERC-721 transferFrom). */
-export async function transferToken(deps: Deps, chainName: string, address: string, key: string, input: { from: string; to: string; tokenId: bigint }, onSigned?: OnSigned) {
+export async function transferToken(
+  deps: Deps,
+  chainName: string,
+  address: string,
+  key: string,
+  input: { from: string; to: string; tokenId: bigint },
+  onSigned?: OnSigned,
+) {
   const { abi } = await compiledCollection();
   try {
-    return await transact(deps, chainName, key, address, encodeFunctionData({ abi, functionName: "transferFrom", args: [input.from, input.to, input.tokenId] }), onSigned);
+    return await transact(
+      deps,
+      chainName,
+      key,
+      address,
+      encodeFunctionData({ abi, functionName: "transferFrom", args: [input.from, input.to, input.tokenId] }),
+      onSigned,
+    );
   } catch (error) {
     throw refusalOf(error);
   }
@@ -166,23 +235,50 @@ export async function transferToken(deps: Deps, chainName: string, address: stri
 export type TransferEvent = { from: string; to: string; txHash: string; blockNumber: number; at: string | null };
 
 /** The token's Transfer events read from the chain's logs (mint first), with their blocks' times. */
-export async function transfersOnChain(deps: Deps, chainName: string, address: string, tokenId: bigint, fromBlock: number): Promise<TransferEvent[]> {
+export async function transfersOnChain(
+  deps: Deps,
+  chainName: string,
+  address: string,
+  tokenId: bigint,
+  fromBlock: number,
+): Promise<TransferEvent[]> {
   const { abi } = await compiledCollection();
   const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
   const tokenTopic = `0x${tokenId.toString(16).padStart(64, "0")}`;
   const logs = (await chain.api.request(deps, chainName, {
     method: "eth_getLogs",
-    params: [{ address, fromBlock: `0x${Math.max(0, fromBlock).toString(16)}`, toBlock: "latest", topics: [transferTopic, null, null, tokenTopic] }],
+    params: [
+      {
+        address,
+        fromBlock: `0x${Math.max(0, fromBlock).toString(16)}`,
+        toBlock: "latest",
+        topics: [transferTopic, null, null, tokenTopic],
+      },
+    ],
   })) as { topics: Hex[]; data: Hex; transactionHash: string; blockNumber: string }[];
   const times = new Map<string, string | null>();
   const out: TransferEvent[] = [];
   for (const log of logs) {
-    const decoded = decodeEventLog({ abi, topics: log.topics as [Hex, ...Hex[]], data: log.data, eventName: "Transfer" }) as unknown as { args: { from: string; to: string } };
+    const decoded = decodeEventLog({
+      abi,
+      topics: log.topics as [Hex, ...Hex[]],
+      data: log.data,
+      eventName: "Transfer",
+    }) as unknown as { args: { from: string; to: string } };
     if (!times.has(log.blockNumber)) {
-      const block = (await chain.api.request(deps, chainName, { method: "eth_getBlockByNumber", params: [log.blockNumber, false] })) as { timestamp: string } | null;
+      const block = (await chain.api.request(deps, chainName, {
+        method: "eth_getBlockByNumber",
+        params: [log.blockNumber, false],
+      })) as { timestamp: string } | null;
       times.set(log.blockNumber, block ? new Date(Number(BigInt(block.timestamp)) * 1000).toISOString() : null);
     }
-    out.push({ from: decoded.args.from, to: decoded.args.to, txHash: log.transactionHash, blockNumber: Number(log.blockNumber), at: times.get(log.blockNumber) ?? null });
+    out.push({
+      from: decoded.args.from,
+      to: decoded.args.to,
+      txHash: log.transactionHash,
+      blockNumber: Number(log.blockNumber),
+      at: times.get(log.blockNumber) ?? null,
+    });
   }
   return out;
 }

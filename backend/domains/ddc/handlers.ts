@@ -1,24 +1,40 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { getAddress } from "viem";
-import { BillType } from "../../../contract/billing-codes";
-import { DDC_MINT_FEE_CENTS, DDC_TRANSFER_FEE_CENTS, DDC_VIEW_PATH, DdcStatus, DdcTransferStatus, type Ddc } from "../../../contract/ddc";
-import { Msg } from "../../../contract/messages";
-import { KeyType, ProjectStatus } from "../../../contract/public-chain-codes";
-import type { Db, Tx } from "../../db/client";
-import { files } from "../../db/tables";
-import type { Deps } from "../../deps";
-import { ApiError, fieldError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import chain from "../chain";
-import { chains } from "../chain/tables";
-import ipfs from "../ipfs";
-import publicChain from "../public-chain";
-import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
-import { payFee } from "./bills";
-import { ChainRefusal, Reverted, deployCollection, allowMinter, mintToken, ownerOnChain, transferToken, transfersOnChain } from "./collection";
-import { hashPassword } from "./password";
-import { failMint, failTransfer, finishMint, finishTransfer } from "./recover";
-import { ddcCollections, ddcs, ddcTransfers } from "./tables";
+import { BillType } from "#contract/billing-codes.ts";
+import {
+  DDC_MINT_FEE_CENTS,
+  DDC_TRANSFER_FEE_CENTS,
+  DDC_VIEW_PATH,
+  DdcStatus,
+  DdcTransferStatus,
+  type Ddc,
+} from "#contract/ddc.ts";
+import { Msg } from "#contract/messages.ts";
+import { KeyType, ProjectStatus } from "#contract/public-chain-codes.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { files } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { chains } from "#backend/domains/chain/tables.ts";
+import ipfs from "#backend/domains/ipfs/index.ts";
+import publicChain from "#backend/domains/public-chain/index.ts";
+import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
+import { payFee } from "./bills.ts";
+import {
+  ChainRefusal,
+  Reverted,
+  deployCollection,
+  allowMinter,
+  mintToken,
+  ownerOnChain,
+  transferToken,
+  transfersOnChain,
+} from "./collection.ts";
+import { hashPassword } from "./password.ts";
+import { failMint, failTransfer, finishMint, finishTransfer } from "./recover.ts";
+import { ddcCollections, ddcs, ddcTransfers } from "./tables.ts";
 
 /** DDC handlers (contract/ddc.ts; docs/decisions/045). */
 
@@ -31,7 +47,10 @@ const MINTABLE: readonly number[] = [ProjectStatus.TO_BE_ENABLED, ProjectStatus.
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
 
 export async function ownDdc(db: Db | Tx, userId: number, ddcId: number) {
-  const [row] = await db.select().from(ddcs).where(and(eq(ddcs.id, ddcId), eq(ddcs.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(ddcs)
+    .where(and(eq(ddcs.id, ddcId), eq(ddcs.userId, userId)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
 }
@@ -40,8 +59,15 @@ export async function ownDdc(db: Db | Tx, userId: number, ddcId: number) {
 export async function out(db: Db | Tx, rows: Row[]): Promise<Ddc[]> {
   if (!rows.length) return [];
   const projectIds = [...new Set(rows.map((r) => r.projectId))];
-  const projects = await db.select({ id: pubChainProjects.id, name: pubChainProjects.name, chainId: chains.chainId }).from(pubChainProjects).leftJoin(chains, eq(chains.name, pubChainProjects.chain)).where(inArray(pubChainProjects.id, projectIds));
-  const accounts = await db.select({ id: pubChainAccounts.id, name: pubChainAccounts.name, address: pubChainAccounts.address }).from(pubChainAccounts).where(inArray(pubChainAccounts.id, [...new Set(rows.map((r) => r.accountId))]));
+  const projects = await db
+    .select({ id: pubChainProjects.id, name: pubChainProjects.name, chainId: chains.chainId })
+    .from(pubChainProjects)
+    .leftJoin(chains, eq(chains.name, pubChainProjects.chain))
+    .where(inArray(pubChainProjects.id, projectIds));
+  const accounts = await db
+    .select({ id: pubChainAccounts.id, name: pubChainAccounts.name, address: pubChainAccounts.address })
+    .from(pubChainAccounts)
+    .where(inArray(pubChainAccounts.id, [...new Set(rows.map((r) => r.accountId))]));
   const collections = await db.select().from(ddcCollections).where(inArray(ddcCollections.projectId, projectIds));
   return rows.map((r) => {
     const p = projects.find((x) => x.id === r.projectId);
@@ -79,19 +105,50 @@ export async function out(db: Db | Tx, rows: Row[]): Promise<Ddc[]> {
 }
 
 async function gasOf(deps: Deps, chainName: string, address: string) {
-  return BigInt(String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })));
+  return BigInt(
+    String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })),
+  );
 }
 
 /** What the mint form offers (the user's projects that may mint, with their custody accounts and gas; running IPFS services; the fees). */
 export async function ddcOptions(_input: Payload<"/sys/ddc/options">, ctx: Ctx) {
   const deps = ctx.services;
-  const projects = await deps.db.select().from(pubChainProjects).where(and(eq(pubChainProjects.userId, ctx.user.id), inArray(pubChainProjects.status, [...MINTABLE]))).orderBy(desc(pubChainProjects.id));
+  const projects = await deps.db
+    .select()
+    .from(pubChainProjects)
+    .where(and(eq(pubChainProjects.userId, ctx.user.id), inArray(pubChainProjects.status, [...MINTABLE])))
+    .orderBy(desc(pubChainProjects.id));
   const accounts = projects.length
-    ? await deps.db.select().from(pubChainAccounts).where(and(eq(pubChainAccounts.userId, ctx.user.id), eq(pubChainAccounts.keyType, KeyType.CUSTODY), inArray(pubChainAccounts.projectId, projects.map((p) => p.id))))
+    ? await deps.db
+        .select()
+        .from(pubChainAccounts)
+        .where(
+          and(
+            eq(pubChainAccounts.userId, ctx.user.id),
+            eq(pubChainAccounts.keyType, KeyType.CUSTODY),
+            inArray(
+              pubChainAccounts.projectId,
+              projects.map((p) => p.id),
+            ),
+          ),
+        )
     : [];
-  const withGas = await Promise.all(accounts.map(async (a) => ({ a, gasWei: (await gasOf(deps, projects.find((p) => p.id === a.projectId)!.chain, a.address).catch(() => 0n)).toString() })));
+  const withGas = await Promise.all(
+    accounts.map(async (a) => ({
+      a,
+      gasWei: (
+        await gasOf(deps, projects.find((p) => p.id === a.projectId)!.chain, a.address).catch(() => 0n)
+      ).toString(),
+    })),
+  );
   return {
-    projects: projects.map((p) => ({ projectId: p.id, name: p.name, accounts: withGas.filter((x) => x.a.projectId === p.id).map((x) => ({ accountId: x.a.id, name: x.a.name, address: x.a.address, gasWei: x.gasWei })) })),
+    projects: projects.map((p) => ({
+      projectId: p.id,
+      name: p.name,
+      accounts: withGas
+        .filter((x) => x.a.projectId === p.id)
+        .map((x) => ({ accountId: x.a.id, name: x.a.name, address: x.a.address, gasWei: x.gasWei })),
+    })),
     ipfsServices: await ipfs.api.runningServicesOf(deps.db, ctx.user.id),
     mintFeeCents: DDC_MINT_FEE_CENTS,
     transferFeeCents: DDC_TRANSFER_FEE_CENTS,
@@ -101,7 +158,12 @@ export async function ddcOptions(_input: Payload<"/sys/ddc/options">, ctx: Ctx) 
 /** One deployment of a project's collection at a time in this process (the table's unique project id guards the rest). */
 const deploying = new Map<number, Promise<typeof ddcCollections.$inferSelect>>();
 
-async function collectionOf(deps: Deps, project: typeof pubChainProjects.$inferSelect, account: typeof pubChainAccounts.$inferSelect, key: string) {
+async function collectionOf(
+  deps: Deps,
+  project: typeof pubChainProjects.$inferSelect,
+  account: typeof pubChainAccounts.$inferSelect,
+  key: string,
+) {
   const [existing] = await deps.db.select().from(ddcCollections).where(eq(ddcCollections.projectId, project.id));
   if (existing) return existing;
   const running = deploying.get(project.id);
@@ -110,7 +172,14 @@ async function collectionOf(deps: Deps, project: typeof pubChainProjects.$inferS
     const deployed = await deployCollection(deps, project.chain, key, `${project.name} DDC`);
     const [row] = await deps.db
       .insert(ddcCollections)
-      .values({ projectId: project.id, ownerAccountId: account.id, address: deployed.address, txHash: deployed.txHash, blockNumber: deployed.blockNumber, createdAt: deps.now() })
+      .values({
+        projectId: project.id,
+        ownerAccountId: account.id,
+        address: deployed.address,
+        txHash: deployed.txHash,
+        blockNumber: deployed.blockNumber,
+        createdAt: deps.now(),
+      })
       .onConflictDoNothing()
       .returning();
     return row ?? (await deps.db.select().from(ddcCollections).where(eq(ddcCollections.projectId, project.id)))[0]!;
@@ -146,26 +215,52 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
   const deps = ctx.services;
   const me = ctx.user.id;
   const now = deps.now();
-  const [replay] = await deps.db.select().from(ddcs).where(and(eq(ddcs.userId, me), eq(ddcs.idempotencyKey, input.idempotencyKey)));
+  const [replay] = await deps.db
+    .select()
+    .from(ddcs)
+    .where(and(eq(ddcs.userId, me), eq(ddcs.idempotencyKey, input.idempotencyKey)));
   if (replay) return (await out(deps.db, [replay]))[0]!;
-  const [project] = await deps.db.select().from(pubChainProjects).where(and(eq(pubChainProjects.id, input.projectId), eq(pubChainProjects.userId, me)));
+  const [project] = await deps.db
+    .select()
+    .from(pubChainProjects)
+    .where(and(eq(pubChainProjects.id, input.projectId), eq(pubChainProjects.userId, me)));
   if (!project) throw new ApiError(Msg.NOT_FOUND);
-  const [account] = await deps.db.select().from(pubChainAccounts).where(and(eq(pubChainAccounts.id, input.accountId), eq(pubChainAccounts.userId, me), eq(pubChainAccounts.projectId, project.id)));
+  const [account] = await deps.db
+    .select()
+    .from(pubChainAccounts)
+    .where(
+      and(
+        eq(pubChainAccounts.id, input.accountId),
+        eq(pubChainAccounts.userId, me),
+        eq(pubChainAccounts.projectId, project.id),
+      ),
+    );
   if (!account) throw new ApiError(Msg.NOT_FOUND);
   if (!MINTABLE.includes(project.status)) throw new ApiError(Msg.DDC_PROJECT_NOT_READY);
-  if (account.keyType !== KeyType.CUSTODY || !account.keySealed) throw fieldError("accountId", Msg.DDC_ACCOUNT_NOT_CUSTODY, Msg.DDC_ACCOUNT_NOT_CUSTODY);
-  if ((await gasOf(deps, project.chain, account.address)) === 0n) throw fieldError("accountId", Msg.GAS_ZERO, Msg.GAS_ZERO);
+  if (account.keyType !== KeyType.CUSTODY || !account.keySealed)
+    throw fieldError("accountId", Msg.DDC_ACCOUNT_NOT_CUSTODY, Msg.DDC_ACCOUNT_NOT_CUSTODY);
+  if ((await gasOf(deps, project.chain, account.address)) === 0n)
+    throw fieldError("accountId", Msg.GAS_ZERO, Msg.GAS_ZERO);
   // A service named is the user's running one, whatever the storage chosen (another user's is not found).
   if (input.ipfsServiceId || input.storage === "ipfs") {
     const services = await ipfs.api.runningServicesOf(deps.db, me);
-    if (!services.some((s) => s.ipfsServiceId === input.ipfsServiceId)) throw fieldError("ipfsServiceId", Msg.DDC_IPFS_UNAVAILABLE, Msg.DDC_IPFS_UNAVAILABLE);
+    if (!services.some((s) => s.ipfsServiceId === input.ipfsServiceId))
+      throw fieldError("ipfsServiceId", Msg.DDC_IPFS_UNAVAILABLE, Msg.DDC_IPFS_UNAVAILABLE);
   }
 
   // The fee, the claimed file and the DDC "minting", in one transaction.
   const row = await deps.db.transaction(async (tx) => {
     const file = await deps.files.claim(tx, input.file.uploadId, { kind: "ddc", ownerId: me, at: now });
     if (!file) throw fieldError("file", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
-    const bill = await payFee(tx, { userId: me, billType: BillType.MINT_DDC, serviceName: `${project.name} · ${input.name}`, cents: DDC_MINT_FEE_CENTS, at: now, prefix: "DM", dedupeKey: `ddc-mint:${me}:${input.idempotencyKey}` });
+    const bill = await payFee(tx, {
+      userId: me,
+      billType: BillType.MINT_DDC,
+      serviceName: `${project.name} · ${input.name}`,
+      cents: DDC_MINT_FEE_CENTS,
+      at: now,
+      prefix: "DM",
+      dedupeKey: `ddc-mint:${me}:${input.idempotencyKey}`,
+    });
     const [created] = await tx
       .insert(ddcs)
       .values({
@@ -195,9 +290,26 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
   let metadataCid: string | null = null;
   if (input.storage === "ipfs") {
     const stored = await deps.files.read(deps.db, row.fileId!);
-    const added = stored && (await ipfs.api.storeOnService(deps, { userId: me, serviceId: input.ipfsServiceId!, name: row.fileName, contentType: row.fileMime, bytes: stored.bytes }));
+    const added =
+      stored &&
+      (await ipfs.api.storeOnService(deps, {
+        userId: me,
+        serviceId: input.ipfsServiceId!,
+        name: row.fileName,
+        contentType: row.fileMime,
+        bytes: stored.bytes,
+      }));
     const meta = added && Buffer.from(JSON.stringify(metadataDocument(row, `ipfs://${added.cid}`), null, 2));
-    const metaAdded = added && meta && (await ipfs.api.storeOnService(deps, { userId: me, serviceId: input.ipfsServiceId!, name: `${row.fileName}.metadata.json`, contentType: "application/json", bytes: meta }));
+    const metaAdded =
+      added &&
+      meta &&
+      (await ipfs.api.storeOnService(deps, {
+        userId: me,
+        serviceId: input.ipfsServiceId!,
+        name: `${row.fileName}.metadata.json`,
+        contentType: "application/json",
+        bytes: meta,
+      }));
     if (!added || !metaAdded) {
       await fail("the IPFS service is not running or has no room for the file");
       throw fieldError("ipfsServiceId", Msg.DDC_IPFS_UNAVAILABLE, Msg.DDC_IPFS_UNAVAILABLE);
@@ -217,17 +329,37 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
   try {
     const collection = await collectionOf(deps, project, account, key);
     if (collection.ownerAccountId !== account.id) {
-      const [owner] = await deps.db.select().from(pubChainAccounts).where(eq(pubChainAccounts.id, collection.ownerAccountId));
-      await allowMinter(deps, project.chain, collection.address, publicChain.api.openCustodyKey(deps.env, owner!.keySealed!), account.address);
+      const [owner] = await deps.db
+        .select()
+        .from(pubChainAccounts)
+        .where(eq(pubChainAccounts.id, collection.ownerAccountId));
+      await allowMinter(
+        deps,
+        project.chain,
+        collection.address,
+        publicChain.api.openCustodyKey(deps.env, owner!.keySealed!),
+        account.address,
+      );
     }
     // The signed transaction's hash is kept before it is sent: a crash after the send is recovered from it.
     // When the recovery job has already failed it, nothing is sent.
     const keep = async (hash: string) => {
-      const kept = await deps.db.update(ddcs).set({ collectionId: collection.id, tokenUri, mintTxHash: hash }).where(and(eq(ddcs.id, row.id), eq(ddcs.status, DdcStatus.MINTING))).returning({ id: ddcs.id });
+      const kept = await deps.db
+        .update(ddcs)
+        .set({ collectionId: collection.id, tokenUri, mintTxHash: hash })
+        .where(and(eq(ddcs.id, row.id), eq(ddcs.status, DdcStatus.MINTING)))
+        .returning({ id: ddcs.id });
       if (!kept.length) throw new ChainRefusal("the mint was ended by the recovery of interrupted mints");
       sent = true;
     };
-    const minted = await mintToken(deps, project.chain, collection.address, key, { to: account.address, tokenId: BigInt(row.id), uri: tokenUri }, keep);
+    const minted = await mintToken(
+      deps,
+      project.chain,
+      collection.address,
+      key,
+      { to: account.address, tokenId: BigInt(row.id), uri: tokenUri },
+      keep,
+    );
     return (await out(deps.db, [await finishMint(deps, row.id, minted.blockNumber)]))[0]!;
   } catch (error) {
     // Sent but not seen mined (no receipt in time): the DDC stays "minting" for the recovery job, never refunded early.
@@ -243,14 +375,24 @@ export async function listDdcs(input: Payload<"/sys/ddc/list">, ctx: Ctx) {
   const db = ctx.services.db;
   const where = eq(ddcs.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(ddcs).where(where);
-  const rows = await db.select().from(ddcs).where(where).orderBy(desc(ddcs.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  const rows = await db
+    .select()
+    .from(ddcs)
+    .where(where)
+    .orderBy(desc(ddcs.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
   return { page: { rows: await out(db, rows), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
 /** The DDC's collection and chain, when it is minted. */
 export async function onChain(db: Db | Tx, row: Row) {
   if (row.status !== DdcStatus.MINTED || !row.collectionId) return null;
-  const [found] = await db.select({ collection: ddcCollections, chain: pubChainProjects.chain }).from(ddcCollections).innerJoin(pubChainProjects, eq(pubChainProjects.id, ddcCollections.projectId)).where(eq(ddcCollections.id, row.collectionId));
+  const [found] = await db
+    .select({ collection: ddcCollections, chain: pubChainProjects.chain })
+    .from(ddcCollections)
+    .innerJoin(pubChainProjects, eq(pubChainProjects.id, ddcCollections.projectId))
+    .where(eq(ddcCollections.id, row.collectionId));
   return found ?? null;
 }
 
@@ -259,15 +401,30 @@ export async function chainView(deps: Deps, row: Row) {
   const where = await onChain(deps.db, row);
   if (!where) return { owner: null, history: [] };
   const tokenId = BigInt(row.id);
-  const [owner, history] = await Promise.all([ownerOnChain(deps, where.chain, where.collection.address, tokenId), transfersOnChain(deps, where.chain, where.collection.address, tokenId, where.collection.blockNumber)]);
-  return { owner: owner ? getAddress(owner) : null, history: history.map((h) => ({ ...h, from: getAddress(h.from), to: getAddress(h.to) })) };
+  const [owner, history] = await Promise.all([
+    ownerOnChain(deps, where.chain, where.collection.address, tokenId),
+    transfersOnChain(deps, where.chain, where.collection.address, tokenId, where.collection.blockNumber),
+  ]);
+  return {
+    owner: owner ? getAddress(owner) : null,
+    history: history.map((h) => ({ ...h, from: getAddress(h.from), to: getAddress(h.to) })),
+  };
 }
 
 async function detailOf(deps: Deps, userId: number, row: Row) {
   const view = await chainView(deps, row);
   let heldBy: { accountId: number; accountName: string } | null = null;
   if (view.owner) {
-    const mine = await deps.db.select().from(pubChainAccounts).where(and(eq(pubChainAccounts.userId, userId), eq(pubChainAccounts.projectId, row.projectId), eq(pubChainAccounts.keyType, KeyType.CUSTODY)));
+    const mine = await deps.db
+      .select()
+      .from(pubChainAccounts)
+      .where(
+        and(
+          eq(pubChainAccounts.userId, userId),
+          eq(pubChainAccounts.projectId, row.projectId),
+          eq(pubChainAccounts.keyType, KeyType.CUSTODY),
+        ),
+      );
     const holder = mine.find((a) => a.address.toLowerCase() === view.owner!.toLowerCase());
     if (holder) heldBy = { accountId: holder.id, accountName: holder.name };
   }
@@ -289,29 +446,68 @@ export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx)
   const where = await onChain(deps.db, row);
   if (!where) throw new ApiError(Msg.DDC_NOT_MINTED);
   const owner = await ownerOnChain(deps, where.chain, where.collection.address, BigInt(row.id));
-  const accounts = await deps.db.select().from(pubChainAccounts).where(and(eq(pubChainAccounts.userId, me), eq(pubChainAccounts.projectId, row.projectId), eq(pubChainAccounts.keyType, KeyType.CUSTODY)));
-  const holder = owner ? accounts.find((a) => a.address.toLowerCase() === owner.toLowerCase() && a.keySealed) : undefined;
+  const accounts = await deps.db
+    .select()
+    .from(pubChainAccounts)
+    .where(
+      and(
+        eq(pubChainAccounts.userId, me),
+        eq(pubChainAccounts.projectId, row.projectId),
+        eq(pubChainAccounts.keyType, KeyType.CUSTODY),
+      ),
+    );
+  const holder = owner
+    ? accounts.find((a) => a.address.toLowerCase() === owner.toLowerCase() && a.keySealed)
+    : undefined;
   if (!holder) throw new ApiError(Msg.DDC_NOT_HELD);
-  if (input.to.toLowerCase() === holder.address.toLowerCase() || /^0x0{40}$/.test(input.to)) throw fieldError("to", Msg.DDC_BAD_RECIPIENT, Msg.DDC_BAD_RECIPIENT);
+  if (input.to.toLowerCase() === holder.address.toLowerCase() || /^0x0{40}$/.test(input.to))
+    throw fieldError("to", Msg.DDC_BAD_RECIPIENT, Msg.DDC_BAD_RECIPIENT);
   if ((await gasOf(deps, where.chain, holder.address)) === 0n) throw new ApiError(Msg.GAS_ZERO);
   const now = deps.now();
   // The fee and the transfer "sending", in one transaction; the signed hash is kept before the send (recovery).
   const transfer = await deps.db.transaction(async (tx) => {
-    const bill = await payFee(tx, { userId: me, billType: BillType.TRANSFER_DDC, serviceName: `${row.name} → ${input.to}`, cents: DDC_TRANSFER_FEE_CENTS, at: now, prefix: "DT", dedupeKey: `ddc-transfer:${row.id}:${now.getTime()}:${input.to.toLowerCase()}` });
+    const bill = await payFee(tx, {
+      userId: me,
+      billType: BillType.TRANSFER_DDC,
+      serviceName: `${row.name} → ${input.to}`,
+      cents: DDC_TRANSFER_FEE_CENTS,
+      at: now,
+      prefix: "DT",
+      dedupeKey: `ddc-transfer:${row.id}:${now.getTime()}:${input.to.toLowerCase()}`,
+    });
     const [created] = await tx
       .insert(ddcTransfers)
-      .values({ ddcId: row.id, userId: me, fromAddress: holder.address, toAddress: getAddress(input.to), billId: bill.id, status: DdcTransferStatus.SENDING, createdAt: now })
+      .values({
+        ddcId: row.id,
+        userId: me,
+        fromAddress: holder.address,
+        toAddress: getAddress(input.to),
+        billId: bill.id,
+        status: DdcTransferStatus.SENDING,
+        createdAt: now,
+      })
       .returning();
     return created!;
   });
   const keep = async (hash: string) => {
-    const kept = await deps.db.update(ddcTransfers).set({ txHash: hash }).where(and(eq(ddcTransfers.id, transfer.id), eq(ddcTransfers.status, DdcTransferStatus.SENDING))).returning({ id: ddcTransfers.id });
+    const kept = await deps.db
+      .update(ddcTransfers)
+      .set({ txHash: hash })
+      .where(and(eq(ddcTransfers.id, transfer.id), eq(ddcTransfers.status, DdcTransferStatus.SENDING)))
+      .returning({ id: ddcTransfers.id });
     if (!kept.length) throw new ChainRefusal("the transfer was ended by the recovery of interrupted transfers");
     sent = true;
   };
   let sent = false;
   try {
-    const sent = await transferToken(deps, where.chain, where.collection.address, publicChain.api.openCustodyKey(deps.env, holder.keySealed!), { from: holder.address, to: getAddress(input.to), tokenId: BigInt(row.id) }, keep);
+    const sent = await transferToken(
+      deps,
+      where.chain,
+      where.collection.address,
+      publicChain.api.openCustodyKey(deps.env, holder.keySealed!),
+      { from: holder.address, to: getAddress(input.to), tokenId: BigInt(row.id) },
+      keep,
+    );
     await finishTransfer(deps.db, transfer.id, sent.blockNumber);
   } catch (error) {
     // Sent but not seen mined: left "sending" for the recovery job (finished or refunded), never refunded early.
@@ -327,6 +523,9 @@ export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx)
 export async function setDdcPassword(input: Payload<"/sys/ddc/password">, ctx: Ctx) {
   const row = await ownDdc(ctx.services.db, ctx.user.id, input.ddcId);
   const passwordHash = input.clear ? null : await hashPassword(input.password!);
-  await ctx.services.db.update(ddcs).set({ passwordHash, passwordVersion: row.passwordVersion + 1 }).where(eq(ddcs.id, row.id));
+  await ctx.services.db
+    .update(ddcs)
+    .set({ passwordHash, passwordVersion: row.passwordVersion + 1 })
+    .where(eq(ddcs.id, row.id));
   return { ddcId: row.id, passwordSet: passwordHash !== null };
 }

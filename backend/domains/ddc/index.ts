@@ -1,10 +1,10 @@
-import { ddcFileProblem } from "../../../contract/ddc-codes";
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { bind, challenge, listBindings, unbind } from "./binding";
-import { ddcDetail, ddcOptions, listDdcs, mintDdc, setDdcPassword, transferDdc } from "./handlers";
-import { ddcFile, viewDdc } from "./public";
-import { ddcJobs, scheduleDdcRecover } from "./recover";
+import { ddcFileProblem } from "#contract/ddc-codes.ts";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { bind, challenge, listBindings, unbind } from "./binding.ts";
+import { ddcDetail, ddcOptions, listDdcs, mintDdc, setDdcPassword, transferDdc } from "./handlers.ts";
+import { ddcFile, viewDdc } from "./public.ts";
+import { ddcJobs, scheduleDdcRecover } from "./recover.ts";
 
 /**
  * DDC certificates and account binding (SPEC §2 ddc-view, ddc-QRCode, account-binding; §3 QR-code password;
@@ -35,7 +35,12 @@ export default defineDomain({
   uploads: {
     ddc: {
       nameProblem: (name) => ddcFileProblem({ name, size: 1 }),
-      messages: { required: "ddc:validation.fileRequired", tooLarge: "ddc:validation.fileTooLarge", extension: "ddc:validation.fileType", wrongType: "ddc:validation.fileContent" },
+      messages: {
+        required: "ddc:validation.fileRequired",
+        tooLarge: "ddc:validation.fileTooLarge",
+        extension: "ddc:validation.fileType",
+        wrongType: "ddc:validation.fileContent",
+      },
     },
   },
 });

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import type { BackendEnv } from "../../env";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
+import type { BackendEnv } from "#backend/env.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 
 /**
  * The QR-code password of a DDC (SPEC §3; docs/decisions/045): kept as an scrypt hash; a correct password gives
@@ -11,7 +11,11 @@ const PASSES: SealPurpose = { label: "bsn-ddc-view-pass", fallbackFile: "ddc-sec
 const PASS_DAYS = 30;
 
 function derive(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize("NFKC"), salt, 32, { N: 16384, r: 8, p: 1 }, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFKC"), salt, 32, { N: 16384, r: 8, p: 1 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
-import { DdcStatus } from "../../../contract/ddc-codes";
-import { Msg } from "../../../contract/messages";
-import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
-import type { CallContext, Payload } from "../../http/router";
-import ipfs from "../ipfs";
-import { chains } from "../chain/tables";
-import { pubChainProjects } from "../public-chain/tables";
-import { DDC_FILE_MAX_BYTES } from "../../../contract/ddc-codes";
-import { chainView, onChain } from "./handlers";
-import { issuePass, passOpens, passwordMatches } from "./password";
-import { ddcs } from "./tables";
+import { DdcStatus } from "#contract/ddc-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { CallContext, Payload } from "#backend/http/router.ts";
+import ipfs from "#backend/domains/ipfs/index.ts";
+import { chains } from "#backend/domains/chain/tables.ts";
+import { pubChainProjects } from "#backend/domains/public-chain/tables.ts";
+import { DDC_FILE_MAX_BYTES } from "#contract/ddc-codes.ts";
+import { chainView, onChain } from "./handlers.ts";
+import { issuePass, passOpens, passwordMatches } from "./password.ts";
+import { ddcs } from "./tables.ts";
 
 /**
  * The public DDC pages' paths (SPEC §2 ddc-view; §3 QR-code password; docs/decisions/045): a minted DDC by id,
@@ -26,10 +26,15 @@ async function minted(deps: Deps, ddcId: number) {
 
 type Opened = { open: true; pass: string | null } | { open: false };
 
-async function unlock(ctx: CallContext, row: typeof ddcs.$inferSelect, input: { password?: string; pass?: string }): Promise<Opened> {
+async function unlock(
+  ctx: CallContext,
+  row: typeof ddcs.$inferSelect,
+  input: { password?: string; pass?: string },
+): Promise<Opened> {
   const deps = ctx.services;
   if (!row.passwordHash) return { open: true, pass: null };
-  if (input.pass && passOpens(deps.env, input.pass, row.id, row.passwordVersion, deps.now())) return { open: true, pass: input.pass };
+  if (input.pass && passOpens(deps.env, input.pass, row.id, row.passwordVersion, deps.now()))
+    return { open: true, pass: input.pass };
   if (input.password === undefined) return { open: false };
   const subject = `${row.id}@${deps.limits.subjectOf(ctx.clientAddress)}`;
   const lock = await deps.limits.peek("ddcPassword.lock", subject);
@@ -48,7 +53,11 @@ export async function viewDdc(input: Payload<"/anon/ddc/view">, ctx: CallContext
   const opened = await unlock(ctx, row, input);
   if (!opened.open) return { locked: true as const, ddcId: row.id, name: row.name };
   const where = await onChain(deps.db, row);
-  const [chain] = await deps.db.select({ chainId: chains.chainId }).from(pubChainProjects).innerJoin(chains, eq(chains.name, pubChainProjects.chain)).where(eq(pubChainProjects.id, row.projectId));
+  const [chain] = await deps.db
+    .select({ chainId: chains.chainId })
+    .from(pubChainProjects)
+    .innerJoin(chains, eq(chains.name, pubChainProjects.chain))
+    .where(eq(pubChainProjects.id, row.projectId));
   const view = await chainView(deps, row);
   return {
     locked: false as const,

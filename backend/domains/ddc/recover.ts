@@ -1,12 +1,12 @@
 import { and, eq, lt } from "drizzle-orm";
-import { DdcStatus, DdcTransferStatus } from "../../../contract/ddc";
-import type { Db } from "../../db/client";
-import type { Deps } from "../../deps";
-import { schedule, type JobEntry } from "../../jobs/runner";
-import { pubChainProjects } from "../public-chain/tables";
-import { refundFeeIn } from "./bills";
-import { knownOnChain, receiptNow } from "./collection";
-import { ddcCollections, ddcs, ddcTransfers } from "./tables";
+import { DdcStatus, DdcTransferStatus } from "#contract/ddc.ts";
+import type { Db } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import { schedule, type JobEntry } from "#backend/jobs/runner.ts";
+import { pubChainProjects } from "#backend/domains/public-chain/tables.ts";
+import { refundFeeIn } from "./bills.ts";
+import { knownOnChain, receiptNow } from "./collection.ts";
+import { ddcCollections, ddcs, ddcTransfers } from "./tables.ts";
 
 /**
  * Mints and transfers after the request that paid for them (docs/decisions/045, as docs/decisions/032 does for
@@ -49,7 +49,10 @@ export async function failMint(deps: Deps, ddcId: number, reason: string) {
     const [locked] = await tx.select().from(ddcs).where(eq(ddcs.id, ddcId)).for("update");
     if (!locked || locked.status !== DdcStatus.MINTING) return false;
     if (locked.billId) await refundFeeIn(tx, locked.billId, now);
-    await tx.update(ddcs).set({ status: DdcStatus.FAILED, failReason: reason.slice(0, 1_000) }).where(eq(ddcs.id, ddcId));
+    await tx
+      .update(ddcs)
+      .set({ status: DdcStatus.FAILED, failReason: reason.slice(0, 1_000) })
+      .where(eq(ddcs.id, ddcId));
     return true;
   });
 }
@@ -71,7 +74,10 @@ export async function failTransfer(deps: Deps, transferId: number, reason: strin
     const [locked] = await tx.select().from(ddcTransfers).where(eq(ddcTransfers.id, transferId)).for("update");
     if (!locked || locked.status !== DdcTransferStatus.SENDING) return false;
     if (locked.billId) await refundFeeIn(tx, locked.billId, now);
-    await tx.update(ddcTransfers).set({ status: DdcTransferStatus.FAILED, failReason: reason.slice(0, 1_000) }).where(eq(ddcTransfers.id, transferId));
+    await tx
+      .update(ddcTransfers)
+      .set({ status: DdcTransferStatus.FAILED, failReason: reason.slice(0, 1_000) })
+      .where(eq(ddcTransfers.id, transferId));
     return true;
   });
 }
@@ -79,15 +85,24 @@ export async function failTransfer(deps: Deps, transferId: number, reason: strin
 type Outcome = { ok: true; blockNumber: number } | { ok: false; reason: string } | null;
 
 /** What the chain says of a kept hash: mined (either way), given up (after the deadline), or null (wait). */
-async function outcomeOf(deps: Deps, chainName: string, hash: string | null, createdAt: Date, now: Date): Promise<Outcome> {
+async function outcomeOf(
+  deps: Deps,
+  chainName: string,
+  hash: string | null,
+  createdAt: Date,
+  now: Date,
+): Promise<Outcome> {
   const late = createdAt.getTime() < now.getTime() - DDC_DEADLINE_MS;
   // Without a hash nothing was sent, and nothing will be: the request's send needs the row still unsettled.
   if (!hash) return { ok: false, reason: "the request was interrupted before its transaction was sent" };
   const receipt = await receiptNow(deps, chainName, hash);
   if (receipt) {
-    return receipt.status === "0x1" ? { ok: true, blockNumber: Number(receipt.blockNumber) } : { ok: false, reason: `the transaction ${hash} reverted in block ${Number(receipt.blockNumber)}` };
+    return receipt.status === "0x1"
+      ? { ok: true, blockNumber: Number(receipt.blockNumber) }
+      : { ok: false, reason: `the transaction ${hash} reverted in block ${Number(receipt.blockNumber)}` };
   }
-  if (late && !(await knownOnChain(deps, chainName, hash))) return { ok: false, reason: `the transaction ${hash} was not mined within ${DDC_DEADLINE_MS / MINUTE} minutes` };
+  if (late && !(await knownOnChain(deps, chainName, hash)))
+    return { ok: false, reason: `the transaction ${hash} was not mined within ${DDC_DEADLINE_MS / MINUTE} minutes` };
   return null;
 }
 
@@ -123,7 +138,8 @@ export async function recoverDdcs(deps: Deps, now: Date) {
       if (await finishTransfer(deps.db, t.transfer.id, outcome.blockNumber)) out.transferred += 1;
     } else if (await failTransfer(deps, t.transfer.id, outcome.reason)) out.transfersFailed += 1;
   }
-  if (Object.values(out).some((n) => n > 0)) console.warn(`[ddc] interrupted mints and transfers: ${JSON.stringify(out)}`);
+  if (Object.values(out).some((n) => n > 0))
+    console.warn(`[ddc] interrupted mints and transfers: ${JSON.stringify(out)}`);
   return out;
 }
 

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { files, users } from "../../db/tables";
-import { ts } from "../../db/columns";
-import { bills } from "../billing/tables";
-import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
+import { files, users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 
 /** The Drizzle tables of DDC certificates and account binding (SPEC §2, §3, §9; docs/decisions/045). */
 
@@ -66,7 +66,12 @@ export const ddcs = pgTable(
     createdAt: ts("created_at").notNull(),
     mintedAt: ts("minted_at"),
   },
-  (t) => [index("ddcs_user").on(t.userId, t.id), index("ddcs_project").on(t.projectId), index("ddcs_status").on(t.status, t.createdAt), uniqueIndex("ddcs_user_idem").on(t.userId, t.idempotencyKey)],
+  (t) => [
+    index("ddcs_user").on(t.userId, t.id),
+    index("ddcs_project").on(t.projectId),
+    index("ddcs_status").on(t.status, t.createdAt),
+    uniqueIndex("ddcs_user_idem").on(t.userId, t.idempotencyKey),
+  ],
 );
 
 /**
@@ -128,5 +133,8 @@ export const addressBindings = pgTable(
     nonce: text("nonce").notNull(),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [uniqueIndex("address_bindings_address").on(sql`lower(${t.address})`), index("address_bindings_user").on(t.userId)],
+  (t) => [
+    uniqueIndex("address_bindings_address").on(sql`lower(${t.address})`),
+    index("address_bindings_user").on(t.userId),
+  ],
 );

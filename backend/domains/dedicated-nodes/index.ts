@@ -1,6 +1,6 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import billing from "../billing";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import billing from "#backend/domains/billing/index.ts";
 import {
   changePassword,
   create,
@@ -16,8 +16,8 @@ import {
   upgradeList,
   upgradeOptions,
   upgradeQuote,
-} from "./handlers";
-import { dedicatedJobs, scheduleRenewals, settleRenewalBill } from "./jobs";
+} from "./handlers.ts";
+import { dedicatedJobs, scheduleRenewals, settleRenewalBill } from "./jobs.ts";
 
 /**
  * Dedicated nodes (SPEC §2 PrivatedNodes*, §3, §4, §5 "Dedicated node", §7 h5isHasNoPayBillV2 payType 2, §9;

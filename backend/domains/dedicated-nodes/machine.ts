@@ -1,6 +1,6 @@
-import { PrnStatus, PrnUpgradeStatus } from "../../../contract/dedicated-nodes-codes";
-import { Msg } from "../../../contract/messages";
-import { defineMachine } from "../../../contract/state-machine";
+import { PrnStatus, PrnUpgradeStatus } from "#contract/dedicated-nodes-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { defineMachine } from "#contract/state-machine.ts";
 
 /**
  * A dedicated node project (SPEC §4 Dedicated node service: 1 not deployed, 2 deploying, 3 running, 4 failed,
@@ -34,7 +34,11 @@ export const prnProjectMachine = defineMachine<Status, PrnEvent, "user" | "syste
     { event: "lapse", actor: "system", from: [S.RUNNING], to: S.UNSUBSCRIBED },
     { event: "delete", actor: "user", from: [S.FAILED, S.UNSUBSCRIBED], to: S.DELETED },
   ],
-  refusals: { notAvailable: Msg.PRN_NOT_ALLOWED_IN_STATUS, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.PRN_NETWORK_FAILED },
+  refusals: {
+    notAvailable: Msg.PRN_NOT_ALLOWED_IN_STATUS,
+    notAllowed: Msg.NO_PERMISSION,
+    commentsRequired: Msg.PRN_NETWORK_FAILED,
+  },
 });
 
 /**
@@ -53,5 +57,9 @@ export const prnUpgradeMachine = defineMachine<UpgradeStatus, PrnUpgradeEvent, "
     { event: "succeed", actor: "system", from: [U.UPGRADING], to: U.SUCCESS },
     { event: "fail", actor: "system", from: [U.UPGRADING], to: U.FAILED, commentsRequired: true },
   ],
-  refusals: { notAvailable: Msg.PRN_NOT_ALLOWED_IN_STATUS, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.PRN_NETWORK_FAILED },
+  refusals: {
+    notAvailable: Msg.PRN_NOT_ALLOWED_IN_STATUS,
+    notAllowed: Msg.NO_PERMISSION,
+    commentsRequired: Msg.PRN_NETWORK_FAILED,
+  },
 });

@@ -1,15 +1,21 @@
 import { and, count, desc, eq, inArray, isNull, ne, sql, sum } from "drizzle-orm";
-import { PRN_BILL_TYPE, PrnStatus, PrnUpgradeStatus, prnGatewayPath, prnNetworkName } from "../../../contract/dedicated-nodes-codes";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes } from "../../db/tables";
-import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
-import { sealWith, openWith, type SealPurpose } from "../../kit/sealed";
-import billing from "../billing";
-import chain from "../chain";
-import { bills } from "../billing/tables";
-import { prnProjects, prnUpgrades } from "./tables";
+import {
+  PRN_BILL_TYPE,
+  PrnStatus,
+  PrnUpgradeStatus,
+  prnGatewayPath,
+  prnNetworkName,
+} from "#contract/dedicated-nodes-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { sealWith, openWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import billing from "#backend/domains/billing/index.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { prnProjects, prnUpgrades } from "./tables.ts";
 
 /** What the handlers and jobs of dedicated nodes share: lookups, the output shape, resources, the network. */
 
@@ -29,7 +35,10 @@ export const HOLDING: number[] = [PrnStatus.NOT_DEPLOYED, PrnStatus.DEPLOYING, P
 
 /** The caller's project (locked for the rest of `tx` when asked); another user's, or a deleted one, is not found. */
 export async function ownProject(db: Db | Tx, userId: number, projectId: number, lock = false): Promise<ProjectRow> {
-  const q = db.select().from(prnProjects).where(and(eq(prnProjects.id, projectId), eq(prnProjects.userId, userId)));
+  const q = db
+    .select()
+    .from(prnProjects)
+    .where(and(eq(prnProjects.id, projectId), eq(prnProjects.userId, userId)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
@@ -39,17 +48,31 @@ export async function ownProject(db: Db | Tx, userId: number, projectId: number,
 export async function freeResources(db: Db | Tx, cityNodeId: number, exceptProjectId?: number) {
   const [node] = await db.select().from(cityNodes).where(eq(cityNodes.id, cityNodeId));
   if (!node) return null;
-  const where = and(eq(prnProjects.cityNodeId, cityNodeId), inArray(prnProjects.status, HOLDING), exceptProjectId ? ne(prnProjects.id, exceptProjectId) : undefined);
+  const where = and(
+    eq(prnProjects.cityNodeId, cityNodeId),
+    inArray(prnProjects.status, HOLDING),
+    exceptProjectId ? ne(prnProjects.id, exceptProjectId) : undefined,
+  );
   const [used] = await db
-    .select({ peers: sum(prnProjects.nodeCount), gb: sql<string>`coalesce(sum(${prnProjects.nodeCount} * ${prnProjects.dataCapacityGb}), 0)` })
+    .select({
+      peers: sum(prnProjects.nodeCount),
+      gb: sql<string>`coalesce(sum(${prnProjects.nodeCount} * ${prnProjects.dataCapacityGb}), 0)`,
+    })
     .from(prnProjects)
     .where(where);
-  return { node, freePeers: Math.max(0, node.peers - Number(used.peers ?? 0)), freeGb: Math.max(0, node.capacityGb - Number(used.gb ?? 0)) };
+  return {
+    node,
+    freePeers: Math.max(0, node.peers - Number(used.peers ?? 0)),
+    freeGb: Math.max(0, node.capacityGb - Number(used.gb ?? 0)),
+  };
 }
 
 /** A name is taken while a project of that name still has a network (not purged). */
 export async function nameTaken(db: Db | Tx, name: string): Promise<boolean> {
-  const [{ n }] = await db.select({ n: count() }).from(prnProjects).where(and(eq(prnProjects.name, name), isNull(prnProjects.purgedAt)));
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(prnProjects)
+    .where(and(eq(prnProjects.name, name), isNull(prnProjects.purgedAt)));
   return n > 0;
 }
 
@@ -58,9 +81,14 @@ export async function projectsOut(db: Db | Tx, rows: ProjectRow[]) {
   const nodeIds = [...new Set(rows.map((r) => r.cityNodeId))];
   const nodes = nodeIds.length ? await db.select().from(cityNodes).where(inArray(cityNodes.id, nodeIds)) : [];
   const billIds = rows.map((r) => r.billId).filter((b): b is number => b !== null);
-  const billRows = billIds.length ? await db.select({ id: bills.id, billNo: bills.billNo }).from(bills).where(inArray(bills.id, billIds)) : [];
+  const billRows = billIds.length
+    ? await db.select({ id: bills.id, billNo: bills.billNo }).from(bills).where(inArray(bills.id, billIds))
+    : [];
   const open = ids.length
-    ? await db.select({ id: prnUpgrades.id, projectId: prnUpgrades.projectId }).from(prnUpgrades).where(and(inArray(prnUpgrades.projectId, ids), eq(prnUpgrades.status, PrnUpgradeStatus.UPGRADING)))
+    ? await db
+        .select({ id: prnUpgrades.id, projectId: prnUpgrades.projectId })
+        .from(prnUpgrades)
+        .where(and(inArray(prnUpgrades.projectId, ids), eq(prnUpgrades.status, PrnUpgradeStatus.UPGRADING)))
     : [];
   return rows.map((p) => {
     const node = nodes.find((n) => n.id === p.cityNodeId);
@@ -98,9 +126,16 @@ export async function projectsOut(db: Db | Tx, rows: ProjectRow[]) {
 
 export async function upgradesOut(db: Db | Tx, rows: UpgradeRow[]) {
   const projectIds = [...new Set(rows.map((r) => r.projectId))];
-  const projects = projectIds.length ? await db.select({ id: prnProjects.id, name: prnProjects.name }).from(prnProjects).where(inArray(prnProjects.id, projectIds)) : [];
+  const projects = projectIds.length
+    ? await db
+        .select({ id: prnProjects.id, name: prnProjects.name })
+        .from(prnProjects)
+        .where(inArray(prnProjects.id, projectIds))
+    : [];
   const billIds = rows.map((r) => r.billId).filter((b): b is number => b !== null);
-  const billRows = billIds.length ? await db.select({ id: bills.id, billNo: bills.billNo }).from(bills).where(inArray(bills.id, billIds)) : [];
+  const billRows = billIds.length
+    ? await db.select({ id: bills.id, billNo: bills.billNo }).from(bills).where(inArray(bills.id, billIds))
+    : [];
   return rows.map((u) => ({
     prnProjectUpdateId: u.id,
     prnProjectId: u.projectId,
@@ -131,7 +166,17 @@ export async function usedBytesOf(deps: Deps, project: ProjectRow): Promise<numb
 /** A paid dedicated-node bill (SPEC §9 category) for `cents`, with the ledger entry; MSG_30001 when the balance is short. */
 export async function insertPaidBill(
   tx: Tx,
-  input: { userId: number; serviceName: string; cents: number; cycle: number; periodStart: Date; periodEnd: Date; detail: Record<string, unknown>; dedupeKey: string; now: Date },
+  input: {
+    userId: number;
+    serviceName: string;
+    cents: number;
+    cycle: number;
+    periodStart: Date;
+    periodEnd: Date;
+    detail: Record<string, unknown>;
+    dedupeKey: string;
+    now: Date;
+  },
 ) {
   const [bill] = await tx
     .insert(bills)
@@ -155,7 +200,19 @@ export async function insertPaidBill(
       dedupeKey: input.dedupeKey,
     })
     .returning();
-  if (bill.payCents > 0) await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.dedupeKey }, input.now);
+  if (bill.payCents > 0)
+    await billing.api.post(
+      tx,
+      {
+        userId: input.userId,
+        kind: "bill_payment",
+        amountCents: bill.payCents,
+        refType: "bill",
+        refId: bill.id,
+        idempotencyKey: input.dedupeKey,
+      },
+      input.now,
+    );
   return bill;
 }
 
@@ -165,7 +222,18 @@ export async function refundBill(tx: Tx, billId: number, key: string, now: Date)
   if (!bill) return 0;
   const amount = bill.payCents - bill.refundCents;
   if (amount <= 0) return 0;
-  await billing.api.post(tx, { userId: bill.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: key }, now);
-  await tx.update(bills).set({ refundCents: bill.refundCents + amount, refundNo: `RF${now.getTime().toString(36).toUpperCase()}${bill.id}`, payState: 20 }).where(eq(bills.id, bill.id));
+  await billing.api.post(
+    tx,
+    { userId: bill.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: key },
+    now,
+  );
+  await tx
+    .update(bills)
+    .set({
+      refundCents: bill.refundCents + amount,
+      refundNo: `RF${now.getTime().toString(36).toUpperCase()}${bill.id}`,
+      payState: 20,
+    })
+    .where(eq(bills.id, bill.id));
   return amount;
 }

@@ -10,7 +10,7 @@ import {
   PrnUpdateType,
   prnCycleDays,
   type PrnUpdateTypeValue,
-} from "../../../contract/dedicated-nodes-codes";
+} from "#contract/dedicated-nodes-codes.ts";
 
 /** Pure rules of dedicated nodes (docs/decisions/047): names, passwords, prices, prorating, upgrade values. */
 
@@ -28,7 +28,14 @@ export const dataCapacityOf = (gb: number) => PRN_DATA_CAPACITIES.find((d) => d.
 export function monthCents(config: Configuration): number | null {
   const host = hostConfigOf(config.hostConfig);
   const data = dataCapacityOf(config.dataCapacityGb);
-  if (!host || !data || !Number.isInteger(config.nodeCount) || config.nodeCount < PRN_PEERS_MIN || config.nodeCount > PRN_PEERS_MAX) return null;
+  if (
+    !host ||
+    !data ||
+    !Number.isInteger(config.nodeCount) ||
+    config.nodeCount < PRN_PEERS_MIN ||
+    config.nodeCount > PRN_PEERS_MAX
+  )
+    return null;
   return PRN_BASE_PRICE_PER_MONTH_CENTS + config.nodeCount * (host.peerPricePerMonthCents + data.pricePerMonthCents);
 }
 
@@ -55,7 +62,12 @@ export function upgradeDiffCents(from: Configuration, to: Configuration, cycle: 
   const full = Math.max(0, after - before);
   const days = remainingDays(periodEnd, now);
   const periodDays = prnCycleDays(cycle);
-  return { fullPeriodDiffCents: full, priceDiffCents: Math.ceil((full * Math.min(days, periodDays)) / periodDays), remainingDays: days, periodDays };
+  return {
+    fullPeriodDiffCents: full,
+    priceDiffCents: Math.ceil((full * Math.min(days, periodDays)) / periodDays),
+    remainingDays: days,
+    periodDays,
+  };
 }
 
 /** The configuration after an upgrade of `type` to the text `toValue`, or null when the value is not one of the lists. */
@@ -84,8 +96,11 @@ export function upgradeValues(config: Configuration, type: PrnUpdateTypeValue, u
     for (let n = config.nodeCount + 1; n <= PRN_PEERS_MAX; n += 1) out.push(String(n));
     return out;
   }
-  if (type === PrnUpdateType.HOST_CONFIG) return PRN_HOST_CONFIGS.map((h) => h.code).filter((c) => c !== config.hostConfig);
-  return PRN_DATA_CAPACITIES.filter((d) => d.gb !== config.dataCapacityGb && d.gb * 1024 ** 3 >= usedBytes).map((d) => String(d.gb));
+  if (type === PrnUpdateType.HOST_CONFIG)
+    return PRN_HOST_CONFIGS.map((h) => h.code).filter((c) => c !== config.hostConfig);
+  return PRN_DATA_CAPACITIES.filter((d) => d.gb !== config.dataCapacityGb && d.gb * 1024 ** 3 >= usedBytes).map((d) =>
+    String(d.gb),
+  );
 }
 
 /** The end of a period of `cycle` starting at `start`. */

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { cityNodes, users } from "../../db/tables";
-import { cents, ts } from "../../db/columns";
-import { bills } from "../billing/tables";
+import { cityNodes, users } from "#backend/db/tables.ts";
+import { cents, ts } from "#backend/db/columns.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
 
 /** The Drizzle tables of dedicated nodes (SPEC §3 dedicated node project, §4; docs/decisions/047). */
 
@@ -52,7 +52,9 @@ export const prnProjects = pgTable(
   },
   (t) => [
     uniqueIndex("prn_projects_user_idem").on(t.userId, t.idempotencyKey),
-    uniqueIndex("prn_projects_live_name").on(t.name).where(sql`purged_at is null`),
+    uniqueIndex("prn_projects_live_name")
+      .on(t.name)
+      .where(sql`purged_at is null`),
     index("prn_projects_user").on(t.userId, t.id),
   ],
 );
@@ -81,5 +83,8 @@ export const prnUpgrades = pgTable(
     createdAt: ts("created_at").notNull(),
     finishedAt: ts("finished_at"),
   },
-  (t) => [uniqueIndex("prn_upgrades_user_idem").on(t.userId, t.idempotencyKey), index("prn_upgrades_project").on(t.projectId, t.id)],
+  (t) => [
+    uniqueIndex("prn_upgrades_user_idem").on(t.userId, t.idempotencyKey),
+    index("prn_upgrades_project").on(t.projectId, t.id),
+  ],
 );

@@ -3,10 +3,10 @@ import { getResolver as keyResolver } from "key-did-resolver";
 import { getResolver as webResolver } from "web-did-resolver";
 import { eq } from "drizzle-orm";
 import type { verifyCredential } from "did-jwt-vc";
-import { DID_WEB_PLATFORM_PATH, DID_WEB_USERS_PREFIX } from "../../../contract/did-codes";
-import type { Db, Tx } from "../../db/client";
-import type { BackendEnv } from "../../env";
-import { didIdentifiers } from "./tables";
+import { DID_WEB_PLATFORM_PATH, DID_WEB_USERS_PREFIX } from "#contract/did-codes.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { didIdentifiers } from "./tables.ts";
 
 /**
  * DIDs and their documents (docs/decisions/043). The portal's did:web host is PUBLIC_URL's host (with its port
@@ -25,7 +25,11 @@ export const platformDidOf = (env: BackendEnv) => `did:web:${webHostOf(env)}`;
 export const userWebDidOf = (env: BackendEnv, handle: string) => `did:web:${webHostOf(env)}:users:${handle}`;
 /** Where a user's did:web document is served on this portal. */
 export const documentUrlOf = (env: BackendEnv, row: Pick<Row, "webHandle" | "userId" | "method">) =>
-  row.method !== "web" ? null : row.userId === null ? `${env.publicUrl}${DID_WEB_PLATFORM_PATH}` : `${env.publicUrl}${DID_WEB_USERS_PREFIX}${row.webHandle}/did.json`;
+  row.method !== "web"
+    ? null
+    : row.userId === null
+      ? `${env.publicUrl}${DID_WEB_PLATFORM_PATH}`
+      : `${env.publicUrl}${DID_WEB_USERS_PREFIX}${row.webHandle}/did.json`;
 
 /** The DID document of a did:web this portal serves: one Multikey verification method for authentication and assertion. */
 export function webDocumentOf(row: Pick<Row, "did" | "publicKeyMultibase">) {
@@ -33,13 +37,19 @@ export function webDocumentOf(row: Pick<Row, "did" | "publicKeyMultibase">) {
   return {
     "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
     id: row.did,
-    verificationMethod: [{ id: key, type: "Multikey", controller: row.did, publicKeyMultibase: row.publicKeyMultibase }],
+    verificationMethod: [
+      { id: key, type: "Multikey", controller: row.did, publicKeyMultibase: row.publicKeyMultibase },
+    ],
     authentication: [key],
     assertionMethod: [key],
   };
 }
 
-const notFound = (): DIDResolutionResult => ({ didResolutionMetadata: { error: "notFound" }, didDocument: null, didDocumentMetadata: {} });
+const notFound = (): DIDResolutionResult => ({
+  didResolutionMetadata: { error: "notFound" },
+  didDocument: null,
+  didDocumentMetadata: {},
+});
 
 /** A resolver of did:key and did:web where this portal's own did:web DIDs are read from the database. */
 export function resolverFor(db: Db | Tx, env: BackendEnv): Resolvable {
@@ -49,7 +59,11 @@ export function resolverFor(db: Db | Tx, env: BackendEnv): Resolvable {
     if (did === ownPrefix || did.startsWith(`${ownPrefix}:users:`)) {
       const [row] = await db.select().from(didIdentifiers).where(eq(didIdentifiers.did, did));
       if (!row || row.method !== "web") return notFound();
-      return { didResolutionMetadata: { contentType: "application/did+ld+json" }, didDocument: webDocumentOf(row), didDocumentMetadata: {} };
+      return {
+        didResolutionMetadata: { contentType: "application/did+ld+json" },
+        didDocument: webDocumentOf(row),
+        didDocumentMetadata: {},
+      };
     }
     // web-did-resolver and did-jwt-vc bring their own copies of did-resolver's types (the same shapes).
     return (await remote(did, parsed, resolver as never, options)) as DIDResolutionResult;

@@ -1,22 +1,29 @@
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { createVerifiableCredentialJwt } from "did-jwt-vc";
-import { CREDENTIAL_TYPE_OF, VALID_DAYS_DEFAULT, type CredentialKind, type DidCustody, type DidKeyType, type DidMethod } from "../../../contract/did-codes";
-import { Msg } from "../../../contract/messages";
-import { AuditState } from "../../../contract/participation-codes";
-import type { Db, Tx } from "../../db/client";
-import { users } from "../../db/tables";
-import type { BackendEnv } from "../../env";
-import { ApiError, fieldError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import { appJoins } from "../participation/tables";
-import { appRoles, apps } from "../services/tables";
-import { documentUrlOf, platformDidOf, resolverFor, userWebDidOf, webDocumentOf } from "./documents";
-import { newKeyPair, parsePublicKey, signerOf } from "./keys";
-import { isCertifiedEnterprise } from "./rules";
-import { allocateIndex, statusListUrlOf } from "./status";
-import { didCredentials, didIdentifiers } from "./tables";
-import { verifyJwt } from "./verify";
+import {
+  CREDENTIAL_TYPE_OF,
+  VALID_DAYS_DEFAULT,
+  type CredentialKind,
+  type DidCustody,
+  type DidKeyType,
+  type DidMethod,
+} from "#contract/did-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { AuditState } from "#contract/participation-codes.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { users } from "#backend/db/tables.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import { appJoins } from "#backend/domains/participation/tables.ts";
+import { appRoles, apps } from "#backend/domains/services/tables.ts";
+import { documentUrlOf, platformDidOf, resolverFor, userWebDidOf, webDocumentOf } from "./documents.ts";
+import { newKeyPair, parsePublicKey, signerOf } from "./keys.ts";
+import { isCertifiedEnterprise } from "./rules.ts";
+import { allocateIndex, statusListUrlOf } from "./status.ts";
+import { didCredentials, didIdentifiers } from "./tables.ts";
+import { verifyJwt } from "./verify.ts";
 
 /** The handlers of the DID service (contract/did.ts; docs/decisions/043). A user's DIDs and credentials are looked up with their owner. */
 
@@ -38,7 +45,10 @@ const didOut = (env: BackendEnv, r: DidRow) => ({
 });
 
 async function ownDid(db: Db | Tx, userId: number, didId: number): Promise<DidRow> {
-  const [row] = await db.select().from(didIdentifiers).where(and(eq(didIdentifiers.id, didId), eq(didIdentifiers.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(didIdentifiers)
+    .where(and(eq(didIdentifiers.id, didId), eq(didIdentifiers.userId, userId)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
 }
@@ -49,8 +59,21 @@ export async function listDids(input: Payload<"/sys/did/identifiers/list">, ctx:
   const db = ctx.services.db;
   const where = eq(didIdentifiers.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(didIdentifiers).where(where);
-  const rows = await db.select().from(didIdentifiers).where(where).orderBy(desc(didIdentifiers.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: rows.map((r) => didOut(ctx.services.env, r)), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  const rows = await db
+    .select()
+    .from(didIdentifiers)
+    .where(where)
+    .orderBy(desc(didIdentifiers.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  return {
+    page: {
+      rows: rows.map((r) => didOut(ctx.services.env, r)),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
 }
 
 /**
@@ -59,12 +82,26 @@ export async function listDids(input: Payload<"/sys/did/identifiers/list">, ctx:
  */
 export async function createDid(input: Payload<"/sys/did/identifiers/create">, ctx: Ctx) {
   const env = ctx.services.env;
-  const key = input.custody === "portal" ? newKeyPair(env, input.keyType) : { ...parsePublicKey(input.publicKey ?? ""), privateKeySealed: null };
+  const key =
+    input.custody === "portal"
+      ? newKeyPair(env, input.keyType)
+      : { ...parsePublicKey(input.publicKey ?? ""), privateKeySealed: null };
   const webHandle = input.method === "web" ? randomBytes(10).toString("hex") : null;
   const did = webHandle ? userWebDidOf(env, webHandle) : `did:key:${key.publicKeyMultibase}`;
   const [row] = await ctx.services.db
     .insert(didIdentifiers)
-    .values({ userId: ctx.user.id, did, label: input.label, method: input.method, keyType: key.keyType, custody: input.custody, publicKeyMultibase: key.publicKeyMultibase, privateKeySealed: key.privateKeySealed, webHandle, createdAt: ctx.services.now() })
+    .values({
+      userId: ctx.user.id,
+      did,
+      label: input.label,
+      method: input.method,
+      keyType: key.keyType,
+      custody: input.custody,
+      publicKeyMultibase: key.publicKeyMultibase,
+      privateKeySealed: key.privateKeySealed,
+      webHandle,
+      createdAt: ctx.services.now(),
+    })
     .onConflictDoNothing()
     .returning();
   if (!row) throw fieldError("publicKey", Msg.DID_EXISTS, Msg.DID_EXISTS);
@@ -74,7 +111,10 @@ export async function createDid(input: Payload<"/sys/did/identifiers/create">, c
 /** One of the caller's DIDs with its document as a resolver gives it (key-did-resolver for did:key; this portal's for did:web). */
 export async function didDetail(input: Payload<"/sys/did/identifiers/detail">, ctx: Ctx) {
   const row = await ownDid(ctx.services.db, ctx.user.id, input.didId);
-  const document = row.method === "web" ? webDocumentOf(row) : ((await resolverFor(ctx.services.db, ctx.services.env).resolve(row.did)).didDocument ?? {});
+  const document =
+    row.method === "web"
+      ? webDocumentOf(row)
+      : ((await resolverFor(ctx.services.db, ctx.services.env).resolve(row.did)).didDocument ?? {});
   return { ...didOut(ctx.services.env, row), document: document as Record<string, unknown> };
 }
 
@@ -82,7 +122,13 @@ export async function didDetail(input: Payload<"/sys/did/identifiers/detail">, c
 
 async function credentialsOut(db: Db | Tx, env: BackendEnv, me: number, rows: CredentialRow[], withJwt = false) {
   const didIds = [...new Set(rows.map((r) => r.issuerDidId))];
-  const issuers = didIds.length ? await db.select({ id: didIdentifiers.id, did: didIdentifiers.did, userName: users.userName }).from(didIdentifiers).leftJoin(users, eq(users.id, didIdentifiers.userId)).where(inArray(didIdentifiers.id, didIds)) : [];
+  const issuers = didIds.length
+    ? await db
+        .select({ id: didIdentifiers.id, did: didIdentifiers.did, userName: users.userName })
+        .from(didIdentifiers)
+        .leftJoin(users, eq(users.id, didIdentifiers.userId))
+        .where(inArray(didIdentifiers.id, didIds))
+    : [];
   return rows.map((r) => {
     const issuer = issuers.find((i) => i.id === r.issuerDidId);
     return {
@@ -103,29 +149,56 @@ async function credentialsOut(db: Db | Tx, env: BackendEnv, me: number, rows: Cr
   });
 }
 
-async function pageOfCredentials(ctx: Ctx, input: { pageIndex: number; pageSize: number }, column: typeof didCredentials.issuerUserId | typeof didCredentials.subjectUserId) {
+async function pageOfCredentials(
+  ctx: Ctx,
+  input: { pageIndex: number; pageSize: number },
+  column: typeof didCredentials.issuerUserId | typeof didCredentials.subjectUserId,
+) {
   const db = ctx.services.db;
   const where = eq(column, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(didCredentials).where(where);
-  const rows = await db.select().from(didCredentials).where(where).orderBy(desc(didCredentials.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  const rows = await db
+    .select()
+    .from(didCredentials)
+    .where(where)
+    .orderBy(desc(didCredentials.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  return {
+    page: {
+      rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
 }
 
-export const issuedCredentials = (input: Payload<"/sys/did/credentials/issued">, ctx: Ctx) => pageOfCredentials(ctx, input, didCredentials.issuerUserId);
-export const receivedCredentials = (input: Payload<"/sys/did/credentials/received">, ctx: Ctx) => pageOfCredentials(ctx, input, didCredentials.subjectUserId);
+export const issuedCredentials = (input: Payload<"/sys/did/credentials/issued">, ctx: Ctx) =>
+  pageOfCredentials(ctx, input, didCredentials.issuerUserId);
+export const receivedCredentials = (input: Payload<"/sys/did/credentials/received">, ctx: Ctx) =>
+  pageOfCredentials(ctx, input, didCredentials.subjectUserId);
 
 /** A credential its issuer or its holder reads; anyone else gets "not found". */
 export async function credentialDetail(input: Payload<"/sys/did/credentials/detail">, ctx: Ctx) {
   const db = ctx.services.db;
   const [row] = await db.select().from(didCredentials).where(eq(didCredentials.id, input.credentialId));
-  if (!row || (row.issuerUserId !== ctx.user.id && row.subjectUserId !== ctx.user.id)) throw new ApiError(Msg.NOT_FOUND);
+  if (!row || (row.issuerUserId !== ctx.user.id && row.subjectUserId !== ctx.user.id))
+    throw new ApiError(Msg.NOT_FOUND);
   return (await credentialsOut(db, ctx.services.env, ctx.user.id, [row], true))[0];
 }
 
 /** The participants of the caller's services to whom a role credential may go: approved and confirmed, not disabled. */
 async function participantsOf(db: Db | Tx, publisherId: number, joinId?: number) {
   return db
-    .select({ appJoinAuditId: appJoins.id, userId: appJoins.userId, appName: apps.name, appCode: apps.appCode, roleName: appRoles.name, userName: users.userName })
+    .select({
+      appJoinAuditId: appJoins.id,
+      userId: appJoins.userId,
+      appName: apps.name,
+      appCode: apps.appCode,
+      roleName: appRoles.name,
+      userName: users.userName,
+    })
     .from(appJoins)
     .innerJoin(apps, eq(apps.id, appJoins.appId))
     .innerJoin(appRoles, eq(appRoles.id, appJoins.roleId))
@@ -145,7 +218,12 @@ async function participantsOf(db: Db | Tx, publisherId: number, joinId?: number)
 export async function credentialOptions(_input: Payload<"/sys/did/credentials/options">, ctx: Ctx) {
   const db = ctx.services.db;
   const env = ctx.services.env;
-  const own = await db.select().from(didIdentifiers).where(eq(didIdentifiers.userId, ctx.user.id)).orderBy(desc(didIdentifiers.id)).limit(500);
+  const own = await db
+    .select()
+    .from(didIdentifiers)
+    .where(eq(didIdentifiers.userId, ctx.user.id))
+    .orderBy(desc(didIdentifiers.id))
+    .limit(500);
   const [me] = await db.select().from(users).where(eq(users.id, ctx.user.id));
   const participants = await participantsOf(db, ctx.user.id);
   return {
@@ -156,7 +234,16 @@ export async function credentialOptions(_input: Payload<"/sys/did/credentials/op
   };
 }
 
-type Issue = { kind: CredentialKind; issuer: DidRow; issuerUserId: number | null; subjectDid: string; subjectUserId: number | null; appJoinId: number | null; claims: Record<string, unknown>; validDays: number };
+type Issue = {
+  kind: CredentialKind;
+  issuer: DidRow;
+  issuerUserId: number | null;
+  subjectDid: string;
+  subjectUserId: number | null;
+  appJoinId: number | null;
+  claims: Record<string, unknown>;
+  validDays: number;
+};
 
 /** Signs and records a credential: its status list entry taken first, all in one transaction. */
 async function issue(ctx: Ctx, it: Issue) {
@@ -177,14 +264,33 @@ async function issue(ctx: Ctx, it: Issue) {
           "@context": ["https://www.w3.org/2018/credentials/v1", "https://w3id.org/vc/status-list/2021/v1"],
           type: ["VerifiableCredential", CREDENTIAL_TYPE_OF[it.kind]],
           credentialSubject: it.claims,
-          credentialStatus: { id: `${listUrl}#${index}`, type: "StatusList2021Entry", statusPurpose: "revocation", statusListIndex: String(index), statusListCredential: listUrl },
+          credentialStatus: {
+            id: `${listUrl}#${index}`,
+            type: "StatusList2021Entry",
+            statusPurpose: "revocation",
+            statusListIndex: String(index),
+            statusListCredential: listUrl,
+          },
         },
       },
       { did: it.issuer.did, signer, alg },
     );
     const [inserted] = await tx
       .insert(didCredentials)
-      .values({ kind: it.kind, issuerDidId: it.issuer.id, issuerUserId: it.issuerUserId, subjectDid: it.subjectDid, subjectUserId: it.subjectUserId, appJoinId: it.appJoinId, claims: it.claims, jwt, statusListId: listId, statusIndex: index, issuedAt: now, expiresAt })
+      .values({
+        kind: it.kind,
+        issuerDidId: it.issuer.id,
+        issuerUserId: it.issuerUserId,
+        subjectDid: it.subjectDid,
+        subjectUserId: it.subjectUserId,
+        appJoinId: it.appJoinId,
+        claims: it.claims,
+        jwt,
+        statusListId: listId,
+        statusIndex: index,
+        issuedAt: now,
+        expiresAt,
+      })
       .returning();
     return inserted;
   });
@@ -193,7 +299,10 @@ async function issue(ctx: Ctx, it: Issue) {
 
 /** The platform's DID (did:web:<host>), made at start (backend/domains/did/index.ts). */
 async function platformDid(db: Db | Tx, env: BackendEnv): Promise<DidRow> {
-  const [row] = await db.select().from(didIdentifiers).where(and(eq(didIdentifiers.did, platformDidOf(env)), isNull(didIdentifiers.userId)));
+  const [row] = await db
+    .select()
+    .from(didIdentifiers)
+    .where(and(eq(didIdentifiers.did, platformDidOf(env)), isNull(didIdentifiers.userId)));
   if (!row) throw new ApiError(Msg.SERVER_ERROR);
   return row;
 }
@@ -211,7 +320,11 @@ export async function requestEnterprise(input: Payload<"/sys/did/credentials/req
     subjectDid: subject.did,
     subjectUserId: me.id,
     appJoinId: null,
-    claims: { id: subject.did, enterprise: { name: me.companyName, creditCode: me.creditCode, country: me.country }, certified: true },
+    claims: {
+      id: subject.did,
+      enterprise: { name: me.companyName, creditCode: me.creditCode, country: me.country },
+      certified: true,
+    },
     validDays: VALID_DAYS_DEFAULT,
   });
 }
@@ -226,8 +339,12 @@ export async function issueRole(input: Payload<"/sys/did/credentials/issueRole">
   const issuer = await ownDid(db, ctx.user.id, input.issuerDidId);
   const [participant] = await participantsOf(db, ctx.user.id, input.appJoinAuditId);
   if (!participant) throw new ApiError(Msg.NOT_FOUND);
-  const [known] = await db.select({ userId: didIdentifiers.userId }).from(didIdentifiers).where(eq(didIdentifiers.did, input.subjectDid));
-  if (known && known.userId !== participant.userId) throw fieldError("subjectDid", Msg.DID_SUBJECT_OTHER_USER, Msg.DID_SUBJECT_OTHER_USER);
+  const [known] = await db
+    .select({ userId: didIdentifiers.userId })
+    .from(didIdentifiers)
+    .where(eq(didIdentifiers.did, input.subjectDid));
+  if (known && known.userId !== participant.userId)
+    throw fieldError("subjectDid", Msg.DID_SUBJECT_OTHER_USER, Msg.DID_SUBJECT_OTHER_USER);
   return issue(ctx, {
     kind: "role",
     issuer,
@@ -235,7 +352,11 @@ export async function issueRole(input: Payload<"/sys/did/credentials/issueRole">
     subjectDid: input.subjectDid,
     subjectUserId: participant.userId,
     appJoinId: participant.appJoinAuditId,
-    claims: { id: input.subjectDid, service: { name: participant.appName, appCode: participant.appCode }, role: participant.roleName },
+    claims: {
+      id: input.subjectDid,
+      service: { name: participant.appName, appCode: participant.appCode },
+      role: participant.roleName,
+    },
     validDays: input.validDays,
   });
 }
@@ -243,10 +364,17 @@ export async function issueRole(input: Payload<"/sys/did/credentials/issueRole">
 /** The issuer revokes a credential: from now on its bit is set in the published list. Only its issuer may. */
 export async function revokeCredential(input: Payload<"/sys/did/credentials/revoke">, ctx: Ctx) {
   const db = ctx.services.db;
-  const [row] = await db.select().from(didCredentials).where(and(eq(didCredentials.id, input.credentialId), eq(didCredentials.issuerUserId, ctx.user.id)));
+  const [row] = await db
+    .select()
+    .from(didCredentials)
+    .where(and(eq(didCredentials.id, input.credentialId), eq(didCredentials.issuerUserId, ctx.user.id)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   if (row.revokedAt) throw new ApiError(Msg.DID_ALREADY_REVOKED);
-  const [updated] = await db.update(didCredentials).set({ revokedAt: ctx.services.now() }).where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt))).returning();
+  const [updated] = await db
+    .update(didCredentials)
+    .set({ revokedAt: ctx.services.now() })
+    .where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt)))
+    .returning();
   if (!updated) throw new ApiError(Msg.DID_ALREADY_REVOKED);
   return (await credentialsOut(db, ctx.services.env, ctx.user.id, [updated], true))[0];
 }
@@ -256,8 +384,21 @@ export async function platformCredentials(input: Payload<"/sys/ops/did/credentia
   const db = ctx.services.db;
   const where = isNull(didCredentials.issuerUserId);
   const [{ total }] = await db.select({ total: count() }).from(didCredentials).where(where);
-  const rows = await db.select().from(didCredentials).where(where).orderBy(desc(didCredentials.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  const rows = await db
+    .select()
+    .from(didCredentials)
+    .where(where)
+    .orderBy(desc(didCredentials.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  return {
+    page: {
+      rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
 }
 
 /**
@@ -267,9 +408,16 @@ export async function platformCredentials(input: Payload<"/sys/ops/did/credentia
  */
 export async function revokePlatformCredential(input: Payload<"/sys/ops/did/revoke">, ctx: Ctx) {
   const db = ctx.services.db;
-  const [row] = await db.select().from(didCredentials).where(and(eq(didCredentials.id, input.credentialId), isNull(didCredentials.issuerUserId)));
+  const [row] = await db
+    .select()
+    .from(didCredentials)
+    .where(and(eq(didCredentials.id, input.credentialId), isNull(didCredentials.issuerUserId)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
-  const [updated] = await db.update(didCredentials).set({ revokedAt: ctx.services.now() }).where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt))).returning();
+  const [updated] = await db
+    .update(didCredentials)
+    .set({ revokedAt: ctx.services.now() })
+    .where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt)))
+    .returning();
   if (!updated) throw new ApiError(Msg.DID_ALREADY_REVOKED);
   return (await credentialsOut(db, ctx.services.env, ctx.user.id, [updated]))[0];
 }

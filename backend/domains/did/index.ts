@@ -1,18 +1,43 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import type { Deps } from "../../deps";
-import { platformDidOf } from "./documents";
-import { credentialUpload, platformDocument, statusLists, userDocuments } from "./endpoints";
-import { createDid, credentialDetail, credentialOptions, didDetail, issuedCredentials, issueRole, listDids, platformCredentials, receivedCredentials, requestEnterprise, revokeCredential, revokePlatformCredential, verify } from "./handlers";
-import { newKeyPair } from "./keys";
-import { didIdentifiers } from "./tables";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import type { Deps } from "#backend/deps.ts";
+import { platformDidOf } from "./documents.ts";
+import { credentialUpload, platformDocument, statusLists, userDocuments } from "./endpoints.ts";
+import {
+  createDid,
+  credentialDetail,
+  credentialOptions,
+  didDetail,
+  issuedCredentials,
+  issueRole,
+  listDids,
+  platformCredentials,
+  receivedCredentials,
+  requestEnterprise,
+  revokeCredential,
+  revokePlatformCredential,
+  verify,
+} from "./handlers.ts";
+import { newKeyPair } from "./keys.ts";
+import { didIdentifiers } from "./tables.ts";
 
 /** The platform's did:web:<host> (PUBLIC_URL's host), made once with an Ed25519 key the portal holds. */
 async function ensurePlatformDid(deps: Deps) {
   const key = newKeyPair(deps.env, "Ed25519");
   await deps.db
     .insert(didIdentifiers)
-    .values({ userId: null, did: platformDidOf(deps.env), label: "Platform", method: "web", keyType: key.keyType, custody: "portal", publicKeyMultibase: key.publicKeyMultibase, privateKeySealed: key.privateKeySealed, webHandle: null, createdAt: deps.now() })
+    .values({
+      userId: null,
+      did: platformDidOf(deps.env),
+      label: "Platform",
+      method: "web",
+      keyType: key.keyType,
+      custody: "portal",
+      publicKeyMultibase: key.publicKeyMultibase,
+      privateKeySealed: key.privateKeySealed,
+      webHandle: null,
+      createdAt: deps.now(),
+    })
     .onConflictDoNothing();
 }
 

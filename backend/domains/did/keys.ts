@@ -1,10 +1,10 @@
 import { createPublicKey, ECDH, generateKeyPairSync } from "node:crypto";
 import { bytesToMultibase, EdDSASigner, ES256KSigner, multibaseToBytes, type Signer } from "did-jwt";
-import type { DidKeyType } from "../../../contract/did-codes";
-import { Msg } from "../../../contract/messages";
-import type { BackendEnv } from "../../env";
-import { fieldError } from "../../http/errors";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
+import type { DidKeyType } from "#contract/did-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { fieldError } from "#backend/http/errors.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 
 /**
  * The keys of DIDs (docs/decisions/043): Ed25519 and secp256k1 pairs made with node:crypto, their public keys
@@ -18,18 +18,28 @@ const b64 = (s: string) => Buffer.from(s, "base64url");
 
 export type KeyPair = { keyType: DidKeyType; publicKeyMultibase: string; privateKeySealed: string };
 
-const compress = (x: Buffer, y: Buffer) => ECDH.convertKey(Buffer.concat([Buffer.from([4]), x, y]), "secp256k1", undefined, undefined, "compressed") as Buffer;
+const compress = (x: Buffer, y: Buffer) =>
+  ECDH.convertKey(Buffer.concat([Buffer.from([4]), x, y]), "secp256k1", undefined, undefined, "compressed") as Buffer;
 
 /** A new key pair; its private key (the JWK's `d`) sealed with the server secret. */
 export function newKeyPair(env: BackendEnv, keyType: DidKeyType): KeyPair {
-  const pair = keyType === "Ed25519" ? generateKeyPairSync("ed25519") : generateKeyPairSync("ec", { namedCurve: "secp256k1" });
+  const pair =
+    keyType === "Ed25519" ? generateKeyPairSync("ed25519") : generateKeyPairSync("ec", { namedCurve: "secp256k1" });
   const jwk = pair.privateKey.export({ format: "jwk" });
   const pub = keyType === "Ed25519" ? b64(jwk.x!) : compress(b64(jwk.x!), b64(jwk.y!));
-  return { keyType, publicKeyMultibase: bytesToMultibase(pub, "base58btc", CODEC[keyType]), privateKeySealed: sealWith(env, SEAL, jwk.d!) };
+  return {
+    keyType,
+    publicKeyMultibase: bytesToMultibase(pub, "base58btc", CODEC[keyType]),
+    privateKeySealed: sealWith(env, SEAL, jwk.d!),
+  };
 }
 
 /** The JWT signer and algorithm of a sealed private key. */
-export function signerOf(env: BackendEnv, keyType: DidKeyType, privateKeySealed: string): { signer: Signer; alg: "EdDSA" | "ES256K" } {
+export function signerOf(
+  env: BackendEnv,
+  keyType: DidKeyType,
+  privateKeySealed: string,
+): { signer: Signer; alg: "EdDSA" | "ES256K" } {
   const d = b64(openWith(env, SEAL, privateKeySealed));
   return keyType === "Ed25519" ? { signer: EdDSASigner(d), alg: "EdDSA" } : { signer: ES256KSigner(d), alg: "ES256K" };
 }
@@ -69,7 +79,10 @@ export function parsePublicKey(text: string): { keyType: DidKeyType; publicKeyMu
     if (typeof jwk !== "object" || jwk === null) throw invalid();
     if ("d" in jwk) throw fieldError("publicKey", Msg.DID_PRIVATE_KEY_GIVEN, Msg.DID_PRIVATE_KEY_GIVEN);
     if (jwk.kty === "OKP" && jwk.crv === "Ed25519" && typeof jwk.x === "string") {
-      return { keyType: "Ed25519", publicKeyMultibase: bytesToMultibase(checkedEd25519(b64(jwk.x)), "base58btc", CODEC.Ed25519) };
+      return {
+        keyType: "Ed25519",
+        publicKeyMultibase: bytesToMultibase(checkedEd25519(b64(jwk.x)), "base58btc", CODEC.Ed25519),
+      };
     }
     if (jwk.kty === "EC" && jwk.crv === "secp256k1" && typeof jwk.x === "string" && typeof jwk.y === "string") {
       const point = checkedSecp256k1(Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]));
@@ -83,7 +96,19 @@ export function parsePublicKey(text: string): { keyType: DidKeyType; publicKeyMu
   } catch {
     throw invalid();
   }
-  if (decoded.keyType === "Ed25519") return { keyType: "Ed25519", publicKeyMultibase: bytesToMultibase(checkedEd25519(Buffer.from(decoded.keyBytes)), "base58btc", CODEC.Ed25519) };
-  if (decoded.keyType === "Secp256k1") return { keyType: "secp256k1", publicKeyMultibase: bytesToMultibase(checkedSecp256k1(Buffer.from(decoded.keyBytes)), "base58btc", CODEC.secp256k1) };
+  if (decoded.keyType === "Ed25519")
+    return {
+      keyType: "Ed25519",
+      publicKeyMultibase: bytesToMultibase(checkedEd25519(Buffer.from(decoded.keyBytes)), "base58btc", CODEC.Ed25519),
+    };
+  if (decoded.keyType === "Secp256k1")
+    return {
+      keyType: "secp256k1",
+      publicKeyMultibase: bytesToMultibase(
+        checkedSecp256k1(Buffer.from(decoded.keyBytes)),
+        "base58btc",
+        CODEC.secp256k1,
+      ),
+    };
   throw invalid();
 }

@@ -5,7 +5,12 @@
  * activated and whose registration gave its company name and unified credit code (checked at registration,
  * backend/domains/accounts). The store uses the same notion (backend/domains/store: user type 2).
  */
-export function isCertifiedEnterprise(user: { userType: number; activatedAt: Date | null; companyName: string | null; creditCode: string | null }): boolean {
+export function isCertifiedEnterprise(user: {
+  userType: number;
+  activatedAt: Date | null;
+  companyName: string | null;
+  creditCode: string | null;
+}): boolean {
   return user.userType === 2 && user.activatedAt !== null && !!user.companyName?.trim() && !!user.creditCode?.trim();
 }
 

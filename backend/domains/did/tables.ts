@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts } from "../../db/columns";
+import { users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the DID service (docs/decisions/043). */
 

@@ -1,11 +1,11 @@
 import { decodeJWT } from "did-jwt";
 import { verifyCredential } from "did-jwt-vc";
-import { STATUS_LIST_PREFIX, type VerifyReason } from "../../../contract/did-codes";
-import type { Verification } from "../../../contract/did";
-import type { Db, Tx } from "../../db/client";
-import type { BackendEnv } from "../../env";
-import { resolverFor, type Resolvable } from "./documents";
-import { bitOf, statusListJwt } from "./status";
+import { STATUS_LIST_PREFIX, type VerifyReason } from "#contract/did-codes.ts";
+import type { Verification } from "#contract/did.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { resolverFor, type Resolvable } from "./documents.ts";
+import { bitOf, statusListJwt } from "./status.ts";
 
 /**
  * Verifying a credential JWT (docs/decisions/043): did-jwt-vc checks its shape, signature (the issuer's DID
@@ -18,8 +18,10 @@ const STATUS_FETCH_TIMEOUT_MS = 5_000;
 const STATUS_MAX_BYTES = 256 * 1024;
 
 type Payload = Record<string, unknown> & { vc?: Record<string, unknown> };
-const iso = (seconds: unknown) => (typeof seconds === "number" && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null);
-const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const iso = (seconds: unknown) =>
+  typeof seconds === "number" && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null;
+const asRecord = (v: unknown): Record<string, unknown> =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** The reason of a did-jwt / did-jwt-vc failure, from the error code its message starts with. */
 export function reasonOf(error: unknown): VerifyReason {
@@ -68,7 +70,14 @@ async function listJwtOf(db: Db | Tx, env: BackendEnv, url: string, now: Date): 
 }
 
 /** Whether the entry's bit is set in a status list signed by the credential's issuer; null when that cannot be read. */
-async function revokedBit(db: Db | Tx, env: BackendEnv, resolver: Resolvable, issuer: string, entry: StatusEntry, now: Date): Promise<boolean | null> {
+async function revokedBit(
+  db: Db | Tx,
+  env: BackendEnv,
+  resolver: Resolvable,
+  issuer: string,
+  entry: StatusEntry,
+  now: Date,
+): Promise<boolean | null> {
   const jwt = await listJwtOf(db, env, entry.listUrl, now);
   if (!jwt) return null;
   try {

@@ -1,17 +1,32 @@
 import { and, asc, count, eq, inArray, isNull, ne } from "drizzle-orm";
-import { DOC_SEARCH_KIND } from "../../../contract/docs-codes";
-import { Msg } from "../../../contract/messages";
-import { ApiError, fieldError } from "../../http/errors";
-import type { CallContext, Payload, SignedInContext } from "../../http/router";
-import { searchItems } from "../../kit/search";
-import type { Tx } from "../../db/client";
-import { docPages } from "./tables";
-import { parentAllowed, reindex, snippetOf } from "./rules";
+import { DOC_SEARCH_KIND } from "#contract/docs-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { CallContext, Payload, SignedInContext } from "#backend/http/router.ts";
+import { searchItems } from "#backend/kit/search.ts";
+import type { Tx } from "#backend/db/client.ts";
+import { docPages } from "./tables.ts";
+import { parentAllowed, reindex, snippetOf } from "./rules.ts";
 
 type PageRow = typeof docPages.$inferSelect;
 
-const entryOf = (p: PageRow) => ({ docId: p.id, slug: p.slug, parentId: p.parentId, position: p.position, titleEn: p.titleEn, titleZh: p.titleZh });
-const pageOf = (p: PageRow) => ({ ...entryOf(p), bodyEn: p.bodyEn, bodyZh: p.bodyZh, published: p.published, shippedKey: p.shippedKey, operatorEdited: p.operatorEdited, updatedAt: p.updatedAt.toISOString() });
+const entryOf = (p: PageRow) => ({
+  docId: p.id,
+  slug: p.slug,
+  parentId: p.parentId,
+  position: p.position,
+  titleEn: p.titleEn,
+  titleZh: p.titleZh,
+});
+const pageOf = (p: PageRow) => ({
+  ...entryOf(p),
+  bodyEn: p.bodyEn,
+  bodyZh: p.bodyZh,
+  published: p.published,
+  shippedKey: p.shippedKey,
+  operatorEdited: p.operatorEdited,
+  updatedAt: p.updatedAt.toISOString(),
+});
 
 /** Pages in the order of the table of contents: each parent followed by its children, by position. */
 function treeOrder<T extends { id: number; parentId: number | null; position: number }>(rows: T[]): T[] {
@@ -37,7 +52,11 @@ export async function toc(_input: Payload<"/anon/docs/toc">, ctx: CallContext) {
   // A published page under an unpublished parent is left out with it.
   const byId = new Map(rows.map((x) => [x.id, x]));
   const visible = rows.filter((r) => {
-    for (let at: PageRow | undefined = r, hops = 0; at && hops < 1000; at = at.parentId === null ? undefined : byId.get(at.parentId), hops++) {
+    for (
+      let at: PageRow | undefined = r, hops = 0;
+      at && hops < 1000;
+      at = at.parentId === null ? undefined : byId.get(at.parentId), hops++
+    ) {
       if (at.parentId !== null && !byId.has(at.parentId)) return false;
     }
     return true;
@@ -46,7 +65,10 @@ export async function toc(_input: Payload<"/anon/docs/toc">, ctx: CallContext) {
 }
 
 export async function page(input: Payload<"/anon/docs/page">, ctx: CallContext) {
-  const [row] = await ctx.services.db.select().from(docPages).where(and(eq(docPages.slug, input.slug), eq(docPages.published, true)));
+  const [row] = await ctx.services.db
+    .select()
+    .from(docPages)
+    .where(and(eq(docPages.slug, input.slug), eq(docPages.published, true)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return pageOf(row);
 }
@@ -55,7 +77,10 @@ export async function search(input: Payload<"/anon/docs/search">, ctx: CallConte
   const { db } = ctx.services;
   const hits = await searchItems(db, { kind: DOC_SEARCH_KIND, query: input.q, lang: input.lang, limit: input.limit });
   if (hits.length === 0) return { rows: [] };
-  const rows = await db.select().from(docPages).where(and(inArray(docPages.id, [...new Set(hits.map((h) => h.itemId))]), eq(docPages.published, true)));
+  const rows = await db
+    .select()
+    .from(docPages)
+    .where(and(inArray(docPages.id, [...new Set(hits.map((h) => h.itemId))]), eq(docPages.published, true)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     rows: hits.flatMap((h) => {
@@ -74,7 +99,13 @@ export async function opsList(input: Payload<"/sys/ops/docs/list">, ctx: SignedI
   const start = (input.pageIndex - 1) * input.pageSize;
   return {
     page: {
-      rows: rows.slice(start, start + input.pageSize).map((p) => ({ ...entryOf(p), published: p.published, shippedKey: p.shippedKey, operatorEdited: p.operatorEdited, updatedAt: p.updatedAt.toISOString() })),
+      rows: rows.slice(start, start + input.pageSize).map((p) => ({
+        ...entryOf(p),
+        published: p.published,
+        shippedKey: p.shippedKey,
+        operatorEdited: p.operatorEdited,
+        updatedAt: p.updatedAt.toISOString(),
+      })),
       total: rows.length,
       pageIndex: input.pageIndex,
       pageSize: input.pageSize,
@@ -108,17 +139,34 @@ export async function opsSave(input: Payload<"/sys/ops/docs/save">, ctx: SignedI
     const parentId = form.parentId ?? null;
     if (parentId !== null) {
       const all = await tx.select({ id: docPages.id, parentId: docPages.parentId }).from(docPages);
-      if (!parentAllowed(current?.id ?? null, parentId, new Map(all.map((r) => [r.id, r.parentId])))) throw fieldError("form.parentId", Msg.DOC_PARENT_INVALID, Msg.DOC_PARENT_INVALID);
+      if (!parentAllowed(current?.id ?? null, parentId, new Map(all.map((r) => [r.id, r.parentId]))))
+        throw fieldError("form.parentId", Msg.DOC_PARENT_INVALID, Msg.DOC_PARENT_INVALID);
     }
-    const fields = { slug: form.slug, parentId, titleEn: form.titleEn, titleZh: form.titleZh, bodyEn: form.bodyEn, bodyZh: form.bodyZh, published: form.published === "on", operatorEdited: true, updatedAt: now };
+    const fields = {
+      slug: form.slug,
+      parentId,
+      titleEn: form.titleEn,
+      titleZh: form.titleZh,
+      bodyEn: form.bodyEn,
+      bodyZh: form.bodyZh,
+      published: form.published === "on",
+      operatorEdited: true,
+      updatedAt: now,
+    };
     let id: number;
     if (current) {
       const moved = current.parentId !== parentId;
       const position = moved ? await nextPosition(tx, parentId) : current.position;
-      await tx.update(docPages).set({ ...fields, position }).where(eq(docPages.id, current.id));
+      await tx
+        .update(docPages)
+        .set({ ...fields, position })
+        .where(eq(docPages.id, current.id));
       id = current.id;
     } else {
-      const [row] = await tx.insert(docPages).values({ ...fields, position: await nextPosition(tx, parentId), createdAt: now }).returning({ id: docPages.id });
+      const [row] = await tx
+        .insert(docPages)
+        .values({ ...fields, position: await nextPosition(tx, parentId), createdAt: now })
+        .returning({ id: docPages.id });
       id = row.id;
     }
     await reindex(tx, { id, ...fields });
@@ -147,7 +195,12 @@ export async function opsMove(input: Payload<"/sys/ops/docs/move">, ctx: SignedI
     const i = siblings.findIndex((s) => s.id === page.id);
     const j = input.direction === "up" ? i - 1 : i + 1;
     if (j >= 0 && j < siblings.length) [siblings[i], siblings[j]] = [siblings[j], siblings[i]];
-    for (const [k, s] of siblings.entries()) if (s.position !== k + 1) await tx.update(docPages).set({ position: k + 1 }).where(eq(docPages.id, s.id));
+    for (const [k, s] of siblings.entries())
+      if (s.position !== k + 1)
+        await tx
+          .update(docPages)
+          .set({ position: k + 1 })
+          .where(eq(docPages.id, s.id));
     return { docId: page.id, position: siblings.findIndex((s) => s.id === page.id) + 1 };
   });
 }
@@ -155,7 +208,10 @@ export async function opsMove(input: Payload<"/sys/ops/docs/move">, ctx: SignedI
 export async function opsPublish(input: Payload<"/sys/ops/docs/publish">, ctx: SignedInContext) {
   return ctx.services.db.transaction(async (tx) => {
     const page = await lockedPage(tx, input.docId);
-    await tx.update(docPages).set({ published: input.published, operatorEdited: true, updatedAt: ctx.services.now() }).where(eq(docPages.id, page.id));
+    await tx
+      .update(docPages)
+      .set({ published: input.published, operatorEdited: true, updatedAt: ctx.services.now() })
+      .where(eq(docPages.id, page.id));
     await reindex(tx, { ...page, published: input.published });
     return { docId: page.id, published: input.published };
   });

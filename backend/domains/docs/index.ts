@@ -1,7 +1,7 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { opsDelete, opsDetail, opsList, opsMove, opsPublish, opsSave, page, search, toc } from "./handlers";
-import { writeManual } from "./manual";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { opsDelete, opsDetail, opsList, opsMove, opsPublish, opsSave, page, search, toc } from "./handlers.ts";
+import { writeManual } from "./manual.ts";
 
 /**
  * The documentation and help manual (SPEC §2 documentation, help manual; issue 15; contract/docs.ts;

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import en from "../../../locales/en/manual.json";
 import zh from "../../../locales/zh-CN/manual.json";
-import type { Deps } from "../../deps";
-import { docPages, docShipped } from "./tables";
-import { reindex } from "./rules";
+import type { Deps } from "#backend/deps.ts";
+import { docPages, docShipped } from "./tables.ts";
+import { reindex } from "./rules.ts";
 
 /**
  * The manual the product ships (issue 15; docs/decisions/042, "Shipped content"): its texts live in
@@ -52,7 +52,8 @@ export async function writeManual(deps: Pick<Deps, "db" | "now">): Promise<void>
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('docs.manual'))`);
     const written = new Set((await tx.select({ key: docShipped.key }).from(docShipped)).map((r) => r.key));
     const idOf = new Map<string, number>();
-    for (const row of await tx.select({ id: docPages.id, key: docPages.shippedKey }).from(docPages)) if (row.key) idOf.set(row.key, row.id);
+    for (const row of await tx.select({ id: docPages.id, key: docPages.shippedKey }).from(docPages))
+      if (row.key) idOf.set(row.key, row.id);
     const positions = new Map<string, number>();
     for (const node of MANUAL_TREE) {
       const text = shippedPage(node.key);
@@ -65,7 +66,15 @@ export async function writeManual(deps: Pick<Deps, "db" | "now">): Promise<void>
         const parentId = node.parent ? (idOf.get(node.parent) ?? null) : null;
         const [row] = await tx
           .insert(docPages)
-          .values({ slug: taken ? `${node.key}-manual` : node.key, parentId, position, ...text, shippedKey: node.key, createdAt: now, updatedAt: now })
+          .values({
+            slug: taken ? `${node.key}-manual` : node.key,
+            parentId,
+            position,
+            ...text,
+            shippedKey: node.key,
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning({ id: docPages.id });
         idOf.set(node.key, row.id);
         await tx.insert(docShipped).values({ key: node.key, writtenAt: now });
@@ -74,12 +83,23 @@ export async function writeManual(deps: Pick<Deps, "db" | "now">): Promise<void>
       }
       const id = idOf.get(node.key);
       if (id === undefined) continue; // deleted by an operator: not written again
-      const [page] = await tx.select().from(docPages).where(and(eq(docPages.id, id), eq(docPages.operatorEdited, false)));
+      const [page] = await tx
+        .select()
+        .from(docPages)
+        .where(and(eq(docPages.id, id), eq(docPages.operatorEdited, false)));
       if (!page) continue; // edited by an operator: theirs
-      if (page.titleEn === text.titleEn && page.bodyEn === text.bodyEn && page.titleZh === text.titleZh && page.bodyZh === text.bodyZh) continue;
-      await tx.update(docPages).set({ ...text, updatedAt: now }).where(eq(docPages.id, id));
+      if (
+        page.titleEn === text.titleEn &&
+        page.bodyEn === text.bodyEn &&
+        page.titleZh === text.titleZh &&
+        page.bodyZh === text.bodyZh
+      )
+        continue;
+      await tx
+        .update(docPages)
+        .set({ ...text, updatedAt: now })
+        .where(eq(docPages.id, id));
       await reindex(tx, { id, ...text, published: page.published });
     }
   });
 }
-

@@ -1,12 +1,15 @@
-import { DOC_SEARCH_KIND } from "../../../contract/docs-codes";
-import type { Db, Tx } from "../../db/client";
-import { indexItem, removeItem } from "../../kit/search";
+import { DOC_SEARCH_KIND } from "#contract/docs-codes.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { indexItem, removeItem } from "#backend/kit/search.ts";
 
 /**
  * The search index of one page (backend/kit/search.ts, kind "doc"): its English and Chinese text, each in
  * its own language; an unpublished page is not indexed, so the public search never finds it.
  */
-export async function reindex(q: Db | Tx, page: { id: number; titleEn: string; bodyEn: string; titleZh: string; bodyZh: string; published: boolean }) {
+export async function reindex(
+  q: Db | Tx,
+  page: { id: number; titleEn: string; bodyEn: string; titleZh: string; bodyZh: string; published: boolean },
+) {
   if (!page.published) {
     await removeItem(q, DOC_SEARCH_KIND, page.id);
     return;

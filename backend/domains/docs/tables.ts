@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, serial, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
-import { ts } from "../../db/columns";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the documentation and help manual (issue 15; docs/decisions/042). */
 
@@ -24,7 +24,13 @@ export const docPages = pgTable(
     createdAt: ts("created_at").notNull(),
     updatedAt: ts("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("doc_pages_slug").on(t.slug), uniqueIndex("doc_pages_shipped_key").on(t.shippedKey).where(sql`${t.shippedKey} is not null`), index("doc_pages_parent").on(t.parentId, t.position)],
+  (t) => [
+    uniqueIndex("doc_pages_slug").on(t.slug),
+    uniqueIndex("doc_pages_shipped_key")
+      .on(t.shippedKey)
+      .where(sql`${t.shippedKey} is not null`),
+    index("doc_pages_parent").on(t.parentId, t.position),
+  ],
 );
 
 /**

@@ -1,20 +1,28 @@
 import { and, asc, count, desc, eq, gt, inArray, like, lt, lte } from "drizzle-orm";
-import type { Deps } from "../../deps";
+import type { Deps } from "#backend/deps.ts";
 import { encodeDeployData, type Abi, type AbiFunction, type Hex } from "viem";
-import { contractCreateSchema } from "../../../contract/contracts";
-import { IDE_FILES_MAX, IDE_GRANT_MINUTES } from "../../../contract/ide-codes";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { ApiError, fieldError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import chain from "../chain";
-import contracts from "../contracts";
-import testServices from "../test-services";
-import { pubChainContracts } from "../contracts/tables";
-import { pubChainAccounts, pubChainProjects } from "../public-chain/tables";
-import { deploymentName, filesUnder, isSolidity, movedPath, parentsOf } from "./rules";
-import { ideCompiled, ideDeployments, ideFiles, ideGrants, ideTestAccounts, ideTestDeployments, ideWorkspaces } from "./tables";
-import { listIdeTemplates } from "./templates";
+import { contractCreateSchema } from "#contract/contracts.ts";
+import { IDE_FILES_MAX, IDE_GRANT_MINUTES } from "#contract/ide-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import chain from "#backend/domains/chain/index.ts";
+import contracts from "#backend/domains/contracts/index.ts";
+import testServices from "#backend/domains/test-services/index.ts";
+import { pubChainContracts } from "#backend/domains/contracts/tables.ts";
+import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
+import { deploymentName, filesUnder, isSolidity, movedPath, parentsOf } from "./rules.ts";
+import {
+  ideCompiled,
+  ideDeployments,
+  ideFiles,
+  ideGrants,
+  ideTestAccounts,
+  ideTestDeployments,
+  ideWorkspaces,
+} from "./tables.ts";
+import { listIdeTemplates } from "./templates.ts";
 
 /** The online IDE's handlers (contract/ide.ts; docs/decisions/044). */
 
@@ -53,34 +61,67 @@ export async function issueGrant(_input: Payload<"/sys/ide/grant">, ctx: Ctx) {
 }
 
 async function ownWorkspace(db: Db | Tx, userId: number, workspaceId: number, lock = false): Promise<Workspace> {
-  const q = db.select().from(ideWorkspaces).where(and(eq(ideWorkspaces.id, workspaceId), eq(ideWorkspaces.userId, userId)));
+  const q = db
+    .select()
+    .from(ideWorkspaces)
+    .where(and(eq(ideWorkspaces.id, workspaceId), eq(ideWorkspaces.userId, userId)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
 }
 
 async function ownFile(db: Db | Tx, workspaceId: number, fileId: number): Promise<File> {
-  const [row] = await db.select().from(ideFiles).where(and(eq(ideFiles.id, fileId), eq(ideFiles.workspaceId, workspaceId)));
+  const [row] = await db
+    .select()
+    .from(ideFiles)
+    .where(and(eq(ideFiles.id, fileId), eq(ideFiles.workspaceId, workspaceId)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
 }
 
-const fileOut = (f: File) => ({ fileId: f.id, path: f.path, folder: f.folder, content: f.content, updatedAt: f.updatedAt.toISOString() });
+const fileOut = (f: File) => ({
+  fileId: f.id,
+  path: f.path,
+  folder: f.folder,
+  content: f.content,
+  updatedAt: f.updatedAt.toISOString(),
+});
 
 async function workspaceOut(db: Db | Tx, w: Workspace) {
-  const [{ files }] = await db.select({ files: count() }).from(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), eq(ideFiles.folder, false)));
-  return { workspaceId: w.id, name: w.name, templateId: w.templateId, files, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() };
+  const [{ files }] = await db
+    .select({ files: count() })
+    .from(ideFiles)
+    .where(and(eq(ideFiles.workspaceId, w.id), eq(ideFiles.folder, false)));
+  return {
+    workspaceId: w.id,
+    name: w.name,
+    templateId: w.templateId,
+    files,
+    createdAt: w.createdAt.toISOString(),
+    updatedAt: w.updatedAt.toISOString(),
+  };
 }
 
 export async function listTemplates(_input: Payload<"/sys/ide/template/list">, ctx: Ctx) {
-  return (await listIdeTemplates(ctx.services)).map((t) => ({ templateId: t.templateId, origin: t.origin, title: t.title, files: Object.keys(t.files) }));
+  return (await listIdeTemplates(ctx.services)).map((t) => ({
+    templateId: t.templateId,
+    origin: t.origin,
+    title: t.title,
+    files: Object.keys(t.files),
+  }));
 }
 
 export async function listWorkspaces(input: Payload<"/sys/ide/workspace/list">, ctx: Ctx) {
   const db = ctx.services.db;
   const where = eq(ideWorkspaces.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(ideWorkspaces).where(where);
-  const rows = await db.select().from(ideWorkspaces).where(where).orderBy(desc(ideWorkspaces.updatedAt), desc(ideWorkspaces.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  const rows = await db
+    .select()
+    .from(ideWorkspaces)
+    .where(where)
+    .orderBy(desc(ideWorkspaces.updatedAt), desc(ideWorkspaces.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
   const out = [];
   for (const w of rows) out.push(await workspaceOut(db, w));
   return { page: { rows: out, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
@@ -92,11 +133,26 @@ export async function createWorkspace(input: Payload<"/sys/ide/workspace/create"
   if (!template) throw fieldError("templateId", Msg.IDE_TEMPLATE_UNKNOWN, Msg.IDE_TEMPLATE_UNKNOWN);
   const now = ctx.services.now();
   const row = await ctx.services.db.transaction(async (tx) => {
-    const [w] = await tx.insert(ideWorkspaces).values({ userId: ctx.user.id, name: input.name, templateId: template.templateId, createdAt: now, updatedAt: now }).returning();
+    const [w] = await tx
+      .insert(ideWorkspaces)
+      .values({
+        userId: ctx.user.id,
+        name: input.name,
+        templateId: template.templateId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
     const folders = [...new Set(Object.keys(template.files).flatMap(parentsOf))];
     const values = [
       ...folders.map((path) => ({ workspaceId: w!.id, path, folder: true, content: "", updatedAt: now })),
-      ...Object.entries(template.files).map(([path, content]) => ({ workspaceId: w!.id, path, folder: false, content, updatedAt: now })),
+      ...Object.entries(template.files).map(([path, content]) => ({
+        workspaceId: w!.id,
+        path,
+        folder: false,
+        content,
+        updatedAt: now,
+      })),
     ];
     if (values.length) await tx.insert(ideFiles).values(values);
     return w!;
@@ -106,7 +162,11 @@ export async function createWorkspace(input: Payload<"/sys/ide/workspace/create"
 
 export async function renameWorkspace(input: Payload<"/sys/ide/workspace/rename">, ctx: Ctx) {
   const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
-  const [row] = await ctx.services.db.update(ideWorkspaces).set({ name: input.name, updatedAt: ctx.services.now() }).where(eq(ideWorkspaces.id, w.id)).returning();
+  const [row] = await ctx.services.db
+    .update(ideWorkspaces)
+    .set({ name: input.name, updatedAt: ctx.services.now() })
+    .where(eq(ideWorkspaces.id, w.id))
+    .returning();
   return workspaceOut(ctx.services.db, row!);
 }
 
@@ -120,12 +180,22 @@ export async function deleteWorkspace(input: Payload<"/sys/ide/workspace/delete"
 /** The deployments made from a workspace, read through the contracts domain's tables, newest first. */
 async function deploymentsOf(db: Db | Tx, workspaceId: number, contractIds?: number[]) {
   const rows = await db
-    .select({ d: ideDeployments, c: pubChainContracts, projectName: pubChainProjects.name, chainName: pubChainProjects.chain, accountName: pubChainAccounts.name })
+    .select({
+      d: ideDeployments,
+      c: pubChainContracts,
+      projectName: pubChainProjects.name,
+      chainName: pubChainProjects.chain,
+      accountName: pubChainAccounts.name,
+    })
     .from(ideDeployments)
     .innerJoin(pubChainContracts, eq(pubChainContracts.id, ideDeployments.contractId))
     .innerJoin(pubChainProjects, eq(pubChainProjects.id, pubChainContracts.projectId))
     .innerJoin(pubChainAccounts, eq(pubChainAccounts.id, pubChainContracts.accountId))
-    .where(contractIds ? and(eq(ideDeployments.workspaceId, workspaceId), inArray(ideDeployments.contractId, contractIds)) : eq(ideDeployments.workspaceId, workspaceId))
+    .where(
+      contractIds
+        ? and(eq(ideDeployments.workspaceId, workspaceId), inArray(ideDeployments.contractId, contractIds))
+        : eq(ideDeployments.workspaceId, workspaceId),
+    )
     .orderBy(desc(ideDeployments.id))
     .limit(50);
   const projectRows = rows.map(({ d, c, projectName, accountName, chainName }) => ({
@@ -147,7 +217,9 @@ async function deploymentsOf(db: Db | Tx, workspaceId: number, contractIds?: num
     createdAt: d.createdAt.toISOString(),
   }));
   if (contractIds) return projectRows;
-  return [...projectRows, ...(await testDeploymentsOf(db, workspaceId))].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 50);
+  return [...projectRows, ...(await testDeploymentsOf(db, workspaceId))]
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .slice(0, 50);
 }
 
 type TestDeployment = typeof ideTestDeployments.$inferSelect;
@@ -172,7 +244,12 @@ const testOut = (t: TestDeployment) => ({
 
 /** The workspace's deployments to the test network (docs/decisions/044 addendum), newest first. */
 async function testDeploymentsOf(db: Db | Tx, workspaceId: number) {
-  const rows = await db.select().from(ideTestDeployments).where(eq(ideTestDeployments.workspaceId, workspaceId)).orderBy(desc(ideTestDeployments.id)).limit(50);
+  const rows = await db
+    .select()
+    .from(ideTestDeployments)
+    .where(eq(ideTestDeployments.workspaceId, workspaceId))
+    .orderBy(desc(ideTestDeployments.id))
+    .limit(50);
   return rows.map(testOut);
 }
 
@@ -181,11 +258,21 @@ export async function openWorkspace(input: Payload<"/sys/ide/workspace/open">, c
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   const expiresAt = await requireGrant(ctx);
   const files = await db.select().from(ideFiles).where(eq(ideFiles.workspaceId, w.id)).orderBy(asc(ideFiles.path));
-  const compiled = await db.select().from(ideCompiled).where(eq(ideCompiled.workspaceId, w.id)).orderBy(asc(ideCompiled.file), asc(ideCompiled.name));
+  const compiled = await db
+    .select()
+    .from(ideCompiled)
+    .where(eq(ideCompiled.workspaceId, w.id))
+    .orderBy(asc(ideCompiled.file), asc(ideCompiled.name));
   return {
     ...(await workspaceOut(db, w)),
     files: files.map(fileOut),
-    compiled: compiled.map((c) => ({ file: c.file, name: c.name, abi: c.abi, bytecode: c.bytecode, compiledAt: c.compiledAt.toISOString() })),
+    compiled: compiled.map((c) => ({
+      file: c.file,
+      name: c.name,
+      abi: c.abi,
+      bytecode: c.bytecode,
+      compiledAt: c.compiledAt.toISOString(),
+    })),
     diagnostics: w.diagnostics.map((d) => ({ ...d, severity: d.severity as "error" | "warning" | "info" })),
     compiledAt: w.compiledAt?.toISOString() ?? null,
     compiler: w.compiler,
@@ -194,19 +281,27 @@ export async function openWorkspace(input: Payload<"/sys/ide/workspace/open">, c
   };
 }
 
-const touch = (tx: Db | Tx, w: Workspace, now: Date) => tx.update(ideWorkspaces).set({ updatedAt: now }).where(eq(ideWorkspaces.id, w.id));
+const touch = (tx: Db | Tx, w: Workspace, now: Date) =>
+  tx.update(ideWorkspaces).set({ updatedAt: now }).where(eq(ideWorkspaces.id, w.id));
 
 async function pathFree(tx: Tx, workspaceId: number, path: string) {
-  const [taken] = await tx.select({ id: ideFiles.id }).from(ideFiles).where(and(eq(ideFiles.workspaceId, workspaceId), eq(ideFiles.path, path)));
+  const [taken] = await tx
+    .select({ id: ideFiles.id })
+    .from(ideFiles)
+    .where(and(eq(ideFiles.workspaceId, workspaceId), eq(ideFiles.path, path)));
   if (taken) throw fieldError("path", Msg.IDE_PATH_TAKEN, Msg.IDE_PATH_TAKEN);
 }
 
 /** Its parent folders, made when absent; a parent that is a file is refused. */
 async function ensureParents(tx: Tx, workspaceId: number, path: string, now: Date) {
   for (const parent of parentsOf(path)) {
-    const [row] = await tx.select().from(ideFiles).where(and(eq(ideFiles.workspaceId, workspaceId), eq(ideFiles.path, parent)));
+    const [row] = await tx
+      .select()
+      .from(ideFiles)
+      .where(and(eq(ideFiles.workspaceId, workspaceId), eq(ideFiles.path, parent)));
     if (row && !row.folder) throw fieldError("path", Msg.IDE_BAD_PARENT, Msg.IDE_BAD_PARENT);
-    if (!row) await tx.insert(ideFiles).values({ workspaceId, path: parent, folder: true, content: "", updatedAt: now });
+    if (!row)
+      await tx.insert(ideFiles).values({ workspaceId, path: parent, folder: true, content: "", updatedAt: now });
   }
 }
 
@@ -220,8 +315,12 @@ export async function createFile(input: Payload<"/sys/ide/file/create">, ctx: Ct
     if (n >= IDE_FILES_MAX) throw new ApiError(Msg.IDE_TOO_MANY_FILES);
     await pathFree(tx, w.id, input.path);
     await ensureParents(tx, w.id, input.path, now);
-    const content = input.folder || !isSolidity(input.path) ? "" : "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n";
-    const [created] = await tx.insert(ideFiles).values({ workspaceId: w.id, path: input.path, folder: input.folder, content, updatedAt: now }).returning();
+    const content =
+      input.folder || !isSolidity(input.path) ? "" : "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n";
+    const [created] = await tx
+      .insert(ideFiles)
+      .values({ workspaceId: w.id, path: input.path, folder: input.folder, content, updatedAt: now })
+      .returning();
     await touch(tx, w, now);
     return created!;
   });
@@ -240,13 +339,22 @@ export async function renameFile(input: Payload<"/sys/ide/file/rename">, ctx: Ct
     if (input.path.startsWith(`${file.path}/`)) throw fieldError("path", Msg.IDE_BAD_PARENT, Msg.IDE_BAD_PARENT);
     await pathFree(tx, w.id, input.path);
     await ensureParents(tx, w.id, input.path, now);
-    const children = file.folder ? await tx.select().from(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), like(ideFiles.path, `${filesUnder(file.path)}%`))) : [];
+    const children = file.folder
+      ? await tx
+          .select()
+          .from(ideFiles)
+          .where(and(eq(ideFiles.workspaceId, w.id), like(ideFiles.path, `${filesUnder(file.path)}%`)))
+      : [];
     for (const child of children) {
       const to = movedPath(child.path, file.path, input.path);
       await pathFree(tx, w.id, to);
       await tx.update(ideFiles).set({ path: to, updatedAt: now }).where(eq(ideFiles.id, child.id));
     }
-    const [moved] = await tx.update(ideFiles).set({ path: input.path, updatedAt: now }).where(eq(ideFiles.id, file.id)).returning();
+    const [moved] = await tx
+      .update(ideFiles)
+      .set({ path: input.path, updatedAt: now })
+      .where(eq(ideFiles.id, file.id))
+      .returning();
     await touch(tx, w, now);
     return moved!;
   });
@@ -260,7 +368,10 @@ export async function deleteFile(input: Payload<"/sys/ide/file/delete">, ctx: Ct
   await requireGrant(ctx);
   await ctx.services.db.transaction(async (tx) => {
     const file = await ownFile(tx, w.id, input.fileId);
-    if (file.folder) await tx.delete(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), like(ideFiles.path, `${filesUnder(file.path)}%`)));
+    if (file.folder)
+      await tx
+        .delete(ideFiles)
+        .where(and(eq(ideFiles.workspaceId, w.id), like(ideFiles.path, `${filesUnder(file.path)}%`)));
     await tx.delete(ideFiles).where(eq(ideFiles.id, file.id));
     await touch(tx, w, now);
   });
@@ -273,7 +384,11 @@ export async function saveFile(input: Payload<"/sys/ide/file/save">, ctx: Ctx) {
   const file = await ownFile(ctx.services.db, w.id, input.fileId);
   await requireGrant(ctx);
   if (file.folder) throw new ApiError(Msg.IDE_NOT_A_FILE);
-  const [saved] = await ctx.services.db.update(ideFiles).set({ content: input.content, updatedAt: now }).where(eq(ideFiles.id, file.id)).returning();
+  const [saved] = await ctx.services.db
+    .update(ideFiles)
+    .set({ content: input.content, updatedAt: now })
+    .where(eq(ideFiles.id, file.id))
+    .returning();
   await touch(ctx.services.db, w, now);
   return fileOut(saved!);
 }
@@ -287,24 +402,57 @@ export async function compile(input: Payload<"/sys/ide/compile">, ctx: Ctx) {
   const db = ctx.services.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   await requireGrant(ctx);
-  const files = await db.select().from(ideFiles).where(and(eq(ideFiles.workspaceId, w.id), eq(ideFiles.folder, false)));
+  const files = await db
+    .select()
+    .from(ideFiles)
+    .where(and(eq(ideFiles.workspaceId, w.id), eq(ideFiles.folder, false)));
   const sources = Object.fromEntries(files.filter((f) => isSolidity(f.path)).map((f) => [f.path, f.content]));
   const result = await chain.api.compileWorkspace(sources);
   const now = ctx.services.now();
-  const diagnostics = result.diagnostics.map(({ severity, file, line, column, message }) => ({ severity, file, line, column, message }));
+  const diagnostics = result.diagnostics.map(({ severity, file, line, column, message }) => ({
+    severity,
+    file,
+    line,
+    column,
+    message,
+  }));
   await db.transaction(async (tx) => {
-    await tx.update(ideWorkspaces).set({ diagnostics, compiledAt: now, compiler: result.compiler || null }).where(eq(ideWorkspaces.id, w.id));
+    await tx
+      .update(ideWorkspaces)
+      .set({ diagnostics, compiledAt: now, compiler: result.compiler || null })
+      .where(eq(ideWorkspaces.id, w.id));
     if (!result.ok) return;
     await tx.delete(ideCompiled).where(eq(ideCompiled.workspaceId, w.id));
     const deployable = result.contracts.filter((c) => c.bytecode.length > 2);
     if (deployable.length) {
-      await tx.insert(ideCompiled).values(deployable.map((c) => ({ workspaceId: w.id, file: c.file, name: c.name, abi: c.abi as Record<string, unknown>[], bytecode: c.bytecode, compiledAt: now })));
+      await tx.insert(ideCompiled).values(
+        deployable.map((c) => ({
+          workspaceId: w.id,
+          file: c.file,
+          name: c.name,
+          abi: c.abi as Record<string, unknown>[],
+          bytecode: c.bytecode,
+          compiledAt: now,
+        })),
+      );
     }
   });
-  const compiled = result.ok ? await db.select().from(ideCompiled).where(eq(ideCompiled.workspaceId, w.id)).orderBy(asc(ideCompiled.file), asc(ideCompiled.name)) : [];
+  const compiled = result.ok
+    ? await db
+        .select()
+        .from(ideCompiled)
+        .where(eq(ideCompiled.workspaceId, w.id))
+        .orderBy(asc(ideCompiled.file), asc(ideCompiled.name))
+    : [];
   return {
     ok: result.ok,
-    compiled: compiled.map((c) => ({ file: c.file, name: c.name, abi: c.abi, bytecode: c.bytecode, compiledAt: c.compiledAt.toISOString() })),
+    compiled: compiled.map((c) => ({
+      file: c.file,
+      name: c.name,
+      abi: c.abi,
+      bytecode: c.bytecode,
+      compiledAt: c.compiledAt.toISOString(),
+    })),
     diagnostics,
     compiler: result.compiler || null,
   };
@@ -318,7 +466,11 @@ export async function deploy(input: Payload<"/sys/ide/deploy">, ctx: Ctx) {
   const db = ctx.services.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   await requireGrant(ctx);
-  const [compiled] = await db.select().from(ideCompiled).where(eq(ideCompiled.workspaceId, w.id)).then((rows) => rows.filter((c) => `${c.file}:${c.name}` === input.contract));
+  const [compiled] = await db
+    .select()
+    .from(ideCompiled)
+    .where(eq(ideCompiled.workspaceId, w.id))
+    .then((rows) => rows.filter((c) => `${c.file}:${c.name}` === input.contract));
   if (!compiled) throw fieldError("contract", Msg.IDE_NOT_COMPILED, Msg.IDE_NOT_COMPILED);
   if (input.network === "test") return deployToTestNetwork(ctx, w, compiled, input.constructorArgs);
   if (!input.accountId) throw fieldError("accountId", Msg.IDE_ACCOUNT_REQUIRED, Msg.IDE_ACCOUNT_REQUIRED);
@@ -331,9 +483,18 @@ export async function deploy(input: Payload<"/sys/ide/deploy">, ctx: Ctx) {
     bytecode: compiled.bytecode,
     constructorArgs: input.constructorArgs,
   });
-  if (!request.success) throw new ApiError(Msg.INVALID_PARAMS, { reason: request.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+  if (!request.success)
+    throw new ApiError(Msg.INVALID_PARAMS, {
+      reason: request.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    });
   const created = await contracts.api.create(request.data, ctx);
-  await db.insert(ideDeployments).values({ workspaceId: w.id, contractId: created.contractId, file: compiled.file, name: compiled.name, createdAt: ctx.services.now() });
+  await db.insert(ideDeployments).values({
+    workspaceId: w.id,
+    contractId: created.contractId,
+    file: compiled.file,
+    name: compiled.name,
+    createdAt: ctx.services.now(),
+  });
   await touch(db, w, ctx.services.now());
   const [out] = await deploymentsOf(db, w.id, [created.contractId]);
   return out!;
@@ -346,20 +507,40 @@ export async function call(input: Payload<"/sys/ide/call">, ctx: Ctx) {
   const db = ctx.services.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   if (input.network === "test") return callOnTestNetwork(ctx, w, input);
-  const [deployment] = await db.select().from(ideDeployments).where(and(eq(ideDeployments.workspaceId, w.id), eq(ideDeployments.contractId, input.contractId)));
+  const [deployment] = await db
+    .select()
+    .from(ideDeployments)
+    .where(and(eq(ideDeployments.workspaceId, w.id), eq(ideDeployments.contractId, input.contractId)));
   if (!deployment) throw new ApiError(Msg.NOT_FOUND);
   await requireGrant(ctx);
   const detail = await contracts.api.detail({ contractId: input.contractId }, ctx);
   if (detail.status !== 2 || !detail.abi) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
   const abi = detail.abi as unknown as Abi;
-  const fn = abi.find((e): e is AbiFunction => e.type === "function" && contracts.api.signatureOf(e) === input.signature);
+  const fn = abi.find(
+    (e): e is AbiFunction => e.type === "function" && contracts.api.signatureOf(e) === input.signature,
+  );
   if (!fn) throw fieldError("signature", Msg.CONTRACT_NO_SUCH_FUNCTION, Msg.CONTRACT_NO_SUCH_FUNCTION);
   if (isRead(fn)) {
-    const read = await contracts.api.read({ contractId: input.contractId, functionName: fn.name, signature: input.signature, args: input.args }, ctx);
-    return { signature: read.signature, kind: "read" as const, outputs: read.outputs, transaction: null, receipt: null, events: [] };
+    const read = await contracts.api.read(
+      { contractId: input.contractId, functionName: fn.name, signature: input.signature, args: input.args },
+      ctx,
+    );
+    return {
+      signature: read.signature,
+      kind: "read" as const,
+      outputs: read.outputs,
+      transaction: null,
+      receipt: null,
+      events: [],
+    };
   }
   if (!input.accountId) throw fieldError("accountId", Msg.IDE_ACCOUNT_REQUIRED, Msg.IDE_ACCOUNT_REQUIRED);
-  return contracts.api.write(ctx.services, ctx.user.id, { contractId: input.contractId, signature: input.signature, args: input.args, accountId: input.accountId });
+  return contracts.api.write(ctx.services, ctx.user.id, {
+    contractId: input.contractId,
+    signature: input.signature,
+    args: input.args,
+    accountId: input.accountId,
+  });
 }
 
 /* The test network (docs/decisions/044 addendum). */
@@ -374,14 +555,19 @@ async function testAccountOf(deps: Deps, userId: number) {
   const [found] = await deps.db.select().from(ideTestAccounts).where(eq(ideTestAccounts.userId, userId));
   if (found) return found;
   const made = await testServices.api.newDeployer(deps.env);
-  await deps.db.insert(ideTestAccounts).values({ userId, address: made.deployerAddress, keySealed: made.deployerKeySealed, createdAt: deps.now() }).onConflictDoNothing();
+  await deps.db
+    .insert(ideTestAccounts)
+    .values({ userId, address: made.deployerAddress, keySealed: made.deployerKeySealed, createdAt: deps.now() })
+    .onConflictDoNothing();
   const [row] = await deps.db.select().from(ideTestAccounts).where(eq(ideTestAccounts.userId, userId));
   return row!;
 }
 
 /** The account's gas topped up from the network's treasury when it runs low. */
 async function fundTestAccount(deps: Deps, chainName: string, address: string) {
-  const balance = BigInt(String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })));
+  const balance = BigInt(
+    String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })),
+  );
   if (balance < TEST_GAS / 2n) await chain.api.fund(deps, chainName, address, TEST_GAS);
 }
 
@@ -395,7 +581,12 @@ const isUniqueViolation = (error: unknown) => {
  * user (MSG_47108), recorded with its chain, and answered once the chain has the receipt (address, transaction,
  * block) or the chain's reason.
  */
-async function deployToTestNetwork(ctx: Ctx, w: Workspace, compiled: typeof ideCompiled.$inferSelect, constructorArgs: string[]) {
+async function deployToTestNetwork(
+  ctx: Ctx,
+  w: Workspace,
+  compiled: typeof ideCompiled.$inferSelect,
+  constructorArgs: string[],
+) {
   const deps = ctx.services;
   const abi = compiled.abi as unknown as Abi;
   const ctor = abi.find((e) => e.type === "constructor");
@@ -404,7 +595,10 @@ async function deployToTestNetwork(ctx: Ctx, w: Workspace, compiled: typeof ideC
     const args = contracts.api.parseArguments(ctor && "inputs" in ctor ? ctor.inputs : [], constructorArgs);
     data = encodeDeployData({ abi, bytecode: compiled.bytecode as Hex, args });
   } catch (error) {
-    throw new ApiError(Msg.CONTRACT_BAD_ARGUMENTS, { fieldErrors: { constructorArgs: [Msg.CONTRACT_BAD_ARGUMENTS] }, reason: error instanceof Error ? error.message.split("\n")[0] : String(error) });
+    throw new ApiError(Msg.CONTRACT_BAD_ARGUMENTS, {
+      fieldErrors: { constructorArgs: [Msg.CONTRACT_BAD_ARGUMENTS] },
+      reason: error instanceof Error ? error.message.split("\n")[0] : String(error),
+    });
   }
   const account = await testAccountOf(deps, ctx.user.id);
   const network = await testServices.api.currentNetwork(deps.db);
@@ -416,12 +610,31 @@ async function deployToTestNetwork(ctx: Ctx, w: Workspace, compiled: typeof ideC
       await tx
         .update(ideTestDeployments)
         .set({ status: 3, failReason: "interrupted before the chain answered" })
-        .where(and(eq(ideTestDeployments.userId, ctx.user.id), eq(ideTestDeployments.status, 1), lt(ideTestDeployments.createdAt, new Date(now.getTime() - STALE_MS))));
-      const [busy] = await tx.select({ id: ideTestDeployments.id }).from(ideTestDeployments).where(and(eq(ideTestDeployments.userId, ctx.user.id), eq(ideTestDeployments.status, 1)));
+        .where(
+          and(
+            eq(ideTestDeployments.userId, ctx.user.id),
+            eq(ideTestDeployments.status, 1),
+            lt(ideTestDeployments.createdAt, new Date(now.getTime() - STALE_MS)),
+          ),
+        );
+      const [busy] = await tx
+        .select({ id: ideTestDeployments.id })
+        .from(ideTestDeployments)
+        .where(and(eq(ideTestDeployments.userId, ctx.user.id), eq(ideTestDeployments.status, 1)));
       if (busy) throw new ApiError(Msg.IDE_TEST_DEPLOY_UNDER_WAY);
       const [inserted] = await tx
         .insert(ideTestDeployments)
-        .values({ userId: ctx.user.id, workspaceId: w.id, file: compiled.file, name: compiled.name, chainName: network.chainName, deployer: account.address, abi: compiled.abi, status: 1, createdAt: now })
+        .values({
+          userId: ctx.user.id,
+          workspaceId: w.id,
+          file: compiled.file,
+          name: compiled.name,
+          chainName: network.chainName,
+          deployer: account.address,
+          abi: compiled.abi,
+          status: 1,
+          createdAt: now,
+        })
         .returning();
       return inserted!;
     });
@@ -432,12 +645,34 @@ async function deployToTestNetwork(ctx: Ctx, w: Workspace, compiled: typeof ideC
   let set: Partial<TestDeployment>;
   try {
     await fundTestAccount(deps, network.chainName, account.address);
-    const done = await chain.api.deploy(deps, network.chainName, testServices.api.openDeployerKey(deps.env, account.keySealed), data);
-    set = { status: 2, address: done.address, txHash: done.txHash, blockNumber: done.blockNumber, deployedAt: deps.now() };
+    const done = await chain.api.deploy(
+      deps,
+      network.chainName,
+      testServices.api.openDeployerKey(deps.env, account.keySealed),
+      data,
+    );
+    set = {
+      status: 2,
+      address: done.address,
+      txHash: done.txHash,
+      blockNumber: done.blockNumber,
+      deployedAt: deps.now(),
+    };
   } catch (error) {
-    set = { status: 3, failReason: `the test network refused the deployment: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2000) };
+    set = {
+      status: 3,
+      failReason:
+        `the test network refused the deployment: ${error instanceof Error ? error.message : String(error)}`.slice(
+          0,
+          2000,
+        ),
+    };
   }
-  const [settled] = await deps.db.update(ideTestDeployments).set(set).where(eq(ideTestDeployments.id, row.id)).returning();
+  const [settled] = await deps.db
+    .update(ideTestDeployments)
+    .set(set)
+    .where(eq(ideTestDeployments.id, row.id))
+    .returning();
   await touch(deps.db, w, deps.now());
   return testOut(settled!);
 }
@@ -445,19 +680,41 @@ async function deployToTestNetwork(ctx: Ctx, w: Workspace, compiled: typeof ideC
 /** A function of a contract the workspace deployed to the test network, through the contracts domain's read and write. */
 async function callOnTestNetwork(ctx: Ctx, w: Workspace, input: Payload<"/sys/ide/call">) {
   const deps = ctx.services;
-  const [row] = await deps.db.select().from(ideTestDeployments).where(and(eq(ideTestDeployments.id, input.contractId), eq(ideTestDeployments.workspaceId, w.id)));
+  const [row] = await deps.db
+    .select()
+    .from(ideTestDeployments)
+    .where(and(eq(ideTestDeployments.id, input.contractId), eq(ideTestDeployments.workspaceId, w.id)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   await requireGrant(ctx);
   if (row.status !== 2 || !row.address) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
   const abi = row.abi as unknown as Abi;
   const at = { chainName: row.chainName, address: row.address, abi };
-  const fn = abi.find((e): e is AbiFunction => e.type === "function" && contracts.api.signatureOf(e) === input.signature);
+  const fn = abi.find(
+    (e): e is AbiFunction => e.type === "function" && contracts.api.signatureOf(e) === input.signature,
+  );
   if (!fn) throw fieldError("signature", Msg.CONTRACT_NO_SUCH_FUNCTION, Msg.CONTRACT_NO_SUCH_FUNCTION);
   if (isRead(fn)) {
-    const read = await contracts.api.readAt(deps, at, { functionName: fn.name, signature: input.signature, args: input.args });
-    return { signature: read.signature, kind: "read" as const, outputs: read.outputs, transaction: null, receipt: null, events: [] };
+    const read = await contracts.api.readAt(deps, at, {
+      functionName: fn.name,
+      signature: input.signature,
+      args: input.args,
+    });
+    return {
+      signature: read.signature,
+      kind: "read" as const,
+      outputs: read.outputs,
+      transaction: null,
+      receipt: null,
+      events: [],
+    };
   }
   const account = await testAccountOf(deps, ctx.user.id);
   await fundTestAccount(deps, row.chainName, account.address);
-  return contracts.api.writeAt(deps, at, { from: account.address, privateKey: testServices.api.openDeployerKey(deps.env, account.keySealed) }, input.signature, input.args);
+  return contracts.api.writeAt(
+    deps,
+    at,
+    { from: account.address, privateKey: testServices.api.openDeployerKey(deps.env, account.keySealed) },
+    input.signature,
+    input.args,
+  );
 }

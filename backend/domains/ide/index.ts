@@ -1,5 +1,5 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
 import {
   call,
   compile,
@@ -15,8 +15,8 @@ import {
   renameFile,
   renameWorkspace,
   saveFile,
-} from "./handlers";
-import { listIdeTemplates } from "./templates";
+} from "./handlers.ts";
+import { listIdeTemplates } from "./templates.ts";
 
 /**
  * The online IDE (SPEC §1, §2 IDEServices and /ide/portal, §8 MSG_20016; contract/ide.ts; docs/decisions/044):

@@ -1,4 +1,4 @@
-import { CONTRACT_NAME_MAX } from "../../../contract/contracts-codes";
+import { CONTRACT_NAME_MAX } from "#contract/contracts-codes.ts";
 
 /** Pure rules of the online IDE (docs/decisions/044), tested by tables in tests/unit/ide.test.ts. */
 

@@ -1,8 +1,19 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts } from "../../db/columns";
-import { pubChainContracts } from "../contracts/tables";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
+import { pubChainContracts } from "#backend/domains/contracts/tables.ts";
 
 /** The Drizzle tables of the online IDE (SPEC §1, §2 IDEServices and /ide/portal; docs/decisions/044). */
 
@@ -20,7 +31,10 @@ export const ideWorkspaces = pgTable(
     /** The last compilation: when, by which compiler, and its messages at file and line. */
     compiledAt: ts("compiled_at"),
     compiler: text("compiler"),
-    diagnostics: jsonb("diagnostics").$type<{ severity: string; file: string | null; line: number | null; column: number | null; message: string }[]>().notNull().default([]),
+    diagnostics: jsonb("diagnostics")
+      .$type<{ severity: string; file: string | null; line: number | null; column: number | null; message: string }[]>()
+      .notNull()
+      .default([]),
     createdAt: ts("created_at").notNull(),
     updatedAt: ts("updated_at").notNull(),
   },
@@ -75,7 +89,10 @@ export const ideDeployments = pgTable(
     name: text("name").notNull(),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [uniqueIndex("ide_deployments_contract").on(t.contractId), index("ide_deployments_workspace").on(t.workspaceId, t.id)],
+  (t) => [
+    uniqueIndex("ide_deployments_contract").on(t.contractId),
+    index("ide_deployments_workspace").on(t.workspaceId, t.id),
+  ],
 );
 
 /**
@@ -137,6 +154,8 @@ export const ideTestDeployments = pgTable(
   (t) => [
     index("ide_test_deployments_workspace").on(t.workspaceId, t.id),
     // One deployment to the test network at a time per user, enforced by the database too.
-    uniqueIndex("ide_test_deployments_one_under_way").on(t.userId).where(sql`${t.status} = 1`),
+    uniqueIndex("ide_test_deployments_one_under_way")
+      .on(t.userId)
+      .where(sql`${t.status} = 1`),
   ],
 );

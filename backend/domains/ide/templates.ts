@@ -1,13 +1,18 @@
-import { IDE_EMPTY_TEMPLATE, IDE_SAMPLE_TEMPLATES } from "../../../contract/ide-codes";
-import type { Deps } from "../../deps";
-import marketDomain from "../market";
+import { IDE_EMPTY_TEMPLATE, IDE_SAMPLE_TEMPLATES } from "#contract/ide-codes.ts";
+import type { Deps } from "#backend/deps.ts";
+import marketDomain from "#backend/domains/market/index.ts";
 
 /**
  * The templates a workspace starts from (docs/decisions/044): the portal's Solidity samples, written here as the
  * files they give (path → source). Their names and descriptions are translated in locales/<lng>/ide.json.
  */
 
-export type Template = { templateId: string; origin: "sample" | "market"; title: string | null; files: Record<string, string> };
+export type Template = {
+  templateId: string;
+  origin: "sample" | "market";
+  title: string | null;
+  files: Record<string, string>;
+};
 
 const SPDX = "// SPDX-License-Identifier: MIT";
 
@@ -132,7 +137,12 @@ contract Contract {
  */
 export async function listIdeTemplates(deps: Deps): Promise<Template[]> {
   const ids: (keyof typeof SAMPLES)[] = [...IDE_SAMPLE_TEMPLATES, IDE_EMPTY_TEMPLATE];
-  const samples = ids.map((templateId): Template => ({ templateId, origin: "sample", title: null, files: SAMPLES[templateId] }));
+  const samples = ids.map((templateId): Template => ({
+    templateId,
+    origin: "sample",
+    title: null,
+    files: SAMPLES[templateId],
+  }));
   const market = (await marketDomain.api.solidityTemplates(deps)).map((p): Template => ({
     templateId: `market:${p.marketPackageId}`,
     origin: "market",

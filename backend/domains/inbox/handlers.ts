@@ -1,9 +1,9 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { MESSAGE_REF_KINDS, type pageRequestSchema } from "../../../contract/platform";
-import type { Db, Tx } from "../../db/client";
-import { messages } from "../../db/tables";
-import type { SignedInContext } from "../../http/router";
+import { MESSAGE_REF_KINDS, type pageRequestSchema } from "#contract/platform.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { messages } from "#backend/db/tables.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
 
 /** SPEC §3 Message: the caller's own messages only, newest first, optionally by status (0 unread, 1 read). */
 export async function listMessages(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
@@ -13,9 +13,18 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
   if (condition.status === 0 || condition.status === 1) filters.push(eq(messages.status, condition.status));
   const where = and(...filters);
   const [rows, [{ total }], [{ unread }]] = await Promise.all([
-    services.db.select().from(messages).where(where).orderBy(desc(messages.createdAt), desc(messages.id)).limit(pageSize).offset((pageIndex - 1) * pageSize),
+    services.db
+      .select()
+      .from(messages)
+      .where(where)
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(pageSize)
+      .offset((pageIndex - 1) * pageSize),
     services.db.select({ total: count() }).from(messages).where(where),
-    services.db.select({ unread: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
+    services.db
+      .select({ unread: count() })
+      .from(messages)
+      .where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
   ]);
   return {
     page: {
@@ -24,7 +33,10 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
         status: m.status === 1 ? (1 as const) : (0 as const),
         textKey: m.textKey,
         params: m.params,
-        ref: m.refKind && m.refId !== null && (MESSAGE_REF_KINDS as readonly string[]).includes(m.refKind) ? { kind: m.refKind, id: m.refId } : null,
+        ref:
+          m.refKind && m.refId !== null && (MESSAGE_REF_KINDS as readonly string[]).includes(m.refKind)
+            ? { kind: m.refKind, id: m.refId }
+            : null,
         createdAt: m.createdAt.toISOString(),
       })),
       total,
@@ -38,11 +50,20 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
 export async function markRead(input: { messageIds?: number[]; all?: boolean }, { services, user }: SignedInContext) {
   const me = user;
   if (input.all) {
-    await services.db.update(messages).set({ status: 1 }).where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
+    await services.db
+      .update(messages)
+      .set({ status: 1 })
+      .where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
   } else if (input.messageIds && input.messageIds.length > 0) {
-    await services.db.update(messages).set({ status: 1 }).where(and(eq(messages.userId, me.id), inArray(messages.id, input.messageIds)));
+    await services.db
+      .update(messages)
+      .set({ status: 1 })
+      .where(and(eq(messages.userId, me.id), inArray(messages.id, input.messageIds)));
   }
-  const [{ unread }] = await services.db.select({ unread: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
+  const [{ unread }] = await services.db
+    .select({ unread: count() })
+    .from(messages)
+    .where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
   return { unread };
 }
 
@@ -50,6 +71,11 @@ export async function markRead(input: { messageIds?: number[]; all?: boolean }, 
  * A message to a user's Message Center, written inside the caller's transaction: `textKey` is a key of
  * locales/<lang>/messages.json ("messages.…") and `params` its values, translated when the message is shown.
  */
-export async function notify(tx: Db | Tx, input: { userId: number; textKey: string; params: Record<string, string>; at: Date }) {
-  await tx.insert(messages).values({ userId: input.userId, textKey: input.textKey, params: input.params, createdAt: input.at });
+export async function notify(
+  tx: Db | Tx,
+  input: { userId: number; textKey: string; params: Record<string, string>; at: Date },
+) {
+  await tx
+    .insert(messages)
+    .values({ userId: input.userId, textKey: input.textKey, params: input.params, createdAt: input.at });
 }

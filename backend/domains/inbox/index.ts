@@ -1,6 +1,6 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { listMessages, markRead, notify } from "./handlers";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { listMessages, markRead, notify } from "./handlers.ts";
 
 /** The Message Center (SPEC §2, §3 Message; contract/inbox.ts). Other domains write messages into db/tables.ts `messages`. */
 export default defineDomain({

@@ -1,7 +1,7 @@
 import { count, inArray } from "drizzle-orm";
-import { INVOICE_STATUS } from "../../../contract/invoice-codes";
-import type { Db } from "../../db/client";
-import { invoiceApplications } from "./tables";
+import { INVOICE_STATUS } from "#contract/invoice-codes.ts";
+import type { Db } from "#backend/db/client.ts";
+import { invoiceApplications } from "./tables.ts";
 
 /** The operators' invoice queue: applications waiting for a review or for delivery. */
 export async function invoicesWaiting(db: Db) {

@@ -1,29 +1,29 @@
-import billing from "../billing";
+import billing from "#backend/domains/billing/index.ts";
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
-import type { addresseeSchema, invoiceTitleSchema, updateInvoiceTitleSchema } from "../../../contract/invoices";
+import type { addresseeSchema, invoiceTitleSchema, updateInvoiceTitleSchema } from "#contract/invoices.ts";
 import {
-    BILL_INVOICE_STATE,
-    INVOICE_STATUS,
-    INVOICE_TYPE,
-    INVOICEABLE_PAY_STATES,
-    ISSUANCE,
-    titleAllowsSpecialVat,
-    type approveInvoiceSchema,
-    type deliverInvoiceSchema,
-    type invoiceApplicationSchema,
-    type rejectInvoiceSchema,
-} from "../../../contract/invoices";
-import { Msg } from "../../../contract/messages";
-import type { pageRequestSchema } from "../../../contract/platform";
-import type { Db, Tx } from "../../db/client";
-import { messages, users } from "../../db/tables";
-import { ApiError, fieldError } from "../../http/errors";
-import { invoiceMachine, type InvoiceDecision } from "./machine";
-import type { SignedInContext } from "../../http/router";
-import { bills } from "../billing/tables";
-import { invoiceApplicationBills, invoiceApplications, invoiceTitles, receiverAddresses } from "./tables";
+  BILL_INVOICE_STATE,
+  INVOICE_STATUS,
+  INVOICE_TYPE,
+  INVOICEABLE_PAY_STATES,
+  ISSUANCE,
+  titleAllowsSpecialVat,
+  type approveInvoiceSchema,
+  type deliverInvoiceSchema,
+  type invoiceApplicationSchema,
+  type rejectInvoiceSchema,
+} from "#contract/invoices.ts";
+import { Msg } from "#contract/messages.ts";
+import type { pageRequestSchema } from "#contract/platform.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { messages, users } from "#backend/db/tables.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import { invoiceMachine, type InvoiceDecision } from "./machine.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { invoiceApplicationBills, invoiceApplications, invoiceTitles, receiverAddresses } from "./tables.ts";
 
 /*
  * The caller's invoice titles and receiving addresses (SPEC §3). Every query is filtered by the caller,
@@ -106,7 +106,11 @@ export async function insertTitle(input: z.output<typeof invoiceTitleSchema>, ct
     if (n >= MAX_BOOK_ENTRIES) throw new ApiError(Msg.INVOICE_BOOK_FULL);
     // The first title becomes the default by itself.
     const isDefault = input.isDefault === "on" || n === 0;
-    if (isDefault) await tx.update(invoiceTitles).set({ isDefault: false }).where(and(eq(invoiceTitles.userId, userId), eq(invoiceTitles.isDefault, true)));
+    if (isDefault)
+      await tx
+        .update(invoiceTitles)
+        .set({ isDefault: false })
+        .where(and(eq(invoiceTitles.userId, userId), eq(invoiceTitles.isDefault, true)));
     const [row] = await tx
       .insert(invoiceTitles)
       .values({ userId, ...titleValues(input), isDefault, createdAt: now })
@@ -120,11 +124,17 @@ export async function updateTitle(input: z.output<typeof updateInvoiceTitleSchem
   const titleId = Number(input.titleId);
   return ctx.services.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_TITLES, userId);
-    const [existing] = await tx.select().from(invoiceTitles).where(and(eq(invoiceTitles.id, titleId), eq(invoiceTitles.userId, userId)));
+    const [existing] = await tx
+      .select()
+      .from(invoiceTitles)
+      .where(and(eq(invoiceTitles.id, titleId), eq(invoiceTitles.userId, userId)));
     if (!existing) throw new ApiError(Msg.NOT_FOUND);
     const isDefault = input.isDefault === "on";
     if (isDefault) {
-      await tx.update(invoiceTitles).set({ isDefault: false }).where(and(eq(invoiceTitles.userId, userId), eq(invoiceTitles.isDefault, true), ne(invoiceTitles.id, titleId)));
+      await tx
+        .update(invoiceTitles)
+        .set({ isDefault: false })
+        .where(and(eq(invoiceTitles.userId, userId), eq(invoiceTitles.isDefault, true), ne(invoiceTitles.id, titleId)));
     }
     await tx
       .update(invoiceTitles)
@@ -197,18 +207,31 @@ export async function saveAddressee(input: z.output<typeof addresseeSchema>, ctx
     const own = and(eq(receiverAddresses.userId, userId), eq(receiverAddresses.isDefault, true));
     if (input.addresseeId) {
       const addresseeId = Number(input.addresseeId);
-      const [existing] = await tx.select({ id: receiverAddresses.id }).from(receiverAddresses).where(and(eq(receiverAddresses.id, addresseeId), eq(receiverAddresses.userId, userId)));
+      const [existing] = await tx
+        .select({ id: receiverAddresses.id })
+        .from(receiverAddresses)
+        .where(and(eq(receiverAddresses.id, addresseeId), eq(receiverAddresses.userId, userId)));
       if (!existing) throw new ApiError(Msg.NOT_FOUND);
       const isDefault = input.isDefault === "on";
-      if (isDefault) await tx.update(receiverAddresses).set({ isDefault: false }).where(and(own, ne(receiverAddresses.id, addresseeId)));
-      await tx.update(receiverAddresses).set({ ...values, isDefault }).where(and(eq(receiverAddresses.id, addresseeId), eq(receiverAddresses.userId, userId)));
+      if (isDefault)
+        await tx
+          .update(receiverAddresses)
+          .set({ isDefault: false })
+          .where(and(own, ne(receiverAddresses.id, addresseeId)));
+      await tx
+        .update(receiverAddresses)
+        .set({ ...values, isDefault })
+        .where(and(eq(receiverAddresses.id, addresseeId), eq(receiverAddresses.userId, userId)));
       return { addresseeId };
     }
     const [{ n }] = await tx.select({ n: count() }).from(receiverAddresses).where(eq(receiverAddresses.userId, userId));
     if (n >= MAX_BOOK_ENTRIES) throw new ApiError(Msg.INVOICE_BOOK_FULL);
     const isDefault = input.isDefault === "on" || n === 0;
     if (isDefault) await tx.update(receiverAddresses).set({ isDefault: false }).where(own);
-    const [row] = await tx.insert(receiverAddresses).values({ userId, ...values, isDefault, createdAt: now }).returning({ id: receiverAddresses.id });
+    const [row] = await tx
+      .insert(receiverAddresses)
+      .values({ userId, ...values, isDefault, createdAt: now })
+      .returning({ id: receiverAddresses.id });
     return { addresseeId: row.id };
   });
 }
@@ -230,7 +253,12 @@ export async function deleteAddressee(input: { addresseeId: number }, ctx: Signe
 /** When the default is deleted, the newest remaining record becomes the default. */
 async function promoteNewest(tx: Tx, kind: "titles" | "addresses", userId: number) {
   const table = kind === "titles" ? invoiceTitles : receiverAddresses;
-  const [newest] = await tx.select({ id: table.id }).from(table).where(eq(table.userId, userId)).orderBy(desc(table.createdAt), desc(table.id)).limit(1);
+  const [newest] = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(eq(table.userId, userId))
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(1);
   if (newest) await tx.update(table).set({ isDefault: true }).where(eq(table.id, newest.id));
 }
 
@@ -265,7 +293,15 @@ export async function invoiceableBills(_input: unknown, ctx: SignedInContext) {
   const me = ctx.user;
   const [rows, totals] = await Promise.all([
     ctx.services.db
-      .select({ id: bills.id, billNo: bills.billNo, serviceName: bills.serviceName, billType: bills.billType, payState: bills.payState, paidAt: bills.paidAt, amount: billAmount })
+      .select({
+        id: bills.id,
+        billNo: bills.billNo,
+        serviceName: bills.serviceName,
+        billType: bills.billType,
+        payState: bills.payState,
+        paidAt: bills.paidAt,
+        amount: billAmount,
+      })
       .from(bills)
       .where(invoiceableBillFilter(me.id))
       .orderBy(desc(bills.paidAt), desc(bills.id))
@@ -321,7 +357,10 @@ export async function applyForInvoice(input: z.output<typeof invoiceApplicationS
       const replay = await byIdempotencyKey(tx, me.id, input.idempotencyKey);
       if (replay) return { invoiceId: replay.id, applicationNo: replay.applicationNo, replayed: true };
 
-      const [title] = await tx.select().from(invoiceTitles).where(and(eq(invoiceTitles.id, Number(input.titleId)), eq(invoiceTitles.userId, me.id)));
+      const [title] = await tx
+        .select()
+        .from(invoiceTitles)
+        .where(and(eq(invoiceTitles.id, Number(input.titleId)), eq(invoiceTitles.userId, me.id)));
       if (!title) throw fieldError("titleId", "invoices:validation.titleRequired");
       const invoiceType = Number(input.invoiceType);
       if (invoiceType === INVOICE_TYPE.SPECIAL && !titleAllowsSpecialVat(title)) {
@@ -349,7 +388,14 @@ export async function applyForInvoice(input: z.output<typeof invoiceApplicationS
       }
 
       const locked = await tx
-        .select({ id: bills.id, userId: bills.userId, payState: bills.payState, invoiceState: bills.invoiceState, payCents: bills.payCents, refundCents: bills.refundCents })
+        .select({
+          id: bills.id,
+          userId: bills.userId,
+          payState: bills.payState,
+          invoiceState: bills.invoiceState,
+          payCents: bills.payCents,
+          refundCents: bills.refundCents,
+        })
         .from(bills)
         .where(and(inArray(bills.id, billIds), eq(bills.userId, me.id)))
         .orderBy(asc(bills.id))
@@ -365,7 +411,8 @@ export async function applyForInvoice(input: z.output<typeof invoiceApplicationS
         throw new ApiError(Msg.BILL_NOT_INVOICEABLE, { billIds: billIds.filter((id) => !ok.has(id)) });
       }
       const amountCents = usable.reduce((sum, b) => sum + (b.payCents - b.refundCents), 0);
-      if (amountCents > totals.invoiceableCents) throw new ApiError(Msg.OVER_INVOICEABLE, { invoiceableCents: totals.invoiceableCents, amountCents });
+      if (amountCents > totals.invoiceableCents)
+        throw new ApiError(Msg.OVER_INVOICEABLE, { invoiceableCents: totals.invoiceableCents, amountCents });
 
       const [application] = await tx
         .insert(invoiceApplications)
@@ -390,9 +437,20 @@ export async function applyForInvoice(input: z.output<typeof invoiceApplicationS
           createdAt: now,
         })
         .returning({ id: invoiceApplications.id, applicationNo: invoiceApplications.applicationNo });
-      await tx.insert(invoiceApplicationBills).values(usable.map((b) => ({ applicationId: application.id, billId: b.id, amountCents: b.payCents - b.refundCents })));
-      await tx.update(bills).set({ invoiceState: BILL_INVOICE_STATE.IN_PROGRESS }).where(and(inArray(bills.id, billIds), eq(bills.userId, me.id)));
-      await billing.api.post(tx, { userId: me.id, kind: "invoice_hold", amountCents, refType: "invoice", refId: application.id }, now);
+      await tx
+        .insert(invoiceApplicationBills)
+        .values(
+          usable.map((b) => ({ applicationId: application.id, billId: b.id, amountCents: b.payCents - b.refundCents })),
+        );
+      await tx
+        .update(bills)
+        .set({ invoiceState: BILL_INVOICE_STATE.IN_PROGRESS })
+        .where(and(inArray(bills.id, billIds), eq(bills.userId, me.id)));
+      await billing.api.post(
+        tx,
+        { userId: me.id, kind: "invoice_hold", amountCents, refType: "invoice", refId: application.id },
+        now,
+      );
       return { invoiceId: application.id, applicationNo: application.applicationNo, replayed: false };
     });
   } catch (error) {
@@ -446,9 +504,17 @@ async function listApplications(db: Db, input: ListInput, userId: number | null)
 
 export async function myApplications(input: ListInput, ctx: SignedInContext) {
   const me = ctx.user;
-  const [list, totals] = await Promise.all([listApplications(ctx.services.db, input, me.id), billing.api.totalsOf(ctx.services.db, me.id)]);
+  const [list, totals] = await Promise.all([
+    listApplications(ctx.services.db, input, me.id),
+    billing.api.totalsOf(ctx.services.db, me.id),
+  ]);
   return {
-    page: { rows: list.rows.map((r) => toSummary(r.app)), total: list.total, pageIndex: list.pageIndex, pageSize: list.pageSize },
+    page: {
+      rows: list.rows.map((r) => toSummary(r.app)),
+      total: list.total,
+      pageIndex: list.pageIndex,
+      pageSize: list.pageSize,
+    },
     invoiceableCents: totals.invoiceableCents,
   };
 }
@@ -463,7 +529,14 @@ async function detailOf(db: Db, invoiceId: number, userId: number | null) {
     .where(and(...filters));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   const billed = await db
-    .select({ billId: bills.id, billNo: bills.billNo, serviceName: bills.serviceName, billType: bills.billType, amountCents: invoiceApplicationBills.amountCents, invoiceState: bills.invoiceState })
+    .select({
+      billId: bills.id,
+      billNo: bills.billNo,
+      serviceName: bills.serviceName,
+      billType: bills.billType,
+      amountCents: invoiceApplicationBills.amountCents,
+      invoiceState: bills.invoiceState,
+    })
     .from(invoiceApplicationBills)
     .innerJoin(bills, eq(bills.id, invoiceApplicationBills.billId))
     .where(eq(invoiceApplicationBills.applicationId, invoiceId))
@@ -491,7 +564,14 @@ export async function myApplication(input: { invoiceId: number }, ctx: SignedInC
 
 export async function operatorApplications(input: ListInput, ctx: SignedInContext) {
   const list = await listApplications(ctx.services.db, input, null);
-  return { page: { rows: list.rows.map((r) => toSummary(r.app, r.userName)), total: list.total, pageIndex: list.pageIndex, pageSize: list.pageSize } };
+  return {
+    page: {
+      rows: list.rows.map((r) => toSummary(r.app, r.userName)),
+      total: list.total,
+      pageIndex: list.pageIndex,
+      pageSize: list.pageSize,
+    },
+  };
 }
 
 export async function operatorApplication(input: { invoiceId: number }, ctx: SignedInContext) {
@@ -503,23 +583,40 @@ async function lockForDecision(tx: Tx, invoiceId: number, decision: InvoiceDecis
   const [row] = await tx.select().from(invoiceApplications).where(eq(invoiceApplications.id, invoiceId)).for("update");
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   const result = invoiceMachine.transition(row.status, decision, "operator");
-  if (!result.ok) throw new ApiError(result.messageKey, result.messageKey === Msg.ALREADY_REVIEWED ? { status: row.status } : null);
+  if (!result.ok)
+    throw new ApiError(result.messageKey, result.messageKey === Msg.ALREADY_REVIEWED ? { status: row.status } : null);
   return { row, to: result.to };
 }
 
 /** The application's bills move to `state` (with `from`, only those still in that state). */
 async function setBillsInvoiceState(tx: Tx, row: ApplicationRow, state: number, from?: number) {
-  const linked = await tx.select({ billId: invoiceApplicationBills.billId }).from(invoiceApplicationBills).where(eq(invoiceApplicationBills.applicationId, row.id));
+  const linked = await tx
+    .select({ billId: invoiceApplicationBills.billId })
+    .from(invoiceApplicationBills)
+    .where(eq(invoiceApplicationBills.applicationId, row.id));
   if (linked.length === 0) return;
   await tx
     .update(bills)
     .set({ invoiceState: state })
-    .where(and(inArray(bills.id, linked.map((l) => l.billId)), eq(bills.userId, row.userId), from === undefined ? undefined : eq(bills.invoiceState, from)));
+    .where(
+      and(
+        inArray(
+          bills.id,
+          linked.map((l) => l.billId),
+        ),
+        eq(bills.userId, row.userId),
+        from === undefined ? undefined : eq(bills.invoiceState, from),
+      ),
+    );
 }
 
 type Decision = InvoiceDecision;
 
-const DECIDED_MESSAGE: Record<Decision, string> = { approve: "messages.invoiceApproved", reject: "messages.invoiceRejected", deliver: "messages.invoiceDelivered" };
+const DECIDED_MESSAGE: Record<Decision, string> = {
+  approve: "messages.invoiceApproved",
+  reject: "messages.invoiceRejected",
+  deliver: "messages.invoiceDelivered",
+};
 
 /**
  * One operator decision, in one transaction: the application is locked (refused unless TRANSITIONS lets
@@ -538,14 +635,28 @@ async function decide(
   await ctx.services.db.transaction(async (tx) => {
     const { row, to } = await lockForDecision(tx, invoiceId, decision);
     const columns = await work(tx, row, operator.id, now);
-    await tx.update(invoiceApplications).set({ ...columns, status: to }).where(eq(invoiceApplications.id, row.id));
-    await tx.insert(messages).values({ userId: row.userId, textKey: DECIDED_MESSAGE[decision], params: { applicationNo: row.applicationNo, ...params }, refKind: "invoice", refId: row.id, createdAt: now });
+    await tx
+      .update(invoiceApplications)
+      .set({ ...columns, status: to })
+      .where(eq(invoiceApplications.id, row.id));
+    await tx.insert(messages).values({
+      userId: row.userId,
+      textKey: DECIDED_MESSAGE[decision],
+      params: { applicationNo: row.applicationNo, ...params },
+      refKind: "invoice",
+      refId: row.id,
+      createdAt: now,
+    });
   });
   return null;
 }
 
 export async function approveApplication(input: z.output<typeof approveInvoiceSchema>, ctx: SignedInContext) {
-  return decide(ctx, Number(input.invoiceId), "approve", async (_tx, _row, operatorId, now) => ({ reviewedBy: operatorId, reviewedAt: now, reviewComments: input.comments ?? null }));
+  return decide(ctx, Number(input.invoiceId), "approve", async (_tx, _row, operatorId, now) => ({
+    reviewedBy: operatorId,
+    reviewedAt: now,
+    reviewComments: input.comments ?? null,
+  }));
 }
 
 /** Rejected: the bills can be invoiced again and the amount is invoiceable again. */
@@ -556,7 +667,17 @@ export async function rejectApplication(input: z.output<typeof rejectInvoiceSche
     "reject",
     async (tx, row, operatorId, now) => {
       await setBillsInvoiceState(tx, row, BILL_INVOICE_STATE.NOT_INVOICED, BILL_INVOICE_STATE.IN_PROGRESS);
-      await billing.api.post(tx, { userId: row.userId, kind: "invoice_release", amountCents: row.amountCents, refType: "invoice", refId: row.id }, now);
+      await billing.api.post(
+        tx,
+        {
+          userId: row.userId,
+          kind: "invoice_release",
+          amountCents: row.amountCents,
+          refType: "invoice",
+          refId: row.id,
+        },
+        now,
+      );
       return { reviewedBy: operatorId, reviewedAt: now, reviewComments: input.comments };
     },
     { comments: input.comments },

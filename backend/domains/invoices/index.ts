@@ -1,7 +1,7 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { seedInvoiceDemo } from "./demo";
-import { invoicesWaiting } from "./figures";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { seedInvoiceDemo } from "./demo.ts";
+import { invoicesWaiting } from "./figures.ts";
 import {
   applyForInvoice,
   approveApplication,
@@ -12,8 +12,16 @@ import {
   operatorApplication,
   operatorApplications,
   rejectApplication,
-} from "./handlers";
-import { deleteAddressee, deleteTitle, insertTitle, listAddressees, listTitles, saveAddressee, updateTitle } from "./handlers";
+} from "./handlers.ts";
+import {
+  deleteAddressee,
+  deleteTitle,
+  insertTitle,
+  listAddressees,
+  listTitles,
+  saveAddressee,
+  updateTitle,
+} from "./handlers.ts";
 
 /** Invoice titles, receiving addresses and invoice applications (SPEC §3, §4, §9; contract/invoices.ts; docs/decisions/008). */
 export default defineDomain({

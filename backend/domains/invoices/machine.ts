@@ -1,6 +1,6 @@
-import { INVOICE_STATUS, INVOICE_STATUSES } from "../../../contract/invoice-codes";
-import { Msg } from "../../../contract/messages";
-import { defineMachine } from "../../../contract/state-machine";
+import { INVOICE_STATUS, INVOICE_STATUSES } from "#contract/invoice-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { defineMachine } from "#contract/state-machine.ts";
 
 /**
  * An invoice application (SPEC §4 invoice status: 1 pending review, 3 not approved, 5 pending delivery,
@@ -27,7 +27,17 @@ export const invoiceMachine = defineMachine<InvoiceStatus, InvoiceDecision, "ope
     { event: "approve", actor: "operator", from: [S.PENDING_REVIEW], to: S.PENDING_DELIVERY },
     { event: "reject", actor: "operator", from: [S.PENDING_REVIEW], to: S.NOT_APPROVED },
     { event: "deliver", actor: "operator", from: [S.PENDING_DELIVERY], to: S.DELIVERED },
-    { event: "deliver", actor: "operator", from: [S.PENDING_REVIEW], to: S.PENDING_REVIEW, guard: () => Msg.INVOICE_NOT_APPROVED },
+    {
+      event: "deliver",
+      actor: "operator",
+      from: [S.PENDING_REVIEW],
+      to: S.PENDING_REVIEW,
+      guard: () => Msg.INVOICE_NOT_APPROVED,
+    },
   ],
-  refusals: { notAvailable: Msg.ALREADY_REVIEWED, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.COMMENTS_REQUIRED },
+  refusals: {
+    notAvailable: Msg.ALREADY_REVIEWED,
+    notAllowed: Msg.NO_PERMISSION,
+    commentsRequired: Msg.COMMENTS_REQUIRED,
+  },
 });

@@ -1,10 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
-import { IpfsServiceStatus } from "../../../contract/ipfs-codes";
-import type { Db } from "../../db/client";
-import type { Deps } from "../../deps";
-import { recordFile } from "./handlers";
-import { engineOf } from "./node";
-import { ipfsServices } from "./tables";
+import { IpfsServiceStatus } from "#contract/ipfs-codes.ts";
+import type { Db } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import { recordFile } from "./handlers.ts";
+import { engineOf } from "./node.ts";
+import { ipfsServices } from "./tables.ts";
 
 /**
  * What other domains store on a user's IPFS service through the api (docs/decisions/045: a DDC's file and its
@@ -13,16 +13,36 @@ import { ipfsServices } from "./tables";
 
 /** The user's running IPFS services with their free bytes. */
 export async function runningServicesOf(db: Db, userId: number) {
-  const rows = await db.select().from(ipfsServices).where(and(eq(ipfsServices.userId, userId), eq(ipfsServices.status, IpfsServiceStatus.RUNNING))).orderBy(asc(ipfsServices.id));
-  return rows.map((r) => ({ ipfsServiceId: r.id, name: r.name, freeBytes: Math.max(0, r.capacityBytes - r.usedBytes) }));
+  const rows = await db
+    .select()
+    .from(ipfsServices)
+    .where(and(eq(ipfsServices.userId, userId), eq(ipfsServices.status, IpfsServiceStatus.RUNNING)))
+    .orderBy(asc(ipfsServices.id));
+  return rows.map((r) => ({
+    ipfsServiceId: r.id,
+    name: r.name,
+    freeBytes: Math.max(0, r.capacityBytes - r.usedBytes),
+  }));
 }
 
 /**
  * Adds `bytes` to the user's running service `serviceId`: its CID, or null when the service is not the user's
  * running one or the file does not fit its free capacity (the pin is then taken away again).
  */
-export async function storeOnService(deps: Deps, input: { userId: number; serviceId: number; name: string; contentType: string; bytes: Uint8Array }): Promise<{ cid: string; size: number } | null> {
-  const [service] = await deps.db.select().from(ipfsServices).where(and(eq(ipfsServices.id, input.serviceId), eq(ipfsServices.userId, input.userId), eq(ipfsServices.status, IpfsServiceStatus.RUNNING)));
+export async function storeOnService(
+  deps: Deps,
+  input: { userId: number; serviceId: number; name: string; contentType: string; bytes: Uint8Array },
+): Promise<{ cid: string; size: number } | null> {
+  const [service] = await deps.db
+    .select()
+    .from(ipfsServices)
+    .where(
+      and(
+        eq(ipfsServices.id, input.serviceId),
+        eq(ipfsServices.userId, input.userId),
+        eq(ipfsServices.status, IpfsServiceStatus.RUNNING),
+      ),
+    );
   if (!service || service.capacityBytes - service.usedBytes < input.bytes.byteLength) return null;
   const engine = engineOf(deps);
   const added = await engine.add(
@@ -30,7 +50,12 @@ export async function storeOnService(deps: Deps, input: { userId: number; servic
       yield input.bytes;
     })(),
   );
-  const recorded = await recordFile(deps.db, service, { name: input.name, cid: added.cid, size: added.size, contentType: input.contentType }, deps.now());
+  const recorded = await recordFile(
+    deps.db,
+    service,
+    { name: input.name, cid: added.cid, size: added.size, contentType: input.contentType },
+    deps.now(),
+  );
   if (!recorded) {
     await engine.unpin(added.cid).catch(() => undefined);
     return null;

@@ -1,18 +1,18 @@
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import { fileTypeFromBuffer } from "file-type";
-import { IPFS_GATEWAY_PREFIX, IPFS_UPLOAD_LIMIT_BYTES, type IpfsKeyKind } from "../../../contract/ipfs-codes";
-import { Msg } from "../../../contract/messages";
-import type { Deps } from "../../deps";
-import { BodyTooLargeError, discardRest } from "../../kit/body-limit";
-import type { Endpoint } from "../../kit/domain";
-import billing from "../billing";
-import { normalCid } from "./engine/embedded";
-import { BadCidError, NotPinnedError } from "./engine/types";
-import { gatewayOfService, pinnedFile, recordFile, serviceOfKey } from "./handlers";
-import { KEY_SHAPE } from "./keys";
-import { meterOf } from "./meter";
-import { engineOf } from "./node";
-import { activeContent, chinaDay, cleanName, contentTypeOf, parseRange } from "./rules";
+import { IPFS_GATEWAY_PREFIX, IPFS_UPLOAD_LIMIT_BYTES, type IpfsKeyKind } from "#contract/ipfs-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Deps } from "#backend/deps.ts";
+import { BodyTooLargeError, discardRest } from "#backend/kit/body-limit.ts";
+import type { Endpoint } from "#backend/kit/domain.ts";
+import billing from "#backend/domains/billing/index.ts";
+import { normalCid } from "./engine/embedded.ts";
+import { BadCidError, NotPinnedError } from "./engine/types.ts";
+import { gatewayOfService, pinnedFile, recordFile, serviceOfKey } from "./handlers.ts";
+import { KEY_SHAPE } from "./keys.ts";
+import { meterOf } from "./meter.ts";
+import { engineOf } from "./node.ts";
+import { activeContent, chinaDay, cleanName, contentTypeOf, parseRange } from "./rules.ts";
 
 /**
  * The city node gateways of IPFS services (issue 13; docs/decisions/039): every city node serves at
@@ -27,18 +27,30 @@ import { activeContent, chinaDay, cleanName, contentTypeOf, parseRange } from ".
  */
 
 const TEXT: Record<string, string> = {
-  [Msg.IPFS_KEY_UNKNOWN]: "Unknown IPFS key: send the service's upload key (uploads) or download key (downloads) in `Authorization: Bearer <key>` or `X-Api-Key`.",
-  [Msg.IPFS_KEY_DEACTIVATED]: "This IPFS key is deactivated (or its service unsubscribed): activate it in the console, or use another key.",
-  [Msg.IPFS_NOT_THIS_GATEWAY]: "This service does not use this city node gateway: use one of the gateways listed on the service's page.",
+  [Msg.IPFS_KEY_UNKNOWN]:
+    "Unknown IPFS key: send the service's upload key (uploads) or download key (downloads) in `Authorization: Bearer <key>` or `X-Api-Key`.",
+  [Msg.IPFS_KEY_DEACTIVATED]:
+    "This IPFS key is deactivated (or its service unsubscribed): activate it in the console, or use another key.",
+  [Msg.IPFS_NOT_THIS_GATEWAY]:
+    "This service does not use this city node gateway: use one of the gateways listed on the service's page.",
   [Msg.UNPAID_BILLS]: "Unpaid bills block IPFS uploads and downloads (SPEC §5): pay them in My bills, then try again.",
-  [Msg.IPFS_OVER_CAPACITY]: "The file does not fit in the service's free capacity: delete files or upgrade the capacity.",
+  [Msg.IPFS_OVER_CAPACITY]:
+    "The file does not fit in the service's free capacity: delete files or upgrade the capacity.",
   [Msg.NOT_FOUND]: "Not found: this service has not pinned that CID.",
   [Msg.INVALID_PARAMS]: "Bad request.",
   [Msg.IPFS_ENGINE_FAILED]: "The IPFS engine failed; nothing was stored. Please try again later.",
 };
 
-function refusal(status: number, code: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify({ code, message: TEXT[code] ?? code, ...extra }), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers } });
+function refusal(
+  status: number,
+  code: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return new Response(JSON.stringify({ code, message: TEXT[code] ?? code, ...extra }), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
 }
 
 /** The key of a request: `Authorization: Bearer <key>` or `X-Api-Key`. */
@@ -51,7 +63,11 @@ function keyOf(request: Request): string | null {
 class OverCapacity extends Error {}
 
 /** The bytes of `source` passed on and counted; past `free` bytes it throws OverCapacity. The first bytes are kept for sniffing. */
-function counted(source: AsyncIterable<Uint8Array>, free: number, seen: { bytes: number; head: Uint8Array[]; headBytes: number }) {
+function counted(
+  source: AsyncIterable<Uint8Array>,
+  free: number,
+  seen: { bytes: number; head: Uint8Array[]; headBytes: number },
+) {
   return (async function* () {
     for await (const chunk of source) {
       seen.bytes += chunk.byteLength;
@@ -65,19 +81,32 @@ function counted(source: AsyncIterable<Uint8Array>, free: number, seen: { bytes:
   })();
 }
 
-type Authorized = { refused: Response } | { service: Awaited<ReturnType<typeof serviceOfKey>> extends infer R ? (R extends { service: infer S } ? S : never) : never; nodeId: number };
+type Authorized =
+  | { refused: Response }
+  | {
+      service: Awaited<ReturnType<typeof serviceOfKey>> extends infer R
+        ? R extends { service: infer S }
+          ? S
+          : never
+        : never;
+      nodeId: number;
+    };
 
 async function authorize(request: Request, deps: Deps, code: string, kind: IpfsKeyKind): Promise<Authorized> {
   const key = keyOf(request);
-  if (!key || !KEY_SHAPE.test(key)) return { refused: refusal(401, Msg.IPFS_KEY_UNKNOWN, {}, { "WWW-Authenticate": 'Bearer realm="ipfs-gateway"' }) };
+  if (!key || !KEY_SHAPE.test(key))
+    return { refused: refusal(401, Msg.IPFS_KEY_UNKNOWN, {}, { "WWW-Authenticate": 'Bearer realm="ipfs-gateway"' }) };
   const found = await serviceOfKey(deps.db, key, kind);
   if ("refused" in found) {
-    return found.refused === "unknown" ? { refused: refusal(401, Msg.IPFS_KEY_UNKNOWN, {}, { "WWW-Authenticate": 'Bearer realm="ipfs-gateway"' }) } : { refused: refusal(403, Msg.IPFS_KEY_DEACTIVATED) };
+    return found.refused === "unknown"
+      ? { refused: refusal(401, Msg.IPFS_KEY_UNKNOWN, {}, { "WWW-Authenticate": 'Bearer realm="ipfs-gateway"' }) }
+      : { refused: refusal(403, Msg.IPFS_KEY_DEACTIVATED) };
   }
   const nodeId = await gatewayOfService(deps.db, found.service.id, code);
   if (nodeId === null) return { refused: refusal(403, Msg.IPFS_NOT_THIS_GATEWAY) };
   // SPEC §5: unpaid (usage) bills block IPFS upload and download.
-  if (await billing.api.hasBlockingBills(deps.db, found.service.userId, 1, deps.now())) return { refused: refusal(402, Msg.UNPAID_BILLS) };
+  if (await billing.api.hasBlockingBills(deps.db, found.service.userId, 1, deps.now()))
+    return { refused: refusal(402, Msg.UNPAID_BILLS) };
   return { service: found.service, nodeId };
 }
 
@@ -92,7 +121,9 @@ async function upload(request: Request, deps: Deps, code: string): Promise<Respo
   if (!multipart && length > free) return refusal(413, Msg.IPFS_OVER_CAPACITY, { freeBytes: free });
   const engine = engineOf(deps);
   const seen = { bytes: 0, head: [] as Uint8Array[], headBytes: 0 };
-  let name = cleanName(decodeURIComponentSafe(request.headers.get("x-file-name")) ?? new URL(request.url).searchParams.get("name"));
+  let name = cleanName(
+    decodeURIComponentSafe(request.headers.get("x-file-name")) ?? new URL(request.url).searchParams.get("name"),
+  );
   let added: { cid: string; size: number } | null = null;
   let rawReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
@@ -136,18 +167,36 @@ async function upload(request: Request, deps: Deps, code: string): Promise<Respo
     console.error("[ipfs] upload failed:", error);
     return refusal(500, Msg.IPFS_ENGINE_FAILED);
   }
-  if (!added) return refusal(400, Msg.INVALID_PARAMS, { message: "No file: send the bytes as the body, or a multipart form with a file field." });
+  if (!added)
+    return refusal(400, Msg.INVALID_PARAMS, {
+      message: "No file: send the bytes as the body, or a multipart form with a file field.",
+    });
   const file = added as { cid: string; size: number };
   const sniffed = (await fileTypeFromBuffer(Buffer.concat(seen.head)).catch(() => undefined))?.mime;
   const contentType = contentTypeOf(name, sniffed);
-  const recorded = await recordFile(deps.db, service, { name, cid: file.cid, size: file.size, contentType }, deps.now());
+  const recorded = await recordFile(
+    deps.db,
+    service,
+    { name, cid: file.cid, size: file.size, contentType },
+    deps.now(),
+  );
   if (!recorded) {
     // Another upload took the capacity meanwhile: this pin goes.
     await engine.unpin(file.cid).catch(() => undefined);
     return refusal(413, Msg.IPFS_OVER_CAPACITY, { freeBytes: Math.max(0, service.capacityBytes - service.usedBytes) });
   }
   return new Response(
-    JSON.stringify({ code: 0, cid: file.cid, name, size: file.size, contentType, ipfsFileId: recorded.row.id, usedBytes: recorded.usedBytes, capacityBytes: service.capacityBytes, path: `${IPFS_GATEWAY_PREFIX}${code}/ipfs/${file.cid}` }),
+    JSON.stringify({
+      code: 0,
+      cid: file.cid,
+      name,
+      size: file.size,
+      contentType,
+      ipfsFileId: recorded.row.id,
+      usedBytes: recorded.usedBytes,
+      capacityBytes: service.capacityBytes,
+      path: `${IPFS_GATEWAY_PREFIX}${code}/ipfs/${file.cid}`,
+    }),
     { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } },
   );
 }
@@ -168,7 +217,8 @@ async function download(request: Request, deps: Deps, code: string, cidText: str
   try {
     cid = normalCid(cidText).toString();
   } catch (error) {
-    if (error instanceof BadCidError) return refusal(400, Msg.INVALID_PARAMS, { message: `Not a CID: ${cidText.slice(0, 100)}` });
+    if (error instanceof BadCidError)
+      return refusal(400, Msg.INVALID_PARAMS, { message: `Not a CID: ${cidText.slice(0, 100)}` });
     throw error;
   }
   // Only the CIDs this key's own service pinned: knowing another user's CID is not enough.
@@ -186,7 +236,8 @@ async function download(request: Request, deps: Deps, code: string, cidText: str
     "X-Ipfs-Path": `/ipfs/${cid}`,
     "Content-Disposition": `${activeContent(file.contentType) ? "attachment" : "inline"}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
   };
-  if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${file.size}` } });
+  if (range === "unsatisfiable")
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${file.size}` } });
   const slice = range ?? { offset: 0, length: file.size };
   headers["Content-Length"] = String(slice.length);
   if (range) headers["Content-Range"] = `bytes ${range.offset}-${range.offset + range.length - 1}/${file.size}`;
@@ -199,7 +250,8 @@ async function download(request: Request, deps: Deps, code: string, cidText: str
   try {
     first = await source.next();
   } catch (error) {
-    if (error instanceof NotPinnedError || (error as Error)?.name === "NotPinnedError") return refusal(404, Msg.NOT_FOUND);
+    if (error instanceof NotPinnedError || (error as Error)?.name === "NotPinnedError")
+      return refusal(404, Msg.NOT_FOUND);
     throw error;
   }
   const meter = meterOf(deps);
@@ -231,10 +283,13 @@ export const ipfsGateway: Endpoint = {
   streamBody: true,
   ratePerMinute: null,
   async handle(request, deps) {
-    const [code = "", action = "", ...rest] = new URL(request.url).pathname.slice(IPFS_GATEWAY_PREFIX.length).split("/");
+    const [code = "", action = "", ...rest] = new URL(request.url).pathname
+      .slice(IPFS_GATEWAY_PREFIX.length)
+      .split("/");
     const node = decodeURIComponentSafe(code) ?? "";
     if (request.method === "POST" && action === "upload" && rest.length === 0) return upload(request, deps, node);
-    if ((request.method === "GET" || request.method === "HEAD") && action === "ipfs" && rest.length === 1 && rest[0]) return download(request, deps, node, decodeURIComponentSafe(rest[0]) ?? "");
+    if ((request.method === "GET" || request.method === "HEAD") && action === "ipfs" && rest.length === 1 && rest[0])
+      return download(request, deps, node, decodeURIComponentSafe(rest[0]) ?? "");
     return refusal(404, Msg.NOT_FOUND, { message: "Not found: POST <gateway>/upload, or GET <gateway>/ipfs/<cid>." });
   },
 };

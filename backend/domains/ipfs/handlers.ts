@@ -1,16 +1,25 @@
 import { and, count, desc, eq, gte, ilike, inArray, sql, sum } from "drizzle-orm";
-import { IPFS_CAPACITIES, IPFS_GATEWAY_PREFIX, IPFS_KEY_KINDS, IPFS_BILL_TYPE, IPFS_TRAFFIC_DAYS, IpfsKeyState, IpfsServiceStatus, type IpfsKeyKind } from "../../../contract/ipfs-codes";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import billing from "../billing";
-import { bills } from "../billing/tables";
-import { hashKey, newKey, openKey } from "./keys";
-import { engineOf } from "./node";
-import { capacityOf, lastDays } from "./rules";
-import { ipfsFiles, ipfsKeys, ipfsServiceGateways, ipfsServices, ipfsTrafficDaily } from "./tables";
+import {
+  IPFS_CAPACITIES,
+  IPFS_GATEWAY_PREFIX,
+  IPFS_KEY_KINDS,
+  IPFS_BILL_TYPE,
+  IPFS_TRAFFIC_DAYS,
+  IpfsKeyState,
+  IpfsServiceStatus,
+  type IpfsKeyKind,
+} from "#contract/ipfs-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import billing from "#backend/domains/billing/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { hashKey, newKey, openKey } from "./keys.ts";
+import { engineOf } from "./node.ts";
+import { capacityOf, lastDays } from "./rules.ts";
+import { ipfsFiles, ipfsKeys, ipfsServiceGateways, ipfsServices, ipfsTrafficDaily } from "./tables.ts";
 
 /** The handlers of IPFS storage (contract/ipfs.ts; docs/decisions/039). Every service is looked up with its owner. */
 
@@ -25,19 +34,33 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /* ------------------------------------------- §7 catalogue paths ------------------------------------------- */
 
 /** SPEC §7 selectIpfsOrgFlowPrices: every city node offers a gateway, at its traffic price. */
-export async function selectIpfsOrgFlowPrices(_input: Payload<"/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices">, ctx: Ctx) {
+export async function selectIpfsOrgFlowPrices(
+  _input: Payload<"/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices">,
+  ctx: Ctx,
+) {
   const rows = await ctx.services.db.select().from(cityNodes).orderBy(cityNodes.id);
   if (!rows.length) throw new ApiError(Msg.SERVER_ERROR);
-  return rows.map((n) => ({ orgId: n.id, orgCode: n.code, orgName: n.name, orgNameZh: n.nameZh, flowPriceCents: n.trafficPricePerGbCents, gatewayPath: gatewayPath(n.code) }));
+  return rows.map((n) => ({
+    orgId: n.id,
+    orgCode: n.code,
+    orgName: n.name,
+    orgNameZh: n.nameZh,
+    flowPriceCents: n.trafficPricePerGbCents,
+    gatewayPath: gatewayPath(n.code),
+  }));
 }
 
 export async function selectCapacity(_input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/selectCapacity">, _ctx: Ctx) {
-  return IPFS_CAPACITIES.map((c) => ({ storeUnit: c.storeUnit, label: c.storeUnit >= 1024 && c.storeUnit % 1024 === 0 ? `${c.storeUnit / 1024} TB` : `${c.storeUnit} GB` }));
+  return IPFS_CAPACITIES.map((c) => ({
+    storeUnit: c.storeUnit,
+    label: c.storeUnit >= 1024 && c.storeUnit % 1024 === 0 ? `${c.storeUnit / 1024} TB` : `${c.storeUnit} GB`,
+  }));
 }
 
 function tier(storeUnit: number) {
   const found = capacityOf(storeUnit);
-  if (!found) throw new ApiError(Msg.IPFS_CAPACITY_UNKNOWN, { fieldErrors: { storeUnit: [Msg.IPFS_CAPACITY_UNKNOWN] } });
+  if (!found)
+    throw new ApiError(Msg.IPFS_CAPACITY_UNKNOWN, { fieldErrors: { storeUnit: [Msg.IPFS_CAPACITY_UNKNOWN] } });
   return found;
 }
 
@@ -48,12 +71,24 @@ export async function getIpfsUnitPrice(input: Payload<"/sys/ipfsBusiness/ipfs/ge
 
 export async function getIpfsPrice(input: Payload<"/sys/ipfsBusiness/ipfs/getIpfsPrice">, _ctx: Ctx) {
   const t = tier(input.storeUnit);
-  return { storeUnit: t.storeUnit, unitPriceCents: t.unitPriceCents, priceCents: t.priceCents, periodDays: t.periodDays };
+  return {
+    storeUnit: t.storeUnit,
+    unitPriceCents: t.unitPriceCents,
+    priceCents: t.priceCents,
+    periodDays: t.periodDays,
+  };
 }
 
 /* ------------------------------------------------ services ------------------------------------------------ */
 
-type Gateway = { orgId: number; orgCode: string; orgName: string; orgNameZh: string; flowPriceCents: number; gatewayPath: string };
+type Gateway = {
+  orgId: number;
+  orgCode: string;
+  orgName: string;
+  orgNameZh: string;
+  flowPriceCents: number;
+  gatewayPath: string;
+};
 
 async function gatewaysOf(db: Db | Tx, serviceIds: number[]): Promise<Map<number, Gateway[]>> {
   const out = new Map<number, Gateway[]>();
@@ -66,21 +101,44 @@ async function gatewaysOf(db: Db | Tx, serviceIds: number[]): Promise<Map<number
     .orderBy(cityNodes.id);
   for (const { serviceId, node } of rows) {
     const list = out.get(serviceId) ?? [];
-    list.push({ orgId: node.id, orgCode: node.code, orgName: node.name, orgNameZh: node.nameZh, flowPriceCents: node.trafficPricePerGbCents, gatewayPath: gatewayPath(node.code) });
+    list.push({
+      orgId: node.id,
+      orgCode: node.code,
+      orgName: node.name,
+      orgNameZh: node.nameZh,
+      flowPriceCents: node.trafficPricePerGbCents,
+      gatewayPath: gatewayPath(node.code),
+    });
     out.set(serviceId, list);
   }
   return out;
 }
 
-const keyOut = (k: KeyRow, apiKey: string | null = null) => ({ kind: k.kind as IpfsKeyKind, state: k.state, keyHint: k.keyHint, apiKey, createdAt: k.createdAt.toISOString() });
+const keyOut = (k: KeyRow, apiKey: string | null = null) => ({
+  kind: k.kind as IpfsKeyKind,
+  state: k.state,
+  keyHint: k.keyHint,
+  apiKey,
+  createdAt: k.createdAt.toISOString(),
+});
 
 async function servicesOut(db: Db | Tx, rows: ServiceRow[], shown: Map<string, string> = new Map()) {
   const ids = rows.map((r) => r.id);
   const gateways = await gatewaysOf(db, ids);
-  const keys = ids.length ? await db.select().from(ipfsKeys).where(inArray(ipfsKeys.serviceId, ids)).orderBy(desc(ipfsKeys.kind)) : [];
-  const files = ids.length ? await db.select({ serviceId: ipfsFiles.serviceId, n: count() }).from(ipfsFiles).where(inArray(ipfsFiles.serviceId, ids)).groupBy(ipfsFiles.serviceId) : [];
+  const keys = ids.length
+    ? await db.select().from(ipfsKeys).where(inArray(ipfsKeys.serviceId, ids)).orderBy(desc(ipfsKeys.kind))
+    : [];
+  const files = ids.length
+    ? await db
+        .select({ serviceId: ipfsFiles.serviceId, n: count() })
+        .from(ipfsFiles)
+        .where(inArray(ipfsFiles.serviceId, ids))
+        .groupBy(ipfsFiles.serviceId)
+    : [];
   const billIds = rows.map((r) => r.billId).filter((b): b is number => b !== null);
-  const billRows = billIds.length ? await db.select({ id: bills.id, billNo: bills.billNo }).from(bills).where(inArray(bills.id, billIds)) : [];
+  const billRows = billIds.length
+    ? await db.select({ id: bills.id, billNo: bills.billNo }).from(bills).where(inArray(bills.id, billIds))
+    : [];
   return rows.map((s) => ({
     ipfsServiceId: s.id,
     name: s.name,
@@ -100,7 +158,10 @@ async function servicesOut(db: Db | Tx, rows: ServiceRow[], shown: Map<string, s
 
 /** The caller's service (locked for the rest of `tx` when asked); another user's is not found. */
 export async function ownService(db: Db | Tx, userId: number, serviceId: number, lock = false): Promise<ServiceRow> {
-  const q = db.select().from(ipfsServices).where(and(eq(ipfsServices.id, serviceId), eq(ipfsServices.userId, userId)));
+  const q = db
+    .select()
+    .from(ipfsServices)
+    .where(and(eq(ipfsServices.id, serviceId), eq(ipfsServices.userId, userId)));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
@@ -119,15 +180,23 @@ export async function createService(input: Payload<"/sys/ipfsBusiness/ipfs/creat
   const orgIds = [...new Set(input.orgIds)].sort((a, b) => a - b);
   const result = await ctx.services.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
-    const [replay] = await tx.select().from(ipfsServices).where(and(eq(ipfsServices.userId, me), eq(ipfsServices.idempotencyKey, input.idempotencyKey)));
+    const [replay] = await tx
+      .select()
+      .from(ipfsServices)
+      .where(and(eq(ipfsServices.userId, me), eq(ipfsServices.idempotencyKey, input.idempotencyKey)));
     if (replay) {
-      if (replay.storeUnit !== input.storeUnit || replay.name !== input.name) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
+      if (replay.storeUnit !== input.storeUnit || replay.name !== input.name)
+        throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
       return { row: replay, shown: new Map<string, string>(), replayed: true };
     }
     if (await billing.api.hasBlockingBills(tx, me, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     const nodes = await tx.select().from(cityNodes).where(inArray(cityNodes.id, orgIds));
-    if (nodes.length !== orgIds.length) throw new ApiError(Msg.IPFS_GATEWAY_UNKNOWN, { fieldErrors: { orgIds: [Msg.IPFS_GATEWAY_UNKNOWN] } });
-    const [taken] = await tx.select({ id: ipfsServices.id }).from(ipfsServices).where(and(eq(ipfsServices.userId, me), eq(ipfsServices.name, input.name)));
+    if (nodes.length !== orgIds.length)
+      throw new ApiError(Msg.IPFS_GATEWAY_UNKNOWN, { fieldErrors: { orgIds: [Msg.IPFS_GATEWAY_UNKNOWN] } });
+    const [taken] = await tx
+      .select({ id: ipfsServices.id })
+      .from(ipfsServices)
+      .where(and(eq(ipfsServices.userId, me), eq(ipfsServices.name, input.name)));
     if (taken) throw new ApiError(Msg.IPFS_NAME_TAKEN, { fieldErrors: { name: [Msg.IPFS_NAME_TAKEN] } });
     const expiresAt = new Date(now.getTime() + t.periodDays * DAY_MS);
     const [bill] = await tx
@@ -153,17 +222,42 @@ export async function createService(input: Payload<"/sys/ipfsBusiness/ipfs/creat
       })
       .returning();
     // Throws MSG_30001 (insufficient balance) and rolls everything back.
-    if (bill.payCents > 0) await billing.api.post(tx, { userId: me, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `ipfs-service:${input.idempotencyKey}` }, now);
+    if (bill.payCents > 0)
+      await billing.api.post(
+        tx,
+        {
+          userId: me,
+          kind: "bill_payment",
+          amountCents: bill.payCents,
+          refType: "bill",
+          refId: bill.id,
+          idempotencyKey: `ipfs-service:${input.idempotencyKey}`,
+        },
+        now,
+      );
     const [row] = await tx
       .insert(ipfsServices)
-      .values({ userId: me, name: input.name, storeUnit: t.storeUnit, capacityBytes: t.capacityBytes, usedBytes: 0, status: IpfsServiceStatus.RUNNING, billId: bill.id, idempotencyKey: input.idempotencyKey, createdAt: now, expiresAt })
+      .values({
+        userId: me,
+        name: input.name,
+        storeUnit: t.storeUnit,
+        capacityBytes: t.capacityBytes,
+        usedBytes: 0,
+        status: IpfsServiceStatus.RUNNING,
+        billId: bill.id,
+        idempotencyKey: input.idempotencyKey,
+        createdAt: now,
+        expiresAt,
+      })
       .returning();
     await tx.insert(ipfsServiceGateways).values(orgIds.map((cityNodeId) => ({ serviceId: row.id, cityNodeId })));
     const shown = new Map<string, string>();
     for (const kind of IPFS_KEY_KINDS) {
       const { key, ...stored } = newKey(env, kind);
       shown.set(`${row.id}:${kind}`, key);
-      await tx.insert(ipfsKeys).values({ serviceId: row.id, kind, ...stored, state: IpfsKeyState.ACTIVATED, createdAt: now, updatedAt: now });
+      await tx
+        .insert(ipfsKeys)
+        .values({ serviceId: row.id, kind, ...stored, state: IpfsKeyState.ACTIVATED, createdAt: now, updatedAt: now });
     }
     return { row, shown, replayed: false };
   });
@@ -175,12 +269,20 @@ export async function listServices(input: Payload<"/sys/ipfsBusiness/ipfs/list">
   const db = ctx.services.db;
   const where = eq(ipfsServices.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(ipfsServices).where(where);
-  const rows = await db.select().from(ipfsServices).where(where).orderBy(desc(ipfsServices.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  const rows = await db
+    .select()
+    .from(ipfsServices)
+    .where(where)
+    .orderBy(desc(ipfsServices.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
   return { page: { rows: await servicesOut(db, rows), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
 export async function serviceDetail(input: Payload<"/sys/ipfsBusiness/ipfs/detail">, ctx: Ctx) {
-  const [out] = await servicesOut(ctx.services.db, [await ownService(ctx.services.db, ctx.user.id, input.ipfsServiceId)]);
+  const [out] = await servicesOut(ctx.services.db, [
+    await ownService(ctx.services.db, ctx.user.id, input.ipfsServiceId),
+  ]);
   return out;
 }
 
@@ -190,13 +292,21 @@ export async function serviceKey(input: Payload<"/sys/ipfsBusiness/ipfs/key">, c
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const service = await ownService(tx, ctx.user.id, input.ipfsServiceId, true);
-    const [key] = await tx.select().from(ipfsKeys).where(and(eq(ipfsKeys.serviceId, service.id), eq(ipfsKeys.kind, input.kind)));
+    const [key] = await tx
+      .select()
+      .from(ipfsKeys)
+      .where(and(eq(ipfsKeys.serviceId, service.id), eq(ipfsKeys.kind, input.kind)));
     if (!key) throw new ApiError(Msg.NOT_FOUND);
     if (input.action === "show") return keyOut(key, openKey(env, key.keySealed));
-    if (key.state === IpfsKeyState.UNSUBSCRIBED || service.status !== IpfsServiceStatus.RUNNING) throw new ApiError(Msg.IPFS_SERVICE_NOT_RUNNING);
+    if (key.state === IpfsKeyState.UNSUBSCRIBED || service.status !== IpfsServiceStatus.RUNNING)
+      throw new ApiError(Msg.IPFS_SERVICE_NOT_RUNNING);
     if (input.action === "regenerate") {
       const { key: apiKey, ...stored } = newKey(env, input.kind);
-      const [row] = await tx.update(ipfsKeys).set({ ...stored, createdAt: now, updatedAt: now }).where(eq(ipfsKeys.id, key.id)).returning();
+      const [row] = await tx
+        .update(ipfsKeys)
+        .set({ ...stored, createdAt: now, updatedAt: now })
+        .where(eq(ipfsKeys.id, key.id))
+        .returning();
       return keyOut(row, apiKey);
     }
     const state = input.action === "activate" ? IpfsKeyState.ACTIVATED : IpfsKeyState.DEACTIVATED;
@@ -207,14 +317,30 @@ export async function serviceKey(input: Payload<"/sys/ipfsBusiness/ipfs/key">, c
 
 /* -------------------------------------------------- files -------------------------------------------------- */
 
-const fileOut = (f: typeof ipfsFiles.$inferSelect) => ({ ipfsFileId: f.id, name: f.name, cid: f.cid, size: f.size, contentType: f.contentType, createdAt: f.createdAt.toISOString() });
+const fileOut = (f: typeof ipfsFiles.$inferSelect) => ({
+  ipfsFileId: f.id,
+  name: f.name,
+  cid: f.cid,
+  size: f.size,
+  contentType: f.contentType,
+  createdAt: f.createdAt.toISOString(),
+});
 
 export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, ctx: Ctx) {
   const db = ctx.services.db;
   const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
-  const where = and(eq(ipfsFiles.serviceId, service.id), input.name ? ilike(ipfsFiles.name, `%${escapeLike(input.name)}%`) : undefined);
+  const where = and(
+    eq(ipfsFiles.serviceId, service.id),
+    input.name ? ilike(ipfsFiles.name, `%${escapeLike(input.name)}%`) : undefined,
+  );
   const [{ total }] = await db.select({ total: count() }).from(ipfsFiles).where(where);
-  const rows = await db.select().from(ipfsFiles).where(where).orderBy(desc(ipfsFiles.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  const rows = await db
+    .select()
+    .from(ipfsFiles)
+    .where(where)
+    .orderBy(desc(ipfsFiles.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
   return { page: { rows: rows.map(fileOut), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
@@ -227,7 +353,10 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
   const deps = ctx.services;
   const { file, usedBytes } = await deps.db.transaction(async (tx) => {
     const service = await ownService(tx, ctx.user.id, input.ipfsServiceId, true);
-    const [file] = await tx.delete(ipfsFiles).where(and(eq(ipfsFiles.id, input.ipfsFileId), eq(ipfsFiles.serviceId, service.id))).returning();
+    const [file] = await tx
+      .delete(ipfsFiles)
+      .where(and(eq(ipfsFiles.id, input.ipfsFileId), eq(ipfsFiles.serviceId, service.id)))
+      .returning();
     if (!file) throw new ApiError(Msg.NOT_FOUND);
     const [updated] = await tx
       .update(ipfsServices)
@@ -285,10 +414,19 @@ export async function usageByGateway(_input: Payload<"/sys/ipfsBusiness/ipfs/usa
 /* ------------------------------------------------ gateways ------------------------------------------------ */
 
 /** What a gateway request's key opens: its service, or why not (unknown 401, deactivated 403). */
-export async function serviceOfKey(db: Db, key: string, kind: IpfsKeyKind): Promise<{ service: ServiceRow; key: KeyRow } | { refused: "unknown" | "deactivated" | "unsubscribed" }> {
-  const [row] = await db.select({ key: ipfsKeys, service: ipfsServices }).from(ipfsKeys).innerJoin(ipfsServices, eq(ipfsServices.id, ipfsKeys.serviceId)).where(eq(ipfsKeys.keyHash, hashKey(key)));
+export async function serviceOfKey(
+  db: Db,
+  key: string,
+  kind: IpfsKeyKind,
+): Promise<{ service: ServiceRow; key: KeyRow } | { refused: "unknown" | "deactivated" | "unsubscribed" }> {
+  const [row] = await db
+    .select({ key: ipfsKeys, service: ipfsServices })
+    .from(ipfsKeys)
+    .innerJoin(ipfsServices, eq(ipfsServices.id, ipfsKeys.serviceId))
+    .where(eq(ipfsKeys.keyHash, hashKey(key)));
   if (!row || row.key.kind !== kind) return { refused: "unknown" };
-  if (row.key.state === IpfsKeyState.UNSUBSCRIBED || row.service.status !== IpfsServiceStatus.RUNNING) return { refused: "unsubscribed" };
+  if (row.key.state === IpfsKeyState.UNSUBSCRIBED || row.service.status !== IpfsServiceStatus.RUNNING)
+    return { refused: "unsubscribed" };
   if (row.key.state !== IpfsKeyState.ACTIVATED) return { refused: "deactivated" };
   return row;
 }
@@ -307,22 +445,40 @@ export async function gatewayOfService(db: Db, serviceId: number, code: string):
  * Records an uploaded file: its size taken from the service's free capacity atomically (false when it no longer
  * fits: a parallel upload took it), and its row.
  */
-export async function recordFile(db: Db, service: ServiceRow, file: { name: string; cid: string; size: number; contentType: string }, now: Date) {
+export async function recordFile(
+  db: Db,
+  service: ServiceRow,
+  file: { name: string; cid: string; size: number; contentType: string },
+  now: Date,
+) {
   return db.transaction(async (tx) => {
     const taken = await tx
       .update(ipfsServices)
       .set({ usedBytes: sql`${ipfsServices.usedBytes} + ${file.size}` })
-      .where(and(eq(ipfsServices.id, service.id), sql`${ipfsServices.usedBytes} + ${file.size} <= ${ipfsServices.capacityBytes}`))
+      .where(
+        and(
+          eq(ipfsServices.id, service.id),
+          sql`${ipfsServices.usedBytes} + ${file.size} <= ${ipfsServices.capacityBytes}`,
+        ),
+      )
       .returning({ usedBytes: ipfsServices.usedBytes });
     if (!taken.length) return null;
-    const [row] = await tx.insert(ipfsFiles).values({ serviceId: service.id, ...file, createdAt: now }).returning();
+    const [row] = await tx
+      .insert(ipfsFiles)
+      .values({ serviceId: service.id, ...file, createdAt: now })
+      .returning();
     return { row, usedBytes: taken[0].usedBytes };
   });
 }
 
 /** The file a download asks for: one of the service's own pins of that CID, or null. */
 export async function pinnedFile(db: Db, serviceId: number, cid: string) {
-  const [row] = await db.select().from(ipfsFiles).where(and(eq(ipfsFiles.serviceId, serviceId), eq(ipfsFiles.cid, cid))).orderBy(desc(ipfsFiles.id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(ipfsFiles)
+    .where(and(eq(ipfsFiles.serviceId, serviceId), eq(ipfsFiles.cid, cid)))
+    .orderBy(desc(ipfsFiles.id))
+    .limit(1);
   return row ?? null;
 }
 
@@ -330,6 +486,9 @@ export async function pinnedFile(db: Db, serviceId: number, cid: string) {
 export async function setCapacityFixture(input: Payload<"/test/ipfs/capacity">, ctx: Ctx) {
   if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const service = await ownService(ctx.services.db, ctx.user.id, input.ipfsServiceId);
-  await ctx.services.db.update(ipfsServices).set({ capacityBytes: input.capacityBytes }).where(eq(ipfsServices.id, service.id));
+  await ctx.services.db
+    .update(ipfsServices)
+    .set({ capacityBytes: input.capacityBytes })
+    .where(eq(ipfsServices.id, service.id));
   return { ipfsServiceId: service.id, capacityBytes: input.capacityBytes };
 }

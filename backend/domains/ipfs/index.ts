@@ -1,6 +1,6 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { ipfsGateway } from "./gateway";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { ipfsGateway } from "./gateway.ts";
 import {
   createService,
   getIpfsPrice,
@@ -15,12 +15,21 @@ import {
   setCapacityFixture,
   unpinFile,
   usageByGateway,
-} from "./handlers";
-import { meterOf, stopMeter } from "./meter";
-import { createUpgrade, listUpgrades, opsUpgradeDecide, opsUpgradeList, opsUpgradeTake, upgradeDetail, upgradeOptions, upgradesWaiting } from "./upgrades";
-import { engineHealth, engineOf, startEngine, stopEngine } from "./node";
-import type { Deps } from "../../deps";
-import { readPinned, runningServicesOf, storeOnService } from "./files-api";
+} from "./handlers.ts";
+import { meterOf, stopMeter } from "./meter.ts";
+import {
+  createUpgrade,
+  listUpgrades,
+  opsUpgradeDecide,
+  opsUpgradeList,
+  opsUpgradeTake,
+  upgradeDetail,
+  upgradeOptions,
+  upgradesWaiting,
+} from "./upgrades.ts";
+import { engineHealth, engineOf, startEngine, stopEngine } from "./node.ts";
+import type { Deps } from "#backend/deps.ts";
+import { readPinned, runningServicesOf, storeOnService } from "./files-api.ts";
 
 /**
  * IPFS storage (SPEC §1, §3 IPFS service, §4, §5, §7 /sys/ipfsBusiness, §9; contract/ipfs.ts;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { BackendEnv } from "../../env";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
+import type { BackendEnv } from "#backend/env.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 
 /**
  * Upload and download keys (SPEC §4 IPFS key; docs/decisions/039): 32 random bytes (base64url, 43 characters)

@@ -1,6 +1,6 @@
-import { IpfsUpgradeStatus } from "../../../contract/ipfs-codes";
-import { Msg } from "../../../contract/messages";
-import { defineMachine } from "../../../contract/state-machine";
+import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { defineMachine } from "#contract/state-machine.ts";
 
 /**
  * An IPFS capacity upgrade (SPEC §4 IPFS upgrade: 0 pending, 2 operations processing, 5 success, 6 failed) as a
@@ -28,5 +28,9 @@ export const ipfsUpgradeMachine = defineMachine<Status, IpfsUpgradeEvent, "opera
     { event: "succeed", actor: "operator", from: [S.PROCESSING], to: S.SUCCESS },
     { event: "fail", actor: "operator", from: [S.PENDING, S.PROCESSING], to: S.FAILED, commentsRequired: true },
   ],
-  refusals: { notAvailable: Msg.IPFS_UPGRADE_NOT_AVAILABLE, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.IPFS_UPGRADE_REASON_REQUIRED },
+  refusals: {
+    notAvailable: Msg.IPFS_UPGRADE_NOT_AVAILABLE,
+    notAllowed: Msg.NO_PERMISSION,
+    commentsRequired: Msg.IPFS_UPGRADE_REASON_REQUIRED,
+  },
 });

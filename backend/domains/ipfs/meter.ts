@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import type { Deps } from "../../deps";
-import { ipfsTrafficDaily } from "./tables";
+import type { Db } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ipfsTrafficDaily } from "./tables.ts";
 
 /**
  * The download meter (docs/decisions/039): bytes served per service, gateway and UTC+8 day, added up in
@@ -28,7 +28,9 @@ export class TrafficMeter {
     else this.pending.set(key, { serviceId, cityNodeId, day, bytes });
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
-      void this.flush().catch((error: unknown) => console.warn("ipfs: the traffic meter could not write, it retries:", error));
+      void this.flush().catch((error: unknown) =>
+        console.warn("ipfs: the traffic meter could not write, it retries:", error),
+      );
     }, FLUSH_MS).unref();
   }
 
@@ -44,7 +46,10 @@ export class TrafficMeter {
             await tx
               .insert(ipfsTrafficDaily)
               .values(e)
-              .onConflictDoUpdate({ target: [ipfsTrafficDaily.serviceId, ipfsTrafficDaily.cityNodeId, ipfsTrafficDaily.day], set: { bytes: sql`${ipfsTrafficDaily.bytes} + ${e.bytes}` } });
+              .onConflictDoUpdate({
+                target: [ipfsTrafficDaily.serviceId, ipfsTrafficDaily.cityNodeId, ipfsTrafficDaily.day],
+                set: { bytes: sql`${ipfsTrafficDaily.bytes} + ${e.bytes}` },
+              });
           }
         });
       } catch (error) {

@@ -2,13 +2,13 @@ import { statfs } from "node:fs/promises";
 import path from "node:path";
 import type { Server } from "node:http";
 import { and, count, eq } from "drizzle-orm";
-import type { Deps } from "../../deps";
-import { waitForEngine } from "../../kit/engine-socket";
-import { EmbeddedIpfs } from "./engine/embedded";
-import { PeerIpfs, servePeers } from "./engine/peer";
-import { RemoteIpfs } from "./engine/remote";
-import type { IpfsEngine } from "./engine/types";
-import { ipfsFiles } from "./tables";
+import type { Deps } from "#backend/deps.ts";
+import { waitForEngine } from "#backend/kit/engine-socket.ts";
+import { EmbeddedIpfs } from "./engine/embedded.ts";
+import { PeerIpfs, servePeers } from "./engine/peer.ts";
+import { RemoteIpfs } from "./engine/remote.ts";
+import type { IpfsEngine } from "./engine/types.ts";
+import { ipfsFiles } from "./tables.ts";
 
 /**
  * The IPFS engine of this process (docs/decisions/039): embedded under DATA_DIR/ipfs, a kubo node with
@@ -31,7 +31,13 @@ export async function startEngine(deps: Deps): Promise<void> {
   let node: Node;
   if (env.ipfs.kind === "remote") {
     const db = deps.db;
-    const countOf = async (cid: string) => (await db.select({ n: count() }).from(ipfsFiles).where(and(eq(ipfsFiles.cid, cid))))[0].n;
+    const countOf = async (cid: string) =>
+      (
+        await db
+          .select({ n: count() })
+          .from(ipfsFiles)
+          .where(and(eq(ipfsFiles.cid, cid)))
+      )[0].n;
     node = { engine: new RemoteIpfs(env.ipfs.url, countOf) };
   } else if (env.cluster?.role === "peer") {
     await waitForEngine(env, "ipfs", "/repo");

@@ -1,4 +1,4 @@
-import { GB, IPFS_CAPACITIES, IPFS_PERIOD_DAYS } from "../../../contract/ipfs-codes";
+import { GB, IPFS_CAPACITIES, IPFS_PERIOD_DAYS } from "#contract/ipfs-codes.ts";
 
 /** Pure rules of IPFS storage (docs/decisions/039), tested by tables in tests/unit/ipfs-rules.test.ts. */
 
@@ -6,7 +6,13 @@ import { GB, IPFS_CAPACITIES, IPFS_PERIOD_DAYS } from "../../../contract/ipfs-co
 export function capacityOf(storeUnit: number) {
   const tier = IPFS_CAPACITIES.find((c) => c.storeUnit === storeUnit);
   if (!tier) return null;
-  return { storeUnit, unitPriceCents: tier.unitPriceCents, priceCents: tier.unitPriceCents * storeUnit, periodDays: IPFS_PERIOD_DAYS, capacityBytes: storeUnit * GB };
+  return {
+    storeUnit,
+    unitPriceCents: tier.unitPriceCents,
+    priceCents: tier.unitPriceCents * storeUnit,
+    periodDays: IPFS_PERIOD_DAYS,
+    capacityBytes: storeUnit * GB,
+  };
 }
 
 const UTC8_MS = 8 * 3_600_000;
@@ -26,7 +32,10 @@ export function lastDays(now: Date, n: number): string[] {
  * a range past the end is "unsatisfiable" (416); anything else (absent, several ranges, another unit, a
  * malformed header) serves the whole file (null).
  */
-export function parseRange(header: string | null, size: number): { offset: number; length: number } | "unsatisfiable" | null {
+export function parseRange(
+  header: string | null,
+  size: number,
+): { offset: number; length: number } | "unsatisfiable" | null {
   if (!header) return null;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return null;
@@ -70,12 +79,18 @@ export function contentTypeOf(name: string, sniffed: string | undefined): string
 }
 
 /** Types a browser would run as a page on this site: served as attachments, never inline. */
-export const activeContent = (contentType: string) => /^(text\/html|image\/svg\+xml|application\/xml|text\/xml|application\/xhtml\+xml|text\/javascript)/i.test(contentType);
+export const activeContent = (contentType: string) =>
+  /^(text\/html|image\/svg\+xml|application\/xml|text\/xml|application\/xhtml\+xml|text\/javascript)/i.test(
+    contentType,
+  );
 
 /** A file name as stored: its last path segment, without control characters, at most 255 characters. */
 export function cleanName(raw: string | null | undefined): string {
   const base = (raw ?? "").split(/[\\/]/).pop() ?? "";
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, 255);
   return clean || "file";
 }
 
@@ -91,6 +106,7 @@ export function upgradePrice(fromStoreUnit: number, toStoreUnit: number, expires
   const fullPeriodDiffCents = Math.max(0, to.priceCents - from.priceCents);
   const periodMs = IPFS_PERIOD_DAYS * DAY_MS;
   const remainingMs = Math.min(periodMs, expiresAt.getTime() - now.getTime());
-  const priceDiffCents = remainingMs <= 0 ? fullPeriodDiffCents : Math.ceil((fullPeriodDiffCents * remainingMs) / periodMs);
+  const priceDiffCents =
+    remainingMs <= 0 ? fullPeriodDiffCents : Math.ceil((fullPeriodDiffCents * remainingMs) / periodMs);
   return { fullPeriodDiffCents, priceDiffCents, remainingDays: Math.max(0, Math.ceil(remainingMs / DAY_MS)) };
 }

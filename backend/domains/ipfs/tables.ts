@@ -1,8 +1,19 @@
 import { sql } from "drizzle-orm";
-import { bigint, date, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { cityNodes, users } from "../../db/tables";
-import { ts } from "../../db/columns";
-import { bills } from "../billing/tables";
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { cityNodes, users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
 
 /** The Drizzle tables of IPFS storage (SPEC §3 IPFS service, §4 IPFS key; docs/decisions/039). */
 
@@ -27,7 +38,10 @@ export const ipfsServices = pgTable(
     createdAt: ts("created_at").notNull(),
     expiresAt: ts("expires_at").notNull(),
   },
-  (t) => [uniqueIndex("ipfs_services_user_name").on(t.userId, t.name), uniqueIndex("ipfs_services_user_idem").on(t.userId, t.idempotencyKey)],
+  (t) => [
+    uniqueIndex("ipfs_services_user_name").on(t.userId, t.name),
+    uniqueIndex("ipfs_services_user_idem").on(t.userId, t.idempotencyKey),
+  ],
 );
 
 /** SPEC §4 IPFS key: one upload and one download key per service, looked up by SHA-256, sealed to be shown again. */
@@ -135,6 +149,8 @@ export const ipfsUpgrades = pgTable(
     index("ipfs_upgrades_service").on(t.serviceId),
     index("ipfs_upgrades_status").on(t.status),
     // One open upgrade (0 or 2) per service, kept by the database too.
-    uniqueIndex("ipfs_upgrades_one_open").on(t.serviceId).where(sql`${t.status} in (0, 2)`),
+    uniqueIndex("ipfs_upgrades_one_open")
+      .on(t.serviceId)
+      .where(sql`${t.status} in (0, 2)`),
   ],
 );

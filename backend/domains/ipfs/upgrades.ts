@@ -1,18 +1,25 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
-import { PayState } from "../../../contract/billing-codes";
-import { GB, IPFS_BILL_TYPE, IPFS_CAPACITIES, IPFS_PERIOD_DAYS, IpfsServiceStatus, IpfsUpgradeStatus } from "../../../contract/ipfs-codes";
-import { Msg } from "../../../contract/messages";
-import type { Db, Tx } from "../../db/client";
-import { messages, users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import billing from "../billing";
-import { bills } from "../billing/tables";
-import { ownService } from "./handlers";
-import { ipfsUpgradeMachine, type IpfsUpgradeEvent } from "./machine";
-import { capacityOf, upgradePrice } from "./rules";
-import { ipfsServices, ipfsUpgrades } from "./tables";
+import { PayState } from "#contract/billing-codes.ts";
+import {
+  GB,
+  IPFS_BILL_TYPE,
+  IPFS_CAPACITIES,
+  IPFS_PERIOD_DAYS,
+  IpfsServiceStatus,
+  IpfsUpgradeStatus,
+} from "#contract/ipfs-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { messages, users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import billing from "#backend/domains/billing/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { ownService } from "./handlers.ts";
+import { ipfsUpgradeMachine, type IpfsUpgradeEvent } from "./machine.ts";
+import { capacityOf, upgradePrice } from "./rules.ts";
+import { ipfsServices, ipfsUpgrades } from "./tables.ts";
 
 /**
  * IPFS capacity upgrades (SPEC §2 upgrade, new upgrade, upgrade detail; §4 IPFS upgrade; §5; §9 IPFS bills;
@@ -29,9 +36,19 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 async function upgradesOut(db: Db | Tx, rows: UpgradeRow[]) {
   const serviceIds = [...new Set(rows.map((r) => r.serviceId))];
-  const services = serviceIds.length ? await db.select({ id: ipfsServices.id, name: ipfsServices.name }).from(ipfsServices).where(inArray(ipfsServices.id, serviceIds)) : [];
+  const services = serviceIds.length
+    ? await db
+        .select({ id: ipfsServices.id, name: ipfsServices.name })
+        .from(ipfsServices)
+        .where(inArray(ipfsServices.id, serviceIds))
+    : [];
   const billIds = rows.flatMap((r) => (r.billId ? [r.billId] : []));
-  const billRows = billIds.length ? await db.select({ id: bills.id, billNo: bills.billNo, refundCents: bills.refundCents }).from(bills).where(inArray(bills.id, billIds)) : [];
+  const billRows = billIds.length
+    ? await db
+        .select({ id: bills.id, billNo: bills.billNo, refundCents: bills.refundCents })
+        .from(bills)
+        .where(inArray(bills.id, billIds))
+    : [];
   return rows.map((u) => {
     const bill = billRows.find((b) => b.id === u.billId);
     return {
@@ -54,7 +71,11 @@ async function upgradesOut(db: Db | Tx, rows: UpgradeRow[]) {
 }
 
 async function openUpgradeOf(db: Db | Tx, serviceId: number) {
-  const [open] = await db.select({ id: ipfsUpgrades.id }).from(ipfsUpgrades).where(and(eq(ipfsUpgrades.serviceId, serviceId), inArray(ipfsUpgrades.status, OPEN))).limit(1);
+  const [open] = await db
+    .select({ id: ipfsUpgrades.id })
+    .from(ipfsUpgrades)
+    .where(and(eq(ipfsUpgrades.serviceId, serviceId), inArray(ipfsUpgrades.status, OPEN)))
+    .limit(1);
   return open?.id ?? null;
 }
 
@@ -93,20 +114,29 @@ export async function createUpgrade(input: Payload<"/sys/ipfsBusiness/ipfsUpgrad
   const result = await ctx.services.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
     const service = await ownService(tx, me, input.ipfsServiceId, true);
-    const [replay] = await tx.select().from(ipfsUpgrades).where(and(eq(ipfsUpgrades.userId, me), eq(ipfsUpgrades.idempotencyKey, input.idempotencyKey)));
+    const [replay] = await tx
+      .select()
+      .from(ipfsUpgrades)
+      .where(and(eq(ipfsUpgrades.userId, me), eq(ipfsUpgrades.idempotencyKey, input.idempotencyKey)));
     if (replay) {
-      if (replay.serviceId !== service.id || replay.toStoreUnit !== input.toStoreUnit) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
+      if (replay.serviceId !== service.id || replay.toStoreUnit !== input.toStoreUnit)
+        throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
       return { row: replay, replayed: true };
     }
     if (await billing.api.hasBlockingBills(tx, me, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     if (service.status !== IpfsServiceStatus.RUNNING) throw new ApiError(Msg.IPFS_SERVICE_NOT_RUNNING);
-    if (!capacityOf(input.toStoreUnit)) throw new ApiError(Msg.IPFS_CAPACITY_UNKNOWN, { fieldErrors: { toStoreUnit: [Msg.IPFS_CAPACITY_UNKNOWN] } });
+    if (!capacityOf(input.toStoreUnit))
+      throw new ApiError(Msg.IPFS_CAPACITY_UNKNOWN, { fieldErrors: { toStoreUnit: [Msg.IPFS_CAPACITY_UNKNOWN] } });
     const price = upgradePrice(service.storeUnit, input.toStoreUnit, service.expiresAt, now);
-    if (!price) throw new ApiError(Msg.IPFS_UPGRADE_NOT_LARGER, { fieldErrors: { toStoreUnit: [Msg.IPFS_UPGRADE_NOT_LARGER] } });
+    if (!price)
+      throw new ApiError(Msg.IPFS_UPGRADE_NOT_LARGER, { fieldErrors: { toStoreUnit: [Msg.IPFS_UPGRADE_NOT_LARGER] } });
     if (await openUpgradeOf(tx, service.id)) throw new ApiError(Msg.IPFS_UPGRADE_OPEN);
     let billId: number | null = null;
     if (price.priceDiffCents > 0) {
-      const periodEnd = service.expiresAt.getTime() > now.getTime() ? service.expiresAt : new Date(now.getTime() + IPFS_PERIOD_DAYS * 86_400_000);
+      const periodEnd =
+        service.expiresAt.getTime() > now.getTime()
+          ? service.expiresAt
+          : new Date(now.getTime() + IPFS_PERIOD_DAYS * 86_400_000);
       const [bill] = await tx
         .insert(bills)
         .values({
@@ -130,7 +160,18 @@ export async function createUpgrade(input: Payload<"/sys/ipfsBusiness/ipfsUpgrad
         })
         .returning();
       // Throws MSG_30001 (insufficient balance) and rolls everything back.
-      await billing.api.post(tx, { userId: me, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: `ipfs-upgrade:${input.idempotencyKey}` }, now);
+      await billing.api.post(
+        tx,
+        {
+          userId: me,
+          kind: "bill_payment",
+          amountCents: bill.payCents,
+          refType: "bill",
+          refId: bill.id,
+          idempotencyKey: `ipfs-upgrade:${input.idempotencyKey}`,
+        },
+        now,
+      );
       billId = bill.id;
     }
     const [row] = await tx
@@ -159,14 +200,23 @@ export async function listUpgrades(input: Payload<"/sys/ipfsBusiness/ipfsUpgrade
   const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
   const where = eq(ipfsUpgrades.serviceId, service.id);
   const [{ total }] = await db.select({ total: count() }).from(ipfsUpgrades).where(where);
-  const rows = await db.select().from(ipfsUpgrades).where(where).orderBy(desc(ipfsUpgrades.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  const rows = await db
+    .select()
+    .from(ipfsUpgrades)
+    .where(where)
+    .orderBy(desc(ipfsUpgrades.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
   return { page: { rows: await upgradesOut(db, rows), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
 /** An upgrade's detail: its owner's only (another user's is not found). */
 export async function upgradeDetail(input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/detail">, ctx: Ctx) {
   const db = ctx.services.db;
-  const [row] = await db.select().from(ipfsUpgrades).where(and(eq(ipfsUpgrades.id, input.ipfsUpgradeId), eq(ipfsUpgrades.userId, ctx.user.id)));
+  const [row] = await db
+    .select()
+    .from(ipfsUpgrades)
+    .where(and(eq(ipfsUpgrades.id, input.ipfsUpgradeId), eq(ipfsUpgrades.userId, ctx.user.id)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return (await upgradesOut(db, [row]))[0];
 }
@@ -176,10 +226,28 @@ export async function opsUpgradeList(input: Payload<"/sys/ops/ipfsUpgrades/list"
   const db = ctx.services.db;
   const where = inArray(ipfsUpgrades.status, OPEN);
   const [{ total }] = await db.select({ total: count() }).from(ipfsUpgrades).where(where);
-  const rows = await db.select().from(ipfsUpgrades).where(where).orderBy(asc(ipfsUpgrades.createdAt), asc(ipfsUpgrades.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
-  const owners = rows.length ? await db.select({ id: users.id, userName: users.userName }).from(users).where(inArray(users.id, [...new Set(rows.map((r) => r.userId))])) : [];
+  const rows = await db
+    .select()
+    .from(ipfsUpgrades)
+    .where(where)
+    .orderBy(asc(ipfsUpgrades.createdAt), asc(ipfsUpgrades.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  const owners = rows.length
+    ? await db
+        .select({ id: users.id, userName: users.userName })
+        .from(users)
+        .where(inArray(users.id, [...new Set(rows.map((r) => r.userId))]))
+    : [];
   const out = await upgradesOut(db, rows);
-  return { page: { rows: out.map((u, i) => ({ ...u, owner: owners.find((o) => o.id === rows[i].userId)?.userName ?? "" })), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  return {
+    page: {
+      rows: out.map((u, i) => ({ ...u, owner: owners.find((o) => o.id === rows[i].userId)?.userName ?? "" })),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
 }
 
 /** The waiting items of the operations queue (platform dashboard, /sys/ops/queues/waiting). */
@@ -202,7 +270,10 @@ export async function opsUpgradeTake(input: Payload<"/sys/ops/ipfsUpgrades/take"
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { upgrade, to } = await moved(tx, input.ipfsUpgradeId, "take", null);
-    await tx.update(ipfsUpgrades).set({ status: to, takenAt: now, takenBy: ctx.user.id }).where(eq(ipfsUpgrades.id, upgrade.id));
+    await tx
+      .update(ipfsUpgrades)
+      .set({ status: to, takenAt: now, takenBy: ctx.user.id })
+      .where(eq(ipfsUpgrades.id, upgrade.id));
     return { status: to };
   });
 }
@@ -213,42 +284,86 @@ export async function opsUpgradeTake(input: Payload<"/sys/ops/ipfsUpgrades/take"
  * refund request's approval does) and the service keeps its capacity.
  */
 /** A capacity as a message parameter (the same in both languages). */
-const gbText = (storeUnit: number) => (storeUnit >= 1024 && storeUnit % 1024 === 0 ? `${storeUnit / 1024} TB` : `${storeUnit} GB`);
+const gbText = (storeUnit: number) =>
+  storeUnit >= 1024 && storeUnit % 1024 === 0 ? `${storeUnit / 1024} TB` : `${storeUnit} GB`;
 
 export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/decide">, ctx: Ctx) {
   const now = ctx.services.now();
   const comments = input.comments?.trim() || null;
   return ctx.services.db.transaction(async (tx) => {
-    const { upgrade, to } = await moved(tx, input.ipfsUpgradeId, input.decision === "approve" ? "succeed" : "fail", comments);
+    const { upgrade, to } = await moved(
+      tx,
+      input.ipfsUpgradeId,
+      input.decision === "approve" ? "succeed" : "fail",
+      comments,
+    );
     const decided = { status: to, decidedAt: now, decidedBy: ctx.user.id };
     if (to === IpfsUpgradeStatus.SUCCESS) {
-      const [service] = await tx.select().from(ipfsServices).where(eq(ipfsServices.id, upgrade.serviceId)).for("update");
+      const [service] = await tx
+        .select()
+        .from(ipfsServices)
+        .where(eq(ipfsServices.id, upgrade.serviceId))
+        .for("update");
       // Never smaller: should the service have grown since (it cannot, one open upgrade at a time), it keeps the larger.
       const storeUnit = Math.max(service.storeUnit, upgrade.toStoreUnit);
-      await tx.update(ipfsServices).set({ storeUnit, capacityBytes: Math.max(service.capacityBytes, storeUnit * GB) }).where(eq(ipfsServices.id, service.id));
+      await tx
+        .update(ipfsServices)
+        .set({ storeUnit, capacityBytes: Math.max(service.capacityBytes, storeUnit * GB) })
+        .where(eq(ipfsServices.id, service.id));
       await tx.update(ipfsUpgrades).set(decided).where(eq(ipfsUpgrades.id, upgrade.id));
-      await tx.insert(messages).values({ userId: upgrade.userId, textKey: "messages.ipfsUpgradeSucceeded", params: { name: service.name, capacity: gbText(storeUnit) }, createdAt: now });
+      await tx.insert(messages).values({
+        userId: upgrade.userId,
+        textKey: "messages.ipfsUpgradeSucceeded",
+        params: { name: service.name, capacity: gbText(storeUnit) },
+        createdAt: now,
+      });
       return { status: to };
     }
-    const [service] = await tx.select({ name: ipfsServices.name }).from(ipfsServices).where(eq(ipfsServices.id, upgrade.serviceId));
+    const [service] = await tx
+      .select({ name: ipfsServices.name })
+      .from(ipfsServices)
+      .where(eq(ipfsServices.id, upgrade.serviceId));
     let refunded = 0;
     if (upgrade.billId) {
       const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId)).for("update");
       const amount = bill.payCents - bill.refundCents;
       if (amount > 0) {
         refunded = amount;
-        await billing.api.post(tx, { userId: upgrade.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: `ipfs-upgrade-refund:${upgrade.id}` }, now);
+        await billing.api.post(
+          tx,
+          {
+            userId: upgrade.userId,
+            kind: "refund",
+            amountCents: amount,
+            refType: "bill",
+            refId: bill.id,
+            idempotencyKey: `ipfs-upgrade-refund:${upgrade.id}`,
+          },
+          now,
+        );
         await tx
           .update(bills)
-          .set({ refundCents: bill.refundCents + amount, refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`, payState: PayState.REFUNDED })
+          .set({
+            refundCents: bill.refundCents + amount,
+            refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`,
+            payState: PayState.REFUNDED,
+          })
           .where(eq(bills.id, bill.id));
       }
     }
-    await tx.update(ipfsUpgrades).set({ ...decided, failReason: comments }).where(eq(ipfsUpgrades.id, upgrade.id));
+    await tx
+      .update(ipfsUpgrades)
+      .set({ ...decided, failReason: comments })
+      .where(eq(ipfsUpgrades.id, upgrade.id));
     await tx.insert(messages).values({
       userId: upgrade.userId,
       textKey: "messages.ipfsUpgradeFailed",
-      params: { name: service.name, capacity: gbText(upgrade.toStoreUnit), reason: comments ?? "", amount: (refunded / 100).toFixed(2) },
+      params: {
+        name: service.name,
+        capacity: gbText(upgrade.toStoreUnit),
+        reason: comments ?? "",
+        amount: (refunded / 100).toFixed(2),
+      },
       createdAt: now,
     });
     return { status: to };

@@ -1,6 +1,16 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { detail, download, list, opsList, opsSave, opsWithdraw, packageForDraft, solidityTemplates, writeShippedPackages } from "./handlers";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import {
+  detail,
+  download,
+  list,
+  opsList,
+  opsSave,
+  opsWithdraw,
+  packageForDraft,
+  solidityTemplates,
+  writeShippedPackages,
+} from "./handlers.ts";
 
 /**
  * The chaincode market (SPEC §2 DeveloperCommunity/ChaincodeMarket; issue 15; contract/market.ts;

@@ -1,4 +1,4 @@
-import type { MarketFunction } from "../../../contract/market";
+import type { MarketFunction } from "#contract/market.ts";
 
 /**
  * The sample chaincode packages the market ships (issue 15; docs/decisions/042, "Shipped content"): real
@@ -17,7 +17,13 @@ export type ShippedPackage = {
   files: Record<string, string>;
 };
 
-const fn = (func: string, name: string, inputFormat: string, outputFormat: string, funcType = 1): MarketFunction => ({ func, name, funcType, inputFormat, outputFormat });
+const fn = (func: string, name: string, inputFormat: string, outputFormat: string, funcType = 1): MarketFunction => ({
+  func,
+  name,
+  funcType,
+  inputFormat,
+  outputFormat,
+});
 
 const ASSET_GO = `package main
 
@@ -269,15 +275,27 @@ export const SHIPPED_PACKAGES: readonly ShippedPackage[] = [
     mainPath: "asset/main.go",
     initParams: "",
     functions: [
-      fn("createAsset", "Create an asset", '["id","owner","value"]', '{"id":"string","owner":"string","value":"number"}'),
+      fn(
+        "createAsset",
+        "Create an asset",
+        '["id","owner","value"]',
+        '{"id":"string","owner":"string","value":"number"}',
+      ),
       fn("readAsset", "Read an asset", '["id"]', '{"id":"string","owner":"string","value":"number"}', 2),
-      fn("transferAsset", "Transfer an asset", '["id","newOwner"]', '{"id":"string","owner":"string","value":"number"}'),
+      fn(
+        "transferAsset",
+        "Transfer an asset",
+        '["id","newOwner"]',
+        '{"id":"string","owner":"string","value":"number"}',
+      ),
       fn("deleteAsset", "Delete an asset", '["id"]', "null"),
     ],
     files: {
       "asset/main.go": ASSET_GO,
-      "asset/go.mod": "module asset\n\ngo 1.20\n\nrequire (\n\tgithub.com/hyperledger/fabric-chaincode-go v0.0.0-20230731094759-d626e9ab09b9\n\tgithub.com/hyperledger/fabric-protos-go v0.3.0\n)\n",
-      "README.md": "# asset_transfer\n\nA Go chaincode for Hyperledger Fabric: create, read, transfer and delete assets.\n\nFunctions: `createAsset(id, owner, value)`, `readAsset(id)`, `transferAsset(id, newOwner)`, `deleteAsset(id)`.\n",
+      "asset/go.mod":
+        "module asset\n\ngo 1.20\n\nrequire (\n\tgithub.com/hyperledger/fabric-chaincode-go v0.0.0-20230731094759-d626e9ab09b9\n\tgithub.com/hyperledger/fabric-protos-go v0.3.0\n)\n",
+      "README.md":
+        "# asset_transfer\n\nA Go chaincode for Hyperledger Fabric: create, read, transfer and delete assets.\n\nFunctions: `createAsset(id, owner, value)`, `readAsset(id)`, `transferAsset(id, newOwner)`, `deleteAsset(id)`.\n",
     },
   },
   {
@@ -288,15 +306,32 @@ export const SHIPPED_PACKAGES: readonly ShippedPackage[] = [
     mainPath: "lib/supplyTrace.js",
     initParams: "",
     functions: [
-      fn("registerProduct", "Register a product", '["productId","name","maker"]', '{"productId":"string","steps":"array"}'),
+      fn(
+        "registerProduct",
+        "Register a product",
+        '["productId","name","maker"]',
+        '{"productId":"string","steps":"array"}',
+      ),
       fn("addStep", "Add a handover step", '["productId","holder","place"]', '{"productId":"string","steps":"array"}'),
       fn("traceProduct", "Trace a product", '["productId"]', '{"productId":"string","steps":"array"}', 2),
     ],
     files: {
       "lib/supplyTrace.js": TRACE_JS,
       "index.js": "'use strict';\n\nmodule.exports = require('./lib/supplyTrace');\n",
-      "package.json": JSON.stringify({ name: "supply-trace", version: "1.0.0", main: "index.js", scripts: { start: "fabric-chaincode-node start" }, dependencies: { "fabric-contract-api": "^2.5.0", "fabric-shim": "^2.5.0" } }, null, 2) + "\n",
-      "README.md": "# supply_trace\n\nA Node.js chaincode for Hyperledger Fabric: register a product, add each handover, trace its history.\n",
+      "package.json":
+        JSON.stringify(
+          {
+            name: "supply-trace",
+            version: "1.0.0",
+            main: "index.js",
+            scripts: { start: "fabric-chaincode-node start" },
+            dependencies: { "fabric-contract-api": "^2.5.0", "fabric-shim": "^2.5.0" },
+          },
+          null,
+          2,
+        ) + "\n",
+      "README.md":
+        "# supply_trace\n\nA Node.js chaincode for Hyperledger Fabric: register a product, add each handover, trace its history.\n",
     },
   },
   {
@@ -314,7 +349,8 @@ export const SHIPPED_PACKAGES: readonly ShippedPackage[] = [
     ],
     files: {
       "contracts/ServiceToken.sol": TOKEN_SOL,
-      "README.md": "# service_token\n\nA Solidity token with the ERC-20 interface for FISCO BCOS and CITA. Constructor: `name, symbol, supply` (the supply goes to the deployer).\n",
+      "README.md":
+        "# service_token\n\nA Solidity token with the ERC-20 interface for FISCO BCOS and CITA. Constructor: `name, symbol, supply` (the supply goes to the deployer).\n",
     },
   },
   {
@@ -326,12 +362,19 @@ export const SHIPPED_PACKAGES: readonly ShippedPackage[] = [
     initParams: "",
     functions: [
       fn("notarise", "Notarise a document hash", '["hash","uri"]', "null"),
-      fn("verify", "Verify a document hash", '["hash"]', '{"valid":"bool","owner":"address","notarisedAt":"uint64","uri":"string"}', 2),
+      fn(
+        "verify",
+        "Verify a document hash",
+        '["hash"]',
+        '{"valid":"bool","owner":"address","notarisedAt":"uint64","uri":"string"}',
+        2,
+      ),
       fn("revoke", "Revoke a notarisation", '["hash"]', "null"),
     ],
     files: {
       "contracts/Notary.sol": NOTARY_SOL,
-      "README.md": "# notary_proof\n\nA Solidity notary for FISCO BCOS and CITA: notarise the hash of a document, verify it, revoke it.\n",
+      "README.md":
+        "# notary_proof\n\nA Solidity notary for FISCO BCOS and CITA: notarise the hash of a document, verify it, revoke it.\n",
     },
   },
 ];

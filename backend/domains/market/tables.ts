@@ -1,8 +1,8 @@
 import { boolean, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { files } from "../../db/tables";
-import { ts } from "../../db/columns";
-import type { MarketFunction } from "../../../contract/market";
+import { files } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
+import type { MarketFunction } from "#contract/market.ts";
 
 /** The Drizzle tables of the chaincode market (issue 15; docs/decisions/042). */
 
@@ -34,5 +34,10 @@ export const marketPackages = pgTable(
     createdAt: ts("created_at").notNull(),
     updatedAt: ts("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("market_packages_name").on(sql`lower(${t.name})`), uniqueIndex("market_packages_shipped_key").on(t.shippedKey).where(sql`${t.shippedKey} is not null`)],
+  (t) => [
+    uniqueIndex("market_packages_name").on(sql`lower(${t.name})`),
+    uniqueIndex("market_packages_shipped_key")
+      .on(t.shippedKey)
+      .where(sql`${t.shippedKey} is not null`),
+  ],
 );

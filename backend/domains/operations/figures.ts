@@ -1,6 +1,6 @@
 import { count, isNotNull } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { jobs } from "../../db/tables";
+import type { Db } from "#backend/db/client.ts";
+import { jobs } from "#backend/db/tables.ts";
 
 /** The failed-jobs queue: dead jobs waiting for an operator's retry, as its list shows. */
 export async function failedJobsWaiting(db: Db) {

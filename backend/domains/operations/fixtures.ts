@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import type { testJobSchema } from "../../../contract/operations";
-import { jobs } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
-import { createJobRunner, jobRegistry, schedule } from "../../jobs/runner";
-import { TEST_JOB, testJob } from "./jobs";
+import { Msg } from "#contract/messages.ts";
+import type { testJobSchema } from "#contract/operations.ts";
+import { jobs } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { createJobRunner, jobRegistry, schedule } from "#backend/jobs/runner.ts";
+import { TEST_JOB, testJob } from "./jobs.ts";
 
 /**
  * /test/jobs (tests only, TEST_FIXTURES=1): a job of the test kind concerning the caller, due now. With `run`
@@ -25,9 +25,13 @@ export async function createTestJob(input: z.output<typeof testJobSchema>, { ser
   };
   // A job run here is made due only later, so no job loop (of any process) takes it first; the claim makes it due.
   const here = input.run !== "loop";
-  const created = await schedule(services.db, TEST_JOB, payload, { runAt: here ? new Date(now.getTime() + 86_400_000) : now, createdAt: now });
+  const created = await schedule(services.db, TEST_JOB, payload, {
+    runAt: here ? new Date(now.getTime() + 86_400_000) : now,
+    createdAt: now,
+  });
   if (!created) throw new ApiError(Msg.SERVER_ERROR);
-  if (input.attemptsUsed > 0) await services.db.update(jobs).set({ attempts: input.attemptsUsed }).where(eq(jobs.id, created.id));
+  if (input.attemptsUsed > 0)
+    await services.db.update(jobs).set({ attempts: input.attemptsUsed }).where(eq(jobs.id, created.id));
   if (!here) return { jobId: created.id };
   const running = createJobRunner(services, jobRegistry([[TEST_JOB, testJob]])).runJob(created.id);
   if (input.run === "wait") await running;
@@ -41,9 +45,17 @@ export async function testJobStatus(input: { jobId: number }, { services, user }
   const [job] = await services.db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.id, input.jobId), eq(jobs.kind, TEST_JOB), sql`(${jobs.payload} ->> 'ownerId')::int = ${user.id}`));
+    .where(
+      and(eq(jobs.id, input.jobId), eq(jobs.kind, TEST_JOB), sql`(${jobs.payload} ->> 'ownerId')::int = ${user.id}`),
+    );
   if (!job) throw new ApiError(Msg.NOT_FOUND);
   const running = job.lockedBy !== null && job.lockedUntil !== null && job.lockedUntil.getTime() > Date.now();
   const state = job.doneAt ? "done" : job.deadAt ? "dead" : running ? "running" : "waiting";
-  return { state, attempts: job.attempts, lockedBy: job.lockedBy, lastError: job.lastError, retries: job.retries } as const;
+  return {
+    state,
+    attempts: job.attempts,
+    lockedBy: job.lockedBy,
+    lastError: job.lastError,
+    retries: job.retries,
+  } as const;
 }

@@ -1,9 +1,9 @@
 import { count, desc, eq, isNotNull } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { jobs, users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import { retryDeadJob } from "../../jobs/runner";
+import { Msg } from "#contract/messages.ts";
+import { jobs, users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import { retryDeadJob } from "#backend/jobs/runner.ts";
 
 /** A job's payload in words for operators: "verId 12, billId 3". */
 export function targetOf(payload: Record<string, unknown>): string {

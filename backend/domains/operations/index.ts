@@ -1,9 +1,9 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { failedJobsWaiting } from "./figures";
-import { createTestJob, testJobStatus } from "./fixtures";
-import { failedList, retry } from "./handlers";
-import { TEST_JOB, testJob } from "./jobs";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { failedJobsWaiting } from "./figures.ts";
+import { createTestJob, testJobStatus } from "./fixtures.ts";
+import { failedList, retry } from "./handlers.ts";
+import { TEST_JOB, testJob } from "./jobs.ts";
 
 /**
  * Operations on the platform itself: the failed (dead) background jobs and their retry (contract/operations.ts;

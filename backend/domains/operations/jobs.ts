@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { users } from "../../db/tables";
-import type { JobDefinition } from "../../jobs/runner";
+import { users } from "#backend/db/tables.ts";
+import type { JobDefinition } from "#backend/jobs/runner.ts";
 
 /**
  * Tests only (TEST_FIXTURES=1, registered through the domain's `fixtureJobs`): a job that takes as long as its
@@ -17,7 +17,9 @@ const pause = (ms: number) =>
 
 export const testJob: JobDefinition = {
   run: async (payload, services, job) => {
-    const durations = Array.isArray(payload.durationsMs) ? payload.durationsMs.map(Number).filter((n) => Number.isFinite(n) && n >= 0) : [];
+    const durations = Array.isArray(payload.durationsMs)
+      ? payload.durationsMs.map(Number).filter((n) => Number.isFinite(n) && n >= 0)
+      : [];
     const attempt = job?.attempt ?? 1;
     const ms = durations.length > 0 ? durations[Math.min(attempt, durations.length) - 1] : 0;
     if (ms > 0) await pause(ms);

@@ -1,20 +1,20 @@
-import type { BillSettler } from "../billing";
-import billing from "../billing";
+import type { BillSettler } from "#backend/domains/billing/index.ts";
+import billing from "#backend/domains/billing/index.ts";
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { PayState } from "../../../contract/billing-codes";
-import { Msg } from "../../../contract/messages";
-import { orderExpired } from "../../../contract/participation-codes";
-import type { MessageRefKind } from "../../../contract/platform";
-import type { Db, Tx } from "../../db/client";
-import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables";
-import { appNodes, apps } from "../services/tables";
-import { bills } from "../billing/tables";
-import { cityNodes, messages, users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import { schedule } from "../../jobs/runner";
+import { PayState } from "#contract/billing-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { orderExpired } from "#contract/participation-codes.ts";
+import type { MessageRefKind } from "#contract/platform.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables.ts";
+import { appNodes, apps } from "#backend/domains/services/tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { cityNodes, messages, users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { schedule } from "#backend/jobs/runner.ts";
 
-import { joinTransition, type JoinActor, type JoinEvent } from "./machine";
+import { joinTransition, type JoinActor, type JoinEvent } from "./machine.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** §9 bill type used for participation node orders (docs/decisions/013). */
@@ -31,22 +31,48 @@ export const accessNodeCents = (n: Pick<CityNodeRow, "tpsPricePerMonthCents" | "
 
 /** The city nodes the service's version runs on (booked by its deployment): joining there orders nothing. */
 export async function releasedNodeIds(db: Db | Tx, verId: number): Promise<Set<number>> {
-  const rows = await db.select({ id: appNodes.cityNodeId, bookedAt: appNodes.bookedAt }).from(appNodes).where(eq(appNodes.verId, verId));
+  const rows = await db
+    .select({ id: appNodes.cityNodeId, bookedAt: appNodes.bookedAt })
+    .from(appNodes)
+    .where(eq(appNodes.verId, verId));
   return new Set(rows.filter((r) => r.bookedAt).map((r) => r.id));
 }
 
 /** The order of a participation: one access node on each chosen node where the service does not run. */
 export async function orderOf(db: Db | Tx, join: { id: number; verId: number }) {
   const released = await releasedNodeIds(db, join.verId);
-  const chosen = await db.select({ c: cityNodes }).from(appJoinNodes).innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId)).where(eq(appJoinNodes.joinId, join.id)).orderBy(asc(cityNodes.id));
-  const lines = chosen.filter(({ c }) => !released.has(c.id)).map(({ c }) => ({ node: c, amountCents: accessNodeCents(c) }));
+  const chosen = await db
+    .select({ c: cityNodes })
+    .from(appJoinNodes)
+    .innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId))
+    .where(eq(appJoinNodes.joinId, join.id))
+    .orderBy(asc(cityNodes.id));
+  const lines = chosen
+    .filter(({ c }) => !released.has(c.id))
+    .map(({ c }) => ({ node: c, amountCents: accessNodeCents(c) }));
   return { lines, totalCents: lines.reduce((s, l) => s + l.amountCents, 0) };
 }
 
 /** Messages to users (messages.json `messages.participation.<key>`). */
-async function notify(tx: Tx, userIds: number[], key: string, params: Record<string, string>, now: Date, ref?: (userId: number) => { refKind: MessageRefKind; refId: number } | null) {
+async function notify(
+  tx: Tx,
+  userIds: number[],
+  key: string,
+  params: Record<string, string>,
+  now: Date,
+  ref?: (userId: number) => { refKind: MessageRefKind; refId: number } | null,
+) {
   const unique = [...new Set(userIds)];
-  if (unique.length) await tx.insert(messages).values(unique.map((userId) => ({ userId, textKey: `messages.participation.${key}`, params, ...ref?.(userId), createdAt: now })));
+  if (unique.length)
+    await tx.insert(messages).values(
+      unique.map((userId) => ({
+        userId,
+        textKey: `messages.participation.${key}`,
+        params,
+        ...ref?.(userId),
+        createdAt: now,
+      })),
+    );
 }
 
 async function operatorIds(tx: Tx) {
@@ -61,28 +87,64 @@ async function operatorIds(tx: Tx) {
  */
 export async function applyJoinEvent(
   tx: Tx,
-  input: { joinId: number; event: JoinEvent; actor: JoinActor; actorId: number | null; comments?: string | null; now: Date; orderCents?: number; orderExpired?: boolean; set?: Partial<typeof appJoins.$inferInsert> },
+  input: {
+    joinId: number;
+    event: JoinEvent;
+    actor: JoinActor;
+    actorId: number | null;
+    comments?: string | null;
+    now: Date;
+    orderCents?: number;
+    orderExpired?: boolean;
+    set?: Partial<typeof appJoins.$inferInsert>;
+  },
 ) {
   const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, input.joinId)).for("update");
   if (!join) throw new ApiError(Msg.NOT_FOUND);
   const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
-  const result = joinTransition(join.auditState, input.event, input.actor, { comments: input.comments, orderCents: input.orderCents, orderExpired: input.orderExpired, disabled: !!join.disabledAt });
+  const result = joinTransition(join.auditState, input.event, input.actor, {
+    comments: input.comments,
+    orderCents: input.orderCents,
+    orderExpired: input.orderExpired,
+    disabled: !!join.disabledAt,
+  });
   if (!result.ok) throw new ApiError(result.messageKey);
   const comments = input.comments?.trim() || null;
-  await tx.update(appJoins).set({ ...input.set, auditState: result.to, updatedAt: input.now }).where(eq(appJoins.id, join.id));
-  await tx.insert(appJoinTransitions).values({ joinId: join.id, event: input.event, fromState: join.auditState, toState: result.to, actorId: input.actorId, actorKind: input.actor, comments, createdAt: input.now });
+  await tx
+    .update(appJoins)
+    .set({ ...input.set, auditState: result.to, updatedAt: input.now })
+    .where(eq(appJoins.id, join.id));
+  await tx.insert(appJoinTransitions).values({
+    joinId: join.id,
+    event: input.event,
+    fromState: join.auditState,
+    toState: result.to,
+    actorId: input.actorId,
+    actorKind: input.actor,
+    comments,
+    createdAt: input.now,
+  });
   const [applicant] = await tx.select({ userName: users.userName }).from(users).where(eq(users.id, join.userId));
-  const params: Record<string, string> = { name: app.name, applicant: applicant?.userName ?? "", ...(comments ? { comments } : {}) };
+  const params: Record<string, string> = {
+    name: app.name,
+    applicant: applicant?.userName ?? "",
+    ...(comments ? { comments } : {}),
+  };
   // Who hears of each step: the participant always; the publisher when the participant acts or the
   // operator decides; the operators when a request reaches their queue.
   const audience: number[] = [join.userId];
-  if (input.event === "operatorApprove" || input.event === "operatorReject" || input.event === "confirm") audience.push(app.userId);
+  if (input.event === "operatorApprove" || input.event === "operatorReject" || input.event === "confirm")
+    audience.push(app.userId);
   // The participant's message links to the service they asked to join, the publisher's to the request.
   await notify(tx, audience, input.event, params, input.now, (userId) =>
-    userId === join.userId ? { refKind: "participation", refId: app.id } : { refKind: "joinRequest", refId: join.id });
+    userId === join.userId ? { refKind: "participation", refId: app.id } : { refKind: "joinRequest", refId: join.id },
+  );
   if (input.event === "publisherApprove") await notify(tx, await operatorIds(tx), "toOperators", params, input.now);
   if (result.to === 2 || result.to === 4) {
-    await tx.update(certificates).set({ revokedAt: input.now }).where(and(eq(certificates.joinId, join.id), isNull(certificates.revokedAt)));
+    await tx
+      .update(certificates)
+      .set({ revokedAt: input.now })
+      .where(and(eq(certificates.joinId, join.id), isNull(certificates.revokedAt)));
   }
   return { join, app, from: join.auditState, to: result.to };
 }
@@ -94,7 +156,13 @@ type BillRow = typeof bills.$inferSelect;
  * Bills a participation's node order to the participant (bill type 10, monthly, pay within 3 days) at the
  * catalogue prices of `now`. The dedupe key makes issuing the same bill twice return the first one.
  */
-async function issueOrderBill(tx: Tx, join: JoinRow, order: Awaited<ReturnType<typeof orderOf>>, now: Date, dedupeKey: string): Promise<BillRow> {
+async function issueOrderBill(
+  tx: Tx,
+  join: JoinRow,
+  order: Awaited<ReturnType<typeof orderOf>>,
+  now: Date,
+  dedupeKey: string,
+): Promise<BillRow> {
   const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
   const [created] = await tx
     .insert(bills)
@@ -121,7 +189,9 @@ async function issueOrderBill(tx: Tx, join: JoinRow, order: Awaited<ReturnType<t
           capacityGb: ACCESS_NODE.capacityGb,
           peers: ACCESS_NODE.peers,
           monthlyPriceCents: l.amountCents,
-          yearlyPriceCents: ACCESS_NODE.tps * l.node.tpsPricePerYearCents + ACCESS_NODE.capacityGb * l.node.capacityPricePerGbMonthCents * 12,
+          yearlyPriceCents:
+            ACCESS_NODE.tps * l.node.tpsPricePerYearCents +
+            ACCESS_NODE.capacityGb * l.node.capacityPricePerGbMonthCents * 12,
           amountCents: l.amountCents,
         })),
       },
@@ -146,7 +216,15 @@ export async function startOrder(tx: Tx, joinId: number, now: Date) {
     return null;
   }
   const bill = await issueOrderBill(tx, join, order, now, `join-order:${joinId}`);
-  await applyJoinEvent(tx, { joinId, event: "order", actor: "system", actorId: null, now, orderCents: order.totalCents, set: { orderBillId: bill.id } });
+  await applyJoinEvent(tx, {
+    joinId,
+    event: "order",
+    actor: "system",
+    actorId: null,
+    now,
+    orderCents: order.totalCents,
+    set: { orderBillId: bill.id },
+  });
   return bill;
 }
 
@@ -158,11 +236,23 @@ export async function startOrder(tx: Tx, joinId: number, now: Date) {
  */
 async function reissueOrder(tx: Tx, join: JoinRow, expired: BillRow, actorId: number, now: Date): Promise<BillRow> {
   if (expired.payState !== PayState.EXPIRED) {
-    await tx.update(bills).set({ payState: PayState.EXPIRED, releaseTime: expired.releaseTime ?? now }).where(eq(bills.id, expired.id));
+    await tx
+      .update(bills)
+      .set({ payState: PayState.EXPIRED, releaseTime: expired.releaseTime ?? now })
+      .where(eq(bills.id, expired.id));
   }
   const order = await orderOf(tx, join);
   const bill = await issueOrderBill(tx, join, order, now, `join-order:${join.id}:after:${expired.id}`);
-  await applyJoinEvent(tx, { joinId: join.id, event: "reorder", actor: "participant", actorId, now, orderCents: order.totalCents, orderExpired: true, set: { orderBillId: bill.id } });
+  await applyJoinEvent(tx, {
+    joinId: join.id,
+    event: "reorder",
+    actor: "participant",
+    actorId,
+    now,
+    orderCents: order.totalCents,
+    orderExpired: true,
+    set: { orderBillId: bill.id },
+  });
   return bill;
 }
 
@@ -183,9 +273,29 @@ export async function payOrder(tx: Tx, input: { userId: number; joinId: number; 
   const reissued = orderExpired(bill, input.now);
   if (reissued) bill = await reissueOrder(tx, join, bill, input.userId, input.now);
   if (bill.payState !== PayState.UNPAID && bill.payState !== PayState.FAILED) throw new ApiError(Msg.BILL_NOT_PAYABLE);
-  await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
-  await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id));
-  await applyJoinEvent(tx, { joinId: join.id, event: "pay", actor: "participant", actorId: input.userId, now: input.now });
+  await billing.api.post(
+    tx,
+    {
+      userId: input.userId,
+      kind: "bill_payment",
+      amountCents: bill.payCents,
+      refType: "bill",
+      refId: bill.id,
+      idempotencyKey: input.idempotencyKey,
+    },
+    input.now,
+  );
+  await tx
+    .update(bills)
+    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
+    .where(eq(bills.id, bill.id));
+  await applyJoinEvent(tx, {
+    joinId: join.id,
+    event: "pay",
+    actor: "participant",
+    actorId: input.userId,
+    now: input.now,
+  });
   await scheduleWorkOrder(tx, join.id, input.now);
   return { billId: bill.id, replayed: false, reissued };
 }
@@ -201,8 +311,17 @@ export async function scheduleWorkOrder(tx: Tx, joinId: number, now: Date) {
 export const settleOrderBill: BillSettler = async (tx, { userId, billId, idempotencyKey, now }) => {
   const [order] = await tx.select({ joinId: appJoins.id }).from(appJoins).where(eq(appJoins.orderBillId, billId));
   if (!order) return null;
-  const [orderBill] = await tx.select().from(bills).where(and(eq(bills.id, billId), eq(bills.userId, userId)));
+  const [orderBill] = await tx
+    .select()
+    .from(bills)
+    .where(and(eq(bills.id, billId), eq(bills.userId, userId)));
   if (!orderBill || !billing.api.isPayable(orderBill, now)) return null;
   const paid = await payOrder(tx, { userId, joinId: order.joinId, idempotencyKey, now });
-  return { billId: orderBill.id, billNo: orderBill.billNo, payState: PayState.PAID as number, paidCents: orderBill.payCents, replayed: paid.replayed };
+  return {
+    billId: orderBill.id,
+    billNo: orderBill.billNo,
+    payState: PayState.PAID as number,
+    paidCents: orderBill.payCents,
+    replayed: paid.replayed,
+  };
 };

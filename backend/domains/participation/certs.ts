@@ -1,12 +1,20 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, verify, webcrypto, type KeyObject } from "node:crypto";
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  verify,
+  webcrypto,
+  type KeyObject,
+} from "node:crypto";
 import * as x509 from "@peculiar/x509";
 import { eq } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import type { Tx } from "../../db/client";
-import { appCas } from "./tables";
-import type { BackendEnv } from "../../env";
-import { ApiError, fieldError } from "../../http/errors";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
+import { Msg } from "#contract/messages.ts";
+import type { Tx } from "#backend/db/client.ts";
+import { appCas } from "./tables.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 
 /**
  * Identity certificates (SPEC §5; docs/decisions/013): real X.509 certificates, ECDSA P-256 with SHA-256
@@ -43,10 +51,22 @@ export function openWithServer(env: BackendEnv, sealed: string): string {
 
 /** A node KeyObject as a WebCrypto key for @peculiar/x509. */
 async function toWebPrivate(key: KeyObject) {
-  return crypto.subtle.importKey("pkcs8", key.export({ type: "pkcs8", format: "der" }), { name: "ECDSA", namedCurve: "P-256" }, true, ["sign"]);
+  return crypto.subtle.importKey(
+    "pkcs8",
+    key.export({ type: "pkcs8", format: "der" }),
+    { name: "ECDSA", namedCurve: "P-256" },
+    true,
+    ["sign"],
+  );
 }
 async function toWebPublic(key: KeyObject) {
-  return crypto.subtle.importKey("spki", key.export({ type: "spki", format: "der" }), { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]);
+  return crypto.subtle.importKey(
+    "spki",
+    key.export({ type: "spki", format: "der" }),
+    { name: "ECDSA", namedCurve: "P-256" },
+    true,
+    ["verify"],
+  );
 }
 
 const serial = () => {
@@ -55,7 +75,12 @@ const serial = () => {
   return bytes.toString("hex");
 };
 /** A value safe inside an X.500 name. */
-const dn = (value: string) => value.replace(/[,+="<>#;\\]/g, " ").replace(/\s+/g, " ").trim().slice(0, 64) || "-";
+const dn = (value: string) =>
+  value
+    .replace(/[,+="<>#;\\]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 64) || "-";
 
 export type ServiceCa = { certificate: x509.X509Certificate; privateKey: KeyObject; pem: string };
 
@@ -72,7 +97,10 @@ async function newCa(name: string, org: string, now: Date) {
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -88,20 +116,41 @@ export async function issueTestIdentity(input: { appCode: string; name: string; 
   const { cert, privateKey } = await newCa(input.appCode, input.name, input.now);
   const ca: ServiceCa = { certificate: cert, privateKey, pem: cert.toString("pem") };
   const pair = newKeyPair();
-  const issued = await issueCertificate(ca, { publicKey: pair.publicKey, userName: input.userName, roleName: "test", appCode: input.appCode, now: input.now });
-  return { certificatePem: `${issued.pem}\n${ca.pem}`, privateKeyPem: pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string };
+  const issued = await issueCertificate(ca, {
+    publicKey: pair.publicKey,
+    userName: input.userName,
+    roleName: "test",
+    appCode: input.appCode,
+    now: input.now,
+  });
+  return {
+    certificatePem: `${issued.pem}\n${ca.pem}`,
+    privateKeyPem: pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string,
+  };
 }
 
 /** The CA of a service, created on first need (one row per app; a concurrent creator's row wins). */
-export async function serviceCa(tx: Tx, env: BackendEnv, app: { id: number; appCode: string; name: string }, now: Date): Promise<ServiceCa> {
+export async function serviceCa(
+  tx: Tx,
+  env: BackendEnv,
+  app: { id: number; appCode: string; name: string },
+  now: Date,
+): Promise<ServiceCa> {
   let [row] = await tx.select().from(appCas).where(eq(appCas.appId, app.id));
   if (!row) {
     const { cert, privateKey } = await newCa(app.appCode, app.name, now);
     const sealed = sealWithServer(env, privateKey.export({ type: "pkcs8", format: "pem" }) as string);
-    await tx.insert(appCas).values({ appId: app.id, certificatePem: cert.toString("pem"), encryptedKey: sealed, createdAt: now }).onConflictDoNothing();
+    await tx
+      .insert(appCas)
+      .values({ appId: app.id, certificatePem: cert.toString("pem"), encryptedKey: sealed, createdAt: now })
+      .onConflictDoNothing();
     [row] = await tx.select().from(appCas).where(eq(appCas.appId, app.id));
   }
-  return { certificate: new x509.X509Certificate(row.certificatePem), privateKey: createPrivateKey(openWithServer(env, row.encryptedKey)), pem: row.certificatePem };
+  return {
+    certificate: new x509.X509Certificate(row.certificatePem),
+    privateKey: createPrivateKey(openWithServer(env, row.encryptedKey)),
+    pem: row.certificatePem,
+  };
 }
 
 export type IssuedCertificate = { pem: string; serialNumber: string; subject: string; notBefore: Date; notAfter: Date };
@@ -131,7 +180,13 @@ export async function issueCertificate(
       await x509.SubjectKeyIdentifierExtension.create(publicKey),
     ],
   });
-  return { pem: cert.toString("pem"), serialNumber: cert.serialNumber, subject: cert.subject, notBefore: cert.notBefore, notAfter: cert.notAfter };
+  return {
+    pem: cert.toString("pem"),
+    serialNumber: cert.serialNumber,
+    subject: cert.subject,
+    notBefore: cert.notBefore,
+    notAfter: cert.notAfter,
+  };
 }
 
 /** A key pair the backend makes (participant certificate and key trust modes). */

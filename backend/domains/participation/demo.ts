@@ -1,15 +1,15 @@
-import accounts from "../accounts";
-import type { DemoSeeder } from "../../kit/domain";
+import accounts from "#backend/domains/accounts/index.ts";
+import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { and, asc, eq } from "drizzle-orm";
 
-import type { Tx } from "../../db/client";
-import { appRoles, appVersions, apps } from "../services/tables";
-import { users } from "../../db/tables";
-import { applyJoinEvent, releasedNodeIds, startOrder } from "./audit";
-import { workOrderInTx } from "./jobs";
-import { newKeyPair, sealWithServer } from "./certs";
-import type { BackendEnv } from "../../env";
-import { insertJoin } from "./handlers";
+import type { Tx } from "#backend/db/client.ts";
+import { appRoles, appVersions, apps } from "#backend/domains/services/tables.ts";
+import { users } from "#backend/db/tables.ts";
+import { applyJoinEvent, releasedNodeIds, startOrder } from "./audit.ts";
+import { workOrderInTx } from "./jobs.ts";
+import { newKeyPair, sealWithServer } from "./certs.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { insertJoin } from "./handlers.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DEMO_PASSWORD = "Demo12!@pass";
@@ -17,12 +17,25 @@ const DEMO_PASSWORD = "Demo12!@pass";
 async function join(tx: Tx, env: BackendEnv, appId: number, userId: number, roleName: string, at: Date) {
   const [app] = await tx.select().from(apps).where(eq(apps.id, appId));
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, app.currentVerId!));
-  const [role] = await tx.select().from(appRoles).where(and(eq(appRoles.verId, version.id), eq(appRoles.name, roleName)));
+  const [role] = await tx
+    .select()
+    .from(appRoles)
+    .where(and(eq(appRoles.verId, version.id), eq(appRoles.name, roleName)));
   const [user] = await tx.select().from(users).where(eq(users.id, userId));
   const pair = newKeyPair();
   const nodeIds = [...(await releasedNodeIds(tx, version.id))].sort((a, b) => a - b);
   const storedKey = sealWithServer(env, pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string);
-  return insertJoin(tx, env, { app, version, user, role, nodeIds, mode: version.certificateMode ?? 1, publicKey: pair.publicKey, storedKey, now: at });
+  return insertJoin(tx, env, {
+    app,
+    version,
+    user,
+    role,
+    nodeIds,
+    mode: version.certificateMode ?? 1,
+    publicKey: pair.publicKey,
+    storedKey,
+    now: at,
+  });
 }
 
 /**
@@ -37,12 +50,30 @@ export const seedDemoParticipation: DemoSeeder = async ({ db, env }, created, no
   const operator = created.demooperator ?? null;
   if (!company || !person) return;
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR);
-  const [running] = await db.select().from(apps).where(and(eq(apps.userId, company), eq(apps.name, "Cold-chain traceability"))).orderBy(asc(apps.id)).limit(1);
+  const [running] = await db
+    .select()
+    .from(apps)
+    .where(and(eq(apps.userId, company), eq(apps.name, "Cold-chain traceability")))
+    .orderBy(asc(apps.id))
+    .limit(1);
   if (running) {
     await db.transaction(async (tx) => {
       const { join: j } = await join(tx, env, running.id, person, "Auditor", at(96));
-      await applyJoinEvent(tx, { joinId: j.id, event: "publisherApprove", actor: "publisher", actorId: company, comments: "Welcome aboard.", now: at(90) });
-      await applyJoinEvent(tx, { joinId: j.id, event: "operatorApprove", actor: "operator", actorId: operator, now: at(80) });
+      await applyJoinEvent(tx, {
+        joinId: j.id,
+        event: "publisherApprove",
+        actor: "publisher",
+        actorId: company,
+        comments: "Welcome aboard.",
+        now: at(90),
+      });
+      await applyJoinEvent(tx, {
+        joinId: j.id,
+        event: "operatorApprove",
+        actor: "operator",
+        actorId: operator,
+        now: at(80),
+      });
       await startOrder(tx, j.id, at(80));
       await workOrderInTx(tx, j.id, at(79));
       await applyJoinEvent(tx, { joinId: j.id, event: "confirm", actor: "participant", actorId: person, now: at(70) });
@@ -52,9 +83,19 @@ export const seedDemoParticipation: DemoSeeder = async ({ db, env }, created, no
     // A partner enterprise's request, pending democompany's review (same demo password).
     const [partner] = await db
       .insert(users)
-      .values({ userName: "demopartner", realName: "演示伙伴", email: "demopartner@example.com", userType: 2, role: "user", companyName: "Demo Logistics Partner Ltd.", passwordHash: await accounts.api.hashPassword(DEMO_PASSWORD), activatedAt: at(200), createdAt: at(200) })
+      .values({
+        userName: "demopartner",
+        realName: "演示伙伴",
+        email: "demopartner@example.com",
+        userType: 2,
+        role: "user",
+        companyName: "Demo Logistics Partner Ltd.",
+        passwordHash: await accounts.api.hashPassword(DEMO_PASSWORD),
+        activatedAt: at(200),
+        createdAt: at(200),
+      })
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (partner) await db.transaction((tx) => join(tx, env, running.id, partner.id, "Administrator", at(3)));
   }
-}
+};

@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { apps } from "../services/tables";
-import { appJoins } from "./tables";
+import type { Db } from "#backend/db/client.ts";
+import { apps } from "#backend/domains/services/tables.ts";
+import { appJoins } from "./tables.ts";
 
 /** §4 Participation audit states still under way (not rejected nor confirmed). */
 const IN_PROGRESS = [0, 1, 3, 5, 10, 13];

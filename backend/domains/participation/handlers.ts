@@ -1,23 +1,31 @@
-import { escapeLike } from "../../kit/sql";
-import services from "../services";
+import { escapeLike } from "#backend/kit/sql.ts";
+import services from "#backend/domains/services/index.ts";
 import { createHash, createHmac, timingSafeEqual, type KeyObject } from "node:crypto";
 import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import * as x509 from "@peculiar/x509";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf, orderExpired } from "../../../contract/participation";
-import type { pageRequestSchema } from "../../../contract/platform";
-import type { Db, Tx } from "../../db/client";
-import { appFunctions, appRoleFunctions, appRoles, appVersions, apps } from "../services/tables";
-import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables";
-import { bills } from "../billing/tables";
-import { cityNodes, messages, users } from "../../db/tables";
-import type { BackendEnv } from "../../env";
-import { ApiError, fieldError } from "../../http/errors";
-import type { SignedInContext, Payload } from "../../http/router";
-import { accessNodeCents, applyJoinEvent, orderOf, payOrder, releasedNodeIds, startOrder } from "./audit";
-import { encryptKeyWithPassword, issueCertificate, newKeyPair, openWithServer, sealWithServer, serviceCa, verifyUploadedKey } from "./certs";
-import { cityNodeCatalogue } from "../../kit/constant-data";
+import { Msg } from "#contract/messages.ts";
+import { accessAllowed, EXPIRY_WARNING_DAYS, listStatusOf, orderExpired } from "#contract/participation.ts";
+import type { pageRequestSchema } from "#contract/platform.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { appFunctions, appRoleFunctions, appRoles, appVersions, apps } from "#backend/domains/services/tables.ts";
+import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { cityNodes, messages, users } from "#backend/db/tables.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { SignedInContext, Payload } from "#backend/http/router.ts";
+import { accessNodeCents, applyJoinEvent, orderOf, payOrder, releasedNodeIds, startOrder } from "./audit.ts";
+import {
+  encryptKeyWithPassword,
+  issueCertificate,
+  newKeyPair,
+  openWithServer,
+  sealWithServer,
+  serviceCa,
+  verifyUploadedKey,
+} from "./certs.ts";
+import { cityNodeCatalogue } from "#backend/kit/constant-data.ts";
 
 type AppRow = typeof apps.$inferSelect;
 type JoinRow = typeof appJoins.$inferSelect;
@@ -40,7 +48,8 @@ function ticketKey(env: BackendEnv) {
   const secret = (process.env.SESSION_SECRET ?? "").split(",")[0]?.trim() || `bsn-embedded:${env.dataDir}`;
   return createHash("sha256").update(`bsn-join-ticket:${secret}`).digest();
 }
-const ticketMac = (env: BackendEnv, userId: number, appId: number, exp: number) => createHmac("sha256", ticketKey(env)).update(`${userId}.${appId}.${exp}`).digest("base64url").slice(0, 22);
+const ticketMac = (env: BackendEnv, userId: number, appId: number, exp: number) =>
+  createHmac("sha256", ticketKey(env)).update(`${userId}.${appId}.${exp}`).digest("base64url").slice(0, 22);
 export function issueTicket(env: BackendEnv, userId: number, appId: number, now: Date) {
   const exp = Math.floor((now.getTime() + TICKET_TTL_MS) / 1000);
   return `${exp}.${ticketMac(env, userId, appId, exp)}`;
@@ -84,7 +93,11 @@ async function ownJoin(db: Db | Tx, userId: number, joinId: number) {
 }
 /** A participation in one of the caller's services (the publisher's side). */
 async function publishersJoin(db: Db | Tx, userId: number, joinId: number) {
-  const [row] = await db.select({ join: appJoins, app: apps }).from(appJoins).innerJoin(apps, eq(apps.id, appJoins.appId)).where(eq(appJoins.id, joinId));
+  const [row] = await db
+    .select({ join: appJoins, app: apps })
+    .from(appJoins)
+    .innerJoin(apps, eq(apps.id, appJoins.appId))
+    .where(eq(appJoins.id, joinId));
   if (!row || row.app.userId !== userId) throw new ApiError(Msg.NOT_FOUND);
   return row;
 }
@@ -98,7 +111,11 @@ async function mayView(ctx: SignedInContext, app: AppRow, version: VersionRow | 
   if (app.userId === user.id) return true;
   if (app.isPublic && version?.verState === RUNNING) return true;
   if (ticketValid(ctx.services.env, ticket, user.id, app.id, ctx.services.now())) return true;
-  const [any] = await ctx.services.db.select({ id: appJoins.id }).from(appJoins).where(and(eq(appJoins.userId, user.id), eq(appJoins.appId, app.id))).limit(1);
+  const [any] = await ctx.services.db
+    .select({ id: appJoins.id })
+    .from(appJoins)
+    .where(and(eq(appJoins.userId, user.id), eq(appJoins.appId, app.id)))
+    .limit(1);
   return !!any;
 }
 async function viewable(ctx: SignedInContext, appId: number, ticket?: string) {
@@ -112,20 +129,55 @@ async function viewable(ctx: SignedInContext, appId: number, ticket?: string) {
 async function rolesOf(db: Db | Tx, roleIds: number[]) {
   if (roleIds.length === 0) return [];
   const roles = await db.select().from(appRoles).where(inArray(appRoles.id, roleIds)).orderBy(asc(appRoles.id));
-  const grants = await db.select({ roleId: appRoleFunctions.roleId, name: appFunctions.name }).from(appRoleFunctions).innerJoin(appFunctions, eq(appFunctions.id, appRoleFunctions.functionId)).where(inArray(appRoleFunctions.roleId, roleIds)).orderBy(asc(appFunctions.id));
-  return roles.map((r) => ({ roleId: r.id, name: r.name, description: r.description, functions: grants.filter((g) => g.roleId === r.id).map((g) => g.name) }));
+  const grants = await db
+    .select({ roleId: appRoleFunctions.roleId, name: appFunctions.name })
+    .from(appRoleFunctions)
+    .innerJoin(appFunctions, eq(appFunctions.id, appRoleFunctions.functionId))
+    .where(inArray(appRoleFunctions.roleId, roleIds))
+    .orderBy(asc(appFunctions.id));
+  return roles.map((r) => ({
+    roleId: r.id,
+    name: r.name,
+    description: r.description,
+    functions: grants.filter((g) => g.roleId === r.id).map((g) => g.name),
+  }));
 }
 
 async function joinNodes(db: Db | Tx, joinId: number) {
-  return db.select({ cityNodeId: cityNodes.id, name: cityNodes.name, nameZh: cityNodes.nameZh, code: cityNodes.code, gatewayUrl: appJoinNodes.gatewayUrl }).from(appJoinNodes).innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId)).where(eq(appJoinNodes.joinId, joinId)).orderBy(asc(cityNodes.id));
+  return db
+    .select({
+      cityNodeId: cityNodes.id,
+      name: cityNodes.name,
+      nameZh: cityNodes.nameZh,
+      code: cityNodes.code,
+      gatewayUrl: appJoinNodes.gatewayUrl,
+    })
+    .from(appJoinNodes)
+    .innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId))
+    .where(eq(appJoinNodes.joinId, joinId))
+    .orderBy(asc(cityNodes.id));
 }
 
 async function transitionsOf(db: Db | Tx, joinId: number) {
-  const rows = await db.select().from(appJoinTransitions).where(eq(appJoinTransitions.joinId, joinId)).orderBy(asc(appJoinTransitions.createdAt), asc(appJoinTransitions.id));
-  return rows.map((t) => ({ event: t.event, fromState: t.fromState, toState: t.toState, actorKind: t.actorKind, comments: t.comments, createdAt: t.createdAt.toISOString() }));
+  const rows = await db
+    .select()
+    .from(appJoinTransitions)
+    .where(eq(appJoinTransitions.joinId, joinId))
+    .orderBy(asc(appJoinTransitions.createdAt), asc(appJoinTransitions.id));
+  return rows.map((t) => ({
+    event: t.event,
+    fromState: t.fromState,
+    toState: t.toState,
+    actorKind: t.actorKind,
+    comments: t.comments,
+    createdAt: t.createdAt.toISOString(),
+  }));
 }
 
-const pageArgs = (page: { pageSize: number; pageIndex: number }) => ({ limit: page.pageSize, offset: (page.pageIndex - 1) * page.pageSize });
+const pageArgs = (page: { pageSize: number; pageIndex: number }) => ({
+  limit: page.pageSize,
+  offset: (page.pageIndex - 1) * page.pageSize,
+});
 
 /* ------------------------------------------- joining ------------------------------------------- */
 
@@ -145,28 +197,59 @@ export async function applyJoinApp(input: Payload<"/sys/chainAppInfo/applyJoinAp
   if (input.token === app.appCode) {
     valid = app.isPublic;
   } else {
-    const query = new URLSearchParams({ a: String(app.id), b: app.appCode, c: input.token, d: input.expiry ?? "", e: input.language ?? "" });
+    const query = new URLSearchParams({
+      a: String(app.id),
+      b: app.appCode,
+      c: input.token,
+      d: input.expiry ?? "",
+      e: input.language ?? "",
+    });
     valid = services.api.verifyInvitation(env, query, now)?.appId === app.id;
   }
   if (!valid) throw new ApiError(Msg.TOKENS_INVALID);
   if (app.userId === user.id) throw new ApiError(Msg.OWN_SERVICE);
   const existing = await openJoin(db, user.id, app.id);
-  if (existing) return { participatedYn: 1 as const, appJoinAuditId: existing.id, auditState: existing.auditState, appCode: app.appCode, ticket: null };
+  if (existing)
+    return {
+      participatedYn: 1 as const,
+      appJoinAuditId: existing.id,
+      auditState: existing.auditState,
+      appCode: app.appCode,
+      ticket: null,
+    };
   if (version?.verState !== RUNNING) throw new ApiError(Msg.SERVICE_NOT_RUNNING);
-  return { participatedYn: 0 as const, appJoinAuditId: null, auditState: null, appCode: app.appCode, ticket: issueTicket(env, user.id, app.id, now) };
+  return {
+    participatedYn: 0 as const,
+    appJoinAuditId: null,
+    auditState: null,
+    appCode: app.appCode,
+    ticket: issueTicket(env, user.id, app.id, now),
+  };
 }
 
 /** §7 queryRolesForAppList: the roles of the running version to apply under (page size 999, §9). */
 export async function queryRoles(input: Payload<"/sys/chainAppInfo/queryRolesForAppList">, ctx: SignedInContext) {
   const { version } = await viewable(ctx, input.page.condition.appId, input.page.condition.ticket);
-  const all = version ? await ctx.services.db.select({ id: appRoles.id }).from(appRoles).where(eq(appRoles.verId, version.id)).orderBy(asc(appRoles.id)) : [];
+  const all = version
+    ? await ctx.services.db
+        .select({ id: appRoles.id })
+        .from(appRoles)
+        .where(eq(appRoles.verId, version.id))
+        .orderBy(asc(appRoles.id))
+    : [];
   const { limit, offset } = pageArgs(input.page);
-  const rows = await rolesOf(ctx.services.db, all.slice(offset, offset + limit).map((r) => r.id));
+  const rows = await rolesOf(
+    ctx.services.db,
+    all.slice(offset, offset + limit).map((r) => r.id),
+  );
   return { page: { rows, total: all.length, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize } };
 }
 
 /** §7 queryReleaseRolesForAppList: the role a participation was granted. */
-export async function queryReleaseRoles(input: Payload<"/sys/chainAppInfo/queryReleaseRolesForAppList">, ctx: SignedInContext) {
+export async function queryReleaseRoles(
+  input: Payload<"/sys/chainAppInfo/queryReleaseRolesForAppList">,
+  ctx: SignedInContext,
+) {
   const join = await ownJoin(ctx.services.db, me(ctx).id, input.page.condition.joinAuditId);
   if (join.appId !== input.page.condition.appId) throw new ApiError(Msg.NOT_FOUND);
   const rows = await rolesOf(ctx.services.db, [join.roleId]);
@@ -174,7 +257,10 @@ export async function queryReleaseRoles(input: Payload<"/sys/chainAppInfo/queryR
 }
 
 /** §7 queryReleaseCitysForAppList: the city nodes to choose from, which the service runs on, and the chosen ones. */
-export async function queryReleaseCitys(input: Payload<"/sys/chainAppInfo/queryReleaseCitysForAppList">, ctx: SignedInContext) {
+export async function queryReleaseCitys(
+  input: Payload<"/sys/chainAppInfo/queryReleaseCitysForAppList">,
+  ctx: SignedInContext,
+) {
   const db = ctx.services.db;
   const { app, version } = await viewable(ctx, input.page.condition.appId, input.page.condition.ticket);
   const released = version ? await releasedNodeIds(db, version.id) : new Set<number>();
@@ -210,7 +296,12 @@ async function participationOf(ctx: SignedInContext, join: JoinRow, version: Ver
   const [role] = await db.select().from(appRoles).where(eq(appRoles.id, join.roleId));
   const nodes = await joinNodes(db, join.id);
   const [bill] = join.orderBillId ? await db.select().from(bills).where(eq(bills.id, join.orderBillId)) : [];
-  const [cert] = await db.select({ id: certificates.id }).from(certificates).where(eq(certificates.joinId, join.id)).orderBy(desc(certificates.id)).limit(1);
+  const [cert] = await db
+    .select({ id: certificates.id })
+    .from(certificates)
+    .where(eq(certificates.joinId, join.id))
+    .orderBy(desc(certificates.id))
+    .limit(1);
   const flags = { auditState: join.auditState, verState: version?.verState ?? 0, disabled: !!join.disabledAt };
   return {
     appJoinAuditId: join.id,
@@ -233,7 +324,15 @@ async function participationOf(ctx: SignedInContext, join: JoinRow, version: Ver
 async function orderSummary(ctx: SignedInContext, join: JoinRow, bill: typeof bills.$inferSelect) {
   const expired = join.auditState === 5 && orderExpired(bill, ctx.services.now());
   const reissueCents = expired ? (await orderOf(ctx.services.db, join)).totalCents : null;
-  return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, totalCents: bill.totalCents, deadline: bill.deadline.toISOString(), expired, reissueCents };
+  return {
+    billId: bill.id,
+    billNo: bill.billNo,
+    payState: bill.payState,
+    totalCents: bill.totalCents,
+    deadline: bill.deadline.toISOString(),
+    expired,
+    reissueCents,
+  };
 }
 
 /** §7 view {appId, appJoinAuditId}: the service as a (future) participant sees it, with their participation. */
@@ -249,7 +348,10 @@ export async function view(input: Payload<"/sys/chainAppInfo/view">, ctx: Signed
     join = await openJoin(db, user.id, app.id);
   }
   const open = await openJoin(db, user.id, app.id);
-  const [publisher] = await db.select({ userName: users.userName, companyName: users.companyName }).from(users).where(eq(users.id, app.userId));
+  const [publisher] = await db
+    .select({ userName: users.userName, companyName: users.companyName })
+    .from(users)
+    .where(eq(users.id, app.userId));
   const ticketOk = app.isPublic || ticketValid(ctx.services.env, input.ticket, user.id, app.id, ctx.services.now());
   return {
     appId: app.id,
@@ -288,7 +390,10 @@ export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: 
     if (await openJoin(tx, user.id, app.id)) throw new ApiError(Msg.ALREADY_JOINED);
     const mode = version.certificateMode ?? 1;
     if (input.certificateMode !== mode) throw fieldError("certificateMode", "validation.invalid");
-    const [role] = await tx.select().from(appRoles).where(and(eq(appRoles.id, input.roleId), eq(appRoles.verId, version.id)));
+    const [role] = await tx
+      .select()
+      .from(appRoles)
+      .where(and(eq(appRoles.id, input.roleId), eq(appRoles.verId, version.id)));
     if (!role) throw fieldError("roleId", "participation:validation.role");
     const nodeIds = [...new Set(input.cityNodeIds)];
     const nodes = await tx.select({ id: cityNodes.id }).from(cityNodes).where(inArray(cityNodes.id, nodeIds));
@@ -298,12 +403,17 @@ export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: 
     let publicKey: KeyObject;
     let storedKey: string | null = null;
     if (mode === 3) {
-      publicKey = verifyUploadedKey({ publicKey: input.publicKey ?? "", testData: input.testData ?? "", signature: input.signature ?? "" });
+      publicKey = verifyUploadedKey({
+        publicKey: input.publicKey ?? "",
+        testData: input.testData ?? "",
+        signature: input.signature ?? "",
+      });
     } else {
       const pair = newKeyPair();
       publicKey = pair.publicKey;
       if (mode === 2) {
-        if (!input.password || !/^[A-Za-z0-9]{6,20}$/.test(input.password) || input.password !== input.confirmPassword) throw new ApiError(Msg.CERT_PASSWORD_ERROR);
+        if (!input.password || !/^[A-Za-z0-9]{6,20}$/.test(input.password) || input.password !== input.confirmPassword)
+          throw new ApiError(Msg.CERT_PASSWORD_ERROR);
         storedKey = encryptKeyWithPassword(pair.privateKey, input.password);
       } else {
         // Participant certificate: the key is kept sealed with the server secret until it is downloaded once.
@@ -311,7 +421,17 @@ export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: 
       }
     }
 
-    const { join, certificateId } = await insertJoin(tx, env, { app, version, user, role, nodeIds, mode, publicKey, storedKey, now });
+    const { join, certificateId } = await insertJoin(tx, env, {
+      app,
+      version,
+      user,
+      role,
+      nodeIds,
+      mode,
+      publicKey,
+      storedKey,
+      now,
+    });
     return { appJoinAuditId: join.id, auditState: join.auditState, certificateId };
   });
 }
@@ -323,22 +443,85 @@ export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: 
 export async function insertJoin(
   tx: Tx,
   env: BackendEnv,
-  input: { app: AppRow; version: VersionRow; user: { id: number; userName: string }; role: { id: number; name: string }; nodeIds: number[]; mode: number; publicKey: KeyObject; storedKey: string | null; now: Date },
+  input: {
+    app: AppRow;
+    version: VersionRow;
+    user: { id: number; userName: string };
+    role: { id: number; name: string };
+    nodeIds: number[];
+    mode: number;
+    publicKey: KeyObject;
+    storedKey: string | null;
+    now: Date;
+  },
 ) {
   const { app, version, user, role, nodeIds, mode, publicKey, storedKey, now } = input;
-  const [join] = await tx.insert(appJoins).values({ appId: app.id, verId: version.id, userId: user.id, roleId: role.id, auditState: 0, certificateMode: mode, createdAt: now, updatedAt: now }).returning();
+  const [join] = await tx
+    .insert(appJoins)
+    .values({
+      appId: app.id,
+      verId: version.id,
+      userId: user.id,
+      roleId: role.id,
+      auditState: 0,
+      certificateMode: mode,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
   await tx.insert(appJoinNodes).values(nodeIds.map((cityNodeId) => ({ joinId: join.id, cityNodeId })));
-  await tx.insert(appJoinTransitions).values({ joinId: join.id, event: "apply", fromState: 0, toState: 0, actorId: user.id, actorKind: "participant", comments: null, createdAt: now });
+  await tx.insert(appJoinTransitions).values({
+    joinId: join.id,
+    event: "apply",
+    fromState: 0,
+    toState: 0,
+    actorId: user.id,
+    actorKind: "participant",
+    comments: null,
+    createdAt: now,
+  });
   const ca = await serviceCa(tx, env, app, now);
-  const issued = await issueCertificate(ca, { publicKey, userName: user.userName, roleName: role.name, appCode: app.appCode, now });
+  const issued = await issueCertificate(ca, {
+    publicKey,
+    userName: user.userName,
+    roleName: role.name,
+    appCode: app.appCode,
+    now,
+  });
   const [cert] = await tx
     .insert(certificates)
-    .values({ joinId: join.id, userId: user.id, appId: app.id, mode, serialNumber: issued.serialNumber, subject: issued.subject, certificatePem: issued.pem, encryptedKeyPem: storedKey, notBefore: issued.notBefore, notAfter: issued.notAfter, createdAt: now })
+    .values({
+      joinId: join.id,
+      userId: user.id,
+      appId: app.id,
+      mode,
+      serialNumber: issued.serialNumber,
+      subject: issued.subject,
+      certificatePem: issued.pem,
+      encryptedKeyPem: storedKey,
+      notBefore: issued.notBefore,
+      notAfter: issued.notAfter,
+      createdAt: now,
+    })
     .returning({ id: certificates.id });
   const params = { name: app.name, applicant: user.userName };
   await tx.insert(messages).values([
-    { userId: app.userId, textKey: "messages.participation.applied", params, refKind: "joinRequest", refId: join.id, createdAt: now },
-    { userId: user.id, textKey: "messages.participation.submitted", params, refKind: "participation", refId: app.id, createdAt: now },
+    {
+      userId: app.userId,
+      textKey: "messages.participation.applied",
+      params,
+      refKind: "joinRequest",
+      refId: join.id,
+      createdAt: now,
+    },
+    {
+      userId: user.id,
+      textKey: "messages.participation.submitted",
+      params,
+      refKind: "participation",
+      refId: app.id,
+      createdAt: now,
+    },
   ]);
   return { join, certificateId: cert.id };
 }
@@ -349,7 +532,11 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
   const join = await ownJoin(db, me(ctx).id, input.appJoinAuditId);
   const app = (await appById(db, join.appId))!;
   const version = await currentVersion(db, app);
-  if (!accessAllowed({ auditState: join.auditState, verState: version?.verState ?? 0, disabled: !!join.disabledAt }) || !join.userCode) throw new ApiError(Msg.ACCESS_NOT_AVAILABLE);
+  if (
+    !accessAllowed({ auditState: join.auditState, verState: version?.verState ?? 0, disabled: !!join.disabledAt }) ||
+    !join.userCode
+  )
+    throw new ApiError(Msg.ACCESS_NOT_AVAILABLE);
   const [role] = await db.select().from(appRoles).where(eq(appRoles.id, join.roleId));
   const nodes = await joinNodes(db, join.id);
   const certs = await certificateRows(db, join.userId, eq(certificates.joinId, join.id));
@@ -359,9 +546,16 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
     name: app.name,
     userCode: join.userCode,
     roleName: role?.name ?? "",
-    gateways: nodes.map((n) => ({ cityNodeId: n.cityNodeId, name: n.name, nameZh: n.nameZh, gatewayUrl: n.gatewayUrl ?? "" })),
+    gateways: nodes.map((n) => ({
+      cityNodeId: n.cityNodeId,
+      name: n.name,
+      nameZh: n.nameZh,
+      gatewayUrl: n.gatewayUrl ?? "",
+    })),
     certificate: certs[0] ?? null,
-    chain: version ? await services.api.serviceChainView(db, ctx.services.env, app.id, version.id, join.userId, ctx.services.now()) : null,
+    chain: version
+      ? await services.api.serviceChainView(db, ctx.services.env, app.id, version.id, join.userId, ctx.services.now())
+      : null,
   };
 }
 
@@ -388,17 +582,25 @@ export async function participatedList(input: Payload<"/sys/chainAppInfo/partici
       roleName: r.roleName,
       auditState: r.join.auditState,
       verState: r.verState ?? 0,
-      listStatus: listStatusOf({ auditState: r.join.auditState, verState: r.verState ?? 0, disabled: !!r.join.disabledAt }),
+      listStatus: listStatusOf({
+        auditState: r.join.auditState,
+        verState: r.verState ?? 0,
+        disabled: !!r.join.disabledAt,
+      }),
       createdAt: r.join.createdAt.toISOString(),
       updatedAt: r.join.updatedAt.toISOString(),
     }))
     .filter((r) => !condition.status || r.listStatus === condition.status);
-  return { page: { rows: all.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), total: all.length, pageIndex, pageSize } };
+  return {
+    page: { rows: all.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), total: all.length, pageIndex, pageSize },
+  };
 }
 
 export async function payJoinOrder(input: Payload<"/sys/chainAppInfo/payJoinOrder">, ctx: SignedInContext) {
   const now = ctx.services.now();
-  return ctx.services.db.transaction((tx) => payOrder(tx, { userId: me(ctx).id, joinId: input.appJoinAuditId, idempotencyKey: input.idempotencyKey, now }));
+  return ctx.services.db.transaction((tx) =>
+    payOrder(tx, { userId: me(ctx).id, joinId: input.appJoinAuditId, idempotencyKey: input.idempotencyKey, now }),
+  );
 }
 
 /** The participant confirms the work order (13 → 15 participated). */
@@ -406,7 +608,13 @@ export async function confirmJoin(input: Payload<"/sys/chainAppInfo/confirmJoin"
   const user = me(ctx);
   await ctx.services.db.transaction(async (tx) => {
     await ownJoin(tx, user.id, input.appJoinAuditId);
-    await applyJoinEvent(tx, { joinId: input.appJoinAuditId, event: "confirm", actor: "participant", actorId: user.id, now: ctx.services.now() });
+    await applyJoinEvent(tx, {
+      joinId: input.appJoinAuditId,
+      event: "confirm",
+      actor: "participant",
+      actorId: user.id,
+      now: ctx.services.now(),
+    });
   });
   return null;
 }
@@ -418,7 +626,14 @@ export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJ
   const user = me(ctx);
   return ctx.services.db.transaction(async (tx) => {
     await publishersJoin(tx, user.id, input.appJoinAuditId);
-    const r = await applyJoinEvent(tx, { joinId: input.appJoinAuditId, event: input.auditState === 1 ? "publisherApprove" : "publisherReject", actor: "publisher", actorId: user.id, comments: input.comments, now: ctx.services.now() });
+    const r = await applyJoinEvent(tx, {
+      joinId: input.appJoinAuditId,
+      event: input.auditState === 1 ? "publisherApprove" : "publisherReject",
+      actor: "publisher",
+      actorId: user.id,
+      comments: input.comments,
+      now: ctx.services.now(),
+    });
     return { auditState: r.to };
   });
 }
@@ -433,16 +648,39 @@ export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin"
     if (join.disabledAt) throw new ApiError(Msg.ALREADY_DISABLED);
     if (REJECTED.includes(join.auditState)) throw new ApiError(Msg.JOIN_STEP_NOT_AVAILABLE);
     await tx.update(appJoins).set({ disabledAt: now, updatedAt: now }).where(eq(appJoins.id, join.id));
-    await tx.update(certificates).set({ revokedAt: now }).where(and(eq(certificates.joinId, join.id), isNull(certificates.revokedAt)));
-    await tx.insert(appJoinTransitions).values({ joinId: join.id, event: "disable", fromState: join.auditState, toState: join.auditState, actorId: user.id, actorKind: "publisher", comments: input.comments, createdAt: now });
-    await tx.insert(messages).values({ userId: join.userId, textKey: "messages.participation.disabled", params: { name: app.name, comments: input.comments }, refKind: "participation", refId: app.id, createdAt: now });
+    await tx
+      .update(certificates)
+      .set({ revokedAt: now })
+      .where(and(eq(certificates.joinId, join.id), isNull(certificates.revokedAt)));
+    await tx.insert(appJoinTransitions).values({
+      joinId: join.id,
+      event: "disable",
+      fromState: join.auditState,
+      toState: join.auditState,
+      actorId: user.id,
+      actorKind: "publisher",
+      comments: input.comments,
+      createdAt: now,
+    });
+    await tx.insert(messages).values({
+      userId: join.userId,
+      textKey: "messages.participation.disabled",
+      params: { name: app.name, comments: input.comments },
+      refKind: "participation",
+      refId: app.id,
+      createdAt: now,
+    });
   });
   return null;
 }
 
 /** The requests to join matching `where`, with their service, applicant and role: the count and one page. */
 async function joinRequests(db: Db, where: SQL | undefined, order: SQL[], pageIndex: number, pageSize: number) {
-  const [{ total }] = await db.select({ total: count() }).from(appJoins).innerJoin(apps, eq(apps.id, appJoins.appId)).where(where);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(appJoins)
+    .innerJoin(apps, eq(apps.id, appJoins.appId))
+    .where(where);
   const rows = await db
     .select({ join: appJoins, app: apps, applicant: users.userName, realName: users.realName, roleName: appRoles.name })
     .from(appJoins)
@@ -481,7 +719,13 @@ export async function joinManageList(input: Payload<"/sys/chainAppInfo/joinManag
     condition.auditState !== undefined ? eq(appJoins.auditState, condition.auditState) : undefined,
   );
   // Pending requests first, then the newest.
-  const { total, rows } = await joinRequests(db, where, [sql`case when ${appJoins.auditState} = 0 then 0 else 1 end`, desc(appJoins.createdAt), desc(appJoins.id)], pageIndex, pageSize);
+  const { total, rows } = await joinRequests(
+    db,
+    where,
+    [sql`case when ${appJoins.auditState} = 0 then 0 else 1 end`, desc(appJoins.createdAt), desc(appJoins.id)],
+    pageIndex,
+    pageSize,
+  );
   return { page: { rows: rows.map(manageRow), total, pageIndex, pageSize } };
 }
 
@@ -490,10 +734,21 @@ export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManag
   const { join, app } = await publishersJoin(db, me(ctx).id, input.appJoinAuditId);
   const [applicant] = await db.select().from(users).where(eq(users.id, join.userId));
   const [role] = await db.select().from(appRoles).where(eq(appRoles.id, join.roleId));
-  const [cert] = await db.select({ subject: certificates.subject }).from(certificates).where(eq(certificates.joinId, join.id)).orderBy(desc(certificates.id)).limit(1);
+  const [cert] = await db
+    .select({ subject: certificates.subject })
+    .from(certificates)
+    .where(eq(certificates.joinId, join.id))
+    .orderBy(desc(certificates.id))
+    .limit(1);
   const nodes = await joinNodes(db, join.id);
   return {
-    ...manageRow({ join, app, applicant: applicant.userName, realName: applicant.realName, roleName: role?.name ?? "" }),
+    ...manageRow({
+      join,
+      app,
+      applicant: applicant.userName,
+      realName: applicant.realName,
+      roleName: role?.name ?? "",
+    }),
     appCode: app.appCode,
     applicantEmail: applicant.email,
     certificateMode: join.certificateMode,
@@ -509,13 +764,28 @@ export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManag
 export async function opsList(input: Payload<"/sys/ops/participations/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const publishers = users;
-  const { total, rows } = await joinRequests(db, eq(appJoins.auditState, 1), [asc(appJoins.updatedAt), asc(appJoins.id)], input.pageIndex, input.pageSize);
+  const { total, rows } = await joinRequests(
+    db,
+    eq(appJoins.auditState, 1),
+    [asc(appJoins.updatedAt), asc(appJoins.id)],
+    input.pageIndex,
+    input.pageSize,
+  );
   const ownerIds = [...new Set(rows.map((r) => r.app.userId))];
-  const owners = ownerIds.length ? await db.select({ id: publishers.id, userName: publishers.userName }).from(publishers).where(inArray(publishers.id, ownerIds)) : [];
+  const owners = ownerIds.length
+    ? await db
+        .select({ id: publishers.id, userName: publishers.userName })
+        .from(publishers)
+        .where(inArray(publishers.id, ownerIds))
+    : [];
   const out = [];
   for (const r of rows) {
     const nodes = await joinNodes(db, r.join.id);
-    out.push({ ...manageRow(r), publisher: owners.find((o) => o.id === r.app.userId)?.userName ?? "", cityNodes: nodes.map((n) => n.name) });
+    out.push({
+      ...manageRow(r),
+      publisher: owners.find((o) => o.id === r.app.userId)?.userName ?? "",
+      cityNodes: nodes.map((n) => n.name),
+    });
   }
   return { page: { rows: out, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
@@ -525,19 +795,41 @@ export async function opsDecide(input: Payload<"/sys/ops/participations/decide">
   const user = me(ctx);
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
-    const r = await applyJoinEvent(tx, { joinId: input.appJoinAuditId, event: input.decision === "approve" ? "operatorApprove" : "operatorReject", actor: "operator", actorId: user.id, comments: input.comments, now });
+    const r = await applyJoinEvent(tx, {
+      joinId: input.appJoinAuditId,
+      event: input.decision === "approve" ? "operatorApprove" : "operatorReject",
+      actor: "operator",
+      actorId: user.id,
+      comments: input.comments,
+      now,
+    });
     if (r.to !== 3) return { auditState: r.to };
     await startOrder(tx, input.appJoinAuditId, now);
-    const [after] = await tx.select({ s: appJoins.auditState }).from(appJoins).where(eq(appJoins.id, input.appJoinAuditId));
+    const [after] = await tx
+      .select({ s: appJoins.auditState })
+      .from(appJoins)
+      .where(eq(appJoins.id, input.appJoinAuditId));
     return { auditState: after.s };
   });
 }
 
 /* ------------------------------------------ certificates ------------------------------------------ */
 
-async function certificateRows(db: Db | Tx, userId: number, extra: ReturnType<typeof eq>, page?: { limit: number; offset: number }) {
+async function certificateRows(
+  db: Db | Tx,
+  userId: number,
+  extra: ReturnType<typeof eq>,
+  page?: { limit: number; offset: number },
+) {
   const q = db
-    .select({ c: certificates, app: apps, join: appJoins, roleName: appRoles.name, verState: appVersions.verState, caPem: sql<string | null>`(select certificate_pem from app_cas where app_id = ${apps.id})` })
+    .select({
+      c: certificates,
+      app: apps,
+      join: appJoins,
+      roleName: appRoles.name,
+      verState: appVersions.verState,
+      caPem: sql<string | null>`(select certificate_pem from app_cas where app_id = ${apps.id})`,
+    })
     .from(certificates)
     .innerJoin(apps, eq(apps.id, certificates.appId))
     .innerJoin(appJoins, eq(appJoins.id, certificates.joinId))
@@ -547,7 +839,11 @@ async function certificateRows(db: Db | Tx, userId: number, extra: ReturnType<ty
     .orderBy(asc(certificates.notAfter), desc(certificates.id));
   const rows = page ? await q.limit(page.limit).offset(page.offset) : await q;
   return rows.map((r) => {
-    const approved = accessAllowed({ auditState: r.join.auditState, verState: r.verState ?? 0, disabled: !!r.join.disabledAt });
+    const approved = accessAllowed({
+      auditState: r.join.auditState,
+      verState: r.verState ?? 0,
+      disabled: !!r.join.disabledAt,
+    });
     return {
       certificateId: r.c.id,
       appJoinAuditId: r.join.id,
@@ -582,8 +878,14 @@ function issuerOf(caPem: string) {
 /** §2 MyCertificates: every certificate of the caller, soonest expiry first. */
 export async function myCertificates(input: z.output<typeof pageRequestSchema>, ctx: SignedInContext) {
   const { pageIndex, pageSize } = input.page;
-  const [{ total }] = await ctx.services.db.select({ total: count() }).from(certificates).where(eq(certificates.userId, me(ctx).id));
-  const rows = await certificateRows(ctx.services.db, me(ctx).id, eq(certificates.userId, me(ctx).id), { limit: pageSize, offset: (pageIndex - 1) * pageSize });
+  const [{ total }] = await ctx.services.db
+    .select({ total: count() })
+    .from(certificates)
+    .where(eq(certificates.userId, me(ctx).id));
+  const rows = await certificateRows(ctx.services.db, me(ctx).id, eq(certificates.userId, me(ctx).id), {
+    limit: pageSize,
+    offset: (pageIndex - 1) * pageSize,
+  });
   return { page: { rows, total, pageIndex, pageSize } };
 }
 
@@ -610,8 +912,13 @@ export async function testServiceSettings(input: Payload<"/test/participation/se
   if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const app = await appById(ctx.services.db, input.appId);
   if (!app || app.userId !== me(ctx).id || !app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
-  if (input.isPublic !== undefined) await ctx.services.db.update(apps).set({ isPublic: input.isPublic }).where(eq(apps.id, app.id));
-  if (input.certificateMode !== undefined) await ctx.services.db.update(appVersions).set({ certificateMode: input.certificateMode }).where(eq(appVersions.id, app.currentVerId));
+  if (input.isPublic !== undefined)
+    await ctx.services.db.update(apps).set({ isPublic: input.isPublic }).where(eq(apps.id, app.id));
+  if (input.certificateMode !== undefined)
+    await ctx.services.db
+      .update(appVersions)
+      .set({ certificateMode: input.certificateMode })
+      .where(eq(appVersions.id, app.currentVerId));
   return null;
 }
 

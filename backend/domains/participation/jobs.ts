@@ -1,24 +1,32 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes } from "../../db/tables";
-import type { Deps } from "../../deps";
-import type { JobEntry, JobHandler, JobOwner } from "../../jobs/runner";
-import { apps } from "../services/tables";
-import { applyJoinEvent, JOB_WORK_ORDER } from "./audit";
-import { appJoinNodes, appJoins } from "./tables";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { JobEntry, JobHandler, JobOwner } from "#backend/jobs/runner.ts";
+import { apps } from "#backend/domains/services/tables.ts";
+import { applyJoinEvent, JOB_WORK_ORDER } from "./audit.ts";
+import { appJoinNodes, appJoins } from "./tables.ts";
 
 /** The gateway a participant reaches the service through on one city node. */
-export const gatewayUrl = (nodeCode: string, appCode: string) => `https://gw-${nodeCode.toLowerCase()}.bsn.example/api/v1/${appCode.toLowerCase()}`;
+export const gatewayUrl = (nodeCode: string, appCode: string) =>
+  `https://gw-${nodeCode.toLowerCase()}.bsn.example/api/v1/${appCode.toLowerCase()}`;
 
 /** The work order (10 → 13): a gateway URL on each chosen node and the participant's user code. */
 export async function workOrderInTx(tx: Tx, joinId: number, now: Date) {
   const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, joinId)).for("update");
   if (!join || join.auditState !== 10 || join.disabledAt) return false;
   const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
-  const chosen = await tx.select({ code: cityNodes.code, id: cityNodes.id }).from(appJoinNodes).innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId)).where(eq(appJoinNodes.joinId, joinId));
+  const chosen = await tx
+    .select({ code: cityNodes.code, id: cityNodes.id })
+    .from(appJoinNodes)
+    .innerJoin(cityNodes, eq(cityNodes.id, appJoinNodes.cityNodeId))
+    .where(eq(appJoinNodes.joinId, joinId));
   for (const node of chosen) {
-    await tx.update(appJoinNodes).set({ gatewayUrl: gatewayUrl(node.code, app.appCode) }).where(and(eq(appJoinNodes.joinId, joinId), eq(appJoinNodes.cityNodeId, node.id)));
+    await tx
+      .update(appJoinNodes)
+      .set({ gatewayUrl: gatewayUrl(node.code, app.appCode) })
+      .where(and(eq(appJoinNodes.joinId, joinId), eq(appJoinNodes.cityNodeId, node.id)));
   }
   const userCode = join.userCode ?? `UC${randomBytes(6).toString("hex").toUpperCase()}`;
   await applyJoinEvent(tx, { joinId, event: "workOrderDone", actor: "system", actorId: null, now, set: { userCode } });
@@ -34,7 +42,11 @@ export const runWorkOrder: JobHandler = async (payload, services: Deps) => {
 async function participantOf(payload: Record<string, unknown>, db: Db): Promise<JobOwner | null> {
   const joinId = Number(payload.joinId);
   if (!Number.isSafeInteger(joinId) || joinId <= 0) return null;
-  const [row] = await db.select({ userId: appJoins.userId, name: apps.name }).from(appJoins).innerJoin(apps, eq(apps.id, appJoins.appId)).where(eq(appJoins.id, joinId));
+  const [row] = await db
+    .select({ userId: appJoins.userId, name: apps.name })
+    .from(appJoins)
+    .innerJoin(apps, eq(apps.id, appJoins.appId))
+    .where(eq(appJoins.id, joinId));
   return row ? { userId: row.userId, subject: row.name } : null;
 }
 

@@ -1,6 +1,6 @@
-import { Msg } from "../../../contract/messages";
-import { AUDIT_STATES } from "../../../contract/participation-codes";
-import { defineMachine, type MachineRule, type TransitionOutcome } from "../../../contract/state-machine";
+import { Msg } from "#contract/messages.ts";
+import { AUDIT_STATES } from "#contract/participation-codes.ts";
+import { defineMachine, type MachineRule, type TransitionOutcome } from "#contract/state-machine.ts";
 
 /**
  * The participation audit (SPEC §4: 0 pending, 1 publisher approved, 2 publisher rejected, 3 operator
@@ -25,7 +25,17 @@ import { defineMachine, type MachineRule, type TransitionOutcome } from "../../.
  * certificate and is recorded as a transition from the state to itself (event "disable").
  */
 export type JoinActor = "publisher" | "operator" | "participant" | "system";
-export type JoinEvent = "publisherApprove" | "publisherReject" | "operatorApprove" | "operatorReject" | "order" | "skipOrder" | "reorder" | "pay" | "workOrderDone" | "confirm";
+export type JoinEvent =
+  | "publisherApprove"
+  | "publisherReject"
+  | "operatorApprove"
+  | "operatorReject"
+  | "order"
+  | "skipOrder"
+  | "reorder"
+  | "pay"
+  | "workOrderDone"
+  | "confirm";
 
 export type JoinContext = {
   comments?: string | null;
@@ -37,11 +47,15 @@ export type JoinContext = {
   orderExpired?: boolean;
 };
 
-export type JoinRule = MachineRule<number, JoinEvent, JoinActor, JoinContext> & { readonly from: number; readonly to: number };
+export type JoinRule = MachineRule<number, JoinEvent, JoinActor, JoinContext> & {
+  readonly from: number;
+  readonly to: number;
+};
 
 const needsOrder = (ctx: JoinContext) => ((ctx.orderCents ?? 0) > 0 ? null : Msg.JOIN_STEP_NOT_AVAILABLE);
 const nothingToOrder = (ctx: JoinContext) => ((ctx.orderCents ?? 0) > 0 ? Msg.JOIN_STEP_NOT_AVAILABLE : null);
-const orderExpired = (ctx: JoinContext) => (ctx.orderExpired && (ctx.orderCents ?? 0) > 0 ? null : Msg.JOIN_STEP_NOT_AVAILABLE);
+const orderExpired = (ctx: JoinContext) =>
+  ctx.orderExpired && (ctx.orderCents ?? 0) > 0 ? null : Msg.JOIN_STEP_NOT_AVAILABLE;
 
 export const JOIN_MACHINE: readonly JoinRule[] = [
   { event: "publisherApprove", actor: "publisher", from: 0, to: 1 },
@@ -66,7 +80,11 @@ export const joinMachine = defineMachine({
   states: AUDIT_STATES,
   actors: JOIN_ACTORS,
   rules: JOIN_MACHINE,
-  refusals: { notAvailable: Msg.JOIN_STEP_NOT_AVAILABLE, notAllowed: Msg.JOIN_STEP_NOT_ALLOWED, commentsRequired: Msg.COMMENTS_REQUIRED },
+  refusals: {
+    notAvailable: Msg.JOIN_STEP_NOT_AVAILABLE,
+    notAllowed: Msg.JOIN_STEP_NOT_ALLOWED,
+    commentsRequired: Msg.COMMENTS_REQUIRED,
+  },
   blocked: (ctx) => !!ctx.disabled,
 });
 

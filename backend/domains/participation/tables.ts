@@ -1,8 +1,8 @@
 import { index, integer, pgTable, primaryKey, serial, smallint, text } from "drizzle-orm/pg-core";
-import { users, cityNodes, transitionColumns } from "../../db/tables";
-import { bills } from "../billing/tables";
-import { apps, appVersions, appRoles } from "../services/tables";
-import { ts } from "../../db/columns";
+import { users, cityNodes, transitionColumns } from "#backend/db/tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { apps, appVersions, appRoles } from "#backend/domains/services/tables.ts";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the participation domain (migrations: backend/db/migrations). */
 
@@ -16,11 +16,19 @@ export const appJoins = pgTable(
   "app_joins",
   {
     id: serial("id").primaryKey(),
-    appId: integer("app_id").notNull().references(() => apps.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
     /** The version that was running when the request was made. */
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
-    userId: integer("user_id").notNull().references(() => users.id),
-    roleId: integer("role_id").notNull().references(() => appRoles.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    roleId: integer("role_id")
+      .notNull()
+      .references(() => appRoles.id),
     /** §4 Participation audit: 0 pending, 1 publisher approved, 2 publisher rejected, 3 operator approved,
      * 4 operator rejected, 5 to order, 10 ordered, 13 work order done, 15 confirmed. */
     auditState: smallint("audit_state").notNull().default(0),
@@ -42,8 +50,12 @@ export const appJoins = pgTable(
 export const appJoinNodes = pgTable(
   "app_join_nodes",
   {
-    joinId: integer("join_id").notNull().references(() => appJoins.id),
-    cityNodeId: integer("city_node_id").notNull().references(() => cityNodes.id),
+    joinId: integer("join_id")
+      .notNull()
+      .references(() => appJoins.id),
+    cityNodeId: integer("city_node_id")
+      .notNull()
+      .references(() => cityNodes.id),
     gatewayUrl: text("gateway_url"),
   },
   (t) => [primaryKey({ columns: [t.joinId, t.cityNodeId] })],
@@ -54,7 +66,9 @@ export const appJoinTransitions = pgTable(
   "app_join_transitions",
   {
     id: serial("id").primaryKey(),
-    joinId: integer("join_id").notNull().references(() => appJoins.id),
+    joinId: integer("join_id")
+      .notNull()
+      .references(() => appJoins.id),
     ...transitionColumns(),
   },
   (t) => [index("app_join_transitions_join").on(t.joinId, t.createdAt)],
@@ -62,7 +76,9 @@ export const appJoinTransitions = pgTable(
 
 /** Each service's own certificate authority; its private key is stored encrypted with a server secret. */
 export const appCas = pgTable("app_cas", {
-  appId: integer("app_id").primaryKey().references(() => apps.id),
+  appId: integer("app_id")
+    .primaryKey()
+    .references(() => apps.id),
   certificatePem: text("certificate_pem").notNull(),
   encryptedKey: text("encrypted_key").notNull(),
   createdAt: ts("created_at").notNull().defaultNow(),
@@ -73,9 +89,15 @@ export const certificates = pgTable(
   "certificates",
   {
     id: serial("id").primaryKey(),
-    joinId: integer("join_id").notNull().references(() => appJoins.id),
-    userId: integer("user_id").notNull().references(() => users.id),
-    appId: integer("app_id").notNull().references(() => apps.id),
+    joinId: integer("join_id")
+      .notNull()
+      .references(() => appJoins.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
     /** 1 participant certificate, 2 key trust, 3 upload public key. */
     mode: smallint("mode").notNull(),
     serialNumber: text("serial_number").notNull().unique(),

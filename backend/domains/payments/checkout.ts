@@ -57,15 +57,30 @@ export const providerEventSchema = z.object({
     mode: z.enum(["payment", "setup"]),
     merchantRef: z.string().min(1).max(100),
     amountCents: z.number().int().nullable(),
-    currency: z.string().regex(/^[A-Z]{3}$/).nullable(),
-    card: z.object({ brand: z.string(), last4: z.string().regex(/^[0-9]{4}$/), expMonth: z.number().int().nullable(), expYear: z.number().int().nullable() }).nullable(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .nullable(),
+    card: z
+      .object({
+        brand: z.string(),
+        last4: z.string().regex(/^[0-9]{4}$/),
+        expMonth: z.number().int().nullable(),
+        expYear: z.number().int().nullable(),
+      })
+      .nullable(),
     reason: z.string().nullable(),
   }),
 });
 export type ProviderEvent = z.infer<typeof providerEventSchema>;
 
 export function eventFor(state: CheckoutState, eventId: string, created: number): ProviderEvent {
-  const type = state.status === "succeeded" ? "checkout.succeeded" : state.status === "declined" ? "checkout.declined" : "checkout.expired";
+  const type =
+    state.status === "succeeded"
+      ? "checkout.succeeded"
+      : state.status === "declined"
+        ? "checkout.declined"
+        : "checkout.expired";
   const { status: _status, ...data } = state;
   return { id: eventId, type, created, data };
 }
@@ -86,8 +101,10 @@ export class CallbackRejected extends Error {}
 export function verifyCallback(secret: string, body: CallbackBody, now: Date): ProviderEvent {
   const expected = Buffer.from(signCallback(secret, body.timestamp, body.event), "hex");
   const given = Buffer.from(body.signature, "hex");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new CallbackRejected("bad signature");
-  if (Math.abs(Math.floor(now.getTime() / 1000) - body.timestamp) > CALLBACK_TOLERANCE_SECONDS) throw new CallbackRejected("stale timestamp");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw new CallbackRejected("bad signature");
+  if (Math.abs(Math.floor(now.getTime() / 1000) - body.timestamp) > CALLBACK_TOLERANCE_SECONDS)
+    throw new CallbackRejected("stale timestamp");
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.event);
@@ -98,4 +115,3 @@ export function verifyCallback(secret: string, body: CallbackBody, now: Date): P
   if (!event.success) throw new CallbackRejected("event has an unknown shape");
   return event.data;
 }
-

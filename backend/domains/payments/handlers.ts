@@ -1,33 +1,43 @@
-import billing from "../billing";
+import billing from "#backend/domains/billing/index.ts";
 import { TZDate } from "@date-fns/tz";
 import { addBusinessDays, format } from "date-fns";
 import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
+import { Msg } from "#contract/messages.ts";
 import {
-    OFFLINE_PAY_TYPE,
-    PAYMENT_OPEN_MINUTES,
-    PaymentStatus,
-    REMITTANCE_OPEN_DAYS,
-    WITHDRAWAL_WORKING_DAYS, WithdrawalState,
-    type callbackSchema,
-    type rechargeSchema,
-    type remittanceReviewSchema,
-    type withdrawalReviewSchema, type withdrawSchema,
-} from "../../../contract/payments";
-import type { pageRequestSchema } from "../../../contract/platform";
-import { toCents } from "../../../contract/rules";
-import type { Db } from "../../db/client";
-import { users } from "../../db/tables";
-import type { Deps } from "../../deps";
-import { ApiError, fieldError } from "../../http/errors";
-import type { CallContext, SignedInContext } from "../../http/router";
-import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
-import { CallbackRejected, verifyCallback } from "./checkout";
-import { callbackSecret, providerFor } from "./provider";
-import { amountParam, notify, pageWindow, recordNo, toPaymentRecord, toWithdrawalRecord, type PaymentRow } from "./records";
-import { applyCheckoutState, expirePayment, inReview, receiveProviderEvent, reviewOf } from "./settle";
-import { cards, paymentReviews, payments, withdrawals } from "./tables";
+  OFFLINE_PAY_TYPE,
+  PAYMENT_OPEN_MINUTES,
+  PaymentStatus,
+  REMITTANCE_OPEN_DAYS,
+  WITHDRAWAL_WORKING_DAYS,
+  WithdrawalState,
+  type callbackSchema,
+  type rechargeSchema,
+  type remittanceReviewSchema,
+  type withdrawalReviewSchema,
+  type withdrawSchema,
+} from "#contract/payments.ts";
+import type { pageRequestSchema } from "#contract/platform.ts";
+import { toCents } from "#contract/rules.ts";
+import type { Db } from "#backend/db/client.ts";
+import { users } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { CallContext, SignedInContext } from "#backend/http/router.ts";
+import { schedule, type JobEntry, type JobHandler, type JobOwner } from "#backend/jobs/runner.ts";
+import { CallbackRejected, verifyCallback } from "./checkout.ts";
+import { callbackSecret, providerFor } from "./provider.ts";
+import {
+  amountParam,
+  notify,
+  pageWindow,
+  recordNo,
+  toPaymentRecord,
+  toWithdrawalRecord,
+  type PaymentRow,
+} from "./records.ts";
+import { applyCheckoutState, expirePayment, inReview, receiveProviderEvent, reviewOf } from "./settle.ts";
+import { cards, paymentReviews, payments, withdrawals } from "./tables.ts";
 
 const MINUTE = 60 * 1000;
 
@@ -45,7 +55,11 @@ function callbackUrl(services: Deps) {
 }
 
 async function findByKey(services: Deps, userId: number, key: string) {
-  const [row] = await services.db.select().from(payments).where(and(eq(payments.userId, userId), eq(payments.idempotencyKey, key))).limit(1);
+  const [row] = await services.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.idempotencyKey, key)))
+    .limit(1);
   return row;
 }
 
@@ -58,7 +72,10 @@ async function answer(services: Deps, row: PaymentRow) {
       redirectUrl = await providerFor(services).checkoutUrl(row.providerRef!);
     } catch (error) {
       // The payment is shown without the way back to its checkout; its status still comes in.
-      console.warn(`payment provider did not give the checkout of ${row.paymentNo}:`, error instanceof Error ? error.message : error);
+      console.warn(
+        `payment provider did not give the checkout of ${row.paymentNo}:`,
+        error instanceof Error ? error.message : error,
+      );
     }
   }
   return { payment: toPaymentRecord(row, await inReview(services.db, row.id)), redirectUrl };
@@ -72,7 +89,8 @@ async function answer(services: Deps, row: PaymentRow) {
 export async function createRecharge(input: z.output<typeof rechargeSchema>, { services, user }: SignedInContext) {
   const me = user;
   const amountCents = toCents(input.amount);
-  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
+    throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
   const replay = await findByKey(services, me.id, input.idempotencyKey);
   if (replay) return answer(services, replay);
   const now = services.now();
@@ -97,10 +115,20 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
       .onConflictDoNothing()
       .returning();
     if (!row) return undefined;
-    await schedule(tx, "payments.expire", { paymentId: row.id }, { runAt: expiresAt, dedupeKey: `payments.expire:${row.id}` });
+    await schedule(
+      tx,
+      "payments.expire",
+      { paymentId: row.id },
+      { runAt: expiresAt, dedupeKey: `payments.expire:${row.id}` },
+    );
     if (!offline) {
       for (const minutes of POLL_AFTER_MINUTES) {
-        await schedule(tx, "payments.poll", { paymentId: row.id }, { runAt: new Date(now.getTime() + minutes * MINUTE), dedupeKey: `payments.poll:${row.id}:${minutes}` });
+        await schedule(
+          tx,
+          "payments.poll",
+          { paymentId: row.id },
+          { runAt: new Date(now.getTime() + minutes * MINUTE), dedupeKey: `payments.poll:${row.id}:${minutes}` },
+        );
       }
     }
     return row;
@@ -118,7 +146,11 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
       callbackUrl: callbackUrl(services),
       expiresAt,
     });
-    const [row] = await services.db.update(payments).set({ providerRef: checkout.reference }).where(eq(payments.id, created.id)).returning();
+    const [row] = await services.db
+      .update(payments)
+      .set({ providerRef: checkout.reference })
+      .where(eq(payments.id, created.id))
+      .returning();
     return { payment: toPaymentRecord(row), redirectUrl: checkout.redirectUrl };
   } catch (error) {
     console.error("payment provider refused a checkout", error);
@@ -143,7 +175,8 @@ export async function receiveCallback(input: z.output<typeof callbackSchema>, { 
     if (error instanceof CallbackRejected) throw new ApiError(Msg.CALLBACK_REJECTED);
     throw error;
   }
-  const status = event.type === "checkout.succeeded" ? "succeeded" : event.type === "checkout.declined" ? "declined" : "expired";
+  const status =
+    event.type === "checkout.succeeded" ? "succeeded" : event.type === "checkout.declined" ? "declined" : "expired";
   const { duplicate } = await receiveProviderEvent(services, {
     provider: "sandbox",
     eventId: event.id,
@@ -157,14 +190,19 @@ export async function receiveCallback(input: z.output<typeof callbackSchema>, { 
 
 /** Asks the provider about one payment still in payment and applies a final answer. */
 async function refreshFromProvider(services: Deps, payment: PaymentRow) {
-  if (payment.status !== PaymentStatus.IN_PAYMENT || payment.payType === OFFLINE_PAY_TYPE || !payment.providerRef) return;
+  if (payment.status !== PaymentStatus.IN_PAYMENT || payment.payType === OFFLINE_PAY_TYPE || !payment.providerRef)
+    return;
   // Held for an operator: neither the provider nor the clock decides it any more.
   if (await reviewOf(services.db, payment.id)) return;
   const provider = providerFor(services);
   const overdue = payment.expiresAt.getTime() <= services.now().getTime();
-  const state = overdue ? await provider.expireCheckout(payment.providerRef) : await provider.fetchStatus(payment.providerRef);
+  const state = overdue
+    ? await provider.expireCheckout(payment.providerRef)
+    : await provider.fetchStatus(payment.providerRef);
   if (state && state.status !== "open") {
-    await services.db.transaction((tx) => applyCheckoutState(tx, services, state, { provider: provider.name, eventId: null }));
+    await services.db.transaction((tx) =>
+      applyCheckoutState(tx, services, state, { provider: provider.name, eventId: null }),
+    );
   } else if (!state && overdue) {
     await services.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
@@ -174,7 +212,11 @@ async function refreshFromProvider(services: Deps, payment: PaymentRow) {
 }
 
 async function paymentById(services: Deps, id: unknown) {
-  const [row] = await services.db.select().from(payments).where(eq(payments.id, Number(id))).limit(1);
+  const [row] = await services.db
+    .select()
+    .from(payments)
+    .where(eq(payments.id, Number(id)))
+    .limit(1);
   return row;
 }
 
@@ -190,7 +232,8 @@ const expireJob: JobHandler = async (payload, services) => {
   if (payment.payType !== OFFLINE_PAY_TYPE) return refreshFromProvider(services, payment);
   await services.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
-    if (locked?.status === PaymentStatus.IN_PAYMENT && locked.expiresAt.getTime() <= services.now().getTime()) await expirePayment(tx, locked, services.now());
+    if (locked?.status === PaymentStatus.IN_PAYMENT && locked.expiresAt.getTime() <= services.now().getTime())
+      await expirePayment(tx, locked, services.now());
   });
 };
 
@@ -198,7 +241,10 @@ const expireJob: JobHandler = async (payload, services) => {
 async function payerOf(payload: Record<string, unknown>, db: Db): Promise<JobOwner | null> {
   const id = Number(payload.paymentId);
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const [row] = await db.select({ userId: payments.userId, paymentNo: payments.paymentNo }).from(payments).where(eq(payments.id, id));
+  const [row] = await db
+    .select({ userId: payments.userId, paymentNo: payments.paymentNo })
+    .from(payments)
+    .where(eq(payments.id, id));
   return row ? { userId: row.userId, subject: row.paymentNo } : null;
 }
 
@@ -210,14 +256,24 @@ export const paymentJobHandlers: Record<string, JobEntry> = {
 /** POST /sys/account/payment: one of the caller's own payments (another user's is not found). */
 export async function getPayment(input: { paymentNo: string; refresh: boolean }, { services, user }: SignedInContext) {
   const me = user;
-  const find = async () => (await services.db.select().from(payments).where(and(eq(payments.userId, me.id), eq(payments.paymentNo, input.paymentNo))).limit(1))[0];
+  const find = async () =>
+    (
+      await services.db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.userId, me.id), eq(payments.paymentNo, input.paymentNo)))
+        .limit(1)
+    )[0];
   let row = await find();
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   if (input.refresh && row.status === PaymentStatus.IN_PAYMENT) {
     await refreshFromProvider(services, row);
     row = (await find())!;
   }
-  return { payment: toPaymentRecord(row, await inReview(services.db, row.id)), totals: await billing.api.totalsOf(services.db, me.id) };
+  return {
+    payment: toPaymentRecord(row, await inReview(services.db, row.id)),
+    totals: await billing.api.totalsOf(services.db, me.id),
+  };
 }
 
 /** POST /sys/account/rechargeList: the caller's recharge records, newest first, with the wallet totals. */
@@ -246,7 +302,15 @@ export async function listRecharges(input: z.output<typeof pageRequestSchema>, {
  * ---------------------------------------------------------------------------------------------- */
 
 function cardAnswer(row: typeof cards.$inferSelect | undefined) {
-  return row ? { brand: row.brand, last4: row.last4, expMonth: row.expMonth, expYear: row.expYear, updatedAt: row.updatedAt.toISOString() } : null;
+  return row
+    ? {
+        brand: row.brand,
+        last4: row.last4,
+        expMonth: row.expMonth,
+        expYear: row.expYear,
+        updatedAt: row.updatedAt.toISOString(),
+      }
+    : null;
 }
 
 export async function startCardSetup(_input: unknown, { services, user }: SignedInContext) {
@@ -279,7 +343,10 @@ export async function getCard(input: { setupRef?: string }, { services, user }: 
     if (!state || state.mode !== "setup" || !state.merchantRef.startsWith(`card:${me.id}:`)) setup = "unknown";
     else {
       setup = state.status;
-      if (state.status !== "open") await services.db.transaction((tx) => applyCheckoutState(tx, services, state, { provider: providerFor(services).name, eventId: null }));
+      if (state.status !== "open")
+        await services.db.transaction((tx) =>
+          applyCheckoutState(tx, services, state, { provider: providerFor(services).name, eventId: null }),
+        );
     }
   }
   const [row] = await services.db.select().from(cards).where(eq(cards.userId, me.id)).limit(1);
@@ -317,9 +384,13 @@ export async function listRemittances(input: z.output<typeof pageRequestSchema>,
   };
 }
 
-export async function reviewRemittance(input: z.output<typeof remittanceReviewSchema>, { services, user }: SignedInContext) {
+export async function reviewRemittance(
+  input: z.output<typeof remittanceReviewSchema>,
+  { services, user }: SignedInContext,
+) {
   const operator = user;
-  if (input.decision === "reject" && !input.comments) throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
+  if (input.decision === "reject" && !input.comments)
+    throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   await services.db.transaction(async (tx) => {
     const [payment] = await tx
@@ -330,13 +401,34 @@ export async function reviewRemittance(input: z.output<typeof remittanceReviewSc
     if (!payment) throw new ApiError(Msg.NOT_FOUND);
     if (payment.status !== PaymentStatus.IN_PAYMENT) throw new ApiError(Msg.ALREADY_REVIEWED);
     const review = { reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments ?? null };
-    const params = { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), comments: input.comments ?? "" };
+    const params = {
+      paymentNo: payment.paymentNo,
+      amount: amountParam(payment.amountCents),
+      comments: input.comments ?? "",
+    };
     if (input.decision === "confirm") {
-      await billing.api.post(tx, { userId: payment.userId, kind: "recharge", amountCents: payment.amountCents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, now);
-      await tx.update(payments).set({ ...review, status: PaymentStatus.PAID, paidAt: now }).where(eq(payments.id, payment.id));
+      await billing.api.post(
+        tx,
+        {
+          userId: payment.userId,
+          kind: "recharge",
+          amountCents: payment.amountCents,
+          refType: "payment",
+          refId: payment.id,
+          idempotencyKey: `payment:${payment.id}`,
+        },
+        now,
+      );
+      await tx
+        .update(payments)
+        .set({ ...review, status: PaymentStatus.PAID, paidAt: now })
+        .where(eq(payments.id, payment.id));
       await notify(tx, payment.userId, "messages.remittanceConfirmed", params, now);
     } else {
-      await tx.update(payments).set({ ...review, status: PaymentStatus.FAILED, failureReason: "rejected" }).where(eq(payments.id, payment.id));
+      await tx
+        .update(payments)
+        .set({ ...review, status: PaymentStatus.FAILED, failureReason: "rejected" })
+        .where(eq(payments.id, payment.id));
       await notify(tx, payment.userId, "messages.remittanceRejected", params, now);
     }
   });
@@ -358,28 +450,56 @@ export function expectedArrival(now: Date): string {
 export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, { services, user }: SignedInContext) {
   const me = user;
   const amountCents = toCents(input.amount);
-  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
+    throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
   const now = services.now();
   const existing = async () =>
-    (await services.db.select().from(withdrawals).where(and(eq(withdrawals.userId, me.id), eq(withdrawals.idempotencyKey, input.idempotencyKey))).limit(1))[0];
+    (
+      await services.db
+        .select()
+        .from(withdrawals)
+        .where(and(eq(withdrawals.userId, me.id), eq(withdrawals.idempotencyKey, input.idempotencyKey)))
+        .limit(1)
+    )[0];
   const replay = await existing();
   if (replay) return { withdrawal: toWithdrawalRecord(replay) };
   try {
     const created = await services.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(withdrawals)
-        .values({ withdrawalNo: recordNo("WD", now), userId: me.id, amountCents, state: WithdrawalState.PENDING, idempotencyKey: input.idempotencyKey, createdAt: now })
+        .values({
+          withdrawalNo: recordNo("WD", now),
+          userId: me.id,
+          amountCents,
+          state: WithdrawalState.PENDING,
+          idempotencyKey: input.idempotencyKey,
+          createdAt: now,
+        })
         .onConflictDoNothing()
         .returning();
       if (!row) return undefined;
-      await billing.api.post(tx, { userId: me.id, kind: "withdrawal_hold", amountCents, refType: "withdrawal", refId: row.id, idempotencyKey: `withdrawal:${row.id}` }, now);
+      await billing.api.post(
+        tx,
+        {
+          userId: me.id,
+          kind: "withdrawal_hold",
+          amountCents,
+          refType: "withdrawal",
+          refId: row.id,
+          idempotencyKey: `withdrawal:${row.id}`,
+        },
+        now,
+      );
       return row;
     });
     // A concurrent submit with the same key won: answer its request.
     return { withdrawal: toWithdrawalRecord(created ?? (await existing())!) };
   } catch (error) {
     if (error instanceof ApiError && error.messageKey === Msg.OVER_WITHDRAWABLE) {
-      throw new ApiError(Msg.OVER_WITHDRAWABLE, { fieldErrors: { amount: [`errors:${Msg.OVER_WITHDRAWABLE}`] }, ...(error.data as object) });
+      throw new ApiError(Msg.OVER_WITHDRAWABLE, {
+        fieldErrors: { amount: [`errors:${Msg.OVER_WITHDRAWABLE}`] },
+        ...(error.data as object),
+      });
     }
     throw error;
   }
@@ -390,11 +510,20 @@ export async function listWithdrawals(input: z.output<typeof pageRequestSchema>,
   const where = eq(withdrawals.userId, me.id);
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }], totals] = await Promise.all([
-    services.db.select().from(withdrawals).where(where).orderBy(desc(withdrawals.createdAt), desc(withdrawals.id)).limit(limit).offset(offset),
+    services.db
+      .select()
+      .from(withdrawals)
+      .where(where)
+      .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+      .limit(limit)
+      .offset(offset),
     services.db.select({ total: count() }).from(withdrawals).where(where),
     billing.api.totalsOf(services.db, me.id),
   ]);
-  return { page: { rows: rows.map(toWithdrawalRecord), total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize }, totals };
+  return {
+    page: { rows: rows.map(toWithdrawalRecord), total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize },
+    totals,
+  };
 }
 
 /** Operators: requests still to decide or to pay out (states 1 and 10), or every request. */
@@ -427,27 +556,63 @@ export async function listWithdrawalQueue(input: z.output<typeof pageRequestSche
  * Operators decide (SPEC §4 Refund review): approve 1 → 10 with the expected arrival; reject 1 → 5 with
  * required comments (MSG_30014), the held money released; confirm 10 → 15 once paid out.
  */
-export async function reviewWithdrawal(input: z.output<typeof withdrawalReviewSchema>, { services, user }: SignedInContext) {
+export async function reviewWithdrawal(
+  input: z.output<typeof withdrawalReviewSchema>,
+  { services, user }: SignedInContext,
+) {
   const operator = user;
-  if (input.decision === "reject" && !input.comments) throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
+  if (input.decision === "reject" && !input.comments)
+    throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   await services.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(withdrawals).where(eq(withdrawals.withdrawalNo, input.withdrawalNo)).for("update");
+    const [row] = await tx
+      .select()
+      .from(withdrawals)
+      .where(eq(withdrawals.withdrawalNo, input.withdrawalNo))
+      .for("update");
     if (!row) throw new ApiError(Msg.NOT_FOUND);
     const from = input.decision === "confirm" ? WithdrawalState.APPROVED : WithdrawalState.PENDING;
     if (row.state !== from) throw new ApiError(Msg.ALREADY_REVIEWED);
-    const review = { reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments ?? row.reviewComments ?? null };
-    const params = { withdrawalNo: row.withdrawalNo, amount: amountParam(row.amountCents), comments: input.comments ?? "" };
+    const review = {
+      reviewedBy: operator.id,
+      reviewedAt: now,
+      reviewComments: input.comments ?? row.reviewComments ?? null,
+    };
+    const params = {
+      withdrawalNo: row.withdrawalNo,
+      amount: amountParam(row.amountCents),
+      comments: input.comments ?? "",
+    };
     if (input.decision === "approve") {
       const arrival = expectedArrival(now);
-      await tx.update(withdrawals).set({ ...review, state: WithdrawalState.APPROVED, expectedArrival: arrival }).where(eq(withdrawals.id, row.id));
+      await tx
+        .update(withdrawals)
+        .set({ ...review, state: WithdrawalState.APPROVED, expectedArrival: arrival })
+        .where(eq(withdrawals.id, row.id));
       await notify(tx, row.userId, "messages.withdrawalApproved", { ...params, arrival }, now);
     } else if (input.decision === "reject") {
-      await billing.api.post(tx, { userId: row.userId, kind: "withdrawal_release", amountCents: row.amountCents, refType: "withdrawal", refId: row.id, idempotencyKey: `withdrawal-release:${row.id}` }, now);
-      await tx.update(withdrawals).set({ ...review, state: WithdrawalState.REJECTED }).where(eq(withdrawals.id, row.id));
+      await billing.api.post(
+        tx,
+        {
+          userId: row.userId,
+          kind: "withdrawal_release",
+          amountCents: row.amountCents,
+          refType: "withdrawal",
+          refId: row.id,
+          idempotencyKey: `withdrawal-release:${row.id}`,
+        },
+        now,
+      );
+      await tx
+        .update(withdrawals)
+        .set({ ...review, state: WithdrawalState.REJECTED })
+        .where(eq(withdrawals.id, row.id));
       await notify(tx, row.userId, "messages.withdrawalRejected", params, now);
     } else {
-      await tx.update(withdrawals).set({ ...review, state: WithdrawalState.CONFIRMED }).where(eq(withdrawals.id, row.id));
+      await tx
+        .update(withdrawals)
+        .set({ ...review, state: WithdrawalState.CONFIRMED })
+        .where(eq(withdrawals.id, row.id));
       await notify(tx, row.userId, "messages.withdrawalConfirmed", params, now);
     }
   });

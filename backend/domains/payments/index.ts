@@ -1,12 +1,22 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { getCard, getPayment, listRecharges, listRemittances, createRecharge, paymentJobHandlers, receiveCallback, reviewRemittance, startCardSetup } from "./handlers";
-import { listWithdrawalQueue, listWithdrawals, requestWithdrawal, reviewWithdrawal } from "./handlers";
-import { paymentsWaiting } from "./figures";
-import { listPaymentReviews, reviewPayment } from "./reviews";
-import { handleSandboxRequest, SANDBOX_PATH, sandboxJobs } from "./sandbox";
-import { webhookSecret } from "./secret";
-import { handleStripeWebhook, STRIPE_WEBHOOK_PATH } from "./stripe-webhook";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import {
+  getCard,
+  getPayment,
+  listRecharges,
+  listRemittances,
+  createRecharge,
+  paymentJobHandlers,
+  receiveCallback,
+  reviewRemittance,
+  startCardSetup,
+} from "./handlers.ts";
+import { listWithdrawalQueue, listWithdrawals, requestWithdrawal, reviewWithdrawal } from "./handlers.ts";
+import { paymentsWaiting } from "./figures.ts";
+import { listPaymentReviews, reviewPayment } from "./reviews.ts";
+import { handleSandboxRequest, SANDBOX_PATH, sandboxJobs } from "./sandbox.ts";
+import { webhookSecret } from "./secret.ts";
+import { handleStripeWebhook, STRIPE_WEBHOOK_PATH } from "./stripe-webhook.ts";
 
 /**
  * Recharge, saved card, offline remittance and withdrawals through the provider adapter (SPEC §9;

@@ -1,8 +1,8 @@
-import type { Deps } from "../../deps";
-import type { PaymentProvider } from "./checkout";
-import { createSandboxCheckout, expireSandboxCheckout, sandboxCheckoutState, sandboxCheckoutUrl } from "./sandbox";
-import { webhookSecret } from "./secret";
-import { stripeProvider } from "./stripe";
+import type { Deps } from "#backend/deps.ts";
+import type { PaymentProvider } from "./checkout.ts";
+import { createSandboxCheckout, expireSandboxCheckout, sandboxCheckoutState, sandboxCheckoutUrl } from "./sandbox.ts";
+import { webhookSecret } from "./secret.ts";
+import { stripeProvider } from "./stripe.ts";
 
 /** The embedded sandbox provider, reached in-process (its pages are served under /sandbox-pay). */
 export function sandboxProvider(services: Deps): PaymentProvider {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { PaymentRecord, PayType, WithdrawalRecord } from "../../../contract/payments";
-import type { Tx } from "../../db/client";
-import { messages } from "../../db/tables";
-import { payments, withdrawals } from "./tables";
+import type { PaymentRecord, PayType, WithdrawalRecord } from "#contract/payments.ts";
+import type { Tx } from "#backend/db/client.ts";
+import { messages } from "#backend/db/tables.ts";
+import { payments, withdrawals } from "./tables.ts";
 
 /** Shared helpers of the payments domain: record shapes, numbers, user messages. */
 

@@ -1,14 +1,14 @@
 import { asc, count, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import { PaymentStatus, type paymentReviewSchema } from "../../../contract/payments";
-import type { pageRequestSchema } from "../../../contract/platform";
-import { users } from "../../db/tables";
-import { ApiError, fieldError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
-import { amountParam, notify, pageWindow, toPaymentRecord } from "./records";
-import { creditPayment } from "./settle";
-import { paymentReviews, payments } from "./tables";
+import { Msg } from "#contract/messages.ts";
+import { PaymentStatus, type paymentReviewSchema } from "#contract/payments.ts";
+import type { pageRequestSchema } from "#contract/platform.ts";
+import { users } from "#backend/db/tables.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { amountParam, notify, pageWindow, toPaymentRecord } from "./records.ts";
+import { creditPayment } from "./settle.ts";
+import { paymentReviews, payments } from "./tables.ts";
 
 /**
  * The operations queue of payments held for review (docs/decisions/019): a provider's signed word whose
@@ -59,22 +59,45 @@ export async function listPaymentReviews(input: z.output<typeof pageRequestSchem
 /** Credit: the checkout's own amount, once (ledger key `payment:<id>`). Reject: failed, comments required (MSG_30014). */
 export async function reviewPayment(input: z.output<typeof paymentReviewSchema>, { services, user }: SignedInContext) {
   const operator = user;
-  if (input.decision === "reject" && !input.comments) throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
+  if (input.decision === "reject" && !input.comments)
+    throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   const comments = input.comments ?? null;
   await services.db.transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.paymentNo, input.paymentNo)).for("update");
     if (!payment) throw new ApiError(Msg.NOT_FOUND);
-    const [review] = await tx.select().from(paymentReviews).where(eq(paymentReviews.paymentId, payment.id)).for("update");
+    const [review] = await tx
+      .select()
+      .from(paymentReviews)
+      .where(eq(paymentReviews.paymentId, payment.id))
+      .for("update");
     if (!review) throw new ApiError(Msg.NOT_FOUND);
     if (review.decision) throw new ApiError(Msg.ALREADY_REVIEWED);
-    await tx.update(paymentReviews).set({ decision: input.decision, decidedBy: operator.id, decidedAt: now, comments }).where(eq(paymentReviews.id, review.id));
+    await tx
+      .update(paymentReviews)
+      .set({ decision: input.decision, decidedBy: operator.id, decidedAt: now, comments })
+      .where(eq(paymentReviews.id, review.id));
     const reviewed = { reviewedBy: operator.id, reviewedAt: now, reviewComments: comments };
     if (input.decision === "credit") {
-      await creditPayment(tx, payment, now, { key: "messages.rechargeReviewCredited", params: { comments: comments ?? "" } }, reviewed);
+      await creditPayment(
+        tx,
+        payment,
+        now,
+        { key: "messages.rechargeReviewCredited", params: { comments: comments ?? "" } },
+        reviewed,
+      );
     } else {
-      await tx.update(payments).set({ ...reviewed, status: PaymentStatus.FAILED, failureReason: "review_rejected" }).where(eq(payments.id, payment.id));
-      await notify(tx, payment.userId, "messages.rechargeReviewRejected", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), comments: comments ?? "" }, now);
+      await tx
+        .update(payments)
+        .set({ ...reviewed, status: PaymentStatus.FAILED, failureReason: "review_rejected" })
+        .where(eq(payments.id, payment.id));
+      await notify(
+        tx,
+        payment.userId,
+        "messages.rechargeReviewRejected",
+        { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), comments: comments ?? "" },
+        now,
+      );
     }
   });
   return null;

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { sandboxCheckouts } from "./tables";
-import { schedule, type JobHandler } from "../../jobs/runner";
-import type { Deps } from "../../deps";
-import { PLATFORM_CURRENCY } from "../../../contract/payments-codes";
-import { eventFor, signCallback, type CheckoutRequest, type CheckoutState, type CheckoutStatus } from "./checkout";
-import { webhookSecret } from "./secret";
+import { sandboxCheckouts } from "./tables.ts";
+import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import type { Deps } from "#backend/deps.ts";
+import { PLATFORM_CURRENCY } from "#contract/payments-codes.ts";
+import { eventFor, signCallback, type CheckoutRequest, type CheckoutState, type CheckoutStatus } from "./checkout.ts";
+import { webhookSecret } from "./secret.ts";
 
 /**
  * The SANDBOX card payment provider (docs/decisions/007): a third party of its own, embedded in this
@@ -43,7 +43,10 @@ function stateOf(row: Row): CheckoutState {
     status: row.status as CheckoutStatus,
     amountCents: row.amountCents,
     currency: row.mode === "setup" ? null : row.currency,
-    card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4, expMonth: row.cardExpMonth, expYear: row.cardExpYear } : null,
+    card:
+      row.cardBrand && row.cardLast4
+        ? { brand: row.cardBrand, last4: row.cardLast4, expMonth: row.cardExpMonth, expYear: row.cardExpYear }
+        : null,
     reason: row.declineReason,
   };
 }
@@ -80,7 +83,8 @@ async function close(services: Deps, id: string, reason: string): Promise<Row | 
       .set({ status: "expired", declineReason: reason, completedAt: now })
       .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, "open")))
       .returning();
-    if (closed) await schedule(tx, "sandbox.callback", { checkoutId: id }, { runAt: now, dedupeKey: `sandbox.callback:${id}` });
+    if (closed)
+      await schedule(tx, "sandbox.callback", { checkoutId: id }, { runAt: now, dedupeKey: `sandbox.callback:${id}` });
     const [row] = await tx.select().from(sandboxCheckouts).where(eq(sandboxCheckouts.id, id));
     return row;
   });
@@ -89,7 +93,8 @@ async function close(services: Deps, id: string, reason: string): Promise<Row | 
 /** The provider's status API; an open checkout past its end is closed first. */
 export async function sandboxCheckoutState(services: Deps, id: string): Promise<CheckoutState | null> {
   let row = await load(services, id);
-  if (row && row.status === "open" && row.expiresAt.getTime() <= services.now().getTime()) row = await close(services, id, "expired");
+  if (row && row.status === "open" && row.expiresAt.getTime() <= services.now().getTime())
+    row = await close(services, id, "expired");
   return row ? stateOf(row) : null;
 }
 
@@ -107,7 +112,9 @@ const deliverCallback: JobHandler = async (payload, services) => {
   const row = await load(services, id);
   if (!row || row.status === "open") return;
   const now = services.now();
-  const event = JSON.stringify(eventFor(stateOf(row), `evt_${row.id}`, Math.floor((row.completedAt ?? now).getTime() / 1000)));
+  const event = JSON.stringify(
+    eventFor(stateOf(row), `evt_${row.id}`, Math.floor((row.completedAt ?? now).getTime() / 1000)),
+  );
   const timestamp = Math.floor(now.getTime() / 1000);
   const body = { event, timestamp, signature: signCallback(webhookSecret(services.env), timestamp, event) };
   const response = await fetch(row.callbackUrl, {
@@ -117,7 +124,8 @@ const deliverCallback: JobHandler = async (payload, services) => {
     signal: AbortSignal.timeout(15_000),
   });
   const answer = (await response.json().catch(() => null)) as { code?: number } | null;
-  if (!response.ok || answer?.code !== 0) throw new Error(`merchant answered HTTP ${response.status} code ${answer?.code ?? "?"}`);
+  if (!response.ok || answer?.code !== 0)
+    throw new Error(`merchant answered HTTP ${response.status} code ${answer?.code ?? "?"}`);
   await services.db.update(sandboxCheckouts).set({ callbackDeliveredAt: now }).where(eq(sandboxCheckouts.id, id));
 };
 
@@ -139,7 +147,9 @@ const escape = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 function usd(cents: number | null) {
-  return cents === null ? "" : new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+  return cents === null
+    ? ""
+    : new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
 }
 
 function html(body: string, status = 200): Response {
@@ -155,7 +165,15 @@ label{display:block;font-size:.85rem;font-weight:600;margin-top:.9rem}input{widt
 button.pay{background:#4f46e5;border-color:#4f46e5;color:#fff}.hint{margin-top:1.25rem;background:#fefce8;border:1px solid #fde68a;border-radius:.5rem;padding:.75rem;font-size:.85rem}
 .hint ul{margin:.4rem 0 0;padding-left:1.1rem}.testmode{max-width:28rem;margin:0 auto 1rem;background:#fef3c7;border:1px solid #f59e0b;color:#78350f;border-radius:.5rem;padding:.6rem .9rem;font-size:.9rem}code{font-size:.85rem}.badge{display:inline-block;background:#fde68a;color:#78350f;border-radius:9999px;padding:0 .5rem;font-size:.75rem;font-weight:600}
 </style></head><body>${TEST_MODE_BANNER}<main>${body}</main></body></html>`,
-    { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer" } },
+    {
+      status,
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+      },
+    },
   );
 }
 
@@ -167,7 +185,10 @@ function field(name: keyof Values, label: string, value: string, errors: Errors,
 function checkoutPage(row: Row, values: Values, errors: Errors): string {
   const setup = row.mode === "setup";
   const hints = Object.entries(TEST_CARDS)
-    .map(([number, card]) => `<li><code>${number.replace(/(\d{4})(?=\d)/g, "$1 ")}</code> ${card.brand}: ${card.outcome === "succeeded" ? "succeeds" : card.reason === "insufficient_funds" ? "declined, insufficient funds" : "declined"}</li>`)
+    .map(
+      ([number, card]) =>
+        `<li><code>${number.replace(/(\d{4})(?=\d)/g, "$1 ")}</code> ${card.brand}: ${card.outcome === "succeeded" ? "succeeds" : card.reason === "insufficient_funds" ? "declined, insufficient funds" : "declined"}</li>`,
+    )
     .join("");
   return `<p class="muted"><span class="badge">SANDBOX</span> Sandbox Pay · secure checkout</p>
 <h1>${escape(MERCHANT_NAME)}</h1>
@@ -233,11 +254,13 @@ export async function handleSandboxRequest(request: Request, services: Deps): Pr
   if (!match) return html(`<h1>Not found</h1><p>There is no such page at Sandbox Pay.</p>`, 404);
   let row = await load(services, match[1]);
   if (!row) return html(`<h1>Not found</h1><p>This checkout does not exist.</p>`, 404);
-  if (row.status === "open" && row.expiresAt.getTime() <= services.now().getTime()) row = (await close(services, row.id, "expired")) ?? row;
+  if (row.status === "open" && row.expiresAt.getTime() <= services.now().getTime())
+    row = (await close(services, row.id, "expired")) ?? row;
   if (request.method === "GET" || request.method === "HEAD") {
     return html(row.status === "open" ? checkoutPage(row, EMPTY, {}) : closedPage(row));
   }
-  if (request.method !== "POST") return new Response("Method not allowed", { status: 405, headers: { Allow: "GET, POST" } });
+  if (request.method !== "POST")
+    return new Response("Method not allowed", { status: 405, headers: { Allow: "GET, POST" } });
   if (row.status !== "open") return html(closedPage(row), 409);
   const form = await request.formData();
   const text = (name: string) => {
@@ -271,7 +294,8 @@ export async function handleSandboxRequest(request: Request, services: Deps): Pr
       .set(outcome)
       .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, "open")))
       .returning();
-    if (updated) await schedule(tx, "sandbox.callback", { checkoutId: id }, { runAt: now, dedupeKey: `sandbox.callback:${id}` });
+    if (updated)
+      await schedule(tx, "sandbox.callback", { checkoutId: id }, { runAt: now, dedupeKey: `sandbox.callback:${id}` });
     return updated;
   });
   if (!done) return html(closedPage((await load(services, id)) ?? row), 409);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigurationError, type BackendEnv } from "../../env";
+import { ConfigurationError, type BackendEnv } from "#backend/env.ts";
 
 const resolved = new WeakMap<BackendEnv, string>();
 
@@ -15,7 +15,10 @@ export function webhookSecret(env: BackendEnv): string {
   if (known) return known;
   let secret = env.paymentWebhookSecret;
   if (!secret) {
-    if (env.databaseUrl) throw new ConfigurationError("PAYMENT_WEBHOOK_SECRET is required with DATABASE_URL while the sandbox is the payment provider (several processes must share it).");
+    if (env.databaseUrl)
+      throw new ConfigurationError(
+        "PAYMENT_WEBHOOK_SECRET is required with DATABASE_URL while the sandbox is the payment provider (several processes must share it).",
+      );
     const file = path.join(env.dataDir, "payment-webhook-secret");
     if (existsSync(file)) secret = readFileSync(file, "utf8").trim() || undefined;
     if (!secret) {

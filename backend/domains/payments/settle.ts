@@ -1,13 +1,13 @@
-import billing from "../billing";
+import billing from "#backend/domains/billing/index.ts";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
-import { PaymentStatus } from "../../../contract/payments";
-import { PLATFORM_CURRENCY } from "../../../contract/payments-codes";
-import type { Db, Tx } from "../../db/client";
-import { messages } from "../../db/tables";
-import type { Deps } from "../../deps";
-import type { CheckoutState } from "./checkout";
-import { amountParam, notify, type PaymentRow } from "./records";
-import { cards, paymentReviews, payments, providerEvents } from "./tables";
+import { PaymentStatus } from "#contract/payments.ts";
+import { PLATFORM_CURRENCY } from "#contract/payments-codes.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { messages } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { CheckoutState } from "./checkout.ts";
+import { amountParam, notify, type PaymentRow } from "./records.ts";
+import { cards, paymentReviews, payments, providerEvents } from "./tables.ts";
 
 /**
  * What the payment provider says about a checkout, applied to the merchant's records (docs/decisions/007,
@@ -41,16 +41,43 @@ export async function creditPayment(
   message: { key: string; params?: Record<string, string> },
   review: { reviewedBy: number; reviewedAt: Date; reviewComments: string | null } | null = null,
 ) {
-  await billing.api.post(tx, { userId: payment.userId, kind: "recharge", amountCents: payment.amountCents, refType: "payment", refId: payment.id, idempotencyKey: `payment:${payment.id}` }, now);
-  await tx.update(payments).set({ status: PaymentStatus.PAID, paidAt: now, failureReason: null, ...review }).where(eq(payments.id, payment.id));
-  await notify(tx, payment.userId, message.key, { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), ...message.params }, now);
+  await billing.api.post(
+    tx,
+    {
+      userId: payment.userId,
+      kind: "recharge",
+      amountCents: payment.amountCents,
+      refType: "payment",
+      refId: payment.id,
+      idempotencyKey: `payment:${payment.id}`,
+    },
+    now,
+  );
+  await tx
+    .update(payments)
+    .set({ status: PaymentStatus.PAID, paidAt: now, failureReason: null, ...review })
+    .where(eq(payments.id, payment.id));
+  await notify(
+    tx,
+    payment.userId,
+    message.key,
+    { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), ...message.params },
+    now,
+  );
 }
 
 /**
  * Holds a payment for an operator: the provider says it took another amount or currency than the checkout
  * asked for. Nothing is credited; the user sees the payment "in review" and gets a message.
  */
-async function holdForReview(tx: Tx, payment: PaymentRow, state: CheckoutState, reason: "amount_mismatch" | "currency_mismatch", source: Source, now: Date) {
+async function holdForReview(
+  tx: Tx,
+  payment: PaymentRow,
+  state: CheckoutState,
+  reason: "amount_mismatch" | "currency_mismatch",
+  source: Source,
+  now: Date,
+) {
   const [held] = await tx
     .insert(paymentReviews)
     .values({
@@ -69,7 +96,13 @@ async function holdForReview(tx: Tx, payment: PaymentRow, state: CheckoutState, 
     `payment ${payment.paymentNo} held for review (${reason}): ${source.provider} reported ${state.amountCents ?? "no amount"} ${state.currency ?? "no currency"}, ` +
       `the checkout asked for ${payment.amountCents} ${PLATFORM_CURRENCY} (cents)`,
   );
-  await notify(tx, payment.userId, "messages.rechargeInReview", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) }, now);
+  await notify(
+    tx,
+    payment.userId,
+    "messages.rechargeInReview",
+    { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) },
+    now,
+  );
 }
 
 /**
@@ -87,23 +120,43 @@ export async function applyCheckoutState(tx: Tx, services: Deps, state: Checkout
   if (state.status === "succeeded") {
     // A payment closed here a moment before the payer finished still gets the money it took.
     if (payment.status !== PaymentStatus.IN_PAYMENT && payment.status !== PaymentStatus.EXPIRED) return;
-    if (state.currency !== PLATFORM_CURRENCY) return holdForReview(tx, payment, state, "currency_mismatch", source, now);
-    if (state.amountCents !== payment.amountCents) return holdForReview(tx, payment, state, "amount_mismatch", source, now);
+    if (state.currency !== PLATFORM_CURRENCY)
+      return holdForReview(tx, payment, state, "currency_mismatch", source, now);
+    if (state.amountCents !== payment.amountCents)
+      return holdForReview(tx, payment, state, "amount_mismatch", source, now);
     return creditPayment(tx, payment, now, { key: "messages.rechargePaid" });
   }
   if (payment.status !== PaymentStatus.IN_PAYMENT) return;
   if (state.status === "declined" || state.reason === "canceled") {
     const reason = state.reason ?? "card_declined";
-    await tx.update(payments).set({ status: PaymentStatus.FAILED, failureReason: reason }).where(eq(payments.id, payment.id));
-    await notify(tx, payment.userId, "messages.rechargeFailed", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason }, now);
+    await tx
+      .update(payments)
+      .set({ status: PaymentStatus.FAILED, failureReason: reason })
+      .where(eq(payments.id, payment.id));
+    await notify(
+      tx,
+      payment.userId,
+      "messages.rechargeFailed",
+      { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason },
+      now,
+    );
     return;
   }
   await expirePayment(tx, payment, now);
 }
 
 export async function expirePayment(tx: Tx, payment: PaymentRow, now: Date) {
-  await tx.update(payments).set({ status: PaymentStatus.EXPIRED, failureReason: "expired" }).where(eq(payments.id, payment.id));
-  await notify(tx, payment.userId, "messages.rechargeExpired", { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) }, now);
+  await tx
+    .update(payments)
+    .set({ status: PaymentStatus.EXPIRED, failureReason: "expired" })
+    .where(eq(payments.id, payment.id));
+  await notify(
+    tx,
+    payment.userId,
+    "messages.rechargeExpired",
+    { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) },
+    now,
+  );
 }
 
 /** A card setup for `card:<userId>:<nonce>`: keep only brand, last 4 digits, expiry and the provider reference. */
@@ -113,16 +166,39 @@ async function applyCardSetup(tx: Tx, state: CheckoutState, now: Date) {
   if (state.status === "succeeded" && state.card) {
     const [current] = await tx.select().from(cards).where(eq(cards.userId, userId)).for("update");
     if (current?.providerRef === state.reference) return;
-    const values = { brand: state.card.brand, last4: state.card.last4, expMonth: state.card.expMonth, expYear: state.card.expYear, providerRef: state.reference, updatedAt: now };
-    await tx.insert(cards).values({ userId, ...values }).onConflictDoUpdate({ target: cards.userId, set: values });
+    const values = {
+      brand: state.card.brand,
+      last4: state.card.last4,
+      expMonth: state.card.expMonth,
+      expYear: state.card.expYear,
+      providerRef: state.reference,
+      updatedAt: now,
+    };
+    await tx
+      .insert(cards)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: cards.userId, set: values });
     await notify(tx, userId, "messages.cardSaved", { brand: state.card.brand, last4: state.card.last4 }, now);
   } else if (state.status === "declined") {
     // Told once per checkout: the callback and a status refresh may both bring the outcome.
     const [told] = await tx
       .select({ n: count() })
       .from(messages)
-      .where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.cardDeclined"), sql`${messages.params}->>'ref' = ${state.reference}`));
-    if (told.n === 0) await notify(tx, userId, "messages.cardDeclined", { reason: state.reason ?? "card_declined", ref: state.reference }, now);
+      .where(
+        and(
+          eq(messages.userId, userId),
+          eq(messages.textKey, "messages.cardDeclined"),
+          sql`${messages.params}->>'ref' = ${state.reference}`,
+        ),
+      );
+    if (told.n === 0)
+      await notify(
+        tx,
+        userId,
+        "messages.cardDeclined",
+        { reason: state.reason ?? "card_declined", ref: state.reference },
+        now,
+      );
   }
 }
 
@@ -132,14 +208,31 @@ async function applyCardSetup(tx: Tx, state: CheckoutState, now: Date) {
  */
 export async function receiveProviderEvent(
   services: Deps,
-  event: { provider: string; eventId: string; kind: string; reference: string; payload: Record<string, unknown>; state: CheckoutState },
+  event: {
+    provider: string;
+    eventId: string;
+    kind: string;
+    reference: string;
+    payload: Record<string, unknown>;
+    state: CheckoutState;
+  },
 ): Promise<{ duplicate: boolean }> {
   const now = services.now();
   return services.db.transaction(async (tx) => {
     const [logged] = await tx
       .insert(providerEvents)
-      .values({ eventId: event.eventId, provider: event.provider, kind: event.kind, reference: event.reference, payload: event.payload, receivedAt: now })
-      .onConflictDoUpdate({ target: providerEvents.eventId, set: { timesReceived: sql`${providerEvents.timesReceived} + 1` } })
+      .values({
+        eventId: event.eventId,
+        provider: event.provider,
+        kind: event.kind,
+        reference: event.reference,
+        payload: event.payload,
+        receivedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: providerEvents.eventId,
+        set: { timesReceived: sql`${providerEvents.timesReceived} + 1` },
+      })
       .returning({ timesReceived: providerEvents.timesReceived });
     await applyCheckoutState(tx, services, event.state, { provider: event.provider, eventId: event.eventId });
     return { duplicate: logged.timesReceived > 1 };

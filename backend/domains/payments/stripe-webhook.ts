@@ -1,7 +1,7 @@
 import Stripe from "stripe";
-import type { Deps } from "../../deps";
-import { receiveProviderEvent } from "./settle";
-import { retrieveSession, sessionState, stripeClient } from "./stripe";
+import type { Deps } from "#backend/deps.ts";
+import { receiveProviderEvent } from "./settle.ts";
+import { retrieveSession, sessionState, stripeClient } from "./stripe.ts";
 
 /**
  * Stripe's webhook (docs/decisions/019): POST /payments/stripe/webhook, registered in the Stripe dashboard
@@ -20,7 +20,10 @@ export const STRIPE_EVENTS = new Set([
 ]);
 
 const reply = (status: number, body: Record<string, unknown>) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 
 export async function handleStripeWebhook(request: Request, services: Deps): Promise<Response> {
   const config = services.env.stripe;
@@ -33,9 +36,19 @@ export async function handleStripeWebhook(request: Request, services: Deps): Pro
   let event: Stripe.Event;
   try {
     // Its age is measured on the server's clock (services.now), the one the tests move.
-    event = client.webhooks.constructEvent(raw, signature, config.webhookSecret, undefined, undefined, services.now().getTime());
+    event = client.webhooks.constructEvent(
+      raw,
+      signature,
+      config.webhookSecret,
+      undefined,
+      undefined,
+      services.now().getTime(),
+    );
   } catch (error) {
-    const why = error instanceof Stripe.errors.StripeSignatureVerificationError ? "the signature does not verify" : "the event cannot be read";
+    const why =
+      error instanceof Stripe.errors.StripeSignatureVerificationError
+        ? "the signature does not verify"
+        : "the event cannot be read";
     return reply(400, { error: why });
   }
   if (!STRIPE_EVENTS.has(event.type)) return reply(200, { received: true, ignored: true });
@@ -46,7 +59,10 @@ export async function handleStripeWebhook(request: Request, services: Deps): Pro
     try {
       session = (await retrieveSession(client, session.id)) ?? session;
     } catch (error) {
-      console.warn(`Stripe did not give checkout session ${session.id}:`, error instanceof Error ? error.message : error);
+      console.warn(
+        `Stripe did not give checkout session ${session.id}:`,
+        error instanceof Error ? error.message : error,
+      );
       // Stripe delivers the event again later.
       return reply(503, { error: "the checkout session could not be read from Stripe; deliver again later" });
     }

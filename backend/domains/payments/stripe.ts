@@ -1,7 +1,7 @@
 import Stripe from "stripe";
-import type { Deps } from "../../deps";
-import type { StripeConfig } from "../../env";
-import type { CardDetails, CheckoutRequest, CheckoutState, CheckoutStatus, PaymentProvider } from "./checkout";
+import type { Deps } from "#backend/deps.ts";
+import type { StripeConfig } from "#backend/env.ts";
+import type { CardDetails, CheckoutRequest, CheckoutState, CheckoutStatus, PaymentProvider } from "./checkout.ts";
 
 /**
  * Stripe Checkout behind the provider adapter (docs/decisions/019), with the official `stripe` library.
@@ -53,7 +53,12 @@ function cardOf(session: Stripe.Checkout.Session): CardDetails | null {
   const method = intent.payment_method;
   if (!method || typeof method === "string" || !method.card) return null;
   const card = method.card;
-  return { brand: BRANDS[card.brand] ?? card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year };
+  return {
+    brand: BRANDS[card.brand] ?? card.brand,
+    last4: card.last4,
+    expMonth: card.exp_month,
+    expYear: card.exp_year,
+  };
 }
 
 /**
@@ -69,7 +74,8 @@ export function sessionState(session: Stripe.Checkout.Session, eventType?: strin
     status = "expired";
     reason = "expired";
   } else if (session.status === "complete") {
-    if (mode === "setup" || session.payment_status === "paid" || session.payment_status === "no_payment_required") status = "succeeded";
+    if (mode === "setup" || session.payment_status === "paid" || session.payment_status === "no_payment_required")
+      status = "succeeded";
     else if (eventType === "checkout.session.async_payment_failed") {
       status = "declined";
       reason = "payment_failed";
@@ -110,18 +116,31 @@ export function stripeProvider(services: Deps, config: StripeConfig): PaymentPro
         success_url: back,
         cancel_url: back,
         allowed_payment_method_types: ["card"],
-        expires_at: Math.ceil(Math.max(request.expiresAt.getTime(), services.now().getTime() + STRIPE_MIN_OPEN_MS) / 1000),
+        expires_at: Math.ceil(
+          Math.max(request.expiresAt.getTime(), services.now().getTime() + STRIPE_MIN_OPEN_MS) / 1000,
+        ),
       } satisfies Stripe.Checkout.SessionCreateParams;
       const params: Stripe.Checkout.SessionCreateParams =
         request.mode === "payment"
           ? {
               ...common,
               mode: "payment",
-              line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: request.amountCents ?? 0, product_data: { name: request.description } } }],
+              line_items: [
+                {
+                  quantity: 1,
+                  price_data: {
+                    currency: "usd",
+                    unit_amount: request.amountCents ?? 0,
+                    product_data: { name: request.description },
+                  },
+                },
+              ],
             }
           : { ...common, mode: "setup" };
       // The merchant's reference is unique: a retried create is the same session at Stripe.
-      const session = await client.checkout.sessions.create(params, { idempotencyKey: `checkout:${request.merchantRef}` });
+      const session = await client.checkout.sessions.create(params, {
+        idempotencyKey: `checkout:${request.merchantRef}`,
+      });
       if (!session.url) throw new Error(`Stripe gave checkout session ${session.id} no URL`);
       return { reference: session.id, redirectUrl: session.url };
     },

@@ -1,6 +1,6 @@
 import { date, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts, cents } from "../../db/columns";
+import { users } from "#backend/db/tables.ts";
+import { ts, cents } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the payments domain (migrations: backend/db/migrations). */
 
@@ -13,7 +13,9 @@ export const payments = pgTable(
   {
     id: serial("id").primaryKey(),
     paymentNo: text("payment_no").notNull().unique(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     purpose: text("purpose").notNull().default("recharge"),
     amountCents: cents("amount_cents").notNull(),
     /** §9 payment type GT0001-GT0004 (GT0004 offline remittance). */
@@ -48,7 +50,10 @@ export const paymentReviews = pgTable(
   "payment_reviews",
   {
     id: serial("id").primaryKey(),
-    paymentId: integer("payment_id").notNull().unique().references(() => payments.id),
+    paymentId: integer("payment_id")
+      .notNull()
+      .unique()
+      .references(() => payments.id),
     provider: text("provider").notNull(),
     /** The provider's event that brought it (null: learnt from a status request). */
     eventId: text("event_id"),
@@ -106,7 +111,9 @@ export const sandboxCheckouts = pgTable("sandbox_checkouts", {
 
 /** SPEC §3 Account card: only the brand and last 4 digits are kept; the provider holds the card. */
 export const cards = pgTable("cards", {
-  userId: integer("user_id").primaryKey().references(() => users.id),
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id),
   brand: text("brand").notNull(),
   last4: text("last4").notNull(),
   expMonth: smallint("exp_month"),
@@ -121,7 +128,9 @@ export const withdrawals = pgTable(
   {
     id: serial("id").primaryKey(),
     withdrawalNo: text("withdrawal_no").notNull().unique(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     amountCents: cents("amount_cents").notNull(),
     state: smallint("state").notNull().default(1),
     idempotencyKey: text("idempotency_key"),
@@ -132,5 +141,8 @@ export const withdrawals = pgTable(
     /** Approved withdrawals arrive within 7 working days (§9). */
     expectedArrival: date("expected_arrival", { mode: "string" }),
   },
-  (t) => [index("withdrawals_user_time").on(t.userId, t.createdAt), uniqueIndex("withdrawals_user_idempotency").on(t.userId, t.idempotencyKey)],
+  (t) => [
+    index("withdrawals_user_time").on(t.userId, t.createdAt),
+    uniqueIndex("withdrawals_user_idempotency").on(t.userId, t.idempotencyKey),
+  ],
 );

@@ -1,16 +1,16 @@
-import accounts from "../accounts";
-import billing from "../billing";
-import invoices from "../invoices";
-import ipfs from "../ipfs";
-import operations from "../operations";
-import participation from "../participation";
-import payments from "../payments";
-import services from "../services";
-import store from "../store";
-import support from "../support";
-import type { Db } from "../../db/client";
-import type { SignedInContext } from "../../http/router";
-import type { OpsQueueCounts } from "../../../contract/platform";
+import accounts from "#backend/domains/accounts/index.ts";
+import billing from "#backend/domains/billing/index.ts";
+import invoices from "#backend/domains/invoices/index.ts";
+import ipfs from "#backend/domains/ipfs/index.ts";
+import operations from "#backend/domains/operations/index.ts";
+import participation from "#backend/domains/participation/index.ts";
+import payments from "#backend/domains/payments/index.ts";
+import services from "#backend/domains/services/index.ts";
+import store from "#backend/domains/store/index.ts";
+import support from "#backend/domains/support/index.ts";
+import type { Db } from "#backend/db/client.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import type { OpsQueueCounts } from "#contract/platform.ts";
 
 /** The waiting items of every operations queue, keyed by the queue's route name (docs/decisions/029). */
 export async function queueCounts(db: Db): Promise<OpsQueueCounts> {

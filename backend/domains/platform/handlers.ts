@@ -1,9 +1,9 @@
 import { and, count, eq } from "drizzle-orm";
 import type { z } from "zod";
-import type { CityNode, desktopLinkPayloadSchema } from "../../../contract/platform";
-import { messages } from "../../db/tables";
-import { cityNodeCatalogue, cityNodeCount } from "../../kit/constant-data";
-import type { CallContext, SignedInContext } from "../../http/router";
+import type { CityNode, desktopLinkPayloadSchema } from "#contract/platform.ts";
+import { messages } from "#backend/db/tables.ts";
+import { cityNodeCatalogue, cityNodeCount } from "#backend/kit/constant-data.ts";
+import type { CallContext, SignedInContext } from "#backend/http/router.ts";
 
 export async function listCityNodes(_input: unknown, { services }: CallContext): Promise<CityNode[]> {
   const rows = await cityNodeCatalogue(services);
@@ -14,7 +14,10 @@ export async function listCityNodes(_input: unknown, { services }: CallContext):
 export async function homeSummary(_input: unknown, { services, user }: SignedInContext) {
   const me = user;
   const [[unread], nodes] = await Promise.all([
-    services.db.select({ n: count() }).from(messages).where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
+    services.db
+      .select({ n: count() })
+      .from(messages)
+      .where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
     cityNodeCount(services),
   ]);
   return {
@@ -29,7 +32,10 @@ export async function homeSummary(_input: unknown, { services, user }: SignedInC
  * /anon/platform/desktopLink: mails a console page's link to open on a desktop (the desktop-only page on a
  * phone, SPEC §2). The mail limits apply (3 a quarter-hour per address, 10 an hour per caller: a 429).
  */
-export async function mailDesktopLink(input: z.output<typeof desktopLinkPayloadSchema>, { services, language, clientAddress }: CallContext) {
+export async function mailDesktopLink(
+  input: z.output<typeof desktopLinkPayloadSchema>,
+  { services, language, clientAddress }: CallContext,
+) {
   const permit = await services.limits.mailPermit(input.email, clientAddress);
   await services.mailer.send(permit, "desktopLink", language, { link: `${services.env.publicUrl}${input.path}` });
   return null;

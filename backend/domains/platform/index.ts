@@ -1,9 +1,9 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { seedPlatform } from "./catalogue";
-import { homeDashboard, opsQueueCounts } from "./dashboard";
-import { homeSummary, listCityNodes, mailDesktopLink } from "./handlers";
-import { platformJobs, scheduleUploadSweep } from "./jobs";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { seedPlatform } from "./catalogue.ts";
+import { homeDashboard, opsQueueCounts } from "./dashboard.ts";
+import { homeSummary, listCityNodes, mailDesktopLink } from "./handlers.ts";
+import { platformJobs, scheduleUploadSweep } from "./jobs.ts";
 
 /**
  * Platform data (the city-node catalogue, SPEC §3), the console home's summary (contract/platform.ts) and

@@ -1,5 +1,5 @@
-import type { Db } from "../../db/client";
-import { schedule, type JobHandler } from "../../jobs/runner";
+import type { Db } from "#backend/db/client.ts";
+import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 
 /**
  * Uploads nobody claimed (docs/decisions/023): a file is uploaded while its form is read and claimed by
@@ -12,7 +12,12 @@ const HOUR_MS = 60 * 60 * 1000;
 
 export function scheduleUploadSweep(db: Db, at: Date) {
   const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-  return schedule(db, SWEEP_UPLOADS, {}, { runAt: hour, dedupeKey: `${SWEEP_UPLOADS}:${hour.toISOString().slice(0, 13)}` });
+  return schedule(
+    db,
+    SWEEP_UPLOADS,
+    {},
+    { runAt: hour, dedupeKey: `${SWEEP_UPLOADS}:${hour.toISOString().slice(0, 13)}` },
+  );
 }
 
 const sweepUploads: JobHandler = async (_payload, services) => {

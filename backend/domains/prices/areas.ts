@@ -1,8 +1,8 @@
 import { asc, eq } from "drizzle-orm";
-import { PRICE_AREAS, type PriceArea, type PriceItem } from "../../../contract/prices";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes } from "../../db/tables";
-import { pubChainOrgs } from "../public-chain/tables";
+import { PRICE_AREAS, type PriceArea, type PriceItem } from "#contract/prices.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import { pubChainOrgs } from "#backend/domains/public-chain/tables.ts";
 
 /**
  * The priced areas (contract/prices.ts PRICE_AREAS): how each lists its items and writes one item's prices.
@@ -16,13 +16,20 @@ export type AreaStore = {
   write(tx: Tx, itemId: number, prices: Record<string, number>): Promise<void>;
 };
 
-const pick = (row: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, Number(row[f])]));
-const asPrices = (row: Record<string, unknown>, fields: readonly string[]) => fields.map((field) => ({ field, cents: Number(row[field]) }));
+const pick = (row: Record<string, unknown>, fields: readonly string[]) =>
+  Object.fromEntries(fields.map((f) => [f, Number(row[f])]));
+const asPrices = (row: Record<string, unknown>, fields: readonly string[]) =>
+  fields.map((field) => ({ field, cents: Number(row[field]) }));
 
 const cityNode: AreaStore = {
   async items(q) {
     const rows = await q.select().from(cityNodes).orderBy(asc(cityNodes.id));
-    return rows.map((r) => ({ itemId: r.id, name: r.name, nameZh: r.nameZh, prices: asPrices(r, PRICE_AREAS.cityNode) }));
+    return rows.map((r) => ({
+      itemId: r.id,
+      name: r.name,
+      nameZh: r.nameZh,
+      prices: asPrices(r, PRICE_AREAS.cityNode),
+    }));
   },
   async lock(tx, itemId) {
     const [row] = await tx.select().from(cityNodes).where(eq(cityNodes.id, itemId)).for("update");
@@ -38,7 +45,12 @@ const cityNode: AreaStore = {
 const publicChainPlan: AreaStore = {
   async items(q) {
     const rows = await q.select().from(pubChainOrgs).orderBy(asc(pubChainOrgs.id));
-    return rows.map((r) => ({ itemId: r.id, name: r.planName, nameZh: r.planNameZh, prices: asPrices(r, PRICE_AREAS.publicChainPlan) }));
+    return rows.map((r) => ({
+      itemId: r.id,
+      name: r.planName,
+      nameZh: r.planNameZh,
+      prices: asPrices(r, PRICE_AREAS.publicChainPlan),
+    }));
   },
   async lock(tx, itemId) {
     const [row] = await tx.select().from(pubChainOrgs).where(eq(pubChainOrgs.id, itemId)).for("update");

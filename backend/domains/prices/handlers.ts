@@ -1,12 +1,12 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import { PRICE_AREA_NAMES, PRICE_AREAS, type pricePaths } from "../../../contract/prices";
-import { users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
-import { AREA_STORES } from "./areas";
-import { priceChanges } from "./tables";
+import { Msg } from "#contract/messages.ts";
+import { PRICE_AREA_NAMES, PRICE_AREAS, type pricePaths } from "#contract/prices.ts";
+import { users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { AREA_STORES } from "./areas.ts";
+import { priceChanges } from "./tables.ts";
 
 type Payload<P extends keyof typeof pricePaths> = z.output<(typeof pricePaths)[P]["payload"]>;
 
@@ -64,10 +64,22 @@ export async function setPrices(input: Payload<"/sys/ops/prices/set">, { service
   const changed = await services.db.transaction(async (tx) => {
     const current = await store.lock(tx, input.itemId);
     if (!current) throw new ApiError(Msg.PRICE_ITEM_UNKNOWN);
-    const changes = Object.entries(input.prices).filter((e): e is [string, number] => e[1] !== undefined && current[e[0]] !== e[1]);
+    const changes = Object.entries(input.prices).filter(
+      (e): e is [string, number] => e[1] !== undefined && current[e[0]] !== e[1],
+    );
     if (changes.length === 0) return 0;
     await store.write(tx, input.itemId, Object.fromEntries(changes));
-    await tx.insert(priceChanges).values(changes.map(([field, cents]) => ({ area: input.area, itemId: input.itemId, field, oldCents: current[field], newCents: cents, authorId: user.id, createdAt: now })));
+    await tx.insert(priceChanges).values(
+      changes.map(([field, cents]) => ({
+        area: input.area,
+        itemId: input.itemId,
+        field,
+        oldCents: current[field],
+        newCents: cents,
+        authorId: user.id,
+        createdAt: now,
+      })),
+    );
     return changes.length;
   });
   if (changed > 0) {

@@ -1,6 +1,6 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { listPrices, priceHistory, setPrices } from "./handlers";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { listPrices, priceHistory, setPrices } from "./handlers.ts";
 
 /**
  * The price catalogue operators edit (contract/prices.ts; docs/decisions/036): city-node and public-chain

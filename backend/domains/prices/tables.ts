@@ -1,6 +1,6 @@
 import { index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { cents, ts } from "../../db/columns";
+import { users } from "#backend/db/tables.ts";
+import { cents, ts } from "#backend/db/columns.ts";
 
 /**
  * Every change of a catalogue price (docs/decisions/036): which area, item and field, the old and new
@@ -15,7 +15,9 @@ export const priceChanges = pgTable(
     field: text("field").notNull(),
     oldCents: cents("old_cents").notNull(),
     newCents: cents("new_cents").notNull(),
-    authorId: integer("author_id").notNull().references(() => users.id),
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => users.id),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("price_changes_time").on(t.createdAt), index("price_changes_item").on(t.area, t.itemId)],

@@ -1,8 +1,8 @@
-import type { DemoSeeder } from "../../kit/domain";
+import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { eq } from "drizzle-orm";
 
-import { contacts } from "./tables";
-import { users } from "../../db/tables";
+import { contacts } from "./tables.ts";
+import { users } from "#backend/db/tables.ts";
 
 /** Demo profile details and contacts (backend/seed.ts). */
 export const seedDemoProfiles: DemoSeeder = async ({ db }, created, now) => {
@@ -16,18 +16,36 @@ export const seedDemoProfiles: DemoSeeder = async ({ db }, created, now) => {
         staffCount: 2,
         businessInformation: "Registered in Haidian District, Beijing; software and information technology services.",
         mainBusiness: "Blockchain software development",
-        companyProfile: "Demo Chain Technology designs and operates consortium-chain services for logistics and finance partners.",
+        companyProfile:
+          "Demo Chain Technology designs and operates consortium-chain services for logistics and finance partners.",
         companyUrl: "https://demo-chain.example.com",
         fax: "+86 10 8888 0000",
       })
       .where(eq(users.id, company));
     await db.insert(contacts).values([
-      { userId: company, name: "Li Wei", mobile: "+8613900000011", email: "li.wei@demo-chain.example.com", department: "Operations", createdAt: now },
-      { userId: company, name: "Zhang Min", mobile: "+8613900000012", email: "zhang.min@demo-chain.example.com", department: "Finance", createdAt: now },
+      {
+        userId: company,
+        name: "Li Wei",
+        mobile: "+8613900000011",
+        email: "li.wei@demo-chain.example.com",
+        department: "Operations",
+        createdAt: now,
+      },
+      {
+        userId: company,
+        name: "Zhang Min",
+        mobile: "+8613900000012",
+        email: "zhang.min@demo-chain.example.com",
+        department: "Finance",
+        createdAt: now,
+      },
     ]);
   }
   const person = created.demoperson;
   if (person) {
-    await db.update(users).set({ country: "China", selfIntroduction: "Independent developer of chaincode for small businesses." }).where(eq(users.id, person));
+    await db
+      .update(users)
+      .set({ country: "China", selfIntroduction: "Independent developer of chaincode for small businesses." })
+      .where(eq(users.id, person));
   }
-}
+};

@@ -1,6 +1,6 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
+import { Msg } from "#contract/messages.ts";
 import {
   enterpriseProfileSchema,
   individualProfileSchema,
@@ -8,12 +8,12 @@ import {
   type Contact,
   type contactFormSchema,
   type Profile,
-} from "../../../contract/profile";
-import type { pageRequestSchema } from "../../../contract/platform";
-import { contacts } from "./tables";
-import { users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import { fieldErrorsOf, type SignedInContext } from "../../http/router";
+} from "#contract/profile.ts";
+import type { pageRequestSchema } from "#contract/platform.ts";
+import { contacts } from "./tables.ts";
+import { users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { fieldErrorsOf, type SignedInContext } from "#backend/http/router.ts";
 
 const str = (n: number | null) => (n === null ? null : String(n));
 
@@ -88,7 +88,14 @@ export async function updateProfile(input: unknown, { services, user }: SignedIn
 }
 
 function toContact(row: typeof contacts.$inferSelect): Contact {
-  return { contactId: row.id, name: row.name, mobile: row.mobile, email: row.email, department: row.department, createdAt: row.createdAt.toISOString() };
+  return {
+    contactId: row.id,
+    name: row.name,
+    mobile: row.mobile,
+    email: row.email,
+    department: row.department,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** SPEC §5 Contacts of the caller, newest first. */
@@ -97,7 +104,13 @@ export async function listContacts(input: z.output<typeof pageRequestSchema>, { 
   const { pageSize, pageIndex } = input.page;
   const where = eq(contacts.userId, me.id);
   const [rows, [{ total }]] = await Promise.all([
-    services.db.select().from(contacts).where(where).orderBy(desc(contacts.createdAt), desc(contacts.id)).limit(pageSize).offset((pageIndex - 1) * pageSize),
+    services.db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(desc(contacts.createdAt), desc(contacts.id))
+      .limit(pageSize)
+      .offset((pageIndex - 1) * pageSize),
     services.db.select({ total: count() }).from(contacts).where(where),
   ]);
   return { page: { rows: rows.map(toContact), total, pageIndex, pageSize } };
@@ -105,7 +118,10 @@ export async function listContacts(input: z.output<typeof pageRequestSchema>, { 
 
 async function ownContact(ctx: SignedInContext, contactId: number) {
   const me = ctx.user;
-  const [row] = await ctx.services.db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, me.id)));
+  const [row] = await ctx.services.db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, contactId), eq(contacts.userId, me.id)));
   // Another user's contact is answered exactly like a missing one.
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
@@ -116,12 +132,19 @@ export async function contactDetail(input: { contactId: number }, ctx: SignedInC
 }
 
 /** Adds a contact, or updates the caller's own contact when `contactId` is given. */
-export async function saveContact(input: z.output<typeof contactFormSchema> & { contactId?: number }, ctx: SignedInContext) {
+export async function saveContact(
+  input: z.output<typeof contactFormSchema> & { contactId?: number },
+  ctx: SignedInContext,
+) {
   const me = ctx.user;
   const values = { name: input.name, mobile: input.mobile, email: input.email, department: input.department };
   if (input.contactId !== undefined) {
     await ownContact(ctx, input.contactId);
-    const [row] = await ctx.services.db.update(contacts).set(values).where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id))).returning();
+    const [row] = await ctx.services.db
+      .update(contacts)
+      .set(values)
+      .where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id)))
+      .returning();
     return toContact(row);
   }
   return ctx.services.db.transaction(async (tx) => {
@@ -129,7 +152,10 @@ export async function saveContact(input: z.output<typeof contactFormSchema> & { 
     await tx.select({ id: users.id }).from(users).where(eq(users.id, me.id)).for("update");
     const [{ n }] = await tx.select({ n: count() }).from(contacts).where(eq(contacts.userId, me.id));
     if (n >= MAX_CONTACTS) throw new ApiError(Msg.CONTACT_LIMIT);
-    const [row] = await tx.insert(contacts).values({ ...values, userId: me.id, createdAt: ctx.services.now() }).returning();
+    const [row] = await tx
+      .insert(contacts)
+      .values({ ...values, userId: me.id, createdAt: ctx.services.now() })
+      .returning();
     return toContact(row);
   });
 }

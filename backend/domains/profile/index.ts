@@ -1,7 +1,7 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { seedDemoProfiles } from "./demo";
-import { contactDetail, deleteContact, getProfile, listContacts, saveContact, updateProfile } from "./handlers";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { seedDemoProfiles } from "./demo.ts";
+import { contactDetail, deleteContact, getProfile, listContacts, saveContact, updateProfile } from "./handlers.ts";
 
 /** Basic information and contacts (SPEC §3, §5; contract/profile.ts; docs/decisions/009). */
 export default defineDomain({

@@ -1,6 +1,6 @@
 import { index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts } from "../../db/columns";
+import { users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the profile domain (migrations: backend/db/migrations). */
 
@@ -9,7 +9,9 @@ export const contacts = pgTable(
   "contacts",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     name: text("name").notNull(),
     mobile: text("mobile").notNull(),
     email: text("email").notNull(),

@@ -1,12 +1,25 @@
-import type { Tx } from "../../db/client";
-import billing from "../billing";
-import { bills } from "../billing/tables";
+import type { Tx } from "#backend/db/client.ts";
+import billing from "#backend/domains/billing/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
 
 /**
  * A bill paid from the balance at `at` (a plan fee, type 56, or a gas assignment, type 50): prepaid, paid by
  * BALANCE, one per `dedupeKey`. The caller posts its `bill_payment` ledger entry.
  */
-export async function paidBill(tx: Tx, input: { userId: number; billType: number; serviceName: string; cents: number; at: Date; periodEnd: Date; yearly: boolean; prefix: string; dedupeKey: string }) {
+export async function paidBill(
+  tx: Tx,
+  input: {
+    userId: number;
+    billType: number;
+    serviceName: string;
+    cents: number;
+    at: Date;
+    periodEnd: Date;
+    yearly: boolean;
+    prefix: string;
+    dedupeKey: string;
+  },
+) {
   const [bill] = await tx
     .insert(bills)
     .values({

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { cityNodes } from "../../db/tables";
-import { pubChainOrgs } from "./tables";
+import type { Db } from "#backend/db/client.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import { pubChainOrgs } from "./tables.ts";
 
 /**
  * The organisation nodes that offer the public chain (SPEC §3), with the plan each sells and its limits, in
@@ -9,10 +9,50 @@ import { pubChainOrgs } from "./tables";
  * existing databases; a node missing from the city-node catalogue is skipped.
  */
 const ORGS = [
-  { orgCode: "PC-BJ-01", cityNode: "CN-BJ-01", planName: "Open alliance standard", planNameZh: "开放联盟链标准版", priceCents: 1_000, periodDays: 365, projectMax: 5, dayReqMin: 1_000, dayReqMax: 1_000_000 },
-  { orgCode: "PC-SH-01", cityNode: "CN-SH-01", planName: "Open alliance basic", planNameZh: "开放联盟链基础版", priceCents: 500, periodDays: 365, projectMax: 3, dayReqMin: 100, dayReqMax: 100_000 },
-  { orgCode: "PC-HK-01", cityNode: "HK-01", planName: "Open alliance international", planNameZh: "开放联盟链国际版", priceCents: 2_000, periodDays: 365, projectMax: 10, dayReqMin: 1_000, dayReqMax: 5_000_000 },
-  { orgCode: "PC-SG-01", cityNode: "SG-01", planName: "Open alliance starter", planNameZh: "开放联盟链入门版", priceCents: 0, periodDays: 30, projectMax: 1, dayReqMin: 10, dayReqMax: 10_000 },
+  {
+    orgCode: "PC-BJ-01",
+    cityNode: "CN-BJ-01",
+    planName: "Open alliance standard",
+    planNameZh: "开放联盟链标准版",
+    priceCents: 1_000,
+    periodDays: 365,
+    projectMax: 5,
+    dayReqMin: 1_000,
+    dayReqMax: 1_000_000,
+  },
+  {
+    orgCode: "PC-SH-01",
+    cityNode: "CN-SH-01",
+    planName: "Open alliance basic",
+    planNameZh: "开放联盟链基础版",
+    priceCents: 500,
+    periodDays: 365,
+    projectMax: 3,
+    dayReqMin: 100,
+    dayReqMax: 100_000,
+  },
+  {
+    orgCode: "PC-HK-01",
+    cityNode: "HK-01",
+    planName: "Open alliance international",
+    planNameZh: "开放联盟链国际版",
+    priceCents: 2_000,
+    periodDays: 365,
+    projectMax: 10,
+    dayReqMin: 1_000,
+    dayReqMax: 5_000_000,
+  },
+  {
+    orgCode: "PC-SG-01",
+    cityNode: "SG-01",
+    planName: "Open alliance starter",
+    planNameZh: "开放联盟链入门版",
+    priceCents: 0,
+    periodDays: 30,
+    projectMax: 1,
+    dayReqMin: 10,
+    dayReqMax: 10_000,
+  },
 ] as const;
 
 export async function seedPublicChainOrgs(db: Db) {

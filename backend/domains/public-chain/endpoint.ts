@@ -1,9 +1,9 @@
-import { RPC_BODY_LIMIT_BYTES } from "../../../contract/public-chain-codes";
-import type { Endpoint } from "../../kit/domain";
-import chain from "../chain";
-import { projectOfKey, takeRequests } from "./handlers";
-import { KEY_SHAPE } from "./keys";
-import { meterRows, methodsOf } from "./rules";
+import { RPC_BODY_LIMIT_BYTES } from "#contract/public-chain-codes.ts";
+import type { Endpoint } from "#backend/kit/domain.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { projectOfKey, takeRequests } from "./handlers.ts";
+import { KEY_SHAPE } from "./keys.ts";
+import { meterRows, methodsOf } from "./rules.ts";
 
 /**
  * The keyed JSON-RPC endpoint of open-alliance projects (issue 12, SPEC §7 x-api-key, §9): POST
@@ -18,15 +18,29 @@ export const RPC_REFUSAL = { KEY: -32001, DISABLED: -32002, LIMIT: -32005 } as c
 
 const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 
-function refusal(status: number, code: number, message: string, id: unknown = null, extra: Record<string, string> = {}) {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), { status, headers: { ...headers, ...extra } });
+function refusal(
+  status: number,
+  code: number,
+  message: string,
+  id: unknown = null,
+  extra: Record<string, string> = {},
+) {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), {
+    status,
+    headers: { ...headers, ...extra },
+  });
 }
 
 /** The id of a single call (for its error), else null. */
 function idOf(text: string): unknown {
   try {
     const body = JSON.parse(text) as { id?: unknown };
-    return body && !Array.isArray(body) && typeof body === "object" && (typeof body.id === "number" || typeof body.id === "string") ? body.id : null;
+    return body &&
+      !Array.isArray(body) &&
+      typeof body === "object" &&
+      (typeof body.id === "number" || typeof body.id === "string")
+      ? body.id
+      : null;
   } catch {
     return null;
   }
@@ -49,8 +63,14 @@ export const projectRpc: Endpoint = {
     let key: string | null;
     if (rest === "" || rest === "/") key = request.headers.get("x-api-key");
     else if (/^\/[^/]+$/.test(rest)) key = decodeURIComponent(rest.slice(1));
-    else return refusal(404, -32601, "not found: POST to /chain/rpc/<project key>, or to /chain/rpc with the key in x-api-key");
-    if (!key || !KEY_SHAPE.test(key)) return refusal(401, RPC_REFUSAL.KEY, "a valid project key is required (in the path or the x-api-key header)");
+    else
+      return refusal(
+        404,
+        -32601,
+        "not found: POST to /chain/rpc/<project key>, or to /chain/rpc with the key in x-api-key",
+      );
+    if (!key || !KEY_SHAPE.test(key))
+      return refusal(401, RPC_REFUSAL.KEY, "a valid project key is required (in the path or the x-api-key header)");
     const found = await projectOfKey(deps.db, key);
     if ("refused" in found) {
       if (found.refused === "unknown") return refusal(401, RPC_REFUSAL.KEY, "unknown project key");
@@ -71,6 +91,9 @@ export const projectRpc: Endpoint = {
         { "Retry-After": String(secondsToNextDay(now)) },
       );
     }
-    return new Response(JSON.stringify(await chain.api.answer(deps, found.project.chain, text)), { status: 200, headers });
+    return new Response(JSON.stringify(await chain.api.answer(deps, found.project.chain, text)), {
+      status: 200,
+      headers,
+    });
   },
 };

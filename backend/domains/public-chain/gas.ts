@@ -1,18 +1,18 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { BillType } from "../../../contract/billing-codes";
-import { GasStatus, WEI_PER_CENT } from "../../../contract/public-chain-codes";
-import type { Db } from "../../db/client";
-import type { Deps } from "../../deps";
-import { ApiError } from "../../http/errors";
-import { schedule, type JobEntry } from "../../jobs/runner";
-import billing from "../billing";
-import { bills } from "../billing/tables";
-import chain from "../chain";
-import { chainTxs } from "../chain/tables";
-import inbox from "../inbox";
-import { paidBill } from "./bills";
-import { pubChainAccounts, pubChainGas, pubChainProjects } from "./tables";
+import { Msg } from "#contract/messages.ts";
+import { BillType } from "#contract/billing-codes.ts";
+import { GasStatus, WEI_PER_CENT } from "#contract/public-chain-codes.ts";
+import type { Db } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { schedule, type JobEntry } from "#backend/jobs/runner.ts";
+import billing from "#backend/domains/billing/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { chainTxs } from "#backend/domains/chain/tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
+import { paidBill } from "./bills.ts";
+import { pubChainAccounts, pubChainGas, pubChainProjects } from "./tables.ts";
 
 /**
  * Gas after the request that assigned it (docs/decisions/026, issue 12):
@@ -49,14 +49,25 @@ export function scheduleGasWatch(db: Db, at: Date) {
  */
 export async function startAssignment(
   deps: Deps,
-  input: { userId: number; account: { id: number; name: string }; project: { name: string }; amountCents: number; idempotencyKey: string; now: Date },
+  input: {
+    userId: number;
+    account: { id: number; name: string };
+    project: { name: string };
+    amountCents: number;
+    idempotencyKey: string;
+    now: Date;
+  },
 ) {
   const { userId, account, project, amountCents, idempotencyKey, now } = input;
   return deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, userId, now);
-    const [replay] = await tx.select().from(pubChainGas).where(and(eq(pubChainGas.userId, userId), eq(pubChainGas.idempotencyKey, idempotencyKey)));
+    const [replay] = await tx
+      .select()
+      .from(pubChainGas)
+      .where(and(eq(pubChainGas.userId, userId), eq(pubChainGas.idempotencyKey, idempotencyKey)));
     if (replay) {
-      if (replay.accountId !== account.id || replay.amountCents !== amountCents) throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
+      if (replay.accountId !== account.id || replay.amountCents !== amountCents)
+        throw new ApiError(Msg.IDEMPOTENCY_KEY_REUSED);
       return { row: replay, replayed: true };
     }
     const bill = await paidBill(tx, {
@@ -70,18 +81,43 @@ export async function startAssignment(
       prefix: "GS",
       dedupeKey: `pc-gas:${userId}:${idempotencyKey}`,
     });
-    await billing.api.post(tx, { userId, kind: "bill_payment", amountCents, refType: "bill", refId: bill.id, idempotencyKey: `pc-gas:${idempotencyKey}` }, now);
+    await billing.api.post(
+      tx,
+      {
+        userId,
+        kind: "bill_payment",
+        amountCents,
+        refType: "bill",
+        refId: bill.id,
+        idempotencyKey: `pc-gas:${idempotencyKey}`,
+      },
+      now,
+    );
     const wei = BigInt(amountCents) * WEI_PER_CENT;
     const [row] = await tx
       .insert(pubChainGas)
-      .values({ userId, accountId: account.id, billId: bill.id, amountCents, wei: wei.toString(), status: GasStatus.TRANSFERRING, idempotencyKey, createdAt: now })
+      .values({
+        userId,
+        accountId: account.id,
+        billId: bill.id,
+        amountCents,
+        wei: wei.toString(),
+        status: GasStatus.TRANSFERRING,
+        idempotencyKey,
+        createdAt: now,
+      })
       .returning();
     return { row, replayed: false };
   });
 }
 
 /** The second half: the treasury's transfer on the chain, then done with its hash, or refunded when it failed. */
-export async function transferAssignment(deps: Deps, row: typeof pubChainGas.$inferSelect, chainName: string, address: string) {
+export async function transferAssignment(
+  deps: Deps,
+  row: typeof pubChainGas.$inferSelect,
+  chainName: string,
+  address: string,
+) {
   try {
     const hash = await chain.api.fund(deps, chainName, address, BigInt(row.wei));
     return await finishGas(deps.db, row.id, hash);
@@ -96,9 +132,24 @@ export async function refundGas(db: Db, assignmentId: number, reason: string, no
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(pubChainGas).where(eq(pubChainGas.id, assignmentId)).for("update");
     if (locked.status !== GasStatus.TRANSFERRING) return locked;
-    await billing.api.post(tx, { userId: locked.userId, kind: "refund", amountCents: locked.amountCents, refType: "bill", refId: locked.billId, idempotencyKey: `pc-gas-refund:${locked.id}` }, now);
+    await billing.api.post(
+      tx,
+      {
+        userId: locked.userId,
+        kind: "refund",
+        amountCents: locked.amountCents,
+        refType: "bill",
+        refId: locked.billId,
+        idempotencyKey: `pc-gas-refund:${locked.id}`,
+      },
+      now,
+    );
     await tx.update(bills).set({ payState: 20, refundCents: locked.amountCents }).where(eq(bills.id, locked.billId));
-    const [row] = await tx.update(pubChainGas).set({ status: GasStatus.REFUNDED, failReason: reason }).where(eq(pubChainGas.id, locked.id)).returning();
+    const [row] = await tx
+      .update(pubChainGas)
+      .set({ status: GasStatus.REFUNDED, failReason: reason })
+      .where(eq(pubChainGas.id, locked.id))
+      .returning();
     return row;
   });
 }
@@ -117,7 +168,13 @@ export async function finishGas(db: Db, assignmentId: number, hash: string) {
  * The treasury's transfer of `wei` to `address` on `chainName` made at or after `since` that no other
  * assignment claims, or null: how a crashed assignment's transfer is found again.
  */
-async function unclaimedTransfer(deps: Deps, chainName: string, address: string, wei: string, since: Date): Promise<string | null> {
+async function unclaimedTransfer(
+  deps: Deps,
+  chainName: string,
+  address: string,
+  wei: string,
+  since: Date,
+): Promise<string | null> {
   const info = await chain.api.chain(deps, chainName);
   if (!info) return null;
   const rows = await deps.db
@@ -146,25 +203,36 @@ export async function recoverGas(deps: Deps, now: Date): Promise<{ finished: num
     .from(pubChainGas)
     .innerJoin(pubChainAccounts, eq(pubChainAccounts.id, pubChainGas.accountId))
     .innerJoin(pubChainProjects, eq(pubChainProjects.id, pubChainAccounts.projectId))
-    .where(and(eq(pubChainGas.status, GasStatus.TRANSFERRING), lt(pubChainGas.createdAt, new Date(now.getTime() - STUCK_AFTER_MS))))
+    .where(
+      and(
+        eq(pubChainGas.status, GasStatus.TRANSFERRING),
+        lt(pubChainGas.createdAt, new Date(now.getTime() - STUCK_AFTER_MS)),
+      ),
+    )
     .orderBy(pubChainGas.id);
   const out = { finished: 0, refunded: 0 };
   for (const s of stuck) {
     const hash = await unclaimedTransfer(deps, s.chain, s.address, s.gas.wei, s.gas.createdAt);
     if (hash) {
       if ((await finishGas(deps.db, s.gas.id, hash)).txHash === hash) out.finished += 1;
-    } else if ((await refundGas(deps.db, s.gas.id, "the transfer was interrupted and did not reach the chain", now)).status === GasStatus.REFUNDED) {
+    } else if (
+      (await refundGas(deps.db, s.gas.id, "the transfer was interrupted and did not reach the chain", now)).status ===
+      GasStatus.REFUNDED
+    ) {
       out.refunded += 1;
     }
   }
-  if (stuck.length) console.warn(`[public-chain] interrupted gas assignments: ${out.finished} finished, ${out.refunded} refunded`);
+  if (stuck.length)
+    console.warn(`[public-chain] interrupted gas assignments: ${out.finished} finished, ${out.refunded} refunded`);
   return out;
 }
 
 /** The gas balance of an address on a chain (wei), or null when the chain does not answer. */
 export async function gasOf(deps: Deps, chainName: string, address: string): Promise<bigint | null> {
   try {
-    return BigInt(String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })));
+    return BigInt(
+      String(await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [address, "latest"] })),
+    );
   } catch {
     return null;
   }
@@ -189,7 +257,8 @@ export async function watchGas(deps: Deps, now: Date): Promise<number> {
     if (gas === null) continue;
     const warning = BigInt(account.gasWarningWei);
     if (gas >= warning) {
-      if (account.gasLowSince) await deps.db.update(pubChainAccounts).set({ gasLowSince: null }).where(eq(pubChainAccounts.id, account.id));
+      if (account.gasLowSince)
+        await deps.db.update(pubChainAccounts).set({ gasLowSince: null }).where(eq(pubChainAccounts.id, account.id));
       continue;
     }
     if (account.gasLowSince) continue;
@@ -200,7 +269,12 @@ export async function watchGas(deps: Deps, now: Date): Promise<number> {
         .where(and(eq(pubChainAccounts.id, account.id), sql`${pubChainAccounts.gasLowSince} is null`))
         .returning({ id: pubChainAccounts.id });
       if (!marked.length) return;
-      await inbox.api.notify(tx, { userId: account.userId, textKey: "messages.gasLow", params: { account: account.name, project: project.name, gas: ether(gas), warning: ether(warning) }, at: now });
+      await inbox.api.notify(tx, {
+        userId: account.userId,
+        textKey: "messages.gasLow",
+        params: { account: account.name, project: project.name, gas: ether(gas), warning: ether(warning) },
+        at: now,
+      });
       sent += 1;
     });
   }

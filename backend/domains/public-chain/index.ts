@@ -1,8 +1,8 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { seedPublicChainOrgs } from "./catalogue";
-import { seedDemoPublicChain } from "./demo";
-import { projectRpc } from "./endpoint";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { seedPublicChainOrgs } from "./catalogue.ts";
+import { seedDemoPublicChain } from "./demo.ts";
+import { projectRpc } from "./endpoint.ts";
 import {
   accountDetail,
   accountKeystore,
@@ -21,12 +21,12 @@ import {
   redeployProject,
   queryPubOrgList,
   requestsOn,
-} from "./handlers";
-import { gasJobs, requireGas, scheduleGasRecover, scheduleGasWatch } from "./gas";
-import { publicChainJobs } from "./jobs";
-import { openCustodyKey } from "./keys";
-import { publishOnFirstContract } from "./machine";
-import { requestUnits } from "./rules";
+} from "./handlers.ts";
+import { gasJobs, requireGas, scheduleGasRecover, scheduleGasWatch } from "./gas.ts";
+import { publicChainJobs } from "./jobs.ts";
+import { openCustodyKey } from "./keys.ts";
+import { publishOnFirstContract } from "./machine.ts";
+import { requestUnits } from "./rules.ts";
 
 /**
  * The public chain (SPEC §1, §3, §4, §5, §7, §8, §9; contract/public-chain.ts; docs/decisions/026): the

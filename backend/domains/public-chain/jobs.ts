@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
-import { ProjectStatus } from "../../../contract/public-chain-codes";
-import type { Tx } from "../../db/client";
-import type { Deps } from "../../deps";
-import type { JobEntry } from "../../jobs/runner";
-import { schedule } from "../../jobs/runner";
-import chain from "../chain";
-import { newProjectKey } from "./keys";
-import { moveProject } from "./machine";
-import { pubChainProjects } from "./tables";
+import { ProjectStatus } from "#contract/public-chain-codes.ts";
+import type { Tx } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { JobEntry } from "#backend/jobs/runner.ts";
+import { schedule } from "#backend/jobs/runner.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { newProjectKey } from "./keys.ts";
+import { moveProject } from "./machine.ts";
+import { pubChainProjects } from "./tables.ts";
 
 /**
  * The deployment of an open-alliance project (§4, docs/decisions/026): 1 → 10, then it checks that the
@@ -33,7 +33,11 @@ async function deploy(payload: Record<string, unknown>, deps: Deps) {
     const id = await chain.api.request(deps, start.chain, { method: "eth_chainId", params: [] });
     if (typeof id !== "string") reason = `the chain ${start.chain} gave no chain id`;
   } catch (error) {
-    reason = `the chain ${start.chain} does not answer: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500);
+    reason =
+      `the chain ${start.chain} does not answer: ${error instanceof Error ? error.message : String(error)}`.slice(
+        0,
+        500,
+      );
   }
   await deps.db.transaction(async (tx) => {
     const [project] = await tx.select().from(pubChainProjects).where(eq(pubChainProjects.id, projectId)).for("update");
@@ -41,7 +45,12 @@ async function deploy(payload: Record<string, unknown>, deps: Deps) {
     const now = deps.now();
     if (reason) return moveProject(tx, project, "deployFail", "system", now, { failReason: reason });
     const key = project.keyHash ? {} : (({ key: _shown, ...stored }) => stored)(newProjectKey(deps.env));
-    return moveProject(tx, project, "deployOk", "system", now, { ...key, keyEnabled: true, keyCreatedAt: project.keyCreatedAt ?? now, failReason: null });
+    return moveProject(tx, project, "deployOk", "system", now, {
+      ...key,
+      keyEnabled: true,
+      keyCreatedAt: project.keyCreatedAt ?? now,
+      failReason: null,
+    });
   });
 }
 
@@ -49,7 +58,10 @@ export const publicChainJobs: Record<string, JobEntry> = {
   [JOB_DEPLOY]: {
     run: deploy,
     async ownerOf(payload, db) {
-      const [p] = await db.select({ userId: pubChainProjects.userId, name: pubChainProjects.name }).from(pubChainProjects).where(eq(pubChainProjects.id, Number(payload.projectId) || 0));
+      const [p] = await db
+        .select({ userId: pubChainProjects.userId, name: pubChainProjects.name })
+        .from(pubChainProjects)
+        .where(eq(pubChainProjects.id, Number(payload.projectId) || 0));
       return p ? { userId: p.userId, subject: p.name } : null;
     },
   },

@@ -1,10 +1,10 @@
-import { Msg } from "../../../contract/messages";
-import { PROJECT_STATUSES, ProjectStatus as S, type ProjectStatusCode } from "../../../contract/public-chain-codes";
-import { defineMachine } from "../../../contract/state-machine";
+import { Msg } from "#contract/messages.ts";
+import { PROJECT_STATUSES, ProjectStatus as S, type ProjectStatusCode } from "#contract/public-chain-codes.ts";
+import { defineMachine } from "#contract/state-machine.ts";
 import { eq } from "drizzle-orm";
-import type { Tx } from "../../db/client";
-import { ApiError } from "../../http/errors";
-import { pubChainProjectTransitions, pubChainProjects } from "./tables";
+import type { Tx } from "#backend/db/client.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { pubChainProjectTransitions, pubChainProjects } from "./tables.ts";
 
 /**
  * An open-alliance project (SPEC §4: 1 pending deployment, 5 failed, 10 deploying, 11 to be enabled,
@@ -26,7 +26,12 @@ import { pubChainProjectTransitions, pubChainProjects } from "./tables";
 export type ProjectEvent = "deployStart" | "deployOk" | "deployFail" | "redeploy" | "publish" | "enable" | "deactivate";
 export type ProjectActor = "user" | "system";
 
-export const projectMachine = defineMachine<ProjectStatusCode, ProjectEvent, ProjectActor, { comments?: string | null }>({
+export const projectMachine = defineMachine<
+  ProjectStatusCode,
+  ProjectEvent,
+  ProjectActor,
+  { comments?: string | null }
+>({
   name: "open-alliance project",
   states: PROJECT_STATUSES,
   actors: ["user", "system"],
@@ -39,18 +44,34 @@ export const projectMachine = defineMachine<ProjectStatusCode, ProjectEvent, Pro
     { event: "enable", actor: "user", from: [S.TO_BE_ENABLED, S.PUBLISHED, S.DEACTIVATED], to: S.ENABLED },
     { event: "deactivate", actor: "user", from: [S.ENABLED], to: S.DEACTIVATED },
   ],
-  refusals: { notAvailable: Msg.PROJECT_ACTION_NOT_AVAILABLE, notAllowed: Msg.PROJECT_ACTION_NOT_AVAILABLE, commentsRequired: Msg.COMMENTS_REQUIRED },
+  refusals: {
+    notAvailable: Msg.PROJECT_ACTION_NOT_AVAILABLE,
+    notAllowed: Msg.PROJECT_ACTION_NOT_AVAILABLE,
+    commentsRequired: Msg.COMMENTS_REQUIRED,
+  },
 });
 
 /** Applies a §4 move of the project machine inside `tx`, with its transition record. */
-export async function moveProject(tx: Tx, project: typeof pubChainProjects.$inferSelect, event: ProjectEvent, actor: ProjectActor, now: Date, set: Partial<typeof pubChainProjects.$inferSelect> = {}) {
+export async function moveProject(
+  tx: Tx,
+  project: typeof pubChainProjects.$inferSelect,
+  event: ProjectEvent,
+  actor: ProjectActor,
+  now: Date,
+  set: Partial<typeof pubChainProjects.$inferSelect> = {},
+) {
   const outcome = projectMachine.transition(project.status, event, actor);
   if (!outcome.ok) throw new ApiError(outcome.messageKey);
-  const [row] = await tx.update(pubChainProjects).set({ ...set, status: outcome.to, updatedAt: now }).where(eq(pubChainProjects.id, project.id)).returning();
-  await tx.insert(pubChainProjectTransitions).values({ projectId: project.id, event, actor, fromStatus: project.status, toStatus: outcome.to, createdAt: now });
+  const [row] = await tx
+    .update(pubChainProjects)
+    .set({ ...set, status: outcome.to, updatedAt: now })
+    .where(eq(pubChainProjects.id, project.id))
+    .returning();
+  await tx
+    .insert(pubChainProjectTransitions)
+    .values({ projectId: project.id, event, actor, fromStatus: project.status, toStatus: outcome.to, createdAt: now });
   return row;
 }
-
 
 /** The first contract deployed from a project still to be enabled (11) publishes it (→ 15); other statuses stay. */
 export async function publishOnFirstContract(tx: Tx, projectId: number, now: Date) {

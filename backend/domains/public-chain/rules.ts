@@ -1,5 +1,13 @@
-import { bytesToHex, hexToBytes, isValidAddress, isValidChecksumAddress, isValidPublic, publicToAddress, toChecksumAddress } from "@ethereumjs/util";
-import { REQUEST_UNIT_BYTES } from "../../../contract/public-chain-codes";
+import {
+  bytesToHex,
+  hexToBytes,
+  isValidAddress,
+  isValidChecksumAddress,
+  isValidPublic,
+  publicToAddress,
+  toChecksumAddress,
+} from "@ethereumjs/util";
+import { REQUEST_UNIT_BYTES } from "#contract/public-chain-codes.ts";
 
 /** Pure rules of the public chain (SPEC §5, §9; docs/decisions/026), tested by tables in tests/unit. */
 
@@ -12,7 +20,10 @@ export function requestUnits(calls: number, bytes: number): number {
  * The meter's rows of one HTTP request: one request per call on its method, and the requests its size adds
  * beyond its calls on the first call's method, so that the rows sum to `requestUnits`.
  */
-export function meterRows(methods: readonly string[], bytes: number): { method: string; requests: number; calls: number }[] {
+export function meterRows(
+  methods: readonly string[],
+  bytes: number,
+): { method: string; requests: number; calls: number }[] {
   const names = methods.length ? methods : ["(invalid)"];
   const rows = new Map<string, { method: string; requests: number; calls: number }>();
   for (const method of names) {
@@ -35,7 +46,11 @@ export function methodsOf(text: string): string[] {
     return [];
   }
   const calls = Array.isArray(body) ? body : [body];
-  return calls.map((c) => (c && typeof c === "object" && typeof (c as { method?: unknown }).method === "string" ? (c as { method: string }).method.slice(0, 64) : "(invalid)"));
+  return calls.map((c) =>
+    c && typeof c === "object" && typeof (c as { method?: unknown }).method === "string"
+      ? (c as { method: string }).method.slice(0, 64)
+      : "(invalid)",
+  );
 }
 
 /** The calendar day in UTC+8 (SPEC §9 dates), which the daily request limit and the meter count by. */

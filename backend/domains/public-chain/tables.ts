@@ -1,8 +1,22 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { cityNodes, users } from "../../db/tables";
-import { cents, ts } from "../../db/columns";
-import { bills } from "../billing/tables";
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { cityNodes, users } from "#backend/db/tables.ts";
+import { cents, ts } from "#backend/db/columns.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
 
 /** The Drizzle tables of the public chain (SPEC §3, §4; docs/decisions/026). */
 
@@ -48,7 +62,10 @@ export const pubChainPlans = pgTable(
     createdAt: ts("created_at").notNull(),
     expiresAt: ts("expires_at").notNull(),
   },
-  (t) => [uniqueIndex("pub_chain_plans_user_org").on(t.userId, t.orgId), uniqueIndex("pub_chain_plans_user_idem").on(t.userId, t.idempotencyKey)],
+  (t) => [
+    uniqueIndex("pub_chain_plans_user_org").on(t.userId, t.orgId),
+    uniqueIndex("pub_chain_plans_user_idem").on(t.userId, t.idempotencyKey),
+  ],
 );
 
 /** SPEC §3 Open-chain project, with its key (hashed for look-up, sealed so its owner can show it). */
@@ -79,7 +96,10 @@ export const pubChainProjects = pgTable(
     createdAt: ts("created_at").notNull(),
     updatedAt: ts("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("pub_chain_projects_user_name").on(t.userId, t.name), index("pub_chain_projects_plan").on(t.planId)],
+  (t) => [
+    uniqueIndex("pub_chain_projects_user_name").on(t.userId, t.name),
+    index("pub_chain_projects_plan").on(t.planId),
+  ],
 );
 
 /** Every status change of a project, with who moved it. */
@@ -149,7 +169,10 @@ export const pubChainAccounts = pgTable(
     gasLowSince: ts("gas_low_since"),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [uniqueIndex("pub_chain_accounts_user_name").on(t.userId, t.name), uniqueIndex("pub_chain_accounts_user_address").on(t.userId, t.address)],
+  (t) => [
+    uniqueIndex("pub_chain_accounts_user_name").on(t.userId, t.name),
+    uniqueIndex("pub_chain_accounts_user_address").on(t.userId, t.address),
+  ],
 );
 
 /** Gas assigned to a chain account from the balance (§9 bill type 50): the bill, the transfer, its outcome. */
@@ -175,5 +198,8 @@ export const pubChainGas = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     createdAt: ts("created_at").notNull(),
   },
-  (t) => [uniqueIndex("pub_chain_gas_user_idem").on(t.userId, t.idempotencyKey), index("pub_chain_gas_account").on(t.accountId)],
+  (t) => [
+    uniqueIndex("pub_chain_gas_user_idem").on(t.userId, t.idempotencyKey),
+    index("pub_chain_gas_account").on(t.accountId),
+  ],
 );

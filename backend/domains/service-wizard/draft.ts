@@ -1,30 +1,53 @@
 import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { serviceActions, VerState } from "../../../contract/service-status";
-import { ACCESS_METHODS, isWizardStep, type AppState, type Draft } from "../../../contract/service-wizard";
-import type { Db, Tx } from "../../db/client";
-import { appAttachments, appFunctions, appNodes, appRoleFunctions, appRoles, apps, appVersions, chaincodePackages } from "../services/tables";
-import { cityNodes, files } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import { computeCost, type PricedNode } from "./cost";
+import { Msg } from "#contract/messages.ts";
+import { serviceActions, VerState } from "#contract/service-status.ts";
+import { ACCESS_METHODS, isWizardStep, type AppState, type Draft } from "#contract/service-wizard.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import {
+  appAttachments,
+  appFunctions,
+  appNodes,
+  appRoleFunctions,
+  appRoles,
+  apps,
+  appVersions,
+  chaincodePackages,
+} from "#backend/domains/services/tables.ts";
+import { cityNodes, files } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { computeCost, type PricedNode } from "./cost.ts";
 
 export type AppRow = typeof apps.$inferSelect;
 export type VersionRow = typeof appVersions.$inferSelect;
 type Q = Db | Tx;
 
 /** Versions a publisher edits again through `mod2` and resubmits (§4: 11, 20, 22, 26; lifecycle "resubmit"). */
-export const RESUBMITTABLE: readonly number[] = [VerState.TEST_FAILED, VerState.INITIAL_REVIEW_REJECTED, VerState.REVIEW_REJECTED, VerState.PUBLISH_FAILED];
+export const RESUBMITTABLE: readonly number[] = [
+  VerState.TEST_FAILED,
+  VerState.INITIAL_REVIEW_REJECTED,
+  VerState.REVIEW_REJECTED,
+  VerState.PUBLISH_FAILED,
+];
 
 /** The caller's own service; another user's (or an unknown) appId is "not found" (MSG_10002). */
 export async function ownApp(q: Q, userId: number, appId: number, lock = false): Promise<AppRow> {
-  const query = q.select().from(apps).where(and(eq(apps.id, appId), eq(apps.userId, userId)));
+  const query = q
+    .select()
+    .from(apps)
+    .where(and(eq(apps.id, appId), eq(apps.userId, userId)));
   const [app] = lock ? await query.for("update") : await query;
   if (!app) throw new ApiError(Msg.NOT_FOUND);
   return app;
 }
 
 export function flagsOf(app: AppRow, version: VersionRow) {
-  return { verState: version.verState, billState: version.billState, verUpable: version.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN };
+  return {
+    verState: version.verState,
+    billState: version.billState,
+    verUpable: version.verUpable,
+    crossStatus: app.crossStatus,
+    freeYN: app.freeYN,
+  };
 }
 
 export type Resolved = {
@@ -46,7 +69,11 @@ export type Resolved = {
  */
 export async function resolveDraft(q: Q, userId: number, appState: AppState, appId: number): Promise<Resolved> {
   const app = await ownApp(q, userId, appId);
-  const versions = await q.select().from(appVersions).where(eq(appVersions.appId, app.id)).orderBy(desc(appVersions.id));
+  const versions = await q
+    .select()
+    .from(appVersions)
+    .where(eq(appVersions.appId, app.id))
+    .orderBy(desc(appVersions.id));
   const newest = versions[0] ?? null;
   const current = versions.find((v) => v.id === app.currentVerId) ?? null;
   switch (appState) {
@@ -55,11 +82,22 @@ export async function resolveDraft(q: Q, userId: number, appState: AppState, app
     case "mod2":
       return { app, version: newest, source: null, editable: !!newest && RESUBMITTABLE.includes(newest.verState) };
     case "mod":
-      return { app, version: current, source: null, editable: !!current && serviceActions(flagsOf(app, current)).has("basicEdit") };
+      return {
+        app,
+        version: current,
+        source: null,
+        editable: !!current && serviceActions(flagsOf(app, current)).has("basicEdit"),
+      };
     case "update": {
       const upgrade = versions.find((v) => current && v.id > current.id) ?? null;
-      if (upgrade) return { app, version: upgrade, source: current, editable: upgrade.verState === VerState.PENDING_SUBMIT };
-      return { app, version: null, source: current, editable: !!current && serviceActions(flagsOf(app, current)).has("serviceUpgrade") };
+      if (upgrade)
+        return { app, version: upgrade, source: current, editable: upgrade.verState === VerState.PENDING_SUBMIT };
+      return {
+        app,
+        version: null,
+        source: current,
+        editable: !!current && serviceActions(flagsOf(app, current)).has("serviceUpgrade"),
+      };
     }
   }
 }
@@ -83,7 +121,10 @@ export function basicOf(app: AppRow, version: VersionRow): Draft["basic"] {
     contactName: app.contactName,
     contactMobile: app.contactMobile,
     contactEmail: app.contactEmail,
-    ...(Object.fromEntries(ACCESS_METHODS.map((key) => [key, a[key] ?? ""])) as Record<(typeof ACCESS_METHODS)[number], string>),
+    ...(Object.fromEntries(ACCESS_METHODS.map((key) => [key, a[key] ?? ""])) as Record<
+      (typeof ACCESS_METHODS)[number],
+      string
+    >),
     crossChain: app.crossChain,
     crossProtocol: app.crossProtocol ? String(app.crossProtocol) : "",
     crossAppCode: app.crossAppCode ?? "",
@@ -101,14 +142,30 @@ export function basicOf(app: AppRow, version: VersionRow): Draft["basic"] {
 export async function draftOf(q: Q, app: AppRow, version: VersionRow, editable: boolean): Promise<Draft> {
   const [attachments, packages, functions, roles, nodes, cover] = await Promise.all([
     q.select().from(appAttachments).where(eq(appAttachments.appId, app.id)).orderBy(asc(appAttachments.id)),
-    q.select().from(chaincodePackages).where(eq(chaincodePackages.verId, version.id)).orderBy(asc(chaincodePackages.id)),
+    q
+      .select()
+      .from(chaincodePackages)
+      .where(eq(chaincodePackages.verId, version.id))
+      .orderBy(asc(chaincodePackages.id)),
     q.select().from(appFunctions).where(eq(appFunctions.verId, version.id)).orderBy(asc(appFunctions.id)),
     q.select().from(appRoles).where(eq(appRoles.verId, version.id)).orderBy(asc(appRoles.id)),
     q.select().from(appNodes).where(eq(appNodes.verId, version.id)).orderBy(asc(appNodes.cityNodeId)),
-    app.coverFileId ? q.select({ id: files.id, name: files.name, size: files.size }).from(files).where(eq(files.id, app.coverFileId)) : Promise.resolve([]),
+    app.coverFileId
+      ? q.select({ id: files.id, name: files.name, size: files.size }).from(files).where(eq(files.id, app.coverFileId))
+      : Promise.resolve([]),
   ]);
   const [roleLinks, nodeCatalogue] = await Promise.all([
-    roles.length ? q.select().from(appRoleFunctions).where(inArray(appRoleFunctions.roleId, roles.map((r) => r.id))) : Promise.resolve([]),
+    roles.length
+      ? q
+          .select()
+          .from(appRoleFunctions)
+          .where(
+            inArray(
+              appRoleFunctions.roleId,
+              roles.map((r) => r.id),
+            ),
+          )
+      : Promise.resolve([]),
     nodes.length ? catalogue(q) : Promise.resolve(new Map()),
   ]);
   const cycle = app.paymentCycle === 1 ? 1 : 2;
@@ -159,5 +216,8 @@ export async function draftOf(q: Q, app: AppRow, version: VersionRow, editable: 
 
 /** Versions of a service newer than `afterId` (for `update`, none may be pending already). */
 export async function newerVersions(q: Q, appId: number, afterId: number) {
-  return q.select().from(appVersions).where(and(eq(appVersions.appId, appId), gt(appVersions.id, afterId)));
+  return q
+    .select()
+    .from(appVersions)
+    .where(and(eq(appVersions.appId, appId), gt(appVersions.id, afterId)));
 }

@@ -1,10 +1,20 @@
 import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { VerState } from "../../../contract/service-status";
-import { isWizardStep, type DraftSummary } from "../../../contract/service-wizard";
-import { appAttachments, appFunctions, appNodes, appRoleFunctions, appRoles, apps, appTransitions, appVersions, chaincodePackages } from "../services/tables";
-import { ApiError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
+import { Msg } from "#contract/messages.ts";
+import { VerState } from "#contract/service-status.ts";
+import { isWizardStep, type DraftSummary } from "#contract/service-wizard.ts";
+import {
+  appAttachments,
+  appFunctions,
+  appNodes,
+  appRoleFunctions,
+  appRoles,
+  apps,
+  appTransitions,
+  appVersions,
+  chaincodePackages,
+} from "#backend/domains/services/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
 
 /**
  * /sys/chainAppInfo/wizard/drafts: the caller's wizard drafts (versions in verState 1), newest change
@@ -16,7 +26,12 @@ export async function listDrafts(_input: unknown, ctx: SignedInContext): Promise
     // Only what a draft's row shows: a version's texts, files and reports stay in the table.
     .select({
       app: { id: apps.id, name: apps.name, currentVerId: apps.currentVerId },
-      v: { id: appVersions.id, version: appVersions.version, wizardStep: appVersions.wizardStep, updatedAt: appVersions.updatedAt },
+      v: {
+        id: appVersions.id,
+        version: appVersions.version,
+        wizardStep: appVersions.wizardStep,
+        updatedAt: appVersions.updatedAt,
+      },
     })
     .from(appVersions)
     .innerJoin(apps, eq(apps.id, appVersions.appId))
@@ -43,25 +58,47 @@ export async function discardDraft(input: Payload<"/sys/chainAppInfo/wizard/disc
   return ctx.services.db.transaction(async (tx) => {
     const [row] = await tx
       // Only what a draft's row shows: a version's texts, files and reports stay in the table.
-    .select({
-      app: { id: apps.id, name: apps.name, currentVerId: apps.currentVerId },
-      v: { id: appVersions.id, version: appVersions.version, wizardStep: appVersions.wizardStep, updatedAt: appVersions.updatedAt },
-    })
+      .select({
+        app: { id: apps.id, name: apps.name, currentVerId: apps.currentVerId },
+        v: {
+          id: appVersions.id,
+          version: appVersions.version,
+          wizardStep: appVersions.wizardStep,
+          updatedAt: appVersions.updatedAt,
+        },
+      })
       .from(appVersions)
       .innerJoin(apps, eq(apps.id, appVersions.appId))
-      .where(and(eq(appVersions.id, input.appVerId), eq(apps.id, input.appId), eq(apps.userId, ctx.user.id), eq(appVersions.verState, VerState.PENDING_SUBMIT)))
+      .where(
+        and(
+          eq(appVersions.id, input.appVerId),
+          eq(apps.id, input.appId),
+          eq(apps.userId, ctx.user.id),
+          eq(appVersions.verState, VerState.PENDING_SUBMIT),
+        ),
+      )
       .for("update");
     if (!row) throw new ApiError(Msg.NOT_FOUND);
     const verId = row.v.id;
     const roles = await tx.select({ id: appRoles.id }).from(appRoles).where(eq(appRoles.verId, verId));
-    if (roles.length) await tx.delete(appRoleFunctions).where(inArray(appRoleFunctions.roleId, roles.map((r) => r.id)));
+    if (roles.length)
+      await tx.delete(appRoleFunctions).where(
+        inArray(
+          appRoleFunctions.roleId,
+          roles.map((r) => r.id),
+        ),
+      );
     await tx.delete(appRoles).where(eq(appRoles.verId, verId));
     await tx.update(appFunctions).set({ parentId: null }).where(eq(appFunctions.verId, verId));
     await tx.delete(appFunctions).where(eq(appFunctions.verId, verId));
     await tx.delete(chaincodePackages).where(eq(chaincodePackages.verId, verId));
     await tx.delete(appNodes).where(eq(appNodes.verId, verId));
     await tx.delete(appTransitions).where(eq(appTransitions.verId, verId));
-    const others = await tx.select({ id: appVersions.id }).from(appVersions).where(and(eq(appVersions.appId, row.app.id), ne(appVersions.id, verId))).orderBy(asc(appVersions.id));
+    const others = await tx
+      .select({ id: appVersions.id })
+      .from(appVersions)
+      .where(and(eq(appVersions.appId, row.app.id), ne(appVersions.id, verId)))
+      .orderBy(asc(appVersions.id));
     if (others.length === 0) {
       await tx.update(apps).set({ currentVerId: null }).where(eq(apps.id, row.app.id));
       await tx.delete(appVersions).where(eq(appVersions.id, verId));

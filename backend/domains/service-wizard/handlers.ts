@@ -1,11 +1,11 @@
-import services from "../services";
-import billing from "../billing";
-import market from "../market";
+import services from "#backend/domains/services/index.ts";
+import billing from "#backend/domains/billing/index.ts";
+import market from "#backend/domains/market/index.ts";
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import { isEvmFramework } from "../../../contract/service-codes";
+import { Msg } from "#contract/messages.ts";
+import { isEvmFramework } from "#contract/service-codes.ts";
 import {
   ACCESS_METHODS,
   basicFormValue,
@@ -19,14 +19,32 @@ import {
   type draftRefSchema,
   type Upload,
   type WizardStep,
-} from "../../../contract/service-wizard";
-import type { AccessMethods } from "../services/tables";
-import { appAttachments, appFunctions, appNodes, appRoleFunctions, appRoles, apps, appVersions, chaincodePackages } from "../services/tables";
-import type { Db, Tx } from "../../db/client";
-import { ApiError, fieldError } from "../../http/errors";
-import { fieldErrorsOf, type Payload, type SignedInContext } from "../../http/router";
-import { computeCost } from "./cost";
-import { basicOf, catalogue, draftOf, ownApp, resolveDraft, RESUBMITTABLE, type Resolved, type VersionRow } from "./draft";
+} from "#contract/service-wizard.ts";
+import type { AccessMethods } from "#backend/domains/services/tables.ts";
+import {
+  appAttachments,
+  appFunctions,
+  appNodes,
+  appRoleFunctions,
+  appRoles,
+  apps,
+  appVersions,
+  chaincodePackages,
+} from "#backend/domains/services/tables.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import { fieldErrorsOf, type Payload, type SignedInContext } from "#backend/http/router.ts";
+import { computeCost } from "./cost.ts";
+import {
+  basicOf,
+  catalogue,
+  draftOf,
+  ownApp,
+  resolveDraft,
+  RESUBMITTABLE,
+  type Resolved,
+  type VersionRow,
+} from "./draft.ts";
 
 type Ref = z.infer<typeof draftRefSchema>;
 const me = (ctx: SignedInContext) => ctx.user;
@@ -39,8 +57,18 @@ const saved = (appId: number, wizardStep: string) => ({ appId, wizardStep: wizar
  * size and content were checked while it arrived (./rules.ts); inside the call's transaction, so a
  * refused call leaves it for another try.
  */
-async function claimUpload(tx: Tx, ctx: SignedInContext, file: Upload, kind: "chaincode" | "attachment" | "cover", field: string) {
-  const claimed = await ctx.services.files.claim(tx, file.uploadId, { kind, ownerId: me(ctx).id, at: ctx.services.now() });
+async function claimUpload(
+  tx: Tx,
+  ctx: SignedInContext,
+  file: Upload,
+  kind: "chaincode" | "attachment" | "cover",
+  field: string,
+) {
+  const claimed = await ctx.services.files.claim(tx, file.uploadId, {
+    kind,
+    ownerId: me(ctx).id,
+    at: ctx.services.now(),
+  });
   if (!claimed) throw fieldError(field, `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
   return claimed;
 }
@@ -58,7 +86,12 @@ async function refuseWhileBillsUnpaid(q: Db | Tx, userId: number, now: Date) {
  * The draft a mutation changes, locked for the transaction: the caller's own service, in a status the
  * appState may edit (MSG_37001 otherwise), and no unpaid bill in the way. `mod` changes only basic information.
  */
-async function editableDraft(tx: Tx, ctx: SignedInContext, ref: Ref, opts: { basicOnly?: boolean } = {}): Promise<Resolved & { version: VersionRow }> {
+async function editableDraft(
+  tx: Tx,
+  ctx: SignedInContext,
+  ref: Ref,
+  opts: { basicOnly?: boolean } = {},
+): Promise<Resolved & { version: VersionRow }> {
   const userId = me(ctx).id;
   await refuseWhileBillsUnpaid(tx, userId, ctx.services.now());
   if (!ref.appId) throw new ApiError(Msg.NOT_FOUND);
@@ -121,31 +154,64 @@ async function copyVersion(tx: Tx, from: VersionRow, toId: number) {
   const packageIds = new Map<number, number>();
   for (const p of await tx.select().from(chaincodePackages).where(eq(chaincodePackages.verId, from.id))) {
     const { id, verId: _v, createdAt: _c, ...rest } = p;
-    const [row] = await tx.insert(chaincodePackages).values({ ...rest, verId: toId }).returning({ id: chaincodePackages.id });
+    const [row] = await tx
+      .insert(chaincodePackages)
+      .values({ ...rest, verId: toId })
+      .returning({ id: chaincodePackages.id });
     packageIds.set(id, row.id);
   }
   const functionIds = new Map<number, number>();
   const functions = await tx.select().from(appFunctions).where(eq(appFunctions.verId, from.id));
   for (const f of functions) {
     const { id, verId: _v, parentId: _p, ...rest } = f;
-    const [row] = await tx.insert(appFunctions).values({ ...rest, verId: toId, packageId: packageIds.get(f.packageId)!, parentId: null }).returning({ id: appFunctions.id });
+    const [row] = await tx
+      .insert(appFunctions)
+      .values({ ...rest, verId: toId, packageId: packageIds.get(f.packageId)!, parentId: null })
+      .returning({ id: appFunctions.id });
     functionIds.set(id, row.id);
   }
   for (const f of functions) {
     if (f.parentId && functionIds.has(f.parentId)) {
-      await tx.update(appFunctions).set({ parentId: functionIds.get(f.parentId)! }).where(eq(appFunctions.id, functionIds.get(f.id)!));
+      await tx
+        .update(appFunctions)
+        .set({ parentId: functionIds.get(f.parentId)! })
+        .where(eq(appFunctions.id, functionIds.get(f.id)!));
     }
   }
   const roles = await tx.select().from(appRoles).where(eq(appRoles.verId, from.id));
-  const links = roles.length ? await tx.select().from(appRoleFunctions).where(inArray(appRoleFunctions.roleId, roles.map((r) => r.id))) : [];
+  const links = roles.length
+    ? await tx
+        .select()
+        .from(appRoleFunctions)
+        .where(
+          inArray(
+            appRoleFunctions.roleId,
+            roles.map((r) => r.id),
+          ),
+        )
+    : [];
   for (const r of roles) {
-    const [row] = await tx.insert(appRoles).values({ verId: toId, name: r.name, description: r.description }).returning({ id: appRoles.id });
+    const [row] = await tx
+      .insert(appRoles)
+      .values({ verId: toId, name: r.name, description: r.description })
+      .returning({ id: appRoles.id });
     const mine = links.filter((l) => l.roleId === r.id && functionIds.has(l.functionId));
-    if (mine.length) await tx.insert(appRoleFunctions).values(mine.map((l) => ({ roleId: row.id, functionId: functionIds.get(l.functionId)! })));
+    if (mine.length)
+      await tx
+        .insert(appRoleFunctions)
+        .values(mine.map((l) => ({ roleId: row.id, functionId: functionIds.get(l.functionId)! })));
   }
   const nodes = await tx.select().from(appNodes).where(eq(appNodes.verId, from.id));
   if (nodes.length) {
-    await tx.insert(appNodes).values(nodes.map((n) => ({ verId: toId, cityNodeId: n.cityNodeId, tps: n.tps, capacityGb: n.capacityGb, peers: n.peers })));
+    await tx.insert(appNodes).values(
+      nodes.map((n) => ({
+        verId: toId,
+        cityNodeId: n.cityNodeId,
+        tps: n.tps,
+        capacityGb: n.capacityGb,
+        peers: n.peers,
+      })),
+    );
   }
 }
 
@@ -166,7 +232,8 @@ export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">,
   const r = await resolveDraft(db, me(ctx).id, ref.appState, ref.appId);
   if (ref.appState === "update" && !r.version) {
     if (!r.source) throw new ApiError(Msg.NOT_FOUND);
-    if (!r.editable) throw new ApiError(crossChaining(r.app) ? Msg.XC_UPGRADE_CROSSING : Msg.SERVICE_ACTION_NOT_AVAILABLE);
+    if (!r.editable)
+      throw new ApiError(crossChaining(r.app) ? Msg.XC_UPGRADE_CROSSING : Msg.SERVICE_ACTION_NOT_AVAILABLE);
     return { draft: null, source: await draftOf(db, r.app, r.source, false) };
   }
   if (!r.version) throw new ApiError(Msg.NOT_FOUND);
@@ -186,7 +253,10 @@ export async function getCover(input: Payload<"/sys/chainAppInfo/wizard/cover">,
   if (knownFileId === app.coverFileId) return { fileId: app.coverFileId, file: null };
   const file = await ctx.services.files.read(db, app.coverFileId);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
-  return { fileId: app.coverFileId, file: { name: file.name, mime: file.mime, dataBase64: file.bytes.toString("base64") } };
+  return {
+    fileId: app.coverFileId,
+    file: { name: file.name, mime: file.mime, dataBase64: file.bytes.toString("base64") },
+  };
 }
 
 /**
@@ -205,13 +275,20 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
     if (appId) {
       await ownApp(tx, user.id, appId, true);
       resolved = await resolveDraft(tx, user.id, appState, appId);
-      if (!resolved.editable && appState === "update" && !resolved.version && crossChaining(resolved.app)) throw new ApiError(Msg.XC_UPGRADE_CROSSING);
-      if (!resolved.editable) throw new ApiError(appState === "mod" || (appState === "update" && !resolved.version) ? Msg.SERVICE_ACTION_NOT_AVAILABLE : Msg.WIZARD_NOT_EDITABLE);
+      if (!resolved.editable && appState === "update" && !resolved.version && crossChaining(resolved.app))
+        throw new ApiError(Msg.XC_UPGRADE_CROSSING);
+      if (!resolved.editable)
+        throw new ApiError(
+          appState === "mod" || (appState === "update" && !resolved.version)
+            ? Msg.SERVICE_ACTION_NOT_AVAILABLE
+            : Msg.WIZARD_NOT_EDITABLE,
+        );
     } else if (appState !== "add") {
       throw new ApiError(Msg.NOT_FOUND);
     }
     const app = resolved?.app ?? null;
-    if (await nameTaken(tx, basic.name, app?.id ?? null)) throw fieldError("basic.name", Msg.SERVICE_NAME_TAKEN, Msg.SERVICE_NAME_TAKEN);
+    if (await nameTaken(tx, basic.name, app?.id ?? null))
+      throw fieldError("basic.name", Msg.SERVICE_NAME_TAKEN, Msg.SERVICE_NAME_TAKEN);
     // The free flag belongs to a service before it is published: add and mod2 may set it.
     const freeEditable = appState === "add" || appState === "mod2";
     const free = freeEditable ? basic.freeService === "on" : app?.freeYN === 1;
@@ -222,12 +299,21 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
       const clash = await tx
         .select({ id: appVersions.id })
         .from(appVersions)
-        .where(and(eq(appVersions.appId, app.id), eq(appVersions.version, basic.version), resolved?.version ? ne(appVersions.id, resolved.version.id) : undefined));
+        .where(
+          and(
+            eq(appVersions.appId, app.id),
+            eq(appVersions.version, basic.version),
+            resolved?.version ? ne(appVersions.id, resolved.version.id) : undefined,
+          ),
+        );
       if (clash.length) throw fieldError("basic.version", Msg.VERSION_TAKEN, Msg.VERSION_TAKEN);
     }
     // A framework that does not run Solidity is refused while the draft holds a Solidity package.
     if (resolved?.version && !isEvmFramework(basic.framework)) {
-      const [solidity] = await tx.select({ id: chaincodePackages.id }).from(chaincodePackages).where(and(eq(chaincodePackages.verId, resolved.version.id), eq(chaincodePackages.language, "solidity")));
+      const [solidity] = await tx
+        .select({ id: chaincodePackages.id })
+        .from(chaincodePackages)
+        .where(and(eq(chaincodePackages.verId, resolved.version.id), eq(chaincodePackages.language, "solidity")));
       if (solidity) throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
     }
     let coverFileId = app?.coverFileId ?? null;
@@ -238,9 +324,17 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
     if (!app) {
       const [created] = await tx
         .insert(apps)
-        .values({ ...fields, userId: user.id, appCode: `APP${randomBytes(8).toString("hex").toUpperCase()}`, createdAt: now })
+        .values({
+          ...fields,
+          userId: user.id,
+          appCode: `APP${randomBytes(8).toString("hex").toUpperCase()}`,
+          createdAt: now,
+        })
         .returning();
-      const [version] = await tx.insert(appVersions).values({ appId: created.id, version: basic.version, wizardStep: "packages", createdAt: now, updatedAt: now }).returning();
+      const [version] = await tx
+        .insert(appVersions)
+        .values({ appId: created.id, version: basic.version, wizardStep: "packages", createdAt: now, updatedAt: now })
+        .returning();
       await tx.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, created.id));
       if (marketPackageId) await addMarketPackage(tx, ctx, version.id, basic.framework, marketPackageId, now);
       return saved(created.id, version.wizardStep);
@@ -249,7 +343,17 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
     if (appState === "mod") return saved(app.id, "basic");
     if (!resolved!.version) {
       // update: the new version, copying the running one.
-      const [version] = await tx.insert(appVersions).values({ appId: app.id, version: basic.version, wizardStep: "packages", certificateMode: resolved!.source!.certificateMode, createdAt: now, updatedAt: now }).returning();
+      const [version] = await tx
+        .insert(appVersions)
+        .values({
+          appId: app.id,
+          version: basic.version,
+          wizardStep: "packages",
+          certificateMode: resolved!.source!.certificateMode,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
       await copyVersion(tx, resolved!.source!, version.id);
       return saved(app.id, version.wizardStep);
     }
@@ -263,18 +367,47 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
  * it whatever the market does later) becomes the draft's package, with the entry's functions. A Solidity entry
  * needs an EVM framework (MSG_41xxx SOLIDITY_NEEDS_EVM at the framework field); a withdrawn one is refused.
  */
-async function addMarketPackage(tx: Tx, ctx: SignedInContext, verId: number, framework: string, marketPackageId: number, now: Date) {
+async function addMarketPackage(
+  tx: Tx,
+  ctx: SignedInContext,
+  verId: number,
+  framework: string,
+  marketPackageId: number,
+  now: Date,
+) {
   const entry = await market.api.packageForDraft(tx, marketPackageId);
-  if (entry.language === "solidity" && !isEvmFramework(framework)) throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
+  if (entry.language === "solidity" && !isEvmFramework(framework))
+    throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
   const file = await ctx.services.files.copy(tx, entry.fileId, now);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   const [pkg] = await tx
     .insert(chaincodePackages)
-    .values({ verId, name: entry.name, version: entry.version, language: entry.language, initParams: entry.initParams, mainPath: entry.mainPath, fileId: file.id, fileName: file.name, size: file.size, createdAt: now })
+    .values({
+      verId,
+      name: entry.name,
+      version: entry.version,
+      language: entry.language,
+      initParams: entry.initParams,
+      mainPath: entry.mainPath,
+      fileId: file.id,
+      fileName: file.name,
+      size: file.size,
+      createdAt: now,
+    })
     .returning({ id: chaincodePackages.id });
   if (entry.functions.length) {
     await tx.insert(appFunctions).values(
-      entry.functions.map((f) => ({ verId, packageId: pkg.id, name: f.name, funcType: f.funcType, func: f.func, parentId: null, crossChainAllowed: false, inputFormat: f.inputFormat, outputFormat: f.outputFormat })),
+      entry.functions.map((f) => ({
+        verId,
+        packageId: pkg.id,
+        name: f.name,
+        funcType: f.funcType,
+        func: f.func,
+        parentId: null,
+        crossChainAllowed: false,
+        inputFormat: f.inputFormat,
+        outputFormat: f.outputFormat,
+      })),
     );
   }
 }
@@ -287,10 +420,19 @@ export async function addAttachment(input: Payload<"/sys/chainAppInfo/wizard/add
     const clash = await tx
       .select({ id: appAttachments.id })
       .from(appAttachments)
-      .where(and(eq(appAttachments.appId, app.id), sql`lower(${appAttachments.name}) = lower(${attachment.attachmentName})`));
-    if (clash.length) throw fieldError("attachment.attachmentName", Msg.ATTACHMENT_NAME_TAKEN, Msg.ATTACHMENT_NAME_TAKEN);
+      .where(
+        and(eq(appAttachments.appId, app.id), sql`lower(${appAttachments.name}) = lower(${attachment.attachmentName})`),
+      );
+    if (clash.length)
+      throw fieldError("attachment.attachmentName", Msg.ATTACHMENT_NAME_TAKEN, Msg.ATTACHMENT_NAME_TAKEN);
     const stored = await claimUpload(tx, ctx, file, "attachment", "attachmentFile");
-    await tx.insert(appAttachments).values({ appId: app.id, name: attachment.attachmentName, fileId: stored.id, fileName: stored.name, size: stored.size });
+    await tx.insert(appAttachments).values({
+      appId: app.id,
+      name: attachment.attachmentName,
+      fileId: stored.id,
+      fileName: stored.name,
+      size: stored.size,
+    });
     return saved(app.id, version.wizardStep);
   });
 }
@@ -301,7 +443,8 @@ export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPac
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
-    if (pkg.language === "solidity" && !isEvmFramework(app.framework)) throw fieldError("pkg.language", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
+    if (pkg.language === "solidity" && !isEvmFramework(app.framework))
+      throw fieldError("pkg.language", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
     const clash = await tx
       .select({ id: chaincodePackages.id })
       .from(chaincodePackages)
@@ -313,7 +456,11 @@ export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPac
       name: pkg.name,
       version: pkg.version,
       language: pkg.language,
-      initParams: (pkg.initParams ?? "").split(",").map((p) => p.trim()).filter(Boolean).join(","),
+      initParams: (pkg.initParams ?? "")
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)
+        .join(","),
       mainPath: pkg.mainPath,
       fileId: stored.id,
       fileName: stored.name,
@@ -343,7 +490,10 @@ export async function addFunction(input: Payload<"/sys/chainAppInfo/wizard/addFu
       if (!parent) throw fieldError("fn.parentId", "validation.required");
       parentId = parent.id;
     }
-    const clash = await tx.select({ id: appFunctions.id }).from(appFunctions).where(and(eq(appFunctions.verId, version.id), eq(appFunctions.func, fn.func)));
+    const clash = await tx
+      .select({ id: appFunctions.id })
+      .from(appFunctions)
+      .where(and(eq(appFunctions.verId, version.id), eq(appFunctions.func, fn.func)));
     if (clash.length) throw fieldError("fn.func", Msg.FUNC_TAKEN, Msg.FUNC_TAKEN);
     await tx.insert(appFunctions).values({
       verId: version.id,
@@ -366,11 +516,20 @@ export async function addRole(input: Payload<"/sys/chainAppInfo/wizard/addRole">
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     const ids = [...new Set(role.functionIds.map(Number))];
-    const known = await tx.select({ id: appFunctions.id }).from(appFunctions).where(and(eq(appFunctions.verId, version.id), inArray(appFunctions.id, ids)));
+    const known = await tx
+      .select({ id: appFunctions.id })
+      .from(appFunctions)
+      .where(and(eq(appFunctions.verId, version.id), inArray(appFunctions.id, ids)));
     if (known.length !== ids.length) throw fieldError("role.functionIds", "wizard:validation.functionsRequired");
-    const clash = await tx.select({ id: appRoles.id }).from(appRoles).where(and(eq(appRoles.verId, version.id), sql`lower(${appRoles.name}) = lower(${role.name})`));
+    const clash = await tx
+      .select({ id: appRoles.id })
+      .from(appRoles)
+      .where(and(eq(appRoles.verId, version.id), sql`lower(${appRoles.name}) = lower(${role.name})`));
     if (clash.length) throw fieldError("role.name", Msg.ROLE_NAME_TAKEN, Msg.ROLE_NAME_TAKEN);
-    const [row] = await tx.insert(appRoles).values({ verId: version.id, name: role.name, description: role.description }).returning({ id: appRoles.id });
+    const [row] = await tx
+      .insert(appRoles)
+      .values({ verId: version.id, name: role.name, description: role.description })
+      .returning({ id: appRoles.id });
     await tx.insert(appRoleFunctions).values(ids.map((functionId) => ({ roleId: row.id, functionId })));
     return saved(app.id, version.wizardStep);
   });
@@ -385,32 +544,55 @@ export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: kind === "attachment" });
     if (kind === "attachment") {
-      const gone = await tx.delete(appAttachments).where(and(eq(appAttachments.id, id), eq(appAttachments.appId, app.id))).returning();
+      const gone = await tx
+        .delete(appAttachments)
+        .where(and(eq(appAttachments.id, id), eq(appAttachments.appId, app.id)))
+        .returning();
       if (!gone.length) throw new ApiError(Msg.NOT_FOUND);
       return saved(app.id, version.wizardStep);
     }
     if (kind === "role") {
-      const [role] = await tx.select().from(appRoles).where(and(eq(appRoles.id, id), eq(appRoles.verId, version.id)));
+      const [role] = await tx
+        .select()
+        .from(appRoles)
+        .where(and(eq(appRoles.id, id), eq(appRoles.verId, version.id)));
       if (!role) throw new ApiError(Msg.NOT_FOUND);
       await tx.delete(appRoleFunctions).where(eq(appRoleFunctions.roleId, role.id));
       await tx.delete(appRoles).where(eq(appRoles.id, role.id));
       return saved(app.id, version.wizardStep);
     }
     if (kind === "function") {
-      const [fn] = await tx.select().from(appFunctions).where(and(eq(appFunctions.id, id), eq(appFunctions.verId, version.id)));
+      const [fn] = await tx
+        .select()
+        .from(appFunctions)
+        .where(and(eq(appFunctions.id, id), eq(appFunctions.verId, version.id)));
       if (!fn) throw new ApiError(Msg.NOT_FOUND);
       const used = await tx.select().from(appRoleFunctions).where(eq(appRoleFunctions.functionId, fn.id));
       if (used.length) throw new ApiError(Msg.FUNCTION_USED_BY_ROLES);
-      const children = await tx.select({ id: appFunctions.id }).from(appFunctions).where(eq(appFunctions.parentId, fn.id));
+      const children = await tx
+        .select({ id: appFunctions.id })
+        .from(appFunctions)
+        .where(eq(appFunctions.parentId, fn.id));
       if (children.length) throw new ApiError(Msg.FUNCTION_HAS_CHILDREN);
       await tx.delete(appFunctions).where(eq(appFunctions.id, fn.id));
       return saved(app.id, version.wizardStep);
     }
-    const [pkg] = await tx.select().from(chaincodePackages).where(and(eq(chaincodePackages.id, id), eq(chaincodePackages.verId, version.id)));
+    const [pkg] = await tx
+      .select()
+      .from(chaincodePackages)
+      .where(and(eq(chaincodePackages.id, id), eq(chaincodePackages.verId, version.id)));
     if (!pkg) throw new ApiError(Msg.NOT_FOUND);
     const fns = await tx.select({ id: appFunctions.id }).from(appFunctions).where(eq(appFunctions.packageId, pkg.id));
     if (fns.length) {
-      const used = await tx.select().from(appRoleFunctions).where(inArray(appRoleFunctions.functionId, fns.map((f) => f.id)));
+      const used = await tx
+        .select()
+        .from(appRoleFunctions)
+        .where(
+          inArray(
+            appRoleFunctions.functionId,
+            fns.map((f) => f.id),
+          ),
+        );
       if (used.length) throw new ApiError(Msg.PACKAGE_USED_BY_ROLES);
       const ids = fns.map((f) => f.id);
       const outside = await tx
@@ -419,7 +601,15 @@ export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete
         .where(and(inArray(appFunctions.parentId, ids), ne(appFunctions.packageId, pkg.id)));
       if (outside.length) throw new ApiError(Msg.FUNCTION_HAS_CHILDREN);
       // Its functions go with it; sub-functions of them first.
-      await tx.update(appFunctions).set({ parentId: null }).where(inArray(appFunctions.id, fns.map((f) => f.id)));
+      await tx
+        .update(appFunctions)
+        .set({ parentId: null })
+        .where(
+          inArray(
+            appFunctions.id,
+            fns.map((f) => f.id),
+          ),
+        );
       await tx.delete(appFunctions).where(eq(appFunctions.packageId, pkg.id));
     }
     await tx.delete(chaincodePackages).where(eq(chaincodePackages.id, pkg.id));
@@ -435,14 +625,18 @@ export async function saveNodes(input: Payload<"/sys/chainAppInfo/wizard/saveNod
     const { app, version } = await editableDraft(tx, ctx, ref);
     const nodes = await catalogue(tx);
     const chosen = chosenNodes(form);
-    if (new Set(chosen.map((n) => n.cityNodeId)).size !== chosen.length) throw fieldError("nodes", "validation.invalid");
+    if (new Set(chosen.map((n) => n.cityNodeId)).size !== chosen.length)
+      throw fieldError("nodes", "validation.invalid");
     for (const [i, n] of form.nodes.entries()) {
       if (n.selected !== "on") continue;
       const node = nodes.get(Number(n.cityNodeId));
       if (!node) throw fieldError(`form.nodes.${i}.cityNodeId`, "validation.invalid");
-      if (Number(n.tps) > node.availableTps) throw fieldError(`form.nodes.${i}.tps`, Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
-      if (Number(n.capacityGb) > node.capacityGb) throw fieldError(`form.nodes.${i}.capacityGb`, Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
-      if (Number(n.peers) > Math.min(MAX_PEERS_PER_NODE, node.peers)) throw fieldError(`form.nodes.${i}.peers`, Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
+      if (Number(n.tps) > node.availableTps)
+        throw fieldError(`form.nodes.${i}.tps`, Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
+      if (Number(n.capacityGb) > node.capacityGb)
+        throw fieldError(`form.nodes.${i}.capacityGb`, Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
+      if (Number(n.peers) > Math.min(MAX_PEERS_PER_NODE, node.peers))
+        throw fieldError(`form.nodes.${i}.peers`, Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
     }
     await tx.delete(appNodes).where(eq(appNodes.verId, version.id));
     await tx.insert(appNodes).values(chosen.map((n) => ({ verId: version.id, ...n })));
@@ -451,12 +645,18 @@ export async function saveNodes(input: Payload<"/sys/chainAppInfo/wizard/saveNod
 }
 
 /** Step 6: certificate mode 1 participant certificate, 2 key trust, 3 upload public key. */
-export async function saveCertificate(input: Payload<"/sys/chainAppInfo/wizard/saveCertificate">, ctx: SignedInContext) {
+export async function saveCertificate(
+  input: Payload<"/sys/chainAppInfo/wizard/saveCertificate">,
+  ctx: SignedInContext,
+) {
   const { form, ...ref } = input;
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
-    await tx.update(appVersions).set({ certificateMode: Number(form.certificateMode) }).where(eq(appVersions.id, version.id));
+    await tx
+      .update(appVersions)
+      .set({ certificateMode: Number(form.certificateMode) })
+      .where(eq(appVersions.id, version.id));
     return saved(app.id, await reach(tx, version, "cost", now));
   });
 }
@@ -465,16 +665,30 @@ export async function saveCertificate(input: Payload<"/sys/chainAppInfo/wizard/s
 async function completeness(tx: Tx, version: VersionRow, upTo: WizardStep): Promise<string | null> {
   const order: WizardStep[] = ["packages", "functions", "roles", "nodes", "certificate"];
   const limit = order.indexOf(upTo);
-  const packages = await tx.select({ id: chaincodePackages.id }).from(chaincodePackages).where(eq(chaincodePackages.verId, version.id));
+  const packages = await tx
+    .select({ id: chaincodePackages.id })
+    .from(chaincodePackages)
+    .where(eq(chaincodePackages.verId, version.id));
   if (limit >= 0 && packages.length === 0) return Msg.PACKAGE_REQUIRED;
   if (limit >= 1) {
-    const functions = await tx.select({ id: appFunctions.id, packageId: appFunctions.packageId }).from(appFunctions).where(eq(appFunctions.verId, version.id));
+    const functions = await tx
+      .select({ id: appFunctions.id, packageId: appFunctions.packageId })
+      .from(appFunctions)
+      .where(eq(appFunctions.verId, version.id));
     if (functions.length === 0) return Msg.FUNCTION_REQUIRED;
     if (packages.some((p) => !functions.some((f) => f.packageId === p.id))) return Msg.PACKAGE_WITHOUT_FUNCTIONS;
     if (limit >= 2) {
       const roles = await tx.select({ id: appRoles.id }).from(appRoles).where(eq(appRoles.verId, version.id));
       if (roles.length === 0) return Msg.ROLE_REQUIRED;
-      const links = await tx.select().from(appRoleFunctions).where(inArray(appRoleFunctions.roleId, roles.map((r) => r.id)));
+      const links = await tx
+        .select()
+        .from(appRoleFunctions)
+        .where(
+          inArray(
+            appRoleFunctions.roleId,
+            roles.map((r) => r.id),
+          ),
+        );
       const covered = new Set(links.map((l) => functions.find((f) => f.id === l.functionId)?.packageId));
       if (packages.some((p) => !covered.has(p.id))) return Msg.PACKAGE_WITHOUT_ROLE;
     }
@@ -515,14 +729,17 @@ export async function submit(input: Payload<"/sys/chainAppInfo/wizard/submit">, 
     // editableDraft refuses while bills are unpaid (SPEC §5 Blocking by bills).
     const { app, version } = await editableDraft(tx, ctx, ref);
     const basic = basicInfoSchema.safeParse(basicFormValue(basicOf(app, version)));
-    if (!basic.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: prefix(fieldErrorsOf(basic.error), "basic.") });
+    if (!basic.success)
+      throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: prefix(fieldErrorsOf(basic.error), "basic.") });
     if (!app.coverFileId || !app.description.trim()) throw new ApiError(Msg.COVER_DESCRIPTION_REQUIRED);
     const missing = await completeness(tx, version, "certificate");
     if (missing) throw new ApiError(missing);
     const sameVersion = await tx
       .select({ id: appVersions.id })
       .from(appVersions)
-      .where(and(eq(appVersions.appId, app.id), eq(appVersions.version, version.version), ne(appVersions.id, version.id)));
+      .where(
+        and(eq(appVersions.appId, app.id), eq(appVersions.version, version.version), ne(appVersions.id, version.id)),
+      );
     if (sameVersion.length) throw new ApiError(Msg.VERSION_TAKEN);
     if (app.freeYN === 1 && (await otherFreeService(tx, user.id, app.id))) throw new ApiError(Msg.FREE_SERVICE_USED);
     const nodes = await tx.select().from(appNodes).where(eq(appNodes.verId, version.id));

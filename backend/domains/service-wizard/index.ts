@@ -1,8 +1,21 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { discardDraft, listDrafts } from "./drafts";
-import { wizardUploads } from "./rules";
-import { addAttachment, addFunction, addPackage, addRole, advance, deleteItem, getCover, getDraft, saveBasic, saveCertificate, saveNodes, submit } from "./handlers";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { discardDraft, listDrafts } from "./drafts.ts";
+import { wizardUploads } from "./rules.ts";
+import {
+  addAttachment,
+  addFunction,
+  addPackage,
+  addRole,
+  advance,
+  deleteItem,
+  getCover,
+  getDraft,
+  saveBasic,
+  saveCertificate,
+  saveNodes,
+  submit,
+} from "./handlers.ts";
 
 /** The service publish wizard: drafts, packages, functions, roles, nodes, certificate mode, submission (SPEC §2, §5; contract/service-wizard.ts; docs/decisions/011). */
 export default defineDomain({

@@ -1,12 +1,13 @@
-import { attachmentProblem, coverProblem, zipProblem } from "../../../contract/service-wizard";
-import type { UploadRule } from "../../kit/uploads";
+import { attachmentProblem, coverProblem, zipProblem } from "#contract/service-wizard.ts";
+import type { UploadRule } from "#backend/kit/uploads.ts";
 
 /**
  * The wizard's upload kinds (contract/uploads.ts: chaincode 60 MB, attachment 20 MB, cover 5 MB), checked
  * while they arrive (docs/decisions/023): the name with the contract's rule before any byte is read (its
  * size is counted by the upload path itself), then the content its extension allows.
  */
-const nameRule = (problem: (file: { name: string; size: number }) => string | null) => (name: string) => problem({ name, size: 1 });
+const nameRule = (problem: (file: { name: string; size: number }) => string | null) => (name: string) =>
+  problem({ name, size: 1 });
 
 const ZIP_MESSAGES = {
   unsafePath: "wizard:validation.file.zipUnsafe",

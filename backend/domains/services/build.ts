@@ -1,10 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client";
-import { appFunctions, appNodes, appRoleFunctions, appRoles, appVersions, apps, chaincodePackages } from "./tables";
-import { cityNodes } from "../../db/tables";
-import type { FileStore } from "../../kit/storage";
-import { SAMPLE_MAIN_PATH, SAMPLE_SOLIDITY_MAIN_PATH, sampleChaincode, sampleSolidityChaincode, type SampleKind } from "./samples";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { appFunctions, appNodes, appRoleFunctions, appRoles, appVersions, apps, chaincodePackages } from "./tables.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import type { FileStore } from "#backend/kit/storage.ts";
+import {
+  SAMPLE_MAIN_PATH,
+  SAMPLE_SOLIDITY_MAIN_PATH,
+  sampleChaincode,
+  sampleSolidityChaincode,
+  type SampleKind,
+} from "./samples.ts";
 
 /**
  * A complete service version in verState 1 (what the publish wizard of the other issue produces), for the
@@ -34,8 +40,21 @@ export function newAppCode() {
 }
 
 const PACKAGES = [
-  { name: "asset_cc", funcs: [["Create asset", "CreateAsset", 1], ["Read asset", "ReadAsset", 2], ["Transfer asset", "TransferAsset", 1]] },
-  { name: "audit_cc", funcs: [["Record audit", "RecordAudit", 1], ["Query audit", "QueryAudit", 2]] },
+  {
+    name: "asset_cc",
+    funcs: [
+      ["Create asset", "CreateAsset", 1],
+      ["Read asset", "ReadAsset", 2],
+      ["Transfer asset", "TransferAsset", 1],
+    ],
+  },
+  {
+    name: "audit_cc",
+    funcs: [
+      ["Record audit", "RecordAudit", 1],
+      ["Query audit", "QueryAudit", 2],
+    ],
+  },
 ] as const;
 
 export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
@@ -64,7 +83,17 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
     .returning();
   const [version] = await db
     .insert(appVersions)
-    .values({ appId: app.id, version: spec.version ?? "1.0.0", verState: 1, wizardStep: "cost", certificateMode: 1, costCents: spec.free ? 0 : (spec.costCents ?? 12_000), agreementAcceptedAt: now, createdAt: now, updatedAt: now })
+    .values({
+      appId: app.id,
+      version: spec.version ?? "1.0.0",
+      verState: 1,
+      wizardStep: "cost",
+      certificateMode: 1,
+      costCents: spec.free ? 0 : (spec.costCents ?? 12_000),
+      agreementAcceptedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
   await db.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, app.id));
   const functionIds: number[] = [];
@@ -72,29 +101,71 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
     const funcs = pkg.funcs.map((f) => f[1] as string);
     const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
     const solidity = spec.framework === "fisco";
-    const bytes = Buffer.from(solidity ? sampleSolidityChaincode(pkg.name, funcs, kind !== "good") : sampleChaincode(pkg.name, funcs, kind));
+    const bytes = Buffer.from(
+      solidity ? sampleSolidityChaincode(pkg.name, funcs, kind !== "good") : sampleChaincode(pkg.name, funcs, kind),
+    );
     const fileName = `${pkg.name}.zip`;
     const file = await spec.files.put(db, { name: fileName, mime: "application/zip", bytes, createdAt: now });
-    const code = solidity ? { language: "solidity", initParams: "", mainPath: SAMPLE_SOLIDITY_MAIN_PATH } : { language: "go", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH };
+    const code = solidity
+      ? { language: "solidity", initParams: "", mainPath: SAMPLE_SOLIDITY_MAIN_PATH }
+      : { language: "go", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH };
     const [row] = await db
       .insert(chaincodePackages)
-      .values({ verId: version.id, name: pkg.name, version: "1.0.0", ...code, fileId: file.id, fileName, size: bytes.length, createdAt: now })
+      .values({
+        verId: version.id,
+        name: pkg.name,
+        version: "1.0.0",
+        ...code,
+        fileId: file.id,
+        fileName,
+        size: bytes.length,
+        createdAt: now,
+      })
       .returning({ id: chaincodePackages.id });
     let parentId: number | null = null;
     for (const [name, func, funcType] of pkg.funcs) {
       const [fn]: { id: number }[] = await db
         .insert(appFunctions)
-        .values({ verId: version.id, packageId: row.id, name, funcType, func, parentId, inputFormat: '{"id":"string"}', outputFormat: '{"ok":"boolean"}' })
+        .values({
+          verId: version.id,
+          packageId: row.id,
+          name,
+          funcType,
+          func,
+          parentId,
+          inputFormat: '{"id":"string"}',
+          outputFormat: '{"ok":"boolean"}',
+        })
         .returning({ id: appFunctions.id });
       parentId ??= fn.id;
       functionIds.push(fn.id);
     }
   }
-  const [admin] = await db.insert(appRoles).values({ verId: version.id, name: "Administrator", description: "Manages assets and audits." }).returning({ id: appRoles.id });
-  const [auditor] = await db.insert(appRoles).values({ verId: version.id, name: "Auditor", description: "Reads the audit trail." }).returning({ id: appRoles.id });
+  const [admin] = await db
+    .insert(appRoles)
+    .values({ verId: version.id, name: "Administrator", description: "Manages assets and audits." })
+    .returning({ id: appRoles.id });
+  const [auditor] = await db
+    .insert(appRoles)
+    .values({ verId: version.id, name: "Auditor", description: "Reads the audit trail." })
+    .returning({ id: appRoles.id });
   await db.insert(appRoleFunctions).values(functionIds.map((functionId) => ({ roleId: admin.id, functionId })));
-  await db.insert(appRoleFunctions).values(functionIds.slice(-1).map((functionId) => ({ roleId: auditor.id, functionId })));
-  const nodes = await db.select().from(cityNodes).orderBy(asc(cityNodes.id)).limit(spec.nodeCount ?? 2);
-  await db.insert(appNodes).values(nodes.map((n) => ({ verId: version.id, cityNodeId: n.id, tps: spec.tps ?? 100, capacityGb: spec.capacityGb ?? 50, peers: Math.min(n.peers, 2) })));
+  await db
+    .insert(appRoleFunctions)
+    .values(functionIds.slice(-1).map((functionId) => ({ roleId: auditor.id, functionId })));
+  const nodes = await db
+    .select()
+    .from(cityNodes)
+    .orderBy(asc(cityNodes.id))
+    .limit(spec.nodeCount ?? 2);
+  await db.insert(appNodes).values(
+    nodes.map((n) => ({
+      verId: version.id,
+      cityNodeId: n.id,
+      tps: spec.tps ?? 100,
+      capacityGb: spec.capacityGb ?? 50,
+      peers: Math.min(n.peers, 2),
+    })),
+  );
   return { app, version };
 }

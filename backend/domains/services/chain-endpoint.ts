@@ -1,12 +1,12 @@
 import { and, eq, isNull, inArray } from "drizzle-orm";
-import { accessAllowed } from "../../../contract/participation-codes";
-import { RPC_BODY_LIMIT_BYTES } from "../../../contract/public-chain-codes";
-import { VerState } from "../../../contract/service-status";
-import type { Endpoint } from "../../kit/domain";
-import chain from "../chain";
-import { appJoins } from "../participation/tables";
-import { SERVICE_KEY_SHAPE, SERVICE_RPC_PREFIX, hashServiceKey } from "./chain";
-import { appVersions, apps, serviceChainKeys, serviceChains } from "./tables";
+import { accessAllowed } from "#contract/participation-codes.ts";
+import { RPC_BODY_LIMIT_BYTES } from "#contract/public-chain-codes.ts";
+import { VerState } from "#contract/service-status.ts";
+import type { Endpoint } from "#backend/kit/domain.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { appJoins } from "#backend/domains/participation/tables.ts";
+import { SERVICE_KEY_SHAPE, SERVICE_RPC_PREFIX, hashServiceKey } from "./chain.ts";
+import { appVersions, apps, serviceChainKeys, serviceChains } from "./tables.ts";
 
 /**
  * A consortium service's chain over JSON-RPC (docs/decisions/038): POST /chain/service/<key>, standard JSON-RPC
@@ -15,7 +15,8 @@ import { appVersions, apps, serviceChainKeys, serviceChains } from "./tables";
  * its user loses access, and the chain keeps its state.
  */
 const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
-const refusal = (status: number, code: number, message: string) => new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), { status, headers });
+const refusal = (status: number, code: number, message: string) =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), { status, headers });
 
 export const serviceChainRpc: Endpoint = {
   methods: ["POST"],
@@ -25,9 +26,16 @@ export const serviceChainRpc: Endpoint = {
   ratePerMinute: 600,
   async handle(request, deps) {
     const key = decodeURIComponent(new URL(request.url).pathname.slice(SERVICE_RPC_PREFIX.length));
-    if (!SERVICE_KEY_SHAPE.test(key)) return refusal(401, -32001, "a valid service key is required: POST to /chain/service/<key>");
+    if (!SERVICE_KEY_SHAPE.test(key))
+      return refusal(401, -32001, "a valid service key is required: POST to /chain/service/<key>");
     const [row] = await deps.db
-      .select({ userId: serviceChainKeys.userId, appId: apps.id, owner: apps.userId, chainName: serviceChains.chainName, verState: appVersions.verState })
+      .select({
+        userId: serviceChainKeys.userId,
+        appId: apps.id,
+        owner: apps.userId,
+        chainName: serviceChains.chainName,
+        verState: appVersions.verState,
+      })
       .from(serviceChainKeys)
       .innerJoin(apps, eq(apps.id, serviceChainKeys.appId))
       .innerJoin(serviceChains, eq(serviceChains.appId, apps.id))
@@ -39,9 +47,20 @@ export const serviceChainRpc: Endpoint = {
       const joins = await deps.db
         .select({ auditState: appJoins.auditState })
         .from(appJoins)
-        .where(and(eq(appJoins.appId, row.appId), eq(appJoins.userId, row.userId), isNull(appJoins.disabledAt), inArray(appJoins.auditState, [13, 15])));
-      if (!joins.some((j) => accessAllowed({ auditState: j.auditState, verState: row.verState ?? 0, disabled: false }))) return refusal(403, -32003, "this key's participation gives no access to the service");
+        .where(
+          and(
+            eq(appJoins.appId, row.appId),
+            eq(appJoins.userId, row.userId),
+            isNull(appJoins.disabledAt),
+            inArray(appJoins.auditState, [13, 15]),
+          ),
+        );
+      if (!joins.some((j) => accessAllowed({ auditState: j.auditState, verState: row.verState ?? 0, disabled: false })))
+        return refusal(403, -32003, "this key's participation gives no access to the service");
     }
-    return new Response(JSON.stringify(await chain.api.answer(deps, row.chainName, await request.text())), { status: 200, headers });
+    return new Response(JSON.stringify(await chain.api.answer(deps, row.chainName, await request.text())), {
+      status: 200,
+      headers,
+    });
   },
 };

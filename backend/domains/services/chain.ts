@@ -1,16 +1,23 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { encodeDeployData, type Abi } from "viem";
-import { isEvmFramework } from "../../../contract/service-codes";
-import { VerState } from "../../../contract/service-status";
-import type { Db, Tx } from "../../db/client";
-import type { Deps } from "../../deps";
-import type { BackendEnv } from "../../env";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
-import { chooseContract, constructorArgs } from "../../kit/solidity";
-import chain from "../chain";
-import { solidityFilesOfPackage } from "./inspect";
-import { appVersions, apps, chaincodePackages, serviceChainContracts, serviceChainKeys, serviceChains } from "./tables";
+import { isEvmFramework } from "#contract/service-codes.ts";
+import { VerState } from "#contract/service-status.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import { chooseContract, constructorArgs } from "#backend/kit/solidity.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { solidityFilesOfPackage } from "./inspect.ts";
+import {
+  appVersions,
+  apps,
+  chaincodePackages,
+  serviceChainContracts,
+  serviceChainKeys,
+  serviceChains,
+} from "./tables.ts";
 
 /*
  * Consortium services on their own chain (docs/decisions/038). A FISCO BCOS or CITA service runs its Solidity
@@ -34,23 +41,50 @@ export const hashServiceKey = (key: string) => createHash("sha256").update(key, 
 export const serviceChainName = (appCode: string) => `svc-${appCode.toLowerCase()}`;
 
 export type ChainDeployment =
-  | { ok: true; chainName: string; chainId: number; contracts: { packageId: number; packageName: string; contractName: string; address: string; txHash: string; blockNumber: number; abi: unknown[] }[] }
+  | {
+      ok: true;
+      chainName: string;
+      chainId: number;
+      contracts: {
+        packageId: number;
+        packageName: string;
+        contractName: string;
+        address: string;
+        txHash: string;
+        blockNumber: number;
+        abi: unknown[];
+      }[];
+    }
   | { ok: false; reason: string };
 
 /** The contract name a package names by its main path ("contracts/Ledger.sol" → "Ledger"), when the sources have it. */
 function mainOf(mainPath: string, names: string[]) {
-  const base = mainPath.split("/").pop()?.replace(/\.sol$/i, "") ?? "";
+  const base =
+    mainPath
+      .split("/")
+      .pop()
+      ?.replace(/\.sol$/i, "") ?? "";
   return names.includes(base) ? base : "";
 }
 
 /** The service's chain and deployer, made on its first deployment (the registry returns an existing chain as is). */
 async function chainOf(deps: Deps, app: { id: number; appCode: string }) {
   const [known] = await deps.db.select().from(serviceChains).where(eq(serviceChains.appId, app.id));
-  const info = await chain.api.createChain(deps, { name: known?.chainName ?? serviceChainName(app.appCode), purpose: "consortium" });
+  const info = await chain.api.createChain(deps, {
+    name: known?.chainName ?? serviceChainName(app.appCode),
+    purpose: "consortium",
+  });
   if (known) return { ...known, deployerKey: openWith(deps.env, DEPLOYER_KEYS, known.deployerKeySealed) };
   const { privateToAddress, toChecksumAddress, bytesToHex } = await import("@ethereumjs/util");
   const key = randomBytes(32);
-  const row = { appId: app.id, chainName: info.name, chainId: info.chainId, deployerAddress: toChecksumAddress(bytesToHex(privateToAddress(key))), deployerKeySealed: sealWith(deps.env, DEPLOYER_KEYS, `0x${key.toString("hex")}`), createdAt: deps.now() };
+  const row = {
+    appId: app.id,
+    chainName: info.name,
+    chainId: info.chainId,
+    deployerAddress: toChecksumAddress(bytesToHex(privateToAddress(key))),
+    deployerKeySealed: sealWith(deps.env, DEPLOYER_KEYS, `0x${key.toString("hex")}`),
+    createdAt: deps.now(),
+  };
   await deps.db.insert(serviceChains).values(row).onConflictDoNothing();
   const [saved] = await deps.db.select().from(serviceChains).where(eq(serviceChains.appId, app.id));
   return { ...saved!, deployerKey: openWith(deps.env, DEPLOYER_KEYS, saved!.deployerKeySealed) };
@@ -63,66 +97,154 @@ async function chainOf(deps: Deps, app: { id: number; appCode: string }) {
  * A package already deployed for this version (a job run again after a crash) keeps its contract.
  */
 export async function deployOnServiceChain(verId: number, deps: Deps): Promise<ChainDeployment | null> {
-  const [row] = await deps.db.select({ version: appVersions, app: apps }).from(appVersions).innerJoin(apps, eq(apps.id, appVersions.appId)).where(eq(appVersions.id, verId));
+  const [row] = await deps.db
+    .select({ version: appVersions, app: apps })
+    .from(appVersions)
+    .innerJoin(apps, eq(apps.id, appVersions.appId))
+    .where(eq(appVersions.id, verId));
   if (!row || row.version.verState !== VerState.PENDING_PUBLISH || !isEvmFramework(row.app.framework)) return null;
-  const packages = (await deps.db.select().from(chaincodePackages).where(eq(chaincodePackages.verId, verId)).orderBy(asc(chaincodePackages.id))).filter((p) => p.language === "solidity");
+  const packages = (
+    await deps.db
+      .select()
+      .from(chaincodePackages)
+      .where(eq(chaincodePackages.verId, verId))
+      .orderBy(asc(chaincodePackages.id))
+  ).filter((p) => p.language === "solidity");
   if (!packages.length) return null;
   let target;
   try {
     target = await chainOf(deps, row.app);
   } catch (error) {
-    return { ok: false, reason: `the service's chain could not start: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      reason: `the service's chain could not start: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const done = await deps.db.select().from(serviceChainContracts).where(eq(serviceChainContracts.verId, verId));
   const contracts = [];
   for (const pkg of packages) {
     const existing = done.find((d) => d.packageId === pkg.id);
     if (existing) {
-      contracts.push({ packageId: pkg.id, packageName: pkg.name, contractName: existing.contractName, address: existing.address, txHash: existing.txHash, blockNumber: existing.blockNumber, abi: existing.abi });
+      contracts.push({
+        packageId: pkg.id,
+        packageName: pkg.name,
+        contractName: existing.contractName,
+        address: existing.address,
+        txHash: existing.txHash,
+        blockNumber: existing.blockNumber,
+        abi: existing.abi,
+      });
       continue;
     }
     const file = await deps.files.read(deps.db, pkg.fileId);
     if (!file) return { ok: false, reason: `${pkg.name}: the package file is missing` };
     const compiled = await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes)));
     if (!compiled.ok) return { ok: false, reason: `${pkg.name}: ${compiled.errors.join("\n")}`.slice(0, 4000) };
-    const chosen = chooseContract(compiled.contracts, mainOf(pkg.mainPath, compiled.contracts.map((c) => c.name)));
+    const chosen = chooseContract(
+      compiled.contracts,
+      mainOf(
+        pkg.mainPath,
+        compiled.contracts.map((c) => c.name),
+      ),
+    );
     if ("reason" in chosen) return { ok: false, reason: `${pkg.name}: ${chosen.reason}` };
     const args = constructorArgs(chosen.contract.abi, pkg.initParams);
     if ("reason" in args) return { ok: false, reason: `${pkg.name}: ${args.reason}` };
     try {
-      const data = encodeDeployData({ abi: chosen.contract.abi as Abi, bytecode: chosen.contract.bytecode as `0x${string}`, args: args.args });
-      const balance = BigInt((await chain.api.request(deps, target.chainName, { method: "eth_getBalance", params: [target.deployerAddress, "latest"] })) as string);
-      if (balance < DEPLOYER_GAS / 2n) await chain.api.fund(deps, target.chainName, target.deployerAddress, DEPLOYER_GAS);
+      const data = encodeDeployData({
+        abi: chosen.contract.abi as Abi,
+        bytecode: chosen.contract.bytecode as `0x${string}`,
+        args: args.args,
+      });
+      const balance = BigInt(
+        (await chain.api.request(deps, target.chainName, {
+          method: "eth_getBalance",
+          params: [target.deployerAddress, "latest"],
+        })) as string,
+      );
+      if (balance < DEPLOYER_GAS / 2n)
+        await chain.api.fund(deps, target.chainName, target.deployerAddress, DEPLOYER_GAS);
       const deployed = await chain.api.deploy(deps, target.chainName, target.deployerKey, data);
-      const contract = { packageId: pkg.id, packageName: pkg.name, contractName: chosen.contract.name, address: deployed.address, txHash: deployed.txHash, blockNumber: deployed.blockNumber, abi: chosen.contract.abi };
-      await deps.db.insert(serviceChainContracts).values({ verId, ...contract, createdAt: deps.now() }).onConflictDoNothing();
+      const contract = {
+        packageId: pkg.id,
+        packageName: pkg.name,
+        contractName: chosen.contract.name,
+        address: deployed.address,
+        txHash: deployed.txHash,
+        blockNumber: deployed.blockNumber,
+        abi: chosen.contract.abi,
+      };
+      await deps.db
+        .insert(serviceChainContracts)
+        .values({ verId, ...contract, createdAt: deps.now() })
+        .onConflictDoNothing();
       contracts.push(contract);
     } catch (error) {
-      return { ok: false, reason: `${pkg.name}: the service's chain refused the deployment: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`.slice(0, 2000) };
+      return {
+        ok: false,
+        reason:
+          `${pkg.name}: the service's chain refused the deployment: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`.slice(
+            0,
+            2000,
+          ),
+      };
     }
   }
   return { ok: true, chainName: target.chainName, chainId: target.chainId, contracts };
 }
 
 /** What a page shows of a service's chain: its id, the contracts of `verId`, and the endpoint with `userId`'s key. */
-export async function serviceChainView(db: Db | Tx, env: BackendEnv, appId: number, verId: number, userId: number, now: Date) {
+export async function serviceChainView(
+  db: Db | Tx,
+  env: BackendEnv,
+  appId: number,
+  verId: number,
+  userId: number,
+  now: Date,
+) {
   const [known] = await db.select().from(serviceChains).where(eq(serviceChains.appId, appId));
   if (!known) return null;
   const contracts = await db
-    .select({ packageName: chaincodePackages.name, contractName: serviceChainContracts.contractName, address: serviceChainContracts.address, txHash: serviceChainContracts.txHash, blockNumber: serviceChainContracts.blockNumber })
+    .select({
+      packageName: chaincodePackages.name,
+      contractName: serviceChainContracts.contractName,
+      address: serviceChainContracts.address,
+      txHash: serviceChainContracts.txHash,
+      blockNumber: serviceChainContracts.blockNumber,
+    })
     .from(serviceChainContracts)
     .innerJoin(chaincodePackages, eq(chaincodePackages.id, serviceChainContracts.packageId))
     .where(eq(serviceChainContracts.verId, verId))
     .orderBy(asc(serviceChainContracts.id));
-  return { chainName: known.chainName, chainId: known.chainId, endpointPath: `${SERVICE_RPC_PREFIX}${await keyOf(db, env, appId, userId, now)}`, contracts };
+  return {
+    chainName: known.chainName,
+    chainId: known.chainId,
+    endpointPath: `${SERVICE_RPC_PREFIX}${await keyOf(db, env, appId, userId, now)}`,
+    contracts,
+  };
 }
 
 /** `userId`'s key to the service's chain, made on first use. */
 async function keyOf(db: Db | Tx, env: BackendEnv, appId: number, userId: number, now: Date): Promise<string> {
-  const [known] = await db.select().from(serviceChainKeys).where(and(eq(serviceChainKeys.appId, appId), eq(serviceChainKeys.userId, userId)));
+  const [known] = await db
+    .select()
+    .from(serviceChainKeys)
+    .where(and(eq(serviceChainKeys.appId, appId), eq(serviceChainKeys.userId, userId)));
   if (known) return openWith(env, ENDPOINT_KEYS, known.keySealed);
   const key = randomBytes(32).toString("base64url");
-  await db.insert(serviceChainKeys).values({ appId, userId, keyHash: hashServiceKey(key), keySealed: sealWith(env, ENDPOINT_KEYS, key), createdAt: now }).onConflictDoNothing();
-  const [saved] = await db.select().from(serviceChainKeys).where(and(eq(serviceChainKeys.appId, appId), eq(serviceChainKeys.userId, userId)));
+  await db
+    .insert(serviceChainKeys)
+    .values({
+      appId,
+      userId,
+      keyHash: hashServiceKey(key),
+      keySealed: sealWith(env, ENDPOINT_KEYS, key),
+      createdAt: now,
+    })
+    .onConflictDoNothing();
+  const [saved] = await db
+    .select()
+    .from(serviceChainKeys)
+    .where(and(eq(serviceChainKeys.appId, appId), eq(serviceChainKeys.userId, userId)));
   return openWith(env, ENDPOINT_KEYS, saved!.keySealed);
 }

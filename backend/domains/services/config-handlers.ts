@@ -1,12 +1,24 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
-import type { configurationPaths } from "../../../contract/configuration";
-import { UpgradeReview } from "../../../contract/config-upgrade-codes";
-import { Msg } from "../../../contract/messages";
-import { ApiError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
-import { apps, configUpgrades } from "./tables";
-import { createUpgrade, cycleOf, currentConfig, leftFor, payUpgrade, priceRequest, refusalNow, reviewUpgrade, upgradableService, upgradeDetails, upgradeRows } from "./upgrade";
+import type { configurationPaths } from "#contract/configuration.ts";
+import { UpgradeReview } from "#contract/config-upgrade-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { apps, configUpgrades } from "./tables.ts";
+import {
+  createUpgrade,
+  cycleOf,
+  currentConfig,
+  leftFor,
+  payUpgrade,
+  priceRequest,
+  refusalNow,
+  reviewUpgrade,
+  upgradableService,
+  upgradeDetails,
+  upgradeRows,
+} from "./upgrade.ts";
 
 /** The /vueapi paths of configuration upgrades (contract/configuration.ts; docs/decisions/036). */
 
@@ -19,14 +31,20 @@ export async function upgradeList(input: Payload<"/sys/configUpgrade/list">, { s
     const [app] = await services.db.select({ userId: apps.userId }).from(apps).where(eq(apps.id, input.appId));
     if (!app || app.userId !== user.id) throw new ApiError(Msg.NOT_FOUND);
   }
-  const where = and(eq(configUpgrades.userId, user.id), input.appId ? eq(configUpgrades.appId, input.appId) : undefined);
+  const where = and(
+    eq(configUpgrades.userId, user.id),
+    input.appId ? eq(configUpgrades.appId, input.appId) : undefined,
+  );
   const [{ total }] = await services.db.select({ total: count() }).from(configUpgrades).where(where);
   const rows = await upgradeRows(services.db, where, input.pageSize, (input.pageIndex - 1) * input.pageSize);
   return { page: { rows, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
 /** What ConfigurationNew shows: the service's configuration, its cycle, what nodes have left, and §5's refusal. */
-export async function upgradeOptions(input: Payload<"/sys/configUpgrade/options">, { services, user }: SignedInContext) {
+export async function upgradeOptions(
+  input: Payload<"/sys/configUpgrade/options">,
+  { services, user }: SignedInContext,
+) {
   const now = services.now();
   const { app, version } = await upgradableService(services.db, user.id, input.appId);
   const cycle = cycleOf(app, version.publishedAt, now);
@@ -47,7 +65,12 @@ export async function upgradeQuote(input: Payload<"/sys/configUpgrade/quote">, {
   const now = services.now();
   const { app, version } = await upgradableService(services.db, user.id, input.appId);
   const priced = await priceRequest(services.db, app, version, input, now);
-  return { amountCents: priced.amountCents, fullCycleDiffCents: priced.fullCycleDiffCents, remainingDays: priced.remainingDays, cycleEnd: priced.cycle.end.toISOString() };
+  return {
+    amountCents: priced.amountCents,
+    fullCycleDiffCents: priced.fullCycleDiffCents,
+    remainingDays: priced.remainingDays,
+    cycleEnd: priced.cycle.end.toISOString(),
+  };
 }
 
 export async function upgradeCreate(input: Payload<"/sys/configUpgrade/create">, { services, user }: SignedInContext) {
@@ -64,7 +87,14 @@ export async function upgradeDetail(input: Payload<"/sys/configUpgrade/detail">,
 
 export async function upgradePay(input: Payload<"/sys/configUpgrade/pay">, { services, user }: SignedInContext) {
   const now = services.now();
-  const paid = await services.db.transaction((tx) => payUpgrade(tx, { userId: user.id, upgradeId: input.upgradeId, idempotencyKey: `upgradepay:${input.idempotencyKey}`, now }));
+  const paid = await services.db.transaction((tx) =>
+    payUpgrade(tx, {
+      userId: user.id,
+      upgradeId: input.upgradeId,
+      idempotencyKey: `upgradepay:${input.idempotencyKey}`,
+      now,
+    }),
+  );
   return { billId: paid.billId, replayed: paid.replayed };
 }
 
@@ -80,12 +110,30 @@ export async function opsUpgradeList(input: Payload<"/sys/ops/configUpgrades/lis
     .orderBy(input.queue === "pending" ? configUpgrades.createdAt : desc(configUpgrades.reviewedAt), configUpgrades.id)
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: await upgradeDetails(services.db, rows, services.now()), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  return {
+    page: {
+      rows: await upgradeDetails(services.db, rows, services.now()),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
 }
 
-export async function opsUpgradeDecide(input: Payload<"/sys/ops/configUpgrades/decide">, { services, user }: SignedInContext) {
+export async function opsUpgradeDecide(
+  input: Payload<"/sys/ops/configUpgrades/decide">,
+  { services, user }: SignedInContext,
+) {
   const now = services.now();
-  const u = await services.db.transaction((tx) => reviewUpgrade(tx, { upgradeId: input.upgradeId, decision: input.decision, comments: input.comments, operatorId: user.id, now }));
+  const u = await services.db.transaction((tx) =>
+    reviewUpgrade(tx, {
+      upgradeId: input.upgradeId,
+      decision: input.decision,
+      comments: input.comments,
+      operatorId: user.id,
+      now,
+    }),
+  );
   return { reviewState: u.reviewState, status: u.status };
 }
 

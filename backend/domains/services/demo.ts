@@ -1,13 +1,13 @@
-import billing from "../billing";
-import type { DemoSeeder } from "../../kit/domain";
+import billing from "#backend/domains/billing/index.ts";
+import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { randomBytes } from "node:crypto";
-import type { Tx } from "../../db/client";
-import { appComments } from "./tables";
-import { commentUseful } from "../store/tables";
-import { buildDraft, type DraftSpec } from "./build";
-import { deployInTx, testInTx } from "./jobs";
-import { createPublishBill, payPublishBill } from "./payment";
-import { applyTransition } from "./machine";
+import type { Tx } from "#backend/db/client.ts";
+import { appComments } from "./tables.ts";
+import { commentUseful } from "#backend/domains/store/tables.ts";
+import { buildDraft, type DraftSpec } from "./build.ts";
+import { deployInTx, testInTx } from "./jobs.ts";
+import { createPublishBill, payPublishBill } from "./payment.ts";
+import { applyTransition } from "./machine.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -29,14 +29,39 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
    * A draft submitted, approved at the initial review, tested and approved at the final review, with its
    * publish bill (23, to be paid): `hoursAgo` of the four steps, and the reviewers' comments.
    */
-  async function approvedDraft(tx: Tx, spec: Omit<DraftSpec, "now" | "files">, steps: { hoursAgo: [number, number, number, number]; comments?: [string, string] }) {
+  async function approvedDraft(
+    tx: Tx,
+    spec: Omit<DraftSpec, "now" | "files">,
+    steps: { hoursAgo: [number, number, number, number]; comments?: [string, string] },
+  ) {
     const [submitted, initial, tested, final] = steps.hoursAgo;
     const built = await buildDraft(tx, { ...spec, now: at(submitted), files });
     const verId = built.version.id;
-    await applyTransition(tx, { verId, event: "submit", actor: "publisher", actorId: spec.userId, now: at(submitted), set: { submittedAt: at(submitted) } });
-    await applyTransition(tx, { verId, event: "initialApprove", actor: "operator", actorId: operator, comments: steps.comments?.[0], now: at(initial) });
+    await applyTransition(tx, {
+      verId,
+      event: "submit",
+      actor: "publisher",
+      actorId: spec.userId,
+      now: at(submitted),
+      set: { submittedAt: at(submitted) },
+    });
+    await applyTransition(tx, {
+      verId,
+      event: "initialApprove",
+      actor: "operator",
+      actorId: operator,
+      comments: steps.comments?.[0],
+      now: at(initial),
+    });
     await testInTx(tx, verId, at(tested), files);
-    await applyTransition(tx, { verId, event: "finalApprove", actor: "operator", actorId: operator, comments: steps.comments?.[1], now: at(final) });
+    await applyTransition(tx, {
+      verId,
+      event: "finalApprove",
+      actor: "operator",
+      actorId: operator,
+      comments: steps.comments?.[1],
+      now: at(final),
+    });
     await createPublishBill(tx, verId, at(final));
     return built;
   }
@@ -44,10 +69,27 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
   // The services in the order of their money (the ledger's time order): the oldest first.
   // Running for a while, then suspended by operations (docs/decisions/015): the publisher can ask to enable it.
   await db.transaction(async (tx) => {
-    const { version } = await approvedDraft(tx, { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1 }, { hoursAgo: [300, 290, 289, 280] });
+    const { version } = await approvedDraft(
+      tx,
+      { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1 },
+      { hoursAgo: [300, 290, 289, 280] },
+    );
     // Money moves in time order with the other demo money (backend/kit/demo-timeline.ts).
-    await timeline.now(tx, at(279), () => billing.api.post(tx, { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company }, at(279)));
-    await timeline.now(tx, at(278), () => payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(278) }));
+    await timeline.now(tx, at(279), () =>
+      billing.api.post(
+        tx,
+        { userId: company, kind: "grant", amountCents: 6_000, refType: "grant", refId: company },
+        at(279),
+      ),
+    );
+    await timeline.now(tx, at(278), () =>
+      payPublishBill(tx, {
+        userId: company,
+        verId: version.id,
+        idempotencyKey: `demo-publish-${version.id}-${suffix}`,
+        now: at(278),
+      }),
+    );
     await deployInTx(tx, version.id, at(277));
     await applyTransition(tx, {
       verId: version.id,
@@ -60,22 +102,60 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
   });
 
   await db.transaction(async (tx) => {
-    const { app, version } = await approvedDraft(tx, { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 }, {
-      hoursAgo: [240, 220, 219, 200],
-      comments: ["Packages and roles are complete.", "Approved for publishing."],
-    });
-    await timeline.now(tx, at(199), () => billing.api.post(tx, { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company }, at(199)));
-    await timeline.now(tx, at(198), () => payPublishBill(tx, { userId: company, verId: version.id, idempotencyKey: `demo-publish-${version.id}-${suffix}`, now: at(198) }));
+    const { app, version } = await approvedDraft(
+      tx,
+      { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 },
+      {
+        hoursAgo: [240, 220, 219, 200],
+        comments: ["Packages and roles are complete.", "Approved for publishing."],
+      },
+    );
+    await timeline.now(tx, at(199), () =>
+      billing.api.post(
+        tx,
+        { userId: company, kind: "grant", amountCents: 50_000, refType: "grant", refId: company },
+        at(199),
+      ),
+    );
+    await timeline.now(tx, at(198), () =>
+      payPublishBill(tx, {
+        userId: company,
+        verId: version.id,
+        idempotencyKey: `demo-publish-${version.id}-${suffix}`,
+        now: at(198),
+      }),
+    );
     await deployInTx(tx, version.id, at(197));
-    const [first] = await tx.insert(appComments).values([
-      { appId: app.id, userId: commenter, text: "Very handy for tracking our shipments between Beijing and Shanghai.", usefulCount: 1, reply: "Thank you! More city nodes are coming.", repliedAt: at(100), createdAt: at(120) },
-      { appId: app.id, userId: commenter, text: "Could the audit role also read the asset history?", usefulCount: 0, createdAt: at(30) },
-    ]).returning({ id: appComments.id });
+    const [first] = await tx
+      .insert(appComments)
+      .values([
+        {
+          appId: app.id,
+          userId: commenter,
+          text: "Very handy for tracking our shipments between Beijing and Shanghai.",
+          usefulCount: 1,
+          reply: "Thank you! More city nodes are coming.",
+          repliedAt: at(100),
+          createdAt: at(120),
+        },
+        {
+          appId: app.id,
+          userId: commenter,
+          text: "Could the audit role also read the asset history?",
+          usefulCount: 0,
+          createdAt: at(30),
+        },
+      ])
+      .returning({ id: appComments.id });
     // The useful count always equals the marks (app store, docs/decisions/014).
     await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
   });
 
   await db.transaction(async (tx) => {
-    await approvedDraft(tx, { userId: company, name: "Supplier finance ledger", costCents: 9_500, tps: 100, capacityGb: 50, nodeCount: 1 }, { hoursAgo: [30, 20, 19, 2] });
+    await approvedDraft(
+      tx,
+      { userId: company, name: "Supplier finance ledger", costCents: 9_500, tps: 100, capacityGb: 50, nodeCount: 1 },
+      { hoursAgo: [30, 20, 19, 2] },
+    );
   });
-}
+};

@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { VerState } from "../../../contract/service-status";
-import type { Db } from "../../db/client";
-import { apps, appVersions, refundRequests } from "./tables";
+import { VerState } from "#contract/service-status.ts";
+import type { Db } from "#backend/db/client.ts";
+import { apps, appVersions, refundRequests } from "./tables.ts";
 
 /**
  * The console home's service figures (/main/home/dashboard), in one query over the publisher's versions:
@@ -28,8 +28,14 @@ export async function serviceFigures(db: Db, userId: number) {
 /** Waiting items of this domain's operations queues (the same conditions as their lists' default view). */
 export async function servicesWaiting(db: Db) {
   const [[reviews], [requests], [refunds]] = await Promise.all([
-    db.select({ n: count() }).from(appVersions).where(inArray(appVersions.verState, [VerState.PENDING_INITIAL_REVIEW, VerState.PENDING_REVIEW])),
-    db.select({ n: count() }).from(appVersions).where(and(eq(appVersions.verState, VerState.DEACTIVATED_BY_OPERATOR), isNotNull(appVersions.enableRequestedAt))),
+    db
+      .select({ n: count() })
+      .from(appVersions)
+      .where(inArray(appVersions.verState, [VerState.PENDING_INITIAL_REVIEW, VerState.PENDING_REVIEW])),
+    db
+      .select({ n: count() })
+      .from(appVersions)
+      .where(and(eq(appVersions.verState, VerState.DEACTIVATED_BY_OPERATOR), isNotNull(appVersions.enableRequestedAt))),
     db.select({ n: count() }).from(refundRequests).where(eq(refundRequests.state, 1)),
   ]);
   return { ServiceReviews: reviews.n, Services: requests.n, Refunds: refunds.n };

@@ -1,26 +1,43 @@
-import { serviceChainView } from "./chain";
-import billing from "../billing";
+import { serviceChainView } from "./chain.ts";
+import billing from "#backend/domains/billing/index.ts";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import type { pageRequestSchema } from "../../../contract/platform";
-import { VerState, serviceActions, type ServiceAction } from "../../../contract/service-status";
-import { sameServiceName, type ServiceDetail, type ServiceOpsDecision, type ServiceRow, type servicePaths } from "../../../contract/services";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes, messages, users } from "../../db/tables";
-import { ApiError, fieldError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
-import { bills } from "../billing/tables";
-import { escapeLike } from "../../kit/sql";
-import { readReport } from "./inspect";
-import { invitationLink } from "./invite";
-import { scheduleDeploy, scheduleTest } from "./jobs";
-import type { LifecycleEvent } from "./machine";
-import { createPublishBill, payPublishBill } from "./payment";
-import { appComments, appFunctions, appNodes, appRoleFunctions, appRoles, appTransitions, appVersions, apps, chaincodePackages, refundRequests } from "./tables";
-import { applyTransition, refundMachine } from "./machine";
-import { upgradeHistory } from "./config-handlers";
+import { Msg } from "#contract/messages.ts";
+import type { pageRequestSchema } from "#contract/platform.ts";
+import { VerState, serviceActions, type ServiceAction } from "#contract/service-status.ts";
+import {
+  sameServiceName,
+  type ServiceDetail,
+  type ServiceOpsDecision,
+  type ServiceRow,
+  type servicePaths,
+} from "#contract/services.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes, messages, users } from "#backend/db/tables.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { escapeLike } from "#backend/kit/sql.ts";
+import { readReport } from "./inspect.ts";
+import { invitationLink } from "./invite.ts";
+import { scheduleDeploy, scheduleTest } from "./jobs.ts";
+import type { LifecycleEvent } from "./machine.ts";
+import { createPublishBill, payPublishBill } from "./payment.ts";
+import {
+  appComments,
+  appFunctions,
+  appNodes,
+  appRoleFunctions,
+  appRoles,
+  appTransitions,
+  appVersions,
+  apps,
+  chaincodePackages,
+  refundRequests,
+} from "./tables.ts";
+import { applyTransition, refundMachine } from "./machine.ts";
+import { upgradeHistory } from "./config-handlers.ts";
 
 type Payload<P extends keyof typeof servicePaths> = z.output<(typeof servicePaths)[P]["payload"]>;
 
@@ -46,11 +63,26 @@ type AppRow = typeof apps.$inferSelect;
 
 /** What a row of a service list reads of a version and of its service (lists select only these columns). */
 const LISTED_VERSION = {
-  id: appVersions.id, appId: appVersions.appId, version: appVersions.version, verState: appVersions.verState, billState: appVersions.billState,
-  billId: appVersions.billId, verUpable: appVersions.verUpable, costCents: appVersions.costCents, createdAt: appVersions.createdAt,
-  publishedAt: appVersions.publishedAt, enableRequestedAt: appVersions.enableRequestedAt,
+  id: appVersions.id,
+  appId: appVersions.appId,
+  version: appVersions.version,
+  verState: appVersions.verState,
+  billState: appVersions.billState,
+  billId: appVersions.billId,
+  verUpable: appVersions.verUpable,
+  costCents: appVersions.costCents,
+  createdAt: appVersions.createdAt,
+  publishedAt: appVersions.publishedAt,
+  enableRequestedAt: appVersions.enableRequestedAt,
 };
-const LISTED_APP = { id: apps.id, appCode: apps.appCode, name: apps.name, crossStatus: apps.crossStatus, freeYN: apps.freeYN, renewalBillId: apps.renewalBillId };
+const LISTED_APP = {
+  id: apps.id,
+  appCode: apps.appCode,
+  name: apps.name,
+  crossStatus: apps.crossStatus,
+  freeYN: apps.freeYN,
+  renewalBillId: apps.renewalBillId,
+};
 type ListedVersion = Pick<VersionRow, keyof typeof LISTED_VERSION>;
 type ListedApp = Pick<AppRow, keyof typeof LISTED_APP>;
 
@@ -77,7 +109,14 @@ export function rowOf(app: ListedApp, v: ListedVersion, refundPending: boolean):
 }
 
 const actionsOf = (app: AppRow, v: VersionRow) =>
-  serviceActions({ verState: v.verState, billState: v.billState, verUpable: v.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN, unpaidBill: app.renewalBillId !== null });
+  serviceActions({
+    verState: v.verState,
+    billState: v.billState,
+    verUpable: v.verUpable,
+    crossStatus: app.crossStatus,
+    freeYN: app.freeYN,
+    unpaidBill: app.renewalBillId !== null,
+  });
 
 /**
  * The version of one of the caller's services (another user's is "not found": a publisher never sees
@@ -111,7 +150,10 @@ async function listedVersions(db: Db, appIds: number[]) {
 
 async function pendingRefunds(db: Db | Tx, verIds: number[]) {
   if (verIds.length === 0) return new Set<number>();
-  const rows = await db.select({ verId: refundRequests.verId }).from(refundRequests).where(and(inArray(refundRequests.verId, verIds), eq(refundRequests.state, 1)));
+  const rows = await db
+    .select({ verId: refundRequests.verId })
+    .from(refundRequests)
+    .where(and(inArray(refundRequests.verId, verIds), eq(refundRequests.state, 1)));
   return new Set(rows.map((r) => r.verId));
 }
 
@@ -127,10 +169,22 @@ export async function publishedList(input: z.output<typeof pageRequestSchema>, c
   );
   const [[{ total }], list] = await Promise.all([
     db.select({ total: count() }).from(apps).where(where),
-    db.select(LISTED_APP).from(apps).where(where).orderBy(desc(apps.updatedAt), desc(apps.id)).limit(pageSize).offset((pageIndex - 1) * pageSize),
+    db
+      .select(LISTED_APP)
+      .from(apps)
+      .where(where)
+      .orderBy(desc(apps.updatedAt), desc(apps.id))
+      .limit(pageSize)
+      .offset((pageIndex - 1) * pageSize),
   ]);
-  const versions = await listedVersions(db, list.map((a) => a.id));
-  const pending = await pendingRefunds(db, [...versions.values()].map((v) => v.id));
+  const versions = await listedVersions(
+    db,
+    list.map((a) => a.id),
+  );
+  const pending = await pendingRefunds(
+    db,
+    [...versions.values()].map((v) => v.id),
+  );
   const rows = list.flatMap((a) => {
     const v = versions.get(a.id);
     return v ? [rowOf(a, v, pending.has(v.id))] : [];
@@ -140,17 +194,47 @@ export async function publishedList(input: z.output<typeof pageRequestSchema>, c
 
 /** Packages, functions, roles, nodes, cost and reports of a version (detail and review queues). */
 export async function versionContents(db: Db | Tx, v: VersionRow) {
-  const packages = await db.select().from(chaincodePackages).where(eq(chaincodePackages.verId, v.id)).orderBy(asc(chaincodePackages.id));
-  const functions = await db.select().from(appFunctions).where(eq(appFunctions.verId, v.id)).orderBy(asc(appFunctions.id));
+  const packages = await db
+    .select()
+    .from(chaincodePackages)
+    .where(eq(chaincodePackages.verId, v.id))
+    .orderBy(asc(chaincodePackages.id));
+  const functions = await db
+    .select()
+    .from(appFunctions)
+    .where(eq(appFunctions.verId, v.id))
+    .orderBy(asc(appFunctions.id));
   const roles = await db.select().from(appRoles).where(eq(appRoles.verId, v.id)).orderBy(asc(appRoles.id));
   const grants = roles.length
-    ? await db.select().from(appRoleFunctions).where(inArray(appRoleFunctions.roleId, roles.map((r) => r.id)))
+    ? await db
+        .select()
+        .from(appRoleFunctions)
+        .where(
+          inArray(
+            appRoleFunctions.roleId,
+            roles.map((r) => r.id),
+          ),
+        )
     : [];
-  const nodes = await db.select({ n: appNodes, c: cityNodes }).from(appNodes).innerJoin(cityNodes, eq(cityNodes.id, appNodes.cityNodeId)).where(eq(appNodes.verId, v.id)).orderBy(asc(cityNodes.id));
+  const nodes = await db
+    .select({ n: appNodes, c: cityNodes })
+    .from(appNodes)
+    .innerJoin(cityNodes, eq(cityNodes.id, appNodes.cityNodeId))
+    .where(eq(appNodes.verId, v.id))
+    .orderBy(asc(cityNodes.id));
   const pkgName = new Map(packages.map((p) => [p.id, p.name]));
   const fnName = new Map(functions.map((f) => [f.id, f.name]));
   return {
-    packages: packages.map((p) => ({ packageId: p.id, name: p.name, version: p.version, language: p.language, initParams: p.initParams, mainPath: p.mainPath, fileName: p.fileName, size: p.size })),
+    packages: packages.map((p) => ({
+      packageId: p.id,
+      name: p.name,
+      version: p.version,
+      language: p.language,
+      initParams: p.initParams,
+      mainPath: p.mainPath,
+      fileName: p.fileName,
+      size: p.size,
+    })),
     functions: functions.map((f) => ({
       functionId: f.id,
       name: f.name,
@@ -162,7 +246,12 @@ export async function versionContents(db: Db | Tx, v: VersionRow) {
       inputFormat: f.inputFormat,
       outputFormat: f.outputFormat,
     })),
-    roles: roles.map((r) => ({ roleId: r.id, name: r.name, description: r.description, functions: grants.filter((g) => g.roleId === r.id).map((g) => fnName.get(g.functionId) ?? "") })),
+    roles: roles.map((r) => ({
+      roleId: r.id,
+      name: r.name,
+      description: r.description,
+      functions: grants.filter((g) => g.roleId === r.id).map((g) => fnName.get(g.functionId) ?? ""),
+    })),
     nodes: nodes.map(({ n, c }) => ({
       cityNodeId: c.id,
       code: c.code,
@@ -182,13 +271,19 @@ export async function versionContents(db: Db | Tx, v: VersionRow) {
 }
 
 /** SPEC §2 ServicesDetail: one of the caller's services at a version (default: the listed one). */
-export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishedDetail">, ctx: SignedInContext): Promise<ServiceDetail> {
+export async function publishedDetail(
+  input: Payload<"/sys/chainAppInfo/publishedDetail">,
+  ctx: SignedInContext,
+): Promise<ServiceDetail> {
   const db = ctx.services.db;
   const [app] = await db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app || app.userId !== me(ctx).id) throw new ApiError(Msg.NOT_FOUND);
   let version: VersionRow | undefined;
   if (input.appVerId) {
-    [version] = await db.select().from(appVersions).where(and(eq(appVersions.id, input.appVerId), eq(appVersions.appId, app.id)));
+    [version] = await db
+      .select()
+      .from(appVersions)
+      .where(and(eq(appVersions.id, input.appVerId), eq(appVersions.appId, app.id)));
   } else {
     const listed = (await listedVersions(db, [app.id])).get(app.id);
     if (listed) [version] = await db.select().from(appVersions).where(eq(appVersions.id, listed.id));
@@ -208,11 +303,23 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
     .where(eq(appComments.appId, app.id))
     .orderBy(desc(appComments.createdAt), desc(appComments.id))
     .limit(200);
-  const history = await db.select().from(appVersions).where(eq(appVersions.appId, app.id)).orderBy(desc(appVersions.id));
+  const history = await db
+    .select()
+    .from(appVersions)
+    .where(eq(appVersions.appId, app.id))
+    .orderBy(desc(appVersions.id));
   const [bill] = v.billId ? await db.select().from(bills).where(eq(bills.id, v.billId)) : [];
-  const refunds = await db.select().from(refundRequests).where(eq(refundRequests.verId, v.id)).orderBy(desc(refundRequests.id));
+  const refunds = await db
+    .select()
+    .from(refundRequests)
+    .where(eq(refundRequests.verId, v.id))
+    .orderBy(desc(refundRequests.id));
   return {
-    ...rowOf(app, v, refunds.some((r) => r.state === 1)),
+    ...rowOf(
+      app,
+      v,
+      refunds.some((r) => r.state === 1),
+    ),
     industry: app.industry,
     description: app.description,
     introduction: app.introduction,
@@ -234,9 +341,32 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
       comments: t.comments,
       createdAt: t.createdAt.toISOString(),
     })),
-    comments: comments.map(({ c, userName }) => ({ commentId: c.id, userName, text: c.text, reply: c.reply, repliedAt: iso(c.repliedAt), usefulCount: c.usefulCount, createdAt: c.createdAt.toISOString() })),
-    history: history.map((h) => ({ appVerId: h.id, version: h.version, verState: h.verState, createdAt: h.createdAt.toISOString(), publishedAt: iso(h.publishedAt) })),
-    bill: bill ? { billId: bill.id, billNo: bill.billNo, payState: bill.payState, totalCents: bill.totalCents, deadline: bill.deadline.toISOString(), paidAt: iso(bill.paidAt) } : null,
+    comments: comments.map(({ c, userName }) => ({
+      commentId: c.id,
+      userName,
+      text: c.text,
+      reply: c.reply,
+      repliedAt: iso(c.repliedAt),
+      usefulCount: c.usefulCount,
+      createdAt: c.createdAt.toISOString(),
+    })),
+    history: history.map((h) => ({
+      appVerId: h.id,
+      version: h.version,
+      verState: h.verState,
+      createdAt: h.createdAt.toISOString(),
+      publishedAt: iso(h.publishedAt),
+    })),
+    bill: bill
+      ? {
+          billId: bill.id,
+          billNo: bill.billNo,
+          payState: bill.payState,
+          totalCents: bill.totalCents,
+          deadline: bill.deadline.toISOString(),
+          paidAt: iso(bill.paidAt),
+        }
+      : null,
     refunds: refunds.map(refundOf),
     enableRequestNote: v.enableRequestedAt ? v.enableRequestNote : null,
     currentVerId: app.currentVerId,
@@ -247,13 +377,23 @@ export async function publishedDetail(input: Payload<"/sys/chainAppInfo/publishe
 }
 
 function refundOf(r: typeof refundRequests.$inferSelect) {
-  return { refundId: r.id, state: r.state, amountCents: r.amountCents, reason: r.reason, createdAt: r.createdAt.toISOString(), reviewedAt: iso(r.reviewedAt), reviewComments: r.reviewComments };
+  return {
+    refundId: r.id,
+    state: r.state,
+    amountCents: r.amountCents,
+    reason: r.reason,
+    createdAt: r.createdAt.toISOString(),
+    reviewedAt: iso(r.reviewedAt),
+    reviewComments: r.reviewComments,
+  };
 }
 
 /** Pay the publish bill (payment.ts `payPublishBill`), in one transaction. */
 export async function payBill(input: Payload<"/sys/chainAppInfo/payPublishBill">, ctx: SignedInContext) {
   const now = ctx.services.now();
-  return ctx.services.db.transaction((tx) => payPublishBill(tx, { userId: me(ctx).id, verId: input.appVerId, idempotencyKey: input.idempotencyKey, now }));
+  return ctx.services.db.transaction((tx) =>
+    payPublishBill(tx, { userId: me(ctx).id, verId: input.appVerId, idempotencyKey: input.idempotencyKey, now }),
+  );
 }
 
 /**
@@ -275,7 +415,8 @@ function publisherEvent(action: "deactivate" | "enable") {
       const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
       requireAction(app, version, action);
       // §5 cross-chain "Cannot be stopped while enabled": deactivate cross-chain first (docs/decisions/048).
-      if (action === "deactivate" && CROSS_ENABLED.includes(app.crossStatus)) throw new ApiError(Msg.XC_STOP_WHILE_ENABLED);
+      if (action === "deactivate" && CROSS_ENABLED.includes(app.crossStatus))
+        throw new ApiError(Msg.XC_STOP_WHILE_ENABLED);
       requireTypedName(input.confirmName, app.name);
       await applyTransition(tx, { verId: version.id, event: action, actor: "publisher", actorId: me(ctx).id, now });
     });
@@ -304,11 +445,22 @@ export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe"
     const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
     requireAction(app, version, "unsubscribe");
     requireTypedName(input.confirmName, app.name);
-    const [pending] = await tx.select({ id: refundRequests.id }).from(refundRequests).where(and(eq(refundRequests.verId, version.id), eq(refundRequests.state, 1)));
+    const [pending] = await tx
+      .select({ id: refundRequests.id })
+      .from(refundRequests)
+      .where(and(eq(refundRequests.verId, version.id), eq(refundRequests.state, 1)));
     if (pending) throw new ApiError(REFUND_PENDING);
     const [row] = await tx
       .insert(refundRequests)
-      .values({ appId: app.id, verId: version.id, userId: app.userId, state: 1, amountCents: await refundableCents(tx, version, now), reason: input.reason ?? null, createdAt: now })
+      .values({
+        appId: app.id,
+        verId: version.id,
+        userId: app.userId,
+        state: 1,
+        amountCents: await refundableCents(tx, version, now),
+        reason: input.reason ?? null,
+        createdAt: now,
+      })
       .returning({ id: refundRequests.id });
     return { refundId: row.id };
   });
@@ -319,7 +471,12 @@ export async function invite(input: Payload<"/sys/chainAppInfo/invite">, ctx: Si
   const { app, version } = await ownVersion(ctx.services.db, me(ctx).id, input.appVerId);
   if (version.verState !== VerState.RUNNING) throw new ApiError(NOT_RUNNING);
   requireAction(app, version, "invite");
-  const link = invitationLink(ctx.services.env, { appId: app.id, appCode: app.appCode, language: input.language, now: ctx.services.now() });
+  const link = invitationLink(ctx.services.env, {
+    appId: app.id,
+    appCode: app.appCode,
+    language: input.language,
+    now: ctx.services.now(),
+  });
   return { path: link.path, expiresAt: link.expiresAt.toISOString() };
 }
 
@@ -334,7 +491,10 @@ export async function replyComment(input: Payload<"/sys/chainAppInfo/replyCommen
     .where(and(eq(appComments.id, input.commentId), eq(appComments.appId, app.id), sql`${appComments.reply} is null`))
     .returning({ id: appComments.id });
   if (updated.length === 0) {
-    const [exists] = await db.select({ id: appComments.id }).from(appComments).where(and(eq(appComments.id, input.commentId), eq(appComments.appId, app.id)));
+    const [exists] = await db
+      .select({ id: appComments.id })
+      .from(appComments)
+      .where(and(eq(appComments.id, input.commentId), eq(appComments.appId, app.id)));
     throw new ApiError(exists ? ALREADY_REPLIED : Msg.NOT_FOUND);
   }
   return null;
@@ -360,7 +520,12 @@ export async function reviewList(input: Payload<"/sys/ops/serviceReviews/list">,
     .offset((input.pageIndex - 1) * input.pageSize);
   const rows = [];
   for (const { v, a, publisher } of list) {
-    rows.push({ ...rowOf(a, v, false), publisher, submittedAt: iso(v.submittedAt), contents: await versionContents(db, v) });
+    rows.push({
+      ...rowOf(a, v, false),
+      publisher,
+      submittedAt: iso(v.submittedAt),
+      contents: await versionContents(db, v),
+    });
   }
   return { page: { rows, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
@@ -380,7 +545,14 @@ export async function reviewDecide(input: Payload<"/sys/ops/serviceReviews/decid
     if (!initial && version.verState !== VerState.PENDING_REVIEW) throw new ApiError(Msg.ALREADY_REVIEWED);
     const approve = input.decision === "approve";
     const event = initial ? (approve ? "initialApprove" : "initialReject") : approve ? "finalApprove" : "finalReject";
-    const result = await applyTransition(tx, { verId: version.id, event, actor: "operator", actorId: operator.id, comments: input.comments ?? null, now });
+    const result = await applyTransition(tx, {
+      verId: version.id,
+      event,
+      actor: "operator",
+      actorId: operator.id,
+      comments: input.comments ?? null,
+      now,
+    });
     if (event === "initialApprove") await scheduleTest(tx, version.id, now);
     if (event === "finalApprove") {
       if (result.to === VerState.PENDING_PUBLISH) {
@@ -396,7 +568,10 @@ export async function reviewDecide(input: Payload<"/sys/ops/serviceReviews/decid
 
 export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
-  const [{ total }] = await db.select({ total: count() }).from(refundRequests).where(eq(refundRequests.state, input.state));
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(refundRequests)
+    .where(eq(refundRequests.state, input.state));
   const list = await db
     .select({ r: refundRequests, a: apps, v: appVersions, publisher: users.userName })
     .from(refundRequests)
@@ -404,10 +579,21 @@ export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: S
     .innerJoin(appVersions, eq(appVersions.id, refundRequests.verId))
     .innerJoin(users, eq(users.id, refundRequests.userId))
     .where(eq(refundRequests.state, input.state))
-    .orderBy(input.state === 1 ? asc(refundRequests.createdAt) : desc(refundRequests.reviewedAt), asc(refundRequests.id))
+    .orderBy(
+      input.state === 1 ? asc(refundRequests.createdAt) : desc(refundRequests.reviewedAt),
+      asc(refundRequests.id),
+    )
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
-  const rows = list.map(({ r, a, v, publisher }) => ({ ...refundOf(r), appId: a.id, appVerId: v.id, name: a.name, version: v.version, verState: v.verState, publisher }));
+  const rows = list.map(({ r, a, v, publisher }) => ({
+    ...refundOf(r),
+    appId: a.id,
+    appVerId: v.id,
+    name: a.name,
+    version: v.version,
+    verState: v.verState,
+    publisher,
+  }));
   return { page: { rows, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
@@ -425,27 +611,68 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
     const decided = refundMachine.transition(refund.state, input.decision, "operator", { comments });
     if (!decided.ok) throw new ApiError(decided.messageKey);
     if (input.decision === "reject") {
-      await tx.update(refundRequests).set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
+      await tx
+        .update(refundRequests)
+        .set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments })
+        .where(eq(refundRequests.id, refund.id));
       const [app] = await tx.select().from(apps).where(eq(apps.id, refund.appId));
-      await tx.insert(messages).values({ userId: refund.userId, textKey: "messages.service.refundRejected", params: { name: app.name, comments: comments ?? "" }, refKind: "service", refId: app.id, createdAt: now });
+      await tx.insert(messages).values({
+        userId: refund.userId,
+        textKey: "messages.service.refundRejected",
+        params: { name: app.name, comments: comments ?? "" },
+        refKind: "service",
+        refId: app.id,
+        createdAt: now,
+      });
       return { state: decided.to };
     }
-    const { version } = await applyTransition(tx, { verId: refund.verId, event: "uninstall", actor: "operator", actorId: operator.id, comments, now });
-    await tx.update(appNodes).set({ bookedAt: null }).where(and(eq(appNodes.verId, refund.verId), isNotNull(appNodes.bookedAt)));
+    const { version } = await applyTransition(tx, {
+      verId: refund.verId,
+      event: "uninstall",
+      actor: "operator",
+      actorId: operator.id,
+      comments,
+      now,
+    });
+    await tx
+      .update(appNodes)
+      .set({ bookedAt: null })
+      .where(and(eq(appNodes.verId, refund.verId), isNotNull(appNodes.bookedAt)));
     if (refund.amountCents > 0 && version.billId) {
       const [bill] = await tx.select().from(bills).where(eq(bills.id, version.billId)).for("update");
       const amount = Math.min(refund.amountCents, bill.payCents - bill.refundCents);
       if (amount > 0) {
-        await billing.api.post(tx, { userId: refund.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: `service-refund:${refund.id}` }, now);
+        await billing.api.post(
+          tx,
+          {
+            userId: refund.userId,
+            kind: "refund",
+            amountCents: amount,
+            refType: "bill",
+            refId: bill.id,
+            idempotencyKey: `service-refund:${refund.id}`,
+          },
+          now,
+        );
         const refunded = bill.refundCents + amount;
         await tx
           .update(bills)
-          .set({ refundCents: refunded, refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`, payState: refunded >= bill.payCents ? 20 : 25 })
+          .set({
+            refundCents: refunded,
+            refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`,
+            payState: refunded >= bill.payCents ? 20 : 25,
+          })
           .where(eq(bills.id, bill.id));
-        await tx.update(appVersions).set({ billState: refunded >= bill.payCents ? 20 : 25 }).where(eq(appVersions.id, version.id));
+        await tx
+          .update(appVersions)
+          .set({ billState: refunded >= bill.payCents ? 20 : 25 })
+          .where(eq(appVersions.id, version.id));
       }
     }
-    await tx.update(refundRequests).set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments }).where(eq(refundRequests.id, refund.id));
+    await tx
+      .update(refundRequests)
+      .set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments })
+      .where(eq(refundRequests.id, refund.id));
     return { state: decided.to };
   });
 }
@@ -456,8 +683,6 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
  * grants by enabling or declines with comments. Every decision is a lifecycle event (machine.ts) applied
  * by applyTransition, so it is recorded for the approval records and the publisher gets a message.
  */
-
-
 
 /** Clears the pending request: an operator's enable and decline both close it. */
 const NO_REQUEST = { enableRequestedAt: null, enableRequestNote: null };
@@ -501,9 +726,16 @@ export async function opsServiceList(input: Payload<"/sys/ops/services/list">, c
     input.filter === "requested" ? isNotNull(appVersions.enableRequestedAt) : undefined,
     name ? ilike(apps.name, `%${escapeLike(name)}%`) : undefined,
   );
-  const [{ total }] = await db.select({ total: count() }).from(appVersions).innerJoin(apps, eq(apps.id, appVersions.appId)).where(where);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(appVersions)
+    .innerJoin(apps, eq(apps.id, appVersions.appId))
+    .where(where);
   // When the version entered its current status: its last transition that changed the status.
-  const since = sql`(select max(t.created_at) from ${appTransitions} t where t.ver_id = ${appVersions.id} and t.to_state = ${appVersions.verState} and t.from_state <> t.to_state)`.mapWith(appTransitions.createdAt);
+  const since =
+    sql`(select max(t.created_at) from ${appTransitions} t where t.ver_id = ${appVersions.id} and t.to_state = ${appVersions.verState} and t.from_state <> t.to_state)`.mapWith(
+      appTransitions.createdAt,
+    );
   const list = await db
     .select({ v: appVersions, a: apps, publisher: users.userName, since })
     .from(appVersions)
@@ -533,14 +765,22 @@ export async function opsServiceList(input: Payload<"/sys/ops/services/list">, c
   return { page: { rows, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
-const EVENT_OF: Record<ServiceOpsDecision, LifecycleEvent> = { suspend: "suspend", enable: "enable", decline: "declineEnable" };
+const EVENT_OF: Record<ServiceOpsDecision, LifecycleEvent> = {
+  suspend: "suspend",
+  enable: "enable",
+  decline: "declineEnable",
+};
 
 /** Suspend (comments required), enable, or decline the pending request (comments required). */
 export async function opsServiceDecide(input: Payload<"/sys/ops/services/decide">, ctx: SignedInContext) {
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     if (input.decision === "suspend") {
-      const [service] = await tx.select({ name: apps.name }).from(appVersions).innerJoin(apps, eq(apps.id, appVersions.appId)).where(eq(appVersions.id, input.appVerId));
+      const [service] = await tx
+        .select({ name: apps.name })
+        .from(appVersions)
+        .innerJoin(apps, eq(apps.id, appVersions.appId))
+        .where(eq(appVersions.id, input.appVerId));
       if (service) requireTypedName(input.confirmName, service.name);
     }
     const result = await applyTransition(tx, {

@@ -1,12 +1,12 @@
-import billing from "../billing";
-import { serviceFigures, servicesWaiting } from "./figures";
-import { serviceChainView } from "./chain";
-import { serviceChainRpc } from "./chain-endpoint";
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { newAppCode } from "./build";
-import { seedDemoServices } from "./demo";
-import { createServiceFixture } from "./fixtures";
+import billing from "#backend/domains/billing/index.ts";
+import { serviceFigures, servicesWaiting } from "./figures.ts";
+import { serviceChainView } from "./chain.ts";
+import { serviceChainRpc } from "./chain-endpoint.ts";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { newAppCode } from "./build.ts";
+import { seedDemoServices } from "./demo.ts";
+import { createServiceFixture } from "./fixtures.ts";
 import {
   deactivate,
   enable,
@@ -23,15 +23,24 @@ import {
   reviewDecide,
   reviewList,
   unsubscribe,
-} from "./handlers";
-import { verifyInvitation } from "./invite";
-import { serviceJobs } from "./jobs";
-import { applyTransition } from "./machine";
-import { settlePublishBill } from "./payment";
-import { opsUpgradeDecide, opsUpgradeList, upgradeCreate, upgradeDetail, upgradeList, upgradeOptions, upgradePay, upgradeQuote } from "./config-handlers";
-import { JOB_RENEWALS, runRenewals, scheduleRenewals } from "./renewal";
-import { JOB_UPGRADE_DEPLOY, runUpgradeDeploy, upgradeOwner } from "./upgrade";
-import { inspectPackage, solidityFilesOfPackage, solidityFindings } from "./inspect";
+} from "./handlers.ts";
+import { verifyInvitation } from "./invite.ts";
+import { serviceJobs } from "./jobs.ts";
+import { applyTransition } from "./machine.ts";
+import { settlePublishBill } from "./payment.ts";
+import {
+  opsUpgradeDecide,
+  opsUpgradeList,
+  upgradeCreate,
+  upgradeDetail,
+  upgradeList,
+  upgradeOptions,
+  upgradePay,
+  upgradeQuote,
+} from "./config-handlers.ts";
+import { JOB_RENEWALS, runRenewals, scheduleRenewals } from "./renewal.ts";
+import { JOB_UPGRADE_DEPLOY, runUpgradeDeploy, upgradeOwner } from "./upgrade.ts";
+import { inspectPackage, solidityFilesOfPackage, solidityFindings } from "./inspect.ts";
 
 /**
  * Consortium-chain services after submission: PublishedServices, ServicesDetail, reviews, the test and deploy
@@ -65,7 +74,11 @@ export default defineDomain({
     "/sys/ops/configUpgrades/list": opsUpgradeList,
     "/sys/ops/configUpgrades/decide": opsUpgradeDecide,
   }),
-  jobs: { ...serviceJobs, [JOB_UPGRADE_DEPLOY]: { run: runUpgradeDeploy, ownerOf: upgradeOwner }, [JOB_RENEWALS]: runRenewals },
+  jobs: {
+    ...serviceJobs,
+    [JOB_UPGRADE_DEPLOY]: { run: runUpgradeDeploy, ownerOf: upgradeOwner },
+    [JOB_RENEWALS]: runRenewals,
+  },
   // The hourly sweep of renewals, lapsed renewal bills and unpaid upgrade bills (renewal.ts).
   schedules: [(db, now) => scheduleRenewals(db, now)],
   start: () => billing.api.settleBillsWith("services", settlePublishBill),

@@ -1,6 +1,6 @@
 import { strFromU8, unzipSync } from "fflate";
-import type { Finding, Report } from "../../../contract/services";
-import { centralDirectory, entriesProblem, ZIP_LIMITS } from "../../kit/zip-safety";
+import type { Finding, Report } from "#contract/services.ts";
+import { centralDirectory, entriesProblem, ZIP_LIMITS } from "#backend/kit/zip-safety.ts";
 
 /**
  * What the test job checks in one chaincode package (SPEC §4 "pending test", §5 Chaincode package):
@@ -28,7 +28,11 @@ export function normaliseLanguage(language: string): string {
   return l;
 }
 
-const normalisePath = (p: string) => p.replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "");
+const normalisePath = (p: string) =>
+  p
+    .replace(/\\/g, "/")
+    .replace(/^\.?\/+/, "")
+    .replace(/\/+$/, "");
 
 export type PackageToInspect = { name: string; language: string; mainPath: string; funcs: string[] };
 
@@ -44,7 +48,10 @@ export function inspectPackage(bytes: Uint8Array, pkg: PackageToInspect): Findin
   if (files.length === 0) return [{ key: "report.zipEmpty", params: p }];
   const problem = entriesProblem(entries);
   if (problem === "unsafePath") return [{ key: "report.zipUnsafePath", params: p }];
-  if (problem === "bomb") return [{ key: "report.zipTooLarge", params: { ...p, limitMb: String(ZIP_LIMITS.maxTotalUncompressed / 1024 / 1024) } }];
+  if (problem === "bomb")
+    return [
+      { key: "report.zipTooLarge", params: { ...p, limitMb: String(ZIP_LIMITS.maxTotalUncompressed / 1024 / 1024) } },
+    ];
 
   const names = files.map((e) => normalisePath(e.name));
   const main = normalisePath(pkg.mainPath);
@@ -58,19 +65,30 @@ export function inspectPackage(bytes: Uint8Array, pkg: PackageToInspect): Findin
     return findings;
   }
   const isSource = (n: string) => extensions.some((x) => n.toLowerCase().endsWith(x));
-  const sourceEntries = new Set(files.filter((e) => isSource(normalisePath(e.name)) && e.originalSize <= ZIP_LIMITS.maxSourceBytes).map((e) => e.name));
+  const sourceEntries = new Set(
+    files
+      .filter((e) => isSource(normalisePath(e.name)) && e.originalSize <= ZIP_LIMITS.maxSourceBytes)
+      .map((e) => e.name),
+  );
   if (sourceEntries.size === 0) {
-    findings.push({ key: "report.languageMismatch", params: { ...p, language: pkg.language, extensions: extensions.join(", ") } });
+    findings.push({
+      key: "report.languageMismatch",
+      params: { ...p, language: pkg.language, extensions: extensions.join(", ") },
+    });
     return findings;
   }
   let sources = "";
   try {
     const unpacked = unzipSync(bytes, { filter: (file) => sourceEntries.has(file.name) });
-    sources = Object.values(unpacked).map((b) => strFromU8(b)).join("\n");
+    sources = Object.values(unpacked)
+      .map((b) => strFromU8(b))
+      .join("\n");
   } catch {
     return [...findings, { key: "report.zipInvalid", params: p }];
   }
-  const missing = pkg.funcs.filter((f) => !new RegExp(`(^|[^A-Za-z0-9_])${escapeRe(f)}([^A-Za-z0-9_]|$)`).test(sources));
+  const missing = pkg.funcs.filter(
+    (f) => !new RegExp(`(^|[^A-Za-z0-9_])${escapeRe(f)}([^A-Za-z0-9_]|$)`).test(sources),
+  );
   if (missing.length > 0) findings.push({ key: "report.funcMissing", params: { ...p, funcs: missing.join(", ") } });
   return findings;
 }
@@ -79,9 +97,16 @@ export function inspectPackage(bytes: Uint8Array, pkg: PackageToInspect): Findin
 export function suggestionFor(findings: Finding[]): Finding | null {
   if (findings.length === 0) return null;
   const first = findings[0].key;
-  if (first === "report.zipInvalid" || first === "report.zipEmpty" || first === "report.zipTooLarge" || first === "report.zipUnsafePath") return { key: "report.suggest.repackage", params: {} };
+  if (
+    first === "report.zipInvalid" ||
+    first === "report.zipEmpty" ||
+    first === "report.zipTooLarge" ||
+    first === "report.zipUnsafePath"
+  )
+    return { key: "report.suggest.repackage", params: {} };
   if (first === "report.mainPathMissing") return { key: "report.suggest.mainPath", params: {} };
-  if (first === "report.languageMismatch" || first === "report.languageUnknown") return { key: "report.suggest.language", params: {} };
+  if (first === "report.languageMismatch" || first === "report.languageUnknown")
+    return { key: "report.suggest.language", params: {} };
   if (first === "report.packageMissing") return { key: "report.suggest.repackage", params: {} };
   return { key: "report.suggest.funcs", params: {} };
 }
@@ -120,7 +145,10 @@ export function readReport(stored: StoredReport | null | undefined): Report | nu
 export function solidityFilesOfPackage(bytes: Uint8Array): Record<string, string> {
   const out: Record<string, string> = {};
   try {
-    for (const [name, data] of Object.entries(unzipSync(bytes, { filter: (f) => f.name.toLowerCase().endsWith(".sol") }))) out[normalisePath(name)] = strFromU8(data);
+    for (const [name, data] of Object.entries(
+      unzipSync(bytes, { filter: (f) => f.name.toLowerCase().endsWith(".sol") }),
+    ))
+      out[normalisePath(name)] = strFromU8(data);
   } catch {
     return {};
   }
@@ -135,8 +163,18 @@ type CompileOutcome = { ok: true; contracts: { name: string; abi: unknown[] }[] 
  */
 export function solidityFindings(pkg: { name: string; funcs: string[] }, outcome: CompileOutcome): Finding[] {
   const p = { package: pkg.name };
-  if (!outcome.ok) return [{ key: "report.compileFailed", params: { ...p, errors: outcome.errors.join("\n").slice(0, 2000) } }];
-  const names = new Set(outcome.contracts.flatMap((c) => c.abi.filter((i): i is { type: string; name: string } => typeof i === "object" && i !== null && (i as { type?: unknown }).type === "function").map((i) => i.name)));
+  if (!outcome.ok)
+    return [{ key: "report.compileFailed", params: { ...p, errors: outcome.errors.join("\n").slice(0, 2000) } }];
+  const names = new Set(
+    outcome.contracts.flatMap((c) =>
+      c.abi
+        .filter(
+          (i): i is { type: string; name: string } =>
+            typeof i === "object" && i !== null && (i as { type?: unknown }).type === "function",
+        )
+        .map((i) => i.name),
+    ),
+  );
   const missing = pkg.funcs.filter((f) => !names.has(f));
   return missing.length ? [{ key: "report.funcNotInAbi", params: { ...p, funcs: missing.join(", ") } }] : [];
 }

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { BackendEnv } from "../../env";
+import type { BackendEnv } from "#backend/env.ts";
 
 /**
  * Invitation links (SPEC §2 ParticipatedServices/JOIN "short query keys a to e"; docs/decisions/012):
@@ -27,16 +27,29 @@ function tokenFor(env: BackendEnv, a: string, b: string, d: string, e: string) {
   return createHmac("sha256", invitationKey(env)).update(`${a}.${b}.${d}.${e}`).digest("base64url").slice(0, 22);
 }
 
-export function invitationLink(env: BackendEnv, input: { appId: number; appCode: string; language: "en" | "zh-CN"; now: Date }) {
+export function invitationLink(
+  env: BackendEnv,
+  input: { appId: number; appCode: string; language: "en" | "zh-CN"; now: Date },
+) {
   const expiresAt = new Date(input.now.getTime() + INVITATION_TTL_MS);
   const a = String(input.appId);
   const d = String(Math.floor(expiresAt.getTime() / 1000));
-  const query = new URLSearchParams({ a, b: input.appCode, c: tokenFor(env, a, input.appCode, d, input.language), d, e: input.language });
+  const query = new URLSearchParams({
+    a,
+    b: input.appCode,
+    c: tokenFor(env, a, input.appCode, d, input.language),
+    d,
+    e: input.language,
+  });
   return { path: `${JOIN_PATH}?${query}`, expiresAt };
 }
 
 /** For the JOIN flow (another issue): the appId and language of a valid, unexpired link, or null ("Tokens invalid", §8). */
-export function verifyInvitation(env: BackendEnv, query: URLSearchParams, now: Date): { appId: number; appCode: string; language: "en" | "zh-CN" } | null {
+export function verifyInvitation(
+  env: BackendEnv,
+  query: URLSearchParams,
+  now: Date,
+): { appId: number; appCode: string; language: "en" | "zh-CN" } | null {
   const [a, b, c, d, e] = ["a", "b", "c", "d", "e"].map((k) => query.get(k) ?? "");
   if (!a || !b || !c || !d || (e !== "en" && e !== "zh-CN")) return null;
   const expected = Buffer.from(tokenFor(env, a, b, d, e));

@@ -1,20 +1,27 @@
 import { createHash } from "node:crypto";
 import { and, asc, count, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
-import { VerState } from "../../../contract/service-status";
-import type { Finding } from "../../../contract/services";
-import type { Db, Tx } from "../../db/client";
-import { appFunctions, appNodes, appTransitions, appVersions, apps, chaincodePackages } from "./tables";
-import { bills } from "../billing/tables";
-import { cityNodes } from "../../db/tables";
-import type { FileStore } from "../../kit/storage";
-import { schedule, type JobEntry, type JobHandler, type JobOwner } from "../../jobs/runner";
-import { inspectPackage, normaliseLanguage, solidityFilesOfPackage, solidityFindings, storeReport, suggestionFor } from "./inspect";
-import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
-import { cycleDays, DAY_MS } from "../../../contract/config-upgrade-codes";
-import { isEvmFramework } from "../../../contract/service-codes";
-import chain from "../chain";
-import { deployOnServiceChain, type ChainDeployment } from "./chain";
-import { applyTransition } from "./machine";
+import { VerState } from "#contract/service-status.ts";
+import type { Finding } from "#contract/services.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { appFunctions, appNodes, appTransitions, appVersions, apps, chaincodePackages } from "./tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import type { FileStore } from "#backend/kit/storage.ts";
+import { schedule, type JobEntry, type JobHandler, type JobOwner } from "#backend/jobs/runner.ts";
+import {
+  inspectPackage,
+  normaliseLanguage,
+  solidityFilesOfPackage,
+  solidityFindings,
+  storeReport,
+  suggestionFor,
+} from "./inspect.ts";
+import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine.ts";
+import { cycleDays, DAY_MS } from "#contract/config-upgrade-codes.ts";
+import { isEvmFramework } from "#contract/service-codes.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { deployOnServiceChain, type ChainDeployment } from "./chain.ts";
+import { applyTransition } from "./machine.ts";
 
 /**
  * The service lifecycle's background jobs (backend/jobs/runner.ts; docs/decisions/005, 012):
@@ -32,7 +39,10 @@ export const JOB_EXPIRE = "service.expire";
 
 /** How many times the version entered `state` (the attempt number of the job that works on it). */
 async function attemptOf(tx: Tx | Db, verId: number, state: number): Promise<number> {
-  const [{ n }] = await tx.select({ n: count() }).from(appTransitions).where(and(eq(appTransitions.verId, verId), eq(appTransitions.toState, state)));
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(appTransitions)
+    .where(and(eq(appTransitions.verId, verId), eq(appTransitions.toState, state)));
   return n;
 }
 
@@ -47,7 +57,15 @@ export async function scheduleDeploy(tx: Tx, verId: number, now: Date) {
 }
 
 export async function scheduleExpiry(tx: Tx, verId: number, billId: number, approvedAt: Date) {
-  await schedule(tx, JOB_EXPIRE, { verId, billId }, { runAt: new Date(approvedAt.getTime() + PUBLISH_PAYMENT_WINDOW_MS + 1000), dedupeKey: `service.expire:${verId}:${billId}` });
+  await schedule(
+    tx,
+    JOB_EXPIRE,
+    { verId, billId },
+    {
+      runAt: new Date(approvedAt.getTime() + PUBLISH_PAYMENT_WINDOW_MS + 1000),
+      dedupeKey: `service.expire:${verId}:${billId}`,
+    },
+  );
 }
 
 const verIdOf = (payload: Record<string, unknown>) => {
@@ -73,9 +91,16 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
     if (!version) return;
-    const packages = await tx.select().from(chaincodePackages).where(eq(chaincodePackages.verId, verId)).orderBy(asc(chaincodePackages.id));
+    const packages = await tx
+      .select()
+      .from(chaincodePackages)
+      .where(eq(chaincodePackages.verId, verId))
+      .orderBy(asc(chaincodePackages.id));
     const [{ framework }] = await tx.select({ framework: apps.framework }).from(apps).where(eq(apps.id, version.appId));
-    const functions = await tx.select({ packageId: appFunctions.packageId, func: appFunctions.func }).from(appFunctions).where(eq(appFunctions.verId, verId));
+    const functions = await tx
+      .select({ packageId: appFunctions.packageId, func: appFunctions.func })
+      .from(appFunctions)
+      .where(eq(appFunctions.verId, verId));
     const findings: Finding[] = [];
     if (packages.length === 0) findings.push({ key: "report.packageMissing", params: {} });
     for (const pkg of packages) {
@@ -85,12 +110,24 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
         findings.push({ key: "report.zipInvalid", params: { package: pkg.name } });
         continue;
       }
-      const found = inspectPackage(new Uint8Array(file.bytes), { name: pkg.name, language: pkg.language, mainPath: pkg.mainPath, funcs });
+      const found = inspectPackage(new Uint8Array(file.bytes), {
+        name: pkg.name,
+        language: pkg.language,
+        mainPath: pkg.mainPath,
+        funcs,
+      });
       findings.push(...found);
       // Solidity packages (FISCO BCOS, CITA) are compiled for real; their FUNCs are read from the ABI (docs/decisions/034).
       if (normaliseLanguage(pkg.language) === "solidity" && !found.length) {
-        if (!isEvmFramework(framework)) findings.push({ key: "report.languageFramework", params: { package: pkg.name, framework } });
-        else findings.push(...solidityFindings({ name: pkg.name, funcs }, await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes)))));
+        if (!isEvmFramework(framework))
+          findings.push({ key: "report.languageFramework", params: { package: pkg.name, framework } });
+        else
+          findings.push(
+            ...solidityFindings(
+              { name: pkg.name, funcs },
+              await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes))),
+            ),
+          );
       }
     }
     const report = storeReport(findings, suggestionFor(findings));
@@ -121,10 +158,20 @@ const HOLDING = [VerState.PENDING_PUBLISH, VerState.RUNNING, VerState.DEACTIVATE
 export async function availableOn(tx: Tx | Db, cityNodeId: number, exceptVerId: number) {
   const [node] = await tx.select().from(cityNodes).where(eq(cityNodes.id, cityNodeId));
   const [used] = await tx
-    .select({ tps: sql<string>`coalesce(sum(${appNodes.tps}), 0)`, capacity: sql<string>`coalesce(sum(${appNodes.capacityGb}), 0)` })
+    .select({
+      tps: sql<string>`coalesce(sum(${appNodes.tps}), 0)`,
+      capacity: sql<string>`coalesce(sum(${appNodes.capacityGb}), 0)`,
+    })
     .from(appNodes)
     .innerJoin(appVersions, eq(appVersions.id, appNodes.verId))
-    .where(and(eq(appNodes.cityNodeId, cityNodeId), isNotNull(appNodes.bookedAt), ne(appNodes.verId, exceptVerId), inArray(appVersions.verState, HOLDING)));
+    .where(
+      and(
+        eq(appNodes.cityNodeId, cityNodeId),
+        isNotNull(appNodes.bookedAt),
+        ne(appNodes.verId, exceptVerId),
+        inArray(appVersions.verState, HOLDING),
+      ),
+    );
   return { node, tps: node.availableTps - Number(used.tps), capacityGb: node.capacityGb - Number(used.capacity) };
 }
 
@@ -151,7 +198,17 @@ export async function deployInTx(tx: Tx, verId: number, now: Date, onChain: Chai
     const [app] = await tx.select().from(apps).where(eq(apps.id, version.appId));
     const wanted = await tx.select().from(appNodes).where(eq(appNodes.verId, verId)).orderBy(asc(appNodes.cityNodeId));
     if (wanted.length > 0) {
-      await tx.select({ id: cityNodes.id }).from(cityNodes).where(inArray(cityNodes.id, wanted.map((w) => w.cityNodeId))).orderBy(asc(cityNodes.id)).for("update");
+      await tx
+        .select({ id: cityNodes.id })
+        .from(cityNodes)
+        .where(
+          inArray(
+            cityNodes.id,
+            wanted.map((w) => w.cityNodeId),
+          ),
+        )
+        .orderBy(asc(cityNodes.id))
+        .for("update");
     }
     const findings: Finding[] = [];
     if (wanted.length === 0) findings.push({ key: "report.noNodes", params: {} });
@@ -163,20 +220,48 @@ export async function deployInTx(tx: Tx, verId: number, now: Date, onChain: Chai
       if (w.tps > left.tps || w.capacityGb > left.capacityGb) {
         findings.push({
           key: "report.insufficientResources",
-          params: { node: left.node.name, tps: String(w.tps), tpsLeft: String(Math.max(0, left.tps)), capacityGb: String(w.capacityGb), capacityLeft: String(Math.max(0, left.capacityGb)) },
+          params: {
+            node: left.node.name,
+            tps: String(w.tps),
+            tpsLeft: String(Math.max(0, left.tps)),
+            capacityGb: String(w.capacityGb),
+            capacityLeft: String(Math.max(0, left.capacityGb)),
+          },
         });
       }
     }
     if (findings.length > 0) {
       const first = findings[0].key;
-      const suggestion: Finding = { key: first === "report.noNodes" ? "report.suggest.nodes" : first === "report.chainFailed" ? "report.suggest.chain" : "report.suggest.resources", params: {} };
-      await applyTransition(tx, { verId, event: "deployFail", actor: "system", actorId: null, now, set: { deployReport: storeReport(findings, suggestion) } });
+      const suggestion: Finding = {
+        key:
+          first === "report.noNodes"
+            ? "report.suggest.nodes"
+            : first === "report.chainFailed"
+              ? "report.suggest.chain"
+              : "report.suggest.resources",
+        params: {},
+      };
+      await applyTransition(tx, {
+        verId,
+        event: "deployFail",
+        actor: "system",
+        actorId: null,
+        now,
+        set: { deployReport: storeReport(findings, suggestion) },
+      });
       return;
     }
     const deployed = [];
     for (const w of wanted) {
-      const addresses = deploymentAddresses(app.appCode, version.version, codes.get(w.cityNodeId) ?? String(w.cityNodeId));
-      await tx.update(appNodes).set({ bookedAt: now, ...addresses }).where(and(eq(appNodes.verId, verId), eq(appNodes.cityNodeId, w.cityNodeId)));
+      const addresses = deploymentAddresses(
+        app.appCode,
+        version.version,
+        codes.get(w.cityNodeId) ?? String(w.cityNodeId),
+      );
+      await tx
+        .update(appNodes)
+        .set({ bookedAt: now, ...addresses })
+        .where(and(eq(appNodes.verId, verId), eq(appNodes.cityNodeId, w.cityNodeId)));
       deployed.push({ cityNodeId: w.cityNodeId, ...addresses });
     }
     await applyTransition(tx, {
@@ -185,12 +270,33 @@ export async function deployInTx(tx: Tx, verId: number, now: Date, onChain: Chai
       actor: "system",
       actorId: null,
       now,
-      set: { publishedAt: now, deployReport: { passed: true, reasons: [], nodes: deployed, ...(onChain?.ok ? { chain: { name: onChain.chainName, chainId: onChain.chainId, contracts: onChain.contracts.map(({ abi: _abi, ...c }) => c) } } : {}) } },
+      set: {
+        publishedAt: now,
+        deployReport: {
+          passed: true,
+          reasons: [],
+          nodes: deployed,
+          ...(onChain?.ok
+            ? {
+                chain: {
+                  name: onChain.chainName,
+                  chainId: onChain.chainId,
+                  contracts: onChain.contracts.map(({ abi: _abi, ...c }) => c),
+                },
+              }
+            : {}),
+        },
+      },
     });
     // The first period of the payment cycle was paid with the publish bill; it starts when the service runs
     // (a later version of a running service keeps the cycle; docs/decisions/036).
-    const cycle = app.cycleEnd ? {} : { cycleStart: now, cycleEnd: new Date(now.getTime() + cycleDays(app.paymentCycle) * DAY_MS) };
-    await tx.update(apps).set({ currentVerId: verId, updatedAt: now, ...cycle }).where(eq(apps.id, app.id));
+    const cycle = app.cycleEnd
+      ? {}
+      : { cycleStart: now, cycleEnd: new Date(now.getTime() + cycleDays(app.paymentCycle) * DAY_MS) };
+    await tx
+      .update(apps)
+      .set({ currentVerId: verId, updatedAt: now, ...cycle })
+      .where(eq(apps.id, app.id));
   }
 }
 

@@ -1,11 +1,11 @@
-import { Msg } from "../../../contract/messages";
+import { Msg } from "#contract/messages.ts";
 import { eq } from "drizzle-orm";
-import { VER_STATES, VerState, type VerStateValue } from "../../../contract/service-status";
-import { defineMachine, type MachineRule, type TransitionOutcome } from "../../../contract/state-machine";
-import type { Tx } from "../../db/client";
-import { messages } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import { appTransitions, appVersions, apps } from "./tables";
+import { VER_STATES, VerState, type VerStateValue } from "#contract/service-status.ts";
+import { defineMachine, type MachineRule, type TransitionOutcome } from "#contract/state-machine.ts";
+import type { Tx } from "#backend/db/client.ts";
+import { messages } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { appTransitions, appVersions, apps } from "./tables.ts";
 
 /**
  * The service lifecycle (SPEC §4 verState) as an explicit state machine. §4 says "Transition rules between
@@ -77,15 +77,43 @@ const S = VerState;
 
 export const LIFECYCLE: readonly Rule[] = [
   { event: "submit", actor: "publisher", from: [S.PENDING_SUBMIT], to: S.PENDING_INITIAL_REVIEW },
-  { event: "resubmit", actor: "publisher", from: [S.TEST_FAILED, S.INITIAL_REVIEW_REJECTED, S.REVIEW_REJECTED, S.PUBLISH_FAILED], to: S.PENDING_INITIAL_REVIEW },
+  {
+    event: "resubmit",
+    actor: "publisher",
+    from: [S.TEST_FAILED, S.INITIAL_REVIEW_REJECTED, S.REVIEW_REJECTED, S.PUBLISH_FAILED],
+    to: S.PENDING_INITIAL_REVIEW,
+  },
   { event: "initialApprove", actor: "operator", from: [S.PENDING_INITIAL_REVIEW], to: S.PENDING_TEST },
-  { event: "initialReject", actor: "operator", from: [S.PENDING_INITIAL_REVIEW], to: S.INITIAL_REVIEW_REJECTED, commentsRequired: true },
+  {
+    event: "initialReject",
+    actor: "operator",
+    from: [S.PENDING_INITIAL_REVIEW],
+    to: S.INITIAL_REVIEW_REJECTED,
+    commentsRequired: true,
+  },
   { event: "testPass", actor: "system", from: [S.PENDING_TEST], to: S.PENDING_REVIEW },
   { event: "testFail", actor: "system", from: [S.PENDING_TEST], to: S.TEST_FAILED },
-  { event: "finalApprove", actor: "operator", from: [S.PENDING_REVIEW], to: (ctx) => (ctx.free ? S.PENDING_PUBLISH : S.TO_BE_PAID) },
+  {
+    event: "finalApprove",
+    actor: "operator",
+    from: [S.PENDING_REVIEW],
+    to: (ctx) => (ctx.free ? S.PENDING_PUBLISH : S.TO_BE_PAID),
+  },
   { event: "finalReject", actor: "operator", from: [S.PENDING_REVIEW], to: S.REVIEW_REJECTED, commentsRequired: true },
-  { event: "pay", actor: "publisher", from: [S.TO_BE_PAID], to: S.PENDING_PUBLISH, guard: (ctx) => (paymentLate(ctx) ? LifecycleRefusal.PAYMENT_EXPIRED : null) },
-  { event: "expire", actor: "system", from: [S.TO_BE_PAID], to: S.PENDING_SUBMIT, guard: (ctx) => (paymentLate(ctx) ? null : LifecycleRefusal.NOT_EXPIRED_YET) },
+  {
+    event: "pay",
+    actor: "publisher",
+    from: [S.TO_BE_PAID],
+    to: S.PENDING_PUBLISH,
+    guard: (ctx) => (paymentLate(ctx) ? LifecycleRefusal.PAYMENT_EXPIRED : null),
+  },
+  {
+    event: "expire",
+    actor: "system",
+    from: [S.TO_BE_PAID],
+    to: S.PENDING_SUBMIT,
+    guard: (ctx) => (paymentLate(ctx) ? null : LifecycleRefusal.NOT_EXPIRED_YET),
+  },
   { event: "deploySuccess", actor: "system", from: [S.PENDING_PUBLISH], to: S.RUNNING },
   { event: "deployFail", actor: "system", from: [S.PENDING_PUBLISH], to: S.PUBLISH_FAILED },
   { event: "deactivate", actor: "publisher", from: [S.RUNNING], to: S.DEACTIVATED },
@@ -107,7 +135,12 @@ export const LIFECYCLE: readonly Rule[] = [
     commentsRequired: true,
     guard: (ctx) => (ctx.enableRequested ? null : LifecycleRefusal.NO_ENABLE_REQUEST),
   },
-  { event: "uninstall", actor: "operator", from: [S.RUNNING, S.DEACTIVATED, S.DEACTIVATED_BY_OPERATOR], to: S.UNINSTALLED },
+  {
+    event: "uninstall",
+    actor: "operator",
+    from: [S.RUNNING, S.DEACTIVATED, S.DEACTIVATED_BY_OPERATOR],
+    to: S.UNINSTALLED,
+  },
   // The platform deactivates a service whose renewal stayed unpaid: 40, the status of deactivations not
   // made by the publisher (docs/decisions/015, 036); lifting it is an operator's `enable`.
   { event: "lapse", actor: "system", from: [S.RUNNING, S.DEACTIVATED], to: S.DEACTIVATED_BY_OPERATOR },
@@ -141,11 +174,20 @@ export const lifecycle = defineMachine({
   states: VER_STATES,
   actors: ["publisher", "operator", "system"] as const,
   rules: LIFECYCLE,
-  refusals: { notAvailable: LifecycleRefusal.NOT_AVAILABLE, notAllowed: LifecycleRefusal.NOT_ALLOWED, commentsRequired: LifecycleRefusal.COMMENTS_REQUIRED },
+  refusals: {
+    notAvailable: LifecycleRefusal.NOT_AVAILABLE,
+    notAllowed: LifecycleRefusal.NOT_ALLOWED,
+    commentsRequired: LifecycleRefusal.COMMENTS_REQUIRED,
+  },
 });
 
 /** The state after `event` by `actor` from `from`, or the reason it is refused. Pure. */
-export function transition(from: number, event: LifecycleEvent, actor: Actor, ctx: TransitionContext = {}): TransitionResult {
+export function transition(
+  from: number,
+  event: LifecycleEvent,
+  actor: Actor,
+  ctx: TransitionContext = {},
+): TransitionResult {
   return lifecycle.transition(from, event, actor, ctx);
 }
 
@@ -198,7 +240,11 @@ export async function applyTransition(
   await tx.insert(messages).values({
     userId: app.userId,
     textKey: `messages.service.${input.event}`,
-    params: { name: app.name, version: version.version, ...(input.comments?.trim() ? { comments: input.comments.trim() } : {}) },
+    params: {
+      name: app.name,
+      version: version.version,
+      ...(input.comments?.trim() ? { comments: input.comments.trim() } : {}),
+    },
     refKind: "service",
     refId: app.id,
     createdAt: input.now,
@@ -215,7 +261,12 @@ export async function applyTransition(
  * | approve | operator | 1    | 10 |                   |
  * | reject  | operator | 1    | 5  | comments required |
  */
-export const refundMachine = defineMachine<1 | 5 | 10 | 15, "approve" | "reject", "operator", { comments?: string | null }>({
+export const refundMachine = defineMachine<
+  1 | 5 | 10 | 15,
+  "approve" | "reject",
+  "operator",
+  { comments?: string | null }
+>({
   name: "refund review",
   states: [1, 5, 10, 15],
   actors: ["operator"],
@@ -223,5 +274,9 @@ export const refundMachine = defineMachine<1 | 5 | 10 | 15, "approve" | "reject"
     { event: "approve", actor: "operator", from: [1], to: 10 },
     { event: "reject", actor: "operator", from: [1], to: 5, commentsRequired: true },
   ],
-  refusals: { notAvailable: Msg.ALREADY_REVIEWED, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.COMMENTS_REQUIRED },
+  refusals: {
+    notAvailable: Msg.ALREADY_REVIEWED,
+    notAllowed: Msg.NO_PERMISSION,
+    commentsRequired: Msg.COMMENTS_REQUIRED,
+  },
 });

@@ -1,19 +1,19 @@
-import type { BillSettler } from "../billing";
-import billing from "../billing";
+import type { BillSettler } from "#backend/domains/billing/index.ts";
+import billing from "#backend/domains/billing/index.ts";
 import { randomBytes } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { serviceActions, VerState } from "../../../contract/service-status";
-import type { Tx } from "../../db/client";
-import { appTransitions, appVersions, apps, configUpgrades } from "./tables";
-import { payRenewal } from "./renewal";
-import { payUpgrade } from "./upgrade";
-import { bills } from "../billing/tables";
-import { ApiError } from "../../http/errors";
-import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine";
-import { scheduleDeploy, scheduleExpiry } from "./jobs";
-import { applyTransition } from "./machine";
-import { cycleDays } from "../../../contract/config-upgrade-codes";
+import { Msg } from "#contract/messages.ts";
+import { serviceActions, VerState } from "#contract/service-status.ts";
+import type { Tx } from "#backend/db/client.ts";
+import { appTransitions, appVersions, apps, configUpgrades } from "./tables.ts";
+import { payRenewal } from "./renewal.ts";
+import { payUpgrade } from "./upgrade.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine.ts";
+import { scheduleDeploy, scheduleExpiry } from "./jobs.ts";
+import { applyTransition } from "./machine.ts";
+import { cycleDays } from "#contract/config-upgrade-codes.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -27,7 +27,10 @@ export { cycleDays };
 export async function createPublishBill(tx: Tx, verId: number, now: Date) {
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, verId));
   const [app] = await tx.select().from(apps).where(eq(apps.id, version.appId));
-  const [{ n }] = await tx.select({ n: count() }).from(appTransitions).where(and(eq(appTransitions.verId, verId), eq(appTransitions.event, "finalApprove")));
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(appTransitions)
+    .where(and(eq(appTransitions.verId, verId), eq(appTransitions.event, "finalApprove")));
   const amount = version.costCents ?? 0;
   const [bill] = await tx
     .insert(bills)
@@ -50,8 +53,18 @@ export async function createPublishBill(tx: Tx, verId: number, now: Date) {
     })
     .onConflictDoNothing()
     .returning();
-  const billRow = bill ?? (await tx.select().from(bills).where(eq(bills.dedupeKey, `publish:${verId}:${n}`)))[0];
-  await tx.update(appVersions).set({ billId: billRow.id, billState: 1, approvedAt: now }).where(eq(appVersions.id, verId));
+  const billRow =
+    bill ??
+    (
+      await tx
+        .select()
+        .from(bills)
+        .where(eq(bills.dedupeKey, `publish:${verId}:${n}`))
+    )[0];
+  await tx
+    .update(appVersions)
+    .set({ billId: billRow.id, billState: 1, approvedAt: now })
+    .where(eq(appVersions.id, verId));
   await scheduleExpiry(tx, verId, billRow.id, now);
   return billRow;
 }
@@ -71,27 +84,57 @@ export async function payPublishBill(
   let verId = input.verId;
   if (verId === undefined) {
     if (input.billId === undefined) throw new ApiError(Msg.NOT_FOUND);
-    const [linked] = await tx.select({ id: appVersions.id }).from(appVersions).where(eq(appVersions.billId, input.billId));
+    const [linked] = await tx
+      .select({ id: appVersions.id })
+      .from(appVersions)
+      .where(eq(appVersions.billId, input.billId));
     if (!linked) throw new ApiError(Msg.BILL_NOT_PAYABLE);
     verId = linked.id;
   }
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, verId)).for("update");
   const [app] = version ? await tx.select().from(apps).where(eq(apps.id, version.appId)) : [];
   if (!version || !app || app.userId !== input.userId) throw new ApiError(Msg.NOT_FOUND);
-  if (!version.billId || (input.billId !== undefined && input.billId !== version.billId)) throw new ApiError(Msg.BILL_NOT_PAYABLE);
+  if (!version.billId || (input.billId !== undefined && input.billId !== version.billId))
+    throw new ApiError(Msg.BILL_NOT_PAYABLE);
   const [bill] = await tx.select().from(bills).where(eq(bills.id, version.billId)).for("update");
   if (!bill || bill.userId !== input.userId) throw new ApiError(Msg.NOT_FOUND);
   if (bill.payState === 15 && version.billState === 15) return { billId: bill.id, replayed: true };
-  const allowed = serviceActions({ verState: version.verState, billState: version.billState, verUpable: version.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN });
+  const allowed = serviceActions({
+    verState: version.verState,
+    billState: version.billState,
+    verUpable: version.verUpable,
+    crossStatus: app.crossStatus,
+    freeYN: app.freeYN,
+  });
   if (!allowed.has("pay") || (bill.payState !== 1 && bill.payState !== 5)) {
-    throw new ApiError(version.verState === VerState.TO_BE_PAID ? Msg.BILL_NOT_PAYABLE : Msg.SERVICE_ACTION_NOT_AVAILABLE);
+    throw new ApiError(
+      version.verState === VerState.TO_BE_PAID ? Msg.BILL_NOT_PAYABLE : Msg.SERVICE_ACTION_NOT_AVAILABLE,
+    );
   }
   if (input.now.getTime() > bill.deadline.getTime()) throw new ApiError(Msg.PUBLISH_PAYMENT_EXPIRED);
   if (bill.payCents > 0) {
-    await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
+    await billing.api.post(
+      tx,
+      {
+        userId: input.userId,
+        kind: "bill_payment",
+        amountCents: bill.payCents,
+        refType: "bill",
+        refId: bill.id,
+        idempotencyKey: input.idempotencyKey,
+      },
+      input.now,
+    );
   }
   await tx.update(bills).set({ payState: 15, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id));
-  await applyTransition(tx, { verId, event: "pay", actor: "publisher", actorId: input.userId, now: input.now, set: { billState: 15 } });
+  await applyTransition(tx, {
+    verId,
+    event: "pay",
+    actor: "publisher",
+    actorId: input.userId,
+    now: input.now,
+    set: { billState: 15 },
+  });
   await scheduleDeploy(tx, verId, input.now);
   return { billId: bill.id, replayed: false };
 }
@@ -105,7 +148,13 @@ export const settlePublishBill: BillSettler = async (tx, { userId, billId, idemp
   if (!publish) return settleOtherBill(tx, { userId, billId, idempotencyKey, now });
   const paid = await payPublishBill(tx, { userId, billId, idempotencyKey, now });
   const [bill] = await tx.select().from(bills).where(eq(bills.id, paid.billId));
-  return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: bill.payCents, replayed: paid.replayed };
+  return {
+    billId: bill.id,
+    billNo: bill.billNo,
+    payState: bill.payState,
+    paidCents: bill.payCents,
+    replayed: paid.replayed,
+  };
 };
 
 /** The services' other bills paid from My bills or BillDetail: a renewal (the period moves on) or a config upgrade (its deployment starts). */
@@ -113,10 +162,30 @@ const settleOtherBill: BillSettler = async (tx, input) => {
   const renewal = await payRenewal(tx, input);
   if (renewal) {
     if ("refused" in renewal) throw new ApiError(Msg.BILL_NOT_PAYABLE);
-    return { billId: renewal.bill.id, billNo: renewal.bill.billNo, payState: renewal.bill.payState, paidCents: renewal.bill.payCents, replayed: renewal.replayed };
+    return {
+      billId: renewal.bill.id,
+      billNo: renewal.bill.billNo,
+      payState: renewal.bill.payState,
+      paidCents: renewal.bill.payCents,
+      replayed: renewal.replayed,
+    };
   }
-  const [upgrade] = await tx.select({ id: configUpgrades.id }).from(configUpgrades).where(eq(configUpgrades.billId, input.billId));
+  const [upgrade] = await tx
+    .select({ id: configUpgrades.id })
+    .from(configUpgrades)
+    .where(eq(configUpgrades.billId, input.billId));
   if (!upgrade) return null;
-  const paid = await payUpgrade(tx, { userId: input.userId, billId: input.billId, idempotencyKey: input.idempotencyKey, now: input.now });
-  return { billId: paid.bill.id, billNo: paid.bill.billNo, payState: paid.bill.payState, paidCents: paid.bill.payCents, replayed: paid.replayed };
+  const paid = await payUpgrade(tx, {
+    userId: input.userId,
+    billId: input.billId,
+    idempotencyKey: input.idempotencyKey,
+    now: input.now,
+  });
+  return {
+    billId: paid.bill.id,
+    billNo: paid.bill.billNo,
+    payState: paid.bill.payState,
+    paidCents: paid.bill.payCents,
+    replayed: paid.replayed,
+  };
 };

@@ -1,16 +1,30 @@
-import billing from "../billing";
+import billing from "#backend/domains/billing/index.ts";
 import { and, asc, eq, inArray, isNotNull, isNull, lte } from "drizzle-orm";
-import { BillType, PayState } from "../../../contract/billing-codes";
-import { DAY_MS, HOUR_MS, RENEWAL_GRACE_MS, UpgradeStatus, asCycle, cycleDays } from "../../../contract/config-upgrade-codes";
-import { configCycleCents } from "../../../contract/service-cost";
-import { VerState } from "../../../contract/service-status";
-import type { Db, Tx } from "../../db/client";
-import { messages } from "../../db/tables";
-import { schedule, type JobHandler } from "../../jobs/runner";
-import { bills } from "../billing/tables";
-import { applyTransition } from "./machine";
-import { appVersions, apps, configUpgrades } from "./tables";
-import { currentConfig, cycleOf, expireUnpaidUpgrades, priceCatalogue, resourceLines, type Catalogue } from "./upgrade";
+import { BillType, PayState } from "#contract/billing-codes.ts";
+import {
+  DAY_MS,
+  HOUR_MS,
+  RENEWAL_GRACE_MS,
+  UpgradeStatus,
+  asCycle,
+  cycleDays,
+} from "#contract/config-upgrade-codes.ts";
+import { configCycleCents } from "#contract/service-cost.ts";
+import { VerState } from "#contract/service-status.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { messages } from "#backend/db/tables.ts";
+import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { applyTransition } from "./machine.ts";
+import { appVersions, apps, configUpgrades } from "./tables.ts";
+import {
+  currentConfig,
+  cycleOf,
+  expireUnpaidUpgrades,
+  priceCatalogue,
+  resourceLines,
+  type Catalogue,
+} from "./upgrade.ts";
 
 /**
  * Renewals of the payment cycle (SPEC §4 Payment cycle, §9 "resource fees are charged from the balance, and
@@ -29,7 +43,12 @@ const RENEWING = [VerState.RUNNING, VerState.DEACTIVATED, VerState.DEACTIVATED_B
 
 export function scheduleRenewals(db: Db | Tx, at: Date) {
   const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-  return schedule(db, JOB_RENEWALS, {}, { runAt: hour, dedupeKey: `${JOB_RENEWALS}:${hour.toISOString().slice(0, 13)}` });
+  return schedule(
+    db,
+    JOB_RENEWALS,
+    {},
+    { runAt: hour, dedupeKey: `${JOB_RENEWALS}:${hour.toISOString().slice(0, 13)}` },
+  );
 }
 
 /**
@@ -41,7 +60,12 @@ export async function renewalCents(q: Db | Tx, app: typeof apps.$inferSelect, ve
   const nodes = await currentConfig(q, verId);
   let cents = configCycleCents(nodes, catalogue, cycle);
   if (app.freeYN === 1) {
-    const [first] = await q.select({ before: configUpgrades.before }).from(configUpgrades).where(and(eq(configUpgrades.appId, app.id), eq(configUpgrades.status, UpgradeStatus.SUCCESS))).orderBy(asc(configUpgrades.deployedAt)).limit(1);
+    const [first] = await q
+      .select({ before: configUpgrades.before })
+      .from(configUpgrades)
+      .where(and(eq(configUpgrades.appId, app.id), eq(configUpgrades.status, UpgradeStatus.SUCCESS)))
+      .orderBy(asc(configUpgrades.deployedAt))
+      .limit(1);
     cents = Math.max(0, cents - configCycleCents(first?.before ?? nodes, catalogue, cycle));
   }
   return { cents, nodes };
@@ -50,7 +74,8 @@ export async function renewalCents(q: Db | Tx, app: typeof apps.$inferSelect, ve
 /** Renews one service whose period has ended, in its own transaction. */
 export async function renewInTx(tx: Tx, appId: number, now: Date) {
   const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for("update");
-  if (!app?.cycleEnd || !app.currentVerId || app.renewalBillId !== null || app.cycleEnd.getTime() > now.getTime()) return;
+  if (!app?.cycleEnd || !app.currentVerId || app.renewalBillId !== null || app.cycleEnd.getTime() > now.getTime())
+    return;
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
   if (!version || !(RENEWING as number[]).includes(version.verState)) return;
   const len = cycleDays(app.paymentCycle) * DAY_MS;
@@ -88,14 +113,43 @@ export async function renewInTx(tx: Tx, appId: number, now: Date) {
   if (!bill) return;
   const { balanceCents } = await billing.api.lockWallet(tx, app.userId, now);
   if (balanceCents >= cents) {
-    await billing.api.post(tx, { userId: app.userId, kind: "bill_payment", amountCents: cents, refType: "bill", refId: bill.id, idempotencyKey: `renewal:${bill.id}` }, now);
-    await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
+    await billing.api.post(
+      tx,
+      {
+        userId: app.userId,
+        kind: "bill_payment",
+        amountCents: cents,
+        refType: "bill",
+        refId: bill.id,
+        idempotencyKey: `renewal:${bill.id}`,
+      },
+      now,
+    );
+    await tx
+      .update(bills)
+      .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now })
+      .where(eq(bills.id, bill.id));
     await tx.update(apps).set({ cycleStart: start, cycleEnd: end }).where(eq(apps.id, app.id));
-    await tx.insert(messages).values({ userId: app.userId, textKey: "messages.service.renewalPaid", params: { name: app.name, amount: (cents / 100).toFixed(2), until }, createdAt: now });
+    await tx.insert(messages).values({
+      userId: app.userId,
+      textKey: "messages.service.renewalPaid",
+      params: { name: app.name, amount: (cents / 100).toFixed(2), until },
+      createdAt: now,
+    });
     return;
   }
   await tx.update(apps).set({ renewalBillId: bill.id }).where(eq(apps.id, app.id));
-  await tx.insert(messages).values({ userId: app.userId, textKey: "messages.service.renewalUnpaid", params: { name: app.name, billNo: bill.billNo, amount: (cents / 100).toFixed(2), deadline: bill.deadline.toISOString() }, createdAt: now });
+  await tx.insert(messages).values({
+    userId: app.userId,
+    textKey: "messages.service.renewalUnpaid",
+    params: {
+      name: app.name,
+      billNo: bill.billNo,
+      amount: (cents / 100).toFixed(2),
+      deadline: bill.deadline.toISOString(),
+    },
+    createdAt: now,
+  });
 }
 
 /**
@@ -109,9 +163,27 @@ export async function payRenewal(tx: Tx, input: { userId: number; billId: number
   if (!bill || bill.userId !== input.userId || app.userId !== input.userId) return null;
   if (bill.payState === PayState.PAID) return { bill, replayed: true };
   if (!billing.api.isPayable(bill, input.now)) return { bill, replayed: false, refused: true as const };
-  await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
-  const [paid] = await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id)).returning();
-  await tx.update(apps).set({ cycleStart: bill.periodStart, cycleEnd: bill.periodEnd, renewalBillId: null }).where(eq(apps.id, app.id));
+  await billing.api.post(
+    tx,
+    {
+      userId: input.userId,
+      kind: "bill_payment",
+      amountCents: bill.payCents,
+      refType: "bill",
+      refId: bill.id,
+      idempotencyKey: input.idempotencyKey,
+    },
+    input.now,
+  );
+  const [paid] = await tx
+    .update(bills)
+    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
+    .where(eq(bills.id, bill.id))
+    .returning();
+  await tx
+    .update(apps)
+    .set({ cycleStart: bill.periodStart, cycleEnd: bill.periodEnd, renewalBillId: null })
+    .where(eq(apps.id, app.id));
   return { bill: paid, replayed: false };
 }
 
@@ -125,7 +197,14 @@ export async function lapseInTx(tx: Tx, appId: number, now: Date) {
   await tx.update(apps).set({ renewalBillId: null }).where(eq(apps.id, app.id));
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
   if (version && (version.verState === VerState.RUNNING || version.verState === VerState.DEACTIVATED)) {
-    await applyTransition(tx, { verId: version.id, event: "lapse", actor: "system", actorId: null, now, comments: bill.billNo });
+    await applyTransition(tx, {
+      verId: version.id,
+      event: "lapse",
+      actor: "system",
+      actorId: null,
+      now,
+      comments: bill.billNo,
+    });
   }
 }
 
@@ -139,12 +218,19 @@ export async function sweepRenewals(db: Db, now: Date) {
     .where(and(isNull(apps.cycleEnd), inArray(appVersions.verState, RENEWING), isNotNull(appVersions.publishedAt)));
   for (const { app, publishedAt } of unrecorded) {
     const cycle = cycleOf(app, publishedAt, now);
-    if (cycle) await db.update(apps).set({ cycleStart: cycle.start, cycleEnd: cycle.end }).where(and(eq(apps.id, app.id), isNull(apps.cycleEnd)));
+    if (cycle)
+      await db
+        .update(apps)
+        .set({ cycleStart: cycle.start, cycleEnd: cycle.end })
+        .where(and(eq(apps.id, app.id), isNull(apps.cycleEnd)));
   }
   let renewed = 0;
   // A server that was down renews period after period until it reaches now.
   for (let round = 0; round < 60; round += 1) {
-    const due = await db.select({ id: apps.id }).from(apps).where(and(lte(apps.cycleEnd, now), isNull(apps.renewalBillId), isNotNull(apps.currentVerId)));
+    const due = await db
+      .select({ id: apps.id })
+      .from(apps)
+      .where(and(lte(apps.cycleEnd, now), isNull(apps.renewalBillId), isNotNull(apps.currentVerId)));
     const before = renewed;
     for (const { id } of due) {
       const [was] = await db.select({ end: apps.cycleEnd, bill: apps.renewalBillId }).from(apps).where(eq(apps.id, id));
@@ -154,7 +240,11 @@ export async function sweepRenewals(db: Db, now: Date) {
     }
     if (renewed === before) break;
   }
-  const lapsing = await db.select({ id: apps.id }).from(apps).innerJoin(bills, eq(bills.id, apps.renewalBillId)).where(lte(bills.deadline, now));
+  const lapsing = await db
+    .select({ id: apps.id })
+    .from(apps)
+    .innerJoin(bills, eq(bills.id, apps.renewalBillId))
+    .where(lte(bills.deadline, now));
   for (const { id } of lapsing) await db.transaction((tx) => lapseInTx(tx, id, now));
   const expiredUpgrades = await expireUnpaidUpgrades(db, now);
   return { renewed, lapsed: lapsing.length, expiredUpgrades };

@@ -9,7 +9,10 @@ export type SampleKind = "good" | "zip" | "mainPath" | "language" | "func" | "si
 function goSource(pkg: string, funcs: string[]): string {
   const cases = funcs.map((f) => `\tcase "${f}":\n\t\treturn s.${f}(stub, args)`).join("\n");
   const bodies = funcs
-    .map((f) => `func (s *SmartContract) ${f}(stub shim.ChaincodeStubInterface, args []string) peer.Response {\n\treturn shim.Success(nil)\n}`)
+    .map(
+      (f) =>
+        `func (s *SmartContract) ${f}(stub shim.ChaincodeStubInterface, args []string) peer.Response {\n\treturn shim.Success(nil)\n}`,
+    )
     .join("\n\n");
   return `package main
 
@@ -52,16 +55,28 @@ export function sampleChaincode(pkg: string, funcs: string[], kind: SampleKind =
   }
   if (kind === "size") {
     // 20 MB of zeros compress to about 20 KB: a ratio no real package has, refused before inflating (a zip bomb).
-    return zipSync({ "main/main.go": strToU8(goSource(pkg, funcs)), "data/blob.bin": new Uint8Array(20 * 1024 * 1024) }, { level: 9 });
+    return zipSync(
+      { "main/main.go": strToU8(goSource(pkg, funcs)), "data/blob.bin": new Uint8Array(20 * 1024 * 1024) },
+      { level: 9 },
+    );
   }
-  return zipSync({ "main/main.go": strToU8(goSource(pkg, funcs)), "README.md": readme, "go.mod": strToU8(`module ${pkg}\n\ngo 1.20\n`) });
+  return zipSync({
+    "main/main.go": strToU8(goSource(pkg, funcs)),
+    "README.md": readme,
+    "go.mod": strToU8(`module ${pkg}\n\ngo 1.20\n`),
+  });
 }
 
 export const SAMPLE_MAIN_PATH = "main/main.go";
 
 /** A Solidity contract whose public functions are the given FUNCs (a ledger of named values). */
 function soliditySource(pkg: string, funcs: string[]): string {
-  const bodies = funcs.map((f) => `  function ${f}(string calldata key, uint256 value) external { values[key] = value; emit Changed(msg.sender, key, value); }`).join("\n");
+  const bodies = funcs
+    .map(
+      (f) =>
+        `  function ${f}(string calldata key, uint256 value) external { values[key] = value; emit Changed(msg.sender, key, value); }`,
+    )
+    .join("\n");
   return `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
@@ -80,7 +95,14 @@ ${bodies}
  */
 export function sampleSolidityChaincode(pkg: string, funcs: string[], broken = false): Uint8Array {
   const source = soliditySource(pkg, funcs);
-  return zipSync({ "contracts/Ledger.sol": strToU8(broken ? source.replace("mapping(string => uint256) public values;", "mapping(string => uint256) public values") : source), "README.md": strToU8(`# ${pkg}\n\nSolidity chaincode.\n`) });
+  return zipSync({
+    "contracts/Ledger.sol": strToU8(
+      broken
+        ? source.replace("mapping(string => uint256) public values;", "mapping(string => uint256) public values")
+        : source,
+    ),
+    "README.md": strToU8(`# ${pkg}\n\nSolidity chaincode.\n`),
+  });
 }
 
 export const SAMPLE_SOLIDITY_MAIN_PATH = "contracts/Ledger.sol";

@@ -1,8 +1,19 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { files, users, cityNodes, transitionColumns } from "../../db/tables";
-import { bills } from "../billing/tables";
-import { cents, ts } from "../../db/columns";
+import { files, users, cityNodes, transitionColumns } from "#backend/db/tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { cents, ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the services domain (migrations: backend/db/migrations). */
 
@@ -28,7 +39,9 @@ export const apps = pgTable(
     id: serial("id").primaryKey(),
     /** Public code of the service (invitations, access parameters). */
     appCode: text("app_code").notNull().unique(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     name: text("name").notNull(),
     industry: text("industry").notNull().default(""),
     description: text("description").notNull().default(""),
@@ -72,7 +85,9 @@ export const appVersions = pgTable(
   "app_versions",
   {
     id: serial("id").primaryKey(),
-    appId: integer("app_id").notNull().references(() => apps.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
     version: text("version").notNull(),
     /** §4 Service status. */
     verState: smallint("ver_state").notNull().default(1),
@@ -94,7 +109,12 @@ export const appVersions = pgTable(
     publishedAt: ts("published_at"),
     /** The test job's and the deploy job's findings: reasons and a suggestion (§4). */
     testReport: jsonb("test_report").$type<{ passed: boolean; reasons: string[]; suggestion?: string }>(),
-    deployReport: jsonb("deploy_report").$type<{ passed: boolean; reasons: string[]; suggestion?: string; nodes?: { cityNodeId: number; contractAddress: string; chaincodeAddress: string }[] }>(),
+    deployReport: jsonb("deploy_report").$type<{
+      passed: boolean;
+      reasons: string[];
+      suggestion?: string;
+      nodes?: { cityNodeId: number; contractAddress: string; chaincodeAddress: string }[];
+    }>(),
     /**
      * The publisher's pending request to lift an operator's suspension (verState 40) and its note; cleared
      * when an operator enables the version or declines the request (docs/decisions/015).
@@ -112,9 +132,13 @@ export const appAttachments = pgTable(
   "app_attachments",
   {
     id: serial("id").primaryKey(),
-    appId: integer("app_id").notNull().references(() => apps.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
     name: text("name").notNull(),
-    fileId: integer("file_id").notNull().references(() => files.id),
+    fileId: integer("file_id")
+      .notNull()
+      .references(() => files.id),
     fileName: text("file_name").notNull(),
     size: integer("size").notNull(),
   },
@@ -126,13 +150,17 @@ export const chaincodePackages = pgTable(
   "chaincode_packages",
   {
     id: serial("id").primaryKey(),
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
     name: text("name").notNull(),
     version: text("version").notNull(),
     language: text("language").notNull(),
     initParams: text("init_params").notNull().default(""),
     mainPath: text("main_path").notNull(),
-    fileId: integer("file_id").notNull().references(() => files.id),
+    fileId: integer("file_id")
+      .notNull()
+      .references(() => files.id),
     fileName: text("file_name").notNull(),
     size: integer("size").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -145,8 +173,12 @@ export const appFunctions = pgTable(
   "app_functions",
   {
     id: serial("id").primaryKey(),
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
-    packageId: integer("package_id").notNull().references(() => chaincodePackages.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
+    packageId: integer("package_id")
+      .notNull()
+      .references(() => chaincodePackages.id),
     name: text("name").notNull(),
     /** Chaincode FUNC type: 1 invoke (writes), 2 query (reads). */
     funcType: smallint("func_type").notNull(),
@@ -165,7 +197,9 @@ export const appRoles = pgTable(
   "app_roles",
   {
     id: serial("id").primaryKey(),
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
   },
@@ -175,8 +209,12 @@ export const appRoles = pgTable(
 export const appRoleFunctions = pgTable(
   "app_role_functions",
   {
-    roleId: integer("role_id").notNull().references(() => appRoles.id),
-    functionId: integer("function_id").notNull().references(() => appFunctions.id),
+    roleId: integer("role_id")
+      .notNull()
+      .references(() => appRoles.id),
+    functionId: integer("function_id")
+      .notNull()
+      .references(() => appFunctions.id),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.functionId] }), index("app_role_functions_function").on(t.functionId)],
 );
@@ -185,8 +223,12 @@ export const appRoleFunctions = pgTable(
 export const appNodes = pgTable(
   "app_nodes",
   {
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
-    cityNodeId: integer("city_node_id").notNull().references(() => cityNodes.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
+    cityNodeId: integer("city_node_id")
+      .notNull()
+      .references(() => cityNodes.id),
     tps: integer("tps").notNull(),
     capacityGb: integer("capacity_gb").notNull(),
     peers: integer("peers").notNull(),
@@ -203,7 +245,9 @@ export const appTransitions = pgTable(
   "app_transitions",
   {
     id: serial("id").primaryKey(),
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
     ...transitionColumns(),
   },
   (t) => [index("app_transitions_ver").on(t.verId, t.createdAt)],
@@ -214,8 +258,12 @@ export const appComments = pgTable(
   "app_comments",
   {
     id: serial("id").primaryKey(),
-    appId: integer("app_id").notNull().references(() => apps.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     text: text("text").notNull(),
     reply: text("reply"),
     repliedAt: ts("replied_at"),
@@ -230,9 +278,15 @@ export const refundRequests = pgTable(
   "refund_requests",
   {
     id: serial("id").primaryKey(),
-    appId: integer("app_id").notNull().references(() => apps.id),
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     /** §4 Refund review: 1 pending, 5 not approved, 10 approved, 15 confirmed. */
     state: smallint("state").notNull().default(1),
     amountCents: cents("amount_cents").notNull().default(0),
@@ -258,9 +312,15 @@ export const configUpgrades = pgTable(
   {
     id: serial("id").primaryKey(),
     upgradeNo: text("upgrade_no").notNull().unique(),
-    appId: integer("app_id").notNull().references(() => apps.id),
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     /** §4 types: 1 node upgrade, 2 resource upgrade. */
     upgradeType: smallint("upgrade_type").notNull(),
     /** §4 upgrade status: 1 upgrading, 2 success, 3 failed. */
@@ -284,7 +344,11 @@ export const configUpgrades = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [index("config_upgrades_app").on(t.appId, t.createdAt), index("config_upgrades_review").on(t.reviewState, t.createdAt), index("config_upgrades_user").on(t.userId, t.createdAt)],
+  (t) => [
+    index("config_upgrades_app").on(t.appId, t.createdAt),
+    index("config_upgrades_review").on(t.reviewState, t.createdAt),
+    index("config_upgrades_user").on(t.userId, t.createdAt),
+  ],
 );
 
 /**
@@ -293,7 +357,9 @@ export const configUpgrades = pgTable(
  * sealed; the chain's treasury gives it gas.
  */
 export const serviceChains = pgTable("service_chains", {
-  appId: integer("app_id").primaryKey().references(() => apps.id),
+  appId: integer("app_id")
+    .primaryKey()
+    .references(() => apps.id),
   chainName: text("chain_name").notNull().unique(),
   chainId: integer("chain_id").notNull(),
   deployerAddress: text("deployer_address").notNull(),
@@ -306,8 +372,12 @@ export const serviceChainContracts = pgTable(
   "service_chain_contracts",
   {
     id: serial("id").primaryKey(),
-    verId: integer("ver_id").notNull().references(() => appVersions.id),
-    packageId: integer("package_id").notNull().references(() => chaincodePackages.id),
+    verId: integer("ver_id")
+      .notNull()
+      .references(() => appVersions.id),
+    packageId: integer("package_id")
+      .notNull()
+      .references(() => chaincodePackages.id),
     contractName: text("contract_name").notNull(),
     address: text("address").notNull(),
     txHash: text("tx_hash").notNull(),
@@ -326,8 +396,12 @@ export const serviceChainKeys = pgTable(
   "service_chain_keys",
   {
     id: serial("id").primaryKey(),
-    appId: integer("app_id").notNull().references(() => apps.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     keyHash: text("key_hash").notNull().unique(),
     keySealed: text("key_sealed").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),

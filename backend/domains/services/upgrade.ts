@@ -1,6 +1,6 @@
-import billing from "../billing";
+import billing from "#backend/domains/billing/index.ts";
 import { and, asc, desc, eq, inArray, isNotNull, max } from "drizzle-orm";
-import { BillType, PayState } from "../../../contract/billing-codes";
+import { BillType, PayState } from "#contract/billing-codes.ts";
 import {
   UPGRADE_PAYMENT_WINDOW_MS,
   UpgradeDeploy,
@@ -13,21 +13,21 @@ import {
   proratedCents,
   upgradeRefusal,
   type NodeConfig,
-} from "../../../contract/config-upgrade-codes";
-import type { UpgradeDetail, UpgradeRow } from "../../../contract/configuration";
-import { CrossStatus } from "../../../contract/cross-chain-codes";
-import { Msg } from "../../../contract/messages";
-import { configCycleCents, nodeCycleCents, type NodePrices } from "../../../contract/service-cost";
-import { serviceActions } from "../../../contract/service-status";
-import type { Finding } from "../../../contract/services";
-import type { Db, Tx } from "../../db/client";
-import { cityNodes, messages, users } from "../../db/tables";
-import { ApiError } from "../../http/errors";
-import { schedule, type JobHandler } from "../../jobs/runner";
-import { bills, type BillDetail } from "../billing/tables";
-import { readReport, storeReport } from "./inspect";
-import { availableOn, deploymentAddresses } from "./jobs";
-import { appNodes, appVersions, apps, configUpgrades, type NodeConfigRow } from "./tables";
+} from "#contract/config-upgrade-codes.ts";
+import type { UpgradeDetail, UpgradeRow } from "#contract/configuration.ts";
+import { CrossStatus } from "#contract/cross-chain-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import { configCycleCents, nodeCycleCents, type NodePrices } from "#contract/service-cost.ts";
+import { serviceActions } from "#contract/service-status.ts";
+import type { Finding } from "#contract/services.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { cityNodes, messages, users } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import { bills, type BillDetail } from "#backend/domains/billing/tables.ts";
+import { readReport, storeReport } from "./inspect.ts";
+import { availableOn, deploymentAddresses } from "./jobs.ts";
+import { appNodes, appVersions, apps, configUpgrades, type NodeConfigRow } from "./tables.ts";
 
 /**
  * Configuration upgrades of a running service (SPEC §4 Config upgrade, §5, §9 bill type 2;
@@ -41,18 +41,38 @@ type Q = Db | Tx;
 type AppRow = typeof apps.$inferSelect;
 type VersionRow = typeof appVersions.$inferSelect;
 type UpgradeRecord = typeof configUpgrades.$inferSelect;
-type CatalogueNode = NodePrices & { id: number; name: string; nameZh: string; code: string; interchainProtocols: number[] };
+type CatalogueNode = NodePrices & {
+  id: number;
+  name: string;
+  nameZh: string;
+  code: string;
+  interchainProtocols: number[];
+};
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 export type Catalogue = Map<number, NodePrices & { code: string }>;
 
 /** A bill's resource lines (SPEC §3 Bill usage detail) for one cycle of `nodes`. */
-export function resourceLines(nodes: readonly NodeConfig[], catalogue: Catalogue, cycle: number): NonNullable<BillDetail["resources"]> {
+export function resourceLines(
+  nodes: readonly NodeConfig[],
+  catalogue: Catalogue,
+  cycle: number,
+): NonNullable<BillDetail["resources"]> {
   return nodes.flatMap((n) => {
     const p = catalogue.get(n.cityNodeId);
     if (!p) return [];
-    return [{ nodeCode: p.code, tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, monthlyPriceCents: p.tpsPricePerMonthCents, yearlyPriceCents: p.tpsPricePerYearCents, amountCents: nodeCycleCents(p, n.tps, n.capacityGb, asCycle(cycle), n.peers).totalCents }];
+    return [
+      {
+        nodeCode: p.code,
+        tps: n.tps,
+        capacityGb: n.capacityGb,
+        peers: n.peers,
+        monthlyPriceCents: p.tpsPricePerMonthCents,
+        yearlyPriceCents: p.tpsPricePerYearCents,
+        amountCents: nodeCycleCents(p, n.tps, n.capacityGb, asCycle(cycle), n.peers).totalCents,
+      },
+    ];
   });
 }
 
@@ -72,7 +92,11 @@ export async function currentConfig(q: Q, verId: number): Promise<NodeConfig[]> 
  * The paid period of the service's payment cycle: the recorded one, or (a service that ran before cycles
  * were recorded) the period of its publication's cycle that contains `now`.
  */
-export function cycleOf(app: Pick<AppRow, "cycleStart" | "cycleEnd" | "paymentCycle">, publishedAt: Date | null, now: Date): { start: Date; end: Date } | null {
+export function cycleOf(
+  app: Pick<AppRow, "cycleStart" | "cycleEnd" | "paymentCycle">,
+  publishedAt: Date | null,
+  now: Date,
+): { start: Date; end: Date } | null {
   if (app.cycleStart && app.cycleEnd) return { start: app.cycleStart, end: app.cycleEnd };
   if (!publishedAt) return null;
   const len = cycleDays(app.paymentCycle) * DAY_MS;
@@ -83,8 +107,15 @@ export function cycleOf(app: Pick<AppRow, "cycleStart" | "cycleEnd" | "paymentCy
 
 /** The §5 facts of a service now: an upgrade in progress, the last success. */
 async function upgradeFacts(q: Q, appId: number) {
-  const [inProgress] = await q.select({ id: configUpgrades.id }).from(configUpgrades).where(and(eq(configUpgrades.appId, appId), eq(configUpgrades.status, UpgradeStatus.UPGRADING))).limit(1);
-  const [last] = await q.select({ at: max(configUpgrades.deployedAt) }).from(configUpgrades).where(and(eq(configUpgrades.appId, appId), eq(configUpgrades.status, UpgradeStatus.SUCCESS)));
+  const [inProgress] = await q
+    .select({ id: configUpgrades.id })
+    .from(configUpgrades)
+    .where(and(eq(configUpgrades.appId, appId), eq(configUpgrades.status, UpgradeStatus.UPGRADING)))
+    .limit(1);
+  const [last] = await q
+    .select({ at: max(configUpgrades.deployedAt) })
+    .from(configUpgrades)
+    .where(and(eq(configUpgrades.appId, appId), eq(configUpgrades.status, UpgradeStatus.SUCCESS)));
   return { inProgress: inProgress !== undefined, lastSuccessAt: last?.at ? new Date(last.at) : null };
 }
 
@@ -92,9 +123,17 @@ async function upgradeFacts(q: Q, appId: number) {
 export async function upgradableService(q: Q, userId: number, appId: number) {
   const [app] = await q.select().from(apps).where(eq(apps.id, appId));
   if (!app || app.userId !== userId) throw new ApiError(Msg.NOT_FOUND);
-  const [version] = app.currentVerId ? await q.select().from(appVersions).where(eq(appVersions.id, app.currentVerId)) : [];
+  const [version] = app.currentVerId
+    ? await q.select().from(appVersions).where(eq(appVersions.id, app.currentVerId))
+    : [];
   if (!version) throw new ApiError(Msg.UPGRADE_NOT_AVAILABLE);
-  const actions = serviceActions({ verState: version.verState, billState: version.billState, verUpable: version.verUpable, crossStatus: app.crossStatus, freeYN: app.freeYN });
+  const actions = serviceActions({
+    verState: version.verState,
+    billState: version.billState,
+    verUpable: version.verUpable,
+    crossStatus: app.crossStatus,
+    freeYN: app.freeYN,
+  });
   if (!actions.has("configUpgrade")) throw new ApiError(Msg.UPGRADE_NOT_AVAILABLE);
   return { app, version };
 }
@@ -120,43 +159,75 @@ export async function leftFor(q: Q, verId: number) {
  * Checks a requested configuration against the current one and prices it: every node in the catalogue,
  * the change of the requested type (MSG_44005) and not nothing (MSG_44004); the price for the rest of the cycle.
  */
-export async function priceRequest(q: Q, app: AppRow, version: VersionRow, request: { upgradeType: 1 | 2; nodes: NodeConfig[] }, now: Date) {
+export async function priceRequest(
+  q: Q,
+  app: AppRow,
+  version: VersionRow,
+  request: { upgradeType: 1 | 2; nodes: NodeConfig[] },
+  now: Date,
+) {
   const catalogue = await priceCatalogue(q);
   const after = [...request.nodes].sort((a, b) => a.cityNodeId - b.cityNodeId);
-  if (new Set(after.map((n) => n.cityNodeId)).size !== after.length || after.some((n) => !catalogue.has(n.cityNodeId))) throw new ApiError(Msg.UPGRADE_UNKNOWN_NODE);
+  if (new Set(after.map((n) => n.cityNodeId)).size !== after.length || after.some((n) => !catalogue.has(n.cityNodeId)))
+    throw new ApiError(Msg.UPGRADE_UNKNOWN_NODE);
   const before = await currentConfig(q, version.id);
   const kind = changeKind(before, after);
   if (kind === "none") throw new ApiError(Msg.UPGRADE_NO_CHANGE);
-  if (kind === "mixed" || (kind === "node") !== (request.upgradeType === 1)) throw new ApiError(Msg.UPGRADE_TYPE_MISMATCH);
-  if (addsNodeWithoutProtocol(app, before, after, catalogue)) throw new ApiError(Msg.XC_PROTOCOL_UNSUPPORTED, { fieldErrors: { nodes: [Msg.XC_PROTOCOL_UNSUPPORTED] } });
+  if (kind === "mixed" || (kind === "node") !== (request.upgradeType === 1))
+    throw new ApiError(Msg.UPGRADE_TYPE_MISMATCH);
+  if (addsNodeWithoutProtocol(app, before, after, catalogue))
+    throw new ApiError(Msg.XC_PROTOCOL_UNSUPPORTED, { fieldErrors: { nodes: [Msg.XC_PROTOCOL_UNSUPPORTED] } });
   const cycle = cycleOf(app, version.publishedAt, now);
   if (!cycle) throw new ApiError(Msg.UPGRADE_NOT_AVAILABLE);
   const c = asCycle(app.paymentCycle);
   const fullCycleDiffCents = configCycleCents(after, catalogue, c) - configCycleCents(before, catalogue, c);
   const remainingMs = cycle.end.getTime() - now.getTime();
   const amountCents = proratedCents(fullCycleDiffCents, remainingMs, cycle.end.getTime() - cycle.start.getTime());
-  return { before, after, cycle, fullCycleDiffCents, amountCents, remainingDays: Math.max(0, Math.ceil(remainingMs / DAY_MS)) };
+  return {
+    before,
+    after,
+    cycle,
+    fullCycleDiffCents,
+    amountCents,
+    remainingDays: Math.max(0, Math.ceil(remainingMs / DAY_MS)),
+  };
 }
 
 /** Cross-chain statuses whose protocol the service's nodes must keep supporting: activated, pending activation or deactivation. */
-const CROSS_CHAIN_KEPT: readonly number[] = [CrossStatus.ACTIVATED, CrossStatus.PENDING_ACTIVATION, CrossStatus.PENDING_DEACTIVATION];
+const CROSS_CHAIN_KEPT: readonly number[] = [
+  CrossStatus.ACTIVATED,
+  CrossStatus.PENDING_ACTIVATION,
+  CrossStatus.PENDING_DEACTIVATION,
+];
 
 /**
  * §8 "Nodes do not support the chosen interchain protocol" (docs/decisions/048): a service open to cross-chain
  * may not add a city node that does not support its protocol (the catalogue's `interchainProtocols`).
  */
-function addsNodeWithoutProtocol(app: Pick<AppRow, "crossStatus" | "crossProtocol">, before: NodeConfig[], after: NodeConfig[], catalogue: Map<number, CatalogueNode>) {
+function addsNodeWithoutProtocol(
+  app: Pick<AppRow, "crossStatus" | "crossProtocol">,
+  before: NodeConfig[],
+  after: NodeConfig[],
+  catalogue: Map<number, CatalogueNode>,
+) {
   const protocol = app.crossProtocol;
   if (protocol === null || !CROSS_CHAIN_KEPT.includes(app.crossStatus)) return false;
   const had = new Set(before.map((n) => n.cityNodeId));
-  return after.some((n) => !had.has(n.cityNodeId) && !catalogue.get(n.cityNodeId)!.interchainProtocols.includes(protocol));
+  return after.some(
+    (n) => !had.has(n.cityNodeId) && !catalogue.get(n.cityNodeId)!.interchainProtocols.includes(protocol),
+  );
 }
 
 /**
  * A publisher's upgrade request (§5 checked on the server): unpaid usage bills block it (payType 1, MSG_30005),
  * then the rules of §5, then the change; recorded upgrading (1), pending review (1), to submit (1).
  */
-export async function createUpgrade(tx: Tx, userId: number, request: { appId: number; upgradeType: 1 | 2; nodes: NodeConfig[] }, now: Date) {
+export async function createUpgrade(
+  tx: Tx,
+  userId: number,
+  request: { appId: number; upgradeType: 1 | 2; nodes: NodeConfig[] },
+  now: Date,
+) {
   const { app, version } = await upgradableService(tx, userId, request.appId);
   // One request at a time per service: the service row is the lock the §5 checks read under.
   await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for("update");
@@ -185,8 +256,20 @@ export async function createUpgrade(tx: Tx, userId: number, request: { appId: nu
   return row;
 }
 
-async function tell(tx: Tx, upgrade: UpgradeRecord, name: string, key: string, now: Date, extra: Record<string, string> = {}) {
-  await tx.insert(messages).values({ userId: upgrade.userId, textKey: `messages.service.${key}`, params: { name, upgradeNo: upgrade.upgradeNo, ...extra }, createdAt: now });
+async function tell(
+  tx: Tx,
+  upgrade: UpgradeRecord,
+  name: string,
+  key: string,
+  now: Date,
+  extra: Record<string, string> = {},
+) {
+  await tx.insert(messages).values({
+    userId: upgrade.userId,
+    textKey: `messages.service.${key}`,
+    params: { name, upgradeNo: upgrade.upgradeNo, ...extra },
+    createdAt: now,
+  });
 }
 
 const usd = (cents: number) => (cents / 100).toFixed(2);
@@ -204,18 +287,39 @@ async function lockedUpgrade(tx: Tx, upgradeId: number, userId?: number) {
  * the bill (§9 type 2, payable 3 days) or, with nothing to pay, starts the deployment at once; rejecting ends
  * the upgrade (status 3 failed, deployment 25 undeployed).
  */
-export async function reviewUpgrade(tx: Tx, input: { upgradeId: number; decision: "approve" | "reject"; comments?: string; operatorId: number; now: Date }) {
+export async function reviewUpgrade(
+  tx: Tx,
+  input: { upgradeId: number; decision: "approve" | "reject"; comments?: string; operatorId: number; now: Date },
+) {
   const { upgrade, app } = await lockedUpgrade(tx, input.upgradeId);
   if (upgrade.reviewState !== UpgradeReview.PENDING) throw new ApiError(Msg.ALREADY_REVIEWED);
-  const reviewed = { reviewedBy: input.operatorId, reviewedAt: input.now, reviewComments: input.comments?.trim() || null, updatedAt: input.now };
+  const reviewed = {
+    reviewedBy: input.operatorId,
+    reviewedAt: input.now,
+    reviewComments: input.comments?.trim() || null,
+    updatedAt: input.now,
+  };
   if (input.decision === "reject") {
     if (!input.comments?.trim()) throw new ApiError(Msg.COMMENTS_REQUIRED);
-    const [u] = await tx.update(configUpgrades).set({ ...reviewed, reviewState: UpgradeReview.NOT_APPROVED, status: UpgradeStatus.FAILED, deployState: UpgradeDeploy.UNDEPLOYED }).where(eq(configUpgrades.id, upgrade.id)).returning();
+    const [u] = await tx
+      .update(configUpgrades)
+      .set({
+        ...reviewed,
+        reviewState: UpgradeReview.NOT_APPROVED,
+        status: UpgradeStatus.FAILED,
+        deployState: UpgradeDeploy.UNDEPLOYED,
+      })
+      .where(eq(configUpgrades.id, upgrade.id))
+      .returning();
     await tell(tx, u, app.name, "upgradeRejected", input.now, { comments: input.comments.trim() });
     return u;
   }
   if (upgrade.amountCents === 0) {
-    const [u] = await tx.update(configUpgrades).set({ ...reviewed, reviewState: UpgradeReview.APPROVED, deployState: UpgradeDeploy.IN_PROGRESS }).where(eq(configUpgrades.id, upgrade.id)).returning();
+    const [u] = await tx
+      .update(configUpgrades)
+      .set({ ...reviewed, reviewState: UpgradeReview.APPROVED, deployState: UpgradeDeploy.IN_PROGRESS })
+      .where(eq(configUpgrades.id, upgrade.id))
+      .returning();
     await scheduleUpgradeDeploy(tx, u.id, input.now);
     await tell(tx, u, app.name, "upgradeApprovedFree", input.now);
     return u;
@@ -237,11 +341,18 @@ export async function reviewUpgrade(tx: Tx, input: { upgradeId: number; decision
       deadline: new Date(input.now.getTime() + UPGRADE_PAYMENT_WINDOW_MS),
       totalCents: upgrade.amountCents,
       payCents: upgrade.amountCents,
-      detail: { resources: resourceLines(upgrade.after, await priceCatalogue(tx), upgrade.paymentCycle), nodeCount: upgrade.after.length },
+      detail: {
+        resources: resourceLines(upgrade.after, await priceCatalogue(tx), upgrade.paymentCycle),
+        nodeCount: upgrade.after.length,
+      },
       dedupeKey: `configUpgrade:${upgrade.id}`,
     })
     .returning();
-  const [u] = await tx.update(configUpgrades).set({ ...reviewed, reviewState: UpgradeReview.APPROVED, billId: bill.id }).where(eq(configUpgrades.id, upgrade.id)).returning();
+  const [u] = await tx
+    .update(configUpgrades)
+    .set({ ...reviewed, reviewState: UpgradeReview.APPROVED, billId: bill.id })
+    .where(eq(configUpgrades.id, upgrade.id))
+    .returning();
   await tell(tx, u, app.name, "upgradeApproved", input.now, { amount: usd(u.amountCents) });
   return u;
 }
@@ -250,10 +361,16 @@ export async function reviewUpgrade(tx: Tx, input: { upgradeId: number; decision
  * Pays an approved upgrade's bill from the balance (insufficient → MSG_30001 from the ledger) and starts its
  * deployment (5 in progress). Paying twice pays once.
  */
-export async function payUpgrade(tx: Tx, input: { userId: number; upgradeId?: number; billId?: number; idempotencyKey: string; now: Date }) {
+export async function payUpgrade(
+  tx: Tx,
+  input: { userId: number; upgradeId?: number; billId?: number; idempotencyKey: string; now: Date },
+) {
   let upgradeId = input.upgradeId;
   if (upgradeId === undefined) {
-    const [linked] = await tx.select({ id: configUpgrades.id }).from(configUpgrades).where(eq(configUpgrades.billId, input.billId ?? -1));
+    const [linked] = await tx
+      .select({ id: configUpgrades.id })
+      .from(configUpgrades)
+      .where(eq(configUpgrades.billId, input.billId ?? -1));
     if (!linked) throw new ApiError(Msg.NOT_FOUND);
     upgradeId = linked.id;
   }
@@ -261,17 +378,41 @@ export async function payUpgrade(tx: Tx, input: { userId: number; upgradeId?: nu
   if (!upgrade.billId) throw new ApiError(Msg.UPGRADE_NOT_PAYABLE);
   const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId)).for("update");
   if (bill.payState === PayState.PAID) return { billId: bill.id, replayed: true, bill };
-  if (upgrade.status !== UpgradeStatus.UPGRADING || !billing.api.isPayable(bill, input.now)) throw new ApiError(Msg.UPGRADE_NOT_PAYABLE);
-  await billing.api.post(tx, { userId: input.userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: input.idempotencyKey }, input.now);
-  const [paid] = await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id)).returning();
-  await tx.update(configUpgrades).set({ deployState: UpgradeDeploy.IN_PROGRESS, updatedAt: input.now }).where(eq(configUpgrades.id, upgrade.id));
+  if (upgrade.status !== UpgradeStatus.UPGRADING || !billing.api.isPayable(bill, input.now))
+    throw new ApiError(Msg.UPGRADE_NOT_PAYABLE);
+  await billing.api.post(
+    tx,
+    {
+      userId: input.userId,
+      kind: "bill_payment",
+      amountCents: bill.payCents,
+      refType: "bill",
+      refId: bill.id,
+      idempotencyKey: input.idempotencyKey,
+    },
+    input.now,
+  );
+  const [paid] = await tx
+    .update(bills)
+    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
+    .where(eq(bills.id, bill.id))
+    .returning();
+  await tx
+    .update(configUpgrades)
+    .set({ deployState: UpgradeDeploy.IN_PROGRESS, updatedAt: input.now })
+    .where(eq(configUpgrades.id, upgrade.id));
   await scheduleUpgradeDeploy(tx, upgrade.id, input.now);
   await tell(tx, upgrade, app.name, "upgradePaid", input.now);
   return { billId: bill.id, replayed: false, bill: paid };
 }
 
 export function scheduleUpgradeDeploy(tx: Tx, upgradeId: number, now: Date) {
-  return schedule(tx, JOB_UPGRADE_DEPLOY, { upgradeId }, { runAt: now, dedupeKey: `${JOB_UPGRADE_DEPLOY}:${upgradeId}` });
+  return schedule(
+    tx,
+    JOB_UPGRADE_DEPLOY,
+    { upgradeId },
+    { runAt: now, dedupeKey: `${JOB_UPGRADE_DEPLOY}:${upgradeId}` },
+  );
 }
 
 /**
@@ -286,7 +427,13 @@ export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, upgrade.verId)).for("update");
   const [app] = await tx.select().from(apps).where(eq(apps.id, upgrade.appId));
   const ids = [...new Set([...upgrade.before, ...upgrade.after].map((n) => n.cityNodeId))].sort((a, b) => a - b);
-  if (ids.length > 0) await tx.select({ id: cityNodes.id }).from(cityNodes).where(inArray(cityNodes.id, ids)).orderBy(asc(cityNodes.id)).for("update");
+  if (ids.length > 0)
+    await tx
+      .select({ id: cityNodes.id })
+      .from(cityNodes)
+      .where(inArray(cityNodes.id, ids))
+      .orderBy(asc(cityNodes.id))
+      .for("update");
   const findings: Finding[] = [];
   const codes = new Map<number, string>();
   for (const w of upgrade.after) {
@@ -295,14 +442,25 @@ export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
     if (w.tps > left.tps || w.capacityGb > left.capacityGb) {
       findings.push({
         key: "report.insufficientResources",
-        params: { node: left.node.name, tps: String(w.tps), tpsLeft: String(Math.max(0, left.tps)), capacityGb: String(w.capacityGb), capacityLeft: String(Math.max(0, left.capacityGb)) },
+        params: {
+          node: left.node.name,
+          tps: String(w.tps),
+          tpsLeft: String(Math.max(0, left.tps)),
+          capacityGb: String(w.capacityGb),
+          capacityLeft: String(Math.max(0, left.capacityGb)),
+        },
       });
     }
   }
   if (findings.length > 0) {
     await tx
       .update(configUpgrades)
-      .set({ deployState: UpgradeDeploy.FAILED, status: UpgradeStatus.FAILED, deployReport: storeReport(findings, { key: "report.suggest.resources", params: {} }), updatedAt: now })
+      .set({
+        deployState: UpgradeDeploy.FAILED,
+        status: UpgradeStatus.FAILED,
+        deployReport: storeReport(findings, { key: "report.suggest.resources", params: {} }),
+        updatedAt: now,
+      })
       .where(eq(configUpgrades.id, upgrade.id));
     await tell(tx, upgrade, app.name, "upgradeFailed", now);
     return;
@@ -310,18 +468,35 @@ export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
   const current = await tx.select().from(appNodes).where(eq(appNodes.verId, upgrade.verId));
   const wanted = new Map(upgrade.after.map((n) => [n.cityNodeId, n]));
   for (const row of current) {
-    if (!wanted.has(row.cityNodeId)) await tx.delete(appNodes).where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, row.cityNodeId)));
+    if (!wanted.has(row.cityNodeId))
+      await tx.delete(appNodes).where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, row.cityNodeId)));
   }
   for (const n of upgrade.after) {
     const had = current.find((r) => r.cityNodeId === n.cityNodeId);
     if (had) {
-      await tx.update(appNodes).set({ tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, bookedAt: now }).where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, n.cityNodeId)));
+      await tx
+        .update(appNodes)
+        .set({ tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, bookedAt: now })
+        .where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, n.cityNodeId)));
     } else {
-      const addresses = deploymentAddresses(app.appCode, version.version, codes.get(n.cityNodeId) ?? String(n.cityNodeId));
+      const addresses = deploymentAddresses(
+        app.appCode,
+        version.version,
+        codes.get(n.cityNodeId) ?? String(n.cityNodeId),
+      );
       await tx.insert(appNodes).values({ verId: upgrade.verId, ...n, bookedAt: now, ...addresses });
     }
   }
-  await tx.update(configUpgrades).set({ deployState: UpgradeDeploy.SUCCESS, status: UpgradeStatus.SUCCESS, deployedAt: now, deployReport: { passed: true, reasons: [] }, updatedAt: now }).where(eq(configUpgrades.id, upgrade.id));
+  await tx
+    .update(configUpgrades)
+    .set({
+      deployState: UpgradeDeploy.SUCCESS,
+      status: UpgradeStatus.SUCCESS,
+      deployedAt: now,
+      deployReport: { passed: true, reasons: [] },
+      updatedAt: now,
+    })
+    .where(eq(configUpgrades.id, upgrade.id));
   await tell(tx, upgrade, app.name, "upgradeSucceeded", now);
 }
 
@@ -337,15 +512,30 @@ export async function expireUnpaidUpgrades(db: Db, now: Date) {
     .select({ id: configUpgrades.id })
     .from(configUpgrades)
     .innerJoin(bills, eq(bills.id, configUpgrades.billId))
-    .where(and(eq(configUpgrades.status, UpgradeStatus.UPGRADING), eq(configUpgrades.deployState, UpgradeDeploy.TO_SUBMIT), isNotNull(configUpgrades.billId), inArray(bills.payState, [PayState.UNPAID, PayState.FAILED, PayState.EXPIRED])));
+    .where(
+      and(
+        eq(configUpgrades.status, UpgradeStatus.UPGRADING),
+        eq(configUpgrades.deployState, UpgradeDeploy.TO_SUBMIT),
+        isNotNull(configUpgrades.billId),
+        inArray(bills.payState, [PayState.UNPAID, PayState.FAILED, PayState.EXPIRED]),
+      ),
+    );
   let n = 0;
   for (const { id } of due) {
     await db.transaction(async (tx) => {
       const { upgrade, app } = await lockedUpgrade(tx, id);
       const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId!)).for("update");
-      if (upgrade.status !== UpgradeStatus.UPGRADING || bill.payState === PayState.PAID || bill.deadline.getTime() > now.getTime()) return;
+      if (
+        upgrade.status !== UpgradeStatus.UPGRADING ||
+        bill.payState === PayState.PAID ||
+        bill.deadline.getTime() > now.getTime()
+      )
+        return;
       await tx.update(bills).set({ payState: PayState.EXPIRED }).where(eq(bills.id, bill.id));
-      await tx.update(configUpgrades).set({ status: UpgradeStatus.FAILED, deployState: UpgradeDeploy.UNDEPLOYED, updatedAt: now }).where(eq(configUpgrades.id, id));
+      await tx
+        .update(configUpgrades)
+        .set({ status: UpgradeStatus.FAILED, deployState: UpgradeDeploy.UNDEPLOYED, updatedAt: now })
+        .where(eq(configUpgrades.id, id));
       await tell(tx, upgrade, app.name, "upgradeExpired", now);
       n += 1;
     });
@@ -373,17 +563,31 @@ export function upgradeRowOf(u: UpgradeRecord, serviceName: string, payState: nu
 }
 
 function named(nodes: NodeConfigRow[], catalogue: Map<number, CatalogueNode>) {
-  return nodes.map((n) => ({ ...n, name: catalogue.get(n.cityNodeId)?.name ?? String(n.cityNodeId), nameZh: catalogue.get(n.cityNodeId)?.nameZh ?? String(n.cityNodeId) }));
+  return nodes.map((n) => ({
+    ...n,
+    name: catalogue.get(n.cityNodeId)?.name ?? String(n.cityNodeId),
+    nameZh: catalogue.get(n.cityNodeId)?.nameZh ?? String(n.cityNodeId),
+  }));
 }
 
 /** The detail of upgrades (ConfigurationDetail, the operators' queue). */
-export async function upgradeDetails(q: Q, rows: UpgradeRecord[], now: Date): Promise<(UpgradeDetail & { publisher: string })[]> {
+export async function upgradeDetails(
+  q: Q,
+  rows: UpgradeRecord[],
+  now: Date,
+): Promise<(UpgradeDetail & { publisher: string })[]> {
   if (rows.length === 0) return [];
   const catalogue = await priceCatalogue(q);
-  const appRows = await q.select({ id: apps.id, name: apps.name }).from(apps).where(inArray(apps.id, [...new Set(rows.map((r) => r.appId))]));
+  const appRows = await q
+    .select({ id: apps.id, name: apps.name })
+    .from(apps)
+    .where(inArray(apps.id, [...new Set(rows.map((r) => r.appId))]));
   const billIds = rows.flatMap((r) => (r.billId ? [r.billId] : []));
   const billRows = billIds.length ? await q.select().from(bills).where(inArray(bills.id, billIds)) : [];
-  const userRows = await q.select({ id: users.id, userName: users.userName }).from(users).where(inArray(users.id, [...new Set(rows.map((r) => r.userId))]));
+  const userRows = await q
+    .select({ id: users.id, userName: users.userName })
+    .from(users)
+    .where(inArray(users.id, [...new Set(rows.map((r) => r.userId))]));
   return rows.map((u) => {
     const bill = billRows.find((b) => b.id === u.billId) ?? null;
     return {
@@ -422,6 +626,9 @@ export async function upgradeRows(q: Q, where: ReturnType<typeof and>, limit: nu
 export async function upgradeOwner(payload: Record<string, unknown>, db: Db) {
   const upgradeId = Number(payload.upgradeId);
   if (!Number.isSafeInteger(upgradeId) || upgradeId <= 0) return null;
-  const [row] = await db.select({ userId: configUpgrades.userId, upgradeNo: configUpgrades.upgradeNo }).from(configUpgrades).where(eq(configUpgrades.id, upgradeId));
+  const [row] = await db
+    .select({ userId: configUpgrades.userId, upgradeNo: configUpgrades.upgradeNo })
+    .from(configUpgrades)
+    .where(eq(configUpgrades.id, upgradeId));
   return row ? { userId: row.userId, subject: row.upgradeNo } : null;
 }

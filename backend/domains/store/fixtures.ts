@@ -1,18 +1,21 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
-import { Msg } from "../../../contract/messages";
-import type { storePaths } from "../../../contract/store";
-import { appJoins } from "../participation/tables";
-import { appRoles, apps, appVersions } from "../services/tables";
-import { ApiError } from "../../http/errors";
-import type { SignedInContext } from "../../http/router";
+import { Msg } from "#contract/messages.ts";
+import type { storePaths } from "#contract/store.ts";
+import { appJoins } from "#backend/domains/participation/tables.ts";
+import { appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
 
 /**
  * /test/store (tests only, TEST_FIXTURES=1): makes one of the caller's services public, or gives the
  * caller a join of another's service in a given audit state (the participation half builds the real
  * applying; the store only reads app_joins).
  */
-export async function storeFixture(input: z.output<(typeof storePaths)["/test/store"]["payload"]>, { services, user }: SignedInContext) {
+export async function storeFixture(
+  input: z.output<(typeof storePaths)["/test/store"]["payload"]>,
+  { services, user }: SignedInContext,
+) {
   if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const caller = user;
   const now = services.now();
@@ -25,14 +28,33 @@ export async function storeFixture(input: z.output<(typeof storePaths)["/test/st
   if (input.joinState !== undefined) {
     if (!app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
     const [version] = await services.db.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
-    const [role] = await services.db.select().from(appRoles).where(eq(appRoles.verId, app.currentVerId)).orderBy(asc(appRoles.id)).limit(1);
+    const [role] = await services.db
+      .select()
+      .from(appRoles)
+      .where(eq(appRoles.verId, app.currentVerId))
+      .orderBy(asc(appRoles.id))
+      .limit(1);
     if (!role) throw new ApiError(Msg.NOT_FOUND);
-    const [existing] = await services.db.select().from(appJoins).where(and(eq(appJoins.appId, app.id), eq(appJoins.userId, caller.id)));
-    if (existing) await services.db.update(appJoins).set({ auditState: input.joinState, updatedAt: now }).where(eq(appJoins.id, existing.id));
-    else {
+    const [existing] = await services.db
+      .select()
+      .from(appJoins)
+      .where(and(eq(appJoins.appId, app.id), eq(appJoins.userId, caller.id)));
+    if (existing)
       await services.db
-        .insert(appJoins)
-        .values({ appId: app.id, verId: app.currentVerId, userId: caller.id, roleId: role.id, auditState: input.joinState, certificateMode: version.certificateMode ?? 1, createdAt: now, updatedAt: now });
+        .update(appJoins)
+        .set({ auditState: input.joinState, updatedAt: now })
+        .where(eq(appJoins.id, existing.id));
+    else {
+      await services.db.insert(appJoins).values({
+        appId: app.id,
+        verId: app.currentVerId,
+        userId: caller.id,
+        roleId: role.id,
+        auditState: input.joinState,
+        certificateMode: version.certificateMode ?? 1,
+        createdAt: now,
+        updatedAt: now,
+      });
     }
   }
   return null;

@@ -1,25 +1,31 @@
-import { escapeLike } from "../../kit/sql";
-import billing from "../billing";
-import services from "../services";
+import { escapeLike } from "#backend/kit/sql.ts";
+import billing from "#backend/domains/billing/index.ts";
+import services from "#backend/domains/services/index.ts";
 import { and, asc, count, desc, eq, ilike, inArray, sql } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { toCents } from "../../../contract/rules";
-import { VerState } from "../../../contract/service-status";
-import { participationOf, ProductStatus, productTransition, type Product, type ProductEvent, type StoreService } from "../../../contract/store";
-import type { Db, Tx } from "../../db/client";
-import { messages, users } from "../../db/tables";
-import { ApiError, fieldError } from "../../http/errors";
-import type { Payload, SignedInContext } from "../../http/router";
-import { appJoins } from "../participation/tables";
-import { appComments, appRoles, apps, appVersions } from "../services/tables";
-import { appRatings, commentUseful, follows, products, productServices } from "./tables";
+import { Msg } from "#contract/messages.ts";
+import { toCents } from "#contract/rules.ts";
+import { VerState } from "#contract/service-status.ts";
+import {
+  participationOf,
+  ProductStatus,
+  productTransition,
+  type Product,
+  type ProductEvent,
+  type StoreService,
+} from "#contract/store.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { messages, users } from "#backend/db/tables.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import { appJoins } from "#backend/domains/participation/tables.ts";
+import { appComments, appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
+import { appRatings, commentUseful, follows, products, productServices } from "./tables.ts";
 
 type Q = Db | Tx;
 
 const me = (ctx: SignedInContext) => ctx.user;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
 
 /**
  * A service is in the app store when it is public and its current version runs (verState 25): SPEC §2
@@ -48,7 +54,12 @@ async function participationFor(q: Q, userId: number, appIds: number[]) {
     .from(appJoins)
     .where(and(eq(appJoins.userId, userId), inArray(appJoins.appId, appIds)));
   for (const id of appIds) {
-    out.set(id, participationOf(rows.filter((r) => r.appId === id).map((r) => ({ auditState: r.auditState, disabled: r.disabledAt !== null }))));
+    out.set(
+      id,
+      participationOf(
+        rows.filter((r) => r.appId === id).map((r) => ({ auditState: r.auditState, disabled: r.disabledAt !== null })),
+      ),
+    );
   }
   return out;
 }
@@ -58,7 +69,14 @@ export async function isParticipant(q: Q, userId: number, appId: number) {
   const rows = await q
     .select({ id: appJoins.id })
     .from(appJoins)
-    .where(and(eq(appJoins.userId, userId), eq(appJoins.appId, appId), eq(appJoins.auditState, 15), sql`${appJoins.disabledAt} is null`))
+    .where(
+      and(
+        eq(appJoins.userId, userId),
+        eq(appJoins.appId, appId),
+        eq(appJoins.auditState, 15),
+        sql`${appJoins.disabledAt} is null`,
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }
@@ -70,7 +88,9 @@ async function ratingsFor(q: Q, appIds: number[]) {
     .from(appRatings)
     .where(inArray(appRatings.appId, appIds))
     .groupBy(appRatings.appId);
-  return new Map(rows.map((r) => [r.appId, { avg: r.avg === null ? null : Math.round(Number(r.avg) * 10) / 10, n: Number(r.n) }]));
+  return new Map(
+    rows.map((r) => [r.appId, { avg: r.avg === null ? null : Math.round(Number(r.avg) * 10) / 10, n: Number(r.n) }]),
+  );
 }
 
 export async function followersFor(q: Q, kind: "app" | "product", ids: number[]) {
@@ -96,7 +116,11 @@ type ListedRow = { app: typeof apps.$inferSelect; version: typeof appVersions.$i
 
 async function storeRows(q: Q, viewerId: number, list: ListedRow[]): Promise<StoreService[]> {
   const ids = list.map((r) => r.app.id);
-  const [ratings, followers, participation] = await Promise.all([ratingsFor(q, ids), followersFor(q, "app", ids), participationFor(q, viewerId, ids)]);
+  const [ratings, followers, participation] = await Promise.all([
+    ratingsFor(q, ids),
+    followersFor(q, "app", ids),
+    participationFor(q, viewerId, ids),
+  ]);
   return list.map(({ app, version, publisher }) => {
     const rating = ratings.get(app.id);
     return {
@@ -125,7 +149,11 @@ export async function storeServices(input: Payload<"/sys/store/services">, ctx: 
     input.name ? ilike(apps.name, `%${escapeLike(input.name)}%`) : undefined,
     input.industry ? eq(apps.industry, input.industry) : undefined,
   );
-  const [{ total }] = await db.select({ total: count() }).from(apps).innerJoin(appVersions, eq(appVersions.id, apps.currentVerId)).where(where);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(apps)
+    .innerJoin(appVersions, eq(appVersions.id, apps.currentVerId))
+    .where(where);
   const list = await db
     .select({ app: apps, version: appVersions, publisher: users.userName })
     .from(apps)
@@ -161,10 +189,21 @@ export async function storeService(input: Payload<"/sys/store/service">, ctx: Si
     ? await db
         .select({ id: commentUseful.commentId })
         .from(commentUseful)
-        .where(and(eq(commentUseful.userId, viewer.id), inArray(commentUseful.commentId, comments.map((c) => c.c.id))))
+        .where(
+          and(
+            eq(commentUseful.userId, viewer.id),
+            inArray(
+              commentUseful.commentId,
+              comments.map((c) => c.c.id),
+            ),
+          ),
+        )
     : [];
   const markedIds = new Set(marked.map((m) => m.id));
-  const [rating] = await db.select({ score: appRatings.score }).from(appRatings).where(and(eq(appRatings.appId, row.app.id), eq(appRatings.userId, viewer.id)));
+  const [rating] = await db
+    .select({ score: appRatings.score })
+    .from(appRatings)
+    .where(and(eq(appRatings.appId, row.app.id), eq(appRatings.userId, viewer.id)));
   const following = (await followingOf(db, viewer.id, "app", [row.app.id])).has(row.app.id);
   return {
     ...base,
@@ -198,9 +237,25 @@ export async function follow(input: Payload<"/sys/store/follow">, ctx: SignedInC
       const [p] = await db.select({ status: products.status }).from(products).where(eq(products.id, input.targetId));
       if (!p || p.status !== 2) throw new ApiError(Msg.PRODUCT_NOT_LISTED);
     }
-    await db.insert(follows).values({ userId: viewer.id, targetKind: input.targetKind, targetId: input.targetId, createdAt: ctx.services.now() }).onConflictDoNothing();
+    await db
+      .insert(follows)
+      .values({
+        userId: viewer.id,
+        targetKind: input.targetKind,
+        targetId: input.targetId,
+        createdAt: ctx.services.now(),
+      })
+      .onConflictDoNothing();
   } else {
-    await db.delete(follows).where(and(eq(follows.userId, viewer.id), eq(follows.targetKind, input.targetKind), eq(follows.targetId, input.targetId)));
+    await db
+      .delete(follows)
+      .where(
+        and(
+          eq(follows.userId, viewer.id),
+          eq(follows.targetKind, input.targetKind),
+          eq(follows.targetId, input.targetId),
+        ),
+      );
   }
   const followers = (await followersFor(db, input.targetKind, [input.targetId])).get(input.targetId) ?? 0;
   return { following: input.follow, followers };
@@ -227,7 +282,10 @@ export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">,
   const viewer = me(ctx);
   const { app } = await listedService(db, input.appId);
   if (!(await isParticipant(db, viewer.id, app.id))) throw new ApiError(Msg.PARTICIPANTS_ONLY);
-  const [row] = await db.insert(appComments).values({ appId: app.id, userId: viewer.id, text: input.text, createdAt: ctx.services.now() }).returning({ id: appComments.id });
+  const [row] = await db
+    .insert(appComments)
+    .values({ appId: app.id, userId: viewer.id, text: input.text, createdAt: ctx.services.now() })
+    .returning({ id: appComments.id });
   return { commentId: row.id };
 }
 
@@ -242,7 +300,11 @@ export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: S
     const [comment] = await tx.select().from(appComments).where(eq(appComments.id, input.commentId)).for("update");
     if (!comment) throw new ApiError(Msg.NOT_FOUND);
     await listedService(tx, comment.appId);
-    const inserted = await tx.insert(commentUseful).values({ commentId: comment.id, userId: viewer.id, createdAt: now }).onConflictDoNothing().returning({ id: commentUseful.commentId });
+    const inserted = await tx
+      .insert(commentUseful)
+      .values({ commentId: comment.id, userId: viewer.id, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: commentUseful.commentId });
     if (inserted.length === 0) throw new ApiError(Msg.ALREADY_MARKED_USEFUL);
     const [updated] = await tx
       .update(appComments)
@@ -271,24 +333,35 @@ export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInCon
   return { mime: file.mime, dataBase64: file.bytes.toString("base64") };
 }
 
-
 type ProductRow = typeof products.$inferSelect;
-
-
 
 /** §1/§6: enterprise certification = an enterprise account (users.userType 2). */
 const isEnterprise = (user: { userType: number }) => user.userType === 2;
 
-async function rowsOf(q: Q, viewerId: number, list: { p: ProductRow; owner: string }[], withServices = false): Promise<Product[]> {
+async function rowsOf(
+  q: Q,
+  viewerId: number,
+  list: { p: ProductRow; owner: string }[],
+  withServices = false,
+): Promise<Product[]> {
   const ids = list.map((r) => r.p.id);
-  const [followers, following] = await Promise.all([followersFor(q, "product", ids), followingOf(q, viewerId, "product", ids)]);
+  const [followers, following] = await Promise.all([
+    followersFor(q, "product", ids),
+    followingOf(q, viewerId, "product", ids),
+  ]);
   const mine =
     withServices && ids.length
       ? await q
           .select({ productId: productServices.productId, appId: apps.id, name: apps.name })
           .from(productServices)
           .innerJoin(apps, eq(apps.id, productServices.appId))
-          .where(and(eq(productServices.userId, viewerId), eq(apps.userId, viewerId), inArray(productServices.productId, ids)))
+          .where(
+            and(
+              eq(productServices.userId, viewerId),
+              eq(apps.userId, viewerId),
+              inArray(productServices.productId, ids),
+            ),
+          )
       : [];
   return list.map(({ p, owner }) => ({
     productId: p.id,
@@ -314,7 +387,8 @@ async function rowsOf(q: Q, viewerId: number, list: { p: ProductRow; owner: stri
   }));
 }
 
-const withOwner = (q: Q) => q.select({ p: products, owner: users.userName }).from(products).innerJoin(users, eq(users.id, products.userId));
+const withOwner = (q: Q) =>
+  q.select({ p: products, owner: users.userName }).from(products).innerJoin(users, eq(users.id, products.userId));
 
 /** §2 App store, all products: listed ones (status 2), searchable by name, filtered by type, newest listing first. */
 export async function listProducts(input: Payload<"/sys/product/list">, ctx: SignedInContext) {
@@ -325,8 +399,14 @@ export async function listProducts(input: Payload<"/sys/product/list">, ctx: Sig
     input.productType ? eq(products.productType, input.productType) : undefined,
   );
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
-  const list = await withOwner(db).where(where).orderBy(desc(products.listedAt), desc(products.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: await rowsOf(db, me(ctx).id, list), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  const list = await withOwner(db)
+    .where(where)
+    .orderBy(desc(products.listedAt), desc(products.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  return {
+    page: { rows: await rowsOf(db, me(ctx).id, list), total, pageIndex: input.pageIndex, pageSize: input.pageSize },
+  };
 }
 
 /** My products: the caller's own, in every status but removed ones last. */
@@ -339,7 +419,9 @@ export async function myProducts(input: Payload<"/sys/product/mine">, ctx: Signe
     .orderBy(sql`${products.status} = 4`, desc(products.updatedAt), desc(products.id))
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: await rowsOf(db, me(ctx).id, list), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  return {
+    page: { rows: await rowsOf(db, me(ctx).id, list), total, pageIndex: input.pageIndex, pageSize: input.pageSize },
+  };
 }
 
 /** A listed product, or one of the caller's own in any status (another's unlisted product is "not found"). */
@@ -353,7 +435,11 @@ export async function productDetail(input: Payload<"/sys/product/detail">, ctx: 
 
 /** The caller's own product, locked; another user's is "not found" (a user never edits another's product). */
 async function ownProduct(tx: Tx, userId: number, productId: number) {
-  const [p] = await tx.select().from(products).where(and(eq(products.id, productId), eq(products.userId, userId))).for("update");
+  const [p] = await tx
+    .select()
+    .from(products)
+    .where(and(eq(products.id, productId), eq(products.userId, userId)))
+    .for("update");
   if (!p) throw new ApiError(Msg.NOT_FOUND);
   return p;
 }
@@ -376,13 +462,18 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Sign
   if (company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
   return ctx.services.db.transaction(async (tx) => {
     // SPEC §5 Blocking by bills: unpaid bills block new products.
-    if (!input.productId && (await billing.api.hasBlockingBills(tx, user.id, 1, now))) throw new ApiError(Msg.UNPAID_BILLS);
+    if (!input.productId && (await billing.api.hasBlockingBills(tx, user.id, 1, now)))
+      throw new ApiError(Msg.UNPAID_BILLS);
     const existing = input.productId ? await ownProduct(tx, user.id, input.productId) : null;
     if (existing) allowed(existing.status, "edit", "owner");
     let coverFileId = existing?.coverFileId ?? null;
     if (input.cover) {
       // An image upload (kind "cover": png/jpg by its bytes, ≤ 5 MB, checked while it arrived), the caller's own.
-      const file = await ctx.services.files.claim(tx, input.cover.uploadId, { kind: "cover", ownerId: user.id, at: now });
+      const file = await ctx.services.files.claim(tx, input.cover.uploadId, {
+        kind: "cover",
+        ownerId: user.id,
+        at: now,
+      });
       if (!file) throw fieldError("cover", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
       coverFileId = file.id;
     }
@@ -401,7 +492,10 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Sign
       await tx.update(products).set(fields).where(eq(products.id, existing.id));
       return { productId: existing.id };
     }
-    const [created] = await tx.insert(products).values({ ...fields, userId: user.id, status: ProductStatus.PENDING_SUBMIT, createdAt: now }).returning({ id: products.id });
+    const [created] = await tx
+      .insert(products)
+      .values({ ...fields, userId: user.id, status: ProductStatus.PENDING_SUBMIT, createdAt: now })
+      .returning({ id: products.id });
     return { productId: created.id };
   });
 }
@@ -436,8 +530,14 @@ export async function opsProducts(input: Payload<"/sys/ops/products/list">, ctx:
   const db = ctx.services.db;
   const where = eq(products.status, ProductStatus.PENDING_APPROVAL);
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
-  const list = await withOwner(db).where(where).orderBy(products.updatedAt, products.id).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: await rowsOf(db, me(ctx).id, list), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  const list = await withOwner(db)
+    .where(where)
+    .orderBy(products.updatedAt, products.id)
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
+  return {
+    page: { rows: await rowsOf(db, me(ctx).id, list), total, pageIndex: input.pageIndex, pageSize: input.pageSize },
+  };
 }
 
 /**
@@ -455,8 +555,18 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
     if (input.decision === "reject") {
       if (!comments) throw new ApiError(Msg.COMMENTS_REQUIRED);
       const to = allowed(p.status, "reject", "operator");
-      await tx.update(products).set({ status: to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now }).where(eq(products.id, p.id));
-      await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.rejected", params: { name: p.name, comments }, refKind: "product", refId: p.id, createdAt: now });
+      await tx
+        .update(products)
+        .set({ status: to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now })
+        .where(eq(products.id, p.id));
+      await tx.insert(messages).values({
+        userId: p.userId,
+        textKey: "messages.product.rejected",
+        params: { name: p.name, comments },
+        refKind: "product",
+        refId: p.id,
+        createdAt: now,
+      });
       return { status: to };
     }
     if (p.company) {
@@ -464,8 +574,25 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
       if (!owner || !isEnterprise(owner)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
     }
     const to = allowed(p.status, "approve", "operator");
-    await tx.update(products).set({ status: to, listedAt: now, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now }).where(eq(products.id, p.id));
-    await tx.insert(messages).values({ userId: p.userId, textKey: "messages.product.approved", params: { name: p.name }, refKind: "product", refId: p.id, createdAt: now });
+    await tx
+      .update(products)
+      .set({
+        status: to,
+        listedAt: now,
+        reviewedBy: operator.id,
+        reviewedAt: now,
+        reviewComments: comments,
+        updatedAt: now,
+      })
+      .where(eq(products.id, p.id));
+    await tx.insert(messages).values({
+      userId: p.userId,
+      textKey: "messages.product.approved",
+      params: { name: p.name },
+      refKind: "product",
+      refId: p.id,
+      createdAt: now,
+    });
     return { status: to };
   });
 }
@@ -476,7 +603,11 @@ async function freeServiceName(tx: Tx, base: string) {
   for (let n = 1; n <= 50; n++) {
     const suffix = n === 1 ? "" : ` (${n})`;
     const name = `${trimmed.slice(0, 50 - suffix.length)}${suffix}`;
-    const taken = await tx.select({ id: apps.id }).from(apps).where(sql`lower(${apps.name}) = lower(${name})`).limit(1);
+    const taken = await tx
+      .select({ id: apps.id })
+      .from(apps)
+      .where(sql`lower(${apps.name}) = lower(${name})`)
+      .limit(1);
     if (taken.length === 0) return name;
   }
   const suffix = ` ${services.api.newAppCode().slice(3, 9)}`;
@@ -525,9 +656,18 @@ export async function publishProduct(input: Payload<"/sys/product/publish">, ctx
         updatedAt: now,
       })
       .returning({ id: apps.id });
-    const [version] = await tx.insert(appVersions).values({ appId: app.id, version: "1.0.0", verState: 1, wizardStep: "basic", createdAt: now, updatedAt: now }).returning({ id: appVersions.id });
+    const [version] = await tx
+      .insert(appVersions)
+      .values({ appId: app.id, version: "1.0.0", verState: 1, wizardStep: "basic", createdAt: now, updatedAt: now })
+      .returning({ id: appVersions.id });
     await tx.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, app.id));
-    await tx.insert(productServices).values({ productId: p.id, appId: app.id, userId: buyer.id, idempotencyKey: input.idempotencyKey, createdAt: now });
+    await tx.insert(productServices).values({
+      productId: p.id,
+      appId: app.id,
+      userId: buyer.id,
+      idempotencyKey: input.idempotencyKey,
+      createdAt: now,
+    });
     return { appId: app.id, replayed: false };
   });
 }

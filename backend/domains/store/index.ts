@@ -1,10 +1,20 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { seedDemoStore } from "./demo";
-import { productsWaiting } from "./figures";
-import { addComment, cover, follow, markUseful, rate, storeService, storeServices } from "./handlers";
-import { decideProduct, listProducts, myProducts, opsProducts, productDetail, publishProduct, removeProduct, saveProduct, submitProduct } from "./handlers";
-import { storeFixture } from "./fixtures";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { seedDemoStore } from "./demo.ts";
+import { productsWaiting } from "./figures.ts";
+import { addComment, cover, follow, markUseful, rate, storeService, storeServices } from "./handlers.ts";
+import {
+  decideProduct,
+  listProducts,
+  myProducts,
+  opsProducts,
+  productDetail,
+  publishProduct,
+  removeProduct,
+  saveProduct,
+  submitProduct,
+} from "./handlers.ts";
+import { storeFixture } from "./fixtures.ts";
 
 /** The app store: public services, products, follows, ratings and comments (SPEC §2, §3, §4; contract/store.ts; docs/decisions/014). */
 export default defineDomain({

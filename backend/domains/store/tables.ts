@@ -1,8 +1,19 @@
-import { boolean, check, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { files, users } from "../../db/tables";
-import { apps, appComments } from "../services/tables";
-import { ts, cents } from "../../db/columns";
+import { files, users } from "#backend/db/tables.ts";
+import { apps, appComments } from "#backend/domains/services/tables.ts";
+import { ts, cents } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the store domain (migrations: backend/db/migrations). */
 
@@ -11,7 +22,9 @@ export const products = pgTable(
   "products",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     name: text("name").notNull(),
     /** Product type (the store's categories). */
     productType: smallint("product_type").notNull(),
@@ -38,9 +51,15 @@ export const products = pgTable(
 export const productServices = pgTable(
   "product_services",
   {
-    productId: integer("product_id").notNull().references(() => products.id),
-    appId: integer("app_id").notNull().references(() => apps.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     createdAt: ts("created_at").notNull().defaultNow(),
     /** The buyer's "Publish as my service" form key: submitting it twice makes one draft (docs/decisions/014). */
     idempotencyKey: text("idempotency_key"),
@@ -56,21 +75,30 @@ export const productServices = pgTable(
 export const follows = pgTable(
   "follows",
   {
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     /** app | product */
     targetKind: text("target_kind").notNull(),
     targetId: integer("target_id").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.targetKind, t.targetId] }), index("follows_target").on(t.targetKind, t.targetId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.targetKind, t.targetId] }),
+    index("follows_target").on(t.targetKind, t.targetId),
+  ],
 );
 
 /** Ratings of services by their participants (§3 Service listing "user rating"), 1 to 5. */
 export const appRatings = pgTable(
   "app_ratings",
   {
-    appId: integer("app_id").notNull().references(() => apps.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => apps.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     score: smallint("score").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
@@ -81,8 +109,12 @@ export const appRatings = pgTable(
 export const commentUseful = pgTable(
   "comment_useful",
   {
-    commentId: integer("comment_id").notNull().references(() => appComments.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    commentId: integer("comment_id")
+      .notNull()
+      .references(() => appComments.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.commentId, t.userId] })],

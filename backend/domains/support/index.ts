@@ -1,8 +1,8 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { supportJobs } from "./jobs";
-import { confirm, opsNewsletterList, opsNewsletterSend, subscribe, unsubscribe } from "./newsletter";
-import { supportUpload } from "./rules";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { supportJobs } from "./jobs.ts";
+import { confirm, opsNewsletterList, opsNewsletterSend, subscribe, unsubscribe } from "./newsletter.ts";
+import { supportUpload } from "./rules.ts";
 import {
   insertTech,
   listTickets,
@@ -20,7 +20,7 @@ import {
   visitorInsert,
   visitorReply,
   visitorTicket,
-} from "./tickets";
+} from "./tickets.ts";
 
 /**
  * Technical support and the newsletter (issue 15; SPEC §1, §2, §5 "Support ticket", §7 insertTech, §9;

@@ -1,12 +1,12 @@
 import { and, asc, eq, gt } from "drizzle-orm";
-import { renderMarkdown } from "../../../app/lib/markdown.server";
-import { IssueStatus, SubscriberStatus } from "../../../contract/support-codes";
-import { users } from "../../db/tables";
-import { schedule, type JobHandler } from "../../jobs/runner";
-import { openWith } from "../../kit/sealed";
-import type { Language } from "../../mail";
-import { UNSUBSCRIBE_KEYS, unsubscribePath, userTicketPath, VISITOR_KEYS, visitorTicketPath } from "./rules";
-import { newsletterIssues, newsletterSubscribers, supportMessages, supportTickets } from "./tables";
+import { renderMarkdown } from "#app/lib/markdown.server.ts";
+import { IssueStatus, SubscriberStatus } from "#contract/support-codes.ts";
+import { users } from "#backend/db/tables.ts";
+import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import { openWith } from "#backend/kit/sealed.ts";
+import type { Language } from "#backend/mail.ts";
+import { UNSUBSCRIBE_KEYS, unsubscribePath, userTicketPath, VISITOR_KEYS, visitorTicketPath } from "./rules.ts";
+import { newsletterIssues, newsletterSubscribers, supportMessages, supportTickets } from "./tables.ts";
 
 /** The background jobs of support (docs/decisions/041): the mail of an operator's reply, and a newsletter issue's mails. */
 
@@ -26,12 +26,18 @@ const replyMail: JobHandler = async (payload, services) => {
   const ticketId = Number(payload.ticketId);
   const messageId = Number(payload.messageId);
   const [ticket] = await services.db.select().from(supportTickets).where(eq(supportTickets.id, ticketId));
-  const [message] = await services.db.select().from(supportMessages).where(and(eq(supportMessages.id, messageId), eq(supportMessages.ticketId, ticketId)));
+  const [message] = await services.db
+    .select()
+    .from(supportMessages)
+    .where(and(eq(supportMessages.id, messageId), eq(supportMessages.ticketId, ticketId)));
   if (!ticket || !message) return;
   let to = ticket.contactEmail;
-  if (!to && ticket.userId) [{ email: to }] = await services.db.select({ email: users.email }).from(users).where(eq(users.id, ticket.userId));
+  if (!to && ticket.userId)
+    [{ email: to }] = await services.db.select({ email: users.email }).from(users).where(eq(users.id, ticket.userId));
   if (!to) return;
-  const path = ticket.keySealed ? visitorTicketPath(openWith(services.env, VISITOR_KEYS, ticket.keySealed)) : userTicketPath(ticket.id);
+  const path = ticket.keySealed
+    ? visitorTicketPath(openWith(services.env, VISITOR_KEYS, ticket.keySealed))
+    : userTicketPath(ticket.id);
   await services.mailer.send(services.limits.requestedMailPermit(to), "supportReply", languageOf(ticket.language), {
     ticketId: String(ticket.id),
     reply: message.content,
@@ -52,7 +58,9 @@ const sendIssue: JobHandler = async (payload, services) => {
   const batch = await services.db
     .select()
     .from(newsletterSubscribers)
-    .where(and(eq(newsletterSubscribers.status, SubscriberStatus.CONFIRMED), gt(newsletterSubscribers.id, issue.cursor)))
+    .where(
+      and(eq(newsletterSubscribers.status, SubscriberStatus.CONFIRMED), gt(newsletterSubscribers.id, issue.cursor)),
+    )
     .orderBy(asc(newsletterSubscribers.id))
     .limit(NEWSLETTER_BATCH);
   let { cursor, sent } = issue;
@@ -66,7 +74,7 @@ const sendIssue: JobHandler = async (payload, services) => {
       "newsletter",
       language,
       { subject: zh ? issue.subjectZh : issue.subjectEn, body, unsubscribe: link },
-      { html: renderMarkdown(body), headers: { "List-Unsubscribe": `<${link}>`} },
+      { html: renderMarkdown(body), headers: { "List-Unsubscribe": `<${link}>` } },
     );
     cursor = subscriber.id;
     sent += 1;
@@ -74,9 +82,17 @@ const sendIssue: JobHandler = async (payload, services) => {
   }
   const now = services.now();
   if (batch.length < NEWSLETTER_BATCH) {
-    await services.db.update(newsletterIssues).set({ status: IssueStatus.SENT, sentAt: now }).where(eq(newsletterIssues.id, issue.id));
+    await services.db
+      .update(newsletterIssues)
+      .set({ status: IssueStatus.SENT, sentAt: now })
+      .where(eq(newsletterIssues.id, issue.id));
   } else {
-    await schedule(services.db, NEWSLETTER_SEND, { issueId }, { runAt: now, dedupeKey: `${NEWSLETTER_SEND}:${issueId}:${cursor}` });
+    await schedule(
+      services.db,
+      NEWSLETTER_SEND,
+      { issueId },
+      { runAt: now, dedupeKey: `${NEWSLETTER_SEND}:${issueId}:${cursor}` },
+    );
   }
 };
 

@@ -1,6 +1,6 @@
-import { Msg } from "../../../contract/messages";
-import { defineMachine } from "../../../contract/state-machine";
-import { TicketStatus, type TicketStatusCode } from "../../../contract/support-codes";
+import { Msg } from "#contract/messages.ts";
+import { defineMachine } from "#contract/state-machine.ts";
+import { TicketStatus, type TicketStatusCode } from "#contract/support-codes.ts";
 
 /**
  * A support ticket (issue 15 "open, answered, closed"; SPEC §4 names no statuses for tickets, docs/decisions/041
@@ -30,5 +30,9 @@ export const ticketMachine = defineMachine<TicketStatusCode, TicketEvent, Ticket
     { event: "close", actor: "user", from: [S.OPEN, S.ANSWERED], to: S.CLOSED },
     { event: "close", actor: "operator", from: [S.OPEN, S.ANSWERED], to: S.CLOSED },
   ],
-  refusals: { notAvailable: Msg.TICKET_NOT_AVAILABLE, notAllowed: Msg.NO_PERMISSION, commentsRequired: Msg.INVALID_PARAMS },
+  refusals: {
+    notAvailable: Msg.TICKET_NOT_AVAILABLE,
+    notAllowed: Msg.NO_PERMISSION,
+    commentsRequired: Msg.INVALID_PARAMS,
+  },
 });

@@ -1,15 +1,15 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { IssueStatus, NEWSLETTER_RESEND_WAIT_SECONDS, SubscriberStatus } from "../../../contract/support-codes";
-import { newSecret, sha256 } from "../../http/auth";
-import { ApiError } from "../../http/errors";
-import type { CallContext, Payload, SignedInContext } from "../../http/router";
-import { schedule } from "../../jobs/runner";
-import { sealWith } from "../../kit/sealed";
-import accounts from "../accounts";
-import { NEWSLETTER_SEND } from "./jobs";
-import { confirmPath, resendWaitSeconds, UNSUBSCRIBE_KEYS } from "./rules";
-import { newsletterIssues, newsletterSubscribers } from "./tables";
+import { Msg } from "#contract/messages.ts";
+import { IssueStatus, NEWSLETTER_RESEND_WAIT_SECONDS, SubscriberStatus } from "#contract/support-codes.ts";
+import { newSecret, sha256 } from "#backend/http/auth.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { CallContext, Payload, SignedInContext } from "#backend/http/router.ts";
+import { schedule } from "#backend/jobs/runner.ts";
+import { sealWith } from "#backend/kit/sealed.ts";
+import accounts from "#backend/domains/accounts/index.ts";
+import { NEWSLETTER_SEND } from "./jobs.ts";
+import { confirmPath, resendWaitSeconds, UNSUBSCRIBE_KEYS } from "./rules.ts";
+import { newsletterIssues, newsletterSubscribers } from "./tables.ts";
 
 /** The newsletter (SPEC §2 subscribes, §9 resend wait 60 s; docs/decisions/041): double opt-in, one-click unsubscribe, issues by job. */
 
@@ -17,7 +17,12 @@ import { newsletterIssues, newsletterSubscribers } from "./tables";
 export const CONFIRM_TTL_MS = 2 * 86_400_000;
 
 function resendWait(seconds: number) {
-  return new ApiError(Msg.NEWSLETTER_RESEND_WAIT, { retryAfterSeconds: seconds, fieldErrors: { email: [`errors:${Msg.NEWSLETTER_RESEND_WAIT}`] } }, undefined, { status: 429, retryAfterSeconds: seconds });
+  return new ApiError(
+    Msg.NEWSLETTER_RESEND_WAIT,
+    { retryAfterSeconds: seconds, fieldErrors: { email: [`errors:${Msg.NEWSLETTER_RESEND_WAIT}`] } },
+    undefined,
+    { status: 429, retryAfterSeconds: seconds },
+  );
 }
 
 /**
@@ -44,7 +49,12 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
     const [row] = await services.db
       .update(newsletterSubscribers)
       .set({ status: SubscriberStatus.PENDING, confirmHash: sha256(token), confirmSentAt: now, language: ctx.language })
-      .where(and(eq(newsletterSubscribers.id, existing.id), sql`(${newsletterSubscribers.confirmSentAt} is null or ${newsletterSubscribers.confirmSentAt} <= ${cutoff.toISOString()})`))
+      .where(
+        and(
+          eq(newsletterSubscribers.id, existing.id),
+          sql`(${newsletterSubscribers.confirmSentAt} is null or ${newsletterSubscribers.confirmSentAt} <= ${cutoff.toISOString()})`,
+        ),
+      )
       .returning({ id: newsletterSubscribers.id });
     if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
   } else {
@@ -66,7 +76,9 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
     // Another request for the same address won the race: it sent the mail.
     if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
   }
-  await services.mailer.send(permit, "newsletterConfirm", ctx.language, { link: `${services.env.publicUrl}${confirmPath(token)}` });
+  await services.mailer.send(permit, "newsletterConfirm", ctx.language, {
+    link: `${services.env.publicUrl}${confirmPath(token)}`,
+  });
   return { email, alreadyConfirmed: false };
 }
 
@@ -100,7 +112,10 @@ export async function unsubscribe(input: Payload<"/anon/newsletter/unsubscribe">
 }
 
 async function subscriberCounts(ctx: SignedInContext) {
-  const rows = await ctx.services.db.select({ status: newsletterSubscribers.status, n: count() }).from(newsletterSubscribers).groupBy(newsletterSubscribers.status);
+  const rows = await ctx.services.db
+    .select({ status: newsletterSubscribers.status, n: count() })
+    .from(newsletterSubscribers)
+    .groupBy(newsletterSubscribers.status);
   const of = (s: number) => rows.find((r) => r.status === s)?.n ?? 0;
   return { confirmed: of(SubscriberStatus.CONFIRMED), pending: of(SubscriberStatus.PENDING) };
 }
@@ -108,11 +123,25 @@ async function subscriberCounts(ctx: SignedInContext) {
 export async function opsNewsletterList(input: Payload<"/sys/ops/newsletter/list">, ctx: SignedInContext) {
   const db = ctx.services.db;
   const [{ total }] = await db.select({ total: count() }).from(newsletterIssues);
-  const rows = await db.select().from(newsletterIssues).orderBy(desc(newsletterIssues.id)).limit(input.pageSize).offset((input.pageIndex - 1) * input.pageSize);
+  const rows = await db
+    .select()
+    .from(newsletterIssues)
+    .orderBy(desc(newsletterIssues.id))
+    .limit(input.pageSize)
+    .offset((input.pageIndex - 1) * input.pageSize);
   return {
     ...(await subscriberCounts(ctx)),
     page: {
-      rows: rows.map((r) => ({ issueId: r.id, subjectEn: r.subjectEn, subjectZh: r.subjectZh, status: r.status, recipients: r.recipients, sent: r.sent, createdAt: r.createdAt.toISOString(), sentAt: r.sentAt?.toISOString() ?? null })),
+      rows: rows.map((r) => ({
+        issueId: r.id,
+        subjectEn: r.subjectEn,
+        subjectZh: r.subjectZh,
+        status: r.status,
+        recipients: r.recipients,
+        sent: r.sent,
+        createdAt: r.createdAt.toISOString(),
+        sentAt: r.sentAt?.toISOString() ?? null,
+      })),
       total,
       pageIndex: input.pageIndex,
       pageSize: input.pageSize,
@@ -129,6 +158,11 @@ export async function opsNewsletterSend(input: Payload<"/sys/ops/newsletter/send
     .insert(newsletterIssues)
     .values({ ...input, status: IssueStatus.SENDING, recipients: confirmed, createdBy: ctx.user.id, createdAt: now })
     .returning({ id: newsletterIssues.id });
-  await schedule(ctx.services.db, NEWSLETTER_SEND, { issueId: issue.id }, { runAt: now, dedupeKey: `${NEWSLETTER_SEND}:${issue.id}:0` });
+  await schedule(
+    ctx.services.db,
+    NEWSLETTER_SEND,
+    { issueId: issue.id },
+    { runAt: now, dedupeKey: `${NEWSLETTER_SEND}:${issue.id}:0` },
+  );
   return { issueId: issue.id, recipients: confirmed };
 }

@@ -1,6 +1,6 @@
-import { NEWSLETTER_RESEND_WAIT_SECONDS, supportFileProblem } from "../../../contract/support-codes";
-import type { SealPurpose } from "../../kit/sealed";
-import type { UploadRule } from "../../kit/uploads";
+import { NEWSLETTER_RESEND_WAIT_SECONDS, supportFileProblem } from "#contract/support-codes.ts";
+import type { SealPurpose } from "#backend/kit/sealed.ts";
+import type { UploadRule } from "#backend/kit/uploads.ts";
 
 /** The private links of visitors' tickets: the key sealed, so that each reply's mail carries the link again. */
 export const VISITOR_KEYS: SealPurpose = { label: "bsn-support-visitor-key", fallbackFile: "support-secret" };
@@ -9,7 +9,8 @@ export const UNSUBSCRIBE_KEYS: SealPurpose = { label: "bsn-newsletter-unsubscrib
 
 /** The page of a visitor's ticket (its private link); the page of a signed-in user's ticket; the newsletter's links. */
 export const visitorTicketPath = (key: string) => `/g/main/supportTicket?key=${encodeURIComponent(key)}`;
-export const userTicketPath = (ticketId: number) => `/g/home/DeveloperCommunity/TechnicalSupportDetail?ticketId=${ticketId}`;
+export const userTicketPath = (ticketId: number) =>
+  `/g/home/DeveloperCommunity/TechnicalSupportDetail?ticketId=${ticketId}`;
 export const confirmPath = (token: string) => `/g/main/subscribes/confirm?token=${encodeURIComponent(token)}`;
 export const unsubscribePath = (token: string) => `/g/main/subscribes/unsubscribe?token=${encodeURIComponent(token)}`;
 
@@ -25,7 +26,11 @@ export const supportUpload: UploadRule = {
     tooLarge: "support:validation.file.tooLarge",
     extension: "support:validation.file.type",
     wrongType: "support:validation.file.content",
-    zip: { unsafePath: "support:validation.file.zip", bomb: "support:validation.file.zip", invalid: "support:validation.file.zip" },
+    zip: {
+      unsafePath: "support:validation.file.zip",
+      bomb: "support:validation.file.zip",
+      invalid: "support:validation.file.zip",
+    },
   },
 };
 
@@ -41,4 +46,5 @@ export function resendWaitSeconds(lastSentAt: Date | null, now: Date): number {
 }
 
 /** The contact of a ticket as one line (operations queue): email and/or mobile. */
-export const contactLine = (t: { contactEmail: string | null; contactMobile: string | null }) => [t.contactEmail, t.contactMobile].filter(Boolean).join(" · ");
+export const contactLine = (t: { contactEmail: string | null; contactMobile: string | null }) =>
+  [t.contactEmail, t.contactMobile].filter(Boolean).join(" · ");

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { files, users } from "../../db/tables";
-import { ts } from "../../db/columns";
+import { files, users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of technical support and the newsletter (SPEC §1, §5 "Support ticket", §9; docs/decisions/041). */
 
@@ -31,7 +31,11 @@ export const supportTickets = pgTable(
     updatedAt: ts("updated_at").notNull(),
     closedAt: ts("closed_at"),
   },
-  (t) => [index("support_tickets_user_idx").on(t.userId, t.status), index("support_tickets_status_idx").on(t.status, t.updatedAt), uniqueIndex("support_tickets_key_idx").on(t.keyHash)],
+  (t) => [
+    index("support_tickets_user_idx").on(t.userId, t.status),
+    index("support_tickets_status_idx").on(t.status, t.updatedAt),
+    uniqueIndex("support_tickets_key_idx").on(t.keyHash),
+  ],
 );
 
 /** The conversation of a ticket after its question: replies of the asker (user) and of operators. */

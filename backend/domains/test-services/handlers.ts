@@ -1,19 +1,28 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { Msg } from "../../../contract/messages";
-import { TestServiceStatus, type TestServiceFields, type TestService } from "../../../contract/test-services";
-import type { Db, Tx } from "../../db/client";
-import { users } from "../../db/tables";
-import { ApiError, fieldError } from "../../http/errors";
-import { recordAudit } from "../../kit/audit";
-import type { Payload, SignedInContext } from "../../http/router";
-import chain from "../chain";
-import participation from "../participation";
-import { scheduleTestDeploy } from "./jobs";
-import { allowed, moveTestService, type TestServiceRow } from "./machine";
-import { accessPathOf, chainNameOf, currentNetwork, newDeployer, newEndpointKey, openEndpointKey, openIdentityKey, sealIdentityKey } from "./network";
-import { deploymentNameOf, solidityFilesOf } from "./rules";
-import { testNetworkGenerations, testServices } from "./tables";
+import { Msg } from "#contract/messages.ts";
+import { TestServiceStatus, type TestServiceFields, type TestService } from "#contract/test-services.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { users } from "#backend/db/tables.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import { recordAudit } from "#backend/kit/audit.ts";
+import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import chain from "#backend/domains/chain/index.ts";
+import participation from "#backend/domains/participation/index.ts";
+import { scheduleTestDeploy } from "./jobs.ts";
+import { allowed, moveTestService, type TestServiceRow } from "./machine.ts";
+import {
+  accessPathOf,
+  chainNameOf,
+  currentNetwork,
+  newDeployer,
+  newEndpointKey,
+  openEndpointKey,
+  openIdentityKey,
+  sealIdentityKey,
+} from "./network.ts";
+import { deploymentNameOf, solidityFilesOf } from "./rules.ts";
+import { testNetworkGenerations, testServices } from "./tables.ts";
 
 /** The handlers of test services (contract/test-services.ts; docs/decisions/034). */
 
@@ -21,14 +30,21 @@ type Ctx = SignedInContext;
 
 /** A test service of the caller, locked for update when asked; another user's is not found. */
 async function own(q: Db | Tx, userId: number, id: number, lock = false): Promise<TestServiceRow> {
-  const query = q.select().from(testServices).where(and(eq(testServices.id, id), eq(testServices.userId, userId)));
+  const query = q
+    .select()
+    .from(testServices)
+    .where(and(eq(testServices.id, id), eq(testServices.userId, userId)));
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return row;
 }
 
 /** The sources of a create, edit or upgrade: typed Solidity, or the .sol files of an uploaded chaincode package. */
-async function sourcesOf(tx: Tx, ctx: Ctx, input: TestServiceFields): Promise<{ sources: Record<string, string>; packageName: string | null }> {
+async function sourcesOf(
+  tx: Tx,
+  ctx: Ctx,
+  input: TestServiceFields,
+): Promise<{ sources: Record<string, string>; packageName: string | null }> {
   if (input.sourceKind === "source") {
     // A file named with typed source is refused rather than ignored: the caller meant one or the other.
     if (input.uploadId) throw fieldError("uploadId", "testServices:validation.fileWithSource", Msg.INVALID_PARAMS);
@@ -36,7 +52,11 @@ async function sourcesOf(tx: Tx, ctx: Ctx, input: TestServiceFields): Promise<{ 
     return { sources: { [`${input.mainContract || "Contract"}.sol`]: input.source }, packageName: null };
   }
   if (!input.uploadId) throw fieldError("file", "validation.required", Msg.TEST_SERVICE_SOURCE_REQUIRED);
-  const claimed = await ctx.services.files.claim(tx, input.uploadId, { kind: "chaincode", ownerId: ctx.user.id, at: ctx.services.now() });
+  const claimed = await ctx.services.files.claim(tx, input.uploadId, {
+    kind: "chaincode",
+    ownerId: ctx.user.id,
+    at: ctx.services.now(),
+  });
   if (!claimed) throw fieldError("uploadId", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
   const file = await ctx.services.files.read(tx, claimed.id);
   const sources = file && solidityFilesOf(file.bytes);
@@ -61,7 +81,8 @@ async function nameFree(tx: Tx, userId: number, name: string, version: string, e
     .select({ id: testServices.id })
     .from(testServices)
     .where(and(eq(testServices.userId, userId), eq(testServices.name, name), eq(testServices.version, version)));
-  if (taken && taken.id !== except) throw fieldError("name", "testServices:validation.nameTaken", Msg.TEST_SERVICE_NAME_TAKEN);
+  if (taken && taken.id !== except)
+    throw fieldError("name", "testServices:validation.nameTaken", Msg.TEST_SERVICE_NAME_TAKEN);
 }
 
 async function out(q: Db | Tx, ctx: Ctx, row: TestServiceRow, detail: boolean): Promise<TestService> {
@@ -74,7 +95,11 @@ async function out(q: Db | Tx, ctx: Ctx, row: TestServiceRow, detail: boolean): 
     version: row.version,
     platform: row.platform,
     sourceKind: row.sourceKind as TestService["sourceKind"],
-    source: detail ? Object.entries(row.sources).map(([file, text]) => (Object.keys(row.sources).length > 1 ? `// ${file}\n${text}` : text)).join("\n\n") : "",
+    source: detail
+      ? Object.entries(row.sources)
+          .map(([file, text]) => (Object.keys(row.sources).length > 1 ? `// ${file}\n${text}` : text))
+          .join("\n\n")
+      : "",
     packageName: row.packageName,
     mainContract: row.mainContract,
     initParams: row.initParams,
@@ -110,7 +135,14 @@ export async function listTestServices(input: Payload<"/sys/testService/list">, 
     .orderBy(desc(testServices.id))
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
-  return { page: { rows: await Promise.all(rows.map((r) => out(db, ctx, r, false))), total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+  return {
+    page: {
+      rows: await Promise.all(rows.map((r) => out(db, ctx, r, false))),
+      total,
+      pageIndex: input.pageIndex,
+      pageSize: input.pageSize,
+    },
+  };
 }
 
 export async function testServiceDetail(input: Payload<"/sys/testService/detail">, ctx: Ctx) {
@@ -121,7 +153,10 @@ export async function testServiceDetail(input: Payload<"/sys/testService/detail"
 export async function testIdentityKey(input: Payload<"/sys/testService/identityKey">, ctx: Ctx) {
   const row = await own(ctx.services.db, ctx.user.id, input.testServiceId);
   if (!row.certificateKeySealed) throw new ApiError(Msg.NOT_FOUND);
-  return { fileName: `${row.appCode}-${row.version}-identity-key.pem`, pem: openIdentityKey(ctx.services.env, row.certificateKeySealed) };
+  return {
+    fileName: `${row.appCode}-${row.version}-identity-key.pem`,
+    pem: openIdentityKey(ctx.services.env, row.certificateKeySealed),
+  };
 }
 
 export async function createTestService(input: Payload<"/sys/testService/create">, ctx: Ctx) {
@@ -129,7 +164,12 @@ export async function createTestService(input: Payload<"/sys/testService/create"
   const now = ctx.services.now();
   const deployer = await newDeployer(env);
   const appCode = `TS${randomBytes(8).toString("hex").toUpperCase()}`;
-  const identity = await participation.api.issueTestIdentity({ appCode, name: input.name, userName: ctx.user.userName, now });
+  const identity = await participation.api.issueTestIdentity({
+    appCode,
+    name: input.name,
+    userName: ctx.user.userName,
+    now,
+  });
   const row = await ctx.services.db.transaction(async (tx) => {
     await nameFree(tx, ctx.user.id, input.name, input.version);
     const { sources, packageName } = await sourcesOf(tx, ctx, input);
@@ -158,9 +198,12 @@ export async function editTestService(input: Payload<"/sys/testService/edit">, c
     const current = await own(tx, ctx.user.id, input.testServiceId, true);
     allowed(current, "edit", "user");
     await nameFree(tx, ctx.user.id, input.name, input.version, current.id);
-    const { sources, packageName } = input.sourceKind === current.sourceKind && input.sourceKind === "package" && !input.uploadId ? current : await sourcesOf(tx, ctx, input);
+    const { sources, packageName } =
+      input.sourceKind === current.sourceKind && input.sourceKind === "package" && !input.uploadId
+        ? current
+        : await sourcesOf(tx, ctx, input);
     return moveTestService(tx, current, "edit", "user", ctx.services.now(), {
-    ...editable(input, sources, packageName),
+      ...editable(input, sources, packageName),
     });
   });
   return out(ctx.services.db, ctx, row, true);
@@ -171,15 +214,21 @@ async function startDeployment(ctx: Ctx, id: number, event: "deploy" | "redeploy
   const now = ctx.services.now();
   const row = await ctx.services.db.transaction(async (tx) => {
     const current = await own(tx, ctx.user.id, id, true);
-    const moved = await moveTestService(tx, current, event, "user", now, { attempts: current.attempts + 1, failReason: null, suggestion: null });
+    const moved = await moveTestService(tx, current, event, "user", now, {
+      attempts: current.attempts + 1,
+      failReason: null,
+      suggestion: null,
+    });
     await scheduleTestDeploy(tx, moved.id, moved.attempts, now);
     return moved;
   });
   return out(ctx.services.db, ctx, row, true);
 }
 
-export const deployTestService = (input: Payload<"/sys/testService/deploy">, ctx: Ctx) => startDeployment(ctx, input.testServiceId, "deploy");
-export const redeployTestService = (input: Payload<"/sys/testService/redeploy">, ctx: Ctx) => startDeployment(ctx, input.testServiceId, "redeploy");
+export const deployTestService = (input: Payload<"/sys/testService/deploy">, ctx: Ctx) =>
+  startDeployment(ctx, input.testServiceId, "deploy");
+export const redeployTestService = (input: Payload<"/sys/testService/redeploy">, ctx: Ctx) =>
+  startDeployment(ctx, input.testServiceId, "redeploy");
 
 /** Upgrade a deployed service: its new version and source, deployed as a new contract (10 → 5). */
 export async function upgradeTestService(input: Payload<"/sys/testService/upgrade">, ctx: Ctx) {
@@ -187,9 +236,13 @@ export async function upgradeTestService(input: Payload<"/sys/testService/upgrad
   const row = await ctx.services.db.transaction(async (tx) => {
     const current = await own(tx, ctx.user.id, input.testServiceId, true);
     allowed(current, "upgrade", "user");
-    if (input.version === current.version) throw fieldError("version", "testServices:validation.sameVersion", Msg.INVALID_PARAMS);
+    if (input.version === current.version)
+      throw fieldError("version", "testServices:validation.sameVersion", Msg.INVALID_PARAMS);
     await nameFree(tx, ctx.user.id, current.name, input.version, current.id);
-    const { sources, packageName } = input.sourceKind === "package" && !input.uploadId && current.sourceKind === "package" ? current : await sourcesOf(tx, ctx, input);
+    const { sources, packageName } =
+      input.sourceKind === "package" && !input.uploadId && current.sourceKind === "package"
+        ? current
+        : await sourcesOf(tx, ctx, input);
     const moved = await moveTestService(tx, current, "upgrade", "user", now, {
       version: input.version,
       sourceKind: input.sourceKind,
@@ -220,10 +273,23 @@ async function networkOut(ctx: Ctx) {
   const db = ctx.services.db;
   const network = await currentNetwork(db);
   const info = chain.api.chain(ctx.services, network.chainName);
-  const height = Number(await chain.api.request(ctx.services, network.chainName, { method: "eth_blockNumber", params: [] }));
+  const height = Number(
+    await chain.api.request(ctx.services, network.chainName, { method: "eth_blockNumber", params: [] }),
+  );
   const [{ services }] = await db.select({ services: count() }).from(testServices);
-  const [{ deployed }] = await db.select({ deployed: count() }).from(testServices).where(eq(testServices.status, TestServiceStatus.DEPLOYED));
-  return { chainName: network.chainName, chainId: info.chainId, generation: network.generation, resetAt: network.resetAt?.toISOString() ?? null, height, services, deployed };
+  const [{ deployed }] = await db
+    .select({ deployed: count() })
+    .from(testServices)
+    .where(eq(testServices.status, TestServiceStatus.DEPLOYED));
+  return {
+    chainName: network.chainName,
+    chainId: info.chainId,
+    generation: network.generation,
+    resetAt: network.resetAt?.toISOString() ?? null,
+    height,
+    services,
+    deployed,
+  };
 }
 
 export const testNetworkStatus = (_input: Payload<"/sys/ops/testNetwork/status">, ctx: Ctx) => networkOut(ctx);
@@ -238,14 +304,21 @@ export async function resetTestNetwork(_input: Payload<"/sys/ops/testNetwork/res
   await chain.api.createChain(ctx.services, { name: chainNameOf(next), purpose: "test" });
   const chainName = chainNameOf(next);
   await ctx.services.db.transaction(async (tx) => {
-    await tx.insert(testNetworkGenerations).values({ generation: next, chainName: chainNameOf(next), resetBy: ctx.user.id, createdAt: now });
+    await tx
+      .insert(testNetworkGenerations)
+      .values({ generation: next, chainName: chainNameOf(next), resetBy: ctx.user.id, createdAt: now });
     const moving = await tx
       .select()
       .from(testServices)
       .where(inArray(testServices.status, [TestServiceStatus.DEPLOYING, TestServiceStatus.DEPLOYED]))
       .for("update");
     for (const row of moving) {
-      await moveTestService(tx, row, "reset", "operator", now, { contractAddress: null, txHash: null, blockNumber: null, chainName: null });
+      await moveTestService(tx, row, "reset", "operator", now, {
+        contractAddress: null,
+        txHash: null,
+        blockNumber: null,
+        chainName: null,
+      });
     }
     await recordAudit(tx, {
       action: "testNetwork.reset",

@@ -1,6 +1,6 @@
-import { handlersOf } from "../../http/router";
-import { defineDomain } from "../../kit/domain";
-import { testServiceRpc } from "./endpoint";
+import { handlersOf } from "#backend/http/router.ts";
+import { defineDomain } from "#backend/kit/domain.ts";
+import { testServiceRpc } from "./endpoint.ts";
 import {
   createTestService,
   deleteTestService,
@@ -13,9 +13,9 @@ import {
   testNetworkStatus,
   testServiceDetail,
   upgradeTestService,
-} from "./handlers";
-import { testServiceJobs } from "./jobs";
-import { currentNetwork, newDeployer, openDeployerKey } from "./network";
+} from "./handlers.ts";
+import { testServiceJobs } from "./jobs.ts";
+import { currentNetwork, newDeployer, openDeployerKey } from "./network.ts";
 
 /**
  * Test services (SPEC §1 test network, §2 TestServices, §3, §4; contract/test-services.ts; docs/decisions/034):

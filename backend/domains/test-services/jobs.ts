@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
 import { encodeDeployData, type Abi } from "viem";
-import { TestServiceStatus, type FailureSuggestion } from "../../../contract/test-services-codes";
-import type { Tx } from "../../db/client";
-import type { Deps } from "../../deps";
-import type { JobEntry } from "../../jobs/runner";
-import { schedule } from "../../jobs/runner";
-import chain from "../chain";
-import { moveTestService } from "./machine";
-import { currentNetwork, openDeployerKey } from "./network";
-import { chooseContract, constructorArgs, suggestionOfChainError } from "./rules";
-import { testServices } from "./tables";
+import { TestServiceStatus, type FailureSuggestion } from "#contract/test-services-codes.ts";
+import type { Tx } from "#backend/db/client.ts";
+import type { Deps } from "#backend/deps.ts";
+import type { JobEntry } from "#backend/jobs/runner.ts";
+import { schedule } from "#backend/jobs/runner.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { moveTestService } from "./machine.ts";
+import { currentNetwork, openDeployerKey } from "./network.ts";
+import { chooseContract, constructorArgs, suggestionOfChainError } from "./rules.ts";
+import { testServices } from "./tables.ts";
 
 /**
  * The deployment of a test service on the test network (SPEC §4; docs/decisions/034): 5 → 10 with the
@@ -24,10 +24,17 @@ export const JOB_TEST_DEPLOY = "test-services.deploy";
 const DEPLOYER_GAS = 10n ** 18n;
 
 export async function scheduleTestDeploy(tx: Tx, testServiceId: number, attempt: number, now: Date) {
-  await schedule(tx, JOB_TEST_DEPLOY, { testServiceId, attempt }, { runAt: now, dedupeKey: `${JOB_TEST_DEPLOY}:${testServiceId}:${attempt}` });
+  await schedule(
+    tx,
+    JOB_TEST_DEPLOY,
+    { testServiceId, attempt },
+    { runAt: now, dedupeKey: `${JOB_TEST_DEPLOY}:${testServiceId}:${attempt}` },
+  );
 }
 
-type Outcome = { ok: true; set: Partial<typeof testServices.$inferSelect> } | { ok: false; reason: string; suggestion: FailureSuggestion };
+type Outcome =
+  | { ok: true; set: Partial<typeof testServices.$inferSelect> }
+  | { ok: false; reason: string; suggestion: FailureSuggestion };
 
 async function attempt(row: typeof testServices.$inferSelect, chainName: string, deps: Deps): Promise<Outcome> {
   const compiled = await chain.api.compile(row.sources);
@@ -39,21 +46,47 @@ async function attempt(row: typeof testServices.$inferSelect, chainName: string,
   if ("reason" in args) return { ok: false, reason: args.reason, suggestion: "initParams" };
   let data: string;
   try {
-    data = encodeDeployData({ abi: contract.abi as Abi, bytecode: contract.bytecode as `0x${string}`, args: args.args });
+    data = encodeDeployData({
+      abi: contract.abi as Abi,
+      bytecode: contract.bytecode as `0x${string}`,
+      args: args.args,
+    });
   } catch (error) {
-    return { ok: false, reason: `the init params do not fit the constructor: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`, suggestion: "initParams" };
+    return {
+      ok: false,
+      reason: `the init params do not fit the constructor: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      suggestion: "initParams",
+    };
   }
   try {
-    const balance = BigInt((await chain.api.request(deps, chainName, { method: "eth_getBalance", params: [row.deployerAddress, "latest"] })) as string);
+    const balance = BigInt(
+      (await chain.api.request(deps, chainName, {
+        method: "eth_getBalance",
+        params: [row.deployerAddress, "latest"],
+      })) as string,
+    );
     if (balance < DEPLOYER_GAS / 2n) await chain.api.fund(deps, chainName, row.deployerAddress, DEPLOYER_GAS);
     const deployed = await chain.api.deploy(deps, chainName, openDeployerKey(deps.env, row.deployerKeySealed), data);
     return {
       ok: true,
-      set: { chainName, contractName: contract.name, contractAddress: deployed.address, abi: contract.abi, txHash: deployed.txHash, blockNumber: deployed.blockNumber, failReason: null, suggestion: null },
+      set: {
+        chainName,
+        contractName: contract.name,
+        contractAddress: deployed.address,
+        abi: contract.abi,
+        txHash: deployed.txHash,
+        blockNumber: deployed.blockNumber,
+        failReason: null,
+        suggestion: null,
+      },
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: `the test network refused the deployment: ${message}`.slice(0, 2000), suggestion: suggestionOfChainError(message) };
+    return {
+      ok: false,
+      reason: `the test network refused the deployment: ${message}`.slice(0, 2000),
+      suggestion: suggestionOfChainError(message),
+    };
   }
 }
 
@@ -70,7 +103,11 @@ async function deploy(payload: Record<string, unknown>, deps: Deps) {
     if ((await currentNetwork(tx)).chainName !== network.chainName) return; // reset meanwhile: the reset moved it
     const now = deps.now();
     if (outcome.ok) await moveTestService(tx, row, "deployOk", "system", now, { ...outcome.set, deployedAt: now });
-    else await moveTestService(tx, row, "deployFail", "system", now, { failReason: outcome.reason, suggestion: outcome.suggestion });
+    else
+      await moveTestService(tx, row, "deployFail", "system", now, {
+        failReason: outcome.reason,
+        suggestion: outcome.suggestion,
+      });
   });
 }
 
@@ -78,7 +115,10 @@ export const testServiceJobs: Record<string, JobEntry> = {
   [JOB_TEST_DEPLOY]: {
     run: deploy,
     async ownerOf(payload, db) {
-      const [s] = await db.select({ userId: testServices.userId, name: testServices.name }).from(testServices).where(eq(testServices.id, Number(payload.testServiceId) || 0));
+      const [s] = await db
+        .select({ userId: testServices.userId, name: testServices.name })
+        .from(testServices)
+        .where(eq(testServices.id, Number(payload.testServiceId) || 0));
       return s ? { userId: s.userId, subject: s.name } : null;
     },
   },

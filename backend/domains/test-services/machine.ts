@@ -1,10 +1,14 @@
 import { eq } from "drizzle-orm";
-import { Msg } from "../../../contract/messages";
-import { defineMachine } from "../../../contract/state-machine";
-import { TEST_SERVICE_STATUSES, TestServiceStatus as S, type TestServiceStatusCode } from "../../../contract/test-services-codes";
-import type { Tx } from "../../db/client";
-import { ApiError } from "../../http/errors";
-import { testServiceTransitions, testServices } from "./tables";
+import { Msg } from "#contract/messages.ts";
+import { defineMachine } from "#contract/state-machine.ts";
+import {
+  TEST_SERVICE_STATUSES,
+  TestServiceStatus as S,
+  type TestServiceStatusCode,
+} from "#contract/test-services-codes.ts";
+import type { Tx } from "#backend/db/client.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { testServiceTransitions, testServices } from "./tables.ts";
 
 /**
  * A test service (SPEC §4: 5 deploying, 10 successful, 15 failed; docs/decisions/034 adds 1 not deployed and
@@ -23,10 +27,16 @@ import { testServiceTransitions, testServices } from "./tables";
  *
  * Nothing moves a service while it deploys except its job and a reset.
  */
-export type TestServiceEvent = "edit" | "deploy" | "upgrade" | "redeploy" | "deployOk" | "deployFail" | "reset" | "delete";
+export type TestServiceEvent =
+  "edit" | "deploy" | "upgrade" | "redeploy" | "deployOk" | "deployFail" | "reset" | "delete";
 export type TestServiceActor = "user" | "system" | "operator";
 
-export const testServiceMachine = defineMachine<TestServiceStatusCode, TestServiceEvent, TestServiceActor, { comments?: string | null }>({
+export const testServiceMachine = defineMachine<
+  TestServiceStatusCode,
+  TestServiceEvent,
+  TestServiceActor,
+  { comments?: string | null }
+>({
   name: "test service",
   states: TEST_SERVICE_STATUSES,
   actors: ["user", "system", "operator"],
@@ -38,9 +48,18 @@ export const testServiceMachine = defineMachine<TestServiceStatusCode, TestServi
     { event: "deployOk", actor: "system", from: [S.DEPLOYING], to: S.DEPLOYED },
     { event: "deployFail", actor: "system", from: [S.DEPLOYING], to: S.FAILED },
     { event: "reset", actor: "operator", from: [S.DEPLOYING, S.DEPLOYED], to: S.TO_REDEPLOY },
-    { event: "delete", actor: "user", from: [S.NOT_DEPLOYED, S.DEPLOYED, S.FAILED, S.TO_REDEPLOY], to: (_ctx, from) => from },
+    {
+      event: "delete",
+      actor: "user",
+      from: [S.NOT_DEPLOYED, S.DEPLOYED, S.FAILED, S.TO_REDEPLOY],
+      to: (_ctx, from) => from,
+    },
   ],
-  refusals: { notAvailable: Msg.TEST_SERVICE_ACTION_NOT_AVAILABLE, notAllowed: Msg.TEST_SERVICE_ACTION_NOT_AVAILABLE, commentsRequired: Msg.COMMENTS_REQUIRED },
+  refusals: {
+    notAvailable: Msg.TEST_SERVICE_ACTION_NOT_AVAILABLE,
+    notAllowed: Msg.TEST_SERVICE_ACTION_NOT_AVAILABLE,
+    commentsRequired: Msg.COMMENTS_REQUIRED,
+  },
 });
 
 export type TestServiceRow = typeof testServices.$inferSelect;
@@ -53,9 +72,22 @@ export function allowed(row: TestServiceRow, event: TestServiceEvent, actor: Tes
 }
 
 /** Applies a move inside `tx`, with its transition record. */
-export async function moveTestService(tx: Tx, row: TestServiceRow, event: TestServiceEvent, actor: TestServiceActor, now: Date, set: Partial<TestServiceRow> = {}) {
+export async function moveTestService(
+  tx: Tx,
+  row: TestServiceRow,
+  event: TestServiceEvent,
+  actor: TestServiceActor,
+  now: Date,
+  set: Partial<TestServiceRow> = {},
+) {
   const to = allowed(row, event, actor);
-  const [moved] = await tx.update(testServices).set({ ...set, status: to, updatedAt: now }).where(eq(testServices.id, row.id)).returning();
-  await tx.insert(testServiceTransitions).values({ testServiceId: row.id, event, actor, fromStatus: row.status, toStatus: to, createdAt: now });
+  const [moved] = await tx
+    .update(testServices)
+    .set({ ...set, status: to, updatedAt: now })
+    .where(eq(testServices.id, row.id))
+    .returning();
+  await tx
+    .insert(testServiceTransitions)
+    .values({ testServiceId: row.id, event, actor, fromStatus: row.status, toStatus: to, createdAt: now });
   return moved!;
 }

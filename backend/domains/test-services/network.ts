@@ -1,19 +1,27 @@
 import { desc } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client";
-import type { BackendEnv } from "../../env";
-import { openWith, sealWith, type SealPurpose } from "../../kit/sealed";
-import chain from "../chain";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import chain from "#backend/domains/chain/index.ts";
 import { createHash, randomBytes } from "node:crypto";
-import { testNetworkGenerations } from "./tables";
+import { testNetworkGenerations } from "./tables.ts";
 
 /**
  * The test network's current chain (docs/decisions/034): the registry's "test-network" until the first reset,
  * then the chain of the latest generation. And the keys of test services: deployer keys and endpoint keys are
  * sealed with their own purposes.
  */
-export async function currentNetwork(db: Db | Tx): Promise<{ generation: number; chainName: string; resetAt: Date | null }> {
-  const [row] = await db.select().from(testNetworkGenerations).orderBy(desc(testNetworkGenerations.generation)).limit(1);
-  return row ? { generation: row.generation, chainName: row.chainName, resetAt: row.createdAt } : { generation: 1, chainName: chain.api.TEST_NETWORK, resetAt: null };
+export async function currentNetwork(
+  db: Db | Tx,
+): Promise<{ generation: number; chainName: string; resetAt: Date | null }> {
+  const [row] = await db
+    .select()
+    .from(testNetworkGenerations)
+    .orderBy(desc(testNetworkGenerations.generation))
+    .limit(1);
+  return row
+    ? { generation: row.generation, chainName: row.chainName, resetAt: row.createdAt }
+    : { generation: 1, chainName: chain.api.TEST_NETWORK, resetAt: null };
 }
 
 /** The chain name of a generation after the first. */
@@ -35,7 +43,10 @@ export const openEndpointKey = (env: BackendEnv, sealed: string) => openWith(env
 export async function newDeployer(env: BackendEnv) {
   const { privateToAddress, toChecksumAddress, bytesToHex } = await import("@ethereumjs/util");
   const key = randomBytes(32);
-  return { deployerAddress: toChecksumAddress(bytesToHex(privateToAddress(key))), deployerKeySealed: sealWith(env, DEPLOYER_KEYS, `0x${key.toString("hex")}`) };
+  return {
+    deployerAddress: toChecksumAddress(bytesToHex(privateToAddress(key))),
+    deployerKeySealed: sealWith(env, DEPLOYER_KEYS, `0x${key.toString("hex")}`),
+  };
 }
 const IDENTITY_KEYS: SealPurpose = { label: "bsn-test-service-identity-key", fallbackFile: "test-services-secret" };
 export const sealIdentityKey = (env: BackendEnv, pem: string) => sealWith(env, IDENTITY_KEYS, pem);

@@ -1,7 +1,7 @@
 import { strFromU8, unzipSync } from "fflate";
-import type { FailureSuggestion } from "../../../contract/test-services-codes";
-import { centralDirectory, entriesProblem } from "../../kit/zip-safety";
-export { chooseContract, constructorArgs } from "../../kit/solidity";
+import type { FailureSuggestion } from "#contract/test-services-codes.ts";
+import { centralDirectory, entriesProblem } from "#backend/kit/zip-safety.ts";
+export { chooseContract, constructorArgs } from "#backend/kit/solidity.ts";
 
 /**
  * Pure rules of test services (docs/decisions/034): the Solidity files of a chaincode package and the
@@ -20,7 +20,8 @@ export function solidityFilesOf(bytes: Uint8Array): Record<string, string> | nul
     return null;
   }
   const out: Record<string, string> = {};
-  for (const [name, data] of Object.entries(files)) out[name.replace(/\\/g, "/").replace(/^\.?\/+/, "")] = strFromU8(data);
+  for (const [name, data] of Object.entries(files))
+    out[name.replace(/\\/g, "/").replace(/^\.?\/+/, "")] = strFromU8(data);
   return Object.keys(out).length ? out : null;
 }
 

@@ -1,6 +1,6 @@
 import { bigint, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { users } from "../../db/tables";
-import { ts } from "../../db/columns";
+import { users } from "#backend/db/tables.ts";
+import { ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of test services (SPEC §3 Test service, §4; docs/decisions/034). */
 
@@ -47,7 +47,10 @@ export const testServices = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("test_services_user_name_version").on(t.userId, t.name, t.version), index("test_services_user").on(t.userId, t.id)],
+  (t) => [
+    uniqueIndex("test_services_user_name_version").on(t.userId, t.name, t.version),
+    index("test_services_user").on(t.userId, t.id),
+  ],
 );
 
 /** Every move of a test service (event, actor, from → to). */

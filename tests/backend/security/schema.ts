@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { paths, type VueapiPath } from "../../../contract/paths";
+import { paths, type VueapiPath } from "#contract/paths.ts";
 
 /**
  * What the security suites read from the contract (contract/paths.ts): each path's payload as JSON Schema
@@ -50,7 +50,8 @@ export function idFieldsOf(path: VueapiPath): IdField[] {
   const walk = (s: Schema | undefined, at: FieldPath) => {
     if (!s || typeof s !== "object") return;
     for (const [name, child] of Object.entries(s.properties ?? {})) {
-      if (ID_NAME.test(name)) found.set([...at, name].join("."), { at: [...at, name], name, key: [...at, name].join(".") });
+      if (ID_NAME.test(name))
+        found.set([...at, name].join("."), { at: [...at, name], name, key: [...at, name].join(".") });
       walk(child, [...at, name]);
     }
     if (s.items) walk(s.items, [...at, "[]"]);
@@ -94,7 +95,11 @@ export function minimalValue(s: Schema, name: string, at: FieldPath, namer: Name
     const required = new Set(s.required ?? []);
     for (const [key, child] of Object.entries(s.properties ?? {})) {
       // Optional fields are left out, but for the ids the caller can name (the suites vary them).
-      const value = required.has(key) ? minimalValue(child, key, [...at, key], namer) : ID_NAME.test(key) ? namer(key, [...at, key], child) : undefined;
+      const value = required.has(key)
+        ? minimalValue(child, key, [...at, key], namer)
+        : ID_NAME.test(key)
+          ? namer(key, [...at, key], child)
+          : undefined;
       if (value !== undefined) out[key] = value;
     }
     return out;
@@ -145,5 +150,7 @@ export function accepts(path: VueapiPath, payload: unknown): boolean {
 
 export function issuesOf(path: VueapiPath, payload: unknown): string {
   const parsed = paths[path].payload.safeParse(payload);
-  return parsed.success ? "" : parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+  return parsed.success
+    ? ""
+    : parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 }

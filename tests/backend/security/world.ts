@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, expect, inject } from "vitest";
-import type { Json } from "./schema";
-import { activeUser, login } from "../client";
-import { tinyPng } from "../../fixtures/files";
-import { COUNTER_SOURCE } from "../fixtures/counter-contract";
+import type { Json } from "./schema.ts";
+import { activeUser, login } from "../client.ts";
+import { tinyPng } from "../../fixtures/files.ts";
+import { COUNTER_SOURCE } from "../fixtures/counter-contract.ts";
 
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
@@ -52,7 +52,8 @@ export async function ok(p: string, body: unknown, token: string) {
 
 export const key = () => `sec${randomBytes(12).toString("hex")}`;
 /** A dedicated node project's name: lowercase letters only, unique (docs/decisions/047). */
-export const prnProjectName = () => `sec${[...randomBytes(12)].map((b) => String.fromCharCode(97 + (b % 26))).join("")}`;
+export const prnProjectName = () =>
+  `sec${[...randomBytes(12)].map((b) => String.fromCharCode(97 + (b % 26))).join("")}`;
 export const DEMO_PASSWORD = "Demo12!@pass";
 
 export const PNG = tinyPng();
@@ -84,14 +85,48 @@ export async function uploaded(kind: FileKind, token: string): Promise<{ uploadI
 
 /** The kinds of records a payload can name, and the values of one user's records of each kind. */
 export const KINDS = [
-  "bill", "app", "appVer", "comment", "contact", "title", "addressee", "invoice", "payment", "withdrawal", "product",
-  "join", "certificate", "role", "function", "package", "attachment", "file", "user", "message", "refund", "ticket", "setupRef", "upload",
-  "pcPlan", "pcProject", "pcAccount", "upgrade", "pcContract", "testService", "ipfsService", "ipfsFile", "ipfsUpgrade",
-  "did", "credential",
-  "ddc", "binding",
-  "ideWorkspace", "ideFile",
+  "bill",
+  "app",
+  "appVer",
+  "comment",
+  "contact",
+  "title",
+  "addressee",
+  "invoice",
+  "payment",
+  "withdrawal",
+  "product",
+  "join",
+  "certificate",
+  "role",
+  "function",
+  "package",
+  "attachment",
+  "file",
+  "user",
+  "message",
+  "refund",
+  "ticket",
+  "setupRef",
+  "upload",
+  "pcPlan",
+  "pcProject",
+  "pcAccount",
+  "upgrade",
+  "pcContract",
+  "testService",
+  "ipfsService",
+  "ipfsFile",
+  "ipfsUpgrade",
+  "did",
+  "credential",
+  "ddc",
+  "binding",
+  "ideWorkspace",
+  "ideFile",
   "supportTicket",
-  "prnProject", "prnUpgrade",
+  "prnProject",
+  "prnUpgrade",
   "crossCall",
 ] as const;
 export type Kind = (typeof KINDS)[number];
@@ -131,18 +166,39 @@ export async function publisher(prefix: string): Promise<Publisher> {
   const svc = await ok("/test/services", { verState: 25, name: `${prefix} ${key().slice(0, 10)} svc` }, u.token);
   await ok("/test/participation/service", { appId: svc.appId, certificateMode: 1 }, u.token);
   const link = await ok("/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" }, u.token);
-  return { token: u.token, userName: u.userName, appId: svc.appId, invite: new URL(`http://x${link.path}`).searchParams };
+  return {
+    token: u.token,
+    userName: u.userName,
+    appId: svc.appId,
+    invite: new URL(`http://x${link.path}`).searchParams,
+  };
 }
 
 /** Applies to join the service of an invitation (certificate mode 1), on a node the service runs on. */
 export async function join(token: string, invite: URLSearchParams) {
   const appId = Number(invite.get("a"));
-  const info = await ok("/sys/chainAppInfo/applyJoinApp", { appId, token: invite.get("c"), expiry: invite.get("d"), language: invite.get("e") }, token);
+  const info = await ok(
+    "/sys/chainAppInfo/applyJoinApp",
+    { appId, token: invite.get("c"), expiry: invite.get("d"), language: invite.get("e") },
+    token,
+  );
   const ticket = info.ticket as string;
-  const roles = await ok("/sys/chainAppInfo/queryRolesForAppList", { page: { pageSize: 50, pageIndex: 1, condition: { appId, ticket } } }, token);
-  const cities = await ok("/sys/chainAppInfo/queryReleaseCitysForAppList", { page: { pageSize: 50, pageIndex: 1, condition: { appId, ticket } } }, token);
+  const roles = await ok(
+    "/sys/chainAppInfo/queryRolesForAppList",
+    { page: { pageSize: 50, pageIndex: 1, condition: { appId, ticket } } },
+    token,
+  );
+  const cities = await ok(
+    "/sys/chainAppInfo/queryReleaseCitysForAppList",
+    { page: { pageSize: 50, pageIndex: 1, condition: { appId, ticket } } },
+    token,
+  );
   const released = cities.page.rows.filter((c: any) => c.released).map((c: any) => c.cityNodeId);
-  const joined = await ok("/sys/chainAppInfo/joinApp", { appId, ticket, roleId: roles.page.rows[0].roleId, cityNodeIds: [released[0]], certificateMode: 1 }, token);
+  const joined = await ok(
+    "/sys/chainAppInfo/joinApp",
+    { appId, ticket, roleId: roles.page.rows[0].roleId, cityNodeIds: [released[0]], certificateMode: 1 },
+    token,
+  );
   return { joinId: joined.appJoinAuditId as number, certificateId: joined.certificateId as number, ticket };
 }
 
@@ -153,7 +209,12 @@ export async function payAtSandbox(redirectUrl: string, number = "42424242424242
   expect(res.status, `sandbox pay ${redirectUrl}`).toBe(303);
 }
 
-export async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = 30_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -190,21 +251,67 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
 
   // A wizard draft with a cover, an attachment, a package, a function and a role (before any unpaid bill blocks it).
   const basic = {
-    name: `${tag} draft`, industry: "finance", description: `${tag} description`, introduction: `${tag} introduction`, version: "1.0.0",
-    framework: "fabric", platformType: "web", contactName: "Li Lei", contactMobile: "+8613912345678", contactEmail: "li@example.com",
-    webUrl: "https://example.com", paymentCycle: "2",
+    name: `${tag} draft`,
+    industry: "finance",
+    description: `${tag} description`,
+    introduction: `${tag} introduction`,
+    version: "1.0.0",
+    framework: "fabric",
+    platformType: "web",
+    contactName: "Li Lei",
+    contactMobile: "+8613912345678",
+    contactEmail: "li@example.com",
+    webUrl: "https://example.com",
+    paymentCycle: "2",
   };
-  const draftAppId = (await ok("/sys/chainAppInfo/wizard/saveBasic", { appState: "add", basic, cover: await uploaded("cover", token) }, token)).appId as number;
+  const draftAppId = (
+    await ok(
+      "/sys/chainAppInfo/wizard/saveBasic",
+      { appState: "add", basic, cover: await uploaded("cover", token) },
+      token,
+    )
+  ).appId as number;
   const ref = { appState: "add", appId: draftAppId };
-  await ok("/sys/chainAppInfo/wizard/addAttachment", { ...ref, attachment: { attachmentName: `${tag} att` }, file: await uploaded("attachment", token) }, token);
-  await ok("/sys/chainAppInfo/wizard/addPackage", { ...ref, pkg: { name: "asset_cc", version: "1.0.0", language: "go", initParams: "a", mainPath: "chaincode/main.go" }, file: await uploaded("chaincode", token) }, token);
+  await ok(
+    "/sys/chainAppInfo/wizard/addAttachment",
+    { ...ref, attachment: { attachmentName: `${tag} att` }, file: await uploaded("attachment", token) },
+    token,
+  );
+  await ok(
+    "/sys/chainAppInfo/wizard/addPackage",
+    {
+      ...ref,
+      pkg: { name: "asset_cc", version: "1.0.0", language: "go", initParams: "a", mainPath: "chaincode/main.go" },
+      file: await uploaded("chaincode", token),
+    },
+    token,
+  );
   const draft1 = (await ok("/sys/chainAppInfo/wizard/draft", ref, token)).draft;
   await ok("/sys/chainAppInfo/wizard/advance", { ...ref, from: "packages" }, token);
-  const fn = { name: `${tag} fn`, packageId: String(draft1.packages[0].packageId), funcType: "1", func: "createAsset", parentId: "top", inputFormat: "{}", outputFormat: "{}" };
+  const fn = {
+    name: `${tag} fn`,
+    packageId: String(draft1.packages[0].packageId),
+    funcType: "1",
+    func: "createAsset",
+    parentId: "top",
+    inputFormat: "{}",
+    outputFormat: "{}",
+  };
   await ok("/sys/chainAppInfo/wizard/addFunction", { ...ref, fn }, token);
   const draft2 = (await ok("/sys/chainAppInfo/wizard/draft", ref, token)).draft;
   await ok("/sys/chainAppInfo/wizard/advance", { ...ref, from: "functions" }, token);
-  await ok("/sys/chainAppInfo/wizard/addRole", { ...ref, role: { name: `${tag} role`, description: `${tag} role text`, functionIds: [String(draft2.functions[0].functionId)] } }, token);
+  await ok(
+    "/sys/chainAppInfo/wizard/addRole",
+    {
+      ...ref,
+      role: {
+        name: `${tag} role`,
+        description: `${tag} role text`,
+        functionIds: [String(draft2.functions[0].functionId)],
+      },
+    },
+    token,
+  );
   const draft = (await ok("/sys/chainAppInfo/wizard/draft", ref, token)).draft;
   ids.app.push(draftAppId);
   ids.appVer.push(draft.verId);
@@ -218,8 +325,18 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
 
   // Services in stable statuses (no job moves them): running (with a comment), in initial review, to be paid, deactivated, and one unsubscribed.
   const services: Record<string, { appId: number; appVerId: number }> = {};
-  for (const [label, verState] of [["run", 25], ["review", 5], ["topay", 23], ["stopped", 30], ["unsub", 25]] as const) {
-    const svc = await ok("/test/services", { verState, name: `${tag} ${label}`, comments: label === "run" ? [`${tag} comment`] : [] }, token);
+  for (const [label, verState] of [
+    ["run", 25],
+    ["review", 5],
+    ["topay", 23],
+    ["stopped", 30],
+    ["unsub", 25],
+  ] as const) {
+    const svc = await ok(
+      "/test/services",
+      { verState, name: `${tag} ${label}`, comments: label === "run" ? [`${tag} comment`] : [] },
+      token,
+    );
     services[label] = svc;
     ids.app.push(svc.appId);
     ids.appVer.push(svc.appVerId);
@@ -249,7 +366,11 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.appVer.push(free.appVerId);
   named.freeAppId = free.appId;
   const options = await ok("/sys/configUpgrade/options", { appId: free.appId }, token);
-  const upgrade = await ok("/sys/configUpgrade/create", { appId: free.appId, upgradeType: 2, nodes: options.current.map((n: any) => ({ ...n, tps: n.tps + 1 })) }, token);
+  const upgrade = await ok(
+    "/sys/configUpgrade/create",
+    { appId: free.appId, upgradeType: 2, nodes: options.current.map((n: any) => ({ ...n, tps: n.tps + 1 })) },
+    token,
+  );
   ids.upgrade.push(upgrade.upgradeId);
   markers.push(upgrade.upgradeNo);
   named.upgradeId = upgrade.upgradeId;
@@ -275,15 +396,31 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   named.billId = fixtures.billIds[0];
 
   // Contacts, invoice title, receiving address, an invoice application of one paid bill.
-  const contact = await ok("/sys/system/clientInfo/insertContactList", { name: `${tag} contact`, mobile: "13800000001", email: `${tag}c@example.com`, department: `${tag} dept` }, token);
+  const contact = await ok(
+    "/sys/system/clientInfo/insertContactList",
+    { name: `${tag} contact`, mobile: "13800000001", email: `${tag}c@example.com`, department: `${tag} dept` },
+    token,
+  );
   ids.contact.push(contact.contactId);
   const title = await ok("/sys/invoicetitles/h5insertInvoiceTitle", { titleType: "1", title: `${tag} title` }, token);
   ids.title.push(title.titleId);
-  const addressee = await ok("/sys/system/clientInfo/addOrUpdateClientAddressee", { name: `${tag} addr`, mobile: "13800000002", location: `${tag} city`, address: `${tag} street` }, token);
+  const addressee = await ok(
+    "/sys/system/clientInfo/addOrUpdateClientAddressee",
+    { name: `${tag} addr`, mobile: "13800000002", location: `${tag} city`, address: `${tag} street` },
+    token,
+  );
   ids.addressee.push(addressee.addresseeId);
   const invoice = await ok(
     "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade",
-    { idempotencyKey: key(), billIds: [String(fixtures.billIds[1])], titleId: String(title.titleId), invoiceType: "1", issuance: "1", addresseeId: String(addressee.addresseeId), remark: `${tag} remark` },
+    {
+      idempotencyKey: key(),
+      billIds: [String(fixtures.billIds[1])],
+      titleId: String(title.titleId),
+      invoiceType: "1",
+      issuance: "1",
+      addresseeId: String(addressee.addresseeId),
+      remark: `${tag} remark`,
+    },
     token,
   );
   ids.invoice.push(invoice.invoiceId);
@@ -298,7 +435,11 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
     (d) => d.payment.status === 15,
   );
   const open = await ok("/sys/account/recharge", { payType: "GT0001", amount: "5.00", idempotencyKey: key() }, token);
-  const offline = await ok("/sys/account/recharge", { payType: "GT0004", amount: "7.00", remittanceRef: `REF-${tag}`, idempotencyKey: key() }, token);
+  const offline = await ok(
+    "/sys/account/recharge",
+    { payType: "GT0004", amount: "7.00", remittanceRef: `REF-${tag}`, idempotencyKey: key() },
+    token,
+  );
   for (const p of [paid, open, offline]) {
     ids.payment.push(p.payment.paymentNo);
     markers.push(p.payment.paymentNo);
@@ -312,34 +453,78 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   const setup = await ok("/sys/account/cardSetup", {}, token);
   await payAtSandbox(setup.redirectUrl, card);
   const setupRef = new URL(setup.redirectUrl).pathname.split("/").pop()!;
-  await waitFor("card saved", () => ok("/sys/account/card", { setupRef }, token), (d) => d.card !== null);
+  await waitFor(
+    "card saved",
+    () => ok("/sys/account/card", { setupRef }, token),
+    (d) => d.card !== null,
+  );
   ids.setupRef.push(setupRef);
   markers.push(setupRef);
 
   // The public chain: a plan (paid from the balance), an enabled project with its key, a custody account with gas and an uploaded address.
-  const orgs = await ok("/sys/pubChainOrg/queryPubOrgList", { page: { pageSize: 50, pageIndex: 1, condition: {} } }, token);
+  const orgs = await ok(
+    "/sys/pubChainOrg/queryPubOrgList",
+    { page: { pageSize: 50, pageIndex: 1, condition: {} } },
+    token,
+  );
   const org = orgs.page.rows.find((o: any) => o.orgCode === "PC-SH-01");
   const plan = await ok("/sys/opc/plan/buy", { orgId: org.orgId, idempotencyKey: key() }, token);
   ids.pcPlan.push(plan.planId);
   markers.push(plan.billNo);
-  const project = await ok("/sys/opc/project/create", { planId: plan.planId, name: `${tag} project`, framework: "evm", dailyRequests: "1000" }, token);
+  const project = await ok(
+    "/sys/opc/project/create",
+    { planId: plan.planId, name: `${tag} project`, framework: "evm", dailyRequests: "1000" },
+    token,
+  );
   ids.pcProject.push(project.projectId);
-  await waitFor("project deployed", () => ok("/sys/opc/project/detail", { projectId: project.projectId }, token), (d) => d.status === 11);
+  await waitFor(
+    "project deployed",
+    () => ok("/sys/opc/project/detail", { projectId: project.projectId }, token),
+    (d) => d.status === 11,
+  );
   await ok("/sys/opc/project/enable", { projectId: project.projectId }, token);
-  const projectKey = (await ok("/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token)).apiKey as string;
+  const projectKey = (await ok("/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token))
+    .apiKey as string;
   markers.push(projectKey);
   named.projectKey = projectKey;
-  const custody = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} custody`, keyType: "1", gasWarning: "0" }, token);
+  const custody = await ok(
+    "/sys/opc/account/create",
+    { projectId: project.projectId, name: `${tag} custody`, keyType: "1", gasWarning: "0" },
+    token,
+  );
   const uploadedAddress = `0x${randomBytes(20).toString("hex")}`;
-  const watched = await ok("/sys/opc/account/create", { projectId: project.projectId, name: `${tag} address`, keyType: "3", address: uploadedAddress, gasWarning: "0" }, token);
+  const watched = await ok(
+    "/sys/opc/account/create",
+    { projectId: project.projectId, name: `${tag} address`, keyType: "3", address: uploadedAddress, gasWarning: "0" },
+    token,
+  );
   ids.pcAccount.push(custody.accountId, watched.accountId);
   markers.push(custody.address, watched.address);
-  const gas = await ok("/sys/opc/account/assignGas", { accountId: custody.accountId, amount: "0.50", idempotencyKey: key() }, token);
+  const gas = await ok(
+    "/sys/opc/account/assignGas",
+    { accountId: custody.accountId, amount: "0.50", idempotencyKey: key() },
+    token,
+  );
   markers.push(gas.billNo, gas.txHash);
   // A contract deployed from the custody account (docs/decisions/033), from a small source compiled on the server.
-  const contract = await ok("/sys/opc/contract/create", { projectId: project.projectId, accountId: custody.accountId, name: `${tag} contract`, sourceKind: "source", source: "// SPDX-License-Identifier: MIT\npragma solidity 0.8.37;\ncontract Mark { event Marked(uint256 v); uint256 public v = 7; function mark(uint256 x) external { v = x; emit Marked(x); } }" }, token);
+  const contract = await ok(
+    "/sys/opc/contract/create",
+    {
+      projectId: project.projectId,
+      accountId: custody.accountId,
+      name: `${tag} contract`,
+      sourceKind: "source",
+      source:
+        "// SPDX-License-Identifier: MIT\npragma solidity 0.8.37;\ncontract Mark { event Marked(uint256 v); uint256 public v = 7; function mark(uint256 x) external { v = x; emit Marked(x); } }",
+    },
+    token,
+  );
   ids.pcContract.push(contract.contractId);
-  const contractDone = await waitFor("contract deployed", () => ok("/sys/opc/contract/detail", { contractId: contract.contractId }, token), (d) => d.status === 2 || d.status === 3);
+  const contractDone = await waitFor(
+    "contract deployed",
+    () => ok("/sys/opc/contract/detail", { contractId: contract.contractId }, token),
+    (d) => d.status === 2 || d.status === 3,
+  );
   expect(contractDone.status, contractDone.failReason).toBe(2);
   markers.push(contractDone.address, contractDone.txHash);
 
@@ -347,21 +532,48 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   await ok("/sys/ide/grant", {}, token);
   const workspace = await ok("/sys/ide/workspace/create", { name: `${tag} workspace`, templateId: "storage" }, token);
   ids.ideWorkspace.push(workspace.workspaceId);
-  const workspaceFiles = (await ok("/sys/ide/workspace/open", { workspaceId: workspace.workspaceId }, token)).files as { fileId: number; folder: boolean }[];
-  ids.ideFile.push(...workspaceFiles.filter((f) => !f.folder).map((f) => f.fileId), ...workspaceFiles.filter((f) => f.folder).map((f) => f.fileId));
+  const workspaceFiles = (await ok("/sys/ide/workspace/open", { workspaceId: workspace.workspaceId }, token)).files as {
+    fileId: number;
+    folder: boolean;
+  }[];
+  ids.ideFile.push(
+    ...workspaceFiles.filter((f) => !f.folder).map((f) => f.fileId),
+    ...workspaceFiles.filter((f) => f.folder).map((f) => f.fileId),
+  );
 
   // A test service deployed on the test network (docs/decisions/034), with its access URL's key.
-  const ts = await ok("/sys/testService/create", { name: `${tag} ts`, version: "1.0.0", platform: "evm", sourceKind: "source", source: COUNTER_SOURCE, mainContract: "", initParams: "" }, token);
+  const ts = await ok(
+    "/sys/testService/create",
+    {
+      name: `${tag} ts`,
+      version: "1.0.0",
+      platform: "evm",
+      sourceKind: "source",
+      source: COUNTER_SOURCE,
+      mainContract: "",
+      initParams: "",
+    },
+    token,
+  );
   ids.testService.push(ts.testServiceId);
   await ok("/sys/testService/deploy", { testServiceId: ts.testServiceId }, token);
-  const deployedTs = await waitFor("test service deployed", () => ok("/sys/testService/detail", { testServiceId: ts.testServiceId }, token), (d) => d.status !== 5, 90_000);
+  const deployedTs = await waitFor(
+    "test service deployed",
+    () => ok("/sys/testService/detail", { testServiceId: ts.testServiceId }, token),
+    (d) => d.status !== 5,
+    90_000,
+  );
   expect(deployedTs.status).toBe(10);
   named.testKey = String(deployedTs.accessPath).split("/").pop()!;
   markers.push(ts.appCode, named.testKey as string, deployedTs.contractAddress);
 
   // IPFS storage (docs/decisions/039): a service on the first city node's gateway, a file uploaded through it.
   const ipfsNodes = await ok("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
-  const ipfs = await ok("/sys/ipfsBusiness/ipfs/create", { name: `${tag} ipfs`, storeUnit: 1, orgIds: [ipfsNodes[0].orgId], idempotencyKey: key() }, token);
+  const ipfs = await ok(
+    "/sys/ipfsBusiness/ipfs/create",
+    { name: `${tag} ipfs`, storeUnit: 1, orgIds: [ipfsNodes[0].orgId], idempotencyKey: key() },
+    token,
+  );
   ids.ipfsService.push(ipfs.ipfsServiceId);
   markers.push(ipfs.billNo);
   const ipfsKey = (kind: string) => ipfs.keys.find((k: any) => k.kind === kind).apiKey as string;
@@ -380,47 +592,113 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.ipfsFile.push(pinnedFile.ipfsFileId);
   named.ipfsCid = pinnedFile.cid;
   // A capacity upgrade of that service, paid and pending (docs/decisions/039).
-  const ipfsUpgrade = await ok("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId: ipfs.ipfsServiceId, toStoreUnit: 10, idempotencyKey: key() }, token);
+  const ipfsUpgrade = await ok(
+    "/sys/ipfsBusiness/ipfsUpgrade/create",
+    { ipfsServiceId: ipfs.ipfsServiceId, toStoreUnit: 10, idempotencyKey: key() },
+    token,
+  );
   ids.ipfsUpgrade.push(ipfsUpgrade.ipfsUpgradeId);
   if (ipfsUpgrade.billId) ids.bill.push(ipfsUpgrade.billId);
   if (ipfsUpgrade.billNo) markers.push(ipfsUpgrade.billNo);
   markers.push(pinnedFile.cid);
-  const served = await fetch(`${inject("baseUrl")}/ipfs-gw/${ipfsNodes[0].orgCode}/ipfs/${pinnedFile.cid}`, { headers: { "X-Api-Key": named.ipfsDownKey } });
+  const served = await fetch(`${inject("baseUrl")}/ipfs-gw/${ipfsNodes[0].orgCode}/ipfs/${pinnedFile.cid}`, {
+    headers: { "X-Api-Key": named.ipfsDownKey },
+  });
   expect(served.status).toBe(200);
   expect(await served.text()).toContain(tag);
   // The meter writes within a second: the snapshots start once it has.
-  await waitFor("ipfs traffic metered", () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token), (t) => t.totalBytes > 0);
+  await waitFor(
+    "ipfs traffic metered",
+    () => ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: ipfs.ipfsServiceId }, token),
+    (t) => t.totalBytes > 0,
+  );
 
   // A dedicated node project (docs/decisions/047) on the first city node, paid from the balance; once it runs,
   // an upgrade of its data capacity.
   const prnOptions = await ok("/sys/prn/options", {}, token);
   // The region with the most free peers: every world of the run (matrix, pages, fuzz) leaves its projects running on
   // the one test server, and a city node holds only a few peers (§8 "Insufficient resources").
-  const prnRegions = prnOptions.clouds.flatMap((c: { cloud: string; regions: { nodeId: number; freePeers: number }[] }) => c.regions.map((r) => ({ cloud: c.cloud, ...r })));
-  const prnRegion = prnRegions.reduce((best: { cloud: string; nodeId: number; freePeers: number }, r: { cloud: string; nodeId: number; freePeers: number }) => (r.freePeers > best.freePeers ? r : best));
+  const prnRegions = prnOptions.clouds.flatMap(
+    (c: { cloud: string; regions: { nodeId: number; freePeers: number }[] }) =>
+      c.regions.map((r) => ({ cloud: c.cloud, ...r })),
+  );
+  const prnRegion = prnRegions.reduce(
+    (
+      best: { cloud: string; nodeId: number; freePeers: number },
+      r: { cloud: string; nodeId: number; freePeers: number },
+    ) => (r.freePeers > best.freePeers ? r : best),
+  );
   named.prnCloud = prnRegion.cloud;
   named.prnNodeId = prnRegion.nodeId;
   const prnName = prnProjectName();
-  const prn = await ok("/sys/prn/create", { name: prnName, framework: "fisco", consensus: "pbft", cloud: prnRegion.cloud, nodeId: prnRegion.nodeId, nodeCount: 1, hostConfig: "c2m4", dataCapacityGb: 20, cycle: 2, authUser: "secuser", password: "secret123", confirmPassword: "secret123", idempotencyKey: key() }, token);
+  const prn = await ok(
+    "/sys/prn/create",
+    {
+      name: prnName,
+      framework: "fisco",
+      consensus: "pbft",
+      cloud: prnRegion.cloud,
+      nodeId: prnRegion.nodeId,
+      nodeCount: 1,
+      hostConfig: "c2m4",
+      dataCapacityGb: 20,
+      cycle: 2,
+      authUser: "secuser",
+      password: "secret123",
+      confirmPassword: "secret123",
+      idempotencyKey: key(),
+    },
+    token,
+  );
   ids.prnProject.push(prn.prnProjectId);
   markers.push(prn.billNo, prnName);
-  const prnDeployed = await waitFor("dedicated project deployed", () => ok("/sys/prn/detail", { prnProjectId: prn.prnProjectId }, token), (d) => d.status === 3 || d.status === 4, 90_000);
+  const prnDeployed = await waitFor(
+    "dedicated project deployed",
+    () => ok("/sys/prn/detail", { prnProjectId: prn.prnProjectId }, token),
+    (d) => d.status === 3 || d.status === 4,
+    90_000,
+  );
   expect(prnDeployed.status, prnDeployed.failReason).toBe(3);
   {
-    const prnUpgrade = await ok("/sys/prn/upgrade/create", { prnProjectId: prn.prnProjectId, updateType: 3, toValue: "50", idempotencyKey: key() }, token);
+    const prnUpgrade = await ok(
+      "/sys/prn/upgrade/create",
+      { prnProjectId: prn.prnProjectId, updateType: 3, toValue: "50", idempotencyKey: key() },
+      token,
+    );
     ids.prnUpgrade.push(prnUpgrade.prnProjectUpdateId);
     if (prnUpgrade.billNo) markers.push(prnUpgrade.billNo);
-    await waitFor("dedicated upgrade applied", () => ok("/sys/prn/upgrade/detail", { prnProjectUpdateId: prnUpgrade.prnProjectUpdateId }, token), (u) => u.status !== 1);
+    await waitFor(
+      "dedicated upgrade applied",
+      () => ok("/sys/prn/upgrade/detail", { prnProjectUpdateId: prnUpgrade.prnProjectUpdateId }, token),
+      (u) => u.status !== 1,
+    );
   }
 
   // A DDC minted from the custody account (docs/decisions/045), protected by a QR-code password, and an address bound by EIP-4361.
-  const ddc = await ok("/sys/ddc/mint", { projectId: project.projectId, accountId: custody.accountId, name: `${tag} ddc`, description: `${tag} certificate`, metadata: [{ key: "holder", value: tag }], storage: "product", file: await uploaded("ddc", token), idempotencyKey: key() }, token);
+  const ddc = await ok(
+    "/sys/ddc/mint",
+    {
+      projectId: project.projectId,
+      accountId: custody.accountId,
+      name: `${tag} ddc`,
+      description: `${tag} certificate`,
+      metadata: [{ key: "holder", value: tag }],
+      storage: "product",
+      file: await uploaded("ddc", token),
+      idempotencyKey: key(),
+    },
+    token,
+  );
   expect(ddc.status, ddc.failReason).toBe(2);
   ids.ddc.push(ddc.ddcId);
   await ok("/sys/ddc/password", { ddcId: ddc.ddcId, password: `${tag}-pw` }, token);
   const wallet = privateKeyToAccount(generatePrivateKey());
   const challenge = await ok("/sys/binding/challenge", { address: wallet.address }, token);
-  const binding = await ok("/sys/binding/bind", { message: challenge.message, signature: await wallet.signMessage({ message: challenge.message }) }, token);
+  const binding = await ok(
+    "/sys/binding/bind",
+    { message: challenge.message, signature: await wallet.signMessage({ message: challenge.message }) },
+    token,
+  );
   ids.binding.push(binding.bindingId);
   markers.push(wallet.address);
   // A support ticket with an attachment (docs/decisions/041): its conversation and its file are the asker's own.
@@ -431,11 +709,26 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   });
   const supportUpload = (await supportFile.json()) as { code: number; data: { uploadId: string } };
   expect(supportUpload.code).toBe(0);
-  const supportTicket = await ok("/sys/technicalSupport/insertTech", { question: `${tag} question`, contactEmail: `${tag}@example.com`, file: { uploadId: supportUpload.data.uploadId } }, token);
+  const supportTicket = await ok(
+    "/sys/technicalSupport/insertTech",
+    {
+      question: `${tag} question`,
+      contactEmail: `${tag}@example.com`,
+      file: { uploadId: supportUpload.data.uploadId },
+    },
+    token,
+  );
   ids.supportTicket.push(supportTicket.ticketId);
 
   // Products: a draft with a cover, and one waiting for approval.
-  const product = (n: string) => ({ name: `${tag} ${n}`, productType: "1", brief: `${tag} brief`, description: `${tag} description`, suggestedPrice: "10.00", payMode: "1" });
+  const product = (n: string) => ({
+    name: `${tag} ${n}`,
+    productType: "1",
+    brief: `${tag} brief`,
+    description: `${tag} description`,
+    suggestedPrice: "10.00",
+    payMode: "1",
+  });
   const p1 = await ok("/sys/product/save", { product: product("prod"), cover: await uploaded("cover", token) }, token);
   const p2 = await ok("/sys/product/save", { product: product("prod two") }, token);
   await ok("/sys/product/submit", { productId: p2.productId }, token);
@@ -459,11 +752,23 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   );
   await ok("/sys/chainAppInfo/confirmJoin", { appJoinAuditId: mine.joinId }, token);
   // DIDs (docs/decisions/043): one of this user's, and a role credential the other's publisher issues to it for this participation.
-  const did = await ok("/sys/did/identifiers/create", { label: `${tag} did`, method: "web", custody: "portal", keyType: "Ed25519" }, token);
+  const did = await ok(
+    "/sys/did/identifiers/create",
+    { label: `${tag} did`, method: "web", custody: "portal", keyType: "Ed25519" },
+    token,
+  );
   ids.did.push(did.didId);
   markers.push(did.did);
-  const issuerDid = await ok("/sys/did/identifiers/create", { label: "publisher did", method: "key", custody: "portal", keyType: "Ed25519" }, other.token);
-  const credential = await ok("/sys/did/credentials/issueRole", { issuerDidId: issuerDid.didId, appJoinAuditId: mine.joinId, subjectDid: did.did }, other.token);
+  const issuerDid = await ok(
+    "/sys/did/identifiers/create",
+    { label: "publisher did", method: "key", custody: "portal", keyType: "Ed25519" },
+    other.token,
+  );
+  const credential = await ok(
+    "/sys/did/credentials/issueRole",
+    { issuerDidId: issuerDid.didId, appJoinAuditId: mine.joinId, subjectDid: did.did },
+    other.token,
+  );
   ids.credential.push(credential.credentialId);
   const theirs = await join(other.token, invite);
   ids.join.push(theirs.joinId);
@@ -475,7 +780,13 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.message.push(...messages.page.rows.map((m: any) => m.messageId));
   const cardNow = (await ok("/sys/account/card", {}, token)).card;
   // Uploads left pending: another user naming them must not get them.
-  const pending = { cover: await uploaded("cover", token), attachment: await uploaded("attachment", token), chaincode: await uploaded("chaincode", token), ddc: await uploaded("ddc", token), support: await uploaded("support", token) };
+  const pending = {
+    cover: await uploaded("cover", token),
+    attachment: await uploaded("attachment", token),
+    chaincode: await uploaded("chaincode", token),
+    ddc: await uploaded("ddc", token),
+    support: await uploaded("support", token),
+  };
   ids.upload.push(...Object.values(pending).map((u) => u.uploadId));
   markers.push(...ids.upload.map(String));
 
@@ -526,9 +837,14 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ["/sys/system/message/list", { page: { pageSize: 100, pageIndex: 1 } }],
     ...w.ids.bill.map((billId): [string, object] => ["/sys/system/clientInfo/h5billDetail", { billId }]),
     ...w.ids.contact.map((contactId): [string, object] => ["/sys/system/clientInfo/contactDetail", { contactId }]),
-    ...w.ids.invoice.map((invoiceId): [string, object] => ["/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail", { invoiceId }]),
+    ...w.ids.invoice.map((invoiceId): [string, object] => [
+      "/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail",
+      { invoiceId },
+    ]),
     ...w.ids.payment.map((paymentNo): [string, object] => ["/sys/account/payment", { paymentNo }]),
-    ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/chainAppInfo/publishedDetail", { appId }]),
+    ...w.ids.app
+      .filter((id) => id !== w.draftAppId)
+      .map((appId): [string, object] => ["/sys/chainAppInfo/publishedDetail", { appId }]),
     ...w.ids.product.map((productId): [string, object] => ["/sys/product/detail", { productId }]),
     ["/sys/opc/plan/list", {}],
     ["/sys/testService/list", { pageSize: 50 }],
@@ -543,19 +859,42 @@ export async function snapshot(w: World): Promise<Record<string, Json>> {
     ["/sys/ipfsBusiness/ipfs/list", { pageSize: 50 }],
     ["/sys/crossChain/list", { pageSize: 50 }],
     ["/sys/crossChain/selectable", {}],
-    ...w.ids.app.filter((id) => id !== w.draftAppId).map((appId): [string, object] => ["/sys/crossChain/detail", { appId }]),
-    ...w.ids.crossCall.map((callId): [string, object] => ["/sys/crossChain/call", { appId: w.named.crossCallAppId, callId }]),
+    ...w.ids.app
+      .filter((id) => id !== w.draftAppId)
+      .map((appId): [string, object] => ["/sys/crossChain/detail", { appId }]),
+    ...w.ids.crossCall.map((callId): [string, object] => [
+      "/sys/crossChain/call",
+      { appId: w.named.crossCallAppId, callId },
+    ]),
     ["/sys/ipfsBusiness/ipfs/usageByGateway", {}],
     // A workspace's rename, deletion and any change of its files move its row (name, files, updatedAt).
     ["/sys/ide/workspace/list", { pageSize: 50 }],
     ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/detail", { ipfsServiceId }]),
-    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/files", { ipfsServiceId, pageSize: 50 }]),
-    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId }]),
-    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/list", { ipfsServiceId, pageSize: 50 }]),
-    ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => ["/sys/ipfsBusiness/ipfsUpgrade/detail", { ipfsUpgradeId }]),
+    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => [
+      "/sys/ipfsBusiness/ipfs/files",
+      { ipfsServiceId, pageSize: 50 },
+    ]),
+    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => [
+      "/sys/ipfsBusiness/ipfs/traffic",
+      { ipfsServiceId },
+    ]),
+    ...w.ids.ipfsService.map((ipfsServiceId): [string, object] => [
+      "/sys/ipfsBusiness/ipfsUpgrade/list",
+      { ipfsServiceId, pageSize: 50 },
+    ]),
+    ...w.ids.ipfsUpgrade.map((ipfsUpgradeId): [string, object] => [
+      "/sys/ipfsBusiness/ipfsUpgrade/detail",
+      { ipfsUpgradeId },
+    ]),
     ["/sys/prn/list", { pageSize: 50 }],
-    ...w.ids.prnProject.map((prnProjectId): [string, object] => ["/sys/prn/upgrade/list", { prnProjectId, pageSize: 50 }]),
-    ...w.ids.prnUpgrade.map((prnProjectUpdateId): [string, object] => ["/sys/prn/upgrade/detail", { prnProjectUpdateId }]),
+    ...w.ids.prnProject.map((prnProjectId): [string, object] => [
+      "/sys/prn/upgrade/list",
+      { prnProjectId, pageSize: 50 },
+    ]),
+    ...w.ids.prnUpgrade.map((prnProjectUpdateId): [string, object] => [
+      "/sys/prn/upgrade/detail",
+      { prnProjectUpdateId },
+    ]),
     ["/sys/ddc/list", { pageSize: 50 }],
     ...w.ids.ddc.map((ddcId): [string, object] => ["/sys/ddc/detail", { ddcId }]),
     ["/sys/binding/list", {}],
@@ -593,12 +932,18 @@ export function leaksOf(text: string, owner: World): string[] {
   const lower = text.toLowerCase();
   if (lower.includes(owner.tag.toLowerCase())) found.push(`tag ${owner.tag}`);
   for (const m of owner.markers) if (lower.includes(m.toLowerCase())) found.push(`marker ${m}`);
-  for (const [field, value] of owner.fieldMarkers) if (text.includes(`"${field}":"${value}"`)) found.push(`${field}=${value}`);
+  for (const [field, value] of owner.fieldMarkers)
+    if (text.includes(`"${field}":"${value}"`)) found.push(`${field}=${value}`);
   return found;
 }
 
 /** The id fields of a successful answer whose value is one of the owner's ids of that kind (and not the caller's). */
-export function foreignIdsIn(data: Json, owner: World, caller: World, kindOf: (field: string) => Kind | null): string[] {
+export function foreignIdsIn(
+  data: Json,
+  owner: World,
+  caller: World,
+  kindOf: (field: string) => Kind | null,
+): string[] {
   const found: string[] = [];
   const walk = (v: Json, at: string) => {
     if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}[${i}]`));
@@ -610,7 +955,8 @@ export function foreignIdsIn(data: Json, owner: World, caller: World, kindOf: (f
         for (const value of values) {
           if (typeof value !== "number" && typeof value !== "string") continue;
           const mine = caller.ids[kind].map(String);
-          if (owner.ids[kind].map(String).includes(String(value)) && !mine.includes(String(value))) found.push(`${at}.${k}=${value}`);
+          if (owner.ids[kind].map(String).includes(String(value)) && !mine.includes(String(value)))
+            found.push(`${at}.${k}=${value}`);
         }
       }
       walk(x, `${at}.${k}`);

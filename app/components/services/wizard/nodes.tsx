@@ -2,15 +2,15 @@ import { FormProvider, getFormProps, getInputProps, useField } from "@conform-to
 import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CityNode } from "@contract/platform";
-import { NODE_DEFAULTS, runningTotal, type NodeRowInput } from "@contract/service-cost";
-import { nodesFormSchema, type Draft } from "@contract/service-wizard";
-import { ErrorList, FormErrors, SubmitButton } from "~/components/forms";
-import { formatUsd } from "~/lib/format-number";
-import { inLanguage, type Language } from "~/lib/i18n";
-import { useSchemaForm } from "~/lib/use-schema-form";
-import { resultFor, type ActionData } from "./shared";
-import { StepNav } from "./steps";
+import type { CityNode } from "#contract/platform.ts";
+import { NODE_DEFAULTS, runningTotal, type NodeRowInput } from "#contract/service-cost.ts";
+import { nodesFormSchema, type Draft } from "#contract/service-wizard.ts";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { formatUsd } from "#app/lib/format-number.ts";
+import { inLanguage, type Language } from "#app/lib/i18n.ts";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { resultFor, type ActionData } from "./shared.tsx";
+import { StepNav } from "./steps.tsx";
 
 type FieldName = { name: string; formId: string };
 
@@ -20,8 +20,16 @@ export function CellInput({ field, label, disabled }: { field: FieldName; label:
   const props = getInputProps(meta, { type: "number" });
   return (
     <div className="min-w-20">
-      <label htmlFor={meta.id} className="sr-only">{label}</label>
-      <input {...props} key={props.key} min={1} disabled={disabled} className="input w-24 py-1 tabular-nums disabled:bg-slate-100 disabled:text-slate-600" />
+      <label htmlFor={meta.id} className="sr-only">
+        {label}
+      </label>
+      <input
+        {...props}
+        key={props.key}
+        min={1}
+        disabled={disabled}
+        className="input w-24 py-1 tabular-nums disabled:bg-slate-100 disabled:text-slate-600"
+      />
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );
@@ -44,7 +52,21 @@ export function ChooseCell({ field, label }: { field: FieldName; label: string }
  * total updates as you type with JavaScript, and without it "Recalculate" posts the form and the page
  * answers the same total (nothing is saved). One chosen node shows the single-node risk.
  */
-export function NodesStep({ view, catalogue, language, action, actionData, backTo }: { view: Draft; catalogue: CityNode[]; language: Language; action: string; actionData?: ActionData; backTo: string }) {
+export function NodesStep({
+  view,
+  catalogue,
+  language,
+  action,
+  actionData,
+  backTo,
+}: {
+  view: Draft;
+  catalogue: CityNode[];
+  language: Language;
+  action: string;
+  actionData?: ActionData;
+  backTo: string;
+}) {
   const { t } = useTranslation("wizard");
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -56,7 +78,13 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
       nodes: catalogue.map((c) => {
         const s = saved.get(c.nodeId);
         return s
-          ? { cityNodeId: String(c.nodeId), selected: "on", tps: String(s.tps), capacityGb: String(s.capacityGb), peers: String(s.peers) }
+          ? {
+              cityNodeId: String(c.nodeId),
+              selected: "on",
+              tps: String(s.tps),
+              capacityGb: String(s.capacityGb),
+              peers: String(s.peers),
+            }
           : { cityNodeId: String(c.nodeId), selected: undefined, ...NODE_DEFAULTS };
       }),
     },
@@ -64,7 +92,14 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
   const cycle = view.basic.paymentCycle === "1" ? 1 : 2;
   // A row just ticked had its inputs disabled when the form read its values: they hold the defaults.
   const rows = ((form.value?.nodes ?? []) as (NodeRowInput | undefined)[]).map((r) =>
-    r?.selected === "on" ? { ...r, tps: r.tps ?? NODE_DEFAULTS.tps, capacityGb: r.capacityGb ?? NODE_DEFAULTS.capacityGb, peers: r.peers ?? NODE_DEFAULTS.peers } : r,
+    r?.selected === "on"
+      ? {
+          ...r,
+          tps: r.tps ?? NODE_DEFAULTS.tps,
+          capacityGb: r.capacityGb ?? NODE_DEFAULTS.capacityGb,
+          peers: r.peers ?? NODE_DEFAULTS.peers,
+        }
+      : r,
   );
   const total = runningTotal(rows, new Map(catalogue.map((c) => [c.nodeId, c])), cycle);
   const usd = (c: number) => formatUsd(c, language);
@@ -76,19 +111,44 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
         <FormErrors id={form.errorId} errors={form.errors} />
         <ErrorList id={fields.nodes.errorId} errors={fields.nodes.errors} />
         {total.chosen === 1 ? (
-          <p role="status" data-testid="single-node-risk" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">{t("nodes.risk")}</p>
+          <p
+            role="status"
+            data-testid="single-node-risk"
+            className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+          >
+            {t("nodes.risk")}
+          </p>
         ) : null}
-        <div className="overflow-x-auto rounded-md border border-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500" tabIndex={0} role="region" aria-label={t("nodes.tableLabel")}>
+        <div
+          className="overflow-x-auto rounded-md border border-slate-200 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+          tabIndex={0}
+          role="region"
+          aria-label={t("nodes.tableLabel")}
+        >
           <table className="min-w-full text-sm" data-testid="node-table">
             <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
               <tr>
-                <th scope="col" className="px-3 py-2">{t("nodes.node")}</th>
-                <th scope="col" className="px-3 py-2">{t("nodes.where")}</th>
-                <th scope="col" className="px-3 py-2">{t(cycle === 1 ? "nodes.pricesYear" : "nodes.pricesMonth")}</th>
-                <th scope="col" className="px-3 py-2">{t("nodes.tps")}</th>
-                <th scope="col" className="px-3 py-2">{t("nodes.capacityGb")}</th>
-                <th scope="col" className="px-3 py-2">{t("nodes.peers")}</th>
-                <th scope="col" className="px-3 py-2 text-right">{t(cycle === 1 ? "nodes.costYear" : "nodes.costMonth")}</th>
+                <th scope="col" className="px-3 py-2">
+                  {t("nodes.node")}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t("nodes.where")}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t(cycle === 1 ? "nodes.pricesYear" : "nodes.pricesMonth")}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t("nodes.tps")}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t("nodes.capacityGb")}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {t("nodes.peers")}
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  {t(cycle === 1 ? "nodes.costYear" : "nodes.costMonth")}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -105,17 +165,38 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
                       <ChooseCell field={nf.selected} label={name} />
                     </td>
                     <td className="px-3 py-2 align-top text-xs text-slate-700">
-                      {inLanguage(node.operator, node.operatorZh, language)} · {inLanguage(node.cloudProvider, node.cloudProviderZh, language)}
-                      <span className="block">{t("nodes.offers", { tps: node.availableTps, gb: node.capacityGb, peers: node.peers })}</span>
+                      {inLanguage(node.operator, node.operatorZh, language)} ·{" "}
+                      {inLanguage(node.cloudProvider, node.cloudProviderZh, language)}
+                      <span className="block">
+                        {t("nodes.offers", { tps: node.availableTps, gb: node.capacityGb, peers: node.peers })}
+                      </span>
                     </td>
                     <td className="px-3 py-2 align-top text-xs text-slate-700">
-                      <span className="block whitespace-nowrap">{t(cycle === 1 ? "nodes.tpsPerYear" : "nodes.tpsPerMonth", { price: usd(cycle === 1 ? node.tpsPricePerYearCents : node.tpsPricePerMonthCents) })}</span>
-                      <span className="block whitespace-nowrap">{t("nodes.gbPerMonth", { price: usd(node.capacityPricePerGbMonthCents) })}</span>
-                      <span className="block whitespace-nowrap">{t("nodes.trafficPerGb", { price: usd(node.trafficPricePerGbCents) })}</span>
+                      <span className="block whitespace-nowrap">
+                        {t(cycle === 1 ? "nodes.tpsPerYear" : "nodes.tpsPerMonth", {
+                          price: usd(cycle === 1 ? node.tpsPricePerYearCents : node.tpsPricePerMonthCents),
+                        })}
+                      </span>
+                      <span className="block whitespace-nowrap">
+                        {t("nodes.gbPerMonth", { price: usd(node.capacityPricePerGbMonthCents) })}
+                      </span>
+                      <span className="block whitespace-nowrap">
+                        {t("nodes.trafficPerGb", { price: usd(node.trafficPricePerGbCents) })}
+                      </span>
                     </td>
-                    <td className="px-3 py-2 align-top"><CellInput field={nf.tps} label={`${t("nodes.tps")} · ${name}`} disabled={!chosen} /></td>
-                    <td className="px-3 py-2 align-top"><CellInput field={nf.capacityGb} label={`${t("nodes.capacityGb")} · ${name}`} disabled={!chosen} /></td>
-                    <td className="px-3 py-2 align-top"><CellInput field={nf.peers} label={`${t("nodes.peers")} · ${name}`} disabled={!chosen} /></td>
+                    <td className="px-3 py-2 align-top">
+                      <CellInput field={nf.tps} label={`${t("nodes.tps")} · ${name}`} disabled={!chosen} />
+                    </td>
+                    <td className="px-3 py-2 align-top">
+                      <CellInput
+                        field={nf.capacityGb}
+                        label={`${t("nodes.capacityGb")} · ${name}`}
+                        disabled={!chosen}
+                      />
+                    </td>
+                    <td className="px-3 py-2 align-top">
+                      <CellInput field={nf.peers} label={`${t("nodes.peers")} · ${name}`} disabled={!chosen} />
+                    </td>
                     <td className="px-3 py-2 text-right align-top tabular-nums" data-testid="node-line">
                       {chosen ? (line === null || line === undefined ? "—" : usd(line)) : ""}
                     </td>
@@ -125,19 +206,34 @@ export function NodesStep({ view, catalogue, language, action, actionData, backT
             </tbody>
             <tfoot className="border-t border-slate-200 bg-slate-50">
               <tr>
-                <th scope="row" colSpan={6} className="px-3 py-2 text-right font-semibold">{t(cycle === 1 ? "nodes.totalYear" : "nodes.totalMonth")}</th>
-                <td className="px-3 py-2 text-right font-semibold tabular-nums" data-testid="node-total" aria-live="polite">{usd(total.totalCents)}</td>
+                <th scope="row" colSpan={6} className="px-3 py-2 text-right font-semibold">
+                  {t(cycle === 1 ? "nodes.totalYear" : "nodes.totalMonth")}
+                </th>
+                <td
+                  className="px-3 py-2 text-right font-semibold tabular-nums"
+                  data-testid="node-total"
+                  aria-live="polite"
+                >
+                  {usd(total.totalCents)}
+                </td>
               </tr>
             </tfoot>
           </table>
         </div>
         <p className="text-xs text-slate-700">
-          {t("nodes.peersHint")} {total.complete ? "" : t("nodes.incomplete")} {view.basic.freeService ? t("nodes.freeNote") : ""}
+          {t("nodes.peersHint")} {total.complete ? "" : t("nodes.incomplete")}{" "}
+          {view.basic.freeService ? t("nodes.freeNote") : ""}
         </p>
         <StepNav backTo={backTo}>
           <div className="flex gap-2">
-            {hydrated ? null : <button type="submit" name="intent" value="recalculateNodes" formNoValidate className="btn-secondary">{t("nodes.recalculate")}</button>}
-            <SubmitButton intent="saveNodes" className="btn-primary">{t("actions.saveContinue")}</SubmitButton>
+            {hydrated ? null : (
+              <button type="submit" name="intent" value="recalculateNodes" formNoValidate className="btn-secondary">
+                {t("nodes.recalculate")}
+              </button>
+            )}
+            <SubmitButton intent="saveNodes" className="btn-primary">
+              {t("actions.saveContinue")}
+            </SubmitButton>
           </div>
         </StepNav>
       </Form>

@@ -24,14 +24,23 @@ import {
   submitFormSchema,
   type AppState,
   type Draft,
-} from "@contract/service-wizard";
-import { CheckboxField, ErrorList, FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "~/components/forms";
-import { UploadProgress } from "~/components/UploadProgress";
-import { formatSize, formatUsd } from "~/lib/format-number";
-import type { Language } from "~/lib/i18n";
-import { useSchemaForm, type SchemaFormOptions } from "~/lib/use-schema-form";
-import { useUpload, type Upload } from "~/lib/use-upload";
-import { coverUrl, ItemTable, resultFor, type ActionData } from "./shared";
+} from "#contract/service-wizard.ts";
+import {
+  CheckboxField,
+  ErrorList,
+  FileField,
+  FormErrors,
+  SelectField,
+  SubmitButton,
+  TextAreaField,
+  TextField,
+} from "#app/components/forms.tsx";
+import { UploadProgress } from "#app/components/UploadProgress.tsx";
+import { formatSize, formatUsd } from "#app/lib/format-number.ts";
+import type { Language } from "#app/lib/i18n.ts";
+import { useSchemaForm, type SchemaFormOptions } from "#app/lib/use-schema-form.ts";
+import { useUpload, type Upload } from "#app/lib/use-upload.ts";
+import { coverUrl, ItemTable, resultFor, type ActionData } from "./shared.tsx";
 
 type Field = Parameters<typeof TextField>[0]["field"];
 type Fields = Record<string, Field>;
@@ -41,7 +50,13 @@ export function StepNav({ backTo, children }: { backTo: string | null; children:
   const { t } = useTranslation("wizard");
   return (
     <div className="flex items-center justify-between gap-2 border-t border-slate-200 pt-4">
-      {backTo ? <Link to={backTo} className="btn-secondary">{t("actions.back")}</Link> : <span />}
+      {backTo ? (
+        <Link to={backTo} className="btn-secondary">
+          {t("actions.back")}
+        </Link>
+      ) : (
+        <span />
+      )}
       {children}
     </div>
   );
@@ -55,7 +70,9 @@ export function NextForm({ action, actionData }: { action: string; actionData?: 
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="flex flex-col items-end gap-2">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <SubmitButton intent="advance" className="btn-primary">{t("actions.next")}</SubmitButton>
+      <SubmitButton intent="advance" className="btn-primary">
+        {t("actions.next")}
+      </SubmitButton>
     </Form>
   );
 }
@@ -66,7 +83,11 @@ export function NextForm({ action, actionData }: { action: string; actionData?: 
  */
 function useStepForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
   schema: Schema,
-  { intent, actionData, ...options }: { id: string; intent: string; actionData?: ActionData } & SchemaFormOptions<Schema>,
+  {
+    intent,
+    actionData,
+    ...options
+  }: { id: string; intent: string; actionData?: ActionData } & SchemaFormOptions<Schema>,
 ) {
   return useSchemaForm(schema, resultFor(actionData, intent), { shouldValidate: validateAs, ...options });
 }
@@ -78,7 +99,10 @@ type ListStepProps = StepProps & { deleteHref: DeleteHref };
 /** The delete link of a saved item's row (it opens the confirm step). */
 function useDeleteLink(deleteHref: DeleteHref) {
   const { t } = useTranslation("wizard");
-  return (kind: string, id: number, name: string) => ({ deleteTo: deleteHref(kind, id), deleteLabel: t("actions.deleteItem", { name }) });
+  return (kind: string, id: number, name: string) => ({
+    deleteTo: deleteHref(kind, id),
+    deleteLabel: t("actions.deleteItem", { name }),
+  });
 }
 
 /**
@@ -86,7 +110,25 @@ function useDeleteLink(deleteHref: DeleteHref) {
  * `.empty`), the form that adds one more (its fields are the children; its button `actions.<intent>`, with
  * the upload's progress when it sends a file), and "Next".
  */
-function ListStep<Schema extends Record<string, unknown>>({ list, head, rows, form, intent, upload, action, actionData, backTo, children }: Omit<StepProps, "view"> & Pick<Parameters<typeof ItemTable>[0], "head" | "rows"> & { list: "packages" | "functions" | "roles"; form: FormMetadata<Schema, string[]>; intent: string; upload?: Upload; children: React.ReactNode }) {
+function ListStep<Schema extends Record<string, unknown>>({
+  list,
+  head,
+  rows,
+  form,
+  intent,
+  upload,
+  action,
+  actionData,
+  backTo,
+  children,
+}: Omit<StepProps, "view"> &
+  Pick<Parameters<typeof ItemTable>[0], "head" | "rows"> & {
+    list: "packages" | "functions" | "roles";
+    form: FormMetadata<Schema, string[]>;
+    intent: string;
+    upload?: Upload;
+    children: React.ReactNode;
+  }) {
   const { t } = useTranslation("wizard");
   return (
     <div className="space-y-6">
@@ -94,12 +136,22 @@ function ListStep<Schema extends Record<string, unknown>>({ list, head, rows, fo
         <p className="text-sm text-slate-600">{t(`${list}.intro`)}</p>
         <ItemTable caption={t(`${list}.list`)} empty={t(`${list}.empty`)} head={head} rows={rows} />
         <FormProvider context={form.context}>
-          <Form method="post" action={action} encType={upload ? "multipart/form-data" : undefined} {...getFormProps(form)} className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2">
-            <div className="md:col-span-2"><FormErrors id={form.errorId} errors={form.errors} /></div>
+          <Form
+            method="post"
+            action={action}
+            encType={upload ? "multipart/form-data" : undefined}
+            {...getFormProps(form)}
+            className="grid gap-4 border-t border-slate-200 pt-4 md:grid-cols-2"
+          >
+            <div className="md:col-span-2">
+              <FormErrors id={form.errorId} errors={form.errors} />
+            </div>
             {children}
             <div className="space-y-3 md:col-span-2">
               {upload ? <UploadProgress upload={upload} /> : null}
-              <SubmitButton intent={intent} className="btn-secondary" busy={upload?.busy}>{t(`actions.${intent}`)}</SubmitButton>
+              <SubmitButton intent={intent} className="btn-secondary" busy={upload?.busy}>
+                {t(`actions.${intent}`)}
+              </SubmitButton>
             </div>
           </Form>
         </FormProvider>
@@ -113,7 +165,19 @@ function ListStep<Schema extends Record<string, unknown>>({ list, head, rows, fo
 
 /* ------------------------------------------ 1. basic ------------------------------------------- */
 
-export function BasicStep({ appState, view, action, actionData, attachmentsSlot }: { appState: AppState; view: Draft | null; action: string; actionData?: ActionData; attachmentsSlot: React.ReactNode }) {
+export function BasicStep({
+  appState,
+  view,
+  action,
+  actionData,
+  attachmentsSlot,
+}: {
+  appState: AppState;
+  view: Draft | null;
+  action: string;
+  actionData?: ActionData;
+  attachmentsSlot: React.ReactNode;
+}) {
   const { t } = useTranslation("wizard");
   const b = view?.basic;
   const upgrade = appState === "update" && view?.verState !== 1;
@@ -133,7 +197,13 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
   return (
     <div className="space-y-6">
       <FormProvider context={form.context}>
-        <Form method="post" action={action} encType="multipart/form-data" {...getFormProps(form)} className="card space-y-6">
+        <Form
+          method="post"
+          action={action}
+          encType="multipart/form-data"
+          {...getFormProps(form)}
+          className="card space-y-6"
+        >
           <p className="text-sm text-slate-600">{t("basic.intro")}</p>
           <FormErrors id={form.errorId} errors={form.errors} />
           <div className="grid gap-4 md:grid-cols-2">
@@ -148,20 +218,55 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
             ) : (
               <TextField field={f.version} label={t("basic.version")} hint={t("basic.versionHint")} />
             )}
-            <SelectField field={f.industry} label={t("basic.industry")} options={opts(INDUSTRIES, "industries")} placeholder={t("basic.choose")} />
-            <SelectField field={f.framework} label={t("basic.framework")} options={opts(FRAMEWORKS, "frameworks")} placeholder={t("basic.choose")} />
-            <SelectField field={f.platformType} label={t("basic.platformType")} options={opts(PLATFORM_TYPES, "platforms")} placeholder={t("basic.choose")} />
-            <SelectField field={f.paymentCycle} label={t("basic.paymentCycle")} options={opts(PAYMENT_CYCLES, "cycles")} />
+            <SelectField
+              field={f.industry}
+              label={t("basic.industry")}
+              options={opts(INDUSTRIES, "industries")}
+              placeholder={t("basic.choose")}
+            />
+            <SelectField
+              field={f.framework}
+              label={t("basic.framework")}
+              options={opts(FRAMEWORKS, "frameworks")}
+              placeholder={t("basic.choose")}
+            />
+            <SelectField
+              field={f.platformType}
+              label={t("basic.platformType")}
+              options={opts(PLATFORM_TYPES, "platforms")}
+              placeholder={t("basic.choose")}
+            />
+            <SelectField
+              field={f.paymentCycle}
+              label={t("basic.paymentCycle")}
+              options={opts(PAYMENT_CYCLES, "cycles")}
+            />
             <TextField field={f.description} label={t("basic.description")} className="md:col-span-2" />
             <TextAreaField field={f.introduction} label={t("basic.introduction")} className="md:col-span-2" />
             <div className="md:col-span-2">
               {view?.cover ? (
                 <div className="mb-2 flex items-center gap-3 text-sm text-slate-600">
-                  <img src={coverUrl(view.appId, view.cover.fileId)} alt="" width={48} height={48} className="h-12 w-12 rounded object-cover" data-testid="cover-preview" />
+                  <img
+                    src={coverUrl(view.appId, view.cover.fileId)}
+                    alt=""
+                    width={48}
+                    height={48}
+                    className="h-12 w-12 rounded object-cover"
+                    data-testid="cover-preview"
+                  />
                   <span>{t("basic.coverKept", { name: view.cover.name })}</span>
                 </div>
               ) : null}
-              <FileField name="cover" label={t("basic.cover")} hint={t("basic.coverHint", { types: COVER_TYPES.map((x) => x.toUpperCase()).join(", "), mb: COVER_MAX_BYTES / (1024 * 1024) })} accept={COVER_TYPES.map((x) => `.${x}`).join(",")} errors={f.cover?.errors} />
+              <FileField
+                name="cover"
+                label={t("basic.cover")}
+                hint={t("basic.coverHint", {
+                  types: COVER_TYPES.map((x) => x.toUpperCase()).join(", "),
+                  mb: COVER_MAX_BYTES / (1024 * 1024),
+                })}
+                accept={COVER_TYPES.map((x) => `.${x}`).join(",")}
+                errors={f.cover?.errors}
+              />
             </div>
           </div>
           <fieldset className="grid gap-4 md:grid-cols-3">
@@ -187,18 +292,29 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
               {freeEditable ? (
                 <CheckboxField field={f.freeService}>{t("basic.freeService")}</CheckboxField>
               ) : (
-                <p className="text-sm text-slate-600">{t("basic.freeFixed", { value: t(b?.freeService ? "basic.yes" : "basic.no") })}</p>
+                <p className="text-sm text-slate-600">
+                  {t("basic.freeFixed", { value: t(b?.freeService ? "basic.yes" : "basic.no") })}
+                </p>
               )}
             </div>
             {/* Without JavaScript the protocol fields are always shown; with it, only for a cross-chain service. */}
-            <div className={`grid gap-4 md:col-span-2 md:grid-cols-2 ${form.value === undefined || crossOn ? "" : "hidden"}`}>
-              <SelectField field={f.crossProtocol} label={t("basic.crossProtocol")} options={opts(CROSS_PROTOCOLS, "protocols")} placeholder={t("basic.choose")} />
+            <div
+              className={`grid gap-4 md:col-span-2 md:grid-cols-2 ${form.value === undefined || crossOn ? "" : "hidden"}`}
+            >
+              <SelectField
+                field={f.crossProtocol}
+                label={t("basic.crossProtocol")}
+                options={opts(CROSS_PROTOCOLS, "protocols")}
+                placeholder={t("basic.choose")}
+              />
               <TextField field={f.crossAppCode} label={t("basic.crossAppCode")} hint={t("basic.crossAppCodeHint")} />
             </div>
           </fieldset>
           <UploadProgress upload={upload} />
           <StepNav backTo={null}>
-            <SubmitButton intent="saveBasic" className="btn-primary" busy={upload.busy}>{t(appState === "mod" ? "actions.save" : "actions.saveContinue")}</SubmitButton>
+            <SubmitButton intent="saveBasic" className="btn-primary" busy={upload.busy}>
+              {t(appState === "mod" ? "actions.save" : "actions.saveContinue")}
+            </SubmitButton>
           </StepNav>
         </Form>
       </FormProvider>
@@ -207,15 +323,34 @@ export function BasicStep({ appState, view, action, actionData, attachmentsSlot 
   );
 }
 
-export function AttachmentsSection({ view, action, actionData, deleteHref, editable }: { view: Draft | null; action: string; actionData?: ActionData; deleteHref: DeleteHref; editable: boolean }) {
+export function AttachmentsSection({
+  view,
+  action,
+  actionData,
+  deleteHref,
+  editable,
+}: {
+  view: Draft | null;
+  action: string;
+  actionData?: ActionData;
+  deleteHref: DeleteHref;
+  editable: boolean;
+}) {
   const { t } = useTranslation("wizard");
   const upload = useUpload();
   const deleteLink = useDeleteLink(deleteHref);
-  const [form, fields] = useStepForm(attachmentFormSchema, { id: "attachment", intent: "addAttachment", actionData, onSubmit: upload.onSubmit });
+  const [form, fields] = useStepForm(attachmentFormSchema, {
+    id: "attachment",
+    intent: "addAttachment",
+    actionData,
+    onSubmit: upload.onSubmit,
+  });
   const f = fields as unknown as Fields;
   return (
     <section className="card space-y-4" aria-labelledby="attachments-title">
-      <h2 id="attachments-title" className="text-base font-semibold">{t("attachments.title")}</h2>
+      <h2 id="attachments-title" className="text-base font-semibold">
+        {t("attachments.title")}
+      </h2>
       {!view ? (
         <p className="text-sm text-slate-500">{t("attachments.afterSave")}</p>
       ) : (
@@ -232,14 +367,32 @@ export function AttachmentsSection({ view, action, actionData, deleteHref, edita
           />
           {editable ? (
             <FormProvider context={form.context}>
-              <Form method="post" action={action} encType="multipart/form-data" {...getFormProps(form)} className="grid gap-4 md:grid-cols-3">
-                <div className="md:col-span-3"><FormErrors id={form.errorId} errors={form.errors} /></div>
-                <TextField field={f.attachmentName} label={t("attachments.name")} />
-                <FileField name="attachmentFile" label={t("attachments.file")} hint={t("attachments.hint")} accept={ATTACHMENT_TYPES.map((x) => `.${x}`).join(",")} errors={f.attachmentFile?.errors} />
-                <div className="self-end">
-                  <SubmitButton intent="addAttachment" className="btn-secondary" busy={upload.busy}>{t("actions.addAttachment")}</SubmitButton>
+              <Form
+                method="post"
+                action={action}
+                encType="multipart/form-data"
+                {...getFormProps(form)}
+                className="grid gap-4 md:grid-cols-3"
+              >
+                <div className="md:col-span-3">
+                  <FormErrors id={form.errorId} errors={form.errors} />
                 </div>
-                <div className="md:col-span-3"><UploadProgress upload={upload} /></div>
+                <TextField field={f.attachmentName} label={t("attachments.name")} />
+                <FileField
+                  name="attachmentFile"
+                  label={t("attachments.file")}
+                  hint={t("attachments.hint")}
+                  accept={ATTACHMENT_TYPES.map((x) => `.${x}`).join(",")}
+                  errors={f.attachmentFile?.errors}
+                />
+                <div className="self-end">
+                  <SubmitButton intent="addAttachment" className="btn-secondary" busy={upload.busy}>
+                    {t("actions.addAttachment")}
+                  </SubmitButton>
+                </div>
+                <div className="md:col-span-3">
+                  <UploadProgress upload={upload} />
+                </div>
               </Form>
             </FormProvider>
           ) : null}
@@ -255,7 +408,13 @@ export function PackagesStep({ view, deleteHref, ...step }: ListStepProps) {
   const { t } = useTranslation("wizard");
   const upload = useUpload();
   const deleteLink = useDeleteLink(deleteHref);
-  const [form, fields] = useStepForm(packageFormSchema, { id: "package", intent: "addPackage", actionData: step.actionData, defaultValue: { language: "go" }, onSubmit: upload.onSubmit });
+  const [form, fields] = useStepForm(packageFormSchema, {
+    id: "package",
+    intent: "addPackage",
+    actionData: step.actionData,
+    defaultValue: { language: "go" },
+    onSubmit: upload.onSubmit,
+  });
   const f = fields as unknown as Fields;
   return (
     <ListStep
@@ -264,19 +423,43 @@ export function PackagesStep({ view, deleteHref, ...step }: ListStepProps) {
       form={form}
       intent="addPackage"
       upload={upload}
-      head={[t("packages.name"), t("packages.version"), t("packages.language"), t("packages.initParams"), t("packages.mainPath"), t("packages.file")]}
+      head={[
+        t("packages.name"),
+        t("packages.version"),
+        t("packages.language"),
+        t("packages.initParams"),
+        t("packages.mainPath"),
+        t("packages.file"),
+      ]}
       rows={view.packages.map((p) => ({
         key: p.packageId,
-        cells: [p.name, p.version, t(`languages.${p.language}`), p.initParams, p.mainPath, `${p.fileName} (${formatSize(p.size)})`],
+        cells: [
+          p.name,
+          p.version,
+          t(`languages.${p.language}`),
+          p.initParams,
+          p.mainPath,
+          `${p.fileName} (${formatSize(p.size)})`,
+        ],
         ...deleteLink("package", p.packageId, p.name),
       }))}
     >
       <TextField field={f.name} label={t("packages.name")} hint={t("packages.nameHint")} />
       <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
-      <SelectField field={f.language} label={t("packages.language")} options={languagesFor(view.basic.framework).map((l) => ({ value: l, label: t(`languages.${l}`) }))} />
+      <SelectField
+        field={f.language}
+        label={t("packages.language")}
+        options={languagesFor(view.basic.framework).map((l) => ({ value: l, label: t(`languages.${l}`) }))}
+      />
       <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
       <TextField field={f.mainPath} label={t("packages.mainPath")} />
-      <FileField name="file" label={t("packages.file")} hint={t("packages.fileHint")} accept=".zip" errors={f.file?.errors} />
+      <FileField
+        name="file"
+        label={t("packages.file")}
+        hint={t("packages.fileHint")}
+        accept=".zip"
+        errors={f.file?.errors}
+      />
     </ListStep>
   );
 }
@@ -290,34 +473,66 @@ export function FunctionsStep({ view, deleteHref, ...step }: ListStepProps) {
     id: "function",
     intent: "addFunction",
     actionData: step.actionData,
-    defaultValue: { parentId: "top", funcType: "1", packageId: view.packages[0] ? String(view.packages[0].packageId) : undefined },
+    defaultValue: {
+      parentId: "top",
+      funcType: "1",
+      packageId: view.packages[0] ? String(view.packages[0].packageId) : undefined,
+    },
   });
   const f = fields as unknown as Fields;
   const packageName = (id: number) => view.packages.find((p) => p.packageId === id)?.name ?? "";
-  const functionName = (id: number | null) => (id ? (view.functions.find((x) => x.functionId === id)?.name ?? "") : t("functions.top"));
+  const functionName = (id: number | null) =>
+    id ? (view.functions.find((x) => x.functionId === id)?.name ?? "") : t("functions.top");
   return (
     <ListStep
       {...step}
       list="functions"
       form={form}
       intent="addFunction"
-      head={[t("functions.name"), t("functions.package"), t("functions.funcType"), t("functions.func"), t("functions.parent"), t("functions.crossChainAllowed")]}
+      head={[
+        t("functions.name"),
+        t("functions.package"),
+        t("functions.funcType"),
+        t("functions.func"),
+        t("functions.parent"),
+        t("functions.crossChainAllowed"),
+      ]}
       rows={view.functions.map((x) => ({
         key: x.functionId,
-        cells: [x.name, packageName(x.packageId), t(`funcTypes.${x.funcType}`), <code key="f">{x.func}</code>, functionName(x.parentId), t(x.crossChainAllowed ? "basic.yes" : "basic.no")],
+        cells: [
+          x.name,
+          packageName(x.packageId),
+          t(`funcTypes.${x.funcType}`),
+          <code key="f">{x.func}</code>,
+          functionName(x.parentId),
+          t(x.crossChainAllowed ? "basic.yes" : "basic.no"),
+        ],
         ...deleteLink("function", x.functionId, x.name),
       }))}
     >
       <TextField field={f.name} label={t("functions.name")} />
-      <SelectField field={f.packageId} label={t("functions.package")} options={view.packages.map((p) => ({ value: String(p.packageId), label: p.name }))} />
-      <SelectField field={f.funcType} label={t("functions.funcType")} options={FUNC_TYPES.map((v) => ({ value: v, label: t(`funcTypes.${v}`) }))} />
+      <SelectField
+        field={f.packageId}
+        label={t("functions.package")}
+        options={view.packages.map((p) => ({ value: String(p.packageId), label: p.name }))}
+      />
+      <SelectField
+        field={f.funcType}
+        label={t("functions.funcType")}
+        options={FUNC_TYPES.map((v) => ({ value: v, label: t(`funcTypes.${v}`) }))}
+      />
       <TextField field={f.func} label={t("functions.func")} hint={t("functions.funcHint")} />
       <SelectField
         field={f.parentId}
         label={t("functions.parent")}
-        options={[{ value: "top", label: t("functions.top") }, ...view.functions.map((x) => ({ value: String(x.functionId), label: x.name }))]}
+        options={[
+          { value: "top", label: t("functions.top") },
+          ...view.functions.map((x) => ({ value: String(x.functionId), label: x.name })),
+        ]}
       />
-      <div className="self-end"><CheckboxField field={f.crossChainAllowed}>{t("functions.crossChainAllowed")}</CheckboxField></div>
+      <div className="self-end">
+        <CheckboxField field={f.crossChainAllowed}>{t("functions.crossChainAllowed")}</CheckboxField>
+      </div>
       <TextAreaField field={f.inputFormat} label={t("functions.inputFormat")} rows={2} />
       <TextAreaField field={f.outputFormat} label={t("functions.outputFormat")} rows={2} />
     </ListStep>
@@ -340,7 +555,11 @@ export function RolesStep({ view, deleteHref, ...step }: ListStepProps) {
       form={form}
       intent="addRole"
       head={[t("roles.name"), t("roles.description"), t("roles.functions")]}
-      rows={view.roles.map((r) => ({ key: r.roleId, cells: [r.name, r.description, r.functionIds.map(functionName).join(", ")], ...deleteLink("role", r.roleId, r.name) }))}
+      rows={view.roles.map((r) => ({
+        key: r.roleId,
+        cells: [r.name, r.description, r.functionIds.map(functionName).join(", ")],
+        ...deleteLink("role", r.roleId, r.name),
+      }))}
     >
       <TextField field={f.name} label={t("roles.name")} />
       <TextField field={f.description} label={t("roles.description")} />
@@ -350,7 +569,13 @@ export function RolesStep({ view, deleteHref, ...step }: ListStepProps) {
         <div className="flex flex-wrap gap-4">
           {view.functions.map((x) => (
             <label key={`${form.key}-${x.functionId}`} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name={f.functionIds.name} value={String(x.functionId)} defaultChecked={chosen.includes(String(x.functionId))} className="h-4 w-4" />
+              <input
+                type="checkbox"
+                name={f.functionIds.name}
+                value={String(x.functionId)}
+                defaultChecked={chosen.includes(String(x.functionId))}
+                className="h-4 w-4"
+              />
               {x.name} (<code>{x.func}</code>)
             </label>
           ))}
@@ -381,10 +606,23 @@ export function CertificateStep({ view, action, actionData, backTo }: StepProps)
         <div className="space-y-2">
           {CERTIFICATE_MODES.map((m) => (
             <label key={`${form.key}-${m}`} className="flex items-start gap-2 text-sm">
-              <input type="radio" name={field.name} value={m} defaultChecked={field.initialValue === m} className="mt-0.5 h-4 w-4" aria-describedby={`certificate-mode-${m}-hint`} />
+              <input
+                type="radio"
+                name={field.name}
+                value={m}
+                defaultChecked={field.initialValue === m}
+                className="mt-0.5 h-4 w-4"
+                aria-describedby={`certificate-mode-${m}-hint`}
+              />
               <span>
                 <span className="font-medium">{t(`certificate.modes.${m}`)}</span>
-                <span id={`certificate-mode-${m}-hint`} className="block text-slate-600" data-testid="certificate-mode-hint">{t(`certificate.modeHints.${m}`)}</span>
+                <span
+                  id={`certificate-mode-${m}-hint`}
+                  className="block text-slate-600"
+                  data-testid="certificate-mode-hint"
+                >
+                  {t(`certificate.modeHints.${m}`)}
+                </span>
               </span>
             </label>
           ))}
@@ -392,7 +630,9 @@ export function CertificateStep({ view, action, actionData, backTo }: StepProps)
         <ErrorList id={field.errorId} errors={field.errors} />
       </fieldset>
       <StepNav backTo={backTo}>
-        <SubmitButton intent="saveCertificate" className="btn-primary">{t("actions.saveContinue")}</SubmitButton>
+        <SubmitButton intent="saveCertificate" className="btn-primary">
+          {t("actions.saveContinue")}
+        </SubmitButton>
       </StepNav>
     </Form>
   );
@@ -408,11 +648,15 @@ export function CostTable({ view, language }: { view: Draft; language: Language 
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="cost-table">
-        <caption className="px-3 py-2 text-left text-sm text-slate-600">{t("cost.cycle", { cycle: t(`cycles.${cost.paymentCycle}`) })}</caption>
+        <caption className="px-3 py-2 text-left text-sm text-slate-600">
+          {t("cost.cycle", { cycle: t(`cycles.${cost.paymentCycle}`) })}
+        </caption>
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
           <tr>
             {["node", "tps", "capacity", "peers", "tpsCost", "capacityCost", "total"].map((k) => (
-              <th key={k} scope="col" className="px-3 py-2">{t(`cost.${k}`)}</th>
+              <th key={k} scope="col" className="px-3 py-2">
+                {t(`cost.${k}`)}
+              </th>
             ))}
           </tr>
         </thead>
@@ -431,8 +675,12 @@ export function CostTable({ view, language }: { view: Draft; language: Language 
         </tbody>
         <tfoot>
           <tr className="bg-slate-50">
-            <th scope="row" colSpan={6} className="px-3 py-2 text-right">{t("cost.grandTotal")}</th>
-            <td className="px-3 py-2 font-semibold" data-testid="cost-total">{usd(cost.totalCents)}</td>
+            <th scope="row" colSpan={6} className="px-3 py-2 text-right">
+              {t("cost.grandTotal")}
+            </th>
+            <td className="px-3 py-2 font-semibold" data-testid="cost-total">
+              {usd(cost.totalCents)}
+            </td>
           </tr>
         </tfoot>
       </table>
@@ -442,7 +690,13 @@ export function CostTable({ view, language }: { view: Draft; language: Language 
 
 export function CostStep({ view, language, action, actionData, backTo }: StepProps & { language: Language }) {
   const { t } = useTranslation("wizard");
-  const [form, fields] = useStepForm(submitFormSchema, { id: "submit", intent: "submit", actionData, shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" });
+  const [form, fields] = useStepForm(submitFormSchema, {
+    id: "submit",
+    intent: "submit",
+    actionData,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+  });
   const f = fields as unknown as Fields;
   return (
     <FormProvider context={form.context}>
@@ -450,13 +704,23 @@ export function CostStep({ view, language, action, actionData, backTo }: StepPro
         <p className="text-sm text-slate-600">{t("cost.intro")}</p>
         <FormErrors id={form.errorId} errors={form.errors} />
         <CostTable view={view} language={language} />
-        {view.nodes.length === 1 ? <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-800">{t("nodes.risk")}</p> : null}
+        {view.nodes.length === 1 ? (
+          <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-800">
+            {t("nodes.risk")}
+          </p>
+        ) : null}
         {view.cost.free ? <p className="text-sm text-emerald-700">{t("cost.free")}</p> : null}
         <CheckboxField field={f.agreement}>
-          {t("cost.agreement")} (<Link to="/g/main/PrivateAgreement" target="_blank" className="link">{t("cost.agreementLink")}</Link>)
+          {t("cost.agreement")} (
+          <Link to="/g/main/PrivateAgreement" target="_blank" className="link">
+            {t("cost.agreementLink")}
+          </Link>
+          )
         </CheckboxField>
         <StepNav backTo={backTo}>
-          <SubmitButton intent="submit" className="btn-primary">{t("actions.submit")}</SubmitButton>
+          <SubmitButton intent="submit" className="btn-primary">
+            {t("actions.submit")}
+          </SubmitButton>
         </StepNav>
       </Form>
     </FormProvider>

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes, webcrypto, createPrivateKey, type KeyObject } from "node:crypto";
 import * as x509 from "@peculiar/x509";
-import type { BackendEnv } from "../../../env";
-import { openWith, sealWith, type SealPurpose } from "../../../kit/sealed";
+import type { BackendEnv } from "#backend/env.ts";
+import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 
 /**
  * A dedicated network's certificate authority (docs/decisions/046): a self-signed CA (ECDSA P-256, SHA-256)
@@ -18,8 +18,22 @@ const NODE_DAYS = 365;
 /** The CA's and the nodes' private keys (PKCS#8 PEM), sealed with their own purpose. */
 const NETWORK_KEYS: SealPurpose = { label: "bsn-dedicated-network-keys", fallbackFile: "dedicated-secret" };
 
-const toWebPrivate = (key: KeyObject) => crypto.subtle.importKey("pkcs8", key.export({ type: "pkcs8", format: "der" }), { name: "ECDSA", namedCurve: "P-256" }, true, ["sign"]);
-const toWebPublic = (key: KeyObject) => crypto.subtle.importKey("spki", key.export({ type: "spki", format: "der" }), { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]);
+const toWebPrivate = (key: KeyObject) =>
+  crypto.subtle.importKey(
+    "pkcs8",
+    key.export({ type: "pkcs8", format: "der" }),
+    { name: "ECDSA", namedCurve: "P-256" },
+    true,
+    ["sign"],
+  );
+const toWebPublic = (key: KeyObject) =>
+  crypto.subtle.importKey(
+    "spki",
+    key.export({ type: "spki", format: "der" }),
+    { name: "ECDSA", namedCurve: "P-256" },
+    true,
+    ["verify"],
+  );
 const pemOf = (key: KeyObject) => key.export({ type: "pkcs8", format: "pem" }) as string;
 
 function serial(): string {
@@ -29,7 +43,11 @@ function serial(): string {
 }
 
 /** The network's CA: its self-signed certificate (PEM) and its sealed key. */
-export async function newNetworkCa(env: BackendEnv, network: string, now: Date): Promise<{ pem: string; keySealed: string }> {
+export async function newNetworkCa(
+  env: BackendEnv,
+  network: string,
+  now: Date,
+): Promise<{ pem: string; keySealed: string }> {
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const keys = { privateKey: await toWebPrivate(privateKey), publicKey: await toWebPublic(publicKey) };
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
@@ -41,7 +59,10 @@ export async function newNetworkCa(env: BackendEnv, network: string, now: Date):
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -54,11 +75,22 @@ export type NodeCertificate = CertificateSummary & { pem: string; keySealed: str
 /** What NetworkNode.certificate shows of a certificate. */
 export async function summaryOf(pem: string): Promise<CertificateSummary> {
   const cert = new x509.X509Certificate(pem);
-  return { subject: cert.subject, serial: cert.serialNumber, notAfter: cert.notAfter.toISOString(), fingerprint: Buffer.from(await cert.getThumbprint("SHA-256")).toString("hex") };
+  return {
+    subject: cert.subject,
+    serial: cert.serialNumber,
+    notAfter: cert.notAfter.toISOString(),
+    fingerprint: Buffer.from(await cert.getThumbprint("SHA-256")).toString("hex"),
+  };
 }
 
 /** A node's key pair and its certificate (CN=<node>.<network>), signed by the network's CA. */
-export async function issueNodeCertificate(env: BackendEnv, ca: { pem: string; keySealed: string }, network: string, node: string, now: Date): Promise<NodeCertificate> {
+export async function issueNodeCertificate(
+  env: BackendEnv,
+  ca: { pem: string; keySealed: string },
+  network: string,
+  node: string,
+  now: Date,
+): Promise<NodeCertificate> {
   const caCert = new x509.X509Certificate(ca.pem);
   const signingKey = await toWebPrivate(createPrivateKey(openWith(env, NETWORK_KEYS, ca.keySealed)));
   const pair = generateKeyPairSync("ec", { namedCurve: "P-256" });

@@ -38,11 +38,19 @@ export function basicCredentials(header: string | null): Credentials | null {
   return colon < 0 ? null : { user: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
-export const basicHeader = (c: Credentials) => `Basic ${Buffer.from(`${c.user}:${c.password}`, "utf8").toString("base64")}`;
+export const basicHeader = (c: Credentials) =>
+  `Basic ${Buffer.from(`${c.user}:${c.password}`, "utf8").toString("base64")}`;
 
 /** A user name fits Basic auth (no colon, no control characters) and a password is 1–128 characters. */
 export function credentialsProblem(c: Credentials): string | null {
-  if (typeof c?.user !== "string" || !/^[^:\x00-\x1f\x7f]{1,64}$/.test(c.user)) return "the user name is 1 to 64 characters without a colon";
-  if (typeof c.password !== "string" || c.password.length < 1 || c.password.length > 128 || /[\x00-\x1f\x7f]/.test(c.password)) return "the password is 1 to 128 characters";
+  if (typeof c?.user !== "string" || !/^[^:\x00-\x1f\x7f]{1,64}$/.test(c.user))
+    return "the user name is 1 to 64 characters without a colon";
+  if (
+    typeof c.password !== "string" ||
+    c.password.length < 1 ||
+    c.password.length > 128 ||
+    /[\x00-\x1f\x7f]/.test(c.password)
+  )
+    return "the password is 1 to 128 characters";
   return null;
 }

@@ -1,10 +1,10 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "../../../db/client";
-import { startWorker, type WorkerClient } from "../../../kit/worker";
-import { EmbeddedChain } from "../embedded";
-import { recordedAfter } from "../records";
-import type { ChainNode, RpcCall } from "../rpc";
+import type { Db } from "#backend/db/client.ts";
+import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
+import { EmbeddedChain } from "#backend/domains/chain/embedded.ts";
+import { recordedAfter } from "#backend/domains/chain/records.ts";
+import type { ChainNode, RpcCall } from "#backend/domains/chain/rpc.ts";
 
 type ChainSpec = EmbeddedChain["spec"];
 /** A chain's head as the engine's thread answers it. */
@@ -82,13 +82,22 @@ export class NetworkRuntime {
   }
 
   private chainSpec(node: string): ChainSpec {
-    return { name: node, chainId: this.spec.chainId, dir: path.join(this.spec.dir, node), treasury: this.spec.treasury, treasuryWei: this.spec.treasuryWei };
+    return {
+      name: node,
+      chainId: this.spec.chainId,
+      dir: path.join(this.spec.dir, node),
+      treasury: this.spec.treasury,
+      treasuryWei: this.spec.treasuryWei,
+    };
   }
 
   /** Opens the orderer (brought to the recorded log) and the peers; the peers then catch up in the background. */
   async open(peers: number): Promise<void> {
     const { removed, replayed } = await this.ordererChain.open();
-    if (removed || replayed) console.warn(`dedicated network ${this.spec.name}: ${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`);
+    if (removed || replayed)
+      console.warn(
+        `dedicated network ${this.spec.name}: ${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`,
+      );
     await this.addPeers(peers);
   }
 

@@ -4,4 +4,4 @@
  * served by the same operations as the registry's engine thread (open, seal, reconcile, reads…), one call
  * after another. Ending the worker ends the network's nodes.
  */
-import "../engine.worker";
+import "#backend/domains/chain/engine.worker.ts";

@@ -3,17 +3,32 @@ import { rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Deps } from "../../../deps";
-import { callEngine, serveEngine } from "../../../kit/engine-socket";
-import { RPC, RpcError } from "../hex";
-import { recordedHead } from "../records";
-import { DEDICATED, NAME, reserveDedicatedChain, signAndSend } from "../registry";
-import { answerText } from "../rpc";
-import { chainBlocks, chainLogs, chainTxs, chains, dedicatedCertificates, dedicatedNetworks } from "../tables";
-import { issueNodeCertificate, newNetworkCa, summaryOf, type CertificateSummary } from "./ca";
-import { basicCredentials, basicHeader, credentialsProblem, hashPassword, passwordMatches, sameText, type Credentials } from "./credentials";
-import { bytesUnder, NetworkRuntime, RequestCounter } from "./network";
-import type { DeployInput, GatewayAnswer, NetworkNode, NetworkStatus } from "./types";
+import type { Deps } from "#backend/deps.ts";
+import { callEngine, serveEngine } from "#backend/kit/engine-socket.ts";
+import { RPC, RpcError } from "#backend/domains/chain/hex.ts";
+import { recordedHead } from "#backend/domains/chain/records.ts";
+import { DEDICATED, NAME, reserveDedicatedChain, signAndSend } from "#backend/domains/chain/registry.ts";
+import { answerText } from "#backend/domains/chain/rpc.ts";
+import {
+  chainBlocks,
+  chainLogs,
+  chainTxs,
+  chains,
+  dedicatedCertificates,
+  dedicatedNetworks,
+} from "#backend/domains/chain/tables.ts";
+import { issueNodeCertificate, newNetworkCa, summaryOf, type CertificateSummary } from "./ca.ts";
+import {
+  basicCredentials,
+  basicHeader,
+  credentialsProblem,
+  hashPassword,
+  passwordMatches,
+  sameText,
+  type Credentials,
+} from "./credentials.ts";
+import { bytesUnder, NetworkRuntime, RequestCounter } from "./network.ts";
+import type { DeployInput, GatewayAnswer, NetworkNode, NetworkStatus } from "./types.ts";
 
 /** The most peers a network runs (the embedded provisioner runs them all in one thread). */
 export const MAX_PEERS = 16;
@@ -25,7 +40,13 @@ export const DEDICATED_PREFIX = "/chain/dedicated/";
 type NetworkRow = typeof dedicatedNetworks.$inferSelect;
 
 /** One HTTP request to a network's endpoints, as the endpoint (or a peer process) hands it over. */
-export type GatewayRequest = { network: string; target: "gateway" | "ca" | { node: string }; method: string; authorization: string | null; body: string };
+export type GatewayRequest = {
+  network: string;
+  target: "gateway" | "ca" | { node: string };
+  method: string;
+  authorization: string | null;
+  body: string;
+};
 /** The answer: a status and a JSON body, or the CA's PEM; headers to add (WWW-Authenticate). */
 export type GatewayReply = { status: number; body: unknown; pem?: string; headers?: Record<string, string> };
 
@@ -76,7 +97,8 @@ export class EmbeddedProvisioner {
       // A network that fails to start is shown failed (its nodes' status); the server starts anyway.
       if (row.state === "running") await this.run(entry).catch(() => undefined);
     }
-    if (this.role === "owner") this.socket = await serveEngine(this.deps.env, "dedicated", (p, body) => this.answerPeer(p, body));
+    if (this.role === "owner")
+      this.socket = await serveEngine(this.deps.env, "dedicated", (p, body) => this.answerPeer(p, body));
   }
 
   async close(): Promise<void> {
@@ -120,7 +142,10 @@ export class EmbeddedProvisioner {
   /** Runs `work` after every earlier change of the same network. */
   private locked<T>(name: string, work: () => Promise<T>): Promise<T> {
     const result = (this.locks.get(name) ?? Promise.resolve()).then(work, work);
-    this.locks.set(name, result.catch(() => undefined));
+    this.locks.set(
+      name,
+      result.catch(() => undefined),
+    );
     return result;
   }
 
@@ -131,7 +156,17 @@ export class EmbeddedProvisioner {
       return known;
     }
     const chain = await reserveDedicatedChain(this.deps, row.name);
-    const entry: Entry = { row, treasury: chain.treasury, treasuryKey: chain.treasuryKey, treasuryWei: chain.treasuryWei, runtime: null, phase: "ready", counters: new Map(), verified: new Map(), funding: Promise.resolve() };
+    const entry: Entry = {
+      row,
+      treasury: chain.treasury,
+      treasuryKey: chain.treasuryKey,
+      treasuryWei: chain.treasuryWei,
+      runtime: null,
+      phase: "ready",
+      counters: new Map(),
+      verified: new Map(),
+      funding: Promise.resolve(),
+    };
     this.entries.set(row.name, entry);
     return entry;
   }
@@ -141,7 +176,13 @@ export class EmbeddedProvisioner {
     if (entry.runtime) return;
     entry.phase = "starting";
     const runtime = new NetworkRuntime(
-      { name: entry.row.name, chainId: entry.row.chainId, dir: this.dirOf(entry.row.name), treasury: entry.treasury, treasuryWei: entry.treasuryWei },
+      {
+        name: entry.row.name,
+        chainId: entry.row.chainId,
+        dir: this.dirOf(entry.row.name),
+        treasury: entry.treasury,
+        treasuryWei: entry.treasuryWei,
+      },
       this.deps.db,
       this.deps.now,
       (node) => this.count(entry, node),
@@ -181,19 +222,48 @@ export class EmbeddedProvisioner {
   /** Issues the certificates its nodes lack (orderer, peers, gateway). */
   private async certify(row: NetworkRow): Promise<void> {
     const nodes = ["orderer", ...Array.from({ length: row.peers }, (_, i) => `peer-${i + 1}`), "gateway"];
-    const have = new Set((await this.deps.db.select({ node: dedicatedCertificates.node }).from(dedicatedCertificates).where(eq(dedicatedCertificates.networkId, row.id))).map((r) => r.node));
+    const have = new Set(
+      (
+        await this.deps.db
+          .select({ node: dedicatedCertificates.node })
+          .from(dedicatedCertificates)
+          .where(eq(dedicatedCertificates.networkId, row.id))
+      ).map((r) => r.node),
+    );
     for (const node of nodes) {
       if (have.has(node)) continue;
-      const cert = await issueNodeCertificate(this.deps.env, { pem: row.caCertificatePem, keySealed: row.caKeySealed }, row.name, node, this.deps.now());
+      const cert = await issueNodeCertificate(
+        this.deps.env,
+        { pem: row.caCertificatePem, keySealed: row.caKeySealed },
+        row.name,
+        node,
+        this.deps.now(),
+      );
       await this.deps.db
         .insert(dedicatedCertificates)
-        .values({ networkId: row.id, node, subject: cert.subject, serial: cert.serial, notAfter: new Date(cert.notAfter), fingerprint: cert.fingerprint, certificatePem: cert.pem, keySealed: cert.keySealed })
+        .values({
+          networkId: row.id,
+          node,
+          subject: cert.subject,
+          serial: cert.serial,
+          notAfter: new Date(cert.notAfter),
+          fingerprint: cert.fingerprint,
+          certificatePem: cert.pem,
+          keySealed: cert.keySealed,
+        })
         .onConflictDoNothing();
     }
   }
 
-  private async update(entry: Entry, values: Partial<Pick<NetworkRow, "peers" | "state" | "authUser" | "authPasswordHash">>): Promise<void> {
-    const [row] = await this.deps.db.update(dedicatedNetworks).set(values).where(eq(dedicatedNetworks.id, entry.row.id)).returning();
+  private async update(
+    entry: Entry,
+    values: Partial<Pick<NetworkRow, "peers" | "state" | "authUser" | "authPasswordHash">>,
+  ): Promise<void> {
+    const [row] = await this.deps.db
+      .update(dedicatedNetworks)
+      .set(values)
+      .where(eq(dedicatedNetworks.id, entry.row.id))
+      .returning();
     entry.row = row!;
   }
 
@@ -203,9 +273,14 @@ export class EmbeddedProvisioner {
    */
   deploy(input: DeployInput): Promise<NetworkStatus> {
     if (this.role === "peer") return this.forward("deploy", input);
-    if (typeof input?.name !== "string" || !NAME.test(input.name)) return Promise.reject(new Error(`a network name is lower-case letters, digits and dashes: ${String(input?.name)}`));
-    if (!Number.isInteger(input.peers) || input.peers < 1 || input.peers > MAX_PEERS) return Promise.reject(new Error(`a network has 1 to ${MAX_PEERS} peers`));
-    if (typeof input.consensus !== "string" || !input.consensus.trim() || input.consensus.length > 32) return Promise.reject(new Error("a network names its consensus"));
+    if (typeof input?.name !== "string" || !NAME.test(input.name))
+      return Promise.reject(
+        new Error(`a network name is lower-case letters, digits and dashes: ${String(input?.name)}`),
+      );
+    if (!Number.isInteger(input.peers) || input.peers < 1 || input.peers > MAX_PEERS)
+      return Promise.reject(new Error(`a network has 1 to ${MAX_PEERS} peers`));
+    if (typeof input.consensus !== "string" || !input.consensus.trim() || input.consensus.length > 32)
+      return Promise.reject(new Error("a network names its consensus"));
     const problem = credentialsProblem(input);
     if (problem) return Promise.reject(new Error(problem));
     return this.locked(input.name, async () => {
@@ -215,12 +290,24 @@ export class EmbeddedProvisioner {
         const ca = await newNetworkCa(this.deps.env, input.name, this.deps.now());
         await this.deps.db
           .insert(dedicatedNetworks)
-          .values({ name: input.name, chainId: chain.chainId, consensus: input.consensus, peers: input.peers, state: "running", authUser: input.user, authPasswordHash: await hashPassword(input.password), caCertificatePem: ca.pem, caKeySealed: ca.keySealed, createdAt: this.deps.now() })
+          .values({
+            name: input.name,
+            chainId: chain.chainId,
+            consensus: input.consensus,
+            peers: input.peers,
+            state: "running",
+            authUser: input.user,
+            authPasswordHash: await hashPassword(input.password),
+            caCertificatePem: ca.pem,
+            caKeySealed: ca.keySealed,
+            createdAt: this.deps.now(),
+          })
           .onConflictDoNothing();
         [row] = await this.deps.db.select().from(dedicatedNetworks).where(eq(dedicatedNetworks.name, input.name));
       }
       const entry = await this.load(row!);
-      if (entry.row.peers < input.peers || entry.row.state !== "running") await this.update(entry, { peers: Math.max(entry.row.peers, input.peers), state: "running" });
+      if (entry.row.peers < input.peers || entry.row.state !== "running")
+        await this.update(entry, { peers: Math.max(entry.row.peers, input.peers), state: "running" });
       await this.certify(entry.row);
       await this.run(entry);
       await entry.runtime!.addPeers(entry.row.peers);
@@ -233,7 +320,8 @@ export class EmbeddedProvisioner {
     if (this.role === "peer") return this.forward("scale", name, peers);
     return this.locked(name, async () => {
       const entry = this.entry(name);
-      if (!Number.isInteger(peers) || peers < entry.row.peers || peers > MAX_PEERS) throw new Error(`${name} grows only: from ${entry.row.peers} to at most ${MAX_PEERS} peers`);
+      if (!Number.isInteger(peers) || peers < entry.row.peers || peers > MAX_PEERS)
+        throw new Error(`${name} grows only: from ${entry.row.peers} to at most ${MAX_PEERS} peers`);
       if (peers > entry.row.peers) await this.update(entry, { peers });
       await this.certify(entry.row);
       await entry.runtime?.addPeers(peers);
@@ -282,7 +370,10 @@ export class EmbeddedProvisioner {
       if (entry) await this.halt(entry);
       await rm(this.dirOf(name), { recursive: true, force: true });
       await this.deps.db.transaction(async (tx) => {
-        const [chain] = await tx.select().from(chains).where(and(eq(chains.name, name), eq(chains.purpose, DEDICATED)));
+        const [chain] = await tx
+          .select()
+          .from(chains)
+          .where(and(eq(chains.name, name), eq(chains.purpose, DEDICATED)));
         await tx.delete(dedicatedNetworks).where(eq(dedicatedNetworks.name, name));
         if (chain) {
           await tx.delete(chainLogs).where(eq(chainLogs.chainId, chain.chainId));
@@ -306,16 +397,42 @@ export class EmbeddedProvisioner {
     const { row, runtime } = entry;
     const base = `${DEDICATED_PREFIX}${row.name}`;
     const certs = new Map<string, CertificateSummary>();
-    for (const c of await this.deps.db.select().from(dedicatedCertificates).where(eq(dedicatedCertificates.networkId, row.id))) {
-      certs.set(c.node, { subject: c.subject, serial: c.serial, notAfter: c.notAfter.toISOString(), fingerprint: c.fingerprint });
+    for (const c of await this.deps.db
+      .select()
+      .from(dedicatedCertificates)
+      .where(eq(dedicatedCertificates.networkId, row.id))) {
+      certs.set(c.node, {
+        subject: c.subject,
+        serial: c.serial,
+        notAfter: c.notAfter.toISOString(),
+        fingerprint: c.fingerprint,
+      });
     }
     const rpm = (node: string) => entry.counters.get(node)?.perMinute() ?? 0;
     const stopped = row.state === "stopped";
-    const common = stopped ? "stopped" : entry.phase === "failed" ? "failed" : entry.phase === "starting" || !runtime ? "starting" : "running";
-    const ordererHeight = runtime ? runtime.ordererHeight() : ((await recordedHead(this.deps.db, row.chainId))?.number ?? 0);
+    const common = stopped
+      ? "stopped"
+      : entry.phase === "failed"
+        ? "failed"
+        : entry.phase === "starting" || !runtime
+          ? "starting"
+          : "running";
+    const ordererHeight = runtime
+      ? runtime.ordererHeight()
+      : ((await recordedHead(this.deps.db, row.chainId))?.number ?? 0);
     const dir = this.dirOf(row.name);
     const nodes: NetworkNode[] = [
-      { name: "orderer", type: 3, status: common, endpoint: `${base}/nodes/orderer`, height: ordererHeight, lag: null, requestsPerMinute: rpm("orderer"), bytesUsed: await bytesUnder(path.join(dir, "orderer")), certificate: certs.get("orderer") ?? null },
+      {
+        name: "orderer",
+        type: 3,
+        status: common,
+        endpoint: `${base}/nodes/orderer`,
+        height: ordererHeight,
+        lag: null,
+        requestsPerMinute: rpm("orderer"),
+        bytesUsed: await bytesUnder(path.join(dir, "orderer")),
+        certificate: certs.get("orderer") ?? null,
+      },
     ];
     for (let i = 1; i <= row.peers; i++) {
       const peer = `peer-${i}`;
@@ -333,7 +450,17 @@ export class EmbeddedProvisioner {
         certificate: certs.get(peer) ?? null,
       });
     }
-    nodes.push({ name: "gateway", type: 2, status: common, endpoint: base, height: ordererHeight, lag: null, requestsPerMinute: rpm("gateway"), bytesUsed: 0, certificate: certs.get("gateway") ?? null });
+    nodes.push({
+      name: "gateway",
+      type: 2,
+      status: common,
+      endpoint: base,
+      height: ordererHeight,
+      lag: null,
+      requestsPerMinute: rpm("gateway"),
+      bytesUsed: 0,
+      certificate: certs.get("gateway") ?? null,
+    });
     nodes.push({
       name: "ca",
       type: 4,
@@ -346,12 +473,26 @@ export class EmbeddedProvisioner {
       bytesUsed: Buffer.byteLength(row.caCertificatePem) + Buffer.byteLength(row.caKeySealed),
       certificate: await summaryOf(row.caCertificatePem),
     });
-    return { name: row.name, chainId: row.chainId, state: stopped ? "stopped" : "running", consensus: row.consensus, peers: row.peers, nodes, caCertificatePem: row.caCertificatePem };
+    return {
+      name: row.name,
+      chainId: row.chainId,
+      state: stopped ? "stopped" : "running",
+      consensus: row.consensus,
+      peers: row.peers,
+      nodes,
+      caCertificatePem: row.caCertificatePem,
+    };
   }
 
   /** Exactly what the HTTP gateway answers for this JSON-RPC text with these credentials (the portal's "try it" form). */
   async gateway(name: string, credentials: Credentials, body: string): Promise<GatewayAnswer> {
-    const reply = await this.serve({ network: name, target: "gateway", method: "POST", authorization: basicHeader(credentials), body });
+    const reply = await this.serve({
+      network: name,
+      target: "gateway",
+      method: "POST",
+      authorization: basicHeader(credentials),
+      body,
+    });
     return { status: reply.status, body: reply.body };
   }
 
@@ -359,10 +500,13 @@ export class EmbeddedProvisioner {
   private async authorized(entry: Entry, authorization: string | null): Promise<boolean> {
     const given = basicCredentials(authorization);
     if (!given) return false;
-    const key = createHmac("sha256", this.cacheKey).update(`${authorization}\0${entry.row.authUser}\0${entry.row.authPasswordHash}`).digest("base64");
+    const key = createHmac("sha256", this.cacheKey)
+      .update(`${authorization}\0${entry.row.authUser}\0${entry.row.authPasswordHash}`)
+      .digest("base64");
     const until = entry.verified.get(key);
     if (until !== undefined && until > Date.now()) return true;
-    const ok = sameText(given.user, entry.row.authUser) && (await passwordMatches(given.password, entry.row.authPasswordHash));
+    const ok =
+      sameText(given.user, entry.row.authUser) && (await passwordMatches(given.password, entry.row.authPasswordHash));
     if (ok) {
       if (entry.verified.size > 1000) entry.verified.clear();
       entry.verified.set(key, Date.now() + VERIFIED_MS);
@@ -374,19 +518,35 @@ export class EmbeddedProvisioner {
   async serve(request: GatewayRequest): Promise<GatewayReply> {
     if (this.role === "peer") return this.forward("serve", request);
     const entry = NAME.test(request.network) ? this.entries.get(request.network) : undefined;
-    if (!entry) return { status: 404, body: rpcError(RPC.METHOD_NOT_FOUND, `no dedicated network named ${request.network}`) };
+    if (!entry)
+      return { status: 404, body: rpcError(RPC.METHOD_NOT_FOUND, `no dedicated network named ${request.network}`) };
     if (!(await this.authorized(entry, request.authorization))) {
-      return { status: 401, body: rpcError(-32001, "the network's authorized user and password are required (HTTP Basic)"), headers: { "WWW-Authenticate": `Basic realm="${entry.row.name}", charset="UTF-8"` } };
+      return {
+        status: 401,
+        body: rpcError(-32001, "the network's authorized user and password are required (HTTP Basic)"),
+        headers: { "WWW-Authenticate": `Basic realm="${entry.row.name}", charset="UTF-8"` },
+      };
     }
     const target = request.target;
     if (target === "ca") {
-      if (request.method !== "GET") return { status: 405, body: rpcError(RPC.METHOD_NOT_FOUND, "GET the CA certificate"), headers: { Allow: "GET" } };
+      if (request.method !== "GET")
+        return {
+          status: 405,
+          body: rpcError(RPC.METHOD_NOT_FOUND, "GET the CA certificate"),
+          headers: { Allow: "GET" },
+        };
       this.count(entry, "ca");
       return { status: 200, body: null, pem: entry.row.caCertificatePem };
     }
-    if (request.method !== "POST") return { status: 405, body: rpcError(RPC.METHOD_NOT_FOUND, "POST a JSON-RPC request"), headers: { Allow: "POST" } };
+    if (request.method !== "POST")
+      return {
+        status: 405,
+        body: rpcError(RPC.METHOD_NOT_FOUND, "POST a JSON-RPC request"),
+        headers: { Allow: "POST" },
+      };
     const runtime = entry.runtime;
-    if (entry.row.state === "stopped" || !runtime) return { status: 503, body: rpcError(-32002, `the network ${entry.row.name} is not running`) };
+    if (entry.row.state === "stopped" || !runtime)
+      return { status: 503, body: rpcError(-32002, `the network ${entry.row.name} is not running`) };
     let node;
     if (target === "gateway") {
       this.count(entry, "gateway");
@@ -400,13 +560,19 @@ export class EmbeddedProvisioner {
 
   /** Sends `wei` from the network's treasury to `address`; resolves with the transaction's hash once recorded. */
   fund(name: string, address: string, wei: bigint): Promise<string> {
-    if (this.role === "peer") return this.forward<{ hash: string }>("fund", name, address, wei.toString()).then((r) => r.hash);
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return Promise.reject(new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`));
+    if (this.role === "peer")
+      return this.forward<{ hash: string }>("fund", name, address, wei.toString()).then((r) => r.hash);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address))
+      return Promise.reject(new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`));
     if (wei <= 0n) return Promise.reject(new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive"));
     const entry = this.entry(name);
     const run = async () => {
       if (!entry.runtime) throw new Error(`the network ${name} is not running`);
-      return signAndSend(entry.runtime.orderer, entry.row.chainId, entry.treasuryKey, { to: address, value: wei, gasLimit: 21_000n });
+      return signAndSend(entry.runtime.orderer, entry.row.chainId, entry.treasuryKey, {
+        to: address,
+        value: wei,
+        gasLimit: 21_000n,
+      });
     };
     const result = entry.funding.then(run, run);
     entry.funding = result.catch(() => undefined);
@@ -419,7 +585,14 @@ export class EmbeddedProvisioner {
     for (const [name, entry] of this.entries) {
       const runtime = entry.runtime;
       out[name] = {
-        state: entry.row.state === "stopped" ? "stopped" : entry.phase === "failed" ? "failed" : runtime ? "running" : "starting",
+        state:
+          entry.row.state === "stopped"
+            ? "stopped"
+            : entry.phase === "failed"
+              ? "failed"
+              : runtime
+                ? "running"
+                : "starting",
         height: runtime ? runtime.ordererHeight() : null,
         peers: Array.from({ length: entry.row.peers }, (_, i) => runtime?.peerHeight(`peer-${i + 1}`) ?? null),
       };

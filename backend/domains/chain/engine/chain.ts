@@ -8,9 +8,9 @@ import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { Capability, createTx, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromString, createZeroAddress, hexToBytes } from "@ethereumjs/util";
 import { buildBlock, createVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
-import { RPC, RpcError, quantity, type BlockTag, type CallRequest } from "../hex";
-import { LevelStore } from "./level";
-import type { ChainSpec, Head, LogRecord, RecordedBlock, SealedBlock, SealedTx, SealResult } from "./types";
+import { RPC, RpcError, quantity, type BlockTag, type CallRequest } from "#backend/domains/chain/hex.ts";
+import { LevelStore } from "./level.ts";
+import type { ChainSpec, Head, LogRecord, RecordedBlock, SealedBlock, SealedTx, SealResult } from "./types.ts";
 
 /** The hardforks in force: Mainnet's up to Prague, all active from genesis (docs/decisions/025). */
 const LAST_HARDFORK = "prague";
@@ -21,7 +21,12 @@ function commonFor(chainId: number): Common {
   const until = Mainnet.hardforks.findIndex((h) => h.name === LAST_HARDFORK);
   const hardforks = Mainnet.hardforks.slice(0, until + 1).map((h) => ({ name: h.name, block: 0 }));
   return createCustomCommon(
-    { chainId, name: `bsn-${chainId}`, hardforks, genesis: { gasLimit: Number(GAS_LIMIT), difficulty: 0, nonce: "0x0000000000000000", extraData: "0x" } },
+    {
+      chainId,
+      name: `bsn-${chainId}`,
+      hardforks,
+      genesis: { gasLimit: Number(GAS_LIMIT), difficulty: 0, nonce: "0x0000000000000000", extraData: "0x" },
+    },
     Mainnet,
     { hardfork: LAST_HARDFORK },
   );
@@ -31,7 +36,8 @@ function commonFor(chainId: number): Common {
 function refusal(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const nonces = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message);
-  if (nonces) return `nonce too ${BigInt(nonces[2]!) < BigInt(nonces[1]!) ? "low" : "high"}: next nonce ${nonces[1]}, tx nonce ${nonces[2]}`;
+  if (nonces)
+    return `nonce too ${BigInt(nonces[2]!) < BigInt(nonces[1]!) ? "low" : "high"}: next nonce ${nonces[1]}, tx nonce ${nonces[2]}`;
   if (/enough funds|insufficient/i.test(message)) return "insufficient funds for gas * price + value";
   if (/base fee|baseFee/i.test(message)) return "max fee per gas less than block base fee";
   if (/gas limit is too low|intrinsic/i.test(message)) return "intrinsic gas too low";
@@ -57,7 +63,13 @@ export class EngineChain {
     const blocksDb = await LevelStore.open(path.join(spec.dir, "blocks"));
     const stateDb = await LevelStore.open(path.join(spec.dir, "state"));
     const genesisState = { [spec.treasury]: quantity(BigInt(spec.treasuryWei)) as `0x${string}` };
-    const blockchain = await createBlockchain({ db: blocksDb as never, common, genesisState, validateBlocks: false, validateConsensus: false });
+    const blockchain = await createBlockchain({
+      db: blocksDb as never,
+      common,
+      genesisState,
+      validateBlocks: false,
+      validateConsensus: false,
+    });
     const trie = new MerklePatriciaTrie({ db: stateDb as never, useKeyHashing: true, common });
     const stateManager = new MerkleStateManager({ trie, common });
     const vm = await createVM({ common, stateManager, blockchain });
@@ -156,7 +168,9 @@ export class EngineChain {
       requestsHash: h.requestsHash ? hex(h.requestsHash) : undefined,
       uncles: [],
       transactions: block.transactions.map((tx, i) =>
-        full ? { ...txRpc(tx, h.baseFeePerGas), blockHash, blockNumber: quantity(h.number), transactionIndex: quantity(i) } : hex(tx.hash()),
+        full
+          ? { ...txRpc(tx, h.baseFeePerGas), blockHash, blockNumber: quantity(h.number), transactionIndex: quantity(i) }
+          : hex(tx.hash()),
       ),
     };
   }
@@ -170,7 +184,11 @@ export class EngineChain {
     const parent = await this.headBlock();
     const builder = await buildBlock(this.vm, {
       parentBlock: parent,
-      headerData: { timestamp: BigInt(Math.max(timestamp, Number(parent.header.timestamp))), parentBeaconBlockRoot: ZERO32, gasLimit: GAS_LIMIT },
+      headerData: {
+        timestamp: BigInt(Math.max(timestamp, Number(parent.header.timestamp))),
+        parentBeaconBlockRoot: ZERO32,
+        gasLimit: GAS_LIMIT,
+      },
       blockOpts: { putBlockIntoBlockchain: true },
     });
     const refused: SealResult["refused"] = [];
@@ -181,7 +199,11 @@ export class EngineChain {
         const result = await builder.addTransaction(tx);
         accepted.push({ raw, tx, result });
       } catch (error) {
-        refused.push({ position, code: error instanceof RpcError ? error.code : RPC.SERVER, message: error instanceof RpcError ? error.message : refusal(error) });
+        refused.push({
+          position,
+          code: error instanceof RpcError ? error.code : RPC.SERVER,
+          message: error instanceof RpcError ? error.message : refusal(error),
+        });
       }
     }
     if (!accepted.length) {
@@ -231,10 +253,14 @@ export class EngineChain {
     try {
       tx = createTxFromRLP(hexToBytes(raw as `0x${string}`), { common: this.common });
     } catch (error) {
-      throw new RpcError(RPC.SERVER, `invalid transaction: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      throw new RpcError(
+        RPC.SERVER,
+        `invalid transaction: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
     }
     if (!tx.isSigned()) throw new RpcError(RPC.SERVER, "invalid transaction: not signed");
-    if (!tx.supports(Capability.EIP155ReplayProtection) && tx.type === 0) throw new RpcError(RPC.SERVER, "only replay-protected (EIP-155) transactions allowed over RPC");
+    if (!tx.supports(Capability.EIP155ReplayProtection) && tx.type === 0)
+      throw new RpcError(RPC.SERVER, "only replay-protected (EIP-155) transactions allowed over RPC");
     if (tx.type === 3) throw new RpcError(RPC.SERVER, "blob transactions are not supported");
     return tx;
   }
@@ -244,7 +270,10 @@ export class EngineChain {
    * are removed; recorded blocks the engine lost are sealed again from their raw transactions, each checked to
    * give the recorded hash.
    */
-  async reconcile(recordedHead: RecordedBlock | undefined, missing: RecordedBlock[]): Promise<{ removed: number; replayed: number }> {
+  async reconcile(
+    recordedHead: RecordedBlock | undefined,
+    missing: RecordedBlock[],
+  ): Promise<{ removed: number; replayed: number }> {
     const head = await this.headBlock();
     let removed = 0;
     const target = recordedHead?.number ?? 0;
@@ -258,7 +287,9 @@ export class EngineChain {
       if (recorded.number <= Number(current.header.number)) continue;
       const { block } = await this.seal(recorded.rawTxs, recorded.timestamp);
       if (!block || block.hash !== recorded.hash) {
-        throw new Error(`chain ${this.spec.name}: replaying block ${recorded.number} gave ${block?.hash ?? "no block"}, the record says ${recorded.hash}`);
+        throw new Error(
+          `chain ${this.spec.name}: replaying block ${recorded.number} gave ${block?.hash ?? "no block"}, the record says ${recorded.hash}`,
+        );
       }
       replayed++;
     }
@@ -276,7 +307,8 @@ export class EngineChain {
   /** eth_call: the call runs on a checkpoint of the state, which is reverted afterwards. */
   async call(request: CallRequest, tag: BlockTag): Promise<string> {
     // The VM's EVM runs on the live state only: a call on an older block is refused (docs/decisions/025).
-    if ((await this.stateAt(tag)) !== this.vm.stateManager) throw new RpcError(RPC.SERVER, "eth_call runs on the latest block only");
+    if ((await this.stateAt(tag)) !== this.vm.stateManager)
+      throw new RpcError(RPC.SERVER, "eth_call runs on the latest block only");
     const head = await this.headBlock();
     const evm = this.vm.evm;
     await evm.journal.checkpoint();
@@ -300,7 +332,15 @@ export class EngineChain {
 
   private pendingBlock(parent: Block): Block {
     return createBlock(
-      { header: { number: parent.header.number + 1n, timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), Number(parent.header.timestamp))), gasLimit: GAS_LIMIT, baseFeePerGas: parent.header.calcNextBaseFee(), parentHash: parent.hash() } },
+      {
+        header: {
+          number: parent.header.number + 1n,
+          timestamp: BigInt(Math.max(Math.floor(Date.now() / 1000), Number(parent.header.timestamp))),
+          gasLimit: GAS_LIMIT,
+          baseFeePerGas: parent.header.calcNextBaseFee(),
+          parentHash: parent.hash(),
+        },
+      },
       { common: this.common },
     );
   }
@@ -316,7 +356,12 @@ export class EngineChain {
         gasLimit,
         maxFeePerGas: block.header.baseFeePerGas ?? 0n,
         maxPriorityFeePerGas: 0n,
-        nonce: (await this.vm.stateManager.getAccount(createAddressFromString(request.from ?? createZeroAddress().toString())))?.nonce ?? 0n,
+        nonce:
+          (
+            await this.vm.stateManager.getAccount(
+              createAddressFromString(request.from ?? createZeroAddress().toString()),
+            )
+          )?.nonce ?? 0n,
       },
       { common: this.common, freeze: false },
     );
@@ -324,9 +369,22 @@ export class EngineChain {
     tx.getSenderAddress = () => sender;
     await this.vm.evm.journal.checkpoint();
     try {
-      const result = await runTx(this.vm, { tx, block, skipBalance: true, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+      const result = await runTx(this.vm, {
+        tx,
+        block,
+        skipBalance: true,
+        skipNonce: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+      });
       const error = result.execResult.exceptionError;
-      return { ok: !error, used: result.totalGasSpent, refund: result.gasRefund, error: error?.error, returnData: hex(result.execResult.returnValue) };
+      return {
+        ok: !error,
+        used: result.totalGasSpent,
+        refund: result.gasRefund,
+        error: error?.error,
+        returnData: hex(result.execResult.returnValue),
+      };
     } catch (error) {
       return { ok: false, used: 0n, refund: 0n, error: refusal(error), returnData: "0x", thrown: true };
     } finally {
@@ -340,7 +398,8 @@ export class EngineChain {
     const cap = request.gas ?? GAS_LIMIT;
     const first = await this.trial(request, cap, block);
     if (!first.ok) {
-      if ("thrown" in first && first.thrown) throw new RpcError(RPC.SERVER, first.error ?? "gas required exceeds allowance");
+      if ("thrown" in first && first.thrown)
+        throw new RpcError(RPC.SERVER, first.error ?? "gas required exceeds allowance");
       throw executionError(first.error ?? "revert", first.returnData);
     }
     let lo = first.used - 1n;

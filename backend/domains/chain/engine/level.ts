@@ -12,7 +12,11 @@ type Enc = { keyEncoding: "utf8" | "view"; valueEncoding: "utf8" | "view" | "jso
 function encodings(key: Key, opts: EncodingOpts | undefined, value?: Value): Enc {
   const keyEncoding = opts?.keyEncoding === "string" || typeof key === "string" ? "utf8" : "view";
   const valueEncoding =
-    opts?.valueEncoding === "json" ? "json" : opts?.valueEncoding === "string" || (value !== undefined && typeof value === "string") ? "utf8" : "view";
+    opts?.valueEncoding === "json"
+      ? "json"
+      : opts?.valueEncoding === "string" || (value !== undefined && typeof value === "string")
+        ? "utf8"
+        : "view";
   return { keyEncoding, valueEncoding };
 }
 

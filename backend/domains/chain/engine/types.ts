@@ -27,7 +27,14 @@ export type SealedTx = {
 };
 
 /** A block the engine sealed: enough to record it and to replay it to the same hash. */
-export type SealedBlock = { number: number; hash: string; parentHash: string; timestamp: number; gasUsed: string; txs: SealedTx[] };
+export type SealedBlock = {
+  number: number;
+  hash: string;
+  parentHash: string;
+  timestamp: number;
+  gasUsed: string;
+  txs: SealedTx[];
+};
 
 /** The result of sealing a batch: the block (none when every transaction was refused) and the refusals by position. */
 export type SealResult = { block: SealedBlock | null; refused: { position: number; code: number; message: string }[] };

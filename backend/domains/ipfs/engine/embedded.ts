@@ -9,7 +9,15 @@ import { fixedSize } from "ipfs-unixfs-importer/chunker";
 import { balanced } from "ipfs-unixfs-importer/layout";
 import { base32upper } from "multiformats/bases/base32";
 import { CID } from "multiformats/cid";
-import { BadCidError, NotPinnedError, type Added, type ByteRange, type IpfsEngine, type RepoStats, type Stat } from "./types";
+import {
+  BadCidError,
+  NotPinnedError,
+  type Added,
+  type ByteRange,
+  type IpfsEngine,
+  type RepoStats,
+  type Stat,
+} from "./types.ts";
 
 /**
  * The embedded IPFS engine (docs/decisions/039): the UnixFS importer and exporter that Helia itself uses, over
@@ -93,7 +101,9 @@ export class EmbeddedIpfs implements IpfsEngine {
         this.roots.set(cid.toString(), { ...root, count });
         for (const key of root.keys) this.refs.set(key, (this.refs.get(key) ?? 0) + 1);
       } catch (error) {
-        console.warn(`ipfs: the pinned root ${name} cannot be read (${error instanceof Error ? error.message : String(error)}); its blocks are kept`);
+        console.warn(
+          `ipfs: the pinned root ${name} cannot be read (${error instanceof Error ? error.message : String(error)}); its blocks are kept`,
+        );
         for (const key of this.sizes.keys()) this.refs.set(key, (this.refs.get(key) ?? 0) + 1);
       }
     }

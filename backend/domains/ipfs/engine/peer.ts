@@ -1,7 +1,15 @@
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { BackendEnv } from "../../../env";
-import { callEngine, EngineCallError, serveEngine, socketOf } from "../../../kit/engine-socket";
-import { BadCidError, NotPinnedError, type Added, type ByteRange, type IpfsEngine, type RepoStats, type Stat } from "./types";
+import type { BackendEnv } from "#backend/env.ts";
+import { callEngine, EngineCallError, serveEngine, socketOf } from "#backend/kit/engine-socket.ts";
+import {
+  BadCidError,
+  NotPinnedError,
+  type Added,
+  type ByteRange,
+  type IpfsEngine,
+  type RepoStats,
+  type Stat,
+} from "./types.ts";
 
 /**
  * The embedded IPFS engine in a cluster of portal processes (docs/decisions/031, 039): the owner runs it and
@@ -41,9 +49,21 @@ export class PeerIpfs implements IpfsEngine {
 
   add(source: AsyncIterable<Uint8Array>, options: { signal?: AbortSignal } = {}): Promise<Added> {
     return new Promise<Added>((resolve, reject) => {
-      const req = httpRequest({ socketPath: socketOf(this.env, ENGINE), path: "/stream/add", method: "POST", headers: { "Content-Type": "application/octet-stream" }, signal: options.signal }, (res) => {
-        readJson(res).then((reply) => (res.statusCode === 200 ? resolve(reply as Added) : reject(failure(res.statusCode, reply))), reject);
-      });
+      const req = httpRequest(
+        {
+          socketPath: socketOf(this.env, ENGINE),
+          path: "/stream/add",
+          method: "POST",
+          headers: { "Content-Type": "application/octet-stream" },
+          signal: options.signal,
+        },
+        (res) => {
+          readJson(res).then(
+            (reply) => (res.statusCode === 200 ? resolve(reply as Added) : reject(failure(res.statusCode, reply))),
+            reject,
+          );
+        },
+      );
       req.on("error", reject);
       void (async () => {
         try {
@@ -58,9 +78,21 @@ export class PeerIpfs implements IpfsEngine {
   }
 
   async *cat(cid: string, range?: ByteRange, options: { signal?: AbortSignal } = {}): AsyncIterable<Uint8Array> {
-    const query = new URLSearchParams({ cid, ...(range ? { offset: String(range.offset) } : {}), ...(range?.length !== undefined ? { length: String(range.length) } : {}) });
+    const query = new URLSearchParams({
+      cid,
+      ...(range ? { offset: String(range.offset) } : {}),
+      ...(range?.length !== undefined ? { length: String(range.length) } : {}),
+    });
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpRequest({ socketPath: socketOf(this.env, ENGINE), path: `/stream/cat?${query}`, method: "POST", signal: options.signal }, resolve);
+      const req = httpRequest(
+        {
+          socketPath: socketOf(this.env, ENGINE),
+          path: `/stream/cat?${query}`,
+          method: "POST",
+          signal: options.signal,
+        },
+        resolve,
+      );
       req.on("error", reject);
       req.end();
     });
@@ -108,7 +140,8 @@ export function servePeers(env: Pick<BackendEnv, "cluster">, engine: IpfsEngine)
       req.resume();
       const offset = url.searchParams.get("offset");
       const length = url.searchParams.get("length");
-      const range = offset === null ? undefined : { offset: Number(offset), length: length === null ? undefined : Number(length) };
+      const range =
+        offset === null ? undefined : { offset: Number(offset), length: length === null ? undefined : Number(length) };
       const source = engine.cat(url.searchParams.get("cid") ?? "", range)[Symbol.asyncIterator]();
       // The first chunk before the head, so that an unknown CID is an error answer rather than a cut stream.
       let next = await source.next();

@@ -1,5 +1,5 @@
-import { normalCid } from "./embedded";
-import { NotPinnedError, type Added, type ByteRange, type IpfsEngine, type RepoStats, type Stat } from "./types";
+import { normalCid } from "./embedded.ts";
+import { NotPinnedError, type Added, type ByteRange, type IpfsEngine, type RepoStats, type Stat } from "./types.ts";
 
 /**
  * A kubo node or an IPFS Cluster's IPFS proxy through `kubo-rpc-client` (IPFS_API_URL; docs/decisions/039),
@@ -38,7 +38,13 @@ export class RemoteIpfs implements IpfsEngine {
     }
     // Helia's defaults (docs/decisions/039); kubo's balanced layout gives the same CIDs up to 174 MiB, and beyond
     // that when the node sets Import.UnixFSFileMaxLinks to 1024.
-    const added = await kubo.add(counted(), { cidVersion: 1, rawLeaves: true, chunker: "size-1048576", pin: true, signal: options.signal });
+    const added = await kubo.add(counted(), {
+      cidVersion: 1,
+      rawLeaves: true,
+      chunker: "size-1048576",
+      pin: true,
+      signal: options.signal,
+    });
     return { cid: added.cid.toV1().toString(), size };
   }
 

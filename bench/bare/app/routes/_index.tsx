@@ -12,7 +12,11 @@ export default function Index() {
     <table>
       <tbody>
         {rows.map((r) => (
-          <tr key={r.id}><td>{r.id}</td><td>{r.name}</td><td>{r.value}</td></tr>
+          <tr key={r.id}>
+            <td>{r.id}</td>
+            <td>{r.name}</td>
+            <td>{r.value}</td>
+          </tr>
         ))}
       </tbody>
     </table>
