@@ -14,18 +14,30 @@ import type { BackendEnv } from "#backend/env.ts";
  */
 export type SealPurpose = { readonly label: string; readonly fallbackFile: string };
 
-function serverSecrets(env: BackendEnv, purpose: SealPurpose): string[] {
+/**
+ * The deployment's secrets, newest first: SESSION_SECRET's (comma-separated), then the one kept in
+ * DATA_DIR/<fallbackFile>, which is generated there (mode 600, created exclusively: two processes starting at
+ * once keep the first one's) when SESSION_SECRET is unset and the file does not exist yet. Also the key source of
+ * the signed links (./signed-link.ts, fallback file "session-secret", the portal's own).
+ */
+export function serverSecrets(env: BackendEnv, fallbackFile: string): string[] {
   const configured = (process.env.SESSION_SECRET ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const file = path.join(env.dataDir, purpose.fallbackFile);
+  const file = path.join(env.dataDir, fallbackFile);
   let generated = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
   if (!configured.length && !generated) {
     mkdirSync(env.dataDir, { recursive: true });
     generated = randomBytes(32).toString("hex");
-    writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-    chmodSync(file, 0o600);
+    try {
+      writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: existsSync(file) ? "w" : "wx" });
+      chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      generated = readFileSync(file, "utf8").trim();
+      if (!generated) throw error;
+    }
   }
   return [...configured, ...(generated ? [generated] : [])];
 }
@@ -36,7 +48,7 @@ const keyOf = (purpose: SealPurpose, secret: string) =>
 /** `plain` encrypted with the newest server secret: "v1:" + base64(iv, tag, ciphertext). */
 export function sealWith(env: BackendEnv, purpose: SealPurpose, plain: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyOf(purpose, serverSecrets(env, purpose)[0]), iv);
+  const cipher = createCipheriv("aes-256-gcm", keyOf(purpose, serverSecrets(env, purpose.fallbackFile)[0]), iv);
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
 }
@@ -44,7 +56,7 @@ export function sealWith(env: BackendEnv, purpose: SealPurpose, plain: string): 
 /** A sealed value opened with whichever server secret sealed it; throws when none does. */
 export function openWith(env: BackendEnv, purpose: SealPurpose, sealed: string): string {
   const raw = Buffer.from(sealed.replace(/^v1:/, ""), "base64");
-  for (const secret of serverSecrets(env, purpose)) {
+  for (const secret of serverSecrets(env, purpose.fallbackFile)) {
     try {
       const decipher = createDecipheriv("aes-256-gcm", keyOf(purpose, secret), raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));

@@ -1,6 +1,6 @@
 import { escapeLike } from "#backend/kit/sql.ts";
 import services from "#backend/domains/services/index.ts";
-import { createHash, createHmac, timingSafeEqual, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
 import { and, asc, count, desc, eq, ilike, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import * as x509 from "@peculiar/x509";
 import type { z } from "zod";
@@ -26,6 +26,7 @@ import {
   verifyUploadedKey,
 } from "./certs.ts";
 import { cityNodeCatalogue } from "#backend/kit/constant-data.ts";
+import { signLink, verifyLink, type LinkPurpose } from "#backend/kit/signed-link.ts";
 
 type AppRow = typeof apps.$inferSelect;
 type JoinRow = typeof appJoins.$inferSelect;
@@ -41,27 +42,15 @@ export { EXPIRY_WARNING_DAYS };
 
 /**
  * An apply ticket (docs/decisions/013): applyJoinApp checked the link's token, so it hands the caller a
- * ticket for this service, valid 24 hours and bound to the caller: "<expiry>.<HMAC>".
+ * ticket for this service, valid 24 hours and bound to the caller: a signed link (docs/decisions/050).
  */
 const TICKET_TTL_MS = 24 * 60 * 60 * 1000;
-function ticketKey(env: BackendEnv) {
-  const secret = (process.env.SESSION_SECRET ?? "").split(",")[0]?.trim() || `bsn-embedded:${env.dataDir}`;
-  return createHash("sha256").update(`bsn-join-ticket:${secret}`).digest();
-}
-const ticketMac = (env: BackendEnv, userId: number, appId: number, exp: number) =>
-  createHmac("sha256", ticketKey(env)).update(`${userId}.${appId}.${exp}`).digest("base64url").slice(0, 22);
+const TICKET: LinkPurpose = "participation-apply-ticket";
 export function issueTicket(env: BackendEnv, userId: number, appId: number, now: Date) {
-  const exp = Math.floor((now.getTime() + TICKET_TTL_MS) / 1000);
-  return `${exp}.${ticketMac(env, userId, appId, exp)}`;
+  return signLink(env, TICKET, `${userId}.${appId}`, new Date(now.getTime() + TICKET_TTL_MS));
 }
 export function ticketValid(env: BackendEnv, ticket: string | undefined, userId: number, appId: number, now: Date) {
-  if (!ticket) return false;
-  const [expText, mac] = ticket.split(".");
-  const exp = Number(expText);
-  if (!Number.isSafeInteger(exp) || !mac || exp * 1000 < now.getTime()) return false;
-  const expected = Buffer.from(ticketMac(env, userId, appId, exp));
-  const given = Buffer.from(mac);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return verifyLink(env, TICKET, ticket, now) === `${userId}.${appId}`;
 }
 
 /* ------------------------------------------- helpers ------------------------------------------- */

@@ -1,31 +1,19 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
 import type { BackendEnv } from "#backend/env.ts";
+import { signFields, verifyFields, type LinkPurpose } from "#backend/kit/signed-link.ts";
 
 /**
  * Invitation links (SPEC §2 ParticipatedServices/JOIN "short query keys a to e"; docs/decisions/012):
  *   a = appId, b = appCode, c = token, d = expiry (Unix seconds), e = language (en | zh-CN)
- * The token is an HMAC-SHA256 over "a.b.d.e", base64url, first 22 characters (128 bits), so a link cannot be
- * forged or extended. The key is derived from the deployment's session secret (SESSION_SECRET, or the one
- * generated into DATA_DIR/session-secret for the embedded default), which every process shares.
+ * The token is the signed-link kit's detached signature (docs/decisions/050) over a, b, e and the expiry d, for
+ * the purpose "service-invitation": 22 base64url characters, so a link cannot be forged or extended. Keyed from
+ * the deployment's session secret (SESSION_SECRET, or DATA_DIR/session-secret), which every process shares.
  */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const JOIN_PATH = "/g/home/ParticipatedServices/JOIN";
 
-let cachedKey: Buffer | undefined;
-function invitationKey(env: BackendEnv): Buffer {
-  if (cachedKey) return cachedKey;
-  const configured = process.env.SESSION_SECRET?.split(",")[0]?.trim();
-  const file = path.join(env.dataDir, "session-secret");
-  const secret = configured || (existsSync(file) ? readFileSync(file, "utf8").trim() : `bsn-embedded:${env.dataDir}`);
-  cachedKey = createHash("sha256").update(`bsn-invitation:${secret}`).digest();
-  return cachedKey;
-}
-
-function tokenFor(env: BackendEnv, a: string, b: string, d: string, e: string) {
-  return createHmac("sha256", invitationKey(env)).update(`${a}.${b}.${d}.${e}`).digest("base64url").slice(0, 22);
-}
+const INVITATION: LinkPurpose = "service-invitation";
+const tokenFor = (env: BackendEnv, a: string, b: string, d: string, e: string) =>
+  signFields(env, INVITATION, [a, b, e], Number(d));
 
 export function invitationLink(
   env: BackendEnv,
@@ -52,9 +40,6 @@ export function verifyInvitation(
 ): { appId: number; appCode: string; language: "en" | "zh-CN" } | null {
   const [a, b, c, d, e] = ["a", "b", "c", "d", "e"].map((k) => query.get(k) ?? "");
   if (!a || !b || !c || !d || (e !== "en" && e !== "zh-CN")) return null;
-  const expected = Buffer.from(tokenFor(env, a, b, d, e));
-  const given = Buffer.from(c);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  if (Number(d) * 1000 < now.getTime()) return null;
+  if (!/^[0-9]{1,12}$/.test(d) || !verifyFields(env, INVITATION, [a, b, e], Number(d), c, now)) return null;
   return { appId: Number(a), appCode: b, language: e };
 }
