@@ -1,22 +1,8 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import billing from "#backend/domains/billing/index.ts";
-import {
-  changePassword,
-  create,
-  detail,
-  list,
-  options,
-  quote,
-  remove,
-  tryIt,
-  unsubscribe,
-  upgradeCreate,
-  upgradeDetail,
-  upgradeList,
-  upgradeOptions,
-  upgradeQuote,
-} from "./handlers.ts";
+import { changePassword, create, detail, list, options, quote, remove, tryIt, unsubscribe } from "./handlers/user.ts";
+import { upgradeCreate, upgradeDetail, upgradeList, upgradeOptions, upgradeQuote } from "./handlers/user-upgrade.ts";
 import { dedicatedJobs, scheduleRenewals, settleRenewalBill } from "./jobs.ts";
 
 /**
