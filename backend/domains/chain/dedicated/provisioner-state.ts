@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
 import { callEngine } from "#backend/kit/engine-socket.ts";
 import { recordedHead } from "#backend/domains/chain/records.ts";
-import { reserveDedicatedChain } from "#backend/domains/chain/registry.ts";
+import { reserveDedicatedChain } from "#backend/domains/chain/chain-ids.ts";
 import { dedicatedCertificates, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
 import { issueNodeCertificate, summaryOf, type CertificateSummary } from "./ca.ts";
 import { basicCredentials, passwordMatches, sameText } from "./credentials.ts";
