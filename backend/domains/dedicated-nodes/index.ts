@@ -3,7 +3,8 @@ import { defineDomain } from "#backend/kit/domain.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { changePassword, create, detail, list, options, quote, remove, tryIt, unsubscribe } from "./handlers/user.ts";
 import { upgradeCreate, upgradeDetail, upgradeList, upgradeOptions, upgradeQuote } from "./handlers/user-upgrade.ts";
-import { dedicatedJobs, scheduleRenewals, settleRenewalBill } from "./jobs.ts";
+import { dedicatedJobs } from "./jobs.ts";
+import { scheduleRenewals, settleRenewalBill } from "./renewals.ts";
 
 /**
  * Dedicated nodes (SPEC §2 PrivatedNodes*, §3, §4, §5 "Dedicated node", §7 h5isHasNoPayBillV2 payType 2, §9;

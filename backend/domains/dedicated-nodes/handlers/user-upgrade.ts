@@ -12,7 +12,7 @@ import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { Payload } from "#backend/http/router.ts";
 import { schedule } from "#backend/jobs/runner.ts";
 import billing from "#backend/domains/billing/index.ts";
-import { JOB_UPGRADE } from "#backend/domains/dedicated-nodes/jobs.ts";
+import { JOB_UPGRADE } from "#backend/domains/dedicated-nodes/job-kinds.ts";
 import {
   freeResources,
   insertPaidBill,

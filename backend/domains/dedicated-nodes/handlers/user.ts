@@ -19,7 +19,7 @@ import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { Payload } from "#backend/http/router.ts";
 import { schedule } from "#backend/jobs/runner.ts";
 import billing from "#backend/domains/billing/index.ts";
-import { JOB_DEPLOY, JOB_PURGE, stopNetwork } from "#backend/domains/dedicated-nodes/jobs.ts";
+import { JOB_DEPLOY, JOB_PURGE, stopNetwork } from "#backend/domains/dedicated-nodes/job-kinds.ts";
 import { prnProjectMachine } from "#backend/domains/dedicated-nodes/machine.ts";
 import {
   HOLDING,
