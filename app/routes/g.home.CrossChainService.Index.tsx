@@ -5,7 +5,7 @@ import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import {
   CROSS_CHAIN_INDEX,
   CROSS_STATUS_VALUES,
@@ -109,7 +109,8 @@ export default function CrossChainIndex() {
         </div>
       ) : (
         <Table
-          testId="cross-list"
+          label={t("index.title")}
+          regionTestId="cross-list"
           head={[
             t("index.service"),
             t("index.protocol"),

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { CROSS_CHAIN_INDEX, CrossStatusBadge, dredgeHref } from "#app/components/cross-chain/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -42,7 +42,8 @@ export default function SelectService() {
         </div>
       ) : (
         <Table
-          testId="selectable"
+          label={t("select.title")}
+          regionTestId="selectable"
           head={[
             t("index.service"),
             t("select.framework"),

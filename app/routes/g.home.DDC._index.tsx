@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { DDC_HOME, DdcStatusBadge, VaultLink, ddcDetailHref } from "#app/components/ddc/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
@@ -48,7 +48,8 @@ export default function MyDdcs() {
         </div>
       ) : (
         <Table
-          testId="ddc-list"
+          label={t("list.title")}
+          regionTestId="ddc-list"
           head={[
             t("fields.name"),
             t("fields.project"),

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { DID_HOME, DidTabs, Mono, didHref } from "#app/components/did/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -45,7 +45,8 @@ export default function DidList() {
         </div>
       ) : (
         <Table
-          testId="did-list"
+          label={t("list.title")}
+          regionTestId="did-list"
           head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), t("did.created")]}
         >
           {page.rows.map((d) => (

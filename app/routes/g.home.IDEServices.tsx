@@ -8,7 +8,7 @@ import { ideRenameFormSchema, ideWorkspaceFormSchema } from "#contract/ide.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { portalHref } from "#app/components/ide/bits.ts";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
@@ -190,7 +190,8 @@ export default function IdeServices() {
         </p>
       ) : (
         <Table
-          testId="workspaces"
+          label={t("services.title")}
+          regionTestId="workspaces"
           head={[
             t("services.name"),
             t("services.template"),

@@ -2,7 +2,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { IPFS_TRAFFIC_DAYS } from "#contract/ipfs-codes.ts";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { DayChart, type DaySeries } from "#app/components/public-chain/DayChart.tsx";
 import { IPFS, formatBytes, serviceHref } from "#app/components/ipfs/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
@@ -80,7 +81,11 @@ export default function IpfsTraffic() {
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">{t("traffic.byGateway")}</h2>
-        <Table testId="traffic-gateways" head={[t("gateway.node"), t("gateway.price"), t("traffic.served")]}>
+        <Table
+          label={t("traffic.byGateway")}
+          regionTestId="traffic-gateways"
+          head={[t("gateway.node"), t("gateway.price"), t("traffic.served")]}
+        >
           {traffic.gateways.map((g) => (
             <tr key={g.orgCode}>
               <td className={td}>{inLanguage(g.orgName, g.orgNameZh, language)}</td>

@@ -3,7 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import {
   CapacityMeter,
   IPFS,
@@ -62,7 +63,8 @@ export default function IpfsServices() {
         </div>
       ) : (
         <Table
-          testId="ipfs-list"
+          label={t("list.title")}
+          regionTestId="ipfs-list"
           head={[
             t("service.name"),
             t("service.capacity"),

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { EXPIRY_WARNING_DAYS } from "#contract/participation-codes.ts";
 import { CertificateDownloads } from "#app/components/participation/CertificateDownloads.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -41,6 +41,7 @@ export default function MyCertificates() {
         </p>
       ) : (
         <Table
+          label={t("certs.title")}
           head={[
             t("certs.service"),
             t("certs.role"),
@@ -51,7 +52,7 @@ export default function MyCertificates() {
             t("certs.status"),
             "",
           ]}
-          testId="certificates"
+          regionTestId="certificates"
         >
           {page.rows.map((c) => {
             const left = new Date(c.notAfter).getTime() - now;

@@ -3,7 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CertificateDownloads } from "#app/components/participation/CertificateDownloads.tsx";
 import { ServiceChainPanel } from "#app/components/services/ServiceChain.tsx";
-import { Field, Table, nodeLabel, td } from "#app/components/details.tsx";
+import { Field, nodeLabel } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -75,7 +76,7 @@ export default function Access() {
             </dl>
           </section>
           <h2 className="font-semibold">{t("access.gateways")}</h2>
-          <Table head={[t("access.node"), t("access.gateway")]} testId="gateways">
+          <Table label={t("access.gateways")} head={[t("access.node"), t("access.gateway")]} regionTestId="gateways">
             {params.gateways.map((g) => (
               <tr key={g.cityNodeId}>
                 <td className={td}>{nodeLabel(g, language)}</td>

@@ -2,7 +2,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { detailHidden } from "#contract/participation.ts";
-import { BillPayPanel, Field, Table, nodeLabel, td } from "#app/components/details.tsx";
+import { BillPayPanel, Field, nodeLabel } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { ApplyForm, type City, type Role } from "#app/components/participation/ApplyForm.tsx";
 import { AuditBadge, ListStatusBadge, Timeline } from "#app/components/participation/bits.tsx";
@@ -129,7 +130,7 @@ export default function ParticipatedServiceDetail() {
                 <Field label={t("detail.appliedAt")}>{formatDate(p.createdAt, language, true)}</Field>
               </dl>
               {roles.length ? (
-                <Table head={[t("detail.role"), t("detail.functions")]}>
+                <Table label={t("detail.roles")} head={[t("detail.role"), t("detail.functions")]}>
                   {roles.map((r) => (
                     <tr key={r.roleId}>
                       <td className={td}>{r.name}</td>

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { LIST_STATUSES } from "#contract/participation-codes.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { AuditBadge, ListStatusBadge, participatedDetailHref } from "#app/components/participation/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -61,6 +61,7 @@ export default function ParticipatedServices() {
         </p>
       ) : (
         <Table
+          label={t("list.title")}
           head={[
             t("list.name"),
             t("list.role"),
@@ -69,7 +70,7 @@ export default function ParticipatedServices() {
             t("list.applied"),
             t("list.actions"),
           ]}
-          testId="participated-list"
+          regionTestId="participated-list"
         >
           {page.rows.map((r) => (
             <tr key={r.appJoinAuditId}>

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { AUDIT_STATES } from "#contract/participation-codes.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { AuditBadge } from "#app/components/participation/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -81,6 +81,7 @@ export default function ParticipationManagement() {
         </p>
       ) : (
         <Table
+          label={t("manage.title")}
           head={[
             t("manage.service"),
             t("manage.applicant"),
@@ -89,7 +90,7 @@ export default function ParticipationManagement() {
             t("manage.state"),
             "",
           ]}
-          testId="manage-list"
+          regionTestId="manage-list"
         >
           {page.rows.map((r) => (
             <tr key={r.appJoinAuditId}>

@@ -147,6 +147,7 @@ export default function PublishedServices() {
         ) : null}
       </Form>
       <RecordTable
+        label={t("list.title")}
         page={page}
         sizes
         rowKey={(row) => row.appVerId}

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Badge } from "#app/components/Badge.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { KeyTypeLabel, PC, accountHref, formatEther, projectHref } from "#app/components/public-chain/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -57,7 +57,8 @@ export default function ChainAccounts() {
         </p>
       ) : (
         <Table
-          testId="account-list"
+          label={t("accounts.title", { name: project.name })}
+          regionTestId="account-list"
           head={[
             t("account.name"),
             t("account.address"),

@@ -126,6 +126,7 @@ export default function Contracts() {
           ) : null}
         </div>
         <RecordTable
+          label={t("list.heading")}
           page={page}
           rowKey={(c) => c.contractId}
           rowTestId="contract-row"

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { PlanStatus } from "#contract/public-chain-codes.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import {
   ConsoleTabs,
   PC,
@@ -64,7 +65,8 @@ export default function PublicChainHome() {
           </p>
         ) : (
           <Table
-            testId="plan-list"
+            label={t("home.plans")}
+            regionTestId="plan-list"
             head={[
               t("home.plan"),
               t("home.status"),
@@ -127,7 +129,8 @@ export default function PublicChainHome() {
           </p>
         ) : (
           <Table
-            testId="project-list"
+            label={t("home.projectsTitle")}
+            regionTestId="project-list"
             head={[
               t("project.name"),
               t("project.node"),

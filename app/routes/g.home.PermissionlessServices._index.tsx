@@ -10,7 +10,8 @@ import { FormErrors } from "#app/components/forms.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { ConsoleTabs, PC } from "#app/components/public-chain/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
@@ -150,7 +151,8 @@ export default function PublicChainIndex() {
       ) : null}
       {page && page.rows.length > 0 ? (
         <Table
-          testId="org-list"
+          label={t("index.title")}
+          regionTestId="org-list"
           head={[
             t("index.node"),
             t("index.operator"),

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { PRN_STATUSES, PrnStatus } from "#contract/dedicated-nodes-codes.ts";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors } from "#app/components/forms.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
@@ -161,7 +162,8 @@ export default function DedicatedNodeProjects() {
         </div>
       ) : (
         <Table
-          testId="prn-list"
+          label={t("list.title")}
+          regionTestId="prn-list"
           head={[
             t("project.name"),
             t("project.framework"),

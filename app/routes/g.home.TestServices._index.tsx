@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { TestServiceBadge } from "#app/components/test-services/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
@@ -43,6 +43,7 @@ export default function TestServices() {
         </div>
       ) : (
         <Table
+          label={t("list.title")}
           head={[
             t("fields.name"),
             t("fields.version"),
@@ -51,7 +52,7 @@ export default function TestServices() {
             t("fields.status"),
             t("list.actions"),
           ]}
-          testId="test-services"
+          regionTestId="test-services"
         >
           {page.rows.map((s) => (
             <tr key={s.testServiceId} data-testid="test-service-row">

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import type { CredentialRecord } from "#contract/did.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { Claims, CredentialState, Mono } from "#app/components/did/bits.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
@@ -119,7 +119,8 @@ export default function OperationsCredentials() {
         <p className="card text-center text-slate-500">{t("ops.empty")}</p>
       ) : (
         <Table
-          testId="ops-credentials"
+          label={t("ops.title")}
+          regionTestId="ops-credentials"
           head={[
             t("credential.subject"),
             t("credential.claims"),

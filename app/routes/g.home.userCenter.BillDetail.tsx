@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorView } from "#app/components/ErrorView.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { PayStateBadge } from "#app/components/billing/PayStateBadge.tsx";
-import { CompactTable } from "#app/components/RecordTable.tsx";
+import { Table } from "#app/components/Table.tsx";
 import { apiFor, badRequest, requireUser } from "#app/lib/api.server.ts";
 import { billDetailHref, billSubject, billTypeLabel } from "#app/lib/bills.ts";
 import { payFormOf } from "#app/lib/bills.server.ts";
@@ -231,7 +231,9 @@ export default function BillDetailPage() {
           <h2 id="data-usage" className="font-semibold">
             {t("detail.dataUsage.title")}
           </h2>
-          <CompactTable
+          <Table
+            variant="compact"
+            label={t("detail.dataUsage.title")}
             testId="data-usage"
             rows={bill.dataUsage}
             rowKey={(l) => l.nodeCode}
@@ -259,7 +261,9 @@ export default function BillDetailPage() {
           <h2 id="resources" className="font-semibold">
             {t("detail.resources.title")}
           </h2>
-          <CompactTable
+          <Table
+            variant="compact"
+            label={t("detail.resources.title")}
             testId="resources"
             rows={bill.resources}
             rowKey={(l) => l.nodeCode}

@@ -136,6 +136,7 @@ export default function ContactInformationPage() {
         </section>
       ) : null}
       <RecordTable
+        label={t("contacts.title")}
         page={page}
         rowKey={(c) => c.contactId}
         rowTestId="contact"

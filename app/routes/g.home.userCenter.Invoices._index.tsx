@@ -80,6 +80,7 @@ export default function InvoicesList() {
         }))}
       />
       <RecordTable
+        label={t("list.title")}
         page={page}
         columns={columns}
         rowKey={(r) => r.invoiceId}

@@ -224,6 +224,7 @@ export default function MyBills() {
         </a>
       </div>
       <RecordTable
+        label={t("bills.title")}
         page={page}
         sizes
         columns={columns}
