@@ -21,6 +21,7 @@ import { confirmOf, crossStatusParam, indexAction } from "#app/lib/cross-chain.s
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["crossChain"], breadcrumb: [{ key: "titles.crossChain" }] };
 export const meta = pageTitle("crossChain");
@@ -62,15 +63,17 @@ export default function CrossChainIndex() {
   })();
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("index.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("index.intro")}</p>
-        </div>
-        <Link to={selectHref} className="btn-primary">
-          {t("index.open")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("index.title")}
+        description={t("index.intro")}
+        actions={
+          <>
+            <Link to={selectHref} className="btn-primary">
+              {t("index.open")}
+            </Link>
+          </>
+        }
+      />
       {confirm ? (
         <IntentConfirmStep
           id="confirm-cross"

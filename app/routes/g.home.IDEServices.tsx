@@ -19,6 +19,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ide"], breadcrumb: [{ key: "menu.ide" }] };
 export const meta = pageTitle("ideServices");
@@ -166,10 +167,7 @@ export default function IdeServices() {
   const here = location.pathname + location.search;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-xl font-semibold">{t("services.title")}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t("services.intro")}</p>
-      </div>
+      <PageHeader title={t("services.title")} description={t("services.intro")} />
       {confirm ? (
         <IntentConfirmStep
           id="delete-workspace"

@@ -30,6 +30,7 @@ import { siteOrigin } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { UploadActionDataProvider, useActionDataWithUploads, useUpload } from "#app/lib/use-upload.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["ipfs", "publicChain"],
@@ -149,24 +150,28 @@ export default function IpfsServicePage() {
   return (
     <UploadActionDataProvider value={deliver}>
       <div className="space-y-6">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h1 className="text-xl font-semibold">{t("service.title", { name: s.name })}</h1>
-          <div className="flex gap-3">
-            <Link className="btn-secondary" to={trafficHref(s.ipfsServiceId)}>
-              {t("list.traffic")}
-            </Link>
-            {running ? (
-              <BlockedLink
-                to={newUpgradeHref(s.ipfsServiceId)}
-                action="ipfsUpgrade"
-                block={block}
-                className="btn-primary"
-              >
-                {t("upgrade.link")}
-              </BlockedLink>
-            ) : null}
-          </div>
-        </div>
+        <PageHeader
+          title={t("service.title", { name: s.name })}
+          actions={
+            <>
+              <div className="flex gap-3">
+                <Link className="btn-secondary" to={trafficHref(s.ipfsServiceId)}>
+                  {t("list.traffic")}
+                </Link>
+                {running ? (
+                  <BlockedLink
+                    to={newUpgradeHref(s.ipfsServiceId)}
+                    action="ipfsUpgrade"
+                    block={block}
+                    className="btn-primary"
+                  >
+                    {t("upgrade.link")}
+                  </BlockedLink>
+                ) : null}
+              </div>
+            </>
+          }
+        />
         {confirm ? (
           <IntentConfirmStep
             id="ipfs-confirm"

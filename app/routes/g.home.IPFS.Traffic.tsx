@@ -10,6 +10,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { serviceIdParam } from "#app/lib/ipfs.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["ipfs", "publicChain"],
@@ -54,12 +55,16 @@ export default function IpfsTraffic() {
   };
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("traffic.title", { name: s.name })}</h1>
-        <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>
-          {t("traffic.back")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("traffic.title", { name: s.name })}
+        actions={
+          <>
+            <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>
+              {t("traffic.back")}
+            </Link>
+          </>
+        }
+      />
       <section className="card space-y-3">
         <p className="text-sm text-slate-600" data-testid="traffic-total">
           {t("traffic.total", { total: formatBytes(traffic.totalBytes), days: IPFS_TRAFFIC_DAYS })}

@@ -18,6 +18,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs" }] };
 export const meta = pageTitle("ipfs");
@@ -43,15 +44,17 @@ export default function IpfsServices() {
   const { t } = useTranslation("ipfs");
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
-        </div>
-        <BlockedLink to={`${IPFS}/New`} action="newIpfsService" block={block} className="btn-primary">
-          {t("list.new")}
-        </BlockedLink>
-      </div>
+      <PageHeader
+        title={t("list.title")}
+        description={t("list.intro")}
+        actions={
+          <>
+            <BlockedLink to={`${IPFS}/New`} action="newIpfsService" block={block} className="btn-primary">
+              {t("list.new")}
+            </BlockedLink>
+          </>
+        }
+      />
       {page.rows.length === 0 ? (
         <div className="card text-center text-slate-600" data-testid="empty">
           <p>{t("list.empty")}</p>

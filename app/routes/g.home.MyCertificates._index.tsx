@@ -9,6 +9,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -34,7 +35,7 @@ export default function MyCertificates() {
   const { t } = useTranslation("participation");
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("certs.title")}</h1>
+      <PageHeader title={t("certs.title")} />
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-500" data-testid="empty">
           {t("certs.empty")}

@@ -9,6 +9,7 @@ import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation", "services"],
@@ -53,9 +54,13 @@ export default function Access() {
   const { t } = useTranslation("participation");
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">
-        {t("access.title")} · {name}
-      </h1>
+      <PageHeader
+        title={
+          <>
+            {t("access.title")} · {name}
+          </>
+        }
+      />
       {state !== "ok" || !params ? (
         <p className="card text-sm text-slate-600" data-testid="access-unavailable">
           {state === "none" ? t("access.none") : t("access.notAvailable")}

@@ -15,6 +15,7 @@ import { positiveParam } from "#app/lib/params.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { applyToJoin, confirmJoin, payJoinOrder, readTicket } from "#app/lib/participation.server.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -91,9 +92,13 @@ export default function ParticipatedServiceDetail() {
     <div className="space-y-4">
       <section className="card space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h1 className="text-xl font-semibold">
-            {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
-          </h1>
+          <PageHeader
+            title={
+              <>
+                {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
+              </>
+            }
+          />
           {p ? <ListStatusBadge status={p.listStatus} /> : null}
         </div>
         <dl className="grid gap-3 sm:grid-cols-3">

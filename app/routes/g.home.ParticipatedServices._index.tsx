@@ -10,6 +10,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -42,7 +43,7 @@ export default function ParticipatedServices() {
   const filtered = !!name || !!status;
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("list.title")}</h1>
+      <PageHeader title={t("list.title")} />
       <SearchForm
         idPrefix="pl"
         search={{ label: t("list.search"), value: name }}

@@ -11,6 +11,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, positiveParam, searchParam } from "#app/lib/params.ts";
 import { manageQueryHeader, readManageQuery } from "#app/lib/participation.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -60,7 +61,7 @@ export default function ParticipationManagement() {
   const back = encodeURIComponent(query);
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("manage.title")}</h1>
+      <PageHeader title={t("manage.title")} />
       <SearchForm
         idPrefix="pm"
         search={{ label: t("manage.search"), value: name }}

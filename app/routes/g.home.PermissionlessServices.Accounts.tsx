@@ -10,6 +10,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -40,17 +41,21 @@ export default function ChainAccounts() {
   const { t } = useTranslation("publicChain");
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("accounts.title", { name: project.name })}</h1>
-        <div className="flex gap-2">
-          <Link className="btn-secondary" to={projectHref(project.projectId)}>
-            {t("accounts.backToProject")}
-          </Link>
-          <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>
-            {t("accounts.create")}
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title={t("accounts.title", { name: project.name })}
+        actions={
+          <>
+            <div className="flex gap-2">
+              <Link className="btn-secondary" to={projectHref(project.projectId)}>
+                {t("accounts.backToProject")}
+              </Link>
+              <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>
+                {t("accounts.create")}
+              </Link>
+            </div>
+          </>
+        }
+      />
       {page.rows.length === 0 ? (
         <p className="card text-center text-slate-600" data-testid="empty">
           {t("accounts.empty")}

@@ -18,6 +18,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam, positiveId, searchParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -52,7 +53,7 @@ export default function PublicChainHome() {
     `${inLanguage(p.planName, p.planNameZh, language)} · ${inLanguage(p.orgName, p.orgNameZh, language)}`;
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{t("home.title")}</h1>
+      <PageHeader title={t("home.title")} />
       <ConsoleTabs current="home" />
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">{t("home.plans")}</h2>

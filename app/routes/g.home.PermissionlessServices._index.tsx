@@ -21,6 +21,7 @@ import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["publicChain"], breadcrumb: [{ key: "menu.permissionlessServices" }] };
 export const meta = pageTitle("publicChainNodes");
@@ -115,7 +116,7 @@ export default function PublicChainIndex() {
     });
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("index.title")}</h1>
+      <PageHeader title={t("index.title")} />
       <ConsoleTabs current="index" />
       <p className="text-sm text-slate-600">{t("index.intro", { balance: price(balanceCents) })}</p>
       {confirmOrg && actionData?.confirm ? (

@@ -24,6 +24,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, positiveId } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["dedicatedNodes"], breadcrumb: [{ key: "titles.privatedNodes" }] };
 export const meta = pageTitle("privatedNodes");
@@ -101,15 +102,17 @@ export default function DedicatedNodeProjects() {
   const confirm = actionData?.kind === "confirm" ? actionData : null;
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
-        </div>
-        <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
-          {t("list.new")}
-        </BlockedLink>
-      </div>
+      <PageHeader
+        title={t("list.title")}
+        description={t("list.intro")}
+        actions={
+          <>
+            <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
+              {t("list.new")}
+            </BlockedLink>
+          </>
+        }
+      />
       {confirm ? (
         <IntentConfirmStep
           id="prn-confirm"

@@ -25,6 +25,7 @@ import { pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["dedicatedNodes", "dedicatedNodeRules"],
@@ -92,24 +93,28 @@ export default function DedicatedNodeConfig() {
   });
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("config.title", { name: p.name })}</h1>
-        <div className="flex flex-wrap items-start gap-2">
-          <Link className="btn-secondary" to={checkHref(p.prnProjectId)}>
-            {t("list.check")}
-          </Link>
-          {running && !p.openUpgradeId ? (
-            <BlockedLink
-              to={configNewHref(p.prnProjectId, p.name)}
-              action="dedicatedNode"
-              block={block}
-              className="btn-primary"
-            >
-              {t("config.new")}
-            </BlockedLink>
-          ) : null}
-        </div>
-      </div>
+      <PageHeader
+        title={t("config.title", { name: p.name })}
+        actions={
+          <>
+            <div className="flex flex-wrap items-start gap-2">
+              <Link className="btn-secondary" to={checkHref(p.prnProjectId)}>
+                {t("list.check")}
+              </Link>
+              {running && !p.openUpgradeId ? (
+                <BlockedLink
+                  to={configNewHref(p.prnProjectId, p.name)}
+                  action="dedicatedNode"
+                  block={block}
+                  className="btn-primary"
+                >
+                  {t("config.new")}
+                </BlockedLink>
+              ) : null}
+            </div>
+          </>
+        }
+      />
       <p className="text-sm">
         <ProjectStatusBadge status={p.status} />{" "}
         {!running ? <span className="text-slate-600">{t("config.notRunning")}</span> : null}

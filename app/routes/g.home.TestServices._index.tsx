@@ -8,6 +8,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "menu.testServices" }] };
 export const meta = pageTitle("testServices");
@@ -27,7 +28,7 @@ export default function TestServices() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
+          <PageHeader title={t("list.title")} />
           <p className="text-sm text-slate-600">{t("list.intro")}</p>
         </div>
         <Link to="/g/home/TestServices/TestServicesNew" className="btn-primary">

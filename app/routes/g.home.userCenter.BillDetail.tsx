@@ -12,6 +12,7 @@ import { payFormOf } from "#app/lib/bills.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["billing"],
@@ -102,17 +103,21 @@ export default function BillDetailPage() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("detail.title", { billNo: bill.billNo })}</h1>
-          <p className="mt-1 text-sm text-slate-600">
+      <PageHeader
+        title={t("detail.title", { billNo: bill.billNo })}
+        description={
+          <>
             {billSubject(t, bill)} · {billTypeLabel(t, bill.billType)}
-          </p>
-        </div>
-        <Link to="/g/home/userCenter/MyBills" className="btn-secondary">
-          {t("detail.back")}
-        </Link>
-      </div>
+          </>
+        }
+        actions={
+          <>
+            <Link to="/g/home/userCenter/MyBills" className="btn-secondary">
+              {t("detail.back")}
+            </Link>
+          </>
+        }
+      />
 
       {bill.overdue && bill.payMode === 2 ? (
         <p role="status" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">

@@ -10,6 +10,7 @@ import { messageHref } from "#app/lib/message-links.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["messages"],
@@ -63,14 +64,18 @@ export default function MessageCenter() {
   const location = useLocation();
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("center.title")}</h1>
-        <Form method="post" action={location.pathname + location.search}>
-          <button type="submit" name="intent" value="readAll" className="btn-secondary" disabled={unread === 0}>
-            {t("center.markAllRead")}
-          </button>
-        </Form>
-      </div>
+      <PageHeader
+        title={t("center.title")}
+        actions={
+          <>
+            <Form method="post" action={location.pathname + location.search}>
+              <button type="submit" name="intent" value="readAll" className="btn-secondary" disabled={unread === 0}>
+                {t("center.markAllRead")}
+              </button>
+            </Form>
+          </>
+        }
+      />
       <FilterPills
         label={t("center.filter")}
         links={(["all", "unread", "read"] as const).map((f) => ({

@@ -12,6 +12,7 @@ import { dayFromQuery, kindFromQuery } from "#app/lib/bills.server.ts";
 import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["billing", "ipfs"],
@@ -165,7 +166,7 @@ export default function MyAccount() {
   ];
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{t("account.title")}</h1>
+      <PageHeader title={t("account.title")} />
 
       <section aria-label={t("account.figures")}>
         <dl className="grid gap-4 sm:grid-cols-3">
