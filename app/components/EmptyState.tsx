@@ -20,7 +20,7 @@ export function EmptyState({
 }) {
   return (
     <div
-      className={["card space-y-3 text-center text-slate-500", className ?? ""].filter(Boolean).join(" ")}
+      className={["card space-y-3 text-center text-slate-600", className ?? ""].filter(Boolean).join(" ")}
       data-testid={testId}
     >
       <div>{message}</div>

@@ -22,6 +22,7 @@ import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["crossChain"], breadcrumb: [{ key: "titles.crossChain" }] };
 export const meta = pageTitle("crossChain");
@@ -101,15 +102,20 @@ export default function CrossChainIndex() {
         ]}
       />
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("index.empty")}</p>
-          <p className="mt-1 text-sm">{t("index.emptyHint")}</p>
-          <p className="mt-3">
-            <Link className="btn-primary" to={selectHref}>
-              {t("index.open")}
-            </Link>
-          </p>
-        </div>
+        <EmptyState
+          message={t("index.empty")}
+          hint={t("index.emptyHint")}
+          action={
+            <>
+              <p className="mt-3">
+                <Link className="btn-primary" to={selectHref}>
+                  {t("index.open")}
+                </Link>
+              </p>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
           label={t("index.title")}

@@ -6,6 +6,7 @@ import { CROSS_CHAIN_INDEX, CrossStatusBadge, dredgeHref } from "#app/components
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -30,14 +31,19 @@ export default function SelectService() {
     <div className="space-y-6">
       <PageHeader title={t("select.title")} description={t("select.intro")} />
       {rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("select.empty")}</p>
-          <p className="mt-3">
-            <Link className="btn-primary" to="/g/home/PermissionedServices/PublishedServices">
-              {t("select.publish")}
-            </Link>
-          </p>
-        </div>
+        <EmptyState
+          message={t("select.empty")}
+          action={
+            <>
+              <p className="mt-3">
+                <Link className="btn-primary" to="/g/home/PermissionedServices/PublishedServices">
+                  {t("select.publish")}
+                </Link>
+              </p>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
           label={t("select.title")}

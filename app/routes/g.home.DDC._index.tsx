@@ -9,6 +9,7 @@ import { getEnv } from "#app/lib/env.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc" }] };
 export const meta = pageTitle("ddc");
@@ -43,9 +44,7 @@ export default function MyDdcs() {
         </Link>
       </div>
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-        </div>
+        <EmptyState message={t("list.empty")} testId="empty" />
       ) : (
         <Table
           label={t("list.title")}

@@ -20,6 +20,7 @@ import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["ide"], breadcrumb: [{ key: "menu.ide" }] };
 export const meta = pageTitle("ideServices");
@@ -183,9 +184,7 @@ export default function IdeServices() {
         />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">
-          {t("services.empty")}
-        </p>
+        <EmptyState message={t("services.empty")} testId="empty" />
       ) : (
         <Table
           label={t("services.title")}

@@ -31,6 +31,7 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { UploadActionDataProvider, useActionDataWithUploads, useUpload } from "#app/lib/use-upload.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["ipfs", "publicChain"],
@@ -262,9 +263,7 @@ export default function IpfsServicePage() {
             </button>
           </Form>
           {files.rows.length === 0 ? (
-            <p className="card text-center text-slate-600" data-testid="no-files">
-              {name ? t("file.noneFound") : t("file.none")}
-            </p>
+            <EmptyState message={name ? t("file.noneFound") : t("file.none")} testId="no-files" />
           ) : (
             <FileTable service={s} files={files.rows} here={here} language={language} />
           )}
@@ -275,9 +274,7 @@ export default function IpfsServicePage() {
             {t("upgrade.listTitle")}
           </h2>
           {upgrades.rows.length === 0 ? (
-            <p className="card text-center text-slate-600" data-testid="no-upgrades">
-              {t("upgrade.none")}
-            </p>
+            <EmptyState message={t("upgrade.none")} testId="no-upgrades" />
           ) : (
             <UpgradeTable rows={upgrades.rows} language={language} />
           )}

@@ -19,6 +19,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs" }] };
 export const meta = pageTitle("ipfs");
@@ -56,14 +57,19 @@ export default function IpfsServices() {
         }
       />
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-          <p className="mt-2 text-sm">
-            <Link className="link" to="/g/main/documentation#ipfs-gateway">
-              {t("list.guide")}
-            </Link>
-          </p>
-        </div>
+        <EmptyState
+          message={t("list.empty")}
+          action={
+            <>
+              <p className="mt-2 text-sm">
+                <Link className="link" to="/g/main/documentation#ipfs-gateway">
+                  {t("list.guide")}
+                </Link>
+              </p>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
           label={t("list.title")}

@@ -10,6 +10,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -37,9 +38,7 @@ export default function MyCertificates() {
     <div className="space-y-4">
       <PageHeader title={t("certs.title")} />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {t("certs.empty")}
-        </p>
+        <EmptyState message={t("certs.empty")} testId="empty" />
       ) : (
         <Table
           label={t("certs.title")}

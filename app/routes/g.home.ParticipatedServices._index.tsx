@@ -11,6 +11,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -57,9 +58,7 @@ export default function ParticipatedServices() {
         submit={{ label: t("list.filter"), className: "btn-secondary" }}
       />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {filtered ? t("list.emptyFiltered") : t("list.empty")}
-        </p>
+        <EmptyState message={filtered ? t("list.emptyFiltered") : t("list.empty")} testId="empty" />
       ) : (
         <Table
           label={t("list.title")}

@@ -12,6 +12,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, positiveParam, searchParam } from "#app/lib/params.ts";
 import { manageQueryHeader, readManageQuery } from "#app/lib/participation.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -77,9 +78,10 @@ export default function ParticipationManagement() {
         <input type="hidden" name="all" value="1" />
       </SearchForm>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}
-        </p>
+        <EmptyState
+          message={name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}
+          testId="empty"
+        />
       ) : (
         <Table
           label={t("manage.title")}

@@ -11,6 +11,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -57,9 +58,7 @@ export default function ChainAccounts() {
         }
       />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">
-          {t("accounts.empty")}
-        </p>
+        <EmptyState message={t("accounts.empty")} testId="empty" />
       ) : (
         <Table
           label={t("accounts.title", { name: project.name })}

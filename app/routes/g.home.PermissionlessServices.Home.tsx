@@ -19,6 +19,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam, positiveId, searchParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -125,9 +126,7 @@ export default function PublicChainHome() {
           submit={{ label: t("index.filter"), className: "btn-secondary" }}
         />
         {page.rows.length === 0 ? (
-          <p className="card text-center text-slate-600" data-testid="empty">
-            {name || planId ? t("home.emptyFiltered") : t("home.empty")}
-          </p>
+          <EmptyState message={name || planId ? t("home.emptyFiltered") : t("home.empty")} testId="empty" />
         ) : (
           <Table
             label={t("home.projectsTitle")}

@@ -22,6 +22,7 @@ import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["publicChain"], breadcrumb: [{ key: "menu.permissionlessServices" }] };
 export const meta = pageTitle("publicChainNodes");
@@ -146,9 +147,7 @@ export default function PublicChainIndex() {
       />
       {listError ? <FormErrors errors={[listError]} /> : null}
       {page && page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">
-          {orgName || appType ? t("index.emptyFiltered") : t("index.empty")}
-        </p>
+        <EmptyState message={orgName || appType ? t("index.emptyFiltered") : t("index.empty")} testId="empty" />
       ) : null}
       {page && page.rows.length > 0 ? (
         <Table

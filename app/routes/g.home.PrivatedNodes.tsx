@@ -25,6 +25,7 @@ import { oneOf, pageParam, positiveId } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["dedicatedNodes"], breadcrumb: [{ key: "titles.privatedNodes" }] };
 export const meta = pageTitle("privatedNodes");
@@ -153,16 +154,21 @@ export default function DedicatedNodeProjects() {
         </button>
       </Form>
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-          {status === null ? (
-            <p className="mt-3">
-              <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
-                {t("list.emptyCall")}
-              </BlockedLink>
-            </p>
-          ) : null}
-        </div>
+        <EmptyState
+          message={t("list.empty")}
+          action={
+            <>
+              {status === null ? (
+                <p className="mt-3">
+                  <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
+                    {t("list.emptyCall")}
+                  </BlockedLink>
+                </p>
+              ) : null}
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
           label={t("list.title")}

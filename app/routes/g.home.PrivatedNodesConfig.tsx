@@ -26,6 +26,7 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["dedicatedNodes", "dedicatedNodeRules"],
@@ -124,9 +125,7 @@ export default function DedicatedNodeConfig() {
           {t("config.upgrades")}
         </h2>
         {upgrades.rows.length === 0 ? (
-          <p className="card text-center text-slate-600" data-testid="no-upgrades">
-            {t("config.none")}
-          </p>
+          <EmptyState message={t("config.none")} testId="no-upgrades" />
         ) : (
           <UpgradeTable rows={upgrades.rows} language={language} />
         )}

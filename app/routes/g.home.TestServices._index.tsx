@@ -9,6 +9,7 @@ import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "menu.testServices" }] };
 export const meta = pageTitle("testServices");
@@ -36,12 +37,17 @@ export default function TestServices() {
         </Link>
       </div>
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-          <Link to="/g/home/TestServices/TestServicesNew" className="mt-2 inline-block underline">
-            {t("list.emptyAction")}
-          </Link>
-        </div>
+        <EmptyState
+          message={t("list.empty")}
+          action={
+            <>
+              <Link to="/g/home/TestServices/TestServicesNew" className="mt-2 inline-block underline">
+                {t("list.emptyAction")}
+              </Link>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
           label={t("list.title")}

@@ -14,6 +14,7 @@ import type { Language } from "#app/lib/i18n.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.opsCredentials" }] };
 export const meta = pageTitle("opsCredentials");
@@ -116,7 +117,7 @@ export default function OperationsCredentials() {
         />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+        <EmptyState message={t("ops.empty")} />
       ) : (
         <Table
           label={t("ops.title")}

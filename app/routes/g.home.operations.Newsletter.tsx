@@ -15,6 +15,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["support"],
@@ -72,7 +73,7 @@ export default function NewsletterOps() {
       </FormProvider>
       <h3 className="font-semibold">{t("ops.issues")}</h3>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("ops.noIssues")}</p>
+        <EmptyState message={t("ops.noIssues")} />
       ) : (
         <table className="w-full text-left text-sm">
           <thead>

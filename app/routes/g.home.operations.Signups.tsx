@@ -8,6 +8,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["community"],
@@ -47,7 +48,7 @@ export default function Signups() {
         {t("ops.signups", { count: event.signups, capacity: event.capacity ?? 0 })}
       </p>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("signups.empty")}</p>
+        <EmptyState message={t("signups.empty")} />
       ) : (
         <div className="card overflow-x-auto p-0">
           <table className="w-full text-left text-sm">

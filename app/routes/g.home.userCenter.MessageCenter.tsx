@@ -11,6 +11,7 @@ import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["messages"],
@@ -86,7 +87,7 @@ export default function MessageCenter() {
         }))}
       />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("common:empty.noRelevant")}</p>
+        <EmptyState message={t("common:empty.noRelevant")} />
       ) : (
         <ul
           className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorList, FormErrors, RadioGroupField, SubmitButton } from "#app/components/forms.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /* The caller's saved invoice titles and receiving addresses: their pages, forms and the choice of one. */
 
@@ -246,9 +247,7 @@ export function SavedRecordsPage<Item>({
       />
       {form}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {empty}
-        </p>
+        <EmptyState message={empty} testId="empty" />
       ) : (
         <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
           {page.rows.map((r) => (

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Participation } from "#contract/store.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /** A service's or product's cover, served by the Cover resource route; a plain tile when there is none. */
 export function Cover({
@@ -133,7 +134,7 @@ export function Catalogue({
   return (
     <>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{empty}</p>
+        <EmptyState message={empty} />
       ) : (
         <ul className="grid gap-4 lg:grid-cols-2">{children}</ul>
       )}
