@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { ReactNode } from "react";
+import { isValidElement, type ReactNode } from "react";
 
 /** One column of a Table: its heading and what a row shows in it. */
 export type Column<Row> = {
@@ -42,8 +42,11 @@ type DataRows<Row> = {
   rowProps?: (row: Row) => RowAttributes;
 };
 
+/** A heading of hand-written rows: its content, or the content and whether the column holds figures. */
+export type Heading = ReactNode | { header: ReactNode; numeric?: boolean };
+
 /** Rows written by the caller (cells with `td`), under the headings `head`. */
-type OwnRows = { head: ReactNode[]; children: ReactNode };
+type OwnRows = { head: Heading[]; children: ReactNode };
 
 export type TableProps<Row> = Common & (DataRows<Row> | OwnRows);
 
@@ -98,7 +101,11 @@ export function Table<Row>(props: TableProps<Row>) {
       </tr>
     ));
   } else {
-    headings = props.head.map((content, i) => heading(content, i));
+    headings = props.head.map((h, i) =>
+      h !== null && typeof h === "object" && "header" in h && !isValidElement(h)
+        ? heading(h.header, i, h.numeric)
+        : heading(h, i),
+    );
     body = props.children;
   }
   return (
