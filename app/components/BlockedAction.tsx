@@ -6,7 +6,7 @@ import { billDetailHref, billTypeLabel, billSubject } from "#app/lib/bills.ts";
 import { blockedHomeHref, type Block, type BlockedAction } from "#app/lib/blocked.ts";
 import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { CompactTable } from "./RecordTable.tsx";
+import { Table } from "./Table.tsx";
 import { SubmitButton } from "./forms.tsx";
 
 /*
@@ -102,7 +102,9 @@ function DueBillsTable({ bills, language }: { bills: DueBill[]; language: Langua
   // The bill types' names are in the billing namespace: load it on a client-side navigation too.
   const { t } = useTranslation(["common", "billing"]);
   return (
-    <CompactTable
+    <Table
+      variant="compact"
+      label={t("billing:bills.due.title")}
       testId="due-bills"
       rows={bills}
       rowKey={(b) => b.billId}

@@ -7,6 +7,7 @@ import { ConfirmDialog, ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmi
 import { FilterPills } from "./FilterPills.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { RowActions } from "./RowActions.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /** `question`: the confirm question of this decision, when the queue words its own (default: payments' "{{action}} {{no}} for {{amount}}?"). */
 type Decision = { value: string; label: string; danger?: boolean; question?: string; typeToConfirm?: TypeToConfirm };
@@ -261,7 +262,7 @@ export function ReviewQueue<Row extends QueueRecord>({
         />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{empty}</p>
+        <EmptyState message={empty} />
       ) : (
         <ul className="space-y-3">
           {page.rows.map((row) => {

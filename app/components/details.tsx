@@ -7,27 +7,6 @@ import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared pieces of the detail and list pages of services and participations. */
 
-export function Table({ head, children, testId }: { head: string[]; children: ReactNode; testId?: string }) {
-  const { t } = useTranslation();
-  return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid={testId}>
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-          <tr>
-            {head.map((h, i) => (
-              <th key={`${h}-${i}`} scope="col" className="px-3 py-2">
-                {h || <span className="sr-only">{t("common:actions.column")}</span>}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
-      </table>
-    </div>
-  );
-}
-export const td = "px-3 py-2 align-top";
-
 export function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>

@@ -14,6 +14,7 @@ import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { blockOf, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
 import { positiveParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["store"],
@@ -133,7 +134,7 @@ export default function MyProducts() {
         />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("mine.empty")}</p>
+        <EmptyState message={t("mine.empty")} />
       ) : (
         <ul className="space-y-3">
           {page.rows.map((p) => {

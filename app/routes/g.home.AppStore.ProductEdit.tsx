@@ -24,6 +24,7 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef, type UploadOutcome } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -103,7 +104,7 @@ export default function ProductEdit() {
     (actionData?.result as { error?: Record<string, string[] | null> } | undefined)?.error?.cover ?? undefined;
   return (
     <div className="card max-w-2xl">
-      <h1 className="text-xl font-semibold">{t(product ? "form.editTitle" : "form.newTitle")}</h1>
+      <PageHeader title={t(product ? "form.editTitle" : "form.newTitle")} />
       <FormProvider context={form.context}>
         <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-6 space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />

@@ -7,6 +7,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["configuration", "billing"],
@@ -33,7 +34,7 @@ export default function ConfigurationPage() {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-xl font-semibold">{t("title")}</h1>
+        <PageHeader title={t("title")} />
         {appId ? (
           <Link className="link text-sm" to="/g/home/Configuration">
             {t("allServices")}

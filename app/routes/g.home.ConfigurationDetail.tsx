@@ -11,6 +11,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { newIdempotencyKey, payRefused } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["configuration", "billing", "services"],
@@ -64,7 +65,7 @@ export default function ConfigurationDetailPage() {
         ← {t("detail.back")}
       </Link>
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-xl font-semibold">{t("detail.title", { number: u.upgradeNo })}</h1>
+        <PageHeader title={t("detail.title", { number: u.upgradeNo })} />
         <UpgradeStatusBadge status={u.status} />
       </div>
       <dl className="card grid gap-3 sm:grid-cols-3">

@@ -9,6 +9,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["configuration", "wizard"],
@@ -52,7 +53,7 @@ export default function ConfigurationNewPage() {
       <Link to={CONFIGURATION} className="link text-sm">
         ← {t("detail.back")}
       </Link>
-      <h1 className="text-xl font-semibold">{t("newFor", { name: options.name })}</h1>
+      <PageHeader title={t("newFor", { name: options.name })} />
       {options.cycleEnd ? (
         <p className="text-sm text-slate-700">
           {t("form.cycleEnds", { date: formatDate(options.cycleEnd, language, true) })}

@@ -18,6 +18,7 @@ import { pagingOf } from "#app/lib/paging.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { fixedT } from "#app/lib/i18n.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -98,9 +99,13 @@ export default function CrossChainDetail() {
         ← {t("detail.back")}
       </Link>
       <div>
-        <h1 className="text-xl font-semibold">
-          {t("detail.title")} · {detail.name}
-        </h1>
+        <PageHeader
+          title={
+            <>
+              {t("detail.title")} · {detail.name}
+            </>
+          }
+        />
         <p className="mt-1 font-mono text-xs text-slate-600">
           {detail.appCode} · {detail.framework}
         </p>

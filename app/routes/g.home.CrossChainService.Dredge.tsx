@@ -13,6 +13,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -86,7 +87,7 @@ export default function Dredge() {
   const showAppCode = !hydrated || String(fields.protocol.value ?? "") === String(CrossProtocol.APP);
   return (
     <div className="max-w-2xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("dredge.title")}</h1>
+      <PageHeader title={t("dredge.title")} />
       <p className="text-sm text-slate-600">{t("dredge.intro", { name: service.name })}</p>
       {!service.canOpen && service.reason ? (
         <p

@@ -5,7 +5,7 @@ import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import {
   CROSS_CHAIN_INDEX,
   CROSS_STATUS_VALUES,
@@ -21,6 +21,8 @@ import { confirmOf, crossStatusParam, indexAction } from "#app/lib/cross-chain.s
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["crossChain"], breadcrumb: [{ key: "titles.crossChain" }] };
 export const meta = pageTitle("crossChain");
@@ -62,15 +64,17 @@ export default function CrossChainIndex() {
   })();
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("index.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("index.intro")}</p>
-        </div>
-        <Link to={selectHref} className="btn-primary">
-          {t("index.open")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("index.title")}
+        description={t("index.intro")}
+        actions={
+          <>
+            <Link to={selectHref} className="btn-primary">
+              {t("index.open")}
+            </Link>
+          </>
+        }
+      />
       {confirm ? (
         <IntentConfirmStep
           id="confirm-cross"
@@ -98,18 +102,24 @@ export default function CrossChainIndex() {
         ]}
       />
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("index.empty")}</p>
-          <p className="mt-1 text-sm">{t("index.emptyHint")}</p>
-          <p className="mt-3">
-            <Link className="btn-primary" to={selectHref}>
-              {t("index.open")}
-            </Link>
-          </p>
-        </div>
+        <EmptyState
+          message={t("index.empty")}
+          hint={t("index.emptyHint")}
+          action={
+            <>
+              <p className="mt-3">
+                <Link className="btn-primary" to={selectHref}>
+                  {t("index.open")}
+                </Link>
+              </p>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
-          testId="cross-list"
+          label={t("index.title")}
+          regionTestId="cross-list"
           head={[
             t("index.service"),
             t("index.protocol"),

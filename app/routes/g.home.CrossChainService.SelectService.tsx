@@ -1,10 +1,12 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { CROSS_CHAIN_INDEX, CrossStatusBadge, dredgeHref } from "#app/components/cross-chain/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -27,22 +29,25 @@ export default function SelectService() {
   const { t } = useTranslation("crossChain");
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-xl font-semibold">{t("select.title")}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t("select.intro")}</p>
-      </div>
+      <PageHeader title={t("select.title")} description={t("select.intro")} />
       {rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("select.empty")}</p>
-          <p className="mt-3">
-            <Link className="btn-primary" to="/g/home/PermissionedServices/PublishedServices">
-              {t("select.publish")}
-            </Link>
-          </p>
-        </div>
+        <EmptyState
+          message={t("select.empty")}
+          action={
+            <>
+              <p className="mt-3">
+                <Link className="btn-primary" to="/g/home/PermissionedServices/PublishedServices">
+                  {t("select.publish")}
+                </Link>
+              </p>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
-          testId="selectable"
+          label={t("select.title")}
+          regionTestId="selectable"
           head={[
             t("index.service"),
             t("select.framework"),

@@ -22,6 +22,7 @@ import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc", to: DDC_HOME }, { key: "titles.ddcDetail" }] };
 export const meta = pageTitle("ddcDetail", (data) => data?.ddc?.name);
@@ -93,19 +94,22 @@ export default function DdcDetail() {
   const confirm = actionData?.confirm ?? null;
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold" data-testid="ddc-name">
-          {d.name}
-        </h1>
-        <div className="flex flex-wrap gap-3">
-          <a className="btn-secondary" href={`${DDC_VIEW_PATH}?ddcId=${d.ddcId}`} data-testid="ddc-view-link">
-            {t("detail.publicView")}
-          </a>
-          <a className="btn-secondary" href={`${DDC_QRCODE_PATH}?ddcId=${d.ddcId}`} data-testid="ddc-qr-link">
-            {t("detail.qrCode")}
-          </a>
-        </div>
-      </div>
+      <PageHeader
+        title={d.name}
+        titleTestId="ddc-name"
+        actions={
+          <>
+            <div className="flex flex-wrap gap-3">
+              <a className="btn-secondary" href={`${DDC_VIEW_PATH}?ddcId=${d.ddcId}`} data-testid="ddc-view-link">
+                {t("detail.publicView")}
+              </a>
+              <a className="btn-secondary" href={`${DDC_QRCODE_PATH}?ddcId=${d.ddcId}`} data-testid="ddc-qr-link">
+                {t("detail.qrCode")}
+              </a>
+            </div>
+          </>
+        }
+      />
       {confirm ? (
         <IntentConfirmStep
           id="ddc-confirm"

@@ -23,6 +23,7 @@ import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc", to: DDC_HOME }, { key: "titles.ddcNew" }] };
 export const meta = pageTitle("ddcNew");
@@ -93,7 +94,7 @@ export default function MintDdc() {
   if (!accounts.length) {
     return (
       <div className="card max-w-2xl space-y-2" data-testid="ddc-no-account">
-        <h1 className="text-xl font-semibold">{t("mint.title")}</h1>
+        <PageHeader title={t("mint.title")} />
         <p className="text-slate-600">{t("mint.noAccount")}</p>
         <Link className="link" to="/g/home/PermissionlessServices/Home">
           {t("mint.toProjects")}
@@ -103,7 +104,7 @@ export default function MintDdc() {
   }
   return (
     <div className="card max-w-2xl">
-      <h1 className="text-xl font-semibold">{t("mint.title")}</h1>
+      <PageHeader title={t("mint.title")} />
       <p className="mt-1 text-sm text-slate-600">
         {t("mint.intro", { fee: formatUsd(options.mintFeeCents, language) })}
       </p>

@@ -2,13 +2,14 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { DDC_HOME, DdcStatusBadge, VaultLink, ddcDetailHref } from "#app/components/ddc/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc" }] };
 export const meta = pageTitle("ddc");
@@ -43,12 +44,11 @@ export default function MyDdcs() {
         </Link>
       </div>
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-        </div>
+        <EmptyState message={t("list.empty")} testId="empty" />
       ) : (
         <Table
-          testId="ddc-list"
+          label={t("list.title")}
+          regionTestId="ddc-list"
           head={[
             t("fields.name"),
             t("fields.project"),

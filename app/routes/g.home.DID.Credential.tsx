@@ -11,6 +11,7 @@ import { idParam } from "#app/lib/did.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["did"],
@@ -58,7 +59,7 @@ export default function CredentialPage() {
   return (
     <div className="max-w-4xl space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-xl font-semibold">{t("credential.title", { kind: t(`kind.${c.kind}`) })}</h1>
+        <PageHeader title={t("credential.title", { kind: t(`kind.${c.kind}`) })} />
         <CredentialState revokedAt={c.revokedAt} expiresAt={c.expiresAt} />
       </div>
       {actionData?.kind === "confirm" ? (

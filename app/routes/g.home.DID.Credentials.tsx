@@ -15,6 +15,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["did"],
@@ -69,17 +70,19 @@ export default function Credentials() {
   const [form, fields] = useSchemaForm(enterpriseRequestSchema, actionData?.result, { id: "enterprise" });
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("credentials.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("credentials.intro")}</p>
-        </div>
-        {canIssue ? (
-          <Link to={`${DID_HOME}/Issue`} className="btn-primary">
-            {t("credentials.issue")}
-          </Link>
-        ) : null}
-      </div>
+      <PageHeader
+        title={t("credentials.title")}
+        description={t("credentials.intro")}
+        actions={
+          <>
+            {canIssue ? (
+              <Link to={`${DID_HOME}/Issue`} className="btn-primary">
+                {t("credentials.issue")}
+              </Link>
+            ) : null}
+          </>
+        }
+      />
       <DidTabs />
       {!canIssue ? (
         <p className="text-sm text-slate-600" data-testid="no-participants">

@@ -7,6 +7,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { idParam } from "#app/lib/did.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didDetail" }] };
 export const meta = pageTitle("didDetail", (d) => d?.did?.label);
@@ -23,7 +24,7 @@ export default function DidDetail() {
   const { t } = useTranslation("did");
   return (
     <div className="max-w-4xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("detail.title", { label: did.label })}</h1>
+      <PageHeader title={t("detail.title", { label: did.label })} />
       <div className="card">
         <dl className="grid gap-4 sm:grid-cols-2">
           <Field label={t("did.did")}>

@@ -11,6 +11,7 @@ import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["did"],
@@ -53,7 +54,7 @@ export default function IssueRoleCredential() {
   const ready = issuerDids.length > 0 && participants.length > 0;
   return (
     <div className="max-w-2xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("issue.title")}</h1>
+      <PageHeader title={t("issue.title")} />
       <p className="text-sm text-slate-600">{t("issue.intro")}</p>
       {!ready ? (
         <div className="card space-y-2 text-sm text-slate-600" data-testid="issue-unavailable">

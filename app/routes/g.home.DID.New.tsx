@@ -11,6 +11,7 @@ import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didNew" }] };
 export const meta = pageTitle("didNew");
@@ -44,7 +45,7 @@ export default function NewDid() {
   const radio = (f: unknown) => f as FieldMetadata<string | undefined>;
   return (
     <div className="max-w-2xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("create.title")}</h1>
+      <PageHeader title={t("create.title")} />
       <p className="text-sm text-slate-600">{t("create.intro")}</p>
       <div className="card">
         <FormProvider context={form.context}>

@@ -11,6 +11,7 @@ import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts
 import { pageTitle } from "#app/lib/meta.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didVerify" }] };
 export const meta = pageTitle("didVerify");
@@ -56,10 +57,7 @@ export default function VerifyCredential() {
   const fileErrorList = fileErrors?.file ?? fileErrors?.uploadId ?? undefined;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-xl font-semibold">{t("verify.title")}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t("verify.intro")}</p>
-      </div>
+      <PageHeader title={t("verify.title")} description={t("verify.intro")} />
       <DidTabs />
       <div className="card max-w-3xl">
         <FormProvider context={form.context}>

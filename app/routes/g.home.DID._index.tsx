@@ -2,12 +2,13 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { DID_HOME, DidTabs, Mono, didHref } from "#app/components/did/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did" }] };
 export const meta = pageTitle("did");
@@ -29,15 +30,17 @@ export default function DidList() {
   const { t } = useTranslation("did");
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
-        </div>
-        <Link to={`${DID_HOME}/New`} className="btn-primary">
-          {t("list.new")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("list.title")}
+        description={t("list.intro")}
+        actions={
+          <>
+            <Link to={`${DID_HOME}/New`} className="btn-primary">
+              {t("list.new")}
+            </Link>
+          </>
+        }
+      />
       <DidTabs />
       {page.rows.length === 0 ? (
         <div className="card text-center text-slate-600" data-testid="empty">
@@ -45,7 +48,8 @@ export default function DidList() {
         </div>
       ) : (
         <Table
-          testId="did-list"
+          label={t("list.title")}
+          regionTestId="did-list"
           head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), t("did.created")]}
         >
           {page.rows.map((d) => (

@@ -8,6 +8,7 @@ import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["market"],
@@ -41,7 +42,7 @@ export default function ChaincodeMarket() {
   return (
     <div className="space-y-4">
       <div>
-        <h1 className="text-xl font-semibold">{t("title")}</h1>
+        <PageHeader title={t("title")} />
         <p className="text-sm text-slate-700">{t("intro")}</p>
       </div>
       <Form method="get" className="flex items-end gap-2">

@@ -10,6 +10,7 @@ import { titleWithFeeds } from "#app/lib/community-meta.ts";
 import { feedLinks, viewListItem } from "#app/lib/community.server.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { oneOf } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["community"],
@@ -98,9 +99,7 @@ export default function NewsEvents() {
         ) : null}
       </Form>
       {rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="news-empty">
-          {filtered ? t("list.noMatch") : t("list.empty")}
-        </p>
+        <EmptyState message={filtered ? t("list.noMatch") : t("list.empty")} testId="news-empty" />
       ) : (
         <ul className="space-y-3">
           {rows.map((p) => (

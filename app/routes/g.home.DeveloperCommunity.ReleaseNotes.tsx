@@ -8,6 +8,7 @@ import { titleWithFeeds } from "#app/lib/community-meta.ts";
 import { feedLinks, viewPost } from "#app/lib/community.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["community"],
@@ -33,7 +34,7 @@ export default function ReleaseNotes() {
   return (
     <div className="space-y-4">
       {rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("releases.empty")}</p>
+        <EmptyState message={t("releases.empty")} />
       ) : (
         <ol className="space-y-4">
           {rows.map((r) => (

@@ -25,6 +25,8 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { noticeNow } from "#app/lib/support.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["support"],
@@ -80,7 +82,7 @@ export default function TechnicalSupport() {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-xl font-semibold">{t("list.title")}</h1>
+        <PageHeader title={t("list.title")} />
         <p className="text-sm text-slate-600">{t("list.intro")}</p>
       </div>
       <SupportNotice notice={notice} language={language} />
@@ -90,9 +92,7 @@ export default function TechnicalSupport() {
         </h2>
         <FilterPills label={t("list.filter")} links={filters} />
         {page.rows.length === 0 ? (
-          <p className="card text-center text-slate-600">
-            {status === null ? t("list.empty") : t("list.emptyFiltered")}
-          </p>
+          <EmptyState message={status === null ? t("list.empty") : t("list.emptyFiltered")} />
         ) : (
           <ul className="space-y-2">
             {page.rows.map((r) => (

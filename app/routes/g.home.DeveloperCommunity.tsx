@@ -5,6 +5,7 @@ import { ErrorView } from "#app/components/ErrorView.tsx";
 import { requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
 import { MENU, withSourceRepository } from "#app/lib/menu.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["community"] };
 
@@ -24,7 +25,7 @@ export default function DeveloperCommunity() {
   const { t } = useTranslation();
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("menu.developerCommunity")}</h1>
+      <PageHeader title={t("menu.developerCommunity")} />
       <nav
         aria-label={t("menu.developerCommunity")}
         className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 text-sm"

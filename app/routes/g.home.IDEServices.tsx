@@ -8,7 +8,7 @@ import { ideRenameFormSchema, ideWorkspaceFormSchema } from "#contract/ide.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { portalHref } from "#app/components/ide/bits.ts";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
@@ -19,6 +19,8 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["ide"], breadcrumb: [{ key: "menu.ide" }] };
 export const meta = pageTitle("ideServices");
@@ -166,10 +168,7 @@ export default function IdeServices() {
   const here = location.pathname + location.search;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-xl font-semibold">{t("services.title")}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t("services.intro")}</p>
-      </div>
+      <PageHeader title={t("services.title")} description={t("services.intro")} />
       {confirm ? (
         <IntentConfirmStep
           id="delete-workspace"
@@ -185,12 +184,11 @@ export default function IdeServices() {
         />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">
-          {t("services.empty")}
-        </p>
+        <EmptyState message={t("services.empty")} testId="empty" />
       ) : (
         <Table
-          testId="workspaces"
+          label={t("services.title")}
+          regionTestId="workspaces"
           head={[
             t("services.name"),
             t("services.template"),

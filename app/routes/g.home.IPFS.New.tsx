@@ -15,6 +15,7 @@ import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsNew" }] };
 export const meta = pageTitle("ipfsNew");
@@ -75,7 +76,7 @@ export default function NewIpfsService() {
   const chosen = prices.find((p) => String(p.storeUnit) === String(form.value?.storeUnit ?? ""));
   return (
     <div className="max-w-2xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("create.title")}</h1>
+      <PageHeader title={t("create.title")} />
       <p className="text-sm text-slate-600">{t("create.intro")}</p>
       <div className="card">
         <FormProvider context={form.context}>

@@ -30,6 +30,8 @@ import { siteOrigin } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { UploadActionDataProvider, useActionDataWithUploads, useUpload } from "#app/lib/use-upload.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["ipfs", "publicChain"],
@@ -149,24 +151,28 @@ export default function IpfsServicePage() {
   return (
     <UploadActionDataProvider value={deliver}>
       <div className="space-y-6">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h1 className="text-xl font-semibold">{t("service.title", { name: s.name })}</h1>
-          <div className="flex gap-3">
-            <Link className="btn-secondary" to={trafficHref(s.ipfsServiceId)}>
-              {t("list.traffic")}
-            </Link>
-            {running ? (
-              <BlockedLink
-                to={newUpgradeHref(s.ipfsServiceId)}
-                action="ipfsUpgrade"
-                block={block}
-                className="btn-primary"
-              >
-                {t("upgrade.link")}
-              </BlockedLink>
-            ) : null}
-          </div>
-        </div>
+        <PageHeader
+          title={t("service.title", { name: s.name })}
+          actions={
+            <>
+              <div className="flex gap-3">
+                <Link className="btn-secondary" to={trafficHref(s.ipfsServiceId)}>
+                  {t("list.traffic")}
+                </Link>
+                {running ? (
+                  <BlockedLink
+                    to={newUpgradeHref(s.ipfsServiceId)}
+                    action="ipfsUpgrade"
+                    block={block}
+                    className="btn-primary"
+                  >
+                    {t("upgrade.link")}
+                  </BlockedLink>
+                ) : null}
+              </div>
+            </>
+          }
+        />
         {confirm ? (
           <IntentConfirmStep
             id="ipfs-confirm"
@@ -257,9 +263,7 @@ export default function IpfsServicePage() {
             </button>
           </Form>
           {files.rows.length === 0 ? (
-            <p className="card text-center text-slate-600" data-testid="no-files">
-              {name ? t("file.noneFound") : t("file.none")}
-            </p>
+            <EmptyState message={name ? t("file.noneFound") : t("file.none")} testId="no-files" />
           ) : (
             <FileTable service={s} files={files.rows} here={here} language={language} />
           )}
@@ -270,9 +274,7 @@ export default function IpfsServicePage() {
             {t("upgrade.listTitle")}
           </h2>
           {upgrades.rows.length === 0 ? (
-            <p className="card text-center text-slate-600" data-testid="no-upgrades">
-              {t("upgrade.none")}
-            </p>
+            <EmptyState message={t("upgrade.none")} testId="no-upgrades" />
           ) : (
             <UpgradeTable rows={upgrades.rows} language={language} />
           )}

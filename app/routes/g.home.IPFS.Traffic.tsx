@@ -2,13 +2,15 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { IPFS_TRAFFIC_DAYS } from "#contract/ipfs-codes.ts";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { DayChart, type DaySeries } from "#app/components/public-chain/DayChart.tsx";
 import { IPFS, formatBytes, serviceHref } from "#app/components/ipfs/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { serviceIdParam } from "#app/lib/ipfs.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["ipfs", "publicChain"],
@@ -53,12 +55,16 @@ export default function IpfsTraffic() {
   };
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("traffic.title", { name: s.name })}</h1>
-        <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>
-          {t("traffic.back")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("traffic.title", { name: s.name })}
+        actions={
+          <>
+            <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>
+              {t("traffic.back")}
+            </Link>
+          </>
+        }
+      />
       <section className="card space-y-3">
         <p className="text-sm text-slate-600" data-testid="traffic-total">
           {t("traffic.total", { total: formatBytes(traffic.totalBytes), days: IPFS_TRAFFIC_DAYS })}
@@ -80,7 +86,11 @@ export default function IpfsTraffic() {
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">{t("traffic.byGateway")}</h2>
-        <Table testId="traffic-gateways" head={[t("gateway.node"), t("gateway.price"), t("traffic.served")]}>
+        <Table
+          label={t("traffic.byGateway")}
+          regionTestId="traffic-gateways"
+          head={[t("gateway.node"), t("gateway.price"), t("traffic.served")]}
+        >
           {traffic.gateways.map((g) => (
             <tr key={g.orgCode}>
               <td className={td}>{inLanguage(g.orgName, g.orgNameZh, language)}</td>

@@ -17,6 +17,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsUpgrade" }] };
 export const meta = pageTitle("ipfsUpgrade");
@@ -114,7 +115,7 @@ export default function NewIpfsUpgrade() {
   if (actionData?.kind === "confirm") {
     return (
       <div className="max-w-2xl space-y-4">
-        <h1 className="text-xl font-semibold">{t("upgrade.title", { name: o.name })}</h1>
+        <PageHeader title={t("upgrade.title", { name: o.name })} />
         <IntentConfirmStep
           id="ipfs-upgrade-confirm"
           title={t("upgrade.confirmTitle")}
@@ -135,7 +136,7 @@ export default function NewIpfsUpgrade() {
   }
   return (
     <div className="max-w-2xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("upgrade.title", { name: o.name })}</h1>
+      <PageHeader title={t("upgrade.title", { name: o.name })} />
       <p className="text-sm text-slate-600">{t("upgrade.intro")}</p>
       <section className="card grid gap-3 sm:grid-cols-3" aria-label={t("upgrade.current")}>
         <p>

@@ -9,6 +9,7 @@ import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveId } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["ipfs"],
@@ -34,12 +35,16 @@ export default function IpfsUpgradeDetail() {
   const { t } = useTranslation("ipfs");
   return (
     <div className="max-w-3xl space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("upgrade.detailTitle", { name: u.serviceName })}</h1>
-        <Link className="btn-secondary" to={serviceHref(u.ipfsServiceId)}>
-          {t("upgrade.backToService")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("upgrade.detailTitle", { name: u.serviceName })}
+        actions={
+          <>
+            <Link className="btn-secondary" to={serviceHref(u.ipfsServiceId)}>
+              {t("upgrade.backToService")}
+            </Link>
+          </>
+        }
+      />
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-3">
           <Field label={t("upgrade.status")}>

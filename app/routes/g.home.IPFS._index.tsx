@@ -3,7 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import {
   CapacityMeter,
   IPFS,
@@ -17,6 +18,8 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs" }] };
 export const meta = pageTitle("ipfs");
@@ -42,27 +45,35 @@ export default function IpfsServices() {
   const { t } = useTranslation("ipfs");
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
-        </div>
-        <BlockedLink to={`${IPFS}/New`} action="newIpfsService" block={block} className="btn-primary">
-          {t("list.new")}
-        </BlockedLink>
-      </div>
+      <PageHeader
+        title={t("list.title")}
+        description={t("list.intro")}
+        actions={
+          <>
+            <BlockedLink to={`${IPFS}/New`} action="newIpfsService" block={block} className="btn-primary">
+              {t("list.new")}
+            </BlockedLink>
+          </>
+        }
+      />
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-          <p className="mt-2 text-sm">
-            <Link className="link" to="/g/main/documentation#ipfs-gateway">
-              {t("list.guide")}
-            </Link>
-          </p>
-        </div>
+        <EmptyState
+          message={t("list.empty")}
+          action={
+            <>
+              <p className="mt-2 text-sm">
+                <Link className="link" to="/g/main/documentation#ipfs-gateway">
+                  {t("list.guide")}
+                </Link>
+              </p>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
-          testId="ipfs-list"
+          label={t("list.title")}
+          regionTestId="ipfs-list"
           head={[
             t("service.name"),
             t("service.capacity"),

@@ -4,11 +4,13 @@ import { useTranslation } from "react-i18next";
 import { EXPIRY_WARNING_DAYS } from "#contract/participation-codes.ts";
 import { CertificateDownloads } from "#app/components/participation/CertificateDownloads.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -34,13 +36,12 @@ export default function MyCertificates() {
   const { t } = useTranslation("participation");
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("certs.title")}</h1>
+      <PageHeader title={t("certs.title")} />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {t("certs.empty")}
-        </p>
+        <EmptyState message={t("certs.empty")} testId="empty" />
       ) : (
         <Table
+          label={t("certs.title")}
           head={[
             t("certs.service"),
             t("certs.role"),
@@ -51,7 +52,7 @@ export default function MyCertificates() {
             t("certs.status"),
             "",
           ]}
-          testId="certificates"
+          regionTestId="certificates"
         >
           {page.rows.map((c) => {
             const left = new Date(c.notAfter).getTime() - now;

@@ -3,11 +3,13 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CertificateDownloads } from "#app/components/participation/CertificateDownloads.tsx";
 import { ServiceChainPanel } from "#app/components/services/ServiceChain.tsx";
-import { Field, Table, nodeLabel, td } from "#app/components/details.tsx";
+import { Field, nodeLabel } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation", "services"],
@@ -52,9 +54,13 @@ export default function Access() {
   const { t } = useTranslation("participation");
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">
-        {t("access.title")} · {name}
-      </h1>
+      <PageHeader
+        title={
+          <>
+            {t("access.title")} · {name}
+          </>
+        }
+      />
       {state !== "ok" || !params ? (
         <p className="card text-sm text-slate-600" data-testid="access-unavailable">
           {state === "none" ? t("access.none") : t("access.notAvailable")}
@@ -75,7 +81,7 @@ export default function Access() {
             </dl>
           </section>
           <h2 className="font-semibold">{t("access.gateways")}</h2>
-          <Table head={[t("access.node"), t("access.gateway")]} testId="gateways">
+          <Table label={t("access.gateways")} head={[t("access.node"), t("access.gateway")]} regionTestId="gateways">
             {params.gateways.map((g) => (
               <tr key={g.cityNodeId}>
                 <td className={td}>{nodeLabel(g, language)}</td>

@@ -2,7 +2,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { detailHidden } from "#contract/participation.ts";
-import { BillPayPanel, Field, Table, nodeLabel, td } from "#app/components/details.tsx";
+import { BillPayPanel, Field, nodeLabel } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { ApplyForm, type City, type Role } from "#app/components/participation/ApplyForm.tsx";
 import { AuditBadge, ListStatusBadge, Timeline } from "#app/components/participation/bits.tsx";
@@ -14,6 +15,7 @@ import { positiveParam } from "#app/lib/params.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { applyToJoin, confirmJoin, payJoinOrder, readTicket } from "#app/lib/participation.server.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -90,9 +92,13 @@ export default function ParticipatedServiceDetail() {
     <div className="space-y-4">
       <section className="card space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h1 className="text-xl font-semibold">
-            {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
-          </h1>
+          <PageHeader
+            title={
+              <>
+                {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
+              </>
+            }
+          />
           {p ? <ListStatusBadge status={p.listStatus} /> : null}
         </div>
         <dl className="grid gap-3 sm:grid-cols-3">
@@ -129,7 +135,7 @@ export default function ParticipatedServiceDetail() {
                 <Field label={t("detail.appliedAt")}>{formatDate(p.createdAt, language, true)}</Field>
               </dl>
               {roles.length ? (
-                <Table head={[t("detail.role"), t("detail.functions")]}>
+                <Table label={t("detail.roles")} head={[t("detail.role"), t("detail.functions")]}>
                   {roles.map((r) => (
                     <tr key={r.roleId}>
                       <td className={td}>{r.name}</td>

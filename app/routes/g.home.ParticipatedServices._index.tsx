@@ -4,12 +4,14 @@ import { useTranslation } from "react-i18next";
 import { LIST_STATUSES } from "#contract/participation-codes.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { AuditBadge, ListStatusBadge, participatedDetailHref } from "#app/components/participation/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -42,7 +44,7 @@ export default function ParticipatedServices() {
   const filtered = !!name || !!status;
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("list.title")}</h1>
+      <PageHeader title={t("list.title")} />
       <SearchForm
         idPrefix="pl"
         search={{ label: t("list.search"), value: name }}
@@ -56,11 +58,10 @@ export default function ParticipatedServices() {
         submit={{ label: t("list.filter"), className: "btn-secondary" }}
       />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {filtered ? t("list.emptyFiltered") : t("list.empty")}
-        </p>
+        <EmptyState message={filtered ? t("list.emptyFiltered") : t("list.empty")} testId="empty" />
       ) : (
         <Table
+          label={t("list.title")}
           head={[
             t("list.name"),
             t("list.role"),
@@ -69,7 +70,7 @@ export default function ParticipatedServices() {
             t("list.applied"),
             t("list.actions"),
           ]}
-          testId="participated-list"
+          regionTestId="participated-list"
         >
           {page.rows.map((r) => (
             <tr key={r.appJoinAuditId}>

@@ -19,6 +19,7 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import type { VueapiResult } from "#app/lib/vueapi.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -220,7 +221,7 @@ export default function ParticipationView() {
       </Link>
       <section className="card space-y-3">
         <div className="flex flex-wrap items-center gap-2">
-          <h1 className="text-xl font-semibold">{t("view.title")}</h1>
+          <PageHeader title={t("view.title")} />
           <AuditBadge auditState={item.auditState} />
           {item.disabled ? <span className="text-sm text-red-700">{t("manage.disabled")}</span> : null}
         </div>

@@ -4,13 +4,15 @@ import { useTranslation } from "react-i18next";
 import { AUDIT_STATES } from "#contract/participation-codes.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { AuditBadge } from "#app/components/participation/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, positiveParam, searchParam } from "#app/lib/params.ts";
 import { manageQueryHeader, readManageQuery } from "#app/lib/participation.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["participation"],
@@ -60,7 +62,7 @@ export default function ParticipationManagement() {
   const back = encodeURIComponent(query);
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("manage.title")}</h1>
+      <PageHeader title={t("manage.title")} />
       <SearchForm
         idPrefix="pm"
         search={{ label: t("manage.search"), value: name }}
@@ -76,11 +78,13 @@ export default function ParticipationManagement() {
         <input type="hidden" name="all" value="1" />
       </SearchForm>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}
-        </p>
+        <EmptyState
+          message={name || auditState !== "" ? t("manage.emptyFiltered") : t("manage.empty")}
+          testId="empty"
+        />
       ) : (
         <Table
+          label={t("manage.title")}
           head={[
             t("manage.service"),
             t("manage.applicant"),
@@ -89,7 +93,7 @@ export default function ParticipationManagement() {
             t("manage.state"),
             "",
           ]}
-          testId="manage-list"
+          regionTestId="manage-list"
         >
           {page.rows.map((r) => (
             <tr key={r.appJoinAuditId}>

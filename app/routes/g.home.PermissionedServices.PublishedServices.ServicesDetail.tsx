@@ -32,6 +32,7 @@ import {
   SERVICE_DETAIL_INTENTS,
   withoutPanels,
 } from "#app/lib/services.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["services", "configuration", "billing", "crossChain"],
@@ -123,9 +124,13 @@ export default function ServicesDetailPage() {
       </Link>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h1 className="text-xl font-semibold">
-            {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
-          </h1>
+          <PageHeader
+            title={
+              <>
+                {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
+              </>
+            }
+          />
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <StatusBadge verState={service.verState} />{" "}
             <span>

@@ -27,6 +27,7 @@ import {
   joinRedirect,
 } from "#app/lib/services.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["services", "wizard"],
@@ -108,10 +109,7 @@ export default function PublishedServices() {
   );
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-        {create}
-      </div>
+      <PageHeader title={t("list.title")} actions={create} />
       {discard ? <DiscardPanel draft={discard} cancelTo={here} /> : null}
       {confirm ? (
         <ConfirmPanel
@@ -147,6 +145,7 @@ export default function PublishedServices() {
         ) : null}
       </Form>
       <RecordTable
+        label={t("list.title")}
         page={page}
         sizes
         rowKey={(row) => row.appVerId}

@@ -47,6 +47,7 @@ import {
   wizardApi,
   wizardLoadFailure,
 } from "#app/lib/wizard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 /**
  * SPEC §2 PublishedServices/NewServices: the service publish wizard (appState add | mod | update | mod2).
@@ -179,7 +180,7 @@ export default function NewServicesPage() {
   if (draft && !draft.editable) {
     return (
       <div className="space-y-6">
-        <h1 className="text-xl font-semibold">{t(`title.${appState}`)}</h1>
+        <PageHeader title={t(`title.${appState}`)} />
         <section className="card space-y-3" data-testid="wizard-status">
           <h2 className="text-lg font-semibold">
             {t("submitted.title", { name: draft.basic.name, version: draft.basic.version })}
@@ -198,7 +199,7 @@ export default function NewServicesPage() {
   return (
     <UploadActionDataProvider value={deliverUpload}>
       <div className="space-y-6">
-        <h1 className="text-xl font-semibold">{t(`title.${appState}`)}</h1>
+        <PageHeader title={t(`title.${appState}`)} />
         <Stepper steps={steps} allowed={allowed} current={step} href={(s) => wizardUrl(appState, appId, s)} />
         <h2 className="text-lg font-semibold" data-testid="wizard-step">
           {t(`steps.${step}`)}

@@ -25,6 +25,7 @@ import { oneOf } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -90,12 +91,16 @@ export default function ChainAccount() {
   const here = accountHref(a.accountId);
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("account.title", { name: a.name })}</h1>
-        <Link className="btn-secondary" to={accountsHref(a.projectId)}>
-          {t("account.backToList")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("account.title", { name: a.name })}
+        actions={
+          <>
+            <Link className="btn-secondary" to={accountsHref(a.projectId)}>
+              {t("account.backToList")}
+            </Link>
+          </>
+        }
+      />
       {a.gasLow ? (
         <div
           role="alert"

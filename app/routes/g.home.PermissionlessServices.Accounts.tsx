@@ -3,13 +3,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Badge } from "#app/components/Badge.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { KeyTypeLabel, PC, accountHref, formatEther, projectHref } from "#app/components/public-chain/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -40,24 +42,27 @@ export default function ChainAccounts() {
   const { t } = useTranslation("publicChain");
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("accounts.title", { name: project.name })}</h1>
-        <div className="flex gap-2">
-          <Link className="btn-secondary" to={projectHref(project.projectId)}>
-            {t("accounts.backToProject")}
-          </Link>
-          <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>
-            {t("accounts.create")}
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title={t("accounts.title", { name: project.name })}
+        actions={
+          <>
+            <div className="flex gap-2">
+              <Link className="btn-secondary" to={projectHref(project.projectId)}>
+                {t("accounts.backToProject")}
+              </Link>
+              <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>
+                {t("accounts.create")}
+              </Link>
+            </div>
+          </>
+        }
+      />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">
-          {t("accounts.empty")}
-        </p>
+        <EmptyState message={t("accounts.empty")} testId="empty" />
       ) : (
         <Table
-          testId="account-list"
+          label={t("accounts.title", { name: project.name })}
+          regionTestId="account-list"
           head={[
             t("account.name"),
             t("account.address"),

@@ -14,6 +14,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain", "contracts"],
@@ -89,19 +90,26 @@ export default function ContractPage() {
   useRefreshWhile(underWay);
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="flex flex-wrap items-center gap-3 text-xl font-semibold">
-          {c.name} <ContractStatusBadge status={c.status} />
-        </h1>
-        <div className="flex gap-2">
-          <Link className="btn-secondary" to={projectHref(c.projectId)}>
-            {t("detail.project", { name: c.projectName })}
-          </Link>
-          <Link className="btn-secondary" to={contractsHref(c.projectId)}>
-            {t("detail.allContracts")}
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title={
+          <>
+            {c.name} <ContractStatusBadge status={c.status} />
+          </>
+        }
+        titleClassName="flex flex-wrap items-center gap-3 text-xl font-semibold"
+        actions={
+          <>
+            <div className="flex gap-2">
+              <Link className="btn-secondary" to={projectHref(c.projectId)}>
+                {t("detail.project", { name: c.projectName })}
+              </Link>
+              <Link className="btn-secondary" to={contractsHref(c.projectId)}>
+                {t("detail.allContracts")}
+              </Link>
+            </div>
+          </>
+        }
+      />
       <section className="card space-y-4" aria-labelledby="deployment-heading">
         <h2 id="deployment-heading" className="text-lg font-semibold">
           {t("detail.deployment")}

@@ -22,6 +22,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain", "contracts"],
@@ -108,12 +109,16 @@ export default function Contracts() {
   useRefreshWhile(page.rows.some((c) => isUnderWay(c.status)));
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("list.title", { name: project.name })}</h1>
-        <Link className="btn-secondary" to={projectHref(project.projectId)}>
-          {t("list.backToProject")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("list.title", { name: project.name })}
+        actions={
+          <>
+            <Link className="btn-secondary" to={projectHref(project.projectId)}>
+              {t("list.backToProject")}
+            </Link>
+          </>
+        }
+      />
       <section className="space-y-3" aria-labelledby="contracts-heading">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id="contracts-heading" className="text-lg font-semibold">
@@ -126,6 +131,7 @@ export default function Contracts() {
           ) : null}
         </div>
         <RecordTable
+          label={t("list.heading")}
           page={page}
           rowKey={(c) => c.contractId}
           rowTestId="contract-row"

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { PlanStatus } from "#contract/public-chain-codes.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import {
   ConsoleTabs,
   PC,
@@ -17,6 +18,8 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam, positiveId, searchParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -51,7 +54,7 @@ export default function PublicChainHome() {
     `${inLanguage(p.planName, p.planNameZh, language)} · ${inLanguage(p.orgName, p.orgNameZh, language)}`;
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{t("home.title")}</h1>
+      <PageHeader title={t("home.title")} />
       <ConsoleTabs current="home" />
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">{t("home.plans")}</h2>
@@ -64,7 +67,8 @@ export default function PublicChainHome() {
           </p>
         ) : (
           <Table
-            testId="plan-list"
+            label={t("home.plans")}
+            regionTestId="plan-list"
             head={[
               t("home.plan"),
               t("home.status"),
@@ -122,12 +126,11 @@ export default function PublicChainHome() {
           submit={{ label: t("index.filter"), className: "btn-secondary" }}
         />
         {page.rows.length === 0 ? (
-          <p className="card text-center text-slate-600" data-testid="empty">
-            {name || planId ? t("home.emptyFiltered") : t("home.empty")}
-          </p>
+          <EmptyState message={name || planId ? t("home.emptyFiltered") : t("home.empty")} testId="empty" />
         ) : (
           <Table
-            testId="project-list"
+            label={t("home.projectsTitle")}
+            regionTestId="project-list"
             head={[
               t("project.name"),
               t("project.node"),

@@ -13,6 +13,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -63,7 +64,7 @@ export default function NewChainAccount() {
   });
   return (
     <div className="max-w-xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("accountCreate.title", { name: project.name })}</h1>
+      <PageHeader title={t("accountCreate.title", { name: project.name })} />
       <div className="card">
         <FormProvider context={form.context}>
           <Form method="post" {...getFormProps(form)} className="space-y-4">

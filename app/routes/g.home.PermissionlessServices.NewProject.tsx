@@ -14,6 +14,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { positiveId } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -78,7 +79,7 @@ export default function NewProject() {
   const closed = plan.status !== PlanStatus.ACTIVE;
   return (
     <div className="max-w-xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("create.title")}</h1>
+      <PageHeader title={t("create.title")} />
       <p className="text-sm text-slate-600">
         {t("create.plan", { plan: planName, used: plan.projectNum, max: plan.projectMax })}
       </p>

@@ -20,6 +20,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf } from "#app/lib/params.ts";
 import { idParam, siteOrigin } from "#app/lib/public-chain.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -99,17 +100,21 @@ export default function ProjectPage() {
   const confirm = actionData?.kind === "confirm" ? actionData.intent : null;
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("project.title", { name: p.name })}</h1>
-        <div className="flex gap-3">
-          <Link className="btn-secondary" to={accountsHref(p.projectId)}>
-            {t("project.accounts")}
-          </Link>
-          <Link className="btn-secondary" to={contractsHref(p.projectId)}>
-            {t("project.contracts")}
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title={t("project.title", { name: p.name })}
+        actions={
+          <>
+            <div className="flex gap-3">
+              <Link className="btn-secondary" to={accountsHref(p.projectId)}>
+                {t("project.accounts")}
+              </Link>
+              <Link className="btn-secondary" to={contractsHref(p.projectId)}>
+                {t("project.contracts")}
+              </Link>
+            </div>
+          </>
+        }
+      />
       {confirm ? (
         <IntentConfirmStep
           id="project-confirm"

@@ -10,7 +10,8 @@ import { FormErrors } from "#app/components/forms.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { ConsoleTabs, PC } from "#app/components/public-chain/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
@@ -20,6 +21,8 @@ import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["publicChain"], breadcrumb: [{ key: "menu.permissionlessServices" }] };
 export const meta = pageTitle("publicChainNodes");
@@ -114,7 +117,7 @@ export default function PublicChainIndex() {
     });
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("index.title")}</h1>
+      <PageHeader title={t("index.title")} />
       <ConsoleTabs current="index" />
       <p className="text-sm text-slate-600">{t("index.intro", { balance: price(balanceCents) })}</p>
       {confirmOrg && actionData?.confirm ? (
@@ -144,13 +147,12 @@ export default function PublicChainIndex() {
       />
       {listError ? <FormErrors errors={[listError]} /> : null}
       {page && page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">
-          {orgName || appType ? t("index.emptyFiltered") : t("index.empty")}
-        </p>
+        <EmptyState message={orgName || appType ? t("index.emptyFiltered") : t("index.empty")} testId="empty" />
       ) : null}
       {page && page.rows.length > 0 ? (
         <Table
-          testId="org-list"
+          label={t("index.title")}
+          regionTestId="org-list"
           head={[
             t("index.node"),
             t("index.operator"),

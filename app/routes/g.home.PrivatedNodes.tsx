@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { PRN_STATUSES, PrnStatus } from "#contract/dedicated-nodes-codes.ts";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors } from "#app/components/forms.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
@@ -23,6 +24,8 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, positiveId } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["dedicatedNodes"], breadcrumb: [{ key: "titles.privatedNodes" }] };
 export const meta = pageTitle("privatedNodes");
@@ -100,15 +103,17 @@ export default function DedicatedNodeProjects() {
   const confirm = actionData?.kind === "confirm" ? actionData : null;
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
-        </div>
-        <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
-          {t("list.new")}
-        </BlockedLink>
-      </div>
+      <PageHeader
+        title={t("list.title")}
+        description={t("list.intro")}
+        actions={
+          <>
+            <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
+              {t("list.new")}
+            </BlockedLink>
+          </>
+        }
+      />
       {confirm ? (
         <IntentConfirmStep
           id="prn-confirm"
@@ -149,19 +154,25 @@ export default function DedicatedNodeProjects() {
         </button>
       </Form>
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-          {status === null ? (
-            <p className="mt-3">
-              <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
-                {t("list.emptyCall")}
-              </BlockedLink>
-            </p>
-          ) : null}
-        </div>
+        <EmptyState
+          message={t("list.empty")}
+          action={
+            <>
+              {status === null ? (
+                <p className="mt-3">
+                  <BlockedLink to={newProjectHref()} action="dedicatedNode" block={block} className="btn-primary">
+                    {t("list.emptyCall")}
+                  </BlockedLink>
+                </p>
+              ) : null}
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
-          testId="prn-list"
+          label={t("list.title")}
+          regionTestId="prn-list"
           head={[
             t("project.name"),
             t("project.framework"),

@@ -23,6 +23,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { useRefreshWhile } from "#app/lib/pending-refresh.ts";
 import { siteOrigin } from "#app/lib/public-chain.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["dedicatedNodes", "dedicatedNodeRules"],
@@ -80,22 +81,26 @@ export default function DedicatedNodeCheck() {
   useRefreshWhile(deploying(p.status));
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("check.title", { name: p.name })}</h1>
-        <div className="flex flex-wrap gap-2">
-          <Link className="btn-secondary" to={here} data-testid="refresh">
-            {t("check.refresh")}
-          </Link>
-          <Link className="btn-secondary" to={configHref(p.prnProjectId, p.name)}>
-            {t("check.config")}
-          </Link>
-          {p.network ? (
-            <Link className="btn-secondary" to={caHref(p.prnProjectId)} reloadDocument data-testid="download-ca">
-              {t("check.downloadCa")}
-            </Link>
-          ) : null}
-        </div>
-      </div>
+      <PageHeader
+        title={t("check.title", { name: p.name })}
+        actions={
+          <>
+            <div className="flex flex-wrap gap-2">
+              <Link className="btn-secondary" to={here} data-testid="refresh">
+                {t("check.refresh")}
+              </Link>
+              <Link className="btn-secondary" to={configHref(p.prnProjectId, p.name)}>
+                {t("check.config")}
+              </Link>
+              {p.network ? (
+                <Link className="btn-secondary" to={caHref(p.prnProjectId)} reloadDocument data-testid="download-ca">
+                  {t("check.downloadCa")}
+                </Link>
+              ) : null}
+            </div>
+          </>
+        }
+      />
       <p className="text-sm text-slate-600">{t("check.intro")}</p>
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-4">

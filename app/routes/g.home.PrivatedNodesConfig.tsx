@@ -25,6 +25,8 @@ import { pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["dedicatedNodes", "dedicatedNodeRules"],
@@ -92,24 +94,28 @@ export default function DedicatedNodeConfig() {
   });
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("config.title", { name: p.name })}</h1>
-        <div className="flex flex-wrap items-start gap-2">
-          <Link className="btn-secondary" to={checkHref(p.prnProjectId)}>
-            {t("list.check")}
-          </Link>
-          {running && !p.openUpgradeId ? (
-            <BlockedLink
-              to={configNewHref(p.prnProjectId, p.name)}
-              action="dedicatedNode"
-              block={block}
-              className="btn-primary"
-            >
-              {t("config.new")}
-            </BlockedLink>
-          ) : null}
-        </div>
-      </div>
+      <PageHeader
+        title={t("config.title", { name: p.name })}
+        actions={
+          <>
+            <div className="flex flex-wrap items-start gap-2">
+              <Link className="btn-secondary" to={checkHref(p.prnProjectId)}>
+                {t("list.check")}
+              </Link>
+              {running && !p.openUpgradeId ? (
+                <BlockedLink
+                  to={configNewHref(p.prnProjectId, p.name)}
+                  action="dedicatedNode"
+                  block={block}
+                  className="btn-primary"
+                >
+                  {t("config.new")}
+                </BlockedLink>
+              ) : null}
+            </div>
+          </>
+        }
+      />
       <p className="text-sm">
         <ProjectStatusBadge status={p.status} />{" "}
         {!running ? <span className="text-slate-600">{t("config.notRunning")}</span> : null}
@@ -119,9 +125,7 @@ export default function DedicatedNodeConfig() {
           {t("config.upgrades")}
         </h2>
         {upgrades.rows.length === 0 ? (
-          <p className="card text-center text-slate-600" data-testid="no-upgrades">
-            {t("config.none")}
-          </p>
+          <EmptyState message={t("config.none")} testId="no-upgrades" />
         ) : (
           <UpgradeTable rows={upgrades.rows} language={language} />
         )}

@@ -15,6 +15,7 @@ import { canonicalUpgrade, prnUpdateIdParam } from "#app/lib/dedicated-nodes.ser
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { useRefreshWhile } from "#app/lib/pending-refresh.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["dedicatedNodes"],
@@ -50,23 +51,27 @@ export default function DedicatedNodeUpgradeDetail() {
   useRefreshWhile(u.status === 1);
   return (
     <div className="max-w-3xl space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("upgrade.detailTitle", { name: u.projectName })}</h1>
-        <div className="flex flex-wrap gap-2">
-          {u.status === 1 ? (
-            <Link
-              className="btn-secondary"
-              to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)}
-              data-testid="refresh"
-            >
-              {t("check.refresh")}
-            </Link>
-          ) : null}
-          <Link className="btn-secondary" to={configHref(u.prnProjectId, u.projectName)}>
-            {t("upgrade.back")}
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title={t("upgrade.detailTitle", { name: u.projectName })}
+        actions={
+          <>
+            <div className="flex flex-wrap gap-2">
+              {u.status === 1 ? (
+                <Link
+                  className="btn-secondary"
+                  to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)}
+                  data-testid="refresh"
+                >
+                  {t("check.refresh")}
+                </Link>
+              ) : null}
+              <Link className="btn-secondary" to={configHref(u.prnProjectId, u.projectName)}>
+                {t("upgrade.back")}
+              </Link>
+            </div>
+          </>
+        }
+      />
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-3">
           <Field label={t("config.status")}>

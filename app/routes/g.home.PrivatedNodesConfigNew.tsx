@@ -21,6 +21,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["dedicatedNodes", "dedicatedNodeRules"],
@@ -131,7 +132,7 @@ export default function NewDedicatedNodeUpgrade() {
     const a = actionData;
     return (
       <div className="max-w-2xl space-y-4">
-        <h1 className="text-xl font-semibold">{t("upgrade.title", { name: o.name })}</h1>
+        <PageHeader title={t("upgrade.title", { name: o.name })} />
         <IntentConfirmStep
           id="prn-upgrade-confirm"
           title={t("upgrade.confirmTitle")}
@@ -159,12 +160,16 @@ export default function NewDedicatedNodeUpgrade() {
     refused && (refused.updateType === type || refused.updateType === null) ? refused.messageKey : null;
   return (
     <div className="max-w-3xl space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("upgrade.title", { name: o.name })}</h1>
-        <Link className="btn-secondary" to={back}>
-          {t("upgrade.back")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("upgrade.title", { name: o.name })}
+        actions={
+          <>
+            <Link className="btn-secondary" to={back}>
+              {t("upgrade.back")}
+            </Link>
+          </>
+        }
+      />
       <p className="text-sm text-slate-600">{t("upgrade.intro")}</p>
       <section className="card grid gap-3 text-sm sm:grid-cols-3">
         <p>

@@ -12,6 +12,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["dedicatedNodes", "dedicatedNodeRules"],
@@ -89,7 +90,7 @@ export default function NewDedicatedNodeProject() {
   const { t } = useTranslation("dedicatedNodes");
   return (
     <div className="max-w-3xl space-y-4">
-      <h1 className="text-xl font-semibold">{t("create.title")}</h1>
+      <PageHeader title={t("create.title")} />
       <p className="text-sm text-slate-600">{t("create.intro")}</p>
       <div className="card">
         <CreateForm

@@ -14,6 +14,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveId } from "#app/lib/params.ts";
 import { requiredId } from "#app/lib/params.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["testServices"],
@@ -89,9 +90,13 @@ export default function TestServicesDetail() {
       ) : null}
       <section className="card space-y-4">
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h1 className="text-xl font-semibold">
-            {service.name} <span className="text-base font-normal text-slate-600">v{service.version}</span>
-          </h1>
+          <PageHeader
+            title={
+              <>
+                {service.name} <span className="text-base font-normal text-slate-600">v{service.version}</span>
+              </>
+            }
+          />
           <TestServiceBadge status={service.status} />
         </div>
         <dl className="grid gap-3 sm:grid-cols-4">

@@ -13,6 +13,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["testServices", "wizard"],
@@ -72,7 +73,7 @@ export default function TestServicesNew() {
   const fileErrors = resultErrors?.file ?? resultErrors?.uploadId ?? undefined;
   return (
     <div className="card max-w-3xl">
-      <h1 className="text-xl font-semibold">{t(`form.title.${mode}`, { name: service?.name })}</h1>
+      <PageHeader title={t(`form.title.${mode}`, { name: service?.name })} />
       <p className="mt-1 text-sm text-slate-600">{t("form.intro")}</p>
       <TestServiceForm mode={mode} service={service} lastResult={actionData?.result} fileErrors={fileErrors} />
     </div>

@@ -2,12 +2,14 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { TestServiceBadge } from "#app/components/test-services/bits.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "menu.testServices" }] };
 export const meta = pageTitle("testServices");
@@ -27,7 +29,7 @@ export default function TestServices() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
+          <PageHeader title={t("list.title")} />
           <p className="text-sm text-slate-600">{t("list.intro")}</p>
         </div>
         <Link to="/g/home/TestServices/TestServicesNew" className="btn-primary">
@@ -35,14 +37,20 @@ export default function TestServices() {
         </Link>
       </div>
       {page.rows.length === 0 ? (
-        <div className="card text-center text-slate-600" data-testid="empty">
-          <p>{t("list.empty")}</p>
-          <Link to="/g/home/TestServices/TestServicesNew" className="mt-2 inline-block underline">
-            {t("list.emptyAction")}
-          </Link>
-        </div>
+        <EmptyState
+          message={t("list.empty")}
+          action={
+            <>
+              <Link to="/g/home/TestServices/TestServicesNew" className="mt-2 inline-block underline">
+                {t("list.emptyAction")}
+              </Link>
+            </>
+          }
+          testId="empty"
+        />
       ) : (
         <Table
+          label={t("list.title")}
           head={[
             t("fields.name"),
             t("fields.version"),
@@ -51,7 +59,7 @@ export default function TestServices() {
             t("fields.status"),
             t("list.actions"),
           ]}
-          testId="test-services"
+          regionTestId="test-services"
         >
           {page.rows.map((s) => (
             <tr key={s.testServiceId} data-testid="test-service-row">

@@ -123,6 +123,7 @@ export default function AuditLogPage() {
         <DateFilter id="audit-to" name="dateTo" label={t("filters.dateTo")} value={filter.dateTo} />
       </ListFilterForm>
       <RecordTable
+        label={t("title")}
         page={page}
         columns={columns}
         rowKey={(e) => e.id}

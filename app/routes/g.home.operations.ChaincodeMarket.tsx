@@ -9,6 +9,7 @@ import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { loadMarketOps, marketOpsAction, OPS_MARKET } from "#app/lib/market-ops.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { Table } from "#app/components/Table.tsx";
 
 export const handle = {
   i18n: ["market", "wizard"],
@@ -72,70 +73,55 @@ export default function MarketEntries() {
         {page.rows.length === 0 ? (
           <p className="card text-sm text-slate-700">{t("ops.empty")}</p>
         ) : (
-          <div className="overflow-x-auto rounded-md border border-slate-200">
-            <table className="min-w-full text-sm">
-              <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    {t("table.name")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("table.language")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("table.version")}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    {t("table.downloads")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("table.actions")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {page.rows.map((p) => (
-                  <tr key={p.marketPackageId} data-testid="market-entry">
-                    <th scope="row" className="px-3 py-2 text-left font-mono">
-                      {p.name}{" "}
-                      <Badge tone={p.status === "published" ? "ok" : "off"}>{t(`ops.status.${p.status}`)}</Badge>
-                    </th>
-                    <td className="px-3 py-2">{t(`languages.${p.language}`)}</td>
-                    <td className="px-3 py-2">{p.version}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{p.downloads}</td>
-                    <td className="px-3 py-2">
-                      <Form
-                        method="post"
-                        id={`market-withdraw-${p.marketPackageId}`}
-                        className="flex flex-wrap items-center gap-2"
-                      >
-                        <Link className="link" to={`${OPS_MARKET}?edit=${p.marketPackageId}`}>
-                          {t("ops.edit", { name: p.name })}
-                        </Link>
-                        <input type="hidden" name="marketPackageId" value={p.marketPackageId} />
-                        <input type="hidden" name="intent" value="withdraw" />
-                        <input type="hidden" name="withdrawn" value={p.status === "published" ? "1" : "0"} />
-                        {p.status === "published" ? (
-                          <ConfirmSubmit
-                            formId={`market-withdraw-${p.marketPackageId}`}
-                            label={t("ops.withdraw", { name: p.name })}
-                            title={t("ops.withdraw", { name: p.name })}
-                            question={t("ops.withdrawQuestion", { name: p.name })}
-                            confirmLabel={t("ops.withdraw", { name: p.name })}
-                            className="btn-danger px-2 py-1 text-xs"
-                          />
-                        ) : (
-                          <button type="submit" className="btn-secondary px-2 py-1 text-xs">
-                            {t("ops.restore", { name: p.name })}
-                          </button>
-                        )}
-                      </Form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label={t("ops.list")}
+            head={[
+              t("table.name"),
+              t("table.language"),
+              t("table.version"),
+              { header: t("table.downloads"), numeric: true },
+              t("table.actions"),
+            ]}
+          >
+            {page.rows.map((p) => (
+              <tr key={p.marketPackageId} data-testid="market-entry">
+                <th scope="row" className="px-3 py-2 text-left font-mono">
+                  {p.name} <Badge tone={p.status === "published" ? "ok" : "off"}>{t(`ops.status.${p.status}`)}</Badge>
+                </th>
+                <td className="px-3 py-2">{t(`languages.${p.language}`)}</td>
+                <td className="px-3 py-2">{p.version}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{p.downloads}</td>
+                <td className="px-3 py-2">
+                  <Form
+                    method="post"
+                    id={`market-withdraw-${p.marketPackageId}`}
+                    className="flex flex-wrap items-center gap-2"
+                  >
+                    <Link className="link" to={`${OPS_MARKET}?edit=${p.marketPackageId}`}>
+                      {t("ops.edit", { name: p.name })}
+                    </Link>
+                    <input type="hidden" name="marketPackageId" value={p.marketPackageId} />
+                    <input type="hidden" name="intent" value="withdraw" />
+                    <input type="hidden" name="withdrawn" value={p.status === "published" ? "1" : "0"} />
+                    {p.status === "published" ? (
+                      <ConfirmSubmit
+                        formId={`market-withdraw-${p.marketPackageId}`}
+                        label={t("ops.withdraw", { name: p.name })}
+                        title={t("ops.withdraw", { name: p.name })}
+                        question={t("ops.withdrawQuestion", { name: p.name })}
+                        confirmLabel={t("ops.withdraw", { name: p.name })}
+                        className="btn-danger px-2 py-1 text-xs"
+                      />
+                    ) : (
+                      <button type="submit" className="btn-secondary px-2 py-1 text-xs">
+                        {t("ops.restore", { name: p.name })}
+                      </button>
+                    )}
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
         <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
       </section>

@@ -10,6 +10,7 @@ import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["configuration", "services"],
@@ -65,7 +66,7 @@ export default function ConfigUpgradeReviews() {
         ))}
       </nav>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("ops.empty")}</p>
+        <EmptyState message={t("ops.empty")} />
       ) : (
         <ul className="space-y-4">
           {page.rows.map((u) => (

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import type { CredentialRecord } from "#contract/did.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { Claims, CredentialState, Mono } from "#app/components/did/bits.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
@@ -14,6 +14,7 @@ import type { Language } from "#app/lib/i18n.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.opsCredentials" }] };
 export const meta = pageTitle("opsCredentials");
@@ -116,10 +117,11 @@ export default function OperationsCredentials() {
         />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+        <EmptyState message={t("ops.empty")} />
       ) : (
         <Table
-          testId="ops-credentials"
+          label={t("ops.title")}
+          regionTestId="ops-credentials"
           head={[
             t("credential.subject"),
             t("credential.claims"),

@@ -11,6 +11,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -69,9 +70,7 @@ export default function CrossChainReviewQueue() {
         ]}
       />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600" data-testid="empty">
-          {t("ops.empty")}
-        </p>
+        <EmptyState message={t("ops.empty")} testId="empty" />
       ) : (
         <ul className="space-y-4">
           {page.rows.map((s) => (

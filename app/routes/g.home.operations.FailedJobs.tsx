@@ -7,6 +7,7 @@ import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["operations"], breadcrumb: [{ key: "titles.failedJobs" }] };
 export const meta = pageTitle("failedJobs");
@@ -53,7 +54,7 @@ export default function FailedJobs() {
       </div>
       {confirming ? <RetryConfirmStep job={confirming} /> : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("failedJobs.empty")}</p>
+        <EmptyState message={t("failedJobs.empty")} />
       ) : (
         <ul className="space-y-3">
           {page.rows.map((job) => (

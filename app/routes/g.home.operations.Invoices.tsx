@@ -240,6 +240,7 @@ export default function InvoiceQueue() {
         }))}
       />
       <RecordTable
+        label={t("list.title")}
         page={page}
         rowKey={(r) => r.invoiceId}
         rowTestId="queue-row"

@@ -15,6 +15,8 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
+import { Table } from "#app/components/Table.tsx";
 
 export const handle = {
   i18n: ["support"],
@@ -72,32 +74,22 @@ export default function NewsletterOps() {
       </FormProvider>
       <h3 className="font-semibold">{t("ops.issues")}</h3>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("ops.noIssues")}</p>
+        <EmptyState message={t("ops.noIssues")} />
       ) : (
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr>
-              <th scope="col">{t("ops.subject")}</th>
-              <th scope="col">{t("ops.progress")}</th>
-              <th scope="col">{t("ops.created")}</th>
-              <th scope="col">{t("ops.state")}</th>
+        <Table label={t("ops.issues")} head={[t("ops.subject"), t("ops.progress"), t("ops.created"), t("ops.state")]}>
+          {page.rows.map((i) => (
+            <tr key={i.issueId} className="border-t border-slate-200" data-testid="newsletter-issue">
+              <td className="py-2">{language === "zh-CN" ? i.subjectZh : i.subjectEn}</td>
+              <td>
+                {i.sent} / {i.recipients}
+              </td>
+              <td>{formatDate(i.createdAt, language, true)}</td>
+              <td>
+                <Badge tone={i.status === IssueStatus.SENT ? "ok" : "wait"}>{t(`ops.issueStatus.${i.status}`)}</Badge>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {page.rows.map((i) => (
-              <tr key={i.issueId} className="border-t border-slate-200" data-testid="newsletter-issue">
-                <td className="py-2">{language === "zh-CN" ? i.subjectZh : i.subjectEn}</td>
-                <td>
-                  {i.sent} / {i.recipients}
-                </td>
-                <td>{formatDate(i.createdAt, language, true)}</td>
-                <td>
-                  <Badge tone={i.status === IssueStatus.SENT ? "ok" : "wait"}>{t(`ops.issueStatus.${i.status}`)}</Badge>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </div>

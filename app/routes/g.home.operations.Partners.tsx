@@ -9,6 +9,7 @@ import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { inLanguage } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["community"],
@@ -72,7 +73,7 @@ export default function OpsPartners() {
         />
       ) : null}
       {rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("partners.empty")}</p>
+        <EmptyState message={t("partners.empty")} />
       ) : (
         <ul className="space-y-3">
           {rows.map((p) => {

@@ -10,6 +10,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { Table } from "#app/components/Table.tsx";
 
 export const handle = {
   i18n: ["configuration"],
@@ -144,46 +145,31 @@ export default function PricesPage() {
         {history.rows.length === 0 ? (
           <p className="card text-sm text-slate-700">{t("prices.noHistory")}</p>
         ) : (
-          <div className="overflow-x-auto rounded-md border border-slate-200">
-            <table className="min-w-full text-sm" data-testid="price-history">
-              <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    {t("common:zoneHeader", { label: t("prices.time") })}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("prices.item")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("prices.field")}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    {t("prices.old")}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right">
-                    {t("prices.new")}
-                  </th>
-                  <th scope="col" className="px-3 py-2">
-                    {t("prices.author")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {history.rows.map((c) => (
-                  <tr key={c.changeId}>
-                    <td className="px-3 py-2">{formatDate(c.createdAt, language, true)}</td>
-                    <td className="px-3 py-2">
-                      {t(`prices.areas.${c.area}`)} · {language === "zh-CN" ? c.itemNameZh : c.itemName}
-                    </td>
-                    <td className="px-3 py-2">{t(`prices.fields.${c.field}`)}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.oldCents, language)}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.newCents, language)}</td>
-                    <td className="px-3 py-2">{c.author}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label={t("prices.history")}
+            testId="price-history"
+            head={[
+              t("common:zoneHeader", { label: t("prices.time") }),
+              t("prices.item"),
+              t("prices.field"),
+              { header: t("prices.old"), numeric: true },
+              { header: t("prices.new"), numeric: true },
+              t("prices.author"),
+            ]}
+          >
+            {history.rows.map((c) => (
+              <tr key={c.changeId}>
+                <td className="px-3 py-2">{formatDate(c.createdAt, language, true)}</td>
+                <td className="px-3 py-2">
+                  {t(`prices.areas.${c.area}`)} · {language === "zh-CN" ? c.itemNameZh : c.itemName}
+                </td>
+                <td className="px-3 py-2">{t(`prices.fields.${c.field}`)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.oldCents, language)}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.newCents, language)}</td>
+                <td className="px-3 py-2">{c.author}</td>
+              </tr>
+            ))}
+          </Table>
         )}
         <Pagination pageIndex={history.pageIndex} pageSize={history.pageSize} total={history.total} />
       </section>

@@ -12,6 +12,7 @@ import type { Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["services"],
@@ -103,7 +104,7 @@ export default function Refunds() {
         ))}
       </nav>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+        <EmptyState message={t("ops.empty")} />
       ) : (
         <ul className="space-y-4">
           {page.rows.map((item) => (

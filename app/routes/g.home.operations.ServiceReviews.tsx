@@ -12,6 +12,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import type { DataOf } from "#contract/paths.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["services"],
@@ -171,7 +172,7 @@ export default function ServiceReviews() {
         ))}
       </nav>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("ops.empty")}</p>
+        <EmptyState message={t("ops.empty")} />
       ) : (
         <ul className="space-y-4">
           {page.rows.map((item) => (

@@ -18,6 +18,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { commentsMissing, failureKey, parseReview, rowError } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 // "payments" holds the decision form's shared texts (ReviewRow).
 export const handle = { i18n: ["services", "payments"], breadcrumb: [{ key: "titles.runningServices" }] };
@@ -213,9 +214,7 @@ export default function RunningServices() {
         />
       ) : null}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">
-          {name ? t("ops.running.emptySearch") : t(`ops.running.empty.${filter}`)}
-        </p>
+        <EmptyState message={name ? t("ops.running.emptySearch") : t(`ops.running.empty.${filter}`)} />
       ) : (
         <ul className="space-y-3">
           {page.rows.map((row) => (

@@ -8,6 +8,8 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
+import { Table } from "#app/components/Table.tsx";
 
 export const handle = {
   i18n: ["community"],
@@ -47,34 +49,25 @@ export default function Signups() {
         {t("ops.signups", { count: event.signups, capacity: event.capacity ?? 0 })}
       </p>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("signups.empty")}</p>
+        <EmptyState message={t("signups.empty")} />
       ) : (
-        <div className="card overflow-x-auto p-0">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{t("signups.title", { title: event.title })}</caption>
-            <thead className="bg-slate-50 text-slate-600">
-              <tr>
-                {(["at", "user", "name", "email", "organization", "note"] as const).map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2">
-                    {t(`signups.columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {page.rows.map((s) => (
-                <tr key={s.signupId} className="border-t border-slate-100" data-testid="signup-row">
-                  <td className="px-3 py-2">{formatDate(s.createdAt, language, true)}</td>
-                  <td className="px-3 py-2">{s.userName}</td>
-                  <td className="px-3 py-2">{s.name}</td>
-                  <td className="px-3 py-2">{s.email}</td>
-                  <td className="px-3 py-2">{s.organization}</td>
-                  <td className="px-3 py-2">{s.note}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={t("signups.title", { title: event.title })}
+          head={(["at", "user", "name", "email", "organization", "note"] as const).map((c) =>
+            t(`signups.columns.${c}`),
+          )}
+        >
+          {page.rows.map((s) => (
+            <tr key={s.signupId} className="border-t border-slate-100" data-testid="signup-row">
+              <td className="px-3 py-2">{formatDate(s.createdAt, language, true)}</td>
+              <td className="px-3 py-2">{s.userName}</td>
+              <td className="px-3 py-2">{s.name}</td>
+              <td className="px-3 py-2">{s.email}</td>
+              <td className="px-3 py-2">{s.organization}</td>
+              <td className="px-3 py-2">{s.note}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
     </div>

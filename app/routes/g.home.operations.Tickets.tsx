@@ -10,6 +10,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { oneOf } from "#app/lib/params.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["support"],
@@ -42,7 +43,7 @@ export default function TicketQueue() {
       <p className="text-sm text-slate-600">{t("ops.intro")}</p>
       <FilterPills label={t("list.filter")} links={filters} />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("ops.empty")}</p>
+        <EmptyState message={t("ops.empty")} />
       ) : (
         <ul className="space-y-2">
           {page.rows.map((r) => (

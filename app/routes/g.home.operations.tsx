@@ -5,6 +5,7 @@ import { ErrorView } from "#app/components/ErrorView.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { queueOf } from "#app/lib/dashboard.ts";
 import { OPERATIONS_QUEUES } from "#app/lib/menu.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }] };
 
@@ -26,7 +27,7 @@ export default function Operations() {
   const { t } = useTranslation();
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("menu.operations")}</h1>
+      <PageHeader title={t("menu.operations")} />
       <nav aria-label={t("menu.operations")} className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 text-sm">
         {queues.map((q) => (
           <NavLink

@@ -5,13 +5,14 @@ import { useTranslation } from "react-i18next";
 import { ErrorView } from "#app/components/ErrorView.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { PayStateBadge } from "#app/components/billing/PayStateBadge.tsx";
-import { CompactTable } from "#app/components/RecordTable.tsx";
+import { Table } from "#app/components/Table.tsx";
 import { apiFor, badRequest, requireUser } from "#app/lib/api.server.ts";
 import { billDetailHref, billSubject, billTypeLabel } from "#app/lib/bills.ts";
 import { payFormOf } from "#app/lib/bills.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["billing"],
@@ -102,17 +103,21 @@ export default function BillDetailPage() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("detail.title", { billNo: bill.billNo })}</h1>
-          <p className="mt-1 text-sm text-slate-600">
+      <PageHeader
+        title={t("detail.title", { billNo: bill.billNo })}
+        description={
+          <>
             {billSubject(t, bill)} · {billTypeLabel(t, bill.billType)}
-          </p>
-        </div>
-        <Link to="/g/home/userCenter/MyBills" className="btn-secondary">
-          {t("detail.back")}
-        </Link>
-      </div>
+          </>
+        }
+        actions={
+          <>
+            <Link to="/g/home/userCenter/MyBills" className="btn-secondary">
+              {t("detail.back")}
+            </Link>
+          </>
+        }
+      />
 
       {bill.overdue && bill.payMode === 2 ? (
         <p role="status" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
@@ -231,7 +236,9 @@ export default function BillDetailPage() {
           <h2 id="data-usage" className="font-semibold">
             {t("detail.dataUsage.title")}
           </h2>
-          <CompactTable
+          <Table
+            variant="compact"
+            label={t("detail.dataUsage.title")}
             testId="data-usage"
             rows={bill.dataUsage}
             rowKey={(l) => l.nodeCode}
@@ -259,7 +266,9 @@ export default function BillDetailPage() {
           <h2 id="resources" className="font-semibold">
             {t("detail.resources.title")}
           </h2>
-          <CompactTable
+          <Table
+            variant="compact"
+            label={t("detail.resources.title")}
             testId="resources"
             rows={bill.resources}
             rowKey={(l) => l.nodeCode}

@@ -11,6 +11,7 @@ import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["auth"],
@@ -41,7 +42,7 @@ export default function ChangePasswordPage() {
   const [form, fields] = useSchemaForm(schema, actionData?.result, { id: "change-password" });
   return (
     <div className="card max-w-lg">
-      <h1 className="text-xl font-semibold">{t("changePassword.title")}</h1>
+      <PageHeader title={t("changePassword.title")} />
       <FormProvider context={form.context}>
         <Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
           <FormErrors id={form.errorId} errors={form.errors} />

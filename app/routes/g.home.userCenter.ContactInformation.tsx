@@ -11,6 +11,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam, positiveParam } from "#app/lib/params.ts";
 import { savedRecordsAction } from "#app/lib/saved-records.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["profile"],
@@ -115,7 +116,7 @@ export default function ContactInformationPage() {
   };
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{t("contacts.title")}</h1>
+      <PageHeader title={t("contacts.title")} />
       {deleting ? (
         <section role="alertdialog" aria-labelledby="delete-title" className="card border-red-200 bg-red-50">
           <h2 id="delete-title" className="font-semibold text-red-800">
@@ -136,6 +137,7 @@ export default function ContactInformationPage() {
         </section>
       ) : null}
       <RecordTable
+        label={t("contacts.title")}
         page={page}
         rowKey={(c) => c.contactId}
         rowTestId="contact"

@@ -13,6 +13,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { applyForInvoice, selectInvoiceBills } from "#app/lib/invoices.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:add.crumb" }] };
 export const meta = pageTitle("invoiceAdd");
@@ -85,7 +86,7 @@ export default function AddInvoice() {
   const { t } = useTranslation("invoices");
   return (
     <div className="space-y-4">
-      <h1 className="text-xl font-semibold">{t("add.heading")}</h1>
+      <PageHeader title={t("add.heading")} />
       <Steps step={step} />
       {step === "select" ? <SelectStep data={data} /> : <ConfirmStep key="confirm" data={data} />}
     </div>

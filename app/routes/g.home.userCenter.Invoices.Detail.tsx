@@ -5,6 +5,7 @@ import { InvoiceDetailView } from "#app/components/invoices/application.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { idFromQuery, readFailure } from "#app/lib/invoices.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:detail.crumb" }] };
 export const meta = pageTitle("invoiceDetail");
@@ -25,12 +26,16 @@ export default function InvoiceDetailPage() {
   const { t } = useTranslation("invoices");
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("detail.heading", { no: detail.applicationNo })}</h1>
-        <Link to="/g/home/userCenter/Invoices" className="btn-secondary">
-          {t("actions.backToList")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("detail.heading", { no: detail.applicationNo })}
+        actions={
+          <>
+            <Link to="/g/home/userCenter/Invoices" className="btn-secondary">
+              {t("actions.backToList")}
+            </Link>
+          </>
+        }
+      />
       <InvoiceDetailView detail={detail} language={language} />
     </div>
   );

@@ -9,6 +9,7 @@ import { formatUsd } from "#app/lib/format.ts";
 import { applicationColumns } from "#app/components/invoices/application.tsx";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["invoices"] };
 export const meta = pageTitle("invoices");
@@ -50,20 +51,24 @@ export default function InvoicesList() {
   ];
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-        <div className="flex flex-wrap gap-2">
-          <Link to="/g/home/userCenter/Invoices/Titles" className="btn-secondary">
-            {t("list.titles")}
-          </Link>
-          <Link to="/g/home/userCenter/Invoices/Addresses" className="btn-secondary">
-            {t("list.addresses")}
-          </Link>
-          <Link to="/g/home/userCenter/Invoices/Add" className="btn-primary">
-            {t("list.add")}
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title={t("list.title")}
+        actions={
+          <>
+            <div className="flex flex-wrap gap-2">
+              <Link to="/g/home/userCenter/Invoices/Titles" className="btn-secondary">
+                {t("list.titles")}
+              </Link>
+              <Link to="/g/home/userCenter/Invoices/Addresses" className="btn-secondary">
+                {t("list.addresses")}
+              </Link>
+              <Link to="/g/home/userCenter/Invoices/Add" className="btn-primary">
+                {t("list.add")}
+              </Link>
+            </div>
+          </>
+        }
+      />
       <div className="card flex items-baseline gap-3">
         <span className="text-sm text-slate-500">{t("fields.invoiceable")}</span>
         <span className="text-2xl font-semibold" data-testid="invoiceable-amount">
@@ -80,6 +85,7 @@ export default function InvoicesList() {
         }))}
       />
       <RecordTable
+        label={t("list.title")}
         page={page}
         columns={columns}
         rowKey={(r) => r.invoiceId}

@@ -10,6 +10,8 @@ import { messageHref } from "#app/lib/message-links.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = {
   i18n: ["messages"],
@@ -63,14 +65,18 @@ export default function MessageCenter() {
   const location = useLocation();
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{t("center.title")}</h1>
-        <Form method="post" action={location.pathname + location.search}>
-          <button type="submit" name="intent" value="readAll" className="btn-secondary" disabled={unread === 0}>
-            {t("center.markAllRead")}
-          </button>
-        </Form>
-      </div>
+      <PageHeader
+        title={t("center.title")}
+        actions={
+          <>
+            <Form method="post" action={location.pathname + location.search}>
+              <button type="submit" name="intent" value="readAll" className="btn-secondary" disabled={unread === 0}>
+                {t("center.markAllRead")}
+              </button>
+            </Form>
+          </>
+        }
+      />
       <FilterPills
         label={t("center.filter")}
         links={(["all", "unread", "read"] as const).map((f) => ({
@@ -81,7 +87,7 @@ export default function MessageCenter() {
         }))}
       />
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{t("common:empty.noRelevant")}</p>
+        <EmptyState message={t("common:empty.noRelevant")} />
       ) : (
         <ul
           className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white"

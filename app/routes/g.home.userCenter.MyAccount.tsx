@@ -3,7 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LEDGER_ENTRY_KINDS } from "#contract/billing-codes.ts";
 import { DateFilter, ListFilterForm, SelectFilter } from "#app/components/ListFilters.tsx";
-import { CompactTable, RecordTable, type Column } from "#app/components/RecordTable.tsx";
+import { RecordTable } from "#app/components/RecordTable.tsx";
+import { Table, type Column } from "#app/components/Table.tsx";
 import { UsageChart } from "#app/components/billing/UsageChart.tsx";
 import { IpfsUsageByGateway } from "#app/components/ipfs/UsageByGateway.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
@@ -11,6 +12,7 @@ import { dayFromQuery, kindFromQuery } from "#app/lib/bills.server.ts";
 import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["billing", "ipfs"],
@@ -112,7 +114,15 @@ function RecentRecords<Row>({
       {rows.length === 0 ? (
         <p className="mt-3 text-sm text-slate-500">{none}</p>
       ) : (
-        <CompactTable rows={rows} columns={columns} rowKey={rowKey} rowTitle={rowKey} testId={id} />
+        <Table
+          variant="compact"
+          label={title}
+          rows={rows}
+          columns={columns}
+          rowKey={rowKey}
+          rowProps={(row) => ({ title: rowKey(row) })}
+          testId={id}
+        />
       )}
     </section>
   );
@@ -156,7 +166,7 @@ export default function MyAccount() {
   ];
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{t("account.title")}</h1>
+      <PageHeader title={t("account.title")} />
 
       <section aria-label={t("account.figures")}>
         <dl className="grid gap-4 sm:grid-cols-3">
@@ -330,6 +340,7 @@ export default function MyAccount() {
           <DateFilter id="tx-to" name="dateTo" label={t("transactions.to")} value={filter.dateTo} />
         </ListFilterForm>
         <RecordTable
+          label={t("transactions.title")}
           page={transactions}
           sizes
           columns={columns}

@@ -115,6 +115,7 @@ export default function RechargePage() {
       <section>
         <h2 className="mb-2 text-lg font-semibold">{t("recharge.records")}</h2>
         <RecordTable
+          label={t("recharge.records")}
           page={page}
           rowKey={(p) => p.paymentNo}
           rowTestId="recharge-row"

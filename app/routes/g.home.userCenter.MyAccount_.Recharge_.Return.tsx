@@ -7,6 +7,7 @@ import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { recordNumberParam } from "#app/lib/params.ts";
 import { pageTitleRefreshing, useRefreshWhile } from "#app/lib/pending-refresh.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["payments"],
@@ -44,7 +45,7 @@ export default function RechargeReturnPage() {
     <div className="max-w-2xl space-y-4">
       <div className="card space-y-3" data-testid="recharge-result">
         <div className="flex items-center justify-between gap-3">
-          <h1 className="text-xl font-semibold">{t("result.title", { paymentNo: payment.paymentNo })}</h1>
+          <PageHeader title={t("result.title", { paymentNo: payment.paymentNo })} />
           <PaymentStatusBadge status={payment.status} payType={payment.payType} inReview={payment.inReview} />
         </div>
         <p className="text-sm text-slate-500">

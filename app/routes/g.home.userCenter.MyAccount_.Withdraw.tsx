@@ -139,6 +139,7 @@ export default function WithdrawPage() {
       <section>
         <h2 className="mb-2 text-lg font-semibold">{t("withdraw.records")}</h2>
         <RecordTable
+          label={t("withdraw.records")}
           page={page}
           rowKey={(w) => w.withdrawalNo}
           rowTestId="withdrawal-row"

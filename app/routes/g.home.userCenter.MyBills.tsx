@@ -13,6 +13,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { payBillsAndReturn, type PayManyFailure } from "#app/lib/unpaid-guard.server.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["billing"],
@@ -129,10 +130,7 @@ export default function MyBills() {
   ];
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-xl font-semibold">{t("bills.title")}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t("bills.intro")}</p>
-      </div>
+      <PageHeader title={t("bills.title")} description={t("bills.intro")} />
       {due.count > 0 ? (
         <section aria-labelledby="due-title" className="card space-y-3 border-amber-200" data-testid="bills-due">
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -224,6 +222,7 @@ export default function MyBills() {
         </a>
       </div>
       <RecordTable
+        label={t("bills.title")}
         page={page}
         sizes
         columns={columns}

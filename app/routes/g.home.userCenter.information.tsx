@@ -19,6 +19,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = {
   i18n: ["profile", "ddc"],
@@ -90,7 +91,7 @@ export default function InformationPage() {
   );
   return (
     <div className="space-y-6">
-      <h1 className="text-xl font-semibold">{t("information.title")}</h1>
+      <PageHeader title={t("information.title")} />
       <section className="card" aria-labelledby="account-heading">
         <h2 id="account-heading" className="text-base font-semibold">
           {t("information.account")}

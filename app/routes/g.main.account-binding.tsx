@@ -14,6 +14,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ddc"] };
 export const meta = pageTitle("accountBinding");
@@ -85,10 +86,7 @@ export default function AccountBinding() {
   const sign = actionData && "step" in actionData && actionData.step === "sign" ? actionData : null;
   return (
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-8">
-      <div>
-        <h1 className="text-2xl font-semibold">{t("binding.title")}</h1>
-        <p className="mt-1 text-sm text-slate-600">{t("binding.intro")}</p>
-      </div>
+      <PageHeader title={t("binding.title")} titleClassName="text-2xl font-semibold" description={t("binding.intro")} />
       {sign ? (
         <SignStep challenge={sign.challenge} lastResult={sign.result} />
       ) : (

@@ -10,6 +10,7 @@ import { viewListItem } from "#app/lib/community.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["community"] };
 export const meta = pageTitle("announcements");
@@ -33,7 +34,7 @@ export default function Announcements() {
     <div className="mx-auto max-w-3xl space-y-6 px-4 py-10">
       <h1 className="text-3xl font-semibold text-slate-900">{t("announcements.title")}</h1>
       {rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("announcements.empty")}</p>
+        <EmptyState message={t("announcements.empty")} />
       ) : (
         <ul className="space-y-3">
           {rows.map((a) => (

@@ -5,6 +5,7 @@ import { pickText } from "#contract/community-codes.ts";
 import { FallbackBadge } from "#app/components/community/bits.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 export const handle = { i18n: ["community"] };
 export const meta = pageTitle("serviceNetworkLeague");
@@ -37,7 +38,7 @@ export default function ServiceNetworkLeague() {
       <h1 className="text-3xl font-semibold text-slate-900">{t("partners.title")}</h1>
       <p className="text-slate-600">{t("partners.intro")}</p>
       {partners.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("partners.empty")}</p>
+        <EmptyState message={t("partners.empty")} />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {partners.map((p) => (

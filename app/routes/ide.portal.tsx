@@ -16,6 +16,7 @@ import { portalAction, portalData } from "#app/lib/ide.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ide", "contracts"] };
 export const meta = pageTitle("idePortal", (d: { workspace?: { name: string } }) => d.workspace?.name);
@@ -95,7 +96,7 @@ export default function IdePortal() {
               {t("portal.back")}
             </Link>
           </p>
-          <h1 className="text-xl font-semibold">{workspace.name}</h1>
+          <PageHeader title={workspace.name} />
         </div>
         <p className="text-xs text-slate-600" data-testid="grant">
           {t("portal.grant", { time: formatDate(workspace.grantExpiresAt, language, true) })}

@@ -7,6 +7,7 @@ import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { postListLoader } from "#app/lib/community-ops.server.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /** The operators' list of one kind of post (app/lib/community-ops.server.ts): edit, publish or withdraw, delete. */
 export function PostAdminList({ title }: { title: string }) {
@@ -45,7 +46,7 @@ export function PostAdminList({ title }: { title: string }) {
         />
       ) : null}
       {rows.length === 0 ? (
-        <p className="card text-center text-slate-600">{t("ops.empty")}</p>
+        <EmptyState message={t("ops.empty")} />
       ) : (
         <ul className="space-y-3">
           {rows.map((p) => {

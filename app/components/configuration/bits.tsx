@@ -4,6 +4,7 @@ import type { UpgradeRow } from "#contract/configuration.ts";
 import { UpgradeStatus } from "#contract/config-upgrade-codes.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /** Shared pieces of Configuration, ConfigurationNew, ConfigurationDetail and the operators' queue (namespace "configuration"). */
 
@@ -51,12 +52,7 @@ export function UpgradeTable({
   showService?: boolean;
 }) {
   const { t } = useTranslation(["configuration", "billing"]);
-  if (rows.length === 0)
-    return (
-      <p className="card text-center text-slate-600" data-testid="upgrades-empty">
-        {t("configuration:empty")}
-      </p>
-    );
+  if (rows.length === 0) return <EmptyState message={t("configuration:empty")} testId="upgrades-empty" />;
   return (
     <div className="overflow-x-auto rounded-md border border-slate-200">
       <table className="min-w-full text-sm" data-testid="upgrade-table">

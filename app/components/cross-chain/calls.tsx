@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CrossCall } from "#contract/cross-chain.ts";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { DateFilter, ListFilterForm, SelectFilter } from "#app/components/ListFilters.tsx";
 import { utc8Day } from "#app/lib/bills.ts";
 import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
@@ -21,7 +21,8 @@ export function CallsTable({
   const { t } = useTranslation("crossChain");
   return (
     <Table
-      testId={testId}
+      label={t("detail.calls")}
+      regionTestId={testId}
       head={[
         zoneHeader(t, t("detail.time")),
         t("detail.source"),

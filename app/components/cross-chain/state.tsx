@@ -2,7 +2,8 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 import type { crossDetailSchema } from "#contract/cross-chain.ts";
-import { Field, Table, td } from "#app/components/details.tsx";
+import { Field } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { CrossStatusBadge, canReopen, crossDetailHref, dredgeHref } from "./bits.tsx";
@@ -65,7 +66,8 @@ export function CrossStatePanel({ detail, language }: { detail: CrossDetail; lan
         <>
           <h3 className="font-semibold">{t("detail.contracts")}</h3>
           <Table
-            testId="cross-contracts"
+            label={t("detail.contracts")}
+            regionTestId="cross-contracts"
             head={[t("detail.chain"), t("detail.chainId"), t("detail.role"), t("detail.address")]}
           >
             {detail.contracts.map((c) => (

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ACCOUNT_BINDING_PATH } from "#contract/ddc-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 
@@ -55,7 +55,11 @@ export function BoundAddresses({
           {t("binding.none")}
         </p>
       ) : (
-        <Table testId="bindings-table" head={[t("binding.address"), t("fields.chainId"), t("binding.boundAt"), ""]}>
+        <Table
+          label={t("binding.listTitle")}
+          regionTestId="bindings-table"
+          head={[t("binding.address"), t("fields.chainId"), t("binding.boundAt"), ""]}
+        >
           {rows.map((r) => (
             <tr key={r.bindingId} data-testid="binding-row">
               <td className={`${td} break-all font-mono text-xs`}>{r.address}</td>

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DdcStatus } from "#contract/ddc-codes.ts";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 
@@ -34,7 +34,8 @@ export function HistoryTable({ history, language }: { history: DdcEvent[]; langu
   if (!history.length) return <p className="text-sm text-slate-600">{t("history.empty")}</p>;
   return (
     <Table
-      testId="ddc-history"
+      label={t("history.title")}
+      regionTestId="ddc-history"
       head={[
         t("history.event"),
         t("history.from"),

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Chart } from "#app/components/billing/UsageChart.tsx";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { NodeStatusBadge, formatBytes } from "./bits.tsx";
@@ -26,7 +26,8 @@ export function NodesTable({ nodes, origin, language }: { nodes: ProjectNode[]; 
   const { t } = useTranslation("dedicatedNodes");
   return (
     <Table
-      testId="node-list"
+      label={t("check.nodes")}
+      regionTestId="node-list"
       head={[
         t("check.node"),
         t("check.type"),

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { PrnUpgrade } from "#contract/dedicated-nodes.ts";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { UpgradeStatusBadge, billHref, configDetailHref } from "./bits.tsx";
@@ -31,7 +31,8 @@ export function UpgradeTable({ rows, language }: { rows: PrnUpgrade[]; language:
   const valueOf = useUpgradeValue();
   return (
     <Table
-      testId="prn-upgrades"
+      label={t("config.upgrades")}
+      regionTestId="prn-upgrades"
       head={[
         t("config.type"),
         t("config.change"),

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CredentialRecord } from "#contract/did.ts";
-import { Table, td } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { CredentialState, Mono, credentialHref } from "./bits.tsx";
@@ -19,7 +19,8 @@ export function CredentialTable({
   const { t } = useTranslation("did");
   return (
     <Table
-      testId={`credentials-${side}`}
+      label={t(`credentials.sides.${side}`)}
+      regionTestId={`credentials-${side}`}
       head={[
         t("credential.kind"),
         side === "issued" ? t("credential.subject") : t("credential.issuer"),

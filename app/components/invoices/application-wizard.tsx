@@ -24,6 +24,7 @@ import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { SavedChoice } from "./saved-records.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /*
  * SPEC §2 Invoices add, the two steps of an application: "select billing" → "confirm information". The
@@ -165,12 +166,17 @@ export function SelectStep({ data }: { data: ApplicationWizardData }) {
   );
   if (data.bills.length === 0) {
     return (
-      <div className="card text-center text-slate-500" data-testid="empty">
-        <p>{t("add.noBills")}</p>
-        <Link to="/g/home/userCenter/Invoices" className="btn-secondary mt-4 inline-block">
-          {t("actions.backToList")}
-        </Link>
-      </div>
+      <EmptyState
+        message={t("add.noBills")}
+        action={
+          <>
+            <Link to="/g/home/userCenter/Invoices" className="btn-secondary mt-4 inline-block">
+              {t("actions.backToList")}
+            </Link>
+          </>
+        }
+        testId="empty"
+      />
     );
   }
   return (

@@ -5,6 +5,8 @@ import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormErrors, RadioGroupField, SubmitButton } from "#app/components/forms.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /* The caller's saved invoice titles and receiving addresses: their pages, forms and the choice of one. */
 
@@ -226,24 +228,26 @@ export function SavedRecordsPage<Item>({
   const { t } = useTranslation("invoices");
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-xl font-semibold">{heading}</h1>
-        <div className="flex gap-2">
-          <Link to="/g/home/userCenter/Invoices" className="btn-secondary">
-            {t("actions.backToList")}
-          </Link>
-          {!form ? (
-            <Link to="?form=new" className="btn-primary">
-              {addLabel}
-            </Link>
-          ) : null}
-        </div>
-      </div>
+      <PageHeader
+        title={heading}
+        actions={
+          <>
+            <div className="flex gap-2">
+              <Link to="/g/home/userCenter/Invoices" className="btn-secondary">
+                {t("actions.backToList")}
+              </Link>
+              {!form ? (
+                <Link to="?form=new" className="btn-primary">
+                  {addLabel}
+                </Link>
+              ) : null}
+            </div>
+          </>
+        }
+      />
       {form}
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500" data-testid="empty">
-          {empty}
-        </p>
+        <EmptyState message={empty} testId="empty" />
       ) : (
         <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
           {page.rows.map((r) => (

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { formatBytes } from "./bits.tsx";
@@ -30,7 +31,10 @@ export function IpfsUsageByGateway({
           {t("usage.none", { days: usage.days })}
         </p>
       ) : (
-        <Table head={[t("usage.gateway"), t("usage.price"), t("usage.services"), t("usage.served")]}>
+        <Table
+          label={t("usage.title")}
+          head={[t("usage.gateway"), t("usage.price"), t("usage.services"), t("usage.served")]}
+        >
           {usage.rows.map((r) => (
             <tr key={r.orgCode} data-testid="ipfs-usage-row">
               <td className={td}>{inLanguage(r.orgName, r.orgNameZh, language)}</td>

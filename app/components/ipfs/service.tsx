@@ -4,7 +4,8 @@ import type { IpfsService } from "#contract/ipfs.ts";
 import { IPFS_KEY_KINDS, IpfsKeyState, IpfsServiceStatus, type IpfsKeyKind } from "#contract/ipfs-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
-import { Table, td, inLanguage } from "#app/components/details.tsx";
+import { inLanguage } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { CopyableText } from "#app/components/public-chain/KeyPanel.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
@@ -25,7 +26,11 @@ export function GatewayTable({
 }) {
   const { t } = useTranslation("ipfs");
   return (
-    <Table testId="gateway-list" head={[t("gateway.node"), t("gateway.address"), t("gateway.price")]}>
+    <Table
+      label={t("gateway.title")}
+      regionTestId="gateway-list"
+      head={[t("gateway.node"), t("gateway.address"), t("gateway.price")]}
+    >
       {s.gateways.map((g) => (
         <tr key={g.orgId} data-testid="gateway-row">
           <td className={td}>{inLanguage(g.orgName, g.orgNameZh, language)}</td>
@@ -125,7 +130,8 @@ export function FileTable({
   const { t } = useTranslation("ipfs");
   return (
     <Table
-      testId="file-list"
+      label={t("file.title")}
+      regionTestId="file-list"
       head={[t("file.name"), t("file.cid"), t("file.size"), t("file.created"), t("list.actions")]}
     >
       {files.map((f) => {

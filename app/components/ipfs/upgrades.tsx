@@ -6,6 +6,7 @@ import { Badge, type Tone } from "#app/components/Badge.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { IPFS, capacityLabel } from "./bits.tsx";
+import { Table } from "#app/components/Table.tsx";
 
 /** Capacity upgrades of IPFS services (SPEC §2 upgrade, new upgrade, upgrade detail; §4 IPFS upgrade; docs/decisions/039). */
 
@@ -33,57 +34,42 @@ export function UpgradeStatusBadge({ status }: { status: number }) {
 /** A service's upgrades, newest first: from → to, the difference paid, status, links to the detail and the bill. */
 export function UpgradeTable({ rows, language }: { rows: IpfsUpgrade[]; language: Language }) {
   const { t } = useTranslation("ipfs");
-  const th = "px-3 py-2 text-left font-medium";
   const td = "px-3 py-2";
   return (
-    <div className="card overflow-x-auto p-0">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="upgrade-table">
-        <caption className="sr-only">{t("upgrade.listTitle")}</caption>
-        <thead className="bg-slate-50 text-slate-600">
-          <tr>
-            <th scope="col" className={th}>
-              {t("upgrade.capacityChange")}
-            </th>
-            <th scope="col" className={th}>
-              {t("upgrade.priceDiff")}
-            </th>
-            <th scope="col" className={th}>
-              {t("upgrade.status")}
-            </th>
-            <th scope="col" className={th}>
-              {t("upgrade.requested")}
-            </th>
-            <th scope="col" className={th}>
-              {t("upgrade.bill")}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((u) => (
-            <tr key={u.ipfsUpgradeId} data-testid="upgrade-row">
-              <td className={td}>
-                <Link className="link font-medium" to={upgradeHref(u.ipfsUpgradeId)}>
-                  {capacityLabel(u.fromStoreUnit)} → {capacityLabel(u.toStoreUnit)}
-                </Link>
-              </td>
-              <td className={`${td} tabular-nums`}>{formatUsd(u.priceDiffCents, language)}</td>
-              <td className={td}>
-                <UpgradeStatusBadge status={u.status} />
-              </td>
-              <td className={td}>{formatDate(u.createdAt, language, true)}</td>
-              <td className={td}>
-                {u.billId ? (
-                  <Link className="link font-mono text-xs" to={billHref(u.billId)}>
-                    {u.billNo}
-                  </Link>
-                ) : (
-                  "—"
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label={t("upgrade.listTitle")}
+      testId="upgrade-table"
+      head={[
+        t("upgrade.capacityChange"),
+        t("upgrade.priceDiff"),
+        t("upgrade.status"),
+        t("upgrade.requested"),
+        t("upgrade.bill"),
+      ]}
+    >
+      {rows.map((u) => (
+        <tr key={u.ipfsUpgradeId} data-testid="upgrade-row">
+          <td className={td}>
+            <Link className="link font-medium" to={upgradeHref(u.ipfsUpgradeId)}>
+              {capacityLabel(u.fromStoreUnit)} → {capacityLabel(u.toStoreUnit)}
+            </Link>
+          </td>
+          <td className={`${td} tabular-nums`}>{formatUsd(u.priceDiffCents, language)}</td>
+          <td className={td}>
+            <UpgradeStatusBadge status={u.status} />
+          </td>
+          <td className={td}>{formatDate(u.createdAt, language, true)}</td>
+          <td className={td}>
+            {u.billId ? (
+              <Link className="link font-mono text-xs" to={billHref(u.billId)}>
+                {u.billNo}
+              </Link>
+            ) : (
+              "—"
+            )}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

@@ -3,17 +3,22 @@ import { useTranslation } from "react-i18next";
 import type { Language } from "#app/lib/i18n.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { Badge } from "#app/components/Badge.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 /** The heading of a page under My account (recharge, withdrawal, card) with the way back to the account. */
 export function AccountPageHeading({ title }: { title: string }) {
   const { t } = useTranslation("payments");
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <h1 className="text-xl font-semibold">{title}</h1>
-      <Link to="/g/home/userCenter/MyAccount" className="link text-sm">
-        {t("account.backToAccount")}
-      </Link>
-    </div>
+    <PageHeader
+      title={title}
+      actions={
+        <>
+          <Link to="/g/home/userCenter/MyAccount" className="link text-sm">
+            {t("account.backToAccount")}
+          </Link>
+        </>
+      }
+    />
   );
 }
 

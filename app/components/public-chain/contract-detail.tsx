@@ -2,7 +2,8 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
-import { CompactTable, RecordTable } from "#app/components/RecordTable.tsx";
+import { RecordTable } from "#app/components/RecordTable.tsx";
+import { Table } from "#app/components/Table.tsx";
 import type { Language } from "#app/lib/i18n.ts";
 import { asEntries, isRead, paramsText, signatureOf, type AbiEntry } from "./contracts.tsx";
 
@@ -20,7 +21,9 @@ export function AbiTables({ abi }: { abi: Record<string, unknown>[] }) {
         {t("abi.heading")}
       </h2>
       <h3 className="font-medium">{t("abi.functions", { count: functions.length })}</h3>
-      <CompactTable
+      <Table
+        variant="compact"
+        label={t("abi.functions", { count: functions.length })}
         rows={functions}
         rowKey={signatureOf}
         testId="abi-functions"
@@ -43,7 +46,9 @@ export function AbiTables({ abi }: { abi: Record<string, unknown>[] }) {
       {events.length > 0 ? (
         <>
           <h3 className="font-medium">{t("abi.events", { count: events.length })}</h3>
-          <CompactTable
+          <Table
+            variant="compact"
+            label={t("abi.events", { count: events.length })}
             rows={events}
             rowKey={signatureOf}
             testId="abi-events"
@@ -195,6 +200,7 @@ export function EventsTable({
         {t("events.heading")}
       </h2>
       <RecordTable
+        label={t("events.heading")}
         page={page}
         rowKey={(e) => `${e.txHash}-${e.logIndex}`}
         rowTestId="event-row"

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { ServiceDetail } from "#contract/services.ts";
-import { Field, Table, td } from "#app/components/details.tsx";
+import { Field } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 
 type ServiceChain = NonNullable<ServiceDetail["chain"]>;
 
@@ -36,8 +37,9 @@ export function ServiceChainPanel({ chain, origin }: { chain: ServiceChain; orig
         <p className="text-sm text-slate-600">{t("chain.noContracts")}</p>
       ) : (
         <Table
+          label={t("chain.title")}
           head={[t("chain.package"), t("chain.contract"), t("chain.address"), t("chain.transaction")]}
-          testId="chain-contracts"
+          regionTestId="chain-contracts"
         >
           {chain.contracts.map((c) => (
             <tr key={c.address} data-testid="chain-contract">

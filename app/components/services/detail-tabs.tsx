@@ -2,7 +2,8 @@ import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/r
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { replySchema, type ServiceDetail } from "#contract/services.ts";
-import { Field, Table, nodeLabel, td } from "#app/components/details.tsx";
+import { Field, nodeLabel } from "#app/components/details.tsx";
+import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
@@ -108,6 +109,7 @@ function TabBody({
             <p className="text-sm text-slate-500">{t("detail.noPackages")}</p>
           ) : (
             <Table
+              label={t("detail.packages")}
               head={[
                 t("detail.packageName"),
                 t("detail.packageVersion"),
@@ -133,6 +135,7 @@ function TabBody({
           )}
           <h2 className="font-semibold">{t("detail.functions")}</h2>
           <Table
+            label={t("detail.functions")}
             head={[
               t("detail.functionName"),
               t("detail.packageName"),
@@ -159,6 +162,7 @@ function TabBody({
           </Table>
           <h2 className="font-semibold">{t("detail.deployment")}</h2>
           <Table
+            label={t("detail.deployment")}
             head={[
               t("detail.node"),
               t("detail.tps"),
@@ -167,7 +171,7 @@ function TabBody({
               t("detail.contractAddress"),
               t("detail.chaincodeAddress"),
             ]}
-            testId="deployment"
+            regionTestId="deployment"
           >
             {c.nodes.map((n) => (
               <tr key={n.cityNodeId}>
@@ -187,7 +191,10 @@ function TabBody({
       return c.roles.length === 0 ? (
         <p className="text-sm text-slate-500">{t("detail.noRoles")}</p>
       ) : (
-        <Table head={[t("detail.roleName"), t("detail.roleDescription"), t("detail.permissions")]}>
+        <Table
+          label={t("detail.tabs.roles")}
+          head={[t("detail.roleName"), t("detail.roleDescription"), t("detail.permissions")]}
+        >
           {c.roles.map((r) => (
             <tr key={r.roleId}>
               <td className={`${td} font-medium`}>{r.name}</td>
@@ -208,8 +215,9 @@ function TabBody({
             <p className="text-sm text-slate-500">{t("detail.noRecords")}</p>
           ) : (
             <Table
+              label={t("detail.records")}
               head={[t("detail.event"), t("detail.actor"), t("detail.time"), t("detail.commentsCol")]}
-              testId="approval-records"
+              regionTestId="approval-records"
             >
               {reviews.map((x, i) => (
                 <tr key={i}>
@@ -239,6 +247,7 @@ function TabBody({
             <>
               <h2 className="font-semibold">{t("detail.refunds")}</h2>
               <Table
+                label={t("detail.refunds")}
                 head={[t("detail.time"), t("detail.status"), t("detail.refundAmount"), t("detail.reviewComments")]}
               >
                 {service.refunds.map((r) => (
@@ -320,6 +329,7 @@ function TabBody({
       return (
         <>
           <Table
+            label={t("detail.tabs.history")}
             head={[
               t("detail.historyVersion"),
               t("detail.historyState"),

@@ -7,6 +7,7 @@ import type { Block } from "#app/lib/blocked.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { NEW_SERVICES } from "./bits.tsx";
+import { Table } from "#app/components/Table.tsx";
 
 /** Where a draft resumes: its wizard at the furthest step it reached (any device, docs/decisions/029). */
 export const resumeHref = (d: Pick<DraftSummary, "appState" | "appId" | "wizardStep">) =>
@@ -35,61 +36,46 @@ export function DraftList({
       <h2 id="drafts-title" className="font-semibold">
         {t("drafts.title")}
       </h2>
-      <table className="mt-2 min-w-full text-sm">
-        <thead className="text-left text-xs uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col" className="py-2 pr-4">
-              {t("list.name")}
+      <Table
+        label={t("drafts.title")}
+        head={[t("list.name"), t("list.status"), zoneHeader(t, t("drafts.saved")), t("list.actions")]}
+      >
+        {drafts.map((d) => (
+          <tr key={d.appVerId} data-testid="draft-row">
+            <th scope="row" className="py-2 pr-4 text-left font-medium">
+              {d.name} <span className="font-normal text-slate-600">{d.version}</span>
             </th>
-            <th scope="col" className="py-2 pr-4">
-              {t("list.status")}
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              {zoneHeader(t, t("drafts.saved"))}
-            </th>
-            <th scope="col" className="py-2">
-              {t("list.actions")}
-            </th>
+            <td className="py-2 pr-4" data-testid="draft-step">
+              {t(d.appState === "update" ? "drafts.upgradeStep" : "drafts.step", {
+                n: stepNumber(d),
+                total: WIZARD_STEPS.length,
+                step: t(`wizard:steps.${d.wizardStep}`),
+              })}
+            </td>
+            <td className="whitespace-nowrap py-2 pr-4">{formatDate(d.updatedAt, language, true, false)}</td>
+            <td className="py-2">
+              <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                <BlockedLink
+                  compact
+                  block={block}
+                  action={d.appState === "update" ? "upgradeService" : "newService"}
+                  className="link font-semibold"
+                  to={resumeHref(d)}
+                >
+                  <span aria-label={t("drafts.resumeOf", { name: d.name })}>{t("drafts.resume")}</span>
+                </BlockedLink>
+                <Link
+                  className="link text-red-700"
+                  to={`${here}${join}confirm=discard&appVerId=${d.appVerId}`}
+                  aria-label={t("drafts.deleteOf", { name: d.name })}
+                >
+                  {t("drafts.delete")}
+                </Link>
+              </div>
+            </td>
           </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {drafts.map((d) => (
-            <tr key={d.appVerId} data-testid="draft-row">
-              <th scope="row" className="py-2 pr-4 text-left font-medium">
-                {d.name} <span className="font-normal text-slate-600">{d.version}</span>
-              </th>
-              <td className="py-2 pr-4" data-testid="draft-step">
-                {t(d.appState === "update" ? "drafts.upgradeStep" : "drafts.step", {
-                  n: stepNumber(d),
-                  total: WIZARD_STEPS.length,
-                  step: t(`wizard:steps.${d.wizardStep}`),
-                })}
-              </td>
-              <td className="whitespace-nowrap py-2 pr-4">{formatDate(d.updatedAt, language, true, false)}</td>
-              <td className="py-2">
-                <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                  <BlockedLink
-                    compact
-                    block={block}
-                    action={d.appState === "update" ? "upgradeService" : "newService"}
-                    className="link font-semibold"
-                    to={resumeHref(d)}
-                  >
-                    <span aria-label={t("drafts.resumeOf", { name: d.name })}>{t("drafts.resume")}</span>
-                  </BlockedLink>
-                  <Link
-                    className="link text-red-700"
-                    to={`${here}${join}confirm=discard&appVerId=${d.appVerId}`}
-                    aria-label={t("drafts.deleteOf", { name: d.name })}
-                  >
-                    {t("drafts.delete")}
-                  </Link>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </section>
   );
 }

@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Participation } from "#contract/store.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
+import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /** A service's or product's cover, served by the Cover resource route; a plain tile when there is none. */
 export function Cover({
@@ -106,7 +108,7 @@ export const wizardHref = (appId: number) =>
 export function StoreHeading({ title, intro, children }: { title: string; intro: string; children?: ReactNode }) {
   const text = (
     <div>
-      <h1 className="text-xl font-semibold">{title}</h1>
+      <PageHeader title={title} />
       <p className="text-sm text-slate-600">{intro}</p>
     </div>
   );
@@ -132,7 +134,7 @@ export function Catalogue({
   return (
     <>
       {page.rows.length === 0 ? (
-        <p className="card text-center text-slate-500">{empty}</p>
+        <EmptyState message={empty} />
       ) : (
         <ul className="grid gap-4 lg:grid-cols-2">{children}</ul>
       )}
@@ -188,7 +190,7 @@ export function ListingHeader({
       <Cover kind={kind} id={id} name={name} hasCover={hasCover} size="h-32 w-32" />
       <div className="min-w-0 flex-1 space-y-2">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-xl font-semibold">{name}</h1>
+          <PageHeader title={name} />
           {badge}
         </div>
         <p className="text-slate-700">{summary}</p>
