@@ -93,7 +93,7 @@ export const Msg = {
   /* Invoices (MSG_34001-MSG_34099; docs/decisions/008). */
   INVOICE_BOOK_FULL: "MSG_34001",
   INVOICE_NOT_APPROVED: "MSG_34002",
-  /* Service lifecycle after submission (backend/domains/services/handlers.ts; docs/decisions/012). */
+  /* Service lifecycle after submission (backend/domains/services/handlers/; docs/decisions/012). */
   REFUND_PENDING: "MSG_38001",
   SERVICE_NOT_RUNNING: "MSG_38002",
   COMMENT_ALREADY_REPLIED: "MSG_38003",

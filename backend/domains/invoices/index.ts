@@ -3,17 +3,6 @@ import { defineDomain } from "#backend/kit/domain.ts";
 import { seedInvoiceDemo } from "./demo.ts";
 import { invoicesWaiting } from "./figures.ts";
 import {
-  applyForInvoice,
-  approveApplication,
-  deliverApplication,
-  invoiceableBills,
-  myApplication,
-  myApplications,
-  operatorApplication,
-  operatorApplications,
-  rejectApplication,
-} from "./handlers.ts";
-import {
   deleteAddressee,
   deleteTitle,
   insertTitle,
@@ -21,7 +10,15 @@ import {
   listTitles,
   saveAddressee,
   updateTitle,
-} from "./handlers.ts";
+} from "./handlers/user-book.ts";
+import { applyForInvoice, invoiceableBills, myApplication, myApplications } from "./handlers/user-applications.ts";
+import {
+  approveApplication,
+  deliverApplication,
+  operatorApplication,
+  operatorApplications,
+  rejectApplication,
+} from "./handlers/operator.ts";
 
 /** Invoice titles, receiving addresses and invoice applications (SPEC §3, §4, §9; contract/invoices.ts; docs/decisions/008). */
 export default defineDomain({

@@ -9,7 +9,7 @@ import { applyJoinEvent, releasedNodeIds, startOrder } from "./audit.ts";
 import { workOrderInTx } from "./jobs.ts";
 import { newKeyPair, sealWithServer } from "./certs.ts";
 import type { BackendEnv } from "#backend/env.ts";
-import { insertJoin } from "./handlers.ts";
+import { insertJoin } from "./insert-join.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DEMO_PASSWORD = "Demo12!@pass";

@@ -9,26 +9,18 @@ import { seedDemoParticipation } from "./demo.ts";
 import { jobs } from "./jobs.ts";
 import {
   applyJoinApp,
-  auditAppJoined,
-  certificateFile,
   confirmJoin,
-  disableJoin,
-  getJoinParamList,
   joinApp,
-  joinManageList,
-  joinManageView,
-  myCertificates,
-  opsDecide,
-  opsList,
-  participatedList,
   payJoinOrder,
   queryReleaseCitys,
   queryReleaseRoles,
   queryRoles,
-  testOrderDeadline,
-  testServiceSettings,
   view,
-} from "./handlers.ts";
+} from "./handlers/participant.ts";
+import { certificateFile, getJoinParamList, myCertificates, participatedList } from "./handlers/participant-access.ts";
+import { auditAppJoined, disableJoin, joinManageList, joinManageView } from "./handlers/publisher.ts";
+import { opsDecide, opsList } from "./handlers/operator.ts";
+import { testOrderDeadline, testServiceSettings } from "./fixtures.ts";
 
 /** Joining services, the participation audit, certificates (SPEC §2, §4, §5; contract/participation.ts; docs/decisions/013). */
 export default defineDomain({

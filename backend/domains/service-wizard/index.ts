@@ -1,21 +1,10 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { discardDraft, listDrafts } from "./drafts.ts";
 import { wizardUploads } from "./rules.ts";
-import {
-  addAttachment,
-  addFunction,
-  addPackage,
-  addRole,
-  advance,
-  deleteItem,
-  getCover,
-  getDraft,
-  saveBasic,
-  saveCertificate,
-  saveNodes,
-  submit,
-} from "./handlers.ts";
+import { getCover, getDraft, saveBasic } from "./handlers/basic-info.ts";
+import { addAttachment, addFunction, addPackage, addRole, deleteItem } from "./handlers/contents.ts";
+import { advance, saveCertificate, saveNodes, submit } from "./handlers/nodes-and-submit.ts";
+import { discardDraft, listDrafts } from "./handlers/drafts-list.ts";
 
 /** The service publish wizard: drafts, packages, functions, roles, nodes, certificate mode, submission (SPEC §2, §5; contract/service-wizard.ts; docs/decisions/011). */
 export default defineDomain({

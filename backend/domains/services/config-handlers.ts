@@ -11,14 +11,13 @@ import {
   cycleOf,
   currentConfig,
   leftFor,
-  payUpgrade,
   priceRequest,
   refusalNow,
-  reviewUpgrade,
   upgradableService,
   upgradeDetails,
   upgradeRows,
 } from "./upgrade.ts";
+import { payUpgrade, reviewUpgrade } from "./upgrade-lifecycle.ts";
 
 /** The /vueapi paths of configuration upgrades (contract/configuration.ts; docs/decisions/036). */
 

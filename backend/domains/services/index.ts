@@ -11,19 +11,21 @@ import {
   deactivate,
   enable,
   invite,
-  opsServiceDecide,
-  opsServiceList,
   payBill,
   publishedDetail,
   publishedList,
-  refundDecide,
-  refundList,
   replyComment,
   requestEnable,
+  unsubscribe,
+} from "./handlers/publisher.ts";
+import {
+  opsServiceDecide,
+  opsServiceList,
+  refundDecide,
+  refundList,
   reviewDecide,
   reviewList,
-  unsubscribe,
-} from "./handlers.ts";
+} from "./handlers/operator.ts";
 import { verifyInvitation } from "./invite.ts";
 import { serviceJobs } from "./jobs.ts";
 import { applyTransition } from "./machine.ts";
@@ -39,7 +41,8 @@ import {
   upgradeQuote,
 } from "./config-handlers.ts";
 import { JOB_RENEWALS, runRenewals, scheduleRenewals } from "./renewal.ts";
-import { JOB_UPGRADE_DEPLOY, runUpgradeDeploy, upgradeOwner } from "./upgrade.ts";
+import { JOB_UPGRADE_DEPLOY, upgradeOwner } from "./upgrade.ts";
+import { runUpgradeDeploy } from "./upgrade-lifecycle.ts";
 import { inspectPackage, solidityFilesOfPackage, solidityFindings } from "./inspect.ts";
 
 /**

@@ -7,7 +7,7 @@ import { serviceActions, VerState } from "#contract/service-status.ts";
 import type { Tx } from "#backend/db/client.ts";
 import { appTransitions, appVersions, apps, configUpgrades } from "./tables.ts";
 import { payRenewal } from "./renewal.ts";
-import { payUpgrade } from "./upgrade.ts";
+import { payUpgrade } from "./upgrade-lifecycle.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine.ts";

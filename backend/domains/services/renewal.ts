@@ -17,14 +17,8 @@ import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { applyTransition } from "./machine.ts";
 import { appVersions, apps, configUpgrades } from "./tables.ts";
-import {
-  currentConfig,
-  cycleOf,
-  expireUnpaidUpgrades,
-  priceCatalogue,
-  resourceLines,
-  type Catalogue,
-} from "./upgrade.ts";
+import { currentConfig, cycleOf, priceCatalogue, resourceLines, type Catalogue } from "./upgrade.ts";
+import { expireUnpaidUpgrades } from "./upgrade-lifecycle.ts";
 
 /**
  * Renewals of the payment cycle (SPEC §4 Payment cycle, §9 "resource fees are charged from the balance, and

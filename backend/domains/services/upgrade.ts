@@ -1,10 +1,6 @@
 import billing from "#backend/domains/billing/index.ts";
-import { and, asc, desc, eq, inArray, isNotNull, max } from "drizzle-orm";
-import { BillType, PayState } from "#contract/billing-codes.ts";
+import { and, asc, desc, eq, inArray, max } from "drizzle-orm";
 import {
-  UPGRADE_PAYMENT_WINDOW_MS,
-  UpgradeDeploy,
-  UpgradeReview,
   UpgradeStatus,
   asCycle,
   changeKind,
@@ -19,14 +15,12 @@ import { CrossStatus } from "#contract/cross-chain-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import { configCycleCents, nodeCycleCents, type NodePrices } from "#contract/service-cost.ts";
 import { serviceActions } from "#contract/service-status.ts";
-import type { Finding } from "#contract/services.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { cityNodes, messages, users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
-import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 import { bills, type BillDetail } from "#backend/domains/billing/tables.ts";
-import { readReport, storeReport } from "./inspect.ts";
-import { availableOn, deploymentAddresses } from "./jobs.ts";
+import { readReport } from "./inspect.ts";
+import { availableOn } from "./jobs.ts";
 import { appNodes, appVersions, apps, configUpgrades, type NodeConfigRow } from "./tables.ts";
 
 /**
@@ -256,7 +250,7 @@ export async function createUpgrade(
   return row;
 }
 
-async function tell(
+export async function tell(
   tx: Tx,
   upgrade: UpgradeRecord,
   name: string,
@@ -272,278 +266,7 @@ async function tell(
   });
 }
 
-const usd = (cents: number) => (cents / 100).toFixed(2);
-
-/** Locks one upgrade (404 when absent or, with `userId`, another user's). */
-async function lockedUpgrade(tx: Tx, upgradeId: number, userId?: number) {
-  const [u] = await tx.select().from(configUpgrades).where(eq(configUpgrades.id, upgradeId)).for("update");
-  if (!u || (userId !== undefined && u.userId !== userId)) throw new ApiError(Msg.NOT_FOUND);
-  const [app] = await tx.select().from(apps).where(eq(apps.id, u.appId));
-  return { upgrade: u, app };
-}
-
-/**
- * An operator's review (§4 review 1 pending → 10 approved or 5 not approved with comments). Approving makes
- * the bill (§9 type 2, payable 3 days) or, with nothing to pay, starts the deployment at once; rejecting ends
- * the upgrade (status 3 failed, deployment 25 undeployed).
- */
-export async function reviewUpgrade(
-  tx: Tx,
-  input: { upgradeId: number; decision: "approve" | "reject"; comments?: string; operatorId: number; now: Date },
-) {
-  const { upgrade, app } = await lockedUpgrade(tx, input.upgradeId);
-  if (upgrade.reviewState !== UpgradeReview.PENDING) throw new ApiError(Msg.ALREADY_REVIEWED);
-  const reviewed = {
-    reviewedBy: input.operatorId,
-    reviewedAt: input.now,
-    reviewComments: input.comments?.trim() || null,
-    updatedAt: input.now,
-  };
-  if (input.decision === "reject") {
-    if (!input.comments?.trim()) throw new ApiError(Msg.COMMENTS_REQUIRED);
-    const [u] = await tx
-      .update(configUpgrades)
-      .set({
-        ...reviewed,
-        reviewState: UpgradeReview.NOT_APPROVED,
-        status: UpgradeStatus.FAILED,
-        deployState: UpgradeDeploy.UNDEPLOYED,
-      })
-      .where(eq(configUpgrades.id, upgrade.id))
-      .returning();
-    await tell(tx, u, app.name, "upgradeRejected", input.now, { comments: input.comments.trim() });
-    return u;
-  }
-  if (upgrade.amountCents === 0) {
-    const [u] = await tx
-      .update(configUpgrades)
-      .set({ ...reviewed, reviewState: UpgradeReview.APPROVED, deployState: UpgradeDeploy.IN_PROGRESS })
-      .where(eq(configUpgrades.id, upgrade.id))
-      .returning();
-    await scheduleUpgradeDeploy(tx, u.id, input.now);
-    await tell(tx, u, app.name, "upgradeApprovedFree", input.now);
-    return u;
-  }
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: billing.api.newBillNo(input.now, "CB"),
-      userId: upgrade.userId,
-      appId: upgrade.appId,
-      serviceName: app.name,
-      billType: BillType.CONFIG_UPGRADE,
-      payState: PayState.UNPAID,
-      payMode: 1,
-      cycle: upgrade.paymentCycle,
-      periodStart: input.now,
-      periodEnd: upgrade.cycleEnd,
-      createdAt: input.now,
-      deadline: new Date(input.now.getTime() + UPGRADE_PAYMENT_WINDOW_MS),
-      totalCents: upgrade.amountCents,
-      payCents: upgrade.amountCents,
-      detail: {
-        resources: resourceLines(upgrade.after, await priceCatalogue(tx), upgrade.paymentCycle),
-        nodeCount: upgrade.after.length,
-      },
-      dedupeKey: `configUpgrade:${upgrade.id}`,
-    })
-    .returning();
-  const [u] = await tx
-    .update(configUpgrades)
-    .set({ ...reviewed, reviewState: UpgradeReview.APPROVED, billId: bill.id })
-    .where(eq(configUpgrades.id, upgrade.id))
-    .returning();
-  await tell(tx, u, app.name, "upgradeApproved", input.now, { amount: usd(u.amountCents) });
-  return u;
-}
-
-/**
- * Pays an approved upgrade's bill from the balance (insufficient → MSG_30001 from the ledger) and starts its
- * deployment (5 in progress). Paying twice pays once.
- */
-export async function payUpgrade(
-  tx: Tx,
-  input: { userId: number; upgradeId?: number; billId?: number; idempotencyKey: string; now: Date },
-) {
-  let upgradeId = input.upgradeId;
-  if (upgradeId === undefined) {
-    const [linked] = await tx
-      .select({ id: configUpgrades.id })
-      .from(configUpgrades)
-      .where(eq(configUpgrades.billId, input.billId ?? -1));
-    if (!linked) throw new ApiError(Msg.NOT_FOUND);
-    upgradeId = linked.id;
-  }
-  const { upgrade, app } = await lockedUpgrade(tx, upgradeId, input.userId);
-  if (!upgrade.billId) throw new ApiError(Msg.UPGRADE_NOT_PAYABLE);
-  const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId)).for("update");
-  if (bill.payState === PayState.PAID) return { billId: bill.id, replayed: true, bill };
-  if (upgrade.status !== UpgradeStatus.UPGRADING || !billing.api.isPayable(bill, input.now))
-    throw new ApiError(Msg.UPGRADE_NOT_PAYABLE);
-  await billing.api.post(
-    tx,
-    {
-      userId: input.userId,
-      kind: "bill_payment",
-      amountCents: bill.payCents,
-      refType: "bill",
-      refId: bill.id,
-      idempotencyKey: input.idempotencyKey,
-    },
-    input.now,
-  );
-  const [paid] = await tx
-    .update(bills)
-    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
-    .where(eq(bills.id, bill.id))
-    .returning();
-  await tx
-    .update(configUpgrades)
-    .set({ deployState: UpgradeDeploy.IN_PROGRESS, updatedAt: input.now })
-    .where(eq(configUpgrades.id, upgrade.id));
-  await scheduleUpgradeDeploy(tx, upgrade.id, input.now);
-  await tell(tx, upgrade, app.name, "upgradePaid", input.now);
-  return { billId: bill.id, replayed: false, bill: paid };
-}
-
-export function scheduleUpgradeDeploy(tx: Tx, upgradeId: number, now: Date) {
-  return schedule(
-    tx,
-    JOB_UPGRADE_DEPLOY,
-    { upgradeId },
-    { runAt: now, dedupeKey: `${JOB_UPGRADE_DEPLOY}:${upgradeId}` },
-  );
-}
-
-/**
- * The deployment job: in one transaction, locks the upgrade and the city nodes of both configurations (in id
- * order, as the service deployment does), checks what each node has left besides this service, and either
- * re-books the version's nodes (removed ones released, new ones with their addresses) → 10 success and upgrade
- * status 2, or books nothing → 20 failed and status 3 with the reasons ("Insufficient resources").
- */
-export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
-  const [upgrade] = await tx.select().from(configUpgrades).where(eq(configUpgrades.id, upgradeId)).for("update");
-  if (!upgrade || upgrade.deployState !== UpgradeDeploy.IN_PROGRESS) return;
-  const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, upgrade.verId)).for("update");
-  const [app] = await tx.select().from(apps).where(eq(apps.id, upgrade.appId));
-  const ids = [...new Set([...upgrade.before, ...upgrade.after].map((n) => n.cityNodeId))].sort((a, b) => a - b);
-  if (ids.length > 0)
-    await tx
-      .select({ id: cityNodes.id })
-      .from(cityNodes)
-      .where(inArray(cityNodes.id, ids))
-      .orderBy(asc(cityNodes.id))
-      .for("update");
-  const findings: Finding[] = [];
-  const codes = new Map<number, string>();
-  for (const w of upgrade.after) {
-    const left = await availableOn(tx, w.cityNodeId, upgrade.verId);
-    codes.set(w.cityNodeId, left.node.code);
-    if (w.tps > left.tps || w.capacityGb > left.capacityGb) {
-      findings.push({
-        key: "report.insufficientResources",
-        params: {
-          node: left.node.name,
-          tps: String(w.tps),
-          tpsLeft: String(Math.max(0, left.tps)),
-          capacityGb: String(w.capacityGb),
-          capacityLeft: String(Math.max(0, left.capacityGb)),
-        },
-      });
-    }
-  }
-  if (findings.length > 0) {
-    await tx
-      .update(configUpgrades)
-      .set({
-        deployState: UpgradeDeploy.FAILED,
-        status: UpgradeStatus.FAILED,
-        deployReport: storeReport(findings, { key: "report.suggest.resources", params: {} }),
-        updatedAt: now,
-      })
-      .where(eq(configUpgrades.id, upgrade.id));
-    await tell(tx, upgrade, app.name, "upgradeFailed", now);
-    return;
-  }
-  const current = await tx.select().from(appNodes).where(eq(appNodes.verId, upgrade.verId));
-  const wanted = new Map(upgrade.after.map((n) => [n.cityNodeId, n]));
-  for (const row of current) {
-    if (!wanted.has(row.cityNodeId))
-      await tx.delete(appNodes).where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, row.cityNodeId)));
-  }
-  for (const n of upgrade.after) {
-    const had = current.find((r) => r.cityNodeId === n.cityNodeId);
-    if (had) {
-      await tx
-        .update(appNodes)
-        .set({ tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, bookedAt: now })
-        .where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, n.cityNodeId)));
-    } else {
-      const addresses = deploymentAddresses(
-        app.appCode,
-        version.version,
-        codes.get(n.cityNodeId) ?? String(n.cityNodeId),
-      );
-      await tx.insert(appNodes).values({ verId: upgrade.verId, ...n, bookedAt: now, ...addresses });
-    }
-  }
-  await tx
-    .update(configUpgrades)
-    .set({
-      deployState: UpgradeDeploy.SUCCESS,
-      status: UpgradeStatus.SUCCESS,
-      deployedAt: now,
-      deployReport: { passed: true, reasons: [] },
-      updatedAt: now,
-    })
-    .where(eq(configUpgrades.id, upgrade.id));
-  await tell(tx, upgrade, app.name, "upgradeSucceeded", now);
-}
-
-export const runUpgradeDeploy: JobHandler = async (payload, services) => {
-  const upgradeId = Number(payload.upgradeId);
-  if (!Number.isSafeInteger(upgradeId) || upgradeId <= 0) throw new Error("job payload without upgradeId");
-  await services.db.transaction((tx) => deployUpgradeInTx(tx, upgradeId, services.now()));
-};
-
-/** An approved upgrade whose bill was not paid by its deadline ends: status 3, deployment 25 undeployed. */
-export async function expireUnpaidUpgrades(db: Db, now: Date) {
-  const due = await db
-    .select({ id: configUpgrades.id })
-    .from(configUpgrades)
-    .innerJoin(bills, eq(bills.id, configUpgrades.billId))
-    .where(
-      and(
-        eq(configUpgrades.status, UpgradeStatus.UPGRADING),
-        eq(configUpgrades.deployState, UpgradeDeploy.TO_SUBMIT),
-        isNotNull(configUpgrades.billId),
-        inArray(bills.payState, [PayState.UNPAID, PayState.FAILED, PayState.EXPIRED]),
-      ),
-    );
-  let n = 0;
-  for (const { id } of due) {
-    await db.transaction(async (tx) => {
-      const { upgrade, app } = await lockedUpgrade(tx, id);
-      const [bill] = await tx.select().from(bills).where(eq(bills.id, upgrade.billId!)).for("update");
-      if (
-        upgrade.status !== UpgradeStatus.UPGRADING ||
-        bill.payState === PayState.PAID ||
-        bill.deadline.getTime() > now.getTime()
-      )
-        return;
-      await tx.update(bills).set({ payState: PayState.EXPIRED }).where(eq(bills.id, bill.id));
-      await tx
-        .update(configUpgrades)
-        .set({ status: UpgradeStatus.FAILED, deployState: UpgradeDeploy.UNDEPLOYED, updatedAt: now })
-        .where(eq(configUpgrades.id, id));
-      await tell(tx, upgrade, app.name, "upgradeExpired", now);
-      n += 1;
-    });
-  }
-  return n;
-}
-
-/* ------------------------------------------------ views ------------------------------------------------ */
+export const usd = (cents: number) => (cents / 100).toFixed(2);
 
 export function upgradeRowOf(u: UpgradeRecord, serviceName: string, payState: number | null): UpgradeRow {
   return {

@@ -2,18 +2,19 @@ import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { seedDemoStore } from "./demo.ts";
 import { productsWaiting } from "./figures.ts";
-import { addComment, cover, follow, markUseful, rate, storeService, storeServices } from "./handlers.ts";
 import {
-  decideProduct,
+  addComment,
+  cover,
+  follow,
   listProducts,
-  myProducts,
-  opsProducts,
+  markUseful,
   productDetail,
-  publishProduct,
-  removeProduct,
-  saveProduct,
-  submitProduct,
-} from "./handlers.ts";
+  rate,
+  storeService,
+  storeServices,
+} from "./handlers/user.ts";
+import { myProducts, publishProduct, removeProduct, saveProduct, submitProduct } from "./handlers/publisher.ts";
+import { decideProduct, opsProducts } from "./handlers/operator.ts";
 import { storeFixture } from "./fixtures.ts";
 
 /** The app store: public services, products, follows, ratings and comments (SPEC §2, §3, §4; contract/store.ts; docs/decisions/014). */

@@ -1,0 +1,34 @@
+import { and, eq } from "drizzle-orm";
+import { Msg } from "#contract/messages.ts";
+import { appVersions, apps } from "#backend/domains/services/tables.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { SignedInContext, Payload } from "#backend/http/router.ts";
+import { me, appById, ownJoin } from "./handlers/shared.ts";
+
+/** Tests only (TEST_FIXTURES=1): the certificate mode and public flag of one of the caller's services. */
+export async function testServiceSettings(input: Payload<"/test/participation/service">, ctx: SignedInContext) {
+  if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const app = await appById(ctx.services.db, input.appId);
+  if (!app || app.userId !== me(ctx).id || !app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
+  if (input.isPublic !== undefined)
+    await ctx.services.db.update(apps).set({ isPublic: input.isPublic }).where(eq(apps.id, app.id));
+  if (input.certificateMode !== undefined)
+    await ctx.services.db
+      .update(appVersions)
+      .set({ certificateMode: input.certificateMode })
+      .where(eq(appVersions.id, app.currentVerId));
+  return null;
+}
+
+/** Tests only (TEST_FIXTURES=1): the deadline of the caller's unpaid node order passes now. */
+export async function testOrderDeadline(input: Payload<"/test/participation/order">, ctx: SignedInContext) {
+  if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const join = await ownJoin(ctx.services.db, me(ctx).id, input.appJoinAuditId);
+  if (!join.orderBillId) throw new ApiError(Msg.NOT_FOUND);
+  await ctx.services.db
+    .update(bills)
+    .set({ deadline: new Date(ctx.services.now().getTime() - 1) })
+    .where(and(eq(bills.id, join.orderBillId), eq(bills.payState, 1)));
+  return null;
+}
