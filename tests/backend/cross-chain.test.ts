@@ -322,11 +322,15 @@ describe("cross-chain services", () => {
         });
       const ownTx = await viaBridge("APP-A", "from my own tool");
       const wrongTx = await viaBridge("NOT-A", "wrong APPCode");
+      // The relayer records each message of a block in the round that reads it and delivers in the same round, so
+      // the own tool's message may be delivered before the refused one (a block later) is read: wait for both.
       const seen = await waitFor(
-        "the own tool's message",
+        "the own tool's message delivered and the other APPCode's recorded",
         () => ok(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 50 }),
         (p) =>
-          p.page.rows.some((r: { sourceTxHash: string; status: number }) => r.sourceTxHash === ownTx && r.status === 1),
+          p.page.rows.some(
+            (r: { sourceTxHash: string; status: number }) => r.sourceTxHash === ownTx && r.status === 1,
+          ) && p.page.rows.some((r: { sourceTxHash: string }) => r.sourceTxHash === wrongTx),
       );
       expect(seen.page.rows.find((r: { sourceTxHash: string }) => r.sourceTxHash === ownTx)).toMatchObject({
         kind: "call",

@@ -15,7 +15,7 @@ import { bills } from "#backend/domains/billing/tables.ts";
 import { trafficLine, WEEKLY_TRAFFIC } from "#backend/domains/billing/jobs.ts";
 import { weekStartOf } from "#backend/domains/billing/time.ts";
 import { schedule } from "#backend/jobs/runner.ts";
-import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
+import { callVueapi, insertedUser, openVueapi, ownDatabase, sessionOf, type Vueapi } from "./in-process.ts";
 import { activeUser, call, uniqueName } from "./client.ts";
 
 // Issue 13 (docs/decisions/039): IPFS services over the /vueapi paths and their gateways, in this process with
@@ -72,7 +72,9 @@ const engine = () => ipfs.api.engine(service.services);
 
 beforeAll(async () => {
   service = await openVueapi("ipfs", {
-    DATABASE_URL: process.env.DATABASE_URL,
+    // A database of its own on PostgreSQL: the weekly traffic job below must run in this process (runJobs), not in
+    // the test server's job loop on the run's shared database, which may take it and still be billing when read.
+    DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
     PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
     DEMO: "0",
     TEST_FIXTURES: "1",

@@ -9,11 +9,19 @@ import { UPLOAD_KINDS } from "#contract/uploads.ts";
 import { auditLog } from "#backend/db/tables.ts";
 import { newsletterIssues, newsletterSubscribers, supportTickets } from "#backend/domains/support/tables.ts";
 import { NEWSLETTER_BATCH } from "#backend/domains/support/jobs.ts";
-import { callVueapi, insertedUser, openVueapi, sessionOf, uploadVueapi, type Vueapi } from "./in-process.ts";
+import {
+  callVueapi,
+  insertedUser,
+  openVueapi,
+  ownDatabase,
+  sessionOf,
+  uploadVueapi,
+  type Vueapi,
+} from "./in-process.ts";
 import { uniqueName } from "./client.ts";
 
 // Issue 15, technical support and the newsletter (docs/decisions/041), over the /vueapi paths in this process on
-// PGlite (or the PostgreSQL of DATABASE_URL): every rule of SPEC §5 "Support ticket" and §9, the ticket machine,
+// PGlite (or a database of its own on the PostgreSQL of DATABASE_URL): every rule of SPEC §5 "Support ticket" and §9, the ticket machine,
 // the mails of the outbox, the operators' audited writes, and the limits of the anonymous forms.
 
 const CAPTCHA = "SUPPORT1";
@@ -57,7 +65,9 @@ beforeAll(async () => {
   service = await openVueapi(
     "support",
     {
-      DATABASE_URL: process.env.DATABASE_URL,
+      // A database of its own on PostgreSQL: the mails are written by the job that sends them into the outbox of
+      // the process that takes it, and on the run's shared database the test server's job loop may take it first.
+      DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
       PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       DEMO: "0",
       TEST_CAPTCHA: CAPTCHA,
