@@ -2,18 +2,17 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { activeUser, call, login } from "./client.ts";
-import { waitFor } from "./security/world.ts";
+
 import { COUNTER_SOURCE } from "./fixtures/counter-contract.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
+import { waitFor } from "../support/wait.ts";
 
 // docs/decisions/033: contract deployment from a project's custody account, over HTTP against the test server.
 
-const idem = () => `ct${randomBytes(12).toString("hex")}`;
+const idem = idempotencyKeys("ct");
 
-async function ok<T = any>(p: string, body: unknown, token: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: unknown, token: string) => call(p, body, token));
 
 const GREETER = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;

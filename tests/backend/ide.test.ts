@@ -1,21 +1,19 @@
-import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { IDE_GRANT_MINUTES } from "#contract/ide-codes.ts";
 import { activeUser, call } from "./client.ts";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
-import { waitFor } from "./security/world.ts";
+
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
+import { waitFor } from "../support/wait.ts";
 
 // docs/decisions/044: the online IDE over HTTP against the test server (compile, deploy, call on the chain),
 // and its short-lived authorisation in a service of its own whose clock the test moves.
 
-const idem = () => `ide${randomBytes(12).toString("hex")}`;
+const idem = idempotencyKeys("ide");
 
-async function ok<T = any>(p: string, body: unknown, token: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: unknown, token: string) => call(p, body, token));
 
 const BROKEN_STORAGE = (text: string) => text.replace("value = next;", "value = next"); // a missing semicolon
 

@@ -17,6 +17,8 @@ import { weekStartOf } from "#backend/domains/billing/time.ts";
 import { schedule } from "#backend/jobs/runner.ts";
 import { callVueapi, insertedUser, openVueapi, ownDatabase, sessionOf, type Vueapi } from "./in-process.ts";
 import { activeUser, call, uniqueName } from "./client.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
 
 // Issue 13 (docs/decisions/039): IPFS services over the /vueapi paths and their gateways, in this process with
 // the real embedded engine under the service's DATA_DIR, on PGlite, or on the PostgreSQL of DATABASE_URL.
@@ -26,12 +28,8 @@ let service: Vueapi;
 let userId: number;
 let token: string;
 
-async function ok<T = any>(p: string, body: object, as = token): Promise<T> {
-  const res = await callVueapi<T>(service, p, body, as);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
-const idem = () => `ipfs${randomBytes(10).toString("hex")}`;
+const ok = okVia((p: string, body: object, as: string = token) => callVueapi(service, p, body, as));
+const idem = idempotencyKeys("ipfs");
 
 function gw(method: string, p: string, headers: Record<string, string> = {}, body?: BodyInit) {
   return service.serveEndpoint(

@@ -6,6 +6,8 @@ import type { Json } from "./schema.ts";
 import { activeUser, login } from "../client.ts";
 import { tinyPng } from "../../fixtures/files.ts";
 import { COUNTER_SOURCE } from "../fixtures/counter-contract.ts";
+import { okVia } from "../../support/envelope.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
@@ -44,11 +46,7 @@ export async function post(p: string, body: unknown = {}, token?: string, rawBod
   return { status: res.status, code: parsed?.code ?? -1, message: parsed?.message ?? "", data: parsed?.data, text };
 }
 
-export async function ok(p: string, body: unknown, token: string) {
-  const res = await post(p, body, token);
-  expect(res.code, `${p} ${res.text.slice(0, 500)}`).toBe(0);
-  return res.data;
-}
+export const ok = okVia((p: string, body: unknown, token: string) => post(p, body, token));
 
 export const key = () => `sec${randomBytes(12).toString("hex")}`;
 /** A dedicated node project's name: lowercase letters only, unique (docs/decisions/047). */
@@ -207,21 +205,6 @@ export async function payAtSandbox(redirectUrl: string, number = "42424242424242
   const form = new URLSearchParams({ action: "pay", number, expiry: "12/39", cvc: "123", name: "Test Payer" });
   const res = await fetch(redirectUrl, { method: "POST", body: form, redirect: "manual" });
   expect(res.status, `sandbox pay ${redirectUrl}`).toBe(303);
-}
-
-export async function waitFor<T>(
-  what: string,
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 let operatorToken: string | undefined;
