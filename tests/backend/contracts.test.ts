@@ -7,6 +7,7 @@ import { COUNTER_SOURCE } from "./fixtures/counter-contract.ts";
 import { okVia } from "../support/envelope.ts";
 import { idempotencyKeys } from "../support/ids.ts";
 import { waitFor } from "../support/wait.ts";
+import { deployedProject } from "./public-chain-project.ts";
 
 // docs/decisions/033: contract deployment from a project's custody account, over HTTP against the test server.
 
@@ -38,28 +39,7 @@ describe("contract deployment", () => {
   beforeAll(async () => {
     token = (await activeUser("ct")).token;
     await ok("/test/fixtures", { grantCents: 10_000 }, token);
-    const orgs = await ok(
-      "/sys/pubChainOrg/queryPubOrgList",
-      { page: { pageSize: 50, pageIndex: 1, condition: {} } },
-      token,
-    );
-    const plan = await ok(
-      "/sys/opc/plan/buy",
-      { orgId: orgs.page.rows.find((o: any) => o.orgCode === "PC-BJ-01").orgId, idempotencyKey: idem() },
-      token,
-    );
-    projectId = (
-      await ok(
-        "/sys/opc/project/create",
-        { planId: plan.planId, name: "contracts", framework: "evm", dailyRequests: "1000" },
-        token,
-      )
-    ).projectId;
-    await waitFor(
-      "deployed",
-      () => ok("/sys/opc/project/detail", { projectId }, token),
-      (d: any) => d.status === 11,
-    );
+    projectId = await deployedProject(token, "contracts");
     custodyId = (
       await ok("/sys/opc/account/create", { projectId, name: "deployer", keyType: "1", gasWarning: "0.01" }, token)
     ).accountId;

@@ -7,6 +7,7 @@ import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-proce
 import { okVia } from "../support/envelope.ts";
 import { idempotencyKeys } from "../support/ids.ts";
 import { waitFor } from "../support/wait.ts";
+import { deployedProject } from "./public-chain-project.ts";
 
 // docs/decisions/044: the online IDE over HTTP against the test server (compile, deploy, call on the chain),
 // and its short-lived authorisation in a service of its own whose clock the test moves.
@@ -28,28 +29,7 @@ describe("the online IDE", () => {
     token = (await activeUser("ide")).token;
     otherToken = (await activeUser("ideo")).token;
     await ok("/test/fixtures", { grantCents: 10_000 }, token);
-    const orgs = await ok(
-      "/sys/pubChainOrg/queryPubOrgList",
-      { page: { pageSize: 50, pageIndex: 1, condition: {} } },
-      token,
-    );
-    const plan = await ok(
-      "/sys/opc/plan/buy",
-      { orgId: orgs.page.rows.find((o: any) => o.orgCode === "PC-BJ-01").orgId, idempotencyKey: idem() },
-      token,
-    );
-    projectId = (
-      await ok(
-        "/sys/opc/project/create",
-        { planId: plan.planId, name: "ide", framework: "evm", dailyRequests: "1000" },
-        token,
-      )
-    ).projectId;
-    await waitFor(
-      "deployed",
-      () => ok("/sys/opc/project/detail", { projectId }, token),
-      (d: any) => d.status === 11,
-    );
+    projectId = await deployedProject(token, "ide");
     custodyId = (
       await ok("/sys/opc/account/create", { projectId, name: "ide deployer", keyType: "1", gasWarning: "0.01" }, token)
     ).accountId;

@@ -8,6 +8,7 @@ import { tinyPng } from "../../fixtures/files.ts";
 import { COUNTER_SOURCE } from "../fixtures/counter-contract.ts";
 import { okVia } from "../../support/envelope.ts";
 import { waitFor } from "../../support/wait.ts";
+import { wizardBasic } from "../wizard-basic.ts";
 
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
@@ -234,18 +235,9 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
 
   // A wizard draft with a cover, an attachment, a package, a function and a role (before any unpaid bill blocks it).
   const basic = {
-    name: `${tag} draft`,
-    industry: "finance",
+    ...wizardBasic(`${tag} draft`),
     description: `${tag} description`,
     introduction: `${tag} introduction`,
-    version: "1.0.0",
-    framework: "fabric",
-    platformType: "web",
-    contactName: "Li Lei",
-    contactMobile: "+8613912345678",
-    contactEmail: "li@example.com",
-    webUrl: "https://example.com",
-    paymentCycle: "2",
   };
   const draftAppId = (
     await ok(
