@@ -1,5 +1,7 @@
-// Adds up the JSON reports of Vitest and Playwright and prints one closing line: "N passed, N failed".
-import { readdirSync, readFileSync } from "node:fs";
+// Adds up the JSON reports of Vitest and Playwright and prints one closing line: "Tests: N passed, N failed, N skipped".
+// With the stages file of scripts/test.sh (stages.tsv: name, exit code, seconds), first prints each stage's result
+// and minutes, and exits non-zero when any stage failed, also one without a report (build, typecheck, lint).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** The titles of the Playwright tests that passed only on a retry. */
@@ -15,6 +17,28 @@ function flakyTitles(suites, out = []) {
 }
 
 const dir = process.argv[2] ?? "reports/test-summary";
+
+const stagesFile = path.join(dir, "stages.tsv");
+const stages = existsSync(stagesFile)
+  ? readFileSync(stagesFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => {
+        const [name, code, seconds] = line.split("\t");
+        return { name, code: Number(code), seconds: Number(seconds) };
+      })
+  : [];
+const failedStages = stages.filter((s) => s.code !== 0);
+if (stages.length > 0) {
+  console.log("Stages:");
+  for (const s of stages) {
+    const result = s.code === 0 ? "ok" : `FAILED (exit ${s.code})`;
+    console.log(`  ${result.padEnd(16)} ${(s.seconds / 60).toFixed(1).padStart(5)} min  ${s.name}`);
+  }
+  const total = stages.reduce((n, s) => n + s.seconds, 0);
+  console.log(`  ${failedStages.length} of ${stages.length} stages failed, ${(total / 60).toFixed(1)} min in all`);
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -47,4 +71,4 @@ if (passed === 0) {
   process.exit(1);
 }
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 ? 1 : 0);
+process.exit(failed > 0 || failedStages.length > 0 ? 1 : 0);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The test command (README): installs what the tests need on a fresh machine, then runs every test:
 # build, typecheck, lint, unit tests, the server entry's suite, the backend suite on PGlite and on PostgreSQL, and the Playwright
-# specs with JavaScript on and off. Ends with one line "N passed, N failed".
+# specs with JavaScript on and off. The installs are fatal; after them every stage runs whatever the others did,
+# and the summary gives each stage's result and minutes, then one line "Tests: N passed, N failed, N skipped".
+# Exits non-zero if any stage failed (a failed build, typecheck or lint is a failed stage too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
@@ -24,34 +26,47 @@ fi
 step "npm ci"
 npm ci --no-audit --no-fund
 
-step "Build"
-npm run build
-step "Typecheck"
-npm run typecheck
-step "Lint"
-npm run lint
-
 # Outside test-results/, which Playwright empties when it starts.
 results=reports/test-summary
 rm -rf "$results"; mkdir -p "$results"
+stages="$results/stages.tsv"
+: >"$stages"
 
-step "Unit tests"
-npx vitest run --project unit --reporter=default --reporter=json --outputFile="$results/unit.json"
+# Runs one stage: its result (ok/FAILED, exit code) and minutes go to $stages; a failure does not stop the run.
+stage() {
+  local name=$1; shift
+  step "$name"
+  local started=$SECONDS code=0
+  "$@" || code=$?
+  printf '%s\t%s\t%s\n' "$name" "$code" "$((SECONDS - started))" >>"$stages"
+  return 0
+}
 
-step "Server entry over real sockets (backend faults, shutdown, security headers, compression)"
-npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/server.json"
+stage "Build" npm run build
+stage "Typecheck" npm run typecheck
+stage "Lint" npm run lint
 
-step "Backend over HTTP on embedded PGlite"
-env -u DATABASE_URL npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-pglite.json"
+stage "Unit tests" \
+  npx vitest run --project unit --reporter=default --reporter=json --outputFile="$results/unit.json"
 
-step "Backend over HTTP on PostgreSQL"
+stage "Server entry over real sockets (backend faults, shutdown, security headers, compression)" \
+  npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/server.json"
+
+stage "Backend over HTTP on embedded PGlite" \
+  env -u DATABASE_URL npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-pglite.json"
+
+backend_postgres() {
+  local url
+  url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || return 1
+  # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
+  DATABASE_URL=$url npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json"
+}
 pgdir=$(mktemp -d /tmp/bsn-pg.XXXXXX)
 trap 'scripts/pg-throwaway.sh stop "$pgdir"' EXIT
-# A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
-DATABASE_URL=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") \
-  npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json"
+stage "Backend over HTTP on PostgreSQL" backend_postgres
 
-step "End-to-end (Chromium, JavaScript on and off)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
+stage "End-to-end (Chromium, JavaScript on and off)" \
+  env PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 
+step "Summary"
 node scripts/test-summary.mjs "$results"

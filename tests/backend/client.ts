@@ -1,7 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { expect, inject } from "vitest";
 import { demoTotpSecret, passSecondFactor } from "../support/second-factor.ts";
+import { mailsIn } from "../support/outbox.ts";
 
 export type Envelope<T = any> = { code: number; message: string; data: T };
 
@@ -68,16 +67,8 @@ export function uniqueName(prefix = "u") {
     .slice(0, 25);
 }
 
-export type Mail = { to: string; subject: string; text: string };
-export function mailsTo(address: string): Mail[] {
-  const dir = path.join(inject("dataDir"), "outbox");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Mail)
-    .filter((m) => m.to.toLowerCase() === address.toLowerCase());
-}
+/** The mails to `address` in the test server's outbox, oldest first. */
+export const mailsTo = (address: string) => mailsIn(inject("dataDir"), address);
 
 export function registration(userName: string, extra: Record<string, unknown> = {}) {
   return {

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { and, eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResponseCode } from "#contract/envelope.ts";
@@ -8,6 +6,8 @@ import { auditLog } from "#backend/db/tables.ts";
 import { callVueapi, insertedUser, openVueapi, sessionOf, uploadVueapi, type Vueapi } from "./in-process.ts";
 import { demoCover } from "#backend/domains/store/demo.ts";
 import { uniqueName } from "./client.ts";
+import { okVia } from "../support/envelope.ts";
+import { mailsIn } from "../support/outbox.ts";
 
 // Issue 15, the community's content (docs/decisions/040): news and events with sign-ups, search in both
 // languages, release notes, announcements and partners, over the /vueapi paths, on PGlite or the PostgreSQL of
@@ -19,11 +19,7 @@ let service: Vueapi;
 let operator: string;
 const users: { id: number; token: string; name: string }[] = [];
 
-async function ok<T = any>(p: string, body: object, as?: string): Promise<T> {
-  const res = await callVueapi<T>(service, p, body, as);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: object, as?: string) => callVueapi(service, p, body, as));
 const local = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16);
 
 async function newPost(fields: Record<string, unknown>, publish = true): Promise<number> {
@@ -50,14 +46,7 @@ const signup = (eventId: number, u: { token: string; name: string }, lang = "en"
     u.token,
   );
 
-function mailsTo(address: string) {
-  const dir = path.join(service.services.env.dataDir, "outbox");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as { to: string; subject: string; text: string })
-    .filter((m) => m.to === address);
-}
+const mailsTo = (address: string) => mailsIn(service.services.env.dataDir, address);
 
 beforeAll(async () => {
   service = await openVueapi(

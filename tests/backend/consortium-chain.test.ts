@@ -2,7 +2,8 @@ import { createPublicClient, createWalletClient, http, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, inject, it } from "vitest";
 import { activeUser, call } from "./client.ts";
-import { join, ok, operator, waitFor } from "./security/world.ts";
+import { join, ok, operator } from "./security/world.ts";
+import { waitFor } from "../support/wait.ts";
 
 // docs/decisions/038: a FISCO BCOS service's Solidity packages are deployed by the deploy job (24 → 25) on the
 // service's own chain; the publisher and an approved participant call the contract through

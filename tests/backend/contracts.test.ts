@@ -2,18 +2,18 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { activeUser, call, login } from "./client.ts";
-import { waitFor } from "./security/world.ts";
+
 import { COUNTER_SOURCE } from "./fixtures/counter-contract.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
+import { waitFor } from "../support/wait.ts";
+import { deployedProject } from "./public-chain-project.ts";
 
 // docs/decisions/033: contract deployment from a project's custody account, over HTTP against the test server.
 
-const idem = () => `ct${randomBytes(12).toString("hex")}`;
+const idem = idempotencyKeys("ct");
 
-async function ok<T = any>(p: string, body: unknown, token: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: unknown, token: string) => call(p, body, token));
 
 const GREETER = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
@@ -39,28 +39,7 @@ describe("contract deployment", () => {
   beforeAll(async () => {
     token = (await activeUser("ct")).token;
     await ok("/test/fixtures", { grantCents: 10_000 }, token);
-    const orgs = await ok(
-      "/sys/pubChainOrg/queryPubOrgList",
-      { page: { pageSize: 50, pageIndex: 1, condition: {} } },
-      token,
-    );
-    const plan = await ok(
-      "/sys/opc/plan/buy",
-      { orgId: orgs.page.rows.find((o: any) => o.orgCode === "PC-BJ-01").orgId, idempotencyKey: idem() },
-      token,
-    );
-    projectId = (
-      await ok(
-        "/sys/opc/project/create",
-        { planId: plan.planId, name: "contracts", framework: "evm", dailyRequests: "1000" },
-        token,
-      )
-    ).projectId;
-    await waitFor(
-      "deployed",
-      () => ok("/sys/opc/project/detail", { projectId }, token),
-      (d: any) => d.status === 11,
-    );
+    projectId = await deployedProject(token, "contracts");
     custodyId = (
       await ok("/sys/opc/account/create", { projectId, name: "deployer", keyType: "1", gasWarning: "0.01" }, token)
     ).accountId;

@@ -11,6 +11,8 @@ import chain from "#backend/domains/chain/index.ts";
 import { appVersions } from "#backend/domains/services/tables.ts";
 import { auditLog } from "#backend/db/tables.ts";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
+import { dataOf } from "../support/envelope.ts";
+import { waitFor } from "../support/wait.ts";
 
 // docs/decisions/048: two running FISCO services on chains of their own are opened to cross-chain and approved;
 // the relayer delivers a message sent on the source chain to the target chain (both transactions real), a
@@ -33,20 +35,7 @@ const BRIDGE = parseAbi([
 async function as(userId: number, p: string, body: object = {}) {
   return callVueapi(service, p, body, await sessionOf(service, userId));
 }
-async function ok(userId: number, p: string, body: object = {}) {
-  const res = await as(userId, p, body);
-  expect(res.code, `${p} ${JSON.stringify(res).slice(0, 600)}`).toBe(0);
-  return res.data;
-}
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 3000)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+const ok = async (userId: number, p: string, body: object = {}) => dataOf(p, await as(userId, p, body));
 const rpc = (chainName: string, method: string, params: unknown[] = []) =>
   chain.api.request(service.services, chainName, { method, params });
 async function read(chainName: string, to: string, data: `0x${string}`) {
@@ -322,11 +311,15 @@ describe("cross-chain services", () => {
         });
       const ownTx = await viaBridge("APP-A", "from my own tool");
       const wrongTx = await viaBridge("NOT-A", "wrong APPCode");
+      // The relayer records each message of a block in the round that reads it and delivers in the same round, so
+      // the own tool's message may be delivered before the refused one (a block later) is read: wait for both.
       const seen = await waitFor(
-        "the own tool's message",
+        "the own tool's message delivered and the other APPCode's recorded",
         () => ok(pub, "/sys/crossChain/calls", { appId: a.appId, pageSize: 50 }),
         (p) =>
-          p.page.rows.some((r: { sourceTxHash: string; status: number }) => r.sourceTxHash === ownTx && r.status === 1),
+          p.page.rows.some(
+            (r: { sourceTxHash: string; status: number }) => r.sourceTxHash === ownTx && r.status === 1,
+          ) && p.page.rows.some((r: { sourceTxHash: string }) => r.sourceTxHash === wrongTx),
       );
       expect(seen.page.rows.find((r: { sourceTxHash: string }) => r.sourceTxHash === ownTx)).toMatchObject({
         kind: "call",

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -11,6 +10,8 @@ import chain from "#backend/domains/chain/index.ts";
 import { ddcs, ddcTransfers } from "#backend/domains/ddc/tables.ts";
 import { recoverDdcs } from "#backend/domains/ddc/recover.ts";
 import { callVueapi, inProcessVueapi, loginToken, ownDatabase, registeredUser, uploadVueapi } from "./in-process.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
 
 // Issue 18, DDC and account binding (docs/decisions/045): real ERC-721 tokens minted and transferred on the
 // embedded open-alliance chain from custody accounts (ownerOf read on chain), bills 91 and 92, the QR-code
@@ -31,7 +32,7 @@ const service = inProcessVueapi(
   },
   () => clock,
 );
-const idem = () => `dd${randomBytes(12).toString("hex")}`;
+const idem = idempotencyKeys("dd");
 const ERC721 = parseAbi([
   "function ownerOf(uint256) view returns (address)",
   "function tokenURI(uint256) view returns (string)",
@@ -43,11 +44,7 @@ const PNG = Buffer.from(
 );
 
 const call = <T = any>(p: string, body: object, token?: string) => callVueapi<T>(service, p, body, token);
-async function ok<T = any>(p: string, body: object, token?: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia(call);
 
 async function read(contract: string, functionName: "ownerOf" | "tokenURI", tokenId: string) {
   const data = encodeFunctionData({ abi: ERC721, functionName, args: [BigInt(tokenId)] });

@@ -11,6 +11,7 @@ import { createVueapi } from "#backend/index.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { chainBlocks, chains, dedicatedCertificates, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
 import { openVueapi, ownDatabase, type Vueapi } from "./in-process.ts";
+import { waitFor } from "../support/wait.ts";
 
 // Issue 17 (docs/decisions/046): a dedicated network of the embedded provisioner, its nodes, CA and gateway,
 // in this process on PGlite or on the PostgreSQL of DATABASE_URL. The endpoints are reached over real HTTP:
@@ -39,16 +40,6 @@ const call = async (p: string, method: string, params: unknown[] = []) => {
 };
 const networks = () => chain.api.networks;
 const deps = () => service.services;
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - start > ms) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   service = await openVueapi("dedicated", {
@@ -200,7 +191,7 @@ describe("a dedicated network of the embedded provisioner", () => {
     const receipt = await reader.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe("success");
     for (const peer of ["peer-1", "peer-2"]) {
-      const balance = await until(
+      const balance = await waitFor(
         `${peer}'s balance`,
         () => call(`/chain/dedicated/${NAME}/nodes/${peer}`, "eth_getBalance", [receiver, "latest"]),
         (b) => BigInt(b) === parseEther("1.5"),
@@ -228,7 +219,7 @@ describe("a dedicated network of the embedded provisioner", () => {
       endpoint: `/chain/dedicated/${NAME}/nodes/peer-3`,
     });
     expect(status.nodes.find((n) => n.name === "peer-3")!.certificate!.subject).toContain(`CN=peer-3.${NAME}`);
-    const caught = await until(
+    const caught = await waitFor(
       "peer-3's lag",
       async () => (await networks().status(deps(), NAME))!.nodes.find((n) => n.name === "peer-3")!,
       (n) => n.lag === 0 && n.status === "running",
@@ -272,7 +263,7 @@ describe("a dedicated network of the embedded provisioner", () => {
     );
     for (const peer of ["peer-1", "peer-2", "peer-3"]) {
       expect(
-        await until(
+        await waitFor(
           `${peer} after the restart`,
           () => call(`/chain/dedicated/${NAME}/nodes/${peer}`, "eth_getBalance", [receiver, "latest"]),
           (b) => b === balance,

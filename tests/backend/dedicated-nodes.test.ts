@@ -8,6 +8,8 @@ import { post as ledgerPost, totalsOf } from "#backend/domains/billing/ledger.ts
 import { bills } from "#backend/domains/billing/tables.ts";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
 import { uniqueName } from "./client.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
 
 // Issue 17, dedicated nodes (docs/decisions/047): projects over the /vueapi paths, in this process, each a real
 // network of the chain domain's provisioner, on PGlite or (with a database of its own) on PostgreSQL. The
@@ -28,14 +30,10 @@ const service = inProcessVueapi(
 );
 const networks = () => chain.api.networks;
 
-const idem = () => `prn${randomBytes(10).toString("hex")}`;
+const idem = idempotencyKeys("prn");
 const letters = () => [...randomBytes(10)].map((b) => String.fromCharCode(97 + (b % 26))).join("");
 const call = <T = any>(p: string, body: object, token: string) => callVueapi<T>(service, p, body, token);
-async function ok<T = any>(p: string, body: object, token: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: object, token: string) => call(p, body, token));
 
 type User = { id: number; token: string };
 const users: User[] = [];

@@ -17,6 +17,7 @@ import { appRoles } from "#backend/domains/services/tables.ts";
 import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
 import { and } from "drizzle-orm";
 import { uniqueName } from "./client.ts";
+import { okVia } from "../support/envelope.ts";
 
 // Issue 18, the DID service (docs/decisions/043): DIDs, credentials issued, verified and revoked through the
 // /vueapi paths, in this process, on PGlite or on the PostgreSQL of DATABASE_URL. The portal's endpoints
@@ -56,11 +57,7 @@ async function selfSigned() {
   };
 }
 
-async function ok<T = any>(p: string, body: object, token: string): Promise<T> {
-  const res = await callVueapi<T>(service, p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: object, token: string) => callVueapi(service, p, body, token));
 const call = (p: string, body: object, token: string) => callVueapi(service, p, body, token);
 
 async function person(prefix: string, enterprise = false) {

@@ -21,6 +21,7 @@ import {
 } from "./in-process.ts";
 import { uniqueName } from "./client.ts";
 import { wizardBasic } from "./wizard-basic.ts";
+import { okVia } from "../support/envelope.ts";
 
 // Issue 15 (docs/decisions/042): the manual written at start, its search in both languages, operators' pages;
 // the chaincode market's packages, downloads, operators' entries and "Use in a new service" through the test job.
@@ -30,11 +31,7 @@ let user: string;
 let operator: string;
 let operatorId: number;
 
-async function ok<T = any>(p: string, body: object, as?: string): Promise<T> {
-  const res = await callVueapi<T>(service, p, body, as);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: object, as?: string) => callVueapi(service, p, body, as));
 const auditOf = async (action: string) =>
   service.services.db
     .select()

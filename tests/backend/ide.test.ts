@@ -1,21 +1,20 @@
-import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { IDE_GRANT_MINUTES } from "#contract/ide-codes.ts";
 import { activeUser, call } from "./client.ts";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
-import { waitFor } from "./security/world.ts";
+
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
+import { waitFor } from "../support/wait.ts";
+import { deployedProject } from "./public-chain-project.ts";
 
 // docs/decisions/044: the online IDE over HTTP against the test server (compile, deploy, call on the chain),
 // and its short-lived authorisation in a service of its own whose clock the test moves.
 
-const idem = () => `ide${randomBytes(12).toString("hex")}`;
+const idem = idempotencyKeys("ide");
 
-async function ok<T = any>(p: string, body: unknown, token: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: unknown, token: string) => call(p, body, token));
 
 const BROKEN_STORAGE = (text: string) => text.replace("value = next;", "value = next"); // a missing semicolon
 
@@ -30,28 +29,7 @@ describe("the online IDE", () => {
     token = (await activeUser("ide")).token;
     otherToken = (await activeUser("ideo")).token;
     await ok("/test/fixtures", { grantCents: 10_000 }, token);
-    const orgs = await ok(
-      "/sys/pubChainOrg/queryPubOrgList",
-      { page: { pageSize: 50, pageIndex: 1, condition: {} } },
-      token,
-    );
-    const plan = await ok(
-      "/sys/opc/plan/buy",
-      { orgId: orgs.page.rows.find((o: any) => o.orgCode === "PC-BJ-01").orgId, idempotencyKey: idem() },
-      token,
-    );
-    projectId = (
-      await ok(
-        "/sys/opc/project/create",
-        { planId: plan.planId, name: "ide", framework: "evm", dailyRequests: "1000" },
-        token,
-      )
-    ).projectId;
-    await waitFor(
-      "deployed",
-      () => ok("/sys/opc/project/detail", { projectId }, token),
-      (d: any) => d.status === 11,
-    );
+    projectId = await deployedProject(token, "ide");
     custodyId = (
       await ok("/sys/opc/account/create", { projectId, name: "ide deployer", keyType: "1", gasWarning: "0.01" }, token)
     ).accountId;

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "#contract/ipfs-codes.ts";
@@ -9,6 +8,8 @@ import { ipfsServices, ipfsUpgrades } from "#backend/domains/ipfs/tables.ts";
 import { messages } from "#backend/db/tables.ts";
 import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
 import { uniqueName } from "./client.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
 
 // Issue 13 "Upgrades" (docs/decisions/039, addendum "Capacity upgrades"): a larger capacity requested by the owner,
 // the difference paid at once with an IPFS bill, taken and decided by an operator; on PGlite or DATABASE_URL.
@@ -16,13 +17,9 @@ import { uniqueName } from "./client.ts";
 let service: Vueapi;
 let op: string;
 
-const idem = () => `ipu${randomBytes(10).toString("hex")}`;
+const idem = idempotencyKeys("ipu");
 const post = (p: string, body: object, token: string) => callVueapi(service, p, body, token);
-async function ok<T = any>(p: string, body: object, token: string): Promise<T> {
-  const res = await post(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia(post);
 
 /** A user with a balance and a 1 GB service (30 cents for its period). */
 async function owner(prefix: string, grantCents = 10_000) {

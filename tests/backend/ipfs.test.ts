@@ -15,8 +15,10 @@ import { bills } from "#backend/domains/billing/tables.ts";
 import { trafficLine, WEEKLY_TRAFFIC } from "#backend/domains/billing/jobs.ts";
 import { weekStartOf } from "#backend/domains/billing/time.ts";
 import { schedule } from "#backend/jobs/runner.ts";
-import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
+import { callVueapi, insertedUser, openVueapi, ownDatabase, sessionOf, type Vueapi } from "./in-process.ts";
 import { activeUser, call, uniqueName } from "./client.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
 
 // Issue 13 (docs/decisions/039): IPFS services over the /vueapi paths and their gateways, in this process with
 // the real embedded engine under the service's DATA_DIR, on PGlite, or on the PostgreSQL of DATABASE_URL.
@@ -26,12 +28,8 @@ let service: Vueapi;
 let userId: number;
 let token: string;
 
-async function ok<T = any>(p: string, body: object, as = token): Promise<T> {
-  const res = await callVueapi<T>(service, p, body, as);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
-const idem = () => `ipfs${randomBytes(10).toString("hex")}`;
+const ok = okVia((p: string, body: object, as: string = token) => callVueapi(service, p, body, as));
+const idem = idempotencyKeys("ipfs");
 
 function gw(method: string, p: string, headers: Record<string, string> = {}, body?: BodyInit) {
   return service.serveEndpoint(
@@ -72,7 +70,9 @@ const engine = () => ipfs.api.engine(service.services);
 
 beforeAll(async () => {
   service = await openVueapi("ipfs", {
-    DATABASE_URL: process.env.DATABASE_URL,
+    // A database of its own on PostgreSQL: the weekly traffic job below must run in this process (runJobs), not in
+    // the test server's job loop on the run's shared database, which may take it and still be billing when read.
+    DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
     PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
     DEMO: "0",
     TEST_FIXTURES: "1",

@@ -11,6 +11,7 @@ import { JOIN_ACTORS, JOIN_EVENTS, JOIN_MACHINE } from "#backend/domains/partici
 import { PASSWORD } from "./client.ts";
 import { callVueapi, inProcessVueapi, loginToken, registeredUser, type Reply } from "./in-process.ts";
 import { writeCityNode } from "#backend/domains/platform/catalogue.ts";
+import { dataOf } from "../support/envelope.ts";
 
 // Participation through the /vueapi protocol, in-process with a movable clock and the job loop off (the
 // test runs due jobs itself), like tests/backend/services.test.ts.
@@ -30,10 +31,7 @@ async function freshUser() {
   const info = await post("/main/getClientInfo", {}, token);
   return { token, userId: info.data.userId as number, userName };
 }
-const ok = (r: Reply) => {
-  expect(r.code, JSON.stringify(r)).toBe(0);
-  return r.data;
-};
+const ok = (r: Reply) => dataOf("the reply", r);
 
 /** A publisher with a running service in the given certificate mode, and an invitation link's query. */
 async function runningService(mode: 1 | 2 | 3 = 3, extra: { isPublic?: boolean } = {}) {

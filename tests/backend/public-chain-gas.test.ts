@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
@@ -15,20 +14,18 @@ import {
 } from "#backend/domains/public-chain/gas.ts";
 import { pubChainAccounts, pubChainGas, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 import { callVueapi, inProcessVueapi, loginToken, registeredUser } from "./in-process.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
 
 // Issue 12: gas after its request — an interrupted transfer finished or refunded (idempotently), the refund of a
 // failed transfer, the low-gas message, and §8 "gas is 0" (backend/domains/public-chain/gas.ts).
 
 let clock = new Date("2026-11-20T02:00:00Z");
 const service = inProcessVueapi("pcgas", { TEST_CAPTCHA: "T1", TEST_FIXTURES: "1" }, () => clock);
-const idem = () => `pg${randomBytes(12).toString("hex")}`;
+const idem = idempotencyKeys("pg");
 const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
 
-async function ok<T = any>(p: string, body: object, token: string): Promise<T> {
-  const res = await callVueapi<T>(service, p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: object, token: string) => callVueapi(service, p, body, token));
 
 /** A user with a balance, an enabled project and a custody account (gas warning 0.05 ETH). */
 async function userWithAccount(prefix: string) {

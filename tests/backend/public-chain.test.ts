@@ -5,20 +5,19 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { activeUser, call, login } from "./client.ts";
-import { waitFor } from "./security/world.ts";
+
 import { COUNTER_SOURCE as SOURCE } from "./fixtures/counter-contract.ts";
+import { okVia } from "../support/envelope.ts";
+import { idempotencyKeys } from "../support/ids.ts";
+import { waitFor } from "../support/wait.ts";
 
 // docs/decisions/026: plans, projects, the keyed JSON-RPC endpoint and its meter, chain accounts and gas, over
 // HTTP against the test server (its embedded open-alliance chain).
 
 const base = () => inject("baseUrl");
-const idem = () => `pc${randomBytes(12).toString("hex")}`;
+const idem = idempotencyKeys("pc");
 
-async function ok<T = any>(p: string, body: unknown, token: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: unknown, token: string) => call(p, body, token));
 
 async function rpc(path: string, body: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${base()}${path}`, {

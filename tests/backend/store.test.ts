@@ -6,6 +6,7 @@ import { files } from "#backend/db/tables.ts";
 import { demoCover } from "#backend/domains/store/demo.ts";
 import { PRODUCT_TRANSITIONS, productTransition, type ProductEvent } from "#contract/store.ts";
 import { callVueapi, inProcessVueapi, loginToken, registeredUser, uploadVueapi } from "./in-process.ts";
+import { okVia } from "../support/envelope.ts";
 
 // The app store through the /vueapi protocol, in-process (like tests/backend/services.test.ts): services
 // come from the tests-only /test/services path, joins and public flags from /test/store.
@@ -23,11 +24,7 @@ async function coverUpload(bytes: Uint8Array, token: string, name = "cover.png")
   return { uploadId: res.data.uploadId as string };
 }
 
-async function ok(p: string, body: object, token: string) {
-  const res = await post(p, body, token);
-  expect(res.code, `${p} ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: object, token: string) => post(p, body, token));
 const loginAs = (username: string, password?: string) => loginToken(service, username, password);
 async function freshUser(enterprise = false) {
   const { userName, password } = await registeredUser(service, "sto", { userType: enterprise ? 2 : 1 });

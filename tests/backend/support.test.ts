@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { zipSync } from "fflate";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,11 +7,21 @@ import { UPLOAD_KINDS } from "#contract/uploads.ts";
 import { auditLog } from "#backend/db/tables.ts";
 import { newsletterIssues, newsletterSubscribers, supportTickets } from "#backend/domains/support/tables.ts";
 import { NEWSLETTER_BATCH } from "#backend/domains/support/jobs.ts";
-import { callVueapi, insertedUser, openVueapi, sessionOf, uploadVueapi, type Vueapi } from "./in-process.ts";
+import {
+  callVueapi,
+  insertedUser,
+  openVueapi,
+  ownDatabase,
+  sessionOf,
+  uploadVueapi,
+  type Vueapi,
+} from "./in-process.ts";
 import { uniqueName } from "./client.ts";
+import { okVia } from "../support/envelope.ts";
+import { mailsIn } from "../support/outbox.ts";
 
 // Issue 15, technical support and the newsletter (docs/decisions/041), over the /vueapi paths in this process on
-// PGlite (or the PostgreSQL of DATABASE_URL): every rule of SPEC §5 "Support ticket" and §9, the ticket machine,
+// PGlite (or a database of its own on the PostgreSQL of DATABASE_URL): every rule of SPEC §5 "Support ticket" and §9, the ticket machine,
 // the mails of the outbox, the operators' audited writes, and the limits of the anonymous forms.
 
 const CAPTCHA = "SUPPORT1";
@@ -25,25 +33,12 @@ let operator: string;
 let userEmail: string;
 let ids: { user: number; operator: number };
 
-type Mail = { to: string; subject: string; text: string; html?: string };
-function mailsTo(address: string): Mail[] {
-  const dir = path.join(service.services.env.dataDir, "outbox");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")) as Mail)
-    .filter((m) => m.to.toLowerCase() === address.toLowerCase());
-}
+const mailsTo = (address: string) => mailsIn(service.services.env.dataDir, address);
 
 async function call(p: string, body: object, as?: string, language = "en") {
   return callVueapi(service, p, { userLanguage: language, ...body }, as);
 }
-async function ok<T = any>(p: string, body: object, as?: string, language = "en"): Promise<T> {
-  const res = await call(p, body, as, language);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia(call);
 async function captcha(s: Vueapi = service) {
   return { captchaKey: (await callVueapi(s, "/anon/captcha/create", {})).data.captchaKey as string, captcha: CAPTCHA };
 }
@@ -57,7 +52,9 @@ beforeAll(async () => {
   service = await openVueapi(
     "support",
     {
-      DATABASE_URL: process.env.DATABASE_URL,
+      // A database of its own on PostgreSQL: the mails are written by the job that sends them into the outbox of
+      // the process that takes it, and on the run's shared database the test server's job loop may take it first.
+      DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
       PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       DEMO: "0",
       TEST_CAPTCHA: CAPTCHA,

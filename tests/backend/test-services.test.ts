@@ -5,19 +5,17 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { TestServiceStatus } from "#contract/test-services-codes.ts";
 import { activeUser, call, upload } from "./client.ts";
-import { operator, waitFor } from "./security/world.ts";
+import { operator } from "./security/world.ts";
+import { waitFor } from "../support/wait.ts";
 import { BROKEN_SOURCE, GREETER_SOURCE } from "./fixtures/greeter-contract.ts";
+import { okVia } from "../support/envelope.ts";
 
 // docs/decisions/034: test services compiled and deployed for real on the test network, their access URL used
 // with viem, a compiler's refusal shown with its suggestion, and an operator's reset of the network.
 
 const base = () => inject("baseUrl");
 
-async function ok<T = any>(p: string, body: unknown, token: string): Promise<T> {
-  const res = await call<T>(p, body, token);
-  expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
-  return res.data;
-}
+const ok = okVia((p: string, body: unknown, token: string) => call(p, body, token));
 
 const settled = (token: string, id: number) =>
   waitFor(

@@ -21,6 +21,7 @@ import {
   weekEnd,
   weekStartOf,
 } from "#backend/domains/billing/time.ts";
+import { thrownResponse as thrown } from "../support/responses.ts";
 
 const viewer: Viewer = {
   language: "en",
@@ -32,15 +33,6 @@ const incoming = () =>
   new Request("http://portal.test/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
 const reply = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Response);
-  return error as Response;
-}
 
 async function flashOf(response: Response) {
   const cookie = response.headers

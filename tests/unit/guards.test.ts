@@ -1,5 +1,6 @@
 import "./setup-env.ts";
 import { describe, expect, it, vi } from "vitest";
+import { thrownResponse as thrown } from "../support/responses.ts";
 
 vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
 
@@ -11,15 +12,6 @@ async function signedInCookie() {
   session.set("token", "tok");
   session.set("user", { userId: 7, userName: "alice2026", realName: "爱丽丝", userType: 1, role: "user" });
   return (await commitSession(session)).split(";")[0];
-}
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  const result = await promise.then(
-    () => null,
-    (e) => e,
-  );
-  expect(result).toBeInstanceOf(Response);
-  return result as Response;
 }
 
 describe("SPEC §2 guards", () => {

@@ -1,5 +1,6 @@
 import "./setup-env.ts";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { thrownResponse as thrownBy } from "../support/responses.ts";
 
 // Route loaders over the real request layer; the embedded backend is replaced by an answer per test.
 const backend = vi.hoisted(() => ({ answer: { code: 0, message: "success", data: null as unknown } }));
@@ -21,15 +22,6 @@ async function signedIn(url: string) {
   session.set("user", { userId: 7, userName: "alice2026", realName: "爱丽丝", userType: 1, role: "user" });
   const cookie = (await commitSession(session)).split(";")[0];
   return { request: new Request(`http://portal.test${url}`, { headers: { Cookie: cookie } }), params: {}, context: {} };
-}
-
-async function thrownBy(promise: Promise<unknown>): Promise<Response> {
-  const result = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(result).toBeInstanceOf(Response);
-  return result as Response;
 }
 
 beforeEach(() => {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { addresseeSchema } from "#contract/invoices.ts";
 import { remittanceReviewSchema } from "#contract/payments.ts";
 import type { VueapiResult } from "#app/lib/vueapi.server.ts";
+import { thrownResponse as thrown } from "../support/responses.ts";
 
 vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
 
@@ -31,15 +32,6 @@ function post(url: string, fields: Record<string, string>) {
 async function flashOf(res: Response) {
   const cookie = res.headers.get("Set-Cookie")!.split(";")[0];
   return (await getFlash(new Request("http://portal.test/", { headers: { Cookie: cookie } }))).flash;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  const result = await promise.then(
-    () => null,
-    (e) => e,
-  );
-  expect(result).toBeInstanceOf(Response);
-  return result as Response;
 }
 
 describe("operations queues: one decision on one record (docs/decisions/005, 007)", () => {

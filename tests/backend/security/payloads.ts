@@ -16,6 +16,7 @@ import {
 import { key, prnProjectName, type Kind, type World } from "./world.ts";
 import { COUNTER_SOURCE } from "../fixtures/counter-contract.ts";
 import { PASSWORD } from "../client.ts";
+import { wizardBasic } from "../wizard-basic.ts";
 
 /**
  * The kind of record each id-like field names (by its name), for every path of the contract. A field the
@@ -203,20 +204,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
   const w = ctx.world;
   const idem = ctx.idempotencyKey ?? key;
   const draftRef = { appState: "add", appId: w.draftAppId };
-  const basic = {
-    name: `${w.tag} basic`,
-    industry: "finance",
-    description: "d",
-    introduction: "i",
-    version: "1.0.0",
-    framework: "fabric",
-    platformType: "web",
-    contactName: "Li Lei",
-    contactMobile: "+8613912345678",
-    contactEmail: "li@example.com",
-    webUrl: "https://example.com",
-    paymentCycle: "2",
-  };
+  const basic = { ...wizardBasic(`${w.tag} basic`), description: "d", introduction: "i" };
   return {
     "/anon/user/register": () => ({
       payload: {

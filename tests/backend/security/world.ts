@@ -6,6 +6,9 @@ import type { Json } from "./schema.ts";
 import { activeUser, login } from "../client.ts";
 import { tinyPng } from "../../fixtures/files.ts";
 import { COUNTER_SOURCE } from "../fixtures/counter-contract.ts";
+import { okVia } from "../../support/envelope.ts";
+import { waitFor } from "../../support/wait.ts";
+import { wizardBasic } from "../wizard-basic.ts";
 
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
@@ -44,11 +47,7 @@ export async function post(p: string, body: unknown = {}, token?: string, rawBod
   return { status: res.status, code: parsed?.code ?? -1, message: parsed?.message ?? "", data: parsed?.data, text };
 }
 
-export async function ok(p: string, body: unknown, token: string) {
-  const res = await post(p, body, token);
-  expect(res.code, `${p} ${res.text.slice(0, 500)}`).toBe(0);
-  return res.data;
-}
+export const ok = okVia((p: string, body: unknown, token: string) => post(p, body, token));
 
 export const key = () => `sec${randomBytes(12).toString("hex")}`;
 /** A dedicated node project's name: lowercase letters only, unique (docs/decisions/047). */
@@ -209,21 +208,6 @@ export async function payAtSandbox(redirectUrl: string, number = "42424242424242
   expect(res.status, `sandbox pay ${redirectUrl}`).toBe(303);
 }
 
-export async function waitFor<T>(
-  what: string,
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 let operatorToken: string | undefined;
 /** The seeded operator (demo data is seeded on PGlite, and with SEED_DEMO=1 on PostgreSQL). */
 export async function operator(): Promise<string> {
@@ -251,18 +235,9 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
 
   // A wizard draft with a cover, an attachment, a package, a function and a role (before any unpaid bill blocks it).
   const basic = {
-    name: `${tag} draft`,
-    industry: "finance",
+    ...wizardBasic(`${tag} draft`),
     description: `${tag} description`,
     introduction: `${tag} introduction`,
-    version: "1.0.0",
-    framework: "fabric",
-    platformType: "web",
-    contactName: "Li Lei",
-    contactMobile: "+8613912345678",
-    contactEmail: "li@example.com",
-    webUrl: "https://example.com",
-    paymentCycle: "2",
   };
   const draftAppId = (
     await ok(
