@@ -5,7 +5,6 @@ import { users } from "#backend/db/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import { products, productServices } from "#backend/domains/store/tables.ts";
-import { followersFor, followingOf } from "./user.ts";
 
 export type Q = Db | Tx;
 
@@ -69,3 +68,22 @@ export async function rowsOf(
 
 export const withOwner = (q: Q) =>
   q.select({ p: products, owner: users.userName }).from(products).innerJoin(users, eq(users.id, products.userId));
+
+export async function followersFor(q: Q, kind: "app" | "product", ids: number[]) {
+  if (ids.length === 0) return new Map<number, number>();
+  const rows = await q
+    .select({ id: follows.targetId, n: count() })
+    .from(follows)
+    .where(and(eq(follows.targetKind, kind), inArray(follows.targetId, ids)))
+    .groupBy(follows.targetId);
+  return new Map(rows.map((r) => [r.id, Number(r.n)]));
+}
+
+export async function followingOf(q: Q, userId: number, kind: "app" | "product", ids: number[]) {
+  if (ids.length === 0) return new Set<number>();
+  const rows = await q
+    .select({ id: follows.targetId })
+    .from(follows)
+    .where(and(eq(follows.userId, userId), eq(follows.targetKind, kind), inArray(follows.targetId, ids)));
+  return new Set(rows.map((r) => r.id));
+}

@@ -9,7 +9,7 @@ import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { appComments, appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
 import { appRatings, commentUseful, follows, products } from "#backend/domains/store/tables.ts";
-import { type Q, me, iso, rowsOf, withOwner } from "./shared.ts";
+import { type Q, me, iso, rowsOf, withOwner, followersFor, followingOf } from "./shared.ts";
 
 /**
  * A service is in the app store when it is public and its current version runs (verState 25): SPEC §2
@@ -75,25 +75,6 @@ async function ratingsFor(q: Q, appIds: number[]) {
   return new Map(
     rows.map((r) => [r.appId, { avg: r.avg === null ? null : Math.round(Number(r.avg) * 10) / 10, n: Number(r.n) }]),
   );
-}
-
-export async function followersFor(q: Q, kind: "app" | "product", ids: number[]) {
-  if (ids.length === 0) return new Map<number, number>();
-  const rows = await q
-    .select({ id: follows.targetId, n: count() })
-    .from(follows)
-    .where(and(eq(follows.targetKind, kind), inArray(follows.targetId, ids)))
-    .groupBy(follows.targetId);
-  return new Map(rows.map((r) => [r.id, Number(r.n)]));
-}
-
-export async function followingOf(q: Q, userId: number, kind: "app" | "product", ids: number[]) {
-  if (ids.length === 0) return new Set<number>();
-  const rows = await q
-    .select({ id: follows.targetId })
-    .from(follows)
-    .where(and(eq(follows.userId, userId), eq(follows.targetKind, kind), inArray(follows.targetId, ids)));
-  return new Set(rows.map((r) => r.id));
 }
 
 type ListedRow = { app: typeof apps.$inferSelect; version: typeof appVersions.$inferSelect; publisher: string };
