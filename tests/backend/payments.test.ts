@@ -20,7 +20,7 @@ const handleSandboxPay = paymentsDomain.endpoints[0].handle;
 /** The domain's job kinds as the runner sees them (a handler, or a handler with `ownerOf`). */
 const paymentJobs = jobRegistry(Object.entries(paymentsDomain.jobs));
 import { eventFor, signCallback, type CheckoutState } from "#backend/domains/payments/checkout.ts";
-import { expectedArrival } from "#backend/domains/payments/handlers.ts";
+import { expectedArrival } from "#backend/domains/payments/handlers/shared.ts";
 import { callVueapi, inProcessVueapi, type Vueapi } from "./in-process.ts";
 import { Secret } from "otpauth";
 import { operatorSecondFactors } from "#backend/domains/accounts/tables.ts";

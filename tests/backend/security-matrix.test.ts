@@ -181,7 +181,7 @@ const OWN_ONLY: Record<string, string> = {
   "/sys/system/message/read#messageIds":
     "marks read only the caller's messages among the ids; answers the caller's unread count",
   "/sys/account/card#setupRef":
-    "another user's card checkout is 'unknown' (backend/domains/payments/handlers.ts getCard); the answer is the caller's card",
+    "another user's card checkout is 'unknown' (backend/domains/payments/handlers/user.ts getCard); the answer is the caller's card",
   "/sys/invoicetitles/h5insertInvoiceTitle#titleId":
     "adding a title ignores titleId: it always adds one of the caller's",
   "/sys/chainAppInfo/wizard/cover#knownFileId":

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { paths } from "#contract/paths.ts";
@@ -35,6 +35,29 @@ describe("the domains", () => {
     }
   });
 });
+
+/** Issue 27 item 6: a file that grows past this is split (handlers by caller, the rest by concern). */
+const MOST_LINES = 400;
+
+describe("the size of the domains' files", () => {
+  it(`keeps every .ts file under backend/domains at most ${MOST_LINES} lines`, () => {
+    const root = path.resolve(__dirname, "../../backend/domains");
+    const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(100);
+    const over = files
+      .map((f) => ({ file: `backend/domains/${f.split(path.sep).join("/")}`, lines: lineCount(path.join(root, f)) }))
+      .filter((f) => f.lines > MOST_LINES)
+      .map((f) => `${f.file}: ${f.lines} lines`)
+      .sort();
+    expect(over).toEqual([]);
+  });
+});
+
+/** Lines as `wc -l` counts them: a final newline ends the last line. */
+function lineCount(file: string): number {
+  const text = readFileSync(file, "utf8");
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
 
 describe("the template domain's rule, by table", () => {
   it.each([

@@ -1,14 +1,14 @@
 import { cityNodes } from "#backend/db/tables.ts";
-import { handlersOf } from "#backend/http/router.ts";
+import type { CallContext, Payload } from "#backend/http/router.ts";
 
 /**
- * Handlers by path: the path must exist in contract/paths.ts (merged from contract/<name>.ts), and the handler
- * receives that path's parsed payload and, for a path that needs a token, a SignedInContext with its user.
- * This example answers an existing anonymous path so that the template type-checks; a copy lists its own.
+ * The domain's handlers: plain named functions, each typed by its path (its parsed payload, `Payload<P>`, and its
+ * caller: `CallContext` for an anonymous path, `SignedInContext` with its user for one that needs a token);
+ * index.ts maps every path to its function inside `handlersOf`, which checks each against its own path. The path
+ * must exist in contract/paths.ts (merged from contract/<name>.ts). This example answers an existing anonymous
+ * path so that the template type-checks; a copy lists its own.
  */
-export const handlers = handlersOf({
-  "/anon/platform/cityNodes": async (_payload, { services }) => {
-    const rows = await services.db.select().from(cityNodes).orderBy(cityNodes.id);
-    return rows.map(({ id, ...node }) => ({ ...node, nodeId: id }));
-  },
-});
+export async function listCityNodes(_payload: Payload<"/anon/platform/cityNodes">, { services }: CallContext) {
+  const rows = await services.db.select().from(cityNodes).orderBy(cityNodes.id);
+  return rows.map(({ id, ...node }) => ({ ...node, nodeId: id }));
+}

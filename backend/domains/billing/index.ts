@@ -2,21 +2,10 @@ import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { seedBillingDemo } from "./demo.ts";
 import { createFixtures } from "./fixtures.ts";
-import {
-  accountSummary,
-  billDetail,
-  dueBills,
-  exportBills,
-  hasBlockingBills,
-  listBills,
-  listTransactions,
-  noUnpaidBills,
-  payBill,
-  payBills,
-  settleBillsWith,
-  usage30,
-  verifyLedger,
-} from "./handlers.ts";
+import { accountSummary, listTransactions, usage30 } from "./handlers/user-account.ts";
+import { billDetail, dueBills, exportBills, listBills, noUnpaidBills, payBill, payBills } from "./handlers/user.ts";
+import { hasBlockingBills, settleBillsWith } from "./settle.ts";
+import { verifyLedger } from "./handlers/operator.ts";
 import { billingFigures } from "./figures.ts";
 import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs.ts";
 import { lockWallet, post, totalsOf } from "./ledger.ts";
@@ -47,4 +36,4 @@ export default defineDomain({
   seedDemo: seedBillingDemo,
   fixtures: handlersOf({ "/test/fixtures": createFixtures }),
 });
-export type { BillSettler, SettledBill } from "./handlers.ts";
+export type { BillSettler, SettledBill } from "./settle.ts";

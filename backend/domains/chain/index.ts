@@ -3,7 +3,8 @@ import { defineDomain, type Endpoint } from "#backend/kit/domain.ts";
 import { compileSolidity, compileWorkspace, stopCompiler } from "./compile.ts";
 import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry.ts";
 import { answerText, type RpcCall } from "./rpc.ts";
-import { DEDICATED_PREFIX, EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner.ts";
+import { EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner.ts";
+import { DEDICATED_PREFIX } from "./dedicated/provisioner-state.ts";
 import type { DeployInput, NetworkCredentials } from "./dedicated/types.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { asc, eq, max, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
-import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import { openWith, sealWith } from "#backend/kit/sealed.ts";
 import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
 import { callEngine, serveEngine, waitForEngine } from "#backend/kit/engine-socket.ts";
 import type { Server } from "node:http";
@@ -11,6 +11,8 @@ import { RPC, RpcError } from "./hex.ts";
 import { remoteNode } from "./remote.ts";
 import type { ChainNode, RpcCall } from "./rpc.ts";
 import { chains } from "./tables.ts";
+import { DEDICATED, NAME, TREASURY_KEYS, TREASURY_WEI, insertWithNextChainId, type ChainInfo } from "./chain-ids.ts";
+import { signAndSend } from "./sign.ts";
 
 /**
  * The registry of chains (docs/decisions/025): every chain is one instance of the same engine with its own
@@ -20,25 +22,17 @@ import { chains } from "./tables.ts";
 
 /** The chains every server has. */
 export const OPEN_ALLIANCE = "open-alliance";
+
 export const TEST_NETWORK = "test-network";
+
 const DEFAULT_CHAINS = [
   { name: OPEN_ALLIANCE, purpose: "open-alliance" },
   { name: TEST_NETWORK, purpose: "test" },
 ] as const;
-/** The first embedded chain's id; the next ones count up. */
-const FIRST_CHAIN_ID = 7701;
-/** What the treasury holds at genesis: one billion ether. */
-const TREASURY_WEI = (10n ** 27n).toString();
-const TREASURY_KEYS: SealPurpose = { label: "bsn-chain-treasury", fallbackFile: "chain-secret" };
 
 export type ChainHealth = { height: number; lastBlockAt: string | null; pending: number };
-export type ChainInfo = { name: string; chainId: number; purpose: string; treasury: string };
-type Entry = ChainInfo & { node: ChainNode; health: () => ChainHealth | Promise<ChainHealth>; treasuryKey: string };
 
-/** A chain's (and a dedicated network's) name: lower-case letters, digits and dashes. */
-export const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
-/** The purpose of the chains of dedicated networks (docs/decisions/046): their provisioner opens them, not the registry. */
-export const DEDICATED = "dedicated";
+type Entry = ChainInfo & { node: ChainNode; health: () => ChainHealth | Promise<ChainHealth>; treasuryKey: string };
 
 export class ChainRegistry {
   private readonly entries = new Map<string, Entry>();
@@ -296,113 +290,6 @@ export class ChainRegistry {
     }
     throw new RpcError(RPC.INTERNAL, `no receipt for ${hash} after 60 seconds`);
   }
-}
-
-/**
- * Signs an EIP-1559 transaction with `privateKey` for `node` (chain `chainId`) and sends it; the caller keeps
- * one sender's transactions in order. The gas limit is estimated when not given.
- */
-export async function signAndSend(
-  node: ChainNode,
-  chainId: number,
-  privateKey: string,
-  input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
-  onSigned?: (hash: string) => Promise<void>,
-): Promise<string> {
-  const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
-  const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
-  const { privateToAddress } = await import("@ethereumjs/util");
-  const key = Buffer.from(privateKey.replace(/^0x/, ""), "hex");
-  const from = `0x${Buffer.from(privateToAddress(key)).toString("hex")}`;
-  const nonce = (await node.request({ method: "eth_getTransactionCount", params: [from, "pending"] })) as string;
-  const gasPrice = BigInt((await node.request({ method: "eth_gasPrice" })) as string);
-  const value = input.value ?? 0n;
-  const estimate = async () =>
-    (BigInt(
-      (await node.request({
-        method: "eth_estimateGas",
-        params: [{ from, to: input.to, data: input.data, value: `0x${value.toString(16)}` }],
-      })) as string,
-    ) *
-      12n) /
-    10n;
-  const gasLimit = input.gasLimit ?? (await estimate());
-  const common = createCustomCommon({ chainId }, Mainnet, { hardfork: "prague" });
-  const tx = createFeeMarket1559Tx(
-    {
-      chainId: BigInt(chainId),
-      nonce: BigInt(nonce),
-      to: input.to as `0x${string}` | undefined,
-      data: input.data as `0x${string}` | undefined,
-      value,
-      gasLimit,
-      maxFeePerGas: gasPrice * 2n,
-      maxPriorityFeePerGas: 1_000_000_000n,
-    },
-    { common },
-  ).sign(key);
-  if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`);
-  return (await node.request({
-    method: "eth_sendRawTransaction",
-    params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`],
-  })) as string;
-}
-
-/**
- * A dedicated network's row in the registry (docs/decisions/046): the existing one of that name, or a new one
- * with the next chain id and a treasury key of its own (sealed like the registry's). Its provisioner opens it.
- */
-export async function reserveDedicatedChain(
-  deps: Deps,
-  name: string,
-): Promise<ChainInfo & { treasuryKey: string; treasuryWei: string }> {
-  if (!NAME.test(name)) throw new Error(`a chain name is lower-case letters, digits and dashes: ${name}`);
-  const { privateToAddress } = await import("@ethereumjs/util");
-  let [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
-  if (!row) {
-    const key = `0x${randomBytes(32).toString("hex")}`;
-    const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-    await insertWithNextChainId(deps.db, {
-      name,
-      chainId: 0,
-      purpose: DEDICATED,
-      treasuryAddress: treasury,
-      treasuryKeySealed: sealWith(deps.env, TREASURY_KEYS, key),
-      treasuryWei: TREASURY_WEI,
-    });
-    [row] = await deps.db.select().from(chains).where(eq(chains.name, name));
-  }
-  if (!row || row.purpose !== DEDICATED) throw new Error(`the chain name ${name} is taken`);
-  return {
-    name: row.name,
-    chainId: row.chainId,
-    purpose: row.purpose,
-    treasury: row.treasuryAddress,
-    treasuryKey: openWith(deps.env, TREASURY_KEYS, row.treasuryKeySealed),
-    treasuryWei: row.treasuryWei,
-  };
-}
-
-/**
- * Records a new embedded chain with the next chain id. The id is read and taken under one transaction-scoped
- * advisory lock, so two chains created at the same moment (a service's chain and a dedicated network, or two
- * processes) never share an id: blocks are logged by chain id (chain_blocks), and a shared id broke both chains.
- * Returns the inserted row, or nothing when the name already exists.
- */
-async function insertWithNextChainId(
-  db: Deps["db"],
-  values: typeof chains.$inferInsert,
-): Promise<(typeof chains.$inferSelect)[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('chain.chainId'))`);
-    const [top] = await tx.select({ id: max(chains.chainId) }).from(chains);
-    const chainId = Math.max(FIRST_CHAIN_ID - 1, top?.id ?? 0) + 1;
-    return tx
-      .insert(chains)
-      .values({ ...values, chainId })
-      .onConflictDoNothing()
-      .returning();
-  });
 }
 
 /** A deployed contract. */

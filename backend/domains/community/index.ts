@@ -5,22 +5,23 @@ import {
   activeAnnouncements,
   announcement,
   announcements,
+  partnerLogo,
+  partners,
+  queryAllList,
+  releaseNotes,
+} from "./handlers/visitor.ts";
+import {
   deletePartner,
   deletePost,
-  eventDetail,
   opsPartners,
   opsPost,
   opsPosts,
   opsSignups,
-  partnerLogo,
-  partners,
   publishPost,
-  queryAllList,
-  releaseNotes,
   savePartner,
   savePost,
-  saveSignup,
-} from "./handlers.ts";
+} from "./handlers/operator.ts";
+import { eventDetail, saveSignup } from "./handlers/user.ts";
 
 /**
  * The developer community's content (issue 15; SPEC §1, §2 DeveloperCommunity, serviceNetworkLeague, system

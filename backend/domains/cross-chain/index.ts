@@ -1,21 +1,10 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import {
-  call,
-  callFixture,
-  calls,
-  close,
-  deactivate,
-  detail,
-  dredge,
-  listServices,
-  pending,
-  review,
-  selectable,
-  send,
-  targets,
-  upgradingNow,
-} from "./handlers.ts";
+import { call, calls, send, targets } from "./handlers/user-calls.ts";
+import { callFixture } from "./fixtures.ts";
+import { close, deactivate, detail, dredge, listServices, selectable } from "./handlers/user.ts";
+import { pending, review } from "./handlers/operator.ts";
+import { upgradingNow } from "./handlers/shared.ts";
 import { relayerHealth, relayOnce, startRelayer, stopRelayer } from "./relayer.ts";
 import { markBilled, weeklyCrossChainCalls } from "./billing.ts";
 

@@ -1,9 +1,10 @@
 import { ddcFileProblem } from "#contract/ddc-codes.ts";
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { bind, challenge, listBindings, unbind } from "./binding.ts";
-import { ddcDetail, ddcOptions, listDdcs, mintDdc, setDdcPassword, transferDdc } from "./handlers.ts";
-import { ddcFile, viewDdc } from "./public.ts";
+import { bind, challenge, listBindings, unbind } from "./handlers/user-binding.ts";
+import { ddcDetail, listDdcs, setDdcPassword, transferDdc } from "./handlers/user.ts";
+import { ddcOptions, mintDdc } from "./handlers/user-mint.ts";
+import { ddcFile, viewDdc } from "./handlers/visitor.ts";
 import { ddcJobs, scheduleDdcRecover } from "./recover.ts";
 
 /**

@@ -1,23 +1,10 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import billing from "#backend/domains/billing/index.ts";
-import {
-  changePassword,
-  create,
-  detail,
-  list,
-  options,
-  quote,
-  remove,
-  tryIt,
-  unsubscribe,
-  upgradeCreate,
-  upgradeDetail,
-  upgradeList,
-  upgradeOptions,
-  upgradeQuote,
-} from "./handlers.ts";
-import { dedicatedJobs, scheduleRenewals, settleRenewalBill } from "./jobs.ts";
+import { changePassword, create, detail, list, options, quote, remove, tryIt, unsubscribe } from "./handlers/user.ts";
+import { upgradeCreate, upgradeDetail, upgradeList, upgradeOptions, upgradeQuote } from "./handlers/user-upgrade.ts";
+import { dedicatedJobs } from "./jobs.ts";
+import { scheduleRenewals, settleRenewalBill } from "./renewals.ts";
 
 /**
  * Dedicated nodes (SPEC §2 PrivatedNodes*, §3, §4, §5 "Dedicated node", §7 h5isHasNoPayBillV2 payType 2, §9;

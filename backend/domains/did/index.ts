@@ -3,21 +3,17 @@ import { defineDomain } from "#backend/kit/domain.ts";
 import type { Deps } from "#backend/deps.ts";
 import { platformDidOf } from "./documents.ts";
 import { credentialUpload, platformDocument, statusLists, userDocuments } from "./endpoints.ts";
+import { createDid, didDetail, listDids, verify } from "./handlers/user.ts";
 import {
-  createDid,
   credentialDetail,
   credentialOptions,
-  didDetail,
   issuedCredentials,
   issueRole,
-  listDids,
-  platformCredentials,
   receivedCredentials,
   requestEnterprise,
   revokeCredential,
-  revokePlatformCredential,
-  verify,
-} from "./handlers.ts";
+} from "./handlers/user-credentials.ts";
+import { platformCredentials, revokePlatformCredential } from "./handlers/operator.ts";
 import { newKeyPair } from "./keys.ts";
 import { didIdentifiers } from "./tables.ts";
 

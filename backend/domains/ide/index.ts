@@ -1,21 +1,16 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
+import { call, compile, deploy } from "./handlers/build.ts";
+import { createFile, deleteFile, renameFile, saveFile } from "./handlers/files.ts";
 import {
-  call,
-  compile,
-  createFile,
   createWorkspace,
-  deleteFile,
   deleteWorkspace,
-  deploy,
   issueGrant,
   listTemplates,
   listWorkspaces,
   openWorkspace,
-  renameFile,
   renameWorkspace,
-  saveFile,
-} from "./handlers.ts";
+} from "./handlers/workspaces.ts";
 import { listIdeTemplates } from "./templates.ts";
 
 /**

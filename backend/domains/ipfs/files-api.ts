@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { IpfsServiceStatus } from "#contract/ipfs-codes.ts";
 import type { Db } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
-import { recordFile } from "./handlers.ts";
+import { recordFile } from "./records.ts";
 import { engineOf } from "./node.ts";
 import { ipfsServices } from "./tables.ts";
 

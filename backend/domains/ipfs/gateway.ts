@@ -8,7 +8,7 @@ import type { Endpoint } from "#backend/kit/domain.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { normalCid } from "./engine/embedded.ts";
 import { BadCidError, NotPinnedError } from "./engine/types.ts";
-import { gatewayOfService, pinnedFile, recordFile, serviceOfKey } from "./handlers.ts";
+import { gatewayOfService, pinnedFile, recordFile, serviceOfKey } from "./records.ts";
 import { KEY_SHAPE } from "./keys.ts";
 import { meterOf } from "./meter.ts";
 import { engineOf } from "./node.ts";

@@ -5,17 +5,14 @@ import {
   createService,
   getIpfsPrice,
   getIpfsUnitPrice,
-  listFiles,
   listServices,
   selectCapacity,
   selectIpfsOrgFlowPrices,
   serviceDetail,
   serviceKey,
-  serviceTraffic,
-  setCapacityFixture,
-  unpinFile,
-  usageByGateway,
-} from "./handlers.ts";
+} from "./handlers/user.ts";
+import { listFiles, serviceTraffic, unpinFile, usageByGateway } from "./handlers/user-files.ts";
+import { setCapacityFixture } from "./fixtures.ts";
 import { meterOf, stopMeter } from "./meter.ts";
 import {
   createUpgrade,

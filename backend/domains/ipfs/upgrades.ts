@@ -16,7 +16,7 @@ import { ApiError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
-import { ownService } from "./handlers.ts";
+import { ownService } from "./handlers/shared.ts";
 import { ipfsUpgradeMachine, type IpfsUpgradeEvent } from "./machine.ts";
 import { capacityOf, upgradePrice } from "./rules.ts";
 import { ipfsServices, ipfsUpgrades } from "./tables.ts";

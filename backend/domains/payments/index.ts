@@ -1,17 +1,11 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import {
-  getCard,
-  getPayment,
-  listRecharges,
-  listRemittances,
-  createRecharge,
-  paymentJobHandlers,
-  receiveCallback,
-  reviewRemittance,
-  startCardSetup,
-} from "./handlers.ts";
-import { listWithdrawalQueue, listWithdrawals, requestWithdrawal, reviewWithdrawal } from "./handlers.ts";
+import { getCard, getPayment, listRecharges, createRecharge, startCardSetup } from "./handlers/user.ts";
+import { listRemittances, reviewRemittance } from "./handlers/operator.ts";
+import { paymentJobHandlers } from "./jobs.ts";
+import { receiveCallback } from "./handlers/provider.ts";
+import { listWithdrawalQueue, reviewWithdrawal } from "./handlers/operator.ts";
+import { listWithdrawals, requestWithdrawal } from "./handlers/user.ts";
 import { paymentsWaiting } from "./figures.ts";
 import { listPaymentReviews, reviewPayment } from "./reviews.ts";
 import { handleSandboxRequest, SANDBOX_PATH, sandboxJobs } from "./sandbox.ts";

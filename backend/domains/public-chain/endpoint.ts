@@ -1,7 +1,7 @@
 import { RPC_BODY_LIMIT_BYTES } from "#contract/public-chain-codes.ts";
 import type { Endpoint } from "#backend/kit/domain.ts";
 import chain from "#backend/domains/chain/index.ts";
-import { projectOfKey, takeRequests } from "./handlers.ts";
+import { projectOfKey, takeRequests } from "./meter.ts";
 import { KEY_SHAPE } from "./keys.ts";
 import { meterRows, methodsOf } from "./rules.ts";
 

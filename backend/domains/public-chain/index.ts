@@ -3,25 +3,19 @@ import { defineDomain } from "#backend/kit/domain.ts";
 import { seedPublicChainOrgs } from "./catalogue.ts";
 import { seedDemoPublicChain } from "./demo.ts";
 import { projectRpc } from "./endpoint.ts";
+import { accountDetail, accountKeystore, assignGas, createAccount, listAccounts } from "./handlers/accounts.ts";
+import { buyPlan, listPlans, queryPubOrgList } from "./handlers/plans.ts";
 import {
-  accountDetail,
-  accountKeystore,
-  assignGas,
-  buyPlan,
-  createAccount,
   createProject,
   deactivateProject,
   enableProject,
-  listAccounts,
-  listPlans,
   listProjects,
   projectDetail,
   projectKey,
   projectStats,
   redeployProject,
-  queryPubOrgList,
-  requestsOn,
-} from "./handlers.ts";
+} from "./handlers/projects.ts";
+import { requestsOn } from "./meter.ts";
 import { gasJobs, requireGas, scheduleGasRecover, scheduleGasWatch } from "./gas.ts";
 import { publicChainJobs } from "./jobs.ts";
 import { openCustodyKey } from "./keys.ts";

@@ -1,26 +1,13 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { supportJobs } from "./jobs.ts";
-import { confirm, opsNewsletterList, opsNewsletterSend, subscribe, unsubscribe } from "./newsletter.ts";
+import { confirm, subscribe, unsubscribe } from "./handlers/visitor.ts";
+import { opsNewsletterList, opsNewsletterSend } from "./handlers/operator.ts";
 import { supportUpload } from "./rules.ts";
-import {
-  insertTech,
-  listTickets,
-  opsClose,
-  opsDetail,
-  opsFile,
-  opsList,
-  opsReply,
-  ticketDetail,
-  ticketsWaiting,
-  userClose,
-  userFile,
-  userReply,
-  visitorClose,
-  visitorInsert,
-  visitorReply,
-  visitorTicket,
-} from "./tickets.ts";
+import { insertTech, listTickets, ticketDetail, userClose, userFile, userReply } from "./handlers/user.ts";
+import { opsClose, opsDetail, opsFile, opsList, opsReply } from "./handlers/operator.ts";
+import { ticketsWaiting } from "./figures.ts";
+import { visitorClose, visitorInsert, visitorReply, visitorTicket } from "./handlers/visitor.ts";
 
 /**
  * Technical support and the newsletter (issue 15; SPEC §1, §2, §5 "Support ticket", §7 insertTech, §9;

@@ -1,43 +1,19 @@
-import { createHmac, randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import type { Server } from "node:http";
-import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Deps } from "#backend/deps.ts";
-import { callEngine, serveEngine } from "#backend/kit/engine-socket.ts";
+import { serveEngine } from "#backend/kit/engine-socket.ts";
 import { RPC, RpcError } from "#backend/domains/chain/hex.ts";
-import { recordedHead } from "#backend/domains/chain/records.ts";
-import { DEDICATED, NAME, reserveDedicatedChain, signAndSend } from "#backend/domains/chain/registry.ts";
+import { DEDICATED, NAME, reserveDedicatedChain } from "#backend/domains/chain/chain-ids.ts";
+import { signAndSend } from "#backend/domains/chain/sign.ts";
 import { answerText } from "#backend/domains/chain/rpc.ts";
-import {
-  chainBlocks,
-  chainLogs,
-  chainTxs,
-  chains,
-  dedicatedCertificates,
-  dedicatedNetworks,
-} from "#backend/domains/chain/tables.ts";
-import { issueNodeCertificate, newNetworkCa, summaryOf, type CertificateSummary } from "./ca.ts";
-import {
-  basicCredentials,
-  basicHeader,
-  credentialsProblem,
-  hashPassword,
-  passwordMatches,
-  sameText,
-  type Credentials,
-} from "./credentials.ts";
-import { bytesUnder, NetworkRuntime, RequestCounter } from "./network.ts";
-import type { DeployInput, GatewayAnswer, NetworkNode, NetworkStatus } from "./types.ts";
+import { chainBlocks, chainLogs, chainTxs, chains, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
+import { newNetworkCa } from "./ca.ts";
+import { basicHeader, credentialsProblem, hashPassword, type Credentials } from "./credentials.ts";
+import type { DeployInput, GatewayAnswer, NetworkStatus } from "./types.ts";
+import { ProvisionerState } from "./provisioner-state.ts";
 
 /** The most peers a network runs (the embedded provisioner runs them all in one thread). */
 export const MAX_PEERS = 16;
-/** A successful credentials check is remembered this long (scrypt costs tens of milliseconds). */
-const VERIFIED_MS = 60_000;
-/** The gateway's paths: /chain/dedicated/<network>, …/nodes/<node>, …/ca. */
-export const DEDICATED_PREFIX = "/chain/dedicated/";
-
-type NetworkRow = typeof dedicatedNetworks.$inferSelect;
 
 /** One HTTP request to a network's endpoints, as the endpoint (or a peer process) hands it over. */
 export type GatewayRequest = {
@@ -50,21 +26,6 @@ export type GatewayRequest = {
 /** The answer: a status and a JSON body, or the CA's PEM; headers to add (WWW-Authenticate). */
 export type GatewayReply = { status: number; body: unknown; pem?: string; headers?: Record<string, string> };
 
-type Entry = {
-  row: NetworkRow;
-  treasury: string;
-  treasuryKey: string;
-  treasuryWei: string;
-  runtime: NetworkRuntime | null;
-  phase: "starting" | "ready" | "failed";
-  failure?: string;
-  counters: Map<string, RequestCounter>;
-  /** Credentials checks that succeeded: HMAC of (header, stored hash) → until when. */
-  verified: Map<string, number>;
-  /** The treasury's transfers, one after another. */
-  funding: Promise<unknown>;
-};
-
 const rpcError = (code: number, message: string) => ({ jsonrpc: "2.0", id: null, error: { code, message } });
 
 /**
@@ -74,20 +35,8 @@ const rpcError = (code: number, message: string) => ({ jsonrpc: "2.0", id: null,
  * and its orderer's blocks are in the chains' log, so a restart reopens every running network where it was.
  * In a cluster (docs/decisions/031) the owner process runs the networks and the others forward every call to it.
  */
-export class EmbeddedProvisioner {
-  private readonly entries = new Map<string, Entry>();
-  private readonly locks = new Map<string, Promise<unknown>>();
-  private readonly role: "owner" | "peer" | null;
+export class EmbeddedProvisioner extends ProvisionerState {
   private socket: Server | undefined;
-  private readonly cacheKey = randomBytes(32);
-
-  constructor(private readonly deps: Deps) {
-    this.role = deps.env.cluster?.role ?? null;
-  }
-
-  private dirOf(name: string): string {
-    return path.join(this.deps.env.dataDir, "dedicated", name);
-  }
 
   /** Reopens every network (the running ones start their nodes); an owner then serves the other processes. */
   async start(): Promise<void> {
@@ -133,138 +82,6 @@ export class EmbeddedProvisioner {
       default:
         throw new Error(`no provisioner call ${p}`);
     }
-  }
-
-  private forward<T>(method: string, ...args: unknown[]): Promise<T> {
-    return callEngine<T>(this.deps.env, "dedicated", `/${method}`, args);
-  }
-
-  /** Runs `work` after every earlier change of the same network. */
-  private locked<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const result = (this.locks.get(name) ?? Promise.resolve()).then(work, work);
-    this.locks.set(
-      name,
-      result.catch(() => undefined),
-    );
-    return result;
-  }
-
-  private async load(row: NetworkRow): Promise<Entry> {
-    const known = this.entries.get(row.name);
-    if (known) {
-      known.row = row;
-      return known;
-    }
-    const chain = await reserveDedicatedChain(this.deps, row.name);
-    const entry: Entry = {
-      row,
-      treasury: chain.treasury,
-      treasuryKey: chain.treasuryKey,
-      treasuryWei: chain.treasuryWei,
-      runtime: null,
-      phase: "ready",
-      counters: new Map(),
-      verified: new Map(),
-      funding: Promise.resolve(),
-    };
-    this.entries.set(row.name, entry);
-    return entry;
-  }
-
-  /** Starts the network's nodes when they are not running; a failure is kept and shown as the nodes' status. */
-  private async run(entry: Entry): Promise<void> {
-    if (entry.runtime) return;
-    entry.phase = "starting";
-    const runtime = new NetworkRuntime(
-      {
-        name: entry.row.name,
-        chainId: entry.row.chainId,
-        dir: this.dirOf(entry.row.name),
-        treasury: entry.treasury,
-        treasuryWei: entry.treasuryWei,
-      },
-      this.deps.db,
-      this.deps.now,
-      (node) => this.count(entry, node),
-    );
-    try {
-      await runtime.open(entry.row.peers);
-      entry.runtime = runtime;
-      entry.phase = "ready";
-      entry.failure = undefined;
-    } catch (error) {
-      entry.phase = "failed";
-      entry.failure = error instanceof Error ? error.message : String(error);
-      console.error(`dedicated network ${entry.row.name} failed to start`, error);
-      await runtime.close().catch(() => undefined);
-      throw error;
-    }
-  }
-
-  private async halt(entry: Entry): Promise<void> {
-    const runtime = entry.runtime;
-    entry.runtime = null;
-    await runtime?.close();
-  }
-
-  private count(entry: Entry, node: string): void {
-    let counter = entry.counters.get(node);
-    if (!counter) entry.counters.set(node, (counter = new RequestCounter()));
-    counter.hit();
-  }
-
-  private entry(name: string): Entry {
-    const entry = this.entries.get(name);
-    if (!entry) throw new Error(`no dedicated network named ${name}`);
-    return entry;
-  }
-
-  /** Issues the certificates its nodes lack (orderer, peers, gateway). */
-  private async certify(row: NetworkRow): Promise<void> {
-    const nodes = ["orderer", ...Array.from({ length: row.peers }, (_, i) => `peer-${i + 1}`), "gateway"];
-    const have = new Set(
-      (
-        await this.deps.db
-          .select({ node: dedicatedCertificates.node })
-          .from(dedicatedCertificates)
-          .where(eq(dedicatedCertificates.networkId, row.id))
-      ).map((r) => r.node),
-    );
-    for (const node of nodes) {
-      if (have.has(node)) continue;
-      const cert = await issueNodeCertificate(
-        this.deps.env,
-        { pem: row.caCertificatePem, keySealed: row.caKeySealed },
-        row.name,
-        node,
-        this.deps.now(),
-      );
-      await this.deps.db
-        .insert(dedicatedCertificates)
-        .values({
-          networkId: row.id,
-          node,
-          subject: cert.subject,
-          serial: cert.serial,
-          notAfter: new Date(cert.notAfter),
-          fingerprint: cert.fingerprint,
-          certificatePem: cert.pem,
-          keySealed: cert.keySealed,
-        })
-        .onConflictDoNothing();
-    }
-  }
-
-  private async update(
-    entry: Entry,
-    values: Partial<Pick<NetworkRow, "peers" | "state" | "authUser" | "authPasswordHash">>,
-  ): Promise<void> {
-    const [row] = await this.deps.db
-      .update(dedicatedNetworks)
-      .set(values)
-      .where(eq(dedicatedNetworks.id, entry.row.id))
-      .returning();
-    entry.row = row!;
   }
 
   /**
@@ -393,97 +210,6 @@ export class EmbeddedProvisioner {
     return entry ? this.statusOf(entry) : null;
   }
 
-  private async statusOf(entry: Entry): Promise<NetworkStatus> {
-    const { row, runtime } = entry;
-    const base = `${DEDICATED_PREFIX}${row.name}`;
-    const certs = new Map<string, CertificateSummary>();
-    for (const c of await this.deps.db
-      .select()
-      .from(dedicatedCertificates)
-      .where(eq(dedicatedCertificates.networkId, row.id))) {
-      certs.set(c.node, {
-        subject: c.subject,
-        serial: c.serial,
-        notAfter: c.notAfter.toISOString(),
-        fingerprint: c.fingerprint,
-      });
-    }
-    const rpm = (node: string) => entry.counters.get(node)?.perMinute() ?? 0;
-    const stopped = row.state === "stopped";
-    const common = stopped
-      ? "stopped"
-      : entry.phase === "failed"
-        ? "failed"
-        : entry.phase === "starting" || !runtime
-          ? "starting"
-          : "running";
-    const ordererHeight = runtime
-      ? runtime.ordererHeight()
-      : ((await recordedHead(this.deps.db, row.chainId))?.number ?? 0);
-    const dir = this.dirOf(row.name);
-    const nodes: NetworkNode[] = [
-      {
-        name: "orderer",
-        type: 3,
-        status: common,
-        endpoint: `${base}/nodes/orderer`,
-        height: ordererHeight,
-        lag: null,
-        requestsPerMinute: rpm("orderer"),
-        bytesUsed: await bytesUnder(path.join(dir, "orderer")),
-        certificate: certs.get("orderer") ?? null,
-      },
-    ];
-    for (let i = 1; i <= row.peers; i++) {
-      const peer = `peer-${i}`;
-      const height = runtime?.peerHeight(peer);
-      const status = common !== "running" ? common : height === undefined ? "starting" : runtime!.peerState(peer);
-      nodes.push({
-        name: peer,
-        type: 1,
-        status,
-        endpoint: `${base}/nodes/${peer}`,
-        height: height ?? null,
-        lag: height === undefined ? null : Math.max(0, ordererHeight - height),
-        requestsPerMinute: rpm(peer),
-        bytesUsed: await bytesUnder(path.join(dir, peer)),
-        certificate: certs.get(peer) ?? null,
-      });
-    }
-    nodes.push({
-      name: "gateway",
-      type: 2,
-      status: common,
-      endpoint: base,
-      height: ordererHeight,
-      lag: null,
-      requestsPerMinute: rpm("gateway"),
-      bytesUsed: 0,
-      certificate: certs.get("gateway") ?? null,
-    });
-    nodes.push({
-      name: "ca",
-      type: 4,
-      status: stopped ? "stopped" : "running",
-      endpoint: `${base}/ca`,
-      height: null,
-      lag: null,
-      requestsPerMinute: rpm("ca"),
-      // The CA's state is its certificate and sealed key, kept in the database.
-      bytesUsed: Buffer.byteLength(row.caCertificatePem) + Buffer.byteLength(row.caKeySealed),
-      certificate: await summaryOf(row.caCertificatePem),
-    });
-    return {
-      name: row.name,
-      chainId: row.chainId,
-      state: stopped ? "stopped" : "running",
-      consensus: row.consensus,
-      peers: row.peers,
-      nodes,
-      caCertificatePem: row.caCertificatePem,
-    };
-  }
-
   /** Exactly what the HTTP gateway answers for this JSON-RPC text with these credentials (the portal's "try it" form). */
   async gateway(name: string, credentials: Credentials, body: string): Promise<GatewayAnswer> {
     const reply = await this.serve({
@@ -494,24 +220,6 @@ export class EmbeddedProvisioner {
       body,
     });
     return { status: reply.status, body: reply.body };
-  }
-
-  /** Checks the Basic credentials against the network's authorized user (a success is remembered for a minute). */
-  private async authorized(entry: Entry, authorization: string | null): Promise<boolean> {
-    const given = basicCredentials(authorization);
-    if (!given) return false;
-    const key = createHmac("sha256", this.cacheKey)
-      .update(`${authorization}\0${entry.row.authUser}\0${entry.row.authPasswordHash}`)
-      .digest("base64");
-    const until = entry.verified.get(key);
-    if (until !== undefined && until > Date.now()) return true;
-    const ok =
-      sameText(given.user, entry.row.authUser) && (await passwordMatches(given.password, entry.row.authPasswordHash));
-    if (ok) {
-      if (entry.verified.size > 1000) entry.verified.clear();
-      entry.verified.set(key, Date.now() + VERIFIED_MS);
-    }
-    return ok;
   }
 
   /** One request to a network's endpoints: 404 unknown, 401 wrong credentials, 503 stopped, else the node's answer. */

@@ -2,50 +2,19 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { createBlock, type Block } from "@ethereumjs/block";
 import { createBlockchain, type Blockchain } from "@ethereumjs/blockchain";
-import { createCustomCommon, Mainnet, type Common } from "@ethereumjs/common";
+import { type Common } from "@ethereumjs/common";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { Capability, createTx, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
-import { bytesToHex, createAddressFromString, createZeroAddress, hexToBytes } from "@ethereumjs/util";
+import { createAddressFromString, createZeroAddress, hexToBytes } from "@ethereumjs/util";
 import { buildBlock, createVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
 import { RPC, RpcError, quantity, type BlockTag, type CallRequest } from "#backend/domains/chain/hex.ts";
 import { LevelStore } from "./level.ts";
 import type { ChainSpec, Head, LogRecord, RecordedBlock, SealedBlock, SealedTx, SealResult } from "./types.ts";
+import { GAS_LIMIT, commonFor } from "./common.ts";
+import { effectiveGasPrice, executionError, hex, refusal, txRpc } from "./rpc-shape.ts";
 
-/** The hardforks in force: Mainnet's up to Prague, all active from genesis (docs/decisions/025). */
-const LAST_HARDFORK = "prague";
-const GAS_LIMIT = 30_000_000n;
 const ZERO32 = new Uint8Array(32);
-
-function commonFor(chainId: number): Common {
-  const until = Mainnet.hardforks.findIndex((h) => h.name === LAST_HARDFORK);
-  const hardforks = Mainnet.hardforks.slice(0, until + 1).map((h) => ({ name: h.name, block: 0 }));
-  return createCustomCommon(
-    {
-      chainId,
-      name: `bsn-${chainId}`,
-      hardforks,
-      genesis: { gasLimit: Number(GAS_LIMIT), difficulty: 0, nonce: "0x0000000000000000", extraData: "0x" },
-    },
-    Mainnet,
-    { hardfork: LAST_HARDFORK },
-  );
-}
-
-/** A message of a transaction the engine refuses, in the words the Ethereum clients (and viem's error mapping) use. */
-function refusal(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const nonces = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message);
-  if (nonces)
-    return `nonce too ${BigInt(nonces[2]!) < BigInt(nonces[1]!) ? "low" : "high"}: next nonce ${nonces[1]}, tx nonce ${nonces[2]}`;
-  if (/enough funds|insufficient/i.test(message)) return "insufficient funds for gas * price + value";
-  if (/base fee|baseFee/i.test(message)) return "max fee per gas less than block base fee";
-  if (/gas limit is too low|intrinsic/i.test(message)) return "intrinsic gas too low";
-  if (/higher gas limit/.test(message)) return "exceeds block gas limit";
-  return message.split("\n")[0]!.replace(/ \(block number=.*$/, "");
-}
-
-const hex = (bytes: Uint8Array) => bytesToHex(bytes);
 
 /** One chain of the engine: its blockchain and state on LevelDB, a VM, and the operations the worker serves. */
 export class EngineChain {
@@ -416,56 +385,4 @@ export class EngineChain {
     }
     return quantity(hi);
   }
-}
-
-function executionError(error: string, returnData: string): RpcError {
-  if (error === "revert") return new RpcError(RPC.EXECUTION_REVERTED, revertMessage(returnData), returnData);
-  return new RpcError(RPC.SERVER, error === "out of gas" ? "out of gas" : `execution failed: ${error}`);
-}
-
-/** "execution reverted" with the Error(string) reason when the data carries one. */
-function revertMessage(returnData: string): string {
-  if (!returnData.startsWith("0x08c379a0") || returnData.length < 138) return "execution reverted";
-  try {
-    const body = Buffer.from(returnData.slice(10), "hex");
-    const length = Number(BigInt(`0x${body.subarray(32, 64).toString("hex")}`));
-    return `execution reverted: ${body.subarray(64, 64 + length).toString("utf8")}`;
-  } catch {
-    return "execution reverted";
-  }
-}
-
-function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
-  if ("maxFeePerGas" in tx) return (baseFee ?? 0n) + tx.getEffectivePriorityFee(baseFee ?? 0n);
-  return (tx as { gasPrice: bigint }).gasPrice;
-}
-
-/** A transaction's JSON-RPC fields (eth_getTransactionByHash), without the block's. */
-function txRpc(tx: TypedTransaction, baseFee: bigint | undefined): Record<string, unknown> {
-  const json = tx.toJSON() as Record<string, unknown>;
-  const out: Record<string, unknown> = {
-    type: quantity(tx.type),
-    hash: hex(tx.hash()),
-    from: tx.getSenderAddress().toString(),
-    to: tx.to ? tx.to.toString() : null,
-    nonce: quantity(tx.nonce),
-    gas: quantity(tx.gasLimit),
-    value: quantity(tx.value),
-    input: hex(tx.data),
-    v: json.v,
-    r: json.r,
-    s: json.s,
-    gasPrice: quantity(effectiveGasPrice(tx, baseFee)),
-  };
-  if (tx.type !== 0) {
-    out.chainId = json.chainId;
-    out.accessList = json.accessList ?? [];
-    out.yParity = json.v;
-  }
-  if ("maxFeePerGas" in tx) {
-    out.maxFeePerGas = json.maxFeePerGas;
-    out.maxPriorityFeePerGas = json.maxPriorityFeePerGas;
-  }
-  if (tx.type === 4) out.authorizationList = json.authorizationList;
-  return out;
 }

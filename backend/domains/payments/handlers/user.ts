@@ -1,7 +1,5 @@
 import billing from "#backend/domains/billing/index.ts";
-import { TZDate } from "@date-fns/tz";
-import { addBusinessDays, format } from "date-fns";
-import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
 import {
@@ -9,42 +7,31 @@ import {
   PAYMENT_OPEN_MINUTES,
   PaymentStatus,
   REMITTANCE_OPEN_DAYS,
-  WITHDRAWAL_WORKING_DAYS,
   WithdrawalState,
-  type callbackSchema,
   type rechargeSchema,
-  type remittanceReviewSchema,
-  type withdrawalReviewSchema,
   type withdrawSchema,
 } from "#contract/payments.ts";
 import type { pageRequestSchema } from "#contract/platform.ts";
 import { toCents } from "#contract/rules.ts";
-import type { Db } from "#backend/db/client.ts";
-import { users } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
-import type { CallContext, SignedInContext } from "#backend/http/router.ts";
-import { schedule, type JobEntry, type JobHandler, type JobOwner } from "#backend/jobs/runner.ts";
-import { CallbackRejected, verifyCallback } from "./checkout.ts";
-import { callbackSecret, providerFor } from "./provider.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { schedule } from "#backend/jobs/runner.ts";
+import { providerFor } from "#backend/domains/payments/provider.ts";
 import {
-  amountParam,
-  notify,
   pageWindow,
   recordNo,
   toPaymentRecord,
   toWithdrawalRecord,
   type PaymentRow,
-} from "./records.ts";
-import { applyCheckoutState, expirePayment, inReview, receiveProviderEvent, reviewOf } from "./settle.ts";
-import { cards, paymentReviews, payments, withdrawals } from "./tables.ts";
+} from "#backend/domains/payments/records.ts";
+import { applyCheckoutState, inReview } from "#backend/domains/payments/settle.ts";
+import { cards, paymentReviews, payments, withdrawals } from "#backend/domains/payments/tables.ts";
+import { POLL_AFTER_MINUTES, refreshFromProvider } from "#backend/domains/payments/jobs.ts";
 
 const MINUTE = 60 * 1000;
 
 const DAY = 24 * 60 * MINUTE;
-
-/** SPEC §4 "Status refreshes within 10 minutes after payment": the provider is asked after 5 and 10 minutes. */
-const POLL_AFTER_MINUTES = [5, 10];
 
 export const RECHARGE_RETURN_PATH = "/g/home/userCenter/MyAccount/Recharge/Return";
 
@@ -162,97 +149,6 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
   }
 }
 
-/**
- * POST /pay/callback: called by the sandbox provider. Forged or stale → refused and nothing changes; refused
- * too when the sandbox is not this server's provider (docs/decisions/020).
- */
-export async function receiveCallback(input: z.output<typeof callbackSchema>, { services }: CallContext) {
-  if (services.env.paymentProvider !== "sandbox") throw new ApiError(Msg.CALLBACK_REJECTED);
-  let event;
-  try {
-    event = verifyCallback(callbackSecret(services), input, services.now());
-  } catch (error) {
-    if (error instanceof CallbackRejected) throw new ApiError(Msg.CALLBACK_REJECTED);
-    throw error;
-  }
-  const status =
-    event.type === "checkout.succeeded" ? "succeeded" : event.type === "checkout.declined" ? "declined" : "expired";
-  const { duplicate } = await receiveProviderEvent(services, {
-    provider: "sandbox",
-    eventId: event.id,
-    kind: event.type,
-    reference: event.data.reference,
-    payload: event as unknown as Record<string, unknown>,
-    state: { ...event.data, status },
-  });
-  return { received: true as const, duplicate };
-}
-
-/** Asks the provider about one payment still in payment and applies a final answer. */
-async function refreshFromProvider(services: Deps, payment: PaymentRow) {
-  if (payment.status !== PaymentStatus.IN_PAYMENT || payment.payType === OFFLINE_PAY_TYPE || !payment.providerRef)
-    return;
-  // Held for an operator: neither the provider nor the clock decides it any more.
-  if (await reviewOf(services.db, payment.id)) return;
-  const provider = providerFor(services);
-  const overdue = payment.expiresAt.getTime() <= services.now().getTime();
-  const state = overdue
-    ? await provider.expireCheckout(payment.providerRef)
-    : await provider.fetchStatus(payment.providerRef);
-  if (state && state.status !== "open") {
-    await services.db.transaction((tx) =>
-      applyCheckoutState(tx, services, state, { provider: provider.name, eventId: null }),
-    );
-  } else if (!state && overdue) {
-    await services.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
-      if (locked?.status === PaymentStatus.IN_PAYMENT) await expirePayment(tx, locked, services.now());
-    });
-  }
-}
-
-async function paymentById(services: Deps, id: unknown) {
-  const [row] = await services.db
-    .select()
-    .from(payments)
-    .where(eq(payments.id, Number(id)))
-    .limit(1);
-  return row;
-}
-
-const pollPayment: JobHandler = async (payload, services) => {
-  const payment = await paymentById(services, payload.paymentId);
-  if (payment) await refreshFromProvider(services, payment);
-};
-
-/** At its end a payment still in payment expires (§4 status 10); an offline remittance nobody confirmed too. */
-const expireJob: JobHandler = async (payload, services) => {
-  const payment = await paymentById(services, payload.paymentId);
-  if (!payment || payment.status !== PaymentStatus.IN_PAYMENT) return;
-  if (payment.payType !== OFFLINE_PAY_TYPE) return refreshFromProvider(services, payment);
-  await services.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
-    if (locked?.status === PaymentStatus.IN_PAYMENT && locked.expiresAt.getTime() <= services.now().getTime())
-      await expirePayment(tx, locked, services.now());
-  });
-};
-
-/** Whom a payment's job concerns: the payer, told when it dies (docs/decisions/005). */
-async function payerOf(payload: Record<string, unknown>, db: Db): Promise<JobOwner | null> {
-  const id = Number(payload.paymentId);
-  if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const [row] = await db
-    .select({ userId: payments.userId, paymentNo: payments.paymentNo })
-    .from(payments)
-    .where(eq(payments.id, id));
-  return row ? { userId: row.userId, subject: row.paymentNo } : null;
-}
-
-export const paymentJobHandlers: Record<string, JobEntry> = {
-  "payments.poll": { run: pollPayment, ownerOf: payerOf },
-  "payments.expire": { run: expireJob, ownerOf: payerOf },
-};
-
 /** POST /sys/account/payment: one of the caller's own payments (another user's is not found). */
 export async function getPayment(input: { paymentNo: string; refresh: boolean }, { services, user }: SignedInContext) {
   const me = user;
@@ -353,96 +249,6 @@ export async function getCard(input: { setupRef?: string }, { services, user }: 
   return { card: cardAnswer(row), setup };
 }
 
-/* ------------------------------------------------------------------------------------------------
- * Offline remittance queue (operators).
- * ---------------------------------------------------------------------------------------------- */
-
-export async function listRemittances(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
-  const all = input.page.condition.status === "all";
-  const where = all
-    ? eq(payments.payType, OFFLINE_PAY_TYPE)
-    : and(eq(payments.payType, OFFLINE_PAY_TYPE), eq(payments.status, PaymentStatus.IN_PAYMENT));
-  const { limit, offset } = pageWindow(input.page);
-  const [rows, [{ total }]] = await Promise.all([
-    services.db
-      .select({ payment: payments, userName: users.userName, realName: users.realName })
-      .from(payments)
-      .innerJoin(users, eq(users.id, payments.userId))
-      .where(where)
-      .orderBy(all ? desc(payments.createdAt) : asc(payments.createdAt), asc(payments.id))
-      .limit(limit)
-      .offset(offset),
-    services.db.select({ total: count() }).from(payments).where(where),
-  ]);
-  return {
-    page: {
-      rows: rows.map((r) => ({ ...toPaymentRecord(r.payment), userName: r.userName, realName: r.realName })),
-      total,
-      pageIndex: input.page.pageIndex,
-      pageSize: input.page.pageSize,
-    },
-  };
-}
-
-export async function reviewRemittance(
-  input: z.output<typeof remittanceReviewSchema>,
-  { services, user }: SignedInContext,
-) {
-  const operator = user;
-  if (input.decision === "reject" && !input.comments)
-    throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
-  const now = services.now();
-  await services.db.transaction(async (tx) => {
-    const [payment] = await tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.paymentNo, input.paymentNo), eq(payments.payType, OFFLINE_PAY_TYPE)))
-      .for("update");
-    if (!payment) throw new ApiError(Msg.NOT_FOUND);
-    if (payment.status !== PaymentStatus.IN_PAYMENT) throw new ApiError(Msg.ALREADY_REVIEWED);
-    const review = { reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments ?? null };
-    const params = {
-      paymentNo: payment.paymentNo,
-      amount: amountParam(payment.amountCents),
-      comments: input.comments ?? "",
-    };
-    if (input.decision === "confirm") {
-      await billing.api.post(
-        tx,
-        {
-          userId: payment.userId,
-          kind: "recharge",
-          amountCents: payment.amountCents,
-          refType: "payment",
-          refId: payment.id,
-          idempotencyKey: `payment:${payment.id}`,
-        },
-        now,
-      );
-      await tx
-        .update(payments)
-        .set({ ...review, status: PaymentStatus.PAID, paidAt: now })
-        .where(eq(payments.id, payment.id));
-      await notify(tx, payment.userId, "messages.remittanceConfirmed", params, now);
-    } else {
-      await tx
-        .update(payments)
-        .set({ ...review, status: PaymentStatus.FAILED, failureReason: "rejected" })
-        .where(eq(payments.id, payment.id));
-      await notify(tx, payment.userId, "messages.remittanceRejected", params, now);
-    }
-  });
-  return null;
-}
-
-/** Calendar days are those of UTC+8, as shown (SPEC §9 Dates). */
-const TIME_ZONE = "Asia/Shanghai";
-
-/** SPEC §9: an approved withdrawal arrives within 7 working days (Monday to Friday). */
-export function expectedArrival(now: Date): string {
-  return format(addBusinessDays(new TZDate(now.getTime(), TIME_ZONE), WITHDRAWAL_WORKING_DAYS), "yyyy-MM-dd");
-}
-
 /**
  * POST /sys/account/h5cashOutAmount (SPEC §5 Money): amount > 0 and ≤ withdrawable (MSG_30008). One
  * transaction creates the request (state 1 pending review) and holds the money (ledger withdrawal_hold).
@@ -524,97 +330,4 @@ export async function listWithdrawals(input: z.output<typeof pageRequestSchema>,
     page: { rows: rows.map(toWithdrawalRecord), total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize },
     totals,
   };
-}
-
-/** Operators: requests still to decide or to pay out (states 1 and 10), or every request. */
-export async function listWithdrawalQueue(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
-  const all = input.page.condition.status === "all";
-  const where = all ? undefined : inArray(withdrawals.state, [WithdrawalState.PENDING, WithdrawalState.APPROVED]);
-  const { limit, offset } = pageWindow(input.page);
-  const [rows, [{ total }]] = await Promise.all([
-    services.db
-      .select({ withdrawal: withdrawals, userName: users.userName, realName: users.realName })
-      .from(withdrawals)
-      .innerJoin(users, eq(users.id, withdrawals.userId))
-      .where(where)
-      .orderBy(all ? desc(withdrawals.createdAt) : asc(withdrawals.createdAt), asc(withdrawals.id))
-      .limit(limit)
-      .offset(offset),
-    services.db.select({ total: count() }).from(withdrawals).where(where),
-  ]);
-  return {
-    page: {
-      rows: rows.map((r) => ({ ...toWithdrawalRecord(r.withdrawal), userName: r.userName, realName: r.realName })),
-      total,
-      pageIndex: input.page.pageIndex,
-      pageSize: input.page.pageSize,
-    },
-  };
-}
-
-/**
- * Operators decide (SPEC §4 Refund review): approve 1 → 10 with the expected arrival; reject 1 → 5 with
- * required comments (MSG_30014), the held money released; confirm 10 → 15 once paid out.
- */
-export async function reviewWithdrawal(
-  input: z.output<typeof withdrawalReviewSchema>,
-  { services, user }: SignedInContext,
-) {
-  const operator = user;
-  if (input.decision === "reject" && !input.comments)
-    throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
-  const now = services.now();
-  await services.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(withdrawals)
-      .where(eq(withdrawals.withdrawalNo, input.withdrawalNo))
-      .for("update");
-    if (!row) throw new ApiError(Msg.NOT_FOUND);
-    const from = input.decision === "confirm" ? WithdrawalState.APPROVED : WithdrawalState.PENDING;
-    if (row.state !== from) throw new ApiError(Msg.ALREADY_REVIEWED);
-    const review = {
-      reviewedBy: operator.id,
-      reviewedAt: now,
-      reviewComments: input.comments ?? row.reviewComments ?? null,
-    };
-    const params = {
-      withdrawalNo: row.withdrawalNo,
-      amount: amountParam(row.amountCents),
-      comments: input.comments ?? "",
-    };
-    if (input.decision === "approve") {
-      const arrival = expectedArrival(now);
-      await tx
-        .update(withdrawals)
-        .set({ ...review, state: WithdrawalState.APPROVED, expectedArrival: arrival })
-        .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalApproved", { ...params, arrival }, now);
-    } else if (input.decision === "reject") {
-      await billing.api.post(
-        tx,
-        {
-          userId: row.userId,
-          kind: "withdrawal_release",
-          amountCents: row.amountCents,
-          refType: "withdrawal",
-          refId: row.id,
-          idempotencyKey: `withdrawal-release:${row.id}`,
-        },
-        now,
-      );
-      await tx
-        .update(withdrawals)
-        .set({ ...review, state: WithdrawalState.REJECTED })
-        .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalRejected", params, now);
-    } else {
-      await tx
-        .update(withdrawals)
-        .set({ ...review, state: WithdrawalState.CONFIRMED })
-        .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalConfirmed", params, now);
-    }
-  });
-  return null;
 }

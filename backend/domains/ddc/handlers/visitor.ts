@@ -8,9 +8,9 @@ import ipfs from "#backend/domains/ipfs/index.ts";
 import { chains } from "#backend/domains/chain/tables.ts";
 import { pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 import { DDC_FILE_MAX_BYTES } from "#contract/ddc-codes.ts";
-import { chainView, onChain } from "./handlers.ts";
-import { issuePass, passOpens, passwordMatches } from "./password.ts";
-import { ddcs } from "./tables.ts";
+import { chainView, onChain } from "./shared.ts";
+import { issuePass, passOpens, passwordMatches } from "#backend/domains/ddc/password.ts";
+import { ddcs } from "#backend/domains/ddc/tables.ts";
 
 /**
  * The public DDC pages' paths (SPEC §2 ddc-view; §3 QR-code password; docs/decisions/045): a minted DDC by id,

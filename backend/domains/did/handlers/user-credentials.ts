@@ -1,153 +1,19 @@
-import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { createVerifiableCredentialJwt } from "did-jwt-vc";
-import {
-  CREDENTIAL_TYPE_OF,
-  VALID_DAYS_DEFAULT,
-  type CredentialKind,
-  type DidCustody,
-  type DidKeyType,
-  type DidMethod,
-} from "#contract/did-codes.ts";
+import { CREDENTIAL_TYPE_OF, VALID_DAYS_DEFAULT, type CredentialKind, type DidKeyType } from "#contract/did-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import { AuditState } from "#contract/participation-codes.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { users } from "#backend/db/tables.ts";
-import type { BackendEnv } from "#backend/env.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
-import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import type { Payload } from "#backend/http/router.ts";
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { appRoles, apps } from "#backend/domains/services/tables.ts";
-import { documentUrlOf, platformDidOf, resolverFor, userWebDidOf, webDocumentOf } from "./documents.ts";
-import { newKeyPair, parsePublicKey, signerOf } from "./keys.ts";
-import { isCertifiedEnterprise } from "./rules.ts";
-import { allocateIndex, statusListUrlOf } from "./status.ts";
-import { didCredentials, didIdentifiers } from "./tables.ts";
-import { verifyJwt } from "./verify.ts";
-
-/** The handlers of the DID service (contract/did.ts; docs/decisions/043). A user's DIDs and credentials are looked up with their owner. */
-
-type Ctx = SignedInContext;
-type DidRow = typeof didIdentifiers.$inferSelect;
-type CredentialRow = typeof didCredentials.$inferSelect;
-const DAY_MS = 86_400_000;
-
-const didOut = (env: BackendEnv, r: DidRow) => ({
-  didId: r.id,
-  did: r.did,
-  label: r.label,
-  method: r.method as DidMethod,
-  keyType: r.keyType as DidKeyType,
-  custody: r.custody as DidCustody,
-  publicKeyMultibase: r.publicKeyMultibase,
-  documentUrl: documentUrlOf(env, r),
-  createdAt: r.createdAt.toISOString(),
-});
-
-async function ownDid(db: Db | Tx, userId: number, didId: number): Promise<DidRow> {
-  const [row] = await db
-    .select()
-    .from(didIdentifiers)
-    .where(and(eq(didIdentifiers.id, didId), eq(didIdentifiers.userId, userId)));
-  if (!row) throw new ApiError(Msg.NOT_FOUND);
-  return row;
-}
-
-/* ------------------------------------------------ identifiers ------------------------------------------------ */
-
-export async function listDids(input: Payload<"/sys/did/identifiers/list">, ctx: Ctx) {
-  const db = ctx.services.db;
-  const where = eq(didIdentifiers.userId, ctx.user.id);
-  const [{ total }] = await db.select({ total: count() }).from(didIdentifiers).where(where);
-  const rows = await db
-    .select()
-    .from(didIdentifiers)
-    .where(where)
-    .orderBy(desc(didIdentifiers.id))
-    .limit(input.pageSize)
-    .offset((input.pageIndex - 1) * input.pageSize);
-  return {
-    page: {
-      rows: rows.map((r) => didOut(ctx.services.env, r)),
-      total,
-      pageIndex: input.pageIndex,
-      pageSize: input.pageSize,
-    },
-  };
-}
-
-/**
- * A new DID: a portal-held key is generated (its private part sealed, never answered); a user-held one is the
- * public key pasted, whose type it tells. did:key is the key itself; did:web gets a random handle under /users/.
- */
-export async function createDid(input: Payload<"/sys/did/identifiers/create">, ctx: Ctx) {
-  const env = ctx.services.env;
-  const key =
-    input.custody === "portal"
-      ? newKeyPair(env, input.keyType)
-      : { ...parsePublicKey(input.publicKey ?? ""), privateKeySealed: null };
-  const webHandle = input.method === "web" ? randomBytes(10).toString("hex") : null;
-  const did = webHandle ? userWebDidOf(env, webHandle) : `did:key:${key.publicKeyMultibase}`;
-  const [row] = await ctx.services.db
-    .insert(didIdentifiers)
-    .values({
-      userId: ctx.user.id,
-      did,
-      label: input.label,
-      method: input.method,
-      keyType: key.keyType,
-      custody: input.custody,
-      publicKeyMultibase: key.publicKeyMultibase,
-      privateKeySealed: key.privateKeySealed,
-      webHandle,
-      createdAt: ctx.services.now(),
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw fieldError("publicKey", Msg.DID_EXISTS, Msg.DID_EXISTS);
-  return didOut(env, row);
-}
-
-/** One of the caller's DIDs with its document as a resolver gives it (key-did-resolver for did:key; this portal's for did:web). */
-export async function didDetail(input: Payload<"/sys/did/identifiers/detail">, ctx: Ctx) {
-  const row = await ownDid(ctx.services.db, ctx.user.id, input.didId);
-  const document =
-    row.method === "web"
-      ? webDocumentOf(row)
-      : ((await resolverFor(ctx.services.db, ctx.services.env).resolve(row.did)).didDocument ?? {});
-  return { ...didOut(ctx.services.env, row), document: document as Record<string, unknown> };
-}
-
-/* ------------------------------------------------ credentials ------------------------------------------------ */
-
-async function credentialsOut(db: Db | Tx, env: BackendEnv, me: number, rows: CredentialRow[], withJwt = false) {
-  const didIds = [...new Set(rows.map((r) => r.issuerDidId))];
-  const issuers = didIds.length
-    ? await db
-        .select({ id: didIdentifiers.id, did: didIdentifiers.did, userName: users.userName })
-        .from(didIdentifiers)
-        .leftJoin(users, eq(users.id, didIdentifiers.userId))
-        .where(inArray(didIdentifiers.id, didIds))
-    : [];
-  return rows.map((r) => {
-    const issuer = issuers.find((i) => i.id === r.issuerDidId);
-    return {
-      credentialId: r.id,
-      kind: r.kind as CredentialKind,
-      issuerDid: issuer?.did ?? "",
-      issuerName: issuer?.userName ?? null,
-      subjectDid: r.subjectDid,
-      claims: r.claims,
-      issuedAt: r.issuedAt.toISOString(),
-      expiresAt: r.expiresAt.toISOString(),
-      revokedAt: r.revokedAt?.toISOString() ?? null,
-      statusListUrl: statusListUrlOf(env, r.statusListId),
-      statusIndex: r.statusIndex,
-      mine: r.issuerUserId === me,
-      jwt: withJwt ? r.jwt : null,
-    };
-  });
-}
+import { signerOf } from "#backend/domains/did/keys.ts";
+import { isCertifiedEnterprise } from "#backend/domains/did/rules.ts";
+import { allocateIndex, statusListUrlOf } from "#backend/domains/did/status.ts";
+import { didCredentials, didIdentifiers } from "#backend/domains/did/tables.ts";
+import { DAY_MS, credentialsOut, didOut, ownDid, platformDid, type Ctx, type DidRow } from "./shared.ts";
 
 async function pageOfCredentials(
   ctx: Ctx,
@@ -176,6 +42,7 @@ async function pageOfCredentials(
 
 export const issuedCredentials = (input: Payload<"/sys/did/credentials/issued">, ctx: Ctx) =>
   pageOfCredentials(ctx, input, didCredentials.issuerUserId);
+
 export const receivedCredentials = (input: Payload<"/sys/did/credentials/received">, ctx: Ctx) =>
   pageOfCredentials(ctx, input, didCredentials.subjectUserId);
 
@@ -297,16 +164,6 @@ async function issue(ctx: Ctx, it: Issue) {
   return (await credentialsOut(ctx.services.db, env, ctx.user.id, [row], true))[0];
 }
 
-/** The platform's DID (did:web:<host>), made at start (backend/domains/did/index.ts). */
-async function platformDid(db: Db | Tx, env: BackendEnv): Promise<DidRow> {
-  const [row] = await db
-    .select()
-    .from(didIdentifiers)
-    .where(and(eq(didIdentifiers.did, platformDidOf(env)), isNull(didIdentifiers.userId)));
-  if (!row) throw new ApiError(Msg.SERVER_ERROR);
-  return row;
-}
-
 /** The platform issues "enterprise certified" to one of a certified enterprise's own DIDs. */
 export async function requestEnterprise(input: Payload<"/sys/did/credentials/requestEnterprise">, ctx: Ctx) {
   const db = ctx.services.db;
@@ -377,62 +234,4 @@ export async function revokeCredential(input: Payload<"/sys/did/credentials/revo
     .returning();
   if (!updated) throw new ApiError(Msg.DID_ALREADY_REVOKED);
   return (await credentialsOut(db, ctx.services.env, ctx.user.id, [updated], true))[0];
-}
-
-/** Operators: the credentials the platform issued (its did:web; no issuing user), the latest first. */
-export async function platformCredentials(input: Payload<"/sys/ops/did/credentials">, ctx: Ctx) {
-  const db = ctx.services.db;
-  const where = isNull(didCredentials.issuerUserId);
-  const [{ total }] = await db.select({ total: count() }).from(didCredentials).where(where);
-  const rows = await db
-    .select()
-    .from(didCredentials)
-    .where(where)
-    .orderBy(desc(didCredentials.id))
-    .limit(input.pageSize)
-    .offset((input.pageIndex - 1) * input.pageSize);
-  return {
-    page: {
-      rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows),
-      total,
-      pageIndex: input.pageIndex,
-      pageSize: input.pageSize,
-    },
-  };
-}
-
-/**
- * Operators revoke a platform-issued credential (an enterprise no longer certified, a credential issued in
- * error): its bit in the platform's status list is set, so verification says revoked. A credential a user
- * issued is not found here (only its issuer revokes it).
- */
-export async function revokePlatformCredential(input: Payload<"/sys/ops/did/revoke">, ctx: Ctx) {
-  const db = ctx.services.db;
-  const [row] = await db
-    .select()
-    .from(didCredentials)
-    .where(and(eq(didCredentials.id, input.credentialId), isNull(didCredentials.issuerUserId)));
-  if (!row) throw new ApiError(Msg.NOT_FOUND);
-  const [updated] = await db
-    .update(didCredentials)
-    .set({ revokedAt: ctx.services.now() })
-    .where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt)))
-    .returning();
-  if (!updated) throw new ApiError(Msg.DID_ALREADY_REVOKED);
-  return (await credentialsOut(db, ctx.services.env, ctx.user.id, [updated]))[0];
-}
-
-/** Verifies a pasted credential or an uploaded one (the upload claimed here: it is used once). */
-export async function verify(input: Payload<"/sys/did/verify">, ctx: Ctx) {
-  const { db, files, env } = ctx.services;
-  const now = ctx.services.now();
-  let jwt = input.jwt ?? "";
-  if (!jwt && input.uploadId) {
-    const stored = await files.claim(db, input.uploadId, { kind: "credential", ownerId: ctx.user.id, at: now });
-    if (!stored) throw fieldError("uploadId", "validation.upload.unknown");
-    const file = await files.read(db, stored.id);
-    jwt = file ? new TextDecoder().decode(file.bytes).trim() : "";
-  }
-  if (!jwt) throw fieldError("jwt", Msg.DID_NOTHING_TO_VERIFY, Msg.DID_NOTHING_TO_VERIFY);
-  return verifyJwt(db, env, jwt, now);
 }

@@ -7,7 +7,7 @@ import { Msg } from "#contract/messages.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import chain from "#backend/domains/chain/index.ts";
-import { addressBindings, siweChallenges } from "./tables.ts";
+import { addressBindings, siweChallenges } from "#backend/domains/ddc/tables.ts";
 
 /**
  * Account binding (SPEC §2 account-binding; docs/decisions/045): an address is bound to the signed-in account

@@ -1,15 +1,77 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
-import { IssueStatus, NEWSLETTER_RESEND_WAIT_SECONDS, SubscriberStatus } from "#contract/support-codes.ts";
+import { TicketStatus, NEWSLETTER_RESEND_WAIT_SECONDS, SubscriberStatus } from "#contract/support-codes.ts";
 import { newSecret, sha256 } from "#backend/http/auth.ts";
 import { ApiError } from "#backend/http/errors.ts";
-import type { CallContext, Payload, SignedInContext } from "#backend/http/router.ts";
-import { schedule } from "#backend/jobs/runner.ts";
+import type { CallContext, Payload } from "#backend/http/router.ts";
 import { sealWith } from "#backend/kit/sealed.ts";
 import accounts from "#backend/domains/accounts/index.ts";
-import { NEWSLETTER_SEND } from "./jobs.ts";
-import { confirmPath, resendWaitSeconds, UNSUBSCRIBE_KEYS } from "./rules.ts";
-import { newsletterIssues, newsletterSubscribers } from "./tables.ts";
+import {
+  VISITOR_KEYS,
+  visitorTicketPath,
+  confirmPath,
+  resendWaitSeconds,
+  UNSUBSCRIBE_KEYS,
+} from "#backend/domains/support/rules.ts";
+import { supportTickets, newsletterSubscribers } from "#backend/domains/support/tables.ts";
+import { detailOf, inTransaction, keyTicket, move } from "./shared.ts";
+
+/* ------------------------------------------------------ visitors ------------------------------------------------------ */
+
+/**
+ * A visitor's ticket from the support or contact page: the address's limit, the captcha, then (with an email) the
+ * mail limits; the private link's key is answered once (the page opens it) and mailed to the contact email.
+ */
+export async function visitorInsert(input: Payload<"/anon/technicalSupport/insertTech">, ctx: CallContext) {
+  const { services } = ctx;
+  await services.limits.consume("support.ip", services.limits.subjectOf(ctx.clientAddress));
+  await accounts.api.checkCaptcha(services, input.captchaKey, input.captcha);
+  const permit = input.contactEmail ? await services.limits.mailPermit(input.contactEmail, ctx.clientAddress) : null;
+  const now = services.now();
+  const key = newSecret(32);
+  const [row] = await services.db
+    .insert(supportTickets)
+    .values({
+      userId: null,
+      source: input.source,
+      question: input.question,
+      contactName: input.contactName ?? null,
+      contactEmail: input.contactEmail ?? null,
+      contactMobile: input.contactMobile ?? null,
+      language: ctx.language,
+      status: TicketStatus.OPEN,
+      keyHash: sha256(key),
+      keySealed: sealWith(services.env, VISITOR_KEYS, key),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: supportTickets.id });
+  if (permit) {
+    await services.mailer.send(permit, "supportTicketLink", ctx.language, {
+      ticketId: String(row.id),
+      link: `${services.env.publicUrl}${visitorTicketPath(key)}`,
+      question: input.question,
+    });
+  }
+  return { ticketId: row.id, key, mailed: permit !== null };
+}
+
+export async function visitorTicket(input: Payload<"/anon/technicalSupport/ticket">, ctx: CallContext) {
+  return detailOf(ctx.services.db, ctx.services, await keyTicket(ctx.services.db, input.key));
+}
+
+export async function visitorReply(input: Payload<"/anon/technicalSupport/reply">, ctx: CallContext) {
+  await ctx.services.limits.consume("support.ip", ctx.services.limits.subjectOf(ctx.clientAddress));
+  return inTransaction(ctx.services.db, async (tx) =>
+    move(tx, ctx.services, await keyTicket(tx, input.key, true), "reply", "user", input.content, null),
+  );
+}
+
+export async function visitorClose(input: Payload<"/anon/technicalSupport/close">, ctx: CallContext) {
+  return inTransaction(ctx.services.db, async (tx) =>
+    move(tx, ctx.services, await keyTicket(tx, input.key, true), "close", "user", null, null),
+  );
+}
 
 /** The newsletter (SPEC §2 subscribes, §9 resend wait 60 s; docs/decisions/041): double opt-in, one-click unsubscribe, issues by job. */
 
@@ -109,60 +171,4 @@ export async function unsubscribe(input: Payload<"/anon/newsletter/unsubscribe">
     .returning({ email: newsletterSubscribers.email });
   if (!row) throw new ApiError(Msg.NEWSLETTER_LINK_INVALID);
   return row;
-}
-
-async function subscriberCounts(ctx: SignedInContext) {
-  const rows = await ctx.services.db
-    .select({ status: newsletterSubscribers.status, n: count() })
-    .from(newsletterSubscribers)
-    .groupBy(newsletterSubscribers.status);
-  const of = (s: number) => rows.find((r) => r.status === s)?.n ?? 0;
-  return { confirmed: of(SubscriberStatus.CONFIRMED), pending: of(SubscriberStatus.PENDING) };
-}
-
-export async function opsNewsletterList(input: Payload<"/sys/ops/newsletter/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
-  const [{ total }] = await db.select({ total: count() }).from(newsletterIssues);
-  const rows = await db
-    .select()
-    .from(newsletterIssues)
-    .orderBy(desc(newsletterIssues.id))
-    .limit(input.pageSize)
-    .offset((input.pageIndex - 1) * input.pageSize);
-  return {
-    ...(await subscriberCounts(ctx)),
-    page: {
-      rows: rows.map((r) => ({
-        issueId: r.id,
-        subjectEn: r.subjectEn,
-        subjectZh: r.subjectZh,
-        status: r.status,
-        recipients: r.recipients,
-        sent: r.sent,
-        createdAt: r.createdAt.toISOString(),
-        sentAt: r.sentAt?.toISOString() ?? null,
-      })),
-      total,
-      pageIndex: input.pageIndex,
-      pageSize: input.pageSize,
-    },
-  };
-}
-
-/** Operations: a new issue to every confirmed subscriber, sent by the background job (in the audit entry's transaction). */
-export async function opsNewsletterSend(input: Payload<"/sys/ops/newsletter/send">, ctx: SignedInContext) {
-  const { confirmed } = await subscriberCounts(ctx);
-  if (confirmed === 0) throw new ApiError(Msg.NEWSLETTER_NO_SUBSCRIBERS);
-  const now = ctx.services.now();
-  const [issue] = await ctx.services.db
-    .insert(newsletterIssues)
-    .values({ ...input, status: IssueStatus.SENDING, recipients: confirmed, createdBy: ctx.user.id, createdAt: now })
-    .returning({ id: newsletterIssues.id });
-  await schedule(
-    ctx.services.db,
-    NEWSLETTER_SEND,
-    { issueId: issue.id },
-    { runAt: now, dedupeKey: `${NEWSLETTER_SEND}:${issue.id}:0` },
-  );
-  return { issueId: issue.id, recipients: confirmed };
 }

@@ -1,0 +1,156 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import { UNPAID_STATES, type LedgerEntryKind, type transactionListPayloadSchema } from "#contract/billing.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import { invoiceApplications } from "#backend/domains/invoices/tables.ts";
+import { cards, payments, withdrawals } from "#backend/domains/payments/tables.ts";
+import { mbToGb } from "#backend/domains/billing/rules.ts";
+import { totalsOf } from "#backend/domains/billing/ledger.ts";
+import { bills, ledgerEntries, usageDaily } from "#backend/domains/billing/tables.ts";
+import { addDays, dayOf, daysBetween, startOfDay } from "#backend/domains/billing/time.ts";
+
+const RECENT = 5;
+
+/** /sys/account/summary: the wallet, the saved card, the last recharges and withdrawals, unpaid bills. */
+export async function accountSummary(_input: unknown, { services, user }: SignedInContext) {
+  const me = user;
+  const db = services.db;
+  const [totals, [card], recharges, cashOuts, [{ unpaid }]] = await Promise.all([
+    totalsOf(db, me.id),
+    db.select().from(cards).where(eq(cards.userId, me.id)),
+    db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, me.id), eq(payments.purpose, "recharge")))
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(RECENT),
+    db
+      .select()
+      .from(withdrawals)
+      .where(eq(withdrawals.userId, me.id))
+      .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+      .limit(RECENT),
+    db
+      .select({ unpaid: count() })
+      .from(bills)
+      .where(and(eq(bills.userId, me.id), inArray(bills.payState, [...UNPAID_STATES]))),
+  ]);
+  return {
+    ...totals,
+    card: card ? { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear } : null,
+    recharges: recharges.map((p) => ({
+      paymentNo: p.paymentNo,
+      amountCents: p.amountCents,
+      payType: p.payType,
+      status: p.status,
+      createdAt: p.createdAt.toISOString(),
+      paidAt: p.paidAt ? p.paidAt.toISOString() : null,
+    })),
+    withdrawals: cashOuts.map((w) => ({
+      withdrawalNo: w.withdrawalNo,
+      amountCents: w.amountCents,
+      state: w.state,
+      createdAt: w.createdAt.toISOString(),
+      expectedArrival: w.expectedArrival,
+    })),
+    unpaidBills: unpaid,
+  };
+}
+
+/** /sys/account/transactions: the caller's ledger entries, newest first, with the number of what each is about. */
+export async function listTransactions(
+  input: z.output<typeof transactionListPayloadSchema>,
+  { services, user }: SignedInContext,
+) {
+  const me = user;
+  const { pageSize, pageIndex, condition } = input.page;
+  const filters: SQL[] = [eq(ledgerEntries.userId, me.id)];
+  if (condition.kind) filters.push(eq(ledgerEntries.kind, condition.kind));
+  if (condition.dateFrom) filters.push(gte(ledgerEntries.createdAt, startOfDay(condition.dateFrom)));
+  if (condition.dateTo) filters.push(lt(ledgerEntries.createdAt, startOfDay(addDays(condition.dateTo, 1))));
+  const where = and(...filters);
+  const ref = (
+    type: string,
+    id: typeof bills.id | typeof payments.id | typeof withdrawals.id | typeof invoiceApplications.id,
+  ) => and(eq(ledgerEntries.refType, type), eq(id, ledgerEntries.refId));
+  const [rows, [{ total }]] = await Promise.all([
+    services.db
+      .select({
+        entry: ledgerEntries,
+        billNo: bills.billNo,
+        billId: bills.id,
+        paymentNo: payments.paymentNo,
+        withdrawalNo: withdrawals.withdrawalNo,
+        applicationNo: invoiceApplications.applicationNo,
+      })
+      .from(ledgerEntries)
+      .leftJoin(bills, and(ref("bill", bills.id), eq(bills.userId, me.id)))
+      .leftJoin(payments, and(ref("payment", payments.id), eq(payments.userId, me.id)))
+      .leftJoin(withdrawals, and(ref("withdrawal", withdrawals.id), eq(withdrawals.userId, me.id)))
+      .leftJoin(invoiceApplications, and(ref("invoice", invoiceApplications.id), eq(invoiceApplications.userId, me.id)))
+      .where(where)
+      .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+      .limit(pageSize)
+      .offset((pageIndex - 1) * pageSize),
+    services.db.select({ total: count() }).from(ledgerEntries).where(where),
+  ]);
+  return {
+    page: {
+      rows: rows.map(({ entry: e, billNo, billId, paymentNo, withdrawalNo, applicationNo }) => ({
+        entryId: e.id,
+        kind: e.kind as LedgerEntryKind,
+        balanceDelta: e.balanceDelta,
+        withdrawableDelta: e.withdrawableDelta,
+        invoiceableDelta: e.invoiceableDelta,
+        balanceAfter: e.balanceAfter,
+        refType: e.refType,
+        refId: e.refId,
+        reference: billNo ?? paymentNo ?? withdrawalNo ?? applicationNo ?? null,
+        billId: billId ?? null,
+        createdAt: e.createdAt.toISOString(),
+      })),
+      total,
+      pageIndex,
+      pageSize,
+    },
+  };
+}
+
+/** /sys/account/usage30: data traffic of the last 30 UTC+8 days (today included) per city node, in GB. */
+export async function usage30(_input: unknown, { services, user, language }: SignedInContext) {
+  const me = user;
+  const today = dayOf(services.now());
+  const days = daysBetween(addDays(today, -29), today);
+  const rows = await services.db
+    .select({
+      day: usageDaily.day,
+      mb: usageDaily.trafficMb,
+      code: cityNodes.code,
+      name: cityNodes.name,
+      nameZh: cityNodes.nameZh,
+      nodeId: cityNodes.id,
+    })
+    .from(usageDaily)
+    .innerJoin(cityNodes, eq(cityNodes.id, usageDaily.cityNodeId))
+    .where(and(eq(usageDaily.userId, me.id), gte(usageDaily.day, days[0]), lte(usageDaily.day, today)))
+    .orderBy(asc(cityNodes.id));
+  const index = new Map(days.map((d, i) => [d, i]));
+  const byNode = new Map<string, { nodeCode: string; nodeName: string; mb: number[] }>();
+  for (const r of rows) {
+    let node = byNode.get(r.code);
+    if (!node)
+      byNode.set(
+        r.code,
+        (node = { nodeCode: r.code, nodeName: language === "zh-CN" ? r.nameZh : r.name, mb: days.map(() => 0) }),
+      );
+    node.mb[index.get(r.day)!] += r.mb;
+  }
+  const nodes = [...byNode.values()].map((n) => ({
+    nodeCode: n.nodeCode,
+    nodeName: n.nodeName,
+    gb: n.mb.map(mbToGb),
+    totalGb: mbToGb(n.mb.reduce((s, v) => s + v, 0)),
+  }));
+  return { days, nodes, totalGb: mbToGb(rows.reduce((s, r) => s + r.mb, 0)) };
+}

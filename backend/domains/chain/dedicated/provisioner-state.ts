@@ -1,0 +1,295 @@
+import { createHmac, randomBytes } from "node:crypto";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import type { Deps } from "#backend/deps.ts";
+import { callEngine } from "#backend/kit/engine-socket.ts";
+import { recordedHead } from "#backend/domains/chain/records.ts";
+import { reserveDedicatedChain } from "#backend/domains/chain/chain-ids.ts";
+import { dedicatedCertificates, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
+import { issueNodeCertificate, summaryOf, type CertificateSummary } from "./ca.ts";
+import { basicCredentials, passwordMatches, sameText } from "./credentials.ts";
+import { bytesUnder, NetworkRuntime, RequestCounter } from "./network.ts";
+import type { NetworkNode, NetworkStatus } from "./types.ts";
+
+/** A successful credentials check is remembered this long (scrypt costs tens of milliseconds). */
+const VERIFIED_MS = 60_000;
+/** The gateway's paths: /chain/dedicated/<network>, …/nodes/<node>, …/ca. */
+export const DEDICATED_PREFIX = "/chain/dedicated/";
+
+export type NetworkRow = typeof dedicatedNetworks.$inferSelect;
+
+export type Entry = {
+  row: NetworkRow;
+  treasury: string;
+  treasuryKey: string;
+  treasuryWei: string;
+  runtime: NetworkRuntime | null;
+  phase: "starting" | "ready" | "failed";
+  failure?: string;
+  counters: Map<string, RequestCounter>;
+  /** Credentials checks that succeeded: HMAC of (header, stored hash) → until when. */
+  verified: Map<string, number>;
+  /** The treasury's transfers, one after another. */
+  funding: Promise<unknown>;
+};
+
+/**
+ * What the embedded provisioner (./provisioner.ts) keeps of each network and the steps its operations share:
+ * the entries and their locks, loading, running and halting a network's nodes, its certificates, its row,
+ * its status and the check of its gateway's credentials.
+ */
+export abstract class ProvisionerState {
+  protected readonly entries = new Map<string, Entry>();
+  protected readonly locks = new Map<string, Promise<unknown>>();
+  protected readonly role: "owner" | "peer" | null;
+  protected readonly cacheKey = randomBytes(32);
+
+  constructor(protected readonly deps: Deps) {
+    this.role = deps.env.cluster?.role ?? null;
+  }
+
+  protected dirOf(name: string): string {
+    return path.join(this.deps.env.dataDir, "dedicated", name);
+  }
+
+  protected forward<T>(method: string, ...args: unknown[]): Promise<T> {
+    return callEngine<T>(this.deps.env, "dedicated", `/${method}`, args);
+  }
+
+  /** Runs `work` after every earlier change of the same network. */
+  protected locked<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.locks.get(name) ?? Promise.resolve()).then(work, work);
+    this.locks.set(
+      name,
+      result.catch(() => undefined),
+    );
+    return result;
+  }
+
+  protected async load(row: NetworkRow): Promise<Entry> {
+    const known = this.entries.get(row.name);
+    if (known) {
+      known.row = row;
+      return known;
+    }
+    const chain = await reserveDedicatedChain(this.deps, row.name);
+    const entry: Entry = {
+      row,
+      treasury: chain.treasury,
+      treasuryKey: chain.treasuryKey,
+      treasuryWei: chain.treasuryWei,
+      runtime: null,
+      phase: "ready",
+      counters: new Map(),
+      verified: new Map(),
+      funding: Promise.resolve(),
+    };
+    this.entries.set(row.name, entry);
+    return entry;
+  }
+
+  /** Starts the network's nodes when they are not running; a failure is kept and shown as the nodes' status. */
+  protected async run(entry: Entry): Promise<void> {
+    if (entry.runtime) return;
+    entry.phase = "starting";
+    const runtime = new NetworkRuntime(
+      {
+        name: entry.row.name,
+        chainId: entry.row.chainId,
+        dir: this.dirOf(entry.row.name),
+        treasury: entry.treasury,
+        treasuryWei: entry.treasuryWei,
+      },
+      this.deps.db,
+      this.deps.now,
+      (node) => this.count(entry, node),
+    );
+    try {
+      await runtime.open(entry.row.peers);
+      entry.runtime = runtime;
+      entry.phase = "ready";
+      entry.failure = undefined;
+    } catch (error) {
+      entry.phase = "failed";
+      entry.failure = error instanceof Error ? error.message : String(error);
+      console.error(`dedicated network ${entry.row.name} failed to start`, error);
+      await runtime.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  protected async halt(entry: Entry): Promise<void> {
+    const runtime = entry.runtime;
+    entry.runtime = null;
+    await runtime?.close();
+  }
+
+  protected count(entry: Entry, node: string): void {
+    let counter = entry.counters.get(node);
+    if (!counter) entry.counters.set(node, (counter = new RequestCounter()));
+    counter.hit();
+  }
+
+  protected entry(name: string): Entry {
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`no dedicated network named ${name}`);
+    return entry;
+  }
+
+  /** Issues the certificates its nodes lack (orderer, peers, gateway). */
+  protected async certify(row: NetworkRow): Promise<void> {
+    const nodes = ["orderer", ...Array.from({ length: row.peers }, (_, i) => `peer-${i + 1}`), "gateway"];
+    const have = new Set(
+      (
+        await this.deps.db
+          .select({ node: dedicatedCertificates.node })
+          .from(dedicatedCertificates)
+          .where(eq(dedicatedCertificates.networkId, row.id))
+      ).map((r) => r.node),
+    );
+    for (const node of nodes) {
+      if (have.has(node)) continue;
+      const cert = await issueNodeCertificate(
+        this.deps.env,
+        { pem: row.caCertificatePem, keySealed: row.caKeySealed },
+        row.name,
+        node,
+        this.deps.now(),
+      );
+      await this.deps.db
+        .insert(dedicatedCertificates)
+        .values({
+          networkId: row.id,
+          node,
+          subject: cert.subject,
+          serial: cert.serial,
+          notAfter: new Date(cert.notAfter),
+          fingerprint: cert.fingerprint,
+          certificatePem: cert.pem,
+          keySealed: cert.keySealed,
+        })
+        .onConflictDoNothing();
+    }
+  }
+
+  protected async update(
+    entry: Entry,
+    values: Partial<Pick<NetworkRow, "peers" | "state" | "authUser" | "authPasswordHash">>,
+  ): Promise<void> {
+    const [row] = await this.deps.db
+      .update(dedicatedNetworks)
+      .set(values)
+      .where(eq(dedicatedNetworks.id, entry.row.id))
+      .returning();
+    entry.row = row!;
+  }
+
+  protected async statusOf(entry: Entry): Promise<NetworkStatus> {
+    const { row, runtime } = entry;
+    const base = `${DEDICATED_PREFIX}${row.name}`;
+    const certs = new Map<string, CertificateSummary>();
+    for (const c of await this.deps.db
+      .select()
+      .from(dedicatedCertificates)
+      .where(eq(dedicatedCertificates.networkId, row.id))) {
+      certs.set(c.node, {
+        subject: c.subject,
+        serial: c.serial,
+        notAfter: c.notAfter.toISOString(),
+        fingerprint: c.fingerprint,
+      });
+    }
+    const rpm = (node: string) => entry.counters.get(node)?.perMinute() ?? 0;
+    const stopped = row.state === "stopped";
+    const common = stopped
+      ? "stopped"
+      : entry.phase === "failed"
+        ? "failed"
+        : entry.phase === "starting" || !runtime
+          ? "starting"
+          : "running";
+    const ordererHeight = runtime
+      ? runtime.ordererHeight()
+      : ((await recordedHead(this.deps.db, row.chainId))?.number ?? 0);
+    const dir = this.dirOf(row.name);
+    const nodes: NetworkNode[] = [
+      {
+        name: "orderer",
+        type: 3,
+        status: common,
+        endpoint: `${base}/nodes/orderer`,
+        height: ordererHeight,
+        lag: null,
+        requestsPerMinute: rpm("orderer"),
+        bytesUsed: await bytesUnder(path.join(dir, "orderer")),
+        certificate: certs.get("orderer") ?? null,
+      },
+    ];
+    for (let i = 1; i <= row.peers; i++) {
+      const peer = `peer-${i}`;
+      const height = runtime?.peerHeight(peer);
+      const status = common !== "running" ? common : height === undefined ? "starting" : runtime!.peerState(peer);
+      nodes.push({
+        name: peer,
+        type: 1,
+        status,
+        endpoint: `${base}/nodes/${peer}`,
+        height: height ?? null,
+        lag: height === undefined ? null : Math.max(0, ordererHeight - height),
+        requestsPerMinute: rpm(peer),
+        bytesUsed: await bytesUnder(path.join(dir, peer)),
+        certificate: certs.get(peer) ?? null,
+      });
+    }
+    nodes.push({
+      name: "gateway",
+      type: 2,
+      status: common,
+      endpoint: base,
+      height: ordererHeight,
+      lag: null,
+      requestsPerMinute: rpm("gateway"),
+      bytesUsed: 0,
+      certificate: certs.get("gateway") ?? null,
+    });
+    nodes.push({
+      name: "ca",
+      type: 4,
+      status: stopped ? "stopped" : "running",
+      endpoint: `${base}/ca`,
+      height: null,
+      lag: null,
+      requestsPerMinute: rpm("ca"),
+      // The CA's state is its certificate and sealed key, kept in the database.
+      bytesUsed: Buffer.byteLength(row.caCertificatePem) + Buffer.byteLength(row.caKeySealed),
+      certificate: await summaryOf(row.caCertificatePem),
+    });
+    return {
+      name: row.name,
+      chainId: row.chainId,
+      state: stopped ? "stopped" : "running",
+      consensus: row.consensus,
+      peers: row.peers,
+      nodes,
+      caCertificatePem: row.caCertificatePem,
+    };
+  }
+
+  /** Checks the Basic credentials against the network's authorized user (a success is remembered for a minute). */
+  protected async authorized(entry: Entry, authorization: string | null): Promise<boolean> {
+    const given = basicCredentials(authorization);
+    if (!given) return false;
+    const key = createHmac("sha256", this.cacheKey)
+      .update(`${authorization}\0${entry.row.authUser}\0${entry.row.authPasswordHash}`)
+      .digest("base64");
+    const until = entry.verified.get(key);
+    if (until !== undefined && until > Date.now()) return true;
+    const ok =
+      sameText(given.user, entry.row.authUser) && (await passwordMatches(given.password, entry.row.authPasswordHash));
+    if (ok) {
+      if (entry.verified.size > 1000) entry.verified.clear();
+      entry.verified.set(key, Date.now() + VERIFIED_MS);
+    }
+    return ok;
+  }
+}

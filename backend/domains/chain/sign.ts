@@ -1,0 +1,51 @@
+import type { ChainNode } from "./rpc.ts";
+
+/**
+ * Signs an EIP-1559 transaction with `privateKey` for `node` (chain `chainId`) and sends it; the caller keeps
+ * one sender's transactions in order. The gas limit is estimated when not given.
+ */
+export async function signAndSend(
+  node: ChainNode,
+  chainId: number,
+  privateKey: string,
+  input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
+  onSigned?: (hash: string) => Promise<void>,
+): Promise<string> {
+  const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
+  const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
+  const { privateToAddress } = await import("@ethereumjs/util");
+  const key = Buffer.from(privateKey.replace(/^0x/, ""), "hex");
+  const from = `0x${Buffer.from(privateToAddress(key)).toString("hex")}`;
+  const nonce = (await node.request({ method: "eth_getTransactionCount", params: [from, "pending"] })) as string;
+  const gasPrice = BigInt((await node.request({ method: "eth_gasPrice" })) as string);
+  const value = input.value ?? 0n;
+  const estimate = async () =>
+    (BigInt(
+      (await node.request({
+        method: "eth_estimateGas",
+        params: [{ from, to: input.to, data: input.data, value: `0x${value.toString(16)}` }],
+      })) as string,
+    ) *
+      12n) /
+    10n;
+  const gasLimit = input.gasLimit ?? (await estimate());
+  const common = createCustomCommon({ chainId }, Mainnet, { hardfork: "prague" });
+  const tx = createFeeMarket1559Tx(
+    {
+      chainId: BigInt(chainId),
+      nonce: BigInt(nonce),
+      to: input.to as `0x${string}` | undefined,
+      data: input.data as `0x${string}` | undefined,
+      value,
+      gasLimit,
+      maxFeePerGas: gasPrice * 2n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    },
+    { common },
+  ).sign(key);
+  if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`);
+  return (await node.request({
+    method: "eth_sendRawTransaction",
+    params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`],
+  })) as string;
+}

@@ -1,0 +1,220 @@
+import { and, eq, isNotNull, isNull, lte } from "drizzle-orm";
+import { PayState } from "#contract/billing-codes.ts";
+import { PRN_BILL_TYPE, PrnStatus } from "#contract/dedicated-nodes-codes.ts";
+import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import type { Deps } from "#backend/deps.ts";
+import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import type { BillSettler } from "#backend/domains/billing/index.ts";
+import billing from "#backend/domains/billing/index.ts";
+import { bills } from "#backend/domains/billing/tables.ts";
+import { prnProjectMachine } from "./machine.ts";
+import { periodCents, periodEndOf } from "./rules.ts";
+import { prnProjects } from "./tables.ts";
+import { HOUR_MS, JOB_PURGE, JOB_RENEWALS, JOB_RESUME, projectById, stopNetwork, tell, usd } from "./job-kinds.ts";
+
+/** Charges the next period of one running project whose period has ended; true when its nodes must stop. */
+async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
+  const p = await projectById(tx, id, true);
+  if (!p || p.status !== PrnStatus.RUNNING || p.renewalBillId !== null || p.periodEnd.getTime() > now.getTime())
+    return false;
+  const start = p.periodEnd;
+  const end = periodEndOf(start, p.cycle);
+  const cents = periodCents(p, p.cycle) ?? p.priceCents;
+  const [bill] = await tx
+    .insert(bills)
+    .values({
+      billNo: billing.api.newBillNo(now, "DR"),
+      userId: p.userId,
+      serviceName: `${p.name} · ${p.nodeCount} × ${p.hostConfig}`,
+      billType: PRN_BILL_TYPE,
+      payState: PayState.UNPAID,
+      payMode: 1,
+      cycle: p.cycle,
+      periodStart: start,
+      periodEnd: end,
+      createdAt: now,
+      // Unpaid, it blocks payType 2 until the end of the period it would pay for; then the project lapses.
+      deadline: end,
+      totalCents: cents,
+      payCents: cents,
+      detail: {
+        nodeCount: p.nodeCount,
+        hostConfiguration: p.hostConfig,
+        dataCapacityGb: p.dataCapacityGb,
+        cloudPlatform: p.cloud,
+      },
+      dedupeKey: `prn-renewal:${p.id}:${start.toISOString()}`,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!bill) return false;
+  const { balanceCents } = await billing.api.lockWallet(tx, p.userId, now);
+  if (balanceCents >= cents) {
+    await billing.api.post(
+      tx,
+      {
+        userId: p.userId,
+        kind: "bill_payment",
+        amountCents: cents,
+        refType: "bill",
+        refId: bill.id,
+        idempotencyKey: `prn-renewal:${bill.id}`,
+      },
+      now,
+    );
+    await tx
+      .update(bills)
+      .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now })
+      .where(eq(bills.id, bill.id));
+    await tx
+      .update(prnProjects)
+      .set({ periodStart: start, periodEnd: end, priceCents: cents, updatedAt: now })
+      .where(eq(prnProjects.id, p.id));
+    await tell(tx, p.userId, "renewalPaid", { name: p.name, amount: usd(cents), until: end.toISOString() }, now);
+    return false;
+  }
+  await tx
+    .update(prnProjects)
+    .set({ renewalBillId: bill.id, suspended: true, failReason: null, updatedAt: now })
+    .where(eq(prnProjects.id, p.id));
+  await tell(
+    tx,
+    p.userId,
+    "renewalUnpaid",
+    { name: p.name, billNo: bill.billNo, amount: usd(cents), deadline: bill.deadline.toISOString() },
+    now,
+  );
+  return true;
+}
+
+/** A suspended project whose renewal bill was not paid by its deadline lapses: 3 → 6, its data removed now. */
+async function lapseInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
+  const p = await projectById(tx, id, true);
+  if (!p?.renewalBillId || p.status !== PrnStatus.RUNNING) return false;
+  const [bill] = await tx.select().from(bills).where(eq(bills.id, p.renewalBillId)).for("update");
+  if (!bill || bill.payState === PayState.PAID || bill.deadline.getTime() > now.getTime()) return false;
+  if (bill.payState !== PayState.EXPIRED)
+    await tx.update(bills).set({ payState: PayState.EXPIRED, releaseTime: now }).where(eq(bills.id, bill.id));
+  const to = prnProjectMachine.transition(p.status, "lapse", "system");
+  if (!to.ok) return false;
+  await tx
+    .update(prnProjects)
+    .set({ status: to.to, renewalBillId: null, purgeAt: now, updatedAt: now })
+    .where(eq(prnProjects.id, p.id));
+  await tell(tx, p.userId, "lapsed", { name: p.name, billNo: bill.billNo }, now);
+  await schedule(
+    tx,
+    JOB_PURGE,
+    { projectId: p.id },
+    { runAt: now, dedupeKey: `${JOB_PURGE}:${p.id}:${now.toISOString()}` },
+  );
+  return true;
+}
+
+/** The renewal sweep; returns what it did, for tests. */
+export async function sweepRenewals(deps: Deps, now: Date) {
+  let renewed = 0;
+  let stopped = 0;
+  let lapsed = 0;
+  // A server that was down renews period after period until it reaches now.
+  for (let round = 0; round < 60; round += 1) {
+    const due = await deps.db
+      .select({ id: prnProjects.id })
+      .from(prnProjects)
+      .where(
+        and(
+          eq(prnProjects.status, PrnStatus.RUNNING),
+          lte(prnProjects.periodEnd, now),
+          isNull(prnProjects.renewalBillId),
+        ),
+      );
+    if (!due.length) break;
+    for (const { id } of due) {
+      const stop = await deps.db.transaction((tx) => renewInTx(tx, id, now));
+      if (stop) {
+        stopped += 1;
+        const p = await projectById(deps.db, id);
+        if (p) await stopNetwork(deps, p);
+      } else renewed += 1;
+    }
+  }
+  const suspended = await deps.db
+    .select({ id: prnProjects.id })
+    .from(prnProjects)
+    .where(and(eq(prnProjects.status, PrnStatus.RUNNING), isNotNull(prnProjects.renewalBillId)));
+  for (const { id } of suspended) if (await deps.db.transaction((tx) => lapseInTx(tx, id, now))) lapsed += 1;
+  return { renewed, stopped, lapsed };
+}
+
+export function scheduleRenewals(db: Db | Tx, at: Date) {
+  const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+  return schedule(
+    db,
+    JOB_RENEWALS,
+    {},
+    { runAt: hour, dedupeKey: `${JOB_RENEWALS}:${hour.toISOString().slice(0, 13)}` },
+  );
+}
+
+export const runRenewals: JobHandler = async (_payload, deps) => {
+  const now = deps.now();
+  await sweepRenewals(deps, now);
+  await scheduleRenewals(deps.db, new Date(now.getTime() + HOUR_MS));
+};
+
+/**
+ * Billing's settler for renewal bills paid late (My bills, BillDetail): the bill paid, the period moved on, the
+ * project no longer suspended, and the resume job restarts its nodes. Null when the bill is not one of ours.
+ */
+export const settleRenewalBill: BillSettler = async (tx, input) => {
+  const [p] = await tx.select().from(prnProjects).where(eq(prnProjects.renewalBillId, input.billId)).for("update");
+  if (!p) return null;
+  const [bill] = await tx.select().from(bills).where(eq(bills.id, input.billId)).for("update");
+  if (!bill || bill.userId !== input.userId || p.userId !== input.userId) return null;
+  if (bill.payState === PayState.PAID)
+    return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: bill.payCents, replayed: true };
+  if (!billing.api.isPayable(bill, input.now)) throw new ApiError(Msg.BILL_NOT_PAYABLE, { payState: bill.payState });
+  await billing.api.post(
+    tx,
+    {
+      userId: input.userId,
+      kind: "bill_payment",
+      amountCents: bill.payCents,
+      refType: "bill",
+      refId: bill.id,
+      idempotencyKey: input.idempotencyKey,
+    },
+    input.now,
+  );
+  const [paid] = await tx
+    .update(bills)
+    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
+    .where(eq(bills.id, bill.id))
+    .returning();
+  await tx
+    .update(prnProjects)
+    .set({
+      periodStart: bill.periodStart,
+      periodEnd: bill.periodEnd,
+      renewalBillId: null,
+      suspended: false,
+      updatedAt: input.now,
+    })
+    .where(eq(prnProjects.id, p.id));
+  await schedule(
+    tx,
+    JOB_RESUME,
+    { projectId: p.id },
+    { runAt: input.now, dedupeKey: `${JOB_RESUME}:${p.id}:${bill.id}` },
+  );
+  await tell(
+    tx,
+    p.userId,
+    "resumed",
+    { name: p.name, billNo: bill.billNo, until: bill.periodEnd.toISOString() },
+    input.now,
+  );
+  return { billId: paid.id, billNo: paid.billNo, payState: paid.payState, paidCents: paid.payCents, replayed: false };
+};

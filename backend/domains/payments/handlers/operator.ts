@@ -1,0 +1,199 @@
+import billing from "#backend/domains/billing/index.ts";
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import type { z } from "zod";
+import { Msg } from "#contract/messages.ts";
+import {
+  OFFLINE_PAY_TYPE,
+  PaymentStatus,
+  WithdrawalState,
+  type remittanceReviewSchema,
+  type withdrawalReviewSchema,
+} from "#contract/payments.ts";
+import type { pageRequestSchema } from "#contract/platform.ts";
+import { users } from "#backend/db/tables.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
+import type { SignedInContext } from "#backend/http/router.ts";
+import {
+  amountParam,
+  notify,
+  pageWindow,
+  toPaymentRecord,
+  toWithdrawalRecord,
+} from "#backend/domains/payments/records.ts";
+import { payments, withdrawals } from "#backend/domains/payments/tables.ts";
+import { expectedArrival } from "./shared.ts";
+
+/* ------------------------------------------------------------------------------------------------
+ * Offline remittance queue (operators).
+ * ---------------------------------------------------------------------------------------------- */
+
+export async function listRemittances(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
+  const all = input.page.condition.status === "all";
+  const where = all
+    ? eq(payments.payType, OFFLINE_PAY_TYPE)
+    : and(eq(payments.payType, OFFLINE_PAY_TYPE), eq(payments.status, PaymentStatus.IN_PAYMENT));
+  const { limit, offset } = pageWindow(input.page);
+  const [rows, [{ total }]] = await Promise.all([
+    services.db
+      .select({ payment: payments, userName: users.userName, realName: users.realName })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(where)
+      .orderBy(all ? desc(payments.createdAt) : asc(payments.createdAt), asc(payments.id))
+      .limit(limit)
+      .offset(offset),
+    services.db.select({ total: count() }).from(payments).where(where),
+  ]);
+  return {
+    page: {
+      rows: rows.map((r) => ({ ...toPaymentRecord(r.payment), userName: r.userName, realName: r.realName })),
+      total,
+      pageIndex: input.page.pageIndex,
+      pageSize: input.page.pageSize,
+    },
+  };
+}
+
+export async function reviewRemittance(
+  input: z.output<typeof remittanceReviewSchema>,
+  { services, user }: SignedInContext,
+) {
+  const operator = user;
+  if (input.decision === "reject" && !input.comments)
+    throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
+  const now = services.now();
+  await services.db.transaction(async (tx) => {
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.paymentNo, input.paymentNo), eq(payments.payType, OFFLINE_PAY_TYPE)))
+      .for("update");
+    if (!payment) throw new ApiError(Msg.NOT_FOUND);
+    if (payment.status !== PaymentStatus.IN_PAYMENT) throw new ApiError(Msg.ALREADY_REVIEWED);
+    const review = { reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments ?? null };
+    const params = {
+      paymentNo: payment.paymentNo,
+      amount: amountParam(payment.amountCents),
+      comments: input.comments ?? "",
+    };
+    if (input.decision === "confirm") {
+      await billing.api.post(
+        tx,
+        {
+          userId: payment.userId,
+          kind: "recharge",
+          amountCents: payment.amountCents,
+          refType: "payment",
+          refId: payment.id,
+          idempotencyKey: `payment:${payment.id}`,
+        },
+        now,
+      );
+      await tx
+        .update(payments)
+        .set({ ...review, status: PaymentStatus.PAID, paidAt: now })
+        .where(eq(payments.id, payment.id));
+      await notify(tx, payment.userId, "messages.remittanceConfirmed", params, now);
+    } else {
+      await tx
+        .update(payments)
+        .set({ ...review, status: PaymentStatus.FAILED, failureReason: "rejected" })
+        .where(eq(payments.id, payment.id));
+      await notify(tx, payment.userId, "messages.remittanceRejected", params, now);
+    }
+  });
+  return null;
+}
+
+/** Operators: requests still to decide or to pay out (states 1 and 10), or every request. */
+export async function listWithdrawalQueue(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
+  const all = input.page.condition.status === "all";
+  const where = all ? undefined : inArray(withdrawals.state, [WithdrawalState.PENDING, WithdrawalState.APPROVED]);
+  const { limit, offset } = pageWindow(input.page);
+  const [rows, [{ total }]] = await Promise.all([
+    services.db
+      .select({ withdrawal: withdrawals, userName: users.userName, realName: users.realName })
+      .from(withdrawals)
+      .innerJoin(users, eq(users.id, withdrawals.userId))
+      .where(where)
+      .orderBy(all ? desc(withdrawals.createdAt) : asc(withdrawals.createdAt), asc(withdrawals.id))
+      .limit(limit)
+      .offset(offset),
+    services.db.select({ total: count() }).from(withdrawals).where(where),
+  ]);
+  return {
+    page: {
+      rows: rows.map((r) => ({ ...toWithdrawalRecord(r.withdrawal), userName: r.userName, realName: r.realName })),
+      total,
+      pageIndex: input.page.pageIndex,
+      pageSize: input.page.pageSize,
+    },
+  };
+}
+
+/**
+ * Operators decide (SPEC §4 Refund review): approve 1 → 10 with the expected arrival; reject 1 → 5 with
+ * required comments (MSG_30014), the held money released; confirm 10 → 15 once paid out.
+ */
+export async function reviewWithdrawal(
+  input: z.output<typeof withdrawalReviewSchema>,
+  { services, user }: SignedInContext,
+) {
+  const operator = user;
+  if (input.decision === "reject" && !input.comments)
+    throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
+  const now = services.now();
+  await services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(withdrawals)
+      .where(eq(withdrawals.withdrawalNo, input.withdrawalNo))
+      .for("update");
+    if (!row) throw new ApiError(Msg.NOT_FOUND);
+    const from = input.decision === "confirm" ? WithdrawalState.APPROVED : WithdrawalState.PENDING;
+    if (row.state !== from) throw new ApiError(Msg.ALREADY_REVIEWED);
+    const review = {
+      reviewedBy: operator.id,
+      reviewedAt: now,
+      reviewComments: input.comments ?? row.reviewComments ?? null,
+    };
+    const params = {
+      withdrawalNo: row.withdrawalNo,
+      amount: amountParam(row.amountCents),
+      comments: input.comments ?? "",
+    };
+    if (input.decision === "approve") {
+      const arrival = expectedArrival(now);
+      await tx
+        .update(withdrawals)
+        .set({ ...review, state: WithdrawalState.APPROVED, expectedArrival: arrival })
+        .where(eq(withdrawals.id, row.id));
+      await notify(tx, row.userId, "messages.withdrawalApproved", { ...params, arrival }, now);
+    } else if (input.decision === "reject") {
+      await billing.api.post(
+        tx,
+        {
+          userId: row.userId,
+          kind: "withdrawal_release",
+          amountCents: row.amountCents,
+          refType: "withdrawal",
+          refId: row.id,
+          idempotencyKey: `withdrawal-release:${row.id}`,
+        },
+        now,
+      );
+      await tx
+        .update(withdrawals)
+        .set({ ...review, state: WithdrawalState.REJECTED })
+        .where(eq(withdrawals.id, row.id));
+      await notify(tx, row.userId, "messages.withdrawalRejected", params, now);
+    } else {
+      await tx
+        .update(withdrawals)
+        .set({ ...review, state: WithdrawalState.CONFIRMED })
+        .where(eq(withdrawals.id, row.id));
+      await notify(tx, row.userId, "messages.withdrawalConfirmed", params, now);
+    }
+  });
+  return null;
+}
