@@ -3,6 +3,7 @@ import { json } from "@remix-run/node";
 import type { z } from "zod";
 import type { $ZodType, output } from "zod/v4/core";
 import type { DataOf } from "#contract/paths.ts";
+import { commentsRequiredFor } from "#contract/state-machine.ts";
 import { apiFor, badRequest, requireOperator } from "./api.server.ts";
 import { pageParam } from "./params.ts";
 import { replyWithFailure } from "./forms.server.ts";
@@ -92,11 +93,14 @@ export async function decideReview<S extends z.ZodType<{ decision: string; comme
   request: Request,
   {
     schema,
+    machine,
     noField,
     submit,
     doneKey,
   }: {
     schema: S;
+    /** The queue's state machine (contract/payment-machines.ts): which decisions need comments. */
+    machine: { readonly rules: readonly { event: string; actor: string; commentsRequired?: boolean }[] };
     /** The form field that carries the record's number. */
     noField: string;
     /** Sends the decision to the backend. */
@@ -106,7 +110,8 @@ export async function decideReview<S extends z.ZodType<{ decision: string; comme
   },
 ) {
   const { review, no, confirmed } = parseReview(schema, await request.formData(), noField);
-  if (commentsMissing(review)) return rowError(no, review.comments, "payments:validation.commentsRequired");
+  if (commentsRequiredFor(machine, review.decision, "operator") && !review.comments)
+    return rowError(no, review.comments, "payments:validation.commentsRequired");
   if (!confirmed)
     return json({ kind: "confirm" as const, no, decision: review.decision, comments: review.comments ?? "" });
   const result = await submit(review);

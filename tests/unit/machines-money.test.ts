@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Machine } from "#contract/state-machine.ts";
+import { eventsFrom, type Machine } from "#contract/state-machine.ts";
 import { ddcMachine, ddcTransferMachine } from "#backend/domains/ddc/machine.ts";
 import {
   commentsRequiredFor,
@@ -132,4 +132,21 @@ describe("configuration upgrade review machine", () => {
     [5, "reject", "operator", null, "MSG_30013"],
     [1, "approve", "publisher", null, "MSG_10403"],
   ]);
+});
+
+describe("the decision choices of a money queue's record", () => {
+  it("are the events its state allows, in the queue's order", () => {
+    expect(eventsFrom(withdrawalMachine, 1, "operator")).toEqual(["approve", "reject"]);
+    expect(eventsFrom(withdrawalMachine, 10, "operator")).toEqual(["confirm"]);
+    expect(eventsFrom(withdrawalMachine, 5, "operator")).toEqual([]);
+    expect(eventsFrom(withdrawalMachine, 15, "operator")).toEqual([]);
+    expect(eventsFrom(remittanceMachine, 2, "operator")).toEqual(["confirm", "reject"]);
+    expect(eventsFrom(remittanceMachine, 15, "operator")).toEqual([]);
+    expect(eventsFrom(remittanceMachine, 5, "operator")).toEqual([]);
+    expect(eventsFrom(paymentReviewMachine, 0, "operator")).toEqual(["credit", "reject"]);
+    expect(eventsFrom(paymentReviewMachine, 1, "operator")).toEqual([]);
+    expect(eventsFrom(paymentReviewMachine, 2, "operator")).toEqual([]);
+    expect(eventsFrom(upgradeReviewMachine, 1, "operator")).toEqual(["approve", "reject"]);
+    expect(eventsFrom(withdrawalMachine, 1, "user")).toEqual([]);
+  });
 });

@@ -1,109 +1,13 @@
-import { Msg } from "#contract/messages.ts";
-import { PaymentStatus, WithdrawalState } from "#contract/payments.ts";
-import { defineMachine } from "#contract/state-machine.ts";
-
 /**
- * The money queues of operations (docs/decisions/007, 019) as state machines (contract/state-machine.ts).
- * Every refusal is a §8 key: a decision on a record that no longer waits for it is "already reviewed"
- * (MSG_30013), a rejection without comments MSG_30014.
- *
- * Withdrawals (SPEC §4 Refund review, WithdrawalState):
- *
- * | event   | actor    | from | to | comments |
- * |---------|----------|------|----|----------|
- * | approve | operator | 1    | 10 |          |
- * | reject  | operator | 1    | 5  | required |
- * | confirm | operator | 10   | 15 |          |
- *
- * Offline remittances (the payment's SPEC §4 status, pay type offline):
- *
- * | event   | actor    | from | to | comments |
- * |---------|----------|------|----|----------|
- * | confirm | operator | 2    | 15 |          |
- * | reject  | operator | 2    | 5  | required |
- *
- * Payments in review (the review row: 0 open while it has no decision, 1 credited, 2 rejected):
- *
- * | event  | actor    | from | to | comments |
- * |--------|----------|------|----|----------|
- * | credit | operator | 0    | 1  |          |
- * | reject | operator | 0    | 2  | required |
+ * The money queues' machines (withdrawals, offline remittances, payments in review): their tables are in
+ * contract/payment-machines.ts, so that the operations queues of the portal offer the decisions the same tables
+ * allow and ask for comments where they need them.
  */
-type Ctx = { comments?: string | null };
-
-const refusals = {
-  notAvailable: Msg.ALREADY_REVIEWED,
-  notAllowed: Msg.NO_PERMISSION,
-  commentsRequired: Msg.COMMENTS_REQUIRED,
-} as const;
-
-const W = WithdrawalState;
-type WithdrawalStateValue = (typeof W)[keyof typeof W];
-
-export const withdrawalMachine = defineMachine<WithdrawalStateValue, "approve" | "reject" | "confirm", "operator", Ctx>(
-  {
-    name: "withdrawal review",
-    states: [W.PENDING, W.REJECTED, W.APPROVED, W.CONFIRMED],
-    actors: ["operator"],
-    rules: [
-      { event: "approve", actor: "operator", from: [W.PENDING], to: W.APPROVED },
-      { event: "reject", actor: "operator", from: [W.PENDING], to: W.REJECTED, commentsRequired: true },
-      { event: "confirm", actor: "operator", from: [W.APPROVED], to: W.CONFIRMED },
-    ],
-    refusals,
-  },
-);
-
-type RemittanceState = typeof PaymentStatus.IN_PAYMENT | typeof PaymentStatus.PAID | typeof PaymentStatus.FAILED;
-
-export const remittanceMachine = defineMachine<RemittanceState, "confirm" | "reject", "operator", Ctx>({
-  name: "offline remittance review",
-  states: [PaymentStatus.IN_PAYMENT, PaymentStatus.PAID, PaymentStatus.FAILED],
-  actors: ["operator"],
-  rules: [
-    { event: "confirm", actor: "operator", from: [PaymentStatus.IN_PAYMENT], to: PaymentStatus.PAID },
-    {
-      event: "reject",
-      actor: "operator",
-      from: [PaymentStatus.IN_PAYMENT],
-      to: PaymentStatus.FAILED,
-      commentsRequired: true,
-    },
-  ],
-  refusals,
-});
-
-/** A held payment's review row: open while it has no decision. */
-export const PaymentReviewState = { OPEN: 0, CREDITED: 1, REJECTED: 2 } as const;
-type PaymentReviewStateValue = (typeof PaymentReviewState)[keyof typeof PaymentReviewState];
-
-/** The review row's state from its `decision` column. */
-export function paymentReviewState(decision: string | null): PaymentReviewStateValue {
-  if (!decision) return PaymentReviewState.OPEN;
-  return decision === "credit" ? PaymentReviewState.CREDITED : PaymentReviewState.REJECTED;
-}
-
-const R = PaymentReviewState;
-
-export const paymentReviewMachine = defineMachine<PaymentReviewStateValue, "credit" | "reject", "operator", Ctx>({
-  name: "payment in review",
-  states: [R.OPEN, R.CREDITED, R.REJECTED],
-  actors: ["operator"],
-  rules: [
-    { event: "credit", actor: "operator", from: [R.OPEN], to: R.CREDITED },
-    { event: "reject", actor: "operator", from: [R.OPEN], to: R.REJECTED, commentsRequired: true },
-  ],
-  refusals,
-});
-
-/**
- * Whether `event` by `actor` needs comments in `machine` (any of its rules says so): the handlers check it
- * before they look the record up, as the comments are a field of the form (MSG_30014 on `comments`).
- */
-export function commentsRequiredFor<E extends string, A extends string>(
-  machine: { readonly rules: readonly { event: E; actor: A; commentsRequired?: boolean }[] },
-  event: E,
-  actor: A,
-): boolean {
-  return machine.rules.some((r) => r.event === event && r.actor === actor && r.commentsRequired === true);
-}
+export { commentsRequiredFor } from "#contract/state-machine.ts";
+export {
+  paymentReviewMachine,
+  PaymentReviewState,
+  paymentReviewState,
+  remittanceMachine,
+  withdrawalMachine,
+} from "#contract/payment-machines.ts";
