@@ -71,3 +71,25 @@ export function defineMachine<
     },
   };
 }
+
+/**
+ * The events `actor` may take from `from`, in table order (a queue's decision choices for one record); blocked
+ * contexts and guards are not evaluated.
+ */
+export function eventsFrom<E extends string, A extends string>(
+  machine: { readonly rules: readonly { event: E; actor: A; from: number | readonly number[] }[] },
+  from: number,
+  actor: A,
+): E[] {
+  const rules = machine.rules.filter((r) => r.actor === actor && fromStates(r).includes(from));
+  return [...new Set(rules.map((r) => r.event))];
+}
+
+/** Whether `event` by `actor` needs comments (a rule of the machine says so), wherever it applies from. */
+export function commentsRequiredFor<E extends string, A extends string>(
+  machine: { readonly rules: readonly { event: E; actor: A; commentsRequired?: boolean }[] },
+  event: E,
+  actor: A,
+): boolean {
+  return machine.rules.some((r) => r.event === event && r.actor === actor && r.commentsRequired === true);
+}

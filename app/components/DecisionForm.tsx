@@ -7,7 +7,7 @@ import { RowActions } from "./RowActions.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** What a queue's action answers for one item's decision form (see decideQueueItem). */
-export type DecisionActionData = { id: number; result: SubmissionResult<string[]> };
+export type DecisionActionData = { intent: string; id: number; result: SubmissionResult<string[]> };
 
 /**
  * An operator's decision on one queue item (operations area, docs/decisions/005): review comments and
@@ -38,7 +38,7 @@ export function DecisionForm({
   const actionData = useActionData<DecisionActionData>();
   const [form, fields] = useSchemaForm(
     schema,
-    actionData && actionData.id === idValue ? actionData.result : undefined,
+    actionData && actionData.id === idValue && actionData.intent === intent ? actionData.result : undefined,
     { id: formId },
   );
   return (

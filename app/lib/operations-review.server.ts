@@ -1,7 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
 import type { z } from "zod";
+import type { $ZodType, output } from "zod/v4/core";
 import type { DataOf } from "#contract/paths.ts";
+import { commentsRequiredFor } from "#contract/state-machine.ts";
 import { apiFor, badRequest, requireOperator } from "./api.server.ts";
 import { pageParam } from "./params.ts";
 import { replyWithFailure } from "./forms.server.ts";
@@ -44,40 +46,42 @@ export function failureKey(failure: VueapiFailure): string {
   return failure.fieldErrors.comments?.[0] ?? failure.messageKey;
 }
 
+/** One decision a queue's action takes: its form's schema, the backend call, the flash once it is done. */
+export type QueueDecision<S extends $ZodType> = {
+  schema: S;
+  decide: (value: output<S>) => Promise<VueapiResult<unknown>>;
+  /** The flash message key of the decision taken, by the decision's value when it varies. */
+  flash: string | ((value: output<S>) => string);
+};
+
+/** A decision, with the type of its schema kept for the calls it makes. */
+export function queueDecision<S extends $ZodType>(decision: QueueDecision<S>): QueueDecision<$ZodType> {
+  return decision as unknown as QueueDecision<$ZodType>;
+}
+
 /**
- * The action of a queue whose items carry a DecisionForm (service reviews, refunds, participations,
- * products): an unknown intent is a 400 (house habit 2); an invalid form, or a decision the backend
- * refuses, answers `{ id, result }` for that item's form; a decision comes back to the queue with the
- * flash of `flashes[decision]`.
+ * The action of a queue whose items carry decision forms validated on both sides (service reviews, refunds,
+ * participations, products, invoices, configuration and IPFS upgrades, cross-chain reviews): the form's
+ * `intent` names the decision (house habit 2: an unknown intent is a 400); an invalid form, or a decision the
+ * backend refuses (a state machine's §8 key, comments required where the machine says so), answers
+ * `{ intent, id, result }` for that form of that item, with what was typed kept; a decision comes back to the
+ * queue with its success flash.
  */
-export async function decideQueueItem<S extends z.ZodType<{ decision: "approve" | "reject"; comments?: string }>>(
+export async function decideQueueItem(
   request: Request,
-  {
-    intent,
-    schema,
-    idName,
-    decide,
-    flashes,
-  }: {
-    intent: string;
-    schema: S;
-    idName: string;
-    decide: (decision: z.output<S>) => Promise<VueapiResult<unknown>>;
-    flashes: { approve: string; reject: string };
-  },
+  { idName, decisions }: { idName: string; decisions: Record<string, QueueDecision<$ZodType>> },
 ) {
   const formData = await request.formData();
-  intentOf(formData, [intent]);
+  const intent = intentOf(formData, Object.keys(decisions));
+  const { schema, decide, flash } = decisions[intent]!;
   const submission = parseWithZod(formData, { schema });
   const id = Number(formData.get(idName));
-  if (submission.status !== "success") return json({ id, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") return json({ intent, id, result: submission.reply() }, { status: 400 });
   const result = await decide(submission.value);
-  if (!result.ok) return json({ id, result: replyWithFailure(submission, result) }, { status: 400 });
+  if (!result.ok) return json({ intent, id, result: replyWithFailure(submission, result) }, { status: 400 });
   const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, {
-    kind: "success",
-    key: flashes[submission.value.decision],
-  });
+  const key = typeof flash === "string" ? flash : flash(submission.value);
+  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key });
 }
 
 /**
@@ -89,11 +93,14 @@ export async function decideReview<S extends z.ZodType<{ decision: string; comme
   request: Request,
   {
     schema,
+    machine,
     noField,
     submit,
     doneKey,
   }: {
     schema: S;
+    /** The queue's state machine (contract/payment-machines.ts): which decisions need comments. */
+    machine: { readonly rules: readonly { event: string; actor: string; commentsRequired?: boolean }[] };
     /** The form field that carries the record's number. */
     noField: string;
     /** Sends the decision to the backend. */
@@ -103,7 +110,8 @@ export async function decideReview<S extends z.ZodType<{ decision: string; comme
   },
 ) {
   const { review, no, confirmed } = parseReview(schema, await request.formData(), noField);
-  if (commentsMissing(review)) return rowError(no, review.comments, "payments:validation.commentsRequired");
+  if (commentsRequiredFor(machine, review.decision, "operator") && !review.comments)
+    return rowError(no, review.comments, "payments:validation.commentsRequired");
   if (!confirmed)
     return json({ kind: "confirm" as const, no, decision: review.decision, comments: review.comments ?? "" });
   const result = await submit(review);

@@ -8,7 +8,7 @@ import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
@@ -39,11 +39,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
-    intent: "review",
-    schema: upgradeDecisionSchema,
     idName: "upgradeId",
-    decide: (v) => apiFor(request, viewer).call("/sys/ops/configUpgrades/decide", v),
-    flashes: { approve: "configuration:flash.approved", reject: "configuration:flash.rejected" },
+    decisions: {
+      review: queueDecision({
+        schema: upgradeDecisionSchema,
+        decide: (v) => apiFor(request, viewer).call("/sys/ops/configUpgrades/decide", v),
+        flash: (v) => ({ approve: "configuration:flash.approved", reject: "configuration:flash.rejected" })[v.decision],
+      }),
+    },
   });
 }
 

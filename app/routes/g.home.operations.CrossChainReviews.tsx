@@ -9,7 +9,7 @@ import { CrossStatusBadge } from "#app/components/cross-chain/bits.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
@@ -42,11 +42,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   const api = apiFor(request, viewer);
   return decideQueueItem(request, {
-    intent: "review",
-    schema: crossReviewSchema,
     idName: "appId",
-    decide: (v) => api.call("/sys/ops/crossChain/review", v),
-    flashes: { approve: "crossChain:ops.approved", reject: "crossChain:ops.rejected" },
+    decisions: {
+      review: queueDecision({
+        schema: crossReviewSchema,
+        decide: (v) => api.call("/sys/ops/crossChain/review", v),
+        flash: (v) => ({ approve: "crossChain:ops.approved", reject: "crossChain:ops.rejected" })[v.decision],
+      }),
+    },
   });
 }
 

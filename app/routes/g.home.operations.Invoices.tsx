@@ -1,9 +1,7 @@
 import { FormProvider, getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { $ZodType, output } from "zod/v4/core";
 import {
   approveInvoiceSchema,
   deliverInvoiceFormSchema,
@@ -16,14 +14,11 @@ import { FilterPills } from "#app/components/FilterPills.tsx";
 import { applicationColumns, InvoiceDetailView } from "#app/components/invoices/application.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
-import { replyWithFailure } from "#app/lib/forms.server.ts";
-import { intentOf } from "#app/lib/intents.server.ts";
 import { optionalId, readFailure } from "#app/lib/invoices.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
-import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
-import type { VueapiResult } from "#app/lib/vueapi.server.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" }] };
 export const meta = pageTitle("invoiceQueue");
@@ -64,55 +59,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  const formData = await request.formData();
   const api = apiFor(request, viewer);
-  const intent = intentOf(formData, ["approve", "reject", "deliver"]);
-  switch (intent) {
-    case "approve":
-      return decide(
-        request,
-        formData,
-        intent,
-        approveInvoiceSchema,
-        (v) => api.call("/sys/operations/invoices/approve", v),
-        "invoices:queue.approved",
-      );
-    case "reject":
-      return decide(
-        request,
-        formData,
-        intent,
-        rejectInvoiceSchema,
-        (v) => api.call("/sys/operations/invoices/reject", v),
-        "invoices:queue.rejected",
-      );
-    case "deliver":
-      return decide(
-        request,
-        formData,
-        intent,
-        deliverInvoiceFormSchema,
-        ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload),
-        "invoices:queue.delivered",
-      );
-  }
-}
-
-/** One decision: its form's schema, the backend call, and the flash message once it is done. */
-async function decide<S extends $ZodType>(
-  request: Request,
-  formData: FormData,
-  intent: string,
-  schema: S,
-  submit: (value: output<S>) => Promise<VueapiResult<unknown>>,
-  key: string,
-) {
-  const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return json({ intent, result: submission.reply() }, { status: 400 });
-  const result = await submit(submission.value);
-  if (!result.ok) return json({ intent, result: replyWithFailure(submission, result) }, { status: 400 });
-  const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key });
+  return decideQueueItem(request, {
+    idName: "invoiceId",
+    decisions: {
+      approve: queueDecision({
+        schema: approveInvoiceSchema,
+        decide: (v) => api.call("/sys/operations/invoices/approve", v),
+        flash: "invoices:queue.approved",
+      }),
+      reject: queueDecision({
+        schema: rejectInvoiceSchema,
+        decide: (v) => api.call("/sys/operations/invoices/reject", v),
+        flash: "invoices:queue.rejected",
+      }),
+      deliver: queueDecision({
+        schema: deliverInvoiceFormSchema,
+        decide: ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload),
+        flash: "invoices:queue.delivered",
+      }),
+    },
+  });
 }
 
 /** The reply of the last submission, for the form of that intent only. */

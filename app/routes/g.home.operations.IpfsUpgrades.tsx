@@ -10,7 +10,7 @@ import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam, positiveId } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
@@ -50,11 +50,14 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   }
   return decideQueueItem(request, {
-    intent: "decide",
-    schema: ipfsUpgradeDecisionSchema,
     idName: "ipfsUpgradeId",
-    decide: (v) => api.call("/sys/ops/ipfsUpgrades/decide", v),
-    flashes: { approve: "ipfs:ops.approved", reject: "ipfs:ops.rejected" },
+    decisions: {
+      decide: queueDecision({
+        schema: ipfsUpgradeDecisionSchema,
+        decide: (v) => api.call("/sys/ops/ipfsUpgrades/decide", v),
+        flash: (v) => ({ approve: "ipfs:ops.approved", reject: "ipfs:ops.rejected" })[v.decision],
+      }),
+    },
   });
 }
 

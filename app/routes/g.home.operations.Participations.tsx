@@ -10,7 +10,7 @@ import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
@@ -36,11 +36,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
-    intent: "review",
-    schema: auditDecisionSchema,
     idName: "appJoinAuditId",
-    decide: (v) => apiFor(request, viewer).call("/sys/ops/participations/decide", v),
-    flashes: { approve: "participation:flash.approved", reject: "participation:flash.rejected" },
+    decisions: {
+      review: queueDecision({
+        schema: auditDecisionSchema,
+        decide: (v) => apiFor(request, viewer).call("/sys/ops/participations/decide", v),
+        flash: (v) => ({ approve: "participation:flash.approved", reject: "participation:flash.rejected" })[v.decision],
+      }),
+    },
   });
 }
 

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { paymentReviewMachine, paymentReviewState } from "#contract/payment-machines.ts";
+import { eventsFrom } from "#contract/state-machine.ts";
 import { paymentReviewSchema } from "#contract/payments.ts";
 import { PaymentStatusBadge } from "#app/components/payments/bits.tsx";
 import { ReviewQueue } from "#app/components/ReviewRow.tsx";
@@ -23,6 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideReview(request, {
+    machine: paymentReviewMachine,
     schema: paymentReviewSchema,
     noField: "paymentNo",
     submit: (review) => apiFor(request, viewer).call("/ops/paymentReviews/review", review),
@@ -50,7 +53,7 @@ export default function PaymentReviewsQueue() {
         itemNoAttribute="data-payment-no"
         reply={reply}
         labels={{ credit: t("ops.paymentReviews.credit"), reject: t("ops.paymentReviews.reject") }}
-        decisionsOf={(r) => (r.inReview ? ["credit", "reject"] : [])}
+        decisionsOf={(r) => eventsFrom(paymentReviewMachine, paymentReviewState(r.review.decision), "operator")}
         badge={(r) => <PaymentStatusBadge status={r.status} payType={r.payType} inReview={r.inReview} />}
         extra={(r) => (
           <dl className="grid grid-cols-[auto_1fr] gap-x-3" data-testid="review-details">

@@ -10,7 +10,7 @@ import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
@@ -33,11 +33,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
-    intent: "review",
-    schema: productDecisionSchema,
     idName: "productId",
-    decide: (v) => apiFor(request, viewer).call("/sys/ops/products/decide", v),
-    flashes: { approve: "store:flash.approved", reject: "store:flash.rejected" },
+    decisions: {
+      review: queueDecision({
+        schema: productDecisionSchema,
+        decide: (v) => apiFor(request, viewer).call("/sys/ops/products/decide", v),
+        flash: (v) => ({ approve: "store:flash.approved", reject: "store:flash.rejected" })[v.decision],
+      }),
+    },
   });
 }
 

@@ -10,7 +10,7 @@ import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
@@ -39,11 +39,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
-    intent: "refund",
-    schema: refundDecisionSchema,
     idName: "refundId",
-    decide: (v) => apiFor(request, viewer).call("/sys/ops/refunds/decide", v),
-    flashes: { approve: "services:flash.refundApproved", reject: "services:flash.refundRejected" },
+    decisions: {
+      refund: queueDecision({
+        schema: refundDecisionSchema,
+        decide: (v) => apiFor(request, viewer).call("/sys/ops/refunds/decide", v),
+        flash: (v) =>
+          ({ approve: "services:flash.refundApproved", reject: "services:flash.refundRejected" })[v.decision],
+      }),
+    },
   });
 }
 

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { remittanceMachine } from "#contract/payment-machines.ts";
+import { eventsFrom } from "#contract/state-machine.ts";
 import { remittanceReviewSchema } from "#contract/payments.ts";
 import { PaymentStatusBadge } from "#app/components/payments/bits.tsx";
 import { ReviewQueue } from "#app/components/ReviewRow.tsx";
@@ -19,6 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideReview(request, {
+    machine: remittanceMachine,
     schema: remittanceReviewSchema,
     noField: "paymentNo",
     submit: (review) => apiFor(request, viewer).call("/ops/remittances/review", review),
@@ -44,7 +47,7 @@ export default function RemittancesQueue() {
       itemNoAttribute="data-payment-no"
       reply={reply}
       labels={{ confirm: t("ops.remittances.confirm"), reject: t("ops.remittances.reject") }}
-      decisionsOf={(r) => (r.status === 2 ? ["confirm", "reject"] : [])}
+      decisionsOf={(r) => eventsFrom(remittanceMachine, r.status, "operator")}
       badge={(r) => <PaymentStatusBadge status={r.status} payType={r.payType} />}
       extra={(r) => (
         <p>

@@ -9,7 +9,7 @@ import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideQueueItem } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import type { DataOf } from "#contract/paths.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
@@ -48,11 +48,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
-    intent: "review",
-    schema: reviewDecisionSchema,
     idName: "appVerId",
-    decide: (v) => apiFor(request, viewer).call("/sys/ops/serviceReviews/decide", v),
-    flashes: { approve: "services:flash.approved", reject: "services:flash.rejected" },
+    decisions: {
+      review: queueDecision({
+        schema: reviewDecisionSchema,
+        decide: (v) => apiFor(request, viewer).call("/sys/ops/serviceReviews/decide", v),
+        flash: (v) => ({ approve: "services:flash.approved", reject: "services:flash.rejected" })[v.decision],
+      }),
+    },
   });
 }
 

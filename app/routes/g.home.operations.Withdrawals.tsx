@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { withdrawalMachine } from "#contract/payment-machines.ts";
+import { eventsFrom } from "#contract/state-machine.ts";
 import { withdrawalReviewSchema } from "#contract/payments.ts";
 import { WithdrawalStateBadge } from "#app/components/payments/bits.tsx";
 import { ReviewQueue } from "#app/components/ReviewRow.tsx";
@@ -26,6 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideReview(request, {
+    machine: withdrawalMachine,
     schema: withdrawalReviewSchema,
     noField: "withdrawalNo",
     submit: (review) => apiFor(request, viewer).call("/ops/withdrawals/review", review),
@@ -54,7 +57,7 @@ export default function WithdrawalsQueue() {
         reject: t("ops.withdrawals.reject"),
         confirm: t("ops.withdrawals.confirm"),
       }}
-      decisionsOf={(w) => (w.state === 1 ? ["approve", "reject"] : w.state === 10 ? ["confirm"] : [])}
+      decisionsOf={(w) => eventsFrom(withdrawalMachine, w.state, "operator")}
       badge={(w) => <WithdrawalStateBadge state={w.state} />}
       extra={(w) =>
         w.expectedArrival ? (

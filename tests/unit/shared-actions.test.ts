@@ -1,6 +1,7 @@
 import "./setup-env.ts";
 import { describe, expect, it, vi } from "vitest";
 import { addresseeSchema } from "#contract/invoices.ts";
+import { remittanceMachine } from "#contract/payment-machines.ts";
 import { remittanceReviewSchema } from "#contract/payments.ts";
 import type { VueapiResult } from "#app/lib/vueapi.server.ts";
 import { thrownResponse as thrown } from "../support/responses.ts";
@@ -39,6 +40,7 @@ describe("operations queues: one decision on one record (docs/decisions/005, 007
   const decide = (fields: Record<string, string>, submit = answering(ok)) => ({
     submit,
     answer: decideReview(post(QUEUE, fields), {
+      machine: remittanceMachine,
       schema: remittanceReviewSchema,
       noField: "paymentNo",
       submit,

@@ -6,6 +6,7 @@ import { schedule, type JobEntry } from "#backend/jobs/runner.ts";
 import { pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 import { refundFeeIn } from "./bills.ts";
 import { knownOnChain, receiptNow } from "./collection.ts";
+import { ddcMachine, ddcTransferMachine, stepOf } from "./machine.ts";
 import { ddcCollections, ddcs, ddcTransfers } from "./tables.ts";
 
 /**
@@ -34,10 +35,11 @@ export function scheduleDdcRecover(db: Db, at: Date) {
 
 /** A mint that reached the chain: the DDC minted with its block, once; answers the row as it is. */
 export async function finishMint(deps: Deps, ddcId: number, blockNumber: number) {
+  const mined = stepOf(ddcMachine, "mined");
   const [done] = await deps.db
     .update(ddcs)
-    .set({ status: DdcStatus.MINTED, mintBlock: blockNumber, mintedAt: deps.now() })
-    .where(and(eq(ddcs.id, ddcId), eq(ddcs.status, DdcStatus.MINTING)))
+    .set({ status: mined.to, mintBlock: blockNumber, mintedAt: deps.now() })
+    .where(and(eq(ddcs.id, ddcId), eq(ddcs.status, mined.from)))
     .returning();
   return done ?? (await deps.db.select().from(ddcs).where(eq(ddcs.id, ddcId)))[0]!;
 }
@@ -47,11 +49,13 @@ export async function failMint(deps: Deps, ddcId: number, reason: string) {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(ddcs).where(eq(ddcs.id, ddcId)).for("update");
-    if (!locked || locked.status !== DdcStatus.MINTING) return false;
+    if (!locked) return false;
+    const failed = ddcMachine.transition(locked.status, "fail", "system");
+    if (!failed.ok) return false;
     if (locked.billId) await refundFeeIn(tx, locked.billId, now);
     await tx
       .update(ddcs)
-      .set({ status: DdcStatus.FAILED, failReason: reason.slice(0, 1_000) })
+      .set({ status: failed.to, failReason: reason.slice(0, 1_000) })
       .where(eq(ddcs.id, ddcId));
     return true;
   });
@@ -59,10 +63,11 @@ export async function failMint(deps: Deps, ddcId: number, reason: string) {
 
 /** A transfer that reached the chain: done with its block, once. */
 export async function finishTransfer(db: Db, transferId: number, blockNumber: number) {
+  const mined = stepOf(ddcTransferMachine, "mined");
   const done = await db
     .update(ddcTransfers)
-    .set({ status: DdcTransferStatus.DONE, blockNumber })
-    .where(and(eq(ddcTransfers.id, transferId), eq(ddcTransfers.status, DdcTransferStatus.SENDING)))
+    .set({ status: mined.to, blockNumber })
+    .where(and(eq(ddcTransfers.id, transferId), eq(ddcTransfers.status, mined.from)))
     .returning({ id: ddcTransfers.id });
   return done.length > 0;
 }
@@ -72,11 +77,13 @@ export async function failTransfer(deps: Deps, transferId: number, reason: strin
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(ddcTransfers).where(eq(ddcTransfers.id, transferId)).for("update");
-    if (!locked || locked.status !== DdcTransferStatus.SENDING) return false;
+    if (!locked) return false;
+    const failed = ddcTransferMachine.transition(locked.status, "fail", "system");
+    if (!failed.ok) return false;
     if (locked.billId) await refundFeeIn(tx, locked.billId, now);
     await tx
       .update(ddcTransfers)
-      .set({ status: DdcTransferStatus.FAILED, failReason: reason.slice(0, 1_000) })
+      .set({ status: failed.to, failReason: reason.slice(0, 1_000) })
       .where(eq(ddcTransfers.id, transferId));
     return true;
   });

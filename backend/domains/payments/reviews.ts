@@ -7,6 +7,7 @@ import { users } from "#backend/db/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { amountParam, notify, pageWindow, toPaymentRecord } from "./records.ts";
+import { commentsRequiredFor, paymentReviewMachine, paymentReviewState } from "./machine.ts";
 import { creditPayment } from "./settle.ts";
 import { paymentReviews, payments } from "./tables.ts";
 
@@ -59,7 +60,7 @@ export async function listPaymentReviews(input: z.output<typeof pageRequestSchem
 /** Credit: the checkout's own amount, once (ledger key `payment:<id>`). Reject: failed, comments required (MSG_30014). */
 export async function reviewPayment(input: z.output<typeof paymentReviewSchema>, { services, user }: SignedInContext) {
   const operator = user;
-  if (input.decision === "reject" && !input.comments)
+  if (commentsRequiredFor(paymentReviewMachine, input.decision, "operator") && !input.comments)
     throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   const comments = input.comments ?? null;
@@ -72,7 +73,10 @@ export async function reviewPayment(input: z.output<typeof paymentReviewSchema>,
       .where(eq(paymentReviews.paymentId, payment.id))
       .for("update");
     if (!review) throw new ApiError(Msg.NOT_FOUND);
-    if (review.decision) throw new ApiError(Msg.ALREADY_REVIEWED);
+    const decided = paymentReviewMachine.transition(paymentReviewState(review.decision), input.decision, "operator", {
+      comments,
+    });
+    if (!decided.ok) throw new ApiError(decided.messageKey);
     await tx
       .update(paymentReviews)
       .set({ decision: input.decision, decidedBy: operator.id, decidedAt: now, comments })

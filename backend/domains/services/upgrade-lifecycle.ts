@@ -1,12 +1,7 @@
 import billing from "#backend/domains/billing/index.ts";
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { BillType, PayState } from "#contract/billing-codes.ts";
-import {
-  UPGRADE_PAYMENT_WINDOW_MS,
-  UpgradeDeploy,
-  UpgradeReview,
-  UpgradeStatus,
-} from "#contract/config-upgrade-codes.ts";
+import { UPGRADE_PAYMENT_WINDOW_MS, UpgradeDeploy, UpgradeStatus } from "#contract/config-upgrade-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Finding } from "#contract/services.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
@@ -17,6 +12,7 @@ import { bills } from "#backend/domains/billing/tables.ts";
 import { storeReport } from "./inspect.ts";
 import { availableOn, deploymentAddresses } from "./jobs.ts";
 import { appNodes, appVersions, apps, configUpgrades } from "./tables.ts";
+import { upgradeReviewMachine } from "./upgrade-machine.ts";
 import { JOB_UPGRADE_DEPLOY, resourceLines, priceCatalogue, tell, usd } from "./upgrade.ts";
 
 /*
@@ -42,7 +38,10 @@ export async function reviewUpgrade(
   input: { upgradeId: number; decision: "approve" | "reject"; comments?: string; operatorId: number; now: Date },
 ) {
   const { upgrade, app } = await lockedUpgrade(tx, input.upgradeId);
-  if (upgrade.reviewState !== UpgradeReview.PENDING) throw new ApiError(Msg.ALREADY_REVIEWED);
+  const decided = upgradeReviewMachine.transition(upgrade.reviewState, input.decision, "operator", {
+    comments: input.comments,
+  });
+  if (!decided.ok) throw new ApiError(decided.messageKey);
   const reviewed = {
     reviewedBy: input.operatorId,
     reviewedAt: input.now,
@@ -50,24 +49,23 @@ export async function reviewUpgrade(
     updatedAt: input.now,
   };
   if (input.decision === "reject") {
-    if (!input.comments?.trim()) throw new ApiError(Msg.COMMENTS_REQUIRED);
     const [u] = await tx
       .update(configUpgrades)
       .set({
         ...reviewed,
-        reviewState: UpgradeReview.NOT_APPROVED,
+        reviewState: decided.to,
         status: UpgradeStatus.FAILED,
         deployState: UpgradeDeploy.UNDEPLOYED,
       })
       .where(eq(configUpgrades.id, upgrade.id))
       .returning();
-    await tell(tx, u, app.name, "upgradeRejected", input.now, { comments: input.comments.trim() });
+    await tell(tx, u, app.name, "upgradeRejected", input.now, { comments: reviewed.reviewComments ?? "" });
     return u;
   }
   if (upgrade.amountCents === 0) {
     const [u] = await tx
       .update(configUpgrades)
-      .set({ ...reviewed, reviewState: UpgradeReview.APPROVED, deployState: UpgradeDeploy.IN_PROGRESS })
+      .set({ ...reviewed, reviewState: decided.to, deployState: UpgradeDeploy.IN_PROGRESS })
       .where(eq(configUpgrades.id, upgrade.id))
       .returning();
     await scheduleUpgradeDeploy(tx, u.id, input.now);
@@ -100,7 +98,7 @@ export async function reviewUpgrade(
     .returning();
   const [u] = await tx
     .update(configUpgrades)
-    .set({ ...reviewed, reviewState: UpgradeReview.APPROVED, billId: bill.id })
+    .set({ ...reviewed, reviewState: decided.to, billId: bill.id })
     .where(eq(configUpgrades.id, upgrade.id))
     .returning();
   await tell(tx, u, app.name, "upgradeApproved", input.now, { amount: usd(u.amountCents) });

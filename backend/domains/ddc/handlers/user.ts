@@ -13,6 +13,7 @@ import { payFee } from "#backend/domains/ddc/bills.ts";
 import { ChainRefusal, Reverted, ownerOnChain, transferToken } from "#backend/domains/ddc/collection.ts";
 import { hashPassword } from "#backend/domains/ddc/password.ts";
 import { failTransfer, finishTransfer } from "#backend/domains/ddc/recover.ts";
+import { ddcMachine } from "#backend/domains/ddc/machine.ts";
 import { ddcs, ddcTransfers } from "#backend/domains/ddc/tables.ts";
 import { chainView, gasOf, onChain, out, ownDdc, reasonOf, type Ctx, type Row } from "./shared.ts";
 
@@ -62,6 +63,8 @@ export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx)
   const deps = ctx.services;
   const me = ctx.user.id;
   const row = await ownDdc(deps.db, me, input.ddcId);
+  const step = ddcMachine.transition(row.status, "transfer", "user");
+  if (!step.ok) throw new ApiError(step.messageKey);
   const where = await onChain(deps.db, row);
   if (!where) throw new ApiError(Msg.DDC_NOT_MINTED);
   const owner = await ownerOnChain(deps, where.chain, where.collection.address, BigInt(row.id));

@@ -21,6 +21,7 @@ import {
   toWithdrawalRecord,
 } from "#backend/domains/payments/records.ts";
 import { payments, withdrawals } from "#backend/domains/payments/tables.ts";
+import { commentsRequiredFor, remittanceMachine, withdrawalMachine } from "#backend/domains/payments/machine.ts";
 import { expectedArrival } from "./shared.ts";
 
 /* ------------------------------------------------------------------------------------------------
@@ -59,7 +60,7 @@ export async function reviewRemittance(
   { services, user }: SignedInContext,
 ) {
   const operator = user;
-  if (input.decision === "reject" && !input.comments)
+  if (commentsRequiredFor(remittanceMachine, input.decision, "operator") && !input.comments)
     throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   await services.db.transaction(async (tx) => {
@@ -69,7 +70,10 @@ export async function reviewRemittance(
       .where(and(eq(payments.paymentNo, input.paymentNo), eq(payments.payType, OFFLINE_PAY_TYPE)))
       .for("update");
     if (!payment) throw new ApiError(Msg.NOT_FOUND);
-    if (payment.status !== PaymentStatus.IN_PAYMENT) throw new ApiError(Msg.ALREADY_REVIEWED);
+    const decided = remittanceMachine.transition(payment.status, input.decision, "operator", {
+      comments: input.comments,
+    });
+    if (!decided.ok) throw new ApiError(decided.messageKey);
     const review = { reviewedBy: operator.id, reviewedAt: now, reviewComments: input.comments ?? null };
     const params = {
       paymentNo: payment.paymentNo,
@@ -91,13 +95,13 @@ export async function reviewRemittance(
       );
       await tx
         .update(payments)
-        .set({ ...review, status: PaymentStatus.PAID, paidAt: now })
+        .set({ ...review, status: decided.to, paidAt: now })
         .where(eq(payments.id, payment.id));
       await notify(tx, payment.userId, "messages.remittanceConfirmed", params, now);
     } else {
       await tx
         .update(payments)
-        .set({ ...review, status: PaymentStatus.FAILED, failureReason: "rejected" })
+        .set({ ...review, status: decided.to, failureReason: "rejected" })
         .where(eq(payments.id, payment.id));
       await notify(tx, payment.userId, "messages.remittanceRejected", params, now);
     }
@@ -140,7 +144,7 @@ export async function reviewWithdrawal(
   { services, user }: SignedInContext,
 ) {
   const operator = user;
-  if (input.decision === "reject" && !input.comments)
+  if (commentsRequiredFor(withdrawalMachine, input.decision, "operator") && !input.comments)
     throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
   const now = services.now();
   await services.db.transaction(async (tx) => {
@@ -150,8 +154,8 @@ export async function reviewWithdrawal(
       .where(eq(withdrawals.withdrawalNo, input.withdrawalNo))
       .for("update");
     if (!row) throw new ApiError(Msg.NOT_FOUND);
-    const from = input.decision === "confirm" ? WithdrawalState.APPROVED : WithdrawalState.PENDING;
-    if (row.state !== from) throw new ApiError(Msg.ALREADY_REVIEWED);
+    const decided = withdrawalMachine.transition(row.state, input.decision, "operator", { comments: input.comments });
+    if (!decided.ok) throw new ApiError(decided.messageKey);
     const review = {
       reviewedBy: operator.id,
       reviewedAt: now,
@@ -166,7 +170,7 @@ export async function reviewWithdrawal(
       const arrival = expectedArrival(now);
       await tx
         .update(withdrawals)
-        .set({ ...review, state: WithdrawalState.APPROVED, expectedArrival: arrival })
+        .set({ ...review, state: decided.to, expectedArrival: arrival })
         .where(eq(withdrawals.id, row.id));
       await notify(tx, row.userId, "messages.withdrawalApproved", { ...params, arrival }, now);
     } else if (input.decision === "reject") {
@@ -184,13 +188,13 @@ export async function reviewWithdrawal(
       );
       await tx
         .update(withdrawals)
-        .set({ ...review, state: WithdrawalState.REJECTED })
+        .set({ ...review, state: decided.to })
         .where(eq(withdrawals.id, row.id));
       await notify(tx, row.userId, "messages.withdrawalRejected", params, now);
     } else {
       await tx
         .update(withdrawals)
-        .set({ ...review, state: WithdrawalState.CONFIRMED })
+        .set({ ...review, state: decided.to })
         .where(eq(withdrawals.id, row.id));
       await notify(tx, row.userId, "messages.withdrawalConfirmed", params, now);
     }
