@@ -1,10 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { type Product } from "#contract/store.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { users } from "#backend/db/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { apps } from "#backend/domains/services/tables.ts";
-import { products, productServices } from "#backend/domains/store/tables.ts";
+import { follows, products, productServices } from "#backend/domains/store/tables.ts";
 
 export type Q = Db | Tx;
 
