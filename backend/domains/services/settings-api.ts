@@ -43,7 +43,10 @@ export async function saveCrossChainState(
 }
 
 /** A participant's comment on a service (the store checks who may comment). */
-export async function addServiceComment(q: Db | Tx, comment: { appId: number; userId: number; text: string; createdAt: Date }) {
+export async function addServiceComment(
+  q: Db | Tx,
+  comment: { appId: number; userId: number; text: string; createdAt: Date },
+) {
   const [row] = await q.insert(appComments).values(comment).returning({ id: appComments.id });
   return row;
 }
