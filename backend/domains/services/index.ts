@@ -1,4 +1,5 @@
 import billing from "#backend/domains/billing/index.ts";
+import crossChain from "#backend/domains/cross-chain/index.ts";
 import { serviceFigures, servicesWaiting } from "./figures.ts";
 import { serviceChainView } from "./chain.ts";
 import { serviceChainRpc } from "./chain-endpoint.ts";
@@ -108,7 +109,11 @@ export default defineDomain({
   },
   // The hourly sweep of renewals, lapsed renewal bills and unpaid upgrade bills (renewal.ts).
   schedules: [(db, now) => scheduleRenewals(db, now)],
-  start: () => billing.api.settleBillsWith("services", settlePublishBill),
+  start: () => {
+    billing.api.settleBillsWith("services", settlePublishBill);
+    // Cross-chain moves a service's cross-chain state through this domain (it cannot import it: cycle).
+    crossChain.api.saveServiceStateWith(saveCrossChainState);
+  },
   endpoints: [serviceChainRpc],
   api: {
     applyTransition,
