@@ -7,6 +7,7 @@ import { pending, review } from "./handlers/operator.ts";
 import { upgradingNow } from "./handlers/shared.ts";
 import { relayerHealth, relayOnce, startRelayer, stopRelayer } from "./relayer.ts";
 import { markBilled, weeklyCrossChainCalls } from "./billing.ts";
+import { saveServiceStateWith } from "./service-state.ts";
 
 /**
  * Cross-chain services (SPEC §2 CrossChainService, §3, §4, §5, §8, §9; contract/cross-chain.ts;
@@ -36,5 +37,12 @@ export default defineDomain({
   async health(deps) {
     return relayerHealth(deps);
   },
-  api: { weeklyCrossChainCalls, markBilled, upgradingNow, relayOnce },
+  api: {
+    weeklyCrossChainCalls,
+    markBilled,
+    upgradingNow,
+    relayOnce,
+    /** The services domain hands in its write of a service's cross-chain state at start (service-state.ts). */
+    saveServiceStateWith,
+  },
 });

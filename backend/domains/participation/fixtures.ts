@@ -1,6 +1,6 @@
+import services from "#backend/domains/services/index.ts";
 import { and, eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
-import { appVersions, apps } from "#backend/domains/services/tables.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext, Payload } from "#backend/http/router.ts";
@@ -11,13 +11,9 @@ export async function testServiceSettings(input: Payload<"/test/participation/se
   if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const app = await appById(ctx.services.db, input.appId);
   if (!app || app.userId !== me(ctx).id || !app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
-  if (input.isPublic !== undefined)
-    await ctx.services.db.update(apps).set({ isPublic: input.isPublic }).where(eq(apps.id, app.id));
+  if (input.isPublic !== undefined) await services.api.setServicePublic(ctx.services.db, app.id, input.isPublic);
   if (input.certificateMode !== undefined)
-    await ctx.services.db
-      .update(appVersions)
-      .set({ certificateMode: input.certificateMode })
-      .where(eq(appVersions.id, app.currentVerId));
+    await services.api.saveCertificateMode(ctx.services.db, app.currentVerId, input.certificateMode);
   return null;
 }
 

@@ -1,4 +1,5 @@
 import billing from "#backend/domains/billing/index.ts";
+import crossChain from "#backend/domains/cross-chain/index.ts";
 import { serviceFigures, servicesWaiting } from "./figures.ts";
 import { serviceChainView } from "./chain.ts";
 import { serviceChainRpc } from "./chain-endpoint.ts";
@@ -44,6 +45,30 @@ import { JOB_RENEWALS, runRenewals, scheduleRenewals } from "./renewal.ts";
 import { JOB_UPGRADE_DEPLOY, upgradeOwner } from "./upgrade.ts";
 import { runUpgradeDeploy } from "./upgrade-lifecycle.ts";
 import { inspectPackage, solidityFilesOfPackage, solidityFindings } from "./inspect.ts";
+import {
+  addDraftFunction,
+  addDraftPackage,
+  addDraftRole,
+  addServiceAttachment,
+  bookDraftNodes,
+  createDraft,
+  createUpgradeDraft,
+  deleteDraft,
+  deleteDraftFunction,
+  deleteDraftPackage,
+  deleteDraftRole,
+  deleteServiceAttachment,
+  reachDraftStep,
+  renameDraftVersion,
+  saveDraftBasics,
+} from "./draft-api.ts";
+import {
+  addServiceComment,
+  countCommentUseful,
+  saveCertificateMode,
+  saveCrossChainState,
+  setServicePublic,
+} from "./settings-api.ts";
 
 /**
  * Consortium-chain services after submission: PublishedServices, ServicesDetail, reviews, the test and deploy
@@ -84,7 +109,11 @@ export default defineDomain({
   },
   // The hourly sweep of renewals, lapsed renewal bills and unpaid upgrade bills (renewal.ts).
   schedules: [(db, now) => scheduleRenewals(db, now)],
-  start: () => billing.api.settleBillsWith("services", settlePublishBill),
+  start: () => {
+    billing.api.settleBillsWith("services", settlePublishBill);
+    // Cross-chain moves a service's cross-chain state through this domain (it cannot import it: cycle).
+    crossChain.api.saveServiceStateWith(saveCrossChainState);
+  },
   endpoints: [serviceChainRpc],
   api: {
     applyTransition,
@@ -97,6 +126,28 @@ export default defineDomain({
     inspectPackage,
     solidityFilesOfPackage,
     solidityFindings,
+    /** A draft's writes, one per wizard step (draft-api.ts): the wizard and the store's "publish a product" check their rules first. */
+    createDraft,
+    saveDraftBasics,
+    createUpgradeDraft,
+    renameDraftVersion,
+    reachDraftStep,
+    addDraftPackage,
+    addDraftFunction,
+    addDraftRole,
+    addServiceAttachment,
+    deleteServiceAttachment,
+    deleteDraftRole,
+    deleteDraftFunction,
+    deleteDraftPackage,
+    bookDraftNodes,
+    deleteDraft,
+    /** A service's certificate mode, store listing, cross-chain state and comments (settings-api.ts). */
+    saveCertificateMode,
+    setServicePublic,
+    saveCrossChainState,
+    addServiceComment,
+    countCommentUseful,
   },
   seedDemo: seedDemoServices,
   fixtures: handlersOf({ "/test/services": createServiceFixture }),

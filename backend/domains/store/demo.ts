@@ -1,3 +1,4 @@
+import services from "#backend/domains/services/index.ts";
 import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { deflateSync } from "node:zlib";
 import { and, asc, eq } from "drizzle-orm";
@@ -81,7 +82,7 @@ export const seedDemoStore: DemoSeeder = async ({ db, files }, created, now) => 
           createdAt: at(240),
         }));
       }
-      await tx.update(apps).set({ isPublic: true, coverFileId }).where(eq(apps.id, appId));
+      await services.api.setServicePublic(tx, appId, true, { coverFileId });
       const [joined] = await tx
         .select({ id: appJoins.id })
         .from(appJoins)

@@ -1,3 +1,4 @@
+import servicesDomain from "#backend/domains/services/index.ts";
 import { and, asc, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
@@ -23,7 +24,7 @@ export async function storeFixture(
   if (!app) throw new ApiError(Msg.NOT_FOUND);
   if (input.makePublic) {
     if (app.userId !== caller.id) throw new ApiError(Msg.NOT_FOUND);
-    await services.db.update(apps).set({ isPublic: true, updatedAt: now }).where(eq(apps.id, app.id));
+    await servicesDomain.api.setServicePublic(services.db, app.id, true, { updatedAt: now });
   }
   if (input.joinState !== undefined) {
     if (!app.currentVerId) throw new ApiError(Msg.NOT_FOUND);

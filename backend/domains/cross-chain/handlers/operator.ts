@@ -11,6 +11,7 @@ import { type CrossEvent } from "#backend/domains/cross-chain/machine.ts";
 import { deployForService } from "#backend/domains/cross-chain/network.ts";
 import { wakeRelayer } from "#backend/domains/cross-chain/relayer.ts";
 import { reasonOf } from "#backend/domains/cross-chain/rules.ts";
+import { saveServiceState } from "#backend/domains/cross-chain/service-state.ts";
 import { chainOf, move, serviceRows, type AppRow, type Ctx } from "./shared.ts";
 
 /* ---------------------------------------------- operator paths ---------------------------------------------- */
@@ -69,10 +70,12 @@ export async function review(input: Payload<"/sys/ops/crossChain/review">, ctx: 
   const result = await deps.db.transaction(async (tx) => {
     const locked = await ownerless(tx, app.id);
     const to = move(locked, event, "operator", { comments });
-    await tx
-      .update(apps)
-      .set({ crossStatus: to, crossChain: to !== CrossStatus.DEACTIVATED || locked.crossChain, updatedAt: now })
-      .where(eq(apps.id, app.id));
+    await saveServiceState(
+      tx,
+      app.id,
+      { crossStatus: to, crossChain: to !== CrossStatus.DEACTIVATED || locked.crossChain },
+      now,
+    );
     const answer = { appId: app.id, crossStatus: to };
     await recordAudit(tx, {
       action: "crossChain.review",

@@ -9,6 +9,7 @@ import { crossChainMachine } from "#backend/domains/cross-chain/machine.ts";
 import { openRefusal } from "#backend/domains/cross-chain/rules.ts";
 import { crossChainAccounts, crossChainCalls, crossChainContracts } from "#backend/domains/cross-chain/tables.ts";
 import { allowedTargets } from "#backend/domains/cross-chain/targets.ts";
+import { saveServiceState } from "#backend/domains/cross-chain/service-state.ts";
 import {
   RECENT_CALLS,
   callView,
@@ -87,10 +88,12 @@ export async function dredge(input: Payload<"/sys/crossChain/dredge">, ctx: Ctx)
         to.messageKey === Msg.XC_PROTOCOL_UNSUPPORTED ? { fieldErrors: { protocol: [to.messageKey] } } : null,
       );
     const crossAppCode = input.protocol === CrossProtocol.APP ? (input.appCode ?? null) : null;
-    await tx
-      .update(apps)
-      .set({ crossChain: true, crossProtocol: input.protocol, crossAppCode, crossStatus: to.to, updatedAt: now })
-      .where(eq(apps.id, app.id));
+    await saveServiceState(
+      tx,
+      app.id,
+      { crossChain: true, crossProtocol: input.protocol, crossAppCode, crossStatus: to.to },
+      now,
+    );
     return { appId: app.id, crossStatus: to.to };
   });
 }
@@ -101,7 +104,7 @@ export async function deactivate(input: Payload<"/sys/crossChain/deactivate">, c
   return ctx.services.db.transaction(async (tx) => {
     const app = await ownApp(tx, ctx.user.id, input.appId, true);
     const to = move(app, "deactivate", "publisher");
-    await tx.update(apps).set({ crossStatus: to, updatedAt: now }).where(eq(apps.id, app.id));
+    await saveServiceState(tx, app.id, { crossStatus: to }, now);
     return { appId: app.id, crossStatus: to };
   });
 }
@@ -112,7 +115,7 @@ export async function close(input: Payload<"/sys/crossChain/close">, ctx: Ctx) {
   return ctx.services.db.transaction(async (tx) => {
     const app = await ownApp(tx, ctx.user.id, input.appId, true);
     const to = move(app, "close", "publisher", { upgrading: await upgradingNow(tx, app) });
-    await tx.update(apps).set({ crossChain: false, crossStatus: to, updatedAt: now }).where(eq(apps.id, app.id));
+    await saveServiceState(tx, app.id, { crossChain: false, crossStatus: to }, now);
     return { appId: app.id, crossStatus: to };
   });
 }

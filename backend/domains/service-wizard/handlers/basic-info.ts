@@ -1,28 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { isEvmFramework } from "#contract/service-codes.ts";
 import { ACCESS_METHODS, type BasicInfo } from "#contract/service-wizard.ts";
 import type { AccessMethods } from "#backend/domains/services/tables.ts";
-import {
-  appFunctions,
-  appNodes,
-  appRoleFunctions,
-  appRoles,
-  apps,
-  appVersions,
-  chaincodePackages,
-} from "#backend/domains/services/tables.ts";
-import type { Tx } from "#backend/db/client.ts";
+import services from "#backend/domains/services/index.ts";
+import { appVersions, chaincodePackages } from "#backend/domains/services/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { type Payload, type SignedInContext } from "#backend/http/router.ts";
-import {
-  draftOf,
-  ownApp,
-  resolveDraft,
-  type Resolved,
-  type VersionRow,
-} from "#backend/domains/service-wizard/draft-reader.ts";
+import { draftOf, ownApp, resolveDraft, type Resolved } from "#backend/domains/service-wizard/draft-reader.ts";
 import { me, saved, claimUpload, refuseWhileBillsUnpaid, reach, nameTaken, otherFreeService } from "./shared.ts";
 import { addMarketPackage } from "./contents.ts";
 
@@ -49,72 +35,6 @@ function appFields(b: BasicInfo) {
     isPublic: b.isPublic === "on",
     paymentCycle: Number(b.paymentCycle),
   };
-}
-
-/** Copies packages, functions, roles, nodes and the certificate mode of a running version into a new one (§2 update). */
-async function copyVersion(tx: Tx, from: VersionRow, toId: number) {
-  const packageIds = new Map<number, number>();
-  for (const p of await tx.select().from(chaincodePackages).where(eq(chaincodePackages.verId, from.id))) {
-    const { id, verId: _v, createdAt: _c, ...rest } = p;
-    const [row] = await tx
-      .insert(chaincodePackages)
-      .values({ ...rest, verId: toId })
-      .returning({ id: chaincodePackages.id });
-    packageIds.set(id, row.id);
-  }
-  const functionIds = new Map<number, number>();
-  const functions = await tx.select().from(appFunctions).where(eq(appFunctions.verId, from.id));
-  for (const f of functions) {
-    const { id, verId: _v, parentId: _p, ...rest } = f;
-    const [row] = await tx
-      .insert(appFunctions)
-      .values({ ...rest, verId: toId, packageId: packageIds.get(f.packageId)!, parentId: null })
-      .returning({ id: appFunctions.id });
-    functionIds.set(id, row.id);
-  }
-  for (const f of functions) {
-    if (f.parentId && functionIds.has(f.parentId)) {
-      await tx
-        .update(appFunctions)
-        .set({ parentId: functionIds.get(f.parentId)! })
-        .where(eq(appFunctions.id, functionIds.get(f.id)!));
-    }
-  }
-  const roles = await tx.select().from(appRoles).where(eq(appRoles.verId, from.id));
-  const links = roles.length
-    ? await tx
-        .select()
-        .from(appRoleFunctions)
-        .where(
-          inArray(
-            appRoleFunctions.roleId,
-            roles.map((r) => r.id),
-          ),
-        )
-    : [];
-  for (const r of roles) {
-    const [row] = await tx
-      .insert(appRoles)
-      .values({ verId: toId, name: r.name, description: r.description })
-      .returning({ id: appRoles.id });
-    const mine = links.filter((l) => l.roleId === r.id && functionIds.has(l.functionId));
-    if (mine.length)
-      await tx
-        .insert(appRoleFunctions)
-        .values(mine.map((l) => ({ roleId: row.id, functionId: functionIds.get(l.functionId)! })));
-  }
-  const nodes = await tx.select().from(appNodes).where(eq(appNodes.verId, from.id));
-  if (nodes.length) {
-    await tx.insert(appNodes).values(
-      nodes.map((n) => ({
-        verId: toId,
-        cityNodeId: n.cityNodeId,
-        tps: n.tps,
-        capacityGb: n.capacityGb,
-        peers: n.peers,
-      })),
-    );
-  }
 }
 
 /** The draft of an appState (or, for update before its version exists, the source it copies). */
@@ -222,42 +142,29 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
 
     const fields = { ...appFields(basic), coverFileId, freeYN: free ? 1 : 0, updatedAt: now };
     if (!app) {
-      const [created] = await tx
-        .insert(apps)
-        .values({
-          ...fields,
-          userId: user.id,
-          appCode: `APP${randomBytes(8).toString("hex").toUpperCase()}`,
-          createdAt: now,
-        })
-        .returning();
-      const [version] = await tx
-        .insert(appVersions)
-        .values({ appId: created.id, version: basic.version, wizardStep: "packages", createdAt: now, updatedAt: now })
-        .returning();
-      await tx.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, created.id));
+      const { app: created, version } = await services.api.createDraft(
+        tx,
+        { ...fields, userId: user.id, appCode: `APP${randomBytes(8).toString("hex").toUpperCase()}`, createdAt: now },
+        { version: basic.version, wizardStep: "packages" },
+        now,
+      );
       if (marketPackageId) await addMarketPackage(tx, ctx, version.id, basic.framework, marketPackageId, now);
       return saved(created.id, version.wizardStep);
     }
-    await tx.update(apps).set(fields).where(eq(apps.id, app.id));
+    await services.api.saveDraftBasics(tx, app.id, fields);
     if (appState === "mod") return saved(app.id, "basic");
     if (!resolved!.version) {
       // update: the new version, copying the running one.
-      const [version] = await tx
-        .insert(appVersions)
-        .values({
-          appId: app.id,
-          version: basic.version,
-          wizardStep: "packages",
-          certificateMode: resolved!.source!.certificateMode,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      await copyVersion(tx, resolved!.source!, version.id);
+      const version = await services.api.createUpgradeDraft(
+        tx,
+        app.id,
+        { version: basic.version, wizardStep: "packages", certificateMode: resolved!.source!.certificateMode },
+        resolved!.source!,
+        now,
+      );
       return saved(app.id, version.wizardStep);
     }
-    await tx.update(appVersions).set({ version: basic.version }).where(eq(appVersions.id, resolved!.version.id));
+    await services.api.renameDraftVersion(tx, resolved!.version.id, basic.version);
     return saved(app.id, await reach(tx, resolved!.version, "packages", now));
   });
 }

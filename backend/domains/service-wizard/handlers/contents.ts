@@ -1,4 +1,5 @@
 import market from "#backend/domains/market/index.ts";
+import services from "#backend/domains/services/index.ts";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { isEvmFramework } from "#contract/service-codes.ts";
@@ -32,9 +33,9 @@ export async function addMarketPackage(
     throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
   const file = await ctx.services.files.copy(tx, entry.fileId, now);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
-  const [pkg] = await tx
-    .insert(chaincodePackages)
-    .values({
+  await services.api.addDraftPackage(
+    tx,
+    {
       verId,
       name: entry.name,
       version: entry.version,
@@ -45,23 +46,17 @@ export async function addMarketPackage(
       fileName: file.name,
       size: file.size,
       createdAt: now,
-    })
-    .returning({ id: chaincodePackages.id });
-  if (entry.functions.length) {
-    await tx.insert(appFunctions).values(
-      entry.functions.map((f) => ({
-        verId,
-        packageId: pkg.id,
-        name: f.name,
-        funcType: f.funcType,
-        func: f.func,
-        parentId: null,
-        crossChainAllowed: false,
-        inputFormat: f.inputFormat,
-        outputFormat: f.outputFormat,
-      })),
-    );
-  }
+    },
+    entry.functions.map((f) => ({
+      name: f.name,
+      funcType: f.funcType,
+      func: f.func,
+      parentId: null,
+      crossChainAllowed: false,
+      inputFormat: f.inputFormat,
+      outputFormat: f.outputFormat,
+    })),
+  );
 }
 
 /** §5 attachment: name required and unique per service (the file, ≤ 20 MB of a listed type, was checked at upload). Allowed in `mod` too. */
@@ -78,7 +73,7 @@ export async function addAttachment(input: Payload<"/sys/chainAppInfo/wizard/add
     if (clash.length)
       throw fieldError("attachment.attachmentName", Msg.ATTACHMENT_NAME_TAKEN, Msg.ATTACHMENT_NAME_TAKEN);
     const stored = await claimUpload(tx, ctx, file, "attachment", "attachmentFile");
-    await tx.insert(appAttachments).values({
+    await services.api.addServiceAttachment(tx, {
       appId: app.id,
       name: attachment.attachmentName,
       fileId: stored.id,
@@ -103,7 +98,7 @@ export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPac
       .where(and(eq(chaincodePackages.verId, version.id), sql`lower(${chaincodePackages.name}) = lower(${pkg.name})`));
     if (clash.length) throw fieldError("pkg.name", Msg.PACKAGE_NAME_TAKEN, Msg.PACKAGE_NAME_TAKEN);
     const stored = await claimUpload(tx, ctx, file, "chaincode", "file");
-    await tx.insert(chaincodePackages).values({
+    await services.api.addDraftPackage(tx, {
       verId: version.id,
       name: pkg.name,
       version: pkg.version,
@@ -147,7 +142,7 @@ export async function addFunction(input: Payload<"/sys/chainAppInfo/wizard/addFu
       .from(appFunctions)
       .where(and(eq(appFunctions.verId, version.id), eq(appFunctions.func, fn.func)));
     if (clash.length) throw fieldError("fn.func", Msg.FUNC_TAKEN, Msg.FUNC_TAKEN);
-    await tx.insert(appFunctions).values({
+    await services.api.addDraftFunction(tx, {
       verId: version.id,
       packageId: pkg.id,
       name: fn.name,
@@ -178,11 +173,7 @@ export async function addRole(input: Payload<"/sys/chainAppInfo/wizard/addRole">
       .from(appRoles)
       .where(and(eq(appRoles.verId, version.id), sql`lower(${appRoles.name}) = lower(${role.name})`));
     if (clash.length) throw fieldError("role.name", Msg.ROLE_NAME_TAKEN, Msg.ROLE_NAME_TAKEN);
-    const [row] = await tx
-      .insert(appRoles)
-      .values({ verId: version.id, name: role.name, description: role.description })
-      .returning({ id: appRoles.id });
-    await tx.insert(appRoleFunctions).values(ids.map((functionId) => ({ roleId: row.id, functionId })));
+    await services.api.addDraftRole(tx, { verId: version.id, name: role.name, description: role.description }, ids);
     return saved(app.id, version.wizardStep);
   });
 }
@@ -196,11 +187,7 @@ export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: kind === "attachment" });
     if (kind === "attachment") {
-      const gone = await tx
-        .delete(appAttachments)
-        .where(and(eq(appAttachments.id, id), eq(appAttachments.appId, app.id)))
-        .returning();
-      if (!gone.length) throw new ApiError(Msg.NOT_FOUND);
+      if (!(await services.api.deleteServiceAttachment(tx, app.id, id))) throw new ApiError(Msg.NOT_FOUND);
       return saved(app.id, version.wizardStep);
     }
     if (kind === "role") {
@@ -209,8 +196,7 @@ export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete
         .from(appRoles)
         .where(and(eq(appRoles.id, id), eq(appRoles.verId, version.id)));
       if (!role) throw new ApiError(Msg.NOT_FOUND);
-      await tx.delete(appRoleFunctions).where(eq(appRoleFunctions.roleId, role.id));
-      await tx.delete(appRoles).where(eq(appRoles.id, role.id));
+      await services.api.deleteDraftRole(tx, role.id);
       return saved(app.id, version.wizardStep);
     }
     if (kind === "function") {
@@ -226,7 +212,7 @@ export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete
         .from(appFunctions)
         .where(eq(appFunctions.parentId, fn.id));
       if (children.length) throw new ApiError(Msg.FUNCTION_HAS_CHILDREN);
-      await tx.delete(appFunctions).where(eq(appFunctions.id, fn.id));
+      await services.api.deleteDraftFunction(tx, fn.id);
       return saved(app.id, version.wizardStep);
     }
     const [pkg] = await tx
@@ -252,19 +238,13 @@ export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete
         .from(appFunctions)
         .where(and(inArray(appFunctions.parentId, ids), ne(appFunctions.packageId, pkg.id)));
       if (outside.length) throw new ApiError(Msg.FUNCTION_HAS_CHILDREN);
-      // Its functions go with it; sub-functions of them first.
-      await tx
-        .update(appFunctions)
-        .set({ parentId: null })
-        .where(
-          inArray(
-            appFunctions.id,
-            fns.map((f) => f.id),
-          ),
-        );
-      await tx.delete(appFunctions).where(eq(appFunctions.packageId, pkg.id));
     }
-    await tx.delete(chaincodePackages).where(eq(chaincodePackages.id, pkg.id));
+    // Its functions go with it; sub-functions of them first.
+    await services.api.deleteDraftPackage(
+      tx,
+      pkg.id,
+      fns.map((f) => f.id),
+    );
     return saved(app.id, version.wizardStep);
   });
 }

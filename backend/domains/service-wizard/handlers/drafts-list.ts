@@ -1,18 +1,9 @@
-import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { VerState } from "#contract/service-status.ts";
 import { isWizardStep, type DraftSummary } from "#contract/service-wizard.ts";
-import {
-  appAttachments,
-  appFunctions,
-  appNodes,
-  appRoleFunctions,
-  appRoles,
-  apps,
-  appTransitions,
-  appVersions,
-  chaincodePackages,
-} from "#backend/domains/services/tables.ts";
+import services from "#backend/domains/services/index.ts";
+import { apps, appVersions } from "#backend/domains/services/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 
@@ -79,34 +70,7 @@ export async function discardDraft(input: Payload<"/sys/chainAppInfo/wizard/disc
       )
       .for("update");
     if (!row) throw new ApiError(Msg.NOT_FOUND);
-    const verId = row.v.id;
-    const roles = await tx.select({ id: appRoles.id }).from(appRoles).where(eq(appRoles.verId, verId));
-    if (roles.length)
-      await tx.delete(appRoleFunctions).where(
-        inArray(
-          appRoleFunctions.roleId,
-          roles.map((r) => r.id),
-        ),
-      );
-    await tx.delete(appRoles).where(eq(appRoles.verId, verId));
-    await tx.update(appFunctions).set({ parentId: null }).where(eq(appFunctions.verId, verId));
-    await tx.delete(appFunctions).where(eq(appFunctions.verId, verId));
-    await tx.delete(chaincodePackages).where(eq(chaincodePackages.verId, verId));
-    await tx.delete(appNodes).where(eq(appNodes.verId, verId));
-    await tx.delete(appTransitions).where(eq(appTransitions.verId, verId));
-    const others = await tx
-      .select({ id: appVersions.id })
-      .from(appVersions)
-      .where(and(eq(appVersions.appId, row.app.id), ne(appVersions.id, verId)))
-      .orderBy(asc(appVersions.id));
-    if (others.length === 0) {
-      await tx.update(apps).set({ currentVerId: null }).where(eq(apps.id, row.app.id));
-      await tx.delete(appVersions).where(eq(appVersions.id, verId));
-      await tx.delete(appAttachments).where(eq(appAttachments.appId, row.app.id));
-      await tx.delete(apps).where(eq(apps.id, row.app.id));
-    } else {
-      await tx.delete(appVersions).where(eq(appVersions.id, verId));
-    }
-    return { name: row.app.name, serviceRemoved: others.length === 0 };
+    const { serviceRemoved } = await services.api.deleteDraft(tx, row.app.id, row.v.id);
+    return { name: row.app.name, serviceRemoved };
   });
 }

@@ -45,8 +45,7 @@ export async function saveNodes(input: Payload<"/sys/chainAppInfo/wizard/saveNod
       if (Number(n.peers) > Math.min(MAX_PEERS_PER_NODE, node.peers))
         throw fieldError(`form.nodes.${i}.peers`, Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
     }
-    await tx.delete(appNodes).where(eq(appNodes.verId, version.id));
-    await tx.insert(appNodes).values(chosen.map((n) => ({ verId: version.id, ...n })));
+    await services.api.bookDraftNodes(tx, version.id, chosen);
     return saved(app.id, await reach(tx, version, "certificate", now));
   });
 }
@@ -60,10 +59,7 @@ export async function saveCertificate(
   const now = ctx.services.now();
   return ctx.services.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
-    await tx
-      .update(appVersions)
-      .set({ certificateMode: Number(form.certificateMode) })
-      .where(eq(appVersions.id, version.id));
+    await services.api.saveCertificateMode(tx, version.id, Number(form.certificateMode));
     return saved(app.id, await reach(tx, version, "cost", now));
   });
 }

@@ -1,9 +1,10 @@
 import billing from "#backend/domains/billing/index.ts";
+import services from "#backend/domains/services/index.ts";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
 import { furthestOf, type draftRefSchema, type Upload, type WizardStep } from "#contract/service-wizard.ts";
-import { apps, appVersions } from "#backend/domains/services/tables.ts";
+import { apps } from "#backend/domains/services/tables.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { type SignedInContext } from "#backend/http/router.ts";
@@ -72,7 +73,7 @@ export async function editableDraft(
 
 export async function reach(tx: Tx, version: VersionRow, step: WizardStep, now: Date) {
   const wizardStep = furthestOf(version.wizardStep as WizardStep, step);
-  await tx.update(appVersions).set({ wizardStep, updatedAt: now }).where(eq(appVersions.id, version.id));
+  await services.api.reachDraftStep(tx, version.id, wizardStep, now);
   return wizardStep;
 }
 

@@ -7,7 +7,7 @@ import { ProductStatus, productTransition, type ProductEvent } from "#contract/s
 import type { Tx } from "#backend/db/client.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
-import { apps, appVersions } from "#backend/domains/services/tables.ts";
+import { apps } from "#backend/domains/services/tables.ts";
 import { products, productServices } from "#backend/domains/store/tables.ts";
 import { me, isEnterprise, rowsOf, withOwner } from "./shared.ts";
 
@@ -161,9 +161,9 @@ export async function publishProduct(input: Payload<"/sys/product/publish">, ctx
     if (p.company && !isEnterprise(buyer)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
     let coverFileId: number | null = null;
     if (p.coverFileId) coverFileId = (await ctx.services.files.copy(tx, p.coverFileId, now))?.id ?? null;
-    const [app] = await tx
-      .insert(apps)
-      .values({
+    const { app } = await services.api.createDraft(
+      tx,
+      {
         appCode: services.api.newAppCode(),
         userId: buyer.id,
         name: await freeServiceName(tx, p.name),
@@ -175,13 +175,10 @@ export async function publishProduct(input: Payload<"/sys/product/publish">, ctx
         contactEmail: buyer.email,
         createdAt: now,
         updatedAt: now,
-      })
-      .returning({ id: apps.id });
-    const [version] = await tx
-      .insert(appVersions)
-      .values({ appId: app.id, version: "1.0.0", verState: 1, wizardStep: "basic", createdAt: now, updatedAt: now })
-      .returning({ id: appVersions.id });
-    await tx.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, app.id));
+      },
+      { version: "1.0.0", verState: 1, wizardStep: "basic" },
+      now,
+    );
     await tx.insert(productServices).values({
       productId: p.id,
       appId: app.id,

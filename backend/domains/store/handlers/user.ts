@@ -1,3 +1,4 @@
+import services from "#backend/domains/services/index.ts";
 import { escapeLike } from "#backend/kit/sql.ts";
 import { and, asc, count, desc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
@@ -247,10 +248,12 @@ export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">,
   const viewer = me(ctx);
   const { app } = await listedService(db, input.appId);
   if (!(await isParticipant(db, viewer.id, app.id))) throw new ApiError(Msg.PARTICIPANTS_ONLY);
-  const [row] = await db
-    .insert(appComments)
-    .values({ appId: app.id, userId: viewer.id, text: input.text, createdAt: ctx.services.now() })
-    .returning({ id: appComments.id });
+  const row = await services.api.addServiceComment(db, {
+    appId: app.id,
+    userId: viewer.id,
+    text: input.text,
+    createdAt: ctx.services.now(),
+  });
   return { commentId: row.id };
 }
 
@@ -271,11 +274,7 @@ export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: S
       .onConflictDoNothing()
       .returning({ id: commentUseful.commentId });
     if (inserted.length === 0) throw new ApiError(Msg.ALREADY_MARKED_USEFUL);
-    const [updated] = await tx
-      .update(appComments)
-      .set({ usefulCount: sql`${appComments.usefulCount} + 1` })
-      .where(eq(appComments.id, comment.id))
-      .returning({ usefulCount: appComments.usefulCount });
+    const updated = await services.api.countCommentUseful(tx, comment.id);
     return { usefulCount: updated.usefulCount };
   });
 }
