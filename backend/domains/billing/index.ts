@@ -1,6 +1,6 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { seedBillingDemo } from "./demo.ts";
+import { seedBillingDemo, seedDemoPaymentsWith } from "./demo.ts";
 import { createFixtures } from "./fixtures.ts";
 import { accountSummary, listTransactions, usage30 } from "./handlers/user-account.ts";
 import { billDetail, dueBills, exportBills, listBills, noUnpaidBills, payBill, payBills } from "./handlers/user.ts";
@@ -57,6 +57,7 @@ export default defineDomain({
     recordBillRefund,
     setBillsInvoiceState,
     moveUnpaidBillDeadline,
+    seedDemoPaymentsWith,
   },
   seedDemo: seedBillingDemo,
   fixtures: handlersOf({ "/test/fixtures": createFixtures }),
