@@ -6,12 +6,32 @@ import type { DemoTimeline } from "#backend/kit/demo-timeline.ts";
 import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { bills, usageDaily, type BillDetail } from "./tables.ts";
 import { cityNodes } from "#backend/db/tables.ts";
-import { payments, withdrawals } from "#backend/domains/payments/tables.ts";
+import type { payments, withdrawals } from "#backend/domains/payments/tables.ts";
 import { post } from "./ledger.ts";
 import { createTrafficBill, weeklyUsage } from "./jobs.ts";
 import { newBillNo } from "./rules.ts";
 import { addDays, dayOf, DAY_MS, lastCompletedWeekStart, weekEnd } from "./time.ts";
 import { PROFILES, addWorkingDays, ago, resources, sum, type Node, type Profile } from "./demo-profiles.ts";
+
+/** The payments domain's writes of its demo records; it hands them over at start (billing may not import it). */
+export type DemoPaymentRecords = {
+  recordPaidRecharge: (tx: Tx, recharge: typeof payments.$inferInsert) => Promise<typeof payments.$inferSelect>;
+  recordReviewedWithdrawal: (
+    tx: Tx,
+    withdrawal: typeof withdrawals.$inferInsert,
+  ) => Promise<typeof withdrawals.$inferSelect>;
+};
+let paymentRecords: DemoPaymentRecords | undefined;
+
+/** Called by the payments domain at start: the demo accounts' recharges and withdrawals are written through it. */
+export function seedDemoPaymentsWith(records: DemoPaymentRecords): void {
+  paymentRecords = records;
+}
+
+function demoPayments(): DemoPaymentRecords {
+  if (!paymentRecords) throw new Error("the payments domain has not started: no demo recharges and withdrawals");
+  return paymentRecords;
+}
 
 /**
  * Demo money, usage and bills for demoperson and democompany (backend/seed.ts). Money moves only
@@ -36,21 +56,18 @@ async function seedUser(
   );
   for (const r of p.recharges) {
     const at = ago(now, r.daysAgo);
-    const [payment] = await tx
-      .insert(payments)
-      .values({
-        paymentNo: newBillNo(at, "P"),
-        userId,
-        amountCents: r.cents,
-        payType: r.payType,
-        status: PayState.PAID,
-        provider: r.payType === "GT0004" ? null : "sandbox",
-        remittanceRef: r.payType === "GT0004" ? `REM${randomInt(100_000, 999_999)}` : null,
-        createdAt: at,
-        expiresAt: new Date(at.getTime() + 30 * 60_000),
-        paidAt: new Date(at.getTime() + 3 * 60_000),
-      })
-      .returning();
+    const payment = await demoPayments().recordPaidRecharge(tx, {
+      paymentNo: newBillNo(at, "P"),
+      userId,
+      amountCents: r.cents,
+      payType: r.payType,
+      status: PayState.PAID,
+      provider: r.payType === "GT0004" ? null : "sandbox",
+      remittanceRef: r.payType === "GT0004" ? `REM${randomInt(100_000, 999_999)}` : null,
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + 30 * 60_000),
+      paidAt: new Date(at.getTime() + 3 * 60_000),
+    });
     ledger(payment.paidAt!, (tx) =>
       post(
         tx,
@@ -301,19 +318,16 @@ async function seedUser(
 
   if (p.withdrawalCents > 0) {
     const at = ago(now, 8);
-    const [w] = await tx
-      .insert(withdrawals)
-      .values({
-        withdrawalNo: newBillNo(at, "W"),
-        userId,
-        amountCents: p.withdrawalCents,
-        state: 10,
-        createdAt: at,
-        reviewedBy: operatorId,
-        reviewedAt: new Date(at.getTime() + DAY_MS),
-        expectedArrival: addWorkingDays(dayOf(new Date(at.getTime() + DAY_MS)), 7),
-      })
-      .returning();
+    const w = await demoPayments().recordReviewedWithdrawal(tx, {
+      withdrawalNo: newBillNo(at, "W"),
+      userId,
+      amountCents: p.withdrawalCents,
+      state: 10,
+      createdAt: at,
+      reviewedBy: operatorId,
+      reviewedAt: new Date(at.getTime() + DAY_MS),
+      expectedArrival: addWorkingDays(dayOf(new Date(at.getTime() + DAY_MS)), 7),
+    });
     ledger(at, (tx) =>
       post(
         tx,

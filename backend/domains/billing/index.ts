@@ -1,10 +1,19 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { seedBillingDemo } from "./demo.ts";
+import { seedBillingDemo, seedDemoPaymentsWith } from "./demo.ts";
 import { createFixtures } from "./fixtures.ts";
 import { accountSummary, listTransactions, usage30 } from "./handlers/user-account.ts";
 import { billDetail, dueBills, exportBills, listBills, noUnpaidBills, payBill, payBills } from "./handlers/user.ts";
 import { hasBlockingBills, settleBillsWith } from "./settle.ts";
+import {
+  expireBill,
+  issueBill,
+  issueBillOnce,
+  markBillPaid,
+  moveUnpaidBillDeadline,
+  recordBillRefund,
+  setBillsInvoiceState,
+} from "./bills-api.ts";
 import { verifyLedger } from "./handlers/operator.ts";
 import { billingFigures } from "./figures.ts";
 import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs.ts";
@@ -32,8 +41,26 @@ export default defineDomain({
   // The weekly traffic bills of the last completed week (a server that was down catches up one week and then
   // follows the chain) and an expiry pass this hour; both are no-ops when already scheduled.
   schedules: [(db, now) => scheduleWeekly(db, lastCompletedWeekStart(now)), (db, now) => scheduleExpiry(db, now)],
-  api: { billingFigures, post, lockWallet, totalsOf, hasBlockingBills, isPayable, newBillNo, settleBillsWith },
+  api: {
+    billingFigures,
+    post,
+    lockWallet,
+    totalsOf,
+    hasBlockingBills,
+    isPayable,
+    newBillNo,
+    settleBillsWith,
+    issueBill,
+    issueBillOnce,
+    markBillPaid,
+    expireBill,
+    recordBillRefund,
+    setBillsInvoiceState,
+    moveUnpaidBillDeadline,
+    seedDemoPaymentsWith,
+  },
   seedDemo: seedBillingDemo,
   fixtures: handlersOf({ "/test/fixtures": createFixtures }),
 });
 export type { BillSettler, SettledBill } from "./settle.ts";
+export type { NewBill } from "./bills-api.ts";

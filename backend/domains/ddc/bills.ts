@@ -22,27 +22,24 @@ export async function payFee(
   },
 ) {
   await billing.api.lockWallet(tx, input.userId, input.at);
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: billing.api.newBillNo(input.at, input.prefix),
-      userId: input.userId,
-      serviceName: input.serviceName,
-      billType: input.billType,
-      payState: PayState.PAID,
-      payMode: 1,
-      payType: "BALANCE",
-      cycle: 2,
-      periodStart: input.at,
-      periodEnd: input.at,
-      createdAt: input.at,
-      deadline: input.at,
-      paidAt: input.at,
-      totalCents: input.cents,
-      payCents: input.cents,
-      dedupeKey: input.dedupeKey,
-    })
-    .returning();
+  const bill = await billing.api.issueBill(tx, {
+    billNo: billing.api.newBillNo(input.at, input.prefix),
+    userId: input.userId,
+    serviceName: input.serviceName,
+    billType: input.billType,
+    payState: PayState.PAID,
+    payMode: 1,
+    payType: "BALANCE",
+    cycle: 2,
+    periodStart: input.at,
+    periodEnd: input.at,
+    createdAt: input.at,
+    deadline: input.at,
+    paidAt: input.at,
+    totalCents: input.cents,
+    payCents: input.cents,
+    dedupeKey: input.dedupeKey,
+  });
   await billing.api.post(
     tx,
     {
@@ -75,5 +72,5 @@ export async function refundFeeIn(tx: Tx, billId: number, now: Date) {
     },
     now,
   );
-  await tx.update(bills).set({ payState: PayState.REFUNDED, refundCents: bill.payCents }).where(eq(bills.id, bill.id));
+  await billing.api.recordBillRefund(tx, bill.id, { payState: PayState.REFUNDED, refundCents: bill.payCents });
 }

@@ -178,28 +178,25 @@ export async function insertPaidBill(
     now: Date;
   },
 ) {
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: billing.api.newBillNo(input.now, "DN"),
-      userId: input.userId,
-      serviceName: input.serviceName,
-      billType: PRN_BILL_TYPE,
-      payState: 15,
-      payMode: 1,
-      payType: "BALANCE",
-      cycle: input.cycle,
-      periodStart: input.periodStart,
-      periodEnd: input.periodEnd,
-      createdAt: input.now,
-      deadline: input.now,
-      paidAt: input.now,
-      totalCents: input.cents,
-      payCents: input.cents,
-      detail: input.detail,
-      dedupeKey: input.dedupeKey,
-    })
-    .returning();
+  const bill = await billing.api.issueBill(tx, {
+    billNo: billing.api.newBillNo(input.now, "DN"),
+    userId: input.userId,
+    serviceName: input.serviceName,
+    billType: PRN_BILL_TYPE,
+    payState: 15,
+    payMode: 1,
+    payType: "BALANCE",
+    cycle: input.cycle,
+    periodStart: input.periodStart,
+    periodEnd: input.periodEnd,
+    createdAt: input.now,
+    deadline: input.now,
+    paidAt: input.now,
+    totalCents: input.cents,
+    payCents: input.cents,
+    detail: input.detail,
+    dedupeKey: input.dedupeKey,
+  });
   if (bill.payCents > 0)
     await billing.api.post(
       tx,
@@ -227,13 +224,10 @@ export async function refundBill(tx: Tx, billId: number, key: string, now: Date)
     { userId: bill.userId, kind: "refund", amountCents: amount, refType: "bill", refId: bill.id, idempotencyKey: key },
     now,
   );
-  await tx
-    .update(bills)
-    .set({
-      refundCents: bill.refundCents + amount,
-      refundNo: `RF${now.getTime().toString(36).toUpperCase()}${bill.id}`,
-      payState: 20,
-    })
-    .where(eq(bills.id, bill.id));
+  await billing.api.recordBillRefund(tx, bill.id, {
+    refundCents: bill.refundCents + amount,
+    refundNo: `RF${now.getTime().toString(36).toUpperCase()}${bill.id}`,
+    payState: 20,
+  });
   return amount;
 }

@@ -22,33 +22,29 @@ async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
   const start = p.periodEnd;
   const end = periodEndOf(start, p.cycle);
   const cents = periodCents(p, p.cycle) ?? p.priceCents;
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: billing.api.newBillNo(now, "DR"),
-      userId: p.userId,
-      serviceName: `${p.name} · ${p.nodeCount} × ${p.hostConfig}`,
-      billType: PRN_BILL_TYPE,
-      payState: PayState.UNPAID,
-      payMode: 1,
-      cycle: p.cycle,
-      periodStart: start,
-      periodEnd: end,
-      createdAt: now,
-      // Unpaid, it blocks payType 2 until the end of the period it would pay for; then the project lapses.
-      deadline: end,
-      totalCents: cents,
-      payCents: cents,
-      detail: {
-        nodeCount: p.nodeCount,
-        hostConfiguration: p.hostConfig,
-        dataCapacityGb: p.dataCapacityGb,
-        cloudPlatform: p.cloud,
-      },
-      dedupeKey: `prn-renewal:${p.id}:${start.toISOString()}`,
-    })
-    .onConflictDoNothing()
-    .returning();
+  const bill = await billing.api.issueBillOnce(tx, {
+    billNo: billing.api.newBillNo(now, "DR"),
+    userId: p.userId,
+    serviceName: `${p.name} · ${p.nodeCount} × ${p.hostConfig}`,
+    billType: PRN_BILL_TYPE,
+    payState: PayState.UNPAID,
+    payMode: 1,
+    cycle: p.cycle,
+    periodStart: start,
+    periodEnd: end,
+    createdAt: now,
+    // Unpaid, it blocks payType 2 until the end of the period it would pay for; then the project lapses.
+    deadline: end,
+    totalCents: cents,
+    payCents: cents,
+    detail: {
+      nodeCount: p.nodeCount,
+      hostConfiguration: p.hostConfig,
+      dataCapacityGb: p.dataCapacityGb,
+      cloudPlatform: p.cloud,
+    },
+    dedupeKey: `prn-renewal:${p.id}:${start.toISOString()}`,
+  });
   if (!bill) return false;
   const { balanceCents } = await billing.api.lockWallet(tx, p.userId, now);
   if (balanceCents >= cents) {
@@ -64,10 +60,7 @@ async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
       },
       now,
     );
-    await tx
-      .update(bills)
-      .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now })
-      .where(eq(bills.id, bill.id));
+    await billing.api.markBillPaid(tx, bill.id, now);
     await tx
       .update(prnProjects)
       .set({ periodStart: start, periodEnd: end, priceCents: cents, updatedAt: now })
@@ -95,8 +88,7 @@ async function lapseInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
   if (!p?.renewalBillId || p.status !== PrnStatus.RUNNING) return false;
   const [bill] = await tx.select().from(bills).where(eq(bills.id, p.renewalBillId)).for("update");
   if (!bill || bill.payState === PayState.PAID || bill.deadline.getTime() > now.getTime()) return false;
-  if (bill.payState !== PayState.EXPIRED)
-    await tx.update(bills).set({ payState: PayState.EXPIRED, releaseTime: now }).where(eq(bills.id, bill.id));
+  if (bill.payState !== PayState.EXPIRED) await billing.api.expireBill(tx, bill.id, now);
   const to = prnProjectMachine.transition(p.status, "lapse", "system");
   if (!to.ok) return false;
   await tx
@@ -188,11 +180,7 @@ export const settleRenewalBill: BillSettler = async (tx, input) => {
     },
     input.now,
   );
-  const [paid] = await tx
-    .update(bills)
-    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
-    .where(eq(bills.id, bill.id))
-    .returning();
+  const paid = await billing.api.markBillPaid(tx, bill.id, input.now);
   await tx
     .update(prnProjects)
     .set({

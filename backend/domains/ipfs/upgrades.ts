@@ -137,28 +137,25 @@ export async function createUpgrade(input: Payload<"/sys/ipfsBusiness/ipfsUpgrad
         service.expiresAt.getTime() > now.getTime()
           ? service.expiresAt
           : new Date(now.getTime() + IPFS_PERIOD_DAYS * 86_400_000);
-      const [bill] = await tx
-        .insert(bills)
-        .values({
-          billNo: billing.api.newBillNo(now, "IU"),
-          userId: me,
-          serviceName: `IPFS ${service.name} · ${service.storeUnit} → ${input.toStoreUnit} GB`,
-          billType: IPFS_BILL_TYPE,
-          payState: PayState.PAID,
-          payMode: 1,
-          payType: "BALANCE",
-          cycle: 2,
-          periodStart: now,
-          periodEnd,
-          createdAt: now,
-          deadline: now,
-          paidAt: now,
-          totalCents: price.priceDiffCents,
-          payCents: price.priceDiffCents,
-          detail: { dataCapacityGb: input.toStoreUnit },
-          dedupeKey: `ipfs-upgrade:${me}:${input.idempotencyKey}`,
-        })
-        .returning();
+      const bill = await billing.api.issueBill(tx, {
+        billNo: billing.api.newBillNo(now, "IU"),
+        userId: me,
+        serviceName: `IPFS ${service.name} · ${service.storeUnit} → ${input.toStoreUnit} GB`,
+        billType: IPFS_BILL_TYPE,
+        payState: PayState.PAID,
+        payMode: 1,
+        payType: "BALANCE",
+        cycle: 2,
+        periodStart: now,
+        periodEnd,
+        createdAt: now,
+        deadline: now,
+        paidAt: now,
+        totalCents: price.priceDiffCents,
+        payCents: price.priceDiffCents,
+        detail: { dataCapacityGb: input.toStoreUnit },
+        dedupeKey: `ipfs-upgrade:${me}:${input.idempotencyKey}`,
+      });
       // Throws MSG_30001 (insufficient balance) and rolls everything back.
       await billing.api.post(
         tx,
@@ -341,14 +338,11 @@ export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/dec
           },
           now,
         );
-        await tx
-          .update(bills)
-          .set({
-            refundCents: bill.refundCents + amount,
-            refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`,
-            payState: PayState.REFUNDED,
-          })
-          .where(eq(bills.id, bill.id));
+        await billing.api.recordBillRefund(tx, bill.id, {
+          refundCents: bill.refundCents + amount,
+          refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`,
+          payState: PayState.REFUNDED,
+        });
       }
     }
     await tx

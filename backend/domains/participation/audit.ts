@@ -164,41 +164,37 @@ async function issueOrderBill(
   dedupeKey: string,
 ): Promise<BillRow> {
   const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
-  const [created] = await tx
-    .insert(bills)
-    .values({
-      billNo: `NO${now.getTime().toString(36).toUpperCase()}${randomBytes(3).toString("hex").toUpperCase()}`,
-      userId: join.userId,
-      appId: app.id,
-      serviceName: app.name,
-      billType: NODE_ORDER_BILL_TYPE,
-      payState: 1,
-      payMode: 1,
-      cycle: 2,
-      periodStart: now,
-      periodEnd: new Date(now.getTime() + 30 * DAY),
-      createdAt: now,
-      deadline: new Date(now.getTime() + ORDER_PAYMENT_WINDOW_MS),
-      totalCents: order.totalCents,
-      payCents: order.totalCents,
-      detail: {
-        nodeCount: order.lines.length,
-        resources: order.lines.map((l) => ({
-          nodeCode: l.node.code,
-          tps: ACCESS_NODE.tps,
-          capacityGb: ACCESS_NODE.capacityGb,
-          peers: ACCESS_NODE.peers,
-          monthlyPriceCents: l.amountCents,
-          yearlyPriceCents:
-            ACCESS_NODE.tps * l.node.tpsPricePerYearCents +
-            ACCESS_NODE.capacityGb * l.node.capacityPricePerGbMonthCents * 12,
-          amountCents: l.amountCents,
-        })),
-      },
-      dedupeKey,
-    })
-    .onConflictDoNothing()
-    .returning();
+  const created = await billing.api.issueBillOnce(tx, {
+    billNo: `NO${now.getTime().toString(36).toUpperCase()}${randomBytes(3).toString("hex").toUpperCase()}`,
+    userId: join.userId,
+    appId: app.id,
+    serviceName: app.name,
+    billType: NODE_ORDER_BILL_TYPE,
+    payState: 1,
+    payMode: 1,
+    cycle: 2,
+    periodStart: now,
+    periodEnd: new Date(now.getTime() + 30 * DAY),
+    createdAt: now,
+    deadline: new Date(now.getTime() + ORDER_PAYMENT_WINDOW_MS),
+    totalCents: order.totalCents,
+    payCents: order.totalCents,
+    detail: {
+      nodeCount: order.lines.length,
+      resources: order.lines.map((l) => ({
+        nodeCode: l.node.code,
+        tps: ACCESS_NODE.tps,
+        capacityGb: ACCESS_NODE.capacityGb,
+        peers: ACCESS_NODE.peers,
+        monthlyPriceCents: l.amountCents,
+        yearlyPriceCents:
+          ACCESS_NODE.tps * l.node.tpsPricePerYearCents +
+          ACCESS_NODE.capacityGb * l.node.capacityPricePerGbMonthCents * 12,
+        amountCents: l.amountCents,
+      })),
+    },
+    dedupeKey,
+  });
   return created ?? (await tx.select().from(bills).where(eq(bills.dedupeKey, dedupeKey)))[0];
 }
 
@@ -236,10 +232,7 @@ export async function startOrder(tx: Tx, joinId: number, now: Date) {
  */
 async function reissueOrder(tx: Tx, join: JoinRow, expired: BillRow, actorId: number, now: Date): Promise<BillRow> {
   if (expired.payState !== PayState.EXPIRED) {
-    await tx
-      .update(bills)
-      .set({ payState: PayState.EXPIRED, releaseTime: expired.releaseTime ?? now })
-      .where(eq(bills.id, expired.id));
+    await billing.api.expireBill(tx, expired.id, expired.releaseTime ?? now);
   }
   const order = await orderOf(tx, join);
   const bill = await issueOrderBill(tx, join, order, now, `join-order:${join.id}:after:${expired.id}`);
@@ -285,10 +278,7 @@ export async function payOrder(tx: Tx, input: { userId: number; joinId: number; 
     },
     input.now,
   );
-  await tx
-    .update(bills)
-    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
-    .where(eq(bills.id, bill.id));
+  await billing.api.markBillPaid(tx, bill.id, input.now);
   await applyJoinEvent(tx, {
     joinId: join.id,
     event: "pay",

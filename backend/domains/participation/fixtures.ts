@@ -1,7 +1,6 @@
 import services from "#backend/domains/services/index.ts";
-import { and, eq } from "drizzle-orm";
+import billing from "#backend/domains/billing/index.ts";
 import { Msg } from "#contract/messages.ts";
-import { bills } from "#backend/domains/billing/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext, Payload } from "#backend/http/router.ts";
 import { me, appById, ownJoin } from "./handlers/shared.ts";
@@ -22,9 +21,10 @@ export async function testOrderDeadline(input: Payload<"/test/participation/orde
   if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const join = await ownJoin(ctx.services.db, me(ctx).id, input.appJoinAuditId);
   if (!join.orderBillId) throw new ApiError(Msg.NOT_FOUND);
-  await ctx.services.db
-    .update(bills)
-    .set({ deadline: new Date(ctx.services.now().getTime() - 1) })
-    .where(and(eq(bills.id, join.orderBillId), eq(bills.payState, 1)));
+  await billing.api.moveUnpaidBillDeadline(
+    ctx.services.db,
+    join.orderBillId,
+    new Date(ctx.services.now().getTime() - 1),
+  );
   return null;
 }

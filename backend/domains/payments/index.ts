@@ -1,3 +1,4 @@
+import billing from "#backend/domains/billing/index.ts";
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { getCard, getPayment, listRecharges, createRecharge, startCardSetup } from "./handlers/user.ts";
@@ -10,6 +11,7 @@ import { paymentsWaiting } from "./figures.ts";
 import { listPaymentReviews, reviewPayment } from "./reviews.ts";
 import { handleSandboxRequest, SANDBOX_PATH, sandboxJobs } from "./sandbox.ts";
 import { webhookSecret } from "./secret.ts";
+import { recordPaidRecharge, recordReviewedWithdrawal } from "./demo-records.ts";
 import { handleStripeWebhook, STRIPE_WEBHOOK_PATH } from "./stripe-webhook.ts";
 
 /**
@@ -35,10 +37,12 @@ export default defineDomain({
     "/ops/withdrawals/list": listWithdrawalQueue,
     "/ops/withdrawals/review": reviewWithdrawal,
   }),
-  api: { paymentsWaiting },
+  api: { paymentsWaiting, recordPaidRecharge, recordReviewedWithdrawal },
   jobs: { ...paymentJobHandlers, ...sandboxJobs },
-  // The sandbox's callback secret exists (generated into DATA_DIR, or required with DATABASE_URL).
+  // Billing's demo seeder writes the demo accounts' recharges and withdrawals through this domain; the sandbox's
+  // callback secret exists (generated into DATA_DIR, or required with DATABASE_URL).
   start: (deps) => {
+    billing.api.seedDemoPaymentsWith({ recordPaidRecharge, recordReviewedWithdrawal });
     if (deps.env.paymentProvider === "sandbox") webhookSecret(deps.env);
   },
   endpoints: [

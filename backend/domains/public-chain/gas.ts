@@ -7,7 +7,6 @@ import type { Deps } from "#backend/deps.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { schedule, type JobEntry } from "#backend/jobs/runner.ts";
 import billing from "#backend/domains/billing/index.ts";
-import { bills } from "#backend/domains/billing/tables.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { chainTxs } from "#backend/domains/chain/tables.ts";
 import inbox from "#backend/domains/inbox/index.ts";
@@ -144,7 +143,7 @@ export async function refundGas(db: Db, assignmentId: number, reason: string, no
       },
       now,
     );
-    await tx.update(bills).set({ payState: 20, refundCents: locked.amountCents }).where(eq(bills.id, locked.billId));
+    await billing.api.recordBillRefund(tx, locked.billId, { payState: 20, refundCents: locked.amountCents });
     const [row] = await tx
       .update(pubChainGas)
       .set({ status: GasStatus.REFUNDED, failReason: reason })

@@ -4,6 +4,7 @@ import { VerState } from "#contract/service-status.ts";
 import type { Finding } from "#contract/services.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { appFunctions, appNodes, appTransitions, appVersions, apps, chaincodePackages } from "./tables.ts";
+import billing from "#backend/domains/billing/index.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { FileStore } from "#backend/kit/storage.ts";
@@ -311,7 +312,7 @@ export const runExpire: JobHandler = async (payload, services) => {
     // The billing area's hourly expiry may have marked the bill expired (10) first; the version still goes back.
     if (!bill || ![1, 5, 10].includes(bill.payState)) return;
     const now = services.now();
-    await tx.update(bills).set({ payState: 10 }).where(eq(bills.id, billId));
+    await billing.api.expireBill(tx, billId);
     await applyTransition(tx, { verId, event: "expire", actor: "system", actorId: null, now, set: { billState: 10 } });
   });
 };

@@ -32,27 +32,23 @@ export async function createPublishBill(tx: Tx, verId: number, now: Date) {
     .from(appTransitions)
     .where(and(eq(appTransitions.verId, verId), eq(appTransitions.event, "finalApprove")));
   const amount = version.costCents ?? 0;
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: `PB${now.getTime().toString(36).toUpperCase()}${randomBytes(3).toString("hex").toUpperCase()}`,
-      userId: app.userId,
-      appId: app.id,
-      serviceName: `${app.name} ${version.version}`,
-      billType: 1,
-      payState: 1,
-      payMode: 1,
-      cycle: app.paymentCycle,
-      periodStart: now,
-      periodEnd: new Date(now.getTime() + cycleDays(app.paymentCycle) * DAY),
-      createdAt: now,
-      deadline: new Date(now.getTime() + PUBLISH_PAYMENT_WINDOW_MS),
-      totalCents: amount,
-      payCents: amount,
-      dedupeKey: `publish:${verId}:${n}`,
-    })
-    .onConflictDoNothing()
-    .returning();
+  const bill = await billing.api.issueBillOnce(tx, {
+    billNo: `PB${now.getTime().toString(36).toUpperCase()}${randomBytes(3).toString("hex").toUpperCase()}`,
+    userId: app.userId,
+    appId: app.id,
+    serviceName: `${app.name} ${version.version}`,
+    billType: 1,
+    payState: 1,
+    payMode: 1,
+    cycle: app.paymentCycle,
+    periodStart: now,
+    periodEnd: new Date(now.getTime() + cycleDays(app.paymentCycle) * DAY),
+    createdAt: now,
+    deadline: new Date(now.getTime() + PUBLISH_PAYMENT_WINDOW_MS),
+    totalCents: amount,
+    payCents: amount,
+    dedupeKey: `publish:${verId}:${n}`,
+  });
   const billRow =
     bill ??
     (
@@ -126,7 +122,7 @@ export async function payPublishBill(
       input.now,
     );
   }
-  await tx.update(bills).set({ payState: 15, payType: "BALANCE", paidAt: input.now }).where(eq(bills.id, bill.id));
+  await billing.api.markBillPaid(tx, bill.id, input.now);
   await applyTransition(tx, {
     verId,
     event: "pay",

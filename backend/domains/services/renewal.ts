@@ -82,28 +82,24 @@ export async function renewInTx(tx: Tx, appId: number, now: Date) {
     await tx.update(apps).set({ cycleStart: start, cycleEnd: end }).where(eq(apps.id, app.id));
     return;
   }
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: billing.api.newBillNo(now, "RB"),
-      userId: app.userId,
-      appId: app.id,
-      serviceName: app.name,
-      billType: BillType.RESOURCE_RENEWAL,
-      payState: PayState.UNPAID,
-      payMode: 1,
-      cycle: app.paymentCycle,
-      periodStart: start,
-      periodEnd: end,
-      createdAt: now,
-      deadline: new Date(start.getTime() + RENEWAL_GRACE_MS),
-      totalCents: cents,
-      payCents: cents,
-      detail: { resources: resourceLines(nodes, catalogue, app.paymentCycle), nodeCount: nodes.length },
-      dedupeKey: `renewal:${app.id}:${start.toISOString()}`,
-    })
-    .onConflictDoNothing()
-    .returning();
+  const bill = await billing.api.issueBillOnce(tx, {
+    billNo: billing.api.newBillNo(now, "RB"),
+    userId: app.userId,
+    appId: app.id,
+    serviceName: app.name,
+    billType: BillType.RESOURCE_RENEWAL,
+    payState: PayState.UNPAID,
+    payMode: 1,
+    cycle: app.paymentCycle,
+    periodStart: start,
+    periodEnd: end,
+    createdAt: now,
+    deadline: new Date(start.getTime() + RENEWAL_GRACE_MS),
+    totalCents: cents,
+    payCents: cents,
+    detail: { resources: resourceLines(nodes, catalogue, app.paymentCycle), nodeCount: nodes.length },
+    dedupeKey: `renewal:${app.id}:${start.toISOString()}`,
+  });
   if (!bill) return;
   const { balanceCents } = await billing.api.lockWallet(tx, app.userId, now);
   if (balanceCents >= cents) {
@@ -119,10 +115,7 @@ export async function renewInTx(tx: Tx, appId: number, now: Date) {
       },
       now,
     );
-    await tx
-      .update(bills)
-      .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now })
-      .where(eq(bills.id, bill.id));
+    await billing.api.markBillPaid(tx, bill.id, now);
     await tx.update(apps).set({ cycleStart: start, cycleEnd: end }).where(eq(apps.id, app.id));
     await tx.insert(messages).values({
       userId: app.userId,
@@ -169,11 +162,7 @@ export async function payRenewal(tx: Tx, input: { userId: number; billId: number
     },
     input.now,
   );
-  const [paid] = await tx
-    .update(bills)
-    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
-    .where(eq(bills.id, bill.id))
-    .returning();
+  const paid = await billing.api.markBillPaid(tx, bill.id, input.now);
   await tx
     .update(apps)
     .set({ cycleStart: bill.periodStart, cycleEnd: bill.periodEnd, renewalBillId: null })
@@ -187,7 +176,7 @@ export async function lapseInTx(tx: Tx, appId: number, now: Date) {
   if (!app?.renewalBillId || !app.currentVerId) return;
   const [bill] = await tx.select().from(bills).where(eq(bills.id, app.renewalBillId)).for("update");
   if (!bill || bill.payState === PayState.PAID || bill.deadline.getTime() > now.getTime()) return;
-  await tx.update(bills).set({ payState: PayState.EXPIRED, releaseTime: now }).where(eq(bills.id, bill.id));
+  await billing.api.expireBill(tx, bill.id, now);
   await tx.update(apps).set({ renewalBillId: null }).where(eq(apps.id, app.id));
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
   if (version && (version.verState === VerState.RUNNING || version.verState === VerState.DEACTIVATED)) {

@@ -72,30 +72,27 @@ export async function reviewUpgrade(
     await tell(tx, u, app.name, "upgradeApprovedFree", input.now);
     return u;
   }
-  const [bill] = await tx
-    .insert(bills)
-    .values({
-      billNo: billing.api.newBillNo(input.now, "CB"),
-      userId: upgrade.userId,
-      appId: upgrade.appId,
-      serviceName: app.name,
-      billType: BillType.CONFIG_UPGRADE,
-      payState: PayState.UNPAID,
-      payMode: 1,
-      cycle: upgrade.paymentCycle,
-      periodStart: input.now,
-      periodEnd: upgrade.cycleEnd,
-      createdAt: input.now,
-      deadline: new Date(input.now.getTime() + UPGRADE_PAYMENT_WINDOW_MS),
-      totalCents: upgrade.amountCents,
-      payCents: upgrade.amountCents,
-      detail: {
-        resources: resourceLines(upgrade.after, await priceCatalogue(tx), upgrade.paymentCycle),
-        nodeCount: upgrade.after.length,
-      },
-      dedupeKey: `configUpgrade:${upgrade.id}`,
-    })
-    .returning();
+  const bill = await billing.api.issueBill(tx, {
+    billNo: billing.api.newBillNo(input.now, "CB"),
+    userId: upgrade.userId,
+    appId: upgrade.appId,
+    serviceName: app.name,
+    billType: BillType.CONFIG_UPGRADE,
+    payState: PayState.UNPAID,
+    payMode: 1,
+    cycle: upgrade.paymentCycle,
+    periodStart: input.now,
+    periodEnd: upgrade.cycleEnd,
+    createdAt: input.now,
+    deadline: new Date(input.now.getTime() + UPGRADE_PAYMENT_WINDOW_MS),
+    totalCents: upgrade.amountCents,
+    payCents: upgrade.amountCents,
+    detail: {
+      resources: resourceLines(upgrade.after, await priceCatalogue(tx), upgrade.paymentCycle),
+      nodeCount: upgrade.after.length,
+    },
+    dedupeKey: `configUpgrade:${upgrade.id}`,
+  });
   const [u] = await tx
     .update(configUpgrades)
     .set({ ...reviewed, reviewState: decided.to, billId: bill.id })
@@ -140,11 +137,7 @@ export async function payUpgrade(
     },
     input.now,
   );
-  const [paid] = await tx
-    .update(bills)
-    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: input.now })
-    .where(eq(bills.id, bill.id))
-    .returning();
+  const paid = await billing.api.markBillPaid(tx, bill.id, input.now);
   await tx
     .update(configUpgrades)
     .set({ deployState: UpgradeDeploy.IN_PROGRESS, updatedAt: input.now })
@@ -279,7 +272,7 @@ export async function expireUnpaidUpgrades(db: Db, now: Date) {
         bill.deadline.getTime() > now.getTime()
       )
         return;
-      await tx.update(bills).set({ payState: PayState.EXPIRED }).where(eq(bills.id, bill.id));
+      await billing.api.expireBill(tx, bill.id);
       await tx
         .update(configUpgrades)
         .set({ status: UpgradeStatus.FAILED, deployState: UpgradeDeploy.UNDEPLOYED, updatedAt: now })

@@ -1,5 +1,5 @@
 import billing from "#backend/domains/billing/index.ts";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import {
   BILL_INVOICE_STATE,
@@ -14,7 +14,6 @@ import { messages } from "#backend/db/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { invoiceMachine, type InvoiceDecision } from "#backend/domains/invoices/machine.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
-import { bills } from "#backend/domains/billing/tables.ts";
 import { invoiceApplicationBills, invoiceApplications } from "#backend/domains/invoices/tables.ts";
 import { type ApplicationRow, type ListInput, toSummary, listApplications, detailOf } from "./shared.ts";
 
@@ -53,19 +52,12 @@ async function setBillsInvoiceState(tx: Tx, row: ApplicationRow, state: number, 
     .from(invoiceApplicationBills)
     .where(eq(invoiceApplicationBills.applicationId, row.id));
   if (linked.length === 0) return;
-  await tx
-    .update(bills)
-    .set({ invoiceState: state })
-    .where(
-      and(
-        inArray(
-          bills.id,
-          linked.map((l) => l.billId),
-        ),
-        eq(bills.userId, row.userId),
-        from === undefined ? undefined : eq(bills.invoiceState, from),
-      ),
-    );
+  await billing.api.setBillsInvoiceState(tx, {
+    userId: row.userId,
+    billIds: linked.map((l) => l.billId),
+    state,
+    from,
+  });
 }
 
 type Decision = InvoiceDecision;

@@ -192,10 +192,11 @@ export async function applyForInvoice(input: z.output<typeof invoiceApplicationS
         .values(
           usable.map((b) => ({ applicationId: application.id, billId: b.id, amountCents: b.payCents - b.refundCents })),
         );
-      await tx
-        .update(bills)
-        .set({ invoiceState: BILL_INVOICE_STATE.IN_PROGRESS })
-        .where(and(inArray(bills.id, billIds), eq(bills.userId, me.id)));
+      await billing.api.setBillsInvoiceState(tx, {
+        userId: me.id,
+        billIds,
+        state: BILL_INVOICE_STATE.IN_PROGRESS,
+      });
       await billing.api.post(
         tx,
         { userId: me.id, kind: "invoice_hold", amountCents, refType: "invoice", refId: application.id },

@@ -142,28 +142,25 @@ export async function createService(input: Payload<"/sys/ipfsBusiness/ipfs/creat
       .where(and(eq(ipfsServices.userId, me), eq(ipfsServices.name, input.name)));
     if (taken) throw new ApiError(Msg.IPFS_NAME_TAKEN, { fieldErrors: { name: [Msg.IPFS_NAME_TAKEN] } });
     const expiresAt = new Date(now.getTime() + t.periodDays * DAY_MS);
-    const [bill] = await tx
-      .insert(bills)
-      .values({
-        billNo: billing.api.newBillNo(now, "IP"),
-        userId: me,
-        serviceName: `IPFS ${input.name} · ${t.storeUnit} GB`,
-        billType: IPFS_BILL_TYPE,
-        payState: 15,
-        payMode: 1,
-        payType: "BALANCE",
-        cycle: 2,
-        periodStart: now,
-        periodEnd: expiresAt,
-        createdAt: now,
-        deadline: now,
-        paidAt: now,
-        totalCents: t.priceCents,
-        payCents: t.priceCents,
-        detail: { dataCapacityGb: t.storeUnit },
-        dedupeKey: `ipfs-service:${me}:${input.idempotencyKey}`,
-      })
-      .returning();
+    const bill = await billing.api.issueBill(tx, {
+      billNo: billing.api.newBillNo(now, "IP"),
+      userId: me,
+      serviceName: `IPFS ${input.name} · ${t.storeUnit} GB`,
+      billType: IPFS_BILL_TYPE,
+      payState: 15,
+      payMode: 1,
+      payType: "BALANCE",
+      cycle: 2,
+      periodStart: now,
+      periodEnd: expiresAt,
+      createdAt: now,
+      deadline: now,
+      paidAt: now,
+      totalCents: t.priceCents,
+      payCents: t.priceCents,
+      detail: { dataCapacityGb: t.storeUnit },
+      dedupeKey: `ipfs-service:${me}:${input.idempotencyKey}`,
+    });
     // Throws MSG_30001 (insufficient balance) and rolls everything back.
     if (bill.payCents > 0)
       await billing.api.post(

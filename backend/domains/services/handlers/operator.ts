@@ -171,14 +171,11 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
           now,
         );
         const refunded = bill.refundCents + amount;
-        await tx
-          .update(bills)
-          .set({
-            refundCents: refunded,
-            refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`,
-            payState: refunded >= bill.payCents ? 20 : 25,
-          })
-          .where(eq(bills.id, bill.id));
+        await billing.api.recordBillRefund(tx, bill.id, {
+          refundCents: refunded,
+          refundNo: `RF${now.getTime().toString(36).toUpperCase()}${randomBytes(2).toString("hex").toUpperCase()}`,
+          payState: refunded >= bill.payCents ? 20 : 25,
+        });
         await tx
           .update(appVersions)
           .set({ billState: refunded >= bill.payCents ? 20 : 25 })
