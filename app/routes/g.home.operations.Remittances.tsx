@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { remittanceReviewSchema } from "#contract/payments.ts";
-import { PaymentStatusBadge } from "#app/components/payments/bits.tsx";
+import { PaymentStatusBadge } from "#app/components/payments/wallet.tsx";
 import { ReviewQueue } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
