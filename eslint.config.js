@@ -2,6 +2,22 @@ import { readdirSync } from "node:fs";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+const NO_BACKEND = {
+  regex: "(^|/|#)backend(/|$)",
+  message:
+    "The portal reaches the backend through the request layer (app/lib/vueapi.server.ts); only the door files import backend/.",
+};
+// Every CSV export neutralises formula cells through one writer (docs/decisions/024).
+const NO_CSV_WRITER = ["csv-stringify", "csv-stringify/sync"].map((name) => ({
+  name,
+  message: "Write CSV with toCsv() of app/lib/csv.server.ts.",
+}));
+const NO_COMPONENTS = {
+  regex: "^(#app/|~/|(\\.\\./)+)components/|(^|/)app/components/",
+  message:
+    "app/lib does not import app/components: URL builders go to app/lib/<domain>-urls.ts, rules to app/lib/<domain>-rules.ts, formats to app/lib/format*.ts.",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -47,25 +63,20 @@ export default tseslint.config(
     // and the door route that serves the endpoints the domains register.
     files: ["app/**/*.{ts,tsx}"],
     ignores: ["app/routes/vueapi.$.ts", "app/routes/$.tsx", "app/lib/transport.server.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_BACKEND], paths: NO_CSV_WRITER }] },
+  },
+  {
+    // app/lib holds what components and routes build on (URLs, rules, formats, loaders); it never reaches
+    // back into app/components (issue 27 item 7). The same rule keeps the two above, as a later block replaces them.
+    files: ["app/lib/**/*.{ts,tsx}"],
+    ignores: ["app/lib/transport.server.ts"],
     rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: "(^|/|#)backend(/|$)",
-              message:
-                "The portal reaches the backend through the request layer (app/lib/vueapi.server.ts); only the door files import backend/.",
-            },
-          ],
-          // Every CSV export neutralises formula cells through one writer (docs/decisions/024).
-          paths: ["csv-stringify", "csv-stringify/sync"].map((name) => ({
-            name,
-            message: "Write CSV with toCsv() of app/lib/csv.server.ts.",
-          })),
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: [NO_BACKEND, NO_COMPONENTS], paths: NO_CSV_WRITER }],
     },
+  },
+  {
+    files: ["app/lib/transport.server.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_COMPONENTS] }] },
   },
   // A domain reaches another only through its index (the `api` of defineDomain) or its tables.ts
   // (Drizzle foreign keys and read joins): docs/decisions/018.

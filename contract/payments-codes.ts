@@ -27,3 +27,21 @@ export function chosenPaymentProvider(env: {
 export function sandboxMayRun(env: { nodeEnv: string; demo: boolean }): boolean {
   return env.nodeEnv !== "production" || env.demo;
 }
+
+/** SPEC §4 Payment status. */
+export const PaymentStatus = {
+  UNPAID: 1,
+  IN_PAYMENT: 2,
+  FAILED: 5,
+  EXPIRED: 10,
+  PAID: 15,
+  REFUNDED: 20,
+  PARTLY_REFUNDED: 25,
+} as const;
+/** SPEC §4 Refund review (withdrawals): 1 pending, 5 not approved, 10 approved, 15 confirmed. */
+export const WithdrawalState = { PENDING: 1, REJECTED: 5, APPROVED: 10, CONFIRMED: 15 } as const;
+
+/** SPEC §9 payment types: GT0001 WeChat, GT0002 UnionPay, GT0003 enterprise net banking, GT0004 offline remittance. */
+export const PAY_TYPES = ["GT0001", "GT0002", "GT0003", "GT0004"] as const;
+export type PayType = (typeof PAY_TYPES)[number];
+export const OFFLINE_PAY_TYPE: PayType = "GT0004";

@@ -3,28 +3,14 @@ import { nothing, type PathSpec } from "./path-spec.ts";
 import { pageOf, pageRequestSchema } from "./platform.ts";
 import { idempotencyKey, moneyAmount, optionalText, toCents } from "./rules.ts";
 
+import { OFFLINE_PAY_TYPE, PAY_TYPES } from "./payments-codes.ts";
+
+export { OFFLINE_PAY_TYPE, PAY_TYPES, PaymentStatus, WithdrawalState, type PayType } from "./payments-codes.ts";
+
 /**
  * Payments, recharge, saved card and withdrawals (SPEC §3 Account, §4 Payment status and Refund review,
  * §5 Money, §9 Payment methods and Time; docs/decisions/007).
  */
-
-/** SPEC §9 payment types: GT0001 WeChat, GT0002 UnionPay, GT0003 enterprise net banking, GT0004 offline remittance. */
-export const PAY_TYPES = ["GT0001", "GT0002", "GT0003", "GT0004"] as const;
-export type PayType = (typeof PAY_TYPES)[number];
-export const OFFLINE_PAY_TYPE: PayType = "GT0004";
-
-/** SPEC §4 Payment status. */
-export const PaymentStatus = {
-  UNPAID: 1,
-  IN_PAYMENT: 2,
-  FAILED: 5,
-  EXPIRED: 10,
-  PAID: 15,
-  REFUNDED: 20,
-  PARTLY_REFUNDED: 25,
-} as const;
-/** SPEC §4 Refund review (withdrawals): 1 pending, 5 not approved, 10 approved, 15 confirmed. */
-export const WithdrawalState = { PENDING: 1, REJECTED: 5, APPROVED: 10, CONFIRMED: 15 } as const;
 
 /** A payment through the provider stays open this long, then expires (§4 status 10). */
 export const PAYMENT_OPEN_MINUTES = 30;

@@ -2,12 +2,8 @@ import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, useField } from "@conform-to/react";
 import { useLocation, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import type { CaptchaData } from "#app/lib/captcha.ts";
 import { ErrorList } from "./forms.tsx";
-
-/** A captcha to show, or (image null) the message of why there is none: too many asked for from this address. */
-export type CaptchaData =
-  | { captchaKey: string; image: string; unavailableKey?: undefined }
-  | { captchaKey: ""; image: null; unavailableKey: string };
 
 /**
  * The image captcha (SPEC §5 Login/Registration). A new one comes with every page load and after every

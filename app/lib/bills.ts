@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
-import type { Tone } from "#app/components/Badge.tsx";
+import type { Tone } from "./tone.ts";
 
 /** Bill helpers for pages and the CSV route; no Zod here, so the browser bundle stays small. */
-import { NAMED_BILL_TYPES, PAY_STATES } from "#contract/billing-codes.ts";
+import { NAMED_BILL_TYPES, PAY_STATES, PayState } from "#contract/billing-codes.ts";
 
 export const BILL_TYPE_OPTIONS = NAMED_BILL_TYPES;
 export const PAY_STATE_OPTIONS = PAY_STATES;
@@ -19,10 +19,10 @@ export function billSubject(t: TFunction, bill: { serviceName: string; billType:
 
 /** How a §4 payment status reads: paid, waiting, failed, refunded, or closed. */
 export function payStateTone(payState: number): Tone {
-  if (payState === 15) return "ok";
-  if (payState === 1 || payState === 2) return "wait";
-  if (payState === 5) return "bad";
-  if (payState === 20 || payState === 25) return "info";
+  if (payState === PayState.PAID) return "ok";
+  if (payState === PayState.UNPAID || payState === PayState.IN_PAYMENT) return "wait";
+  if (payState === PayState.FAILED) return "bad";
+  if (payState === PayState.REFUNDED || payState === PayState.PARTLY_REFUNDED) return "info";
   return "off";
 }
 

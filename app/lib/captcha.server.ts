@@ -1,4 +1,4 @@
-import type { CaptchaData } from "#app/components/Captcha.tsx";
+import type { CaptchaData } from "./captcha.ts";
 import { failureResponse, type Api } from "./api.server.ts";
 
 /**

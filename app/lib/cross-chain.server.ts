@@ -3,12 +3,7 @@ import * as z from "zod";
 import { CROSS_CALLS_PAGE_MAX, type CrossCall } from "#contract/cross-chain.ts";
 import { failureResponse, redirectAfter, type Api } from "./api.server.ts";
 import { intentOf, parseFormOr400 } from "./intents.server.ts";
-import {
-  allowedActions,
-  CROSS_CALL_STATUS_VALUES,
-  CROSS_STATUS_VALUES,
-  INDEX_INTENTS,
-} from "#app/components/cross-chain/bits.tsx";
+import { allowedActions, CROSS_CALL_STATUS_VALUES, CROSS_STATUS_VALUES, INDEX_INTENTS } from "./cross-chain-rules.ts";
 import { utc8Day } from "./bills.ts";
 import { oneOf, positiveParam } from "./params.ts";
 

@@ -59,3 +59,24 @@ export function formatSize(bytes: number) {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** Bytes as B, KB, MB, GB or TB (binary units, as capacities and traffic bills count them). */
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
+}
+
+/** Wei (a decimal string) as ether with up to 6 decimals, without floating point. */
+export function formatEther(wei: string | null | undefined): string {
+  if (wei === null || wei === undefined || !/^[0-9]+$/.test(wei)) return "—";
+  const value = BigInt(wei);
+  const whole = value / 10n ** 18n;
+  const fraction = (value % 10n ** 18n).toString().padStart(18, "0").slice(0, 6).replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}

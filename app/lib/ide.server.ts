@@ -17,9 +17,10 @@ import { redirectAfter } from "./api.server.ts";
 import { formFailureStatus, replyWithFailure } from "./forms.server.ts";
 import { intentOf, parseFormOr400 } from "./intents.server.ts";
 import { positiveId } from "./params.ts";
-import { portalUrl } from "#app/components/ide/bits.ts";
+import { portalUrl } from "./ide-urls.ts";
 import type { VueapiFailure } from "./vueapi.server.ts";
 import * as z from "zod";
+import { ContractStatus } from "#contract/contracts-codes.ts";
 
 /*
  * The server work of /ide/portal (docs/decisions/044): the workspace with its files, compilation and
@@ -57,7 +58,7 @@ export async function portalData(api: Api, url: URL, workspaceId: number) {
   const network = url.searchParams.get("network") === "test" ? "test" : "project";
   const deployment =
     workspace.deployments.find((d) => d.contractId === contractId && d.network === network) ??
-    workspace.deployments.find((d) => d.status === 2) ??
+    workspace.deployments.find((d) => d.status === ContractStatus.SUCCESS) ??
     null;
   const confirmId = positiveId(url.searchParams.get("confirmDelete"));
   const confirm = workspace.files.find((f) => f.fileId === confirmId) ?? null;
@@ -171,7 +172,8 @@ export async function portalAction(request: Request, api: Api, workspaceId: numb
     if (target === "test") {
       const deployed = await api.call("/sys/ide/deploy", { workspaceId, contract, network: "test", constructorArgs });
       if (!deployed.ok) return fail(deployed, submission);
-      const flash = deployed.data.status === 2 ? "ide:flash.deployedTest" : "ide:flash.deployTestFailed";
+      const flash =
+        deployed.data.status === ContractStatus.SUCCESS ? "ide:flash.deployedTest" : "ide:flash.deployTestFailed";
       return redirectAfter(
         request,
         deployed,

@@ -2,7 +2,7 @@ import { Msg } from "#contract/messages.ts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
 import { invoiceApplicationSchema, selectBillsSchema } from "#contract/invoices.ts";
-import { invoiceStepUrl } from "#app/components/invoices/application-wizard.tsx";
+import { invoiceStepUrl } from "./invoices-urls.ts";
 import { failureResponse, notFound, type Api } from "./api.server.ts";
 import { replyWithFailure } from "./forms.server.ts";
 import { pageParam } from "./params.ts";

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { createCookie, json } from "@remix-run/node";
 import * as z from "zod";
 import { applySchema } from "#contract/participation.ts";
-import { participatedDetailHref } from "#app/components/participation/bits.tsx";
+import { participatedDetailHref } from "./participation-urls.ts";
 import { failureResponse, redirectAfter, type Api } from "./api.server.ts";
 import { getEnv } from "./env.server.ts";
 import { replyWithFailure } from "./forms.server.ts";

@@ -7,7 +7,7 @@ import { replyWithFailure } from "./forms.server.ts";
 import { parseFormOr400 } from "./intents.server.ts";
 import { payRefused } from "./payments.server.ts";
 import { positiveParam } from "./params.ts";
-import { shownActions } from "#app/components/services/bits.tsx";
+import { shownActions } from "./services-rules.ts";
 import { redirectWithFlash } from "./session.server.ts";
 
 /** Query parameters of the confirm step and the invitation panel, removed to get "where we are". */

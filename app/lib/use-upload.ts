@@ -1,6 +1,6 @@
 import { useActionData, useLocation, useMatches, useNavigate } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type FormEvent } from "react";
-import { statusMessageKey } from "#app/components/ErrorView.tsx";
+import { statusMessageKey } from "./errors.ts";
 
 /*
  * Upload progress with JavaScript (docs/decisions/011). A form with a chosen file is sent by XMLHttpRequest,

@@ -21,7 +21,8 @@ import {
   type Draft,
   type WizardStep,
 } from "#contract/service-wizard.ts";
-import { wizardUrl, type ActionData } from "#app/components/services/wizard/shared.tsx";
+import { type ActionData } from "./wizard-forms.ts";
+import { wizardUrl } from "./wizard-urls.ts";
 import { apiFor, badRequest, failureResponse, notFound, type Viewer } from "./api.server.ts";
 import { replyWithFailure, replyWithFieldErrors } from "./forms.server.ts";
 import { intentOf } from "./intents.server.ts";

@@ -2,12 +2,12 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { ownerActions } from "#contract/store-codes.ts";
+import { ownerActions, ProductStatus } from "#contract/store-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
-import { Cover, ProductStatusBadge, StoreHeading } from "#app/components/store/bits.tsx";
+import { Cover, ProductStatusBadge, StoreHeading } from "#app/components/store/listing.tsx";
 import { apiFor, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
@@ -162,7 +162,7 @@ export default function MyProducts() {
                   ) : null}
                   <Form method="post" id={formId} action={action} className="flex flex-wrap items-center gap-2 pt-1">
                     <input type="hidden" name="productId" value={p.productId} />
-                    {p.status === 2 ? (
+                    {p.status === ProductStatus.LISTED ? (
                       <Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="btn-secondary text-sm">
                         {t("mine.view")}
                       </Link>

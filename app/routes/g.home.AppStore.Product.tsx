@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import { idempotencyKey } from "#contract/rules.ts";
 import { SubmitButton } from "#app/components/forms.tsx";
-import { FollowButton, ListingHeader, ProductStatusBadge, wizardHref } from "#app/components/store/bits.tsx";
+import { FollowButton, ListingHeader, ProductStatusBadge } from "#app/components/store/listing.tsx";
+import { wizardHref } from "#app/lib/store-urls.ts";
 import { apiFor, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
@@ -14,6 +15,7 @@ import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { requiredId } from "#app/lib/params.server.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { followAction } from "#app/lib/store.server.ts";
+import { ProductStatus } from "#contract/store-codes.ts";
 
 export const handle = {
   i18n: ["store"],
@@ -32,11 +34,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = apiFor(request, viewer);
   const product = await api.load("/sys/product/detail", { productId });
   // Publishing makes a new service, which unpaid bills block (SPEC §5): the entry says so before the click.
-  const block = product.status === 2 ? await blockOf(api, 1) : null;
+  const block = product.status === ProductStatus.LISTED ? await blockOf(api, 1) : null;
   // Publishing makes a draft: the form carries a key issued here, so a double click or a reload makes one.
   return json({
     product,
-    publishKey: product.status === 2 ? newIdempotencyKey() : null,
+    publishKey: product.status === ProductStatus.LISTED ? newIdempotencyKey() : null,
     block,
     language: viewer.language,
   });
@@ -95,7 +97,7 @@ export default function StoreProduct() {
         id={p.productId}
         name={p.name}
         hasCover={p.hasCover}
-        badge={p.status !== 2 ? <ProductStatusBadge status={p.status} /> : null}
+        badge={p.status !== ProductStatus.LISTED ? <ProductStatusBadge status={p.status} /> : null}
         summary={p.brief}
       >
         <dl className="grid gap-2 text-sm sm:grid-cols-2">
@@ -149,7 +151,7 @@ export default function StoreProduct() {
               </SubmitButton>
             </Form>
           ) : null}
-          {p.status === 2 || p.following ? (
+          {p.status === ProductStatus.LISTED || p.following ? (
             <FollowButton idName="productId" id={p.productId} following={p.following} />
           ) : null}
           {p.own ? (

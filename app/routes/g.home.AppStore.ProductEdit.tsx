@@ -14,7 +14,7 @@ import {
   TextAreaField,
   TextField,
 } from "#app/components/forms.tsx";
-import { Cover } from "#app/components/store/bits.tsx";
+import { Cover } from "#app/components/store/listing.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";
 import { intentOf } from "#app/lib/intents.server.ts";

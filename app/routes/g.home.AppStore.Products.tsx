@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PRODUCT_TYPES } from "#contract/store-codes.ts";
 import { SearchForm } from "#app/components/SearchForm.tsx";
-import { Catalogue, CatalogueCard, StoreHeading } from "#app/components/store/bits.tsx";
+import { Catalogue, CatalogueCard, StoreHeading } from "#app/components/store/listing.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -7,7 +7,7 @@ import * as z from "zod";
 import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "#contract/store.ts";
 import { FormErrors, SelectField, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "#app/components/store/bits.tsx";
+import { FollowButton, ListingHeader, ParticipationBadge, Rating } from "#app/components/store/listing.tsx";
 import { apiFor, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";

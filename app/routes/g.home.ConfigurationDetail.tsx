@@ -2,8 +2,9 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { upgradePaySchema } from "#contract/configuration.ts";
-import { ConfigList, CONFIGURATION, UpgradeStatusBadge, payStateText } from "#app/components/configuration/bits.tsx";
-import { ReportPanel } from "#app/components/services/bits.tsx";
+import { ConfigList, UpgradeStatusBadge, payStateText } from "#app/components/configuration/upgrades.tsx";
+import { CONFIGURATION } from "#app/lib/configuration-urls.ts";
+import { ReportPanel } from "#app/components/services/actions.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
@@ -64,10 +65,10 @@ export default function ConfigurationDetailPage() {
       <Link to={CONFIGURATION} className="link text-sm">
         ← {t("detail.back")}
       </Link>
-      <div className="flex flex-wrap items-center gap-3">
-        <PageHeader title={t("detail.title", { number: u.upgradeNo })} />
-        <UpgradeStatusBadge status={u.status} />
-      </div>
+      <PageHeader
+        title={t("detail.title", { number: u.upgradeNo })}
+        badges={<UpgradeStatusBadge status={u.status} />}
+      />
       <dl className="card grid gap-3 sm:grid-cols-3">
         {row(
           t("detail.service"),

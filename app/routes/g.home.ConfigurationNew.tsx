@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CONFIGURATION } from "#app/components/configuration/bits.tsx";
+import { CONFIGURATION } from "#app/lib/configuration-urls.ts";
 import { UpgradeForm } from "#app/components/configuration/UpgradeForm.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { upgradeAction } from "#app/lib/configuration.server.ts";

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { crossSendSchema } from "#contract/cross-chain.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { DayChart } from "#app/components/public-chain/DayChart.tsx";
-import { CROSS_CHAIN_INDEX, exportHref } from "#app/components/cross-chain/bits.tsx";
+import { CROSS_CHAIN_INDEX, exportHref } from "#app/lib/cross-chain-urls.ts";
 import { CallFilters, CallsTable, callsPerDay } from "#app/components/cross-chain/calls.tsx";
 import { SendForm } from "#app/components/cross-chain/send.tsx";
 import { CrossStatePanel } from "#app/components/cross-chain/state.tsx";
@@ -19,6 +19,7 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { fixedT } from "#app/lib/i18n.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { CrossStatus } from "#contract/cross-chain-codes.ts";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -111,7 +112,7 @@ export default function CrossChainDetail() {
         </p>
       </div>
       <CrossStatePanel detail={detail} language={language} />
-      {detail.crossStatus === 1 ? (
+      {detail.crossStatus === CrossStatus.ACTIVATED ? (
         <SendForm
           appId={detail.appId}
           protocol={detail.protocol}

@@ -2,7 +2,9 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field } from "#app/components/details.tsx";
-import { CROSS_CHAIN_INDEX, CallStatusBadge, crossDetailHref } from "#app/components/cross-chain/bits.tsx";
+import { CallStatusBadge } from "#app/components/cross-chain/badges.tsx";
+import { CROSS_CHAIN_INDEX, crossDetailHref } from "#app/lib/cross-chain-urls.ts";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { callOf } from "#app/lib/cross-chain.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
@@ -51,9 +53,7 @@ export default function CrossChainCall() {
       <Link to={crossDetailHref(service.appId)} className="link text-sm">
         ← {t("view.back")}
       </Link>
-      <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold">
-        {t("view.title")} #{call.sequence} <CallStatusBadge status={call.status} />
-      </h1>
+      <PageHeader title={`${t("view.title")} #${call.sequence}`} badges={<CallStatusBadge status={call.status} />} />
       <dl className="card grid gap-4 sm:grid-cols-2" data-testid="call-detail">
         <Field label={t("view.service")}>
           {service.name} <span className="font-mono text-xs text-slate-600">{service.appCode}</span>

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrossProtocol, crossDredgeSchema } from "#contract/cross-chain.ts";
 import { FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
-import { CROSS_CHAIN_INDEX, selectHref } from "#app/components/cross-chain/bits.tsx";
+import { CROSS_CHAIN_INDEX, selectHref } from "#app/lib/cross-chain-urls.ts";
 import { apiFor, notFound, requireUser, type Api } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

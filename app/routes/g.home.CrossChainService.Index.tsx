@@ -6,16 +6,9 @@ import { FilterPills } from "#app/components/FilterPills.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import {
-  CROSS_CHAIN_INDEX,
-  CROSS_STATUS_VALUES,
-  CrossStatusBadge,
-  allowedActions,
-  canReopen,
-  crossDetailHref,
-  dredgeHref,
-  selectHref,
-} from "#app/components/cross-chain/bits.tsx";
+import { CrossStatusBadge } from "#app/components/cross-chain/badges.tsx";
+import { CROSS_STATUS_VALUES, allowedActions, canReopen } from "#app/lib/cross-chain-rules.ts";
+import { CROSS_CHAIN_INDEX, crossDetailHref, dredgeHref, selectHref } from "#app/lib/cross-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { confirmOf, crossStatusParam, indexAction } from "#app/lib/cross-chain.server.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";

@@ -2,11 +2,13 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Table, td } from "#app/components/Table.tsx";
-import { CROSS_CHAIN_INDEX, CrossStatusBadge, dredgeHref } from "#app/components/cross-chain/bits.tsx";
+import { CrossStatusBadge } from "#app/components/cross-chain/badges.tsx";
+import { CROSS_CHAIN_INDEX, dredgeHref } from "#app/lib/cross-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { CrossStatus } from "#contract/cross-chain-codes.ts";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -71,7 +73,11 @@ export default function SelectService() {
                 {s.protocols.length ? s.protocols.map((p) => t(`protocols.${p}.name`)).join(", ") : "—"}
               </td>
               <td className={td}>
-                {s.crossStatus === 2 || s.crossStatus === 0 ? "—" : <CrossStatusBadge status={s.crossStatus} />}
+                {s.crossStatus === CrossStatus.CLOSED || s.crossStatus === CrossStatus.DEACTIVATED ? (
+                  "—"
+                ) : (
+                  <CrossStatusBadge status={s.crossStatus} />
+                )}
               </td>
               <td className={td}>
                 {s.canOpen ? (

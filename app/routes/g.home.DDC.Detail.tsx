@@ -5,14 +5,8 @@ import { useTranslation } from "react-i18next";
 import { DDC_QRCODE_PATH, DDC_VIEW_PATH, ddcPasswordFormSchema, ddcTransferFormSchema } from "#contract/ddc.ts";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Field } from "#app/components/details.tsx";
-import {
-  DDC_HOME,
-  DdcStatusBadge,
-  HistoryTable,
-  MetadataList,
-  VaultLink,
-  ddcDetailHref,
-} from "#app/components/ddc/bits.tsx";
+import { DdcStatusBadge, HistoryTable, MetadataList, VaultLink } from "#app/components/ddc/details.tsx";
+import { DDC_HOME, ddcDetailHref } from "#app/lib/ddc-urls.ts";
 import { PasswordForm, TransferForm } from "#app/components/ddc/DetailForms.tsx";
 import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";
 import { ddcIdParam } from "#app/lib/ddc.server.ts";
@@ -23,6 +17,7 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { DdcStatus } from "#contract/ddc-codes.ts";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc", to: DDC_HOME }, { key: "titles.ddcDetail" }] };
 export const meta = pageTitle("ddcDetail", (data) => data?.ddc?.name);
@@ -124,7 +119,7 @@ export default function DdcDetail() {
           danger
         />
       ) : null}
-      {d.status === 3 && d.failReason ? (
+      {d.status === DdcStatus.FAILED && d.failReason ? (
         <p
           className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700"
           data-testid="ddc-fail-reason"
@@ -197,7 +192,7 @@ export default function DdcDetail() {
         <h2 className="text-lg font-semibold">{t("history.title")}</h2>
         <HistoryTable history={d.history} language={language} />
       </section>
-      {d.status === 2 ? (
+      {d.status === DdcStatus.MINTED ? (
         <div className="grid gap-6 lg:grid-cols-2">
           <section className="card space-y-2">
             <h2 className="text-lg font-semibold">{t("transfer.title")}</h2>

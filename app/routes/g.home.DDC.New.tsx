@@ -13,7 +13,7 @@ import {
   TextAreaField,
   TextField,
 } from "#app/components/forms.tsx";
-import { DDC_HOME, ddcDetailHref } from "#app/components/ddc/bits.tsx";
+import { DDC_HOME, ddcDetailHref } from "#app/lib/ddc-urls.ts";
 import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";

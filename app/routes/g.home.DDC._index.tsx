@@ -3,13 +3,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import { DDC_HOME, DdcStatusBadge, VaultLink, ddcDetailHref } from "#app/components/ddc/bits.tsx";
+import { DdcStatusBadge, VaultLink } from "#app/components/ddc/details.tsx";
+import { DDC_HOME, ddcDetailHref } from "#app/lib/ddc-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc" }] };
 export const meta = pageTitle("ddc");
@@ -31,18 +33,22 @@ export default function MyDdcs() {
   const { t } = useTranslation("ddc");
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-xl font-semibold">{t("list.title")}</h1>
-          <p className="mt-1 text-sm text-slate-600">{t("list.intro")}</p>
-          <p className="mt-1">
-            <VaultLink href={vaultUrl} />
-          </p>
-        </div>
-        <Link to={`${DDC_HOME}/New`} className="btn-primary" data-testid="ddc-new">
-          {t("list.new")}
-        </Link>
-      </div>
+      <PageHeader
+        title={t("list.title")}
+        description={
+          <>
+            <p>{t("list.intro")}</p>
+            <p className="mt-1">
+              <VaultLink href={vaultUrl} />
+            </p>
+          </>
+        }
+        actions={
+          <Link to={`${DDC_HOME}/New`} className="btn-primary" data-testid="ddc-new">
+            {t("list.new")}
+          </Link>
+        }
+      />
       {page.rows.length === 0 ? (
         <EmptyState message={t("list.empty")} testId="empty" />
       ) : (

@@ -5,7 +5,8 @@ import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { Field } from "#app/components/details.tsx";
 import { FormErrors } from "#app/components/forms.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
-import { Claims, CredentialState, DID_HOME, Mono, credentialHref } from "#app/components/did/bits.tsx";
+import { Claims, CredentialState, Mono } from "#app/components/did/views.tsx";
+import { DID_HOME, credentialHref } from "#app/lib/did-urls.ts";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { idParam } from "#app/lib/did.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -58,10 +59,10 @@ export default function CredentialPage() {
   const jwtFile = `data:application/jwt;charset=utf-8,${encodeURIComponent(c.jwt ?? "")}`;
   return (
     <div className="max-w-4xl space-y-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <PageHeader title={t("credential.title", { kind: t(`kind.${c.kind}`) })} />
-        <CredentialState revokedAt={c.revokedAt} expiresAt={c.expiresAt} />
-      </div>
+      <PageHeader
+        title={t("credential.title", { kind: t(`kind.${c.kind}`) })}
+        badges={<CredentialState revokedAt={c.revokedAt} expiresAt={c.expiresAt} />}
+      />
       {actionData?.kind === "confirm" ? (
         <IntentConfirmStep
           id="revoke-confirm"

@@ -5,7 +5,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DID_CUSTODIES, DID_KEY_TYPES, DID_METHODS, didCreateSchema } from "#contract/did.ts";
 import { FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
-import { DID_HOME, didHref } from "#app/components/did/bits.tsx";
+import { DID_HOME, didHref } from "#app/lib/did-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

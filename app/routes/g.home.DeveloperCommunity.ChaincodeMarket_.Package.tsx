@@ -2,6 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "#app/components/ErrorView.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
 import { MARKET, marketDownloadUrl, newServiceUrl } from "#app/lib/market.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -36,12 +37,17 @@ export default function MarketPackagePage() {
           {t("detail.back")}
         </Link>
       </p>
-      <h1 className="font-mono text-xl font-semibold">
-        {pkg.name}{" "}
-        <span className="text-base font-normal text-slate-600">
-          {pkg.version} · {t(`languages.${pkg.language}`)}
-        </span>
-      </h1>
+      <PageHeader
+        titleClassName="font-mono text-xl font-semibold"
+        title={
+          <>
+            {pkg.name}{" "}
+            <span className="text-base font-normal text-slate-600">
+              {pkg.version} · {t(`languages.${pkg.language}`)}
+            </span>
+          </>
+        }
+      />
       <p className="text-slate-800">{language === "zh-CN" ? pkg.descriptionZh : pkg.descriptionEn}</p>
       <div className="flex flex-wrap gap-3">
         <a className="btn-secondary" href={marketDownloadUrl(pkg.marketPackageId)} download>

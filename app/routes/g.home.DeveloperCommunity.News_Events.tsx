@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SEARCH_QUERY_MAX } from "#contract/community-codes.ts";
-import { FallbackBadge } from "#app/components/community/bits.tsx";
+import { FallbackBadge } from "#app/components/community/content.tsx";
 import { PostMeta } from "#app/components/community/PostMeta.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";

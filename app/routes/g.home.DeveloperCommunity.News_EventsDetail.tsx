@@ -3,7 +3,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { signupSchema } from "#contract/community.ts";
-import { FallbackBadge, MarkdownBody } from "#app/components/community/bits.tsx";
+import { FallbackBadge, MarkdownBody } from "#app/components/community/content.tsx";
 import { PostMeta } from "#app/components/community/PostMeta.tsx";
 import { SignupForm } from "#app/components/community/SignupForm.tsx";
 import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";

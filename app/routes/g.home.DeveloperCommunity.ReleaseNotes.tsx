@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FallbackBadge, MarkdownBody } from "#app/components/community/bits.tsx";
+import { FallbackBadge, MarkdownBody } from "#app/components/community/content.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { titleWithFeeds } from "#app/lib/community-meta.ts";

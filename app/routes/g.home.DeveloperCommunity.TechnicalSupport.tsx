@@ -14,7 +14,7 @@ import { FilterPills } from "#app/components/FilterPills.tsx";
 import { FileField, FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SupportNotice } from "#app/components/support/SupportNotice.tsx";
-import { TicketStatusBadge } from "#app/components/support/bits.tsx";
+import { TicketStatusBadge } from "#app/components/support/ticket.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { formFailureStatus, replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";

@@ -10,7 +10,7 @@ import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
-import { portalHref } from "#app/components/ide/bits.ts";
+import { portalHref } from "#app/lib/ide-urls.ts";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { formatDate } from "#app/lib/format.ts";

@@ -9,15 +9,9 @@ import { Field } from "#app/components/details.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { UploadProgress } from "#app/components/UploadProgress.tsx";
-import {
-  CapacityMeter,
-  IPFS,
-  ServiceStatusBadge,
-  capacityLabel,
-  formatBytes,
-  serviceHref,
-  trafficHref,
-} from "#app/components/ipfs/bits.tsx";
+import { CapacityMeter, ServiceStatusBadge, capacityLabel } from "#app/components/ipfs/badges.tsx";
+import { formatBytes } from "#app/lib/format-number.ts";
+import { IPFS, serviceHref, trafficHref } from "#app/lib/ipfs-urls.ts";
 import { CommandLineGuide, FileTable, GatewayTable, KeyCards, type ShownKey } from "#app/components/ipfs/service.tsx";
 import { UpgradeTable, newUpgradeHref } from "#app/components/ipfs/upgrades.tsx";
 import { apiFor, failureStatus, redirectAfter, requireUser } from "#app/lib/api.server.ts";

@@ -5,14 +5,8 @@ import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { inLanguage } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import {
-  CapacityMeter,
-  IPFS,
-  ServiceStatusBadge,
-  capacityLabel,
-  serviceHref,
-  trafficHref,
-} from "#app/components/ipfs/bits.tsx";
+import { CapacityMeter, ServiceStatusBadge, capacityLabel } from "#app/components/ipfs/badges.tsx";
+import { IPFS, serviceHref, trafficHref } from "#app/lib/ipfs-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { CROSS_CHAIN_INDEX } from "#app/components/cross-chain/bits.tsx";
+import { CROSS_CHAIN_INDEX } from "#app/lib/cross-chain-urls.ts";
 import { requireUser } from "#app/lib/api.server.ts";
 
 /** SPEC §2: InterchainServices redirects to CrossChainService/Index (a visitor logs in first). */

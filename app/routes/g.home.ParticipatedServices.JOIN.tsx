@@ -2,6 +2,7 @@ import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormErrors } from "#app/components/forms.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
@@ -54,7 +55,7 @@ export default function Join() {
   const { t } = useTranslation("participation");
   return (
     <div className="card max-w-lg space-y-3" data-testid="join-invalid">
-      <h1 className="text-lg font-semibold">{t("join.invalid")}</h1>
+      <PageHeader title={t("join.invalid")} titleClassName="text-lg font-semibold" />
       <FormErrors errors={[messageKey]} />
       <Link to="/g/home/ParticipatedServices" className="btn-secondary inline-block">
         {t("join.backToList")}

@@ -6,7 +6,7 @@ import { BillPayPanel, Field, nodeLabel } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { ApplyForm, type City, type Role } from "#app/components/participation/ApplyForm.tsx";
-import { AuditBadge, ListStatusBadge, Timeline } from "#app/components/participation/bits.tsx";
+import { AuditBadge, ListStatusBadge, Timeline } from "#app/components/participation/status.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
@@ -16,6 +16,9 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { applyToJoin, confirmJoin, payJoinOrder, readTicket } from "#app/lib/participation.server.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { AuditState } from "#contract/participation-codes.ts";
+import { PayState } from "#contract/billing-codes.ts";
+import { VerState } from "#contract/service-status.ts";
 
 export const handle = {
   i18n: ["participation"],
@@ -61,7 +64,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })
     ).page.rows;
   }
-  const payKey = p && p.auditState === 5 && p.order && p.order.payState !== 15 ? newIdempotencyKey() : null;
+  const payKey =
+    p && p.auditState === AuditState.TO_ORDER && p.order && p.order.payState !== PayState.PAID
+      ? newIdempotencyKey()
+      : null;
   return json({ service, roles, cities, payKey, language: viewer.language });
 }
 
@@ -91,16 +97,14 @@ export default function ParticipatedServiceDetail() {
   return (
     <div className="space-y-4">
       <section className="card space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <PageHeader
-            title={
-              <>
-                {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
-              </>
-            }
-          />
-          {p ? <ListStatusBadge status={p.listStatus} /> : null}
-        </div>
+        <PageHeader
+          title={
+            <>
+              {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
+            </>
+          }
+          badges={p ? <ListStatusBadge status={p.listStatus} /> : null}
+        />
         <dl className="grid gap-3 sm:grid-cols-3">
           <Field label={t("detail.publisher")}>{service.publisher}</Field>
           <Field label={t("detail.certificateMode")}>{t(`modes.${service.certificateMode}`)}</Field>
@@ -167,7 +171,7 @@ export default function ParticipatedServiceDetail() {
         />
       ) : null}
 
-      {p && p.auditState === 13 && !p.disabled ? (
+      {p && p.auditState === AuditState.WORK_ORDER_DONE && !p.disabled ? (
         <section className="card border-blue-200 bg-blue-50" aria-labelledby="confirm-title">
           <h2 id="confirm-title" className="font-semibold">
             {t("detail.confirmTitle")}
@@ -189,7 +193,7 @@ export default function ParticipatedServiceDetail() {
         </>
       ) : !p ? (
         <p className="card text-sm text-slate-600" data-testid="cannot-apply">
-          {service.verState !== 25 ? t("detail.notRunning") : t("detail.cannotApply")}
+          {service.verState !== VerState.RUNNING ? t("detail.notRunning") : t("detail.cannotApply")}
         </p>
       ) : null}
     </div>

@@ -9,7 +9,7 @@ import { auditDecisionSchema, disableSchema } from "#contract/participation.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { Field, nodeLabel } from "#app/components/details.tsx";
 import { FormErrors, TextAreaField } from "#app/components/forms.tsx";
-import { AuditBadge, Timeline } from "#app/components/participation/bits.tsx";
+import { AuditBadge, Timeline } from "#app/components/participation/status.tsx";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
@@ -20,6 +20,7 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import type { VueapiResult } from "#app/lib/vueapi.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { AuditState } from "#contract/participation-codes.ts";
 
 export const handle = {
   i18n: ["participation"],
@@ -213,7 +214,10 @@ export default function ParticipationView() {
       />
     );
   }
-  const canDisable = !item.disabled && item.auditState !== 2 && item.auditState !== 4;
+  const canDisable =
+    !item.disabled &&
+    item.auditState !== AuditState.PUBLISHER_REJECTED &&
+    item.auditState !== AuditState.OPERATOR_REJECTED;
   return (
     <div className="space-y-4">
       <Link to={back} className="link text-sm">
@@ -240,7 +244,7 @@ export default function ParticipationView() {
           </Field>
         </dl>
       </section>
-      {item.auditState === 0 && !item.disabled ? (
+      {item.auditState === AuditState.PENDING && !item.disabled ? (
         <PublisherForm
           intent="decide"
           title={t("view.decide")}

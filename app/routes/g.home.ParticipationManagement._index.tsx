@@ -5,7 +5,7 @@ import { AUDIT_STATES } from "#contract/participation-codes.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import { AuditBadge } from "#app/components/participation/bits.tsx";
+import { AuditBadge } from "#app/components/participation/status.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -5,16 +5,10 @@ import { VerState } from "#contract/service-status.ts";
 import { BillPayPanel } from "#app/components/details.tsx";
 import { RequestEnablePanel, SuspensionNotice } from "#app/components/services/suspension.tsx";
 import { ServiceTabs, tabOf } from "#app/components/services/detail-tabs.tsx";
-import {
-  ConfirmPanel,
-  InvitePanel,
-  NEW_SERVICES,
-  PUBLISHED,
-  ReportPanel,
-  ServiceActionLinks,
-  StatusBadge,
-  shownActions,
-} from "#app/components/services/bits.tsx";
+import { ConfirmPanel, InvitePanel, ReportPanel, ServiceActionLinks } from "#app/components/services/actions.tsx";
+import { StatusBadge } from "#app/components/services/badges.tsx";
+import { shownActions } from "#app/lib/services-rules.ts";
+import { NEW_SERVICES, PUBLISHED } from "#app/lib/services-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { crossChainOf } from "#app/lib/cross-chain.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -122,24 +116,23 @@ export default function ServicesDetailPage() {
       <Link to={PUBLISHED} className="link text-sm">
         ← {t("detail.back")}
       </Link>
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <PageHeader
-            title={
-              <>
-                {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
-              </>
-            }
-          />
-          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+      <PageHeader
+        align="start"
+        title={
+          <>
+            {service.name} <span className="text-base font-normal text-slate-500">{service.version}</span>
+          </>
+        }
+        description={
+          <p className="flex flex-wrap items-center gap-2">
             <StatusBadge verState={service.verState} />{" "}
             <span>
               {t("detail.appCode")}: <span className="font-mono">{service.appCode}</span>
             </span>
           </p>
-        </div>
-        <ServiceActionLinks row={service} here={here} omitDetails layout="inline" />
-      </div>
+        }
+        actions={<ServiceActionLinks row={service} here={here} omitDetails layout="inline" />}
+      />
       {confirm ? (
         <ConfirmPanel
           kind={confirm}
@@ -180,13 +173,13 @@ export default function ServicesDetailPage() {
           texts="services:pay"
         />
       ) : null}
-      {service.verState === 11 && c.testReport && !c.testReport.passed ? (
+      {service.verState === VerState.TEST_FAILED && c.testReport && !c.testReport.passed ? (
         <ReportPanel title={t("detail.testFailed")} report={c.testReport} />
       ) : null}
-      {service.verState === 26 && c.deployReport && !c.deployReport.passed ? (
+      {service.verState === VerState.PUBLISH_FAILED && c.deployReport && !c.deployReport.passed ? (
         <ReportPanel title={t("detail.deployFailed")} report={c.deployReport} />
       ) : null}
-      {service.verState === 11 || service.verState === 20 ? (
+      {service.verState === VerState.TEST_FAILED || service.verState === VerState.INITIAL_REVIEW_REJECTED ? (
         // The lifecycle lets the publisher edit and resubmit from 11 and 20 too (docs/decisions/010); §4 lists
         // Edit among the list's actions only at 22 and 26, so the way back is offered here, beside the reasons.
         <p className="card flex flex-wrap items-center justify-between gap-3 text-sm" data-testid="resubmit-hint">

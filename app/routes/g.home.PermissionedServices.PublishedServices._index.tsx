@@ -1,15 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import {
-  ConfirmPanel,
-  InvitePanel,
-  NEW_SERVICES,
-  ServiceActionLinks,
-  StatusBadge,
-  detailHref,
-  shownActions,
-} from "#app/components/services/bits.tsx";
+import { ConfirmPanel, InvitePanel, ServiceActionLinks } from "#app/components/services/actions.tsx";
+import { StatusBadge } from "#app/components/services/badges.tsx";
+import { shownActions } from "#app/lib/services-rules.ts";
+import { NEW_SERVICES, detailHref } from "#app/lib/services-urls.ts";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { DiscardPanel, DraftList } from "#app/components/services/drafts.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";

@@ -11,7 +11,9 @@ import {
   type Draft,
   type WizardStep,
 } from "#contract/service-wizard.ts";
-import { ConfirmDelete, Stepper, wizardUrl, type ActionData } from "#app/components/services/wizard/shared.tsx";
+import { ConfirmDelete, Stepper } from "#app/components/services/wizard/shared.tsx";
+import { type ActionData } from "#app/lib/wizard-forms.ts";
+import { wizardUrl } from "#app/lib/wizard-urls.ts";
 import { NodesStep } from "#app/components/services/wizard/nodes.tsx";
 import { MarketNotice } from "#app/components/market/MarketNotice.tsx";
 import {

@@ -7,15 +7,10 @@ import { Badge } from "#app/components/Badge.tsx";
 import { Field } from "#app/components/details.tsx";
 import { AssignGasForm, KeystoreForm, assignGasForm } from "#app/components/public-chain/account.tsx";
 import { ChartHeading, DayChart } from "#app/components/public-chain/DayChart.tsx";
-import {
-  KeyTypeLabel,
-  PC,
-  accountHref,
-  accountsHref,
-  formatEther,
-  isCustody,
-  projectHref,
-} from "#app/components/public-chain/bits.tsx";
+import { KeyTypeLabel } from "#app/components/public-chain/badges.tsx";
+import { formatEther } from "#app/lib/format-number.ts";
+import { isCustody } from "#app/lib/public-chain-rules.ts";
+import { PC, accountHref, accountsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";

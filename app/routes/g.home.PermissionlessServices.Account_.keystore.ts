@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { accountHref } from "#app/components/public-chain/bits.tsx";
+import { accountHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";

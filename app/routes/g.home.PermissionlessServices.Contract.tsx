@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ContractStatus, contractCallSchema } from "#contract/contracts.ts";
 import { Field } from "#app/components/details.tsx";
 import { AbiTables, EventsTable, ReadFunctions } from "#app/components/public-chain/contract-detail.tsx";
-import { PC, contractsHref, projectHref } from "#app/components/public-chain/bits.tsx";
+import { PC, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { ContractStatusBadge, isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";

@@ -7,7 +7,7 @@ import { constructorArgsOfText, contractDeployFormSchema } from "#contract/contr
 import { KeyType } from "#contract/public-chain-codes.ts";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { DeployForm } from "#app/components/public-chain/DeployForm.tsx";
-import { PC, contractsHref, projectHref } from "#app/components/public-chain/bits.tsx";
+import { PC, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import {
   ContractStatusBadge,
   contractHref,
@@ -23,6 +23,7 @@ import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { ContractStatus } from "#contract/contracts-codes.ts";
 
 export const handle = {
   i18n: ["publicChain", "contracts"],
@@ -182,7 +183,7 @@ export default function Contracts() {
                   >
                     {t("list.open")}
                   </Link>
-                  {c.status === 3 ? (
+                  {c.status === ContractStatus.FAILED ? (
                     <Form method="post" action={location.pathname + location.search}>
                       <input type="hidden" name="contractId" value={c.contractId} />
                       <button

@@ -6,14 +6,8 @@ import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";
 import { inLanguage } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import {
-  ConsoleTabs,
-  PC,
-  PlanStatusBadge,
-  ProjectStatusBadge,
-  accountsHref,
-  projectHref,
-} from "#app/components/public-chain/bits.tsx";
+import { ConsoleTabs, PlanStatusBadge, ProjectStatusBadge } from "#app/components/public-chain/badges.tsx";
+import { PC, accountsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";

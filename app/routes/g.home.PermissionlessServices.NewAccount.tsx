@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { accountCreateSchema } from "#contract/public-chain.ts";
 import { KEY_TYPES } from "#contract/public-chain-codes.ts";
 import { FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
-import { PC, accountHref, accountsHref } from "#app/components/public-chain/bits.tsx";
+import { PC, accountHref, accountsHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

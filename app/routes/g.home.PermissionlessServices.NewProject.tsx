@@ -7,7 +7,7 @@ import { projectCreateSchema } from "#contract/public-chain.ts";
 import { PlanStatus } from "#contract/public-chain-codes.ts";
 import { FormErrors, SelectField, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { inLanguage } from "#app/components/details.tsx";
-import { PC, projectHref } from "#app/components/public-chain/bits.tsx";
+import { PC, projectHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -7,13 +7,8 @@ import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Field, inLanguage } from "#app/components/details.tsx";
 import { ChartHeading, DayChart, byMethod } from "#app/components/public-chain/DayChart.tsx";
 import { ProjectActions, ProjectKeyCard } from "#app/components/public-chain/project.tsx";
-import {
-  PC,
-  ProjectStatusBadge,
-  accountsHref,
-  contractsHref,
-  projectHref,
-} from "#app/components/public-chain/bits.tsx";
+import { ProjectStatusBadge } from "#app/components/public-chain/badges.tsx";
+import { PC, accountsHref, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, failureStatus, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";

@@ -9,14 +9,8 @@ import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors } from "#app/components/forms.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import {
-  PRN,
-  ProjectStatusBadge,
-  checkHref,
-  configHref,
-  frameworkLabel,
-  newProjectHref,
-} from "#app/components/dedicated-nodes/bits.tsx";
+import { ProjectStatusBadge, frameworkLabel } from "#app/components/dedicated-nodes/badges.tsx";
+import { PRN, checkHref, configHref, newProjectHref } from "#app/lib/dedicated-nodes-urls.ts";
 import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";

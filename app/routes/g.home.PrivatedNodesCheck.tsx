@@ -7,14 +7,8 @@ import { PrnStatus } from "#contract/dedicated-nodes-codes.ts";
 import { Field, inLanguage } from "#app/components/details.tsx";
 import { NodesChart, NodesTable } from "#app/components/dedicated-nodes/nodes.tsx";
 import { TryIt, type TryAnswer } from "#app/components/dedicated-nodes/TryIt.tsx";
-import {
-  PRN,
-  ProjectStatusBadge,
-  caHref,
-  checkHref,
-  configHref,
-  frameworkLabel,
-} from "#app/components/dedicated-nodes/bits.tsx";
+import { ProjectStatusBadge, frameworkLabel } from "#app/components/dedicated-nodes/badges.tsx";
+import { PRN, caHref, checkHref, configHref } from "#app/lib/dedicated-nodes-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { prnProjectIdParam } from "#app/lib/dedicated-nodes.server.ts";
 import { formatDate } from "#app/lib/format.ts";

@@ -8,13 +8,8 @@ import { PrnStatus } from "#contract/dedicated-nodes-codes.ts";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import {
-  PRN,
-  ProjectStatusBadge,
-  checkHref,
-  configHref,
-  configNewHref,
-} from "#app/components/dedicated-nodes/bits.tsx";
+import { ProjectStatusBadge } from "#app/components/dedicated-nodes/badges.tsx";
+import { PRN, checkHref, configHref, configNewHref } from "#app/lib/dedicated-nodes-urls.ts";
 import { UpgradeTable } from "#app/components/dedicated-nodes/upgrades.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { canonicalName, prnProjectIdParam } from "#app/lib/dedicated-nodes.server.ts";

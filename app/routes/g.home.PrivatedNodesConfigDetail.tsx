@@ -2,13 +2,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field } from "#app/components/details.tsx";
-import {
-  PRN,
-  UpgradeStatusBadge,
-  billHref,
-  configDetailHref,
-  configHref,
-} from "#app/components/dedicated-nodes/bits.tsx";
+import { UpgradeStatusBadge } from "#app/components/dedicated-nodes/badges.tsx";
+import { PRN, billHref, configDetailHref, configHref } from "#app/lib/dedicated-nodes-urls.ts";
 import { useUpgradeValue } from "#app/components/dedicated-nodes/upgrades.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { canonicalUpgrade, prnUpdateIdParam } from "#app/lib/dedicated-nodes.server.ts";
@@ -16,6 +11,7 @@ import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { useRefreshWhile } from "#app/lib/pending-refresh.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { PrnUpgradeStatus } from "#contract/dedicated-nodes-codes.ts";
 
 export const handle = {
   i18n: ["dedicatedNodes"],
@@ -48,7 +44,7 @@ export default function DedicatedNodeUpgradeDetail() {
   const { t } = useTranslation("dedicatedNodes");
   const valueOf = useUpgradeValue();
   // While the upgrade is applied (1) the data is read again every few seconds with JavaScript; Refresh does it without.
-  useRefreshWhile(u.status === 1);
+  useRefreshWhile(u.status === PrnUpgradeStatus.UPGRADING);
   return (
     <div className="max-w-3xl space-y-4">
       <PageHeader
@@ -56,7 +52,7 @@ export default function DedicatedNodeUpgradeDetail() {
         actions={
           <>
             <div className="flex flex-wrap gap-2">
-              {u.status === 1 ? (
+              {u.status === PrnUpgradeStatus.UPGRADING ? (
                 <Link
                   className="btn-secondary"
                   to={configDetailHref(u.prnProjectUpdateId, u.updateType, u.projectName)}

@@ -5,13 +5,8 @@ import { prnUpgradeCreateSchema } from "#contract/dedicated-nodes.ts";
 import { PrnStatus } from "#contract/dedicated-nodes-codes.ts";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { UpgradeChoice } from "#app/components/dedicated-nodes/UpgradeChoice.tsx";
-import {
-  PRN,
-  configDetailHref,
-  configHref,
-  configNewHref,
-  formatBytes,
-} from "#app/components/dedicated-nodes/bits.tsx";
+import { formatBytes } from "#app/lib/format-number.ts";
+import { PRN, configDetailHref, configHref, configNewHref } from "#app/lib/dedicated-nodes-urls.ts";
 import { useUpgradeValue } from "#app/components/dedicated-nodes/upgrades.tsx";
 import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";
 import { canonicalName, prnProjectIdParam } from "#app/lib/dedicated-nodes.server.ts";

@@ -4,7 +4,7 @@ import { useActionData, useLoaderData, type ShouldRevalidateFunction } from "@re
 import { useTranslation } from "react-i18next";
 import { prnCreateSchema, prnQuotePayloadSchema } from "#contract/dedicated-nodes.ts";
 import { CreateForm, type Quote } from "#app/components/dedicated-nodes/CreateForm.tsx";
-import { PRN, checkHref } from "#app/components/dedicated-nodes/bits.tsx";
+import { PRN, checkHref } from "#app/lib/dedicated-nodes-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { intentOf } from "#app/lib/intents.server.ts";

@@ -7,7 +7,7 @@ import { Field } from "#app/components/details.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { AccessParameters } from "#app/components/test-services/AccessParameters.tsx";
 import { TestServiceActions } from "#app/components/test-services/Actions.tsx";
-import { TestServiceBadge } from "#app/components/test-services/bits.tsx";
+import { TestServiceBadge } from "#app/components/test-services/badges.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
@@ -89,16 +89,14 @@ export default function TestServicesDetail() {
         />
       ) : null}
       <section className="card space-y-4">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <PageHeader
-            title={
-              <>
-                {service.name} <span className="text-base font-normal text-slate-600">v{service.version}</span>
-              </>
-            }
-          />
-          <TestServiceBadge status={service.status} />
-        </div>
+        <PageHeader
+          title={
+            <>
+              {service.name} <span className="text-base font-normal text-slate-600">v{service.version}</span>
+            </>
+          }
+          badges={<TestServiceBadge status={service.status} />}
+        />
         <dl className="grid gap-3 sm:grid-cols-4">
           <Field label={t("fields.platform")}>{t(`platforms.${service.platform}`)}</Field>
           <Field label={t("fields.sourceKind")}>{service.packageName ?? t(`sources.${service.sourceKind}`)}</Field>

@@ -4,7 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { zipProblem } from "#contract/service-wizard.ts";
 import { testServiceFormSchema } from "#contract/test-services.ts";
-import { actionsOf } from "#app/components/test-services/bits.tsx";
+import { actionsOf } from "#app/lib/test-services-rules.ts";
 import { TestServiceForm, type TestServiceFormMode } from "#app/components/test-services/TestServiceForm.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";

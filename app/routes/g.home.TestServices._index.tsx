@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import { TestServiceBadge } from "#app/components/test-services/bits.tsx";
+import { TestServiceBadge } from "#app/components/test-services/badges.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";

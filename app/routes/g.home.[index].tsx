@@ -3,6 +3,7 @@ import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/rea
 import { useTranslation } from "react-i18next";
 import { BlockedLink, BlockedPanel } from "#app/components/BlockedAction.tsx";
 import { MoneyAndInbox, QueueCounts, ServicesByStatus, UsageSparkline } from "#app/components/home/Dashboard.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
@@ -63,7 +64,10 @@ export default function HomeIndex() {
   ];
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold text-slate-900">{t("console.welcome", { name: user.realName })}</h1>
+      <PageHeader
+        title={t("console.welcome", { name: user.realName })}
+        titleClassName="text-2xl font-semibold text-slate-900"
+      />
       {blocked ? <BlockedPanel panel={blocked} language={language} failure={failure} /> : null}
       <MoneyAndInbox d={summary} unread={shell?.unread ?? 0} language={language} />
       {summary.queues ? <QueueCounts queues={summary.queues} /> : null}

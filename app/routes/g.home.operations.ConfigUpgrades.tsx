@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { upgradeDecisionSchema } from "#contract/configuration.ts";
-import { ConfigList, UpgradeStatusBadge } from "#app/components/configuration/bits.tsx";
+import { ConfigList, UpgradeStatusBadge } from "#app/components/configuration/upgrades.tsx";
 import { DecisionForm } from "#app/components/DecisionForm.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";

@@ -5,7 +5,7 @@ import * as z from "zod";
 import type { CredentialRecord } from "#contract/did.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import { Claims, CredentialState, Mono } from "#app/components/did/bits.tsx";
+import { Claims, CredentialState, Mono } from "#app/components/did/views.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";

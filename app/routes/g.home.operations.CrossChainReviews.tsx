@@ -5,7 +5,7 @@ import { crossReviewSchema } from "#contract/cross-chain.ts";
 import { DecisionForm } from "#app/components/DecisionForm.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { CrossStatusBadge } from "#app/components/cross-chain/bits.tsx";
+import { CrossStatusBadge } from "#app/components/cross-chain/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ipfsUpgradeDecisionSchema } from "#contract/ipfs.ts";
 import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
 import { DecisionForm } from "#app/components/DecisionForm.tsx";
-import { capacityLabel } from "#app/components/ipfs/bits.tsx";
+import { capacityLabel } from "#app/components/ipfs/badges.tsx";
 import { UpgradeStatusBadge } from "#app/components/ipfs/upgrades.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";

@@ -5,7 +5,7 @@ import { auditDecisionSchema } from "#contract/participation.ts";
 import type { DataOf } from "#contract/paths.ts";
 import { DecisionForm } from "#app/components/DecisionForm.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { AuditBadge } from "#app/components/participation/bits.tsx";
+import { AuditBadge } from "#app/components/participation/status.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { paymentReviewMachine, paymentReviewState } from "#contract/payment-machines.ts";
 import { eventsFrom } from "#contract/state-machine.ts";
 import { paymentReviewSchema } from "#contract/payments.ts";
-import { PaymentStatusBadge } from "#app/components/payments/bits.tsx";
+import { PaymentStatusBadge } from "#app/components/payments/wallet.tsx";
 import { ReviewQueue } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatMinorUnits, formatUsd } from "#app/lib/format.ts";

@@ -5,7 +5,7 @@ import type { DataOf } from "#contract/paths.ts";
 import { productDecisionSchema } from "#contract/store.ts";
 import { DecisionForm } from "#app/components/DecisionForm.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { Cover } from "#app/components/store/bits.tsx";
+import { Cover } from "#app/components/store/listing.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";

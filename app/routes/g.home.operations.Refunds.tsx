@@ -5,7 +5,7 @@ import type { DataOf } from "#contract/paths.ts";
 import { refundDecisionSchema } from "#contract/services.ts";
 import { DecisionForm } from "#app/components/DecisionForm.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { StatusBadge } from "#app/components/services/bits.tsx";
+import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { reviewDecisionSchema } from "#contract/services.ts";
 import { DecisionForm } from "#app/components/DecisionForm.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { StatusBadge } from "#app/components/services/bits.tsx";
+import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";

@@ -10,7 +10,7 @@ import {
 } from "#contract/services.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { ConfirmStep, ReviewForm } from "#app/components/ReviewRow.tsx";
-import { StatusBadge } from "#app/components/services/bits.tsx";
+import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";

@@ -5,7 +5,7 @@ import { TicketStatus } from "#contract/support-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { ReplyForm } from "#app/components/support/ReplyForm.tsx";
-import { Conversation } from "#app/components/support/bits.tsx";
+import { Conversation } from "#app/components/support/ticket.tsx";
 import { apiFor, notFound, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

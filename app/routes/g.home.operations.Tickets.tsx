@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { TICKET_STATUSES } from "#contract/support-codes.ts";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { TicketStatusBadge } from "#app/components/support/bits.tsx";
+import { TicketStatusBadge } from "#app/components/support/ticket.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { withdrawalMachine } from "#contract/payment-machines.ts";
 import { eventsFrom } from "#contract/state-machine.ts";
 import { withdrawalReviewSchema } from "#contract/payments.ts";
-import { WithdrawalStateBadge } from "#app/components/payments/bits.tsx";
+import { WithdrawalStateBadge } from "#app/components/payments/wallet.tsx";
 import { ReviewQueue } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDay } from "#app/lib/format.ts";

@@ -9,7 +9,7 @@ import { Logo } from "#app/components/Logo.tsx";
 import { ProfilePanel } from "#app/components/ProfilePanel.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
-import { AnnouncementBanner } from "#app/components/community/bits.tsx";
+import { AnnouncementBanner } from "#app/components/community/content.tsx";
 import { bannerAnnouncements } from "#app/lib/community.server.ts";
 import { visibleMenu, withSourceRepository, type MenuEntry } from "#app/lib/menu.ts";
 

@@ -13,6 +13,7 @@ import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { PayState } from "#contract/billing-codes.ts";
 
 export const handle = {
   i18n: ["billing"],
@@ -124,7 +125,7 @@ export default function BillDetailPage() {
           {t("detail.overdue")}
         </p>
       ) : null}
-      {bill.payState === 10 ? (
+      {bill.payState === PayState.EXPIRED ? (
         <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
           {t("detail.expired")}
         </p>

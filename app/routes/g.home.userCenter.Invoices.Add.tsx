@@ -3,11 +3,11 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import {
   ConfirmStep,
-  invoiceStepUrl,
   SelectStep,
   Steps,
   type ApplicationWizardData,
 } from "#app/components/invoices/application-wizard.tsx";
+import { invoiceStepUrl } from "#app/lib/invoices-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { applyForInvoice, selectInvoiceBills } from "#app/lib/invoices.server.ts";

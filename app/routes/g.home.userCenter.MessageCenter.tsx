@@ -12,6 +12,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { MessageStatus } from "#contract/message-codes.ts";
 
 export const handle = {
   i18n: ["messages"],
@@ -96,15 +97,15 @@ export default function MessageCenter() {
           {page.rows.map((m) => (
             <li key={m.messageId} className="flex items-start justify-between gap-4 p-4" data-testid="message">
               <div>
-                <p className={m.status === 0 ? "font-semibold text-slate-900" : "text-slate-700"}>
-                  {m.status === 0 ? (
+                <p className={m.status === MessageStatus.UNREAD ? "font-semibold text-slate-900" : "text-slate-700"}>
+                  {m.status === MessageStatus.UNREAD ? (
                     <span className="mr-2 inline-block h-2 w-2 rounded-full bg-brand-600" aria-hidden="true" />
                   ) : null}
                   {t(m.textKey, messageParams(m.params, language))}
                 </p>
                 <p className="mt-1 text-xs text-slate-600">
                   {formatDate(m.createdAt, language, true, false)} ·{" "}
-                  {t(m.status === 0 ? "center.unread" : "center.read")}
+                  {t(m.status === MessageStatus.UNREAD ? "center.unread" : "center.read")}
                   {messageHref(m.ref) ? (
                     <>
                       {" "}
@@ -116,7 +117,7 @@ export default function MessageCenter() {
                   ) : null}
                 </p>
               </div>
-              {m.status === 0 ? (
+              {m.status === MessageStatus.UNREAD ? (
                 <Form method="post" action={location.pathname + location.search}>
                   <input type="hidden" name="messageId" value={m.messageId} />
                   <button type="submit" name="intent" value="read" className="link text-sm">

@@ -10,7 +10,7 @@ import {
   PaymentStatusBadge,
   RemittanceInstructions,
   WalletSummary,
-} from "#app/components/payments/bits.tsx";
+} from "#app/components/payments/wallet.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";

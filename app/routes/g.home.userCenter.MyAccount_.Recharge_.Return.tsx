@@ -2,12 +2,13 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ErrorView } from "#app/components/ErrorView.tsx";
-import { PaymentStatusBadge, RemittanceInstructions } from "#app/components/payments/bits.tsx";
+import { PaymentStatusBadge, RemittanceInstructions } from "#app/components/payments/wallet.tsx";
 import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { recordNumberParam } from "#app/lib/params.ts";
 import { pageTitleRefreshing, useRefreshWhile } from "#app/lib/pending-refresh.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { OFFLINE_PAY_TYPE, PaymentStatus } from "#contract/payments-codes.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -30,7 +31,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // SPEC §4 "Status refreshes": the backend asks the provider about a payment still in payment.
   const data = await apiFor(request, viewer).load("/sys/account/payment", { paymentNo, refresh: true });
   // A payment held for an operator waits for a person, not for the provider: no refreshing.
-  const waiting = data.payment.status === 2 && data.payment.payType !== "GT0004" && !data.payment.inReview;
+  const waiting =
+    data.payment.status === PaymentStatus.IN_PAYMENT &&
+    data.payment.payType !== OFFLINE_PAY_TYPE &&
+    !data.payment.inReview;
   return json({ ...data, waiting, language: viewer.language });
 }
 
@@ -51,7 +55,9 @@ export default function RechargeReturnPage() {
         <p className="text-sm text-slate-500">
           {t(`payTypes.${payment.payType}`)} · {amount} · {formatDate(payment.createdAt, language, true)}
         </p>
-        {payment.status === 15 ? <p className="text-green-700">{t("result.paid", { amount })}</p> : null}
+        {payment.status === PaymentStatus.PAID ? (
+          <p className="text-green-700">{t("result.paid", { amount })}</p>
+        ) : null}
         {waiting ? (
           <p role="status" className="text-amber-800">
             {t("result.waiting")}{" "}
@@ -65,14 +71,16 @@ export default function RechargeReturnPage() {
             {t("result.inReview", { amount })}
           </p>
         ) : null}
-        {payment.status === 2 && offline ? <p>{t("result.offline", { amount })}</p> : null}
-        {payment.status === 5 ? (
+        {payment.status === PaymentStatus.IN_PAYMENT && offline ? <p>{t("result.offline", { amount })}</p> : null}
+        {payment.status === PaymentStatus.FAILED ? (
           <p className="text-red-700">
             {t("result.failed")} {payment.failureReason ? t(`reasons.${payment.failureReason}`) : null}{" "}
             {payment.reviewComments ?? null}
           </p>
         ) : null}
-        {payment.status === 10 && !payment.inReview ? <p className="text-slate-700">{t("result.expired")}</p> : null}
+        {payment.status === PaymentStatus.EXPIRED && !payment.inReview ? (
+          <p className="text-slate-700">{t("result.expired")}</p>
+        ) : null}
         <p className="font-medium" data-testid="balance">
           {t("result.newBalance", { balance: formatUsd(totals.balanceCents, language) })}
         </p>
@@ -85,7 +93,9 @@ export default function RechargeReturnPage() {
           </Link>
         </div>
       </div>
-      {payment.status === 2 && offline ? <RemittanceInstructions paymentNo={payment.paymentNo} /> : null}
+      {payment.status === PaymentStatus.IN_PAYMENT && offline ? (
+        <RemittanceInstructions paymentNo={payment.paymentNo} />
+      ) : null}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArg
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { SubmitButton } from "#app/components/forms.tsx";
-import { AccountPageHeading } from "#app/components/payments/bits.tsx";
+import { AccountPageHeading } from "#app/components/payments/wallet.tsx";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";

@@ -7,7 +7,7 @@ import { withdrawFormSchema } from "#contract/payments.ts";
 import { toCents } from "#contract/rules.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { FormErrors, TextField } from "#app/components/forms.tsx";
-import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "#app/components/payments/bits.tsx";
+import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "#app/components/payments/wallet.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, formatDay, formatUsd } from "#app/lib/format.ts";

@@ -14,6 +14,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { payBillsAndReturn, type PayManyFailure } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { PayState } from "#contract/billing-codes.ts";
 
 export const handle = {
   i18n: ["billing"],
@@ -70,9 +71,9 @@ export default function MyBills() {
   const failure = useActionData<PayManyFailure>();
   const { t } = useTranslation("billing");
   const exportQuery = new URLSearchParams(Object.entries(filter).map(([k, v]) => [k, String(v)])).toString();
-  const overdue = (b: Bill) => b.payState === 1 && Date.parse(b.deadline) <= now;
+  const overdue = (b: Bill) => b.payState === PayState.UNPAID && Date.parse(b.deadline) <= now;
   // Prepaid bills past their deadline are about to expire; usage bills stay payable (ADR 006).
-  const payable = (b: Bill) => b.payState === 1 && (b.payMode === 2 || !overdue(b));
+  const payable = (b: Bill) => b.payState === PayState.UNPAID && (b.payMode === 2 || !overdue(b));
   const columns: Column<Bill>[] = [
     {
       header: t("bills.billNo"),

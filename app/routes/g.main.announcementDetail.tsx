@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FallbackBadge, MarkdownBody } from "#app/components/community/bits.tsx";
+import { FallbackBadge, MarkdownBody } from "#app/components/community/content.tsx";
 import { apiFor, getViewer, notFound } from "#app/lib/api.server.ts";
 import { viewPost } from "#app/lib/community.server.ts";
 import { formatDate } from "#app/lib/format.ts";

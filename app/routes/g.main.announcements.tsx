@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { isActiveAt } from "#contract/community-codes.ts";
 import { Badge } from "#app/components/Badge.tsx";
-import { FallbackBadge } from "#app/components/community/bits.tsx";
+import { FallbackBadge } from "#app/components/community/content.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { viewListItem } from "#app/lib/community.server.ts";

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { pickText } from "#contract/community-codes.ts";
-import { FallbackBadge } from "#app/components/community/bits.tsx";
+import { FallbackBadge } from "#app/components/community/content.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";

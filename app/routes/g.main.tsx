@@ -6,7 +6,7 @@ import { Footer } from "#app/components/Footer.tsx";
 import { LanguageSwitch } from "#app/components/LanguageSwitch.tsx";
 import { Logo } from "#app/components/Logo.tsx";
 import { getViewer } from "#app/lib/api.server.ts";
-import { AnnouncementBanner } from "#app/components/community/bits.tsx";
+import { AnnouncementBanner } from "#app/components/community/content.tsx";
 import { bannerAnnouncements } from "#app/lib/community.server.ts";
 
 /** The public area /g/main (SPEC §2): header with the language switch, pages, footer. */

@@ -8,7 +8,7 @@ import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
 import { DeployForm, Deployments, FunctionForms } from "#app/components/ide/Chain.tsx";
 import { SolidityEditor } from "#app/components/ide/Editor.tsx";
 import { Diagnostics, FileTree } from "#app/components/ide/Files.tsx";
-import { IDE_SERVICES, portalUrl } from "#app/components/ide/bits.ts";
+import { IDE_SERVICES, portalUrl } from "#app/lib/ide-urls.ts";
 import { isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -17,6 +17,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { ContractStatus } from "#contract/contracts-codes.ts";
 
 export const handle = { i18n: ["ide", "contracts"] };
 export const meta = pageTitle("idePortal", (d: { workspace?: { name: string } }) => d.workspace?.name);
@@ -198,7 +199,7 @@ export default function IdePortal() {
               hrefOf={(d) => hrefOf({ contractId: d.contractId, network: d.network === "test" ? "test" : null })}
             />
           </section>
-          {deployment && deployment.status === 2 ? (
+          {deployment && deployment.status === ContractStatus.SUCCESS ? (
             <section className="card space-y-3" aria-labelledby="functions-heading">
               <h2 id="functions-heading" className="font-semibold">
                 {t("portal.functions", { name: deployment.name })}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allowedActions, callHref, canReopen, exportHref } from "#app/components/cross-chain/bits.tsx";
+import { allowedActions, canReopen } from "#app/lib/cross-chain-rules.ts";
+import { callHref, exportHref } from "#app/lib/cross-chain-urls.ts";
 import { callsPerDay } from "#app/components/cross-chain/calls.tsx";
 import { sampleKinds } from "#app/components/cross-chain/send.tsx";
 import { callFilterOf, chartRange, confirmOf, crossStatusParam } from "#app/lib/cross-chain.server.ts";

@@ -8,7 +8,7 @@ import {
   suggestionFor,
 } from "#backend/domains/services/inspect.ts";
 import { sampleChaincode } from "#backend/domains/services/samples.ts";
-import { shownActions } from "#app/components/services/bits.tsx";
+import { shownActions } from "#app/lib/services-rules.ts";
 
 const pkg = { name: "asset_cc", language: "go", mainPath: "main/main.go", funcs: ["CreateAsset", "ReadAsset"] };
 

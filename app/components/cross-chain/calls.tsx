@@ -6,7 +6,10 @@ import { DateFilter, ListFilterForm, SelectFilter } from "#app/components/ListFi
 import { utc8Day } from "#app/lib/bills.ts";
 import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { CROSS_CALL_STATUS_VALUES, CallStatusBadge, Hex, callHref } from "./bits.tsx";
+import { CallStatusBadge, Hex } from "./badges.tsx";
+import { CROSS_CALL_STATUS_VALUES } from "#app/lib/cross-chain-rules.ts";
+import { callHref } from "#app/lib/cross-chain-urls.ts";
+import { CrossCallStatus } from "#contract/cross-chain-codes.ts";
 
 /** The call records of a service (SPEC §3 cross-chain call record): time, chains, both hashes, fee, status and reason. */
 export function CallsTable({
@@ -54,7 +57,7 @@ export function CallsTable({
           <td className={`${td} tabular-nums`}>{formatUsd(c.feeCents, language)}</td>
           <td className={td}>
             <CallStatusBadge status={c.status} />
-            {c.status === 2 && c.reason ? (
+            {c.status === CrossCallStatus.FAILURE && c.reason ? (
               <span className="mt-1 block max-w-60 break-words text-xs text-red-700" data-testid="call-reason">
                 {c.reason}
               </span>

@@ -6,8 +6,11 @@ import { Field } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { CrossStatusBadge, canReopen, crossDetailHref, dredgeHref } from "./bits.tsx";
+import { CrossStatusBadge } from "./badges.tsx";
+import { canReopen } from "#app/lib/cross-chain-rules.ts";
+import { crossDetailHref, dredgeHref } from "#app/lib/cross-chain-urls.ts";
 import { CallsTable } from "./calls.tsx";
+import { CrossStatus } from "#contract/cross-chain-codes.ts";
 
 export type CrossDetail = z.infer<typeof crossDetailSchema>;
 
@@ -91,7 +94,7 @@ export function CrossStatePanel({ detail, language }: { detail: CrossDetail; lan
  */
 export function CrossChainTab({ detail, language }: { detail: CrossDetail; language: Language }) {
   const { t } = useTranslation("crossChain");
-  const opened = detail.protocol !== null && detail.crossStatus !== 2;
+  const opened = detail.protocol !== null && detail.crossStatus !== CrossStatus.CLOSED;
   return (
     <div className="space-y-4" data-testid="cross-chain-tab">
       {opened ? (

@@ -16,7 +16,7 @@ import { inLanguage } from "#app/components/details.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
-import { PRN } from "./bits.tsx";
+import { PRN } from "#app/lib/dedicated-nodes-urls.ts";
 
 export type Quote = { monthCents: number; yearCents: number; cycle: number; priceCents: number; periodDays: number };
 const QUOTED = ["nodeCount", "hostConfig", "dataCapacityGb", "cycle"] as const;

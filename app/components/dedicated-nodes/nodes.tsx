@@ -4,7 +4,8 @@ import { Chart } from "#app/components/billing/UsageChart.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { NodeStatusBadge, formatBytes } from "./bits.tsx";
+import { NodeStatusBadge } from "./badges.tsx";
+import { formatBytes } from "#app/lib/format-number.ts";
 
 /** A node of a project as the provisioner reports it (SPEC §4 node component types; docs/decisions/046). */
 export type ProjectNode = {

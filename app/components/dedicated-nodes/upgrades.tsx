@@ -4,7 +4,8 @@ import type { PrnUpgrade } from "#contract/dedicated-nodes.ts";
 import { Table, td } from "#app/components/Table.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { UpgradeStatusBadge, billHref, configDetailHref } from "./bits.tsx";
+import { UpgradeStatusBadge } from "./badges.tsx";
+import { billHref, configDetailHref } from "#app/lib/dedicated-nodes-urls.ts";
 
 /** A value of an upgrade as its type reads: peers, a host configuration, a data capacity in GB. */
 export function useUpgradeValue() {

@@ -4,7 +4,8 @@ import type { CredentialRecord } from "#contract/did.ts";
 import { Table, td } from "#app/components/Table.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { CredentialState, Mono, credentialHref } from "./bits.tsx";
+import { CredentialState, Mono } from "./views.tsx";
+import { credentialHref } from "#app/lib/did-urls.ts";
 
 /** A list of credentials: issued by the user, or to them. */
 export function CredentialTable({

@@ -3,6 +3,7 @@ import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
 import { Chart } from "#app/components/billing/UsageChart.tsx";
+import { Table } from "#app/components/Table.tsx";
 import { groupServices, mbToGbText, queueOf } from "#app/lib/dashboard.ts";
 import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
@@ -115,28 +116,21 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
   useEffect(() => setHydrated(true), []);
   const totalMb = d.usage7.reduce((s, u) => s + u.mb, 0);
   const table = (
-    <table className="min-w-full text-sm" data-testid="dash-usage-table">
-      <thead className="text-left text-xs uppercase tracking-wide text-slate-600">
-        <tr>
-          <th scope="col" className="py-1 pr-4">
-            {zoneHeader(t, t("dashboard.day"))}
+    <Table
+      label={t("dashboard.usage")}
+      variant="compact"
+      testId="dash-usage-table"
+      head={[zoneHeader(t, t("dashboard.day")), { header: t("dashboard.gb"), numeric: true }]}
+    >
+      {d.usage7.map((u) => (
+        <tr key={u.day}>
+          <th scope="row" className="py-2 pr-4 text-left font-normal text-slate-700">
+            {formatDay(u.day, language, false)}
           </th>
-          <th scope="col" className="py-1 text-right">
-            {t("dashboard.gb")}
-          </th>
+          <td className="py-2 text-right tabular-nums">{mbToGbText(u.mb)}</td>
         </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {d.usage7.map((u) => (
-          <tr key={u.day}>
-            <th scope="row" className="py-1 pr-4 text-left font-normal text-slate-700">
-              {formatDay(u.day, language, false)}
-            </th>
-            <td className="py-1 text-right tabular-nums">{mbToGbText(u.mb)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
   return (
     <section aria-labelledby="dash-usage" className="card">

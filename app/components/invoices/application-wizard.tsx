@@ -22,6 +22,7 @@ import {
 } from "#app/components/forms.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
+import { invoiceStepUrl } from "#app/lib/invoices-urls.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { SavedChoice } from "./saved-records.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
@@ -30,15 +31,6 @@ import { EmptyState } from "#app/components/EmptyState.tsx";
  * SPEC §2 Invoices add, the two steps of an application: "select billing" → "confirm information". The
  * step and the selection travel in the URL and in the form (docs/decisions/008).
  */
-
-const BASE = "/g/home/userCenter/Invoices/Add";
-
-/** The wizard's URL: the step, and the selected bills (so a reload or a second tab keeps them). */
-export function invoiceStepUrl(step: "select" | "confirm", billIds: readonly (string | number)[]) {
-  const params = new URLSearchParams({ step });
-  for (const id of billIds) params.append("billIds", String(id));
-  return `${BASE}?${params}`;
-}
 
 /** What the page gives its steps (titles, addresses, e-mail and the idempotency key at the second only). */
 export type ApplicationWizardData = {

@@ -4,8 +4,10 @@ import { useTranslation } from "react-i18next";
 import type { InvoiceDetail } from "#contract/invoices.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
 import type { Column } from "#app/components/RecordTable.tsx";
+import { Table } from "#app/components/Table.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
+import { INVOICE_STATUS } from "#contract/invoice-codes.ts";
 
 /* An invoice application as the user's pages and the operators' queue show it (namespace "invoices"). */
 
@@ -99,7 +101,7 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
         <dl className="mt-3 divide-y divide-slate-100">
           <Row label={t("fields.reviewResult")}>
             {detail.reviewedAt
-              ? t(detail.status === 3 ? "review.notApproved" : "review.approved")
+              ? t(detail.status === INVOICE_STATUS.NOT_APPROVED ? "review.notApproved" : "review.approved")
               : t("review.pending")}
           </Row>
           {detail.reviewedAt ? (
@@ -136,24 +138,18 @@ export function InvoiceDetailView({ detail, language }: { detail: InvoiceDetail;
         <h2 id="detail-bills" className="font-semibold">
           {t("detail.bills")}
         </h2>
-        <table className="mt-3 w-full text-left text-sm">
-          <thead className="text-slate-500">
-            <tr>
-              <th className="py-1.5">{t("fields.billNo")}</th>
-              <th>{t("fields.serviceName")}</th>
-              <th className="text-right">{t("fields.amount")}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {detail.bills.map((b) => (
-              <tr key={b.billId} data-testid="billed-bill">
-                <td className="py-1.5">{b.billNo}</td>
-                <td>{b.serviceName}</td>
-                <td className="text-right">{formatUsd(b.amountCents, language)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          label={t("detail.bills")}
+          variant="compact"
+          columns={[
+            { header: t("fields.billNo"), cell: (b) => b.billNo },
+            { header: t("fields.serviceName"), cell: (b) => b.serviceName },
+            { header: t("fields.amount"), cell: (b) => formatUsd(b.amountCents, language), numeric: true },
+          ]}
+          rows={detail.bills}
+          rowKey={(b) => b.billId}
+          rowTestId="billed-bill"
+        />
       </section>
     </div>
   );

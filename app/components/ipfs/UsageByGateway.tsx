@@ -4,7 +4,7 @@ import { inLanguage } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { formatBytes } from "./bits.tsx";
+import { formatBytes } from "#app/lib/format-number.ts";
 
 /** My account's "IPFS data usage by city node gateway" (SPEC §2): bytes served per gateway over 30 days. */
 export function IpfsUsageByGateway({

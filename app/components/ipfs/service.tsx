@@ -9,7 +9,9 @@ import { Table, td } from "#app/components/Table.tsx";
 import { CopyableText } from "#app/components/public-chain/KeyPanel.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { KeyStateBadge, downloadHref, formatBytes } from "./bits.tsx";
+import { KeyStateBadge } from "./badges.tsx";
+import { formatBytes } from "#app/lib/format-number.ts";
+import { downloadHref } from "#app/lib/ipfs-urls.ts";
 
 export type ShownKey = { kind: IpfsKeyKind; apiKey: string | null; regenerated: boolean } | null;
 type File = { ipfsFileId: number; name: string; cid: string; size: number; contentType: string; createdAt: string };

@@ -5,7 +5,8 @@ import type { IpfsUpgrade } from "#contract/ipfs.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { IPFS, capacityLabel } from "./bits.tsx";
+import { capacityLabel } from "./badges.tsx";
+import { IPFS } from "#app/lib/ipfs-urls.ts";
 import { Table } from "#app/components/Table.tsx";
 
 /** Capacity upgrades of IPFS services (SPEC §2 upgrade, new upgrade, upgrade detail; §4 IPFS upgrade; docs/decisions/039). */

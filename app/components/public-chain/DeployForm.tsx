@@ -13,7 +13,8 @@ import {
   TextField,
 } from "#app/components/forms.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
-import { PC, formatEther } from "./bits.tsx";
+import { formatEther } from "#app/lib/format-number.ts";
+import { PC } from "#app/lib/public-chain-urls.ts";
 
 type Account = { accountId: number; name: string; address: string; gasWei: string | null };
 

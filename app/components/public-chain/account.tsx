@@ -10,7 +10,7 @@ import type { Language } from "#app/lib/i18n.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import type { SubmissionResult } from "@conform-to/react";
-import { formatEther } from "./bits.tsx";
+import { formatEther } from "#app/lib/format-number.ts";
 
 /** The assign-gas form (§9 bill type 50): the amount in USD and the key that makes it happen once. */
 export const assignGasForm = z.object({ amount: moneyAmount(), idempotencyKey: idempotencyKey() });

@@ -8,9 +8,10 @@ import { FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.t
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
-import { StatusBadge, detailHref } from "./bits.tsx";
+import { StatusBadge } from "./badges.tsx";
+import { detailHref } from "#app/lib/services-urls.ts";
 import { ServiceChainPanel } from "./ServiceChain.tsx";
-import { UpgradeTable } from "#app/components/configuration/bits.tsx";
+import { UpgradeTable } from "#app/components/configuration/upgrades.tsx";
 import { CrossChainTab, type CrossDetail } from "#app/components/cross-chain/state.tsx";
 
 /** SPEC §2 the tabs of a publisher's service detail (PublishedServices/ServicesDetail), as `activeNames`. */

@@ -6,7 +6,7 @@ import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import type { Block } from "#app/lib/blocked.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { NEW_SERVICES } from "./bits.tsx";
+import { NEW_SERVICES } from "#app/lib/services-urls.ts";
 import { Table } from "#app/components/Table.tsx";
 
 /** Where a draft resumes: its wizard at the furthest step it reached (any device, docs/decisions/029). */

@@ -3,7 +3,8 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { visitorTicketFormSchema } from "#contract/support.ts";
 import { TICKET_TEXT_MAX } from "#contract/support-codes.ts";
-import { Captcha, type CaptchaData } from "#app/components/Captcha.tsx";
+import { Captcha } from "#app/components/Captcha.tsx";
+import { type CaptchaData } from "#app/lib/captcha.ts";
 import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { TestService } from "#contract/test-services.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { actionsOf } from "./bits.tsx";
+import { actionsOf } from "#app/lib/test-services-rules.ts";
 
 /** The actions of a test service's status (SPEC §4): edit, start deploying; upgrade, re-deploy and delete ask first. */
 export function TestServiceActions({ service }: { service: TestService }) {

@@ -9,7 +9,7 @@ import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
 import { formatUsd } from "#app/lib/format-number.ts";
 import { inLanguage, type Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
-import { resultFor, type ActionData } from "./shared.tsx";
+import { resultFor, type ActionData } from "#app/lib/wizard-forms.ts";
 import { StepNav } from "./steps.tsx";
 
 type FieldName = { name: string; formId: string };

@@ -1,35 +1,9 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { AppState, WizardStep } from "#contract/service-wizard.ts";
+import type { WizardStep } from "#contract/service-wizard.ts";
 import { SubmitButton } from "#app/components/forms.tsx";
-
-/** The wizard's URL: appState, appId and the step live in the query (SPEC §2, house habit 7). */
-export function wizardUrl(
-  appState: AppState,
-  appId: number | null,
-  step?: WizardStep | null,
-  extra: Record<string, string> = {},
-) {
-  const q = new URLSearchParams({ appState });
-  if (appId) q.set("appId", String(appId));
-  if (step) q.set("step", step);
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
-  return `/g/home/PermissionedServices/PublishedServices/NewServices?${q}`;
-}
-
-/** The cover of the caller's own service, from the wizard's cover route (the file id makes a new cover a new URL). */
-export function coverUrl(appId: number, fileId: number) {
-  return `/g/home/PermissionedServices/PublishedServices/NewServices/cover?${new URLSearchParams({ appId: String(appId), v: String(fileId) })}`;
-}
-
-export type ActionData = { intent: string; result: SubmissionResult<string[]> };
-
-/** The last result of the form with this intent (each form of a step has its own). */
-export function resultFor(actionData: ActionData | undefined, intent: string) {
-  return actionData && actionData.intent === intent ? actionData.result : undefined;
-}
+import { Table, td } from "#app/components/Table.tsx";
 
 /** The steps of this appState as a list of links; steps not reached yet are shown but not linked. */
 export function Stepper({
@@ -133,40 +107,23 @@ export function ItemTable({
       <p className="rounded-md border border-dashed border-slate-300 p-4 text-center text-sm text-slate-500">{empty}</p>
     );
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className="px-3 py-2">
-                {h}
-              </th>
-            ))}
-            <th scope="col" className="px-3 py-2">
-              <span className="sr-only">{t("actions.delete")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.key} data-testid="wizard-item">
-              {r.cells.map((c, i) => (
-                <td key={i} className="px-3 py-2">
-                  {c}
-                </td>
-              ))}
-              <td className="px-3 py-2 text-right">
-                {r.deleteTo ? (
-                  <Link to={r.deleteTo} className="link text-red-700" aria-label={r.deleteLabel}>
-                    {t("actions.delete")}
-                  </Link>
-                ) : null}
-              </td>
-            </tr>
+    <Table label={caption} head={[...head, <span className="sr-only">{t("actions.delete")}</span>]}>
+      {rows.map((r) => (
+        <tr key={r.key} data-testid="wizard-item">
+          {r.cells.map((c, i) => (
+            <td key={i} className={td}>
+              {c}
+            </td>
           ))}
-        </tbody>
-      </table>
-    </div>
+          <td className={`${td} text-right`}>
+            {r.deleteTo ? (
+              <Link to={r.deleteTo} className="link text-red-700" aria-label={r.deleteLabel}>
+                {t("actions.delete")}
+              </Link>
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

@@ -35,12 +35,16 @@ import {
   TextAreaField,
   TextField,
 } from "#app/components/forms.tsx";
+import { Table } from "#app/components/Table.tsx";
 import { UploadProgress } from "#app/components/UploadProgress.tsx";
 import { formatSize, formatUsd } from "#app/lib/format-number.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm, type SchemaFormOptions } from "#app/lib/use-schema-form.ts";
 import { useUpload, type Upload } from "#app/lib/use-upload.ts";
-import { coverUrl, ItemTable, resultFor, type ActionData } from "./shared.tsx";
+import { ItemTable } from "./shared.tsx";
+import { resultFor, type ActionData } from "#app/lib/wizard-forms.ts";
+import { coverUrl } from "#app/lib/wizard-urls.ts";
+import { VerState } from "#contract/service-status.ts";
 
 type Field = Parameters<typeof TextField>[0]["field"];
 type Fields = Record<string, Field>;
@@ -180,7 +184,7 @@ export function BasicStep({
 }) {
   const { t } = useTranslation("wizard");
   const b = view?.basic;
-  const upgrade = appState === "update" && view?.verState !== 1;
+  const upgrade = appState === "update" && view?.verState !== VerState.PENDING_SUBMIT;
   const upload = useUpload();
   const [form, fields] = useStepForm(basicInfoSchema, {
     id: "basic",
@@ -646,45 +650,32 @@ export function CostTable({ view, language }: { view: Draft; language: Language 
   const { cost } = view;
   if (cost.lines.length === 0) return <p className="text-sm text-slate-500">{t("cost.empty")}</p>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="cost-table">
-        <caption className="px-3 py-2 text-left text-sm text-slate-600">
-          {t("cost.cycle", { cycle: t(`cycles.${cost.paymentCycle}`) })}
-        </caption>
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase text-slate-500">
-          <tr>
-            {["node", "tps", "capacity", "peers", "tpsCost", "capacityCost", "total"].map((k) => (
-              <th key={k} scope="col" className="px-3 py-2">
-                {t(`cost.${k}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {cost.lines.map((l) => (
-            <tr key={l.cityNodeId}>
-              <td className="px-3 py-2">{language === "zh-CN" ? l.nameZh : l.name}</td>
-              <td className="px-3 py-2">{l.tps}</td>
-              <td className="px-3 py-2">{l.capacityGb} GB</td>
-              <td className="px-3 py-2">{l.peers}</td>
-              <td className="px-3 py-2">{usd(l.tpsCents)}</td>
-              <td className="px-3 py-2">{usd(l.capacityCents)}</td>
-              <td className="px-3 py-2 font-medium">{usd(l.totalCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr className="bg-slate-50">
-            <th scope="row" colSpan={6} className="px-3 py-2 text-right">
-              {t("cost.grandTotal")}
-            </th>
-            <td className="px-3 py-2 font-semibold" data-testid="cost-total">
-              {usd(cost.totalCents)}
-            </td>
-          </tr>
-        </tfoot>
-      </table>
-    </div>
+    <Table
+      label={t("cost.intro")}
+      caption={t("cost.cycle", { cycle: t(`cycles.${cost.paymentCycle}`) })}
+      testId="cost-table"
+      columns={[
+        { header: t("cost.node"), cell: (l) => (language === "zh-CN" ? l.nameZh : l.name) },
+        { header: t("cost.tps"), cell: (l) => l.tps, numeric: true },
+        { header: t("cost.capacity"), cell: (l) => `${l.capacityGb} GB`, numeric: true },
+        { header: t("cost.peers"), cell: (l) => l.peers, numeric: true },
+        { header: t("cost.tpsCost"), cell: (l) => usd(l.tpsCents), numeric: true },
+        { header: t("cost.capacityCost"), cell: (l) => usd(l.capacityCents), numeric: true },
+        { header: t("cost.total"), cell: (l) => usd(l.totalCents), numeric: true, className: "font-medium" },
+      ]}
+      rows={cost.lines}
+      rowKey={(l) => l.cityNodeId}
+      footer={
+        <tr className="bg-slate-50">
+          <th scope="row" colSpan={6} className="px-3 py-2 text-right">
+            {t("cost.grandTotal")}
+          </th>
+          <td className="px-3 py-2 text-right font-semibold tabular-nums" data-testid="cost-total">
+            {usd(cost.totalCents)}
+          </td>
+        </tr>
+      }
+    />
   );
 }
 

@@ -2,17 +2,9 @@ import { useTranslation } from "react-i18next";
 import type { ListStatus } from "#contract/participation.ts";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
+import { AuditState } from "#contract/participation-codes.ts";
 
 /** Shared pieces of the participation pages (docs/decisions/013). */
-
-/** SPEC §2 ParticipatedServices/ServicesDetail of one of the caller's participations. */
-export const participatedDetailHref = (v: {
-  appId: number;
-  appCode: string;
-  appJoinAuditId: number;
-  auditState: number;
-}) =>
-  `/g/home/ParticipatedServices/ServicesDetail?${new URLSearchParams({ types: "2", appCode: v.appCode, appId: String(v.appId), auditState: String(v.auditState), appJoinAuditId: String(v.appJoinAuditId), ifJoIn: "1" })}`;
 
 const LIST_TONE: Record<ListStatus, string> = {
   reviewing: "bg-amber-50 text-amber-800 ring-amber-200",
@@ -36,11 +28,11 @@ export function ListStatusBadge({ status }: { status: ListStatus }) {
 export function AuditBadge({ auditState }: { auditState: number }) {
   const { t } = useTranslation("participation");
   const tone =
-    auditState === 2 || auditState === 4
+    auditState === AuditState.PUBLISHER_REJECTED || auditState === AuditState.OPERATOR_REJECTED
       ? LIST_TONE.rejected
-      : auditState === 15
+      : auditState === AuditState.CONFIRMED
         ? LIST_TONE.confirmed
-        : auditState === 13
+        : auditState === AuditState.WORK_ORDER_DONE
           ? LIST_TONE.toConfirm
           : LIST_TONE.reviewing;
   return (

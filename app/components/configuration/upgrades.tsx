@@ -1,16 +1,14 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { UpgradeRow } from "#contract/configuration.ts";
-import { UpgradeStatus } from "#contract/config-upgrade-codes.ts";
+import { UpgradeReview, UpgradeStatus } from "#contract/config-upgrade-codes.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { upgradeHref } from "#app/lib/configuration-urls.ts";
+import { Table } from "#app/components/Table.tsx";
 
 /** Shared pieces of Configuration, ConfigurationNew, ConfigurationDetail and the operators' queue (namespace "configuration"). */
-
-export const CONFIGURATION = "/g/home/Configuration";
-export const CONFIGURATION_NEW = "/g/home/ConfigurationNew";
-export const upgradeHref = (upgradeId: number) => `/g/home/ConfigurationDetail?upgradeId=${upgradeId}`;
 
 const TONE: Record<number, string> = {
   [UpgradeStatus.UPGRADING]: "bg-sky-50 text-sky-800 ring-sky-200",
@@ -38,7 +36,7 @@ export function payStateText(
 ) {
   if (row.payState !== null) return t(`billing:payStates.${row.payState}`);
   if (row.amountCents === 0) return t("configuration:nothingToPay");
-  return row.reviewState === 1 ? t("configuration:afterReview") : "—";
+  return row.reviewState === UpgradeReview.PENDING ? t("configuration:afterReview") : "—";
 }
 
 /** Upgrades as a table: number, service, type, time, amount, status, payment (Configuration and a service's history). */
@@ -54,56 +52,38 @@ export function UpgradeTable({
   const { t } = useTranslation(["configuration", "billing"]);
   if (rows.length === 0) return <EmptyState message={t("configuration:empty")} testId="upgrades-empty" />;
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200">
-      <table className="min-w-full text-sm" data-testid="upgrade-table">
-        <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              {t("configuration:columns.number")}
-            </th>
-            {showService ? (
-              <th scope="col" className="px-3 py-2">
-                {t("configuration:columns.service")}
-              </th>
-            ) : null}
-            <th scope="col" className="px-3 py-2">
-              {t("configuration:columns.type")}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t("common:zoneHeader", { label: t("configuration:columns.time") })}
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              {t("configuration:columns.amount")}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t("configuration:columns.status")}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              {t("configuration:columns.payState")}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((r) => (
-            <tr key={r.upgradeId} data-testid="upgrade-row">
-              <td className="px-3 py-2">
-                <Link className="link font-mono text-xs" to={upgradeHref(r.upgradeId)}>
-                  {r.upgradeNo}
-                </Link>
-              </td>
-              {showService ? <td className="px-3 py-2">{r.serviceName}</td> : null}
-              <td className="px-3 py-2">{t(`configuration:types.${r.upgradeType}`)}</td>
-              <td className="px-3 py-2">{formatDate(r.createdAt, language, true)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatUsd(r.amountCents, language)}</td>
-              <td className="px-3 py-2">
-                <UpgradeStatusBadge status={r.status} />
-              </td>
-              <td className="px-3 py-2">{payStateText(t, r)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      label={t("configuration:title")}
+      testId="upgrade-table"
+      columns={[
+        {
+          header: t("configuration:columns.number"),
+          cell: (r) => (
+            <Link className="link font-mono text-xs" to={upgradeHref(r.upgradeId)}>
+              {r.upgradeNo}
+            </Link>
+          ),
+        },
+        ...(showService
+          ? [{ header: t("configuration:columns.service"), cell: (r: UpgradeRow) => r.serviceName }]
+          : []),
+        { header: t("configuration:columns.type"), cell: (r) => t(`configuration:types.${r.upgradeType}`) },
+        {
+          header: t("common:zoneHeader", { label: t("configuration:columns.time") }),
+          cell: (r) => formatDate(r.createdAt, language, true),
+        },
+        {
+          header: t("configuration:columns.amount"),
+          cell: (r) => formatUsd(r.amountCents, language),
+          numeric: true,
+        },
+        { header: t("configuration:columns.status"), cell: (r) => <UpgradeStatusBadge status={r.status} /> },
+        { header: t("configuration:columns.payState"), cell: (r) => payStateText(t, r) },
+      ]}
+      rows={rows}
+      rowKey={(r) => r.upgradeId}
+      rowTestId="upgrade-row"
+    />
   );
 }
 

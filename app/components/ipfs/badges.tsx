@@ -1,26 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { GB, IpfsKeyState, IpfsServiceStatus } from "#contract/ipfs-codes.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
+import { formatBytes } from "#app/lib/format-number.ts";
 
 /** Shared bits of the IPFS storage console (issue 13; docs/decisions/039). */
-
-export const IPFS = "/g/home/IPFS";
-export const serviceHref = (ipfsServiceId: number) => `${IPFS}/Service?ipfsServiceId=${ipfsServiceId}`;
-export const trafficHref = (ipfsServiceId: number) => `${IPFS}/Traffic?ipfsServiceId=${ipfsServiceId}`;
-export const downloadHref = (ipfsServiceId: number, cid: string) =>
-  `${IPFS}/download?ipfsServiceId=${ipfsServiceId}&cid=${encodeURIComponent(cid)}`;
-
-/** Bytes as B, KB, MB, GB or TB (binary units, as capacities and traffic bills count them). */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
-}
 
 export const capacityLabel = (storeUnit: number) =>
   storeUnit >= 1024 && storeUnit % 1024 === 0 ? `${storeUnit / 1024} TB` : `${storeUnit} GB`;

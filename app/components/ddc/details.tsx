@@ -7,9 +7,6 @@ import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared UI of the DDC pages (docs/decisions/045). */
 
-export const DDC_HOME = "/g/home/DDC";
-export const ddcDetailHref = (ddcId: number) => `${DDC_HOME}/Detail?ddcId=${ddcId}`;
-
 export function DdcStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("ddc");
   const tone =

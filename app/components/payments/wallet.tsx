@@ -4,6 +4,7 @@ import type { Language } from "#app/lib/i18n.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { Badge } from "#app/components/Badge.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { OFFLINE_PAY_TYPE, PaymentStatus, WithdrawalState } from "#contract/payments-codes.ts";
 
 /** The heading of a page under My account (recharge, withdrawal, card) with the way back to the account. */
 export function AccountPageHeading({ title }: { title: string }) {
@@ -63,10 +64,17 @@ export function PaymentStatusBadge({
   inReview?: boolean;
 }) {
   const { t } = useTranslation("payments");
-  const tone = inReview || status === 2 || status === 1 ? "wait" : status === 15 ? "ok" : status === 5 ? "bad" : "off";
+  const tone =
+    inReview || status === PaymentStatus.IN_PAYMENT || status === PaymentStatus.UNPAID
+      ? "wait"
+      : status === PaymentStatus.PAID
+        ? "ok"
+        : status === PaymentStatus.FAILED
+          ? "bad"
+          : "off";
   const label = inReview
     ? t("inReview")
-    : status === 2 && payType === "GT0004"
+    : status === PaymentStatus.IN_PAYMENT && payType === OFFLINE_PAY_TYPE
       ? t("awaitingConfirmation")
       : t(`paymentStatus.${status}`);
   return (
@@ -79,7 +87,15 @@ export function PaymentStatusBadge({
 /** SPEC §4 Refund review state of a withdrawal. */
 export function WithdrawalStateBadge({ state }: { state: number }) {
   const { t } = useTranslation("payments");
-  const tone = state === 10 || state === 15 ? "ok" : state === 1 ? "wait" : state === 5 ? "bad" : "off";
+  const W = WithdrawalState;
+  const tone =
+    state === W.APPROVED || state === W.CONFIRMED
+      ? "ok"
+      : state === W.PENDING
+        ? "wait"
+        : state === W.REJECTED
+          ? "bad"
+          : "off";
   return (
     <Badge tone={tone} testId="status">
       {t(`withdrawalState.${state}`)}

@@ -3,14 +3,11 @@ import { useTranslation } from "react-i18next";
 import type { Verification } from "#contract/did.ts";
 import { Badge } from "#app/components/Badge.tsx";
 import { Field } from "#app/components/details.tsx";
+import { DID_HOME } from "#app/lib/did-urls.ts";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared UI of the DID service (issue 18; docs/decisions/043). */
-
-export const DID_HOME = "/g/home/DID";
-export const didHref = (didId: number) => `${DID_HOME}/Detail?didId=${didId}`;
-export const credentialHref = (credentialId: number) => `${DID_HOME}/Credential?credentialId=${credentialId}`;
 
 /** The three screens of the service as tabs (plain links). */
 export function DidTabs() {

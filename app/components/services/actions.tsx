@@ -2,92 +2,17 @@ import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@con
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { serviceActions, VerState, type ServiceAction } from "#contract/service-status.ts";
+import { VerState, type ServiceAction } from "#contract/service-status.ts";
 import type { Report, ServiceRow } from "#contract/services.ts";
 import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { useBlockedTarget } from "#app/components/BlockedAction.tsx";
 import { RowActions, type RowMenuItem } from "#app/components/RowActions.tsx";
 import type { Block } from "#app/lib/blocked.ts";
+import { CONFIGURATION_NEW } from "#app/lib/configuration-urls.ts";
+import { shownActions } from "#app/lib/services-rules.ts";
+import { detailHref, NEW_SERVICES, requestEnableHref } from "#app/lib/services-urls.ts";
 
-/** Shared pieces of PublishedServices, ServicesDetail and the service review queues (namespace "services"). */
-
-export const PUBLISHED = "/g/home/PermissionedServices/PublishedServices";
-export const NEW_SERVICES = "/g/home/PermissionedServices/PublishedServices/NewServices";
-
-export function detailHref(row: { appId: number; appVerId: number }, tab = "chaincode") {
-  return `${PUBLISHED}/ServicesDetail?appId=${row.appId}&appVerId=${row.appVerId}&activeNames=${tab}`;
-}
-
-const TONE: Record<number, string> = {
-  25: "bg-green-50 text-green-800 ring-green-200",
-  23: "bg-amber-50 text-amber-800 ring-amber-200",
-  24: "bg-sky-50 text-sky-800 ring-sky-200",
-  10: "bg-sky-50 text-sky-800 ring-sky-200",
-  5: "bg-sky-50 text-sky-800 ring-sky-200",
-  15: "bg-sky-50 text-sky-800 ring-sky-200",
-  11: "bg-red-50 text-red-800 ring-red-200",
-  20: "bg-red-50 text-red-800 ring-red-200",
-  22: "bg-red-50 text-red-800 ring-red-200",
-  26: "bg-red-50 text-red-800 ring-red-200",
-};
-
-/** SPEC §4 Service status as a badge. */
-export function StatusBadge({ verState }: { verState: number }) {
-  const { t } = useTranslation("services");
-  return (
-    <span
-      data-testid="status"
-      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${TONE[verState] ?? "bg-slate-50 text-slate-700 ring-slate-200"}`}
-    >
-      {t(`status.${verState}`)}
-    </span>
-  );
-}
-
-/**
- * The actions of SPEC §4 "Action availability on a published service", exactly those serviceActions()
- * allows. "upgrade" and "serviceUpgrade" are one entry (appState=update), shown when a service upgrade is
- * allowed (docs/decisions/012); Join is the publisher's own join through the invitation link and Config
- * upgrade leads to ConfigurationNew (docs/decisions/036).
- */
-export const SHOWN_ACTIONS: readonly ServiceAction[] = [
-  "details",
-  "pay",
-  "edit",
-  "basicEdit",
-  "join",
-  "serviceUpgrade",
-  "configUpgrade",
-  "invite",
-  "unsubscribe",
-  "enable",
-  "deactivate",
-];
-
-export const CONFIGURATION_NEW = "/g/home/ConfigurationNew";
-
-export function shownActions(
-  row: Pick<
-    ServiceRow,
-    | "verState"
-    | "billState"
-    | "verUpable"
-    | "crossStatus"
-    | "freeYN"
-    | "refundPending"
-    | "enableRequestedAt"
-    | "unpaidBillId"
-  >,
-) {
-  const allowed = serviceActions({ ...row, unpaidBill: row.unpaidBillId !== null });
-  return SHOWN_ACTIONS.filter(
-    (a) => allowed.has(a) && !(a === "unsubscribe" && row.refundPending) && !(a === "enable" && row.enableRequestedAt),
-  );
-}
-
-/** At 40 "Enable" opens the confirm page of a request to operations (docs/decisions/015); at 30 it posts at once. */
-export const requestEnableHref = (row: { appId: number; appVerId: number }) =>
-  `${detailHref(row)}&confirm=requestEnable`;
+/** A published service's actions (links, menu, confirm and invite panels) and its reports, on PublishedServices, ServicesDetail and the service review queues (namespace "services"). */
 
 /** A service action as an entry: a link, or a POST (enable at 30) through the row's own form. */
 type ServiceEntry = RowMenuItem & { action: ServiceAction };

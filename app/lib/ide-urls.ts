@@ -1,4 +1,4 @@
-/** Shared bits of the IDE pages (docs/decisions/044). */
+/** The URLs of the IDE pages (docs/decisions/044). */
 export const IDE_SERVICES = "/g/home/IDEServices";
 export const portalHref = (workspaceId: number, more: Record<string, string | number> = {}) => {
   const q = new URLSearchParams({

@@ -5,6 +5,7 @@ import type { Participation } from "#contract/store.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { ProductStatus } from "#contract/store-codes.ts";
 
 /** A service's or product's cover, served by the Cover resource route; a plain tile when there is none. */
 export function Cover({
@@ -64,11 +65,11 @@ export function ParticipationBadge({ participation, own }: { participation: Part
 }
 
 const STATUS_CLASS: Record<number, string> = {
-  0: "bg-slate-100 text-slate-700",
-  1: "bg-amber-100 text-amber-800",
-  2: "bg-green-100 text-green-800",
-  3: "bg-red-100 text-red-800",
-  4: "bg-slate-200 text-slate-600",
+  [ProductStatus.PENDING_SUBMIT]: "bg-slate-100 text-slate-700",
+  [ProductStatus.PENDING_APPROVAL]: "bg-amber-100 text-amber-800",
+  [ProductStatus.LISTED]: "bg-green-100 text-green-800",
+  [ProductStatus.REJECTED]: "bg-red-100 text-red-800",
+  [ProductStatus.REMOVED]: "bg-slate-200 text-slate-600",
 };
 
 /** §4 Product status. */
@@ -100,25 +101,9 @@ export function Rating({ average, count }: { average: number | null; count: numb
   );
 }
 
-/** The publish wizard at the basic step of a draft (a buyer's service made from a product). */
-export const wizardHref = (appId: number) =>
-  `/g/home/PermissionedServices/PublishedServices/NewServices?appState=add&appId=${appId}&step=basic`;
-
 /** A store page's heading: title and intro, with a link or button beside them (`children`). */
 export function StoreHeading({ title, intro, children }: { title: string; intro: string; children?: ReactNode }) {
-  const text = (
-    <div>
-      <PageHeader title={title} />
-      <p className="text-sm text-slate-600">{intro}</p>
-    </div>
-  );
-  if (!children) return text;
-  return (
-    <div className="flex flex-wrap items-start justify-between gap-3">
-      {text}
-      {children}
-    </div>
-  );
+  return <PageHeader title={title} description={intro} actions={children} align="start" />;
 }
 
 /** One page of a catalogue (services or products): its cards in two columns on wide screens, or `empty`. */
@@ -189,10 +174,7 @@ export function ListingHeader({
     <section className="card flex flex-wrap gap-6">
       <Cover kind={kind} id={id} name={name} hasCover={hasCover} size="h-32 w-32" />
       <div className="min-w-0 flex-1 space-y-2">
-        <div className="flex flex-wrap items-center gap-3">
-          <PageHeader title={name} />
-          {badge}
-        </div>
+        <PageHeader title={name} badges={badge} />
         <p className="text-slate-700">{summary}</p>
         {children}
       </div>

@@ -1,15 +1,10 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { KeyType, ProjectStatus } from "#contract/public-chain-codes.ts";
+import { PlanStatus, ProjectStatus } from "#contract/public-chain-codes.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
+import { PC } from "#app/lib/public-chain-urls.ts";
 
 /** Shared bits of the public-chain console (SPEC §2 PermissionlessServices; docs/decisions/026). */
-
-export const PC = "/g/home/PermissionlessServices";
-export const projectHref = (projectId: number) => `${PC}/Project?projectId=${projectId}`;
-export const accountsHref = (projectId: number) => `${PC}/Accounts?projectId=${projectId}`;
-export const accountHref = (accountId: number) => `${PC}/Account?accountId=${accountId}`;
-export const contractsHref = (projectId: number) => `${PC}/Contracts?projectId=${projectId}`;
 
 const PROJECT_TONES: Record<number, Tone> = {
   [ProjectStatus.PENDING_DEPLOYMENT]: "wait",
@@ -34,7 +29,7 @@ export function ProjectStatusBadge({ status }: { status: number }) {
 export function PlanStatusBadge({ status }: { status: number }) {
   const { t } = useTranslation("publicChain");
   return (
-    <Badge tone={status === 1 ? "ok" : "off"} testId="plan-status">
+    <Badge tone={status === PlanStatus.ACTIVE ? "ok" : "off"} testId="plan-status">
       {t(`planStatus.${status}`)}
     </Badge>
   );
@@ -43,16 +38,6 @@ export function PlanStatusBadge({ status }: { status: number }) {
 export function KeyTypeLabel({ keyType }: { keyType: number }) {
   const { t } = useTranslation("publicChain");
   return <>{t(`keyType.${keyType}`)}</>;
-}
-export const isCustody = (keyType: number) => keyType === KeyType.CUSTODY;
-
-/** Wei (a decimal string) as ether with up to 6 decimals, without floating point. */
-export function formatEther(wei: string | null | undefined): string {
-  if (wei === null || wei === undefined || !/^[0-9]+$/.test(wei)) return "—";
-  const value = BigInt(wei);
-  const whole = value / 10n ** 18n;
-  const fraction = (value % 10n ** 18n).toString().padStart(18, "0").slice(0, 6).replace(/0+$/, "");
-  return fraction ? `${whole}.${fraction}` : whole.toString();
 }
 
 /** The console's tabs: the nodes (Index) and my console (Home). */

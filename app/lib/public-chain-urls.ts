@@ -1,0 +1,11 @@
+/** The URLs of the public-chain pages (SPEC §2 PermissionlessServices). */
+
+export const PC = "/g/home/PermissionlessServices";
+
+export const projectHref = (projectId: number) => `${PC}/Project?projectId=${projectId}`;
+
+export const accountsHref = (projectId: number) => `${PC}/Accounts?projectId=${projectId}`;
+
+export const accountHref = (accountId: number) => `${PC}/Account?accountId=${accountId}`;
+
+export const contractsHref = (projectId: number) => `${PC}/Contracts?projectId=${projectId}`;
