@@ -1,6 +1,7 @@
 import { hashPassword } from "./passwords.ts";
-import { messages, users } from "#backend/db/tables.ts";
+import { users } from "#backend/db/tables.ts";
 import type { Db } from "#backend/db/client.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 export const DEMO_PASSWORD = "Demo12!@pass";
 
@@ -51,11 +52,11 @@ export async function createDemoAccounts(db: Db, now: Date): Promise<Record<stri
       .returning({ id: users.id });
     if (inserted.length > 0) {
       created[account.userName] = inserted[0].id;
-      await db.insert(messages).values({
+      await inbox.api.notify(db, {
         userId: inserted[0].id,
         textKey: "messages.welcome",
         params: { userName: account.userName },
-        createdAt: now,
+        at: now,
       });
     }
   }
