@@ -13,15 +13,10 @@ import type { pageRequestSchema } from "#contract/platform.ts";
 import { users } from "#backend/db/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
-import {
-  amountParam,
-  notify,
-  pageWindow,
-  toPaymentRecord,
-  toWithdrawalRecord,
-} from "#backend/domains/payments/records.ts";
+import { amountParam, pageWindow, toPaymentRecord, toWithdrawalRecord } from "#backend/domains/payments/records.ts";
 import { payments, withdrawals } from "#backend/domains/payments/tables.ts";
 import { expectedArrival } from "./shared.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * Offline remittance queue (operators).
@@ -93,13 +88,13 @@ export async function reviewRemittance(
         .update(payments)
         .set({ ...review, status: PaymentStatus.PAID, paidAt: now })
         .where(eq(payments.id, payment.id));
-      await notify(tx, payment.userId, "messages.remittanceConfirmed", params, now);
+      await inbox.api.notify(tx, { userId: payment.userId, textKey: "messages.remittanceConfirmed", params, at: now });
     } else {
       await tx
         .update(payments)
         .set({ ...review, status: PaymentStatus.FAILED, failureReason: "rejected" })
         .where(eq(payments.id, payment.id));
-      await notify(tx, payment.userId, "messages.remittanceRejected", params, now);
+      await inbox.api.notify(tx, { userId: payment.userId, textKey: "messages.remittanceRejected", params, at: now });
     }
   });
   return null;
@@ -168,7 +163,12 @@ export async function reviewWithdrawal(
         .update(withdrawals)
         .set({ ...review, state: WithdrawalState.APPROVED, expectedArrival: arrival })
         .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalApproved", { ...params, arrival }, now);
+      await inbox.api.notify(tx, {
+        userId: row.userId,
+        textKey: "messages.withdrawalApproved",
+        params: { ...params, arrival },
+        at: now,
+      });
     } else if (input.decision === "reject") {
       await billing.api.post(
         tx,
@@ -186,13 +186,13 @@ export async function reviewWithdrawal(
         .update(withdrawals)
         .set({ ...review, state: WithdrawalState.REJECTED })
         .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalRejected", params, now);
+      await inbox.api.notify(tx, { userId: row.userId, textKey: "messages.withdrawalRejected", params, at: now });
     } else {
       await tx
         .update(withdrawals)
         .set({ ...review, state: WithdrawalState.CONFIRMED })
         .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalConfirmed", params, now);
+      await inbox.api.notify(tx, { userId: row.userId, textKey: "messages.withdrawalConfirmed", params, at: now });
     }
   });
   return null;
