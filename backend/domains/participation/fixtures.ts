@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { appVersions, apps } from "#backend/domains/services/tables.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { appJoins } from "./tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext, Payload } from "#backend/http/router.ts";
 import { me, appById, ownJoin } from "./handlers/shared.ts";
@@ -31,4 +33,14 @@ export async function testOrderDeadline(input: Payload<"/test/participation/orde
     .set({ deadline: new Date(ctx.services.now().getTime() - 1) })
     .where(and(eq(bills.id, join.orderBillId), eq(bills.payState, 1)));
   return null;
+}
+
+/** A join given straight in an audit state, without the applying (store's demo and test fixture only). */
+export async function placeJoin(db: Db | Tx, join: typeof appJoins.$inferInsert) {
+  await db.insert(appJoins).values(join);
+}
+
+/** A placed join moved straight to another audit state (store's test fixture only). */
+export async function setJoinState(db: Db | Tx, joinId: number, auditState: number, at: Date) {
+  await db.update(appJoins).set({ auditState, updatedAt: at }).where(eq(appJoins.id, joinId));
 }
