@@ -1,6 +1,7 @@
 import { hashPassword } from "./passwords.ts";
-import { messages, users } from "#backend/db/tables.ts";
-import type { Db } from "#backend/db/client.ts";
+import { users } from "#backend/db/tables.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 export const DEMO_PASSWORD = "Demo12!@pass";
 
@@ -36,6 +37,20 @@ export const DEMO_ACCOUNTS = [
   },
 ] as const;
 
+/** Another domain's demo account (same demo password, activated at `at`): inserted once; its id, or none when it exists already. */
+export async function createDemoAccount(
+  db: Db | Tx,
+  account: Pick<typeof users.$inferInsert, "userName" | "realName" | "email" | "userType" | "role" | "companyName">,
+  at: Date,
+): Promise<number | undefined> {
+  const [row] = await db
+    .insert(users)
+    .values({ ...account, passwordHash: await hashPassword(DEMO_PASSWORD), activatedAt: at, createdAt: at })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  return row?.id;
+}
+
 /**
  * The demo accounts: inserted once (an existing account is never touched). Returns the ones created just
  * now, by username, for the other domains' demo seeders (backend/seed.ts).
@@ -51,11 +66,11 @@ export async function createDemoAccounts(db: Db, now: Date): Promise<Record<stri
       .returning({ id: users.id });
     if (inserted.length > 0) {
       created[account.userName] = inserted[0].id;
-      await db.insert(messages).values({
+      await inbox.api.notify(db, {
         userId: inserted[0].id,
         textKey: "messages.welcome",
         params: { userName: account.userName },
-        createdAt: now,
+        at: now,
       });
     }
   }

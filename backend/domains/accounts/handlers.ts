@@ -12,7 +12,7 @@ import {
 } from "#contract/accounts.ts";
 import { Msg } from "#contract/messages.ts";
 import { activationTokens, resetCodes } from "./tables.ts";
-import { authTokens, messages, users } from "#backend/db/tables.ts";
+import { authTokens, users } from "#backend/db/tables.ts";
 import { newSecret, revokeToken, sha256 } from "#backend/http/auth.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { fieldErrorsOf, type CallContext, type SignedInContext } from "#backend/http/router.ts";
@@ -21,6 +21,7 @@ import { checkCaptcha } from "./captcha.ts";
 import { forgetLoginFailures } from "./login.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { findUserByLogin, toUser } from "./users.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 export const ACTIVATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_CODE_TTL_MS = 15 * 60 * 1000;
@@ -32,7 +33,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 async function addMessage(services: Deps, userId: number, textKey: string, params: Record<string, string> = {}) {
-  await services.db.insert(messages).values({ userId, textKey, params, createdAt: services.now() });
+  await inbox.api.notify(services.db, { userId, textKey, params, at: services.now() });
 }
 
 /* ------------------------------------------------------------------ registration and activation */
@@ -127,11 +128,11 @@ export async function activate(input: z.output<typeof activateSchema>, { service
       .returning({ userId: activationTokens.userId });
     if (used.length === 0) throw new ApiError(Msg.ALREADY_ACTIVATED);
     await tx.update(users).set({ activatedAt: now }).where(eq(users.id, row.user.id));
-    await tx.insert(messages).values({
+    await inbox.api.notify(tx, {
       userId: row.user.id,
       textKey: "messages.welcome",
       params: { userName: row.user.userName },
-      createdAt: now,
+      at: now,
     });
     return { userName: row.user.userName };
   });
@@ -233,9 +234,7 @@ export async function resetPassword(input: z.output<typeof resetPasswordSchema>,
       .update(authTokens)
       .set({ revokedAt: now })
       .where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt)));
-    await tx
-      .insert(messages)
-      .values({ userId: user.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
+    await inbox.api.notify(tx, { userId: user.id, textKey: "messages.passwordChanged", params: {}, at: now });
   });
   // Committed: this process refuses the revoked tokens from the next call on (docs/decisions/030).
   services.sessions.forgetUser(user.id);
@@ -268,9 +267,7 @@ export async function changePassword(input: unknown, { services, user, tokenHash
       .where(
         and(eq(authTokens.userId, me.id), isNull(authTokens.revokedAt), ne(authTokens.tokenHash, tokenHash ?? "")),
       );
-    await tx
-      .insert(messages)
-      .values({ userId: me.id, textKey: "messages.passwordChanged", params: {}, createdAt: now });
+    await inbox.api.notify(tx, { userId: me.id, textKey: "messages.passwordChanged", params: {}, at: now });
   });
   services.sessions.forgetUser(me.id);
   return null;

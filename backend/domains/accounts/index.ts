@@ -1,7 +1,7 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { checkCaptcha, createCaptcha } from "./captcha.ts";
-import { createDemoAccounts } from "./demo.ts";
+import { createDemoAccount, createDemoAccounts } from "./demo.ts";
 import {
   activate,
   changePassword,
@@ -17,7 +17,7 @@ import { confirmEnrolment, enrolment, promoteToOperator, seedDemoSecondFactors, 
 import { createOperator } from "./operators.ts";
 import { hashPassword } from "./passwords.ts";
 import { licenceUpload } from "./rules.ts";
-import { toUser } from "./users.ts";
+import { saveProfileDetails, toUser } from "./users.ts";
 
 /** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
@@ -39,7 +39,15 @@ export default defineDomain({
     "/main/mfa/verify": verifySecondFactor,
   }),
   uploads: { licence: licenceUpload },
-  api: { hashPassword, createDemoAccounts, createOperator, toUser, checkCaptcha },
+  api: {
+    hashPassword,
+    createDemoAccounts,
+    createDemoAccount,
+    createOperator,
+    toUser,
+    checkCaptcha,
+    saveProfileDetails,
+  },
   seedDemo: seedDemoSecondFactors,
   fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),
 });

@@ -2,10 +2,11 @@ import { sql } from "drizzle-orm";
 import { operatorAccountSchema } from "#contract/accounts.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db } from "#backend/db/client.ts";
-import { messages, users } from "#backend/db/tables.ts";
+import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { fieldErrorsOf } from "#backend/http/router.ts";
 import { hashPassword } from "./passwords.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 export type OperatorInput = { userName: string; email: string; password: string; realName?: string; mobile?: string };
 
@@ -54,9 +55,12 @@ export async function createOperator(
         createdAt: now,
       })
       .returning({ id: users.id, userName: users.userName });
-    await tx
-      .insert(messages)
-      .values({ userId: row.id, textKey: "messages.welcome", params: { userName: row.userName }, createdAt: now });
+    await inbox.api.notify(tx, {
+      userId: row.id,
+      textKey: "messages.welcome",
+      params: { userName: row.userName },
+      at: now,
+    });
     return { userId: row.id, userName: row.userName };
   });
 }

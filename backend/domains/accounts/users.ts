@@ -39,3 +39,27 @@ export function toUser(row: AuthUser): User {
     lastLoginAt: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
   };
 }
+
+/** The profile fields of an account (SPEC §3 Profile): never its name, email, mobile, password, type or role. */
+export type ProfileDetails = Partial<
+  Pick<
+    typeof users.$inferInsert,
+    | "country"
+    | "selfIntroduction"
+    | "termOfBusiness"
+    | "staffCount"
+    | "businessInformation"
+    | "mainBusiness"
+    | "companyProfile"
+    | "companyUrl"
+    | "companyAddress"
+    | "contactName"
+    | "fax"
+  >
+>;
+
+/** Saves profile details of the user `userId` (the profile domain's edit and demo seeder); returns the whole row. */
+export async function saveProfileDetails(db: Db | Tx, userId: number, details: ProfileDetails): Promise<UserRow> {
+  const [row] = await db.update(users).set(details).where(eq(users.id, userId)).returning();
+  return row;
+}

@@ -2,13 +2,14 @@ import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { BillType, PayState } from "#contract/billing.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { bills, usageDaily, type BillDetail } from "./tables.ts";
-import { cityNodes, messages } from "#backend/db/tables.ts";
+import { cityNodes } from "#backend/db/tables.ts";
 import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 import type { Deps } from "#backend/deps.ts";
 import { mbToGb, newBillNo, usd } from "./rules.ts";
 import { ipfsServices, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
 import { addDays, DAY_MS, startOfDay, weekEnd } from "./time.ts";
 import crossChain from "#backend/domains/cross-chain/index.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * The billing jobs (docs/decisions/005 runner, 006 rules):
@@ -160,13 +161,12 @@ async function createWeeklyBill(
     .onConflictDoNothing()
     .returning();
   if (!bill) return null;
-  await tx.insert(messages).values({
+  await inbox.api.notify(tx, {
     userId,
     textKey: "messages.trafficBill",
     params: { billNo: bill.billNo, amount: usd(totalCents) },
-    refKind: "bill",
-    refId: bill.id,
-    createdAt: now,
+    ref: { kind: "bill", id: bill.id },
+    at: now,
   });
   return bill;
 }
@@ -238,13 +238,12 @@ export async function makeCrossChainBills(db: Db, weekStart: string, now: Date, 
         .returning();
       if (!row) return null;
       await crossChain.api.markBilled(tx, userId, start, end, row.id);
-      await tx.insert(messages).values({
+      await inbox.api.notify(tx, {
         userId,
         textKey: "messages.crossChainBill",
         params: { billNo: row.billNo, amount: usd(totalCents) },
-        refKind: "bill",
-        refId: row.id,
-        createdAt: now,
+        ref: { kind: "bill", id: row.id },
+        at: now,
       });
       return row;
     });
@@ -292,18 +291,16 @@ export async function expireBills(db: Db, now: Date): Promise<number> {
         ),
       )
       .returning({ id: bills.id, userId: bills.userId, billNo: bills.billNo });
-    if (expired.length > 0) {
-      await tx.insert(messages).values(
-        expired.map((b) => ({
-          userId: b.userId,
-          textKey: "messages.billExpired",
-          params: { billNo: b.billNo },
-          refKind: "bill" as const,
-          refId: b.id,
-          createdAt: now,
-        })),
-      );
-    }
+    await inbox.api.notifyAll(
+      tx,
+      expired.map((b) => ({
+        userId: b.userId,
+        textKey: "messages.billExpired",
+        params: { billNo: b.billNo },
+        ref: { kind: "bill" as const, id: b.id },
+        at: now,
+      })),
+    );
     return expired.length;
   });
 }

@@ -2,12 +2,12 @@ import { and, count, eq } from "drizzle-orm";
 import { PayState } from "#contract/billing.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
-import { messages } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { isPayable, usd } from "./rules.ts";
 import { post } from "./ledger.ts";
 import { blockingWhere } from "./figures.ts";
 import { bills, ledgerEntries } from "./tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /** What a domain that settles its own bills answers for a bill it settled (payBill adds the balance). */
 export type SettledBill = { billId: number; billNo: string; payState: number; paidCents: number; replayed: boolean };
@@ -68,13 +68,12 @@ export async function payInTx(tx: Tx, userId: number, billId: number, key: strin
     now,
   );
   await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
-  await tx.insert(messages).values({
+  await inbox.api.notify(tx, {
     userId,
     textKey: "messages.billPaid",
     params: { billNo: bill.billNo, amount: usd(bill.payCents) },
-    refKind: "bill",
-    refId: bill.id,
-    createdAt: now,
+    ref: { kind: "bill", id: bill.id },
+    at: now,
   });
   return {
     billId: bill.id,

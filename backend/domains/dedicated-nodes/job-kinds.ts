@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "#backend/db/client.ts";
-import { messages } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
 import { networkOf, networks, type ProjectRow } from "./projects.ts";
 import { prnProjects } from "./tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * The background jobs of dedicated nodes (docs/decisions/047), each safe to run again after a crash:
@@ -38,7 +38,7 @@ type Told =
   | "resumed"
   | "lapsed";
 export const tell = (tx: Db | Tx, userId: number, key: Told, params: Record<string, string>, now: Date) =>
-  tx.insert(messages).values({ userId, textKey: `messages.dedicatedNodes.${key}`, params, createdAt: now });
+  inbox.api.notify(tx, { userId, textKey: `messages.dedicatedNodes.${key}`, params, at: now });
 export const usd = (cents: number) => (cents / 100).toFixed(2);
 
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);

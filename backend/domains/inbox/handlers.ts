@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { MESSAGE_REF_KINDS, type pageRequestSchema } from "#contract/platform.ts";
+import { MESSAGE_REF_KINDS, type MessageRefKind, type pageRequestSchema } from "#contract/platform.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { messages } from "#backend/db/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
@@ -67,15 +67,30 @@ export async function markRead(input: { messageIds?: number[]; all?: boolean }, 
   return { unread };
 }
 
-/**
- * A message to a user's Message Center, written inside the caller's transaction: `textKey` is a key of
- * locales/<lang>/messages.json ("messages.…") and `params` its values, translated when the message is shown.
- */
-export async function notify(
-  tx: Db | Tx,
-  input: { userId: number; textKey: string; params: Record<string, string>; at: Date },
-) {
-  await tx
-    .insert(messages)
-    .values({ userId: input.userId, textKey: input.textKey, params: input.params, createdAt: input.at });
+/** One Message Center message: `textKey` is a key of locales/<lang>/messages.json ("messages.…") and `params` its values, translated when the message is shown; `ref` is what it is about (the Message center's link). */
+export type Notice = {
+  userId: number;
+  textKey: string;
+  params: Record<string, string>;
+  at: Date;
+  ref?: { kind: MessageRefKind; id: number };
+};
+
+const rowOf = (n: Notice) => ({
+  userId: n.userId,
+  textKey: n.textKey,
+  params: n.params,
+  ...(n.ref ? { refKind: n.ref.kind, refId: n.ref.id } : {}),
+  createdAt: n.at,
+});
+
+/** A message to a user's Message Center, written inside the caller's transaction (or on `db`). */
+export async function notify(tx: Db | Tx, input: Notice) {
+  await tx.insert(messages).values(rowOf(input));
+}
+
+/** Several messages at once, in the given order, in one statement inside the caller's transaction; none when `notices` is empty. */
+export async function notifyAll(tx: Db | Tx, notices: Notice[]) {
+  if (notices.length === 0) return;
+  await tx.insert(messages).values(notices.map(rowOf));
 }

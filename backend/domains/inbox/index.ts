@@ -1,13 +1,14 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { listMessages, markRead, notify } from "./handlers.ts";
+import { listMessages, markRead, notify, notifyAll } from "./handlers.ts";
+export type { Notice } from "./handlers.ts";
 
-/** The Message Center (SPEC §2, §3 Message; contract/inbox.ts). Other domains write messages into db/tables.ts `messages`. */
+/** The Message Center (SPEC §2, §3 Message; contract/inbox.ts). Other domains write messages (db/tables.ts `messages`) only through `api.notify` / `api.notifyAll` (docs/decisions/018). */
 export default defineDomain({
   name: "inbox",
   handlers: handlersOf({
     "/sys/system/message/list": listMessages,
     "/sys/system/message/read": markRead,
   }),
-  api: { notify },
+  api: { notify, notifyAll },
 });

@@ -11,7 +11,7 @@ import {
 } from "#contract/ipfs-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
-import { messages, users } from "#backend/db/tables.ts";
+import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import billing from "#backend/domains/billing/index.ts";
@@ -20,6 +20,7 @@ import { ownService } from "./handlers/shared.ts";
 import { ipfsUpgradeMachine, type IpfsUpgradeEvent } from "./machine.ts";
 import { capacityOf, upgradePrice } from "./rules.ts";
 import { ipfsServices, ipfsUpgrades } from "./tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * IPFS capacity upgrades (SPEC §2 upgrade, new upgrade, upgrade detail; §4 IPFS upgrade; §5; §9 IPFS bills;
@@ -308,11 +309,11 @@ export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/dec
         .set({ storeUnit, capacityBytes: Math.max(service.capacityBytes, storeUnit * GB) })
         .where(eq(ipfsServices.id, service.id));
       await tx.update(ipfsUpgrades).set(decided).where(eq(ipfsUpgrades.id, upgrade.id));
-      await tx.insert(messages).values({
+      await inbox.api.notify(tx, {
         userId: upgrade.userId,
         textKey: "messages.ipfsUpgradeSucceeded",
         params: { name: service.name, capacity: gbText(storeUnit) },
-        createdAt: now,
+        at: now,
       });
       return { status: to };
     }
@@ -349,7 +350,7 @@ export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/dec
       .update(ipfsUpgrades)
       .set({ ...decided, failReason: comments })
       .where(eq(ipfsUpgrades.id, upgrade.id));
-    await tx.insert(messages).values({
+    await inbox.api.notify(tx, {
       userId: upgrade.userId,
       textKey: "messages.ipfsUpgradeFailed",
       params: {
@@ -358,7 +359,7 @@ export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/dec
         reason: comments ?? "",
         amount: (refunded / 100).toFixed(2),
       },
-      createdAt: now,
+      at: now,
     });
     return { status: to };
   });

@@ -10,11 +10,12 @@ import type { Db, Tx } from "#backend/db/client.ts";
 import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables.ts";
 import { appNodes, apps } from "#backend/domains/services/tables.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
-import { cityNodes, messages, users } from "#backend/db/tables.ts";
+import { cityNodes, users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { schedule } from "#backend/jobs/runner.ts";
 
 import { joinTransition, type JoinActor, type JoinEvent } from "./machine.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 /** §9 bill type used for participation node orders (docs/decisions/013). */
@@ -60,19 +61,13 @@ async function notify(
   key: string,
   params: Record<string, string>,
   now: Date,
-  ref?: (userId: number) => { refKind: MessageRefKind; refId: number } | null,
+  ref?: (userId: number) => { kind: MessageRefKind; id: number },
 ) {
   const unique = [...new Set(userIds)];
-  if (unique.length)
-    await tx.insert(messages).values(
-      unique.map((userId) => ({
-        userId,
-        textKey: `messages.participation.${key}`,
-        params,
-        ...ref?.(userId),
-        createdAt: now,
-      })),
-    );
+  await inbox.api.notifyAll(
+    tx,
+    unique.map((userId) => ({ userId, textKey: `messages.participation.${key}`, params, ref: ref?.(userId), at: now })),
+  );
 }
 
 async function operatorIds(tx: Tx) {
@@ -137,7 +132,7 @@ export async function applyJoinEvent(
     audience.push(app.userId);
   // The participant's message links to the service they asked to join, the publisher's to the request.
   await notify(tx, audience, input.event, params, input.now, (userId) =>
-    userId === join.userId ? { refKind: "participation", refId: app.id } : { refKind: "joinRequest", refId: join.id },
+    userId === join.userId ? { kind: "participation", id: app.id } : { kind: "joinRequest", id: join.id },
   );
   if (input.event === "publisherApprove") await notify(tx, await operatorIds(tx), "toOperators", params, input.now);
   if (result.to === 2 || result.to === 4) {

@@ -12,7 +12,6 @@ import type { BackendEnv } from "#backend/env.ts";
 import { insertJoin } from "./insert-join.ts";
 
 const HOUR = 60 * 60 * 1000;
-const DEMO_PASSWORD = "Demo12!@pass";
 
 async function join(tx: Tx, env: BackendEnv, appId: number, userId: number, roleName: string, at: Date) {
   const [app] = await tx.select().from(apps).where(eq(apps.id, appId));
@@ -81,21 +80,18 @@ export const seedDemoParticipation: DemoSeeder = async ({ db, env }, created, no
   }
   if (running) {
     // A partner enterprise's request, pending democompany's review (same demo password).
-    const [partner] = await db
-      .insert(users)
-      .values({
+    const partnerId = await accounts.api.createDemoAccount(
+      db,
+      {
         userName: "demopartner",
         realName: "演示伙伴",
         email: "demopartner@example.com",
         userType: 2,
         role: "user",
         companyName: "Demo Logistics Partner Ltd.",
-        passwordHash: await accounts.api.hashPassword(DEMO_PASSWORD),
-        activatedAt: at(200),
-        createdAt: at(200),
-      })
-      .onConflictDoNothing()
-      .returning({ id: users.id });
-    if (partner) await db.transaction((tx) => join(tx, env, running.id, partner.id, "Administrator", at(3)));
+      },
+      at(200),
+    );
+    if (partnerId) await db.transaction((tx) => join(tx, env, running.id, partnerId, "Administrator", at(3)));
   }
 };

@@ -1,6 +1,9 @@
+import { eq } from "drizzle-orm";
 import services from "#backend/domains/services/index.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { Msg } from "#contract/messages.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import { appJoins } from "./tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext, Payload } from "#backend/http/router.ts";
 import { me, appById, ownJoin } from "./handlers/shared.ts";
@@ -27,4 +30,14 @@ export async function testOrderDeadline(input: Payload<"/test/participation/orde
     new Date(ctx.services.now().getTime() - 1),
   );
   return null;
+}
+
+/** A join given straight in an audit state, without the applying (store's demo and test fixture only). */
+export async function placeJoin(db: Db | Tx, join: typeof appJoins.$inferInsert) {
+  await db.insert(appJoins).values(join);
+}
+
+/** A placed join moved straight to another audit state (store's test fixture only). */
+export async function setJoinState(db: Db | Tx, joinId: number, auditState: number, at: Date) {
+  await db.update(appJoins).set({ auditState, updatedAt: at }).where(eq(appJoins.id, joinId));
 }

@@ -20,7 +20,7 @@ import {
 import { certificateFile, getJoinParamList, myCertificates, participatedList } from "./handlers/participant-access.ts";
 import { auditAppJoined, disableJoin, joinManageList, joinManageView } from "./handlers/publisher.ts";
 import { opsDecide, opsList } from "./handlers/operator.ts";
-import { testOrderDeadline, testServiceSettings } from "./fixtures.ts";
+import { placeJoin, setJoinState, testOrderDeadline, testServiceSettings } from "./fixtures.ts";
 
 /** Joining services, the participation audit, certificates (SPEC §2, §4, §5; contract/participation.ts; docs/decisions/013). */
 export default defineDomain({
@@ -50,7 +50,7 @@ export default defineDomain({
     setParticipationEnv(deps.env);
     billing.api.settleBillsWith("participation", settleOrderBill);
   },
-  api: { joinFigures, participationsWaiting, issueTestIdentity },
+  api: { joinFigures, participationsWaiting, issueTestIdentity, placeJoin, setJoinState },
   seedDemo: seedDemoParticipation,
   fixtures: handlersOf({
     "/test/participation/service": testServiceSettings,

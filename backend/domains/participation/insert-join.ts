@@ -1,10 +1,10 @@
 import { type KeyObject } from "node:crypto";
 import type { Tx } from "#backend/db/client.ts";
 import { appJoinNodes, appJoinTransitions, appJoins, certificates } from "./tables.ts";
-import { messages } from "#backend/db/tables.ts";
 import type { BackendEnv } from "#backend/env.ts";
 import { issueCertificate, serviceCa } from "./certs.ts";
 import { type AppRow, type VersionRow } from "./handlers/shared.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * Writes an application (audit state 0): the participation, its city nodes, the "apply" step of the
@@ -75,22 +75,20 @@ export async function insertJoin(
     })
     .returning({ id: certificates.id });
   const params = { name: app.name, applicant: user.userName };
-  await tx.insert(messages).values([
+  await inbox.api.notifyAll(tx, [
     {
       userId: app.userId,
       textKey: "messages.participation.applied",
       params,
-      refKind: "joinRequest",
-      refId: join.id,
-      createdAt: now,
+      ref: { kind: "joinRequest", id: join.id },
+      at: now,
     },
     {
       userId: user.id,
       textKey: "messages.participation.submitted",
       params,
-      refKind: "participation",
-      refId: app.id,
-      createdAt: now,
+      ref: { kind: "participation", id: app.id },
+      at: now,
     },
   ]);
   return { join, certificateId: cert.id };

@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { PaymentRecord, PayType, WithdrawalRecord } from "#contract/payments.ts";
-import type { Tx } from "#backend/db/client.ts";
-import { messages } from "#backend/db/tables.ts";
 import { payments, withdrawals } from "./tables.ts";
 
-/** Shared helpers of the payments domain: record shapes, numbers, user messages. */
+/** Shared helpers of the payments domain: record shapes, numbers (user messages: inbox.api.notify). */
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -47,11 +45,6 @@ export function recordNo(prefix: "RC" | "WD", now: Date): string {
 /** An amount for a message text ("12.50"): messages keep string params and are shown in USD. */
 export function amountParam(cents: number): string {
   return (cents / 100).toFixed(2);
-}
-
-/** A Message Center message (SPEC §3 Message), in the caller's transaction. */
-export async function notify(tx: Tx, userId: number, textKey: string, params: Record<string, string>, now: Date) {
-  await tx.insert(messages).values({ userId, textKey, params, createdAt: now });
 }
 
 export function pageWindow(page: { pageSize: number; pageIndex: number }) {

@@ -6,10 +6,11 @@ import type { pageRequestSchema } from "#contract/platform.ts";
 import { users } from "#backend/db/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
-import { amountParam, notify, pageWindow, toPaymentRecord } from "./records.ts";
+import { amountParam, pageWindow, toPaymentRecord } from "./records.ts";
 import { commentsRequiredFor, paymentReviewMachine, paymentReviewState } from "./machine.ts";
 import { creditPayment } from "./settle.ts";
 import { paymentReviews, payments } from "./tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * The operations queue of payments held for review (docs/decisions/019): a provider's signed word whose
@@ -95,13 +96,12 @@ export async function reviewPayment(input: z.output<typeof paymentReviewSchema>,
         .update(payments)
         .set({ ...reviewed, status: PaymentStatus.FAILED, failureReason: "review_rejected" })
         .where(eq(payments.id, payment.id));
-      await notify(
-        tx,
-        payment.userId,
-        "messages.rechargeReviewRejected",
-        { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), comments: comments ?? "" },
-        now,
-      );
+      await inbox.api.notify(tx, {
+        userId: payment.userId,
+        textKey: "messages.rechargeReviewRejected",
+        params: { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), comments: comments ?? "" },
+        at: now,
+      });
     }
   });
   return null;

@@ -6,8 +6,9 @@ import type { Db, Tx } from "#backend/db/client.ts";
 import { messages } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
 import type { CheckoutState } from "./checkout.ts";
-import { amountParam, notify, type PaymentRow } from "./records.ts";
+import { amountParam, type PaymentRow } from "./records.ts";
 import { cards, paymentReviews, payments, providerEvents } from "./tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * What the payment provider says about a checkout, applied to the merchant's records (docs/decisions/007,
@@ -57,13 +58,12 @@ export async function creditPayment(
     .update(payments)
     .set({ status: PaymentStatus.PAID, paidAt: now, failureReason: null, ...review })
     .where(eq(payments.id, payment.id));
-  await notify(
-    tx,
-    payment.userId,
-    message.key,
-    { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), ...message.params },
-    now,
-  );
+  await inbox.api.notify(tx, {
+    userId: payment.userId,
+    textKey: message.key,
+    params: { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), ...message.params },
+    at: now,
+  });
 }
 
 /**
@@ -96,13 +96,12 @@ async function holdForReview(
     `payment ${payment.paymentNo} held for review (${reason}): ${source.provider} reported ${state.amountCents ?? "no amount"} ${state.currency ?? "no currency"}, ` +
       `the checkout asked for ${payment.amountCents} ${PLATFORM_CURRENCY} (cents)`,
   );
-  await notify(
-    tx,
-    payment.userId,
-    "messages.rechargeInReview",
-    { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) },
-    now,
-  );
+  await inbox.api.notify(tx, {
+    userId: payment.userId,
+    textKey: "messages.rechargeInReview",
+    params: { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) },
+    at: now,
+  });
 }
 
 /**
@@ -133,13 +132,12 @@ export async function applyCheckoutState(tx: Tx, services: Deps, state: Checkout
       .update(payments)
       .set({ status: PaymentStatus.FAILED, failureReason: reason })
       .where(eq(payments.id, payment.id));
-    await notify(
-      tx,
-      payment.userId,
-      "messages.rechargeFailed",
-      { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason },
-      now,
-    );
+    await inbox.api.notify(tx, {
+      userId: payment.userId,
+      textKey: "messages.rechargeFailed",
+      params: { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason },
+      at: now,
+    });
     return;
   }
   await expirePayment(tx, payment, now);
@@ -150,13 +148,12 @@ export async function expirePayment(tx: Tx, payment: PaymentRow, now: Date) {
     .update(payments)
     .set({ status: PaymentStatus.EXPIRED, failureReason: "expired" })
     .where(eq(payments.id, payment.id));
-  await notify(
-    tx,
-    payment.userId,
-    "messages.rechargeExpired",
-    { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) },
-    now,
-  );
+  await inbox.api.notify(tx, {
+    userId: payment.userId,
+    textKey: "messages.rechargeExpired",
+    params: { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents) },
+    at: now,
+  });
 }
 
 /** A card setup for `card:<userId>:<nonce>`: keep only brand, last 4 digits, expiry and the provider reference. */
@@ -178,7 +175,12 @@ async function applyCardSetup(tx: Tx, state: CheckoutState, now: Date) {
       .insert(cards)
       .values({ userId, ...values })
       .onConflictDoUpdate({ target: cards.userId, set: values });
-    await notify(tx, userId, "messages.cardSaved", { brand: state.card.brand, last4: state.card.last4 }, now);
+    await inbox.api.notify(tx, {
+      userId,
+      textKey: "messages.cardSaved",
+      params: { brand: state.card.brand, last4: state.card.last4 },
+      at: now,
+    });
   } else if (state.status === "declined") {
     // Told once per checkout: the callback and a status refresh may both bring the outcome.
     const [told] = await tx
@@ -192,13 +194,12 @@ async function applyCardSetup(tx: Tx, state: CheckoutState, now: Date) {
         ),
       );
     if (told.n === 0)
-      await notify(
-        tx,
+      await inbox.api.notify(tx, {
         userId,
-        "messages.cardDeclined",
-        { reason: state.reason ?? "card_declined", ref: state.reference },
-        now,
-      );
+        textKey: "messages.cardDeclined",
+        params: { reason: state.reason ?? "card_declined", ref: state.reference },
+        at: now,
+      });
   }
 }
 

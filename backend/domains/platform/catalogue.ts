@@ -1,7 +1,12 @@
 import { eq } from "drizzle-orm";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
+import type { Tx } from "#backend/db/client.ts";
+import type { PRICE_AREAS } from "#contract/prices.ts";
 import { CITY_NODES_KEY, type CityNodeRow } from "#backend/kit/constant-data.ts";
+
+/** A city node's price column (contract/prices.ts PRICE_AREAS.cityNode). */
+export type CityNodePriceField = (typeof PRICE_AREAS.cityNode)[number];
 
 /**
  * SPEC §3 City node: the platform catalogue, its words in English and Chinese (docs/decisions/028). Prices in USD cents.
@@ -189,4 +194,13 @@ export async function writeCityNode(
 ) {
   await deps.db.update(cityNodes).set(set).where(eq(cityNodes.id, id));
   deps.constants.clear(CITY_NODES_KEY);
+}
+
+/**
+ * Sets a city node's prices (the operators' prices page) inside the caller's transaction. The kept catalogue
+ * (docs/decisions/030) can be cleared only once that transaction has committed: the caller must then call
+ * `constants.clear(CITY_NODES_KEY)` (or clear them all), as prices' setPrices does.
+ */
+export async function setCityNodePrices(tx: Tx, id: number, prices: Partial<Record<CityNodePriceField, number>>) {
+  await tx.update(cityNodes).set(prices).where(eq(cityNodes.id, id));
 }

@@ -1,6 +1,6 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { seedPlatform } from "./catalogue.ts";
+import { seedPlatform, setCityNodePrices } from "./catalogue.ts";
 import { homeDashboard, opsQueueCounts } from "./dashboard.ts";
 import { homeSummary, listCityNodes, mailDesktopLink } from "./handlers.ts";
 import { platformJobs, scheduleUploadSweep } from "./jobs.ts";
@@ -22,4 +22,5 @@ export default defineDomain({
   start: (deps) => seedPlatform(deps),
   jobs: platformJobs,
   schedules: [scheduleUploadSweep],
+  api: { setCityNodePrices },
 });

@@ -3,6 +3,8 @@ import { PRICE_AREAS, type PriceArea, type PriceItem } from "#contract/prices.ts
 import type { Db, Tx } from "#backend/db/client.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import { pubChainOrgs } from "#backend/domains/public-chain/tables.ts";
+import platform from "#backend/domains/platform/index.ts";
+import publicChain from "#backend/domains/public-chain/index.ts";
 
 /**
  * The priced areas (contract/prices.ts PRICE_AREAS): how each lists its items and writes one item's prices.
@@ -37,8 +39,7 @@ const cityNode: AreaStore = {
   },
   async write(tx, itemId, prices) {
     // Inside the price change's transaction; setPrices clears the kept catalogue once it has committed.
-    // eslint-disable-next-line no-restricted-syntax
-    await tx.update(cityNodes).set(prices).where(eq(cityNodes.id, itemId));
+    await platform.api.setCityNodePrices(tx, itemId, prices);
   },
 };
 
@@ -57,7 +58,7 @@ const publicChainPlan: AreaStore = {
     return row ? pick(row, PRICE_AREAS.publicChainPlan) : undefined;
   },
   async write(tx, itemId, prices) {
-    await tx.update(pubChainOrgs).set(prices).where(eq(pubChainOrgs.id, itemId));
+    await publicChain.api.setPlanPrices(tx, itemId, prices);
   },
 };
 

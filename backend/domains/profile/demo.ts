@@ -1,27 +1,23 @@
 import type { DemoSeeder } from "#backend/kit/domain.ts";
-import { eq } from "drizzle-orm";
 
 import { contacts } from "./tables.ts";
-import { users } from "#backend/db/tables.ts";
+import accounts from "#backend/domains/accounts/index.ts";
 
 /** Demo profile details and contacts (backend/seed.ts). */
 export const seedDemoProfiles: DemoSeeder = async ({ db }, created, now) => {
   const company = created.democompany;
   if (company) {
-    await db
-      .update(users)
-      .set({
-        selfIntroduction: "We build supply-chain traceability services on consortium chains.",
-        termOfBusiness: 2,
-        staffCount: 2,
-        businessInformation: "Registered in Haidian District, Beijing; software and information technology services.",
-        mainBusiness: "Blockchain software development",
-        companyProfile:
-          "Demo Chain Technology designs and operates consortium-chain services for logistics and finance partners.",
-        companyUrl: "https://demo-chain.example.com",
-        fax: "+86 10 8888 0000",
-      })
-      .where(eq(users.id, company));
+    await accounts.api.saveProfileDetails(db, company, {
+      selfIntroduction: "We build supply-chain traceability services on consortium chains.",
+      termOfBusiness: 2,
+      staffCount: 2,
+      businessInformation: "Registered in Haidian District, Beijing; software and information technology services.",
+      mainBusiness: "Blockchain software development",
+      companyProfile:
+        "Demo Chain Technology designs and operates consortium-chain services for logistics and finance partners.",
+      companyUrl: "https://demo-chain.example.com",
+      fax: "+86 10 8888 0000",
+    });
     await db.insert(contacts).values([
       {
         userId: company,
@@ -43,9 +39,9 @@ export const seedDemoProfiles: DemoSeeder = async ({ db }, created, now) => {
   }
   const person = created.demoperson;
   if (person) {
-    await db
-      .update(users)
-      .set({ country: "China", selfIntroduction: "Independent developer of chaincode for small businesses." })
-      .where(eq(users.id, person));
+    await accounts.api.saveProfileDetails(db, person, {
+      country: "China",
+      selfIntroduction: "Independent developer of chaincode for small businesses.",
+    });
   }
 };

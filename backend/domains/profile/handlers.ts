@@ -12,6 +12,7 @@ import {
 import type { pageRequestSchema } from "#contract/platform.ts";
 import { contacts } from "./tables.ts";
 import { users } from "#backend/db/tables.ts";
+import accounts from "#backend/domains/accounts/index.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { fieldErrorsOf, type SignedInContext } from "#backend/http/router.ts";
 
@@ -58,32 +59,27 @@ export async function updateProfile(input: unknown, { services, user }: SignedIn
     const parsed = enterpriseProfileSchema.safeParse(input);
     if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
     const v = parsed.data;
-    const [row] = await services.db
-      .update(users)
-      .set({
-        country: v.country,
-        selfIntroduction: v.selfIntroduction,
-        termOfBusiness: Number(v.termOfBusiness),
-        staffCount: Number(v.staffCount),
-        businessInformation: v.businessInformation ?? null,
-        mainBusiness: v.mainBusiness ?? null,
-        companyProfile: v.companyProfile,
-        companyUrl: v.companyUrl ?? null,
-        companyAddress: v.companyAddress,
-        contactName: v.contactName,
-        fax: v.fax ?? null,
-      })
-      .where(eq(users.id, me.id))
-      .returning();
+    const row = await accounts.api.saveProfileDetails(services.db, me.id, {
+      country: v.country,
+      selfIntroduction: v.selfIntroduction,
+      termOfBusiness: Number(v.termOfBusiness),
+      staffCount: Number(v.staffCount),
+      businessInformation: v.businessInformation ?? null,
+      mainBusiness: v.mainBusiness ?? null,
+      companyProfile: v.companyProfile,
+      companyUrl: v.companyUrl ?? null,
+      companyAddress: v.companyAddress,
+      contactName: v.contactName,
+      fax: v.fax ?? null,
+    });
     return toProfile(row);
   }
   const parsed = individualProfileSchema.safeParse(input);
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
-  const [row] = await services.db
-    .update(users)
-    .set({ country: parsed.data.country, selfIntroduction: parsed.data.selfIntroduction })
-    .where(eq(users.id, me.id))
-    .returning();
+  const row = await accounts.api.saveProfileDetails(services.db, me.id, {
+    country: parsed.data.country,
+    selfIntroduction: parsed.data.selfIntroduction,
+  });
   return toProfile(row);
 }
 

@@ -1,7 +1,11 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "#backend/db/client.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { PRICE_AREAS } from "#contract/prices.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import { pubChainOrgs } from "./tables.ts";
+
+/** A plan's price column (contract/prices.ts PRICE_AREAS.publicChainPlan). */
+export type PlanPriceField = (typeof PRICE_AREAS.publicChainPlan)[number];
 
 /**
  * The organisation nodes that offer the public chain (SPEC §3), with the plan each sells and its limits, in
@@ -64,4 +68,9 @@ export async function seedPublicChainOrgs(db: Db) {
     const { priceCents: _price, ...rest } = row;
     await db.insert(pubChainOrgs).values(row).onConflictDoUpdate({ target: pubChainOrgs.orgCode, set: rest });
   }
+}
+
+/** Sets an organisation node's plan prices (the operators' prices page) inside the caller's transaction. */
+export async function setPlanPrices(tx: Tx, id: number, prices: Partial<Record<PlanPriceField, number>>) {
+  await tx.update(pubChainOrgs).set(prices).where(eq(pubChainOrgs.id, id));
 }

@@ -1,6 +1,6 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { seedPublicChainOrgs } from "./catalogue.ts";
+import { seedPublicChainOrgs, setPlanPrices } from "./catalogue.ts";
 import { seedDemoPublicChain } from "./demo.ts";
 import { projectRpc } from "./endpoint.ts";
 import { accountDetail, accountKeystore, assignGas, createAccount, listAccounts } from "./handlers/accounts.ts";
@@ -61,6 +61,7 @@ export default defineDomain({
     openCustodyKey,
     /** 11 → 15 "published" when a project not yet enabled has its first contract deployed (docs/decisions/026). */
     publishOnFirstContract,
+    setPlanPrices,
   },
   seedDemo: seedDemoPublicChain,
 });

@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { VER_STATES, VerState, type VerStateValue } from "#contract/service-status.ts";
 import { defineMachine, type MachineRule, type TransitionOutcome } from "#contract/state-machine.ts";
 import type { Tx } from "#backend/db/client.ts";
-import { messages } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { appTransitions, appVersions, apps } from "./tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * The service lifecycle (SPEC §4 verState) as an explicit state machine. §4 says "Transition rules between
@@ -237,7 +237,7 @@ export async function applyTransition(
     comments: input.comments?.trim() || null,
     createdAt: input.now,
   });
-  await tx.insert(messages).values({
+  await inbox.api.notify(tx, {
     userId: app.userId,
     textKey: `messages.service.${input.event}`,
     params: {
@@ -245,9 +245,8 @@ export async function applyTransition(
       version: version.version,
       ...(input.comments?.trim() ? { comments: input.comments.trim() } : {}),
     },
-    refKind: "service",
-    refId: app.id,
-    createdAt: input.now,
+    ref: { kind: "service", id: app.id },
+    at: input.now,
   });
   return { app, version, from: version.verState, to: result.to };
 }

@@ -12,13 +12,13 @@ import {
 import { configCycleCents } from "#contract/service-cost.ts";
 import { VerState } from "#contract/service-status.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
-import { messages } from "#backend/db/tables.ts";
 import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { applyTransition } from "./machine.ts";
 import { appVersions, apps, configUpgrades } from "./tables.ts";
 import { currentConfig, cycleOf, priceCatalogue, resourceLines, type Catalogue } from "./upgrade.ts";
 import { expireUnpaidUpgrades } from "./upgrade-lifecycle.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * Renewals of the payment cycle (SPEC §4 Payment cycle, §9 "resource fees are charged from the balance, and
@@ -117,16 +117,16 @@ export async function renewInTx(tx: Tx, appId: number, now: Date) {
     );
     await billing.api.markBillPaid(tx, bill.id, now);
     await tx.update(apps).set({ cycleStart: start, cycleEnd: end }).where(eq(apps.id, app.id));
-    await tx.insert(messages).values({
+    await inbox.api.notify(tx, {
       userId: app.userId,
       textKey: "messages.service.renewalPaid",
       params: { name: app.name, amount: (cents / 100).toFixed(2), until },
-      createdAt: now,
+      at: now,
     });
     return;
   }
   await tx.update(apps).set({ renewalBillId: bill.id }).where(eq(apps.id, app.id));
-  await tx.insert(messages).values({
+  await inbox.api.notify(tx, {
     userId: app.userId,
     textKey: "messages.service.renewalUnpaid",
     params: {
@@ -135,7 +135,7 @@ export async function renewInTx(tx: Tx, appId: number, now: Date) {
       amount: (cents / 100).toFixed(2),
       deadline: bill.deadline.toISOString(),
     },
-    createdAt: now,
+    at: now,
   });
 }
 

@@ -16,12 +16,13 @@ import { Msg } from "#contract/messages.ts";
 import { configCycleCents, nodeCycleCents, type NodePrices } from "#contract/service-cost.ts";
 import { serviceActions } from "#contract/service-status.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
-import { cityNodes, messages, users } from "#backend/db/tables.ts";
+import { cityNodes, users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import { bills, type BillDetail } from "#backend/domains/billing/tables.ts";
 import { readReport } from "./inspect.ts";
 import { availableOn } from "./jobs.ts";
 import { appNodes, appVersions, apps, configUpgrades, type NodeConfigRow } from "./tables.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /**
  * Configuration upgrades of a running service (SPEC §4 Config upgrade, §5, §9 bill type 2;
@@ -258,11 +259,11 @@ export async function tell(
   now: Date,
   extra: Record<string, string> = {},
 ) {
-  await tx.insert(messages).values({
+  await inbox.api.notify(tx, {
     userId: upgrade.userId,
     textKey: `messages.service.${key}`,
     params: { name, upgradeNo: upgrade.upgradeNo, ...extra },
-    createdAt: now,
+    at: now,
   });
 }
 

@@ -5,6 +5,7 @@ import { and, asc, eq } from "drizzle-orm";
 
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { appRatings, follows, products } from "./tables.ts";
+import participation from "#backend/domains/participation/index.ts";
 import { appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -95,7 +96,7 @@ export const seedDemoStore: DemoSeeder = async ({ db, files }, created, now) => 
           .orderBy(asc(appRoles.id))
           .limit(1);
         if (role) {
-          await tx.insert(appJoins).values({
+          await participation.api.placeJoin(tx, {
             appId,
             verId: app.app.currentVerId!,
             userId: person,

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
 import type { storePaths } from "#contract/store.ts";
 import { appJoins } from "#backend/domains/participation/tables.ts";
+import participation from "#backend/domains/participation/index.ts";
 import { appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
@@ -40,13 +41,9 @@ export async function storeFixture(
       .select()
       .from(appJoins)
       .where(and(eq(appJoins.appId, app.id), eq(appJoins.userId, caller.id)));
-    if (existing)
-      await services.db
-        .update(appJoins)
-        .set({ auditState: input.joinState, updatedAt: now })
-        .where(eq(appJoins.id, existing.id));
+    if (existing) await participation.api.setJoinState(services.db, existing.id, input.joinState, now);
     else {
-      await services.db.insert(appJoins).values({
+      await participation.api.placeJoin(services.db, {
         appId: app.id,
         verId: app.currentVerId,
         userId: caller.id,

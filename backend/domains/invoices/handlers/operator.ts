@@ -10,12 +10,12 @@ import {
 } from "#contract/invoices.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Tx } from "#backend/db/client.ts";
-import { messages } from "#backend/db/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { invoiceMachine, type InvoiceDecision } from "#backend/domains/invoices/machine.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { invoiceApplicationBills, invoiceApplications } from "#backend/domains/invoices/tables.ts";
 import { type ApplicationRow, type ListInput, toSummary, listApplications, detailOf } from "./shared.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /* ------------------------------------------------------------------------------ operators */
 
@@ -89,13 +89,12 @@ async function decide(
       .update(invoiceApplications)
       .set({ ...columns, status: to })
       .where(eq(invoiceApplications.id, row.id));
-    await tx.insert(messages).values({
+    await inbox.api.notify(tx, {
       userId: row.userId,
       textKey: DECIDED_MESSAGE[decision],
       params: { applicationNo: row.applicationNo, ...params },
-      refKind: "invoice",
-      refId: row.id,
-      createdAt: now,
+      ref: { kind: "invoice", id: row.id },
+      at: now,
     });
   });
   return null;

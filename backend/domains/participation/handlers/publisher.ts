@@ -3,11 +3,12 @@ import { and, desc, eq, ilike, isNull, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { appRoles, apps } from "#backend/domains/services/tables.ts";
 import { appJoinTransitions, appJoins, certificates } from "#backend/domains/participation/tables.ts";
-import { messages, users } from "#backend/db/tables.ts";
+import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext, Payload } from "#backend/http/router.ts";
 import { applyJoinEvent } from "#backend/domains/participation/audit.ts";
 import { me, REJECTED, publishersJoin, joinNodes, transitionsOf, joinRequests, manageRow } from "./shared.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /** §7 auditAppJoined: the publisher approves (1) or rejects (2, comments required) a pending request. */
 export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJoined">, ctx: SignedInContext) {
@@ -50,13 +51,12 @@ export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin"
       comments: input.comments,
       createdAt: now,
     });
-    await tx.insert(messages).values({
+    await inbox.api.notify(tx, {
       userId: join.userId,
       textKey: "messages.participation.disabled",
       params: { name: app.name, comments: input.comments },
-      refKind: "participation",
-      refId: app.id,
-      createdAt: now,
+      ref: { kind: "participation", id: app.id },
+      at: now,
     });
   });
   return null;

@@ -13,16 +13,11 @@ import type { pageRequestSchema } from "#contract/platform.ts";
 import { users } from "#backend/db/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
-import {
-  amountParam,
-  notify,
-  pageWindow,
-  toPaymentRecord,
-  toWithdrawalRecord,
-} from "#backend/domains/payments/records.ts";
+import { amountParam, pageWindow, toPaymentRecord, toWithdrawalRecord } from "#backend/domains/payments/records.ts";
 import { payments, withdrawals } from "#backend/domains/payments/tables.ts";
 import { commentsRequiredFor, remittanceMachine, withdrawalMachine } from "#backend/domains/payments/machine.ts";
 import { expectedArrival } from "./shared.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * Offline remittance queue (operators).
@@ -97,13 +92,13 @@ export async function reviewRemittance(
         .update(payments)
         .set({ ...review, status: decided.to, paidAt: now })
         .where(eq(payments.id, payment.id));
-      await notify(tx, payment.userId, "messages.remittanceConfirmed", params, now);
+      await inbox.api.notify(tx, { userId: payment.userId, textKey: "messages.remittanceConfirmed", params, at: now });
     } else {
       await tx
         .update(payments)
         .set({ ...review, status: decided.to, failureReason: "rejected" })
         .where(eq(payments.id, payment.id));
-      await notify(tx, payment.userId, "messages.remittanceRejected", params, now);
+      await inbox.api.notify(tx, { userId: payment.userId, textKey: "messages.remittanceRejected", params, at: now });
     }
   });
   return null;
@@ -172,7 +167,12 @@ export async function reviewWithdrawal(
         .update(withdrawals)
         .set({ ...review, state: decided.to, expectedArrival: arrival })
         .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalApproved", { ...params, arrival }, now);
+      await inbox.api.notify(tx, {
+        userId: row.userId,
+        textKey: "messages.withdrawalApproved",
+        params: { ...params, arrival },
+        at: now,
+      });
     } else if (input.decision === "reject") {
       await billing.api.post(
         tx,
@@ -190,13 +190,13 @@ export async function reviewWithdrawal(
         .update(withdrawals)
         .set({ ...review, state: decided.to })
         .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalRejected", params, now);
+      await inbox.api.notify(tx, { userId: row.userId, textKey: "messages.withdrawalRejected", params, at: now });
     } else {
       await tx
         .update(withdrawals)
         .set({ ...review, state: decided.to })
         .where(eq(withdrawals.id, row.id));
-      await notify(tx, row.userId, "messages.withdrawalConfirmed", params, now);
+      await inbox.api.notify(tx, { userId: row.userId, textKey: "messages.withdrawalConfirmed", params, at: now });
     }
   });
   return null;

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { Msg } from "#contract/messages.ts";
 import { VerState } from "#contract/service-status.ts";
 import { type ServiceOpsDecision } from "#contract/services.ts";
-import { messages, users } from "#backend/db/tables.ts";
+import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
@@ -15,6 +15,7 @@ import { createPublishBill } from "#backend/domains/services/payment.ts";
 import { appNodes, appTransitions, appVersions, apps, refundRequests } from "#backend/domains/services/tables.ts";
 import { applyTransition, refundMachine } from "#backend/domains/services/machine.ts";
 import { type Payload, iso, me, rowOf, versionContents, refundOf, requireTypedName, NO_REQUEST } from "./shared.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * Operations (operators only; the contract's auth "operator" answers code 4 to anyone else).
@@ -132,13 +133,12 @@ export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ct
         .set({ state: decided.to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments })
         .where(eq(refundRequests.id, refund.id));
       const [app] = await tx.select().from(apps).where(eq(apps.id, refund.appId));
-      await tx.insert(messages).values({
+      await inbox.api.notify(tx, {
         userId: refund.userId,
         textKey: "messages.service.refundRejected",
         params: { name: app.name, comments: comments ?? "" },
-        refKind: "service",
-        refId: app.id,
-        createdAt: now,
+        ref: { kind: "service", id: app.id },
+        at: now,
       });
       return { state: decided.to };
     }

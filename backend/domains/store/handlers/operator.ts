@@ -1,12 +1,13 @@
 import { count, eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { ProductStatus } from "#contract/store.ts";
-import { messages, users } from "#backend/db/tables.ts";
+import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import { products } from "#backend/domains/store/tables.ts";
 import { me, isEnterprise, rowsOf, withOwner } from "./shared.ts";
 import { allowed } from "./publisher.ts";
+import inbox from "#backend/domains/inbox/index.ts";
 
 /** Products waiting for approval (status 1), oldest first (operators only). */
 export async function opsProducts(input: Payload<"/sys/ops/products/list">, ctx: SignedInContext) {
@@ -42,13 +43,12 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
         .update(products)
         .set({ status: to, reviewedBy: operator.id, reviewedAt: now, reviewComments: comments, updatedAt: now })
         .where(eq(products.id, p.id));
-      await tx.insert(messages).values({
+      await inbox.api.notify(tx, {
         userId: p.userId,
         textKey: "messages.product.rejected",
         params: { name: p.name, comments },
-        refKind: "product",
-        refId: p.id,
-        createdAt: now,
+        ref: { kind: "product", id: p.id },
+        at: now,
       });
       return { status: to };
     }
@@ -68,13 +68,12 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
         updatedAt: now,
       })
       .where(eq(products.id, p.id));
-    await tx.insert(messages).values({
+    await inbox.api.notify(tx, {
       userId: p.userId,
       textKey: "messages.product.approved",
       params: { name: p.name },
-      refKind: "product",
-      refId: p.id,
-      createdAt: now,
+      ref: { kind: "product", id: p.id },
+      at: now,
     });
     return { status: to };
   });
