@@ -51,12 +51,15 @@ export function jobRegistry(entries: Iterable<readonly [string, JobEntry]>): Job
   return new Map([...entries].map(([kind, entry]) => [kind, typeof entry === "function" ? { run: entry } : entry]));
 }
 
-/** Schedules a job; with a `dedupeKey`, scheduling the same job twice keeps the first. `createdAt` defaults to `runAt`. */
+/**
+ * Schedules a job; with a `dedupeKey`, scheduling the same job twice keeps the first. `createdAt` defaults to
+ * `runAt`; `attemptsUsed` (test fixtures) starts it with some of its attempts already spent.
+ */
 export async function schedule(
   db: Db | Tx,
   kind: string,
   payload: Record<string, unknown>,
-  options: { runAt: Date; dedupeKey?: string; createdAt?: Date },
+  options: { runAt: Date; dedupeKey?: string; createdAt?: Date; attemptsUsed?: number },
 ): Promise<{ id: number } | undefined> {
   const [row] = await db
     .insert(jobs)
@@ -66,6 +69,7 @@ export async function schedule(
       runAt: options.runAt,
       dedupeKey: options.dedupeKey ?? null,
       createdAt: options.createdAt ?? options.runAt,
+      ...(options.attemptsUsed ? { attempts: options.attemptsUsed } : {}),
     })
     .onConflictDoNothing()
     .returning({ id: jobs.id });

@@ -40,6 +40,8 @@ export interface FileStore {
   copy(q: Db | Tx, id: number, at: Date): Promise<StoredFile | null>;
   /** Deletes the uploads still pending that arrived before `before`; answers how many. */
   sweep(q: Db | Tx, before: Date): Promise<number>;
+  /** Deletes a stored file that no record names any more (its bytes moved elsewhere). */
+  remove(q: Db | Tx, id: number): Promise<void>;
 }
 
 const meta = { id: files.id, name: files.name, mime: files.mime, size: files.size };
@@ -111,5 +113,9 @@ export const databaseFileStore: FileStore = {
       .where(and(isNotNull(files.uploadId), isNull(files.claimedAt), lt(files.createdAt, before)))
       .returning({ id: files.id });
     return gone.length;
+  },
+
+  async remove(q, id) {
+    await q.delete(files).where(eq(files.id, id));
   },
 };

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { paths } from "#contract/paths.ts";
@@ -50,6 +51,94 @@ describe("the size of the domains' files", () => {
       .map((f) => `${f.file}: ${f.lines} lines`)
       .sort();
     expect(over).toEqual([]);
+  });
+});
+
+/**
+ * The write boundary (docs/decisions/018, issue 27 item 1): a domain inserts, updates or deletes only the tables
+ * it owns (those of its own tables files); another domain's records change through that domain's `api`. The
+ * kernel tables of backend/db/tables.ts each have one owner. Reads (joins) stay allowed.
+ */
+const KERNEL_OWNERS: Record<string, string> = {
+  files: "the storage kit",
+  users: "accounts",
+  authTokens: "accounts",
+  rateLimits: "the rate-limit kit",
+  cityNodes: "platform",
+  messages: "inbox",
+  jobs: "the job runner",
+  auditLog: "audit",
+  searchTerms: "the search kit",
+};
+
+function crossDomainWrites(domainsRoot: string, kernelTables: string): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => path.join(dir, f));
+  const tableRe = /export const (\w+) = pgTable\(\s*"(\w+)"/g;
+  const byVar = new Map<string, string>(Object.entries(KERNEL_OWNERS));
+  const bySql = new Map<string, string>();
+  for (const m of readFileSync(kernelTables, "utf8").matchAll(tableRe))
+    bySql.set(m[2], KERNEL_OWNERS[m[1]] ?? "kernel");
+  const domainNames = readdirSync(domainsRoot, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith("_"))
+    .map((d) => d.name);
+  const filesOf = new Map(domainNames.map((d) => [d, walk(path.join(domainsRoot, d))]));
+  for (const [d, files] of filesOf)
+    for (const f of files.filter((f) => /tables[^/]*\.ts$/.test(path.basename(f))))
+      for (const m of readFileSync(f, "utf8").matchAll(tableRe)) {
+        byVar.set(m[1], d);
+        bySql.set(m[2], d);
+      }
+  const hits: string[] = [];
+  for (const [d, files] of filesOf)
+    for (const f of files) {
+      const src = readFileSync(f, "utf8");
+      const rel = path.relative(path.dirname(domainsRoot), f).split(path.sep).join("/");
+      const aliases = new Map<string, string>();
+      for (const m of src.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from/g))
+        for (const part of m[1].split(",")) {
+          const [name, local] = part.trim().split(/\s+as\s+/);
+          if (local) aliases.set(local.trim(), name.trim());
+        }
+      for (const m of src.matchAll(/\.(insert|update|delete)\(\s*([\w.]+)\s*\)/g)) {
+        const local = m[2].split(".").pop()!;
+        const owner = byVar.get(aliases.get(local) ?? local);
+        if (owner && owner !== d) hits.push(`${rel}: ${m[1]} ${aliases.get(local) ?? local} (owned by ${owner})`);
+      }
+      for (const m of src.matchAll(/\b(insert\s+into|update|delete\s+from)\s+"?(\w+)"?/gi)) {
+        const owner = bySql.get(m[2]);
+        if (owner && owner !== d) hits.push(`${rel}: SQL ${m[1]} ${m[2]} (owned by ${owner})`);
+      }
+    }
+  return hits.sort();
+}
+
+describe("the write boundary", () => {
+  const domainsRoot = path.resolve(__dirname, "../../backend/domains");
+  const kernel = path.resolve(__dirname, "../../backend/db/tables.ts");
+
+  it("lets a domain write only its own tables; others' records change through their api", () => {
+    expect(crossDomainWrites(domainsRoot, kernel)).toEqual([]);
+  });
+
+  it("sees a write to another domain's table (the check itself can fail)", () => {
+    const copy = mkdtempSync(path.join(tmpdir(), "boundary-"));
+    try {
+      mkdirSync(path.join(copy, "billing"));
+      copyFileSync(path.join(domainsRoot, "billing", "tables.ts"), path.join(copy, "billing", "tables.ts"));
+      mkdirSync(path.join(copy, "store"));
+      writeFileSync(
+        path.join(copy, "store", "writes.ts"),
+        'import { bills as b } from "#backend/domains/billing/tables.ts";\nexport const w = (db: any) => db.insert(b);\n',
+      );
+      expect(crossDomainWrites(copy, kernel)).toEqual([
+        `${path.basename(copy)}/store/writes.ts: insert bills (owned by billing)`,
+      ]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
 

@@ -28,10 +28,9 @@ export async function createTestJob(input: z.output<typeof testJobSchema>, { ser
   const created = await schedule(services.db, TEST_JOB, payload, {
     runAt: here ? new Date(now.getTime() + 86_400_000) : now,
     createdAt: now,
+    attemptsUsed: input.attemptsUsed,
   });
   if (!created) throw new ApiError(Msg.SERVER_ERROR);
-  if (input.attemptsUsed > 0)
-    await services.db.update(jobs).set({ attempts: input.attemptsUsed }).where(eq(jobs.id, created.id));
   if (!here) return { jobId: created.id };
   const running = createJobRunner(services, jobRegistry([[TEST_JOB, testJob]])).runJob(created.id);
   if (input.run === "wait") await running;

@@ -3,7 +3,6 @@ import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { randomBytes } from "node:crypto";
 import type { Tx } from "#backend/db/client.ts";
 import { appComments } from "./tables.ts";
-import { commentUseful } from "#backend/domains/store/tables.ts";
 import { buildDraft, type DraftSpec } from "./build.ts";
 import { deployInTx, testInTx } from "./jobs.ts";
 import { createPublishBill, payPublishBill } from "./payment.ts";
@@ -126,29 +125,26 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
       }),
     );
     await deployInTx(tx, version.id, at(197));
-    const [first] = await tx
-      .insert(appComments)
-      .values([
-        {
-          appId: app.id,
-          userId: commenter,
-          text: "Very handy for tracking our shipments between Beijing and Shanghai.",
-          usefulCount: 1,
-          reply: "Thank you! More city nodes are coming.",
-          repliedAt: at(100),
-          createdAt: at(120),
-        },
-        {
-          appId: app.id,
-          userId: commenter,
-          text: "Could the audit role also read the asset history?",
-          usefulCount: 0,
-          createdAt: at(30),
-        },
-      ])
-      .returning({ id: appComments.id });
-    // The useful count always equals the marks (app store, docs/decisions/014).
-    await tx.insert(commentUseful).values({ commentId: first.id, userId: company, createdAt: at(90) });
+    await tx.insert(appComments).values([
+      {
+        appId: app.id,
+        userId: commenter,
+        text: "Very handy for tracking our shipments between Beijing and Shanghai.",
+        usefulCount: 1,
+        reply: "Thank you! More city nodes are coming.",
+        repliedAt: at(100),
+        createdAt: at(120),
+      },
+      {
+        appId: app.id,
+        userId: commenter,
+        text: "Could the audit role also read the asset history?",
+        usefulCount: 0,
+        createdAt: at(30),
+      },
+    ]);
+    // The useful count always equals the marks (app store, docs/decisions/014): the store's demo seeder,
+    // which owns the marks, gives the first comment its one mark.
   });
 
   await db.transaction(async (tx) => {

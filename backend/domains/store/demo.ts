@@ -1,12 +1,12 @@
 import services from "#backend/domains/services/index.ts";
 import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { deflateSync } from "node:zlib";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 
 import { appJoins } from "#backend/domains/participation/tables.ts";
-import { appRatings, follows, products } from "./tables.ts";
+import { appRatings, commentUseful, follows, products } from "./tables.ts";
 import participation from "#backend/domains/participation/index.ts";
-import { appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
+import { appComments, appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -84,6 +84,14 @@ export const seedDemoStore: DemoSeeder = async ({ db, files }, created, now) => 
         }));
       }
       await services.api.setServicePublic(tx, appId, true, { coverFileId });
+      // The services seeder wrote a comment counted useful once: its one mark (docs/decisions/014).
+      const marked = await tx
+        .select({ id: appComments.id })
+        .from(appComments)
+        .leftJoin(commentUseful, eq(commentUseful.commentId, appComments.id))
+        .where(and(eq(appComments.appId, appId), eq(appComments.usefulCount, 1), isNull(commentUseful.commentId)));
+      for (const { id } of marked)
+        await tx.insert(commentUseful).values({ commentId: id, userId: company, createdAt: at(90) });
       const [joined] = await tx
         .select({ id: appJoins.id })
         .from(appJoins)

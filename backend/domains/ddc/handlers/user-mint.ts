@@ -3,7 +3,6 @@ import { BillType } from "#contract/billing-codes.ts";
 import { DDC_MINT_FEE_CENTS, DDC_TRANSFER_FEE_CENTS, DDC_VIEW_PATH, DdcStatus } from "#contract/ddc.ts";
 import { Msg } from "#contract/messages.ts";
 import { KeyType } from "#contract/public-chain-codes.ts";
-import { files } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { Payload } from "#backend/http/router.ts";
@@ -225,7 +224,7 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
     tokenUri = `ipfs://${metaAdded.cid}`;
     // The file lives on the user's IPFS service: the product does not keep a second copy.
     await deps.db.update(ddcs).set({ fileId: null, fileCid, metadataCid }).where(eq(ddcs.id, row.id));
-    await deps.db.delete(files).where(eq(files.id, row.fileId!));
+    await deps.files.remove(deps.db, row.fileId!);
   } else {
     tokenUri = `${deps.env.publicUrl}${DDC_VIEW_PATH}?ddcId=${row.id}`;
   }
