@@ -20,6 +20,7 @@ type Decision = { value: string; label: string; danger?: boolean; question?: str
  */
 export function ReviewForm({
   id,
+  intent,
   noField,
   no,
   summary,
@@ -29,6 +30,8 @@ export function ReviewForm({
   subject,
 }: {
   id: string;
+  /** The queue's decision `intent` (decideQueueItem), when the queue's action reads one. */
+  intent?: string;
   subject?: string;
   noField: string;
   no: string;
@@ -46,6 +49,7 @@ export function ReviewForm({
   const questionOf = (d: Decision) => d.question ?? t("ops.confirmQuestion", { action: d.label, no, amount: summary });
   return (
     <Form method="post" id={id} action={location.pathname + location.search} className="space-y-2">
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
       <input type="hidden" name={noField} value={no} />
       <label htmlFor={`${id}-comments`} className="sr-only">
         {t("ops.comments")}
@@ -112,6 +116,7 @@ export function ReviewForm({
 
 /** The confirm step of a decision without JavaScript. */
 export function ConfirmStep({
+  intent,
   noField,
   no,
   decision,
@@ -121,6 +126,8 @@ export function ConfirmStep({
   question,
   typeToConfirm,
 }: {
+  /** As ReviewForm's. */
+  intent?: string;
   noField: string;
   no: string;
   decision: string;
@@ -158,6 +165,7 @@ export function ConfirmStep({
             <input id="confirm-step-name" name="confirmName" autoComplete="off" required className="input" />
           </div>
         ) : null}
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         <input type="hidden" name={noField} value={no} />
         <input type="hidden" name="decision" value={decision} />
         <input type="hidden" name="comments" value={comments ?? ""} />
@@ -191,7 +199,10 @@ export function QueueHeader({ title, status }: { title: string; status: string }
   );
 }
 
-/** What a money queue's action answers instead of a redirect (decideReview of ~/lib/operations-review.server). */
+/** The `intent` of a ReviewQueue's decisions: its action's decideQueueItem names its decision `review`. */
+const QUEUE_INTENT = "review";
+
+/** What a money queue's action answers instead of a redirect (decideQueueItem with `confirm: true`). */
 export type QueueReply =
   | { kind: "confirm"; no: string; decision: string; comments: string }
   | { kind: "error"; no: string; comments: string; messageKey: string };
@@ -253,6 +264,7 @@ export function ReviewQueue<Row extends QueueRecord>({
       <QueueHeader title={title} status={status} />
       {confirming ? (
         <ConfirmStep
+          intent={QUEUE_INTENT}
           noField={noField}
           no={confirming.no}
           decision={confirming.decision}
@@ -294,6 +306,7 @@ export function ReviewQueue<Row extends QueueRecord>({
                 {decisions.length > 0 ? (
                   <ReviewForm
                     id={`review-${no}`}
+                    intent={QUEUE_INTENT}
                     noField={noField}
                     no={no}
                     summary={amount(row)}
