@@ -3,7 +3,7 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ipfsUpgradeDecisionSchema } from "#contract/ipfs.ts";
 import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
-import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { DecisionForm } from "#app/components/ReviewRow.tsx";
 import { capacityLabel } from "#app/components/ipfs/bits.tsx";
 import { UpgradeStatusBadge } from "#app/components/ipfs/upgrades.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
