@@ -1,6 +1,10 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, useActionData, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import { FormErrors, TextAreaField } from "./forms.tsx";
+import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { ConfirmDialog, ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmit.tsx";
@@ -8,6 +12,76 @@ import { FilterPills } from "./FilterPills.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { RowActions } from "./RowActions.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+
+/*
+ * The decision forms of every operations queue (issue 27 item 4), one family for the one action
+ * (decideQueueItem of ~/lib/operations-review.server): DecisionForm for the queues validated on both sides
+ * (`confirm: false`), ReviewForm / ConfirmStep / ReviewQueue for those that confirm first (`confirm: true`).
+ */
+
+/** What a queue's action answers for one item's decision form (see decideQueueItem). */
+export type DecisionActionData = { intent: string; id: number; result: SubmissionResult<string[]> };
+
+/**
+ * An operator's decision on one queue item (operations area, docs/decisions/005): review comments and
+ * Approve / Reject, posted with `intent`, the item's id (`idName`) and `decision`, validated with the
+ * queue's decision schema on both sides. The texts are the `ops.*` keys of the queue's own namespace.
+ * Approve is the item's main action and Reject sits in its "More" menu (RowActions, docs/decisions/027), a
+ * submit button of this same form, so the comments typed go with it (without JavaScript too).
+ */
+export function DecisionForm({
+  formId,
+  schema,
+  intent,
+  idName,
+  idValue,
+  ns,
+  subject,
+}: {
+  formId: string;
+  schema: z.ZodType<{ decision: string; comments?: string }, { comments?: string }>;
+  intent: string;
+  idName: string;
+  idValue: number;
+  ns: string;
+  /** What the item is, for the menu button's accessible name ("More actions for …"); its id otherwise. */
+  subject?: string;
+}) {
+  const { t } = useTranslation(ns);
+  const actionData = useActionData<DecisionActionData>();
+  const [form, fields] = useSchemaForm(
+    schema,
+    actionData && actionData.id === idValue && actionData.intent === intent ? actionData.result : undefined,
+    { id: formId },
+  );
+  return (
+    <FormProvider context={form.context}>
+      <Form method="post" {...getFormProps(form)} className="space-y-2">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name={idName} value={idValue} />
+        <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
+        <RowActions
+          name={subject ?? `#${idValue}`}
+          main={
+            <button type="submit" name="decision" value="approve" className="btn-primary">
+              {t("ops.approve")}
+            </button>
+          }
+          more={[
+            {
+              key: "reject",
+              label: t("ops.reject"),
+              danger: true,
+              dataAction: "reject",
+              submit: { form: formId, name: "decision", value: "reject" },
+            },
+          ]}
+        />
+      </Form>
+    </FormProvider>
+  );
+}
 
 /** `question`: the confirm question of this decision, when the queue words its own (default: payments' "{{action}} {{no}} for {{amount}}?"). */
 type Decision = { value: string; label: string; danger?: boolean; question?: string; typeToConfirm?: TypeToConfirm };
@@ -20,6 +94,7 @@ type Decision = { value: string; label: string; danger?: boolean; question?: str
  */
 export function ReviewForm({
   id,
+  intent,
   noField,
   no,
   summary,
@@ -29,6 +104,8 @@ export function ReviewForm({
   subject,
 }: {
   id: string;
+  /** The queue's decision `intent` (decideQueueItem), when the queue's action reads one. */
+  intent?: string;
   subject?: string;
   noField: string;
   no: string;
@@ -46,6 +123,7 @@ export function ReviewForm({
   const questionOf = (d: Decision) => d.question ?? t("ops.confirmQuestion", { action: d.label, no, amount: summary });
   return (
     <Form method="post" id={id} action={location.pathname + location.search} className="space-y-2">
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
       <input type="hidden" name={noField} value={no} />
       <label htmlFor={`${id}-comments`} className="sr-only">
         {t("ops.comments")}
@@ -112,6 +190,7 @@ export function ReviewForm({
 
 /** The confirm step of a decision without JavaScript. */
 export function ConfirmStep({
+  intent,
   noField,
   no,
   decision,
@@ -121,6 +200,8 @@ export function ConfirmStep({
   question,
   typeToConfirm,
 }: {
+  /** As ReviewForm's. */
+  intent?: string;
   noField: string;
   no: string;
   decision: string;
@@ -158,6 +239,7 @@ export function ConfirmStep({
             <input id="confirm-step-name" name="confirmName" autoComplete="off" required className="input" />
           </div>
         ) : null}
+        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
         <input type="hidden" name={noField} value={no} />
         <input type="hidden" name="decision" value={decision} />
         <input type="hidden" name="comments" value={comments ?? ""} />
@@ -191,7 +273,10 @@ export function QueueHeader({ title, status }: { title: string; status: string }
   );
 }
 
-/** What a money queue's action answers instead of a redirect (decideReview of ~/lib/operations-review.server). */
+/** The `intent` of a ReviewQueue's decisions: its action's decideQueueItem names its decision `review`. */
+const QUEUE_INTENT = "review";
+
+/** What a money queue's action answers instead of a redirect (decideQueueItem with `confirm: true`). */
 export type QueueReply =
   | { kind: "confirm"; no: string; decision: string; comments: string }
   | { kind: "error"; no: string; comments: string; messageKey: string };
@@ -253,6 +338,7 @@ export function ReviewQueue<Row extends QueueRecord>({
       <QueueHeader title={title} status={status} />
       {confirming ? (
         <ConfirmStep
+          intent={QUEUE_INTENT}
           noField={noField}
           no={confirming.no}
           decision={confirming.decision}
@@ -294,6 +380,7 @@ export function ReviewQueue<Row extends QueueRecord>({
                 {decisions.length > 0 ? (
                   <ReviewForm
                     id={`review-${no}`}
+                    intent={QUEUE_INTENT}
                     noField={noField}
                     no={no}
                     summary={amount(row)}

@@ -59,69 +59,62 @@ export function queueDecision<S extends $ZodType>(decision: QueueDecision<S>): Q
   return decision as unknown as QueueDecision<$ZodType>;
 }
 
+/** A queue's state machine, as far as the portal reads it: which decisions need comments (contract/). */
+type QueueMachine = { readonly rules: readonly { event: string; actor: string; commentsRequired?: boolean }[] };
+
 /**
- * The action of a queue whose items carry decision forms validated on both sides (service reviews, refunds,
- * participations, products, invoices, configuration and IPFS upgrades, cross-chain reviews): the form's
- * `intent` names the decision (house habit 2: an unknown intent is a 400); an invalid form, or a decision the
- * backend refuses (a state machine's §8 key, comments required where the machine says so), answers
- * `{ intent, id, result }` for that form of that item, with what was typed kept; a decision comes back to the
- * queue with its success flash.
+ * The one action of every operations queue (issue 27 item 4): the form's `intent` names one of the queue's
+ * `decisions` (house habit 2: a missing or unknown intent is a 400) and `idName` the item.
+ *
+ * - `confirm: false` (service reviews, refunds, participations, products, invoices, configuration and IPFS
+ *   upgrades, cross-chain reviews): the form is validated with the decision's schema on both sides; an invalid
+ *   form, or a decision the backend refuses (a state machine's §8 key, comments required where the machine
+ *   says so), answers `{ intent, id, result }` for that form of that item, with what was typed kept.
+ * - `confirm: true` (the money queues, docs/decisions/007): the decision needs comments where the queue's
+ *   `machine` says so, is confirmed first (the dialog with JavaScript; without it this answers the confirm
+ *   step), and a refusal is shown at its row with what was typed kept: the answers that are not a redirect
+ *   are the QueueReply of ~/components/ReviewRow's ReviewQueue.
+ *
+ * A decision taken comes back to the same queue (path and filter) with its success flash.
  */
 export async function decideQueueItem(
   request: Request,
-  { idName, decisions }: { idName: string; decisions: Record<string, QueueDecision<$ZodType>> },
+  options: {
+    idName: string;
+    decisions: Record<string, QueueDecision<$ZodType>>;
+  } & ({ confirm?: false } | { confirm: true; machine: QueueMachine }),
 ) {
+  const { idName, decisions } = options;
   const formData = await request.formData();
   const intent = intentOf(formData, Object.keys(decisions));
   const { schema, decide, flash } = decisions[intent]!;
+  const url = new URL(request.url);
+  const done = (value: unknown, params?: Record<string, string>) =>
+    redirectWithFlash(request, url.pathname + url.search, {
+      kind: "success",
+      key: typeof flash === "string" ? flash : flash(value),
+      ...(params ? { params } : {}),
+    });
+  if (options.confirm) {
+    const typed = Object.fromEntries([...formData].filter(([k]) => k !== "confirmed" && k !== "intent"));
+    const parsed = (schema as unknown as z.ZodType).safeParse(typed);
+    if (!parsed.success) throw badRequest();
+    const review = parsed.data as { decision: string; comments?: string };
+    const no = String(formData.get(idName) ?? "");
+    if (commentsRequiredFor(options.machine, review.decision, "operator") && !review.comments)
+      return rowError(no, review.comments, "payments:validation.commentsRequired");
+    if (formData.get("confirmed") !== "yes")
+      return json({ kind: "confirm" as const, no, decision: review.decision, comments: review.comments ?? "" });
+    const result = await decide(review);
+    if (!result.ok) return rowError(no, review.comments, failureKey(result));
+    return done(review, { no });
+  }
   const submission = parseWithZod(formData, { schema });
   const id = Number(formData.get(idName));
   if (submission.status !== "success") return json({ intent, id, result: submission.reply() }, { status: 400 });
   const result = await decide(submission.value);
   if (!result.ok) return json({ intent, id, result: replyWithFailure(submission, result) }, { status: 400 });
-  const url = new URL(request.url);
-  const key = typeof flash === "string" ? flash : flash(submission.value);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key });
-}
-
-/**
- * The action of the money queues, offline remittances and withdrawals (docs/decisions/007): one decision
- * on one record, checked and confirmed as this module's header says; the answers that are not a
- * redirect are the QueueReply of ~/components/ReviewRow's ReviewQueue.
- */
-export async function decideReview<S extends z.ZodType<{ decision: string; comments?: string }>>(
-  request: Request,
-  {
-    schema,
-    machine,
-    noField,
-    submit,
-    doneKey,
-  }: {
-    schema: S;
-    /** The queue's state machine (contract/payment-machines.ts): which decisions need comments. */
-    machine: { readonly rules: readonly { event: string; actor: string; commentsRequired?: boolean }[] };
-    /** The form field that carries the record's number. */
-    noField: string;
-    /** Sends the decision to the backend. */
-    submit: (review: z.output<S>) => Promise<VueapiResult<unknown>>;
-    /** The flash message of a decision taken. */
-    doneKey: (review: z.output<S>) => string;
-  },
-) {
-  const { review, no, confirmed } = parseReview(schema, await request.formData(), noField);
-  if (commentsRequiredFor(machine, review.decision, "operator") && !review.comments)
-    return rowError(no, review.comments, "payments:validation.commentsRequired");
-  if (!confirmed)
-    return json({ kind: "confirm" as const, no, decision: review.decision, comments: review.comments ?? "" });
-  const result = await submit(review);
-  if (!result.ok) return rowError(no, review.comments, failureKey(result));
-  const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, {
-    kind: "success",
-    key: doneKey(review),
-    params: { no },
-  });
+  return done(submission.value);
 }
 
 /** A queue's filter: what still waits for a decision (the default) or everything. */

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { crossReviewSchema } from "#contract/cross-chain.ts";
-import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { DecisionForm } from "#app/components/ReviewRow.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { CrossStatusBadge } from "#app/components/cross-chain/badges.tsx";

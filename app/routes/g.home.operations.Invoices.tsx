@@ -16,6 +16,7 @@ import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { optionalId, readFailure } from "#app/lib/invoices.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import type { DecisionActionData } from "#app/components/ReviewRow.tsx";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
@@ -84,7 +85,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 /** The reply of the last submission, for the form of that intent only. */
 function useReply(intent: string) {
-  const actionData = useActionData<typeof action>();
+  const actionData = useActionData<DecisionActionData>();
   return actionData?.intent === intent ? actionData.result : undefined;
 }
 

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { auditDecisionSchema } from "#contract/participation.ts";
 import type { DataOf } from "#contract/paths.ts";
-import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { AuditBadge } from "#app/components/participation/status.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";

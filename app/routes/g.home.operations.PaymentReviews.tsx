@@ -5,11 +5,11 @@ import { paymentReviewMachine, paymentReviewState } from "#contract/payment-mach
 import { eventsFrom } from "#contract/state-machine.ts";
 import { paymentReviewSchema } from "#contract/payments.ts";
 import { PaymentStatusBadge } from "#app/components/payments/wallet.tsx";
-import { ReviewQueue } from "#app/components/ReviewRow.tsx";
+import { ReviewQueue, type QueueReply } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatMinorUnits, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideReview, loadMoneyQueue } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, loadMoneyQueue, queueDecision } from "#app/lib/operations-review.server.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.paymentReviews" }] };
 export const meta = pageTitle("paymentReviews");
@@ -24,19 +24,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  return decideReview(request, {
+  return decideQueueItem(request, {
+    idName: "paymentNo",
+    confirm: true,
     machine: paymentReviewMachine,
-    schema: paymentReviewSchema,
-    noField: "paymentNo",
-    submit: (review) => apiFor(request, viewer).call("/ops/paymentReviews/review", review),
-    doneKey: (review) =>
-      review.decision === "credit" ? "payments:ops.paymentReviews.credited" : "payments:ops.paymentReviews.rejected",
+    decisions: {
+      review: queueDecision({
+        schema: paymentReviewSchema,
+        decide: (review) => apiFor(request, viewer).call("/ops/paymentReviews/review", review),
+        flash: (review) =>
+          review.decision === "credit"
+            ? "payments:ops.paymentReviews.credited"
+            : "payments:ops.paymentReviews.rejected",
+      }),
+    },
   });
 }
 
 export default function PaymentReviewsQueue() {
   const { page, status, language } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+  const reply = useActionData<QueueReply>();
   const { t } = useTranslation("payments");
   return (
     <div className="space-y-3">

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
 import { productDecisionSchema } from "#contract/store.ts";
-import { DecisionForm } from "#app/components/DecisionForm.tsx";
+import { DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { Cover } from "#app/components/store/listing.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";

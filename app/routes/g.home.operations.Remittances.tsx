@@ -5,10 +5,10 @@ import { remittanceMachine } from "#contract/payment-machines.ts";
 import { eventsFrom } from "#contract/state-machine.ts";
 import { remittanceReviewSchema } from "#contract/payments.ts";
 import { PaymentStatusBadge } from "#app/components/payments/wallet.tsx";
-import { ReviewQueue } from "#app/components/ReviewRow.tsx";
+import { ReviewQueue, type QueueReply } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideReview, loadMoneyQueue } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, loadMoneyQueue, queueDecision } from "#app/lib/operations-review.server.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.remittances" }] };
 export const meta = pageTitle("remittances");
@@ -20,19 +20,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  return decideReview(request, {
+  return decideQueueItem(request, {
+    idName: "paymentNo",
+    confirm: true,
     machine: remittanceMachine,
-    schema: remittanceReviewSchema,
-    noField: "paymentNo",
-    submit: (review) => apiFor(request, viewer).call("/ops/remittances/review", review),
-    doneKey: (review) =>
-      review.decision === "confirm" ? "payments:ops.remittances.confirmed" : "payments:ops.remittances.rejected",
+    decisions: {
+      review: queueDecision({
+        schema: remittanceReviewSchema,
+        decide: (review) => apiFor(request, viewer).call("/ops/remittances/review", review),
+        flash: (review) =>
+          review.decision === "confirm" ? "payments:ops.remittances.confirmed" : "payments:ops.remittances.rejected",
+      }),
+    },
   });
 }
 
 export default function RemittancesQueue() {
   const { page, status, language } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+  const reply = useActionData<QueueReply>();
   const { t } = useTranslation("payments");
   return (
     <ReviewQueue

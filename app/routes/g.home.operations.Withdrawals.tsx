@@ -5,11 +5,11 @@ import { withdrawalMachine } from "#contract/payment-machines.ts";
 import { eventsFrom } from "#contract/state-machine.ts";
 import { withdrawalReviewSchema } from "#contract/payments.ts";
 import { WithdrawalStateBadge } from "#app/components/payments/wallet.tsx";
-import { ReviewQueue } from "#app/components/ReviewRow.tsx";
+import { ReviewQueue, type QueueReply } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDay } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { decideReview, loadMoneyQueue } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, loadMoneyQueue, queueDecision } from "#app/lib/operations-review.server.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.withdrawals" }] };
 export const meta = pageTitle("withdrawals");
@@ -27,18 +27,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  return decideReview(request, {
+  return decideQueueItem(request, {
+    idName: "withdrawalNo",
+    confirm: true,
     machine: withdrawalMachine,
-    schema: withdrawalReviewSchema,
-    noField: "withdrawalNo",
-    submit: (review) => apiFor(request, viewer).call("/ops/withdrawals/review", review),
-    doneKey: (review) => DONE_KEYS[review.decision],
+    decisions: {
+      review: queueDecision({
+        schema: withdrawalReviewSchema,
+        decide: (review) => apiFor(request, viewer).call("/ops/withdrawals/review", review),
+        flash: (review) => DONE_KEYS[review.decision],
+      }),
+    },
   });
 }
 
 export default function WithdrawalsQueue() {
   const { page, status, language } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
+  const reply = useActionData<QueueReply>();
   const { t } = useTranslation("payments");
   return (
     <ReviewQueue

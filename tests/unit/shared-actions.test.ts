@@ -8,7 +8,7 @@ import { thrownResponse as thrown } from "../support/responses.ts";
 
 vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
 
-const { decideReview } = await import("#app/lib/operations-review.server.ts");
+const { decideQueueItem, queueDecision } = await import("#app/lib/operations-review.server.ts");
 const { savedRecordsAction } = await import("#app/lib/saved-records.server.ts");
 const { getFlash } = await import("#app/lib/session.server.ts");
 
@@ -39,12 +39,17 @@ describe("operations queues: one decision on one record (docs/decisions/005, 007
   const QUEUE = "http://portal.test/g/home/operations/Remittances?status=all";
   const decide = (fields: Record<string, string>, submit = answering(ok)) => ({
     submit,
-    answer: decideReview(post(QUEUE, fields), {
+    answer: decideQueueItem(post(QUEUE, { intent: "review", ...fields }), {
+      idName: "paymentNo",
+      confirm: true,
       machine: remittanceMachine,
-      schema: remittanceReviewSchema,
-      noField: "paymentNo",
-      submit,
-      doneKey: (review) => `payments:ops.remittances.${review.decision}`,
+      decisions: {
+        review: queueDecision({
+          schema: remittanceReviewSchema,
+          decide: submit,
+          flash: (review) => `payments:ops.remittances.${review.decision}`,
+        }),
+      },
     }),
   });
 
@@ -103,6 +108,18 @@ describe("operations queues: one decision on one record (docs/decisions/005, 007
   it("answers 400 to an unknown decision", async () => {
     const res = await thrown(decide({ paymentNo: "RC1", decision: "shred", confirmed: "yes" }).answer);
     expect(res.status).toBe(400);
+  });
+
+  it("answers 400 to an unknown intent, and sends nothing", async () => {
+    const submit = answering(ok);
+    const answer = decideQueueItem(post(QUEUE, { intent: "shred", paymentNo: "RC1", decision: "confirm" }), {
+      idName: "paymentNo",
+      confirm: true,
+      machine: remittanceMachine,
+      decisions: { review: queueDecision({ schema: remittanceReviewSchema, decide: submit, flash: "done" }) },
+    });
+    expect((await thrown(answer)).status).toBe(400);
+    expect(submit).not.toHaveBeenCalled();
   });
 });
 
