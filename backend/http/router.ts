@@ -16,7 +16,7 @@ import { ApiError, sessionInvalid } from "./errors.ts";
 import { handleUpload, type UploadRules } from "./upload.ts";
 
 export type CallContext = {
-  services: Deps;
+  deps: Deps;
   language: Language;
   /** The caller, for paths that need a token. */
   user: AuthUser | null;
@@ -127,7 +127,7 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
  * The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys; a JSON body is at
  * most 1 MB. Files are not JSON: `/upload/<kind>` takes them as a stream (backend/http/upload.ts).
  */
-export function createRouter(services: Deps, handlers: Handlers, uploads: UploadRules = new Map()) {
+export function createRouter(deps: Deps, handlers: Handlers, uploads: UploadRules = new Map()) {
   return async function route(request: Request, caller: Caller = {}): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
@@ -146,7 +146,7 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
     }
     if (uploadKind) {
       try {
-        return await handleUpload(services, uploads, uploadKind, request, caller.clientAddress ?? null);
+        return await handleUpload(deps, uploads, uploadKind, request, caller.clientAddress ?? null);
       } catch (error) {
         console.error(`vueapi ${path} failed: ${errorSummary(error)}`);
         return jsonResponse(fail(Msg.SERVER_ERROR), 500);
@@ -167,11 +167,10 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
         const needsSecondFactor = (a: Authenticated) =>
           a.user.role === "operator" && !a.secondFactorPassed && !(spec as PathSpec).beforeSecondFactor;
         const notOperator = (a: Authenticated) => (spec.auth as string) === "operator" && a.user.role !== "operator";
-        let auth = await authenticate(services, request);
+        let auth = await authenticate(deps, request);
         // A refusal is never decided on a kept answer (the second factor passed or a role changed in another
         // process since): it is read again first (docs/decisions/030).
-        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth)))
-          auth = await authenticate(services, request, true);
+        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(deps, request, true);
         ({ user, tokenHash } = auth);
         if (needsSecondFactor(auth)) {
           throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
@@ -190,7 +189,7 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
       }
       const ctx: CallContext = {
-        services,
+        deps,
         language,
         user,
         tokenHash,
@@ -202,13 +201,13 @@ export function createRouter(services: Deps, handlers: Handlers, uploads: Upload
       const data =
         typeof rule === "object" && user
           ? // An operator decision and its audit entry commit together, or neither does (docs/decisions/022).
-            await services.db.transaction(async (tx) => {
-              const result = await handler(parsed.data, { ...ctx, services: { ...services, db: tx as unknown as Db } });
+            await deps.db.transaction(async (tx) => {
+              const result = await handler(parsed.data, { ...ctx, deps: { ...deps, db: tx as unknown as Db } });
               const entry = entryFromRule(rule, parsed.data as Record<string, unknown>, result);
               await recordAudit(tx, {
                 ...entry,
                 actor: user,
-                at: services.now(),
+                at: deps.now(),
                 path: vueapiPath,
                 clientIp: ctx.clientAddress,
               });

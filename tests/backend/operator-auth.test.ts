@@ -405,7 +405,7 @@ describe("the audit log", () => {
     const [me] = await service.services.db.select().from(users).where(eq(users.userName, "demooperator"));
     const failing = {
       "/sys/ops/refunds/decide": async (_payload: unknown, ctx: CallContext) => {
-        await ctx.services.db
+        await ctx.deps.db
           .insert(messages)
           .values({ userId: me.id, textKey: "messages.welcome", params: {}, createdAt: clock });
         throw new ApiError("MSG_30013");

@@ -8,7 +8,7 @@ import type { CallContext, Payload } from "#backend/http/router.ts";
  * must exist in contract/paths.ts (merged from contract/<name>.ts). This example answers an existing anonymous
  * path so that the template type-checks; a copy lists its own.
  */
-export async function listCityNodes(_payload: Payload<"/anon/platform/cityNodes">, { services }: CallContext) {
-  const rows = await services.db.select().from(cityNodes).orderBy(cityNodes.id);
+export async function listCityNodes(_payload: Payload<"/anon/platform/cityNodes">, { deps }: CallContext) {
+  const rows = await deps.db.select().from(cityNodes).orderBy(cityNodes.id);
   return rows.map(({ id, ...node }) => ({ ...node, nodeId: id }));
 }

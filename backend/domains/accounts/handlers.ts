@@ -39,18 +39,18 @@ async function addMessage(services: Deps, userId: number, textKey: string, param
 /* ------------------------------------------------------------------ registration and activation */
 
 export async function register(input: z.output<typeof registerPayloadSchema>, ctx: CallContext) {
-  const { services } = ctx;
+  const { deps } = ctx;
   const { payload, licence } = input;
-  await checkCaptcha(services, payload.captchaKey, payload.captcha);
+  await checkCaptcha(deps, payload.captchaKey, payload.captcha);
 
   const taken: Record<string, string[]> = {};
-  const [nameRow] = await services.db
+  const [nameRow] = await deps.db
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.userName}) = ${payload.userName.toLowerCase()}`)
     .limit(1);
   if (nameRow) taken["payload.userName"] = [`errors:${Msg.USERNAME_TAKEN}`];
-  const [emailRow] = await services.db
+  const [emailRow] = await deps.db
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.email}) = ${payload.email.toLowerCase()}`)
@@ -60,17 +60,17 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
     throw new ApiError(nameRow ? Msg.USERNAME_TAKEN : Msg.EMAIL_TAKEN, { fieldErrors: taken });
 
   // Counted once the registration can only succeed (docs/decisions/021): accounts created, not attempts.
-  await services.limits.consume("register.ip", services.limits.subjectOf(ctx.clientAddress));
-  const mail = await services.limits.mailPermit(payload.email, ctx.clientAddress);
+  await deps.limits.consume("register.ip", deps.limits.subjectOf(ctx.clientAddress));
+  const mail = await deps.limits.mailPermit(payload.email, ctx.clientAddress);
   const passwordHash = await hashPassword(payload.password);
   const token = newSecret();
-  const now = services.now();
+  const now = deps.now();
   try {
-    await services.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       // The licence was checked (≤ 8 MB, a PDF or image by its bytes) while it was uploaded: ./rules.ts.
       let licenceFileId: number | null = null;
       if (payload.userType === USER_TYPE.ENTERPRISE && licence) {
-        const file = await services.files.claim(tx, licence.uploadId, { kind: "licence", ownerId: null, at: now });
+        const file = await deps.files.claim(tx, licence.uploadId, { kind: "licence", ownerId: null, at: now });
         if (!file) throw fieldError("licence", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
         licenceFileId = file.id;
       }
@@ -104,14 +104,14 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
     throw error;
   }
 
-  const link = `${services.env.publicUrl}/g/main/UserActivation?token=${token}`;
-  await services.mailer.send(mail, "activation", ctx.language, { userName: payload.userName, link });
+  const link = `${deps.env.publicUrl}/g/main/UserActivation?token=${token}`;
+  await deps.mailer.send(mail, "activation", ctx.language, { userName: payload.userName, link });
   return { userName: payload.userName, email: payload.email };
 }
 
-export async function activate(input: z.output<typeof activateSchema>, { services }: CallContext) {
-  const now = services.now();
-  return services.db.transaction(async (tx) => {
+export async function activate(input: z.output<typeof activateSchema>, { deps }: CallContext) {
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select({ token: activationTokens, user: users })
       .from(activationTokens)
@@ -140,8 +140,8 @@ export async function activate(input: z.output<typeof activateSchema>, { service
 
 /* ------------------------------------------------------------------ logout (login: login.ts) */
 
-export async function logout(_input: unknown, { services, tokenHash }: SignedInContext) {
-  if (tokenHash) await revokeToken(services, tokenHash);
+export async function logout(_input: unknown, { deps, tokenHash }: SignedInContext) {
+  if (tokenHash) await revokeToken(deps, tokenHash);
   return null;
 }
 
@@ -157,18 +157,18 @@ function maskEmail(email: string): string {
 }
 
 export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: CallContext) {
-  const { services } = ctx;
-  const { limits } = services;
+  const { deps } = ctx;
+  const { limits } = deps;
   await limits.consume("resetCode.ip", limits.subjectOf(ctx.clientAddress));
-  await checkCaptcha(services, input.captchaKey, input.captcha);
-  const user = await findUserByLogin(services.db, input.phone);
+  await checkCaptcha(deps, input.captchaKey, input.captcha);
+  const user = await findUserByLogin(deps.db, input.phone);
   if (!user) throw fieldError("phone", `errors:${Msg.INVALID_LOGIN_NAME}`, Msg.INVALID_LOGIN_NAME);
   // SPEC §9 resend wait (60 s per account), then the mail limits (per recipient and per address).
   await limits.consume("resetCode.resend", `user:${user.id}`, Msg.RESEND_WAIT);
   const mail = await limits.mailPermit(user.email, ctx.clientAddress);
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-  const now = services.now();
-  await services.db.transaction(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
     await tx
       .update(resetCodes)
       .set({ usedAt: now })
@@ -179,7 +179,7 @@ export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: C
       expiresAt: new Date(now.getTime() + RESET_CODE_TTL_MS),
     });
   });
-  await services.mailer.send(mail, "resetCode", ctx.language, { userName: user.userName, code });
+  await deps.mailer.send(mail, "resetCode", ctx.language, { userName: user.userName, code });
   return { phone: input.phone, maskedEmail: maskEmail(user.email) };
 }
 
@@ -187,22 +187,22 @@ export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: C
  * The live code of the account named `phone`, checked; a wrong code counts an attempt, and every check counts
  * against the caller's address ("resetCheck.ip").
  */
-async function verifyResetCode({ services, clientAddress }: CallContext, phone: string, code: string) {
-  await services.limits.consume("resetCheck.ip", services.limits.subjectOf(clientAddress));
+async function verifyResetCode({ deps, clientAddress }: CallContext, phone: string, code: string) {
+  await deps.limits.consume("resetCheck.ip", deps.limits.subjectOf(clientAddress));
   const invalid = () =>
     new ApiError(Msg.RESET_CODE_INVALID, { fieldErrors: { captcha: [`errors:${Msg.RESET_CODE_INVALID}`] } });
-  const user = await findUserByLogin(services.db, phone);
+  const user = await findUserByLogin(deps.db, phone);
   if (!user) throw invalid();
-  const [row] = await services.db
+  const [row] = await deps.db
     .select()
     .from(resetCodes)
     .where(and(eq(resetCodes.userId, user.id), isNull(resetCodes.usedAt)))
     .orderBy(desc(resetCodes.id))
     .limit(1);
-  if (!row || row.expiresAt.getTime() <= services.now().getTime() || row.attempts >= RESET_CODE_MAX_ATTEMPTS)
+  if (!row || row.expiresAt.getTime() <= deps.now().getTime() || row.attempts >= RESET_CODE_MAX_ATTEMPTS)
     throw invalid();
   if (row.codeHash !== sha256(`${user.id}:${code}`)) {
-    await services.db
+    await deps.db
       .update(resetCodes)
       .set({ attempts: sql`${resetCodes.attempts} + 1` })
       .where(eq(resetCodes.id, row.id));
@@ -217,11 +217,11 @@ export async function checkResetCode(input: z.output<typeof resetCodeSchema>, ct
 }
 
 export async function resetPassword(input: z.output<typeof resetPasswordSchema>, ctx: CallContext) {
-  const { services } = ctx;
+  const { deps } = ctx;
   const { user, codeId } = await verifyResetCode(ctx, input.phone, input.captcha);
   const passwordHash = await hashPassword(input.password);
-  const now = services.now();
-  await services.db.transaction(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
     const used = await tx
       .update(resetCodes)
       .set({ usedAt: now })
@@ -237,19 +237,19 @@ export async function resetPassword(input: z.output<typeof resetPasswordSchema>,
     await inbox.api.notify(tx, { userId: user.id, textKey: "messages.passwordChanged", params: {}, at: now });
   });
   // Committed: this process refuses the revoked tokens from the next call on (docs/decisions/030).
-  services.sessions.forgetUser(user.id);
-  await forgetLoginFailures(services, user.id);
+  deps.sessions.forgetUser(user.id);
+  await forgetLoginFailures(deps, user.id);
   return null;
 }
 
 /* ------------------------------------------------------------------ change password */
 
-export async function changePassword(input: unknown, { services, user, tokenHash }: SignedInContext) {
+export async function changePassword(input: unknown, { deps, user, tokenHash }: SignedInContext) {
   const me = user;
   const parsed = changePasswordSchema(me.userName).safeParse(input);
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
   // The hash is read here, never kept with the session (docs/decisions/030).
-  const [{ passwordHash: current }] = await services.db
+  const [{ passwordHash: current }] = await deps.db
     .select({ passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, me.id));
@@ -257,8 +257,8 @@ export async function changePassword(input: unknown, { services, user, tokenHash
     throw fieldError("oldPassword", `errors:${Msg.OLD_PASSWORD_WRONG}`, Msg.OLD_PASSWORD_WRONG);
   }
   const passwordHash = await hashPassword(parsed.data.password);
-  const now = services.now();
-  await services.db.transaction(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, me.id));
     // Other sessions end; this one goes on.
     await tx
@@ -269,7 +269,7 @@ export async function changePassword(input: unknown, { services, user, tokenHash
       );
     await inbox.api.notify(tx, { userId: me.id, textKey: "messages.passwordChanged", params: {}, at: now });
   });
-  services.sessions.forgetUser(me.id);
+  deps.sessions.forgetUser(me.id);
   return null;
 }
 

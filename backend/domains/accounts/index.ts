@@ -23,7 +23,7 @@ import { saveProfileDetails, toUser } from "./users.ts";
 export default defineDomain({
   name: "accounts",
   handlers: handlersOf({
-    "/anon/captcha/create": (_input, ctx) => createCaptcha(ctx.services, ctx.clientAddress),
+    "/anon/captcha/create": (_input, ctx) => createCaptcha(ctx.deps, ctx.clientAddress),
     "/anon/user/register": register,
     "/anon/user/activate": activate,
     "/anon/password/sendResetCode": sendResetCode,

@@ -40,13 +40,13 @@ function accountSubject(userId: number | undefined, login: string): string {
   return userId === undefined ? `name:${login.trim().toLowerCase()}` : `user:${userId}`;
 }
 
-export async function login(input: z.output<typeof loginSchema>, { services, clientAddress }: CallContext) {
-  const { limits } = services;
+export async function login(input: z.output<typeof loginSchema>, { deps, clientAddress }: CallContext) {
+  const { limits } = deps;
   const address = limits.subjectOf(clientAddress);
   await limits.consume("login.ip", address);
-  await checkCaptcha(services, input.captchaKey, input.captcha);
+  await checkCaptcha(deps, input.captchaKey, input.captcha);
 
-  const user = await findUserByLogin(services.db, input.username);
+  const user = await findUserByLogin(deps.db, input.username);
   const account = accountSubject(user?.id, input.username);
   const fromHere = `${account}@${address}`;
   const lock = await limits.peek("login.lock", fromHere);
@@ -68,14 +68,14 @@ export async function login(input: z.output<typeof loginSchema>, { services, cli
   if (!user.activatedAt) throw new ApiError(Msg.ACCOUNT_NOT_ACTIVATED);
 
   await limits.forget("login.lock", fromHere);
-  const [updated] = await services.db
+  const [updated] = await deps.db
     .update(users)
-    .set({ lastLoginAt: services.now() })
+    .set({ lastLoginAt: deps.now() })
     .where(eq(users.id, user.id))
     .returning();
-  const token = await issueToken(services, user.id);
+  const token = await issueToken(deps, user.id);
   // An operator's token opens only the second step until it is passed (docs/decisions/022).
-  const secondFactor = updated.role === "operator" ? await secondFactorStep(services.db, user.id) : null;
+  const secondFactor = updated.role === "operator" ? await secondFactorStep(deps.db, user.id) : null;
   return { token, user: toUser(updated), secondFactor };
 }
 
@@ -86,13 +86,13 @@ export async function forgetLoginFailures(services: Deps, userId: number) {
 }
 
 /** "Log out everywhere" (profile panel): every live token of the account is revoked, this one included. */
-export async function logoutEverywhere(_input: unknown, { services, user }: SignedInContext) {
-  const now = services.now();
-  const ended = await services.db
+export async function logoutEverywhere(_input: unknown, { deps, user }: SignedInContext) {
+  const now = deps.now();
+  const ended = await deps.db
     .update(authTokens)
     .set({ revokedAt: now })
     .where(and(eq(authTokens.userId, user.id), isNull(authTokens.revokedAt), gt(authTokens.expiresAt, now)))
     .returning({ tokenHash: authTokens.tokenHash });
-  services.sessions.forgetUser(user.id);
+  deps.sessions.forgetUser(user.id);
   return { sessions: ended.length };
 }

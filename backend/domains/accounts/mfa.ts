@@ -105,7 +105,7 @@ async function audit(
     comments: null,
     details,
     actor: user,
-    at: ctx.services.now(),
+    at: ctx.deps.now(),
     path: ctx.path,
     clientIp: ctx.clientAddress,
   });
@@ -115,8 +115,8 @@ const refused = (key: string) => fieldError("code", `errors:${key}`, key);
 
 /** A wrong code: counted; the one that reaches the limit locks the second factor (and is logged). */
 async function countWrongCode(ctx: SignedInContext): Promise<never> {
-  const { db } = ctx.services;
-  const now = ctx.services.now();
+  const { db } = ctx.deps;
+  const now = ctx.deps.now();
   const [counted] = await db
     .update(operatorSecondFactors)
     .set({ failedAttempts: sql`${operatorSecondFactors.failedAttempts} + 1` })
@@ -145,8 +145,8 @@ async function consumeCode(
   typed: string,
   allowRecovery: boolean,
 ): Promise<"totp" | "recovery"> {
-  const { db, env } = ctx.services;
-  const now = ctx.services.now();
+  const { db, env } = ctx.deps;
+  const now = ctx.deps.now();
   if (row.lockedUntil && row.lockedUntil.getTime() > now.getTime()) throw refused(Msg.SECOND_FACTOR_LOCKED);
   const code = normaliseSecondFactorCode(typed);
   if (allowRecovery && RECOVERY_CODE_RE.test(code)) {
@@ -205,7 +205,7 @@ function totpOf(secretBase32: string, userName: string) {
 
 /** POST /main/mfa/enrolment: the pending secret (made on the first call and kept until confirmed), or enrolled. */
 export async function enrolment(_input: unknown, ctx: SignedInContext) {
-  const { db, env } = ctx.services;
+  const { db, env } = ctx.deps;
   let row = await factorOf(db, ctx.user.id);
   if (row?.enrolledAt) return { enrolled: true as const };
   if (!row) {
@@ -213,7 +213,7 @@ export async function enrolment(_input: unknown, ctx: SignedInContext) {
     await db.transaction(async (tx) => {
       const made = await tx
         .insert(operatorSecondFactors)
-        .values({ userId: ctx.user.id, sealedSecret: sealTotpSecret(env, secret), createdAt: ctx.services.now() })
+        .values({ userId: ctx.user.id, sealedSecret: sealTotpSecret(env, secret), createdAt: ctx.deps.now() })
         .onConflictDoNothing()
         .returning({ userId: operatorSecondFactors.userId });
       if (made.length > 0) await audit(tx, ctx, "mfa.enrolment", "start");
@@ -233,13 +233,13 @@ export async function enrolment(_input: unknown, ctx: SignedInContext) {
 
 /** POST /main/mfa/confirm: the first code confirms the secret; the recovery codes are answered this once. */
 export async function confirmEnrolment(input: z.output<typeof enrolConfirmSchema>, ctx: SignedInContext) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const row = await factorOf(db, ctx.user.id);
   if (!row) throw new ApiError(Msg.SECOND_FACTOR_NOT_ENROLLED);
   if (row.enrolledAt) throw new ApiError(Msg.SECOND_FACTOR_ENROLLED);
   await consumeCode(ctx, row, input.code, false);
   const codes = newRecoveryCodes();
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   await db.transaction(async (tx) => {
     const enrolled = await tx
       .update(operatorSecondFactors)
@@ -255,17 +255,17 @@ export async function confirmEnrolment(input: z.output<typeof enrolConfirmSchema
     await markSecondFactorPassed(tx, ctx.tokenHash, now);
     await audit(tx, ctx, "mfa.enrolment", "confirm", { recoveryCodes: codes.length });
   });
-  ctx.services.sessions.forgetToken(ctx.tokenHash);
+  ctx.deps.sessions.forgetToken(ctx.tokenHash);
   return { recoveryCodes: codes };
 }
 
 /** POST /main/mfa/verify: the second step of a login, with a 6-digit code or a recovery code. */
 export async function verifySecondFactor(input: z.output<typeof secondFactorSchema>, ctx: SignedInContext) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const row = await factorOf(db, ctx.user.id);
   if (!row?.enrolledAt) throw new ApiError(Msg.SECOND_FACTOR_NOT_ENROLLED);
   const method = await consumeCode(ctx, row, input.code, true);
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const [left] = await db
     .select({ n: count() })
     .from(recoveryCodes)
@@ -280,7 +280,7 @@ export async function verifySecondFactor(input: z.output<typeof secondFactorSche
       method === "recovery" ? { recoveryCodesLeft: left.n } : {},
     );
   });
-  ctx.services.sessions.forgetToken(ctx.tokenHash);
+  ctx.deps.sessions.forgetToken(ctx.tokenHash);
   return { method, recoveryCodesLeft: left.n };
 }
 
@@ -297,9 +297,9 @@ export async function seedDemoSecondFactors(deps: Deps, created: Record<string, 
 }
 
 /** /test/accounts/operator (tests only): the caller becomes an operator, with no second factor yet. */
-export async function promoteToOperator(_input: unknown, { services, user }: SignedInContext) {
-  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  await services.db.update(users).set({ role: "operator" }).where(eq(users.id, user.id));
-  services.sessions.forgetUser(user.id);
+export async function promoteToOperator(_input: unknown, { deps, user }: SignedInContext) {
+  if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  await deps.db.update(users).set({ role: "operator" }).where(eq(users.id, user.id));
+  deps.sessions.forgetUser(user.id);
   return null;
 }

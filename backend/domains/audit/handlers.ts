@@ -48,15 +48,15 @@ async function entries(db: Db, filter: AuditFilter, limit: number, offset: numbe
 /** POST /sys/ops/audit/list: newest first, filtered, one page. */
 export async function listAudit(
   input: AuditFilter & { pageIndex: number; pageSize: number },
-  { services }: SignedInContext,
+  { deps }: SignedInContext,
 ) {
   const { pageIndex, pageSize, ...filter } = input;
-  const { rows, total } = await entries(services.db, filter, pageSize, (pageIndex - 1) * pageSize);
+  const { rows, total } = await entries(deps.db, filter, pageSize, (pageIndex - 1) * pageSize);
   return { page: { rows, total, pageIndex, pageSize } };
 }
 
 /** POST /sys/ops/audit/export: every matching entry up to AUDIT_EXPORT_LIMIT (the export itself is logged by the router). */
-export async function exportAudit(input: AuditFilter, { services }: SignedInContext) {
-  const { rows, total } = await entries(services.db, input, AUDIT_EXPORT_LIMIT, 0);
+export async function exportAudit(input: AuditFilter, { deps }: SignedInContext) {
+  const { rows, total } = await entries(deps.db, input, AUDIT_EXPORT_LIMIT, 0);
   return { rows, total, truncated: total > rows.length };
 }

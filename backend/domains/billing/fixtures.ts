@@ -12,14 +12,11 @@ import type { SignedInContext } from "#backend/http/router.ts";
 const DAY = 24 * 60 * 60 * 1000;
 
 /** /test/fixtures (tests only): bills and usage for the caller; paid bills are paid through the ledger. */
-export async function createFixtures(
-  input: z.output<typeof fixturesPayloadSchema>,
-  { services, user }: SignedInContext,
-) {
-  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+export async function createFixtures(input: z.output<typeof fixturesPayloadSchema>, { deps, user }: SignedInContext) {
+  if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const me = user;
-  const now = services.now();
-  return services.db.transaction(async (tx) => {
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
     if (input.grantCents > 0) {
       await post(
         tx,

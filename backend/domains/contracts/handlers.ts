@@ -99,7 +99,7 @@ async function noneUnderWay(tx: Tx, projectId: number) {
  */
 export async function createContract(input: Payload<"/sys/opc/contract/create">, ctx: Ctx) {
   const me = ctx.user.id;
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const now = deps.now();
   let abi: Abi | null = null;
   if (input.sourceKind === "abi") {
@@ -170,7 +170,7 @@ export async function createContract(input: Payload<"/sys/opc/contract/create">,
 }
 
 export async function listContracts(input: Payload<"/sys/opc/contract/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const project = await ownProject(db, ctx.user.id, input.projectId);
   const where = and(eq(pubChainContracts.projectId, project.id), eq(pubChainContracts.userId, ctx.user.id));
   const [{ total }] = await db.select({ total: count() }).from(pubChainContracts).where(where);
@@ -192,9 +192,9 @@ export async function listContracts(input: Payload<"/sys/opc/contract/list">, ct
 }
 
 export async function contractDetail(input: Payload<"/sys/opc/contract/detail">, ctx: Ctx) {
-  const row = await ownContract(ctx.services.db, ctx.user.id, input.contractId);
+  const row = await ownContract(ctx.deps.db, ctx.user.id, input.contractId);
   return {
-    ...(await one(ctx.services.db, row)),
+    ...(await one(ctx.deps.db, row)),
     abi: row.abi,
     source: row.source,
     compiler: row.compiler,
@@ -204,23 +204,23 @@ export async function contractDetail(input: Payload<"/sys/opc/contract/detail">,
 
 /** Renames a contract: refused while it is being deployed (§4 "a contract being deployed blocks edits"). */
 export async function updateContract(input: Payload<"/sys/opc/contract/update">, ctx: Ctx) {
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const c = await ownContract(tx, ctx.user.id, input.contractId, true);
     if (CONTRACT_BUSY_STATUSES.includes(c.status)) throw new ApiError(Msg.CONTRACT_BEING_DEPLOYED);
     const [updated] = await tx
       .update(pubChainContracts)
-      .set({ name: input.name, updatedAt: ctx.services.now() })
+      .set({ name: input.name, updatedAt: ctx.deps.now() })
       .where(eq(pubChainContracts.id, c.id))
       .returning();
     return updated;
   });
-  return one(ctx.services.db, row);
+  return one(ctx.deps.db, row);
 }
 
 /** A failed deployment (3) queued again (→ 0) with a new job, unless another of the project is under way. */
 export async function redeployContract(input: Payload<"/sys/opc/contract/redeploy">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const c = await ownContract(tx, ctx.user.id, input.contractId);
     const project = await ownProject(tx, ctx.user.id, c.projectId, true);
     const locked = await ownContract(tx, ctx.user.id, input.contractId, true);
@@ -251,7 +251,7 @@ export async function redeployContract(input: Payload<"/sys/opc/contract/redeplo
     await scheduleContractDeploy(tx, queued, now);
     return queued;
   });
-  return one(ctx.services.db, row);
+  return one(ctx.deps.db, row);
 }
 
 async function deployed(deps: Deps, userId: number, contractId: number) {
@@ -266,8 +266,8 @@ async function deployed(deps: Deps, userId: number, contractId: number) {
 
 /** A read function (view or pure) through eth_call: the arguments as typed, the outputs decoded as text. */
 export async function callContract(input: Payload<"/sys/opc/contract/call">, ctx: Ctx) {
-  const { abi, chainName, address } = await deployed(ctx.services, ctx.user.id, input.contractId);
-  return readAt(ctx.services, { chainName, address, abi }, input);
+  const { abi, chainName, address } = await deployed(ctx.deps, ctx.user.id, input.contractId);
+  return readAt(ctx.deps, { chainName, address, abi }, input);
 }
 
 /**
@@ -333,7 +333,7 @@ type Log = {
 
 /** The contract's events from the chain's logs (its deployment block on), newest first, decoded with its ABI. */
 export async function contractEvents(input: Payload<"/sys/opc/contract/events">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const { row, abi, chainName, address } = await deployed(deps, ctx.user.id, input.contractId);
   const head = Number(await chain.api.request(deps, chainName, { method: "eth_blockNumber", params: [] }));
   const logs: Log[] = [];

@@ -8,7 +8,7 @@ import { callView, chainOf, ownApp, type Ctx } from "./handlers/shared.ts";
 
 /** Tests only (TEST_FIXTURES=1): a delivered call record of the caller's service, with made-up hashes and no chain. */
 export async function callFixture(input: Payload<"/test/crossChain/call">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const app = await ownApp(deps.db, ctx.user.id, input.appId);
   const own = await chainOf(deps.db, app.id);

@@ -48,7 +48,7 @@ function treeOrder<T extends { id: number; parentId: number | null; position: nu
 }
 
 export async function toc(_input: Payload<"/anon/docs/toc">, ctx: CallContext) {
-  const rows = await ctx.services.db.select().from(docPages).where(eq(docPages.published, true));
+  const rows = await ctx.deps.db.select().from(docPages).where(eq(docPages.published, true));
   // A published page under an unpublished parent is left out with it.
   const byId = new Map(rows.map((x) => [x.id, x]));
   const visible = rows.filter((r) => {
@@ -65,7 +65,7 @@ export async function toc(_input: Payload<"/anon/docs/toc">, ctx: CallContext) {
 }
 
 export async function page(input: Payload<"/anon/docs/page">, ctx: CallContext) {
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .select()
     .from(docPages)
     .where(and(eq(docPages.slug, input.slug), eq(docPages.published, true)));
@@ -74,7 +74,7 @@ export async function page(input: Payload<"/anon/docs/page">, ctx: CallContext) 
 }
 
 export async function search(input: Payload<"/anon/docs/search">, ctx: CallContext) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const hits = await searchItems(db, { kind: DOC_SEARCH_KIND, query: input.q, lang: input.lang, limit: input.limit });
   if (hits.length === 0) return { rows: [] };
   const rows = await db
@@ -95,7 +95,7 @@ export async function search(input: Payload<"/anon/docs/search">, ctx: CallConte
 /* ------------------------------------------ operations ----------------------------------------- */
 
 export async function opsList(input: Payload<"/sys/ops/docs/list">, ctx: SignedInContext) {
-  const rows = treeOrder(await ctx.services.db.select().from(docPages));
+  const rows = treeOrder(await ctx.deps.db.select().from(docPages));
   const start = (input.pageIndex - 1) * input.pageSize;
   return {
     page: {
@@ -120,7 +120,7 @@ async function lockedPage(tx: Tx, docId: number): Promise<PageRow> {
 }
 
 export async function opsDetail(input: Payload<"/sys/ops/docs/detail">, ctx: SignedInContext) {
-  const [row] = await ctx.services.db.select().from(docPages).where(eq(docPages.id, input.docId));
+  const [row] = await ctx.deps.db.select().from(docPages).where(eq(docPages.id, input.docId));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   return pageOf(row);
 }
@@ -128,8 +128,8 @@ export async function opsDetail(input: Payload<"/sys/ops/docs/detail">, ctx: Sig
 /** Creates or changes a page: slug unique, parent neither the page nor one of its sub-pages; reindexed at once. */
 export async function opsSave(input: Payload<"/sys/ops/docs/save">, ctx: SignedInContext) {
   const { form } = input;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const current = input.docId ? await lockedPage(tx, input.docId) : null;
     const [clash] = await tx
       .select({ id: docPages.id })
@@ -184,7 +184,7 @@ async function nextPosition(tx: Tx, parentId: number | null) {
 
 /** Swaps the page with its previous or next sibling (positions are renumbered 1..n first). */
 export async function opsMove(input: Payload<"/sys/ops/docs/move">, ctx: SignedInContext) {
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const page = await lockedPage(tx, input.docId);
     const siblings = await tx
       .select()
@@ -206,11 +206,11 @@ export async function opsMove(input: Payload<"/sys/ops/docs/move">, ctx: SignedI
 }
 
 export async function opsPublish(input: Payload<"/sys/ops/docs/publish">, ctx: SignedInContext) {
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const page = await lockedPage(tx, input.docId);
     await tx
       .update(docPages)
-      .set({ published: input.published, operatorEdited: true, updatedAt: ctx.services.now() })
+      .set({ published: input.published, operatorEdited: true, updatedAt: ctx.deps.now() })
       .where(eq(docPages.id, page.id));
     await reindex(tx, { ...page, published: input.published });
     return { docId: page.id, published: input.published };
@@ -218,7 +218,7 @@ export async function opsPublish(input: Payload<"/sys/ops/docs/publish">, ctx: S
 }
 
 export async function opsDelete(input: Payload<"/sys/ops/docs/delete">, ctx: SignedInContext) {
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const page = await lockedPage(tx, input.docId);
     const [child] = await tx.select({ id: docPages.id }).from(docPages).where(eq(docPages.parentId, page.id));
     if (child) throw new ApiError(Msg.DOC_HAS_CHILDREN);

@@ -6,22 +6,22 @@ import { messages } from "#backend/db/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 
 /** SPEC §3 Message: the caller's own messages only, newest first, optionally by status (0 unread, 1 read). */
-export async function listMessages(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+export async function listMessages(input: z.output<typeof pageRequestSchema>, { deps, user }: SignedInContext) {
   const me = user;
   const { pageSize, pageIndex, condition } = input.page;
   const filters: SQL[] = [eq(messages.userId, me.id)];
   if (condition.status === 0 || condition.status === 1) filters.push(eq(messages.status, condition.status));
   const where = and(...filters);
   const [rows, [{ total }], [{ unread }]] = await Promise.all([
-    services.db
+    deps.db
       .select()
       .from(messages)
       .where(where)
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(pageSize)
       .offset((pageIndex - 1) * pageSize),
-    services.db.select({ total: count() }).from(messages).where(where),
-    services.db
+    deps.db.select({ total: count() }).from(messages).where(where),
+    deps.db
       .select({ unread: count() })
       .from(messages)
       .where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
@@ -47,20 +47,20 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
   };
 }
 
-export async function markRead(input: { messageIds?: number[]; all?: boolean }, { services, user }: SignedInContext) {
+export async function markRead(input: { messageIds?: number[]; all?: boolean }, { deps, user }: SignedInContext) {
   const me = user;
   if (input.all) {
-    await services.db
+    await deps.db
       .update(messages)
       .set({ status: 1 })
       .where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
   } else if (input.messageIds && input.messageIds.length > 0) {
-    await services.db
+    await deps.db
       .update(messages)
       .set({ status: 1 })
       .where(and(eq(messages.userId, me.id), inArray(messages.id, input.messageIds)));
   }
-  const [{ unread }] = await services.db
+  const [{ unread }] = await deps.db
     .select({ unread: count() })
     .from(messages)
     .where(and(eq(messages.userId, me.id), eq(messages.status, 0)));

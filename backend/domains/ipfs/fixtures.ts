@@ -7,9 +7,9 @@ import { ownService, type Ctx } from "./handlers/shared.ts";
 
 /** Tests only: a service's capacity in bytes. */
 export async function setCapacityFixture(input: Payload<"/test/ipfs/capacity">, ctx: Ctx) {
-  if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const service = await ownService(ctx.services.db, ctx.user.id, input.ipfsServiceId);
-  await ctx.services.db
+  if (!ctx.deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const service = await ownService(ctx.deps.db, ctx.user.id, input.ipfsServiceId);
+  await ctx.deps.db
     .update(ipfsServices)
     .set({ capacityBytes: input.capacityBytes })
     .where(eq(ipfsServices.id, service.id));

@@ -82,8 +82,8 @@ async function openUpgradeOf(db: Db | Tx, serviceId: number) {
 
 /** New upgrade: the larger capacities with the difference to pay now, and the open upgrade if any. */
 export async function upgradeOptions(input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/options">, ctx: Ctx) {
-  const db = ctx.services.db;
-  const now = ctx.services.now();
+  const db = ctx.deps.db;
+  const now = ctx.deps.now();
   const s = await ownService(db, ctx.user.id, input.ipfsServiceId);
   const options = IPFS_CAPACITIES.filter((c) => c.storeUnit > s.storeUnit).map((c) => {
     const p = upgradePrice(s.storeUnit, c.storeUnit, s.expiresAt, now)!;
@@ -111,8 +111,8 @@ export async function upgradeOptions(input: Payload<"/sys/ipfsBusiness/ipfsUpgra
  */
 export async function createUpgrade(input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/create">, ctx: Ctx) {
   const me = ctx.user.id;
-  const now = ctx.services.now();
-  const result = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const result = await ctx.deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
     const service = await ownService(tx, me, input.ipfsServiceId, true);
     const [replay] = await tx
@@ -188,13 +188,13 @@ export async function createUpgrade(input: Payload<"/sys/ipfsBusiness/ipfsUpgrad
       .returning();
     return { row, replayed: false };
   });
-  const [out] = await upgradesOut(ctx.services.db, [result.row]);
+  const [out] = await upgradesOut(ctx.deps.db, [result.row]);
   return { ...out, replayed: result.replayed };
 }
 
 /** A service's upgrades (owner only), newest first. */
 export async function listUpgrades(input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
   const where = eq(ipfsUpgrades.serviceId, service.id);
   const [{ total }] = await db.select({ total: count() }).from(ipfsUpgrades).where(where);
@@ -210,7 +210,7 @@ export async function listUpgrades(input: Payload<"/sys/ipfsBusiness/ipfsUpgrade
 
 /** An upgrade's detail: its owner's only (another user's is not found). */
 export async function upgradeDetail(input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/detail">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [row] = await db
     .select()
     .from(ipfsUpgrades)
@@ -221,7 +221,7 @@ export async function upgradeDetail(input: Payload<"/sys/ipfsBusiness/ipfsUpgrad
 
 /** Operations: the upgrades pending (0) or being processed (2), oldest first, with their owners. */
 export async function opsUpgradeList(input: Payload<"/sys/ops/ipfsUpgrades/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = inArray(ipfsUpgrades.status, OPEN);
   const [{ total }] = await db.select({ total: count() }).from(ipfsUpgrades).where(where);
   const rows = await db
@@ -265,8 +265,8 @@ async function moved(tx: Tx, ipfsUpgradeId: number, event: IpfsUpgradeEvent, com
 
 /** Operations: takes a pending upgrade (0 → 2 operations processing). */
 export async function opsUpgradeTake(input: Payload<"/sys/ops/ipfsUpgrades/take">, ctx: Ctx) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const { upgrade, to } = await moved(tx, input.ipfsUpgradeId, "take", null);
     await tx
       .update(ipfsUpgrades)
@@ -286,9 +286,9 @@ const gbText = (storeUnit: number) =>
   storeUnit >= 1024 && storeUnit % 1024 === 0 ? `${storeUnit / 1024} TB` : `${storeUnit} GB`;
 
 export async function opsUpgradeDecide(input: Payload<"/sys/ops/ipfsUpgrades/decide">, ctx: Ctx) {
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const comments = input.comments?.trim() || null;
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const { upgrade, to } = await moved(
       tx,
       input.ipfsUpgradeId,

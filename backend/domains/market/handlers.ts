@@ -114,7 +114,7 @@ async function published(q: Db | Tx, marketPackageId: number): Promise<Row> {
 }
 
 export async function list(input: Payload<"/sys/market/list">, ctx: SignedInContext) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const where = and(
     eq(marketPackages.status, "published"),
     input.language ? eq(marketPackages.language, input.language) : undefined,
@@ -153,21 +153,21 @@ export function filesOf(bytes: Uint8Array) {
 }
 
 export async function detail(input: Payload<"/sys/market/detail">, ctx: SignedInContext) {
-  const row = await published(ctx.services.db, input.marketPackageId);
-  const file = await ctx.services.files.read(ctx.services.db, row.fileId);
+  const row = await published(ctx.deps.db, input.marketPackageId);
+  const file = await ctx.deps.files.read(ctx.deps.db, row.fileId);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   return { ...view(row), files: filesOf(new Uint8Array(file.bytes)) };
 }
 
 export async function download(input: Payload<"/sys/market/download">, ctx: SignedInContext) {
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     await published(tx, input.marketPackageId);
     const [row] = await tx
       .update(marketPackages)
       .set({ downloads: sql`${marketPackages.downloads} + 1` })
       .where(eq(marketPackages.id, input.marketPackageId))
       .returning();
-    const file = await ctx.services.files.read(tx, row.fileId);
+    const file = await ctx.deps.files.read(tx, row.fileId);
     if (!file) throw new ApiError(Msg.NOT_FOUND);
     return {
       fileName: row.fileName,
@@ -181,7 +181,7 @@ export async function download(input: Payload<"/sys/market/download">, ctx: Sign
 /* ------------------------------------------ operations ----------------------------------------- */
 
 export async function opsList(input: Payload<"/sys/ops/market/list">, ctx: SignedInContext) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const [{ total }] = await db.select({ total: count() }).from(marketPackages);
   const rows = await db
     .select()
@@ -198,9 +198,9 @@ export async function opsList(input: Payload<"/sys/ops/market/list">, ctx: Signe
  */
 export async function opsSave(input: Payload<"/sys/ops/market/save">, ctx: SignedInContext) {
   const { form } = input;
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const { functions } = parseFunctionLines(form.functions);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const [current] = input.marketPackageId
       ? await tx.select().from(marketPackages).where(eq(marketPackages.id, input.marketPackageId)).for("update")
       : [];
@@ -217,7 +217,7 @@ export async function opsSave(input: Payload<"/sys/ops/market/save">, ctx: Signe
     if (clash) throw fieldError("form.name", Msg.MARKET_NAME_TAKEN, Msg.MARKET_NAME_TAKEN);
     let fileId = current?.fileId;
     if (input.file) {
-      const claimed = await ctx.services.files.claim(tx, input.file.uploadId, {
+      const claimed = await ctx.deps.files.claim(tx, input.file.uploadId, {
         kind: "chaincode",
         ownerId: ctx.user.id,
         at: now,
@@ -226,7 +226,7 @@ export async function opsSave(input: Payload<"/sys/ops/market/save">, ctx: Signe
       fileId = claimed.id;
     }
     if (!fileId) throw fieldError("file", `errors:${Msg.MARKET_FILE_REQUIRED}`, Msg.MARKET_FILE_REQUIRED);
-    const file = await ctx.services.files.read(tx, fileId);
+    const file = await ctx.deps.files.read(tx, fileId);
     if (!file) throw new ApiError(Msg.NOT_FOUND);
     const findings = await findingsOf(new Uint8Array(file.bytes), {
       name: form.name,
@@ -272,9 +272,9 @@ export async function opsSave(input: Payload<"/sys/ops/market/save">, ctx: Signe
 
 export async function opsWithdraw(input: Payload<"/sys/ops/market/withdraw">, ctx: SignedInContext) {
   const status = input.withdrawn ? ("withdrawn" as const) : ("published" as const);
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .update(marketPackages)
-    .set({ status, operatorEdited: true, updatedAt: ctx.services.now() })
+    .set({ status, operatorEdited: true, updatedAt: ctx.deps.now() })
     .where(eq(marketPackages.id, input.marketPackageId))
     .returning({ id: marketPackages.id });
   if (!row) throw new ApiError(Msg.NOT_FOUND);

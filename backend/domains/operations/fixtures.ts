@@ -14,9 +14,9 @@ import { TEST_JOB, testJob } from "./jobs.ts";
  * attempts nearly used up and a dependency still down is dead when the call answers); with "start" it starts
  * here and the call answers at once (the job is running in this process, e.g. to kill the process).
  */
-export async function createTestJob(input: z.output<typeof testJobSchema>, { services, user }: SignedInContext) {
-  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const now = services.now();
+export async function createTestJob(input: z.output<typeof testJobSchema>, { deps, user }: SignedInContext) {
+  if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const now = deps.now();
   const payload = {
     ownerId: user.id,
     label: input.label,
@@ -25,23 +25,23 @@ export async function createTestJob(input: z.output<typeof testJobSchema>, { ser
   };
   // A job run here is made due only later, so no job loop (of any process) takes it first; the claim makes it due.
   const here = input.run !== "loop";
-  const created = await schedule(services.db, TEST_JOB, payload, {
+  const created = await schedule(deps.db, TEST_JOB, payload, {
     runAt: here ? new Date(now.getTime() + 86_400_000) : now,
     createdAt: now,
     attemptsUsed: input.attemptsUsed,
   });
   if (!created) throw new ApiError(Msg.SERVER_ERROR);
   if (!here) return { jobId: created.id };
-  const running = createJobRunner(services, jobRegistry([[TEST_JOB, testJob]])).runJob(created.id);
+  const running = createJobRunner(deps, jobRegistry([[TEST_JOB, testJob]])).runJob(created.id);
   if (input.run === "wait") await running;
   else running.catch((error) => console.error("test job failed to run", error));
   return { jobId: created.id };
 }
 
 /** /test/jobs/status (tests only): where one of the caller's own test jobs stands. */
-export async function testJobStatus(input: { jobId: number }, { services, user }: SignedInContext) {
-  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const [job] = await services.db
+export async function testJobStatus(input: { jobId: number }, { deps, user }: SignedInContext) {
+  if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const [job] = await deps.db
     .select()
     .from(jobs)
     .where(

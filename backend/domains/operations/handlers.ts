@@ -14,8 +14,8 @@ export function targetOf(payload: Record<string, unknown>): string {
 }
 
 /** POST /sys/ops/jobs/failedList: the dead jobs, the latest first (operators). */
-export async function failedList(input: Payload<"/sys/ops/jobs/failedList">, { services }: SignedInContext) {
-  const db = services.db;
+export async function failedList(input: Payload<"/sys/ops/jobs/failedList">, { deps }: SignedInContext) {
+  const db = deps.db;
   const [{ total }] = await db.select({ total: count() }).from(jobs).where(isNotNull(jobs.deadAt));
   const list = await db
     .select({ job: jobs, owner: users.userName })
@@ -41,9 +41,9 @@ export async function failedList(input: Payload<"/sys/ops/jobs/failedList">, { s
 }
 
 /** POST /sys/ops/jobs/retry: a dead job runs again now with all its attempts; the retry is recorded (operators). */
-export async function retry(input: Payload<"/sys/ops/jobs/retry">, { services, user }: SignedInContext) {
-  const retried = await retryDeadJob(services.db, input.jobId, user.id, services.now());
+export async function retry(input: Payload<"/sys/ops/jobs/retry">, { deps, user }: SignedInContext) {
+  const retried = await retryDeadJob(deps.db, input.jobId, user.id, deps.now());
   if (retried) return { jobId: retried.id, kind: retried.kind };
-  const [exists] = await services.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.id, input.jobId));
+  const [exists] = await deps.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.id, input.jobId));
   throw new ApiError(exists ? Msg.JOB_NOT_FAILED : Msg.NOT_FOUND);
 }

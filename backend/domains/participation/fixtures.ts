@@ -10,25 +10,21 @@ import { me, appById, ownJoin } from "./handlers/shared.ts";
 
 /** Tests only (TEST_FIXTURES=1): the certificate mode and public flag of one of the caller's services. */
 export async function testServiceSettings(input: Payload<"/test/participation/service">, ctx: SignedInContext) {
-  if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const app = await appById(ctx.services.db, input.appId);
+  if (!ctx.deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const app = await appById(ctx.deps.db, input.appId);
   if (!app || app.userId !== me(ctx).id || !app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
-  if (input.isPublic !== undefined) await services.api.setServicePublic(ctx.services.db, app.id, input.isPublic);
+  if (input.isPublic !== undefined) await services.api.setServicePublic(ctx.deps.db, app.id, input.isPublic);
   if (input.certificateMode !== undefined)
-    await services.api.saveCertificateMode(ctx.services.db, app.currentVerId, input.certificateMode);
+    await services.api.saveCertificateMode(ctx.deps.db, app.currentVerId, input.certificateMode);
   return null;
 }
 
 /** Tests only (TEST_FIXTURES=1): the deadline of the caller's unpaid node order passes now. */
 export async function testOrderDeadline(input: Payload<"/test/participation/order">, ctx: SignedInContext) {
-  if (!ctx.services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
-  const join = await ownJoin(ctx.services.db, me(ctx).id, input.appJoinAuditId);
+  if (!ctx.deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  const join = await ownJoin(ctx.deps.db, me(ctx).id, input.appJoinAuditId);
   if (!join.orderBillId) throw new ApiError(Msg.NOT_FOUND);
-  await billing.api.moveUnpaidBillDeadline(
-    ctx.services.db,
-    join.orderBillId,
-    new Date(ctx.services.now().getTime() - 1),
-  );
+  await billing.api.moveUnpaidBillDeadline(ctx.deps.db, join.orderBillId, new Date(ctx.deps.now().getTime() - 1));
   return null;
 }
 

@@ -18,12 +18,12 @@ import inbox from "#backend/domains/inbox/index.ts";
  * payment with comments; the decision is kept on the review row and on the payment, and the user is told.
  */
 
-export async function listPaymentReviews(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
+export async function listPaymentReviews(input: z.output<typeof pageRequestSchema>, { deps }: SignedInContext) {
   const all = input.page.condition.status === "all";
   const where = all ? undefined : isNull(paymentReviews.decision);
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }]] = await Promise.all([
-    services.db
+    deps.db
       .select({ review: paymentReviews, payment: payments, userName: users.userName, realName: users.realName })
       .from(paymentReviews)
       .innerJoin(payments, eq(payments.id, paymentReviews.paymentId))
@@ -32,7 +32,7 @@ export async function listPaymentReviews(input: z.output<typeof pageRequestSchem
       .orderBy(all ? desc(paymentReviews.createdAt) : asc(paymentReviews.createdAt), asc(paymentReviews.id))
       .limit(limit)
       .offset(offset),
-    services.db.select({ total: count() }).from(paymentReviews).where(where),
+    deps.db.select({ total: count() }).from(paymentReviews).where(where),
   ]);
   return {
     page: {
@@ -59,13 +59,13 @@ export async function listPaymentReviews(input: z.output<typeof pageRequestSchem
 }
 
 /** Credit: the checkout's own amount, once (ledger key `payment:<id>`). Reject: failed, comments required (MSG_30014). */
-export async function reviewPayment(input: z.output<typeof paymentReviewSchema>, { services, user }: SignedInContext) {
+export async function reviewPayment(input: z.output<typeof paymentReviewSchema>, { deps, user }: SignedInContext) {
   const operator = user;
   if (commentsRequiredFor(paymentReviewMachine, input.decision, "operator") && !input.comments)
     throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
-  const now = services.now();
+  const now = deps.now();
   const comments = input.comments ?? null;
-  await services.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.paymentNo, input.paymentNo)).for("update");
     if (!payment) throw new ApiError(Msg.NOT_FOUND);
     const [review] = await tx

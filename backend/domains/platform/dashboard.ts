@@ -34,8 +34,8 @@ export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
  * account facts and unread messages are the shell's (/main/home/summary), which the page reuses.
  */
 export async function homeDashboard(_input: unknown, ctx: SignedInContext) {
-  const { db } = ctx.services;
-  const now = ctx.services.now();
+  const { db } = ctx.deps;
+  const now = ctx.deps.now();
   const [money, serviceCounts, joins, queues] = await Promise.all([
     billing.api.billingFigures(db, ctx.user.id, now),
     services.api.serviceFigures(db, ctx.user.id),
@@ -47,5 +47,5 @@ export async function homeDashboard(_input: unknown, ctx: SignedInContext) {
 
 /** /sys/ops/queues/waiting (operators): the waiting items of each queue, for the Operations tabs. */
 export async function opsQueueCounts(_input: unknown, ctx: SignedInContext) {
-  return queueCounts(ctx.services.db);
+  return queueCounts(ctx.deps.db);
 }

@@ -5,20 +5,20 @@ import { messages } from "#backend/db/tables.ts";
 import { cityNodeCatalogue, cityNodeCount } from "#backend/kit/constant-data.ts";
 import type { CallContext, SignedInContext } from "#backend/http/router.ts";
 
-export async function listCityNodes(_input: unknown, { services }: CallContext): Promise<CityNode[]> {
-  const rows = await cityNodeCatalogue(services);
+export async function listCityNodes(_input: unknown, { deps }: CallContext): Promise<CityNode[]> {
+  const rows = await cityNodeCatalogue(deps);
   return rows.map(({ id, ...rest }) => ({ nodeId: id, ...rest }));
 }
 
 /** The console home's account summary (/g/home/index). */
-export async function homeSummary(_input: unknown, { services, user }: SignedInContext) {
+export async function homeSummary(_input: unknown, { deps, user }: SignedInContext) {
   const me = user;
   const [[unread], nodes] = await Promise.all([
-    services.db
+    deps.db
       .select({ n: count() })
       .from(messages)
       .where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
-    cityNodeCount(services),
+    cityNodeCount(deps),
   ]);
   return {
     unreadMessages: unread.n,
@@ -34,9 +34,9 @@ export async function homeSummary(_input: unknown, { services, user }: SignedInC
  */
 export async function mailDesktopLink(
   input: z.output<typeof desktopLinkPayloadSchema>,
-  { services, language, clientAddress }: CallContext,
+  { deps, language, clientAddress }: CallContext,
 ) {
-  const permit = await services.limits.mailPermit(input.email, clientAddress);
-  await services.mailer.send(permit, "desktopLink", language, { link: `${services.env.publicUrl}${input.path}` });
+  const permit = await deps.limits.mailPermit(input.email, clientAddress);
+  await deps.mailer.send(permit, "desktopLink", language, { link: `${deps.env.publicUrl}${input.path}` });
   return null;
 }

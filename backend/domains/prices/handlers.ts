@@ -10,15 +10,15 @@ import { priceChanges } from "./tables.ts";
 
 type Payload<P extends keyof typeof pricePaths> = z.output<(typeof pricePaths)[P]["payload"]>;
 
-export async function listPrices(_input: unknown, { services }: SignedInContext) {
+export async function listPrices(_input: unknown, { deps }: SignedInContext) {
   const areas = [];
-  for (const area of PRICE_AREA_NAMES) areas.push({ area, items: await AREA_STORES[area].items(services.db) });
+  for (const area of PRICE_AREA_NAMES) areas.push({ area, items: await AREA_STORES[area].items(deps.db) });
   return { areas };
 }
 
-export async function priceHistory(input: Payload<"/sys/ops/prices/history">, { services }: SignedInContext) {
-  const [{ total }] = await services.db.select({ total: count() }).from(priceChanges);
-  const rows = await services.db
+export async function priceHistory(input: Payload<"/sys/ops/prices/history">, { deps }: SignedInContext) {
+  const [{ total }] = await deps.db.select({ total: count() }).from(priceChanges);
+  const rows = await deps.db
     .select({ c: priceChanges, author: users.userName })
     .from(priceChanges)
     .innerJoin(users, eq(users.id, priceChanges.authorId))
@@ -28,7 +28,7 @@ export async function priceHistory(input: Payload<"/sys/ops/prices/history">, { 
   const names = new Map<string, { name: string; nameZh: string }>();
   for (const area of new Set(rows.map((r) => r.c.area))) {
     const store = AREA_STORES[area as keyof typeof AREA_STORES];
-    for (const item of store ? await store.items(services.db) : []) names.set(`${area}:${item.itemId}`, item);
+    for (const item of store ? await store.items(deps.db) : []) names.set(`${area}:${item.itemId}`, item);
   }
   return {
     page: {
@@ -56,12 +56,12 @@ export async function priceHistory(input: Payload<"/sys/ops/prices/history">, { 
  * fields that change are written, each recorded with its author and time, in one transaction. Orders and
  * renewals read the catalogue when they are made, so bills already made keep their amounts.
  */
-export async function setPrices(input: Payload<"/sys/ops/prices/set">, { services, user }: SignedInContext) {
+export async function setPrices(input: Payload<"/sys/ops/prices/set">, { deps, user }: SignedInContext) {
   const fields = PRICE_AREAS[input.area] as readonly string[];
   if (Object.keys(input.prices).some((f) => !fields.includes(f))) throw new ApiError(Msg.PRICE_ITEM_UNKNOWN);
-  const now = services.now();
+  const now = deps.now();
   const store = AREA_STORES[input.area];
-  const changed = await services.db.transaction(async (tx) => {
+  const changed = await deps.db.transaction(async (tx) => {
     const current = await store.lock(tx, input.itemId);
     if (!current) throw new ApiError(Msg.PRICE_ITEM_UNKNOWN);
     const changes = Object.entries(input.prices).filter(
@@ -84,7 +84,7 @@ export async function setPrices(input: Payload<"/sys/ops/prices/set">, { service
   });
   if (changed > 0) {
     // The catalogue kept per process (docs/decisions/030) is read again by the next request.
-    services.constants.clear();
+    deps.constants.clear();
   }
   return { changed };
 }

@@ -42,9 +42,9 @@ function toProfile(row: typeof users.$inferSelect): Profile {
 }
 
 /** SPEC §3 Profile of the caller. */
-export async function getProfile(_input: unknown, { services, user }: SignedInContext): Promise<Profile> {
+export async function getProfile(_input: unknown, { deps, user }: SignedInContext): Promise<Profile> {
   // The whole row: the token check reads only the caller's basics (docs/decisions/030).
-  const [row] = await services.db.select().from(users).where(eq(users.id, user.id));
+  const [row] = await deps.db.select().from(users).where(eq(users.id, user.id));
   return toProfile(row);
 }
 
@@ -53,13 +53,13 @@ export async function getProfile(_input: unknown, { services, user }: SignedInCo
  * that type (an individual cannot set company fields; an enterprise must give all its required ones).
  * Email and mobile are not accepted (§6: only through support).
  */
-export async function updateProfile(input: unknown, { services, user }: SignedInContext): Promise<Profile> {
+export async function updateProfile(input: unknown, { deps, user }: SignedInContext): Promise<Profile> {
   const me = user;
   if (me.userType === 2) {
     const parsed = enterpriseProfileSchema.safeParse(input);
     if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
     const v = parsed.data;
-    const row = await accounts.api.saveProfileDetails(services.db, me.id, {
+    const row = await accounts.api.saveProfileDetails(deps.db, me.id, {
       country: v.country,
       selfIntroduction: v.selfIntroduction,
       termOfBusiness: Number(v.termOfBusiness),
@@ -76,7 +76,7 @@ export async function updateProfile(input: unknown, { services, user }: SignedIn
   }
   const parsed = individualProfileSchema.safeParse(input);
   if (!parsed.success) throw new ApiError(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) });
-  const row = await accounts.api.saveProfileDetails(services.db, me.id, {
+  const row = await accounts.api.saveProfileDetails(deps.db, me.id, {
     country: parsed.data.country,
     selfIntroduction: parsed.data.selfIntroduction,
   });
@@ -95,26 +95,26 @@ function toContact(row: typeof contacts.$inferSelect): Contact {
 }
 
 /** SPEC §5 Contacts of the caller, newest first. */
-export async function listContacts(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+export async function listContacts(input: z.output<typeof pageRequestSchema>, { deps, user }: SignedInContext) {
   const me = user;
   const { pageSize, pageIndex } = input.page;
   const where = eq(contacts.userId, me.id);
   const [rows, [{ total }]] = await Promise.all([
-    services.db
+    deps.db
       .select()
       .from(contacts)
       .where(where)
       .orderBy(desc(contacts.createdAt), desc(contacts.id))
       .limit(pageSize)
       .offset((pageIndex - 1) * pageSize),
-    services.db.select({ total: count() }).from(contacts).where(where),
+    deps.db.select({ total: count() }).from(contacts).where(where),
   ]);
   return { page: { rows: rows.map(toContact), total, pageIndex, pageSize } };
 }
 
 async function ownContact(ctx: SignedInContext, contactId: number) {
   const me = ctx.user;
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .select()
     .from(contacts)
     .where(and(eq(contacts.id, contactId), eq(contacts.userId, me.id)));
@@ -136,21 +136,21 @@ export async function saveContact(
   const values = { name: input.name, mobile: input.mobile, email: input.email, department: input.department };
   if (input.contactId !== undefined) {
     await ownContact(ctx, input.contactId);
-    const [row] = await ctx.services.db
+    const [row] = await ctx.deps.db
       .update(contacts)
       .set(values)
       .where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id)))
       .returning();
     return toContact(row);
   }
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     // Serialise this user's additions so the limit holds under concurrent requests.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, me.id)).for("update");
     const [{ n }] = await tx.select({ n: count() }).from(contacts).where(eq(contacts.userId, me.id));
     if (n >= MAX_CONTACTS) throw new ApiError(Msg.CONTACT_LIMIT);
     const [row] = await tx
       .insert(contacts)
-      .values({ ...values, userId: me.id, createdAt: ctx.services.now() })
+      .values({ ...values, userId: me.id, createdAt: ctx.deps.now() })
       .returning();
     return toContact(row);
   });
@@ -159,6 +159,6 @@ export async function saveContact(
 export async function deleteContact(input: { contactId: number }, ctx: SignedInContext) {
   const me = ctx.user;
   await ownContact(ctx, input.contactId);
-  await ctx.services.db.delete(contacts).where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id)));
+  await ctx.deps.db.delete(contacts).where(and(eq(contacts.id, input.contactId), eq(contacts.userId, me.id)));
   return null;
 }

@@ -24,28 +24,25 @@ import { payUpgrade, reviewUpgrade } from "./upgrade-lifecycle.ts";
 type Payload<P extends keyof typeof configurationPaths> = z.output<(typeof configurationPaths)[P]["payload"]>;
 
 /** SPEC §2 Configuration: the caller's upgrades, newest first, optionally of one service. */
-export async function upgradeList(input: Payload<"/sys/configUpgrade/list">, { services, user }: SignedInContext) {
+export async function upgradeList(input: Payload<"/sys/configUpgrade/list">, { deps, user }: SignedInContext) {
   if (input.appId) {
     // A filter by another user's service is refused, not answered with an empty page.
-    const [app] = await services.db.select({ userId: apps.userId }).from(apps).where(eq(apps.id, input.appId));
+    const [app] = await deps.db.select({ userId: apps.userId }).from(apps).where(eq(apps.id, input.appId));
     if (!app || app.userId !== user.id) throw new ApiError(Msg.NOT_FOUND);
   }
   const where = and(
     eq(configUpgrades.userId, user.id),
     input.appId ? eq(configUpgrades.appId, input.appId) : undefined,
   );
-  const [{ total }] = await services.db.select({ total: count() }).from(configUpgrades).where(where);
-  const rows = await upgradeRows(services.db, where, input.pageSize, (input.pageIndex - 1) * input.pageSize);
+  const [{ total }] = await deps.db.select({ total: count() }).from(configUpgrades).where(where);
+  const rows = await upgradeRows(deps.db, where, input.pageSize, (input.pageIndex - 1) * input.pageSize);
   return { page: { rows, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
 /** What ConfigurationNew shows: the service's configuration, its cycle, what nodes have left, and §5's refusal. */
-export async function upgradeOptions(
-  input: Payload<"/sys/configUpgrade/options">,
-  { services, user }: SignedInContext,
-) {
-  const now = services.now();
-  const { app, version } = await upgradableService(services.db, user.id, input.appId);
+export async function upgradeOptions(input: Payload<"/sys/configUpgrade/options">, { deps, user }: SignedInContext) {
+  const now = deps.now();
+  const { app, version } = await upgradableService(deps.db, user.id, input.appId);
   const cycle = cycleOf(app, version.publishedAt, now);
   return {
     appId: app.id,
@@ -54,16 +51,16 @@ export async function upgradeOptions(
     paymentCycle: app.paymentCycle,
     cycleStart: cycle?.start.toISOString() ?? null,
     cycleEnd: cycle?.end.toISOString() ?? null,
-    current: await currentConfig(services.db, version.id),
-    left: await leftFor(services.db, version.id),
-    refusal: await refusalNow(services.db, app, version, now),
+    current: await currentConfig(deps.db, version.id),
+    left: await leftFor(deps.db, version.id),
+    refusal: await refusalNow(deps.db, app, version, now),
   };
 }
 
-export async function upgradeQuote(input: Payload<"/sys/configUpgrade/quote">, { services, user }: SignedInContext) {
-  const now = services.now();
-  const { app, version } = await upgradableService(services.db, user.id, input.appId);
-  const priced = await priceRequest(services.db, app, version, input, now);
+export async function upgradeQuote(input: Payload<"/sys/configUpgrade/quote">, { deps, user }: SignedInContext) {
+  const now = deps.now();
+  const { app, version } = await upgradableService(deps.db, user.id, input.appId);
+  const priced = await priceRequest(deps.db, app, version, input, now);
   return {
     amountCents: priced.amountCents,
     fullCycleDiffCents: priced.fullCycleDiffCents,
@@ -72,21 +69,21 @@ export async function upgradeQuote(input: Payload<"/sys/configUpgrade/quote">, {
   };
 }
 
-export async function upgradeCreate(input: Payload<"/sys/configUpgrade/create">, { services, user }: SignedInContext) {
-  const now = services.now();
-  const row = await services.db.transaction((tx) => createUpgrade(tx, user.id, input, now));
-  return (await upgradeDetails(services.db, [row], now))[0];
+export async function upgradeCreate(input: Payload<"/sys/configUpgrade/create">, { deps, user }: SignedInContext) {
+  const now = deps.now();
+  const row = await deps.db.transaction((tx) => createUpgrade(tx, user.id, input, now));
+  return (await upgradeDetails(deps.db, [row], now))[0];
 }
 
-export async function upgradeDetail(input: Payload<"/sys/configUpgrade/detail">, { services, user }: SignedInContext) {
-  const [row] = await services.db.select().from(configUpgrades).where(eq(configUpgrades.id, input.upgradeId));
+export async function upgradeDetail(input: Payload<"/sys/configUpgrade/detail">, { deps, user }: SignedInContext) {
+  const [row] = await deps.db.select().from(configUpgrades).where(eq(configUpgrades.id, input.upgradeId));
   if (!row || row.userId !== user.id) throw new ApiError(Msg.NOT_FOUND);
-  return (await upgradeDetails(services.db, [row], services.now()))[0];
+  return (await upgradeDetails(deps.db, [row], deps.now()))[0];
 }
 
-export async function upgradePay(input: Payload<"/sys/configUpgrade/pay">, { services, user }: SignedInContext) {
-  const now = services.now();
-  const paid = await services.db.transaction((tx) =>
+export async function upgradePay(input: Payload<"/sys/configUpgrade/pay">, { deps, user }: SignedInContext) {
+  const now = deps.now();
+  const paid = await deps.db.transaction((tx) =>
     payUpgrade(tx, {
       userId: user.id,
       upgradeId: input.upgradeId,
@@ -98,11 +95,11 @@ export async function upgradePay(input: Payload<"/sys/configUpgrade/pay">, { ser
 }
 
 /** Operations: pending requests (oldest first) or those not approved (newest first), with what they change. */
-export async function opsUpgradeList(input: Payload<"/sys/ops/configUpgrades/list">, { services }: SignedInContext) {
+export async function opsUpgradeList(input: Payload<"/sys/ops/configUpgrades/list">, { deps }: SignedInContext) {
   const state = input.queue === "pending" ? UpgradeReview.PENDING : UpgradeReview.NOT_APPROVED;
   const where = eq(configUpgrades.reviewState, state);
-  const [{ total }] = await services.db.select({ total: count() }).from(configUpgrades).where(where);
-  const rows = await services.db
+  const [{ total }] = await deps.db.select({ total: count() }).from(configUpgrades).where(where);
+  const rows = await deps.db
     .select()
     .from(configUpgrades)
     .where(where)
@@ -111,7 +108,7 @@ export async function opsUpgradeList(input: Payload<"/sys/ops/configUpgrades/lis
     .offset((input.pageIndex - 1) * input.pageSize);
   return {
     page: {
-      rows: await upgradeDetails(services.db, rows, services.now()),
+      rows: await upgradeDetails(deps.db, rows, deps.now()),
       total,
       pageIndex: input.pageIndex,
       pageSize: input.pageSize,
@@ -121,10 +118,10 @@ export async function opsUpgradeList(input: Payload<"/sys/ops/configUpgrades/lis
 
 export async function opsUpgradeDecide(
   input: Payload<"/sys/ops/configUpgrades/decide">,
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ) {
-  const now = services.now();
-  const u = await services.db.transaction((tx) =>
+  const now = deps.now();
+  const u = await deps.db.transaction((tx) =>
     reviewUpgrade(tx, {
       upgradeId: input.upgradeId,
       decision: input.decision,
@@ -137,12 +134,12 @@ export async function opsUpgradeDecide(
 }
 
 /** A service's upgrade history (ServicesDetail), newest first. */
-export async function upgradeHistory(db: SignedInContext["services"]["db"], appId: number) {
+export async function upgradeHistory(db: SignedInContext["deps"]["db"], appId: number) {
   return upgradeRows(db, eq(configUpgrades.appId, appId), 50, 0);
 }
 
 /** The services among `appIds` with an unpaid renewal bill, and that bill (Pay on the list and the detail). */
-export async function unpaidRenewals(db: SignedInContext["services"]["db"], appIds: number[]) {
+export async function unpaidRenewals(db: SignedInContext["deps"]["db"], appIds: number[]) {
   if (appIds.length === 0) return new Map<number, number>();
   const rows = await db.select({ id: apps.id, billId: apps.renewalBillId }).from(apps).where(inArray(apps.id, appIds));
   return new Map(rows.flatMap((r) => (r.billId ? [[r.id, r.billId] as [number, number]] : [])));

@@ -19,14 +19,14 @@ import { applyTransition } from "./machine.ts";
  */
 export async function createServiceFixture(
   input: z.output<typeof serviceFixtureSchema>,
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ) {
-  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const owner = user;
   const name = input.name ?? `Fixture ${randomBytes(4).toString("hex")}`;
   const target = input.verState;
-  const now = () => services.now();
-  const { app, version } = await services.db.transaction(async (tx) => {
+  const now = () => deps.now();
+  const { app, version } = await deps.db.transaction(async (tx) => {
     const built = await buildDraft(tx, {
       userId: owner.id,
       name,
@@ -38,7 +38,7 @@ export async function createServiceFixture(
       nodeCount: input.nodeCount,
       framework: input.framework,
       now: now(),
-      files: services.files,
+      files: deps.files,
     });
     await applyTransition(tx, {
       verId: built.version.id,
@@ -63,16 +63,15 @@ export async function createServiceFixture(
     return built;
   });
   const stateNow = async () =>
-    (await services.db.select({ s: appVersions.verState }).from(appVersions).where(eq(appVersions.id, version.id)))[0]
-      .s;
+    (await deps.db.select({ s: appVersions.verState }).from(appVersions).where(eq(appVersions.id, version.id)))[0].s;
   const done = { appId: app.id, appVerId: version.id, name };
   if (target >= 15) {
-    await runTest({ verId: version.id }, services);
+    await runTest({ verId: version.id }, deps);
     // A deliberately bad package stops at 11 (test failed).
     if ((await stateNow()) !== 15) return done;
   }
   if (target >= 23) {
-    await services.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       const result = await applyTransition(tx, {
         verId: version.id,
         event: "finalApprove",
@@ -88,7 +87,7 @@ export async function createServiceFixture(
     });
   }
   if (target >= 24 && !input.free) {
-    await services.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       if (input.costCents > 0)
         await billing.api.post(
           tx,
@@ -104,11 +103,11 @@ export async function createServiceFixture(
     });
   }
   if (target >= 25) {
-    await runDeploy({ verId: version.id }, services);
+    await runDeploy({ verId: version.id }, deps);
     if ((await stateNow()) !== 25) return done;
   }
   if (target >= 30) {
-    await services.db.transaction((tx) =>
+    await deps.db.transaction((tx) =>
       applyTransition(tx, {
         verId: version.id,
         event: "deactivate",

@@ -16,34 +16,34 @@ import type { SignedInContext } from "#backend/http/router.ts";
  */
 export async function storeFixture(
   input: z.output<(typeof storePaths)["/test/store"]["payload"]>,
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ) {
-  if (!services.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
+  if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
   const caller = user;
-  const now = services.now();
-  const [app] = await services.db.select().from(apps).where(eq(apps.id, input.appId));
+  const now = deps.now();
+  const [app] = await deps.db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app) throw new ApiError(Msg.NOT_FOUND);
   if (input.makePublic) {
     if (app.userId !== caller.id) throw new ApiError(Msg.NOT_FOUND);
-    await servicesDomain.api.setServicePublic(services.db, app.id, true, { updatedAt: now });
+    await servicesDomain.api.setServicePublic(deps.db, app.id, true, { updatedAt: now });
   }
   if (input.joinState !== undefined) {
     if (!app.currentVerId) throw new ApiError(Msg.NOT_FOUND);
-    const [version] = await services.db.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
-    const [role] = await services.db
+    const [version] = await deps.db.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
+    const [role] = await deps.db
       .select()
       .from(appRoles)
       .where(eq(appRoles.verId, app.currentVerId))
       .orderBy(asc(appRoles.id))
       .limit(1);
     if (!role) throw new ApiError(Msg.NOT_FOUND);
-    const [existing] = await services.db
+    const [existing] = await deps.db
       .select()
       .from(appJoins)
       .where(and(eq(appJoins.appId, app.id), eq(appJoins.userId, caller.id)));
-    if (existing) await participation.api.setJoinState(services.db, existing.id, input.joinState, now);
+    if (existing) await participation.api.setJoinState(deps.db, existing.id, input.joinState, now);
     else {
-      await participation.api.placeJoin(services.db, {
+      await participation.api.placeJoin(deps.db, {
         appId: app.id,
         verId: app.currentVerId,
         userId: caller.id,

@@ -52,13 +52,13 @@ async function sourcesOf(
     return { sources: { [`${input.mainContract || "Contract"}.sol`]: input.source }, packageName: null };
   }
   if (!input.uploadId) throw fieldError("file", "validation.required", Msg.TEST_SERVICE_SOURCE_REQUIRED);
-  const claimed = await ctx.services.files.claim(tx, input.uploadId, {
+  const claimed = await ctx.deps.files.claim(tx, input.uploadId, {
     kind: "chaincode",
     ownerId: ctx.user.id,
-    at: ctx.services.now(),
+    at: ctx.deps.now(),
   });
   if (!claimed) throw fieldError("uploadId", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
-  const file = await ctx.services.files.read(tx, claimed.id);
+  const file = await ctx.deps.files.read(tx, claimed.id);
   const sources = file && solidityFilesOf(file.bytes);
   if (!sources) throw fieldError("file", "testServices:validation.package", Msg.TEST_SERVICE_PACKAGE_INVALID);
   return { sources, packageName: claimed.name };
@@ -88,7 +88,7 @@ async function nameFree(tx: Tx, userId: number, name: string, version: string, e
 async function out(q: Db | Tx, ctx: Ctx, row: TestServiceRow, detail: boolean): Promise<TestService> {
   const [user] = await q.select({ userName: users.userName }).from(users).where(eq(users.id, row.userId));
   const deployed = row.status === TestServiceStatus.DEPLOYED;
-  const info = deployed && row.chainName ? chain.api.chain(ctx.services, row.chainName) : null;
+  const info = deployed && row.chainName ? chain.api.chain(ctx.deps, row.chainName) : null;
   return {
     testServiceId: row.id,
     name: row.name,
@@ -119,13 +119,13 @@ async function out(q: Db | Tx, ctx: Ctx, row: TestServiceRow, detail: boolean): 
     txHash: deployed ? row.txHash : null,
     blockNumber: deployed ? row.blockNumber : null,
     abi: deployed && detail ? row.abi : null,
-    accessPath: deployed && detail ? accessPathOf(openEndpointKey(ctx.services.env, row.keySealed)) : null,
+    accessPath: deployed && detail ? accessPathOf(openEndpointKey(ctx.deps.env, row.keySealed)) : null,
     certificatePem: detail ? row.certificatePem : null,
   };
 }
 
 export async function listTestServices(input: Payload<"/sys/testService/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const mine = eq(testServices.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(testServices).where(mine);
   const rows = await db
@@ -146,22 +146,22 @@ export async function listTestServices(input: Payload<"/sys/testService/list">, 
 }
 
 export async function testServiceDetail(input: Payload<"/sys/testService/detail">, ctx: Ctx) {
-  return out(ctx.services.db, ctx, await own(ctx.services.db, ctx.user.id, input.testServiceId), true);
+  return out(ctx.deps.db, ctx, await own(ctx.deps.db, ctx.user.id, input.testServiceId), true);
 }
 
 /** The test identity's private key, to its owner only (docs/decisions/034): the PEM and a file name of the service's. */
 export async function testIdentityKey(input: Payload<"/sys/testService/identityKey">, ctx: Ctx) {
-  const row = await own(ctx.services.db, ctx.user.id, input.testServiceId);
+  const row = await own(ctx.deps.db, ctx.user.id, input.testServiceId);
   if (!row.certificateKeySealed) throw new ApiError(Msg.NOT_FOUND);
   return {
     fileName: `${row.appCode}-${row.version}-identity-key.pem`,
-    pem: openIdentityKey(ctx.services.env, row.certificateKeySealed),
+    pem: openIdentityKey(ctx.deps.env, row.certificateKeySealed),
   };
 }
 
 export async function createTestService(input: Payload<"/sys/testService/create">, ctx: Ctx) {
-  const env = ctx.services.env;
-  const now = ctx.services.now();
+  const env = ctx.deps.env;
+  const now = ctx.deps.now();
   const deployer = await newDeployer(env);
   const appCode = `TS${randomBytes(8).toString("hex").toUpperCase()}`;
   const identity = await participation.api.issueTestIdentity({
@@ -170,7 +170,7 @@ export async function createTestService(input: Payload<"/sys/testService/create"
     userName: ctx.user.userName,
     now,
   });
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const row = await ctx.deps.db.transaction(async (tx) => {
     await nameFree(tx, ctx.user.id, input.name, input.version);
     const { sources, packageName } = await sourcesOf(tx, ctx, input);
     const [created] = await tx
@@ -190,11 +190,11 @@ export async function createTestService(input: Payload<"/sys/testService/create"
       .returning();
     return created!;
   });
-  return out(ctx.services.db, ctx, row, true);
+  return out(ctx.deps.db, ctx, row, true);
 }
 
 export async function editTestService(input: Payload<"/sys/testService/edit">, ctx: Ctx) {
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const current = await own(tx, ctx.user.id, input.testServiceId, true);
     allowed(current, "edit", "user");
     await nameFree(tx, ctx.user.id, input.name, input.version, current.id);
@@ -202,17 +202,17 @@ export async function editTestService(input: Payload<"/sys/testService/edit">, c
       input.sourceKind === current.sourceKind && input.sourceKind === "package" && !input.uploadId
         ? current
         : await sourcesOf(tx, ctx, input);
-    return moveTestService(tx, current, "edit", "user", ctx.services.now(), {
+    return moveTestService(tx, current, "edit", "user", ctx.deps.now(), {
       ...editable(input, sources, packageName),
     });
   });
-  return out(ctx.services.db, ctx, row, true);
+  return out(ctx.deps.db, ctx, row, true);
 }
 
 /** Start deploying (1 → 5), re-deploy (10, 15, 20 → 5): a new attempt and its job. */
 async function startDeployment(ctx: Ctx, id: number, event: "deploy" | "redeploy") {
-  const now = ctx.services.now();
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const current = await own(tx, ctx.user.id, id, true);
     const moved = await moveTestService(tx, current, event, "user", now, {
       attempts: current.attempts + 1,
@@ -222,7 +222,7 @@ async function startDeployment(ctx: Ctx, id: number, event: "deploy" | "redeploy
     await scheduleTestDeploy(tx, moved.id, moved.attempts, now);
     return moved;
   });
-  return out(ctx.services.db, ctx, row, true);
+  return out(ctx.deps.db, ctx, row, true);
 }
 
 export const deployTestService = (input: Payload<"/sys/testService/deploy">, ctx: Ctx) =>
@@ -232,8 +232,8 @@ export const redeployTestService = (input: Payload<"/sys/testService/redeploy">,
 
 /** Upgrade a deployed service: its new version and source, deployed as a new contract (10 → 5). */
 export async function upgradeTestService(input: Payload<"/sys/testService/upgrade">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const current = await own(tx, ctx.user.id, input.testServiceId, true);
     allowed(current, "upgrade", "user");
     if (input.version === current.version)
@@ -255,11 +255,11 @@ export async function upgradeTestService(input: Payload<"/sys/testService/upgrad
     await scheduleTestDeploy(tx, moved.id, moved.attempts, now);
     return moved;
   });
-  return out(ctx.services.db, ctx, row, true);
+  return out(ctx.deps.db, ctx, row, true);
 }
 
 export async function deleteTestService(input: Payload<"/sys/testService/delete">, ctx: Ctx) {
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     const current = await own(tx, ctx.user.id, input.testServiceId, true);
     allowed(current, "delete", "user");
     await tx.delete(testServices).where(eq(testServices.id, current.id));
@@ -270,11 +270,11 @@ export async function deleteTestService(input: Payload<"/sys/testService/delete"
 /* ------------------------------------------ operators ------------------------------------------ */
 
 async function networkOut(ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const network = await currentNetwork(db);
-  const info = chain.api.chain(ctx.services, network.chainName);
+  const info = chain.api.chain(ctx.deps, network.chainName);
   const height = Number(
-    await chain.api.request(ctx.services, network.chainName, { method: "eth_blockNumber", params: [] }),
+    await chain.api.request(ctx.deps, network.chainName, { method: "eth_blockNumber", params: [] }),
   );
   const [{ services }] = await db.select({ services: count() }).from(testServices);
   const [{ deployed }] = await db
@@ -299,11 +299,11 @@ export const testNetworkStatus = (_input: Payload<"/sys/ops/testNetwork/status">
  * and every deployed or deploying test service moves to 20 "to re-deploy", its contract gone with the old state.
  */
 export async function resetTestNetwork(_input: Payload<"/sys/ops/testNetwork/reset">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const next = (await currentNetwork(ctx.services.db)).generation + 1;
-  await chain.api.createChain(ctx.services, { name: chainNameOf(next), purpose: "test" });
+  const now = ctx.deps.now();
+  const next = (await currentNetwork(ctx.deps.db)).generation + 1;
+  await chain.api.createChain(ctx.deps, { name: chainNameOf(next), purpose: "test" });
   const chainName = chainNameOf(next);
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     await tx
       .insert(testNetworkGenerations)
       .values({ generation: next, chainName: chainNameOf(next), resetBy: ctx.user.id, createdAt: now });

@@ -12,8 +12,8 @@ const same = (a: Totals, b: Totals) =>
  * /ops/ledger/verify (operators): the wallet against the sums of the user's ledger entries and against
  * the running totals of the last entry. `consistent` is true when all three agree.
  */
-export async function verifyLedger(input: { userId: number }, { services }: SignedInContext) {
-  const db = services.db;
+export async function verifyLedger(input: { userId: number }, { deps }: SignedInContext) {
+  const db = deps.db;
   const [wallet, derived, [last], [{ entries }]] = await Promise.all([
     totalsOf(db, input.userId),
     derivedTotals(db, input.userId),

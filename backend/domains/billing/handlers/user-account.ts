@@ -13,9 +13,9 @@ import { addDays, dayOf, daysBetween, startOfDay } from "#backend/domains/billin
 const RECENT = 5;
 
 /** /sys/account/summary: the wallet, the saved card, the last recharges and withdrawals, unpaid bills. */
-export async function accountSummary(_input: unknown, { services, user }: SignedInContext) {
+export async function accountSummary(_input: unknown, { deps, user }: SignedInContext) {
   const me = user;
-  const db = services.db;
+  const db = deps.db;
   const [totals, [card], recharges, cashOuts, [{ unpaid }]] = await Promise.all([
     totalsOf(db, me.id),
     db.select().from(cards).where(eq(cards.userId, me.id)),
@@ -61,7 +61,7 @@ export async function accountSummary(_input: unknown, { services, user }: Signed
 /** /sys/account/transactions: the caller's ledger entries, newest first, with the number of what each is about. */
 export async function listTransactions(
   input: z.output<typeof transactionListPayloadSchema>,
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ) {
   const me = user;
   const { pageSize, pageIndex, condition } = input.page;
@@ -75,7 +75,7 @@ export async function listTransactions(
     id: typeof bills.id | typeof payments.id | typeof withdrawals.id | typeof invoiceApplications.id,
   ) => and(eq(ledgerEntries.refType, type), eq(id, ledgerEntries.refId));
   const [rows, [{ total }]] = await Promise.all([
-    services.db
+    deps.db
       .select({
         entry: ledgerEntries,
         billNo: bills.billNo,
@@ -93,7 +93,7 @@ export async function listTransactions(
       .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
       .limit(pageSize)
       .offset((pageIndex - 1) * pageSize),
-    services.db.select({ total: count() }).from(ledgerEntries).where(where),
+    deps.db.select({ total: count() }).from(ledgerEntries).where(where),
   ]);
   return {
     page: {
@@ -118,11 +118,11 @@ export async function listTransactions(
 }
 
 /** /sys/account/usage30: data traffic of the last 30 UTC+8 days (today included) per city node, in GB. */
-export async function usage30(_input: unknown, { services, user, language }: SignedInContext) {
+export async function usage30(_input: unknown, { deps, user, language }: SignedInContext) {
   const me = user;
-  const today = dayOf(services.now());
+  const today = dayOf(deps.now());
   const days = daysBetween(addDays(today, -29), today);
-  const rows = await services.db
+  const rows = await deps.db
     .select({
       day: usageDaily.day,
       mb: usageDaily.trafficMb,

@@ -61,19 +61,19 @@ function whereOf(userId: number, filter: z.output<typeof billFilterSchema>): SQL
 
 const newestFirst = [desc(bills.createdAt), desc(bills.id)];
 
-export async function listBills(input: z.output<typeof billListPayloadSchema>, { services, user }: SignedInContext) {
+export async function listBills(input: z.output<typeof billListPayloadSchema>, { deps, user }: SignedInContext) {
   const me = user;
   const { pageSize, pageIndex, condition } = input.page;
   const where = whereOf(me.id, condition);
   const [rows, [{ total }]] = await Promise.all([
-    services.db
+    deps.db
       .select()
       .from(bills)
       .where(where)
       .orderBy(...newestFirst)
       .limit(pageSize)
       .offset((pageIndex - 1) * pageSize),
-    services.db.select({ total: count() }).from(bills).where(where),
+    deps.db.select({ total: count() }).from(bills).where(where),
   ]);
   return { page: { rows: rows.map(toBillRow), total, pageIndex, pageSize } };
 }
@@ -81,18 +81,18 @@ export async function listBills(input: z.output<typeof billListPayloadSchema>, {
 /** The same filter as the list, every row up to EXPORT_LIMIT (the CSV export). */
 export async function exportBills(
   input: { condition: z.output<typeof billFilterSchema> },
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ) {
   const me = user;
   const where = whereOf(me.id, input.condition);
   const [rows, [{ total }]] = await Promise.all([
-    services.db
+    deps.db
       .select()
       .from(bills)
       .where(where)
       .orderBy(...newestFirst)
       .limit(EXPORT_LIMIT),
-    services.db.select({ total: count() }).from(bills).where(where),
+    deps.db.select({ total: count() }).from(bills).where(where),
   ]);
   return { rows: rows.map(toBillRow), total, truncated: total > rows.length };
 }
@@ -110,22 +110,22 @@ async function nodeNames(db: Db | Tx, codes: string[], language: Language): Prom
 /** /sys/system/clientInfo/h5billDetail: every §3 Bill field and its usage detail; another user's bill is not found. */
 export async function billDetail(
   input: { billId: number },
-  { services, user, language }: SignedInContext,
+  { deps, user, language }: SignedInContext,
 ): Promise<BillDetail> {
   const me = user;
-  const [bill] = await services.db
+  const [bill] = await deps.db
     .select()
     .from(bills)
     .where(and(eq(bills.id, input.billId), eq(bills.userId, me.id)));
   if (!bill) throw new ApiError(Msg.NOT_FOUND);
   const d = bill.detail;
   const names = await nodeNames(
-    services.db,
+    deps.db,
     [...new Set([...(d.dataUsage ?? []), ...(d.resources ?? [])].map((l) => l.nodeCode))],
     language,
   );
   const name = (code: string) => names.get(code) ?? code;
-  const now = services.now();
+  const now = deps.now();
   return {
     ...toBillRow(bill),
     periodStart: bill.periodStart.toISOString(),
@@ -149,9 +149,9 @@ export async function billDetail(
  * The bill row is locked first, so two payments of one bill run one after the other; the ledger entry
  * carries the idempotency key, so the same key pays once and answers success every time.
  */
-export async function payBill(input: z.output<typeof billPayPayloadSchema>, { services, user }: SignedInContext) {
-  const now = services.now();
-  return services.db.transaction(async (tx) => {
+export async function payBill(input: z.output<typeof billPayPayloadSchema>, { deps, user }: SignedInContext) {
+  const now = deps.now();
+  return deps.db.transaction(async (tx) => {
     const paid = await payInTx(tx, user.id, input.billId, `billpay:${input.idempotencyKey}`, now);
     return { ...paid, balanceCents: (await totalsOf(tx, user.id)).balanceCents };
   });
@@ -163,10 +163,10 @@ export async function payBill(input: z.output<typeof billPayPayloadSchema>, { se
  * order): every bill is paid, or none is (insufficient balance, a bill no longer payable, another user's
  * bill). Each bill's ledger entry carries `billpay:<key>:<billId>`, so the same key pays once.
  */
-export async function payBills(input: z.output<typeof billPayManyPayloadSchema>, { services, user }: SignedInContext) {
-  const now = services.now();
+export async function payBills(input: z.output<typeof billPayManyPayloadSchema>, { deps, user }: SignedInContext) {
+  const now = deps.now();
   const ids = [...new Set(input.billIds)].sort((a, b) => a - b);
-  return services.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const paid = [];
     for (const id of ids) paid.push(await payInTx(tx, user.id, id, `billpay:${input.idempotencyKey}:${id}`, now));
     return {
@@ -184,18 +184,18 @@ export async function payBills(input: z.output<typeof billPayManyPayloadSchema>,
  */
 export async function dueBills(
   input: z.output<typeof dueBillsPayloadSchema>,
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ): Promise<DueBills> {
-  const now = services.now();
+  const now = deps.now();
   const where = input.payType ? blockingWhere(user.id, input.payType, now) : payableNowWhere(user.id, now);
   const [rows, [sums]] = await Promise.all([
-    services.db
+    deps.db
       .select()
       .from(bills)
       .where(where)
       .orderBy(...newestFirst)
       .limit(DUE_LIMIT),
-    services.db
+    deps.db
       .select({ n: count(), total: sum(bills.payCents) })
       .from(bills)
       .where(where),
@@ -208,6 +208,6 @@ export async function dueBills(
 }
 
 /** /sys/product/h5isHasNoPayBillV2: true allows entry, false means unpaid bills block it. */
-export async function noUnpaidBills(input: { payType: 1 | 2 }, { services, user }: SignedInContext): Promise<boolean> {
-  return !(await hasBlockingBills(services.db, user.id, input.payType, services.now()));
+export async function noUnpaidBills(input: { payType: 1 | 2 }, { deps, user }: SignedInContext): Promise<boolean> {
+  return !(await hasBlockingBills(deps.db, user.id, input.payType, deps.now()));
 }

@@ -14,7 +14,7 @@ import { ACTIVE_ANNOUNCEMENTS_KEY, allPartners, listPosts, page, postOut, takenS
 
 export async function opsPosts(input: Payload<"/sys/ops/community/posts">, ctx: SignedInContext) {
   return listPosts(
-    ctx.services.db,
+    ctx.deps.db,
     eq(communityPosts.kind, input.kind),
     [desc(communityPosts.createdAt), desc(communityPosts.id)],
     input.pageIndex,
@@ -30,8 +30,8 @@ async function anyPost(db: Db | Tx, postId: number, lock = false) {
 }
 
 export async function opsPost(input: Payload<"/sys/ops/community/post">, ctx: SignedInContext) {
-  const post = await anyPost(ctx.services.db, input.postId);
-  return postOut(post, await takenSeats(ctx.services.db, post.id));
+  const post = await anyPost(ctx.deps.db, input.postId);
+  return postOut(post, await takenSeats(ctx.deps.db, post.id));
 }
 
 /** News and events are searchable in both languages (backend/kit/search.ts, kind "news"). */
@@ -52,7 +52,7 @@ const forgetBanner = (deps: Deps, kind: string) => {
 };
 
 export async function savePost(input: Payload<"/sys/ops/community/savePost">, ctx: SignedInContext) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const now = deps.now();
   const at = (v: string | undefined) => (v ? localTimeToDate(v) : null);
   const k = input.kind;
@@ -97,7 +97,7 @@ export async function savePost(input: Payload<"/sys/ops/community/savePost">, ct
 }
 
 export async function publishPost(input: Payload<"/sys/ops/community/publishPost">, ctx: SignedInContext) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const published = input.decision === "publish";
   const post = await anyPost(deps.db, input.postId);
   await deps.db
@@ -113,7 +113,7 @@ export async function publishPost(input: Payload<"/sys/ops/community/publishPost
 }
 
 export async function deletePost(input: Payload<"/sys/ops/community/deletePost">, ctx: SignedInContext) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const post = await anyPost(deps.db, input.postId);
   await deps.db.transaction(async (tx) => {
     await removeItem(tx, NEWS_SEARCH_KIND, post.id);
@@ -125,7 +125,7 @@ export async function deletePost(input: Payload<"/sys/ops/community/deletePost">
 }
 
 export async function opsSignups(input: Payload<"/sys/ops/community/signups">, ctx: SignedInContext) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const post = await anyPost(db, input.eventId);
   if (post.kind !== "event") throw new ApiError(Msg.NOT_FOUND);
   const total = await takenSeats(db, post.id);
@@ -150,14 +150,14 @@ export async function opsSignups(input: Payload<"/sys/ops/community/signups">, c
 }
 
 export async function opsPartners(_input: Payload<"/sys/ops/community/partners">, ctx: SignedInContext) {
-  return allPartners(ctx.services.db);
+  return allPartners(ctx.deps.db);
 }
 
 const LOGO_TYPES = ["image/png", "image/jpeg"];
 
 export async function savePartner(input: Payload<"/sys/ops/community/savePartner">, ctx: SignedInContext) {
-  const { db, files } = ctx.services;
-  const now = ctx.services.now();
+  const { db, files } = ctx.deps;
+  const now = ctx.deps.now();
   const p = input.partner;
   const id = await db.transaction(async (tx) => {
     let logoFileId: number | null | undefined = p.removeLogo ? null : undefined;
@@ -197,7 +197,7 @@ export async function savePartner(input: Payload<"/sys/ops/community/savePartner
 }
 
 export async function deletePartner(input: Payload<"/sys/ops/community/deletePartner">, ctx: SignedInContext) {
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .delete(communityPartners)
     .where(eq(communityPartners.id, input.partnerId))
     .returning({ id: communityPartners.id });

@@ -10,7 +10,7 @@ import { postOut, publishedPost, takenSeats, type PostRow } from "./shared.ts";
 
 /** SPEC §2 News_EventsDetail: a published news item or event, with its seats and the caller's sign-up. */
 export async function eventDetail(input: Payload<"/sys/devGame/detail">, ctx: SignedInContext) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const post = await publishedPost(db, input.eventId, ["news", "event"]);
   const taken = await takenSeats(db, post.id);
   const [mine] = await db
@@ -36,8 +36,8 @@ const REFUSALS = {
  * The confirmation goes out after the commit, in the caller's language.
  */
 export async function saveSignup(input: Payload<"/sys/devGame/saveSingUpInfo">, ctx: SignedInContext) {
-  const { db, limits, mailer, env } = ctx.services;
-  const now = ctx.services.now();
+  const { db, limits, mailer, env } = ctx.deps;
+  const now = ctx.deps.now();
   // The rules first, without the lock, so a refused sign-up takes no mail permit.
   const check = async (q: Db | Tx, post: PostRow) => {
     const taken = await takenSeats(q, post.id);

@@ -14,8 +14,8 @@ const SEARCH_LIMIT = 100;
 
 /** SPEC §7 h5queryAllList: published news and events with filters and a search in both languages. */
 export async function queryAllList(input: Payload<"/api/devGame/h5queryAllList">, ctx: CallContext) {
-  const { db } = ctx.services;
-  const now = ctx.services.now();
+  const { db } = ctx.deps;
+  const now = ctx.deps.now();
   const where: (SQL | undefined)[] = [
     eq(communityPosts.published, true),
     inArray(communityPosts.kind, input.type ? [input.type] : ["news", "event"]),
@@ -40,7 +40,7 @@ export async function queryAllList(input: Payload<"/api/devGame/h5queryAllList">
 export async function releaseNotes(input: Payload<"/api/devGame/releaseNotes">, ctx: CallContext) {
   const where = and(eq(communityPosts.published, true), eq(communityPosts.kind, "release"));
   return listPosts(
-    ctx.services.db,
+    ctx.deps.db,
     where,
     [desc(communityPosts.publishedAt), desc(communityPosts.id)],
     input.pageIndex,
@@ -51,7 +51,7 @@ export async function releaseNotes(input: Payload<"/api/devGame/releaseNotes">, 
 export async function announcements(input: Payload<"/anon/community/announcements">, ctx: CallContext) {
   const where = and(eq(communityPosts.published, true), eq(communityPosts.kind, "announcement"));
   return listPosts(
-    ctx.services.db,
+    ctx.deps.db,
     where,
     [desc(communityPosts.activeFrom), desc(communityPosts.id)],
     input.pageIndex,
@@ -60,7 +60,7 @@ export async function announcements(input: Payload<"/anon/community/announcement
 }
 
 export async function announcement(input: Payload<"/anon/community/announcement">, ctx: CallContext) {
-  return postOut(await publishedPost(ctx.services.db, input.postId, ["announcement"]));
+  return postOut(await publishedPost(ctx.deps.db, input.postId, ["announcement"]));
 }
 
 /**
@@ -69,7 +69,7 @@ export async function announcement(input: Payload<"/anon/community/announcement"
  * CONSTANT_DATA_TTL_MS). The portal shows those whose window holds the current time.
  */
 export function activeAnnouncements(_input: Payload<"/anon/community/activeAnnouncements">, ctx: CallContext) {
-  const { db, constants } = ctx.services;
+  const { db, constants } = ctx.deps;
   return constants.get(ACTIVE_ANNOUNCEMENTS_KEY, async () => {
     const rows = await db
       .select()
@@ -78,7 +78,7 @@ export function activeAnnouncements(_input: Payload<"/anon/community/activeAnnou
         and(
           eq(communityPosts.published, true),
           eq(communityPosts.kind, "announcement"),
-          gt(communityPosts.activeTo, ctx.services.now()),
+          gt(communityPosts.activeTo, ctx.deps.now()),
         ),
       )
       .orderBy(asc(communityPosts.activeFrom), asc(communityPosts.id))
@@ -94,11 +94,11 @@ export function activeAnnouncements(_input: Payload<"/anon/community/activeAnnou
 }
 
 export async function partners(_input: Payload<"/anon/community/partners">, ctx: CallContext) {
-  return allPartners(ctx.services.db);
+  return allPartners(ctx.deps.db);
 }
 
 export async function partnerLogo(input: Payload<"/anon/community/partnerLogo">, ctx: CallContext) {
-  const { db, files } = ctx.services;
+  const { db, files } = ctx.deps;
   const [p] = await db
     .select({ logoFileId: communityPartners.logoFileId })
     .from(communityPartners)

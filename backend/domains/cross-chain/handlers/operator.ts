@@ -18,7 +18,7 @@ import { chainOf, move, serviceRows, type AppRow, type Ctx } from "./shared.ts";
 
 /** Operations: services pending activation (3) or deactivation (4), oldest request first. */
 export async function pending(input: Payload<"/sys/ops/crossChain/pending">, ctx: Ctx) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const statuses =
     input.status === undefined ? [CrossStatus.PENDING_ACTIVATION, CrossStatus.PENDING_DEACTIVATION] : [input.status];
   const where = inArray(apps.crossStatus, statuses);
@@ -51,7 +51,7 @@ export async function pending(input: Payload<"/sys/ops/crossChain/pending">, ctx
  * the chains write to the database too); the move and its audit entry then commit together.
  */
 export async function review(input: Payload<"/sys/ops/crossChain/review">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const comments = input.comments?.trim() || null;
   const [app] = await deps.db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app) throw new ApiError(Msg.NOT_FOUND);

@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
 
 /** CrossChainDetailView: the call records, filtered; pages of up to 1000 rows for the CSV export. */
 export async function calls(input: Payload<"/sys/crossChain/calls">, ctx: Ctx) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   await ownApp(db, ctx.user.id, input.appId);
   const conditions: SQL[] = [eq(crossChainCalls.appId, input.appId)];
   if (input.status !== undefined) conditions.push(eq(crossChainCalls.status, input.status));
@@ -41,7 +41,7 @@ export async function calls(input: Payload<"/sys/crossChain/calls">, ctx: Ctx) {
 
 /** CrossChainDetailView: one call record of the caller's own service; a call of another service is not found. */
 export async function call(input: Payload<"/sys/crossChain/call">, ctx: Ctx) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const app = await ownApp(db, ctx.user.id, input.appId);
   const [row] = await db
     .select()
@@ -52,7 +52,7 @@ export async function call(input: Payload<"/sys/crossChain/call">, ctx: Ctx) {
 }
 
 export async function targets(input: Payload<"/sys/crossChain/targets">, ctx: Ctx) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const app = await ownApp(db, ctx.user.id, input.appId);
   if (app.crossProtocol === null) return [];
   return allowedTargets(db, app.id, app.userId, app.crossProtocol);
@@ -147,7 +147,7 @@ async function sampleTransactions(
 
 /** Sends a sample message on the service's chain (activated only); answers its call record (status 0), which the relayer delivers. */
 export async function send(input: Payload<"/sys/crossChain/send">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const app = await ownApp(deps.db, ctx.user.id, input.appId);
   if (app.crossStatus !== CrossStatus.ACTIVATED || app.crossProtocol === null) throw new ApiError(Msg.XC_NOT_ACTIVATED);
   if (!sampleAllowed(input.kind, app.crossProtocol))

@@ -26,7 +26,7 @@ import {
 
 /** Index: the caller's services opened to cross-chain at least once (a protocol chosen), newest change first. */
 export async function listServices(input: Payload<"/sys/crossChain/list">, ctx: Ctx) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const where = and(
     eq(apps.userId, ctx.user.id),
     isNotNull(apps.crossProtocol),
@@ -45,7 +45,7 @@ export async function listServices(input: Payload<"/sys/crossChain/list">, ctx: 
 
 /** SelectService: the caller's running services, each with whether it can be opened now and the message why not. */
 export async function selectable(_input: Payload<"/sys/crossChain/selectable">, ctx: Ctx) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const rows = await db
     .select({ app: apps })
     .from(apps)
@@ -77,8 +77,8 @@ export async function selectable(_input: Payload<"/sys/crossChain/selectable">, 
 
 /** Dredge: asks to open the service (→ 3); every §5/§8 rule re-checked here. */
 export async function dredge(input: Payload<"/sys/crossChain/dredge">, ctx: Ctx) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const app = await ownApp(tx, ctx.user.id, input.appId, true);
     const refusal = openRefusal(await openFacts(tx, app), input.protocol);
     const to = crossChainMachine.transition(app.crossStatus, "open", "publisher", { openRefusal: refusal });
@@ -100,8 +100,8 @@ export async function dredge(input: Payload<"/sys/crossChain/dredge">, ctx: Ctx)
 
 /** §5 "Cannot be stopped while enabled": an activated service asks to be deactivated (1 → 4), which an operator reviews. */
 export async function deactivate(input: Payload<"/sys/crossChain/deactivate">, ctx: Ctx) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const app = await ownApp(tx, ctx.user.id, input.appId, true);
     const to = move(app, "deactivate", "publisher");
     await saveServiceState(tx, app.id, { crossStatus: to }, now);
@@ -111,8 +111,8 @@ export async function deactivate(input: Payload<"/sys/crossChain/deactivate">, c
 
 /** Closes (unsubscribes) cross-chain from 0 or 3 (→ 2); §5 "Cannot unsubscribe while upgrading". */
 export async function close(input: Payload<"/sys/crossChain/close">, ctx: Ctx) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const app = await ownApp(tx, ctx.user.id, input.appId, true);
     const to = move(app, "close", "publisher", { upgrading: await upgradingNow(tx, app) });
     await saveServiceState(tx, app.id, { crossChain: false, crossStatus: to }, now);
@@ -122,7 +122,7 @@ export async function close(input: Payload<"/sys/crossChain/close">, ctx: Ctx) {
 
 /** The live state: protocol, the contracts on each chain involved, the relayer, counts and the recent calls. */
 export async function detail(input: Payload<"/sys/crossChain/detail">, ctx: Ctx) {
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const app = await ownApp(db, ctx.user.id, input.appId);
   const [row] = await serviceRows(db, [app]);
   const contracts = [];

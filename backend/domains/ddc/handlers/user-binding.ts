@@ -27,7 +27,7 @@ const bindingOut = (r: typeof addressBindings.$inferSelect) => ({
 });
 
 export async function challenge(input: Payload<"/sys/binding/challenge">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const now = deps.now();
   const site = new URL(deps.env.publicUrl);
   const address = getAddress(input.address);
@@ -51,7 +51,7 @@ export async function challenge(input: Payload<"/sys/binding/challenge">, ctx: C
 }
 
 export async function bind(input: Payload<"/sys/binding/bind">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const now = deps.now();
   // Line endings as a browser's textarea sends them (CRLF) are the message's own (LF).
   const message = input.message.replace(/\r\n/g, "\n").trim();
@@ -114,7 +114,7 @@ export async function bind(input: Payload<"/sys/binding/bind">, ctx: Ctx) {
 }
 
 export async function listBindings(_input: Payload<"/sys/binding/list">, ctx: Ctx) {
-  const rows = await ctx.services.db
+  const rows = await ctx.deps.db
     .select()
     .from(addressBindings)
     .where(eq(addressBindings.userId, ctx.user.id))
@@ -123,7 +123,7 @@ export async function listBindings(_input: Payload<"/sys/binding/list">, ctx: Ct
 }
 
 export async function unbind(input: Payload<"/sys/binding/unbind">, ctx: Ctx) {
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .delete(addressBindings)
     .where(and(eq(addressBindings.id, input.bindingId), eq(addressBindings.userId, ctx.user.id)))
     .returning();

@@ -17,7 +17,7 @@ import { MINTABLE, gasOf, out, ownDdc, reasonOf, type Ctx, type Row } from "./sh
 
 /** What the mint form offers (the user's projects that may mint, with their custody accounts and gas; running IPFS services; the fees). */
 export async function ddcOptions(_input: Payload<"/sys/ddc/options">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const projects = await deps.db
     .select()
     .from(pubChainProjects)
@@ -117,7 +117,7 @@ function metadataDocument(row: Row, fileUri: string) {
  * refusal of the chain refunds the fee and leaves the DDC failed with the chain's reason.
  */
 export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const me = ctx.user.id;
   const now = deps.now();
   const [replay] = await deps.db

@@ -18,7 +18,7 @@ import { ddcs, ddcTransfers } from "#backend/domains/ddc/tables.ts";
 import { chainView, gasOf, onChain, out, ownDdc, reasonOf, type Ctx, type Row } from "./shared.ts";
 
 export async function listDdcs(input: Payload<"/sys/ddc/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = eq(ddcs.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(ddcs).where(where);
   const rows = await db
@@ -52,7 +52,7 @@ async function detailOf(deps: Deps, userId: number, row: Row) {
 }
 
 export async function ddcDetail(input: Payload<"/sys/ddc/detail">, ctx: Ctx) {
-  return detailOf(ctx.services, ctx.user.id, await ownDdc(ctx.services.db, ctx.user.id, input.ddcId));
+  return detailOf(ctx.deps, ctx.user.id, await ownDdc(ctx.deps.db, ctx.user.id, input.ddcId));
 }
 
 /**
@@ -60,7 +60,7 @@ export async function ddcDetail(input: Payload<"/sys/ddc/detail">, ctx: Ctx) {
  * first, refunded when the chain refuses. Another user's DDC is not found.
  */
 export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const me = ctx.user.id;
   const row = await ownDdc(deps.db, me, input.ddcId);
   const step = ddcMachine.transition(row.status, "transfer", "user");
@@ -143,9 +143,9 @@ export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx)
 
 /** Sets or clears the QR-code password (SPEC §3); any change ends the passes given for the old one. */
 export async function setDdcPassword(input: Payload<"/sys/ddc/password">, ctx: Ctx) {
-  const row = await ownDdc(ctx.services.db, ctx.user.id, input.ddcId);
+  const row = await ownDdc(ctx.deps.db, ctx.user.id, input.ddcId);
   const passwordHash = input.clear ? null : await hashPassword(input.password!);
-  await ctx.services.db
+  await ctx.deps.db
     .update(ddcs)
     .set({ passwordHash, passwordVersion: row.passwordVersion + 1 })
     .where(eq(ddcs.id, row.id));

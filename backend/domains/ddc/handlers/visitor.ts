@@ -31,7 +31,7 @@ async function unlock(
   row: typeof ddcs.$inferSelect,
   input: { password?: string; pass?: string },
 ): Promise<Opened> {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   if (!row.passwordHash) return { open: true, pass: null };
   if (input.pass && passOpens(deps.env, input.pass, row.id, row.passwordVersion, deps.now()))
     return { open: true, pass: input.pass };
@@ -48,7 +48,7 @@ async function unlock(
 }
 
 export async function viewDdc(input: Payload<"/anon/ddc/view">, ctx: CallContext) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const row = await minted(deps, input.ddcId);
   const opened = await unlock(ctx, row, input);
   if (!opened.open) return { locked: true as const, ddcId: row.id, name: row.name };
@@ -83,7 +83,7 @@ export async function viewDdc(input: Payload<"/anon/ddc/view">, ctx: CallContext
 
 /** The file: from the user's IPFS service (its CID) or the product's storage. */
 export async function ddcFile(input: Payload<"/anon/ddc/file">, ctx: CallContext) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const row = await minted(deps, input.ddcId);
   const opened = await unlock(ctx, row, { pass: input.pass });
   if (!opened.open) throw new ApiError(Msg.NOT_FOUND);

@@ -34,7 +34,7 @@ import { V, configOf, type Ctx } from "./shared.ts";
 /* ------------------------------------------------ upgrades ------------------------------------------------ */
 
 export async function upgradeList(input: Payload<"/sys/prn/upgrade/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const project = await ownProject(db, ctx.user.id, input.prnProjectId);
   const where = eq(prnUpgrades.projectId, project.id);
   const [{ total }] = await db.select({ total: count() }).from(prnUpgrades).where(where);
@@ -49,20 +49,20 @@ export async function upgradeList(input: Payload<"/sys/prn/upgrade/list">, ctx: 
 }
 
 export async function upgradeDetail(input: Payload<"/sys/prn/upgrade/detail">, ctx: Ctx) {
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .select()
     .from(prnUpgrades)
     .where(and(eq(prnUpgrades.id, input.prnProjectUpdateId), eq(prnUpgrades.userId, ctx.user.id)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
-  const [out] = await upgradesOut(ctx.services.db, [row]);
+  const [out] = await upgradesOut(ctx.deps.db, [row]);
   return out;
 }
 
 export async function upgradeOptions(input: Payload<"/sys/prn/upgrade/options">, ctx: Ctx) {
-  const db = ctx.services.db;
-  const now = ctx.services.now();
+  const db = ctx.deps.db;
+  const now = ctx.deps.now();
   const project = await ownProject(db, ctx.user.id, input.prnProjectId);
-  const usedBytes = await usedBytesOf(ctx.services, project);
+  const usedBytes = await usedBytesOf(ctx.deps, project);
   const [open] = await db
     .select({ id: prnUpgrades.id })
     .from(prnUpgrades)
@@ -99,7 +99,7 @@ async function checkUpgrade(
   toValue: string,
   usedBytes: number,
 ) {
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   if (project.status !== PrnStatus.RUNNING || project.suspended) throw new ApiError(Msg.PRN_NOT_ALLOWED_IN_STATUS);
   if (project.periodEnd.getTime() <= now.getTime()) throw new ApiError(Msg.PRN_PERIOD_ENDED);
   const from = configOf(project);
@@ -123,15 +123,15 @@ async function checkUpgrade(
 const asType = (n: number) => ((PRN_UPDATE_TYPES as readonly number[]).includes(n) ? (n as PrnUpdateTypeValue) : null);
 
 export async function upgradeQuote(input: Payload<"/sys/prn/upgrade/quote">, ctx: Ctx) {
-  const project = await ownProject(ctx.services.db, ctx.user.id, input.prnProjectId);
+  const project = await ownProject(ctx.deps.db, ctx.user.id, input.prnProjectId);
   const type = asType(input.updateType)!;
   const { from, to, diff } = await checkUpgrade(
     ctx,
-    ctx.services.db,
+    ctx.deps.db,
     project,
     type,
     input.toValue,
-    await usedBytesOf(ctx.services, project),
+    await usedBytesOf(ctx.deps, project),
   );
   return {
     updateType: type,
@@ -149,11 +149,11 @@ export async function upgradeQuote(input: Payload<"/sys/prn/upgrade/quote">, ctx
  */
 export async function upgradeCreate(input: Payload<"/sys/prn/upgrade/create">, ctx: Ctx) {
   const me = ctx.user.id;
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const type = asType(input.updateType)!;
-  const first = await ownProject(ctx.services.db, me, input.prnProjectId);
-  const usedBytes = type === PrnUpdateType.DATA_CAPACITY ? await usedBytesOf(ctx.services, first) : 0;
-  const result = await ctx.services.db.transaction(async (tx) => {
+  const first = await ownProject(ctx.deps.db, me, input.prnProjectId);
+  const usedBytes = type === PrnUpdateType.DATA_CAPACITY ? await usedBytesOf(ctx.deps, first) : 0;
+  const result = await ctx.deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
     const [replay] = await tx
       .select()
@@ -219,6 +219,6 @@ export async function upgradeCreate(input: Payload<"/sys/prn/upgrade/create">, c
     await schedule(tx, JOB_UPGRADE, { upgradeId: row.id }, { runAt: now, dedupeKey: `${JOB_UPGRADE}:${row.id}` });
     return { row, replayed: false };
   });
-  const [out] = await upgradesOut(ctx.services.db, [result.row]);
+  const [out] = await upgradesOut(ctx.deps.db, [result.row]);
   return { ...out, replayed: result.replayed };
 }

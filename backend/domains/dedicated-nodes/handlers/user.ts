@@ -38,7 +38,7 @@ import { isUniqueViolation, type Ctx } from "./shared.ts";
 
 /** Frameworks, clouds and regions with their free peers, host configurations, data capacities and prices. */
 export async function options(_input: Payload<"/sys/prn/options">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const nodes = await db.select().from(cityNodes).orderBy(cityNodes.id);
   const clouds: {
     cloud: string;
@@ -95,7 +95,7 @@ export async function quote(input: Payload<"/sys/prn/quote">, _ctx: Ctx) {
 }
 
 export async function list(input: Payload<"/sys/prn/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = and(
     eq(prnProjects.userId, ctx.user.id),
     input.status === undefined ? ne(prnProjects.status, PrnStatus.DELETED) : eq(prnProjects.status, input.status),
@@ -118,14 +118,14 @@ export async function list(input: Payload<"/sys/prn/list">, ctx: Ctx) {
  */
 export async function create(input: Payload<"/sys/prn/create">, ctx: Ctx) {
   const me = ctx.user.id;
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const config = { nodeCount: input.nodeCount, hostConfig: input.hostConfig, dataCapacityGb: input.dataCapacityGb };
   const price = periodCents(config, input.cycle);
   if (price === null) throw new ApiError(Msg.INVALID_PARAMS);
   if (!consensusOf(input.framework).includes(input.consensus))
     throw fieldError("consensus", Msg.PRN_CONSENSUS_INVALID, Msg.PRN_CONSENSUS_INVALID);
-  const sealed = sealPassword(ctx.services, input.password);
-  const result = await ctx.services.db.transaction(async (tx) => {
+  const sealed = sealPassword(ctx.deps, input.password);
+  const result = await ctx.deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
     const [replay] = await tx
       .select()
@@ -194,18 +194,18 @@ export async function create(input: Payload<"/sys/prn/create">, ctx: Ctx) {
     await schedule(tx, JOB_DEPLOY, { projectId: row.id }, { runAt: now, dedupeKey: `${JOB_DEPLOY}:${row.id}` });
     return { row, replayed: false };
   });
-  const [out] = await projectsOut(ctx.services.db, [result.row]);
+  const [out] = await projectsOut(ctx.deps.db, [result.row]);
   return { ...out, replayed: result.replayed };
 }
 
 /** The project with its network as the provisioner reports it now. */
 export async function detail(input: Payload<"/sys/prn/detail">, ctx: Ctx) {
-  const project = await ownProject(ctx.services.db, ctx.user.id, input.prnProjectId);
-  const [out] = await projectsOut(ctx.services.db, [project]);
+  const project = await ownProject(ctx.deps.db, ctx.user.id, input.prnProjectId);
+  const [out] = await projectsOut(ctx.deps.db, [project]);
   const status =
     project.purgedAt || project.status === PrnStatus.NOT_DEPLOYED
       ? null
-      : await networks.status(ctx.services, networkOf(project)).catch(() => null);
+      : await networks.status(ctx.deps, networkOf(project)).catch(() => null);
   return {
     ...out,
     network: status
@@ -225,12 +225,12 @@ export async function detail(input: Payload<"/sys/prn/detail">, ctx: Ctx) {
 
 /** The gateway's authorized password: the network takes it at once (running projects only). */
 export async function changePassword(input: Payload<"/sys/prn/password">, ctx: Ctx) {
-  const project = await ownProject(ctx.services.db, ctx.user.id, input.prnProjectId);
+  const project = await ownProject(ctx.deps.db, ctx.user.id, input.prnProjectId);
   if (input.password !== input.confirmPassword)
     throw fieldError("confirmPassword", Msg.PRN_PASSWORD_MISMATCH, Msg.PRN_PASSWORD_MISMATCH);
   if (project.status !== PrnStatus.RUNNING) throw new ApiError(Msg.PRN_NOT_ALLOWED_IN_STATUS);
   try {
-    await networks.setCredentials(ctx.services, networkOf(project), {
+    await networks.setCredentials(ctx.deps, networkOf(project), {
       user: project.authUser,
       password: input.password,
     });
@@ -240,17 +240,14 @@ export async function changePassword(input: Payload<"/sys/prn/password">, ctx: C
     );
     throw new ApiError(Msg.PRN_NETWORK_FAILED);
   }
-  await ctx.services.db
-    .update(prnProjects)
-    .set({ updatedAt: ctx.services.now() })
-    .where(eq(prnProjects.id, project.id));
+  await ctx.deps.db.update(prnProjects).set({ updatedAt: ctx.deps.now() }).where(eq(prnProjects.id, project.id));
   return { prnProjectId: project.id };
 }
 
 /** Unsubscribe (3 → 6) or delete (4, 6 → 5): the nodes stop now, the data goes at the period's end (a failed deployment's at once). */
 async function endProject(ctx: Ctx, projectId: number, event: "unsubscribe" | "delete", confirmName?: string) {
-  const now = ctx.services.now();
-  const project = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const project = await ctx.deps.db.transaction(async (tx) => {
     const p = await ownProject(tx, ctx.user.id, projectId, true);
     if (confirmName !== undefined && !sameServiceName(confirmName, p.name))
       throw fieldError("confirmName", "validation.nameMismatch");
@@ -272,7 +269,7 @@ async function endProject(ctx: Ctx, projectId: number, event: "unsubscribe" | "d
       );
     return row;
   });
-  if (!project.purgedAt) await stopNetwork(ctx.services, project);
+  if (!project.purgedAt) await stopNetwork(ctx.deps, project);
   return { prnProjectId: project.id, status: project.status, purgeAt: project.purgeAt?.toISOString() ?? null };
 }
 
@@ -283,13 +280,13 @@ export const remove = (input: Payload<"/sys/prn/delete">, ctx: Ctx) => endProjec
 
 /** "Try it": one JSON-RPC call through the project's gateway, answered as the gateway answered (401, 503 …). */
 export async function tryIt(input: Payload<"/sys/prn/tryIt">, ctx: Ctx) {
-  const project = await ownProject(ctx.services.db, ctx.user.id, input.prnProjectId);
+  const project = await ownProject(ctx.deps.db, ctx.user.id, input.prnProjectId);
   if (!HOLDING.includes(project.status) && project.status !== PrnStatus.UNSUBSCRIBED)
     throw new ApiError(Msg.PRN_NOT_ALLOWED_IN_STATUS);
   const params = input.params ? (JSON.parse(input.params) as unknown[]) : [];
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: input.method, params });
   const answer = await networks
-    .gateway(ctx.services, networkOf(project), { user: project.authUser, password: input.password }, body)
+    .gateway(ctx.deps, networkOf(project), { user: project.authUser, password: input.password }, body)
     .catch((error: unknown) => {
       console.warn(
         `[dedicated-nodes] gateway of ${networkOf(project)}: ${error instanceof Error ? error.message : String(error)}`,

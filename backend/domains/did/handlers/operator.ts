@@ -7,7 +7,7 @@ import { credentialsOut, type Ctx } from "./shared.ts";
 
 /** Operators: the credentials the platform issued (its did:web; no issuing user), the latest first. */
 export async function platformCredentials(input: Payload<"/sys/ops/did/credentials">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = isNull(didCredentials.issuerUserId);
   const [{ total }] = await db.select({ total: count() }).from(didCredentials).where(where);
   const rows = await db
@@ -19,7 +19,7 @@ export async function platformCredentials(input: Payload<"/sys/ops/did/credentia
     .offset((input.pageIndex - 1) * input.pageSize);
   return {
     page: {
-      rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows),
+      rows: await credentialsOut(db, ctx.deps.env, ctx.user.id, rows),
       total,
       pageIndex: input.pageIndex,
       pageSize: input.pageSize,
@@ -33,7 +33,7 @@ export async function platformCredentials(input: Payload<"/sys/ops/did/credentia
  * issued is not found here (only its issuer revokes it).
  */
 export async function revokePlatformCredential(input: Payload<"/sys/ops/did/revoke">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [row] = await db
     .select()
     .from(didCredentials)
@@ -41,9 +41,9 @@ export async function revokePlatformCredential(input: Payload<"/sys/ops/did/revo
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   const [updated] = await db
     .update(didCredentials)
-    .set({ revokedAt: ctx.services.now() })
+    .set({ revokedAt: ctx.deps.now() })
     .where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt)))
     .returning();
   if (!updated) throw new ApiError(Msg.DID_ALREADY_REVOKED);
-  return (await credentialsOut(db, ctx.services.env, ctx.user.id, [updated]))[0];
+  return (await credentialsOut(db, ctx.deps.env, ctx.user.id, [updated]))[0];
 }

@@ -20,7 +20,7 @@ async function pageOfCredentials(
   input: { pageIndex: number; pageSize: number },
   column: typeof didCredentials.issuerUserId | typeof didCredentials.subjectUserId,
 ) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = eq(column, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(didCredentials).where(where);
   const rows = await db
@@ -32,7 +32,7 @@ async function pageOfCredentials(
     .offset((input.pageIndex - 1) * input.pageSize);
   return {
     page: {
-      rows: await credentialsOut(db, ctx.services.env, ctx.user.id, rows),
+      rows: await credentialsOut(db, ctx.deps.env, ctx.user.id, rows),
       total,
       pageIndex: input.pageIndex,
       pageSize: input.pageSize,
@@ -48,11 +48,11 @@ export const receivedCredentials = (input: Payload<"/sys/did/credentials/receive
 
 /** A credential its issuer or its holder reads; anyone else gets "not found". */
 export async function credentialDetail(input: Payload<"/sys/did/credentials/detail">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [row] = await db.select().from(didCredentials).where(eq(didCredentials.id, input.credentialId));
   if (!row || (row.issuerUserId !== ctx.user.id && row.subjectUserId !== ctx.user.id))
     throw new ApiError(Msg.NOT_FOUND);
-  return (await credentialsOut(db, ctx.services.env, ctx.user.id, [row], true))[0];
+  return (await credentialsOut(db, ctx.deps.env, ctx.user.id, [row], true))[0];
 }
 
 /** The participants of the caller's services to whom a role credential may go: approved and confirmed, not disabled. */
@@ -83,8 +83,8 @@ async function participantsOf(db: Db | Tx, publisherId: number, joinId?: number)
 }
 
 export async function credentialOptions(_input: Payload<"/sys/did/credentials/options">, ctx: Ctx) {
-  const db = ctx.services.db;
-  const env = ctx.services.env;
+  const db = ctx.deps.db;
+  const env = ctx.deps.env;
   const own = await db
     .select()
     .from(didIdentifiers)
@@ -114,11 +114,11 @@ type Issue = {
 
 /** Signs and records a credential: its status list entry taken first, all in one transaction. */
 async function issue(ctx: Ctx, it: Issue) {
-  const env = ctx.services.env;
-  const now = ctx.services.now();
+  const env = ctx.deps.env;
+  const now = ctx.deps.now();
   if (!it.issuer.privateKeySealed) throw fieldError("issuerDidId", Msg.DID_NOT_PORTAL_HELD, Msg.DID_NOT_PORTAL_HELD);
   const expiresAt = new Date(now.getTime() + it.validDays * DAY_MS);
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const { listId, index } = await allocateIndex(tx, it.issuer.id, now);
     const listUrl = statusListUrlOf(env, listId);
     const { signer, alg } = signerOf(env, it.issuer.keyType as DidKeyType, it.issuer.privateKeySealed!);
@@ -161,18 +161,18 @@ async function issue(ctx: Ctx, it: Issue) {
       .returning();
     return inserted;
   });
-  return (await credentialsOut(ctx.services.db, env, ctx.user.id, [row], true))[0];
+  return (await credentialsOut(ctx.deps.db, env, ctx.user.id, [row], true))[0];
 }
 
 /** The platform issues "enterprise certified" to one of a certified enterprise's own DIDs. */
 export async function requestEnterprise(input: Payload<"/sys/did/credentials/requestEnterprise">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const subject = await ownDid(db, ctx.user.id, input.subjectDidId);
   const [me] = await db.select().from(users).where(eq(users.id, ctx.user.id));
   if (!me || !isCertifiedEnterprise(me)) throw new ApiError(Msg.DID_NOT_CERTIFIED);
   return issue(ctx, {
     kind: "enterprise",
-    issuer: await platformDid(db, ctx.services.env),
+    issuer: await platformDid(db, ctx.deps.env),
     issuerUserId: null,
     subjectDid: subject.did,
     subjectUserId: me.id,
@@ -192,7 +192,7 @@ export async function requestEnterprise(input: Payload<"/sys/did/credentials/req
  * DID of this portal, must be the participant's own.
  */
 export async function issueRole(input: Payload<"/sys/did/credentials/issueRole">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const issuer = await ownDid(db, ctx.user.id, input.issuerDidId);
   const [participant] = await participantsOf(db, ctx.user.id, input.appJoinAuditId);
   if (!participant) throw new ApiError(Msg.NOT_FOUND);
@@ -220,7 +220,7 @@ export async function issueRole(input: Payload<"/sys/did/credentials/issueRole">
 
 /** The issuer revokes a credential: from now on its bit is set in the published list. Only its issuer may. */
 export async function revokeCredential(input: Payload<"/sys/did/credentials/revoke">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [row] = await db
     .select()
     .from(didCredentials)
@@ -229,9 +229,9 @@ export async function revokeCredential(input: Payload<"/sys/did/credentials/revo
   if (row.revokedAt) throw new ApiError(Msg.DID_ALREADY_REVOKED);
   const [updated] = await db
     .update(didCredentials)
-    .set({ revokedAt: ctx.services.now() })
+    .set({ revokedAt: ctx.deps.now() })
     .where(and(eq(didCredentials.id, row.id), isNull(didCredentials.revokedAt)))
     .returning();
   if (!updated) throw new ApiError(Msg.DID_ALREADY_REVOKED);
-  return (await credentialsOut(db, ctx.services.env, ctx.user.id, [updated], true))[0];
+  return (await credentialsOut(db, ctx.deps.env, ctx.user.id, [updated], true))[0];
 }

@@ -12,7 +12,7 @@ import { didOut, ownDid, type Ctx } from "./shared.ts";
 /* ------------------------------------------------ identifiers ------------------------------------------------ */
 
 export async function listDids(input: Payload<"/sys/did/identifiers/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = eq(didIdentifiers.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(didIdentifiers).where(where);
   const rows = await db
@@ -24,7 +24,7 @@ export async function listDids(input: Payload<"/sys/did/identifiers/list">, ctx:
     .offset((input.pageIndex - 1) * input.pageSize);
   return {
     page: {
-      rows: rows.map((r) => didOut(ctx.services.env, r)),
+      rows: rows.map((r) => didOut(ctx.deps.env, r)),
       total,
       pageIndex: input.pageIndex,
       pageSize: input.pageSize,
@@ -37,14 +37,14 @@ export async function listDids(input: Payload<"/sys/did/identifiers/list">, ctx:
  * public key pasted, whose type it tells. did:key is the key itself; did:web gets a random handle under /users/.
  */
 export async function createDid(input: Payload<"/sys/did/identifiers/create">, ctx: Ctx) {
-  const env = ctx.services.env;
+  const env = ctx.deps.env;
   const key =
     input.custody === "portal"
       ? newKeyPair(env, input.keyType)
       : { ...parsePublicKey(input.publicKey ?? ""), privateKeySealed: null };
   const webHandle = input.method === "web" ? randomBytes(10).toString("hex") : null;
   const did = webHandle ? userWebDidOf(env, webHandle) : `did:key:${key.publicKeyMultibase}`;
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .insert(didIdentifiers)
     .values({
       userId: ctx.user.id,
@@ -56,7 +56,7 @@ export async function createDid(input: Payload<"/sys/did/identifiers/create">, c
       publicKeyMultibase: key.publicKeyMultibase,
       privateKeySealed: key.privateKeySealed,
       webHandle,
-      createdAt: ctx.services.now(),
+      createdAt: ctx.deps.now(),
     })
     .onConflictDoNothing()
     .returning();
@@ -66,18 +66,18 @@ export async function createDid(input: Payload<"/sys/did/identifiers/create">, c
 
 /** One of the caller's DIDs with its document as a resolver gives it (key-did-resolver for did:key; this portal's for did:web). */
 export async function didDetail(input: Payload<"/sys/did/identifiers/detail">, ctx: Ctx) {
-  const row = await ownDid(ctx.services.db, ctx.user.id, input.didId);
+  const row = await ownDid(ctx.deps.db, ctx.user.id, input.didId);
   const document =
     row.method === "web"
       ? webDocumentOf(row)
-      : ((await resolverFor(ctx.services.db, ctx.services.env).resolve(row.did)).didDocument ?? {});
-  return { ...didOut(ctx.services.env, row), document: document as Record<string, unknown> };
+      : ((await resolverFor(ctx.deps.db, ctx.deps.env).resolve(row.did)).didDocument ?? {});
+  return { ...didOut(ctx.deps.env, row), document: document as Record<string, unknown> };
 }
 
 /** Verifies a pasted credential or an uploaded one (the upload claimed here: it is used once). */
 export async function verify(input: Payload<"/sys/did/verify">, ctx: Ctx) {
-  const { db, files, env } = ctx.services;
-  const now = ctx.services.now();
+  const { db, files, env } = ctx.deps;
+  const now = ctx.deps.now();
   let jwt = input.jwt ?? "";
   if (!jwt && input.uploadId) {
     const stored = await files.claim(db, input.uploadId, { kind: "credential", ownerId: ctx.user.id, at: now });

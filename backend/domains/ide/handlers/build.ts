@@ -34,7 +34,7 @@ import {
  * there is no error.
  */
 export async function compile(input: Payload<"/sys/ide/compile">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   await requireGrant(ctx);
   const files = await db
@@ -43,7 +43,7 @@ export async function compile(input: Payload<"/sys/ide/compile">, ctx: Ctx) {
     .where(and(eq(ideFiles.workspaceId, w.id), eq(ideFiles.folder, false)));
   const sources = Object.fromEntries(files.filter((f) => isSolidity(f.path)).map((f) => [f.path, f.content]));
   const result = await chain.api.compileWorkspace(sources);
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const diagnostics = result.diagnostics.map(({ severity, file, line, column, message }) => ({
     severity,
     file,
@@ -98,7 +98,7 @@ export async function compile(input: Payload<"/sys/ide/compile">, ctx: Ctx) {
  * checks, its job, one deployment at a time), through the contracts domain's api.
  */
 export async function deploy(input: Payload<"/sys/ide/deploy">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   await requireGrant(ctx);
   const [compiled] = await db
@@ -128,9 +128,9 @@ export async function deploy(input: Payload<"/sys/ide/deploy">, ctx: Ctx) {
     contractId: created.contractId,
     file: compiled.file,
     name: compiled.name,
-    createdAt: ctx.services.now(),
+    createdAt: ctx.deps.now(),
   });
-  await touch(db, w, ctx.services.now());
+  await touch(db, w, ctx.deps.now());
   const [out] = await deploymentsOf(db, w.id, [created.contractId]);
   return out!;
 }
@@ -139,7 +139,7 @@ const isRead = (f: AbiFunction) => f.stateMutability === "view" || f.stateMutabi
 
 /** A function of a contract deployed from the workspace: a read through eth_call, a write signed by a custody account. */
 export async function call(input: Payload<"/sys/ide/call">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   if (input.network === "test") return callOnTestNetwork(ctx, w, input);
   const [deployment] = await db
@@ -170,7 +170,7 @@ export async function call(input: Payload<"/sys/ide/call">, ctx: Ctx) {
     };
   }
   if (!input.accountId) throw fieldError("accountId", Msg.IDE_ACCOUNT_REQUIRED, Msg.IDE_ACCOUNT_REQUIRED);
-  return contracts.api.write(ctx.services, ctx.user.id, {
+  return contracts.api.write(ctx.deps, ctx.user.id, {
     contractId: input.contractId,
     signature: input.signature,
     args: input.args,
@@ -223,7 +223,7 @@ async function deployToTestNetwork(
   compiled: typeof ideCompiled.$inferSelect,
   constructorArgs: string[],
 ) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const abi = compiled.abi as unknown as Abi;
   const ctor = abi.find((e) => e.type === "constructor");
   let data: string;
@@ -315,7 +315,7 @@ async function deployToTestNetwork(
 
 /** A function of a contract the workspace deployed to the test network, through the contracts domain's read and write. */
 async function callOnTestNetwork(ctx: Ctx, w: Workspace, input: Payload<"/sys/ide/call">) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const [row] = await deps.db
     .select()
     .from(ideTestDeployments)

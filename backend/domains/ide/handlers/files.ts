@@ -30,10 +30,10 @@ async function ensureParents(tx: Tx, workspaceId: number, path: string, now: Dat
 }
 
 export async function createFile(input: Payload<"/sys/ide/file/create">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  const now = ctx.deps.now();
+  const w = await ownWorkspace(ctx.deps.db, ctx.user.id, input.workspaceId);
   await requireGrant(ctx);
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const row = await ctx.deps.db.transaction(async (tx) => {
     await ownWorkspace(tx, ctx.user.id, w.id, true);
     const [{ n }] = await tx.select({ n: count() }).from(ideFiles).where(eq(ideFiles.workspaceId, w.id));
     if (n >= IDE_FILES_MAX) throw new ApiError(Msg.IDE_TOO_MANY_FILES);
@@ -53,10 +53,10 @@ export async function createFile(input: Payload<"/sys/ide/file/create">, ctx: Ct
 
 /** Renames (moves) a file, or a folder with everything under it. */
 export async function renameFile(input: Payload<"/sys/ide/file/rename">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  const now = ctx.deps.now();
+  const w = await ownWorkspace(ctx.deps.db, ctx.user.id, input.workspaceId);
   await requireGrant(ctx);
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const row = await ctx.deps.db.transaction(async (tx) => {
     await ownWorkspace(tx, ctx.user.id, w.id, true);
     const file = await ownFile(tx, w.id, input.fileId);
     if (input.path === file.path) return file;
@@ -87,10 +87,10 @@ export async function renameFile(input: Payload<"/sys/ide/file/rename">, ctx: Ct
 
 /** Deletes a file, or a folder with everything under it. */
 export async function deleteFile(input: Payload<"/sys/ide/file/delete">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
+  const now = ctx.deps.now();
+  const w = await ownWorkspace(ctx.deps.db, ctx.user.id, input.workspaceId);
   await requireGrant(ctx);
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     const file = await ownFile(tx, w.id, input.fileId);
     if (file.folder)
       await tx
@@ -103,16 +103,16 @@ export async function deleteFile(input: Payload<"/sys/ide/file/delete">, ctx: Ct
 }
 
 export async function saveFile(input: Payload<"/sys/ide/file/save">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
-  const file = await ownFile(ctx.services.db, w.id, input.fileId);
+  const now = ctx.deps.now();
+  const w = await ownWorkspace(ctx.deps.db, ctx.user.id, input.workspaceId);
+  const file = await ownFile(ctx.deps.db, w.id, input.fileId);
   await requireGrant(ctx);
   if (file.folder) throw new ApiError(Msg.IDE_NOT_A_FILE);
-  const [saved] = await ctx.services.db
+  const [saved] = await ctx.deps.db
     .update(ideFiles)
     .set({ content: input.content, updatedAt: now })
     .where(eq(ideFiles.id, file.id))
     .returning();
-  await touch(ctx.services.db, w, now);
+  await touch(ctx.deps.db, w, now);
   return fileOut(saved!);
 }

@@ -20,9 +20,9 @@ export const GRANT_MS = IDE_GRANT_MINUTES * 60_000;
 
 /** The caller's IDE authorisation for this session: refused with §8 MSG_20016 once expired, else renewed. */
 export async function requireGrant(ctx: Ctx): Promise<Date> {
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const expiresAt = new Date(now.getTime() + GRANT_MS);
-  const [renewed] = await ctx.services.db
+  const [renewed] = await ctx.deps.db
     .update(ideGrants)
     .set({ expiresAt })
     .where(and(eq(ideGrants.tokenHash, ctx.tokenHash), eq(ideGrants.userId, ctx.user.id), gt(ideGrants.expiresAt, now)))

@@ -10,9 +10,9 @@ import { GRANT_MS, deploymentsOf, fileOut, ownWorkspace, requireGrant, type Ctx,
 
 /** SPEC §8 IDE authorisation: issued (or renewed) for the caller's session when the portal opens. */
 export async function issueGrant(_input: Payload<"/sys/ide/grant">, ctx: Ctx) {
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const expiresAt = new Date(now.getTime() + GRANT_MS);
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     // Grants of sessions that ended are of no use: each issue clears the caller's expired ones.
     await tx.delete(ideGrants).where(and(eq(ideGrants.userId, ctx.user.id), lte(ideGrants.expiresAt, now)));
     await tx
@@ -24,7 +24,7 @@ export async function issueGrant(_input: Payload<"/sys/ide/grant">, ctx: Ctx) {
 }
 
 export async function listTemplates(_input: Payload<"/sys/ide/template/list">, ctx: Ctx) {
-  return (await listIdeTemplates(ctx.services)).map((t) => ({
+  return (await listIdeTemplates(ctx.deps)).map((t) => ({
     templateId: t.templateId,
     origin: t.origin,
     title: t.title,
@@ -33,7 +33,7 @@ export async function listTemplates(_input: Payload<"/sys/ide/template/list">, c
 }
 
 export async function listWorkspaces(input: Payload<"/sys/ide/workspace/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = eq(ideWorkspaces.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(ideWorkspaces).where(where);
   const rows = await db
@@ -50,10 +50,10 @@ export async function listWorkspaces(input: Payload<"/sys/ide/workspace/list">, 
 
 /** A new workspace with the template's files (and their folders). */
 export async function createWorkspace(input: Payload<"/sys/ide/workspace/create">, ctx: Ctx) {
-  const template = (await listIdeTemplates(ctx.services)).find((t) => t.templateId === input.templateId);
+  const template = (await listIdeTemplates(ctx.deps)).find((t) => t.templateId === input.templateId);
   if (!template) throw fieldError("templateId", Msg.IDE_TEMPLATE_UNKNOWN, Msg.IDE_TEMPLATE_UNKNOWN);
-  const now = ctx.services.now();
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const [w] = await tx
       .insert(ideWorkspaces)
       .values({
@@ -78,28 +78,28 @@ export async function createWorkspace(input: Payload<"/sys/ide/workspace/create"
     if (values.length) await tx.insert(ideFiles).values(values);
     return w!;
   });
-  return workspaceOut(ctx.services.db, row);
+  return workspaceOut(ctx.deps.db, row);
 }
 
 export async function renameWorkspace(input: Payload<"/sys/ide/workspace/rename">, ctx: Ctx) {
-  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
-  const [row] = await ctx.services.db
+  const w = await ownWorkspace(ctx.deps.db, ctx.user.id, input.workspaceId);
+  const [row] = await ctx.deps.db
     .update(ideWorkspaces)
-    .set({ name: input.name, updatedAt: ctx.services.now() })
+    .set({ name: input.name, updatedAt: ctx.deps.now() })
     .where(eq(ideWorkspaces.id, w.id))
     .returning();
-  return workspaceOut(ctx.services.db, row!);
+  return workspaceOut(ctx.deps.db, row!);
 }
 
 /** Deletes a workspace with its files; the contracts deployed from it stay deployments of their projects. */
 export async function deleteWorkspace(input: Payload<"/sys/ide/workspace/delete">, ctx: Ctx) {
-  const w = await ownWorkspace(ctx.services.db, ctx.user.id, input.workspaceId);
-  await ctx.services.db.delete(ideWorkspaces).where(eq(ideWorkspaces.id, w.id));
+  const w = await ownWorkspace(ctx.deps.db, ctx.user.id, input.workspaceId);
+  await ctx.deps.db.delete(ideWorkspaces).where(eq(ideWorkspaces.id, w.id));
   return null;
 }
 
 export async function openWorkspace(input: Payload<"/sys/ide/workspace/open">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const w = await ownWorkspace(db, ctx.user.id, input.workspaceId);
   const expiresAt = await requireGrant(ctx);
   const files = await db.select().from(ideFiles).where(eq(ideFiles.workspaceId, w.id)).orderBy(asc(ideFiles.path));

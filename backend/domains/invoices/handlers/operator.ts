@@ -20,7 +20,7 @@ import inbox from "#backend/domains/inbox/index.ts";
 /* ------------------------------------------------------------------------------ operators */
 
 export async function operatorApplications(input: ListInput, ctx: SignedInContext) {
-  const list = await listApplications(ctx.services.db, input, null);
+  const list = await listApplications(ctx.deps.db, input, null);
   return {
     page: {
       rows: list.rows.map((r) => toSummary(r.app, r.userName)),
@@ -32,7 +32,7 @@ export async function operatorApplications(input: ListInput, ctx: SignedInContex
 }
 
 export async function operatorApplication(input: { invoiceId: number }, ctx: SignedInContext) {
-  return detailOf(ctx.services.db, input.invoiceId, null);
+  return detailOf(ctx.deps.db, input.invoiceId, null);
 }
 
 /** The application locked for a decision, refused unless the invoice machine (machine.ts) lets the decision move it. */
@@ -81,8 +81,8 @@ async function decide(
   params: Record<string, string> = {},
 ) {
   const operator = ctx.user;
-  const now = ctx.services.now();
-  await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  await ctx.deps.db.transaction(async (tx) => {
     const { row, to } = await lockForDecision(tx, invoiceId, decision);
     const columns = await work(tx, row, operator.id, now);
     await tx

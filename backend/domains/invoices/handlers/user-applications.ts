@@ -42,7 +42,7 @@ function invoiceableBillFilter(userId: number): SQL {
 export async function invoiceableBills(_input: unknown, ctx: SignedInContext) {
   const me = ctx.user;
   const [rows, totals] = await Promise.all([
-    ctx.services.db
+    ctx.deps.db
       .select({
         id: bills.id,
         billNo: bills.billNo,
@@ -56,7 +56,7 @@ export async function invoiceableBills(_input: unknown, ctx: SignedInContext) {
       .where(invoiceableBillFilter(me.id))
       .orderBy(desc(bills.paidAt), desc(bills.id))
       .limit(500),
-    billing.api.totalsOf(ctx.services.db, me.id),
+    billing.api.totalsOf(ctx.deps.db, me.id),
   ]);
   return {
     invoiceableCents: totals.invoiceableCents,
@@ -97,12 +97,12 @@ async function byIdempotencyKey(db: Db | Tx, userId: number, key: string) {
  */
 export async function applyForInvoice(input: z.output<typeof invoiceApplicationSchema>, ctx: SignedInContext) {
   const me = ctx.user;
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const billIds = [...new Set(input.billIds.map(Number))].sort((a, b) => a - b);
-  const previous = await byIdempotencyKey(ctx.services.db, me.id, input.idempotencyKey);
+  const previous = await byIdempotencyKey(ctx.deps.db, me.id, input.idempotencyKey);
   if (previous) return { invoiceId: previous.id, applicationNo: previous.applicationNo, replayed: true };
   try {
-    return await ctx.services.db.transaction(async (tx) => {
+    return await ctx.deps.db.transaction(async (tx) => {
       const totals = await billing.api.lockWallet(tx, me.id, now);
       const replay = await byIdempotencyKey(tx, me.id, input.idempotencyKey);
       if (replay) return { invoiceId: replay.id, applicationNo: replay.applicationNo, replayed: true };
@@ -207,7 +207,7 @@ export async function applyForInvoice(input: z.output<typeof invoiceApplicationS
   } catch (error) {
     // Two submits of one form that raced past the lock (several processes): the first one's application.
     if (isUniqueViolation(error)) {
-      const row = await byIdempotencyKey(ctx.services.db, me.id, input.idempotencyKey);
+      const row = await byIdempotencyKey(ctx.deps.db, me.id, input.idempotencyKey);
       if (row) return { invoiceId: row.id, applicationNo: row.applicationNo, replayed: true };
     }
     throw error;
@@ -217,8 +217,8 @@ export async function applyForInvoice(input: z.output<typeof invoiceApplicationS
 export async function myApplications(input: ListInput, ctx: SignedInContext) {
   const me = ctx.user;
   const [list, totals] = await Promise.all([
-    listApplications(ctx.services.db, input, me.id),
-    billing.api.totalsOf(ctx.services.db, me.id),
+    listApplications(ctx.deps.db, input, me.id),
+    billing.api.totalsOf(ctx.deps.db, me.id),
   ]);
   return {
     page: {
@@ -232,5 +232,5 @@ export async function myApplications(input: ListInput, ctx: SignedInContext) {
 }
 
 export async function myApplication(input: { invoiceId: number }, ctx: SignedInContext) {
-  return detailOf(ctx.services.db, input.invoiceId, ctx.user.id);
+  return detailOf(ctx.deps.db, input.invoiceId, ctx.user.id);
 }

@@ -49,14 +49,14 @@ export async function listTitles(input: z.output<typeof pageRequestSchema>, ctx:
   const { pageSize, pageIndex } = input.page;
   const where = eq(invoiceTitles.userId, me(ctx).id);
   const [rows, [{ total }]] = await Promise.all([
-    ctx.services.db
+    ctx.deps.db
       .select()
       .from(invoiceTitles)
       .where(where)
       .orderBy(desc(invoiceTitles.isDefault), desc(invoiceTitles.createdAt), desc(invoiceTitles.id))
       .limit(pageSize)
       .offset((pageIndex - 1) * pageSize),
-    ctx.services.db.select({ total: count() }).from(invoiceTitles).where(where),
+    ctx.deps.db.select({ total: count() }).from(invoiceTitles).where(where),
   ]);
   return { page: { rows: rows.map(toTitle), total, pageIndex, pageSize } };
 }
@@ -75,8 +75,8 @@ function titleValues(input: z.output<typeof invoiceTitleSchema>) {
 
 export async function insertTitle(input: z.output<typeof invoiceTitleSchema>, ctx: SignedInContext) {
   const userId = me(ctx).id;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_TITLES, userId);
     const [{ n }] = await tx.select({ n: count() }).from(invoiceTitles).where(eq(invoiceTitles.userId, userId));
     if (n >= MAX_BOOK_ENTRIES) throw new ApiError(Msg.INVOICE_BOOK_FULL);
@@ -98,7 +98,7 @@ export async function insertTitle(input: z.output<typeof invoiceTitleSchema>, ct
 export async function updateTitle(input: z.output<typeof updateInvoiceTitleSchema>, ctx: SignedInContext) {
   const userId = me(ctx).id;
   const titleId = Number(input.titleId);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_TITLES, userId);
     const [existing] = await tx
       .select()
@@ -122,7 +122,7 @@ export async function updateTitle(input: z.output<typeof updateInvoiceTitleSchem
 
 export async function deleteTitle(input: { titleId: number }, ctx: SignedInContext) {
   const userId = me(ctx).id;
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_TITLES, userId);
     const deleted = await tx
       .delete(invoiceTitles)
@@ -154,14 +154,14 @@ export async function listAddressees(input: z.output<typeof pageRequestSchema>, 
   const { pageSize, pageIndex } = input.page;
   const where = eq(receiverAddresses.userId, me(ctx).id);
   const [rows, [{ total }]] = await Promise.all([
-    ctx.services.db
+    ctx.deps.db
       .select()
       .from(receiverAddresses)
       .where(where)
       .orderBy(desc(receiverAddresses.isDefault), desc(receiverAddresses.createdAt), desc(receiverAddresses.id))
       .limit(pageSize)
       .offset((pageIndex - 1) * pageSize),
-    ctx.services.db.select({ total: count() }).from(receiverAddresses).where(where),
+    ctx.deps.db.select({ total: count() }).from(receiverAddresses).where(where),
   ]);
   return { page: { rows: rows.map(toAddressee), total, pageIndex, pageSize } };
 }
@@ -169,7 +169,7 @@ export async function listAddressees(input: z.output<typeof pageRequestSchema>, 
 /** SPEC §7 addOrUpdateClientAddressee: with an addresseeId it edits that (own) address, else adds one. */
 export async function saveAddressee(input: z.output<typeof addresseeSchema>, ctx: SignedInContext) {
   const userId = me(ctx).id;
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const values = {
     name: input.name,
     mobile: input.mobile,
@@ -178,7 +178,7 @@ export async function saveAddressee(input: z.output<typeof addresseeSchema>, ctx
     postalCode: nullable(input.postalCode),
     email: nullable(input.email),
   };
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_ADDRESSES, userId);
     const own = and(eq(receiverAddresses.userId, userId), eq(receiverAddresses.isDefault, true));
     if (input.addresseeId) {
@@ -214,7 +214,7 @@ export async function saveAddressee(input: z.output<typeof addresseeSchema>, ctx
 
 export async function deleteAddressee(input: { addresseeId: number }, ctx: SignedInContext) {
   const userId = me(ctx).id;
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     await lockUserBook(tx, LOCK_ADDRESSES, userId);
     const deleted = await tx
       .delete(receiverAddresses)

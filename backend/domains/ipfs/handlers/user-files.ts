@@ -21,7 +21,7 @@ const fileOut = (f: typeof ipfsFiles.$inferSelect) => ({
 });
 
 export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
   const where = and(
     eq(ipfsFiles.serviceId, service.id),
@@ -44,7 +44,7 @@ export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, 
  * commit, the pin is left behind (never a file without its blocks).
  */
 export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const { file, usedBytes } = await deps.db.transaction(async (tx) => {
     const service = await ownService(tx, ctx.user.id, input.ipfsServiceId, true);
     const [file] = await tx
@@ -71,9 +71,9 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
 
 /** SPEC §9: a service's download traffic per gateway and UTC+8 day over 30 days. */
 export async function serviceTraffic(input: Payload<"/sys/ipfsBusiness/ipfs/traffic">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
-  const days = lastDays(ctx.services.now(), IPFS_TRAFFIC_DAYS);
+  const days = lastDays(ctx.deps.now(), IPFS_TRAFFIC_DAYS);
   const gateways = (await gatewaysOf(db, [service.id])).get(service.id) ?? [];
   const rows = await db
     .select({ day: ipfsTrafficDaily.day, orgCode: cityNodes.code, bytes: ipfsTrafficDaily.bytes })
@@ -86,8 +86,8 @@ export async function serviceTraffic(input: Payload<"/sys/ipfsBusiness/ipfs/traf
 
 /** My account: the caller's IPFS data usage by city node gateway over 30 days, every service together. */
 export async function usageByGateway(_input: Payload<"/sys/ipfsBusiness/ipfs/usageByGateway">, ctx: Ctx) {
-  const days = lastDays(ctx.services.now(), IPFS_TRAFFIC_DAYS);
-  const rows = await ctx.services.db
+  const days = lastDays(ctx.deps.now(), IPFS_TRAFFIC_DAYS);
+  const rows = await ctx.deps.db
     .select({
       orgCode: cityNodes.code,
       orgName: cityNodes.name,

@@ -27,7 +27,7 @@ export async function selectIpfsOrgFlowPrices(
   _input: Payload<"/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices">,
   ctx: Ctx,
 ) {
-  const rows = await ctx.services.db.select().from(cityNodes).orderBy(cityNodes.id);
+  const rows = await ctx.deps.db.select().from(cityNodes).orderBy(cityNodes.id);
   if (!rows.length) throw new ApiError(Msg.SERVER_ERROR);
   return rows.map((n) => ({
     orgId: n.id,
@@ -117,11 +117,11 @@ async function servicesOut(db: Db | Tx, rows: ServiceRow[], shown: Map<string, s
  */
 export async function createService(input: Payload<"/sys/ipfsBusiness/ipfs/create">, ctx: Ctx) {
   const me = ctx.user.id;
-  const now = ctx.services.now();
-  const env = ctx.services.env;
+  const now = ctx.deps.now();
+  const env = ctx.deps.env;
   const t = tier(input.storeUnit);
   const orgIds = [...new Set(input.orgIds)].sort((a, b) => a - b);
-  const result = await ctx.services.db.transaction(async (tx) => {
+  const result = await ctx.deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
     const [replay] = await tx
       .select()
@@ -201,12 +201,12 @@ export async function createService(input: Payload<"/sys/ipfsBusiness/ipfs/creat
     }
     return { row, shown, replayed: false };
   });
-  const [out] = await servicesOut(ctx.services.db, [result.row], result.shown);
+  const [out] = await servicesOut(ctx.deps.db, [result.row], result.shown);
   return { ...out, replayed: result.replayed };
 }
 
 export async function listServices(input: Payload<"/sys/ipfsBusiness/ipfs/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = eq(ipfsServices.userId, ctx.user.id);
   const [{ total }] = await db.select({ total: count() }).from(ipfsServices).where(where);
   const rows = await db
@@ -220,17 +220,15 @@ export async function listServices(input: Payload<"/sys/ipfsBusiness/ipfs/list">
 }
 
 export async function serviceDetail(input: Payload<"/sys/ipfsBusiness/ipfs/detail">, ctx: Ctx) {
-  const [out] = await servicesOut(ctx.services.db, [
-    await ownService(ctx.services.db, ctx.user.id, input.ipfsServiceId),
-  ]);
+  const [out] = await servicesOut(ctx.deps.db, [await ownService(ctx.deps.db, ctx.user.id, input.ipfsServiceId)]);
   return out;
 }
 
 /** A key: show, regenerate (the old one stops at once), deactivate (0), activate (1). An unsubscribed key (2) only shows. */
 export async function serviceKey(input: Payload<"/sys/ipfsBusiness/ipfs/key">, ctx: Ctx) {
-  const env = ctx.services.env;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const env = ctx.deps.env;
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const service = await ownService(tx, ctx.user.id, input.ipfsServiceId, true);
     const [key] = await tx
       .select()

@@ -7,7 +7,7 @@ import { me, joinNodes, joinRequests, manageRow } from "./shared.ts";
 
 /** Operations queue: requests the publisher approved (1), oldest first. */
 export async function opsList(input: Payload<"/sys/ops/participations/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const publishers = users;
   const { total, rows } = await joinRequests(
     db,
@@ -38,8 +38,8 @@ export async function opsList(input: Payload<"/sys/ops/participations/list">, ct
 /** An operator approves (1 → 3, then the order or the work order starts) or rejects (→ 4, comments required). */
 export async function opsDecide(input: Payload<"/sys/ops/participations/decide">, ctx: SignedInContext) {
   const user = me(ctx);
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const r = await applyJoinEvent(tx, {
       joinId: input.appJoinAuditId,
       event: input.decision === "approve" ? "operatorApprove" : "operatorReject",

@@ -16,7 +16,7 @@ import { me, appById, currentVersion, ownJoin, joinNodes, certificateRows } from
 
 /** §2 ParticipatedServices: the caller's participations, searchable by service name and list status. */
 export async function participatedList(input: Payload<"/sys/chainAppInfo/participatedList">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const { condition, pageIndex, pageSize } = input.page;
   const name = condition.name?.trim();
   const rows = await db
@@ -53,7 +53,7 @@ export async function participatedList(input: Payload<"/sys/chainAppInfo/partici
 
 /** §7 getJoinParamList: gateway per city node, user code, app code and the certificate; approved participations only. */
 export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoinParamList">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const join = await ownJoin(db, me(ctx).id, input.appJoinAuditId);
   const app = (await appById(db, join.appId))!;
   const version = await currentVersion(db, app);
@@ -79,7 +79,7 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
     })),
     certificate: certs[0] ?? null,
     chain: version
-      ? await services.api.serviceChainView(db, ctx.services.env, app.id, version.id, join.userId, ctx.services.now())
+      ? await services.api.serviceChainView(db, ctx.deps.env, app.id, version.id, join.userId, ctx.deps.now())
       : null,
   };
 }
@@ -87,11 +87,11 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
 /** §2 MyCertificates: every certificate of the caller, soonest expiry first. */
 export async function myCertificates(input: z.output<typeof pageRequestSchema>, ctx: SignedInContext) {
   const { pageIndex, pageSize } = input.page;
-  const [{ total }] = await ctx.services.db
+  const [{ total }] = await ctx.deps.db
     .select({ total: count() })
     .from(certificates)
     .where(eq(certificates.userId, me(ctx).id));
-  const rows = await certificateRows(ctx.services.db, me(ctx).id, eq(certificates.userId, me(ctx).id), {
+  const rows = await certificateRows(ctx.deps.db, me(ctx).id, eq(certificates.userId, me(ctx).id), {
     limit: pageSize,
     offset: (pageIndex - 1) * pageSize,
   });
@@ -101,7 +101,7 @@ export async function myCertificates(input: z.output<typeof pageRequestSchema>, 
 /** A certificate (PEM) or its private key: key trust's encrypted PKCS#8 any time, a participant certificate's key once. */
 export async function certificateFile(input: Payload<"/sys/chainAppInfo/certificateFile">, ctx: SignedInContext) {
   const user = me(ctx);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const [cert] = await tx.select().from(certificates).where(eq(certificates.id, input.certificateId)).for("update");
     if (!cert || cert.userId !== user.id) throw new ApiError(Msg.NOT_FOUND);
     const [row] = await certificateRows(tx, user.id, eq(certificates.id, cert.id));
@@ -112,6 +112,6 @@ export async function certificateFile(input: Payload<"/sys/chainAppInfo/certific
     if (!cert.encryptedKeyPem) throw new ApiError(Msg.KEY_ALREADY_DOWNLOADED);
     if (cert.mode === 2) return { fileName: `${base}-key.encrypted.pem`, pem: cert.encryptedKeyPem };
     await tx.update(certificates).set({ encryptedKeyPem: null }).where(eq(certificates.id, cert.id));
-    return { fileName: `${base}-key.pem`, pem: openWithServer(ctx.services.env, cert.encryptedKeyPem) };
+    return { fileName: `${base}-key.pem`, pem: openWithServer(ctx.deps.env, cert.encryptedKeyPem) };
   });
 }

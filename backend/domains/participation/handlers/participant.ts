@@ -48,8 +48,8 @@ async function mayView(ctx: SignedInContext, app: AppRow, version: VersionRow | 
   const user = me(ctx);
   if (app.userId === user.id) return true;
   if (app.isPublic && version?.verState === RUNNING) return true;
-  if (ticketValid(ctx.services.env, ticket, user.id, app.id, ctx.services.now())) return true;
-  const [any] = await ctx.services.db
+  if (ticketValid(ctx.deps.env, ticket, user.id, app.id, ctx.deps.now())) return true;
+  const [any] = await ctx.deps.db
     .select({ id: appJoins.id })
     .from(appJoins)
     .where(and(eq(appJoins.userId, user.id), eq(appJoins.appId, app.id)))
@@ -57,9 +57,9 @@ async function mayView(ctx: SignedInContext, app: AppRow, version: VersionRow | 
   return !!any;
 }
 async function viewable(ctx: SignedInContext, appId: number, ticket?: string) {
-  const app = await appById(ctx.services.db, appId);
+  const app = await appById(ctx.deps.db, appId);
   if (!app) throw new ApiError(Msg.NOT_FOUND);
-  const version = await currentVersion(ctx.services.db, app);
+  const version = await currentVersion(ctx.deps.db, app);
   if (!(await mayView(ctx, app, version, ticket))) throw new ApiError(Msg.NOT_FOUND);
   return { app, version };
 }
@@ -92,8 +92,8 @@ const pageArgs = (page: { pageSize: number; pageIndex: number }) => ({
  * (participatedYn, appJoinAuditId, auditState) and, when not, an apply ticket.
  */
 export async function applyJoinApp(input: Payload<"/sys/chainAppInfo/applyJoinApp">, ctx: SignedInContext) {
-  const { db, env } = ctx.services;
-  const now = ctx.services.now();
+  const { db, env } = ctx.deps;
+  const now = ctx.deps.now();
   const user = me(ctx);
   const app = await appById(db, input.appId);
   if (!app) throw new ApiError(Msg.TOKENS_INVALID);
@@ -136,7 +136,7 @@ export async function applyJoinApp(input: Payload<"/sys/chainAppInfo/applyJoinAp
 export async function queryRoles(input: Payload<"/sys/chainAppInfo/queryRolesForAppList">, ctx: SignedInContext) {
   const { version } = await viewable(ctx, input.page.condition.appId, input.page.condition.ticket);
   const all = version
-    ? await ctx.services.db
+    ? await ctx.deps.db
         .select({ id: appRoles.id })
         .from(appRoles)
         .where(eq(appRoles.verId, version.id))
@@ -144,7 +144,7 @@ export async function queryRoles(input: Payload<"/sys/chainAppInfo/queryRolesFor
     : [];
   const { limit, offset } = pageArgs(input.page);
   const rows = await rolesOf(
-    ctx.services.db,
+    ctx.deps.db,
     all.slice(offset, offset + limit).map((r) => r.id),
   );
   return { page: { rows, total: all.length, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize } };
@@ -155,9 +155,9 @@ export async function queryReleaseRoles(
   input: Payload<"/sys/chainAppInfo/queryReleaseRolesForAppList">,
   ctx: SignedInContext,
 ) {
-  const join = await ownJoin(ctx.services.db, me(ctx).id, input.page.condition.joinAuditId);
+  const join = await ownJoin(ctx.deps.db, me(ctx).id, input.page.condition.joinAuditId);
   if (join.appId !== input.page.condition.appId) throw new ApiError(Msg.NOT_FOUND);
-  const rows = await rolesOf(ctx.services.db, [join.roleId]);
+  const rows = await rolesOf(ctx.deps.db, [join.roleId]);
   return { page: { rows, total: rows.length, pageIndex: 1, pageSize: input.page.pageSize } };
 }
 
@@ -166,7 +166,7 @@ export async function queryReleaseCitys(
   input: Payload<"/sys/chainAppInfo/queryReleaseCitysForAppList">,
   ctx: SignedInContext,
 ) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const { app, version } = await viewable(ctx, input.page.condition.appId, input.page.condition.ticket);
   const released = version ? await releasedNodeIds(db, version.id) : new Set<number>();
   let selected = new Set<number>();
@@ -176,7 +176,7 @@ export async function queryReleaseCitys(
     selected = new Set((await joinNodes(db, join.id)).map((n) => n.cityNodeId));
   }
   // The catalogue is kept per process until it is written (backend/kit/constant-data.ts).
-  const catalogue = await cityNodeCatalogue(ctx.services);
+  const catalogue = await cityNodeCatalogue(ctx.deps);
   const total = catalogue.length;
   const { limit, offset } = pageArgs(input.page);
   const nodes = catalogue.slice(offset, offset + limit);
@@ -197,7 +197,7 @@ export async function queryReleaseCitys(
 }
 
 async function participationOf(ctx: SignedInContext, join: JoinRow, version: VersionRow | undefined) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [role] = await db.select().from(appRoles).where(eq(appRoles.id, join.roleId));
   const nodes = await joinNodes(db, join.id);
   const [bill] = join.orderBillId ? await db.select().from(bills).where(eq(bills.id, join.orderBillId)) : [];
@@ -227,8 +227,8 @@ async function participationOf(ctx: SignedInContext, join: JoinRow, version: Ver
 
 /** The node order as the participant sees it; an expired one with what re-issuing it costs now. */
 async function orderSummary(ctx: SignedInContext, join: JoinRow, bill: typeof bills.$inferSelect) {
-  const expired = join.auditState === 5 && orderExpired(bill, ctx.services.now());
-  const reissueCents = expired ? (await orderOf(ctx.services.db, join)).totalCents : null;
+  const expired = join.auditState === 5 && orderExpired(bill, ctx.deps.now());
+  const reissueCents = expired ? (await orderOf(ctx.deps.db, join)).totalCents : null;
   return {
     billId: bill.id,
     billNo: bill.billNo,
@@ -242,7 +242,7 @@ async function orderSummary(ctx: SignedInContext, join: JoinRow, bill: typeof bi
 
 /** §7 view {appId, appJoinAuditId}: the service as a (future) participant sees it, with their participation. */
 export async function view(input: Payload<"/sys/chainAppInfo/view">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const user = me(ctx);
   const { app, version } = await viewable(ctx, input.appId, input.ticket);
   let join: JoinRow | undefined;
@@ -257,7 +257,7 @@ export async function view(input: Payload<"/sys/chainAppInfo/view">, ctx: Signed
     .select({ userName: users.userName, companyName: users.companyName })
     .from(users)
     .where(eq(users.id, app.userId));
-  const ticketOk = app.isPublic || ticketValid(ctx.services.env, input.ticket, user.id, app.id, ctx.services.now());
+  const ticketOk = app.isPublic || ticketValid(ctx.deps.env, input.ticket, user.id, app.id, ctx.deps.now());
   return {
     appId: app.id,
     appCode: app.appCode,
@@ -281,10 +281,10 @@ export async function view(input: Payload<"/sys/chainAppInfo/view">, ctx: Signed
  * certificate in the service's mode, issued at once by the service CA (revoked if the request is rejected).
  */
 export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: SignedInContext) {
-  const { env } = ctx.services;
-  const now = ctx.services.now();
+  const { env } = ctx.deps;
+  const now = ctx.deps.now();
   const user = me(ctx);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     // Locking the service serialises applications to it, so one user never gets two open ones.
     const [app] = await tx.select().from(apps).where(eq(apps.id, input.appId)).for("update");
     if (!app) throw new ApiError(Msg.NOT_FOUND);
@@ -342,8 +342,8 @@ export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: 
 }
 
 export async function payJoinOrder(input: Payload<"/sys/chainAppInfo/payJoinOrder">, ctx: SignedInContext) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction((tx) =>
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction((tx) =>
     payOrder(tx, { userId: me(ctx).id, joinId: input.appJoinAuditId, idempotencyKey: input.idempotencyKey, now }),
   );
 }
@@ -351,14 +351,14 @@ export async function payJoinOrder(input: Payload<"/sys/chainAppInfo/payJoinOrde
 /** The participant confirms the work order (13 → 15 participated). */
 export async function confirmJoin(input: Payload<"/sys/chainAppInfo/confirmJoin">, ctx: SignedInContext) {
   const user = me(ctx);
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     await ownJoin(tx, user.id, input.appJoinAuditId);
     await applyJoinEvent(tx, {
       joinId: input.appJoinAuditId,
       event: "confirm",
       actor: "participant",
       actorId: user.id,
-      now: ctx.services.now(),
+      now: ctx.deps.now(),
     });
   });
   return null;

@@ -13,7 +13,7 @@ import inbox from "#backend/domains/inbox/index.ts";
 /** §7 auditAppJoined: the publisher approves (1) or rejects (2, comments required) a pending request. */
 export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJoined">, ctx: SignedInContext) {
   const user = me(ctx);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     await publishersJoin(tx, user.id, input.appJoinAuditId);
     const r = await applyJoinEvent(tx, {
       joinId: input.appJoinAuditId,
@@ -21,7 +21,7 @@ export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJ
       actor: "publisher",
       actorId: user.id,
       comments: input.comments,
-      now: ctx.services.now(),
+      now: ctx.deps.now(),
     });
     return { auditState: r.to };
   });
@@ -30,8 +30,8 @@ export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJ
 /** The publisher disables a participant (§6): no further step, certificate revoked, access withdrawn. */
 export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin">, ctx: SignedInContext) {
   const user = me(ctx);
-  const now = ctx.services.now();
-  await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  await ctx.deps.db.transaction(async (tx) => {
     const { app } = await publishersJoin(tx, user.id, input.appJoinAuditId);
     const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, input.appJoinAuditId)).for("update");
     if (join.disabledAt) throw new ApiError(Msg.ALREADY_DISABLED);
@@ -64,7 +64,7 @@ export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin"
 
 /** §2 ParticipationManagement: the requests to join the caller's services, by service name and audit state. */
 export async function joinManageList(input: Payload<"/sys/chainAppInfo/joinManageList">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const { condition, pageIndex, pageSize } = input.page;
   const name = condition.name?.trim();
   const where = and(
@@ -84,7 +84,7 @@ export async function joinManageList(input: Payload<"/sys/chainAppInfo/joinManag
 }
 
 export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManageView">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const { join, app } = await publishersJoin(db, me(ctx).id, input.appJoinAuditId);
   const [applicant] = await db.select().from(users).where(eq(users.id, join.userId));
   const [role] = await db.select().from(appRoles).where(eq(appRoles.id, join.roleId));

@@ -23,14 +23,14 @@ import inbox from "#backend/domains/inbox/index.ts";
  * Offline remittance queue (operators).
  * ---------------------------------------------------------------------------------------------- */
 
-export async function listRemittances(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
+export async function listRemittances(input: z.output<typeof pageRequestSchema>, { deps }: SignedInContext) {
   const all = input.page.condition.status === "all";
   const where = all
     ? eq(payments.payType, OFFLINE_PAY_TYPE)
     : and(eq(payments.payType, OFFLINE_PAY_TYPE), eq(payments.status, PaymentStatus.IN_PAYMENT));
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }]] = await Promise.all([
-    services.db
+    deps.db
       .select({ payment: payments, userName: users.userName, realName: users.realName })
       .from(payments)
       .innerJoin(users, eq(users.id, payments.userId))
@@ -38,7 +38,7 @@ export async function listRemittances(input: z.output<typeof pageRequestSchema>,
       .orderBy(all ? desc(payments.createdAt) : asc(payments.createdAt), asc(payments.id))
       .limit(limit)
       .offset(offset),
-    services.db.select({ total: count() }).from(payments).where(where),
+    deps.db.select({ total: count() }).from(payments).where(where),
   ]);
   return {
     page: {
@@ -52,13 +52,13 @@ export async function listRemittances(input: z.output<typeof pageRequestSchema>,
 
 export async function reviewRemittance(
   input: z.output<typeof remittanceReviewSchema>,
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ) {
   const operator = user;
   if (commentsRequiredFor(remittanceMachine, input.decision, "operator") && !input.comments)
     throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
-  const now = services.now();
-  await services.db.transaction(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
     const [payment] = await tx
       .select()
       .from(payments)
@@ -105,12 +105,12 @@ export async function reviewRemittance(
 }
 
 /** Operators: requests still to decide or to pay out (states 1 and 10), or every request. */
-export async function listWithdrawalQueue(input: z.output<typeof pageRequestSchema>, { services }: SignedInContext) {
+export async function listWithdrawalQueue(input: z.output<typeof pageRequestSchema>, { deps }: SignedInContext) {
   const all = input.page.condition.status === "all";
   const where = all ? undefined : inArray(withdrawals.state, [WithdrawalState.PENDING, WithdrawalState.APPROVED]);
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }]] = await Promise.all([
-    services.db
+    deps.db
       .select({ withdrawal: withdrawals, userName: users.userName, realName: users.realName })
       .from(withdrawals)
       .innerJoin(users, eq(users.id, withdrawals.userId))
@@ -118,7 +118,7 @@ export async function listWithdrawalQueue(input: z.output<typeof pageRequestSche
       .orderBy(all ? desc(withdrawals.createdAt) : asc(withdrawals.createdAt), asc(withdrawals.id))
       .limit(limit)
       .offset(offset),
-    services.db.select({ total: count() }).from(withdrawals).where(where),
+    deps.db.select({ total: count() }).from(withdrawals).where(where),
   ]);
   return {
     page: {
@@ -136,13 +136,13 @@ export async function listWithdrawalQueue(input: z.output<typeof pageRequestSche
  */
 export async function reviewWithdrawal(
   input: z.output<typeof withdrawalReviewSchema>,
-  { services, user }: SignedInContext,
+  { deps, user }: SignedInContext,
 ) {
   const operator = user;
   if (commentsRequiredFor(withdrawalMachine, input.decision, "operator") && !input.comments)
     throw fieldError("comments", "payments:validation.commentsRequired", Msg.COMMENTS_REQUIRED);
-  const now = services.now();
-  await services.db.transaction(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(withdrawals)

@@ -11,18 +11,18 @@ import { receiveProviderEvent } from "#backend/domains/payments/settle.ts";
  * POST /pay/callback: called by the sandbox provider. Forged or stale → refused and nothing changes; refused
  * too when the sandbox is not this server's provider (docs/decisions/020).
  */
-export async function receiveCallback(input: z.output<typeof callbackSchema>, { services }: CallContext) {
-  if (services.env.paymentProvider !== "sandbox") throw new ApiError(Msg.CALLBACK_REJECTED);
+export async function receiveCallback(input: z.output<typeof callbackSchema>, { deps }: CallContext) {
+  if (deps.env.paymentProvider !== "sandbox") throw new ApiError(Msg.CALLBACK_REJECTED);
   let event;
   try {
-    event = verifyCallback(callbackSecret(services), input, services.now());
+    event = verifyCallback(callbackSecret(deps), input, deps.now());
   } catch (error) {
     if (error instanceof CallbackRejected) throw new ApiError(Msg.CALLBACK_REJECTED);
     throw error;
   }
   const status =
     event.type === "checkout.succeeded" ? "succeeded" : event.type === "checkout.declined" ? "declined" : "expired";
-  const { duplicate } = await receiveProviderEvent(services, {
+  const { duplicate } = await receiveProviderEvent(deps, {
     provider: "sandbox",
     eventId: event.id,
     kind: event.type,

@@ -73,17 +73,17 @@ async function answer(services: Deps, row: PaymentRow) {
  * a payment "in payment" and a provider checkout the browser is sent to; GT0004 records an offline
  * remittance awaiting an operator. The idempotency key makes a double submit one payment.
  */
-export async function createRecharge(input: z.output<typeof rechargeSchema>, { services, user }: SignedInContext) {
+export async function createRecharge(input: z.output<typeof rechargeSchema>, { deps, user }: SignedInContext) {
   const me = user;
   const amountCents = toCents(input.amount);
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
     throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
-  const replay = await findByKey(services, me.id, input.idempotencyKey);
-  if (replay) return answer(services, replay);
-  const now = services.now();
+  const replay = await findByKey(deps, me.id, input.idempotencyKey);
+  if (replay) return answer(deps, replay);
+  const now = deps.now();
   const offline = input.payType === OFFLINE_PAY_TYPE;
   const expiresAt = new Date(now.getTime() + (offline ? REMITTANCE_OPEN_DAYS * DAY : PAYMENT_OPEN_MINUTES * MINUTE));
-  const created = await services.db.transaction(async (tx) => {
+  const created = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(payments)
       .values({
@@ -93,7 +93,7 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
         amountCents,
         payType: input.payType,
         status: PaymentStatus.IN_PAYMENT,
-        provider: offline ? null : providerFor(services).name,
+        provider: offline ? null : providerFor(deps).name,
         remittanceRef: offline ? (input.remittanceRef ?? null) : null,
         idempotencyKey: input.idempotencyKey,
         createdAt: now,
@@ -121,19 +121,19 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
     return row;
   });
   // A concurrent submit with the same key won the insert: answer its payment.
-  if (!created) return answer(services, (await findByKey(services, me.id, input.idempotencyKey))!);
-  if (offline) return answer(services, created);
+  if (!created) return answer(deps, (await findByKey(deps, me.id, input.idempotencyKey))!);
+  if (offline) return answer(deps, created);
   try {
-    const checkout = await providerFor(services).createCheckout({
+    const checkout = await providerFor(deps).createCheckout({
       mode: "payment",
       merchantRef: created.paymentNo,
       amountCents,
       description: `Balance recharge ${created.paymentNo}`,
-      returnUrl: `${services.env.publicUrl}${RECHARGE_RETURN_PATH}?paymentNo=${encodeURIComponent(created.paymentNo)}`,
-      callbackUrl: callbackUrl(services),
+      returnUrl: `${deps.env.publicUrl}${RECHARGE_RETURN_PATH}?paymentNo=${encodeURIComponent(created.paymentNo)}`,
+      callbackUrl: callbackUrl(deps),
       expiresAt,
     });
-    const [row] = await services.db
+    const [row] = await deps.db
       .update(payments)
       .set({ providerRef: checkout.reference })
       .where(eq(payments.id, created.id))
@@ -141,7 +141,7 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
     return { payment: toPaymentRecord(row), redirectUrl: checkout.redirectUrl };
   } catch (error) {
     console.error("payment provider refused a checkout", error);
-    await services.db
+    await deps.db
       .update(payments)
       .set({ status: PaymentStatus.FAILED, failureReason: "provider_unavailable" })
       .where(and(eq(payments.id, created.id), eq(payments.status, PaymentStatus.IN_PAYMENT)));
@@ -150,11 +150,11 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { s
 }
 
 /** POST /sys/account/payment: one of the caller's own payments (another user's is not found). */
-export async function getPayment(input: { paymentNo: string; refresh: boolean }, { services, user }: SignedInContext) {
+export async function getPayment(input: { paymentNo: string; refresh: boolean }, { deps, user }: SignedInContext) {
   const me = user;
   const find = async () =>
     (
-      await services.db
+      await deps.db
         .select()
         .from(payments)
         .where(and(eq(payments.userId, me.id), eq(payments.paymentNo, input.paymentNo)))
@@ -163,22 +163,22 @@ export async function getPayment(input: { paymentNo: string; refresh: boolean },
   let row = await find();
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   if (input.refresh && row.status === PaymentStatus.IN_PAYMENT) {
-    await refreshFromProvider(services, row);
+    await refreshFromProvider(deps, row);
     row = (await find())!;
   }
   return {
-    payment: toPaymentRecord(row, await inReview(services.db, row.id)),
-    totals: await billing.api.totalsOf(services.db, me.id),
+    payment: toPaymentRecord(row, await inReview(deps.db, row.id)),
+    totals: await billing.api.totalsOf(deps.db, me.id),
   };
 }
 
 /** POST /sys/account/rechargeList: the caller's recharge records, newest first, with the wallet totals. */
-export async function listRecharges(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+export async function listRecharges(input: z.output<typeof pageRequestSchema>, { deps, user }: SignedInContext) {
   const me = user;
   const where = and(eq(payments.userId, me.id), eq(payments.purpose, "recharge"));
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }], totals] = await Promise.all([
-    services.db
+    deps.db
       .select({ payment: payments, reviewId: paymentReviews.id })
       .from(payments)
       .leftJoin(paymentReviews, and(eq(paymentReviews.paymentId, payments.id), isNull(paymentReviews.decision)))
@@ -186,8 +186,8 @@ export async function listRecharges(input: z.output<typeof pageRequestSchema>, {
       .orderBy(desc(payments.createdAt), desc(payments.id))
       .limit(limit)
       .offset(offset),
-    services.db.select({ total: count() }).from(payments).where(where),
-    billing.api.totalsOf(services.db, me.id),
+    deps.db.select({ total: count() }).from(payments).where(where),
+    billing.api.totalsOf(deps.db, me.id),
   ]);
   const records = rows.map((r) => toPaymentRecord(r.payment, r.reviewId !== null));
   return { page: { rows: records, total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize }, totals };
@@ -209,18 +209,18 @@ function cardAnswer(row: typeof cards.$inferSelect | undefined) {
     : null;
 }
 
-export async function startCardSetup(_input: unknown, { services, user }: SignedInContext) {
+export async function startCardSetup(_input: unknown, { deps, user }: SignedInContext) {
   const me = user;
-  const now = services.now();
+  const now = deps.now();
   const nonce = `${now.getTime().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   try {
-    const checkout = await providerFor(services).createCheckout({
+    const checkout = await providerFor(deps).createCheckout({
       mode: "setup",
       merchantRef: `card:${me.id}:${nonce}`,
       amountCents: null,
       description: "Card for balance recharges",
-      returnUrl: `${services.env.publicUrl}${CARD_PAGE_PATH}?setup={CHECKOUT_ID}`,
-      callbackUrl: callbackUrl(services),
+      returnUrl: `${deps.env.publicUrl}${CARD_PAGE_PATH}?setup={CHECKOUT_ID}`,
+      callbackUrl: callbackUrl(deps),
       expiresAt: new Date(now.getTime() + PAYMENT_OPEN_MINUTES * MINUTE),
     });
     return { redirectUrl: checkout.redirectUrl };
@@ -230,22 +230,22 @@ export async function startCardSetup(_input: unknown, { services, user }: Signed
   }
 }
 
-export async function getCard(input: { setupRef?: string }, { services, user }: SignedInContext) {
+export async function getCard(input: { setupRef?: string }, { deps, user }: SignedInContext) {
   const me = user;
   let setup: "open" | "succeeded" | "declined" | "expired" | "unknown" | null = null;
   if (input.setupRef) {
-    const state = await providerFor(services).fetchStatus(input.setupRef);
+    const state = await providerFor(deps).fetchStatus(input.setupRef);
     // Another user's checkout is as unknown as one that does not exist.
     if (!state || state.mode !== "setup" || !state.merchantRef.startsWith(`card:${me.id}:`)) setup = "unknown";
     else {
       setup = state.status;
       if (state.status !== "open")
-        await services.db.transaction((tx) =>
-          applyCheckoutState(tx, services, state, { provider: providerFor(services).name, eventId: null }),
+        await deps.db.transaction((tx) =>
+          applyCheckoutState(tx, deps, state, { provider: providerFor(deps).name, eventId: null }),
         );
     }
   }
-  const [row] = await services.db.select().from(cards).where(eq(cards.userId, me.id)).limit(1);
+  const [row] = await deps.db.select().from(cards).where(eq(cards.userId, me.id)).limit(1);
   return { card: cardAnswer(row), setup };
 }
 
@@ -253,15 +253,15 @@ export async function getCard(input: { setupRef?: string }, { services, user }: 
  * POST /sys/account/h5cashOutAmount (SPEC §5 Money): amount > 0 and ≤ withdrawable (MSG_30008). One
  * transaction creates the request (state 1 pending review) and holds the money (ledger withdrawal_hold).
  */
-export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, { services, user }: SignedInContext) {
+export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, { deps, user }: SignedInContext) {
   const me = user;
   const amountCents = toCents(input.amount);
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
     throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
-  const now = services.now();
+  const now = deps.now();
   const existing = async () =>
     (
-      await services.db
+      await deps.db
         .select()
         .from(withdrawals)
         .where(and(eq(withdrawals.userId, me.id), eq(withdrawals.idempotencyKey, input.idempotencyKey)))
@@ -270,7 +270,7 @@ export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, 
   const replay = await existing();
   if (replay) return { withdrawal: toWithdrawalRecord(replay) };
   try {
-    const created = await services.db.transaction(async (tx) => {
+    const created = await deps.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(withdrawals)
         .values({
@@ -311,20 +311,20 @@ export async function requestWithdrawal(input: z.output<typeof withdrawSchema>, 
   }
 }
 
-export async function listWithdrawals(input: z.output<typeof pageRequestSchema>, { services, user }: SignedInContext) {
+export async function listWithdrawals(input: z.output<typeof pageRequestSchema>, { deps, user }: SignedInContext) {
   const me = user;
   const where = eq(withdrawals.userId, me.id);
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }], totals] = await Promise.all([
-    services.db
+    deps.db
       .select()
       .from(withdrawals)
       .where(where)
       .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
       .limit(limit)
       .offset(offset),
-    services.db.select({ total: count() }).from(withdrawals).where(where),
-    billing.api.totalsOf(services.db, me.id),
+    deps.db.select({ total: count() }).from(withdrawals).where(where),
+    billing.api.totalsOf(deps.db, me.id),
   ]);
   return {
     page: { rows: rows.map(toWithdrawalRecord), total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize },

@@ -55,14 +55,14 @@ async function ownAccount(db: Db | Tx, userId: number, accountId: number) {
 /** §5 Chain account: name unique per user, address required, valid and unique per user, gas warning value. */
 export async function createAccount(input: Payload<"/sys/opc/account/create">, ctx: Ctx) {
   const me = ctx.user.id;
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const keyType = Number(input.keyType);
   let address: string | null;
   let keySealed: string | null = null;
   if (keyType === KeyType.CUSTODY) {
     const privateKey = randomBytes(32);
     address = toChecksumAddress(bytesToHex(privateToAddress(privateKey)));
-    keySealed = sealCustodyKey(ctx.services.env, bytesToHex(privateKey));
+    keySealed = sealCustodyKey(ctx.deps.env, bytesToHex(privateKey));
   } else if (keyType === KeyType.PUBLIC_KEY) {
     address = addressOfPublicKey(input.publicKey ?? "");
     if (!address) throw new ApiError(Msg.BAD_CHAIN_ADDRESS, { fieldErrors: { publicKey: [Msg.BAD_CHAIN_ADDRESS] } });
@@ -70,7 +70,7 @@ export async function createAccount(input: Payload<"/sys/opc/account/create">, c
     address = checkedAddress(input.address ?? "");
     if (!address) throw new ApiError(Msg.BAD_CHAIN_ADDRESS, { fieldErrors: { address: [Msg.BAD_CHAIN_ADDRESS] } });
   }
-  const account = await ctx.services.db.transaction(async (tx) => {
+  const account = await ctx.deps.db.transaction(async (tx) => {
     const project = await ownProject(tx, me, input.projectId, true);
     const [sameName] = await tx
       .select({ id: pubChainAccounts.id })
@@ -102,11 +102,11 @@ export async function createAccount(input: Payload<"/sys/opc/account/create">, c
       .returning();
     return { row, project };
   });
-  return accountOut(ctx.services, account.row, account.project);
+  return accountOut(ctx.deps, account.row, account.project);
 }
 
 export async function listAccounts(input: Payload<"/sys/opc/account/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   if (input.projectId) await ownProject(db, ctx.user.id, input.projectId);
   const where = and(
     eq(pubChainAccounts.userId, ctx.user.id),
@@ -122,15 +122,15 @@ export async function listAccounts(input: Payload<"/sys/opc/account/list">, ctx:
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
   const out = [];
-  for (const r of rows) out.push(await accountOut(ctx.services, r.account, r.project));
+  for (const r of rows) out.push(await accountOut(ctx.deps, r.account, r.project));
   return { page: { rows: out, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
 /** The account with its gas balance, and the gas its own transactions spent per day (receipts of the chain's log). */
 export async function accountDetail(input: Payload<"/sys/opc/account/detail">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const { account, project } = await ownAccount(db, ctx.user.id, input.accountId);
-  const days = lastDays(ctx.services.now(), GAS_RANGES[input.gasRange]);
+  const days = lastDays(ctx.deps.now(), GAS_RANGES[input.gasRange]);
   const since = Math.floor(Date.parse(`${days[0]}T00:00:00+08:00`) / 1000);
   const [chainRow] = await db.select({ chainId: chains.chainId }).from(chains).where(eq(chains.name, project.chain));
   const txs = chainRow
@@ -157,16 +157,16 @@ export async function accountDetail(input: Payload<"/sys/opc/account/detail">, c
     entry.transactions += 1;
   }
   return {
-    ...(await accountOut(ctx.services, account, project)),
+    ...(await accountOut(ctx.deps, account, project)),
     gasUsed: [...byDay.values()].map((d) => ({ ...d, wei: d.wei.toString() })),
   };
 }
 
 /** A custody account's key as a Web3 Secret Storage (v3, scrypt) keystore under the user's password. */
 export async function accountKeystore(input: Payload<"/sys/opc/account/keystore">, ctx: Ctx) {
-  const { account } = await ownAccount(ctx.services.db, ctx.user.id, input.accountId);
+  const { account } = await ownAccount(ctx.deps.db, ctx.user.id, input.accountId);
   if (account.keyType !== KeyType.CUSTODY || !account.keySealed) throw new ApiError(Msg.NOT_CUSTODY_ACCOUNT);
-  const wallet = new Wallet(openCustodyKey(ctx.services.env, account.keySealed));
+  const wallet = new Wallet(openCustodyKey(ctx.deps.env, account.keySealed));
   const keystore = await wallet.encrypt(input.password);
   return {
     fileName: `UTC--${new Date().toISOString().replace(/:/g, "-")}--${account.address.slice(2).toLowerCase()}.json`,
@@ -181,7 +181,7 @@ export async function accountKeystore(input: Payload<"/sys/opc/account/keystore"
  * The same idempotency key answers the first assignment.
  */
 export async function assignGas(input: Payload<"/sys/opc/account/assignGas">, ctx: Ctx) {
-  const deps = ctx.services;
+  const deps = ctx.deps;
   const { account, project } = await ownAccount(deps.db, ctx.user.id, input.accountId);
   const started = await startAssignment(deps, {
     userId: ctx.user.id,

@@ -28,7 +28,7 @@ export async function queryPubOrgList(input: Payload<"/sys/pubChainOrg/queryPubO
           )
         : undefined,
     );
-    const db = ctx.services.db;
+    const db = ctx.deps.db;
     const [{ total }] = await db
       .select({ total: count() })
       .from(pubChainOrgs)
@@ -103,8 +103,8 @@ async function projectCounts(db: Db | Tx, planIds: number[]) {
  */
 export async function buyPlan(input: Payload<"/sys/opc/plan/buy">, ctx: Ctx) {
   const me = ctx.user.id;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
     const [replay] = await tx
       .select()
@@ -172,7 +172,7 @@ export async function buyPlan(input: Payload<"/sys/opc/plan/buy">, ctx: Ctx) {
 }
 
 export async function listPlans(_input: Payload<"/sys/opc/plan/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const rows = await db
     .select({ plan: pubChainPlans, org: pubChainOrgs, node: cityNodes, billNo: bills.billNo })
     .from(pubChainPlans)
@@ -185,7 +185,7 @@ export async function listPlans(_input: Payload<"/sys/opc/plan/list">, ctx: Ctx)
     db,
     rows.map((r) => r.plan.id),
   );
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   return rows.map(({ plan, org, node, billNo }) => ({
     planId: plan.id,
     orgId: org.id,

@@ -73,8 +73,8 @@ export async function ownProject(db: Db | Tx, userId: number, projectId: number,
 /** §5 Public-chain project: name unique per user, framework, daily requests in the plan's range, project maximum, plan active. */
 export async function createProject(input: Payload<"/sys/opc/project/create">, ctx: Ctx) {
   const me = ctx.user.id;
-  const now = ctx.services.now();
-  const created = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const created = await ctx.deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select({ plan: pubChainPlans, org: pubChainOrgs })
       .from(pubChainPlans)
@@ -120,11 +120,11 @@ export async function createProject(input: Payload<"/sys/opc/project/create">, c
     await scheduleDeploy(tx, project.id, 0, now);
     return project;
   });
-  return projectOut(ctx.services.db, ctx.services, created);
+  return projectOut(ctx.deps.db, ctx.deps, created);
 }
 
 export async function listProjects(input: Payload<"/sys/opc/project/list">, ctx: Ctx) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   if (input.planId) {
     const [plan] = await db
       .select({ id: pubChainPlans.id })
@@ -146,21 +146,21 @@ export async function listProjects(input: Payload<"/sys/opc/project/list">, ctx:
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
   const out = [];
-  for (const p of rows) out.push(await projectOut(db, ctx.services, p));
+  for (const p of rows) out.push(await projectOut(db, ctx.deps, p));
   return { page: { rows: out, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }
 
 export async function projectDetail(input: Payload<"/sys/opc/project/detail">, ctx: Ctx) {
-  return projectOut(ctx.services.db, ctx.services, await ownProject(ctx.services.db, ctx.user.id, input.projectId));
+  return projectOut(ctx.deps.db, ctx.deps, await ownProject(ctx.deps.db, ctx.user.id, input.projectId));
 }
 
 function userMove(event: "enable" | "deactivate") {
   return async (input: { projectId: number }, ctx: Ctx) => {
-    const now = ctx.services.now();
-    const row = await ctx.services.db.transaction(async (tx) =>
+    const now = ctx.deps.now();
+    const row = await ctx.deps.db.transaction(async (tx) =>
       moveProject(tx, await ownProject(tx, ctx.user.id, input.projectId, true), event, "user", now),
     );
-    return projectOut(ctx.services.db, ctx.services, row);
+    return projectOut(ctx.deps.db, ctx.deps, row);
   };
 }
 
@@ -170,8 +170,8 @@ export const deactivateProject = userMove("deactivate");
 
 /** A failed deployment queued again (5 → 1): a new job, with its own dedupe key per attempt. */
 export async function redeployProject(input: Payload<"/sys/opc/project/redeploy">, ctx: Ctx) {
-  const now = ctx.services.now();
-  const row = await ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  const row = await ctx.deps.db.transaction(async (tx) => {
     const moved = await moveProject(
       tx,
       await ownProject(tx, ctx.user.id, input.projectId, true),
@@ -186,13 +186,13 @@ export async function redeployProject(input: Payload<"/sys/opc/project/redeploy"
     await scheduleDeploy(tx, moved.id, n, now);
     return moved;
   });
-  return projectOut(ctx.services.db, ctx.services, row);
+  return projectOut(ctx.deps.db, ctx.deps, row);
 }
 
 /** The project key: show (the key itself), regenerate (a new one; the old one stops at once), enable, disable. */
 export async function projectKey(input: Payload<"/sys/opc/project/key">, ctx: Ctx) {
-  const env = ctx.services.env;
-  return ctx.services.db.transaction(async (tx) => {
+  const env = ctx.deps.env;
+  return ctx.deps.db.transaction(async (tx) => {
     const p = await ownProject(tx, ctx.user.id, input.projectId, true);
     if (!p.keyHash || !p.keySealed) throw new ApiError(Msg.PROJECT_KEY_NOT_READY);
     let row = p;
@@ -207,15 +207,15 @@ export async function projectKey(input: Payload<"/sys/opc/project/key">, ctx: Ct
           keyHash: fresh.keyHash,
           keySealed: fresh.keySealed,
           keyHint: fresh.keyHint,
-          keyCreatedAt: ctx.services.now(),
-          updatedAt: ctx.services.now(),
+          keyCreatedAt: ctx.deps.now(),
+          updatedAt: ctx.deps.now(),
         })
         .where(eq(pubChainProjects.id, p.id))
         .returning();
     } else {
       [row] = await tx
         .update(pubChainProjects)
-        .set({ keyEnabled: input.action === "enable", updatedAt: ctx.services.now() })
+        .set({ keyEnabled: input.action === "enable", updatedAt: ctx.deps.now() })
         .where(eq(pubChainProjects.id, p.id))
         .returning();
     }
@@ -225,9 +225,9 @@ export async function projectKey(input: Payload<"/sys/opc/project/key">, ctx: Ct
 
 /** §9 plan statistics: requests per day and method from the meter, over 7 days, 1 month or 3 months. */
 export async function projectStats(input: Payload<"/sys/opc/project/stats">, ctx: Ctx) {
-  const p = await ownProject(ctx.services.db, ctx.user.id, input.projectId);
-  const days = lastDays(ctx.services.now(), STATS_RANGES[input.range]);
-  const rows = await ctx.services.db
+  const p = await ownProject(ctx.deps.db, ctx.user.id, input.projectId);
+  const days = lastDays(ctx.deps.now(), STATS_RANGES[input.range]);
+  const rows = await ctx.deps.db
     .select({
       day: pubChainMeter.day,
       method: pubChainMeter.method,

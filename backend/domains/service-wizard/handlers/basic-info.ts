@@ -43,12 +43,12 @@ const crossChaining = (app: { crossStatus: number }) => app.crossStatus === 3 ||
 
 export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">, ctx: SignedInContext) {
   const ref = input;
-  await refuseWhileBillsUnpaid(ctx.services.db, me(ctx).id, ctx.services.now());
+  await refuseWhileBillsUnpaid(ctx.deps.db, me(ctx).id, ctx.deps.now());
   if (!ref.appId) {
     if (ref.appState !== "add") throw new ApiError(Msg.NOT_FOUND);
     return { draft: null, source: null };
   }
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const r = await resolveDraft(db, me(ctx).id, ref.appState, ref.appId);
   if (ref.appState === "update" && !r.version) {
     if (!r.source) throw new ApiError(Msg.NOT_FOUND);
@@ -67,11 +67,11 @@ export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">,
  */
 export async function getCover(input: Payload<"/sys/chainAppInfo/wizard/cover">, ctx: SignedInContext) {
   const { appId, knownFileId } = input;
-  const { db } = ctx.services;
+  const { db } = ctx.deps;
   const app = await ownApp(db, me(ctx).id, appId);
   if (!app.coverFileId) throw new ApiError(Msg.NOT_FOUND);
   if (knownFileId === app.coverFileId) return { fileId: app.coverFileId, file: null };
-  const file = await ctx.services.files.read(db, app.coverFileId);
+  const file = await ctx.deps.files.read(db, app.coverFileId);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   return {
     fileId: app.coverFileId,
@@ -88,8 +88,8 @@ export async function getCover(input: Payload<"/sys/chainAppInfo/wizard/cover">,
 export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBasic">, ctx: SignedInContext) {
   const { appState, appId, basic, cover, marketPackageId } = input;
   const user = me(ctx);
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     await refuseWhileBillsUnpaid(tx, user.id, now);
     let resolved: Resolved | null = null;
     if (appId) {

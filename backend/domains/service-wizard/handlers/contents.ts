@@ -31,7 +31,7 @@ export async function addMarketPackage(
   const entry = await market.api.packageForDraft(tx, marketPackageId);
   if (entry.language === "solidity" && !isEvmFramework(framework))
     throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
-  const file = await ctx.services.files.copy(tx, entry.fileId, now);
+  const file = await ctx.deps.files.copy(tx, entry.fileId, now);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   await services.api.addDraftPackage(
     tx,
@@ -62,7 +62,7 @@ export async function addMarketPackage(
 /** §5 attachment: name required and unique per service (the file, ≤ 20 MB of a listed type, was checked at upload). Allowed in `mod` too. */
 export async function addAttachment(input: Payload<"/sys/chainAppInfo/wizard/addAttachment">, ctx: SignedInContext) {
   const { attachment, file, ...ref } = input;
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: true });
     const clash = await tx
       .select({ id: appAttachments.id })
@@ -87,8 +87,8 @@ export async function addAttachment(input: Payload<"/sys/chainAppInfo/wizard/add
 /** §5 chaincode package: name rule and unique in the version; the zip (≤ 60 MB, safe entries, no spaces in its name) was checked at upload. */
 export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPackage">, ctx: SignedInContext) {
   const { pkg, file, ...ref } = input;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     if (pkg.language === "solidity" && !isEvmFramework(app.framework))
       throw fieldError("pkg.language", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
@@ -121,7 +121,7 @@ export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPac
 /** §5 function: every field required; FUNC without Chinese, spaces or symbols and unique; parent is Top or a function of this version. */
 export async function addFunction(input: Payload<"/sys/chainAppInfo/wizard/addFunction">, ctx: SignedInContext) {
   const { fn, ...ref } = input;
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     const [pkg] = await tx
       .select({ id: chaincodePackages.id })
@@ -160,7 +160,7 @@ export async function addFunction(input: Payload<"/sys/chainAppInfo/wizard/addFu
 /** §5 role: name required and unique, a description, at least one function permission (of this version). */
 export async function addRole(input: Payload<"/sys/chainAppInfo/wizard/addRole">, ctx: SignedInContext) {
   const { role, ...ref } = input;
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     const ids = [...new Set(role.functionIds.map(Number))];
     const known = await tx
@@ -184,7 +184,7 @@ export async function addRole(input: Payload<"/sys/chainAppInfo/wizard/addRole">
  */
 export async function deleteItem(input: Payload<"/sys/chainAppInfo/wizard/delete">, ctx: SignedInContext) {
   const { kind, id, ...ref } = input;
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref, { basicOnly: kind === "attachment" });
     if (kind === "attachment") {
       if (!(await services.api.deleteServiceAttachment(tx, app.id, id))) throw new ApiError(Msg.NOT_FOUND);

@@ -13,7 +13,7 @@ import type { Payload, SignedInContext } from "#backend/http/router.ts";
  * (its only version) resumes as `add`, an upgrade's (a version after the current one) as `update`.
  */
 export async function listDrafts(_input: unknown, ctx: SignedInContext): Promise<DraftSummary[]> {
-  const rows = await ctx.services.db
+  const rows = await ctx.deps.db
     // Only what a draft's row shows: a version's texts, files and reports stay in the table.
     .select({
       app: { id: apps.id, name: apps.name, currentVerId: apps.currentVerId },
@@ -46,7 +46,7 @@ export async function listDrafts(_input: unknown, ctx: SignedInContext): Promise
  * version as it was. Anything else (another user's, a submitted version) is "not found".
  */
 export async function discardDraft(input: Payload<"/sys/chainAppInfo/wizard/discard">, ctx: SignedInContext) {
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const [row] = await tx
       // Only what a draft's row shows: a version's texts, files and reports stay in the table.
       .select({

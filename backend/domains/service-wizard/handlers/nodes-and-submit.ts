@@ -27,8 +27,8 @@ import { me, saved, editableDraft, reach, otherFreeService } from "./shared.ts";
 /** Step 5: the chosen city nodes with TPS, capacity and bookkeeping nodes, within what each node offers. */
 export async function saveNodes(input: Payload<"/sys/chainAppInfo/wizard/saveNodes">, ctx: SignedInContext) {
   const { form, ...ref } = input;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     const nodes = await catalogue(tx);
     const chosen = chosenNodes(form);
@@ -56,8 +56,8 @@ export async function saveCertificate(
   ctx: SignedInContext,
 ) {
   const { form, ...ref } = input;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     await services.api.saveCertificateMode(tx, version.id, Number(form.certificateMode));
     return saved(app.id, await reach(tx, version, "cost", now));
@@ -107,8 +107,8 @@ async function completeness(tx: Tx, version: VersionRow, upTo: WizardStep): Prom
 /** "Next" on the list steps (packages, functions, roles): the step must be complete; the draft remembers the furthest step. */
 export async function advance(input: Payload<"/sys/chainAppInfo/wizard/advance">, ctx: SignedInContext) {
   const { from, ...ref } = input;
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
     const next = nextStep(ref.appState, from);
     // Only the list steps move on with "Next"; the others move on by saving their own form.
@@ -127,8 +127,8 @@ export async function advance(input: Payload<"/sys/chainAppInfo/wizard/advance">
 export async function submit(input: Payload<"/sys/chainAppInfo/wizard/submit">, ctx: SignedInContext) {
   const { form: _agreed, ...ref } = input;
   const user = me(ctx);
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     // editableDraft refuses while bills are unpaid (SPEC §5 Blocking by bills).
     const { app, version } = await editableDraft(tx, ctx, ref);
     const basic = basicInfoSchema.safeParse(basicFormValue(basicOf(app, version)));

@@ -33,10 +33,10 @@ export async function claimUpload(
   kind: "chaincode" | "attachment" | "cover",
   field: string,
 ) {
-  const claimed = await ctx.services.files.claim(tx, file.uploadId, {
+  const claimed = await ctx.deps.files.claim(tx, file.uploadId, {
     kind,
     ownerId: me(ctx).id,
-    at: ctx.services.now(),
+    at: ctx.deps.now(),
   });
   if (!claimed) throw fieldError(field, `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
   return claimed;
@@ -62,7 +62,7 @@ export async function editableDraft(
   opts: { basicOnly?: boolean } = {},
 ): Promise<Resolved & { version: VersionRow }> {
   const userId = me(ctx).id;
-  await refuseWhileBillsUnpaid(tx, userId, ctx.services.now());
+  await refuseWhileBillsUnpaid(tx, userId, ctx.deps.now());
   if (!ref.appId) throw new ApiError(Msg.NOT_FOUND);
   await ownApp(tx, userId, ref.appId, true);
   const resolved = await resolveDraft(tx, userId, ref.appState, ref.appId);

@@ -23,7 +23,7 @@ import inbox from "#backend/domains/inbox/index.ts";
 
 /** The initial-review queue (5) or the final-review queue (15), oldest submission first. */
 export async function reviewList(input: Payload<"/sys/ops/serviceReviews/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const state = input.queue === "initial" ? VerState.PENDING_INITIAL_REVIEW : VerState.PENDING_REVIEW;
   const [{ total }] = await db.select({ total: count() }).from(appVersions).where(eq(appVersions.verState, state));
   const list = await db
@@ -53,9 +53,9 @@ export async function reviewList(input: Payload<"/sys/ops/serviceReviews/list">,
  * 24 and schedules the deploy job.
  */
 export async function reviewDecide(input: Payload<"/sys/ops/serviceReviews/decide">, ctx: SignedInContext) {
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const operator = me(ctx);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, input.appVerId)).for("update");
     if (!version) throw new ApiError(Msg.NOT_FOUND);
     const initial = version.verState === VerState.PENDING_INITIAL_REVIEW;
@@ -84,7 +84,7 @@ export async function reviewDecide(input: Payload<"/sys/ops/serviceReviews/decid
 }
 
 export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [{ total }] = await db
     .select({ total: count() })
     .from(refundRequests)
@@ -119,9 +119,9 @@ export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: S
  * unused part of the publish bill goes back to the balance through the ledger; reject needs comments.
  */
 export async function refundDecide(input: Payload<"/sys/ops/refunds/decide">, ctx: SignedInContext) {
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const operator = me(ctx);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const [refund] = await tx.select().from(refundRequests).where(eq(refundRequests.id, input.refundId)).for("update");
     if (!refund) throw new ApiError(Msg.NOT_FOUND);
     const comments = input.comments?.trim() || null;
@@ -202,7 +202,7 @@ const STATES_OF = {
  * first), then by service name.
  */
 export async function opsServiceList(input: Payload<"/sys/ops/services/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const name = input.name?.trim() ?? "";
   const where = and(
     inArray(appVersions.verState, [...STATES_OF[input.filter]]),
@@ -256,8 +256,8 @@ const EVENT_OF: Record<ServiceOpsDecision, LifecycleEvent> = {
 
 /** Suspend (comments required), enable, or decline the pending request (comments required). */
 export async function opsServiceDecide(input: Payload<"/sys/ops/services/decide">, ctx: SignedInContext) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     if (input.decision === "suspend") {
       const [service] = await tx
         .select({ name: apps.name })

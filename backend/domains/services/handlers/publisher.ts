@@ -38,7 +38,7 @@ import {
 export async function publishedList(input: z.output<typeof pageRequestSchema>, ctx: SignedInContext) {
   const { pageSize, pageIndex, condition } = input.page;
   const name = typeof condition.name === "string" ? condition.name.trim().slice(0, 50) : "";
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = and(
     eq(apps.userId, me(ctx).id),
     sql`exists (select 1 from ${appVersions} v where v.app_id = ${apps.id} and v.ver_state <> ${VerState.PENDING_SUBMIT})`,
@@ -74,7 +74,7 @@ export async function publishedDetail(
   input: Payload<"/sys/chainAppInfo/publishedDetail">,
   ctx: SignedInContext,
 ): Promise<ServiceDetail> {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [app] = await db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app || app.userId !== me(ctx).id) throw new ApiError(Msg.NOT_FOUND);
   let version: VersionRow | undefined;
@@ -171,14 +171,14 @@ export async function publishedDetail(
     currentVerId: app.currentVerId,
     cycleEnd: iso(app.cycleEnd),
     upgrades: await upgradeHistory(db, app.id),
-    chain: await serviceChainView(db, ctx.services.env, app.id, v.id, app.userId, ctx.services.now()),
+    chain: await serviceChainView(db, ctx.deps.env, app.id, v.id, app.userId, ctx.deps.now()),
   };
 }
 
 /** Pay the publish bill (payment.ts `payPublishBill`), in one transaction. */
 export async function payBill(input: Payload<"/sys/chainAppInfo/payPublishBill">, ctx: SignedInContext) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction((tx) =>
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction((tx) =>
     payPublishBill(tx, { userId: me(ctx).id, verId: input.appVerId, idempotencyKey: input.idempotencyKey, now }),
   );
 }
@@ -189,8 +189,8 @@ const CROSS_ENABLED: readonly number[] = [1, 3, 4];
 /** A publisher's lifecycle event on their own version, re-checking serviceActions() (§4). */
 function publisherEvent(action: "deactivate" | "enable") {
   return async (input: Payload<"/sys/chainAppInfo/deactivate">, ctx: SignedInContext) => {
-    const now = ctx.services.now();
-    await ctx.services.db.transaction(async (tx) => {
+    const now = ctx.deps.now();
+    await ctx.deps.db.transaction(async (tx) => {
       const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
       requireAction(app, version, action);
       // §5 cross-chain "Cannot be stopped while enabled": deactivate cross-chain first (docs/decisions/048).
@@ -219,8 +219,8 @@ async function refundableCents(db: Db | Tx, version: VersionRow, now: Date) {
 
 /** §4: unsubscribing creates a refund request (state 1 pending) that an operator reviews. */
 export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe">, ctx: SignedInContext) {
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
     requireAction(app, version, "unsubscribe");
     requireTypedName(input.confirmName, app.name);
@@ -247,26 +247,26 @@ export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe"
 
 /** §2 invitation link to JOIN (keys a to e, invite.ts), when §4 allows inviting. */
 export async function invite(input: Payload<"/sys/chainAppInfo/invite">, ctx: SignedInContext) {
-  const { app, version } = await ownVersion(ctx.services.db, me(ctx).id, input.appVerId);
+  const { app, version } = await ownVersion(ctx.deps.db, me(ctx).id, input.appVerId);
   if (version.verState !== VerState.RUNNING) throw new ApiError(NOT_RUNNING);
   requireAction(app, version, "invite");
-  const link = invitationLink(ctx.services.env, {
+  const link = invitationLink(ctx.deps.env, {
     appId: app.id,
     appCode: app.appCode,
     language: input.language,
-    now: ctx.services.now(),
+    now: ctx.deps.now(),
   });
   return { path: link.path, expiresAt: link.expiresAt.toISOString() };
 }
 
 /** §5: the publisher replies to a comment on their service (reply required, 150 characters). */
 export async function replyComment(input: Payload<"/sys/chainAppInfo/replyComment">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [app] = await db.select().from(apps).where(eq(apps.id, input.appId));
   if (!app || app.userId !== me(ctx).id) throw new ApiError(Msg.NOT_FOUND);
   const updated = await db
     .update(appComments)
-    .set({ reply: input.reply, repliedAt: ctx.services.now() })
+    .set({ reply: input.reply, repliedAt: ctx.deps.now() })
     .where(and(eq(appComments.id, input.commentId), eq(appComments.appId, app.id), sql`${appComments.reply} is null`))
     .returning({ id: appComments.id });
   if (updated.length === 0) {
@@ -281,9 +281,9 @@ export async function replyComment(input: Payload<"/sys/chainAppInfo/replyCommen
 
 /** The publisher asks operations to lift the suspension of their own version (at most one request pending). */
 export async function requestEnable(input: Payload<"/sys/chainAppInfo/requestEnable">, ctx: SignedInContext) {
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const note = input.note?.trim() || null;
-  await ctx.services.db.transaction(async (tx) => {
+  await ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await ownVersion(tx, me(ctx).id, input.appVerId, true);
     requireAction(app, version, "enable");
     await applyTransition(tx, {

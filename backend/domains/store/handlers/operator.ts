@@ -11,7 +11,7 @@ import inbox from "#backend/domains/inbox/index.ts";
 
 /** Products waiting for approval (status 1), oldest first (operators only). */
 export async function opsProducts(input: Payload<"/sys/ops/products/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = eq(products.status, ProductStatus.PENDING_APPROVAL);
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
   const list = await withOwner(db)
@@ -30,8 +30,8 @@ export async function opsProducts(input: Payload<"/sys/ops/products/list">, ctx:
  */
 export async function decideProduct(input: Payload<"/sys/ops/products/decide">, ctx: SignedInContext) {
   const operator = me(ctx);
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const [p] = await tx.select().from(products).where(eq(products.id, input.productId)).for("update");
     if (!p) throw new ApiError(Msg.NOT_FOUND);
     if (p.status !== ProductStatus.PENDING_APPROVAL) throw new ApiError(Msg.ALREADY_REVIEWED);

@@ -13,7 +13,7 @@ import { me, isEnterprise, rowsOf, withOwner } from "./shared.ts";
 
 /** My products: the caller's own, in every status but removed ones last. */
 export async function myProducts(input: Payload<"/sys/product/mine">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = eq(products.userId, me(ctx).id);
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
   const list = await withOwner(db)
@@ -49,11 +49,11 @@ export function allowed(status: number, event: ProductEvent, actor: "owner" | "o
  */
 export async function saveProduct(input: Payload<"/sys/product/save">, ctx: SignedInContext) {
   const user = me(ctx);
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   const f = input.product;
   const company = f.company === "on";
   if (company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     // SPEC §5 Blocking by bills: unpaid bills block new products.
     if (!input.productId && (await billing.api.hasBlockingBills(tx, user.id, 1, now)))
       throw new ApiError(Msg.UNPAID_BILLS);
@@ -62,7 +62,7 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Sign
     let coverFileId = existing?.coverFileId ?? null;
     if (input.cover) {
       // An image upload (kind "cover": png/jpg by its bytes, ≤ 5 MB, checked while it arrived), the caller's own.
-      const file = await ctx.services.files.claim(tx, input.cover.uploadId, {
+      const file = await ctx.deps.files.claim(tx, input.cover.uploadId, {
         kind: "cover",
         ownerId: user.id,
         at: now,
@@ -96,13 +96,13 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Sign
 /** 0 or 3 → 1 pending approval (the owner); a company product still needs an enterprise account. */
 export async function submitProduct(input: Payload<"/sys/product/submit">, ctx: SignedInContext) {
   const user = me(ctx);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const p = await ownProduct(tx, user.id, input.productId);
     const to = allowed(p.status, "submit", "owner");
     // SPEC §5 Blocking by bills: publishing a product (its submission for approval) is blocked too.
-    if (await billing.api.hasBlockingBills(tx, user.id, 1, ctx.services.now())) throw new ApiError(Msg.UNPAID_BILLS);
+    if (await billing.api.hasBlockingBills(tx, user.id, 1, ctx.deps.now())) throw new ApiError(Msg.UNPAID_BILLS);
     if (p.company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
-    await tx.update(products).set({ status: to, updatedAt: ctx.services.now() }).where(eq(products.id, p.id));
+    await tx.update(products).set({ status: to, updatedAt: ctx.deps.now() }).where(eq(products.id, p.id));
     return { status: to };
   });
 }
@@ -110,10 +110,10 @@ export async function submitProduct(input: Payload<"/sys/product/submit">, ctx: 
 /** 2 → 4 removed from the store (the owner). */
 export async function removeProduct(input: Payload<"/sys/product/remove">, ctx: SignedInContext) {
   const user = me(ctx);
-  return ctx.services.db.transaction(async (tx) => {
+  return ctx.deps.db.transaction(async (tx) => {
     const p = await ownProduct(tx, user.id, input.productId);
     const to = allowed(p.status, "remove", "owner");
-    await tx.update(products).set({ status: to, updatedAt: ctx.services.now() }).where(eq(products.id, p.id));
+    await tx.update(products).set({ status: to, updatedAt: ctx.deps.now() }).where(eq(products.id, p.id));
     return { status: to };
   });
 }
@@ -145,8 +145,8 @@ async function freeServiceName(tx: Tx, base: string) {
  */
 export async function publishProduct(input: Payload<"/sys/product/publish">, ctx: SignedInContext) {
   const buyer = me(ctx);
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     // Serialises the buyer's submissions of this product, so the key check below sees the first one.
     const [p] = await tx.select().from(products).where(eq(products.id, input.productId)).for("update");
     const [done] = await tx
@@ -160,7 +160,7 @@ export async function publishProduct(input: Payload<"/sys/product/publish">, ctx
     // §1 Individuals cannot publish company services.
     if (p.company && !isEnterprise(buyer)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
     let coverFileId: number | null = null;
-    if (p.coverFileId) coverFileId = (await ctx.services.files.copy(tx, p.coverFileId, now))?.id ?? null;
+    if (p.coverFileId) coverFileId = (await ctx.deps.files.copy(tx, p.coverFileId, now))?.id ?? null;
     const { app } = await services.api.createDraft(
       tx,
       {

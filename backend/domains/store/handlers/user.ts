@@ -109,7 +109,7 @@ async function storeRows(q: Q, viewerId: number, list: ListedRow[]): Promise<Sto
 
 /** §2 App store, all services: running, public; search by name, filter by industry, newest first. */
 export async function storeServices(input: Payload<"/sys/store/services">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = and(
     listedCondition(),
     input.name ? ilike(apps.name, `%${escapeLike(input.name)}%`) : undefined,
@@ -137,7 +137,7 @@ const COMMENTS_PER_PAGE = 20;
 
 /** A listed service with its roles, comments (20 a page), the viewer's follow and rating. */
 export async function storeService(input: Payload<"/sys/store/service">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const viewer = me(ctx);
   const row = await listedService(db, input.appId);
   const [base] = await storeRows(db, viewer.id, [row]);
@@ -195,7 +195,7 @@ export async function storeService(input: Payload<"/sys/store/service">, ctx: Si
 
 /** Follow or unfollow a listed service or product (unfollowing is always possible). */
 export async function follow(input: Payload<"/sys/store/follow">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const viewer = me(ctx);
   if (input.follow) {
     if (input.targetKind === "app") await listedService(db, input.targetId);
@@ -209,7 +209,7 @@ export async function follow(input: Payload<"/sys/store/follow">, ctx: SignedInC
         userId: viewer.id,
         targetKind: input.targetKind,
         targetId: input.targetId,
-        createdAt: ctx.services.now(),
+        createdAt: ctx.deps.now(),
       })
       .onConflictDoNothing();
   } else {
@@ -229,11 +229,11 @@ export async function follow(input: Payload<"/sys/store/follow">, ctx: SignedInC
 
 /** Rate a listed service 1-5: confirmed participants only; rating again replaces the score. */
 export async function rate(input: Payload<"/sys/store/rate">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const viewer = me(ctx);
   const { app } = await listedService(db, input.appId);
   if (!(await isParticipant(db, viewer.id, app.id))) throw new ApiError(Msg.PARTICIPANTS_ONLY);
-  const now = ctx.services.now();
+  const now = ctx.deps.now();
   await db
     .insert(appRatings)
     .values({ appId: app.id, userId: viewer.id, score: input.score, createdAt: now })
@@ -244,7 +244,7 @@ export async function rate(input: Payload<"/sys/store/rate">, ctx: SignedInConte
 
 /** SPEC §7 /sys/chainAppInfo/addComment: participants of a listed service, at most 150 characters (§5). */
 export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const viewer = me(ctx);
   const { app } = await listedService(db, input.appId);
   if (!(await isParticipant(db, viewer.id, app.id))) throw new ApiError(Msg.PARTICIPANTS_ONLY);
@@ -252,7 +252,7 @@ export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">,
     appId: app.id,
     userId: viewer.id,
     text: input.text,
-    createdAt: ctx.services.now(),
+    createdAt: ctx.deps.now(),
   });
   return { commentId: row.id };
 }
@@ -263,8 +263,8 @@ export async function addComment(input: Payload<"/sys/chainAppInfo/addComment">,
  */
 export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: SignedInContext) {
   const viewer = me(ctx);
-  const now = ctx.services.now();
-  return ctx.services.db.transaction(async (tx) => {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction(async (tx) => {
     const [comment] = await tx.select().from(appComments).where(eq(appComments.id, input.commentId)).for("update");
     if (!comment) throw new ApiError(Msg.NOT_FOUND);
     await listedService(tx, comment.appId);
@@ -281,7 +281,7 @@ export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: S
 
 /** A cover image: of a listed service, of a listed product, or of the caller's own product. */
 export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   let fileId: number | null = null;
   if (input.kind === "app") {
     const { app } = await listedService(db, input.id);
@@ -292,14 +292,14 @@ export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInCon
     fileId = p.coverFileId;
   }
   if (!fileId) throw new ApiError(Msg.NOT_FOUND);
-  const file = await ctx.services.files.read(db, fileId);
+  const file = await ctx.deps.files.read(db, fileId);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   return { mime: file.mime, dataBase64: file.bytes.toString("base64") };
 }
 
 /** §2 App store, all products: listed ones (status 2), searchable by name, filtered by type, newest listing first. */
 export async function listProducts(input: Payload<"/sys/product/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = and(
     eq(products.status, ProductStatus.LISTED),
     input.name ? ilike(products.name, `%${escapeLike(input.name)}%`) : undefined,
@@ -318,7 +318,7 @@ export async function listProducts(input: Payload<"/sys/product/list">, ctx: Sig
 
 /** A listed product, or one of the caller's own in any status (another's unlisted product is "not found"). */
 export async function productDetail(input: Payload<"/sys/product/detail">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [row] = await withOwner(db).where(eq(products.id, input.productId));
   if (!row || (row.p.status !== ProductStatus.LISTED && row.p.userId !== me(ctx).id)) throw new ApiError(Msg.NOT_FOUND);
   const [product] = await rowsOf(db, me(ctx).id, [row], true);

@@ -15,7 +15,7 @@ import { anyTicket, detailOf, fileOf, messageCounts, move, summaryOf } from "./s
 
 /** Operations: the tickets of a status, or those waiting (open, then answered), the longest waiting first. */
 export async function opsList(input: Payload<"/sys/ops/tickets/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = input.status
     ? eq(supportTickets.status, input.status)
     : inArray(supportTickets.status, [TicketStatus.OPEN, TicketStatus.ANSWERED]);
@@ -43,39 +43,31 @@ export async function opsList(input: Payload<"/sys/ops/tickets/list">, ctx: Sign
 }
 
 export async function opsDetail(input: Payload<"/sys/ops/tickets/detail">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const ticket = await anyTicket(db, input.ticketId);
   const [owner] = ticket.userId
     ? await db.select({ userName: users.userName }).from(users).where(eq(users.id, ticket.userId))
     : [];
-  return { ...(await detailOf(db, ctx.services, ticket)), owner: owner?.userName ?? null };
+  return { ...(await detailOf(db, ctx.deps, ticket)), owner: owner?.userName ?? null };
 }
 
 /** Operations: a reply (the router runs it in the transaction of its audit entry). */
 export async function opsReply(input: Payload<"/sys/ops/tickets/reply">, ctx: SignedInContext) {
-  const tx = ctx.services.db as unknown as Tx;
-  return move(
-    tx,
-    ctx.services,
-    await anyTicket(tx, input.ticketId, true),
-    "reply",
-    "operator",
-    input.content,
-    ctx.user.id,
-  );
+  const tx = ctx.deps.db as unknown as Tx;
+  return move(tx, ctx.deps, await anyTicket(tx, input.ticketId, true), "reply", "operator", input.content, ctx.user.id);
 }
 
 export async function opsClose(input: Payload<"/sys/ops/tickets/close">, ctx: SignedInContext) {
-  const tx = ctx.services.db as unknown as Tx;
-  return move(tx, ctx.services, await anyTicket(tx, input.ticketId, true), "close", "operator", null, ctx.user.id);
+  const tx = ctx.deps.db as unknown as Tx;
+  return move(tx, ctx.deps, await anyTicket(tx, input.ticketId, true), "close", "operator", null, ctx.user.id);
 }
 
 export async function opsFile(input: Payload<"/sys/ops/tickets/file">, ctx: SignedInContext) {
-  return fileOf(ctx.services, await anyTicket(ctx.services.db, input.ticketId));
+  return fileOf(ctx.deps, await anyTicket(ctx.deps.db, input.ticketId));
 }
 
 async function subscriberCounts(ctx: SignedInContext) {
-  const rows = await ctx.services.db
+  const rows = await ctx.deps.db
     .select({ status: newsletterSubscribers.status, n: count() })
     .from(newsletterSubscribers)
     .groupBy(newsletterSubscribers.status);
@@ -84,7 +76,7 @@ async function subscriberCounts(ctx: SignedInContext) {
 }
 
 export async function opsNewsletterList(input: Payload<"/sys/ops/newsletter/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const [{ total }] = await db.select({ total: count() }).from(newsletterIssues);
   const rows = await db
     .select()
@@ -116,13 +108,13 @@ export async function opsNewsletterList(input: Payload<"/sys/ops/newsletter/list
 export async function opsNewsletterSend(input: Payload<"/sys/ops/newsletter/send">, ctx: SignedInContext) {
   const { confirmed } = await subscriberCounts(ctx);
   if (confirmed === 0) throw new ApiError(Msg.NEWSLETTER_NO_SUBSCRIBERS);
-  const now = ctx.services.now();
-  const [issue] = await ctx.services.db
+  const now = ctx.deps.now();
+  const [issue] = await ctx.deps.db
     .insert(newsletterIssues)
     .values({ ...input, status: IssueStatus.SENDING, recipients: confirmed, createdBy: ctx.user.id, createdAt: now })
     .returning({ id: newsletterIssues.id });
   await schedule(
-    ctx.services.db,
+    ctx.deps.db,
     NEWSLETTER_SEND,
     { issueId: issue.id },
     { runAt: now, dedupeKey: `${NEWSLETTER_SEND}:${issue.id}:0` },

@@ -10,12 +10,12 @@ import { detailOf, fileOf, inTransaction, messageCounts, move, ownTicket, summar
 
 /** SPEC §7 insertTech: a signed-in user's ticket; the attachment (kind "support", checked by content while it arrived) is claimed here. */
 export async function insertTech(input: Payload<"/sys/technicalSupport/insertTech">, ctx: SignedInContext) {
-  const { services } = ctx;
-  const now = services.now();
-  return inTransaction(services.db, async (tx) => {
+  const { deps } = ctx;
+  const now = deps.now();
+  return inTransaction(deps.db, async (tx) => {
     let fileId: number | null = null;
     if (input.file) {
-      const claimed = await services.files.claim(tx, input.file.uploadId, {
+      const claimed = await deps.files.claim(tx, input.file.uploadId, {
         kind: "support",
         ownerId: ctx.user.id,
         at: now,
@@ -43,7 +43,7 @@ export async function insertTech(input: Payload<"/sys/technicalSupport/insertTec
 }
 
 export async function listTickets(input: Payload<"/sys/technicalSupport/list">, ctx: SignedInContext) {
-  const db = ctx.services.db;
+  const db = ctx.deps.db;
   const where = and(
     eq(supportTickets.userId, ctx.user.id),
     input.status ? eq(supportTickets.status, input.status) : undefined,
@@ -71,29 +71,21 @@ export async function listTickets(input: Payload<"/sys/technicalSupport/list">, 
 }
 
 export async function ticketDetail(input: Payload<"/sys/technicalSupport/detail">, ctx: SignedInContext) {
-  return detailOf(ctx.services.db, ctx.services, await ownTicket(ctx.services.db, ctx.user.id, input.ticketId));
+  return detailOf(ctx.deps.db, ctx.deps, await ownTicket(ctx.deps.db, ctx.user.id, input.ticketId));
 }
 
 export async function userReply(input: Payload<"/sys/technicalSupport/reply">, ctx: SignedInContext) {
-  return inTransaction(ctx.services.db, async (tx) =>
-    move(
-      tx,
-      ctx.services,
-      await ownTicket(tx, ctx.user.id, input.ticketId, true),
-      "reply",
-      "user",
-      input.content,
-      null,
-    ),
+  return inTransaction(ctx.deps.db, async (tx) =>
+    move(tx, ctx.deps, await ownTicket(tx, ctx.user.id, input.ticketId, true), "reply", "user", input.content, null),
   );
 }
 
 export async function userClose(input: Payload<"/sys/technicalSupport/close">, ctx: SignedInContext) {
-  return inTransaction(ctx.services.db, async (tx) =>
-    move(tx, ctx.services, await ownTicket(tx, ctx.user.id, input.ticketId, true), "close", "user", null, null),
+  return inTransaction(ctx.deps.db, async (tx) =>
+    move(tx, ctx.deps, await ownTicket(tx, ctx.user.id, input.ticketId, true), "close", "user", null, null),
   );
 }
 
 export async function userFile(input: Payload<"/sys/technicalSupport/file">, ctx: SignedInContext) {
-  return fileOf(ctx.services, await ownTicket(ctx.services.db, ctx.user.id, input.ticketId));
+  return fileOf(ctx.deps, await ownTicket(ctx.deps.db, ctx.user.id, input.ticketId));
 }

@@ -23,13 +23,13 @@ import { detailOf, inTransaction, keyTicket, move } from "./shared.ts";
  * mail limits; the private link's key is answered once (the page opens it) and mailed to the contact email.
  */
 export async function visitorInsert(input: Payload<"/anon/technicalSupport/insertTech">, ctx: CallContext) {
-  const { services } = ctx;
-  await services.limits.consume("support.ip", services.limits.subjectOf(ctx.clientAddress));
-  await accounts.api.checkCaptcha(services, input.captchaKey, input.captcha);
-  const permit = input.contactEmail ? await services.limits.mailPermit(input.contactEmail, ctx.clientAddress) : null;
-  const now = services.now();
+  const { deps } = ctx;
+  await deps.limits.consume("support.ip", deps.limits.subjectOf(ctx.clientAddress));
+  await accounts.api.checkCaptcha(deps, input.captchaKey, input.captcha);
+  const permit = input.contactEmail ? await deps.limits.mailPermit(input.contactEmail, ctx.clientAddress) : null;
+  const now = deps.now();
   const key = newSecret(32);
-  const [row] = await services.db
+  const [row] = await deps.db
     .insert(supportTickets)
     .values({
       userId: null,
@@ -41,15 +41,15 @@ export async function visitorInsert(input: Payload<"/anon/technicalSupport/inser
       language: ctx.language,
       status: TicketStatus.OPEN,
       keyHash: sha256(key),
-      keySealed: sealWith(services.env, VISITOR_KEYS, key),
+      keySealed: sealWith(deps.env, VISITOR_KEYS, key),
       createdAt: now,
       updatedAt: now,
     })
     .returning({ id: supportTickets.id });
   if (permit) {
-    await services.mailer.send(permit, "supportTicketLink", ctx.language, {
+    await deps.mailer.send(permit, "supportTicketLink", ctx.language, {
       ticketId: String(row.id),
-      link: `${services.env.publicUrl}${visitorTicketPath(key)}`,
+      link: `${deps.env.publicUrl}${visitorTicketPath(key)}`,
       question: input.question,
     });
   }
@@ -57,19 +57,19 @@ export async function visitorInsert(input: Payload<"/anon/technicalSupport/inser
 }
 
 export async function visitorTicket(input: Payload<"/anon/technicalSupport/ticket">, ctx: CallContext) {
-  return detailOf(ctx.services.db, ctx.services, await keyTicket(ctx.services.db, input.key));
+  return detailOf(ctx.deps.db, ctx.deps, await keyTicket(ctx.deps.db, input.key));
 }
 
 export async function visitorReply(input: Payload<"/anon/technicalSupport/reply">, ctx: CallContext) {
-  await ctx.services.limits.consume("support.ip", ctx.services.limits.subjectOf(ctx.clientAddress));
-  return inTransaction(ctx.services.db, async (tx) =>
-    move(tx, ctx.services, await keyTicket(tx, input.key, true), "reply", "user", input.content, null),
+  await ctx.deps.limits.consume("support.ip", ctx.deps.limits.subjectOf(ctx.clientAddress));
+  return inTransaction(ctx.deps.db, async (tx) =>
+    move(tx, ctx.deps, await keyTicket(tx, input.key, true), "reply", "user", input.content, null),
   );
 }
 
 export async function visitorClose(input: Payload<"/anon/technicalSupport/close">, ctx: CallContext) {
-  return inTransaction(ctx.services.db, async (tx) =>
-    move(tx, ctx.services, await keyTicket(tx, input.key, true), "close", "user", null, null),
+  return inTransaction(ctx.deps.db, async (tx) =>
+    move(tx, ctx.deps, await keyTicket(tx, input.key, true), "close", "user", null, null),
   );
 }
 
@@ -93,22 +93,22 @@ function resendWait(seconds: number) {
  * the wait in seconds). An address that unsubscribed subscribes again the same way.
  */
 export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ctx: CallContext) {
-  const { services } = ctx;
-  await services.limits.consume("newsletter.ip", services.limits.subjectOf(ctx.clientAddress));
-  await accounts.api.checkCaptcha(services, input.captchaKey, input.captcha);
-  const now = services.now();
+  const { deps } = ctx;
+  await deps.limits.consume("newsletter.ip", deps.limits.subjectOf(ctx.clientAddress));
+  await accounts.api.checkCaptcha(deps, input.captchaKey, input.captcha);
+  const now = deps.now();
   const email = input.email.trim();
   const byAddress = sql`lower(${newsletterSubscribers.email}) = ${email.toLowerCase()}`;
-  const [existing] = await services.db.select().from(newsletterSubscribers).where(byAddress);
+  const [existing] = await deps.db.select().from(newsletterSubscribers).where(byAddress);
   if (existing?.status === SubscriberStatus.CONFIRMED) return { email: existing.email, alreadyConfirmed: true };
   const wait = resendWaitSeconds(existing?.confirmSentAt ?? null, now);
   if (wait > 0) throw resendWait(wait);
-  const permit = await services.limits.mailPermit(email, ctx.clientAddress);
+  const permit = await deps.limits.mailPermit(email, ctx.clientAddress);
   const token = newSecret(32);
   if (existing) {
     // Taken only if no other request sent one within the wait meanwhile.
     const cutoff = new Date(now.getTime() - NEWSLETTER_RESEND_WAIT_SECONDS * 1000);
-    const [row] = await services.db
+    const [row] = await deps.db
       .update(newsletterSubscribers)
       .set({ status: SubscriberStatus.PENDING, confirmHash: sha256(token), confirmSentAt: now, language: ctx.language })
       .where(
@@ -121,7 +121,7 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
     if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
   } else {
     const unsubscribe = newSecret(32);
-    const [row] = await services.db
+    const [row] = await deps.db
       .insert(newsletterSubscribers)
       .values({
         email,
@@ -130,7 +130,7 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
         confirmHash: sha256(token),
         confirmSentAt: now,
         unsubscribeHash: sha256(unsubscribe),
-        unsubscribeSealed: sealWith(services.env, UNSUBSCRIBE_KEYS, unsubscribe),
+        unsubscribeSealed: sealWith(deps.env, UNSUBSCRIBE_KEYS, unsubscribe),
         createdAt: now,
       })
       .onConflictDoNothing()
@@ -138,16 +138,16 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
     // Another request for the same address won the race: it sent the mail.
     if (!row) throw resendWait(NEWSLETTER_RESEND_WAIT_SECONDS);
   }
-  await services.mailer.send(permit, "newsletterConfirm", ctx.language, {
-    link: `${services.env.publicUrl}${confirmPath(token)}`,
+  await deps.mailer.send(permit, "newsletterConfirm", ctx.language, {
+    link: `${deps.env.publicUrl}${confirmPath(token)}`,
   });
   return { email, alreadyConfirmed: false };
 }
 
 /** The confirmation link (one-time, two days): the subscriber is confirmed and receives the next issues. */
 export async function confirm(input: Payload<"/anon/newsletter/confirm">, ctx: CallContext) {
-  const now = ctx.services.now();
-  const [row] = await ctx.services.db
+  const now = ctx.deps.now();
+  const [row] = await ctx.deps.db
     .update(newsletterSubscribers)
     .set({ status: SubscriberStatus.CONFIRMED, confirmedAt: now, confirmHash: null })
     .where(
@@ -164,7 +164,7 @@ export async function confirm(input: Payload<"/anon/newsletter/confirm">, ctx: C
 
 /** The one-click unsubscribe of every issue: no login; the same link answers again once done. */
 export async function unsubscribe(input: Payload<"/anon/newsletter/unsubscribe">, ctx: CallContext) {
-  const [row] = await ctx.services.db
+  const [row] = await ctx.deps.db
     .update(newsletterSubscribers)
     .set({ status: SubscriberStatus.UNSUBSCRIBED, confirmHash: null })
     .where(eq(newsletterSubscribers.unsubscribeHash, sha256(input.token)))
