@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { IDE_GRANT_MINUTES } from "#contract/ide-codes.ts";
+import { CONTRACT_BUSY_STATUSES } from "#contract/contracts-codes.ts";
 import { activeUser, call } from "./client.ts";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
 
@@ -172,7 +173,9 @@ describe("the online IDE", () => {
       { workspaceId, contract: ref, projectId, accountId: custodyId, constructorArgs: ["41"] },
       token,
     );
-    expect(deployment).toMatchObject({ name: "SimpleStorage", projectId, status: 0 });
+    expect(deployment).toMatchObject({ name: "SimpleStorage", projectId });
+    // Pending or already deploying: the test server's job loop may take the deployment before the answer is read.
+    expect(CONTRACT_BUSY_STATUSES).toContain(deployment.status);
     const second = await call(
       "/sys/ide/deploy",
       { workspaceId, contract: ref, projectId, accountId: custodyId, constructorArgs: ["1"] },
