@@ -16,6 +16,44 @@ function flakyTitles(suites, out = []) {
   return out;
 }
 
+/** The Playwright tests that failed, with the first line of their error. */
+function failedPlaywright(suites, out = []) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected") continue;
+        const error = t.results?.at(-1)?.error?.message ?? "";
+        out.push(`[${t.projectName}] ${spec.file}:${spec.line} ${spec.title}\n      ${firstLine(error)}`);
+      }
+    }
+    failedPlaywright(suite.suites ?? [], out);
+  }
+  return out;
+}
+
+/** The Vitest tests (and files that failed to run) with the first line of their error. */
+function failedVitest(report) {
+  const out = [];
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(process.cwd(), file.name ?? "");
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failedTests) out.push(`${name} › ${t.fullName}\n      ${firstLine(t.failureMessages?.[0] ?? "")}`);
+    if (failedTests.length === 0 && file.status === "failed")
+      out.push(`${name}\n      ${firstLine(file.message ?? "")}`);
+  }
+  return out;
+}
+
+function firstLine(text) {
+  // eslint-disable-next-line no-control-regex
+  const line =
+    String(text)
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((l) => l.trim()) ?? "";
+  return line.trim().slice(0, 300);
+}
+
 const dir = process.argv[2] ?? "reports/test-summary";
 
 const stagesFile = path.join(dir, "stages.tsv");
@@ -39,6 +77,7 @@ if (stages.length > 0) {
   console.log(`  ${failedStages.length} of ${stages.length} stages failed, ${(total / 60).toFixed(1)} min in all`);
 }
 
+const failures = [];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -55,16 +94,23 @@ for (const file of readdirSync(dir)
     f = report.stats.unexpected;
     s = report.stats.skipped;
     for (const title of flakyTitles(report.suites ?? [])) console.log(`flaky (failed once, passed on retry): ${title}`);
+    for (const f of failedPlaywright(report.suites ?? [])) failures.push(`${file}: ${f}`);
   } else {
     // Vitest
     p = report.numPassedTests ?? 0;
     f = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
     s = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    for (const f of failedVitest(report)) failures.push(`${file}: ${f}`);
   }
   console.log(`${file.replace(/\.json$/, "").padEnd(18)} ${p} passed, ${f} failed, ${s} skipped`);
   passed += p;
   failed += f;
   skipped += s;
+}
+// Last, so that the tail of a long log names what failed.
+if (failures.length > 0) {
+  console.log("Failed:");
+  for (const f of failures) console.log(`  ${f}`);
 }
 if (passed === 0) {
   console.log("0 passed, 1 failed");
