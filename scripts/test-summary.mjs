@@ -45,7 +45,6 @@ function failedVitest(report) {
 }
 
 function firstLine(text) {
-  // eslint-disable-next-line no-control-regex
   const line =
     String(text)
       .replace(/\u001b\[[0-9;]*m/g, "")
