@@ -15,6 +15,8 @@ export const Msg = {
   /** Code 4: the caller may not use this path (operators only). */
   NO_PERMISSION: "MSG_10403",
   SERVER_ERROR: "MSG_10500",
+  /** The record exists already or another request changed it first (a unique constraint; HTTP 409). */
+  CONFLICT: "MSG_10409",
   /** Too many requests from this address or for this account in a short time: HTTP 429 with Retry-After (docs/decisions/021). */
   RATE_LIMITED: "MSG_10429",
   /** The request's body is larger than its path accepts (HTTP 413; docs/decisions/023). */

@@ -12,6 +12,7 @@ import type { Deps } from "#backend/deps.ts";
 import { entryFromRule, recordAudit } from "#backend/kit/audit.ts";
 import { BodyTooLargeError, discardRest, readLimited } from "#backend/kit/body-limit.ts";
 import { authenticate, type Authenticated, type AuthUser } from "./auth.ts";
+import { isDataException, isUniqueViolation } from "#backend/db/errors.ts";
 import { ApiError, sessionInvalid } from "./errors.ts";
 import { handleUpload, type UploadRules } from "./upload.ts";
 
@@ -90,20 +91,6 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
 function languageOf(request: Request, body: Record<string, unknown>): Language {
   const value = body.userLanguage ?? request.headers.get("userLanguage");
   return value === "zh-CN" ? "zh-CN" : "en";
-}
-
-/**
- * The data exceptions (SQLSTATE class 22) that a value sent by the caller causes: text too long, a number
- * out of range, a malformed number or date, a date out of range, a character the database refuses, a bad
- * LIKE escape. Others of the class (a division by zero) are the server's own faults.
- */
-const INPUT_DATA_EXCEPTIONS = new Set(["22001", "22003", "22007", "22008", "22021", "22025", "22P02", "22P05"]);
-
-/** A database error caused by a value of the request, itself or as the cause of a failed query. */
-function isDataException(error: unknown): boolean {
-  const code = (e: unknown) => (e && typeof e === "object" ? (e as { code?: unknown }).code : undefined);
-  const found = code(error) ?? code((error as { cause?: unknown } | null)?.cause);
-  return typeof found === "string" && INPUT_DATA_EXCEPTIONS.has(found);
 }
 
 /** A JSON body of at most JSON_BODY_LIMIT_BYTES, counted while it arrives (docs/decisions/023). */
@@ -222,6 +209,12 @@ export function createRouter(deps: Deps, handlers: Handlers, uploads: UploadRule
       if (isDataException(error)) {
         console.warn(`vueapi ${path}: the database refused a value: ${errorSummary(error)}`);
         return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
+      }
+      // A unique constraint no handler turned into its own message: the record exists already, or a second
+      // request made it first. The caller's conflict, a 409, never the server's fault.
+      if (isUniqueViolation(error)) {
+        console.warn(`vueapi ${path}: a unique constraint refused the write: ${errorSummary(error)}`);
+        return jsonResponse(fail(Msg.CONFLICT), 409);
       }
       // Logged without the request's values (a failed query's message holds its parameters).
       console.error(`vueapi ${path} failed: ${errorSummary(error)}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeUser, call } from "./client.ts";
+import { activeUser, call, raw } from "./client.ts";
 
 describe("/test/fixtures (tests only)", () => {
   it("creates bills for the caller, paying the paid ones through the ledger", async () => {
@@ -17,5 +17,15 @@ describe("/test/fixtures (tests only)", () => {
 
   it("needs a login", async () => {
     expect((await call("/test/fixtures", {})).code).toBe(3);
+  });
+
+  it("a second service fixture of the same name is the caller's conflict (409), never a server error", async () => {
+    const { token } = await activeUser("fixdup");
+    const name = `Dup ${Date.now().toString(36)}`;
+    const first = await call("/test/services", { name, verState: 5 }, token);
+    expect(first.code, JSON.stringify(first)).toBe(0);
+    const again = await raw("/test/services", { name, verState: 5 }, token);
+    expect(again.status).toBe(409);
+    expect((await again.json()).message).toBe("MSG_10409");
   });
 });

@@ -8,11 +8,6 @@ export type Ctx = SignedInContext;
 
 export const V = (key: string) => `dedicatedNodeRules:validation.${key}`;
 
-export const isUniqueViolation = (error: unknown) => {
-  const e = error as { code?: string; cause?: { code?: string } } | null;
-  return e?.code === "23505" || e?.cause?.code === "23505";
-};
-
 export const configOf = (p: ProjectRow): Configuration => ({
   nodeCount: p.nodeCount,
   hostConfig: p.hostConfig,

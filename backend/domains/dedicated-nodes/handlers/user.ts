@@ -34,7 +34,8 @@ import {
 } from "#backend/domains/dedicated-nodes/projects.ts";
 import { periodCents, periodEndOf } from "#backend/domains/dedicated-nodes/rules.ts";
 import { prnProjects } from "#backend/domains/dedicated-nodes/tables.ts";
-import { isUniqueViolation, type Ctx } from "./shared.ts";
+import { isUniqueViolation } from "#backend/db/errors.ts";
+import type { Ctx } from "./shared.ts";
 
 /** Frameworks, clouds and regions with their free peers, host configurations, data capacities and prices. */
 export async function options(_input: Payload<"/sys/prn/options">, ctx: Ctx) {

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "#backend/db/errors.ts";
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
 import { encodeDeployData, type Abi, type AbiFunction, type Hex } from "viem";
@@ -206,11 +207,6 @@ async function fundTestAccount(deps: Deps, chainName: string, address: string) {
   );
   if (balance < TEST_GAS / 2n) await chain.api.fund(deps, chainName, address, TEST_GAS);
 }
-
-const isUniqueViolation = (error: unknown) => {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e.code === "23505" || e.cause?.code === "23505";
-};
 
 /**
  * Deploys a compiled contract to the test network from the caller's test-network account: one at a time per

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "#backend/db/errors.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -75,11 +76,6 @@ export async function invoiceableBills(_input: unknown, ctx: SignedInContext) {
 function newApplicationNo(now: Date) {
   const day = now.toISOString().slice(0, 10).replace(/-/g, "");
   return `INV${day}${randomBytes(4).toString("hex").toUpperCase()}`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
 async function byIdempotencyKey(db: Db | Tx, userId: number, key: string) {
