@@ -1,5 +1,6 @@
 import { Feed } from "feed";
 import { isActiveAt, pickLanguage, type Post } from "#contract/community.ts";
+import { escapeHtml } from "#contract/html-text.ts";
 import type { DataOf } from "#contract/paths.ts";
 import { apiFor, getViewer } from "./api.server.ts";
 import { fixedT } from "./i18n.server.ts";
@@ -82,11 +83,14 @@ export function buildFeed(
       name === "news"
         ? `${origin}/g/home/DeveloperCommunity/News_EventsDetail?eventId=${post.postId}`
         : `${origin}${def.listPath}#release-${post.postId}`;
+    // Title and summary are plain text, and readers take them as HTML (Atom says type="html"): escaped, so a
+    // title such as "<img onerror=…>" shows as written, as the pages show it, and never runs. The content is
+    // the page's own sanitised HTML.
     feed.addItem({
-      title: name === "releaseNotes" && post.version ? `${post.version} · ${v.title}` : v.title,
+      title: escapeHtml(name === "releaseNotes" && post.version ? `${post.version} · ${v.title}` : v.title),
       id: link,
       link,
-      description: v.summary,
+      description: escapeHtml(v.summary),
       content: v.html,
       date: new Date(post.publishedAt ?? post.updatedAt),
     });

@@ -134,4 +134,16 @@ describe("feeds", () => {
     expect(zh.text).toContain("Only English");
     expect(zh.text).toContain("BSN 新闻与活动");
   });
+  it.each(["rss", "atom"] as const)(
+    "escapes an operator's markup in %s titles and summaries, which readers take as HTML",
+    (format) => {
+      const hostile = post(3, `<img src=x onerror=alert(1)> ]]> & "T"`, "");
+      const xml = buildFeed("news", [{ ...hostile, bodyEn: "<b>bold</b> & more" }], "en", format, "https://p.example");
+      const { text } = parse(xml);
+      // Once the XML is read, the title and summary still hold entities: a reader rendering HTML shows the text.
+      expect(text).toContain("&lt;img src=x onerror=alert(1)&gt; ]]&gt; &amp; &quot;T&quot;");
+      expect(text).not.toContain("<img");
+      expect(text).not.toContain("<b>");
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { escapeHtml } from "#contract/html-text.ts";
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { sandboxCheckouts } from "./tables.ts";
@@ -143,8 +144,7 @@ const TEST_MODE_BANNER =
 type Values = { name: string; number: string; expiry: string; cvc: string };
 type Errors = Partial<Record<keyof Values | "form", string>>;
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escape = escapeHtml;
 
 function usd(cents: number | null) {
   return cents === null
