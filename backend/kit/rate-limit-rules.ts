@@ -46,7 +46,10 @@ export const DEFAULT_RULES = {
   "support.ip": { limit: 10, windowMs: HOUR, scope: "address" },
   /** Newsletter subscriptions asked for from one address. */
   "newsletter.ip": { limit: 10, windowMs: HOUR, scope: "address" },
-  /** Mails of any kind to one mail address. */
+  /**
+   * Mails of one purpose to one mail address caused by one client address (docs/decisions/054): what a
+   * stranger asks for never spends the budget of the owner asking from their own address.
+   */
   "mail.address": { limit: 3, windowMs: 15 * MINUTE, scope: "account" },
   /** Mails of any kind caused by one address. */
   "mail.ip": { limit: 10, windowMs: HOUR, scope: "address" },

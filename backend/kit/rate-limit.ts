@@ -4,6 +4,9 @@ import type { Db } from "#backend/db/client.ts";
 import { rateLimits } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { MailPermit } from "#backend/mail.ts";
+
+/** What a mail caused by a caller is for: each has its own budget per recipient and caller (docs/decisions/054). */
+export type MailPurpose = "activation" | "resetCode" | "desktopLink" | "supportTicket" | "newsletter" | "eventSignup";
 import { addressKey, type LimitName, type LimitRule, type RateLimitConfig } from "./rate-limit-rules.ts";
 
 /**
@@ -144,12 +147,15 @@ export class Limits {
   }
 
   /**
-   * The permit to send one mail to `to` on behalf of the caller at `clientAddress`: counted against the
-   * recipient ("mail.address") and the caller's address ("mail.ip"); a 429 refusal when either is spent.
+   * The permit to send one mail of `purpose` to `to` on behalf of the caller at `clientAddress` (docs/decisions/054):
+   * counted per (purpose, recipient, caller's address) ("mail.address") and per caller's address ("mail.ip"); a
+   * 429 refusal when either is spent. A stranger's requests (desktop links, reset codes) never use up what the
+   * recipient may ask for from an address of their own, nor a mail of one purpose the budget of another.
    */
-  async mailPermit(to: string, clientAddress: string | null): Promise<MailPermit> {
-    await this.consume("mail.address", to.trim().toLowerCase());
-    await this.consume("mail.ip", this.subjectOf(clientAddress));
+  async mailPermit(purpose: MailPurpose, to: string, clientAddress: string | null): Promise<MailPermit> {
+    const caller = this.subjectOf(clientAddress);
+    await this.consume("mail.address", `${purpose}:${to.trim().toLowerCase()}:${caller}`);
+    await this.consume("mail.ip", caller);
     return { to } as MailPermit;
   }
 

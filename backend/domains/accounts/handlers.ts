@@ -61,7 +61,7 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
 
   // Counted once the registration can only succeed (docs/decisions/021): accounts created, not attempts.
   await deps.limits.consume("register.ip", deps.limits.subjectOf(ctx.clientAddress));
-  const mail = await deps.limits.mailPermit(payload.email, ctx.clientAddress);
+  const mail = await deps.limits.mailPermit("activation", payload.email, ctx.clientAddress);
   const passwordHash = await hashPassword(payload.password);
   const token = newSecret();
   const now = deps.now();
@@ -165,7 +165,7 @@ export async function sendResetCode(input: z.output<typeof forgetSchema>, ctx: C
   if (!user) throw fieldError("phone", `errors:${Msg.INVALID_LOGIN_NAME}`, Msg.INVALID_LOGIN_NAME);
   // SPEC §9 resend wait (60 s per account), then the mail limits (per recipient and per address).
   await limits.consume("resetCode.resend", `user:${user.id}`, Msg.RESEND_WAIT);
-  const mail = await limits.mailPermit(user.email, ctx.clientAddress);
+  const mail = await limits.mailPermit("resetCode", user.email, ctx.clientAddress);
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   const now = deps.now();
   await deps.db.transaction(async (tx) => {

@@ -30,13 +30,13 @@ export async function homeSummary(_input: unknown, { deps, user }: SignedInConte
 
 /**
  * /anon/platform/desktopLink: mails a console page's link to open on a desktop (the desktop-only page on a
- * phone, SPEC §2). The mail limits apply (3 a quarter-hour per address, 10 an hour per caller: a 429).
+ * phone, SPEC §2). The mail limits apply (3 a quarter-hour per recipient from one caller, 10 an hour per caller: a 429).
  */
 export async function mailDesktopLink(
   input: z.output<typeof desktopLinkPayloadSchema>,
   { deps, language, clientAddress }: CallContext,
 ) {
-  const permit = await deps.limits.mailPermit(input.email, clientAddress);
+  const permit = await deps.limits.mailPermit("desktopLink", input.email, clientAddress);
   await deps.mailer.send(permit, "desktopLink", language, { link: `${deps.env.publicUrl}${input.path}` });
   return null;
 }

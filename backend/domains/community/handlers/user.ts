@@ -57,7 +57,7 @@ export async function saveSignup(input: Payload<"/sys/devGame/saveSingUpInfo">, 
     return taken;
   };
   await check(db, await publishedPost(db, input.eventId, ["event"]));
-  const permit = await limits.mailPermit(input.email, ctx.clientAddress);
+  const permit = await limits.mailPermit("eventSignup", input.email, ctx.clientAddress);
   const { post, signupId, taken } = await db.transaction(async (tx) => {
     const post = await publishedPost(tx, input.eventId, ["event"], true);
     const taken = await check(tx, post);

@@ -26,7 +26,9 @@ export async function visitorInsert(input: Payload<"/anon/technicalSupport/inser
   const { deps } = ctx;
   await deps.limits.consume("support.ip", deps.limits.subjectOf(ctx.clientAddress));
   await accounts.api.checkCaptcha(deps, input.captchaKey, input.captcha);
-  const permit = input.contactEmail ? await deps.limits.mailPermit(input.contactEmail, ctx.clientAddress) : null;
+  const permit = input.contactEmail
+    ? await deps.limits.mailPermit("supportTicket", input.contactEmail, ctx.clientAddress)
+    : null;
   const now = deps.now();
   const key = newSecret(32);
   const [row] = await deps.db
@@ -103,7 +105,7 @@ export async function subscribe(input: Payload<"/anon/newsletter/subscribe">, ct
   if (existing?.status === SubscriberStatus.CONFIRMED) return { email: existing.email, alreadyConfirmed: true };
   const wait = resendWaitSeconds(existing?.confirmSentAt ?? null, now);
   if (wait > 0) throw resendWait(wait);
-  const permit = await deps.limits.mailPermit(email, ctx.clientAddress);
+  const permit = await deps.limits.mailPermit("newsletter", email, ctx.clientAddress);
   const token = newSecret(32);
   if (existing) {
     // Taken only if no other request sent one within the wait meanwhile.
