@@ -11,6 +11,7 @@ import { ddcs, ddcTransfers } from "#backend/domains/ddc/tables.ts";
 import { recoverDdcs } from "#backend/domains/ddc/recover.ts";
 import { callVueapi, inProcessVueapi, loginToken, ownDatabase, registeredUser, uploadVueapi } from "./in-process.ts";
 import { okVia } from "../support/envelope.ts";
+import { COUNTER_SOURCE } from "./fixtures/counter-contract.ts";
 import { idempotencyKeys } from "../support/ids.ts";
 
 // Issue 18, DDC and account binding (docs/decisions/045): real ERC-721 tokens minted and transferred on the
@@ -260,6 +261,76 @@ describe("DDC certificates", () => {
     expect((await call("/anon/ddc/view", { ddcId: 999_999 })).message).toBe(Msg.NOT_FOUND);
   }, 240_000);
 
+  it("a contract deployment and DDC mints from one custody account at once are all mined: one nonce queue per account (issue 29 item 5)", async () => {
+    const a = await userWithProject("ddcn");
+    const account = a.accounts[0]!;
+    const contract = await ok(
+      "/sys/opc/contract/create",
+      {
+        projectId: a.projectId,
+        accountId: account.accountId,
+        name: "Counter",
+        sourceKind: "source",
+        source: COUNTER_SOURCE,
+      },
+      a.token,
+    );
+    const mint = async (name: string) =>
+      ok(
+        "/sys/ddc/mint",
+        {
+          projectId: a.projectId,
+          accountId: account.accountId,
+          name,
+          description: "",
+          metadata: [],
+          storage: "product",
+          file: await uploaded(a.token, `${name}.txt`, Buffer.from(name)),
+          idempotencyKey: idem(),
+        },
+        a.token,
+      );
+    // Before, the deployment job read its nonce itself and sent later: a mint sent in between took the same nonce.
+    // Hold the job just after such a read (if it makes one) until a mint has gone through.
+    let reached!: () => void;
+    const atNonce = new Promise<void>((resolve) => (reached = resolve));
+    let mintDone!: () => void;
+    const minted = new Promise<void>((resolve) => (mintDone = resolve));
+    const request = chain.api.request;
+    const spy = vi.spyOn(chain.api, "request").mockImplementation(async (deps, name, rpc) => {
+      const result = await request(deps, name, rpc);
+      if (rpc.method === "eth_getTransactionCount") {
+        reached();
+        await Promise.race([minted, new Promise((r) => setTimeout(r, 5_000))]);
+      }
+      return result;
+    });
+    try {
+      const jobs = service.runJobs();
+      await Promise.race([atNonce, jobs]);
+      const first = await mint("one");
+      mintDone();
+      await jobs;
+      const rest = await Promise.all([mint("two"), mint("three"), service.runJobs()]);
+      for (const m of [first, rest[0], rest[1]]) {
+        expect(m.status).toBe(2);
+        expect((await read(m.contractAddress, "ownerOf", m.tokenId)).toLowerCase()).toBe(account.address.toLowerCase());
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    const deployed = await ok("/sys/opc/contract/detail", { contractId: contract.contractId }, a.token);
+    expect(deployed, deployed.failReason).toMatchObject({
+      status: 2,
+      address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+    });
+    const code = await chain.api.request(service.services, chain.api.OPEN_ALLIANCE, {
+      method: "eth_getCode",
+      params: [deployed.address, "latest"],
+    });
+    expect(code).not.toBe("0x");
+  });
+
   it("keeps the file on the user's running IPFS service: tokenURI ipfs://<metadata CID>, the file read back by its CID", async () => {
     const a = await userWithProject("ddci");
     const gateways = await ok("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, a.token);
@@ -332,8 +403,8 @@ describe("DDC certificates", () => {
           const signed = swap ? { ...input, ...swap(input) } : input;
           if (when === "sent") await send(deps, name, key, signed, onSigned);
           else
-            await send(deps, name, key, signed, async (hash) => {
-              await onSigned(hash);
+            await send(deps, name, key, signed, async (hash, raw) => {
+              await onSigned(hash, raw);
               throw new Error("killed before the send");
             }).catch(() => undefined);
           reached();

@@ -183,13 +183,13 @@ export default defineDomain({
     answer: (deps: Deps, name: string, text: string) => answerText(registryOf(deps).node(name), text),
     /** Sends wei from the chain's treasury to an address; resolves with the transaction hash once accepted. */
     fund: (deps: Deps, name: string, address: string, wei: bigint) => registryOf(deps).fund(name, address, wei),
-    /** Signs with `privateKey` and sends a transfer, call or creation; resolves with the hash once accepted (`onSigned` gets the hash before the send). */
+    /** Signs with `privateKey` and sends a transfer, call or creation; resolves with the hash once accepted (`onSigned` gets the hash and signed bytes before the send); one queue per chain and sender takes the nonces. */
     send: (
       deps: Deps,
       name: string,
       privateKey: string,
       input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
-      onSigned?: (hash: string) => Promise<void>,
+      onSigned?: (hash: string, raw: string) => Promise<void>,
     ) => registryOf(deps).send(name, privateKey, input, onSigned),
     /** Deploys creation bytecode from the account of `privateKey`: address, transaction, block (or throws the chain's reason). */
     deploy: (deps: Deps, name: string, privateKey: string, bytecode: string) =>

@@ -244,7 +244,7 @@ export class ChainRegistry {
     name: string,
     privateKey: string,
     input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
-    onSigned?: (hash: string) => Promise<void>,
+    onSigned?: (hash: string, raw: string) => Promise<void>,
   ): Promise<string> {
     const run = async () => {
       const entry = await this.opened(name);

@@ -2,14 +2,16 @@ import type { ChainNode } from "./rpc.ts";
 
 /**
  * Signs an EIP-1559 transaction with `privateKey` for `node` (chain `chainId`) and sends it; the caller keeps
- * one sender's transactions in order. The gas limit is estimated when not given.
+ * one sender's transactions in order (the registry's queue per chain and sender: every domain that signs goes
+ * through it, so two never take the same nonce). The gas limit is estimated when not given. `onSigned` gets the
+ * hash and the signed bytes before the send.
  */
 export async function signAndSend(
   node: ChainNode,
   chainId: number,
   privateKey: string,
   input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
-  onSigned?: (hash: string) => Promise<void>,
+  onSigned?: (hash: string, raw: string) => Promise<void>,
 ): Promise<string> {
   const { createFeeMarket1559Tx } = await import("@ethereumjs/tx");
   const { createCustomCommon, Mainnet } = await import("@ethereumjs/common");
@@ -43,9 +45,7 @@ export async function signAndSend(
     },
     { common },
   ).sign(key);
-  if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`);
-  return (await node.request({
-    method: "eth_sendRawTransaction",
-    params: [`0x${Buffer.from(tx.serialize()).toString("hex")}`],
-  })) as string;
+  const raw = `0x${Buffer.from(tx.serialize()).toString("hex")}`;
+  if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`, raw);
+  return (await node.request({ method: "eth_sendRawTransaction", params: [raw] })) as string;
 }

@@ -1,6 +1,5 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { encodeDeployData, keccak256, type Abi, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { encodeDeployData, type Abi, type Hex } from "viem";
 import { ContractStatus } from "#contract/contracts-codes.ts";
 import type { Tx } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
@@ -20,7 +19,6 @@ import { pubChainContracts } from "./tables.ts";
  * receipt, and sends the same bytes again only when the chain has none (never a second transaction).
  */
 export const JOB_DEPLOY_CONTRACT = "contracts.deploy";
-const PRIORITY_FEE = 1_000_000_000n;
 const REASON_MAX = 2_000;
 /** With CHAIN_RPC_URL a node may mine later: how long the job waits for the receipt before it retries. */
 const RECEIPT_WAIT_MS = 60_000;
@@ -82,7 +80,7 @@ async function prepare(deps: Deps, row: Row): Promise<Row | null> {
 
 const safeFile = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 60) || "Contract";
 
-/** Signs the creation transaction and stores it (with its hash) before anything is sent. */
+/** Signs the creation transaction, stores it (with its hash) before anything is sent, and sends it. */
 async function sign(deps: Deps, row: Row, chainName: string): Promise<Row | null> {
   const [account] = await deps.db.select().from(pubChainAccounts).where(eq(pubChainAccounts.id, row.accountId));
   if (!account?.keySealed) {
@@ -116,31 +114,36 @@ async function sign(deps: Deps, row: Row, chainName: string): Promise<Row | null
     await fail(deps, row.id, `the chain refused the deployment: ${reasonOf(error)}`);
     return null;
   }
-  const nonce = Number(await request("eth_getTransactionCount", [account.address, "pending"]));
-  const gasPrice = BigInt(String(await request("eth_gasPrice")));
-  const chainId = Number(await request("eth_chainId"));
-  const signer = privateKeyToAccount(publicChain.api.openCustodyKey(deps.env, account.keySealed) as Hex);
-  const raw = await signer.signTransaction({
-    type: "eip1559",
-    chainId,
-    nonce,
-    gas: (gas * 12n) / 10n,
-    maxFeePerGas: gasPrice * 2n,
-    maxPriorityFeePerGas: PRIORITY_FEE,
-    data,
-  });
-  const [stored] = await deps.db
-    .update(pubChainContracts)
-    .set({ rawTx: raw, txHash: keccak256(raw), updatedAt: deps.now() })
-    .where(
-      and(
-        eq(pubChainContracts.id, row.id),
-        eq(pubChainContracts.status, ContractStatus.DEPLOYING),
-        isNull(pubChainContracts.rawTx),
-      ),
-    )
-    .returning();
-  return stored ?? null;
+  // Signed and sent through the chain's queue for this account, which every domain that signs uses, so a DDC
+  // mint or a gas transfer from the same account never takes this transaction's nonce (issue 29 item 5). The
+  // signed bytes are stored before the send: a job resumed after a crash sends the same bytes, never a second one.
+  const key = publicChain.api.openCustodyKey(deps.env, account.keySealed);
+  let stored: Row | null = null;
+  try {
+    await chain.api.send(deps, chainName, key, { data, gasLimit: (gas * 12n) / 10n }, async (txHash, rawTx) => {
+      [stored = null] = await deps.db
+        .update(pubChainContracts)
+        .set({ rawTx, txHash, updatedAt: deps.now() })
+        .where(
+          and(
+            eq(pubChainContracts.id, row.id),
+            eq(pubChainContracts.status, ContractStatus.DEPLOYING),
+            isNull(pubChainContracts.rawTx),
+          ),
+        )
+        .returning();
+      // Another process signed it first: nothing is sent.
+      if (!stored) throw new Error(`contract ${row.id} was signed by another run`);
+    });
+  } catch (error) {
+    // Refused by the chain after it was stored: settle() sends the stored bytes again and records the reason.
+    if (!stored) {
+      if (error instanceof Error && error.message.endsWith("was signed by another run")) return null;
+      await fail(deps, row.id, `the chain refused the deployment: ${reasonOf(error)}`);
+      return null;
+    }
+  }
+  return stored;
 }
 
 type Receipt = { status: string; contractAddress: string | null; blockNumber: string; gasUsed: string } | null;
