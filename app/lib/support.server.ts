@@ -1,8 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect } from "@remix-run/node";
 import { replyFormSchema, supportNotice, visitorTicketFormSchema } from "#contract/support.ts";
-import { failureResponse, type Api } from "./api.server.ts";
+import { TicketStatus } from "#contract/support-codes.ts";
+import { failureResponse, notFound, redirectAfter, type Api } from "./api.server.ts";
 import { formFailureStatus, replyWithFailure } from "./forms.server.ts";
+import { intentOf } from "./intents.server.ts";
+import { positiveId } from "./params.ts";
 import { redirectWithFlash } from "./session.server.ts";
 import type { VueapiResult } from "./vueapi.server.ts";
 
@@ -55,6 +58,41 @@ export async function replyToTicket(
     return json({ result: replyWithFailure(submission, result) }, { status: formFailureStatus(result) });
   }
   return redirectWithFlash(request, back, { kind: "success", key: "support:detail.sent" });
+}
+
+/** The ticket a user's or an operator's ticket page is about (`?ticketId=`); not found without a valid one. */
+export function ticketIdParam(url: URL): number {
+  const id = positiveId(url.searchParams.get("ticketId"));
+  if (!id) throw notFound();
+  return id;
+}
+
+/** A ticket page shows the close confirm step (no JavaScript) when asked for it and the ticket is not closed yet. */
+export const closeConfirming = (url: URL, ticket: { status: number }) =>
+  url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED;
+
+/**
+ * A ticket page's action, for its asker or an operator: intent "reply" (the form, then `reply`) or "close"
+ * (asks first, then `close`); either comes back to `here` with its flash. Any other intent is a 400.
+ */
+export async function ticketPageAction(
+  request: Request,
+  here: string,
+  send: {
+    reply: (content: string) => Promise<VueapiResult<unknown>>;
+    close: () => Promise<VueapiResult<unknown>>;
+  },
+) {
+  const formData = await request.formData();
+  switch (intentOf(formData, ["reply", "close"])) {
+    case "reply":
+      return replyToTicket(request, formData, send.reply, here);
+    case "close":
+      return (
+        closeNeedsConfirm(formData, new URL(request.url)) ??
+        redirectAfter(request, await send.close(), here, "support:detail.closed")
+      );
+  }
 }
 
 /** Closing asks first: without JavaScript the answer is the confirm step (`?confirm=close`). */

@@ -1,15 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TicketStatus } from "#contract/support-codes.ts";
-import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
-import { ReplyForm } from "#app/components/support/ReplyForm.tsx";
-import { Conversation } from "#app/components/support/ticket.tsx";
-import { apiFor, getViewer, notFound, redirectAfter } from "#app/lib/api.server.ts";
-import { intentOf } from "#app/lib/intents.server.ts";
+import { TicketPage } from "#app/components/support/TicketPage.tsx";
+import { apiFor, getViewer, notFound } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { closeNeedsConfirm, replyToTicket, visitorTicketPage } from "#app/lib/support.server.ts";
+import { closeConfirming, ticketPageAction, visitorTicketPage } from "#app/lib/support.server.ts";
 
 export const handle = { i18n: ["support"] };
 export const meta = pageTitle("supportTicket");
@@ -32,32 +27,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     ticket,
     here: visitorTicketPage(key),
-    confirmClose: url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED,
+    confirmClose: closeConfirming(url, ticket),
     language: viewer.language,
   });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await getViewer(request);
-  const url = new URL(request.url);
-  const key = keyOf(url);
+  const key = keyOf(new URL(request.url));
   const api = apiFor(request, viewer, { portalPage: true });
-  const formData = await request.formData();
-  const here = visitorTicketPage(key);
-  switch (intentOf(formData, ["reply", "close"])) {
-    case "reply":
-      return replyToTicket(
-        request,
-        formData,
-        (content) => api.call("/anon/technicalSupport/reply", { key, content }),
-        here,
-      );
-    case "close":
-      return (
-        closeNeedsConfirm(formData, url) ??
-        redirectAfter(request, await api.call("/anon/technicalSupport/close", { key }), here, "support:detail.closed")
-      );
-  }
+  return ticketPageAction(request, visitorTicketPage(key), {
+    reply: (content) => api.call("/anon/technicalSupport/reply", { key, content }),
+    close: () => api.call("/anon/technicalSupport/close", { key }),
+  });
 }
 
 export default function VisitorTicket() {
@@ -65,53 +47,25 @@ export default function VisitorTicket() {
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("support");
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-4 px-4 py-10">
-      <h1 className="text-2xl font-semibold">{t("visitor.title")}</h1>
-      <p className="text-sm text-slate-600">{t("visitor.keepLink")}</p>
-      {confirmClose ? (
-        <IntentConfirmStep
-          id="close-title"
-          title={t("detail.closeTitle")}
-          question={t("detail.closeQuestion")}
-          intent="close"
-          fields={{}}
-          action={here}
-          cancelTo={here}
-          confirmLabel={t("detail.close")}
-          cancelLabel={t("detail.cancel")}
-          danger
-        />
-      ) : null}
-      <Conversation ticket={ticket} language={language} asker={ticket.contactName ?? t("detail.you")} fileHref={null} />
-      {ticket.status !== TicketStatus.CLOSED ? (
+    <TicketPage
+      className="mx-auto w-full max-w-3xl space-y-4 px-4 py-10"
+      ticket={ticket}
+      language={language}
+      here={here}
+      confirmClose={confirmClose}
+      lastResult={actionData && "result" in actionData ? actionData.result : undefined}
+      header={
         <>
-          <ReplyForm
-            lastResult={actionData && "result" in actionData ? actionData.result : undefined}
-            label={t("detail.reply")}
-          />
-          {confirmClose ? null : (
-            <Form method="post" id="close-ticket" action={here} className="flex justify-end">
-              <ConfirmSubmit
-                formId="close-ticket"
-                name="intent"
-                value="close"
-                label={t("detail.close")}
-                title={t("detail.closeTitle")}
-                question={t("detail.closeQuestion")}
-                confirmLabel={t("detail.close")}
-                className="btn-secondary"
-              />
-            </Form>
-          )}
+          <h1 className="text-2xl font-semibold">{t("visitor.title")}</h1>
+          <p className="text-sm text-slate-600">{t("visitor.keepLink")}</p>
         </>
-      ) : (
-        <p className="card text-sm text-slate-600">
-          {t("detail.closedNote")}{" "}
-          <Link to="/g/main/technicalSupport" className="link">
-            {t("detail.newTicket")}
-          </Link>
-        </p>
-      )}
-    </div>
+      }
+      asker={ticket.contactName ?? t("detail.you")}
+      fileHref={null}
+      closeQuestion={t("detail.closeQuestion")}
+      replyLabel={t("detail.reply")}
+      closedNote={t("detail.closedNote")}
+      newTicketTo="/g/main/technicalSupport"
+    />
   );
 }

@@ -18,6 +18,7 @@ import { verifyLedger } from "./handlers/operator.ts";
 import { billingFigures } from "./figures.ts";
 import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs.ts";
 import { lockWallet, post, totalsOf } from "./ledger.ts";
+import { chargeRenewal, lapsedRenewalBill, payRenewalBill } from "./renewals.ts";
 import { isPayable, newBillNo } from "./rules.ts";
 import { lastCompletedWeekStart } from "./time.ts";
 
@@ -57,6 +58,9 @@ export default defineDomain({
     recordBillRefund,
     setBillsInvoiceState,
     moveUnpaidBillDeadline,
+    chargeRenewal,
+    payRenewalBill,
+    lapsedRenewalBill,
     seedDemoPaymentsWith,
   },
   seedDemo: seedBillingDemo,

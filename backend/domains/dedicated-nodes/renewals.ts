@@ -5,14 +5,14 @@ import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Deps } from "#backend/deps.ts";
-import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import { schedule } from "#backend/jobs/runner.ts";
+import { hourlyJob, scheduleHourly } from "#backend/kit/hourly.ts";
 import type { BillSettler } from "#backend/domains/billing/index.ts";
 import billing from "#backend/domains/billing/index.ts";
-import { bills } from "#backend/domains/billing/tables.ts";
 import { prnProjectMachine } from "./machine.ts";
 import { periodCents, periodEndOf } from "./rules.ts";
 import { prnProjects } from "./tables.ts";
-import { HOUR_MS, JOB_PURGE, JOB_RENEWALS, JOB_RESUME, projectById, stopNetwork, tell, usd } from "./job-kinds.ts";
+import { JOB_PURGE, JOB_RENEWALS, JOB_RESUME, projectById, stopNetwork, tell, usd } from "./job-kinds.ts";
 
 /** Charges the next period of one running project whose period has ended; true when its nodes must stop. */
 async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
@@ -22,45 +22,37 @@ async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
   const start = p.periodEnd;
   const end = periodEndOf(start, p.cycle);
   const cents = periodCents(p, p.cycle) ?? p.priceCents;
-  const bill = await billing.api.issueBillOnce(tx, {
-    billNo: billing.api.newBillNo(now, "DR"),
-    userId: p.userId,
-    serviceName: `${p.name} · ${p.nodeCount} × ${p.hostConfig}`,
-    billType: PRN_BILL_TYPE,
-    payState: PayState.UNPAID,
-    payMode: 1,
-    cycle: p.cycle,
-    periodStart: start,
-    periodEnd: end,
-    createdAt: now,
-    // Unpaid, it blocks payType 2 until the end of the period it would pay for; then the project lapses.
-    deadline: end,
-    totalCents: cents,
-    payCents: cents,
-    detail: {
-      nodeCount: p.nodeCount,
-      hostConfiguration: p.hostConfig,
-      dataCapacityGb: p.dataCapacityGb,
-      cloudPlatform: p.cloud,
-    },
-    dedupeKey: `prn-renewal:${p.id}:${start.toISOString()}`,
-  });
-  if (!bill) return false;
-  const { balanceCents } = await billing.api.lockWallet(tx, p.userId, now);
-  if (balanceCents >= cents) {
-    await billing.api.post(
-      tx,
-      {
-        userId: p.userId,
-        kind: "bill_payment",
-        amountCents: cents,
-        refType: "bill",
-        refId: bill.id,
-        idempotencyKey: `prn-renewal:${bill.id}`,
+  const charged = await billing.api.chargeRenewal(
+    tx,
+    {
+      billNo: billing.api.newBillNo(now, "DR"),
+      userId: p.userId,
+      serviceName: `${p.name} · ${p.nodeCount} × ${p.hostConfig}`,
+      billType: PRN_BILL_TYPE,
+      payState: PayState.UNPAID,
+      payMode: 1,
+      cycle: p.cycle,
+      periodStart: start,
+      periodEnd: end,
+      createdAt: now,
+      // Unpaid, it blocks payType 2 until the end of the period it would pay for; then the project lapses.
+      deadline: end,
+      totalCents: cents,
+      payCents: cents,
+      detail: {
+        nodeCount: p.nodeCount,
+        hostConfiguration: p.hostConfig,
+        dataCapacityGb: p.dataCapacityGb,
+        cloudPlatform: p.cloud,
       },
-      now,
-    );
-    await billing.api.markBillPaid(tx, bill.id, now);
+      dedupeKey: `prn-renewal:${p.id}:${start.toISOString()}`,
+    },
+    "prn-renewal",
+    now,
+  );
+  if (!charged) return false;
+  const { bill } = charged;
+  if (charged.paid) {
     await tx
       .update(prnProjects)
       .set({ periodStart: start, periodEnd: end, priceCents: cents, updatedAt: now })
@@ -86,8 +78,8 @@ async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
 async function lapseInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
   const p = await projectById(tx, id, true);
   if (!p?.renewalBillId || p.status !== PrnStatus.RUNNING) return false;
-  const [bill] = await tx.select().from(bills).where(eq(bills.id, p.renewalBillId)).for("update");
-  if (!bill || bill.payState === PayState.PAID || bill.deadline.getTime() > now.getTime()) return false;
+  const bill = await billing.api.lapsedRenewalBill(tx, p.renewalBillId, now);
+  if (!bill) return false;
   if (bill.payState !== PayState.EXPIRED) await billing.api.expireBill(tx, bill.id, now);
   const to = prnProjectMachine.transition(p.status, "lapse", "system");
   if (!to.ok) return false;
@@ -140,21 +132,9 @@ export async function sweepRenewals(deps: Deps, now: Date) {
   return { renewed, stopped, lapsed };
 }
 
-export function scheduleRenewals(db: Db | Tx, at: Date) {
-  const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-  return schedule(
-    db,
-    JOB_RENEWALS,
-    {},
-    { runAt: hour, dedupeKey: `${JOB_RENEWALS}:${hour.toISOString().slice(0, 13)}` },
-  );
-}
+export const scheduleRenewals = (db: Db | Tx, at: Date) => scheduleHourly(db, JOB_RENEWALS, at);
 
-export const runRenewals: JobHandler = async (_payload, deps) => {
-  const now = deps.now();
-  await sweepRenewals(deps, now);
-  await scheduleRenewals(deps.db, new Date(now.getTime() + HOUR_MS));
-};
+export const runRenewals = hourlyJob(JOB_RENEWALS, sweepRenewals);
 
 /**
  * Billing's settler for renewal bills paid late (My bills, BillDetail): the bill paid, the period moved on, the
@@ -163,24 +143,13 @@ export const runRenewals: JobHandler = async (_payload, deps) => {
 export const settleRenewalBill: BillSettler = async (tx, input) => {
   const [p] = await tx.select().from(prnProjects).where(eq(prnProjects.renewalBillId, input.billId)).for("update");
   if (!p) return null;
-  const [bill] = await tx.select().from(bills).where(eq(bills.id, input.billId)).for("update");
-  if (!bill || bill.userId !== input.userId || p.userId !== input.userId) return null;
-  if (bill.payState === PayState.PAID)
+  if (p.userId !== input.userId) return null;
+  const paying = await billing.api.payRenewalBill(tx, input);
+  if (!paying) return null;
+  const { bill } = paying;
+  if (paying.replayed)
     return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: bill.payCents, replayed: true };
-  if (!billing.api.isPayable(bill, input.now)) throw new ApiError(Msg.BILL_NOT_PAYABLE, { payState: bill.payState });
-  await billing.api.post(
-    tx,
-    {
-      userId: input.userId,
-      kind: "bill_payment",
-      amountCents: bill.payCents,
-      refType: "bill",
-      refId: bill.id,
-      idempotencyKey: input.idempotencyKey,
-    },
-    input.now,
-  );
-  const paid = await billing.api.markBillPaid(tx, bill.id, input.now);
+  if (paying.refused) throw new ApiError(Msg.BILL_NOT_PAYABLE, { payState: bill.payState });
   await tx
     .update(prnProjects)
     .set({
@@ -204,5 +173,5 @@ export const settleRenewalBill: BillSettler = async (tx, input) => {
     { name: p.name, billNo: bill.billNo, until: bill.periodEnd.toISOString() },
     input.now,
   );
-  return { billId: paid.id, billNo: paid.billNo, payState: paid.payState, paidCents: paid.payCents, replayed: false };
+  return { billId: bill.id, billNo: bill.billNo, payState: bill.payState, paidCents: bill.payCents, replayed: false };
 };

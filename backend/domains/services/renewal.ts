@@ -1,18 +1,11 @@
 import billing from "#backend/domains/billing/index.ts";
 import { and, asc, eq, inArray, isNotNull, isNull, lte } from "drizzle-orm";
 import { BillType, PayState } from "#contract/billing-codes.ts";
-import {
-  DAY_MS,
-  HOUR_MS,
-  RENEWAL_GRACE_MS,
-  UpgradeStatus,
-  asCycle,
-  cycleDays,
-} from "#contract/config-upgrade-codes.ts";
+import { DAY_MS, RENEWAL_GRACE_MS, UpgradeStatus, asCycle, cycleDays } from "#contract/config-upgrade-codes.ts";
 import { configCycleCents } from "#contract/service-cost.ts";
 import { VerState } from "#contract/service-status.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
-import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import { hourlyJob, scheduleHourly } from "#backend/kit/hourly.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { applyTransition } from "./machine.ts";
 import { appVersions, apps, configUpgrades } from "./tables.ts";
@@ -35,15 +28,7 @@ export const JOB_RENEWALS = "service.renewals";
 /** The versions whose bookings hold resources and so renew: running, deactivated by the publisher or the platform. */
 const RENEWING = [VerState.RUNNING, VerState.DEACTIVATED, VerState.DEACTIVATED_BY_OPERATOR];
 
-export function scheduleRenewals(db: Db | Tx, at: Date) {
-  const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
-  return schedule(
-    db,
-    JOB_RENEWALS,
-    {},
-    { runAt: hour, dedupeKey: `${JOB_RENEWALS}:${hour.toISOString().slice(0, 13)}` },
-  );
-}
+export const scheduleRenewals = (db: Db | Tx, at: Date) => scheduleHourly(db, JOB_RENEWALS, at);
 
 /**
  * What the next period costs: the current configuration at today's catalogue. The free service (freeYN 1)
@@ -82,40 +67,32 @@ export async function renewInTx(tx: Tx, appId: number, now: Date) {
     await tx.update(apps).set({ cycleStart: start, cycleEnd: end }).where(eq(apps.id, app.id));
     return;
   }
-  const bill = await billing.api.issueBillOnce(tx, {
-    billNo: billing.api.newBillNo(now, "RB"),
-    userId: app.userId,
-    appId: app.id,
-    serviceName: app.name,
-    billType: BillType.RESOURCE_RENEWAL,
-    payState: PayState.UNPAID,
-    payMode: 1,
-    cycle: app.paymentCycle,
-    periodStart: start,
-    periodEnd: end,
-    createdAt: now,
-    deadline: new Date(start.getTime() + RENEWAL_GRACE_MS),
-    totalCents: cents,
-    payCents: cents,
-    detail: { resources: resourceLines(nodes, catalogue, app.paymentCycle), nodeCount: nodes.length },
-    dedupeKey: `renewal:${app.id}:${start.toISOString()}`,
-  });
-  if (!bill) return;
-  const { balanceCents } = await billing.api.lockWallet(tx, app.userId, now);
-  if (balanceCents >= cents) {
-    await billing.api.post(
-      tx,
-      {
-        userId: app.userId,
-        kind: "bill_payment",
-        amountCents: cents,
-        refType: "bill",
-        refId: bill.id,
-        idempotencyKey: `renewal:${bill.id}`,
-      },
-      now,
-    );
-    await billing.api.markBillPaid(tx, bill.id, now);
+  const charged = await billing.api.chargeRenewal(
+    tx,
+    {
+      billNo: billing.api.newBillNo(now, "RB"),
+      userId: app.userId,
+      appId: app.id,
+      serviceName: app.name,
+      billType: BillType.RESOURCE_RENEWAL,
+      payState: PayState.UNPAID,
+      payMode: 1,
+      cycle: app.paymentCycle,
+      periodStart: start,
+      periodEnd: end,
+      createdAt: now,
+      deadline: new Date(start.getTime() + RENEWAL_GRACE_MS),
+      totalCents: cents,
+      payCents: cents,
+      detail: { resources: resourceLines(nodes, catalogue, app.paymentCycle), nodeCount: nodes.length },
+      dedupeKey: `renewal:${app.id}:${start.toISOString()}`,
+    },
+    "renewal",
+    now,
+  );
+  if (!charged) return;
+  const { bill } = charged;
+  if (charged.paid) {
     await tx.update(apps).set({ cycleStart: start, cycleEnd: end }).where(eq(apps.id, app.id));
     await inbox.api.notify(tx, {
       userId: app.userId,
@@ -145,37 +122,23 @@ export async function renewInTx(tx: Tx, appId: number, now: Date) {
  */
 export async function payRenewal(tx: Tx, input: { userId: number; billId: number; idempotencyKey: string; now: Date }) {
   const [app] = await tx.select().from(apps).where(eq(apps.renewalBillId, input.billId)).for("update");
-  if (!app) return null;
-  const [bill] = await tx.select().from(bills).where(eq(bills.id, input.billId)).for("update");
-  if (!bill || bill.userId !== input.userId || app.userId !== input.userId) return null;
-  if (bill.payState === PayState.PAID) return { bill, replayed: true };
-  if (!billing.api.isPayable(bill, input.now)) return { bill, replayed: false, refused: true as const };
-  await billing.api.post(
-    tx,
-    {
-      userId: input.userId,
-      kind: "bill_payment",
-      amountCents: bill.payCents,
-      refType: "bill",
-      refId: bill.id,
-      idempotencyKey: input.idempotencyKey,
-    },
-    input.now,
-  );
-  const paid = await billing.api.markBillPaid(tx, bill.id, input.now);
+  if (!app || app.userId !== input.userId) return null;
+  const paying = await billing.api.payRenewalBill(tx, input);
+  if (!paying || paying.replayed || paying.refused) return paying;
+  const { bill } = paying;
   await tx
     .update(apps)
     .set({ cycleStart: bill.periodStart, cycleEnd: bill.periodEnd, renewalBillId: null })
     .where(eq(apps.id, app.id));
-  return { bill: paid, replayed: false };
+  return paying;
 }
 
 /** A renewal bill unpaid past its deadline: expired, and the service deactivated by the platform (→ 40). */
 export async function lapseInTx(tx: Tx, appId: number, now: Date) {
   const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for("update");
   if (!app?.renewalBillId || !app.currentVerId) return;
-  const [bill] = await tx.select().from(bills).where(eq(bills.id, app.renewalBillId)).for("update");
-  if (!bill || bill.payState === PayState.PAID || bill.deadline.getTime() > now.getTime()) return;
+  const bill = await billing.api.lapsedRenewalBill(tx, app.renewalBillId, now);
+  if (!bill) return;
   await billing.api.expireBill(tx, bill.id, now);
   await tx.update(apps).set({ renewalBillId: null }).where(eq(apps.id, app.id));
   const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, app.currentVerId));
@@ -233,8 +196,4 @@ export async function sweepRenewals(db: Db, now: Date) {
   return { renewed, lapsed: lapsing.length, expiredUpgrades };
 }
 
-export const runRenewals: JobHandler = async (_payload, services) => {
-  const now = services.now();
-  await sweepRenewals(services.db, now);
-  await scheduleRenewals(services.db, new Date(now.getTime() + HOUR_MS));
-};
+export const runRenewals = hourlyJob(JOB_RENEWALS, (deps, now) => sweepRenewals(deps.db, now));
