@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { crossReviewSchema } from "#contract/cross-chain.ts";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { CrossStatusBadge } from "#app/components/cross-chain/badges.tsx";
@@ -43,6 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer);
   return decideQueueItem(request, {
     idName: "appId",
+    confirm: true,
     decisions: {
       review: queueDecision({
         schema: crossReviewSchema,
@@ -103,13 +104,13 @@ export default function CrossChainReviewQueue() {
                 {formatDate(s.updatedAt, language, true)}
               </p>
               <DecisionForm
-                formId={`cross-review-${s.appId}-decision`}
-                schema={crossReviewSchema}
+                id={`cross-review-${s.appId}-decision`}
                 intent="review"
                 idName="appId"
                 idValue={s.appId}
-                ns="crossChain"
                 subject={s.name}
+                decisions={approveReject(t)}
+                comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
               />
             </li>
           ))}

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
 import { refundDecisionSchema } from "#contract/services.ts";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
@@ -40,6 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
     idName: "refundId",
+    confirm: true,
     decisions: {
       refund: queueDecision({
         schema: refundDecisionSchema,
@@ -72,12 +73,13 @@ function RefundItem({ item, language }: { item: Item; language: Language }) {
       ) : null}
       {item.state === 1 ? (
         <DecisionForm
-          formId={`refund-${item.refundId}`}
-          schema={refundDecisionSchema}
+          id={`refund-${item.refundId}`}
           intent="refund"
           idName="refundId"
           idValue={item.refundId}
-          ns="services"
+          subject={item.name}
+          decisions={approveReject(t)}
+          comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
         />
       ) : (
         <p className="text-sm text-slate-600">
