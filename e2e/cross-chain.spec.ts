@@ -76,7 +76,8 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   const item = page.getByTestId("cross-review").filter({ hasText: svc.name });
   await expect(item.getByTestId("cross-status")).toHaveText("Pending activation");
   await decideInQueue(page, item, "Approve");
-  await expect(page.getByTestId("flash")).toHaveText("Decision saved: approved.");
+  // Approving deploys the protocol's contracts before it answers (10 s on a loaded machine).
+  await expect(page.getByTestId("flash")).toHaveText("Decision saved: approved.", { timeout: 30_000 });
   await expect(item).toHaveCount(0);
 
   // The publisher sends a sample message to the open-alliance chain; the relayer delivers it.
