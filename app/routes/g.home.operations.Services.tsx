@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
+import { VerState } from "#contract/service-status.ts";
 import {
   SERVICE_OPS_FILTERS,
   serviceOpsDecisionSchema,
@@ -97,7 +98,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
   const { t: tp } = useTranslation("payments");
   const texts = useDecisionTexts();
   const offered: ServiceOpsDecision[] =
-    row.verState === 25 ? ["suspend"] : row.enableRequestedAt ? ["enable", "decline"] : ["enable"];
+    row.verState === VerState.RUNNING ? ["suspend"] : row.enableRequestedAt ? ["enable", "decline"] : ["enable"];
   const decisions = offered.map((d) => ({
     value: d,
     label: texts.label(d),
@@ -121,7 +122,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
           {t("ops.publisher")}: {row.publisher} · <span className="font-mono text-xs">{row.appCode}</span>
         </p>
         <p className="text-slate-500">
-          {t(row.verState === 25 ? "ops.running.runningSince" : "ops.running.suspendedSince", {
+          {t(row.verState === VerState.RUNNING ? "ops.running.runningSince" : "ops.running.suspendedSince", {
             date: when(row.since),
           })}
         </p>
@@ -147,7 +148,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
         comments={{
           label: tp("ops.comments"),
           hint: t(
-            row.verState === 25
+            row.verState === VerState.RUNNING
               ? "ops.running.hintRunning"
               : row.enableRequestedAt
                 ? "ops.running.hintRequested"
