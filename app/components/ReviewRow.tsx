@@ -12,7 +12,7 @@ import { RowActions } from "./RowActions.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /*
- * The decision form of every operations queue (issue 27 item 4, docs/decisions/051), for the one action
+ * The decision form of every operations queue (issue 27 item 4, docs/decisions/051, 052), for the one action
  * (decideQueueItem of #app/lib/operations-review.server.ts): DecisionForm on each item, its confirm step
  * without JavaScript, and ReviewQueue, the whole page of a money queue.
  */
@@ -55,8 +55,8 @@ function isQueueReply(data: unknown): data is QueueReply {
  * confirmed first: a dialog with JavaScript; without it the action answers a confirm step, shown here above
  * the form. Posted with `intent`, the item's id (`idName` = `idValue`), `decision` and `comments`; a refusal
  * (comments missing, the backend's) is shown at the comments with what was typed kept. `subject` names the
- * item for the menu button's accessible name and the default confirm question; `summary` (e.g. an amount)
- * is only for the questions the queue words itself.
+ * item for the menu button's accessible name and the default confirm question (a queue words its own with a
+ * decision's `question`, e.g. with the amount).
  */
 export function DecisionForm({
   id,
