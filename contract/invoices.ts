@@ -230,6 +230,13 @@ export const rejectInvoiceSchema = z.object({
   invoiceId: idField(),
   comments: z.string({ error: "errors:MSG_30014" }).trim().min(1, "errors:MSG_30014").max(500, "validation.tooLong"),
 });
+/** The queue's decision form: approve (comments optional) or reject (comments required), each confirmed first. */
+export const invoiceDecisionSchema = z
+  .object({ invoiceId: idField(), decision: z.enum(["approve", "reject"]), comments: text(500) })
+  .superRefine((v, ctx) => {
+    if (v.decision === "reject" && !v.comments)
+      ctx.addIssue({ code: "custom", path: ["comments"], message: "errors:MSG_30014" });
+  });
 /** Paper needs courier name and bill number, electronic the address it was sent to (checked against the application). */
 export const deliverInvoiceSchema = z.object({
   invoiceId: idField(),

@@ -21,6 +21,11 @@ export const VerState = {
 export type VerStateValue = (typeof VerState)[keyof typeof VerState];
 export const VER_STATES = Object.values(VerState) as VerStateValue[];
 
+/** SPEC §4 Refund review: a refund request after unsubscribing (backend/domains/services/machine.ts refundMachine). */
+export const RefundState = { PENDING: 1, NOT_APPROVED: 5, APPROVED: 10, CONFIRMED: 15 } as const;
+export type RefundStateValue = (typeof RefundState)[keyof typeof RefundState];
+export const REFUND_STATES = Object.values(RefundState) as RefundStateValue[];
+
 /** §4 Payment status, as a service's billState. */
 export const BILL_STATES = [1, 2, 5, 10, 15, 20, 25] as const;
 /** §4 Cross-chain status: 0 deactivated, 1 activated, 2 closed, 3 pending activation, 4 pending deactivation. */

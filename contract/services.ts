@@ -2,6 +2,7 @@ import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec.ts";
 import { pageOf, pageRequestSchema, pagingFields } from "./platform.ts";
 import { REVIEW_COMMENTS_MAX, decisionFields, decisionFormSchema, idempotencyKey, required } from "./rules.ts";
+import { RefundState } from "./service-status.ts";
 import { functionFields, namedNodeSchema, packageSchema, roleFields, upgradeRowSchema } from "./service-parts.ts";
 
 /* ------------------------------------------------------------------------------------------------
@@ -318,7 +319,12 @@ export const servicePaths = {
   },
   "/sys/ops/refunds/list": {
     auth: "operator",
-    payload: z.object({ state: z.union([z.literal(1), z.literal(5), z.literal(10)]).default(1), ...pagingFields }),
+    payload: z.object({
+      state: z
+        .union([z.literal(RefundState.PENDING), z.literal(RefundState.NOT_APPROVED), z.literal(RefundState.APPROVED)])
+        .default(RefundState.PENDING),
+      ...pagingFields,
+    }),
     data: pageOf(refundItemSchema),
   },
   "/sys/ops/refunds/decide": {

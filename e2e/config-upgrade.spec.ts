@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures.ts";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
-import { PASSWORD, rowMenuItem } from "./support.ts";
+import { decideInQueue, PASSWORD, rowMenuItem } from "./support.ts";
 
 // docs/decisions/036: a resource upgrade from the request through the operator's review, the payment of its
 // bill and the deployment, with the new TPS shown on the service; another within 6 hours is refused with
@@ -34,7 +34,7 @@ test("a resource upgrade is reviewed, paid and deployed; another within 6 hours 
   await page.goto("/g/home/operations/ConfigUpgrades");
   const item = page.getByTestId("upgrade-review").filter({ hasText: pub.name });
   await expect(item.getByTestId("review-after")).toContainText("60 TPS");
-  await item.getByRole("button", { name: "Approve", exact: true }).click();
+  await decideInQueue(page, item, "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The upgrade was approved.");
 
   await logInAs(page, pub.user.userName, PASSWORD);

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
-import { PASSWORD } from "./support.ts";
+import { decideInQueue, PASSWORD } from "./support.ts";
 
 /**
  * Cross-chain services (issue 17), with JavaScript on and off: a publisher with a running EVM service opens it to
@@ -75,8 +75,9 @@ test("opens a service to cross-chain, gets it approved, sends a sample message a
   await page.goto("/g/home/operations/CrossChainReviews");
   const item = page.getByTestId("cross-review").filter({ hasText: svc.name });
   await expect(item.getByTestId("cross-status")).toHaveText("Pending activation");
-  await item.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByTestId("flash")).toHaveText("Decision saved: approved.");
+  await decideInQueue(page, item, "Approve");
+  // Approving deploys the protocol's contracts before it answers (10 s on a loaded machine).
+  await expect(page.getByTestId("flash")).toHaveText("Decision saved: approved.", { timeout: 30_000 });
   await expect(item).toHaveCount(0);
 
   // The publisher sends a sample message to the open-alliance chain; the relayer delivers it.

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { CAPTCHA, createActiveUser, logIn, uniqueUser } from "./support.ts";
+import { CAPTCHA, createActiveUser, decideInQueue, logIn, uniqueUser } from "./support.ts";
 
 // Issue "Account centre and finance" §Invoices: titles, addresses, an application on two bills, operator
 // approval and delivery, a rejection with comments, and bad input kept. Runs with JavaScript on and off.
@@ -139,7 +139,7 @@ test("a user adds a title and an address, applies on two bills; the operator app
   // The operator approves, then marks it delivered with the courier details.
   const op = await operatorPage(browser, testInfo);
   await openInQueue(op, applicationNo, js);
-  await op.getByRole("button", { name: "Approve" }).click();
+  await decideInQueue(op, op.getByTestId("invoice-review"), "Approve");
   await expect(op.getByTestId("flash")).toContainText("The application was approved.");
   await op.getByRole("button", { name: "Mark as delivered" }).click();
   await expect(op.getByText("Enter the courier name.")).toBeVisible();
@@ -189,10 +189,11 @@ test("an operator rejects with comments; the user sees them and the amount is ba
 
   const op = await operatorPage(browser, testInfo);
   await openInQueue(op, applied.applicationNo, js);
-  await op.getByRole("button", { name: "Reject" }).click();
+  // Reject is in the "More" menu (the main action is Approve); it needs comments, then asks to confirm.
+  await decideInQueue(op, op.getByTestId("invoice-review"), "Reject", { inMenu: true, refused: true });
   await expect(op.getByText("Please enter review comments.")).toBeVisible();
-  await op.getByLabel("Reason for the rejection").fill("The title does not match the payer.");
-  await op.getByRole("button", { name: "Reject" }).click();
+  await op.getByLabel("Review comments").fill("The title does not match the payer.");
+  await decideInQueue(op, op.getByTestId("invoice-review"), "Reject", { inMenu: true });
   await expect(op.getByTestId("flash")).toContainText("The application was rejected");
   await op.context().close();
 

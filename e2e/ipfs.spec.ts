@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { userWithBalance } from "./public-chain-support.ts";
 import { logInAs, OPERATOR } from "./services-support.ts";
-import { PASSWORD } from "./support.ts";
+import { decideInQueue, PASSWORD } from "./support.ts";
 
 /**
  * IPFS storage (issue 13), with JavaScript on and off: create a service paid from the balance, upload a file
@@ -195,7 +195,7 @@ test("a capacity upgrade is paid from the balance, taken and approved by an oper
   await item.getByRole("button", { name: "Take" }).click();
   await expect(page.getByTestId("flash")).toHaveText("Upgrade taken: it is being processed.");
   await expect(item.getByTestId("upgrade-status")).toHaveText("Operations processing");
-  await item.getByRole("button", { name: "Success", exact: true }).click();
+  await decideInQueue(page, item, "Success");
   await expect(page.getByTestId("flash")).toHaveText("Upgrade done: the new capacity applies.");
   await expect(item).toHaveCount(0);
 

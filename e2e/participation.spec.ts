@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
-import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
+import { createActiveUser, decideInQueue, PASSWORD, uniqueUser } from "./support.ts";
 
 // Participation end to end, with JavaScript on and off (projects js and nojs): an invitation link, an
 // application with an uploaded public key, the publisher's and the operator's approvals, the work-order
@@ -87,7 +87,7 @@ test("a participant joins by invitation with an uploaded public key, is approved
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/Participations");
   const item = page.getByTestId("join-review-item").filter({ hasText: participant.userName });
-  await item.getByRole("button", { name: "Approve" }).click();
+  await decideInQueue(page, item, "Approve");
   await expect(page.getByText("The request was approved.")).toBeVisible();
 
   // The work-order job provisions the nodes (the server runs due jobs every 500 ms).

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures.ts";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
-import { PASSWORD, rowMenuItem } from "./support.ts";
+import { decideInQueue, PASSWORD } from "./support.ts";
 import { tinyPng } from "../tests/fixtures/files.ts";
 
 // A real PNG: uploads are checked by their bytes (docs/decisions/023).
@@ -17,7 +17,7 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
   const item = page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) });
   await item.getByLabel("Review comments").fill("Add a cover image and a description.");
-  await (await rowMenuItem(page, item, "Reject")).click();
+  await decideInQueue(page, item, "Reject", { inMenu: true });
   await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
 
   await logInAs(page, pub.user.userName, PASSWORD);
@@ -58,7 +58,7 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
   const again = page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) });
-  await again.getByRole("button", { name: "Approve" }).click();
+  await decideInQueue(page, again, "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
   await expect(async () => {
     await page.goto("/g/home/operations/ServiceReviews?queue=final");

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
-import { PASSWORD, rowMenuItem } from "./support.ts";
+import { decideInQueue, PASSWORD, rowMenuItem } from "./support.ts";
 
 /** Reloads until the row of `name` shows `status` (the job loop of the test server works in the background). */
 async function waitForStatus(page: Page, url: string, status: string) {
@@ -27,10 +27,10 @@ test("an operator rejects a submitted service with comments; the publisher sees 
   await expect(item).toContainText("Administrator");
   await expect(item).toContainText("Beijing");
   // Reject is in the item's "More" menu (its main action is Approve).
-  await (await rowMenuItem(page, item, "Reject")).click();
+  await decideInQueue(page, item, "Reject", { inMenu: true, refused: true });
   await expect(reviewItem(page, pub.name).getByText("This field is required.")).toBeVisible();
   await reviewItem(page, pub.name).getByLabel("Review comments").fill("Please describe the roles in more detail.");
-  await (await rowMenuItem(page, reviewItem(page, pub.name), "Reject")).click();
+  await decideInQueue(page, reviewItem(page, pub.name), "Reject", { inMenu: true });
   await expect(page.getByTestId("flash")).toHaveText("The service was rejected; the publisher sees your comments.");
   await expect(reviewItem(page, pub.name)).toHaveCount(0);
 
@@ -52,14 +52,14 @@ test("a service goes through approval, test, payment and deployment to running",
   const pub = await publisherWithService(request, "full", testInfo, { verState: 5, costCents: 12_000 });
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
-  await reviewItem(page, pub.name).getByRole("button", { name: "Approve" }).click();
+  await decideInQueue(page, reviewItem(page, pub.name), "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
   // The test job inspects the packages; the version then waits in the final-review queue with its report.
   await expect(async () => {
     await page.goto("/g/home/operations/ServiceReviews?queue=final");
     await expect(reviewItem(page, pub.name)).toContainText("All checks passed.", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
-  await reviewItem(page, pub.name).getByRole("button", { name: "Approve" }).click();
+  await decideInQueue(page, reviewItem(page, pub.name), "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
 
   await logInAs(page, pub.user.userName, PASSWORD);

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { api, apiToken, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
-import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
+import { CAPTCHA, createActiveUser, decideInQueue, PASSWORD, uniqueUser } from "./support.ts";
 
 /** A fresh user and their /vueapi token. */
 async function userWithToken(request: APIRequestContext, prefix: string, testInfo: Parameters<typeof uniqueUser>[0]) {
@@ -103,7 +103,7 @@ test("a product goes through operator approval to listed", async ({ page, reques
   await page.goto("/g/home/operations/Products");
   const item = page.getByTestId("product-review").filter({ has: page.getByRole("heading", { name }) });
   await expect(item).toContainText("Shared ledger for partners.");
-  await item.getByRole("button", { name: "Approve and list" }).click();
+  await decideInQueue(page, item, "Approve and list");
   await expect(page.getByTestId("flash")).toHaveText("The product is listed.");
   await expect(page.getByTestId("product-review").filter({ has: page.getByRole("heading", { name }) })).toHaveCount(0);
 

@@ -167,3 +167,26 @@ export async function rowMenuItem(page: Page, row: Locator, name: string) {
   const menu = row.getByTestId("row-menu");
   return menu.getByRole("link", { name, exact: true }).or(menu.getByRole("button", { name, exact: true }));
 }
+
+/**
+ * Takes a decision on an operations queue item (DecisionForm of app/components/ReviewRow.tsx) and confirms
+ * it: the item's main button, or its entry of the "More" menu (`inMenu`); then the confirmation, named after
+ * the decision: the dialog with JavaScript, the confirm step without (also with JavaScript when the click came
+ * before hydration). `refused`: the decision is refused before it is confirmed (comments missing), which
+ * without JavaScript answers at the row with no confirm step.
+ */
+export async function decideInQueue(
+  page: Page,
+  row: Locator,
+  decision: string,
+  { inMenu = false, refused = false }: { inMenu?: boolean; refused?: boolean } = {},
+) {
+  const js = test.info().project.use.javaScriptEnabled !== false;
+  if (inMenu) await (await rowMenuItem(page, row, decision)).click();
+  else await row.getByRole("button", { name: decision, exact: true }).click();
+  if (!js && refused) return;
+  await page
+    .getByRole("alertdialog", { name: decision, exact: true })
+    .getByRole("button", { name: "Confirm", exact: true })
+    .click();
+}

@@ -1,6 +1,6 @@
 import { expect, ready, test } from "./fixtures.ts";
 import { api, logInAs as switchUser, OPERATOR } from "./services-support.ts";
-import { CAPTCHA, createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
+import { CAPTCHA, createActiveUser, decideInQueue, PASSWORD, uniqueUser } from "./support.ts";
 import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support.ts";
 
 test("a fresh user fills the wizard from empty to submitted, resuming on a second device, and the service runs after review, test, payment and deployment", async ({
@@ -170,13 +170,13 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await switchUser(page, OPERATOR.userName, OPERATOR.password);
   const item = () => page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: serviceName }) });
   await page.goto("/g/home/operations/ServiceReviews?queue=initial");
-  await item().getByRole("button", { name: "Approve" }).click();
+  await decideInQueue(page, item(), "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
   await expect(async () => {
     await page.goto("/g/home/operations/ServiceReviews?queue=final");
     await expect(item()).toContainText("All checks passed.", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
-  await item().getByRole("button", { name: "Approve" }).click();
+  await decideInQueue(page, item(), "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
 
   // The publisher pays the publish bill from a balance, and the deploy job puts the service on its node.

@@ -1,10 +1,8 @@
-import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLocation } from "@remix-run/react";
+import type { TFunction } from "i18next";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { z } from "zod";
-import { FormErrors, TextAreaField } from "./forms.tsx";
-import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { ConfirmDialog, ConfirmSubmit, type TypeToConfirm } from "./ConfirmSubmit.tsx";
@@ -14,218 +12,196 @@ import { RowActions } from "./RowActions.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
 /*
- * The decision forms of every operations queue (issue 27 item 4), one family for the one action
- * (decideQueueItem of ~/lib/operations-review.server): DecisionForm for the queues validated on both sides
- * (`confirm: false`), ReviewForm / ConfirmStep / ReviewQueue for those that confirm first (`confirm: true`).
+ * The decision form of every operations queue (issue 27 item 4, docs/decisions/051, 055), for the one action
+ * (decideQueueItem of #app/lib/operations-review.server.ts): DecisionForm on each item, its confirm step
+ * without JavaScript, and ReviewQueue, the whole page of a money queue.
  */
 
-/** What a queue's action answers for one item's decision form (see decideQueueItem). */
+/** What a queue's action answers for a form with fields of its own (decideQueueItem, a decision with `confirm: false`). */
 export type DecisionActionData = { intent: string; id: number; result: SubmissionResult<string[]> };
 
+/** What a queue's action answers for a decision instead of a redirect: its confirm step, or a refusal at its row. */
+export type QueueReply =
+  | { kind: "confirm"; no: string; decision: string; comments: string }
+  | { kind: "error"; no: string; comments: string; messageKey: string };
+
 /**
- * An operator's decision on one queue item (operations area, docs/decisions/005): review comments and
- * Approve / Reject, posted with `intent`, the item's id (`idName`) and `decision`, validated with the
- * queue's decision schema on both sides. The texts are the `ops.*` keys of the queue's own namespace.
- * Approve is the item's main action and Reject sits in its "More" menu (RowActions, docs/decisions/027), a
- * submit button of this same form, so the comments typed go with it (without JavaScript too).
+ * One decision on a queue item: `question` words its confirmation (default "{{action}} {{subject}}?");
+ * `typeToConfirm` asks to type a name first (docs/decisions/029).
+ */
+export type Decision = {
+  value: string;
+  label: string;
+  danger?: boolean;
+  question?: string;
+  typeToConfirm?: TypeToConfirm;
+};
+
+/** Approve and Reject with the `<prefix>.approve` / `.reject` texts of a queue's namespace (Reject is dangerous). */
+export function approveReject(t: TFunction, prefix = "ops"): Decision[] {
+  return [
+    { value: "approve", label: t(`${prefix}.approve`) },
+    { value: "reject", label: t(`${prefix}.reject`), danger: true },
+  ];
+}
+
+function isQueueReply(data: unknown): data is QueueReply {
+  return typeof data === "object" && data !== null && "kind" in data && "no" in data;
+}
+
+/**
+ * An operator's decision on one queue item (operations area, docs/decisions/005, 007): comments, the first
+ * decision as the item's main action and the others in its "More" menu (RowActions, docs/decisions/027), each
+ * confirmed first: a dialog with JavaScript; without it the action answers a confirm step, shown here above
+ * the form. Posted with `intent`, the item's id (`idName` = `idValue`), `decision` and `comments`; a refusal
+ * (comments missing, the backend's) is shown at the comments with what was typed kept. `subject` names the
+ * item for the menu button's accessible name and the default confirm question (a queue words its own with a
+ * decision's `question`, e.g. with the amount).
  */
 export function DecisionForm({
-  formId,
-  schema,
+  id,
   intent,
   idName,
   idValue,
-  ns,
   subject,
-}: {
-  formId: string;
-  schema: z.ZodType<{ decision: string; comments?: string }, { comments?: string }>;
-  intent: string;
-  idName: string;
-  idValue: number;
-  ns: string;
-  /** What the item is, for the menu button's accessible name ("More actions for …"); its id otherwise. */
-  subject?: string;
-}) {
-  const { t } = useTranslation(ns);
-  const actionData = useActionData<DecisionActionData>();
-  const [form, fields] = useSchemaForm(
-    schema,
-    actionData && actionData.id === idValue && actionData.intent === intent ? actionData.result : undefined,
-    { id: formId },
-  );
-  return (
-    <FormProvider context={form.context}>
-      <Form method="post" {...getFormProps(form)} className="space-y-2">
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="intent" value={intent} />
-        <input type="hidden" name={idName} value={idValue} />
-        <TextAreaField field={fields.comments} label={t("ops.comments")} hint={t("ops.commentsHint")} rows={2} />
-        <RowActions
-          name={subject ?? `#${idValue}`}
-          main={
-            <button type="submit" name="decision" value="approve" className="btn-primary">
-              {t("ops.approve")}
-            </button>
-          }
-          more={[
-            {
-              key: "reject",
-              label: t("ops.reject"),
-              danger: true,
-              dataAction: "reject",
-              submit: { form: formId, name: "decision", value: "reject" },
-            },
-          ]}
-        />
-      </Form>
-    </FormProvider>
-  );
-}
-
-/** `question`: the confirm question of this decision, when the queue words its own (default: payments' "{{action}} {{no}} for {{amount}}?"). */
-type Decision = { value: string; label: string; danger?: boolean; question?: string; typeToConfirm?: TypeToConfirm };
-
-/**
- * One record's decision form in an operations queue: comments, the first decision as the record's main action
- * and the others in its "More" menu (RowActions, docs/decisions/027), each confirmed: a dialog with
- * JavaScript; without it the action answers a confirm step, rendered by ConfirmStep. `subject` names the record
- * for the menu button's accessible name.
- */
-export function ReviewForm({
-  id,
-  intent,
-  noField,
-  no,
-  summary,
   decisions,
-  error,
-  hint,
-  subject,
+  comments,
 }: {
   id: string;
-  /** The queue's decision `intent` (decideQueueItem), when the queue's action reads one. */
-  intent?: string;
-  subject?: string;
-  noField: string;
-  no: string;
-  summary: string;
+  intent: string;
+  idName: string;
+  idValue: string | number;
+  subject: string;
   decisions: Decision[];
-  error?: { comments: string; messageKey: string } | null;
-  /** The comments field's hint, when the queue words its own. */
-  hint?: string;
+  comments: { label: string; hint?: string };
 }) {
-  const { t } = useTranslation("payments");
+  const { t } = useTranslation("forms");
   const location = useLocation();
+  const actionData = useActionData<unknown>();
   const [chosenValue, setChosen] = useState<string | null>(null);
+  const no = String(idValue);
+  const reply = isQueueReply(actionData) && actionData.no === no ? actionData : null;
+  const error = reply?.kind === "error" ? reply : null;
+  const confirming = reply?.kind === "confirm" ? decisions.find((d) => d.value === reply.decision) : undefined;
   const [main, ...others] = decisions;
   const chosen = others.find((d) => d.value === chosenValue);
-  const questionOf = (d: Decision) => d.question ?? t("ops.confirmQuestion", { action: d.label, no, amount: summary });
+  const questionOf = (d: Decision) => d.question ?? t("common:queue.question", { action: d.label, subject });
+  const confirmLabel = t("common:queue.confirm");
+  const typedComments = reply?.comments;
   return (
-    <Form method="post" id={id} action={location.pathname + location.search} className="space-y-2">
-      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-      <input type="hidden" name={noField} value={no} />
-      <label htmlFor={`${id}-comments`} className="sr-only">
-        {t("ops.comments")}
-      </label>
-      <textarea
-        id={`${id}-comments`}
-        name="comments"
-        rows={2}
-        maxLength={500}
-        defaultValue={error?.comments ?? ""}
-        placeholder={hint ?? t("ops.commentsHint")}
-        className="input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="field-error">
-          {t(error.messageKey)}
-        </p>
-      ) : null}
-      <RowActions
-        name={subject ?? no}
-        main={
-          main ? (
-            <ConfirmSubmit
-              formId={id}
-              name="decision"
-              value={main.value}
-              label={main.label}
-              title={main.label}
-              question={questionOf(main)}
-              confirmLabel={t("ops.confirm")}
-              className={main.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
-              typeToConfirm={main.typeToConfirm}
-            />
-          ) : undefined
-        }
-        more={others.map((d) => ({
-          key: d.value,
-          label: d.label,
-          danger: d.danger,
-          dataAction: d.value,
-          submit: { form: id, name: "decision", value: d.value },
-          onSelect: () => setChosen(d.value),
-        }))}
-      />
-      {chosen ? (
-        <ConfirmDialog
-          open
-          onClose={() => setChosen(null)}
-          formId={id}
-          name="decision"
-          value={chosen.value}
-          title={chosen.label}
-          question={questionOf(chosen)}
-          confirmLabel={t("ops.confirm")}
-          className={chosen.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
-          typeToConfirm={chosen.typeToConfirm}
+    <div className="space-y-2">
+      {confirming ? (
+        <ConfirmStep
+          intent={intent}
+          idName={idName}
+          no={no}
+          decision={confirming}
+          question={questionOf(confirming)}
+          comments={typedComments}
         />
       ) : null}
-    </Form>
+      <Form method="post" id={id} action={location.pathname + location.search} className="space-y-2">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name={idName} value={no} />
+        <div>
+          <label htmlFor={`${id}-comments`} className="label">
+            {comments.label}
+          </label>
+          <textarea
+            id={`${id}-comments`}
+            name="comments"
+            rows={2}
+            maxLength={500}
+            defaultValue={typedComments ?? ""}
+            key={typedComments ?? ""}
+            className="input"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={
+              [comments.hint ? `${id}-hint` : "", error ? `${id}-error` : ""].join(" ").trim() || undefined
+            }
+          />
+          {comments.hint ? (
+            <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+              {comments.hint}
+            </p>
+          ) : null}
+          {error ? (
+            <p id={`${id}-error`} role="alert" className="field-error">
+              {t(error.messageKey)}
+            </p>
+          ) : null}
+        </div>
+        <RowActions
+          name={subject}
+          main={
+            main ? (
+              <ConfirmSubmit
+                formId={id}
+                name="decision"
+                value={main.value}
+                label={main.label}
+                title={main.label}
+                question={questionOf(main)}
+                confirmLabel={confirmLabel}
+                className={main.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
+                typeToConfirm={main.typeToConfirm}
+              />
+            ) : undefined
+          }
+          more={others.map((d) => ({
+            key: d.value,
+            label: d.label,
+            danger: d.danger,
+            dataAction: d.value,
+            submit: { form: id, name: "decision", value: d.value },
+            onSelect: () => setChosen(d.value),
+          }))}
+        />
+        {chosen ? (
+          <ConfirmDialog
+            open
+            onClose={() => setChosen(null)}
+            formId={id}
+            name="decision"
+            value={chosen.value}
+            title={chosen.label}
+            question={questionOf(chosen)}
+            confirmLabel={confirmLabel}
+            className={chosen.danger ? "btn-danger text-sm" : "btn-primary text-sm"}
+            typeToConfirm={chosen.typeToConfirm}
+          />
+        ) : null}
+      </Form>
+    </div>
   );
 }
 
-/** The confirm step of a decision without JavaScript. */
-export function ConfirmStep({
+/** The confirm step of a decision without JavaScript: the same form, posted again with `confirmed=yes`. */
+function ConfirmStep({
   intent,
-  noField,
+  idName,
   no,
   decision,
-  label,
-  comments,
-  summary,
   question,
-  typeToConfirm,
+  comments,
 }: {
-  /** As ReviewForm's. */
-  intent?: string;
-  noField: string;
+  intent: string;
+  idName: string;
   no: string;
-  decision: string;
-  label: string;
+  decision: Decision;
+  question: string;
   comments?: string;
-  summary: string;
-  question?: string;
-  typeToConfirm?: TypeToConfirm;
 }) {
-  const { t } = useTranslation("payments");
+  const { t } = useTranslation();
   const location = useLocation();
+  const { typeToConfirm } = decision;
   return (
     <div className="card max-w-lg" role="alertdialog" aria-labelledby="review-confirm-title" data-testid="confirm-step">
       <h2 id="review-confirm-title" className="text-lg font-semibold">
-        {label}
+        {decision.label}
       </h2>
-      <p className="mt-2 text-slate-600">
-        {question ?? t("ops.confirmQuestion", { action: label, no, amount: summary })}
-      </p>
-      {comments ? (
-        <p className="mt-1 text-sm text-slate-500">
-          {t("ops.comments")}: {comments}
-        </p>
-      ) : null}
+      <p className="mt-2 text-slate-600">{question}</p>
+      {comments ? <p className="mt-1 text-sm text-slate-500">{comments}</p> : null}
       <Form
         method="post"
         action={location.pathname + location.search}
@@ -239,16 +215,16 @@ export function ConfirmStep({
             <input id="confirm-step-name" name="confirmName" autoComplete="off" required className="input" />
           </div>
         ) : null}
-        {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-        <input type="hidden" name={noField} value={no} />
-        <input type="hidden" name="decision" value={decision} />
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name={idName} value={no} />
+        <input type="hidden" name="decision" value={decision.value} />
         <input type="hidden" name="comments" value={comments ?? ""} />
         <input type="hidden" name="confirmed" value="yes" />
         <Link to={location.pathname + location.search} className="btn-secondary">
-          {t("ops.cancel")}
+          {t("actions.cancel")}
         </Link>
         <button type="submit" className="btn-primary">
-          {t("ops.confirm")}
+          {t("queue.confirm")}
         </button>
       </Form>
     </div>
@@ -276,11 +252,6 @@ export function QueueHeader({ title, status }: { title: string; status: string }
 /** The `intent` of a ReviewQueue's decisions: its action's decideQueueItem names its decision `review`. */
 const QUEUE_INTENT = "review";
 
-/** What a money queue's action answers instead of a redirect (decideQueueItem with `confirm: true`). */
-export type QueueReply =
-  | { kind: "confirm"; no: string; decision: string; comments: string }
-  | { kind: "error"; no: string; comments: string; messageKey: string };
-
 type QueueRecord = {
   amountCents: number;
   userName: string;
@@ -291,8 +262,7 @@ type QueueRecord = {
 };
 
 /**
- * An operations queue of money records (remittances, withdrawals): heading and filter, the confirm step of
- * a decision without JavaScript, one card per record (number and state, amount, user, dates, what `extra`
+ * An operations queue of money records (remittances, withdrawals, payments in review): heading and filter, one card per record (number and state, amount, user, dates, what `extra`
  * adds) with, while it waits for one, its decision form, then the page links. `noField` names the record's
  * number in the forms.
  */
@@ -305,7 +275,6 @@ export function ReviewQueue<Row extends QueueRecord>({
   noOf,
   itemTestId,
   itemNoAttribute,
-  reply,
   labels,
   decisionsOf,
   badge,
@@ -321,7 +290,6 @@ export function ReviewQueue<Row extends QueueRecord>({
   itemTestId: string;
   /** A data attribute carrying the record's number, e.g. `data-payment-no`. */
   itemNoAttribute: `data-${string}`;
-  reply: QueueReply | undefined;
   labels: Record<string, string>;
   /** The decisions the record waits for, none once it is decided. */
   decisionsOf: (row: Row) => string[];
@@ -331,22 +299,9 @@ export function ReviewQueue<Row extends QueueRecord>({
 }) {
   const { t } = useTranslation("payments");
   const amount = (row: Row) => formatUsd(row.amountCents, language);
-  const confirming = reply?.kind === "confirm" ? reply : null;
-  const confirmingRow = confirming ? page.rows.find((r) => noOf(r) === confirming.no) : undefined;
   return (
     <section className="space-y-4">
       <QueueHeader title={title} status={status} />
-      {confirming ? (
-        <ConfirmStep
-          intent={QUEUE_INTENT}
-          noField={noField}
-          no={confirming.no}
-          decision={confirming.decision}
-          label={labels[confirming.decision]}
-          comments={confirming.comments}
-          summary={confirmingRow ? amount(confirmingRow) : ""}
-        />
-      ) : null}
       {page.rows.length === 0 ? (
         <EmptyState message={empty} />
       ) : (
@@ -378,14 +333,19 @@ export function ReviewQueue<Row extends QueueRecord>({
                   ) : null}
                 </div>
                 {decisions.length > 0 ? (
-                  <ReviewForm
+                  <DecisionForm
                     id={`review-${no}`}
                     intent={QUEUE_INTENT}
-                    noField={noField}
-                    no={no}
-                    summary={amount(row)}
-                    decisions={decisions.map((d) => ({ value: d, label: labels[d], danger: d === "reject" }))}
-                    error={reply?.kind === "error" && reply.no === no ? reply : null}
+                    idName={noField}
+                    idValue={no}
+                    subject={no}
+                    comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
+                    decisions={decisions.map((d) => ({
+                      value: d,
+                      label: labels[d],
+                      danger: d === "reject",
+                      question: t("ops.confirmQuestion", { action: labels[d], no, amount: amount(row) }),
+                    }))}
                   />
                 ) : null}
               </li>

@@ -12,38 +12,20 @@ import { redirectWithFlash } from "./session.server.ts";
 import type { VueapiFailure, VueapiResult } from "./vueapi.server.ts";
 
 /**
- * The decision forms of the operations queues (docs/decisions/005, 007): an unknown decision is a 400,
- * a rejection needs comments, every decision is confirmed first (a dialog with JavaScript, a confirm step
- * without), and a refusal from the backend is shown at its row with what was typed kept.
+ * The decision forms of the operations queues (docs/decisions/005, 007, 051): an unknown decision is a 400, the
+ * comments a decision needs are checked first, every decision is confirmed first (a dialog with JavaScript, a
+ * confirm step without), and a refusal from the backend is shown at its row with what was typed kept.
  */
-export type ReviewReply<T> =
-  { kind: "confirm"; review: T } | { kind: "error"; no: string; comments: string; messageKey: string };
-
-export function parseReview<S extends z.ZodType<{ decision: string; comments?: string }>>(
-  schema: S,
-  formData: FormData,
-  noField: string,
-): { review: z.output<S>; no: string; confirmed: boolean } {
-  const parsed = schema.safeParse(Object.fromEntries([...formData].filter(([k]) => k !== "confirmed")));
-  if (!parsed.success) throw badRequest();
-  const review = parsed.data as z.output<S>;
-  return { review, no: String(formData.get(noField) ?? ""), confirmed: formData.get("confirmed") === "yes" };
-}
-
-/** The decisions that need comments: a rejection, unless the queue names its own (e.g. suspend, decline). */
-export function commentsMissing(
-  review: { decision: string; comments?: string },
-  needComments: readonly string[] = ["reject"],
-) {
-  return needComments.includes(review.decision) && !review.comments;
-}
-
 export function rowError(no: string, comments: string | undefined, messageKey: string) {
   return json({ kind: "error" as const, no, comments: comments ?? "", messageKey }, { status: 400 });
 }
 
+/** The fields of a decision form the operator types (the comments, the name typed to confirm, docs/decisions/029). */
+const TYPED_FIELDS = ["comments", "confirmName"];
+
+/** The message of a refusal: the first field error of a typed field, else the backend's message. */
 export function failureKey(failure: VueapiFailure): string {
-  return failure.fieldErrors.comments?.[0] ?? failure.messageKey;
+  return TYPED_FIELDS.map((f) => failure.fieldErrors[f]?.[0]).find(Boolean) ?? failure.messageKey;
 }
 
 /** One decision a queue's action takes: its form's schema, the backend call, the flash once it is done. */
@@ -52,6 +34,10 @@ export type QueueDecision<S extends $ZodType> = {
   decide: (value: output<S>) => Promise<VueapiResult<unknown>>;
   /** The flash message key of the decision taken, by the decision's value when it varies. */
   flash: string | ((value: output<S>) => string);
+  /** Overrides the queue's `confirm` for this intent (e.g. the invoices queue's deliver form, which has fields). */
+  confirm?: boolean;
+  /** A refusal of the confirmed decision before it is sent, as a message key at its row (e.g. a name not typed). */
+  refuse?: (value: output<S>) => string | null;
 };
 
 /** A decision, with the type of its schema kept for the calls it makes. */
@@ -66,28 +52,34 @@ type QueueMachine = { readonly rules: readonly { event: string; actor: string; c
  * The one action of every operations queue (issue 27 item 4): the form's `intent` names one of the queue's
  * `decisions` (house habit 2: a missing or unknown intent is a 400) and `idName` the item.
  *
- * - `confirm: false` (service reviews, refunds, participations, products, invoices, configuration and IPFS
- *   upgrades, cross-chain reviews): the form is validated with the decision's schema on both sides; an invalid
- *   form, or a decision the backend refuses (a state machine's §8 key, comments required where the machine
- *   says so), answers `{ intent, id, result }` for that form of that item, with what was typed kept.
- * - `confirm: true` (the money queues, docs/decisions/007): the decision needs comments where the queue's
- *   `machine` says so, is confirmed first (the dialog with JavaScript; without it this answers the confirm
- *   step), and a refusal is shown at its row with what was typed kept: the answers that are not a redirect
- *   are the QueueReply of ~/components/ReviewRow's ReviewQueue.
+ * - `confirm: true` (every approve/reject queue; the decision forms of ~/components/ReviewRow): the decision
+ *   is parsed with its schema (a wrong id or decision is a 400; a missing or too long comment, or a name not
+ *   typed, is refused at its row), needs comments where the queue's `machine` says so (or `needComments`
+ *   where the portal cannot import the machine), is confirmed first (the dialog with JavaScript; without it
+ *   this answers the confirm step), and a refusal is shown at its row with what was typed kept: the answers
+ *   that are not a redirect are the QueueReply of ~/components/ReviewRow.
+ * - `confirm: false` (a form with fields of its own, e.g. the invoices queue's deliver form): the form is
+ *   validated with the decision's schema on both sides; an invalid form, or one the backend refuses, answers
+ *   `{ intent, id, result }` for that form of that item, with what was typed kept.
  *
- * A decision taken comes back to the same queue (path and filter) with its success flash.
+ * A decision's own `confirm` overrides the queue's. A decision taken comes back to the same queue (path and
+ * filter) with its success flash.
  */
 export async function decideQueueItem(
   request: Request,
   options: {
     idName: string;
     decisions: Record<string, QueueDecision<$ZodType>>;
-  } & ({ confirm?: false } | { confirm: true; machine: QueueMachine }),
+    confirm?: boolean;
+    machine?: QueueMachine;
+    /** The decisions that need comments, for a queue whose machine the portal cannot import. */
+    needComments?: readonly string[];
+  },
 ) {
   const { idName, decisions } = options;
   const formData = await request.formData();
   const intent = intentOf(formData, Object.keys(decisions));
-  const { schema, decide, flash } = decisions[intent]!;
+  const { schema, decide, flash, refuse } = decisions[intent]!;
   const url = new URL(request.url);
   const done = (value: unknown, params?: Record<string, string>) =>
     redirectWithFlash(request, url.pathname + url.search, {
@@ -95,16 +87,26 @@ export async function decideQueueItem(
       key: typeof flash === "string" ? flash : flash(value),
       ...(params ? { params } : {}),
     });
-  if (options.confirm) {
+  if (decisions[intent]!.confirm ?? options.confirm ?? false) {
     const typed = Object.fromEntries([...formData].filter(([k]) => k !== "confirmed" && k !== "intent"));
-    const parsed = (schema as unknown as z.ZodType).safeParse(typed);
-    if (!parsed.success) throw badRequest();
-    const review = parsed.data as { decision: string; comments?: string };
     const no = String(formData.get(idName) ?? "");
-    if (commentsRequiredFor(options.machine, review.decision, "operator") && !review.comments)
-      return rowError(no, review.comments, "payments:validation.commentsRequired");
+    const comments = typeof typed.comments === "string" ? typed.comments : "";
+    const parsed = (schema as unknown as z.ZodType).safeParse(typed);
+    if (!parsed.success) {
+      // What the operator typed is refused at its row; anything else the form carries is not theirs to get wrong.
+      const issues = parsed.error.issues;
+      if (!issues.every((i) => TYPED_FIELDS.includes(String(i.path[0])))) throw badRequest();
+      return rowError(no, comments, issues[0]!.message);
+    }
+    const review = parsed.data as { decision: string; comments?: string };
+    const needsComments = options.machine
+      ? commentsRequiredFor(options.machine, review.decision, "operator")
+      : (options.needComments ?? []).includes(review.decision);
+    if (needsComments && !review.comments) return rowError(no, review.comments, "payments:validation.commentsRequired");
     if (formData.get("confirmed") !== "yes")
       return json({ kind: "confirm" as const, no, decision: review.decision, comments: review.comments ?? "" });
+    const refusal = refuse?.(review);
+    if (refusal) return rowError(no, review.comments, refusal);
     const result = await decide(review);
     if (!result.ok) return rowError(no, review.comments, failureKey(result));
     return done(review, { no });

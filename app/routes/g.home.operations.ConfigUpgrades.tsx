@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { upgradeDecisionSchema } from "#contract/configuration.ts";
 import { ConfigList, UpgradeStatusBadge } from "#app/components/configuration/upgrades.tsx";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
@@ -40,6 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
     idName: "upgradeId",
+    confirm: true,
     decisions: {
       review: queueDecision({
         schema: upgradeDecisionSchema,
@@ -102,12 +103,13 @@ export default function ConfigUpgradeReviews() {
               </div>
               {queue === "pending" ? (
                 <DecisionForm
-                  formId={`upgrade-${u.upgradeId}-decision`}
-                  schema={upgradeDecisionSchema}
+                  id={`upgrade-${u.upgradeId}-decision`}
                   intent="review"
                   idName="upgradeId"
                   idValue={u.upgradeId}
-                  ns="configuration"
+                  subject={u.serviceName}
+                  decisions={approveReject(t)}
+                  comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
                 />
               ) : u.reviewComments ? (
                 <p className="text-sm">

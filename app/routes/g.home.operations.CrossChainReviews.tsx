@@ -1,8 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { crossReviewSchema } from "#contract/cross-chain.ts";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { CrossStatus, crossReviewSchema } from "#contract/cross-chain.ts";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { CrossStatusBadge } from "#app/components/cross-chain/badges.tsx";
@@ -20,6 +20,8 @@ export const handle = {
 export const meta = pageTitle("crossChainReviews");
 
 const QUEUE = "/g/home/operations/CrossChainReviews";
+/** The queue's filters: what waits for activation, for deactivation. */
+const PENDING = [CrossStatus.PENDING_ACTIVATION, CrossStatus.PENDING_DEACTIVATION] as const;
 
 /**
  * Operations: services waiting for a cross-chain review, oldest first (SPEC §4 cross-chain; docs/decisions/048):
@@ -29,7 +31,7 @@ const QUEUE = "/g/home/operations/CrossChainReviews";
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
-  const status = oneOf([3, 4] as const, url.searchParams.get("status"));
+  const status = oneOf(PENDING, url.searchParams.get("status"));
   const data = await apiFor(request, viewer).load("/sys/ops/crossChain/pending", {
     pageIndex: pageParam(url),
     pageSize: 10,
@@ -43,6 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer);
   return decideQueueItem(request, {
     idName: "appId",
+    confirm: true,
     decisions: {
       review: queueDecision({
         schema: crossReviewSchema,
@@ -64,7 +67,7 @@ export default function CrossChainReviewQueue() {
         label={t("index.filterLabel")}
         links={[
           { key: "all", to: QUEUE, label: t("index.all"), current: status === null },
-          ...[3, 4].map((s) => ({
+          ...PENDING.map((s) => ({
             key: s,
             to: `${QUEUE}?status=${s}`,
             label: t(`status.${s}`),
@@ -103,13 +106,13 @@ export default function CrossChainReviewQueue() {
                 {formatDate(s.updatedAt, language, true)}
               </p>
               <DecisionForm
-                formId={`cross-review-${s.appId}-decision`}
-                schema={crossReviewSchema}
+                id={`cross-review-${s.appId}-decision`}
                 intent="review"
                 idName="appId"
                 idValue={s.appId}
-                ns="crossChain"
                 subject={s.name}
+                decisions={approveReject(t)}
+                comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
               />
             </li>
           ))}

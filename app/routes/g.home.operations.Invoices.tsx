@@ -3,20 +3,21 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import {
-  approveInvoiceSchema,
   deliverInvoiceFormSchema,
+  INVOICE_STATUS,
   INVOICE_STATUSES,
-  rejectInvoiceSchema,
+  invoiceDecisionSchema,
+  ISSUANCE,
   type InvoiceDetail,
 } from "#contract/invoices.ts";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { applicationColumns, InvoiceDetailView } from "#app/components/invoices/application.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { optionalId, readFailure } from "#app/lib/invoices.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import type { DecisionActionData } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm, type DecisionActionData } from "#app/components/ReviewRow.tsx";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
@@ -25,13 +26,22 @@ export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" 
 export const meta = pageTitle("invoiceQueue");
 
 const PAGE_SIZE = 10;
-type StatusFilter = "all" | "1" | "3" | "5" | "10";
+type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+type StatusFilter = "all" | `${InvoiceStatus}`;
+const S = INVOICE_STATUS;
+/** The filters in the order of the work: what waits for review, then for delivery, then what is done. */
+const FILTERS: StatusFilter[] = [
+  `${S.PENDING_REVIEW}`,
+  `${S.PENDING_DELIVERY}`,
+  `${S.DELIVERED}`,
+  `${S.NOT_APPROVED}`,
+  "all",
+];
 
 function readQuery(url: URL) {
   const raw = url.searchParams.get("status");
   // The queue opens on what needs a decision: pending review.
-  const filter: StatusFilter =
-    raw === "all" || INVOICE_STATUSES.some((s) => String(s) === raw) ? (raw as StatusFilter) : "1";
+  const filter: StatusFilter = FILTERS.find((f) => f === raw) ?? `${S.PENDING_REVIEW}`;
   return { filter, page: pageParam(url) };
 }
 
@@ -45,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page: {
       pageSize: PAGE_SIZE,
       pageIndex: page,
-      condition: filter === "all" ? {} : { status: Number(filter) as 1 | 3 | 5 | 10 },
+      condition: filter === "all" ? {} : { status: Number(filter) as InvoiceStatus },
     },
   });
   const id = optionalId(url, "id");
@@ -63,18 +73,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer);
   return decideQueueItem(request, {
     idName: "invoiceId",
+    confirm: true,
     decisions: {
-      approve: queueDecision({
-        schema: approveInvoiceSchema,
-        decide: (v) => api.call("/sys/operations/invoices/approve", v),
-        flash: "invoices:queue.approved",
+      review: queueDecision({
+        schema: invoiceDecisionSchema,
+        decide: ({ decision, invoiceId, comments }) =>
+          decision === "approve"
+            ? api.call("/sys/operations/invoices/approve", { invoiceId, comments })
+            : api.call("/sys/operations/invoices/reject", { invoiceId, comments: comments ?? "" }),
+        flash: (v) => ({ approve: "invoices:queue.approved", reject: "invoices:queue.rejected" })[v.decision],
       }),
-      reject: queueDecision({
-        schema: rejectInvoiceSchema,
-        decide: (v) => api.call("/sys/operations/invoices/reject", v),
-        flash: "invoices:queue.rejected",
-      }),
+      // Delivering has fields of its own (courier or address), validated on both sides; it is not confirmed.
       deliver: queueDecision({
+        confirm: false,
         schema: deliverInvoiceFormSchema,
         decide: ({ issuance: _issuance, ...payload }) => api.call("/sys/operations/invoices/deliver", payload),
         flash: "invoices:queue.delivered",
@@ -89,72 +100,31 @@ function useReply(intent: string) {
   return actionData?.intent === intent ? actionData.result : undefined;
 }
 
-/** Approve or reject, each with its comments (required to reject). */
-function CommentDecision({
-  detail,
-  intent,
-  schema,
-  commentsLabel,
-  buttonClass,
-}: {
-  detail: InvoiceDetail;
-  intent: "approve" | "reject";
-  schema: typeof approveInvoiceSchema | typeof rejectInvoiceSchema;
-  commentsLabel: string;
-  buttonClass: string;
-}) {
-  const { t } = useTranslation("invoices");
-  const location = useLocation();
-  const [form, fields] = useSchemaForm(schema, useReply(intent), { id: `${intent}-${detail.invoiceId}` });
-  return (
-    <FormProvider context={form.context}>
-      <Form
-        method="post"
-        action={location.pathname + location.search}
-        {...getFormProps(form)}
-        className="card space-y-3"
-        aria-labelledby={`${intent}-heading`}
-      >
-        <h3 id={`${intent}-heading`} className="font-semibold">
-          {t(`queue.${intent}`)}
-        </h3>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input type="hidden" name="invoiceId" value={detail.invoiceId} />
-        <TextAreaField field={fields.comments} label={commentsLabel} rows={2} />
-        <SubmitButton intent={intent} className={buttonClass}>
-          {t(`queue.${intent}`)}
-        </SubmitButton>
-      </Form>
-    </FormProvider>
-  );
-}
-
-function ReviewForms({ detail }: { detail: InvoiceDetail }) {
+/** Approve, or reject with comments (required), each confirmed first (docs/decisions/051). */
+function ReviewForm({ detail }: { detail: InvoiceDetail }) {
   const { t } = useTranslation("invoices");
   return (
-    <div className="grid gap-4 md:grid-cols-2">
-      <CommentDecision
-        detail={detail}
-        intent="approve"
-        schema={approveInvoiceSchema}
-        commentsLabel={t("queue.approveComments")}
-        buttonClass="btn-primary"
+    <section className="card space-y-3" aria-labelledby="review-heading" data-testid="invoice-review">
+      <h3 id="review-heading" className="font-semibold">
+        {t("queue.review")}
+      </h3>
+      <DecisionForm
+        id={`review-${detail.invoiceId}`}
+        intent="review"
+        idName="invoiceId"
+        idValue={detail.invoiceId}
+        subject={detail.applicationNo}
+        decisions={approveReject(t, "queue")}
+        comments={{ label: t("queue.comments"), hint: t("queue.commentsHint") }}
       />
-      <CommentDecision
-        detail={detail}
-        intent="reject"
-        schema={rejectInvoiceSchema}
-        commentsLabel={t("queue.rejectComments")}
-        buttonClass="btn-danger"
-      />
-    </div>
+    </section>
   );
 }
 
 function DeliverForm({ detail }: { detail: InvoiceDetail }) {
   const { t } = useTranslation("invoices");
   const location = useLocation();
-  const paper = detail.issuance === 1;
+  const paper = detail.issuance === ISSUANCE.PAPER;
   const [form, fields] = useSchemaForm(deliverInvoiceFormSchema, useReply("deliver"), {
     id: `deliver-${detail.invoiceId}`,
     defaultValue: { deliveryEmail: detail.recipient.email ?? undefined },
@@ -193,14 +163,13 @@ function DeliverForm({ detail }: { detail: InvoiceDetail }) {
 export default function InvoiceQueue() {
   const { page, filter, detail, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("invoices");
-  const filters: StatusFilter[] = ["1", "5", "10", "3", "all"];
   const href = (extra: Record<string, string>) =>
     `?${new URLSearchParams({ status: filter, page: String(page.pageIndex), ...extra })}`;
   return (
     <div className="space-y-4">
       <FilterPills
         label={t("list.filter")}
-        links={filters.map((f) => ({
+        links={FILTERS.map((f) => ({
           key: f,
           to: `?status=${f}`,
           current: filter === f,
@@ -238,8 +207,12 @@ export default function InvoiceQueue() {
               {t("common:actions.close")}
             </Link>
           </div>
-          {detail.status === 1 ? <ReviewForms key={`review-${detail.invoiceId}`} detail={detail} /> : null}
-          {detail.status === 5 ? <DeliverForm key={`deliver-${detail.invoiceId}`} detail={detail} /> : null}
+          {detail.status === S.PENDING_REVIEW ? (
+            <ReviewForm key={`review-${detail.invoiceId}`} detail={detail} />
+          ) : null}
+          {detail.status === S.PENDING_DELIVERY ? (
+            <DeliverForm key={`deliver-${detail.invoiceId}`} detail={detail} />
+          ) : null}
           <InvoiceDetailView detail={detail} language={language} />
         </section>
       ) : null}

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ipfsUpgradeDecisionSchema } from "#contract/ipfs.ts";
 import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
 import { capacityLabel } from "#app/components/ipfs/badges.tsx";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { UpgradeStatusBadge } from "#app/components/ipfs/upgrades.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
@@ -51,6 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return decideQueueItem(request, {
     idName: "ipfsUpgradeId",
+    confirm: true,
     decisions: {
       decide: queueDecision({
         schema: ipfsUpgradeDecisionSchema,
@@ -104,13 +105,13 @@ export default function IpfsUpgradeQueue() {
                 </Form>
               ) : (
                 <DecisionForm
-                  formId={`ipfs-upgrade-${u.ipfsUpgradeId}-decision`}
-                  schema={ipfsUpgradeDecisionSchema}
+                  id={`ipfs-upgrade-${u.ipfsUpgradeId}-decision`}
                   intent="decide"
                   idName="ipfsUpgradeId"
                   idValue={u.ipfsUpgradeId}
-                  ns="ipfs"
                   subject={u.serviceName}
+                  decisions={approveReject(t)}
+                  comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
                 />
               )}
             </li>

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { auditDecisionSchema } from "#contract/participation.ts";
 import type { DataOf } from "#contract/paths.ts";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { AuditBadge } from "#app/components/participation/status.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
@@ -37,6 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
     idName: "appJoinAuditId",
+    confirm: true,
     decisions: {
       review: queueDecision({
         schema: auditDecisionSchema,
@@ -62,12 +63,13 @@ function ReviewItem({ item, language }: { item: Item; language: Language }) {
         {item.cityNodes.join(", ")} · {formatDate(item.createdAt, language, true)}
       </p>
       <DecisionForm
-        formId={`join-review-${item.appJoinAuditId}`}
-        schema={auditDecisionSchema}
+        id={`join-review-${item.appJoinAuditId}`}
         intent="review"
         idName="appJoinAuditId"
         idValue={item.appJoinAuditId}
-        ns="participation"
+        subject={item.applicant}
+        decisions={approveReject(t)}
+        comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
       />
     </li>
   );

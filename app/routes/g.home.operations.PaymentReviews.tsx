@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { paymentReviewMachine, paymentReviewState } from "#contract/payment-machines.ts";
 import { eventsFrom } from "#contract/state-machine.ts";
 import { paymentReviewSchema } from "#contract/payments.ts";
 import { PaymentStatusBadge } from "#app/components/payments/wallet.tsx";
-import { ReviewQueue, type QueueReply } from "#app/components/ReviewRow.tsx";
+import { ReviewQueue } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatMinorUnits, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -43,7 +43,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function PaymentReviewsQueue() {
   const { page, status, language } = useLoaderData<typeof loader>();
-  const reply = useActionData<QueueReply>();
   const { t } = useTranslation("payments");
   return (
     <div className="space-y-3">
@@ -58,7 +57,6 @@ export default function PaymentReviewsQueue() {
         noOf={(r) => r.paymentNo}
         itemTestId="payment-review"
         itemNoAttribute="data-payment-no"
-        reply={reply}
         labels={{ credit: t("ops.paymentReviews.credit"), reject: t("ops.paymentReviews.reject") }}
         decisionsOf={(r) => eventsFrom(paymentReviewMachine, paymentReviewState(r.review.decision), "operator")}
         badge={(r) => <PaymentStatusBadge status={r.status} payType={r.payType} inReview={r.inReview} />}

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
 import { productDecisionSchema } from "#contract/store.ts";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { Cover } from "#app/components/store/listing.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
@@ -34,6 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
     idName: "productId",
+    confirm: true,
     decisions: {
       review: queueDecision({
         schema: productDecisionSchema,
@@ -65,12 +66,13 @@ function ProductItem({ item, language }: { item: Item; language: Language }) {
         </div>
       </div>
       <DecisionForm
-        formId={`product-review-${item.productId}`}
-        schema={productDecisionSchema}
+        id={`product-review-${item.productId}`}
         intent="review"
         idName="productId"
         idValue={item.productId}
-        ns="store"
+        subject={item.name}
+        decisions={approveReject(t)}
+        comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
       />
     </li>
   );

@@ -2,8 +2,9 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
+import { RefundState } from "#contract/service-status.ts";
 import { refundDecisionSchema } from "#contract/services.ts";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
@@ -20,7 +21,8 @@ export const handle = {
 };
 export const meta = pageTitle("refundReviews");
 
-const STATES = [1, 5, 10] as const;
+/** The queue's tabs: pending, not approved, approved. */
+const STATES = [RefundState.PENDING, RefundState.NOT_APPROVED, RefundState.APPROVED] as const;
 type Item = DataOf<"/sys/ops/refunds/list">["page"]["rows"][number];
 
 /**
@@ -30,7 +32,7 @@ type Item = DataOf<"/sys/ops/refunds/list">["page"]["rows"][number];
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const url = new URL(request.url);
-  const state = oneOf(STATES, url.searchParams.get("state")) ?? 1;
+  const state = oneOf(STATES, url.searchParams.get("state")) ?? RefundState.PENDING;
   const page = pageParam(url);
   const data = await apiFor(request, viewer).load("/sys/ops/refunds/list", { state, pageIndex: page, pageSize: 10 });
   return json({ ...data, state, language: viewer.language });
@@ -40,6 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
     idName: "refundId",
+    confirm: true,
     decisions: {
       refund: queueDecision({
         schema: refundDecisionSchema,
@@ -70,14 +73,15 @@ function RefundItem({ item, language }: { item: Item; language: Language }) {
           {t("ops.reason")}: {item.reason}
         </p>
       ) : null}
-      {item.state === 1 ? (
+      {item.state === RefundState.PENDING ? (
         <DecisionForm
-          formId={`refund-${item.refundId}`}
-          schema={refundDecisionSchema}
+          id={`refund-${item.refundId}`}
           intent="refund"
           idName="refundId"
           idValue={item.refundId}
-          ns="services"
+          subject={item.name}
+          decisions={approveReject(t)}
+          comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
         />
       ) : (
         <p className="text-sm text-slate-600">

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { remittanceMachine } from "#contract/payment-machines.ts";
 import { eventsFrom } from "#contract/state-machine.ts";
 import { remittanceReviewSchema } from "#contract/payments.ts";
 import { PaymentStatusBadge } from "#app/components/payments/wallet.tsx";
-import { ReviewQueue, type QueueReply } from "#app/components/ReviewRow.tsx";
+import { ReviewQueue } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, loadMoneyQueue, queueDecision } from "#app/lib/operations-review.server.ts";
@@ -37,7 +37,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function RemittancesQueue() {
   const { page, status, language } = useLoaderData<typeof loader>();
-  const reply = useActionData<QueueReply>();
   const { t } = useTranslation("payments");
   return (
     <ReviewQueue
@@ -50,7 +49,6 @@ export default function RemittancesQueue() {
       noOf={(r) => r.paymentNo}
       itemTestId="remittance"
       itemNoAttribute="data-payment-no"
-      reply={reply}
       labels={{ confirm: t("ops.remittances.confirm"), reject: t("ops.remittances.reject") }}
       decisionsOf={(r) => eventsFrom(remittanceMachine, r.status, "operator")}
       badge={(r) => <PaymentStatusBadge status={r.status} payType={r.payType} />}

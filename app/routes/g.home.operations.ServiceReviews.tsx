@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { reviewDecisionSchema } from "#contract/services.ts";
-import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
@@ -49,6 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
   return decideQueueItem(request, {
     idName: "appVerId",
+    confirm: true,
     decisions: {
       review: queueDecision({
         schema: reviewDecisionSchema,
@@ -144,13 +145,13 @@ function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; langu
         </div>
       ) : null}
       <DecisionForm
-        formId={`review-${item.appVerId}`}
-        schema={reviewDecisionSchema}
+        id={`review-${item.appVerId}`}
         intent="review"
         idName="appVerId"
         idValue={item.appVerId}
-        ns="services"
         subject={item.name}
+        decisions={approveReject(t)}
+        comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
       />
     </li>
   );

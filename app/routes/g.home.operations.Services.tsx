@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
+import { VerState } from "#contract/service-status.ts";
 import {
   SERVICE_OPS_FILTERS,
   serviceOpsDecisionSchema,
@@ -9,15 +10,14 @@ import {
   type ServiceOpsFilter,
 } from "#contract/services.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
-import { ConfirmStep, ReviewForm } from "#app/components/ReviewRow.tsx";
+import { DecisionForm } from "#app/components/ReviewRow.tsx";
 import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { commentsMissing, failureKey, parseReview, rowError } from "#app/lib/operations-review.server.ts";
+import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
-import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 
 // "payments" holds the decision form's shared texts (ReviewRow).
@@ -65,42 +65,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireOperator(request);
-  const { review, no, confirmed } = parseReview(serviceOpsDecisionSchema, await request.formData(), "appVerId");
-  if (commentsMissing(review, NEED_COMMENTS))
-    return rowError(no, review.comments, "payments:validation.commentsRequired");
-  if (!confirmed) return json({ kind: "confirm" as const, review });
-  // Suspending needs the typed name; the backend compares it with the service's.
-  if (review.decision === "suspend" && !review.confirmName?.trim())
-    return rowError(no, review.comments, "forms:validation.nameMismatch");
-  const result = await apiFor(request, viewer).call("/sys/ops/services/decide", review);
-  if (!result.ok)
-    return rowError(
-      no,
-      review.comments,
-      result.fieldErrors.confirmName ? "forms:validation.nameMismatch" : failureKey(result),
-    );
-  const url = new URL(request.url);
-  return redirectWithFlash(request, url.pathname + url.search, { kind: "success", key: DONE_KEYS[review.decision] });
+  return decideQueueItem(request, {
+    idName: "appVerId",
+    confirm: true,
+    needComments: NEED_COMMENTS,
+    decisions: {
+      decide: queueDecision({
+        schema: serviceOpsDecisionSchema,
+        // Suspending needs the typed name; the backend compares it with the service's.
+        refuse: (v) => (v.decision === "suspend" && !v.confirmName?.trim() ? "forms:validation.nameMismatch" : null),
+        decide: (v) => apiFor(request, viewer).call("/sys/ops/services/decide", v),
+        flash: (v) => DONE_KEYS[v.decision],
+      }),
+    },
+  });
 }
 
 function useDecisionTexts() {
   const { t } = useTranslation("services");
   return {
     label: (d: ServiceOpsDecision) => t(`ops.running.decisions.${d}`),
-    question: (d: ServiceOpsDecision, row: Pick<Row, "name" | "version"> | undefined) =>
-      t(`ops.running.questions.${d}`, { name: row?.name ?? "", version: row?.version ?? "" }),
+    question: (d: ServiceOpsDecision, row: Pick<Row, "name" | "version">) =>
+      t(`ops.running.questions.${d}`, { name: row.name, version: row.version }),
     /** Suspending is confirmed by typing the service's name (docs/decisions/029). */
-    typeToConfirm: (d: ServiceOpsDecision, row: Pick<Row, "name"> | undefined) =>
-      d === "suspend" && row ? { name: row.name, label: t("confirm.typeName", { name: row.name }) } : undefined,
+    typeToConfirm: (d: ServiceOpsDecision, row: Pick<Row, "name">) =>
+      d === "suspend" ? { name: row.name, label: t("confirm.typeName", { name: row.name }) } : undefined,
   };
 }
 
 function ServiceItem({ row, language }: { row: Row; language: Language }) {
   const { t } = useTranslation("services");
-  const actionData = useActionData<typeof action>();
+  const { t: tp } = useTranslation("payments");
   const texts = useDecisionTexts();
   const offered: ServiceOpsDecision[] =
-    row.verState === 25 ? ["suspend"] : row.enableRequestedAt ? ["enable", "decline"] : ["enable"];
+    row.verState === VerState.RUNNING ? ["suspend"] : row.enableRequestedAt ? ["enable", "decline"] : ["enable"];
   const decisions = offered.map((d) => ({
     value: d,
     label: texts.label(d),
@@ -124,7 +122,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
           {t("ops.publisher")}: {row.publisher} · <span className="font-mono text-xs">{row.appCode}</span>
         </p>
         <p className="text-slate-500">
-          {t(row.verState === 25 ? "ops.running.runningSince" : "ops.running.suspendedSince", {
+          {t(row.verState === VerState.RUNNING ? "ops.running.runningSince" : "ops.running.suspendedSince", {
             date: when(row.since),
           })}
         </p>
@@ -140,21 +138,23 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
           </div>
         ) : null}
       </div>
-      <ReviewForm
+      <DecisionForm
         id={`ops-service-${row.appVerId}`}
+        intent="decide"
+        idName="appVerId"
+        idValue={row.appVerId}
         subject={row.name}
-        noField="appVerId"
-        no={String(row.appVerId)}
-        summary=""
         decisions={decisions}
-        hint={t(
-          row.verState === 25
-            ? "ops.running.hintRunning"
-            : row.enableRequestedAt
-              ? "ops.running.hintRequested"
-              : "ops.running.hintSuspended",
-        )}
-        error={actionData?.kind === "error" && actionData.no === String(row.appVerId) ? actionData : null}
+        comments={{
+          label: tp("ops.comments"),
+          hint: t(
+            row.verState === VerState.RUNNING
+              ? "ops.running.hintRunning"
+              : row.enableRequestedAt
+                ? "ops.running.hintRequested"
+                : "ops.running.hintSuspended",
+          ),
+        }}
       />
     </li>
   );
@@ -162,11 +162,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
 
 export default function RunningServices() {
   const { page, filter, name, language } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
   const { t } = useTranslation("services");
-  const texts = useDecisionTexts();
-  const confirming = actionData?.kind === "confirm" ? actionData.review : null;
-  const confirmingRow = confirming ? page.rows.find((r) => r.appVerId === confirming.appVerId) : undefined;
   return (
     <section className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -201,18 +197,6 @@ export default function RunningServices() {
           </Link>
         ) : null}
       </Form>
-      {confirming ? (
-        <ConfirmStep
-          noField="appVerId"
-          no={String(confirming.appVerId)}
-          decision={confirming.decision}
-          label={texts.label(confirming.decision)}
-          comments={confirming.comments}
-          summary=""
-          question={texts.question(confirming.decision, confirmingRow)}
-          typeToConfirm={texts.typeToConfirm(confirming.decision, confirmingRow)}
-        />
-      ) : null}
       {page.rows.length === 0 ? (
         <EmptyState message={name ? t("ops.running.emptySearch") : t(`ops.running.empty.${filter}`)} />
       ) : (

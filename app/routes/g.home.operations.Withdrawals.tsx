@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { withdrawalMachine } from "#contract/payment-machines.ts";
 import { eventsFrom } from "#contract/state-machine.ts";
 import { withdrawalReviewSchema } from "#contract/payments.ts";
 import { WithdrawalStateBadge } from "#app/components/payments/wallet.tsx";
-import { ReviewQueue, type QueueReply } from "#app/components/ReviewRow.tsx";
+import { ReviewQueue } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDay } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -43,7 +43,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function WithdrawalsQueue() {
   const { page, status, language } = useLoaderData<typeof loader>();
-  const reply = useActionData<QueueReply>();
   const { t } = useTranslation("payments");
   return (
     <ReviewQueue
@@ -56,7 +55,6 @@ export default function WithdrawalsQueue() {
       noOf={(w) => w.withdrawalNo}
       itemTestId="withdrawal"
       itemNoAttribute="data-withdrawal-no"
-      reply={reply}
       labels={{
         approve: t("ops.withdrawals.approve"),
         reject: t("ops.withdrawals.reject"),

@@ -142,6 +142,65 @@ describe("the write boundary", () => {
   });
 });
 
+/**
+ * No magic state numbers (issue 27 item 7): a state or status is compared with, or queried by, the named code
+ * of its machine or enum (contract/state-machine.ts machines, contract/payment-machines.ts, contract/*-codes.ts,
+ * contract/service-status.ts), never a bare number. A number of three digits is an HTTP status, not a state.
+ */
+const BARE_STATE_NUMBER = [
+  /\b\w*(?:State|Status|state|status)\s*[=!]==?\s*\d{1,2}(?!\d)/g,
+  /(?<![\w.])\d{1,2}\s*[=!]==?\s*[\w.]*(?:State|Status|state|status)\b/g,
+  /\b(?:eq|ne)\(\s*[\w.]*(?:State|Status|state|status)\s*,\s*\d{1,2}\s*\)/g,
+];
+
+function bareStateNumbers(root: string, folders: string[]): string[] {
+  const hits: string[] = [];
+  for (const folder of folders) {
+    const dir = path.join(root, folder);
+    for (const f of readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /\.tsx?$/.test(f))) {
+      const rel = `${folder}/${f.split(path.sep).join("/")}`;
+      readFileSync(path.join(dir, f), "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (/^\s*(\/\/|\/?\*)/.test(line)) return;
+          for (const re of BARE_STATE_NUMBER) for (const m of line.matchAll(re)) hits.push(`${rel}:${i + 1}: ${m[0]}`);
+        });
+    }
+  }
+  return hits.sort();
+}
+
+describe("no magic state numbers", () => {
+  it("names every state a handler or a route compares or queries by", () => {
+    expect(bareStateNumbers(path.resolve(__dirname, "../.."), ["backend/domains", "app/routes"])).toEqual([]);
+  });
+
+  it("sees a bare state number (the check itself can fail)", () => {
+    const copy = mkdtempSync(path.join(tmpdir(), "states-"));
+    try {
+      mkdirSync(path.join(copy, "routes"));
+      writeFileSync(
+        path.join(copy, "routes", "queue.ts"),
+        [
+          "// a comment may say verState === 25",
+          "export const running = (row: any) => row.verState === 25;",
+          "export const pending = (t: any) => eq(t.status, 1);",
+          "export const paid = (bill: any) => 15 !== bill.payState;",
+          "export const named = (row: any) => row.verState === VerState.RUNNING;",
+          "export const missing = (result: any) => result.status === 404;",
+        ].join("\n"),
+      );
+      expect(bareStateNumbers(copy, ["routes"])).toEqual([
+        "routes/queue.ts:2: verState === 25",
+        "routes/queue.ts:3: eq(t.status, 1)",
+        "routes/queue.ts:4: 15 !== bill.payState",
+      ]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
+
 /** Lines as `wc -l` counts them: a final newline ends the last line. */
 function lineCount(file: string): number {
   const text = readFileSync(file, "utf8");

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { z } from "zod";
+import { PayState } from "#contract/billing-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import type { fixturesPayloadSchema } from "#contract/billing.ts";
 import { post } from "./ledger.ts";
@@ -35,24 +36,27 @@ export async function createFixtures(input: z.output<typeof fixturesPayloadSchem
           userId: me.id,
           serviceName: spec.serviceName,
           billType: spec.billType,
-          payState: spec.payState === 15 ? 1 : spec.payState,
+          payState: spec.payState === PayState.PAID ? PayState.UNPAID : spec.payState,
           payMode: spec.cycle === 99 ? 2 : 1,
           cycle: spec.cycle,
           periodStart,
           periodEnd: now,
           createdAt: now,
-          deadline: new Date(now.getTime() + (spec.payState === 10 ? -DAY : 3 * DAY)),
+          deadline: new Date(now.getTime() + (spec.payState === PayState.EXPIRED ? -DAY : 3 * DAY)),
           totalCents: spec.totalCents,
           payCents: spec.totalCents,
         })
         .returning({ id: bills.id });
-      if (spec.payState === 15) {
+      if (spec.payState === PayState.PAID) {
         await post(
           tx,
           { userId: me.id, kind: "bill_payment", amountCents: spec.totalCents, refType: "bill", refId: bill.id },
           now,
         );
-        await tx.update(bills).set({ payState: 15, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
+        await tx
+          .update(bills)
+          .set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now })
+          .where(eq(bills.id, bill.id));
       }
       billIds.push(bill.id);
     }

@@ -1,6 +1,9 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text } from "drizzle-orm/pg-core";
 import { ts } from "#backend/db/columns.ts";
 
+/** A receipt's status, as chain_txs keeps it (the engine's SealedTx). */
+export { ReceiptStatus } from "./engine/types.ts";
+
 /**
  * The Drizzle tables of the chain domain (docs/decisions/025). The database is the chains' durable log: a
  * block is recorded here, with its raw transactions, before any of them is answered as accepted, and the
@@ -54,7 +57,7 @@ export const chainTxs = pgTable(
     txIndex: integer("tx_index").notNull(),
     fromAddress: text("from_address").notNull(),
     toAddress: text("to_address"),
-    /** Receipt status: 1 success, 0 reverted. */
+    /** Receipt status (ReceiptStatus): 1 success, 0 reverted. */
     status: smallint("status").notNull(),
     gasUsed: text("gas_used").notNull(),
     cumulativeGasUsed: text("cumulative_gas_used").notNull(),

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { z } from "zod";
+import { MessageStatus } from "#contract/message-codes.ts";
 import { MESSAGE_REF_KINDS, type MessageRefKind, type pageRequestSchema } from "#contract/platform.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { messages } from "#backend/db/tables.ts";
@@ -10,7 +11,8 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
   const me = user;
   const { pageSize, pageIndex, condition } = input.page;
   const filters: SQL[] = [eq(messages.userId, me.id)];
-  if (condition.status === 0 || condition.status === 1) filters.push(eq(messages.status, condition.status));
+  if (condition.status === MessageStatus.UNREAD || condition.status === MessageStatus.READ)
+    filters.push(eq(messages.status, condition.status));
   const where = and(...filters);
   const [rows, [{ total }], [{ unread }]] = await Promise.all([
     deps.db
@@ -24,13 +26,13 @@ export async function listMessages(input: z.output<typeof pageRequestSchema>, { 
     deps.db
       .select({ unread: count() })
       .from(messages)
-      .where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
+      .where(and(eq(messages.userId, me.id), eq(messages.status, MessageStatus.UNREAD))),
   ]);
   return {
     page: {
       rows: rows.map((m) => ({
         messageId: m.id,
-        status: m.status === 1 ? (1 as const) : (0 as const),
+        status: m.status === MessageStatus.READ ? MessageStatus.READ : MessageStatus.UNREAD,
         textKey: m.textKey,
         params: m.params,
         ref:
@@ -53,7 +55,7 @@ export async function markRead(input: { messageIds?: number[]; all?: boolean }, 
     await deps.db
       .update(messages)
       .set({ status: 1 })
-      .where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
+      .where(and(eq(messages.userId, me.id), eq(messages.status, MessageStatus.UNREAD)));
   } else if (input.messageIds && input.messageIds.length > 0) {
     await deps.db
       .update(messages)
@@ -63,7 +65,7 @@ export async function markRead(input: { messageIds?: number[]; all?: boolean }, 
   const [{ unread }] = await deps.db
     .select({ unread: count() })
     .from(messages)
-    .where(and(eq(messages.userId, me.id), eq(messages.status, 0)));
+    .where(and(eq(messages.userId, me.id), eq(messages.status, MessageStatus.UNREAD)));
   return { unread };
 }
 

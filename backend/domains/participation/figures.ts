@@ -1,4 +1,5 @@
 import { and, count, eq, inArray, or, sql } from "drizzle-orm";
+import { AuditState } from "#contract/participation-codes.ts";
 import type { Db } from "#backend/db/client.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import { appJoins } from "./tables.ts";
@@ -12,7 +13,7 @@ const IN_PROGRESS = [0, 1, 3, 5, 10, 13];
  * still under way.
  */
 export async function joinFigures(db: Db, userId: number) {
-  const toDecide = and(eq(apps.userId, userId), eq(appJoins.auditState, 0));
+  const toDecide = and(eq(apps.userId, userId), eq(appJoins.auditState, AuditState.PENDING));
   const mine = and(eq(appJoins.userId, userId), inArray(appJoins.auditState, IN_PROGRESS));
   const [row] = await db
     .select({
@@ -27,6 +28,9 @@ export async function joinFigures(db: Db, userId: number) {
 
 /** The operators' participation queue: requests the publisher approved (audit 1), as its list shows. */
 export async function participationsWaiting(db: Db) {
-  const [row] = await db.select({ n: count() }).from(appJoins).where(eq(appJoins.auditState, 1));
+  const [row] = await db
+    .select({ n: count() })
+    .from(appJoins)
+    .where(eq(appJoins.auditState, AuditState.PUBLISHER_APPROVED));
   return { Participations: row.n };
 }

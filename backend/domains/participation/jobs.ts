@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import { AuditState } from "#contract/participation-codes.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
@@ -15,7 +16,7 @@ export const gatewayUrl = (nodeCode: string, appCode: string) =>
 /** The work order (10 → 13): a gateway URL on each chosen node and the participant's user code. */
 export async function workOrderInTx(tx: Tx, joinId: number, now: Date) {
   const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, joinId)).for("update");
-  if (!join || join.auditState !== 10 || join.disabledAt) return false;
+  if (!join || join.auditState !== AuditState.ORDERED || join.disabledAt) return false;
   const [app] = await tx.select().from(apps).where(eq(apps.id, join.appId));
   const chosen = await tx
     .select({ code: cityNodes.code, id: cityNodes.id })

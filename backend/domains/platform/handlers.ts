@@ -1,4 +1,5 @@
 import { and, count, eq } from "drizzle-orm";
+import { MessageStatus } from "#contract/message-codes.ts";
 import type { z } from "zod";
 import type { CityNode, desktopLinkPayloadSchema } from "#contract/platform.ts";
 import { messages } from "#backend/db/tables.ts";
@@ -17,7 +18,7 @@ export async function homeSummary(_input: unknown, { deps, user }: SignedInConte
     deps.db
       .select({ n: count() })
       .from(messages)
-      .where(and(eq(messages.userId, me.id), eq(messages.status, 0))),
+      .where(and(eq(messages.userId, me.id), eq(messages.status, MessageStatus.UNREAD))),
     cityNodeCount(deps),
   ]);
   return {

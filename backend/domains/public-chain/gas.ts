@@ -8,7 +8,7 @@ import { ApiError } from "#backend/http/errors.ts";
 import { schedule, type JobEntry } from "#backend/jobs/runner.ts";
 import billing from "#backend/domains/billing/index.ts";
 import chain from "#backend/domains/chain/index.ts";
-import { chainTxs } from "#backend/domains/chain/tables.ts";
+import { chainTxs, ReceiptStatus } from "#backend/domains/chain/tables.ts";
 import inbox from "#backend/domains/inbox/index.ts";
 import { paidBill } from "./bills.ts";
 import { pubChainAccounts, pubChainGas, pubChainProjects } from "./tables.ts";
@@ -182,7 +182,7 @@ async function unclaimedTransfer(
     .where(
       and(
         eq(chainTxs.chainId, info.chainId),
-        eq(chainTxs.status, 1),
+        eq(chainTxs.status, ReceiptStatus.SUCCESS),
         sql`lower(${chainTxs.fromAddress}) = ${info.treasury.toLowerCase()}`,
         sql`lower(${chainTxs.toAddress}) = ${address.toLowerCase()}`,
         sql`(${chainTxs.rpc}->>'value') = ${`0x${BigInt(wei).toString(16)}`}`,

@@ -7,7 +7,7 @@ import {
   publicToAddress,
   toChecksumAddress,
 } from "@ethereumjs/util";
-import { REQUEST_UNIT_BYTES } from "#contract/public-chain-codes.ts";
+import { PlanStatus, REQUEST_UNIT_BYTES } from "#contract/public-chain-codes.ts";
 
 /** Pure rules of the public chain (SPEC §5, §9; docs/decisions/026), tested by tables in tests/unit. */
 
@@ -97,5 +97,5 @@ export function etherToWei(value: string): bigint {
 
 /** Whether the plan (its status and expiry) still allows new projects. */
 export function planActive(plan: { status: number; expiresAt: Date }, now: Date): boolean {
-  return plan.status === 1 && plan.expiresAt.getTime() > now.getTime();
+  return plan.status === PlanStatus.ACTIVE && plan.expiresAt.getTime() > now.getTime();
 }

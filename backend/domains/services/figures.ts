@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { VerState } from "#contract/service-status.ts";
+import { RefundState, VerState } from "#contract/service-status.ts";
 import type { Db } from "#backend/db/client.ts";
 import { apps, appVersions, refundRequests } from "./tables.ts";
 
@@ -36,7 +36,7 @@ export async function servicesWaiting(db: Db) {
       .select({ n: count() })
       .from(appVersions)
       .where(and(eq(appVersions.verState, VerState.DEACTIVATED_BY_OPERATOR), isNotNull(appVersions.enableRequestedAt))),
-    db.select({ n: count() }).from(refundRequests).where(eq(refundRequests.state, 1)),
+    db.select({ n: count() }).from(refundRequests).where(eq(refundRequests.state, RefundState.PENDING)),
   ]);
   return { ServiceReviews: reviews.n, Services: requests.n, Refunds: refunds.n };
 }

@@ -1,6 +1,13 @@
 import { Msg } from "#contract/messages.ts";
 import { eq } from "drizzle-orm";
-import { VER_STATES, VerState, type VerStateValue } from "#contract/service-status.ts";
+import {
+  REFUND_STATES,
+  RefundState,
+  VER_STATES,
+  VerState,
+  type RefundStateValue,
+  type VerStateValue,
+} from "#contract/service-status.ts";
 import { defineMachine, type MachineRule, type TransitionOutcome } from "#contract/state-machine.ts";
 import type { Tx } from "#backend/db/client.ts";
 import { ApiError } from "#backend/http/errors.ts";
@@ -261,17 +268,23 @@ export async function applyTransition(
  * | reject  | operator | 1    | 5  | comments required |
  */
 export const refundMachine = defineMachine<
-  1 | 5 | 10 | 15,
+  RefundStateValue,
   "approve" | "reject",
   "operator",
   { comments?: string | null }
 >({
   name: "refund review",
-  states: [1, 5, 10, 15],
+  states: REFUND_STATES,
   actors: ["operator"],
   rules: [
-    { event: "approve", actor: "operator", from: [1], to: 10 },
-    { event: "reject", actor: "operator", from: [1], to: 5, commentsRequired: true },
+    { event: "approve", actor: "operator", from: [RefundState.PENDING], to: RefundState.APPROVED },
+    {
+      event: "reject",
+      actor: "operator",
+      from: [RefundState.PENDING],
+      to: RefundState.NOT_APPROVED,
+      commentsRequired: true,
+    },
   ],
   refusals: {
     notAvailable: Msg.ALREADY_REVIEWED,

@@ -3,6 +3,7 @@ import billing from "#backend/domains/billing/index.ts";
 import { randomBytes } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
+import { PayState } from "#contract/billing-codes.ts";
 import { serviceActions, VerState } from "#contract/service-status.ts";
 import type { Tx } from "#backend/db/client.ts";
 import { appTransitions, appVersions, apps, configUpgrades } from "./tables.ts";
@@ -94,7 +95,8 @@ export async function payPublishBill(
     throw new ApiError(Msg.BILL_NOT_PAYABLE);
   const [bill] = await tx.select().from(bills).where(eq(bills.id, version.billId)).for("update");
   if (!bill || bill.userId !== input.userId) throw new ApiError(Msg.NOT_FOUND);
-  if (bill.payState === 15 && version.billState === 15) return { billId: bill.id, replayed: true };
+  if (bill.payState === PayState.PAID && version.billState === PayState.PAID)
+    return { billId: bill.id, replayed: true };
   const allowed = serviceActions({
     verState: version.verState,
     billState: version.billState,
@@ -102,7 +104,7 @@ export async function payPublishBill(
     crossStatus: app.crossStatus,
     freeYN: app.freeYN,
   });
-  if (!allowed.has("pay") || (bill.payState !== 1 && bill.payState !== 5)) {
+  if (!allowed.has("pay") || (bill.payState !== PayState.UNPAID && bill.payState !== PayState.FAILED)) {
     throw new ApiError(
       version.verState === VerState.TO_BE_PAID ? Msg.BILL_NOT_PAYABLE : Msg.SERVICE_ACTION_NOT_AVAILABLE,
     );

@@ -2,6 +2,7 @@ import services from "#backend/domains/services/index.ts";
 import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { deflateSync } from "node:zlib";
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { VerState } from "#contract/service-status.ts";
 
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { appRatings, commentUseful, follows, products } from "./tables.ts";
@@ -68,7 +69,7 @@ export const seedDemoStore: DemoSeeder = async ({ db, files }, created, now) => 
       .select({ app: apps, verState: appVersions.verState })
       .from(apps)
       .innerJoin(appVersions, eq(appVersions.id, apps.currentVerId))
-      .where(and(eq(apps.userId, company), eq(appVersions.verState, 25)))
+      .where(and(eq(apps.userId, company), eq(appVersions.verState, VerState.RUNNING)))
       .orderBy(asc(apps.id))
       .limit(1);
     if (app) {

@@ -10,7 +10,16 @@ import { createAddressFromString, createZeroAddress, hexToBytes } from "@ethereu
 import { buildBlock, createVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
 import { RPC, RpcError, quantity, type BlockTag, type CallRequest } from "#backend/domains/chain/hex.ts";
 import { LevelStore } from "./level.ts";
-import type { ChainSpec, Head, LogRecord, RecordedBlock, SealedBlock, SealedTx, SealResult } from "./types.ts";
+import {
+  ReceiptStatus,
+  type ChainSpec,
+  type Head,
+  type LogRecord,
+  type RecordedBlock,
+  type SealedBlock,
+  type SealedTx,
+  type SealResult,
+} from "./types.ts";
 import { GAS_LIMIT, commonFor } from "./common.ts";
 import { effectiveGasPrice, executionError, hex, refusal, txRpc } from "./rpc-shape.ts";
 
@@ -197,7 +206,10 @@ export class EngineChain {
         from: tx.getSenderAddress().toString(),
         to: tx.to ? tx.to.toString() : null,
         rpc: txRpc(tx, baseFee),
-        status: "status" in receipt && receipt.status === 1 ? 1 : 0,
+        status:
+          "status" in receipt && receipt.status === ReceiptStatus.SUCCESS
+            ? ReceiptStatus.SUCCESS
+            : ReceiptStatus.FAILED,
         gasUsed: quantity(result.totalGasSpent),
         cumulativeGasUsed: quantity(receipt.cumulativeBlockGasUsed),
         effectiveGasPrice: quantity(effectiveGasPrice(tx, baseFee)),

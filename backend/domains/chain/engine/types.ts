@@ -8,6 +8,9 @@ export type ChainSpec = { name: string; chainId: number; dir: string; treasury: 
 /** One log of a receipt, with its position in the block. */
 export type LogRecord = { logIndex: number; address: string; topics: string[]; data: string };
 
+/** A receipt's status (EIP-658): 0 reverted, 1 succeeded. */
+export const ReceiptStatus = { FAILED: 0, SUCCESS: 1 } as const;
+
 /** A transaction sealed in a block: its raw bytes, its JSON-RPC form and its receipt's fields. */
 export type SealedTx = {
   index: number;
@@ -17,7 +20,7 @@ export type SealedTx = {
   to: string | null;
   /** eth_getTransactionByHash's fields except the block's (blockHash, blockNumber, transactionIndex). */
   rpc: Record<string, unknown>;
-  status: 0 | 1;
+  status: (typeof ReceiptStatus)[keyof typeof ReceiptStatus];
   gasUsed: string;
   cumulativeGasUsed: string;
   effectiveGasPrice: string;

@@ -2,6 +2,7 @@ import { isUniqueViolation } from "#backend/db/errors.ts";
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
 import { encodeDeployData, type Abi, type AbiFunction, type Hex } from "viem";
+import { ContractStatus } from "#contract/contracts-codes.ts";
 import { contractCreateSchema } from "#contract/contracts.ts";
 import { Msg } from "#contract/messages.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
@@ -150,7 +151,7 @@ export async function call(input: Payload<"/sys/ide/call">, ctx: Ctx) {
   if (!deployment) throw new ApiError(Msg.NOT_FOUND);
   await requireGrant(ctx);
   const detail = await contracts.api.detail({ contractId: input.contractId }, ctx);
-  if (detail.status !== 2 || !detail.abi) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
+  if (detail.status !== ContractStatus.SUCCESS || !detail.abi) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
   const abi = detail.abi as unknown as Abi;
   const fn = abi.find(
     (e): e is AbiFunction => e.type === "function" && contracts.api.signatureOf(e) === input.signature,
@@ -241,18 +242,20 @@ async function deployToTestNetwork(
       await tx.select().from(ideTestAccounts).where(eq(ideTestAccounts.userId, ctx.user.id)).for("update");
       await tx
         .update(ideTestDeployments)
-        .set({ status: 3, failReason: "interrupted before the chain answered" })
+        .set({ status: ContractStatus.FAILED, failReason: "interrupted before the chain answered" })
         .where(
           and(
             eq(ideTestDeployments.userId, ctx.user.id),
-            eq(ideTestDeployments.status, 1),
+            eq(ideTestDeployments.status, ContractStatus.DEPLOYING),
             lt(ideTestDeployments.createdAt, new Date(now.getTime() - STALE_MS)),
           ),
         );
       const [busy] = await tx
         .select({ id: ideTestDeployments.id })
         .from(ideTestDeployments)
-        .where(and(eq(ideTestDeployments.userId, ctx.user.id), eq(ideTestDeployments.status, 1)));
+        .where(
+          and(eq(ideTestDeployments.userId, ctx.user.id), eq(ideTestDeployments.status, ContractStatus.DEPLOYING)),
+        );
       if (busy) throw new ApiError(Msg.IDE_TEST_DEPLOY_UNDER_WAY);
       const [inserted] = await tx
         .insert(ideTestDeployments)
@@ -264,7 +267,7 @@ async function deployToTestNetwork(
           chainName: network.chainName,
           deployer: account.address,
           abi: compiled.abi,
-          status: 1,
+          status: ContractStatus.DEPLOYING,
           createdAt: now,
         })
         .returning();
@@ -284,7 +287,7 @@ async function deployToTestNetwork(
       data,
     );
     set = {
-      status: 2,
+      status: ContractStatus.SUCCESS,
       address: done.address,
       txHash: done.txHash,
       blockNumber: done.blockNumber,
@@ -292,7 +295,7 @@ async function deployToTestNetwork(
     };
   } catch (error) {
     set = {
-      status: 3,
+      status: ContractStatus.FAILED,
       failReason:
         `the test network refused the deployment: ${error instanceof Error ? error.message : String(error)}`.slice(
           0,
@@ -318,7 +321,7 @@ async function callOnTestNetwork(ctx: Ctx, w: Workspace, input: Payload<"/sys/id
     .where(and(eq(ideTestDeployments.id, input.contractId), eq(ideTestDeployments.workspaceId, w.id)));
   if (!row) throw new ApiError(Msg.NOT_FOUND);
   await requireGrant(ctx);
-  if (row.status !== 2 || !row.address) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
+  if (row.status !== ContractStatus.SUCCESS || !row.address) throw new ApiError(Msg.CONTRACT_NOT_DEPLOYED);
   const abi = row.abi as unknown as Abi;
   const at = { chainName: row.chainName, address: row.address, abi };
   const fn = abi.find(

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gt, inArray } from "drizzle-orm";
+import { ContractStatus } from "#contract/contracts-codes.ts";
 import { IDE_GRANT_MINUTES } from "#contract/ide-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
@@ -107,7 +108,7 @@ export async function deploymentsOf(db: Db | Tx, workspaceId: number, contractId
     status: c.status,
     failReason: c.failReason,
     address: c.address,
-    txHash: c.status === 0 ? null : c.txHash,
+    txHash: c.status === ContractStatus.PENDING ? null : c.txHash,
     blockNumber: c.blockNumber,
     abi: c.abi ?? [],
     createdAt: d.createdAt.toISOString(),

@@ -1,4 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
+import { AuditState } from "#contract/participation-codes.ts";
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { users } from "#backend/db/tables.ts";
 import type { SignedInContext, Payload } from "#backend/http/router.ts";
@@ -11,7 +12,7 @@ export async function opsList(input: Payload<"/sys/ops/participations/list">, ct
   const publishers = users;
   const { total, rows } = await joinRequests(
     db,
-    eq(appJoins.auditState, 1),
+    eq(appJoins.auditState, AuditState.PUBLISHER_APPROVED),
     [asc(appJoins.updatedAt), asc(appJoins.id)],
     input.pageIndex,
     input.pageSize,

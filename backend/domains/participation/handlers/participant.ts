@@ -2,7 +2,7 @@ import services from "#backend/domains/services/index.ts";
 import { type KeyObject } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
-import { accessAllowed, listStatusOf, orderExpired } from "#contract/participation.ts";
+import { accessAllowed, AuditState, listStatusOf, orderExpired } from "#contract/participation.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { appFunctions, appRoleFunctions, appRoles, apps } from "#backend/domains/services/tables.ts";
 import { appJoins, certificates } from "#backend/domains/participation/tables.ts";
@@ -227,7 +227,7 @@ async function participationOf(ctx: SignedInContext, join: JoinRow, version: Ver
 
 /** The node order as the participant sees it; an expired one with what re-issuing it costs now. */
 async function orderSummary(ctx: SignedInContext, join: JoinRow, bill: typeof bills.$inferSelect) {
-  const expired = join.auditState === 5 && orderExpired(bill, ctx.deps.now());
+  const expired = join.auditState === AuditState.TO_ORDER && orderExpired(bill, ctx.deps.now());
   const reissueCents = expired ? (await orderOf(ctx.deps.db, join)).totalCents : null;
   return {
     billId: bill.id,

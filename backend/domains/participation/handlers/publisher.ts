@@ -1,6 +1,7 @@
 import { escapeLike } from "#backend/kit/sql.ts";
 import { and, desc, eq, ilike, isNull, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
+import { AuditState } from "#contract/participation-codes.ts";
 import { appRoles, apps } from "#backend/domains/services/tables.ts";
 import { appJoinTransitions, appJoins, certificates } from "#backend/domains/participation/tables.ts";
 import { users } from "#backend/db/tables.ts";
@@ -17,7 +18,7 @@ export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJ
     await publishersJoin(tx, user.id, input.appJoinAuditId);
     const r = await applyJoinEvent(tx, {
       joinId: input.appJoinAuditId,
-      event: input.auditState === 1 ? "publisherApprove" : "publisherReject",
+      event: input.auditState === AuditState.PUBLISHER_APPROVED ? "publisherApprove" : "publisherReject",
       actor: "publisher",
       actorId: user.id,
       comments: input.comments,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, ne } from "drizzle-orm";
+import { CrossStatus } from "#contract/cross-chain-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import { isEvmFramework } from "#contract/service-codes.ts";
 import { ACCESS_METHODS, type BasicInfo } from "#contract/service-wizard.ts";
@@ -39,7 +40,8 @@ function appFields(b: BasicInfo) {
 
 /** The draft of an appState (or, for update before its version exists, the source it copies). */
 /** §8 "Cross-chaining in progress, cannot upgrade": cross-chain pending activation (3) or deactivation (4) (docs/decisions/048). */
-const crossChaining = (app: { crossStatus: number }) => app.crossStatus === 3 || app.crossStatus === 4;
+const crossChaining = (app: { crossStatus: number }) =>
+  app.crossStatus === CrossStatus.PENDING_ACTIVATION || app.crossStatus === CrossStatus.PENDING_DEACTIVATION;
 
 export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">, ctx: SignedInContext) {
   const ref = input;

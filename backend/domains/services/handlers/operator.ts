@@ -2,7 +2,7 @@ import billing from "#backend/domains/billing/index.ts";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { Msg } from "#contract/messages.ts";
-import { VerState } from "#contract/service-status.ts";
+import { RefundState, VerState } from "#contract/service-status.ts";
 import { type ServiceOpsDecision } from "#contract/services.ts";
 import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
@@ -97,7 +97,7 @@ export async function refundList(input: Payload<"/sys/ops/refunds/list">, ctx: S
     .innerJoin(users, eq(users.id, refundRequests.userId))
     .where(eq(refundRequests.state, input.state))
     .orderBy(
-      input.state === 1 ? asc(refundRequests.createdAt) : desc(refundRequests.reviewedAt),
+      input.state === RefundState.PENDING ? asc(refundRequests.createdAt) : desc(refundRequests.reviewedAt),
       asc(refundRequests.id),
     )
     .limit(input.pageSize)

@@ -3,7 +3,8 @@ import { and, asc, count, desc, eq, ilike, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
 import type { pageRequestSchema } from "#contract/platform.ts";
-import { VerState } from "#contract/service-status.ts";
+import { PayState } from "#contract/billing-codes.ts";
+import { RefundState, VerState } from "#contract/service-status.ts";
 import { type ServiceDetail } from "#contract/services.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { users } from "#backend/db/tables.ts";
@@ -117,7 +118,7 @@ export async function publishedDetail(
     ...rowOf(
       app,
       v,
-      refunds.some((r) => r.state === 1),
+      refunds.some((r) => r.state === RefundState.PENDING),
     ),
     industry: app.industry,
     description: app.description,
@@ -211,7 +212,7 @@ export const enable = publisherEvent("enable");
 async function refundableCents(db: Db | Tx, version: VersionRow, now: Date) {
   if (!version.billId) return 0;
   const [bill] = await db.select().from(bills).where(eq(bills.id, version.billId));
-  if (!bill || bill.payState !== 15 || bill.payCents <= 0) return 0;
+  if (!bill || bill.payState !== PayState.PAID || bill.payCents <= 0) return 0;
   const span = bill.periodEnd.getTime() - bill.periodStart.getTime();
   const left = Math.max(0, bill.periodEnd.getTime() - now.getTime());
   return span > 0 ? Math.floor((bill.payCents * Math.min(left, span)) / span) : 0;
@@ -227,7 +228,7 @@ export async function unsubscribe(input: Payload<"/sys/chainAppInfo/unsubscribe"
     const [pending] = await tx
       .select({ id: refundRequests.id })
       .from(refundRequests)
-      .where(and(eq(refundRequests.verId, version.id), eq(refundRequests.state, 1)));
+      .where(and(eq(refundRequests.verId, version.id), eq(refundRequests.state, RefundState.PENDING)));
     if (pending) throw new ApiError(REFUND_PENDING);
     const [row] = await tx
       .insert(refundRequests)

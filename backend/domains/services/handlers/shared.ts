@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
-import { VerState, serviceActions, type ServiceAction } from "#contract/service-status.ts";
+import { RefundState, VerState, serviceActions, type ServiceAction } from "#contract/service-status.ts";
 import { sameServiceName, type ServiceRow, type servicePaths } from "#contract/services.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { cityNodes } from "#backend/db/tables.ts";
@@ -133,7 +133,7 @@ export async function pendingRefunds(db: Db | Tx, verIds: number[]) {
   const rows = await db
     .select({ verId: refundRequests.verId })
     .from(refundRequests)
-    .where(and(inArray(refundRequests.verId, verIds), eq(refundRequests.state, 1)));
+    .where(and(inArray(refundRequests.verId, verIds), eq(refundRequests.state, RefundState.PENDING)));
   return new Set(rows.map((r) => r.verId));
 }
 

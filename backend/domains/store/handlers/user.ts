@@ -2,6 +2,7 @@ import services from "#backend/domains/services/index.ts";
 import { escapeLike } from "#backend/kit/sql.ts";
 import { and, asc, count, desc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
+import { AuditState } from "#contract/participation-codes.ts";
 import { VerState } from "#contract/service-status.ts";
 import { participationOf, ProductStatus, type StoreService } from "#contract/store.ts";
 import { users } from "#backend/db/tables.ts";
@@ -58,7 +59,7 @@ export async function isParticipant(q: Q, userId: number, appId: number) {
       and(
         eq(appJoins.userId, userId),
         eq(appJoins.appId, appId),
-        eq(appJoins.auditState, 15),
+        eq(appJoins.auditState, AuditState.CONFIRMED),
         sql`${appJoins.disabledAt} is null`,
       ),
     )
@@ -201,7 +202,7 @@ export async function follow(input: Payload<"/sys/store/follow">, ctx: SignedInC
     if (input.targetKind === "app") await listedService(db, input.targetId);
     else {
       const [p] = await db.select({ status: products.status }).from(products).where(eq(products.id, input.targetId));
-      if (!p || p.status !== 2) throw new ApiError(Msg.PRODUCT_NOT_LISTED);
+      if (!p || p.status !== ProductStatus.LISTED) throw new ApiError(Msg.PRODUCT_NOT_LISTED);
     }
     await db
       .insert(follows)
@@ -288,7 +289,7 @@ export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInCon
     fileId = app.coverFileId;
   } else {
     const [p] = await db.select().from(products).where(eq(products.id, input.id));
-    if (!p || (p.status !== 2 && p.userId !== me(ctx).id)) throw new ApiError(Msg.NOT_FOUND);
+    if (!p || (p.status !== ProductStatus.LISTED && p.userId !== me(ctx).id)) throw new ApiError(Msg.NOT_FOUND);
     fileId = p.coverFileId;
   }
   if (!fileId) throw new ApiError(Msg.NOT_FOUND);
