@@ -94,7 +94,8 @@ describe("leases and heartbeats", () => {
     await until(async () => (await row(jobId)).lockedBy === runner.label);
     const stopping = Date.now();
     await stop();
-    expect(Date.now() - stopping).toBeLessThan(1_000);
+    // Well under the job's 5 s: the stop waited for the grace, not for the job (a loaded machine may take seconds).
+    expect(Date.now() - stopping).toBeLessThan(4_000);
     const left = (await row(jobId)).lockedUntil!;
     await sleep(300);
     // No heartbeat after the stop: the lease is where it was and lapses.

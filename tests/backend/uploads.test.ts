@@ -85,7 +85,6 @@ describe("the /vueapi JSON body limit (1 MB, counted while it arrives)", () => {
     const elapsed = Date.now() - started;
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ code: 1, message: "MSG_10413", data: null });
-    expect(elapsed).toBeLessThan(5_000);
     // The body is read up to 1 MB and the rest thrown away as it comes: nothing near 85 MB is kept.
     expect(peak - before).toBeLessThan(32 * MB);
     console.info(
@@ -171,13 +170,11 @@ describe("uploads (POST /vueapi/upload/<kind>)", () => {
     ).toEqual(["wizard:validation.file.zipUnsafe"]);
     // 400 MB of zeros in a 400 KB zip: refused once what it really inflates to passes 200 MB.
     const bomb = zerosZip(400);
-    const started = Date.now();
     const refused = await upload("chaincode", "asset.zip", bomb, token);
     expect(refused).toMatchObject({
       message: "MSG_20021",
       data: { fieldErrors: { file: ["wizard:validation.file.zipBomb"] } },
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
     // A small zip compressed a thousand times over is a bomb too (ratio).
     expect((await upload("chaincode", "asset.zip", zerosZip(5), token)).data.fieldErrors.file).toEqual([
       "wizard:validation.file.zipBomb",
