@@ -56,9 +56,33 @@ export const password = () =>
 /** SPEC §5 certificate and other forms: 6-20 letters and digits. */
 export const shortSecret = () => required().regex(/^[A-Za-z0-9]{6,20}$/, "validation.shortSecret.format");
 
-/** SPEC §5 Registration: real name required, at most 6 Chinese characters. */
+/** SPEC §5 Registration: a real name written in Chinese, at most 6 Chinese characters. */
 export const REAL_NAME_RE = /^\p{Script=Han}{1,6}$/u;
-export const realName = () => required().regex(REAL_NAME_RE, "validation.realName.format");
+/**
+ * A real name written in the Latin script (docs/decisions/056): letters with their diacritics, and spaces,
+ * hyphens, apostrophes and dots between or after them; it starts with a letter. 2-50 characters after NFC.
+ */
+export const LATIN_NAME_RE = /^\p{Script=Latin}\p{M}*(?:[\p{Script=Latin}\p{M} '’.-])*$/u;
+
+/**
+ * Which rule a real name falls under, or why it is refused: a name written in Chinese takes SPEC §5's rule
+ * (1-6 Han characters); one in the Latin script takes 2-50 characters after NFC. A name mixing the two, or in
+ * another script, is refused (docs/decisions/056).
+ */
+export function realNameProblem(value: string): string | null {
+  const name = value.normalize("NFC");
+  if (/\p{Script=Han}/u.test(name)) return REAL_NAME_RE.test(name) ? null : "validation.realName.format";
+  const length = [...name].length;
+  if (!LATIN_NAME_RE.test(name)) return "validation.realName.format";
+  return length >= 2 && length <= 50 ? null : "validation.realName.latinLength";
+}
+
+export const realName = () =>
+  required().superRefine((value, ctx) => {
+    if (value === "") return; // required() said so
+    const problem = realNameProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 export const email = () => required().max(100, "validation.email.format").pipe(z.email("validation.email.format"));
 

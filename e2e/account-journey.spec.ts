@@ -14,7 +14,8 @@ test("a newcomer registers, activates, logs in, switches language and logs out",
 
   await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
   await page.getByLabel("Username").fill(userName);
-  await page.getByLabel("Real name").fill("李雷");
+  // A name in Latin letters (docs/decisions/056).
+  await page.getByLabel("Real name").fill("Zoë O'Neill-Åberg");
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirm the password").fill(PASSWORD);
   await page.getByLabel("Email").fill(email);
@@ -75,7 +76,7 @@ test("an enterprise registers with its licence; bad input is explained and nothi
   const userName = uniqueUser(testInfo, "ent");
   await page.goto("/g/main/register?type=enterprise");
   await page.getByLabel("Username").fill("1bad");
-  await page.getByLabel("Real name").fill("Alice");
+  await page.getByLabel("Real name").fill("Alice 张");
   await page.getByLabel("Password", { exact: true }).fill("short");
   await page.getByLabel("Confirm the password").fill("other");
   await page.getByLabel("Email").fill("not-an-email");
@@ -85,7 +86,12 @@ test("an enterprise registers with its licence; bad input is explained and nothi
 
   await expect(page.getByText("6-25 letters and digits, starting with a letter.").first()).toBeVisible();
   await expect(
-    page.getByText("Enter your real name in Chinese characters (at most 6), as on your ID, e.g. 张伟."),
+    page.getByText(
+      "Enter your real name as on your ID: in Chinese characters (at most 6), e.g. 张伟, or in Latin letters",
+      {
+        exact: false,
+      },
+    ),
   ).toBeVisible();
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();
   await expect(page.getByText("The unified credit code has 8 to 18 letters and digits.")).toBeVisible();

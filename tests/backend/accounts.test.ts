@@ -62,6 +62,16 @@ describe("registration (SPEC §5)", () => {
     expect(activationToken(`${userName}@example.com`)).toMatch(/^[A-Za-z0-9_-]{30,}$/);
   });
 
+  it("registers a person whose name is written in Latin letters, kept in NFC (docs/decisions/056)", async () => {
+    const userName = uniqueName("lat");
+    const res = await register(userName, { realName: "Jose\u0301 O'Neill-Smith" });
+    expect(res.code, JSON.stringify(res)).toBe(0);
+    expect((await call("/anon/user/activate", { token: activationToken(`${userName}@example.com`) })).code).toBe(0);
+    const { data } = await login(userName);
+    const profile = await call("/sys/system/clientInfo/profile", {}, data.token);
+    expect(profile.data.realName).toBe("José O'Neill-Smith");
+  });
+
   it("registers an enterprise with its licence", async () => {
     const userName = uniqueName("ent");
     // The licence is uploaded first, before the account exists (docs/decisions/023), then named by its id.
@@ -79,7 +89,7 @@ describe("registration (SPEC §5)", () => {
       userName: "1x",
       password: "abc",
       confirmPassword: "abd",
-      realName: "Alice",
+      realName: "张Wei",
       email: "nope",
       mobile: "12ab",
       agreeTerms: undefined,

@@ -81,14 +81,41 @@ describe("SPEC §5 Registration", () => {
     });
   });
 
-  it.each(["", "Alice", "张三四五六七八", "张 三", "张3"])("refuses the real name %j", (realName) => {
-    const got = issues(registerFieldsSchema.safeParse({ ...individual, realName }));
-    expect(got.realName).toMatch(/^validation\.(required|realName\.format)$/);
+  it.each([
+    ["", "validation.required"],
+    ["张三四五六七八", "validation.realName.format"],
+    ["张 三", "validation.realName.format"],
+    ["张3", "validation.realName.format"],
+    // Han and Latin in one name, another script, digits, symbols, a leading separator.
+    ["张Wei", "validation.realName.format"],
+    ["Иван Петров", "validation.realName.format"],
+    ["Ελένη", "validation.realName.format"],
+    ["R2D2", "validation.realName.format"],
+    ["Bob <b>", "validation.realName.format"],
+    ["-Anna", "validation.realName.format"],
+    // Latin: 2 to 50 characters.
+    ["A", "validation.realName.latinLength"],
+    ["A".repeat(51), "validation.realName.latinLength"],
+  ])("refuses the real name %j with %s", (realName, key) => {
+    expect(issues(registerFieldsSchema.safeParse({ ...individual, realName })).realName).toBe(key);
   });
 
   it("accepts a real name of 1 to 6 Chinese characters", () => {
     expect(registerFieldsSchema.safeParse({ ...individual, realName: "王" }).success).toBe(true);
     expect(registerFieldsSchema.safeParse({ ...individual, realName: "欧阳娜娜娜娜" }).success).toBe(true);
+  });
+
+  it.each(["Alice", "José O'Neill-Smith", "Zoë Åberg", "J. R. R. Tolkien", "Nguyễn Thị Minh Khai", "D’Arcy", "Al"])(
+    "accepts the Latin-script real name %j (docs/decisions/056)",
+    (realName) => {
+      expect(registerFieldsSchema.safeParse({ ...individual, realName }).success).toBe(true);
+    },
+  );
+
+  it("counts a Latin name's characters after NFC: a decomposed accent is one character", () => {
+    const decomposed = "Jose\u0301"; // J o s e + combining acute = José
+    expect(registerFieldsSchema.safeParse({ ...individual, realName: decomposed }).success).toBe(true);
+    expect(registerFieldsSchema.safeParse({ ...individual, realName: `${"e\u0301".repeat(50)}` }).success).toBe(true);
   });
 
   it("needs a valid email and a valid mobile when given", () => {

@@ -80,7 +80,7 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
         .values({
           userName: payload.userName,
           passwordHash,
-          realName: payload.realName,
+          realName: payload.realName.normalize("NFC"),
           email: payload.email,
           mobile: payload.mobile ?? null,
           userType: Number(payload.userType),

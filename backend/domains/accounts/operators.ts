@@ -46,7 +46,7 @@ export async function createOperator(
       .values({
         userName: account.userName,
         email: account.email,
-        realName: account.realName,
+        realName: account.realName.normalize("NFC"),
         mobile: account.mobile ?? null,
         userType: 1,
         role: "operator",
