@@ -41,7 +41,8 @@ import { answerBackups } from "./kit/backup.ts";
 import { lockDataDirOrExit } from "./kit/data-dir-lock.ts";
 import type { Domain, Endpoint } from "./kit/domain.ts";
 import { Limits } from "./kit/rate-limit.ts";
-import { databaseFileStore } from "./kit/storage.ts";
+import { migrateFileBytes } from "./kit/file-migration.ts";
+import { createFileStore, openBlobStore } from "./kit/storage.ts";
 import type { UploadRule } from "./kit/uploads.ts";
 import type { UploadKind } from "#contract/uploads.ts";
 import { Mailer } from "./mail.ts";
@@ -113,12 +114,15 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
+  // The blob store of stored files (docs/decisions/053); bytes still in old rows move there first.
+  const blobs = await openBlobStore(env, database.db);
+  await migrateFileBytes(database.db, blobs);
   const deps: Deps = {
     db: database.db,
     env,
     mailer: new Mailer(env),
     limits: new Limits(database.db, env.rateLimits, now),
-    files: databaseFileStore,
+    files: createFileStore(database.db, blobs),
     now,
     sessions: new SessionCache(),
     constants: new ConstantData(env.databaseUrl ? CONSTANT_DATA_TTL_MS : Number.POSITIVE_INFINITY),
@@ -143,6 +147,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
     health: () => healthOf(deps),
     close: async () => {
       for (const domain of [...domains].reverse()) await domain.stop?.(deps);
+      await blobs.close();
       await database.close();
     },
   };

@@ -23,7 +23,7 @@ async function guardVerdict(zip: Uint8Array, slice = 64 * 1024) {
     const problem = await guard.push(zip.subarray(at, at + slice));
     if (problem) return { problem, stoppedAt: at + slice };
   }
-  return { problem: await guard.finish(zip), stoppedAt: zip.length };
+  return { problem: await guard.finish(), stoppedAt: zip.length };
 }
 
 function readerOf(bytes: Uint8Array, chunk = 64 * 1024) {
