@@ -33,7 +33,7 @@ import dedicatedNodes from "./domains/dedicated-nodes/index.ts";
 import { readBackendEnv, type BackendEnv } from "./env.ts";
 import { createDrain } from "./http/drain.ts";
 import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit.ts";
-import { createRouter, type Caller, type Handlers } from "./http/router.ts";
+import { createRouter, type Caller, type DownloadHandlers, type Handlers } from "./http/router.ts";
 import { SessionCache } from "./http/session-cache.ts";
 import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data.ts";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner.ts";
@@ -98,6 +98,13 @@ for (const [kind, rule] of domains.flatMap((d) => Object.entries(d.uploads ?? {}
   uploadRules.set(kind, rule);
 }
 
+/** Every download kind (contract/downloads.ts) and the handler of the domain that answers it; a kind is answered once. */
+const downloadHandlers: Partial<DownloadHandlers> = {};
+for (const [kind, handler] of domains.flatMap((d) => Object.entries(d.downloads ?? {}))) {
+  if (kind in downloadHandlers) throw new Error(`download kind ${kind} is declared twice`);
+  (downloadHandlers as Record<string, unknown>)[kind] = handler;
+}
+
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
 
@@ -134,7 +141,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   const registry = jobsOf(env);
   const runner = createJobRunner(deps, registry);
   return {
-    handle: createRouter(deps, handlers, uploadRules),
+    handle: createRouter(deps, handlers, uploadRules, downloadHandlers),
     /** The endpoints outside /vueapi (webhooks, the sandbox checkout), as the door route serves them. */
     serveEndpoint: (request: Request) => serveEndpoint(request, deps),
     services: deps,
