@@ -77,7 +77,7 @@ export function s3BlobStore(config: FilesUrl): BlobStore {
           new CopyObjectCommand({
             Bucket,
             Key: keyOf(address),
-            CopySource: `${Bucket}/${encodeURIComponent(temporary)}`,
+            CopySource: `${Bucket}/${temporary.split("/").map(encodeURIComponent).join("/")}`,
           }),
         );
       } finally {
