@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { CHUNK_BYTES } from "#backend/kit/blobs/postgres.ts";
+import { migrateFileBytes } from "#backend/kit/file-migration.ts";
 import { startS3Server } from "../support/s3-server.ts";
 import {
   callVueapi,
@@ -41,7 +42,10 @@ const backends: Backend[] = [
     ? {
         name: "PostgreSQL, in chunks of at most 1 MB",
         kind: "postgres",
-        vars: async () => ({ DATABASE_URL: (await ownDatabase(process.env.DATABASE_URL))! }),
+        vars: async () => ({
+          DATABASE_URL: (await ownDatabase(process.env.DATABASE_URL))!,
+          PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+        }),
       }
     : { name: "the embedded database, DATA_DIR/files", kind: "fs", vars: async () => ({}) },
   {
@@ -199,5 +203,34 @@ describe.each(backends)("stored files on $name", (backend) => {
     expect(kept).toContain(named.row.blob);
     const again = await store().read(db(), copy!.id);
     expect(again!.bytes.equals(text(300 * 1024, "named"))).toBe(true);
+  });
+
+  it("moves the bytes of rows written before the blob store, then drops the column", async () => {
+    // As an old release left them: the bytes in the row, no blob.
+    await db().execute(sql`ALTER TABLE files ADD COLUMN bytes bytea`);
+    const old = [text(1536 * 1024, "old one"), text(10, "old two"), Buffer.alloc(0)];
+    const ids: number[] = [];
+    for (const bytes of old) {
+      const [row] = rowsOf<{ id: number }>(
+        await db().execute(
+          sql`INSERT INTO files (name, mime, size, bytes) VALUES ('old.txt', 'text/plain', 0, ${bytes}) RETURNING id`,
+        ),
+      );
+      ids.push(Number(row!.id));
+    }
+    expect(await migrateFileBytes(db(), store().blobs)).toBe(old.length);
+    for (const [i, id] of ids.entries()) {
+      const file = await store().read(db(), id);
+      expect(file!.size).toBe(old[i]!.byteLength);
+      expect(file!.bytes.equals(old[i]!)).toBe(true);
+    }
+    const columns = rowsOf(
+      await db().execute(
+        sql`SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'files' AND column_name = 'bytes'`,
+      ),
+    );
+    expect(columns).toEqual([]);
+    // Nothing left to do at the next start.
+    expect(await migrateFileBytes(db(), store().blobs)).toBe(0);
   });
 });
