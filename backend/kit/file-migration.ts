@@ -82,6 +82,6 @@ export async function migrateFileBytes(db: Db, blobs: BlobStore): Promise<number
   } catch (error) {
     if (!isUndefinedColumn(error)) throw error;
   }
-  if (moved > 0) console.log(`files: moved the bytes of ${moved} stored files to the ${blobs.kind} blob store`);
+  if (moved > 0) console.warn(`files: moved the bytes of ${moved} stored files to the ${blobs.kind} blob store`);
   return moved;
 }
