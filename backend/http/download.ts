@@ -108,7 +108,8 @@ export async function sendDownload(deps: Deps, request: Request, download: Downl
     "Content-Disposition": contentDisposition(download.disposition ?? "attachment", name),
     "Accept-Ranges": "bytes",
     ETag: etag,
-    "Cache-Control": "private, no-cache",
+    // no-transform: a compressing server or proxy must leave the bytes (and so the ranges) as they are.
+    "Cache-Control": "private, no-cache, no-transform",
     "X-Content-Type-Options": "nosniff",
   });
   const matches = (list: string | null) =>
