@@ -1,8 +1,9 @@
 /**
  * A file the backend answered on its download path (docs/decisions/053) as the portal's response: its
  * status (200, 206, 304, 416) and the headers that describe the bytes passed on, the body streamed through
- * as it arrives. `headers` are the route's own (its caching, a checked type); `no-transform` keeps a
- * compressing proxy (or this server's compression) from changing bytes a Range counts.
+ * as it arrives. `headers` are the route's own (its caching, a checked type); `no-transform` (the default
+ * caching's, and added to a range's) keeps a compressing proxy (or this server's compression) from changing
+ * bytes a Range counts.
  */
 const PASSED = ["Content-Type", "Content-Length", "Content-Range", "Accept-Ranges", "ETag", "Content-Disposition"];
 
@@ -16,7 +17,10 @@ export function fileResponse(answer: Response, headers: Record<string, string> =
   if (answer.headers.get("Content-Encoding")) out.delete("Content-Length");
   out.set("X-Content-Type-Options", "nosniff");
   for (const [name, value] of Object.entries(headers)) out.set(name, value);
-  out.set("Cache-Control", `${out.get("Cache-Control") ?? "private, no-cache"}, no-transform`);
+  // The route's own caching as it says it; by default, and always for a range, no-transform too.
+  const cache = out.get("Cache-Control");
+  if (!cache) out.set("Cache-Control", "private, no-cache, no-transform");
+  else if (answer.status === 206 && !/no-transform/.test(cache)) out.set("Cache-Control", `${cache}, no-transform`);
   if (answer.status === 304 || answer.status === 416) {
     out.delete("Content-Disposition");
     if (answer.status === 304) out.delete("Content-Length");

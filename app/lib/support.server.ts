@@ -72,5 +72,5 @@ export function closeNeedsConfirm(formData: FormData, here: URL) {
  */
 export function attachmentResponse(result: VueapiResult<Response>) {
   if (!result.ok) throw failureResponse(result);
-  return fileResponse(result.data, { "Cache-Control": "private, no-store" });
+  return fileResponse(result.data, { "Cache-Control": "private, no-store, no-transform" });
 }

@@ -53,7 +53,7 @@ describe("the request layer's downloads", () => {
     expect(passed.status).toBe(206);
     expect(passed.headers.get("Content-Range")).toBe("bytes 10-19/100");
     expect(passed.headers.get("Content-Disposition")).toMatch(/^attachment; filename="a\.txt"/);
-    expect(passed.headers.get("Cache-Control")).toBe("private, no-store, no-transform");
+    expect(passed.headers.get("Cache-Control")).toBe("private, no-store, no-transform"); // a range: no-transform
     expect(passed.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(await passed.text()).toBe("0123456789");
   });
