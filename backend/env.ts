@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseFilesUrl } from "./kit/blobs/files-url.ts";
 import { readRateLimitConfig, type RateLimitConfig } from "./kit/rate-limit-rules.ts";
 import {
   chosenPaymentProvider,
@@ -19,6 +20,8 @@ const schema = z
     PORT: z.coerce.number().int().default(3000),
     DATA_DIR: z.string().default("./data"),
     DATABASE_URL: z.string().url().optional(),
+    /** An S3-compatible bucket for stored files' bytes (docs/decisions/053; the shape: backend/kit/blobs/s3.ts). */
+    FILES_URL: z.string().optional(),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().default("BSN Portal <no-reply@localhost>"),
     PUBLIC_URL: z.string().url().optional(),
@@ -98,6 +101,10 @@ const schema = z
         "WORKERS above 1 needs DATABASE_URL: the embedded database (PGlite) has one writer, one process. Set DATABASE_URL to a PostgreSQL server, or WORKERS=1",
       );
     }
+    if (env.FILES_URL) {
+      const parsed = parseFilesUrl(env.FILES_URL);
+      if ("problem" in parsed) issue("FILES_URL", parsed.problem);
+    }
     if (env.BSN_CLUSTER_ROLE && !env.BSN_ENGINES_SOCKET)
       issue("BSN_ENGINES_SOCKET", "set by the cluster's primary with BSN_CLUSTER_ROLE");
     if (env.RATE_LIMITS?.trim() === "off" && production)
@@ -141,6 +148,8 @@ export type BackendEnv = {
   nodeEnv: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** FILES_URL: the bucket of stored files' bytes; unset: DATA_DIR/files, or PostgreSQL with DATABASE_URL. */
+  filesUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string;
@@ -205,6 +214,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     nodeEnv: env.NODE_ENV,
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
+    filesUrl: env.FILES_URL || undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),

@@ -33,7 +33,7 @@ import dedicatedNodes from "./domains/dedicated-nodes/index.ts";
 import { readBackendEnv, type BackendEnv } from "./env.ts";
 import { createDrain } from "./http/drain.ts";
 import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit.ts";
-import { createRouter, type Caller, type Handlers } from "./http/router.ts";
+import { createRouter, type Caller, type DownloadHandlers, type Handlers } from "./http/router.ts";
 import { SessionCache } from "./http/session-cache.ts";
 import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data.ts";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner.ts";
@@ -41,7 +41,8 @@ import { answerBackups } from "./kit/backup.ts";
 import { lockDataDirOrExit } from "./kit/data-dir-lock.ts";
 import type { Domain, Endpoint } from "./kit/domain.ts";
 import { Limits } from "./kit/rate-limit.ts";
-import { databaseFileStore } from "./kit/storage.ts";
+import { migrateFileBytes } from "./kit/file-migration.ts";
+import { createFileStore, openBlobStore } from "./kit/storage.ts";
 import type { UploadRule } from "./kit/uploads.ts";
 import type { UploadKind } from "#contract/uploads.ts";
 import { Mailer } from "./mail.ts";
@@ -97,6 +98,13 @@ for (const [kind, rule] of domains.flatMap((d) => Object.entries(d.uploads ?? {}
   uploadRules.set(kind, rule);
 }
 
+/** Every download kind (contract/downloads.ts) and the handler of the domain that answers it; a kind is answered once. */
+const downloadHandlers: Partial<DownloadHandlers> = {};
+for (const [kind, handler] of domains.flatMap((d) => Object.entries(d.downloads ?? {}))) {
+  if (kind in downloadHandlers) throw new Error(`download kind ${kind} is declared twice`);
+  (downloadHandlers as Record<string, unknown>)[kind] = handler;
+}
+
 /** Every HTTP endpoint outside the /vueapi envelope, by path prefix (served by the door route). */
 export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints ?? []);
 
@@ -113,12 +121,15 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
   const database = await openDatabase(env);
+  // The blob store of stored files (docs/decisions/053); bytes still in old rows move there first.
+  const blobs = await openBlobStore(env, database.db);
+  await migrateFileBytes(database.db, blobs);
   const deps: Deps = {
     db: database.db,
     env,
     mailer: new Mailer(env),
     limits: new Limits(database.db, env.rateLimits, now),
-    files: databaseFileStore,
+    files: createFileStore(database.db, blobs),
     now,
     sessions: new SessionCache(),
     constants: new ConstantData(env.databaseUrl ? CONSTANT_DATA_TTL_MS : Number.POSITIVE_INFINITY),
@@ -130,7 +141,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   const registry = jobsOf(env);
   const runner = createJobRunner(deps, registry);
   return {
-    handle: createRouter(deps, handlers, uploadRules),
+    handle: createRouter(deps, handlers, uploadRules, downloadHandlers),
     /** The endpoints outside /vueapi (webhooks, the sandbox checkout), as the door route serves them. */
     serveEndpoint: (request: Request) => serveEndpoint(request, deps),
     services: deps,
@@ -143,6 +154,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
     health: () => healthOf(deps),
     close: async () => {
       for (const domain of [...domains].reverse()) await domain.stop?.(deps);
+      await blobs.close();
       await database.close();
     },
   };

@@ -65,7 +65,7 @@ function confirmMatches<T extends { password: string; confirmPassword: string }>
 
 /**
  * Registration fields without the licence file, shared by the portal form and the backend payload;
- * the licence travels as a File in the form and as base64 in the payload.
+ * the licence travels as a File in the form and as an upload (its upload id) in the payload.
  */
 export const registerFieldsSchema = z
   .discriminatedUnion(

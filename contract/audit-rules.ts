@@ -95,7 +95,6 @@ export const AUDIT_RULES = {
   // Technical support (docs/decisions/041): replies and closings of tickets; newsletter issues sent (the answer: how many recipients).
   "/sys/ops/tickets/list": "read",
   "/sys/ops/tickets/detail": "read",
-  "/sys/ops/tickets/file": "read",
   "/sys/ops/tickets/reply": {
     action: "ticket.reply",
     target: "ticket",

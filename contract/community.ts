@@ -1,3 +1,4 @@
+import type { DownloadSpec } from "./download-spec.ts";
 import * as z from "zod";
 import type { PathSpec } from "./path-spec.ts";
 import { pageOf, pagingFields } from "./platform.ts";
@@ -227,11 +228,6 @@ export const communityPaths = {
   },
   /** SPEC §2 serviceNetworkLeague: the partners in their order. */
   "/anon/community/partners": { auth: "anon", payload: z.object({}), data: z.array(partnerSchema) },
-  "/anon/community/partnerLogo": {
-    auth: "anon",
-    payload: z.object({ partnerId: id() }),
-    data: z.object({ mime: z.string(), dataBase64: z.string() }),
-  },
   /** Operations: posts of one kind, published or not, newest first. */
   "/sys/ops/community/posts": {
     auth: "operator",
@@ -275,3 +271,8 @@ export const communityPaths = {
     data: z.object({ partnerId: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;
+
+/** A partner's logo as bytes (public; docs/decisions/053). */
+export const communityDownloads = {
+  "partner-logo": { auth: "anon", payload: z.object({ partnerId: id() }) },
+} satisfies Record<string, DownloadSpec>;

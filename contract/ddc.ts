@@ -1,3 +1,4 @@
+import type { DownloadSpec } from "./download-spec.ts";
 import * as z from "zod";
 import type { PathSpec } from "./path-spec.ts";
 import { pageOf, pagingFields } from "./platform.ts";
@@ -244,12 +245,6 @@ export const ddcPaths = {
   },
   /** ddc-view (public): locked, or the details (owner read on chain, history from the chain's Transfer events). */
   "/anon/ddc/view": { auth: "anon", payload: viewPayload, data: ddcPublicSchema },
-  /** The DDC's file (public, behind the QR-code password like the view). */
-  "/anon/ddc/file": {
-    auth: "anon",
-    payload: viewPayload.omit({ password: true }),
-    data: z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() }),
-  },
   /** Account binding: a one-time EIP-4361 challenge for an address. */
   "/sys/binding/challenge": { auth: "user", payload: bindingChallengeFormSchema, data: challengeSchema },
   /** Account binding: the signed challenge verified, the address bound. */
@@ -261,3 +256,8 @@ export const ddcPaths = {
     data: z.object({ bindingId: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;
+
+/** The DDC's file as bytes (public, behind the QR-code password like the view; docs/decisions/053). */
+export const ddcDownloads = {
+  "ddc-file": { auth: "anon", payload: viewPayload.omit({ password: true }) },
+} satisfies Record<string, DownloadSpec>;

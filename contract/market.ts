@@ -1,3 +1,4 @@
+import type { DownloadSpec } from "./download-spec.ts";
 import * as z from "zod";
 import type { PathSpec } from "./path-spec.ts";
 import { pageOf, pagingFields } from "./platform.ts";
@@ -104,12 +105,6 @@ export const marketPaths = {
     payload: z.object({ marketPackageId: id() }),
     data: marketPackageSchema.extend({ files: z.array(marketFileSchema) }),
   },
-  /** The zip of a published package; counts one download. */
-  "/sys/market/download": {
-    auth: "user",
-    payload: z.object({ marketPackageId: id() }),
-    data: z.object({ fileName: z.string(), mime: z.string(), dataBase64: z.string(), downloads: z.number().int() }),
-  },
   /** Operations: every entry, published or withdrawn. */
   "/sys/ops/market/list": {
     auth: "operator",
@@ -133,3 +128,8 @@ export const marketPaths = {
     data: z.object({ marketPackageId: z.number().int(), status: z.enum(MARKET_STATUSES) }),
   },
 } satisfies Record<string, PathSpec>;
+
+/** The zip of a published package as bytes; counts one download (not the rest of a ranged one; docs/decisions/053). */
+export const marketDownloads = {
+  "market-package": { auth: "user", payload: z.object({ marketPackageId: id() }) },
+} satisfies Record<string, DownloadSpec>;

@@ -1,3 +1,4 @@
+import type { DownloadSpec } from "./download-spec.ts";
 import * as z from "zod";
 import { anyPayload, type PathSpec } from "./path-spec.ts";
 import { email, mobile, optionalText, required } from "./rules.ts";
@@ -422,16 +423,8 @@ export function basicFormValue(basic: Draft["basic"]): Record<string, string> {
 
 const savedSchema = z.object({ appId: z.number().int(), wizardStep: z.enum(WIZARD_STEPS) });
 
-/** The cover of the caller's own service; `knownFileId`: the file the caller has already (its ETag). */
-export const coverPayload = z.object({
-  appId: z.number().int().positive(),
-  knownFileId: z.number().int().positive().optional(),
-});
-export const coverDataSchema = z.object({
-  fileId: z.number().int(),
-  /** null when `knownFileId` is still the cover: the caller's copy is current. */
-  file: z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() }).nullable(),
-});
+/** The cover of the caller's own service (its ETag names the file, so a copy the caller has is a 304). */
+export const coverPayload = z.object({ appId: z.number().int().positive() });
 
 /** A wizard draft as Published services lists it (docs/decisions/029). */
 export const draftSummarySchema = z.object({
@@ -458,7 +451,6 @@ export const serviceWizardPaths = {
     payload: discardPayload,
     data: z.object({ name: z.string(), serviceRemoved: z.boolean() }),
   },
-  "/sys/chainAppInfo/wizard/cover": { auth: "user", payload: coverPayload, data: coverDataSchema },
   "/sys/chainAppInfo/wizard/saveBasic": { auth: "user", payload: saveBasicPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addAttachment": { auth: "user", payload: addAttachmentPayload, data: savedSchema },
   "/sys/chainAppInfo/wizard/addPackage": { auth: "user", payload: addPackagePayload, data: savedSchema },
@@ -479,3 +471,8 @@ export const serviceWizardPaths = {
     }),
   },
 } satisfies Record<string, PathSpec>;
+
+/** The cover of the caller's own service as bytes (docs/decisions/053). */
+export const serviceWizardDownloads = {
+  "wizard-cover": { auth: "user", payload: coverPayload },
+} satisfies Record<string, DownloadSpec>;

@@ -1,3 +1,4 @@
+import type { DownloadSpec } from "./download-spec.ts";
 import * as z from "zod";
 import { nothing, type PathSpec } from "./path-spec.ts";
 import { pageOf, pagingFields } from "./platform.ts";
@@ -175,8 +176,6 @@ export const storePaths = {
     payload: z.object({ commentId: z.number().int().positive() }),
     data: z.object({ usefulCount: z.number().int() }),
   },
-  /** A cover image of a listed service or product (or of the caller's own product). */
-  "/sys/store/cover": { auth: "user", payload: coverRef, data: z.object({ mime: z.string(), dataBase64: z.string() }) },
   /** §2 App store, all products: the listed ones (status 2). */
   "/sys/product/list": {
     auth: "user",
@@ -235,3 +234,8 @@ export const storePaths = {
     data: nothing,
   },
 } satisfies Record<string, PathSpec>;
+
+/** A cover image of a listed service or product (or of the caller's own product), as bytes (docs/decisions/053). */
+export const storeDownloads = {
+  "store-cover": { auth: "user", payload: coverRef },
+} satisfies Record<string, DownloadSpec>;

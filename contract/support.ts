@@ -1,3 +1,4 @@
+import type { DownloadSpec } from "./download-spec.ts";
 import * as z from "zod";
 import { captchaFields } from "./accounts.ts";
 import type { PathSpec } from "./path-spec.ts";
@@ -98,7 +99,6 @@ export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 export const ticketQueueItemSchema = ticketSummarySchema.extend({ owner: z.string().nullable(), contact: z.string() });
 
 const statusOnly = z.object({ status: z.number().int() });
-const fileData = z.object({ name: z.string(), mime: z.string(), dataBase64: z.string() });
 const statusFilter = z.number().int().min(1).max(3).optional();
 const visitorKey = z.string().regex(/^[A-Za-z0-9_-]{32,64}$/, "validation.invalid");
 const mailToken = z.string().regex(/^[A-Za-z0-9_-]{32,64}$/, "validation.invalid");
@@ -135,7 +135,6 @@ export const supportPaths = {
   },
   "/sys/technicalSupport/close": { auth: "user", payload: z.object({ ticketId: id() }), data: statusOnly },
   /** The ticket's attachment, for its owner. */
-  "/sys/technicalSupport/file": { auth: "user", payload: z.object({ ticketId: id() }), data: fileData },
   /** A visitor's ticket (support or contact page): captcha and address limits; the private link is mailed. */
   "/anon/technicalSupport/insertTech": {
     auth: "anon",
@@ -168,7 +167,6 @@ export const supportPaths = {
     data: statusOnly,
   },
   "/sys/ops/tickets/close": { auth: "operator", payload: z.object({ ticketId: id() }), data: statusOnly },
-  "/sys/ops/tickets/file": { auth: "operator", payload: z.object({ ticketId: id() }), data: fileData },
   /** SPEC §2 subscribes: a confirmation mail (double opt-in); again at most once a minute (SPEC §9). */
   "/anon/newsletter/subscribe": {
     auth: "anon",
@@ -198,3 +196,9 @@ export const supportPaths = {
     data: z.object({ issueId: z.number().int(), recipients: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;
+
+/** A ticket's attachment as bytes (docs/decisions/053): the asker's own, or any for an operator. */
+export const supportDownloads = {
+  "support-attachment": { auth: "user", payload: z.object({ ticketId: id() }) },
+  "ops-ticket-attachment": { auth: "operator", payload: z.object({ ticketId: id() }) },
+} satisfies Record<string, DownloadSpec>;

@@ -2,7 +2,7 @@
 // (the argument, else the DATA_DIR variable, else ./data), which must be empty unless --replace moves its
 // content aside. Refused while a server holds that DATA_DIR (docs/decisions/017).
 import path from "node:path";
-import { BackupError, restore } from "#backend/kit/backup.ts";
+import { BackupError, filesNote, restore } from "#backend/kit/backup.ts";
 import { DataDirInUseError, DataDirLockError } from "#backend/kit/data-dir-lock.ts";
 
 const args = process.argv.slice(2);
@@ -28,6 +28,8 @@ try {
   console.log(
     `Restored ${result.entries} entries of ${path.resolve(file)} (made ${result.manifest.createdAt} from ${result.manifest.dataDir}) into ${result.dataDir}.`,
   );
+  const note = filesNote(result.manifest);
+  if (note) console.log(note);
   if (result.manifest.database === "postgres") {
     console.log(
       "This archive has no database: it was made with DATABASE_URL. Restore the database from your pg_dump with pg_restore.",

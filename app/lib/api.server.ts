@@ -14,9 +14,11 @@ import {
 } from "./session.server.ts";
 import type { Transport } from "./transport.server.ts";
 import type { Uploaded, UploadKind } from "#contract/uploads.ts";
+import type { DownloadKind, DownloadPayload } from "#contract/downloads.ts";
 import {
   isMobileUserAgent,
   vueapi,
+  vueapiDownload,
   vueapiUpload,
   VueapiRedirect,
   type OutgoingFile,
@@ -121,6 +123,8 @@ export type Api = {
   load<P extends VueapiPath>(path: P, payload: PayloadOf<P>): Promise<DataOf<P>>;
   /** Streams a file to the backend's upload path of `kind` (docs/decisions/023); answers its upload id. */
   upload(kind: UploadKind, file: OutgoingFile): Promise<VueapiResult<Uploaded>>;
+  /** A file from the backend's download path of `kind` (docs/decisions/053), its bytes as they arrive. */
+  download<K extends DownloadKind>(kind: K, payload: DownloadPayload<K>): Promise<VueapiResult<Response>>;
 };
 
 export function apiFor(
@@ -148,6 +152,7 @@ export function apiFor(
     viewer,
     call,
     upload: (kind, file) => leavingOn(() => vueapiUpload(kind, file, ctx)),
+    download: (kind, payload) => leavingOn(() => vueapiDownload(kind, payload, ctx)),
     async load(path, payload) {
       const result = await call(path, payload);
       if (result.ok) return result.data;

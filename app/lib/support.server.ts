@@ -4,6 +4,7 @@ import { replyFormSchema, supportNotice, visitorTicketFormSchema } from "#contra
 import { TicketStatus } from "#contract/support-codes.ts";
 import { failureResponse, notFound, redirectAfter, type Api } from "./api.server.ts";
 import { formFailureStatus, replyWithFailure } from "./forms.server.ts";
+import { fileResponse } from "./downloads.server.ts";
 import { intentOf } from "./intents.server.ts";
 import { positiveId } from "./params.ts";
 import { redirectWithFlash } from "./session.server.ts";
@@ -103,16 +104,11 @@ export function closeNeedsConfirm(formData: FormData, here: URL) {
   return redirect(`${here.pathname}?${q}`);
 }
 
-/** A ticket's attachment as a download: its bytes, its type, and a name the browser saves it under. */
-export function attachmentResponse(file: { name: string; mime: string; dataBase64: string }) {
-  const bytes = Buffer.from(file.dataBase64, "base64");
-  return new Response(bytes, {
-    headers: {
-      "Content-Type": file.mime,
-      "Content-Length": String(bytes.byteLength),
-      "Content-Disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-      "X-Content-Type-Options": "nosniff",
-      "Cache-Control": "private, no-store",
-    },
-  });
+/**
+ * A ticket's attachment as a download (docs/decisions/053): its bytes as the backend streams them, its type,
+ * and the name the browser saves it under (the backend's Content-Disposition); a refusal is the error page.
+ */
+export function attachmentResponse(result: VueapiResult<Response>) {
+  if (!result.ok) throw failureResponse(result);
+  return fileResponse(result.data, { "Cache-Control": "private, no-store, no-transform" });
 }

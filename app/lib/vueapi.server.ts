@@ -9,6 +9,7 @@ import { Msg, SESSION_INVALID_KEYS } from "#contract/messages.ts";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "#contract/paths.ts";
 import { refusedTextErrors, refusedTextFields } from "#contract/text.ts";
 import { FILE_NAME_HEADER, uploadedSchema, uploadPath, type Uploaded, type UploadKind } from "#contract/uploads.ts";
+import { downloadPath, type DownloadKind, type DownloadPayload } from "#contract/downloads.ts";
 import type * as z from "zod";
 import { getEnv } from "./env.server.ts";
 import type { Language } from "./i18n.ts";
@@ -179,6 +180,30 @@ export async function vueapiUpload(
   return exchange(path, { headers, body: file.body, duplex: "half" }, uploadedSchema, ctx);
 }
 
+/** The request headers a download passes on from the browser's request (conditional and ranged requests). */
+const DOWNLOAD_REQUEST_HEADERS = ["Range", "If-Range", "If-None-Match"] as const;
+
+/**
+ * A file from the backend's download path of `kind` (docs/decisions/053): the JSON payload out, the bytes
+ * back as a Response whose body is read as it arrives (never held here): 200, 206 for a Range, 304 when the
+ * browser's copy is current, 416 past the end. The browser's Range, If-Range and If-None-Match (from
+ * `ctx.request`) are passed on. A refusal is the envelope, mapped like any call's.
+ */
+export async function vueapiDownload<K extends DownloadKind>(
+  kind: K,
+  payload: DownloadPayload<K>,
+  ctx: CallContext,
+): Promise<VueapiResult<Response>> {
+  const path = downloadPath(kind);
+  const headers = buildHeaders(path, ctx);
+  headers.set("Accept", "*/*");
+  for (const name of DOWNLOAD_REQUEST_HEADERS) {
+    const value = ctx.request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return exchange(path, { headers, body: JSON.stringify(buildBody(path, payload, ctx)) }, null, ctx);
+}
+
 /**
  * A call's signal: aborted when the browser goes away or after `ms`. Built from a controller and a timer this
  * call holds, not from AbortSignal.any(AbortSignal.timeout()), and the outgoing Request is held until the call
@@ -212,11 +237,14 @@ function callSignal(browser: AbortSignal, ms: number) {
   };
 }
 
-/** One request to the backend and what its answer means (SPEC §7, §8): every case mapped here. */
+/**
+ * One request to the backend and what its answer means (SPEC §7, §8): every case mapped here. A null
+ * `dataSchema` is a download: an answer that is not the envelope is the data itself (the Response).
+ */
 async function exchange<T>(
   path: string,
   init: { headers: Headers; body: BodyInit; duplex?: "half" },
-  dataSchema: z.ZodType<T>,
+  dataSchema: z.ZodType<T> | null,
   ctx: CallContext,
 ): Promise<VueapiResult<T>> {
   const call = callSignal(ctx.request.signal, ctx.timeoutMs ?? getEnv().VUEAPI_TIMEOUT_MS);
@@ -230,7 +258,7 @@ async function exchange<T>(
 async function exchangeWithin<T>(
   path: string,
   init: { headers: Headers; body: BodyInit; duplex?: "half" },
-  dataSchema: z.ZodType<T>,
+  dataSchema: z.ZodType<T> | null,
   ctx: CallContext,
   call: ReturnType<typeof callSignal>,
 ): Promise<VueapiResult<T>> {
@@ -256,6 +284,8 @@ async function exchangeWithin<T>(
     throw new VueapiRedirect("/g/main/Login/Logins", "session-invalid", "errors:http.401", savedLocation(ctx.request));
   }
 
+  if (dataSchema === null && isBytes(response)) return { ok: true, data: response as T };
+
   let json: unknown;
   try {
     json = await response.json();
@@ -275,6 +305,8 @@ async function exchangeWithin<T>(
 
   if (code === ResponseCode.OK) {
     if (!response.ok) return failure(httpMessageKey(response.status), { status: response.status });
+    // A download answers bytes, not an envelope with code 0.
+    if (!dataSchema) return failure("errors:empty.dataError", { status: response.status });
     const parsed = dataSchema.safeParse(data);
     if (!parsed.success) return failure("errors:empty.dataError", { status: response.status });
     return { ok: true, data: parsed.data };
@@ -300,4 +332,10 @@ async function exchangeWithin<T>(
     fieldErrors: fe.success ? fe.data.fieldErrors : {},
     ...(typeof wait === "number" && Number.isInteger(wait) && wait > 0 ? { retryAfterSeconds: wait } : {}),
   });
+}
+
+/** A download's answer that is the file (or says the browser's copy is current, or the range is past the end). */
+function isBytes(response: Response): boolean {
+  if ([206, 304, 416].includes(response.status)) return true;
+  return response.ok && !(response.headers.get("Content-Type") ?? "").startsWith("application/json");
 }

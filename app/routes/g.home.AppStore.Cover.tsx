@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { fileResponse } from "#app/lib/downloads.server.ts";
 import { positiveParam } from "#app/lib/params.ts";
 
 /**
@@ -12,16 +13,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const kind = url.searchParams.get("kind");
   const id = positiveParam(url.searchParams.get("id"));
   if ((kind !== "app" && kind !== "product") || id === null) return new Response("Not found", { status: 404 });
-  const result = await apiFor(request, viewer).call("/sys/store/cover", { kind, id });
+  const result = await apiFor(request, viewer).download("store-cover", { kind, id });
   if (!result.ok) return new Response("Not found", { status: 404 });
-  const bytes = Buffer.from(result.data.dataBase64, "base64");
-  const mime = result.data.mime === "image/jpeg" ? "image/jpeg" : "image/png";
-  return new Response(bytes, {
-    headers: {
-      "Content-Type": mime,
-      "Content-Length": String(bytes.byteLength),
-      "Cache-Control": "private, max-age=300",
-      "X-Content-Type-Options": "nosniff",
-    },
+  return fileResponse(result.data, {
+    "Content-Type": result.data.headers.get("Content-Type") === "image/jpeg" ? "image/jpeg" : "image/png",
+    "Cache-Control": "private, max-age=300",
   });
 }

@@ -6,5 +6,5 @@ import { attachmentResponse, ticketIdParam } from "#app/lib/support.server.ts";
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const ticketId = ticketIdParam(new URL(request.url));
-  return attachmentResponse(await apiFor(request, viewer).load("/sys/technicalSupport/file", { ticketId }));
+  return attachmentResponse(await apiFor(request, viewer).download("support-attachment", { ticketId }));
 }

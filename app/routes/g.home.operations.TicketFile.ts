@@ -8,5 +8,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
   const ticketId = positiveId(new URL(request.url).searchParams.get("ticketId"));
   if (!ticketId) throw notFound();
-  return attachmentResponse(await apiFor(request, viewer).load("/sys/ops/tickets/file", { ticketId }));
+  return attachmentResponse(await apiFor(request, viewer).download("ops-ticket-attachment", { ticketId }));
 }

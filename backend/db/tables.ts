@@ -17,10 +17,12 @@ import { bytea, ts } from "./columns.ts";
 /** The platform's core tables, shared by the kernel and every domain: users, tokens, files, jobs, messages, city nodes. */
 
 /**
- * Stored files (licences, chaincode zips, attachments, covers): in the database, so every process sees them.
- * Read and written only through the storage adapter (backend/kit/storage.ts). A file arriving by upload
- * (docs/decisions/023) carries its upload id, kind and uploader and stays pending until the call that uses
- * it claims it (`claimedAt`); pending uploads left unclaimed are swept after a while.
+ * Stored files (licences, chaincode zips, attachments, covers): their metadata and content address (the
+ * SHA-256 of their bytes, `blob`); the bytes are in the blob store (backend/kit/blobs/, docs/decisions/053):
+ * DATA_DIR/files, the `file_chunks` table, or a bucket. Read and written only through the storage adapter
+ * (backend/kit/storage.ts). A file arriving by upload (docs/decisions/023) carries its upload id, kind and
+ * uploader and stays pending until the call that uses it claims it (`claimedAt`); pending uploads left
+ * unclaimed are swept after a while.
  */
 export const files = pgTable(
   "files",
@@ -29,7 +31,11 @@ export const files = pgTable(
     name: text("name").notNull(),
     mime: text("mime").notNull(),
     size: integer("size").notNull(),
-    bytes: bytea("bytes").notNull(),
+    /**
+     * The content address: the SHA-256 of the bytes, 64 hex digits. Null only on a row written before
+     * docs/decisions/053 whose bytes the start-time migration has not moved out yet (backend/kit/storage.ts).
+     */
+    blob: text("blob"),
     createdAt: ts("created_at").notNull().defaultNow(),
     /** The upload's id (random, unguessable), or null for a file stored by the backend itself. */
     uploadId: text("upload_id"),
@@ -45,7 +51,25 @@ export const files = pgTable(
     index("files_pending_idx")
       .on(t.createdAt)
       .where(sql`${t.uploadId} is not null and ${t.claimedAt} is null`),
+    index("files_blob_idx").on(t.blob),
   ],
+);
+
+/**
+ * The bytes of stored files on PostgreSQL without FILES_URL (docs/decisions/053): each blob in chunks of at
+ * most 1 MB, by content address and position. Owned by the storage kit (backend/kit/blobs/postgres.ts). A
+ * blob being written sits under a temporary address (`tmp:<random>`) until the row that names it commits.
+ */
+export const fileChunks = pgTable(
+  "file_chunks",
+  {
+    address: text("address").notNull(),
+    seq: integer("seq").notNull(),
+    bytes: bytea("bytes").notNull(),
+    /** When the chunk was written or last reused (the sweep leaves younger blobs alone). */
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.address, t.seq] })],
 );
 
 export const users = pgTable(

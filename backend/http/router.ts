@@ -6,6 +6,12 @@ import { errorSummary } from "#contract/error-summary.ts";
 import { paths, type PathSpec, type VueapiPath } from "#contract/paths.ts";
 import { refusedTextErrors, refusedTextFields } from "#contract/text.ts";
 import { isUploadKind, JSON_BODY_LIMIT_BYTES, UPLOAD_PATH_PREFIX } from "#contract/uploads.ts";
+import {
+  DOWNLOAD_PATH_PREFIX,
+  downloads as downloadSpecs,
+  isDownloadKind,
+  type DownloadKind,
+} from "#contract/downloads.ts";
 import type { Language } from "#backend/mail.ts";
 import type { Db } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
@@ -14,6 +20,7 @@ import { BodyTooLargeError, discardRest, readLimited } from "#backend/kit/body-l
 import { authenticate, type Authenticated, type AuthUser } from "./auth.ts";
 import { isDataException, isUniqueViolation } from "#backend/db/errors.ts";
 import { ApiError, sessionInvalid } from "./errors.ts";
+import { continuesDownload, sendDownload, type Download, type DownloadRequest } from "./download.ts";
 import { handleUpload, type UploadRules } from "./upload.ts";
 
 export type CallContext = {
@@ -57,6 +64,25 @@ export function handlersOf<M extends { [P in keyof M]: P extends VueapiPath ? Ha
   map: M,
 ): { [P in keyof M]: AnyHandler } {
   return map as unknown as { [P in keyof M]: AnyHandler };
+}
+
+/** The handler of download kind K (docs/decisions/053): its parsed payload and its caller; it names the file. */
+type Spec<K extends DownloadKind> = (typeof downloadSpecs)[K];
+/** The payload of download kind K as its schema parsed it. */
+export type DownloadInput<K extends DownloadKind> = z.output<Spec<K>["payload"]>;
+export type DownloadHandler<K extends DownloadKind> = (
+  payload: DownloadInput<K>,
+  ctx: Spec<K>["auth"] extends "anon" ? CallContext : SignedInContext,
+  request: DownloadRequest,
+) => Promise<Download>;
+type AnyDownloadHandler = (payload: unknown, ctx: CallContext, request: DownloadRequest) => Promise<Download>;
+export type DownloadHandlers = { [K in DownloadKind]: AnyDownloadHandler };
+
+/** A domain's download handlers by kind, each typed by its kind's payload and caller. */
+export function downloadHandlersOf<M extends { [K in keyof M]: K extends DownloadKind ? DownloadHandler<K> : never }>(
+  map: M,
+): { [K in keyof M]: AnyDownloadHandler } {
+  return map as unknown as { [K in keyof M]: AnyDownloadHandler };
 }
 
 const PREFIX = "/vueapi";
@@ -114,13 +140,75 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
  * The /vueapi protocol (SPEC §7): JSON POST, `{code, message, data}`, §8 message keys; a JSON body is at
  * most 1 MB. Files are not JSON: `/upload/<kind>` takes them as a stream (backend/http/upload.ts).
  */
-export function createRouter(deps: Deps, handlers: Handlers, uploads: UploadRules = new Map()) {
+export function createRouter(
+  deps: Deps,
+  handlers: Handlers,
+  uploads: UploadRules = new Map(),
+  downloads: Partial<DownloadHandlers> = {},
+) {
+  /** The caller of a path of this `auth`, authenticated (throws the refusal as an ApiError). */
+  async function callerOf(request: Request, spec: Pick<PathSpec, "auth" | "beforeSecondFactor">) {
+    if (spec.auth === "anon") return { user: null, tokenHash: null };
+    // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
+    const needsSecondFactor = (a: Authenticated) =>
+      a.user.role === "operator" && !a.secondFactorPassed && !spec.beforeSecondFactor;
+    const notOperator = (a: Authenticated) => spec.auth === "operator" && a.user.role !== "operator";
+    let auth = await authenticate(deps, request);
+    // A refusal is never decided on a kept answer (the second factor passed or a role changed in another
+    // process since): it is read again first (docs/decisions/030).
+    if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(deps, request, true);
+    if (needsSecondFactor(auth)) throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
+    if (notOperator(auth)) throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
+    return { user: auth.user as AuthUser | null, tokenHash: auth.tokenHash as string | null };
+  }
+
+  /**
+   * `POST /vueapi/download/<kind>` (docs/decisions/053): the payload checked as a path's is, the handler
+   * names the file, and the answer is its bytes (backend/http/download.ts), or the envelope of a refusal.
+   */
+  async function download(
+    kind: keyof DownloadHandlers,
+    request: Request,
+    body: Record<string, unknown>,
+    caller: Caller,
+  ): Promise<Response> {
+    const spec = downloadSpecs[kind];
+    const { userLanguage: _l, portalCode: _p, ...payload } = body;
+    try {
+      const { user, tokenHash } = await callerOf(request, spec);
+      const refused = refusedTextFields(payload);
+      if (refused.length > 0)
+        return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
+      const parsed = spec.payload.safeParse(payload);
+      if (!parsed.success) return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
+      const ctx: CallContext = {
+        deps,
+        language: languageOf(request, body),
+        user,
+        tokenHash,
+        clientAddress: caller.clientAddress ?? null,
+        // Not a /vueapi path: the audit log never names a download (every kind is a read).
+        path: `${DOWNLOAD_PATH_PREFIX}${kind}` as VueapiPath,
+      };
+      const named = await downloads[kind]!(parsed.data, ctx, {
+        continuing: continuesDownload(request.headers.get("Range")),
+      });
+      return await sendDownload(deps, request, named);
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      console.error(`vueapi download/${kind} failed: ${errorSummary(error)}`);
+      return jsonResponse(fail(Msg.SERVER_ERROR), 500);
+    }
+  }
+
   return async function route(request: Request, caller: Caller = {}): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
     const asked = path.startsWith(UPLOAD_PATH_PREFIX) ? path.slice(UPLOAD_PATH_PREFIX.length) : null;
     const uploadKind = isUploadKind(asked) && uploads.has(asked) ? asked : null;
-    if (!uploadKind && !Object.prototype.hasOwnProperty.call(paths, path)) {
+    const askedDownload = path.startsWith(DOWNLOAD_PATH_PREFIX) ? path.slice(DOWNLOAD_PATH_PREFIX.length) : null;
+    const downloadKind = isDownloadKind(askedDownload) && downloads[askedDownload] ? askedDownload : null;
+    if (!uploadKind && !downloadKind && !Object.prototype.hasOwnProperty.call(paths, path)) {
       discardRest(request.body);
       return jsonResponse(fail(Msg.NOT_FOUND), 404);
     }
@@ -142,30 +230,13 @@ export function createRouter(deps: Deps, handlers: Handlers, uploads: UploadRule
     const body = await readJsonObject(request);
     if (body === "tooLarge") return jsonResponse(fail(Msg.REQUEST_TOO_LARGE), 413);
     if (!body) return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
+    if (downloadKind) return download(downloadKind, request, body, caller);
     const vueapiPath = path as VueapiPath;
     const spec = paths[vueapiPath];
     const language = languageOf(request, body);
     const { userLanguage: _l, portalCode: _p, ...payload } = body;
     try {
-      let user: AuthUser | null = null;
-      let tokenHash: string | null = null;
-      if (spec.auth !== "anon") {
-        // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
-        const needsSecondFactor = (a: Authenticated) =>
-          a.user.role === "operator" && !a.secondFactorPassed && !(spec as PathSpec).beforeSecondFactor;
-        const notOperator = (a: Authenticated) => (spec.auth as string) === "operator" && a.user.role !== "operator";
-        let auth = await authenticate(deps, request);
-        // A refusal is never decided on a kept answer (the second factor passed or a role changed in another
-        // process since): it is read again first (docs/decisions/030).
-        if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(deps, request, true);
-        ({ user, tokenHash } = auth);
-        if (needsSecondFactor(auth)) {
-          throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
-        }
-        if (notOperator(auth)) {
-          throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
-        }
-      }
+      const { user, tokenHash } = await callerOf(request, spec as PathSpec);
       // Text the database cannot keep (NUL, lone surrogates) is refused wherever it is, before any rule or
       // handler sees it (docs/decisions/024).
       const refused = refusedTextFields(payload);

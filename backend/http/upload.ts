@@ -3,7 +3,8 @@ import { Msg } from "#contract/messages.ts";
 import { FILE_NAME_HEADER, UPLOAD_FIELD, UPLOAD_KINDS, type UploadKind } from "#contract/uploads.ts";
 import type { Deps } from "#backend/deps.ts";
 import { declaresMoreThan, discardRest } from "#backend/kit/body-limit.ts";
-import { receiveUpload, type UploadRule } from "#backend/kit/uploads.ts";
+import type { StoredFile } from "#backend/kit/storage.ts";
+import { receiveUpload, SenderGone, type UploadRule } from "#backend/kit/uploads.ts";
 import { authenticate, newSecret } from "./auth.ts";
 import { ApiError } from "./errors.ts";
 
@@ -35,8 +36,8 @@ function fileNameOf(request: Request): string | null {
  * `POST /vueapi/upload/<kind>` (docs/decisions/023): the file's bytes as the body, its name in X-File-Name.
  * The caller is authenticated (the licence of a registration excepted), the name checked before a byte is
  * read, Content-Length checked against the kind's limit, then the body is counted, sniffed and (zips)
- * inflated while it arrives: reading stops at the first refusal. An accepted file is kept through the
- * storage adapter as a pending upload of this caller and its upload id answered; the JSON call that uses
+ * inflated while it arrives, and streamed to the blob store as it passes: reading stops at the first
+ * refusal. An accepted file is kept through the storage adapter as a pending upload of this caller and its upload id answered; the JSON call that uses
  * the file names it by that id. Too large: HTTP 413; any other refusal: the envelope with the reason at
  * the field `file`.
  */
@@ -85,12 +86,24 @@ export async function handleUpload(
   if (declaresMoreThan(request, maxBytes)) return leave(refused(Msg.FILE_TOO_LARGE, rule.messages.tooLarge, 413));
   if (!request.body) return refused(Msg.INVALID_PARAMS, rule.messages.required);
 
-  let received: Awaited<ReturnType<typeof receiveUpload>>;
+  // Checked while it arrives and streamed to the blob store as it passes (docs/decisions/053); the row is
+  // written once the last byte passed, as a pending upload of this caller.
+  const uploadId = newSecret(32);
+  let received: Awaited<ReturnType<typeof receiveUpload<StoredFile>>>;
   try {
-    received = await receiveUpload(request.body.getReader(), name, maxBytes, rule);
-  } catch {
+    received = await receiveUpload(request.body.getReader(), name, maxBytes, rule, (bytes, mime) =>
+      services.files.put(services.db, {
+        name,
+        mime,
+        bytes,
+        createdAt: services.now(),
+        upload: { uploadId, kind, ownerId },
+      }),
+    );
+  } catch (error) {
     // The sender went away (or aborted) before the end: nobody waits for an answer.
-    return envelope(fail(Msg.INVALID_PARAMS), 400);
+    if (error instanceof SenderGone) return envelope(fail(Msg.INVALID_PARAMS), 400);
+    throw error;
   }
   if (!received.ok) {
     const status = received.reason === "tooLarge" ? 413 : 200;
@@ -102,13 +115,6 @@ export async function handleUpload(
           : Msg.FILE_TYPE_WRONG;
     return leave(refused(messageKey, received.messageKey, status));
   }
-  const uploadId = newSecret(32);
-  const stored = await services.files.put(services.db, {
-    name,
-    mime: received.mime,
-    bytes: received.bytes,
-    createdAt: services.now(),
-    upload: { uploadId, kind, ownerId },
-  });
+  const stored = received.kept;
   return envelope(ok({ uploadId, name: stored.name, size: stored.size, mime: stored.mime }));
 }

@@ -14,6 +14,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { extract, Header, list, Pack, Parser, ReadEntry } from "tar";
 import type { BackendEnv } from "#backend/env.ts";
+import { describeFilesUrl } from "./blobs/files-url.ts";
 import {
   acquireDataDirLock,
   DataDirInUseError,
@@ -47,7 +48,31 @@ export type Manifest = {
   /** "pglite": the embedded database is in pgdata/; "postgres": DATABASE_URL, the database is not here. */
   database: "pglite" | "postgres";
   dataDir: string;
+  /**
+   * Where the bytes of stored files were (docs/decisions/053): "data-dir" in files/ (archived here), "postgres"
+   * in the database's file_chunks (pg_dump's job), "bucket" in FILES_URL's bucket (`bucket`: which; NOT in
+   * the archive). Absent in archives made before.
+   */
+  files?: "data-dir" | "postgres" | "bucket";
+  bucket?: string;
 };
+
+/** The environment a backup reads. */
+type BackupEnv = Pick<BackendEnv, "dataDir" | "databaseUrl"> & { filesUrl?: string };
+
+/** What the operator must know of the stored files' bytes of an archive (backup and restore say it). */
+export function filesNote(manifest: Manifest): string | null {
+  switch (manifest.files) {
+    case "data-dir":
+      return "Stored files: their bytes (DATA_DIR/files) are in this archive.";
+    case "postgres":
+      return "Stored files: their bytes are in the PostgreSQL database (table file_chunks): pg_dump saves them with the rest of the database.";
+    case "bucket":
+      return `Stored files: their bytes are NOT in this archive. They are in the bucket of FILES_URL (${manifest.bucket}): back the bucket up with its own tools (versioning, replication, or a copy such as aws s3 sync), at the same time as this archive.`;
+    default:
+      return null;
+  }
+}
 
 /** A refusal or failure the backup and restore commands explain in one line. */
 export class BackupError extends Error {
@@ -116,7 +141,7 @@ function pgliteOf(db: unknown): Dumpable | undefined {
   return typeof client?.dumpDataDir === "function" ? (client as Dumpable) : undefined;
 }
 
-function manifestFor(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, madeBy: Manifest["madeBy"]): Manifest {
+function manifestFor(env: BackupEnv, madeBy: Manifest["madeBy"]): Manifest {
   return {
     format: FORMAT,
     version: 1,
@@ -125,6 +150,8 @@ function manifestFor(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, madeBy: M
     pid: process.pid,
     database: env.databaseUrl ? "postgres" : "pglite",
     dataDir: env.dataDir,
+    files: env.filesUrl ? "bucket" : env.databaseUrl ? "postgres" : "data-dir",
+    ...(env.filesUrl ? { bucket: describeFilesUrl(env.filesUrl) } : {}),
   };
 }
 
@@ -133,10 +160,7 @@ function manifestFor(env: Pick<BackendEnv, "dataDir" | "databaseUrl">, madeBy: M
  * archive. The database is dumped first, in one step between two queries; the other files follow as they are.
  * One backup at a time.
  */
-export function answerBackups(services: {
-  db: unknown;
-  env: Pick<BackendEnv, "dataDir" | "databaseUrl">;
-}): LockRequestHandler {
+export function answerBackups(services: { db: unknown; env: BackupEnv }): LockRequestHandler {
   let busy = false;
   return async (request, connection) => {
     if (request.op !== "backup") return false;
@@ -184,7 +208,7 @@ export type BackupResult = { file: string; manifest: Manifest; entries: number; 
  * otherwise takes the lock and copies the files itself. `say` receives the lines meant for the operator.
  */
 export async function backup(
-  env: Pick<BackendEnv, "dataDir" | "databaseUrl">,
+  env: BackupEnv,
   file: string,
   say: (line: string) => void = () => undefined,
 ): Promise<BackupResult> {
@@ -215,11 +239,7 @@ export async function backup(
   }
 }
 
-async function backupEmbedded(
-  env: Pick<BackendEnv, "dataDir" | "databaseUrl">,
-  partial: string,
-  say: (line: string) => void,
-) {
+async function backupEmbedded(env: BackupEnv, partial: string, say: (line: string) => void) {
   let lock;
   try {
     lock = await acquireDataDirLock(env.dataDir);

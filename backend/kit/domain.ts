@@ -2,7 +2,7 @@ import type { Db } from "#backend/db/client.ts";
 import type { DemoTimeline } from "./demo-timeline.ts";
 import type { Deps } from "#backend/deps.ts";
 import type { BackendEnv } from "#backend/env.ts";
-import type { Handlers } from "#backend/http/router.ts";
+import type { DownloadHandlers, Handlers } from "#backend/http/router.ts";
 import type { JobEntry } from "#backend/jobs/runner.ts";
 import type { UploadKind } from "#contract/uploads.ts";
 import type { UploadRule } from "./uploads.ts";
@@ -40,6 +40,11 @@ export type Domain = {
    * through `deps.files` (docs/decisions/023).
    */
   readonly uploads?: Partial<Record<UploadKind, UploadRule>>;
+  /**
+   * The download kinds it answers (contract/downloads.ts), typed by kind with `downloadHandlersOf`: each
+   * names the file `POST /vueapi/download/<kind>` then answers as bytes (docs/decisions/053).
+   */
+  readonly downloads?: Partial<DownloadHandlers>;
   /** The functions other domains may call. */
   readonly api?: Readonly<Record<string, unknown>>;
   /** Demo records for the demo accounts created just now (only when demo data is asked for). */

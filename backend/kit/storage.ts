@@ -1,20 +1,32 @@
+import path from "node:path";
 import { and, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { files } from "#backend/db/tables.ts";
+import type { BackendEnv } from "#backend/env.ts";
+import { asIterable, collect, type BlobStore, type ByteRange } from "./blobs/index.ts";
+import { parseFilesUrl } from "./blobs/files-url.ts";
+import { fsBlobStore } from "./blobs/fs.ts";
+import { postgresBlobStore } from "./blobs/postgres.ts";
 
 /**
- * The storage adapter of stored files (ARCHITECTURE "Uploaded files"; docs/decisions/023). Domains keep a
- * file's id and reach its bytes only through this interface, so the bytes can move (a bucket, a directory)
- * without touching them. The implementation today keeps the bytes in the `files` table (bytea): every
- * process sees them, in PGlite and PostgreSQL alike. Every method takes the query runner (the database or
- * the caller's transaction), so a claim or a new file commits or rolls back with the caller's change.
+ * The storage adapter of stored files (ARCHITECTURE "Uploaded files"; docs/decisions/023, 053). Domains keep
+ * a file's id and reach its bytes only through this interface. The `files` row keeps a file's metadata and
+ * its content address (`blob`, the SHA-256 of its bytes); the bytes are in the blob store chosen at start
+ * (backend/kit/blobs/): DATA_DIR/files on the embedded database, PostgreSQL's `file_chunks` with
+ * DATABASE_URL, a bucket with FILES_URL. Bytes are streamed in and out; every method takes the query runner
+ * (the database or the caller's transaction), so a claim or a new file commits or rolls back with the
+ * caller's change (its blob stays behind until the sweep).
  */
 export type StoredFile = { id: number; name: string; mime: string; size: number };
 
+/** A stored file whose bytes can be read, whole or a range, as they come from the store. */
+export type OpenedFile = StoredFile & { bytes: (range?: ByteRange) => AsyncIterable<Uint8Array> };
+
 export type NewFile = {
   name: string;
-  mime: string;
-  /** The bytes, whole or as they arrive. */
+  /** Its media type, or how to know it once the bytes are read (an upload's is sniffed from its first bytes). */
+  mime: string | (() => string);
+  /** The bytes, whole or as they arrive (never gathered here). */
   bytes: Uint8Array | AsyncIterable<Uint8Array>;
   createdAt?: Date;
   /** For an upload: its id, kind and uploader; it stays pending until claimed. */
@@ -22,10 +34,14 @@ export type NewFile = {
 };
 
 export interface FileStore {
-  /** Keeps a file; answers what was stored. */
+  /** Where the bytes are. */
+  readonly blobs: BlobStore;
+  /** Keeps a file, its bytes streamed to the blob store; answers what was stored. */
   put(q: Db | Tx, file: NewFile): Promise<StoredFile>;
-  /** A file with its bytes, or null. */
+  /** A file with its bytes gathered in one buffer (for callers that need it whole: a zip to inspect), or null. */
   read(q: Db | Tx, id: number): Promise<(StoredFile & { bytes: Buffer }) | null>;
+  /** A file whose bytes are read as they are sent (downloads), or null. */
+  open(q: Db | Tx, id: number): Promise<OpenedFile | null>;
   /**
    * Takes a pending upload for the call that uses it: the upload of this id, of this kind, by this uploader
    * (null: uploaded anonymously), not claimed yet. Answers it, or null (unknown, another user's, another
@@ -36,86 +52,123 @@ export interface FileStore {
     uploadId: string,
     expected: { kind: string; ownerId: number | null; at: Date },
   ): Promise<StoredFile | null>;
-  /** A copy of a stored file (its own id), or null when it does not exist. */
+  /** A copy of a stored file (its own id, the same blob), or null when it does not exist. */
   copy(q: Db | Tx, id: number, at: Date): Promise<StoredFile | null>;
   /** Deletes the uploads still pending that arrived before `before`; answers how many. */
   sweep(q: Db | Tx, before: Date): Promise<number>;
-  /** Deletes a stored file that no record names any more (its bytes moved elsewhere). */
+  /** Deletes a stored file that no record names any more (its blob goes with the next blob sweep). */
   remove(q: Db | Tx, id: number): Promise<void>;
+  /** Removes the blobs written before `before` that no row names; answers how many. */
+  sweepBlobs(before: Date): Promise<number>;
 }
 
 const meta = { id: files.id, name: files.name, mime: files.mime, size: files.size };
 
-async function collect(bytes: NewFile["bytes"]): Promise<Buffer> {
-  if (bytes instanceof Uint8Array) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of bytes) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
+/** The file store over the `files` table and a blob store. */
+export function createFileStore(db: Db, blobs: BlobStore): FileStore {
+  const named = async (address: string) =>
+    (await db.select({ id: files.id }).from(files).where(eq(files.blob, address)).limit(1)).length > 0;
 
-/** The bytes in the `files` table: one bytea value per file (PostgreSQL's limit, 1 GB, is far above §9's). */
-export const databaseFileStore: FileStore = {
-  async put(q, file) {
-    const bytes = await collect(file.bytes);
+  async function openRow(q: Db | Tx, id: number): Promise<OpenedFile | null> {
     const [row] = await q
-      .insert(files)
-      .values({
-        name: file.name,
-        mime: file.mime,
-        size: bytes.byteLength,
-        bytes,
-        ...(file.createdAt ? { createdAt: file.createdAt } : {}),
-        ...(file.upload
-          ? { uploadId: file.upload.uploadId, kind: file.upload.kind, ownerId: file.upload.ownerId }
-          : {}),
-      })
-      .returning(meta);
-    return row;
-  },
-
-  async read(q, id) {
-    const [row] = await q
-      .select({ ...meta, bytes: files.bytes })
+      .select({ ...meta, blob: files.blob })
       .from(files)
       .where(eq(files.id, id));
-    return row ?? null;
-  },
+    if (!row) return null;
+    const { blob, ...file } = row;
+    if (!blob) throw new Error(`file ${id} has no blob yet (the start-time migration did not run)`);
+    return { ...file, bytes: (range) => blobs.read(q, blob, file.size, range) };
+  }
 
-  async claim(q, uploadId, expected) {
-    const [row] = await q
-      .update(files)
-      .set({ claimedAt: expected.at })
-      .where(
-        and(
-          eq(files.uploadId, uploadId),
-          eq(files.kind, expected.kind),
-          expected.ownerId === null ? isNull(files.ownerId) : eq(files.ownerId, expected.ownerId),
-          isNull(files.claimedAt),
-        ),
-      )
-      .returning(meta);
-    return row ?? null;
-  },
+  return {
+    blobs,
 
-  async copy(q, id, at) {
-    const result = await q.execute(sql`
-      INSERT INTO ${files} (name, mime, size, bytes, created_at)
-      SELECT name, mime, size, bytes, ${at.toISOString()}::timestamptz FROM ${files} WHERE id = ${id}
-      RETURNING id, name, mime, size`);
-    const row = (result as unknown as { rows: { id: number | string; name: string; mime: string; size: number }[] })
-      .rows[0];
-    return row ? { ...row, id: Number(row.id), size: Number(row.size) } : null;
-  },
+    async put(q, file) {
+      const written = await blobs.write(asIterable(file.bytes));
+      const insert = async (tx: Db | Tx) => {
+        await blobs.settle(tx, written);
+        const [row] = await tx
+          .insert(files)
+          .values({
+            name: file.name,
+            mime: typeof file.mime === "function" ? file.mime() : file.mime,
+            size: written.size,
+            blob: written.address,
+            ...(file.createdAt ? { createdAt: file.createdAt } : {}),
+            ...(file.upload
+              ? { uploadId: file.upload.uploadId, kind: file.upload.kind, ownerId: file.upload.ownerId }
+              : {}),
+          })
+          .returning(meta);
+        return row!;
+      };
+      // The settle and the row commit together (a transaction of its own, or a savepoint in the caller's).
+      return written.pending ? q.transaction((tx) => insert(tx)) : insert(q);
+    },
 
-  async sweep(q, before) {
-    const gone = await q
-      .delete(files)
-      .where(and(isNotNull(files.uploadId), isNull(files.claimedAt), lt(files.createdAt, before)))
-      .returning({ id: files.id });
-    return gone.length;
-  },
+    async read(q, id) {
+      const file = await openRow(q, id);
+      if (!file) return null;
+      const { bytes, ...rest } = file;
+      return { ...rest, bytes: await collect(bytes()) };
+    },
 
-  async remove(q, id) {
-    await q.delete(files).where(eq(files.id, id));
-  },
-};
+    open: openRow,
+
+    async claim(q, uploadId, expected) {
+      const [row] = await q
+        .update(files)
+        .set({ claimedAt: expected.at })
+        .where(
+          and(
+            eq(files.uploadId, uploadId),
+            eq(files.kind, expected.kind),
+            expected.ownerId === null ? isNull(files.ownerId) : eq(files.ownerId, expected.ownerId),
+            isNull(files.claimedAt),
+          ),
+        )
+        .returning(meta);
+      return row ?? null;
+    },
+
+    async copy(q, id, at) {
+      const result = await q.execute(sql`
+        INSERT INTO ${files} (name, mime, size, blob, created_at)
+        SELECT name, mime, size, blob, ${at.toISOString()}::timestamptz FROM ${files} WHERE id = ${id}
+        RETURNING id, name, mime, size`);
+      const row = (result as unknown as { rows: { id: number | string; name: string; mime: string; size: number }[] })
+        .rows[0];
+      return row ? { ...row, id: Number(row.id), size: Number(row.size) } : null;
+    },
+
+    async sweep(q, before) {
+      const gone = await q
+        .delete(files)
+        .where(and(isNotNull(files.uploadId), isNull(files.claimedAt), lt(files.createdAt, before)))
+        .returning({ id: files.id });
+      return gone.length;
+    },
+
+    async remove(q, id) {
+      await q.delete(files).where(eq(files.id, id));
+    },
+
+    sweepBlobs: (before) => blobs.sweep(before, named),
+  };
+}
+
+/** The blob store the environment chooses (docs/decisions/053): FILES_URL, else DATABASE_URL, else DATA_DIR/files. */
+export async function openBlobStore(
+  env: Pick<BackendEnv, "dataDir" | "databaseUrl" | "filesUrl">,
+  db: Db,
+): Promise<BlobStore> {
+  if (env.filesUrl) {
+    const parsed = parseFilesUrl(env.filesUrl);
+    if ("problem" in parsed) throw new Error(`FILES_URL: ${parsed.problem}`);
+    // The AWS SDK is loaded only by the servers that use a bucket.
+    const { s3BlobStore } = await import("./blobs/s3.ts");
+    return s3BlobStore(parsed);
+  }
+  if (env.databaseUrl) return postgresBlobStore(db);
+  return fsBlobStore(path.join(env.dataDir, "files"));
+}

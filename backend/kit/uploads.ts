@@ -23,7 +23,20 @@ export type UploadRule = {
 };
 
 export type Refusal = { reason: "required" | "tooLarge" | "wrongType" | ZipProblem; messageKey: string };
-export type Received = { ok: true; bytes: Buffer; mime: string } | ({ ok: false } & Refusal);
+export type Received<T = Buffer> = { ok: true; kept: T; mime: string; size: number } | ({ ok: false } & Refusal);
+
+/** The sender went away (or aborted) before the end of its upload. */
+export class SenderGone extends Error {
+  constructor(cause: unknown) {
+    super("the upload's sender went away", { cause });
+  }
+}
+
+class Refused extends Error {
+  constructor(readonly reason: Refusal["reason"]) {
+    super(`upload refused: ${reason}`);
+  }
+}
 
 function refusal(rule: UploadRule, reason: Refusal["reason"]): { ok: false } & Refusal {
   const m = rule.messages;
@@ -38,75 +51,100 @@ function refusal(rule: UploadRule, reason: Refusal["reason"]): { ok: false } & R
   return { ok: false, reason, messageKey };
 }
 
+async function gather(bytes: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of bytes) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
 /**
- * Reads an upload's bytes from `reader` and checks them as they arrive: at most `maxBytes` (reading stops
- * at the first byte past it), a content its name's extension allows (magic bytes of the first 64 KB), and
- * for a zip every entry inflated and counted as it arrives (backend/kit/zip-safety.ts). On a refusal the
- * reader is released at once, unread from there; the caller decides what to do with the rest.
+ * Reads an upload's bytes from `reader`, checks them as they arrive and hands them on to `keep` (the
+ * storage adapter's put, docs/decisions/053) as they pass: at most `maxBytes` (reading stops at the first
+ * byte past it), a content its name's extension allows (magic bytes of the first 64 KB, held until they are
+ * sniffed), and for a zip every entry inflated and counted as it arrives (backend/kit/zip-safety.ts), its
+ * central directory read from its last bytes. Nothing holds the whole file: `keep` gets each chunk once it
+ * passed, and its iteration fails with the refusal (so that `keep` drops what it wrote) before it ends. On a
+ * refusal the reader is released at once, unread from there; the caller decides what to do with the rest.
+ * `mime` (what the bytes are) is known once the first 64 KB were read. Without `keep`, the bytes are gathered.
  */
-export async function receiveUpload(
+export async function receiveUpload<T = Buffer>(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   name: string,
   maxBytes: number,
   rule: UploadRule,
-): Promise<Received> {
-  const chunks: Uint8Array[] = [];
+  keep: (bytes: AsyncIterable<Uint8Array>, mime: () => string) => Promise<T> = gather as never,
+): Promise<Received<T>> {
+  let held: Uint8Array[] = [];
   let size = 0;
   let sniffed: Awaited<ReturnType<typeof sniffContent>> | undefined;
   let guard: ZipGuard | null = null;
   const headOf = () => {
-    const all = Buffer.concat(chunks);
+    const all = Buffer.concat(held);
     return all.subarray(0, Math.min(all.byteLength, SNIFF_BYTES));
   };
   // Once the first 64 KB (or every byte of a smaller file) are in: what the file is, and whether its name allows it.
-  const identify = async (): Promise<Refusal["reason"] | null> => {
+  const identify = async () => {
     sniffed = await sniffContent(headOf());
-    if (!sniffed || !extensionAllows(name, sniffed.content)) return "wrongType";
-    if (sniffed.content !== "zip") return null;
+    if (!sniffed || !extensionAllows(name, sniffed.content)) throw new Refused("wrongType");
+    if (sniffed.content !== "zip") return;
     guard = new ZipGuard();
-    for (const chunk of chunks) {
+    for (const chunk of held) {
       const problem = await guard.push(chunk);
-      if (problem) return problem;
+      if (problem) throw new Refused(problem);
     }
-    return null;
   };
-
-  const stop = (reason: Refusal["reason"]) => {
-    reader.releaseLock();
-    (guard as ZipGuard | null)?.abandon();
-    return refusal(rule, reason);
+  const release = () => {
+    const out = held;
+    held = [];
+    return out;
   };
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch (error) {
-      (guard as ZipGuard | null)?.abandon();
-      throw error;
+  async function* checked(): AsyncIterable<Uint8Array> {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        throw new SenderGone(error);
+      }
+      if (next.done) break;
+      const value = next.value;
+      size += value.byteLength;
+      if (size > maxBytes) throw new Refused("tooLarge");
+      if (sniffed === undefined) {
+        held.push(value);
+        if (size >= SNIFF_BYTES) {
+          await identify();
+          yield* release();
+        }
+        continue;
+      }
+      if (guard) {
+        const problem = await (guard as ZipGuard).push(value);
+        if (problem) throw new Refused(problem);
+      }
+      yield value;
     }
-    if (next.done) break;
-    const value = next.value;
-    size += value.byteLength;
-    if (size > maxBytes) return stop("tooLarge");
-    chunks.push(value);
-    let problem: Refusal["reason"] | null = null;
+    if (size === 0) throw new Refused("required");
     if (sniffed === undefined) {
-      if (size >= SNIFF_BYTES) problem = await identify();
-    } else if (guard) {
-      problem = await (guard as ZipGuard).push(value);
+      await identify();
+      yield* release();
     }
-    if (problem) return stop(problem);
+    if (guard) {
+      const problem = await (guard as ZipGuard).finish();
+      if (problem) throw new Refused(problem);
+    }
   }
-  if (size === 0) return refusal(rule, "required");
-  if (sniffed === undefined) {
-    const problem = await identify();
-    if (problem) return refusal(rule, problem);
+  try {
+    const kept = await keep(checked(), () => sniffed!.mime);
+    return { ok: true, kept, mime: sniffed!.mime, size };
+  } catch (error) {
+    (guard as ZipGuard | null)?.abandon();
+    if (!(error instanceof Refused)) throw error;
+    try {
+      reader.releaseLock();
+    } catch {
+      // already released
+    }
+    return refusal(rule, error.reason);
   }
-  const bytes = Buffer.concat(chunks, size);
-  chunks.length = 0;
-  if (guard) {
-    const problem = await (guard as ZipGuard).finish(bytes);
-    if (problem) return refusal(rule, problem);
-  }
-  return { ok: true, bytes, mime: sniffed!.mime };
 }

@@ -70,6 +70,48 @@ export function centralDirectory(bytes: Uint8Array): ZipEntry[] | null {
   return entries;
 }
 
+/** How many of a zip's last bytes the upload check keeps to read its central directory from (§9: 5000 entries fit). */
+export const ZIP_TAIL_BYTES = 8 * 1024 * 1024;
+
+const u16 = (d: Uint8Array, at: number) => d[at]! | (d[at + 1]! << 8);
+const u32 = (d: Uint8Array, at: number) => (u16(d, at) | (u16(d, at + 2) << 16)) >>> 0;
+const setU32 = (d: Uint8Array, at: number, v: number) => {
+  for (let i = 0; i < 4; i++) d[at + i] = (v >>> (8 * i)) & 0xff;
+};
+
+/**
+ * The entries of the central directory of a zip of which only the last bytes are at hand: `tail`, the bytes
+ * from offset `tailStart` to the end. The directory's offsets (of the end record, and of the zip64 one) are
+ * moved to count from the tail's start, then it is read as `centralDirectory` reads a whole archive. Null
+ * when it is not readable or not within the tail.
+ */
+export function centralDirectoryOfTail(tail: Uint8Array, tailStart: number): ZipEntry[] | null {
+  if (tailStart === 0) return centralDirectory(tail);
+  const d = Uint8Array.from(tail);
+  let e = d.length - 22;
+  while (e >= 0 && u32(d, e) !== 0x06054b50) {
+    if (d.length - e > 65558) return null;
+    e--;
+  }
+  if (e < 0) return null;
+  const moved = (offset: number) => offset - tailStart;
+  const cd = u32(d, e + 16);
+  if (cd === 0xffffffff || u16(d, e + 8) === 0xffff) {
+    // Zip64: the locator (20 bytes before the end record) names the zip64 end record, which names the directory.
+    if (e < 20 || u32(d, e - 20) !== 0x07064b50) return null;
+    const record = moved(u32(d, e - 12));
+    if (record < 0 || record + 56 > d.length || u32(d, record) !== 0x06064b50) return null;
+    setU32(d, e - 12, record);
+    const directory = moved(u32(d, record + 48));
+    if (directory < 0) return null;
+    setU32(d, record + 48, directory);
+  } else {
+    if (moved(cd) < 0) return null;
+    setU32(d, e + 16, moved(cd));
+  }
+  return centralDirectory(d);
+}
+
 /** Inflated output is counted in pieces this large (Node's 16 KB default costs a thread hop per piece). */
 const INFLATE_CHUNK_BYTES = 1024 * 1024;
 
@@ -127,6 +169,9 @@ export class ZipGuard {
   private readonly inflaters = new Set<Inflate>();
   private readonly finished: Promise<void>[] = [];
   private drains: Promise<void>[] = [];
+  /** The archive's last ZIP_TAIL_BYTES (at most) so far, for its central directory. */
+  private tail: Uint8Array[] = [];
+  private tailBytes = 0;
 
   constructor() {
     this.unzip.register(
@@ -181,6 +226,7 @@ export class ZipGuard {
       this.refuse("invalid");
     }
     this.received += chunk.byteLength;
+    this.keepTail(chunk);
     // The inflaters keep up with the arrival (backpressure), so nothing piles up in memory.
     const drains = this.drains;
     this.drains = [];
@@ -188,8 +234,15 @@ export class ZipGuard {
     return this.problem;
   }
 
-  /** The verdict once every byte has arrived: `whole` is the archive (its central directory is read). */
-  async finish(whole: Uint8Array): Promise<ZipProblem | null> {
+  private keepTail(chunk: Uint8Array) {
+    this.tail.push(chunk);
+    this.tailBytes += chunk.byteLength;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.byteLength >= ZIP_TAIL_BYTES)
+      this.tailBytes -= this.tail.shift()!.byteLength;
+  }
+
+  /** The verdict once every byte has arrived (the central directory is read from the archive's last bytes). */
+  async finish(): Promise<ZipProblem | null> {
     if (!this.problem) {
       try {
         this.unzip.push(new Uint8Array(0), true);
@@ -202,7 +255,9 @@ export class ZipGuard {
     await Promise.all(this.finished);
     if (this.problem) return this.problem;
     if (this.inflated > Math.max(this.received, 1) * ZIP_LIMITS.maxRatio) return "bomb";
-    const entries = centralDirectory(whole);
+    const tail = Buffer.concat(this.tail, this.tailBytes);
+    this.tail = [];
+    const entries = centralDirectoryOfTail(tail, this.received - tail.byteLength);
     if (!entries) return "invalid";
     return entriesProblem(entries);
   }

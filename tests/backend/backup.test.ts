@@ -45,6 +45,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
       const made = await npmRun("backup", [file], { DATA_DIR: dataDir });
       expect(made.code, made.stderr).toBe(0);
       expect(made.stdout).toContain(`made by the running server (process ${server.pid})`);
+      // The stored files' bytes (docs/decisions/053) are under DATA_DIR/files, and in the archive.
+      expect(made.stdout).toContain("Stored files: their bytes (DATA_DIR/files) are in this archive.");
       // The server goes on, and still owns its DATA_DIR: restoring into it is refused.
       expect((await callAt(server, "/anon/captcha/create")).code).toBe(0);
       const afterBackup = await registerAndActivate(server); // not in the snapshot
@@ -67,6 +69,13 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
         .map((f) => (JSON.parse(readFileSync(path.join(target, "outbox", f), "utf8")) as { to: string }).to);
       expect(restoredMail).toContain(`${userName}@example.com`);
       expect(restoredMail).not.toContain(`${afterBackup}@example.com`);
+      const blobsOf = (dir: string) =>
+        readdirSync(path.join(dir, "files"))
+          .filter((d) => /^[0-9a-f]{2}$/.test(d))
+          .flatMap((d) => readdirSync(path.join(dir, "files", d)))
+          .sort();
+      expect(blobsOf(target).length).toBeGreaterThan(0);
+      expect(blobsOf(target)).toEqual(blobsOf(dataDir));
 
       const copy = await startServer(target);
       servers.push(copy);
@@ -80,4 +89,22 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
       await stopServer(copy);
     },
   );
+
+  it("says that a bucket's contents are not in the archive (FILES_URL)", { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backup-bucket-"));
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backups-")), "bucket.tar.gz");
+    const made = await npmRun("backup", [file], {
+      DATA_DIR: dataDir,
+      FILES_URL: "s3+http://KEYID:SECRETKEY@127.0.0.1:9/bsn-files/portal",
+    });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(
+      "Stored files: their bytes are NOT in this archive. They are in the bucket of FILES_URL (http://127.0.0.1:9/bsn-files/portal/)",
+    );
+    expect(made.stdout).not.toContain("SECRETKEY");
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backup-dst-")), "data");
+    const restored = await npmRun("restore", [file, target], {});
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toContain("Stored files: their bytes are NOT in this archive.");
+  });
 });

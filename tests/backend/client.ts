@@ -20,6 +20,19 @@ export function raw(p: string, body: unknown = {}, token?: string, init: Request
   });
 }
 
+/** POSTs `body` to the download path of `kind` (docs/decisions/053), as the portal does; answers the response. */
+export function download(kind: string, body: unknown = {}, token?: string, headers: Record<string, string> = {}) {
+  return fetch(`${inject("baseUrl")}/vueapi/download/${kind}`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ userLanguage: "en", ...(body as object) }),
+  });
+}
+
 /** Streams `bytes` to the upload path of `kind` (docs/decisions/023), as the portal does; answers the response. */
 export function uploadRaw(
   kind: string,

@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResponseCode } from "#contract/envelope.ts";
 import { Msg } from "#contract/messages.ts";
 import { auditLog } from "#backend/db/tables.ts";
-import { callVueapi, insertedUser, openVueapi, sessionOf, uploadVueapi, type Vueapi } from "./in-process.ts";
+import {
+  callVueapi,
+  downloadedBytes,
+  refusedDownload,
+  insertedUser,
+  openVueapi,
+  sessionOf,
+  uploadVueapi,
+  type Vueapi,
+} from "./in-process.ts";
 import { demoCover } from "#backend/domains/store/demo.ts";
 import { uniqueName } from "./client.ts";
 import { okVia } from "../support/envelope.ts";
@@ -252,9 +261,8 @@ describe("release notes, announcements and partners (issue 15)", () => {
       nameZh: "第一",
       hasLogo: true,
     });
-    const logo = await ok("/anon/community/partnerLogo", { partnerId: first.partnerId });
-    expect(Buffer.from(logo.dataBase64, "base64")).toEqual(png);
-    expect((await callVueapi(service, "/anon/community/partnerLogo", { partnerId: second.partnerId })).message).toBe(
+    expect(await downloadedBytes(service, "partner-logo", { partnerId: first.partnerId })).toEqual(png);
+    expect((await refusedDownload(service, "partner-logo", { partnerId: second.partnerId })).message).toBe(
       Msg.NOT_FOUND,
     );
     const bad = await callVueapi(

@@ -9,7 +9,17 @@ import { bills } from "#backend/domains/billing/tables.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { ddcs, ddcTransfers } from "#backend/domains/ddc/tables.ts";
 import { recoverDdcs } from "#backend/domains/ddc/recover.ts";
-import { callVueapi, inProcessVueapi, loginToken, ownDatabase, registeredUser, uploadVueapi } from "./in-process.ts";
+import {
+  callVueapi,
+  downloadedBytes,
+  downloadVueapi,
+  refusedDownload,
+  inProcessVueapi,
+  loginToken,
+  ownDatabase,
+  registeredUser,
+  uploadVueapi,
+} from "./in-process.ts";
 import { okVia } from "../support/envelope.ts";
 import { COUNTER_SOURCE } from "./fixtures/counter-contract.ts";
 import { idempotencyKeys } from "../support/ids.ts";
@@ -227,23 +237,22 @@ describe("DDC certificates", () => {
       owner: a.accounts[1]!.address,
       fileMime: "text/plain",
     });
-    expect(Buffer.from((await ok("/anon/ddc/file", { ddcId: second.ddcId })).dataBase64, "base64").toString()).toBe(
-      "a plain note",
-    );
+    expect((await downloadedBytes(service, "ddc-file", { ddcId: second.ddcId })).toString()).toBe("a plain note");
     await ok("/sys/ddc/password", { ddcId: second.ddcId, password: "s3cret-pw" }, a.token);
     expect(await ok("/anon/ddc/view", { ddcId: second.ddcId })).toEqual({
       locked: true,
       ddcId: second.ddcId,
       name: "Second",
     });
-    expect((await call("/anon/ddc/file", { ddcId: second.ddcId })).message).toBe(Msg.NOT_FOUND);
+    expect((await refusedDownload(service, "ddc-file", { ddcId: second.ddcId })).message).toBe(Msg.NOT_FOUND);
     expect((await call("/anon/ddc/view", { ddcId: second.ddcId, password: "wrong" })).message).toBe(
       Msg.DDC_PASSWORD_WRONG,
     );
     const unlocked = await ok("/anon/ddc/view", { ddcId: second.ddcId, password: "s3cret-pw" });
     expect(unlocked).toMatchObject({ locked: false, owner: a.accounts[1]!.address, pass: expect.any(String) });
     expect((await ok("/anon/ddc/view", { ddcId: second.ddcId, pass: unlocked.pass })).locked).toBe(false);
-    expect((await ok("/anon/ddc/file", { ddcId: second.ddcId, pass: unlocked.pass })).name).toBe("note.txt");
+    const opened = await downloadVueapi(service, "ddc-file", { ddcId: second.ddcId, pass: unlocked.pass });
+    expect(opened.headers.get("Content-Disposition")).toMatch(/^inline; filename="note\.txt"/);
     // A new password ends the passes of the old one.
     await ok("/sys/ddc/password", { ddcId: second.ddcId, password: "another-pw" }, a.token);
     expect((await ok("/anon/ddc/view", { ddcId: second.ddcId, pass: unlocked.pass })).locked).toBe(true);
@@ -362,9 +371,7 @@ describe("DDC certificates", () => {
       tokenUri: expect.stringMatching(/^ipfs:\/\/b[a-z2-7]+$/),
     });
     expect(await read(minted.contractAddress, "tokenURI", minted.tokenId)).toBe(minted.tokenUri);
-    expect(Buffer.from((await ok("/anon/ddc/file", { ddcId: minted.ddcId })).dataBase64, "base64").equals(PNG)).toBe(
-      true,
-    );
+    expect((await downloadedBytes(service, "ddc-file", { ddcId: minted.ddcId })).equals(PNG)).toBe(true);
     const files = await ok(
       "/sys/ipfsBusiness/ipfs/files",
       { ipfsServiceId: ipfsService.ipfsServiceId, pageIndex: 1, pageSize: 10 },

@@ -12,9 +12,11 @@ import { marketPackages } from "#backend/domains/market/tables.ts";
 import { tinyPng } from "../fixtures/files.ts";
 import {
   callVueapi,
+  downloadedBytes,
   insertedUser,
   openVueapi,
   ownDatabase,
+  refusedDownload,
   sessionOf,
   uploadVueapi,
   type Vueapi,
@@ -216,9 +218,8 @@ describe("the chaincode market (issue 15)", () => {
     const token = page.rows.find((r: any) => r.name === "service_token");
     expect(token.descriptionZh).toMatch(/\p{Script=Han}/u);
     const before = token.downloads;
-    const dl = await ok("/sys/market/download", { marketPackageId: token.marketPackageId }, user);
-    expect(dl.downloads).toBe(before + 1);
-    const files = unzipSync(new Uint8Array(Buffer.from(dl.dataBase64, "base64")));
+    const dl = await downloadedBytes(service, "market-package", { marketPackageId: token.marketPackageId }, user);
+    const files = unzipSync(new Uint8Array(dl));
     expect(strFromU8(files["contracts/ServiceToken.sol"])).toContain("contract ServiceToken");
     const detail = await ok("/sys/market/detail", { marketPackageId: token.marketPackageId }, user);
     expect(detail.downloads).toBe(before + 1);
@@ -272,7 +273,7 @@ describe("the chaincode market (issue 15)", () => {
     ]);
     await ok("/sys/ops/market/save", { marketPackageId, form: { ...form, version: "1.1.0" } }, operator);
     await ok("/sys/ops/market/withdraw", { marketPackageId, withdrawn: true }, operator);
-    expect((await callVueapi(service, "/sys/market/download", { marketPackageId }, user)).message).toBe(
+    expect((await refusedDownload(service, "market-package", { marketPackageId }, user)).message).toBe(
       Msg.MARKET_WITHDRAWN,
     );
     expect(

@@ -120,6 +120,43 @@ export async function callVueapi<T = any>(
   return res.json() as Promise<Reply<T>>;
 }
 
+/** POSTs `body` to the service's download path of `kind` (docs/decisions/053); answers the response (bytes, or the envelope of a refusal). */
+export function downloadVueapi(
+  service: Vueapi,
+  kind: string,
+  body: object = {},
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return service.handle(
+    new Request(`http://test.invalid/vueapi/download/${kind}`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+/** The bytes of a download that must succeed (200, not the envelope). */
+export async function downloadedBytes(service: Vueapi, kind: string, body: object = {}, token?: string) {
+  const res = await downloadVueapi(service, kind, body, token);
+  if (res.status !== 200 || (res.headers.get("Content-Type") ?? "").startsWith("application/json"))
+    throw new Error(`download ${kind} answered ${res.status}: ${await res.text()}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** The envelope of a refused download (its message says why). */
+export async function refusedDownload(service: Vueapi, kind: string, body: object = {}, token?: string) {
+  const res = await downloadVueapi(service, kind, body, token);
+  if (!(res.headers.get("Content-Type") ?? "").startsWith("application/json"))
+    throw new Error(`download ${kind} was not refused: ${res.status}`);
+  return (await res.json()) as Reply;
+}
+
 /** Streams `bytes` to the service's upload path of `kind` as the portal does (docs/decisions/023); answers the envelope. */
 export async function uploadVueapi<T = any>(
   service: Vueapi,

@@ -294,7 +294,6 @@ const SAMPLES = {
   "/sys/ops/community/deletePartner": { partnerId: 900032 },
   "/sys/ops/tickets/list": {},
   "/sys/ops/tickets/detail": { ticketId: 900021 },
-  "/sys/ops/tickets/file": { ticketId: 900021 },
   "/sys/ops/tickets/reply": { ticketId: 900021, content: "We have restarted your node." },
   "/sys/ops/tickets/close": { ticketId: 900021 },
   "/sys/ops/newsletter/list": {},

@@ -160,7 +160,6 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/ops/docs/delete",
   "/sys/market/list",
   "/sys/market/detail",
-  "/sys/market/download",
   "/sys/ops/market/list",
   "/sys/ops/market/withdraw",
   "/sys/crossChain/list",
@@ -184,8 +183,6 @@ const OWN_ONLY: Record<string, string> = {
     "another user's card checkout is 'unknown' (backend/domains/payments/handlers/user.ts getCard); the answer is the caller's card",
   "/sys/invoicetitles/h5insertInvoiceTitle#titleId":
     "adding a title ignores titleId: it always adds one of the caller's",
-  "/sys/chainAppInfo/wizard/cover#knownFileId":
-    "an ETag of the caller's own cover: any other id only makes it send the caller's cover again",
   "/sys/chainAppInfo/queryRolesForAppList#page.condition.ticket":
     "the caller's own draft needs no ticket: the roles listed are the caller's",
 };

@@ -5,7 +5,16 @@ import { commentUseful, products, productServices } from "#backend/domains/store
 import { files } from "#backend/db/tables.ts";
 import { demoCover } from "#backend/domains/store/demo.ts";
 import { PRODUCT_TRANSITIONS, productTransition, type ProductEvent } from "#contract/store.ts";
-import { callVueapi, inProcessVueapi, loginToken, registeredUser, uploadVueapi } from "./in-process.ts";
+import {
+  callVueapi,
+  downloadedBytes,
+  downloadVueapi,
+  inProcessVueapi,
+  loginToken,
+  refusedDownload,
+  registeredUser,
+  uploadVueapi,
+} from "./in-process.ts";
 import { okVia } from "../support/envelope.ts";
 
 // The app store through the /vueapi protocol, in-process (like tests/backend/services.test.ts): services
@@ -428,18 +437,23 @@ describe("a buyer publishes a product", () => {
     const owner = await freshUser();
     const productId = await listedProduct(owner);
     const other = await freshUser();
-    const listedCover = await ok("/sys/store/cover", { kind: "product", id: productId }, other.token);
-    expect(listedCover.mime).toBe("image/png");
-    expect(Buffer.from(listedCover.dataBase64, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
+    const listedCover = await downloadVueapi(service, "store-cover", { kind: "product", id: productId }, other.token);
+    expect(listedCover.headers.get("Content-Type")).toBe("image/png");
+    expect(
+      Buffer.from(await listedCover.arrayBuffer())
+        .subarray(1, 4)
+        .toString("latin1"),
+    ).toBe("PNG");
     const { productId: draft } = await ok(
       "/sys/product/save",
       { product: product(), cover: await coverUpload(demoCover([9, 9, 9], [99, 99, 99]), owner.token, "c.png") },
       owner.token,
     );
-    expect((await post("/sys/store/cover", { kind: "product", id: draft }, other.token)).message).toBe("MSG_10002");
-    await ok("/sys/store/cover", { kind: "product", id: draft }, owner.token);
+    const refused = (body: object, token: string) => refusedDownload(service, "store-cover", body, token);
+    expect((await refused({ kind: "product", id: draft }, other.token)).message).toBe("MSG_10002");
+    await downloadedBytes(service, "store-cover", { kind: "product", id: draft }, owner.token);
     const hidden = await runningService({ isPublic: false });
-    expect((await post("/sys/store/cover", { kind: "app", id: hidden.appId }, other.token)).message).toBe("MSG_40006");
+    expect((await refused({ kind: "app", id: hidden.appId }, other.token)).message).toBe("MSG_40006");
     // A file that is not an image is refused at its upload, whatever its name says.
     const fake = await uploadVueapi(service, "cover", "c.png", Buffer.from("%PDF-1.4\n"), owner.token);
     expect(fake).toMatchObject({

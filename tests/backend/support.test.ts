@@ -9,9 +9,11 @@ import { newsletterIssues, newsletterSubscribers, supportTickets } from "#backen
 import { NEWSLETTER_BATCH } from "#backend/domains/support/jobs.ts";
 import {
   callVueapi,
+  downloadedBytes,
   insertedUser,
   openVueapi,
   ownDatabase,
+  refusedDownload,
   sessionOf,
   uploadVueapi,
   type Vueapi,
@@ -189,15 +191,13 @@ describe("support tickets (SPEC §5 Support ticket)", () => {
       file: { name: "screen.png", mime: "image/png", size: png().length },
       conversation: [],
     });
-    expect(Buffer.from((await ok("/sys/technicalSupport/file", { ticketId }, user)).dataBase64, "base64")).toEqual(
-      png(),
-    );
-    expect(Buffer.from((await ok("/sys/ops/tickets/file", { ticketId }, operator)).dataBase64, "base64")).toEqual(
-      png(),
-    );
-    for (const p of ["/sys/technicalSupport/detail", "/sys/technicalSupport/file", "/sys/technicalSupport/close"]) {
+    expect(await downloadedBytes(service, "support-attachment", { ticketId }, user)).toEqual(png());
+    expect(await downloadedBytes(service, "ops-ticket-attachment", { ticketId }, operator)).toEqual(png());
+    for (const p of ["/sys/technicalSupport/detail", "/sys/technicalSupport/close"]) {
       expect((await call(p, { ticketId }, other)).message, p).toBe(Msg.NOT_FOUND);
     }
+    expect((await refusedDownload(service, "support-attachment", { ticketId }, other)).message).toBe(Msg.NOT_FOUND);
+    expect((await refusedDownload(service, "ops-ticket-attachment", { ticketId }, user)).code).toBe(4);
     expect((await call("/sys/technicalSupport/reply", { ticketId, content: "hi" }, other)).message).toBe(Msg.NOT_FOUND);
     expect((await call("/sys/ops/tickets/list", {}, user)).code).toBe(4);
     expect((await call("/sys/ops/tickets/reply", { ticketId, content: "no" }, user)).code).toBe(4);

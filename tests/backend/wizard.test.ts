@@ -14,7 +14,7 @@ import {
 import { cityNodes, users } from "#backend/db/tables.ts";
 import type { UploadKind } from "#contract/uploads.ts";
 import { JPEG, PDF, tinyPng } from "../fixtures/files.ts";
-import { callVueapi, inProcessVueapi, uploadVueapi } from "./in-process.ts";
+import { callVueapi, downloadVueapi, inProcessVueapi, uploadVueapi } from "./in-process.ts";
 import { wizardBasic } from "./wizard-basic.ts";
 
 // The wizard's rules over the /vueapi protocol, in-process so that a test can put a service in a later
@@ -757,19 +757,21 @@ describe("the cover (shown from the portal's cover route, not inside the draft)"
     expect(draft.cover).toEqual({ fileId: expect.any(Number), name: "cover.png", size: PNG.byteLength });
     expect(JSON.stringify(draft)).not.toContain(PNG.toString("base64"));
 
-    const full = await post("cover", { appId: data.appId }, alice.token);
-    expect(full.data).toEqual({
-      fileId: draft.cover.fileId,
-      file: { name: "cover.png", mime: "image/png", dataBase64: PNG.toString("base64") },
-    });
-    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token)).data).toEqual({
-      fileId: draft.cover.fileId,
-      file: null,
-    });
-    expect((await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, bob.token)).message).toBe(
-      "MSG_10002",
-    );
-    expect((await post("cover", { appId: data.appId }, bob.token)).message).toBe("MSG_10002");
+    // The bytes come from the download path (docs/decisions/053), their ETag naming the file.
+    const coverOf = (token: string, headers: Record<string, string> = {}) =>
+      downloadVueapi(service, "wizard-cover", { appId: data.appId }, token, headers);
+    const full = await coverOf(alice.token);
+    expect(full.status).toBe(200);
+    expect(full.headers.get("Content-Type")).toBe("image/png");
+    expect(full.headers.get("Content-Disposition")).toMatch(/^inline; filename="cover\.png"/);
+    expect(Buffer.from(await full.arrayBuffer())).toEqual(PNG);
+    const etag = full.headers.get("ETag")!;
+    expect(etag).toBe(`"file-${draft.cover.fileId}"`);
+    const current = await coverOf(alice.token, { "If-None-Match": etag });
+    expect(current.status).toBe(304);
+    expect(await current.text()).toBe("");
+    expect((await (await coverOf(bob.token, { "If-None-Match": etag })).json()).message).toBe("MSG_10002");
+    expect((await (await coverOf(bob.token)).json()).message).toBe("MSG_10002");
 
     // A new upload is a new file: the old ETag no longer matches.
     const jpeg = await upload("cover", "new.jpg", JPEG, alice.token);
@@ -782,8 +784,10 @@ describe("the cover (shown from the portal's cover route, not inside the draft)"
         )
       ).code,
     ).toBe(0);
-    const changed = await post("cover", { appId: data.appId, knownFileId: draft.cover.fileId }, alice.token);
-    expect(changed.data.fileId).not.toBe(draft.cover.fileId);
-    expect(changed.data.file).toMatchObject({ name: "new.jpg", mime: "image/jpeg" });
+    const changed = await coverOf(alice.token, { "If-None-Match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("ETag")).not.toBe(etag);
+    expect(changed.headers.get("Content-Type")).toBe("image/jpeg");
+    expect(changed.headers.get("Content-Disposition")).toMatch(/filename="new\.jpg"/);
   });
 });

@@ -2,7 +2,14 @@ import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { extensionAllows, sniffContent } from "#backend/kit/file-content.ts";
 import { receiveUpload, type UploadRule } from "#backend/kit/uploads.ts";
-import { centralDirectory, entriesProblem, isUnsafeEntryName, ZIP_LIMITS, ZipGuard } from "#backend/kit/zip-safety.ts";
+import {
+  centralDirectory,
+  centralDirectoryOfTail,
+  entriesProblem,
+  isUnsafeEntryName,
+  ZIP_LIMITS,
+  ZipGuard,
+} from "#backend/kit/zip-safety.ts";
 import { wizardUploads } from "#backend/domains/service-wizard/rules.ts";
 import { HTML, PDF, tinyPng, zerosZip } from "../fixtures/files.ts";
 
@@ -23,7 +30,7 @@ async function guardVerdict(zip: Uint8Array, slice = 64 * 1024) {
     const problem = await guard.push(zip.subarray(at, at + slice));
     if (problem) return { problem, stoppedAt: at + slice };
   }
-  return { problem: await guard.finish(zip), stoppedAt: zip.length };
+  return { problem: await guard.finish(), stoppedAt: zip.length };
 }
 
 function readerOf(bytes: Uint8Array, chunk = 64 * 1024) {
@@ -181,5 +188,18 @@ describe("receiving an upload (backend/kit/uploads.ts)", () => {
       ok: false,
       reason: "required",
     });
+  });
+});
+
+describe("the central directory from a zip's last bytes (docs/decisions/053: an upload is never held whole)", () => {
+  it("reads the same entries from the tail as from the whole archive", () => {
+    const big = new Uint8Array(3 * MB);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
+    const zip = zipSync({ "asset/blob.bin": [big, { level: 0 }], "asset/main.go": strToU8("package main\n") });
+    const tailStart = zip.length - 64 * 1024;
+    expect(centralDirectoryOfTail(zip.subarray(tailStart), tailStart)).toEqual(centralDirectory(zip));
+    expect(centralDirectoryOfTail(zip, 0)).toEqual(centralDirectory(zip));
+    // A tail that does not hold the directory is not readable.
+    expect(centralDirectoryOfTail(zip.subarray(zip.length - 30), zip.length - 30)).toBeNull();
   });
 });

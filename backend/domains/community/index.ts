@@ -1,4 +1,4 @@
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { seedDemoCommunity } from "./demo.ts";
 import {
@@ -30,6 +30,7 @@ import { eventDetail, saveSignup } from "./handlers/user.ts";
  */
 export default defineDomain({
   name: "community",
+  downloads: downloadHandlersOf({ "partner-logo": partnerLogo }),
   handlers: handlersOf({
     "/api/devGame/h5queryAllList": queryAllList,
     "/sys/devGame/detail": eventDetail,
@@ -39,7 +40,6 @@ export default defineDomain({
     "/anon/community/announcement": announcement,
     "/anon/community/activeAnnouncements": activeAnnouncements,
     "/anon/community/partners": partners,
-    "/anon/community/partnerLogo": partnerLogo,
     "/sys/ops/community/posts": opsPosts,
     "/sys/ops/community/post": opsPost,
     "/sys/ops/community/savePost": savePost,

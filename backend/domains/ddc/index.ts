@@ -1,5 +1,5 @@
 import { ddcFileProblem } from "#contract/ddc-codes.ts";
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { bind, challenge, listBindings, unbind } from "./handlers/user-binding.ts";
 import { ddcDetail, listDdcs, setDdcPassword, transferDdc } from "./handlers/user.ts";
@@ -16,6 +16,7 @@ import { ddcJobs, scheduleDdcRecover } from "./recover.ts";
  */
 export default defineDomain({
   name: "ddc",
+  downloads: downloadHandlersOf({ "ddc-file": ddcFile }),
   handlers: handlersOf({
     "/sys/ddc/options": ddcOptions,
     "/sys/ddc/mint": mintDdc,
@@ -24,7 +25,6 @@ export default defineDomain({
     "/sys/ddc/transfer": transferDdc,
     "/sys/ddc/password": setDdcPassword,
     "/anon/ddc/view": viewDdc,
-    "/anon/ddc/file": ddcFile,
     "/sys/binding/challenge": challenge,
     "/sys/binding/bind": bind,
     "/sys/binding/list": listBindings,

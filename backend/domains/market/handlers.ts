@@ -8,7 +8,8 @@ import type { Finding } from "#contract/services.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
-import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import type { DownloadInput, Payload, SignedInContext } from "#backend/http/router.ts";
+import type { DownloadRequest } from "#backend/http/download.ts";
 import chain from "#backend/domains/chain/index.ts";
 import services from "#backend/domains/services/index.ts";
 import { SHIPPED_PACKAGES, type ShippedPackage } from "./samples.ts";
@@ -159,23 +160,20 @@ export async function detail(input: Payload<"/sys/market/detail">, ctx: SignedIn
   return { ...view(row), files: filesOf(new Uint8Array(file.bytes)) };
 }
 
-export async function download(input: Payload<"/sys/market/download">, ctx: SignedInContext) {
-  return ctx.deps.db.transaction(async (tx) => {
-    await published(tx, input.marketPackageId);
-    const [row] = await tx
-      .update(marketPackages)
-      .set({ downloads: sql`${marketPackages.downloads} + 1` })
-      .where(eq(marketPackages.id, input.marketPackageId))
-      .returning();
-    const file = await ctx.deps.files.read(tx, row.fileId);
-    if (!file) throw new ApiError(Msg.NOT_FOUND);
-    return {
-      fileName: row.fileName,
-      mime: ZIP_MIME,
-      dataBase64: file.bytes.toString("base64"),
-      downloads: row.downloads,
-    };
-  });
+/** The zip of a published package (streamed by the download, docs/decisions/053); a download is counted once, not each range of it. */
+export async function download(input: DownloadInput<"market-package">, ctx: SignedInContext, request: DownloadRequest) {
+  const row = request.continuing
+    ? await published(ctx.deps.db, input.marketPackageId)
+    : await ctx.deps.db.transaction(async (tx) => {
+        await published(tx, input.marketPackageId);
+        const [counted] = await tx
+          .update(marketPackages)
+          .set({ downloads: sql`${marketPackages.downloads} + 1` })
+          .where(eq(marketPackages.id, input.marketPackageId))
+          .returning();
+        return counted!;
+      });
+  return { fileId: row.fileId, name: row.fileName, mime: ZIP_MIME };
 }
 
 /* ------------------------------------------ operations ----------------------------------------- */

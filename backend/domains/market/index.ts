@@ -1,4 +1,4 @@
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import {
   detail,
@@ -19,10 +19,10 @@ import {
  */
 export default defineDomain({
   name: "market",
+  downloads: downloadHandlersOf({ "market-package": download }),
   handlers: handlersOf({
     "/sys/market/list": list,
     "/sys/market/detail": detail,
-    "/sys/market/download": download,
     "/sys/ops/market/list": opsList,
     "/sys/ops/market/save": opsSave,
     "/sys/ops/market/withdraw": opsWithdraw,

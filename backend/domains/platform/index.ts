@@ -3,7 +3,7 @@ import { defineDomain } from "#backend/kit/domain.ts";
 import { seedPlatform, setCityNodePrices } from "./catalogue.ts";
 import { homeDashboard, opsQueueCounts } from "./dashboard.ts";
 import { homeSummary, listCityNodes, mailDesktopLink } from "./handlers.ts";
-import { platformJobs, scheduleUploadSweep } from "./jobs.ts";
+import { platformJobs, scheduleBlobSweep, scheduleUploadSweep } from "./jobs.ts";
 
 /**
  * Platform data (the city-node catalogue, SPEC §3), the console home's summary (contract/platform.ts) and
@@ -21,6 +21,6 @@ export default defineDomain({
   // The catalogue is upserted at every start, so its changes reach existing databases.
   start: (deps) => seedPlatform(deps),
   jobs: platformJobs,
-  schedules: [scheduleUploadSweep],
+  schedules: [scheduleUploadSweep, scheduleBlobSweep],
   api: { setCityNodePrices },
 });

@@ -1,4 +1,4 @@
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { wizardUploads } from "./rules.ts";
 import { getCover, getDraft, saveBasic } from "./handlers/basic-info.ts";
@@ -9,9 +9,9 @@ import { discardDraft, listDrafts } from "./handlers/drafts-list.ts";
 /** The service publish wizard: drafts, packages, functions, roles, nodes, certificate mode, submission (SPEC §2, §5; contract/service-wizard.ts; docs/decisions/011). */
 export default defineDomain({
   name: "service-wizard",
+  downloads: downloadHandlersOf({ "wizard-cover": getCover }),
   handlers: handlersOf({
     "/sys/chainAppInfo/wizard/draft": getDraft,
-    "/sys/chainAppInfo/wizard/cover": getCover,
     "/sys/chainAppInfo/wizard/saveBasic": saveBasic,
     "/sys/chainAppInfo/wizard/addAttachment": addAttachment,
     "/sys/chainAppInfo/wizard/addPackage": addPackage,

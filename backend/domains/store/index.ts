@@ -1,4 +1,4 @@
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { seedDemoStore } from "./demo.ts";
 import { productsWaiting } from "./figures.ts";
@@ -20,6 +20,7 @@ import { storeFixture } from "./fixtures.ts";
 /** The app store: public services, products, follows, ratings and comments (SPEC §2, §3, §4; contract/store.ts; docs/decisions/014). */
 export default defineDomain({
   name: "store",
+  downloads: downloadHandlersOf({ "store-cover": cover }),
   handlers: handlersOf({
     "/sys/store/services": storeServices,
     "/sys/store/service": storeService,
@@ -27,7 +28,6 @@ export default defineDomain({
     "/sys/store/rate": rate,
     "/sys/chainAppInfo/addComment": addComment,
     "/sys/store/markUseful": markUseful,
-    "/sys/store/cover": cover,
     "/sys/product/list": listProducts,
     "/sys/product/mine": myProducts,
     "/sys/product/detail": productDetail,

@@ -1,4 +1,4 @@
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { supportJobs } from "./jobs.ts";
 import { confirm, subscribe, unsubscribe } from "./handlers/visitor.ts";
@@ -24,7 +24,6 @@ export default defineDomain({
     "/sys/technicalSupport/detail": ticketDetail,
     "/sys/technicalSupport/reply": userReply,
     "/sys/technicalSupport/close": userClose,
-    "/sys/technicalSupport/file": userFile,
     "/anon/technicalSupport/insertTech": visitorInsert,
     "/anon/technicalSupport/ticket": visitorTicket,
     "/anon/technicalSupport/reply": visitorReply,
@@ -33,7 +32,6 @@ export default defineDomain({
     "/sys/ops/tickets/detail": opsDetail,
     "/sys/ops/tickets/reply": opsReply,
     "/sys/ops/tickets/close": opsClose,
-    "/sys/ops/tickets/file": opsFile,
     "/anon/newsletter/subscribe": subscribe,
     "/anon/newsletter/confirm": confirm,
     "/anon/newsletter/unsubscribe": unsubscribe,
@@ -42,6 +40,7 @@ export default defineDomain({
   }),
   jobs: supportJobs,
   uploads: { support: supportUpload },
+  downloads: downloadHandlersOf({ "support-attachment": userFile, "ops-ticket-attachment": opsFile }),
   api: {
     /** The operations queue of open tickets (platform dashboard). */
     ticketsWaiting,

@@ -42,7 +42,6 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   functionIds: "function",
   packageId: "package",
   parentId: "function",
-  knownFileId: "file",
   userId: "user",
   messageIds: "message",
   refundId: "refund",
@@ -114,7 +113,6 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
 
 /** Fields whose kind depends on another field of the payload (`kind`, `targetKind`). */
 export const DISCRIMINATED: Record<string, { by: string; kinds: Record<string, Kind> }> = {
-  "/sys/store/cover#id": { by: "kind", kinds: { app: "app", product: "product" } },
   "/sys/store/follow#targetId": { by: "targetKind", kinds: { app: "app", product: "product" } },
   "/sys/chainAppInfo/wizard/delete#id": {
     by: "kind",
@@ -304,7 +302,6 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
       department: "dept",
     }),
     "/sys/chainAppInfo/wizard/draft": () => draftRef,
-    "/sys/chainAppInfo/wizard/cover": () => ({ appId: w.draftAppId, knownFileId: w.ids.file[0] }),
     "/sys/chainAppInfo/wizard/saveBasic": () => ({ ...draftRef, basic }),
     "/sys/chainAppInfo/wizard/addAttachment": () => ({
       ...draftRef,
@@ -367,7 +364,6 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
       },
       cover: w.pending.cover,
     }),
-    "/sys/store/cover": () => ({ kind: "product", id: w.ids.product[0] as number }),
     "/sys/store/follow": () => ({ targetKind: "product", targetId: w.ids.product[0] as number, follow: true }),
     "/sys/chainAppInfo/replyComment": () => ({
       appId: w.runAppId,

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, type SQL } from "drizzle-orm"
 import { NEWS_SEARCH_KIND } from "#contract/community-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import { ApiError } from "#backend/http/errors.ts";
-import type { CallContext, Payload } from "#backend/http/router.ts";
+import type { CallContext, DownloadInput, Payload } from "#backend/http/router.ts";
 import { searchItems } from "#backend/kit/search.ts";
 import { communityPartners, communityPosts } from "#backend/domains/community/tables.ts";
 import { ACTIVE_ANNOUNCEMENTS_KEY, allPartners, listPosts, page, postOut, publishedPost } from "./shared.ts";
@@ -97,13 +97,12 @@ export async function partners(_input: Payload<"/anon/community/partners">, ctx:
   return allPartners(ctx.deps.db);
 }
 
-export async function partnerLogo(input: Payload<"/anon/community/partnerLogo">, ctx: CallContext) {
-  const { db, files } = ctx.deps;
+export async function partnerLogo(input: DownloadInput<"partner-logo">, ctx: CallContext) {
+  const { db } = ctx.deps;
   const [p] = await db
     .select({ logoFileId: communityPartners.logoFileId })
     .from(communityPartners)
     .where(eq(communityPartners.id, input.partnerId));
-  const file = p?.logoFileId ? await files.read(db, p.logoFileId) : null;
-  if (!file) throw new ApiError(Msg.NOT_FOUND);
-  return { mime: file.mime, dataBase64: file.bytes.toString("base64") };
+  if (!p?.logoFileId) throw new ApiError(Msg.NOT_FOUND);
+  return { fileId: p.logoFileId, disposition: "inline" as const };
 }

@@ -3,7 +3,8 @@ import { DdcStatus } from "#contract/ddc-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Deps } from "#backend/deps.ts";
 import { ApiError } from "#backend/http/errors.ts";
-import type { CallContext, Payload } from "#backend/http/router.ts";
+import type { CallContext, DownloadInput, Payload } from "#backend/http/router.ts";
+import type { Download } from "#backend/http/download.ts";
 import ipfs from "#backend/domains/ipfs/index.ts";
 import { chains } from "#backend/domains/chain/tables.ts";
 import { pubChainProjects } from "#backend/domains/public-chain/tables.ts";
@@ -82,14 +83,14 @@ export async function viewDdc(input: Payload<"/anon/ddc/view">, ctx: CallContext
 }
 
 /** The file: from the user's IPFS service (its CID) or the product's storage. */
-export async function ddcFile(input: Payload<"/anon/ddc/file">, ctx: CallContext) {
+export async function ddcFile(input: DownloadInput<"ddc-file">, ctx: CallContext): Promise<Download> {
   const deps = ctx.deps;
   const row = await minted(deps, input.ddcId);
   const opened = await unlock(ctx, row, { pass: input.pass });
   if (!opened.open) throw new ApiError(Msg.NOT_FOUND);
-  let bytes: Buffer | null = null;
-  if (row.fileCid) bytes = await ipfs.api.readPinned(deps, row.fileCid, DDC_FILE_MAX_BYTES);
-  else if (row.fileId) bytes = (await deps.files.read(deps.db, row.fileId))?.bytes ?? null;
+  // Shown in the page (an image, a PDF, text): inline; the portal's route decides what it serves as such.
+  if (row.fileId) return { fileId: row.fileId, name: row.fileName, mime: row.fileMime, disposition: "inline" };
+  const bytes = row.fileCid ? await ipfs.api.readPinned(deps, row.fileCid, DDC_FILE_MAX_BYTES) : null;
   if (!bytes) throw new ApiError(Msg.NOT_FOUND);
-  return { name: row.fileName, mime: row.fileMime, dataBase64: bytes.toString("base64") };
+  return { bytes, name: row.fileName, mime: row.fileMime, disposition: "inline" };
 }

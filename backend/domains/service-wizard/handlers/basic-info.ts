@@ -8,7 +8,7 @@ import type { AccessMethods } from "#backend/domains/services/tables.ts";
 import services from "#backend/domains/services/index.ts";
 import { appVersions, chaincodePackages } from "#backend/domains/services/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
-import { type Payload, type SignedInContext } from "#backend/http/router.ts";
+import { type DownloadInput, type Payload, type SignedInContext } from "#backend/http/router.ts";
 import { draftOf, ownApp, resolveDraft, type Resolved } from "#backend/domains/service-wizard/draft-reader.ts";
 import { me, saved, claimUpload, refuseWhileBillsUnpaid, reach, nameTaken, otherFreeService } from "./shared.ts";
 import { addMarketPackage } from "./contents.ts";
@@ -64,21 +64,13 @@ export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">,
 }
 
 /**
- * The cover of the caller's own service (another user's, or none, is "not found"). The bytes are left out
- * when the caller already has this file (`knownFileId`, from the portal's ETag).
+ * The cover of the caller's own service (another user's, or none, is "not found"). The download's ETag names
+ * the file, so a copy the caller already has is a 304 without bytes (docs/decisions/053).
  */
-export async function getCover(input: Payload<"/sys/chainAppInfo/wizard/cover">, ctx: SignedInContext) {
-  const { appId, knownFileId } = input;
-  const { db } = ctx.deps;
-  const app = await ownApp(db, me(ctx).id, appId);
+export async function getCover(input: DownloadInput<"wizard-cover">, ctx: SignedInContext) {
+  const app = await ownApp(ctx.deps.db, me(ctx).id, input.appId);
   if (!app.coverFileId) throw new ApiError(Msg.NOT_FOUND);
-  if (knownFileId === app.coverFileId) return { fileId: app.coverFileId, file: null };
-  const file = await ctx.deps.files.read(db, app.coverFileId);
-  if (!file) throw new ApiError(Msg.NOT_FOUND);
-  return {
-    fileId: app.coverFileId,
-    file: { name: file.name, mime: file.mime, dataBase64: file.bytes.toString("base64") },
-  };
+  return { fileId: app.coverFileId, disposition: "inline" as const };
 }
 
 /**

@@ -7,7 +7,7 @@ import { VerState } from "#contract/service-status.ts";
 import { participationOf, ProductStatus, type StoreService } from "#contract/store.ts";
 import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
-import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import type { DownloadInput, Payload, SignedInContext } from "#backend/http/router.ts";
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { appComments, appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
 import { appRatings, commentUseful, follows, products } from "#backend/domains/store/tables.ts";
@@ -281,7 +281,7 @@ export async function markUseful(input: Payload<"/sys/store/markUseful">, ctx: S
 }
 
 /** A cover image: of a listed service, of a listed product, or of the caller's own product. */
-export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInContext) {
+export async function cover(input: DownloadInput<"store-cover">, ctx: SignedInContext) {
   const db = ctx.deps.db;
   let fileId: number | null = null;
   if (input.kind === "app") {
@@ -293,9 +293,7 @@ export async function cover(input: Payload<"/sys/store/cover">, ctx: SignedInCon
     fileId = p.coverFileId;
   }
   if (!fileId) throw new ApiError(Msg.NOT_FOUND);
-  const file = await ctx.deps.files.read(db, fileId);
-  if (!file) throw new ApiError(Msg.NOT_FOUND);
-  return { mime: file.mime, dataBase64: file.bytes.toString("base64") };
+  return { fileId, disposition: "inline" as const };
 }
 
 /** §2 App store, all products: listed ones (status 2), searchable by name, filtered by type, newest listing first. */

@@ -4,7 +4,7 @@ import { TicketStatus, IssueStatus, SubscriberStatus } from "#contract/support-c
 import type { Tx } from "#backend/db/client.ts";
 import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
-import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import type { DownloadInput, Payload, SignedInContext } from "#backend/http/router.ts";
 import { schedule } from "#backend/jobs/runner.ts";
 import { contactLine } from "#backend/domains/support/rules.ts";
 import { supportTickets, newsletterIssues, newsletterSubscribers } from "#backend/domains/support/tables.ts";
@@ -62,7 +62,7 @@ export async function opsClose(input: Payload<"/sys/ops/tickets/close">, ctx: Si
   return move(tx, ctx.deps, await anyTicket(tx, input.ticketId, true), "close", "operator", null, ctx.user.id);
 }
 
-export async function opsFile(input: Payload<"/sys/ops/tickets/file">, ctx: SignedInContext) {
+export async function opsFile(input: DownloadInput<"ops-ticket-attachment">, ctx: SignedInContext) {
   return fileOf(ctx.deps, await anyTicket(ctx.deps.db, input.ticketId));
 }
 

@@ -117,7 +117,6 @@ export const inTransaction = <T>(db: Db, work: (tx: Tx) => Promise<T>) => db.tra
 
 export async function fileOf(services: Deps, ticket: TicketRow) {
   if (!ticket.fileId) throw new ApiError(Msg.NOT_FOUND);
-  const file = await services.files.read(services.db, ticket.fileId);
-  if (!file) throw new ApiError(Msg.NOT_FOUND);
-  return { name: file.name, mime: file.mime, dataBase64: file.bytes.toString("base64") };
+  // The bytes are streamed by the download (docs/decisions/053).
+  return { fileId: ticket.fileId };
 }

@@ -2,7 +2,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { TicketStatus } from "#contract/support-codes.ts";
 import { fieldError } from "#backend/http/errors.ts";
-import type { Payload, SignedInContext } from "#backend/http/router.ts";
+import type { DownloadInput, Payload, SignedInContext } from "#backend/http/router.ts";
 import { supportTickets } from "#backend/domains/support/tables.ts";
 import { detailOf, fileOf, inTransaction, messageCounts, move, ownTicket, summaryOf } from "./shared.ts";
 
@@ -86,6 +86,6 @@ export async function userClose(input: Payload<"/sys/technicalSupport/close">, c
   );
 }
 
-export async function userFile(input: Payload<"/sys/technicalSupport/file">, ctx: SignedInContext) {
+export async function userFile(input: DownloadInput<"support-attachment">, ctx: SignedInContext) {
   return fileOf(ctx.deps, await ownTicket(ctx.deps.db, ctx.user.id, input.ticketId));
 }
