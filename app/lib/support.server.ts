@@ -69,8 +69,9 @@ export function ticketIdParam(url: URL): number {
 }
 
 /** A ticket page shows the close confirm step (no JavaScript) when asked for it and the ticket is not closed yet. */
-export const closeConfirming = (url: URL, ticket: { status: number }) =>
-  url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED;
+export function closeConfirming(url: URL, ticket: { status: number }) {
+  return url.searchParams.get("confirm") === "close" && ticket.status !== TicketStatus.CLOSED;
+}
 
 /**
  * A ticket page's action, for its asker or an operator: intent "reply" (the form, then `reply`) or "close"
