@@ -88,10 +88,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = wizardApi(request, viewer, appState);
   let draft: Draft | null = null;
   let source: Draft | null = null;
+  let fabricConnected = false;
   if (appId) {
     const result = await api.call("/sys/chainAppInfo/wizard/draft", { appState, appId });
     if (!result.ok) throw wizardLoadFailure(result);
-    ({ draft, source } = result.data);
+    ({ draft, source, fabricConnected } = result.data);
   }
   const steps = stepsFor(appState);
   // The furthest step the draft reached; mod is the basic step alone.
@@ -130,6 +131,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     catalogue,
     confirming,
     market,
+    fabricConnected,
     language: viewer.language,
   });
 }
@@ -168,6 +170,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function NewServicesPage() {
   const { appState, appId, step, steps, allowed, draft, source, catalogue, confirming, market, language } =
     useLoaderData<typeof loader>();
+  const { fabricConnected } = useLoaderData<typeof loader>();
   // With JavaScript, the forms with a file upload by XMLHttpRequest (with progress): their action's answer
   // arrives here as if Remix had submitted them (app/lib/use-upload.ts).
   const [actionData, deliverUpload] = useActionDataWithUploads<ActionData>();
@@ -239,6 +242,7 @@ export default function NewServicesPage() {
             key={view.packages.map((x) => x.packageId).join()}
             view={view}
             deleteHref={deleteHref}
+            fabricConnected={fabricConnected}
             {...common}
           />
         ) : null}
