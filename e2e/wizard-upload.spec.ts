@@ -99,7 +99,7 @@ test("a package name the server refuses comes back at its field, with every othe
   await api("addPackage", {
     appState: "add",
     appId,
-    pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" },
+    pkg: { name: "asset_cc", version: "1.0.0", language: "node", mainPath: "lib/chaincode.js" },
     file: await api.upload("chaincode", "a.zip", chaincodeZip()),
   });
   await page.reload();

@@ -366,7 +366,7 @@ test("a package that roles depend on is deleted only after those roles, each aft
   await api("addPackage", {
     appState: "add",
     appId,
-    pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" },
+    pkg: { name: "asset_cc", version: "1.0.0", language: "node", mainPath: "lib/chaincode.js" },
     file: await api.upload("chaincode", "a.zip", chaincodeZip()),
   });
   const d1 = (await api("draft", { appState: "add", appId })).draft;
