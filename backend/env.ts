@@ -56,7 +56,7 @@ const schema = z
       .regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits")
       .optional(),
     /**
-     * A connected Fabric network's peer (e.g. grpcs://peer0.example.org:7051): Go and Java chaincode are accepted on
+     * A connected Fabric network's peer (e.g. grpcs://peer0.org1.internal:7051): Go and Java chaincode are accepted on
      * Fabric only with one (docs/decisions/052); the connection itself comes with the Fabric peer slice of issue 28.
      */
     FABRIC_PEER_ENDPOINT: z.string().trim().min(1).optional(),
