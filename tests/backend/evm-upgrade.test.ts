@@ -112,11 +112,11 @@ describe("an upgraded database (docs/decisions/052)", () => {
       const mine = gateways.filter((g) => g.joinId === 1);
       expect(mine.length).toBeGreaterThan(0);
       for (const g of mine) expect(g.gatewayUrl).toMatch(/^\/chain\/service\/cn-[a-z]{2}-01$/);
-      expect(await db.select().from(jobs).where(eq(jobs.kind, "services.evmBackfill"))).toHaveLength(1);
+      expect(await db.select().from(jobs).where(eq(jobs.kind, "service.evmBackfill"))).toHaveLength(1);
 
       // The job deploys both packages on the service's chain; a run again deploys nothing more.
       await service.runJobs();
-      const [job] = await db.select().from(jobs).where(eq(jobs.kind, "services.evmBackfill"));
+      const [job] = await db.select().from(jobs).where(eq(jobs.kind, "service.evmBackfill"));
       expect(job.doneAt, job.lastError ?? "").not.toBeNull();
       expect(await db.select().from(serviceChainContracts).where(eq(serviceChainContracts.verId, 1))).toHaveLength(2);
       await runEvmBackfill({}, service.services);

@@ -11,5 +11,5 @@ UPDATE "app_join_nodes" AS jn SET "gateway_url" = CASE
     AND (jn."gateway_url" LIKE '%.example%' OR jn."gateway_url" LIKE 'https://gw-%');--> statement-breakpoint
 -- The one-time job that deploys the Solidity packages of running XuperChain services on their own chain.
 INSERT INTO "jobs" ("kind", "payload", "dedupe_key", "run_at", "created_at")
-  VALUES ('services.evmBackfill', '{}'::jsonb, 'services.evmBackfill:052', now(), now())
+  VALUES ('service.evmBackfill', '{}'::jsonb, 'service.evmBackfill:052', now(), now())
   ON CONFLICT DO NOTHING;

@@ -14,7 +14,7 @@ import { appVersions, apps } from "./tables.ts";
  * keeps running without a contract; the job fails with its reason, so the runner retries it and, at the last
  * attempt, keeps it dead for an operator to see.
  */
-export const JOB_EVM_BACKFILL = "services.evmBackfill";
+export const JOB_EVM_BACKFILL = "service.evmBackfill";
 
 const ON_CHAIN_STATES = [VerState.RUNNING, VerState.DEACTIVATED, VerState.DEACTIVATED_BY_OPERATOR];
 
