@@ -58,6 +58,11 @@ const schema = z
       .string()
       .regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits")
       .optional(),
+    /**
+     * A connected Fabric network's peer (e.g. grpcs://peer0.org1.internal:7051): Go and Java chaincode are accepted on
+     * Fabric only with one (docs/decisions/052); the connection itself comes with the Fabric peer slice of issue 28.
+     */
+    FABRIC_PEER_ENDPOINT: z.string().trim().min(1).optional(),
     /** A kubo node's RPC API (or an IPFS Cluster's IPFS proxy) instead of the embedded IPFS engine (docs/decisions/039). */
     IPFS_API_URL: z.string().url().optional(),
     /** Where the embedded database's SQL runs: its own worker thread (default) or the main thread (docs/decisions/031). */
@@ -177,6 +182,8 @@ export type BackendEnv = {
   rateLimits: RateLimitConfig;
   /** The chains' node: the embedded engine, or an Ethereum JSON-RPC node with its treasury key (docs/decisions/025). */
   chain: { kind: "embedded" } | { kind: "rpc"; url: string; treasuryKey: string };
+  /** A connected Fabric network's peer (FABRIC_PEER_ENDPOINT), or null: Go and Java chaincode need one (docs/decisions/052). */
+  fabricPeerEndpoint: string | null;
   /** The IPFS engine: embedded under DATA_DIR/ipfs, or a kubo RPC API (docs/decisions/039). */
   ipfs: { kind: "embedded" } | { kind: "remote"; url: string };
   /** The embedded database's SQL in its own worker thread (PGLITE_THREAD=worker) or on the main thread. */
@@ -228,6 +235,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     chain: env.CHAIN_RPC_URL
       ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! }
       : { kind: "embedded" },
+    fabricPeerEndpoint: env.FABRIC_PEER_ENDPOINT ?? null,
     ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },
     pgliteThread: env.PGLITE_THREAD,
     cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,

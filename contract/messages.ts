@@ -90,8 +90,12 @@ export const Msg = {
   INSUFFICIENT_RESOURCES: "MSG_37018",
   CERTIFICATE_MODE_REQUIRED: "MSG_37019",
   FUNCTION_REQUIRED: "MSG_37020",
-  /** Solidity packages run only on the EVM frameworks (FISCO BCOS, CITA; docs/decisions/034). */
+  /** Solidity packages run only on the EVM frameworks (FISCO BCOS, CITA, XuperChain; docs/decisions/034, 052). */
   SOLIDITY_NEEDS_EVM: "MSG_37021",
+  /** FISCO BCOS, CITA and XuperChain run Solidity only (docs/decisions/052). */
+  EVM_NEEDS_SOLIDITY: "MSG_37022",
+  /** Go and Java chaincode need a connected Fabric network (FABRIC_PEER_ENDPOINT; docs/decisions/052). */
+  LANGUAGE_NEEDS_FABRIC_NETWORK: "MSG_37023",
   /* Invoices (MSG_34001-MSG_34099; docs/decisions/008). */
   INVOICE_BOOK_FULL: "MSG_34001",
   INVOICE_NOT_APPROVED: "MSG_34002",

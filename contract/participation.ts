@@ -230,8 +230,9 @@ export const joinParamsSchema = z.object({
   name: z.string(),
   userCode: z.string(),
   roleName: z.string(),
+  /** Per chosen city node: its endpoint with the participant's key (absolute), or null when not available yet (052). */
   gateways: z.array(
-    z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string(), gatewayUrl: z.string() }),
+    z.object({ cityNodeId: z.number().int(), name: z.string(), nameZh: z.string(), gatewayUrl: z.string().nullable() }),
   ),
   certificate: certificateSummarySchema.nullable(),
   /** The service's own chain, with the participant's key in the endpoint (FISCO BCOS and CITA; docs/decisions/038). */

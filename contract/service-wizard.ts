@@ -406,6 +406,8 @@ export const draftDataSchema = z.object({
   draft: draftSchema.nullable(),
   /** For `update` before its draft exists: the running service the new version will copy. */
   source: draftSchema.nullable(),
+  /** A Fabric network is connected (FABRIC_PEER_ENDPOINT): Go and Java chaincode run there (docs/decisions/052). */
+  fabricConnected: z.boolean().default(false),
 });
 
 /**

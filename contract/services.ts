@@ -60,9 +60,31 @@ export const roleSchema = z.object({ ...roleFields, functions: z.array(z.string(
 export const nodeSchema = namedNodeSchema.extend({
   code: z.string(),
   bookedAt: z.string().nullable(),
-  contractAddress: z.string().nullable(),
-  chaincodeAddress: z.string().nullable(),
 });
+
+/**
+ * SPEC "Deployment per node" (docs/decisions/052): each city node of the service, its block height read from the
+ * chain, its endpoint with the viewer's key, and its status. awaitingPeer: a Fabric Node.js service, booked and
+ * deployed once the embedded Fabric peer exists; notAvailable: booked, with nothing behind it on this portal.
+ */
+export const DEPLOYMENT_NODE_STATUSES = [
+  "running",
+  "stopped",
+  "deploying",
+  "notDeployed",
+  "awaitingPeer",
+  "notAvailable",
+] as const;
+export const deploymentNodeSchema = z.object({
+  cityNodeId: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  nameZh: z.string(),
+  height: z.number().int().nullable(),
+  endpoint: z.string().nullable(),
+  status: z.enum(DEPLOYMENT_NODE_STATUSES),
+});
+export type DeploymentNode = z.infer<typeof deploymentNodeSchema>;
 export const transitionSchema = z.object({
   event: z.string(),
   fromState: z.number().int(),
@@ -116,6 +138,8 @@ export const serviceChainSchema = z.object({
   chainId: z.number().int(),
   /** /chain/service/<the viewer's key>: JSON-RPC on the service's chain. */
   endpointPath: z.string(),
+  /** The viewer's own key (in endpointPath; a city node's endpoint is /chain/service/<code>/<key>). */
+  key: z.string(),
   contracts: z.array(
     z.object({
       packageName: z.string(),
@@ -160,8 +184,10 @@ export const serviceDetailSchema = serviceRowSchema.extend({
   cycleEnd: z.string().nullable(),
   /** The service's configuration upgrades, newest first. */
   upgrades: z.array(upgradeRowSchema),
-  /** A FISCO BCOS or CITA service's own chain (docs/decisions/038): its id, the endpoint with the viewer's key, this version's contracts. */
+  /** An EVM service's own chain (docs/decisions/038, 052): its id, the endpoint with the viewer's key, this version's contracts. */
   chain: serviceChainSchema.nullable(),
+  /** Deployment per node (docs/decisions/052). */
+  deployment: z.array(deploymentNodeSchema),
 });
 export type ServiceDetail = z.infer<typeof serviceDetailSchema>;
 
@@ -378,8 +404,11 @@ export const serviceFixtureSchema = z.object({
   /** How many city nodes (first ones of the catalogue). */
   nodeCount: z.number().int().min(1).max(4).default(2),
   comments: z.array(z.string().max(150)).max(10).default([]),
-  /** fisco: Solidity packages deployed on the service's own chain (docs/decisions/038). */
-  framework: z.enum(["fabric", "fisco"]).default("fabric"),
+  /**
+   * An EVM framework: Solidity packages deployed on the service's own chain (docs/decisions/038, 052); fabric
+   * (only where a test is about Fabric): Node.js packages, booked until the Fabric peer exists.
+   */
+  framework: z.enum(["fisco", "cita", "xuperchain", "fabric"]).default("fisco"),
 });
 export const serviceFixturePaths = {
   "/test/services": {

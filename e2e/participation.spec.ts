@@ -111,7 +111,9 @@ test("a participant joins by invitation with an uploaded public key, is approved
   await expect(page.getByTestId("participated-list").getByTestId("list-status")).toHaveText("Confirmed");
   await page.getByTestId("participated-list").getByRole("link", { name: "Access", exact: true }).click();
   await expect(page.getByTestId("user-code")).toHaveText(/^UC[0-9A-F]{12}$/);
-  await expect(page.getByTestId("gateways")).toContainText("https://gw-");
+  // A real endpoint per node on the service's chain, with the participant's own key (docs/decisions/052).
+  await expect(page.getByTestId("gateways")).toContainText(/\/chain\/service\/[a-z0-9-]+\/[A-Za-z0-9_-]{43}/);
+  await expect(page.getByTestId("gateways")).not.toContainText(".example");
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),

@@ -60,7 +60,11 @@ export async function apiToken(request: APIRequestContext, userName: string, pas
  */
 export const FIXTURE_BOOKING = { tps: 10, capacityGb: 10 };
 
-/** A fresh publisher with a complete service version made by the tests-only /test/services path (FIXTURE_BOOKING). */
+/**
+ * A fresh publisher with a complete service version made by the tests-only /test/services path (FIXTURE_BOOKING):
+ * FISCO BCOS with Solidity packages that really deploy, unless a spec about Fabric asks for `framework: "fabric"`
+ * (docs/decisions/052).
+ */
 export async function publisherWithService(
   request: APIRequestContext,
   prefix: string,
@@ -70,7 +74,12 @@ export async function publisherWithService(
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const token = await apiToken(request, user.userName);
   const name = `${prefix} ${uniqueUser(testInfo, "")}`.slice(0, 40);
-  const created = await api(request, "/test/services", { name, ...FIXTURE_BOOKING, ...service }, token);
+  const created = await api(
+    request,
+    "/test/services",
+    { name, framework: "fisco", ...FIXTURE_BOOKING, ...service },
+    token,
+  );
   return { user, token, name, ...(created as { appId: number; appVerId: number }) };
 }
 

@@ -82,7 +82,15 @@ test("a service goes through approval, test, payment and deployment to running",
     `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${pub.appId}&appVerId=${pub.appVerId}&activeNames=chaincode`,
     "Running",
   );
-  await expect(page.getByTestId("deployment")).toContainText(/0x[0-9a-f]{40}/);
+  // Deployment per node (docs/decisions/052): each city node, the chain's height, its endpoint, running; no address.
+  const deployment = page.getByTestId("deployment");
+  await expect(deployment.locator("tbody tr")).toHaveCount(2);
+  for (const row of await deployment.locator("tbody tr").all()) {
+    await expect(row).toContainText(/\/chain\/service\/cn-[a-z]{2}-01\/[A-Za-z0-9_-]{43}/);
+    await expect(row.getByRole("cell").nth(3)).toHaveText(/^[1-9]\d*$/);
+    await expect(row).toContainText("Running");
+  }
+  await expect(deployment).not.toContainText(/0x[0-9a-fA-F]{40}/);
   await page.getByRole("link", { name: "Run info" }).click();
   await expect(page.getByText("Beijing, Shanghai")).toBeVisible();
   await page.getByRole("link", { name: "Approval records" }).click();

@@ -7,25 +7,31 @@ import { CAPTCHA, fillLogin, PASSWORD } from "./support.ts";
 /** Shared by the wizard specs: its address, test files made in the test, logging in and the /vueapi wizard paths. */
 export const WIZARD = "/g/home/PermissionedServices/PublishedServices/NewServices";
 
-const MAIN_GO = `package main
-
-import "github.com/hyperledger/fabric-chaincode-go/shim"
-
-type Asset struct{}
+const MAIN_JS = `"use strict";
+const { Contract } = require("fabric-contract-api");
 
 // The FUNC the wizard specs declare, so the test job finds it in the source.
-func (a *Asset) createAsset(id string) error { return nil }
+class Asset extends Contract {
+  async createAsset(ctx, id) {
+    await ctx.stub.putState(id, Buffer.from("{}"));
+  }
+}
 
-func main() { _ = shim.Start(new(Asset)) }
+module.exports.contracts = [Asset];
 `;
 
-/** A small Go chaincode, zipped in the test (no binary fixture is committed); `extra` adds more files. */
+/**
+ * A small Node.js chaincode for Fabric (what runs there without a connected Fabric network, docs/decisions/052),
+ * zipped in the test (no binary fixture is committed); `extra` adds more files.
+ */
 export function chaincodeZip(extra: Record<string, Uint8Array> = {}, options: { level?: 0 } = {}) {
+  const manifest = JSON.stringify({
+    name: "asset",
+    main: "asset/index.js",
+    dependencies: { "fabric-contract-api": "2.5.8" },
+  });
   return Buffer.from(
-    zipSync(
-      { "asset/main.go": strToU8(MAIN_GO), "asset/go.mod": strToU8("module asset\n\ngo 1.20\n"), ...extra },
-      options,
-    ),
+    zipSync({ "asset/index.js": strToU8(MAIN_JS), "package.json": strToU8(manifest), ...extra }, options),
   );
 }
 

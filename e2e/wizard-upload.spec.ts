@@ -57,7 +57,7 @@ async function fillPackage(page: Page, name: string, zip: Buffer) {
   await page.getByLabel("Package name").fill(name);
   await page.getByLabel("Package version").fill("1.0.0");
   await page.getByLabel("Init parameters").fill("owner,amount");
-  await page.getByLabel("Main function path").fill("asset/main.go");
+  await page.getByLabel("Main function path").fill("asset/index.js");
   await page.getByLabel("Chaincode zip").setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: zip });
 }
 
@@ -99,7 +99,7 @@ test("a package name the server refuses comes back at its field, with every othe
   await api("addPackage", {
     appState: "add",
     appId,
-    pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" },
+    pkg: { name: "asset_cc", version: "1.0.0", language: "node", mainPath: "lib/chaincode.js" },
     file: await api.upload("chaincode", "a.zip", chaincodeZip()),
   });
   await page.reload();
@@ -114,7 +114,7 @@ test("a package name the server refuses comes back at its field, with every othe
   await expect(page.getByLabel("Package name")).toHaveValue("ASSET_CC");
   await expect(page.getByLabel("Package version")).toHaveValue("1.0.0");
   await expect(page.getByLabel("Init parameters")).toHaveValue("owner,amount");
-  await expect(page.getByLabel("Main function path")).toHaveValue("asset/main.go");
+  await expect(page.getByLabel("Main function path")).toHaveValue("asset/index.js");
   expect(await page.getByLabel("Chaincode zip").evaluate((el) => (el as HTMLInputElement).files?.[0]?.name)).toBe(
     "asset.zip",
   );
@@ -191,7 +191,7 @@ test("a file input is a drop area with JavaScript: a dropped file becomes the in
   await page.getByLabel("Package name").fill("dropped_cc");
   await page.getByLabel("Package version").fill("1.0.0");
   await page.getByLabel("Init parameters").fill("owner");
-  await page.getByLabel("Main function path").fill("asset/main.go");
+  await page.getByLabel("Main function path").fill("asset/index.js");
   await page.getByRole("button", { name: "Upload package" }).click();
   await expect(page.getByTestId("wizard-item")).toHaveCount(1);
   await expect(page.getByTestId("wizard-item")).toContainText("dropped_cc");

@@ -56,7 +56,7 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await page.getByLabel("Package name").fill("1bad");
   await page.getByLabel("Package version").fill("1.0.0");
   await page.getByLabel("Init parameters").fill("owner,amount");
-  await page.getByLabel("Main function path").fill("asset/main.go");
+  await page.getByLabel("Main function path").fill("asset/index.js");
   await page
     .getByLabel("Chaincode zip")
     .setInputFiles({ name: "asset.zip", mimeType: "application/zip", buffer: chaincodeZip() });
@@ -64,7 +64,7 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await expect(
     page.getByText("Start with a letter or underscore; 4-16 letters, digits or underscores.").first(),
   ).toBeVisible();
-  await expect(page.getByLabel("Main function path")).toHaveValue("asset/main.go");
+  await expect(page.getByLabel("Main function path")).toHaveValue("asset/index.js");
   await page.getByLabel("Package name").fill("asset_cc");
   await page
     .getByLabel("Chaincode zip")
@@ -338,7 +338,7 @@ test("a file refused by its bytes or its size is explained at its field, and wha
   if (js) await ready(page);
   await page.getByLabel("Package name").fill("asset_cc");
   await page.getByLabel("Package version").fill("1.0.0");
-  await page.getByLabel("Main function path").fill("asset/main.go");
+  await page.getByLabel("Main function path").fill("asset/index.js");
   await page.getByLabel("Chaincode zip").setInputFiles({
     name: "asset.zip",
     mimeType: "application/zip",
@@ -366,7 +366,7 @@ test("a package that roles depend on is deleted only after those roles, each aft
   await api("addPackage", {
     appState: "add",
     appId,
-    pkg: { name: "asset_cc", version: "1.0.0", language: "go", mainPath: "main.go" },
+    pkg: { name: "asset_cc", version: "1.0.0", language: "node", mainPath: "lib/chaincode.js" },
     file: await api.upload("chaincode", "a.zip", chaincodeZip()),
   });
   const d1 = (await api("draft", { appState: "add", appId })).draft;

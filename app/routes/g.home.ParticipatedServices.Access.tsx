@@ -85,7 +85,13 @@ export default function Access() {
             {params.gateways.map((g) => (
               <tr key={g.cityNodeId}>
                 <td className={td}>{nodeLabel(g, language)}</td>
-                <td className={`${td} break-all font-mono text-xs`}>{g.gatewayUrl}</td>
+                <td className={`${td} break-all font-mono text-xs`}>
+                  {g.gatewayUrl ?? (
+                    <span className="font-sans text-slate-500" data-testid="gateway-unavailable">
+                      {t("access.gatewayNotAvailable")}
+                    </span>
+                  )}
+                </td>
               </tr>
             ))}
           </Table>

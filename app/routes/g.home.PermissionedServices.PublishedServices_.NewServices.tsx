@@ -71,10 +71,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const api = wizardApi(request, viewer, appState);
   let draft: Draft | null = null;
   let source: Draft | null = null;
+  let fabricConnected = false;
   if (appId) {
     const result = await api.call("/sys/chainAppInfo/wizard/draft", { appState, appId });
     if (!result.ok) throw wizardLoadFailure(result);
-    ({ draft, source } = result.data);
+    ({ draft, source, fabricConnected } = result.data);
   }
   const steps = stepsFor(appState);
   // The furthest step the draft reached; mod is the basic step alone.
@@ -113,6 +114,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     catalogue,
     confirming,
     market,
+    fabricConnected,
     language: viewer.language,
   });
 }

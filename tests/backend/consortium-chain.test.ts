@@ -153,7 +153,7 @@ describe("consortium services on their own chain", () => {
 
   it("a Fabric service keeps the booking and has no chain of its own", { timeout: 60_000 }, async () => {
     const pub = await activeUser("ccf");
-    const svc = await ok("/test/services", { verState: 25, nodeCount: 1 }, pub.token);
+    const svc = await ok("/test/services", { verState: 25, framework: "fabric", nodeCount: 1 }, pub.token);
     expect((await ok("/sys/chainAppInfo/publishedDetail", { appId: svc.appId }, pub.token)).chain).toBeNull();
   });
 });

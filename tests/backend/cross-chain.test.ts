@@ -53,7 +53,7 @@ describe("cross-chain services", () => {
       const a = await ok(pub, "/test/services", { verState: 25, framework: "fisco", nodeCount: 1 });
       const b = await ok(pub, "/test/services", { verState: 25, framework: "fisco", nodeCount: 2 });
       const onlyFirst = await ok(pub, "/test/services", { verState: 25, framework: "fisco", nodeCount: 4 });
-      const fabric = await ok(pub, "/test/services", { verState: 25, nodeCount: 1 });
+      const fabric = await ok(pub, "/test/services", { verState: 25, framework: "fabric", nodeCount: 1 });
 
       // SelectService: the running services, each with whether it can be opened and why not.
       const selectable = await ok(pub, "/sys/crossChain/selectable");

@@ -205,7 +205,9 @@ describe("the audit state machine through the API", () => {
     const params = ok(await post("/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: joinId }, who.token));
     expect(params.userCode).toMatch(/^UC[0-9A-F]{12}$/);
     expect(params.gateways).toHaveLength(2);
-    for (const g of params.gateways) expect(g.gatewayUrl).toMatch(/^https:\/\/gw-/);
+    // A real endpoint per node on the service's chain, with the participant's own key (docs/decisions/052).
+    for (const g of params.gateways)
+      expect(g.gatewayUrl).toMatch(/^https?:\/\/[^/]+\/chain\/service\/[a-z0-9-]+\/[A-Za-z0-9_-]{43}$/);
     expect(params.certificate).toMatchObject({ downloadable: true, mode: 3 });
 
     ok(await post("/sys/chainAppInfo/confirmJoin", { appJoinAuditId: joinId }, who.token));

@@ -125,10 +125,11 @@ describe("the lifecycle from submission to running", () => {
     expect(running.verState).toBe(25);
     expect(running.publishedAt).not.toBeNull();
     expect(running.currentVerId).toBe(appVerId);
-    for (const n of running.contents.nodes) {
-      expect(n.bookedAt).not.toBeNull();
-      expect(n.contractAddress).toMatch(/^0x[0-9a-f]{40}$/);
-      expect(n.chaincodeAddress).toBeTruthy();
+    for (const n of running.contents.nodes) expect(n.bookedAt).not.toBeNull();
+    // Deployment per node (docs/decisions/052): each node an endpoint on the service's chain, no made-up address.
+    for (const n of running.deployment) {
+      expect(n).toMatchObject({ status: "running", height: expect.any(Number) });
+      expect(n).not.toHaveProperty("contractAddress");
     }
     expect(running.transitions.map((t: any) => t.event)).toEqual([
       "submit",
@@ -369,7 +370,11 @@ describe("who may do what", () => {
     expect(rows.map((r: any) => r.verState).sort()).toEqual([23, 25, 40]);
     const running = await detail(company, rows.find((r: any) => r.verState === 25).appId);
     expect(running.contents.nodes).toHaveLength(2);
-    expect(running.contents.nodes.every((n: any) => n.bookedAt && n.contractAddress)).toBe(true);
+    expect(running.contents.nodes.every((n: any) => n.bookedAt)).toBe(true);
+    // A FISCO BCOS service whose Solidity packages really deployed on its chain (docs/decisions/052).
+    expect(running.framework).toBe("fisco");
+    expect(running.chain.contracts).toHaveLength(2);
+    expect(running.deployment.every((n: any) => n.status === "running" && n.height > 0 && n.endpoint)).toBe(true);
     expect(running.comments.length).toBeGreaterThan(0);
     expect(running.transitions.length).toBe(6);
     const suspended = await detail(company, rows.find((r: any) => r.verState === 40).appId);

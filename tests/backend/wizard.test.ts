@@ -61,9 +61,10 @@ function basic(extra: Record<string, unknown> = {}) {
 const pkg = (extra: Record<string, unknown> = {}) => ({
   name: "asset_cc",
   version: "1.0.0",
-  language: "go",
+  // Node.js runs on Fabric (the wizard's default framework here); Go needs a connected Fabric network (052).
+  language: "node",
   initParams: "a, b",
-  mainPath: "chaincode/main.go",
+  mainPath: "lib/chaincode.js",
   ...extra,
 });
 const fn = (packageId: number, extra: Record<string, unknown> = {}) => ({

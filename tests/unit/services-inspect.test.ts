@@ -10,7 +10,7 @@ import {
 import { sampleChaincode } from "#backend/domains/services/samples.ts";
 import { shownActions } from "#app/lib/services-rules.ts";
 
-const pkg = { name: "asset_cc", language: "go", mainPath: "main/main.go", funcs: ["CreateAsset", "ReadAsset"] };
+const pkg = { name: "asset_cc", language: "node", mainPath: "lib/chaincode.js", funcs: ["CreateAsset", "ReadAsset"] };
 
 describe("the test job's package checks", () => {
   it("passes a good package", () => {

@@ -101,7 +101,7 @@ describe("Solidity chaincode packages", () => {
     const files = solidityFilesOf(sampleSolidityChaincode("ledger", ["put", "add"]))!;
     expect(Object.keys(files)).toEqual(["contracts/Ledger.sol"]);
     expect(files["contracts/Ledger.sol"]).toMatch(/function put\(/);
-    expect(solidityFilesOf(sampleSolidityChaincode("ledger", ["put"], true))!["contracts/Ledger.sol"]).toContain(
+    expect(solidityFilesOf(sampleSolidityChaincode("ledger", ["put"], "compile"))!["contracts/Ledger.sol"]).toContain(
       "public values\n",
     );
   });

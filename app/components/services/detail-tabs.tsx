@@ -162,28 +162,34 @@ function TabBody({
             ))}
           </Table>
           <h2 className="font-semibold">{t("detail.deployment")}</h2>
+          {/* Each city node of the service (docs/decisions/052): no address here, the contracts are in the chain's box. */}
           <Table
             label={t("detail.deployment")}
             head={[
               t("detail.node"),
               t("detail.tps"),
               t("detail.capacity"),
-              t("detail.peers"),
-              t("detail.contractAddress"),
-              t("detail.chaincodeAddress"),
+              t("detail.height"),
+              t("detail.endpoint"),
+              t("detail.nodeStatus"),
             ]}
             regionTestId="deployment"
           >
-            {c.nodes.map((n) => (
-              <tr key={n.cityNodeId}>
-                <td className={td}>{nodeName(n)}</td>
-                <td className={td}>{n.tps}</td>
-                <td className={td}>{n.capacityGb}</td>
-                <td className={td}>{n.peers}</td>
-                <td className={`${td} break-all font-mono text-xs`}>{n.contractAddress ?? t("detail.notDeployed")}</td>
-                <td className={`${td} break-all font-mono text-xs`}>{n.chaincodeAddress ?? t("detail.notDeployed")}</td>
-              </tr>
-            ))}
+            {service.deployment.map((n) => {
+              const booked = c.nodes.find((b) => b.cityNodeId === n.cityNodeId);
+              return (
+                <tr key={n.cityNodeId} data-node={n.code}>
+                  <td className={td}>{nodeName(n)}</td>
+                  <td className={td}>{booked?.tps ?? ""}</td>
+                  <td className={td}>{booked?.capacityGb ?? ""}</td>
+                  <td className={td}>{n.height ?? "—"}</td>
+                  <td className={`${td} break-all font-mono text-xs`}>
+                    {n.endpoint ?? <span className="font-sans text-slate-500">{t("detail.endpointNotAvailable")}</span>}
+                  </td>
+                  <td className={td}>{t(`detail.nodeStatuses.${n.status}`)}</td>
+                </tr>
+              );
+            })}
           </Table>
           {service.chain ? <ServiceChainPanel chain={service.chain} origin={origin} /> : null}
         </div>

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { AuditState } from "#contract/participation-codes.ts";
+import { isEvmFramework, serviceNodeEndpointPath } from "#contract/service-codes.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
@@ -9,11 +10,16 @@ import { apps } from "#backend/domains/services/tables.ts";
 import { applyJoinEvent, JOB_WORK_ORDER } from "./audit.ts";
 import { appJoinNodes, appJoins } from "./tables.ts";
 
-/** The gateway a participant reaches the service through on one city node. */
-export const gatewayUrl = (nodeCode: string, appCode: string) =>
-  `https://gw-${nodeCode.toLowerCase()}.bsn.example/api/v1/${appCode.toLowerCase()}`;
+/**
+ * The gateway a participant reaches the service through on one city node (docs/decisions/052): on a service that
+ * runs on its own EVM chain, the node's endpoint path /chain/service/<code> (the access page makes it absolute
+ * from PUBLIC_URL and appends the participant's own key); null for a service with nothing behind it yet
+ * (Fabric until the Fabric peer exists).
+ */
+export const gatewayPath = (nodeCode: string, framework: string) =>
+  isEvmFramework(framework) ? serviceNodeEndpointPath(nodeCode) : null;
 
-/** The work order (10 → 13): a gateway URL on each chosen node and the participant's user code. */
+/** The work order (10 → 13): the gateway on each chosen node and the participant's user code. */
 export async function workOrderInTx(tx: Tx, joinId: number, now: Date) {
   const [join] = await tx.select().from(appJoins).where(eq(appJoins.id, joinId)).for("update");
   if (!join || join.auditState !== AuditState.ORDERED || join.disabledAt) return false;
@@ -26,7 +32,7 @@ export async function workOrderInTx(tx: Tx, joinId: number, now: Date) {
   for (const node of chosen) {
     await tx
       .update(appJoinNodes)
-      .set({ gatewayUrl: gatewayUrl(node.code, app.appCode) })
+      .set({ gatewayUrl: gatewayPath(node.code, app.framework) })
       .where(and(eq(appJoinNodes.joinId, joinId), eq(appJoinNodes.cityNodeId, node.id)));
   }
   const userCode = join.userCode ?? `UC${randomBytes(6).toString("hex").toUpperCase()}`;

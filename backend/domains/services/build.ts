@@ -28,8 +28,11 @@ export type DraftSpec = {
   capacityGb?: number;
   nodeCount?: number;
   description?: string;
-  /** fisco: Solidity packages for the service's own chain (docs/decisions/038); fabric (default): Go packages. */
-  framework?: "fabric" | "fisco";
+  /**
+   * An EVM framework (fisco, the default; cita; xuperchain): Solidity packages for the service's own chain
+   * (docs/decisions/038, 052); fabric: Node.js packages (deployed once the Fabric peer exists).
+   */
+  framework?: "fabric" | "fisco" | "cita" | "xuperchain";
   now: Date;
   /** Where the packages' zips are stored (deps.files). */
   files: FileStore;
@@ -69,7 +72,7 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
       industry: "logistics",
       description: spec.description ?? "Traceability of goods between logistics partners on a consortium chain.",
       introduction: "Partners record each hand-over of a shipment; auditors read the history.",
-      framework: spec.framework ?? "fabric",
+      framework: spec.framework ?? "fisco",
       platformType: "web",
       accessMethods: { webUrl: "https://trace.example.com" },
       freeYN: spec.free ? 1 : 0,
@@ -100,15 +103,15 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
   for (const [i, pkg] of PACKAGES.entries()) {
     const funcs = pkg.funcs.map((f) => f[1] as string);
     const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
-    const solidity = spec.framework === "fisco";
+    const solidity = spec.framework !== "fabric";
     const bytes = Buffer.from(
-      solidity ? sampleSolidityChaincode(pkg.name, funcs, kind !== "good") : sampleChaincode(pkg.name, funcs, kind),
+      solidity ? sampleSolidityChaincode(pkg.name, funcs, kind) : sampleChaincode(pkg.name, funcs, kind),
     );
     const fileName = `${pkg.name}.zip`;
     const file = await spec.files.put(db, { name: fileName, mime: "application/zip", bytes, createdAt: now });
     const code = solidity
       ? { language: "solidity", initParams: "", mainPath: SAMPLE_SOLIDITY_MAIN_PATH }
-      : { language: "go", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH };
+      : { language: "node", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH };
     const [row] = await db
       .insert(chaincodePackages)
       .values({

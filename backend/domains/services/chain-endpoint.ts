@@ -1,4 +1,4 @@
-import { and, eq, isNull, inArray } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, inArray, sql } from "drizzle-orm";
 import { accessAllowed } from "#contract/participation-codes.ts";
 import { RPC_BODY_LIMIT_BYTES } from "#contract/public-chain-codes.ts";
 import { VerState } from "#contract/service-status.ts";
@@ -6,11 +6,13 @@ import type { Endpoint } from "#backend/kit/domain.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { SERVICE_KEY_SHAPE, SERVICE_RPC_PREFIX, hashServiceKey } from "./chain.ts";
-import { appVersions, apps, serviceChainKeys, serviceChains } from "./tables.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import { appNodes, appVersions, apps, serviceChainKeys, serviceChains } from "./tables.ts";
 
 /**
  * A consortium service's chain over JSON-RPC (docs/decisions/038): POST /chain/service/<key>, standard JSON-RPC
- * that viem and ethers use. The key is one user's: the publisher's, or a participant's whose participation
+ * that viem and ethers use; POST /chain/service/<city node code>/<key> is the same chain reached through one
+ * booked city node of the running version (docs/decisions/052), answered only for a node the service has. The key is one user's: the publisher's, or a participant's whose participation
  * gives access (approved, not disabled: SPEC §4). The service must be running (25); a key stops working when
  * its user loses access, and the chain keeps its state.
  */
@@ -25,9 +27,16 @@ export const serviceChainRpc: Endpoint = {
   bodyLimitBytes: RPC_BODY_LIMIT_BYTES,
   ratePerMinute: 600,
   async handle(request, deps) {
-    const key = decodeURIComponent(new URL(request.url).pathname.slice(SERVICE_RPC_PREFIX.length));
-    if (!SERVICE_KEY_SHAPE.test(key))
-      return refusal(401, -32001, "a valid service key is required: POST to /chain/service/<key>");
+    const rest = decodeURIComponent(new URL(request.url).pathname.slice(SERVICE_RPC_PREFIX.length));
+    const slash = rest.lastIndexOf("/");
+    const nodeCode = slash >= 0 ? rest.slice(0, slash) : null;
+    const key = rest.slice(slash + 1);
+    if (!SERVICE_KEY_SHAPE.test(key) || (nodeCode !== null && !/^[A-Za-z0-9-]{1,40}$/.test(nodeCode)))
+      return refusal(
+        401,
+        -32001,
+        "a valid service key is required: POST to /chain/service/<key> or /chain/service/<city node code>/<key>",
+      );
     const [row] = await deps.db
       .select({
         userId: serviceChainKeys.userId,
@@ -35,6 +44,7 @@ export const serviceChainRpc: Endpoint = {
         owner: apps.userId,
         chainName: serviceChains.chainName,
         verState: appVersions.verState,
+        verId: appVersions.id,
       })
       .from(serviceChainKeys)
       .innerJoin(apps, eq(apps.id, serviceChainKeys.appId))
@@ -43,6 +53,20 @@ export const serviceChainRpc: Endpoint = {
       .where(eq(serviceChainKeys.keyHash, hashServiceKey(key)));
     if (!row) return refusal(401, -32001, "unknown service key");
     if (row.verState !== VerState.RUNNING) return refusal(403, -32002, "this service is not running");
+    if (nodeCode !== null) {
+      const [node] = await deps.db
+        .select({ id: appNodes.cityNodeId })
+        .from(appNodes)
+        .innerJoin(cityNodes, eq(cityNodes.id, appNodes.cityNodeId))
+        .where(
+          and(
+            eq(appNodes.verId, row.verId!),
+            isNotNull(appNodes.bookedAt),
+            sql`upper(${cityNodes.code}) = ${nodeCode.toUpperCase()}`,
+          ),
+        );
+      if (!node) return refusal(404, -32004, `this service has no node ${nodeCode}`);
+    }
     if (row.userId !== row.owner) {
       const joins = await deps.db
         .select({ auditState: appJoins.auditState })

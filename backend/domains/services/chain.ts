@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { encodeDeployData, type Abi } from "viem";
-import { isEvmFramework } from "#contract/service-codes.ts";
+import { isEvmFramework, SERVICE_RPC_PREFIX } from "#contract/service-codes.ts";
+export { SERVICE_RPC_PREFIX };
 import { VerState } from "#contract/service-status.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
@@ -20,11 +21,12 @@ import {
 } from "./tables.ts";
 
 /*
- * Consortium services on their own chain (docs/decisions/038). A FISCO BCOS or CITA service runs its Solidity
+ * Consortium services on their own chain (docs/decisions/038). A FISCO BCOS, CITA or XuperChain service runs its Solidity
  * chaincode on an EVM chain of the registry (backend/domains/chain), one per service, started by the deploy job
  * (24 → 25 / 26): each Solidity package is compiled for real and its contract created from the service's
- * deployer account, whose gas comes from the chain's treasury. Fabric and XuperChain keep the booking of
- * docs/decisions/012. Users reach the chain through /chain/service/<key> with a key of their own.
+ * deployer account, whose gas comes from the chain's treasury; XuperChain too, on the same EVM engine
+ * (docs/decisions/052). Fabric keeps the booking of docs/decisions/012 until the Fabric peer exists. Users
+ * reach the chain through /chain/service/<key>, or /chain/service/<city node code>/<key>, with a key of their own.
  */
 
 const DEPLOYER_KEYS: SealPurpose = { label: "bsn-service-chain-deployer-key", fallbackFile: "service-chain-secret" };
@@ -32,7 +34,6 @@ const ENDPOINT_KEYS: SealPurpose = { label: "bsn-service-chain-endpoint-key", fa
 /** The gas a deployer is given when it holds less than half of it: 10 ether of the service's chain. */
 const DEPLOYER_GAS = 10n * 10n ** 18n;
 
-export const SERVICE_RPC_PREFIX = "/chain/service/";
 /** An endpoint key: 32 random bytes, base64url (43 characters). */
 export const SERVICE_KEY_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 export const hashServiceKey = (key: string) => createHash("sha256").update(key, "utf8").digest("hex");
@@ -94,15 +95,20 @@ async function chainOf(deps: Deps, app: { id: number; appCode: string }) {
  * The chain part of deploying version `verId` (outside any transaction: compiling and mining take their time):
  * null when the service does not run on a chain of its own (not EVM, or no Solidity package), else every
  * Solidity package deployed, or the first reason why not (the compiler's, the init params', the chain's).
- * A package already deployed for this version (a job run again after a crash) keeps its contract.
+ * A package already deployed for this version (a job run again after a crash) keeps its contract. `states`:
+ * the version's states it works in (the deploy job: 24; the one-time backfill of evm-backfill.ts: running ones).
  */
-export async function deployOnServiceChain(verId: number, deps: Deps): Promise<ChainDeployment | null> {
+export async function deployOnServiceChain(
+  verId: number,
+  deps: Deps,
+  states: readonly number[] = [VerState.PENDING_PUBLISH],
+): Promise<ChainDeployment | null> {
   const [row] = await deps.db
     .select({ version: appVersions, app: apps })
     .from(appVersions)
     .innerJoin(apps, eq(apps.id, appVersions.appId))
     .where(eq(appVersions.id, verId));
-  if (!row || row.version.verState !== VerState.PENDING_PUBLISH || !isEvmFramework(row.app.framework)) return null;
+  if (!row || !states.includes(row.version.verState) || !isEvmFramework(row.app.framework)) return null;
   const packages = (
     await deps.db
       .select()
@@ -216,10 +222,12 @@ export async function serviceChainView(
     .innerJoin(chaincodePackages, eq(chaincodePackages.id, serviceChainContracts.packageId))
     .where(eq(serviceChainContracts.verId, verId))
     .orderBy(asc(serviceChainContracts.id));
+  const key = await keyOf(db, env, appId, userId, now);
   return {
     chainName: known.chainName,
     chainId: known.chainId,
-    endpointPath: `${SERVICE_RPC_PREFIX}${await keyOf(db, env, appId, userId, now)}`,
+    endpointPath: `${SERVICE_RPC_PREFIX}${key}`,
+    key,
     contracts,
   };
 }

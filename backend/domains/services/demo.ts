@@ -5,6 +5,7 @@ import type { Tx } from "#backend/db/client.ts";
 import { appComments } from "./tables.ts";
 import { buildDraft, type DraftSpec } from "./build.ts";
 import { deployInTx, testInTx } from "./jobs.ts";
+import { deployOnServiceChain } from "./chain.ts";
 import { createPublishBill, payPublishBill } from "./payment.ts";
 import { applyTransition } from "./machine.ts";
 
@@ -14,9 +15,12 @@ const HOUR = 60 * 60 * 1000;
  * Demo services (backend/seed.ts): democompany gets a running service that went through the whole
  * lifecycle (real zip packages tested, reviews by demooperator, publish bill paid through the ledger, two
  * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
- * approved and waiting to be paid.
+ * approved and waiting to be paid. They are FISCO BCOS services whose Solidity packages really deploy on
+ * their own chain (docs/decisions/038, 052); the market's Fabric `supply_trace` becomes the demo with the
+ * Fabric peer (issue 28, slice 3).
  */
-export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, timeline) => {
+export const seedDemoServices: DemoSeeder = async (deps, created, now, timeline) => {
+  const { db, files } = deps;
   const company = created.democompany;
   if (!company) return;
   const operator = created.demooperator ?? null;
@@ -67,7 +71,7 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
 
   // The services in the order of their money (the ledger's time order): the oldest first.
   // Running for a while, then suspended by operations (docs/decisions/015): the publisher can ask to enable it.
-  await db.transaction(async (tx) => {
+  const carbon = await db.transaction(async (tx) => {
     const { version } = await approvedDraft(
       tx,
       { userId: company, name: "Carbon credit registry", costCents: 6_000, tps: 50, capacityGb: 20, nodeCount: 1 },
@@ -89,9 +93,14 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
         now: at(278),
       }),
     );
-    await deployInTx(tx, version.id, at(277));
+    return version.id;
+  });
+  // The contracts are created on the service's chain outside any transaction, as the deploy job does.
+  const carbonChain = await deployOnServiceChain(carbon, { ...deps, now: () => at(277) });
+  await db.transaction(async (tx) => {
+    await deployInTx(tx, carbon, at(277), carbonChain);
     await applyTransition(tx, {
-      verId: version.id,
+      verId: carbon,
       event: "suspend",
       actor: "operator",
       actorId: operator,
@@ -100,7 +109,7 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
     });
   });
 
-  await db.transaction(async (tx) => {
+  const cold = await db.transaction(async (tx) => {
     const { app, version } = await approvedDraft(
       tx,
       { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 },
@@ -124,10 +133,14 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
         now: at(198),
       }),
     );
-    await deployInTx(tx, version.id, at(197));
+    return { appId: app.id, verId: version.id };
+  });
+  const coldChain = await deployOnServiceChain(cold.verId, { ...deps, now: () => at(197) });
+  await db.transaction(async (tx) => {
+    await deployInTx(tx, cold.verId, at(197), coldChain);
     await tx.insert(appComments).values([
       {
-        appId: app.id,
+        appId: cold.appId,
         userId: commenter,
         text: "Very handy for tracking our shipments between Beijing and Shanghai.",
         usefulCount: 1,
@@ -136,7 +149,7 @@ export const seedDemoServices: DemoSeeder = async ({ db, files }, created, now, 
         createdAt: at(120),
       },
       {
-        appId: app.id,
+        appId: cold.appId,
         userId: commenter,
         text: "Could the audit role also read the asset history?",
         usefulCount: 0,

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, asc, count, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { VerState } from "#contract/service-status.ts";
 import type { Finding } from "#contract/services.ts";
@@ -19,7 +18,7 @@ import {
 } from "./inspect.ts";
 import { PUBLISH_PAYMENT_WINDOW_MS } from "./machine.ts";
 import { cycleDays, DAY_MS } from "#contract/config-upgrade-codes.ts";
-import { isEvmFramework } from "#contract/service-codes.ts";
+import { languageRun } from "#contract/service-codes.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { deployOnServiceChain, type ChainDeployment } from "./chain.ts";
 import { applyTransition } from "./machine.ts";
@@ -84,11 +83,13 @@ async function lockedAt(tx: Tx, verId: number, state: number) {
 /** The test job: every package of the version is inspected (backend/domains/services/inspect.ts). */
 export const runTest: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
-  await services.db.transaction((tx) => testInTx(tx, verId, services.now(), services.files));
+  await services.db.transaction((tx) =>
+    testInTx(tx, verId, services.now(), services.files, !!services.env.fabricPeerEndpoint),
+  );
 };
 
 /** The test of one version inside `tx` (the job's work; the demo data uses it too). */
-export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStore) {
+export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStore, fabricConnected = false) {
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
     if (!version) return;
@@ -118,18 +119,19 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
         funcs,
       });
       findings.push(...found);
-      // Solidity packages (FISCO BCOS, CITA) are compiled for real; their FUNCs are read from the ABI (docs/decisions/034).
-      if (normaliseLanguage(pkg.language) === "solidity" && !found.length) {
-        if (!isEvmFramework(framework))
-          findings.push({ key: "report.languageFramework", params: { package: pkg.name, framework } });
-        else
-          findings.push(
-            ...solidityFindings(
-              { name: pkg.name, funcs },
-              await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes))),
-            ),
-          );
-      }
+      // A language that cannot run for the framework fails the test (docs/decisions/052); Solidity packages
+      // (FISCO BCOS, CITA, XuperChain) are compiled for real and their FUNCs read from the ABI (034).
+      if (found.length) continue;
+      const language = normaliseLanguage(pkg.language);
+      if (!languageRun(framework, language, fabricConnected))
+        findings.push({ key: "report.languageFramework", params: { package: pkg.name, language, framework } });
+      else if (language === "solidity")
+        findings.push(
+          ...solidityFindings(
+            { name: pkg.name, funcs },
+            await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes))),
+          ),
+        );
     }
     const report = storeReport(findings, suggestionFor(findings));
     await applyTransition(tx, {
@@ -141,15 +143,6 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
       set: { testReport: report },
     });
   }
-}
-
-/** Deterministic addresses of a deployment (the embedded network adapter; ARCHITECTURE "Operations side"). */
-export function deploymentAddresses(appCode: string, version: string, nodeCode: string) {
-  const h = (s: string) => createHash("sha256").update(s).digest("hex");
-  return {
-    contractAddress: `0x${h(`contract:${appCode}:${version}:${nodeCode}`).slice(0, 40)}`,
-    chaincodeAddress: `${appCode.toLowerCase()}_${h(`chaincode:${appCode}:${version}:${nodeCode}`).slice(0, 16)}`,
-  };
 }
 
 /** Versions whose bookings hold resources: deploying, running, deactivated (§8 "Insufficient resources"). */
@@ -252,18 +245,15 @@ export async function deployInTx(tx: Tx, verId: number, now: Date, onChain: Chai
       });
       return;
     }
+    // Each booked city node is a node of the service (docs/decisions/052): on an EVM service, an endpoint on its
+    // one chain; no per-node address is made up.
     const deployed = [];
     for (const w of wanted) {
-      const addresses = deploymentAddresses(
-        app.appCode,
-        version.version,
-        codes.get(w.cityNodeId) ?? String(w.cityNodeId),
-      );
       await tx
         .update(appNodes)
-        .set({ bookedAt: now, ...addresses })
+        .set({ bookedAt: now })
         .where(and(eq(appNodes.verId, verId), eq(appNodes.cityNodeId, w.cityNodeId)));
-      deployed.push({ cityNodeId: w.cityNodeId, ...addresses });
+      deployed.push({ cityNodeId: w.cityNodeId, code: codes.get(w.cityNodeId) ?? String(w.cityNodeId) });
     }
     await applyTransition(tx, {
       verId,

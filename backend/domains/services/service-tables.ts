@@ -113,7 +113,7 @@ export const appVersions = pgTable(
       passed: boolean;
       reasons: string[];
       suggestion?: string;
-      nodes?: { cityNodeId: number; contractAddress: string; chaincodeAddress: string }[];
+      nodes?: { cityNodeId: number; code?: string }[];
     }>(),
     /**
      * The publisher's pending request to lift an operator's suspension (verState 40) and its note; cleared
@@ -234,8 +234,6 @@ export const appNodes = pgTable(
     peers: integer("peers").notNull(),
     /** Set by the deploy job once the node's resources are booked for this version. */
     bookedAt: ts("booked_at"),
-    contractAddress: text("contract_address"),
-    chaincodeAddress: text("chaincode_address"),
   },
   (t) => [primaryKey({ columns: [t.verId, t.cityNodeId] }), index("app_nodes_city").on(t.cityNodeId)],
 );

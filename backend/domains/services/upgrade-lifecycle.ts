@@ -10,7 +10,7 @@ import { ApiError } from "#backend/http/errors.ts";
 import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { storeReport } from "./inspect.ts";
-import { availableOn, deploymentAddresses } from "./jobs.ts";
+import { availableOn } from "./jobs.ts";
 import { appNodes, appVersions, apps, configUpgrades } from "./tables.ts";
 import { upgradeReviewMachine } from "./upgrade-machine.ts";
 import { JOB_UPGRADE_DEPLOY, resourceLines, priceCatalogue, tell, usd } from "./upgrade.ts";
@@ -159,13 +159,14 @@ export function scheduleUpgradeDeploy(tx: Tx, upgradeId: number, now: Date) {
 /**
  * The deployment job: in one transaction, locks the upgrade and the city nodes of both configurations (in id
  * order, as the service deployment does), checks what each node has left besides this service, and either
- * re-books the version's nodes (removed ones released, new ones with their addresses) → 10 success and upgrade
+ * re-books the version's nodes (removed ones released, new ones booked) → 10 success and upgrade
  * status 2, or books nothing → 20 failed and status 3 with the reasons ("Insufficient resources").
  */
 export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
   const [upgrade] = await tx.select().from(configUpgrades).where(eq(configUpgrades.id, upgradeId)).for("update");
   if (!upgrade || upgrade.deployState !== UpgradeDeploy.IN_PROGRESS) return;
-  const [version] = await tx.select().from(appVersions).where(eq(appVersions.id, upgrade.verId)).for("update");
+  // The version stays locked while its nodes are re-booked.
+  await tx.select({ id: appVersions.id }).from(appVersions).where(eq(appVersions.id, upgrade.verId)).for("update");
   const [app] = await tx.select().from(apps).where(eq(apps.id, upgrade.appId));
   const ids = [...new Set([...upgrade.before, ...upgrade.after].map((n) => n.cityNodeId))].sort((a, b) => a - b);
   if (ids.length > 0)
@@ -176,10 +177,8 @@ export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
       .orderBy(asc(cityNodes.id))
       .for("update");
   const findings: Finding[] = [];
-  const codes = new Map<number, string>();
   for (const w of upgrade.after) {
     const left = await availableOn(tx, w.cityNodeId, upgrade.verId);
-    codes.set(w.cityNodeId, left.node.code);
     if (w.tps > left.tps || w.capacityGb > left.capacityGb) {
       findings.push({
         key: "report.insufficientResources",
@@ -220,12 +219,7 @@ export async function deployUpgradeInTx(tx: Tx, upgradeId: number, now: Date) {
         .set({ tps: n.tps, capacityGb: n.capacityGb, peers: n.peers, bookedAt: now })
         .where(and(eq(appNodes.verId, upgrade.verId), eq(appNodes.cityNodeId, n.cityNodeId)));
     } else {
-      const addresses = deploymentAddresses(
-        app.appCode,
-        version.version,
-        codes.get(n.cityNodeId) ?? String(n.cityNodeId),
-      );
-      await tx.insert(appNodes).values({ verId: upgrade.verId, ...n, bookedAt: now, ...addresses });
+      await tx.insert(appNodes).values({ verId: upgrade.verId, ...n, bookedAt: now });
     }
   }
   await tx

@@ -310,7 +310,7 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     }),
     "/sys/chainAppInfo/wizard/addPackage": () => ({
       ...draftRef,
-      pkg: { name: "other_cc", version: "1.0.0", language: "go", mainPath: "chaincode/main.go" },
+      pkg: { name: "other_cc", version: "1.0.0", language: "node", mainPath: "lib/chaincode.js" },
       file: w.pending.chaincode,
     }),
     "/sys/chainAppInfo/wizard/addFunction": () => ({

@@ -256,7 +256,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
     "/sys/chainAppInfo/wizard/addPackage",
     {
       ...ref,
-      pkg: { name: "asset_cc", version: "1.0.0", language: "go", initParams: "a", mainPath: "chaincode/main.go" },
+      pkg: { name: "asset_cc", version: "1.0.0", language: "node", initParams: "a", mainPath: "lib/chaincode.js" },
       file: await uploaded("chaincode", token),
     },
     token,

@@ -35,6 +35,8 @@ export type NewServicesData = SerializeFrom<{
   catalogue: CityNode[];
   confirming: { kind: string; id: number; name: string } | null;
   market: { packageId: number; name: string; language: DataOf<"/sys/market/detail">["language"] } | null;
+  /** Whether a Fabric network is connected (FABRIC_PEER_ENDPOINT): Go and Java chaincode run only there. */
+  fabricConnected: boolean;
   language: Language;
 }>;
 
@@ -50,6 +52,7 @@ export function NewServicesPage({
   catalogue,
   confirming,
   market,
+  fabricConnected,
   language,
 }: NewServicesData) {
   // With JavaScript, the forms with a file upload by XMLHttpRequest (with progress): their action's answer
@@ -123,6 +126,7 @@ export function NewServicesPage({
             key={view.packages.map((x) => x.packageId).join()}
             view={view}
             deleteHref={deleteHref}
+            fabricConnected={fabricConnected}
             {...common}
           />
         ) : null}

@@ -16,7 +16,9 @@ import {
   FUNC_TYPES,
   functionFormSchema,
   INDUSTRIES,
+  defaultLanguageFor,
   languagesFor,
+  MAIN_PATH_EXAMPLES,
   packageFormSchema,
   PAYMENT_CYCLES,
   PLATFORM_TYPES,
@@ -42,6 +44,7 @@ import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm, type SchemaFormOptions } from "#app/lib/use-schema-form.ts";
 import { useUpload, type Upload } from "#app/lib/use-upload.ts";
 import { ItemTable } from "./shared.tsx";
+import { LanguageSupport } from "./languages.tsx";
 import { resultFor, type ActionData } from "#app/lib/wizard-forms.ts";
 import { coverUrl } from "#app/lib/wizard-urls.ts";
 import { VerState } from "#contract/service-status.ts";
@@ -234,6 +237,9 @@ export function BasicStep({
               options={opts(FRAMEWORKS, "frameworks")}
               placeholder={t("basic.choose")}
             />
+            <div className="md:col-span-2">
+              <LanguageSupport fabricConnected={null} />
+            </div>
             <SelectField
               field={f.platformType}
               label={t("basic.platformType")}
@@ -408,18 +414,26 @@ export function AttachmentsSection({
 
 /* ----------------------------------------- 2. packages ----------------------------------------- */
 
-export function PackagesStep({ view, deleteHref, ...step }: ListStepProps) {
+export function PackagesStep({
+  view,
+  deleteHref,
+  fabricConnected,
+  ...step
+}: ListStepProps & { fabricConnected: boolean }) {
   const { t } = useTranslation("wizard");
   const upload = useUpload();
   const deleteLink = useDeleteLink(deleteHref);
+  // Only languages that run for the framework are offered, one that runs first (docs/decisions/052).
+  const languages = languagesFor(view.basic.framework, fabricConnected);
   const [form, fields] = useStepForm(packageFormSchema, {
     id: "package",
     intent: "addPackage",
     actionData: step.actionData,
-    defaultValue: { language: "go" },
+    defaultValue: { language: defaultLanguageFor(view.basic.framework, fabricConnected) },
     onSubmit: upload.onSubmit,
   });
   const f = fields as unknown as Fields;
+  const chosen = languages.find((l) => l === form.value?.language) ?? languages[0];
   return (
     <ListStep
       {...step}
@@ -450,13 +464,20 @@ export function PackagesStep({ view, deleteHref, ...step }: ListStepProps) {
     >
       <TextField field={f.name} label={t("packages.name")} hint={t("packages.nameHint")} />
       <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
+      <div className="md:col-span-3">
+        <LanguageSupport fabricConnected={fabricConnected} />
+      </div>
       <SelectField
         field={f.language}
         label={t("packages.language")}
-        options={languagesFor(view.basic.framework).map((l) => ({ value: l, label: t(`languages.${l}`) }))}
+        options={languages.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
       />
       <TextField field={f.initParams} label={t("packages.initParams")} hint={t("packages.initParamsHint")} />
-      <TextField field={f.mainPath} label={t("packages.mainPath")} />
+      <TextField
+        field={f.mainPath}
+        label={t("packages.mainPath")}
+        hint={chosen ? t("packages.mainPathHint", { path: MAIN_PATH_EXAMPLES[chosen] }) : undefined}
+      />
       <FileField
         name="file"
         label={t("packages.file")}

@@ -65,6 +65,9 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
   const [role] = await db.select().from(appRoles).where(eq(appRoles.id, join.roleId));
   const nodes = await joinNodes(db, join.id);
   const certs = await certificateRows(db, join.userId, eq(certificates.joinId, join.id));
+  const chain = version
+    ? await services.api.serviceChainView(db, ctx.deps.env, app.id, version.id, join.userId, ctx.deps.now())
+    : null;
   return {
     appId: app.id,
     appCode: app.appCode,
@@ -75,12 +78,11 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
       cityNodeId: n.cityNodeId,
       name: n.name,
       nameZh: n.nameZh,
-      gatewayUrl: n.gatewayUrl ?? "",
+      // The node's endpoint with the participant's own key, absolute (docs/decisions/052); null: not available yet.
+      gatewayUrl: n.gatewayUrl && chain ? `${ctx.deps.env.publicUrl}${n.gatewayUrl}/${chain.key}` : null,
     })),
     certificate: certs[0] ?? null,
-    chain: version
-      ? await services.api.serviceChainView(db, ctx.deps.env, app.id, version.id, join.userId, ctx.deps.now())
-      : null,
+    chain,
   };
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, ne } from "drizzle-orm";
 import { CrossStatus } from "#contract/cross-chain-codes.ts";
 import { Msg } from "#contract/messages.ts";
-import { isEvmFramework } from "#contract/service-codes.ts";
+import { languageRun } from "#contract/service-codes.ts";
 import { ACCESS_METHODS, type BasicInfo } from "#contract/service-wizard.ts";
 import type { AccessMethods } from "#backend/domains/services/tables.ts";
 import services from "#backend/domains/services/index.ts";
@@ -10,7 +10,16 @@ import { appVersions, chaincodePackages } from "#backend/domains/services/tables
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { type DownloadInput, type Payload, type SignedInContext } from "#backend/http/router.ts";
 import { draftOf, ownApp, resolveDraft, type Resolved } from "#backend/domains/service-wizard/draft-reader.ts";
-import { me, saved, claimUpload, refuseWhileBillsUnpaid, reach, nameTaken, otherFreeService } from "./shared.ts";
+import {
+  me,
+  saved,
+  claimUpload,
+  refuseWhileBillsUnpaid,
+  reach,
+  nameTaken,
+  otherFreeService,
+  languageRefusal,
+} from "./shared.ts";
 import { addMarketPackage } from "./contents.ts";
 
 function appFields(b: BasicInfo) {
@@ -48,7 +57,7 @@ export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">,
   await refuseWhileBillsUnpaid(ctx.deps.db, me(ctx).id, ctx.deps.now());
   if (!ref.appId) {
     if (ref.appState !== "add") throw new ApiError(Msg.NOT_FOUND);
-    return { draft: null, source: null };
+    return { draft: null, source: null, fabricConnected: !!ctx.deps.env.fabricPeerEndpoint };
   }
   const { db } = ctx.deps;
   const r = await resolveDraft(db, me(ctx).id, ref.appState, ref.appId);
@@ -56,11 +65,19 @@ export async function getDraft(input: Payload<"/sys/chainAppInfo/wizard/draft">,
     if (!r.source) throw new ApiError(Msg.NOT_FOUND);
     if (!r.editable)
       throw new ApiError(crossChaining(r.app) ? Msg.XC_UPGRADE_CROSSING : Msg.SERVICE_ACTION_NOT_AVAILABLE);
-    return { draft: null, source: await draftOf(db, r.app, r.source, false) };
+    return {
+      draft: null,
+      source: await draftOf(db, r.app, r.source, false),
+      fabricConnected: !!ctx.deps.env.fabricPeerEndpoint,
+    };
   }
   if (!r.version) throw new ApiError(Msg.NOT_FOUND);
   if (ref.appState === "mod" && !r.editable) throw new ApiError(Msg.SERVICE_ACTION_NOT_AVAILABLE);
-  return { draft: await draftOf(db, r.app, r.version, r.editable), source: null };
+  return {
+    draft: await draftOf(db, r.app, r.version, r.editable),
+    source: null,
+    fabricConnected: !!ctx.deps.env.fabricPeerEndpoint,
+  };
 }
 
 /**
@@ -122,13 +139,16 @@ export async function saveBasic(input: Payload<"/sys/chainAppInfo/wizard/saveBas
         );
       if (clash.length) throw fieldError("basic.version", Msg.VERSION_TAKEN, Msg.VERSION_TAKEN);
     }
-    // A framework that does not run Solidity is refused while the draft holds a Solidity package.
-    if (resolved?.version && !isEvmFramework(basic.framework)) {
-      const [solidity] = await tx
-        .select({ id: chaincodePackages.id })
+    // A framework that cannot run a language of the draft's packages is refused (docs/decisions/052).
+    if (resolved?.version) {
+      const held = await tx
+        .selectDistinct({ language: chaincodePackages.language })
         .from(chaincodePackages)
-        .where(and(eq(chaincodePackages.verId, resolved.version.id), eq(chaincodePackages.language, "solidity")));
-      if (solidity) throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
+        .where(eq(chaincodePackages.verId, resolved.version.id));
+      const refused = held.find(
+        (p) => !languageRun(basic.framework, p.language, !!ctx.deps.env.fabricPeerEndpoint),
+      )?.language;
+      if (refused) throw fieldError("basic.framework", ...languageRefusal(refused, basic.framework));
     }
     let coverFileId = app?.coverFileId ?? null;
     if (cover) coverFileId = (await claimUpload(tx, ctx, cover, "cover", "cover")).id;

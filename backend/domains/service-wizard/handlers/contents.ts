@@ -2,7 +2,7 @@ import market from "#backend/domains/market/index.ts";
 import services from "#backend/domains/services/index.ts";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
-import { isEvmFramework } from "#contract/service-codes.ts";
+import { languageRun } from "#contract/service-codes.ts";
 import {
   appAttachments,
   appFunctions,
@@ -13,12 +13,12 @@ import {
 import type { Tx } from "#backend/db/client.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { type Payload, type SignedInContext } from "#backend/http/router.ts";
-import { saved, claimUpload, editableDraft } from "./shared.ts";
+import { saved, claimUpload, editableDraft, languageRefusal } from "./shared.ts";
 
 /**
  * "Use in a new service" (issue 15, the chaincode market): the market entry's zip (a copy, so the draft keeps
  * it whatever the market does later) becomes the draft's package, with the entry's functions. A Solidity entry
- * needs an EVM framework (MSG_41xxx SOLIDITY_NEEDS_EVM at the framework field); a withdrawn one is refused.
+ * must run for the draft's framework (docs/decisions/052; refused at the framework field); a withdrawn one is refused.
  */
 export async function addMarketPackage(
   tx: Tx,
@@ -29,8 +29,8 @@ export async function addMarketPackage(
   now: Date,
 ) {
   const entry = await market.api.packageForDraft(tx, marketPackageId);
-  if (entry.language === "solidity" && !isEvmFramework(framework))
-    throw fieldError("basic.framework", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
+  if (!languageRun(framework, entry.language, !!ctx.deps.env.fabricPeerEndpoint))
+    throw fieldError("basic.framework", ...languageRefusal(entry.language, framework));
   const file = await ctx.deps.files.copy(tx, entry.fileId, now);
   if (!file) throw new ApiError(Msg.NOT_FOUND);
   await services.api.addDraftPackage(
@@ -90,8 +90,9 @@ export async function addPackage(input: Payload<"/sys/chainAppInfo/wizard/addPac
   const now = ctx.deps.now();
   return ctx.deps.db.transaction(async (tx) => {
     const { app, version } = await editableDraft(tx, ctx, ref);
-    if (pkg.language === "solidity" && !isEvmFramework(app.framework))
-      throw fieldError("pkg.language", Msg.SOLIDITY_NEEDS_EVM, Msg.SOLIDITY_NEEDS_EVM);
+    // A language that cannot run for the framework is refused at the field (docs/decisions/052).
+    if (!languageRun(app.framework, pkg.language, !!ctx.deps.env.fabricPeerEndpoint))
+      throw fieldError("pkg.language", ...languageRefusal(pkg.language, app.framework));
     const clash = await tx
       .select({ id: chaincodePackages.id })
       .from(chaincodePackages)

@@ -3,6 +3,7 @@ import services from "#backend/domains/services/index.ts";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
+import { isEvmFramework } from "#contract/service-codes.ts";
 import { furthestOf, type draftRefSchema, type Upload, type WizardStep } from "#contract/service-wizard.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
@@ -91,4 +92,18 @@ export async function otherFreeService(tx: Tx, userId: number, exceptAppId: numb
     .from(apps)
     .where(and(eq(apps.userId, userId), eq(apps.freeYN, 1), exceptAppId ? ne(apps.id, exceptAppId) : undefined));
   return rows.length > 0;
+}
+
+/**
+ * Why `language` cannot run for `framework` (docs/decisions/052), as fieldError's message key and message:
+ * Solidity needs an EVM framework; an EVM framework runs Solidity only; Go and Java need a connected Fabric network.
+ */
+export function languageRefusal(language: string, framework: string): [string, string] {
+  const key =
+    language === "solidity"
+      ? Msg.SOLIDITY_NEEDS_EVM
+      : isEvmFramework(framework)
+        ? Msg.EVM_NEEDS_SOLIDITY
+        : Msg.LANGUAGE_NEEDS_FABRIC_NETWORK;
+  return [key, key];
 }

@@ -1,4 +1,5 @@
 import { serviceChainView } from "#backend/domains/services/chain.ts";
+import { deploymentNodes } from "#backend/domains/services/deployment-view.ts";
 import { and, asc, count, desc, eq, ilike, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
@@ -90,6 +91,7 @@ export async function publishedDetail(
   }
   if (!version) throw new ApiError(Msg.NOT_FOUND);
   const v = version;
+  const chain = await serviceChainView(db, ctx.deps.env, app.id, v.id, app.userId, ctx.deps.now());
   const transitions = await db
     .select({ t: appTransitions, actorName: users.userName })
     .from(appTransitions)
@@ -172,7 +174,8 @@ export async function publishedDetail(
     currentVerId: app.currentVerId,
     cycleEnd: iso(app.cycleEnd),
     upgrades: await upgradeHistory(db, app.id),
-    chain: await serviceChainView(db, ctx.deps.env, app.id, v.id, app.userId, ctx.deps.now()),
+    chain,
+    deployment: await deploymentNodes(ctx.deps, app, v, chain?.key ?? null),
   };
 }
 

@@ -206,8 +206,6 @@ export async function versionContents(db: Db | Tx, v: VersionRow) {
       capacityGb: n.capacityGb,
       peers: n.peers,
       bookedAt: iso(n.bookedAt),
-      contractAddress: n.contractAddress,
-      chaincodeAddress: n.chaincodeAddress,
     })),
     costCents: v.costCents,
     testReport: readReport(v.testReport as never),

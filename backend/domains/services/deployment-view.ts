@@ -1,0 +1,68 @@
+import { asc, eq } from "drizzle-orm";
+import { languageRun, serviceNodeEndpointPath } from "#contract/service-codes.ts";
+import { VerState } from "#contract/service-status.ts";
+import type { DeploymentNode } from "#contract/services.ts";
+import { cityNodes } from "#backend/db/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import chain from "#backend/domains/chain/index.ts";
+import { appNodes, apps, chaincodePackages, serviceChains, type appVersions } from "./tables.ts";
+
+/**
+ * "Deployment per node" (docs/decisions/052): each booked city node of a service is one node of it. For a
+ * service on its own EVM chain, a node is the endpoint /chain/service/<city node code>/<key> on that one chain,
+ * and its height is the chain's block number read at the time; a Fabric service's nodes are booked and wait
+ * for the embedded Fabric peer (issue 28, slice 3), with no endpoint. No address is shown here: the contracts,
+ * with the addresses that hold their code, are in the chain's own box.
+ */
+export async function deploymentNodes(
+  deps: Deps,
+  app: typeof apps.$inferSelect,
+  version: typeof appVersions.$inferSelect,
+  viewerKey: string | null,
+): Promise<DeploymentNode[]> {
+  const { db, env } = deps;
+  const nodes = await db
+    .select({ n: appNodes, c: cityNodes })
+    .from(appNodes)
+    .innerJoin(cityNodes, eq(cityNodes.id, appNodes.cityNodeId))
+    .where(eq(appNodes.verId, version.id))
+    .orderBy(asc(cityNodes.id));
+  const [own] = await db.select().from(serviceChains).where(eq(serviceChains.appId, app.id));
+  const languages = await db
+    .selectDistinct({ language: chaincodePackages.language })
+    .from(chaincodePackages)
+    .where(eq(chaincodePackages.verId, version.id));
+  const awaitsPeer = languages.some((l) => languageRun(app.framework, l.language, false) === "fabricPeer");
+  let height: number | null = null;
+  if (own && nodes.some(({ n }) => n.bookedAt)) {
+    try {
+      height = Number(BigInt((await chain.api.request(deps, own.chainName, { method: "eth_blockNumber" })) as string));
+    } catch {
+      height = null;
+    }
+  }
+  const running = version.verState === VerState.RUNNING;
+  return nodes.map(({ n, c }) => {
+    const base = { cityNodeId: c.id, code: c.code, name: c.name, nameZh: c.nameZh };
+    if (!n.bookedAt)
+      return {
+        ...base,
+        height: null,
+        endpoint: null,
+        status: version.verState === VerState.PENDING_PUBLISH ? ("deploying" as const) : ("notDeployed" as const),
+      };
+    if (own)
+      return {
+        ...base,
+        height,
+        endpoint: viewerKey ? `${env.publicUrl}${serviceNodeEndpointPath(c.code)}/${viewerKey}` : null,
+        status: running ? ("running" as const) : ("stopped" as const),
+      };
+    return {
+      ...base,
+      height: null,
+      endpoint: null,
+      status: awaitsPeer ? ("awaitingPeer" as const) : ("notAvailable" as const),
+    };
+  });
+}

@@ -1,0 +1,33 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { EVM_FRAMEWORKS } from "#contract/service-codes.ts";
+import { VerState } from "#contract/service-status.ts";
+import type { JobHandler } from "#backend/jobs/runner.ts";
+import { deployOnServiceChain } from "./chain.ts";
+import { appVersions, apps } from "./tables.ts";
+
+/**
+ * The one-time job of docs/decisions/052 (scheduled by migration 0030 with a dedupe key): on an upgraded
+ * database, every running (or deactivated) service of an EVM framework whose current version has Solidity
+ * packages gets them deployed on its own chain, as the deploy job does at 24 → 25. Until 052 only FISCO BCOS and
+ * CITA did; this gives XuperChain services theirs. Idempotent: a package already deployed keeps its contract, so a
+ * run again (a retry, a second process) deploys only what is missing. A service whose package cannot deploy
+ * keeps running without a contract; the job fails with its reason, so the runner retries it and, at the last
+ * attempt, keeps it dead for an operator to see.
+ */
+export const JOB_EVM_BACKFILL = "service.evmBackfill";
+
+const ON_CHAIN_STATES = [VerState.RUNNING, VerState.DEACTIVATED, VerState.DEACTIVATED_BY_OPERATOR];
+
+export const runEvmBackfill: JobHandler = async (_payload, deps) => {
+  const rows = await deps.db
+    .select({ verId: appVersions.id, name: apps.name, version: appVersions.version })
+    .from(apps)
+    .innerJoin(appVersions, eq(appVersions.id, apps.currentVerId))
+    .where(and(inArray(apps.framework, [...EVM_FRAMEWORKS]), inArray(appVersions.verState, ON_CHAIN_STATES)));
+  const failed: string[] = [];
+  for (const r of rows) {
+    const outcome = await deployOnServiceChain(r.verId, deps, ON_CHAIN_STATES);
+    if (outcome && !outcome.ok) failed.push(`${r.name} ${r.version}: ${outcome.reason}`);
+  }
+  if (failed.length) throw new Error(`not deployed on their chain:\n${failed.join("\n")}`.slice(0, 4000));
+};
