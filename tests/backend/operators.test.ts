@@ -104,7 +104,8 @@ describe("accounts.api.createOperator", () => {
       expect((await refusal({ userName, email, password })).fieldErrors.password, password).toContain(message);
     }
     expect(
-      (await refusal({ userName: "1bad", email: "not-an-email", password: "Op47!@kwz", realName: "Bob" })).fieldErrors,
+      (await refusal({ userName: "1bad", email: "not-an-email", password: "Op47!@kwz", realName: "Bob 张" }))
+        .fieldErrors,
     ).toEqual({
       userName: ["validation.username.format"],
       email: ["validation.email.format"],
