@@ -103,6 +103,25 @@ export async function deployOnServiceChain(
   deps: Deps,
   states: readonly number[] = [VerState.PENDING_PUBLISH],
 ): Promise<ChainDeployment | null> {
+  // One deployment of a version at a time in this process: the deploy job and a caller running it inline (the
+  // test fixture, the one-time backfill) would otherwise race for the deployer's nonce and the chain's creation,
+  // and the loser's refusal would fail a deployment that succeeds. The second waits, then finds the contracts.
+  const before = deploying.get(verId) ?? Promise.resolve();
+  const mine = before.then(() => deployOnce(verId, deps, states));
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  deploying.set(verId, settled);
+  void settled.then(() => {
+    if (deploying.get(verId) === settled) deploying.delete(verId);
+  });
+  return mine;
+}
+
+const deploying = new Map<number, Promise<void>>();
+
+async function deployOnce(verId: number, deps: Deps, states: readonly number[]): Promise<ChainDeployment | null> {
   const [row] = await deps.db
     .select({ version: appVersions, app: apps })
     .from(appVersions)
