@@ -32,6 +32,7 @@ import market from "./domains/market/index.ts";
 import dedicatedNodes from "./domains/dedicated-nodes/index.ts";
 import { readBackendEnv, type BackendEnv } from "./env.ts";
 import { createDrain } from "./http/drain.ts";
+import { guardDoor } from "./kit/door-guard.ts";
 import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit.ts";
 import { createRouter, type Caller, type DownloadHandlers, type Handlers } from "./http/router.ts";
 import { SessionCache } from "./http/session-cache.ts";
@@ -277,7 +278,12 @@ export async function serveEndpoint(request: Request, deps: Deps): Promise<Respo
   if (!endpoint) return plain(404, "Not found");
   if (!(endpoint.methods as readonly string[]).includes(request.method))
     return plain(405, "Method not allowed", { Allow: endpoint.methods.join(", ") });
-  if (!request.body) return endpoint.handle(request, deps);
+  // A door that takes a credential locks out an address after ten refused ones (docs/decisions/062).
+  const handle =
+    endpoint.auth === "key"
+      ? (r: Request) => guardDoor(r, endpoint.path, deps, (guarded) => endpoint.handle(guarded, deps))
+      : (r: Request) => endpoint.handle(r, deps);
+  if (!request.body) return handle(request);
   if (endpoint.streamBody) {
     // Streamed to the handler, counted while it arrives (docs/decisions/023, 039).
     if (declaresMoreThan(request, endpoint.bodyLimitBytes)) {
@@ -286,7 +292,7 @@ export async function serveEndpoint(request: Request, deps: Deps): Promise<Respo
     }
     const limited = limitRequest(request, endpoint.bodyLimitBytes);
     try {
-      const response = await endpoint.handle(limited.request, deps);
+      const response = await handle(limited.request);
       if (limited.exceeded()) discardRest(limited.rest());
       return response;
     } catch (error) {
@@ -304,7 +310,7 @@ export async function serveEndpoint(request: Request, deps: Deps): Promise<Respo
     if (error instanceof BodyTooLargeError) return plain(413, "Payload too large", { "Cache-Control": "no-store" });
     throw error;
   }
-  return endpoint.handle(new Request(request.url, { method: request.method, headers: request.headers, body }), deps);
+  return handle(new Request(request.url, { method: request.method, headers: request.headers, body }));
 }
 
 /** The door route's way to the endpoints of the backend in this process (started first if need be). */

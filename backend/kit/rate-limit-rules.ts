@@ -53,6 +53,12 @@ export const DEFAULT_RULES = {
   "mail.address": { limit: 3, windowMs: 15 * MINUTE, scope: "account" },
   /** Mails of any kind caused by one address. */
   "mail.ip": { limit: 10, windowMs: HOUR, scope: "address" },
+  /**
+   * Refused credentials at one door that takes them (a project or service key, a gateway's Basic user) from one
+   * address: the tenth in 15 minutes locks that address out of that credential for 15 minutes, before any check
+   * runs (docs/decisions/062). Counted only on a refusal, so a client with a good credential writes nothing.
+   */
+  "door.lock": { limit: 10, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE, scope: "address", alwaysOn: true },
   /** Wrong QR-code passwords of one DDC from one address: the fifth locks that address out of that DDC for 15 minutes (docs/decisions/045). */
   "ddcPassword.lock": { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE, scope: "account", alwaysOn: true },
 } satisfies Record<string, LimitRule>;

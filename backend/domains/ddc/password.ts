@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { hashPassword as hashWith, passwordMatches as matchesWith } from "#backend/kit/password-hash.ts";
 import type { BackendEnv } from "#backend/env.ts";
 import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 
@@ -10,26 +10,9 @@ import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 const PASSES: SealPurpose = { label: "bsn-ddc-view-pass", fallbackFile: "ddc-secret" };
 const PASS_DAYS = 30;
 
-function derive(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize("NFKC"), salt, 32, { N: 16384, r: 8, p: 1 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
-}
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString("base64")}$${(await derive(password, salt)).toString("base64")}`;
-}
-
-export async function passwordMatches(password: string, stored: string): Promise<boolean> {
-  const [kind, salt, hash] = stored.split("$");
-  if (kind !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64");
-  const actual = await derive(password, Buffer.from(salt, "base64"));
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
-}
+/** The DDC passwords are compared after NFKC normalisation, as they were hashed. */
+export const hashPassword = (password: string) => hashWith(password, { nfkc: true });
+export const passwordMatches = (password: string, stored: string) => matchesWith(password, stored, { nfkc: true });
 
 export function issuePass(env: BackendEnv, ddcId: number, version: number, now: Date): string {
   return sealWith(env, PASSES, JSON.stringify({ d: ddcId, v: version, e: now.getTime() + PASS_DAYS * 86_400_000 }));

@@ -1,25 +1,10 @@
-import { createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
-import { promisify } from "node:util";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
  * The gateway's authorized user and password (docs/decisions/046): the password is kept as an scrypt hash and
  * compared in constant time; HTTP Basic credentials are parsed here.
  */
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-const KEY_BYTES = 32;
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString("base64")}$${(await scryptAsync(password, salt, KEY_BYTES)).toString("base64")}`;
-}
-
-export async function passwordMatches(password: string, stored: string): Promise<boolean> {
-  const [kind, salt, hash] = stored.split("$");
-  if (kind !== "scrypt" || !salt || !hash) return false;
-  const expected = Buffer.from(hash, "base64");
-  const actual = await scryptAsync(password, Buffer.from(salt, "base64"), expected.length);
-  return timingSafeEqual(actual, expected);
-}
+export { hashPassword, passwordMatches } from "#backend/kit/password-hash.ts";
 
 /** Whether two strings are equal, in a time that does not depend on where they differ. */
 export function sameText(a: string, b: string): boolean {
