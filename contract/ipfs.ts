@@ -221,7 +221,8 @@ export const ipfsPaths = {
   "/sys/ipfsBusiness/ipfs/unpin": {
     auth: "user",
     payload: z.object({ ipfsServiceId: id(), ipfsFileId: id() }),
-    data: z.object({ ipfsFileId: z.number().int(), usedBytes: z.number().int() }),
+    /** `freed`: false when another name of the service still holds the same CID (its capacity stays taken). */
+    data: z.object({ ipfsFileId: z.number().int(), usedBytes: z.number().int(), freed: z.boolean() }),
   },
   /** The download traffic of a service per gateway and day, over 30 days (SPEC §9). */
   "/sys/ipfsBusiness/ipfs/traffic": { auth: "user", payload: serviceRef, data: ipfsTrafficSchema },

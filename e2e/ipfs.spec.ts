@@ -67,6 +67,14 @@ test("creates a service, uploads a file, downloads it whole and by range, sees i
   expect(cid).toMatch(/^bafkrei[a-z2-7]{52}$/);
   await expect(page.getByTestId("file-count")).toHaveText("1");
 
+  // The same content under another name: stored, said to be already there, and no more capacity taken.
+  const capacity = await page.getByTestId("capacity-text").first().innerText();
+  await page.getByLabel("File to upload").setInputFiles({ name: "copy.txt", mimeType: "text/plain", buffer: bytes });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByText(/copy\.txt uploaded: bafk.*already stored the same content/)).toBeVisible();
+  await expect(page.getByTestId("file-count")).toHaveText("2");
+  await expect(page.getByTestId("capacity-text").first()).toHaveText(capacity);
+
   // Download through the gateway, with the page's session: whole, then a range.
   const href = await row.getByTestId("file-download").getAttribute("href");
   const whole = await page.request.get(href!);
@@ -101,6 +109,12 @@ test("creates a service, uploads a file, downloads it whole and by range, sees i
   // Delete after confirming: the file and its space go.
   await page.goto(IPFS);
   await page.getByTestId("ipfs-row").getByRole("link", { name }).click();
+  // The copy first: the same content stays under notes.txt, so its space stays taken.
+  await page.getByTestId("file-row").filter({ hasText: "copy.txt" }).getByRole("button", { name: "Delete" }).click();
+  await confirmAfter(page, javaScriptEnabled, "Delete");
+  await expect(page.getByText("Another file of this service has the same content")).toBeVisible();
+  await expect(page.getByTestId("capacity-text").first()).toHaveText(capacity);
+  await expect(page.getByTestId("file-count")).toHaveText("1");
   await page.getByTestId("file-row").filter({ hasText: "notes.txt" }).getByRole("button", { name: "Delete" }).click();
   await confirmAfter(page, javaScriptEnabled, "Delete");
   await expect(page.getByText("The file was deleted and its space freed.")).toBeVisible();

@@ -54,7 +54,8 @@ async function refusalOf(response: Response): Promise<{ messageKey: string; stat
 }
 
 export type UploadOutcome =
-  { ok: true; name: string; cid: string; size: number } | { ok: false; messageKey: string; status: number };
+  | { ok: true; name: string; cid: string; size: number; alreadyStored: boolean }
+  | { ok: false; messageKey: string; status: number };
 
 /**
  * The console's upload form (multipart, one `file` field): the file is streamed to the service's first gateway
@@ -112,8 +113,14 @@ export async function uploadThroughGateway(request: Request, api: Api, service: 
       outcome = { ok: false, ...(await refusalOf(response)) };
       return "";
     }
-    const answer = (await response.json()) as { cid: string; name: string; size: number };
-    outcome = { ok: true, name: answer.name, cid: answer.cid, size: answer.size };
+    const answer = (await response.json()) as { cid: string; name: string; size: number; alreadyStored?: boolean };
+    outcome = {
+      ok: true,
+      name: answer.name,
+      cid: answer.cid,
+      size: answer.size,
+      alreadyStored: !!answer.alreadyStored,
+    };
     return answer.cid;
   };
   try {

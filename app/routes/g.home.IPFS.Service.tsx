@@ -72,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (outcome.ok)
       return redirectWithFlash(request, here, {
         kind: "success",
-        key: "ipfs:upload.done",
+        key: outcome.alreadyStored ? "ipfs:upload.alreadyStored" : "ipfs:upload.done",
         params: { name: outcome.name, cid: outcome.cid },
       });
     // SPEC §5: unpaid bills block uploads; home explains them and pays them ("Pay and continue").
@@ -96,12 +96,9 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   if (intent === "unpin") {
-    return redirectAfter(
-      request,
-      await api.call("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId, ipfsFileId: ipfsFileId! }),
-      here,
-      "ipfs:file.unpinned",
-    );
+    const unpinned = await api.call("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId, ipfsFileId: ipfsFileId! });
+    const kept = unpinned.ok && !unpinned.data.freed;
+    return redirectAfter(request, unpinned, here, kept ? "ipfs:file.unpinnedKept" : "ipfs:file.unpinned");
   }
   const move = (
     { showKey: "show", regenerateKey: "regenerate", deactivateKey: "deactivate", activateKey: "activate" } as const

@@ -403,13 +403,22 @@ describe("IPFS storage (issue 13)", () => {
     const cRes = (await (await upload(code, upKey, data, "c.bin")).json()) as any;
     expect(cRes.cid).toBe(cid);
     expect(await engine().pins(cid)).toBe(2);
+    // Issue 31 item 8: the same content under a second name is said to be stored already and takes no capacity.
+    expect(bRes.alreadyStored).toBe(false);
+    expect(cRes.alreadyStored).toBe(true);
+    expect(cRes.usedBytes).toBe(bRes.usedBytes);
     const files = (
       await ok("/sys/ipfsBusiness/ipfs/files", { ipfsServiceId: svc.ipfsServiceId, pageIndex: 1, pageSize: 50 })
     ).page.rows as any[];
     const first = files.find((f) => f.name === "five.bin");
     const before = await engine().repoStats();
     // One of A's two pins goes: nothing is removed.
-    await ok("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: first.ipfsFileId });
+    const afterFirst = await ok("/sys/ipfsBusiness/ipfs/unpin", {
+      ipfsServiceId: svc.ipfsServiceId,
+      ipfsFileId: first.ipfsFileId,
+    });
+    // c.bin still holds the CID: its capacity stays taken until the last name goes.
+    expect(afterFirst.usedBytes).toBe(cRes.usedBytes);
     expect((await engine().repoStats()).blocks).toBe(before.blocks);
     const stillA = await download(code, downKey, cid);
     expect(Buffer.from(await stillA.arrayBuffer()).equals(data)).toBe(true);
@@ -419,6 +428,7 @@ describe("IPFS storage (issue 13)", () => {
     const used = (
       await ok("/sys/ipfsBusiness/ipfs/unpin", { ipfsServiceId: svc.ipfsServiceId, ipfsFileId: second.ipfsFileId })
     ).usedBytes;
+    expect(used).toBe(cRes.usedBytes - data.length);
     expect((await engine().repoStats()).blocks).toBe(before.blocks - 4);
     expect(await engine().pins(cid)).toBe(0);
     expect((await download(code, downKey, cid)).status).toBe(404);

@@ -193,6 +193,7 @@ async function upload(request: Request, deps: Deps, code: string): Promise<Respo
       size: file.size,
       contentType,
       ipfsFileId: recorded.row.id,
+      alreadyStored: recorded.alreadyStored,
       usedBytes: recorded.usedBytes,
       capacityBytes: service.capacityBytes,
       path: `${IPFS_GATEWAY_PREFIX}${code}/ipfs/${file.cid}`,

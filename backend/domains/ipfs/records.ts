@@ -40,8 +40,10 @@ export async function gatewayOfService(db: Db, serviceId: number, code: string):
 }
 
 /**
- * Records an uploaded file: its size taken from the service's free capacity atomically (false when it no longer
- * fits: a parallel upload took it), and its row.
+ * Records an uploaded file. Its size is taken from the service's free capacity atomically (null when it no longer
+ * fits: a parallel upload took it), unless the service already holds that CID under another name: a CID counts
+ * once per service (issue 31 item 8), as pinning services do, and the answer says it was already stored. The
+ * service's row is locked first, so two uploads of one new CID at once count it once.
  */
 export async function recordFile(
   db: Db,
@@ -50,22 +52,37 @@ export async function recordFile(
   now: Date,
 ) {
   return db.transaction(async (tx) => {
-    const taken = await tx
-      .update(ipfsServices)
-      .set({ usedBytes: sql`${ipfsServices.usedBytes} + ${file.size}` })
-      .where(
-        and(
-          eq(ipfsServices.id, service.id),
-          sql`${ipfsServices.usedBytes} + ${file.size} <= ${ipfsServices.capacityBytes}`,
-        ),
-      )
-      .returning({ usedBytes: ipfsServices.usedBytes });
-    if (!taken.length) return null;
+    const [locked] = await tx
+      .select({ usedBytes: ipfsServices.usedBytes })
+      .from(ipfsServices)
+      .where(eq(ipfsServices.id, service.id))
+      .for("update");
+    if (!locked) return null;
+    const [held] = await tx
+      .select({ id: ipfsFiles.id })
+      .from(ipfsFiles)
+      .where(and(eq(ipfsFiles.serviceId, service.id), eq(ipfsFiles.cid, file.cid)))
+      .limit(1);
+    let usedBytes = locked.usedBytes;
+    if (!held) {
+      const taken = await tx
+        .update(ipfsServices)
+        .set({ usedBytes: sql`${ipfsServices.usedBytes} + ${file.size}` })
+        .where(
+          and(
+            eq(ipfsServices.id, service.id),
+            sql`${ipfsServices.usedBytes} + ${file.size} <= ${ipfsServices.capacityBytes}`,
+          ),
+        )
+        .returning({ usedBytes: ipfsServices.usedBytes });
+      if (!taken.length) return null;
+      usedBytes = taken[0].usedBytes;
+    }
     const [row] = await tx
       .insert(ipfsFiles)
       .values({ serviceId: service.id, ...file, createdAt: now })
       .returning();
-    return { row, usedBytes: taken[0].usedBytes };
+    return { row, usedBytes, alreadyStored: !!held };
   });
 }
 

@@ -39,32 +39,39 @@ export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, 
 }
 
 /**
- * Unpins a file: its row goes and the service's used bytes with it, in one transaction; then the engine takes
+ * Unpins a file: its row goes and the service's used bytes with it (unless another name of the service holds the
+ * same CID), in one transaction; then the engine takes
  * one pin of its root away (its blocks go when no other pin holds them). Should the engine fail after the
  * commit, the pin is left behind (never a file without its blocks).
  */
 export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, ctx: Ctx) {
   const deps = ctx.deps;
-  const { file, usedBytes } = await deps.db.transaction(async (tx) => {
+  const { file, usedBytes, freed } = await deps.db.transaction(async (tx) => {
     const service = await ownService(tx, ctx.user.id, input.ipfsServiceId, true);
     const [file] = await tx
       .delete(ipfsFiles)
       .where(and(eq(ipfsFiles.id, input.ipfsFileId), eq(ipfsFiles.serviceId, service.id)))
       .returning();
     if (!file) throw new ApiError(Msg.NOT_FOUND);
+    // A CID counts once per service: its size is freed with the last of its names only.
+    const [kept] = await tx
+      .select({ id: ipfsFiles.id })
+      .from(ipfsFiles)
+      .where(and(eq(ipfsFiles.serviceId, service.id), eq(ipfsFiles.cid, file.cid)))
+      .limit(1);
     const [updated] = await tx
       .update(ipfsServices)
-      .set({ usedBytes: sql`greatest(${ipfsServices.usedBytes} - ${file.size}, 0)` })
+      .set({ usedBytes: kept ? ipfsServices.usedBytes : sql`greatest(${ipfsServices.usedBytes} - ${file.size}, 0)` })
       .where(eq(ipfsServices.id, service.id))
       .returning({ usedBytes: ipfsServices.usedBytes });
-    return { file, usedBytes: updated.usedBytes };
+    return { file, usedBytes: updated.usedBytes, freed: !kept };
   });
   try {
     await engineOf(deps).unpin(file.cid);
   } catch (error) {
     console.warn(`ipfs: unpin of ${file.cid} after file ${file.id} was deleted failed:`, error);
   }
-  return { ipfsFileId: file.id, usedBytes };
+  return { ipfsFileId: file.id, usedBytes, freed };
 }
 
 /* ------------------------------------------------- traffic ------------------------------------------------- */
