@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -12,6 +12,7 @@ import { runEvmBackfill } from "#backend/domains/services/evm-backfill.ts";
 import { sampleSolidityChaincode } from "#backend/domains/services/samples.ts";
 import { serviceChainContracts } from "#backend/domains/services/tables.ts";
 import { callVueapi, loginToken, sessionOf } from "./in-process.ts";
+import { olderDatabase } from "../support/upgrade-db.ts";
 
 /**
  * docs/decisions/052 on an upgraded database (PGlite, or PostgreSQL with DATABASE_URL): the release's data (0005)
@@ -22,20 +23,9 @@ import { callVueapi, loginToken, sessionOf } from "./in-process.ts";
  * nothing. The participant's gateway then answers JSON-RPC.
  */
 const root = path.resolve(__dirname, "../..");
-const MIGRATIONS = path.join(root, "backend/db/migrations");
 const RELEASE = "release-0005_operator_suspension.sql";
 const RELEASE_TAG = "0005_operator_suspension";
 const BEFORE = "0029_files_off_the_database";
-
-function migrationsUpTo(tag: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "bsn-052-migrations-"));
-  cpSync(MIGRATIONS, dir, { recursive: true });
-  const journalPath = path.join(dir, "meta/_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === tag) + 1);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 /** The release's service 1 (running, with a participant) as a XuperChain service with Solidity packages. */
 function asXuperChain(): string[] {
@@ -54,38 +44,12 @@ describe("an upgraded database (docs/decisions/052)", () => {
     const data = readFileSync(path.join(root, "tests/fixtures", RELEASE), "utf8");
     expect(data).toContain(".bsn.example");
     const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-052-"));
-    let databaseUrl: string | undefined;
-    if (process.env.DATABASE_URL) {
-      const { default: pg } = await import("pg");
-      const { drizzle } = await import("drizzle-orm/node-postgres");
-      const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-      const name = `bsn_052_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(process.env.DATABASE_URL);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await migrate(drizzle(client), { migrationsFolder: migrationsUpTo(RELEASE_TAG) });
-      await client.query(data);
-      await migrate(drizzle(client), { migrationsFolder: migrationsUpTo(BEFORE) });
-      for (const q of asXuperChain()) await client.query(q);
-      await client.end();
-    } else {
-      const { PGlite } = await import("@electric-sql/pglite");
-      const { drizzle } = await import("drizzle-orm/pglite");
-      const { migrate } = await import("drizzle-orm/pglite/migrator");
-      mkdirSync(path.join(dataDir, "pgdata"), { recursive: true });
-      const client = await PGlite.create(path.join(dataDir, "pgdata"));
-      await migrate(drizzle(client), { migrationsFolder: migrationsUpTo(RELEASE_TAG) });
-      await client.exec(data);
-      await migrate(drizzle(client), { migrationsFolder: migrationsUpTo(BEFORE) });
-      for (const q of asXuperChain()) await client.exec(q);
-      await client.close();
-    }
+    const { databaseUrl } = await olderDatabase(dataDir, [
+      { migrateTo: RELEASE_TAG },
+      { sql: data },
+      { migrateTo: BEFORE },
+      ...asXuperChain().map((q) => ({ sql: q })),
+    ]);
     const env = readBackendEnv({
       ...process.env,
       DATABASE_URL: databaseUrl,

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -7,6 +7,7 @@ import { readBackendEnv } from "#backend/env.ts";
 import { createVueapi } from "#backend/index.ts";
 import { callVueapi, loginToken } from "./in-process.ts";
 import { SHIPPED_PACKAGES } from "#backend/domains/market/samples.ts";
+import { olderDatabase } from "../support/upgrade-db.ts";
 
 /**
  * A database created by the last release migrates with its data intact (docs/decisions/018). The release's
@@ -15,25 +16,11 @@ import { SHIPPED_PACKAGES } from "#backend/domains/market/samples.ts";
  * applies every migration since) and compares every table.
  */
 const root = path.resolve(__dirname, "../..");
-const MIGRATIONS = path.join(root, "backend/db/migrations");
 const fixture = readdirSync(path.join(root, "tests/fixtures"))
   .filter((f) => /^release-.*\.sql$/.test(f))
   .sort()
   .at(-1)!;
 const releaseTag = fixture.replace(/^release-|\.sql$/g, "");
-
-/** A copy of the migrations folder that stops at the release's last migration. */
-function releaseMigrations(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "bsn-release-migrations-"));
-  cpSync(MIGRATIONS, dir, { recursive: true });
-  const journalPath = path.join(dir, "meta/_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === releaseTag);
-  expect(last).toBeGreaterThanOrEqual(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 type Rows = { rows: Record<string, unknown>[] };
 const COUNT_TABLES = sql`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`;
@@ -53,40 +40,12 @@ describe(`a database of the release (${releaseTag})`, () => {
   it("migrates to the current schema with every row kept, and its accounts log in", async () => {
     const data = readFileSync(path.join(root, "tests/fixtures", fixture), "utf8");
     const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-upgrade-"));
-    let databaseUrl: string | undefined;
-    let before: Record<string, number>;
-    if (process.env.DATABASE_URL) {
-      // A database of its own on the test server, dropped with the server at the end of the run.
-      const { default: pg } = await import("pg");
-      const { drizzle } = await import("drizzle-orm/node-postgres");
-      const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-      const name = `bsn_upgrade_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(process.env.DATABASE_URL);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      const db = drizzle(client);
-      await migrate(db, { migrationsFolder: releaseMigrations() });
-      await client.query(data);
-      before = await counts((q) => db.execute(q));
-      await client.end();
-    } else {
-      const { PGlite } = await import("@electric-sql/pglite");
-      const { drizzle } = await import("drizzle-orm/pglite");
-      const { migrate } = await import("drizzle-orm/pglite/migrator");
-      mkdirSync(path.join(dataDir, "pgdata"), { recursive: true });
-      const client = await PGlite.create(path.join(dataDir, "pgdata"));
-      const db = drizzle(client);
-      await migrate(db, { migrationsFolder: releaseMigrations() });
-      await client.exec(data);
-      before = await counts((q) => db.execute(q));
-      await client.close();
-    }
+    const { databaseUrl, inspected } = await olderDatabase(
+      dataDir,
+      [{ migrateTo: releaseTag }, { sql: data }],
+      (execute) => counts(execute),
+    );
+    const before = inspected!;
     expect(before.users).toBeGreaterThanOrEqual(4);
     expect(before.bills).toBeGreaterThan(0);
 

@@ -35,6 +35,13 @@ export async function scheduleContractDeploy(tx: Tx, contract: Row, now: Date) {
   );
 }
 
+/** Thrown from the signing callback when another process stored its signed bytes first: nothing is sent. */
+class SignedByAnotherRun extends Error {
+  constructor(contractId: number) {
+    super(`contract ${contractId} was signed by another run`);
+  }
+}
+
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, REASON_MAX);
 
 async function fail(deps: Deps, id: number, reason: string) {
@@ -133,12 +140,12 @@ async function sign(deps: Deps, row: Row, chainName: string): Promise<Row | null
         )
         .returning();
       // Another process signed it first: nothing is sent.
-      if (!stored) throw new Error(`contract ${row.id} was signed by another run`);
+      if (!stored) throw new SignedByAnotherRun(row.id);
     });
   } catch (error) {
     // Refused by the chain after it was stored: settle() sends the stored bytes again and records the reason.
     if (!stored) {
-      if (error instanceof Error && error.message.endsWith("was signed by another run")) return null;
+      if (error instanceof SignedByAnotherRun) return null;
       await fail(deps, row.id, `the chain refused the deployment: ${reasonOf(error)}`);
       return null;
     }
