@@ -5,6 +5,7 @@ import { accountPaths } from "./accounts.ts";
 import { inboxPaths } from "./inbox.ts";
 import { platformPaths } from "./platform.ts";
 import { billingFixturePaths, billingPaths } from "./billing.ts";
+import { billInfoPaths } from "./bill-info.ts";
 import { paymentPaths } from "./payments.ts";
 import { invoicePaths } from "./invoices.ts";
 import { profilePaths } from "./profile.ts";
@@ -44,6 +45,7 @@ export const paths = {
   ...platformPaths,
   ...inboxPaths,
   ...billingPaths,
+  ...billInfoPaths,
   ...paymentPaths,
   ...invoicePaths,
   ...profilePaths,

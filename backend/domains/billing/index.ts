@@ -3,6 +3,7 @@ import { defineDomain } from "#backend/kit/domain.ts";
 import { seedBillingDemo, seedDemoPaymentsWith } from "./demo.ts";
 import { createFixtures } from "./fixtures.ts";
 import { accountSummary, listTransactions, usage30 } from "./handlers/user-account.ts";
+import { billAppConfig, billPayInfo } from "./handlers/user-bill-info.ts";
 import { billDetail, dueBills, exportBills, listBills, noUnpaidBills, payBill, payBills } from "./handlers/user.ts";
 import { hasBlockingBills, settleBillsWith } from "./settle.ts";
 import {
@@ -32,6 +33,8 @@ export default defineDomain({
     "/sys/system/clientInfo/h5billPay": payBill,
     "/sys/system/clientInfo/h5billPayMany": payBills,
     "/sys/system/clientInfo/h5billDue": dueBills,
+    "/sys/system/clientInfo/h5payInfo": billPayInfo,
+    "/sys/system/clientInfo/selectBillAppConfig": billAppConfig,
     "/sys/account/summary": accountSummary,
     "/sys/account/transactions": listTransactions,
     "/sys/account/usage30": usage30,

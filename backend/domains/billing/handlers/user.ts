@@ -98,7 +98,7 @@ export async function exportBills(
 }
 
 /** City node names in the caller's language, by node code. */
-async function nodeNames(db: Db | Tx, codes: string[], language: Language): Promise<Map<string, string>> {
+export async function nodeNames(db: Db | Tx, codes: string[], language: Language): Promise<Map<string, string>> {
   if (codes.length === 0) return new Map();
   const rows = await db
     .select({ code: cityNodes.code, name: cityNodes.name, nameZh: cityNodes.nameZh })
