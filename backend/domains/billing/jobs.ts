@@ -170,7 +170,6 @@ async function createWeeklyBill(
     ref: { kind: "bill", id: bill.id },
     at: now,
   });
-  await scheduleAutoPay(tx, bill, now);
   return bill;
 }
 
@@ -184,12 +183,17 @@ async function makeWeeklyBills(
 ): Promise<number> {
   let made = 0;
   for (const [userId, lines] of await WEEKLY_BILLS[kind].usage(db, weekStart, userIds)) {
-    if (await db.transaction((tx) => createWeeklyBill(kind, tx, userId, weekStart, lines, now))) made += 1;
+    const bill = await db.transaction(async (tx) => {
+      const made = await createWeeklyBill(kind, tx, userId, weekStart, lines, now);
+      if (made) await scheduleAutoPay(tx, made, now);
+      return made;
+    });
+    if (bill) made += 1;
   }
   return made;
 }
 
-/** One user's data traffic bill of a week (the demo seeds them too). */
+/** One user's data traffic bill of a week (the demo seeds them too, without auto-pay: the seed pays its own). */
 export const createTrafficBill = (tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) =>
   createWeeklyBill("traffic", tx, userId, weekStart, lines, now);
 export const makeTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) =>
