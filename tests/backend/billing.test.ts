@@ -266,6 +266,7 @@ describe("account summary, transactions and usage (SPEC §2 My account)", () => 
       recharges: [],
       withdrawals: [],
       unpaidBills: 0,
+      autoPay: true,
     });
     await fixtures(token, {
       grantCents: 3_000,
