@@ -184,9 +184,9 @@ async function makeWeeklyBills(
   let made = 0;
   for (const [userId, lines] of await WEEKLY_BILLS[kind].usage(db, weekStart, userIds)) {
     const bill = await db.transaction(async (tx) => {
-      const made = await createWeeklyBill(kind, tx, userId, weekStart, lines, now);
-      if (made) await scheduleAutoPay(tx, made, now);
-      return made;
+      const issued = await createWeeklyBill(kind, tx, userId, weekStart, lines, now);
+      if (issued) await scheduleAutoPay(tx, issued, now);
+      return issued;
     });
     if (bill) made += 1;
   }
