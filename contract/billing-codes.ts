@@ -42,6 +42,29 @@ export const PAY_STATES: readonly number[] = Object.values(PayState);
 /** Bills that are still owed: unpaid, in payment, or whose payment failed. */
 export const UNPAID_STATES: readonly number[] = [PayState.UNPAID, PayState.IN_PAYMENT, PayState.FAILED];
 
+/** A postpaid usage bill is due this many days after it is issued (docs/decisions/006). */
+export const USAGE_BILL_DUE_DAYS = 7;
+
+/** The facts of a bill that decide whether it blocks. */
+export type BlockingFacts = { billType: number; payMode: number; payState: number; deadline: Date };
+
+/**
+ * SPEC §5 "Blocking by bills" as docs/decisions/059 reads it (superseding 006 in part): whether an owed bill
+ * blocks an action of payType 1 (a new service, product, IPFS service or transfer, an upgrade) or 2 (a
+ * dedicated node) at `now`.
+ * - A postpaid usage bill (payMode 2: weekly data traffic, IPFS traffic, cross-chain calls) blocks every
+ *   payType from its deadline (issue + 7 days) on, until it is paid; before its deadline it blocks nothing.
+ * - payType 2 is also blocked by a dedicated-node bill waiting for payment before its deadline (one node
+ *   application at a time).
+ * - Nothing else blocks: an unpaid prepaid bill is an application that expires at its deadline.
+ * backend/domains/billing/figures.ts `blockingWhere` is the same rule in SQL.
+ */
+export function billBlocks(bill: BlockingFacts, payType: 1 | 2, now: Date): boolean {
+  if (!UNPAID_STATES.includes(bill.payState)) return false;
+  if (bill.payMode === 2) return bill.deadline.getTime() <= now.getTime();
+  return payType === 2 && bill.billType === BillType.DEDICATED_NODE && bill.deadline.getTime() > now.getTime();
+}
+
 /** SPEC §4 Invoicing status: 1 not invoiced, 2 in progress, 5 invoiced. */
 export const INVOICE_STATES: readonly number[] = [1, 2, 5];
 

@@ -173,7 +173,14 @@ export const accountSummarySchema = totalsSchema.extend({
     }),
   ),
   unpaidBills: z.number().int(),
+  /** Weekly usage bills are paid from the balance when issued (docs/decisions/059). */
+  autoPay: z.boolean(),
 });
+
+/** /sys/account/autoPay: turns auto-pay of usage bills on or off (docs/decisions/059). */
+export const autoPayPayloadSchema = z.object({ enabled: z.boolean() });
+/** My account's auto-pay form (a plain POST): `enabled` is "on" or "off", the button pressed. */
+export const autoPayFormSchema = z.object({ enabled: z.enum(["on", "off"]).transform((v) => v === "on") });
 
 export const transactionFilterSchema = z.object({
   kind: z.enum(LEDGER_ENTRY_KINDS).optional(),
@@ -266,6 +273,7 @@ export const billingPaths = {
   "/sys/account/summary": { auth: "user", payload: z.object({}).passthrough(), data: accountSummarySchema },
   "/sys/account/transactions": { auth: "user", payload: transactionListPayloadSchema, data: transactionListSchema },
   "/sys/account/usage30": { auth: "user", payload: z.object({}).passthrough(), data: usage30Schema },
+  "/sys/account/autoPay": { auth: "user", payload: autoPayPayloadSchema, data: z.object({ autoPay: z.boolean() }) },
   /** Code 0 with data true allows entry; data false: unpaid bills block it (ADR 006 says which). */
   "/sys/product/h5isHasNoPayBillV2": { auth: "user", payload: unpaidGuardPayloadSchema, data: z.boolean() },
   /** Operators: a user's wallet against the sums of their ledger entries. */
@@ -297,8 +305,10 @@ export const fixturesPayloadSchema = z.object({
         totalCents: z.number().int().positive(),
         /** 1 unpaid (due in 3 days), 10 expired, or 15 paid from the balance (grant it first). */
         payState: z.union([z.literal(1), z.literal(10), z.literal(15)]).default(1),
-        /** 1 yearly, 2 monthly, 99 weekly (a data-traffic bill). */
+        /** 1 yearly, 2 monthly, 99 weekly (a usage bill, postpaid: past its deadline, so it blocks, ADR 059). */
         cycle: z.union([z.literal(1), z.literal(2), z.literal(99)]).default(2),
+        /** A usage bill (cycle 99) still within its 7 days: it does not block yet (docs/decisions/059). */
+        notYetDue: z.boolean().default(false),
       }),
     )
     .max(50)

@@ -67,7 +67,9 @@ export type ServiceAction = (typeof SERVICE_ACTIONS)[number];
  *   payable again; or, at 25, another bill of the service such as a renewal); Edit at verState 22 or 26.
  * - Basic-info edit, join, upgrade, invite, unsubscribe only when paid and running (billState 15 or 25 and
  *   verState 25); service upgrade also needs verUpable and crossStatus not 3 or 4.
- * - Config upgrade at verState 25 or 40 on a non-student free plan with freeYN 1. Enable at 30 or 40.
+ * - Config upgrade at verState 25 (running) or 40 (lapsed, renewable) on every service but the student free
+ *   plan (stuFreeAppYn 1), paid or free (docs/decisions/060: not only freeYN 1, as §4 reads literally).
+ *   Enable at 30 or 40.
  * - Deactivate (the lifecycle's 25 → 30) when running.
  */
 export function serviceActions(s: ServiceFlags): Set<ServiceAction> {
@@ -80,11 +82,7 @@ export function serviceActions(s: ServiceFlags): Set<ServiceAction> {
     for (const a of ["basicEdit", "join", "upgrade", "invite", "unsubscribe"] as const) actions.add(a);
     if (s.verUpable && s.crossStatus !== 3 && s.crossStatus !== 4) actions.add("serviceUpgrade");
   }
-  if (
-    (s.verState === VerState.RUNNING || s.verState === VerState.DEACTIVATED_BY_OPERATOR) &&
-    s.stuFreeAppYn !== 1 &&
-    s.freeYN === 1
-  ) {
+  if ((s.verState === VerState.RUNNING || s.verState === VerState.DEACTIVATED_BY_OPERATOR) && s.stuFreeAppYn !== 1) {
     actions.add("configUpgrade");
   }
   if (s.verState === VerState.DEACTIVATED || s.verState === VerState.DEACTIVATED_BY_OPERATOR) actions.add("enable");

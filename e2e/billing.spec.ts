@@ -154,6 +154,29 @@ test("My account shows the figures, the records and the 30-day usage (chart with
   await expect(page.getByTestId("transaction")).toContainText("+$20.00");
 });
 
+test("My account turns auto-pay of usage bills off and on, saying what it does (docs/decisions/059)", async ({
+  page,
+  request,
+}, testInfo) => {
+  const userName = uniqueUser(testInfo, "apay");
+  await userWith(request, userName, {});
+  await signIn(page, userName);
+  await page.goto("/g/home/userCenter/MyAccount");
+  const section = page.getByRole("region", { name: "Auto-pay usage bills" });
+  // On for an account made after the change.
+  await expect(section.getByTestId("auto-pay-state")).toHaveText("On");
+  await section.getByRole("button", { name: "Turn auto-pay off" }).click();
+  await expect(page.getByTestId("flash")).toHaveText(
+    "Auto-pay is off: pay your usage bills yourself within 7 days of their issue, or they block new services, products, IPFS and nodes.",
+  );
+  await expect(section.getByTestId("auto-pay-state")).toHaveText("Off");
+  await section.getByRole("button", { name: "Turn auto-pay on" }).click();
+  await expect(page.getByTestId("flash")).toHaveText(
+    "Auto-pay is on: your usage bills are paid from your balance as soon as they are issued.",
+  );
+  await expect(section.getByTestId("auto-pay-state")).toHaveText("On");
+});
+
 test("My bills has a translated empty state and is in the menu", async ({ page, request }, testInfo) => {
   const userName = uniqueUser(testInfo, "none");
   await userWith(request, userName, {});

@@ -58,3 +58,24 @@ test("a resource upgrade is reviewed, paid and deployed; another within 6 hours 
   );
   await expect(page.getByTestId("upgrade-form")).toHaveCount(0);
 });
+
+// docs/decisions/060: a paid service is resized too; its Configuration page offers the form and the price.
+test("a paid service offers Config upgrade and takes a request", async ({ page, request }, testInfo) => {
+  const pub = await publisherWithService(request, "cfp", testInfo, {
+    verState: 25,
+    free: false,
+    tps: 10,
+    nodeCount: 1,
+  });
+  await logInAs(page, pub.user.userName, PASSWORD);
+  await page.goto(`/g/home/PermissionedServices/PublishedServices?name=${encodeURIComponent(pub.name)}`);
+  const row = page.getByTestId("service-row").filter({ hasText: pub.name });
+  await (await rowMenuItem(page, row, "Config upgrade")).click();
+  await expect(page).toHaveURL(/\/g\/home\/ConfigurationNew\?appId=/);
+  await page.getByLabel("TPS · Beijing").fill("20");
+  await page.getByRole("button", { name: "Calculate the price" }).click();
+  await expect(page.getByTestId("upgrade-quote")).toBeVisible();
+  await page.getByRole("button", { name: "Submit for review" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Your upgrade was sent for review.");
+  await expect(page.getByTestId("upgrade-review")).toHaveText("Pending review");
+});

@@ -1,7 +1,9 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { MyAccountPage } from "#app/components/billing/MyAccountPage.tsx";
-import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { autoPayFormSchema } from "#contract/billing.ts";
+import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
+import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { dayFromQuery, kindFromQuery } from "#app/lib/bills.server.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -35,6 +37,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
     api.load("/sys/account/transactions", { page: { ...pagingOf(url), condition: filter } }),
   ]);
   return json({ summary, usage, ipfsUsage, transactions: transactions.page, filter, language: viewer.language });
+}
+
+/** Auto-pay of usage bills on or off (docs/decisions/059): a plain POST, back here with what it now does. */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireUser(request);
+  const formData = await request.formData();
+  intentOf(formData, ["autoPay"] as const);
+  const { enabled } = parseFormOr400(autoPayFormSchema, formData);
+  const result = await apiFor(request, viewer).call("/sys/account/autoPay", { enabled });
+  return redirectAfter(
+    request,
+    result,
+    "/g/home/userCenter/MyAccount#auto-pay",
+    enabled ? "billing:account.autoPay.turnedOn" : "billing:account.autoPay.turnedOff",
+  );
 }
 
 export default function MyAccount() {

@@ -2,7 +2,8 @@ import { and, count, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { post as ledgerPost } from "#backend/domains/billing/ledger.ts";
 import { makeTrafficBills, WEEKLY_TRAFFIC } from "#backend/domains/billing/jobs.ts";
-import { bills, usageDaily } from "#backend/domains/billing/tables.ts";
+import { billingSettings, bills, ledgerEntries, usageDaily } from "#backend/domains/billing/tables.ts";
+import { AUTO_PAY, AUTO_PAY_OFFER, autoPayBill, sendAutoPayOffers } from "#backend/domains/billing/auto-pay.ts";
 import { cityNodes, jobs, messages } from "#backend/db/tables.ts";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
 
@@ -73,6 +74,8 @@ beforeAll(async () => {
   await service.services.db.transaction((tx) =>
     ledgerPost(tx, { userId, kind: "grant", amountCents: 10_000, refType: "grant", refId: userId }, clock),
   );
+  // This user pays its bills by hand: auto-pay (on for a new account, ADR 059) is turned off.
+  expect((await post("/sys/account/autoPay", { enabled: false })).data).toEqual({ autoPay: false });
 });
 
 describe("weekly data-traffic bills (SPEC §9 Billing, ADR 006)", () => {
@@ -143,18 +146,21 @@ describe("weekly data-traffic bills (SPEC §9 Billing, ADR 006)", () => {
 });
 
 describe("expiry and blocking (SPEC §4 status 10, §5 Blocking by bills, §8)", () => {
-  it("expires unpaid prepaid bills at their deadline; unpaid usage bills keep blocking and stay payable", async () => {
-    // Pay the first week's bill; the second (62 cents) stays unpaid.
+  it("expires unpaid prepaid bills at their deadline; unpaid usage bills block from their deadline and stay payable", async () => {
+    // Pay the first week's bill; the second (62 cents) stays unpaid, and blocks nothing before its deadline (ADR 059).
     const [first, week] = await trafficBills();
     expect((await pay(first.id)).code).toBe(0);
-    expect(await guard(1)).toBe(false);
-    expect(await guard(2)).toBe(false);
+    expect(await guard(1)).toBe(true);
+    expect(await guard(2)).toBe(true);
 
     const publish = await prepaidBill(1, new Date(clock.getTime() + 3 * 86_400_000));
     const node = await prepaidBill(10, new Date(clock.getTime() + 3 * 86_400_000));
     const late = await prepaidBill(2, new Date(clock.getTime() - 60_000));
     // A prepaid bill past its deadline cannot be paid, even before the expiry job has run.
     expect((await pay(late.id)).message).toBe("MSG_30010");
+    // The dedicated-node bill waiting for payment blocks dedicated nodes only.
+    expect(await guard(1)).toBe(true);
+    expect(await guard(2)).toBe(false);
 
     at(new Date(clock.getTime() + 3 * 86_400_000 + 2 * 3_600_000).toISOString());
     await service.runJobs();
@@ -169,13 +175,16 @@ describe("expiry and blocking (SPEC §4 status 10, §5 Blocking by bills, §8)",
     expect(state(late.id).payState).toBe(10);
     expect(state(week.id).payState).toBe(1);
     expect((await pay(publish.id)).message).toBe("MSG_30010");
+    // The usage bill is not due yet (its deadline is 14 June): nothing blocks.
+    expect(await guard(1)).toBe(true);
+    expect(await guard(2)).toBe(true);
     const expiredNotices = await service.services.db
       .select()
       .from(messages)
       .where(and(eq(messages.userId, userId), eq(messages.textKey, "messages.billExpired")));
     expect(expiredNotices).toHaveLength(3);
 
-    // Past its own deadline the usage bill does not expire: overdue, still blocking, still payable.
+    // Past its own deadline the usage bill does not expire: overdue, blocking from then on, still payable.
     at("2026-06-20T04:00:00Z");
     await service.runJobs();
     const detail = (await post("/sys/system/clientInfo/h5billDetail", { billId: week.id })).data;
@@ -183,9 +192,11 @@ describe("expiry and blocking (SPEC §4 status 10, §5 Blocking by bills, §8)",
     expect(await guard(1)).toBe(false);
     expect(await guard(2)).toBe(false);
     expect((await pay(week.id)).code).toBe(0);
-    // Meanwhile the week of 8 June was billed on the 15th (999 MB in Beijing): it blocks too.
+    // Meanwhile the week of 8 June was billed (999 MB in Beijing): within its 7 days it blocks nothing yet.
     const third = (await trafficBills())[2];
     expect(third).toMatchObject({ totalCents: 12, payState: 1, dedupeKey: `traffic:${userId}:2026-06-08` });
+    expect(await guard(1)).toBe(true);
+    at(third.deadline.toISOString());
     expect(await guard(1)).toBe(false);
     expect((await pay(third.id)).code).toBe(0);
     expect(await guard(1)).toBe(true);
@@ -195,5 +206,110 @@ describe("expiry and blocking (SPEC §4 status 10, §5 Blocking by bills, §8)",
       balanceCents: 10_000 - 24 - 62 - 12,
       unpaidBills: 0,
     });
+  });
+});
+
+describe("auto-pay of usage bills from the balance (docs/decisions/059)", () => {
+  let rich: number;
+  let poor: number;
+  const grant = (to: number, cents: number) =>
+    service.services.db.transaction((tx) =>
+      ledgerPost(tx, { userId: to, kind: "grant", amountCents: cents, refType: "grant", refId: to }, clock),
+    );
+  const billOf = async (owner: number) =>
+    (
+      await service.services.db
+        .select()
+        .from(bills)
+        .where(and(eq(bills.userId, owner), eq(bills.dedupeKey, `traffic:${owner}:2026-06-15`)))
+    )[0];
+  const messagesOf = (owner: number, textKey: string) =>
+    service.services.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.userId, owner), eq(messages.textKey, textKey)));
+  const paymentsOf = (billId: number) =>
+    service.services.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.refType, "bill"), eq(ledgerEntries.refId, billId)));
+
+  it("pays a new account's usage bill when it is issued; a short balance says 'Deduction failed' at once; off means by hand", async () => {
+    rich = await newUser("autopayrich");
+    poor = await newUser("autopaypoor");
+    await grant(rich, 1_000);
+    await grant(poor, 5);
+    // New accounts have auto-pay on (no settings row); the account summary says so.
+    expect((await post("/sys/account/summary", {}, rich)).data.autoPay).toBe(true);
+    const beijing = await nodeId("CN-BJ-01");
+    await service.services.db.insert(usageDaily).values([
+      { userId: rich, day: "2026-06-16", cityNodeId: beijing, trafficMb: 2_048 },
+      { userId: poor, day: "2026-06-16", cityNodeId: beijing, trafficMb: 2_048 },
+      { userId, day: "2026-06-16", cityNodeId: beijing, trafficMb: 2_048 },
+    ]);
+    // The week of 15 June is billed (its run was due on the 22nd); each bill's auto-payment is a job of its own.
+    await service.runJobs();
+    await service.runJobs();
+    const paid = await billOf(rich);
+    expect(paid).toMatchObject({ totalCents: 24, payState: 15, payType: "BALANCE" });
+    const said = await messagesOf(rich, "messages.billAutoPaid");
+    expect(said.map((m) => m.params)).toEqual([{ billNo: paid.billNo, amount: "0.24" }]);
+    expect((await post("/sys/account/summary", {}, rich)).data).toMatchObject({ balanceCents: 976, unpaidBills: 0 });
+
+    const unpaid = await billOf(poor);
+    expect(unpaid).toMatchObject({ totalCents: 24, payState: 1 });
+    const failed = await messagesOf(poor, "messages.autoPayFailed");
+    expect(failed.map((m) => m.params)).toEqual([
+      { billNo: unpaid.billNo, amount: "0.24", balance: "0.05", deadline: unpaid.deadline.toISOString() },
+    ]);
+    expect(await paymentsOf(unpaid.id)).toEqual([]);
+    // Not due yet: it blocks nothing until its deadline.
+    expect((await post("/sys/product/h5isHasNoPayBillV2", { payType: 1 }, poor)).data).toBe(true);
+
+    // Auto-pay off: no auto-payment was scheduled and the bill waits to be paid by hand.
+    const byHand = await billOf(userId);
+    expect(byHand.payState).toBe(1);
+    const scheduled = await service.services.db.select().from(jobs).where(eq(jobs.kind, AUTO_PAY));
+    expect(scheduled.map((j) => j.dedupeKey).sort()).toEqual(
+      [`${AUTO_PAY}:${paid.id}`, `${AUTO_PAY}:${unpaid.id}`].sort(),
+    );
+    expect(await consistent()).toBe(true);
+  });
+
+  it("never debits twice: a second run, or two at once, pay the bill once", async () => {
+    const paid = await billOf(rich);
+    expect(await autoPayBill(service.services.db, paid.id, clock)).toBe("skipped");
+    expect(await paymentsOf(paid.id)).toHaveLength(1);
+    // The short account recharges; two processes run its auto-payment at once: one pays, the other finds it paid.
+    const unpaid = await billOf(poor);
+    await grant(poor, 100);
+    const outcomes = await Promise.all([
+      autoPayBill(service.services.db, unpaid.id, clock),
+      autoPayBill(service.services.db, unpaid.id, clock),
+    ]);
+    expect(outcomes.sort()).toEqual(["paid", "skipped"]);
+    expect(await paymentsOf(unpaid.id)).toHaveLength(1);
+    expect((await billOf(poor)).payState).toBe(15);
+    // Turned off in the meantime, a pending auto-payment pays nothing.
+    expect((await post("/sys/account/autoPay", { enabled: false }, rich)).data).toEqual({ autoPay: false });
+    expect((await post("/sys/account/summary", {}, rich)).data.autoPay).toBe(false);
+  });
+
+  it("offers auto-pay once to the accounts that existed before it", async () => {
+    const [scheduled] = await service.services.db.select().from(jobs).where(eq(jobs.kind, AUTO_PAY_OFFER));
+    expect(scheduled.dedupeKey).toBe(AUTO_PAY_OFFER);
+    const old = await newUser("autopayold");
+    const decided = await newUser("autopaydecided");
+    // As migration 0031 leaves them: off, the offer pending; one account turned it on before the offer went out.
+    await service.services.db.insert(billingSettings).values([
+      { userId: old, autoPay: false, offerPending: true },
+      { userId: decided, autoPay: false, offerPending: true },
+    ]);
+    expect((await post("/sys/account/autoPay", { enabled: true }, decided)).data).toEqual({ autoPay: true });
+    expect(await sendAutoPayOffers(service.services.db, clock)).toBe(1);
+    expect(await sendAutoPayOffers(service.services.db, clock)).toBe(0);
+    expect(await messagesOf(old, "messages.autoPayOffer")).toHaveLength(1);
+    expect(await messagesOf(decided, "messages.autoPayOffer")).toHaveLength(0);
+    expect((await post("/sys/account/summary", {}, old)).data.autoPay).toBe(false);
   });
 });

@@ -5,7 +5,14 @@ import { activeUser, call, login, PASSWORD, portalLogin } from "./client.ts";
  * Bills, payments from the balance, the account summary and the unpaid-bill guard, over HTTP against
  * the built server (PGlite, or PostgreSQL with DATABASE_URL). Bills come from /test/fixtures.
  */
-type Bill = { billType?: number; serviceName?: string; totalCents: number; payState?: 1 | 10 | 15; cycle?: 1 | 2 | 99 };
+type Bill = {
+  billType?: number;
+  serviceName?: string;
+  totalCents: number;
+  payState?: 1 | 10 | 15;
+  cycle?: 1 | 2 | 99;
+  notYetDue?: boolean;
+};
 
 let operator: string;
 beforeAll(async () => {
@@ -217,7 +224,12 @@ describe("unpaid-bill guard /sys/product/h5isHasNoPayBillV2 (SPEC §5, §7)", ()
     expect((await guard(token, 2)).data).toBe(false);
     expect((await pay(token, node)).code).toBe(0);
     expect((await guard(token, 2)).data).toBe(true);
-    // Unpaid usage bills (weekly traffic, cross-chain calls) block everything until paid.
+    // An unpaid usage bill within its 7 days blocks nothing yet (docs/decisions/059).
+    const [notDue] = await fixtures(token, { bills: [{ billType: 3, cycle: 99, totalCents: 90, notYetDue: true }] });
+    expect((await guard(token, 1)).data).toBe(true);
+    expect((await guard(token, 2)).data).toBe(true);
+    expect((await pay(token, notDue)).code).toBe(0);
+    // Unpaid usage bills (weekly traffic, cross-chain calls) past their deadline block everything until paid.
     const [traffic] = await fixtures(token, { bills: [{ billType: 3, cycle: 99, totalCents: 250, serviceName: "" }] });
     expect((await guard(token, 1)).data).toBe(false);
     expect((await guard(token, 2)).data).toBe(false);
@@ -230,9 +242,15 @@ describe("unpaid-bill guard /sys/product/h5isHasNoPayBillV2 (SPEC §5, §7)", ()
     await expectConsistent(token);
   });
 
-  it("validates payType and needs a login", async () => {
+  it("validates payType and needs a login; auto-pay is on for a new account and its owner turns it off and on", async () => {
     const { token } = await activeUser("grd");
     expect((await guard(token, 3)).message).toBe("MSG_10001");
+    // Auto-pay of usage bills (docs/decisions/059): on for a new account, turned off and on by its owner.
+    expect((await call("/sys/account/summary", {}, token)).data.autoPay).toBe(true);
+    expect((await call("/sys/account/autoPay", { enabled: false }, token)).data).toEqual({ autoPay: false });
+    expect((await call("/sys/account/summary", {}, token)).data.autoPay).toBe(false);
+    expect((await call("/sys/account/autoPay", { enabled: "yes" }, token)).message).toBe("MSG_10001");
+    expect((await call("/sys/account/autoPay", { enabled: true }, token)).data).toEqual({ autoPay: true });
     expect((await call("/sys/product/h5isHasNoPayBillV2", { payType: 1 })).code).toBe(3);
   });
 });
@@ -248,6 +266,7 @@ describe("account summary, transactions and usage (SPEC §2 My account)", () => 
       recharges: [],
       withdrawals: [],
       unpaidBills: 0,
+      autoPay: true,
     });
     await fixtures(token, {
       grantCents: 3_000,

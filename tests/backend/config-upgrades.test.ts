@@ -22,7 +22,7 @@ async function grant(token: string, cents: number) {
   expect((await post("/test/fixtures", { grantCents: cents }, token)).code).toBe(0);
 }
 
-/** A publisher with a running service on the free plan (freeYN 1: config upgrades allowed, §4). */
+/** A publisher with a running service, on the free plan unless `free` is false (both are resized, ADR 060). */
 async function runningService(prefix: string, free = true) {
   const userId = await insertedUser(service, `${prefix}${Date.now().toString(36)}`);
   const token = await sessionOf(service, userId);
@@ -229,16 +229,30 @@ describe("configuration upgrades", () => {
     expect(accepted.data).toMatchObject({ status: 1, upgradeType: 1 });
   });
 
-  it("a paid service is not offered config upgrades (§4: freeYN 1)", async () => {
+  it("a paid service is resized too, running (25) or lapsed (40); a deactivated one (30) is not (docs/decisions/060)", async () => {
     const s = await runningService("pd", false);
-    expect((await post("/sys/configUpgrade/options", { appId: s.appId }, s.token)).message).toBe(
+    const options = await post("/sys/configUpgrade/options", { appId: s.appId }, s.token);
+    expect(options.code, JSON.stringify(options)).toBe(0);
+    const created = await tpsUp(s.token, s.appId, 200);
+    expect(created.code, JSON.stringify(created)).toBe(0);
+    // 100 more TPS on Beijing (150 cents a TPS-month) for the rest of the monthly cycle (none gone yet).
+    expect(created.data).toMatchObject({ status: 1, reviewState: 1, upgradeType: 2, amountCents: 100 * 150 });
+    // A second paid service, lapsed (40) then deactivated by its publisher (30).
+    const other = await post("/test/services", { verState: 25, free: false, nodeCount: 1, tps: 100 }, s.token);
+    expect(other.code, JSON.stringify(other)).toBe(0);
+    const setState = (verState: number) =>
+      service.services.db.update(appVersions).set({ verState }).where(eq(appVersions.id, other.data.appVerId));
+    await setState(40);
+    expect((await post("/sys/configUpgrade/options", { appId: other.data.appId }, s.token)).code).toBe(0);
+    await setState(30);
+    expect((await post("/sys/configUpgrade/options", { appId: other.data.appId }, s.token)).message).toBe(
       Msg.UPGRADE_NOT_AVAILABLE,
     );
     expect(
       (
         await post(
           "/sys/configUpgrade/create",
-          { appId: s.appId, upgradeType: 2, nodes: [{ cityNodeId: 1, tps: 150, capacityGb: 10, peers: 1 }] },
+          { appId: other.data.appId, upgradeType: 2, nodes: [{ cityNodeId: 1, tps: 150, capacityGb: 10, peers: 1 }] },
           s.token,
         )
       ).message,

@@ -85,6 +85,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/account/summary",
   "/sys/account/transactions",
   "/sys/account/usage30",
+  "/sys/account/autoPay",
   "/sys/product/h5isHasNoPayBillV2",
   "/sys/system/clientInfo/h5billDue",
   "/sys/account/recharge",

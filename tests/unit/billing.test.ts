@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 
 // The guard helper is tested against fake transports; the embedded backend is not loaded.
 vi.mock("#backend/index.ts", () => ({ handleVueapi: vi.fn(), startBackend: vi.fn() }));
-import { LEDGER_ENTRY_KINDS } from "#contract/billing.ts";
+import { autoPayFormSchema, billBlocks, LEDGER_ENTRY_KINDS } from "#contract/billing.ts";
 import type { Viewer } from "#app/lib/api.server.ts";
 import { utc8Day } from "#app/lib/bills.ts";
 import { billFilterFromQuery, kindFromQuery, pageFromQuery, payFormOf } from "#app/lib/bills.server.ts";
@@ -139,6 +139,40 @@ describe("which bills can be paid (ADR 006)", () => {
     ["nothing to pay", { payState: 1, payMode: 1, deadline: later, payCents: 0 }, false],
   ])("%s", (_name, bill, payable) => {
     expect(isPayable(bill, now)).toBe(payable);
+  });
+});
+
+describe("which bills block (SPEC §5 as ADR 059 reads it)", () => {
+  const now = new Date("2026-06-10T00:00:00Z");
+  const later = new Date("2026-06-11T00:00:00Z");
+  const earlier = new Date("2026-06-09T00:00:00Z");
+  // [name, bill, blocks payType 1, blocks payType 2]
+  it.each([
+    ["usage bill before its deadline", { billType: 3, payMode: 2, payState: 1, deadline: later }, false, false],
+    ["usage bill at its deadline", { billType: 3, payMode: 2, payState: 1, deadline: now }, true, true],
+    ["usage bill past its deadline", { billType: 3, payMode: 2, payState: 1, deadline: earlier }, true, true],
+    ["IPFS traffic past its deadline", { billType: 4, payMode: 2, payState: 1, deadline: earlier }, true, true],
+    ["cross-chain bill, failed, overdue", { billType: 5, payMode: 2, payState: 5, deadline: earlier }, true, true],
+    ["cross-chain bill in payment, not due", { billType: 5, payMode: 2, payState: 2, deadline: later }, false, false],
+    ["usage bill paid", { billType: 3, payMode: 2, payState: 15, deadline: earlier }, false, false],
+    ["dedicated-node bill waiting", { billType: 10, payMode: 1, payState: 1, deadline: later }, false, true],
+    [
+      "dedicated-node bill past its deadline",
+      { billType: 10, payMode: 1, payState: 1, deadline: earlier },
+      false,
+      false,
+    ],
+    ["publish bill waiting", { billType: 1, payMode: 1, payState: 1, deadline: later }, false, false],
+    ["IPFS storage bill waiting", { billType: 4, payMode: 1, payState: 1, deadline: later }, false, false],
+  ])("%s", (_name, bill, one, two) => {
+    expect(billBlocks(bill, 1, now)).toBe(one);
+    expect(billBlocks(bill, 2, now)).toBe(two);
+  });
+  it("the auto-pay form takes on or off, nothing else", () => {
+    expect(autoPayFormSchema.parse({ intent: "autoPay", enabled: "on" })).toEqual({ enabled: true });
+    expect(autoPayFormSchema.parse({ enabled: "off" })).toEqual({ enabled: false });
+    expect(autoPayFormSchema.safeParse({ enabled: "yes" }).success).toBe(false);
+    expect(autoPayFormSchema.safeParse({}).success).toBe(false);
   });
 });
 

@@ -44,7 +44,7 @@ describe("SPEC §4 Action availability on a published service, over every combin
     unsubscribe: (r) => [15, 25].includes(r.billState) && r.verState === 25,
     serviceUpgrade: (r) =>
       [15, 25].includes(r.billState) && r.verState === 25 && r.verUpable && ![3, 4].includes(r.crossStatus),
-    configUpgrade: (r) => [25, 40].includes(r.verState) && r.stuFreeAppYn !== 1 && r.freeYN === 1,
+    configUpgrade: (r) => [25, 40].includes(r.verState) && r.stuFreeAppYn !== 1,
     enable: (r) => [30, 40].includes(r.verState),
     deactivate: (r) => r.verState === 25,
   };
@@ -59,6 +59,7 @@ describe("SPEC §4 Action availability on a published service, over every combin
   it("examples read from the spec", () => {
     expect([...serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 1 })].sort()).toEqual([
       "basicEdit",
+      "configUpgrade",
       "deactivate",
       "details",
       "invite",
@@ -88,6 +89,15 @@ describe("SPEC §4 Action availability on a published service, over every combin
     expect(
       serviceActions({ verState: 40, billState: 15, verUpable: true, crossStatus: 0, freeYN: 1 }).has("configUpgrade"),
     ).toBe(true);
+    // A paid service is resized too (docs/decisions/060); the student free plan is not.
+    expect(
+      serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 0, freeYN: 0 }).has("configUpgrade"),
+    ).toBe(true);
+    expect(
+      serviceActions({ verState: 25, billState: 15, verUpable: true, crossStatus: 0, stuFreeAppYn: 1 }).has(
+        "configUpgrade",
+      ),
+    ).toBe(false);
   });
 });
 

@@ -62,18 +62,21 @@ describe("the actions PublishedServices shows (SPEC §4)", () => {
     enableRequestedAt: null,
     unpaidBillId: null,
   };
-  it("running and paid: details, basic edit, join, upgrade, invite, unsubscribe, deactivate; config upgrade on freeYN 1", () => {
+  it("running and paid: details, basic edit, join, upgrade, config upgrade, invite, unsubscribe, deactivate", () => {
     expect(shownActions(row)).toEqual([
       "details",
       "basicEdit",
       "join",
       "serviceUpgrade",
+      "configUpgrade",
       "invite",
       "unsubscribe",
       "deactivate",
     ]);
+    // Paid or free, a running or lapsed service is resized (docs/decisions/060).
     expect(shownActions({ ...row, freeYN: 1 })).toContain("configUpgrade");
     expect(shownActions({ ...row, verState: 40, freeYN: 1 })).toEqual(["details", "configUpgrade", "enable"]);
+    expect(shownActions({ ...row, verState: 40 })).toEqual(["details", "configUpgrade", "enable"]);
   });
   it("running with an unpaid renewal bill: Pay (docs/decisions/036)", () => {
     expect(shownActions({ ...row, unpaidBillId: 7 })).toContain("pay");
@@ -87,7 +90,10 @@ describe("the actions PublishedServices shows (SPEC §4)", () => {
     expect(shownActions({ ...row, crossStatus: 3 })).not.toContain("serviceUpgrade");
   });
   it("40: enable (a request to operations) until a request is pending (docs/decisions/015)", () => {
-    expect(shownActions({ ...row, verState: 40 })).toEqual(["details", "enable"]);
-    expect(shownActions({ ...row, verState: 40, enableRequestedAt: "2026-07-01T00:00:00.000Z" })).toEqual(["details"]);
+    expect(shownActions({ ...row, verState: 40 })).toEqual(["details", "configUpgrade", "enable"]);
+    expect(shownActions({ ...row, verState: 40, enableRequestedAt: "2026-07-01T00:00:00.000Z" })).toEqual([
+      "details",
+      "configUpgrade",
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import type { SerializeFrom } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
 import { LEDGER_ENTRY_KINDS } from "#contract/billing-codes.ts";
@@ -106,6 +106,31 @@ function RecentRecords<Row>({
 }
 
 type Entry = MyAccountData["transactions"]["rows"][number];
+
+/** Auto-pay of usage bills from the balance (docs/decisions/059): what it does, its state, one button to change it. */
+function AutoPay({ on }: { on: boolean }) {
+  const { t } = useTranslation("billing");
+  return (
+    <section aria-labelledby="auto-pay-title" className="card" id="auto-pay">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="auto-pay-title" className="font-semibold">
+          {t("account.autoPay.title")}
+        </h2>
+        <span data-testid="auto-pay-state" className={on ? "font-medium text-green-700" : "font-medium text-slate-600"}>
+          {on ? t("account.autoPay.on") : t("account.autoPay.off")}
+        </span>
+      </div>
+      <p className="mt-2 text-sm text-slate-600">{t("account.autoPay.intro")}</p>
+      <Form method="post" className="mt-3">
+        <input type="hidden" name="intent" value="autoPay" />
+        <input type="hidden" name="enabled" value={on ? "off" : "on"} />
+        <button type="submit" className={on ? "btn-secondary" : "btn-primary"}>
+          {on ? t("account.autoPay.turnOff") : t("account.autoPay.turnOn")}
+        </button>
+      </Form>
+    </section>
+  );
+}
 
 /** The body of SPEC §2 MyAccount: figures, card, quick actions, recent records, usage and the transaction inquiry. */
 export function MyAccountPage({ summary, usage, ipfsUsage, transactions, filter, language }: MyAccountData) {
@@ -223,6 +248,8 @@ export function MyAccountPage({ summary, usage, ipfsUsage, transactions, filter,
           </div>
         </section>
       </div>
+
+      <AutoPay on={summary.autoPay} />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <RecentRecords

@@ -15,12 +15,13 @@ export function payableNowWhere(userId: number, now: Date): SQL {
 }
 
 /**
- * SPEC §5 "Blocking by bills" (docs/decisions/006): the unpaid bills that block an action of payType 1 or 2.
- * Every payType is blocked by an unpaid postpaid usage bill (payMode 2); payType 2 also by a dedicated-node
- * bill still waiting for payment before its deadline.
+ * SPEC §5 "Blocking by bills" (docs/decisions/006, 059): the unpaid bills that block an action of payType 1 or
+ * 2, `billBlocks` of contract/billing-codes.ts in SQL. Every payType is blocked by an unpaid postpaid usage bill
+ * (payMode 2) from its deadline on; payType 2 also by a dedicated-node bill still waiting for payment before
+ * its deadline.
  */
 export function blockingWhere(userId: number, payType: 1 | 2, now: Date): SQL {
-  const usage = eq(bills.payMode, 2);
+  const usage = and(eq(bills.payMode, 2), lte(bills.deadline, now));
   const pendingNode = and(eq(bills.billType, BillType.DEDICATED_NODE), gt(bills.deadline, now));
   return and(
     eq(bills.userId, userId),

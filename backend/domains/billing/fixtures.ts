@@ -12,6 +12,16 @@ import type { SignedInContext } from "#backend/http/router.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/**
+ * A fixture bill's deadline: an expired one's has passed; a usage bill (cycle 99) is issued a week ago and past
+ * its deadline, so that it blocks (ADR 059), unless `notYetDue`; any other is due in 3 days.
+ */
+function deadlineOf(spec: { payState: number; cycle: number; notYetDue: boolean }, now: Date): Date {
+  if (spec.payState === PayState.EXPIRED) return new Date(now.getTime() - DAY);
+  if (spec.cycle === 99) return new Date(now.getTime() + (spec.notYetDue ? 7 * DAY : -DAY));
+  return new Date(now.getTime() + 3 * DAY);
+}
+
 /** /test/fixtures (tests only): bills and usage for the caller; paid bills are paid through the ledger. */
 export async function createFixtures(input: z.output<typeof fixturesPayloadSchema>, { deps, user }: SignedInContext) {
   if (!deps.env.testFixtures) throw new ApiError(Msg.NOT_FOUND);
@@ -42,7 +52,7 @@ export async function createFixtures(input: z.output<typeof fixturesPayloadSchem
           periodStart,
           periodEnd: now,
           createdAt: now,
-          deadline: new Date(now.getTime() + (spec.payState === PayState.EXPIRED ? -DAY : 3 * DAY)),
+          deadline: deadlineOf(spec, now),
           totalCents: spec.totalCents,
           payCents: spec.totalCents,
         })

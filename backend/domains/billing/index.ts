@@ -2,8 +2,9 @@ import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { seedBillingDemo, seedDemoPaymentsWith } from "./demo.ts";
 import { createFixtures } from "./fixtures.ts";
-import { accountSummary, listTransactions, usage30 } from "./handlers/user-account.ts";
 import { billAppConfig, billPayInfo } from "./handlers/user-bill-info.ts";
+import { accountSummary, listTransactions, setAccountAutoPay, usage30 } from "./handlers/user-account.ts";
+import { autoPayJobs, scheduleAutoPayOffer } from "./auto-pay.ts";
 import { billDetail, dueBills, exportBills, listBills, noUnpaidBills, payBill, payBills } from "./handlers/user.ts";
 import { hasBlockingBills, settleBillsWith } from "./settle.ts";
 import {
@@ -38,13 +39,19 @@ export default defineDomain({
     "/sys/account/summary": accountSummary,
     "/sys/account/transactions": listTransactions,
     "/sys/account/usage30": usage30,
+    "/sys/account/autoPay": setAccountAutoPay,
     "/sys/product/h5isHasNoPayBillV2": noUnpaidBills,
     "/ops/ledger/verify": verifyLedger,
   }),
-  jobs: jobHandlers,
+  jobs: { ...jobHandlers, ...autoPayJobs },
   // The weekly traffic bills of the last completed week (a server that was down catches up one week and then
-  // follows the chain) and an expiry pass this hour; both are no-ops when already scheduled.
-  schedules: [(db, now) => scheduleWeekly(db, lastCompletedWeekStart(now)), (db, now) => scheduleExpiry(db, now)],
+  // follows the chain), an expiry pass this hour and the one-time auto-pay offer (ADR 059); all are no-ops
+  // when already scheduled.
+  schedules: [
+    (db, now) => scheduleWeekly(db, lastCompletedWeekStart(now)),
+    (db, now) => scheduleExpiry(db, now),
+    (db, now) => scheduleAutoPayOffer(db, now),
+  ],
   api: {
     billingFigures,
     post,

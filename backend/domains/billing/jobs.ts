@@ -10,6 +10,7 @@ import { ipfsServices, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts"
 import { addDays, DAY_MS, startOfDay, weekEnd } from "./time.ts";
 import crossChain from "#backend/domains/cross-chain/index.ts";
 import inbox from "#backend/domains/inbox/index.ts";
+import { scheduleAutoPay } from "./auto-pay.ts";
 
 /**
  * The billing jobs (docs/decisions/005 runner, 006 rules):
@@ -19,7 +20,8 @@ import inbox from "#backend/domains/inbox/index.ts";
  *   for the following week, one job per week (dedupe key `billing.weeklyTraffic:<weekStart>`).
  * - `billing.expireBills`: unpaid prepaid bills past their deadline expire (§4 status 10); then schedules
  *   itself for the next hour (one job per hour).
- * The domain's `schedules` (index.ts) schedule both at start when missing (idempotent).
+ * The domain's `schedules` (index.ts) schedule both at start when missing (idempotent). Each usage bill made
+ * schedules its auto-payment in its own transaction when its owner has auto-pay on (auto-pay.ts, ADR 059).
  */
 export const WEEKLY_TRAFFIC = "billing.weeklyTraffic";
 export const EXPIRE_BILLS = "billing.expireBills";
@@ -181,12 +183,17 @@ async function makeWeeklyBills(
 ): Promise<number> {
   let made = 0;
   for (const [userId, lines] of await WEEKLY_BILLS[kind].usage(db, weekStart, userIds)) {
-    if (await db.transaction((tx) => createWeeklyBill(kind, tx, userId, weekStart, lines, now))) made += 1;
+    const bill = await db.transaction(async (tx) => {
+      const issued = await createWeeklyBill(kind, tx, userId, weekStart, lines, now);
+      if (issued) await scheduleAutoPay(tx, issued, now);
+      return issued;
+    });
+    if (bill) made += 1;
   }
   return made;
 }
 
-/** One user's data traffic bill of a week (the demo seeds them too). */
+/** One user's data traffic bill of a week (the demo seeds them too, without auto-pay: the seed pays its own). */
 export const createTrafficBill = (tx: Tx, userId: number, weekStart: string, lines: TrafficLine[], now: Date) =>
   createWeeklyBill("traffic", tx, userId, weekStart, lines, now);
 export const makeTrafficBills = (db: Db, weekStart: string, now: Date, userIds?: number[]) =>
@@ -245,6 +252,7 @@ export async function makeCrossChainBills(db: Db, weekStart: string, now: Date, 
         ref: { kind: "bill", id: row.id },
         at: now,
       });
+      await scheduleAutoPay(tx, row, now);
       return row;
     });
     if (bill) made += 1;

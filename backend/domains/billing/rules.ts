@@ -30,7 +30,7 @@ export function usd(cents: number): string {
 /**
  * Whether a bill may be paid from the balance now: unpaid, something to pay, and, for prepaid bills
  * (applications, resource fees), before its deadline. Postpaid usage bills never expire: they stay
- * payable when overdue, and keep blocking until paid (docs/decisions/006).
+ * payable when overdue, and block from their deadline until paid (docs/decisions/006, 059).
  */
 export function isPayable(
   bill: Pick<BillRecord, "payState" | "payMode" | "deadline" | "payCents">,

@@ -30,9 +30,17 @@ export function settleBillsWith(name: string, settler: BillSettler): void {
 
 /**
  * Pays one bill inside the caller's transaction; `key` is the ledger entry's idempotency key. The same key
- * again answers the first payment (`replayed`); the same key for another bill is MSG_31001.
+ * again answers the first payment (`replayed`); the same key for another bill is MSG_31001. `textKey` is the
+ * inbox message that says so (auto-pay has its own, docs/decisions/059).
  */
-export async function payInTx(tx: Tx, userId: number, billId: number, key: string, now: Date) {
+export async function payInTx(
+  tx: Tx,
+  userId: number,
+  billId: number,
+  key: string,
+  now: Date,
+  textKey = "messages.billPaid",
+) {
   // A bill another domain settles (a service's publish bill, a participation's node order) is paid by that
   // domain, which also moves its own record on; it locks its record before the bill, so this path does not
   // lock first.
@@ -70,7 +78,7 @@ export async function payInTx(tx: Tx, userId: number, billId: number, key: strin
   await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
   await inbox.api.notify(tx, {
     userId,
-    textKey: "messages.billPaid",
+    textKey,
     params: { billNo: bill.billNo, amount: usd(bill.payCents) },
     ref: { kind: "bill", id: bill.id },
     at: now,
@@ -85,9 +93,11 @@ export async function payInTx(tx: Tx, userId: number, billId: number, key: strin
 }
 
 /**
- * SPEC §5 "Blocking by bills" and §7 h5isHasNoPayBillV2 (docs/decisions/006):
- * - every payType is blocked by an unpaid postpaid usage bill (payMode 2: weekly data traffic,
- *   cross-chain calls), overdue or not: usage bills never expire, they are owed until paid;
+ * SPEC §5 "Blocking by bills" and §7 h5isHasNoPayBillV2 (docs/decisions/006, 059; `billBlocks` in
+ * contract/billing-codes.ts):
+ * - every payType is blocked by an unpaid postpaid usage bill (payMode 2: weekly data traffic, IPFS traffic,
+ *   cross-chain calls) from its deadline (issue + 7 days) on: usage bills never expire, they are owed until
+ *   paid, and block once overdue;
  * - payType 2 (dedicated node) is also blocked by a dedicated-node bill still waiting for payment
  *   before its deadline (one node application at a time);
  * - unpaid prepaid bills (publish, config upgrade, IPFS ...) are applications waiting for payment:

@@ -1,5 +1,6 @@
 import {
   bigserial,
+  boolean,
   check,
   date,
   index,
@@ -150,3 +151,18 @@ export const usageDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.day, t.cityNodeId] })],
 );
+
+/**
+ * The account's billing settings (docs/decisions/059), one row per user, kept by billing rather than on `users`
+ * (accounts owns that table, ADR 051). No row means the defaults of an account made after ADR 059: auto-pay on.
+ */
+export const billingSettings = pgTable("billing_settings", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id),
+  /** Weekly usage bills (data traffic, IPFS traffic, cross-chain calls) are paid from the balance when issued. */
+  autoPay: boolean("auto_pay").notNull(),
+  /** The one-time inbox message offering auto-pay is still to be sent (accounts that existed before ADR 059). */
+  offerPending: boolean("offer_pending").notNull().default(false),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});

@@ -9,6 +9,7 @@ import { mbToGb } from "#backend/domains/billing/rules.ts";
 import { totalsOf } from "#backend/domains/billing/ledger.ts";
 import { bills, ledgerEntries, usageDaily } from "#backend/domains/billing/tables.ts";
 import { addDays, dayOf, daysBetween, startOfDay } from "#backend/domains/billing/time.ts";
+import { autoPayOn, setAutoPay } from "#backend/domains/billing/auto-pay.ts";
 
 const RECENT = 5;
 
@@ -16,7 +17,7 @@ const RECENT = 5;
 export async function accountSummary(_input: unknown, { deps, user }: SignedInContext) {
   const me = user;
   const db = deps.db;
-  const [totals, [card], recharges, cashOuts, [{ unpaid }]] = await Promise.all([
+  const [totals, [card], recharges, cashOuts, [{ unpaid }], autoPay] = await Promise.all([
     totalsOf(db, me.id),
     db.select().from(cards).where(eq(cards.userId, me.id)),
     db
@@ -35,6 +36,7 @@ export async function accountSummary(_input: unknown, { deps, user }: SignedInCo
       .select({ unpaid: count() })
       .from(bills)
       .where(and(eq(bills.userId, me.id), inArray(bills.payState, [...UNPAID_STATES]))),
+    autoPayOn(db, me.id),
   ]);
   return {
     ...totals,
@@ -55,7 +57,13 @@ export async function accountSummary(_input: unknown, { deps, user }: SignedInCo
       expectedArrival: w.expectedArrival,
     })),
     unpaidBills: unpaid,
+    autoPay,
   };
+}
+
+/** /sys/account/autoPay: the caller turns auto-pay of usage bills on or off (docs/decisions/059). */
+export async function setAccountAutoPay(input: { enabled: boolean }, { deps, user }: SignedInContext) {
+  return { autoPay: await setAutoPay(deps.db, user.id, input.enabled, deps.now()) };
 }
 
 /** /sys/account/transactions: the caller's ledger entries, newest first, with the number of what each is about. */
