@@ -30,7 +30,9 @@ async function nodeId(code: string) {
 }
 
 async function usage(day: string, code: string, trafficMb: number) {
-  await service.services.db.insert(usageDaily).values({ userId, day, cityNodeId: await nodeId(code), trafficMb });
+  await service.services.db
+    .insert(usageDaily)
+    .values({ userId, day, cityNodeId: await nodeId(code), bytesIn: trafficMb * 1024 * 1024 });
 }
 
 async function trafficBills() {
