@@ -234,7 +234,7 @@ describe("the public chain", () => {
     const own = (await activeUser("pcq")).token;
     await ok("/test/fixtures", { grantCents: 10_000 }, own);
     // A cap of 200: the server reserves 2 requests at a time from the database.
-    const { project, key } = await enabledProject(own, "PC-BJ-01", "200");
+    const { project, key } = await enabledProject(own, "PC-SG-01", "200");
     const pair = JSON.stringify([1, 2].map((id) => ({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] })));
     for (let i = 0; i < 99; i++) expect((await rpc(`/chain/rpc/${key}`, pair)).status).toBe(200);
     expect((await rpc(`/chain/rpc/${key}`, chainIdCall)).status).toBe(200);
