@@ -19,7 +19,13 @@ import { waitFor } from "../support/wait.ts";
 let clock: Date | null = null;
 const service = inProcessVueapi(
   "metering",
-  { TEST_FIXTURES: "1", DEMO: "0", JOBS_INTERVAL_MS: "0", DATABASE_URL: await ownDatabase(process.env.DATABASE_URL) },
+  {
+    TEST_FIXTURES: "1",
+    DEMO: "0",
+    JOBS_INTERVAL_MS: "0",
+    DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
+    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+  },
   () => clock ?? new Date(),
 );
 const GIB = 1024 ** 3;
