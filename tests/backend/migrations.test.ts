@@ -55,6 +55,9 @@ describe(`a database of the release (${releaseTag})`, () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-upgrade-"));
     let databaseUrl: string | undefined;
     let before: Record<string, number>;
+    // The release's traffic in MB (docs/decisions/057 moves it to bytes in, the publisher's own).
+    const TRAFFIC_MB = sql`SELECT coalesce(sum(traffic_mb), 0)::text AS mb FROM usage_daily`;
+    let trafficMb = 0;
     if (process.env.DATABASE_URL) {
       // A database of its own on the test server, dropped with the server at the end of the run.
       const { default: pg } = await import("pg");
@@ -74,6 +77,7 @@ describe(`a database of the release (${releaseTag})`, () => {
       await migrate(db, { migrationsFolder: releaseMigrations() });
       await client.query(data);
       before = await counts((q) => db.execute(q));
+      trafficMb = Number(((await db.execute(TRAFFIC_MB)) as unknown as Rows).rows[0].mb);
       await client.end();
     } else {
       const { PGlite } = await import("@electric-sql/pglite");
@@ -85,6 +89,7 @@ describe(`a database of the release (${releaseTag})`, () => {
       await migrate(db, { migrationsFolder: releaseMigrations() });
       await client.exec(data);
       before = await counts((q) => db.execute(q));
+      trafficMb = Number(((await db.execute(TRAFFIC_MB)) as unknown as Rows).rows[0].mb);
       await client.close();
     }
     expect(before.users).toBeGreaterThanOrEqual(4);
@@ -106,6 +111,13 @@ describe(`a database of the release (${releaseTag})`, () => {
       const written: Record<string, number> = { files: SHIPPED_PACKAGES.length };
       for (const [table, n] of Object.entries(before))
         expect({ table, rows: after[table] }).toEqual({ table, rows: n + (written[table] ?? 0) });
+      const [moved] = (
+        (await service.services.db.execute(
+          sql`SELECT sum(bytes_in)::text AS bytes, sum(bytes_out)::text AS out, count(*) FILTER (WHERE app_id <> 0 OR join_id <> 0 OR method <> '' OR caller_id IS NOT NULL)::int AS named FROM usage_daily`,
+        )) as Rows
+      ).rows as { bytes: string; out: string; named: number }[];
+      expect(trafficMb).toBeGreaterThan(0);
+      expect(moved).toEqual({ bytes: String(trafficMb * 1024 * 1024), out: "0", named: 0 });
       // The release's accounts and records are there and usable.
       const token = await loginToken(service, "democompany");
       const list = await callVueapi(service, "/sys/chainAppInfo/publishedList", {}, token);
