@@ -180,6 +180,13 @@ describe("the meter of consortium traffic", () => {
       }
       expect(counted).toEqual(sent);
 
+      // The service's traffic view on its detail: today's calls and bytes, all callers together.
+      const view = await ok(pub, "/sys/chainAppInfo/publishedDetail", { appId: svc.appId });
+      expect(view.traffic).toHaveLength(7);
+      const today = view.traffic.at(-1);
+      expect(today.calls).toBe(rows.reduce((n, r) => n + r.calls, 0));
+      expect(today.bytesIn + today.bytesOut).toBe([...sent.values()].reduce((n, b) => n + b, 0));
+
       // The participant sees its own use (today on its home chart), not the publisher's.
       const mine = await ok(participant, "/main/home/dashboard");
       expect(mine.usage7.at(-1).mb).toBe(Math.round((participantBytes / 1024 / 1024) * 1000) / 1000);

@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db, Tx } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
 import { Meter, meterOf, stopMeterOf, type Metered } from "#backend/kit/meter.ts";
 import { usageDaily } from "./tables.ts";
-import { dayOf } from "./time.ts";
+import { addDays, dayOf, daysBetween } from "./time.ts";
 
 /**
  * Data traffic into `usage_daily` (docs/decisions/057): the doors of other domains hand each call to
@@ -79,3 +79,28 @@ export const flushTraffic = (deps: Pick<Deps, "db">) => trafficMeter(deps.db).fl
 
 /** At the domain's stop: the last counts written before the database closes. */
 export const stopTraffic = (deps: Pick<Deps, "db">) => stopMeterOf(deps.db, NAME);
+
+/**
+ * A service's traffic per UTC+8 day over the last `days` days (today last), for its publisher's detail page: calls
+ * and bytes in and out of the publisher's and participants' calls together, this process's counts written first.
+ */
+export async function serviceTraffic(deps: Pick<Deps, "db" | "now">, appId: number, days = 7) {
+  await flushTraffic(deps);
+  const today = dayOf(deps.now());
+  const list = daysBetween(addDays(today, -(days - 1)), today);
+  const rows = await deps.db
+    .select({
+      day: usageDaily.day,
+      calls: sql<string>`sum(${usageDaily.calls})`,
+      bytesIn: sql<string>`sum(${usageDaily.bytesIn})`,
+      bytesOut: sql<string>`sum(${usageDaily.bytesOut})`,
+    })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.appId, appId), gte(usageDaily.day, list[0]), lte(usageDaily.day, today)))
+    .groupBy(usageDaily.day);
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  return list.map((day) => {
+    const r = byDay.get(day);
+    return { day, calls: Number(r?.calls ?? 0), bytesIn: Number(r?.bytesIn ?? 0), bytesOut: Number(r?.bytesOut ?? 0) };
+  });
+}
