@@ -120,7 +120,7 @@ export const homeDashboardSchema = z.object({
   /** The unpaid bills that block a new service (SPEC §5, payType 1), as h5billDue with payType 1 counts them. */
   blockingBills: z.object({ count: z.number().int(), totalCents: z.number().int() }).nullable(),
   /** Data traffic of the last 7 UTC+8 days (today last), in MB. */
-  usage7: z.array(z.object({ day: z.string(), mb: z.number().int() })),
+  usage7: z.array(z.object({ day: z.string(), mb: z.number().nonnegative() })),
   /** The publisher's services by the status of their current version, and their drafts. */
   services: z.object({
     byState: z.array(z.object({ verState: z.number().int(), count: z.number().int() })),

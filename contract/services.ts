@@ -188,6 +188,15 @@ export const serviceDetailSchema = serviceRowSchema.extend({
   chain: serviceChainSchema.nullable(),
   /** Deployment per node (docs/decisions/052). */
   deployment: z.array(deploymentNodeSchema),
+  /** The service's traffic over the last 7 UTC+8 days, today last (docs/decisions/057): all callers together. */
+  traffic: z.array(
+    z.object({
+      day: z.string(),
+      calls: z.number().int().nonnegative(),
+      bytesIn: z.number().int().nonnegative(),
+      bytesOut: z.number().int().nonnegative(),
+    }),
+  ),
 });
 export type ServiceDetail = z.infer<typeof serviceDetailSchema>;
 

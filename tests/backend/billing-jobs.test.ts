@@ -31,7 +31,9 @@ async function nodeId(code: string) {
 }
 
 async function usage(day: string, code: string, trafficMb: number) {
-  await service.services.db.insert(usageDaily).values({ userId, day, cityNodeId: await nodeId(code), trafficMb });
+  await service.services.db
+    .insert(usageDaily)
+    .values({ userId, day, cityNodeId: await nodeId(code), bytesIn: trafficMb * 1024 * 1024 });
 }
 
 async function trafficBills() {
@@ -243,9 +245,9 @@ describe("auto-pay of usage bills from the balance (docs/decisions/059)", () => 
     expect((await post("/sys/account/summary", {}, rich)).data.autoPay).toBe(true);
     const beijing = await nodeId("CN-BJ-01");
     await service.services.db.insert(usageDaily).values([
-      { userId: rich, day: "2026-06-16", cityNodeId: beijing, trafficMb: 2_048 },
-      { userId: poor, day: "2026-06-16", cityNodeId: beijing, trafficMb: 2_048 },
-      { userId, day: "2026-06-16", cityNodeId: beijing, trafficMb: 2_048 },
+      { userId: rich, day: "2026-06-16", cityNodeId: beijing, bytesIn: 2_048 * 1024 * 1024 },
+      { userId: poor, day: "2026-06-16", cityNodeId: beijing, bytesIn: 2_048 * 1024 * 1024 },
+      { userId, day: "2026-06-16", cityNodeId: beijing, bytesIn: 2_048 * 1024 * 1024 },
     ]);
     // The week of 15 June is billed (its run was due on the 22nd); each bill's auto-payment is a job of its own.
     await service.runJobs();

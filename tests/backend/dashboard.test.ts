@@ -1,4 +1,4 @@
-import { and, count, eq, gte, sum } from "drizzle-orm";
+import { and, count, eq, gte, sql, sum } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { appJoins } from "#backend/domains/participation/tables.ts";
 import { appRoles, apps, appVersions } from "#backend/domains/services/tables.ts";
@@ -75,11 +75,11 @@ describe("/main/home/dashboard", () => {
     expect(new Date(d.nextDeadline).getTime()).toBe(Math.min(...deadlines));
     // Seven UTC+8 days, today last; their sum is what the usage table holds for those days.
     expect(d.usage7).toHaveLength(7);
-    const [{ mb }] = await db
-      .select({ mb: sum(usageDaily.trafficMb) })
+    const [{ bytes }] = await db
+      .select({ bytes: sum(sql`${usageDaily.bytesIn} + ${usageDaily.bytesOut}`) })
       .from(usageDaily)
       .where(and(eq(usageDaily.userId, me.id), gte(usageDaily.day, d.usage7[0].day)));
-    expect(d.usage7.reduce((s: number, u: { mb: number }) => s + u.mb, 0)).toBe(Number(mb));
+    expect(d.usage7.reduce((s: number, u: { mb: number }) => s + u.mb, 0)).toBe(Number(bytes) / (1024 * 1024));
     const byState = Object.fromEntries(
       d.services.byState.map((s: { verState: number; count: number }) => [s.verState, s.count]),
     );

@@ -40,12 +40,18 @@ describe(`a database of the release (${releaseTag})`, () => {
   it("migrates to the current schema with every row kept, and its accounts log in", async () => {
     const data = readFileSync(path.join(root, "tests/fixtures", fixture), "utf8");
     const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-upgrade-"));
+    // The release's traffic in MB (docs/decisions/057 moves it to bytes in, the publisher's own).
+    const TRAFFIC_MB = sql`SELECT coalesce(sum(traffic_mb), 0)::text AS mb FROM usage_daily`;
     const { databaseUrl, inspected } = await olderDatabase(
       dataDir,
       [{ migrateTo: releaseTag }, { sql: data }],
-      (execute) => counts(execute),
+      async (execute) => ({
+        counts: await counts(execute),
+        trafficMb: Number(((await execute(TRAFFIC_MB)) as unknown as Rows).rows[0].mb),
+      }),
     );
-    const before = inspected!;
+    const before = inspected!.counts;
+    const trafficMb = inspected!.trafficMb;
     expect(before.users).toBeGreaterThanOrEqual(4);
     expect(before.bills).toBeGreaterThan(0);
 
@@ -65,6 +71,13 @@ describe(`a database of the release (${releaseTag})`, () => {
       const written: Record<string, number> = { files: SHIPPED_PACKAGES.length };
       for (const [table, n] of Object.entries(before))
         expect({ table, rows: after[table] }).toEqual({ table, rows: n + (written[table] ?? 0) });
+      const [moved] = (
+        (await service.services.db.execute(
+          sql`SELECT sum(bytes_in)::text AS bytes, sum(bytes_out)::text AS out, count(*) FILTER (WHERE app_id <> 0 OR join_id <> 0 OR method <> '' OR caller_id IS NOT NULL)::int AS named FROM usage_daily`,
+        )) as Rows
+      ).rows as { bytes: string; out: string; named: number }[];
+      expect(trafficMb).toBeGreaterThan(0);
+      expect(moved).toEqual({ bytes: String(trafficMb * 1024 * 1024), out: "0", named: 0 });
       // The release's accounts and records are there and usable.
       const token = await loginToken(service, "democompany");
       const list = await callVueapi(service, "/sys/chainAppInfo/publishedList", {}, token);

@@ -230,6 +230,27 @@ describe("the public chain", () => {
     expect(after.rows.find((r: any) => r.method === "eth_chainId")).toMatchObject({ requests: 7, calls: 7 });
   }, 120_000);
 
+  it("takes the daily cap in blocks of 1 % (docs/decisions/057): one process still answers 429 exactly at the cap, and the meter counts every request once", async () => {
+    const own = (await activeUser("pcq")).token;
+    await ok("/test/fixtures", { grantCents: 10_000 }, own);
+    // A cap of 200: the server reserves 2 requests at a time from the database.
+    const { project, key } = await enabledProject(own, "PC-SG-01", "200");
+    const pair = JSON.stringify([1, 2].map((id) => ({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] })));
+    for (let i = 0; i < 99; i++) expect((await rpc(`/chain/rpc/${key}`, pair)).status).toBe(200);
+    expect((await rpc(`/chain/rpc/${key}`, chainIdCall)).status).toBe(200);
+    // 199 taken: a pair would pass the cap (its block has one left and the database none), one call does not.
+    expect((await rpc(`/chain/rpc/${key}`, pair)).status).toBe(429);
+    expect((await rpc(`/chain/rpc/${key}`, chainIdCall)).status).toBe(200);
+    expect((await rpc(`/chain/rpc/${key}`, chainIdCall)).status).toBe(429);
+    const stats = await ok("/sys/opc/project/stats", { projectId: project.projectId, range: "7d" }, own);
+    expect(stats.total).toBe(200);
+    expect(stats.rows).toMatchObject([
+      { method: "eth_blockNumber", requests: 198, calls: 198 },
+      { method: "eth_chainId", requests: 2, calls: 2 },
+    ]);
+    expect((await ok("/sys/opc/project/detail", { projectId: project.projectId }, own)).requestsToday).toBe(200);
+  }, 120_000);
+
   it("custody, public-key and address accounts (§5), gas from the balance (bill 50, one ledger entry, a real transfer), a keystore, and viem deploying a contract through /chain/rpc/<key>", async () => {
     const { project, key } = await enabledProject(token, "PC-HK-01", "10000");
     const url = `${base()}/chain/rpc/${key}`;

@@ -5,7 +5,8 @@ import { replySchema, type ServiceDetail } from "#contract/services.ts";
 import { Field, nodeLabel } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, formatDay, formatUsd } from "#app/lib/format.ts";
+import { formatBytes } from "#app/lib/format-number.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { StatusBadge } from "./badges.tsx";
@@ -192,6 +193,7 @@ function TabBody({
             })}
           </Table>
           {service.chain ? <ServiceChainPanel chain={service.chain} origin={origin} /> : null}
+          <ServiceTraffic traffic={service.traffic} language={language} />
         </div>
       );
     case "roles":
@@ -378,4 +380,29 @@ function TabBody({
         </>
       );
   }
+}
+
+/** The service's traffic of the last 7 UTC+8 days (docs/decisions/057): what its weekly data-traffic bills charge. */
+function ServiceTraffic({ traffic, language }: { traffic: ServiceDetail["traffic"]; language: Language }) {
+  const { t } = useTranslation("services");
+  return (
+    <>
+      <h2 className="font-semibold">{t("detail.traffic")}</h2>
+      <p className="text-sm text-slate-600">{t("detail.trafficNote")}</p>
+      <Table
+        label={t("detail.traffic")}
+        head={[t("detail.trafficDay"), t("detail.calls"), t("detail.bytesIn"), t("detail.bytesOut")]}
+        regionTestId="service-traffic"
+      >
+        {traffic.map((d) => (
+          <tr key={d.day} data-day={d.day}>
+            <td className={td}>{formatDay(d.day, language, false)}</td>
+            <td className={`${td} tabular-nums`}>{d.calls}</td>
+            <td className={`${td} tabular-nums`}>{formatBytes(d.bytesIn)}</td>
+            <td className={`${td} tabular-nums`}>{formatBytes(d.bytesOut)}</td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
 }

@@ -4,7 +4,8 @@ import { BillType, PayState } from "#contract/billing.ts";
 import type { Tx } from "#backend/db/client.ts";
 import type { DemoTimeline } from "#backend/kit/demo-timeline.ts";
 import type { DemoSeeder } from "#backend/kit/domain.ts";
-import { bills, usageDaily, type BillDetail } from "./tables.ts";
+import { bills, type BillDetail } from "./tables.ts";
+import { recordTraffic } from "./meter.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { payments, withdrawals } from "#backend/domains/payments/tables.ts";
 import { post } from "./ledger.ts";
@@ -285,9 +286,15 @@ async function seedUser(
       const node = nodes.find((n) => n.code === code)!;
       const wave = 1 + 0.35 * Math.sin(i / 3 + k);
       const weekend = weekday === 0 || weekday === 6 ? 0.6 : 1;
-      await tx
-        .insert(usageDaily)
-        .values({ userId, day, cityNodeId: node.id, trafficMb: Math.round(p.usage[code] * wave * weekend) });
+      // Through the meter's own write (docs/decisions/057): a third in, the rest out, as the doors count it.
+      const bytes = Math.round(p.usage[code] * wave * weekend) * 1024 * 1024;
+      const bytesIn = Math.round(bytes / 3);
+      await recordTraffic(tx, [
+        {
+          key: { userId, day, cityNodeId: node.id, appId: 0, joinId: 0, callerId: null, method: "" },
+          counts: { calls: Math.round(bytes / 4096), bytesIn, bytesOut: bytes - bytesIn },
+        },
+      ]);
     }
   }
   // Weekly traffic bills of the completed weeks, made as the job makes them; all paid but the last.

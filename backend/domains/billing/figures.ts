@@ -3,6 +3,13 @@ import { BillType, PayState, UNPAID_STATES } from "#contract/billing-codes.ts";
 import type { Db } from "#backend/db/client.ts";
 import { bills, usageDaily, wallets } from "./tables.ts";
 import { addDays, dayOf, daysBetween } from "./time.ts";
+import { flushTraffic } from "./meter.ts";
+
+/** A user's traffic rows: what their services served (billed to them) and what they called as a participant. */
+export const trafficOf = (userId: number): SQL => or(eq(usageDaily.userId, userId), eq(usageDaily.callerId, userId))!;
+
+/** Bytes as MB of 1024 × 1024 bytes, to 3 decimals (the charts' unit). */
+export const bytesToMb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 1000) / 1000;
 
 /** Unpaid bills that can be paid from the balance now: usage bills always, prepaid ones before their deadline. */
 export function payableNowWhere(userId: number, now: Date): SQL {
@@ -42,9 +49,11 @@ function countAndSum(where: SQL) {
  * The console home's money figures (/main/home/dashboard), in two queries: the balance, what is due now
  * (the same bills as h5billDue without payType) with the nearest deadline, and what blocks a new service
  * (payType 1, as h5billDue with payType 1), filtered aggregates over the user's bills; then the data
- * traffic of the last 7 UTC+8 days in MB.
+ * traffic of the last 7 UTC+8 days in MB (docs/decisions/057: the traffic of the user's services, and the
+ * user's own calls as a participant of others'), this process's meter written first.
  */
 export async function billingFigures(db: Db, userId: number, now: Date) {
+  await flushTraffic({ db });
   const today = dayOf(now);
   const days = daysBetween(addDays(today, -6), today);
   const payable = payableNowWhere(userId, now);
@@ -66,12 +75,12 @@ export async function billingFigures(db: Db, userId: number, now: Date) {
       .from(bills)
       .where(eq(bills.userId, userId)),
     db
-      .select({ day: usageDaily.day, mb: sum(usageDaily.trafficMb) })
+      .select({ day: usageDaily.day, bytes: sum(sql`${usageDaily.bytesIn} + ${usageDaily.bytesOut}`) })
       .from(usageDaily)
-      .where(and(eq(usageDaily.userId, userId), gte(usageDaily.day, days[0]), lte(usageDaily.day, today)))
+      .where(and(trafficOf(userId), gte(usageDaily.day, days[0]), lte(usageDaily.day, today)))
       .groupBy(usageDaily.day),
   ]);
-  const byDay = new Map(usage.map((u) => [u.day, Number(u.mb ?? 0)]));
+  const byDay = new Map(usage.map((u) => [u.day, bytesToMb(Number(u.bytes ?? 0))]));
   return {
     balanceCents: money.balanceCents ?? 0,
     dueCount: money.dueCount,

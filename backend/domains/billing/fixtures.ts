@@ -5,7 +5,8 @@ import { PayState } from "#contract/billing-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import type { fixturesPayloadSchema } from "#contract/billing.ts";
 import { post } from "./ledger.ts";
-import { bills, usageDaily } from "./tables.ts";
+import { bills } from "./tables.ts";
+import { recordTraffic } from "./meter.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
@@ -75,10 +76,12 @@ export async function createFixtures(input: z.output<typeof fixturesPayloadSchem
       for (let d = 1; d <= input.usage.days; d++) {
         const day = new Date(now.getTime() - d * DAY).toISOString().slice(0, 10);
         for (const node of nodes) {
-          await tx
-            .insert(usageDaily)
-            .values({ userId: me.id, day, cityNodeId: node.id, trafficMb: input.usage.mbPerDay })
-            .onConflictDoNothing();
+          await recordTraffic(tx, [
+            {
+              key: { userId: me.id, day, cityNodeId: node.id, appId: 0, joinId: 0, callerId: null, method: "" },
+              counts: { calls: 0, bytesIn: input.usage.mbPerDay * 1024 * 1024, bytesOut: 0 },
+            },
+          ]);
         }
       }
     }

@@ -22,6 +22,7 @@ import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs.ts";
 import { lockWallet, post, totalsOf } from "./ledger.ts";
 import { chargeRenewal, lapsedRenewalBill, payRenewalBill } from "./renewals.ts";
 import { isPayable, newBillNo } from "./rules.ts";
+import { flushTraffic, meterTraffic, serviceTraffic, stopTraffic } from "./meter.ts";
 import { lastCompletedWeekStart } from "./time.ts";
 
 /** My account, My bills, BillDetail, the unpaid-bill guard and the one ledger (SPEC §3, §5, §9; contract/billing.ts). */
@@ -72,7 +73,15 @@ export default defineDomain({
     payRenewalBill,
     lapsedRenewalBill,
     seedDemoPaymentsWith,
+    /** One answered call of a service's door, metered into usage_daily (docs/decisions/057). */
+    meterTraffic,
+    /** Writes this process's traffic counts now (tests, before reading them). */
+    flushTraffic,
+    /** A service's traffic per day for its detail page. */
+    serviceTraffic,
   },
+  // The traffic meter's last counts are written before the database closes (docs/decisions/057).
+  stop: stopTraffic,
   seedDemo: seedBillingDemo,
   fixtures: handlersOf({ "/test/fixtures": createFixtures }),
 });

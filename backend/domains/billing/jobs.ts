@@ -5,6 +5,7 @@ import { bills, usageDaily, type BillDetail } from "./tables.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 import type { Deps } from "#backend/deps.ts";
+import { flushTraffic } from "./meter.ts";
 import { mbToGb, newBillNo, usd } from "./rules.ts";
 import { ipfsServices, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
 import { addDays, DAY_MS, startOfDay, weekEnd } from "./time.ts";
@@ -44,7 +45,13 @@ export function trafficLine(nodeCode: string, trafficMb: number, pricePerGbCents
   };
 }
 
-/** Each user's traffic lines of a week, by user id (optionally only for some users). */
+const MIB = 1024 * 1024;
+
+/**
+ * Each publisher's traffic lines of a week, by user id (optionally only for some users): all the traffic of their
+ * services, their own calls and their participants', on bytes in + out at each city node's price per GB
+ * (docs/decisions/057).
+ */
 export async function weeklyUsage(
   db: Db | Tx,
   weekStart: string,
@@ -57,7 +64,7 @@ export async function weeklyUsage(
       userId: usageDaily.userId,
       code: cityNodes.code,
       price: cityNodes.trafficPricePerGbCents,
-      mb: sql<string>`sum(${usageDaily.trafficMb})`,
+      bytes: sql<string>`sum(${usageDaily.bytesIn} + ${usageDaily.bytesOut})`,
     })
     .from(usageDaily)
     .innerJoin(cityNodes, eq(cityNodes.id, usageDaily.cityNodeId))
@@ -67,7 +74,7 @@ export async function weeklyUsage(
   const out = new Map<number, TrafficLine[]>();
   for (const r of rows) {
     const lines = out.get(r.userId) ?? [];
-    lines.push(trafficLine(r.code, Number(r.mb), r.price));
+    lines.push(trafficLine(r.code, Number(r.bytes) / MIB, r.price));
     out.set(r.userId, lines);
   }
   return out;
@@ -101,7 +108,7 @@ export async function weeklyIpfsUsage(
   const out = new Map<number, TrafficLine[]>();
   for (const r of rows) {
     const lines = out.get(r.userId) ?? [];
-    lines.push(trafficLine(r.code, Number(r.bytes) / (1024 * 1024), r.price));
+    lines.push(trafficLine(r.code, Number(r.bytes) / MIB, r.price));
     out.set(r.userId, lines);
   }
   return out;
@@ -315,6 +322,8 @@ export async function expireBills(db: Db, now: Date): Promise<number> {
 
 const weeklyTraffic: JobHandler = async (payload, services: Deps) => {
   const weekStart = String(payload.weekStart);
+  // This process's last second of traffic first (the others' is written within a second; the run is an hour late).
+  await flushTraffic(services);
   await makeTrafficBills(services.db, weekStart, services.now());
   await makeIpfsTrafficBills(services.db, weekStart, services.now());
   await makeCrossChainBills(services.db, weekStart, services.now());

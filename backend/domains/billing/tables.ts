@@ -1,4 +1,5 @@
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -135,10 +136,16 @@ export const bills = pgTable(
   (t) => [index("bills_user_time").on(t.userId, t.createdAt), index("bills_user_state").on(t.userId, t.payState)],
 );
 
-/** Daily data traffic per city node: the 30-day chart (§9 Charts) and the weekly traffic bills. */
+/**
+ * Daily data traffic (docs/decisions/057), written by the one meter (billing/meter.ts): per publisher, day, city
+ * node, service, participation and JSON-RPC method, the calls and the bytes in and out. The publisher pays for
+ * all of it (the weekly bills, on bytes in + out); a participant's rows carry its join and user, so it sees its
+ * own use. Rows from before the meter (and the demo's history without a service) have app 0, join 0, method ''.
+ */
 export const usageDaily = pgTable(
   "usage_daily",
   {
+    /** The publisher: the user the traffic is billed to. */
     userId: integer("user_id")
       .notNull()
       .references(() => users.id),
@@ -146,10 +153,23 @@ export const usageDaily = pgTable(
     cityNodeId: integer("city_node_id")
       .notNull()
       .references(() => cityNodes.id),
-    /** Traffic in MB (integer); bills convert to GB at 1024 MB. */
-    trafficMb: integer("traffic_mb").notNull(),
+    /** The service (app id); 0 for traffic counted before the meter named services. */
+    appId: integer("app_id").notNull().default(0),
+    /** The participant's join (app_joins id); 0 for the publisher's own calls. */
+    joinId: integer("join_id").notNull().default(0),
+    /** The participant's user, who made the calls; null for the publisher's own. */
+    callerId: integer("caller_id").references(() => users.id),
+    /** The JSON-RPC method; '' for traffic counted before the meter named methods. */
+    method: text("method").notNull().default(""),
+    calls: bigint("calls", { mode: "number" }).notNull().default(0),
+    bytesIn: bigint("bytes_in", { mode: "number" }).notNull().default(0),
+    bytesOut: bigint("bytes_out", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.day, t.cityNodeId] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.day, t.cityNodeId, t.appId, t.joinId, t.method] }),
+    index("usage_daily_caller_day").on(t.callerId, t.day),
+    check("usage_daily_counts_nonneg", sql`${t.calls} >= 0 AND ${t.bytesIn} >= 0 AND ${t.bytesOut} >= 0`),
+  ],
 );
 
 /**

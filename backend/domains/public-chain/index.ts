@@ -15,7 +15,7 @@ import {
   projectStats,
   redeployProject,
 } from "./handlers/projects.ts";
-import { requestsOn } from "./meter.ts";
+import { requestsOn, stopRequests } from "./meter.ts";
 import { gasJobs, requireGas, scheduleGasRecover, scheduleGasWatch } from "./gas.ts";
 import { publicChainJobs } from "./jobs.ts";
 import { openCustodyKey } from "./keys.ts";
@@ -49,6 +49,8 @@ export default defineDomain({
   }),
   // The organisation nodes are upserted at every start (after the platform's city nodes).
   start: (deps) => seedPublicChainOrgs(deps.db),
+  // The keyed endpoint's last counts are written and its unused quota given back before the database closes.
+  stop: (deps) => stopRequests(deps.db),
   jobs: { ...publicChainJobs, ...gasJobs },
   // Interrupted gas transfers are finished or refunded at every start, then every 5 minutes; low gas is watched every 10.
   schedules: [scheduleGasRecover, scheduleGasWatch],

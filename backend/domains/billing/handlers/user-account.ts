@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { UNPAID_STATES, type LedgerEntryKind, type transactionListPayloadSchema } from "#contract/billing.ts";
 import { cityNodes } from "#backend/db/tables.ts";
@@ -7,6 +7,8 @@ import { invoiceApplications } from "#backend/domains/invoices/tables.ts";
 import { cards, payments, withdrawals } from "#backend/domains/payments/tables.ts";
 import { mbToGb } from "#backend/domains/billing/rules.ts";
 import { totalsOf } from "#backend/domains/billing/ledger.ts";
+import { trafficOf } from "#backend/domains/billing/figures.ts";
+import { flushTraffic } from "#backend/domains/billing/meter.ts";
 import { bills, ledgerEntries, usageDaily } from "#backend/domains/billing/tables.ts";
 import { addDays, dayOf, daysBetween, startOfDay } from "#backend/domains/billing/time.ts";
 import { autoPayOn, setAutoPay } from "#backend/domains/billing/auto-pay.ts";
@@ -125,15 +127,19 @@ export async function listTransactions(
   };
 }
 
-/** /sys/account/usage30: data traffic of the last 30 UTC+8 days (today included) per city node, in GB. */
+/**
+ * /sys/account/usage30: data traffic of the last 30 UTC+8 days (today included) per city node, in GB: the
+ * traffic of the user's services and the user's own calls as a participant (docs/decisions/057).
+ */
 export async function usage30(_input: unknown, { deps, user, language }: SignedInContext) {
   const me = user;
+  await flushTraffic(deps);
   const today = dayOf(deps.now());
   const days = daysBetween(addDays(today, -29), today);
   const rows = await deps.db
     .select({
       day: usageDaily.day,
-      mb: usageDaily.trafficMb,
+      bytes: sql<string>`${usageDaily.bytesIn} + ${usageDaily.bytesOut}`,
       code: cityNodes.code,
       name: cityNodes.name,
       nameZh: cityNodes.nameZh,
@@ -141,7 +147,7 @@ export async function usage30(_input: unknown, { deps, user, language }: SignedI
     })
     .from(usageDaily)
     .innerJoin(cityNodes, eq(cityNodes.id, usageDaily.cityNodeId))
-    .where(and(eq(usageDaily.userId, me.id), gte(usageDaily.day, days[0]), lte(usageDaily.day, today)))
+    .where(and(trafficOf(me.id), gte(usageDaily.day, days[0]), lte(usageDaily.day, today)))
     .orderBy(asc(cityNodes.id));
   const index = new Map(days.map((d, i) => [d, i]));
   const byNode = new Map<string, { nodeCode: string; nodeName: string; mb: number[] }>();
@@ -152,7 +158,7 @@ export async function usage30(_input: unknown, { deps, user, language }: SignedI
         r.code,
         (node = { nodeCode: r.code, nodeName: language === "zh-CN" ? r.nameZh : r.name, mb: days.map(() => 0) }),
       );
-    node.mb[index.get(r.day)!] += r.mb;
+    node.mb[index.get(r.day)!] += Number(r.bytes) / (1024 * 1024);
   }
   const nodes = [...byNode.values()].map((n) => ({
     nodeCode: n.nodeCode,
@@ -160,5 +166,5 @@ export async function usage30(_input: unknown, { deps, user, language }: SignedI
     gb: n.mb.map(mbToGb),
     totalGb: mbToGb(n.mb.reduce((s, v) => s + v, 0)),
   }));
-  return { days, nodes, totalGb: mbToGb(rows.reduce((s, r) => s + r.mb, 0)) };
+  return { days, nodes, totalGb: mbToGb(rows.reduce((s, r) => s + Number(r.bytes), 0) / (1024 * 1024)) };
 }

@@ -13,14 +13,13 @@ import { newProjectKey, openProjectKey } from "#backend/domains/public-chain/key
 import { moveProject } from "#backend/domains/public-chain/machine.ts";
 import { chinaDay, lastDays, planActive } from "#backend/domains/public-chain/rules.ts";
 import {
-  pubChainDailyUse,
   pubChainMeter,
   pubChainOrgs,
   pubChainPlans,
   pubChainProjectTransitions,
   pubChainProjects,
 } from "#backend/domains/public-chain/tables.ts";
-import { type ProjectRow } from "#backend/domains/public-chain/meter.ts";
+import { flushRequests, requestsOn, type ProjectRow } from "#backend/domains/public-chain/meter.ts";
 import { escapeLike, type Ctx } from "./shared.ts";
 
 /* ----------------------------------------------- projects ----------------------------------------------- */
@@ -32,10 +31,7 @@ async function projectOut(db: Db | Tx, deps: Deps, p: ProjectRow) {
     .innerJoin(pubChainOrgs, eq(pubChainOrgs.id, pubChainPlans.orgId))
     .innerJoin(cityNodes, eq(cityNodes.id, pubChainOrgs.cityNodeId))
     .where(eq(pubChainPlans.id, p.planId));
-  const [today] = await db
-    .select({ n: pubChainDailyUse.requests })
-    .from(pubChainDailyUse)
-    .where(and(eq(pubChainDailyUse.projectId, p.id), eq(pubChainDailyUse.day, chinaDay(deps.now()))));
+  const today = await requestsOn(deps.db, p.id, chinaDay(deps.now()));
   const [chainRow] = await db.select({ chainId: chains.chainId }).from(chains).where(eq(chains.name, p.chain));
   return {
     projectId: p.id,
@@ -54,7 +50,7 @@ async function projectOut(db: Db | Tx, deps: Deps, p: ProjectRow) {
     keyHint: p.keyHint,
     endpointPath: p.keyHash ? `/chain/rpc/…${p.keyHint}` : null,
     headerEndpointPath: "/chain/rpc",
-    requestsToday: today?.n ?? 0,
+    requestsToday: today,
     createdAt: p.createdAt.toISOString(),
   };
 }
@@ -227,6 +223,7 @@ export async function projectKey(input: Payload<"/sys/opc/project/key">, ctx: Ct
 export async function projectStats(input: Payload<"/sys/opc/project/stats">, ctx: Ctx) {
   const p = await ownProject(ctx.deps.db, ctx.user.id, input.projectId);
   const days = lastDays(ctx.deps.now(), STATS_RANGES[input.range]);
+  await flushRequests(ctx.deps.db);
   const rows = await ctx.deps.db
     .select({
       day: pubChainMeter.day,

@@ -12,6 +12,7 @@ import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
+import billing from "#backend/domains/billing/index.ts";
 import { invitationLink } from "#backend/domains/services/invite.ts";
 import { payPublishBill } from "#backend/domains/services/payment.ts";
 import { appComments, appTransitions, appVersions, apps, refundRequests } from "#backend/domains/services/tables.ts";
@@ -176,6 +177,7 @@ export async function publishedDetail(
     upgrades: await upgradeHistory(db, app.id),
     chain,
     deployment: await deploymentNodes(ctx.deps, app, v, chain?.key ?? null),
+    traffic: await billing.api.serviceTraffic(ctx.deps, app.id),
   };
 }
 
