@@ -208,7 +208,7 @@ export type User = z.infer<typeof userSchema>;
 
 export const captchaDataSchema = z.object({
   captchaKey: z.string(),
-  /** An SVG image as a data: URI, so the page needs no second request and no JavaScript. */
+  /** A PNG image as a data: URI, so the page needs no second request and no JavaScript. */
   image: z.string(),
   expiresInSeconds: z.number().int(),
 });

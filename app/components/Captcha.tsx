@@ -27,9 +27,9 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
           <img
             src={captcha.image}
             alt={t("captcha.alt")}
-            width={120}
-            height={40}
-            className="h-10 w-[120px] rounded border border-slate-200 bg-white"
+            width={160}
+            height={56}
+            className="h-14 w-[160px] rounded border border-slate-200 bg-white"
           />
         ) : (
           <p role="alert" data-testid="captcha-unavailable" className="text-sm text-red-700">

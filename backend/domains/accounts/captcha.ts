@@ -1,25 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import svgCaptcha from "svg-captcha";
 import { Msg } from "#contract/messages.ts";
+import { captchaDataUri, captchaText, renderCaptcha } from "./captcha-image.ts";
 import { captchas } from "./tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Deps } from "#backend/deps.ts";
 
 export const CAPTCHA_TTL_SECONDS = 300;
 
-/** A new image captcha (svg-captcha), single use, valid 5 minutes; at most "captcha.ip" per address (docs/decisions/021). */
+/**
+ * A new image captcha (./captcha-image.ts, hardened against OCR: docs/decisions/061), single use, valid 5 minutes;
+ * at most "captcha.ip" per address (docs/decisions/021).
+ */
 export async function createCaptcha(services: Deps, clientAddress: string | null) {
   await services.limits.consume("captcha.ip", services.limits.subjectOf(clientAddress));
-  const { text, data } = svgCaptcha.create({
-    size: 4,
-    noise: 2,
-    ignoreChars: "0o1ilI",
-    color: true,
-    background: "#f5f7fb",
-    width: 120,
-    height: 40,
-  });
+  const text = captchaText();
   const key = randomUUID();
   const now = services.now();
   await services.db
@@ -27,7 +22,7 @@ export async function createCaptcha(services: Deps, clientAddress: string | null
     .values({ key, answer: text.toLowerCase(), expiresAt: new Date(now.getTime() + CAPTCHA_TTL_SECONDS * 1000) });
   return {
     captchaKey: key,
-    image: `data:image/svg+xml;base64,${Buffer.from(data).toString("base64")}`,
+    image: captchaDataUri(renderCaptcha(text)),
     expiresInSeconds: CAPTCHA_TTL_SECONDS,
   };
 }
