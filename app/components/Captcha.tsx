@@ -1,13 +1,51 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { getInputProps, useField } from "@conform-to/react";
 import { useLocation, useRevalidator } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CaptchaData } from "#app/lib/captcha.ts";
+import { POW_CAPTCHA_KEY, powSolution, type CaptchaData } from "#app/lib/captcha.ts";
 import { ErrorList } from "./forms.tsx";
 
 /**
- * The image captcha (SPEC §5 Login/Registration). A new one comes with every page load and after every
- * submission (they are single use); "another image" is a plain link, or a revalidation with JavaScript.
+ * A proof-of-work solution for this captcha, found by a Web Worker once the page runs JavaScript
+ * (docs/decisions/061): "solving" meanwhile, null without a challenge, a worker or when the worker fails (the
+ * image stays).
+ */
+function usePowSolution(captcha: CaptchaData): string | "solving" | null {
+  const [state, setState] = useState<{ key: string; value: string | "solving" | null } | null>(null);
+  const { pow, workerUrl, captchaKey } = captcha;
+  useEffect(() => {
+    if (!pow || !workerUrl || typeof Worker === "undefined") return;
+    let worker: Worker;
+    try {
+      worker = new Worker(workerUrl);
+    } catch {
+      return;
+    }
+    setState({ key: captchaKey, value: "solving" });
+    const give = (value: string | null) => {
+      setState({ key: captchaKey, value });
+      worker.terminate();
+    };
+    worker.onmessage = (event: MessageEvent<{ number: number } | null>) =>
+      give(event.data ? powSolution(pow, event.data.number) : null);
+    worker.onerror = () => give(null);
+    worker.postMessage({
+      algorithm: pow.algorithm,
+      challenge: pow.challenge,
+      maxnumber: pow.maxnumber,
+      salt: pow.salt,
+    });
+    return () => worker.terminate();
+  }, [pow, workerUrl, captchaKey]);
+  return state?.key === captchaKey ? state.value : null;
+}
+
+/**
+ * The captcha (SPEC §5 Login/Registration). A new one comes with every page load and after every submission
+ * (they are single use). Without JavaScript it is the image, with "another image" as a plain link; with
+ * JavaScript the page proves its work in the background ("verifying you are human") and submits the solution in
+ * hidden fields; the image stays usable until then and whenever the worker cannot run.
  */
 export function Captcha({ captcha, field }: { captcha: CaptchaData; field: FieldMetadata<string | undefined> }) {
   const { t } = useTranslation("auth");
@@ -15,6 +53,18 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
   const location = useLocation();
   const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
   const props = getInputProps(meta, { type: "text" });
+  const solution = usePowSolution(captcha);
+  if (solution !== null && solution !== "solving")
+    return (
+      <div>
+        <input type="hidden" name="captchaKey" value={POW_CAPTCHA_KEY} />
+        <input type="hidden" name={meta.name} value={solution} />
+        <p role="status" data-testid="captcha-verified" className="text-sm text-green-700">
+          {t("captcha.verified")}
+        </p>
+        <ErrorList id={meta.errorId} errors={meta.errors} />
+      </div>
+    );
   return (
     <div>
       <label htmlFor={meta.id} className="label">
@@ -47,6 +97,11 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
           {t("captcha.refresh")}
         </a>
       </div>
+      {solution === "solving" ? (
+        <p role="status" data-testid="captcha-verifying" className="text-sm text-slate-600">
+          {t("captcha.verifying")}
+        </p>
+      ) : null}
       <ErrorList id={meta.errorId} errors={meta.errors} />
     </div>
   );

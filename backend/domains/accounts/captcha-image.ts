@@ -206,7 +206,7 @@ const pick = <T>(random: Random, items: readonly T[]) => items[Math.floor(random
 
 /** A random answer from the alphabet. */
 export function captchaText(random: Random = cryptoRandom, length = CAPTCHA_LENGTH): string {
-  return Array.from({ length }, () => pick(random, CAPTCHA_ALPHABET)).join("");
+  return Array.from({ length }, () => pick(random, [...CAPTCHA_ALPHABET])).join("");
 }
 
 /** Draws `text`; hardened unless told otherwise (the plain style exists for the OCR test). */
