@@ -54,7 +54,10 @@ function parse(solution: string): Payload | null {
  * Checks and uses up a proof-of-work solution (the base64 JSON altcha's widgets submit): "invalid" when it is
  * not ours or not a solution, "expired" when its challenge has expired, "used" when it was accepted before.
  */
-export async function spendPowSolution(services: Deps, solution: string): Promise<"ok" | "invalid" | "expired" | "used"> {
+export async function spendPowSolution(
+  services: Deps,
+  solution: string,
+): Promise<"ok" | "invalid" | "expired" | "used"> {
   const payload = parse(solution);
   if (
     !payload ||
