@@ -6,30 +6,35 @@ import { useTranslation } from "react-i18next";
 import { POW_CAPTCHA_KEY, powSolution, type CaptchaData } from "#app/lib/captcha.ts";
 import { ErrorList } from "./forms.tsx";
 
+type PowState = { solution: string } | "solving" | "failed" | null;
+
 /**
- * A proof-of-work solution for this captcha, found by a Web Worker once the page runs JavaScript
- * (docs/decisions/061): "solving" meanwhile, null without a challenge, a worker or when the worker fails (the
- * image stays).
+ * The proof-of-work for this captcha, solved by a Web Worker once the page runs JavaScript
+ * (docs/decisions/061): null before (or without a challenge or a worker), "solving", then the solution, or
+ * "failed" when the worker cannot run (the image stays).
  */
-function usePowSolution(captcha: CaptchaData): string | "solving" | null {
-  const [state, setState] = useState<{ key: string; value: string | "solving" | null } | null>(null);
+function usePow(captcha: CaptchaData): PowState {
+  const [state, setState] = useState<{ key: string; value: PowState } | null>(null);
   const { pow, workerUrl, captchaKey } = captcha;
   useEffect(() => {
-    if (!pow || !workerUrl || typeof Worker === "undefined") return;
+    if (!pow || !workerUrl) return;
+    const give = (value: PowState) => setState({ key: captchaKey, value });
     let worker: Worker;
     try {
       worker = new Worker(workerUrl);
     } catch {
+      give("failed");
       return;
     }
-    setState({ key: captchaKey, value: "solving" });
-    const give = (value: string | null) => {
-      setState({ key: captchaKey, value });
+    give("solving");
+    worker.onmessage = (event: MessageEvent<{ number: number } | null>) => {
+      give(event.data ? { solution: powSolution(pow, event.data.number) } : "failed");
       worker.terminate();
     };
-    worker.onmessage = (event: MessageEvent<{ number: number } | null>) =>
-      give(event.data ? powSolution(pow, event.data.number) : null);
-    worker.onerror = () => give(null);
+    worker.onerror = () => {
+      give("failed");
+      worker.terminate();
+    };
     worker.postMessage({
       algorithm: pow.algorithm,
       challenge: pow.challenge,
@@ -45,7 +50,8 @@ function usePowSolution(captcha: CaptchaData): string | "solving" | null {
  * The captcha (SPEC §5 Login/Registration). A new one comes with every page load and after every submission
  * (they are single use). Without JavaScript it is the image, with "another image" as a plain link; with
  * JavaScript the page proves its work in the background ("verifying you are human") and submits the solution in
- * hidden fields; the image stays usable until then and whenever the worker cannot run.
+ * hidden fields; the image stays usable until then and whenever the worker cannot run. `data-captcha-state`
+ * says which: image, solving, verified or failed.
  */
 export function Captcha({ captcha, field }: { captcha: CaptchaData; field: FieldMetadata<string | undefined> }) {
   const { t } = useTranslation("auth");
@@ -53,12 +59,12 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
   const location = useLocation();
   const [meta] = useField<string | undefined>(field.name, { formId: field.formId });
   const props = getInputProps(meta, { type: "text" });
-  const solution = usePowSolution(captcha);
-  if (solution !== null && solution !== "solving")
+  const pow = usePow(captcha);
+  if (pow !== null && typeof pow === "object")
     return (
-      <div>
+      <div data-captcha-state="verified">
         <input type="hidden" name="captchaKey" value={POW_CAPTCHA_KEY} />
-        <input type="hidden" name={meta.name} value={solution} />
+        <input type="hidden" name={meta.name} value={pow.solution} />
         <p role="status" data-testid="captcha-verified" className="text-sm text-green-700">
           {t("captcha.verified")}
         </p>
@@ -66,7 +72,7 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
       </div>
     );
   return (
-    <div>
+    <div data-captcha-state={pow ?? "image"}>
       <label htmlFor={meta.id} className="label">
         {t("captcha.label")}
       </label>
@@ -97,7 +103,7 @@ export function Captcha({ captcha, field }: { captcha: CaptchaData; field: Field
           {t("captcha.refresh")}
         </a>
       </div>
-      {solution === "solving" ? (
+      {pow === "solving" ? (
         <p role="status" data-testid="captcha-verifying" className="text-sm text-slate-600">
           {t("captcha.verifying")}
         </p>
