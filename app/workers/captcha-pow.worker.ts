@@ -1,9 +1,9 @@
-import { solveChallenge } from "altcha-lib";
+import { solvePow } from "#app/lib/pow-solver.ts";
 
 /**
- * The browser's proof-of-work solver (docs/decisions/061), run in a Web Worker so the page stays responsive:
- * altcha-lib's own solveChallenge on the challenge the page was given. Bundled apart from the Remix build by
- * scripts/build-workers.mjs into public/build/workers/ (its name hashed, listed in manifest.json there).
+ * The page's proof-of-work solver (docs/decisions/061), in a Web Worker so the page stays responsive. Bundled
+ * apart from the Remix build by scripts/build-workers.mjs into public/build/workers/ (its name hashed, listed in
+ * manifest.json there). Answers { number }, or null (no solution: the page keeps the image captcha).
  */
 type Challenge = { algorithm: string; challenge: string; maxnumber: number; salt: string };
 
@@ -12,8 +12,8 @@ const scope = self as unknown as {
   postMessage(message: { number: number } | null): void;
 };
 
-scope.onmessage = async (event) => {
+scope.onmessage = (event) => {
   const { algorithm, challenge, maxnumber, salt } = event.data;
-  const solution = await solveChallenge(challenge, salt, algorithm, maxnumber).promise;
-  scope.postMessage(solution ? { number: solution.number } : null);
+  const number = algorithm === "SHA-256" ? solvePow(challenge, salt, maxnumber) : null;
+  scope.postMessage(number === null ? null : { number });
 };

@@ -12,9 +12,11 @@ import { captchas } from "./tables.ts";
  * table (key "pow:<challenge>") until it expires, so a replay is refused on either database.
  *
  * POW_MAX_NUMBER is chosen so altcha-lib's own solver (Node, one thread) spends at least 0.5 CPU-seconds per
- * solution on average on the project's machine (`npm run bench:captcha`), n being uniform in [0, max].
+ * solution on average on the project's machine (n is uniform in [0, max]: max/2 tries on average, 24–36 µs of
+ * CPU each), while Chromium's worker (about 9 µs a try) stays under 1 s at a 4× slowdown on average
+ * (`npm run bench:captcha`; docs/decisions/061).
  */
-export const POW_MAX_NUMBER = 60_000;
+export const POW_MAX_NUMBER = 45_000;
 /** The key of the form field `captchaKey` that marks `captcha` as a proof-of-work solution. */
 export const POW_KEY = "pow";
 const ALGORITHM = "SHA-256";
