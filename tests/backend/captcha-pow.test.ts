@@ -13,7 +13,12 @@ import { DEMO_PASSWORD, inProcessVueapi, type Reply } from "./in-process.ts";
 let clock = new Date("2026-08-01T00:00:00Z");
 const service = inProcessVueapi(
   "pow",
-  { TEST_CAPTCHA: "POW1", DEMO: "1", DATABASE_URL: process.env.DATABASE_URL },
+  {
+    TEST_CAPTCHA: "POW1",
+    DEMO: "1",
+    DATABASE_URL: process.env.DATABASE_URL,
+    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+  },
   () => clock,
 );
 
