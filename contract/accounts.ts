@@ -208,9 +208,20 @@ export type User = z.infer<typeof userSchema>;
 
 export const captchaDataSchema = z.object({
   captchaKey: z.string(),
-  /** An SVG image as a data: URI, so the page needs no second request and no JavaScript. */
+  /** A PNG image as a data: URI, so the page needs no second request and no JavaScript. */
   image: z.string(),
   expiresInSeconds: z.number().int(),
+  /**
+   * The proof-of-work challenge (ALTCHA, docs/decisions/061) that a page with JavaScript solves instead: its
+   * solution goes back as `captcha` with `captchaKey` "pow".
+   */
+  pow: z.object({
+    algorithm: z.string(),
+    challenge: z.string(),
+    maxnumber: z.number().int(),
+    salt: z.string(),
+    signature: z.string(),
+  }),
 });
 
 export const loginDataSchema = z.object({ token: z.string(), user: userSchema });

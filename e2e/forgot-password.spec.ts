@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures.ts";
-import { createActiveUser, fillLogin, mailsTo, uniqueUser, waitForMail } from "./support.ts";
+import { createActiveUser, fillLogin, mailsTo, passCaptcha, uniqueUser, waitForMail } from "./support.ts";
 
 test("a forgotten password is reset with the mailed code", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "fgt"));
@@ -8,7 +8,7 @@ test("a forgotten password is reset with the mailed code", async ({ page, reques
   await page.getByRole("link", { name: "Forgot password?" }).click();
   const before = mailsTo(user.email).length;
   await page.getByLabel("Username, email or mobile number").fill(user.userName);
-  await page.getByLabel("Captcha", { exact: true }).fill("E2E1");
+  await passCaptcha(page);
   await page.getByRole("button", { name: "Send the code" }).click();
   await expect(page).toHaveURL(/\/g\/main\/Login\/forgetTwo\?phone=.+&retrieveWay=email/);
   await expect(page.getByTestId("flash")).toContainText("A verification code was sent");

@@ -1,7 +1,9 @@
 import { expect, test } from "./fixtures.ts";
-import { createActiveUser, fillLogin, logIn, uniqueUser } from "./support.ts";
+import { createActiveUser, fillLogin, imageCaptchaOnly, logIn, uniqueUser } from "./support.ts";
 
 test("a wrong captcha is refused and the username is kept", async ({ page, request }, testInfo) => {
+  // The image captcha, also with JavaScript: as when the proof-of-work's worker cannot run (docs/decisions/061).
+  await imageCaptchaOnly(page);
   const user = await createActiveUser(request, uniqueUser(testInfo, "cap"));
   await logIn(page, user.userName, user.password, "WRONG");
   await expect(page.getByText("The captcha is wrong. Please enter the new one.")).toBeVisible();

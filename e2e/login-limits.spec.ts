@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { CAPTCHA, createActiveUser, fillLogin, logIn, uniqueUser } from "./support.ts";
+import { CAPTCHA, createActiveUser, fillLogin, logIn, passCaptcha, uniqueUser } from "./support.ts";
 
 /**
  * Hardening 10, 11 and 16a in the browser, with JavaScript on and off (docs/decisions/021). The e2e server
@@ -50,7 +50,7 @@ test("too many logins from one address: the login form says so, in English and i
   await page.goto("/g/lang?lng=zh-CN&redirectTo=/g/main/Login/Logins");
   await page.getByLabel("用户名或邮箱").fill("demoperson");
   await page.getByLabel("密码", { exact: true }).fill("Demo12!@pass");
-  await page.getByLabel("验证码", { exact: true }).fill(CAPTCHA);
+  await passCaptcha(page, CAPTCHA, "验证码");
   await page.getByRole("button", { name: "登录" }).click();
   await expect(page.getByText("您的地址在短时间内尝试次数过多，请等待几分钟后再试。")).toBeVisible();
 });

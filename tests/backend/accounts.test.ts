@@ -26,9 +26,9 @@ const enterprise = {
 };
 
 describe("captcha (SPEC §8 Login)", () => {
-  it("is an SVG image with a key", async () => {
+  it("is a PNG image with a key", async () => {
     const res = await call("/anon/captcha/create");
-    expect(res.data.image).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(res.data.image).toMatch(/^data:image\/png;base64,/);
     expect(res.data.expiresInSeconds).toBe(300);
   });
 
