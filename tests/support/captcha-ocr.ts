@@ -1,4 +1,4 @@
-import { inflateSync } from "node:zlib";
+import { PNG } from "pngjs";
 import {
   CAPTCHA_ALPHABET,
   CAPTCHA_LENGTH,
@@ -16,30 +16,14 @@ import {
 
 type Bitmap = { width: number; height: number; dark: Uint8Array };
 
-/** Decodes the generator's PNG (8-bit RGB, filter 0 on every row) and keeps its dark pixels. */
+/** Decodes the generator's PNG and keeps its dark pixels. */
 export function darkPixels(png: Buffer): Bitmap {
-  let offset = 8;
-  let width = 0;
-  let height = 0;
-  const data: Buffer[] = [];
-  while (offset < png.length) {
-    const length = png.readUInt32BE(offset);
-    const type = png.toString("ascii", offset + 4, offset + 8);
-    const body = png.subarray(offset + 8, offset + 8 + length);
-    if (type === "IHDR") {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-    } else if (type === "IDAT") data.push(body);
-    offset += length + 12;
-  }
-  const raw = inflateSync(Buffer.concat(data));
+  const { width, height, data } = PNG.sync.read(png);
   const dark = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const i = y * (width * 3 + 1) + 1 + x * 3;
-      const luminance = 0.299 * raw[i]! + 0.587 * raw[i + 1]! + 0.114 * raw[i + 2]!;
-      dark[y * width + x] = luminance < 140 ? 1 : 0;
-    }
+  for (let p = 0; p < width * height; p++) {
+    const luminance = 0.299 * data[p * 4]! + 0.587 * data[p * 4 + 1]! + 0.114 * data[p * 4 + 2]!;
+    dark[p] = luminance < 140 ? 1 : 0;
+  }
   return { width, height, dark };
 }
 
