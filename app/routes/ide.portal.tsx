@@ -18,8 +18,10 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { ContractStatus } from "#contract/contracts-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ide", "contracts"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("idePortal", (d: { workspace?: { name: string } }) => d.workspace?.name);
 
 /**
