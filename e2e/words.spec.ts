@@ -83,8 +83,8 @@ async function linksOf(nav: Locator): Promise<string[]> {
 }
 
 /**
- * Follows each link of `links` (found under `scope`) by clicking it; after each, on the first paint of the new
- * page and again once the network is quiet, no key is on screen.
+ * Follows each link of `hrefs` (found under `scope`) by clicking it; after each, on the first paint of the new
+ * page and again once the network is quiet, no key is on screen, and the page is not an error page.
  */
 async function walk(page: Page, scope: string, hrefs: string[]) {
   for (const href of hrefs) {
@@ -95,6 +95,8 @@ async function walk(page: Page, scope: string, hrefs: string[]) {
     await settled(page);
     await page.waitForLoadState("networkidle");
     expect(await keysNow(page), `keys on ${href} once loaded`).toEqual([]);
+    // A page that failed to render has no keys either: each one renders its own content.
+    await expect(page.getByTestId("error-view"), `${href} renders`).toHaveCount(0);
   }
 }
 
