@@ -14,7 +14,13 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import stylesheet from "#app/tailwind.css";
 import { ErrorView } from "./components/ErrorView.tsx";
-import { FlashBanner, flashNamespaces, useFlashOnce } from "./components/FlashBanner.tsx";
+import {
+  awaitingDelivery,
+  FlashBanner,
+  flashNamespaces,
+  takeUndelivered,
+  useFlashOnce,
+} from "./components/FlashBanner.tsx";
 import { MobileNotice } from "./components/MobileNotice.tsx";
 import { OfflineWatcher } from "./components/OfflineWatcher.tsx";
 import { TestModeBanner } from "./components/TestModeBanner.tsx";
@@ -60,12 +66,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * When the root's data is loaded again in the browser (after a form, a redirect), a flash's namespace is
- * loaded before it shows (issue 30). At hydration the server's data is used as it is.
+ * loaded before it shows (issue 30). A flash the server gave to a load whose page was never shown (its page
+ * redirected, and the router dropped that round's data) is given to the next load instead: the client's side
+ * of redirectKeepingFlash, needed now that a route's data may be asked for after the root's (its module, and so
+ * its clientLoader, loads first). At hydration the server's data is used as it is.
  */
 export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
   const data = await serverLoader<typeof loader>();
-  await loadNamespaces(flashNamespaces(data.flash)).catch(() => undefined);
-  return data;
+  const flash = data.flash ?? takeUndelivered();
+  await loadNamespaces(flashNamespaces(flash)).catch(() => undefined);
+  return { ...data, flash: awaitingDelivery(flash) };
 }
 
 export const meta = pageTitle("");

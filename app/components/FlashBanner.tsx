@@ -16,6 +16,22 @@ export function flashNamespaces(flash: Flash | null | undefined): string[] {
   return ns ? [ns] : [];
 }
 
+/** A flash the browser received and has not shown yet (app/root.tsx clientLoader). */
+let undelivered: Flash | null = null;
+
+/** Notes a flash as received and not yet shown; answers it. */
+export function awaitingDelivery(flash: Flash | null): Flash | null {
+  undelivered = flash;
+  return flash;
+}
+
+/** The flash received and never shown, once. */
+export function takeUndelivered(): Flash | null {
+  const flash = undelivered;
+  undelivered = null;
+  return flash;
+}
+
 /**
  * The flash the root loader delivered, shown once on the page it was delivered with (issue 30 item 2). The
  * server reads the flash cookie once; in the browser the root's data stays across client-side navigations,
@@ -34,6 +50,9 @@ export function useFlashOnce(flash: Flash | null): Flash | null {
   else if (left) setShown({ ...shown, over: true });
   const visible = fresh ? flash : left || shown.over ? null : flash;
 
+  useEffect(() => {
+    if (visible && visible === undelivered) undelivered = null;
+  }, [visible]);
   useEffect(() => {
     if (!visible) return;
     const onSubmit = () => setShown((s) => ({ ...s, over: true }));
