@@ -1,9 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 import { PAY_TYPES } from "#contract/payments-codes.ts";
 import type { billAppConfigSchema, billPayInfoSchema } from "#contract/bill-info.ts";
 import { Msg } from "#contract/messages.ts";
+import type { Db } from "#backend/db/client.ts";
+import { cityNodes } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
+import { appNodes, appVersions, configUpgrades, type NodeConfigRow } from "#backend/domains/services/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { totalsOf } from "#backend/domains/billing/ledger.ts";
 import { isPayable } from "#backend/domains/billing/rules.ts";
@@ -50,7 +53,8 @@ export async function billPayInfo(
 
 /**
  * /sys/system/clientInfo/selectBillAppConfig (SPEC §7, shape in docs/decisions/063): the service configuration
- * the bill charges, from the bill itself (what was charged, not what the service has now): per city node its
+ * the bill charges, as charged (not what the service has now): from the bill's detail, or the version or
+ * configuration upgrade the bill paid for; per city node its
  * TPS, capacity and peers, the node count, the period and cycle. A bill that charges no configuration (usage,
  * recharge) answers no nodes.
  */
@@ -59,7 +63,7 @@ export async function billAppConfig(
   ctx: SignedInContext,
 ): Promise<z.output<typeof billAppConfigSchema>> {
   const bill = await ownBill(ctx, input.billId);
-  const resources = bill.detail.resources ?? [];
+  const resources = bill.detail.resources?.length ? bill.detail.resources : await chargedNodes(ctx.deps.db, bill.id);
   const names = await nodeNames(
     ctx.deps.db,
     resources.map((r) => r.nodeCode),
@@ -85,4 +89,48 @@ export async function billAppConfig(
     hostConfiguration: bill.detail.hostConfiguration ?? null,
     dataCapacityGb: bill.detail.dataCapacityGb ?? null,
   };
+}
+
+/**
+ * The nodes a bill charges when its detail does not carry them: a publish bill (§9 type 1) charges its version's
+ * booked nodes, a configuration upgrade bill (type 2) the configuration after the upgrade (read for the join;
+ * the services domain owns these tables).
+ */
+async function chargedNodes(db: Db, billId: number) {
+  const [version] = await db
+    .select({ id: appVersions.id })
+    .from(appVersions)
+    .where(eq(appVersions.billId, billId))
+    .limit(1);
+  let rows: NodeConfigRow[] = [];
+  if (version)
+    rows = await db.select().from(appNodes).where(eq(appNodes.verId, version.id)).orderBy(asc(appNodes.cityNodeId));
+  else {
+    const [upgrade] = await db
+      .select({ after: configUpgrades.after })
+      .from(configUpgrades)
+      .where(eq(configUpgrades.billId, billId))
+      .limit(1);
+    rows = upgrade?.after ?? [];
+  }
+  if (!rows.length) return [];
+  const codes = new Map(
+    (
+      await db
+        .select({ id: cityNodes.id, code: cityNodes.code })
+        .from(cityNodes)
+        .where(
+          inArray(
+            cityNodes.id,
+            rows.map((r) => r.cityNodeId),
+          ),
+        )
+    ).map((c) => [c.id, c.code]),
+  );
+  return rows.map((r) => ({
+    nodeCode: codes.get(r.cityNodeId) ?? String(r.cityNodeId),
+    tps: r.tps,
+    capacityGb: r.capacityGb,
+    peers: r.peers,
+  }));
 }
