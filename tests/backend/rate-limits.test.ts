@@ -90,7 +90,7 @@ describe("captchas: 30 a minute per address", () => {
     const other = await (
       await fetch(`${inject("baseUrl")}/g/main/Login/Logins`, { headers: { "X-Forwarded-For": address() } })
     ).text();
-    expect(other).toContain("data:image/svg+xml;base64,");
+    expect(other).toContain("data:image/png;base64,");
   });
 });
 
