@@ -11,16 +11,14 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import type { VueapiResult } from "#app/lib/vueapi.server.ts";
-import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["participation", "services"],
+  i18n: ["participation"],
   breadcrumb: [
     { key: "menu.participationManagement", to: "/g/home/ParticipationManagement" },
     { key: "titles.participationView" },
   ],
 };
-export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participationView");
 
 const backTo = (url: URL) => {

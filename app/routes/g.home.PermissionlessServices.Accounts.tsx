@@ -14,7 +14,6 @@ import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
-import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -24,7 +23,6 @@ export const handle = {
     { key: "titles.publicChainAccounts" },
   ],
 };
-export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainAccounts", (d: { project?: { name: string } }) => d.project?.name);
 
 const PAGE_SIZE = 10;

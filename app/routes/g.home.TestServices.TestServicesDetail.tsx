@@ -15,13 +15,11 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { positiveId } from "#app/lib/params.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
-import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["testServices", "services"],
+  i18n: ["testServices"],
   breadcrumb: [{ key: "menu.testServices", to: "/g/home/TestServices" }, { key: "titles.testServicesDetail" }],
 };
-export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("testServicesDetail", (d) => d?.service?.name);
 
 /** SPEC §2 TestServicesDetail (?id=): a test service, its status with the failure's reason and suggestion, its access parameters and actions. */

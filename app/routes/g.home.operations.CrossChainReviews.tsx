@@ -12,13 +12,11 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
-import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["crossChain", "payments"],
+  i18n: ["crossChain"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.crossChainReviews" }],
 };
-export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChainReviews");
 
 const QUEUE = "/g/home/operations/CrossChainReviews";

@@ -7,13 +7,11 @@ import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { dayFromQuery, kindFromQuery } from "#app/lib/bills.server.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { pageTitle } from "#app/lib/meta.ts";
-import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["billing", "ipfs", "services"],
+  i18n: ["billing", "ipfs"],
   breadcrumb: [{ key: "menu.userCenter", to: "/g/home/userCenter/MyAccount" }, { key: "menu.myAccount" }],
 };
-export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("myAccount");
 
 /**
