@@ -5,6 +5,9 @@ import { activeUser, call } from "./client.ts";
 import { join, ok, operator } from "./security/world.ts";
 import { waitFor } from "../support/wait.ts";
 
+// Little of each node, so that the run's other running services (one shared database) never leave too little.
+const SMALL = { tps: 1, capacityGb: 1 };
+
 // docs/decisions/038: a FISCO BCOS service's Solidity packages are deployed by the deploy job (24 → 25) on the
 // service's own chain; the publisher and an approved participant call the contract through
 // /chain/service/<key> with viem; a participant who loses access, an unknown key and a stopped service are refused.
@@ -33,7 +36,7 @@ describe("consortium services on their own chain", () => {
     { timeout: 240_000 },
     async () => {
       const pub = await activeUser("cc");
-      const svc = await ok("/test/services", { verState: 25, framework: "fisco", nodeCount: 1 }, pub.token);
+      const svc = await ok("/test/services", { verState: 25, framework: "fisco", nodeCount: 1, ...SMALL }, pub.token);
       const detail = await ok("/sys/chainAppInfo/publishedDetail", { appId: svc.appId }, pub.token);
       expect(detail.verState).toBe(25);
       const chain = detail.chain;
@@ -153,7 +156,7 @@ describe("consortium services on their own chain", () => {
 
   it("a Fabric service keeps the booking and has no chain of its own", { timeout: 60_000 }, async () => {
     const pub = await activeUser("ccf");
-    const svc = await ok("/test/services", { verState: 25, framework: "fabric", nodeCount: 1 }, pub.token);
+    const svc = await ok("/test/services", { verState: 25, framework: "fabric", nodeCount: 1, ...SMALL }, pub.token);
     expect((await ok("/sys/chainAppInfo/publishedDetail", { appId: svc.appId }, pub.token)).chain).toBeNull();
   });
 });

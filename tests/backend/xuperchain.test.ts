@@ -7,6 +7,9 @@ import { wizardBasic } from "./wizard-basic.ts";
 import { tinyPng } from "../fixtures/files.ts";
 import { waitFor } from "../support/wait.ts";
 
+// Little of each node, so that the run's other running services (one shared database) never leave too little.
+const SMALL = { tps: 1, capacityGb: 1 };
+
 // docs/decisions/052 (issue 28, slice 1): a XuperChain service runs its Solidity packages on its own EVM chain as
 // FISCO BCOS and CITA do; each booked city node is an endpoint /chain/service/<city node code>/<key> on that chain;
 // "Deployment per node" lists the nodes with the chain's height and no made-up address; an approved participant
@@ -33,7 +36,11 @@ describe("XuperChain services on the EVM, with a node per city node", () => {
     { timeout: 240_000 },
     async () => {
       const pub = await activeUser("xc");
-      const svc = await ok("/test/services", { verState: 25, framework: "xuperchain", nodeCount: 2 }, pub.token);
+      const svc = await ok(
+        "/test/services",
+        { verState: 25, framework: "xuperchain", nodeCount: 2, ...SMALL },
+        pub.token,
+      );
       const detail = await ok("/sys/chainAppInfo/publishedDetail", { appId: svc.appId }, pub.token);
       expect(detail).toMatchObject({ verState: 25, framework: "xuperchain" });
       const chain = detail.chain;
@@ -109,7 +116,7 @@ describe("XuperChain services on the EVM, with a node per city node", () => {
     { timeout: 60_000 },
     async () => {
       const pub = await activeUser("xcf");
-      const svc = await ok("/test/services", { verState: 25, framework: "fabric", nodeCount: 1 }, pub.token);
+      const svc = await ok("/test/services", { verState: 25, framework: "fabric", nodeCount: 1, ...SMALL }, pub.token);
       const detail = await ok("/sys/chainAppInfo/publishedDetail", { appId: svc.appId }, pub.token);
       expect(detail.verState).toBe(25);
       expect(detail.chain).toBeNull();

@@ -10,6 +10,9 @@ import { okVia } from "../../support/envelope.ts";
 import { waitFor } from "../../support/wait.ts";
 import { wizardBasic } from "../wizard-basic.ts";
 
+/** Each world's services book 1 TPS and 1 GB a node: the run's later files share the city nodes on one database. */
+const LITTLE = { tps: 1, capacityGb: 1 };
+
 /**
  * The records one user owns, made through the real paths over HTTP (and the /test fixtures where users
  * cannot make them alone): bills, services in several statuses, a wizard draft with its parts, comments,
@@ -162,7 +165,11 @@ export type Publisher = { token: string; userName: string; appId: number; invite
 /** A user with a running service in certificate mode 1 and an invitation link to it. */
 export async function publisher(prefix: string): Promise<Publisher> {
   const u = await activeUser(prefix);
-  const svc = await ok("/test/services", { verState: 25, name: `${prefix} ${key().slice(0, 10)} svc` }, u.token);
+  const svc = await ok(
+    "/test/services",
+    { verState: 25, name: `${prefix} ${key().slice(0, 10)} svc`, ...LITTLE },
+    u.token,
+  );
   await ok("/test/participation/service", { appId: svc.appId, certificateMode: 1 }, u.token);
   const link = await ok("/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" }, u.token);
   return {
@@ -309,7 +316,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ] as const) {
     const svc = await ok(
       "/test/services",
-      { verState, name: `${tag} ${label}`, comments: label === "run" ? [`${tag} comment`] : [] },
+      { verState, name: `${tag} ${label}`, comments: label === "run" ? [`${tag} comment`] : [], ...LITTLE },
       token,
     );
     services[label] = svc;
@@ -336,7 +343,7 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   ids.crossCall.push(crossCall.callId);
   named.crossCallAppId = services.run.appId;
   // The free plan's running service with a configuration upgrade waiting for review (docs/decisions/036).
-  const free = await ok("/test/services", { verState: 25, free: true, name: `${tag} free` }, token);
+  const free = await ok("/test/services", { verState: 25, free: true, name: `${tag} free`, ...LITTLE }, token);
   ids.app.push(free.appId);
   ids.appVer.push(free.appVerId);
   named.freeAppId = free.appId;
