@@ -33,6 +33,7 @@ import dedicatedNodes from "./domains/dedicated-nodes/index.ts";
 import { readBackendEnv, type BackendEnv } from "./env.ts";
 import { createDrain } from "./http/drain.ts";
 import { guardDoor } from "./kit/door-guard.ts";
+import { doorRatesOf, stopDoorRatesOf } from "./kit/door-rate.ts";
 import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit.ts";
 import { createRouter, type Caller, type DownloadHandlers, type Handlers } from "./http/router.ts";
 import { SessionCache } from "./http/session-cache.ts";
@@ -121,6 +122,15 @@ const startedEnv = globalThis as typeof globalThis & { __bsnBackendEnv?: Backend
 
 /** A /vueapi service over its own database; `now` lets tests move the clock. */
 export async function createVueapi(env: BackendEnv, now: () => Date = () => new Date()) {
+  // A door's rate in RATE_LIMITS must name a rated endpoint (docs/decisions/067): a typo stops the start.
+  for (const path of env.rateLimits.doors.keys())
+    if (!endpoints.some((e) => e.path === path && e.ratePerMinute !== null))
+      throw new Error(
+        `RATE_LIMITS: no rated door "${path}" (doors: ${endpoints
+          .filter((e) => e.ratePerMinute !== null)
+          .map((e) => e.path)
+          .join(", ")})`,
+      );
   const database = await openDatabase(env);
   // The blob store of stored files (docs/decisions/053); bytes still in old rows move there first.
   const blobs = await openBlobStore(env, database.db);
@@ -155,6 +165,7 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
     health: () => healthOf(deps),
     close: async () => {
       for (const domain of [...domains].reverse()) await domain.stop?.(deps);
+      await stopDoorRatesOf(deps.db);
       await blobs.close();
       await database.close();
     },
@@ -268,14 +279,41 @@ export function endpointFor(
 const plain = (status: number, text: string, headers: Record<string, string> = {}) =>
   new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
 
+/** A door's refusal of a request over its rate (docs/decisions/067): JSON-RPC on the chain doors. */
+function overRate(endpoint: Endpoint, retryAfterSeconds: number): Response {
+  const message = `too many requests from this address: try again in ${retryAfterSeconds} s`;
+  const body = endpoint.jsonRpc
+    ? { jsonrpc: "2.0", id: null, error: { code: -32005, message } }
+    : { code: Msg.RATE_LIMITED, message, retryAfterSeconds };
+  return new Response(JSON.stringify(body), {
+    status: 429,
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Retry-After": String(retryAfterSeconds),
+    },
+  });
+}
+
 /**
- * Serves one request to a registered endpoint outside the /vueapi envelope (payment webhooks and the sandbox
- * checkout today): the method is checked and the body limit enforced from the declaration before the
- * domain sees the request.
+ * Serves one request to a registered endpoint outside the /vueapi envelope: the client address's request rate
+ * first (docs/decisions/067), then the method, the credential lock of a key door and the body limit from the
+ * declaration before the domain sees the request.
  */
 export async function serveEndpoint(request: Request, deps: Deps): Promise<Response> {
   const endpoint = endpointFor(new URL(request.url).pathname, deps.env);
   if (!endpoint) return plain(404, "Not found");
+  if (endpoint.ratePerMinute !== null) {
+    const rate = doorRatesOf(deps.db, deps.limits.config, deps.now).admit(
+      endpoint.path,
+      endpoint.ratePerMinute,
+      request.headers.get(CLIENT_ADDRESS_HEADER),
+    );
+    if (rate.over) {
+      if (request.body) discardRest(request.body);
+      return overRate(endpoint, rate.retryAfterSeconds);
+    }
+  }
   if (!(endpoint.methods as readonly string[]).includes(request.method))
     return plain(405, "Method not allowed", { Allow: endpoint.methods.join(", ") });
   // A door that takes a credential locks out an address after ten refused ones (docs/decisions/062).

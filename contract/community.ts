@@ -217,6 +217,15 @@ export const communityPaths = {
   },
   /** SPEC §2 ReleaseNotes: published release notes, newest first. */
   "/api/devGame/releaseNotes": { auth: "anon", payload: z.object({ ...pagingFields }), data: pageOf(postSchema) },
+  /**
+   * The feeds (RSS and Atom, docs/decisions/040): the 50 newest published news and events, or release notes;
+   * counted per client address ("feed.ip", docs/decisions/067), 429 past it.
+   */
+  "/anon/community/feed": {
+    auth: "anon",
+    payload: z.object({ feed: z.enum(["news", "releaseNotes"]) }),
+    data: pageOf(postSchema),
+  },
   /** System announcements (public): published ones, newest first. */
   "/anon/community/announcements": { auth: "anon", payload: z.object({ ...pagingFields }), data: pageOf(postSchema) },
   "/anon/community/announcement": { auth: "anon", payload: postRef, data: postSchema },

@@ -109,11 +109,20 @@ export async function feedResponse(request: Request, name: FeedName): Promise<Re
   }
   const language: Language = lang ?? viewer.language;
   const api = apiFor(request, viewer);
-  const data =
-    name === "news"
-      ? await api.load("/api/devGame/h5queryAllList", { pageSize: 50 })
-      : await api.load("/api/devGame/releaseNotes", { pageSize: 50 });
-  const xml = buildFeed(name, data.page.rows, language, format, url.origin);
+  // Counted per client address ("feed.ip", docs/decisions/067): past it, a 429 with Retry-After.
+  const answer = await api.call("/anon/community/feed", { feed: name });
+  if (!answer.ok) {
+    const wait = answer.retryAfterSeconds;
+    return new Response(answer.status === 429 ? "Too many requests" : "Server error", {
+      status: answer.status === 429 ? 429 : 503,
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Cache-Control": "no-store",
+        ...(wait ? { "Retry-After": String(wait) } : {}),
+      },
+    });
+  }
+  const xml = buildFeed(name, answer.data.page.rows, language, format, url.origin);
   return new Response(xml, {
     headers: {
       "Content-Type": format === "atom" ? "application/atom+xml; charset=utf-8" : "application/rss+xml; charset=utf-8",

@@ -75,7 +75,7 @@ export type DemoSeeder = (
  * (app/routes/$door.ts... see backend/index.ts handleEndpoint) hands it every request whose path starts
  * with `path`; the security suites read this list so that every endpoint is covered by construction.
  */
-export type Endpoint = {
+export type Endpoint = EndpointRate & {
   /** The methods it answers; another method is a 405. */
   readonly methods: readonly ("GET" | "POST" | "HEAD")[];
   /** A path prefix under the site's root, e.g. "/sandbox-pay/". */
@@ -87,8 +87,11 @@ export type Endpoint = {
    * read, and the body is counted while it streams (a handler reading past the limit gets a 413 too).
    */
   readonly bodyLimitBytes: number;
-  /** Requests per minute per client address, or null where a signature or key check guards it instead. */
-  readonly ratePerMinute: number | null;
+  /**
+   * Whether its answers are JSON-RPC (the chain doors): a refusal of the door itself (a request rate, a
+   * credential lock) is then a JSON-RPC error, else a JSON body with a message key.
+   */
+  readonly jsonRpc?: boolean;
   /**
    * Whether this server serves it, from its configuration (e.g. the sandbox checkout only while the sandbox
    * is the provider): an endpoint it does not serve is not found. Absent = always.
@@ -102,6 +105,22 @@ export type Endpoint = {
   /** What it does; the request's body is limited to `bodyLimitBytes` (backend/kit/body-limit.ts). */
   readonly handle: (request: Request, deps: Deps) => Promise<Response>;
 };
+
+/**
+ * Every endpoint declares its request rate per client address (docs/decisions/067), enforced by
+ * backend/index.ts `serveEndpoint` before anything else (429 with Retry-After), or says why it has none.
+ */
+type EndpointRate =
+  | {
+      /** Requests per minute per client address (RATE_LIMITS "door:<path>=…" may set another). */
+      readonly ratePerMinute: number;
+      readonly unratedBecause?: never;
+    }
+  | {
+      readonly ratePerMinute: null;
+      /** Why no rate applies (e.g. a provider's webhook that its signature guards). */
+      readonly unratedBecause: string;
+    };
 
 /** Declares a domain; keeps the literal types of its `api` for the domains that call it. */
 export function defineDomain<const D extends Domain>(domain: D): D {

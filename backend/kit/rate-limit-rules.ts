@@ -61,6 +61,13 @@ export const DEFAULT_RULES = {
   "door.lock": { limit: 10, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE, scope: "address", alwaysOn: true },
   /** Wrong QR-code passwords of one DDC from one address: the fifth locks that address out of that DDC for 15 minutes (docs/decisions/045). */
   "ddcPassword.lock": { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE, scope: "account", alwaysOn: true },
+  /**
+   * QR-code passwords tried from one address, on any DDC (docs/decisions/067): the lock above is per DDC, so a
+   * guesser going from DDC to DDC meets this one; each try costs an scrypt run.
+   */
+  "ddcPassword.ip": { limit: 30, windowMs: 15 * MINUTE, scope: "address" },
+  /** Feeds (news, release notes; RSS or Atom) built for one address (docs/decisions/067); a reader polls a few times an hour. */
+  "feed.ip": { limit: 60, windowMs: MINUTE, scope: "address" },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof DEFAULT_RULES;
@@ -68,6 +75,12 @@ export type RateLimitConfig = {
   /** false with RATE_LIMITS=off: only the `alwaysOn` rules count. */
   enabled: boolean;
   rules: Record<LimitName, LimitRule>;
+  /**
+   * Request rates of doors outside /vueapi that RATE_LIMITS sets instead of the endpoint's declared
+   * `ratePerMinute` ("door:<path>=limit/window", docs/decisions/067), by the endpoint's path; backend/index.ts
+   * refuses a path that names no rated endpoint.
+   */
+  doors: ReadonlyMap<string, LimitRule>;
   /** Normalised addresses (addressKey) that the address-scoped rules leave alone. */
   exempt: ReadonlySet<string>;
 };
@@ -83,12 +96,14 @@ function duration(text: string): number | null {
 
 /**
  * RATE_LIMITS: unset or "on" = the defaults; "off" = only the locks (refused in production by env.ts);
- * or overrides "name=limit/window[/block],…", e.g. "captcha.ip=60/1m,login.lock=5/15m/30m".
+ * or overrides "name=limit/window[/block],…", e.g. "captcha.ip=60/1m,login.lock=5/15m/30m"; a door's request rate
+ * is "door:<endpoint path>=limit/window", e.g. "door:/chain/rpc/=6000/1m".
  * RATE_LIMIT_EXEMPT: comma-separated addresses left alone by the address-scoped rules.
  * A wrong value throws, so the server does not start with limits it did not mean.
  */
 export function readRateLimitConfig(raw: string | undefined, exemptRaw: string | undefined): RateLimitConfig {
   const rules: Record<LimitName, LimitRule> = { ...DEFAULT_RULES };
+  const doors = new Map<string, LimitRule>();
   const value = (raw ?? "on").trim();
   const enabled = value !== "off";
   if (enabled && value !== "on" && value !== "") {
@@ -96,6 +111,14 @@ export function readRateLimitConfig(raw: string | undefined, exemptRaw: string |
       .split(",")
       .map((p) => p.trim())
       .filter(Boolean)) {
+      const door = /^door:(\/[A-Za-z0-9/._-]*)=(\d{1,7})\/([0-9]+[smh])$/.exec(part);
+      if (door) {
+        const windowMs = duration(door[3]!);
+        if (!windowMs || Number(door[2]) < 1)
+          throw new Error(`RATE_LIMITS: "${part}" needs a limit of at least 1 and a window above 0`);
+        doors.set(door[1]!, { limit: Number(door[2]), windowMs, scope: "address" });
+        continue;
+      }
       const match = /^([a-zA-Z.]+)=(\d{1,7})\/([0-9]+[smh])(?:\/([0-9]+[smh]))?$/.exec(part);
       if (!match) throw new Error(`RATE_LIMITS: "${part}" is not name=limit/window[/block] (e.g. captcha.ip=30/1m)`);
       const [, name, limit, window, block] = match;
@@ -120,7 +143,7 @@ export function readRateLimitConfig(raw: string | undefined, exemptRaw: string |
     if (!isIP(entry)) throw new Error(`RATE_LIMIT_EXEMPT: "${entry}" is not an IP address`);
     exempt.add(addressKey(entry));
   }
-  return { enabled, rules, exempt };
+  return { enabled, rules, doors, exempt };
 }
 
 /** The eight 16-bit groups of an IPv6 address (with an embedded IPv4 tail and "::" expanded). */

@@ -1,6 +1,6 @@
 import { and, eq, gt, like, lte, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
-import type { Db } from "#backend/db/client.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
 import { rateLimits } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { MailPermit } from "#backend/mail.ts";
@@ -36,8 +36,11 @@ function secondsUntil(resetAt: Date, now: Date): number {
   return Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
 }
 
-/** One hit on `key` under `rule`: counted in one statement, whatever other processes do at the same time. */
-export async function hitKey(db: Db, key: string, rule: LimitRule, now: Date): Promise<HitResult> {
+/**
+ * One hit on `key` under `rule` (or `count` at once: a door's rates, written a second's worth at a time):
+ * counted in one statement, whatever other processes do at the same time.
+ */
+export async function hitKey(db: Db | Tx, key: string, rule: LimitRule, now: Date, count = 1): Promise<HitResult> {
   const windowEnd = new Date(now.getTime() + rule.windowMs);
   const blockEnd = new Date(now.getTime() + (rule.blockMs ?? 0));
   // A lock rule whose limit is one hit locks at the first.
@@ -48,16 +51,16 @@ export async function hitKey(db: Db, key: string, rule: LimitRule, now: Date): P
   const nowText = now.toISOString();
   const [row] = await db
     .insert(rateLimits)
-    .values({ key, hits: 1, resetAt: firstEnd })
+    .values({ key, hits: count, resetAt: firstEnd })
     .onConflictDoUpdate({
       target: rateLimits.key,
       set: {
-        hits: sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN 1 ELSE ${rateLimits.hits} + 1 END`,
+        hits: sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN ${count}::int ELSE ${rateLimits.hits} + ${count}::int END`,
         resetAt:
           rule.blockMs === undefined
             ? sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN ${firstEnd.toISOString()}::timestamptz ELSE ${rateLimits.resetAt} END`
             : sql`CASE WHEN ${rateLimits.resetAt} <= ${nowText}::timestamptz THEN ${firstEnd.toISOString()}::timestamptz
-                     WHEN ${rateLimits.hits} + 1 >= ${rule.limit} THEN GREATEST(${rateLimits.resetAt}, ${blockEnd.toISOString()}::timestamptz)
+                     WHEN ${rateLimits.hits} + ${count}::int >= ${rule.limit} THEN GREATEST(${rateLimits.resetAt}, ${blockEnd.toISOString()}::timestamptz)
                      ELSE ${rateLimits.resetAt} END`,
       },
     })
@@ -83,7 +86,7 @@ export async function clearKeys(db: Db, prefix: string): Promise<void> {
 }
 
 /** Deletes the rows whose window or lock has ended (they count for nothing). */
-export async function purgeEnded(db: Db, now: Date): Promise<number> {
+export async function purgeEnded(db: Db | Tx, now: Date): Promise<number> {
   const gone = await db.delete(rateLimits).where(lte(rateLimits.resetAt, now)).returning({ key: rateLimits.key });
   return gone.length;
 }

@@ -1,5 +1,6 @@
 import type { Deps } from "#backend/deps.ts";
 import { defineDomain, type Endpoint } from "#backend/kit/domain.ts";
+import { RPC_DOOR_RATE_PER_MINUTE } from "#backend/kit/door-rate.ts";
 import { compileSolidity, compileWorkspace, stopCompiler } from "./compile.ts";
 import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry.ts";
 import { answerText, type RpcCall } from "./rpc.ts";
@@ -52,7 +53,10 @@ const testRpc: Endpoint = {
   path: "/chain/test-rpc/",
   auth: "public",
   bodyLimitBytes: RPC_BODY_LIMIT,
-  ratePerMinute: null,
+  // Test fixtures only; the suites speak from an exempt address (RATE_LIMIT_EXEMPT), anyone else is held to
+  // the chain doors' rate (docs/decisions/067).
+  ratePerMinute: RPC_DOOR_RATE_PER_MINUTE,
+  jsonRpc: true,
   enabled: (env) => env.testFixtures,
   async handle(request, deps) {
     const [name = "", action, ...rest] = new URL(request.url).pathname
@@ -107,7 +111,9 @@ const dedicatedGateway: Endpoint = {
   path: DEDICATED_PREFIX,
   auth: "key",
   bodyLimitBytes: RPC_BODY_LIMIT,
-  ratePerMinute: 600,
+  // A customer's own network: the chain doors' rate (docs/decisions/067).
+  ratePerMinute: RPC_DOOR_RATE_PER_MINUTE,
+  jsonRpc: true,
   async handle(request, deps) {
     const parts = new URL(request.url).pathname.slice(DEDICATED_PREFIX.length).split("/");
     let target: GatewayRequest["target"] | undefined;

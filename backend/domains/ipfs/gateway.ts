@@ -282,7 +282,9 @@ export const ipfsGateway: Endpoint = {
   auth: "key",
   bodyLimitBytes: IPFS_UPLOAD_LIMIT_BYTES,
   streamBody: true,
-  ratePerMinute: null,
+  // 10 files a second per address (docs/decisions/067): each request is a whole upload or download, which the
+  // service's capacity and traffic meter bound besides.
+  ratePerMinute: 600,
   async handle(request, deps) {
     const [code = "", action = "", ...rest] = new URL(request.url).pathname
       .slice(IPFS_GATEWAY_PREFIX.length)

@@ -63,6 +63,9 @@ export default defineDomain({
       auth: "signature",
       bodyLimitBytes: 512 * 1024,
       ratePerMinute: null,
+      // Every request not signed with the webhook secret is refused before any work; Stripe retries a failed
+      // delivery from a few addresses of its own, which a per-address rate could make it drop.
+      unratedBecause: "signature-guarded: unsigned requests are refused before any work (docs/decisions/067)",
       enabled: (env) => env.paymentProvider === "stripe",
       handle: handleStripeWebhook,
     },

@@ -1,4 +1,5 @@
 import { RPC_BODY_LIMIT_BYTES } from "#contract/public-chain-codes.ts";
+import { RPC_DOOR_RATE_PER_MINUTE } from "#backend/kit/door-rate.ts";
 import type { Endpoint } from "#backend/kit/domain.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { projectOfKey, takeRequests } from "./meter.ts";
@@ -57,7 +58,10 @@ export const projectRpc: Endpoint = {
   path: `${PREFIX}/`,
   auth: "key",
   bodyLimitBytes: RPC_BODY_LIMIT_BYTES,
-  ratePerMinute: null,
+  // 50 a second per address (docs/decisions/067): far above what a wallet or an indexer polling one project
+  // sends; the project's daily cap, not this rate, is what bounds a key's use.
+  ratePerMinute: RPC_DOOR_RATE_PER_MINUTE,
+  jsonRpc: true,
   async handle(request, deps) {
     const rest = new URL(request.url).pathname.slice(PREFIX.length);
     let key: string | null;

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, inArray } from "drizzle-orm";
 import { accessAllowed } from "#contract/participation-codes.ts";
 import { RPC_BODY_LIMIT_BYTES } from "#contract/public-chain-codes.ts";
+import { RPC_DOOR_RATE_PER_MINUTE } from "#backend/kit/door-rate.ts";
 import { VerState } from "#contract/service-status.ts";
 import type { Endpoint } from "#backend/kit/domain.ts";
 import billing from "#backend/domains/billing/index.ts";
@@ -28,7 +29,9 @@ export const serviceChainRpc: Endpoint = {
   path: SERVICE_RPC_PREFIX,
   auth: "key",
   bodyLimitBytes: RPC_BODY_LIMIT_BYTES,
-  ratePerMinute: 600,
+  // The same rate as /chain/rpc (docs/decisions/067).
+  ratePerMinute: RPC_DOOR_RATE_PER_MINUTE,
+  jsonRpc: true,
   async handle(request, deps) {
     const rest = decodeURIComponent(new URL(request.url).pathname.slice(SERVICE_RPC_PREFIX.length));
     const slash = rest.lastIndexOf("/");

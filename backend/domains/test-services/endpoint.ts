@@ -22,7 +22,9 @@ export const testServiceRpc: Endpoint = {
   path: PREFIX,
   auth: "key",
   bodyLimitBytes: RPC_BODY_LIMIT_BYTES,
+  // The free test network: 10 a second per address (docs/decisions/067).
   ratePerMinute: 600,
+  jsonRpc: true,
   async handle(request, deps) {
     const key = decodeURIComponent(new URL(request.url).pathname.slice(PREFIX.length));
     if (!TEST_KEY_SHAPE.test(key))

@@ -11,6 +11,8 @@ import { ACTIVE_ANNOUNCEMENTS_KEY, allPartners, listPosts, page, postOut, publis
 
 /** How many search hits a query may have (the list pages through them). */
 const SEARCH_LIMIT = 100;
+/** How many entries a feed carries. */
+const FEED_ROWS = 50;
 
 /** SPEC §7 h5queryAllList: published news and events with filters and a search in both languages. */
 export async function queryAllList(input: Payload<"/api/devGame/h5queryAllList">, ctx: CallContext) {
@@ -46,6 +48,13 @@ export async function releaseNotes(input: Payload<"/api/devGame/releaseNotes">, 
     input.pageIndex,
     input.pageSize,
   );
+}
+
+/** The feeds' rows (docs/decisions/040), counted per client address ("feed.ip", docs/decisions/067). */
+export async function feedRows(input: Payload<"/anon/community/feed">, ctx: CallContext) {
+  await ctx.deps.limits.consume("feed.ip", ctx.deps.limits.subjectOf(ctx.clientAddress));
+  if (input.feed === "news") return queryAllList({ pageIndex: 1, pageSize: FEED_ROWS }, ctx);
+  return releaseNotes({ pageIndex: 1, pageSize: FEED_ROWS }, ctx);
 }
 
 export async function announcements(input: Payload<"/anon/community/announcements">, ctx: CallContext) {

@@ -37,6 +37,8 @@ async function unlock(
   if (input.pass && passOpens(deps.env, input.pass, row.id, row.passwordVersion, deps.now()))
     return { open: true, pass: input.pass };
   if (input.password === undefined) return { open: false };
+  // Every password tried from an address, on any DDC, counts ("ddcPassword.ip", docs/decisions/067).
+  await deps.limits.consume("ddcPassword.ip", deps.limits.subjectOf(ctx.clientAddress));
   const subject = `${row.id}@${deps.limits.subjectOf(ctx.clientAddress)}`;
   const lock = await deps.limits.peek("ddcPassword.lock", subject);
   if (lock.over) await deps.limits.consume("ddcPassword.lock", subject);
