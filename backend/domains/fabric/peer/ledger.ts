@@ -149,6 +149,7 @@ export class ChannelLedger {
   /** Resolves at the next commit, or when the signal aborts. */
   private nextCommit(signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
       const done = () => {
         this.listeners.delete(done);
         signal.removeEventListener("abort", done);

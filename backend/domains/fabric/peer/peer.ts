@@ -1,7 +1,16 @@
+import { peer as pb } from "@hyperledger/fabric-protos";
 import type { BlockEvents, CommitStatus, FabricPeer, OrderInput, ProposalInput, Simulation } from "../peer-api.ts";
 import type { ChannelLedger } from "./ledger.ts";
 import type { ChaincodeProcess } from "./process.ts";
 import { encodeRwset, newNsRecord } from "./state.ts";
+
+/** The chaincode's event as the peer completes it: the shim leaves its chaincode id and transaction id to the peer. */
+function stampedEvent(bytes: Uint8Array, chaincode: string, txId: string): Uint8Array {
+  const event = pb.ChaincodeEvent.deserializeBinary(bytes);
+  event.setChaincodeId(chaincode);
+  event.setTxId(txId);
+  return event.serializeBinary();
+}
 
 /** What a channel's peer needs of its host: the installed chaincode and its process. */
 export type PeerHost = {
@@ -52,7 +61,7 @@ export class EmbeddedPeer implements FabricPeer {
     return {
       response: answer.response,
       results: encodeRwset(new Map([[installed.name, record]])),
-      event: answer.event,
+      event: answer.event && stampedEvent(answer.event, installed.name, input.txId),
       chaincodeId: installed,
     };
   }

@@ -137,7 +137,8 @@ export class ChaincodeProcess {
     const child = this.child;
     if (!child) return;
     this.exitReason ??= reason;
-    void this.session?.then((s) => s.close(reason)).catch(() => undefined);
+    // Detached at once: the next proposal starts a new process even before this one's exit is seen.
+    this.onExit(child, reason);
     child.kill("SIGKILL");
   }
 
