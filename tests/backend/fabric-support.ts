@@ -23,6 +23,8 @@ export async function openFabric(dataDir: string, databaseUrl: string | undefine
       DATA_DIR: dataDir,
       NODE_ENV: "test",
       RATE_LIMITS: "off",
+      // Several processes on one PostgreSQL share it (payments refuse to start without one there).
+      PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       ...vars,
     }),
   );
