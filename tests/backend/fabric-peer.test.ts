@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { peer as pb } from "@hyperledger/fabric-protos";
 import fabric from "#backend/domains/fabric/index.ts";
+import { DEFAULT_HOST, FabricHost } from "#backend/domains/fabric/peer/host.ts";
 import { fabricBlocks, fabricTxs } from "#backend/domains/fabric/tables.ts";
 import { SHIPPED_PACKAGES } from "#backend/domains/market/samples.ts";
 import { ownDatabase, type Vueapi } from "./in-process.ts";
 import { contractPackage, evaluate, newDataDir, openFabric, order, submit, zipOf } from "./fabric-support.ts";
+import { waitFor } from "../support/wait.ts";
 
 /**
  * The embedded Fabric peer (docs/decisions/064), on PGlite or on PostgreSQL (DATABASE_URL): the market's
@@ -193,6 +195,39 @@ describe("the embedded Fabric peer", () => {
     expect(JSON.stringify(fabric.api.checkPackage(vendored))).toContain(
       "vendored package helper has an install script",
     );
+  });
+
+  it("runs at most M chaincode processes and stops an idle one after N", async () => {
+    const host = new FabricHost(service.services.db, newDataDir("fabric-host"), () => new Date(), {
+      ...DEFAULT_HOST,
+      maxProcesses: 1,
+      idleMs: 300,
+    });
+    try {
+      const zip = contractPackage("probe", PROBE);
+      for (const channel of ["m-one", "m-two"])
+        await host.install({ channel, name: "probe", version: "1", packageZip: zip });
+      // The second channel's process took the only place: the first one's (idle) was stopped.
+      const running = () => host.processList().filter((p) => p.running);
+      expect(running().map((p) => p.key)).toEqual(["m-two/probe/1"]);
+      await waitFor(
+        "the idle process stopped",
+        async () => running().length,
+        (n) => n === 0,
+        10_000,
+        100,
+      );
+      // The next proposal starts it again.
+      const peer = await host.peer("m-one");
+      const proposal = await fabric.api.localProposal(service.services, {
+        channel: "m-one",
+        chaincode: "probe",
+        args: ["get", "x"],
+      });
+      expect((await peer.simulate(proposal)).response.status).toBe(200);
+    } finally {
+      await host.close();
+    }
   });
 
   it("rebuilds world state and history from the block log after a restart", async () => {
