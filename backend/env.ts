@@ -63,6 +63,8 @@ const schema = z
      * Fabric only with one (docs/decisions/052); the connection itself comes with the Fabric peer slice of issue 28.
      */
     FABRIC_PEER_ENDPOINT: z.string().trim().min(1).optional(),
+    /** The embedded Fabric peer's time limit for one chaincode invocation, in ms (docs/decisions/064). */
+    FABRIC_CHAINCODE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** A kubo node's RPC API (or an IPFS Cluster's IPFS proxy) instead of the embedded IPFS engine (docs/decisions/039). */
     IPFS_API_URL: z.string().url().optional(),
     /** Where the embedded database's SQL runs: its own worker thread (default) or the main thread (docs/decisions/031). */
@@ -184,6 +186,8 @@ export type BackendEnv = {
   chain: { kind: "embedded" } | { kind: "rpc"; url: string; treasuryKey: string };
   /** A connected Fabric network's peer (FABRIC_PEER_ENDPOINT), or null: Go and Java chaincode need one (docs/decisions/052). */
   fabricPeerEndpoint: string | null;
+  /** The embedded Fabric peer's time limit per chaincode invocation (FABRIC_CHAINCODE_TIMEOUT_MS, docs/decisions/064). */
+  fabricChaincodeTimeoutMs: number;
   /** The IPFS engine: embedded under DATA_DIR/ipfs, or a kubo RPC API (docs/decisions/039). */
   ipfs: { kind: "embedded" } | { kind: "remote"; url: string };
   /** The embedded database's SQL in its own worker thread (PGLITE_THREAD=worker) or on the main thread. */
@@ -236,6 +240,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
       ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! }
       : { kind: "embedded" },
     fabricPeerEndpoint: env.FABRIC_PEER_ENDPOINT ?? null,
+    fabricChaincodeTimeoutMs: env.FABRIC_CHAINCODE_TIMEOUT_MS,
     ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },
     pgliteThread: env.PGLITE_THREAD,
     cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,

@@ -30,6 +30,7 @@ import serviceWizard from "./domains/service-wizard/index.ts";
 import docs from "./domains/docs/index.ts";
 import market from "./domains/market/index.ts";
 import dedicatedNodes from "./domains/dedicated-nodes/index.ts";
+import fabric from "./domains/fabric/index.ts";
 import { readBackendEnv, type BackendEnv } from "./env.ts";
 import { createDrain } from "./http/drain.ts";
 import { guardDoor } from "./kit/door-guard.ts";
@@ -81,6 +82,7 @@ export const domains: readonly Domain[] = [
   market,
   crossChain,
   dedicatedNodes,
+  fabric,
   prices,
   operations,
   audit,

@@ -1,0 +1,267 @@
+import path from "node:path";
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "#backend/db/client.ts";
+import type { FabricPeer } from "../peer-api.ts";
+import { fabricChaincodes } from "../tables.ts";
+import { endorsedEnvelope } from "./blocks.ts";
+import { localIdentity, localProposal, type LocalIdentity } from "./identity.ts";
+import { shimRuntime, writeLauncher } from "./launcher.ts";
+import { ChannelLedger } from "./ledger.ts";
+import { ChaincodeListener } from "./listener.ts";
+import { checkPackage, digestOf, unpack } from "./package.ts";
+import { EmbeddedPeer } from "./peer.ts";
+import { ChaincodeProcess, DEFAULT_LIMITS, type ProcessLimits } from "./process.ts";
+import { TxCode } from "./state.ts";
+
+export type HostOptions = {
+  /** At most this many chaincode processes at once (docs/decisions/064: M). */
+  maxProcesses: number;
+  /** A process idle this long is stopped (N). */
+  idleMs: number;
+  limits: ProcessLimits;
+};
+
+export const DEFAULT_HOST: HostOptions = { maxProcesses: 16, idleMs: 10 * 60_000, limits: DEFAULT_LIMITS };
+
+/** A refused package or install: its message says what (a 4xx for the caller). */
+export class ChaincodeRefused extends Error {
+  override name = "ChaincodeRefused";
+  constructor(readonly problems: string[]) {
+    super(problems.join("; "));
+  }
+}
+
+const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/**
+ * The embedded Fabric peer of this process (docs/decisions/064): channels opened on first use from their block
+ * log, the chaincode listener, and the chaincode processes (started on first use, stopped when idle, at most
+ * `maxProcesses` at once).
+ */
+export class FabricHost {
+  private listener: Promise<ChaincodeListener> | null = null;
+  private readonly ledgers = new Map<string, Promise<ChannelLedger>>();
+  private readonly current = new Map<string, { name: string; version: string }>();
+  private readonly processes = new Map<string, ChaincodeProcess>();
+  private readonly fabricDir: string;
+  private runtime: ReturnType<typeof shimRuntime> | null = null;
+  private identity: Promise<LocalIdentity> | null = null;
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+    private readonly now: () => Date,
+    private readonly options: HostOptions = DEFAULT_HOST,
+  ) {
+    this.fabricDir = path.join(dataDir, "fabric");
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(30_000, options.idleMs));
+    this.sweeper.unref();
+  }
+
+  private started(): Promise<ChaincodeListener> {
+    this.listener ??= (async () => {
+      const listener = new ChaincodeListener();
+      await listener.start();
+      this.listenerValue = listener;
+      return listener;
+    })();
+    return this.listener;
+  }
+
+  private async ledger(channel: string): Promise<ChannelLedger> {
+    if (!SAFE.test(channel)) throw new ChaincodeRefused([`${channel} is not a channel name`]);
+    let ledger = this.ledgers.get(channel);
+    if (!ledger) {
+      ledger = (async () => {
+        const [row] = await this.db
+          .select({ name: fabricChaincodes.name, version: fabricChaincodes.version })
+          .from(fabricChaincodes)
+          .where(eq(fabricChaincodes.channel, channel))
+          .orderBy(desc(fabricChaincodes.installedAt))
+          .limit(1);
+        if (row && !this.current.has(channel)) this.current.set(channel, row);
+        return ChannelLedger.open(this.db, channel, this.now);
+      })();
+      this.ledgers.set(channel, ledger);
+      ledger.catch(() => this.ledgers.delete(channel));
+    }
+    return ledger;
+  }
+
+  /** The channel's peer, its state rebuilt from the log at first use. */
+  async peer(channel: string): Promise<EmbeddedPeer> {
+    if (this.closed) throw new Error("the Fabric peer is closed");
+    await this.started();
+    return new EmbeddedPeer(
+      {
+        installed: (c) => this.current.get(c) ?? null,
+        process: (c, cc) => this.processFor(c, cc),
+      },
+      await this.ledger(channel),
+    );
+  }
+
+  private processFor(channel: string, cc: { name: string; version: string }): ChaincodeProcess | string {
+    const key = `${channel}/${cc.name}/${cc.version}`;
+    const found = this.processes.get(key);
+    if (found) return found;
+    const running = [...this.processes.values()].filter((p) => p.running);
+    if (running.length >= this.options.maxProcesses) {
+      const idle = running.filter((p) => p.inFlight === 0).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle) return `the peer runs ${this.options.maxProcesses} chaincode processes already: try again shortly`;
+      void idle.stop();
+      this.processes.delete(idle.key);
+    }
+    this.runtime ??= shimRuntime();
+    const proc = new ChaincodeProcess(key, {
+      name: cc.name,
+      packageDir: this.packageDir(channel, cc.name, cc.version),
+      launcher: writeLauncher(this.fabricDir),
+      runtime: this.runtime,
+      listener: this.listenerNow(),
+      limits: this.options.limits,
+    });
+    this.processes.set(key, proc);
+    return proc;
+  }
+
+  private listenerValue: ChaincodeListener | null = null;
+  private listenerNow(): ChaincodeListener {
+    if (!this.listenerValue) throw new Error("the chaincode listener has not started");
+    return this.listenerValue;
+  }
+
+  private packageDir(channel: string, name: string, version: string) {
+    return path.join(this.fabricDir, channel, name, version);
+  }
+
+  /**
+   * Installs a Node.js chaincode package on a channel: checked, unpacked under DATA_DIR/fabric, recorded; the
+   * first install runs the chaincode's Init as a transaction of the channel; a new version upgrades (the next
+   * proposal runs it; the old version's process stops). The same version again with the same package is a no-op.
+   */
+  async install(input: {
+    channel: string;
+    name: string;
+    version: string;
+    packageZip: Uint8Array;
+    initArgs?: string[];
+  }): Promise<{ name: string; version: string; initTxId: string | null; upgraded: boolean }> {
+    for (const [what, value] of [
+      ["chaincode name", input.name],
+      ["version", input.version],
+    ] as const)
+      if (!SAFE.test(value)) throw new ChaincodeRefused([`${value} is not a valid ${what}`]);
+    const check = checkPackage(input.packageZip);
+    if (!check.ok) throw new ChaincodeRefused(check.problems);
+    const peer = await this.peer(input.channel);
+    const digest = digestOf(input.packageZip);
+    const [existing] = await this.db
+      .select()
+      .from(fabricChaincodes)
+      .where(and(eq(fabricChaincodes.channel, input.channel), eq(fabricChaincodes.version, input.version)));
+    if (existing && (existing.digest !== digest || existing.name !== input.name))
+      throw new ChaincodeRefused([`version ${input.version} is installed already with another package`]);
+    const before = this.current.get(input.channel) ?? null;
+    if (before && before.name !== input.name)
+      throw new ChaincodeRefused([`channel ${input.channel} runs chaincode ${before.name}, not ${input.name}`]);
+    if (!existing) {
+      await unpack(check.files, this.packageDir(input.channel, input.name, input.version));
+      await this.db.insert(fabricChaincodes).values({
+        channel: input.channel,
+        name: input.name,
+        version: input.version,
+        digest,
+        files: Object.keys(check.files).sort(),
+        installedAt: this.now(),
+      });
+    }
+    const upgraded = !!before && before.version !== input.version;
+    if (upgraded) await this.stopProcess(`${input.channel}/${before.name}/${before.version}`);
+    this.current.set(input.channel, { name: input.name, version: input.version });
+    if (existing?.initTxId || (before && !existing))
+      return { ...input, initTxId: existing?.initTxId ?? null, upgraded };
+    // The first install on the channel (or one whose Init failed before): the chaincode's Init as a transaction.
+    const initTxId = await this.runInit(peer, input.name, input.initArgs ?? []);
+    await this.db
+      .update(fabricChaincodes)
+      .set({ initTxId })
+      .where(and(eq(fabricChaincodes.channel, input.channel), eq(fabricChaincodes.version, input.version)));
+    return { name: input.name, version: input.version, initTxId, upgraded };
+  }
+
+  private async runInit(peer: EmbeddedPeer, name: string, args: string[]): Promise<string> {
+    this.identity ??= localIdentity();
+    const proposal = await localProposal(await this.identity, {
+      channel: peer.channel,
+      chaincode: name,
+      args,
+      timestamp: this.now(),
+    });
+    const sim = await peer.simulate(proposal, true);
+    if (sim.response.status >= 400) throw new ChaincodeRefused([`Init failed: ${sim.response.message}`]);
+    const status = await peer.order({
+      channel: peer.channel,
+      txId: proposal.txId,
+      chaincode: name,
+      results: sim.results,
+      event: sim.event,
+      envelope: endorsedEnvelope({
+        channel: peer.channel,
+        txId: proposal.txId,
+        chaincode: sim.chaincodeId,
+        creator: proposal.creator.serialized,
+        results: sim.results,
+        event: sim.event,
+        response: sim.response,
+        timestamp: proposal.timestamp,
+      }),
+    });
+    if (status.validationCode !== TxCode.VALID)
+      throw new ChaincodeRefused([`Init was not committed (validation code ${status.validationCode})`]);
+    return proposal.txId;
+  }
+
+  /** The peer's own identity, for callers without a gateway (the test job, tests). */
+  ownIdentity(): Promise<LocalIdentity> {
+    this.identity ??= localIdentity();
+    return this.identity;
+  }
+
+  private async stopProcess(key: string) {
+    const proc = this.processes.get(key);
+    this.processes.delete(key);
+    await proc?.stop();
+  }
+
+  private async sweep() {
+    const cutoff = Date.now() - this.options.idleMs;
+    for (const proc of [...this.processes.values()])
+      if (proc.inFlight === 0 && proc.lastUsed < cutoff) await this.stopProcess(proc.key);
+  }
+
+  health() {
+    return {
+      channels: this.ledgers.size,
+      processes: [...this.processes.values()].filter((p) => p.running).length,
+      maxProcesses: this.options.maxProcesses,
+    };
+  }
+
+  /** The running chaincode processes (the tests and the bench read their pids). */
+  processList() {
+    return [...this.processes.values()].map((p) => ({ key: p.key, pid: p.pid, running: p.running, starts: p.starts }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    await Promise.all([...this.processes.keys()].map((key) => this.stopProcess(key)));
+    const listener = await this.listener?.catch(() => null);
+    await listener?.close();
+  }
+}
+
+export type { FabricPeer };

@@ -1,0 +1,92 @@
+import { createHash, randomBytes, webcrypto } from "node:crypto";
+import * as x509 from "@peculiar/x509";
+import { common, msp, peer as pb } from "@hyperledger/fabric-protos";
+import type { ProposalInput } from "../peer-api.ts";
+import { timestampOf } from "./blocks.ts";
+
+const crypto = webcrypto as unknown as Crypto;
+x509.cryptoProvider.set(crypto);
+const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
+
+/** The embedded peer's own MSP id: the identity of the transactions the peer makes itself (a chaincode's Init). */
+export const PEER_MSP = "EmbeddedPeerMSP";
+
+export type LocalIdentity = { mspId: string; certificatePem: string; key: CryptoKey; serialized: Uint8Array };
+
+/** A self-signed identity made in memory at start (never stored: it signs nothing that outlives the proposal). */
+export async function localIdentity(commonName = "embedded-peer"): Promise<LocalIdentity> {
+  const keys = await crypto.subtle.generateKey(ALG, true, ["sign", "verify"]);
+  const now = Date.now();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: randomBytes(8).toString("hex"),
+    name: `CN=${commonName}, O=${PEER_MSP}`,
+    notBefore: new Date(now - 60_000),
+    notAfter: new Date(now + 365 * 24 * 3600_000),
+    signingAlgorithm: ALG,
+    keys,
+  });
+  const certificatePem = cert.toString("pem");
+  const id = new msp.SerializedIdentity();
+  id.setMspid(PEER_MSP);
+  id.setIdBytes(new TextEncoder().encode(certificatePem));
+  return { mspId: PEER_MSP, certificatePem, key: keys.privateKey, serialized: id.serializeBinary() };
+}
+
+/**
+ * A signed proposal of `identity` for `args` (function first) on the channel's chaincode, as a Fabric client
+ * builds one (txId = hex SHA-256 of nonce + creator): the peer's own Init and the tests' calls, which have no
+ * gateway in front of them.
+ */
+export async function localProposal(
+  identity: LocalIdentity,
+  input: { channel: string; chaincode: string; args: (string | Uint8Array)[]; timestamp?: Date },
+): Promise<ProposalInput> {
+  const nonce = randomBytes(24);
+  const txId = createHash("sha256").update(nonce).update(identity.serialized).digest("hex");
+  const timestamp = input.timestamp ?? new Date();
+  const args = input.args.map((a) => (typeof a === "string" ? new TextEncoder().encode(a) : a));
+  const ccId = new pb.ChaincodeID();
+  ccId.setName(input.chaincode);
+  const extension = new pb.ChaincodeHeaderExtension();
+  extension.setChaincodeId(ccId);
+  const channelHeader = new common.ChannelHeader();
+  channelHeader.setType(common.HeaderType.ENDORSER_TRANSACTION);
+  channelHeader.setChannelId(input.channel);
+  channelHeader.setTxId(txId);
+  channelHeader.setTimestamp(timestampOf(timestamp) as never);
+  channelHeader.setExtension$(extension.serializeBinary());
+  const signatureHeader = new common.SignatureHeader();
+  signatureHeader.setCreator(identity.serialized);
+  signatureHeader.setNonce(nonce);
+  const header = new common.Header();
+  header.setChannelHeader(channelHeader.serializeBinary());
+  header.setSignatureHeader(signatureHeader.serializeBinary());
+  const ccInput = new pb.ChaincodeInput();
+  ccInput.setArgsList(args);
+  const spec = new pb.ChaincodeSpec();
+  spec.setType(pb.ChaincodeSpec.Type.NODE);
+  spec.setChaincodeId(ccId);
+  spec.setInput(ccInput);
+  const invocation = new pb.ChaincodeInvocationSpec();
+  invocation.setChaincodeSpec(spec);
+  const payload = new pb.ChaincodeProposalPayload();
+  payload.setInput(invocation.serializeBinary());
+  const proposal = new pb.Proposal();
+  proposal.setHeader(header.serializeBinary());
+  proposal.setPayload(payload.serializeBinary());
+  const proposalBytes = proposal.serializeBinary();
+  const signature = new Uint8Array(await crypto.subtle.sign(ALG, identity.key, Uint8Array.from(proposalBytes)));
+  const signed = new pb.SignedProposal();
+  signed.setProposalBytes(proposalBytes);
+  signed.setSignature(signature);
+  return {
+    channel: input.channel,
+    chaincode: input.chaincode,
+    txId,
+    args,
+    transient: {},
+    creator: { mspId: identity.mspId, certificatePem: identity.certificatePem, serialized: identity.serialized },
+    timestamp,
+    signedProposal: signed.serializeBinary(),
+  };
+}
