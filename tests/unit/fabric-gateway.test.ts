@@ -9,6 +9,7 @@ import {
   signers,
   type Gateway,
 } from "@hyperledger/fabric-gateway";
+import { common, gateway, peer as peerProtos } from "@hyperledger/fabric-protos";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   issueCertificate,
@@ -18,7 +19,13 @@ import {
   type ServiceCa,
 } from "#backend/domains/participation/certs.ts";
 import { startGateway } from "#backend/domains/fabric/gateway/server.ts";
-import { issuePeerIdentity, issueServerCertificate, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
+import {
+  gatewayHosts,
+  issuePeerIdentity,
+  issueServerCertificate,
+  newGatewayCa,
+} from "#backend/domains/fabric/gateway/tls.ts";
+import { readBackendEnv } from "#backend/env.ts";
 import type { GatewayMetered, RunningGateway } from "#backend/domains/fabric/gateway/types.ts";
 import { FabricPeerDouble, type DoubleChaincode } from "../support/fabric-peer-double.ts";
 
@@ -284,6 +291,47 @@ describe("the Fabric gateway refuses", () => {
     }
   });
 
+  it("a transaction whose endorsed results were changed after endorsement", async () => {
+    const gw = gatewayAs(alice);
+    const endorsed = await contractOf(gw)
+      .newProposal("put", { arguments: ["asset3", "red"] })
+      .endorse();
+    const prepared = gateway.PreparedTransaction.deserializeBinary(endorsed.getBytes());
+    const envelope = prepared.getEnvelope()!;
+    // Down to the chaincode action, its write changed to "gold", and back up again.
+    const payload = common.Payload.deserializeBinary(envelope.getPayload_asU8());
+    const tx = peerProtos.Transaction.deserializeBinary(payload.getData_asU8());
+    const action = tx.getActionsList()[0]!;
+    const actionPayload = peerProtos.ChaincodeActionPayload.deserializeBinary(action.getPayload_asU8());
+    const endorsedAction = actionPayload.getAction()!;
+    const responsePayload = peerProtos.ProposalResponsePayload.deserializeBinary(
+      endorsedAction.getProposalResponsePayload_asU8(),
+    );
+    const ccAction = peerProtos.ChaincodeAction.deserializeBinary(responsePayload.getExtension_asU8());
+    ccAction.setResults(
+      Buffer.from(Buffer.from(ccAction.getResults_asU8()).toString("latin1").replace("red", "gold"), "latin1"),
+    );
+    responsePayload.setExtension$(ccAction.serializeBinary());
+    endorsedAction.setProposalResponsePayload(responsePayload.serializeBinary());
+    actionPayload.setAction(endorsedAction);
+    action.setPayload(actionPayload.serializeBinary());
+    tx.setActionsList([action]);
+    payload.setData(tx.serializeBinary());
+    envelope.setPayload(payload.serializeBinary());
+    envelope.setSignature(new Uint8Array());
+    prepared.setEnvelope(envelope);
+    const signature = await signers.newPrivateKeySigner(alice.key)(hash.sha256(envelope.getPayload_asU8()));
+    const forged = gw.newSignedTransaction(prepared.serializeBinary(), signature);
+    const error = await forged.submit().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).code).toBe(grpc.status.PERMISSION_DENIED);
+    expect((error as GatewayError).message).toContain("not endorsed by this channel's peer");
+    expect(peer.orders.some((o) => o.txId === endorsed.getTransactionId())).toBe(false);
+  });
+
   it("malformed requests with INVALID_ARGUMENT, not INTERNAL, and keeps serving", async () => {
     const client = grpcClient();
     const send = (method: string, bytes: Buffer) =>
@@ -316,5 +364,22 @@ describe("the Fabric gateway refuses", () => {
     expect(streamed.code).toBe(grpc.status.INVALID_ARGUMENT);
     client.close();
     expect(text(await contractOf(gatewayAs(alice)).evaluateTransaction("get", "asset1"))).toBe("blue");
+  });
+});
+
+describe("the gateway's configuration", () => {
+  it("listens on PORT+1 by default and names PUBLIC_URL's host; FABRIC_GATEWAY_PUBLIC_URL must be grpcs://", () => {
+    expect(readBackendEnv({ PORT: "4100", PUBLIC_URL: "https://portal.example.com" }).fabricGateway).toEqual({
+      port: 4101,
+      publicUrl: "grpcs://portal.example.com:4101",
+    });
+    expect(
+      readBackendEnv({ FABRIC_GATEWAY_PORT: "7051", FABRIC_GATEWAY_PUBLIC_URL: "grpcs://gw.example.com:443/" })
+        .fabricGateway,
+    ).toEqual({ port: 7051, publicUrl: "grpcs://gw.example.com:443" });
+    expect(() => readBackendEnv({ FABRIC_GATEWAY_PUBLIC_URL: "https://gw.example.com" })).toThrow(
+      /grpcs:\/\/host:port/,
+    );
+    expect(gatewayHosts("grpcs://[::1]:3001")).toContain("::1");
   });
 });

@@ -13,6 +13,9 @@ import { GatewayFault } from "./wire.ts";
  * grpc-js), so a malformed request is an INVALID_ARGUMENT with a message, never an INTERNAL, and the process stays
  * up whatever arrives.
  */
+export type { GatewayChannel, GatewayDoorGuard, GatewayMetered, GatewayMethod, GatewayOptions } from "./types.ts";
+export type { RunningGateway } from "./types.ts";
+
 /** The largest request the gateway reads (a proposal with its arguments and transient data). */
 export const GATEWAY_MESSAGE_LIMIT = 4 * 1024 * 1024;
 

@@ -137,6 +137,12 @@ export async function issuePeerIdentity(
   return { mspId: input.mspId, certificatePem: issued.certPem, privateKey: issued.privateKey };
 }
 
+/** The names the server certificate holds: FABRIC_GATEWAY_PUBLIC_URL's host, and the loopback names. */
+export function gatewayHosts(publicUrl: string): string[] {
+  const host = new URL(publicUrl).hostname.replace(/^\[(.*)\]$/, "$1");
+  return [...new Set([host, "localhost", "127.0.0.1", "::1"])];
+}
+
 const GATEWAY_CA: SealPurpose = { label: "bsn-fabric-gateway-ca", fallbackFile: "fabric-gateway-secret" };
 
 /**
