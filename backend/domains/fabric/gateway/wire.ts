@@ -45,6 +45,15 @@ export const sha256 = (...parts: Uint8Array[]) => {
 /** A caller: the serialized identity's MSP id and certificate. */
 export type Creator = { mspId: string; certificatePem: string; certificate: X509Certificate; serialized: Uint8Array };
 
+/** Certificates parsed and chains checked lately (each costs about half a millisecond a call otherwise). */
+const REMEMBERED = 2000;
+const parsed = new Map<string, X509Certificate>();
+const chained = new Map<string, boolean>();
+function remember<V>(map: Map<string, V>, key: string, value: V) {
+  if (map.size >= REMEMBERED) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
 /** Reads an `msp.SerializedIdentity` (MSP id and a PEM certificate). */
 export function readIdentity(serialized: Uint8Array | string): Creator {
   const bytes = bytesOf(serialized);
@@ -53,11 +62,14 @@ export function readIdentity(serialized: Uint8Array | string): Creator {
     msp.SerializedIdentity.deserializeBinary(b),
   );
   const certificatePem = Buffer.from(identity.getIdBytes_asU8()).toString("utf8");
-  let certificate: X509Certificate;
-  try {
-    certificate = new X509Certificate(certificatePem);
-  } catch {
-    throw invalid("the identity's certificate is not an X.509 certificate in PEM");
+  let certificate = parsed.get(certificatePem);
+  if (!certificate) {
+    try {
+      certificate = new X509Certificate(certificatePem);
+    } catch {
+      throw invalid("the identity's certificate is not an X.509 certificate in PEM");
+    }
+    remember(parsed, certificatePem, certificate);
   }
   return { mspId: identity.getMspid(), certificatePem, certificate, serialized: bytes };
 }
@@ -112,11 +124,15 @@ export function checkMember(creator: Creator, channel: ChannelMsp, now: Date) {
   if (creator.mspId !== channel.mspId)
     throw denied(`the creator's MSP ${JSON.stringify(creator.mspId)} is not this channel's MSP ${channel.mspId}`);
   const cert = creator.certificate;
-  let issued = false;
-  try {
-    issued = cert.checkIssued(channel.ca) && cert.verify(channel.ca.publicKey);
-  } catch {
-    issued = false;
+  const key = `${channel.ca.fingerprint256}|${cert.fingerprint256}`;
+  let issued = chained.get(key);
+  if (issued === undefined) {
+    try {
+      issued = cert.checkIssued(channel.ca) && cert.verify(channel.ca.publicKey);
+    } catch {
+      issued = false;
+    }
+    remember(chained, key, issued);
   }
   if (!issued) throw denied("the creator's certificate is not issued by this channel's certificate authority");
   if (now < new Date(cert.validFrom) || now > new Date(cert.validTo))
