@@ -16,6 +16,7 @@ import {
 } from "#backend/domains/fabric/gateway/admit.ts";
 import { gatewayMeter, type GatewayCaller } from "#backend/domains/fabric/gateway/meter.ts";
 import { startGateway } from "#backend/domains/fabric/gateway/server.ts";
+import { doorLock } from "#backend/kit/door-guard.ts";
 import { issuePeerIdentity, issueServerCertificate, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
 import type { Endorser } from "#backend/domains/fabric/gateway/endorse.ts";
 import type { RunningGateway } from "#backend/domains/fabric/gateway/types.ts";
@@ -52,7 +53,7 @@ afterAll(async () => {
 
 describe("the Fabric gateway over the service's participants", () => {
   it(
-    "lets an approved participant invoke and query with its own key, refuses a stranger and the disabled, meters the calls",
+    "lets an approved participant invoke and query with its own key, refuses a stranger and the disabled, meters the calls, locks the address at the tenth refusal",
     { timeout: 180_000 },
     async () => {
       const deps = service.services;
@@ -135,6 +136,7 @@ describe("the Fabric gateway over the service's participants", () => {
           return { peer, mspId, caPem: ca.pem, endorser, admit: (pem) => admitCaller(deps.db, found.id, pem) };
         },
         meter: gatewayMeter(deps),
+        doorGuard: doorLock(deps, "fabric-gateway"),
       });
       const contractAs = (pem: string, key: KeyObject) => {
         const gw = connect({
@@ -173,9 +175,11 @@ describe("the Fabric gateway over the service's participants", () => {
         expect(error).toBeInstanceOf(GatewayError);
         expect((error as GatewayError).code).toBe(grpc.status.PERMISSION_DENIED);
       };
-      await refused(
-        contractAs(strangerPem, createPrivateKey(stranger.privateKey.export({ type: "pkcs8", format: "pem" }))),
+      const strangerContract = contractAs(
+        strangerPem,
+        createPrivateKey(stranger.privateKey.export({ type: "pkcs8", format: "pem" })),
       );
+      await refused(strangerContract);
 
       // The traffic, under the participant, on the service's first booked node.
       await billing.api.flushTraffic(deps);
@@ -192,6 +196,15 @@ describe("the Fabric gateway over the service's participants", () => {
       // Disabled by the publisher: refused from the next call on.
       await ok(pub, "/sys/chainAppInfo/disableJoin", { appJoinAuditId: joinId, comments: "no longer a partner" });
       await refused(contract);
+
+      // The door's lock (docs/decisions/062): the tenth refused identity from this address locks it out.
+      for (let i = 0; i < 8; i++) await refused(strangerContract);
+      const locked = await contract.evaluateTransaction("get", "lot-1").then(
+        () => null,
+        (e: unknown) => e as GatewayError,
+      );
+      expect(locked?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(locked?.message).toContain("too many refused identities");
     },
   );
 });
