@@ -15,10 +15,10 @@ import {
   serviceOfChannel,
 } from "#backend/domains/fabric/gateway/admit.ts";
 import { gatewayMeter, type GatewayCaller } from "#backend/domains/fabric/gateway/meter.ts";
+import { channelResolver } from "#backend/domains/fabric/gateway/resolve.ts";
 import { startGateway } from "#backend/domains/fabric/gateway/server.ts";
 import { doorLock } from "#backend/kit/door-guard.ts";
-import { issuePeerIdentity, issueServerCertificate, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
-import type { Endorser } from "#backend/domains/fabric/gateway/endorse.ts";
+import { issueServerCertificate, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
 import type { RunningGateway } from "#backend/domains/fabric/gateway/types.ts";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
 import { dataOf } from "../support/envelope.ts";
@@ -110,10 +110,6 @@ describe("the Fabric gateway over the service's participants", () => {
       const ca = await deps.db.transaction((tx) => serviceCa(tx, deps.env, app, now));
       const mspId = mspIdOfAppCode(app.appCode);
       const channel = channelOfAppCode(app.appCode);
-      const endorser: Endorser = await issuePeerIdentity(
-        { certificatePem: ca.pem, privateKey: ca.privateKey },
-        { mspId, channel, now },
-      );
       const peer = new FabricPeerDouble(channel, {
         name: app.appCode,
         version: "1.0",
@@ -130,11 +126,10 @@ describe("the Fabric gateway over the service's participants", () => {
         port: 0,
         host: "127.0.0.1",
         tls: await issueServerCertificate(gatewayCa, ["localhost"], now),
-        resolve: async (name) => {
-          const found = await serviceOfChannel(deps.db, name);
-          if (!found || found.id !== app.id) return null;
-          return { peer, mspId, caPem: ca.pem, endorser, admit: (pem) => admitCaller(deps.db, found.id, pem) };
-        },
+        resolve: channelResolver(deps, {
+          peerOf: async (found) => (found.id === app.id ? peer : null),
+          caOf: async () => ({ certificatePem: ca.pem, privateKey: ca.privateKey }),
+        }),
         meter: gatewayMeter(deps),
         doorGuard: doorLock(deps, "fabric-gateway"),
       });
