@@ -30,6 +30,7 @@ export type Call<P> = {
   context: { now(): Date; channel(name: string): Promise<Channel<P>> };
   /** Set once the caller is admitted: the meter counts the call under it. */
   admitted?: { channel: string; participant: P };
+  onAdmit?(): void;
 };
 
 /** The caller of `channel` proven by `signature` over `message`, admitted by the service, or a refusal. */
@@ -45,6 +46,7 @@ async function admit<P>(
   if (participant === null)
     throw denied("the certificate is not of an approved, enabled participant of this service (revoked or unknown)");
   call.admitted = { channel: channel.peer.channel, participant };
+  call.onAdmit?.();
 }
 
 /** A proposal of an Evaluate or Endorse request, its channel and caller checked. */

@@ -112,13 +112,18 @@ export async function startGateway<P>(options: GatewayOptions<P>): Promise<Runni
           `too many refused identities from this address: try again in ${wait} s`,
         );
       let bytesOut = 0;
+      const streaming = method === "ChaincodeEvents";
       const call: Call<P> = {
         request,
         signal,
         context,
+        onAdmit() {
+          // A stream counts its call when it opens (it may stay open for days), its messages as they go.
+          if (streaming && options.meter)
+            options.meter({ ...call.admitted!, method, calls: 1, bytesIn: request.length, bytesOut: 0 });
+        },
         send(bytes) {
-          // A stream's messages are counted as they go; a unary answer with its call.
-          if (method === "ChaincodeEvents" && call.admitted && options.meter)
+          if (streaming && call.admitted && options.meter)
             options.meter({ ...call.admitted, method, calls: 0, bytesIn: 0, bytesOut: bytes.length });
           else bytesOut += bytes.length;
           send(bytes);
@@ -127,11 +132,13 @@ export async function startGateway<P>(options: GatewayOptions<P>): Promise<Runni
       try {
         await handle(call as Call<unknown>);
       } catch (error) {
+        if (signal.aborted && !(error instanceof GatewayFault))
+          throw new GatewayFault(grpc.status.CANCELLED, "the call was cancelled");
         const fault = faultOf(error, method);
         if (fault.refusedIdentity && options.doorGuard) await options.doorGuard.refused(address).catch(() => {});
         throw fault;
       } finally {
-        if (call.admitted && options.meter)
+        if (!streaming && call.admitted && options.meter)
           options.meter({
             ...call.admitted,
             method,
