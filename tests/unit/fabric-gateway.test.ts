@@ -10,7 +10,7 @@ import {
   type Gateway,
 } from "@hyperledger/fabric-gateway";
 import { common, gateway, peer as peerProtos } from "@hyperledger/fabric-protos";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   issueCertificate,
   issueTestIdentity,
@@ -330,6 +330,30 @@ describe("the Fabric gateway refuses", () => {
     expect((error as GatewayError).code).toBe(grpc.status.PERMISSION_DENIED);
     expect((error as GatewayError).message).toContain("not endorsed by this channel's peer");
     expect(peer.orders.some((o) => o.txId === endorsed.getTransactionId())).toBe(false);
+  });
+
+  it("a chaincode the channel does not have (NOT_FOUND); the peer's own failure is UNAVAILABLE, and it serves on", async () => {
+    const gw = gatewayAs(alice);
+    await refusedWith(
+      gw.getNetwork(CHANNEL).getContract("other_cc").evaluateTransaction("get", "asset1"),
+      grpc.status.NOT_FOUND,
+      'chaincode "other_cc" is not installed',
+    );
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const simulate = vi.spyOn(peer, "simulate").mockRejectedValueOnce(new Error("disk on fire at /secret/path"));
+    const error = await contractOf(gw)
+      .evaluateTransaction("get", "asset1")
+      .then(
+        () => null,
+        (e: unknown) => e as GatewayError,
+      );
+    expect(error?.code).toBe(grpc.status.UNAVAILABLE);
+    expect(error?.message).toContain("the peer could not answer Evaluate");
+    expect(error?.message).not.toContain("/secret/path");
+    expect(warn).toHaveBeenCalledTimes(1);
+    simulate.mockRestore();
+    warn.mockRestore();
+    expect(text(await contractOf(gw).evaluateTransaction("get", "asset1"))).toBe("blue");
   });
 
   it("malformed requests with INVALID_ARGUMENT, not INTERNAL, and keeps serving", async () => {
