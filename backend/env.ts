@@ -65,6 +65,14 @@ const schema = z
     FABRIC_PEER_ENDPOINT: z.string().trim().min(1).optional(),
     /** The embedded Fabric peer's time limit for one chaincode invocation, in ms (docs/decisions/064). */
     FABRIC_CHAINCODE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** The embedded Fabric peers' Gateway gRPC port (docs/decisions/065); default PORT+1. */
+    FABRIC_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** How clients reach that port (the access kit's endpoint): grpcs://host:port; default PUBLIC_URL's host, that port. */
+    FABRIC_GATEWAY_PUBLIC_URL: z
+      .string()
+      .url()
+      .regex(/^grpcs:\/\/[^/?#]+\/?$/, "a gRPC over TLS address: grpcs://host:port")
+      .optional(),
     /** A kubo node's RPC API (or an IPFS Cluster's IPFS proxy) instead of the embedded IPFS engine (docs/decisions/039). */
     IPFS_API_URL: z.string().url().optional(),
     /** Where the embedded database's SQL runs: its own worker thread (default) or the main thread (docs/decisions/031). */
@@ -139,6 +147,14 @@ const schema = z
     }
   });
 
+/** FABRIC_GATEWAY_PORT (default PORT+1) and FABRIC_GATEWAY_PUBLIC_URL (default PUBLIC_URL's host on that port). */
+function fabricGatewayOf(env: z.infer<typeof schema>): BackendEnv["fabricGateway"] {
+  const port = env.FABRIC_GATEWAY_PORT ?? env.PORT + 1;
+  const host = new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).hostname;
+  const publicUrl = (env.FABRIC_GATEWAY_PUBLIC_URL ?? `grpcs://${host}:${port}`).replace(/\/+$/, "");
+  return { port, publicUrl };
+}
+
 /** A refused configuration: the server entry prints its message, without a stack, and exits with 1. */
 export class ConfigurationError extends Error {
   override name = "ConfigurationError";
@@ -188,6 +204,11 @@ export type BackendEnv = {
   fabricPeerEndpoint: string | null;
   /** The embedded Fabric peer's time limit per chaincode invocation (FABRIC_CHAINCODE_TIMEOUT_MS, docs/decisions/064). */
   fabricChaincodeTimeoutMs: number;
+  /**
+   * The Fabric Gateway gRPC service of the embedded peers (docs/decisions/065): the port it listens on and the
+   * grpcs://host:port clients are given (its host is in the TLS server certificate).
+   */
+  fabricGateway: { port: number; publicUrl: string };
   /** The IPFS engine: embedded under DATA_DIR/ipfs, or a kubo RPC API (docs/decisions/039). */
   ipfs: { kind: "embedded" } | { kind: "remote"; url: string };
   /** The embedded database's SQL in its own worker thread (PGLITE_THREAD=worker) or on the main thread. */
@@ -241,6 +262,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
       : { kind: "embedded" },
     fabricPeerEndpoint: env.FABRIC_PEER_ENDPOINT ?? null,
     fabricChaincodeTimeoutMs: env.FABRIC_CHAINCODE_TIMEOUT_MS,
+    fabricGateway: fabricGatewayOf(env),
     ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },
     pgliteThread: env.PGLITE_THREAD,
     cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,

@@ -66,6 +66,15 @@ export async function guardDoor(
 ): Promise<Response> {
   const subject = subjectOf(request, doorPath, deps);
   if (subject === null) return handle(request);
+  const known = await lockOf(subject, deps);
+  if (known.locked) return lockedAnswer(known.retryAfterSeconds);
+  const response = await handle(request);
+  if (response.status === 401) await refuse(subject, deps);
+  return response;
+}
+
+/** Whether `subject` is locked: from this process's memory for a second, else from the database. */
+async function lockOf(subject: string, deps: Deps) {
   const now = Date.now();
   let known = remembered.get(subject);
   if (!known || known.until <= now) {
@@ -74,16 +83,40 @@ export async function guardDoor(
     known = { until: now + REMEMBER_MS, locked: peeked.over, retryAfterSeconds: peeked.retryAfterSeconds };
     remembered.set(subject, known);
   }
-  if (known.locked) return lockedAnswer(known.retryAfterSeconds);
-  const response = await handle(request);
-  if (response.status === 401) {
-    const counted = await deps.limits.hit("door.lock", subject);
-    if (counted.over)
-      remembered.set(subject, {
-        until: Date.now() + REMEMBER_MS,
-        locked: true,
-        retryAfterSeconds: counted.retryAfterSeconds,
-      });
-  }
-  return response;
+  return known;
+}
+
+/** Counts one refused credential of `subject`; at the limit, the pair is locked here at once. */
+async function refuse(subject: string, deps: Deps) {
+  const counted = await deps.limits.hit("door.lock", subject);
+  if (counted.over)
+    remembered.set(subject, {
+      until: Date.now() + REMEMBER_MS,
+      locked: true,
+      retryAfterSeconds: counted.retryAfterSeconds,
+    });
+}
+
+/**
+ * The same lock for a door that does not speak HTTP (the Fabric gateway's gRPC port, docs/decisions/065): a
+ * refused identity counts one refusal per (client address, door); `locked` answers the seconds to wait, 0 when
+ * the address may call. Exempt addresses are never locked.
+ */
+export function doorLock(deps: Deps, door: string) {
+  const subjectOf = (address: string) => {
+    const key = addressKey(address);
+    return deps.limits.config.exempt.has(key) ? null : `${key}|${door}`;
+  };
+  return {
+    async locked(address: string): Promise<number> {
+      const subject = subjectOf(address);
+      if (subject === null) return 0;
+      const known = await lockOf(subject, deps);
+      return known.locked ? Math.max(1, known.retryAfterSeconds) : 0;
+    },
+    async refused(address: string): Promise<void> {
+      const subject = subjectOf(address);
+      if (subject !== null) await refuse(subject, deps);
+    },
+  };
 }

@@ -107,6 +107,12 @@ async function newCa(name: string, org: string, now: Date) {
   return { cert, privateKey };
 }
 
+/** A new certificate authority (a CA of its own for a door's TLS, e.g. the Fabric gateway's: docs/decisions/065). */
+export async function newCertificateAuthority(name: string, org: string, now: Date): Promise<ServiceCa> {
+  const { cert, privateKey } = await newCa(name, org, now);
+  return { certificate: cert, privateKey, pem: cert.toString("pem") };
+}
+
 /**
  * A test service's identity (docs/decisions/034): a key pair and its certificate, issued as participants'
  * are, by a CA of its own (its key is not kept: the CA signs this one certificate). The certificate chain

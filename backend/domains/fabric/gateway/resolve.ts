@@ -1,0 +1,47 @@
+import type { KeyObject } from "node:crypto";
+import type { Deps } from "#backend/deps.ts";
+import type { FabricPeer } from "../peer-api.ts";
+import { admitCaller, mspIdOfAppCode, serviceOfChannel } from "./admit.ts";
+import type { Endorser } from "./endorse.ts";
+import type { GatewayCaller } from "./meter.ts";
+import { issuePeerIdentity } from "./tls.ts";
+import type { GatewayChannel } from "./types.ts";
+
+/**
+ * The gateway's `resolve` over the database (docs/decisions/065): a channel name → the Fabric service it stands
+ * for, that service's peer (`peerOf`, from the embedded peers; null while none serves it), its CA as the MSP
+ * (`caOf`: participation's service CA), the peer's endorsing identity (issued by that CA once per process and
+ * kept while the CA is the same), and `admitCaller` for who may call.
+ */
+export type ServiceRef = { id: number; appCode: string; name: string };
+
+export function channelResolver(
+  deps: Pick<Deps, "db" | "now">,
+  options: {
+    peerOf(service: ServiceRef): Promise<FabricPeer | null>;
+    caOf(service: ServiceRef): Promise<{ certificatePem: string; privateKey: KeyObject }>;
+  },
+): (channel: string) => Promise<GatewayChannel<GatewayCaller> | null> {
+  const endorsers = new Map<number, { caPem: string; endorser: Promise<Endorser> }>();
+  return async (channel) => {
+    const service = await serviceOfChannel(deps.db, channel);
+    if (!service || service.framework !== "fabric") return null;
+    const peer = await options.peerOf(service);
+    if (!peer) return null;
+    const ca = await options.caOf(service);
+    const mspId = mspIdOfAppCode(service.appCode);
+    let held = endorsers.get(service.id);
+    if (!held || held.caPem !== ca.certificatePem) {
+      const endorser = issuePeerIdentity(ca, { mspId, channel, now: deps.now() });
+      endorsers.set(service.id, (held = { caPem: ca.certificatePem, endorser }));
+      endorser.catch(() => endorsers.delete(service.id));
+    }
+    return {
+      peer,
+      mspId,
+      caPem: ca.certificatePem,
+      endorser: await held.endorser,
+      admit: (pem) => admitCaller(deps.db, service.id, pem),
+    };
+  };
+}

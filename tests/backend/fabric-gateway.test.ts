@@ -1,0 +1,205 @@
+import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import * as grpc from "@grpc/grpc-js";
+import { GatewayError, connect, hash, signers, type Gateway } from "@hyperledger/fabric-gateway";
+import { and, eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import billing from "#backend/domains/billing/index.ts";
+import { usageDaily } from "#backend/domains/billing/tables.ts";
+import { issueCertificate, serviceCa } from "#backend/domains/participation/certs.ts";
+import { certificates } from "#backend/domains/participation/tables.ts";
+import { apps } from "#backend/domains/services/tables.ts";
+import {
+  admitCaller,
+  channelOfAppCode,
+  mspIdOfAppCode,
+  serviceOfChannel,
+} from "#backend/domains/fabric/gateway/admit.ts";
+import { gatewayMeter, type GatewayCaller } from "#backend/domains/fabric/gateway/meter.ts";
+import { channelResolver } from "#backend/domains/fabric/gateway/resolve.ts";
+import { startGateway } from "#backend/domains/fabric/gateway/server.ts";
+import { doorLock } from "#backend/kit/door-guard.ts";
+import { issueServerCertificate, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
+import type { RunningGateway } from "#backend/domains/fabric/gateway/types.ts";
+import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
+import { dataOf } from "../support/envelope.ts";
+import { FabricPeerDouble } from "../support/fabric-peer-double.ts";
+import { waitFor } from "../support/wait.ts";
+
+// The Fabric gateway (docs/decisions/065) with who may call read from the database: a participant of a running
+// Fabric service, with its own key (certificate mode 3: the service's CA certifies the uploaded public key),
+// calls through the official client; a certificate of the same CA that the service never issued to a
+// participation, and the participant once disabled, are refused; the calls are metered into usage_daily under the
+// participant. The peer is the tests' in-memory one until the real peer is wired (the lead re-runs this then).
+
+const service = inProcessVueapi("fabric-gateway", {
+  TEST_FIXTURES: "1",
+  DEMO: "0",
+  JOBS_INTERVAL_MS: "0",
+  DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
+  PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+});
+
+async function as(userId: number, p: string, body: object = {}) {
+  return callVueapi(service, p, body, await sessionOf(service, userId));
+}
+const ok = async (userId: number, p: string, body: object = {}) => dataOf(p, await as(userId, p, body));
+
+let running: RunningGateway | undefined;
+const opened: Gateway[] = [];
+afterAll(async () => {
+  for (const gw of opened) gw.close();
+  await running?.close();
+});
+
+describe("the Fabric gateway over the service's participants", () => {
+  it(
+    "lets an approved participant invoke and query with its own key, refuses a stranger and the disabled, meters the calls, locks the address at the tenth refusal",
+    { timeout: 180_000 },
+    async () => {
+      const deps = service.services;
+      const pub = await insertedUser(service, `fp${Date.now()}`);
+      const participant = await insertedUser(service, `fq${Date.now()}`);
+      const op = await insertedUser(service, `fo${Date.now()}`, "operator");
+      const svc = await ok(pub, "/test/services", { verState: 25, framework: "fabric" });
+      await ok(pub, "/test/participation/service", { appId: svc.appId, certificateMode: 3 });
+      const link = await ok(pub, "/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" });
+      const invite = new URL(`http://x${link.path}`).searchParams;
+      const info = await ok(participant, "/sys/chainAppInfo/applyJoinApp", {
+        appId: svc.appId,
+        token: invite.get("c"),
+        expiry: invite.get("d"),
+        language: invite.get("e"),
+      });
+      const page = { pageSize: 50, pageIndex: 1, condition: { appId: svc.appId, ticket: info.ticket } };
+      const roles = await ok(participant, "/sys/chainAppInfo/queryRolesForAppList", { page });
+      const cities = await ok(participant, "/sys/chainAppInfo/queryReleaseCitysForAppList", { page });
+      // Certificate mode 3: the participant's own key pair; only the public key goes to the portal.
+      const own = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const testData = "fabric gateway test";
+      const joined = await ok(participant, "/sys/chainAppInfo/joinApp", {
+        appId: svc.appId,
+        ticket: info.ticket,
+        roleId: roles.page.rows[0].roleId,
+        cityNodeIds: [cities.page.rows.find((c: { released: boolean }) => c.released).cityNodeId],
+        certificateMode: 3,
+        publicKey: own.publicKey.export({ type: "spki", format: "pem" }),
+        testData,
+        signature: sign("sha256", Buffer.from(testData), own.privateKey).toString("base64"),
+      });
+      const joinId = joined.appJoinAuditId as number;
+      await ok(pub, "/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: joinId, auditState: 1 });
+      await ok(op, "/sys/ops/participations/decide", { appJoinAuditId: joinId, decision: "approve" });
+
+      const [{ appCode }] = await deps.db.select({ appCode: apps.appCode }).from(apps).where(eq(apps.id, svc.appId));
+      const app = (await serviceOfChannel(deps.db, channelOfAppCode(appCode!)))!;
+      expect(app).toMatchObject({ id: svc.appId });
+      const [certRow] = await deps.db.select().from(certificates).where(eq(certificates.joinId, joinId));
+      const certPem = certRow!.certificatePem;
+      const caller = await waitFor(
+        "the participation gives access",
+        async () => {
+          await service.runJobs();
+          return admitCaller(deps.db, app.id, certPem);
+        },
+        (c) => c !== null,
+      );
+      expect(caller).toMatchObject({ userId: pub, appId: app.id, joinId, callerId: participant });
+
+      // The gateway as the domain wires it: the service's CA is the channel's MSP.
+      const now = new Date();
+      const ca = await deps.db.transaction((tx) => serviceCa(tx, deps.env, app, now));
+      const mspId = mspIdOfAppCode(app.appCode);
+      const channel = channelOfAppCode(app.appCode);
+      const peer = new FabricPeerDouble(channel, {
+        name: app.appCode,
+        version: "1.0",
+        invoke: (stub, fn, args) => {
+          if (fn === "put") {
+            stub.putState(args[0]!, args[1]!);
+            return args[1]!;
+          }
+          return stub.getState(args[0]!) ?? "";
+        },
+      });
+      const gatewayCa = await newGatewayCa(now);
+      running = await startGateway<GatewayCaller>({
+        port: 0,
+        host: "127.0.0.1",
+        tls: await issueServerCertificate(gatewayCa, ["localhost"], now),
+        resolve: channelResolver(deps, {
+          peerOf: async (found) => (found.id === app.id ? peer : null),
+          caOf: async () => ({ certificatePem: ca.pem, privateKey: ca.privateKey }),
+        }),
+        meter: gatewayMeter(deps),
+        doorGuard: doorLock(deps, "fabric-gateway"),
+      });
+      const contractAs = (pem: string, key: KeyObject) => {
+        const gw = connect({
+          client: new grpc.Client(
+            `localhost:${running!.port}`,
+            grpc.credentials.createSsl(Buffer.from(gatewayCa.certPem)),
+          ),
+          identity: { mspId, credentials: Buffer.from(pem) },
+          signer: signers.newPrivateKeySigner(key),
+          hash: hash.sha256,
+        });
+        opened.push(gw);
+        return gw.getNetwork(channel).getContract(app.appCode);
+      };
+
+      const contract = contractAs(certPem, own.privateKey);
+      await contract.submitTransaction("put", "lot-1", "harvested");
+      expect(Buffer.from(await contract.evaluateTransaction("get", "lot-1")).toString()).toBe("harvested");
+
+      // A certificate of the same CA that no participation holds.
+      const stranger = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const strangerPem = (
+        await issueCertificate(ca, {
+          publicKey: stranger.publicKey,
+          userName: "stranger",
+          roleName: "client",
+          appCode: app.appCode,
+          now,
+        })
+      ).pem;
+      const refused = async (c: ReturnType<typeof contractAs>) => {
+        const error = await c.evaluateTransaction("get", "lot-1").then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(GatewayError);
+        expect((error as GatewayError).code).toBe(grpc.status.PERMISSION_DENIED);
+      };
+      const strangerContract = contractAs(
+        strangerPem,
+        createPrivateKey(stranger.privateKey.export({ type: "pkcs8", format: "pem" })),
+      );
+      await refused(strangerContract);
+
+      // The traffic, under the participant, on the service's first booked node.
+      await billing.api.flushTraffic(deps);
+      const rows = await deps.db
+        .select()
+        .from(usageDaily)
+        .where(and(eq(usageDaily.appId, app.id), eq(usageDaily.joinId, joinId)));
+      const byMethod = Object.fromEntries(rows.map((r) => [r.method, r]));
+      expect(byMethod.Evaluate).toMatchObject({ calls: 1, callerId: participant, userId: pub });
+      expect(Number(byMethod.Evaluate!.bytesIn)).toBeGreaterThan(0);
+      expect(Number(byMethod.Evaluate!.bytesOut)).toBeGreaterThan(0);
+      for (const m of ["Endorse", "Submit", "CommitStatus"]) expect(byMethod[m]?.calls, m).toBe(1);
+
+      // Disabled by the publisher: refused from the next call on.
+      await ok(pub, "/sys/chainAppInfo/disableJoin", { appJoinAuditId: joinId, comments: "no longer a partner" });
+      await refused(contract);
+
+      // The door's lock (docs/decisions/062): the tenth refused identity from this address locks it out.
+      for (let i = 0; i < 8; i++) await refused(strangerContract);
+      const locked = await contract.evaluateTransaction("get", "lot-1").then(
+        () => null,
+        (e: unknown) => e as GatewayError,
+      );
+      expect(locked?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(locked?.message).toContain("too many refused identities");
+    },
+  );
+});
