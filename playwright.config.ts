@@ -58,6 +58,7 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       PORT: String(port),
+      FABRIC_GATEWAY_PORT: "0",
       HOST: "127.0.0.1",
       NODE_ENV: "test",
       DATA_DIR: process.env.E2E_DATA_DIR,

@@ -25,6 +25,8 @@ export default defineConfig({
           environment: "node",
           include: ["tests/backend/**/*.test.ts"],
           globalSetup: ["tests/backend/global-setup.ts"],
+          // Every service a test opens serves the Fabric gateway on a free port (many are open at once).
+          env: { FABRIC_GATEWAY_PORT: "0" },
           setupFiles: ["tests/setup/fail-on-console-error.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,

@@ -24,7 +24,7 @@ export async function serve(env) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env },
+    env: { ...process.env, PORT: String(port), FABRIC_GATEWAY_PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   children.push(child);

@@ -26,13 +26,12 @@ export const isEvmFramework = (framework: string | null | undefined) =>
 
 /**
  * Where a package language runs for a framework (docs/decisions/052), or null when it cannot run there:
- * - "embedded": on this portal's own network (Solidity on an EVM framework);
- * - "fabricPeer": Node.js on Fabric, accepted now and deployed once the embedded Fabric peer exists (the
- *   nodes are booked; no endpoint is shown until then);
+ * - "embedded": on this portal's own network (Solidity on an EVM framework's chain; Node.js on the embedded
+ *   Fabric peer, docs/decisions/064);
  * - "connected": on the Fabric network named by FABRIC_PEER_ENDPOINT (Go, Java and Node.js on Fabric when one
  *   is configured). Without one, Go and Java run nowhere and are refused.
  */
-export type LanguageRun = "embedded" | "fabricPeer" | "connected";
+export type LanguageRun = "embedded" | "connected";
 export function languageRun(
   framework: string | null | undefined,
   language: string,
@@ -41,7 +40,7 @@ export function languageRun(
   if (isEvmFramework(framework)) return language === "solidity" ? "embedded" : null;
   if (framework !== "fabric") return null;
   if (fabricConnected && (language === "go" || language === "java" || language === "node")) return "connected";
-  return language === "node" ? "fabricPeer" : null;
+  return language === "node" ? "embedded" : null;
 }
 
 /** The chaincode languages a framework takes, the one that runs first (the wizard offers these; the server refuses the others). */

@@ -64,8 +64,8 @@ export const nodeSchema = namedNodeSchema.extend({
 
 /**
  * SPEC "Deployment per node" (docs/decisions/052): each city node of the service, its block height read from the
- * chain, its endpoint with the viewer's key, and its status. awaitingPeer: a Fabric Node.js service, booked and
- * deployed once the embedded Fabric peer exists; notAvailable: booked, with nothing behind it on this portal.
+ * chain, its endpoint with the viewer's key, and its status. awaitingPeer: a Fabric service, booked, whose
+ * chaincode is not installed on the embedded Fabric peer (yet); notAvailable: booked, with nothing behind it on this portal.
  */
 export const DEPLOYMENT_NODE_STATUSES = [
   "running",

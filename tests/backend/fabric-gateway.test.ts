@@ -8,28 +8,47 @@ import { usageDaily } from "#backend/domains/billing/tables.ts";
 import { issueCertificate, serviceCa } from "#backend/domains/participation/certs.ts";
 import { certificates } from "#backend/domains/participation/tables.ts";
 import { apps } from "#backend/domains/services/tables.ts";
+import fabric from "#backend/domains/fabric/index.ts";
+import { strToU8, zipSync } from "fflate";
 import {
   admitCaller,
   channelOfAppCode,
   mspIdOfAppCode,
   serviceOfChannel,
 } from "#backend/domains/fabric/gateway/admit.ts";
-import { gatewayMeter, type GatewayCaller } from "#backend/domains/fabric/gateway/meter.ts";
-import { channelResolver } from "#backend/domains/fabric/gateway/resolve.ts";
-import { startGateway } from "#backend/domains/fabric/gateway/server.ts";
-import { doorLock } from "#backend/kit/door-guard.ts";
-import { issueServerCertificate, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
-import type { RunningGateway } from "#backend/domains/fabric/gateway/types.ts";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
 import { dataOf } from "../support/envelope.ts";
-import { FabricPeerDouble } from "../support/fabric-peer-double.ts";
 import { waitFor } from "../support/wait.ts";
 
 // The Fabric gateway (docs/decisions/065) with who may call read from the database: a participant of a running
 // Fabric service, with its own key (certificate mode 3: the service's CA certifies the uploaded public key),
 // calls through the official client; a certificate of the same CA that the service never issued to a
 // participation, and the participant once disabled, are refused; the calls are metered into usage_daily under the
-// participant. The peer is the tests' in-memory one until the real peer is wired (the lead re-runs this then).
+// participant. The gateway and the peer are the ones the fabric domain serves (docs/decisions/064).
+
+/** A Node.js chaincode that writes and reads a lot's state (fabric-contract-api, as a publisher ships it). */
+function lotsChaincode(): Uint8Array {
+  const source = `"use strict";
+const { Contract } = require("fabric-contract-api");
+class Lots extends Contract {
+  async put(ctx, key, value) {
+    await ctx.stub.putState(key, Buffer.from(value));
+    return value;
+  }
+  async get(ctx, key) {
+    return (await ctx.stub.getState(key)).toString();
+  }
+}
+module.exports.contracts = [Lots];
+`;
+  const manifest = {
+    name: "lots",
+    version: "2.0.0",
+    main: "index.js",
+    dependencies: { "fabric-contract-api": "2.5.8", "fabric-shim": "2.5.8" },
+  };
+  return zipSync({ "index.js": strToU8(source), "package.json": strToU8(JSON.stringify(manifest)) });
+}
 
 const service = inProcessVueapi("fabric-gateway", {
   TEST_FIXTURES: "1",
@@ -44,11 +63,9 @@ async function as(userId: number, p: string, body: object = {}) {
 }
 const ok = async (userId: number, p: string, body: object = {}) => dataOf(p, await as(userId, p, body));
 
-let running: RunningGateway | undefined;
 const opened: Gateway[] = [];
 afterAll(async () => {
   for (const gw of opened) gw.close();
-  await running?.close();
 });
 
 describe("the Fabric gateway over the service's participants", () => {
@@ -105,46 +122,31 @@ describe("the Fabric gateway over the service's participants", () => {
       );
       expect(caller).toMatchObject({ userId: pub, appId: app.id, joinId, callerId: participant });
 
-      // The gateway as the domain wires it: the service's CA is the channel's MSP.
+      // The gateway the fabric domain serves, in front of the embedded peer; the service's CA is the channel's MSP.
+      // The fixture installed the service's sample chaincode (named by its app code); an upgrade to a version with
+      // a reading function lets the test read back what it wrote.
       const now = new Date();
       const ca = await deps.db.transaction((tx) => serviceCa(tx, deps.env, app, now));
       const mspId = mspIdOfAppCode(app.appCode);
       const channel = channelOfAppCode(app.appCode);
-      const peer = new FabricPeerDouble(channel, {
-        name: app.appCode,
-        version: "1.0",
-        invoke: (stub, fn, args) => {
-          if (fn === "put") {
-            stub.putState(args[0]!, args[1]!);
-            return args[1]!;
-          }
-          return stub.getState(args[0]!) ?? "";
-        },
+      const chaincode = app.appCode.toLowerCase();
+      await fabric.api.installChaincode(deps, {
+        appCode: app.appCode,
+        name: chaincode,
+        version: "2.0",
+        packageZip: lotsChaincode(),
       });
-      const gatewayCa = await newGatewayCa(now);
-      running = await startGateway<GatewayCaller>({
-        port: 0,
-        host: "127.0.0.1",
-        tls: await issueServerCertificate(gatewayCa, ["localhost"], now),
-        resolve: channelResolver(deps, {
-          peerOf: async (found) => (found.id === app.id ? peer : null),
-          caOf: async () => ({ certificatePem: ca.pem, privateKey: ca.privateKey }),
-        }),
-        meter: gatewayMeter(deps),
-        doorGuard: doorLock(deps, "fabric-gateway"),
-      });
+      const gateway = fabric.api.gateway(deps)!;
+      expect(gateway.publicUrl).toBe(`grpcs://localhost:${gateway.port}`);
       const contractAs = (pem: string, key: KeyObject) => {
         const gw = connect({
-          client: new grpc.Client(
-            `localhost:${running!.port}`,
-            grpc.credentials.createSsl(Buffer.from(gatewayCa.certPem)),
-          ),
+          client: new grpc.Client(`localhost:${gateway.port}`, grpc.credentials.createSsl(Buffer.from(gateway.caPem))),
           identity: { mspId, credentials: Buffer.from(pem) },
           signer: signers.newPrivateKeySigner(key),
           hash: hash.sha256,
         });
         opened.push(gw);
-        return gw.getNetwork(channel).getContract(app.appCode);
+        return gw.getNetwork(channel).getContract(chaincode);
       };
 
       const contract = contractAs(certPem, own.privateKey);

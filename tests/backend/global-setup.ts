@@ -35,6 +35,7 @@ export default async function setup(project: TestProject) {
     env: {
       ...process.env,
       PORT: String(port),
+      FABRIC_GATEWAY_PORT: "0",
       HOST: "127.0.0.1",
       NODE_ENV: "test",
       DATA_DIR: dataDir,

@@ -76,6 +76,8 @@ export async function openVueapi(
     DATA_DIR: dataDir,
     NODE_ENV: "test",
     RATE_LIMITS: "off",
+    // The Fabric gateway on a free port: many services of a run are open at once.
+    FABRIC_GATEWAY_PORT: "0",
     ...vars,
   });
   return createVueapi(env, now);

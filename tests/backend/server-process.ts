@@ -21,6 +21,7 @@ function serverEnv(dataDir: string, port: number, extra: Record<string, string>)
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
+    FABRIC_GATEWAY_PORT: "0",
     HOST: "127.0.0.1",
     NODE_ENV: "test",
     DATA_DIR: dataDir,

@@ -112,7 +112,7 @@ describe("XuperChain services on the EVM, with a node per city node", () => {
   );
 
   it(
-    "a Fabric service's nodes are booked, wait for the Fabric peer and show no endpoint",
+    "a Fabric service's node is a peer of its channel on the embedded Fabric peer: its height and the gateway",
     { timeout: 60_000 },
     async () => {
       const pub = await activeUser("xcf");
@@ -120,8 +120,9 @@ describe("XuperChain services on the EVM, with a node per city node", () => {
       const detail = await ok("/sys/chainAppInfo/publishedDetail", { appId: svc.appId }, pub.token);
       expect(detail.verState).toBe(25);
       expect(detail.chain).toBeNull();
+      // The chaincode's Init is the channel's first transaction: genesis and that block.
       expect(detail.deployment).toEqual([
-        expect.objectContaining({ status: "awaitingPeer", endpoint: null, height: null }),
+        expect.objectContaining({ status: "running", endpoint: expect.stringMatching(/^grpcs:\/\//), height: 2 }),
       ]);
     },
   );

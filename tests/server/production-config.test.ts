@@ -27,7 +27,14 @@ async function startExpectingExit(env: Record<string, string>): Promise<{ code: 
     delete inherited[name];
   const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
-    env: { ...inherited, HOST: "127.0.0.1", PORT: String(await freePort()), DATA_DIR: dataDir, ...env },
+    env: {
+      ...inherited,
+      HOST: "127.0.0.1",
+      PORT: String(await freePort()),
+      FABRIC_GATEWAY_PORT: "0",
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

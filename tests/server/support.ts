@@ -172,6 +172,7 @@ export async function startPortal(env: Record<string, string>) {
     env: {
       ...inherited,
       PORT: String(port),
+      FABRIC_GATEWAY_PORT: "0",
       HOST: "127.0.0.1",
       NODE_ENV: "test",
       DATA_DIR: dataDir,

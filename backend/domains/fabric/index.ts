@@ -1,9 +1,17 @@
+import type { KeyObject } from "node:crypto";
 import type { Deps } from "#backend/deps.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { DEFAULT_HOST, FabricHost } from "./peer/host.ts";
 import { localProposal } from "./peer/identity.ts";
 import { endorsedEnvelope } from "./peer/blocks.ts";
 import { checkPackage } from "./peer/package.ts";
+import { doorLock } from "#backend/kit/door-guard.ts";
+import { channelOfAppCode } from "./gateway/admit.ts";
+import { gatewayMeter } from "./gateway/meter.ts";
+import { channelResolver } from "./gateway/resolve.ts";
+import { startGateway } from "./gateway/server.ts";
+import { gatewayHosts, loadGatewayTls } from "./gateway/tls.ts";
+import type { RunningGateway } from "./gateway/types.ts";
 
 export { ChaincodeRefused } from "./peer/host.ts";
 export type { FabricPeer } from "./peer-api.ts";
@@ -16,6 +24,16 @@ export type { FabricPeer } from "./peer-api.ts";
  */
 const hosts = new WeakMap<Deps, FabricHost>();
 const hostsByEnv = new WeakMap<Deps["env"], FabricHost>();
+/** The Gateway gRPC service of this process (docs/decisions/065) and the TLS CA its clients pin. */
+const gateways = new WeakMap<Deps, { running: RunningGateway; caPem: string }>();
+const gatewaysByEnv = new WeakMap<Deps["env"], { running: RunningGateway; caPem: string }>();
+
+/** A service's certificate authority, the MSP of its channel: participation's, handed over at its start. */
+type ServiceCaOf = (
+  deps: Deps,
+  service: { id: number; appCode: string; name: string },
+) => Promise<{ pem: string; privateKey: KeyObject }>;
+let serviceCaOf: ServiceCaOf | null = null;
 
 function hostOf(deps: Deps): FabricHost {
   const host = hosts.get(deps) ?? hostsByEnv.get(deps.env);
@@ -23,9 +41,38 @@ function hostOf(deps: Deps): FabricHost {
   return host;
 }
 
-/** A service's channel: `svc-<app code>` (lower case, as Fabric channel names are). */
+/** A service's channel: its app code in lower case, as Fabric channel names are (docs/decisions/065). */
 export const channelOf = (target: { appCode: string } | { channel: string }) =>
-  "channel" in target ? target.channel : `svc-${target.appCode.toLowerCase()}`;
+  "channel" in target ? target.channel : channelOfAppCode(target.appCode);
+
+/**
+ * Starts the Gateway gRPC service in front of this process's peers: a channel is served while its service is a
+ * running Fabric service with its chaincode installed here; the MSP is the service's CA (participation's).
+ */
+async function serveGateway(deps: Deps, host: FabricHost) {
+  const tls = await loadGatewayTls(deps.env, gatewayHosts(deps.env.fabricGateway.publicUrl), deps.now());
+  const running = await startGateway({
+    port: deps.env.fabricGateway.port,
+    tls,
+    now: deps.now,
+    resolve: channelResolver(deps, {
+      peerOf: async (service) => {
+        const peer = await host.peer(channelOf(service));
+        return peer.chaincode() ? peer : null;
+      },
+      caOf: async (service) => {
+        if (!serviceCaOf) throw new Error("participation has not handed over the service CAs");
+        const ca = await serviceCaOf(deps, service);
+        return { certificatePem: ca.pem, privateKey: ca.privateKey };
+      },
+    }),
+    meter: gatewayMeter(deps),
+    doorGuard: doorLock(deps, "fabric-gateway"),
+  });
+  const held = { running, caPem: tls.caPem };
+  gateways.set(deps, held);
+  gatewaysByEnv.set(deps.env, held);
+}
 
 export default defineDomain({
   name: "fabric",
@@ -36,8 +83,13 @@ export default defineDomain({
     });
     hosts.set(deps, host);
     hostsByEnv.set(deps.env, host);
+    // One process serves the gateway: in a cluster the owner worker (docs/decisions/031, 064).
+    if (deps.env.cluster?.role !== "peer") return serveGateway(deps, host);
   },
   async stop(deps) {
+    await gateways.get(deps)?.running.close();
+    gateways.delete(deps);
+    gatewaysByEnv.delete(deps.env);
     await hosts.get(deps)?.close();
     hosts.delete(deps);
     hostsByEnv.delete(deps.env);
@@ -47,6 +99,18 @@ export default defineDomain({
   },
   api: {
     channelOf,
+    /** Participation hands over its service CAs at start (it owns them; this domain may not import it). */
+    useServiceCas: (provider: ServiceCaOf) => {
+      serviceCaOf = provider;
+    },
+    /** The gateway's address for clients (grpcs://host:port), its port in this process and the TLS CA they pin. */
+    gateway: (deps: Deps) => {
+      const held = gateways.get(deps) ?? gatewaysByEnv.get(deps.env);
+      if (!held) return null;
+      // FABRIC_GATEWAY_PORT=0 (tests) listens on a free port: the address names the one it got.
+      const publicUrl = deps.env.fabricGateway.publicUrl.replace(/:0$/, `:${held.running.port}`);
+      return { publicUrl, port: held.running.port, caPem: held.caPem };
+    },
     /** The peer of a service's (or a named) channel; its state is rebuilt from the block log at first use. */
     peerFor: (deps: Deps, target: { appCode: string } | { channel: string }) => hostOf(deps).peer(channelOf(target)),
     /**

@@ -4,7 +4,8 @@ import { joinFigures, participationsWaiting } from "./figures.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { settleOrderBill } from "./audit.ts";
 import { setParticipationEnv } from "./certs.ts";
-import { issueTestIdentity } from "./certs.ts";
+import { issueTestIdentity, serviceCa } from "./certs.ts";
+import fabric from "#backend/domains/fabric/index.ts";
 import { seedDemoParticipation } from "./demo.ts";
 import { jobs } from "./jobs.ts";
 import {
@@ -49,8 +50,16 @@ export default defineDomain({
   start: (deps) => {
     setParticipationEnv(deps.env);
     billing.api.settleBillsWith("participation", settleOrderBill);
+    // A service's CA is the MSP of its Fabric channel (docs/decisions/065); made on first need.
+    fabric.api.useServiceCas((d, app) => d.db.transaction((tx) => serviceCa(tx, d.env, app, d.now())));
   },
-  api: { joinFigures, participationsWaiting, issueTestIdentity, placeJoin, setJoinState },
+  api: {
+    joinFigures,
+    participationsWaiting,
+    issueTestIdentity,
+    placeJoin,
+    setJoinState,
+  },
   seedDemo: seedDemoParticipation,
   fixtures: handlersOf({
     "/test/participation/service": testServiceSettings,

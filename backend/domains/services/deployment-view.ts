@@ -1,18 +1,20 @@
 import { asc, eq } from "drizzle-orm";
-import { languageRun, serviceNodeEndpointPath } from "#contract/service-codes.ts";
+import { serviceNodeEndpointPath } from "#contract/service-codes.ts";
 import { VerState } from "#contract/service-status.ts";
 import type { DeploymentNode } from "#contract/services.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
 import chain from "#backend/domains/chain/index.ts";
+import fabric from "#backend/domains/fabric/index.ts";
 import { appNodes, apps, chaincodePackages, serviceChains, type appVersions } from "./tables.ts";
 
 /**
  * "Deployment per node" (docs/decisions/052): each booked city node of a service is one node of it. For a
  * service on its own EVM chain, a node is the endpoint /chain/service/<city node code>/<key> on that one chain,
- * and its height is the chain's block number read at the time; a Fabric service's nodes are booked and wait
- * for the embedded Fabric peer (issue 28, slice 3), with no endpoint. No address is shown here: the contracts,
- * with the addresses that hold their code, are in the chain's own box.
+ * and its height is the chain's block number read at the time. A Fabric service's node is a peer of its channel on
+ * the embedded Fabric peer (docs/decisions/064): its height is the channel's, its endpoint the Fabric gateway's
+ * address (docs/decisions/065); until its chaincode is installed there it is "booked" with no endpoint. No address
+ * is shown here: the contracts, with the addresses that hold their code, are in the chain's own box.
  */
 export async function deploymentNodes(
   deps: Deps,
@@ -32,8 +34,15 @@ export async function deploymentNodes(
     .selectDistinct({ language: chaincodePackages.language })
     .from(chaincodePackages)
     .where(eq(chaincodePackages.verId, version.id));
-  const awaitsPeer = languages.some((l) => languageRun(app.framework, l.language, false) === "fabricPeer");
+  const awaitsPeer = app.framework === "fabric" && languages.length > 0;
   let height: number | null = null;
+  // A Fabric service's channel, when its chaincode is installed on the embedded peer: its height and the gateway.
+  let fabricNode: { height: number; endpoint: string | null } | null = null;
+  if (awaitsPeer && nodes.some(({ n }) => n.bookedAt)) {
+    const peer = await fabric.api.peerFor(deps, { appCode: app.appCode }).catch(() => null);
+    if (peer?.chaincode())
+      fabricNode = { height: Number(peer.height()), endpoint: fabric.api.gateway(deps)?.publicUrl ?? null };
+  }
   if (own && nodes.some(({ n }) => n.bookedAt)) {
     try {
       height = Number(BigInt((await chain.api.request(deps, own.chainName, { method: "eth_blockNumber" })) as string));
@@ -58,6 +67,7 @@ export async function deploymentNodes(
         endpoint: viewerKey ? `${env.publicUrl}${serviceNodeEndpointPath(c.code)}/${viewerKey}` : null,
         status: running ? ("running" as const) : ("stopped" as const),
       };
+    if (fabricNode) return { ...base, ...fabricNode, status: running ? ("running" as const) : ("stopped" as const) };
     return {
       ...base,
       height: null,

@@ -3,6 +3,7 @@ import { EVM_FRAMEWORKS } from "#contract/service-codes.ts";
 import { VerState } from "#contract/service-status.ts";
 import type { JobHandler } from "#backend/jobs/runner.ts";
 import { deployOnServiceChain } from "./chain.ts";
+import { deployOnFabricPeer } from "./fabric-deploy.ts";
 import { appVersions, apps } from "./tables.ts";
 
 /**
@@ -30,4 +31,27 @@ export const runEvmBackfill: JobHandler = async (_payload, deps) => {
     if (outcome && !outcome.ok) failed.push(`${r.name} ${r.version}: ${outcome.reason}`);
   }
   if (failed.length) throw new Error(`not deployed on their chain:\n${failed.join("\n")}`.slice(0, 4000));
+};
+
+/**
+ * The one-time job of docs/decisions/064 (scheduled by migration 0034): on an upgraded database, every running (or
+ * deactivated) Fabric service whose current version has a Node.js package was booked without its chaincode
+ * (docs/decisions/052, "until the peer lands"); it gets it installed on its channel of the embedded peer, as the
+ * deploy job does at 24 → 25. A version already installed is kept. A package the peer refuses leaves the service
+ * running without it ("Booked" on its nodes) and fails the job with the reason, for an operator to see.
+ */
+export const JOB_FABRIC_BACKFILL = "service.fabricBackfill";
+
+export const runFabricBackfill: JobHandler = async (_payload, deps) => {
+  const rows = await deps.db
+    .select({ verId: appVersions.id, name: apps.name, version: appVersions.version })
+    .from(apps)
+    .innerJoin(appVersions, eq(appVersions.id, apps.currentVerId))
+    .where(and(eq(apps.framework, "fabric"), inArray(appVersions.verState, ON_CHAIN_STATES)));
+  const failed: string[] = [];
+  for (const r of rows) {
+    const outcome = await deployOnFabricPeer(r.verId, deps, ON_CHAIN_STATES);
+    if (outcome && !outcome.ok) failed.push(`${r.name} ${r.version}: ${outcome.reason}`);
+  }
+  if (failed.length) throw new Error(`not installed on the Fabric peer:\n${failed.join("\n")}`.slice(0, 4000));
 };

@@ -29,7 +29,7 @@ import {
 } from "./handlers/operator.ts";
 import { verifyInvitation } from "./invite.ts";
 import { serviceJobs } from "./jobs.ts";
-import { JOB_EVM_BACKFILL, runEvmBackfill } from "./evm-backfill.ts";
+import { JOB_EVM_BACKFILL, JOB_FABRIC_BACKFILL, runEvmBackfill, runFabricBackfill } from "./evm-backfill.ts";
 import { applyTransition } from "./machine.ts";
 import { settlePublishBill } from "./payment.ts";
 import {
@@ -108,6 +108,7 @@ export default defineDomain({
     [JOB_UPGRADE_DEPLOY]: { run: runUpgradeDeploy, ownerOf: upgradeOwner },
     [JOB_RENEWALS]: runRenewals,
     [JOB_EVM_BACKFILL]: runEvmBackfill,
+    [JOB_FABRIC_BACKFILL]: runFabricBackfill,
   },
   // The hourly sweep of renewals, lapsed renewal bills and unpaid upgrade bills (renewal.ts).
   schedules: [(db, now) => scheduleRenewals(db, now)],

@@ -21,6 +21,7 @@ import { cycleDays, DAY_MS } from "#contract/config-upgrade-codes.ts";
 import { languageRun } from "#contract/service-codes.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { deployOnServiceChain, type ChainDeployment } from "./chain.ts";
+import { deployOnFabricPeer } from "./fabric-deploy.ts";
 import { applyTransition } from "./machine.ts";
 
 /**
@@ -177,7 +178,7 @@ export async function availableOn(tx: Tx | Db, cityNodeId: number, exceptVerId: 
 export const runDeploy: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
   // A FISCO BCOS or CITA service's contracts are deployed on its own chain first, outside the transaction.
-  const onChain = await deployOnServiceChain(verId, services);
+  const onChain = (await deployOnServiceChain(verId, services)) ?? (await deployOnFabricPeer(verId, services));
   await services.db.transaction((tx) => deployInTx(tx, verId, services.now(), onChain));
 };
 
@@ -185,7 +186,12 @@ export const runDeploy: JobHandler = async (payload, services) => {
  * The deployment of one version inside `tx` (the job's work; the demo data uses it too). `onChain`: the
  * outcome of its deployment on the service's own chain (docs/decisions/038), null when it has none.
  */
-export async function deployInTx(tx: Tx, verId: number, now: Date, onChain: ChainDeployment | null = null) {
+export async function deployInTx(
+  tx: Tx,
+  verId: number,
+  now: Date,
+  onChain: ChainDeployment | { ok: false; reason: string } | null = null,
+) {
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_PUBLISH);
     if (!version) return;

@@ -19,6 +19,11 @@ function nodeSource(pkg: string, funcs: string[]): string {
 const { Contract } = require("fabric-contract-api");
 
 class Ledger extends Contract {
+  // Init, with the package's init parameters ("init,1"): the first value the ledger holds.
+  async init(ctx, value) {
+    await ctx.stub.putState("init", Buffer.from(String(value ?? "")));
+  }
+
 ${bodies}
 }
 

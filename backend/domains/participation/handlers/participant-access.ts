@@ -78,8 +78,14 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
       cityNodeId: n.cityNodeId,
       name: n.name,
       nameZh: n.nameZh,
-      // The node's endpoint with the participant's own key, absolute (docs/decisions/052); null: not available yet.
-      gatewayUrl: n.gatewayUrl && chain ? `${ctx.deps.env.publicUrl}${n.gatewayUrl}/${chain.key}` : null,
+      // The node's endpoint with the participant's own key, absolute (docs/decisions/052); on a Fabric service, the
+      // Fabric gateway, reached with the participant's certificate (docs/decisions/065); null: not available yet.
+      gatewayUrl:
+        app.framework === "fabric"
+          ? ctx.deps.env.fabricGateway.publicUrl
+          : n.gatewayUrl && chain
+            ? `${ctx.deps.env.publicUrl}${n.gatewayUrl}/${chain.key}`
+            : null,
     })),
     certificate: certs[0] ?? null,
     chain,

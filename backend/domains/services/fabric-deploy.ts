@@ -1,0 +1,59 @@
+import { and, asc, eq } from "drizzle-orm";
+import { VerState } from "#contract/service-status.ts";
+import type { Deps } from "#backend/deps.ts";
+import fabric, { ChaincodeRefused } from "#backend/domains/fabric/index.ts";
+import { appVersions, apps, chaincodePackages } from "./tables.ts";
+
+/**
+ * The Fabric part of deploying version `verId` (docs/decisions/064, 065): a Fabric service's Node.js chaincode is
+ * installed on its channel of the embedded peer (the package check, then Init on the first install, an upgrade on
+ * a new version), named by the service's app code and versioned by the service's version, so a participant's
+ * client names the same chaincode as it would on a connected network. Null when there is nothing to install here
+ * (not Fabric, no Node.js package, or a connected Fabric network whose admin installs it); else the reason why not.
+ * A version already installed with the same package (a job run again) is kept as it is.
+ */
+export async function deployOnFabricPeer(
+  verId: number,
+  deps: Deps,
+  states: readonly number[] = [VerState.PENDING_PUBLISH],
+): Promise<{ ok: false; reason: string } | null> {
+  const [row] = await deps.db
+    .select({
+      appCode: apps.appCode,
+      framework: apps.framework,
+      version: appVersions.version,
+      state: appVersions.verState,
+    })
+    .from(appVersions)
+    .innerJoin(apps, eq(apps.id, appVersions.appId))
+    .where(eq(appVersions.id, verId));
+  if (!row || row.framework !== "fabric" || !states.includes(row.state) || deps.env.fabricPeerEndpoint) return null;
+  const [pkg] = await deps.db
+    .select()
+    .from(chaincodePackages)
+    .where(and(eq(chaincodePackages.verId, verId), eq(chaincodePackages.language, "node")))
+    .orderBy(asc(chaincodePackages.id))
+    .limit(1);
+  if (!pkg) return null;
+  const file = await deps.files.read(deps.db, pkg.fileId);
+  if (!file) return { ok: false, reason: `the package ${pkg.name} is missing` };
+  try {
+    await fabric.api.installChaincode(deps, {
+      appCode: row.appCode,
+      name: row.appCode.toLowerCase(),
+      version: row.version,
+      packageZip: new Uint8Array(file.bytes),
+      initArgs: initArgsOf(pkg.initParams),
+    });
+    return null;
+  } catch (error) {
+    if (error instanceof ChaincodeRefused) return { ok: false, reason: error.problems.join("; ") };
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A package's init parameters (comma-separated, as the wizard takes them) as Init's arguments, or none. */
+function initArgsOf(initParams: string): string[] | undefined {
+  const args = initParams.trim() === "" ? [] : initParams.split(",").map((p) => p.trim());
+  return args.length ? args : undefined;
+}
