@@ -9,11 +9,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { CrossStatus } from "#contract/cross-chain-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["crossChain"],
   breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainSelect" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChainSelect");
 
 /**

@@ -12,8 +12,10 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ddc");
 
 const PAGE_SIZE = 10;

@@ -10,8 +10,10 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did" }] };
+export const handle = { i18n: ["did", "services"], breadcrumb: [{ key: "titles.did" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("did");
 
 const PAGE_SIZE = 10;

@@ -21,8 +21,10 @@ import { positiveParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ide"], breadcrumb: [{ key: "menu.ide" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ideServices");
 
 const INTENTS = ["create", "rename", "delete"] as const;

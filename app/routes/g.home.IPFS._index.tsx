@@ -14,8 +14,10 @@ import { pageParam } from "#app/lib/params.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs" }] };
+export const handle = { i18n: ["ipfs", "billing", "services"], breadcrumb: [{ key: "titles.ipfs" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfs");
 
 const PAGE_SIZE = 10;

@@ -11,11 +11,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.myCertificates" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("myCertificates");
 
 const PAGE_SIZE = 10;

@@ -13,11 +13,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participatedServices" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participatedServices");
 
 const PAGE_SIZE = 10;

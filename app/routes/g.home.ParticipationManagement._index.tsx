@@ -13,11 +13,13 @@ import { oneOf, positiveParam, searchParam } from "#app/lib/params.ts";
 import { manageQueryHeader, readManageQuery } from "#app/lib/participation.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participationManagement" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participationManagement");
 
 const PAGE_SIZE = 10;

@@ -14,6 +14,7 @@ import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -23,6 +24,7 @@ export const handle = {
     { key: "titles.publicChainAccounts" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainAccounts", (d: { project?: { name: string } }) => d.project?.name);
 
 const PAGE_SIZE = 10;

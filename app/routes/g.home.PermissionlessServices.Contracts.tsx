@@ -24,6 +24,7 @@ import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { ContractStatus } from "#contract/contracts-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["publicChain", "contracts"],
@@ -33,6 +34,7 @@ export const handle = {
     { key: "titles.publicChainContracts" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainContracts", (d: { project?: { name: string } }) => d.project?.name);
 
 const PAGE_SIZE = 10;

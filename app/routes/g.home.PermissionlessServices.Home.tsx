@@ -14,11 +14,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam, positiveId, searchParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["publicChain"],
+  i18n: ["publicChain", "services"],
   breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainHome");
 
 const PAGE_SIZE = 10;

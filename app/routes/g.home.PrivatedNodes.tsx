@@ -20,8 +20,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["dedicatedNodes"], breadcrumb: [{ key: "titles.privatedNodes" }] };
+export const handle = {
+  i18n: ["dedicatedNodes", "billing", "services"],
+  breadcrumb: [{ key: "titles.privatedNodes" }],
+};
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("privatedNodes");
 
 const PAGE_SIZE = 10;

@@ -10,8 +10,10 @@ import { auditFilterFromQuery, auditQuery } from "#app/lib/audit.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["audit"], breadcrumb: [{ key: "titles.auditLog" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("auditLog");
 
 const PAGE_SIZE = 20;

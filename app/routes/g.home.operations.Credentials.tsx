@@ -15,8 +15,10 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.opsCredentials" }] };
+export const handle = { i18n: ["did", "services"], breadcrumb: [{ key: "titles.opsCredentials" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsCredentials");
 
 const PAGE_SIZE = 20;

@@ -17,11 +17,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { Table } from "#app/components/Table.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["support"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.newsletter" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("newsletter");
 
 /**

@@ -11,11 +11,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { Table } from "#app/components/Table.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["configuration"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.prices" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("prices");
 
 /**

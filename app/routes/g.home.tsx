@@ -12,8 +12,10 @@ import { getEnv } from "#app/lib/env.server.ts";
 import { AnnouncementBanner } from "#app/components/community/content.tsx";
 import { bannerAnnouncements } from "#app/lib/community.server.ts";
 import { visibleMenu, withSourceRepository, type MenuEntry } from "#app/lib/menu.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["home"] };
+export const clientLoader = withNamespaces(handle);
 
 /** The logged-in shell of /g/home (SPEC §2 Layout and access). Each child guards itself as well. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -19,6 +19,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -28,6 +29,7 @@ export const handle = {
     { key: "titles.recharge" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("recharge");
 
 const PAGE_SIZE = 10;

@@ -17,6 +17,7 @@ import { pageParam } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -26,6 +27,7 @@ export const handle = {
     { key: "titles.withdraw" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("withdraw");
 
 const PAGE_SIZE = 10;

@@ -15,11 +15,13 @@ import { pagingOf } from "#app/lib/paging.ts";
 import { payBillsAndReturn, type PayManyFailure } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { PayState } from "#contract/billing-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["billing"],
   breadcrumb: [{ key: "menu.userCenter", to: "/g/home/userCenter/MyAccount" }, { key: "menu.myBills" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("myBills");
 
 const MY_BILLS = "/g/home/userCenter/MyBills";
