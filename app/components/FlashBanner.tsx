@@ -55,12 +55,30 @@ export function useFlashOnce(flash: Flash | null): Flash | null {
   }, [visible]);
   useEffect(() => {
     if (!visible) return;
-    const onSubmit = () => setShown((s) => ({ ...s, over: true }));
+    const onSubmit = (event: SubmitEvent) => {
+      if (isFormLibrarySubmit(event)) return;
+      setShown((s) => ({ ...s, over: true }));
+    };
     document.addEventListener("submit", onSubmit, true);
     return () => document.removeEventListener("submit", onSubmit, true);
   }, [visible]);
   return visible;
 }
+
+/**
+ * Conform's own submissions: to validate a field on blur (and for its list intents) it submits the form with
+ * a hidden button named `__intent__` and cancels that submission itself. They are not the person's, so they
+ * leave the flash alone. Hiding it then moved the page between the mouse's down and up on a submit button
+ * (the blur of the field being left happens on mousedown), so the click landed beside the button and the
+ * step never submitted (the wizard's certificate step, e2e/publish-journey.spec.ts).
+ */
+export function isFormLibrarySubmit(event: Pick<SubmitEvent, "submitter">): boolean {
+  const submitter = event.submitter as HTMLButtonElement | HTMLInputElement | null;
+  return submitter?.name === CONFORM_INTENT;
+}
+
+/** The name Conform reserves for its intent submitter (INTENT in @conform-to/dom, not exported by its React package). */
+const CONFORM_INTENT = "__intent__";
 
 /** A flash message from the server (house habit 5), translated where it is shown. */
 export function FlashBanner({ flash }: { flash: Flash }) {
