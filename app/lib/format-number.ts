@@ -53,24 +53,23 @@ export function formatMinorUnits(amount: number, currency: string, language: Lan
   }
 }
 
-/** A file size for people: B, KB or MB with one decimal. */
-export function formatSize(bytes: number) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** Bytes as B, KB, MB, GB or TB (binary units, as capacities and traffic bills count them). */
+/**
+ * A size for people, the same in both languages (issue 30 item 8): B; KB and MB with one decimal; from
+ * 1024 MB up, GB with two decimals ("1.00 GB", never "1024.0 MB"). Binary units, as capacities, uploads
+ * and traffic bills count them.
+ */
 export function formatBytes(bytes: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
+  if (bytes < KIB) return `${bytes} B`;
+  if (bytes < MIB) return `${(bytes / KIB).toFixed(1)} KB`;
+  if (bytes < GIB) return `${(bytes / MIB).toFixed(1)} MB`;
+  return `${(bytes / GIB).toFixed(2)} GB`;
 }
+const KIB = 1024;
+const MIB = KIB * 1024;
+const GIB = MIB * 1024;
+
+/** A file's size (uploads, attachments): the same rule as every other size. */
+export const formatSize = formatBytes;
 
 /** Wei (a decimal string) as ether with up to 6 decimals, without floating point. */
 export function formatEther(wei: string | null | undefined): string {

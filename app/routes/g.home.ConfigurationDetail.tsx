@@ -82,7 +82,7 @@ export default function ConfigurationDetailPage() {
           </Link>,
         )}
         {row(t("columns.type"), t(`types.${u.upgradeType}`))}
-        {row(t("common:zoneHeader", { label: t("columns.time") }), formatDate(u.createdAt, language, true))}
+        {row(t("columns.time"), formatDate(u.createdAt, language, true))}
         {row(t("columns.amount"), formatUsd(u.amountCents, language), "upgrade-amount")}
         {row(t("detail.review"), t(`review.${u.reviewState}`), "upgrade-review")}
         {row(t("detail.deployment"), t(`deploy.${u.deployState}`), "upgrade-deploy")}

@@ -6,7 +6,7 @@ import { Table, td } from "#app/components/Table.tsx";
 import { DidTabs, Mono } from "#app/components/did/views.tsx";
 import { DID_HOME, didHref } from "#app/lib/did-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
@@ -53,7 +53,7 @@ export default function DidList() {
         <Table
           label={t("list.title")}
           regionTestId="did-list"
-          head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), t("did.created")]}
+          head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), zoneHeader(t, t("did.created"))]}
         >
           {page.rows.map((d) => (
             <tr key={d.didId} data-testid="did-row">
@@ -69,7 +69,7 @@ export default function DidList() {
                 {t(`method.${d.method}`)} · {d.keyType}
               </td>
               <td className={td}>{t(`custody.${d.custody}`)}</td>
-              <td className={td}>{formatDate(d.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(d.createdAt, language, true, false)}</td>
             </tr>
           ))}
         </Table>

@@ -16,7 +16,7 @@ import {
 } from "#app/components/public-chain/contracts.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
@@ -173,7 +173,7 @@ export default function Contracts() {
               cell: (c) => (c.blockNumber === null ? "—" : c.blockNumber.toLocaleString(language)),
             },
             { header: t("fields.account"), cell: (c) => c.accountName },
-            { header: t("fields.created"), cell: (c) => formatDate(c.createdAt, language, true) },
+            { header: zoneHeader(t, t("fields.created")), cell: (c) => formatDate(c.createdAt, language, true, false) },
             {
               header: t("fields.actions"),
               cell: (c) => (

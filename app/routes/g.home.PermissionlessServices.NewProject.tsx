@@ -83,7 +83,7 @@ export default function NewProject() {
     <div className="max-w-xl space-y-4">
       <PageHeader title={t("create.title")} />
       <p className="text-sm text-slate-600">
-        {t("create.plan", { plan: planName, used: plan.projectNum, max: plan.projectMax })}
+        {t("create.plan", { plan: planName, used: plan.projectNum, count: plan.projectMax })}
       </p>
       {closed ? <FormErrors errors={["errors:MSG_42003"]} /> : null}
       <div className="card">

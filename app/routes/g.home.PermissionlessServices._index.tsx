@@ -178,7 +178,7 @@ export default function PublicChainIndex() {
               <td className={td}>{inLanguage(o.planName, o.planNameZh, language)}</td>
               <td className={td}>{t("index.pricePer", { price: price(o.priceCents), days: o.periodDays })}</td>
               <td className={`${td} text-xs`}>
-                <div>{t("index.projectMax", { max: o.haveProjectMax, used: o.haveProjectNum })}</div>
+                <div>{t("index.projectMax", { count: o.haveProjectMax, used: o.haveProjectNum })}</div>
                 <div>
                   {t("index.dayRange", {
                     min: o.haveDayMinReq.toLocaleString(language),

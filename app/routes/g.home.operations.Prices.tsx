@@ -161,7 +161,7 @@ export default function PricesPage() {
           >
             {history.rows.map((c) => (
               <tr key={c.changeId}>
-                <td className="px-3 py-2">{formatDate(c.createdAt, language, true)}</td>
+                <td className="px-3 py-2">{formatDate(c.createdAt, language, true, false)}</td>
                 <td className="px-3 py-2">
                   {t(`prices.areas.${c.area}`)} · {language === "zh-CN" ? c.itemNameZh : c.itemName}
                 </td>

@@ -13,7 +13,7 @@ import {
 } from "#app/components/payments/wallet.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatUsd } from "#app/lib/format.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
@@ -133,7 +133,10 @@ export default function RechargePage() {
                 </Link>
               ),
             },
-            { header: t("recharge.columns.time"), cell: (p) => formatDate(p.createdAt, language, true) },
+            {
+              header: zoneHeader(t, t("recharge.columns.time")),
+              cell: (p) => formatDate(p.createdAt, language, true, false),
+            },
             { header: t("recharge.columns.method"), cell: (p) => t(`payTypes.${p.payType}`) },
             { header: t("recharge.columns.amount"), numeric: true, cell: (p) => formatUsd(p.amountCents, language) },
             {

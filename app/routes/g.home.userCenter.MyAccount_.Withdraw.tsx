@@ -10,7 +10,7 @@ import { FormErrors, TextField } from "#app/components/forms.tsx";
 import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "#app/components/payments/wallet.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate, formatDay, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatDay, formatUsd } from "#app/lib/format.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
@@ -149,7 +149,10 @@ export default function WithdrawPage() {
           empty={t("withdraw.empty")}
           columns={[
             { header: t("withdraw.columns.no"), className: "font-mono", cell: (w) => w.withdrawalNo },
-            { header: t("withdraw.columns.time"), cell: (w) => formatDate(w.createdAt, language, true) },
+            {
+              header: zoneHeader(t, t("withdraw.columns.time")),
+              cell: (w) => formatDate(w.createdAt, language, true, false),
+            },
             { header: t("withdraw.columns.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
             { header: t("withdraw.columns.status"), cell: (w) => <WithdrawalStateBadge state={w.state} /> },
             {
