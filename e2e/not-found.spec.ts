@@ -6,6 +6,7 @@ import { createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
 test("an unknown id on a known console page is not found inside the shell, with a link to its list", async ({
   page,
   request,
+  javaScriptEnabled,
 }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "nf"));
   await logIn(page, user.userName, PASSWORD);
@@ -33,7 +34,7 @@ test("an unknown id on a known console page is not found inside the shell, with 
   await page.goto("/g/home/DDC/Detail?ddcId=987654321");
   await page.locator('a[hreflang="zh-CN"]').first().click();
   await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
-  await ready(page);
+  if (javaScriptEnabled) await ready(page);
   await expect(page.getByTestId("not-found-what")).toContainText("未找到");
   await expect(page.getByTestId("not-found-list")).toContainText("前往");
 

@@ -11,3 +11,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   throw notFound();
 }
 export const action = loader;
+
+/** Never drawn (the loader always throws): a page module, so its 404 is shown by the console's shell and not sent as data. */
+export default function UnknownConsolePath() {
+  return null;
+}
