@@ -53,23 +53,33 @@ export function formatMinorUnits(amount: number, currency: string, language: Lan
   }
 }
 
-/**
- * A size for people, the same in both languages (issue 30 item 8): B; KB and MB with one decimal; from
- * 1024 MB up, GB with two decimals ("1.00 GB", never "1024.0 MB"). Binary units, as capacities, uploads
- * and traffic bills count them.
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < KIB) return `${bytes} B`;
-  if (bytes < MIB) return `${(bytes / KIB).toFixed(1)} KB`;
-  if (bytes < GIB) return `${(bytes / MIB).toFixed(1)} MB`;
-  return `${(bytes / GIB).toFixed(2)} GB`;
-}
 const KIB = 1024;
 const MIB = KIB * 1024;
 const GIB = MIB * 1024;
 
-/** A file's size (uploads, attachments): the same rule as every other size. */
-export const formatSize = formatBytes;
+/**
+ * From 1024 MB up a size is GB with two decimals, the same in both languages and on every page (issue 30
+ * item 8: never "1024 MB" in one place and "1.00 GB" in another); `null` below that.
+ */
+function gigabytes(bytes: number): string | null {
+  return bytes >= GIB ? `${(bytes / GIB).toFixed(2)} GB` : null;
+}
+
+/** A file's size (uploads, attachments): B, KB or MB with one decimal; GB with two from 1024 MB up. */
+export function formatSize(bytes: number): string {
+  if (bytes < KIB) return `${bytes} B`;
+  if (bytes < MIB) return `${(bytes / KIB).toFixed(1)} KB`;
+  return gigabytes(bytes) ?? `${(bytes / MIB).toFixed(1)} MB`;
+}
+
+/** Capacities and traffic: B, KB or MB with up to two decimals (fewer as they grow); GB with two from 1024 MB up. */
+export function formatBytes(bytes: number): string {
+  if (bytes < KIB) return `${bytes} B`;
+  const gb = gigabytes(bytes);
+  if (gb) return gb;
+  const [value, unit] = bytes < MIB ? [bytes / KIB, "KB"] : [bytes / MIB, "MB"];
+  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${unit}`;
+}
 
 /** Wei (a decimal string) as ether with up to 6 decimals, without floating point. */
 export function formatEther(wei: string | null | undefined): string {

@@ -110,7 +110,7 @@ export default function CrossChainDetail() {
           }
         />
         <p className="mt-1 font-mono text-xs text-slate-600">
-          {detail.appCode} · {detail.framework}
+          {detail.appCode} · {t(`crossChain:frameworks.${detail.framework}`, { defaultValue: detail.framework })}
         </p>
       </div>
       <CrossStatePanel detail={detail} language={language} />

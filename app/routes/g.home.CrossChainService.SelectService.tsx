@@ -67,7 +67,7 @@ export default function SelectService() {
                 <span className="font-medium">{s.name}</span>
                 <span className="block font-mono text-xs text-slate-600">{s.appCode}</span>
               </td>
-              <td className={td}>{s.framework}</td>
+              <td className={td}>{t(`frameworks.${s.framework}`, { defaultValue: s.framework })}</td>
               <td className={td}>
                 {s.chainName ? <span className="font-mono text-xs">{s.chainName}</span> : t("index.noChain")}
               </td>

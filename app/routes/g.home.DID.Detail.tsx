@@ -36,7 +36,9 @@ export default function DidDetail() {
           <Field label={t("did.did")}>
             <Mono testId="did-value">{did.did}</Mono>
           </Field>
-          <Field label={t("did.method")}>{t(`method.${did.method}`)}</Field>
+          <Field label={t("did.method")}>
+            <code className="text-xs">{t(`method.${did.method}`)}</code>
+          </Field>
           <Field label={t("did.keyType")}>{did.keyType}</Field>
           <Field label={t("did.custody")}>{t(`custody.${did.custody}`)}</Field>
           <Field label={t("did.publicKey")}>

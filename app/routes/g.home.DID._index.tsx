@@ -66,7 +66,8 @@ export default function DidList() {
                 <Mono>{d.did}</Mono>
               </td>
               <td className={td}>
-                {t(`method.${d.method}`)} · {d.keyType}
+                {/* A DID method is an identifier (did:key), not a word: set as code. */}
+                <code className="text-xs">{t(`method.${d.method}`)}</code> · {d.keyType}
               </td>
               <td className={td}>{t(`custody.${d.custody}`)}</td>
               <td className={td}>{formatDate(d.createdAt, language, true, false)}</td>

@@ -28,10 +28,13 @@ async function translator(lng: "en" | "zh-CN", ns: string[]): Promise<TFunction>
 describe("sizes", () => {
   it("are GB with two decimals from 1024 MB up, whichever page and language", () => {
     expect(formatBytes(1023)).toBe("1023 B");
-    expect(formatBytes(1536)).toBe("1.5 KB");
-    expect(formatBytes(1023 * 1024 * 1024)).toBe("1023.0 MB");
+    expect(formatBytes(300 * 1024)).toBe("300 KB");
+    expect(formatBytes(1023 * 1024 * 1024)).toBe("1023 MB");
     expect(formatBytes(1024 * 1024 * 1024)).toBe("1.00 GB");
     expect(formatBytes(150 * 1024 ** 3)).toBe("150.00 GB");
+    expect(formatBytes(2048 * 1024 ** 3)).toBe("2048.00 GB");
+    expect(formatSize(1536)).toBe("1.5 KB");
+    expect(formatSize(1023 * 1024 * 1024)).toBe("1023.0 MB");
     expect(formatSize(2 * 1024 ** 3)).toBe("2.00 GB");
   });
 });

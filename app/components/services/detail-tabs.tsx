@@ -127,7 +127,7 @@ function TabBody({
                 <tr key={p.packageId}>
                   <td className={td}>{p.name}</td>
                   <td className={td}>{p.version}</td>
-                  <td className={td}>{p.language}</td>
+                  <td className={td}>{t(`languages.${p.language}`, { defaultValue: p.language })}</td>
                   <td className={`${td} font-mono text-xs`}>{p.mainPath}</td>
                   <td className={td}>{p.initParams}</td>
                   <td className={td}>
