@@ -1,5 +1,6 @@
 import { json, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import {
+  type ClientLoaderFunctionArgs,
   Links,
   LiveReload,
   Meta,
@@ -13,7 +14,13 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import stylesheet from "#app/tailwind.css";
 import { ErrorView } from "./components/ErrorView.tsx";
-import { FlashBanner } from "./components/FlashBanner.tsx";
+import {
+  awaitingDelivery,
+  FlashBanner,
+  flashNamespaces,
+  takeUndelivered,
+  useFlashOnce,
+} from "./components/FlashBanner.tsx";
 import { MobileNotice } from "./components/MobileNotice.tsx";
 import { OfflineWatcher } from "./components/OfflineWatcher.tsx";
 import { TestModeBanner } from "./components/TestModeBanner.tsx";
@@ -22,6 +29,7 @@ import { getEnv } from "./lib/env.server.ts";
 import { resources } from "./lib/resources.server.ts";
 import { pageTitle } from "./lib/meta.ts";
 import { isMobileAllowed } from "./lib/mobile.ts";
+import { loadNamespaces } from "./lib/namespaces.ts";
 import { useNonce } from "./lib/nonce.ts";
 import { getFlash } from "./lib/session.server.ts";
 
@@ -56,6 +64,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+/**
+ * When the root's data is loaded again in the browser (after a form, a redirect), a flash's namespace is
+ * loaded before it shows (issue 30). A flash the server gave to a load whose page was never shown (its page
+ * redirected, and the router dropped that round's data) is given to the next load instead: the client's side
+ * of redirectKeepingFlash, needed now that a route's data may be asked for after the root's (its module, and so
+ * its clientLoader, loads first). At hydration the server's data is used as it is.
+ */
+export async function clientLoader({ serverLoader }: ClientLoaderFunctionArgs) {
+  const data = await serverLoader<typeof loader>();
+  const flash = data.flash ?? takeUndelivered();
+  await loadNamespaces(flashNamespaces(flash)).catch(() => undefined);
+  return { ...data, flash: awaitingDelivery(flash) };
+}
+
 export const meta = pageTitle("");
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -82,7 +104,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const { flash, mobileBlocked, signedIn, testMode } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { mobileBlocked, signedIn, testMode } = data;
+  const flash = useFlashOnce(data.flash);
   // Marks the page as interactive, for people and tests that need to know JavaScript has taken over.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";

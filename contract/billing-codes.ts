@@ -28,6 +28,19 @@ export const BillType = {
 /** The types with a name, in the order the bill-type filter lists them. */
 export const NAMED_BILL_TYPES: readonly number[] = Object.values(BillType);
 
+/**
+ * Bills paid once, for one thing (a recharge, a withdrawal, a refund, gas assigned, a DDC minted or
+ * transferred): they have no payment cycle, whatever the bill's `cycle` column holds (its default is 2).
+ */
+export const ONE_OFF_BILL_TYPES: readonly number[] = [
+  BillType.RECHARGE,
+  BillType.WITHDRAWAL,
+  BillType.REFUND,
+  BillType.ASSIGN_GAS,
+  BillType.MINT_DDC,
+  BillType.TRANSFER_DDC,
+];
+
 /** SPEC §4 Payment status. */
 export const PayState = {
   UNPAID: 1,

@@ -69,9 +69,9 @@ test("a message links to the bill it is about; the welcome links to nothing", as
   await logIn(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/MessageCenter");
-  const paid = page.getByTestId("message").filter({ hasText: "USD 1.50" });
+  const paid = page.getByTestId("message").filter({ hasText: "$1.50" });
   await expect(paid).toHaveCount(1);
-  const welcome = page.getByTestId("message").filter({ hasNotText: "USD 1.50" });
+  const welcome = page.getByTestId("message").filter({ hasNotText: "$1.50" });
   await expect(welcome).toHaveCount(1);
   await expect(welcome.getByTestId("message-link")).toHaveCount(0);
   await paid.getByRole("link", { name: "Open the bill" }).click();

@@ -151,18 +151,18 @@ test("creates a custody chain account and assigns gas: the balance drops and the
   await page.getByRole("button", { name: "Create account" }).click();
 
   await expect(page.getByRole("heading", { name: "Chain account Treasury wallet" })).toBeVisible();
-  await expect(page.getByTestId("gas-balance")).toHaveText("0 ETH");
+  await expect(page.getByTestId("gas-balance")).toHaveText("0 gas");
   await expect(page.getByTestId("gas-low-warning")).toBeVisible();
   await expect(page.getByText("Your balance: $25.00.")).toBeVisible();
 
   await page.getByLabel("Amount (USD)").fill("2");
   await page.getByRole("button", { name: "Assign gas" }).click();
-  const question = "$2.00 buys 0.02 ETH of gas for this account. Your balance: $25.00 now, $23.00 after.";
+  const question = "$2.00 buys 0.02 gas for this account. Your balance: $25.00 now, $23.00 after.";
   if (javaScriptEnabled) await expect(page.getByRole("alertdialog")).toContainText(question);
   else await expect(page.getByTestId("confirm-step")).toContainText(question);
   await confirmAfter(page, javaScriptEnabled, "Pay and assign");
   await expect(page.getByText(/Gas assigned: bill GS\S+ is paid from your balance\./)).toBeVisible();
-  await expect(page.getByTestId("gas-balance")).toHaveText("0.02 ETH");
+  await expect(page.getByTestId("gas-balance")).toHaveText("0.02 gas");
   await expect(page.getByText("Your balance: $23.00.")).toBeVisible();
   // 0.02 ETH is still below the 0.5 warning value.
   await expect(page.getByTestId("gas-low-warning")).toBeVisible();
@@ -183,7 +183,7 @@ test("creates a custody chain account and assigns gas: the balance drops and the
   expect(file.suggestedFilename()).toMatch(/^UTC--.+--[0-9a-f]{40}\.json$/);
 
   await page.goto(`${PC}/Accounts?projectId=${projectId}`);
-  await expect(page.getByTestId("account-row")).toContainText("0.02 ETH");
+  await expect(page.getByTestId("account-row")).toContainText("0.02 gas");
 });
 
 test("democompany's plan, project and chain account render", async ({ page }) => {
@@ -199,6 +199,6 @@ test("democompany's plan, project and chain account render", async ({ page }) =>
   await expect(page.getByRole("link", { name: "Contracts" })).toHaveAttribute("href", /\/Contracts\?projectId=\d+$/);
   await page.getByRole("link", { name: "Chain accounts" }).click();
   await page.getByRole("link", { name: "Operations wallet" }).click();
-  await expect(page.getByTestId("gas-balance")).toContainText("ETH");
+  await expect(page.getByTestId("gas-balance")).toContainText("gas");
   await expect(page).toHaveTitle(/^Operations wallet · Chain account/);
 });

@@ -1,12 +1,19 @@
 import { Link, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { handleNamespaces } from "#app/lib/namespaces.ts";
 
 export type BreadcrumbHandle = { breadcrumb?: { key: string; to?: string }[] };
 
-/** SPEC §2 breadcrumbs, from the `handle.breadcrumb` of the matched routes. */
+/**
+ * SPEC §2 breadcrumbs, from the `handle.breadcrumb` of the matched routes. Their keys are read in the matched
+ * routes' namespaces (`handle.i18n`), which each route's clientLoader has loaded before the page renders
+ * (app/lib/namespaces.ts); naming them here also re-renders the trail should one arrive later.
+ */
 export function Breadcrumbs() {
-  const { t } = useTranslation();
-  const crumbs = useMatches().flatMap((m) => (m.handle as BreadcrumbHandle | undefined)?.breadcrumb ?? []);
+  const matches = useMatches();
+  const namespaces = ["common", ...new Set(matches.flatMap((m) => handleNamespaces(m.handle)))];
+  const { t } = useTranslation(namespaces);
+  const crumbs = matches.flatMap((m) => (m.handle as BreadcrumbHandle | undefined)?.breadcrumb ?? []);
   if (crumbs.length === 0) return null;
   return (
     <nav aria-label={t("breadcrumbs")} className="text-sm text-slate-500">

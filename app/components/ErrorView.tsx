@@ -17,7 +17,7 @@ export function ErrorView({ standalone = false }: { standalone?: boolean }) {
   const { t } = useTranslation();
   const { status, key } = errorMessageKey(error);
   const view = (
-    <section role="alert" className="mx-auto my-12 max-w-xl card text-center">
+    <section role="alert" className="mx-auto my-12 max-w-xl card text-center" data-testid="error-view">
       <p className="text-sm font-semibold text-brand-600">{status}</p>
       <h1 className="mt-2 text-xl font-semibold text-slate-900">{t(key)}</h1>
       <p className="mt-2 text-sm text-slate-600">{t("common:errorPage.hint")}</p>

@@ -2,6 +2,7 @@ import { getInputProps, getSelectProps, getTextareaProps, useField, type FieldMe
 import { useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { formatSize } from "#app/lib/format-number.ts";
 
 /** Field and form error messages are i18n keys (house habit 1), translated here. */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] }) {
@@ -344,10 +345,4 @@ export function FileField({
       <ErrorList errors={errors} />
     </div>
   );
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

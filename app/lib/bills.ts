@@ -2,7 +2,7 @@ import type { TFunction } from "i18next";
 import type { Tone } from "./tone.ts";
 
 /** Bill helpers for pages and the CSV route; no Zod here, so the browser bundle stays small. */
-import { NAMED_BILL_TYPES, PAY_STATES, PayState } from "#contract/billing-codes.ts";
+import { NAMED_BILL_TYPES, ONE_OFF_BILL_TYPES, PAY_STATES, PayState } from "#contract/billing-codes.ts";
 
 export const BILL_TYPE_OPTIONS = NAMED_BILL_TYPES;
 export const PAY_STATE_OPTIONS = PAY_STATES;
@@ -10,6 +10,12 @@ export const PAY_STATE_OPTIONS = PAY_STATES;
 /** A bill type's name (SPEC §9); codes without a name say their number. */
 export function billTypeLabel(t: TFunction, code: number): string {
   return NAMED_BILL_TYPES.includes(code) ? t(`billing:types.${code}`) : t("billing:types.other", { code });
+}
+
+/** A bill's payment cycle (SPEC §4), or "One-off" for a bill paid once (issue 30 item 8: Mint DDC is not "Monthly"). */
+export function billCycleLabel(t: TFunction, bill: { billType: number; cycle: number }): string {
+  if (ONE_OFF_BILL_TYPES.includes(bill.billType)) return t("billing:cycles.once");
+  return t(`billing:cycles.${bill.cycle}`, { defaultValue: String(bill.cycle) });
 }
 
 /** What a bill is for: its service, or its type for platform bills (weekly traffic). */

@@ -53,23 +53,32 @@ export function formatMinorUnits(amount: number, currency: string, language: Lan
   }
 }
 
-/** A file size for people: B, KB or MB with one decimal. */
-export function formatSize(bytes: number) {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const KIB = 1024;
+const MIB = KIB * 1024;
+const GIB = MIB * 1024;
+
+/**
+ * From 1024 MB up a size is GB with two decimals, the same in both languages and on every page (issue 30
+ * item 8: never "1024 MB" in one place and "1.00 GB" in another); `null` below that.
+ */
+function gigabytes(bytes: number): string | null {
+  return bytes >= GIB ? `${(bytes / GIB).toFixed(2)} GB` : null;
 }
 
-/** Bytes as B, KB, MB, GB or TB (binary units, as capacities and traffic bills count them). */
+/** A file's size (uploads, attachments): B, KB or MB with one decimal; GB with two from 1024 MB up. */
+export function formatSize(bytes: number): string {
+  if (bytes < KIB) return `${bytes} B`;
+  if (bytes < MIB) return `${(bytes / KIB).toFixed(1)} KB`;
+  return gigabytes(bytes) ?? `${(bytes / MIB).toFixed(1)} MB`;
+}
+
+/** Capacities and traffic: B, KB or MB with up to two decimals (fewer as they grow); GB with two from 1024 MB up. */
 export function formatBytes(bytes: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
+  if (bytes < KIB) return `${bytes} B`;
+  const gb = gigabytes(bytes);
+  if (gb) return gb;
+  const [value, unit] = bytes < MIB ? [bytes / KIB, "KB"] : [bytes / MIB, "MB"];
+  return `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${unit}`;
 }
 
 /** Wei (a decimal string) as ether with up to 6 decimals, without floating point. */

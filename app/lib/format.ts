@@ -1,4 +1,5 @@
 import type { TFunction } from "i18next";
+import { formatUsd } from "./format-number.ts";
 import type { Language } from "./i18n.ts";
 
 /**
@@ -32,17 +33,27 @@ export function formatDate(
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
+/** Message parameters that are USD amounts, stored as decimal text ("115.80"; backend usd/amountParam). */
+const MONEY_PARAMS = new Set(["amount", "balance"]);
+const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
+
 /**
  * An inbox message's parameters as the reader's language shows them: an instant the backend stored as ISO
- * text (a renewal's "until", a bill's deadline) becomes a UTC+8 date and time (SPEC §9); the rest is as it is.
+ * text (a renewal's "until", a bill's deadline) becomes a UTC+8 date and time (SPEC §9); an amount becomes
+ * money in the page language's currency format, as everywhere else ("$115.80", issue 30 item 8); the rest
+ * is as it is.
  */
 export function messageParams(
   params: Record<string, string> | null | undefined,
   language: Language,
 ): Record<string, string> {
   const shown: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params ?? {}))
-    shown[key] = typeof value === "string" && INSTANT.test(value) ? formatDate(value, language, true) : value;
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (typeof value === "string" && INSTANT.test(value)) shown[key] = formatDate(value, language, true);
+    else if (MONEY_PARAMS.has(key) && typeof value === "string" && DECIMAL.test(value))
+      shown[key] = formatUsd(Math.round(Number(value) * 100), language);
+    else shown[key] = value;
+  }
   return shown;
 }
 

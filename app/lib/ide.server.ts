@@ -17,6 +17,7 @@ import { redirectAfter } from "./api.server.ts";
 import { formFailureStatus, replyWithFailure } from "./forms.server.ts";
 import { intentOf, parseFormOr400 } from "./intents.server.ts";
 import { positiveId } from "./params.ts";
+import { redirectWithFlash } from "./session.server.ts";
 import { portalUrl } from "./ide-urls.ts";
 import type { VueapiFailure } from "./vueapi.server.ts";
 import * as z from "zod";
@@ -129,7 +130,9 @@ export async function portalAction(request: Request, api: Api, workspaceId: numb
     if (intent !== "compile") return redirectAfter(request, saved, at, "ide:flash.saved");
     const compiled = await api.call("/sys/ide/compile", { workspaceId });
     if (!compiled.ok) return fail(compiled, submission);
-    return redirectAfter(request, compiled, at, compiled.data.ok ? "ide:flash.compiled" : "ide:flash.compileFailed");
+    if (compiled.data.ok) return redirectAfter(request, compiled, at, "ide:flash.compiled");
+    // The compiler's refusal is an error, said as one (issue 30), with the messages beside the file.
+    return redirectWithFlash(request, at, { kind: "error", key: "ide:flash.compileFailed" });
   }
   if (intent === "newFile") {
     const submission = parseWithZod(formData, { schema: ideNewFileFormSchema });

@@ -15,11 +15,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { blockOf, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["store"],
+  i18n: ["store", "billing"],
   breadcrumb: [{ key: "menu.appStore" }, { key: "menu.myProducts" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("myProducts");
 
 const PAGE_SIZE = 10;

@@ -16,15 +16,17 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { followAction } from "#app/lib/store.server.ts";
 import { ProductStatus } from "#contract/store-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["store"],
+  i18n: ["store", "billing"],
   breadcrumb: [
     { key: "menu.appStore" },
     { key: "menu.storeProducts", to: "/g/home/AppStore/Products" },
     { key: "titles.storeProduct" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("storeProduct", (d) => d.product?.name);
 
 /** A listed product (or one of the caller's own): §3 Product fields, follow, "Publish as my service". */

@@ -25,6 +25,7 @@ import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-gua
 import { parseFormWithUploads, uploadError, uploadRef, type UploadOutcome } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -34,6 +35,7 @@ export const handle = {
     { key: "titles.productEdit" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("productEdit");
 
 /** Create a product (no id) or edit one of the caller's in status 0 or 3 (§4 Product). */

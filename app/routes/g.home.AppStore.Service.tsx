@@ -12,6 +12,7 @@ import { positiveParam } from "#app/lib/params.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { followAction } from "#app/lib/store.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["store", "wizard"],
@@ -21,6 +22,7 @@ export const handle = {
     { key: "titles.storeService" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("storeService", (d) => d.service?.name);
 
 /** A listed service in the app store: details, roles, comments; follow, rate, comment, mark useful, join. */

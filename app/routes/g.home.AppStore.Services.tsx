@@ -8,11 +8,13 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["store", "wizard"],
   breadcrumb: [{ key: "menu.appStore" }, { key: "menu.storeServices" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("storeServices");
 
 const PAGE_SIZE = 10;

@@ -8,11 +8,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["configuration", "billing"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "titles.configuration" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("configuration");
 
 /**

@@ -13,6 +13,7 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { newIdempotencyKey, payRefused } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["configuration", "billing", "services"],
@@ -22,6 +23,7 @@ export const handle = {
     { key: "titles.configurationDetail" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("configurationDetail", (d) => d.upgrade?.upgradeNo);
 
 /**
@@ -80,7 +82,7 @@ export default function ConfigurationDetailPage() {
           </Link>,
         )}
         {row(t("columns.type"), t(`types.${u.upgradeType}`))}
-        {row(t("common:zoneHeader", { label: t("columns.time") }), formatDate(u.createdAt, language, true))}
+        {row(t("columns.time"), formatDate(u.createdAt, language, true))}
         {row(t("columns.amount"), formatUsd(u.amountCents, language), "upgrade-amount")}
         {row(t("detail.review"), t(`review.${u.reviewState}`), "upgrade-review")}
         {row(t("detail.deployment"), t(`deploy.${u.deployState}`), "upgrade-deploy")}

@@ -10,6 +10,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["configuration", "wizard"],
@@ -19,6 +20,7 @@ export const handle = {
     { key: "titles.configurationNew" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("configurationNew", (d) => d.options?.name);
 
 /**

@@ -20,11 +20,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { fixedT } from "#app/lib/i18n.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { CrossStatus } from "#contract/cross-chain-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["crossChain"],
+  i18n: ["crossChain", "publicChain", "billing", "services"],
   breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainDetail" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChainDetail", (d) => d?.detail?.name);
 
 /**
@@ -108,7 +110,7 @@ export default function CrossChainDetail() {
           }
         />
         <p className="mt-1 font-mono text-xs text-slate-600">
-          {detail.appCode} · {detail.framework}
+          {detail.appCode} · {t(`crossChain:frameworks.${detail.framework}`, { defaultValue: detail.framework })}
         </p>
       </div>
       <CrossStatePanel detail={detail} language={language} />

@@ -10,11 +10,13 @@ import { callOf } from "#app/lib/cross-chain.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["crossChain"],
+  i18n: ["crossChain", "services"],
   breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainDetailView" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChainDetailView", (d) => (d?.call ? `#${d.call.sequence}` : null));
 
 /**

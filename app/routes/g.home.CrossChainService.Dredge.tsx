@@ -14,6 +14,7 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["crossChain"],
@@ -23,6 +24,7 @@ export const handle = {
     { key: "titles.crossChainDredge" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChainDredge", (d) => d?.service?.name);
 
 /** One of the caller's running services (SelectService's list), or a 404. */

@@ -16,8 +16,10 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["crossChain"], breadcrumb: [{ key: "titles.crossChain" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChain");
 
 /**

@@ -9,11 +9,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { CrossStatus } from "#contract/cross-chain-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["crossChain"],
   breadcrumb: [{ key: "titles.crossChain", to: CROSS_CHAIN_INDEX }, { key: "titles.crossChainSelect" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChainSelect");
 
 /**
@@ -65,7 +67,7 @@ export default function SelectService() {
                 <span className="font-medium">{s.name}</span>
                 <span className="block font-mono text-xs text-slate-600">{s.appCode}</span>
               </td>
-              <td className={td}>{s.framework}</td>
+              <td className={td}>{t(`frameworks.${s.framework}`, { defaultValue: s.framework })}</td>
               <td className={td}>
                 {s.chainName ? <span className="font-mono text-xs">{s.chainName}</span> : t("index.noChain")}
               </td>

@@ -18,8 +18,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { DdcStatus } from "#contract/ddc-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc", to: DDC_HOME }, { key: "titles.ddcDetail" }] };
+export const handle = {
+  i18n: ["ddc", "services"],
+  breadcrumb: [{ key: "titles.ddc", to: DDC_HOME }, { key: "titles.ddcDetail" }],
+};
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ddcDetail", (data) => data?.ddc?.name);
 
 const INTENTS = ["transfer", "password", "clearPassword"] as const;

@@ -24,8 +24,10 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc", to: DDC_HOME }, { key: "titles.ddcNew" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ddcNew");
 
 /**

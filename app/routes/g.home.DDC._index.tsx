@@ -7,13 +7,15 @@ import { DdcStatusBadge, VaultLink } from "#app/components/ddc/details.tsx";
 import { DDC_HOME, ddcDetailHref } from "#app/lib/ddc-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ddc"], breadcrumb: [{ key: "titles.ddc" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ddc");
 
 const PAGE_SIZE = 10;
@@ -61,7 +63,7 @@ export default function MyDdcs() {
             t("fields.tokenId"),
             t("fields.storage"),
             t("fields.status"),
-            t("fields.created"),
+            zoneHeader(t, t("fields.created")),
           ]}
         >
           {page.rows.map((d) => (
@@ -80,7 +82,7 @@ export default function MyDdcs() {
               <td className={td}>
                 <DdcStatusBadge status={d.status} />
               </td>
-              <td className={td}>{formatDate(d.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(d.createdAt, language, true, false)}</td>
             </tr>
           ))}
         </Table>

@@ -13,15 +13,17 @@ import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["did"],
+  i18n: ["did", "services"],
   breadcrumb: [
     { key: "titles.did", to: DID_HOME },
     { key: "titles.didCredentials", to: `${DID_HOME}/Credentials` },
     { key: "titles.didCredential" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("didCredential");
 
 const INTENTS = ["revoke"] as const;

@@ -17,11 +17,13 @@ import { oneOf, pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["did"],
+  i18n: ["did", "services"],
   breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didCredentials" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("didCredentials");
 
 const PAGE_SIZE = 10;

@@ -9,8 +9,13 @@ import { idParam } from "#app/lib/did.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didDetail" }] };
+export const handle = {
+  i18n: ["did", "services"],
+  breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didDetail" }],
+};
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("didDetail", (d) => d?.did?.label);
 
 /** One of the user's DIDs with its document (the public key only: a private key the portal holds is never shown). */
@@ -31,7 +36,9 @@ export default function DidDetail() {
           <Field label={t("did.did")}>
             <Mono testId="did-value">{did.did}</Mono>
           </Field>
-          <Field label={t("did.method")}>{t(`method.${did.method}`)}</Field>
+          <Field label={t("did.method")}>
+            <code className="text-xs">{t(`method.${did.method}`)}</code>
+          </Field>
           <Field label={t("did.keyType")}>{did.keyType}</Field>
           <Field label={t("did.custody")}>{t(`custody.${did.custody}`)}</Field>
           <Field label={t("did.publicKey")}>

@@ -12,6 +12,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["did"],
@@ -21,6 +22,7 @@ export const handle = {
     { key: "titles.didIssue" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("didIssue");
 
 /** A publisher issues a role credential to a participant of one of their services, signed by one of their portal-held DIDs. */

@@ -12,8 +12,10 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didNew" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("didNew");
 
 export async function loader({ request }: LoaderFunctionArgs) {

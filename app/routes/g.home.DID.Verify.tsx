@@ -13,8 +13,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didVerify" }] };
+export const handle = {
+  i18n: ["did", "services"],
+  breadcrumb: [{ key: "titles.did", to: DID_HOME }, { key: "titles.didVerify" }],
+};
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("didVerify");
 
 const credentialFile = {

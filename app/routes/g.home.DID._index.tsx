@@ -6,12 +6,14 @@ import { Table, td } from "#app/components/Table.tsx";
 import { DidTabs, Mono } from "#app/components/did/views.tsx";
 import { DID_HOME, didHref } from "#app/lib/did-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.did" }] };
+export const handle = { i18n: ["did", "services"], breadcrumb: [{ key: "titles.did" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("did");
 
 const PAGE_SIZE = 10;
@@ -51,7 +53,7 @@ export default function DidList() {
         <Table
           label={t("list.title")}
           regionTestId="did-list"
-          head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), t("did.created")]}
+          head={[t("did.label"), t("did.did"), t("did.method"), t("did.custody"), zoneHeader(t, t("did.created"))]}
         >
           {page.rows.map((d) => (
             <tr key={d.didId} data-testid="did-row">
@@ -64,10 +66,11 @@ export default function DidList() {
                 <Mono>{d.did}</Mono>
               </td>
               <td className={td}>
-                {t(`method.${d.method}`)} · {d.keyType}
+                {/* A DID method is an identifier (did:key), not a word: set as code. */}
+                <code className="text-xs">{t(`method.${d.method}`)}</code> · {d.keyType}
               </td>
               <td className={td}>{t(`custody.${d.custody}`)}</td>
-              <td className={td}>{formatDate(d.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(d.createdAt, language, true, false)}</td>
             </tr>
           ))}
         </Table>

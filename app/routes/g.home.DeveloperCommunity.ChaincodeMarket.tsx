@@ -9,11 +9,13 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["market"],
   breadcrumb: [{ key: "menu.developerCommunity" }, { key: "titles.chaincodeMarket" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("chaincodeMarket");
 
 const isLanguage = (v: string | null): v is (typeof LANGUAGES)[number] =>

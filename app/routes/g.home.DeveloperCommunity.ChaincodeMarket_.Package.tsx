@@ -7,6 +7,7 @@ import { apiFor, notFound, requireUser } from "#app/lib/api.server.ts";
 import { MARKET, marketDownloadUrl, newServiceUrl } from "#app/lib/market.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["market"],
@@ -16,6 +17,7 @@ export const handle = {
     { key: "titles.chaincodeMarketPackage" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("chaincodeMarketPackage", (data) => data?.pkg?.name);
 
 /** A market package: its fields, functions and every file's text (issue 15; the IDE reads the same path). */

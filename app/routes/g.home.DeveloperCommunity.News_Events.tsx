@@ -11,11 +11,13 @@ import { feedLinks, viewListItem } from "#app/lib/community.server.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { oneOf } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["community"],
   breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.newsEvents" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = titleWithFeeds("newsEvents");
 
 const TYPES = ["news", "event"] as const;

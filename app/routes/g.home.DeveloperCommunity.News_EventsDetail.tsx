@@ -13,6 +13,7 @@ import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["community"],
@@ -22,6 +23,7 @@ export const handle = {
     { key: "titles.newsEventsDetail" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("newsEventsDetail", (d: { post?: { title: string } }) => d.post?.title);
 
 /** SPEC §2 News_EventsDetail (eventId): a news item or event; an event has its seats, deadline and sign-up. */

@@ -9,11 +9,13 @@ import { feedLinks, viewPost } from "#app/lib/community.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["community"],
   breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.releaseNotes" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = titleWithFeeds("releaseNotes");
 
 /** SPEC §2 ReleaseNotes: published release notes, newest first, each with its version and Markdown. */

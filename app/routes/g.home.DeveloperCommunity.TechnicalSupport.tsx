@@ -27,11 +27,13 @@ import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.s
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["support"],
   breadcrumb: [{ key: "menu.developerCommunity" }, { key: "menu.technicalSupport" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("technicalSupport");
 
 /**

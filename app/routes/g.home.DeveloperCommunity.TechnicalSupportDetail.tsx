@@ -5,6 +5,7 @@ import { TicketPage } from "#app/components/support/TicketPage.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { closeConfirming, ticketIdParam, ticketPageAction } from "#app/lib/support.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["support"],
@@ -14,6 +15,7 @@ export const handle = {
     { key: "titles.technicalSupportDetail" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("technicalSupportDetail");
 
 const LIST = "/g/home/DeveloperCommunity/TechnicalSupport";

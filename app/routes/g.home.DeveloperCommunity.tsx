@@ -6,8 +6,10 @@ import { requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
 import { MENU, withSourceRepository } from "#app/lib/menu.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["community"] };
+export const clientLoader = withNamespaces(handle);
 
 /**
  * SPEC §2 DeveloperCommunity (default News_Events): a layout whose tabs are the children of the menu group

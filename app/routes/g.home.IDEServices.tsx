@@ -13,7 +13,7 @@ import { FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/compo
 import { portalHref } from "#app/lib/ide-urls.ts";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
@@ -21,8 +21,10 @@ import { positiveParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ide"], breadcrumb: [{ key: "menu.ide" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ideServices");
 
 const INTENTS = ["create", "rename", "delete"] as const;
@@ -193,7 +195,7 @@ export default function IdeServices() {
             t("services.name"),
             t("services.template"),
             t("services.files"),
-            t("services.updated"),
+            zoneHeader(t, t("services.updated")),
             t("services.actions"),
           ]}
         >
@@ -206,7 +208,7 @@ export default function IdeServices() {
               </td>
               <td className={td}>{t(`templates.${w.templateId}.name`, { defaultValue: w.templateId })}</td>
               <td className={`${td} tabular-nums`}>{w.files.toLocaleString(language)}</td>
-              <td className={td}>{formatDate(w.updatedAt, language, true)}</td>
+              <td className={td}>{formatDate(w.updatedAt, language, true, false)}</td>
               <td className={`${td} space-y-2`}>
                 <Link className="btn-primary inline-block text-sm" to={portalHref(w.workspaceId)}>
                   {t("services.open")}

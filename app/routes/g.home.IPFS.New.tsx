@@ -17,8 +17,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsNew" }] };
+export const handle = {
+  i18n: ["ipfs", "services"],
+  breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsNew" }],
+};
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfsNew");
 
 /**

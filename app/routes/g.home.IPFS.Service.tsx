@@ -17,11 +17,13 @@ import { oneOf, pageParam, positiveId, searchParam } from "#app/lib/params.ts";
 import { siteOrigin } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["ipfs", "publicChain"],
+  i18n: ["ipfs", "publicChain", "billing", "services"],
   breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsService" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfsService", (d: { service?: { name: string } }) => d.service?.name);
 
 const PAGE_SIZE = 20;

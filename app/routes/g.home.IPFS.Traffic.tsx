@@ -12,11 +12,13 @@ import { formatUsd } from "#app/lib/format.ts";
 import { serviceIdParam } from "#app/lib/ipfs.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["ipfs", "publicChain"],
+  i18n: ["ipfs", "publicChain", "services", "billing"],
   breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsTraffic" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfsTraffic", (d: { service?: { name: string } }) => d.service?.name);
 
 /**

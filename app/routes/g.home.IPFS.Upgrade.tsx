@@ -13,8 +13,10 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsUpgrade" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfsUpgrade");
 
 type ActionData = NewUpgradeAnswer;

@@ -11,11 +11,13 @@ import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveId } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["ipfs"],
+  i18n: ["ipfs", "services"],
   breadcrumb: [{ key: "titles.ipfs", to: IPFS }, { key: "titles.ipfsUpgradeDetail" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfsUpgradeDetail");
 
 /**

@@ -8,14 +8,16 @@ import { Table, td } from "#app/components/Table.tsx";
 import { CapacityMeter, ServiceStatusBadge, capacityLabel } from "#app/components/ipfs/badges.tsx";
 import { IPFS, serviceHref, trafficHref } from "#app/lib/ipfs-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["ipfs"], breadcrumb: [{ key: "titles.ipfs" }] };
+export const handle = { i18n: ["ipfs", "billing", "services"], breadcrumb: [{ key: "titles.ipfs" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfs");
 
 const PAGE_SIZE = 10;
@@ -74,7 +76,7 @@ export default function IpfsServices() {
             t("service.files"),
             t("service.gateways"),
             t("service.status"),
-            t("service.created"),
+            zoneHeader(t, t("service.created")),
             t("list.actions"),
           ]}
         >
@@ -94,7 +96,7 @@ export default function IpfsServices() {
               <td className={td}>
                 <ServiceStatusBadge status={s.status} />
               </td>
-              <td className={td}>{formatDate(s.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(s.createdAt, language, true, false)}</td>
               <td className={`${td} space-x-3 whitespace-nowrap`}>
                 <Link className="link" to={serviceHref(s.ipfsServiceId)}>
                   {t("list.open")}

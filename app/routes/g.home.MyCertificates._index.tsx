@@ -6,16 +6,18 @@ import { CertificateDownloads } from "#app/components/participation/CertificateD
 import { Pagination } from "#app/components/Pagination.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.myCertificates" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("myCertificates");
 
 const PAGE_SIZE = 10;
@@ -47,8 +49,8 @@ export default function MyCertificates() {
             t("certs.role"),
             t("certs.mode"),
             t("certs.serial"),
-            t("certs.validity"),
-            t("certs.expiry"),
+            zoneHeader(t, t("certs.validity")),
+            zoneHeader(t, t("certs.expiry")),
             t("certs.status"),
             "",
           ]}
@@ -71,8 +73,8 @@ export default function MyCertificates() {
                 <td className={`${td} font-mono text-xs`} title={c.subject}>
                   {c.serialNumber.slice(0, 16)}
                 </td>
-                <td className={td}>{formatDate(c.notBefore, language)}</td>
-                <td className={td}>{formatDate(c.notAfter, language)}</td>
+                <td className={td}>{formatDate(c.notBefore, language, false, false)}</td>
+                <td className={td}>{formatDate(c.notAfter, language, false, false)}</td>
                 <td className={td}>
                   <span
                     className={

@@ -10,6 +10,7 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation", "services"],
@@ -18,6 +19,7 @@ export const handle = {
     { key: "titles.participatedAccess" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participatedAccess");
 
 /**

@@ -7,11 +7,13 @@ import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { ticketCookieHeader } from "#app/lib/participation.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.participatedServices", to: "/g/home/ParticipatedServices" }, { key: "titles.joinService" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("joinService");
 
 /**

@@ -19,14 +19,16 @@ import { PageHeader } from "#app/components/PageHeader.tsx";
 import { AuditState } from "#contract/participation-codes.ts";
 import { PayState } from "#contract/billing-codes.ts";
 import { VerState } from "#contract/service-status.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["participation"],
+  i18n: ["participation", "services"],
   breadcrumb: [
     { key: "menu.participatedServices", to: "/g/home/ParticipatedServices" },
     { key: "titles.participatedDetail" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participatedDetail", (d) => d.service?.name);
 
 /**

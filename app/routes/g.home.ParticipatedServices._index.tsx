@@ -8,16 +8,18 @@ import { Table, td } from "#app/components/Table.tsx";
 import { AuditBadge, ListStatusBadge } from "#app/components/participation/status.tsx";
 import { participatedDetailHref } from "#app/lib/participation-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, searchParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participatedServices" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participatedServices");
 
 const PAGE_SIZE = 10;
@@ -68,7 +70,7 @@ export default function ParticipatedServices() {
             t("list.role"),
             t("list.status"),
             t("list.audit"),
-            t("list.applied"),
+            zoneHeader(t, t("list.applied")),
             t("list.actions"),
           ]}
           regionTestId="participated-list"
@@ -83,7 +85,7 @@ export default function ParticipatedServices() {
               <td className={td}>
                 <AuditBadge auditState={r.auditState} />
               </td>
-              <td className={td}>{formatDate(r.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(r.createdAt, language, true, false)}</td>
               <td className={`${td} space-x-3`}>
                 <Link to={participatedDetailHref(r)} className="link">
                   {t("list.detail")}

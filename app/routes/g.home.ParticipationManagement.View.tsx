@@ -11,14 +11,16 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import type { VueapiResult } from "#app/lib/vueapi.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["participation"],
+  i18n: ["participation", "services"],
   breadcrumb: [
     { key: "menu.participationManagement", to: "/g/home/ParticipationManagement" },
     { key: "titles.participationView" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participationView");
 
 const backTo = (url: URL) => {

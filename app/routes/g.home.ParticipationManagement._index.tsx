@@ -7,17 +7,19 @@ import { SearchForm } from "#app/components/SearchForm.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { AuditBadge } from "#app/components/participation/status.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, positiveParam, searchParam } from "#app/lib/params.ts";
 import { manageQueryHeader, readManageQuery } from "#app/lib/participation.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["participation"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.participationManagement" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("participationManagement");
 
 const PAGE_SIZE = 10;
@@ -89,7 +91,7 @@ export default function ParticipationManagement() {
             t("manage.service"),
             t("manage.applicant"),
             t("manage.role"),
-            t("manage.applied"),
+            zoneHeader(t, t("manage.applied")),
             t("manage.state"),
             "",
           ]}
@@ -100,7 +102,7 @@ export default function ParticipationManagement() {
               <td className={td}>{r.name}</td>
               <td className={td}>{r.applicant}</td>
               <td className={td}>{r.roleName}</td>
-              <td className={td}>{formatDate(r.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(r.createdAt, language, true, false)}</td>
               <td className={`${td} space-x-1`}>
                 <AuditBadge auditState={r.auditState} />
                 {r.disabled ? <span className="text-xs text-red-700">{t("manage.disabled")}</span> : null}

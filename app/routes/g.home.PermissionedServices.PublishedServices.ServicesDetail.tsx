@@ -27,6 +27,7 @@ import {
   withoutPanels,
 } from "#app/lib/services.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["services", "configuration", "billing", "crossChain"],
@@ -36,6 +37,7 @@ export const handle = {
     { key: "titles.servicesDetail" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("servicesDetail", (d) => d.service?.name);
 
 /**

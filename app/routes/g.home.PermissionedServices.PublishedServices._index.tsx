@@ -23,11 +23,13 @@ import {
 } from "#app/lib/services.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["services", "wizard"],
+  i18n: ["services", "wizard", "billing"],
   breadcrumb: [{ key: "menu.permissionedServices" }, { key: "menu.publishedServices" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publishedServices");
 
 /**

@@ -33,6 +33,7 @@ import {
   wizardApi,
   wizardLoadFailure,
 } from "#app/lib/wizard.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 /**
  * SPEC §2 PublishedServices/NewServices: the service publish wizard (appState add | mod | update | mod2).
@@ -49,6 +50,7 @@ export const handle = {
     { key: "wizard:title.add" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 
 const TITLE_KEYS: Record<AppState, string> = {
   add: "newService",

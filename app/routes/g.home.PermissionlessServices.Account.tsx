@@ -21,15 +21,17 @@ import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["publicChain"],
+  i18n: ["publicChain", "services", "billing"],
   breadcrumb: [
     { key: "menu.permissionlessServices", to: PC },
     { key: "titles.publicChainHome", to: `${PC}/Home` },
     { key: "titles.publicChainAccount" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainAccount", (d: { account?: { name: string } }) => d.account?.name);
 
 const RANGES = Object.keys(GAS_RANGES) as (keyof typeof GAS_RANGES)[];

@@ -8,12 +8,13 @@ import { KeyTypeLabel } from "#app/components/public-chain/badges.tsx";
 import { formatEther } from "#app/lib/format-number.ts";
 import { PC, accountHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -23,6 +24,7 @@ export const handle = {
     { key: "titles.publicChainAccounts" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainAccounts", (d: { project?: { name: string } }) => d.project?.name);
 
 const PAGE_SIZE = 10;
@@ -70,7 +72,7 @@ export default function ChainAccounts() {
             t("account.address"),
             t("account.keyType"),
             t("account.gas"),
-            t("account.created"),
+            zoneHeader(t, t("account.created")),
             t("index.actions"),
           ]}
         >
@@ -95,7 +97,7 @@ export default function ChainAccounts() {
                   </div>
                 ) : null}
               </td>
-              <td className={td}>{formatDate(a.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(a.createdAt, language, true, false)}</td>
               <td className={td}>
                 <Link className="link" to={accountHref(a.accountId)}>
                   {t("accounts.detail")}

@@ -15,15 +15,17 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["publicChain", "contracts"],
+  i18n: ["publicChain", "contracts", "services"],
   breadcrumb: [
     { key: "menu.permissionlessServices", to: PC },
     { key: "titles.publicChainHome", to: `${PC}/Home` },
     { key: "titles.publicChainContract" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainContract", (d: { contract?: { name: string } }) => d.contract?.name);
 
 const EVENTS_PAGE_SIZE = 10;

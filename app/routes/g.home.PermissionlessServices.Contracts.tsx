@@ -16,7 +16,7 @@ import {
 } from "#app/components/public-chain/contracts.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
@@ -24,6 +24,7 @@ import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { ContractStatus } from "#contract/contracts-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["publicChain", "contracts"],
@@ -33,6 +34,7 @@ export const handle = {
     { key: "titles.publicChainContracts" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainContracts", (d: { project?: { name: string } }) => d.project?.name);
 
 const PAGE_SIZE = 10;
@@ -171,7 +173,7 @@ export default function Contracts() {
               cell: (c) => (c.blockNumber === null ? "—" : c.blockNumber.toLocaleString(language)),
             },
             { header: t("fields.account"), cell: (c) => c.accountName },
-            { header: t("fields.created"), cell: (c) => formatDate(c.createdAt, language, true) },
+            { header: zoneHeader(t, t("fields.created")), cell: (c) => formatDate(c.createdAt, language, true, false) },
             {
               header: t("fields.actions"),
               cell: (c) => (

@@ -9,16 +9,18 @@ import { Table, td } from "#app/components/Table.tsx";
 import { ConsoleTabs, PlanStatusBadge, ProjectStatusBadge } from "#app/components/public-chain/badges.tsx";
 import { PC, accountsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam, positiveId, searchParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["publicChain"],
+  i18n: ["publicChain", "services"],
   breadcrumb: [{ key: "menu.permissionlessServices", to: PC }, { key: "titles.publicChainHome" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainHome");
 
 const PAGE_SIZE = 10;
@@ -67,7 +69,7 @@ export default function PublicChainHome() {
               t("home.plan"),
               t("home.status"),
               t("home.projects"),
-              t("home.expires"),
+              zoneHeader(t, t("home.expires")),
               t("home.bill"),
               t("index.actions"),
             ]}
@@ -79,7 +81,7 @@ export default function PublicChainHome() {
                   <PlanStatusBadge status={p.status} />
                 </td>
                 <td className={td}>{t("home.projectCount", { used: p.projectNum, max: p.projectMax })}</td>
-                <td className={td}>{formatDate(p.expiresAt, language, true)}</td>
+                <td className={td}>{formatDate(p.expiresAt, language, true, false)}</td>
                 <td className={`${td} font-mono text-xs`}>
                   {p.billId ? (
                     <Link className="link" to={`/g/home/userCenter/BillDetail?billId=${p.billId}`}>
@@ -130,7 +132,7 @@ export default function PublicChainHome() {
               t("project.node"),
               t("project.status"),
               t("project.daily"),
-              t("project.created"),
+              zoneHeader(t, t("project.created")),
               t("index.actions"),
             ]}
           >
@@ -151,7 +153,7 @@ export default function PublicChainHome() {
                     max: p.dailyRequests.toLocaleString(language),
                   })}
                 </td>
-                <td className={td}>{formatDate(p.createdAt, language, true)}</td>
+                <td className={td}>{formatDate(p.createdAt, language, true, false)}</td>
                 <td className={`${td} space-x-3`}>
                   <Link className="link" to={projectHref(p.projectId)}>
                     {t("project.detail")}

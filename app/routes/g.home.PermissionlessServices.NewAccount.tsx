@@ -14,6 +14,7 @@ import { idParam } from "#app/lib/public-chain.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["publicChain"],
@@ -23,6 +24,7 @@ export const handle = {
     { key: "titles.publicChainNewAccount" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainNewAccount", (d: { project?: { name: string } }) => d.project?.name);
 
 /**

@@ -15,15 +15,17 @@ import { positiveId } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["publicChain"],
+  i18n: ["publicChain", "services"],
   breadcrumb: [
     { key: "menu.permissionlessServices", to: PC },
     { key: "titles.publicChainHome", to: `${PC}/Home` },
     { key: "titles.publicChainNewProject" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainNewProject");
 
 /**
@@ -81,7 +83,7 @@ export default function NewProject() {
     <div className="max-w-xl space-y-4">
       <PageHeader title={t("create.title")} />
       <p className="text-sm text-slate-600">
-        {t("create.plan", { plan: planName, used: plan.projectNum, max: plan.projectMax })}
+        {t("create.plan", { plan: planName, used: plan.projectNum, count: plan.projectMax })}
       </p>
       {closed ? <FormErrors errors={["errors:MSG_42003"]} /> : null}
       <div className="card">

@@ -16,15 +16,17 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf } from "#app/lib/params.ts";
 import { idParam, siteOrigin } from "#app/lib/public-chain.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["publicChain"],
+  i18n: ["publicChain", "services", "billing"],
   breadcrumb: [
     { key: "menu.permissionlessServices", to: PC },
     { key: "titles.publicChainHome", to: `${PC}/Home` },
     { key: "titles.publicChainProject" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainProject", (d: { project?: { name: string } }) => d.project?.name);
 
 const RANGES = Object.keys(STATS_RANGES) as (keyof typeof STATS_RANGES)[];

@@ -24,8 +24,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf, requireNoUnpaidBills } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["publicChain"], breadcrumb: [{ key: "menu.permissionlessServices" }] };
+export const handle = {
+  i18n: ["publicChain", "billing", "services"],
+  breadcrumb: [{ key: "menu.permissionlessServices" }],
+};
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainNodes");
 
 const PAGE_SIZE = 10;
@@ -173,7 +178,7 @@ export default function PublicChainIndex() {
               <td className={td}>{inLanguage(o.planName, o.planNameZh, language)}</td>
               <td className={td}>{t("index.pricePer", { price: price(o.priceCents), days: o.periodDays })}</td>
               <td className={`${td} text-xs`}>
-                <div>{t("index.projectMax", { max: o.haveProjectMax, used: o.haveProjectNum })}</div>
+                <div>{t("index.projectMax", { count: o.haveProjectMax, used: o.haveProjectNum })}</div>
                 <div>
                   {t("index.dayRange", {
                     min: o.haveDayMinReq.toLocaleString(language),

@@ -12,7 +12,7 @@ import { Pagination } from "#app/components/Pagination.tsx";
 import { ProjectStatusBadge, frameworkLabel } from "#app/components/dedicated-nodes/badges.tsx";
 import { PRN, checkHref, configHref, newProjectHref } from "#app/lib/dedicated-nodes-urls.ts";
 import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam, positiveId } from "#app/lib/params.ts";
@@ -20,8 +20,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["dedicatedNodes"], breadcrumb: [{ key: "titles.privatedNodes" }] };
+export const handle = {
+  i18n: ["dedicatedNodes", "billing", "services"],
+  breadcrumb: [{ key: "titles.privatedNodes" }],
+};
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("privatedNodes");
 
 const PAGE_SIZE = 10;
@@ -174,7 +179,7 @@ export default function DedicatedNodeProjects() {
             t("project.cityNode"),
             t("project.nodeCount"),
             t("project.status"),
-            t("list.periodEnd"),
+            zoneHeader(t, t("list.periodEnd")),
             t("list.actions"),
           ]}
         >
@@ -204,7 +209,7 @@ export default function DedicatedNodeProjects() {
                     </span>
                   ) : null}
                 </td>
-                <td className={`${td} whitespace-nowrap`}>{formatDate(p.periodEnd, language, true)}</td>
+                <td className={`${td} whitespace-nowrap`}>{formatDate(p.periodEnd, language, true, false)}</td>
                 <td className={`${td} whitespace-nowrap`}>
                   <Form method="post" id={formId} className="flex items-center gap-3">
                     <Link className="link" to={checkHref(p.prnProjectId)}>

@@ -18,11 +18,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { useRefreshWhile } from "#app/lib/pending-refresh.ts";
 import { siteOrigin } from "#app/lib/public-chain.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["dedicatedNodes", "dedicatedNodeRules"],
+  i18n: ["dedicatedNodes", "dedicatedNodeRules", "services", "billing"],
   breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesCheck" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("privatedNodesCheck", (d: { project?: { name: string } }) => d.project?.name);
 
 /**

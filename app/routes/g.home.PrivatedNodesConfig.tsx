@@ -22,11 +22,13 @@ import { blockOf } from "#app/lib/unpaid-guard.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["dedicatedNodes", "dedicatedNodeRules"],
+  i18n: ["dedicatedNodes", "dedicatedNodeRules", "billing"],
   breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfig" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("privatedNodesConfig", (d: { project?: { name: string } }) => d.project?.name);
 
 const PAGE_SIZE = 10;

@@ -12,11 +12,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { useRefreshWhile } from "#app/lib/pending-refresh.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { PrnUpgradeStatus } from "#contract/dedicated-nodes-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["dedicatedNodes"],
+  i18n: ["dedicatedNodes", "services"],
   breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfigDetail" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle(
   "privatedNodesConfigDetail",
   (d: { upgrade?: { projectName: string } }) => d.upgrade?.projectName,

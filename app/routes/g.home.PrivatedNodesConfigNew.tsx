@@ -17,11 +17,13 @@ import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["dedicatedNodes", "dedicatedNodeRules"],
   breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesConfigNew" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("privatedNodesConfigNew", (d: { options?: { name: string } }) => d.options?.name);
 
 type ActionData =

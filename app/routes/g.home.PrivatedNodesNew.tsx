@@ -13,11 +13,13 @@ import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { requireNoUnpaidBills, unlessRefusedForBills } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["dedicatedNodes", "dedicatedNodeRules"],
+  i18n: ["dedicatedNodes", "dedicatedNodeRules", "services"],
   breadcrumb: [{ key: "titles.privatedNodes", to: PRN }, { key: "titles.privatedNodesNew" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("privatedNodesNew");
 
 /** A price asked while typing changes nothing: the page's data is not read again. */

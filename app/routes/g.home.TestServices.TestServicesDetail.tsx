@@ -15,11 +15,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { positiveId } from "#app/lib/params.ts";
 import { requiredId } from "#app/lib/params.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["testServices"],
+  i18n: ["testServices", "services"],
   breadcrumb: [{ key: "menu.testServices", to: "/g/home/TestServices" }, { key: "titles.testServicesDetail" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("testServicesDetail", (d) => d?.service?.name);
 
 /** SPEC §2 TestServicesDetail (?id=): a test service, its status with the failure's reason and suggestion, its access parameters and actions. */

@@ -14,11 +14,13 @@ import { positiveParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["testServices", "wizard"],
   breadcrumb: [{ key: "menu.testServices", to: "/g/home/TestServices" }, { key: "titles.testServicesNew" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("testServicesNew");
 
 /** ?id= edits a test service (status 1, 15, 20); with &upgrade=1 it upgrades a deployed one (10): a new version. */

@@ -10,8 +10,10 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "menu.testServices" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("testServices");
 
 /** SPEC §2 TestServices: the caller's test services, newest first, paged; an empty state leads to the first one. */

@@ -10,8 +10,10 @@ import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "#app/lib/unpaid-guard.server.ts";
 import type { loader as shellLoader } from "./g.home.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["home", "billing"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("console");
 
 /**

@@ -7,11 +7,13 @@ import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { detailsText } from "#app/lib/audit.ts";
 import { auditFilterFromQuery, auditQuery } from "#app/lib/audit.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["audit"], breadcrumb: [{ key: "titles.auditLog" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("auditLog");
 
 const PAGE_SIZE = 20;
@@ -41,7 +43,11 @@ export default function AuditLogPage() {
   const { page, filter, exportHref, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("audit");
   const columns: Column<AuditEntry>[] = [
-    { header: t("columns.at"), cell: (e) => formatDate(e.at, language, true), className: "whitespace-nowrap" },
+    {
+      header: zoneHeader(t, t("columns.at")),
+      cell: (e) => formatDate(e.at, language, true, false),
+      className: "whitespace-nowrap",
+    },
     { header: t("columns.actor"), cell: (e) => e.actorName },
     {
       header: t("columns.action"),

@@ -10,11 +10,13 @@ import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { loadMarketOps, marketOpsAction, OPS_MARKET } from "#app/lib/market-ops.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { Table } from "#app/components/Table.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["market", "wizard"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsMarket" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsMarket");
 
 /** Operations: the chaincode market's entries (issue 15; docs/decisions/042): add, update, withdraw. */

@@ -11,11 +11,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["configuration", "services"],
+  i18n: ["configuration", "services", "billing", "payments"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.configUpgradeReviews" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("configUpgradeReviews");
 
 const QUEUES = ["pending", "rejected"] as const;

@@ -9,14 +9,16 @@ import { Claims, CredentialState, Mono } from "#app/components/did/views.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["did"], breadcrumb: [{ key: "titles.opsCredentials" }] };
+export const handle = { i18n: ["did", "services"], breadcrumb: [{ key: "titles.opsCredentials" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsCredentials");
 
 const PAGE_SIZE = 20;
@@ -64,8 +66,8 @@ function CredentialRow({ c, language }: { c: CredentialRecord; language: Languag
       <td className={td}>
         <Claims claims={c.claims} />
       </td>
-      <td className={td}>{formatDate(c.issuedAt, language, true)}</td>
-      <td className={td}>{formatDate(c.expiresAt, language, true)}</td>
+      <td className={td}>{formatDate(c.issuedAt, language, true, false)}</td>
+      <td className={td}>{formatDate(c.expiresAt, language, true, false)}</td>
       <td className={td}>
         <CredentialState revokedAt={c.revokedAt} expiresAt={c.expiresAt} />
       </td>
@@ -125,8 +127,8 @@ export default function OperationsCredentials() {
           head={[
             t("credential.subject"),
             t("credential.claims"),
-            t("credential.issuedAt"),
-            t("credential.validUntil"),
+            zoneHeader(t, t("credential.issuedAt")),
+            zoneHeader(t, t("credential.validUntil")),
             t("credential.state.label"),
             "",
           ]}

@@ -12,11 +12,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["crossChain"],
+  i18n: ["crossChain", "payments"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.crossChainReviews" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("crossChainReviews");
 
 const QUEUE = "/g/home/operations/CrossChainReviews";

@@ -9,11 +9,13 @@ import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { docsOpsAction, loadDocsOps, OPS_DOCS } from "#app/lib/docs-ops.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["docs"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsDocs" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsDocs");
 
 /** Operations: the manual's pages (issue 15; docs/decisions/042): create, edit, reorder, publish, delete. */

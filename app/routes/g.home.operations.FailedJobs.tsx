@@ -8,8 +8,10 @@ import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["operations"], breadcrumb: [{ key: "titles.failedJobs" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("failedJobs");
 
 const PAGE_SIZE = 20;

@@ -21,8 +21,10 @@ import { approveReject, DecisionForm, type DecisionActionData } from "#app/compo
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "menu.invoices" }] };
+export const handle = { i18n: ["invoices", "payments"], breadcrumb: [{ key: "menu.invoices" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("invoiceQueue");
 
 const PAGE_SIZE = 10;

@@ -13,11 +13,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam, positiveId } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["ipfs"],
+  i18n: ["ipfs", "payments"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.ipfsUpgradeReviews" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ipfsUpgradeReviews");
 
 /**

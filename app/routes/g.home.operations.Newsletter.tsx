@@ -9,7 +9,7 @@ import { Badge } from "#app/components/Badge.tsx";
 import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
@@ -17,11 +17,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { Table } from "#app/components/Table.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["support"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.newsletter" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("newsletter");
 
 /**
@@ -76,14 +78,17 @@ export default function NewsletterOps() {
       {page.rows.length === 0 ? (
         <EmptyState message={t("ops.noIssues")} />
       ) : (
-        <Table label={t("ops.issues")} head={[t("ops.subject"), t("ops.progress"), t("ops.created"), t("ops.state")]}>
+        <Table
+          label={t("ops.issues")}
+          head={[t("ops.subject"), t("ops.progress"), zoneHeader(t, t("ops.created")), t("ops.state")]}
+        >
           {page.rows.map((i) => (
             <tr key={i.issueId} className="border-t border-slate-200" data-testid="newsletter-issue">
               <td className="py-2">{language === "zh-CN" ? i.subjectZh : i.subjectEn}</td>
               <td>
                 {i.sent} / {i.recipients}
               </td>
-              <td>{formatDate(i.createdAt, language, true)}</td>
+              <td>{formatDate(i.createdAt, language, true, false)}</td>
               <td>
                 <Badge tone={i.status === IssueStatus.SENT ? "ok" : "wait"}>{t(`ops.issueStatus.${i.status}`)}</Badge>
               </td>

@@ -20,11 +20,13 @@ import { positiveParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef, type UploadOutcome } from "#app/lib/uploads.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["community", "wizard"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsPartnerEdit" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsPartnerEdit");
 
 /**

@@ -10,11 +10,13 @@ import { inLanguage } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["community"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsPartners" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsPartners");
 
 /** Operations: the partners of serviceNetworkLeague in their order; edit, delete (confirmed). */

@@ -10,8 +10,10 @@ import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatMinorUnits, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, loadMoneyQueue, queueDecision } from "#app/lib/operations-review.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.paymentReviews" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("paymentReviews");
 
 /**

@@ -10,11 +10,13 @@ import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, positiveParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["community"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsPostEdit" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsPostEdit");
 
 /** The list tab of each kind. */

@@ -11,11 +11,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { Table } from "#app/components/Table.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["configuration"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.prices" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("prices");
 
 /**
@@ -159,7 +161,7 @@ export default function PricesPage() {
           >
             {history.rows.map((c) => (
               <tr key={c.changeId}>
-                <td className="px-3 py-2">{formatDate(c.createdAt, language, true)}</td>
+                <td className="px-3 py-2">{formatDate(c.createdAt, language, true, false)}</td>
                 <td className="px-3 py-2">
                   {t(`prices.areas.${c.area}`)} · {language === "zh-CN" ? c.itemNameZh : c.itemName}
                 </td>

@@ -13,11 +13,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["store"],
+  i18n: ["store", "payments"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.productReviews" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("productReviews");
 
 type Item = DataOf<"/sys/ops/products/list">["page"]["rows"][number];

@@ -14,11 +14,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["services"],
+  i18n: ["services", "payments"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.refundReviews" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("refundReviews");
 
 /** The queue's tabs: pending, not approved, approved. */

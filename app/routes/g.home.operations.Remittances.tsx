@@ -9,8 +9,10 @@ import { ReviewQueue } from "#app/components/ReviewRow.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, loadMoneyQueue, queueDecision } from "#app/lib/operations-review.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["payments"], breadcrumb: [{ key: "titles.remittances" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("remittances");
 
 /** Operators: offline remittances awaiting confirmation (SPEC §9 GT0004, 1-3 working days), or all. */

@@ -13,11 +13,13 @@ import { decideQueueItem, queueDecision } from "#app/lib/operations-review.serve
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import type { DataOf } from "#contract/paths.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["services"],
+  i18n: ["services", "payments"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.serviceReviews" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("serviceReviews");
 
 const QUEUES = ["initial", "final"] as const;

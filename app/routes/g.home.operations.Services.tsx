@@ -19,9 +19,11 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { decideQueueItem, queueDecision } from "#app/lib/operations-review.server.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 // "payments" holds the decision form's shared texts (ReviewRow).
 export const handle = { i18n: ["services", "payments"], breadcrumb: [{ key: "titles.runningServices" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("runningServices");
 
 const PAGE_SIZE = 10;

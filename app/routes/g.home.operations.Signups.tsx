@@ -10,11 +10,13 @@ import { pagingOf } from "#app/lib/paging.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { Table } from "#app/components/Table.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["community"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.opsSignups" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("opsSignups");
 
 /** Operations: an event's sign-ups in the order they came (?eventId=N), with a CSV export. */

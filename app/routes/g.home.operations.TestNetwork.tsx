@@ -9,8 +9,10 @@ import { apiFor, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["testServices"], breadcrumb: [{ key: "titles.testNetwork" }] };
+export const handle = { i18n: ["testServices", "services"], breadcrumb: [{ key: "titles.testNetwork" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("testNetwork");
 
 /** Operations: the test network (docs/decisions/034): its chain, height and services, and its reset (typed confirmation, audited). */

@@ -11,11 +11,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { oneOf } from "#app/lib/params.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["support"],
   breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }, { key: "titles.supportTickets" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("supportTickets");
 
 /**

@@ -1,9 +1,19 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { json, type LoaderFunctionArgs, type SerializeFrom } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Breadcrumbs } from "#app/components/Breadcrumbs.tsx";
 import { ErrorView } from "#app/components/ErrorView.tsx";
 import { Footer } from "#app/components/Footer.tsx";
+import { ConsoleNotFound } from "#app/components/home/NotFound.tsx";
 import { LanguageSwitch } from "#app/components/LanguageSwitch.tsx";
 import { Logo } from "#app/components/Logo.tsx";
 import { ProfilePanel } from "#app/components/ProfilePanel.tsx";
@@ -12,8 +22,10 @@ import { getEnv } from "#app/lib/env.server.ts";
 import { AnnouncementBanner } from "#app/components/community/content.tsx";
 import { bannerAnnouncements } from "#app/lib/community.server.ts";
 import { visibleMenu, withSourceRepository, type MenuEntry } from "#app/lib/menu.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["home"] };
+export const clientLoader = withNamespaces(handle);
 
 /** The logged-in shell of /g/home (SPEC §2 Layout and access). Each child guards itself as well. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -70,8 +82,19 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
   );
 }
 
+type ShellData = SerializeFrom<typeof loader>;
+
 export default function HomeShell() {
-  const { user, unread, menu, userManualUrl, banner } = useLoaderData<typeof loader>();
+  return (
+    <Shell data={useLoaderData<typeof loader>()}>
+      <Outlet />
+    </Shell>
+  );
+}
+
+/** The console's frame: header, menu, breadcrumbs, and the page (or its not-found) in the main area. */
+function Shell({ data, children }: { data: ShellData; children: React.ReactNode }) {
+  const { user, unread, menu, userManualUrl, banner } = data;
   const { t } = useTranslation();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -139,9 +162,7 @@ export default function HomeShell() {
         </aside>
         <main className="flex-1 px-4 py-6 md:px-8">
           <Breadcrumbs />
-          <div className="mt-4">
-            <Outlet />
-          </div>
+          <div className="mt-4">{children}</div>
         </main>
       </div>
       <Footer />
@@ -149,6 +170,21 @@ export default function HomeShell() {
   );
 }
 
+/**
+ * A page of the console that does not exist or is not the viewer's (a 404 a page's loader threw, or an
+ * unknown /g/home path) is said inside the shell, menu and all (issue 30 item 10; docs/decisions/066). Any
+ * other error, and any error of the shell's own loader (it has no data to draw the shell with), replaces
+ * the page as before.
+ */
 export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>("routes/g.home");
+  if (data && isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Shell data={data}>
+        <ConsoleNotFound />
+      </Shell>
+    );
+  }
   return <ErrorView standalone />;
 }

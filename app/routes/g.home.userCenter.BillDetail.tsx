@@ -7,6 +7,7 @@ import { payFormOf } from "#app/lib/bills.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["billing"],
@@ -16,6 +17,7 @@ export const handle = {
     { key: "titles.billDetail" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("billDetail", (d) => d.bill?.billNo);
 
 function billIdOf(request: Request): number {

@@ -12,11 +12,13 @@ import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["auth"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.changePassword" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("changePassword");
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -12,11 +12,13 @@ import { pageParam, positiveParam } from "#app/lib/params.ts";
 import { savedRecordsAction } from "#app/lib/saved-records.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["profile"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.contactInformation" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("contactInformation");
 
 const PAGE_SIZE = 10;

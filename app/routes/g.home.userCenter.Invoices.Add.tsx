@@ -14,8 +14,10 @@ import { applyForInvoice, selectInvoiceBills } from "#app/lib/invoices.server.ts
 import { pageTitle } from "#app/lib/meta.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:add.crumb" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("invoiceAdd");
 
 const ID_RE = /^[1-9][0-9]{0,9}$/;

@@ -6,8 +6,10 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { idFromQuery, readFailure } from "#app/lib/invoices.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:detail.crumb" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("invoiceDetail");
 
 /** SPEC §2 Invoices details: the caller's own application only (another user's id is a 404). */

@@ -9,8 +9,10 @@ import { backToApplication, loadSavedList } from "#app/lib/invoices.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { savedRecordsAction } from "#app/lib/saved-records.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["invoices"], breadcrumb: [{ key: "invoices:titles.crumb" }] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("invoiceTitles");
 
 const PAGE_SIZE = 10;

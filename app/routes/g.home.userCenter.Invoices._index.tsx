@@ -10,8 +10,10 @@ import { applicationColumns } from "#app/components/invoices/application.tsx";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["invoices"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("invoices");
 
 const PAGE_SIZE = 10;

@@ -13,11 +13,13 @@ import { pagingOf } from "#app/lib/paging.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { MessageStatus } from "#contract/message-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["messages"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.messageCenter" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("messageCenter");
 
 const FILTERS = { all: undefined, unread: 0, read: 1 } as const;

@@ -7,11 +7,13 @@ import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { dayFromQuery, kindFromQuery } from "#app/lib/bills.server.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["billing", "ipfs"],
+  i18n: ["billing", "ipfs", "services"],
   breadcrumb: [{ key: "menu.userCenter", to: "/g/home/userCenter/MyAccount" }, { key: "menu.myAccount" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("myAccount");
 
 /**

@@ -13,12 +13,13 @@ import {
 } from "#app/components/payments/wallet.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatUsd } from "#app/lib/format.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -28,6 +29,7 @@ export const handle = {
     { key: "titles.recharge" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("recharge");
 
 const PAGE_SIZE = 10;
@@ -131,7 +133,10 @@ export default function RechargePage() {
                 </Link>
               ),
             },
-            { header: t("recharge.columns.time"), cell: (p) => formatDate(p.createdAt, language, true) },
+            {
+              header: zoneHeader(t, t("recharge.columns.time")),
+              cell: (p) => formatDate(p.createdAt, language, true, false),
+            },
             { header: t("recharge.columns.method"), cell: (p) => t(`payTypes.${p.payType}`) },
             { header: t("recharge.columns.amount"), numeric: true, cell: (p) => formatUsd(p.amountCents, language) },
             {

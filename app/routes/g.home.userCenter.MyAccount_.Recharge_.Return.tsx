@@ -9,6 +9,7 @@ import { recordNumberParam } from "#app/lib/params.ts";
 import { pageTitleRefreshing, useRefreshWhile } from "#app/lib/pending-refresh.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { OFFLINE_PAY_TYPE, PaymentStatus } from "#contract/payments-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -19,6 +20,7 @@ export const handle = {
     { key: "titles.rechargeResult" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 
 /** While the provider has not answered, the page refreshes itself (a meta refresh works without JavaScript). */
 export const meta = pageTitleRefreshing<typeof loader>("rechargeResult", (data) => data.waiting);

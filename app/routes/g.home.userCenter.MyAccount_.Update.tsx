@@ -7,6 +7,7 @@ import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitleRefreshing, useRefreshWhile } from "#app/lib/pending-refresh.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -16,6 +17,7 @@ export const handle = {
     { key: "titles.creditCard" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 
 export const meta = pageTitleRefreshing<typeof loader>("creditCard", (data) => data.setup === "open");
 

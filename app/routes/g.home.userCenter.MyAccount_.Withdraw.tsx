@@ -10,13 +10,14 @@ import { FormErrors, TextField } from "#app/components/forms.tsx";
 import { AccountPageHeading, WalletSummary, WithdrawalStateBadge } from "#app/components/payments/wallet.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { formatDate, formatDay, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatDay, formatUsd } from "#app/lib/format.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -26,6 +27,7 @@ export const handle = {
     { key: "titles.withdraw" },
   ],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("withdraw");
 
 const PAGE_SIZE = 10;
@@ -147,7 +149,10 @@ export default function WithdrawPage() {
           empty={t("withdraw.empty")}
           columns={[
             { header: t("withdraw.columns.no"), className: "font-mono", cell: (w) => w.withdrawalNo },
-            { header: t("withdraw.columns.time"), cell: (w) => formatDate(w.createdAt, language, true) },
+            {
+              header: zoneHeader(t, t("withdraw.columns.time")),
+              cell: (w) => formatDate(w.createdAt, language, true, false),
+            },
             { header: t("withdraw.columns.amount"), numeric: true, cell: (w) => formatUsd(w.amountCents, language) },
             { header: t("withdraw.columns.status"), cell: (w) => <WithdrawalStateBadge state={w.state} /> },
             {

@@ -6,7 +6,14 @@ import { PayStateBadge } from "#app/components/billing/PayStateBadge.tsx";
 import { PayBillsForm, PayFailure } from "#app/components/BlockedAction.tsx";
 import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { BILL_TYPE_OPTIONS, billDetailHref, billSubject, billTypeLabel, PAY_STATE_OPTIONS } from "#app/lib/bills.ts";
+import {
+  BILL_TYPE_OPTIONS,
+  billDetailHref,
+  billSubject,
+  billCycleLabel,
+  billTypeLabel,
+  PAY_STATE_OPTIONS,
+} from "#app/lib/bills.ts";
 import { billFilterFromQuery } from "#app/lib/bills.server.ts";
 import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
@@ -15,11 +22,13 @@ import { pagingOf } from "#app/lib/paging.ts";
 import { payBillsAndReturn, type PayManyFailure } from "#app/lib/unpaid-guard.server.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { PayState } from "#contract/billing-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["billing"],
   breadcrumb: [{ key: "menu.userCenter", to: "/g/home/userCenter/MyAccount" }, { key: "menu.myBills" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("myBills");
 
 const MY_BILLS = "/g/home/userCenter/MyBills";
@@ -90,7 +99,7 @@ export default function MyBills() {
         <>
           <span className="block text-slate-900">{billSubject(t, b)}</span>
           <span className="block text-xs text-slate-500">
-            {billTypeLabel(t, b.billType)} · {t(`cycles.${b.cycle}`, { defaultValue: "" })}
+            {billTypeLabel(t, b.billType)} · {billCycleLabel(t, b)}
           </span>
         </>
       ),

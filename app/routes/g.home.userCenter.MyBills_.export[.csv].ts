@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { billSubject, billTypeLabel, utc8Day } from "#app/lib/bills.ts";
+import { billSubject, billCycleLabel, billTypeLabel, utc8Day } from "#app/lib/bills.ts";
 import { billFilterFromQuery } from "#app/lib/bills.server.ts";
 import { csvNumber, toCsv } from "#app/lib/csv.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       billTypeLabel(t, b.billType),
       t(`payStates.${b.payState}`, { defaultValue: String(b.payState) }),
       t(`payModes.${b.payMode}`, { defaultValue: String(b.payMode) }),
-      t(`cycles.${b.cycle}`, { defaultValue: String(b.cycle) }),
+      billCycleLabel(t, b),
       formatDate(b.createdAt, lang, true),
       formatDate(b.deadline, lang, true),
       formatDate(b.paidAt, lang, true),

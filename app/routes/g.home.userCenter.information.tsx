@@ -20,11 +20,13 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
   i18n: ["profile", "ddc"],
   breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.information" }],
 };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("information");
 
 const schemaFor = (userType: 1 | 2) => (userType === 2 ? enterpriseProfileSchema : individualProfileSchema);

@@ -6,8 +6,10 @@ import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["auth"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("activation");
 
 /**

@@ -7,8 +7,10 @@ import { formatNumber, formatUsd } from "#app/lib/format.ts";
 import { inLanguage, nodeLabel } from "#app/components/details.tsx";
 import type { Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["home"] };
+export const handle = { i18n: ["home", "services"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("landing");
 
 /** The landing page of the network (SPEC §2 /g/main/index): what it offers, its city nodes, how to start. */

@@ -15,8 +15,10 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ddc"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("accountBinding");
 
 /**

@@ -7,8 +7,10 @@ import { viewPost } from "#app/lib/community.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { positiveParam } from "#app/lib/params.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["community"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("announcementDetail", (d: { post?: { title: string } }) => d.post?.title);
 
 /** SPEC §2 system announcement detail (public, ?id=N): a published announcement with its window. */

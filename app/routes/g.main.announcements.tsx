@@ -11,8 +11,10 @@ import { formatDate } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["community"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("announcements");
 
 /** SPEC §2 system announcements (public): the published ones, newest window first, the active ones marked. */

@@ -7,8 +7,10 @@ import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { loadCaptcha } from "#app/lib/captcha.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { createVisitorTicket } from "#app/lib/support.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["pages", "support", "auth"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("contact");
 
 /** The contact page (SPEC §1, §2): how to reach us, and a form that creates a support ticket (docs/decisions/041). */

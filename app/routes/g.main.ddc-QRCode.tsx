@@ -4,8 +4,10 @@ import { useTranslation } from "react-i18next";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { ddcIdParam, ddcViewUrl, qrSvg } from "#app/lib/ddc.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ddc"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ddcQrCode", (data) => data?.name);
 
 /**

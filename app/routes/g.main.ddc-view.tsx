@@ -14,8 +14,10 @@ import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ddc"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("ddcView", (data) => data?.view?.name);
 
 /**

@@ -8,8 +8,10 @@ import { ErrorView } from "#app/components/ErrorView.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { loadManual } from "#app/lib/docs.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["docs"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("documentation", (data) => data?.page?.title);
 
 /**

@@ -5,8 +5,10 @@ import { ErrorView } from "#app/components/ErrorView.tsx";
 import { apiReference } from "#app/lib/api-reference.server.ts";
 import { getViewer } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["docs"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("apiReference");
 
 /**

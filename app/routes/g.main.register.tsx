@@ -12,8 +12,10 @@ import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { parseFormWithUploads, uploadError, uploadRef } from "#app/lib/uploads.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["auth"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("register");
 
 const HIDDEN = ["captcha"];

@@ -6,8 +6,10 @@ import { FallbackBadge } from "#app/components/community/content.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["community"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("serviceNetworkLeague");
 
 /** SPEC §2 serviceNetworkLeague (public): the partners of the network, from the database, in their order. */

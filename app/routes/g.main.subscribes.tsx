@@ -14,8 +14,10 @@ import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["support", "auth"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("subscribes");
 
 /**

@@ -3,8 +3,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["support"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("subscribes");
 
 /**

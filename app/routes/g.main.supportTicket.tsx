@@ -5,8 +5,10 @@ import { TicketPage } from "#app/components/support/TicketPage.tsx";
 import { apiFor, getViewer, notFound } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { closeConfirming, ticketPageAction, visitorTicketPage } from "#app/lib/support.server.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["support"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("supportTicket");
 
 const keyOf = (url: URL) => {

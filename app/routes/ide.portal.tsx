@@ -18,8 +18,10 @@ import { requiredId } from "#app/lib/params.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { ContractStatus } from "#contract/contracts-codes.ts";
+import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["ide", "contracts"] };
+export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("idePortal", (d: { workspace?: { name: string } }) => d.workspace?.name);
 
 /**
@@ -88,6 +90,10 @@ export default function IdePortal() {
     { id: "editor" },
   );
   useRefreshWhile(workspace.deployments.some((d) => isUnderWay(d.status)));
+  const errors = workspace.diagnostics.filter((d) => d.severity === "error");
+  const lineErrors = errors.flatMap((d) =>
+    d.file === file?.path && d.line ? [{ line: d.line, message: d.message }] : [],
+  );
   return (
     <main className="mx-auto max-w-screen-2xl space-y-4 p-4">
       <header className="flex flex-wrap items-center justify-between gap-3">
@@ -153,6 +159,7 @@ export default function IdePortal() {
                     defaultValue={kept ?? file.content}
                     label={t("portal.content", { path: file.path })}
                     describedBy="diagnostics-heading"
+                    errors={lineErrors}
                   />
                   <div className="flex gap-2">
                     <SubmitButton intent="save" className="btn-secondary">
@@ -187,7 +194,13 @@ export default function IdePortal() {
             <h2 id="deploy-heading" className="font-semibold">
               {t("portal.deployHeading")}
             </h2>
-            <DeployForm compiled={workspace.compiled} accounts={accounts} action={here} last={last} />
+            <DeployForm
+              compiled={workspace.compiled}
+              hasErrors={errors.length > 0}
+              accounts={accounts}
+              action={here}
+              last={last}
+            />
           </section>
           <section className="card space-y-3" aria-labelledby="deployments-heading">
             <h2 id="deployments-heading" className="font-semibold">

@@ -129,10 +129,15 @@ describe("the online IDE", () => {
     expect(error).toMatchObject({ file: "contracts/SimpleStorage.sol", line: expect.any(Number) });
     // solc reports the missing ';' where the next token starts: the line after the statement at the latest.
     expect([line, line + 1]).toContain(error.line);
-    expect((await ok("/sys/ide/workspace/open", { workspaceId }, token)).diagnostics[0]).toMatchObject({
-      file: "contracts/SimpleStorage.sol",
-      line: error.line,
-    });
+    const opened = await ok("/sys/ide/workspace/open", { workspaceId }, token);
+    expect(opened.diagnostics[0]).toMatchObject({ file: "contracts/SimpleStorage.sol", line: error.line });
+    // The last good build was of another source: it is no longer offered, nor deployable (issue 30).
+    expect(opened.compiled).toEqual([]);
+    const ref = "contracts/SimpleStorage.sol:SimpleStorage";
+    expect(
+      (await call("/sys/ide/deploy", { workspaceId, contract: ref, network: "test", constructorArgs: [] }, token))
+        .message,
+    ).toBe(Msg.IDE_NOT_COMPILED);
     await ok("/sys/ide/file/save", { workspaceId, fileId: file.fileId, content: file.content }, token);
     const fixed = await ok("/sys/ide/compile", { workspaceId }, token);
     expect(fixed.ok, JSON.stringify(fixed.diagnostics)).toBe(true);

@@ -42,12 +42,12 @@ describe("SPEC §9 dates", () => {
     expect(formatDate(null, "en")).toBe("");
     expect(formatDate("not a date", "en")).toBe("");
   });
-  it("shows an inbox message's instants in UTC+8 and leaves its other parameters alone", () => {
+  it("shows an inbox message's instants in UTC+8 and its amounts as money, and leaves its other parameters alone", () => {
     const params = { name: "2026-03-04", until: "2026-03-04T20:30:00.000Z", amount: "88.00" };
     expect(messageParams(params, "en")).toEqual({
       name: "2026-03-04",
       until: "UTC+8 03/05/2026 04:30",
-      amount: "88.00",
+      amount: "$88.00",
     });
     expect(messageParams(params, "zh-CN").until).toBe("UTC+8 2026-03-05 04:30");
     expect(messageParams(null, "en")).toEqual({});

@@ -7,8 +7,9 @@ import type { DataOf } from "#contract/paths.ts";
 import { SubmitButton } from "#app/components/forms.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { Table } from "#app/components/Table.tsx";
-import { billDetailHref, billSubject, billTypeLabel } from "#app/lib/bills.ts";
+import { billDetailHref, billSubject, billCycleLabel, billTypeLabel } from "#app/lib/bills.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { hostOf } from "#app/lib/host-config.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { PayStateBadge } from "./PayStateBadge.tsx";
 
@@ -46,6 +47,11 @@ export function BillDetailPage({
   const location = useLocation();
   const money = (cents: number) => formatUsd(cents, language);
   const date = (value: string | null) => (value ? formatDate(value, language, true) : null);
+  // A host configuration is read as its vCPUs and memory, never as its code ("c2m4", issue 30 item 7).
+  const hostLabel = (code: string | null) => {
+    const h = code ? hostOf(code) : null;
+    return h ? t("detail.other.hostConfig", { cpu: h.cpu, memory: h.memoryGb }) : code;
+  };
   const dataTotal = bill.dataUsage.reduce((s, l) => s + l.amountCents, 0);
   const hasConfig =
     bill.nodeCount !== null ||
@@ -165,9 +171,7 @@ export function BillDetailPage({
           <Field label={t("detail.fields.payType")}>
             {bill.payType ? t(`payTypes.${bill.payType}`, { defaultValue: bill.payType }) : null}
           </Field>
-          <Field label={t("detail.fields.cycle")}>
-            {t(`cycles.${bill.cycle}`, { defaultValue: String(bill.cycle) })}
-          </Field>
+          <Field label={t("detail.fields.cycle")}>{billCycleLabel(t, bill)}</Field>
           <Field
             label={t("detail.fields.period")}
           >{`${formatDate(bill.periodStart, language, true)} – ${formatDate(bill.periodEnd, language, true)}`}</Field>
@@ -248,7 +252,7 @@ export function BillDetailPage({
           </h2>
           <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
             <Field label={t("detail.other.nodeCount")}>{bill.nodeCount === null ? null : String(bill.nodeCount)}</Field>
-            <Field label={t("detail.other.host")}>{bill.hostConfiguration}</Field>
+            <Field label={t("detail.other.host")}>{hostLabel(bill.hostConfiguration)}</Field>
             <Field label={t("detail.other.capacity")}>
               {bill.dataCapacityGb === null ? null : t("detail.other.capacityGb", { gb: bill.dataCapacityGb })}
             </Field>

@@ -70,7 +70,7 @@ export function UpgradeTable({
         { header: t("configuration:columns.type"), cell: (r) => t(`configuration:types.${r.upgradeType}`) },
         {
           header: t("common:zoneHeader", { label: t("configuration:columns.time") }),
-          cell: (r) => formatDate(r.createdAt, language, true),
+          cell: (r) => formatDate(r.createdAt, language, true, false),
         },
         {
           header: t("configuration:columns.amount"),

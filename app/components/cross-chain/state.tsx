@@ -55,6 +55,7 @@ export function CrossStatePanel({ detail, language }: { detail: CrossDetail; lan
         <Field label={t("detail.calls")}>
           <span data-testid="cross-counts">
             {t("detail.totals", {
+              count: detail.counts.total,
               total: n(detail.counts.total),
               success: n(detail.counts.success),
               failure: n(detail.counts.failure),

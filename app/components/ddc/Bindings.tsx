@@ -4,7 +4,7 @@ import { ACCOUNT_BINDING_PATH } from "#contract/ddc-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 
 export type Binding = { bindingId: number; address: string; chainId: number; createdAt: string };
@@ -58,13 +58,13 @@ export function BoundAddresses({
         <Table
           label={t("binding.listTitle")}
           regionTestId="bindings-table"
-          head={[t("binding.address"), t("fields.chainId"), t("binding.boundAt"), ""]}
+          head={[t("binding.address"), t("fields.chainId"), zoneHeader(t, t("binding.boundAt")), ""]}
         >
           {rows.map((r) => (
             <tr key={r.bindingId} data-testid="binding-row">
               <td className={`${td} break-all font-mono text-xs`}>{r.address}</td>
               <td className={td}>{r.chainId}</td>
-              <td className={td}>{formatDate(r.createdAt, language, true)}</td>
+              <td className={td}>{formatDate(r.createdAt, language, true, false)}</td>
               <td className={td}>
                 <Form method="post" action={action} id={`unbind-${r.bindingId}`}>
                   <input type="hidden" name="bindingId" value={r.bindingId} />

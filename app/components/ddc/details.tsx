@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DdcStatus } from "#contract/ddc-codes.ts";
 import { Table, td } from "#app/components/Table.tsx";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 
 /** Shared UI of the DDC pages (docs/decisions/045). */
@@ -39,7 +39,7 @@ export function HistoryTable({ history, language }: { history: DdcEvent[]; langu
         t("history.to"),
         t("history.block"),
         t("history.tx"),
-        t("history.at"),
+        zoneHeader(t, t("history.at")),
       ]}
     >
       {history.map((h) => (
@@ -49,7 +49,7 @@ export function HistoryTable({ history, language }: { history: DdcEvent[]; langu
           <td className={`${td} break-all font-mono text-xs`}>{h.to}</td>
           <td className={`${td} tabular-nums`}>{h.blockNumber}</td>
           <td className={`${td} break-all font-mono text-xs`}>{h.txHash}</td>
-          <td className={td}>{formatDate(h.at, language, true)}</td>
+          <td className={td}>{formatDate(h.at, language, true, false)}</td>
         </tr>
       ))}
     </Table>

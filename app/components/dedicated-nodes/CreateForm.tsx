@@ -127,7 +127,7 @@ export function CreateForm({
               label: hydrated ? null : inLanguage(c.cloud, c.cloudZh, language),
               options: c.regions.map((r) => ({
                 value: String(r.nodeId),
-                label: t("create.region", { name: inLanguage(r.name, r.nameZh, language), free: r.freePeers }),
+                label: t("create.region", { name: inLanguage(r.name, r.nameZh, language), count: r.freePeers }),
               })),
             }))}
           />

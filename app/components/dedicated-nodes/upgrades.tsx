@@ -2,10 +2,11 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { PrnUpgrade } from "#contract/dedicated-nodes.ts";
 import { Table, td } from "#app/components/Table.tsx";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { UpgradeStatusBadge } from "./badges.tsx";
 import { billHref, configDetailHref } from "#app/lib/dedicated-nodes-urls.ts";
+import { hostOf } from "#app/lib/host-config.ts";
 
 /** A value of an upgrade as its type reads: peers, a host configuration, a data capacity in GB. */
 export function useUpgradeValue() {
@@ -18,12 +19,6 @@ export function useUpgradeValue() {
     if (updateType === 3) return t("dataCapacity", { gb: value });
     return t("peers", { count: Number(value) });
   };
-}
-
-/** "c4m8" → 4 vCPU, 8 GB (the codes name their size). */
-function hostOf(code: string): { cpu: number; memoryGb: number } | null {
-  const m = /^c(\d+)m(\d+)$/.exec(code);
-  return m ? { cpu: Number(m[1]), memoryGb: Number(m[2]) } : null;
 }
 
 /** A project's upgrades, newest first: type, from → to, the difference paid, status and time. */
@@ -39,7 +34,7 @@ export function UpgradeTable({ rows, language }: { rows: PrnUpgrade[]; language:
         t("config.change"),
         t("config.priceDiff"),
         t("config.status"),
-        t("config.time"),
+        zoneHeader(t, t("config.time")),
         t("upgrade.bill"),
       ]}
     >
@@ -57,7 +52,7 @@ export function UpgradeTable({ rows, language }: { rows: PrnUpgrade[]; language:
           <td className={td}>
             <UpgradeStatusBadge status={u.status} />
           </td>
-          <td className={`${td} whitespace-nowrap`}>{formatDate(u.createdAt, language, true)}</td>
+          <td className={`${td} whitespace-nowrap`}>{formatDate(u.createdAt, language, true, false)}</td>
           <td className={td}>
             {u.billId ? (
               <Link className="link font-mono text-xs" to={billHref(u.billId)}>

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CredentialRecord } from "#contract/did.ts";
 import { Table, td } from "#app/components/Table.tsx";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { CredentialState, Mono } from "./views.tsx";
 import { credentialHref } from "#app/lib/did-urls.ts";
@@ -25,8 +25,8 @@ export function CredentialTable({
       head={[
         t("credential.kind"),
         side === "issued" ? t("credential.subject") : t("credential.issuer"),
-        t("credential.issuedAt"),
-        t("credential.validUntil"),
+        zoneHeader(t, t("credential.issuedAt")),
+        zoneHeader(t, t("credential.validUntil")),
         t("credential.state.label"),
         "",
       ]}
@@ -42,8 +42,8 @@ export function CredentialTable({
           <td className={`${td} max-w-xs`}>
             <Mono>{side === "issued" ? c.subjectDid : c.issuerDid}</Mono>
           </td>
-          <td className={td}>{formatDate(c.issuedAt, language, true)}</td>
-          <td className={td}>{formatDate(c.expiresAt, language, true)}</td>
+          <td className={td}>{formatDate(c.issuedAt, language, true, false)}</td>
+          <td className={td}>{formatDate(c.expiresAt, language, true, false)}</td>
           <td className={td}>
             <CredentialState revokedAt={c.revokedAt} expiresAt={c.expiresAt} />
           </td>

@@ -44,7 +44,7 @@ export function Mono({ children, testId }: { children: string; testId?: string }
   );
 }
 
-/** Claims as a definition list: nested values as JSON. */
+/** Claims as a definition list: nested values as nested lists, never as JSON (issue 30 item 7). */
 export function Claims({ claims }: { claims: Record<string, unknown> }) {
   const { t } = useTranslation("did");
   const entries = Object.entries(claims).filter(([k]) => k !== "id");
@@ -53,15 +53,40 @@ export function Claims({ claims }: { claims: Record<string, unknown> }) {
     <dl className="grid gap-2 sm:grid-cols-2" data-testid="claims">
       {entries.map(([k, v]) => (
         <Field key={k} label={k}>
-          {typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? (
-            String(v)
-          ) : (
-            <Mono>{JSON.stringify(v)}</Mono>
-          )}
+          <ClaimValue value={v} />
         </Field>
       ))}
     </dl>
   );
+}
+
+/** One claim's value as people read it: text, a list, or the names and values of an object. */
+function ClaimValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <>—</>;
+  if (Array.isArray(value))
+    return (
+      <ul className="list-inside list-disc">
+        {value.map((item, i) => (
+          <li key={i}>
+            <ClaimValue value={item} />
+          </li>
+        ))}
+      </ul>
+    );
+  if (typeof value === "object")
+    return (
+      <dl className="space-y-1 border-l border-slate-200 pl-3">
+        {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
+          <div key={k}>
+            <dt className="text-xs text-slate-500">{k}</dt>
+            <dd>
+              <ClaimValue value={v} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  return <>{String(value)}</>;
 }
 
 /** The state of an issued credential: revoked, expired or valid (at the time shown). */

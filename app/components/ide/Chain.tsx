@@ -25,15 +25,17 @@ type Last = { target: string; result: SubmissionResult<string[]> | null; call: I
 
 /**
  * The deployment form: a compiled contract, where to (the test network, or one of the user's custody accounts and
- * its project), the constructor's arguments.
+ * its project), the constructor's arguments. Not offered while the last compilation has errors (issue 30).
  */
 export function DeployForm({
   compiled,
+  hasErrors,
   accounts,
   action,
   last,
 }: {
   compiled: IdeCompiled[];
+  hasErrors: boolean;
   accounts: ChainAccount[];
   action: string;
   last: Last;
@@ -43,6 +45,13 @@ export function DeployForm({
     id: "deploy",
     defaultValue: { contract: compiled[0] ? `${compiled[0].file}:${compiled[0].name}` : "" },
   });
+  // While the last compilation has errors nothing is offered: its contracts would not be the source shown.
+  if (hasErrors)
+    return (
+      <p className="text-sm text-red-800" data-testid="deploy-blocked">
+        {t("portal.deployBlocked")}
+      </p>
+    );
   if (!compiled.length) return <p className="text-sm text-slate-600">{t("portal.compileFirst")}</p>;
   return (
     <FormProvider context={form.context}>

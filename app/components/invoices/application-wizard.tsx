@@ -20,7 +20,7 @@ import {
   TextAreaField,
   TextField,
 } from "#app/components/forms.tsx";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { invoiceStepUrl } from "#app/lib/invoices-urls.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
@@ -97,7 +97,7 @@ function BillsField({
               </th>
               <th className="px-4 py-2">{t("fields.billNo")}</th>
               <th className="px-4 py-2">{t("fields.serviceName")}</th>
-              <th className="px-4 py-2">{t("fields.paidAt")}</th>
+              <th className="px-4 py-2">{zoneHeader(t, t("fields.paidAt"))}</th>
               <th className="px-4 py-2 text-right">{t("fields.amount")}</th>
             </tr>
           </thead>
@@ -126,7 +126,7 @@ function BillsField({
                     <label htmlFor={`bill-${id}`}>{b.billNo}</label>
                   </td>
                   <td className="px-4 py-2">{b.serviceName}</td>
-                  <td className="px-4 py-2">{formatDate(b.paidAt, language)}</td>
+                  <td className="px-4 py-2">{formatDate(b.paidAt, language, false, false)}</td>
                   <td className="px-4 py-2 text-right">{formatUsd(b.amountCents, language)}</td>
                 </tr>
               );
@@ -225,7 +225,7 @@ export function ConfirmStep({ data }: { data: ApplicationWizardData }) {
     <div className="space-y-4">
       {data.dropped > 0 ? (
         <p role="status" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-800">
-          {t("add.dropped", { n: data.dropped })}
+          {t("add.dropped", { count: data.dropped })}
         </p>
       ) : null}
       <section className="card" aria-labelledby="confirm-bills">

@@ -5,7 +5,7 @@ import type { InvoiceDetail } from "#contract/invoices.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
 import type { Column } from "#app/components/RecordTable.tsx";
 import { Table } from "#app/components/Table.tsx";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { INVOICE_STATUS } from "#contract/invoice-codes.ts";
 
@@ -172,6 +172,6 @@ export function applicationColumns<Row extends ApplicationRow>(t: TFunction, lan
     { header: t("fields.issuance"), cell: (r) => t(`issuance.${r.issuance}`) },
     { header: t("fields.amount"), numeric: true, cell: (r) => formatUsd(r.amountCents, language) },
     { header: t("fields.status"), cell: (r) => <StatusBadge status={r.status} /> },
-    { header: t("fields.createdAt"), cell: (r) => formatDate(r.createdAt, language, true) },
+    { header: zoneHeader(t, t("fields.createdAt")), cell: (r) => formatDate(r.createdAt, language, true, false) },
   ];
 }

@@ -7,7 +7,7 @@ import { SubmitButton } from "#app/components/forms.tsx";
 import { inLanguage } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { CopyableText } from "#app/components/public-chain/KeyPanel.tsx";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { KeyStateBadge } from "./badges.tsx";
 import { formatBytes } from "#app/lib/format-number.ts";
@@ -134,7 +134,7 @@ export function FileTable({
     <Table
       label={t("file.title")}
       regionTestId="file-list"
-      head={[t("file.name"), t("file.cid"), t("file.size"), t("file.created"), t("list.actions")]}
+      head={[t("file.name"), t("file.cid"), t("file.size"), zoneHeader(t, t("file.created")), t("list.actions")]}
     >
       {files.map((f) => {
         const formId = `unpin-${f.ipfsFileId}`;
@@ -148,7 +148,7 @@ export function FileTable({
               {f.cid}
             </td>
             <td className={`${td} whitespace-nowrap tabular-nums`}>{formatBytes(f.size)}</td>
-            <td className={`${td} whitespace-nowrap`}>{formatDate(f.createdAt, language, true)}</td>
+            <td className={`${td} whitespace-nowrap`}>{formatDate(f.createdAt, language, true, false)}</td>
             <td className={`${td} whitespace-nowrap`}>
               <Form method="post" action={here} id={formId} className="flex items-center gap-3">
                 <Link

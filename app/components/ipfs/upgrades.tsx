@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
 import type { IpfsUpgrade } from "#contract/ipfs.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
-import { formatDate, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { capacityLabel } from "./badges.tsx";
 import { IPFS } from "#app/lib/ipfs-urls.ts";
@@ -44,7 +44,7 @@ export function UpgradeTable({ rows, language }: { rows: IpfsUpgrade[]; language
         t("upgrade.capacityChange"),
         t("upgrade.priceDiff"),
         t("upgrade.status"),
-        t("upgrade.requested"),
+        zoneHeader(t, t("upgrade.requested")),
         t("upgrade.bill"),
       ]}
     >
@@ -59,7 +59,7 @@ export function UpgradeTable({ rows, language }: { rows: IpfsUpgrade[]; language
           <td className={td}>
             <UpgradeStatusBadge status={u.status} />
           </td>
-          <td className={td}>{formatDate(u.createdAt, language, true)}</td>
+          <td className={td}>{formatDate(u.createdAt, language, true, false)}</td>
           <td className={td}>
             {u.billId ? (
               <Link className="link font-mono text-xs" to={billHref(u.billId)}>

@@ -87,6 +87,7 @@ export function AssignGasForm({
           label={t("gas.amount")}
           hint={t("gas.amountHint", {
             balance: formatUsd(balanceCents, language),
+            dollar: formatUsd(100, language),
             per: formatEther((100n * WEI_PER_CENT).toString()),
           })}
           autoComplete="off"

@@ -5,7 +5,7 @@ import { replySchema, type ServiceDetail } from "#contract/services.ts";
 import { Field, nodeLabel } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
-import { formatDate, formatDay, formatUsd } from "#app/lib/format.ts";
+import { formatDate, zoneHeader, formatDay, formatUsd } from "#app/lib/format.ts";
 import { formatBytes } from "#app/lib/format-number.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
@@ -101,6 +101,8 @@ function TabBody({
   const { t } = useTranslation("services");
   const c = service.contents;
   const date = (v: string | null) => (v ? formatDate(v, language, true) : t("detail.none"));
+  /** In a table the column header names the time zone once. */
+  const cellDate = (v: string | null) => (v ? formatDate(v, language, true, false) : t("detail.none"));
   const nodeName = (n: { name: string; nameZh: string }) => nodeLabel(n, language);
   switch (tab) {
     case "chaincode":
@@ -125,7 +127,7 @@ function TabBody({
                 <tr key={p.packageId}>
                   <td className={td}>{p.name}</td>
                   <td className={td}>{p.version}</td>
-                  <td className={td}>{p.language}</td>
+                  <td className={td}>{t(`languages.${p.language}`, { defaultValue: p.language })}</td>
                   <td className={`${td} font-mono text-xs`}>{p.mainPath}</td>
                   <td className={td}>{p.initParams}</td>
                   <td className={td}>
@@ -225,14 +227,14 @@ function TabBody({
           ) : (
             <Table
               label={t("detail.records")}
-              head={[t("detail.event"), t("detail.actor"), t("detail.time"), t("detail.commentsCol")]}
+              head={[t("detail.event"), t("detail.actor"), zoneHeader(t, t("detail.time")), t("detail.commentsCol")]}
               regionTestId="approval-records"
             >
               {reviews.map((x, i) => (
                 <tr key={i}>
                   <td className={td}>{t(`detail.events.${x.event}`)}</td>
                   <td className={td}>{t(`detail.actors.${x.actorKind}`)}</td>
-                  <td className={`${td} whitespace-nowrap`}>{date(x.createdAt)}</td>
+                  <td className={`${td} whitespace-nowrap`}>{cellDate(x.createdAt)}</td>
                   <td className={td}>{x.comments ?? ""}</td>
                 </tr>
               ))}
@@ -257,11 +259,16 @@ function TabBody({
               <h2 className="font-semibold">{t("detail.refunds")}</h2>
               <Table
                 label={t("detail.refunds")}
-                head={[t("detail.time"), t("detail.status"), t("detail.refundAmount"), t("detail.reviewComments")]}
+                head={[
+                  zoneHeader(t, t("detail.time")),
+                  t("detail.status"),
+                  t("detail.refundAmount"),
+                  t("detail.reviewComments"),
+                ]}
               >
                 {service.refunds.map((r) => (
                   <tr key={r.refundId}>
-                    <td className={td}>{date(r.createdAt)}</td>
+                    <td className={td}>{cellDate(r.createdAt)}</td>
                     <td className={td}>{t(`refundState.${r.state}`)}</td>
                     <td className={td}>{formatUsd(r.amountCents, language)}</td>
                     <td className={td}>{r.reviewComments ?? ""}</td>
@@ -342,8 +349,8 @@ function TabBody({
             head={[
               t("detail.historyVersion"),
               t("detail.historyState"),
-              t("detail.historyCreated"),
-              t("detail.historyPublished"),
+              zoneHeader(t, t("detail.historyCreated")),
+              zoneHeader(t, t("detail.historyPublished")),
               "",
             ]}
           >
@@ -356,8 +363,8 @@ function TabBody({
                 <td className={td}>
                   <StatusBadge verState={h.verState} />
                 </td>
-                <td className={td}>{date(h.createdAt)}</td>
-                <td className={td}>{date(h.publishedAt)}</td>
+                <td className={td}>{cellDate(h.createdAt)}</td>
+                <td className={td}>{cellDate(h.publishedAt)}</td>
                 <td className={td}>
                   {h.appVerId === service.appVerId ? (
                     ""

@@ -33,7 +33,8 @@ import {
 /**
  * Compiles the workspace's .sol files off the main thread (imports between them and from OpenZeppelin resolved);
  * the messages are kept at their file and line, and the contracts (ABI, bytecode) replace the last ones when
- * there is no error.
+ * there is no error. A compilation with errors withdraws the last ones: they were built from another source,
+ * and deploying them while the workspace shows errors would deploy something the user no longer sees (issue 30).
  */
 export async function compile(input: Payload<"/sys/ide/compile">, ctx: Ctx) {
   const db = ctx.deps.db;
@@ -58,8 +59,8 @@ export async function compile(input: Payload<"/sys/ide/compile">, ctx: Ctx) {
       .update(ideWorkspaces)
       .set({ diagnostics, compiledAt: now, compiler: result.compiler || null })
       .where(eq(ideWorkspaces.id, w.id));
-    if (!result.ok) return;
     await tx.delete(ideCompiled).where(eq(ideCompiled.workspaceId, w.id));
+    if (!result.ok) return;
     const deployable = result.contracts.filter((c) => c.bytecode.length > 2);
     if (deployable.length) {
       await tx.insert(ideCompiled).values(
