@@ -109,7 +109,14 @@ async function serve(cwd, env) {
       : [];
   const child = spawn(process.execPath, [...profile, serverEntry, "build/index.js"], {
     cwd,
-    env: { ...process.env, PORT: String(port), FABRIC_GATEWAY_PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      FABRIC_GATEWAY_PORT: "0",
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   children.push(child);

@@ -32,7 +32,14 @@ async function serve(env) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), FABRIC_GATEWAY_PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      FABRIC_GATEWAY_PORT: "0",
+      HOST: "127.0.0.1",
+      NODE_ENV: "production",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   children.push(child);
