@@ -38,6 +38,9 @@ const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  * log, the chaincode listener, and the chaincode processes (started on first use, stopped when idle, at most
  * `maxProcesses` at once).
  */
+type InstallInput = { channel: string; name: string; version: string; packageZip: Uint8Array; initArgs?: string[] };
+type Installed = { name: string; version: string; initTxId: string | null; upgraded: boolean };
+
 export class FabricHost {
   private listener: Promise<ChaincodeListener> | null = null;
   private readonly ledgers = new Map<string, Promise<ChannelLedger>>();
@@ -142,13 +145,25 @@ export class FabricHost {
    * first install runs the chaincode's Init as a transaction of the channel; a new version upgrades (the next
    * proposal runs it; the old version's process stops). The same version again with the same package is a no-op.
    */
-  async install(input: {
-    channel: string;
-    name: string;
-    version: string;
-    packageZip: Uint8Array;
-    initArgs?: string[];
-  }): Promise<{ name: string; version: string; initTxId: string | null; upgraded: boolean }> {
+  install(input: InstallInput): Promise<Installed> {
+    // One install of a channel at a time in this process: the deploy job and a caller running it inline (the test
+    // fixture, the one-time backfill) would otherwise both record the version; the second finds the first's.
+    const before = this.installing.get(input.channel) ?? Promise.resolve();
+    const mine = before.then(() => this.installOnce(input));
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.installing.set(input.channel, settled);
+    void settled.then(() => {
+      if (this.installing.get(input.channel) === settled) this.installing.delete(input.channel);
+    });
+    return mine;
+  }
+
+  private readonly installing = new Map<string, Promise<void>>();
+
+  private async installOnce(input: InstallInput): Promise<Installed> {
     for (const [what, value] of [
       ["chaincode name", input.name],
       ["version", input.version],
