@@ -55,7 +55,7 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await expect(page.getByText("No chaincode packages yet.")).toBeVisible();
   await page.getByLabel("Package name").fill("1bad");
   await page.getByLabel("Package version").fill("1.0.0");
-  await page.getByLabel("Init parameters").fill("owner,amount");
+  await page.getByLabel("Init parameters").fill("initLedger,genesis");
   await page.getByLabel("Main function path").fill("asset/index.js");
   await page
     .getByLabel("Chaincode zip")

@@ -22,7 +22,7 @@ test("the wizard's languages: what runs where, the default and its hint, and a r
   const support = page.getByTestId("language-support");
   await expect(support).toContainText("Solidity on FISCO BCOS, CITA and XuperChain");
   await expect(support).toContainText(
-    "Node.js on Hyperledger Fabric: accepted now; it deploys once the embedded Fabric peer exists.",
+    "Node.js on Hyperledger Fabric: installed on the embedded Fabric peer, one peer per city node;",
   );
   await expect(support).toContainText("Go and Java on Hyperledger Fabric need a connected Fabric network");
 
