@@ -1,13 +1,4 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  verify,
-  webcrypto,
-  type KeyObject,
-} from "node:crypto";
-import * as x509 from "@peculiar/x509";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, verify, type KeyObject } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import type { Tx } from "#backend/db/client.ts";
@@ -15,6 +6,13 @@ import { appCas } from "./tables.ts";
 import type { BackendEnv } from "#backend/env.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import {
+  ECDSA_P256_SHA256 as ALG,
+  certificateSerial as serial,
+  toWebPrivate,
+  toWebPublic,
+  x509,
+} from "#backend/kit/x509.ts";
 
 /**
  * Identity certificates (SPEC §5; docs/decisions/013): real X.509 certificates, ECDSA P-256 with SHA-256
@@ -22,10 +20,6 @@ import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
  * need). The CA's private key is stored encrypted (AES-256-GCM) with a key derived from the deployment's
  * session secret, which every process shares.
  */
-const crypto = webcrypto as unknown as Crypto;
-x509.cryptoProvider.set(crypto);
-
-const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 const CA_YEARS = 10;
 export const CERT_VALIDITY_DAYS = 365;
 const DAY = 24 * 60 * 60 * 1000;
@@ -49,31 +43,6 @@ export function openWithServer(env: BackendEnv, sealed: string): string {
   return openWith(env, CA_KEYS, sealed);
 }
 
-/** A node KeyObject as a WebCrypto key for @peculiar/x509. */
-async function toWebPrivate(key: KeyObject) {
-  return crypto.subtle.importKey(
-    "pkcs8",
-    key.export({ type: "pkcs8", format: "der" }),
-    { name: "ECDSA", namedCurve: "P-256" },
-    true,
-    ["sign"],
-  );
-}
-async function toWebPublic(key: KeyObject) {
-  return crypto.subtle.importKey(
-    "spki",
-    key.export({ type: "spki", format: "der" }),
-    { name: "ECDSA", namedCurve: "P-256" },
-    true,
-    ["verify"],
-  );
-}
-
-const serial = () => {
-  const bytes = randomBytes(16);
-  bytes[0] &= 0x7f; // a positive INTEGER
-  return bytes.toString("hex");
-};
 /** A value safe inside an X.500 name. */
 const dn = (value: string) =>
   value

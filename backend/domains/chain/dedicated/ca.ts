@@ -1,46 +1,25 @@
-import { generateKeyPairSync, randomBytes, webcrypto, createPrivateKey, type KeyObject } from "node:crypto";
-import * as x509 from "@peculiar/x509";
+import { generateKeyPairSync, createPrivateKey } from "node:crypto";
 import type { BackendEnv } from "#backend/env.ts";
 import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import {
+  ECDSA_P256_SHA256 as ALG,
+  certificateSerial as serial,
+  pkcs8Pem as pemOf,
+  toWebPrivate,
+  toWebPublic,
+  x509,
+} from "#backend/kit/x509.ts";
 
 /**
  * A dedicated network's certificate authority (docs/decisions/046): a self-signed CA (ECDSA P-256, SHA-256)
  * of its own, whose private key is sealed with the server secret, issuing each node a real X.509 certificate
  * with the subject CN=<node>.<network>.
  */
-const crypto = webcrypto as unknown as Crypto;
-x509.cryptoProvider.set(crypto);
-
-const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 const DAY = 24 * 60 * 60 * 1000;
 const CA_YEARS = 10;
 const NODE_DAYS = 365;
 /** The CA's and the nodes' private keys (PKCS#8 PEM), sealed with their own purpose. */
 const NETWORK_KEYS: SealPurpose = { label: "bsn-dedicated-network-keys", fallbackFile: "dedicated-secret" };
-
-const toWebPrivate = (key: KeyObject) =>
-  crypto.subtle.importKey(
-    "pkcs8",
-    key.export({ type: "pkcs8", format: "der" }),
-    { name: "ECDSA", namedCurve: "P-256" },
-    true,
-    ["sign"],
-  );
-const toWebPublic = (key: KeyObject) =>
-  crypto.subtle.importKey(
-    "spki",
-    key.export({ type: "spki", format: "der" }),
-    { name: "ECDSA", namedCurve: "P-256" },
-    true,
-    ["verify"],
-  );
-const pemOf = (key: KeyObject) => key.export({ type: "pkcs8", format: "pem" }) as string;
-
-function serial(): string {
-  const bytes = randomBytes(16);
-  bytes[0] &= 0x7f; // a positive INTEGER
-  return bytes.toString("hex");
-}
 
 /** The network's CA: its self-signed certificate (PEM) and its sealed key. */
 export async function newNetworkCa(

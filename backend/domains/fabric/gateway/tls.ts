@@ -1,17 +1,17 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  webcrypto,
-  type KeyObject,
-} from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
-import * as x509 from "@peculiar/x509";
 import type { BackendEnv } from "#backend/env.ts";
 import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
+import {
+  ECDSA_P256_SHA256 as ALG,
+  certificateSerial as serial,
+  pkcs8Pem as keyPem,
+  toWebPrivate,
+  toWebPublic,
+  x509,
+} from "#backend/kit/x509.ts";
 import type { Endorser } from "./endorse.ts";
 
 /**
@@ -20,35 +20,15 @@ import type { Endorser } from "./endorse.ts";
  * server certificate it issues for the gateway's host names, and a channel peer's endorsing identity, issued by
  * the service's CA (the channel's MSP) so that clients and validators see an endorser of that MSP.
  */
-const crypto = webcrypto as unknown as Crypto;
-x509.cryptoProvider.set(crypto);
-
-const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 const DAY = 24 * 60 * 60 * 1000;
 const CA_YEARS = 10;
 const SERVER_DAYS = 365;
 
 export type Pem = { certPem: string; keyPem: string };
 
-const serial = () => {
-  const bytes = randomBytes(16);
-  bytes[0]! &= 0x7f;
-  return bytes.toString("hex");
-};
-
 async function webKeys(privateKey: KeyObject, publicKey: KeyObject) {
-  const ec = { name: "ECDSA", namedCurve: "P-256" };
-  return {
-    privateKey: await crypto.subtle.importKey("pkcs8", privateKey.export({ type: "pkcs8", format: "der" }), ec, true, [
-      "sign",
-    ]),
-    publicKey: await crypto.subtle.importKey("spki", publicKey.export({ type: "spki", format: "der" }), ec, true, [
-      "verify",
-    ]),
-  };
+  return { privateKey: await toWebPrivate(privateKey), publicKey: await toWebPublic(publicKey) };
 }
-
-const keyPem = (key: KeyObject) => key.export({ type: "pkcs8", format: "pem" }) as string;
 
 /** A new self-signed CA for the gateway's TLS. */
 export async function newGatewayCa(now: Date): Promise<Pem> {

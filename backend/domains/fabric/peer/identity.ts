@@ -1,12 +1,10 @@
 import { createHash, randomBytes, webcrypto } from "node:crypto";
-import * as x509 from "@peculiar/x509";
 import { common, msp, peer as pb } from "@hyperledger/fabric-protos";
 import type { ProposalInput } from "../peer-api.ts";
+import { ECDSA_P256_SHA256 as ALG, x509 } from "#backend/kit/x509.ts";
 import { timestampOf } from "./blocks.ts";
 
 const crypto = webcrypto as unknown as Crypto;
-x509.cryptoProvider.set(crypto);
-const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 
 /** The embedded peer's own MSP id: the identity of the transactions the peer makes itself (a chaincode's Init). */
 export const PEER_MSP = "EmbeddedPeerMSP";
