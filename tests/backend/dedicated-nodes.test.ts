@@ -182,6 +182,11 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     const [bill] = await billsOf(A.id);
     expect(bill).toMatchObject({ payState: PayState.PAID, payCents: MONTH_1_PEER, id: project.billId });
     expect(await balanceOf(A.id)).toBe(200_000 - MONTH_1_PEER);
+    // Its region and cloud read in the page's language, never as a code (issue 30 item 9).
+    const detail = (lang: string) =>
+      ok("/sys/system/clientInfo/h5billDetail", { billId: bill.id, userLanguage: lang }, A.token);
+    expect(await detail("en")).toMatchObject({ region: "Beijing", cloudPlatform: "China Mobile Cloud" });
+    expect(await detail("zh-CN")).toMatchObject({ region: "北京", cloudPlatform: "移动云" });
     expect(await ok("/sys/prn/create", payload, A.token)).toMatchObject({
       prnProjectId: project.prnProjectId,
       replayed: true,

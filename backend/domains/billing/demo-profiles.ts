@@ -70,7 +70,8 @@ export function resources(nodes: Node[], codes: string[], tps: number, capacityG
       amountCents: cycle === 1 ? yearly : monthly,
     };
   });
-  return { resources: lines, nodeCount: lines.length, region: "Asia Pacific", cloudPlatform: "BSN city nodes" };
+  // A consortium service spans city nodes of several clouds: its lines name each node; no one region or cloud.
+  return { resources: lines, nodeCount: lines.length };
 }
 
 /** §9 "Withdrawal return 7 working days": Monday to Friday. */

@@ -107,6 +107,21 @@ export async function nodeNames(db: Db | Tx, codes: string[], language: Language
   return new Map(rows.map((r) => [r.code, language === "zh-CN" ? r.nameZh : r.name]));
 }
 
+/** Words older demo bills stored in English, in Chinese (issue 30 item 9). */
+const STORED_ZH: Record<string, string> = { "Asia Pacific": "亚太地区", "BSN city nodes": "BSN 城市节点" };
+
+/** A cloud provider as the catalogue names it in `language` (bills store the English name). */
+async function cloudName(db: Db | Tx, cloud: string, language: Language): Promise<string> {
+  if (language !== "zh-CN") return cloud;
+  if (STORED_ZH[cloud]) return STORED_ZH[cloud];
+  const [row] = await db
+    .select({ zh: cityNodes.cloudProviderZh })
+    .from(cityNodes)
+    .where(eq(cityNodes.cloudProvider, cloud))
+    .limit(1);
+  return row?.zh ?? cloud;
+}
+
 /** /sys/system/clientInfo/h5billDetail: every §3 Bill field and its usage detail; another user's bill is not found. */
 export async function billDetail(
   input: { billId: number },
@@ -121,7 +136,7 @@ export async function billDetail(
   const d = bill.detail;
   const names = await nodeNames(
     deps.db,
-    [...new Set([...(d.dataUsage ?? []), ...(d.resources ?? [])].map((l) => l.nodeCode))],
+    [...new Set([...(d.dataUsage ?? []), ...(d.resources ?? [])].map((l) => l.nodeCode).concat(d.region ?? []))],
     language,
   );
   const name = (code: string) => names.get(code) ?? code;
@@ -137,8 +152,9 @@ export async function billDetail(
     nodeCount: d.nodeCount ?? null,
     hostConfiguration: d.hostConfiguration ?? null,
     dataCapacityGb: d.dataCapacityGb ?? null,
-    cloudPlatform: d.cloudPlatform ?? null,
-    region: d.region ?? null,
+    cloudPlatform: d.cloudPlatform ? await cloudName(deps.db, d.cloudPlatform, language) : null,
+    // A dedicated-node bill's region is a city node's code: shown as the node's name (issue 30 item 9).
+    region: d.region ? (language === "zh-CN" ? (STORED_ZH[d.region] ?? name(d.region)) : name(d.region)) : null,
     payable: isPayable(bill, now),
     overdue: bill.payState === PayState.UNPAID && bill.deadline.getTime() <= now.getTime(),
   };
