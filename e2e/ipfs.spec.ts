@@ -80,6 +80,11 @@ test("creates a service, uploads a file, downloads it whole and by range, sees i
   const whole = await page.request.get(href!);
   expect(whole.status()).toBe(200);
   expect(Buffer.compare(await whole.body(), bytes)).toBe(0);
+  // "Download" saves it under its name; "Open" views it in the browser (issue 30 item 11).
+  expect(whole.headers()["content-disposition"]).toMatch(/^attachment; filename\*=UTF-8''/);
+  const opened = await page.request.get((await row.getByTestId("file-open").getAttribute("href"))!);
+  expect(opened.headers()["content-disposition"]).toMatch(/^inline; filename\*=UTF-8''/);
+  expect(Buffer.compare(await opened.body(), bytes)).toBe(0);
   const part = await page.request.get(href!, { headers: { Range: "bytes=100-199" } });
   expect(part.status()).toBe(206);
   expect(Buffer.compare(await part.body(), bytes.subarray(100, 200))).toBe(0);
@@ -87,8 +92,8 @@ test("creates a service, uploads a file, downloads it whole and by range, sees i
   // The traffic: the bytes just served, on the chart (JS) or in the table (no JS).
   await page.getByRole("link", { name: "Download traffic" }).first().click();
   await expect(page.getByRole("heading", { name: `Download traffic of ${name}` })).toBeVisible();
-  // Served: the whole file and the 100-byte range.
-  const served = `${((bytes.length + 100) / 1024).toFixed(0)} KB`;
+  // Served: the whole file twice (saved and opened) and the 100-byte range.
+  const served = `${((2 * bytes.length + 100) / 1024).toFixed(0)} KB`;
   // The gateways write what they served at most a second later (a batched meter): reload until it is there.
   await expect
     .poll(

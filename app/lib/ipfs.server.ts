@@ -144,6 +144,7 @@ export async function downloadThroughGateway(
   api: Api,
   service: IpfsService,
   cid: string,
+  disposition: "attachment" | "asServed" = "attachment",
 ): Promise<Response> {
   const gateway = service.gateways[0];
   const key = gateway ? await keyOf(api, service.ipfsServiceId, "download") : null;
@@ -180,6 +181,11 @@ export async function downloadThroughGateway(
     const value = response.headers.get(name);
     if (value) out.set(name, value);
   }
+  // "Download" saves the file (issue 30 item 11); "Open" keeps the gateway's choice (inline, or attachment for
+  // content that could run script in the portal's origin).
+  const served = out.get("content-disposition");
+  if (disposition === "attachment" && served)
+    out.set("content-disposition", served.replace(/^\s*inline\b/i, "attachment"));
   out.set("Cache-Control", "private, no-store");
   return new Response(response.body, { status: response.status, headers: out });
 }

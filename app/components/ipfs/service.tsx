@@ -11,7 +11,7 @@ import { formatDate, zoneHeader, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { KeyStateBadge } from "./badges.tsx";
 import { formatBytes } from "#app/lib/format-number.ts";
-import { downloadHref } from "#app/lib/ipfs-urls.ts";
+import { downloadHref, openHref } from "#app/lib/ipfs-urls.ts";
 
 export type ShownKey = { kind: IpfsKeyKind; apiKey: string | null; regenerated: boolean } | null;
 type File = { ipfsFileId: number; name: string; cid: string; size: number; contentType: string; createdAt: string };
@@ -159,6 +159,15 @@ export function FileTable({
                 >
                   {t("file.download")}
                 </Link>
+                <a
+                  className="link"
+                  href={openHref(s.ipfsServiceId, f.cid)}
+                  target="_blank"
+                  rel="noopener"
+                  data-testid="file-open"
+                >
+                  {t("file.open")}
+                </a>
                 <input type="hidden" name="ipfsFileId" value={f.ipfsFileId} />
                 <ConfirmSubmit
                   formId={formId}
