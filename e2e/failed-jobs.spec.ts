@@ -29,6 +29,10 @@ test("an operator retries a failed job and it runs; its owner was told", async (
     .click();
   await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
   await expect(page.getByRole("heading", { name: "Failed jobs", level: 2 })).toBeVisible();
+  // An operator's menu starts with Operations, current on every queue (issue 30 item 4).
+  const first = page.getByRole("navigation", { name: "Console menu" }).getByRole("link").first();
+  await expect(first).toHaveText("Operations");
+  await expect(first).toHaveAttribute("aria-current", "page");
   const card = page.locator(`[data-testid="failed-job"][data-job-id="${jobId}"]`);
   await expect(card.getByRole("heading")).toHaveText(`Job #${jobId} · Test job test.job`);
   await expect(card.getByTestId("owner")).toHaveText(user.userName);

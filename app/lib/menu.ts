@@ -14,6 +14,8 @@ export type MenuEntry = {
    */
   newWindow?: boolean;
   children?: MenuEntry[];
+  /** Set by visibleMenu: current only on its own path, because another entry's page lies under it. */
+  exact?: boolean;
 };
 
 export const MENU: MenuEntry[] = [
@@ -41,11 +43,18 @@ export const MENU: MenuEntry[] = [
       { key: "ddc", to: "/g/home/DDC", navigation: 30 },
     ],
   },
-  { key: "privatedNodes", to: "/g/home/PrivatedNodes", navigation: 16 },
-  { key: "ipfs", to: "/g/home/IPFS", navigation: 17 },
-  { key: "did", to: "/g/home/DID", navigation: 18 },
-  { key: "ide", to: "/g/home/IDEServices", navigation: 19 },
-  { key: "interchainServices", to: "/g/home/CrossChainService/Index", navigation: 21 },
+  {
+    // Issue 30 item 5: every entry sits under a heading that names it.
+    key: "networkServices",
+    to: "/g/home/PrivatedNodes",
+    navigation: 16,
+    children: [
+      { key: "privatedNodes", to: "/g/home/PrivatedNodes", navigation: 10 },
+      { key: "ipfs", to: "/g/home/IPFS", navigation: 20 },
+      { key: "did", to: "/g/home/DID", navigation: 30 },
+      { key: "interchainServices", to: "/g/home/CrossChainService/Index", navigation: 40 },
+    ],
+  },
   {
     key: "appStore",
     to: "/g/home/AppStore/Services",
@@ -65,6 +74,7 @@ export const MENU: MenuEntry[] = [
       // OnlineHelp, Documentation and the source repository open in a new window (SPEC §2; docs/decisions/042).
       { key: "onlineHelp", to: "/g/main/documentation?page=getting-started", navigation: 5, newWindow: true },
       { key: "newsEvents", to: "/g/home/DeveloperCommunity/News_Events", navigation: 10 },
+      { key: "ide", to: "/g/home/IDEServices", navigation: 20 },
       { key: "chaincodeMarket", to: "/g/home/DeveloperCommunity/ChaincodeMarket", navigation: 30 },
       { key: "technicalSupport", to: "/g/home/DeveloperCommunity/TechnicalSupport", navigation: 50 },
       { key: "releaseNotes", to: "/g/home/DeveloperCommunity/ReleaseNotes", navigation: 60 },
@@ -99,12 +109,27 @@ export function withSourceRepository(entries: MenuEntry[], url: string | undefin
   });
 }
 
+/**
+ * The entries a role sees, in order. An operator's own entries come first (issue 30 item 4: their work is not
+ * buried under the customer's menu). An entry with another entry's page under its path is current only on its own
+ * path; every other entry stays current on the pages under it (a queue under Operations, a service under IPFS).
+ */
 export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
-  return entries
-    .filter((e) => e.navigation > 0 && (!e.operatorOnly || role === "operator"))
-    .sort((a, b) => a.navigation - b.navigation)
-    .map((e) => (e.children ? { ...e, children: visibleMenu(role, e.children) } : e));
+  const paths = allPaths(entries);
+  const visible = (list: MenuEntry[]): MenuEntry[] =>
+    list
+      .filter((e) => e.navigation > 0 && (!e.operatorOnly || role === "operator"))
+      .sort((a, b) => Number(!!b.operatorOnly) - Number(!!a.operatorOnly) || a.navigation - b.navigation)
+      .map((e) => ({
+        ...e,
+        exact: paths.some((p) => p.startsWith(`${e.to}/`)),
+        ...(e.children ? { children: visible(e.children) } : {}),
+      }));
+  return visible(entries);
 }
+
+const allPaths = (entries: MenuEntry[]): string[] =>
+  entries.flatMap((e) => [e.to, ...(e.children ? allPaths(e.children) : [])]);
 
 /**
  * The queues of the operations area (/g/home/operations, operators only; docs/decisions/005). Each

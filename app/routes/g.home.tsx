@@ -62,7 +62,7 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
   if (!entry.children?.length) {
     return (
       <li>
-        <NavLink to={entry.to} className={linkClass} end>
+        <NavLink to={entry.to} className={linkClass} end={entry.exact}>
           {t(`menu.${entry.key}`)}
         </NavLink>
       </li>

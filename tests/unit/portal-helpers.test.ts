@@ -97,9 +97,25 @@ describe("SPEC §2 left menu", () => {
     { key: "a", to: "/a", navigation: 1 },
     { key: "ops", to: "/ops", navigation: 3, operatorOnly: true },
   ];
-  it("lists entries with navigation > 0 in order, operator entries for operators only", () => {
+  it("lists entries with navigation > 0 in order, operator entries for operators only and first", () => {
     expect(visibleMenu("user", menu).map((e) => e.key)).toEqual(["a", "b"]);
-    expect(visibleMenu("operator", menu).map((e) => e.key)).toEqual(["a", "b", "ops"]);
+    expect(visibleMenu("operator", menu).map((e) => e.key)).toEqual(["ops", "a", "b"]);
+  });
+  it("marks an entry current only on its own path when another entry's page is under it", () => {
+    const nested: MenuEntry[] = [
+      { key: "list", to: "/x", navigation: 1 },
+      { key: "home", to: "/x/Home", navigation: 2 },
+      { key: "ops", to: "/ops", navigation: 3 },
+    ];
+    expect(visibleMenu("user", nested).map((e) => [e.key, e.exact])).toEqual([
+      ["list", true],
+      ["home", false],
+      ["ops", false],
+    ]);
+  });
+  it("puts every entry of the real menu under a heading, but the overview and operations", () => {
+    const top = visibleMenu("operator");
+    expect(top.filter((e) => !e.children?.length).map((e) => e.key)).toEqual(["operations", "home"]);
   });
 });
 
