@@ -116,10 +116,20 @@ test("an operator sees the items waiting in each queue on the overview and besid
   await api(request, "/test/services", { verState: 5, ...FIXTURE_BOOKING }, await apiToken(request, user.userName));
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await page.goto("/g/home/index");
-  const onHome = Number(await page.getByTestId("dash-queue-ServiceReviews").textContent());
+  // The operator's landing is their queues by group, not a customer's dashboard (issue 30 item 4).
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Operations, /);
+  await expect(page.getByText("Publish a service")).toHaveCount(0);
+  const reviews = page.getByTestId("ops-group-reviews");
+  await expect(reviews.getByRole("heading", { level: 2 })).toContainText("Reviews");
+  const onHome = Number(await reviews.getByTestId("dash-queue-ServiceReviews").textContent());
   expect(onHome).toBeGreaterThanOrEqual(1);
-  await page.getByTestId("dash-queue-ServiceReviews").click();
+  const groupWaiting = Number(
+    (await reviews.getByTestId("ops-group-waiting-reviews").textContent())?.replace(/\D+/g, ""),
+  );
+  expect(groupWaiting).toBeGreaterThanOrEqual(onHome);
+  await reviews.getByTestId("dash-queue-ServiceReviews").click();
   await expect(page).toHaveURL(/\/g\/home\/operations\/ServiceReviews/);
+  await expect(page.getByRole("navigation", { name: "Breadcrumbs" })).toHaveText(/^Operations\s*\/\s*Service reviews$/);
   expect(
     Number(
       await page

@@ -13,7 +13,11 @@ export function Breadcrumbs() {
   const matches = useMatches();
   const namespaces = ["common", ...new Set(matches.flatMap((m) => handleNamespaces(m.handle)))];
   const { t } = useTranslation(namespaces);
-  const crumbs = matches.flatMap((m) => (m.handle as BreadcrumbHandle | undefined)?.breadcrumb ?? []);
+  // A layout and its page may both name the area ("Operations / Operations"): a crumb repeating the one before is
+  // said once (issue 30 item 4).
+  const crumbs = matches
+    .flatMap((m) => (m.handle as BreadcrumbHandle | undefined)?.breadcrumb ?? [])
+    .filter((c, i, all) => i === 0 || c.key !== all[i - 1].key);
   if (crumbs.length === 0) return null;
   return (
     <nav aria-label={t("breadcrumbs")} className="text-sm text-slate-500">

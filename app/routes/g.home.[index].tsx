@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlockedLink, BlockedPanel } from "#app/components/BlockedAction.tsx";
-import { MoneyAndInbox, QueueCounts, ServicesByStatus, UsageSparkline } from "#app/components/home/Dashboard.tsx";
+import { MoneyAndInbox, OperatorQueues, ServicesByStatus, UsageSparkline } from "#app/components/home/Dashboard.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -64,6 +64,18 @@ export default function HomeIndex() {
     { key: "documentation", to: "/g/main/documentation" },
     { key: "nodes", to: "/g/main/index#nodes" },
   ];
+  // SPEC §2 keeps /g/home/index as everyone's landing: an operator's is their queues (issue 30 item 4).
+  if (summary.queues)
+    return (
+      <div className="space-y-6">
+        <PageHeader
+          title={t("console.operatorWelcome", { name: user.realName })}
+          description={t("console.operatorIntro")}
+          titleClassName="text-2xl font-semibold text-slate-900"
+        />
+        <OperatorQueues queues={summary.queues} />
+      </div>
+    );
   return (
     <div className="space-y-6">
       <PageHeader
@@ -72,7 +84,6 @@ export default function HomeIndex() {
       />
       {blocked ? <BlockedPanel panel={blocked} language={language} failure={failure} /> : null}
       <MoneyAndInbox d={summary} unread={shell?.unread ?? 0} language={language} />
-      {summary.queues ? <QueueCounts queues={summary.queues} /> : null}
       <div className="grid gap-6 lg:grid-cols-2">
         <ServicesByStatus d={summary} />
         <UsageSparkline d={summary} language={language} />

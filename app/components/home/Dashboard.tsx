@@ -7,7 +7,7 @@ import { Table } from "#app/components/Table.tsx";
 import { groupServices, mbToGbText, queueOf } from "#app/lib/dashboard.ts";
 import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { OPERATIONS_QUEUES } from "#app/lib/menu.ts";
+import { OPERATIONS_GROUPS, OPERATIONS_QUEUES } from "#app/lib/menu.ts";
 
 /** The console home's figures (/main/home/dashboard; docs/decisions/029), in cards a person reads first. */
 export type Dashboard = DataOf<"/main/home/dashboard">;
@@ -180,30 +180,52 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
   );
 }
 
-/** Operators: the waiting items of each operations queue, each a link to its tab. */
-export function QueueCounts({ queues }: { queues: NonNullable<Dashboard["queues"]> }) {
+/**
+ * An operator's landing (issue 30 item 4): every operations queue by group (reviews, money, content, platform),
+ * each group with the items waiting in it, each queue a link with its own count where it has one.
+ */
+export function OperatorQueues({ queues }: { queues: NonNullable<Dashboard["queues"]> }) {
   const { t } = useTranslation("home");
-  const counted = OPERATIONS_QUEUES.filter((q) => queueOf(q.to) in queues);
+  const countOf = (to: string) => (queues as Record<string, number>)[queueOf(to)];
   return (
-    <section aria-labelledby="dash-queues" className="card">
-      <h2 id="dash-queues" className="font-semibold">
-        {t("dashboard.queues")}
-      </h2>
-      <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-2 lg:grid-cols-5">
-        {counted.map((q) => (
-          <li key={q.to}>
-            <Link to={q.to} className="block rounded-md border border-slate-200 px-3 py-2 hover:border-brand-500">
-              <span
-                className="block text-2xl font-semibold tabular-nums text-slate-900"
-                data-testid={`dash-queue-${queueOf(q.to)}`}
-              >
-                {queues[queueOf(q.to) as keyof typeof queues]}
+    <div className="grid gap-4 lg:grid-cols-2">
+      {OPERATIONS_GROUPS.map((group) => {
+        const list = OPERATIONS_QUEUES.filter((q) => q.group === group);
+        const waiting = list.reduce((sum, q) => sum + (countOf(q.to) ?? 0), 0);
+        return (
+          <section key={group} aria-labelledby={`ops-${group}`} className="card" data-testid={`ops-group-${group}`}>
+            <h2 id={`ops-${group}`} className="flex items-baseline justify-between font-semibold">
+              {t(`common:operations.groups.${group}`)}
+              <span className="text-sm font-normal text-slate-600" data-testid={`ops-group-waiting-${group}`}>
+                {t("common:operations.groupWaiting", { count: waiting })}
               </span>
-              <span className="text-slate-700">{t(`common:${q.key}`)}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </section>
+            </h2>
+            <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-2">
+              {list.map((q) => {
+                const count = countOf(q.to);
+                return (
+                  <li key={q.to}>
+                    <Link
+                      to={q.to}
+                      className="flex items-center justify-between rounded-md border border-slate-200 px-3 py-2 hover:border-brand-500"
+                    >
+                      <span className="text-slate-700">{t(`common:${q.key}`)}</span>
+                      {count === undefined ? null : (
+                        <span
+                          className={`tabular-nums font-semibold ${count > 0 ? "text-amber-800" : "text-slate-500"}`}
+                          data-testid={`dash-queue-${queueOf(q.to)}`}
+                        >
+                          {count}
+                        </span>
+                      )}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        );
+      })}
+    </div>
   );
 }
