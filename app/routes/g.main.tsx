@@ -34,20 +34,21 @@ export default function PublicLayout() {
   return (
     <div className="flex min-h-full flex-col">
       <header className="relative border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 xl:flex-nowrap">
           <Logo />
-          {/* Wide screens: the navigation and the account links in one row. */}
-          <nav aria-label={t("nav.main")} className="hidden gap-4 text-sm md:flex">
+          {/* Wide screens: the navigation and the account links in one row (issue 30 item 6: from 1280 px up, where
+              they fit in both languages; narrower screens use the menu button). */}
+          <nav aria-label={t("nav.main")} className="hidden gap-4 whitespace-nowrap text-sm xl:flex">
             {nav.map((n) => (
               <NavItem key={n.to} {...n} />
             ))}
           </nav>
-          <div className="hidden items-center gap-3 md:flex">
+          <div className="hidden shrink-0 items-center gap-3 whitespace-nowrap xl:flex">
             <LanguageSwitch />
             <AccountLinks signedIn={signedIn} />
           </div>
           {/* Narrow screens (SPEC §2 mobile): the same behind a menu button; <details> opens without JavaScript. */}
-          <details className="group md:hidden" data-testid="mobile-menu">
+          <details className="group xl:hidden" data-testid="mobile-menu">
             <summary className="btn-secondary cursor-pointer list-none" aria-label={t("nav.menu")}>
               <span aria-hidden="true">☰</span> {t("nav.menu")}
             </summary>
