@@ -160,6 +160,10 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   await second.getByRole("button", { name: "Submit for review" }).click();
   await expect(second.getByTestId("flash")).toHaveText("Your service was submitted for initial review.");
   await expect(second.getByTestId("wizard-status")).toContainText("Status: Pending initial review");
+  // No longer "Create a new service": where it is and what comes next (issue 30 item 14).
+  await expect(second.getByRole("heading", { level: 1 })).toHaveText(/: progress$/);
+  await expect(second.getByTestId("wizard-progress").locator('[aria-current="step"]')).toContainText("Initial review");
+  await expect(second.getByTestId("wizard-progress")).toContainText("within 3 days");
   await other.close();
 
   // The first device sees the submitted service too, no longer editable.

@@ -11,6 +11,7 @@ import { UploadActionDataProvider, useActionDataWithUploads } from "#app/lib/use
 import type { ActionData } from "#app/lib/wizard-forms.ts";
 import { wizardUrl } from "#app/lib/wizard-urls.ts";
 import { NodesStep } from "./nodes.tsx";
+import { SubmittedProgress } from "./Progress.tsx";
 import { ConfirmDelete, Stepper } from "./shared.tsx";
 import {
   AttachmentsSection,
@@ -69,13 +70,16 @@ export function NewServicesPage({
   if (draft && !draft.editable) {
     return (
       <div className="space-y-6">
-        <PageHeader title={t(`title.${appState}`)} />
+        {/* Once submitted, the page says where the service is and what comes next (issue 30 item 14). */}
+        <PageHeader title={t("submitted.pageTitle", { name: draft.basic.name })} />
         <section className="card space-y-3" data-testid="wizard-status">
           <h2 className="text-lg font-semibold">
             {t("submitted.title", { name: draft.basic.name, version: draft.basic.version })}
           </h2>
           <p>{t("submitted.status", { status: t(`states.${draft.verState}`) })}</p>
           <p className="text-sm text-slate-600">{t("submitted.notEditable")}</p>
+          <h3 className="pt-2 font-semibold">{t("progress.heading")}</h3>
+          <SubmittedProgress verState={draft.verState} />
           <CostTable view={draft} language={language} />
           <Link to="/g/home/PermissionedServices/PublishedServices" className="link">
             {t("actions.toList")}
