@@ -90,6 +90,18 @@ test("mints a DDC, protects it with a QR-code password and opens its ddc-view fr
   // The browser keeps its pass: a reload shows the details without asking again.
   await page.goto(url);
   await expect(page.getByTestId("ddc-view-details")).toBeVisible();
+  // On a phone the history is a card per event, nothing clipped, an address on at most two lines (issue 30 item 12).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("ddc-history-row")).toBeHidden();
+  const card = page.getByTestId("ddc-history-card");
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText(account.address);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+  const to = card.locator("dd").first();
+  const box = (await to.boundingBox())!;
+  const lineHeight = await to.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+  expect(box.height).toBeLessThanOrEqual(2 * lineHeight + 1);
 });
 
 test("binds an address by pasting a signature made with viem, and unbinds it from the profile", async ({

@@ -25,34 +25,67 @@ export function DdcStatusBadge({ status }: { status: number }) {
 export type DdcEvent = { from: string; to: string; txHash: string; blockNumber: number; at: string | null };
 const ZERO = "0x0000000000000000000000000000000000000000";
 
-/** The on-chain history: the Transfer events, the mint first. */
+/**
+ * The on-chain history: the Transfer events, the mint first. A table from the small breakpoint up; on a phone each
+ * event is a card of its own (issue 30 item 12), where an address has the screen's width instead of a squeezed
+ * column's.
+ */
 export function HistoryTable({ history, language }: { history: DdcEvent[]; language: Language }) {
   const { t } = useTranslation("ddc");
   if (!history.length) return <p className="text-sm text-slate-600">{t("history.empty")}</p>;
+  const kind = (h: DdcEvent) => (h.from === ZERO ? t("history.mint") : t("history.transfer"));
   return (
-    <Table
-      label={t("history.title")}
-      regionTestId="ddc-history"
-      head={[
-        t("history.event"),
-        t("history.from"),
-        t("history.to"),
-        t("history.block"),
-        t("history.tx"),
-        zoneHeader(t, t("history.at")),
-      ]}
-    >
-      {history.map((h) => (
-        <tr key={`${h.txHash}-${h.to}`} data-testid="ddc-history-row">
-          <td className={td}>{h.from === ZERO ? t("history.mint") : t("history.transfer")}</td>
-          <td className={`${td} break-all font-mono text-xs`}>{h.from === ZERO ? "—" : h.from}</td>
-          <td className={`${td} break-all font-mono text-xs`}>{h.to}</td>
-          <td className={`${td} tabular-nums`}>{h.blockNumber}</td>
-          <td className={`${td} break-all font-mono text-xs`}>{h.txHash}</td>
-          <td className={td}>{formatDate(h.at, language, true, false)}</td>
-        </tr>
-      ))}
-    </Table>
+    <>
+      <ol className="space-y-3 sm:hidden" aria-label={t("history.title")} data-testid="ddc-history-cards">
+        {history.map((h) => (
+          <li key={`${h.txHash}-${h.to}`} className="card text-sm" data-testid="ddc-history-card">
+            <p className="font-semibold">
+              {kind(h)} · {formatDate(h.at, language, true)}
+            </p>
+            <dl className="mt-2 space-y-1">
+              {h.from === ZERO ? null : <CardField label={t("history.from")} value={h.from} />}
+              <CardField label={t("history.to")} value={h.to} />
+              <CardField label={t("history.block")} value={String(h.blockNumber)} />
+              <CardField label={t("history.tx")} value={h.txHash} />
+            </dl>
+          </li>
+        ))}
+      </ol>
+      <div className="hidden sm:block">
+        <Table
+          label={t("history.title")}
+          regionTestId="ddc-history"
+          head={[
+            t("history.event"),
+            t("history.from"),
+            t("history.to"),
+            t("history.block"),
+            t("history.tx"),
+            zoneHeader(t, t("history.at")),
+          ]}
+        >
+          {history.map((h) => (
+            <tr key={`${h.txHash}-${h.to}`} data-testid="ddc-history-row">
+              <td className={td}>{kind(h)}</td>
+              <td className={`${td} break-all font-mono text-xs`}>{h.from === ZERO ? "—" : h.from}</td>
+              <td className={`${td} break-all font-mono text-xs`}>{h.to}</td>
+              <td className={`${td} tabular-nums`}>{h.blockNumber}</td>
+              <td className={`${td} break-all font-mono text-xs`}>{h.txHash}</td>
+              <td className={td}>{formatDate(h.at, language, true, false)}</td>
+            </tr>
+          ))}
+        </Table>
+      </div>
+    </>
+  );
+}
+
+function CardField({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="break-all font-mono text-xs">{value}</dd>
+    </div>
   );
 }
 
