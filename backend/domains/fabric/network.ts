@@ -11,11 +11,12 @@ import { issueClientIdentity } from "./gateway/tls.ts";
  * service's version) on the service's channel (the same name in lower case) and adds the service's CA to that channel
  * as the organisation `<APPCODE>MSP`. At deploy the portal checks that the chaincode answers: through the official
  * client it evaluates the contract API's `org.hyperledger.fabric:GetMetadata` (every contract-API chaincode, Node.js,
- * Go or Java, answers it), signed by a client identity of the service's CA issued for this one check in memory (a
+ * Go or Java, has it; a chaincode's own error answer counts as an answer: it ran), signed by a client identity of the service's CA issued for this one check in memory (a
  * fresh key, valid for a day, never stored and never sent anywhere but as the proposal's signature).
  */
 export const METADATA_FUNCTION = "org.hyperledger.fabric:GetMetadata";
 const CHECK_DEADLINE_MS = 15_000;
+const CHAINCODE_ANSWERED = /^chaincode response \d+,/;
 
 type Network = NonNullable<BackendEnv["fabricNetwork"]>;
 
@@ -50,6 +51,10 @@ export async function checkOnNetwork(
     await contract.evaluateTransaction(METADATA_FUNCTION);
     return { ok: true };
   } catch (error) {
+    // The chaincode ran and answered with an error of its own (Fabric's "chaincode response <status>, …"): it is
+    // installed, committed and reachable with the service's identity; that is what the check asks.
+    if (error instanceof GatewayError && error.details.some((d) => CHAINCODE_ANSWERED.test(d.message)))
+      return { ok: true };
     return { ok: false, reason: reasonOf(error) };
   } finally {
     gateway.close();
