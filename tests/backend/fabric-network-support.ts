@@ -1,12 +1,13 @@
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 /**
  * The stand-in Fabric network (scripts/fabric-network.ts, docs/decisions/068) as the tests run it: `serve` as a child
  * process of its own (its own PGlite under the directory, TLS on a free port), and the admin's commands.
  */
-const root = path.resolve(__dirname, "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const script = path.join(root, "scripts/fabric-network.ts");
 const run = promisify(execFile);
 

@@ -8,8 +8,9 @@ import { issuePeerIdentity } from "./tls.ts";
 import type { GatewayChannel } from "./types.ts";
 
 /**
- * The gateway's `resolve` over the portal's database, for the embedded peers (docs/decisions/065): a channel name → the Fabric service it stands
- * for, that service's peer (`peerOf`, from the embedded peers; null while none serves it), its CA as the MSP
+ * The gateway's `resolve` over the portal's database, for the embedded peers (docs/decisions/065): a channel name →
+ * the Fabric service it stands for, that service's peer (`peerOf`, from the embedded peers; null while none serves
+ * it), its CA as the MSP
  * (`caOf`: participation's service CA), the peer's endorsing identity (issued by that CA once per process and
  * kept while the CA is the same), and `admitCaller` for who may call.
  */
