@@ -1,3 +1,5 @@
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { parseFilesUrl } from "./kit/blobs/files-url.ts";
@@ -59,10 +61,23 @@ const schema = z
       .regex(/^0x[0-9a-fA-F]{64}$/, "a private key: 0x and 64 hex digits")
       .optional(),
     /**
-     * A connected Fabric network's peer (e.g. grpcs://peer0.org1.internal:7051): Go and Java chaincode are accepted on
-     * Fabric only with one (docs/decisions/052); the connection itself comes with the Fabric peer slice of issue 28.
+     * A connected Fabric network's peer gateway, grpcs://host:port (e.g. grpcs://peer0.org1.internal:7051): Fabric
+     * services use that network instead of the embedded peer, and Go and Java chaincode are accepted (docs/decisions/052,
+     * 068). With it: FABRIC_PEER_TLS_CA and FABRIC_PEER_MSP_ID.
      */
-    FABRIC_PEER_ENDPOINT: z.string().trim().min(1).optional(),
+    FABRIC_PEER_ENDPOINT: z
+      .string()
+      .trim()
+      .regex(/^grpcs:\/\/[^/?#:]+:\d{1,5}\/?$/, "a gRPC over TLS address: grpcs://host:port")
+      .optional(),
+    /** The PEM file of the CA that signed that peer's TLS certificate (the client pins it). */
+    FABRIC_PEER_TLS_CA: z.string().trim().min(1).optional(),
+    /** The MSP id of that peer's organisation (the network's admin org, which installs the chaincode). */
+    FABRIC_PEER_MSP_ID: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "an MSP id: letters, digits, . _ -")
+      .optional(),
     /** The embedded Fabric peer's time limit for one chaincode invocation, in ms (docs/decisions/064). */
     FABRIC_CHAINCODE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** The embedded Fabric peers' Gateway gRPC port (docs/decisions/065); default PORT+1. */
@@ -110,6 +125,14 @@ const schema = z
         "CHAIN_TREASURY_KEY",
         "required with CHAIN_RPC_URL (the key of an account funded on that node, which pays the gas the portal assigns)",
       );
+    if (env.FABRIC_PEER_ENDPOINT) {
+      if (!env.FABRIC_PEER_MSP_ID)
+        issue("FABRIC_PEER_MSP_ID", "required with FABRIC_PEER_ENDPOINT (the peer's MSP id)");
+      const problem = tlsCaProblem(env.FABRIC_PEER_TLS_CA);
+      if (problem) issue("FABRIC_PEER_TLS_CA", problem);
+    } else if (env.FABRIC_PEER_TLS_CA || env.FABRIC_PEER_MSP_ID) {
+      issue("FABRIC_PEER_ENDPOINT", "FABRIC_PEER_TLS_CA and FABRIC_PEER_MSP_ID are set: set the endpoint too");
+    }
     if (env.WORKERS > 1 && !env.DATABASE_URL) {
       issue(
         "WORKERS",
@@ -146,6 +169,29 @@ const schema = z
       }
     }
   });
+
+/** Why FABRIC_PEER_TLS_CA cannot be the peer's TLS CA, or null: it must be a readable PEM certificate. */
+function tlsCaProblem(file: string | undefined): string | null {
+  if (!file) return "required with FABRIC_PEER_ENDPOINT (the PEM file of the peer's TLS CA)";
+  try {
+    new X509Certificate(readFileSync(file));
+    return null;
+  } catch (error) {
+    return `${file} is not a readable PEM certificate (${(error as Error).message})`;
+  }
+}
+
+/** The connected Fabric network (docs/decisions/068): the endpoint as given, its host:port, the TLS CA and MSP id. */
+function fabricNetworkOf(env: z.infer<typeof schema>): BackendEnv["fabricNetwork"] {
+  if (!env.FABRIC_PEER_ENDPOINT) return null;
+  const endpoint = env.FABRIC_PEER_ENDPOINT.replace(/\/+$/, "");
+  return {
+    endpoint,
+    address: endpoint.replace(/^grpcs:\/\//, ""),
+    tlsCaPem: readFileSync(env.FABRIC_PEER_TLS_CA!, "utf8"),
+    mspId: env.FABRIC_PEER_MSP_ID!,
+  };
+}
 
 /** FABRIC_GATEWAY_PORT (default PORT+1) and FABRIC_GATEWAY_PUBLIC_URL (default PUBLIC_URL's host on that port). */
 function fabricGatewayOf(env: z.infer<typeof schema>): BackendEnv["fabricGateway"] {
@@ -202,6 +248,11 @@ export type BackendEnv = {
   chain: { kind: "embedded" } | { kind: "rpc"; url: string; treasuryKey: string };
   /** A connected Fabric network's peer (FABRIC_PEER_ENDPOINT), or null: Go and Java chaincode need one (docs/decisions/052). */
   fabricPeerEndpoint: string | null;
+  /**
+   * The connected Fabric network (docs/decisions/068): its peer's grpcs:// endpoint (what participants are given),
+   * host:port (what the client dials), the TLS CA it pins, and the peer organisation's MSP id; null: embedded.
+   */
+  fabricNetwork: { endpoint: string; address: string; tlsCaPem: string; mspId: string } | null;
   /** The embedded Fabric peer's time limit per chaincode invocation (FABRIC_CHAINCODE_TIMEOUT_MS, docs/decisions/064). */
   fabricChaincodeTimeoutMs: number;
   /**
@@ -261,6 +312,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
       ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! }
       : { kind: "embedded" },
     fabricPeerEndpoint: env.FABRIC_PEER_ENDPOINT ?? null,
+    fabricNetwork: fabricNetworkOf(env),
     fabricChaincodeTimeoutMs: env.FABRIC_CHAINCODE_TIMEOUT_MS,
     fabricGateway: fabricGatewayOf(env),
     ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },

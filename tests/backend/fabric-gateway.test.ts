@@ -1,6 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
-import { GatewayError, connect, hash, signers, type Gateway } from "@hyperledger/fabric-gateway";
+import { GatewayError, StatusCode, connect, hash, signers, type Gateway } from "@hyperledger/fabric-gateway";
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import billing from "#backend/domains/billing/index.ts";
@@ -37,6 +37,12 @@ class Lots extends Contract {
   }
   async get(ctx, key) {
     return (await ctx.stub.getState(key)).toString();
+  }
+  async append(ctx, key, note) {
+    const value = (await ctx.stub.getState(key)).toString() + "+" + note;
+    await ctx.stub.putState(key, Buffer.from(value));
+    ctx.stub.setEvent("appended", Buffer.from(value));
+    return value;
   }
 }
 module.exports.contracts = [Lots];
@@ -153,6 +159,43 @@ describe("the Fabric gateway over the service's participants", () => {
       await contract.submitTransaction("put", "lot-1", "harvested");
       expect(Buffer.from(await contract.evaluateTransaction("get", "lot-1")).toString()).toBe("harvested");
 
+      // An MVCC conflict: two transactions endorsed over the same read of lot-1; the one ordered second is
+      // committed invalid with Fabric's MVCC_READ_CONFLICT (11), as the client's CommitError reports it, and its
+      // write is not applied. Its status comes back through CommitStatus.
+      const first = await contract.newProposal("append", { arguments: ["lot-1", "washed"] }).endorse();
+      const second = await contract.newProposal("append", { arguments: ["lot-1", "dried"] }).endorse();
+      const committed = await (await first.submit()).getStatus();
+      expect(committed).toMatchObject({ code: StatusCode.VALID, successful: true });
+      const conflicted = await (await second.submit()).getStatus();
+      expect(conflicted).toMatchObject({ code: StatusCode.MVCC_READ_CONFLICT, successful: false });
+      expect(conflicted.transactionId).toBe(second.getTransactionId());
+      expect(Buffer.from(await contract.evaluateTransaction("get", "lot-1")).toString()).toBe("harvested+washed");
+      // submitTransaction throws the CommitError for a conflicted transaction; a fresh one after it commits.
+      expect(Buffer.from(await contract.submitTransaction("append", "lot-1", "packed")).toString()).toBe(
+        "harvested+washed+packed",
+      );
+
+      // Chaincode events through ChaincodeEvents, from the block of the first append on: the valid transactions'
+      // events in order, none of the invalid one's.
+      const network = opened.at(-1)!.getNetwork(channel);
+      const events = await network.getChaincodeEvents(chaincode, { startBlock: committed.blockNumber });
+      const seen: { name: string; payload: string; txId: string }[] = [];
+      try {
+        for await (const event of events) {
+          seen.push({
+            name: event.eventName,
+            payload: Buffer.from(event.payload).toString(),
+            txId: event.transactionId,
+          });
+          if (seen.length === 2) break;
+        }
+      } finally {
+        events.close();
+      }
+      expect(seen.map((e) => e.payload)).toEqual(["harvested+washed", "harvested+washed+packed"]);
+      expect(seen[0]).toMatchObject({ name: "appended", txId: first.getTransactionId() });
+      expect(seen.some((e) => e.txId === second.getTransactionId())).toBe(false);
+
       // A certificate of the same CA that no participation holds.
       const stranger = generateKeyPairSync("ec", { namedCurve: "P-256" });
       const strangerPem = (
@@ -185,10 +228,11 @@ describe("the Fabric gateway over the service's participants", () => {
         .from(usageDaily)
         .where(and(eq(usageDaily.appId, app.id), eq(usageDaily.joinId, joinId)));
       const byMethod = Object.fromEntries(rows.map((r) => [r.method, r]));
-      expect(byMethod.Evaluate).toMatchObject({ calls: 1, callerId: participant, userId: pub });
+      expect(byMethod.Evaluate).toMatchObject({ calls: 2, callerId: participant, userId: pub });
       expect(Number(byMethod.Evaluate!.bytesIn)).toBeGreaterThan(0);
       expect(Number(byMethod.Evaluate!.bytesOut)).toBeGreaterThan(0);
-      for (const m of ["Endorse", "Submit", "CommitStatus"]) expect(byMethod[m]?.calls, m).toBe(1);
+      for (const m of ["Endorse", "Submit", "CommitStatus"]) expect(byMethod[m]?.calls, m).toBe(4);
+      expect(byMethod.ChaincodeEvents?.calls).toBe(1);
 
       // Disabled by the publisher: refused from the next call on.
       await ok(pub, "/sys/chainAppInfo/disableJoin", { appJoinAuditId: joinId, comments: "no longer a partner" });

@@ -1,4 +1,7 @@
 import type { KeyObject } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import {
   CommitError,
@@ -405,5 +408,32 @@ describe("the gateway's configuration", () => {
       /grpcs:\/\/host:port/,
     );
     expect(gatewayHosts("grpcs://[::1]:3001")).toContain("::1");
+  });
+
+  it("connects a Fabric network only with its TLS CA (a readable PEM) and MSP id (docs/decisions/068)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "bsn-fabric-env-"));
+    const caFile = path.join(dir, "tls-ca.pem");
+    writeFileSync(caFile, (await newGatewayCa(new Date())).certPem);
+    const endpoint = "grpcs://peer0.org1.example.com:7051";
+    expect(readBackendEnv({}).fabricNetwork).toBeNull();
+    expect(
+      readBackendEnv({ FABRIC_PEER_ENDPOINT: endpoint, FABRIC_PEER_TLS_CA: caFile, FABRIC_PEER_MSP_ID: "Org1MSP" })
+        .fabricNetwork,
+    ).toMatchObject({ endpoint, address: "peer0.org1.example.com:7051", mspId: "Org1MSP" });
+    expect(() => readBackendEnv({ FABRIC_PEER_ENDPOINT: endpoint, FABRIC_PEER_MSP_ID: "Org1MSP" })).toThrow(
+      /FABRIC_PEER_TLS_CA/,
+    );
+    expect(() =>
+      readBackendEnv({
+        FABRIC_PEER_ENDPOINT: endpoint,
+        FABRIC_PEER_TLS_CA: "/nonexistent.pem",
+        FABRIC_PEER_MSP_ID: "O",
+      }),
+    ).toThrow(/not a readable PEM certificate/);
+    expect(() => readBackendEnv({ FABRIC_PEER_ENDPOINT: endpoint, FABRIC_PEER_TLS_CA: caFile })).toThrow(
+      /FABRIC_PEER_MSP_ID/,
+    );
+    expect(() => readBackendEnv({ FABRIC_PEER_ENDPOINT: "peer0:7051" })).toThrow(/grpcs:\/\/host:port/);
+    expect(() => readBackendEnv({ FABRIC_PEER_MSP_ID: "Org1MSP" })).toThrow(/FABRIC_PEER_ENDPOINT/);
   });
 });

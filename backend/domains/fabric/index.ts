@@ -12,6 +12,7 @@ import { channelResolver } from "./gateway/resolve.ts";
 import { startGateway } from "./gateway/server.ts";
 import { gatewayHosts, loadGatewayTls } from "./gateway/tls.ts";
 import type { RunningGateway } from "./gateway/types.ts";
+import { checkOnNetwork } from "./network.ts";
 
 export { ChaincodeRefused } from "./peer/host.ts";
 export type { FabricPeer } from "./peer-api.ts";
@@ -110,6 +111,27 @@ export default defineDomain({
       // FABRIC_GATEWAY_PORT=0 (tests) listens on a free port: the address names the one it got.
       const publicUrl = deps.env.fabricGateway.publicUrl.replace(/:0$/, `:${held.running.port}`);
       return { publicUrl, port: held.running.port, caPem: held.caPem };
+    },
+    /**
+     * Where a Fabric service's clients connect (docs/decisions/068): the connected network's peer
+     * (FABRIC_PEER_ENDPOINT) when there is one, else this process's gateway (or its configured public address).
+     */
+    clientEndpoint: (deps: Deps): string => {
+      if (deps.env.fabricNetwork) return deps.env.fabricNetwork.endpoint;
+      const held = gateways.get(deps) ?? gatewaysByEnv.get(deps.env);
+      const url = deps.env.fabricGateway.publicUrl;
+      return held ? url.replace(/:0$/, `:${held.running.port}`) : url;
+    },
+    /**
+     * On a connected Fabric network: whether the service's chaincode answers there (docs/decisions/068), asked with a
+     * client identity of the service's CA made for this check; null when no network is connected.
+     */
+    checkConnected: async (deps: Deps, service: { id: number; appCode: string; name: string }) => {
+      const network = deps.env.fabricNetwork;
+      if (!network) return null;
+      if (!serviceCaOf) throw new Error("participation has not handed over the service CAs");
+      const ca = await serviceCaOf(deps, service);
+      return checkOnNetwork(network, service, { certificatePem: ca.pem, privateKey: ca.privateKey }, deps.now());
     },
     /** The peer of a service's (or a named) channel; its state is rebuilt from the block log at first use. */
     peerFor: (deps: Deps, target: { appCode: string } | { channel: string }) => hostOf(deps).peer(channelOf(target)),

@@ -13,7 +13,8 @@ import { appNodes, apps, chaincodePackages, serviceChains, type appVersions } fr
  * service on its own EVM chain, a node is the endpoint /chain/service/<city node code>/<key> on that one chain,
  * and its height is the chain's block number read at the time. A Fabric service's node is a peer of its channel on
  * the embedded Fabric peer (docs/decisions/064): its height is the channel's, its endpoint the Fabric gateway's
- * address (docs/decisions/065); until its chaincode is installed there it is "booked" with no endpoint. No address
+ * address (docs/decisions/065); until its chaincode is installed there it is "booked" with no endpoint. On a connected
+ * Fabric network (docs/decisions/068) the endpoint is that network's peer and no height is read. No address
  * is shown here: the contracts, with the addresses that hold their code, are in the chain's own box.
  */
 export async function deploymentNodes(
@@ -37,8 +38,11 @@ export async function deploymentNodes(
   const awaitsPeer = app.framework === "fabric" && languages.length > 0;
   let height: number | null = null;
   // A Fabric service's channel, when its chaincode is installed on the embedded peer: its height and the gateway.
-  let fabricNode: { height: number; endpoint: string | null } | null = null;
-  if (awaitsPeer && nodes.some(({ n }) => n.bookedAt)) {
+  let fabricNode: { height: number | null; endpoint: string | null } | null = null;
+  if (app.framework === "fabric" && env.fabricNetwork && nodes.some(({ n }) => n.bookedAt)) {
+    // On a connected network (docs/decisions/068) the node is its peer: its height is not read from here.
+    fabricNode = { height: null, endpoint: env.fabricNetwork.endpoint };
+  } else if (awaitsPeer && nodes.some(({ n }) => n.bookedAt)) {
     const peer = await fabric.api.peerFor(deps, { appCode: app.appCode }).catch(() => null);
     if (peer?.chaincode())
       fabricNode = { height: Number(peer.height()), endpoint: fabric.api.gateway(deps)?.publicUrl ?? null };

@@ -43,6 +43,8 @@ export const runEvmBackfill: JobHandler = async (_payload, deps) => {
 export const JOB_FABRIC_BACKFILL = "service.fabricBackfill";
 
 export const runFabricBackfill: JobHandler = async (_payload, deps) => {
+  // A connected Fabric network's admin installs there (docs/decisions/068): nothing to install from here.
+  if (deps.env.fabricNetwork) return;
   const rows = await deps.db
     .select({ verId: appVersions.id, name: apps.name, version: appVersions.version })
     .from(apps)

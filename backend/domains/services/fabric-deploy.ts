@@ -9,16 +9,20 @@ import { appVersions, apps, chaincodePackages } from "./tables.ts";
  * installed on its channel of the embedded peer (the package check, then Init on the first install, an upgrade on
  * a new version), named by the service's app code and versioned by the service's version, so a participant's
  * client names the same chaincode as it would on a connected network. Null when there is nothing to install here
- * (not Fabric, no Node.js package, or a connected Fabric network whose admin installs it); else the reason why not.
- * A version already installed with the same package (a job run again) is kept as it is.
+ * (not Fabric, or no Node.js package); else the reason why not. A version already installed with the same package (a
+ * job run again) is kept as it is. With a connected Fabric network (FABRIC_PEER_ENDPOINT, docs/decisions/068) nothing
+ * is installed: its admin installs the chaincode, and the deployment goes on only when it answers there; else the
+ * failure carries the report's finding `report.fabricNetworkFailed`.
  */
 export async function deployOnFabricPeer(
   verId: number,
   deps: Deps,
   states: readonly number[] = [VerState.PENDING_PUBLISH],
-): Promise<{ ok: false; reason: string } | null> {
+): Promise<FabricDeployFailure | null> {
   const [row] = await deps.db
     .select({
+      id: apps.id,
+      name: apps.name,
       appCode: apps.appCode,
       framework: apps.framework,
       version: appVersions.version,
@@ -27,7 +31,22 @@ export async function deployOnFabricPeer(
     .from(appVersions)
     .innerJoin(apps, eq(apps.id, appVersions.appId))
     .where(eq(appVersions.id, verId));
-  if (!row || row.framework !== "fabric" || !states.includes(row.state) || deps.env.fabricPeerEndpoint) return null;
+  if (!row || row.framework !== "fabric" || !states.includes(row.state)) return null;
+  const network = deps.env.fabricNetwork;
+  if (network) {
+    const checked = await fabric.api.checkConnected(deps, row).catch((error: unknown) => ({
+      ok: false as const,
+      reason: error instanceof Error ? error.message : String(error),
+    }));
+    if (!checked || checked.ok) return null;
+    const chaincode = row.appCode.toLowerCase();
+    const params = { chaincode, version: row.version, channel: chaincode, endpoint: network.endpoint };
+    return {
+      ok: false,
+      reason: checked.reason,
+      finding: { key: "report.fabricNetworkFailed", params: { ...params, reason: checked.reason } },
+    };
+  }
   const [pkg] = await deps.db
     .select()
     .from(chaincodePackages)
@@ -51,6 +70,13 @@ export async function deployOnFabricPeer(
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/** Why the Fabric part failed; `finding`: the deploy report's own finding for it (else report.chainFailed). */
+export type FabricDeployFailure = {
+  ok: false;
+  reason: string;
+  finding?: { key: string; params: Record<string, string> };
+};
 
 /** A package's init parameters (comma-separated, as the wizard takes them) as Init's arguments, or none. */
 function initArgsOf(initParams: string): string[] | undefined {

@@ -21,7 +21,7 @@ import { cycleDays, DAY_MS } from "#contract/config-upgrade-codes.ts";
 import { languageRun } from "#contract/service-codes.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { deployOnServiceChain, type ChainDeployment } from "./chain.ts";
-import { deployOnFabricPeer } from "./fabric-deploy.ts";
+import { deployOnFabricPeer, type FabricDeployFailure } from "./fabric-deploy.ts";
 import { applyTransition } from "./machine.ts";
 
 /**
@@ -190,7 +190,7 @@ export async function deployInTx(
   tx: Tx,
   verId: number,
   now: Date,
-  onChain: ChainDeployment | { ok: false; reason: string } | null = null,
+  onChain: ChainDeployment | FabricDeployFailure | null = null,
 ) {
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_PUBLISH);
@@ -212,7 +212,12 @@ export async function deployInTx(
     }
     const findings: Finding[] = [];
     if (wanted.length === 0) findings.push({ key: "report.noNodes", params: {} });
-    if (onChain && !onChain.ok) findings.push({ key: "report.chainFailed", params: { reason: onChain.reason } });
+    if (onChain && !onChain.ok)
+      findings.push(
+        "finding" in onChain && onChain.finding
+          ? onChain.finding
+          : { key: "report.chainFailed", params: { reason: onChain.reason } },
+      );
     const codes = new Map<number, string>();
     for (const w of wanted) {
       const left = await availableOn(tx, w.cityNodeId, verId);
@@ -238,8 +243,10 @@ export async function deployInTx(
             ? "report.suggest.nodes"
             : first === "report.chainFailed"
               ? "report.suggest.chain"
-              : "report.suggest.resources",
-        params: {},
+              : first === "report.fabricNetworkFailed"
+                ? "report.suggest.fabricNetwork"
+                : "report.suggest.resources",
+        params: first === "report.fabricNetworkFailed" ? findings[0].params : {},
       };
       await applyTransition(tx, {
         verId,

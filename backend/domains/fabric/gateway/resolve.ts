@@ -8,8 +8,9 @@ import { issuePeerIdentity } from "./tls.ts";
 import type { GatewayChannel } from "./types.ts";
 
 /**
- * The gateway's `resolve` over the database (docs/decisions/065): a channel name → the Fabric service it stands
- * for, that service's peer (`peerOf`, from the embedded peers; null while none serves it), its CA as the MSP
+ * The gateway's `resolve` over the portal's database, for the embedded peers (docs/decisions/065): a channel name →
+ * the Fabric service it stands for, that service's peer (`peerOf`, from the embedded peers; null while none serves
+ * it), its CA as the MSP
  * (`caOf`: participation's service CA), the peer's endorsing identity (issued by that CA once per process and
  * kept while the CA is the same), and `admitCaller` for who may call.
  */
@@ -42,6 +43,44 @@ export function channelResolver(
       caPem: ca.certificatePem,
       endorser: await held.endorser,
       admit: (pem) => admitCaller(deps.db, service.id, pem),
+    };
+  };
+}
+
+/** A channel's member organisation as a connected network's config holds it: its MSP id and root CA (PEM). */
+export type ChannelMsp = { mspId: string; caPem: string };
+
+/**
+ * The gateway's `resolve` over a channel configuration instead of the portal's database (docs/decisions/068): the
+ * stand-in Fabric network (scripts/fabric-network.ts) admits a caller the way a Fabric peer's channel MSP does, by
+ * its certificate chaining to the CA of the organisation its MSP id names (the chain is the gateway's check), with
+ * no participant list behind it. A channel is served once its chaincode is installed and an organisation added;
+ * the peer endorses as its own organisation (`endorser`: a certificate of the network's CA, issued once per channel).
+ */
+export function mspResolver(options: {
+  peerOf(channel: string): Promise<FabricPeer | null>;
+  mspOf(channel: string): ChannelMsp | null;
+  endorser: { ca: { certificatePem: string; privateKey: KeyObject }; mspId: string };
+  now(): Date;
+}): (channel: string) => Promise<GatewayChannel<{ certificatePem: string }> | null> {
+  const endorsers = new Map<string, Promise<Endorser>>();
+  return async (channel) => {
+    const member = options.mspOf(channel);
+    if (!member) return null;
+    const peer = await options.peerOf(channel);
+    if (!peer) return null;
+    let endorser = endorsers.get(channel);
+    if (!endorser) {
+      endorser = issuePeerIdentity(options.endorser.ca, { mspId: options.endorser.mspId, channel, now: options.now() });
+      endorsers.set(channel, endorser);
+      endorser.catch(() => endorsers.delete(channel));
+    }
+    return {
+      peer,
+      mspId: member.mspId,
+      caPem: member.caPem,
+      endorser: await endorser,
+      admit: async (certificatePem) => ({ certificatePem }),
     };
   };
 }

@@ -117,6 +117,25 @@ export async function issuePeerIdentity(
   return { mspId: input.mspId, certificatePem: issued.certPem, privateKey: issued.privateKey };
 }
 
+/**
+ * A short-lived client identity of the service's CA (OU=client, under the service's MSP id): what the portal signs
+ * its own calls to a connected Fabric network with (docs/decisions/068). Issued in memory; its key is never stored.
+ */
+export async function issueClientIdentity(
+  ca: { certificatePem: string; privateKey: KeyObject },
+  input: { mspId: string; name: string; now: Date },
+): Promise<Endorser> {
+  const issued = await issue(
+    { certPem: ca.certificatePem, key: ca.privateKey },
+    {
+      subject: `CN=${input.name.replace(/[^A-Za-z0-9.-]/g, "-")}, OU=client, O=${input.mspId.replace(/[^A-Za-z0-9.-]/g, "-")}`,
+      now: new Date(input.now.getTime() - 60_000),
+      days: 1,
+    },
+  );
+  return { mspId: input.mspId, certificatePem: issued.certPem, privateKey: issued.privateKey };
+}
+
 /** The names the server certificate holds: FABRIC_GATEWAY_PUBLIC_URL's host, and the loopback names. */
 export function gatewayHosts(publicUrl: string): string[] {
   const host = new URL(publicUrl).hostname.replace(/^\[(.*)\]$/, "$1");

@@ -1,5 +1,6 @@
 import { escapeLike } from "#backend/kit/sql.ts";
 import services from "#backend/domains/services/index.ts";
+import fabric from "#backend/domains/fabric/index.ts";
 import { and, count, desc, eq, ilike } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
@@ -79,10 +80,11 @@ export async function getJoinParamList(input: Payload<"/sys/chainAppInfo/getJoin
       name: n.name,
       nameZh: n.nameZh,
       // The node's endpoint with the participant's own key, absolute (docs/decisions/052); on a Fabric service, the
-      // Fabric gateway, reached with the participant's certificate (docs/decisions/065); null: not available yet.
+      // Fabric gateway, or the connected Fabric network's peer, reached with the participant's certificate
+      // (docs/decisions/065, 068); null: not available yet.
       gatewayUrl:
         app.framework === "fabric"
-          ? ctx.deps.env.fabricGateway.publicUrl
+          ? fabric.api.clientEndpoint(ctx.deps)
           : n.gatewayUrl && chain
             ? `${ctx.deps.env.publicUrl}${n.gatewayUrl}/${chain.key}`
             : null,

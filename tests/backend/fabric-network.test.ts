@@ -1,0 +1,219 @@
+import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { connect, hash, signers, type Gateway } from "@hyperledger/fabric-gateway";
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { VerState } from "#contract/service-status.ts";
+import { serviceCa } from "#backend/domains/participation/certs.ts";
+import { certificates } from "#backend/domains/participation/tables.ts";
+import { appVersions, apps, chaincodePackages } from "#backend/domains/services/tables.ts";
+import { issueClientIdentity, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
+import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
+import { contractPackage, newDataDir } from "./fabric-support.ts";
+import { startStandIn, standInAdmin, type StandIn } from "./fabric-network-support.ts";
+import { dataOf } from "../support/envelope.ts";
+import { waitFor } from "../support/wait.ts";
+
+// A connected Fabric network (docs/decisions/068). No real Fabric network runs here: the stand-in is the embedded
+// peer in a process of its own (scripts/fabric-network.ts), reached only through FABRIC_PEER_ENDPOINT over TLS, its
+// channels admitting the organisations its admin added. The portal deploys nothing there: before the admin installs
+// a service's chaincode, deploy fails (26) with the network's reason; after install and add-msp it reaches 25, and
+// a participant's certificate invokes through the official client. Then kill -9 of the network right after an
+// acknowledged Submit: after its restart the transaction is committed and its state read back.
+
+const dir = newDataDir("fabric-network");
+const network: { current: StandIn } = { current: await startStandIn(path.join(dir, "net")) };
+const PEER_MSP = "Org1MSP";
+
+const service = inProcessVueapi("fabric-network", {
+  TEST_FIXTURES: "1",
+  DEMO: "0",
+  JOBS_INTERVAL_MS: "0",
+  DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
+  PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+  FABRIC_PEER_ENDPOINT: network.current.endpoint,
+  FABRIC_PEER_TLS_CA: network.current.tlsCaFile,
+  FABRIC_PEER_MSP_ID: PEER_MSP,
+});
+
+const opened: Gateway[] = [];
+afterAll(async () => {
+  for (const gw of opened) gw.close();
+  await network.current.stop();
+});
+
+async function as(userId: number, p: string, body: object = {}) {
+  return callVueapi(service, p, body, await sessionOf(service, userId));
+}
+const ok = async (userId: number, p: string, body: object = {}) => dataOf(p, await as(userId, p, body));
+
+/** A gateway client of the stand-in as it serves now, signing as `pem` (MSP `mspId`) with `key`. */
+function clientOf(mspId: string, pem: string, key: KeyObject) {
+  const { port, tlsCaFile } = network.current;
+  const ca = readFileSync(tlsCaFile);
+  const gw = connect({
+    client: new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createSsl(ca)),
+    identity: { mspId, credentials: Buffer.from(pem) },
+    signer: signers.newPrivateKeySigner(key),
+    hash: hash.sha256,
+  });
+  opened.push(gw);
+  return gw;
+}
+
+const stateOf = async (verId: number) =>
+  (
+    await service.services.db
+      .select({ s: appVersions.verState, report: appVersions.deployReport })
+      .from(appVersions)
+      .where(eq(appVersions.id, verId))
+  )[0]!;
+
+describe("a Fabric service on a connected network (the stand-in)", () => {
+  it(
+    "fails deploy with the network's reason until its admin installs the chaincode and adds the service's CA, then runs and serves a participant",
+    { timeout: 240_000 },
+    async () => {
+      const deps = service.services;
+      const pub = await insertedUser(service, `np${Date.now()}`);
+      const participant = await insertedUser(service, `nq${Date.now()}`);
+      const op = await insertedUser(service, `no${Date.now()}`, "operator");
+
+      // Nothing installed on the network: the deploy job stops at 26 with the finding naming the network's answer.
+      const first = await ok(pub, "/test/services", { verState: 25, framework: "fabric" });
+      const failed = await stateOf(first.appVerId);
+      expect(failed.s).toBe(VerState.PUBLISH_FAILED);
+      const finding = JSON.parse(failed.report!.reasons[0]!) as { key: string; params: Record<string, string> };
+      expect(finding.key).toBe("report.fabricNetworkFailed");
+      expect(finding.params).toMatchObject({ endpoint: network.current.endpoint, version: expect.any(String) });
+      expect(finding.params.reason).toContain("is not served here");
+      expect(JSON.parse(failed.report!.suggestion!).key).toBe("report.suggest.fabricNetwork");
+
+      // A second service, paid and waiting for its deployment: the admin installs its package and adds its CA.
+      const svc = await ok(pub, "/test/services", { verState: 24, framework: "fabric" });
+      const [app] = await deps.db.select().from(apps).where(eq(apps.id, svc.appId));
+      const [version] = await deps.db.select().from(appVersions).where(eq(appVersions.id, svc.appVerId));
+      const channel = app!.appCode.toLowerCase();
+      const [pkg] = await deps.db
+        .select()
+        .from(chaincodePackages)
+        .where(and(eq(chaincodePackages.verId, svc.appVerId), eq(chaincodePackages.language, "node")))
+        .orderBy(asc(chaincodePackages.id))
+        .limit(1);
+      const zip = path.join(dir, "service.zip");
+      writeFileSync(zip, (await deps.files.read(deps.db, pkg!.fileId))!.bytes);
+      const ca = await deps.db.transaction((tx) => serviceCa(tx, deps.env, app!, new Date()));
+      const caFile = path.join(dir, "service-ca.pem");
+      writeFileSync(caFile, ca.pem);
+      const initArgs = pkg!.initParams.split(",").map((p) => p.trim());
+      await standInAdmin(network.current.dir, "install", [channel, channel, version!.version, zip, ...initArgs]);
+      await standInAdmin(network.current.dir, "add-msp", [channel, caFile, `${app!.appCode}MSP`]);
+      await waitFor(
+        "the deployment on the connected network",
+        async () => {
+          await service.runJobs();
+          return (await stateOf(svc.appVerId)).s;
+        },
+        (s) => s !== VerState.PENDING_PUBLISH,
+      );
+      const deployed = await stateOf(svc.appVerId);
+      expect(deployed.s, JSON.stringify(deployed.report)).toBe(VerState.RUNNING);
+
+      // A participant (its own key, certificate mode 3), approved: its endpoint is the network's, and its
+      // certificate invokes there through the official client.
+      await ok(pub, "/test/participation/service", { appId: svc.appId, certificateMode: 3 });
+      const link = await ok(pub, "/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" });
+      const invite = new URL(`http://x${link.path}`).searchParams;
+      const info = await ok(participant, "/sys/chainAppInfo/applyJoinApp", {
+        appId: svc.appId,
+        token: invite.get("c"),
+        expiry: invite.get("d"),
+        language: invite.get("e"),
+      });
+      const page = { pageSize: 50, pageIndex: 1, condition: { appId: svc.appId, ticket: info.ticket } };
+      const roles = await ok(participant, "/sys/chainAppInfo/queryRolesForAppList", { page });
+      const cities = await ok(participant, "/sys/chainAppInfo/queryReleaseCitysForAppList", { page });
+      const own = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const testData = "connected fabric network";
+      const joined = await ok(participant, "/sys/chainAppInfo/joinApp", {
+        appId: svc.appId,
+        ticket: info.ticket,
+        roleId: roles.page.rows[0].roleId,
+        cityNodeIds: [cities.page.rows.find((c: { released: boolean }) => c.released).cityNodeId],
+        certificateMode: 3,
+        publicKey: own.publicKey.export({ type: "spki", format: "pem" }),
+        testData,
+        signature: sign("sha256", Buffer.from(testData), own.privateKey).toString("base64"),
+      });
+      const joinId = joined.appJoinAuditId as number;
+      await ok(pub, "/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: joinId, auditState: 1 });
+      await ok(op, "/sys/ops/participations/decide", { appJoinAuditId: joinId, decision: "approve" });
+      const params = await waitFor(
+        "access parameters",
+        async () => {
+          await service.runJobs();
+          return as(participant, "/sys/chainAppInfo/getJoinParamList", { appJoinAuditId: joinId });
+        },
+        (r) => r.code === 0,
+      );
+      const gateways = params.data.gateways as { gatewayUrl: string | null }[];
+      expect(gateways.length).toBeGreaterThan(0);
+      for (const g of gateways) expect(g.gatewayUrl).toBe(network.current.endpoint);
+      const [certRow] = await deps.db.select().from(certificates).where(eq(certificates.joinId, joinId));
+      const contract = clientOf(`${app!.appCode}MSP`, certRow!.certificatePem, own.privateKey)
+        .getNetwork(channel)
+        .getContract(channel);
+      const submitted = await contract.submitAsync("CreateAsset", { arguments: ["lot-7", "42"] });
+      expect((await submitted.getStatus()).successful).toBe(true);
+    },
+  );
+
+  it(
+    "keeps a Submit acknowledged right before kill -9 of the network: committed and read back after its restart",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const channel = "crashlog";
+      const mspId = "CRASHLOGMSP";
+      const now = new Date();
+      const org = await newGatewayCa(now);
+      const orgFile = path.join(dir, "crashlog-ca.pem");
+      writeFileSync(orgFile, org.certPem);
+      const zip = path.join(dir, "lots.zip");
+      writeFileSync(
+        zip,
+        contractPackage(
+          "lots",
+          `async put(ctx, key, value) { await ctx.stub.putState(key, Buffer.from(value)); return value; }
+  async get(ctx, key) { return (await ctx.stub.getState(key)).toString(); }`,
+        ),
+      );
+      await standInAdmin(network.current.dir, "install", [channel, "lots", "1.0", zip]);
+      await standInAdmin(network.current.dir, "add-msp", [channel, orgFile, mspId]);
+      const client = await issueClientIdentity(
+        { certificatePem: org.certPem, privateKey: createPrivateKey(org.keyPem) },
+        { mspId, name: "crash-client", now },
+      );
+      const contractNow = () =>
+        clientOf(mspId, client.certificatePem, client.privateKey).getNetwork(channel).getContract("lots");
+      await contractNow().submitTransaction("put", "lot-1", "harvested");
+
+      // Submit acknowledged (the transaction is ordered and its block recorded before Submit answers), then kill -9.
+      const acknowledged = await contractNow().submitAsync("put", { arguments: ["lot-1", "shipped"] });
+      await network.current.stop("SIGKILL");
+      network.current = await startStandIn(network.current.dir);
+
+      const contract = contractNow();
+      expect(Buffer.from(await contract.evaluateTransaction("get", "lot-1")).toString()).toBe("shipped");
+      // Its commit status from the restarted network: the commit status request the client kept, signed again.
+      const signature = await signers.newPrivateKeySigner(client.privateKey)(acknowledged.getDigest());
+      const status = await clientOf(mspId, client.certificatePem, client.privateKey)
+        .newSignedCommit(acknowledged.getBytes(), signature)
+        .getStatus();
+      expect(status).toMatchObject({ successful: true, transactionId: acknowledged.getTransactionId() });
+    },
+  );
+});
