@@ -65,7 +65,8 @@ export const nodeSchema = namedNodeSchema.extend({
 /**
  * SPEC "Deployment per node" (docs/decisions/052): each city node of the service, its block height read from the
  * chain, its endpoint with the viewer's key, and its status. awaitingPeer: a Fabric service, booked, whose
- * chaincode is not installed on the embedded Fabric peer (yet); notAvailable: booked, with nothing behind it on this portal.
+ * chaincode is not installed on the embedded Fabric peer (yet); awaitingNetwork: a Fabric service whose chaincode is
+ * Go or Java, which runs only on a connected Fabric network, with none connected (docs/decisions/069); notAvailable: booked, with nothing behind it on this portal.
  */
 export const DEPLOYMENT_NODE_STATUSES = [
   "running",
@@ -73,6 +74,7 @@ export const DEPLOYMENT_NODE_STATUSES = [
   "deploying",
   "notDeployed",
   "awaitingPeer",
+  "awaitingNetwork",
   "notAvailable",
 ] as const;
 export const deploymentNodeSchema = z.object({

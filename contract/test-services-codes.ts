@@ -22,8 +22,12 @@ export const TEST_SERVICE_STATUSES: readonly TestServiceStatusCode[] = Object.va
 export const TEST_SERVICE_SOURCES = ["source", "package"] as const;
 export type TestServiceSource = (typeof TEST_SERVICE_SOURCES)[number];
 
-/** The platforms (EVM-based frameworks) a test service may be deployed for; all run on the test network's EVM. */
-export const TEST_SERVICE_PLATFORMS = ["evm", "fisco", "cita"] as const;
+/**
+ * The platforms a test service may be deployed for: the EVM-based frameworks run Solidity on the test network's
+ * EVM; fabric runs a Node.js chaincode package on a channel of its own of the embedded Fabric peer
+ * (docs/decisions/069).
+ */
+export const TEST_SERVICE_PLATFORMS = ["evm", "fisco", "cita", "fabric"] as const;
 export type TestServicePlatform = (typeof TEST_SERVICE_PLATFORMS)[number];
 
 /** The failure suggestions (SPEC §4 "reasons and a suggestion"): keys of the testServices namespace's `suggestion`. */
@@ -34,6 +38,7 @@ export const FAILURE_SUGGESTIONS = [
   "initParams",
   "reverted",
   "network",
+  "chaincode",
 ] as const;
 export type FailureSuggestion = (typeof FAILURE_SUGGESTIONS)[number];
 

@@ -50,6 +50,10 @@ export const testServiceSchema = z.object({
   txHash: z.string().nullable(),
   blockNumber: z.number().int().nullable(),
   abi: z.array(z.unknown()).nullable(),
+  /** "solidity", or "node": a Node.js chaincode on the embedded Fabric peer (docs/decisions/069). */
+  language: z.string(),
+  /** A Fabric test service's channel (`test-<app code>`) once deployed; its chaincode is `contractName`. */
+  channel: z.string().nullable(),
   /** The endpoint path (/chain/test/<key>) with the test key; only in the detail. */
   accessPath: z.string().nullable(),
   /** The identity certificate (PEM) issued for the service's test identity. */
@@ -114,6 +118,33 @@ export const testNetworkResetSchema = z.object({
     .refine((v) => v === TEST_NETWORK_CONFIRM, "validation.nameMismatch"),
 });
 
+/** A call of a Fabric test service's chaincode (docs/decisions/069): a query is simulated, an invoke committed. */
+export const TEST_CHAINCODE_MODES = ["query", "invoke"] as const;
+export const testChaincodeCallSchema = z.object({
+  testServiceId: id(),
+  mode: z.enum(TEST_CHAINCODE_MODES, { error: "validation.required" }),
+  fn: z
+    .string({ error: "validation.required" })
+    .trim()
+    .min(1, "validation.required")
+    .max(100, "validation.tooLong")
+    .regex(/^[A-Za-z_$][A-Za-z0-9_$:.]*$/, "testServices:validation.function"),
+  /** The arguments, one a line. */
+  args: z.string().max(10_000, "validation.tooLong").default(""),
+});
+export const testChaincodeAnswerSchema = z.object({
+  /** The chaincode's status (200 success, 500 its error) and message. */
+  status: z.number().int(),
+  message: z.string(),
+  /** The payload as text. */
+  payload: z.string(),
+  txId: z.string(),
+  /** Invoke: Fabric's validation code of the committed transaction (0 VALID); a query: null. */
+  validationCode: z.number().int().nullable(),
+  blockNumber: z.number().int().nullable(),
+});
+export type TestChaincodeAnswer = z.infer<typeof testChaincodeAnswerSchema>;
+
 export const testServicePaths = {
   "/sys/testService/list": { auth: "user", payload: z.object(pagingFields), data: pageOf(testServiceSchema) },
   "/sys/testService/detail": { auth: "user", payload: ref, data: testServiceSchema },
@@ -135,6 +166,8 @@ export const testServicePaths = {
   /** Re-deploy the same source: 10, 15, 20 → 5. */
   "/sys/testService/redeploy": { auth: "user", payload: ref, data: testServiceSchema },
   "/sys/testService/delete": { auth: "user", payload: ref, data: nothing },
+  /** Query or invoke a deployed Fabric test service's chaincode (docs/decisions/069). */
+  "/sys/testService/chaincode": { auth: "user", payload: testChaincodeCallSchema, data: testChaincodeAnswerSchema },
   /** The test identity's private key (PEM, PKCS#8), for the owner's own tools; any time, since it signs only on the test network. */
   "/sys/testService/identityKey": {
     auth: "user",

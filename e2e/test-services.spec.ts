@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { strToU8, zipSync } from "fflate";
 import { expect, test } from "./fixtures.ts";
 import { logInAs } from "./services-support.ts";
 import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
@@ -77,4 +78,71 @@ test("a test service goes from source to its access parameters; a failing one sh
 
   await page.goto("/g/home/TestServices");
   await expect(page.getByTestId("test-service-row")).toHaveCount(2);
+});
+
+/** A Node.js chaincode for Fabric (docs/decisions/069): Init stores a greeting; get and put read and write keys. */
+function greeterChaincode(): Buffer {
+  const js = `"use strict";
+const { Contract } = require("fabric-contract-api");
+class Greeter extends Contract {
+  async init(ctx, value) { await ctx.stub.putState("greeting", Buffer.from(value)); }
+  async get(ctx, key) { return (await ctx.stub.getState(key)).toString(); }
+  async put(ctx, key, value) { await ctx.stub.putState(key, Buffer.from(value)); return value; }
+}
+module.exports.contracts = [Greeter];
+`;
+  const manifest = JSON.stringify({
+    name: "greeter",
+    version: "1.0.0",
+    main: "index.js",
+    dependencies: { "fabric-contract-api": "2.5.8", "fabric-shim": "2.5.8" },
+  });
+  return Buffer.from(zipSync({ "package.json": strToU8(manifest), "index.js": strToU8(js) }));
+}
+
+test("a Fabric test service runs its Node.js chaincode: query and invoke from its page; delete drops it", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const user = await createActiveUser(request, uniqueUser(testInfo, "tsf"));
+  await logInAs(page, user.userName, PASSWORD);
+  await page.goto("/g/home/TestServices/TestServicesNew");
+  await page.getByLabel("Name").fill("Fabric greeter e2e");
+  await page.getByLabel("Version").fill("1.0.0");
+  await page.getByLabel("Platform").selectOption("fabric");
+  await page.getByLabel("Chaincode package (.zip: .sol files, or Node.js on Fabric)").check();
+  await page
+    .getByLabel("Chaincode package", { exact: true })
+    .setInputFiles({ name: "greeter.zip", mimeType: "application/zip", buffer: greeterChaincode() });
+  await page.getByLabel("Init params").fill("init,hello");
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByTestId("test-service-status")).toHaveText("Not deployed");
+  await page.getByRole("button", { name: "Start deploying" }).click();
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("test-service-status")).toHaveText("Deployment successful", { timeout: 1_000 });
+  }).toPass({ timeout: 90_000 });
+
+  const console = page.getByTestId("chaincode-console");
+  await console.getByLabel("Function name").fill("get");
+  await console.getByLabel("Arguments").fill("greeting");
+  await console.getByRole("button", { name: "Query" }).click();
+  await expect(page.getByTestId("chaincode-payload")).toHaveText("hello");
+  await expect(page.getByTestId("chaincode-status")).toContainText("Simulated");
+  await page.getByTestId("chaincode-console").getByLabel("Function name").fill("put");
+  await page.getByTestId("chaincode-console").getByLabel("Arguments").fill("greeting\nbye");
+  await page.getByTestId("chaincode-console").getByRole("button", { name: "Invoke" }).click();
+  await expect(page.getByTestId("chaincode-status")).toContainText("validation code 0");
+  await page.getByTestId("chaincode-console").getByLabel("Function name").fill("get");
+  await page.getByTestId("chaincode-console").getByLabel("Arguments").fill("greeting");
+  await page.getByTestId("chaincode-console").getByRole("button", { name: "Query" }).click();
+  await expect(page.getByTestId("chaincode-payload")).toHaveText("bye");
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  // The confirmation: a dialog with JavaScript (after the page's buttons), a step at the page's top without.
+  const confirmDelete = page.getByRole("button", { name: "Delete" });
+  await (testInfo.project.name === "nojs" ? confirmDelete.first() : confirmDelete.last()).click();
+  await expect(page).toHaveURL(/\/g\/home\/TestServices$/);
+  await expect(page.getByTestId("test-service-row")).toHaveCount(0);
 });

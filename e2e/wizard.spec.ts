@@ -53,6 +53,8 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
 
   // Step 2: a package; a bad name is refused and the other fields stay.
   await expect(page.getByText("No chaincode packages yet.")).toBeVisible();
+  // A Fabric service runs one Node.js chaincode (docs/decisions/069): the step says so.
+  await expect(page.getByTestId("one-chaincode")).toContainText("one Node.js chaincode");
   await page.getByLabel("Package name").fill("1bad");
   await page.getByLabel("Package version").fill("1.0.0");
   await page.getByLabel("Init parameters").fill("initLedger,genesis");

@@ -6,6 +6,8 @@ import { TestServiceStatus } from "#contract/test-services-codes.ts";
 import { Field } from "#app/components/details.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { AccessParameters } from "#app/components/test-services/AccessParameters.tsx";
+import { ChaincodeConsole } from "#app/components/test-services/ChaincodeConsole.tsx";
+import { chaincodeCall } from "#app/lib/test-service-chaincode.server.ts";
 import { TestServiceActions } from "#app/components/test-services/Actions.tsx";
 import { TestServiceBadge } from "#app/components/test-services/badges.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
@@ -36,13 +38,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const CONFIRMED = ["upgrade", "redeploy", "delete"] as const;
 
-/** Intents: deploy; upgrade, redeploy and delete confirmed first (without JavaScript the first post answers the confirm step). */
+/** Intents: deploy; query and invoke of a Fabric test service's chaincode (docs/decisions/069); upgrade, redeploy and delete confirmed first (without JavaScript the first post answers the confirm step). */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const form = await request.formData();
-  const intent = intentOf(form, ["deploy", ...CONFIRMED]);
+  const intent = intentOf(form, ["deploy", "query", "invoke", ...CONFIRMED]);
   const testServiceId = positiveId(String(form.get("testServiceId") ?? ""));
   if (!testServiceId) throw json({ messageKey: "errors:http.400" }, { status: 400 });
+  if (intent === "query" || intent === "invoke")
+    return chaincodeCall(apiFor(request, viewer), { testServiceId, mode: intent, form });
   if (intent !== "deploy" && form.get("confirmed") !== "yes") return json({ confirm: intent });
   const here = `/g/home/TestServices/TestServicesDetail?id=${testServiceId}`;
   if (intent === "upgrade") return redirect(`/g/home/TestServices/TestServicesNew?id=${testServiceId}&upgrade=1`);
@@ -136,6 +140,9 @@ export default function TestServicesDetail() {
         <TestServiceActions service={service} />
       </section>
       <AccessParameters service={service} origin={origin} />
+      {service.channel && service.status === TestServiceStatus.DEPLOYED ? (
+        <ChaincodeConsole service={service} reply={reply && "chaincode" in reply ? reply : null} />
+      ) : null}
       <details className="card">
         <summary className="cursor-pointer font-medium">{t("fields.source")}</summary>
         <pre className="mt-2 max-h-96 overflow-auto text-xs">{service.source}</pre>

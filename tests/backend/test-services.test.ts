@@ -9,6 +9,7 @@ import { operator } from "./security/world.ts";
 import { waitFor } from "../support/wait.ts";
 import { BROKEN_SOURCE, GREETER_SOURCE } from "./fixtures/greeter-contract.ts";
 import { okVia } from "../support/envelope.ts";
+import { contractPackage } from "./fabric-support.ts";
 
 // docs/decisions/034: test services compiled and deployed for real on the test network, their access URL used
 // with viem, a compiler's refusal shown with its suggestion, and an operator's reset of the network.
@@ -222,6 +223,75 @@ describe("test services", () => {
         message: Msg.TEST_SERVICE_PACKAGE_INVALID,
         data: { fieldErrors: { file: ["testServices:validation.package"] } },
       });
+    },
+  );
+  it(
+    "runs a Node.js chaincode on Fabric on its own channel: Init with the init params, query and invoke, delete (069)",
+    { timeout: 180_000 },
+    async () => {
+      const methods = `
+  async init(ctx, value) { await ctx.stub.putState("greeting", Buffer.from(value)); }
+  async get(ctx, key) { return (await ctx.stub.getState(key)).toString(); }
+  async put(ctx, key, value) { await ctx.stub.putState(key, Buffer.from(value)); return value; }
+  async fail(ctx) { throw new Error("refused by the chaincode"); }`;
+      // A package that declares another dependency is refused at the field.
+      const bad = await upload("chaincode", "bad.zip", contractPackage("bad", methods, { lodash: "^4" }), token);
+      const fields = {
+        name: "Fabric greeter",
+        version: "1.0.0",
+        platform: "fabric",
+        sourceKind: "package",
+        uploadId: bad.data.uploadId,
+        mainContract: "",
+        initParams: "init,hello",
+      };
+      expect((await call("/sys/testService/create", fields, token)).message).toBe(Msg.TEST_SERVICE_CHAINCODE_INVALID);
+      const good = await upload("chaincode", "greeter.zip", contractPackage("greeter", methods), token);
+      const created = await ok("/sys/testService/create", { ...fields, uploadId: good.data.uploadId }, token);
+      expect(created).toMatchObject({ language: "node", platform: "fabric", channel: null });
+      const callOf = (mode: string, fn: string, args = "") =>
+        ok("/sys/testService/chaincode", { testServiceId: created.testServiceId, mode, fn, args }, token);
+      expect(
+        (
+          await call(
+            "/sys/testService/chaincode",
+            { testServiceId: created.testServiceId, mode: "query", fn: "get" },
+            token,
+          )
+        ).message,
+      ).toBe(Msg.TEST_SERVICE_ACTION_NOT_AVAILABLE);
+      await ok("/sys/testService/deploy", { testServiceId: created.testServiceId }, token);
+      const deployed = await settled(token, created.testServiceId);
+      expect(deployed, deployed.failReason ?? "").toMatchObject({
+        status: TestServiceStatus.DEPLOYED,
+        channel: `test-${created.appCode.toLowerCase()}`,
+        contractName: created.appCode.toLowerCase(),
+        accessPath: null,
+      });
+      expect(await callOf("query", "get", "greeting")).toMatchObject({
+        status: 200,
+        payload: "hello",
+        validationCode: null,
+      });
+      expect(await callOf("invoke", "put", "greeting\nbye")).toMatchObject({ status: 200, validationCode: 0 });
+      expect((await callOf("query", "get", "greeting")).payload).toBe("bye");
+      const failed = await callOf("invoke", "fail");
+      expect(failed.status).toBe(500);
+      expect(failed.message).toContain("refused by the chaincode");
+      // Re-deployed, the channel starts over with Init.
+      await ok("/sys/testService/redeploy", { testServiceId: created.testServiceId }, token);
+      expect((await settled(token, created.testServiceId)).status).toBe(TestServiceStatus.DEPLOYED);
+      expect((await callOf("query", "get", "greeting")).payload).toBe("hello");
+      await ok("/sys/testService/delete", { testServiceId: created.testServiceId }, token);
+      expect(
+        (
+          await call(
+            "/sys/testService/chaincode",
+            { testServiceId: created.testServiceId, mode: "query", fn: "get" },
+            token,
+          )
+        ).message,
+      ).toBe(Msg.NOT_FOUND);
     },
   );
 });

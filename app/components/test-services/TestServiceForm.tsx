@@ -74,6 +74,9 @@ export function TestServiceForm({
             options={TEST_SERVICE_PLATFORMS.map((p) => ({ value: p, label: t(`platforms.${p}`) }))}
           />
         </div>
+        <p className="text-sm text-slate-600" data-testid="fabric-hint">
+          {t("form.fabricHint")}
+        </p>
         <RadioGroupField
           field={fields.sourceKind}
           legend={t("fields.sourceKind")}

@@ -1,7 +1,8 @@
 import type { KeyObject } from "node:crypto";
 import type { Deps } from "#backend/deps.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { DEFAULT_HOST, FabricHost } from "./peer/host.ts";
+import { randomBytes } from "node:crypto";
+import { ChaincodeRefused, DEFAULT_HOST, FabricHost, TRIAL_PREFIX } from "./peer/host.ts";
 import { localProposal } from "./peer/identity.ts";
 import { endorsedEnvelope } from "./peer/blocks.ts";
 import { checkPackage } from "./peer/package.ts";
@@ -28,6 +29,9 @@ const hostsByEnv = new WeakMap<Deps["env"], FabricHost>();
 /** The Gateway gRPC service of this process (docs/decisions/065) and the TLS CA its clients pin. */
 const gateways = new WeakMap<Deps, { running: RunningGateway; caPem: string }>();
 const gatewaysByEnv = new WeakMap<Deps["env"], { running: RunningGateway; caPem: string }>();
+
+/** A throwaway channel older than this at start was left by an interrupted test job. */
+const STALE_TRIAL_MS = 15 * 60_000;
 
 /** A service's certificate authority, the MSP of its channel: participation's, handed over at its start. */
 type ServiceCaOf = (
@@ -84,8 +88,13 @@ export default defineDomain({
     });
     hosts.set(deps, host);
     hostsByEnv.set(deps.env, host);
-    // One process serves the gateway: in a cluster the owner worker (docs/decisions/031, 064).
-    if (deps.env.cluster?.role !== "peer") return serveGateway(deps, host);
+    // One process serves the gateway: in a cluster the owner worker (docs/decisions/031, 064). It also drops the
+    // throwaway channels of test jobs that a stop interrupted (docs/decisions/069).
+    if (deps.env.cluster?.role !== "peer")
+      return Promise.all([
+        serveGateway(deps, host),
+        host.dropStaleTrials(new Date(deps.now().getTime() - STALE_TRIAL_MS)),
+      ]).then(() => undefined);
   },
   async stop(deps) {
     await gateways.get(deps)?.running.close();
@@ -148,6 +157,32 @@ export default defineDomain({
         initArgs?: string[];
       },
     ) => hostOf(deps).install({ ...input, channel: channelOf(input) }),
+    /**
+     * The test job's run of a Node.js chaincode (docs/decisions/069): installed with its init parameters on a
+     * throwaway channel of this process's peer, so that a failing Init fails the test, then the channel is dropped
+     * (blocks, records, unpacked files): a later deploy or a restart sees nothing of it. Ok, or the reasons.
+     */
+    trialInstall: async (
+      deps: Deps,
+      input: { packageZip: Uint8Array; initArgs?: string[] },
+    ): Promise<{ ok: true } | { ok: false; problems: string[] }> => {
+      const host = hostOf(deps);
+      const channel = `${TRIAL_PREFIX}${deps.now().getTime().toString(36)}-${randomBytes(4).toString("hex")}`;
+      try {
+        await host.install({ ...input, channel, name: "trial", version: "1" });
+        return { ok: true };
+      } catch (error) {
+        if (error instanceof ChaincodeRefused) return { ok: false, problems: error.problems };
+        throw error;
+      } finally {
+        await host.dropChannels([channel]);
+      }
+    },
+    /**
+     * Drops a channel of this process's peer with its blocks, records and files (a test service's, when the
+     * service is deleted or deployed again).
+     */
+    dropChannel: (deps: Deps, channel: string) => hostOf(deps).dropChannels([channel]),
     /** The package check alone (the test job): ok with the files, or the problems, each naming what. */
     checkPackage,
     /** A proposal signed by the peer's own identity, for callers without a gateway (the test job, tests). */

@@ -100,7 +100,13 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
     .returning();
   await db.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, app.id));
   const functionIds: number[] = [];
-  for (const [i, pkg] of PACKAGES.entries()) {
+  // A Fabric channel runs one chaincode (docs/decisions/064, 069): a Fabric draft has one Node.js package with all
+  // the functions; an EVM draft has two Solidity packages.
+  const packages =
+    spec.framework === "fabric"
+      ? [{ name: "ledger_cc", funcs: [...PACKAGES[0].funcs, ...PACKAGES[1].funcs] }]
+      : PACKAGES;
+  for (const [i, pkg] of packages.entries()) {
     const funcs = pkg.funcs.map((f) => f[1] as string);
     const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
     const solidity = spec.framework !== "fabric";

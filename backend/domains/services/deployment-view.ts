@@ -6,6 +6,7 @@ import { cityNodes } from "#backend/db/tables.ts";
 import type { Deps } from "#backend/deps.ts";
 import chain from "#backend/domains/chain/index.ts";
 import fabric from "#backend/domains/fabric/index.ts";
+import { awaitsFabricNetwork } from "./fabric-notice.ts";
 import { appNodes, apps, chaincodePackages, serviceChains, type appVersions } from "./tables.ts";
 
 /**
@@ -36,6 +37,13 @@ export async function deploymentNodes(
     .from(chaincodePackages)
     .where(eq(chaincodePackages.verId, version.id));
   const awaitsPeer = app.framework === "fabric" && languages.length > 0;
+  // Go or Java chaincode with no Fabric network connected: the service keeps its state, no chaincode runs (069).
+  const awaitsNetwork =
+    !env.fabricPeerEndpoint &&
+    awaitsFabricNetwork(
+      app.framework,
+      languages.map((l) => l.language),
+    );
   let height: number | null = null;
   // A Fabric service's channel, when its chaincode is installed on the embedded peer: its height and the gateway.
   let fabricNode: { height: number | null; endpoint: string | null } | null = null;
@@ -76,7 +84,11 @@ export async function deploymentNodes(
       ...base,
       height: null,
       endpoint: null,
-      status: awaitsPeer ? ("awaitingPeer" as const) : ("notAvailable" as const),
+      status: awaitsNetwork
+        ? ("awaitingNetwork" as const)
+        : awaitsPeer
+          ? ("awaitingPeer" as const)
+          : ("notAvailable" as const),
     };
   });
 }

@@ -79,7 +79,7 @@ export type FabricDeployFailure = {
 };
 
 /** A package's init parameters (comma-separated, as the wizard takes them) as Init's arguments, or none. */
-function initArgsOf(initParams: string): string[] | undefined {
+export function initArgsOf(initParams: string): string[] | undefined {
   const args = initParams.trim() === "" ? [] : initParams.split(",").map((p) => p.trim());
   return args.length ? args : undefined;
 }

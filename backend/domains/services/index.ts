@@ -30,6 +30,7 @@ import {
 import { verifyInvitation } from "./invite.ts";
 import { serviceJobs } from "./jobs.ts";
 import { JOB_EVM_BACKFILL, JOB_FABRIC_BACKFILL, runEvmBackfill, runFabricBackfill } from "./evm-backfill.ts";
+import { JOB_FABRIC_GO_JAVA_NOTICE, runFabricGoJavaNotice } from "./fabric-notice.ts";
 import { applyTransition } from "./machine.ts";
 import { settlePublishBill } from "./payment.ts";
 import {
@@ -109,6 +110,7 @@ export default defineDomain({
     [JOB_RENEWALS]: runRenewals,
     [JOB_EVM_BACKFILL]: runEvmBackfill,
     [JOB_FABRIC_BACKFILL]: runFabricBackfill,
+    [JOB_FABRIC_GO_JAVA_NOTICE]: runFabricGoJavaNotice,
   },
   // The hourly sweep of renewals, lapsed renewal bills and unpaid upgrade bills (renewal.ts).
   schedules: [(db, now) => scheduleRenewals(db, now)],

@@ -108,6 +108,9 @@ export function suggestionFor(findings: Finding[]): Finding | null {
   if (first === "report.languageMismatch" || first === "report.languageUnknown")
     return { key: "report.suggest.language", params: {} };
   if (first === "report.packageMissing") return { key: "report.suggest.repackage", params: {} };
+  if (first === "report.oneChaincode") return { key: "report.suggest.oneChaincode", params: {} };
+  if (first === "report.chaincodeRefused" || first === "report.chaincodeInitFailed")
+    return { key: "report.suggest.chaincode", params: {} };
   return { key: "report.suggest.funcs", params: {} };
 }
 

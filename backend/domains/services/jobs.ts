@@ -22,6 +22,7 @@ import { languageRun } from "#contract/service-codes.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { deployOnServiceChain, type ChainDeployment } from "./chain.ts";
 import { deployOnFabricPeer, type FabricDeployFailure } from "./fabric-deploy.ts";
+import { fabricTestFindings } from "./fabric-test.ts";
 import { applyTransition } from "./machine.ts";
 
 /**
@@ -84,13 +85,25 @@ async function lockedAt(tx: Tx, verId: number, state: number) {
 /** The test job: every package of the version is inspected (backend/domains/services/inspect.ts). */
 export const runTest: JobHandler = async (payload, services) => {
   const verId = verIdOf(payload);
+  // A Fabric service's Node.js chaincode is checked and run on a throwaway channel first, outside the transaction.
+  const onPeer = await fabricTestFindings(verId, services);
   await services.db.transaction((tx) =>
-    testInTx(tx, verId, services.now(), services.files, !!services.env.fabricPeerEndpoint),
+    testInTx(tx, verId, services.now(), services.files, !!services.env.fabricPeerEndpoint, onPeer),
   );
 };
 
-/** The test of one version inside `tx` (the job's work; the demo data uses it too). */
-export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStore, fabricConnected = false) {
+/**
+ * The test of one version inside `tx` (the job's work; the demo data uses it too). `onPeer`: the findings of the
+ * Fabric run of its Node.js package (fabric-test.ts), by package id.
+ */
+export async function testInTx(
+  tx: Tx,
+  verId: number,
+  now: Date,
+  store: FileStore,
+  fabricConnected = false,
+  onPeer: ReadonlyMap<number, Finding[]> = new Map(),
+) {
   {
     const version = await lockedAt(tx, verId, VerState.PENDING_TEST);
     if (!version) return;
@@ -106,6 +119,13 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
       .where(eq(appFunctions.verId, verId));
     const findings: Finding[] = [];
     if (packages.length === 0) findings.push({ key: "report.packageMissing", params: {} });
+    // A Fabric channel runs one chaincode (docs/decisions/064): one Node.js package per Fabric service.
+    const nodePackages = packages.filter((p) => normaliseLanguage(p.language) === "node");
+    if (framework === "fabric" && nodePackages.length > 1)
+      findings.push({
+        key: "report.oneChaincode",
+        params: { packages: nodePackages.map((p) => p.name).join(", ") },
+      });
     for (const pkg of packages) {
       const file = await store.read(tx, pkg.fileId);
       const funcs = functions.filter((f) => f.packageId === pkg.id).map((f) => f.func);
@@ -133,6 +153,7 @@ export async function testInTx(tx: Tx, verId: number, now: Date, store: FileStor
             await chain.api.compile(solidityFilesOfPackage(new Uint8Array(file.bytes))),
           ),
         );
+      else findings.push(...(onPeer.get(pkg.id) ?? []));
     }
     const report = storeReport(findings, suggestionFor(findings));
     await applyTransition(tx, {

@@ -8,7 +8,9 @@ import { ApiError, fieldError } from "#backend/http/errors.ts";
 import { recordAudit } from "#backend/kit/audit.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import chain from "#backend/domains/chain/index.ts";
+import fabric from "#backend/domains/fabric/index.ts";
 import participation from "#backend/domains/participation/index.ts";
+import { callChaincode, dropTestChannel } from "./fabric.ts";
 import { scheduleTestDeploy } from "./jobs.ts";
 import { allowed, moveTestService, type TestServiceRow } from "./machine.ts";
 import {
@@ -39,17 +41,29 @@ async function own(q: Db | Tx, userId: number, id: number, lock = false): Promis
   return row;
 }
 
-/** The sources of a create, edit or upgrade: typed Solidity, or the .sol files of an uploaded chaincode package. */
-async function sourcesOf(
-  tx: Tx,
-  ctx: Ctx,
-  input: TestServiceFields,
-): Promise<{ sources: Record<string, string>; packageName: string | null }> {
+type Sources = {
+  sources: Record<string, string>;
+  packageName: string | null;
+  language: string;
+  packageFileId: number | null;
+};
+
+/**
+ * The sources of a create, edit or upgrade: typed Solidity, or the .sol files of an uploaded chaincode package; on
+ * Fabric, an uploaded Node.js chaincode package the embedded peer takes (docs/decisions/069).
+ */
+async function sourcesOf(tx: Tx, ctx: Ctx, input: TestServiceFields): Promise<Sources> {
+  if (input.platform === "fabric") return chaincodeOf(tx, ctx, input);
   if (input.sourceKind === "source") {
     // A file named with typed source is refused rather than ignored: the caller meant one or the other.
     if (input.uploadId) throw fieldError("uploadId", "testServices:validation.fileWithSource", Msg.INVALID_PARAMS);
     if (!input.source?.trim()) throw fieldError("source", "validation.required", Msg.TEST_SERVICE_SOURCE_REQUIRED);
-    return { sources: { [`${input.mainContract || "Contract"}.sol`]: input.source }, packageName: null };
+    return {
+      sources: { [`${input.mainContract || "Contract"}.sol`]: input.source },
+      packageName: null,
+      language: "solidity",
+      packageFileId: null,
+    };
   }
   if (!input.uploadId) throw fieldError("file", "validation.required", Msg.TEST_SERVICE_SOURCE_REQUIRED);
   const claimed = await ctx.deps.files.claim(tx, input.uploadId, {
@@ -61,17 +75,34 @@ async function sourcesOf(
   const file = await ctx.deps.files.read(tx, claimed.id);
   const sources = file && solidityFilesOf(file.bytes);
   if (!sources) throw fieldError("file", "testServices:validation.package", Msg.TEST_SERVICE_PACKAGE_INVALID);
-  return { sources, packageName: claimed.name };
+  return { sources, packageName: claimed.name, language: "solidity", packageFileId: null };
+}
+
+/** A Fabric test service's Node.js chaincode package: claimed and checked as the peer will install it. */
+async function chaincodeOf(tx: Tx, ctx: Ctx, input: TestServiceFields): Promise<Sources> {
+  const refused = () => fieldError("file", "testServices:validation.chaincode", Msg.TEST_SERVICE_CHAINCODE_INVALID);
+  if (input.sourceKind !== "package" || !input.uploadId) throw refused();
+  const claimed = await ctx.deps.files.claim(tx, input.uploadId, {
+    kind: "chaincode",
+    ownerId: ctx.user.id,
+    at: ctx.deps.now(),
+  });
+  if (!claimed) throw fieldError("uploadId", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
+  const file = await ctx.deps.files.read(tx, claimed.id);
+  if (!file || !fabric.api.checkPackage(new Uint8Array(file.bytes)).ok) throw refused();
+  return { sources: {}, packageName: claimed.name, language: "node", packageFileId: claimed.id };
 }
 
 /** The columns a create or an edit sets from the form. */
-const editable = (input: TestServiceFields, sources: Record<string, string>, packageName: string | null) => ({
+const editable = (input: TestServiceFields, { sources, packageName, language, packageFileId }: Sources) => ({
   name: input.name,
   version: input.version,
   platform: input.platform,
   sourceKind: input.sourceKind,
   sources,
   packageName,
+  language,
+  packageFileId,
   mainContract: input.mainContract,
   initParams: input.initParams,
 });
@@ -119,7 +150,10 @@ async function out(q: Db | Tx, ctx: Ctx, row: TestServiceRow, detail: boolean): 
     txHash: deployed ? row.txHash : null,
     blockNumber: deployed ? row.blockNumber : null,
     abi: deployed && detail ? row.abi : null,
-    accessPath: deployed && detail ? accessPathOf(openEndpointKey(ctx.deps.env, row.keySealed)) : null,
+    language: row.language,
+    channel: deployed ? row.channel : null,
+    accessPath:
+      deployed && detail && row.language !== "node" ? accessPathOf(openEndpointKey(ctx.deps.env, row.keySealed)) : null,
     certificatePem: detail ? row.certificatePem : null,
   };
 }
@@ -172,12 +206,11 @@ export async function createTestService(input: Payload<"/sys/testService/create"
   });
   const row = await ctx.deps.db.transaction(async (tx) => {
     await nameFree(tx, ctx.user.id, input.name, input.version);
-    const { sources, packageName } = await sourcesOf(tx, ctx, input);
     const [created] = await tx
       .insert(testServices)
       .values({
         userId: ctx.user.id,
-        ...editable(input, sources, packageName),
+        ...editable(input, await sourcesOf(tx, ctx, input)),
         status: TestServiceStatus.NOT_DEPLOYED,
         appCode,
         ...deployer,
@@ -198,12 +231,13 @@ export async function editTestService(input: Payload<"/sys/testService/edit">, c
     const current = await own(tx, ctx.user.id, input.testServiceId, true);
     allowed(current, "edit", "user");
     await nameFree(tx, ctx.user.id, input.name, input.version, current.id);
-    const { sources, packageName } =
-      input.sourceKind === current.sourceKind && input.sourceKind === "package" && !input.uploadId
-        ? current
-        : await sourcesOf(tx, ctx, input);
+    const kept =
+      input.sourceKind === current.sourceKind &&
+      input.sourceKind === "package" &&
+      !input.uploadId &&
+      (input.platform === "fabric") === (current.language === "node");
     return moveTestService(tx, current, "edit", "user", ctx.deps.now(), {
-      ...editable(input, sources, packageName),
+      ...editable(input, kept ? current : await sourcesOf(tx, ctx, input)),
     });
   });
   return out(ctx.deps.db, ctx, row, true);
@@ -239,15 +273,20 @@ export async function upgradeTestService(input: Payload<"/sys/testService/upgrad
     if (input.version === current.version)
       throw fieldError("version", "testServices:validation.sameVersion", Msg.INVALID_PARAMS);
     await nameFree(tx, ctx.user.id, current.name, input.version, current.id);
-    const { sources, packageName } =
-      input.sourceKind === "package" && !input.uploadId && current.sourceKind === "package"
+    const { sources, packageName, language, packageFileId } =
+      input.sourceKind === "package" &&
+      !input.uploadId &&
+      current.sourceKind === "package" &&
+      (input.platform === "fabric") === (current.language === "node")
         ? current
-        : await sourcesOf(tx, ctx, input);
+        : await sourcesOf(tx, ctx, { ...input, platform: current.language === "node" ? "fabric" : input.platform });
     const moved = await moveTestService(tx, current, "upgrade", "user", now, {
       version: input.version,
       sourceKind: input.sourceKind,
       sources,
       packageName,
+      language,
+      packageFileId,
       mainContract: input.mainContract,
       initParams: input.initParams,
       attempts: current.attempts + 1,
@@ -259,12 +298,24 @@ export async function upgradeTestService(input: Payload<"/sys/testService/upgrad
 }
 
 export async function deleteTestService(input: Payload<"/sys/testService/delete">, ctx: Ctx) {
-  await ctx.deps.db.transaction(async (tx) => {
+  const deleted = await ctx.deps.db.transaction(async (tx) => {
     const current = await own(tx, ctx.user.id, input.testServiceId, true);
     allowed(current, "delete", "user");
     await tx.delete(testServices).where(eq(testServices.id, current.id));
+    return current;
   });
+  // A Fabric test service's channel goes with it (docs/decisions/069).
+  await dropTestChannel(deleted, ctx.deps);
   return null;
+}
+
+/** Query or invoke a deployed Fabric test service's chaincode (docs/decisions/069). */
+export async function callTestChaincode(input: Payload<"/sys/testService/chaincode">, ctx: Ctx) {
+  const row = await own(ctx.deps.db, ctx.user.id, input.testServiceId);
+  if (row.status !== TestServiceStatus.DEPLOYED || !row.channel || !row.contractName)
+    throw new ApiError(Msg.TEST_SERVICE_ACTION_NOT_AVAILABLE);
+  const args = input.args === "" ? [] : input.args.replace(/\r\n/g, "\n").split("\n");
+  return callChaincode(ctx.deps, row, { mode: input.mode, fn: input.fn, args });
 }
 
 /* ------------------------------------------ operators ------------------------------------------ */

@@ -2,6 +2,7 @@ import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { testServiceRpc } from "./endpoint.ts";
 import {
+  callTestChaincode,
   createTestService,
   deleteTestService,
   testIdentityKey,
@@ -34,6 +35,7 @@ export default defineDomain({
     "/sys/testService/upgrade": upgradeTestService,
     "/sys/testService/redeploy": redeployTestService,
     "/sys/testService/delete": deleteTestService,
+    "/sys/testService/chaincode": callTestChaincode,
     "/sys/testService/identityKey": testIdentityKey,
     "/sys/ops/testNetwork/status": testNetworkStatus,
     "/sys/ops/testNetwork/reset": resetTestNetwork,

@@ -6,6 +6,7 @@ import type { Deps } from "#backend/deps.ts";
 import type { JobEntry } from "#backend/jobs/runner.ts";
 import { schedule } from "#backend/jobs/runner.ts";
 import chain from "#backend/domains/chain/index.ts";
+import { deployOnFabric } from "./fabric.ts";
 import { moveTestService } from "./machine.ts";
 import { currentNetwork, openDeployerKey } from "./network.ts";
 import { chooseContract, constructorArgs, suggestionOfChainError } from "./rules.ts";
@@ -37,6 +38,8 @@ type Outcome =
   | { ok: false; reason: string; suggestion: FailureSuggestion };
 
 async function attempt(row: typeof testServices.$inferSelect, chainName: string, deps: Deps): Promise<Outcome> {
+  // A Node.js chaincode runs on its own channel of the embedded Fabric peer (docs/decisions/069).
+  if (row.language === "node") return deployOnFabric(row, deps);
   const compiled = await chain.api.compile(row.sources);
   if (!compiled.ok) return { ok: false, reason: compiled.errors.join("\n").slice(0, 4000), suggestion: "compile" };
   const chosen = chooseContract(compiled.contracts, row.mainContract);

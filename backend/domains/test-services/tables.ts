@@ -22,6 +22,14 @@ export const testServices = pgTable(
     sourceKind: text("source_kind").notNull(),
     sources: jsonb("sources").$type<Record<string, string>>().notNull(),
     packageName: text("package_name"),
+    /**
+     * What it runs (docs/decisions/069): "solidity" on the EVM test network, or "node", a Node.js chaincode on its
+     * own channel of the embedded Fabric peer (`test-<app code>`), from the uploaded package (a file of the
+     * storage kit) with the init parameters as Init's arguments.
+     */
+    language: text("language").notNull().default("solidity"),
+    packageFileId: integer("package_file_id"),
+    channel: text("channel"),
     mainContract: text("main_contract").notNull().default(""),
     initParams: text("init_params").notNull().default(""),
     status: smallint("status").notNull(),

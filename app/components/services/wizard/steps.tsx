@@ -466,6 +466,11 @@ export function PackagesStep({
       <TextField field={f.version} label={t("packages.version")} hint={t("basic.versionHint")} />
       <div className="md:col-span-3">
         <LanguageSupport fabricConnected={fabricConnected} />
+        {view.basic.framework === "fabric" ? (
+          <p className="mt-2 text-sm text-slate-700" data-testid="one-chaincode">
+            {t("packages.oneChaincode")}
+          </p>
+        ) : null}
       </div>
       <SelectField
         field={f.language}

@@ -1,8 +1,9 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, like, lt } from "drizzle-orm";
 import type { Db } from "#backend/db/client.ts";
 import type { FabricPeer } from "../peer-api.ts";
-import { fabricChaincodes } from "../tables.ts";
+import { fabricBlocks, fabricChaincodes, fabricTxs } from "../tables.ts";
 import { endorsedEnvelope } from "./blocks.ts";
 import { localIdentity, localProposal, type LocalIdentity } from "./identity.ts";
 import { shimRuntime, writeLauncher } from "./launcher.ts";
@@ -30,6 +31,9 @@ export class ChaincodeRefused extends Error {
     super(problems.join("; "));
   }
 }
+
+/** The prefix of the test job's throwaway channels: no service's channel has a hyphen (`channelOfAppCode`). */
+export const TRIAL_PREFIX = "trial-";
 
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -237,6 +241,46 @@ export class FabricHost {
     if (status.validationCode !== TxCode.VALID)
       throw new ChaincodeRefused([`Init was not committed (validation code ${status.validationCode})`]);
     return proposal.txId;
+  }
+
+  /**
+   * Drops channels: their chaincode processes stop, their blocks, transactions and chaincode records leave the
+   * database and their unpacked packages the disk, so nothing of them is rebuilt later (the test job's throwaway
+   * channels, a deleted test service's channel). Waits for an install in flight on them first.
+   */
+  async dropChannels(channels: string[]): Promise<void> {
+    if (!channels.length) return;
+    for (const channel of channels) {
+      await this.installing.get(channel);
+      for (const key of [...this.processes.keys()]) if (key.startsWith(`${channel}/`)) await this.stopProcess(key);
+      this.ledgers.delete(channel);
+      this.current.delete(channel);
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.delete(fabricTxs).where(inArray(fabricTxs.channel, channels));
+      await tx.delete(fabricBlocks).where(inArray(fabricBlocks.channel, channels));
+      await tx.delete(fabricChaincodes).where(inArray(fabricChaincodes.channel, channels));
+    });
+    for (const channel of channels)
+      if (SAFE.test(channel)) await rm(path.join(this.fabricDir, channel), { recursive: true, force: true });
+  }
+
+  /**
+   * Throwaway channels (`trial-…`) a process stopped in the middle of a test left behind: those whose genesis block
+   * is older than `before` are dropped (a test job in flight in another process made its channel after it).
+   */
+  async dropStaleTrials(before: Date): Promise<void> {
+    const stale = await this.db
+      .selectDistinct({ channel: fabricBlocks.channel })
+      .from(fabricBlocks)
+      .where(
+        and(
+          like(fabricBlocks.channel, `${TRIAL_PREFIX}%`),
+          eq(fabricBlocks.number, 0),
+          lt(fabricBlocks.committedAt, before),
+        ),
+      );
+    await this.dropChannels(stale.map((r) => r.channel));
   }
 
   /** The peer's own identity, for callers without a gateway (the test job, tests). */

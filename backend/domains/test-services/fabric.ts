@@ -1,0 +1,100 @@
+import type { TestChaincodeAnswer } from "#contract/test-services.ts";
+import type { Deps } from "#backend/deps.ts";
+import fabric, { ChaincodeRefused } from "#backend/domains/fabric/index.ts";
+import type { TestServiceRow } from "./machine.ts";
+
+/**
+ * Fabric test services (docs/decisions/069): a Node.js chaincode package installed on a channel of its own of the
+ * embedded Fabric peer. The channel is `test-<app code>`: services' channels have no hyphen, so none collides. A
+ * deployment starts the channel over (an upgrade or a re-deploy runs Init again on an empty ledger, as the Solidity
+ * test service's new contract starts empty); a delete drops it. Calls are signed by the peer's own identity.
+ */
+export const testChannelOf = (appCode: string) => `test-${appCode.toLowerCase()}`;
+export const chaincodeNameOf = (appCode: string) => appCode.toLowerCase();
+
+type Outcome =
+  { ok: true; set: Partial<TestServiceRow> } | { ok: false; reason: string; suggestion: "chaincode" | "network" };
+
+export async function deployOnFabric(row: TestServiceRow, deps: Deps): Promise<Outcome> {
+  const file = row.packageFileId ? await deps.files.read(deps.db, row.packageFileId) : null;
+  if (!file) return { ok: false, reason: "the chaincode package is missing: upload it again", suggestion: "chaincode" };
+  const channel = testChannelOf(row.appCode);
+  const initArgs = row.initParams.trim() ? row.initParams.split(",").map((p) => p.trim()) : undefined;
+  try {
+    await fabric.api.dropChannel(deps, channel);
+    const installed = await fabric.api.installChaincode(deps, {
+      channel,
+      name: chaincodeNameOf(row.appCode),
+      version: row.version,
+      packageZip: new Uint8Array(file.bytes),
+      initArgs,
+    });
+    const peer = await fabric.api.peerFor(deps, { channel });
+    return {
+      ok: true,
+      set: {
+        channel,
+        chainName: null,
+        contractName: installed.name,
+        contractAddress: null,
+        abi: null,
+        txHash: installed.initTxId,
+        blockNumber: Number(peer.height()) - 1,
+        failReason: null,
+        suggestion: null,
+      },
+    };
+  } catch (error) {
+    await fabric.api.dropChannel(deps, channel).catch(() => undefined);
+    if (error instanceof ChaincodeRefused)
+      return { ok: false, reason: error.problems.join("\n").slice(0, 4000), suggestion: "chaincode" };
+    return { ok: false, reason: error instanceof Error ? error.message : String(error), suggestion: "network" };
+  }
+}
+
+/** Drops a Fabric test service's channel (its delete; nothing when it never had one). */
+export async function dropTestChannel(row: Pick<TestServiceRow, "channel">, deps: Deps) {
+  if (row.channel) await fabric.api.dropChannel(deps, row.channel);
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** A query (simulated only) or an invoke (simulated, then ordered and committed) of the service's chaincode. */
+export async function callChaincode(
+  deps: Deps,
+  row: TestServiceRow,
+  input: { mode: "query" | "invoke"; fn: string; args: string[] },
+): Promise<TestChaincodeAnswer> {
+  const channel = row.channel!;
+  const chaincode = row.contractName!;
+  const peer = await fabric.api.peerFor(deps, { channel });
+  const proposal = await fabric.api.localProposal(deps, { channel, chaincode, args: [input.fn, ...input.args] });
+  const sim = await peer.simulate(proposal);
+  const answer = {
+    status: sim.response.status,
+    message: sim.response.message,
+    payload: text(sim.response.payload),
+    txId: proposal.txId,
+    validationCode: null,
+    blockNumber: null,
+  };
+  if (input.mode === "query" || sim.response.status >= 400) return answer;
+  const commit = await peer.order({
+    channel,
+    txId: proposal.txId,
+    chaincode,
+    results: sim.results,
+    event: sim.event,
+    envelope: fabric.api.endorsedEnvelope({
+      channel,
+      txId: proposal.txId,
+      chaincode: sim.chaincodeId,
+      creator: proposal.creator.serialized,
+      results: sim.results,
+      event: sim.event,
+      response: sim.response,
+      timestamp: proposal.timestamp,
+    }),
+  });
+  return { ...answer, validationCode: commit.validationCode, blockNumber: Number(commit.blockNumber) };
+}
