@@ -153,7 +153,12 @@ if (!contract) fail(contractName ? \`No contract \${contractName} in kit.json.\`
 const abi = JSON.parse(readFileSync(path.join(here, contract.abiFile), "utf8"));
 const readable = abi.filter((f) => f.type === "function" && ["view", "pure"].includes(f.stateMutability));
 const chosen = functionName ?? readable.find((f) => f.inputs.length === 0)?.name;
-if (!chosen) fail(\`\${contract.contractName} has no read-only function without inputs: name one.\`);
+if (!chosen) {
+  const names = readable.map((f) => \`\${f.name}(\${f.inputs.map((i) => i.type).join(", ")})\`);
+  console.log(\`\${contract.contractName} read-only functions: \${names.join(", ")}\`);
+  console.log(USAGE);
+  process.exit(0);
+}
 const parsed = args.map((a) => (/^\\d+$/.test(a) ? BigInt(a) : a));
 try {
   const result = await clients[0].client.readContract({ address: contract.address, abi, functionName: chosen, args: parsed });
