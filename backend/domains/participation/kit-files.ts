@@ -29,7 +29,7 @@ export type KitFacts = KitBase &
       }
   );
 
-/** The client libraries at the versions the product itself runs (tests/unit/access-kit.test.ts checks them). */
+/** The client libraries at the versions the product itself runs (tests/unit/access-kit.test.ts checks them against package.json). */
 export const KIT_DEPENDENCIES = {
   evm: { viem: "2.57.20" },
   fabric: { "@hyperledger/fabric-gateway": "1.10.1", "@grpc/grpc-js": "1.14.7" },
