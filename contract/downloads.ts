@@ -3,6 +3,7 @@ import { communityDownloads } from "./community.ts";
 import { ddcDownloads } from "./ddc.ts";
 import type { DownloadSpec } from "./download-spec.ts";
 import { marketDownloads } from "./market.ts";
+import { participationDownloads } from "./participation.ts";
 import { serviceWizardDownloads } from "./service-wizard.ts";
 import { storeDownloads } from "./store.ts";
 import { supportDownloads } from "./support.ts";
@@ -22,6 +23,7 @@ export const downloads = {
   ...storeDownloads,
   ...serviceWizardDownloads,
   ...marketDownloads,
+  ...participationDownloads,
 } satisfies Record<string, DownloadSpec>;
 
 export type DownloadKind = keyof typeof downloads;

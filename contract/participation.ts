@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { DownloadSpec } from "./download-spec.ts";
 import { nothing, type PathSpec } from "./path-spec.ts";
 import { pageOf, pageRequestSchema, pagingFields } from "./platform.ts";
 import {
@@ -375,3 +376,11 @@ export const participationPaths = {
     data: z.object({ auditState: z.number().int() }),
   },
 } satisfies Record<string, PathSpec>;
+
+/**
+ * The participant's access kit (issue 28 item 7; docs/decisions/070): a zip of what reaching the service takes
+ * (endpoints, TLS CA, the certificate chain, contracts or chaincode functions, a sample script), never a key.
+ */
+export const participationDownloads = {
+  "participant-access-kit": { auth: "user", payload: joinRef },
+} satisfies Record<string, DownloadSpec>;

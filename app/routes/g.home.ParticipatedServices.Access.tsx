@@ -44,6 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({
     state: "ok" as const,
     name: view.name,
+    appJoinAuditId: p.appJoinAuditId,
     params: result.data,
     origin: new URL(request.url).origin,
     language: viewer.language,
@@ -97,6 +98,19 @@ export default function Access() {
               </tr>
             ))}
           </Table>
+          {"appJoinAuditId" in data ? (
+            <section className="card space-y-2" data-testid="access-kit">
+              <a
+                href={`/g/home/ParticipatedServices/AccessKit?appJoinAuditId=${data.appJoinAuditId}`}
+                download
+                className="btn-secondary text-sm"
+                data-testid="download-access-kit"
+              >
+                {t("access.kit")}
+              </a>
+              <p className="text-xs text-slate-600">{t("access.kitHint")}</p>
+            </section>
+          ) : null}
           {params.chain && "origin" in data ? <ServiceChainPanel chain={params.chain} origin={data.origin} /> : null}
           {params.certificate ? (
             <section className="card space-y-2">

@@ -2,7 +2,12 @@ import { asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "#backend/db/tables.ts";
 import { ledgerEntries, wallets } from "#backend/domains/billing/tables.ts";
-import { callVueapi, inProcessVueapi, loginToken } from "./in-process.ts";
+import { appJoins } from "#backend/domains/participation/tables.ts";
+import { appVersions, apps, chaincodePackages } from "#backend/domains/services/tables.ts";
+import { VerState } from "#contract/service-status.ts";
+import { strFromU8, unzipSync } from "fflate";
+import { evaluate } from "./fabric-support.ts";
+import { callVueapi, downloadedBytes, inProcessVueapi, loginToken } from "./in-process.ts";
 
 // Issue 16 "Demo data you can trust": every demo ledger entry is posted through the ledger in time order,
 // whichever domain seeds it (backend/kit/demo-timeline.ts), so "balance after" chains on My account.
@@ -60,5 +65,32 @@ describe("the demo ledger chains", () => {
     expect(rows.length).toBeGreaterThan(10);
     for (let i = 0; i + 1 < rows.length; i++)
       expect(rows[i].balanceAfter - rows[i].balanceDelta).toBe(rows[i + 1].balanceAfter);
+  });
+});
+
+// Issue 28 "Existing data": the demo's running service is the market's supply_trace on Fabric, really installed on
+// the embedded peer, with demoperson as its confirmed participant, whose access kit names it.
+describe("the demo's running service", () => {
+  it("is supply_trace on Fabric, running on the peer, with a participant whose kit names the chaincode", async () => {
+    const db = service.services.db;
+    const [app] = await db.select().from(apps).where(eq(apps.name, "Cold-chain traceability"));
+    expect(app.framework).toBe("fabric");
+    const [version] = await db.select().from(appVersions).where(eq(appVersions.id, app.currentVerId!));
+    expect(version.verState).toBe(VerState.RUNNING);
+    const pkgs = await db.select().from(chaincodePackages).where(eq(chaincodePackages.verId, version.id));
+    expect(pkgs.map((p) => [p.name, p.language])).toEqual([["supply_trace", "node"]]);
+    const channel = app.appCode.toLowerCase();
+    const missing = await evaluate(service, channel, channel, ["traceProduct", "no-such-product"]);
+    expect(missing.message).toContain("product no-such-product not found");
+
+    const [person] = await db.select().from(users).where(eq(users.userName, "demoperson"));
+    const [join] = await db.select().from(appJoins).where(eq(appJoins.userId, person.id));
+    const token = await loginToken(service, "demoperson");
+    const zip = unzipSync(
+      new Uint8Array(await downloadedBytes(service, "participant-access-kit", { appJoinAuditId: join.id }, token)),
+    );
+    const kit = JSON.parse(strFromU8(Object.entries(zip).find(([n]) => n.endsWith("/kit.json"))![1]));
+    expect(kit).toMatchObject({ kind: "fabric", channel, chaincode: channel });
+    expect(kit.functions.map((f: { name: string }) => f.name)).toEqual(["registerProduct", "addStep", "traceProduct"]);
   });
 });

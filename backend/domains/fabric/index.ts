@@ -7,7 +7,7 @@ import { localProposal } from "./peer/identity.ts";
 import { endorsedEnvelope } from "./peer/blocks.ts";
 import { checkPackage } from "./peer/package.ts";
 import { doorLock } from "#backend/kit/door-guard.ts";
-import { channelOfAppCode } from "./gateway/admit.ts";
+import { channelOfAppCode, mspIdOfAppCode } from "./gateway/admit.ts";
 import { gatewayMeter } from "./gateway/meter.ts";
 import { channelResolver } from "./gateway/resolve.ts";
 import { startGateway } from "./gateway/server.ts";
@@ -109,6 +109,8 @@ export default defineDomain({
   },
   api: {
     channelOf,
+    /** A service's MSP id on its channel (its CA's; docs/decisions/065). */
+    mspIdOf: mspIdOfAppCode,
     /** Participation hands over its service CAs at start (it owns them; this domain may not import it). */
     useServiceCas: (provider: ServiceCaOf) => {
       serviceCaOf = provider;

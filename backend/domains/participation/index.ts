@@ -1,4 +1,4 @@
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { joinFigures, participationsWaiting } from "./figures.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
@@ -8,6 +8,7 @@ import { issueTestIdentity, serviceCa } from "./certs.ts";
 import fabric from "#backend/domains/fabric/index.ts";
 import { seedDemoParticipation } from "./demo.ts";
 import { jobs } from "./jobs.ts";
+import { accessKit } from "./kit.ts";
 import {
   applyJoinApp,
   confirmJoin,
@@ -26,6 +27,7 @@ import { placeJoin, setJoinState, testOrderDeadline, testServiceSettings } from 
 /** Joining services, the participation audit, certificates (SPEC §2, §4, §5; contract/participation.ts; docs/decisions/013). */
 export default defineDomain({
   name: "participation",
+  downloads: downloadHandlersOf({ "participant-access-kit": accessKit }),
   handlers: handlersOf({
     "/sys/chainAppInfo/applyJoinApp": applyJoinApp,
     "/sys/chainAppInfo/queryRolesForAppList": queryRoles,

@@ -33,9 +33,24 @@ export type DraftSpec = {
    * (docs/decisions/038, 052); fabric: Node.js packages (deployed once the Fabric peer exists).
    */
   framework?: "fabric" | "fisco" | "cita" | "xuperchain";
+  /** Packages already stored (e.g. a chaincode market entry, as the wizard copies one), instead of the samples. */
+  packages?: DraftPackage[];
   now: Date;
   /** Where the packages' zips are stored (deps.files). */
   files: FileStore;
+};
+
+/** A stored package of a draft with its functions (the columns of chaincode_packages and app_functions). */
+export type DraftPackage = {
+  name: string;
+  version: string;
+  language: string;
+  initParams: string;
+  mainPath: string;
+  fileId: number;
+  fileName: string;
+  size: number;
+  functions: { name: string; funcType: number; func: string; inputFormat: string; outputFormat: string }[];
 };
 
 export function newAppCode() {
@@ -100,51 +115,18 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
     .returning();
   await db.update(apps).set({ currentVerId: version.id }).where(eq(apps.id, app.id));
   const functionIds: number[] = [];
-  // A Fabric channel runs one chaincode (docs/decisions/064, 069): a Fabric draft has one Node.js package with all
-  // the functions; an EVM draft has two Solidity packages.
-  const packages =
-    spec.framework === "fabric"
-      ? [{ name: "ledger_cc", funcs: [...PACKAGES[0].funcs, ...PACKAGES[1].funcs] }]
-      : PACKAGES;
-  for (const [i, pkg] of packages.entries()) {
-    const funcs = pkg.funcs.map((f) => f[1] as string);
-    const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
-    const solidity = spec.framework !== "fabric";
-    const bytes = Buffer.from(
-      solidity ? sampleSolidityChaincode(pkg.name, funcs, kind) : sampleChaincode(pkg.name, funcs, kind),
-    );
-    const fileName = `${pkg.name}.zip`;
-    const file = await spec.files.put(db, { name: fileName, mime: "application/zip", bytes, createdAt: now });
-    const code = solidity
-      ? { language: "solidity", initParams: "", mainPath: SAMPLE_SOLIDITY_MAIN_PATH }
-      : { language: "node", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH };
+  const packages = spec.packages ?? (await samplePackages(db, spec, now));
+  for (const pkg of packages) {
+    const { functions, ...columns } = pkg;
     const [row] = await db
       .insert(chaincodePackages)
-      .values({
-        verId: version.id,
-        name: pkg.name,
-        version: "1.0.0",
-        ...code,
-        fileId: file.id,
-        fileName,
-        size: bytes.length,
-        createdAt: now,
-      })
+      .values({ verId: version.id, ...columns, createdAt: now })
       .returning({ id: chaincodePackages.id });
     let parentId: number | null = null;
-    for (const [name, func, funcType] of pkg.funcs) {
+    for (const f of functions) {
       const [fn]: { id: number }[] = await db
         .insert(appFunctions)
-        .values({
-          verId: version.id,
-          packageId: row.id,
-          name,
-          funcType,
-          func,
-          parentId,
-          inputFormat: '{"id":"string"}',
-          outputFormat: '{"ok":"boolean"}',
-        })
+        .values({ verId: version.id, packageId: row.id, ...f, parentId })
         .returning({ id: appFunctions.id });
       parentId ??= fn.id;
       functionIds.push(fn.id);
@@ -177,4 +159,44 @@ export async function buildDraft(db: Db | Tx, spec: DraftSpec) {
     })),
   );
   return { app, version };
+}
+
+/** The sample packages of a draft (asset_cc and audit_cc), stored: Solidity for an EVM framework, else Node.js. */
+async function samplePackages(db: Db | Tx, spec: DraftSpec, now: Date): Promise<DraftPackage[]> {
+  const out: DraftPackage[] = [];
+  // A Fabric channel runs one chaincode (docs/decisions/064, 069): a Fabric draft has one Node.js package with all
+  // the functions; an EVM draft has two Solidity packages.
+  const packages =
+    spec.framework === "fabric"
+      ? [{ name: "ledger_cc", funcs: [...PACKAGES[0].funcs, ...PACKAGES[1].funcs] }]
+      : PACKAGES;
+  for (const [i, pkg] of packages.entries()) {
+    const funcs = pkg.funcs.map((f) => f[1] as string);
+    const kind: SampleKind = i === 0 && spec.badPackage ? spec.badPackage : "good";
+    const solidity = spec.framework !== "fabric";
+    const bytes = Buffer.from(
+      solidity ? sampleSolidityChaincode(pkg.name, funcs, kind) : sampleChaincode(pkg.name, funcs, kind),
+    );
+    const fileName = `${pkg.name}.zip`;
+    const file = await spec.files.put(db, { name: fileName, mime: "application/zip", bytes, createdAt: now });
+    const code = solidity
+      ? { language: "solidity", initParams: "", mainPath: SAMPLE_SOLIDITY_MAIN_PATH }
+      : { language: "node", initParams: "init,1", mainPath: SAMPLE_MAIN_PATH };
+    out.push({
+      name: pkg.name,
+      version: "1.0.0",
+      ...code,
+      fileId: file.id,
+      fileName,
+      size: bytes.length,
+      functions: pkg.funcs.map(([name, func, funcType]) => ({
+        name,
+        funcType,
+        func,
+        inputFormat: '{"id":"string"}',
+        outputFormat: '{"ok":"boolean"}',
+      })),
+    });
+  }
+  return out;
 }

@@ -3,7 +3,11 @@ import type { DemoSeeder } from "#backend/kit/domain.ts";
 import { randomBytes } from "node:crypto";
 import type { Tx } from "#backend/db/client.ts";
 import { appComments } from "./tables.ts";
-import { buildDraft, type DraftSpec } from "./build.ts";
+import { and, eq } from "drizzle-orm";
+import { marketPackages } from "#backend/domains/market/tables.ts";
+import type { Deps } from "#backend/deps.ts";
+import { buildDraft, type DraftPackage, type DraftSpec } from "./build.ts";
+import { deployOnFabricPeer } from "./fabric-deploy.ts";
 import { deployInTx, testInTx } from "./jobs.ts";
 import { deployOnServiceChain } from "./chain.ts";
 import { createPublishBill, payPublishBill } from "./payment.ts";
@@ -15,9 +19,10 @@ const HOUR = 60 * 60 * 1000;
  * Demo services (backend/seed.ts): democompany gets a running service that went through the whole
  * lifecycle (real zip packages tested, reviews by demooperator, publish bill paid through the ledger, two
  * city nodes booked, comments from demoperson), one suspended by operations with their comments, and one
- * approved and waiting to be paid. They are FISCO BCOS services whose Solidity packages really deploy on
- * their own chain (docs/decisions/038, 052); the market's Fabric `supply_trace` becomes the demo with the
- * Fabric peer (issue 28, slice 3).
+ * approved and waiting to be paid. The running one, "Cold-chain traceability", is the chaincode market's Node.js
+ * `supply_trace` on Fabric, copied from the market as the wizard's "Use in a new service" does and installed on the
+ * embedded peer by the deploy job's own step (issue 28 "Existing data"; docs/decisions/064, 070); the others are
+ * FISCO BCOS services whose Solidity packages really deploy on their own chain (docs/decisions/038, 052).
  */
 export const seedDemoServices: DemoSeeder = async (deps, created, now, timeline) => {
   const { db, files } = deps;
@@ -110,9 +115,19 @@ export const seedDemoServices: DemoSeeder = async (deps, created, now, timeline)
   });
 
   const cold = await db.transaction(async (tx) => {
+    const supplyTrace = await marketPackage(tx, deps, "supply_trace", at(240));
     const { app, version } = await approvedDraft(
       tx,
-      { userId: company, name: "Cold-chain traceability", costCents: 18_000, tps: 200, capacityGb: 100 },
+      {
+        userId: company,
+        name: "Cold-chain traceability",
+        costCents: 18_000,
+        tps: 200,
+        capacityGb: 100,
+        // Without the market's entry (withdrawn by an operator), the FISCO BCOS samples as before.
+        ...(supplyTrace ? { framework: "fabric" as const, packages: [supplyTrace] } : {}),
+        description: "Cold-chain goods registered by their maker, each handover recorded, the history traced.",
+      },
       {
         hoursAgo: [240, 220, 219, 200],
         comments: ["Packages and roles are complete.", "Approved for publishing."],
@@ -135,7 +150,9 @@ export const seedDemoServices: DemoSeeder = async (deps, created, now, timeline)
     );
     return { appId: app.id, verId: version.id };
   });
-  const coldChain = await deployOnServiceChain(cold.verId, { ...deps, now: () => at(197) });
+  const coldDeps = { ...deps, now: () => at(197) };
+  const coldChain =
+    (await deployOnServiceChain(cold.verId, coldDeps)) ?? (await deployOnFabricPeer(cold.verId, coldDeps));
   await db.transaction(async (tx) => {
     await deployInTx(tx, cold.verId, at(197), coldChain);
     await tx.insert(appComments).values([
@@ -168,3 +185,31 @@ export const seedDemoServices: DemoSeeder = async (deps, created, now, timeline)
     );
   });
 };
+
+/** A published chaincode market entry by name as a draft's package: its zip copied, its functions (as the wizard). */
+async function marketPackage(tx: Tx, deps: Deps, name: string, now: Date): Promise<DraftPackage | null> {
+  const [entry] = await tx
+    .select()
+    .from(marketPackages)
+    .where(and(eq(marketPackages.name, name), eq(marketPackages.status, "published")));
+  if (!entry) return null;
+  const file = await deps.files.copy(tx, entry.fileId, now);
+  if (!file) return null;
+  return {
+    name: entry.name,
+    version: entry.version,
+    language: entry.language,
+    initParams: entry.initParams,
+    mainPath: entry.mainPath,
+    fileId: file.id,
+    fileName: file.name,
+    size: file.size,
+    functions: entry.functions.map((f) => ({
+      name: f.name,
+      funcType: f.funcType,
+      func: f.func,
+      inputFormat: f.inputFormat,
+      outputFormat: f.outputFormat,
+    })),
+  };
+}
