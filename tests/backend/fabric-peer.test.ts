@@ -84,6 +84,11 @@ describe("the embedded Fabric peer", () => {
     const missing = await evaluate(service, CH, "supply_trace", ["traceProduct", "nope"]);
     expect(missing.status).toBe(500);
     expect(missing.message).toContain("product nope not found");
+    // The contract API's own metadata answers, as on a real peer (class-transformer 0.4.0 under the contract API:
+    // the 0.4.1 on npm carries 0.5's renamed functions).
+    const metadata = await evaluate(service, CH, "supply_trace", ["org.hyperledger.fabric:GetMetadata"]);
+    expect(metadata.status, metadata.message).toBe(200);
+    expect(Object.keys(JSON.parse(metadata.text).contracts).length).toBeGreaterThan(0);
     // The same transaction twice: DUPLICATE_TXID, no second block.
     const again = await order(service, step);
     expect(again.validationCode).toBe(pb.TxValidationCode.DUPLICATE_TXID);
