@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { certificationDownloads } from "./certification.ts";
 import { communityDownloads } from "./community.ts";
 import { ddcDownloads } from "./ddc.ts";
 import type { DownloadSpec } from "./download-spec.ts";
@@ -22,6 +23,7 @@ export const downloads = {
   ...storeDownloads,
   ...serviceWizardDownloads,
   ...marketDownloads,
+  ...certificationDownloads,
 } satisfies Record<string, DownloadSpec>;
 
 export type DownloadKind = keyof typeof downloads;
