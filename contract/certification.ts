@@ -2,7 +2,6 @@ import * as z from "zod";
 import type { DownloadSpec } from "./download-spec.ts";
 import { Msg } from "./messages.ts";
 import type { PathSpec } from "./path-spec.ts";
-import { pageOf, pagingFields } from "./platform.ts";
 import { decisionFields, required } from "./rules.ts";
 import { defineMachine } from "./state-machine.ts";
 import { uploadRefSchema } from "./uploads.ts";
@@ -157,6 +156,20 @@ export const certificationReviewSchema = z
       ctx.addIssue({ code: "custom", path: ["comments"], message: "validation.required" });
   });
 
+/* contract/platform.ts imports contract/accounts.ts, which imports this module: the page shape is written here. */
+const pagingFields = {
+  pageIndex: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(50).default(10),
+};
+const certificationPageSchema = z.object({
+  page: z.object({
+    rows: z.array(certificationRowSchema),
+    total: z.number().int(),
+    pageIndex: z.number().int(),
+    pageSize: z.number().int(),
+  }),
+});
+
 export const certificationPaths = {
   "/sys/system/clientInfo/certification": {
     auth: "user",
@@ -172,7 +185,7 @@ export const certificationPaths = {
   "/sys/ops/certifications/list": {
     auth: "operator",
     payload: z.object({ ...pagingFields, status: z.enum(["open", "all"]).default("open") }),
-    data: pageOf(certificationRowSchema),
+    data: certificationPageSchema,
   },
   "/sys/ops/certifications/review": {
     auth: "operator",

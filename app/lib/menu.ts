@@ -84,6 +84,7 @@ export const MENU: MenuEntry[] = [
       { key: "invoices", to: "/g/home/userCenter/Invoices", navigation: 3 },
       { key: "information", to: "/g/home/userCenter/information", navigation: 5 },
       { key: "contactInformation", to: "/g/home/userCenter/ContactInformation", navigation: 6 },
+      { key: "certification", to: "/g/home/userCenter/certification", navigation: 7 },
       { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 10 },
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
@@ -137,4 +138,5 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.opsMarket", to: "/g/home/operations/ChaincodeMarket" },
   { key: "titles.opsCredentials", to: "/g/home/operations/Credentials" },
   { key: "titles.crossChainReviews", to: "/g/home/operations/CrossChainReviews" },
+  { key: "titles.certificationReviews", to: "/g/home/operations/Certifications" },
 ];

@@ -79,7 +79,8 @@ export async function resubmitCertification(
     const creditCode = input.creditCode.trim();
     const problem = creditCodeProblem(row.country, creditCode);
     if (problem) throw fieldError("creditCode", problem, Msg.INVALID_PARAMS);
-    const file = await deps.files.claim(tx, input.licence.uploadId, { kind: "licence", ownerId: user.id, at: now });
+    // The licence kind is uploaded without a session (registration), so its uploader is never recorded.
+    const file = await deps.files.claim(tx, input.licence.uploadId, { kind: "licence", ownerId: null, at: now });
     if (!file) throw fieldError("licence", `errors:${Msg.UPLOAD_FAILED}`, Msg.UPLOAD_FAILED);
     await tx
       .update(users)
