@@ -105,7 +105,7 @@ export function CertificationQueue({
                   idName="userId"
                   idValue={r.userId}
                   subject={r.companyName ?? r.userName}
-                  decisions={approveReject(t)}
+                  decisions={approveReject(t, "certification.ops")}
                   comments={{ label: t("certification.ops.comments"), hint: t("certification.ops.commentsHint") }}
                 />
               ) : null}
