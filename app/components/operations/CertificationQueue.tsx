@@ -21,7 +21,7 @@ export function CertificationQueue({
 }: {
   page: { rows: CertificationRow[]; total: number; pageIndex: number; pageSize: number };
   status: "open" | "all";
-  language: string;
+  language: Parameters<typeof formatDate>[1];
 }) {
   const { t } = useTranslation("profile");
   return (

@@ -36,7 +36,7 @@ export function CertificationView({
 }: {
   cert: Certification;
   result: SubmissionResult<string[]> | undefined;
-  language: string;
+  language: Parameters<typeof formatDate>[1];
 }) {
   const { t } = useTranslation("profile");
   const [form, fields] = useSchemaForm(resubmitFieldsSchema, result, {
