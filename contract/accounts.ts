@@ -13,6 +13,7 @@ import {
   username,
 } from "./rules.ts";
 import { UPLOAD_KINDS, uploadRefSchema } from "./uploads.ts";
+import { creditCodeProblem } from "./certification.ts";
 
 /* ----------------------------------------------------------------------------------------------
  * Forms (SPEC §5 Login, Registration, Password reset, Change password). Each schema is used by the
@@ -34,7 +35,10 @@ export type LoginInput = z.infer<typeof loginSchema>;
 
 export const USER_TYPE = { INDIVIDUAL: "1", ENTERPRISE: "2" } as const;
 
-/** SPEC §5 Unified credit code: at least 8 characters (letters and digits, at most 18 as issued). */
+/**
+ * SPEC §5 Unified credit code: at least 8 characters (letters and digits, at most 18 as issued); when the country
+ * is China, the GB 32100 code (18 characters, check digit): `creditCodeMatchesCountry` (docs/decisions/071).
+ */
 export const creditCode = () => required().regex(/^[A-Za-z0-9]{8,18}$/, "validation.creditCode.format");
 
 const registerBase = {
@@ -57,6 +61,18 @@ const enterpriseFields = {
   creditCode: creditCode(),
 };
 
+/** The credit code's rule for the country given (China: GB 32100), once the code has the general form. */
+export function creditCodeMatchesCountry(
+  value: { country?: string; creditCode?: string },
+  ctx: z.RefinementCtx,
+  path: string = "creditCode",
+) {
+  const code = value.creditCode ?? "";
+  if (!/^[A-Za-z0-9]{8,18}$/.test(code)) return;
+  const problem = creditCodeProblem(value.country, code);
+  if (problem) ctx.addIssue({ code: "custom", path: [path], message: problem });
+}
+
 function confirmMatches<T extends { password: string; confirmPassword: string }>(value: T, ctx: z.RefinementCtx) {
   if (value.password !== value.confirmPassword) {
     ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "validation.confirmMismatch" });
@@ -76,7 +92,10 @@ export const registerFieldsSchema = z
     ],
     { error: "validation.userType" },
   )
-  .superRefine(confirmMatches);
+  .superRefine((value, ctx) => {
+    confirmMatches(value, ctx);
+    if (value.userType === USER_TYPE.ENTERPRISE) creditCodeMatchesCountry(value, ctx);
+  });
 export type RegisterFields = z.infer<typeof registerFieldsSchema>;
 
 /** SPEC §5 / §9: the enterprise licence is at most 8 MB; pdf or image. */

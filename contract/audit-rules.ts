@@ -198,6 +198,13 @@ export const AUDIT_RULES = {
   // Approving an activation deploys the protocol's contracts on the chains first (a single-connection database cannot
   // wait inside the router's transaction): the handler writes its entry in the transaction that moves the status.
   "/sys/ops/crossChain/review": "handler",
+  "/sys/ops/certifications/list": "read",
+  "/sys/ops/certifications/review": {
+    action: "certification.review",
+    target: "enterpriseAccount",
+    id: "userId",
+    outcome: true,
+  },
   "/main/mfa/enrolment": "handler",
   "/main/mfa/confirm": "handler",
   "/main/mfa/verify": "handler",

@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
   "market.change",
   "credential.revoke",
   "crossChain.review",
+  "certification.review",
+  "certification.migrated",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -65,6 +67,7 @@ export const AUDIT_TARGETS = [
   "marketPackage",
   "credential",
   "crossChainService",
+  "enterpriseAccount",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

@@ -150,6 +150,9 @@ export const didPaths = {
       participants: z.array(participantSchema),
       ownDids: z.array(didSchema),
       certifiedEnterprise: z.boolean(),
+      /** The account's enterprise certification state (docs/decisions/071), to say why it is not certified yet. */
+      certState: z.number().int(),
+      userType: z.number().int(),
     }),
   },
   "/sys/did/credentials/requestEnterprise": { auth: "user", payload: enterpriseRequestSchema, data: credentialSchema },

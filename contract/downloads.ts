@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { certificationDownloads } from "./certification.ts";
 import { communityDownloads } from "./community.ts";
 import { ddcDownloads } from "./ddc.ts";
 import type { DownloadSpec } from "./download-spec.ts";
@@ -24,6 +25,7 @@ export const downloads = {
   ...serviceWizardDownloads,
   ...marketDownloads,
   ...participationDownloads,
+  ...certificationDownloads,
 } satisfies Record<string, DownloadSpec>;
 
 export type DownloadKind = keyof typeof downloads;

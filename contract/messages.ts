@@ -422,6 +422,15 @@ export const Msg = {
   PRN_PASSWORD_MISMATCH: "MSG_48010",
   /** The network did not answer (its provisioner failed); nothing was changed. */
   PRN_NETWORK_FAILED: "MSG_48011",
+  /* Enterprise certification (MSG_49001-49099; backend/domains/accounts/certification.ts, docs/decisions/071). */
+  /** The enterprise's certification is not approved yet (pending review or rejected): company features wait. */
+  CERT_NOT_APPROVED: "MSG_49001",
+  /** The certification is not in a state this step applies to (already pending, approved, or decided). */
+  CERT_NOT_AVAILABLE: "MSG_49002",
+  /** Only enterprise accounts are certified. */
+  CERT_ENTERPRISE_ONLY: "MSG_49003",
+  /** SPEC §8 "Status error": a decision's status is none of its valid values (1 approved, 2 unapproved). */
+  STATUS_ERROR: "MSG_10422",
   /** Silent notice (SPEC §8): the portal shows nothing for it. */
   SILENT: "MSG_32029",
 } as const;

@@ -320,11 +320,14 @@ export const participationPaths = {
     data: z.object({ billId: z.number().int(), replayed: z.boolean(), reissued: z.boolean() }),
   },
   "/sys/chainAppInfo/confirmJoin": { auth: "user", payload: joinRef, data: nothing },
-  /** §7 "auditAppJoined": the publisher's decision; §8 Status error: 1 approved, 2 unapproved. */
+  /**
+   * §7 "auditAppJoined": the publisher's decision. §8 Status error: the valid values are 1 approved, 2 unapproved;
+   * any other number is answered with its own message, MSG_10422 (`Msg.STATUS_ERROR`), at the field too.
+   */
   "/sys/chainAppInfo/auditAppJoined": {
     auth: "user",
     payload: joinRef.extend({
-      auditState: z.union([z.literal(1), z.literal(2)]),
+      auditState: z.number().int(),
       comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional(),
     }),
     data: z.object({ auditState: z.number().int() }),

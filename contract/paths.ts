@@ -31,6 +31,7 @@ import { docPaths } from "./docs.ts";
 import { marketPaths } from "./market.ts";
 import { crossChainFixturePaths, crossChainPaths } from "./cross-chain.ts";
 import { dedicatedNodePaths } from "./dedicated-nodes.ts";
+import { certificationPaths } from "./certification.ts";
 
 export type { PathSpec } from "./path-spec.ts";
 
@@ -77,6 +78,7 @@ export const paths = {
   ...crossChainPaths,
   ...crossChainFixturePaths,
   ...dedicatedNodePaths,
+  ...certificationPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -105,7 +105,7 @@ test("an enterprise registers with its licence; bad input is explained and nothi
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirm the password").fill(PASSWORD);
   await page.getByLabel("Email").fill(`${userName}@example.com`);
-  await page.getByLabel("Unified credit code").fill("91110000MA01ABCD");
+  await page.getByLabel("Unified credit code").fill("91110000MA01ABCDEX");
   await page.getByLabel("Company address").fill("1 Chang'an Avenue, Beijing");
   await page.getByLabel("Contact name").fill("Han Meimei");
   await page.getByLabel("Country or region").fill("China");

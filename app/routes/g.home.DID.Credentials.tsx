@@ -1,3 +1,4 @@
+import { CertState } from "#contract/certification.ts";
 import { FormProvider, getFormProps, type FieldMetadata } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
@@ -47,6 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page: list.page,
     ownDids: options.ownDids,
     certified: options.certifiedEnterprise,
+    certState: options.userType === 2 ? options.certState : null,
     canIssue: options.participants.length > 0,
     language: viewer.language,
   });
@@ -67,7 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Credentials() {
-  const { side, page, ownDids, certified, canIssue, language } = useLoaderData<typeof loader>();
+  const { side, page, ownDids, certified, certState, canIssue, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("did");
   const [form, fields] = useSchemaForm(enterpriseRequestSchema, actionData?.result, { id: "enterprise" });
@@ -115,7 +117,16 @@ export default function Credentials() {
         </h2>
         {!certified ? (
           <p className="text-sm text-slate-600" data-testid="not-certified">
-            {t("enterprise.notCertified")}
+            {certState === CertState.PENDING || certState === CertState.REJECTED ? (
+              <>
+                {t(certState === CertState.PENDING ? "enterprise.certPending" : "enterprise.certRejected")}{" "}
+                <Link className="link" to="/g/home/userCenter/certification">
+                  {t("enterprise.certPage")}
+                </Link>
+              </>
+            ) : (
+              t("enterprise.notCertified")
+            )}
           </p>
         ) : ownDids.length === 0 ? (
           <p className="text-sm text-slate-600">

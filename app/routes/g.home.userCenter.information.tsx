@@ -111,7 +111,12 @@ export default function InformationPage() {
           {enterprise ? (
             <>
               <ReadOnly label={t("information.companyName")} value={profile.companyName} />
-              <ReadOnly label={t("information.creditCode")} value={profile.creditCode} />
+              <ReadOnly label={t("information.creditCode")} value={profile.creditCode}>
+                {" "}
+                <Link className="link text-xs" to="/g/home/userCenter/certification">
+                  {t("certification.link")}
+                </Link>
+              </ReadOnly>
             </>
           ) : null}
         </dl>

@@ -89,6 +89,15 @@ export const users = pgTable(
     country: text("country"),
     creditCode: text("credit_code"),
     licenceFileId: integer("licence_file_id").references(() => files.id),
+    /**
+     * Enterprise certification (docs/decisions/071; contract/certification.ts CertState): 0 not submitted,
+     * 1 pending review, 5 rejected, 10 approved. Written only by the accounts domain.
+     */
+    certState: smallint("cert_state").notNull().default(0),
+    /** The operator's reason of the last rejection (shown to the user until they submit again). */
+    certReason: text("cert_reason"),
+    certSubmittedAt: ts("cert_submitted_at"),
+    certDecidedAt: ts("cert_decided_at"),
     /** "user" or "operator" (operations staff, SPEC §6). */
     role: text("role").notNull().default("user"),
     activatedAt: ts("activated_at"),

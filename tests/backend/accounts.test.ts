@@ -22,7 +22,7 @@ const enterprise = {
   companyAddress: "1 Road",
   contactName: "Zhang",
   country: "China",
-  creditCode: "91110000ABCDEFGH",
+  creditCode: "91110000MA01ABCDEX",
 };
 
 describe("captcha (SPEC §8 Login)", () => {

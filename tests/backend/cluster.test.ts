@@ -117,7 +117,7 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
       companyAddress: "1 Road",
       contactName: "Zhang",
       country: "China",
-      creditCode: "91110000ABCDEFGH",
+      creditCode: "91110000MA01ABCDEX",
     };
     const registered = await vueapi(b, "/anon/user/register", {
       payload: { ...registration(uniqueName("cle"), enterprise), captchaKey: captcha.data?.captchaKey },

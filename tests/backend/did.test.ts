@@ -65,7 +65,13 @@ async function person(prefix: string, enterprise = false) {
   if (enterprise)
     await service.services.db
       .update(users)
-      .set({ userType: 2, companyName: "Did Test Co., Ltd.", creditCode: "91110108MA01DIDT01", country: "China" })
+      .set({
+        userType: 2,
+        companyName: "Did Test Co., Ltd.",
+        creditCode: "91110108MA01D1DT0D",
+        country: "China",
+        certState: 10,
+      })
       .where(eq(users.id, id));
   return { id, token: await sessionOf(service, id) };
 }

@@ -42,12 +42,14 @@ describe(`a database of the release (${releaseTag})`, () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-upgrade-"));
     // The release's traffic in MB (docs/decisions/057 moves it to bytes in, the publisher's own).
     const TRAFFIC_MB = sql`SELECT coalesce(sum(traffic_mb), 0)::text AS mb FROM usage_daily`;
+    const ENTERPRISES = sql`SELECT count(*)::int AS n FROM users WHERE user_type = 2`;
     const { databaseUrl, inspected } = await olderDatabase(
       dataDir,
       [{ migrateTo: releaseTag }, { sql: data }],
       async (execute) => ({
         counts: await counts(execute),
         trafficMb: Number(((await execute(TRAFFIC_MB)) as unknown as Rows).rows[0].mb),
+        enterprises: Number(((await execute(ENTERPRISES)) as unknown as Rows).rows[0].n),
       }),
     );
     const before = inspected!.counts;
@@ -68,7 +70,11 @@ describe(`a database of the release (${releaseTag})`, () => {
     try {
       const after = await counts((q) => service.services.db.execute(q));
       // The start writes the chaincode market's shipped packages (docs/decisions/042): one zip each in `files`.
-      const written: Record<string, number> = { files: SHIPPED_PACKAGES.length };
+      // Migration 0036 carries every enterprise account over to certified (10), each with an audit entry
+      // (docs/decisions/071).
+      const enterprises = inspected!.enterprises;
+      expect(enterprises).toBeGreaterThan(0);
+      const written: Record<string, number> = { files: SHIPPED_PACKAGES.length, audit_log: enterprises };
       for (const [table, n] of Object.entries(before))
         expect({ table, rows: after[table] }).toEqual({ table, rows: n + (written[table] ?? 0) });
       const [moved] = (
@@ -78,6 +84,12 @@ describe(`a database of the release (${releaseTag})`, () => {
       ).rows as { bytes: string; out: string; named: number }[];
       expect(trafficMb).toBeGreaterThan(0);
       expect(moved).toEqual({ bytes: String(trafficMb * 1024 * 1024), out: "0", named: 0 });
+      const [carried] = (
+        (await service.services.db.execute(
+          sql`SELECT (SELECT count(*)::int FROM users WHERE user_type = 2 AND cert_state = 10) AS certified, (SELECT count(*)::int FROM audit_log WHERE action = 'certification.migrated' AND target_type = 'enterpriseAccount') AS audited`,
+        )) as Rows
+      ).rows as { certified: number; audited: number }[];
+      expect(carried).toEqual({ certified: enterprises, audited: enterprises });
       // The release's accounts and records are there and usable.
       const token = await loginToken(service, "democompany");
       const list = await callVueapi(service, "/sys/chainAppInfo/publishedList", {}, token);

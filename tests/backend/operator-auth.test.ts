@@ -283,6 +283,8 @@ const SAMPLES = {
   "/sys/ops/ipfsUpgrades/decide": { ipfsUpgradeId: 900020, decision: "reject", comments: "No room." },
   "/sys/ops/crossChain/pending": {},
   "/sys/ops/crossChain/review": { appId: 900021, decision: "reject", comments: "Not now." },
+  "/sys/ops/certifications/list": {},
+  "/sys/ops/certifications/review": { userId: 900040, decision: "reject", comments: "Unreadable licence." },
   "/sys/ops/community/posts": { kind: "news" },
   "/sys/ops/community/post": { postId: 900030 },
   "/sys/ops/community/savePost": { postId: 900030, kind: "news", titleEn: "Audited news" },
@@ -394,7 +396,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(32);
+    expect(audited).toBe(33);
     expect(calls.length).toBeGreaterThan(audited);
   });
 

@@ -133,6 +133,17 @@ describe("the audit state machine through the API", () => {
       (await post("/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: joinId, auditState: 2 }, svc.pub.token))
         .message,
     ).toBe("MSG_30014");
+    // SPEC §8 "Status error" (valid values 1 approved, 2 unapproved) has its own message (issue 31 item 9).
+    const badState = await post(
+      "/sys/chainAppInfo/auditAppJoined",
+      { appJoinAuditId: joinId, auditState: 3 },
+      svc.pub.token,
+    );
+    expect(badState).toMatchObject({
+      code: 1,
+      message: "MSG_10422",
+      data: { fieldErrors: { auditState: ["errors:MSG_10422"] } },
+    });
     expect(
       (await post("/sys/ops/participations/decide", { appJoinAuditId: joinId, decision: "approve" }, svc.pub.token))
         .code,

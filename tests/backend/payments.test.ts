@@ -261,7 +261,9 @@ describe("recharge through the sandbox provider", () => {
     }
     expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
     const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
-    expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargeFailed", "messages.rechargeFailed"]);
+    // SPEC §8 "Payment failed" on a declined provider payment (issue 31 item 9).
+    expect(notes.map((m) => m.textKey)).toEqual(["messages.paymentFailed", "messages.paymentFailed"]);
+    expect(notes[0].params).toMatchObject({ reason: "card_declined" });
   });
 
   it("the status refresh learns the outcome from the provider without a callback; cancel fails the payment", async () => {

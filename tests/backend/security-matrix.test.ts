@@ -52,6 +52,9 @@ const FIXTURE_PATHS = new Set<VueapiPath>([
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  // Enterprise certification (docs/decisions/071): the caller's own state; the operators' list.
+  "/sys/system/clientInfo/certification",
+  "/sys/ops/certifications/list",
   // The operators' list of platform-issued DID credentials (docs/decisions/043).
   "/sys/ops/did/credentials",
   // The community's content (docs/decisions/040): public posts and partners, operators' lists; a sign-up is the caller's own.

@@ -251,6 +251,10 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.operations.Prices.tsx": { page: PAGE },
   "g.home.operations.Products.tsx": { page: PAGE },
   "g.home.operations.Remittances.tsx": { status: { notId: "open or all" }, page: PAGE },
+  "g.home.operations.Certifications.tsx": { status: { notId: "open or all" }, page: PAGE },
+  "g.home.operations.CertificationLicence.ts": {
+    userId: { notId: "any enterprise's licence: operators only (requireOperator)" },
+  },
   "g.home.operations.PaymentReviews.tsx": { status: { notId: "open or all" }, page: PAGE },
   "g.home.operations.Withdrawals.tsx": { status: { notId: "open or all" }, page: PAGE },
   "g.home.operations.Refunds.tsx": { state: { notId: "state filter" }, page: PAGE },

@@ -36,7 +36,11 @@ async function coverUpload(bytes: Uint8Array, token: string, name = "cover.png")
 const ok = okVia((p: string, body: object, token: string) => post(p, body, token));
 const loginAs = (username: string, password?: string) => loginToken(service, username, password);
 async function freshUser(enterprise = false) {
-  const { userName, password } = await registeredUser(service, "sto", { userType: enterprise ? 2 : 1 });
+  const { userName, password } = await registeredUser(service, "sto", {
+    userType: enterprise ? 2 : 1,
+    // A certified enterprise (docs/decisions/071: company products wait for an approved certification).
+    certState: enterprise ? 10 : 0,
+  });
   return { userName, token: await loginAs(userName, password) };
 }
 const key = () => `k${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`.padEnd(20, "x");

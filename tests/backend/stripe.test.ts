@@ -196,6 +196,51 @@ describe("Stripe Checkout behind the adapter", () => {
     ).toBe(2550);
   });
 
+  it("payment_intent.payment_failed says Payment failed (SPEC §8) once; the checkout stays open for another try", async () => {
+    const me = await userToken("user");
+    const { payment } = await recharge(me.token, "13");
+    const sent = fake.requests.find(
+      (r) =>
+        r.method === "POST" && r.path === "/v1/checkout/sessions" && r.params.client_reference_id === payment.paymentNo,
+    )!;
+    expect(sent.params).toMatchObject({ payment_intent_data: { metadata: { merchantRef: payment.paymentNo } } });
+    const payload = JSON.stringify({
+      id: `evt_pi_failed_${payment.id}`,
+      object: "event",
+      api_version: "2025-03-31.basil",
+      created: Math.floor(clock.getTime() / 1000),
+      type: "payment_intent.payment_failed",
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: {
+        object: {
+          id: `pi_failed_${payment.id}`,
+          object: "payment_intent",
+          amount: 1300,
+          currency: "usd",
+          status: "requires_payment_method",
+          metadata: { merchantRef: payment.paymentNo },
+          last_payment_error: { type: "card_error", code: "card_declined", decline_code: "insufficient_funds" },
+        },
+      },
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await deliver(payload);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ received: true, duplicate: i > 0 });
+    }
+    const notes = await service.services.db.select().from(messages).where(eq(messages.userId, me.id));
+    expect(notes.map((m) => [m.textKey, m.params])).toEqual([
+      [
+        "messages.paymentFailed",
+        { paymentNo: payment.paymentNo, amount: expect.any(String), reason: "insufficient_funds" },
+      ],
+    ]);
+    // The payer may still pay in the same session: the payment stays in payment (2).
+    expect((await paymentRow(payment.id)).status).toBe(2);
+  });
+
   it("checkout.session.expired marks the payment expired; the expiry job closes an open session at Stripe", async () => {
     const me = await userToken("user");
     const first = await recharge(me.token, "8");

@@ -9,11 +9,15 @@ import { reasonOf } from "#backend/domains/did/verify.ts";
 const at = new Date("2026-01-01T00:00:00Z");
 describe("a certified enterprise", () => {
   it.each([
-    [{ userType: 2, activatedAt: at, companyName: "Co", creditCode: "911" }, true],
-    [{ userType: 1, activatedAt: at, companyName: "Co", creditCode: "911" }, false],
-    [{ userType: 2, activatedAt: null, companyName: "Co", creditCode: "911" }, false],
-    [{ userType: 2, activatedAt: at, companyName: " ", creditCode: "911" }, false],
-    [{ userType: 2, activatedAt: at, companyName: "Co", creditCode: null }, false],
+    [{ userType: 2, activatedAt: at, companyName: "Co", creditCode: "911", certState: 10 }, true],
+    [{ userType: 1, activatedAt: at, companyName: "Co", creditCode: "911", certState: 10 }, false],
+    [{ userType: 2, activatedAt: null, companyName: "Co", creditCode: "911", certState: 10 }, false],
+    [{ userType: 2, activatedAt: at, companyName: " ", creditCode: "911", certState: 10 }, false],
+    [{ userType: 2, activatedAt: at, companyName: "Co", creditCode: null, certState: 10 }, false],
+    // Docs/decisions/071: pending review, rejected and not submitted are not certified.
+    [{ userType: 2, activatedAt: at, companyName: "Co", creditCode: "911", certState: 1 }, false],
+    [{ userType: 2, activatedAt: at, companyName: "Co", creditCode: "911", certState: 5 }, false],
+    [{ userType: 2, activatedAt: at, companyName: "Co", creditCode: "911", certState: 0 }, false],
   ])("%j → %s", (user, expected) => expect(isCertifiedEnterprise(user)).toBe(expected));
 });
 

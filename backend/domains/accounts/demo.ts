@@ -1,3 +1,4 @@
+import { CertState } from "#contract/certification.ts";
 import { hashPassword } from "./passwords.ts";
 import { users } from "#backend/db/tables.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
@@ -25,7 +26,9 @@ export const DEMO_ACCOUNTS = [
     companyAddress: "8 Zhongguancun Street, Haidian District, Beijing",
     contactName: "Demo Contact",
     country: "China",
-    creditCode: "91110108MA01DEMO01",
+    creditCode: "91110108MA01DEM1XQ",
+    // Certified (docs/decisions/071): an operator approved it when the demo began.
+    certState: CertState.APPROVED,
   },
   {
     userName: "demooperator",
@@ -61,7 +64,13 @@ export async function createDemoAccounts(db: Db, now: Date): Promise<Record<stri
   for (const account of DEMO_ACCOUNTS) {
     const inserted = await db
       .insert(users)
-      .values({ ...account, passwordHash, activatedAt: now, createdAt: now })
+      .values({
+        ...account,
+        passwordHash,
+        activatedAt: now,
+        createdAt: now,
+        ...("certState" in account ? { certSubmittedAt: now, certDecidedAt: now } : {}),
+      })
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (inserted.length > 0) {

@@ -10,6 +10,7 @@ import {
   resetPasswordSchema,
   USER_TYPE,
 } from "#contract/accounts.ts";
+import { CertState } from "#contract/certification.ts";
 import { Msg } from "#contract/messages.ts";
 import { activationTokens, resetCodes } from "./tables.ts";
 import { authTokens, users } from "#backend/db/tables.ts";
@@ -90,6 +91,8 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
           country: enterprise?.country ?? null,
           creditCode: enterprise?.creditCode ?? null,
           licenceFileId,
+          // An enterprise's registration submits its certification for review (docs/decisions/071).
+          ...(enterprise ? { certState: CertState.PENDING, certSubmittedAt: now } : {}),
           createdAt: now,
         })
         .returning({ id: users.id });

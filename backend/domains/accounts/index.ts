@@ -1,6 +1,15 @@
-import { handlersOf } from "#backend/http/router.ts";
+import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { checkCaptcha, createCaptcha } from "./captcha.ts";
+import {
+  certification,
+  certificationLicence,
+  certificationOf,
+  companyFeatureRefusal,
+  listCertifications,
+  resubmitCertification,
+  reviewCertification,
+} from "./certification.ts";
 import { createDemoAccount, createDemoAccounts } from "./demo.ts";
 import {
   activate,
@@ -19,7 +28,7 @@ import { hashPassword } from "./passwords.ts";
 import { licenceUpload } from "./rules.ts";
 import { saveProfileDetails, toUser } from "./users.ts";
 
-/** Registration, activation, login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
+/** Registration, activation, enterprise certification (docs/decisions/071), login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
   name: "accounts",
   handlers: handlersOf({
@@ -37,7 +46,12 @@ export default defineDomain({
     "/main/mfa/enrolment": enrolment,
     "/main/mfa/confirm": confirmEnrolment,
     "/main/mfa/verify": verifySecondFactor,
+    "/sys/system/clientInfo/certification": certification,
+    "/sys/system/clientInfo/resubmitCertification": resubmitCertification,
+    "/sys/ops/certifications/list": listCertifications,
+    "/sys/ops/certifications/review": reviewCertification,
   }),
+  downloads: downloadHandlersOf({ "ops-certification-licence": certificationLicence }),
   uploads: { licence: licenceUpload },
   api: {
     hashPassword,
@@ -47,6 +61,8 @@ export default defineDomain({
     toUser,
     checkCaptcha,
     saveProfileDetails,
+    certificationOf,
+    companyFeatureRefusal,
   },
   seedDemo: seedDemoSecondFactors,
   fixtures: handlersOf({ "/test/accounts/operator": promoteToOperator }),

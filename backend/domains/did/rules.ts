@@ -1,17 +1,19 @@
+import { isCertified } from "#contract/certification.ts";
 /**
  * Pure rules of the DID service (docs/decisions/043).
  *
  * A certified enterprise (SPEC §1 "enterprise certification", §6): an enterprise account (user type 2) that is
- * activated and whose registration gave its company name and unified credit code (checked at registration,
- * backend/domains/accounts). The store uses the same notion (backend/domains/store: user type 2).
+ * activated, whose registration gave its company name and unified credit code, and whose certification an
+ * operator approved (state 10, docs/decisions/071). The store uses the same notion.
  */
 export function isCertifiedEnterprise(user: {
   userType: number;
   activatedAt: Date | null;
   companyName: string | null;
   creditCode: string | null;
+  certState: number;
 }): boolean {
-  return user.userType === 2 && user.activatedAt !== null && !!user.companyName?.trim() && !!user.creditCode?.trim();
+  return isCertified(user) && user.activatedAt !== null && !!user.companyName?.trim() && !!user.creditCode?.trim();
 }
 
 /** The handle of a user's did:web in a request path /users/<handle>/did.json: 20 lowercase hex digits, or null. */

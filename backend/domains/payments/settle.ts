@@ -134,7 +134,8 @@ export async function applyCheckoutState(tx: Tx, services: Deps, state: Checkout
       .where(eq(payments.id, payment.id));
     await inbox.api.notify(tx, {
       userId: payment.userId,
-      textKey: "messages.rechargeFailed",
+      // SPEC §8 "Payment failed" (MSG_30003) when the provider declined it; a payer's cancel is not a decline.
+      textKey: state.status === "declined" ? "messages.paymentFailed" : "messages.rechargeFailed",
       params: { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason },
       at: now,
     });
@@ -237,5 +238,51 @@ export async function receiveProviderEvent(
       .returning({ timesReceived: providerEvents.timesReceived });
     await applyCheckoutState(tx, services, event.state, { provider: event.provider, eventId: event.eventId });
     return { duplicate: logged.timesReceived > 1 };
+  });
+}
+
+/**
+ * A declined attempt inside a checkout that stays open (Stripe's `payment_intent.payment_failed`: the payer may
+ * try another card until the session closes): recorded by its event id, and the payer is told "Payment failed"
+ * (SPEC §8, MSG_30003) once per event. The payment stays in payment; the session's own outcome settles it.
+ */
+export async function receiveDeclinedAttempt(
+  services: Deps,
+  event: {
+    provider: string;
+    eventId: string;
+    kind: string;
+    merchantRef: string;
+    reason: string;
+    payload: Record<string, unknown>;
+  },
+): Promise<{ duplicate: boolean }> {
+  const now = services.now();
+  return services.db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.paymentNo, event.merchantRef)).for("update");
+    const [logged] = await tx
+      .insert(providerEvents)
+      .values({
+        eventId: event.eventId,
+        provider: event.provider,
+        kind: event.kind,
+        reference: payment?.providerRef ?? event.merchantRef,
+        payload: event.payload,
+        receivedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: providerEvents.eventId,
+        set: { timesReceived: sql`${providerEvents.timesReceived} + 1` },
+      })
+      .returning({ timesReceived: providerEvents.timesReceived });
+    const duplicate = logged.timesReceived > 1;
+    if (!duplicate && payment && payment.status === PaymentStatus.IN_PAYMENT)
+      await inbox.api.notify(tx, {
+        userId: payment.userId,
+        textKey: "messages.paymentFailed",
+        params: { paymentNo: payment.paymentNo, amount: amountParam(payment.amountCents), reason: event.reason },
+        at: now,
+      });
+    return { duplicate };
   });
 }

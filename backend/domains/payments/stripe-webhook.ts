@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import type { Deps } from "#backend/deps.ts";
-import { receiveProviderEvent } from "./settle.ts";
+import { receiveDeclinedAttempt, receiveProviderEvent } from "./settle.ts";
 import { retrieveSession, sessionState, stripeClient } from "./stripe.ts";
 
 /**
@@ -17,6 +17,8 @@ export const STRIPE_EVENTS = new Set([
   "checkout.session.expired",
   "checkout.session.async_payment_succeeded",
   "checkout.session.async_payment_failed",
+  // A declined attempt inside an open checkout (SPEC §8 "Payment failed"; the session stays open).
+  "payment_intent.payment_failed",
 ]);
 
 const reply = (status: number, body: Record<string, unknown>) =>
@@ -52,6 +54,21 @@ export async function handleStripeWebhook(request: Request, services: Deps): Pro
     return reply(400, { error: why });
   }
   if (!STRIPE_EVENTS.has(event.type)) return reply(200, { received: true, ignored: true });
+  if (event.type === "payment_intent.payment_failed") {
+    const intent = event.data.object as Stripe.PaymentIntent;
+    const merchantRef = intent.metadata?.merchantRef;
+    if (!merchantRef) return reply(200, { received: true, ignored: true });
+    const failure = intent.last_payment_error;
+    const { duplicate } = await receiveDeclinedAttempt(services, {
+      provider: "stripe",
+      eventId: event.id,
+      kind: event.type,
+      merchantRef,
+      reason: failure?.decline_code ?? failure?.code ?? "card_declined",
+      payload: event as unknown as Record<string, unknown>,
+    });
+    return reply(200, { received: true, duplicate });
+  }
   let session = event.data.object as Stripe.Checkout.Session;
   if (session.object !== "checkout.session") return reply(200, { received: true, ignored: true });
   if (session.mode === "setup" && session.status === "complete") {

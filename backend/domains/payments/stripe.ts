@@ -125,6 +125,9 @@ export function stripeProvider(services: Deps, config: StripeConfig): PaymentPro
           ? {
               ...common,
               mode: "payment",
+              // A declined attempt is told by its PaymentIntent (payment_intent.payment_failed): the reference
+              // names the payment there too (SPEC §8 "Payment failed"; issue 31 item 9).
+              payment_intent_data: { metadata: { merchantRef: request.merchantRef } },
               line_items: [
                 {
                   quantity: 1,

@@ -98,6 +98,8 @@ export async function credentialOptions(_input: Payload<"/sys/did/credentials/op
     participants: participants.map(({ userId: _u, ...p }) => p),
     ownDids: own.map((d) => didOut(env, d)),
     certifiedEnterprise: !!me && isCertifiedEnterprise(me),
+    certState: me?.certState ?? 0,
+    userType: me?.userType ?? 1,
   };
 }
 

@@ -5,7 +5,7 @@ import { AuditState } from "#contract/participation-codes.ts";
 import { appRoles, apps } from "#backend/domains/services/tables.ts";
 import { appJoinTransitions, appJoins, certificates } from "#backend/domains/participation/tables.ts";
 import { users } from "#backend/db/tables.ts";
-import { ApiError } from "#backend/http/errors.ts";
+import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { SignedInContext, Payload } from "#backend/http/router.ts";
 import { applyJoinEvent } from "#backend/domains/participation/audit.ts";
 import { me, REJECTED, publishersJoin, joinNodes, transitionsOf, joinRequests, manageRow } from "./shared.ts";
@@ -14,6 +14,9 @@ import inbox from "#backend/domains/inbox/index.ts";
 /** §7 auditAppJoined: the publisher approves (1) or rejects (2, comments required) a pending request. */
 export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJoined">, ctx: SignedInContext) {
   const user = me(ctx);
+  // SPEC §8 "Status error": its own message, not the generic invalid parameters.
+  if (input.auditState !== AuditState.PUBLISHER_APPROVED && input.auditState !== AuditState.PUBLISHER_REJECTED)
+    throw fieldError("auditState", `errors:${Msg.STATUS_ERROR}`, Msg.STATUS_ERROR);
   return ctx.deps.db.transaction(async (tx) => {
     await publishersJoin(tx, user.id, input.appJoinAuditId);
     const r = await applyJoinEvent(tx, {

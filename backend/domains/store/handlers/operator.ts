@@ -1,11 +1,10 @@
 import { count, eq } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { ProductStatus } from "#contract/store.ts";
-import { users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import { products } from "#backend/domains/store/tables.ts";
-import { me, isEnterprise, rowsOf, withOwner } from "./shared.ts";
+import { me, requireCertified, rowsOf, withOwner } from "./shared.ts";
 import { allowed } from "./publisher.ts";
 import inbox from "#backend/domains/inbox/index.ts";
 
@@ -53,8 +52,7 @@ export async function decideProduct(input: Payload<"/sys/ops/products/decide">, 
       return { status: to };
     }
     if (p.company) {
-      const [owner] = await tx.select({ userType: users.userType }).from(users).where(eq(users.id, p.userId));
-      if (!owner || !isEnterprise(owner)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
+      await requireCertified(tx, p.userId);
     }
     const to = allowed(p.status, "approve", "operator");
     await tx

@@ -9,7 +9,7 @@ import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import { products, productServices } from "#backend/domains/store/tables.ts";
-import { me, isEnterprise, rowsOf, withOwner } from "./shared.ts";
+import { me, requireCertified, rowsOf, withOwner } from "./shared.ts";
 
 /** My products: the caller's own, in every status but removed ones last. */
 export async function myProducts(input: Payload<"/sys/product/mine">, ctx: SignedInContext) {
@@ -52,7 +52,7 @@ export async function saveProduct(input: Payload<"/sys/product/save">, ctx: Sign
   const now = ctx.deps.now();
   const f = input.product;
   const company = f.company === "on";
-  if (company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
+  if (company) await requireCertified(ctx.deps.db, user.id);
   return ctx.deps.db.transaction(async (tx) => {
     // SPEC §5 Blocking by bills: unpaid bills block new products.
     if (!input.productId && (await billing.api.hasBlockingBills(tx, user.id, 1, now)))
@@ -101,7 +101,7 @@ export async function submitProduct(input: Payload<"/sys/product/submit">, ctx: 
     const to = allowed(p.status, "submit", "owner");
     // SPEC §5 Blocking by bills: publishing a product (its submission for approval) is blocked too.
     if (await billing.api.hasBlockingBills(tx, user.id, 1, ctx.deps.now())) throw new ApiError(Msg.UNPAID_BILLS);
-    if (p.company && !isEnterprise(user)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
+    if (p.company) await requireCertified(tx, user.id);
     await tx.update(products).set({ status: to, updatedAt: ctx.deps.now() }).where(eq(products.id, p.id));
     return { status: to };
   });
@@ -158,7 +158,7 @@ export async function publishProduct(input: Payload<"/sys/product/publish">, ctx
     // SPEC §5 Blocking by bills: the service it makes is a new service.
     if (await billing.api.hasBlockingBills(tx, buyer.id, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     // §1 Individuals cannot publish company services.
-    if (p.company && !isEnterprise(buyer)) throw new ApiError(Msg.ENTERPRISE_REQUIRED);
+    if (p.company) await requireCertified(tx, buyer.id);
     let coverFileId: number | null = null;
     if (p.coverFileId) coverFileId = (await ctx.deps.files.copy(tx, p.coverFileId, now))?.id ?? null;
     const { app } = await services.api.createDraft(

@@ -3,6 +3,8 @@ import { type Product } from "#contract/store.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { users } from "#backend/db/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import accounts from "#backend/domains/accounts/index.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import { follows, products, productServices } from "#backend/domains/store/tables.ts";
 
@@ -14,8 +16,14 @@ export const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 type ProductRow = typeof products.$inferSelect;
 
-/** §1/§6: enterprise certification = an enterprise account (users.userType 2). */
-export const isEnterprise = (user: { userType: number }) => user.userType === 2;
+/**
+ * §1/§6: enterprise certification = an enterprise account whose certification an operator approved
+ * (docs/decisions/071). Throws the refusal: MSG_40001 for an individual, MSG_49001 while pending or rejected.
+ */
+export async function requireCertified(db: Q, userId: number): Promise<void> {
+  const refusal = await accounts.api.companyFeatureRefusal(db, userId);
+  if (refusal) throw new ApiError(refusal);
+}
 
 export async function rowsOf(
   q: Q,
