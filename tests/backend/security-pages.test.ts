@@ -109,6 +109,8 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   },
   "g.home.operations.FailedJobs.tsx": { page: PAGE },
   "g.home.operations.Credentials.tsx": { page: PAGE },
+  // The participant's access kit (docs/decisions/070): only the participant's own.
+  "g.home.ParticipatedServices.AccessKit.ts": { appJoinAuditId: { kind: "join", expect: "404" } },
   "g.home.ParticipationManagement.View.tsx": {
     appJoinAuditId: { kind: "join", expect: "404" },
     back: { notId: "the list's query to go back to" },
@@ -152,6 +154,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.IPFS.download.ts": {
     ipfsServiceId: { kind: "ipfsService", expect: "404", with: (a) => ({ cid: String(a.named.ipfsCid) }) },
     cid: { notId: "a CID the service pinned" },
+    open: { notId: "view inline instead of saving" },
   },
   // Dedicated nodes (issue 17): the ids name the record; the name and type only repeat it (another one redirects to the record's own link).
   "g.home.PrivatedNodes.tsx": { page: PAGE, status: { notId: "status filter" } },
