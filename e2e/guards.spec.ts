@@ -11,7 +11,9 @@ test("unknown paths go to the landing page; /home paths need a login", async ({ 
 test("the demo operator logs in and changes nothing it should not", async ({ page }) => {
   await logIn(page, "demooperator", "Demo12!@pass");
   await expect(page).toHaveURL(/\/g\/home\/index$/);
-  await expect(page.getByTestId("summary-username")).toHaveText("demooperator");
+  // An operator's landing is their queues (issue 30 item 4), not a customer's summary.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Operations, /);
+  await expect(page.getByTestId("ops-group-reviews")).toBeVisible();
 });
 
 test("change password checks every rule on the server", async ({ page }) => {
