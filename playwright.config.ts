@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
@@ -11,7 +11,13 @@ process.env.E2E_PORT ??= execFileSync(process.execPath, [
   "-e",
   "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); });",
 ]).toString();
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "bsn-e2e-"));
+if (!process.env.E2E_DATA_DIR) {
+  // Made here, in the runner (its workers inherit the variable), and removed when the runner exits, after the web
+  // server has stopped: a run leaves no data directory behind.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-e2e-"));
+  process.env.E2E_DATA_DIR = dataDir;
+  process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+}
 export const E2E_CAPTCHA = "E2E1";
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;

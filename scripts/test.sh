@@ -26,6 +26,13 @@ fi
 step "npm ci"
 npm ci --no-audit --no-fund
 
+# Every temporary file of this run (data directories, PostgreSQL clusters, browser profiles, tests' scratch
+# directories) goes under one directory of its own, removed when the run ends however it ends: a test that
+# forgets to clean up, or one killed half-way, cannot fill the disk over many runs.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/bsn-test-run.XXXXXX")
+export TMPDIR=$run_tmp
+trap 'rm -rf "$run_tmp"' EXIT
+
 # Outside test-results/, which Playwright empties when it starts.
 results=reports/test-summary
 rm -rf "$results"; mkdir -p "$results"
@@ -61,8 +68,8 @@ backend_postgres() {
   # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
   DATABASE_URL=$url npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json"
 }
-pgdir=$(mktemp -d /tmp/bsn-pg.XXXXXX)
-trap 'scripts/pg-throwaway.sh stop "$pgdir"' EXIT
+pgdir=$(mktemp -d "$TMPDIR/bsn-pg.XXXXXX")
+trap 'scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
 # One after the other: side by side (one per core) they took more than twice as long each on this 2-core machine
 # while other work ran, so the run is kept sequential and predictable.
 stage "Backend over HTTP on embedded PGlite" backend_pglite

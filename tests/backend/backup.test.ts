@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "./in-process.ts";
 import { callAt, loginAt, registerAndActivate, startServer, stopServer, type Server } from "./server-process.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 // docs/decisions/017-data-dir-lock.md: `npm run backup` while the server runs (the server makes the snapshot,
 // its database by PGlite's dumpDataDir), `npm run restore` into a fresh folder, and a server on that folder
@@ -36,12 +36,12 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
     "backs up a running server and restores into a fresh folder that a server starts on",
     { timeout: 400_000 },
     async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backup-src-"));
+      const dataDir = scratchDir("bsn-backup-src-");
       const server = await startServer(dataDir);
       servers.push(server);
       const userName = await registerAndActivate(server);
 
-      const file = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backups-")), "snapshot.tar.gz");
+      const file = path.join(scratchDir("bsn-backups-"), "snapshot.tar.gz");
       const made = await npmRun("backup", [file], { DATA_DIR: dataDir });
       expect(made.code, made.stderr).toBe(0);
       expect(made.stdout).toContain(`made by the running server (process ${server.pid})`);
@@ -57,7 +57,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
       );
       await stopServer(server);
 
-      const target = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backup-dst-")), "data");
+      const target = path.join(scratchDir("bsn-backup-dst-"), "data");
       const restored = await npmRun("restore", [file, target], {});
       expect(restored.code, restored.stderr).toBe(0);
       expect(restored.stdout).toContain(`into ${target}`);
@@ -91,8 +91,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
   );
 
   it("says that a bucket's contents are not in the archive (FILES_URL)", { timeout: 120_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backup-bucket-"));
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backups-")), "bucket.tar.gz");
+    const dataDir = scratchDir("bsn-backup-bucket-");
+    const file = path.join(scratchDir("bsn-backups-"), "bucket.tar.gz");
     const made = await npmRun("backup", [file], {
       DATA_DIR: dataDir,
       FILES_URL: "s3+http://KEYID:SECRETKEY@127.0.0.1:9/bsn-files/portal",
@@ -102,7 +102,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
       "Stored files: their bytes are NOT in this archive. They are in the bucket of FILES_URL (http://127.0.0.1:9/bsn-files/portal/)",
     );
     expect(made.stdout).not.toContain("SECRETKEY");
-    const target = path.join(mkdtempSync(path.join(tmpdir(), "bsn-backup-dst-")), "data");
+    const target = path.join(scratchDir("bsn-backup-dst-"), "data");
     const restored = await npmRun("restore", [file, target], {});
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout).toContain("Stored files: their bytes are NOT in this archive.");

@@ -1,6 +1,4 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "./in-process.ts";
@@ -13,6 +11,7 @@ import {
   stopServer,
   type Server,
 } from "./server-process.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 // docs/decisions/017-data-dir-lock.md: a second server on the same DATA_DIR is refused before it opens the
 // embedded database; the lock dies with its holder, so a server killed with -9 starts again, with every
@@ -29,7 +28,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("one server per DATA_DIR", ()
     "refuses a second server without touching pgdata; after kill -9 the first starts again with its writes",
     { timeout: 400_000 },
     async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-lock-"));
+      const dataDir = scratchDir("bsn-lock-");
       const first = await startServer(dataDir);
       servers.push(first);
       const pgdata = path.join(dataDir, "pgdata");

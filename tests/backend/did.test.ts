@@ -1,9 +1,8 @@
 import { execFile } from "node:child_process";
 import { webcrypto } from "node:crypto";
-import { writeFileSync, mkdtempSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import * as x509 from "@peculiar/x509";
@@ -18,6 +17,7 @@ import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./
 import { and } from "drizzle-orm";
 import { uniqueName } from "./client.ts";
 import { okVia } from "../support/envelope.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 // Issue 18, the DID service (docs/decisions/043): DIDs, credentials issued, verified and revoked through the
 // /vueapi paths, in this process, on PGlite or on the PostgreSQL of DATABASE_URL. The portal's endpoints
@@ -94,7 +94,7 @@ async function resolveInChild(did: string, trust: boolean) {
 
 beforeAll(async () => {
   const { cert, key } = await selfSigned();
-  const dir = mkdtempSync(path.join(tmpdir(), "bsn-did-tls-"));
+  const dir = scratchDir("bsn-did-tls-");
   certFile = path.join(dir, "cert.pem");
   writeFileSync(certFile, cert);
   https = createServer({ cert, key }, (req, res) => {

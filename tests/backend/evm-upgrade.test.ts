@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { sampleSolidityChaincode } from "#backend/domains/services/samples.ts";
 import { serviceChainContracts } from "#backend/domains/services/tables.ts";
 import { callVueapi, loginToken, sessionOf } from "./in-process.ts";
 import { olderDatabase } from "../support/upgrade-db.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 /**
  * docs/decisions/052 on an upgraded database (PGlite, or PostgreSQL with DATABASE_URL): the release's data (0005)
@@ -43,7 +43,7 @@ describe("an upgraded database (docs/decisions/052)", () => {
   it("replaces every .example gateway and deploys running XuperChain Solidity services once", async () => {
     const data = readFileSync(path.join(root, "tests/fixtures", RELEASE), "utf8");
     expect(data).toContain(".bsn.example");
-    const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-052-"));
+    const dataDir = scratchDir("bsn-052-");
     const { databaseUrl } = await olderDatabase(dataDir, [
       { migrateTo: RELEASE_TAG },
       { sql: data },

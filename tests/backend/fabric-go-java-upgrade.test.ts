@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { createVueapi } from "#backend/index.ts";
 import { jobs, messages } from "#backend/db/tables.ts";
 import { callVueapi, loginToken } from "./in-process.ts";
 import { olderDatabase } from "../support/upgrade-db.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 /**
  * docs/decisions/069 on an upgraded database (PGlite, or PostgreSQL with DATABASE_URL): the release's data (0005),
@@ -20,7 +20,7 @@ const root = path.resolve(__dirname, "../..");
 describe("an upgraded database with a running Go Fabric service (docs/decisions/069)", () => {
   it("tells its publisher once and keeps it running; the deployment view says it awaits a network", async () => {
     const data = readFileSync(path.join(root, "tests/fixtures/release-0005_operator_suspension.sql"), "utf8");
-    const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-069-"));
+    const dataDir = scratchDir("bsn-069-");
     const { databaseUrl } = await olderDatabase(dataDir, [
       { migrateTo: "0005_operator_suspension" },
       { sql: data },

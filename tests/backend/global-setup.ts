@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -76,14 +76,17 @@ export default async function setup(project: TestProject) {
     // The server ends on SIGTERM: it stops taking connections, answers the calls under way and closes its
     // database (backend/index.ts). Wait until it has really exited, so nothing outlives the run; one that
     // ignores SIGTERM is a bug of its own (an open handle), said here and then killed.
-    if (server.exitCode !== null || server.signalCode !== null) return;
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGTERM");
-    const force = setTimeout(() => {
-      console.warn("the test server did not exit within 5 s of SIGTERM: killed");
-      server.kill("SIGKILL");
-    }, 5_000);
-    await exited;
-    clearTimeout(force);
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGTERM");
+      const force = setTimeout(() => {
+        console.warn("the test server did not exit within 5 s of SIGTERM: killed");
+        server.kill("SIGKILL");
+      }, 5_000);
+      await exited;
+      clearTimeout(force);
+    }
+    // The run's database (and the files, chains and IPFS blocks beside it) is of no use once the run is over.
+    rmSync(dataDir, { recursive: true, force: true });
   };
 }

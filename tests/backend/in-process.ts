@@ -67,7 +67,8 @@ export async function openVueapi(
   vars: Record<string, string | undefined>,
   now?: () => Date,
 ): Promise<Vueapi> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `bsn-${name}-`));
+  // A data directory made here is removed when the service closes; one the caller gives (a restart) is theirs.
+  const dataDir = vars.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), `bsn-${name}-`));
   if (!vars.DATA_DIR && !vars.DATABASE_URL)
     cpSync(await migratedPgdata(), path.join(dataDir, "pgdata"), { recursive: true });
   const env = readBackendEnv({
@@ -80,7 +81,15 @@ export async function openVueapi(
     FABRIC_GATEWAY_PORT: "0",
     ...vars,
   });
-  return createVueapi(env, now);
+  const vueapi = await createVueapi(env, now);
+  if (vars.DATA_DIR) return vueapi;
+  return {
+    ...vueapi,
+    close: async () => {
+      await vueapi.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

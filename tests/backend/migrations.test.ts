@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { createVueapi } from "#backend/index.ts";
 import { callVueapi, loginToken } from "./in-process.ts";
 import { SHIPPED_PACKAGES } from "#backend/domains/market/samples.ts";
 import { olderDatabase } from "../support/upgrade-db.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 /**
  * A database created by the last release migrates with its data intact (docs/decisions/018). The release's
@@ -39,7 +39,7 @@ async function counts(execute: (query: ReturnType<typeof sql>) => Promise<unknow
 describe(`a database of the release (${releaseTag})`, () => {
   it("migrates to the current schema with every row kept, and its accounts log in", async () => {
     const data = readFileSync(path.join(root, "tests/fixtures", fixture), "utf8");
-    const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-upgrade-"));
+    const dataDir = scratchDir("bsn-upgrade-");
     // The release's traffic in MB (docs/decisions/057 moves it to bytes in, the publisher's own).
     const TRAFFIC_MB = sql`SELECT coalesce(sum(traffic_mb), 0)::text AS mb FROM usage_daily`;
     const ENTERPRISES = sql`SELECT count(*)::int AS n FROM users WHERE user_type = 2`;

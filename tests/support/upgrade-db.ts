@@ -1,7 +1,7 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { SQL } from "drizzle-orm";
+import { scratchDir } from "./scratch.ts";
 
 /**
  * Databases as an older release left them, for the upgrade tests (docs/decisions/018): the migrations applied up
@@ -13,7 +13,7 @@ const MIGRATIONS = path.resolve(__dirname, "../../backend/db/migrations");
 
 /** A copy of the migrations folder that stops at `tag` (which must exist). */
 export function migrationsUpTo(tag: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "bsn-migrations-"));
+  const dir = scratchDir("bsn-migrations-");
   cpSync(MIGRATIONS, dir, { recursive: true });
   const journalPath = path.join(dir, "meta/_journal.json");
   const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };

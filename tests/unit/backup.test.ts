@@ -1,23 +1,14 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  truncateSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { backup, BackupError, MANIFEST, PG_DUMP_ADVICE, readArchive, restore } from "#backend/kit/backup.ts";
 import { acquireDataDirLock, lockPaths } from "#backend/kit/data-dir-lock.ts";
 import { hold, stop, type Holding } from "./lock-processes.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 // docs/decisions/017-data-dir-lock.md. The running server's PGlite snapshot is tested over HTTP in
 // tests/backend/backup.test.ts; here DATA_DIR holds files only.
-const fresh = (name = "bsn-backup-") => mkdtempSync(path.join(tmpdir(), name));
+const fresh = (name = "bsn-backup-") => scratchDir(name);
 const running: Holding[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => stop(h, "SIGKILL")));

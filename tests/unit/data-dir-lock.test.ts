@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -13,9 +13,10 @@ import {
   socketPath,
 } from "#backend/kit/data-dir-lock.ts";
 import { hold, startHolder, stop, type Holding } from "./lock-processes.ts";
+import { scratchDir } from "../support/scratch.ts";
 
 // docs/decisions/017-data-dir-lock.md: one process owns DATA_DIR; the kernel frees the lock when it dies.
-const fresh = () => mkdtempSync(path.join(tmpdir(), "bsn-lock-"));
+const fresh = () => scratchDir("bsn-lock-");
 const running: Holding[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => stop(h, "SIGKILL")));
