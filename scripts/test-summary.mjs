@@ -1,6 +1,7 @@
 // Adds up the JSON reports of Vitest and Playwright and prints one closing line: "Tests: N passed, N failed, N skipped".
 // With the stages file of scripts/test.sh (stages.tsv: name, exit code, seconds), first prints each stage's result
-// and minutes, and exits non-zero when any stage failed, also one without a report (build, typecheck, lint).
+// and minutes (and the run's wall-clock minutes, the second argument), and exits non-zero when any stage failed,
+// also one without a report (build, typecheck, lint).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -72,7 +73,9 @@ if (stages.length > 0) {
     const result = s.code === 0 ? "ok" : `FAILED (exit ${s.code})`;
     console.log(`  ${result.padEnd(16)} ${(s.seconds / 60).toFixed(1).padStart(5)} min  ${s.name}`);
   }
-  const total = stages.reduce((n, s) => n + s.seconds, 0);
+  // Some stages run side by side (scripts/test.sh): the run's own clock, when given, is the time it took.
+  const wall = Number(process.argv[3]);
+  const total = Number.isFinite(wall) && wall > 0 ? wall : stages.reduce((n, s) => n + s.seconds, 0);
   console.log(`  ${failedStages.length} of ${stages.length} stages failed, ${(total / 60).toFixed(1)} min in all`);
 }
 

@@ -49,9 +49,28 @@ stage() {
   return 0
 }
 
+# Runs stages side by side, each writing to a log of its own, printed whole (one after the other) when all have
+# ended: each of these stages keeps about one core busy (a test waits for each answer of its one server), so two
+# of them take little longer together on this 2-core machine than one alone.
+side_by_side() {
+  local pids=() logs=() i=0
+  while [ $# -gt 0 ]; do
+    local name=$1 fn=$2
+    shift 2
+    logs+=("$results/stage-$i.log")
+    stage "$name" "$fn" >"$results/stage-$i.log" 2>&1 &
+    pids+=($!)
+    i=$((i + 1))
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || true; done
+  for log in "${logs[@]}"; do cat "$log"; done
+}
+
+tests_started=$SECONDS
 stage "Build" npm run build
-stage "Typecheck" npm run typecheck
-stage "Lint" npm run lint
+typecheck() { npm run typecheck; }
+lint() { npm run lint; }
+side_by_side "Typecheck" typecheck "Lint" lint
 
 stage "Unit tests" \
   npx vitest run --project unit --reporter=default --reporter=json --outputFile="$results/unit.json"
@@ -70,13 +89,12 @@ backend_postgres() {
 }
 pgdir=$(mktemp -d "$TMPDIR/bsn-pg.XXXXXX")
 trap 'scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
-# One after the other: side by side (one per core) they took more than twice as long each on this 2-core machine
-# while other work ran, so the run is kept sequential and predictable.
-stage "Backend over HTTP on embedded PGlite" backend_pglite
-stage "Backend over HTTP on PostgreSQL" backend_postgres
+# Each run has its own server, database and data directory (tests/backend/global-setup.ts), and every port is
+# a free one the system gave, so the two databases' runs share nothing but the machine.
+side_by_side "Backend over HTTP on embedded PGlite" backend_pglite "Backend over HTTP on PostgreSQL" backend_postgres
 
 stage "End-to-end (Chromium, JavaScript on and off)" \
   env PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 
 step "Summary"
-node scripts/test-summary.mjs "$results"
+node scripts/test-summary.mjs "$results" "$((SECONDS - tests_started))"
