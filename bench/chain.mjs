@@ -9,76 +9,26 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { children, freePort, serve, stop, vueapi } from "./servers.mjs";
-import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { benchEnv, counterAbi, ethCallBody, keyedChain, post } from "./keyed-chain.mjs";
+import { children, freePort, serve, stop } from "./servers.mjs";
+import { createPublicClient, createWalletClient, encodeFunctionData, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Signed transactions prepared per connection (each connection sends its own sender's, nonce after nonce). */
 const TX_PER_CONNECTION = Number(process.env.BENCH_TX_PER_CONNECTION ?? 400);
 
-const post = async (url, body) =>
-  (
-    await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-  ).json();
-
-const COUNTER = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Counter { event Counted(address indexed by, uint256 value); uint256 public value; function add(uint256 by) external { value += by; emit Counted(msg.sender, value); } }`;
-const abi = parseAbi(["function value() view returns (uint256)", "function add(uint256 by)"]);
-
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-chain-"));
-  // The bench measures the server's capacity from one address: the doors' per-address rates (docs/decisions/067)
-  // leave it alone, as they leave a trusted monitor.
-  const common = {
-    DATA_DIR: dataDir,
-    SESSION_SECRET: "bench-chain-secret",
-    DEMO: "1",
-    JOBS_INTERVAL_MS: "0",
-    RATE_LIMIT_EXEMPT: "127.0.0.1",
-  };
+  const common = benchEnv(dataDir, "bench-chain-secret");
   // Set-up on a test server (test captcha, test-only funding and compiling), measured on a production server.
-  const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
-  const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
-  const { token } = await vueapi(setup.base, "/main/user/login", {
-    username: "democompany",
-    password: "Demo12!@pass",
-    captchaKey,
-    captcha: "BENCH1",
+  const { setup, apiKey, testRpc, chainId, keys, address, bytecode } = await keyedChain({
+    dataDir,
+    secret: "bench-chain-secret",
+    senders: CONNECTIONS + 1,
   });
-  const [project] = (await vueapi(setup.base, "/sys/opc/project/list", { pageSize: 10 }, token)).page.rows;
-  const { apiKey } = await vueapi(
-    setup.base,
-    "/sys/opc/project/key",
-    { projectId: project.projectId, action: "show" },
-    token,
-  );
-  const testRpc = `${setup.base}/chain/test-rpc/open-alliance`;
-  const chainId = Number((await post(testRpc, { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] })).result);
-  const chain = {
-    id: chainId,
-    name: "open-alliance",
-    nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 },
-    rpcUrls: { default: { http: [testRpc] } },
-  };
-  const keys = Array.from({ length: CONNECTIONS + 1 }, () => generatePrivateKey());
-  for (const key of keys)
-    await post(`${testRpc}/fund`, { address: privateKeyToAccount(key).address, wei: (10n ** 18n).toString() });
-  const compiled = await post(`${testRpc}/compile`, { "Counter.sol": COUNTER });
-  const counter = compiled.contracts.find((c) => c.name === "Counter");
-  const publicClient = createPublicClient({ chain, transport: http(testRpc), pollingInterval: 50 });
-  const deployer = createWalletClient({
-    account: privateKeyToAccount(keys[CONNECTIONS]),
-    chain,
-    transport: http(testRpc),
-  });
-  const address = (
-    await publicClient.waitForTransactionReceipt({
-      hash: await deployer.deployContract({ abi, bytecode: counter.bytecode }),
-    })
-  ).contractAddress;
+  const abi = counterAbi;
   // Each connection's sender signs its transactions in advance (nonce 0, 1, …): the bench measures the endpoint, not signing.
   const gasPrice = BigInt((await post(testRpc, { jsonrpc: "2.0", id: 1, method: "eth_gasPrice", params: [] })).result);
   const data = encodeFunctionData({ abi, functionName: "add", args: [1n] });
@@ -130,7 +80,7 @@ async function main() {
   const gatewayReader = createPublicClient({ chain: gatewayChain, transport: gatewayTransport, pollingInterval: 50 });
   const gatewayCounter = (
     await gatewayReader.waitForTransactionReceipt({
-      hash: await gatewayDeployer.deployContract({ abi, bytecode: counter.bytecode }),
+      hash: await gatewayDeployer.deployContract({ abi, bytecode }),
     })
   ).contractAddress;
   await stop(setup.child);
@@ -145,12 +95,7 @@ async function main() {
   await new Promise((r) => bare.listen(barePort, "127.0.0.1", r));
 
   const headers = { "Content-Type": "application/json", "x-api-key": apiKey };
-  const callBody = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "eth_call",
-    params: [{ to: address, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"],
-  });
+  const callBody = ethCallBody(address);
   let nextSender = 0;
   const targets = [
     [

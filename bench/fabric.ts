@@ -17,11 +17,10 @@ import { connect, hash, signers, type Contract } from "@hyperledger/fabric-gatew
 // @ts-expect-error autocannon ships no type declarations (bench/chain.mjs uses it from plain JavaScript)
 import autocannon from "autocannon";
 import { strToU8, zipSync } from "fflate";
-import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { issueClientIdentity, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
 import { startStandIn, standInAdmin } from "../tests/backend/fabric-network-support.ts";
-import { children, serve, stop, vueapi } from "./servers.mjs";
+import { benchEnv, ethCallBody, keyedChain } from "./keyed-chain.mjs";
+import { children, serve, stop } from "./servers.mjs";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -117,71 +116,17 @@ await network.stop();
 
 /** The keyed eth_call of the built portal: a Counter's value() through /chain/rpc with the demo project's key. */
 async function keyedEthCall() {
-  const counterSource = `// SPDX-License-Identifier: MIT
-pragma solidity 0.8.37;
-contract Counter { uint256 public value; function add(uint256 by) external { value += by; } }`;
-  const abi = parseAbi(["function value() view returns (uint256)"]);
-  const post = async (url: string, body: unknown) =>
-    (
-      await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-    ).json() as Promise<any>;
-  // Set-up on a test server (test captcha, test-only funding and compiling), measured on a production one, as bench:chain.
-  const common = {
-    DATA_DIR: path.join(dir, "portal"),
-    SESSION_SECRET: "bench-fabric-secret",
-    DEMO: "1",
-    JOBS_INTERVAL_MS: "0",
-    RATE_LIMIT_EXEMPT: "127.0.0.1",
-  };
-  const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
-  const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
-  const { token } = await vueapi(setup.base, "/main/user/login", {
-    username: "democompany",
-    password: "Demo12!@pass",
-    captchaKey,
-    captcha: "BENCH1",
-  });
-  const [project] = (await vueapi(setup.base, "/sys/opc/project/list", { pageSize: 10 }, token)).page.rows;
-  const { apiKey } = await vueapi(
-    setup.base,
-    "/sys/opc/project/key",
-    { projectId: project.projectId, action: "show" },
-    token,
-  );
-  const testRpc = `${setup.base}/chain/test-rpc/open-alliance`;
-  const chainId = Number((await post(testRpc, { jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] })).result);
-  const chain = {
-    id: chainId,
-    name: "open-alliance",
-    nativeCurrency: { name: "Gas", symbol: "GAS", decimals: 18 },
-    rpcUrls: { default: { http: [testRpc] } },
-  };
-  const key = generatePrivateKey();
-  await post(`${testRpc}/fund`, { address: privateKeyToAccount(key).address, wei: (10n ** 18n).toString() });
-  const compiled = await post(`${testRpc}/compile`, { "Counter.sol": counterSource });
-  const counter = compiled.contracts.find((c: { name: string }) => c.name === "Counter");
-  const reader = createPublicClient({ chain, transport: http(testRpc), pollingInterval: 50 });
-  const deployer = createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(testRpc) });
-  const address = (
-    await reader.waitForTransactionReceipt({
-      hash: await deployer.deployContract({
-        abi: [...abi, ...parseAbi(["function add(uint256 by)"])],
-        bytecode: counter.bytecode,
-      }),
-    })
-  ).contractAddress!;
+  // Set-up on a test server, measured on a production one, as bench:chain (bench/keyed-chain.mjs).
+  const dataDir = path.join(dir, "portal");
+  const secret = "bench-fabric-secret";
+  const { setup, apiKey, address } = await keyedChain({ dataDir, secret });
   await stop(setup.child);
-  const product = await serve({ ...common, NODE_ENV: "production" });
+  const product = await serve({ ...benchEnv(dataDir, secret), NODE_ENV: "production" });
   const options = {
     url: `${product.base}/chain/rpc`,
     method: "POST" as const,
     headers: { "Content-Type": "application/json", "x-api-key": apiKey },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "eth_call",
-      params: [{ to: address, data: encodeFunctionData({ abi, functionName: "value" }) }, "latest"],
-    }),
+    body: ethCallBody(address),
     connections: CONNECTIONS,
   };
   await autocannon({ ...options, duration: WARMUP });

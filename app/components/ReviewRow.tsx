@@ -357,3 +357,51 @@ export function ReviewQueue<Row extends QueueRecord>({
     </section>
   );
 }
+
+/**
+ * A queue's list of review cards (service-like records: certifications, IPFS upgrades): the empty state, one card
+ * per row (`card` gives its id, badge and body), then the page links.
+ */
+export function ReviewCards<Row>({
+  page,
+  empty,
+  children,
+}: {
+  page: { rows: Row[]; pageIndex: number; pageSize: number; total: number };
+  empty: ReactNode;
+  children: (row: Row) => ReactNode;
+}) {
+  return (
+    <>
+      {page.rows.length === 0 ? empty : <ul className="space-y-4">{page.rows.map(children)}</ul>}
+      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+    </>
+  );
+}
+
+/** One record of a ReviewCards list: its heading (labelled for the list item) with its state badge, then `children`. */
+export function ReviewCard({
+  id,
+  testId,
+  title,
+  badge,
+  children,
+}: {
+  id: string;
+  testId: string;
+  title: ReactNode;
+  badge: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <li className="card space-y-3" data-testid={testId} aria-labelledby={id}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={id} className="font-semibold">
+          {title}
+        </h3>
+        {badge}
+      </div>
+      {children}
+    </li>
+  );
+}

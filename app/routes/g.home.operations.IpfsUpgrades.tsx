@@ -4,9 +4,8 @@ import { useTranslation } from "react-i18next";
 import { ipfsUpgradeDecisionSchema } from "#contract/ipfs.ts";
 import { IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
 import { capacityLabel } from "#app/components/ipfs/badges.tsx";
-import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm, ReviewCard, ReviewCards } from "#app/components/ReviewRow.tsx";
 import { UpgradeStatusBadge } from "#app/components/ipfs/upgrades.tsx";
-import { Pagination } from "#app/components/Pagination.tsx";
 import { apiFor, badRequest, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -71,56 +70,46 @@ export default function IpfsUpgradeQueue() {
     <div className="space-y-4">
       <h2 className="text-lg font-semibold">{t("ops.title")}</h2>
       <p className="text-sm text-slate-600">{t("ops.intro")}</p>
-      {page.rows.length === 0 ? (
-        <EmptyState message={t("ops.empty")} />
-      ) : (
-        <ul className="space-y-4">
-          {page.rows.map((u) => (
-            <li
-              key={u.ipfsUpgradeId}
-              className="card space-y-3"
-              data-testid="ipfs-upgrade-review"
-              aria-labelledby={`ipfs-upgrade-${u.ipfsUpgradeId}`}
-            >
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 id={`ipfs-upgrade-${u.ipfsUpgradeId}`} className="font-semibold">
-                  {u.serviceName} · {capacityLabel(u.fromStoreUnit)} → {capacityLabel(u.toStoreUnit)}
-                </h3>
-                <UpgradeStatusBadge status={u.status} />
-              </div>
-              <p className="text-xs text-slate-600">
-                {t("ops.owner")}: {u.owner} · {t("upgrade.requested")}: {formatDate(u.createdAt, language, true)} ·{" "}
-                {t("upgrade.priceDiff")}: {formatUsd(u.priceDiffCents, language)}
-                {u.billNo ? (
-                  <>
-                    {" "}
-                    · {t("upgrade.bill")}: <span className="font-mono">{u.billNo}</span>
-                  </>
-                ) : null}
-              </p>
-              {u.status === IpfsUpgradeStatus.PENDING ? (
-                <Form method="post" className="flex justify-end">
-                  <input type="hidden" name="ipfsUpgradeId" value={u.ipfsUpgradeId} />
-                  <button type="submit" name="intent" value="take" className="btn-primary">
-                    {t("ops.take")}
-                  </button>
-                </Form>
-              ) : (
-                <DecisionForm
-                  id={`ipfs-upgrade-${u.ipfsUpgradeId}-decision`}
-                  intent="decide"
-                  idName="ipfsUpgradeId"
-                  idValue={u.ipfsUpgradeId}
-                  subject={u.serviceName}
-                  decisions={approveReject(t)}
-                  comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
-                />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+      <ReviewCards page={page} empty={<EmptyState message={t("ops.empty")} />}>
+        {(u) => (
+          <ReviewCard
+            key={u.ipfsUpgradeId}
+            id={`ipfs-upgrade-${u.ipfsUpgradeId}`}
+            testId="ipfs-upgrade-review"
+            title={`${u.serviceName} · ${capacityLabel(u.fromStoreUnit)} → ${capacityLabel(u.toStoreUnit)}`}
+            badge={<UpgradeStatusBadge status={u.status} />}
+          >
+            <p className="text-xs text-slate-600">
+              {t("ops.owner")}: {u.owner} · {t("upgrade.requested")}: {formatDate(u.createdAt, language, true)} ·{" "}
+              {t("upgrade.priceDiff")}: {formatUsd(u.priceDiffCents, language)}
+              {u.billNo ? (
+                <>
+                  {" "}
+                  · {t("upgrade.bill")}: <span className="font-mono">{u.billNo}</span>
+                </>
+              ) : null}
+            </p>
+            {u.status === IpfsUpgradeStatus.PENDING ? (
+              <Form method="post" className="flex justify-end">
+                <input type="hidden" name="ipfsUpgradeId" value={u.ipfsUpgradeId} />
+                <button type="submit" name="intent" value="take" className="btn-primary">
+                  {t("ops.take")}
+                </button>
+              </Form>
+            ) : (
+              <DecisionForm
+                id={`ipfs-upgrade-${u.ipfsUpgradeId}-decision`}
+                intent="decide"
+                idName="ipfsUpgradeId"
+                idValue={u.ipfsUpgradeId}
+                subject={u.serviceName}
+                decisions={approveReject(t)}
+                comments={{ label: t("ops.comments"), hint: t("ops.commentsHint") }}
+              />
+            )}
+          </ReviewCard>
+        )}
+      </ReviewCards>
     </div>
   );
 }

@@ -1,9 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { CertState, type CertificationRow } from "#contract/certification.ts";
-import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
+import { approveReject, DecisionForm, ReviewCard, ReviewCards } from "#app/components/ReviewRow.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
-import { Pagination } from "#app/components/Pagination.tsx";
 import { CertStateBadge } from "#app/components/profile/Certification.tsx";
 import { formatDate } from "#app/lib/format.ts";
 
@@ -35,85 +34,79 @@ export function CertificationQueue({
           { key: "all", to: `${CERT_QUEUE}?status=all`, label: t("certification.ops.all"), current: status === "all" },
         ]}
       />
-      {page.rows.length === 0 ? (
-        <EmptyState message={t("certification.ops.empty")} testId="empty" />
-      ) : (
-        <ul className="space-y-4">
-          {page.rows.map((r) => (
-            <li
-              key={r.userId}
-              className="card space-y-3"
-              data-testid="cert-review"
-              aria-labelledby={`cert-review-${r.userId}`}
-            >
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 id={`cert-review-${r.userId}`} className="font-semibold">
-                  {r.companyName ?? "—"} <span className="text-xs font-normal text-slate-600">{r.userName}</span>
-                </h3>
-                <CertStateBadge state={r.state} />
+      <ReviewCards page={page} empty={<EmptyState message={t("certification.ops.empty")} testId="empty" />}>
+        {(r) => (
+          <ReviewCard
+            key={r.userId}
+            id={`cert-review-${r.userId}`}
+            testId="cert-review"
+            title={
+              <>
+                {r.companyName ?? "—"} <span className="text-xs font-normal text-slate-600">{r.userName}</span>
+              </>
+            }
+            badge={<CertStateBadge state={r.state} />}
+          >
+            <dl className="grid gap-2 text-sm sm:grid-cols-2">
+              <div>
+                <dt className="text-slate-500">{t("information.country")}</dt>
+                <dd>{r.country ?? "—"}</dd>
               </div>
-              <dl className="grid gap-2 text-sm sm:grid-cols-2">
-                <div>
-                  <dt className="text-slate-500">{t("information.country")}</dt>
-                  <dd>{r.country ?? "—"}</dd>
-                </div>
-                <div>
-                  <dt className="text-slate-500">{t("information.creditCode")}</dt>
-                  <dd>
-                    <span className="font-mono" data-testid="cert-credit-code">
-                      {r.creditCode ?? "—"}
+              <div>
+                <dt className="text-slate-500">{t("information.creditCode")}</dt>
+                <dd>
+                  <span className="font-mono" data-testid="cert-credit-code">
+                    {r.creditCode ?? "—"}
+                  </span>
+                  {r.checkDigitOk === null ? null : (
+                    <span className={`ml-2 text-xs ${r.checkDigitOk ? "text-green-700" : "text-red-700"}`}>
+                      {t("certification.ops.checkDigit")}:{" "}
+                      {t(r.checkDigitOk ? "certification.ops.checkOk" : "certification.ops.checkBad")}
                     </span>
-                    {r.checkDigitOk === null ? null : (
-                      <span className={`ml-2 text-xs ${r.checkDigitOk ? "text-green-700" : "text-red-700"}`}>
-                        {t("certification.ops.checkDigit")}:{" "}
-                        {t(r.checkDigitOk ? "certification.ops.checkOk" : "certification.ops.checkBad")}
-                      </span>
-                    )}
-                  </dd>
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">{t("certification.ops.licenceFile")}</dt>
+                <dd>
+                  {r.licenceName ? (
+                    <a
+                      className="link"
+                      href={`/g/home/operations/CertificationLicence?userId=${r.userId}`}
+                      data-testid="cert-licence"
+                    >
+                      {t("certification.ops.download")} ({r.licenceName})
+                    </a>
+                  ) : (
+                    t("certification.ops.noLicence")
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">{t("certification.submittedAt")}</dt>
+                <dd>{r.submittedAt ? formatDate(r.submittedAt, language, true) : "—"}</dd>
+              </div>
+              {r.state === CertState.REJECTED && r.reason ? (
+                <div className="sm:col-span-2">
+                  <dt className="text-slate-500">{t("certification.reason")}</dt>
+                  <dd>{r.reason}</dd>
                 </div>
-                <div>
-                  <dt className="text-slate-500">{t("certification.ops.licenceFile")}</dt>
-                  <dd>
-                    {r.licenceName ? (
-                      <a
-                        className="link"
-                        href={`/g/home/operations/CertificationLicence?userId=${r.userId}`}
-                        data-testid="cert-licence"
-                      >
-                        {t("certification.ops.download")} ({r.licenceName})
-                      </a>
-                    ) : (
-                      t("certification.ops.noLicence")
-                    )}
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-slate-500">{t("certification.submittedAt")}</dt>
-                  <dd>{r.submittedAt ? formatDate(r.submittedAt, language, true) : "—"}</dd>
-                </div>
-                {r.state === CertState.REJECTED && r.reason ? (
-                  <div className="sm:col-span-2">
-                    <dt className="text-slate-500">{t("certification.reason")}</dt>
-                    <dd>{r.reason}</dd>
-                  </div>
-                ) : null}
-              </dl>
-              {r.state === CertState.PENDING ? (
-                <DecisionForm
-                  id={`cert-review-${r.userId}-decision`}
-                  intent="review"
-                  idName="userId"
-                  idValue={r.userId}
-                  subject={r.companyName ?? r.userName}
-                  decisions={approveReject(t, "certification.ops")}
-                  comments={{ label: t("certification.ops.comments"), hint: t("certification.ops.commentsHint") }}
-                />
               ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} />
+            </dl>
+            {r.state === CertState.PENDING ? (
+              <DecisionForm
+                id={`cert-review-${r.userId}-decision`}
+                intent="review"
+                idName="userId"
+                idValue={r.userId}
+                subject={r.companyName ?? r.userName}
+                decisions={approveReject(t, "certification.ops")}
+                comments={{ label: t("certification.ops.comments"), hint: t("certification.ops.commentsHint") }}
+              />
+            ) : null}
+          </ReviewCard>
+        )}
+      </ReviewCards>
     </div>
   );
 }
