@@ -6,7 +6,7 @@ import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry.ts";
 import { answerText, type RpcCall } from "./rpc.ts";
 import { EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner.ts";
 import { DEDICATED_PREFIX } from "./dedicated/provisioner-state.ts";
-import type { DeployInput, NetworkCredentials } from "./dedicated/types.ts";
+import type { DeployInput, NetworkCredentials, NodeLimits } from "./dedicated/types.ts";
 
 /**
  * The chain domain (docs/decisions/025): the registry of EVM chains (the embedded engine in a worker thread,
@@ -45,8 +45,9 @@ const json = (status: number, body: unknown) =>
  * Tests only (TEST_FIXTURES=1): a chain's JSON-RPC over HTTP without a key, at /chain/test-rpc/<chain name>;
  * `…/<chain name>/fund` ({ address, wei }) sends gas from its treasury and `…/<chain name>/compile` (file name →
  * source) compiles, so that tests reach what later slices reach through the api; `…/<network>/dedicated`
- * ({ peers, user, password, consensus }) deploys a dedicated network and `…/<network>/dedicated-fund` funds from
- * its treasury (the bench's set-up).
+ * ({ peers, user, password, consensus }) deploys a dedicated network, `…/<network>/dedicated-fund` funds from
+ * its treasury (the bench's set-up) and `…/<network>/dedicated-limits` ({ requestsPerSecond, storageBytes }) sets
+ * its nodes' limits (docs/decisions/074; a storage limit small enough to reach in a test).
  */
 const testRpc: Endpoint = {
   methods: ["POST"],
@@ -64,7 +65,7 @@ const testRpc: Endpoint = {
       .split("/")
       .map(decodeURIComponent);
     const registry = registryOf(deps);
-    if ((action === "dedicated" || action === "dedicated-fund") && !rest.length) {
+    if ((action === "dedicated" || action === "dedicated-fund" || action === "dedicated-limits") && !rest.length) {
       // A dedicated network deployed or funded without the dedicated-nodes domain (the bench's set-up).
       try {
         const body = JSON.parse(await request.text()) as Record<string, string>;
@@ -78,6 +79,14 @@ const testRpc: Endpoint = {
               consensus: String(body.consensus ?? "raft"),
               user: String(body.user),
               password: String(body.password),
+            }),
+          );
+        if (action === "dedicated-limits")
+          return json(
+            200,
+            await networks.setLimits(name, {
+              requestsPerSecond: Number(body.requestsPerSecond),
+              storageBytes: Number(body.storageBytes),
             }),
           );
         return json(200, { hash: await networks.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
@@ -210,6 +219,8 @@ export default defineDomain({
       deploy: (deps: Deps, input: DeployInput) => provisionerOf(deps).deploy(input),
       /** Grows only; new peers start and catch up (resolves once started; they may still lag). */
       scale: (deps: Deps, name: string, peers: number) => provisionerOf(deps).scale(name, peers),
+      /** Applies the nodes' limits to the running network without a restart (docs/decisions/074); null: none. */
+      setLimits: (deps: Deps, name: string, limits: NodeLimits | null) => provisionerOf(deps).setLimits(name, limits),
       setCredentials: (deps: Deps, name: string, input: NetworkCredentials) =>
         provisionerOf(deps).setCredentials(name, input),
       /** Ends the nodes (worker ended); state kept; endpoints answer 503. */
