@@ -45,9 +45,8 @@ const json = (status: number, body: unknown) =>
  * Tests only (TEST_FIXTURES=1): a chain's JSON-RPC over HTTP without a key, at /chain/test-rpc/<chain name>;
  * `…/<chain name>/fund` ({ address, wei }) sends gas from its treasury and `…/<chain name>/compile` (file name →
  * source) compiles, so that tests reach what later slices reach through the api; `…/<network>/dedicated`
- * ({ peers, user, password, consensus }) deploys a dedicated network, `…/<network>/dedicated-fund` funds from
- * its treasury (the bench's set-up) and `…/<network>/dedicated-limits` ({ requestsPerSecond, storageBytes }) sets
- * its nodes' limits (docs/decisions/074; a storage limit small enough to reach in a test).
+ * ({ peers, user, password, consensus }) deploys a dedicated network and `…/<network>/dedicated-fund` funds from
+ * its treasury (the bench's set-up).
  */
 const testRpc: Endpoint = {
   methods: ["POST"],
@@ -65,7 +64,7 @@ const testRpc: Endpoint = {
       .split("/")
       .map(decodeURIComponent);
     const registry = registryOf(deps);
-    if ((action === "dedicated" || action === "dedicated-fund" || action === "dedicated-limits") && !rest.length) {
+    if ((action === "dedicated" || action === "dedicated-fund") && !rest.length) {
       // A dedicated network deployed or funded without the dedicated-nodes domain (the bench's set-up).
       try {
         const body = JSON.parse(await request.text()) as Record<string, string>;
@@ -79,14 +78,6 @@ const testRpc: Endpoint = {
               consensus: String(body.consensus ?? "raft"),
               user: String(body.user),
               password: String(body.password),
-            }),
-          );
-        if (action === "dedicated-limits")
-          return json(
-            200,
-            await networks.setLimits(name, {
-              requestsPerSecond: Number(body.requestsPerSecond),
-              storageBytes: Number(body.storageBytes),
             }),
           );
         return json(200, { hash: await networks.fund(name, String(body.address), BigInt(body.wei ?? "0")) });
