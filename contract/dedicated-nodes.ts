@@ -63,6 +63,8 @@ export const prnNodeSchema = z.object({
   lag: z.number().int().nullable(),
   requestsPerMinute: z.number(),
   bytesUsed: z.number(),
+  /** What the node enforces now (docs/decisions/074): calls per second and the storage limit; null: none (the CA). */
+  limits: z.object({ requestsPerSecond: z.number().int(), storageBytes: z.number() }).nullable(),
   certificate: z
     .object({ subject: z.string(), serial: z.string(), notAfter: z.string(), fingerprint: z.string() })
     .nullable(),

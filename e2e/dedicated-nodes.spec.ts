@@ -8,7 +8,7 @@ import { PASSWORD } from "./support.ts";
  * Dedicated nodes (issue 17), with JavaScript on and off: a project created from the form (the price seen before
  * paying, a refused field kept), deployed for real (orderer, peer, gateway, CA on Check), the gateway called from
  * "Try it" (the right password answers a block number, a wrong one is refused), a peer added by an upgrade and
- * seen on Check, the authorized password changed, and the project unsubscribed after confirming.
+ * seen on Check, a host-configuration upgrade changing every node's limits on Check, the authorized password changed, and the project unsubscribed after confirming.
  */
 
 const PRN = "/g/home/PrivatedNodes";
@@ -111,6 +111,10 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
   await expect(page.locator('[data-node="peer-1"] [data-testid="node-certificate"]')).toContainText(
     `peer-1.prn-${name}`,
   );
+  // Each node's limits from its host configuration and data capacity (docs/decisions/074): c2m4 with 20 GB.
+  await expect(page.locator('[data-node="peer-1"] [data-testid="node-rate-limit"]')).toHaveText("10 calls per second");
+  await expect(page.locator('[data-node="peer-1"] [data-testid="node-storage-limit"]')).toHaveText("30.00 GB");
+  await expect(page.locator('[data-node="ca"] [data-testid="node-limits"]')).toHaveCount(0);
   if (javaScriptEnabled) await expect(page.getByTestId("nodes-chart")).toBeVisible();
   const ca = await page.request.get((await page.getByTestId("download-ca").getAttribute("href")) ?? "");
   expect(ca.status()).toBe(200);
@@ -154,6 +158,24 @@ test("creates a project, sees its nodes, calls its gateway, adds a peer, changes
       { timeout: 60_000 },
     )
     .toBe("0");
+
+  // Upgrade the host configuration: the running nodes take its request rate and storage limit (docs/decisions/074).
+  await page.getByRole("link", { name: "Configuration", exact: true }).click();
+  await page.getByRole("link", { name: "New upgrade" }).click();
+  const host = page.getByTestId("prn-upgrade-2");
+  await host.getByTestId("prn-upgrade-2-to-c4m8").check();
+  await host.getByRole("button", { name: "Pay and upgrade" }).click();
+  await confirmAfter(page, javaScriptEnabled, "Pay and upgrade");
+  await expect(page.getByRole("heading", { name: `Upgrade of ${name}` })).toBeVisible();
+  await untilShown(page, javaScriptEnabled, "prn-upgrade-status", "Succeeded");
+  await page.getByRole("link", { name: "Back to the configuration" }).click();
+  await page.getByRole("link", { name: "Nodes", exact: true }).click();
+  for (const node of ["orderer", "peer-1", "peer-2", "gateway"]) {
+    await expect(page.locator(`[data-node="${node}"] [data-testid="node-rate-limit"]`)).toHaveText(
+      "25 calls per second",
+    );
+    await expect(page.locator(`[data-node="${node}"] [data-testid="node-storage-limit"]`)).toHaveText("40.00 GB");
+  }
 
   // Change the authorized password: the old one is refused, the new one answers.
   await page.getByRole("link", { name: "Configuration", exact: true }).click();

@@ -3,6 +3,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { auditDecisionSchema, disableSchema } from "#contract/participation.ts";
+import { AuditState } from "#contract/participation-codes.ts";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { ParticipationView } from "#app/components/participation/ParticipationView.tsx";
@@ -86,7 +87,7 @@ export async function action({ request }: ActionFunctionArgs) {
         call: (v) =>
           api.call("/sys/chainAppInfo/auditAppJoined", {
             appJoinAuditId: v.appJoinAuditId,
-            auditState: v.decision === "approve" ? 1 : 2,
+            auditState: v.decision === "approve" ? AuditState.PUBLISHER_APPROVED : AuditState.PUBLISHER_REJECTED,
             comments: v.comments,
           }),
         flash: (v) => (v.decision === "approve" ? "participation:flash.approved" : "participation:flash.rejected"),

@@ -98,6 +98,7 @@ export default function DedicatedNodeCheck() {
         }
       />
       <p className="text-sm text-slate-600">{t("check.intro")}</p>
+      <p className="text-sm text-slate-600">{t("check.limitsNote")}</p>
       <section className="card">
         <dl className="grid gap-4 sm:grid-cols-4">
           <Field label={t("project.status")}>

@@ -3,6 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { BillType, PayState } from "#contract/billing-codes.ts";
 import { Msg } from "#contract/messages.ts";
+import { PrnNodeType, PrnStatus, PrnUpdateType, PrnUpgradeStatus } from "#contract/dedicated-nodes-codes.ts";
+import { prnCallsPerWindow, prnNodeLimits } from "#contract/dedicated-node-limits.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { post as ledgerPost, totalsOf } from "#backend/domains/billing/ledger.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
@@ -365,6 +367,73 @@ describe("dedicated nodes (issue 17)", { timeout: 180_000 }, () => {
     expect((await ok("/sys/prn/upgrade/list", { prnProjectId: project.prnProjectId }, A.token)).page.rows).toHaveLength(
       1,
     );
+  });
+
+  it("host configuration and capacity upgrades change the running nodes' limits: the new rate admits more, 429 above it, transactions refused over the storage limit", async () => {
+    // A project of its own, so that the other tests' prices and renewals stay as they are.
+    const D = await user("prnd", 200_000);
+    const own = await ok("/sys/prn/create", await form(D.token), D.token);
+    await service.runJobs();
+    await detailUntil(D.token, own.prnProjectId, (d) => d.status === PrnStatus.RUNNING);
+    const network = `prn-${own.name}`;
+    const gateway = (body: unknown) =>
+      networks().gateway(service.services, network, { user: "admin", password: PASSWORD }, JSON.stringify(body));
+    const batch = (n: number) =>
+      Array.from({ length: n }, (_, id) => ({ jsonrpc: "2.0", id, method: "eth_blockNumber" }));
+    const limitsOf = (d: any) =>
+      d.network.nodes.filter((n: any) => n.type !== PrnNodeType.CA).map((n: any) => [n.name, n.limits]);
+    const everyNode = (d: any, limits: unknown) => limitsOf(d).map(([name]: [string]) => [name, limits]);
+    const upgradeTo = async (updateType: number, toValue: string) => {
+      const u = await ok(
+        "/sys/prn/upgrade/create",
+        { prnProjectId: own.prnProjectId, updateType, toValue, idempotencyKey: idem() },
+        D.token,
+      );
+      await service.runJobs();
+      const done = await ok("/sys/prn/upgrade/detail", { prnProjectUpdateId: u.prnProjectUpdateId }, D.token);
+      expect(done.status, done.failReason).toBe(PrnUpgradeStatus.SUCCESS);
+      return ok("/sys/prn/detail", { prnProjectId: own.prnProjectId }, D.token);
+    };
+
+    const before = await ok("/sys/prn/detail", { prnProjectId: own.prnProjectId }, D.token);
+    const c2m4 = prnNodeLimits("c2m4", 20)!;
+    expect(c2m4).toEqual({ requestsPerSecond: 10, storageBytes: 30 * 1024 ** 3 });
+    expect(limitsOf(before)).toEqual(everyNode(before, c2m4));
+    expect(before.network.nodes.find((n: any) => n.type === PrnNodeType.CA).limits).toBeNull();
+    // Above the old rate (c2m4 takes 100 calls in its window) and below the new one (c4m8 takes 250).
+    const burst = prnCallsPerWindow(c2m4) + 60;
+
+    const host = await upgradeTo(PrnUpdateType.HOST_CONFIG, "c4m8");
+    const c4m8 = prnNodeLimits("c4m8", 20)!;
+    expect(host.hostConfig).toBe("c4m8");
+    expect(limitsOf(host)).toEqual(everyNode(host, c4m8));
+    expect((await networks().status(service.services, network))!.limits).toEqual(c4m8);
+    expect(burst).toBeLessThan(prnCallsPerWindow(c4m8));
+    for (const n of [burst / 2, burst / 2]) {
+      const answer = await gateway(batch(n));
+      expect(answer.status).toBe(200);
+      expect((answer.body as any[]).every((r) => /^0x[0-9a-f]+$/.test(r.result))).toBe(true);
+    }
+    const over = await gateway(batch(prnCallsPerWindow(c4m8) - burst + 1));
+    expect(over.status).toBe(429);
+    expect((over.body as any).error).toMatchObject({ code: -32005, message: expect.stringContaining("rate limit") });
+
+    const capacity = await upgradeTo(PrnUpdateType.DATA_CAPACITY, "50");
+    const c4m8at50 = prnNodeLimits("c4m8", 50)!;
+    expect(c4m8at50.storageBytes).toBe(70 * 1024 ** 3);
+    expect(limitsOf(capacity)).toEqual(everyNode(capacity, c4m8at50));
+
+    // Over the storage limit (a limit below what the orderer stores), a transaction is refused and reads go on.
+    await networks().setLimits(service.services, network, { requestsPerSecond: 1000, storageBytes: 1 });
+    const refused = await gateway([
+      { jsonrpc: "2.0", id: 1, method: "eth_sendRawTransaction", params: ["0x00"] },
+      { jsonrpc: "2.0", id: 2, method: "eth_blockNumber" },
+    ]);
+    expect(refused.status).toBe(200);
+    const [tx, read] = refused.body as any[];
+    expect(tx.error).toMatchObject({ code: -32003, message: expect.stringContaining("storage limit") });
+    expect(read.result).toMatch(/^0x[0-9a-f]+$/);
+    await networks().setLimits(service.services, network, c4m8at50);
   });
 
   it("changes the authorized password: the gateway then takes only the new one", async () => {

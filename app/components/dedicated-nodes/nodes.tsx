@@ -17,6 +17,8 @@ export type ProjectNode = {
   lag: number | null;
   requestsPerMinute: number;
   bytesUsed: number;
+  /** What the node enforces (docs/decisions/074); null: none. */
+  limits: { requestsPerSecond: number; storageBytes: number } | null;
   certificate: { subject: string; serial: string; notAfter: string; fingerprint: string } | null;
 };
 
@@ -38,6 +40,7 @@ export function NodesTable({ nodes, origin, language }: { nodes: ProjectNode[]; 
         t("check.lag"),
         t("check.rpm"),
         t("check.dataUsed"),
+        t("check.limits"),
         t("check.certificate"),
       ]}
     >
@@ -64,6 +67,26 @@ export function NodesTable({ nodes, origin, language }: { nodes: ProjectNode[]; 
           </td>
           <td className={`${td} tabular-nums`}>{n.requestsPerMinute.toLocaleString(language)}</td>
           <td className={`${td} whitespace-nowrap tabular-nums`}>{formatBytes(n.bytesUsed)}</td>
+          <td className={`${td} whitespace-nowrap text-xs`}>
+            {n.limits ? (
+              <dl className="space-y-0.5" data-testid="node-limits">
+                <div>
+                  <dt className="inline text-slate-500">{t("check.rateLimit")}: </dt>
+                  <dd className="inline tabular-nums" data-testid="node-rate-limit">
+                    {t("check.perSecond", { count: n.limits.requestsPerSecond })}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="inline text-slate-500">{t("check.storageLimit")}: </dt>
+                  <dd className="inline tabular-nums" data-testid="node-storage-limit">
+                    {formatBytes(n.limits.storageBytes)}
+                  </dd>
+                </div>
+              </dl>
+            ) : (
+              dash
+            )}
+          </td>
           <td className={`${td} text-xs`}>
             {n.certificate ? (
               <dl className="space-y-0.5" data-testid="node-certificate">

@@ -6,7 +6,7 @@ import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry.ts";
 import { answerText, type RpcCall } from "./rpc.ts";
 import { EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner.ts";
 import { DEDICATED_PREFIX } from "./dedicated/provisioner-state.ts";
-import type { DeployInput, NetworkCredentials } from "./dedicated/types.ts";
+import type { DeployInput, NetworkCredentials, NodeLimits } from "./dedicated/types.ts";
 
 /**
  * The chain domain (docs/decisions/025): the registry of EVM chains (the embedded engine in a worker thread,
@@ -210,6 +210,8 @@ export default defineDomain({
       deploy: (deps: Deps, input: DeployInput) => provisionerOf(deps).deploy(input),
       /** Grows only; new peers start and catch up (resolves once started; they may still lag). */
       scale: (deps: Deps, name: string, peers: number) => provisionerOf(deps).scale(name, peers),
+      /** Applies the nodes' limits to the running network without a restart (docs/decisions/074); null: none. */
+      setLimits: (deps: Deps, name: string, limits: NodeLimits | null) => provisionerOf(deps).setLimits(name, limits),
       setCredentials: (deps: Deps, name: string, input: NetworkCredentials) =>
         provisionerOf(deps).setCredentials(name, input),
       /** Ends the nodes (worker ended); state kept; endpoints answer 503. */

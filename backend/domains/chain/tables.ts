@@ -121,6 +121,9 @@ export const dedicatedNetworks = pgTable("dedicated_networks", {
   /** The network's CA: its self-signed certificate and its private key (PKCS#8 PEM) sealed with the server secret. */
   caCertificatePem: text("ca_certificate_pem").notNull(),
   caKeySealed: text("ca_key_sealed").notNull(),
+  /** docs/decisions/074: JSON-RPC calls per second each node takes, and the stored bytes above which transactions are refused; null: no limit. */
+  requestsPerSecond: integer("requests_per_second"),
+  storageLimitBytes: bigint("storage_limit_bytes", { mode: "number" }),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
 

@@ -10,7 +10,9 @@ import inbox from "#backend/domains/inbox/index.ts";
  * - `dedicated.deploy`: 1 → 2 → 3 (networks.deploy is idempotent by name), or 4 with the provisioner's reason
  *   after three attempts (the first period refunded);
  * - `dedicated.upgrade`: node count → networks.scale (the new peers start and catch up); host configuration and
- *   data capacity are recorded limits; a failure keeps the reason and refunds the difference;
+ *   data capacity → networks.setLimits, the running nodes' request rate and storage limit changed without a
+ *   restart (contract/dedicated-node-limits.ts, docs/decisions/074); a failure keeps the reason and refunds the
+ *   difference;
  * - `dedicated.purge`: at the end of the paid period of a deleted or unsubscribed project, networks.remove;
  * - `dedicated.renewals`: hourly; a running project whose period ended is charged the next period from the
  *   balance; when it cannot be, the nodes stop and the bill stays unpaid (it blocks payType 2) until the end

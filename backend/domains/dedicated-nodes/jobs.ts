@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { PrnStatus, PrnUpdateType, PrnUpgradeStatus } from "#contract/dedicated-nodes-codes.ts";
+import { prnNodeLimits } from "#contract/dedicated-node-limits.ts";
 import { type JobDefinition, type JobHandler } from "#backend/jobs/runner.ts";
 import { prnProjectMachine, prnUpgradeMachine } from "./machine.ts";
 import { networkOf, networks, openPassword, refundBill } from "./projects.ts";
@@ -46,6 +47,7 @@ export const runDeploy: JobHandler = async (payload, deps, job) => {
       consensus: project.consensus,
       user: project.authUser,
       password: openPassword(deps, project.passwordSealed),
+      limits: prnNodeLimits(project.hostConfig, project.dataCapacityGb),
     });
   } catch (error) {
     if ((job?.attempt ?? DEPLOY_ATTEMPTS) < DEPLOY_ATTEMPTS) throw error;
@@ -84,12 +86,20 @@ export const runUpgrade: JobHandler = async (payload, deps) => {
   const project = await projectById(deps.db, upgrade.projectId);
   if (!project) return;
   let failure: string | null = null;
-  if (upgrade.updateType === PrnUpdateType.NODE_COUNT) {
-    try {
+  try {
+    if (upgrade.updateType === PrnUpdateType.NODE_COUNT)
       await networks.scale(deps, networkOf(project), Number(upgrade.toValue));
-    } catch (error) {
-      failure = reasonOf(error);
+    else {
+      // docs/decisions/074: the running nodes take the limits of the new host configuration or data capacity.
+      const limits =
+        upgrade.updateType === PrnUpdateType.HOST_CONFIG
+          ? prnNodeLimits(upgrade.toValue, project.dataCapacityGb)
+          : prnNodeLimits(project.hostConfig, Number(upgrade.toValue));
+      if (!limits) throw new Error(`no limits for ${upgrade.toValue}`);
+      await networks.setLimits(deps, networkOf(project), limits);
     }
+  } catch (error) {
+    failure = reasonOf(error);
   }
   const now = deps.now();
   await deps.db.transaction(async (tx) => {

@@ -9,10 +9,13 @@ import { dedicatedCertificates, dedicatedNetworks } from "#backend/domains/chain
 import { issueNodeCertificate, summaryOf, type CertificateSummary } from "./ca.ts";
 import { basicCredentials, passwordMatches, sameText } from "./credentials.ts";
 import { bytesUnder, NetworkRuntime, RequestCounter } from "./network.ts";
-import type { NetworkNode, NetworkStatus } from "./types.ts";
+import { RateWindow } from "./limits.ts";
+import type { NetworkNode, NetworkStatus, NodeLimits } from "./types.ts";
 
 /** A successful credentials check is remembered this long (scrypt costs tens of milliseconds). */
 const VERIFIED_MS = 60_000;
+/** The orderer's stored bytes are measured again after this long (the storage limit's check, docs/decisions/074). */
+const STORED_MS = 2_000;
 /** The gateway's paths: /chain/dedicated/<network>, …/nodes/<node>, …/ca. */
 export const DEDICATED_PREFIX = "/chain/dedicated/";
 
@@ -31,7 +34,17 @@ export type Entry = {
   verified: Map<string, number>;
   /** The treasury's transfers, one after another. */
   funding: Promise<unknown>;
+  /** Per node, the calls admitted in the rate's window (docs/decisions/074). */
+  windows: Map<string, RateWindow>;
+  /** The orderer's stored bytes as last measured, and when. */
+  stored?: { bytes: number; at: number };
 };
+
+/** The limits a network's row records; null when it has none. */
+export const limitsOf = (row: NetworkRow): NodeLimits | null =>
+  row.requestsPerSecond === null || row.storageLimitBytes === null
+    ? null
+    : { requestsPerSecond: row.requestsPerSecond, storageBytes: row.storageLimitBytes };
 
 /**
  * What the embedded provisioner (./provisioner.ts) keeps of each network and the steps its operations share:
@@ -83,6 +96,7 @@ export abstract class ProvisionerState {
       counters: new Map(),
       verified: new Map(),
       funding: Promise.resolve(),
+      windows: new Map(),
     };
     this.entries.set(row.name, entry);
     return entry;
@@ -130,6 +144,15 @@ export abstract class ProvisionerState {
     counter.hit();
   }
 
+  /** The bytes the orderer stores on disk (every write goes through it), measured at most every STORED_MS. */
+  protected async storedBytes(entry: Entry): Promise<number> {
+    const now = Date.now();
+    if (entry.stored && now - entry.stored.at < STORED_MS) return entry.stored.bytes;
+    const bytes = await bytesUnder(path.join(this.dirOf(entry.row.name), "orderer"));
+    entry.stored = { bytes, at: now };
+    return bytes;
+  }
+
   protected entry(name: string): Entry {
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`no dedicated network named ${name}`);
@@ -174,7 +197,9 @@ export abstract class ProvisionerState {
 
   protected async update(
     entry: Entry,
-    values: Partial<Pick<NetworkRow, "peers" | "state" | "authUser" | "authPasswordHash">>,
+    values: Partial<
+      Pick<NetworkRow, "peers" | "state" | "authUser" | "authPasswordHash" | "requestsPerSecond" | "storageLimitBytes">
+    >,
   ): Promise<void> {
     const [row] = await this.deps.db
       .update(dedicatedNetworks)
@@ -212,6 +237,7 @@ export abstract class ProvisionerState {
       ? runtime.ordererHeight()
       : ((await recordedHead(this.deps.db, row.chainId))?.number ?? 0);
     const dir = this.dirOf(row.name);
+    const limits = limitsOf(row);
     const nodes: NetworkNode[] = [
       {
         name: "orderer",
@@ -222,6 +248,7 @@ export abstract class ProvisionerState {
         lag: null,
         requestsPerMinute: rpm("orderer"),
         bytesUsed: await bytesUnder(path.join(dir, "orderer")),
+        limits,
         certificate: certs.get("orderer") ?? null,
       },
     ];
@@ -238,6 +265,7 @@ export abstract class ProvisionerState {
         lag: height === undefined ? null : Math.max(0, ordererHeight - height),
         requestsPerMinute: rpm(peer),
         bytesUsed: await bytesUnder(path.join(dir, peer)),
+        limits,
         certificate: certs.get(peer) ?? null,
       });
     }
@@ -250,6 +278,7 @@ export abstract class ProvisionerState {
       lag: null,
       requestsPerMinute: rpm("gateway"),
       bytesUsed: 0,
+      limits,
       certificate: certs.get("gateway") ?? null,
     });
     nodes.push({
@@ -262,6 +291,7 @@ export abstract class ProvisionerState {
       requestsPerMinute: rpm("ca"),
       // The CA's state is its certificate and sealed key, kept in the database.
       bytesUsed: Buffer.byteLength(row.caCertificatePem) + Buffer.byteLength(row.caKeySealed),
+      limits: null,
       certificate: await summaryOf(row.caCertificatePem),
     });
     return {
@@ -270,6 +300,7 @@ export abstract class ProvisionerState {
       state: stopped ? "stopped" : "running",
       consensus: row.consensus,
       peers: row.peers,
+      limits,
       nodes,
       caCertificatePem: row.caCertificatePem,
     };

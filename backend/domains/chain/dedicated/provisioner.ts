@@ -9,8 +9,9 @@ import { answerText } from "#backend/domains/chain/rpc.ts";
 import { chainBlocks, chainLogs, chainTxs, chains, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
 import { newNetworkCa } from "./ca.ts";
 import { basicHeader, credentialsProblem, hashPassword, type Credentials } from "./credentials.ts";
-import type { DeployInput, GatewayAnswer, NetworkStatus } from "./types.ts";
-import { ProvisionerState } from "./provisioner-state.ts";
+import type { DeployInput, GatewayAnswer, NetworkStatus, NodeLimits } from "./types.ts";
+import { limitsOf, ProvisionerState } from "./provisioner-state.ts";
+import { RATE_WINDOW_SECONDS, RateWindow, callsIn, rateLimitedBody, storageGuarded } from "./limits.ts";
 
 /** The most peers a network runs (the embedded provisioner runs them all in one thread). */
 export const MAX_PEERS = 16;
@@ -27,6 +28,19 @@ export type GatewayRequest = {
 export type GatewayReply = { status: number; body: unknown; pem?: string; headers?: Record<string, string> };
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: "2.0", id: null, error: { code, message } });
+
+/** Why limits cannot be applied, or null (positive whole numbers; null means none). */
+function limitsProblem(limits: NodeLimits | null | undefined): string | null {
+  if (limits === null || limits === undefined) return null;
+  const ok = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n > 0;
+  return ok(limits.requestsPerSecond) && ok(limits.storageBytes)
+    ? null
+    : "a node's limits are a positive whole number of calls per second and of bytes";
+}
+const limitColumns = (limits: NodeLimits | null) => ({
+  requestsPerSecond: limits?.requestsPerSecond ?? null,
+  storageLimitBytes: limits?.storageBytes ?? null,
+});
 
 /**
  * The embedded provisioner (docs/decisions/046): every dedicated network runs here, in a worker thread of its
@@ -65,6 +79,8 @@ export class EmbeddedProvisioner extends ProvisionerState {
         return this.deploy(args[0] as DeployInput);
       case "/scale":
         return this.scale(String(args[0]), Number(args[1]));
+      case "/setLimits":
+        return this.setLimits(String(args[0]), (args[1] ?? null) as NodeLimits | null);
       case "/setCredentials":
         return (await this.setCredentials(String(args[0]), args[1] as Credentials)) ?? null;
       case "/stop":
@@ -98,7 +114,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
       return Promise.reject(new Error(`a network has 1 to ${MAX_PEERS} peers`));
     if (typeof input.consensus !== "string" || !input.consensus.trim() || input.consensus.length > 32)
       return Promise.reject(new Error("a network names its consensus"));
-    const problem = credentialsProblem(input);
+    const problem = credentialsProblem(input) ?? limitsProblem(input.limits);
     if (problem) return Promise.reject(new Error(problem));
     return this.locked(input.name, async () => {
       const chain = await reserveDedicatedChain(this.deps, input.name);
@@ -117,6 +133,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
             authPasswordHash: await hashPassword(input.password),
             caCertificatePem: ca.pem,
             caKeySealed: ca.keySealed,
+            ...limitColumns(input.limits ?? null),
             createdAt: this.deps.now(),
           })
           .onConflictDoNothing();
@@ -125,6 +142,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
       const entry = await this.load(row!);
       if (entry.row.peers < input.peers || entry.row.state !== "running")
         await this.update(entry, { peers: Math.max(entry.row.peers, input.peers), state: "running" });
+      if (input.limits !== undefined) await this.update(entry, limitColumns(input.limits));
       await this.certify(entry.row);
       await this.run(entry);
       await entry.runtime!.addPeers(entry.row.peers);
@@ -142,6 +160,21 @@ export class EmbeddedProvisioner extends ProvisionerState {
       if (peers > entry.row.peers) await this.update(entry, { peers });
       await this.certify(entry.row);
       await entry.runtime?.addPeers(peers);
+      return this.statusOf(entry);
+    });
+  }
+
+  /**
+   * Applies new limits to every node of the running network at once, without a restart (docs/decisions/074): the
+   * next call is counted against the new rate and the next transaction checked against the new storage limit.
+   */
+  setLimits(name: string, limits: NodeLimits | null): Promise<NetworkStatus> {
+    if (this.role === "peer") return this.forward("setLimits", name, limits);
+    const problem = limitsProblem(limits);
+    if (problem) return Promise.reject(new Error(problem));
+    return this.locked(name, async () => {
+      const entry = this.entry(name);
+      await this.update(entry, limitColumns(limits));
       return this.statusOf(entry);
     });
   }
@@ -256,13 +289,26 @@ export class EmbeddedProvisioner extends ProvisionerState {
     if (entry.row.state === "stopped" || !runtime)
       return { status: 503, body: rpcError(-32002, `the network ${entry.row.name} is not running`) };
     let node;
-    if (target === "gateway") {
-      this.count(entry, "gateway");
-      node = runtime.gateway;
-    } else {
+    const nodeName = target === "gateway" ? "gateway" : target.node;
+    if (target === "gateway") node = runtime.gateway;
+    else {
       node = target.node === "orderer" ? runtime.orderer : runtime.peer(target.node);
       if (!node) return { status: 404, body: rpcError(RPC.METHOD_NOT_FOUND, `no node named ${target.node}`) };
     }
+    // docs/decisions/074: the node's rate (429 above it) and storage limit (transactions refused when over it).
+    const limits = limitsOf(entry.row);
+    if (limits) {
+      let window = entry.windows.get(nodeName);
+      if (!window) entry.windows.set(nodeName, (window = new RateWindow()));
+      if (!window.admit(callsIn(request.body), limits.requestsPerSecond))
+        return {
+          status: 429,
+          body: rateLimitedBody(nodeName, limits),
+          headers: { "Retry-After": String(RATE_WINDOW_SECONDS) },
+        };
+      node = storageGuarded(node, limits.storageBytes, () => this.storedBytes(entry));
+    }
+    if (target === "gateway") this.count(entry, "gateway");
     return { status: 200, body: await answerText(node, request.body) };
   }
 

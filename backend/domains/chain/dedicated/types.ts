@@ -7,6 +7,12 @@
 /** SPEC §4 node component types: 1 peer, 2 gateway, 3 orderer, 4 CA. */
 export type NetworkNodeType = 1 | 2 | 3 | 4;
 
+/**
+ * What each node of a network enforces (docs/decisions/074): JSON-RPC calls per second (counted over a window)
+ * and the stored bytes above which transactions are refused. A network deployed without limits has none.
+ */
+export type NodeLimits = { requestsPerSecond: number; storageBytes: number };
+
 export type NetworkNode = {
   /** "orderer", "peer-1", "peer-2", …, "gateway", "ca". */
   name: string;
@@ -22,6 +28,8 @@ export type NetworkNode = {
   requestsPerMinute: number;
   /** Bytes on disk of this node's state. */
   bytesUsed: number;
+  /** What this node enforces now (orderer, peers, gateway); null: no limits (the CA, or a network without them). */
+  limits: NodeLimits | null;
   /** Issued by the network's CA. */
   certificate: { subject: string; serial: string; notAfter: string; fingerprint: string } | null;
 };
@@ -32,13 +40,23 @@ export type NetworkStatus = {
   state: "running" | "stopped";
   consensus: string;
   peers: number;
+  /** The limits every node enforces; null when the network has none. */
+  limits: NodeLimits | null;
   nodes: NetworkNode[];
   caCertificatePem: string;
 };
 
 export type NetworkCredentials = { user: string; password: string };
 
-export type DeployInput = { name: string; peers: number; consensus: string; user: string; password: string };
+export type DeployInput = {
+  name: string;
+  peers: number;
+  consensus: string;
+  user: string;
+  password: string;
+  /** Applied to every node (a deploy called again sets them too); none: no limits. */
+  limits?: NodeLimits | null;
+};
 
 /** An answer of the HTTP gateway: its status and JSON body. */
 export type GatewayAnswer = { status: number; body: unknown };
