@@ -21,7 +21,7 @@ async function freshUser(page: Page, testInfo: TestInfo, prefix: string) {
 /** Starts a card recharge and pays at the sandbox checkout; ends on the return page. */
 async function rechargeByCard(page: Page, amount: string, card: string) {
   await page.goto(RECHARGE);
-  await page.getByLabel("WeChat Pay").check();
+  await page.getByLabel("Bank card (UnionPay accepted)").check();
   await page.getByLabel("Amount (USD)").fill(amount);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/sandbox-pay\/checkout\/cs_/);

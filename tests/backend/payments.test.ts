@@ -128,7 +128,7 @@ async function signedCallbackFor(reference: string, secret = SECRET, at = clock,
   return { event, timestamp, signature: signCallback(secret, timestamp, event) };
 }
 
-async function recharge(token: string, amount: string, payType = "GT0001", extra: object = {}) {
+async function recharge(token: string, amount: string, payType = "GT0002", extra: object = {}) {
   return call("/sys/account/recharge", { payType, amount, idempotencyKey: key(), ...extra }, token);
 }
 
@@ -164,7 +164,7 @@ describe("recharge through the sandbox provider", () => {
     const me = await newUser();
     const created = await recharge(me.token, "25.50");
     expect(created.code, JSON.stringify(created)).toBe(0);
-    expect(created.data.payment).toMatchObject({ status: 2, amountCents: 2550, payType: "GT0001" });
+    expect(created.data.payment).toMatchObject({ status: 2, amountCents: 2550, payType: "GT0002" });
     expect(created.data.redirectUrl).toMatch(/^http:\/\/merchant\.test\/sandbox-pay\/checkout\/cs_/);
 
     const page = await handleSandboxPay(
@@ -471,7 +471,7 @@ describe("amount rules (SPEC §5 Money)", () => {
       [12, "validation.amount.format"],
     ];
     for (const [amount, message] of cases) {
-      const r = await call("/sys/account/recharge", { payType: "GT0001", amount, idempotencyKey: key() }, me.token);
+      const r = await call("/sys/account/recharge", { payType: "GT0002", amount, idempotencyKey: key() }, me.token);
       expect(r, String(amount)).toMatchObject({
         code: 1,
         message: "MSG_10001",
