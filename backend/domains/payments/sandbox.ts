@@ -286,7 +286,7 @@ export async function handleSandboxRequest(request: Request, services: Deps): Pr
   const match = url.pathname.match(/^\/sandbox-pay\/(checkout|alipay)\/(cs_[A-Za-z0-9_-]{10,60})$/);
   if (!match) return html(`<h1>Not found</h1><p>There is no such page at Sandbox Pay.</p>`, 404);
   let row = await load(services, match[2]);
-  if (!row || (match[1] === "alipay") !== (row.method === "alipay" && row.mode === "payment"))
+  if (!row || (match[1] === "alipay" && (row.method !== "alipay" || row.mode !== "payment")))
     return html(`<h1>Not found</h1><p>This checkout does not exist.</p>`, 404);
   if (row.status === "open" && row.expiresAt.getTime() <= services.now().getTime())
     row = (await close(services, row.id, "expired")) ?? row;
